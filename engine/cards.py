@@ -1,0 +1,178 @@
+"""Cards: frozen values parsed from what people type.
+
+>>> Card.parse("5h")
+Card(rank=5, suit=<Suit.HEARTS: 'H'>)
+>>> str(Card.parse("TD")), str(Card.parse("10♦")), Card.parse("jc").code
+('10♦', '10♦', 'JC')
+>>> [str(c) for c in parse_cards("5H, 5d JC")]
+['5♥', '5♦', 'J♣']
+"""
+
+from __future__ import annotations
+
+import enum
+import re
+from collections.abc import Iterable
+from dataclasses import dataclass
+
+__all__ = ["RANK_NAMES", "RANK_WORDS", "Card", "Suit", "cards_str", "full_deck", "parse_cards"]
+
+
+class Suit(enum.Enum):
+    """The four suits; the value is the letter people type."""
+
+    CLUBS = "C"
+    DIAMONDS = "D"
+    HEARTS = "H"
+    SPADES = "S"
+
+    @property
+    def symbol(self) -> str:
+        """The suit as a single symbol, as shown to players."""
+        return _SUIT_SYMBOLS[self]
+
+
+_SUIT_SYMBOLS = {Suit.CLUBS: "♣", Suit.DIAMONDS: "♦", Suit.HEARTS: "♥", Suit.SPADES: "♠"}
+_SUIT_ORDER = {suit: i for i, suit in enumerate(Suit)}
+
+#: Short rank labels, index = rank (index 0 unused).
+RANK_NAMES = ("", "A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K")
+#: Spoken rank names, used when the bot describes cards in words.
+RANK_WORDS = (
+    "",
+    "ace",
+    "two",
+    "three",
+    "four",
+    "five",
+    "six",
+    "seven",
+    "eight",
+    "nine",
+    "ten",
+    "jack",
+    "queen",
+    "king",
+)
+
+_RANK_INPUT = {name: rank for rank, name in enumerate(RANK_NAMES) if rank}
+_RANK_INPUT.update({"T": 10, "1": 1})
+_SUIT_INPUT = {
+    "C": Suit.CLUBS,
+    "D": Suit.DIAMONDS,
+    "H": Suit.HEARTS,
+    "S": Suit.SPADES,
+    "♣": Suit.CLUBS,
+    "♧": Suit.CLUBS,
+    "♦": Suit.DIAMONDS,
+    "♢": Suit.DIAMONDS,
+    "♥": Suit.HEARTS,
+    "♡": Suit.HEARTS,
+    "♠": Suit.SPADES,
+    "♤": Suit.SPADES,
+}
+_CARD_RE = re.compile(r"^(10|[2-9]|[AJQKT1])(.)$")
+_SPLIT_RE = re.compile(r"[\s,]+")
+
+
+@dataclass(frozen=True, slots=True)
+class Card:
+    """A playing card: ``rank`` 1 (ace) to 13 (king) and a ``suit``.
+
+    Ranks, not values, decide pairs and runs; ``value`` is the pip value used for counts
+    and fifteens (ace 1, face cards 10).
+    """
+
+    rank: int
+    suit: Suit
+
+    def __post_init__(self) -> None:
+        if not isinstance(self.rank, int) or not 1 <= self.rank <= 13:
+            raise ValueError(f"A card's rank must be 1 to 13, not {self.rank!r}.")
+        if not isinstance(self.suit, Suit):
+            raise ValueError(f"A card's suit must be a Suit, not {self.suit!r}.")
+
+    @property
+    def value(self) -> int:
+        """Pip value: ace 1, two to ten face value, jack, queen and king 10."""
+        return self.rank if self.rank < 10 else 10
+
+    @property
+    def code(self) -> str:
+        """ASCII code such as ``5H`` or ``10D``: used in JSON and custom ids."""
+        return RANK_NAMES[self.rank] + self.suit.value
+
+    @property
+    def index(self) -> int:
+        """A number 0..51 unique to the card (suit-major)."""
+        return _SUIT_ORDER[self.suit] * 13 + self.rank - 1
+
+    @classmethod
+    def from_index(cls, index: int) -> Card:
+        """The card whose :attr:`index` is ``index``."""
+        if not 0 <= index < 52:
+            raise ValueError(f"A card index must be 0 to 51, not {index}.")
+        return _DECK[index]
+
+    @classmethod
+    def parse(cls, text: str) -> Card:
+        """Read one card as people type it: ``5H``, ``5h``, ``10D``, ``TD``, ``AS``, ``5♥``.
+
+        Raises ``ValueError`` with a sentence saying what was wrong.
+        """
+        if not isinstance(text, str):
+            raise ValueError("A card must be written as text, like 5H or QS.")
+        raw = text.strip()
+        if not raw:
+            raise ValueError("No card given: write one like 5H, 10D or QS.")
+        shown = raw if len(raw) <= 12 else raw[:12] + "…"
+        match = _CARD_RE.match(raw.upper())
+        if match is None:
+            raise ValueError(
+                f"“{shown}” is not a card: write the rank (A, 2-10, J, Q, K) then the suit "
+                "(C, D, H, S), like 5H or 10D."
+            )
+        rank_text, suit_text = match.groups()
+        suit = _SUIT_INPUT.get(suit_text)
+        if suit is None:
+            raise ValueError(f"“{shown}” has no suit I know: use C, D, H or S (or ♣ ♦ ♥ ♠).")
+        return cls(_RANK_INPUT[rank_text], suit)
+
+    def __str__(self) -> str:
+        return RANK_NAMES[self.rank] + self.suit.symbol
+
+    def sort_key(self) -> tuple[int, int]:
+        """Key for showing cards in order: by rank, then suit."""
+        return (self.rank, _SUIT_ORDER[self.suit])
+
+
+_DECK: tuple[Card, ...] = tuple(Card(rank, suit) for suit in Suit for rank in range(1, 14))
+
+
+def full_deck() -> list[Card]:
+    """A new list of the 52 cards in a fixed order (shuffle it with an injected RNG)."""
+    return list(_DECK)
+
+
+def parse_cards(text: str) -> tuple[Card, ...]:
+    """Read cards separated by spaces and/or commas, e.g. ``"5H 5d, JC"``.
+
+    Raises ``ValueError`` saying which part was not a card, or that a card was repeated.
+    """
+    if not isinstance(text, str):
+        raise ValueError("Cards must be written as text, like 5H JD.")
+    parts = [p for p in _SPLIT_RE.split(text.strip()) if p]
+    if not parts:
+        raise ValueError("No cards given: write them like 5H JD.")
+    cards = tuple(Card.parse(p) for p in parts)
+    seen: set[Card] = set()
+    for card in cards:
+        if card in seen:
+            raise ValueError(f"{card} is named twice.")
+        seen.add(card)
+    return cards
+
+
+def cards_str(cards: Iterable[Card]) -> str:
+    """Cards joined by spaces for display, e.g. ``5♥ 5♦ J♣``."""
+    return " ".join(str(c) for c in cards)
