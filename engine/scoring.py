@@ -147,10 +147,12 @@ def rank_points(ranks: Sequence[int]) -> int:
 def _check(hand: Sequence[Card], starter: Card) -> None:
     if len(hand) != HAND_SIZE:
         raise ValueError(f"A hand to show has {HAND_SIZE} cards, not {len(hand)}.")
-    cards = [*hand, starter]
+    cards = (*hand, starter)
     if not all(isinstance(card, Card) for card in cards):
         raise ValueError("A hand and a starter must be cards.")
-    if len(set(cards)) != HAND_SIZE + 1:
+    # Suits are enum singletons, so their ids tell them apart; hashing the enum itself would
+    # cost more than the rest of hand_total.
+    if len({(card.rank, id(card.suit)) for card in cards}) != HAND_SIZE + 1:
         raise ValueError("A card appears twice among the hand and the starter.")
 
 

@@ -1,0 +1,155 @@
+"""Scores in the words players use at the table.
+
+A show is counted aloud with a running total: fifteens count up ("fifteen two, fifteen four"),
+then every other combination is named with the total so far ("and a pair is six"). A card in
+the play is called with its points ("fifteen and a pair for 4").
+
+>>> from engine.cards import Card, parse_cards
+>>> from engine.scoring import score_hand
+>>> say_score(score_hand(parse_cards("5H 5C JD 8S"), Card.parse("2C")))
+'fifteen two, fifteen four, fifteen six, fifteen eight, and a pair is ten'
+>>> say_score(score_hand(parse_cards("AH 3C 7D 9S"), Card.parse("QS")))
+'nothing'
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+
+from engine.scoring import Score, ScoreItem
+
+__all__ = ["number_word", "say_pegging", "say_score"]
+
+_ONES = (
+    "zero",
+    "one",
+    "two",
+    "three",
+    "four",
+    "five",
+    "six",
+    "seven",
+    "eight",
+    "nine",
+    "ten",
+    "eleven",
+    "twelve",
+    "thirteen",
+    "fourteen",
+    "fifteen",
+    "sixteen",
+    "seventeen",
+    "eighteen",
+    "nineteen",
+)
+_TENS = ("", "", "twenty", "thirty", "forty", "fifty", "sixty", "seventy", "eighty", "ninety")
+
+# How many runs of one length there are -> how players name them (5-5-6-6-7 holds four runs
+# of three: a double double run).
+_RUN_MULTIPLES = {1: "a run", 2: "a double run", 3: "a triple run", 4: "a double double run"}
+_COUNTED = {1: "a pair", 2: "two pairs", 3: "three pairs"}
+_SET_NAMES = {"pair_royal": "three of a kind", "double_pair_royal": "four of a kind"}
+
+
+def number_word(number: int) -> str:
+    """A number from 0 to 99 in words: ``number_word(24) == "twenty-four"``."""
+    if not 0 <= number <= 99:
+        raise ValueError(f"Only numbers from 0 to 99 are spelled out, not {number}.")
+    if number < 20:
+        return _ONES[number]
+    tens, ones = divmod(number, 10)
+    return _TENS[tens] + ("-" + _ONES[ones] if ones else "")
+
+
+def _groups(items: Iterable[ScoreItem]) -> list[tuple[str, list[ScoreItem]]]:
+    """Items grouped the way they are said: runs by length, other kinds by kind."""
+    groups: dict[tuple[str, int], list[ScoreItem]] = {}
+    for item in items:
+        # Runs of different lengths are said separately; everything else groups by kind.
+        length = len(item.cards) if item.kind == "run" else 0
+        groups.setdefault((item.kind, length), []).append(item)
+    return [(kind, group) for (kind, _), group in groups.items()]
+
+
+def _show_phrase(kind: str, group: Sequence[ScoreItem]) -> str:
+    """What is said for a group of items before "is <total>"."""
+    count = len(group)
+    if kind == "pair":
+        return _COUNTED.get(count, f"{number_word(count)} pairs")
+    if kind == "run":
+        length = number_word(len(group[0].cards))
+        return f"{_RUN_MULTIPLES.get(count, f'{number_word(count)} runs')} of {length}"
+    if kind in _SET_NAMES:
+        name = _SET_NAMES[kind]
+        return name if count == 1 else f"{number_word(count)} times {name}"
+    if kind == "flush":
+        return "a flush"
+    if kind == "nobs":
+        return "one for his nobs"
+    if kind == "thirty_one":
+        return "thirty-one"
+    return kind.replace("_", " ")
+
+
+def say_score(score: Score) -> str:
+    """A show said aloud, ending on the total: "fifteen two, fifteen four, and a pair is six".
+
+    A hand worth nothing is said "nothing".
+
+    >>> from engine.cards import Card, parse_cards
+    >>> from engine.scoring import score_hand
+    >>> say_score(score_hand(parse_cards("AH 2C 3D 7S"), Card.parse("2S")))
+    'fifteen two, a pair is four, and a double run of three is ten'
+    """
+    if score.total == 0:
+        return "nothing"
+    phrases: list[str] = []
+    running = 0
+    for kind, group in _groups(score.items):
+        if kind == "fifteen":
+            for item in group:
+                running += item.points
+                phrases.append(f"fifteen {number_word(running)}")
+            continue
+        running += sum(item.points for item in group)
+        phrase = _show_phrase(kind, group)
+        # "one for his nobs" on its own already says the total.
+        phrases.append(phrase if running == 1 else f"{phrase} is {number_word(running)}")
+    if len(phrases) > 1 and not phrases[-1].startswith("fifteen"):
+        phrases[-1] = "and " + phrases[-1]
+    return ", ".join(phrases)
+
+
+_PEG_NAMES = {
+    "fifteen": "fifteen",
+    "thirty_one": "31",
+    "pair": "a pair",
+    "pair_royal": "three of a kind",
+    "double_pair_royal": "four of a kind",
+}
+
+
+def _peg_name(item: ScoreItem) -> str:
+    if item.kind == "run":
+        return f"a run of {len(item.cards)}"
+    return _PEG_NAMES.get(item.kind, item.kind.replace("_", " "))
+
+
+def say_pegging(items: Sequence[ScoreItem], points: int) -> str:
+    """A card's points in the play, as called: "fifteen for 2", "fifteen and a pair for 4".
+
+    Returns an empty string when the card scored nothing.
+
+    >>> from engine.cards import parse_cards
+    >>> from engine.pegging import score_pegging
+    >>> score = score_pegging(parse_cards("5D 5C 5H"))
+    >>> say_pegging(score.items, score.total)
+    'fifteen and three of a kind for 8'
+    >>> say_pegging(score_pegging(parse_cards("3D 5C 2H 4S")).items, 4)
+    'a run of 4 for 4'
+    """
+    if not items:
+        return ""
+    names = [_peg_name(item) for item in items]
+    said = names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
+    return f"{said} for {points}"
