@@ -1,0 +1,86 @@
+"""Settings from the environment (and a ``.env`` file when there is one)."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Mapping
+from dataclasses import dataclass
+from datetime import timedelta
+
+from dotenv import load_dotenv
+
+__all__ = ["Settings", "SettingsError"]
+
+DEFAULT_DATABASE_PATH = "./cribbage.db"
+DEFAULT_IDLE_EXPIRY_DAYS = 7.0
+
+
+class SettingsError(ValueError):
+    """A setting has a value that cannot be used; the message names the setting."""
+
+
+def _optional(env: Mapping[str, str], name: str) -> str | None:
+    value = env.get(name, "").strip()
+    return value or None
+
+
+def _optional_int(env: Mapping[str, str], name: str) -> int | None:
+    value = _optional(env, name)
+    if value is None:
+        return None
+    try:
+        return int(value)
+    except ValueError:
+        raise SettingsError(f"{name} must be a number (a Discord id), not {value!r}.") from None
+
+
+def _days(env: Mapping[str, str], name: str, default: float) -> float:
+    value = _optional(env, name)
+    if value is None:
+        return default
+    try:
+        days = float(value)
+    except ValueError:
+        raise SettingsError(f"{name} must be a number of days, not {value!r}.") from None
+    if days <= 0:
+        raise SettingsError(f"{name} must be more than 0 days, not {value!r}.")
+    return days
+
+
+@dataclass(frozen=True, slots=True)
+class Settings:
+    """Everything the bot reads from its environment."""
+
+    discord_token: str | None = None
+    database_path: str = DEFAULT_DATABASE_PATH
+    dev_guild_id: int | None = None
+    log_level: str = "INFO"
+    discord_api_base: str | None = None
+    discord_gateway_url: str | None = None
+    idle_expiry_days: float = DEFAULT_IDLE_EXPIRY_DAYS
+
+    @property
+    def idle_expiry(self) -> timedelta:
+        """How long a game may sit without a move before it is ended."""
+        return timedelta(days=self.idle_expiry_days)
+
+    @classmethod
+    def from_env(
+        cls, env: Mapping[str, str] | None = None, *, dotenv_path: str | None = None
+    ) -> Settings:
+        """Read the settings from ``env`` (default: ``os.environ`` after loading ``.env``).
+
+        A ``.env`` file never overrides a variable that is already set.
+        """
+        if env is None:
+            load_dotenv(dotenv_path=dotenv_path, override=False)
+            env = os.environ
+        return cls(
+            discord_token=_optional(env, "DISCORD_TOKEN"),
+            database_path=_optional(env, "DATABASE_PATH") or DEFAULT_DATABASE_PATH,
+            dev_guild_id=_optional_int(env, "DEV_GUILD_ID"),
+            log_level=(_optional(env, "LOG_LEVEL") or "INFO").upper(),
+            discord_api_base=_optional(env, "DISCORD_API_BASE"),
+            discord_gateway_url=_optional(env, "DISCORD_GATEWAY_URL"),
+            idle_expiry_days=_days(env, "IDLE_EXPIRY_DAYS", DEFAULT_IDLE_EXPIRY_DAYS),
+        )

@@ -1,0 +1,561 @@
+"""The SQLite store: every query the bot makes, with ``?`` placeholders, in this one module.
+
+Games, seats, the action log and results live in one file. Numbered ``migrations/NNN_*.sql``
+files are applied at start-up and tracked with ``PRAGMA user_version``. Each accepted action is
+one transaction: append to the log, update the snapshot ``WHERE version = ?``, and for a
+finished game write the results; a write that lost a race raises :class:`VersionConflict` and
+changes nothing.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import re
+import sqlite3
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from types import TracebackType
+from typing import Any
+
+import aiosqlite
+
+__all__ = [
+    "OPEN_STATUSES",
+    "ChannelBusy",
+    "GameRecord",
+    "LeaderRow",
+    "ResultRecord",
+    "SeatRecord",
+    "StatsRow",
+    "Store",
+    "StoreError",
+    "VersionConflict",
+    "migrations",
+]
+
+MIGRATIONS_DIR = Path(__file__).with_name("migrations")
+OPEN_STATUSES = ("lobby", "active")
+_MIGRATION_NAME = re.compile(r"^(\d+)_[\w-]+\.sql$")
+
+
+class StoreError(Exception):
+    """A write the store refused; the message is a sentence for the player."""
+
+
+class VersionConflict(StoreError):
+    """The game changed since it was loaded: another action got there first."""
+
+    def __init__(self) -> None:
+        super().__init__("That move was already made — look at the table again.")
+
+
+class ChannelBusy(StoreError):
+    """The channel already has an open game."""
+
+    def __init__(self) -> None:
+        super().__init__("There is already a game in this channel.")
+
+
+@dataclass(frozen=True, slots=True)
+class SeatRecord:
+    """One seat of a game: who sits there and the name shown at the table."""
+
+    seat: int
+    user_id: int | None
+    name: str
+    is_computer: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class GameRecord:
+    """One row of ``games`` with its seats in seat order."""
+
+    id: int
+    guild_id: int | None
+    channel_id: int
+    status: str
+    creator_id: int
+    num_players: int
+    target: int
+    vs_computer: bool
+    lobby_message_id: int | None
+    snapshot: str | None
+    version: int
+    created_at: float
+    updated_at: float
+    seats: tuple[SeatRecord, ...]
+
+    def seat_of(self, user_id: int) -> int | None:
+        """The seat ``user_id`` sits in, or None."""
+        for seat in self.seats:
+            if seat.user_id == user_id and not seat.is_computer:
+                return seat.seat
+        return None
+
+
+@dataclass(frozen=True, slots=True)
+class ResultRecord:
+    """One player's result in a finished game (one row of ``results``)."""
+
+    seat: int
+    user_id: int | None
+    display_name: str
+    is_computer: bool
+    won: bool
+    game_points: int
+    skunk_given: bool
+    skunk_taken: bool
+    score: int
+    final_scores: str
+    reason: str
+    pegging_points: int
+    hand_points: int
+    crib_points: int
+    deals: int
+    best_hand: int
+    best_hand_cards: str | None
+    twenty_nines: int
+
+
+@dataclass(frozen=True, slots=True)
+class LeaderRow:
+    """A player's standing on a server (games between people)."""
+
+    user_id: int
+    name: str
+    games: int
+    wins: int
+    losses: int
+    game_points: int
+    skunks_given: int
+    skunks_taken: int
+
+    @property
+    def win_rate(self) -> float:
+        """Wins as a fraction of games played (0 when none)."""
+        return self.wins / self.games if self.games else 0.0
+
+
+@dataclass(frozen=True, slots=True)
+class StatsRow:
+    """A player's totals over one group of games (people only, or against the computer)."""
+
+    games: int
+    wins: int
+    skunks_given: int
+    skunks_taken: int
+    pegging_points: int
+    hand_points: int
+    crib_points: int
+    deals: int
+    best_hand: int
+    best_hand_cards: str | None
+    twenty_nines: int
+
+    @property
+    def win_rate(self) -> float:
+        """Wins as a fraction of games played (0 when none)."""
+        return self.wins / self.games if self.games else 0.0
+
+
+def migrations(directory: Path = MIGRATIONS_DIR) -> list[tuple[int, Path]]:
+    """The numbered migration files, in order."""
+    found = []
+    for path in directory.iterdir():
+        match = _MIGRATION_NAME.match(path.name)
+        if match:
+            found.append((int(match.group(1)), path))
+    found.sort()
+    numbers = [n for n, _ in found]
+    if len(set(numbers)) != len(numbers):
+        raise RuntimeError(f"Two migrations share a number in {directory}.")
+    return found
+
+
+_GAME_COLUMNS = (
+    "id, guild_id, channel_id, status, creator_id, num_players, target, vs_computer, "
+    "lobby_message_id, snapshot, version, created_at, updated_at"
+)
+
+
+class Store:
+    """Async access to the bot's database. Open with ``await Store.open(path)``."""
+
+    def __init__(self, db: aiosqlite.Connection) -> None:
+        self._db = db
+        # One connection is shared by every coroutine: a transaction must not interleave with
+        # another coroutine's statements, so each unit of work holds this lock.
+        self._lock = asyncio.Lock()
+
+    @classmethod
+    async def open(cls, path: str | Path, *, migrations_dir: Path = MIGRATIONS_DIR) -> Store:
+        """Open (creating if needed) the database at ``path`` and apply pending migrations."""
+        # isolation_level=None: no implicit transactions; this module says BEGIN itself.
+        db = await aiosqlite.connect(str(path), isolation_level=None)
+        try:
+            db.row_factory = sqlite3.Row
+            await db.execute("PRAGMA journal_mode = WAL")
+            await db.execute("PRAGMA foreign_keys = ON")
+            await db.execute("PRAGMA synchronous = NORMAL")
+            await db.execute("PRAGMA busy_timeout = 5000")
+            store = cls(db)
+            await store._migrate(migrations_dir)
+        except BaseException:
+            await db.close()
+            raise
+        return store
+
+    async def close(self) -> None:
+        """Close the connection."""
+        await self._db.close()
+
+    async def __aenter__(self) -> Store:
+        return self
+
+    async def __aexit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc: BaseException | None,
+        tb: TracebackType | None,
+    ) -> None:
+        await self.close()
+
+    async def _migrate(self, directory: Path) -> None:
+        current = await self.user_version()
+        for number, path in migrations(directory):
+            if number <= current:
+                continue
+            sql = path.read_text(encoding="utf-8")
+            # The script and the new user_version commit together, or not at all.
+            try:
+                await self._db.executescript(
+                    f"BEGIN IMMEDIATE;\n{sql}\nPRAGMA user_version = {int(number)};\nCOMMIT;"
+                )
+            except BaseException:
+                if self._db.in_transaction:
+                    await self._db.rollback()
+                raise
+
+    async def user_version(self) -> int:
+        """The number of the last migration applied."""
+        return int(await self._scalar("PRAGMA user_version"))
+
+    async def journal_mode(self) -> str:
+        """SQLite's journal mode (``wal`` once open)."""
+        return str(await self._scalar("PRAGMA journal_mode"))
+
+    async def _scalar(self, sql: str, params: Sequence[Any] = ()) -> Any:
+        async with self._db.execute(sql, params) as cursor:
+            row = await cursor.fetchone()
+        return None if row is None else row[0]
+
+    # -- games -----------------------------------------------------------------------------
+    async def create_game(
+        self,
+        *,
+        guild_id: int | None,
+        channel_id: int,
+        creator: SeatRecord,
+        num_players: int,
+        target: int,
+        now: float,
+        vs_computer: bool = False,
+    ) -> GameRecord:
+        """Open a lobby with ``creator`` in seat 0. Raises :class:`ChannelBusy`."""
+        async with self._lock:
+            await self._db.execute("BEGIN IMMEDIATE")
+            try:
+                cursor = await self._db.execute(
+                    "INSERT INTO games (guild_id, channel_id, status, creator_id, num_players,"
+                    " target, vs_computer, version, created_at, updated_at)"
+                    " VALUES (?, ?, 'lobby', ?, ?, ?, ?, 0, ?, ?)",
+                    (
+                        guild_id,
+                        channel_id,
+                        creator.user_id,
+                        num_players,
+                        target,
+                        int(vs_computer),
+                        now,
+                        now,
+                    ),
+                )
+                game_id = cursor.lastrowid
+                assert game_id is not None
+                await self._insert_seats(game_id, [creator])
+            except sqlite3.IntegrityError:
+                await self._db.rollback()
+                raise ChannelBusy() from None
+            except BaseException:
+                await self._db.rollback()
+                raise
+            await self._db.commit()
+        record = await self.get_game(game_id)
+        assert record is not None
+        return record
+
+    async def _insert_seats(self, game_id: int, seats: Iterable[SeatRecord]) -> None:
+        await self._db.executemany(
+            "INSERT INTO seats (game_id, seat, user_id, display_name, is_computer)"
+            " VALUES (?, ?, ?, ?, ?)",
+            [(game_id, s.seat, s.user_id, s.name, int(s.is_computer)) for s in seats],
+        )
+
+    async def get_game(self, game_id: int) -> GameRecord | None:
+        """The game with this id, or None."""
+        async with self._lock:
+            return await self._fetch_game(
+                f"SELECT {_GAME_COLUMNS} FROM games WHERE id = ?", (game_id,)
+            )
+
+    async def open_game_in_channel(self, channel_id: int) -> GameRecord | None:
+        """The lobby or active game in this channel, or None."""
+        async with self._lock:
+            return await self._fetch_game(
+                f"SELECT {_GAME_COLUMNS} FROM games"
+                " WHERE channel_id = ? AND status IN ('lobby', 'active')",
+                (channel_id,),
+            )
+
+    async def idle_games(self, before: float) -> list[GameRecord]:
+        """Open games whose last change was before ``before``."""
+        async with self._lock:
+            async with self._db.execute(
+                f"SELECT {_GAME_COLUMNS} FROM games"
+                " WHERE status IN ('lobby', 'active') AND updated_at < ? ORDER BY id",
+                (before,),
+            ) as cursor:
+                rows = list(await cursor.fetchall())
+            return [await self._record(row) for row in rows]
+
+    async def _fetch_game(self, sql: str, params: Sequence[Any]) -> GameRecord | None:
+        async with self._db.execute(sql, params) as cursor:
+            row = await cursor.fetchone()
+        return None if row is None else await self._record(row)
+
+    async def _record(self, row: sqlite3.Row) -> GameRecord:
+        async with self._db.execute(
+            "SELECT seat, user_id, display_name, is_computer FROM seats"
+            " WHERE game_id = ? ORDER BY seat",
+            (row["id"],),
+        ) as cursor:
+            seats = tuple(
+                SeatRecord(s["seat"], s["user_id"], s["display_name"], bool(s["is_computer"]))
+                for s in await cursor.fetchall()
+            )
+        return GameRecord(
+            id=row["id"],
+            guild_id=row["guild_id"],
+            channel_id=row["channel_id"],
+            status=row["status"],
+            creator_id=row["creator_id"],
+            num_players=row["num_players"],
+            target=row["target"],
+            vs_computer=bool(row["vs_computer"]),
+            lobby_message_id=row["lobby_message_id"],
+            snapshot=row["snapshot"],
+            version=row["version"],
+            created_at=row["created_at"],
+            updated_at=row["updated_at"],
+            seats=seats,
+        )
+
+    async def set_seats(
+        self, game_id: int, version: int, seats: Sequence[SeatRecord], *, now: float
+    ) -> int:
+        """Replace a lobby's seats; returns the new version. Raises :class:`VersionConflict`."""
+        async with self._lock:
+            await self._db.execute("BEGIN IMMEDIATE")
+            try:
+                await self._bump(game_id, version, now=now, status=None, snapshot=None)
+                await self._db.execute("DELETE FROM seats WHERE game_id = ?", (game_id,))
+                await self._insert_seats(game_id, seats)
+            except BaseException:
+                await self._db.rollback()
+                raise
+            await self._db.commit()
+        return version + 1
+
+    async def save(
+        self,
+        game_id: int,
+        version: int,
+        *,
+        now: float,
+        status: str,
+        snapshot: str | None = None,
+        actions: Sequence[str] = (),
+        results: Sequence[ResultRecord] = (),
+    ) -> int:
+        """Apply one accepted change in one transaction; returns the new version.
+
+        Appends ``actions`` (JSON texts) to the log, sets the status and (when given) the
+        snapshot, and for a finished game inserts ``results``. Raises :class:`VersionConflict`
+        if the game is no longer at ``version``, leaving everything as it was.
+        """
+        async with self._lock:
+            await self._db.execute("BEGIN IMMEDIATE")
+            try:
+                await self._bump(game_id, version, now=now, status=status, snapshot=snapshot)
+                if actions:
+                    seq = int(
+                        await self._scalar(
+                            "SELECT COALESCE(MAX(seq), 0) FROM actions WHERE game_id = ?",
+                            (game_id,),
+                        )
+                    )
+                    await self._db.executemany(
+                        "INSERT INTO actions (game_id, seq, action, at) VALUES (?, ?, ?, ?)",
+                        [(game_id, seq + i, a, now) for i, a in enumerate(actions, start=1)],
+                    )
+                if results:
+                    await self._insert_results(game_id, results, now)
+            except BaseException:
+                await self._db.rollback()
+                raise
+            await self._db.commit()
+        return version + 1
+
+    async def _bump(
+        self, game_id: int, version: int, *, now: float, status: str | None, snapshot: str | None
+    ) -> None:
+        cursor = await self._db.execute(
+            "UPDATE games SET version = version + 1, updated_at = ?,"
+            " status = COALESCE(?, status), snapshot = COALESCE(?, snapshot)"
+            " WHERE id = ? AND version = ?",
+            (now, status, snapshot, game_id, version),
+        )
+        if cursor.rowcount != 1:
+            raise VersionConflict()
+
+    async def _insert_results(
+        self, game_id: int, results: Sequence[ResultRecord], now: float
+    ) -> None:
+        vs_computer = any(r.is_computer for r in results)
+        await self._db.executemany(
+            "INSERT INTO results (game_id, guild_id, seat, user_id, display_name, is_computer,"
+            " vs_computer, won, game_points, skunk_given, skunk_taken, score, final_scores,"
+            " reason, pegging_points, hand_points, crib_points, deals, best_hand,"
+            " best_hand_cards, twenty_nines, finished_at)"
+            " SELECT ?, guild_id, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?"
+            " FROM games WHERE id = ?",
+            [
+                (
+                    game_id,
+                    r.seat,
+                    r.user_id,
+                    r.display_name,
+                    int(r.is_computer),
+                    int(vs_computer),
+                    int(r.won),
+                    r.game_points,
+                    int(r.skunk_given),
+                    int(r.skunk_taken),
+                    r.score,
+                    r.final_scores,
+                    r.reason,
+                    r.pegging_points,
+                    r.hand_points,
+                    r.crib_points,
+                    r.deals,
+                    r.best_hand,
+                    r.best_hand_cards,
+                    r.twenty_nines,
+                    now,
+                    game_id,
+                )
+                for r in results
+            ],
+        )
+
+    async def set_lobby_message(self, game_id: int, message_id: int) -> None:
+        """Remember the lobby message (no version change: it is not a game move)."""
+        async with self._lock:
+            await self._db.execute(
+                "UPDATE games SET lobby_message_id = ? WHERE id = ?", (message_id, game_id)
+            )
+
+    async def actions(self, game_id: int) -> list[str]:
+        """The game's action log (JSON texts), oldest first."""
+        async with (
+            self._lock,
+            self._db.execute(
+                "SELECT action FROM actions WHERE game_id = ? ORDER BY seq", (game_id,)
+            ) as cursor,
+        ):
+            return [row[0] for row in await cursor.fetchall()]
+
+    # -- standings -------------------------------------------------------------------------
+    async def leaderboard(self, guild_id: int | None, *, limit: int = 20) -> list[LeaderRow]:
+        """The server's players over games between people, best first: wins, then win rate,
+        then game points."""
+        async with (
+            self._lock,
+            self._db.execute(
+                "SELECT user_id,"
+                " (SELECT display_name FROM results n WHERE n.user_id = r.user_id"
+                "   AND n.guild_id IS r.guild_id ORDER BY finished_at DESC LIMIT 1) AS name,"
+                " COUNT(*) AS games, SUM(won) AS wins, SUM(1 - won) AS losses,"
+                " SUM(CASE WHEN won THEN game_points ELSE 0 END) AS points,"
+                " SUM(skunk_given) AS given, SUM(skunk_taken) AS taken"
+                " FROM results r"
+                " WHERE guild_id IS ? AND vs_computer = 0 AND is_computer = 0"
+                " GROUP BY user_id"
+                " ORDER BY wins DESC, CAST(wins AS REAL) / games DESC, points DESC, losses ASC,"
+                " name"
+                " LIMIT ?",
+                (guild_id, limit),
+            ) as cursor,
+        ):
+            rows = await cursor.fetchall()
+        return [
+            LeaderRow(
+                user_id=row["user_id"],
+                name=row["name"],
+                games=row["games"],
+                wins=row["wins"],
+                losses=row["losses"],
+                game_points=row["points"],
+                skunks_given=row["given"],
+                skunks_taken=row["taken"],
+            )
+            for row in rows
+        ]
+
+    async def player_stats(self, guild_id: int | None, user_id: int) -> dict[bool, StatsRow]:
+        """A player's totals on a server, keyed by ``vs_computer`` (missing when no games)."""
+        async with self._lock:
+            async with self._db.execute(
+                "SELECT vs_computer, COUNT(*) AS games, SUM(won) AS wins,"
+                " SUM(skunk_given) AS given, SUM(skunk_taken) AS taken,"
+                " SUM(pegging_points) AS pegging, SUM(hand_points) AS hand,"
+                " SUM(crib_points) AS crib, SUM(deals) AS deals, MAX(best_hand) AS best,"
+                " SUM(twenty_nines) AS nines"
+                " FROM results WHERE guild_id IS ? AND user_id = ? AND is_computer = 0"
+                " GROUP BY vs_computer",
+                (guild_id, user_id),
+            ) as cursor:
+                rows = list(await cursor.fetchall())
+            stats: dict[bool, StatsRow] = {}
+            for row in rows:
+                best_cards = await self._scalar(
+                    "SELECT best_hand_cards FROM results WHERE guild_id IS ? AND user_id = ?"
+                    " AND is_computer = 0 AND vs_computer = ? AND best_hand = ?"
+                    " ORDER BY finished_at LIMIT 1",
+                    (guild_id, user_id, row["vs_computer"], row["best"]),
+                )
+                stats[bool(row["vs_computer"])] = StatsRow(
+                    games=row["games"],
+                    wins=row["wins"],
+                    skunks_given=row["given"],
+                    skunks_taken=row["taken"],
+                    pegging_points=row["pegging"],
+                    hand_points=row["hand"],
+                    crib_points=row["crib"],
+                    deals=row["deals"],
+                    best_hand=row["best"],
+                    best_hand_cards=best_cards,
+                    twenty_nines=row["nines"],
+                )
+        return stats
