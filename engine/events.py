@@ -1,0 +1,252 @@
+"""What an accepted action caused, as typed, frozen, public records.
+
+Every event is safe for the channel: none carries a card that is still hidden (the cards in
+a ``Shown`` are public by then, and ``Discarded`` says how many cards, never which).
+
+>>> from engine.cards import Card
+>>> Discarded(seat=1, count=2).to_dict()
+{'kind': 'discarded', 'seat': 1, 'count': 2}
+>>> StarterCut(card=Card.parse("5H"), dealer=0).to_dict()
+{'kind': 'starter_cut', 'card': '5H', 'dealer': 0}
+>>> event_from_dict(Go(seat=2).to_dict())
+Go(seat=2)
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, fields
+from typing import Any, ClassVar
+
+from engine.cards import Card
+from engine.outcome import GameResult
+from engine.scoring import Score, ScoreItem
+
+__all__ = [
+    "EVENT_TYPES",
+    "CountReset",
+    "CutForDeal",
+    "Dealt",
+    "Discarded",
+    "Event",
+    "GameOver",
+    "Go",
+    "GoPoint",
+    "Heels",
+    "Played",
+    "Shown",
+    "StarterCut",
+    "event_from_dict",
+    "item_from_dict",
+    "item_to_dict",
+    "score_from_dict",
+    "score_to_dict",
+]
+
+
+def item_to_dict(item: ScoreItem) -> dict[str, Any]:
+    """A scoring item as JSON-ready data (cards as codes such as ``"10D"``)."""
+    return {"kind": item.kind, "cards": [c.code for c in item.cards], "points": item.points}
+
+
+def item_from_dict(data: dict[str, Any]) -> ScoreItem:
+    """Rebuild a scoring item written by :func:`item_to_dict`."""
+    return ScoreItem(
+        str(data["kind"]), tuple(Card.parse(c) for c in data["cards"]), int(data["points"])
+    )
+
+
+def score_to_dict(score: Score) -> dict[str, Any]:
+    """An itemised score as JSON-ready data."""
+    return {"items": [item_to_dict(i) for i in score.items], "total": score.total}
+
+
+def score_from_dict(data: dict[str, Any]) -> Score:
+    """Rebuild a score written by :func:`score_to_dict`."""
+    return Score(tuple(item_from_dict(i) for i in data["items"]))
+
+
+def _encode(value: object) -> object:
+    # Cards become codes, nested tuples lists, scores and results their own dicts, so that
+    # to_dict() is plain JSON.
+    if isinstance(value, Card):
+        return value.code
+    if isinstance(value, ScoreItem):
+        return item_to_dict(value)
+    if isinstance(value, Score):
+        return score_to_dict(value)
+    if isinstance(value, GameResult):
+        return value.to_dict()
+    if isinstance(value, tuple):
+        return [_encode(v) for v in value]
+    return value
+
+
+class Event:
+    """Base of every event: ``kind`` names it, :meth:`to_dict` makes it JSON-ready."""
+
+    __slots__ = ()
+    kind: ClassVar[str] = ""
+
+    def to_dict(self) -> dict[str, Any]:
+        """The event as JSON-ready data, with its ``kind`` first."""
+        data: dict[str, Any] = {"kind": self.kind}
+        for field in fields(self):  # type: ignore[arg-type]
+            data[field.name] = _encode(getattr(self, field.name))
+        return data
+
+
+@dataclass(frozen=True, slots=True)
+class CutForDeal(Event):
+    """The cut for first deal: one card per seat per round (ties for lowest cut again)."""
+
+    kind: ClassVar[str] = "cut_for_deal"
+    rounds: tuple[tuple[Card, ...], ...]
+    dealer: int
+
+
+@dataclass(frozen=True, slots=True)
+class Dealt(Event):
+    """A new deal: every seat has ``hand_size`` cards (see the seat's view)."""
+
+    kind: ClassVar[str] = "dealt"
+    dealer: int
+    deal_number: int
+    hand_size: int
+    crib_from_deck: bool
+
+
+@dataclass(frozen=True, slots=True)
+class Discarded(Event):
+    """A seat put ``count`` cards in the crib; which cards stays hidden."""
+
+    kind: ClassVar[str] = "discarded"
+    seat: int
+    count: int
+
+
+@dataclass(frozen=True, slots=True)
+class StarterCut(Event):
+    """The starter, turned once the crib is complete."""
+
+    kind: ClassVar[str] = "starter_cut"
+    card: Card
+    dealer: int
+
+
+@dataclass(frozen=True, slots=True)
+class Heels(Event):
+    """The starter is a jack: "two for his heels" to the dealer."""
+
+    kind: ClassVar[str] = "heels"
+    seat: int
+    side: int
+    points: int
+    score: int
+
+
+@dataclass(frozen=True, slots=True)
+class Played(Event):
+    """One card played in the play; ``items`` are its pegging points, ``score`` the side's total."""
+
+    kind: ClassVar[str] = "played"
+    seat: int
+    side: int
+    card: Card
+    count: int
+    items: tuple[ScoreItem, ...]
+    points: int
+    score: int
+
+
+@dataclass(frozen=True, slots=True)
+class Go(Event):
+    """The seat cannot play without passing 31 (said once per series per seat)."""
+
+    kind: ClassVar[str] = "go"
+    seat: int
+
+
+@dataclass(frozen=True, slots=True)
+class GoPoint(Event):
+    """1 for the go (nobody else could play), or 1 for the last card of the play."""
+
+    kind: ClassVar[str] = "go_point"
+    seat: int
+    side: int
+    points: int
+    score: int
+    last_card: bool
+
+
+@dataclass(frozen=True, slots=True)
+class CountReset(Event):
+    """The count goes back to 0 and ``next_seat`` leads."""
+
+    kind: ClassVar[str] = "count_reset"
+    next_seat: int
+
+
+@dataclass(frozen=True, slots=True)
+class Shown(Event):
+    """One hand (or the crib) counted at the show; its cards are public from now on."""
+
+    kind: ClassVar[str] = "shown"
+    seat: int
+    side: int
+    crib: bool
+    cards: tuple[Card, ...]
+    starter: Card
+    score: Score
+    total: int
+
+
+@dataclass(frozen=True, slots=True)
+class GameOver(Event):
+    """The game ended: a side reached the target, or a player resigned."""
+
+    kind: ClassVar[str] = "game_over"
+    result: GameResult
+
+
+EVENT_TYPES: dict[str, type[Event]] = {
+    cls.kind: cls
+    for cls in (
+        CutForDeal,
+        Dealt,
+        Discarded,
+        StarterCut,
+        Heels,
+        Played,
+        Go,
+        GoPoint,
+        CountReset,
+        Shown,
+        GameOver,
+    )
+}
+
+
+def _cards(codes: list[str]) -> tuple[Card, ...]:
+    return tuple(Card.parse(c) for c in codes)
+
+
+def event_from_dict(data: dict[str, Any]) -> Event:
+    """Rebuild an event written by :meth:`Event.to_dict`."""
+    kind = data.get("kind")
+    cls = EVENT_TYPES.get(str(kind))
+    if cls is None:
+        raise ValueError(f"Unknown event kind {kind!r}.")
+    values = {k: v for k, v in data.items() if k != "kind"}
+    if cls is CutForDeal:
+        values["rounds"] = tuple(_cards(r) for r in values["rounds"])
+    elif cls is StarterCut or cls is Played:
+        values["card"] = Card.parse(values["card"])
+        if cls is Played:
+            values["items"] = tuple(item_from_dict(i) for i in values["items"])
+    elif cls is Shown:
+        values["cards"] = _cards(values["cards"])
+        values["starter"] = Card.parse(values["starter"])
+        values["score"] = score_from_dict(values["score"])
+    elif cls is GameOver:
+        values["result"] = GameResult.from_dict(values["result"])
+    return cls(**values)

@@ -1,0 +1,729 @@
+"""The whole game of cribbage as a state machine, for 2, 3 and 4 players (4 as partners).
+
+A game waits for one of three actions (:meth:`Game.discard`, :meth:`Game.play`,
+:meth:`Game.resign`). Each is verified before anything changes, raising a
+:class:`~engine.errors.RuleError` whose message is a sentence for the player, and returns the
+events it caused. Everything that needs no decision happens inside the action: the starter and
+his heels once the crib is complete, every "go" in the play, the show, and the next deal.
+
+>>> import random
+>>> game, events = Game.new(["Al", "Bea"], rng=random.Random(7))
+>>> [event.kind for event in events]
+['cut_for_deal', 'dealt']
+>>> game.phase, len(game.hand(0)), game.discard_count
+(<Phase.DISCARD: 'discard'>, 6, 2)
+>>> for seat in (0, 1):
+...     _ = game.discard(seat, game.hand(seat)[:2])
+>>> game.phase, game.turn == (game.dealer + 1) % 2, game.starter is not None
+(<Phase.PLAY: 'play'>, True, True)
+"""
+
+from __future__ import annotations
+
+import copy
+import json
+import random
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from engine.cards import Card, full_deck
+from engine.errors import (
+    BadDiscard,
+    CardNotHeld,
+    GameFinished,
+    IllegalPlay,
+    NotAPlayer,
+    NotYourTurn,
+    WrongPhase,
+)
+from engine.events import (
+    CountReset,
+    CutForDeal,
+    Dealt,
+    Discarded,
+    Event,
+    GameOver,
+    Go,
+    GoPoint,
+    Heels,
+    Played,
+    Shown,
+    StarterCut,
+    event_from_dict,
+)
+from engine.outcome import TARGETS, GameResult, make_result
+from engine.pegging import score_pegging
+from engine.phase import Phase
+from engine.scoring import score_hand
+from engine.views import PublicView, SeatView
+
+__all__ = ["FORMAT_VERSION", "Event", "Game", "GameResult", "Phase"]
+
+#: Version of the dictionary written by :meth:`Game.to_dict`.
+FORMAT_VERSION = 1
+
+_JACK = 11
+_MAX_COUNT = 31
+_HEELS_POINTS = 2
+_GO_POINTS = 1
+
+
+def _codes(cards: Sequence[Card]) -> list[str]:
+    return [card.code for card in cards]
+
+
+def _cards(codes: Sequence[str]) -> list[Card]:
+    return [Card.parse(code) for code in codes]
+
+
+class Game:
+    """One game of cribbage. Create it with :meth:`new`, restore it with :meth:`from_dict`.
+
+    Seats are numbered from 0 in the order the players were given; the deal passes to the left
+    (seat + 1). Scores are kept per side: with four players seats 0 and 2 are one side and
+    seats 1 and 3 the other (see :meth:`side_of`); otherwise every seat is its own side.
+    The random source is kept on the object and never serialised: every shuffle uses it, and
+    the shuffled deck is part of the state, so a restored game continues exactly.
+    """
+
+    def __init__(self, players: Sequence[str], *, target: int, rng: random.Random) -> None:
+        """An empty table; use :meth:`new` (or :meth:`from_dict`) rather than this."""
+        names = tuple(str(p) for p in players)
+        if not 2 <= len(names) <= 4:
+            raise ValueError("Cribbage is played by 2, 3 or 4 players.")
+        if target not in TARGETS:
+            raise ValueError("A game is played to 121 or to 61 points.")
+        self._players = names
+        self._target = target
+        self._rng = rng
+        n = len(names)
+        self._phase = Phase.DISCARD
+        self._dealer = 0
+        self._deal_number = 0
+        self._scores = [0] * (2 if n == 4 else n)
+        self._cut_rounds: list[list[Card]] = []
+        self._deck: list[Card] = []
+        self._hands: list[list[Card]] = [[] for _ in range(n)]
+        self._kept: list[list[Card]] = [[] for _ in range(n)]
+        self._discards: list[list[Card]] = [[] for _ in range(n)]
+        self._played: list[list[Card]] = [[] for _ in range(n)]
+        self._crib: list[Card] = []
+        self._starter: Card | None = None
+        self._series: list[Card] = []
+        self._count = 0
+        self._turn: int | None = None
+        self._last_player: int | None = None
+        self._gone: set[int] = set()
+        self._result: GameResult | None = None
+        self._last_show: list[Shown] = []
+        self._actions: list[dict[str, Any]] = []
+
+    # ----------------------------------------------------------------- creating a game
+
+    @classmethod
+    def new(
+        cls, players: Sequence[str], *, target: int = 121, rng: random.Random
+    ) -> tuple[Game, list[Event]]:
+        """Seat ``players`` (display names, 2 to 4), cut for first deal, and deal.
+
+        Raises ``ValueError`` for a wrong number of players or a target other than 121 or 61.
+        """
+        game = cls(players, target=target, rng=rng)
+        events: list[Event] = [game._cut_for_deal()]
+        events.extend(game._deal())
+        return game, events
+
+    @classmethod
+    def replay(
+        cls,
+        players: Sequence[str],
+        *,
+        target: int,
+        rng: random.Random,
+        actions: Sequence[Mapping[str, Any]],
+    ) -> Game:
+        """A new game with ``rng`` and every action of ``actions`` applied in order.
+
+        Given an rng seeded as the original was, this reproduces the original state exactly
+        (and each :meth:`apply` returns the same events the original action did).
+        """
+        game, _ = cls.new(players, target=target, rng=rng)
+        for action in actions:
+            game.apply(action)
+        return game
+
+    def apply(self, action: Mapping[str, Any]) -> list[Event]:
+        """Apply one logged action (an entry of :attr:`actions`) and return its events."""
+        kind = action.get("type")
+        seat = action.get("seat")
+        if not isinstance(seat, int):
+            raise ValueError(f"An action needs a seat number, not {seat!r}.")
+        if kind == "discard":
+            return self.discard(seat, _cards(action["cards"]))
+        if kind == "play":
+            return self.play(seat, Card.parse(action["card"]))
+        if kind == "resign":
+            return self.resign(seat)
+        raise ValueError(f"Unknown action type {kind!r}.")
+
+    # ----------------------------------------------------------------- read-only state
+
+    @property
+    def players(self) -> tuple[str, ...]:
+        """Display names in seat order."""
+        return self._players
+
+    @property
+    def target(self) -> int:
+        """Points needed to win: 121 or 61."""
+        return self._target
+
+    @property
+    def phase(self) -> Phase:
+        """What the game waits for: discards, a card in the play, or nothing (over)."""
+        return self._phase
+
+    @property
+    def dealer(self) -> int:
+        """The seat dealing this deal (its crib)."""
+        return self._dealer
+
+    @property
+    def turn(self) -> int | None:
+        """The seat that must play now, or ``None`` outside the play."""
+        return self._turn
+
+    @property
+    def num_players(self) -> int:
+        """How many seats: 2, 3 or 4."""
+        return len(self._players)
+
+    @property
+    def num_sides(self) -> int:
+        """How many scores are kept: 2 with 2 or 4 players, 3 with 3."""
+        return len(self._scores)
+
+    def side_of(self, seat: int) -> int:
+        """The side a seat scores for: ``seat % 2`` with four players, else the seat itself."""
+        self._check_seat(seat)
+        return seat % 2 if self.num_players == 4 else seat
+
+    @property
+    def scores(self) -> tuple[int, ...]:
+        """Each side's score."""
+        return tuple(self._scores)
+
+    @property
+    def count(self) -> int:
+        """The running count of the play (0 after a reset)."""
+        return self._count
+
+    @property
+    def series(self) -> tuple[Card, ...]:
+        """The cards played since the count was last reset, in order."""
+        return tuple(self._series)
+
+    @property
+    def starter(self) -> Card | None:
+        """The starter, once cut (``None`` while the crib is being formed)."""
+        return self._starter
+
+    @property
+    def deal_number(self) -> int:
+        """1 for the first deal, then 2, 3, ..."""
+        return self._deal_number
+
+    @property
+    def hand_size(self) -> int:
+        """Cards dealt to each seat: 6 with two players, else 5."""
+        return 6 if self.num_players == 2 else 5
+
+    @property
+    def discard_count(self) -> int:
+        """Cards each seat puts in the crib: 2 with two players, else 1."""
+        return 2 if self.num_players == 2 else 1
+
+    @property
+    def result(self) -> GameResult | None:
+        """How the game ended, once it has."""
+        return self._result
+
+    @property
+    def cut_rounds(self) -> tuple[tuple[Card, ...], ...]:
+        """The cut for first deal: one card per seat per round."""
+        return tuple(tuple(r) for r in self._cut_rounds)
+
+    @property
+    def actions(self) -> list[dict[str, Any]]:
+        """A copy of the action log, JSON-ready.
+
+        Entries look like ``{"type": "discard", "seat": 0, "cards": ["5H", "JD"]}``,
+        ``{"type": "play", "seat": 1, "card": "7C"}`` and ``{"type": "resign", "seat": 0}``.
+        """
+        return copy.deepcopy(self._actions)
+
+    def hand(self, seat: int) -> tuple[Card, ...]:
+        """The cards ``seat`` still holds. Hidden from the other players!"""
+        self._check_seat(seat)
+        return tuple(self._hands[seat])
+
+    def pending_discards(self) -> tuple[int, ...]:
+        """Seats that still have to put cards in the crib."""
+        if self._phase is not Phase.DISCARD:
+            return ()
+        return tuple(s for s in range(self.num_players) if not self._kept[s])
+
+    def playable_cards(self, seat: int) -> tuple[Card, ...]:
+        """The cards ``seat`` may legally play now (empty unless it is the seat's turn)."""
+        self._check_seat(seat)
+        if self._phase is not Phase.PLAY or self._turn != seat:
+            return ()
+        return tuple(c for c in self._hands[seat] if self._count + c.value <= _MAX_COUNT)
+
+    def can_play(self, seat: int, card: Card) -> bool:
+        """Whether :meth:`play` would accept ``card`` from ``seat`` now."""
+        try:
+            self.verify_play(seat, card)
+        except (GameFinished, NotAPlayer, WrongPhase, NotYourTurn, CardNotHeld, IllegalPlay):
+            return False
+        return True
+
+    # ----------------------------------------------------------------- views
+
+    def public_view(self) -> PublicView:
+        """What everyone at the table may know."""
+        return PublicView(**self._public_fields())
+
+    def view(self, seat: int) -> SeatView:
+        """What ``seat`` may know: the public view plus its own cards."""
+        self._check_seat(seat)
+        return SeatView(
+            **self._public_fields(),
+            seat=seat,
+            hand=tuple(self._hands[seat]),
+            kept=tuple(self._kept[seat]),
+            discards=tuple(self._discards[seat]),
+            playable=self.playable_cards(seat),
+        )
+
+    def _public_fields(self) -> dict[str, Any]:
+        n = self.num_players
+        return {
+            "players": self._players,
+            "target": self._target,
+            "num_sides": self.num_sides,
+            "sides": tuple(self.side_of(s) for s in range(n)),
+            "scores": tuple(self._scores),
+            "dealer": self._dealer,
+            "phase": self._phase,
+            "turn": self._turn,
+            "count": self._count,
+            "series": tuple(self._series),
+            "played": tuple(tuple(p) for p in self._played),
+            "starter": self._starter,
+            "hand_sizes": tuple(len(h) for h in self._hands),
+            "crib_size": len(self._crib),
+            "pending_discards": self.pending_discards(),
+            "deal_number": self._deal_number,
+            "discard_count": self.discard_count,
+            "result": self._result,
+            "last_show": tuple(self._last_show),
+        }
+
+    # ----------------------------------------------------------------- JSON
+
+    def to_dict(self) -> dict[str, Any]:
+        """The whole state as JSON-ready data: every hand, the crib, the remaining deck in
+        order, the scores, the last show and the action log (not the random source)."""
+        return {
+            "version": FORMAT_VERSION,
+            "players": list(self._players),
+            "target": self._target,
+            "phase": self._phase.value,
+            "dealer": self._dealer,
+            "deal_number": self._deal_number,
+            "scores": list(self._scores),
+            "cut_rounds": [_codes(r) for r in self._cut_rounds],
+            "deck": _codes(self._deck),
+            "hands": [_codes(h) for h in self._hands],
+            "kept": [_codes(k) for k in self._kept],
+            "discards": [_codes(d) for d in self._discards],
+            "played": [_codes(p) for p in self._played],
+            "crib": _codes(self._crib),
+            "starter": None if self._starter is None else self._starter.code,
+            "series": _codes(self._series),
+            "count": self._count,
+            "turn": self._turn,
+            "last_player": self._last_player,
+            "gone": sorted(self._gone),
+            "result": None if self._result is None else self._result.to_dict(),
+            "last_show": [shown.to_dict() for shown in self._last_show],
+            "actions": copy.deepcopy(self._actions),
+        }
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any], *, rng: random.Random) -> Game:
+        """Restore a game written by :meth:`to_dict`; ``rng`` serves the deals still to come.
+
+        Raises ``ValueError`` if the data is not a game this version wrote (an unknown version,
+        or cards that are not exactly the 52 of one deck).
+        """
+        if data.get("version") != FORMAT_VERSION:
+            raise ValueError(f"Unknown game format version {data.get('version')!r}.")
+        game = cls(data["players"], target=int(data["target"]), rng=rng)
+        game._phase = Phase(data["phase"])
+        game._dealer = int(data["dealer"])
+        game._deal_number = int(data["deal_number"])
+        game._scores = [int(s) for s in data["scores"]]
+        game._cut_rounds = [_cards(r) for r in data["cut_rounds"]]
+        game._deck = _cards(data["deck"])
+        game._hands = [_cards(h) for h in data["hands"]]
+        game._kept = [_cards(k) for k in data["kept"]]
+        game._discards = [_cards(d) for d in data["discards"]]
+        game._played = [_cards(p) for p in data["played"]]
+        game._crib = _cards(data["crib"])
+        game._starter = None if data["starter"] is None else Card.parse(data["starter"])
+        game._series = _cards(data["series"])
+        game._count = int(data["count"])
+        game._turn = None if data["turn"] is None else int(data["turn"])
+        game._last_player = None if data["last_player"] is None else int(data["last_player"])
+        game._gone = {int(s) for s in data["gone"]}
+        game._result = None if data["result"] is None else GameResult.from_dict(data["result"])
+        game._last_show = []
+        for item in data["last_show"]:
+            shown = event_from_dict(item)
+            if not isinstance(shown, Shown):
+                raise ValueError("The last show holds something other than shows.")
+            game._last_show.append(shown)
+        game._actions = copy.deepcopy(list(data["actions"]))
+        game._check_cards()
+        return game
+
+    def to_json(self) -> str:
+        """:meth:`to_dict` as compact JSON text (the same state always gives the same text)."""
+        return json.dumps(self.to_dict(), ensure_ascii=False, separators=(",", ":"))
+
+    @classmethod
+    def from_json(cls, text: str, *, rng: random.Random) -> Game:
+        """Restore a game written by :meth:`to_json`."""
+        data = json.loads(text)
+        if not isinstance(data, dict):
+            raise ValueError("A saved game is a JSON object.")
+        return cls.from_dict(data, rng=rng)
+
+    def _check_cards(self) -> None:
+        n = self.num_players
+        lists = (self._hands, self._kept, self._discards, self._played)
+        if any(len(x) != n for x in lists) or len(self._scores) != (2 if n == 4 else n):
+            raise ValueError("The saved game does not match its number of players.")
+        cards = [*self._deck, *self._crib]
+        for seat in range(n):
+            cards += self._hands[seat] + self._played[seat]
+        if self._starter is not None:
+            cards.append(self._starter)
+        if len(cards) != 52 or len(set(cards)) != 52:
+            raise ValueError("The saved game does not hold exactly the 52 cards of one deck.")
+
+    # ----------------------------------------------------------------- verifying actions
+
+    def _check_seat(self, seat: int) -> None:
+        if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < self.num_players:
+            raise NotAPlayer("You are not playing in this game.")
+
+    def _check_not_over(self) -> None:
+        if self._phase is Phase.OVER:
+            raise GameFinished("The game is over.")
+
+    def verify_discard(self, seat: int, cards: Sequence[Card]) -> None:
+        """Raise the :class:`RuleError` that :meth:`discard` would raise, or nothing."""
+        self._check_not_over()
+        self._check_seat(seat)
+        if self._kept[seat] or self._phase is not Phase.DISCARD:
+            raise WrongPhase("You have already discarded.")
+        seen: set[Card] = set()
+        for card in cards:
+            if not isinstance(card, Card):
+                raise BadDiscard("Name the cards to put in the crib, like 5H JD.")
+            if card in seen:
+                raise BadDiscard(f"You named {card} twice.")
+            seen.add(card)
+        need = self.discard_count
+        if len(seen) != need:
+            noun = "card" if need == 1 else "cards"
+            raise BadDiscard(f"You must put {need} {noun} in the crib.")
+        for card in cards:
+            if card not in self._hands[seat]:
+                raise CardNotHeld(f"You don't hold {card}.")
+
+    def verify_play(self, seat: int, card: Card) -> None:
+        """Raise the :class:`RuleError` that :meth:`play` would raise, or nothing."""
+        self._check_not_over()
+        self._check_seat(seat)
+        if self._phase is Phase.DISCARD:
+            raise WrongPhase("Everyone must discard before the play starts.")
+        if self._turn != seat:
+            assert self._turn is not None  # the play always has a seat to move
+            raise NotYourTurn(f"It's {self._players[self._turn]}'s turn.")
+        if not isinstance(card, Card):
+            raise CardNotHeld("Name the card to play, like 5H.")
+        if card not in self._hands[seat]:
+            raise CardNotHeld(f"You don't hold {card}.")
+        if self._count + card.value > _MAX_COUNT:
+            raise IllegalPlay(f"{card} would make the count {self._count + card.value}.")
+
+    def verify_resign(self, seat: int) -> None:
+        """Raise the :class:`RuleError` that :meth:`resign` would raise, or nothing."""
+        self._check_not_over()
+        self._check_seat(seat)
+
+    # ----------------------------------------------------------------- actions
+
+    def discard(self, seat: int, cards: Sequence[Card]) -> list[Event]:
+        """Put ``cards`` from ``seat``'s hand in the crib (2 with two players, else 1).
+
+        When the crib is complete the starter is cut (his heels scored) and the play begins.
+        """
+        cards = tuple(cards)
+        self.verify_discard(seat, cards)
+        self._actions.append({"type": "discard", "seat": seat, "cards": _codes(cards)})
+        hand = self._hands[seat]
+        for card in cards:
+            hand.remove(card)
+            self._crib.append(card)
+            self._discards[seat].append(card)
+        self._kept[seat] = list(hand)
+        events: list[Event] = [Discarded(seat=seat, count=len(cards))]
+        if not self.pending_discards():
+            events.extend(self._start_play())
+        return events
+
+    def play(self, seat: int, card: Card) -> list[Event]:
+        """Play ``card`` from ``seat``'s hand; score it, then run every automatic step that
+        follows (go, the point for the go or the last card, resets, the show, the next deal)."""
+        self.verify_play(seat, card)
+        self._actions.append({"type": "play", "seat": seat, "card": card.code})
+        self._hands[seat].remove(card)
+        self._played[seat].append(card)
+        self._series.append(card)
+        self._count += card.value
+        self._last_player = seat
+        score = score_pegging(self._series)
+        side = self.side_of(seat)
+        self._scores[side] += score.total
+        events: list[Event] = [
+            Played(
+                seat=seat,
+                side=side,
+                card=card,
+                count=self._count,
+                items=score.items,
+                points=score.total,
+                score=self._scores[side],
+            )
+        ]
+        if self._reached_target(side):
+            events.append(self._finish(side, "target"))
+            return events
+        events.extend(self._after_card(seat))
+        return events
+
+    def resign(self, seat: int) -> list[Event]:
+        """``seat`` concedes: its side loses, and the best of the other sides wins."""
+        self.verify_resign(seat)
+        self._actions.append({"type": "resign", "seat": seat})
+        loser = self.side_of(seat)
+        sides = self.num_sides
+        # The leader among the others wins; on a tie, the side nearest the resigner's left.
+        others = [(loser + k) % sides for k in range(1, sides)]
+        winner = max(others, key=lambda side: (self._scores[side], -others.index(side)))
+        return [self._finish(winner, "resigned")]
+
+    # ----------------------------------------------------------------- what actions set off
+
+    def _cut_for_deal(self) -> CutForDeal:
+        """Each seat cuts a card; the lowest rank deals, and a tie for lowest cuts again."""
+        n = self.num_players
+        while True:
+            deck = full_deck()
+            self._rng.shuffle(deck)
+            cut = deck[:n]
+            self._cut_rounds.append(cut)
+            low = min(card.rank for card in cut)
+            lowest = [seat for seat, card in enumerate(cut) if card.rank == low]
+            if len(lowest) == 1:
+                self._dealer = lowest[0]
+                return CutForDeal(rounds=self.cut_rounds, dealer=self._dealer)
+
+    def _deal(self) -> list[Event]:
+        """Shuffle and deal one card at a time, starting left of the dealer."""
+        n = self.num_players
+        deck = full_deck()
+        self._rng.shuffle(deck)
+        size = self.hand_size
+        hands: list[list[Card]] = [[] for _ in range(n)]
+        for i in range(size * n):
+            hands[(self._dealer + 1 + i) % n].append(deck[i])
+        self._deck = deck[size * n :]
+        self._crib = []
+        # Three players: the crib gets the top card of the deck to make four.
+        crib_from_deck = n == 3
+        if crib_from_deck:
+            self._crib.append(self._deck.pop(0))
+        self._hands = [sorted(h, key=Card.sort_key) for h in hands]
+        self._kept = [[] for _ in range(n)]
+        self._discards = [[] for _ in range(n)]
+        self._played = [[] for _ in range(n)]
+        self._starter = None
+        self._series = []
+        self._count = 0
+        self._turn = None
+        self._last_player = None
+        self._gone = set()
+        self._deal_number += 1
+        self._phase = Phase.DISCARD
+        return [
+            Dealt(
+                dealer=self._dealer,
+                deal_number=self._deal_number,
+                hand_size=size,
+                crib_from_deck=crib_from_deck,
+            )
+        ]
+
+    def _start_play(self) -> list[Event]:
+        """The crib is complete: cut the starter (the top of the shuffled remaining deck)."""
+        starter = self._deck.pop(0)
+        self._starter = starter
+        dealer = self._dealer
+        events: list[Event] = [StarterCut(card=starter, dealer=dealer)]
+        if starter.rank == _JACK:
+            side = self.side_of(dealer)
+            self._scores[side] += _HEELS_POINTS
+            events.append(
+                Heels(seat=dealer, side=side, points=_HEELS_POINTS, score=self._scores[side])
+            )
+            if self._reached_target(side):
+                events.append(self._finish(side, "target"))
+                return events
+        self._phase = Phase.PLAY
+        self._turn = (dealer + 1) % self.num_players
+        return events
+
+    def _after_card(self, last: int) -> list[Event]:
+        """Decide who moves after ``last`` played: go, go points, resets, or the show."""
+        n = self.num_players
+        events: list[Event] = []
+        if self._count == _MAX_COUNT:
+            # 31 scored 2 in the play itself; there is no go point after it.
+            leader = self._next_holder(last)
+            if leader is None:
+                return self._show()
+            self._reset(leader)
+            return [CountReset(next_seat=leader)]
+        if not any(self._hands):
+            events.extend(self._go_point(last, last_card=True))
+            if self._phase is Phase.OVER:
+                return events
+            return events + self._show()
+        for k in range(1, n):
+            seat = (last + k) % n
+            if not self._hands[seat]:
+                continue  # out of cards: skipped without a word
+            if self._can_move(seat):
+                self._turn = seat
+                return events
+            if seat not in self._gone:
+                self._gone.add(seat)
+                events.append(Go(seat=seat))
+        if self._can_move(last):
+            # Everyone else said go: the last player keeps playing while they can.
+            self._turn = last
+            return events
+        events.extend(self._go_point(last, last_card=False))
+        if self._phase is Phase.OVER:
+            return events
+        leader = self._next_holder(last)
+        assert leader is not None  # someone holds cards, or this was the last card
+        self._reset(leader)
+        events.append(CountReset(next_seat=leader))
+        return events
+
+    def _can_move(self, seat: int) -> bool:
+        return any(self._count + c.value <= _MAX_COUNT for c in self._hands[seat])
+
+    def _next_holder(self, last: int) -> int | None:
+        """The first seat after ``last`` (ending with ``last`` itself) still holding cards."""
+        n = self.num_players
+        for k in range(1, n + 1):
+            seat = (last + k) % n
+            if self._hands[seat]:
+                return seat
+        return None
+
+    def _reset(self, leader: int) -> None:
+        self._count = 0
+        self._series = []
+        self._gone = set()
+        self._turn = leader
+
+    def _go_point(self, seat: int, *, last_card: bool) -> list[Event]:
+        """1 to ``seat`` for the go or the last card, and the end if that reaches the target."""
+        side = self.side_of(seat)
+        self._scores[side] += _GO_POINTS
+        events: list[Event] = [
+            GoPoint(
+                seat=seat,
+                side=side,
+                points=_GO_POINTS,
+                score=self._scores[side],
+                last_card=last_card,
+            )
+        ]
+        if self._reached_target(side):
+            events.append(self._finish(side, "target"))
+        return events
+
+    def _show(self) -> list[Event]:
+        """Count every hand from the dealer's left round to the dealer, then the crib; then
+        deal again (unless the game ended part-way, which it may before the dealer counts)."""
+        starter = self._starter
+        assert starter is not None
+        n = self.num_players
+        self._turn = None
+        events: list[Event] = []
+        self._last_show = []
+        shows: list[tuple[int, bool, list[Card]]] = [
+            (((self._dealer + k) % n), False, self._kept[(self._dealer + k) % n])
+            for k in range(1, n + 1)
+        ]
+        shows.append((self._dealer, True, sorted(self._crib, key=Card.sort_key)))
+        for seat, is_crib, cards in shows:
+            score = score_hand(cards, starter, crib=is_crib)
+            side = self.side_of(seat)
+            self._scores[side] += score.total
+            shown = Shown(
+                seat=seat,
+                side=side,
+                crib=is_crib,
+                cards=tuple(cards),
+                starter=starter,
+                score=score,
+                total=self._scores[side],
+            )
+            self._last_show.append(shown)
+            events.append(shown)
+            if self._reached_target(side):
+                events.append(self._finish(side, "target"))
+                return events
+        self._dealer = (self._dealer + 1) % n
+        events.extend(self._deal())
+        return events
+
+    def _reached_target(self, side: int) -> bool:
+        return self._scores[side] >= self._target
+
+    def _finish(self, winner: int, reason: str) -> GameOver:
+        self._result = make_result(self._target, self._scores, winner, reason)
+        self._phase = Phase.OVER
+        self._turn = None
+        return GameOver(result=self._result)
