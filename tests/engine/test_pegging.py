@@ -1,0 +1,199 @@
+"""Scoring in the play: what the last card of the pile earns, rule by rule."""
+
+from __future__ import annotations
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from engine.cards import Card, full_deck, parse_cards
+from engine.pegging import MAX_COUNT, pile_count, score_pegging
+
+
+def called(pile: str) -> list[tuple[str, int]]:
+    return [(item.kind, item.points) for item in score_pegging(parse_cards(pile)).items]
+
+
+# --- worked examples from /work/shared/rules/ ------------------------------------------------
+
+
+def test_run_in_any_order_among_the_latest_cards() -> None:
+    # 000: A 3 5 7 6 -- the 5, 7 and 6 form a run of three.
+    score = score_pegging(parse_cards("AS 3D 5C 7H 6S"))
+    assert [(i.kind, i.points) for i in score.items] == [("run", 3)]
+    assert score.items[0].cards == parse_cards("5C 7H 6S")
+
+
+def test_foreign_card_breaks_the_run() -> None:
+    # 000: 5 J 6 7 -- the jack is foreign, so 5, 6 and 7 are no run.
+    assert called("5S JD 6C 7H") == []
+
+
+# --- fifteen and thirty-one -----------------------------------------------------------------
+
+
+def test_fifteen_scores_two() -> None:
+    assert called("7S 8D") == [("fifteen", 2)]
+    assert called("KS 2D 3C") == [("fifteen", 2)]
+
+
+def test_thirty_one_scores_two_not_three() -> None:
+    # The go point for 31 is not on top of it: exactly 31 is 2, nothing more.
+    score = score_pegging(parse_cards("KS QD 9C 2H"))
+    assert [(i.kind, i.points) for i in score.items] == [("thirty_one", 2)]
+    assert score.total == 2
+
+
+def test_count_over_thirty_one_is_rejected() -> None:
+    with pytest.raises(ValueError, match="32"):
+        score_pegging(parse_cards("KS QD 9C 3H"))
+
+
+def test_empty_or_repeated_pile_is_rejected() -> None:
+    with pytest.raises(ValueError, match="No card"):
+        score_pegging(())
+    five = Card.parse("5H")
+    with pytest.raises(ValueError, match="twice"):
+        score_pegging([five, Card(5, five.suit)])
+
+
+# --- pairs ----------------------------------------------------------------------------------
+
+
+def test_pair_scores_two() -> None:
+    assert called("9S 9D") == [("pair", 2)]
+
+
+def test_pair_royal_scores_six() -> None:
+    assert called("9S 9D 9C") == [("pair_royal", 6)]
+
+
+def test_double_pair_royal_scores_twelve() -> None:
+    assert called("2S 2D 2C 2H") == [("double_pair_royal", 12)]
+
+
+def test_pair_must_be_consecutive() -> None:
+    assert called("9S 8D 9C") == []
+
+
+def test_pair_is_by_rank_not_value() -> None:
+    # A ten and a king are both worth ten but are not a pair.
+    assert called("10S KD") == []
+
+
+def test_pair_royal_counts_only_the_consecutive_cards() -> None:
+    # The first 4 is cut off by the 6: the last three cards are a pair, not a pair royal.
+    assert called("4S 6D 4C 4H") == [("pair", 2)]
+
+
+def test_fifteen_and_pair_royal_on_one_card() -> None:
+    assert called("5S 5D 5C") == [("fifteen", 2), ("pair_royal", 6)]
+
+
+def test_thirty_one_and_a_pair_on_one_card() -> None:
+    assert called("KS 9D 2C 5H 5S") == [("thirty_one", 2), ("pair", 2)]
+
+
+# --- runs -----------------------------------------------------------------------------------
+
+
+def test_run_of_three() -> None:
+    assert called("2S 3D 4C") == [("run", 3)]
+
+
+def test_runs_out_of_order() -> None:
+    # 3, 5, 2, 4: the 4 completes a run of four.
+    assert called("3S 5D 2C 4H") == [("run", 4)]
+
+
+def test_longest_run_counts_once() -> None:
+    # A run of four is 4, not 4 + 3.
+    assert called("AS 2D 3C 4H") == [("run", 4)]
+    assert called("AS 2D 3C 4H 5S") == [("fifteen", 2), ("run", 5)]
+
+
+def test_run_grows_card_by_card() -> None:
+    pile = parse_cards("6S 4D 5C 3H 7S")
+    expected = [0, 0, 3 + 2, 4, 5]  # 6-4-5 is fifteen and a run
+    assert [score_pegging(pile[: n + 1]).total for n in range(len(pile))] == expected
+
+
+def test_run_after_a_foreign_card() -> None:
+    assert called("9S 3D 4C 5H") == [("run", 3)]
+
+
+def test_run_and_a_pair_never_come_from_the_same_card() -> None:
+    # The second 6 pairs the first; 4-5-6 is not a run any more because a repeated rank sits
+    # inside it. The card scores the pair only.
+    assert called("4S 5D 6C 6H") == [("pair", 2)]
+
+
+def test_run_broken_by_a_pair() -> None:
+    # 3, 4, 4, 5: the second 4 is foreign to any run through the 5.
+    assert called("3S 4D 4C 5H") == []
+
+
+def test_run_resumes_after_the_pair_is_left_behind() -> None:
+    # 4, 4, 5, 6: the latest three (4, 5, 6) are a run.
+    assert called("4S 4D 5C 6H") == [("run", 3)]
+
+
+def test_ace_is_low_in_runs() -> None:
+    assert called("QS KD AC") == []
+    assert called("AS 2D 3C") == [("run", 3)]
+
+
+def test_fifteen_and_run_on_one_card() -> None:
+    assert called("4S 6D 5C") == [("fifteen", 2), ("run", 3)]
+
+
+# --- properties -----------------------------------------------------------------------------
+
+
+@st.composite
+def piles(draw: st.DrawFn) -> list[Card]:
+    """A legal pile: cards in a random order, stopping before the count would pass 31."""
+    order = draw(st.permutations(full_deck()))
+    length = draw(st.integers(min_value=1, max_value=13))
+    pile: list[Card] = []
+    for card in order:
+        if len(pile) == length or pile_count(pile) + card.value > MAX_COUNT:
+            break
+        pile.append(card)
+    return pile
+
+
+def _is_run(cards: list[Card] | tuple[Card, ...]) -> bool:
+    ranks = sorted(card.rank for card in cards)
+    return len(ranks) >= 3 and ranks == list(range(ranks[0], ranks[0] + len(ranks)))
+
+
+@given(piles())
+def test_property_run_has_no_foreign_card_and_is_longest(pile: list[Card]) -> None:
+    score = score_pegging(pile)
+    runs = [item for item in score.items if item.kind == "run"]
+    longest = max((n for n in range(3, len(pile) + 1) if _is_run(pile[-n:])), default=0)
+    if longest:
+        (run,) = runs
+        # The run is exactly the latest cards, with nothing foreign among them.
+        assert run.cards == tuple(pile[-longest:])
+        assert _is_run(run.cards)
+        assert run.points == longest
+    else:
+        assert runs == []
+
+
+@given(piles())
+def test_property_points_match_the_rules(pile: list[Card]) -> None:
+    score = score_pegging(pile)
+    count = pile_count(pile)
+    kinds = {item.kind: item.points for item in score.items}
+    assert ("fifteen" in kinds) == (count == 15)
+    assert ("thirty_one" in kinds) == (count == MAX_COUNT)
+    same = 1
+    while same < len(pile) and pile[-1 - same].rank == pile[-1].rank:
+        same += 1
+    sets = {"pair": 2, "pair_royal": 3, "double_pair_royal": 4}
+    assert [sets[k] for k in kinds if k in sets] == ([same] if same >= 2 else [])
+    assert score.total == sum(item.points for item in score.items)
+    assert all(item.cards[-1] == pile[-1] for item in score.items)
