@@ -1,0 +1,145 @@
+"""Cards: values, names, and reading every form people type (DESIGN.md section 3)."""
+
+from __future__ import annotations
+
+import pytest
+
+from engine.cards import Card, Suit, cards_str, full_deck, parse_cards
+
+
+@pytest.mark.parametrize(
+    ("text", "rank", "suit"),
+    [
+        ("5H", 5, Suit.HEARTS),
+        ("5h", 5, Suit.HEARTS),
+        ("10D", 10, Suit.DIAMONDS),
+        ("10d", 10, Suit.DIAMONDS),
+        ("TD", 10, Suit.DIAMONDS),
+        ("td", 10, Suit.DIAMONDS),
+        ("JC", 11, Suit.CLUBS),
+        ("qs", 12, Suit.SPADES),
+        ("KH", 13, Suit.HEARTS),
+        ("AS", 1, Suit.SPADES),
+        ("as", 1, Suit.SPADES),
+        ("5♥", 5, Suit.HEARTS),
+        ("10♦", 10, Suit.DIAMONDS),
+        ("J♣", 11, Suit.CLUBS),
+        ("a♠", 1, Suit.SPADES),
+        ("q♡", 12, Suit.HEARTS),
+        ("  7s ", 7, Suit.SPADES),
+    ],
+)
+def test_parse_accepts_what_people_type(text: str, rank: int, suit: Suit) -> None:
+    assert Card.parse(text) == Card(rank, suit)
+
+
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        ("", "No card given"),
+        ("   ", "No card given"),
+        ("5X", "no suit I know"),
+        ("10", "no suit I know"),
+        ("11H", "is not a card"),
+        ("ZZ", "is not a card"),
+        ("5", "is not a card"),
+        ("0H", "is not a card"),
+        ("five of hearts", "is not a card"),
+    ],
+)
+def test_parse_rejects_anything_else_with_a_reason(text: str, message: str) -> None:
+    with pytest.raises(ValueError, match=message):
+        Card.parse(text)
+
+
+def test_parse_rejects_non_text() -> None:
+    with pytest.raises(ValueError, match="as text"):
+        Card.parse(5)  # type: ignore[arg-type]
+    with pytest.raises(ValueError, match="as text"):
+        parse_cards(None)  # type: ignore[arg-type]
+
+
+def test_parse_error_quotes_what_was_typed_shortened() -> None:
+    with pytest.raises(ValueError) as caught:
+        Card.parse("this is far too long to be a card")
+    assert "“this is far …”" in str(caught.value)
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["5H JD QS", "5h,jd,qs", "5H, JD, QS", "  5♥ J♦   Q♠ ", "5H,JD QS", "5h\tjd\nqs"],
+)
+def test_parse_cards_spaces_or_commas(text: str) -> None:
+    assert parse_cards(text) == (
+        Card(5, Suit.HEARTS),
+        Card(11, Suit.DIAMONDS),
+        Card(12, Suit.SPADES),
+    )
+
+
+def test_parse_cards_keeps_the_order_typed() -> None:
+    assert [c.code for c in parse_cards("QS 5H AC")] == ["QS", "5H", "AC"]
+
+
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        ("", "No cards given"),
+        (" , ", "No cards given"),
+        ("5H 5h", "5♥ is named twice"),
+        ("5H XX", "“XX” is not a card"),
+        ("5H 9Z", "no suit I know"),
+    ],
+)
+def test_parse_cards_rejects_with_a_reason(text: str, message: str) -> None:
+    with pytest.raises(ValueError, match=message):
+        parse_cards(text)
+
+
+def test_str_is_short_and_readable() -> None:
+    assert [str(c) for c in parse_cards("5H 10D JC AS")] == ["5♥", "10♦", "J♣", "A♠"]
+    assert cards_str(parse_cards("5H 10D")) == "5♥ 10♦"
+
+
+def test_code_is_ascii_and_parses_back() -> None:
+    for card in full_deck():
+        assert card.code.isascii()
+        assert Card.parse(card.code) == card
+        assert Card.parse(str(card)) == card
+
+
+def test_values_ace_one_faces_ten() -> None:
+    values = {card.rank: card.value for card in full_deck()}
+    assert values == {1: 1, **{r: r for r in range(2, 11)}, 11: 10, 12: 10, 13: 10}
+
+
+def test_index_round_trip_and_full_deck() -> None:
+    deck = full_deck()
+    assert len(deck) == 52
+    assert len(set(deck)) == 52
+    assert sorted(card.index for card in deck) == list(range(52))
+    assert all(Card.from_index(card.index) == card for card in deck)
+    assert full_deck() is not deck  # a fresh list each time, safe to shuffle
+    with pytest.raises(ValueError, match="0 to 51"):
+        Card.from_index(52)
+
+
+def test_sort_key_orders_by_rank_then_suit() -> None:
+    cards = sorted(parse_cards("KS 2H 2C AD"), key=Card.sort_key)
+    assert [c.code for c in cards] == ["AD", "2C", "2H", "KS"]
+
+
+def test_invalid_cards_cannot_be_built() -> None:
+    with pytest.raises(ValueError, match="rank must be 1 to 13"):
+        Card(14, Suit.SPADES)
+    with pytest.raises(ValueError, match="suit must be a Suit"):
+        Card(5, "H")  # type: ignore[arg-type]
+
+
+def test_cards_are_frozen_values() -> None:
+    card = Card.parse("5H")
+    assert card == Card(5, Suit.HEARTS)
+    assert hash(card) == hash(Card(5, Suit.HEARTS))
+    with pytest.raises(AttributeError):
+        card.rank = 6  # type: ignore[misc]
+    assert Suit.HEARTS.symbol == "♥"
