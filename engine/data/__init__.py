@@ -1,0 +1,1 @@
+"""Data files the engine ships: ``crib_table.json``, the expected crib by thrown cards."""

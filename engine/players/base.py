@@ -1,0 +1,51 @@
+"""What every computer player is: a choice of discard and of play from one seat's view.
+
+A player sees only :class:`engine.views.SeatView`, the same snapshot a person at that seat
+sees, and an injected random source; it never holds the game, so it cannot see a hidden card.
+"""
+
+from __future__ import annotations
+
+import abc
+import random
+
+from engine.cards import Card
+from engine.views import PublicView, SeatView
+
+__all__ = ["Player", "crib_sign", "known_cards", "unseen_cards"]
+
+
+class Player(abc.ABC):
+    """A computer player: decides from a :class:`SeatView` and a random source alone."""
+
+    #: The name levels and benchmarks use for this player ("random", "greedy", "hard", ...).
+    name: str = "player"
+
+    @abc.abstractmethod
+    def choose_discard(self, view: SeatView, rng: random.Random) -> tuple[Card, ...]:
+        """The cards to put in the crib: ``view.discard_count`` cards from ``view.hand``."""
+
+    @abc.abstractmethod
+    def choose_play(self, view: SeatView, rng: random.Random) -> Card:
+        """The card to play now: one of ``view.playable`` (never empty when asked)."""
+
+
+def crib_sign(view: PublicView, seat: int) -> int:
+    """+1 when the dealer is on ``seat``'s side (the crib counts for it), else -1."""
+    return 1 if view.sides[view.dealer] == view.sides[seat] else -1
+
+
+def known_cards(view: SeatView) -> set[int]:
+    """Indexes of every card this seat has seen: its own, the starter and every card played."""
+    known = {card.index for card in (*view.hand, *view.kept, *view.discards)}
+    if view.starter is not None:
+        known.add(view.starter.index)
+    for cards in view.played:
+        known.update(card.index for card in cards)
+    return known
+
+
+def unseen_cards(view: SeatView) -> list[int]:
+    """Indexes of the cards this seat has not seen (other hands, the crib, the deck)."""
+    known = known_cards(view)
+    return [i for i in range(52) if i not in known]

@@ -1,0 +1,158 @@
+"""The expected value of the crib, given the cards one seat throws into it.
+
+How the table is computed (by exact enumeration, no sampling):
+
+* **Two cards thrown** (2 players): the two cards are fixed; the two other crib cards are every
+  pair of the remaining 50 cards, and the starter every one of the 48 left after that. The crib
+  is scored with crib rules (a flush needs all five cards) and the average taken over all
+  1,225 x 48 = 58,800 cases. The seat's own four kept cards are not excluded, so one table
+  serves every hand.
+* **One card thrown** (3 and 4 players): the card is fixed; the three other crib cards (the
+  other players' throws, or in 3 players two throws and the deck card) are every triple of the
+  remaining 51 cards, and the starter every one of the 48 left: 20,825 x 48 = 999,600 cases.
+
+So the other crib cards are treated as unknown and uniformly drawn; opponents who throw with
+care give a slightly different crib, which this model ignores on purpose (it is simple, exact
+and reproducible). Suits matter only through flushes and nobs, so two thrown cards are keyed by
+their ranks and whether they share a suit; one card by its rank.
+
+The shipped table lives in ``engine/data/crib_table.json``; ``benchmarks/build_crib_table.py``
+rebuilds it with :func:`build_table` and a test rebuilds a sample of entries and compares.
+
+>>> round(crib_value_of_ranks(5, 5), 2) > round(crib_value_of_ranks(10, 13), 2)
+True
+"""
+
+from __future__ import annotations
+
+import itertools
+import json
+from collections.abc import Sequence
+from functools import cache
+from importlib import resources
+from typing import Any
+
+from engine.players.fastscore import RANK, SUIT, grouped_sum
+
+__all__ = [
+    "DATA_FILE",
+    "METHOD",
+    "build_single",
+    "build_table",
+    "build_two",
+    "crib_value",
+    "crib_value_of_ranks",
+    "load_table",
+    "single_key",
+    "two_key",
+]
+
+#: The data file's name inside the ``engine.data`` package.
+DATA_FILE = "crib_table.json"
+#: How the table is built, stored in the data file so the numbers carry their method.
+METHOD = (
+    "exact enumeration: thrown cards fixed; the other crib cards are every combination of the "
+    "remaining cards (2 others of 50 for two thrown, 3 others of 51 for one thrown) and the "
+    "starter every card left; scored with crib rules and averaged"
+)
+#: Digits kept in the data file.
+DIGITS = 6
+
+
+def _card(rank: int, suit: int) -> int:
+    return suit * 13 + rank - 1
+
+
+def two_key(rank_a: int, rank_b: int, suited: bool) -> str:
+    """The table key for two thrown cards: ``"5-5"``, ``"5-6s"`` (same suit), ``"5-6o"``."""
+    low, high = sorted((rank_a, rank_b))
+    if low == high:
+        return f"{low}-{high}"
+    return f"{low}-{high}{'s' if suited else 'o'}"
+
+
+def single_key(rank: int) -> str:
+    """The table key for one thrown card: its rank as text."""
+    return str(rank)
+
+
+def _crib_average(thrown: Sequence[int], others: int) -> float:
+    """Average crib over every ``others`` further crib cards and every starter left."""
+    rest = [i for i in range(52) if i not in thrown]
+    by_rank = [0] * 14
+    by_suit = [0, 0, 0, 0]
+    for card in rest:
+        by_rank[RANK[card]] += 1
+        by_suit[SUIT[card]] += 1
+    starters = len(rest) - others
+    total = 0
+    cases = 0
+    for extra in itertools.combinations(rest, others):
+        # The starter is any card of ``rest`` not taken into the crib.
+        for card in extra:
+            by_rank[RANK[card]] -= 1
+            by_suit[SUIT[card]] -= 1
+        total += grouped_sum((*thrown, *extra), by_rank, by_suit, starters, True)
+        for card in extra:
+            by_rank[RANK[card]] += 1
+            by_suit[SUIT[card]] += 1
+        cases += starters
+    return total / cases
+
+
+def build_two(rank_a: int, rank_b: int, suited: bool) -> float:
+    """Expected crib from two thrown cards of these ranks, by enumeration (see the module)."""
+    if rank_a == rank_b and suited:
+        raise ValueError("Two cards of one rank cannot share a suit.")
+    second_suit = 0 if suited else 1
+    return _crib_average((_card(rank_a, 0), _card(rank_b, second_suit)), 2)
+
+
+def build_single(rank: int) -> float:
+    """Expected crib from one thrown card of this rank, by enumeration (see the module)."""
+    return _crib_average((_card(rank, 0),), 3)
+
+
+def _two_keys() -> list[tuple[int, int, bool]]:
+    keys = []
+    for low in range(1, 14):
+        for high in range(low, 14):
+            keys.append((low, high, False))
+            if low != high:
+                keys.append((low, high, True))
+    return keys
+
+
+def build_table() -> dict[str, Any]:
+    """Compute the whole table (a few seconds): the content of the data file."""
+    return {
+        "method": METHOD,
+        "two": {two_key(a, b, s): round(build_two(a, b, s), DIGITS) for a, b, s in _two_keys()},
+        "one": {single_key(r): round(build_single(r), DIGITS) for r in range(1, 14)},
+    }
+
+
+@cache
+def load_table() -> dict[str, Any]:
+    """The shipped table, read once from ``engine/data/crib_table.json``."""
+    text = resources.files("engine.data").joinpath(DATA_FILE).read_text(encoding="utf-8")
+    data: dict[str, Any] = json.loads(text)
+    return data
+
+
+def crib_value_of_ranks(*ranks: int, suited: bool = False) -> float:
+    """Expected crib points from thrown cards given by rank (one or two of them)."""
+    table = load_table()
+    if len(ranks) == 1:
+        return float(table["one"][single_key(ranks[0])])
+    if len(ranks) == 2:
+        return float(table["two"][two_key(ranks[0], ranks[1], suited)])
+    raise ValueError("The crib table knows one or two thrown cards.")
+
+
+def crib_value(thrown: Sequence[int]) -> float:
+    """Expected crib points from thrown card indexes (one or two cards)."""
+    if len(thrown) == 2:
+        a, b = thrown
+        return crib_value_of_ranks(RANK[a], RANK[b], suited=SUIT[a] == SUIT[b])
+    return crib_value_of_ranks(*(RANK[c] for c in thrown))

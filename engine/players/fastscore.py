@@ -1,0 +1,130 @@
+"""Fast show and pegging arithmetic on card indexes (0..51), for the computer players.
+
+The players evaluate thousands of (hand, starter) pairs per decision, so they work on card
+indexes and look up what the ranks score in a table built once from
+:func:`engine.scoring.rank_points` (the scorer stays the one authority on fifteens, pairs
+and runs). Flush and nobs are added here by the same rules as :func:`engine.scoring.hand_total`;
+tests check both functions agree on random hands.
+
+>>> from engine.cards import parse_cards, Card
+>>> hand = [c.index for c in parse_cards("5H 5C JD QS")]
+>>> hand_points(hand, Card.parse("10S").index)
+17
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Sequence
+
+from engine.scoring import rank_points
+
+__all__ = [
+    "CODE",
+    "RANK",
+    "SUIT",
+    "VALUE",
+    "base_points",
+    "grouped_sum",
+    "hand_points",
+    "peg_points",
+    "starter_sum",
+]
+
+_JACK = 11
+#: Rank 1..13 of each card index.
+RANK: tuple[int, ...] = tuple(i % 13 + 1 for i in range(52))
+#: Suit number 0..3 of each card index (same order as :class:`engine.cards.Suit`).
+SUIT: tuple[int, ...] = tuple(i // 13 for i in range(52))
+#: Pip value of each card index.
+VALUE: tuple[int, ...] = tuple(min(r, 10) for r in RANK)
+# A rank multiset as one int, three bits of count per rank, so adding codes adds cards.
+_RANK_CODE: tuple[int, ...] = tuple(1 << (3 * r) for r in range(14))
+#: Rank code of each card index: the sum of five codes keys :func:`base_points`.
+CODE: tuple[int, ...] = tuple(_RANK_CODE[r] for r in RANK)
+
+_base: dict[int, int] = {}
+
+
+def base_points() -> dict[int, int]:
+    """Rank-multiset code (sum of five :data:`CODE` entries) -> fifteens, pairs and runs."""
+    if not _base:
+        for ranks in itertools.combinations_with_replacement(range(1, 14), 5):
+            if ranks[0] != ranks[4]:
+                _base[sum(_RANK_CODE[r] for r in ranks)] = rank_points(ranks)
+    return _base
+
+
+def hand_points(hand: Sequence[int], starter: int, crib: bool = False) -> int:
+    """What four card indexes score with the starter index: same total as ``hand_total``."""
+    a, b, c, d = hand
+    points = base_points()[CODE[a] + CODE[b] + CODE[c] + CODE[d] + CODE[starter]]
+    suit = SUIT[a]
+    if SUIT[b] == suit and SUIT[c] == suit and SUIT[d] == suit:
+        if SUIT[starter] == suit:
+            points += 5
+        elif not crib:
+            points += 4
+    for card in hand:
+        if RANK[card] == _JACK and SUIT[card] == SUIT[starter]:
+            points += 1
+    return points
+
+
+def starter_sum(hand: Sequence[int], starters: Sequence[int], crib: bool = False) -> int:
+    """The sum of :func:`hand_points` over every starter in ``starters`` (none in ``hand``).
+
+    Fifteens, pairs and runs depend only on the starter's rank, so the starters are grouped
+    by rank: 13 table look-ups instead of one per starter. Flush and nobs depend only on the
+    starter's suit and are counted per suit.
+    """
+    by_rank = [0] * 14
+    by_suit = [0, 0, 0, 0]
+    for s in starters:
+        by_rank[RANK[s]] += 1
+        by_suit[SUIT[s]] += 1
+    return grouped_sum(hand, by_rank, by_suit, len(starters), crib)
+
+
+def grouped_sum(
+    hand: Sequence[int], by_rank: Sequence[int], by_suit: Sequence[int], n: int, crib: bool
+) -> int:
+    """Sum of the four cards' show over ``n`` starters, given as counts per rank and suit."""
+    base = base_points()
+    a, b, c, d = hand
+    key = CODE[a] + CODE[b] + CODE[c] + CODE[d]
+    total = 0
+    for rank in range(1, 14):
+        if by_rank[rank]:
+            total += by_rank[rank] * base[key + _RANK_CODE[rank]]
+    suit = SUIT[a]
+    if SUIT[b] == suit and SUIT[c] == suit and SUIT[d] == suit:
+        total += 5 * by_suit[suit]
+        if not crib:
+            total += 4 * (n - by_suit[suit])
+    for card in hand:
+        if RANK[card] == _JACK:
+            total += by_suit[SUIT[card]]
+    return total
+
+
+def peg_points(ranks: Sequence[int], count: int) -> int:
+    """Points the last card of a series scores, given the series' ranks and the new count.
+
+    Same rules as :func:`engine.pegging.score_pegging` (15 and 31 for 2, pairs, runs among
+    the most recent cards); the go and the last card are not included.
+    """
+    points = 2 if count in (15, 31) else 0
+    n = len(ranks)
+    last = ranks[-1]
+    same = 1
+    while same < n and ranks[n - 1 - same] == last:
+        same += 1
+    points += (0, 0, 2, 6, 12)[same]
+    # The longest run ending here: the last k ranks all different and spanning k ranks.
+    for k in range(n, 2, -1):
+        tail = ranks[n - k :]
+        if max(tail) - min(tail) == k - 1 and len(set(tail)) == k:
+            points += k
+            break
+    return points
