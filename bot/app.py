@@ -1,0 +1,153 @@
+"""The Discord client: start-up, command registration, error translation, idle expiry.
+
+Start-up owns the resources (as in discord.py's ``examples/advanced_startup.py``):
+``setup_hook`` opens the store (which applies the migrations), builds the game service,
+registers the persistent components, adds and syncs the ``/cribbage`` commands and starts the
+idle-expiry task; ``close`` sends what is still queued, then closes the store.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import signal
+from typing import Any
+
+import discord
+import yarl
+from discord import app_commands
+from discord.ext import commands, tasks
+
+from bot.commands import CribbageCommands
+from bot.components import DYNAMIC_ITEMS
+from bot.discord_io import SORRY, DiscordIO, known_error_text, send_error
+from bot.service import GameService
+from bot.settings import Settings
+from bot.store import Store
+
+__all__ = ["CribbageBot", "point_at_api", "run_bot"]
+
+log = logging.getLogger(__name__)
+
+#: How often idle games are looked for (the expiry itself is days).
+EXPIRY_CHECK_MINUTES = 30.0
+
+
+def point_at_api(api_base: str | None, gateway_url: str | None) -> None:
+    """Send the client's REST calls and gateway connection elsewhere (e.g. to fakediscord).
+
+    discord.py reads these class attributes at login, so this must run before ``start``.
+    """
+    if api_base:
+        discord.http.Route.BASE = api_base.rstrip("/")
+    if gateway_url:
+        discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY = yarl.URL(gateway_url)
+
+
+class CribbageBot(commands.Bot):
+    """The cribbage bot: the ``/cribbage`` group, its components and the game service."""
+
+    service: GameService
+    store: Store
+
+    def __init__(self, settings: Settings, *, service: GameService | None = None) -> None:
+        # Only the guilds intent: commands and components arrive as interactions, so the bot
+        # needs neither message content nor the member list (no privileged intents).
+        intents = discord.Intents.none()
+        intents.guilds = True
+        super().__init__(
+            command_prefix=commands.when_mentioned,
+            help_command=None,
+            intents=intents,
+            allowed_mentions=discord.AllowedMentions(everyone=False, roles=False, users=True),
+        )
+        self.settings = settings
+        self.io = DiscordIO(self)
+        self._given_service = service
+        self._owns_store = service is None
+        self.tree.error(self.on_app_command_error)
+
+    async def setup_hook(self) -> None:
+        """Open the store, build the service, register components and commands, sync."""
+        if self._given_service is not None:
+            self.service = self._given_service
+        else:
+            self.store = await Store.open(self.settings.database_path)
+            self.service = GameService.create(self.store, idle_expiry=self.settings.idle_expiry)
+        self.add_dynamic_items(*DYNAMIC_ITEMS)
+        self.tree.add_command(CribbageCommands())
+        await self._sync_commands()
+        self.expire_idle_games.start()
+
+    async def _sync_commands(self) -> None:
+        guild_id = self.settings.dev_guild_id
+        if guild_id is not None:
+            # A development guild gets the commands at once; global sync can take a while.
+            guild = discord.Object(guild_id)
+            self.tree.copy_global_to(guild=guild)
+            synced = await self.tree.sync(guild=guild)
+            log.info("synced %d commands to guild %s", len(synced), guild_id)
+        else:
+            synced = await self.tree.sync()
+            log.info("synced %d global commands", len(synced))
+
+    async def on_ready(self) -> None:
+        """Log who we are once the gateway is up."""
+        log.info("logged in as %s (%s)", self.user, self.user.id if self.user else "?")
+
+    async def on_app_command_error(
+        self, interaction: discord.Interaction[Any], error: app_commands.AppCommandError
+    ) -> None:
+        """Errors that escape a command: a sentence for known ones, a traceback for the rest."""
+        text = known_error_text(error)
+        if text is None:
+            original = getattr(error, "original", error)
+            log.error(
+                "error in /%s",
+                interaction.command.qualified_name if interaction.command else "?",
+                exc_info=original,
+            )
+            text = SORRY
+        await send_error(interaction, text)
+
+    @tasks.loop(minutes=EXPIRY_CHECK_MINUTES)
+    async def expire_idle_games(self) -> None:
+        """End games nobody has touched for the configured time (no stats)."""
+        try:
+            outcomes = await self.service.expire_idle()
+        except Exception:
+            log.exception("could not expire idle games")
+            return
+        for outcome in outcomes:
+            self.io.submit(outcome)
+
+    @expire_idle_games.before_loop
+    async def _before_expiry(self) -> None:
+        await self.wait_until_ready()
+
+    async def close(self) -> None:
+        """Stop the expiry task, send what is queued, close the gateway and the store."""
+        self.expire_idle_games.cancel()
+        await self.io.flush()
+        await super().close()
+        if self._owns_store and hasattr(self, "store"):
+            await self.store.close()
+
+
+async def run_bot(settings: Settings) -> None:
+    """Run the bot until it is closed or the process gets SIGTERM/SIGINT."""
+    point_at_api(settings.discord_api_base, settings.discord_gateway_url)
+    level = logging.getLevelName(settings.log_level)
+    discord.utils.setup_logging(level=level if isinstance(level, int) else logging.INFO)
+    token = settings.discord_token
+    if not token:
+        raise ValueError("DISCORD_TOKEN is not set.")
+    bot = CribbageBot(settings)
+    loop = asyncio.get_running_loop()
+    for sig in (signal.SIGTERM, signal.SIGINT):
+        # A host stopping the worker gets a clean shutdown: queued messages go out first.
+        with contextlib.suppress(NotImplementedError):
+            loop.add_signal_handler(sig, lambda: asyncio.ensure_future(bot.close()))
+    async with bot:
+        await bot.start(token)

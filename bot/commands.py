@@ -1,0 +1,235 @@
+"""The ``/cribbage`` slash-command group.
+
+Each command is a thin line over the game service: it checks that it was used where it makes
+sense (a server channel or thread for everything about a game), then hands the call to
+:class:`bot.discord_io.DiscordIO`, which answers the interaction and sends the outcome.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Callable
+from typing import TYPE_CHECKING, Any
+
+import discord
+from discord import app_commands
+
+from bot.discord_io import is_moderator, send_error, user_of
+from bot.outcome import Outcome, User
+
+if TYPE_CHECKING:
+    from bot.app import CribbageBot
+
+__all__ = ["NEEDS_A_CHANNEL", "RULE_TOPICS", "CribbageCommands"]
+
+NEEDS_A_CHANNEL = (
+    "Cribbage games live in a server channel or thread: use this command there, not in a DM."
+)
+NEEDS_A_SERVER = "Leaderboards and stats are kept per server: use this command in a server."
+
+#: Topics of ``/cribbage rules``, in the order they are offered.
+RULE_TOPICS: tuple[tuple[str, str], ...] = (
+    ("Overview", "overview"),
+    ("The deal and the crib", "deal"),
+    ("The play (pegging)", "play"),
+    ("The show (counting hands)", "show"),
+    ("Scoring table", "scoring"),
+    ("Bot commands", "commands"),
+)
+
+_PLAYERS = [
+    app_commands.Choice(name="2 players", value=2),
+    app_commands.Choice(name="3 players", value=3),
+    app_commands.Choice(name="4 players (two teams of partners)", value=4),
+]
+_TARGETS = [
+    app_commands.Choice(name="121 points (full game)", value=121),
+    app_commands.Choice(name="61 points (short game)", value=61),
+]
+
+ServiceCall = Callable[[], Awaitable[Outcome]]
+
+
+def _bot(interaction: discord.Interaction[Any]) -> CribbageBot:
+    return interaction.client  # type: ignore[no-any-return]
+
+
+class CribbageCommands(app_commands.Group):
+    """``/cribbage ...``: every command of the game."""
+
+    def __init__(self) -> None:
+        super().__init__(name="cribbage", description="Play cribbage in this channel")
+
+    async def _in_channel(
+        self, interaction: discord.Interaction[Any], make: Callable[[int], ServiceCall]
+    ) -> None:
+        """Run a game command for this channel (or thread), refusing it in DMs."""
+        if interaction.guild_id is None or interaction.channel_id is None:
+            await send_error(interaction, NEEDS_A_CHANNEL)
+            return
+        await _bot(interaction).io.command(interaction, make(interaction.channel_id))
+
+    # -- lobby --------------------------------------------------------------------------------
+
+    @app_commands.command(name="new", description="Open a cribbage game in this channel")
+    @app_commands.describe(
+        players="How many players (default 2; 4 play as two teams of partners)",
+        target="Points to win (default 121)",
+    )
+    @app_commands.choices(players=_PLAYERS, target=_TARGETS)
+    async def new(
+        self,
+        interaction: discord.Interaction[Any],
+        players: app_commands.Choice[int] | None = None,
+        target: app_commands.Choice[int] | None = None,
+    ) -> None:
+        """Open a game; you take the first seat."""
+        user = user_of(interaction)
+        seats = players.value if players else 2
+        points = target.value if target else 121
+        guild_id = interaction.guild_id
+        await self._in_channel(
+            interaction,
+            lambda channel: lambda: _bot(interaction).service.new_game(
+                guild_id, channel, user, players=seats, target=points
+            ),
+        )
+
+    @app_commands.command(name="join", description="Take a seat in this channel's game")
+    async def join(self, interaction: discord.Interaction[Any]) -> None:
+        """Join the lobby."""
+        user = user_of(interaction)
+        service = _bot(interaction).service
+        await self._in_channel(interaction, lambda ch: lambda: service.join(ch, user))
+
+    @app_commands.command(name="leave", description="Give up your seat before the game starts")
+    async def leave(self, interaction: discord.Interaction[Any]) -> None:
+        """Leave the lobby."""
+        user = user_of(interaction)
+        service = _bot(interaction).service
+        await self._in_channel(interaction, lambda ch: lambda: service.leave(ch, user))
+
+    @app_commands.command(name="start", description="Deal the first hand once every seat is taken")
+    async def start(self, interaction: discord.Interaction[Any]) -> None:
+        """Start the game."""
+        user = user_of(interaction)
+        service = _bot(interaction).service
+        await self._in_channel(interaction, lambda ch: lambda: service.start(ch, user))
+
+    @app_commands.command(
+        name="cancel", description="Call off this channel's game with no result (its creator)"
+    )
+    async def cancel(self, interaction: discord.Interaction[Any]) -> None:
+        """Cancel the game (creator or moderator; no stats)."""
+        user = user_of(interaction)
+        service = _bot(interaction).service
+        moderator = is_moderator(interaction) if interaction.guild_id else False
+        await self._in_channel(
+            interaction, lambda ch: lambda: service.cancel(ch, user, moderator=moderator)
+        )
+
+    # -- the game -----------------------------------------------------------------------------
+
+    @app_commands.command(name="hand", description="See your hand privately, with its controls")
+    async def hand(self, interaction: discord.Interaction[Any]) -> None:
+        """Your hand, ephemerally (the fallback when DMs are closed)."""
+        user = user_of(interaction)
+        service = _bot(interaction).service
+        await self._in_channel(interaction, lambda ch: lambda: service.hand(ch, user))
+
+    @app_commands.command(name="discard", description="Put cards from your hand in the crib")
+    @app_commands.describe(cards="The card(s) to throw, e.g. 5H JD (2 cards with 2 players)")
+    async def discard(self, interaction: discord.Interaction[Any], cards: str) -> None:
+        """Discard to the crib."""
+        user = user_of(interaction)
+        service = _bot(interaction).service
+        await self._in_channel(interaction, lambda ch: lambda: service.discard(ch, user, cards))
+
+    @discard.autocomplete("cards")
+    async def _discard_cards(
+        self, interaction: discord.Interaction[Any], current: str
+    ) -> list[app_commands.Choice[str]]:
+        if interaction.channel_id is None or interaction.guild_id is None:
+            return []
+        choices = await _bot(interaction).service.autocomplete_discard(
+            interaction.channel_id, interaction.user.id, current
+        )
+        return [app_commands.Choice(name=c.name, value=c.value) for c in choices[:25]]
+
+    @app_commands.command(name="play", description="Play a card in the pegging")
+    @app_commands.describe(card="The card to play, e.g. 5H; only cards you may play are offered")
+    async def play(self, interaction: discord.Interaction[Any], card: str) -> None:
+        """Play one card."""
+        user = user_of(interaction)
+        service = _bot(interaction).service
+        await self._in_channel(interaction, lambda ch: lambda: service.play(ch, user, card))
+
+    @play.autocomplete("card")
+    async def _play_card(
+        self, interaction: discord.Interaction[Any], current: str
+    ) -> list[app_commands.Choice[str]]:
+        if interaction.channel_id is None or interaction.guild_id is None:
+            return []
+        choices = await _bot(interaction).service.autocomplete_play(
+            interaction.channel_id, interaction.user.id, current
+        )
+        return [app_commands.Choice(name=c.name, value=c.value) for c in choices[:25]]
+
+    @app_commands.command(
+        name="status", description="Show the table: scores, dealer, whose turn, the count"
+    )
+    async def status(self, interaction: discord.Interaction[Any]) -> None:
+        """The public table."""
+        service = _bot(interaction).service
+        await self._in_channel(interaction, lambda ch: lambda: service.status(ch))
+
+    @app_commands.command(name="resign", description="Concede this channel's game (a loss)")
+    async def resign(self, interaction: discord.Interaction[Any]) -> None:
+        """Concede."""
+        user = user_of(interaction)
+        service = _bot(interaction).service
+        await self._in_channel(interaction, lambda ch: lambda: service.resign(ch, user))
+
+    # -- records and help ---------------------------------------------------------------------
+
+    @app_commands.command(name="leaderboard", description="This server's cribbage standings")
+    async def leaderboard(self, interaction: discord.Interaction[Any]) -> None:
+        """The server's standings."""
+        if interaction.guild_id is None:
+            await send_error(interaction, NEEDS_A_SERVER)
+            return
+        guild_id = interaction.guild_id
+        service = _bot(interaction).service
+        await _bot(interaction).io.command(interaction, lambda: service.leaderboard(guild_id))
+
+    @app_commands.command(name="stats", description="A player's cribbage record on this server")
+    @app_commands.describe(user="Whose record (default: yours)")
+    async def stats(
+        self, interaction: discord.Interaction[Any], user: discord.User | None = None
+    ) -> None:
+        """One player's record."""
+        if interaction.guild_id is None:
+            await send_error(interaction, NEEDS_A_SERVER)
+            return
+        who = user_of(interaction) if user is None else User(user.id, user.display_name)
+        guild_id = interaction.guild_id
+        service = _bot(interaction).service
+        await _bot(interaction).io.command(interaction, lambda: service.stats(guild_id, who))
+
+    @app_commands.command(name="rules", description="How cribbage is played and scored")
+    @app_commands.describe(topic="What to explain (default: an overview)")
+    @app_commands.choices(
+        topic=[app_commands.Choice(name=name, value=value) for name, value in RULE_TOPICS]
+    )
+    async def rules(
+        self,
+        interaction: discord.Interaction[Any],
+        topic: app_commands.Choice[str] | None = None,
+    ) -> None:
+        """Rules help; works anywhere, DMs included."""
+        service = _bot(interaction).service
+        chosen = topic.value if topic else None
+
+        async def call() -> Outcome:
+            return service.rules(chosen)
+
+        await _bot(interaction).io.command(interaction, call)

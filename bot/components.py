@@ -1,0 +1,184 @@
+"""Buttons and select menus that keep working after a restart.
+
+Every component is a :class:`discord.ui.DynamicItem`: its ``custom_id`` carries the game id and
+the action (and, for cards, the deal and the card code), so no View has to live in memory. The
+state is in the database; a click is routed through :mod:`bot.discord_io` like a slash command.
+
+Custom ids (at most 100 characters, Discord's limit):
+
+- ``crib:<game>:lobby:<join|leave|start|cancel>``: the lobby message's buttons;
+- ``crib:<game>:discard:<stamp>``: the crib select menu sent with each deal;
+- ``crib:<game>:play:<stamp>:<card code>``: one button per card on your turn.
+
+The stamp is the service's :attr:`bot.outcome.Prompt.stamp`, handed back with the click so that a
+control from an earlier moment of the game gets a clear answer instead of acting.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import TYPE_CHECKING, Any
+
+import discord
+
+from bot.outcome import LOBBY_BUTTONS, CardChoice, Lobby, Prompt
+
+if TYPE_CHECKING:
+    from bot.app import CribbageBot
+
+_CARD_CODE = r"(?:10|[2-9AJQK])[CDHS]"
+_RED_SUITS = ("H", "D")
+_LOBBY_STYLES = {
+    "join": discord.ButtonStyle.primary,
+    "leave": discord.ButtonStyle.secondary,
+    "start": discord.ButtonStyle.success,
+    "cancel": discord.ButtonStyle.danger,
+}
+
+
+def _bot(interaction: discord.Interaction[Any]) -> CribbageBot:
+    return interaction.client  # type: ignore[no-any-return]
+
+
+class LobbyButton(
+    discord.ui.DynamicItem[discord.ui.Button[Any]],
+    template=r"crib:(?P<game>\d+):lobby:(?P<action>join|leave|start|cancel)",
+):
+    """Join, Leave, Start or Cancel on a game's lobby message."""
+
+    def __init__(self, game_id: int, action: str) -> None:
+        super().__init__(
+            discord.ui.Button(
+                label=action.capitalize(),
+                style=_LOBBY_STYLES[action],
+                custom_id=f"crib:{game_id}:lobby:{action}",
+            )
+        )
+        self.game_id = game_id
+        self.action = action
+
+    @classmethod
+    async def from_custom_id(
+        cls,
+        interaction: discord.Interaction[Any],
+        item: discord.ui.Item[Any],
+        match: re.Match[str],
+        /,
+    ) -> LobbyButton:
+        """Rebuild the button from its custom id (discord.py calls this on each click)."""
+        return cls(int(match["game"]), match["action"])
+
+    async def callback(self, interaction: discord.Interaction[Any]) -> None:
+        """Run the lobby action for whoever clicked."""
+        await _bot(interaction).io.lobby_click(interaction, self.game_id, self.action)
+
+
+class DiscardSelect(
+    discord.ui.DynamicItem[discord.ui.Select[Any]],
+    template=r"crib:(?P<game>\d+):discard:(?P<stamp>\d+)",
+):
+    """The select menu in a deal's DM: choose the card(s) for the crib."""
+
+    def __init__(
+        self, game_id: int, stamp: int, cards: tuple[CardChoice, ...] = (), pick: int = 1
+    ) -> None:
+        options = [discord.SelectOption(label=c.label, value=c.code) for c in cards if c.enabled]
+        super().__init__(
+            discord.ui.Select(
+                custom_id=f"crib:{game_id}:discard:{stamp}",
+                placeholder=f"Choose {pick} card{'s' if pick != 1 else ''} for the crib",
+                min_values=pick,
+                max_values=pick,
+                # An item rebuilt from a click carries no options: Discord sends only the values.
+                options=options or [discord.SelectOption(label="-", value="-")],
+            )
+        )
+        self.game_id = game_id
+        self.stamp = stamp
+
+    @classmethod
+    async def from_custom_id(
+        cls,
+        interaction: discord.Interaction[Any],
+        item: discord.ui.Item[Any],
+        match: re.Match[str],
+        /,
+    ) -> DiscardSelect:
+        """Rebuild the select from its custom id (discord.py calls this on each choice)."""
+        return cls(int(match["game"]), int(match["stamp"]))
+
+    async def callback(self, interaction: discord.Interaction[Any]) -> None:
+        """Discard the chosen cards."""
+        values = list(self.item.values)
+        await _bot(interaction).io.discard_click(interaction, self.game_id, self.stamp, values)
+
+
+class PlayButton(
+    discord.ui.DynamicItem[discord.ui.Button[Any]],
+    template=rf"crib:(?P<game>\d+):play:(?P<stamp>\d+):(?P<card>{_CARD_CODE})",
+):
+    """One card of your hand on your turn; disabled when it cannot be played now."""
+
+    def __init__(
+        self, game_id: int, stamp: int, code: str, label: str = "", *, enabled: bool = True
+    ) -> None:
+        super().__init__(
+            discord.ui.Button(
+                label=label or code,
+                style=discord.ButtonStyle.danger
+                if code.endswith(_RED_SUITS)
+                else discord.ButtonStyle.secondary,
+                custom_id=f"crib:{game_id}:play:{stamp}:{code}",
+                disabled=not enabled,
+            )
+        )
+        self.game_id = game_id
+        self.stamp = stamp
+        self.code = code
+
+    @classmethod
+    async def from_custom_id(
+        cls,
+        interaction: discord.Interaction[Any],
+        item: discord.ui.Item[Any],
+        match: re.Match[str],
+        /,
+    ) -> PlayButton:
+        """Rebuild the button from its custom id (discord.py calls this on each click)."""
+        return cls(int(match["game"]), int(match["stamp"]), match["card"])
+
+    async def callback(self, interaction: discord.Interaction[Any]) -> None:
+        """Play this card."""
+        await _bot(interaction).io.play_click(interaction, self.game_id, self.stamp, self.code)
+
+
+#: Registered in ``setup_hook`` so clicks on messages sent before a restart still work.
+DYNAMIC_ITEMS: tuple[type[discord.ui.DynamicItem[Any]], ...] = (
+    LobbyButton,
+    DiscardSelect,
+    PlayButton,
+)
+
+
+def lobby_view(lobby: Lobby) -> discord.ui.View:
+    """The lobby's buttons, in the usual order; no buttons once the lobby is closed."""
+    view = discord.ui.View(timeout=None)
+    for action in LOBBY_BUTTONS:
+        if action in lobby.buttons:
+            view.add_item(LobbyButton(lobby.game_id, action))
+    return view
+
+
+def prompt_view(prompt: Prompt) -> discord.ui.View:
+    """The controls of a prompt: a select for the crib, one button per card to play, or none."""
+    view = discord.ui.View(timeout=None)
+    if prompt.kind == "discard" and prompt.cards:
+        view.add_item(DiscardSelect(prompt.game_id, prompt.stamp, prompt.cards, prompt.pick))
+    elif prompt.kind == "play":
+        for card in prompt.cards:
+            view.add_item(
+                PlayButton(
+                    prompt.game_id, prompt.stamp, card.code, card.label, enabled=card.enabled
+                )
+            )
+    return view
