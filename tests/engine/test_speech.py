@@ -1,0 +1,145 @@
+"""Saying scores aloud: the show with a running total, and the calls in the play."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from engine.cards import Card, full_deck, parse_cards
+from engine.pegging import score_pegging
+from engine.scoring import Score, ScoreItem, score_hand
+from engine.speech import number_word, say_pegging, say_score
+
+
+def said(hand: str, starter: str, *, crib: bool = False) -> str:
+    return say_score(score_hand(parse_cards(hand), Card.parse(starter), crib=crib))
+
+
+@pytest.mark.parametrize(
+    ("hand", "starter", "crib", "words"),
+    [
+        (
+            "5H 5C JD 8S",
+            "2C",
+            False,
+            "fifteen two, fifteen four, fifteen six, fifteen eight, and a pair is ten",
+        ),
+        ("AH 3C 6D JS", "QH", False, "nothing"),
+        ("AH 3H 7H 9H", "QS", True, "nothing"),  # a four-card crib flush is nothing
+        ("AH 3H 7H 9H", "QS", False, "a flush is four"),
+        ("AH 3H 7H 9H", "QH", True, "a flush is five"),
+        ("AH 3C 6D JS", "QS", False, "one for his nobs"),
+        ("7S 8D AH 2C", "3D", False, "fifteen two, and a run of three is five"),
+        ("8S 7D 2H 2C", "KC", False, "fifteen two, and a pair is four"),
+        (
+            "AH 2C 3D 7S",
+            "2S",
+            False,
+            "fifteen two, a pair is four, and a double run of three is ten",
+        ),
+        ("6H 7C 8D 9S", "KH", False, "fifteen two, fifteen four, and a run of four is eight"),
+        (
+            "5H 5C 6S 6D",
+            "7D",
+            False,
+            "two pairs is four, and a double double run of three is sixteen",
+        ),
+        (
+            "3H 3C 3S 4D",
+            "5D",
+            False,
+            "fifteen two, fifteen four, fifteen six, three of a kind is twelve, "
+            "and a triple run of three is twenty-one",
+        ),
+        (
+            "5H 5C 5S JD",
+            "5D",
+            False,
+            "fifteen two, fifteen four, fifteen six, fifteen eight, fifteen ten, fifteen twelve, "
+            "fifteen fourteen, fifteen sixteen, four of a kind is twenty-eight, "
+            "and one for his nobs is twenty-nine",
+        ),
+        ("7C 8C 9C 2C", "JS", False, "fifteen two, a run of three is five, and a flush is nine"),
+    ],
+)
+def test_show_said_with_a_running_total(hand: str, starter: str, crib: bool, words: str) -> None:
+    assert said(hand, starter, crib=crib) == words
+
+
+def test_only_fifteens_end_on_the_last_fifteen() -> None:
+    assert said("KH QC 8D 5S", "AH") == "fifteen two, fifteen four"
+
+
+@pytest.mark.parametrize(
+    ("pile", "words"),
+    [
+        ("7S 8D", "fifteen for 2"),
+        ("KS QD 9C 2H", "31 for 2"),
+        ("9S 9D", "a pair for 2"),
+        ("9S 9D 9C", "three of a kind for 6"),
+        ("2S 2D 2C 2H", "four of a kind for 12"),
+        ("3S 5D 2C 4H", "a run of 4 for 4"),
+        ("7D 4S 4C", "fifteen and a pair for 4"),
+        ("4S 6D 5C", "fifteen and a run of 3 for 5"),
+        ("5S 5D 5C", "fifteen and three of a kind for 8"),
+        ("KS 9D 2C 5H 5S", "31 and a pair for 4"),
+        ("5S JD 6C 7H", ""),
+    ],
+)
+def test_play_called_with_points(pile: str, words: str) -> None:
+    score = score_pegging(parse_cards(pile))
+    assert say_pegging(score.items, score.total) == words
+
+
+def test_play_call_joins_three_items_naturally() -> None:
+    card = Card.parse("5S")
+    items = [ScoreItem(kind, (card,), 2) for kind in ("fifteen", "pair", "fifteen")]
+    assert say_pegging(items, 6) == "fifteen, a pair and fifteen for 6"
+
+
+@pytest.mark.parametrize(
+    ("number", "word"),
+    [
+        (0, "zero"),
+        (2, "two"),
+        (15, "fifteen"),
+        (20, "twenty"),
+        (24, "twenty-four"),
+        (99, "ninety-nine"),
+    ],
+)
+def test_number_words(number: int, word: str) -> None:
+    assert number_word(number) == word
+
+
+def test_number_words_out_of_range() -> None:
+    with pytest.raises(ValueError, match="0 to 99"):
+        number_word(100)
+    with pytest.raises(ValueError, match="0 to 99"):
+        number_word(-1)
+
+
+_WORD_VALUES = {number_word(n): n for n in range(100)}
+
+
+@given(st.lists(st.sampled_from(full_deck()), min_size=5, max_size=5, unique=True), st.booleans())
+def test_property_show_ends_on_the_total(cards: list[Card], crib: bool) -> None:
+    score = score_hand(cards[:4], cards[4], crib=crib)
+    words = say_score(score)
+    if score.total == 0:
+        assert words == "nothing"
+        return
+    if words == "one for his nobs":  # nobs alone says its total first
+        assert score.total == 1
+        return
+    assert _WORD_VALUES[words.split()[-1]] == score.total
+    # Every number said after "fifteen" or "is" is a running total, so they go up.
+    totals = [_WORD_VALUES[m] for m in re.findall(r"\b(?:fifteen|is) ([a-z-]+)", words)]
+    assert totals == sorted(set(totals))
+
+
+def test_empty_score_is_nothing() -> None:
+    assert say_score(Score()) == "nothing"
