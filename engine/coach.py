@@ -1,0 +1,84 @@
+"""The coach: after a show, one line telling a player how good their discard was.
+
+The discard is judged as the seat knew it when it threw: from the dealt hand alone, with the
+same expected values the computer uses (:mod:`engine.players.discard_ev`): the kept hand's
+exact average over every unseen starter, plus the expected crib when the crib is the seat's
+side's, minus it when it is an opponent's.
+
+The review needs the dealt hand, which the next deal replaces, so take it while the deal is
+on (:func:`review_view` in the play) or keep the cards and call :func:`review_discard`.
+
+>>> from engine.cards import parse_cards
+>>> review = review_discard(parse_cards("5H 5C JD QS 10S 2D"), parse_cards("10S 2D"), crib_sign=1)
+>>> print(review.line())
+You kept 5♣ 5♥ J♦ Q♠ — 16.6 expected with your crib; best was 5♣ 10♠ J♦ Q♠ — 17.1.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from engine.cards import Card, cards_str
+from engine.players.base import crib_sign as seat_crib_sign
+from engine.players.discard_ev import DiscardChoice, discard_choices
+from engine.views import SeatView
+
+__all__ = ["DiscardReview", "review_discard", "review_view"]
+
+# Differences smaller than this do not show at one decimal and are not worth a remark.
+_TOLERANCE = 0.05
+
+
+@dataclass(frozen=True, slots=True)
+class DiscardReview:
+    """A discard judged against every other split of the same dealt hand."""
+
+    chosen: DiscardChoice
+    best: DiscardChoice
+
+    @property
+    def was_best(self) -> bool:
+        """True when no other split was worth noticeably more."""
+        return self.best.total - self.chosen.total < _TOLERANCE
+
+    @property
+    def loss(self) -> float:
+        """Expected points given away compared with the best split (0 when it was best)."""
+        return 0.0 if self.was_best else self.best.total - self.chosen.total
+
+    def line(self) -> str:
+        """One short sentence for the player, e.g. "You kept ... — 9.1 expected ...; best ..."."""
+        with_crib = {1: "with your crib", -1: "less their crib", 0: "in hand"}[
+            self.chosen.crib_sign
+        ]
+        kept = cards_str(sorted(self.chosen.kept, key=Card.sort_key))
+        said = f"You kept {kept} — {self.chosen.total:.1f} expected {with_crib}"
+        if self.was_best:
+            return f"{said}, the best choice."
+        best = cards_str(sorted(self.best.kept, key=Card.sort_key))
+        return f"{said}; best was {best} — {self.best.total:.1f}."
+
+
+def review_discard(
+    dealt: Sequence[Card], thrown: Sequence[Card], *, crib_sign: int
+) -> DiscardReview:
+    """Judge throwing ``thrown`` from the ``dealt`` hand (``crib_sign`` +1 ours, -1 theirs).
+
+    Raises ``ValueError`` when ``thrown`` is not part of ``dealt`` or has the wrong size.
+    """
+    throw = set(thrown)
+    if len(throw) != len(thrown) or not throw <= set(dealt):
+        raise ValueError("The thrown cards must be distinct cards of the dealt hand.")
+    choices = discard_choices(dealt, len(thrown), crib_sign=crib_sign)
+    chosen = next(choice for choice in choices if set(choice.thrown) == throw)
+    return DiscardReview(chosen=chosen, best=choices[0])
+
+
+def review_view(view: SeatView) -> DiscardReview | None:
+    """Review the seat's discard this deal from its view, or None before it has discarded."""
+    if not view.discards or len(view.kept) != 4:
+        return None
+    return review_discard(
+        (*view.kept, *view.discards), view.discards, crib_sign=seat_crib_sign(view, view.seat)
+    )
