@@ -18,7 +18,7 @@ on suits and are worked out per call.
 from __future__ import annotations
 
 import itertools
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 from engine.cards import Card
@@ -219,19 +219,26 @@ def hand_total(hand: Sequence[Card], starter: Card, *, crib: bool = False) -> in
     return points
 
 
-def score_distribution(*, crib: bool = False) -> dict[int, int]:
-    """How many of the 12,994,800 (four-card hand, starter) combinations score each total.
+def score_distribution(*, crib: bool = False, deck: Iterable[Card] | None = None) -> dict[int, int]:
+    """How many (four-card hand, starter) combinations score each total, 0 to 29.
 
-    Every combination is scored, one by one, with the same rank table and the same flush and
-    nobs rules as :func:`hand_total`, working on card indexes instead of ``Card`` objects so
-    the whole enumeration takes seconds.
+    With no ``deck`` that is all 12,994,800 combinations of the 52 cards; ``deck`` limits the
+    enumeration to some cards. Every combination is scored, one by one, with the same rank
+    table and the same flush and nobs rules as :func:`hand_total`, working on card indexes
+    instead of ``Card`` objects so the whole enumeration takes seconds.
+
+    >>> from engine.cards import parse_cards
+    >>> totals = score_distribution(deck=parse_cards("5H 5C 5S 5D JD"))
+    >>> totals[29], totals[28], sum(totals.values())
+    (1, 4, 5)
     """
+    indexes = list(range(52)) if deck is None else sorted({card.index for card in deck})
     base = _base_table()
     code = [_RANK_CODE[i % 13 + 1] for i in range(52)]
     suit_of = [i // 13 for i in range(52)]
     is_jack = [i % 13 + 1 == _JACK for i in range(52)]
     counts = [0] * 30
-    for a, b, c, d in itertools.combinations(range(52), 4):
+    for a, b, c, d in itertools.combinations(indexes, 4):
         key = code[a] + code[b] + code[c] + code[d]
         # Flush and nobs depend only on the starter's suit: extra[s] for a starter of suit s.
         extra = [0, 0, 0, 0]
@@ -242,7 +249,7 @@ def score_distribution(*, crib: bool = False) -> dict[int, int]:
         for card in (a, b, c, d):
             if is_jack[card]:
                 extra[suit_of[card]] += 1
-        for s in range(52):
+        for s in indexes:
             if s != a and s != b and s != c and s != d:
                 counts[base[key + code[s]] + extra[suit_of[s]]] += 1
-    return {total: n for total, n in enumerate(counts)}
+    return dict(enumerate(counts))
