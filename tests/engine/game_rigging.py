@@ -1,0 +1,115 @@
+"""Test helpers that build games from chosen cards (a rigged deck), so tests pick exact hands."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import MutableSequence, Sequence
+from typing import Any
+
+from engine.cards import Card, full_deck, parse_cards
+from engine.events import Event
+from engine.game import Game
+
+NAMES = ("Al", "Bea", "Cy", "Di")
+
+
+class RiggedRandom(random.Random):
+    """A random source whose shuffles put chosen cards on top, in order.
+
+    Each shuffle takes the next prescribed order; the cards it does not name follow in the
+    fixed order of ``full_deck()``. Once the prescribed orders run out, shuffles are real
+    (seeded), so a rigged game can go on to later deals.
+    """
+
+    def __init__(self, orders: Sequence[Sequence[Card]], seed: int = 0) -> None:
+        super().__init__(seed)
+        self._orders = [list(order) for order in orders]
+
+    def shuffle(self, x: MutableSequence[Any]) -> None:  # type: ignore[override]
+        if not self._orders:
+            super().shuffle(x)
+            return
+        top = self._orders.pop(0)
+        rest = [card for card in x if card not in top]
+        x[:] = top + rest
+
+
+def cut_order(num_players: int, dealer: int) -> list[Card]:
+    """A cut for deal in which ``dealer`` cuts an ace and everyone else a king."""
+    kings = iter(parse_cards("KC KD KH KS"))
+    return [Card.parse("AC") if seat == dealer else next(kings) for seat in range(num_players)]
+
+
+def deal_order(
+    dealer: int,
+    hands: Sequence[Sequence[Card]],
+    starter: Card,
+    crib_card: Card | None = None,
+) -> list[Card]:
+    """The deck order that deals ``hands`` (one card at a time from the dealer's left), then
+    gives ``crib_card`` to the crib (three players) and ``starter`` as the starter."""
+    n = len(hands)
+    size = len(hands[0])
+    order = [hands[(dealer + 1 + i) % n][i // n] for i in range(size * n)]
+    if crib_card is not None:
+        order.append(crib_card)
+    order.append(starter)
+    return order
+
+
+def rigged_game(
+    kept: Sequence[str],
+    discards: Sequence[str],
+    *,
+    dealer: int,
+    starter: str,
+    crib_card: str | None = None,
+    target: int = 121,
+    scores: Sequence[int] | None = None,
+    discard: bool = True,
+) -> tuple[Game, list[Event]]:
+    """A game at the start of the play (or, with ``discard=False``, of the discard) whose seats
+    keep ``kept[seat]`` and throw ``discards[seat]`` (cards as typed, e.g. ``"5H JD"``).
+
+    ``scores`` sets the sides' scores before anyone discards. Returns the game and the events
+    of the last discard (or of the deal).
+    """
+    n = len(kept)
+    hands = [
+        list(parse_cards(k)) + list(parse_cards(d)) for k, d in zip(kept, discards, strict=True)
+    ]
+    extra = None if crib_card is None else Card.parse(crib_card)
+    rng = RiggedRandom(
+        [cut_order(n, dealer), deal_order(dealer, hands, Card.parse(starter), extra)]
+    )
+    game, events = Game.new(NAMES[:n], target=target, rng=rng)
+    if scores is not None:
+        game = set_scores(game, scores, rng)
+    if discard:
+        for seat in range(n):
+            events = game.discard(seat, parse_cards(discards[seat]))
+    return game, events
+
+
+def set_scores(game: Game, scores: Sequence[int], rng: random.Random) -> Game:
+    """The same game with the sides' scores replaced (to test endings without long games)."""
+    data = game.to_dict()
+    data["scores"] = list(scores)
+    return Game.from_dict(data, rng=rng)
+
+
+def play_cards(game: Game, text: str) -> list[Event]:
+    """Play the cards of ``text`` in order, each by whichever seat's turn it is (which must
+    hold it), and return every event caused."""
+    events: list[Event] = []
+    for card in parse_cards(text):
+        seat = game.turn
+        assert seat is not None, f"nobody's turn before {card}"
+        assert card in game.hand(seat), f"{card} is not in seat {seat}'s hand"
+        events.extend(game.play(seat, card))
+    return events
+
+
+def full_deck_set() -> set[Card]:
+    """All 52 cards."""
+    return set(full_deck())
