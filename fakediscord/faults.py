@@ -1,0 +1,85 @@
+"""Faults on demand: answer chosen REST routes with 429s or server errors a set number of times.
+
+A route pattern is a regular expression searched in `"METHOD /path"`, the path without the
+`/api/v10` prefix, e.g. `"POST /channels/\\d+/messages"` or `"callback"`.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import re
+from dataclasses import dataclass
+
+from aiohttp import web
+
+
+@dataclass
+class Fault:
+    """One injected failure, used up after `times` matching requests."""
+
+    pattern: re.Pattern[str]
+    times: int
+    status: int
+    code: int = 0
+    message: str = ""
+    retry_after: float = 0.0
+    is_global: bool = False
+    hits: int = 0
+
+    def response(self) -> web.Response:
+        """The response Discord would send for this fault."""
+        if self.status == 429:
+            body = {
+                "message": "You are being rate limited.",
+                "retry_after": self.retry_after,
+                "global": self.is_global,
+            }
+            # Without `Via`, discord.py takes a 429 for a Cloudflare ban and gives up.
+            headers = {
+                "Content-Type": "application/json",
+                "Via": "1.1 google",
+                "Retry-After": str(math.ceil(self.retry_after)),
+                "X-RateLimit-Limit": "5",
+                "X-RateLimit-Remaining": "0",
+                "X-RateLimit-Reset-After": f"{self.retry_after:.3f}",
+                "X-RateLimit-Bucket": "fakediscord-bucket",
+                "X-RateLimit-Scope": "global" if self.is_global else "user",
+            }
+            if self.is_global:
+                headers["X-RateLimit-Global"] = "true"
+            return web.Response(body=json.dumps(body).encode(), status=429, headers=headers)
+        body_err = {"message": self.message or f"{self.status}: Server Error", "code": self.code}
+        return web.Response(
+            body=json.dumps(body_err).encode(),
+            status=self.status,
+            headers={"Content-Type": "application/json"},
+        )
+
+
+class FaultBook:
+    """The faults waiting to happen, in the order they were added."""
+
+    def __init__(self) -> None:
+        self.pending: list[Fault] = []
+        self.used: list[tuple[str, int]] = []
+
+    def add(self, fault: Fault) -> Fault:
+        """Arm a fault."""
+        self.pending.append(fault)
+        return fault
+
+    def take(self, route: str) -> Fault | None:
+        """The first armed fault matching `route`, counting one use; None if none match."""
+        for fault in self.pending:
+            if fault.hits < fault.times and fault.pattern.search(route):
+                fault.hits += 1
+                self.used.append((route, fault.status))
+                if fault.hits >= fault.times:
+                    self.pending.remove(fault)
+                return fault
+        return None
+
+    def clear(self) -> None:
+        """Disarm every fault."""
+        self.pending.clear()

@@ -1,0 +1,169 @@
+"""Interactions: the record of one slash command, autocomplete, click or modal, and its payload.
+
+An `Interaction` is what the test API returns: it fills in as the bot answers (the first
+callback, the original response message, follow-ups, autocomplete choices, a modal), so a test
+can read `r.response.type`, `r.original.content`, `r.ephemeral` or wait for `r.followups`.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import copy
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+from fakediscord import payloads
+from fakediscord.model import Channel, Message, User
+
+if TYPE_CHECKING:
+    from fakediscord.server import FakeDiscord
+
+# Interaction types.
+PING, APPLICATION_COMMAND, MESSAGE_COMPONENT, AUTOCOMPLETE, MODAL_SUBMIT = 1, 2, 3, 4, 5
+# Callback types.
+MESSAGE = 4
+DEFERRED_MESSAGE = 5
+DEFERRED_UPDATE = 6
+UPDATE_MESSAGE = 7
+AUTOCOMPLETE_RESULT = 8
+MODAL = 9
+
+ALLOWED_CALLBACKS = {
+    APPLICATION_COMMAND: {MESSAGE, DEFERRED_MESSAGE, MODAL},
+    MESSAGE_COMPONENT: {MESSAGE, DEFERRED_MESSAGE, DEFERRED_UPDATE, UPDATE_MESSAGE, MODAL},
+    AUTOCOMPLETE: {AUTOCOMPLETE_RESULT},
+    MODAL_SUBMIT: {MESSAGE, DEFERRED_MESSAGE, DEFERRED_UPDATE, UPDATE_MESSAGE},
+}
+
+
+@dataclass
+class Callback:
+    """The bot's first (and only) response to an interaction."""
+
+    type: int
+    data: dict[str, Any]
+    message: Message | None
+
+    @property
+    def ephemeral(self) -> bool:
+        """Whether the response message is visible only to the user who interacted."""
+        return self.message is not None and self.message.ephemeral
+
+    @property
+    def content(self) -> str:
+        """The response message's current content ('' when there is none)."""
+        return self.message.content if self.message is not None else ""
+
+    @property
+    def components(self) -> list[dict[str, Any]]:
+        """The response message's current components."""
+        return self.message.components if self.message is not None else []
+
+
+@dataclass(eq=False)
+class Interaction:
+    """One interaction delivered to the bot, and everything the bot did in answer."""
+
+    id: int
+    token: str
+    type: int
+    user: User
+    channel: Channel
+    created_at: float
+    data: dict[str, Any]
+    name: str
+    source_message: Message | None = None
+    response: Callback | None = None
+    original: Message | None = None
+    followups: list[Message] = field(default_factory=list)
+    choices: list[dict[str, Any]] | None = None
+    modal: dict[str, Any] | None = None
+    late: bool = False
+    _owner: FakeDiscord | None = None
+    answered: asyncio.Event = field(default_factory=asyncio.Event)
+
+    @property
+    def ephemeral(self) -> bool:
+        """Whether the original response is ephemeral."""
+        return self.original is not None and self.original.ephemeral
+
+    @property
+    def content(self) -> str:
+        """The original response's current content ('' if none)."""
+        return self.original.content if self.original is not None else ""
+
+    def messages(self) -> list[Message]:
+        """The original response (if any) and the follow-ups, in order, deleted ones left out."""
+        found = [self.original] if self.original is not None else []
+        found.extend(self.followups)
+        return [m for m in found if not m.deleted]
+
+    async def wait_for(self, predicate: Callable[[Interaction], Any], timeout: float = 5.0) -> Any:
+        """Wait until `predicate(self)` is truthy (e.g. a follow-up or an edit has arrived)."""
+        assert self._owner is not None
+        return await self._owner.wait_for(lambda: predicate(self), timeout=timeout)
+
+    async def wait_followups(self, count: int = 1, timeout: float = 5.0) -> list[Message]:
+        """Wait until at least `count` follow-ups were sent; return them."""
+        await self.wait_for(lambda i: len(i.followups) >= count, timeout=timeout)
+        return list(self.followups)
+
+    async def wait_settled(self, timeout: float = 5.0) -> Message | None:
+        """Wait until a deferred response is no longer "thinking"; return the original."""
+        await self.wait_for(
+            lambda i: i.original is not None and not i.original.loading, timeout=timeout
+        )
+        return self.original
+
+    def __repr__(self) -> str:
+        kind = {2: "slash", 3: "component", 4: "autocomplete", 5: "modal"}.get(self.type, "?")
+        answer = self.response.type if self.response else None
+        return f"<Interaction {kind} {self.name!r} by {self.user.name} answered={answer}>"
+
+
+def build_payload(
+    interaction: Interaction,
+    *,
+    application_id: int,
+    app_permissions: int,
+) -> dict[str, Any]:
+    """The INTERACTION_CREATE payload for `interaction`, in the shape discord.py 2.7 reads."""
+    channel = interaction.channel
+    payload: dict[str, Any] = {
+        "id": str(interaction.id),
+        "application_id": str(application_id),
+        "type": interaction.type,
+        "token": interaction.token,
+        "version": 1,
+        "attachment_size_limit": 10 * 1024 * 1024,
+        "app_permissions": str(app_permissions),
+        "locale": "en-US",
+        "entitlements": [],
+        "channel_id": str(channel.id),
+        "data": copy.deepcopy(interaction.data),
+    }
+    channel_payload = payloads.channel(channel)
+    if channel.guild is not None:
+        member = channel.guild.member(interaction.user)
+        assert member is not None
+        channel_payload["permissions"] = str(member.permissions)
+        payload.update(
+            guild_id=str(channel.guild.id),
+            guild_locale="en-US",
+            guild={"id": str(channel.guild.id), "locale": "en-US", "features": []},
+            member=payloads.member(member, with_permissions=True),
+            context=0,
+            authorizing_integration_owners={"0": str(channel.guild.id)},
+        )
+    else:
+        payload.update(
+            user=payloads.user(interaction.user),
+            context=1,
+            authorizing_integration_owners={"1": str(interaction.user.id)},
+        )
+    payload["channel"] = channel_payload
+    if interaction.source_message is not None:
+        # A snapshot taken now: later edits must not leak into this click's payload.
+        payload["message"] = payloads.message(interaction.source_message)
+    return payload

@@ -1,0 +1,182 @@
+"""Discord's limits on what a message may carry, checked before anything is stored.
+
+A message that breaks one is refused with 400 / code 50035 ("Invalid Form Body") and an
+`errors` tree naming the field, as Discord does; the real client raises `HTTPException`.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from fakediscord.errors import empty_message, invalid_form
+
+MAX_CONTENT = 2000
+MAX_EMBEDS = 10
+MAX_EMBED_TOTAL = 6000
+MAX_ROWS = 5
+MAX_ROW_BUTTONS = 5
+MAX_SELECT_OPTIONS = 25
+MAX_CUSTOM_ID = 100
+MAX_BUTTON_LABEL = 80
+COMPONENTS_V2 = 1 << 15
+
+BUTTON = 2
+SELECT_TYPES = (3, 5, 6, 7, 8)
+
+
+def _error(path: str, code: str, message: str) -> dict[str, Any]:
+    # Discord nests errors by path: {"content": {"_errors": [...]}}; a dotted path is enough
+    # for a test to read, and the client only shows it as text.
+    return {path: {"_errors": [{"code": code, "message": message}]}}
+
+
+def check_message(body: dict[str, Any], *, has_files: bool = False, editing: bool = False) -> None:
+    """Raise `DiscordError` 50035/50006 if the message body breaks a Discord limit."""
+    errors: dict[str, Any] = {}
+    content = body.get("content")
+    if content is not None and len(str(content)) > MAX_CONTENT:
+        errors.update(
+            _error("content", "BASE_TYPE_MAX_LENGTH", f"Must be {MAX_CONTENT} or fewer in length.")
+        )
+    embeds = body.get("embeds") or []
+    if len(embeds) > MAX_EMBEDS:
+        errors.update(
+            _error("embeds", "BASE_TYPE_MAX_LENGTH", f"Must be {MAX_EMBEDS} or fewer in length.")
+        )
+    total = sum(_embed_size(e) for e in embeds)
+    if total > MAX_EMBED_TOTAL:
+        errors.update(
+            _error("embeds", "MAX_EMBED_SIZE_EXCEEDED", "Embed size exceeds maximum size of 6000")
+        )
+    flags = int(body.get("flags") or 0)
+    components = body.get("components") or []
+    if flags & COMPONENTS_V2:
+        errors.update(_check_ids(components, "components"))
+    else:
+        errors.update(_check_rows(components))
+    if errors:
+        raise invalid_form(errors)
+    if not editing and not has_files and not (content or embeds or components or body.get("poll")):
+        raise empty_message()
+
+
+def _embed_size(embed: dict[str, Any]) -> int:
+    size = len(embed.get("title") or "") + len(embed.get("description") or "")
+    for fld in embed.get("fields") or []:
+        size += len(fld.get("name") or "") + len(fld.get("value") or "")
+    size += len((embed.get("footer") or {}).get("text") or "")
+    size += len((embed.get("author") or {}).get("name") or "")
+    return size
+
+
+def _check_rows(rows: list[dict[str, Any]]) -> dict[str, Any]:
+    errors: dict[str, Any] = {}
+    if len(rows) > MAX_ROWS:
+        errors.update(
+            _error("components", "BASE_TYPE_MAX_LENGTH", f"Must be {MAX_ROWS} or fewer in length.")
+        )
+    seen: set[str] = set()
+    for r, row in enumerate(rows):
+        where = f"components.{r}"
+        items = row.get("components") or []
+        if row.get("type") != 1:
+            errors.update(_error(where, "UNION_TYPE_CHOICES", "Top-level component must be a row."))
+            continue
+        if not items:
+            errors.update(_error(where, "BASE_TYPE_MIN_LENGTH", "Must be 1 or more in length."))
+        if len(items) > MAX_ROW_BUTTONS:
+            errors.update(
+                _error(
+                    f"{where}.components",
+                    "BASE_TYPE_MAX_LENGTH",
+                    f"Must be {MAX_ROW_BUTTONS} or fewer in length.",
+                )
+            )
+        has_select = any(i.get("type") in SELECT_TYPES for i in items)
+        if has_select and len(items) > 1:
+            errors.update(
+                _error(
+                    f"{where}.components",
+                    "COMPONENT_LAYOUT_WIDTH_EXCEEDED",
+                    "The specified component exceeds the maximum width",
+                )
+            )
+        for i, item in enumerate(items):
+            errors.update(_check_item(item, f"{where}.components.{i}", seen))
+    return errors
+
+
+def _check_ids(items: list[dict[str, Any]], where: str) -> dict[str, Any]:
+    # Components V2 nest freely; only ids and selects are checked there.
+    errors: dict[str, Any] = {}
+    seen: set[str] = set()
+
+    def walk(nodes: list[dict[str, Any]], path: str) -> None:
+        for i, node in enumerate(nodes):
+            errors.update(_check_item(node, f"{path}.{i}", seen))
+            walk(node.get("components") or [], f"{path}.{i}.components")
+            if isinstance(node.get("component"), dict):
+                walk([node["component"]], f"{path}.{i}.component")
+            if isinstance(node.get("accessory"), dict):
+                walk([node["accessory"]], f"{path}.{i}.accessory")
+
+    walk(items, where)
+    return errors
+
+
+def _check_item(item: dict[str, Any], where: str, seen: set[str]) -> dict[str, Any]:
+    errors: dict[str, Any] = {}
+    custom_id = item.get("custom_id")
+    if custom_id is not None:
+        if len(custom_id) > MAX_CUSTOM_ID:
+            errors.update(
+                _error(
+                    f"{where}.custom_id",
+                    "BASE_TYPE_MAX_LENGTH",
+                    f"Must be {MAX_CUSTOM_ID} or fewer in length.",
+                )
+            )
+        if custom_id in seen:
+            errors.update(
+                _error(
+                    f"{where}.custom_id",
+                    "COMPONENT_CUSTOM_ID_DUPLICATED",
+                    "Component custom id cannot be duplicated",
+                )
+            )
+        seen.add(custom_id)
+    kind = item.get("type")
+    if kind == BUTTON:
+        if len(item.get("label") or "") > MAX_BUTTON_LABEL:
+            errors.update(
+                _error(
+                    f"{where}.label",
+                    "BASE_TYPE_MAX_LENGTH",
+                    f"Must be {MAX_BUTTON_LABEL} or fewer in length.",
+                )
+            )
+        if item.get("style") != 5 and item.get("style") != 6 and not custom_id:
+            errors.update(
+                _error(f"{where}.custom_id", "BASE_TYPE_REQUIRED", "This field is required")
+            )
+    if kind == 3:
+        options = item.get("options") or []
+        if not 1 <= len(options) <= MAX_SELECT_OPTIONS:
+            errors.update(
+                _error(
+                    f"{where}.options",
+                    "BASE_TYPE_BAD_LENGTH",
+                    f"Must be between 1 and {MAX_SELECT_OPTIONS} in length.",
+                )
+            )
+        low = int(item.get("min_values", 1))
+        high = int(item.get("max_values", 1))
+        if low > high or high > max(len(options), 1) or low < 0:
+            errors.update(
+                _error(
+                    f"{where}.max_values",
+                    "BASE_TYPE_BAD_INT",
+                    "max_values must be at least min_values and at most the number of options.",
+                )
+            )
+    return errors

@@ -1,0 +1,398 @@
+"""The emulated world: users, guilds, channels, threads, DMs and messages, and who sees what.
+
+Every message records who may see it: everyone who can see its channel, the one recipient of a
+DM, or the one user an ephemeral interaction reply was for. Every edit is kept, so a test can
+read a message as it was when a user clicked it and as it is now.
+"""
+
+from __future__ import annotations
+
+import copy
+import itertools
+import time
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from fakediscord.server import FakeDiscord
+
+DISCORD_EPOCH_MS = 1420070400000
+
+# Channel types (Discord's numbers).
+GUILD_TEXT = 0
+DM = 1
+PUBLIC_THREAD = 11
+PRIVATE_THREAD = 12
+
+# Message flags.
+EPHEMERAL = 1 << 6
+LOADING = 1 << 7
+
+# Permissions an ordinary member has: see, talk, embed, attach, read history, use commands,
+# talk in threads. Deliberately no moderation bits, so "moderator only" checks can be tested.
+MEMBER_PERMISSIONS = (
+    (1 << 6)  # add reactions
+    | (1 << 10)  # view channel
+    | (1 << 11)  # send messages
+    | (1 << 14)  # embed links
+    | (1 << 15)  # attach files
+    | (1 << 16)  # read message history
+    | (1 << 18)  # use external emojis
+    | (1 << 31)  # use application commands
+    | (1 << 35)  # create public threads
+    | (1 << 38)  # send messages in threads
+)
+# What a moderator adds: manage channels, manage guild, manage messages, manage threads.
+MODERATOR_PERMISSIONS = (1 << 4) | (1 << 5) | (1 << 13) | (1 << 34)
+
+
+class Snowflakes:
+    """Discord-shaped ids: the creation time in the high bits, a counter in the low ones."""
+
+    def __init__(self) -> None:
+        self._counter = itertools.count(1)
+
+    def next(self) -> int:
+        """A new id, unique within this emulator and increasing."""
+        ms = int(time.time() * 1000) - DISCORD_EPOCH_MS
+        return (ms << 22) | (next(self._counter) & 0x3FFFFF)
+
+
+class Clock:
+    """The emulator's notion of "now" for deadlines, in seconds.
+
+    Starts at the monotonic clock; `advance` moves it forward so a test can make an interaction
+    token older than 15 minutes, or a first response later than 3 seconds, without waiting.
+    """
+
+    def __init__(self, source: Callable[[], float] = time.monotonic) -> None:
+        self._source = source
+        self._offset = 0.0
+
+    def now(self) -> float:
+        """Current time in seconds."""
+        return self._source() + self._offset
+
+    def advance(self, seconds: float) -> None:
+        """Move the clock forward by `seconds`."""
+        self._offset += seconds
+
+
+def iso_now() -> str:
+    """The current time as Discord writes timestamps."""
+    return datetime.now(UTC).isoformat()
+
+
+@dataclass(eq=False)
+class User:
+    """A Discord account: a person or the bot itself."""
+
+    id: int
+    name: str
+    bot: bool = False
+    dms_open: bool = True
+
+    @property
+    def mention(self) -> str:
+        """How a message mentions this user."""
+        return f"<@{self.id}>"
+
+    def __repr__(self) -> str:
+        return f"<User {self.name} {self.id}>"
+
+
+@dataclass(eq=False)
+class Role:
+    """A guild role with a permission bitfield."""
+
+    id: int
+    name: str
+    permissions: int
+    position: int = 0
+
+
+@dataclass(eq=False)
+class Member:
+    """A user's membership of a guild."""
+
+    user: User
+    guild: Guild
+    roles: list[Role] = field(default_factory=list)
+    joined_at: str = field(default_factory=iso_now)
+    nick: str | None = None
+
+    @property
+    def permissions(self) -> int:
+        """The member's guild-wide permissions (everyone role plus their own roles)."""
+        perms = self.guild.everyone.permissions
+        for role in self.roles:
+            perms |= role.permissions
+        if self.guild.owner_id == self.user.id:
+            perms |= 1 << 3  # administrator
+        return perms
+
+
+@dataclass(eq=False)
+class Attachment:
+    """A file sent with a message (multipart upload)."""
+
+    id: int
+    filename: str
+    content_type: str
+    data: bytes
+    url: str
+    description: str | None = None
+
+    @property
+    def size(self) -> int:
+        """Size in bytes."""
+        return len(self.data)
+
+
+@dataclass
+class MessageVersion:
+    """One state of a message: what it looked like between two edits."""
+
+    content: str
+    embeds: list[dict[str, Any]]
+    components: list[dict[str, Any]]
+    attachments: list[Attachment]
+    flags: int
+    at: str
+
+
+@dataclass(eq=False)
+class Message:
+    """A message in a channel, DM or thread, with its visibility and edit history."""
+
+    id: int
+    channel: Channel
+    author: User
+    content: str = ""
+    embeds: list[dict[str, Any]] = field(default_factory=list)
+    components: list[dict[str, Any]] = field(default_factory=list)
+    attachments: list[Attachment] = field(default_factory=list)
+    flags: int = 0
+    ephemeral_for: User | None = None
+    interaction_id: int | None = None
+    interaction_user: User | None = None
+    interaction_name: str | None = None
+    webhook_id: int | None = None
+    timestamp: str = field(default_factory=iso_now)
+    edited_timestamp: str | None = None
+    deleted: bool = False
+    history: list[MessageVersion] = field(default_factory=list)
+
+    @property
+    def ephemeral(self) -> bool:
+        """True when only `ephemeral_for` can see this message."""
+        return self.ephemeral_for is not None
+
+    @property
+    def loading(self) -> bool:
+        """True while this is a deferred "Bot is thinking..." placeholder."""
+        return bool(self.flags & LOADING)
+
+    def version(self) -> MessageVersion:
+        """The message's current state as a history entry."""
+        return MessageVersion(
+            content=self.content,
+            embeds=copy.deepcopy(self.embeds),
+            components=copy.deepcopy(self.components),
+            attachments=list(self.attachments),
+            flags=self.flags,
+            at=self.edited_timestamp or self.timestamp,
+        )
+
+    def visible_to(self, user: User) -> bool:
+        """Whether `user` can see this message now."""
+        if self.deleted:
+            return False
+        if self.ephemeral_for is not None:
+            return self.ephemeral_for is user
+        return self.channel.visible_to(user)
+
+    def buttons(self) -> Iterator[dict[str, Any]]:
+        """Every button on the message, row by row."""
+        for row in self.components:
+            for item in row.get("components", []):
+                if item.get("type") == 2:
+                    yield item
+
+    def selects(self) -> Iterator[dict[str, Any]]:
+        """Every select menu on the message."""
+        for row in self.components:
+            for item in row.get("components", []):
+                if item.get("type") in (3, 5, 6, 7, 8):
+                    yield item
+
+    def component(self, custom_id: str) -> dict[str, Any] | None:
+        """The button or select with this custom id, if present."""
+        for row in self.components:
+            for item in row.get("components", []):
+                if item.get("custom_id") == custom_id:
+                    return item
+        return None
+
+    def text(self) -> str:
+        """Content plus embed titles, descriptions and fields, for reading in tests."""
+        parts = [self.content] if self.content else []
+        for embed in self.embeds:
+            for key in ("title", "description"):
+                if embed.get(key):
+                    parts.append(str(embed[key]))
+            for fld in embed.get("fields", []):
+                parts.append(f"{fld.get('name', '')}: {fld.get('value', '')}")
+            footer = embed.get("footer") or {}
+            if footer.get("text"):
+                parts.append(str(footer["text"]))
+        return "\n".join(parts)
+
+    def __repr__(self) -> str:
+        where = f"#{self.channel.name}"
+        who = f" for {self.ephemeral_for.name}" if self.ephemeral_for else ""
+        return f"<Message {self.id} in {where}{who}: {self.content[:40]!r}>"
+
+
+@dataclass(eq=False)
+class Channel:
+    """A text channel, thread or DM channel and the messages in it."""
+
+    id: int
+    name: str
+    type: int
+    guild: Guild | None = None
+    parent: Channel | None = None
+    recipient: User | None = None
+    owner_id: int | None = None
+    messages: list[Message] = field(default_factory=list)
+    private_members: list[User] = field(default_factory=list)
+    _world: World | None = None
+
+    @property
+    def is_dm(self) -> bool:
+        """True for a direct-message channel."""
+        return self.type == DM
+
+    @property
+    def is_thread(self) -> bool:
+        """True for a thread inside a text channel."""
+        return self.type in (PUBLIC_THREAD, PRIVATE_THREAD)
+
+    @property
+    def mention(self) -> str:
+        """How a message mentions this channel."""
+        return f"<#{self.id}>"
+
+    def visible_to(self, user: User) -> bool:
+        """Whether `user` can see this channel (members see guild channels, a DM its recipient)."""
+        if self.is_dm:
+            return user is self.recipient or bool(user.bot)
+        if self.guild is None or self.guild.member(user) is None:
+            return False
+        if self.type == PRIVATE_THREAD:
+            return user in self.private_members or user.bot
+        return True
+
+    def add_thread(self, name: str, *, private: bool = False) -> Channel:
+        """Create a thread under this text channel and announce it to the bot."""
+        assert self._world is not None and self.guild is not None
+        thread = Channel(
+            id=self._world.ids.next(),
+            name=name,
+            type=PRIVATE_THREAD if private else PUBLIC_THREAD,
+            guild=self.guild,
+            parent=self,
+            owner_id=self.guild.owner_id,
+            _world=self._world,
+        )
+        self.guild.channels[thread.id] = thread
+        self._world.channels[thread.id] = thread
+        self._world.on_channel_created(thread)
+        return thread
+
+    def message(self, message_id: int) -> Message | None:
+        """The message with this id in this channel (deleted ones included)."""
+        for message in self.messages:
+            if message.id == message_id:
+                return message
+        return None
+
+    def __repr__(self) -> str:
+        return f"<Channel #{self.name} {self.id}>"
+
+
+@dataclass(eq=False)
+class Guild:
+    """A server with members, roles and channels."""
+
+    id: int
+    name: str
+    owner_id: int
+    everyone: Role
+    moderator_role: Role
+    members: dict[int, Member] = field(default_factory=dict)
+    channels: dict[int, Channel] = field(default_factory=dict)
+    _world: World | None = None
+
+    def add_text_channel(self, name: str) -> Channel:
+        """Create a text channel and announce it to the bot."""
+        assert self._world is not None
+        channel = Channel(
+            id=self._world.ids.next(), name=name, type=GUILD_TEXT, guild=self, _world=self._world
+        )
+        self.channels[channel.id] = channel
+        self._world.channels[channel.id] = channel
+        self._world.on_channel_created(channel)
+        return channel
+
+    def add_member(self, user: User, *, moderator: bool = False) -> Member:
+        """Add `user` to this guild (as a moderator: manage messages, channels, guild)."""
+        assert self._world is not None
+        member = Member(user=user, guild=self, roles=[self.moderator_role] if moderator else [])
+        self.members[user.id] = member
+        self._world.on_member_added(member)
+        return member
+
+    def member(self, user: User) -> Member | None:
+        """The membership of `user`, if they are in this guild."""
+        return self.members.get(user.id)
+
+    def text_channels(self) -> list[Channel]:
+        """The guild's text channels and threads."""
+        return list(self.channels.values())
+
+    def __repr__(self) -> str:
+        return f"<Guild {self.name} {self.id}>"
+
+
+class World:
+    """All users, guilds and channels of one emulator, and the hooks that announce changes."""
+
+    def __init__(self, owner: FakeDiscord) -> None:
+        self.owner = owner
+        self.ids = Snowflakes()
+        self.users: dict[int, User] = {}
+        self.guilds: dict[int, Guild] = {}
+        self.channels: dict[int, Channel] = {}
+        self.messages: dict[int, Message] = {}
+
+    def on_channel_created(self, channel: Channel) -> None:
+        """Tell connected bots about a channel added after they started."""
+        self.owner._announce_channel(channel)
+
+    def on_member_added(self, member: Member) -> None:
+        """Tell connected bots about a member added after they started."""
+        self.owner._announce_member(member)
+
+    def dm_channel(self, user: User) -> Channel:
+        """The DM channel between the bot and `user`, created on first use."""
+        for channel in self.channels.values():
+            if channel.is_dm and channel.recipient is user:
+                return channel
+        channel = Channel(id=self.ids.next(), name=f"dm-{user.name}", type=DM, recipient=user)
+        channel._world = self
+        self.channels[channel.id] = channel
+        return channel

@@ -1,0 +1,321 @@
+"""The REST API: login, command sync, interaction callbacks, webhooks, DMs, channel messages.
+
+Handlers parse the request, call the emulator's model operations (which enforce Discord's rules
+and raise `DiscordError`), and answer JSON with `Content-Type: application/json` exactly (with
+a charset appended, discord.py treats the body as text and login fails).
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Awaitable, Callable
+from typing import TYPE_CHECKING, Any
+
+from aiohttp import web
+
+from fakediscord import payloads
+from fakediscord.errors import (
+    DiscordError,
+    cannot_dm,
+    missing_access,
+    unauthorized,
+    unknown_channel,
+    unknown_message,
+)
+from fakediscord.model import Attachment
+
+if TYPE_CHECKING:
+    from fakediscord.server import FakeDiscord
+
+Handler = Callable[[web.Request], Awaitable[web.StreamResponse]]
+API = r"/api/v{version:\d+}"
+
+
+def json_response(
+    data: Any, status: int = 200, headers: dict[str, str] | None = None
+) -> web.Response:
+    """A JSON response with exactly `Content-Type: application/json`."""
+    all_headers = {"Content-Type": "application/json"}
+    all_headers.update(headers or {})
+    return web.Response(body=json.dumps(data).encode(), status=status, headers=all_headers)
+
+
+def error_response(error: DiscordError, headers: dict[str, str] | None = None) -> web.Response:
+    """Discord's error body for `error`."""
+    return json_response(error.body(), status=error.status, headers=headers)
+
+
+async def read_body(
+    request: web.Request, fd: FakeDiscord
+) -> tuple[dict[str, Any], list[Attachment]]:
+    """The JSON body, or `payload_json` plus files from a multipart upload."""
+    if request.content_type.startswith("multipart/"):
+        body: dict[str, Any] = {}
+        files: list[Attachment] = []
+        reader = await request.multipart()
+        while True:
+            part = await reader.next()
+            if part is None:
+                break
+            if not isinstance(part, web.BodyPartReader):  # nested multipart: not used by Discord
+                continue
+            if part.name == "payload_json":
+                body = json.loads(await part.text())
+            else:
+                data = await part.read(decode=False)
+                attachment_id = fd.world.ids.next()
+                filename = part.filename or "file"
+                files.append(
+                    Attachment(
+                        id=attachment_id,
+                        filename=filename,
+                        content_type=part.headers.get("Content-Type", "application/octet-stream"),
+                        data=bytes(data),
+                        url=f"{fd.base_url}/attachments/{attachment_id}/{filename}",
+                    )
+                )
+        # discord.py lists attachments in payload_json with descriptions; keep those.
+        for meta, file in zip(body.get("attachments") or [], files, strict=False):
+            file.description = meta.get("description")
+        return body, files
+    if request.can_read_body:
+        text = await request.text()
+        return (json.loads(text) if text else {}), []
+    return {}, []
+
+
+def routes(fd: FakeDiscord) -> list[web.RouteDef]:
+    """Every REST route the emulator serves."""
+
+    async def me(request: web.Request) -> web.Response:
+        return json_response(payloads.user(fd.bot_user) | {"verified": True, "mfa_enabled": False})
+
+    async def application(request: web.Request) -> web.Response:
+        bot = payloads.user(fd.bot_user)
+        return json_response(
+            {
+                "id": str(fd.application_id),
+                "name": fd.bot_user.name,
+                "icon": None,
+                "description": "",
+                "summary": "",
+                "type": None,
+                "rpc_origins": [],
+                "bot_public": True,
+                "bot_require_code_grant": False,
+                "owner": payloads.user(fd.owner_user),
+                "verify_key": "0" * 64,
+                "team": None,
+                "flags": 0,
+                "tags": [],
+                "redirect_uris": [],
+                "interactions_endpoint_url": None,
+                "role_connections_verification_url": None,
+                "approximate_guild_count": len(fd.world.guilds),
+                "bot": bot,
+            }
+        )
+
+    async def gateway(request: web.Request) -> web.Response:
+        return json_response(
+            {
+                "url": fd.gateway_url.rstrip("/"),
+                "shards": 1,
+                "session_start_limit": {
+                    "total": 1000,
+                    "remaining": 999,
+                    "reset_after": 0,
+                    "max_concurrency": 1,
+                },
+            }
+        )
+
+    async def put_commands(request: web.Request) -> web.Response:
+        body, _ = await read_body(request, fd)
+        guild_id = request.match_info.get("guild")
+        stored = fd.commands.replace(
+            fd.application_id, int(guild_id) if guild_id else None, list(body)
+        )
+        fd._notify()
+        return json_response(stored)
+
+    async def get_commands(request: web.Request) -> web.Response:
+        guild_id = request.match_info.get("guild")
+        return json_response(fd.commands.listing(int(guild_id) if guild_id else None))
+
+    async def callback(request: web.Request) -> web.Response:
+        body, files = await read_body(request, fd)
+        interaction_id = int(request.match_info["interaction"])
+        result = fd._interaction_callback(interaction_id, request.match_info["token"], body, files)
+        with_response = request.query.get("with_response", "").lower() in ("1", "true")
+        if not with_response:
+            return web.Response(status=204)
+        return json_response(result)
+
+    async def followup(request: web.Request) -> web.Response:
+        body, files = await read_body(request, fd)
+        message = fd._followup(request.match_info["token"], body, files)
+        if request.query.get("wait", "").lower() in ("1", "true"):
+            return json_response(payloads.message(message))
+        return web.Response(status=204)
+
+    async def webhook_message(request: web.Request) -> web.Response:
+        token, message_id = request.match_info["token"], request.match_info["message"]
+        if request.method == "GET":
+            return json_response(payloads.message(fd._webhook_message(token, message_id)))
+        if request.method == "DELETE":
+            fd._delete_message(fd._webhook_message(token, message_id))
+            return web.Response(status=204)
+        body, files = await read_body(request, fd)
+        message = fd._webhook_message(token, message_id)
+        fd._edit_message(message, body, files)
+        return json_response(payloads.message(message))
+
+    async def open_dm(request: web.Request) -> web.Response:
+        body, _ = await read_body(request, fd)
+        user = fd.world.users.get(int(body.get("recipient_id", 0)))
+        if user is None:
+            raise DiscordError(400, 50033, "Invalid Recipient(s)")
+        return json_response(payloads.channel(fd.world.dm_channel(user)))
+
+    def channel_of(request: web.Request) -> Any:
+        channel = fd.world.channels.get(int(request.match_info["channel"]))
+        if channel is None:
+            raise unknown_channel()
+        if not channel.visible_to(fd.bot_user):
+            raise missing_access()
+        return channel
+
+    def message_of(request: web.Request) -> Any:
+        channel = channel_of(request)
+        message = channel.message(int(request.match_info["message"]))
+        # Ephemeral messages are reachable only through their interaction token.
+        if message is None or message.deleted or message.ephemeral:
+            raise unknown_message()
+        return message
+
+    async def get_channel(request: web.Request) -> web.Response:
+        return json_response(payloads.channel(channel_of(request)))
+
+    async def create_message(request: web.Request) -> web.Response:
+        channel = channel_of(request)
+        body, files = await read_body(request, fd)
+        if channel.is_dm and channel.recipient is not None and not channel.recipient.dms_open:
+            raise cannot_dm()
+        message = fd._create_message(channel, fd.bot_user, body, files)
+        return json_response(payloads.message(message))
+
+    async def history(request: web.Request) -> web.Response:
+        channel = channel_of(request)
+        limit = min(int(request.query.get("limit", 50)), 100)
+        before = int(request.query.get("before", 0)) or None
+        after = int(request.query.get("after", 0)) or None
+        found = [m for m in channel.messages if not m.deleted and not m.ephemeral]
+        if before is not None:
+            found = [m for m in found if m.id < before]
+        if after is not None:
+            found = [m for m in found if m.id > after][:limit]
+        found = list(reversed(found))[:limit]
+        return json_response([payloads.message(m) for m in found])
+
+    async def get_message(request: web.Request) -> web.Response:
+        return json_response(payloads.message(message_of(request)))
+
+    async def edit_message(request: web.Request) -> web.Response:
+        message = message_of(request)
+        if message.author is not fd.bot_user:
+            raise DiscordError(403, 50005, "Cannot edit a message authored by another user")
+        body, files = await read_body(request, fd)
+        fd._edit_message(message, body, files)
+        return json_response(payloads.message(message))
+
+    async def delete_message(request: web.Request) -> web.Response:
+        fd._delete_message(message_of(request))
+        return web.Response(status=204)
+
+    async def typing(request: web.Request) -> web.Response:
+        channel_of(request)
+        return web.Response(status=204)
+
+    async def get_user(request: web.Request) -> web.Response:
+        user = fd.world.users.get(int(request.match_info["user"]))
+        if user is None:
+            raise DiscordError(404, 10013, "Unknown User")
+        return json_response(payloads.user(user))
+
+    async def get_member(request: web.Request) -> web.Response:
+        guild = fd.world.guilds.get(int(request.match_info["guild"]))
+        if guild is None:
+            raise DiscordError(404, 10004, "Unknown Guild")
+        user = fd.world.users.get(int(request.match_info["user"]))
+        member = guild.member(user) if user is not None else None
+        if member is None:
+            raise DiscordError(404, 10007, "Unknown Member")
+        return json_response(payloads.member(member))
+
+    async def attachment(request: web.Request) -> web.Response:
+        found = fd._attachment(int(request.match_info["attachment"]))
+        if found is None:
+            raise web.HTTPNotFound()
+        return web.Response(body=found.data, headers={"Content-Type": found.content_type})
+
+    app = r"/applications/{app:\d+}"
+    return [
+        web.get(API + "/users/@me", me),
+        web.get(API + "/oauth2/applications/@me", application),
+        web.get(API + "/gateway", gateway),
+        web.get(API + "/gateway/bot", gateway),
+        web.put(API + app + "/commands", put_commands),
+        web.get(API + app + "/commands", get_commands),
+        web.put(API + app + r"/guilds/{guild:\d+}/commands", put_commands),
+        web.get(API + app + r"/guilds/{guild:\d+}/commands", get_commands),
+        web.post(API + r"/interactions/{interaction:\d+}/{token}/callback", callback),
+        web.post(API + r"/webhooks/{app:\d+}/{token}", followup),
+        web.route("*", API + r"/webhooks/{app:\d+}/{token}/messages/{message}", webhook_message),
+        web.post(API + "/users/@me/channels", open_dm),
+        web.get(API + r"/users/{user:\d+}", get_user),
+        web.get(API + r"/guilds/{guild:\d+}/members/{user:\d+}", get_member),
+        web.get(API + r"/channels/{channel:\d+}", get_channel),
+        web.post(API + r"/channels/{channel:\d+}/messages", create_message),
+        web.get(API + r"/channels/{channel:\d+}/messages", history),
+        web.get(API + r"/channels/{channel:\d+}/messages/{message:\d+}", get_message),
+        web.patch(API + r"/channels/{channel:\d+}/messages/{message:\d+}", edit_message),
+        web.delete(API + r"/channels/{channel:\d+}/messages/{message:\d+}", delete_message),
+        web.post(API + r"/channels/{channel:\d+}/typing", typing),
+        web.get(r"/attachments/{attachment:\d+}/{filename}", attachment),
+    ]
+
+
+NO_AUTH = re.compile(r"^/api/v\d+/(interactions|webhooks)/|^/attachments/|^/gw")
+
+
+def middleware(fd: FakeDiscord) -> Callable[..., Any]:
+    """Record requests, apply injected faults, check the bot token, and turn errors into JSON."""
+
+    @web.middleware
+    async def handle(request: web.Request, handler: Handler) -> web.StreamResponse:
+        path = re.sub(r"^/api/v\d+", "", request.path)
+        route = f"{request.method} {path}"
+        if request.path.startswith("/gw"):
+            return await handler(request)
+        try:
+            fault = fd.faults.take(route)
+            if fault is not None:
+                fd._record(route, fault.status)
+                return fault.response()
+            authorized = request.headers.get("Authorization") == f"Bot {fd.bot_token}"
+            if not authorized and not NO_AUTH.match(request.path):
+                raise unauthorized()
+            response = await handler(request)
+        except DiscordError as error:
+            fd._record(route, error.status, error)
+            return error_response(error)
+        except web.HTTPNotFound:
+            fd.unhandled.append(route)
+            fd._record(route, 404)
+            return json_response({"message": "404: Not Found", "code": 0}, status=404)
+        fd._record(route, response.status)
+        return response
+
+    return handle

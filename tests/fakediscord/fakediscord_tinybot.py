@@ -1,0 +1,247 @@
+"""A tiny discord.py bot the emulator's own tests run against, in-process or as a process.
+
+Run as a process: `python tests/fakediscord/fakediscord_tinybot.py` with DISCORD_TOKEN,
+DISCORD_API_BASE, DISCORD_GATEWAY_URL and DEV_GUILD_ID set (as the bot's own `python -m bot`).
+Each `/tiny` subcommand exercises one part of the protocol.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import io
+import logging
+import os
+import sys
+from typing import Any
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+log = logging.getLogger("tinybot")
+
+
+class Counter(discord.ui.View):
+    """A non-persistent view: a button that edits its message, and a select."""
+
+    def __init__(self) -> None:
+        super().__init__(timeout=None)
+        self.count = 0
+
+    @discord.ui.button(label="+1", custom_id="tiny:plus")
+    async def plus(self, interaction: discord.Interaction, button: discord.ui.Button[Any]) -> None:
+        self.count += 1
+        await interaction.response.edit_message(content=f"count {self.count}", view=self)
+
+    @discord.ui.button(label="Off", custom_id="tiny:off", disabled=True)
+    async def off(self, interaction: discord.Interaction, button: discord.ui.Button[Any]) -> None:
+        await interaction.response.send_message("unreachable")
+
+    @discord.ui.select(
+        custom_id="tiny:pick",
+        min_values=1,
+        max_values=2,
+        options=[discord.SelectOption(label=v, value=v) for v in ("5H", "JD", "QS")],
+    )
+    async def pick(self, interaction: discord.Interaction, select: discord.ui.Select[Any]) -> None:
+        await interaction.response.send_message(f"picked {' '.join(select.values)}", ephemeral=True)
+
+
+class Persistent(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"tiny:dyn:(?P<n>\d+)"):
+    """A button that survives restarts: its state is in the custom id."""
+
+    def __init__(self, n: int) -> None:
+        super().__init__(discord.ui.Button(label=f"dyn {n}", custom_id=f"tiny:dyn:{n}"))
+        self.n = n
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: Any, /
+    ) -> Persistent:
+        return cls(int(match["n"]))
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        await interaction.response.send_message(f"dyn {self.n} pressed")
+
+
+class Ask(discord.ui.Modal, title="Ask"):
+    """A modal with one text input."""
+
+    answer: discord.ui.TextInput[Ask] = discord.ui.TextInput(label="Answer", custom_id="answer")
+
+    async def on_submit(self, interaction: discord.Interaction) -> None:
+        await interaction.response.send_message(f"answered {self.answer.value}")
+
+
+tiny = app_commands.Group(name="tiny", description="Emulator test commands")
+
+
+@tiny.command(description="Say text back")
+async def echo(interaction: discord.Interaction, text: str, times: int = 1) -> None:
+    await interaction.response.send_message(" ".join([text] * times))
+
+
+@tiny.command(description="An ephemeral reply")
+async def secret(interaction: discord.Interaction) -> None:
+    await interaction.response.send_message("only you", ephemeral=True)
+
+
+@tiny.command(description="Defer, then edit the original")
+async def think(interaction: discord.Interaction, ephemeral: bool = False) -> None:
+    await interaction.response.defer(ephemeral=ephemeral, thinking=True)
+    await interaction.edit_original_response(content="thought")
+    await interaction.followup.send("and a follow-up", ephemeral=ephemeral)
+
+
+@tiny.command(description="Reply, then fetch, edit and delete through the token")
+async def lifecycle(interaction: discord.Interaction) -> None:
+    await interaction.response.send_message("v1")
+    original = await interaction.original_response()
+    await original.edit(content="v2")
+    extra = await interaction.followup.send("extra", wait=True)
+    await extra.delete()
+
+
+@tiny.command(description="DM the user, with a button")
+async def dm(interaction: discord.Interaction) -> None:
+    try:
+        await interaction.user.send("hello in private", view=Counter())
+    except discord.Forbidden as error:
+        await interaction.response.send_message(f"closed dms {error.code}", ephemeral=True)
+        return
+    await interaction.response.send_message("sent you a DM", ephemeral=True)
+
+
+@tiny.command(description="A message with buttons and a select")
+async def buttons(interaction: discord.Interaction) -> None:
+    view = Counter()
+    view.add_item(Persistent(7))
+    await interaction.response.send_message("count 0", view=view)
+
+
+@tiny.command(description="Pick a card, with autocomplete")
+async def pick(interaction: discord.Interaction, card: str) -> None:
+    await interaction.response.send_message(f"you picked {card}")
+
+
+@pick.autocomplete("card")
+async def pick_complete(
+    interaction: discord.Interaction, current: str
+) -> list[app_commands.Choice[str]]:
+    cards = ["5H", "5D", "JD", "QS"]
+    return [app_commands.Choice(name=c, value=c) for c in cards if c.startswith(current.upper())]
+
+
+@tiny.command(description="Mention a user")
+async def poke(interaction: discord.Interaction, who: discord.Member) -> None:
+    await interaction.response.send_message(f"poked {who.display_name} ({who.id})")
+
+
+@tiny.command(description="Sleep, then reply (for the 3-second rule)")
+async def slow(interaction: discord.Interaction, seconds: float) -> None:
+    await asyncio.sleep(seconds)
+    try:
+        await interaction.response.send_message("late")
+    except discord.NotFound as error:
+        log.warning("too late: %s", error.code)
+        interaction.client.late_codes.append(error.code)  # type: ignore[attr-defined]
+
+
+@tiny.command(description="Answer twice (the second is refused)")
+async def twice(interaction: discord.Interaction) -> None:
+    await interaction.response.send_message("first")
+    try:
+        await interaction.followup.send("second ok")
+        await interaction.client.http.create_interaction_response(  # type: ignore[attr-defined]
+            interaction.id,
+            interaction.token,
+            session=interaction._session,
+            type=4,
+            data={"content": "again"},
+        )
+    except discord.HTTPException as error:
+        interaction.client.twice_codes.append(error.code)  # type: ignore[attr-defined]
+
+
+@tiny.command(description="Send text of a given length to the channel")
+async def long(interaction: discord.Interaction, length: int) -> None:
+    await interaction.response.defer(ephemeral=True)
+    try:
+        await interaction.channel.send("x" * length)  # type: ignore[union-attr]
+        await interaction.followup.send("sent", ephemeral=True)
+    except discord.HTTPException as error:
+        await interaction.followup.send(f"refused {error.status} {error.code}", ephemeral=True)
+
+
+@tiny.command(description="Send a file and an embed")
+async def file(interaction: discord.Interaction) -> None:
+    embed = discord.Embed(title="Board", description="121 to go")
+    data = discord.File(io.BytesIO(b"\x89PNG fake"), filename="board.png")
+    await interaction.response.send_message("see file", embed=embed, file=data)
+
+
+@tiny.command(description="Open a modal")
+async def ask(interaction: discord.Interaction) -> None:
+    await interaction.response.send_modal(Ask())
+
+
+@tiny.command(description="Raise (to check that failures reach the test)")
+async def crash(interaction: discord.Interaction) -> None:
+    raise RuntimeError("tinybot crashed on purpose")
+
+
+@tiny.command(description="Post in the channel and edit the post")
+async def post(interaction: discord.Interaction) -> None:
+    await interaction.response.send_message("posting", ephemeral=True)
+    message = await interaction.channel.send("post v1")  # type: ignore[union-attr]
+    await message.edit(content="post v2")
+    fetched = await interaction.channel.fetch_message(message.id)  # type: ignore[union-attr]
+    await interaction.followup.send(f"fetched {fetched.content}", ephemeral=True)
+
+
+class TinyBot(commands.Bot):
+    """The bot: syncs `/tiny` to the dev guild (or globally) in setup_hook."""
+
+    def __init__(self, dev_guild: int | None = None, **options: Any) -> None:
+        intents = discord.Intents.default()
+        options.setdefault("guild_ready_timeout", 0.05)
+        super().__init__(command_prefix="!", intents=intents, **options)
+        self.dev_guild = dev_guild
+        self.late_codes: list[int] = []
+        self.twice_codes: list[int] = []
+
+    async def setup_hook(self) -> None:
+        self.add_dynamic_items(Persistent)
+        self.tree.add_command(tiny)
+        if self.dev_guild:
+            guild = discord.Object(self.dev_guild)
+            self.tree.copy_global_to(guild=guild)
+            await self.tree.sync(guild=guild)
+        await self.tree.sync()
+
+    async def before_identify_hook(self, shard_id: int | None, *, initial: bool = False) -> None:
+        # discord.py sleeps 5 s before re-identifying; the emulator's op 9 test needs no wait.
+        return None
+
+    async def on_ready(self) -> None:
+        log.info("tinybot ready as %s", self.user)
+
+
+def make_bot(dev_guild: int | None = None) -> TinyBot:
+    """A fresh tiny bot (the in-process fixture's factory)."""
+    return TinyBot(dev_guild)
+
+
+def main() -> None:
+    """Run as a process against the URLs in the environment."""
+    from fakediscord import point_discord_py_at_urls
+
+    point_discord_py_at_urls(os.environ["DISCORD_API_BASE"], os.environ["DISCORD_GATEWAY_URL"])
+    dev_guild = int(os.environ["DEV_GUILD_ID"]) if os.environ.get("DEV_GUILD_ID") else None
+    bot = make_bot(dev_guild)
+    bot.run(os.environ["DISCORD_TOKEN"], log_level=logging.INFO)
+
+
+if __name__ == "__main__":
+    sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))))
+    main()
