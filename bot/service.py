@@ -7,19 +7,67 @@ saves it (action log + snapshot + version check, one transaction) and returns an
 
 from __future__ import annotations
 
+import asyncio
+import json
 import random
-from collections.abc import Callable, Sequence
-from datetime import datetime, timedelta
+import weakref
+from collections.abc import Awaitable, Callable, Sequence
+from dataclasses import dataclass
+from datetime import UTC, datetime, timedelta
+from typing import Any
 
-from bot.outcome import Choice, Outcome, User
-from bot.store import Store
-from engine.cards import Card
+from bot import render
+from bot.outcome import LOBBY_BUTTONS, CardChoice, Choice, Lobby, Outcome, Prompt, Reply, User
+from bot.store import (
+    OPEN_STATUSES,
+    ChannelBusy,
+    GameRecord,
+    ResultRecord,
+    SeatRecord,
+    Store,
+    VersionConflict,
+)
+from bot.tally import Tally
+from engine.cards import Card, cards_str, parse_cards
+from engine.errors import RuleError
+from engine.events import Dealt, Event
+from engine.game import Game
+from engine.outcome import TARGETS
+from engine.phase import Phase
 
 __all__ = ["GameService", "RngFactory"]
 
 #: Makes the random source for one engine call; the key ("<game id>:<version>") lets tests
 #: seed every deal differently yet reproducibly.
 RngFactory = Callable[[str], random.Random]
+
+SNAPSHOT_FORMAT = 1
+MAX_CHOICES = 25
+
+NO_GAME = "There's no game in this channel. Start one with `/cribbage new`."
+NOT_STARTED = (
+    "The game hasn't started yet: it deals when the table is full and someone presses Start."
+)
+NOT_A_PLAYER = "You're not playing in this game."
+STALE_DISCARD = "That hand is over — use your newest message, or `/cribbage hand`."
+STALE_PLAY = (
+    "Those buttons are out of date — that turn has passed. Use your newest message, "
+    "or `/cribbage hand`."
+)
+_CLOSED = {
+    "finished": "That game is over.",
+    "cancelled": "That game was cancelled.",
+    "expired": "That game ended after sitting idle.",
+}
+
+
+@dataclass(slots=True)
+class _Loaded:
+    """A started game as loaded for one call."""
+
+    record: GameRecord
+    game: Game
+    tally: Tally
 
 
 class GameService:
@@ -33,14 +81,213 @@ class GameService:
         clock: Callable[[], datetime],
         idle_expiry: timedelta,
     ) -> None:
-        raise NotImplementedError  # interface first; implementation follows
+        self._store = store
+        self._rng_factory = rng_factory
+        self._clock = clock
+        self._idle_expiry = idle_expiry
+        # One lock per channel, dropped when no call holds it (RoboDanny's stars cog pattern).
+        self._locks: weakref.WeakValueDictionary[int, asyncio.Lock] = weakref.WeakValueDictionary()
 
     @classmethod
     def create(cls, store: Store, *, idle_expiry: timedelta) -> GameService:
         """A service with real randomness and the UTC clock (what the running bot uses)."""
-        raise NotImplementedError
+        system = random.SystemRandom()
+        return cls(
+            store,
+            rng_factory=lambda _key: system,
+            clock=lambda: datetime.now(UTC),
+            idle_expiry=idle_expiry,
+        )
 
-    # -- lobby (by channel) ------------------------------------------------------------------
+    # -- plumbing -----------------------------------------------------------------------------
+    def _lock(self, channel_id: int) -> asyncio.Lock:
+        lock = self._locks.get(channel_id)
+        if lock is None:
+            lock = asyncio.Lock()
+            self._locks[channel_id] = lock
+        return lock
+
+    def _now(self) -> float:
+        return self._clock().timestamp()
+
+    async def _in_channel(
+        self, channel_id: int, body: Callable[[GameRecord], Awaitable[Outcome]]
+    ) -> Outcome:
+        """Run ``body`` on the channel's open game, holding the channel's lock."""
+        async with self._lock(channel_id):
+            record = await self._store.open_game_in_channel(channel_id)
+            if record is None:
+                return Outcome.refuse(NO_GAME)
+            return await body(record)
+
+    async def _by_id(
+        self, game_id: int, body: Callable[[GameRecord], Awaitable[Outcome]]
+    ) -> Outcome:
+        """Run ``body`` on an open game found by id, holding its channel's lock."""
+        record = await self._store.get_game(game_id)
+        if record is None:
+            return Outcome.refuse("I can't find that game.")
+        async with self._lock(record.channel_id):
+            # Load again under the lock: the first read only told us which lock to take.
+            record = await self._store.get_game(game_id)
+            assert record is not None  # games are never deleted
+            if record.status not in OPEN_STATUSES:
+                return Outcome.refuse(_CLOSED[record.status], game_id=game_id)
+            return await body(record)
+
+    def _load(self, record: GameRecord) -> _Loaded:
+        assert record.snapshot is not None
+        data = json.loads(record.snapshot)
+        rng = self._rng_factory(f"{record.id}:{record.version}")
+        game = Game.from_dict(data["game"], rng=rng)
+        return _Loaded(record, game, Tally.from_list(data["tally"]))
+
+    def _started(self, record: GameRecord) -> _Loaded | Outcome:
+        if record.status == "lobby":
+            return Outcome.refuse(NOT_STARTED, game_id=record.id)
+        return self._load(record)
+
+    @staticmethod
+    def _snapshot(game: Game, tally: Tally) -> str:
+        return json.dumps(
+            {"format": SNAPSHOT_FORMAT, "game": game.to_dict(), "tally": tally.to_list()},
+            separators=(",", ":"),
+        )
+
+    def _lobby(self, record: GameRecord, state: str = "open") -> Lobby:
+        creator = next((s.name for s in record.seats if s.user_id == record.creator_id), None)
+        text = render.lobby_text(
+            creator or "someone",
+            [s.name for s in record.seats],
+            record.num_players,
+            record.target,
+            state,
+        )
+        buttons = LOBBY_BUTTONS if state == "open" else ()
+        return Lobby(record.id, record.channel_id, text, buttons, record.lobby_message_id)
+
+    def _human(self, record: GameRecord, seat: int) -> int | None:
+        """The user id of a human seat, or None for a computer."""
+        found = record.seats[seat]
+        return None if found.is_computer else found.user_id
+
+    # -- prompts ------------------------------------------------------------------------------
+    def _discard_prompt(self, loaded: _Loaded, seat: int, user_id: int) -> Prompt:
+        view = loaded.game.view(seat)
+        return Prompt(
+            user_id=user_id,
+            game_id=loaded.record.id,
+            kind="discard",
+            text=render.discard_prompt_text(view, loaded.record.channel_id),
+            cards=tuple(CardChoice(c.code, str(c)) for c in view.hand),
+            pick=view.discard_count,
+            stamp=view.deal_number,
+        )
+
+    def _play_prompt(self, loaded: _Loaded, seat: int, user_id: int, version: int) -> Prompt:
+        view = loaded.game.view(seat)
+        return Prompt(
+            user_id=user_id,
+            game_id=loaded.record.id,
+            kind="play",
+            text=render.play_prompt_text(view, loaded.record.channel_id),
+            cards=tuple(CardChoice(c.code, str(c), c in view.playable) for c in view.hand),
+            pick=1,
+            stamp=version,
+        )
+
+    def _prompts(self, loaded: _Loaded, events: Sequence[Event], version: int) -> list[Prompt]:
+        """DMs owed after an action: a discard prompt to each human at a new deal, and a play
+        prompt to the human whose turn it now is."""
+        game = loaded.game
+        prompts: list[Prompt] = []
+        if any(isinstance(e, Dealt) for e in events):
+            for seat in game.pending_discards():
+                user_id = self._human(loaded.record, seat)
+                if user_id is not None:
+                    prompts.append(self._discard_prompt(loaded, seat, user_id))
+        if game.phase is Phase.PLAY and game.turn is not None:
+            user_id = self._human(loaded.record, game.turn)
+            if user_id is not None:
+                prompts.append(self._play_prompt(loaded, game.turn, user_id, version))
+        return prompts
+
+    # -- applying one action ------------------------------------------------------------------
+    async def _apply(
+        self,
+        loaded: _Loaded,
+        act: Callable[[Game], list[Event]],
+        reply: Callable[[Game], str],
+        *,
+        lead: Sequence[str] = (),
+    ) -> Outcome:
+        """Apply one engine action, save it in one transaction, and say what happened."""
+        game, record = loaded.game, loaded.record
+        logged = len(game.actions)
+        try:
+            events = act(game)
+        except RuleError as err:
+            return Outcome.refuse(str(err), game_id=record.id)
+        loaded.tally.add(events)
+        finished = game.phase is Phase.OVER
+        try:
+            version = await self._store.save(
+                record.id,
+                record.version,
+                now=self._now(),
+                status="finished" if finished else "active",
+                snapshot=self._snapshot(game, loaded.tally),
+                actions=[json.dumps(a) for a in game.actions[logged:]],
+                results=self._results(loaded) if finished else (),
+            )
+        except VersionConflict as err:
+            return Outcome.refuse(str(err), game_id=record.id)
+        channel = list(lead) + render.render_events(events, game.public_view())
+        return Outcome(
+            reply=Reply(reply(game)),
+            game_id=record.id,
+            channel_id=record.channel_id,
+            channel=channel,
+            prompts=self._prompts(loaded, events, version),
+        )
+
+    def _results(self, loaded: _Loaded) -> list[ResultRecord]:
+        game, record = loaded.game, loaded.record
+        result = game.result
+        assert result is not None
+        order = [result.winner] + [s for s in range(len(result.scores)) if s != result.winner]
+        final = "-".join(str(result.scores[s]) for s in order)
+        skunk = result.kind != "win"
+        rows = []
+        for seat in record.seats:
+            side = game.side_of(seat.seat)
+            won = side == result.winner
+            mine = loaded.tally.seats[seat.seat]
+            rows.append(
+                ResultRecord(
+                    seat=seat.seat,
+                    user_id=seat.user_id,
+                    display_name=seat.name,
+                    is_computer=seat.is_computer,
+                    won=won,
+                    game_points=result.game_points,
+                    skunk_given=won and skunk,
+                    skunk_taken=not won and skunk,
+                    score=result.scores[side],
+                    final_scores=final,
+                    reason=result.reason,
+                    pegging_points=mine.pegging,
+                    hand_points=mine.hand,
+                    crib_points=mine.crib,
+                    deals=mine.deals,
+                    best_hand=mine.best_hand,
+                    best_hand_cards=mine.best_hand_cards,
+                    twenty_nines=mine.twenty_nines,
+                )
+            )
+        return rows
+
+    # -- lobby (by channel) ---------------------------------------------------------------------
     async def new_game(
         self,
         guild_id: int | None,
@@ -51,94 +298,435 @@ class GameService:
         target: int = 121,
     ) -> Outcome:
         """Open a game in this channel with ``user`` in the first seat."""
-        raise NotImplementedError
+        if players not in (2, 3, 4):
+            return Outcome.refuse("A game has 2, 3 or 4 players.")
+        if target not in TARGETS:
+            return Outcome.refuse("A game is played to 121 or to 61 points.")
+        async with self._lock(channel_id):
+            if await self._store.open_game_in_channel(channel_id) is not None:
+                return Outcome.refuse(_BUSY)
+            try:
+                record = await self._store.create_game(
+                    guild_id=guild_id,
+                    channel_id=channel_id,
+                    creator=SeatRecord(0, user.id, user.name),
+                    num_players=players,
+                    target=target,
+                    now=self._now(),
+                )
+            except ChannelBusy:
+                return Outcome.refuse(_BUSY)
+        return Outcome(
+            reply=Reply(
+                f"Game opened: {players} players, to {target}. "
+                "Others join with the Join button or `/cribbage join`."
+            ),
+            game_id=record.id,
+            channel_id=channel_id,
+            lobby=self._lobby(record),
+        )
 
     async def join(self, channel_id: int, user: User) -> Outcome:
         """Take a seat in the channel's lobby."""
-        raise NotImplementedError
+        return await self._in_channel(channel_id, lambda r: self._join(r, user))
+
+    async def _join(self, record: GameRecord, user: User) -> Outcome:
+        if record.status != "lobby":
+            return Outcome.refuse("The game here has already started.", game_id=record.id)
+        if record.seat_of(user.id) is not None:
+            return Outcome.refuse("You're already in this game.", game_id=record.id)
+        if len(record.seats) >= record.num_players:
+            return Outcome.refuse("This game is full.", game_id=record.id)
+        seats = [*record.seats, SeatRecord(len(record.seats), user.id, user.name)]
+        return await self._reseat(
+            record, seats, f"You're in: seat {len(seats)} of {record.num_players}."
+        )
+
+    async def _reseat(self, record: GameRecord, seats: list[SeatRecord], text: str) -> Outcome:
+        try:
+            await self._store.set_seats(record.id, record.version, seats, now=self._now())
+        except VersionConflict as err:
+            return Outcome.refuse(str(err), game_id=record.id)
+        updated = await self._store.get_game(record.id)
+        assert updated is not None
+        if len(seats) == record.num_players:
+            text += " The table is full: press Start to deal."
+        return Outcome(
+            reply=Reply(text),
+            game_id=record.id,
+            channel_id=record.channel_id,
+            lobby=self._lobby(updated),
+        )
 
     async def leave(self, channel_id: int, user: User) -> Outcome:
-        """Give up a seat in the lobby (the creator leaving cancels the lobby)."""
-        raise NotImplementedError
+        """Give up a seat in the lobby (the creator leaving closes the lobby)."""
+        return await self._in_channel(channel_id, lambda r: self._leave(r, user))
+
+    async def _leave(self, record: GameRecord, user: User) -> Outcome:
+        if record.status != "lobby":
+            return Outcome.refuse(
+                "The game has started: use `/cribbage resign` to concede.", game_id=record.id
+            )
+        if record.seat_of(user.id) is None:
+            return Outcome.refuse("You're not in this game.", game_id=record.id)
+        if user.id == record.creator_id:
+            return await self._close(
+                record, "cancelled", f"{user.name} left and closed the lobby.", "You left."
+            )
+        seats = [
+            SeatRecord(i, s.user_id, s.name, s.is_computer)
+            for i, s in enumerate(s for s in record.seats if s.user_id != user.id)
+        ]
+        return await self._reseat(record, seats, "You left the game.")
 
     async def start(self, channel_id: int, user: User) -> Outcome:
         """Deal, when every seat is taken (any seated player may start)."""
-        raise NotImplementedError
+        return await self._in_channel(channel_id, lambda r: self._start(r, user))
+
+    async def _start(self, record: GameRecord, user: User) -> Outcome:
+        if record.status != "lobby":
+            return Outcome.refuse("The game has already started.", game_id=record.id)
+        if record.seat_of(user.id) is None:
+            return Outcome.refuse("Only players in this game can start it.", game_id=record.id)
+        missing = record.num_players - len(record.seats)
+        if missing:
+            more = "1 more player" if missing == 1 else f"{missing} more players"
+            return Outcome.refuse(f"Waiting for {more} before dealing.", game_id=record.id)
+        rng = self._rng_factory(f"{record.id}:{record.version}")
+        game, events = Game.new([s.name for s in record.seats], target=record.target, rng=rng)
+        tally = Tally.empty(record.num_players)
+        tally.add(events)
+        try:
+            version = await self._store.save(
+                record.id,
+                record.version,
+                now=self._now(),
+                status="active",
+                snapshot=self._snapshot(game, tally),
+            )
+        except VersionConflict as err:
+            return Outcome.refuse(str(err), game_id=record.id)
+        loaded = _Loaded(record, game, tally)
+        return Outcome(
+            reply=Reply("Dealing — your hand is on its way by DM."),
+            game_id=record.id,
+            channel_id=record.channel_id,
+            lobby=self._lobby(record, "started"),
+            channel=render.render_events(events, game.public_view()),
+            prompts=self._prompts(loaded, events, version),
+        )
 
     async def cancel(self, channel_id: int, user: User, *, moderator: bool = False) -> Outcome:
         """End the game with no result (its creator, or a moderator)."""
-        raise NotImplementedError
+        return await self._in_channel(channel_id, lambda r: self._cancel(r, user, moderator))
 
-    # -- the game (by channel) ---------------------------------------------------------------
+    async def _cancel(self, record: GameRecord, user: User, moderator: bool) -> Outcome:
+        if user.id != record.creator_id and not moderator:
+            return Outcome.refuse(
+                "Only the player who opened this game, or a moderator, can cancel it.",
+                game_id=record.id,
+            )
+        return await self._close(
+            record,
+            "cancelled",
+            f"{user.name} cancelled the game. No result is recorded.",
+            "Game cancelled.",
+        )
+
+    async def _close(self, record: GameRecord, status: str, line: str, reply: str) -> Outcome:
+        """End a game without a result (cancelled or expired)."""
+        try:
+            await self._store.save(record.id, record.version, now=self._now(), status=status)
+        except VersionConflict as err:
+            return Outcome.refuse(str(err), game_id=record.id)
+        # An open lobby is closed; a started game's lobby message is edited only if known.
+        lobby = None
+        if record.status == "lobby" or record.lobby_message_id is not None:
+            lobby = self._lobby(record, status)
+        return Outcome(
+            reply=Reply(reply),
+            game_id=record.id,
+            channel_id=record.channel_id,
+            channel=[line],
+            lobby=lobby,
+        )
+
+    # -- the game (by channel) ----------------------------------------------------------------
     async def resign(self, channel_id: int, user: User) -> Outcome:
         """Concede: the other side wins; counts as a loss."""
-        raise NotImplementedError
+        return await self._in_channel(channel_id, lambda r: self._resign(r, user))
+
+    async def _resign(self, record: GameRecord, user: User) -> Outcome:
+        loaded = self._started(record)
+        if isinstance(loaded, Outcome):
+            return loaded
+        seat = record.seat_of(user.id)
+        if seat is None:
+            return Outcome.refuse(NOT_A_PLAYER, game_id=record.id)
+        return await self._apply(
+            loaded,
+            lambda g: g.resign(seat),
+            lambda g: "You resigned.",
+            lead=[f"{user.name} resigns."],
+        )
 
     async def discard(self, channel_id: int, user: User, cards: str | Sequence[Card]) -> Outcome:
         """Put cards in the crib (text as typed, e.g. ``"5H JD"``, or cards)."""
-        raise NotImplementedError
+        return await self._in_channel(channel_id, lambda r: self._discard(r, user, cards))
+
+    async def _discard(
+        self, record: GameRecord, user: User, cards: str | Sequence[Card]
+    ) -> Outcome:
+        loaded = self._started(record)
+        if isinstance(loaded, Outcome):
+            return loaded
+        seat = record.seat_of(user.id)
+        if seat is None:
+            return Outcome.refuse(NOT_A_PLAYER, game_id=record.id)
+        if isinstance(cards, str):
+            try:
+                chosen = parse_cards(cards)
+            except ValueError as err:
+                return Outcome.refuse(str(err), game_id=record.id)
+        else:
+            chosen = tuple(cards)
+
+        def reply(game: Game) -> str:
+            kept = game.view(seat).kept
+            return f"You put {render.card_labels(chosen)} in the crib. You keep {cards_str(kept)}."
+
+        return await self._apply(loaded, lambda g: g.discard(seat, chosen), reply)
 
     async def play(self, channel_id: int, user: User, card: str | Card) -> Outcome:
         """Play one card in the play."""
-        raise NotImplementedError
+        return await self._in_channel(channel_id, lambda r: self._play(r, user, card))
+
+    async def _play(self, record: GameRecord, user: User, card: str | Card) -> Outcome:
+        loaded = self._started(record)
+        if isinstance(loaded, Outcome):
+            return loaded
+        seat = record.seat_of(user.id)
+        if seat is None:
+            return Outcome.refuse(NOT_A_PLAYER, game_id=record.id)
+        if isinstance(card, str):
+            try:
+                parsed = parse_cards(card)
+            except ValueError as err:
+                return Outcome.refuse(str(err), game_id=record.id)
+            if len(parsed) != 1:
+                return Outcome.refuse("Play one card at a time, like 7C.", game_id=record.id)
+            card = parsed[0]
+        chosen = card
+
+        def reply(game: Game) -> str:
+            left = game.view(seat).hand if game.phase is not Phase.OVER else ()
+            rest = f" You hold {cards_str(left)}." if left else ""
+            return f"You played {chosen}.{rest}"
+
+        return await self._apply(loaded, lambda g: g.play(seat, chosen), reply)
 
     async def hand(self, channel_id: int, user: User) -> Outcome:
         """The user's hand, privately, with the controls for what they can do now."""
-        raise NotImplementedError
+        return await self._in_channel(channel_id, lambda r: self._hand(r, user))
+
+    async def _hand(self, record: GameRecord, user: User) -> Outcome:
+        loaded = self._started(record)
+        if isinstance(loaded, Outcome):
+            return loaded
+        seat = record.seat_of(user.id)
+        if seat is None:
+            return Outcome.refuse(NOT_A_PLAYER, game_id=record.id)
+        game = loaded.game
+        controls: Prompt | None = None
+        if seat in game.pending_discards():
+            controls = self._discard_prompt(loaded, seat, user.id)
+        elif game.phase is Phase.PLAY and game.turn == seat:
+            controls = self._play_prompt(loaded, seat, user.id, record.version)
+        text = render.hand_text(game.view(seat), record.channel_id)
+        return Outcome(
+            reply=Reply(text, ephemeral=True, controls=controls),
+            game_id=record.id,
+            channel_id=record.channel_id,
+        )
 
     async def status(self, channel_id: int) -> Outcome:
         """The table: board, dealer, phase, turn, count and series (public)."""
-        raise NotImplementedError
+        async with self._lock(channel_id):
+            record = await self._store.open_game_in_channel(channel_id)
+        if record is None:
+            return Outcome.refuse(NO_GAME)
+        if record.status == "lobby":
+            text = self._lobby(record).text
+        else:
+            text = render.status_text(self._load(record).game.public_view())
+        return Outcome(reply=Reply(text, ephemeral=False), game_id=record.id, channel_id=channel_id)
 
-    # -- components (by game id; custom ids carry the game and the prompt's stamp) -----------
+    # -- components (by game id) ----------------------------------------------------------------
     async def click_lobby(
         self, game_id: int, button: str, user: User, *, moderator: bool = False
     ) -> Outcome:
         """A lobby button: ``"join"``, ``"leave"``, ``"start"`` or ``"cancel"``."""
-        raise NotImplementedError
+        actions: dict[str, Callable[[GameRecord], Awaitable[Outcome]]] = {
+            "join": lambda r: self._join(r, user),
+            "leave": lambda r: self._leave(r, user),
+            "start": lambda r: self._start(r, user),
+            "cancel": lambda r: self._cancel(r, user, moderator),
+        }
+        body = actions.get(button)
+        if body is None:
+            return Outcome.refuse("That button does nothing I know of.")
+        return await self._by_id(game_id, body)
 
     async def click_discard(
         self, game_id: int, stamp: int, user: User, codes: Sequence[str]
     ) -> Outcome:
         """The discard select menu of a prompt (``codes`` are the selected card codes)."""
-        raise NotImplementedError
+
+        async def body(record: GameRecord) -> Outcome:
+            loaded = self._started(record)
+            if isinstance(loaded, Outcome):
+                return loaded
+            if stamp != loaded.game.deal_number:
+                return Outcome.refuse(STALE_DISCARD, game_id=game_id)
+            try:
+                cards = [Card.parse(code) for code in codes]
+            except ValueError as err:
+                return Outcome.refuse(str(err), game_id=game_id)
+            return await self._discard(record, user, cards)
+
+        return await self._by_id(game_id, body)
 
     async def click_play(self, game_id: int, stamp: int, user: User, code: str) -> Outcome:
         """A card button of a play prompt."""
-        raise NotImplementedError
+
+        async def body(record: GameRecord) -> Outcome:
+            if record.status == "lobby":
+                return Outcome.refuse(NOT_STARTED, game_id=game_id)
+            if stamp != record.version:
+                return Outcome.refuse(STALE_PLAY, game_id=game_id)
+            try:
+                card = Card.parse(code)
+            except ValueError as err:
+                return Outcome.refuse(str(err), game_id=game_id)
+            return await self._play(record, user, card)
+
+        return await self._by_id(game_id, body)
 
     async def lobby_posted(self, game_id: int, message_id: int) -> None:
         """Remember the lobby message's id so later changes edit it (also after a restart)."""
-        raise NotImplementedError
+        await self._store.set_lobby_message(game_id, message_id)
 
     async def dm_failed(self, game_id: int, user_id: int) -> Outcome:
         """A DM to this player was refused: the channel line telling them to use ``hand``."""
-        raise NotImplementedError
+        record = await self._store.get_game(game_id)
+        if record is None:
+            return Outcome.refuse("I can't find that game.")
+        return Outcome(
+            reply=Reply(""),
+            game_id=game_id,
+            channel_id=record.channel_id,
+            channel=[
+                f"<@{user_id}>, I can't send you direct messages. Use `/cribbage hand` here "
+                "to see your cards and play."
+            ],
+        )
 
     # -- autocomplete -------------------------------------------------------------------------
+    async def _seat_view(self, channel_id: int, user_id: int) -> Any:
+        record = await self._store.open_game_in_channel(channel_id)
+        if record is None or record.status != "active":
+            return None
+        seat = record.seat_of(user_id)
+        if seat is None:
+            return None
+        return self._load(record).game.view(seat)
+
     async def autocomplete_discard(
         self, channel_id: int, user_id: int, current: str
     ) -> list[Choice]:
-        """The user's cards matching what they typed (empty when they have nothing to discard)."""
-        raise NotImplementedError
+        """The user's cards matching what they typed (empty when they have nothing to discard).
+
+        Cards already typed in full stay in front, so ``"5H J"`` offers ``"5H JD"``,
+        ``"5H JC"`` and so on.
+        """
+        view = await self._seat_view(channel_id, user_id)
+        if view is None or view.seat not in view.pending_discards:
+            return []
+        words = current.replace(",", " ").split()
+        partial = "" if current.endswith((" ", ",")) or not words else words.pop()
+        try:
+            done = [Card.parse(w) for w in words]
+        except ValueError:
+            done = []
+        if len(done) >= view.discard_count:
+            done = done[: view.discard_count - 1]
+        choices = []
+        for card in view.hand:
+            if card in done or not _matches(card, partial):
+                continue
+            picked = [*done, card]
+            choices.append(Choice(cards_str(picked), " ".join(c.code for c in picked)))
+        return choices[:MAX_CHOICES]
 
     async def autocomplete_play(self, channel_id: int, user_id: int, current: str) -> list[Choice]:
         """Only the cards the user may legally play now (empty when it is not their turn)."""
-        raise NotImplementedError
+        view = await self._seat_view(channel_id, user_id)
+        if view is None:
+            return []
+        partial = current.strip()
+        return [Choice(str(c), c.code) for c in view.playable if _matches(c, partial)][:MAX_CHOICES]
 
     # -- server-wide --------------------------------------------------------------------------
     async def leaderboard(self, guild_id: int | None) -> Outcome:
         """The server's standings (games between people), ranked."""
-        raise NotImplementedError
+        rows = await self._store.leaderboard(guild_id)
+        return Outcome(reply=Reply(render.render_leaderboard(rows), ephemeral=False))
 
     async def stats(self, guild_id: int | None, user: User) -> Outcome:
         """One player's record on this server."""
-        raise NotImplementedError
+        found = await self._store.player_stats(guild_id, user.id)
+        text = render.render_stats(user.name, found.get(False), found.get(True))
+        return Outcome(reply=Reply(text, ephemeral=False))
 
     def rules(self, topic: str | None = None) -> Outcome:
         """Rules help for a topic (overview, deal, play, show, scoring, commands)."""
-        raise NotImplementedError
+        return Outcome(reply=Reply(render.rules_text(topic), ephemeral=True))
 
     async def expire_idle(self, now: datetime | None = None) -> list[Outcome]:
         """End every game idle longer than the expiry (no stats); one outcome per game."""
-        raise NotImplementedError
+        moment = now if now is not None else self._clock()
+        cutoff = (moment - self._idle_expiry).timestamp()
+        days = self._idle_expiry / timedelta(days=1)
+        said = f"{days:g} day" + ("" if days == 1 else "s")
+        outcomes = []
+        for stale in await self._store.idle_games(cutoff):
+            async with self._lock(stale.channel_id):
+                record = await self._store.get_game(stale.id)
+                # A move may have arrived since the list was read: then it is not idle.
+                if (
+                    record is None
+                    or record.status not in OPEN_STATUSES
+                    or record.updated_at >= cutoff
+                ):
+                    continue
+                outcome = await self._close(
+                    record,
+                    "expired",
+                    f"Nobody moved in this game for {said}, so it has ended. "
+                    "No result is recorded.",
+                    "",
+                )
+            if outcome.ok:
+                outcomes.append(outcome)
+        return outcomes
+
+
+_BUSY = "There's already a game in this channel — see it with `/cribbage status`."
+
+
+def _matches(card: Card, typed: str) -> bool:
+    """Whether ``card`` fits what was typed so far (code or label, any case)."""
+    typed = typed.strip().upper()
+    if not typed:
+        return True
+    return card.code.upper().startswith(typed) or str(card).upper().startswith(typed)

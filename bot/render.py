@@ -1,0 +1,462 @@
+"""The bot's words: table events for the channel, the board, private hands, standings, help.
+
+Channel text is made only from engine events and the public view (never a seat's view), so a
+card still in someone's hand cannot reach the channel by mistake. Private text takes the one
+seat's view it is for.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+
+from bot.store import LeaderRow, StatsRow
+from engine.cards import Card, cards_str
+from engine.events import (
+    CountReset,
+    CutForDeal,
+    Dealt,
+    Discarded,
+    Event,
+    GameOver,
+    Go,
+    GoPoint,
+    Heels,
+    Played,
+    Shown,
+    StarterCut,
+)
+from engine.outcome import GameResult
+from engine.phase import Phase
+from engine.speech import say_pegging, say_score
+from engine.views import PublicView, SeatView
+
+__all__ = [
+    "MAX_MESSAGE",
+    "RULES_TOPICS",
+    "Table",
+    "board",
+    "card_labels",
+    "chunk",
+    "discard_prompt_text",
+    "hand_text",
+    "lobby_text",
+    "play_prompt_text",
+    "render_events",
+    "render_leaderboard",
+    "render_result",
+    "render_stats",
+    "rules_text",
+    "scores_line",
+    "status_text",
+]
+
+#: Discord's limit on one message's content.
+MAX_MESSAGE = 2000
+_BOARD_WIDTH = 30
+
+
+class Table:
+    """Names at a table: players by seat and sides (partners are "Al & Cy")."""
+
+    def __init__(self, players: Sequence[str], num_sides: int) -> None:
+        self.players = tuple(players)
+        self.num_sides = num_sides
+
+    @classmethod
+    def of(cls, view: PublicView) -> Table:
+        """The table of a game's public view."""
+        return cls(view.players, view.num_sides)
+
+    def seat(self, seat: int) -> str:
+        """A player's name."""
+        return self.players[seat]
+
+    def side(self, side: int) -> str:
+        """A side's name: the player, or both partners with four players."""
+        if self.num_sides == len(self.players):
+            return self.players[side]
+        return " & ".join(self.players[s] for s in range(side, len(self.players), self.num_sides))
+
+    def side_verb(self, side: int, singular: str, plural: str) -> str:
+        """``wins`` for one player, ``win`` for partners."""
+        return singular if self.num_sides == len(self.players) else plural
+
+
+def _plural(n: int, word: str) -> str:
+    return f"{n} {word}" if n == 1 else f"{n} {word}s"
+
+
+def chunk(lines: Iterable[str], limit: int = MAX_MESSAGE) -> list[str]:
+    """Join lines into messages of at most ``limit`` characters (a longer line is cut)."""
+    messages: list[str] = []
+    current = ""
+    for line in lines:
+        line = line if len(line) <= limit else line[: limit - 1] + "…"
+        if current and len(current) + 1 + len(line) > limit:
+            messages.append(current)
+            current = line
+        else:
+            current = f"{current}\n{line}" if current else line
+    if current:
+        messages.append(current)
+    return messages
+
+
+# -- table events -------------------------------------------------------------------------
+
+
+def _played(table: Table, event: Played) -> str:
+    said = say_pegging(event.items, event.points)
+    name = table.seat(event.seat)
+    if said:
+        return f"{name} plays {event.card} — {said} (count {event.count})"
+    return f"{name} plays {event.card} (count {event.count})"
+
+
+def _shown(table: Table, event: Shown) -> str:
+    owner = table.seat(event.seat)
+    what = f"{owner}'s crib" if event.crib else f"{owner}'s hand"
+    said = say_score(event.score)
+    return (
+        f"{what}: {cards_str(event.cards)} + starter {event.starter} — {said}"
+        f" ({table.side(event.side)} {event.total})"
+    )
+
+
+def _cut(table: Table, event: CutForDeal) -> str:
+    rounds = []
+    for cards in event.rounds:
+        rounds.append(", ".join(f"{table.seat(s)} {card}" for s, card in enumerate(cards)))
+    said = " — a tie for lowest, cut again: ".join(rounds)
+    return f"Cut for deal: {said}. {table.seat(event.dealer)} cuts lowest and deals first."
+
+
+def _dealt(table: Table, event: Dealt, discard_count: int) -> str:
+    dealer = table.seat(event.dealer)
+    cards = _plural(discard_count, "card")
+    extra = " and one from the deck" if event.crib_from_deck else ""
+    return (
+        f"**Deal {event.deal_number}** — {dealer} deals {event.hand_size} each. "
+        f"Everyone puts {cards} in {dealer}'s crib{extra}: check your DMs, "
+        "or use `/cribbage hand`."
+    )
+
+
+def _starter(table: Table, event: StarterCut, heels: Heels | None) -> str:
+    leader = table.seat((event.dealer + 1) % len(table.players))
+    if heels is not None:
+        return (
+            f"Starter: {event.card} — his heels, {table.seat(heels.seat)} pegs {heels.points}"
+            f" ({table.side(heels.side)} {heels.score}). {leader} leads."
+        )
+    return f"Starter: {event.card}. {leader} leads."
+
+
+def render_result(table: Table, result: GameResult) -> str:
+    """The end of a game: "Al wins 121-84 — a skunk, 2 game points"."""
+    winner = table.side(result.winner)
+    verb = table.side_verb(result.winner, "wins", "win")
+    order = [result.winner] + [s for s in range(len(result.scores)) if s != result.winner]
+    scores = "-".join(str(result.scores[s]) for s in order)
+    points = _plural(result.game_points, "game point")
+    kinds = {
+        "skunk": "a skunk, ",
+        "double_skunk": "a double skunk, ",
+        "lurch": "a lurch, ",
+    }
+    how = "" if result.reason != "resigned" else " by resignation"
+    return f"🏆 {winner} {verb} {scores}{how} — {kinds.get(result.kind, '')}{points}"
+
+
+def scores_line(table: Table, scores: Sequence[int], target: int) -> str:
+    """Every side's score: "Scores: Al 45 · Bea 38 (to 121)"."""
+    parts = " · ".join(f"{table.side(s)} {score}" for s, score in enumerate(scores))
+    return f"Scores: {parts} (to {target})"
+
+
+def render_events(events: Sequence[Event], view: PublicView) -> list[str]:
+    """Channel messages for the events of one action, one message per table event or group.
+
+    The plays of one action (a card, the goes and points it set off, a reset) share one
+    message; the starter, every show, the scores after the show and the result each get their
+    own. ``view`` is the public view after the action (for names and the scores).
+    """
+    table = Table.of(view)
+    messages: list[str] = []
+    play_lines: list[str] = []
+
+    def flush_play() -> None:
+        if play_lines:
+            messages.extend(chunk(play_lines))
+            play_lines.clear()
+
+    showed = False
+    for i, event in enumerate(events):
+        if isinstance(event, Played):
+            play_lines.append(_played(table, event))
+        elif isinstance(event, Go):
+            play_lines.append(f"{table.seat(event.seat)} says go")
+        elif isinstance(event, GoPoint):
+            label = "Last card" if event.last_card else "Go"
+            play_lines.append(
+                f"{label} — {table.seat(event.seat)} pegs {event.points}"
+                f" ({table.side(event.side)} {event.score})"
+            )
+        elif isinstance(event, CountReset):
+            play_lines.append(f"The count starts again; {table.seat(event.next_seat)} leads")
+        else:
+            flush_play()
+            if isinstance(event, CutForDeal):
+                messages.append(_cut(table, event))
+            elif isinstance(event, Dealt):
+                if showed:
+                    # Nothing scores between the show and the next deal, so the view's
+                    # scores are the scores the show left.
+                    messages.append(scores_line(table, view.scores, view.target))
+                    showed = False
+                messages.append(_dealt(table, event, view.discard_count))
+            elif isinstance(event, Discarded):
+                line = f"{table.seat(event.seat)} puts {_plural(event.count, 'card')} in the crib."
+                if view.phase is Phase.DISCARD and view.pending_discards:
+                    waiting = ", ".join(table.seat(s) for s in view.pending_discards)
+                    line += f" Waiting for {waiting}."
+                messages.append(line)
+            elif isinstance(event, StarterCut):
+                nxt = events[i + 1] if i + 1 < len(events) else None
+                messages.append(_starter(table, event, nxt if isinstance(nxt, Heels) else None))
+            elif isinstance(event, Heels):
+                pass  # said with the starter
+            elif isinstance(event, Shown):
+                messages.append(_shown(table, event))
+                showed = True
+            elif isinstance(event, GameOver):
+                messages.append(render_result(table, event.result))
+                showed = False
+    flush_play()
+    return messages
+
+
+# -- the table as a whole -----------------------------------------------------------------
+
+
+def board(table: Table, scores: Sequence[int], target: int) -> str:
+    """A text track per side, in a code block: ``Al   ▰▰▰▰▱▱▱▱  45``."""
+    width = max(len(table.side(s)) for s in range(len(scores)))
+    lines = []
+    for side, score in enumerate(scores):
+        filled = min(_BOARD_WIDTH, score * _BOARD_WIDTH // target)
+        track = "▰" * filled + "▱" * (_BOARD_WIDTH - filled)
+        lines.append(f"{table.side(side).ljust(width)}  {track} {score:>3}")
+    return "```\n" + "\n".join(lines) + f"\n{'':>{width}}  to {target}\n```"
+
+
+def status_text(view: PublicView) -> str:
+    """The public table: board, dealer, phase, whose turn, the count and the series."""
+    table = Table.of(view)
+    lines = [board(table, view.scores, view.target)]
+    if view.phase is Phase.OVER and view.result is not None:
+        lines.append(render_result(table, view.result))
+        return "\n".join(lines)
+    dealer = table.seat(view.dealer)
+    lines.append(f"Deal {view.deal_number} — {dealer} deals and has the crib.")
+    if view.phase is Phase.DISCARD:
+        waiting = ", ".join(table.seat(s) for s in view.pending_discards)
+        lines.append(f"Discarding: waiting for {waiting}.")
+    else:
+        lines.append(f"The play — starter {view.starter}.")
+        if view.turn is not None:
+            lines.append(f"{table.seat(view.turn)} to play.")
+        series = cards_str(view.series) if view.series else "no cards yet"
+        lines.append(f"Count {view.count}: {series}.")
+        held = ", ".join(
+            f"{table.seat(s)} {_plural(n, 'card')}" for s, n in enumerate(view.hand_sizes)
+        )
+        lines.append(f"Cards left: {held}.")
+    return "\n".join(lines)
+
+
+def lobby_text(
+    creator: str, names: Sequence[str], num_players: int, target: int, state: str = "open"
+) -> str:
+    """The lobby message: who is seated and what is still needed.
+
+    ``state`` is ``open``, ``started``, ``cancelled`` or ``expired``.
+    """
+    seated = ", ".join(names) if names else "nobody"
+    head = f"**Cribbage** — {num_players} players, to {target}. Opened by {creator}."
+    partners = " Partners sit opposite: seats 1 & 3 against 2 & 4." if num_players == 4 else ""
+    lines = [head + partners, f"Seated ({len(names)}/{num_players}): {seated}"]
+    if state == "open":
+        missing = num_players - len(names)
+        if missing:
+            lines.append(f"Waiting for {_plural(missing, 'more player')}: press **Join**.")
+        else:
+            lines.append("The table is full: press **Start** to deal.")
+    elif state == "started":
+        lines.append("The game has started.")
+    elif state == "cancelled":
+        lines.append("This game was cancelled.")
+    else:
+        lines.append("This game ended: nobody moved for too long.")
+    return "\n".join(lines)
+
+
+# -- private text (one seat's view) -------------------------------------------------------
+
+
+def _where(channel_id: int) -> str:
+    return f"Cribbage in <#{channel_id}>"
+
+
+def discard_prompt_text(view: SeatView, channel_id: int) -> str:
+    """The DM at each deal: the hand and how many cards to choose for whose crib."""
+    dealer = view.players[view.dealer]
+    crib = "your crib" if view.dealer == view.seat else f"{dealer}'s crib"
+    cards = _plural(view.discard_count, "card")
+    return (
+        f"{_where(channel_id)}, deal {view.deal_number}. Your hand: {cards_str(view.hand)}\n"
+        f"Choose {cards} for {crib}."
+    )
+
+
+def play_prompt_text(view: SeatView, channel_id: int) -> str:
+    """The DM when it is the seat's turn in the play: the count, the series and the cards."""
+    series = cards_str(view.series) if view.series else "nothing played yet"
+    table = Table.of(view)
+    return (
+        f"{_where(channel_id)}: your turn. Count {view.count} ({series}); "
+        f"starter {view.starter}.\n"
+        f"Your cards: {cards_str(view.hand)}\n{scores_line(table, view.scores, view.target)}"
+    )
+
+
+def hand_text(view: SeatView, channel_id: int) -> str:
+    """The seat's hand for the ``hand`` command, with what they may do now."""
+    if view.phase is Phase.DISCARD and view.seat in view.pending_discards:
+        return discard_prompt_text(view, channel_id)
+    if view.phase is Phase.PLAY and view.turn == view.seat:
+        return play_prompt_text(view, channel_id)
+    table = Table.of(view)
+    held = cards_str(view.hand) if view.hand else "no cards left"
+    lines = [f"{_where(channel_id)}, deal {view.deal_number}. Your cards: {held}"]
+    if view.discards:
+        lines.append(f"In the crib from you: {cards_str(view.discards)}")
+    if view.phase is Phase.DISCARD:
+        waiting = ", ".join(table.seat(s) for s in view.pending_discards)
+        lines.append(f"Waiting for {waiting} to discard.")
+    elif view.phase is Phase.PLAY and view.turn is not None:
+        lines.append(f"Count {view.count}; {table.seat(view.turn)} to play.")
+    return "\n".join(lines)
+
+
+def card_labels(cards: Iterable[Card]) -> str:
+    """Cards for a sentence: "5♥ and J♦"."""
+    names = [str(c) for c in cards]
+    if len(names) <= 1:
+        return "".join(names)
+    return ", ".join(names[:-1]) + " and " + names[-1]
+
+
+# -- standings ----------------------------------------------------------------------------
+
+
+def _pct(rate: float) -> str:
+    return f"{rate * 100:.0f}%"
+
+
+def render_leaderboard(rows: Sequence[LeaderRow]) -> str:
+    """The server's ranking: wins, losses, win %, skunks given (+) and taken (-)."""
+    if not rows:
+        return "No games between people have finished on this server yet."
+    width = max(len(r.name) for r in rows)
+    lines = ["**Leaderboard** (games between people)", "```"]
+    lines.append(f"{'#':>2}  {'player':<{width}}  {'W':>3} {'L':>3} {'win%':>5}  skunks")
+    for rank, row in enumerate(rows, start=1):
+        lines.append(
+            f"{rank:>2}  {row.name:<{width}}  {row.wins:>3} {row.losses:>3}"
+            f" {_pct(row.win_rate):>5}  +{row.skunks_given} -{row.skunks_taken}"
+        )
+    lines.append("```")
+    return chunk(lines)[0]
+
+
+def _stats_block(label: str, row: StatsRow) -> list[str]:
+    per = max(row.deals, 1)
+    best = f"{row.best_hand}" + (f" ({row.best_hand_cards})" if row.best_hand_cards else "")
+    return [
+        f"{label}: {_plural(row.games, 'game')}, {_plural(row.wins, 'win')}"
+        f" ({_pct(row.win_rate)}); skunks given {row.skunks_given}, taken {row.skunks_taken}.",
+        f"  Points per deal — pegging {row.pegging_points / per:.1f},"
+        f" hand {row.hand_points / per:.1f}, crib {row.crib_points / per:.1f}"
+        f" (over {_plural(row.deals, 'deal')}).",
+        f"  Best hand: {best}; 29s: {row.twenty_nines}.",
+    ]
+
+
+def render_stats(name: str, people: StatsRow | None, computer: StatsRow | None) -> str:
+    """A player's record: games between people and games against the computer, apart."""
+    if people is None and computer is None:
+        return f"{name} has not finished a game on this server yet."
+    lines = [f"**{name}** on this server"]
+    if people is not None:
+        lines.extend(_stats_block("Against people", people))
+    if computer is not None:
+        lines.extend(_stats_block("Against the computer", computer))
+    return chunk(lines)[0]
+
+
+# -- rules help ---------------------------------------------------------------------------
+
+RULES_TOPICS: dict[str, str] = {
+    "overview": (
+        "**Cribbage** is a race to 121 points (or 61 for a short game), pegged during the play "
+        "and counted in the show. Each deal: everyone puts cards in the dealer's crib, a "
+        "starter is cut, the play scores as cards go down, then every hand and the crib are "
+        "counted. Two, three or four players (four play as partners, sitting opposite). "
+        "Topics: `deal`, `play`, `show`, `scoring`, `commands`."
+    ),
+    "deal": (
+        "**The deal.** Lowest card cuts to deal first, then the deal passes left. "
+        "Two players get 6 cards and put 2 in the crib; three or four players get 5 and put 1 "
+        "in (with three, one card from the deck joins the crib too). The crib belongs to the "
+        "dealer. Then the starter is cut: a jack gives the dealer 2 — his heels."
+    ),
+    "play": (
+        "**The play.** The player left of the dealer leads; each in turn plays a card and says "
+        "the count, which may not pass 31. Can't play? Say go (the bot does it for you). When "
+        "nobody can play, the last to play pegs 1 for the go — or 2 for exactly 31 — and the "
+        "count starts again. The last card of the play pegs 1. Pegging: 15 for 2, 31 for 2, "
+        "a pair 2, three of a kind 6, four of a kind 12, a run of 3 or more one point a card."
+    ),
+    "show": (
+        "**The show.** After the play, hands are counted starting left of the dealer; the "
+        "dealer counts last, then the crib. The starter counts with every hand. The game ends "
+        "the moment a side reaches the target — even part-way through the show, so the order "
+        "matters."
+    ),
+    "scoring": (
+        "**Scoring a hand** (with the starter): every fifteen 2, every pair 2 (three of a kind "
+        "6, four 12), every run of 3+ one a card (double runs count twice), a flush of the four "
+        "hand cards 4 (5 with the starter; the crib only scores a five-card flush), and the "
+        "jack of the starter's suit 1 — his nobs. The best hand is 29. A loser under 91 is "
+        "skunked (2 game points), under 61 double skunked (3); in a 61 game under 31 is a "
+        "lurch (2)."
+    ),
+    "commands": (
+        "**Commands.** `/cribbage new` opens a game here; `join`, `leave`, `start` in the "
+        "lobby. Your hand comes by DM (or `/cribbage hand`). `discard 5H JD` puts cards in the "
+        "crib, `play 7C` plays a card — autocomplete offers your cards. `status` shows the "
+        "board; `resign` concedes; `cancel` ends a game without a result (its creator or a "
+        "moderator). `leaderboard`, `stats` and `rules` help you along. Cards are written "
+        "rank then suit: A 2-10 J Q K and C D H S (or ♣ ♦ ♥ ♠)."
+    ),
+}
+
+
+def rules_text(topic: str | None) -> str:
+    """Help for ``topic`` (default overview); an unknown topic lists the known ones."""
+    key = (topic or "overview").strip().lower()
+    if key in RULES_TOPICS:
+        return RULES_TOPICS[key]
+    known = ", ".join(f"`{t}`" for t in RULES_TOPICS)
+    return f"I have no rules topic called that. Try one of: {known}."

@@ -1,0 +1,120 @@
+"""Helpers for the service tests: a settable clock, users, and a driver that plays a whole
+game through the service the way players do (from the prompts they are sent)."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from datetime import UTC, datetime, timedelta
+
+from bot.outcome import Outcome, Prompt, User
+from bot.service import GameService
+from bot.store import Store
+
+CHANNEL = 1000
+GUILD = 500
+START = datetime(2026, 1, 1, 12, 0, tzinfo=UTC)
+
+AL = User(1, "Al")
+BEA = User(2, "Bea")
+CY = User(3, "Cy")
+DEE = User(4, "Dee")
+EVE = User(5, "Eve")
+PLAYERS = (AL, BEA, CY, DEE)
+
+
+class Clock:
+    """A clock the tests move by hand."""
+
+    def __init__(self, now: datetime = START) -> None:
+        self.now = now
+
+    def __call__(self) -> datetime:
+        return self.now
+
+    def advance(self, **kwargs: float) -> None:
+        self.now += timedelta(**kwargs)
+
+
+def seeded(seed: int) -> object:
+    """An rng factory giving a different but reproducible source for every key."""
+
+    def factory(key: str) -> random.Random:
+        return random.Random(f"{seed}:{key}")
+
+    return factory
+
+
+def make_service(store: Store, clock: Clock, seed: int = 1, days: float = 7) -> GameService:
+    return GameService(
+        store,
+        rng_factory=seeded(seed),  # type: ignore[arg-type]
+        clock=clock,
+        idle_expiry=timedelta(days=days),
+    )
+
+
+@dataclass
+class Table:
+    """Everything sent during one driven game, per destination."""
+
+    channel: list[str] = field(default_factory=list)
+    # user id -> every text that user was sent privately (replies and DMs)
+    private: dict[int, list[str]] = field(default_factory=dict)
+    outcomes: list[Outcome] = field(default_factory=list)
+    latest: dict[int, Prompt] = field(default_factory=dict)
+
+    def record(self, user_id: int | None, outcome: Outcome) -> Outcome:
+        self.outcomes.append(outcome)
+        assert all(len(m) <= 2000 for m in outcome.channel)
+        self.channel.extend(outcome.channel)
+        if user_id is not None:
+            self.private.setdefault(user_id, []).append(outcome.reply.text)
+            if outcome.reply.controls is not None:
+                self.private[user_id].append(outcome.reply.controls.text)
+        for prompt in outcome.prompts:
+            self.private.setdefault(prompt.user_id, []).append(prompt.text)
+            self.latest[prompt.user_id] = prompt
+        return outcome
+
+
+async def open_table(
+    service: GameService, users: Sequence[User], target: int = 121, channel: int = CHANNEL
+) -> Table:
+    """Open a game, seat ``users`` and start it; returns what was sent so far."""
+    table = Table()
+    table.record(
+        users[0].id,
+        await service.new_game(GUILD, channel, users[0], players=len(users), target=target),
+    )
+    for user in users[1:]:
+        assert table.record(user.id, await service.join(channel, user)).ok
+    started = table.record(users[0].id, await service.start(channel, users[0]))
+    assert started.ok, started.reply.text
+    return table
+
+
+async def drive(
+    service: GameService, table: Table, users: Sequence[User], *, max_moves: int = 2000
+) -> Table:
+    """Answer every prompt (first cards first) until the game ends."""
+    by_id = {u.id: u for u in users}
+    for _ in range(max_moves):
+        pending = [p for p in table.latest.values() if p.kind == "discard"]
+        if not pending:
+            pending = [p for p in table.latest.values() if p.kind == "play"]
+        if not pending:
+            return table
+        prompt = pending[0]
+        del table.latest[prompt.user_id]
+        user = by_id[prompt.user_id]
+        if prompt.kind == "discard":
+            codes = [c.code for c in prompt.cards[: prompt.pick]]
+            outcome = await service.click_discard(prompt.game_id, prompt.stamp, user, codes)
+        else:
+            code = next(c.code for c in prompt.cards if c.enabled)
+            outcome = await service.click_play(prompt.game_id, prompt.stamp, user, code)
+        assert outcome.ok, outcome.reply.text
+        table.record(user.id, outcome)
+    raise AssertionError("the game did not end")
