@@ -1,0 +1,231 @@
+"""Every rejected action: the RuleError it raises, its sentence, and a state left untouched."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable
+
+import pytest
+from game_rigging import NAMES, play_cards, rigged_game
+
+from engine.cards import Card, parse_cards
+from engine.errors import (
+    BadDiscard,
+    CardNotHeld,
+    GameFinished,
+    IllegalPlay,
+    NotAPlayer,
+    NotYourTurn,
+    RuleError,
+    WrongPhase,
+)
+from engine.game import Game
+
+KEPT = ["7C 4S 6H QD", "KH 9C 8D 3S"]
+THROWN = ["5H 10C", "2C AD"]
+
+
+def at_discard() -> Game:
+    game, _ = rigged_game(KEPT, THROWN, dealer=0, starter="KS", discard=False)
+    return game
+
+
+def at_play() -> Game:
+    game, _ = rigged_game(KEPT, THROWN, dealer=0, starter="KS")
+    return game
+
+
+def three_at_discard() -> Game:
+    game, _ = rigged_game(
+        ["10S AS 7D 6H", "KH QH 2C 5C", "JD 9S 4D 8C"],
+        ["AC", "AH", "AD"],
+        dealer=0,
+        starter="3S",
+        crib_card="2H",
+        discard=False,
+    )
+    return game
+
+
+def count_26() -> Game:
+    game = at_play()
+    play_cards(game, "KH 7C 9C")
+    return game
+
+
+def after_first_discard() -> Game:
+    game = at_discard()
+    game.discard(0, parse_cards("5H 10C"))
+    return game
+
+
+def finished() -> Game:
+    game = at_play()
+    game.resign(1)
+    return game
+
+
+def c(text: str) -> Card:
+    return Card.parse(text)
+
+
+CASES: list[tuple[str, Callable[[], Game], Callable[[Game], object], type[RuleError], str]] = [
+    ("not your turn", at_play, lambda g: g.play(0, c("7C")), NotYourTurn, "It's Bea's turn."),
+    (
+        "not your turn later",
+        count_26,
+        lambda g: g.play(1, c("8D")),
+        NotYourTurn,
+        "It's Al's turn.",
+    ),
+    (
+        "count over 31",
+        count_26,
+        lambda g: g.play(0, c("6H")),
+        IllegalPlay,
+        "6♥ would make the count 32.",
+    ),
+    (
+        "count over 31 with a face card",
+        count_26,
+        lambda g: g.play(0, c("QD")),
+        IllegalPlay,
+        "Q♦ would make the count 36.",
+    ),
+    ("card not held", at_play, lambda g: g.play(1, c("QS")), CardNotHeld, "You don't hold Q♠."),
+    (
+        "card in another hand",
+        at_play,
+        lambda g: g.play(1, c("7C")),
+        CardNotHeld,
+        "You don't hold 7♣.",
+    ),
+    (
+        "card already played",
+        count_26,
+        lambda g: g.play(0, c("7C")),
+        CardNotHeld,
+        "You don't hold 7♣.",
+    ),
+    (
+        "card put in the crib",
+        at_play,
+        lambda g: g.play(1, c("2C")),
+        CardNotHeld,
+        "You don't hold 2♣.",
+    ),
+    (
+        "playing before the crib is complete",
+        after_first_discard,
+        lambda g: g.play(1, c("KH")),
+        WrongPhase,
+        "Everyone must discard before the play starts.",
+    ),
+    (
+        "too few cards for the crib",
+        at_discard,
+        lambda g: g.discard(0, [c("5H")]),
+        BadDiscard,
+        "You must put 2 cards in the crib.",
+    ),
+    (
+        "too many cards for the crib",
+        at_discard,
+        lambda g: g.discard(0, parse_cards("5H 10C 7C")),
+        BadDiscard,
+        "You must put 2 cards in the crib.",
+    ),
+    (
+        "no cards for the crib",
+        at_discard,
+        lambda g: g.discard(0, []),
+        BadDiscard,
+        "You must put 2 cards in the crib.",
+    ),
+    (
+        "one card each to the crib with three players",
+        three_at_discard,
+        lambda g: g.discard(1, parse_cards("AH KH")),
+        BadDiscard,
+        "You must put 1 card in the crib.",
+    ),
+    (
+        "the same card twice",
+        at_discard,
+        lambda g: g.discard(0, [c("5H"), c("5H")]),
+        BadDiscard,
+        "You named 5♥ twice.",
+    ),
+    (
+        "discarding a card not held",
+        at_discard,
+        lambda g: g.discard(0, parse_cards("5H KH")),
+        CardNotHeld,
+        "You don't hold K♥.",
+    ),
+    (
+        "discarding twice",
+        after_first_discard,
+        lambda g: g.discard(0, parse_cards("7C 4S")),
+        WrongPhase,
+        "You have already discarded.",
+    ),
+    (
+        "discarding in the play",
+        at_play,
+        lambda g: g.discard(1, parse_cards("KH 9C")),
+        WrongPhase,
+        "You have already discarded.",
+    ),
+    ("a seat not at the table", at_play, lambda g: g.play(2, c("KH")), NotAPlayer, ""),
+    ("a negative seat", at_discard, lambda g: g.discard(-1, [c("5H")]), NotAPlayer, ""),
+    ("resigning from no seat", at_play, lambda g: g.resign(7), NotAPlayer, ""),
+    ("playing after the end", finished, lambda g: g.play(1, c("KH")), GameFinished, ""),
+    ("discarding after the end", finished, lambda g: g.discard(0, []), GameFinished, ""),
+    ("resigning after the end", finished, lambda g: g.resign(0), GameFinished, ""),
+]
+NOT_A_PLAYER = "You are not playing in this game."
+GAME_OVER = "The game is over."
+
+
+@pytest.mark.parametrize(
+    ("setup", "action", "error", "message"),
+    [case[1:] for case in CASES],
+    ids=[case[0] for case in CASES],
+)
+def test_rejected_action_raises_a_sentence_and_changes_nothing(
+    setup: Callable[[], Game],
+    action: Callable[[Game], object],
+    error: type[RuleError],
+    message: str,
+) -> None:
+    game = setup()
+    before = game.to_json()
+    view_before = game.view(0)
+    expected = message or (NOT_A_PLAYER if error is NotAPlayer else GAME_OVER)
+    with pytest.raises(error) as caught:
+        action(game)
+    assert str(caught.value) == expected
+    assert game.to_json() == before
+    assert game.view(0) == view_before
+
+
+def test_verify_raises_what_the_action_would_without_acting() -> None:
+    game = count_26()
+    before = game.to_json()
+    with pytest.raises(IllegalPlay):
+        game.verify_play(0, c("6H"))
+    game.verify_play(0, c("4S"))
+    assert game.to_json() == before
+    with pytest.raises(WrongPhase):
+        game.verify_discard(0, parse_cards("4S 6H"))
+    game.verify_resign(1)
+    assert game.to_json() == before
+
+
+@pytest.mark.parametrize(
+    ("players", "target"), [(["Al"], 121), ((*NAMES, "Ed"), 121), (NAMES[:2], 100)]
+)
+def test_new_game_refuses_a_wrong_table(players: list[str], target: int) -> None:
+    with pytest.raises(ValueError):
+        Game.new(players, target=target, rng=random.Random(0))
