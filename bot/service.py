@@ -217,7 +217,7 @@ class GameService:
         self,
         loaded: _Loaded,
         act: Callable[[Game], list[Event]],
-        reply: Callable[[Game], str],
+        reply: Callable[[Game, Sequence[Event]], str],
         *,
         lead: Sequence[str] = (),
     ) -> Outcome:
@@ -244,7 +244,7 @@ class GameService:
             return Outcome.refuse(str(err), game_id=record.id)
         channel = list(lead) + render.render_events(events, game.public_view())
         return Outcome(
-            reply=Reply(reply(game)),
+            reply=Reply(reply(game, events)),
             game_id=record.id,
             channel_id=record.channel_id,
             channel=channel,
@@ -466,7 +466,7 @@ class GameService:
         return await self._apply(
             loaded,
             lambda g: g.resign(seat),
-            lambda g: "You resigned.",
+            lambda g, e: "You resigned.",
             lead=[f"{user.name} resigns."],
         )
 
@@ -491,9 +491,11 @@ class GameService:
         else:
             chosen = tuple(cards)
 
-        def reply(game: Game) -> str:
-            kept = game.view(seat).kept
-            return f"You put {render.card_labels(chosen)} in the crib. You keep {cards_str(kept)}."
+        def reply(game: Game, events: Sequence[Event]) -> str:
+            said = f"You put {render.card_labels(chosen)} in the crib."
+            if _new_deal(game, events):
+                return said
+            return f"{said} You keep {cards_str(game.view(seat).kept)}."
 
         return await self._apply(loaded, lambda g: g.discard(seat, chosen), reply)
 
@@ -518,8 +520,8 @@ class GameService:
             card = parsed[0]
         chosen = card
 
-        def reply(game: Game) -> str:
-            left = game.view(seat).hand if game.phase is not Phase.OVER else ()
+        def reply(game: Game, events: Sequence[Event]) -> str:
+            left = () if _new_deal(game, events) else game.view(seat).hand
             rest = f" You hold {cards_str(left)}." if left else ""
             return f"You played {chosen}.{rest}"
 
@@ -722,6 +724,11 @@ class GameService:
 
 
 _BUSY = "There's already a game in this channel — see it with `/cribbage status`."
+
+
+def _new_deal(game: Game, events: Sequence[Event]) -> bool:
+    """Whether the action ended the deal (the hand the actor held is gone)."""
+    return game.phase is Phase.OVER or any(isinstance(e, Dealt) for e in events)
 
 
 def _matches(card: Card, typed: str) -> bool:

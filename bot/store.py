@@ -245,6 +245,10 @@ class Store:
         """SQLite's journal mode (``wal`` once open)."""
         return str(await self._scalar("PRAGMA journal_mode"))
 
+    async def foreign_keys(self) -> bool:
+        """Whether SQLite enforces foreign keys on this connection (it does once open)."""
+        return bool(await self._scalar("PRAGMA foreign_keys"))
+
     async def _scalar(self, sql: str, params: Sequence[Any] = ()) -> Any:
         async with self._db.execute(sql, params) as cursor:
             row = await cursor.fetchone()

@@ -1,0 +1,208 @@
+"""The SQLite store: migrations, WAL, one open game per channel, and one transaction per
+accepted action with an optimistic version check."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from bot.store import (
+    ChannelBusy,
+    ResultRecord,
+    SeatRecord,
+    Store,
+    VersionConflict,
+    migrations,
+)
+
+AL = SeatRecord(0, 1, "Al")
+BEA = SeatRecord(1, 2, "Bea")
+
+
+async def _lobby(store: Store, channel: int = 10) -> int:
+    record = await store.create_game(
+        guild_id=5, channel_id=channel, creator=AL, num_players=2, target=121, now=100.0
+    )
+    return record.id
+
+
+def _result(seat: int, user: int, *, won: bool) -> ResultRecord:
+    return ResultRecord(
+        seat=seat,
+        user_id=user,
+        display_name=f"P{user}",
+        is_computer=False,
+        won=won,
+        game_points=2,
+        skunk_given=won,
+        skunk_taken=not won,
+        score=121 if won else 80,
+        final_scores="121-80",
+        reason="target",
+        pegging_points=30,
+        hand_points=60,
+        crib_points=20,
+        deals=9,
+        best_hand=16,
+        best_hand_cards="5♥ 5♣ 5♦ J♠ + 5♠",
+        twenty_nines=0,
+    )
+
+
+async def test_migrations_set_user_version_to_the_last_file(store: Store) -> None:
+    last = migrations()[-1][0]
+    assert await store.user_version() == last
+
+
+async def test_journal_mode_is_wal(store: Store) -> None:
+    assert await store.journal_mode() == "wal"
+
+
+async def test_reopening_applies_nothing_twice(tmp_path: Path) -> None:
+    path = tmp_path / "again.db"
+    first = await Store.open(path)
+    game_id = await _lobby(first)
+    await first.close()
+    second = await Store.open(path)
+    try:
+        record = await second.get_game(game_id)
+        assert record is not None and record.seats == (AL,)
+        assert await second.user_version() == migrations()[-1][0]
+    finally:
+        await second.close()
+
+
+async def test_a_new_numbered_migration_is_applied_once(tmp_path: Path) -> None:
+    folder = tmp_path / "migrations"
+    folder.mkdir()
+    base = Path(__file__).parents[2] / "bot" / "migrations" / "001_base.sql"
+    (folder / "001_base.sql").write_text(base.read_text())
+    path = tmp_path / "grow.db"
+    await (await Store.open(path, migrations_dir=folder)).close()
+    (folder / "002_note.sql").write_text("ALTER TABLE games ADD COLUMN note TEXT;")
+    store = await Store.open(path, migrations_dir=folder)
+    try:
+        assert await store.user_version() == 2
+    finally:
+        await store.close()
+    # Opening again must not try to add the column a second time.
+    store = await Store.open(path, migrations_dir=folder)
+    await store.close()
+
+
+async def test_a_failing_migration_leaves_the_version_unchanged(tmp_path: Path) -> None:
+    folder = tmp_path / "migrations"
+    folder.mkdir()
+    (folder / "001_ok.sql").write_text("CREATE TABLE a (x INTEGER);")
+    (folder / "002_bad.sql").write_text("CREATE TABLE b (x INTEGER); THIS IS NOT SQL;")
+    with pytest.raises(Exception, match="syntax"):
+        await Store.open(tmp_path / "bad.db", migrations_dir=folder)
+    (folder / "002_bad.sql").unlink()
+    store = await Store.open(tmp_path / "bad.db", migrations_dir=folder)
+    try:
+        assert await store.user_version() == 1
+    finally:
+        await store.close()
+
+
+async def test_one_open_game_per_channel(store: Store) -> None:
+    await _lobby(store, channel=10)
+    with pytest.raises(ChannelBusy):
+        await _lobby(store, channel=10)
+    await _lobby(store, channel=11)  # another channel is free
+
+
+async def test_a_closed_game_frees_its_channel(store: Store) -> None:
+    game_id = await _lobby(store)
+    await store.save(game_id, 0, now=200.0, status="cancelled")
+    await _lobby(store)
+    assert (await store.open_game_in_channel(10)) is not None
+
+
+async def test_save_appends_the_log_and_updates_the_snapshot(store: Store) -> None:
+    game_id = await _lobby(store)
+    version = await store.save(game_id, 0, now=101.0, status="active", snapshot='{"n": 1}')
+    action = json.dumps({"type": "play", "seat": 0, "card": "5H"})
+    version = await store.save(
+        game_id, version, now=102.0, status="active", snapshot='{"n": 2}', actions=[action]
+    )
+    record = await store.get_game(game_id)
+    assert record is not None
+    assert (record.version, record.snapshot, record.updated_at) == (2, '{"n": 2}', 102.0)
+    assert await store.actions(game_id) == [action]
+
+
+async def test_version_conflict_changes_nothing(store: Store) -> None:
+    game_id = await _lobby(store)
+    await store.save(game_id, 0, now=101.0, status="active", snapshot='{"n": 1}')
+    with pytest.raises(VersionConflict, match="already made"):
+        await store.save(
+            game_id, 0, now=102.0, status="active", snapshot='{"n": 9}', actions=['{"x": 1}']
+        )
+    record = await store.get_game(game_id)
+    assert record is not None and record.snapshot == '{"n": 1}' and record.version == 1
+    assert await store.actions(game_id) == []
+
+
+async def test_two_connections_racing_one_write_wins(tmp_path: Path) -> None:
+    path = tmp_path / "race.db"
+    first = await Store.open(path)
+    second = await Store.open(path)
+    try:
+        game_id = await _lobby(first)
+        loaded = await second.get_game(game_id)
+        assert loaded is not None
+        await first.save(game_id, loaded.version, now=1.0, status="active", actions=['{"a": 1}'])
+        with pytest.raises(VersionConflict):
+            await second.save(
+                game_id, loaded.version, now=1.0, status="active", actions=['{"b": 1}']
+            )
+        assert await second.actions(game_id) == ['{"a": 1}']
+    finally:
+        await first.close()
+        await second.close()
+
+
+async def test_finished_game_writes_results_in_the_same_transaction(store: Store) -> None:
+    game_id = await _lobby(store)
+    await store.set_seats(game_id, 0, [AL, BEA], now=100.0)
+    # Two rows for the same seat break the primary key: the whole save must roll back.
+    broken = [_result(0, 1, won=True), _result(0, 2, won=False)]
+    with pytest.raises(Exception, match="UNIQUE"):
+        await store.save(game_id, 1, now=300.0, status="finished", results=broken)
+    record = await store.get_game(game_id)
+    assert record is not None and record.status == "lobby" and record.version == 1
+    assert await store.leaderboard(5) == []
+    good = [_result(0, 1, won=True), _result(1, 2, won=False)]
+    await store.save(game_id, 1, now=300.0, status="finished", results=good)
+    board = await store.leaderboard(5)
+    assert [(r.user_id, r.wins, r.losses, r.skunks_given, r.skunks_taken) for r in board] == [
+        (1, 1, 0, 1, 0),
+        (2, 0, 1, 0, 1),
+    ]
+
+
+async def test_seats_replace_and_version_check(store: Store) -> None:
+    game_id = await _lobby(store)
+    version = await store.set_seats(game_id, 0, [AL, BEA], now=100.0)
+    with pytest.raises(VersionConflict):
+        await store.set_seats(game_id, 0, [AL], now=100.0)
+    record = await store.get_game(game_id)
+    assert record is not None and record.version == version and record.seats == (AL, BEA)
+    assert record.seat_of(2) == 1 and record.seat_of(99) is None
+
+
+async def test_idle_games_lists_open_games_older_than_the_cutoff(store: Store) -> None:
+    old = await _lobby(store, channel=1)
+    await store.create_game(
+        guild_id=5, channel_id=2, creator=AL, num_players=2, target=61, now=500.0
+    )
+    done = await _lobby(store, channel=3)
+    await store.save(done, 0, now=50.0, status="cancelled")
+    assert [g.id for g in await store.idle_games(before=200.0)] == [old]
+
+
+async def test_foreign_keys_are_enforced(store: Store) -> None:
+    assert await store.foreign_keys()
