@@ -1,0 +1,151 @@
+"""Slash commands, autocomplete, buttons, selects and modals delivered to the real client."""
+
+from __future__ import annotations
+
+import pytest
+from conftest import Table
+
+from fakediscord import EmulatorUsageError
+from fakediscord.testing import InProcessBot
+
+
+async def test_slash_command_reply_is_seen_by_everyone_in_the_channel(
+    table: Table, tiny: InProcessBot
+) -> None:
+    r = await table.fd.slash(table.al, table.general, "/tiny echo text:hello times:2")
+    assert r.response is not None and r.response.type == 4
+    assert r.content == "hello hello"
+    assert not r.ephemeral
+    assert [m.content for m in table.fd.visible_to(table.bea, table.general)] == ["hello hello"]
+
+
+async def test_ephemeral_reply_is_seen_only_by_the_user_who_asked(
+    table: Table, tiny: InProcessBot
+) -> None:
+    r = await table.fd.slash(table.al, table.general, "/tiny secret")
+    assert r.ephemeral and r.content == "only you"
+    assert [m.content for m in table.fd.visible_to(table.al, table.general)] == ["only you"]
+    assert table.fd.visible_to(table.bea, table.general) == []
+
+
+async def test_deferred_reply_is_edited_then_followed_up(table: Table, tiny: InProcessBot) -> None:
+    r = await table.fd.slash(table.al, table.general, "/tiny think ephemeral:true")
+    assert r.response is not None and r.response.type == 5
+    await r.wait_followups(1)
+    assert r.content == "thought" and r.ephemeral
+    assert [m.content for m in r.followups] == ["and a follow-up"]
+    assert r.followups[0].ephemeral
+    assert table.fd.visible_to(table.bea, table.general) == []
+
+
+async def test_original_response_get_edit_delete_and_followup(
+    table: Table, tiny: InProcessBot
+) -> None:
+    r = await table.fd.slash(table.al, table.general, "/tiny lifecycle")
+    await r.wait_for(lambda i: i.followups and i.followups[0].deleted)
+    assert r.original is not None and r.original.content == "v2"
+    assert [v.content for v in r.original.history] == ["v1"]
+    assert [m.content for m in table.fd.visible_to(table.bea, table.general)] == ["v2"]
+
+
+async def test_typed_options_are_checked_like_the_discord_client(
+    table: Table, tiny: InProcessBot
+) -> None:
+    with pytest.raises(EmulatorUsageError, match="whole number"):
+        await table.fd.slash(table.al, table.general, "/tiny echo text:hi times:two")
+    with pytest.raises(EmulatorUsageError, match="Missing required"):
+        await table.fd.slash(table.al, table.general, "/tiny echo times:2")
+    with pytest.raises(EmulatorUsageError, match="not a synced command"):
+        await table.fd.slash(table.al, table.general, "/nope")
+    with pytest.raises(EmulatorUsageError, match="needs one of"):
+        await table.fd.slash(table.al, table.general, "/tiny dance")
+
+
+async def test_quoted_values_and_spaces(table: Table, tiny: InProcessBot) -> None:
+    r = await table.fd.slash(table.al, table.general, '/tiny echo text:"two words"')
+    assert r.content == "two words"
+    r = await table.fd.slash(table.al, table.general, "/tiny echo times:1 text:a b c")
+    assert r.content == "a b c"
+
+
+async def test_user_option_carries_resolved_user_and_member(
+    table: Table, tiny: InProcessBot
+) -> None:
+    r = await table.fd.slash(table.al, table.general, "/tiny poke who:@Bea")
+    assert r.content == f"poked Bea ({table.bea.id})"
+    r = await table.fd.slash(table.al, table.general, f"/tiny poke who:{table.bea.mention}")
+    assert r.content == f"poked Bea ({table.bea.id})"
+
+
+async def test_autocomplete_returns_the_bots_choices(table: Table, tiny: InProcessBot) -> None:
+    choices = await table.fd.autocomplete(table.al, table.general, "/tiny pick card:5")
+    assert [c["value"] for c in choices] == ["5H", "5D"]
+    everything = await table.fd.autocomplete(table.al, table.general, "/tiny pick card:?")
+    assert len(everything) == 4
+    nothing_typed = await table.fd.autocomplete(table.al, table.general, "/tiny pick")
+    assert len(nothing_typed) == 4
+
+
+async def test_button_click_updates_the_message_and_keeps_history(
+    table: Table, tiny: InProcessBot
+) -> None:
+    r = await table.fd.slash(table.al, table.general, "/tiny buttons")
+    message = r.original
+    assert message is not None
+    click = await table.fd.click(table.bea, message, "tiny:plus")
+    assert click.response is not None and click.response.type == 7
+    click = await table.fd.click(table.bea, message, label="+1")
+    assert message.content == "count 2"
+    assert [v.content for v in message.history] == ["count 0", "count 1"]
+    # The second click's payload was a snapshot of the message as it was then.
+    assert click.source_message is message
+
+
+async def test_disabled_and_missing_buttons_cannot_be_clicked(
+    table: Table, tiny: InProcessBot
+) -> None:
+    r = await table.fd.slash(table.al, table.general, "/tiny buttons")
+    assert r.original is not None
+    with pytest.raises(EmulatorUsageError, match="disabled"):
+        await table.fd.click(table.al, r.original, "tiny:off")
+    with pytest.raises(EmulatorUsageError, match="no component"):
+        await table.fd.click(table.al, r.original, "tiny:nothing")
+
+
+async def test_dynamic_item_button_reaches_its_handler(table: Table, tiny: InProcessBot) -> None:
+    r = await table.fd.slash(table.al, table.general, "/tiny buttons")
+    assert r.original is not None
+    click = await table.fd.click(table.al, r.original, "tiny:dyn:7")
+    assert click.content == "dyn 7 pressed"
+
+
+async def test_select_sends_the_chosen_values(table: Table, tiny: InProcessBot) -> None:
+    r = await table.fd.slash(table.al, table.general, "/tiny buttons")
+    assert r.original is not None
+    chosen = await table.fd.select(table.al, r.original, "tiny:pick", ["5H", "QS"])
+    assert chosen.content == "picked 5H QS" and chosen.ephemeral
+    with pytest.raises(EmulatorUsageError, match="not options"):
+        await table.fd.select(table.al, r.original, "tiny:pick", ["KS"])
+    with pytest.raises(EmulatorUsageError, match="between 1 and 2"):
+        await table.fd.select(table.al, r.original, "tiny:pick", ["5H", "JD", "QS"])
+
+
+async def test_modal_is_opened_and_submitted(table: Table, tiny: InProcessBot) -> None:
+    r = await table.fd.slash(table.al, table.general, "/tiny ask")
+    assert r.response is not None and r.response.type == 9
+    assert r.modal is not None and r.modal["title"] == "Ask"
+    submitted = await table.fd.submit_modal(table.al, r, {"answer": "forty-two"})
+    assert submitted.content == "answered forty-two"
+
+
+async def test_outsider_cannot_use_the_channel(table: Table, tiny: InProcessBot) -> None:
+    with pytest.raises(EmulatorUsageError, match="cannot use"):
+        await table.fd.slash(table.cy, table.general, "/tiny secret")
+
+
+async def test_commands_in_a_thread(table: Table, tiny: InProcessBot) -> None:
+    thread = table.general.add_thread("game")
+    r = await table.fd.slash(table.al, thread, "/tiny echo text:in-thread")
+    assert r.content == "in-thread"
+    assert table.fd.visible_to(table.bea, thread)[0].content == "in-thread"
+    assert table.fd.visible_to(table.bea, table.general) == []
