@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+import doctest
+
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+import engine.pegging
 from engine.cards import Card, full_deck, parse_cards
 from engine.pegging import MAX_COUNT, pile_count, score_pegging
 
@@ -197,3 +200,8 @@ def test_property_points_match_the_rules(pile: list[Card]) -> None:
     assert [sets[k] for k in kinds if k in sets] == ([same] if same >= 2 else [])
     assert score.total == sum(item.points for item in score.items)
     assert all(item.cards[-1] == pile[-1] for item in score.items)
+
+
+def test_docstring_examples() -> None:
+    # The >>> examples in engine.pegging are documentation that must stay true.
+    assert doctest.testmod(engine.pegging).failed == 0

@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+import doctest
+
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+import engine.scoring
 from engine.cards import Card, full_deck, parse_cards
 from engine.scoring import Score, ScoreItem, hand_total, rank_points, score_hand
 
@@ -302,3 +305,8 @@ def test_property_every_item_is_what_its_kind_says(cards: list[Card], crib: bool
 def test_property_hand_order_does_not_matter(cards: list[Card]) -> None:
     hand, starter = cards[:4], cards[4]
     assert score_hand(hand, starter) == score_hand(hand[::-1], starter)
+
+
+def test_docstring_examples() -> None:
+    # The >>> examples in engine.scoring are documentation that must stay true.
+    assert doctest.testmod(engine.scoring).failed == 0

@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+import doctest
 import re
 
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+import engine.speech
 from engine.cards import Card, full_deck, parse_cards
 from engine.pegging import score_pegging
 from engine.scoring import Score, ScoreItem, score_hand
@@ -143,3 +145,8 @@ def test_property_show_ends_on_the_total(cards: list[Card], crib: bool) -> None:
 
 def test_empty_score_is_nothing() -> None:
     assert say_score(Score()) == "nothing"
+
+
+def test_docstring_examples() -> None:
+    # The >>> examples in engine.speech are documentation that must stay true.
+    assert doctest.testmod(engine.speech).failed == 0
