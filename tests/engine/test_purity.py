@@ -33,7 +33,7 @@ def forbidden_imports(source: str, filename: str = "<source>") -> list[str]:
                 names = [str(first.value)]
         for name in names:
             if name.split(".")[0] in FORBIDDEN:
-                found.append(f"{node.lineno}: {name}")
+                found.append(f"{getattr(node, 'lineno', 0)}: {name}")
     return found
 
 
