@@ -490,6 +490,43 @@ class Store:
         ):
             return [row[0] for row in await cursor.fetchall()]
 
+    async def results(self, game_id: int) -> list[ResultRecord]:
+        """The result rows of a finished game, in seat order (empty for any other game)."""
+        async with (
+            self._lock,
+            self._db.execute(
+                "SELECT seat, user_id, display_name, is_computer, won, game_points,"
+                " skunk_given, skunk_taken, score, final_scores, reason, pegging_points,"
+                " hand_points, crib_points, deals, best_hand, best_hand_cards, twenty_nines"
+                " FROM results WHERE game_id = ? ORDER BY seat",
+                (game_id,),
+            ) as cursor,
+        ):
+            rows = await cursor.fetchall()
+        return [
+            ResultRecord(
+                seat=row["seat"],
+                user_id=row["user_id"],
+                display_name=row["display_name"],
+                is_computer=bool(row["is_computer"]),
+                won=bool(row["won"]),
+                game_points=row["game_points"],
+                skunk_given=bool(row["skunk_given"]),
+                skunk_taken=bool(row["skunk_taken"]),
+                score=row["score"],
+                final_scores=row["final_scores"],
+                reason=row["reason"],
+                pegging_points=row["pegging_points"],
+                hand_points=row["hand_points"],
+                crib_points=row["crib_points"],
+                deals=row["deals"],
+                best_hand=row["best_hand"],
+                best_hand_cards=row["best_hand_cards"],
+                twenty_nines=row["twenty_nines"],
+            )
+            for row in rows
+        ]
+
     # -- standings -------------------------------------------------------------------------
     async def leaderboard(self, guild_id: int | None, *, limit: int = 20) -> list[LeaderRow]:
         """The server's players over games between people, best first: wins, then win rate,

@@ -3,14 +3,16 @@ game through the service the way players do (from the prompts they are sent)."""
 
 from __future__ import annotations
 
+import json
 import random
-from collections.abc import Sequence
+from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 
 from bot.outcome import Outcome, Prompt, User
 from bot.service import GameService
 from bot.store import Store
+from engine.game import Game
 
 CHANNEL = 1000
 GUILD = 500
@@ -44,6 +46,19 @@ def seeded(seed: int) -> object:
         return random.Random(f"{seed}:{key}")
 
     return factory
+
+
+async def load(store: Store, game_id: int) -> Game:
+    """The game as stored now."""
+    record = await store.get_game(game_id)
+    assert record is not None and record.snapshot is not None
+    return Game.from_dict(json.loads(record.snapshot)["game"], rng=random.Random(0))
+
+
+async def state(store: Store, game_id: int) -> tuple[object, ...]:
+    """Everything stored about a game, to show that a refused call changed nothing."""
+    record = await store.get_game(game_id)
+    return (record, tuple(await store.actions(game_id)))
 
 
 def make_service(store: Store, clock: Clock, seed: int = 1, days: float = 7) -> GameService:
@@ -95,12 +110,24 @@ async def open_table(
     return table
 
 
+Check = Callable[[Outcome, User], Awaitable[None]]
+
+
 async def drive(
-    service: GameService, table: Table, users: Sequence[User], *, max_moves: int = 2000
+    service: GameService,
+    table: Table,
+    users: Sequence[User],
+    *,
+    max_moves: int = 2000,
+    stop_after: int | None = None,
+    check: Check | None = None,
 ) -> Table:
-    """Answer every prompt (first cards first) until the game ends."""
+    """Answer every prompt (first cards first) until the game ends (or ``stop_after``
+    moves); ``check`` looks at every outcome as it arrives."""
     by_id = {u.id: u for u in users}
-    for _ in range(max_moves):
+    for move in range(max_moves):
+        if stop_after is not None and move == stop_after:
+            return table
         pending = [p for p in table.latest.values() if p.kind == "discard"]
         if not pending:
             pending = [p for p in table.latest.values() if p.kind == "play"]
@@ -117,4 +144,6 @@ async def drive(
             outcome = await service.click_play(prompt.game_id, prompt.stamp, user, code)
         assert outcome.ok, outcome.reply.text
         table.record(user.id, outcome)
+        if check is not None:
+            await check(outcome, user)
     raise AssertionError("the game did not end")

@@ -1,0 +1,285 @@
+"""Whole games through the service for 2, 3 and 4 players, driven from the prompts the
+players are sent; hidden cards never reach the channel or another player."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import re
+from collections.abc import Sequence
+from pathlib import Path
+
+import pytest
+from bot_driver import (
+    AL,
+    BEA,
+    CHANNEL,
+    CY,
+    DEE,
+    PLAYERS,
+    Clock,
+    drive,
+    load,
+    make_service,
+    open_table,
+)
+
+from bot.outcome import Outcome, User
+from bot.service import GameService
+from bot.store import Store
+from engine.cards import Card
+
+CARD = re.compile(r"(?:10|[2-9AJQK])[♣♦♥♠]")
+# Where a card may be named in the channel: the card just played, the starter, the cut for
+# deal, and the show (whose cards are public by then).
+PUBLIC_PLACES = (
+    re.compile(r"^Cut for deal: .*$", re.M),
+    re.compile(r"^.+'s (?:hand|crib): .*$", re.M),
+    re.compile(r" plays (?:10|[2-9AJQK])[♣♦♥♠]"),
+    re.compile(r"^Starter: (?:10|[2-9AJQK])[♣♦♥♠]", re.M),
+)
+
+
+def assert_channel_hides_hands(messages: Sequence[str]) -> None:
+    for message in messages:
+        rest = message
+        for place in PUBLIC_PLACES:
+            rest = place.sub("", rest)
+        assert not CARD.search(rest), message
+
+
+def cards_in(text: str) -> set[Card]:
+    return {Card.parse(m) for m in CARD.findall(text)}
+
+
+def private_checker(store: Store, users: Sequence[User]):  # type: ignore[no-untyped-def]
+    seats = {u.id: i for i, u in enumerate(users)}
+
+    async def check(outcome: Outcome, actor: User) -> None:
+        assert_channel_hides_hands(outcome.channel)
+        if outcome.game_id is None:
+            return
+        game = await load(store, outcome.game_id)
+        # The actor is told the card they just played, which may already be dealt again.
+        reply = re.sub(r"^You played \S+\.", "", outcome.reply.text)
+        texts = [(actor.id, reply)] + [(p.user_id, p.text) for p in outcome.prompts]
+        for user_id, text in texts:
+            view = game.view(seats[user_id])
+            public = {c for played in view.played for c in played} | set(view.series)
+            if view.starter is not None:
+                public.add(view.starter)
+            own = set(view.hand) | set(view.kept) | set(view.discards)
+            # Nothing sent may name a card another seat holds now.
+            others = {c for s in range(game.num_players) if s != view.seat for c in game.hand(s)}
+            assert not (cards_in(text) & others), text
+            if user_id != actor.id:
+                assert cards_in(text) <= own | public, text
+        for prompt in outcome.prompts:
+            view = game.view(seats[prompt.user_id])
+            assert {Card.parse(c.code) for c in prompt.cards} == set(view.hand)
+            enabled = {Card.parse(c.code) for c in prompt.cards if c.enabled}
+            if prompt.kind == "play":
+                assert enabled == set(view.playable) and view.turn == view.seat
+            else:
+                assert prompt.pick == view.discard_count
+
+    return check
+
+
+def show_order_ok(channel: Sequence[str], names: Sequence[str]) -> None:
+    """After each deal's play, hands are shown from the dealer's left round to the dealer,
+    then the crib."""
+    dealer = None
+    shown: list[str] = []
+    for line in "\n".join(channel).splitlines():
+        deal = re.match(r"\*\*Deal \d+\*\* — (\w+) deals", line)
+        show = re.match(r"^(\w+)'s (hand|crib):", line)
+        if deal:
+            if shown:
+                check_order(shown, dealer, names)
+            dealer, shown = deal.group(1), []
+        elif show:
+            shown.append(f"{show.group(1)} {show.group(2)}")
+    if shown:
+        check_order(shown, dealer, names, complete=False)
+
+
+def check_order(shown: list[str], dealer: str | None, names: Sequence[str], complete=True) -> None:  # type: ignore[no-untyped-def]
+    assert dealer is not None
+    d = names.index(dealer)
+    expected = [f"{names[(d + k) % len(names)]} hand" for k in range(1, len(names) + 1)]
+    expected.append(f"{dealer} crib")
+    if complete:
+        assert shown == expected
+    else:
+        assert shown == expected[: len(shown)]
+
+
+@pytest.mark.parametrize(
+    ("players", "target", "seed"),
+    [(2, 121, 1), (2, 61, 2), (3, 121, 3), (4, 121, 4), (4, 61, 5)],
+)
+async def test_whole_game(store: Store, clock: Clock, players: int, target: int, seed: int) -> None:
+    service = make_service(store, clock, seed=seed)
+    users = PLAYERS[:players]
+    table = await open_table(service, users, target=target)
+    assert_channel_hides_hands(table.channel)
+    check = private_checker(store, users)
+    await drive(service, table, users, check=check)
+
+    game_id = table.outcomes[0].game_id
+    assert game_id is not None
+    record = await store.get_game(game_id)
+    assert record is not None and record.status == "finished"
+    game = await load(store, game_id)
+    result = game.result
+    assert result is not None and max(result.scores) >= target
+    # The action log holds exactly the engine's actions, each once.
+    assert [json.loads(a) for a in await store.actions(game_id)] == game.actions
+    assert "wins" in table.channel[-1] or "win" in table.channel[-1]
+    show_order_ok(table.channel, [u.name for u in users])
+
+    rows = {r.user_id: r for r in await store.results(game_id)}
+    assert set(rows) == {u.id for u in users}
+    for seat, user in enumerate(users):
+        row = rows[user.id]
+        assert row.won == (game.side_of(seat) == result.winner)
+        assert row.score == result.scores[game.side_of(seat)]
+    # Every point a side scored is in its players' tallies (pegging + hand + crib).
+    for side in range(game.num_sides):
+        members = [u.id for s, u in enumerate(users) if game.side_of(s) == side]
+        total = sum(
+            rows[m].pegging_points + rows[m].hand_points + rows[m].crib_points for m in members
+        )
+        assert total == result.scores[side]
+
+
+async def test_game_continues_after_a_restart(tmp_path: Path, clock: Clock) -> None:
+    path = tmp_path / "restart.db"
+    store = await Store.open(path)
+    service = make_service(store, clock, seed=11)
+    table = await open_table(service, [AL, BEA])
+    await drive(service, table, [AL, BEA], stop_after=15)
+    game_id = table.outcomes[0].game_id
+    assert game_id is not None
+    before = await load(store, game_id)
+    await store.close()
+
+    store = await Store.open(path)
+    try:
+        service = make_service(store, clock, seed=12)
+        again = await load(store, game_id)
+        assert again.to_dict() == before.to_dict()
+        # The prompts sent before the restart still work.
+        await drive(service, table, [AL, BEA])
+        game = await load(store, game_id)
+        assert game.result is not None
+        assert len(await store.actions(game_id)) == len(game.actions)
+    finally:
+        await store.close()
+
+
+async def test_two_clicks_at_once_one_applies(store: Store, service: GameService) -> None:
+    table = await open_table(service, [AL, BEA])
+    await drive(service, table, [AL, BEA], stop_after=2)  # both discarded: the play begins
+    (prompt,) = [p for p in table.latest.values() if p.kind == "play"]
+    user = AL if prompt.user_id == AL.id else BEA
+    code = next(c.code for c in prompt.cards if c.enabled)
+    before = len(await store.actions(prompt.game_id))
+    first, second = await asyncio.gather(
+        service.click_play(prompt.game_id, prompt.stamp, user, code),
+        service.click_play(prompt.game_id, prompt.stamp, user, code),
+    )
+    assert sorted([first.ok, second.ok]) == [False, True]
+    refused = second if first.ok else first
+    assert "out of date" in refused.reply.text and not refused.channel
+    assert len(await store.actions(prompt.game_id)) == before + 1
+
+
+async def test_two_discards_at_once_one_applies(store: Store, service: GameService) -> None:
+    table = await open_table(service, [AL, BEA])
+    prompt = table.latest[AL.id]
+    codes = [c.code for c in prompt.cards[:2]]
+    first, second = await asyncio.gather(
+        service.click_discard(prompt.game_id, prompt.stamp, AL, codes),
+        service.click_discard(prompt.game_id, prompt.stamp, AL, codes),
+    )
+    assert sorted([first.ok, second.ok]) == [False, True]
+    assert len(await store.actions(prompt.game_id)) == 1
+
+
+async def test_partners_win_together(store: Store, clock: Clock) -> None:
+    service = make_service(store, clock, seed=21)
+    table = await open_table(service, PLAYERS)
+    await drive(service, table, PLAYERS)
+    assert re.search(r"(Al & Cy|Bea & Dee) win ", table.channel[-1])
+    rows = {r.user_id: r.won for r in await store.results(table.outcomes[0].game_id or 0)}
+    assert rows[AL.id] == rows[CY.id] and rows[BEA.id] == rows[DEE.id]
+    assert rows[AL.id] != rows[BEA.id]
+
+
+async def test_hand_gives_the_controls_of_the_moment(store: Store, service: GameService) -> None:
+    table = await open_table(service, [AL, BEA])
+    outcome = await service.hand(CHANNEL, AL)
+    assert outcome.reply.ephemeral and outcome.reply.controls is not None
+    assert outcome.reply.controls.kind == "discard"
+    assert outcome.reply.controls.cards == table.latest[AL.id].cards
+    await drive(service, table, [AL, BEA], stop_after=2)
+    (prompt,) = [p for p in table.latest.values() if p.kind == "play"]
+    mover = AL if prompt.user_id == AL.id else BEA
+    waiter = BEA if mover is AL else AL
+    controls = (await service.hand(CHANNEL, mover)).reply.controls
+    assert controls is not None and controls.kind == "play" and controls.stamp == prompt.stamp
+    waiting = await service.hand(CHANNEL, waiter)
+    assert waiting.ok and waiting.reply.controls is None
+    assert f"{mover.name} to play" in waiting.reply.text
+
+
+async def test_autocomplete_offers_your_cards_and_only_legal_plays(
+    store: Store, service: GameService
+) -> None:
+    table = await open_table(service, [AL, BEA])
+    hand = [c.code for c in table.latest[AL.id].cards]
+    offered = await service.autocomplete_discard(CHANNEL, AL.id, "")
+    assert [c.value for c in offered] == hand
+    first = hand[0]
+    pairs = await service.autocomplete_discard(CHANNEL, AL.id, f"{first} ")
+    assert [c.value for c in pairs] == [f"{first} {code}" for code in hand[1:]]
+    assert await service.autocomplete_play(CHANNEL, AL.id, "") == []  # not the play yet
+    assert await service.autocomplete_discard(CHANNEL, 999, "") == []  # not a player
+    await drive(service, table, [AL, BEA], stop_after=2)
+    (prompt,) = [p for p in table.latest.values() if p.kind == "play"]
+    other = BEA.id if prompt.user_id == AL.id else AL.id
+    legal = [c.code for c in prompt.cards if c.enabled]
+    assert [c.value for c in await service.autocomplete_play(CHANNEL, prompt.user_id, "")] == legal
+    assert await service.autocomplete_play(CHANNEL, other, "") == []
+    assert await service.autocomplete_discard(CHANNEL, AL.id, "") == []  # already discarded
+
+
+async def test_dm_failed_tells_the_channel_to_use_hand(service: GameService) -> None:
+    table = await open_table(service, [AL, BEA])
+    prompt = table.latest[BEA.id]
+    outcome = await service.dm_failed(prompt.game_id, BEA.id)
+    assert outcome.channel_id == CHANNEL
+    (line,) = outcome.channel
+    assert f"<@{BEA.id}>" in line and "/cribbage hand" in line
+    assert not CARD.search(line)
+
+
+async def test_status_shows_the_table_without_hands(service: GameService) -> None:
+    await open_table(service, [AL, BEA])
+    outcome = await service.status(CHANNEL)
+    assert outcome.ok and not outcome.reply.ephemeral
+    assert "Deal 1" in outcome.reply.text and "waiting for" in outcome.reply.text
+    assert not CARD.search(outcome.reply.text)
+
+
+async def test_resign_is_a_recorded_loss(store: Store, service: GameService) -> None:
+    table = await open_table(service, [AL, BEA, CY])
+    outcome = await service.resign(CHANNEL, BEA)
+    assert outcome.ok
+    assert outcome.channel[0] == "Bea resigns."
+    assert "by resignation" in outcome.channel[-1]
+    rows = {r.user_id: r.won for r in await store.results(table.outcomes[0].game_id or 0)}
+    assert rows[BEA.id] is False and sum(rows.values()) == 1
+    assert (await service.status(CHANNEL)).ok is False  # the channel is free again
