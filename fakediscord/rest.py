@@ -12,7 +12,7 @@ import re
 from collections.abc import Awaitable, Callable
 from typing import TYPE_CHECKING, Any
 
-from aiohttp import web
+from aiohttp import BodyPartReader, web
 
 from fakediscord import payloads
 from fakediscord.errors import (
@@ -58,7 +58,7 @@ async def read_body(
             part = await reader.next()
             if part is None:
                 break
-            if not isinstance(part, web.BodyPartReader):  # nested multipart: not used by Discord
+            if not isinstance(part, BodyPartReader):  # nested multipart: Discord never sends it
                 continue
             if part.name == "payload_json":
                 body = json.loads(await part.text())

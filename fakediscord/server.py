@@ -339,8 +339,9 @@ class FakeDiscord:
         timeout: float | None = None,
     ) -> Interaction:
         self.check_health()
-        if not self.gateway.connected:
-            raise EmulatorUsageError("No bot is connected to the gateway.")
+        if self.gateway.session is None:
+            # A session that is only disconnected still gets the event: it is replayed on RESUME.
+            raise EmulatorUsageError("No bot has connected to the gateway.")
         interaction = Interaction(
             id=self.world.ids.next(),
             token="aW50ZXJhY3Rpb246" + secrets.token_urlsafe(48),

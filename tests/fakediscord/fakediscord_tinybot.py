@@ -152,13 +152,8 @@ async def twice(interaction: discord.Interaction) -> None:
     await interaction.response.send_message("first")
     try:
         await interaction.followup.send("second ok")
-        await interaction.client.http.create_interaction_response(  # type: ignore[attr-defined]
-            interaction.id,
-            interaction.token,
-            session=interaction._session,
-            type=4,
-            data={"content": "again"},
-        )
+        # A second response object does not know the first was sent: Discord must refuse.
+        await discord.InteractionResponse(interaction).send_message("again")
     except discord.HTTPException as error:
         interaction.client.twice_codes.append(error.code)  # type: ignore[attr-defined]
 
