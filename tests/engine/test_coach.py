@@ -1,0 +1,85 @@
+"""The coach's line after a show: what the kept cards were worth, and the best choice."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from game_rigging import rigged_game
+
+from engine.cards import parse_cards
+from engine.coach import review_discard, review_view
+from engine.players.discard_ev import discard_choices
+
+LINE = re.compile(
+    r"^You kept (\S+ ){3}\S+ — -?\d+\.\d expected (with your crib|less their crib)"
+    r"(, the best choice\.|; best was (\S+ ){3}\S+ — -?\d+\.\d\.)$"
+)
+
+
+def test_a_worse_discard_names_the_best_one_with_its_figure() -> None:
+    dealt = parse_cards("5C 5D 7S 8H KC 2D")
+    review = review_discard(dealt, parse_cards("5C 5D"), crib_sign=-1)
+    best = discard_choices(dealt, 2, crib_sign=-1)[0]
+    assert not review.was_best
+    assert review.best == best
+    assert review.loss == pytest.approx(best.total - review.chosen.total)
+    line = review.line()
+    assert LINE.match(line), line
+    assert line.startswith("You kept 2♦ 7♠ 8♥ K♣ — ")
+    assert f"— {review.chosen.total:.1f} expected less their crib; best was" in line
+    assert line.endswith(f"— {best.total:.1f}.")
+
+
+def test_the_best_discard_is_praised() -> None:
+    dealt = parse_cards("5C 5D 7S 8H KC 2D")
+    review = review_discard(dealt, parse_cards("7S 8H"), crib_sign=1)
+    assert review.was_best and review.loss == 0
+    assert review.line() == (
+        f"You kept 2♦ 5♣ 5♦ K♣ — {review.chosen.total:.1f} expected with your crib, "
+        "the best choice."
+    )
+
+
+def test_the_review_uses_the_dealt_hand_as_the_seat_knew_it() -> None:
+    # Seat 1 (pone) kept 4♣ 4♦ 9♠ K♥ and threw 7♣ 8♣; the starter and the other seat's cards
+    # play no part: the review equals the one from the dealt cards alone.
+    game, _ = rigged_game(
+        ["5H 5C JD QS", "4C 4D 9S KH"], ["2D 3D", "7C 8C"], dealer=0, starter="6S"
+    )
+    review = review_view(game.view(1))
+    assert review is not None
+    alone = review_discard(parse_cards("4C 4D 9S KH 7C 8C"), parse_cards("7C 8C"), crib_sign=-1)
+    assert review == alone
+    assert LINE.match(review.line())
+
+
+def test_no_review_before_the_discard() -> None:
+    game, _ = rigged_game(
+        ["5H 5C JD QS", "4C 4D 9S KH"],
+        ["2D 3D", "7C 8C"],
+        dealer=0,
+        starter="6S",
+        discard=False,
+    )
+    assert review_view(game.view(0)) is None
+
+
+def test_three_players_review_one_thrown_card() -> None:
+    game, _ = rigged_game(
+        ["5H 5C JD QS", "4C 4D 9S KH", "2H 3H 6H 8H"],
+        ["10S", "7C", "2D"],
+        dealer=2,
+        starter="6S",
+        crib_card="AS",
+    )
+    review = review_view(game.view(2))
+    assert review is not None
+    assert review.chosen.thrown == parse_cards("2D")
+    assert review.chosen.crib_sign == 1
+    assert LINE.match(review.line())
+
+
+def test_thrown_cards_must_come_from_the_dealt_hand() -> None:
+    with pytest.raises(ValueError, match="dealt hand"):
+        review_discard(parse_cards("5C 5D 7S 8H KC 2D"), parse_cards("AS 2D"), crib_sign=1)
