@@ -1,0 +1,224 @@
+"""The channel's words for every kind of table event, the board, the private hand, the
+standings and the rules help."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from bot import render
+from bot.store import LeaderRow, StatsRow
+from engine.cards import Card, parse_cards
+from engine.events import (
+    CountReset,
+    CutForDeal,
+    Dealt,
+    Discarded,
+    GameOver,
+    Go,
+    GoPoint,
+    Heels,
+    Played,
+    Shown,
+    StarterCut,
+)
+from engine.game import Game
+from engine.outcome import make_result
+from engine.pegging import score_pegging
+from engine.scoring import score_hand
+
+
+def c(text: str) -> Card:
+    return Card.parse(text)
+
+
+@pytest.fixture
+def game() -> Game:
+    return Game.new(["Al", "Bea"], rng=random.Random(3))[0]
+
+
+def one(events: list, game: Game) -> str:  # type: ignore[type-arg]
+    (message,) = render.render_events(events, game.public_view())
+    return message
+
+
+def played(seat: int, pile: str, score: int = 0) -> Played:
+    cards = parse_cards(pile)
+    points = score_pegging(cards)
+    count = sum(card.value for card in cards)
+    return Played(seat, seat, cards[-1], count, points.items, points.total, score)
+
+
+def test_a_card_that_scores_nothing(game: Game) -> None:
+    assert one([played(1, "10S 2H")], game) == "Bea plays 2♥ (count 12)"
+
+
+def test_fifteen_for_two(game: Game) -> None:
+    assert one([played(1, "10S 5H")], game) == "Bea plays 5♥ — fifteen for 2 (count 15)"
+
+
+def test_pair_and_fifteen(game: Game) -> None:
+    text = one([played(0, "5S 5H 5D")], game)
+    assert text == "Al plays 5♦ — fifteen and three of a kind for 8 (count 15)"
+
+
+def test_thirty_one_for_two(game: Game) -> None:
+    assert one([played(0, "10S JH 5D 6C")], game) == "Al plays 6♣ — 31 for 2 (count 31)"
+
+
+def test_go_and_the_point_for_it(game: Game) -> None:
+    lines = one([played(1, "10S KH 9D"), Go(0), GoPoint(1, 1, 1, 7, False)], game).splitlines()
+    assert lines == ["Bea plays 9♦ (count 29)", "Al says go", "Go — Bea pegs 1 (Bea 7)"]
+
+
+def test_last_card_and_reset(game: Game) -> None:
+    lines = one([GoPoint(0, 0, 1, 12, True)], game)
+    assert lines == "Last card — Al pegs 1 (Al 12)"
+    assert one([CountReset(1)], game) == "The count starts again; Bea leads"
+
+
+def test_starter_with_his_heels(game: Game) -> None:
+    text = one([StarterCut(c("JS"), 0), Heels(0, 0, 2, 2)], game)
+    assert text == "Starter: J♠ — his heels, Al pegs 2 (Al 2). Bea leads."
+
+
+def test_starter_without_heels(game: Game) -> None:
+    assert one([StarterCut(c("9S"), 1)], game) == "Starter: 9♠. Al leads."
+
+
+def test_show_is_said_item_by_item(game: Game) -> None:
+    cards, starter = parse_cards("5H 5C JD 8S"), c("2C")
+    score = score_hand(cards, starter)
+    text = one([Shown(1, 1, False, cards, starter, score, 40)], game)
+    assert text == (
+        "Bea's hand: 5♥ 5♣ J♦ 8♠ + starter 2♣ — fifteen two, fifteen four, fifteen six, "
+        "fifteen eight, and a pair is ten (Bea 40)"
+    )
+
+
+def test_crib_and_a_hand_worth_nothing(game: Game) -> None:
+    cards, starter = parse_cards("AH 3C 7D 9S"), c("QS")
+    score = score_hand(cards, starter, crib=True)
+    text = one([Shown(0, 0, True, cards, starter, score, 3)], game)
+    assert text == "Al's crib: A♥ 3♣ 7♦ 9♠ + starter Q♠ — nothing (Al 3)"
+
+
+def test_scores_follow_the_show_before_the_next_deal(game: Game) -> None:
+    cards, starter = parse_cards("AH 3C 7D 9S"), c("QS")
+    shown = Shown(0, 0, True, cards, starter, score_hand(cards, starter, crib=True), 0)
+    messages = render.render_events([shown, Dealt(1, 2, 6, False)], game.public_view())
+    assert messages[1] == "Scores: Al 0 · Bea 0 (to 121)"
+    assert messages[2].startswith("**Deal 2** — Bea deals 6 each. Everyone puts 2 cards in Bea")
+
+
+def test_cut_for_deal_with_a_tie(game: Game) -> None:
+    event = CutForDeal(((c("5S"), c("5D")), (c("KC"), c("3H"))), 1)
+    assert one([event], game) == (
+        "Cut for deal: Al 5♠, Bea 5♦ — a tie for lowest, cut again: Al K♣, Bea 3♥. "
+        "Bea cuts lowest and deals first."
+    )
+
+
+def test_discarded_never_names_the_cards(game: Game) -> None:
+    thrown = game.hand(0)[:2]
+    events = game.discard(0, thrown)
+    assert events == [Discarded(0, 2)]
+    text = one(events, game)
+    assert text == "Al puts 2 cards in the crib. Waiting for Bea."
+
+
+def test_result_with_skunk_and_game_points(game: Game) -> None:
+    result = make_result(121, (121, 84), 0, "target")
+    assert one([GameOver(result)], game) == "🏆 Al wins 121-84 — a skunk, 2 game points"
+    plain = make_result(121, (100, 121), 1, "target")
+    assert one([GameOver(plain)], game) == "🏆 Bea wins 121-100 — 1 game point"
+    resigned = make_result(121, (10, 40), 1, "resigned")
+    assert render.render_result(render.Table(["Al", "Bea"], 2), resigned) == (
+        "🏆 Bea wins 40-10 by resignation — a double skunk, 3 game points"
+    )
+
+
+def test_partners_and_three_players() -> None:
+    partners = render.Table(["Al", "Bea", "Cy", "Dee"], 2)
+    result = make_result(61, (61, 20), 0, "target")
+    assert render.render_result(partners, result) == "🏆 Al & Cy win 61-20 — a lurch, 2 game points"
+    three = render.Table(["Al", "Bea", "Cy"], 3)
+    assert render.render_result(three, make_result(121, (95, 121, 70), 1, "target")).startswith(
+        "🏆 Bea wins 121-95-70 — 1 game point"
+    )
+
+
+def test_status_shows_board_dealer_turn_count_and_series() -> None:
+    game, _ = Game.new(["Al", "Bea"], rng=random.Random(5))
+    for seat in (0, 1):
+        game.discard(seat, game.hand(seat)[:2])
+    mover = game.turn
+    assert mover is not None
+    game.play(mover, game.playable_cards(mover)[0])
+    text = render.status_text(game.public_view())
+    view = game.public_view()
+    assert text.startswith("```") and "▱" in text
+    assert f"{view.players[view.dealer]} deals" in text
+    assert f"{view.players[view.turn or 0]} to play" in text
+    assert f"Count {view.count}: {view.series[0]}" in text
+    for seat in (0, 1):
+        for card in game.hand(seat):
+            assert str(card) not in text.replace(str(view.starter), "")
+
+
+def test_board_fills_with_the_score() -> None:
+    text = render.board(render.Table(["Al", "Bea"], 2), (121, 0), 121)
+    full, empty = text.splitlines()[1:3]
+    assert full.count("▰") == 30 and empty.count("▱") == 30
+
+
+def test_private_hand_text_for_the_discard() -> None:
+    game, _ = Game.new(["Al", "Bea"], rng=random.Random(9))
+    text = render.hand_text(game.view(0), 42)
+    assert "<#42>" in text and "Choose 2 cards" in text
+    for card in game.hand(0):
+        assert str(card) in text
+    for card in game.hand(1):
+        assert str(card) not in text
+
+
+def test_leaderboard_table() -> None:
+    rows = [
+        LeaderRow(1, "Al", 4, 3, 1, 5, 1, 0),
+        LeaderRow(2, "Bea", 4, 1, 3, 1, 0, 1),
+    ]
+    text = render.render_leaderboard(rows)
+    lines = text.splitlines()
+    al = next(line for line in lines if "Al" in line)
+    assert al.split() == ["1", "Al", "3", "1", "75%", "+1", "-0"]
+    assert text.index("Al") < text.index("Bea")
+
+
+def test_stats_keep_computer_games_apart() -> None:
+    people = StatsRow(3, 2, 1, 0, 60, 120, 30, 20, 24, "5♥ 5♣ 5♦ J♠ + 5♠", 0)
+    computer = StatsRow(1, 0, 0, 1, 5, 10, 2, 4, 12, "6♥ 6♣ 6♦ 3♠ + 3♥", 0)
+    text = render.render_stats("Al", people, computer)
+    assert "Against people: 3 games, 2 wins (67%)" in text
+    assert "pegging 3.0, hand 6.0, crib 1.5" in text
+    assert "Best hand: 24 (5♥ 5♣ 5♦ J♠ + 5♠); 29s: 0" in text
+    assert "Against the computer: 1 game, 0 wins (0%)" in text
+
+
+@pytest.mark.parametrize("topic", sorted(render.RULES_TOPICS))
+def test_every_rules_topic_has_help(topic: str) -> None:
+    text = render.rules_text(topic.upper())
+    assert len(text) > 100 and len(text) <= render.MAX_MESSAGE
+
+
+def test_unknown_rules_topic_lists_the_topics() -> None:
+    text = render.rules_text("bowling")
+    assert all(f"`{t}`" in text for t in render.RULES_TOPICS)
+    assert render.rules_text(None) == render.RULES_TOPICS["overview"]
+
+
+def test_chunk_keeps_messages_under_the_limit() -> None:
+    lines = ["x" * 900] * 5 + ["y" * 2500]
+    messages = render.chunk(lines)
+    assert all(len(m) <= render.MAX_MESSAGE for m in messages)
+    assert len(messages) == 4 and messages[-1].endswith("…")

@@ -1,0 +1,73 @@
+"""Settings from the environment and from a .env file."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+from pathlib import Path
+
+import pytest
+
+from bot.settings import Settings, SettingsError
+
+
+def test_defaults_when_nothing_is_set() -> None:
+    settings = Settings.from_env({})
+    assert settings.discord_token is None
+    assert settings.database_path == "./cribbage.db"
+    assert settings.dev_guild_id is None
+    assert settings.log_level == "INFO"
+    assert settings.idle_expiry == timedelta(days=7)
+    assert settings.discord_api_base is None and settings.discord_gateway_url is None
+
+
+def test_every_setting_is_read() -> None:
+    settings = Settings.from_env(
+        {
+            "DISCORD_TOKEN": " abc ",
+            "DATABASE_PATH": "/tmp/x.db",
+            "DEV_GUILD_ID": "123",
+            "LOG_LEVEL": "debug",
+            "DISCORD_API_BASE": "http://127.0.0.1:8080/api/v10",
+            "DISCORD_GATEWAY_URL": "ws://127.0.0.1:8080/gateway",
+            "IDLE_EXPIRY_DAYS": "0.5",
+        }
+    )
+    assert settings == Settings(
+        discord_token="abc",
+        database_path="/tmp/x.db",
+        dev_guild_id=123,
+        log_level="DEBUG",
+        discord_api_base="http://127.0.0.1:8080/api/v10",
+        discord_gateway_url="ws://127.0.0.1:8080/gateway",
+        idle_expiry_days=0.5,
+    )
+    assert settings.idle_expiry == timedelta(hours=12)
+
+
+def test_blank_values_count_as_unset() -> None:
+    settings = Settings.from_env({"DISCORD_TOKEN": "  ", "DEV_GUILD_ID": ""})
+    assert settings.discord_token is None and settings.dev_guild_id is None
+
+
+@pytest.mark.parametrize(
+    ("name", "value"),
+    [("DEV_GUILD_ID", "guild"), ("IDLE_EXPIRY_DAYS", "week"), ("IDLE_EXPIRY_DAYS", "0")],
+)
+def test_bad_values_name_the_setting(name: str, value: str) -> None:
+    with pytest.raises(SettingsError, match=name):
+        Settings.from_env({name: value})
+
+
+def test_dotenv_file_fills_unset_variables(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    env_file = tmp_path / ".env"
+    env_file.write_text("DATABASE_PATH=/data/crib.db\nLOG_LEVEL=warning\n")
+    monkeypatch.delenv("DATABASE_PATH", raising=False)
+    monkeypatch.setenv("LOG_LEVEL", "ERROR")  # the environment wins over the file
+    for name in ("DISCORD_TOKEN", "DEV_GUILD_ID", "IDLE_EXPIRY_DAYS"):
+        monkeypatch.delenv(name, raising=False)
+    try:
+        settings = Settings.from_env(dotenv_path=str(env_file))
+        assert settings.database_path == "/data/crib.db"
+        assert settings.log_level == "ERROR"
+    finally:
+        monkeypatch.delenv("DATABASE_PATH", raising=False)
