@@ -146,7 +146,8 @@ class InProcessBot(RunningBot):
         if self.client is not None:
             await self.client.close()
         if self.task is not None:
-            with contextlib.suppress(asyncio.CancelledError):
+            # A task that died was reported by problem(); stopping must not raise it again.
+            with contextlib.suppress(asyncio.CancelledError, Exception):
                 await asyncio.wait_for(self.task, timeout=10)
         logging.getLogger().removeHandler(self._handler)
         if self._undo is not None:

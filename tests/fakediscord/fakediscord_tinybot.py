@@ -234,7 +234,8 @@ def main() -> None:
     point_discord_py_at_urls(os.environ["DISCORD_API_BASE"], os.environ["DISCORD_GATEWAY_URL"])
     dev_guild = int(os.environ["DEV_GUILD_ID"]) if os.environ.get("DEV_GUILD_ID") else None
     bot = make_bot(dev_guild)
-    bot.run(os.environ["DISCORD_TOKEN"], log_level=logging.INFO)
+    level = getattr(logging, os.environ.get("TINYBOT_LOG", "INFO"))
+    bot.run(os.environ["DISCORD_TOKEN"], log_level=level, root_logger=True)
 
 
 if __name__ == "__main__":

@@ -1,0 +1,112 @@
+"""Faults on demand (429, 500, 403) and the fixtures failing tests when the bot misbehaves."""
+
+from __future__ import annotations
+
+import asyncio
+import sys
+from pathlib import Path
+
+import pytest
+from conftest import Table
+
+from fakediscord import BotFailure
+from fakediscord.testing import BotLauncher, InProcessBot
+
+TINYBOT = str(Path(__file__).with_name("fakediscord_tinybot.py"))
+
+
+async def test_rate_limited_callback_is_retried_after_retry_after(
+    table: Table, tiny: InProcessBot
+) -> None:
+    fd = table.fd
+    fd.rate_limit(r"POST /interactions/\d+/.+/callback", times=1, retry_after=0.05)
+    r = await fd.slash(table.al, table.general, "/tiny echo text:patient")
+    assert r.content == "patient"
+    statuses = [q.status for q in fd.requests if "/callback" in q.route]
+    assert statuses == [429, 200]
+
+
+async def test_server_errors_are_retried_by_the_client(table: Table, tiny: InProcessBot) -> None:
+    fd = table.fd
+    fd.fail(r"POST /channels/\d+/messages", status=500, times=2)
+    r = await fd.slash(table.al, table.general, "/tiny post")
+    await r.wait_followups(1)
+    assert r.followups[0].content == "fetched post v2"
+    assert [q.status for q in fd.requests if q.route.startswith("POST /channels")] == [
+        500,
+        500,
+        200,
+    ]
+
+
+async def test_injected_forbidden_reaches_the_bot_with_its_code(
+    table: Table, tiny: InProcessBot
+) -> None:
+    table.fd.fail(
+        r"POST /channels/\d+/messages", status=403, code=50013, message="Missing Permissions"
+    )
+    r = await table.fd.slash(table.al, table.general, "/tiny long length:5")
+    await r.wait_settled()
+    assert r.content == "refused 403 50013"
+
+
+async def test_error_in_a_handler_fails_the_next_emulator_call(
+    table: Table, tiny: InProcessBot
+) -> None:
+    await table.fd.slash(table.al, table.general, "/tiny crash", wait=False)
+    with pytest.raises(BotFailure, match="crash"):
+        await table.fd.wait_for(lambda: False, timeout=3)
+    assert any("crash" in e for e in tiny.take_errors())
+
+
+async def test_allowed_errors_do_not_fail(table: Table, tiny: InProcessBot) -> None:
+    tiny.allow_errors("crash")
+    await table.fd.slash(table.al, table.general, "/tiny crash", wait=False)
+    await asyncio.sleep(0.2)
+    table.fd.check_health()
+    assert tiny.errors == []
+
+
+async def test_dead_client_task_fails_the_test(table: Table, tiny: InProcessBot) -> None:
+    # A payload missing fields kills discord.py's gateway reader, and with it Client.start().
+    await table.fd.gateway.dispatch("INTERACTION_CREATE", {"id": "1", "type": 2})
+    with pytest.raises(BotFailure, match="ended on its own|error"):
+        await table.fd.wait_for(lambda: False, timeout=3)
+    await tiny.stop()
+    tiny.take_errors()
+
+
+async def test_unanswered_interaction_raises_no_response(table: Table, tiny: InProcessBot) -> None:
+    from fakediscord import NoResponse
+
+    with pytest.raises(NoResponse):
+        await table.fd.slash(table.al, table.general, "/tiny slow seconds:0.5", timeout=0.1)
+    await asyncio.sleep(0.5)
+
+
+async def test_bot_process_answers_restarts_and_reports_errors(
+    table: Table, bots: BotLauncher
+) -> None:
+    fd = table.fd
+    bot = await bots.process([TINYBOT], dev_guild=table.guild.id, ready_text="tinybot ready")
+    r = await fd.slash(table.al, table.general, "/tiny echo text:from-a-process")
+    assert r.content == "from-a-process"
+    await bot.restart()
+    assert fd.gateway.identify_count == 2
+    r = await fd.slash(table.al, table.general, "/tiny echo text:again")
+    assert r.content == "again"
+    await fd.slash(table.al, table.general, "/tiny crash", wait=False)
+    with pytest.raises(BotFailure):
+        await fd.wait_for(lambda: False, timeout=5)
+    await asyncio.sleep(0.3)  # the rest of the traceback
+    assert "tinybot crashed on purpose" in "\n".join(bot.take_errors())
+    assert sys.executable
+
+
+async def test_bot_process_that_exits_fails_the_test(table: Table, bots: BotLauncher) -> None:
+    bot = await bots.process([TINYBOT], dev_guild=table.guild.id)
+    assert bot.proc is not None
+    bot.proc.terminate()
+    with pytest.raises(BotFailure, match="exited"):
+        await table.fd.wait_for(lambda: False, timeout=5)
+    await bot.stop()

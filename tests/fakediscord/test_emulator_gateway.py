@@ -1,0 +1,121 @@
+"""The gateway: identify, heartbeats, resume with replay, op 7, op 9, and world changes."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import aiohttp
+from conftest import Table
+from fakediscord_tinybot import make_bot
+
+from fakediscord import FakeDiscord
+from fakediscord.testing import BotLauncher, InProcessBot
+
+
+async def receive(ws: aiohttp.ClientWebSocketResponse) -> dict[str, Any]:
+    msg = await ws.receive(timeout=2)
+    assert msg.type == aiohttp.WSMsgType.TEXT, msg
+    frame: dict[str, Any] = json.loads(msg.data)
+    return frame
+
+
+async def test_ready_points_resume_at_the_emulator_and_lists_guilds(
+    fake_discord: FakeDiscord,
+) -> None:
+    guild = fake_discord.add_guild("Table")
+    async with aiohttp.ClientSession() as session:
+        async with session.ws_connect(fake_discord.gateway_url + "?v=10&encoding=json") as ws:
+            hello = await receive(ws)
+            assert hello["op"] == 10 and hello["d"]["heartbeat_interval"] > 0
+            await ws.send_json({"op": 1, "d": None})
+            assert (await receive(ws))["op"] == 11
+            await ws.send_json({"op": 2, "d": {"token": fake_discord.bot_token, "intents": 0}})
+            ready = await receive(ws)
+            assert (ready["t"], ready["s"]) == ("READY", 1)
+            assert ready["d"]["resume_gateway_url"] == fake_discord.gateway_url
+            assert ready["d"]["guilds"] == [{"id": str(guild.id), "unavailable": True}]
+            created = await receive(ws)
+            assert (created["t"], created["d"]["id"]) == ("GUILD_CREATE", str(guild.id))
+
+
+async def test_identify_with_a_wrong_token_closes_4004(fake_discord: FakeDiscord) -> None:
+    async with aiohttp.ClientSession() as session:
+        async with session.ws_connect(fake_discord.gateway_url) as ws:
+            await receive(ws)
+            await ws.send_json({"op": 2, "d": {"token": "wrong", "intents": 0}})
+            msg = await ws.receive(timeout=2)
+            assert msg.type == aiohttp.WSMsgType.CLOSE and ws.close_code == 4004
+
+
+async def test_resume_of_an_unknown_session_is_invalid_session(fake_discord: FakeDiscord) -> None:
+    async with aiohttp.ClientSession() as session:
+        async with session.ws_connect(fake_discord.gateway_url) as ws:
+            await receive(ws)
+            resume = {"token": fake_discord.bot_token, "session_id": "nope", "seq": 3}
+            await ws.send_json({"op": 6, "d": resume})
+            assert await receive(ws) == {"op": 9, "d": False, "s": None, "t": None}
+
+
+async def test_client_heartbeats_are_acknowledged(table: Table, bots: BotLauncher) -> None:
+    table.fd.gateway.heartbeat_interval_ms = 50
+    await bots.in_process(lambda: make_bot(table.guild.id))
+    await table.fd.wait_for(lambda: table.fd.gateway.heartbeats >= 3, timeout=3)
+    r = await table.fd.slash(table.al, table.general, "/tiny echo text:alive")
+    assert r.content == "alive"
+
+
+async def test_dropped_connection_resumes_and_replays_missed_events(
+    table: Table, tiny: InProcessBot
+) -> None:
+    fd = table.fd
+    await fd.drop_gateway()
+    # Delivered while the bot is disconnected: buffered, then replayed on RESUME.
+    r = await fd.slash(table.al, table.general, "/tiny echo text:missed")
+    assert r.content == "missed"
+    assert (fd.gateway.identify_count, fd.gateway.resume_count) == (1, 1)
+
+
+async def test_op7_reconnect_resumes(table: Table, tiny: InProcessBot) -> None:
+    fd = table.fd
+    await fd.request_reconnect()
+    await fd.wait_for(lambda: fd.gateway.resume_count == 1, timeout=3)
+    r = await fd.slash(table.al, table.general, "/tiny echo text:after-op7")
+    assert r.content == "after-op7"
+    assert fd.gateway.identify_count == 1
+
+
+async def test_op9_invalid_session_makes_the_client_identify_again(
+    table: Table, tiny: InProcessBot
+) -> None:
+    fd = table.fd
+    await fd.invalidate_session()
+    await fd.wait_for(lambda: fd.gateway.identify_count == 2, timeout=3)
+    await fd.wait_until_connected()
+    r = await fd.slash(table.al, table.general, "/tiny echo text:after-op9")
+    assert r.content == "after-op9"
+
+
+async def test_channels_and_members_added_later_reach_the_bot(
+    table: Table, tiny: InProcessBot
+) -> None:
+    fd = table.fd
+    dee = fd.add_user("Dee")
+    table.guild.add_member(dee)
+    side = table.guild.add_text_channel("side")
+    thread = side.add_thread("game")
+    client = tiny.client
+    await fd.wait_for(lambda: client.get_channel(thread.id) is not None, timeout=3)
+    assert client.get_channel(side.id).name == "side"
+    r = await fd.slash(dee, thread, "/tiny poke who:Al")
+    assert r.content == f"poked Al ({table.al.id})"
+
+
+async def test_second_guild_added_while_running(table: Table, tiny: InProcessBot) -> None:
+    fd = table.fd
+    other = fd.add_guild("Other")
+    lobby = other.add_text_channel("lobby")
+    other.add_member(table.al)
+    await fd.wait_for(lambda: tiny.client.get_guild(other.id) is not None, timeout=3)
+    r = await fd.slash(table.al, lobby, "/tiny echo text:global")  # only global commands here
+    assert r.content == "global"
