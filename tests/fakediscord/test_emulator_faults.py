@@ -70,7 +70,7 @@ async def test_allowed_errors_do_not_fail(table: Table, tiny: InProcessBot) -> N
 async def test_dead_client_task_fails_the_test(table: Table, tiny: InProcessBot) -> None:
     # A payload missing fields kills discord.py's gateway reader, and with it Client.start().
     await table.fd.gateway.dispatch("INTERACTION_CREATE", {"id": "1", "type": 2})
-    with pytest.raises(BotFailure, match="ended on its own|error"):
+    with pytest.raises(BotFailure, match=r"ended on its own|error"):
         await table.fd.wait_for(lambda: False, timeout=3)
     await tiny.stop()
     tiny.take_errors()

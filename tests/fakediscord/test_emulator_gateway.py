@@ -24,37 +24,43 @@ async def test_ready_points_resume_at_the_emulator_and_lists_guilds(
     fake_discord: FakeDiscord,
 ) -> None:
     guild = fake_discord.add_guild("Table")
-    async with aiohttp.ClientSession() as session:
-        async with session.ws_connect(fake_discord.gateway_url + "?v=10&encoding=json") as ws:
-            hello = await receive(ws)
-            assert hello["op"] == 10 and hello["d"]["heartbeat_interval"] > 0
-            await ws.send_json({"op": 1, "d": None})
-            assert (await receive(ws))["op"] == 11
-            await ws.send_json({"op": 2, "d": {"token": fake_discord.bot_token, "intents": 0}})
-            ready = await receive(ws)
-            assert (ready["t"], ready["s"]) == ("READY", 1)
-            assert ready["d"]["resume_gateway_url"] == fake_discord.gateway_url
-            assert ready["d"]["guilds"] == [{"id": str(guild.id), "unavailable": True}]
-            created = await receive(ws)
-            assert (created["t"], created["d"]["id"]) == ("GUILD_CREATE", str(guild.id))
+    async with (
+        aiohttp.ClientSession() as session,
+        session.ws_connect(fake_discord.gateway_url + "?v=10&encoding=json") as ws,
+    ):
+        hello = await receive(ws)
+        assert hello["op"] == 10 and hello["d"]["heartbeat_interval"] > 0
+        await ws.send_json({"op": 1, "d": None})
+        assert (await receive(ws))["op"] == 11
+        await ws.send_json({"op": 2, "d": {"token": fake_discord.bot_token, "intents": 0}})
+        ready = await receive(ws)
+        assert (ready["t"], ready["s"]) == ("READY", 1)
+        assert ready["d"]["resume_gateway_url"] == fake_discord.gateway_url
+        assert ready["d"]["guilds"] == [{"id": str(guild.id), "unavailable": True}]
+        created = await receive(ws)
+        assert (created["t"], created["d"]["id"]) == ("GUILD_CREATE", str(guild.id))
 
 
 async def test_identify_with_a_wrong_token_closes_4004(fake_discord: FakeDiscord) -> None:
-    async with aiohttp.ClientSession() as session:
-        async with session.ws_connect(fake_discord.gateway_url) as ws:
-            await receive(ws)
-            await ws.send_json({"op": 2, "d": {"token": "wrong", "intents": 0}})
-            msg = await ws.receive(timeout=2)
-            assert msg.type == aiohttp.WSMsgType.CLOSE and ws.close_code == 4004
+    async with (
+        aiohttp.ClientSession() as session,
+        session.ws_connect(fake_discord.gateway_url) as ws,
+    ):
+        await receive(ws)
+        await ws.send_json({"op": 2, "d": {"token": "wrong", "intents": 0}})
+        msg = await ws.receive(timeout=2)
+        assert msg.type == aiohttp.WSMsgType.CLOSE and ws.close_code == 4004
 
 
 async def test_resume_of_an_unknown_session_is_invalid_session(fake_discord: FakeDiscord) -> None:
-    async with aiohttp.ClientSession() as session:
-        async with session.ws_connect(fake_discord.gateway_url) as ws:
-            await receive(ws)
-            resume = {"token": fake_discord.bot_token, "session_id": "nope", "seq": 3}
-            await ws.send_json({"op": 6, "d": resume})
-            assert await receive(ws) == {"op": 9, "d": False, "s": None, "t": None}
+    async with (
+        aiohttp.ClientSession() as session,
+        session.ws_connect(fake_discord.gateway_url) as ws,
+    ):
+        await receive(ws)
+        resume = {"token": fake_discord.bot_token, "session_id": "nope", "seq": 3}
+        await ws.send_json({"op": 6, "d": resume})
+        assert await receive(ws) == {"op": 9, "d": False, "s": None, "t": None}
 
 
 async def test_client_heartbeats_are_acknowledged(table: Table, bots: BotLauncher) -> None:

@@ -193,10 +193,12 @@ async def test_callback_type_must_fit_the_interaction(
 
 async def test_wrong_bot_token_is_401(fake_discord: FakeDiscord) -> None:
     headers = {"Authorization": "Bot wrong"}
-    async with aiohttp.ClientSession(headers=headers) as session:
-        async with session.get(fake_discord.api_base + "/users/@me") as response:
-            assert response.status == 401
-            assert response.headers["Content-Type"] == "application/json"
+    async with (
+        aiohttp.ClientSession(headers=headers) as session,
+        session.get(fake_discord.api_base + "/users/@me") as response,
+    ):
+        assert response.status == 401
+        assert response.headers["Content-Type"] == "application/json"
 
 
 async def test_unserved_routes_are_recorded(table: Table, http: aiohttp.ClientSession) -> None:
