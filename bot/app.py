@@ -66,6 +66,7 @@ class CribbageBot(commands.Bot):
         self.io = DiscordIO(self)
         self._given_service = service
         self._owns_store = service is None
+        self._store_closed = False
         self.tree.error(self.on_app_command_error)
 
     async def setup_hook(self) -> None:
@@ -131,7 +132,9 @@ class CribbageBot(commands.Bot):
         self.expire_idle_games.cancel()
         await self.io.flush()
         await super().close()
-        if self._owns_store and hasattr(self, "store"):
+        if self._owns_store and hasattr(self, "store") and not self._store_closed:
+            # close() runs twice on a signal (the handler, then `async with`): close once.
+            self._store_closed = True
             await self.store.close()
 
 

@@ -152,6 +152,8 @@ class TableDriver:
     actions_done: int = 0
     steps: int = 0
     lines_checked: int = 0
+    #: Card mentions looked at by the hidden-card check (so a test can see it was not vacuous).
+    cards_seen: int = 0
     _seen: dict[int, int] = field(default_factory=dict)
     channel_lines: list[str] = field(default_factory=list)
 
@@ -394,7 +396,9 @@ class TableDriver:
             seat = self.players.index(user) if user in self.players else None
             secret = (hidden_from(before, seat) | hidden_from(after, seat)) - revealed
             for message in self._changed_messages(user):
-                shown = cards_in_message(message) & secret
+                mentioned = cards_in_message(message)
+                self.cards_seen += len(mentioned)
+                shown = mentioned & secret
                 leaked = cards_str(sorted(shown, key=lambda c: c.index))
                 assert not shown, f"{user.name} could see {leaked} in {message!r}"
         self._mark_seen()

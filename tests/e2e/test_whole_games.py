@@ -52,5 +52,6 @@ async def test_whole_game_through_discord(
     for seat, won, points in rows:
         assert bool(won) == (final.game.side_of(seat) == result.winner)
         assert points == result.game_points
+    assert driver.cards_seen > 50 * players, "the hidden-card check looked at the hands"
     # The last line of the channel is the result.
     assert "game point" in driver.channel_lines[-1]

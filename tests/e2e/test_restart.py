@@ -1,0 +1,51 @@
+"""Stopping the bot process mid-game and starting it again loses nothing and repeats nothing.
+
+The state is in the database and the components carry the game id, so the DM controls sent
+before the restart still work afterwards.
+"""
+
+from __future__ import annotations
+
+import random
+
+from engine.phase import Phase
+from fakediscord.testing import BotProcess
+from tests.e2e.driver import TableDriver, World
+
+
+async def _restart_keeping_prompts(world: World, bot: BotProcess, driver: TableDriver) -> None:
+    dms_before = {user.id: [m.id for m in world.fd.dms(user)] for user in driver.players}
+    await bot.restart()
+    snap = driver.snapshot()
+    assert snap.actions == driver.actions_done, "no action lost or applied twice by the restart"
+    # Nothing was re-sent by the restart: the players act on the DMs they already had.
+    await world.fd.quiet(0.1)
+    for user in driver.players:
+        assert [m.id for m in world.fd.dms(user)] == dms_before[user.id]
+
+
+async def test_restart_mid_game_continues_with_old_buttons(world: World, bot: BotProcess) -> None:
+    driver = TableDriver(
+        world.fd,
+        world.general,
+        world.players[:2],
+        world.db_path,
+        random.Random(7),
+        spectators=[world.spectator],
+        command_rate=0.0,  # every action by a DM control, so old controls are what gets used
+    )
+    await driver.open(target=61)
+
+    # Restart in the discard phase: the crib select menus were sent before it.
+    await _restart_keeping_prompts(world, bot, driver)
+    assert driver.snapshot().game.phase is Phase.DISCARD  # type: ignore[union-attr]
+    await driver.play_out(stop_after=driver.steps + 2)
+
+    # Restart in the play, after a few cards: the turn's buttons were sent before it.
+    await driver.play_out(stop_after=driver.steps + 3)
+    assert driver.snapshot().game.phase is Phase.PLAY  # type: ignore[union-attr]
+    await _restart_keeping_prompts(world, bot, driver)
+
+    final = await driver.play_out()
+    assert final.status == "finished"
+    assert final.actions == driver.actions_done
