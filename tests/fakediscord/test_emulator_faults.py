@@ -28,15 +28,12 @@ async def test_rate_limited_callback_is_retried_after_retry_after(
 
 async def test_server_errors_are_retried_by_the_client(table: Table, tiny: InProcessBot) -> None:
     fd = table.fd
-    fd.fail(r"POST /channels/\d+/messages", status=500, times=2)
+    fd.fail(r"POST /channels/\d+/messages", status=500, times=1)
     r = await fd.slash(table.al, table.general, "/tiny post")
     await r.wait_followups(1)
     assert r.followups[0].content == "fetched post v2"
-    assert [q.status for q in fd.requests if q.route.startswith("POST /channels")] == [
-        500,
-        500,
-        200,
-    ]
+    posts = [q.status for q in fd.requests if q.route.startswith("POST /channels")]
+    assert posts == [500, 200]
 
 
 async def test_injected_forbidden_reaches_the_bot_with_its_code(

@@ -1,0 +1,328 @@
+"""The terminal playground: the real bot against the emulator, driven by typed lines.
+
+`python -m bot --local` calls `run_playground(start_bot)`. You act as one of several users,
+type slash commands as in Discord (a trailing `?` on an option lists autocomplete choices by
+number), see the channel and your DMs, press buttons and choose select options by number. It
+knows nothing about cribbage. Type `help` for the commands.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import re
+import sys
+from collections.abc import Awaitable, Callable
+from typing import Any, TextIO
+
+from fakediscord.discordpy import point_discord_py_at
+from fakediscord.errors import DiscordError, EmulatorUsageError, NoResponse
+from fakediscord.interactions import Interaction
+from fakediscord.model import Channel, Guild, Message, User
+from fakediscord.server import FakeDiscord
+
+HELP = """\
+  /command sub opt:value     a slash command, typed as in Discord
+  /command sub opt:?         list autocomplete choices; answer with a number to send it
+  as NAME                    act as NAME (a new name joins the server); `users` lists them
+  look | dms                 the channel / your DMs as you see them now
+  click [mN] K               press button K (of message mN, else the latest with buttons)
+  choose [mN] K [K ...]      choose options K... in the select menu (likewise)
+  say TEXT                   post an ordinary message
+  channel NAME | thread NAME | dm    switch to a channel, a thread of it, or your DM channel
+  help | quit"""
+
+
+class Playground:
+    """The chat loop's state: who you are, where you are, what you have been shown."""
+
+    def __init__(self, fd: FakeDiscord, guild: Guild, out: TextIO) -> None:
+        self.fd = fd
+        self.guild = guild
+        self.out = out
+        self.channel: Channel = next(iter(guild.channels.values()))
+        self.user: User = next(m.user for m in guild.members.values() if not m.user.bot)
+        self.shown: dict[tuple[int, int], tuple[int, int]] = {}  # (user, message) -> version
+        self.labels: dict[int, int] = {}  # message id -> its number mN
+        self.by_label: dict[int, Message] = {}
+        self.pending: tuple[str, list[dict[str, Any]]] | None = None
+
+    def say(self, text: str) -> None:
+        """Print one line of playground output."""
+        print(text, file=self.out, flush=True)
+
+    @property
+    def prompt(self) -> str:
+        """`Al #general> `."""
+        return f"{self.user.name} {self._where(self.channel)}> "
+
+    def _where(self, channel: Channel) -> str:
+        if channel.is_dm:
+            return "@DM"
+        return f"#{channel.name}"
+
+    def label(self, message: Message) -> int:
+        """The number this message is shown with (`m3`)."""
+        if message.id not in self.labels:
+            self.labels[message.id] = len(self.labels) + 1
+            self.by_label[self.labels[message.id]] = message
+        return self.labels[message.id]
+
+    def render(self, message: Message) -> None:
+        """Print a message with its embeds and numbered components."""
+        tags = []
+        if message.ephemeral:
+            tags.append("only you")
+        if message.loading:
+            tags.append("thinking...")
+        if message.history:
+            tags.append("edited")
+        tag = f" ({', '.join(tags)})" if tags else ""
+        where = self._where(message.channel)
+        self.say(f"[m{self.label(message)}] {where} {message.author.name}{tag}: {message.content}")
+        for embed in message.embeds:
+            head = " - ".join(str(embed[k]) for k in ("title", "description") if embed.get(k))
+            self.say(f"      | {head}")
+            for field in embed.get("fields", []):
+                self.say(f"      | {field.get('name')}: {field.get('value')}")
+        for attachment in message.attachments:
+            self.say(f"      file: {attachment.filename} ({attachment.size} bytes)")
+        buttons = list(message.buttons())
+        if buttons:
+            parts = []
+            for number, button in enumerate(buttons, 1):
+                label = button.get("label") or (button.get("emoji") or {}).get("name") or "?"
+                off = " (disabled)" if button.get("disabled") else ""
+                parts.append(f"[{number}] {label}{off}")
+            self.say("      " + "  ".join(parts))
+        for menu in message.selects():
+            low, high = menu.get("min_values", 1), menu.get("max_values", 1)
+            hint = menu.get("placeholder") or "choose"
+            options = "  ".join(
+                f"{n}) {o.get('label')}" for n, o in enumerate(menu.get("options", []), 1)
+            )
+            self.say(f"      {hint} ({low}-{high}): {options}")
+
+    def show_new(self) -> None:
+        """Print messages this user can see that are new or changed since last shown."""
+        channels = [self.channel]
+        dm = self.fd.dm_channel(self.user)
+        if dm is not self.channel:
+            channels.append(dm)
+        for channel in channels:
+            for message in self.fd.visible_to(self.user, channel):
+                key = (self.user.id, message.id)
+                version = (len(message.history), message.flags)
+                if self.shown.get(key) != version:
+                    self.shown[key] = version
+                    self.render(message)
+
+    def show_all(self, channel: Channel, limit: int = 15) -> None:
+        """Print the last `limit` messages of `channel` as this user sees them."""
+        messages = self.fd.visible_to(self.user, channel)[-limit:]
+        if not messages:
+            self.say(f"(nothing in {self._where(channel)} yet)")
+        for message in messages:
+            self.shown[(self.user.id, message.id)] = (len(message.history), message.flags)
+            self.render(message)
+
+    def target(self, words: list[str], kind: str) -> tuple[Message, list[str]]:
+        """The message a click/choose refers to (`mN`, or the latest with that component)."""
+        if words and re.fullmatch(r"m\d+", words[0]):
+            message = self.by_label.get(int(words[0][1:]))
+            if message is None:
+                raise EmulatorUsageError(f"there is no message {words[0]}")
+            return message, words[1:]
+        found = [
+            m for m in self.by_label.values() if m.visible_to(self.user) and self._items(m, kind)
+        ]
+        if not found:
+            raise EmulatorUsageError(f"no message with a {kind} is shown")
+        return found[-1], words
+
+    @staticmethod
+    def _items(message: Message, kind: str) -> list[dict[str, Any]]:
+        return list(message.buttons() if kind == "button" else message.selects())
+
+
+async def _read_line(stream: TextIO) -> str | None:
+    line = await asyncio.get_running_loop().run_in_executor(None, stream.readline)
+    return line if line else None
+
+
+async def _answer(pg: Playground, interaction: Interaction, stream: TextIO) -> None:
+    """After an interaction: fill in a modal if one opened, then print what changed."""
+    if interaction.modal is not None:
+        modal = interaction.modal
+        pg.say(f"Modal: {modal.get('title')}")
+        values = {}
+        for row in modal.get("components", []):
+            items = row.get("components") or ([row["component"]] if "component" in row else [])
+            for item in items:
+                if item.get("type") == 4:
+                    label = item.get("label") or row.get("label") or item["custom_id"]
+                    pg.say(f"  {label}:")
+                    line = await _read_line(stream)
+                    values[item["custom_id"]] = (line or "").strip()
+        interaction = await pg.fd.submit_modal(pg.user, interaction, values)
+    await pg.fd.quiet(0.05)
+    pg.show_new()
+
+
+async def _slash(pg: Playground, line: str, stream: TextIO) -> None:
+    if re.search(r":\S*\?\s*$", line) or line.rstrip().endswith("?"):
+        choices = await pg.fd.autocomplete(pg.user, pg.channel, line)
+        if not choices:
+            pg.say("(no choices)")
+            return
+        for number, choice in enumerate(choices, 1):
+            pg.say(f"  {number}) {choice['name']}")
+        pg.pending = (line, choices)
+        return
+    interaction = await pg.fd.slash(pg.user, pg.channel, line)
+    await _answer(pg, interaction, stream)
+
+
+def _complete(line: str, value: Any) -> str:
+    """`line` with its last option's value replaced by `value`."""
+    text = str(value)
+    if " " in text:
+        text = f'"{text}"'
+    matches = list(re.finditer(r"(?:^|\s)([\w-]+):", line))
+    if not matches:
+        return f"{line.rstrip().removesuffix('?').rstrip()} {text}"
+    last = matches[-1]
+    return line[: last.end()] + text
+
+
+async def _step(pg: Playground, line: str, stream: TextIO) -> bool:
+    """Run one typed line; False when the user quits."""
+    fd = pg.fd
+    words = line.split()
+    if not words:
+        pg.show_new()
+        return True
+    command = words[0].lower()
+    if pg.pending is not None and re.fullmatch(r"\d+", line):
+        pending_line, choices = pg.pending
+        pg.pending = None
+        index = int(line) - 1
+        if not 0 <= index < len(choices):
+            raise EmulatorUsageError(f"choose 1 to {len(choices)}")
+        full = _complete(pending_line, choices[index]["value"])
+        pg.say(f"> {full}")
+        await _slash(pg, full, stream)
+        return True
+    pg.pending = None
+    if line.startswith("/"):
+        await _slash(pg, line, stream)
+    elif command in ("quit", "exit"):
+        return False
+    elif command == "help":
+        pg.say(HELP)
+    elif command == "users":
+        names = [m.user.name for m in pg.guild.members.values() if not m.user.bot]
+        pg.say("users: " + ", ".join(names))
+    elif command == "as" and len(words) == 2:
+        wanted = words[1]
+        found = [m.user for m in pg.guild.members.values() if m.user.name.lower() == wanted.lower()]
+        if found:
+            pg.user = found[0]
+        else:
+            pg.user = fd.add_user(wanted)
+            pg.guild.add_member(pg.user)
+            pg.say(f"{wanted} joined {pg.guild.name}")
+        if pg.channel.is_dm:
+            pg.channel = next(c for c in pg.guild.channels.values() if not c.is_thread)
+        pg.say(f"you are {pg.user.name} in {pg._where(pg.channel)}")
+        pg.show_new()
+    elif command == "look":
+        pg.show_all(pg.channel)
+    elif command == "dms":
+        pg.show_all(fd.dm_channel(pg.user))
+    elif command == "dm":
+        pg.channel = fd.dm_channel(pg.user)
+        pg.say("you are in your DMs with the bot")
+    elif command in ("channel", "thread") and len(words) == 2:
+        name = words[1].removeprefix("#")
+        parent = pg.channel.parent or pg.channel
+        found_channel = next((c for c in pg.guild.channels.values() if c.name == name), None)
+        if found_channel is None:
+            if command == "thread" and not parent.is_dm:
+                found_channel = parent.add_thread(name)
+            else:
+                found_channel = pg.guild.add_text_channel(name)
+        pg.channel = found_channel
+        pg.say(f"you are in {pg._where(pg.channel)}")
+        pg.show_all(pg.channel, limit=5)
+    elif command == "say" and len(words) > 1:
+        await fd.say(pg.user, pg.channel, line.split(None, 1)[1])
+        await fd.quiet(0.05)
+        pg.show_new()
+    elif command == "click":
+        message, rest = pg.target(words[1:], "button")
+        buttons = list(message.buttons())
+        index = int(rest[0]) - 1 if rest else 0
+        if not 0 <= index < len(buttons):
+            raise EmulatorUsageError(f"choose a button from 1 to {len(buttons)}")
+        interaction = await fd.click(pg.user, message, buttons[index].get("custom_id"))
+        await _answer(pg, interaction, stream)
+    elif command == "choose":
+        message, rest = pg.target(words[1:], "select")
+        menu = next(iter(message.selects()))
+        options = menu.get("options", [])
+        try:
+            values = [options[int(n) - 1]["value"] for n in rest]
+        except (ValueError, IndexError):
+            raise EmulatorUsageError(f"choose options by number, 1 to {len(options)}") from None
+        interaction = await fd.select(pg.user, message, menu["custom_id"], values)
+        await _answer(pg, interaction, stream)
+    else:
+        pg.say("? unknown command; type help")
+    return True
+
+
+async def run_playground(
+    start_bot: Callable[[FakeDiscord], Awaitable[Any]],
+    *,
+    users: tuple[str, ...] = ("Al", "Bea", "Cy"),
+    stdin: TextIO | None = None,
+    stdout: TextIO | None = None,
+) -> None:
+    """Start the emulator, the bot (`await start_bot(fd)`), then the chat loop until `quit`/EOF.
+
+    `start_bot` runs the real bot in this process against `fd` (discord.py is already pointed
+    at it; log in with `fd.bot_token`, sync commands to `fd.world.guilds` or globally) and
+    returns once it is started; if what it returns has an awaitable `close()`, that is called
+    at the end.
+    """
+    stream = stdin or sys.stdin
+    out = stdout or sys.stdout
+    async with FakeDiscord() as fd:
+        guild = fd.add_guild("Playground")
+        guild.add_text_channel("general")
+        for name in users:
+            guild.add_member(fd.add_user(name))
+        undo = point_discord_py_at(fd)
+        handle = await start_bot(fd)
+        try:
+            await fd.wait_until_connected(timeout=30)
+            await fd.wait_for(lambda: fd.commands.sync_count > 0, timeout=30)
+            pg = Playground(fd, guild, out)
+            pg.say(f"fakediscord playground: server {guild.name}, users {', '.join(users)}.")
+            pg.say("Type help for the commands, quit to leave.")
+            while True:
+                out.write(pg.prompt)
+                out.flush()
+                line = await _read_line(stream)
+                if line is None:
+                    break
+                try:
+                    if not await _step(pg, line.strip(), stream):
+                        break
+                except (EmulatorUsageError, NoResponse, DiscordError, TimeoutError) as error:
+                    pg.say(f"! {error}")
+        finally:
+            closer = getattr(handle, "close", None)
+            if closer is not None:
+                await closer()
+            undo()

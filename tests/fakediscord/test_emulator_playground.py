@@ -1,0 +1,63 @@
+"""The terminal playground, driven by scripted input against the tiny bot."""
+
+from __future__ import annotations
+
+import asyncio
+import io
+from fakediscord_tinybot import TinyBot, make_bot
+
+from fakediscord import FakeDiscord
+from fakediscord.playground import run_playground
+
+
+async def start_tiny(fd: FakeDiscord) -> TinyBot:
+    guild = next(iter(fd.world.guilds.values()))
+    bot = make_bot(guild.id)
+    bot.loop_task = asyncio.create_task(bot.start(fd.bot_token))  # type: ignore[attr-defined]
+    return bot
+
+
+async def play(script: str) -> str:
+    out = io.StringIO()
+    await asyncio.wait_for(
+        run_playground(start_tiny, stdin=io.StringIO(script), stdout=out), timeout=20
+    )
+    return out.getvalue()
+
+
+async def test_slash_commands_and_switching_users() -> None:
+    text = await play("/tiny echo text:hi there\n/tiny secret\nas Bea\nlook\nquit\n")
+    assert "#general Cribbage: hi there" in text
+    assert "(only you): only you" in text
+    after_switch = text.split("you are Bea")[1]
+    assert "hi there" in after_switch and "only you" not in after_switch
+
+
+async def test_autocomplete_is_numbered_and_a_number_sends_it() -> None:
+    text = await play("/tiny pick card:5?\n2\nquit\n")
+    assert "1) 5H" in text and "2) 5D" in text
+    assert "> /tiny pick card:5D" in text
+    assert "you picked 5D" in text
+
+
+async def test_buttons_and_selects_by_number() -> None:
+    text = await play("/tiny buttons\nclick 1\nclick m1 1\nchoose 1 3\nquit\n")
+    assert "[1] +1  [2] Off (disabled)  [3] dyn 7" in text
+    assert "count 2" in text
+    assert "picked 5H QS" in text
+
+
+async def test_dms_and_modals() -> None:
+    text = await play("/tiny dm\ndms\n/tiny ask\nforty-two\nas Bea\ndms\nquit\n")
+    assert "@DM Cribbage: hello in private" in text
+    assert "Modal: Ask" in text and "answered forty-two" in text
+    assert "(nothing in @DM yet)" in text.split("you are Bea")[1]
+
+
+async def test_mistakes_are_reported_and_the_loop_goes_on() -> None:
+    text = await play("/nope\nclick 9\nfrobnicate\nhelp\n/tiny echo text:still here\n")
+    assert "! /nope is not a synced command" in text
+    assert "! no message with a button" in text
+    assert "? unknown command" in text
+    assert "choose [mN] K" in text  # the help
+    assert "still here" in text
