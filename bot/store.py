@@ -10,6 +10,7 @@ changes nothing.
 from __future__ import annotations
 
 import asyncio
+import itertools
 import re
 import sqlite3
 from collections.abc import Iterable, Sequence
@@ -173,10 +174,29 @@ def migrations(directory: Path = MIGRATIONS_DIR) -> list[tuple[int, Path]]:
     return found
 
 
-_GAME_COLUMNS = (
-    "id, guild_id, channel_id, status, creator_id, num_players, target, vs_computer, "
-    "lobby_message_id, snapshot, version, created_at, updated_at"
+_GAME_COLUMNS_G = (
+    "g.id, g.guild_id, g.channel_id, g.status, g.creator_id, g.num_players, g.target,"
+    " g.vs_computer, g.lobby_message_id, g.snapshot, g.version, g.created_at, g.updated_at"
 )
+
+
+def _record(row: sqlite3.Row, seats: tuple[SeatRecord, ...]) -> GameRecord:
+    return GameRecord(
+        id=row["id"],
+        guild_id=row["guild_id"],
+        channel_id=row["channel_id"],
+        status=row["status"],
+        creator_id=row["creator_id"],
+        num_players=row["num_players"],
+        target=row["target"],
+        vs_computer=bool(row["vs_computer"]),
+        lobby_message_id=row["lobby_message_id"],
+        snapshot=row["snapshot"],
+        version=row["version"],
+        created_at=row["created_at"],
+        updated_at=row["updated_at"],
+        seats=seats,
+    )
 
 
 class Store:
@@ -308,62 +328,40 @@ class Store:
 
     async def get_game(self, game_id: int) -> GameRecord | None:
         """The game with this id, or None."""
-        async with self._lock:
-            return await self._fetch_game(
-                f"SELECT {_GAME_COLUMNS} FROM games WHERE id = ?", (game_id,)
-            )
+        found = await self._games("g.id = ?", (game_id,))
+        return found[0] if found else None
 
     async def open_game_in_channel(self, channel_id: int) -> GameRecord | None:
         """The lobby or active game in this channel, or None."""
-        async with self._lock:
-            return await self._fetch_game(
-                f"SELECT {_GAME_COLUMNS} FROM games"
-                " WHERE channel_id = ? AND status IN ('lobby', 'active')",
-                (channel_id,),
-            )
+        found = await self._games(
+            "g.channel_id = ? AND g.status IN ('lobby', 'active')", (channel_id,)
+        )
+        return found[0] if found else None
 
     async def idle_games(self, before: float) -> list[GameRecord]:
         """Open games whose last change was before ``before``."""
+        return await self._games("g.status IN ('lobby', 'active') AND g.updated_at < ?", (before,))
+
+    async def _games(self, where: str, params: Sequence[Any]) -> list[GameRecord]:
+        """Games matching ``where`` (a fixed condition written in this module, never input)
+        with their seats, read in one query."""
         async with self._lock:
-            async with self._db.execute(
-                f"SELECT {_GAME_COLUMNS} FROM games"
-                " WHERE status IN ('lobby', 'active') AND updated_at < ? ORDER BY id",
-                (before,),
-            ) as cursor:
-                rows = list(await cursor.fetchall())
-            return [await self._record(row) for row in rows]
-
-    async def _fetch_game(self, sql: str, params: Sequence[Any]) -> GameRecord | None:
-        async with self._db.execute(sql, params) as cursor:
-            row = await cursor.fetchone()
-        return None if row is None else await self._record(row)
-
-    async def _record(self, row: sqlite3.Row) -> GameRecord:
-        async with self._db.execute(
-            "SELECT seat, user_id, display_name, is_computer FROM seats"
-            " WHERE game_id = ? ORDER BY seat",
-            (row["id"],),
-        ) as cursor:
-            seats = tuple(
-                SeatRecord(s["seat"], s["user_id"], s["display_name"], bool(s["is_computer"]))
-                for s in await cursor.fetchall()
+            rows = await self._db.execute_fetchall(
+                f"SELECT {_GAME_COLUMNS_G}, s.seat, s.user_id, s.display_name, s.is_computer"
+                " FROM games g LEFT JOIN seats s ON s.game_id = g.id"
+                f" WHERE {where} ORDER BY g.id, s.seat",
+                params,
             )
-        return GameRecord(
-            id=row["id"],
-            guild_id=row["guild_id"],
-            channel_id=row["channel_id"],
-            status=row["status"],
-            creator_id=row["creator_id"],
-            num_players=row["num_players"],
-            target=row["target"],
-            vs_computer=bool(row["vs_computer"]),
-            lobby_message_id=row["lobby_message_id"],
-            snapshot=row["snapshot"],
-            version=row["version"],
-            created_at=row["created_at"],
-            updated_at=row["updated_at"],
-            seats=seats,
-        )
+        games: list[GameRecord] = []
+        for _, group in itertools.groupby(rows, key=lambda row: row["id"]):
+            members = list(group)
+            seats = tuple(
+                SeatRecord(r["seat"], r["user_id"], r["display_name"], bool(r["is_computer"]))
+                for r in members
+                if r["seat"] is not None
+            )
+            games.append(_record(members[0], seats))
+        return games
 
     async def set_seats(
         self, game_id: int, version: int, seats: Sequence[SeatRecord], *, now: float
@@ -403,15 +401,12 @@ class Store:
             try:
                 await self._bump(game_id, version, now=now, status=status, snapshot=snapshot)
                 if actions:
-                    seq = int(
-                        await self._scalar(
-                            "SELECT COALESCE(MAX(seq), 0) FROM actions WHERE game_id = ?",
-                            (game_id,),
-                        )
-                    )
+                    # Each entry takes the next number in the game's log.
                     await self._db.executemany(
-                        "INSERT INTO actions (game_id, seq, action, at) VALUES (?, ?, ?, ?)",
-                        [(game_id, seq + i, a, now) for i, a in enumerate(actions, start=1)],
+                        "INSERT INTO actions (game_id, seq, action, at)"
+                        " SELECT ?, COALESCE(MAX(seq), 0) + 1, ?, ? FROM actions"
+                        " WHERE game_id = ?",
+                        [(game_id, a, now, game_id) for a in actions],
                     )
                 if results:
                     await self._insert_results(game_id, results, now)
