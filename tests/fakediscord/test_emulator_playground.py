@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import io
+
 from fakediscord_tinybot import TinyBot, make_bot
 
 from fakediscord import FakeDiscord
