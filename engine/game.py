@@ -20,7 +20,6 @@ his heels once the crib is complete, every "go" in the play, the show, and the n
 
 from __future__ import annotations
 
-import copy
 import json
 import random
 from collections.abc import Mapping, Sequence
@@ -68,12 +67,30 @@ _HEELS_POINTS = 2
 _GO_POINTS = 1
 
 
+# Restoring reads many card codes; a table lookup is much cheaper than Card.parse for each.
+_BY_CODE = {card.code: card for card in full_deck()}
+
+
+def _card(code: str) -> Card:
+    card = _BY_CODE.get(code)
+    return Card.parse(code) if card is None else card
+
+
 def _codes(cards: Sequence[Card]) -> list[str]:
     return [card.code for card in cards]
 
 
 def _cards(codes: Sequence[str]) -> list[Card]:
-    return [Card.parse(code) for code in codes]
+    return [_card(code) for code in codes]
+
+
+def _copy_actions(actions: Sequence[Mapping[str, Any]]) -> list[dict[str, Any]]:
+    """A copy of an action log (entries hold only strings, ints and lists of card codes),
+    far cheaper than ``copy.deepcopy``, which serialising after every action would pay for."""
+    return [
+        {key: list(value) if isinstance(value, list) else value for key, value in action.items()}
+        for action in actions
+    ]
 
 
 class Game:
@@ -116,6 +133,7 @@ class Game:
         self._gone: set[int] = set()
         self._result: GameResult | None = None
         self._last_show: list[Shown] = []
+        self._last_show_data: list[dict[str, Any]] = []  # the same, as JSON-ready dicts
         self._actions: list[dict[str, Any]] = []
 
     # ----------------------------------------------------------------- creating a game
@@ -161,7 +179,7 @@ class Game:
         if kind == "discard":
             return self.discard(seat, _cards(action["cards"]))
         if kind == "play":
-            return self.play(seat, Card.parse(action["card"]))
+            return self.play(seat, _card(action["card"]))
         if kind == "resign":
             return self.resign(seat)
         raise ValueError(f"Unknown action type {kind!r}.")
@@ -260,7 +278,7 @@ class Game:
         Entries look like ``{"type": "discard", "seat": 0, "cards": ["5H", "JD"]}``,
         ``{"type": "play", "seat": 1, "card": "7C"}`` and ``{"type": "resign", "seat": 0}``.
         """
-        return copy.deepcopy(self._actions)
+        return _copy_actions(self._actions)
 
     def hand(self, seat: int) -> tuple[Card, ...]:
         """The cards ``seat`` still holds. Hidden from the other players!"""
@@ -335,6 +353,15 @@ class Game:
     def to_dict(self) -> dict[str, Any]:
         """The whole state as JSON-ready data: every hand, the crib, the remaining deck in
         order, the scores, the last show and the action log (not the random source)."""
+        return self._state(share=False)
+
+    def _state(self, *, share: bool) -> dict[str, Any]:
+        # With share=True the action log and the last show are the game's own lists: only for
+        # to_json, which reads them at once and never hands them out.
+        actions = self._actions if share else _copy_actions(self._actions)
+        last_show = (
+            self._last_show_data if share else [shown.to_dict() for shown in self._last_show]
+        )
         return {
             "version": FORMAT_VERSION,
             "players": list(self._players),
@@ -357,8 +384,8 @@ class Game:
             "last_player": self._last_player,
             "gone": sorted(self._gone),
             "result": None if self._result is None else self._result.to_dict(),
-            "last_show": [shown.to_dict() for shown in self._last_show],
-            "actions": copy.deepcopy(self._actions),
+            "last_show": last_show,
+            "actions": actions,
         }
 
     @classmethod
@@ -382,26 +409,25 @@ class Game:
         game._discards = [_cards(d) for d in data["discards"]]
         game._played = [_cards(p) for p in data["played"]]
         game._crib = _cards(data["crib"])
-        game._starter = None if data["starter"] is None else Card.parse(data["starter"])
+        game._starter = None if data["starter"] is None else _card(data["starter"])
         game._series = _cards(data["series"])
         game._count = int(data["count"])
         game._turn = None if data["turn"] is None else int(data["turn"])
         game._last_player = None if data["last_player"] is None else int(data["last_player"])
         game._gone = {int(s) for s in data["gone"]}
         game._result = None if data["result"] is None else GameResult.from_dict(data["result"])
-        game._last_show = []
         for item in data["last_show"]:
             shown = event_from_dict(item)
             if not isinstance(shown, Shown):
                 raise ValueError("The last show holds something other than shows.")
-            game._last_show.append(shown)
-        game._actions = copy.deepcopy(list(data["actions"]))
+            game._add_to_last_show(shown)
+        game._actions = _copy_actions(data["actions"])
         game._check_cards()
         return game
 
     def to_json(self) -> str:
         """:meth:`to_dict` as compact JSON text (the same state always gives the same text)."""
-        return json.dumps(self.to_dict(), ensure_ascii=False, separators=(",", ":"))
+        return json.dumps(self._state(share=True), ensure_ascii=False, separators=(",", ":"))
 
     @classmethod
     def from_json(cls, text: str, *, rng: random.Random) -> Game:
@@ -692,6 +718,7 @@ class Game:
         self._turn = None
         events: list[Event] = []
         self._last_show = []
+        self._last_show_data = []
         shows: list[tuple[int, bool, list[Card]]] = [
             (((self._dealer + k) % n), False, self._kept[(self._dealer + k) % n])
             for k in range(1, n + 1)
@@ -710,7 +737,7 @@ class Game:
                 score=score,
                 total=self._scores[side],
             )
-            self._last_show.append(shown)
+            self._add_to_last_show(shown)
             events.append(shown)
             if self._reached_target(side):
                 events.append(self._finish(side, "target"))
@@ -718,6 +745,10 @@ class Game:
         self._dealer = (self._dealer + 1) % n
         events.extend(self._deal())
         return events
+
+    def _add_to_last_show(self, shown: Shown) -> None:
+        self._last_show.append(shown)
+        self._last_show_data.append(shown.to_dict())
 
     def _reached_target(self, side: int) -> bool:
         return self._scores[side] >= self._target
