@@ -80,8 +80,14 @@ class Interaction:
     choices: list[dict[str, Any]] | None = None
     modal: dict[str, Any] | None = None
     late: bool = False
+    answered_at: float | None = None
     _owner: FakeDiscord | None = None
     answered: asyncio.Event = field(default_factory=asyncio.Event)
+
+    @property
+    def latency(self) -> float | None:
+        """Seconds from delivery to the bot's first response (None while unanswered)."""
+        return None if self.answered_at is None else self.answered_at - self.created_at
 
     @property
     def ephemeral(self) -> bool:

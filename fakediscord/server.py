@@ -740,6 +740,7 @@ class FakeDiscord:
                 )
             interaction.modal = data
         interaction.response = Callback(type=kind, data=data, message=message)
+        interaction.answered_at = self.clock.now()
         interaction.answered.set()
         self._notify()
         result: dict[str, Any] = {
