@@ -129,7 +129,6 @@ class Game:
         self._series: list[Card] = []
         self._count = 0
         self._turn: int | None = None
-        self._last_player: int | None = None
         self._gone: set[int] = set()
         self._result: GameResult | None = None
         self._last_show: list[Shown] = []
@@ -381,7 +380,6 @@ class Game:
             "series": _codes(self._series),
             "count": self._count,
             "turn": self._turn,
-            "last_player": self._last_player,
             "gone": sorted(self._gone),
             "result": None if self._result is None else self._result.to_dict(),
             "last_show": last_show,
@@ -393,8 +391,15 @@ class Game:
         """Restore a game written by :meth:`to_dict`; ``rng`` serves the deals still to come.
 
         Raises ``ValueError`` if the data is not a game this version wrote (an unknown version,
-        or cards that are not exactly the 52 of one deck).
+        a missing or malformed field, or cards that are not exactly the 52 of one deck).
         """
+        try:
+            return cls._restore(data, rng)
+        except (KeyError, TypeError, AttributeError) as error:
+            raise ValueError(f"The saved game is damaged ({error!r}).") from error
+
+    @classmethod
+    def _restore(cls, data: Mapping[str, Any], rng: random.Random) -> Game:
         if data.get("version") != FORMAT_VERSION:
             raise ValueError(f"Unknown game format version {data.get('version')!r}.")
         game = cls(data["players"], target=int(data["target"]), rng=rng)
@@ -413,7 +418,6 @@ class Game:
         game._series = _cards(data["series"])
         game._count = int(data["count"])
         game._turn = None if data["turn"] is None else int(data["turn"])
-        game._last_player = None if data["last_player"] is None else int(data["last_player"])
         game._gone = {int(s) for s in data["gone"]}
         game._result = None if data["result"] is None else GameResult.from_dict(data["result"])
         for item in data["last_show"]:
@@ -532,7 +536,6 @@ class Game:
         self._played[seat].append(card)
         self._series.append(card)
         self._count += card.value
-        self._last_player = seat
         score = score_pegging(self._series)
         side = self.side_of(seat)
         self._scores[side] += score.total
@@ -603,7 +606,6 @@ class Game:
         self._series = []
         self._count = 0
         self._turn = None
-        self._last_player = None
         self._gone = set()
         self._deal_number += 1
         self._phase = Phase.DISCARD

@@ -102,6 +102,10 @@ def test_from_dict_refuses_a_damaged_game() -> None:
         Game.from_dict({**data, "version": 99}, rng=random.Random(0))
     with pytest.raises(ValueError):
         Game.from_dict({**data, "deck": data["deck"][1:]}, rng=random.Random(0))
+    with pytest.raises(ValueError):
+        Game.from_dict({k: v for k, v in data.items() if k != "crib"}, rng=random.Random(0))
+    with pytest.raises(ValueError):
+        Game.from_json("[1, 2]", rng=random.Random(0))
     hands = [list(h) for h in data["hands"]]
     hands[0][0] = hands[1][0]
     with pytest.raises(ValueError):
