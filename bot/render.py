@@ -37,7 +37,9 @@ __all__ = [
     "board",
     "card_labels",
     "chunk",
+    "code_safe",
     "discard_prompt_text",
+    "escape",
     "hand_text",
     "lobby_text",
     "play_prompt_text",
@@ -55,11 +57,25 @@ MAX_MESSAGE = 2000
 _BOARD_WIDTH = 30
 
 
+_MARKDOWN = str.maketrans({ch: "\\" + ch for ch in "\\*_~`|>#[]()"})
+
+
+def escape(name: str) -> str:
+    """A display name made safe for Discord markdown (a name like ``**Al**`` stays as typed)."""
+    return name.translate(_MARKDOWN)
+
+
+def code_safe(name: str) -> str:
+    """A name for inside a code block: backticks would end the block."""
+    return name.replace("`", "'")
+
+
 class Table:
     """Names at a table: players by seat and sides (partners are "Al & Cy")."""
 
     def __init__(self, players: Sequence[str], num_sides: int) -> None:
-        self.players = tuple(players)
+        self.raw = tuple(players)
+        self.players = tuple(escape(name) for name in players)
         self.num_sides = num_sides
 
     @classmethod
@@ -76,6 +92,13 @@ class Table:
         if self.num_sides == len(self.players):
             return self.players[side]
         return " & ".join(self.players[s] for s in range(side, len(self.players), self.num_sides))
+
+    def plain_side(self, side: int) -> str:
+        """A side's name for inside a code block (no markdown there, but no backticks)."""
+        if self.num_sides == len(self.raw):
+            return code_safe(self.raw[side])
+        partners = range(side, len(self.raw), self.num_sides)
+        return code_safe(" & ".join(self.raw[s] for s in partners))
 
     def side_verb(self, side: int, singular: str, plural: str) -> str:
         """``wins`` for one player, ``win`` for partners."""
@@ -241,12 +264,13 @@ def render_events(events: Sequence[Event], view: PublicView) -> list[str]:
 
 def board(table: Table, scores: Sequence[int], target: int) -> str:
     """A text track per side, in a code block: ``Al   ▰▰▰▰▱▱▱▱  45``."""
-    width = max(len(table.side(s)) for s in range(len(scores)))
+    names = [table.plain_side(s) for s in range(len(scores))]
+    width = max(len(name) for name in names)
     lines = []
     for side, score in enumerate(scores):
         filled = min(_BOARD_WIDTH, score * _BOARD_WIDTH // target)
         track = "▰" * filled + "▱" * (_BOARD_WIDTH - filled)
-        lines.append(f"{table.side(side).ljust(width)}  {track} {score:>3}")
+        lines.append(f"{names[side].ljust(width)}  {track} {score:>3}")
     return "```\n" + "\n".join(lines) + f"\n{'':>{width}}  to {target}\n```"
 
 
@@ -282,8 +306,8 @@ def lobby_text(
 
     ``state`` is ``open``, ``started``, ``cancelled`` or ``expired``.
     """
-    seated = ", ".join(names) if names else "nobody"
-    head = f"**Cribbage** — {num_players} players, to {target}. Opened by {creator}."
+    seated = ", ".join(escape(n) for n in names) if names else "nobody"
+    head = f"**Cribbage** — {num_players} players, to {target}. Opened by {escape(creator)}."
     partners = " Partners sit opposite: seats 1 & 3 against 2 & 4." if num_players == 4 else ""
     lines = [head + partners, f"Seated ({len(names)}/{num_players}): {seated}"]
     if state == "open":
@@ -310,7 +334,7 @@ def _where(channel_id: int) -> str:
 
 def discard_prompt_text(view: SeatView, channel_id: int) -> str:
     """The DM at each deal: the hand and how many cards to choose for whose crib."""
-    dealer = view.players[view.dealer]
+    dealer = Table.of(view).seat(view.dealer)
     crib = "your crib" if view.dealer == view.seat else f"{dealer}'s crib"
     cards = _plural(view.discard_count, "card")
     return (
@@ -368,12 +392,13 @@ def render_leaderboard(rows: Sequence[LeaderRow]) -> str:
     """The server's ranking: wins, losses, win %, skunks given (+) and taken (-)."""
     if not rows:
         return "No games between people have finished on this server yet."
-    width = max(len(r.name) for r in rows)
+    names = [code_safe(r.name) for r in rows]
+    width = max(len(name) for name in names)
     lines = ["**Leaderboard** (games between people)", "```"]
     lines.append(f"{'#':>2}  {'player':<{width}}  {'W':>3} {'L':>3} {'win%':>5}  skunks")
-    for rank, row in enumerate(rows, start=1):
+    for rank, (name, row) in enumerate(zip(names, rows, strict=True), start=1):
         lines.append(
-            f"{rank:>2}  {row.name:<{width}}  {row.wins:>3} {row.losses:>3}"
+            f"{rank:>2}  {name:<{width}}  {row.wins:>3} {row.losses:>3}"
             f" {_pct(row.win_rate):>5}  +{row.skunks_given} -{row.skunks_taken}"
         )
     lines.append("```")
@@ -395,6 +420,7 @@ def _stats_block(label: str, row: StatsRow) -> list[str]:
 
 def render_stats(name: str, people: StatsRow | None, computer: StatsRow | None) -> str:
     """A player's record: games between people and games against the computer, apart."""
+    name = escape(name)
     if people is None and computer is None:
         return f"{name} has not finished a game on this server yet."
     lines = [f"**{name}** on this server"]

@@ -371,7 +371,10 @@ class GameService:
             return Outcome.refuse("You're not in this game.", game_id=record.id)
         if user.id == record.creator_id:
             return await self._close(
-                record, "cancelled", f"{user.name} left and closed the lobby.", "You left."
+                record,
+                "cancelled",
+                f"{render.escape(user.name)} left and closed the lobby.",
+                "You left.",
             )
         seats = [
             SeatRecord(i, s.user_id, s.name, s.is_computer)
@@ -429,7 +432,7 @@ class GameService:
         return await self._close(
             record,
             "cancelled",
-            f"{user.name} cancelled the game. No result is recorded.",
+            f"{render.escape(user.name)} cancelled the game. No result is recorded.",
             "Game cancelled.",
         )
 
@@ -467,7 +470,7 @@ class GameService:
             loaded,
             lambda g: g.resign(seat),
             lambda g, e: "You resigned.",
-            lead=[f"{user.name} resigns."],
+            lead=[f"{render.escape(user.name)} resigns."],
         )
 
     async def discard(self, channel_id: int, user: User, cards: str | Sequence[Card]) -> Outcome:

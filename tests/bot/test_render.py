@@ -222,3 +222,12 @@ def test_chunk_keeps_messages_under_the_limit() -> None:
     messages = render.chunk(lines)
     assert all(len(m) <= render.MAX_MESSAGE for m in messages)
     assert len(messages) == 4 and messages[-1].endswith("…")
+
+
+def test_names_cannot_inject_markdown() -> None:
+    table = render.Table(["**Al**", "B`ea"], 2)
+    assert table.seat(0) == "\\*\\*Al\\*\\*"
+    result = make_result(121, (121, 84), 0, "target")
+    assert render.render_result(table, result).startswith("🏆 \\*\\*Al\\*\\* wins")
+    text = render.board(table, (10, 20), 121)
+    assert text.count("```") == 2 and "B'ea" in text
