@@ -192,6 +192,22 @@ class TableDriver:
             for message in self._visible(user):
                 self._seen[message.id] = len(message.history) + 1
 
+    def resync(self) -> Snapshot:
+        """Take what happened outside the driver (a test acting by hand) as seen and counted."""
+        snap = self.snapshot()
+        self.actions_done = snap.actions
+        self._mark_seen()
+        return snap
+
+    def latest_prompt(self, user: User, custom_id_prefix: str) -> Message | None:
+        """The newest DM to `user` with a control whose custom id starts with the prefix."""
+        for message in reversed(self.fd.dms(user)):
+            for row in message.components:
+                for item in row.get("components", []):
+                    if str(item.get("custom_id", "")).startswith(custom_id_prefix):
+                        return message
+        return None
+
     # -- opening ------------------------------------------------------------------------------
 
     async def open(self, *, target: int = 121) -> Message:
