@@ -10,7 +10,7 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 
 from bot.outcome import Outcome, Prompt, User
-from bot.service import GameService
+from bot.service import GameService, RngFactory
 from bot.store import Store
 from engine.game import Game
 
@@ -39,7 +39,7 @@ class Clock:
         self.now += timedelta(**kwargs)
 
 
-def seeded(seed: int) -> object:
+def seeded(seed: int) -> RngFactory:
     """An rng factory giving a different but reproducible source for every key."""
 
     def factory(key: str) -> random.Random:
@@ -64,7 +64,7 @@ async def state(store: Store, game_id: int) -> tuple[object, ...]:
 def make_service(store: Store, clock: Clock, seed: int = 1, days: float = 7) -> GameService:
     return GameService(
         store,
-        rng_factory=seeded(seed),  # type: ignore[arg-type]
+        rng_factory=seeded(seed),
         clock=clock,
         idle_expiry=timedelta(days=days),
     )
