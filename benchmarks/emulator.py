@@ -21,7 +21,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from fakediscord import FakeDiscord  # noqa: E402
-from fakediscord.testing import BotProcess  # noqa: E402
+from fakediscord.runner import BotProcess  # noqa: E402
 
 TINYBOT = ROOT / "tests" / "fakediscord" / "fakediscord_tinybot.py"
 

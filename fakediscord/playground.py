@@ -1,6 +1,7 @@
 """The terminal playground: the real bot against the emulator, driven by typed lines.
 
-`python -m bot --local` calls `run_playground(start_bot)`. You act as one of several users,
+`python -m bot --local` calls `run_playground(start_bot)` (synchronous; `playground` is the
+coroutine). You act as one of several users,
 type slash commands as in Discord (a trailing `?` on an option lists autocomplete choices by
 number), see the channel and your DMs, press buttons and choose select options by number. It
 knows nothing about cribbage. Type `help` for the commands.
@@ -9,15 +10,19 @@ knows nothing about cribbage. Type `help` for the commands.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import re
 import sys
-from collections.abc import Awaitable, Callable
+import tempfile
+from collections.abc import Awaitable, Callable, Sequence
+from pathlib import Path
 from typing import Any, TextIO
 
 from fakediscord.discordpy import point_discord_py_at
 from fakediscord.errors import DiscordError, EmulatorUsageError, NoResponse
 from fakediscord.interactions import Interaction
 from fakediscord.model import Channel, Guild, Message, User
+from fakediscord.runner import BotProcess
 from fakediscord.server import FakeDiscord
 
 HELP = """\
@@ -281,19 +286,21 @@ async def _step(pg: Playground, line: str, stream: TextIO) -> bool:
     return True
 
 
-async def run_playground(
-    start_bot: Callable[[FakeDiscord], Awaitable[Any]],
+async def playground(
+    start_bot: Callable[[FakeDiscord], Awaitable[Any]] | None = None,
     *,
     users: tuple[str, ...] = ("Al", "Bea", "Cy"),
     stdin: TextIO | None = None,
     stdout: TextIO | None = None,
+    bot_args: Sequence[str] = ("-m", "bot"),
 ) -> None:
-    """Start the emulator, the bot (`await start_bot(fd)`), then the chat loop until `quit`/EOF.
+    """Start the emulator and the bot, then the chat loop until `quit` or end of input.
 
-    `start_bot` runs the real bot in this process against `fd` (discord.py is already pointed
-    at it; log in with `fd.bot_token`, sync commands to `fd.world.guilds` or globally) and
-    returns once it is started; if what it returns has an awaitable `close()`, that is called
-    at the end.
+    `start_bot(fd)` runs the real bot in this process against `fd` (discord.py is already
+    pointed at it; log in with `fd.bot_token`; the guild is `fd.world.guilds`) and returns once
+    it is started; if what it returns has an awaitable `close()`, that is called at the end.
+    Without `start_bot`, `python <bot_args>` (`-m bot`) runs as a child process pointed at the
+    emulator (DISCORD_TOKEN, DISCORD_API_BASE, DISCORD_GATEWAY_URL, DEV_GUILD_ID, DATABASE_PATH).
     """
     stream = stdin or sys.stdin
     out = stdout or sys.stdout
@@ -303,26 +310,62 @@ async def run_playground(
         for name in users:
             guild.add_member(fd.add_user(name))
         undo = point_discord_py_at(fd)
-        handle = await start_bot(fd)
+        with tempfile.TemporaryDirectory(prefix="fakediscord-") as scratch:
+            if start_bot is None:
+                child = BotProcess(
+                    fd,
+                    bot_args,
+                    database_path=Path(scratch) / "playground.db",
+                    dev_guild=guild.id,
+                    ready_timeout=60,
+                )
+                child.watched = False
+                await child.start()
+                handle: Any = child
+                closer = child.stop
+            else:
+                handle = await start_bot(fd)
+                closer = getattr(handle, "close", None)
+            try:
+                await fd.wait_until_connected(timeout=30)
+                await fd.wait_for(lambda: fd.commands.sync_count > 0, timeout=30)
+                await _chat(fd, guild, users, stream, out, handle)
+            finally:
+                if closer is not None:
+                    await closer()
+                undo()
+
+
+async def _chat(
+    fd: FakeDiscord, guild: Guild, users: tuple[str, ...], stream: TextIO, out: TextIO, bot: Any
+) -> None:
+    pg = Playground(fd, guild, out)
+    pg.say(f"fakediscord playground: server {guild.name}, users {', '.join(users)}.")
+    pg.say("Type help for the commands, quit to leave.")
+    while True:
+        out.write(pg.prompt)
+        out.flush()
+        line = await _read_line(stream)
+        if line is None:
+            break
         try:
-            await fd.wait_until_connected(timeout=30)
-            await fd.wait_for(lambda: fd.commands.sync_count > 0, timeout=30)
-            pg = Playground(fd, guild, out)
-            pg.say(f"fakediscord playground: server {guild.name}, users {', '.join(users)}.")
-            pg.say("Type help for the commands, quit to leave.")
-            while True:
-                out.write(pg.prompt)
-                out.flush()
-                line = await _read_line(stream)
-                if line is None:
-                    break
-                try:
-                    if not await _step(pg, line.strip(), stream):
-                        break
-                except (EmulatorUsageError, NoResponse, DiscordError, TimeoutError) as error:
-                    pg.say(f"! {error}")
-        finally:
-            closer = getattr(handle, "close", None)
-            if closer is not None:
-                await closer()
-            undo()
+            if not await _step(pg, line.strip(), stream):
+                break
+        except (EmulatorUsageError, NoResponse, DiscordError, TimeoutError) as error:
+            pg.say(f"! {error}")
+        # A bot process reports its errors on its output; show them rather than hide them.
+        for problem in bot.take_errors() if isinstance(bot, BotProcess) else []:
+            pg.say(f"! bot: {problem}")
+
+
+def run_playground(
+    start_bot: Callable[[FakeDiscord], Awaitable[Any]] | None = None,
+    *,
+    users: tuple[str, ...] = ("Al", "Bea", "Cy"),
+    stdin: TextIO | None = None,
+    stdout: TextIO | None = None,
+) -> int:
+    """`playground(...)` from synchronous code (e.g. `python -m bot --local`); returns 0."""
+    with contextlib.suppress(KeyboardInterrupt):
+        asyncio.run(playground(start_bot, users=users, stdin=stdin, stdout=stdout))
+    return 0

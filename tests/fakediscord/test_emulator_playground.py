@@ -4,11 +4,12 @@ from __future__ import annotations
 
 import asyncio
 import io
+from pathlib import Path
 
 from fakediscord_tinybot import TinyBot, make_bot
 
 from fakediscord import FakeDiscord
-from fakediscord.playground import run_playground
+from fakediscord.playground import playground
 
 
 async def start_tiny(fd: FakeDiscord) -> TinyBot:
@@ -21,7 +22,7 @@ async def start_tiny(fd: FakeDiscord) -> TinyBot:
 async def play(script: str) -> str:
     out = io.StringIO()
     await asyncio.wait_for(
-        run_playground(start_tiny, stdin=io.StringIO(script), stdout=out), timeout=20
+        playground(start_tiny, stdin=io.StringIO(script), stdout=out), timeout=20
     )
     return out.getvalue()
 
@@ -62,3 +63,13 @@ async def test_mistakes_are_reported_and_the_loop_goes_on() -> None:
     assert "? unknown command" in text
     assert "choose [mN] K" in text  # the help
     assert "still here" in text
+
+
+async def test_without_a_starter_the_bot_runs_as_a_child_process() -> None:
+    out = io.StringIO()
+    tinybot = str(Path(__file__).with_name("fakediscord_tinybot.py"))
+    script = io.StringIO("/tiny echo text:from a child\n/tiny crash\nquit\n")
+    await asyncio.wait_for(playground(stdin=script, stdout=out, bot_args=[tinybot]), timeout=30)
+    text = out.getvalue()
+    assert "Cribbage: from a child" in text
+    assert "! bot:" in text  # the child's error is shown, not hidden

@@ -1,0 +1,301 @@
+"""Running a discord.py bot against the emulator: in this process or as a child process.
+
+Both kinds collect the bot's errors (ERROR/CRITICAL log records in-process; ERROR/CRITICAL lines
+and tracebacks on a process's output) and notice a client task or process that dies on its own;
+registered as an emulator health check, that makes the next `slash`/`click`/`wait_for` raise
+`BotFailure`. The pytest fixtures in `fakediscord.testing` build on these; so does the
+playground, which must not need pytest.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import os
+import re
+import signal
+import sys
+from collections.abc import Callable, Sequence
+from pathlib import Path
+from typing import Any
+
+from fakediscord.discordpy import point_discord_py_at
+from fakediscord.server import FakeDiscord
+
+REPO_ROOT = Path(__file__).resolve().parent.parent
+ERROR_LINE = re.compile(r"\b(ERROR|CRITICAL)\b|Traceback \(most recent call last\)")
+
+
+class RunningBot:
+    """What both kinds of bot share: error collection, readiness and restart."""
+
+    def __init__(self, fd: FakeDiscord) -> None:
+        self.fd = fd
+        self.errors: list[str] = []
+        self._allowed: list[re.Pattern[str]] = []
+        self._stopping = False
+        self._remove_check: Callable[[], None] | None = None
+        # When True, the bot's problems make emulator calls raise; the playground turns it off
+        # and shows them instead.
+        self.watched = True
+
+    def allow_errors(self, pattern: str) -> None:
+        """Errors matching `pattern` (a regex searched in the message) do not fail the test."""
+        self._allowed.append(re.compile(pattern))
+
+    def _report(self, text: str) -> None:
+        if not any(p.search(text) for p in self._allowed):
+            self.errors.append(text)
+
+    def take_errors(self) -> list[str]:
+        """The errors collected so far; they no longer count against the test."""
+        taken, self.errors = self.errors, []
+        return taken
+
+    def problem(self) -> str | None:
+        """A description of what went wrong in the bot, or None if nothing did."""
+        if self.errors:
+            return "the bot reported an error:\n" + "\n".join(self.errors)
+        return self._death()
+
+    def _death(self) -> str | None:
+        raise NotImplementedError
+
+    async def _wait_ready(self, identifies_before: int, timeout: float) -> None:
+        fd = self.fd
+
+        def ready() -> bool:
+            return (
+                fd.gateway.identify_count > identifies_before
+                and fd.gateway.connected
+                and fd.gateway.ready.is_set()
+                and fd.commands.sync_count > 0
+            )
+
+        await fd.wait_for(ready, timeout=timeout)
+
+    async def start(self) -> None:
+        """Start the bot and wait until it is ready."""
+        raise NotImplementedError
+
+    async def stop(self) -> None:
+        """Stop the bot (cleanly: it closes its gateway connection)."""
+        raise NotImplementedError
+
+    async def restart(self) -> None:
+        """Stop the bot, then start it again against the same emulator (and database)."""
+        await self.stop()
+        await self.start()
+
+
+class InProcessBot(RunningBot):
+    """A discord.py client running in the test's own event loop."""
+
+    def __init__(
+        self,
+        fd: FakeDiscord,
+        factory: Callable[[], Any],
+        *,
+        ready_timeout: float = 10.0,
+        guild_ready_timeout: float | None = 0.05,
+    ) -> None:
+        super().__init__(fd)
+        self.factory = factory
+        self.ready_timeout = ready_timeout
+        self.guild_ready_timeout = guild_ready_timeout
+        self.client: Any = None
+        self.task: asyncio.Task[None] | None = None
+        self._undo: Callable[[], None] | None = None
+        self._handler = _ErrorHandler(self)
+
+    def _death(self) -> str | None:
+        if self.task is not None and self.task.done() and not self._stopping:
+            error = None if self.task.cancelled() else self.task.exception()
+            return f"the bot's client task ended on its own: {error!r}"
+        return None
+
+    async def start(self) -> None:
+        """Create the client with the factory, log it in and wait for on_ready."""
+        self._stopping = False
+        self._undo = point_discord_py_at(self.fd)
+        logging.getLogger().addHandler(self._handler)
+        self.client = self.factory()
+        if self.guild_ready_timeout is not None and hasattr(self.client, "_connection"):
+            # discord.py waits guild_ready_timeout (2 s) after the last GUILD_CREATE before
+            # on_ready; tests need not.
+            self.client._connection.guild_ready_timeout = self.guild_ready_timeout
+        if self._remove_check is None and self.watched:
+            self._remove_check = self.fd.add_health_check(self.problem)
+        before = self.fd.gateway.identify_count
+        self.task = asyncio.create_task(self.client.start(self.fd.bot_token))
+        await self._wait_ready(before, self.ready_timeout)
+        await self.fd.wait_for(self.client.is_ready, timeout=self.ready_timeout)
+
+    async def stop(self) -> None:
+        """Close the client and wait for its task."""
+        self._stopping = True
+        if self.client is not None:
+            await self.client.close()
+        if self.task is not None:
+            # A task that died was reported by problem(); stopping must not raise it again.
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await asyncio.wait_for(self.task, timeout=10)
+        logging.getLogger().removeHandler(self._handler)
+        if self._undo is not None:
+            self._undo()
+            self._undo = None
+
+
+class _ErrorHandler(logging.Handler):
+    def __init__(self, bot: RunningBot) -> None:
+        super().__init__(level=logging.ERROR)
+        self.bot = bot
+
+    def emit(self, record: logging.LogRecord) -> None:
+        text = f"{record.levelname} {record.name}: {record.getMessage()}"
+        if record.exc_info and record.exc_info[1] is not None:
+            text += f" ({record.exc_info[1]!r})"
+        self.bot._report(text)
+
+
+class BotProcess(RunningBot):
+    """A bot started as its own process (by default `python -m bot`) against the emulator."""
+
+    def __init__(
+        self,
+        fd: FakeDiscord,
+        args: Sequence[str] = ("-m", "bot"),
+        *,
+        database_path: str | os.PathLike[str] | None = None,
+        dev_guild: int | None = None,
+        env: dict[str, str] | None = None,
+        cwd: str | os.PathLike[str] | None = None,
+        ready_timeout: float = 20.0,
+        ready_text: str | None = None,
+    ) -> None:
+        super().__init__(fd)
+        self.args = list(args)
+        self.database_path = database_path
+        self.dev_guild = dev_guild
+        self.extra_env = env or {}
+        self.cwd = cwd or REPO_ROOT
+        self.ready_timeout = ready_timeout
+        self.ready_text = re.compile(ready_text) if ready_text else None
+        self.output: list[str] = []
+        self.proc: asyncio.subprocess.Process | None = None
+        self._reader: asyncio.Task[None] | None = None
+        self._traceback: list[str] | None = None
+
+    def environment(self) -> dict[str, str]:
+        """The environment the process gets."""
+        env = dict(os.environ)
+        env.update(
+            DISCORD_TOKEN=self.fd.bot_token,
+            DISCORD_API_BASE=self.fd.api_base,
+            DISCORD_GATEWAY_URL=self.fd.gateway_url,
+            PYTHONUNBUFFERED="1",
+            PYTHONPATH=os.pathsep.join(
+                p for p in (str(REPO_ROOT), os.environ.get("PYTHONPATH", "")) if p
+            ),
+        )
+        if self.database_path is not None:
+            env["DATABASE_PATH"] = str(self.database_path)
+        if self.dev_guild is not None:
+            env["DEV_GUILD_ID"] = str(self.dev_guild)
+        env.update(self.extra_env)
+        return env
+
+    def _death(self) -> str | None:
+        if self.proc is not None and self.proc.returncode is not None and not self._stopping:
+            tail = "\n".join(self.output[-20:])
+            return f"the bot process exited with {self.proc.returncode}:\n{tail}"
+        return None
+
+    async def _read(self) -> None:
+        assert self.proc is not None and self.proc.stdout is not None
+        async for raw in self.proc.stdout:
+            line = raw.decode(errors="replace").rstrip("\n")
+            self.output.append(line)
+            if self._stopping:
+                continue
+            if self._traceback is not None:
+                # Collect a traceback until its last line (the exception), then report it whole.
+                self._traceback.append(line)
+                if line and not line.startswith((" ", "Traceback")):
+                    self._report("\n".join(self._traceback))
+                    self._traceback = None
+            elif "Traceback (most recent call last)" in line:
+                self._traceback = [line]
+            elif ERROR_LINE.search(line):
+                self._report(line)
+            self.fd._notify()
+
+    async def start(self) -> None:
+        """Start the process and wait until it is connected, synced (and printed `ready_text`)."""
+        self._stopping = False
+        before = self.fd.gateway.identify_count
+        mark = len(self.output)
+        self.proc = await asyncio.create_subprocess_exec(
+            sys.executable,
+            *self.args,
+            env=self.environment(),
+            cwd=str(self.cwd),
+            stdin=asyncio.subprocess.DEVNULL,
+            stdout=asyncio.subprocess.PIPE,
+            stderr=asyncio.subprocess.STDOUT,
+        )
+        self._reader = asyncio.create_task(self._read())
+        if self._remove_check is None and self.watched:
+            self._remove_check = self.fd.add_health_check(self.problem)
+        await self._wait_ready(before, self.ready_timeout)
+        if self.ready_text is not None:
+            pattern = self.ready_text
+            await self.fd.wait_for(
+                lambda: any(pattern.search(line) for line in self.output[mark:]),
+                timeout=self.ready_timeout,
+            )
+
+    async def stop(self, timeout: float = 10.0) -> None:
+        """Interrupt the process (SIGINT, as Ctrl-C), then terminate it if it lingers."""
+        self._stopping = True
+        proc = self.proc
+        if proc is None or proc.returncode is not None:
+            return
+        proc.send_signal(signal.SIGINT)
+        try:
+            await asyncio.wait_for(proc.wait(), timeout=timeout)
+        except TimeoutError:
+            proc.kill()
+            await proc.wait()
+        if self._reader is not None:
+            await self._reader
+
+
+class BotLauncher:
+    """Starts bots against one emulator and stops them all when the test ends."""
+
+    def __init__(self, fd: FakeDiscord) -> None:
+        self.fd = fd
+        self.bots: list[RunningBot] = []
+
+    async def in_process(self, factory: Callable[[], Any], **options: Any) -> InProcessBot:
+        """Start `factory()` (a `discord.Client` / `commands.Bot`) in this process."""
+        bot = InProcessBot(self.fd, factory, **options)
+        self.bots.append(bot)
+        await bot.start()
+        return bot
+
+    async def process(self, args: Sequence[str] = ("-m", "bot"), **options: Any) -> BotProcess:
+        """Start `python <args>` as a process pointed at the emulator (see `BotProcess`)."""
+        bot = BotProcess(self.fd, args, **options)
+        self.bots.append(bot)
+        await bot.start()
+        return bot
+
+    async def close(self) -> list[str]:
+        """Stop every bot; return the problems found (errors, deaths)."""
+        problems = [p for p in (b.problem() for b in self.bots) if p]
+        for bot in self.bots:
+            await bot.stop()
+        return problems
