@@ -1,0 +1,169 @@
+"""Leaderboard and stats after several finished games, one played through Discord, others
+(a skunk and a double skunk among them) seeded through the store for speed."""
+
+from __future__ import annotations
+
+import random
+import re
+import time
+
+from bot.store import ResultRecord, SeatRecord, Store
+from fakediscord.testing import BotProcess
+from tests.e2e.driver import TableDriver, World
+
+
+def _result(
+    seat: int,
+    user_id: int,
+    name: str,
+    *,
+    won: bool,
+    points: int,
+    score: int,
+    final: str,
+    skunk: bool,
+) -> ResultRecord:
+    return ResultRecord(
+        seat=seat,
+        user_id=user_id,
+        display_name=name,
+        is_computer=False,
+        won=won,
+        game_points=points,
+        skunk_given=won and skunk,
+        skunk_taken=not won and skunk,
+        score=score,
+        final_scores=final,
+        reason="target",
+        pegging_points=40,
+        hand_points=60,
+        crib_points=20 if won else 10,
+        deals=10,
+        best_hand=24 if won else 12,
+        best_hand_cards=None,
+        twenty_nines=0,
+    )
+
+
+async def _seed_finished_game(
+    world: World,
+    channel_id: int,
+    winner: tuple[int, str],
+    loser: tuple[int, str],
+    loser_score: int,
+) -> None:
+    """One finished 121 game between two people, written as the service would write it."""
+    points = 3 if loser_score < 61 else 2 if loser_score < 91 else 1
+    skunk = points > 1
+    final = f"121-{loser_score}"
+    now = time.time()
+    async with await Store.open(world.db_path) as store:
+        record = await store.create_game(
+            guild_id=world.guild.id,
+            channel_id=channel_id,
+            creator=SeatRecord(0, winner[0], winner[1]),
+            num_players=2,
+            target=121,
+            now=now,
+        )
+        version = await store.set_seats(
+            record.id,
+            record.version,
+            [SeatRecord(0, winner[0], winner[1]), SeatRecord(1, loser[0], loser[1])],
+            now=now,
+        )
+        await store.save(
+            record.id,
+            version,
+            now=now,
+            status="finished",
+            results=[
+                _result(
+                    0,
+                    winner[0],
+                    winner[1],
+                    won=True,
+                    points=points,
+                    score=121,
+                    final=final,
+                    skunk=skunk,
+                ),
+                _result(
+                    1,
+                    loser[0],
+                    loser[1],
+                    won=False,
+                    points=points,
+                    score=loser_score,
+                    final=final,
+                    skunk=skunk,
+                ),
+            ],
+        )
+
+
+def _board_row(text: str, name: str) -> tuple[int, int, str, str]:
+    """(wins, losses, skunks given, skunks taken) from a leaderboard line for `name`."""
+    for line in text.splitlines():
+        match = re.search(rf"\b{name}\s+(\d+)\s+(\d+)\s+\d+%\s+\+(\d+) -(\d+)", line)
+        if match:
+            wins, losses, given, taken = match.groups()
+            return int(wins), int(losses), given, taken
+    raise AssertionError(f"{name} is not on the leaderboard:\n{text}")
+
+
+async def test_leaderboard_and_stats_after_finished_games(world: World, bot: BotProcess) -> None:
+    fd = world.fd
+    al, bea, cy, _ = world.players
+
+    # Before any game: a clear answer, not an error.
+    empty = await fd.slash(cy, world.general, "/cribbage leaderboard")
+    assert "No games" in empty.content
+
+    # One game through Discord, Al against Bea.
+    driver = TableDriver(fd, world.general, [al, bea], world.db_path, random.Random(21))
+    await driver.open(target=61)
+    final = await driver.play_out()
+    assert final.game is not None and final.game.result is not None
+    played_winner = [al, bea][final.game.result.winner]
+    played_loser = bea if played_winner is al else al
+    # Deals are random, so the played game may itself be a lurch (a skunk in a 61 game).
+    lurch = int(final.game.result.kind != "win")
+
+    # Three more, seeded: Al skunks Bea, Cy beats Al, Bea double-skunks Cy.
+    other = world.guild.add_text_channel("other")
+    await _seed_finished_game(world, other.id, (al.id, al.name), (bea.id, bea.name), 80)
+    await _seed_finished_game(world, other.id, (cy.id, cy.name), (al.id, al.name), 112)
+    await _seed_finished_game(world, other.id, (bea.id, bea.name), (cy.id, cy.name), 50)
+
+    board = await fd.slash(cy, world.general, "/cribbage leaderboard")
+    assert not board.ephemeral, "the leaderboard is for everyone"
+    text = board.content
+    wins = {al.id: 1, bea.id: 1, cy.id: 1}
+    losses = {al.id: 1, bea.id: 1, cy.id: 1}
+    # Skunks given and taken in the seeded games: Al +1, Bea +1 -1, Cy -1.
+    given = {al.id: 1, bea.id: 1, cy.id: 0}
+    taken = {al.id: 0, bea.id: 1, cy.id: 1}
+    wins[played_winner.id] += 1
+    losses[played_loser.id] += 1
+    given[played_winner.id] += lurch
+    taken[played_loser.id] += lurch
+    for user in (al, bea, cy):
+        row = _board_row(text, user.name)
+        expected = (wins[user.id], losses[user.id], str(given[user.id]), str(taken[user.id]))
+        assert row == expected, (user.name, text)
+    # Ranked: the first line after the header is a player with the most wins.
+    top = max(wins.values())
+    first = next(line for line in text.splitlines() if re.match(r"\s*1\s", line))
+    assert any(u.name in first for u in (al, bea, cy) if wins[u.id] == top), text
+
+    stats = await fd.slash(al, world.general, f"/cribbage stats user:{bea.name}")
+    assert not stats.ephemeral
+    assert bea.name in stats.content
+    games = wins[bea.id] + losses[bea.id]
+    assert f"{games} games, {wins[bea.id]} win" in stats.content, stats.content
+    assert f"skunks given {given[bea.id]}, taken {taken[bea.id]}" in stats.content
+    mine = await fd.slash(cy, world.general, "/cribbage stats")
+    assert cy.name in mine.content and "2 games, 1 win" in mine.content, mine.content
+    nobody = await fd.slash(al, world.general, f"/cribbage stats user:{world.spectator.name}")
+    assert "has not finished a game" in nobody.content
