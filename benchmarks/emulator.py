@@ -15,12 +15,13 @@ import asyncio
 import statistics
 import sys
 import time
+from functools import partial
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from fakediscord import FakeDiscord  # noqa: E402
+from fakediscord import FakeDiscord, Interaction  # noqa: E402
 from fakediscord.runner import BotProcess  # noqa: E402
 
 TINYBOT = ROOT / "tests" / "fakediscord" / "fakediscord_tinybot.py"
@@ -31,6 +32,11 @@ def percentile(values: list[float], fraction: float) -> float:
     ordered = sorted(values)
     index = min(len(ordered) - 1, max(0, round(fraction * len(ordered)) - 1))
     return ordered[index]
+
+
+def answered(sent: list[Interaction]) -> bool:
+    """Whether the bot has answered every one of `sent`."""
+    return all(r.response is not None for r in sent)
 
 
 async def measure(count: int, concurrency: int) -> None:
@@ -61,7 +67,7 @@ async def measure(count: int, concurrency: int) -> None:
                     await fd.slash(user, channel, "/tiny echo text:y", wait=False)
                     for _ in range(batch)
                 ]
-                await fd.wait_for(lambda s=sent: all(r.response for r in s), timeout=30)
+                await fd.wait_for(partial(answered, sent), timeout=30)
                 done += batch
             parallel = count / (time.perf_counter() - started)
             fd.check_health()

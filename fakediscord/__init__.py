@@ -1,20 +1,30 @@
 """fakediscord: a local Discord (REST + gateway on 127.0.0.1) that the real discord.py connects to.
 
-See fakediscord/README.md for the whole API. In short::
+The whole API is in fakediscord/README.md. In a test (fixtures from `fakediscord.testing`,
+loaded by tests/conftest.py)::
 
-    from fakediscord import FakeDiscord, point_discord_py_at
-
-    async with FakeDiscord() as fd:
+    async def test_lobby(fake_discord: FakeDiscord, bots: BotLauncher, tmp_path: Path) -> None:
+        fd = fake_discord
         guild = fd.add_guild("Table")
-        general = guild.add_text_channel("general")
-        al = fd.add_user("Al")
+        general = guild.add_text_channel("general")       # threads: general.add_thread("game")
+        al, bea = fd.add_user("Al"), fd.add_user("Bea")
         guild.add_member(al)
-        undo = point_discord_py_at(fd)       # or env DISCORD_API_BASE / DISCORD_GATEWAY_URL
-        ...start the bot with token fd.bot_token, wait: await fd.wait_until_connected()
-        r = await fd.slash(al, general, "/cribbage play card:5H")
-        r.response.type, r.content, r.ephemeral, r.followups
-        await fd.click(al, r.original, "crib:1:join")
-        fd.visible_to(al, general), fd.dms(al)
+        guild.add_member(bea, moderator=True)
+        bot = await bots.process(database_path=tmp_path / "bot.db", dev_guild=guild.id)
+        # or: bot = await bots.in_process(lambda: MyBot(...))
+        r = await fd.slash(al, general, "/cribbage new players:2")
+        assert r.response.type == 4 and not r.ephemeral and "Join" in r.content
+        await fd.click(bea, r.original, label="Join")           # or a custom_id
+        await fd.wait_for(lambda: fd.dms(al))                    # effects on the bot's time
+        await fd.select(al, fd.dms(al)[-1], "crib:1:discard", ["5H", "JD"])
+        choices = await fd.autocomplete(al, general, "/cribbage play card:5")
+        fd.visible_to(bea, general)                              # what Bea sees now
+        fd.close_dms(al); fd.rate_limit(r"POST /channels/\\d+/messages", times=1)
+        await fd.drop_gateway(); await bot.restart()
+
+Outside pytest: `async with FakeDiscord() as fd:` then `point_discord_py_at(fd)` before the
+client logs in (or give a bot process `fd.api_base` and `fd.gateway_url` as DISCORD_API_BASE
+and DISCORD_GATEWAY_URL, and `fd.bot_token` as its token).
 """
 
 from fakediscord.discordpy import point_discord_py_at, point_discord_py_at_urls

@@ -79,7 +79,7 @@ class CommandRegistry:
 
     def names(self, guild: Guild | None) -> list[str]:
         """Names of the chat-input commands available in `guild` (or in DMs)."""
-        found = []
+        found: list[str] = []
         if guild is not None:
             found.extend(c["name"] for c in self.guild_commands.get(guild.id, []))
         found.extend(c["name"] for c in self.global_commands)

@@ -231,7 +231,8 @@ class Message:
     def component(self, custom_id: str) -> dict[str, Any] | None:
         """The button or select with this custom id, if present."""
         for row in self.components:
-            for item in row.get("components", []):
+            items: list[dict[str, Any]] = row.get("components", [])
+            for item in items:
                 if item.get("custom_id") == custom_id:
                     return item
         return None

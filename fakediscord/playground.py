@@ -322,7 +322,7 @@ async def playground(
                 child.watched = False
                 await child.start()
                 handle: Any = child
-                closer = child.stop
+                closer: Callable[[], Awaitable[Any]] | None = child.stop
             else:
                 handle = await start_bot(fd)
                 closer = getattr(handle, "close", None)

@@ -46,9 +46,7 @@ def error_response(error: DiscordError, headers: dict[str, str] | None = None) -
     return json_response(error.body(), status=error.status, headers=headers)
 
 
-async def read_body(
-    request: web.Request, fd: FakeDiscord
-) -> tuple[dict[str, Any], list[Attachment]]:
+async def read_body(request: web.Request, fd: FakeDiscord) -> tuple[Any, list[Attachment]]:
     """The JSON body, or `payload_json` plus files from a multipart upload."""
     if request.content_type.startswith("multipart/"):
         body: dict[str, Any] = {}

@@ -425,7 +425,8 @@ class FakeDiscord:
         if not message.visible_to(user):
             raise EmulatorUsageError(f"{user.name} cannot see {message!r}")
         for row in message.components:
-            for item in row.get("components", []):
+            items: list[dict[str, Any]] = row.get("components", [])
+            for item in items:
                 if custom_id is not None and item.get("custom_id") == custom_id:
                     return item
                 if label is not None and item.get("label") == label:
