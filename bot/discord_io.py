@@ -97,6 +97,8 @@ class DiscordIO:
         self.bot = bot
         self._queues: dict[int, deque[Outcome]] = {}
         self._senders: dict[int, asyncio.Task[None]] = {}
+        #: Seconds a service call may take before the interaction is deferred.
+        self.defer_after = DEFER_AFTER
 
     @property
     def service(self) -> GameService:
@@ -192,7 +194,7 @@ class DiscordIO:
         """Run ``call``; defer the interaction if it takes long; None if it failed (reported)."""
         task = asyncio.ensure_future(call())
         try:
-            done, _ = await asyncio.wait({task}, timeout=DEFER_AFTER)
+            done, _ = await asyncio.wait({task}, timeout=self.defer_after)
             if not done:
                 # Keep the interaction alive: a slow call must not cost the user their action.
                 if update:

@@ -1,0 +1,218 @@
+"""The `/cribbage` commands and the lobby as users meet them: where they work, what they
+answer, and the one-sentence refusals that change nothing."""
+
+from __future__ import annotations
+
+import asyncio
+import random
+from datetime import timedelta
+from pathlib import Path
+
+import pytest
+
+from bot.app import CribbageBot
+from bot.commands import NEEDS_A_CHANNEL, NEEDS_A_SERVER
+from bot.discord_io import SORRY
+from bot.outcome import Outcome
+from bot.service import GameService
+from bot.settings import Settings
+from bot.store import Store
+from engine.phase import Phase
+from fakediscord import FakeDiscord, Message
+from fakediscord.testing import BotLauncher, BotProcess
+from tests.e2e.driver import TableDriver, World, read_game
+
+
+def _one_sentence(text: str) -> bool:
+    return bool(text) and "\n" not in text and len(text) < 200
+
+
+async def test_lobby_by_commands_and_buttons(world: World, bot: BotProcess) -> None:
+    fd = world.fd
+    al, bea, cy, _ = world.players
+    opened = await fd.slash(al, world.general, "/cribbage new players:3 target:61")
+    assert opened.ephemeral
+    lobby: Message = await fd.wait_for(
+        lambda: next((m for m in fd.messages(world.general) if list(m.buttons())), None)
+    )
+    assert [b["label"] for b in lobby.buttons()] == ["Join", "Leave", "Start", "Cancel"]
+    assert "3 players, to 61" in lobby.content
+
+    second = await fd.slash(bea, world.general, "/cribbage new")
+    assert second.ephemeral and "already a game" in second.content
+
+    too_early = await fd.slash(al, world.general, "/cribbage start")
+    assert too_early.ephemeral and _one_sentence(too_early.content)
+
+    joined = await fd.slash(bea, world.general, "/cribbage join")
+    assert joined.ephemeral
+    await fd.wait_for(lambda: "Bea" in lobby.content)  # the lobby message is edited
+    again = await fd.slash(bea, world.general, "/cribbage join")
+    assert again.ephemeral and _one_sentence(again.content)
+    left = await fd.click(bea, lobby, label="Leave")
+    assert left.response is not None and left.response.type == 7
+    assert "Bea" not in lobby.content.split("Seated")[1]
+
+    # Only the creator or a moderator may cancel.
+    refused = await fd.click(cy, lobby, label="Cancel")
+    assert refused.ephemeral and _one_sentence(refused.content)
+    assert list(lobby.buttons())
+    cancelled = await fd.slash(world.moderator, world.general, "/cribbage cancel")
+    assert cancelled.response is not None
+    await fd.wait_for(lambda: not list(lobby.buttons()))
+    status = await fd.slash(cy, world.general, "/cribbage status")
+    assert "no game" in status.content.lower()
+
+
+async def test_commands_in_a_dm_say_where_to_use_them(world: World, bots: BotLauncher) -> None:
+    # Synced globally (as in production): a development guild's commands don't reach DMs.
+    await bots.process(database_path=world.db_path)
+    fd = world.fd
+    dm = fd.dm_channel(world.players[0])
+    for line in ("/cribbage new", "/cribbage join", "/cribbage hand", "/cribbage play card:5H"):
+        reply = await fd.slash(world.players[0], dm, line)
+        assert reply.content == NEEDS_A_CHANNEL, line
+    for line in ("/cribbage leaderboard", "/cribbage stats"):
+        reply = await fd.slash(world.players[0], dm, line)
+        assert reply.content == NEEDS_A_SERVER, line
+    rules = await fd.slash(world.players[0], dm, "/cribbage rules topic:play")
+    assert "count" in rules.content and "31" in rules.content
+    assert await fd.autocomplete(world.players[0], dm, "/cribbage play card:") == []
+
+
+async def test_a_game_in_a_thread_with_autocomplete_status_hand_and_resign(
+    world: World, bot: BotProcess
+) -> None:
+    fd = world.fd
+    al, bea = world.players[:2]
+    thread = world.general.add_thread("cribbage night")
+    driver = TableDriver(
+        fd, thread, [al, bea], world.db_path, random.Random(4), spectators=[world.spectator]
+    )
+    await driver.open(target=121)
+    snap = driver.snapshot()
+    assert snap.game is not None
+
+    # Discard autocomplete offers Al's own cards; play autocomplete nothing yet.
+    choices = await fd.autocomplete(al, thread, "/cribbage discard cards:")
+    offered = {c["value"] for c in choices}
+    assert offered == {c.code for c in snap.game.hand(0)}
+    assert await fd.autocomplete(al, thread, "/cribbage play card:") == []
+    # The spectator is offered nothing and cannot see a hand.
+    assert await fd.autocomplete(world.spectator, thread, "/cribbage discard cards:") == []
+    peek = await fd.slash(world.spectator, thread, "/cribbage hand")
+    assert peek.ephemeral and _one_sentence(peek.content)
+
+    while (snap := driver.snapshot()).game is not None and snap.game.phase is Phase.DISCARD:
+        await driver.step(snap)
+    game = driver.snapshot().game
+    assert game is not None and game.turn is not None
+    on_turn, waiting = (al, bea) if game.turn == 0 else (bea, al)
+    legal = {c.code for c in game.playable_cards(game.turn)}
+    choices = await fd.autocomplete(on_turn, thread, "/cribbage play card:")
+    assert {c["value"] for c in choices} == legal
+    assert await fd.autocomplete(waiting, thread, "/cribbage play card:") == []
+    early = await fd.slash(
+        waiting, thread, f"/cribbage play card:{game.hand(1 - game.turn)[0].code}"
+    )
+    assert early.ephemeral and _one_sentence(early.content)
+
+    status = await fd.slash(world.spectator, thread, "/cribbage status")
+    assert not status.ephemeral
+    assert f"Count {game.count}" in status.content or f"count {game.count}" in status.content
+
+    hand = await fd.slash(on_turn, thread, "/cribbage hand")
+    assert hand.ephemeral and hand.original is not None
+    labels = [b["label"] for b in hand.original.buttons()]
+    assert labels == [str(c) for c in game.hand(game.turn)]
+
+    # Play one card from the ephemeral controls (a type 7 update of the ephemeral message).
+    driver.dm_closed = {on_turn.id}
+    await driver.step(driver.snapshot())
+    driver.dm_closed = set()
+
+    resigned = await fd.slash(al, thread, "/cribbage resign")
+    assert resigned.ephemeral
+    final = await fd.wait_for(
+        lambda: (s := read_game(world.db_path, driver.game_id)).status == "finished" and s
+    )
+    assert final.game is not None and final.game.result is not None
+    assert final.game.result.reason == "resigned" and final.game.result.winner == 1
+    await fd.wait_for(lambda: any("resign" in m.content for m in driver.table_messages()))
+
+
+async def test_old_controls_get_a_clear_answer(world: World, bot: BotProcess) -> None:
+    fd = world.fd
+    al, bea = world.players[:2]
+    # Everyone acts by slash command, so the DM controls stay behind, unused and out of date.
+    driver = TableDriver(
+        fd, world.general, [al, bea], world.db_path, random.Random(8), command_rate=1.0
+    )
+    await driver.open(target=61)
+    await driver.play_out(stop_after=5)  # both discards and three cards played
+    await fd.quiet(0.05)
+    snap = driver.snapshot()
+    checked = 0
+    for user in (al, bea):
+        for dm in fd.dms(user):
+            for menu in dm.selects():
+                values = [o["value"] for o in menu["options"]][: menu["min_values"]]
+                stale = await fd.select(user, dm, menu["custom_id"], values)
+                assert stale.ephemeral and _one_sentence(stale.content), stale.content
+                checked += 1
+            current = f":play:{snap.version}:"
+            for button in dm.buttons():
+                if button.get("disabled") or current in button["custom_id"]:
+                    continue
+                stale = await fd.click(user, dm, button["custom_id"])
+                assert stale.ephemeral and _one_sentence(stale.content), stale.content
+                checked += 1
+    assert checked >= 3
+    after = driver.snapshot()
+    assert (after.version, after.actions) == (snap.version, snap.actions)
+
+
+class _SlowService(GameService):
+    """A real service whose status takes longer than the bot waits before deferring."""
+
+    async def status(self, channel_id: int) -> Outcome:
+        await asyncio.sleep(0.4)
+        return await super().status(channel_id)
+
+    async def leaderboard(self, guild_id: int | None) -> Outcome:
+        raise RuntimeError("the leaderboard query broke")
+
+
+async def test_slow_calls_are_deferred_and_bugs_answer_briefly(
+    fake_discord: FakeDiscord, bots: BotLauncher, tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    fd = fake_discord
+    guild = fd.add_guild("Club")
+    general = guild.add_text_channel("general")
+    al = fd.add_user("Al")
+    guild.add_member(al)
+    async with await Store.open(tmp_path / "bot.db") as store:
+        service = _SlowService.create(store, idle_expiry=timedelta(days=7))
+        settings = Settings(
+            discord_token=fd.bot_token,
+            database_path=str(tmp_path / "bot.db"),
+            dev_guild_id=guild.id,
+        )
+
+        def make() -> CribbageBot:
+            bot = CribbageBot(settings, service=service)
+            bot.io.defer_after = 0.1
+            return bot
+
+        running = await bots.in_process(make)
+        slow = await fd.slash(al, general, "/cribbage status")
+        assert slow.response is not None and slow.response.type == 5, "deferred"
+        settled = await slow.wait_settled()
+        assert settled is not None and "no game" in settled.content.lower()
+
+        running.allow_errors("leaderboard query broke|error handling an interaction")
+        broken = await fd.slash(al, general, "/cribbage leaderboard")
+        assert broken.ephemeral and broken.content == SORRY
+        logged = [r for r in caplog.records if r.levelname == "ERROR"]
+        assert any(r.exc_info and "leaderboard query broke" in str(r.exc_info[1]) for r in logged)
+        await running.stop()
