@@ -12,10 +12,19 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
+import logging
+import shutil
 import sys
+import tempfile
 from collections.abc import Sequence
+from pathlib import Path
+from typing import TYPE_CHECKING
 
 from bot.settings import Settings, SettingsError
+
+if TYPE_CHECKING:
+    from bot.app import CribbageBot
+    from fakediscord import FakeDiscord
 
 NO_TOKEN = (
     "No DISCORD_TOKEN is set: put DISCORD_TOKEN=<your bot token> in the environment or in a .env "
@@ -40,12 +49,45 @@ def _interactive() -> bool:
     return sys.stdin.isatty() and sys.stdout.isatty()
 
 
+class _LocalBot:
+    """The real bot running in this process against the playground's emulator."""
+
+    def __init__(self, bot: CribbageBot, task: asyncio.Task[None], scratch: Path) -> None:
+        self.bot = bot
+        self.task = task
+        self.scratch = scratch
+
+    async def close(self) -> None:
+        """Stop the bot and remove its scratch database."""
+        await self.bot.close()
+        with contextlib.suppress(asyncio.CancelledError, TimeoutError):
+            await asyncio.wait_for(self.task, timeout=10)
+        shutil.rmtree(self.scratch, ignore_errors=True)
+
+
+async def _start_local_bot(fd: FakeDiscord) -> _LocalBot:
+    """Start the real bot in this process against ``fd`` (already pointed at by discord.py)."""
+    from bot.app import CribbageBot
+
+    guild_id = next(iter(fd.world.guilds), None)
+    scratch = Path(tempfile.mkdtemp(prefix="cribbage-playground-"))
+    settings = Settings(
+        discord_token=fd.bot_token,
+        database_path=str(scratch / "playground.db"),
+        dev_guild_id=guild_id,
+    )
+    bot = CribbageBot(settings)
+    task = asyncio.create_task(bot.start(fd.bot_token), name="cribbage-bot")
+    return _LocalBot(bot, task, scratch)
+
+
 def _open_playground() -> int:
     # Imported here so that a production worker never loads the emulator.
     from fakediscord.playground import run_playground
 
-    result = run_playground()
-    return result if isinstance(result, int) else 0
+    # Only warnings and errors reach the terminal, so the chat stays readable.
+    logging.basicConfig(level=logging.WARNING, format="%(levelname)s %(name)s: %(message)s")
+    return run_playground(_start_local_bot)
 
 
 def main(argv: Sequence[str] | None = None) -> int:
