@@ -1,0 +1,42 @@
+"""`python -m bot` as a host or a newcomer runs it: without a token, and with `--local`."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parents[2]
+
+
+def _run(args: list[str], tmp_path: Path, stdin: str = "") -> subprocess.CompletedProcess[str]:
+    env = {k: v for k, v in os.environ.items() if not k.startswith("DISCORD_")}
+    env["PYTHONPATH"] = str(REPO)
+    env["DATABASE_PATH"] = str(tmp_path / "bot.db")
+    return subprocess.run(
+        [sys.executable, "-m", "bot", *args],
+        cwd=tmp_path,  # no .env here
+        env=env,
+        input=stdin,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+
+
+def test_without_a_token_and_no_terminal_it_says_how_to_set_one(tmp_path: Path) -> None:
+    done = _run([], tmp_path)
+    assert done.returncode == 2
+    lines = done.stderr.strip().splitlines()
+    assert len(lines) == 1 and "DISCORD_TOKEN" in lines[0] and "--local" in lines[0]
+    assert not (tmp_path / "bot.db").exists(), "nothing was started"
+
+
+def test_local_opens_the_playground_with_the_real_bot(tmp_path: Path) -> None:
+    script = "/cribbage new\nas Bea\n/cribbage join\nquit\n"
+    done = _run(["--local"], tmp_path, stdin=script)
+    assert done.returncode == 0, done.stderr
+    assert "playground" in done.stdout
+    assert "Opened by Al" in done.stdout and "You're in" in done.stdout
+    assert "Traceback" not in done.stderr and "ERROR" not in done.stderr
