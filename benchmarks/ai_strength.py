@@ -4,7 +4,9 @@ Each seed gives one sequence of shuffled decks (the game's random source only sh
 every seed is played twice with the seats swapped, so each player gets the other's cards.
 Prints the first player's win rate with a 95% confidence interval (over seed pairs, since the
 two games of a pair are not independent), each side's average points per deal from pegging,
-hands, crib and heels, and the decision times (median and p99) for discards and plays.
+hands, crib and heels, and the decision times (median and p99) for discards and plays, both
+as wall-clock time and as the CPU time of the deciding thread: on a shared machine the
+wall-clock p99 includes moments the process was not running at all, which CPU time leaves out.
 
     nice -n 10 .venv/bin/python benchmarks/ai_strength.py hard greedy --games 2000
 """
@@ -43,6 +45,8 @@ class Tally:
     points: dict[str, int] = field(default_factory=lambda: dict.fromkeys(SOURCES, 0))
     discard_times: list[float] = field(default_factory=list)
     play_times: list[float] = field(default_factory=list)
+    discard_cpu: list[float] = field(default_factory=list)
+    play_cpu: list[float] = field(default_factory=list)
 
     def add(self, other: Tally) -> None:
         self.games += other.games
@@ -52,6 +56,8 @@ class Tally:
             self.points[source] += other.points[source]
         self.discard_times.extend(other.discard_times)
         self.play_times.extend(other.play_times)
+        self.discard_cpu.extend(other.discard_cpu)
+        self.play_cpu.extend(other.play_cpu)
 
 
 def play_game(names: tuple[str, str], seed: int, target: int) -> tuple[Tally, Tally]:
@@ -65,17 +71,19 @@ def play_game(names: tuple[str, str], seed: int, target: int) -> tuple[Tally, Ta
         if game.phase is Phase.DISCARD:
             seat = game.pending_discards()[0]
             view = game.view(seat)
-            started = time.perf_counter()
+            started, cpu = time.perf_counter(), time.thread_time()
             cards = players[seat].choose_discard(view, rngs[seat])
             tallies[seat].discard_times.append(time.perf_counter() - started)
+            tallies[seat].discard_cpu.append(time.thread_time() - cpu)
             events = game.discard(seat, cards)
         else:
             seat = game.turn
             assert seat is not None
             view = game.view(seat)
-            started = time.perf_counter()
+            started, cpu = time.perf_counter(), time.thread_time()
             card = players[seat].choose_play(view, rngs[seat])
             tallies[seat].play_times.append(time.perf_counter() - started)
+            tallies[seat].play_cpu.append(time.thread_time() - cpu)
             events = game.play(seat, card)
         for event in events:
             if isinstance(event, Played | GoPoint):
@@ -107,6 +115,10 @@ def _percentile(values: list[float], fraction: float) -> float:
     return ordered[min(len(ordered) - 1, int(fraction * len(ordered)))]
 
 
+def _ms(seconds: float) -> str:
+    return f"{1000 * seconds:.3f}"
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("first", choices=PLAYER_NAMES)
@@ -136,20 +148,24 @@ def main() -> int:
     )
     print(
         f"{args.first} wins {totals[0].wins}/{games} = {100 * rate:.2f}% "
-        f"(95% CI {100 * (rate - half):.2f}% .. {100 * (rate + half):.2f}%)"
+        f"(95% CI {100 * max(0.0, rate - half):.2f}% .. {100 * min(1.0, rate + half):.2f}%)"
     )
     print(f"{'player':<10}" + "".join(f"{s:>9}" for s in SOURCES) + "   per deal")
     for name, tally in zip((args.first, args.second), totals, strict=True):
         per_deal = "".join(f"{tally.points[s] / tally.deals:>9.2f}" for s in SOURCES)
         print(f"{name:<10}{per_deal}")
-    print("decision time (ms): discard median / p99, play median / p99")
+    print("decision time in ms, median / p99:")
     for name, tally in zip((args.first, args.second), totals, strict=True):
-        d, p = tally.discard_times, tally.play_times
-        print(
-            f"{name:<10} discard {1000 * statistics.median(d):.3f} / "
-            f"{1000 * _percentile(d, 0.99):.3f}   play {1000 * statistics.median(p):.3f} / "
-            f"{1000 * _percentile(p, 0.99):.3f}"
-        )
+        figures = [
+            f"{label} {_ms(statistics.median(times))} / {_ms(_percentile(times, 0.99))}"
+            for label, times in (
+                ("discard wall", tally.discard_times),
+                ("cpu", tally.discard_cpu),
+                ("play wall", tally.play_times),
+                ("cpu", tally.play_cpu),
+            )
+        ]
+        print(f"{name:<10}" + ", ".join(figures))
     return 0
 
 
