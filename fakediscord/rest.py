@@ -18,6 +18,7 @@ from fakediscord import payloads
 from fakediscord.errors import (
     DiscordError,
     cannot_dm,
+    form_error,
     missing_access,
     unauthorized,
     unknown_channel,
@@ -243,14 +244,42 @@ def routes(fd: FakeDiscord) -> list[web.RouteDef]:
         return json_response(payloads.user(user))
 
     async def get_member(request: web.Request) -> web.Response:
-        guild = fd.world.guilds.get(int(request.match_info["guild"]))
-        if guild is None:
-            raise DiscordError(404, 10004, "Unknown Guild")
+        guild = guild_of(request)
         user = fd.world.users.get(int(request.match_info["user"]))
         member = guild.member(user) if user is not None else None
         if member is None:
             raise DiscordError(404, 10007, "Unknown Member")
         return json_response(payloads.member(member))
+
+    def guild_of(request: web.Request) -> Any:
+        guild = fd.world.guilds.get(int(request.match_info["guild"]))
+        if guild is None:
+            raise DiscordError(404, 10004, "Unknown Guild")
+        return guild
+
+    async def get_guild(request: web.Request) -> web.Response:
+        data = payloads.guild_create(guild_of(request))
+        for key in ("members", "channels", "threads", "presences", "voice_states"):
+            data.pop(key)
+        return json_response(data)
+
+    async def guild_channels(request: web.Request) -> web.Response:
+        guild = guild_of(request)
+        return json_response(
+            [payloads.channel(c) for c in guild.channels.values() if not c.is_thread]
+        )
+
+    async def create_thread(request: web.Request) -> web.Response:
+        channel = channel_of(request)
+        if channel.is_dm or channel.is_thread:
+            raise DiscordError(400, 50024, "Cannot execute action on this channel type")
+        body, _ = await read_body(request, fd)
+        name = str(body.get("name") or "")
+        if not 1 <= len(name) <= 100:
+            raise form_error("name", "BASE_TYPE_BAD_LENGTH", "Must be between 1 and 100 in length.")
+        private = int(body.get("type", 11)) == 12 and "message" not in request.match_info
+        thread = channel.add_thread(name, private=private)
+        return json_response(payloads.channel(thread))
 
     async def attachment(request: web.Request) -> web.Response:
         found = fd._attachment(int(request.match_info["attachment"]))
@@ -281,6 +310,10 @@ def routes(fd: FakeDiscord) -> list[web.RouteDef]:
         web.patch(API + r"/channels/{channel:\d+}/messages/{message:\d+}", edit_message),
         web.delete(API + r"/channels/{channel:\d+}/messages/{message:\d+}", delete_message),
         web.post(API + r"/channels/{channel:\d+}/typing", typing),
+        web.get(API + r"/guilds/{guild:\d+}", get_guild),
+        web.get(API + r"/guilds/{guild:\d+}/channels", guild_channels),
+        web.post(API + r"/channels/{channel:\d+}/threads", create_thread),
+        web.post(API + r"/channels/{channel:\d+}/messages/{message:\d+}/threads", create_thread),
         web.get(r"/attachments/{attachment:\d+}/{filename}", attachment),
     ]
 

@@ -37,6 +37,11 @@ class Counter(discord.ui.View):
     async def off(self, interaction: discord.Interaction, button: discord.ui.Button[Any]) -> None:
         await interaction.response.send_message("unreachable")
 
+    @discord.ui.button(label="Quiet", custom_id="tiny:quiet")
+    async def quiet(self, interaction: discord.Interaction, button: discord.ui.Button[Any]) -> None:
+        await interaction.response.defer()  # type 6: acknowledge now, edit the message later
+        await interaction.edit_original_response(content="quietly edited")
+
     @discord.ui.select(
         custom_id="tiny:pick",
         min_values=1,
@@ -100,6 +105,30 @@ async def lifecycle(interaction: discord.Interaction) -> None:
     await original.edit(content="v2")
     extra = await interaction.followup.send("extra", wait=True)
     await extra.delete()
+
+
+@tiny.command(description="Reply, then delete the reply")
+async def vanish(interaction: discord.Interaction) -> None:
+    await interaction.response.send_message("now you see me")
+    await interaction.delete_original_response()
+
+
+@tiny.command(description="Open a thread and post in it")
+async def thread(interaction: discord.Interaction, name: str) -> None:
+    channel = interaction.channel
+    assert isinstance(channel, discord.TextChannel)
+    made = await channel.create_thread(name=name, type=discord.ChannelType.public_thread)
+    await made.send("first in thread")
+    await interaction.response.send_message(f"opened {made.name}")
+
+
+@tiny.command(description="Fetch the guild, its channels and a member over REST")
+async def whois(interaction: discord.Interaction, who: discord.User) -> None:
+    guild = await interaction.client.fetch_guild(interaction.guild_id or 0)
+    channels = await guild.fetch_channels()
+    member = await guild.fetch_member(who.id)
+    names = ",".join(c.name for c in channels)
+    await interaction.response.send_message(f"{guild.name} {names} {member.name}")
 
 
 @tiny.command(description="DM the user, with a button")

@@ -41,6 +41,26 @@ async def test_ready_points_resume_at_the_emulator_and_lists_guilds(
         assert (created["t"], created["d"]["id"]) == ("GUILD_CREATE", str(guild.id))
 
 
+async def test_member_request_op8_gets_a_members_chunk(fake_discord: FakeDiscord) -> None:
+    guild = fake_discord.add_guild("Table")
+    al = fake_discord.add_user("Al")
+    guild.add_member(al)
+    async with (
+        aiohttp.ClientSession() as session,
+        session.ws_connect(fake_discord.gateway_url) as ws,
+    ):
+        await receive(ws)
+        await ws.send_json({"op": 2, "d": {"token": fake_discord.bot_token, "intents": 2}})
+        await receive(ws)  # READY
+        await receive(ws)  # GUILD_CREATE
+        request = {"guild_id": str(guild.id), "query": "", "limit": 0, "nonce": "n1"}
+        await ws.send_json({"op": 8, "d": request})
+        chunk = await receive(ws)
+        assert (chunk["t"], chunk["d"]["nonce"]) == ("GUILD_MEMBERS_CHUNK", "n1")
+        names = {m["user"]["username"] for m in chunk["d"]["members"]}
+        assert names == {"Al", fake_discord.bot_user.name}
+
+
 async def test_identify_with_a_wrong_token_closes_4004(fake_discord: FakeDiscord) -> None:
     async with (
         aiohttp.ClientSession() as session,

@@ -149,3 +149,46 @@ async def test_commands_in_a_thread(table: Table, tiny: InProcessBot) -> None:
     assert r.content == "in-thread"
     assert table.fd.visible_to(table.bea, thread)[0].content == "in-thread"
     assert table.fd.visible_to(table.bea, table.general) == []
+
+
+async def test_deferred_update_then_edit_of_the_clicked_message(
+    table: Table, tiny: InProcessBot
+) -> None:
+    r = await table.fd.slash(table.al, table.general, "/tiny buttons")
+    assert r.original is not None
+    click = await table.fd.click(table.al, r.original, "tiny:quiet")
+    assert click.response is not None and click.response.type == 6
+    await table.fd.wait_for(lambda: r.original is not None and r.original.history)
+    assert r.original.content == "quietly edited" and click.original is r.original
+
+
+async def test_original_response_can_be_deleted(table: Table, tiny: InProcessBot) -> None:
+    r = await table.fd.slash(table.al, table.general, "/tiny vanish")
+    await r.wait_for(lambda i: i.original is not None and i.original.deleted)
+    assert table.fd.visible_to(table.al, table.general) == []
+    assert r.messages() == []
+
+
+async def test_click_payload_is_a_snapshot_of_the_message_when_clicked(
+    table: Table, tiny: InProcessBot
+) -> None:
+    r = await table.fd.slash(table.al, table.general, "/tiny buttons")
+    assert r.original is not None
+    await table.fd.click(table.al, r.original, "tiny:plus")
+    await table.fd.click(table.al, r.original, "tiny:plus")
+    session = table.fd.gateway.session
+    assert session is not None
+    clicks = [d for _, t, d in session.events if t == "INTERACTION_CREATE" and d["type"] == 3]
+    assert [c["message"]["content"] for c in clicks] == ["count 0", "count 1"]
+
+
+async def test_the_bot_opens_a_thread_and_posts_in_it(table: Table, tiny: InProcessBot) -> None:
+    r = await table.fd.slash(table.al, table.general, "/tiny thread name:game one")
+    assert r.content == "opened game one"
+    [thread] = [c for c in table.guild.channels.values() if c.is_thread]
+    assert [m.content for m in table.fd.visible_to(table.bea, thread)] == ["first in thread"]
+
+
+async def test_guild_channels_and_members_over_rest(table: Table, tiny: InProcessBot) -> None:
+    r = await table.fd.slash(table.al, table.general, "/tiny whois who:Bea")
+    assert r.content == "Table general Bea"

@@ -44,7 +44,7 @@ async def test_autocomplete_is_numbered_and_a_number_sends_it() -> None:
 
 async def test_buttons_and_selects_by_number() -> None:
     text = await play("/tiny buttons\nclick 1\nclick m1 1\nchoose 1 3\nquit\n")
-    assert "[1] +1  [2] Off (disabled)  [3] dyn 7" in text
+    assert "[1] +1  [2] Off (disabled)  [3] Quiet  [4] dyn 7" in text
     assert "count 2" in text
     assert "picked 5H QS" in text
 
