@@ -1,0 +1,319 @@
+"""Load test: many simultaneous games against the bot running as its own process.
+
+The bot is started as ``python -m bot`` with a real database file, pointed at fakediscord in
+this process. Every game has its own channel and players; each player acts as fast as the bot
+answers: the creator opens the game, the others press Join, the creator presses Start, and then
+every player chooses from the select menu or presses a card button in each DM prompt the bot
+sends them, until the result is called in the channel.
+
+Prints actions per second, the median and p99 time from an interaction to the bot's first
+response, the bot's peak memory (VmHWM), the errors, and whether every game finished and was
+recorded. Target on the project's machine: p99 under 100 ms, no errors, every game recorded.
+
+    .venv/bin/python benchmarks/bot_load.py                 # 100 two-player games to 121
+    .venv/bin/python benchmarks/bot_load.py --games 20 --players 3 --target 61
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import contextlib
+import os
+import random
+import sqlite3
+import statistics
+import sys
+import tempfile
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parent.parent
+if str(ROOT) not in sys.path:
+    sys.path.insert(0, str(ROOT))
+
+from fakediscord import Channel, FakeDiscord, Interaction, Message, User  # noqa: E402
+from fakediscord.runner import BotProcess  # noqa: E402
+
+#: The channel line that ends a game (the result, with its game points).
+RESULT_MARK = "game point"
+
+
+class LoadDiscord(FakeDiscord):
+    """fakediscord that wakes only the player a new message concerns.
+
+    Polling every player on every request would make this process, not the bot, the
+    bottleneck with hundreds of players; so each stored message sets its channel's event.
+    """
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.events: dict[int, asyncio.Event] = {}
+
+    def event_for(self, channel: Channel) -> asyncio.Event:
+        """The event set whenever a message is stored in ``channel``."""
+        return self.events.setdefault(channel.id, asyncio.Event())
+
+    def _store(self, message: Message) -> None:
+        super()._store(message)
+        event = self.events.get(message.channel.id)
+        if event is not None:
+            event.set()
+
+
+@dataclass
+class Table:
+    """One game: its channel, its players and what happened to it."""
+
+    channel: Channel
+    players: list[User]
+    over: bool = False
+    actions: int = 0
+    error: str | None = None
+    seen: int = 0  # channel messages already read
+
+
+@dataclass
+class Figures:
+    """Everything measured."""
+
+    latencies: list[float] = field(default_factory=list)
+    refused: list[str] = field(default_factory=list)
+    started: float = 0.0
+    finished: float = 0.0
+    bot_cpu: float | None = None
+
+
+def _has_controls(message: Message) -> bool:
+    if list(message.selects()):
+        return True
+    return any(not b.get("disabled") for b in message.buttons())
+
+
+async def _answered(
+    figures: Figures, interaction: Interaction, *, click: bool = False
+) -> Interaction:
+    await asyncio.wait_for(interaction.answered.wait(), timeout=10)
+    if interaction.latency is not None:
+        figures.latencies.append(interaction.latency)
+    response = interaction.response
+    if click and (response is None or response.type != 7):
+        # Players here only make legal moves, and a move updates its message (type 7): any
+        # other answer is a refusal, which means something went wrong.
+        figures.refused.append(response.content if response else "no response")
+    return interaction
+
+
+def _watch_channel(table: Table) -> None:
+    messages = table.channel.messages
+    for message in messages[table.seen :]:
+        if RESULT_MARK in message.content and not message.ephemeral:
+            table.over = True
+    table.seen = len(messages)
+
+
+async def _player(
+    fd: LoadDiscord, table: Table, user: User, figures: Figures, rng: random.Random
+) -> None:
+    dm = fd.dm_channel(user)
+    inbox = fd.event_for(dm)
+    done_ids: set[int] = set()
+    index = 0
+    while not table.over:
+        prompt = None
+        messages = dm.messages
+        while index < len(messages):
+            candidate = messages[index]
+            if candidate.id not in done_ids and _has_controls(candidate):
+                prompt = candidate
+                break
+            index += 1
+        if prompt is None:
+            inbox.clear()
+            _watch_channel(table)
+            if table.over:
+                return
+            # The result line lands in the channel, not the DM: look again now and then.
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(inbox.wait(), timeout=0.5)
+            continue
+        done_ids.add(prompt.id)
+        menus = list(prompt.selects())
+        if menus:
+            menu = menus[0]
+            options = [o["value"] for o in menu["options"]]
+            values = rng.sample(options, int(menu["min_values"]))
+            interaction = await fd.select(user, prompt, menu["custom_id"], values, wait=False)
+        else:
+            enabled = [b for b in prompt.buttons() if not b.get("disabled")]
+            button = rng.choice(enabled)
+            interaction = await fd.click(user, prompt, button["custom_id"], wait=False)
+        await _answered(figures, interaction, click=True)
+        table.actions += 1
+
+
+async def _game(
+    fd: LoadDiscord, table: Table, target: int, figures: Figures, rng: random.Random
+) -> None:
+    creator = table.players[0]
+    try:
+        line = f"/cribbage new players:{len(table.players)} target:{target}"
+        await _answered(figures, await fd.slash(creator, table.channel, line, wait=False))
+        event = fd.event_for(table.channel)
+
+        def lobby() -> Message | None:
+            for message in table.channel.messages:
+                if any(b.get("label") == "Join" for b in message.buttons()):
+                    return message
+            return None
+
+        while (found := lobby()) is None:
+            event.clear()
+            await asyncio.wait_for(event.wait(), timeout=10)
+        for user in table.players[1:]:
+            joined = await fd.click(user, found, label="Join", wait=False)
+            await _answered(figures, joined, click=True)
+        started = await fd.click(creator, found, label="Start", wait=False)
+        await _answered(figures, started, click=True)
+        table.actions += len(table.players) + 1
+        await asyncio.gather(*(_player(fd, table, u, figures, rng) for u in table.players))
+    except Exception as error:  # a benchmark reports failures instead of stopping
+        table.error = f"{type(error).__name__}: {error}"
+        table.over = True
+
+
+def _cpu_seconds(pid: int) -> float | None:
+    """User + system CPU time the process has used so far."""
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    except OSError:
+        return None
+    ticks = os.sysconf("SC_CLK_TCK")
+    return (int(fields[11]) + int(fields[12])) / ticks
+
+
+def _peak_memory_kib(pid: int) -> int | None:
+    try:
+        status = Path(f"/proc/{pid}/status").read_text()
+    except OSError:
+        return None
+    for line in status.splitlines():
+        if line.startswith("VmHWM:"):
+            return int(line.split()[1])
+    return None
+
+
+def _recorded(db_path: Path) -> tuple[int, int, int]:
+    with sqlite3.connect(db_path) as db:
+        finished = db.execute("SELECT COUNT(*) FROM games WHERE status = 'finished'").fetchone()
+        results = db.execute("SELECT COUNT(DISTINCT game_id) FROM results").fetchone()
+        actions = db.execute("SELECT COUNT(*) FROM actions").fetchone()
+    return int(finished[0]), int(results[0]), int(actions[0])
+
+
+def _percentile(values: list[float], fraction: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(fraction * len(ordered)))]
+
+
+async def run(games: int, players: int, target: int, seed: int, profile: str | None = None) -> int:
+    """Play ``games`` games at once; print the figures; return 0 if every check passed."""
+    rng = random.Random(seed)
+    async with LoadDiscord() as fd:
+        guild = fd.add_guild("Load")
+        tables = []
+        for number in range(games):
+            channel = guild.add_text_channel(f"table-{number}")
+            seated = [fd.add_user(f"p{number}-{seat}") for seat in range(players)]
+            for user in seated:
+                guild.add_member(user)
+            tables.append(Table(channel, seated))
+        with tempfile.TemporaryDirectory(prefix="bot-load-") as scratch:
+            db_path = Path(scratch) / "load.db"
+            args = (
+                ("-m", "bot") if profile is None else ("-m", "cProfile", "-o", profile, "-m", "bot")
+            )
+            bot = BotProcess(fd, args, database_path=db_path, dev_guild=guild.id, ready_timeout=60)
+            await bot.start()
+            assert bot.proc is not None
+            pid = bot.proc.pid
+            figures = Figures(started=time.perf_counter())
+            await asyncio.gather(*(_game(fd, t, target, figures, rng) for t in tables))
+            figures.finished = time.perf_counter()
+            await asyncio.sleep(0.5)  # let the last channel lines and saves land
+            peak = _peak_memory_kib(pid)
+            figures.bot_cpu = _cpu_seconds(pid)
+            await bot.stop()
+            finished, recorded, logged = _recorded(db_path)
+            return _report(fd, bot, tables, figures, peak, finished, recorded, logged, target)
+
+
+def _report(
+    fd: FakeDiscord,
+    bot: BotProcess,
+    tables: list[Table],
+    figures: Figures,
+    peak_kib: int | None,
+    finished: int,
+    recorded: int,
+    logged: int,
+    target: int,
+) -> int:
+    elapsed = figures.finished - figures.started
+    actions = sum(t.actions for t in tables)
+    lat = [x * 1000 for x in figures.latencies]
+    failed_requests = [r for r in fd.requests if r.status >= 400]
+    game_errors = [t.error for t in tables if t.error]
+    games = len(tables)
+    print(f"games: {games} x {len(tables[0].players)} players to {target}, bot as a process")
+    print(f"wall time: {elapsed:.1f} s")
+    print(
+        f"actions: {actions} ({logged} engine actions logged) -> {actions / elapsed:.0f} actions/s"
+    )
+    print(f"interactions answered: {len(lat)}")
+    if lat:
+        print(
+            f"latency interaction -> first response: median {statistics.median(lat):.1f} ms,"
+            f" p99 {_percentile(lat, 0.99):.1f} ms, max {max(lat):.1f} ms"
+        )
+    if figures.bot_cpu is not None and actions:
+        per = figures.bot_cpu / actions * 1000
+        print(f"bot CPU time: {figures.bot_cpu:.1f} s ({per:.2f} ms per action)")
+    load = os.getloadavg()[0]
+    print(f"machine load average (1 min) at the end: {load:.1f} on {os.cpu_count()} CPUs")
+    print(f"bot peak memory (VmHWM): {peak_kib / 1024:.1f} MiB" if peak_kib else "peak: n/a")
+    print(f"errors logged by the bot: {len(bot.errors)}")
+    print(f"refused moves: {len(figures.refused)}; HTTP errors: {len(failed_requests)}")
+    print(f"games that failed in the driver: {len(game_errors)}")
+    for error in (bot.errors + figures.refused + game_errors)[:5]:
+        print(f"  {error[:200]}")
+    print(f"finished in the database: {finished}/{games}; with results: {recorded}/{games}")
+    ok = (
+        not bot.errors
+        and not figures.refused
+        and not failed_requests
+        and not game_errors
+        and finished == recorded == games
+    )
+    p99 = _percentile(lat, 0.99) if lat else float("inf")
+    print(f"every game finished and recorded, no errors: {'yes' if ok else 'NO'}")
+    print(f"p99 under 100 ms: {'yes' if p99 < 100 else 'NO'}")
+    return 0 if ok else 1
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Parse the options and run."""
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--games", type=int, default=100, help="simultaneous games (100)")
+    parser.add_argument("--players", type=int, choices=(2, 3, 4), default=2)
+    parser.add_argument("--target", type=int, choices=(61, 121), default=121)
+    parser.add_argument("--seed", type=int, default=1, help="the players' choices")
+    parser.add_argument("--profile", metavar="FILE", help="run the bot under cProfile into FILE")
+    args: Any = parser.parse_args(argv)
+    return asyncio.run(run(args.games, args.players, args.target, args.seed, args.profile))
+
+
+if __name__ == "__main__":
+    sys.exit(main())
