@@ -121,6 +121,7 @@ def parse_line(
     registry: CommandRegistry,
     world: World,
     channel: Channel,
+    user: User,
     *,
     focus: bool = False,
 ) -> TypedCommand:
@@ -143,6 +144,7 @@ def parse_line(
         raise EmulatorUsageError(
             f"/{name} is not a synced command here; synced: {registry.names(guild)}"
         )
+    _check_available(command, channel, user)
     schema: list[dict[str, Any]] = command.get("options") or []
     path: list[str] = []
     while schema and schema[0].get("type") in (SUB_COMMAND, SUB_COMMAND_GROUP):
@@ -172,6 +174,24 @@ def parse_line(
         nested = [wrapper]
     typed.options = nested
     return typed
+
+
+def _check_available(command: dict[str, Any], channel: Channel, user: User) -> None:
+    """Refuse a command the Discord client would not offer this user here."""
+    name = command["name"]
+    contexts = command.get("contexts")
+    if channel.guild is None:
+        if command.get("dm_permission") is False or (contexts is not None and 1 not in contexts):
+            raise EmulatorUsageError(f"/{name} cannot be used in DMs")
+        return
+    if contexts is not None and 0 not in contexts:
+        raise EmulatorUsageError(f"/{name} cannot be used in a server")
+    required = command.get("default_member_permissions")
+    member = channel.guild.member(user)
+    if required is not None and member is not None:
+        perms = member.permissions
+        if not perms & (1 << 3) and (perms & int(required)) != int(required):
+            raise EmulatorUsageError(f"/{name} needs permissions {user.name} does not have")
 
 
 def _split_options(rest: str, schema: list[dict[str, Any]]) -> list[tuple[str, str]]:

@@ -24,6 +24,7 @@ from fakediscord.discordpy import point_discord_py_at
 from fakediscord.server import FakeDiscord
 
 REPO_ROOT = Path(__file__).resolve().parent.parent
+ANSI_ESCAPE = re.compile(r"\x1b\[[0-9;]*[A-Za-z]")
 ERROR_LINE = re.compile(r"\b(ERROR|CRITICAL)\b|Traceback \(most recent call last\)")
 
 
@@ -215,7 +216,9 @@ class BotProcess(RunningBot):
     async def _read(self) -> None:
         assert self.proc is not None and self.proc.stdout is not None
         async for raw in self.proc.stdout:
-            line = raw.decode(errors="replace").rstrip("\n")
+            # discord.py colours its log lines even into a pipe (inside containers); "\x1b[31mERROR"
+            # has no word boundary before ERROR, so strip the colours first.
+            line = ANSI_ESCAPE.sub("", raw.decode(errors="replace").rstrip("\n"))
             self.output.append(line)
             if self._stopping:
                 continue

@@ -392,7 +392,7 @@ class FakeDiscord:
         The line is read against the schema the bot synced (`/cribbage play card:5H`).
         """
         self._check_can_act(user, channel)
-        typed = parse_line(line, self.commands, self.world, channel)
+        typed = parse_line(line, self.commands, self.world, channel, user)
         return await self._deliver(
             kind=APPLICATION_COMMAND,
             user=user,
@@ -408,7 +408,7 @@ class FakeDiscord:
     ) -> list[dict[str, Any]]:
         """Type a partial command; the last option typed is focused. Returns the choices."""
         self._check_can_act(user, channel)
-        typed = parse_line(line, self.commands, self.world, channel, focus=True)
+        typed = parse_line(line, self.commands, self.world, channel, user, focus=True)
         interaction = await self._deliver(
             kind=AUTOCOMPLETE,
             user=user,

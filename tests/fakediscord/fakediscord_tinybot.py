@@ -214,6 +214,19 @@ async def crash(interaction: discord.Interaction) -> None:
     raise RuntimeError("tinybot crashed on purpose")
 
 
+@tiny.command(description="Log an error without raising")
+async def complain(interaction: discord.Interaction) -> None:
+    log.error("tinybot complains on purpose")
+    await interaction.response.send_message("complained")
+
+
+@app_commands.command(description="Moderators only, servers only")
+@app_commands.default_permissions(manage_messages=True)
+@app_commands.guild_only()
+async def tinymod(interaction: discord.Interaction) -> None:
+    await interaction.response.send_message("moderated")
+
+
 @tiny.command(description="Post in the channel and edit the post")
 async def post(interaction: discord.Interaction) -> None:
     await interaction.response.send_message("posting", ephemeral=True)
@@ -237,6 +250,7 @@ class TinyBot(commands.Bot):
     async def setup_hook(self) -> None:
         self.add_dynamic_items(Persistent)
         self.tree.add_command(tiny)
+        self.tree.add_command(tinymod)
         if self.dev_guild:
             guild = discord.Object(self.dev_guild)
             self.tree.copy_global_to(guild=guild)

@@ -97,6 +97,11 @@ async def test_bot_process_answers_restarts_and_reports_errors(
         await fd.wait_for(lambda: False, timeout=5)
     await asyncio.sleep(0.3)  # the rest of the traceback
     assert "tinybot crashed on purpose" in "\n".join(bot.take_errors())
+    # A plain ERROR line (coloured by discord.py) counts too, traceback or not.
+    await fd.slash(table.al, table.general, "/tiny complain", wait=False)
+    with pytest.raises(BotFailure, match="complains on purpose"):
+        await fd.wait_for(lambda: False, timeout=5)
+    bot.take_errors()
     assert sys.executable
 
 

@@ -192,3 +192,16 @@ async def test_the_bot_opens_a_thread_and_posts_in_it(table: Table, tiny: InProc
 async def test_guild_channels_and_members_over_rest(table: Table, tiny: InProcessBot) -> None:
     r = await table.fd.slash(table.al, table.general, "/tiny whois who:Bea")
     assert r.content == "Table general Bea"
+
+
+async def test_commands_are_offered_only_where_and_to_whom_discord_would(
+    table: Table, tiny: InProcessBot
+) -> None:
+    mo = table.fd.add_user("Mo")
+    table.guild.add_member(mo, moderator=True)
+    with pytest.raises(EmulatorUsageError, match="permissions"):
+        await table.fd.slash(table.al, table.general, "/tinymod")
+    r = await table.fd.slash(mo, table.general, "/tinymod")
+    assert r.content == "moderated"
+    with pytest.raises(EmulatorUsageError, match="DMs"):
+        await table.fd.slash(mo, table.fd.dm_channel(mo), "/tinymod")
