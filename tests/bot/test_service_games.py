@@ -175,6 +175,11 @@ async def test_game_continues_after_a_restart(tmp_path: Path, clock: Clock) -> N
         game = await load(store, game_id)
         assert game.result is not None
         assert len(await store.actions(game_id)) == len(game.actions)
+        # The tallies survived the restart: every point is accounted for.
+        rows = await store.results(game_id)
+        for side, score in enumerate(game.result.scores):
+            points = [r.pegging_points + r.hand_points + r.crib_points for r in rows]
+            assert points[side] == score
     finally:
         await store.close()
 
@@ -283,3 +288,19 @@ async def test_resign_is_a_recorded_loss(store: Store, service: GameService) -> 
     rows = {r.user_id: r.won for r in await store.results(table.outcomes[0].game_id or 0)}
     assert rows[BEA.id] is False and sum(rows.values()) == 1
     assert (await service.status(CHANNEL)).ok is False  # the channel is free again
+
+
+@pytest.mark.exhaustive
+@pytest.mark.parametrize("seed", range(100, 160))
+async def test_many_games_keep_hands_hidden(store: Store, clock: Clock, seed: int) -> None:
+    """The long form of test_whole_game: 60 seeds x 2, 3 and 4 players x 121 and 61."""
+    for players in (2, 3, 4):
+        for target in (121, 61):
+            service = make_service(store, clock, seed=seed)
+            users = PLAYERS[:players]
+            channel = players * 10 + (target == 61)
+            table = await open_table(service, users, target=target, channel=channel)
+            await drive(service, table, users, check=private_checker(store, users))
+            show_order_ok(table.channel, [u.name for u in users])
+            game = await load(store, table.outcomes[0].game_id or 0)
+            assert game.result is not None
