@@ -120,11 +120,16 @@ class DiscordIO:
         """A lobby button: the lobby message itself is updated in the click's answer."""
         user = user_of(interaction)
         moderator = is_moderator(interaction) if interaction.guild_id else False
-        outcome = await self._call(
+        await self._guard(
             interaction,
-            lambda: self.service.click_lobby(game_id, action, user, moderator=moderator),
-            update=True,
+            self._lobby_click(
+                interaction,
+                lambda: self.service.click_lobby(game_id, action, user, moderator=moderator),
+            ),
         )
+
+    async def _lobby_click(self, interaction: discord.Interaction[Any], call: ServiceCall) -> None:
+        outcome = await self._call(interaction, call, update=True)
         if outcome is None:
             return
         lobby = outcome.lobby
@@ -134,12 +139,9 @@ class DiscordIO:
             and lobby is not None
             and message is not None
             and lobby.message_id in (None, message.id)
-            and not interaction.response.is_done()
         ):
             # Answer the click by editing the lobby in place (callback type 7).
-            await interaction.response.edit_message(
-                content=_clip(lobby.text), view=lobby_view(lobby)
-            )
+            await self._update(interaction, lobby.text, lobby_view(lobby))
             if lobby.message_id is None:
                 await self.service.lobby_posted(lobby.game_id, message.id)
             outcome.lobby = None
@@ -154,8 +156,12 @@ class DiscordIO:
     ) -> None:
         """The crib select menu of a prompt."""
         user = user_of(interaction)
-        await self._prompt_click(
-            interaction, lambda: self.service.click_discard(game_id, stamp, user, list(codes))
+        chosen = list(codes)
+        await self._guard(
+            interaction,
+            self._prompt_click(
+                interaction, lambda: self.service.click_discard(game_id, stamp, user, chosen)
+            ),
         )
 
     async def play_click(
@@ -163,8 +169,11 @@ class DiscordIO:
     ) -> None:
         """A card button of a prompt."""
         user = user_of(interaction)
-        await self._prompt_click(
-            interaction, lambda: self.service.click_play(game_id, stamp, user, code)
+        await self._guard(
+            interaction,
+            self._prompt_click(
+                interaction, lambda: self.service.click_play(game_id, stamp, user, code)
+            ),
         )
 
     async def _prompt_click(self, interaction: discord.Interaction[Any], call: ServiceCall) -> None:
@@ -172,7 +181,7 @@ class DiscordIO:
         if outcome is None:
             return
         message = interaction.message
-        if outcome.ok and message is not None and not interaction.response.is_done():
+        if outcome.ok and message is not None:
             # Replace the used controls by what happened (callback type 7), keeping the hand text.
             text = (
                 f"{message.content}\n{outcome.reply.text}"
@@ -180,11 +189,28 @@ class DiscordIO:
                 else outcome.reply.text
             )
             controls = outcome.reply.controls
-            view = prompt_view(controls) if controls is not None else None
-            await interaction.response.edit_message(content=_clip(text), view=view)
+            await self._update(interaction, text, prompt_view(controls) if controls else None)
         else:
             await self._reply(interaction, outcome.reply)
         self.submit(outcome)
+
+    async def _guard(self, interaction: discord.Interaction[Any], work: Awaitable[None]) -> None:
+        """Run a component's work; errors become a sentence for the user (components' errors
+        never reach the command tree's handler, and discord.py would only log them)."""
+        try:
+            await work
+        except Exception as error:
+            await self.report(interaction, error)
+
+    async def _update(
+        self, interaction: discord.Interaction[Any], text: str, view: discord.ui.View | None
+    ) -> None:
+        """Edit the message the clicked component is on: in the answer (type 7), or, when the
+        click was already deferred because the service was slow, through the original."""
+        if not interaction.response.is_done():
+            await interaction.response.edit_message(content=_clip(text), view=view)
+        else:
+            await interaction.edit_original_response(content=_clip(text), view=view)
 
     # -- calling the service ------------------------------------------------------------------
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import random
-from datetime import timedelta
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 import pytest
@@ -215,4 +215,42 @@ async def test_slow_calls_are_deferred_and_bugs_answer_briefly(
         assert broken.ephemeral and broken.content == SORRY
         logged = [r for r in caplog.records if r.levelname == "ERROR"]
         assert any(r.exc_info and "leaderboard query broke" in str(r.exc_info[1]) for r in logged)
+        await running.stop()
+
+
+async def test_idle_games_expire_without_a_result(
+    fake_discord: FakeDiscord, bots: BotLauncher, tmp_path: Path
+) -> None:
+    fd = fake_discord
+    guild = fd.add_guild("Club")
+    general = guild.add_text_channel("general")
+    al = fd.add_user("Al")
+    guild.add_member(al)
+    now = [datetime(2026, 1, 1, tzinfo=UTC)]
+    async with await Store.open(tmp_path / "bot.db") as store:
+        service = GameService(
+            store,
+            rng_factory=lambda key: random.Random(key),
+            clock=lambda: now[0],
+            idle_expiry=timedelta(days=7),
+        )
+        settings = Settings(discord_token=fd.bot_token, dev_guild_id=guild.id)
+        running = await bots.in_process(lambda: CribbageBot(settings, service=service))
+        await fd.slash(al, general, "/cribbage new")
+        lobby: Message = await fd.wait_for(
+            lambda: next((m for m in fd.messages(general) if list(m.buttons())), None)
+        )
+        now[0] += timedelta(days=6)
+        await running.client.expire_idle_games()
+        await fd.quiet(0.05)
+        assert list(lobby.buttons()), "six days idle is not too long"
+        now[0] += timedelta(days=2)
+        await running.client.expire_idle_games()
+        await fd.wait_for(lambda: not list(lobby.buttons()))
+        said = await fd.wait_for(
+            lambda: [m for m in fd.messages(general) if "Nobody moved" in m.content]
+        )
+        assert not said[0].ephemeral
+        fresh = await fd.slash(al, general, "/cribbage new")
+        assert "already" not in fresh.content, "the channel is free again"
         await running.stop()
