@@ -14,6 +14,7 @@ from bot.app import CribbageBot
 from bot.commands import NEEDS_A_CHANNEL, NEEDS_A_SERVER
 from bot.discord_io import SORRY
 from bot.outcome import Outcome
+from bot.outcome import User as Player
 from bot.service import GameService
 from bot.settings import Settings
 from bot.store import Store
@@ -179,6 +180,12 @@ class _SlowService(GameService):
         await asyncio.sleep(0.4)
         return await super().status(channel_id)
 
+    async def click_lobby(
+        self, game_id: int, button: str, user: Player, *, moderator: bool = False
+    ) -> Outcome:
+        await asyncio.sleep(0.4)
+        return await super().click_lobby(game_id, button, user, moderator=moderator)
+
     async def leaderboard(self, guild_id: int | None) -> Outcome:
         raise RuntimeError("the leaderboard query broke")
 
@@ -189,8 +196,9 @@ async def test_slow_calls_are_deferred_and_bugs_answer_briefly(
     fd = fake_discord
     guild = fd.add_guild("Club")
     general = guild.add_text_channel("general")
-    al = fd.add_user("Al")
+    al, bea = fd.add_user("Al"), fd.add_user("Bea")
     guild.add_member(al)
+    guild.add_member(bea)
     async with await Store.open(tmp_path / "bot.db") as store:
         service = _SlowService.create(store, idle_expiry=timedelta(days=7))
         settings = Settings(
@@ -209,6 +217,15 @@ async def test_slow_calls_are_deferred_and_bugs_answer_briefly(
         assert slow.response is not None and slow.response.type == 5, "deferred"
         settled = await slow.wait_settled()
         assert settled is not None and "no game" in settled.content.lower()
+
+        # A slow click is deferred (type 6), then its message is edited all the same.
+        await fd.slash(al, general, "/cribbage new")
+        lobby: Message = await fd.wait_for(
+            lambda: next((m for m in fd.messages(general) if list(m.buttons())), None)
+        )
+        join = await fd.click(bea, lobby, label="Join")
+        assert join.response is not None and join.response.type == 6
+        await fd.wait_for(lambda: "Al, Bea" in lobby.content)
 
         running.allow_errors("leaderboard query broke|error handling an interaction")
         broken = await fd.slash(al, general, "/cribbage leaderboard")
