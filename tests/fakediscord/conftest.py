@@ -2,25 +2,12 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 import pytest
-from fakediscord_tinybot import TinyBot, make_bot
+from fakediscord_tinybot import make_bot
+from fakediscord_world import Table
 
-from fakediscord import Channel, FakeDiscord, Guild, User
+from fakediscord import FakeDiscord
 from fakediscord.testing import BotLauncher, InProcessBot
-
-
-@dataclass
-class Table:
-    """A guild with #general, two members (Al, Bea) and an outsider (Cy)."""
-
-    fd: FakeDiscord
-    guild: Guild
-    general: Channel
-    al: User
-    bea: User
-    cy: User
 
 
 @pytest.fixture
@@ -38,9 +25,3 @@ def table(fake_discord: FakeDiscord) -> Table:
 async def tiny(table: Table, bots: BotLauncher) -> InProcessBot:
     """The tiny bot, in this process, synced to the table's guild."""
     return await bots.in_process(lambda: make_bot(table.guild.id))
-
-
-def client_of(bot: InProcessBot) -> TinyBot:
-    """The running tiny bot client."""
-    assert isinstance(bot.client, TinyBot)
-    return bot.client

@@ -7,7 +7,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from conftest import Table
+from fakediscord_world import Table
 
 from fakediscord import BotFailure
 from fakediscord.testing import BotLauncher, InProcessBot

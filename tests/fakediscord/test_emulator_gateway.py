@@ -6,8 +6,8 @@ import json
 from typing import Any
 
 import aiohttp
-from conftest import Table
 from fakediscord_tinybot import make_bot
+from fakediscord_world import Table
 
 from fakediscord import FakeDiscord
 from fakediscord.testing import BotLauncher, InProcessBot

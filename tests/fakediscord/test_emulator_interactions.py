@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import pytest
-from conftest import Table
+from fakediscord_world import Table
 
 from fakediscord import EmulatorUsageError
 from fakediscord.testing import InProcessBot

@@ -8,7 +8,7 @@ from typing import Any
 
 import aiohttp
 import pytest
-from conftest import Table, client_of
+from fakediscord_world import Table, client_of
 
 from fakediscord import FakeDiscord
 from fakediscord.testing import InProcessBot
