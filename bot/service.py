@@ -11,6 +11,7 @@ import asyncio
 import json
 import random
 import weakref
+from collections import OrderedDict
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
@@ -43,6 +44,8 @@ RngFactory = Callable[[str], random.Random]
 
 SNAPSHOT_FORMAT = 1
 MAX_CHOICES = 25
+#: Games kept loaded in memory (the rest are read from their JSON snapshot when used).
+CACHED_GAMES = 512
 
 NO_GAME = "There's no game in this channel. Start one with `/cribbage new`."
 NOT_STARTED = (
@@ -87,6 +90,11 @@ class GameService:
         self._idle_expiry = idle_expiry
         # One lock per channel, dropped when no call holds it (RoboDanny's stars cog pattern).
         self._locks: weakref.WeakValueDictionary[int, asyncio.Lock] = weakref.WeakValueDictionary()
+        # Game id -> channel id (which never changes), to find a click's lock without a read.
+        self._channels: dict[int, int] = {}
+        # Recently used games as last saved, by id: (version, game, tally). Loading a game
+        # from JSON costs more than the rest of an action, and a version names one state.
+        self._cache: OrderedDict[int, tuple[int, Game, Tally]] = OrderedDict()
 
     @classmethod
     def create(cls, store: Store, *, idle_expiry: timedelta) -> GameService:
@@ -124,10 +132,13 @@ class GameService:
         self, game_id: int, body: Callable[[GameRecord], Awaitable[Outcome]]
     ) -> Outcome:
         """Run ``body`` on an open game found by id, holding its channel's lock."""
-        record = await self._store.get_game(game_id)
-        if record is None:
-            return Outcome.refuse("I can't find that game.")
-        async with self._lock(record.channel_id):
+        channel_id = self._channels.get(game_id)
+        if channel_id is None:
+            found = await self._store.get_game(game_id)
+            if found is None:
+                return Outcome.refuse("I can't find that game.")
+            channel_id = self._channels[game_id] = found.channel_id
+        async with self._lock(channel_id):
             # Load again under the lock: the first read only told us which lock to take.
             record = await self._store.get_game(game_id)
             assert record is not None  # games are never deleted
@@ -136,11 +147,23 @@ class GameService:
             return await body(record)
 
     def _load(self, record: GameRecord) -> _Loaded:
+        cached = self._cache.get(record.id)
+        if cached is not None and cached[0] == record.version:
+            self._cache.move_to_end(record.id)
+            return _Loaded(record, cached[1], cached[2])
         assert record.snapshot is not None
         data = json.loads(record.snapshot)
         rng = self._rng_factory(f"{record.id}:{record.version}")
         game = Game.from_dict(data["game"], rng=rng)
-        return _Loaded(record, game, Tally.from_list(data["tally"]))
+        tally = Tally.from_list(data["tally"])
+        self._remember(record.id, record.version, game, tally)
+        return _Loaded(record, game, tally)
+
+    def _remember(self, game_id: int, version: int, game: Game, tally: Tally) -> None:
+        self._cache[game_id] = (version, game, tally)
+        self._cache.move_to_end(game_id)
+        while len(self._cache) > CACHED_GAMES:
+            self._cache.popitem(last=False)
 
     def _started(self, record: GameRecord) -> _Loaded | Outcome:
         if record.status == "lobby":
@@ -223,11 +246,14 @@ class GameService:
     ) -> Outcome:
         """Apply one engine action, save it in one transaction, and say what happened."""
         game, record = loaded.game, loaded.record
-        logged = len(game.actions)
+        # The action changes these objects: until it is saved they must not be reused.
+        self._cache.pop(record.id, None)
         try:
             events = act(game)
         except RuleError as err:
             return Outcome.refuse(str(err), game_id=record.id)
+        # Every accepted discard, play or resignation adds exactly one entry to the log.
+        logged = game.actions[-1]
         loaded.tally.add(events)
         finished = game.phase is Phase.OVER
         try:
@@ -237,11 +263,13 @@ class GameService:
                 now=self._now(),
                 status="finished" if finished else "active",
                 snapshot=self._snapshot(game, loaded.tally),
-                actions=[json.dumps(a) for a in game.actions[logged:]],
+                actions=[json.dumps(logged)],
                 results=self._results(loaded) if finished else (),
             )
         except VersionConflict as err:
             return Outcome.refuse(str(err), game_id=record.id)
+        if not finished:
+            self._remember(record.id, version, game, loaded.tally)
         channel = list(lead) + render.render_events(events, game.public_view())
         return Outcome(
             reply=Reply(reply(game, events)),
@@ -370,12 +398,8 @@ class GameService:
         if record.seat_of(user.id) is None:
             return Outcome.refuse("You're not in this game.", game_id=record.id)
         if user.id == record.creator_id:
-            return await self._close(
-                record,
-                "cancelled",
-                f"{render.escape(user.name)} left and closed the lobby.",
-                "You left.",
-            )
+            line = f"{render.escape(user.name)} left and closed the lobby."
+            return await self._close(record, "cancelled", line, "You left.")
         seats = [
             SeatRecord(i, s.user_id, s.name, s.is_computer)
             for i, s in enumerate(s for s in record.seats if s.user_id != user.id)
@@ -409,6 +433,7 @@ class GameService:
             )
         except VersionConflict as err:
             return Outcome.refuse(str(err), game_id=record.id)
+        self._remember(record.id, version, game, tally)
         loaded = _Loaded(record, game, tally)
         return Outcome(
             reply=Reply("Dealing — your hand is on its way by DM."),
