@@ -125,7 +125,10 @@ class Gateway:
     async def _resume(self, ws: web.WebSocketResponse, data: dict[str, Any]) -> Session | None:
         session = self.sessions.get(str(data.get("session_id")))
         token_ok = str(data.get("token", "")).removeprefix("Bot ") == self.owner.bot_token
-        if session is None or session.invalid or not token_ok:
+        after = int(data.get("seq") or 0)
+        # Events older than the replay buffer are gone: that session cannot be resumed.
+        too_old = session is not None and session.events and after < session.events[0][0] - 1
+        if session is None or session.invalid or not token_ok or too_old:
             await self._send(ws, {"op": INVALID_SESSION, "d": False})
             return None
         self.resume_count += 1
@@ -134,7 +137,6 @@ class Gateway:
             session.ws = ws
             if old is not None and old is not ws:
                 await old.close(code=4000)
-            after = int(data.get("seq") or 0)
             for seq, event, payload in session.events:
                 if seq > after:
                     await self._send(ws, {"op": DISPATCH, "s": seq, "t": event, "d": payload})

@@ -75,7 +75,9 @@ async def read_body(request: web.Request, fd: FakeDiscord) -> tuple[Any, list[At
                     )
                 )
         # discord.py lists attachments in payload_json with descriptions; keep those.
-        for meta, file in zip(body.get("attachments") or [], files, strict=False):
+        # (for an interaction callback they are inside `data`)
+        metas = body.get("attachments") or (body.get("data") or {}).get("attachments") or []
+        for meta, file in zip(metas, files, strict=False):
             file.description = meta.get("description")
         return body, files
     if request.can_read_body:

@@ -200,7 +200,7 @@ async def long(interaction: discord.Interaction, length: int) -> None:
 @tiny.command(description="Send a file and an embed")
 async def file(interaction: discord.Interaction) -> None:
     embed = discord.Embed(title="Board", description="121 to go")
-    data = discord.File(io.BytesIO(b"\x89PNG fake"), filename="board.png")
+    data = discord.File(io.BytesIO(b"\x89PNG fake"), filename="board.png", description="the board")
     await interaction.response.send_message("see file", embed=embed, file=data)
 
 

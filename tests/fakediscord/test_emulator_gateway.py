@@ -6,10 +6,11 @@ import json
 from typing import Any
 
 import aiohttp
+import pytest
 from fakediscord_tinybot import make_bot
 from fakediscord_world import Table
 
-from fakediscord import FakeDiscord
+from fakediscord import FakeDiscord, gateway
 from fakediscord.testing import BotLauncher, InProcessBot
 
 
@@ -61,6 +62,41 @@ async def test_member_request_op8_gets_a_members_chunk(fake_discord: FakeDiscord
         assert names == {"Al", fake_discord.bot_user.name}
 
 
+async def test_resume_beyond_the_replay_buffer_is_invalid_session(
+    fake_discord: FakeDiscord, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(gateway, "REPLAY_BUFFER", 3)
+    async with (
+        aiohttp.ClientSession() as session,
+        session.ws_connect(fake_discord.gateway_url) as ws,
+    ):
+        await receive(ws)
+        await ws.send_json({"op": 2, "d": {"token": fake_discord.bot_token, "intents": 0}})
+        ready = await receive(ws)
+    for n in range(6):
+        await fake_discord.gateway.dispatch("TEST_EVENT", {"n": n})
+    resume = {"token": fake_discord.bot_token, "session_id": ready["d"]["session_id"]}
+    async with (
+        aiohttp.ClientSession() as session,
+        session.ws_connect(fake_discord.gateway_url) as ws,
+    ):
+        await receive(ws)
+        await ws.send_json({"op": 6, "d": resume | {"seq": 1}})
+        assert (await receive(ws))["op"] == 9
+    async with (
+        aiohttp.ClientSession() as session,
+        session.ws_connect(fake_discord.gateway_url) as ws,
+    ):
+        await receive(ws)
+        await ws.send_json({"op": 6, "d": resume | {"seq": 5}})
+        replayed = [await receive(ws) for _ in range(3)]
+        assert [(f["t"], f["s"]) for f in replayed] == [
+            ("TEST_EVENT", 6),
+            ("TEST_EVENT", 7),
+            ("RESUMED", 8),
+        ]
+
+
 async def test_identify_with_a_wrong_token_closes_4004(fake_discord: FakeDiscord) -> None:
     async with (
         aiohttp.ClientSession() as session,
@@ -109,6 +145,14 @@ async def test_op7_reconnect_resumes(table: Table, tiny: InProcessBot) -> None:
     r = await fd.slash(table.al, table.general, "/tiny echo text:after-op7")
     assert r.content == "after-op7"
     assert fd.gateway.identify_count == 1
+
+
+async def test_resumable_op9_makes_the_client_resume(table: Table, tiny: InProcessBot) -> None:
+    fd = table.fd
+    await fd.invalidate_session(resumable=True)
+    await fd.wait_for(lambda: fd.gateway.resume_count == 1, timeout=3)
+    r = await fd.slash(table.al, table.general, "/tiny echo text:resumed")
+    assert r.content == "resumed" and fd.gateway.identify_count == 1
 
 
 async def test_op9_invalid_session_makes_the_client_identify_again(

@@ -212,6 +212,7 @@ async def test_file_and_embed_arrive_with_the_message(table: Table, tiny: InProc
     assert r.original is not None
     [attachment] = r.original.attachments
     assert (attachment.filename, attachment.data) == ("board.png", b"\x89PNG fake")
+    assert attachment.description == "the board"
     assert r.original.embeds[0]["title"] == "Board"
     assert "121 to go" in r.original.text()
     async with aiohttp.ClientSession() as session, session.get(attachment.url) as response:
