@@ -1,0 +1,298 @@
+"""What a test (or the playground) does as a Discord user: commands, clicks, selects, modals.
+
+Each action is checked the way the Discord client checks it (the user can see the channel, the
+command is offered here, the button exists and is enabled, the values are options), then
+delivered as INTERACTION_CREATE; by default it returns once the bot has answered.
+"""
+
+from __future__ import annotations
+
+import secrets
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any, TypeVar, cast
+
+from fakediscord.commands import CommandRegistry, parse_line
+from fakediscord.errors import (
+    EmulatorUsageError,
+    NoResponse,
+)
+from fakediscord.gateway import Gateway
+from fakediscord.interactions import (
+    APPLICATION_COMMAND,
+    AUTOCOMPLETE,
+    MESSAGE_COMPONENT,
+    MODAL_SUBMIT,
+    Interaction,
+    build_payload,
+)
+from fakediscord.model import (
+    MEMBER_PERMISSIONS,
+    Channel,
+    Clock,
+    Message,
+    User,
+    World,
+)
+
+if TYPE_CHECKING:
+    from fakediscord.server import FakeDiscord
+
+T = TypeVar("T")
+
+
+class UserActions:
+    """The user-facing half of `FakeDiscord` (mixed in; the state lives on `FakeDiscord`)."""
+
+    world: World
+    commands: CommandRegistry
+    gateway: Gateway
+    clock: Clock
+    response_deadline: float
+    bot_user: User
+    application_id: int
+    interactions: dict[int, Interaction]
+    _by_token: dict[str, Interaction]
+
+    if TYPE_CHECKING:
+        # Provided by FakeDiscord (or the other half); declared for the type checker only.
+        def check_health(self) -> None: ...
+
+        async def wait_for(self, predicate: Callable[[], T], timeout: float = 5.0) -> T: ...
+
+        def _store(self, message: Message) -> None: ...
+
+        async def _dispatch_message(self, event: str, message: Message) -> None: ...
+
+    def _check_can_act(self, user: User, channel: Channel) -> None:
+        if not channel.visible_to(user) or user.bot:
+            raise EmulatorUsageError(f"{user.name} cannot use #{channel.name}")
+
+    async def _deliver(
+        self,
+        *,
+        kind: int,
+        user: User,
+        channel: Channel,
+        data: dict[str, Any],
+        name: str,
+        source: Message | None = None,
+        wait: bool = True,
+        timeout: float | None = None,
+    ) -> Interaction:
+        self.check_health()
+        if self.gateway.session is None:
+            # A session that is only disconnected still gets the event: it is replayed on RESUME.
+            raise EmulatorUsageError("No bot has connected to the gateway.")
+        interaction = Interaction(
+            id=self.world.ids.next(),
+            token="aW50ZXJhY3Rpb246" + secrets.token_urlsafe(48),
+            type=kind,
+            user=user,
+            channel=channel,
+            created_at=self.clock.now(),
+            data=data,
+            name=name,
+            source_message=source,
+            _owner=cast("FakeDiscord", self),
+        )
+        self.interactions[interaction.id] = interaction
+        self._by_token[interaction.token] = interaction
+        payload = build_payload(
+            interaction,
+            application_id=self.application_id,
+            app_permissions=self._bot_permissions(channel),
+        )
+        await self.gateway.dispatch("INTERACTION_CREATE", payload)
+        if wait:
+            limit = timeout if timeout is not None else self.response_deadline + 2.0
+            try:
+                await self.wait_for(lambda: interaction.response is not None, timeout=limit)
+            except TimeoutError:
+                raise NoResponse(
+                    f"the bot did not answer {interaction!r} within {limit}s"
+                ) from None
+        return interaction
+
+    def _bot_permissions(self, channel: Channel) -> int:
+        if channel.guild is None:
+            return MEMBER_PERMISSIONS
+        member = channel.guild.member(self.bot_user)
+        return member.permissions if member else 0
+
+    async def slash(
+        self,
+        user: User,
+        channel: Channel,
+        line: str,
+        *,
+        wait: bool = True,
+        timeout: float | None = None,
+    ) -> Interaction:
+        """Type a slash command as `user` in `channel`; return once the bot answers.
+
+        The line is read against the schema the bot synced (`/cribbage play card:5H`).
+        """
+        self._check_can_act(user, channel)
+        typed = parse_line(line, self.commands, self.world, channel, user)
+        return await self._deliver(
+            kind=APPLICATION_COMMAND,
+            user=user,
+            channel=channel,
+            data=typed.data(),
+            name=typed.qualified_name,
+            wait=wait,
+            timeout=timeout,
+        )
+
+    async def autocomplete(
+        self, user: User, channel: Channel, line: str, *, timeout: float | None = None
+    ) -> list[dict[str, Any]]:
+        """Type a partial command; the last option typed is focused. Returns the choices."""
+        self._check_can_act(user, channel)
+        typed = parse_line(line, self.commands, self.world, channel, user, focus=True)
+        interaction = await self._deliver(
+            kind=AUTOCOMPLETE,
+            user=user,
+            channel=channel,
+            data=typed.data(),
+            name=typed.qualified_name,
+            timeout=timeout,
+        )
+        return list(interaction.choices or [])
+
+    def _find_component(
+        self, user: User, message: Message, custom_id: str | None, label: str | None
+    ) -> dict[str, Any]:
+        if not message.visible_to(user):
+            raise EmulatorUsageError(f"{user.name} cannot see {message!r}")
+        for row in message.components:
+            items: list[dict[str, Any]] = row.get("components", [])
+            for item in items:
+                if custom_id is not None and item.get("custom_id") == custom_id:
+                    return item
+                if label is not None and item.get("label") == label:
+                    return item
+        wanted = custom_id if custom_id is not None else f"label {label!r}"
+        raise EmulatorUsageError(f"{message!r} has no component {wanted}")
+
+    async def click(
+        self,
+        user: User,
+        message: Message,
+        custom_id: str | None = None,
+        *,
+        label: str | None = None,
+        wait: bool = True,
+        timeout: float | None = None,
+    ) -> Interaction:
+        """Press a button (by custom id or label) on `message` as `user`."""
+        button = self._find_component(user, message, custom_id, label)
+        if button.get("type") != 2:
+            raise EmulatorUsageError(f"{button.get('custom_id')!r} is not a button")
+        if button.get("disabled"):
+            raise EmulatorUsageError(f"button {button.get('label')!r} is disabled")
+        if "custom_id" not in button:
+            raise EmulatorUsageError("link buttons open a URL; they send no interaction")
+        return await self._deliver(
+            kind=MESSAGE_COMPONENT,
+            user=user,
+            channel=message.channel,
+            data={"custom_id": button["custom_id"], "component_type": 2},
+            name=button["custom_id"],
+            source=message,
+            wait=wait,
+            timeout=timeout,
+        )
+
+    async def select(
+        self,
+        user: User,
+        message: Message,
+        custom_id: str,
+        values: list[str],
+        *,
+        wait: bool = True,
+        timeout: float | None = None,
+    ) -> Interaction:
+        """Choose `values` in the select menu `custom_id` on `message` as `user`."""
+        menu = self._find_component(user, message, custom_id, None)
+        if menu.get("type") != 3:
+            raise EmulatorUsageError(f"{custom_id!r} is not a string select menu")
+        if menu.get("disabled"):
+            raise EmulatorUsageError(f"select {custom_id!r} is disabled")
+        allowed = [o["value"] for o in menu.get("options", [])]
+        wrong = [v for v in values if v not in allowed]
+        if wrong:
+            raise EmulatorUsageError(f"{wrong} are not options of {custom_id!r}: {allowed}")
+        low, high = int(menu.get("min_values", 1)), int(menu.get("max_values", 1))
+        if not low <= len(values) <= high or len(set(values)) != len(values):
+            raise EmulatorUsageError(f"choose between {low} and {high} distinct options")
+        return await self._deliver(
+            kind=MESSAGE_COMPONENT,
+            user=user,
+            channel=message.channel,
+            data={"custom_id": custom_id, "component_type": 3, "values": list(values)},
+            name=custom_id,
+            source=message,
+            wait=wait,
+            timeout=timeout,
+        )
+
+    async def submit_modal(
+        self,
+        user: User,
+        opened_by: Interaction,
+        values: dict[str, str],
+        *,
+        wait: bool = True,
+        timeout: float | None = None,
+    ) -> Interaction:
+        """Fill in and submit the modal the bot opened in answer to `opened_by`."""
+        modal = opened_by.modal
+        if modal is None:
+            raise EmulatorUsageError(f"{opened_by!r} opened no modal")
+        rows = []
+        for row in modal.get("components", []):
+            inner = row.get("components") or ([row["component"]] if "component" in row else [])
+            for item in inner:
+                if item.get("type") == 4:
+                    value = values.get(item["custom_id"], item.get("value") or "")
+                    if item.get("required", True) and not value:
+                        raise EmulatorUsageError(f"{item['custom_id']!r} is required")
+                    text = {"type": 4, "custom_id": item["custom_id"], "value": value}
+                    if row.get("type") == 18:  # a Label wrapping the input (components v2)
+                        rows.append({"type": 18, "component": text})
+                    else:
+                        rows.append({"type": 1, "components": [text]})
+        return await self._deliver(
+            kind=MODAL_SUBMIT,
+            user=user,
+            channel=opened_by.channel,
+            data={"custom_id": modal["custom_id"], "components": rows},
+            name=modal["custom_id"],
+            source=opened_by.source_message,
+            wait=wait,
+            timeout=timeout,
+        )
+
+    async def say(self, user: User, channel: Channel, content: str) -> Message:
+        """Post an ordinary message as `user` (MESSAGE_CREATE reaches bots with the intent)."""
+        self._check_can_act(user, channel)
+        message = Message(id=self.world.ids.next(), channel=channel, author=user, content=content)
+        self._store(message)
+        await self._dispatch_message("MESSAGE_CREATE", message)
+        return message
+
+    # --- reading what users see ----------------------------------------------------------
+
+    def visible_to(self, user: User, channel: Channel) -> list[Message]:
+        """Messages `user` sees in `channel` now, oldest first (their ephemerals included)."""
+        return [m for m in channel.messages if m.visible_to(user)]
+
+    def dms(self, user: User) -> list[Message]:
+        """Messages in the DM channel between the bot and `user`, oldest first."""
+        return [m for m in self.world.dm_channel(user).messages if not m.deleted]
+
+    def messages(self, channel: Channel) -> list[Message]:
+        """Every message in `channel`, deleted and ephemeral ones included."""
+        return list(channel.messages)

@@ -1,0 +1,313 @@
+"""What the bot does through REST: messages created, edited and deleted, interaction responses.
+
+Each operation enforces Discord's rules (limits, deadlines, tokens, visibility) and raises
+`DiscordError` with Discord's code; the REST handlers in `rest.py` call these.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from fakediscord import payloads
+from fakediscord.errors import (
+    DiscordError,
+    already_acknowledged,
+    form_error,
+    invalid_form,
+    invalid_webhook_token,
+    unknown_interaction,
+    unknown_message,
+    unknown_webhook,
+)
+from fakediscord.gateway import Gateway
+from fakediscord.interactions import (
+    ALLOWED_CALLBACKS,
+    AUTOCOMPLETE_RESULT,
+    DEFERRED_MESSAGE,
+    DEFERRED_UPDATE,
+    MESSAGE,
+    MODAL,
+    UPDATE_MESSAGE,
+    Callback,
+    Interaction,
+)
+from fakediscord.limits import check_message
+from fakediscord.model import (
+    EPHEMERAL,
+    LOADING,
+    Attachment,
+    Channel,
+    Clock,
+    Message,
+    User,
+    World,
+    iso_now,
+)
+
+GUILD_MESSAGES = 1 << 9
+DIRECT_MESSAGES = 1 << 12
+MESSAGE_CONTENT = 1 << 15
+
+
+class BotSide:
+    """The bot-facing half of `FakeDiscord` (mixed in; the state lives on `FakeDiscord`)."""
+
+    world: World
+    gateway: Gateway
+    clock: Clock
+    response_deadline: float
+    token_lifetime: float
+    bot_user: User
+    application_id: int
+    interactions: dict[int, Interaction]
+    _by_token: dict[str, Interaction]
+
+    if TYPE_CHECKING:
+        # Provided by FakeDiscord (or the other half); declared for the type checker only.
+        def _notify(self) -> None: ...
+
+        def _spawn(self, coro: Any) -> None: ...
+
+    def _store(self, message: Message) -> None:
+        message.channel.messages.append(message)
+        self.world.messages[message.id] = message
+        self._notify()
+
+    def _intents(self) -> int:
+        session = self.gateway.session
+        return session.intents if session is not None else 0
+
+    async def _dispatch_message(self, event: str, message: Message) -> None:
+        if message.ephemeral:
+            return
+        wanted = DIRECT_MESSAGES if message.channel.is_dm else GUILD_MESSAGES
+        if not self._intents() & wanted:
+            return
+        data = payloads.message(message)
+        if not self._intents() & MESSAGE_CONTENT and message.author is not self.bot_user:
+            data.update(content="", embeds=[], attachments=[], components=[])
+        await self.gateway.dispatch(event, data)
+
+    def _create_message(
+        self,
+        channel: Channel,
+        author: User,
+        body: dict[str, Any],
+        files: list[Attachment],
+        *,
+        interaction: Interaction | None = None,
+        ephemeral_for: User | None = None,
+        flags: int | None = None,
+    ) -> Message:
+        check_message(body, has_files=bool(files) or flags is not None)
+        message = Message(
+            id=self.world.ids.next(),
+            channel=channel,
+            author=author,
+            content=str(body.get("content") or ""),
+            embeds=list(body.get("embeds") or []),
+            components=list(body.get("components") or []),
+            attachments=list(files),
+            flags=(int(body.get("flags") or 0) if flags is None else flags) & ~EPHEMERAL,
+            ephemeral_for=ephemeral_for,
+        )
+        if ephemeral_for is not None:
+            message.flags |= EPHEMERAL
+        if interaction is not None:
+            message.interaction_id = interaction.id
+            message.interaction_user = interaction.user
+            message.interaction_name = interaction.name
+            message.webhook_id = self.application_id
+        self._store(message)
+        self._spawn(self._dispatch_message("MESSAGE_CREATE", message))
+        return message
+
+    def _edit_message(
+        self, message: Message, body: dict[str, Any], files: list[Attachment]
+    ) -> None:
+        check_message(body, editing=True)
+        if message.deleted:
+            raise unknown_message()
+        message.history.append(message.version())
+        if "content" in body:
+            message.content = str(body["content"] or "")
+        if "embeds" in body:
+            message.embeds = list(body["embeds"] or [])
+        if "components" in body:
+            message.components = list(body["components"] or [])
+        if "attachments" in body:
+            keep = {str(a.get("id")) for a in body["attachments"] or []}
+            message.attachments = [a for a in message.attachments if str(a.id) in keep]
+        message.attachments.extend(files)
+        # Editing a deferred placeholder turns it into the real response.
+        message.flags &= ~LOADING
+        message.edited_timestamp = iso_now()
+        total = len(message.content) + len(message.embeds) + len(message.components)
+        if total == 0 and not message.attachments:
+            message.history.pop()
+            raise DiscordError(400, 50006, "Cannot send an empty message")
+        self._notify()
+        self._spawn(self._dispatch_message("MESSAGE_UPDATE", message))
+
+    def _delete_message(self, message: Message) -> None:
+        if message.deleted:
+            raise unknown_message()
+        message.deleted = True
+        self._notify()
+        if not message.ephemeral:
+            data = {"id": str(message.id), "channel_id": str(message.channel.id)}
+            if message.channel.guild is not None:
+                data["guild_id"] = str(message.channel.guild.id)
+            if self._intents() & (DIRECT_MESSAGES if message.channel.is_dm else GUILD_MESSAGES):
+                self._spawn(self.gateway.dispatch("MESSAGE_DELETE", data))
+
+    def _attachment(self, attachment_id: int) -> Attachment | None:
+        for message in self.world.messages.values():
+            for attachment in message.attachments:
+                if attachment.id == attachment_id:
+                    return attachment
+        return None
+
+    def _interaction_callback(
+        self, interaction_id: int, token: str, body: dict[str, Any], files: list[Attachment]
+    ) -> dict[str, Any]:
+        interaction = self.interactions.get(interaction_id)
+        if interaction is None or interaction.token != token:
+            raise unknown_interaction()
+        if interaction.response is not None:
+            raise already_acknowledged()
+        if self.clock.now() - interaction.created_at > self.response_deadline:
+            interaction.late = True
+            self._notify()
+            raise unknown_interaction()
+        kind = int(body.get("type", 0))
+        data = dict(body.get("data") or {})
+        if kind not in ALLOWED_CALLBACKS.get(interaction.type, set()):
+            raise invalid_form(
+                {
+                    "type": {
+                        "_errors": [
+                            {
+                                "code": "INTERACTION_RESPONSE_TYPE_INVALID",
+                                "message": "Invalid interaction response type",
+                            }
+                        ]
+                    }
+                }
+            )
+        ephemeral = bool(int(data.get("flags") or 0) & EPHEMERAL)
+        message: Message | None = None
+        if kind == MESSAGE:
+            message = self._create_message(
+                interaction.channel,
+                self.bot_user,
+                data,
+                files,
+                interaction=interaction,
+                ephemeral_for=interaction.user if ephemeral else None,
+            )
+            interaction.original = message
+        elif kind == DEFERRED_MESSAGE:
+            message = self._create_message(
+                interaction.channel,
+                self.bot_user,
+                {},
+                [],
+                interaction=interaction,
+                ephemeral_for=interaction.user if ephemeral else None,
+                flags=LOADING,
+            )
+            interaction.original = message
+        elif kind in (DEFERRED_UPDATE, UPDATE_MESSAGE):
+            message = interaction.source_message
+            if message is None:
+                raise invalid_form(
+                    {
+                        "type": {
+                            "_errors": [{"code": "NO_MESSAGE", "message": "No message to update"}]
+                        }
+                    }
+                )
+            if kind == UPDATE_MESSAGE:
+                self._edit_message(message, data, files)
+            interaction.original = message
+        elif kind == AUTOCOMPLETE_RESULT:
+            choices = list(data.get("choices") or [])
+            if len(choices) > 25 or any(len(str(c.get("name", ""))) > 100 for c in choices):
+                raise form_error(
+                    "data.choices",
+                    "BASE_TYPE_MAX_LENGTH",
+                    "At most 25 choices, with names of at most 100 characters.",
+                )
+            interaction.choices = choices
+        elif kind == MODAL:
+            if len(str(data.get("custom_id", ""))) > 100 or not data.get("title"):
+                raise form_error(
+                    "data", "MODAL_INVALID", "A modal needs a title and a custom id under 100."
+                )
+            interaction.modal = data
+        interaction.response = Callback(type=kind, data=data, message=message)
+        interaction.answered_at = self.clock.now()
+        interaction.answered.set()
+        self._notify()
+        result: dict[str, Any] = {
+            "interaction": {
+                "id": str(interaction.id),
+                "type": interaction.type,
+                "response_message_id": str(message.id) if message else None,
+                "response_message_loading": kind == DEFERRED_MESSAGE,
+                "response_message_ephemeral": bool(message and message.ephemeral),
+            },
+            "resource": {"type": kind},
+        }
+        if message is not None and kind != DEFERRED_UPDATE:
+            result["resource"]["message"] = payloads.message(message)
+        return result
+
+    def _interaction_by_token(self, token: str) -> Interaction:
+        interaction = self._by_token.get(token)
+        if interaction is None:
+            raise unknown_webhook()
+        if self.clock.now() - interaction.created_at > self.token_lifetime:
+            raise invalid_webhook_token()
+        return interaction
+
+    def _followup(self, token: str, body: dict[str, Any], files: list[Attachment]) -> Message:
+        interaction = self._interaction_by_token(token)
+        if interaction.response is None:
+            raise unknown_webhook()
+        original = interaction.original
+        if (
+            interaction.response.type == DEFERRED_MESSAGE
+            and original is not None
+            and original.loading
+            and not interaction.followups
+        ):
+            # Discord turns the first follow-up after a "thinking" defer into the response.
+            self._edit_message(original, body, files)
+            return original
+        ephemeral = bool(int(body.get("flags") or 0) & EPHEMERAL)
+        message = self._create_message(
+            interaction.channel,
+            self.bot_user,
+            body,
+            files,
+            interaction=interaction,
+            ephemeral_for=interaction.user if ephemeral else None,
+        )
+        interaction.followups.append(message)
+        self._notify()
+        return message
+
+    def _webhook_message(self, token: str, message_id: str) -> Message:
+        interaction = self._interaction_by_token(token)
+        if message_id == "@original":
+            message = interaction.original
+        else:
+            candidates = [interaction.original, *interaction.followups]
+            message = next(
+                (m for m in candidates if m is not None and str(m.id) == message_id), None
+            )
+        if message is None or message.deleted:
+            raise unknown_message()
+        return message
