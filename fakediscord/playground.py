@@ -72,6 +72,20 @@ class Playground:
             self.by_label[self.labels[message.id]] = message
         return self.labels[message.id]
 
+    def readable(self, text: str) -> str:
+        """`text` with channel and user mentions written as names, as the Discord client shows."""
+        world = self.fd.world
+
+        def channel(match: re.Match[str]) -> str:
+            found = world.channels.get(int(match.group(1)))
+            return f"#{found.name}" if found else match.group(0)
+
+        def user(match: re.Match[str]) -> str:
+            found = world.users.get(int(match.group(1)))
+            return f"@{found.name}" if found else match.group(0)
+
+        return re.sub(r"<@!?(\d+)>", user, re.sub(r"<#(\d+)>", channel, text))
+
     def render(self, message: Message) -> None:
         """Print a message with its embeds and numbered components."""
         tags = []
@@ -83,7 +97,8 @@ class Playground:
             tags.append("edited")
         tag = f" ({', '.join(tags)})" if tags else ""
         where = self._where(message.channel)
-        self.say(f"[m{self.label(message)}] {where} {message.author.name}{tag}: {message.content}")
+        content = self.readable(message.content).replace("\n", "\n      ")
+        self.say(f"[m{self.label(message)}] {where} {message.author.name}{tag}: {content}")
         for embed in message.embeds:
             head = " - ".join(str(embed[k]) for k in ("title", "description") if embed.get(k))
             self.say(f"      | {head}")

@@ -9,7 +9,7 @@ from pathlib import Path
 from fakediscord_tinybot import TinyBot, make_bot
 
 from fakediscord import FakeDiscord
-from fakediscord.playground import playground
+from fakediscord.playground import Playground, playground
 
 
 async def start_tiny(fd: FakeDiscord) -> TinyBot:
@@ -47,6 +47,17 @@ async def test_buttons_and_selects_by_number() -> None:
     assert "[1] +1  [2] Off (disabled)  [3] Quiet  [4] dyn 7" in text
     assert "count 2" in text
     assert "picked 5H QS" in text
+
+
+def test_mentions_are_shown_as_names() -> None:
+    fd = FakeDiscord()
+    guild = fd.add_guild("Playground")
+    general = guild.add_text_channel("general")
+    al = fd.add_user("Al")
+    guild.add_member(al)
+    pg = Playground(fd, guild, io.StringIO())
+    text = f"{al.mention} plays in {general.mention}; <@1> and <#2> are unknown"
+    assert pg.readable(text) == "@Al plays in #general; <@1> and <#2> are unknown"
 
 
 async def test_dms_and_modals() -> None:
