@@ -18,9 +18,11 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import collections
 import contextlib
 import os
 import random
+import re
 import sqlite3
 import statistics
 import sys
@@ -80,6 +82,7 @@ class Figures:
     """Everything measured."""
 
     latencies: list[float] = field(default_factory=list)
+    kinds: list[int] = field(default_factory=list)  # callback type of each answer
     refused: list[str] = field(default_factory=list)
     started: float = 0.0
     finished: float = 0.0
@@ -99,9 +102,10 @@ async def _answered(
     if interaction.latency is not None:
         figures.latencies.append(interaction.latency)
     response = interaction.response
-    if click and (response is None or response.type != 7):
-        # Players here only make legal moves, and a move updates its message (type 7): any
-        # other answer is a refusal, which means something went wrong.
+    figures.kinds.append(response.type if response else 0)
+    if click and (response is None or response.type not in (6, 7)):
+        # Players here only make legal moves, and a move updates its message (type 7, or 6 and
+        # an edit when the bot deferred): any other answer is a refusal, something went wrong.
         figures.refused.append(response.content if response else "no response")
     return interaction
 
@@ -273,6 +277,12 @@ def _report(
         f"actions: {actions} ({logged} engine actions logged) -> {actions / elapsed:.0f} actions/s"
     )
     print(f"interactions answered: {len(lat)}")
+    # Requests grouped by route, ids left out ("POST /channels/{id}/messages").
+    routes = collections.Counter(re.sub(r"\d{5,}", "{id}", r.route) for r in fd.requests)
+    per_action = len(fd.requests) / max(actions, 1)
+    print(f"REST requests by the bot: {len(fd.requests)} ({per_action:.1f} per action)")
+    for route, count in routes.most_common(4):
+        print(f"  {count:6d} {route}")
     if lat:
         print(
             f"latency interaction -> first response: median {statistics.median(lat):.1f} ms,"
@@ -286,6 +296,8 @@ def _report(
     print(f"bot peak memory (VmHWM): {peak_kib / 1024:.1f} MiB" if peak_kib else "peak: n/a")
     print(f"errors logged by the bot: {len(bot.errors)}")
     print(f"refused moves: {len(figures.refused)}; HTTP errors: {len(failed_requests)}")
+    deferred = sum(1 for t in figures.kinds if t in (5, 6))
+    print(f"answers deferred (slow service call): {deferred}")
     print(f"games that failed in the driver: {len(game_errors)}")
     for error in (bot.errors + figures.refused + game_errors)[:5]:
         print(f"  {error[:200]}")

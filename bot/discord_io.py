@@ -36,6 +36,10 @@ log = logging.getLogger(__name__)
 SORRY = "Sorry, something went wrong on my side. Please try again."
 #: Answer the interaction by then at the latest; Discord gives up on it after 3 seconds.
 DEFER_AFTER = 2.0
+#: How many outcomes may be sending at once (across channels). Answers to interactions have a
+#: 3-second deadline and channel lines and DMs do not: keeping the senders few keeps the event
+#: loop's queue short, so a new interaction's answer is not stuck behind a burst of sends.
+SEND_CONCURRENCY = 8
 #: Discord's limit for one message's content.
 MAX_CONTENT = 2000
 #: Discord's JSON error code for "Cannot send messages to this user" (closed DMs).
@@ -97,6 +101,8 @@ class DiscordIO:
         self.bot = bot
         self._queues: dict[int, deque[Outcome]] = {}
         self._senders: dict[int, asyncio.Task[None]] = {}
+        self._send_slots = asyncio.Semaphore(SEND_CONCURRENCY)
+        self._dm_channels: dict[int, int] = {}
         #: Seconds a service call may take before the interaction is deferred.
         self.defer_after = DEFER_AFTER
 
@@ -274,7 +280,8 @@ class DiscordIO:
             while queue:
                 outcome = queue.popleft()
                 try:
-                    await self._send(outcome)
+                    async with self._send_slots:
+                        await self._send(outcome)
                 except Exception:
                     log.exception("error sending an outcome of game %s", outcome.game_id)
         finally:
@@ -317,9 +324,19 @@ class DiscordIO:
         message = await channel.send(text, view=view)
         await self.service.lobby_posted(lobby.game_id, message.id)
 
+    async def _dm_channel(self, user_id: int) -> discord.abc.Messageable:
+        """The DM channel with a user. discord.py keeps only the 128 most recent DM channels,
+        so with more players than that it would open the DM again for every prompt; the id of
+        a DM channel never changes, so it is kept here (one int per player)."""
+        channel_id = self._dm_channels.get(user_id)
+        if channel_id is None:
+            dm = await self.bot.create_dm(discord.Object(user_id))
+            self._dm_channels[user_id] = channel_id = dm.id
+        return self.bot.get_partial_messageable(channel_id, type=discord.ChannelType.private)
+
     async def _send_prompt(self, prompt: Prompt) -> None:
         try:
-            dm = await self.bot.create_dm(discord.Object(prompt.user_id))
+            dm = await self._dm_channel(prompt.user_id)
             await dm.send(_clip(prompt.text), view=prompt_view(prompt))
         except discord.Forbidden as error:
             if error.code != DMS_CLOSED:
