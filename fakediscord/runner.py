@@ -34,6 +34,7 @@ class RunningBot:
     def __init__(self, fd: FakeDiscord) -> None:
         self.fd = fd
         self.errors: list[str] = []
+        self.allowed: list[str] = []  # errors that matched allow_errors, kept for inspection
         self._allowed: list[re.Pattern[str]] = []
         self._stopping = False
         self._remove_check: Callable[[], None] | None = None
@@ -46,7 +47,9 @@ class RunningBot:
         self._allowed.append(re.compile(pattern))
 
     def _report(self, text: str) -> None:
-        if not any(p.search(text) for p in self._allowed):
+        if any(p.search(text) for p in self._allowed):
+            self.allowed.append(text)
+        else:
             self.errors.append(text)
 
     def take_errors(self) -> list[str]:
