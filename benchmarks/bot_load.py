@@ -278,7 +278,14 @@ def _report(
     )
     print(f"interactions answered: {len(lat)}")
     # Requests grouped by route, ids left out ("POST /channels/{id}/messages").
-    routes = collections.Counter(re.sub(r"\d{5,}", "{id}", r.route) for r in fd.requests)
+    routes = collections.Counter(
+        re.sub(
+            r"/interactions/\{id\}/[^/]+/",
+            "/interactions/{id}/{token}/",
+            re.sub(r"\d{5,}", "{id}", r.route),
+        )
+        for r in fd.requests
+    )
     per_action = len(fd.requests) / max(actions, 1)
     print(f"REST requests by the bot: {len(fd.requests)} ({per_action:.1f} per action)")
     for route, count in routes.most_common(4):
