@@ -23,6 +23,7 @@ import contextlib
 import os
 import random
 import re
+import resource
 import sqlite3
 import statistics
 import sys
@@ -298,6 +299,8 @@ def _report(
     if figures.bot_cpu is not None and actions:
         per = figures.bot_cpu / actions * 1000
         print(f"bot CPU time: {figures.bot_cpu:.1f} s ({per:.2f} ms per action)")
+    own = resource.getrusage(resource.RUSAGE_SELF)
+    print(f"this process (emulator + players) CPU time: {own.ru_utime + own.ru_stime:.1f} s")
     load = os.getloadavg()[0]
     print(f"machine load average (1 min) at the end: {load:.1f} on {os.cpu_count()} CPUs")
     print(f"bot peak memory (VmHWM): {peak_kib / 1024:.1f} MiB" if peak_kib else "peak: n/a")
