@@ -107,10 +107,22 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(NO_TOKEN, file=sys.stderr)
         return 2
 
+    import discord
+
     from bot.app import run_bot
 
-    with contextlib.suppress(KeyboardInterrupt):
-        asyncio.run(run_bot(settings))
+    try:
+        with contextlib.suppress(KeyboardInterrupt):
+            asyncio.run(run_bot(settings))
+    except discord.LoginFailure:
+        print(
+            "Discord refused the token: check DISCORD_TOKEN (Bot page, Reset Token).",
+            file=sys.stderr,
+        )
+        return 1
+    except discord.PrivilegedIntentsRequired:
+        print("Discord refused the gateway intents the bot asked for.", file=sys.stderr)
+        return 1
     return 0
 
 
