@@ -12,7 +12,7 @@ import random
 from engine.cards import Card
 from engine.views import PublicView, SeatView
 
-__all__ = ["Player", "crib_sign", "known_cards", "unseen_cards"]
+__all__ = ["Player", "crib_sign", "known_cards", "playable", "unseen_cards"]
 
 
 class Player(abc.ABC):
@@ -33,6 +33,13 @@ class Player(abc.ABC):
 def crib_sign(view: PublicView, seat: int) -> int:
     """+1 when the dealer is on ``seat``'s side (the crib counts for it), else -1."""
     return 1 if view.sides[view.dealer] == view.sides[seat] else -1
+
+
+def playable(view: SeatView) -> tuple[Card, ...]:
+    """The cards the seat may play now; ``ValueError`` when there is none to choose from."""
+    if not view.playable:
+        raise ValueError(f"Seat {view.seat} has no card it may play now.")
+    return view.playable
 
 
 def known_cards(view: SeatView) -> set[int]:

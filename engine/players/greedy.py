@@ -10,7 +10,7 @@ from __future__ import annotations
 import random
 
 from engine.cards import Card
-from engine.players.base import Player
+from engine.players.base import Player, playable
 from engine.players.discard_ev import discard_choices
 from engine.players.pegging_ai import immediate_points
 from engine.views import SeatView
@@ -38,8 +38,9 @@ class GreedyPlayer(Player):
 
     def choose_play(self, view: SeatView, rng: random.Random) -> Card:
         """Play the card that scores most now; ties at random."""
+        cards = playable(view)
         if self._blunders(rng):
-            return rng.choice(view.playable)
-        scored = [(immediate_points(view, card), card) for card in view.playable]
+            return rng.choice(cards)
+        scored = [(immediate_points(view, card), card) for card in cards]
         best = max(points for points, _ in scored)
         return rng.choice([card for points, card in scored if points == best])

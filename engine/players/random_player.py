@@ -5,7 +5,7 @@ from __future__ import annotations
 import random
 
 from engine.cards import Card
-from engine.players.base import Player
+from engine.players.base import Player, playable
 from engine.views import SeatView
 
 __all__ = ["RandomPlayer"]
@@ -22,4 +22,4 @@ class RandomPlayer(Player):
 
     def choose_play(self, view: SeatView, rng: random.Random) -> Card:
         """Any playable card."""
-        return rng.choice(view.playable)
+        return rng.choice(playable(view))

@@ -15,7 +15,7 @@ from __future__ import annotations
 import random
 
 from engine.cards import Card
-from engine.players.base import Player, crib_sign
+from engine.players.base import Player, crib_sign, playable
 from engine.players.discard_ev import DiscardChoice, discard_choices, hand_points_by_starter
 from engine.players.pegging_ai import lookahead_play_values, simple_play_values
 from engine.views import SeatView
@@ -51,6 +51,7 @@ class StrongPlayer(Player):
 
     def choose_play(self, view: SeatView, rng: random.Random) -> Card:
         """Play the card with the best value; ties at random."""
+        playable(view)  # refuse a view with nothing to play before valuing nothing
         values = lookahead_play_values(view) if self.lookahead else simple_play_values(view)
         best = max(value for _, value in values)
         return rng.choice([card for card, value in values if value >= best - 1e-9])

@@ -91,3 +91,12 @@ def test_every_player_plays_a_playable_card(level: str) -> None:
     assert set(view.playable) == set(parse_cards("AH 3D"))
     for seed in range(20):
         assert make_player(level).choose_play(view, random.Random(seed)) in view.playable
+
+
+@pytest.mark.parametrize("level", ["random", "greedy", "easy", "medium", "hard"])
+def test_a_player_asked_to_play_with_nothing_playable_says_so(level: str) -> None:
+    # At count 30 none of these fits: the game would have said go for this seat.
+    view = play_view("9S KC", "KD QH JS", mine_played="JS", theirs_played="KD QH")
+    assert view.playable == ()
+    with pytest.raises(ValueError, match="no card it may play"):
+        make_player(level).choose_play(view, random.Random(0))
