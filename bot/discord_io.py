@@ -28,7 +28,7 @@ if TYPE_CHECKING:
     from bot.app import CribbageBot
     from bot.service import GameService
 
-__all__ = ["SORRY", "DiscordIO", "user_of"]
+__all__ = ["SORRY", "DiscordIO", "is_moderator", "known_error_text", "send_error", "user_of"]
 
 log = logging.getLogger(__name__)
 
