@@ -157,7 +157,7 @@ def _cut(table: Table, event: CutForDeal) -> str:
 def _dealt(table: Table, event: Dealt, discard_count: int) -> str:
     dealer = table.seat(event.dealer)
     cards = _plural(discard_count, "card")
-    extra = " and one from the deck" if event.crib_from_deck else ""
+    extra = ", and the top card of the deck joins it" if event.crib_from_deck else ""
     return (
         f"**Deal {event.deal_number}** — {dealer} deals {event.hand_size} each. "
         f"Everyone puts {cards} in {dealer}'s crib{extra}: check your DMs, "

@@ -112,6 +112,12 @@ def test_scores_follow_the_show_before_the_next_deal(game: Game) -> None:
     assert messages[2].startswith("**Deal 2** — Bea deals 6 each. Everyone puts 2 cards in Bea")
 
 
+def test_three_players_get_a_crib_card_from_the_deck(game: Game) -> None:
+    text = render.render_events([Dealt(0, 1, 5, True)], game.public_view())[0]
+    assert "Al deals 5 each" in text
+    assert "in Al's crib, and the top card of the deck joins it" in text
+
+
 def test_cut_for_deal_with_a_tie(game: Game) -> None:
     event = CutForDeal(((c("5S"), c("5D")), (c("KC"), c("3H"))), 1)
     assert one([event], game) == (
