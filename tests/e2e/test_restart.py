@@ -49,3 +49,22 @@ async def test_restart_mid_game_continues_with_old_buttons(world: World, bot: Bo
     final = await driver.play_out()
     assert final.status == "finished"
     assert final.actions == driver.actions_done
+
+
+async def test_killed_bot_restarts_where_it_was(world: World, bot: BotProcess) -> None:
+    """A hard stop (SIGKILL, no clean shutdown) between moves loses nothing either: every
+    accepted move was committed before it was answered."""
+    driver = TableDriver(
+        world.fd, world.general, world.players[:3], world.db_path, random.Random(13)
+    )
+    await driver.open(target=61)
+    await driver.play_out(stop_after=driver.steps + 6)
+    await world.fd.quiet(0.1)
+    before = driver.snapshot()
+    await bot.stop(timeout=0)  # SIGINT and, without waiting, SIGKILL
+    await bot.start()
+    after = driver.snapshot()
+    assert (after.version, after.actions) == (before.version, before.actions)
+    final = await driver.play_out()
+    assert final.status == "finished"
+    assert final.actions == driver.actions_done
