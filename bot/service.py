@@ -15,15 +15,15 @@ from collections import OrderedDict
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
-from typing import Any
 
 from bot import render
-from bot.outcome import LOBBY_BUTTONS, CardChoice, Choice, Lobby, Outcome, Prompt, Reply, User
+from bot.outcome import LOBBY_BUTTONS, Choice, Lobby, Outcome, Prompt, Reply, User
+from bot.prompts import discard_choices, discard_prompt, play_choices, play_prompt, prompts_after
+from bot.results import result_rows
 from bot.store import (
     OPEN_STATUSES,
     ChannelBusy,
     GameRecord,
-    ResultRecord,
     SeatRecord,
     Store,
     VersionConflict,
@@ -35,6 +35,7 @@ from engine.events import Dealt, Event
 from engine.game import Game
 from engine.outcome import TARGETS
 from engine.phase import Phase
+from engine.views import SeatView
 
 __all__ = ["GameService", "RngFactory"]
 
@@ -43,7 +44,6 @@ __all__ = ["GameService", "RngFactory"]
 RngFactory = Callable[[str], random.Random]
 
 SNAPSHOT_FORMAT = 1
-MAX_CHOICES = 25
 #: Games kept loaded in memory (the rest are read from their JSON snapshot when used).
 CACHED_GAMES = 512
 
@@ -189,52 +189,6 @@ class GameService:
         buttons = LOBBY_BUTTONS if state == "open" else ()
         return Lobby(record.id, record.channel_id, text, buttons, record.lobby_message_id)
 
-    def _human(self, record: GameRecord, seat: int) -> int | None:
-        """The user id of a human seat, or None for a computer."""
-        found = record.seats[seat]
-        return None if found.is_computer else found.user_id
-
-    # -- prompts ------------------------------------------------------------------------------
-    def _discard_prompt(self, loaded: _Loaded, seat: int, user_id: int) -> Prompt:
-        view = loaded.game.view(seat)
-        return Prompt(
-            user_id=user_id,
-            game_id=loaded.record.id,
-            kind="discard",
-            text=render.discard_prompt_text(view, loaded.record.channel_id),
-            cards=tuple(CardChoice(c.code, str(c)) for c in view.hand),
-            pick=view.discard_count,
-            stamp=view.deal_number,
-        )
-
-    def _play_prompt(self, loaded: _Loaded, seat: int, user_id: int, version: int) -> Prompt:
-        view = loaded.game.view(seat)
-        return Prompt(
-            user_id=user_id,
-            game_id=loaded.record.id,
-            kind="play",
-            text=render.play_prompt_text(view, loaded.record.channel_id),
-            cards=tuple(CardChoice(c.code, str(c), c in view.playable) for c in view.hand),
-            pick=1,
-            stamp=version,
-        )
-
-    def _prompts(self, loaded: _Loaded, events: Sequence[Event], version: int) -> list[Prompt]:
-        """DMs owed after an action: a discard prompt to each human at a new deal, and a play
-        prompt to the human whose turn it now is."""
-        game = loaded.game
-        prompts: list[Prompt] = []
-        if any(isinstance(e, Dealt) for e in events):
-            for seat in game.pending_discards():
-                user_id = self._human(loaded.record, seat)
-                if user_id is not None:
-                    prompts.append(self._discard_prompt(loaded, seat, user_id))
-        if game.phase is Phase.PLAY and game.turn is not None:
-            user_id = self._human(loaded.record, game.turn)
-            if user_id is not None:
-                prompts.append(self._play_prompt(loaded, game.turn, user_id, version))
-        return prompts
-
     # -- applying one action ------------------------------------------------------------------
     async def _apply(
         self,
@@ -264,7 +218,7 @@ class GameService:
                 status="finished" if finished else "active",
                 snapshot=self._snapshot(game, loaded.tally),
                 actions=[json.dumps(logged)],
-                results=self._results(loaded) if finished else (),
+                results=result_rows(record, game, loaded.tally) if finished else (),
             )
         except VersionConflict as err:
             return Outcome.refuse(str(err), game_id=record.id)
@@ -276,44 +230,8 @@ class GameService:
             game_id=record.id,
             channel_id=record.channel_id,
             channel=channel,
-            prompts=self._prompts(loaded, events, version),
+            prompts=prompts_after(record, game, events, version),
         )
-
-    def _results(self, loaded: _Loaded) -> list[ResultRecord]:
-        game, record = loaded.game, loaded.record
-        result = game.result
-        assert result is not None
-        order = [result.winner] + [s for s in range(len(result.scores)) if s != result.winner]
-        final = "-".join(str(result.scores[s]) for s in order)
-        skunk = result.kind != "win"
-        rows = []
-        for seat in record.seats:
-            side = game.side_of(seat.seat)
-            won = side == result.winner
-            mine = loaded.tally.seats[seat.seat]
-            rows.append(
-                ResultRecord(
-                    seat=seat.seat,
-                    user_id=seat.user_id,
-                    display_name=seat.name,
-                    is_computer=seat.is_computer,
-                    won=won,
-                    game_points=result.game_points,
-                    skunk_given=won and skunk,
-                    skunk_taken=not won and skunk,
-                    score=result.scores[side],
-                    final_scores=final,
-                    reason=result.reason,
-                    pegging_points=mine.pegging,
-                    hand_points=mine.hand,
-                    crib_points=mine.crib,
-                    deals=mine.deals,
-                    best_hand=mine.best_hand,
-                    best_hand_cards=mine.best_hand_cards,
-                    twenty_nines=mine.twenty_nines,
-                )
-            )
-        return rows
 
     # -- lobby (by channel) ---------------------------------------------------------------------
     async def new_game(
@@ -434,14 +352,13 @@ class GameService:
         except VersionConflict as err:
             return Outcome.refuse(str(err), game_id=record.id)
         self._remember(record.id, version, game, tally)
-        loaded = _Loaded(record, game, tally)
         return Outcome(
             reply=Reply("Dealing — your hand is on its way by DM."),
             game_id=record.id,
             channel_id=record.channel_id,
             lobby=self._lobby(record, "started"),
             channel=render.render_events(events, game.public_view()),
-            prompts=self._prompts(loaded, events, version),
+            prompts=prompts_after(record, game, events, version),
         )
 
     async def cancel(self, channel_id: int, user: User, *, moderator: bool = False) -> Outcome:
@@ -568,11 +485,12 @@ class GameService:
             return Outcome.refuse(NOT_A_PLAYER, game_id=record.id)
         game = loaded.game
         controls: Prompt | None = None
+        view = game.view(seat)
         if seat in game.pending_discards():
-            controls = self._discard_prompt(loaded, seat, user.id)
+            controls = discard_prompt(view, record.id, record.channel_id, user.id)
         elif game.phase is Phase.PLAY and game.turn == seat:
-            controls = self._play_prompt(loaded, seat, user.id, record.version)
-        text = render.hand_text(game.view(seat), record.channel_id)
+            controls = play_prompt(view, record.id, record.channel_id, user.id, record.version)
+        text = render.hand_text(view, record.channel_id)
         return Outcome(
             reply=Reply(text, ephemeral=True, controls=controls),
             game_id=record.id,
@@ -662,7 +580,7 @@ class GameService:
         )
 
     # -- autocomplete -------------------------------------------------------------------------
-    async def _seat_view(self, channel_id: int, user_id: int) -> Any:
+    async def _seat_view(self, channel_id: int, user_id: int) -> SeatView | None:
         record = await self._store.open_game_in_channel(channel_id)
         if record is None or record.status != "active":
             return None
@@ -680,31 +598,12 @@ class GameService:
         ``"5H JC"`` and so on.
         """
         view = await self._seat_view(channel_id, user_id)
-        if view is None or view.seat not in view.pending_discards:
-            return []
-        words = current.replace(",", " ").split()
-        partial = "" if current.endswith((" ", ",")) or not words else words.pop()
-        try:
-            done = [Card.parse(w) for w in words]
-        except ValueError:
-            done = []
-        if len(done) >= view.discard_count:
-            done = done[: view.discard_count - 1]
-        choices = []
-        for card in view.hand:
-            if card in done or not _matches(card, partial):
-                continue
-            picked = [*done, card]
-            choices.append(Choice(cards_str(picked), " ".join(c.code for c in picked)))
-        return choices[:MAX_CHOICES]
+        return [] if view is None else discard_choices(view, current)
 
     async def autocomplete_play(self, channel_id: int, user_id: int, current: str) -> list[Choice]:
         """Only the cards the user may legally play now (empty when it is not their turn)."""
         view = await self._seat_view(channel_id, user_id)
-        if view is None:
-            return []
-        partial = current.strip()
-        return [Choice(str(c), c.code) for c in view.playable if _matches(c, partial)][:MAX_CHOICES]
+        return [] if view is None else play_choices(view, current)
 
     # -- server-wide --------------------------------------------------------------------------
     async def leaderboard(self, guild_id: int | None) -> Outcome:
@@ -757,11 +656,3 @@ _BUSY = "There's already a game in this channel — see it with `/cribbage statu
 def _new_deal(game: Game, events: Sequence[Event]) -> bool:
     """Whether the action ended the deal (the hand the actor held is gone)."""
     return game.phase is Phase.OVER or any(isinstance(e, Dealt) for e in events)
-
-
-def _matches(card: Card, typed: str) -> bool:
-    """Whether ``card`` fits what was typed so far (code or label, any case)."""
-    typed = typed.strip().upper()
-    if not typed:
-        return True
-    return card.code.upper().startswith(typed) or str(card).upper().startswith(typed)
