@@ -9,6 +9,8 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 
+# The help text lives in its own module; it is re-exported here with the rest of the words.
+from bot.rules_help import RULES_TOPICS, rules_text
 from bot.store import LeaderRow, StatsRow
 from engine.cards import Card, cards_str
 from engine.events import (
@@ -429,60 +431,3 @@ def render_stats(name: str, people: StatsRow | None, computer: StatsRow | None) 
     if computer is not None:
         lines.extend(_stats_block("Against the computer", computer))
     return chunk(lines)[0]
-
-
-# -- rules help ---------------------------------------------------------------------------
-
-RULES_TOPICS: dict[str, str] = {
-    "overview": (
-        "**Cribbage** is a race to 121 points (or 61 for a short game), pegged during the play "
-        "and counted in the show. Each deal: everyone puts cards in the dealer's crib, a "
-        "starter is cut, the play scores as cards go down, then every hand and the crib are "
-        "counted. Two, three or four players (four play as partners, sitting opposite). "
-        "Topics: `deal`, `play`, `show`, `scoring`, `commands`."
-    ),
-    "deal": (
-        "**The deal.** Lowest card cuts to deal first, then the deal passes left. "
-        "Two players get 6 cards and put 2 in the crib; three or four players get 5 and put 1 "
-        "in (with three, one card from the deck joins the crib too). The crib belongs to the "
-        "dealer. Then the starter is cut: a jack gives the dealer 2 — his heels."
-    ),
-    "play": (
-        "**The play.** The player left of the dealer leads; each in turn plays a card and says "
-        "the count, which may not pass 31. Can't play? Say go (the bot does it for you). When "
-        "nobody can play, the last to play pegs 1 for the go — or 2 for exactly 31 — and the "
-        "count starts again. The last card of the play pegs 1. Pegging: 15 for 2, 31 for 2, "
-        "a pair 2, three of a kind 6, four of a kind 12, a run of 3 or more one point a card."
-    ),
-    "show": (
-        "**The show.** After the play, hands are counted starting left of the dealer; the "
-        "dealer counts last, then the crib. The starter counts with every hand. The game ends "
-        "the moment a side reaches the target — even part-way through the show, so the order "
-        "matters."
-    ),
-    "scoring": (
-        "**Scoring a hand** (with the starter): every fifteen 2, every pair 2 (three of a kind "
-        "6, four 12), every run of 3+ one a card (double runs count twice), a flush of the four "
-        "hand cards 4 (5 with the starter; the crib only scores a five-card flush), and the "
-        "jack of the starter's suit 1 — his nobs. The best hand is 29. A loser under 91 is "
-        "skunked (2 game points), under 61 double skunked (3); in a 61 game under 31 is a "
-        "lurch (2)."
-    ),
-    "commands": (
-        "**Commands.** `/cribbage new` opens a game here; `join`, `leave`, `start` in the "
-        "lobby. Your hand comes by DM (or `/cribbage hand`). `discard 5H JD` puts cards in the "
-        "crib, `play 7C` plays a card — autocomplete offers your cards. `status` shows the "
-        "board; `resign` concedes; `cancel` ends a game without a result (its creator or a "
-        "moderator). `leaderboard`, `stats` and `rules` help you along. Cards are written "
-        "rank then suit: A 2-10 J Q K and C D H S (or ♣ ♦ ♥ ♠)."
-    ),
-}
-
-
-def rules_text(topic: str | None) -> str:
-    """Help for ``topic`` (default overview); an unknown topic lists the known ones."""
-    key = (topic or "overview").strip().lower()
-    if key in RULES_TOPICS:
-        return RULES_TOPICS[key]
-    known = ", ".join(f"`{t}`" for t in RULES_TOPICS)
-    return f"I have no rules topic called that. Try one of: {known}."
