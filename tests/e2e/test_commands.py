@@ -128,6 +128,7 @@ async def test_a_game_in_a_thread_with_autocomplete_status_hand_and_resign(
     assert labels == [str(c) for c in game.hand(game.turn)]
 
     # Play one card from the ephemeral controls (a type 7 update of the ephemeral message).
+    driver.resync()  # the answers above may echo cards their typist wrote
     driver.dm_closed = {on_turn.id}
     await driver.step(driver.snapshot())
     driver.dm_closed = set()
