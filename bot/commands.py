@@ -19,7 +19,7 @@ from bot.outcome import Outcome, User
 if TYPE_CHECKING:
     from bot.app import CribbageBot
 
-__all__ = ["NEEDS_A_CHANNEL", "RULE_TOPICS", "CribbageCommands"]
+__all__ = ["NEEDS_A_CHANNEL", "NEEDS_A_SERVER", "RULE_TOPICS", "CribbageCommands"]
 
 NEEDS_A_CHANNEL = (
     "Cribbage games live in a server channel or thread: use this command there, not in a DM."
