@@ -226,7 +226,8 @@ def _percentile(values: list[float], fraction: float) -> float:
 async def run(games: int, players: int, target: int, seed: int, profile: str | None = None) -> int:
     """Play ``games`` games at once; print the figures; return 0 if every check passed."""
     rng = random.Random(seed)
-    async with LoadDiscord() as fd:
+    fd = LoadDiscord()
+    async with fd:
         guild = fd.add_guild("Load")
         tables = []
         for number in range(games):

@@ -18,10 +18,10 @@ import json
 import random
 import re
 import sqlite3
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar, cast
 
 from bot.render import render_events
 from engine.cards import Card, cards_str
@@ -32,6 +32,16 @@ from engine.speech import say_score
 from fakediscord import Channel, FakeDiscord, Guild, Message, User
 
 NAMES = ("Al", "Bea", "Cy", "Di")
+
+
+T = TypeVar("T")
+
+
+async def until(fd: FakeDiscord, predicate: Callable[[], T | None], timeout: float = 5.0) -> T:
+    """`fd.wait_for`, typed for predicates that give None (or another falsy value) until the
+    thing they wait for is there; returns that thing."""
+    value: Any = await fd.wait_for(predicate, timeout=timeout)
+    return cast(T, value)
 
 
 @dataclass
@@ -216,7 +226,7 @@ class TableDriver:
         line = f"/cribbage new players:{len(self.players)} target:{target}"
         reply = await self.fd.slash(creator, self.channel, line)
         assert reply.ephemeral, "opening a game answers the creator privately"
-        lobby = await self.fd.wait_for(self._lobby_message)
+        lobby = await until(self.fd, self._lobby_message)
         self.game_id = latest_game_id(self.db_path, self.channel.id)
         for user in self.players[1:]:
             click = await self.fd.click(user, lobby, f"crib:{self.game_id}:lobby:join")
@@ -227,7 +237,7 @@ class TableDriver:
         start = await self.fd.click(creator, lobby, f"crib:{self.game_id}:lobby:start")
         assert start.response is not None and start.response.type == 7
         assert not list(lobby.buttons()), "a started game's lobby has no buttons left"
-        snap = await self.fd.wait_for(self._started)
+        snap = await until(self.fd, self._started)
         assert snap.game is not None
         # The channel: the cut for deal and the first deal, as the engine says them.
         lines = await self._new_lines(before, 2)
@@ -287,7 +297,7 @@ class TableDriver:
                     return message
             return None
 
-        found: Message = await self.fd.wait_for(find, timeout=10)
+        found: Message = await until(self.fd, find, timeout=10)
         return found
 
     async def _discard(self, snap: Snapshot, seat: int) -> None:
@@ -358,7 +368,7 @@ class TableDriver:
         new = await self._new_lines(before, len(expected_lines))
         assert new == expected_lines, (new, expected_lines)
         self._check_lines(events, "\n".join(new))
-        after = await self.fd.wait_for(lambda: self._moved(before_snap))
+        after = await until(self.fd, lambda: self._moved(before_snap))
         assert after.actions == before_snap.actions + 1, "exactly one action was recorded"
         assert after.game is not None and before_snap.game is not None
         if after.status == "active":
@@ -374,7 +384,7 @@ class TableDriver:
 
     async def _new_lines(self, before: int, count: int) -> list[str]:
         """Wait for `count` new channel lines after the first `before`, then for quiet."""
-        await self.fd.wait_for(lambda: len(self.table_messages()) >= before + count, timeout=10)
+        await until(self.fd, lambda: len(self.table_messages()) >= before + count, timeout=10)
         await self.fd.quiet(0.03)
         lines = [m.content for m in self.table_messages()[before:]]
         self.channel_lines.extend(lines)

@@ -21,7 +21,7 @@ from bot.store import Store
 from engine.phase import Phase
 from fakediscord import FakeDiscord, Message
 from fakediscord.testing import BotLauncher, BotProcess
-from tests.e2e.driver import TableDriver, World, read_game
+from tests.e2e.driver import Snapshot, TableDriver, World, read_game, until
 
 
 def _one_sentence(text: str) -> bool:
@@ -33,8 +33,8 @@ async def test_lobby_by_commands_and_buttons(world: World, bot: BotProcess) -> N
     al, bea, cy, _ = world.players
     opened = await fd.slash(al, world.general, "/cribbage new players:3 target:61")
     assert opened.ephemeral
-    lobby: Message = await fd.wait_for(
-        lambda: next((m for m in fd.messages(world.general) if list(m.buttons())), None)
+    lobby: Message = await until(
+        fd, lambda: next((m for m in fd.messages(world.general) if list(m.buttons())), None)
     )
     assert [b["label"] for b in lobby.buttons()] == ["Join", "Leave", "Start", "Cancel"]
     assert "3 players, to 61" in lobby.content
@@ -47,7 +47,7 @@ async def test_lobby_by_commands_and_buttons(world: World, bot: BotProcess) -> N
 
     joined = await fd.slash(bea, world.general, "/cribbage join")
     assert joined.ephemeral
-    await fd.wait_for(lambda: "Bea" in lobby.content)  # the lobby message is edited
+    await until(fd, lambda: "Bea" in lobby.content)  # the lobby message is edited
     again = await fd.slash(bea, world.general, "/cribbage join")
     assert again.ephemeral and _one_sentence(again.content)
     left = await fd.click(bea, lobby, label="Leave")
@@ -60,7 +60,7 @@ async def test_lobby_by_commands_and_buttons(world: World, bot: BotProcess) -> N
     assert list(lobby.buttons())
     cancelled = await fd.slash(world.moderator, world.general, "/cribbage cancel")
     assert cancelled.response is not None
-    await fd.wait_for(lambda: not list(lobby.buttons()))
+    await until(fd, lambda: not list(lobby.buttons()))
     status = await fd.slash(cy, world.general, "/cribbage status")
     assert "no game" in status.content.lower()
 
@@ -135,12 +135,15 @@ async def test_a_game_in_a_thread_with_autocomplete_status_hand_and_resign(
 
     resigned = await fd.slash(al, thread, "/cribbage resign")
     assert resigned.ephemeral
-    final = await fd.wait_for(
-        lambda: (s := read_game(world.db_path, driver.game_id)).status == "finished" and s
-    )
+
+    def finished() -> Snapshot | None:
+        snap = read_game(world.db_path, driver.game_id)
+        return snap if snap.status == "finished" else None
+
+    final = await until(fd, finished)
     assert final.game is not None and final.game.result is not None
     assert final.game.result.reason == "resigned" and final.game.result.winner == 1
-    await fd.wait_for(lambda: any("resign" in m.content for m in driver.table_messages()))
+    await until(fd, lambda: any("resign" in m.content for m in driver.table_messages()))
 
 
 async def test_old_controls_get_a_clear_answer(world: World, bot: BotProcess) -> None:
@@ -221,12 +224,12 @@ async def test_slow_calls_are_deferred_and_bugs_answer_briefly(
 
         # A slow click is deferred (type 6), then its message is edited all the same.
         await fd.slash(al, general, "/cribbage new")
-        lobby: Message = await fd.wait_for(
-            lambda: next((m for m in fd.messages(general) if list(m.buttons())), None)
+        lobby: Message = await until(
+            fd, lambda: next((m for m in fd.messages(general) if list(m.buttons())), None)
         )
         join = await fd.click(bea, lobby, label="Join")
         assert join.response is not None and join.response.type == 6
-        await fd.wait_for(lambda: "Al, Bea" in lobby.content)
+        await until(fd, lambda: "Al, Bea" in lobby.content)
 
         running.allow_errors("leaderboard query broke|error handling an interaction")
         broken = await fd.slash(al, general, "/cribbage leaderboard")
@@ -255,8 +258,8 @@ async def test_idle_games_expire_without_a_result(
         settings = Settings(discord_token=fd.bot_token, dev_guild_id=guild.id)
         running = await bots.in_process(lambda: CribbageBot(settings, service=service))
         await fd.slash(al, general, "/cribbage new")
-        lobby: Message = await fd.wait_for(
-            lambda: next((m for m in fd.messages(general) if list(m.buttons())), None)
+        lobby: Message = await until(
+            fd, lambda: next((m for m in fd.messages(general) if list(m.buttons())), None)
         )
         now[0] += timedelta(days=6)
         await running.client.expire_idle_games()
@@ -264,9 +267,9 @@ async def test_idle_games_expire_without_a_result(
         assert list(lobby.buttons()), "six days idle is not too long"
         now[0] += timedelta(days=2)
         await running.client.expire_idle_games()
-        await fd.wait_for(lambda: not list(lobby.buttons()))
-        said = await fd.wait_for(
-            lambda: [m for m in fd.messages(general) if "Nobody moved" in m.content]
+        await until(fd, lambda: not list(lobby.buttons()))
+        said = await until(
+            fd, lambda: [m for m in fd.messages(general) if "Nobody moved" in m.content]
         )
         assert not said[0].ephemeral
         fresh = await fd.slash(al, general, "/cribbage new")

@@ -5,7 +5,7 @@ from __future__ import annotations
 import random
 
 from fakediscord.testing import BotProcess
-from tests.e2e.driver import DM_NOTICE, TableDriver, World
+from tests.e2e.driver import DM_NOTICE, TableDriver, World, until
 
 
 async def test_closed_dms_fall_back_to_cribbage_hand(world: World, bot: BotProcess) -> None:
@@ -23,7 +23,7 @@ async def test_closed_dms_fall_back_to_cribbage_hand(world: World, bot: BotProce
     )
     await driver.open(target=61)
     # The channel tells Bea (by mention) to use /cribbage hand; Al still gets DMs.
-    notice = await fd.wait_for(driver.dm_notices)
+    notice = await until(fd, driver.dm_notices)
     assert f"<@{bea.id}>" in notice[0].content and "/cribbage hand" in notice[0].content
     assert fd.dms(bea) == []
     final = await driver.play_out()

@@ -8,7 +8,7 @@ import random
 from engine.phase import Phase
 from fakediscord import Interaction
 from fakediscord.testing import BotProcess
-from tests.e2e.driver import TableDriver, World
+from tests.e2e.driver import TableDriver, World, until
 
 
 def _one_applied(first: Interaction, second: Interaction) -> Interaction:
@@ -35,7 +35,7 @@ async def test_racing_clicks_apply_once(world: World, bot: BotProcess) -> None:
 
     # Al picks two different pairs for the crib in the same instant.
     select_id = f"crib:{driver.game_id}:discard:{deal}"
-    dm = await fd.wait_for(lambda: driver.latest_prompt(al, select_id))
+    dm = await until(fd, lambda: driver.latest_prompt(al, select_id))
     hand = [c.code for c in snap.game.hand(0)]
     first, second = await asyncio.gather(
         fd.select(al, dm, select_id, hand[0:2]), fd.select(al, dm, select_id, hand[2:4])
@@ -49,7 +49,7 @@ async def test_racing_clicks_apply_once(world: World, bot: BotProcess) -> None:
     assert thrown in ({*hand[0:2]}, {*hand[2:4]})
 
     # Bea discards by the menu and by the command at the same moment.
-    dm = await fd.wait_for(lambda: driver.latest_prompt(bea, select_id))
+    dm = await until(fd, lambda: driver.latest_prompt(bea, select_id))
     bea_hand = [c.code for c in after.game.hand(1)]
     first, second = await asyncio.gather(
         fd.select(bea, dm, select_id, bea_hand[:2]),
@@ -66,7 +66,7 @@ async def test_racing_clicks_apply_once(world: World, bot: BotProcess) -> None:
     assert snap.game is not None and snap.game.turn is not None
     player = [al, bea][snap.game.turn]
     prefix = f"crib:{driver.game_id}:play:{snap.version}:"
-    dm = await fd.wait_for(lambda: driver.latest_prompt(player, prefix))
+    dm = await until(fd, lambda: driver.latest_prompt(player, prefix))
     button = next(b for b in dm.buttons() if not b.get("disabled"))
     first, second = await asyncio.gather(
         fd.click(player, dm, button["custom_id"]), fd.click(player, dm, button["custom_id"])
