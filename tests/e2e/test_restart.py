@@ -68,3 +68,21 @@ async def test_killed_bot_restarts_where_it_was(world: World, bot: BotProcess) -
     final = await driver.play_out()
     assert final.status == "finished"
     assert final.actions == driver.actions_done
+
+
+async def test_dropped_gateway_connections_lose_no_clicks(world: World, bot: BotProcess) -> None:
+    """The connection to Discord drops (and Discord asks for a reconnect) mid-game: the client
+    resumes, and clicks made meanwhile are replayed to it and applied once."""
+    driver = TableDriver(
+        world.fd, world.general, world.players[:2], world.db_path, random.Random(17)
+    )
+    await driver.open(target=61)
+    for turn in range(6):
+        if turn % 2:
+            await world.fd.request_reconnect()
+        else:
+            await world.fd.drop_gateway()
+        await driver.play_out(stop_after=driver.steps + 2)
+    final = await driver.play_out()
+    assert final.status == "finished"
+    assert final.actions == driver.actions_done
