@@ -25,10 +25,12 @@ from engine.cards import Card
 
 __all__ = [
     "HAND_SIZE",
+    "RANK_CODE",
     "Score",
     "ScoreItem",
     "hand_total",
     "rank_points",
+    "rank_table",
     "score_distribution",
     "score_hand",
 ]
@@ -77,8 +79,9 @@ _VALUES = (0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 10, 10, 10)
 _SUBSETS = tuple(
     subset for size in range(2, 6) for subset in itertools.combinations(range(5), size)
 )
-# A rank multiset as one int: three bits of count per rank (a count is at most 4).
-_RANK_CODE = tuple(1 << (3 * rank) for rank in range(14))
+#: A rank multiset as one int: three bits of count per rank (a count is at most 4), so adding
+#: the codes of five ranks keys :func:`rank_table`.
+RANK_CODE: tuple[int, ...] = tuple(1 << (3 * rank) for rank in range(14))
 
 _templates: dict[tuple[int, ...], _Template] = {}
 _base_totals: dict[int, int] = {}
@@ -117,14 +120,15 @@ def _template(ranks: tuple[int, ...]) -> _Template:
     return template
 
 
-def _base_table() -> dict[int, int]:
-    """Rank-multiset code -> points from fifteens, sets and runs, for all 6,175 multisets."""
+def rank_table() -> dict[int, int]:
+    """Rank-multiset code (sum of five :data:`RANK_CODE` entries) -> points from fifteens,
+    sets and runs, for all 6,175 multisets that one deck allows. Built once, on first use."""
     if not _base_totals:
         table: dict[int, int] = {}
         for ranks in itertools.combinations_with_replacement(range(1, 14), 5):
             if ranks[0] == ranks[4]:
                 continue  # five of a rank cannot happen with one deck
-            table[sum(_RANK_CODE[r] for r in ranks)] = sum(p for _, _, p in _template(ranks))
+            table[sum(RANK_CODE[r] for r in ranks)] = sum(p for _, _, p in _template(ranks))
         _base_totals.update(table)
     return _base_totals
 
@@ -137,8 +141,8 @@ def rank_points(ranks: Sequence[int]) -> int:
     """
     if len(ranks) != 5 or any(not 1 <= r <= 13 for r in ranks):
         raise ValueError("Five ranks from 1 to 13 are needed.")
-    key = sum(_RANK_CODE[r] for r in ranks)
-    points = _base_table().get(key)
+    key = sum(RANK_CODE[r] for r in ranks)
+    points = rank_table().get(key)
     if points is None:
         raise ValueError("No rank appears five times in one deck.")
     return points
@@ -203,8 +207,8 @@ def hand_total(hand: Sequence[Card], starter: Card, *, crib: bool = False) -> in
     5
     """
     _check(hand, starter)
-    code = _RANK_CODE
-    points = _base_table()[
+    code = RANK_CODE
+    points = rank_table()[
         code[hand[0].rank]
         + code[hand[1].rank]
         + code[hand[2].rank]
@@ -233,8 +237,8 @@ def score_distribution(*, crib: bool = False, deck: Iterable[Card] | None = None
     (1, 4, 5)
     """
     indexes = list(range(52)) if deck is None else sorted({card.index for card in deck})
-    base = _base_table()
-    code = [_RANK_CODE[i % 13 + 1] for i in range(52)]
+    base = rank_table()
+    code = [RANK_CODE[i % 13 + 1] for i in range(52)]
     suit_of = [i // 13 for i in range(52)]
     is_jack = [i % 13 + 1 == _JACK for i in range(52)]
     counts = [0] * 30

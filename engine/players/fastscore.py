@@ -2,7 +2,7 @@
 
 The players evaluate thousands of (hand, starter) pairs per decision, so they work on card
 indexes and look up what the ranks score in a table built once from
-:func:`engine.scoring.rank_points` (the scorer stays the one authority on fifteens, pairs
+:func:`engine.scoring.rank_table` (the scorer stays the one authority on fifteens, pairs
 and runs). Flush and nobs are added here by the same rules as :func:`engine.scoring.hand_total`;
 tests check both functions agree on random hands.
 
@@ -14,10 +14,9 @@ tests check both functions agree on random hands.
 
 from __future__ import annotations
 
-import itertools
 from collections.abc import Sequence
 
-from engine.scoring import rank_points
+from engine.scoring import RANK_CODE, rank_table
 
 __all__ = [
     "CODE",
@@ -38,21 +37,11 @@ RANK: tuple[int, ...] = tuple(i % 13 + 1 for i in range(52))
 SUIT: tuple[int, ...] = tuple(i // 13 for i in range(52))
 #: Pip value of each card index.
 VALUE: tuple[int, ...] = tuple(min(r, 10) for r in RANK)
-# A rank multiset as one int, three bits of count per rank, so adding codes adds cards.
-_RANK_CODE: tuple[int, ...] = tuple(1 << (3 * r) for r in range(14))
-#: Rank code of each card index: the sum of five codes keys :func:`base_points`.
-CODE: tuple[int, ...] = tuple(_RANK_CODE[r] for r in RANK)
+#: Rank code of each card index: the sum of five codes keys the scorer's rank table.
+CODE: tuple[int, ...] = tuple(RANK_CODE[r] for r in RANK)
 
-_base: dict[int, int] = {}
-
-
-def base_points() -> dict[int, int]:
-    """Rank-multiset code (sum of five :data:`CODE` entries) -> fifteens, pairs and runs."""
-    if not _base:
-        for ranks in itertools.combinations_with_replacement(range(1, 14), 5):
-            if ranks[0] != ranks[4]:
-                _base[sum(_RANK_CODE[r] for r in ranks)] = rank_points(ranks)
-    return _base
+#: Rank-multiset code -> fifteens, pairs and runs: the scorer's own table, not a copy.
+base_points = rank_table
 
 
 def hand_points(hand: Sequence[int], starter: int, crib: bool = False) -> int:
@@ -96,7 +85,7 @@ def grouped_sum(
     total = 0
     for rank in range(1, 14):
         if by_rank[rank]:
-            total += by_rank[rank] * base[key + _RANK_CODE[rank]]
+            total += by_rank[rank] * base[key + RANK_CODE[rank]]
     suit = SUIT[a]
     if SUIT[b] == suit and SUIT[c] == suit and SUIT[d] == suit:
         total += 5 * by_suit[suit]
