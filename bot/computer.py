@@ -1,0 +1,130 @@
+"""Computer seats: their names, their levels, and the moves they make inside a service call.
+
+A computer seat is a :class:`~bot.store.SeatRecord` with ``is_computer`` set and no user. Its
+difficulty is part of the name shown at the table ("Computer (hard)", "Computer 2 (easy)"),
+which is the only place the level is stored: a name the bot made itself, read back by
+:func:`level_of`.
+
+:func:`computer_moves` applies, one engine action at a time, every move the computer seats
+owe right now (discards at a new deal, plays while it is a computer's turn). Each move is its
+own entry in the game's action log, so a replay or a restart sees exactly what happened.
+"""
+
+from __future__ import annotations
+
+import random
+import re
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+
+from bot.store import SeatRecord
+from engine.events import Event
+from engine.game import Game
+from engine.phase import Phase
+from engine.players import LEVELS, Player, make_player
+from engine.views import SeatView
+
+__all__ = [
+    "DEFAULT_LEVEL",
+    "LEVELS",
+    "ComputerPlayers",
+    "Step",
+    "computer_moves",
+    "computer_name",
+    "level_of",
+]
+
+#: The level a game against the computer gets when none is chosen: the strongest.
+DEFAULT_LEVEL = "hard"
+_NAME = re.compile(r"^Computer(?: (?P<n>\d))? \((?P<level>easy|medium|hard)\)$")
+
+
+@dataclass(frozen=True, slots=True)
+class Step:
+    """One applied engine action: its log entry, its events and the table right after it.
+
+    ``before`` is the acting-side information the coach needs from just before the action:
+    each seat's view, taken only when the action could end the deal (a play).
+    """
+
+    action: Mapping[str, object]
+    events: Sequence[Event]
+    before: Mapping[int, SeatView]
+
+
+def computer_name(level: str, seats: Sequence[SeatRecord]) -> str:
+    """The name for a new computer seat at ``level``: "Computer (hard)", then "Computer 2 …"
+    so that two computers at one table can be told apart in the channel."""
+    if level not in LEVELS:
+        raise ValueError(f"There is no computer level called “{level}”.")
+    taken = {seat.name for seat in seats}
+    for number in range(1, 5):
+        label = "Computer" if number == 1 else f"Computer {number}"
+        name = f"{label} ({level})"
+        if name not in taken:
+            return name
+    raise ValueError("A table has at most four seats.")
+
+
+def level_of(seat: SeatRecord) -> str:
+    """The difficulty of a computer seat, read from the name :func:`computer_name` gave it."""
+    match = _NAME.match(seat.name) if seat.is_computer else None
+    if match is None:
+        raise ValueError(f"Seat {seat.seat} is not a computer seat this bot made.")
+    return match["level"]
+
+
+class ComputerPlayers:
+    """One engine player per level (they keep no state between decisions) and the random
+    source their choices use."""
+
+    def __init__(self, rng: random.Random) -> None:
+        self.rng = rng
+        self._players = {level: make_player(level) for level in LEVELS}
+
+    def for_seat(self, seat: SeatRecord) -> Player:
+        """The player deciding for a computer seat."""
+        return self._players[level_of(seat)]
+
+
+def _next_computer(seats: Sequence[SeatRecord], game: Game) -> int | None:
+    """The computer seat that must act now, or None when a person has to."""
+    if game.phase is Phase.DISCARD:
+        for seat in game.pending_discards():
+            if seats[seat].is_computer:
+                return seat
+        return None
+    if game.phase is Phase.PLAY and game.turn is not None and seats[game.turn].is_computer:
+        return game.turn
+    return None
+
+
+def snapshot_views(game: Game) -> dict[int, SeatView]:
+    """Every seat's view during the play (what the coach needs if the action ends the deal)."""
+    if game.phase is not Phase.PLAY:
+        return {}
+    return {seat: game.view(seat) for seat in range(game.num_players)}
+
+
+def computer_moves(
+    seats: Sequence[SeatRecord], game: Game, players: ComputerPlayers, *, coach: bool
+) -> list[Step]:
+    """Make every move the computer seats owe now, each as its own engine action.
+
+    Stops when a person must act or the game is over. A game always has a person in it (the
+    creator), so this ends. ``coach`` asks for the views the coach needs (see :class:`Step`).
+    """
+    steps: list[Step] = []
+    while True:
+        seat = _next_computer(seats, game)
+        if seat is None:
+            return steps
+        player = players.for_seat(seats[seat])
+        view = game.view(seat)
+        if game.phase is Phase.DISCARD:
+            events = game.discard(seat, player.choose_discard(view, players.rng))
+            before: dict[int, SeatView] = {}
+        else:
+            before = snapshot_views(game) if coach else {}
+            events = game.play(seat, player.choose_play(view, players.rng))
+        steps.append(Step(game.actions[-1], events, before))
