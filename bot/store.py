@@ -595,3 +595,74 @@ class Store:
                     twenty_nines=row["nines"],
                 )
         return stats
+
+    # -- added for the computer opponent and the coach (issue 5) ------------------------------
+    async def last_game_in_channel(self, channel_id: int) -> GameRecord | None:
+        """The most recently opened game in this channel, whatever its status, or None."""
+        found = await self._games(
+            "g.id = (SELECT MAX(id) FROM games WHERE channel_id = ?)", (channel_id,)
+        )
+        return found[0] if found else None
+
+    async def computer_leaderboard(
+        self, guild_id: int | None, *, limit: int = 20
+    ) -> list[LeaderRow]:
+        """The server's players over their games against the computer, ranked like
+        :meth:`leaderboard` (computer seats themselves get no row)."""
+        async with (
+            self._lock,
+            self._db.execute(
+                "SELECT user_id,"
+                " (SELECT display_name FROM results n WHERE n.user_id = r.user_id"
+                "   AND n.guild_id IS r.guild_id ORDER BY finished_at DESC LIMIT 1) AS name,"
+                " COUNT(*) AS games, SUM(won) AS wins, SUM(1 - won) AS losses,"
+                " SUM(CASE WHEN won THEN game_points ELSE 0 END) AS points,"
+                " SUM(skunk_given) AS given, SUM(skunk_taken) AS taken"
+                " FROM results r"
+                " WHERE guild_id IS ? AND vs_computer = 1 AND is_computer = 0"
+                " GROUP BY user_id"
+                " ORDER BY wins DESC, CAST(wins AS REAL) / games DESC, points DESC, losses ASC,"
+                " name"
+                " LIMIT ?",
+                (guild_id, limit),
+            ) as cursor,
+        ):
+            rows = await cursor.fetchall()
+        return [
+            LeaderRow(
+                user_id=row["user_id"],
+                name=row["name"],
+                games=row["games"],
+                wins=row["wins"],
+                losses=row["losses"],
+                game_points=row["points"],
+                skunks_given=row["given"],
+                skunks_taken=row["taken"],
+            )
+            for row in rows
+        ]
+
+    async def coach_off(self, user_ids: Iterable[int]) -> set[int]:
+        """Which of ``user_ids`` have turned the coach off (everyone else has it on)."""
+        wanted = sorted(set(user_ids))
+        if not wanted:
+            return set()
+        marks = ", ".join("?" for _ in wanted)
+        async with (
+            self._lock,
+            self._db.execute(
+                f"SELECT user_id FROM user_settings WHERE coach = 0 AND user_id IN ({marks})",
+                wanted,
+            ) as cursor,
+        ):
+            return {row[0] for row in await cursor.fetchall()}
+
+    async def set_coach(self, user_id: int, on: bool, *, now: float) -> None:
+        """Turn the coach on or off for a user (kept across servers and games)."""
+        async with self._lock:
+            await self._db.execute(
+                "INSERT INTO user_settings (user_id, coach, updated_at) VALUES (?, ?, ?)"
+                " ON CONFLICT (user_id) DO UPDATE SET coach = excluded.coach,"
+                " updated_at = excluded.updated_at",
+                (user_id, int(on), now),
+            )
