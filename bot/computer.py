@@ -22,7 +22,7 @@ from engine.events import Event
 from engine.game import Game
 from engine.phase import Phase
 from engine.players import LEVELS, Player, make_player
-from engine.views import SeatView
+from engine.views import PublicView, SeatView
 
 __all__ = [
     "DEFAULT_LEVEL",
@@ -32,6 +32,7 @@ __all__ = [
     "computer_moves",
     "computer_name",
     "level_of",
+    "snapshot_views",
 ]
 
 #: The level a game against the computer gets when none is chosen: the strongest.
@@ -41,15 +42,14 @@ _NAME = re.compile(r"^Computer(?: (?P<n>\d))? \((?P<level>easy|medium|hard)\)$")
 
 @dataclass(frozen=True, slots=True)
 class Step:
-    """One applied engine action: its log entry, its events and the table right after it.
-
-    ``before`` is the acting-side information the coach needs from just before the action:
-    each seat's view, taken only when the action could end the deal (a play).
-    """
+    """One applied engine action: its log entry, its events, every seat's view just before it
+    (during the play only: the coach needs the dealt hands, which an action that ends the deal
+    replaces) and the public table right after it (for the channel's words)."""
 
     action: Mapping[str, object]
     events: Sequence[Event]
     before: Mapping[int, SeatView]
+    table: PublicView
 
 
 def computer_name(level: str, seats: Sequence[SeatRecord]) -> str:
@@ -106,13 +106,11 @@ def snapshot_views(game: Game) -> dict[int, SeatView]:
     return {seat: game.view(seat) for seat in range(game.num_players)}
 
 
-def computer_moves(
-    seats: Sequence[SeatRecord], game: Game, players: ComputerPlayers, *, coach: bool
-) -> list[Step]:
+def computer_moves(seats: Sequence[SeatRecord], game: Game, players: ComputerPlayers) -> list[Step]:
     """Make every move the computer seats owe now, each as its own engine action.
 
     Stops when a person must act or the game is over. A game always has a person in it (the
-    creator), so this ends. ``coach`` asks for the views the coach needs (see :class:`Step`).
+    creator), so this ends.
     """
     steps: list[Step] = []
     while True:
@@ -121,10 +119,9 @@ def computer_moves(
             return steps
         player = players.for_seat(seats[seat])
         view = game.view(seat)
+        before = snapshot_views(game)
         if game.phase is Phase.DISCARD:
             events = game.discard(seat, player.choose_discard(view, players.rng))
-            before: dict[int, SeatView] = {}
         else:
-            before = snapshot_views(game) if coach else {}
             events = game.play(seat, player.choose_play(view, players.rng))
-        steps.append(Step(game.actions[-1], events, before))
+        steps.append(Step(game.actions[-1], events, before, game.public_view()))

@@ -22,9 +22,9 @@ __all__ = [
 ]
 
 PromptKind = Literal["discard", "play", "info"]
-LobbyButton = Literal["join", "leave", "start", "cancel"]
+LobbyButton = Literal["join", "leave", "start", "cancel", "remove_computer"]
 #: Every lobby button, in the order they are shown.
-LOBBY_BUTTONS: tuple[LobbyButton, ...] = ("join", "leave", "start", "cancel")
+LOBBY_BUTTONS: tuple[LobbyButton, ...] = ("join", "leave", "start", "cancel", "remove_computer")
 
 
 @dataclass(frozen=True, slots=True)
@@ -80,13 +80,17 @@ class Reply:
 class Lobby:
     """The lobby message of a game: create it when ``message_id`` is None (then report its id
     with ``GameService.lobby_posted``), otherwise edit that message. ``buttons`` lists the
-    buttons to show; an empty tuple means the lobby is closed (game started or cancelled)."""
+    buttons to show; an empty tuple means the lobby is closed (game started or cancelled).
+    ``levels`` are the computer difficulties offered by the "Add computer" menu (empty when no
+    seat is free or the lobby is closed); choosing one is ``click_lobby(..., "computer:<level>")``.
+    """
 
     game_id: int
     channel_id: int
     text: str
     buttons: tuple[LobbyButton, ...]
     message_id: int | None = None
+    levels: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)

@@ -39,16 +39,19 @@ __all__ = [
     "board",
     "card_labels",
     "chunk",
+    "coach_text",
     "code_safe",
     "discard_prompt_text",
     "escape",
     "hand_text",
+    "last_result_text",
     "lobby_text",
     "play_prompt_text",
     "render_events",
     "render_leaderboard",
     "render_result",
     "render_stats",
+    "render_steps",
     "rules_text",
     "scores_line",
     "status_text",
@@ -206,58 +209,90 @@ def render_events(events: Sequence[Event], view: PublicView) -> list[str]:
     message; the starter, every show, the scores after the show and the result each get their
     own. ``view`` is the public view after the action (for names and the scores).
     """
-    table = Table.of(view)
-    messages: list[str] = []
-    play_lines: list[str] = []
+    return render_steps([(events, view)])
 
-    def flush_play() -> None:
-        if play_lines:
-            messages.extend(chunk(play_lines))
-            play_lines.clear()
+
+def render_steps(steps: Sequence[tuple[Sequence[Event], PublicView]]) -> list[str]:
+    """Channel messages for several actions applied in one call (a person's move and the
+    computer's moves after it), each with the public view right after it.
+
+    Consecutive plays share one message even across actions, and so do consecutive discards,
+    so a computer answering at once (or playing several cards after a go) does not flood the
+    channel; everything else gets its own message as in :func:`render_events`.
+    """
+    messages: list[str] = []
+    group: list[str] = []
+    group_kind = ""
+    # The view after the last discard of the current group: who is still to discard.
+    waiting_view: PublicView | None = None
+
+    def flush() -> None:
+        nonlocal group_kind, waiting_view
+        if group_kind == "discard" and waiting_view is not None:
+            after = waiting_view
+            if after.phase is Phase.DISCARD and after.pending_discards:
+                table = Table.of(after)
+                waiting = ", ".join(table.seat(s) for s in after.pending_discards)
+                group[-1] += f" Waiting for {waiting}."
+        if group:
+            messages.extend(chunk(group))
+        group.clear()
+        group_kind = ""
+        waiting_view = None
+
+    def add(kind: str, line: str) -> None:
+        nonlocal group_kind
+        if group_kind != kind:
+            flush()
+            group_kind = kind
+        group.append(line)
 
     showed = False
-    for i, event in enumerate(events):
-        if isinstance(event, Played):
-            play_lines.append(_played(table, event))
-        elif isinstance(event, Go):
-            play_lines.append(f"{table.seat(event.seat)} says go")
-        elif isinstance(event, GoPoint):
-            label = "Last card" if event.last_card else "Go"
-            play_lines.append(
-                f"{label} — {table.seat(event.seat)} pegs {event.points}"
-                f" ({table.side(event.side)} {event.score})"
-            )
-        elif isinstance(event, CountReset):
-            play_lines.append(f"The count starts again; {table.seat(event.next_seat)} leads")
-        else:
-            flush_play()
-            if isinstance(event, CutForDeal):
-                messages.append(_cut(table, event))
-            elif isinstance(event, Dealt):
-                if showed:
-                    # Nothing scores between the show and the next deal, so the view's
-                    # scores are the scores the show left.
-                    messages.append(scores_line(table, view.scores, view.target))
-                    showed = False
-                messages.append(_dealt(table, event, view.discard_count))
+    for events, view in steps:
+        table = Table.of(view)
+        for i, event in enumerate(events):
+            if isinstance(event, Played):
+                add("play", _played(table, event))
+            elif isinstance(event, Go):
+                add("play", f"{table.seat(event.seat)} says go")
+            elif isinstance(event, GoPoint):
+                label = "Last card" if event.last_card else "Go"
+                add(
+                    "play",
+                    f"{label} — {table.seat(event.seat)} pegs {event.points}"
+                    f" ({table.side(event.side)} {event.score})",
+                )
+            elif isinstance(event, CountReset):
+                add("play", f"The count starts again; {table.seat(event.next_seat)} leads")
             elif isinstance(event, Discarded):
-                line = f"{table.seat(event.seat)} puts {_plural(event.count, 'card')} in the crib."
-                if view.phase is Phase.DISCARD and view.pending_discards:
-                    waiting = ", ".join(table.seat(s) for s in view.pending_discards)
-                    line += f" Waiting for {waiting}."
-                messages.append(line)
-            elif isinstance(event, StarterCut):
-                nxt = events[i + 1] if i + 1 < len(events) else None
-                messages.append(_starter(table, event, nxt if isinstance(nxt, Heels) else None))
-            elif isinstance(event, Heels):
-                pass  # said with the starter
-            elif isinstance(event, Shown):
-                messages.append(_shown(table, event))
-                showed = True
-            elif isinstance(event, GameOver):
-                messages.append(render_result(table, event.result))
-                showed = False
-    flush_play()
+                add(
+                    "discard",
+                    f"{table.seat(event.seat)} puts {_plural(event.count, 'card')} in the crib.",
+                )
+                waiting_view = view
+            else:
+                flush()
+                if isinstance(event, CutForDeal):
+                    messages.append(_cut(table, event))
+                elif isinstance(event, Dealt):
+                    if showed:
+                        # Nothing scores between the show and the next deal, so the view's
+                        # scores are the scores the show left.
+                        messages.append(scores_line(table, view.scores, view.target))
+                        showed = False
+                    messages.append(_dealt(table, event, view.discard_count))
+                elif isinstance(event, StarterCut):
+                    nxt = events[i + 1] if i + 1 < len(events) else None
+                    messages.append(_starter(table, event, nxt if isinstance(nxt, Heels) else None))
+                elif isinstance(event, Heels):
+                    pass  # said with the starter
+                elif isinstance(event, Shown):
+                    messages.append(_shown(table, event))
+                    showed = True
+                elif isinstance(event, GameOver):
+                    messages.append(render_result(table, event.result))
+                    showed = False
+    flush()
     return messages
 
 
@@ -315,7 +350,10 @@ def lobby_text(
     if state == "open":
         missing = num_players - len(names)
         if missing:
-            lines.append(f"Waiting for {_plural(missing, 'more player')}: press **Join**.")
+            lines.append(
+                f"Waiting for {_plural(missing, 'more player')}: press **Join**"
+                f" (or {escape(creator)} can add a computer player)."
+            )
         else:
             lines.append("The table is full: press **Start** to deal.")
     elif state == "started":
@@ -375,6 +413,20 @@ def hand_text(view: SeatView, channel_id: int) -> str:
     return "\n".join(lines)
 
 
+def coach_text(channel_id: int, deal_number: int, line: str) -> str:
+    """The coach's DM after a show: which game and deal, then the engine's one line."""
+    return f"{_where(channel_id)}, deal {deal_number} — coach: {line}"
+
+
+def last_result_text(view: PublicView) -> str:
+    """``status`` in a channel whose last game has finished: the final board and result."""
+    return (
+        "The last game here is over.\n"
+        + status_text(view)
+        + "\nStart a new one with `/cribbage new`."
+    )
+
+
 def card_labels(cards: Iterable[Card]) -> str:
     """Cards for a sentence: "5♥ and J♦"."""
     names = [str(c) for c in cards]
@@ -390,13 +442,10 @@ def _pct(rate: float) -> str:
     return f"{rate * 100:.0f}%"
 
 
-def render_leaderboard(rows: Sequence[LeaderRow]) -> str:
-    """The server's ranking: wins, losses, win %, skunks given (+) and taken (-)."""
-    if not rows:
-        return "No games between people have finished on this server yet."
+def _standings(title: str, rows: Sequence[LeaderRow]) -> list[str]:
     names = [code_safe(r.name) for r in rows]
     width = max(len(name) for name in names)
-    lines = ["**Leaderboard** (games between people)", "```"]
+    lines = [title, "```"]
     lines.append(f"{'#':>2}  {'player':<{width}}  {'W':>3} {'L':>3} {'win%':>5}  skunks")
     for rank, (name, row) in enumerate(zip(names, rows, strict=True), start=1):
         lines.append(
@@ -404,7 +453,26 @@ def render_leaderboard(rows: Sequence[LeaderRow]) -> str:
             f" {_pct(row.win_rate):>5}  +{row.skunks_given} -{row.skunks_taken}"
         )
     lines.append("```")
-    return chunk(lines)[0]
+    return lines
+
+
+def render_leaderboard(rows: Sequence[LeaderRow], computer: Sequence[LeaderRow] = ()) -> str:
+    """The server's ranking: wins, losses, win %, skunks given (+) and taken (-); games
+    between people first, then (apart) games against the computer, which gets no row."""
+    if not rows and not computer:
+        return "No games have finished on this server yet."
+    lines: list[str] = []
+    if rows:
+        lines += _standings("**Leaderboard** (games between people)", rows)
+    else:
+        lines.append("No games between people have finished on this server yet.")
+    if computer:
+        lines += _standings("**Against the computer**", computer)
+    # Keep whole tables: drop the computer's table rather than cut a code block in half.
+    text = "\n".join(lines)
+    if len(text) > MAX_MESSAGE:
+        text = "\n".join(_standings("**Leaderboard** (games between people)", rows))
+    return text[:MAX_MESSAGE]
 
 
 def _stats_block(label: str, row: StatsRow) -> list[str]:

@@ -17,6 +17,15 @@ from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 
 from bot import render
+from bot.computer import (
+    DEFAULT_LEVEL,
+    LEVELS,
+    ComputerPlayers,
+    Step,
+    computer_moves,
+    computer_name,
+    snapshot_views,
+)
 from bot.outcome import LOBBY_BUTTONS, Choice, Lobby, Outcome, Prompt, Reply, User
 from bot.prompts import discard_choices, discard_prompt, play_choices, play_prompt, prompts_after
 from bot.results import result_rows
@@ -30,8 +39,9 @@ from bot.store import (
 )
 from bot.tally import Tally
 from engine.cards import Card, cards_str, parse_cards
+from engine.coach import review_view
 from engine.errors import RuleError
-from engine.events import Dealt, Event
+from engine.events import Dealt, Event, Shown
 from engine.game import Game
 from engine.outcome import TARGETS
 from engine.phase import Phase
@@ -46,6 +56,8 @@ RngFactory = Callable[[str], random.Random]
 SNAPSHOT_FORMAT = 1
 #: Games kept loaded in memory (the rest are read from their JSON snapshot when used).
 CACHED_GAMES = 512
+#: (game, user) pairs remembered for "told once per deal that their DMs are closed".
+DM_NOTICES_KEPT = 4096
 
 NO_GAME = "There's no game in this channel. Start one with `/cribbage new`."
 NOT_STARTED = (
@@ -83,8 +95,13 @@ class GameService:
         rng_factory: RngFactory,
         clock: Callable[[], datetime],
         idle_expiry: timedelta,
+        computer_rng: random.Random | None = None,
     ) -> None:
         self._store = store
+        # The computer's choices use their own source: a secure one unless a test injects one.
+        self._computers = ComputerPlayers(computer_rng or random.SystemRandom())
+        # (game id, user id) -> the deal in which the channel was last told about closed DMs.
+        self._dm_notices: OrderedDict[tuple[int, int], int] = OrderedDict()
         self._rng_factory = rng_factory
         self._clock = clock
         self._idle_expiry = idle_expiry
@@ -105,6 +122,7 @@ class GameService:
             rng_factory=lambda _key: system,
             clock=lambda: datetime.now(UTC),
             idle_expiry=idle_expiry,
+            computer_rng=system,
         )
 
     # -- plumbing -----------------------------------------------------------------------------
@@ -186,8 +204,12 @@ class GameService:
             record.target,
             state,
         )
-        buttons = LOBBY_BUTTONS if state == "open" else ()
-        return Lobby(record.id, record.channel_id, text, buttons, record.lobby_message_id)
+        if state != "open":
+            return Lobby(record.id, record.channel_id, text, (), record.lobby_message_id)
+        has_computer = any(s.is_computer for s in record.seats)
+        buttons = tuple(b for b in LOBBY_BUTTONS if b != "remove_computer" or has_computer)
+        levels = LEVELS if len(record.seats) < record.num_players else ()
+        return Lobby(record.id, record.channel_id, text, buttons, record.lobby_message_id, levels)
 
     # -- applying one action ------------------------------------------------------------------
     async def _apply(
@@ -198,17 +220,23 @@ class GameService:
         *,
         lead: Sequence[str] = (),
     ) -> Outcome:
-        """Apply one engine action, save it in one transaction, and say what happened."""
+        """Apply one engine action and the computer's answers to it, save them in one
+        transaction, and say what happened."""
         game, record = loaded.game, loaded.record
         # The action changes these objects: until it is saved they must not be reused.
         self._cache.pop(record.id, None)
+        before = snapshot_views(game)
         try:
             events = act(game)
         except RuleError as err:
             return Outcome.refuse(str(err), game_id=record.id)
+        # The reply is about the person's own move, before the computer changes the table.
+        said = reply(game, events)
         # Every accepted discard, play or resignation adds exactly one entry to the log.
-        logged = game.actions[-1]
-        loaded.tally.add(events)
+        steps = [Step(game.actions[-1], events, before, game.public_view())]
+        steps += computer_moves(record.seats, game, self._computers)
+        for step in steps:
+            loaded.tally.add(step.events)
         finished = game.phase is Phase.OVER
         try:
             version = await self._store.save(
@@ -217,21 +245,51 @@ class GameService:
                 now=self._now(),
                 status="finished" if finished else "active",
                 snapshot=self._snapshot(game, loaded.tally),
-                actions=[json.dumps(logged)],
+                actions=[json.dumps(step.action) for step in steps],
                 results=result_rows(record, game, loaded.tally) if finished else (),
             )
         except VersionConflict as err:
             return Outcome.refuse(str(err), game_id=record.id)
         if not finished:
             self._remember(record.id, version, game, loaded.tally)
-        channel = list(lead) + render.render_events(events, game.public_view())
         return Outcome(
-            reply=Reply(reply(game, events)),
+            reply=Reply(said),
             game_id=record.id,
             channel_id=record.channel_id,
-            channel=channel,
-            prompts=prompts_after(record, game, events, version),
+            channel=list(lead) + render.render_steps([(s.events, s.table) for s in steps]),
+            prompts=await self._coach(record, steps)
+            + prompts_after(record, game, [e for s in steps for e in s.events], version),
         )
+
+    async def _coach(self, record: GameRecord, steps: Sequence[Step]) -> list[Prompt]:
+        """The coach's line for each person whose discard was just shown (unless they turned
+        the coach off): judged from their view just before the play ended the deal."""
+        shown = [s for s in steps if any(isinstance(e, Shown) for e in s.events)]
+        if not shown:
+            return []
+        humans = [s for s in record.seats if not s.is_computer and s.user_id is not None]
+        off = await self._store.coach_off(s.user_id for s in humans if s.user_id is not None)
+        prompts = []
+        for step in shown:
+            for seat in humans:
+                view = step.before.get(seat.seat)
+                if seat.user_id is None or seat.user_id in off or view is None:
+                    continue
+                review = review_view(view)
+                if review is None:
+                    continue
+                prompts.append(
+                    Prompt(
+                        user_id=seat.user_id,
+                        game_id=record.id,
+                        kind="info",
+                        text=render.coach_text(record.channel_id, view.deal_number, review.line()),
+                        cards=(),
+                        pick=0,
+                        stamp=view.deal_number,
+                    )
+                )
+        return prompts
 
     # -- lobby (by channel) ---------------------------------------------------------------------
     async def new_game(
@@ -242,12 +300,20 @@ class GameService:
         *,
         players: int = 2,
         target: int = 121,
+        vs_computer: bool = False,
+        difficulty: str = DEFAULT_LEVEL,
     ) -> Outcome:
-        """Open a game in this channel with ``user`` in the first seat."""
+        """Open a game in this channel with ``user`` in the first seat.
+
+        With ``vs_computer`` every other seat is a computer player at ``difficulty`` and the
+        game deals at once; otherwise a lobby opens (where the creator may add computers).
+        """
         if players not in (2, 3, 4):
             return Outcome.refuse("A game has 2, 3 or 4 players.")
         if target not in TARGETS:
             return Outcome.refuse("A game is played to 121 or to 61 points.")
+        if difficulty not in LEVELS:
+            return Outcome.refuse("The computer plays easy, medium or hard.")
         async with self._lock(channel_id):
             if await self._store.open_game_in_channel(channel_id) is not None:
                 return Outcome.refuse(_BUSY)
@@ -259,9 +325,12 @@ class GameService:
                     num_players=players,
                     target=target,
                     now=self._now(),
+                    vs_computer=vs_computer,
                 )
             except ChannelBusy:
                 return Outcome.refuse(_BUSY)
+            if vs_computer:
+                return await self._start_vs_computer(record, user, difficulty)
         return Outcome(
             reply=Reply(
                 f"Game opened: {players} players, to {target}. "
@@ -271,6 +340,19 @@ class GameService:
             channel_id=channel_id,
             lobby=self._lobby(record),
         )
+
+    async def _start_vs_computer(self, record: GameRecord, user: User, level: str) -> Outcome:
+        """Fill the free seats with computers at ``level`` and deal (lock held)."""
+        seats = list(record.seats)
+        while len(seats) < record.num_players:
+            seats.append(SeatRecord(len(seats), None, computer_name(level, seats), True))
+        try:
+            await self._store.set_seats(record.id, record.version, seats, now=self._now())
+        except VersionConflict as err:
+            return Outcome.refuse(str(err), game_id=record.id)
+        updated = await self._store.get_game(record.id)
+        assert updated is not None
+        return await self._start(updated, user)
 
     async def join(self, channel_id: int, user: User) -> Outcome:
         """Take a seat in the channel's lobby."""
@@ -303,6 +385,42 @@ class GameService:
             channel_id=record.channel_id,
             lobby=self._lobby(updated),
         )
+
+    async def _add_computer(self, record: GameRecord, user: User, level: str) -> Outcome:
+        """Seat a computer player (the creator's decision: it is their table)."""
+        if record.status != "lobby":
+            return Outcome.refuse("The game here has already started.", game_id=record.id)
+        if user.id != record.creator_id:
+            return Outcome.refuse(
+                "Only the player who opened this game can add a computer player.",
+                game_id=record.id,
+            )
+        if level not in LEVELS:
+            return Outcome.refuse("The computer plays easy, medium or hard.", game_id=record.id)
+        if len(record.seats) >= record.num_players:
+            return Outcome.refuse("This game is full.", game_id=record.id)
+        name = computer_name(level, record.seats)
+        seats = [*record.seats, SeatRecord(len(record.seats), None, name, True)]
+        return await self._reseat(record, seats, f"{name} takes seat {len(seats)}.")
+
+    async def _remove_computer(self, record: GameRecord, user: User) -> Outcome:
+        """Take the most recently seated computer off the table (the creator only)."""
+        if record.status != "lobby":
+            return Outcome.refuse("The game here has already started.", game_id=record.id)
+        if user.id != record.creator_id:
+            return Outcome.refuse(
+                "Only the player who opened this game can remove a computer player.",
+                game_id=record.id,
+            )
+        computers = [s for s in record.seats if s.is_computer]
+        if not computers:
+            return Outcome.refuse("There is no computer player at this table.", game_id=record.id)
+        gone = computers[-1]
+        seats = [
+            SeatRecord(i, s.user_id, s.name, s.is_computer)
+            for i, s in enumerate(s for s in record.seats if s.seat != gone.seat)
+        ]
+        return await self._reseat(record, seats, f"{gone.name} left the table.")
 
     async def leave(self, channel_id: int, user: User) -> Outcome:
         """Give up a seat in the lobby (the creator leaving closes the lobby)."""
@@ -339,8 +457,12 @@ class GameService:
             return Outcome.refuse(f"Waiting for {more} before dealing.", game_id=record.id)
         rng = self._rng_factory(f"{record.id}:{record.version}")
         game, events = Game.new([s.name for s in record.seats], target=record.target, rng=rng)
+        # The computer seats discard at once; each discard is logged like a person's.
+        steps = computer_moves(record.seats, game, self._computers)
         tally = Tally.empty(record.num_players)
         tally.add(events)
+        for step in steps:
+            tally.add(step.events)
         try:
             version = await self._store.save(
                 record.id,
@@ -348,16 +470,19 @@ class GameService:
                 now=self._now(),
                 status="active",
                 snapshot=self._snapshot(game, tally),
+                actions=[json.dumps(step.action) for step in steps],
             )
         except VersionConflict as err:
             return Outcome.refuse(str(err), game_id=record.id)
         self._remember(record.id, version, game, tally)
+        # The cut and the deal need only names and sizes, which the computer's discards keep.
+        said = [(events, game.public_view())]
         return Outcome(
             reply=Reply("Dealing — your hand is on its way by DM."),
             game_id=record.id,
             channel_id=record.channel_id,
             lobby=self._lobby(record, "started"),
-            channel=render.render_events(events, game.public_view()),
+            channel=render.render_steps(said + [(s.events, s.table) for s in steps]),
             prompts=prompts_after(record, game, events, version),
         )
 
@@ -501,9 +626,13 @@ class GameService:
         """The table: board, dealer, phase, turn, count and series (public)."""
         async with self._lock(channel_id):
             record = await self._store.open_game_in_channel(channel_id)
-        if record is None:
+            if record is None:
+                record = await self._store.last_game_in_channel(channel_id)
+        if record is None or record.status in ("cancelled", "expired"):
             return Outcome.refuse(NO_GAME)
-        if record.status == "lobby":
+        if record.status == "finished":
+            text = render.last_result_text(self._load(record).game.public_view())
+        elif record.status == "lobby":
             text = self._lobby(record).text
         else:
             text = render.status_text(self._load(record).game.public_view())
@@ -513,14 +642,22 @@ class GameService:
     async def click_lobby(
         self, game_id: int, button: str, user: User, *, moderator: bool = False
     ) -> Outcome:
-        """A lobby button: ``"join"``, ``"leave"``, ``"start"`` or ``"cancel"``."""
+        """A lobby control: ``"join"``, ``"leave"``, ``"start"``, ``"cancel"``,
+        ``"remove_computer"``, or ``"computer:<level>"`` from the "Add computer" menu."""
         actions: dict[str, Callable[[GameRecord], Awaitable[Outcome]]] = {
             "join": lambda r: self._join(r, user),
             "leave": lambda r: self._leave(r, user),
             "start": lambda r: self._start(r, user),
             "cancel": lambda r: self._cancel(r, user, moderator),
+            "remove_computer": lambda r: self._remove_computer(r, user),
         }
         body = actions.get(button)
+        chosen = button.removeprefix("computer:")
+        if body is None and button.startswith("computer:") and chosen in LEVELS:
+
+            async def body(record: GameRecord) -> Outcome:
+                return await self._add_computer(record, user, chosen)
+
         if body is None:
             return Outcome.refuse("That button does nothing I know of.")
         return await self._by_id(game_id, body)
@@ -569,6 +706,18 @@ class GameService:
         record = await self._store.get_game(game_id)
         if record is None:
             return Outcome.refuse("I can't find that game.")
+        if record.status != "active":
+            # A finished game's last words (the coach's line) need no "use /cribbage hand".
+            return Outcome(reply=Reply(""), game_id=game_id, channel_id=record.channel_id)
+        # Once per deal is enough: every prompt of the deal would otherwise repeat it.
+        deal = self._load(record).game.deal_number
+        key = (game_id, user_id)
+        if self._dm_notices.get(key) == deal:
+            return Outcome(reply=Reply(""), game_id=game_id, channel_id=record.channel_id)
+        self._dm_notices[key] = deal
+        self._dm_notices.move_to_end(key)
+        while len(self._dm_notices) > DM_NOTICES_KEPT:
+            self._dm_notices.popitem(last=False)
         return Outcome(
             reply=Reply(""),
             game_id=game_id,
@@ -609,7 +758,26 @@ class GameService:
     async def leaderboard(self, guild_id: int | None) -> Outcome:
         """The server's standings (games between people), ranked."""
         rows = await self._store.leaderboard(guild_id)
-        return Outcome(reply=Reply(render.render_leaderboard(rows), ephemeral=False))
+        computer = await self._store.computer_leaderboard(guild_id)
+        return Outcome(reply=Reply(render.render_leaderboard(rows, computer), ephemeral=False))
+
+    async def coach(self, user: User, on: bool | None = None) -> Outcome:
+        """Turn the coach's after-show DMs on or off for ``user``; None just says which."""
+        if on is None:
+            off = user.id in await self._store.coach_off([user.id])
+            state = "off" if off else "on"
+            return Outcome(
+                reply=Reply(
+                    f"The coach is {state} for you. After each show it DMs you one line about "
+                    "your discard. Change it with `/cribbage coach on` or `off`."
+                )
+            )
+        await self._store.set_coach(user.id, on, now=self._now())
+        if on:
+            return Outcome(
+                reply=Reply("Coach on: after each show I'll DM you a line about your discard.")
+            )
+        return Outcome(reply=Reply("Coach off: no more lines about your discards."))
 
     async def stats(self, guild_id: int | None, user: User) -> Outcome:
         """One player's record on this server."""

@@ -28,6 +28,7 @@ from bot.outcome import Outcome, User
 from bot.service import GameService
 from bot.store import Store
 from engine.cards import Card
+from engine.game import Game
 
 CARD = re.compile(r"(?:10|[2-9AJQK])[♣♦♥♠]")
 # Where a card may be named in the channel: the card just played, the starter, the cut for
@@ -54,15 +55,26 @@ def cards_in(text: str) -> set[Card]:
 
 def private_checker(store: Store, users: Sequence[User]):  # type: ignore[no-untyped-def]
     seats = {u.id: i for i, u in enumerate(users)}
+    # The game as it was before the latest move: the coach speaks of the deal that move ended.
+    previous: list[Game] = []
 
     async def check(outcome: Outcome, actor: User) -> None:
         assert_channel_hides_hands(outcome.channel)
         if outcome.game_id is None:
             return
         game = await load(store, outcome.game_id)
+        before = previous[-1] if previous else None
+        previous[:] = [game]
+        for info in (p for p in outcome.prompts if p.kind == "info"):
+            # A coach line names only the cards that seat was dealt in the deal just shown.
+            assert before is not None
+            dealt = before.view(seats[info.user_id])
+            assert cards_in(info.text) <= set(dealt.kept) | set(dealt.discards), info.text
+            assert f"deal {dealt.deal_number} — coach: You kept" in info.text
         # The actor is told the card they just played, which may already be dealt again.
         reply = re.sub(r"^You played \S+\.", "", outcome.reply.text)
-        texts = [(actor.id, reply)] + [(p.user_id, p.text) for p in outcome.prompts]
+        prompts = [p for p in outcome.prompts if p.kind != "info"]
+        texts = [(actor.id, reply)] + [(p.user_id, p.text) for p in prompts]
         for user_id, text in texts:
             view = game.view(seats[user_id])
             public = {c for played in view.played for c in played} | set(view.series)
@@ -74,7 +86,7 @@ def private_checker(store: Store, users: Sequence[User]):  # type: ignore[no-unt
             assert not (cards_in(text) & others), text
             if user_id != actor.id:
                 assert cards_in(text) <= own | public, text
-        for prompt in outcome.prompts:
+        for prompt in prompts:
             view = game.view(seats[prompt.user_id])
             assert {Card.parse(c.code) for c in prompt.cards} == set(view.hand)
             enabled = {Card.parse(c.code) for c in prompt.cards if c.enabled}
@@ -287,7 +299,11 @@ async def test_resign_is_a_recorded_loss(store: Store, service: GameService) -> 
     assert "by resignation" in outcome.channel[-1]
     rows = {r.user_id: r.won for r in await store.results(table.outcomes[0].game_id or 0)}
     assert rows[BEA.id] is False and sum(rows.values()) == 1
-    assert (await service.status(CHANNEL)).ok is False  # the channel is free again
+    # The channel is free again, and status shows how the last game ended.
+    status = await service.status(CHANNEL)
+    assert "The last game here is over." in status.reply.text
+    assert "by resignation" in status.reply.text and "/cribbage new" in status.reply.text
+    assert (await service.new_game(None, CHANNEL, CY)).ok
 
 
 @pytest.mark.exhaustive

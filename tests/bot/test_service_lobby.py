@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from bot_driver import AL, BEA, CHANNEL, CY, GUILD, Clock, make_service, open_table
 
-from bot.outcome import LOBBY_BUTTONS
 from bot.service import GameService
 from bot.store import Store
 
@@ -14,7 +13,8 @@ async def test_new_game_posts_a_lobby_with_buttons(service: GameService) -> None
     assert outcome.ok and outcome.reply.ephemeral
     lobby = outcome.lobby
     assert lobby is not None and lobby.message_id is None and lobby.channel_id == CHANNEL
-    assert lobby.buttons == LOBBY_BUTTONS
+    assert lobby.buttons == ("join", "leave", "start", "cancel")
+    assert lobby.levels == ("easy", "medium", "hard")
     assert "3 players, to 61" in lobby.text and "Seated (1/3): Al" in lobby.text
 
 
