@@ -13,13 +13,20 @@ from typing import TYPE_CHECKING, Any
 import discord
 from discord import app_commands
 
+from bot.computer import DEFAULT_LEVEL
 from bot.discord_io import is_moderator, send_error, user_of
 from bot.outcome import Outcome, User
 
 if TYPE_CHECKING:
     from bot.app import CribbageBot
 
-__all__ = ["NEEDS_A_CHANNEL", "NEEDS_A_SERVER", "RULE_TOPICS", "CribbageCommands"]
+__all__ = [
+    "DIFFICULTY_ALONE",
+    "NEEDS_A_CHANNEL",
+    "NEEDS_A_SERVER",
+    "RULE_TOPICS",
+    "CribbageCommands",
+]
 
 NEEDS_A_CHANNEL = (
     "Cribbage games live in a server channel or thread: use this command there, not in a DM."
@@ -41,6 +48,20 @@ _PLAYERS = [
     app_commands.Choice(name="3 players", value=3),
     app_commands.Choice(name="4 players (two teams of partners)", value=4),
 ]
+_DIFFICULTIES = [
+    app_commands.Choice(name="hard (strongest)", value="hard"),
+    app_commands.Choice(name="medium", value="medium"),
+    app_commands.Choice(name="easy", value="easy"),
+]
+_ON_OFF = [
+    app_commands.Choice(name="on", value="on"),
+    app_commands.Choice(name="off", value="off"),
+]
+#: ``difficulty`` only means something against the computer.
+DIFFICULTY_ALONE = (
+    "`difficulty` is for games against the computer: use `vs_computer:True`, or open the game "
+    "and add computer players from the lobby's menu."
+)
 _TARGETS = [
     app_commands.Choice(name="121 points (full game)", value=121),
     app_commands.Choice(name="61 points (short game)", value=61),
@@ -74,23 +95,40 @@ class CribbageCommands(app_commands.Group):
     @app_commands.describe(
         players="How many players (default 2; 4 play as two teams of partners)",
         target="Points to win (default 121)",
+        vs_computer="Play the computer: it takes the other seats and the game deals at once",
+        difficulty="How well the computer plays (default hard); implies vs_computer",
     )
     @app_commands.choices(players=_PLAYERS, target=_TARGETS)
+    @app_commands.choices(difficulty=_DIFFICULTIES)
     async def new(
         self,
         interaction: discord.Interaction[Any],
         players: app_commands.Choice[int] | None = None,
         target: app_commands.Choice[int] | None = None,
+        vs_computer: bool | None = None,
+        difficulty: app_commands.Choice[str] | None = None,
     ) -> None:
-        """Open a game; you take the first seat."""
+        """Open a game; you take the first seat (against the computer: it deals at once)."""
+        if difficulty is not None and vs_computer is False:
+            await send_error(interaction, DIFFICULTY_ALONE)
+            return
         user = user_of(interaction)
         seats = players.value if players else 2
         points = target.value if target else 121
+        # Choosing a difficulty says you want to play the computer.
+        computer = bool(vs_computer) or difficulty is not None
+        level = difficulty.value if difficulty else DEFAULT_LEVEL
         guild_id = interaction.guild_id
         await self._in_channel(
             interaction,
             lambda channel: lambda: _bot(interaction).service.new_game(
-                guild_id, channel, user, players=seats, target=points
+                guild_id,
+                channel,
+                user,
+                players=seats,
+                target=points,
+                vs_computer=computer,
+                difficulty=level,
             ),
         )
 
@@ -189,7 +227,23 @@ class CribbageCommands(app_commands.Group):
         service = _bot(interaction).service
         await self._in_channel(interaction, lambda ch: lambda: service.resign(ch, user))
 
-    # -- records and help ---------------------------------------------------------------------
+    # -- records, settings and help -------------------------------------------------------------
+
+    @app_commands.command(
+        name="coach", description="After each show, a private line about your discard: on or off"
+    )
+    @app_commands.describe(setting="on or off (leave it out to see your setting)")
+    @app_commands.choices(setting=_ON_OFF)
+    async def coach(
+        self,
+        interaction: discord.Interaction[Any],
+        setting: app_commands.Choice[str] | None = None,
+    ) -> None:
+        """Your coach setting; works anywhere, DMs included (it is yours, not a server's)."""
+        user = user_of(interaction)
+        on = None if setting is None else setting.value == "on"
+        service = _bot(interaction).service
+        await _bot(interaction).io.command(interaction, lambda: service.coach(user, on))
 
     @app_commands.command(name="leaderboard", description="This server's cribbage standings")
     async def leaderboard(self, interaction: discord.Interaction[Any]) -> None:

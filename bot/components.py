@@ -6,7 +6,8 @@ state is in the database; a click is routed through :mod:`bot.discord_io` like a
 
 Custom ids (at most 100 characters, Discord's limit):
 
-- ``crib:<game>:lobby:<join|leave|start|cancel>``: the lobby message's buttons;
+- ``crib:<game>:lobby:<join|leave|start|cancel|remove_computer>``: the lobby message's buttons;
+- ``crib:<game>:lobby:computer``: the lobby's "Add computer" menu (values are levels);
 - ``crib:<game>:discard:<stamp>``: the crib select menu sent with each deal;
 - ``crib:<game>:play:<stamp>:<card code>``: one button per card on your turn.
 
@@ -33,6 +34,14 @@ _LOBBY_STYLES = {
     "leave": discord.ButtonStyle.secondary,
     "start": discord.ButtonStyle.success,
     "cancel": discord.ButtonStyle.danger,
+    "remove_computer": discord.ButtonStyle.secondary,
+}
+_LOBBY_LABELS = {"remove_computer": "Remove computer"}
+#: What each computer level is called in the "Add computer" menu.
+_LEVEL_LABELS = {
+    "easy": ("Computer — easy", "Greedy, and a random move one time in five"),
+    "medium": ("Computer — medium", "Good discards, simple pegging"),
+    "hard": ("Computer — hard", "Best discards, looks ahead when pegging"),
 }
 
 
@@ -42,14 +51,14 @@ def _bot(interaction: discord.Interaction[Any]) -> CribbageBot:
 
 class LobbyButton(
     discord.ui.DynamicItem[discord.ui.Button[Any]],
-    template=r"crib:(?P<game>\d+):lobby:(?P<action>join|leave|start|cancel)",
+    template=r"crib:(?P<game>\d+):lobby:(?P<action>join|leave|start|cancel|remove_computer)",
 ):
-    """Join, Leave, Start or Cancel on a game's lobby message."""
+    """Join, Leave, Start, Cancel or Remove computer on a game's lobby message."""
 
     def __init__(self, game_id: int, action: str) -> None:
         super().__init__(
             discord.ui.Button(
-                label=action.capitalize(),
+                label=_LOBBY_LABELS.get(action, action.capitalize()),
                 style=_LOBBY_STYLES[action],
                 custom_id=f"crib:{game_id}:lobby:{action}",
             )
@@ -71,6 +80,51 @@ class LobbyButton(
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
         """Run the lobby action for whoever clicked."""
         await _bot(interaction).io.lobby_click(interaction, self.game_id, self.action)
+
+
+class ComputerSelect(
+    discord.ui.DynamicItem[discord.ui.Select[Any]],
+    template=r"crib:(?P<game>\d+):lobby:computer",
+):
+    """The lobby's "Add computer" menu: choosing a level seats a computer at that level."""
+
+    def __init__(self, game_id: int, levels: tuple[str, ...] = ()) -> None:
+        options = [
+            discord.SelectOption(
+                label=_LEVEL_LABELS[lv][0], value=lv, description=_LEVEL_LABELS[lv][1]
+            )
+            for lv in levels
+            if lv in _LEVEL_LABELS
+        ]
+        super().__init__(
+            discord.ui.Select(
+                custom_id=f"crib:{game_id}:lobby:computer",
+                placeholder="Add computer…",
+                min_values=1,
+                max_values=1,
+                # An item rebuilt from a click carries no options: Discord sends only the value.
+                options=options or [discord.SelectOption(label="-", value="-")],
+                row=1,
+            )
+        )
+        self.game_id = game_id
+
+    @classmethod
+    async def from_custom_id(
+        cls,
+        interaction: discord.Interaction[Any],
+        item: discord.ui.Item[Any],
+        match: re.Match[str],
+        /,
+    ) -> ComputerSelect:
+        """Rebuild the menu from its custom id (discord.py calls this on each choice)."""
+        return cls(int(match["game"]))
+
+    async def callback(self, interaction: discord.Interaction[Any]) -> None:
+        """Seat a computer at the chosen level (the service checks who may)."""
+        values = list(self.item.values)
+        level = values[0] if values else ""
+        await _bot(interaction).io.lobby_click(interaction, self.game_id, f"computer:{level}")
 
 
 class DiscardSelect(
@@ -155,17 +209,21 @@ class PlayButton(
 #: Registered in ``setup_hook`` so clicks on messages sent before a restart still work.
 DYNAMIC_ITEMS: tuple[type[discord.ui.DynamicItem[Any]], ...] = (
     LobbyButton,
+    ComputerSelect,
     DiscardSelect,
     PlayButton,
 )
 
 
 def lobby_view(lobby: Lobby) -> discord.ui.View:
-    """The lobby's buttons, in the usual order; no buttons once the lobby is closed."""
+    """The lobby's buttons, in the usual order, and the "Add computer" menu while a seat is
+    free; no controls once the lobby is closed."""
     view = discord.ui.View(timeout=None)
     for action in LOBBY_BUTTONS:
         if action in lobby.buttons:
             view.add_item(LobbyButton(lobby.game_id, action))
+    if lobby.buttons and lobby.levels:
+        view.add_item(ComputerSelect(lobby.game_id, lobby.levels))
     return view
 
 
