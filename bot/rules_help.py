@@ -42,13 +42,13 @@ RULES_TOPICS: dict[str, str] = {
     "commands": (
         "**Commands.** `/cribbage new` opens a game here; `join`, `leave`, `start` in the "
         "lobby (whose creator can also add computer players). `new vs_computer:True "
-        "difficulty:hard` deals at once against the computer. Your hand comes by DM (or `/cribbage hand`). `discard 5H JD` puts cards in the "
-        "crib, `play 7C` plays a card — autocomplete offers your cards. `status` shows the "
-        "board; `resign` concedes; `cancel` ends a game without a result (its creator or a "
-        "moderator). After each show the coach DMs you a line about your discard "
-        "(`/cribbage coach off` stops it). `leaderboard`, `stats` and `rules` help you along. "
-        "Cards are written "
-        "rank then suit: A 2-10 J Q K and C D H S (or ♣ ♦ ♥ ♠)."
+        "difficulty:hard` deals at once against the computer. Your hand comes by DM (or "
+        "`/cribbage hand`). `discard 5H JD` puts cards in the crib, `play 7C` plays a card — "
+        "autocomplete offers your cards. `status` shows the board; `resign` concedes; "
+        "`cancel` ends a game without a result (its creator or a moderator). After each show "
+        "the coach DMs you a line about your discard (`/cribbage coach off` stops it). "
+        "`leaderboard`, `stats` and `rules` help you along. Cards are written rank then "
+        "suit: A 2-10 J Q K and C D H S (or ♣ ♦ ♥ ♠)."
     ),
 }
 
