@@ -1,0 +1,232 @@
+"""Games against the computer through the service: it answers at once, legally, each move
+logged; its plays are batched with the move that gave it the turn; lobbies with computers;
+restarts; results kept apart from games between people."""
+
+from __future__ import annotations
+
+import json
+import random
+from datetime import timedelta
+
+import pytest
+from bot_driver import AL, BEA, CHANNEL, CY, GUILD, Clock, Table, drive, load, seeded
+
+from bot.outcome import Outcome, User
+from bot.service import GameService
+from bot.store import Store
+from engine.game import Game
+from engine.phase import Phase
+
+
+def computer_service(store: Store, clock: Clock, seed: int = 1) -> GameService:
+    """A service whose deals and computer choices are both reproducible."""
+    return GameService(
+        store,
+        rng_factory=seeded(seed),
+        clock=clock,
+        idle_expiry=timedelta(days=7),
+        computer_rng=random.Random(seed),
+    )
+
+
+async def vs_computer(
+    service: GameService, *, players: int = 2, target: int = 61, level: str = "hard"
+) -> Table:
+    table = Table()
+    outcome = await service.new_game(
+        GUILD, CHANNEL, AL, players=players, target=target, vs_computer=True, difficulty=level
+    )
+    assert outcome.ok, outcome.reply.text
+    table.record(AL.id, outcome)
+    return table
+
+
+def people_waiting(game: Game, human_seats: set[int]) -> bool:
+    """After a call, only people may be owed a move (the computer never waits)."""
+    if game.phase is Phase.OVER:
+        return True
+    if game.phase is Phase.DISCARD:
+        return bool(game.pending_discards()) and set(game.pending_discards()) <= human_seats
+    return game.turn in human_seats
+
+
+def plays_batched(outcome: Outcome) -> None:
+    """All the plays of one call are called in one channel message."""
+    assert sum(" plays " in message for message in outcome.channel) <= 1, outcome.channel
+
+
+async def test_vs_computer_deals_at_once_and_the_computer_has_discarded(
+    store: Store, clock: Clock
+) -> None:
+    service = computer_service(store, clock)
+    table = await vs_computer(service, target=121)
+    started = table.outcomes[0]
+    assert started.reply.text.startswith("Dealing")
+    assert started.lobby is not None and started.lobby.buttons == ()
+    assert "Computer \\(hard\\)" in started.lobby.text
+    record = await store.open_game_in_channel(CHANNEL)
+    assert record is not None and record.status == "active" and record.vs_computer
+    assert [(s.user_id, s.name, s.is_computer) for s in record.seats] == [
+        (AL.id, "Al", False),
+        (None, "Computer (hard)", True),
+    ]
+    game = await load(store, record.id)
+    assert game.pending_discards() == (0,)
+    # The computer's discard is an action of the log like anyone's.
+    assert [json.loads(a) for a in await store.actions(record.id)] == game.actions
+    assert game.actions == [{"type": "discard", "seat": 1, "cards": game.actions[0]["cards"]}]
+    assert "Computer \\(hard\\) puts 2 cards in the crib. Waiting for Al." in started.channel
+    assert [p.kind for p in started.prompts] == ["discard"]
+    assert started.prompts[0].user_id == AL.id
+
+
+@pytest.mark.parametrize(("level", "seed"), [("hard", 1), ("medium", 2), ("easy", 3)])
+async def test_whole_game_against_each_level(
+    store: Store, clock: Clock, level: str, seed: int
+) -> None:
+    service = computer_service(store, clock, seed)
+    table = await vs_computer(service, level=level)
+    game_id = table.outcomes[0].game_id
+    assert game_id is not None
+
+    async def check(outcome: Outcome, user: User) -> None:
+        plays_batched(outcome)
+        assert people_waiting(await load(store, game_id), {0})
+
+    await drive(service, table, [AL], check=check)
+    game = await load(store, game_id)
+    assert game.phase is Phase.OVER
+    # Every move, the computer's included, is in the log once; the engine refused none.
+    assert [json.loads(a) for a in await store.actions(game_id)] == game.actions
+    computer_moves = [a for a in game.actions if a["seat"] == 1]
+    assert computer_moves and all(a["type"] in ("discard", "play") for a in computer_moves)
+    assert table.channel[-1].startswith("🏆")
+    rows = await store.results(game_id)
+    assert [(r.user_id, r.is_computer) for r in rows] == [(AL.id, False), (None, True)]
+
+
+async def test_computer_plays_after_a_go_share_one_message(store: Store, clock: Clock) -> None:
+    """Somewhere in a game the computer plays two or more cards in a row (after the person's
+    go, or the person leads and it answers): all of it is one channel message."""
+    service = computer_service(store, clock, seed=7)
+    table = await vs_computer(service)
+    seen_run = False
+
+    async def check(outcome: Outcome, user: User) -> None:
+        nonlocal seen_run
+        plays_batched(outcome)
+        for message in outcome.channel:
+            if message.count("Computer \\(hard\\) plays") >= 2:
+                seen_run = True
+                assert "Al plays" in message or "Al says go" in message
+
+    await drive(service, table, [AL], check=check)
+    assert seen_run
+
+
+async def test_restart_mid_game_continues_with_the_computer(store: Store, clock: Clock) -> None:
+    service = computer_service(store, clock, seed=4)
+    table = await vs_computer(service)
+    game_id = table.outcomes[0].game_id
+    assert game_id is not None
+    await drive(service, table, [AL], stop_after=7)
+    before = await load(store, game_id)
+    # A new process: nothing in memory, everything from the database.
+    again = computer_service(store, clock, seed=99)
+    pending = table.latest[AL.id]
+    table.latest = {AL.id: pending}
+    await drive(again, table, [AL])
+    game = await load(store, game_id)
+    assert game.phase is Phase.OVER
+    logged = [json.loads(a) for a in await store.actions(game_id)]
+    assert logged == game.actions and logged[: len(before.actions)] == before.actions
+
+
+async def test_three_players_with_a_computer_from_the_lobby(store: Store, clock: Clock) -> None:
+    service = computer_service(store, clock, seed=5)
+    opened = await service.new_game(GUILD, CHANNEL, AL, players=3, target=61)
+    game_id = opened.game_id
+    assert game_id is not None
+    assert (await service.join(CHANNEL, BEA)).ok
+    added = await service.click_lobby(game_id, "computer:medium", AL)
+    assert added.ok and added.reply.text.startswith("Computer (medium) takes seat 3.")
+    assert added.lobby is not None and added.lobby.levels == ()
+    assert "remove_computer" in added.lobby.buttons
+    table = Table()
+    started = table.record(BEA.id, await service.start(CHANNEL, BEA))
+    assert started.ok
+    # The computer threw its card with the deal; both people got their hands.
+    assert sorted(p.user_id for p in started.prompts) == [AL.id, BEA.id]
+
+    async def check(outcome: Outcome, user: User) -> None:
+        plays_batched(outcome)
+        assert people_waiting(await load(store, game_id), {0, 1})
+
+    await drive(service, table, [AL, BEA], check=check)
+    assert (await load(store, game_id)).phase is Phase.OVER
+
+
+async def test_four_players_against_three_computers(store: Store, clock: Clock) -> None:
+    service = computer_service(store, clock, seed=6)
+    table = await vs_computer(service, players=4, level="easy")
+    record = await store.get_game(table.outcomes[0].game_id or 0)
+    assert record is not None
+    assert [s.name for s in record.seats] == [
+        "Al",
+        "Computer (easy)",
+        "Computer 2 (easy)",
+        "Computer 3 (easy)",
+    ]
+    # Three computers discarding at the deal make one message, not three.
+    discards = [m for m in table.outcomes[0].channel if "in the crib" in m]
+    assert len(discards) == 1 and discards[0].count("puts 1 card in the crib") == 3
+    assert discards[0].endswith("Waiting for Al.")
+
+    async def check(outcome: Outcome, user: User) -> None:
+        plays_batched(outcome)
+        assert people_waiting(await load(store, record.id), {0})
+
+    await drive(service, table, [AL], check=check)
+    assert (await load(store, record.id)).phase is Phase.OVER
+
+
+async def test_only_the_creator_seats_or_removes_computers(
+    store: Store, service: GameService
+) -> None:
+    opened = await service.new_game(GUILD, CHANNEL, AL, players=3)
+    game_id = opened.game_id
+    assert game_id is not None
+    assert (await service.join(CHANNEL, BEA)).ok
+    refused = await service.click_lobby(game_id, "computer:hard", BEA)
+    assert not refused.ok and "Only the player who opened this game" in refused.reply.text
+    assert not (await service.click_lobby(game_id, "computer:impossible", AL)).ok
+    assert not (await service.click_lobby(game_id, "remove_computer", AL)).ok
+    assert (await service.click_lobby(game_id, "computer:easy", AL)).ok
+    assert not (await service.click_lobby(game_id, "computer:hard", AL)).ok  # full
+    assert not (await service.click_lobby(game_id, "remove_computer", BEA)).ok
+    removed = await service.click_lobby(game_id, "remove_computer", AL)
+    assert removed.ok and removed.lobby is not None
+    assert "Computer" not in removed.lobby.text.split("\n")[1]
+    # The creator is always a person: leaving closes the lobby rather than leave computers.
+    assert (await service.click_lobby(game_id, "computer:easy", AL)).ok
+    left = await service.leave(CHANNEL, AL)
+    assert left.ok and "closed the lobby" in left.channel[0]
+    assert await store.open_game_in_channel(CHANNEL) is None
+
+
+async def test_results_against_the_computer_are_kept_apart(store: Store, clock: Clock) -> None:
+    service = computer_service(store, clock)
+    await vs_computer(service)
+    assert (await service.resign(CHANNEL, AL)).ok
+    assert (await service.new_game(GUILD, CHANNEL, BEA)).ok
+    assert (await service.join(CHANNEL, CY)).ok
+    assert (await service.start(CHANNEL, BEA)).ok
+    assert (await service.resign(CHANNEL, CY)).ok
+
+    board = (await service.leaderboard(GUILD)).reply.text
+    people, computer = board.split("**Against the computer**")
+    assert "Bea" in people and "Cy" in people and "Al" not in people
+    assert "Al" in computer and "Computer" not in computer and "Bea" not in computer
+    stats = (await service.stats(GUILD, AL)).reply.text
+    assert "Against the computer: 1 game, 0 wins" in stats and "Against people" not in stats
+    assert "Against people: 1 game, 1 win" in (await service.stats(GUILD, BEA)).reply.text
