@@ -78,8 +78,10 @@ def expected_steps(
 class VsComputer:
     """Al's side of the game, with the checks made after each of his moves."""
 
-    def __init__(self, world: World, rng: random.Random) -> None:
+    def __init__(self, world: World, rng: random.Random, *, coach: bool = True) -> None:
         self.world = world
+        #: Whether Al has the coach on (then each show must bring its line by DM).
+        self.coach = coach
         self.fd = world.fd
         self.al = world.players[0]
         self.rng = rng
@@ -183,7 +185,7 @@ class VsComputer:
         expected = render_steps(steps)
         await until(self.fd, lambda: len(self.table()) >= before_lines + len(expected), timeout=10)
         events = [e for step_events, _ in steps for e in step_events]
-        if any(isinstance(e, Shown) for e in events):
+        if self.coach and any(isinstance(e, Shown) for e in events):
             await self.expect_coach(game)
         await self.fd.quiet(0.03)
         lines = [m.content for m in self.table()[before_lines:]]
