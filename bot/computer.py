@@ -43,8 +43,9 @@ _NAME = re.compile(r"^Computer(?: (?P<n>\d))? \((?P<level>easy|medium|hard)\)$")
 @dataclass(frozen=True, slots=True)
 class Step:
     """One applied engine action: its log entry, its events, every seat's view just before it
-    (during the play only: the coach needs the dealt hands, which an action that ends the deal
-    replaces) and the public table right after it (for the channel's words)."""
+    when it is the last card of the play (the coach needs the dealt hands, which the next deal
+    replaces; see :func:`snapshot_views`) and the public table right after it (for the
+    channel's words)."""
 
     action: Mapping[str, object]
     events: Sequence[Event]
@@ -100,8 +101,11 @@ def _next_computer(seats: Sequence[SeatRecord], game: Game) -> int | None:
 
 
 def snapshot_views(game: Game) -> dict[int, SeatView]:
-    """Every seat's view during the play (what the coach needs if the action ends the deal)."""
+    """Every seat's view just before the last card of the play, the only action that ends a
+    deal (and so replaces the dealt hands the coach needs); empty before any other action."""
     if game.phase is not Phase.PLAY:
+        return {}
+    if sum(len(game.hand(seat)) for seat in range(game.num_players)) != 1:
         return {}
     return {seat: game.view(seat) for seat in range(game.num_players)}
 
