@@ -237,3 +237,48 @@ def test_names_cannot_inject_markdown() -> None:
     assert render.render_result(table, result).startswith("🏆 \\*\\*Al\\*\\* wins")
     text = render.board(table, (10, 20), 121)
     assert text.count("```") == 2 and "B'ea" in text
+
+
+def test_steps_share_one_message_per_run_of_plays(game: Game) -> None:
+    view = game.public_view()
+    steps = [
+        ([played(0, "10S")], view),
+        ([played(1, "10S 5H"), Go(0)], view),
+        ([played(1, "10S 5H 6C"), GoPoint(1, 1, 1, 3, False), CountReset(0)], view),
+    ]
+    assert render.render_steps(steps) == [
+        "Al plays 10♠ (count 10)\n"
+        "Bea plays 5♥ — fifteen for 2 (count 15)\n"
+        "Al says go\n"
+        "Bea plays 6♣ (count 21)\n"
+        "Go — Bea pegs 1 (Bea 3)\n"
+        "The count starts again; Al leads"
+    ]
+
+
+def test_steps_share_one_message_per_run_of_discards() -> None:
+    game = Game.new(["Al", "Bot 1", "Bot 2"], rng=random.Random(5))[0]
+    steps = []
+    for seat in (1, 2):
+        events = game.discard(seat, game.hand(seat)[:1])
+        steps.append((events, game.public_view()))
+    # Who is still to discard is said once, after the last discard of the run.
+    assert render.render_steps(steps) == [
+        "Bot 1 puts 1 card in the crib.\nBot 2 puts 1 card in the crib. Waiting for Al."
+    ]
+    # The last discard waits for nobody; the starter it turns up is a message of its own.
+    events = game.discard(0, game.hand(0)[:1])
+    messages = render.render_steps([(events, game.public_view())])
+    assert messages[0] == "Al puts 1 card in the crib."
+    assert messages[1].startswith("Starter: ")
+
+
+def test_leaderboard_shows_games_against_the_computer_apart() -> None:
+    people = [LeaderRow(1, "Al", 3, 2, 1, 2, 0, 0)]
+    computer = [LeaderRow(2, "Bea", 4, 1, 3, 1, 0, 1)]
+    text = render.render_leaderboard(people, computer)
+    head, tail = text.split("**Against the computer**")
+    assert "Al" in head and "Bea" not in head and "Bea" in tail and "Al" not in tail
+    only = render.render_leaderboard([], computer)
+    assert only.startswith("No games between people have finished on this server yet.")
+    assert render.render_leaderboard([], []) == "No games have finished on this server yet."
