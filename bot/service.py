@@ -15,6 +15,7 @@ from collections import OrderedDict
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
+from functools import partial
 
 from bot import render
 from bot.computer import (
@@ -651,13 +652,9 @@ class GameService:
             "cancel": lambda r: self._cancel(r, user, moderator),
             "remove_computer": lambda r: self._remove_computer(r, user),
         }
+        for level in LEVELS:
+            actions[f"computer:{level}"] = partial(self._add_computer, user=user, level=level)
         body = actions.get(button)
-        chosen = button.removeprefix("computer:")
-        if body is None and button.startswith("computer:") and chosen in LEVELS:
-
-            async def body(record: GameRecord) -> Outcome:
-                return await self._add_computer(record, user, chosen)
-
         if body is None:
             return Outcome.refuse("That button does nothing I know of.")
         return await self._by_id(game_id, body)
