@@ -54,6 +54,9 @@ class LoadDiscord(FakeDiscord):
     def __init__(self) -> None:
         super().__init__()
         self.events: dict[int, asyncio.Event] = {}
+        #: The table each DM channel's player sits at (for timing the prompts).
+        self.tables: dict[int, Table] = {}
+        self.figures: Figures | None = None
 
     def event_for(self, channel: Channel) -> asyncio.Event:
         """The event set whenever a message is stored in ``channel``."""
@@ -61,6 +64,17 @@ class LoadDiscord(FakeDiscord):
 
     def _store(self, message: Message) -> None:
         super()._store(message)
+        table = self.tables.get(message.channel.id)
+        figures = self.figures
+        if (
+            table is not None
+            and table.cause is not None
+            and figures is not None
+            and _has_controls(message)
+        ):
+            # The first prompt after an action: how long the game waited for it.
+            figures.prompt_latencies.append(self.clock.now() - table.cause)
+            table.cause = None
         event = self.events.get(message.channel.id)
         if event is not None:
             event.set()
@@ -76,6 +90,8 @@ class Table:
     actions: int = 0
     error: str | None = None
     seen: int = 0  # channel messages already read
+    #: When the game's latest interaction was sent, until the next DM prompt arrives.
+    cause: float | None = None
 
 
 @dataclass
@@ -83,6 +99,10 @@ class Figures:
     """Everything measured."""
 
     latencies: list[float] = field(default_factory=list)
+    #: Per answered interaction: (what it was, when it was sent, its latency).
+    timeline: list[tuple[str, float, float]] = field(default_factory=list)
+    #: Seconds from an action to the next DM prompt (with controls) in its game.
+    prompt_latencies: list[float] = field(default_factory=list)
     kinds: list[int] = field(default_factory=list)  # callback type of each answer
     refused: list[str] = field(default_factory=list)
     started: float = 0.0
@@ -97,11 +117,12 @@ def _has_controls(message: Message) -> bool:
 
 
 async def _answered(
-    figures: Figures, interaction: Interaction, *, click: bool = False
+    figures: Figures, interaction: Interaction, kind: str, *, click: bool = False
 ) -> Interaction:
     await asyncio.wait_for(interaction.answered.wait(), timeout=10)
     if interaction.latency is not None:
         figures.latencies.append(interaction.latency)
+        figures.timeline.append((kind, interaction.created_at, interaction.latency))
     response = interaction.response
     figures.kinds.append(response.type if response else 0)
     if click and (response is None or response.type not in (6, 7)):
@@ -151,11 +172,14 @@ async def _player(
             options = [o["value"] for o in menu["options"]]
             values = rng.sample(options, int(menu["min_values"]))
             interaction = await fd.select(user, prompt, menu["custom_id"], values, wait=False)
+            kind = "discard"
         else:
             enabled = [b for b in prompt.buttons() if not b.get("disabled")]
             button = rng.choice(enabled)
             interaction = await fd.click(user, prompt, button["custom_id"], wait=False)
-        await _answered(figures, interaction, click=True)
+            kind = "play"
+        table.cause = interaction.created_at
+        await _answered(figures, interaction, kind, click=True)
         table.actions += 1
 
 
@@ -165,7 +189,7 @@ async def _game(
     creator = table.players[0]
     try:
         line = f"/cribbage new players:{len(table.players)} target:{target}"
-        await _answered(figures, await fd.slash(creator, table.channel, line, wait=False))
+        await _answered(figures, await fd.slash(creator, table.channel, line, wait=False), "new")
         event = fd.event_for(table.channel)
 
         def lobby() -> Message | None:
@@ -179,9 +203,10 @@ async def _game(
             await asyncio.wait_for(event.wait(), timeout=10)
         for user in table.players[1:]:
             joined = await fd.click(user, found, label="Join", wait=False)
-            await _answered(figures, joined, click=True)
+            await _answered(figures, joined, "join", click=True)
         started = await fd.click(creator, found, label="Start", wait=False)
-        await _answered(figures, started, click=True)
+        table.cause = started.created_at
+        await _answered(figures, started, "start", click=True)
         table.actions += len(table.players) + 1
         await asyncio.gather(*(_player(fd, table, u, figures, rng) for u in table.players))
     except Exception as error:  # a benchmark reports failures instead of stopping
@@ -235,7 +260,10 @@ async def run(games: int, players: int, target: int, seed: int, profile: str | N
             seated = [fd.add_user(f"p{number}-{seat}") for seat in range(players)]
             for user in seated:
                 guild.add_member(user)
-            tables.append(Table(channel, seated))
+            table = Table(channel, seated)
+            tables.append(table)
+            for user in seated:
+                fd.tables[fd.dm_channel(user).id] = table
         with tempfile.TemporaryDirectory(prefix="bot-load-") as scratch:
             db_path = Path(scratch) / "load.db"
             args = (
@@ -246,6 +274,7 @@ async def run(games: int, players: int, target: int, seed: int, profile: str | N
             assert bot.proc is not None
             pid = bot.proc.pid
             figures = Figures(started=time.perf_counter())
+            fd.figures = figures
             await asyncio.gather(*(_game(fd, t, target, figures, rng) for t in tables))
             figures.finished = time.perf_counter()
             await asyncio.sleep(0.5)  # let the last channel lines and saves land
@@ -297,6 +326,8 @@ def _report(
             f"latency interaction -> first response: median {statistics.median(lat):.1f} ms,"
             f" p99 {_percentile(lat, 0.99):.1f} ms, max {max(lat):.1f} ms"
         )
+    if figures.timeline:
+        _report_latencies(figures)
     if figures.bot_cpu is not None and actions:
         per = figures.bot_cpu / actions * 1000
         print(f"bot CPU time: {figures.bot_cpu:.1f} s ({per:.2f} ms per action)")
@@ -324,6 +355,39 @@ def _report(
     print(f"every game finished and recorded, no errors: {'yes' if ok else 'NO'}")
     print(f"p99 under 100 ms: {'yes' if p99 < 100 else 'NO'}")
     return 0 if ok else 1
+
+
+def _report_latencies(figures: Figures) -> None:
+    """Latency by kind of interaction and by part of the run, and the prompt latency."""
+    by_kind: dict[str, list[float]] = collections.defaultdict(list)
+    for kind, _, latency in figures.timeline:
+        by_kind[kind].append(latency * 1000)
+    for kind, values in sorted(by_kind.items()):
+        print(
+            f"  {kind:8s} n={len(values):6d} median {statistics.median(values):6.1f} ms,"
+            f" p99 {_percentile(values, 0.99):6.1f} ms, max {max(values):6.1f} ms"
+        )
+    # The first tenth of the run (every game opening at once) against the rest.
+    sent = [at for _, at, _ in figures.timeline]
+    start, end = min(sent), max(sent)
+    cut = start + (end - start) / 10
+    for label, part in (
+        ("first tenth of the run", [x for _, at, x in figures.timeline if at < cut]),
+        ("the rest", [x for _, at, x in figures.timeline if at >= cut]),
+    ):
+        if part:
+            ms = [x * 1000 for x in part]
+            print(
+                f"  {label}: median {statistics.median(ms):.1f} ms,"
+                f" p99 {_percentile(ms, 0.99):.1f} ms"
+            )
+    prompts = [x * 1000 for x in figures.prompt_latencies]
+    if prompts:
+        print(
+            f"latency action -> next DM prompt in its game: median"
+            f" {statistics.median(prompts):.1f} ms, p99 {_percentile(prompts, 0.99):.1f} ms,"
+            f" max {max(prompts):.1f} ms (n={len(prompts)})"
+        )
 
 
 def main(argv: list[str] | None = None) -> int:

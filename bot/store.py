@@ -10,14 +10,15 @@ changes nothing.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import itertools
 import re
 import sqlite3
-from collections.abc import Iterable, Sequence
+from collections.abc import Awaitable, Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from types import TracebackType
-from typing import Any
+from typing import Any, TypeVar
 
 import aiosqlite
 
@@ -38,6 +39,7 @@ __all__ = [
 MIGRATIONS_DIR = Path(__file__).with_name("migrations")
 OPEN_STATUSES = ("lobby", "active")
 _MIGRATION_NAME = re.compile(r"^(\d+)_[\w-]+\.sql$")
+_T = TypeVar("_T")
 
 
 class StoreError(Exception):
@@ -199,14 +201,171 @@ def _record(row: sqlite3.Row, seats: tuple[SeatRecord, ...]) -> GameRecord:
     )
 
 
-class Store:
-    """Async access to the bot's database. Open with ``await Store.open(path)``."""
+# -- the statements, run on aiosqlite's worker thread (see Store._run) ------------------------
 
-    def __init__(self, db: aiosqlite.Connection) -> None:
+
+def _connect_fast(path: str) -> sqlite3.Connection:
+    """The connection used on the event loop's thread (settings as for the aiosqlite one)."""
+    conn = sqlite3.connect(path, isolation_level=None)
+    try:
+        conn.row_factory = sqlite3.Row
+        conn.execute("PRAGMA foreign_keys = ON")
+        conn.execute("PRAGMA synchronous = NORMAL")
+        # Only the other connection's rare writes can hold the lock, for microseconds.
+        conn.execute("PRAGMA busy_timeout = 5000")
+    except BaseException:
+        conn.close()
+        raise
+    return conn
+
+
+@contextlib.contextmanager
+def _transaction(conn: sqlite3.Connection) -> Iterator[None]:
+    """BEGIN IMMEDIATE ... COMMIT, or ROLLBACK if anything in the block raised."""
+    conn.execute("BEGIN IMMEDIATE")
+    try:
+        yield
+    except BaseException:
+        conn.rollback()
+        raise
+    conn.commit()
+
+
+def _scalar(conn: sqlite3.Connection, sql: str, params: Sequence[Any] = ()) -> Any:
+    row = conn.execute(sql, params).fetchone()
+    return None if row is None else row[0]
+
+
+def _games(conn: sqlite3.Connection, where: str, params: Sequence[Any]) -> list[GameRecord]:
+    """Games matching ``where`` with their seats, in one joined query."""
+    rows = conn.execute(
+        f"SELECT {_GAME_COLUMNS_G}, s.seat, s.user_id, s.display_name, s.is_computer"
+        " FROM games g LEFT JOIN seats s ON s.game_id = g.id"
+        f" WHERE {where} ORDER BY g.id, s.seat",
+        params,
+    ).fetchall()
+    games: list[GameRecord] = []
+    for _, group in itertools.groupby(rows, key=lambda row: row["id"]):
+        members = list(group)
+        seats = tuple(
+            SeatRecord(r["seat"], r["user_id"], r["display_name"], bool(r["is_computer"]))
+            for r in members
+            if r["seat"] is not None
+        )
+        games.append(_record(members[0], seats))
+    return games
+
+
+def _insert_seats(conn: sqlite3.Connection, game_id: int, seats: Iterable[SeatRecord]) -> None:
+    conn.executemany(
+        "INSERT INTO seats (game_id, seat, user_id, display_name, is_computer)"
+        " VALUES (?, ?, ?, ?, ?)",
+        [(game_id, s.seat, s.user_id, s.name, int(s.is_computer)) for s in seats],
+    )
+
+
+def _bump(
+    conn: sqlite3.Connection,
+    game_id: int,
+    version: int,
+    *,
+    now: float,
+    status: str | None,
+    snapshot: str | None,
+) -> None:
+    """Move the game to the next version, or raise VersionConflict if it is not at
+    ``version`` any more (the check that makes two racing writes fail one way)."""
+    cursor = conn.execute(
+        "UPDATE games SET version = version + 1, updated_at = ?,"
+        " status = COALESCE(?, status), snapshot = COALESCE(?, snapshot)"
+        " WHERE id = ? AND version = ?",
+        (now, status, snapshot, game_id, version),
+    )
+    if cursor.rowcount != 1:
+        raise VersionConflict()
+
+
+def _insert_results(
+    conn: sqlite3.Connection, game_id: int, results: Sequence[ResultRecord], now: float
+) -> None:
+    vs_computer = any(r.is_computer for r in results)
+    conn.executemany(
+        "INSERT INTO results (game_id, guild_id, seat, user_id, display_name, is_computer,"
+        " vs_computer, won, game_points, skunk_given, skunk_taken, score, final_scores,"
+        " reason, pegging_points, hand_points, crib_points, deals, best_hand,"
+        " best_hand_cards, twenty_nines, finished_at)"
+        " SELECT ?, guild_id, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?"
+        " FROM games WHERE id = ?",
+        [
+            (
+                game_id,
+                r.seat,
+                r.user_id,
+                r.display_name,
+                int(r.is_computer),
+                int(vs_computer),
+                int(r.won),
+                r.game_points,
+                int(r.skunk_given),
+                int(r.skunk_taken),
+                r.score,
+                r.final_scores,
+                r.reason,
+                r.pegging_points,
+                r.hand_points,
+                r.crib_points,
+                r.deals,
+                r.best_hand,
+                r.best_hand_cards,
+                r.twenty_nines,
+                now,
+                game_id,
+            )
+            for r in results
+        ],
+    )
+
+
+class Store:
+    """Async access to the bot's database. Open with ``await Store.open(path)``.
+
+    Every method here does its whole unit of work (a transaction, or a read and the rows it
+    needs) in ONE synchronous call, :meth:`_run`, so no two units interleave and no lock is
+    needed. For a database file that call runs on the event loop's own thread, on a second
+    connection; the aiosqlite connection (``_db``) applies the migrations and serves methods
+    written in the awaited style (they take ``_lock``).
+
+    Why not aiosqlite's worker thread for the hot path (measured with benchmarks/bot_load.py,
+    see docs/performance.md): these statements take tens of microseconds in WAL mode, but the
+    worker thread must take the GIL back after every statement, and with the event loop's
+    thread busy each of those waits up to the interpreter's switch interval (5 ms). At 100
+    simultaneous games the worker thread, not SQLite, was the bottleneck (p99 over 1 s).
+    With ``synchronous = NORMAL`` a commit does not fsync, so the loop is held only for the
+    statements themselves.
+    """
+
+    def __init__(self, db: aiosqlite.Connection, fast: sqlite3.Connection | None = None) -> None:
         self._db = db
-        # One connection is shared by every coroutine: a transaction must not interleave with
-        # another coroutine's statements, so each unit of work holds this lock.
+        self._fast = fast
+        # Held by methods that make several awaited calls on the aiosqlite connection (a
+        # transaction must not interleave with another coroutine's statements). The methods
+        # here use _run instead; new ones should too.
         self._lock = asyncio.Lock()
+
+    async def _run(self, work: Callable[[sqlite3.Connection], _T]) -> _T:
+        """Run ``work(connection)`` as one unit: inline on the loop's connection, or (for an
+        in-memory database, which a second connection could not see) in one hop on
+        aiosqlite's worker thread.
+
+        aiosqlite has no public call for "run this function on the connection's thread"; its
+        ``_execute`` is exactly that (every public method is built on it), and the version is
+        pinned in pyproject.toml.
+        """
+        if self._fast is not None:
+            return work(self._fast)
+        db = self._db
+        execute: Callable[..., Awaitable[_T]] = db._execute
+        return await execute(work, db._conn)
 
     @classmethod
     async def open(cls, path: str | Path, *, migrations_dir: Path = MIGRATIONS_DIR) -> Store:
@@ -217,17 +376,25 @@ class Store:
             db.row_factory = sqlite3.Row
             await db.execute("PRAGMA journal_mode = WAL")
             await db.execute("PRAGMA foreign_keys = ON")
+            # With WAL, NORMAL syncs at checkpoints, not at each commit: a commit survives a
+            # crash of the process (what a bot restart is); only a power loss may drop the
+            # last commits. Each action costs no fsync.
             await db.execute("PRAGMA synchronous = NORMAL")
             await db.execute("PRAGMA busy_timeout = 5000")
             store = cls(db)
             await store._migrate(migrations_dir)
+            if str(path) not in ("", ":memory:") and not str(path).startswith("file:"):
+                store._fast = _connect_fast(str(path))
         except BaseException:
             await db.close()
             raise
         return store
 
     async def close(self) -> None:
-        """Close the connection."""
+        """Close the connections."""
+        if self._fast is not None:
+            self._fast.close()
+            self._fast = None
         await self._db.close()
 
     async def __aenter__(self) -> Store:
@@ -270,9 +437,7 @@ class Store:
         return bool(await self._scalar("PRAGMA foreign_keys"))
 
     async def _scalar(self, sql: str, params: Sequence[Any] = ()) -> Any:
-        async with self._db.execute(sql, params) as cursor:
-            row = await cursor.fetchone()
-        return None if row is None else row[0]
+        return await self._run(lambda conn: _scalar(conn, sql, params))
 
     # -- games -----------------------------------------------------------------------------
     async def create_game(
@@ -287,44 +452,34 @@ class Store:
         vs_computer: bool = False,
     ) -> GameRecord:
         """Open a lobby with ``creator`` in seat 0. Raises :class:`ChannelBusy`."""
-        async with self._lock:
-            await self._db.execute("BEGIN IMMEDIATE")
-            try:
-                cursor = await self._db.execute(
-                    "INSERT INTO games (guild_id, channel_id, status, creator_id, num_players,"
-                    " target, vs_computer, version, created_at, updated_at)"
-                    " VALUES (?, ?, 'lobby', ?, ?, ?, ?, 0, ?, ?)",
-                    (
-                        guild_id,
-                        channel_id,
-                        creator.user_id,
-                        num_players,
-                        target,
-                        int(vs_computer),
-                        now,
-                        now,
-                    ),
-                )
+
+        def work(conn: sqlite3.Connection) -> GameRecord:
+            with _transaction(conn):
+                try:
+                    cursor = conn.execute(
+                        "INSERT INTO games (guild_id, channel_id, status, creator_id,"
+                        " num_players, target, vs_computer, version, created_at, updated_at)"
+                        " VALUES (?, ?, 'lobby', ?, ?, ?, ?, 0, ?, ?)",
+                        (
+                            guild_id,
+                            channel_id,
+                            creator.user_id,
+                            num_players,
+                            target,
+                            int(vs_computer),
+                            now,
+                            now,
+                        ),
+                    )
+                except sqlite3.IntegrityError:
+                    raise ChannelBusy() from None
                 game_id = cursor.lastrowid
                 assert game_id is not None
-                await self._insert_seats(game_id, [creator])
-            except sqlite3.IntegrityError:
-                await self._db.rollback()
-                raise ChannelBusy() from None
-            except BaseException:
-                await self._db.rollback()
-                raise
-            await self._db.commit()
-        record = await self.get_game(game_id)
-        assert record is not None
-        return record
+                _insert_seats(conn, game_id, [creator])
+            found = _games(conn, "g.id = ?", (game_id,))
+            return found[0]
 
-    async def _insert_seats(self, game_id: int, seats: Iterable[SeatRecord]) -> None:
-        await self._db.executemany(
-            "INSERT INTO seats (game_id, seat, user_id, display_name, is_computer)"
-            " VALUES (?, ?, ?, ?, ?)",
-            [(game_id, s.seat, s.user_id, s.name, int(s.is_computer)) for s in seats],
-        )
+        return await self._run(work)
 
     async def get_game(self, game_id: int) -> GameRecord | None:
         """The game with this id, or None."""
@@ -345,38 +500,20 @@ class Store:
     async def _games(self, where: str, params: Sequence[Any]) -> list[GameRecord]:
         """Games matching ``where`` (a fixed condition written in this module, never input)
         with their seats, read in one query."""
-        async with self._lock:
-            rows = await self._db.execute_fetchall(
-                f"SELECT {_GAME_COLUMNS_G}, s.seat, s.user_id, s.display_name, s.is_computer"
-                " FROM games g LEFT JOIN seats s ON s.game_id = g.id"
-                f" WHERE {where} ORDER BY g.id, s.seat",
-                params,
-            )
-        games: list[GameRecord] = []
-        for _, group in itertools.groupby(rows, key=lambda row: row["id"]):
-            members = list(group)
-            seats = tuple(
-                SeatRecord(r["seat"], r["user_id"], r["display_name"], bool(r["is_computer"]))
-                for r in members
-                if r["seat"] is not None
-            )
-            games.append(_record(members[0], seats))
-        return games
+        return await self._run(lambda conn: _games(conn, where, params))
 
     async def set_seats(
         self, game_id: int, version: int, seats: Sequence[SeatRecord], *, now: float
     ) -> int:
         """Replace a lobby's seats; returns the new version. Raises :class:`VersionConflict`."""
-        async with self._lock:
-            await self._db.execute("BEGIN IMMEDIATE")
-            try:
-                await self._bump(game_id, version, now=now, status=None, snapshot=None)
-                await self._db.execute("DELETE FROM seats WHERE game_id = ?", (game_id,))
-                await self._insert_seats(game_id, seats)
-            except BaseException:
-                await self._db.rollback()
-                raise
-            await self._db.commit()
+
+        def work(conn: sqlite3.Connection) -> None:
+            with _transaction(conn):
+                _bump(conn, game_id, version, now=now, status=None, snapshot=None)
+                conn.execute("DELETE FROM seats WHERE game_id = ?", (game_id,))
+                _insert_seats(conn, game_id, seats)
+
+        await self._run(work)
         return version + 1
 
     async def save(
@@ -396,108 +533,52 @@ class Store:
         snapshot, and for a finished game inserts ``results``. Raises :class:`VersionConflict`
         if the game is no longer at ``version``, leaving everything as it was.
         """
-        async with self._lock:
-            await self._db.execute("BEGIN IMMEDIATE")
-            try:
-                await self._bump(game_id, version, now=now, status=status, snapshot=snapshot)
+
+        def work(conn: sqlite3.Connection) -> None:
+            with _transaction(conn):
+                _bump(conn, game_id, version, now=now, status=status, snapshot=snapshot)
                 if actions:
                     # Each entry takes the next number in the game's log.
-                    await self._db.executemany(
+                    conn.executemany(
                         "INSERT INTO actions (game_id, seq, action, at)"
                         " SELECT ?, COALESCE(MAX(seq), 0) + 1, ?, ? FROM actions"
                         " WHERE game_id = ?",
                         [(game_id, a, now, game_id) for a in actions],
                     )
                 if results:
-                    await self._insert_results(game_id, results, now)
-            except BaseException:
-                await self._db.rollback()
-                raise
-            await self._db.commit()
+                    _insert_results(conn, game_id, results, now)
+
+        await self._run(work)
         return version + 1
-
-    async def _bump(
-        self, game_id: int, version: int, *, now: float, status: str | None, snapshot: str | None
-    ) -> None:
-        cursor = await self._db.execute(
-            "UPDATE games SET version = version + 1, updated_at = ?,"
-            " status = COALESCE(?, status), snapshot = COALESCE(?, snapshot)"
-            " WHERE id = ? AND version = ?",
-            (now, status, snapshot, game_id, version),
-        )
-        if cursor.rowcount != 1:
-            raise VersionConflict()
-
-    async def _insert_results(
-        self, game_id: int, results: Sequence[ResultRecord], now: float
-    ) -> None:
-        vs_computer = any(r.is_computer for r in results)
-        await self._db.executemany(
-            "INSERT INTO results (game_id, guild_id, seat, user_id, display_name, is_computer,"
-            " vs_computer, won, game_points, skunk_given, skunk_taken, score, final_scores,"
-            " reason, pegging_points, hand_points, crib_points, deals, best_hand,"
-            " best_hand_cards, twenty_nines, finished_at)"
-            " SELECT ?, guild_id, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?"
-            " FROM games WHERE id = ?",
-            [
-                (
-                    game_id,
-                    r.seat,
-                    r.user_id,
-                    r.display_name,
-                    int(r.is_computer),
-                    int(vs_computer),
-                    int(r.won),
-                    r.game_points,
-                    int(r.skunk_given),
-                    int(r.skunk_taken),
-                    r.score,
-                    r.final_scores,
-                    r.reason,
-                    r.pegging_points,
-                    r.hand_points,
-                    r.crib_points,
-                    r.deals,
-                    r.best_hand,
-                    r.best_hand_cards,
-                    r.twenty_nines,
-                    now,
-                    game_id,
-                )
-                for r in results
-            ],
-        )
 
     async def set_lobby_message(self, game_id: int, message_id: int) -> None:
         """Remember the lobby message (no version change: it is not a game move)."""
-        async with self._lock:
-            await self._db.execute(
+        await self._run(
+            lambda conn: conn.execute(
                 "UPDATE games SET lobby_message_id = ? WHERE id = ?", (message_id, game_id)
             )
+        )
 
     async def actions(self, game_id: int) -> list[str]:
         """The game's action log (JSON texts), oldest first."""
-        async with (
-            self._lock,
-            self._db.execute(
+        rows = await self._run(
+            lambda conn: conn.execute(
                 "SELECT action FROM actions WHERE game_id = ? ORDER BY seq", (game_id,)
-            ) as cursor,
-        ):
-            return [row[0] for row in await cursor.fetchall()]
+            ).fetchall()
+        )
+        return [row[0] for row in rows]
 
     async def results(self, game_id: int) -> list[ResultRecord]:
         """The result rows of a finished game, in seat order (empty for any other game)."""
-        async with (
-            self._lock,
-            self._db.execute(
+        rows = await self._run(
+            lambda conn: conn.execute(
                 "SELECT seat, user_id, display_name, is_computer, won, game_points,"
                 " skunk_given, skunk_taken, score, final_scores, reason, pegging_points,"
                 " hand_points, crib_points, deals, best_hand, best_hand_cards, twenty_nines"
                 " FROM results WHERE game_id = ? ORDER BY seat",
                 (game_id,),
-            ) as cursor,
-        ):
-            rows = await cursor.fetchall()
+            ).fetchall()
+        )
         return [
             ResultRecord(
                 seat=row["seat"],
@@ -526,9 +607,8 @@ class Store:
     async def leaderboard(self, guild_id: int | None, *, limit: int = 20) -> list[LeaderRow]:
         """The server's players over games between people, best first: wins, then win rate,
         then game points."""
-        async with (
-            self._lock,
-            self._db.execute(
+        rows = await self._run(
+            lambda conn: conn.execute(
                 "SELECT user_id,"
                 " (SELECT display_name FROM results n WHERE n.user_id = r.user_id"
                 "   AND n.guild_id IS r.guild_id ORDER BY finished_at DESC LIMIT 1) AS name,"
@@ -542,9 +622,8 @@ class Store:
                 " name"
                 " LIMIT ?",
                 (guild_id, limit),
-            ) as cursor,
-        ):
-            rows = await cursor.fetchall()
+            ).fetchall()
+        )
         return [
             LeaderRow(
                 user_id=row["user_id"],
@@ -561,8 +640,9 @@ class Store:
 
     async def player_stats(self, guild_id: int | None, user_id: int) -> dict[bool, StatsRow]:
         """A player's totals on a server, keyed by ``vs_computer`` (missing when no games)."""
-        async with self._lock:
-            async with self._db.execute(
+
+        def work(conn: sqlite3.Connection) -> dict[bool, StatsRow]:
+            rows = conn.execute(
                 "SELECT vs_computer, COUNT(*) AS games, SUM(won) AS wins,"
                 " SUM(skunk_given) AS given, SUM(skunk_taken) AS taken,"
                 " SUM(pegging_points) AS pegging, SUM(hand_points) AS hand,"
@@ -571,11 +651,11 @@ class Store:
                 " FROM results WHERE guild_id IS ? AND user_id = ? AND is_computer = 0"
                 " GROUP BY vs_computer",
                 (guild_id, user_id),
-            ) as cursor:
-                rows = list(await cursor.fetchall())
+            ).fetchall()
             stats: dict[bool, StatsRow] = {}
             for row in rows:
-                best_cards = await self._scalar(
+                best_cards = _scalar(
+                    conn,
                     "SELECT best_hand_cards FROM results WHERE guild_id IS ? AND user_id = ?"
                     " AND is_computer = 0 AND vs_computer = ? AND best_hand = ?"
                     " ORDER BY finished_at LIMIT 1",
@@ -594,7 +674,10 @@ class Store:
                     best_hand_cards=best_cards,
                     twenty_nines=row["nines"],
                 )
-        return stats
+            return stats
+
+        # A read, but in one hop: the two queries see the same snapshot of the results.
+        return await self._run(work)
 
     # -- added for the computer opponent and the coach (issue 5) ------------------------------
     async def last_game_in_channel(self, channel_id: int) -> GameRecord | None:
