@@ -11,7 +11,9 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import random
 import signal
+import time
 from typing import Any
 
 import discord
@@ -25,6 +27,8 @@ from bot.discord_io import SORRY, DiscordIO, known_error_text, send_error
 from bot.service import GameService
 from bot.settings import Settings
 from bot.store import Store
+from engine.coach import review_view
+from engine.game import Game
 
 __all__ = ["CribbageBot", "point_at_api", "run_bot"]
 
@@ -60,6 +64,11 @@ class CribbageBot(commands.Bot):
             command_prefix=commands.when_mentioned,
             help_command=None,
             intents=intents,
+            # Nothing reads messages back from the cache (interactions carry what they need),
+            # so don't keep the last thousand sent messages as objects.
+            max_messages=None,
+            chunk_guilds_at_startup=False,
+            member_cache_flags=discord.MemberCacheFlags.none(),
             allowed_mentions=discord.AllowedMentions(everyone=False, roles=False, users=True),
         )
         self.settings = settings
@@ -76,6 +85,7 @@ class CribbageBot(commands.Bot):
         else:
             self.store = await Store.open(self.settings.database_path)
             self.service = GameService.create(self.store, idle_expiry=self.settings.idle_expiry)
+        _warm_engine()
         self.add_dynamic_items(*DYNAMIC_ITEMS)
         self.tree.add_command(CribbageCommands())
         await self._sync_commands()
@@ -136,6 +146,21 @@ class CribbageBot(commands.Bot):
             # close() runs twice on a signal (the handler, then `async with`): close once.
             self._store_closed = True
             await self.store.close()
+
+
+def _warm_engine() -> None:
+    """Build the engine's lazily made tables now, at start-up.
+
+    The coach's first review builds them (about 100 ms measured): done in the middle of
+    the first deal's show, that held the event loop while every other game's clicks waited
+    (the worst latencies in benchmarks/bot_load.py).
+    """
+    started = time.perf_counter()
+    game, _ = Game.new(["a", "b"], target=121, rng=random.Random(0))
+    for seat in (0, 1):
+        game.discard(seat, game.hand(seat)[:2])
+    review_view(game.view(0))
+    log.debug("engine tables ready in %.0f ms", (time.perf_counter() - started) * 1000)
 
 
 async def run_bot(settings: Settings) -> None:

@@ -731,14 +731,14 @@ class Store:
         if not wanted:
             return set()
         marks = ", ".join("?" for _ in wanted)
-        async with (
-            self._lock,
-            self._db.execute(
+        # Asked at the end of every deal of every game: one unit (see _run), no lock queue.
+        rows = await self._run(
+            lambda conn: conn.execute(
                 f"SELECT user_id FROM user_settings WHERE coach = 0 AND user_id IN ({marks})",
                 wanted,
-            ) as cursor,
-        ):
-            return {row[0] for row in await cursor.fetchall()}
+            ).fetchall()
+        )
+        return {row[0] for row in rows}
 
     async def set_coach(self, user_id: int, on: bool, *, now: float) -> None:
         """Turn the coach on or off for a user (kept across servers and games)."""
