@@ -1,9 +1,8 @@
 """Computer seats: their names, their levels, and the moves they make inside a service call.
 
-A computer seat is a :class:`~bot.store.SeatRecord` with ``is_computer`` set and no user. Its
-difficulty is part of the name shown at the table ("Computer (hard)", "Computer 2 (easy)"),
-which is the only place the level is stored: a name the bot made itself, read back by
-:func:`level_of`.
+A computer seat is a :class:`~bot.store.SeatRecord` with ``is_computer`` set, no user, and
+its difficulty in ``level`` (stored in its own column; the name shown at the table, "Computer
+(hard)", "Computer 2 (easy)", only repeats it for the players).
 
 :func:`computer_moves` applies, one engine action at a time, every move the computer seats
 owe right now (discards at a new deal, plays while it is a computer's turn). Each move is its
@@ -13,7 +12,6 @@ own entry in the game's action log, so a replay or a restart sees exactly what h
 from __future__ import annotations
 
 import random
-import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
@@ -37,7 +35,6 @@ __all__ = [
 
 #: The level a game against the computer gets when none is chosen: the strongest.
 DEFAULT_LEVEL = "hard"
-_NAME = re.compile(r"^Computer(?: (?P<n>\d))? \((?P<level>easy|medium|hard)\)$")
 
 
 @dataclass(frozen=True, slots=True)
@@ -68,11 +65,10 @@ def computer_name(level: str, seats: Sequence[SeatRecord]) -> str:
 
 
 def level_of(seat: SeatRecord) -> str:
-    """The difficulty of a computer seat, read from the name :func:`computer_name` gave it."""
-    match = _NAME.match(seat.name) if seat.is_computer else None
-    if match is None:
-        raise ValueError(f"Seat {seat.seat} is not a computer seat this bot made.")
-    return match["level"]
+    """The difficulty of a computer seat."""
+    if not seat.is_computer or seat.level not in LEVELS:
+        raise ValueError(f"Seat {seat.seat} is not a computer seat with a level.")
+    return seat.level
 
 
 class ComputerPlayers:

@@ -8,11 +8,12 @@ saves it (action log + snapshot + version check, one transaction) and returns an
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import json
 import random
 import weakref
 from collections import OrderedDict
-from collections.abc import Awaitable, Callable, Sequence
+from collections.abc import Awaitable, Callable, Iterable, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from functools import partial
@@ -346,7 +347,7 @@ class GameService:
         """Fill the free seats with computers at ``level`` and deal (lock held)."""
         seats = list(record.seats)
         while len(seats) < record.num_players:
-            seats.append(SeatRecord(len(seats), None, computer_name(level, seats), True))
+            seats.append(SeatRecord(len(seats), None, computer_name(level, seats), True, level))
         try:
             await self._store.set_seats(record.id, record.version, seats, now=self._now())
         except VersionConflict as err:
@@ -401,7 +402,7 @@ class GameService:
         if len(record.seats) >= record.num_players:
             return Outcome.refuse("This game is full.", game_id=record.id)
         name = computer_name(level, record.seats)
-        seats = [*record.seats, SeatRecord(len(record.seats), None, name, True)]
+        seats = [*record.seats, SeatRecord(len(record.seats), None, name, True, level)]
         return await self._reseat(record, seats, f"{name} takes seat {len(seats)}.")
 
     async def _remove_computer(self, record: GameRecord, user: User) -> Outcome:
@@ -417,10 +418,7 @@ class GameService:
         if not computers:
             return Outcome.refuse("There is no computer player at this table.", game_id=record.id)
         gone = computers[-1]
-        seats = [
-            SeatRecord(i, s.user_id, s.name, s.is_computer)
-            for i, s in enumerate(s for s in record.seats if s.seat != gone.seat)
-        ]
+        seats = _renumber(s for s in record.seats if s.seat != gone.seat)
         return await self._reseat(record, seats, f"{gone.name} left the table.")
 
     async def leave(self, channel_id: int, user: User) -> Outcome:
@@ -437,10 +435,7 @@ class GameService:
         if user.id == record.creator_id:
             line = f"{render.escape(user.name)} left and closed the lobby."
             return await self._close(record, "cancelled", line, "You left.")
-        seats = [
-            SeatRecord(i, s.user_id, s.name, s.is_computer)
-            for i, s in enumerate(s for s in record.seats if s.user_id != user.id)
-        ]
+        seats = _renumber(s for s in record.seats if s.user_id != user.id)
         return await self._reseat(record, seats, "You left the game.")
 
     async def start(self, channel_id: int, user: User) -> Outcome:
@@ -821,3 +816,8 @@ _BUSY = "There's already a game in this channel — see it with `/cribbage statu
 def _new_deal(game: Game, events: Sequence[Event]) -> bool:
     """Whether the action ended the deal (the hand the actor held is gone)."""
     return game.phase is Phase.OVER or any(isinstance(e, Dealt) for e in events)
+
+
+def _renumber(seats: Iterable[SeatRecord]) -> list[SeatRecord]:
+    """The remaining seats numbered again from 0, in order, each keeping who sits there."""
+    return [dataclasses.replace(seat, seat=i) for i, seat in enumerate(seats)]

@@ -62,12 +62,14 @@ class ChannelBusy(StoreError):
 
 @dataclass(frozen=True, slots=True)
 class SeatRecord:
-    """One seat of a game: who sits there and the name shown at the table."""
+    """One seat of a game: who sits there and the name shown at the table; a computer seat
+    (``is_computer``, no user) also has its difficulty ``level``."""
 
     seat: int
     user_id: int | None
     name: str
     is_computer: bool = False
+    level: str | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -239,7 +241,8 @@ def _scalar(conn: sqlite3.Connection, sql: str, params: Sequence[Any] = ()) -> A
 def _games(conn: sqlite3.Connection, where: str, params: Sequence[Any]) -> list[GameRecord]:
     """Games matching ``where`` with their seats, in one joined query."""
     rows = conn.execute(
-        f"SELECT {_GAME_COLUMNS_G}, s.seat, s.user_id, s.display_name, s.is_computer"
+        f"SELECT {_GAME_COLUMNS_G}, s.seat, s.user_id, s.display_name, s.is_computer,"
+        " s.computer_level"
         " FROM games g LEFT JOIN seats s ON s.game_id = g.id"
         f" WHERE {where} ORDER BY g.id, s.seat",
         params,
@@ -248,7 +251,13 @@ def _games(conn: sqlite3.Connection, where: str, params: Sequence[Any]) -> list[
     for _, group in itertools.groupby(rows, key=lambda row: row["id"]):
         members = list(group)
         seats = tuple(
-            SeatRecord(r["seat"], r["user_id"], r["display_name"], bool(r["is_computer"]))
+            SeatRecord(
+                r["seat"],
+                r["user_id"],
+                r["display_name"],
+                bool(r["is_computer"]),
+                r["computer_level"],
+            )
             for r in members
             if r["seat"] is not None
         )
@@ -258,9 +267,9 @@ def _games(conn: sqlite3.Connection, where: str, params: Sequence[Any]) -> list[
 
 def _insert_seats(conn: sqlite3.Connection, game_id: int, seats: Iterable[SeatRecord]) -> None:
     conn.executemany(
-        "INSERT INTO seats (game_id, seat, user_id, display_name, is_computer)"
-        " VALUES (?, ?, ?, ?, ?)",
-        [(game_id, s.seat, s.user_id, s.name, int(s.is_computer)) for s in seats],
+        "INSERT INTO seats (game_id, seat, user_id, display_name, is_computer, computer_level)"
+        " VALUES (?, ?, ?, ?, ?, ?)",
+        [(game_id, s.seat, s.user_id, s.name, int(s.is_computer), s.level) for s in seats],
     )
 
 

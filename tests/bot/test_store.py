@@ -4,6 +4,7 @@ accepted action with an optimistic version check."""
 from __future__ import annotations
 
 import json
+import sqlite3
 from pathlib import Path
 
 import pytest
@@ -206,3 +207,46 @@ async def test_idle_games_lists_open_games_older_than_the_cutoff(store: Store) -
 
 async def test_foreign_keys_are_enforced(store: Store) -> None:
     assert await store.foreign_keys()
+
+
+async def test_a_computer_seat_keeps_its_level(store: Store) -> None:
+    game_id = await _lobby(store)
+    record = await store.get_game(game_id)
+    assert record is not None
+    computer = SeatRecord(1, None, "Computer (medium)", True, "medium")
+    await store.set_seats(game_id, record.version, [AL, computer], now=101.0)
+    again = await store.get_game(game_id)
+    assert again is not None and again.seats == (AL, computer)
+
+
+async def test_migration_003_reads_old_computer_levels_from_their_names(tmp_path: Path) -> None:
+    # A database made before 003: the level was only in the name shown at the table.
+    folder = tmp_path / "migrations"
+    folder.mkdir()
+    for number, path in migrations():
+        if number < 3:
+            (folder / path.name).write_text(path.read_text())
+    db = tmp_path / "old.db"
+    await (await Store.open(db, migrations_dir=folder)).close()
+    # A lobby as the old bot wrote it (today's store would write the new column).
+    with sqlite3.connect(db) as conn:
+        game_id = conn.execute(
+            "INSERT INTO games (channel_id, creator_id, num_players, target, created_at,"
+            " updated_at) VALUES (10, 1, 2, 121, 100.0, 100.0)"
+        ).lastrowid
+        conn.executemany(
+            "INSERT INTO seats (game_id, seat, user_id, display_name, is_computer)"
+            " VALUES (?, ?, ?, ?, ?)",
+            [(game_id, 0, 1, "Al", 0), (game_id, 1, None, "Computer (easy)", 1)],
+        )
+    assert game_id is not None
+    new = await Store.open(db)
+    try:
+        again = await new.get_game(game_id)
+        assert again is not None
+        assert [(s.name, s.level) for s in again.seats] == [
+            ("Al", None),
+            ("Computer (easy)", "easy"),
+        ]
+    finally:
+        await new.close()
