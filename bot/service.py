@@ -750,7 +750,7 @@ class GameService:
     async def leaderboard(self, guild_id: int | None) -> Outcome:
         """The server's standings (games between people), ranked."""
         rows = await self._store.leaderboard(guild_id)
-        computer = await self._store.computer_leaderboard(guild_id)
+        computer = await self._store.leaderboard(guild_id, vs_computer=True)
         return Outcome(reply=Reply(render.render_leaderboard(rows, computer), ephemeral=False))
 
     async def coach(self, user: User, on: bool | None = None) -> Outcome:

@@ -613,9 +613,12 @@ class Store:
         ]
 
     # -- standings -------------------------------------------------------------------------
-    async def leaderboard(self, guild_id: int | None, *, limit: int = 20) -> list[LeaderRow]:
-        """The server's players over games between people, best first: wins, then win rate,
-        then game points."""
+    async def leaderboard(
+        self, guild_id: int | None, *, limit: int = 20, vs_computer: bool = False
+    ) -> list[LeaderRow]:
+        """The server's players, best first: wins, then win rate, then game points. Over games
+        between people, or with ``vs_computer`` over their games against the computer
+        (computer seats themselves never get a row)."""
         rows = await self._run(
             lambda conn: conn.execute(
                 "SELECT user_id,"
@@ -625,12 +628,12 @@ class Store:
                 " SUM(CASE WHEN won THEN game_points ELSE 0 END) AS points,"
                 " SUM(skunk_given) AS given, SUM(skunk_taken) AS taken"
                 " FROM results r"
-                " WHERE guild_id IS ? AND vs_computer = 0 AND is_computer = 0"
+                " WHERE guild_id IS ? AND vs_computer = ? AND is_computer = 0"
                 " GROUP BY user_id"
                 " ORDER BY wins DESC, CAST(wins AS REAL) / games DESC, points DESC, losses ASC,"
                 " name"
                 " LIMIT ?",
-                (guild_id, limit),
+                (guild_id, int(vs_computer), limit),
             ).fetchall()
         )
         return [
@@ -695,44 +698,6 @@ class Store:
             "g.id = (SELECT MAX(id) FROM games WHERE channel_id = ?)", (channel_id,)
         )
         return found[0] if found else None
-
-    async def computer_leaderboard(
-        self, guild_id: int | None, *, limit: int = 20
-    ) -> list[LeaderRow]:
-        """The server's players over their games against the computer, ranked like
-        :meth:`leaderboard` (computer seats themselves get no row)."""
-        async with (
-            self._lock,
-            self._db.execute(
-                "SELECT user_id,"
-                " (SELECT display_name FROM results n WHERE n.user_id = r.user_id"
-                "   AND n.guild_id IS r.guild_id ORDER BY finished_at DESC LIMIT 1) AS name,"
-                " COUNT(*) AS games, SUM(won) AS wins, SUM(1 - won) AS losses,"
-                " SUM(CASE WHEN won THEN game_points ELSE 0 END) AS points,"
-                " SUM(skunk_given) AS given, SUM(skunk_taken) AS taken"
-                " FROM results r"
-                " WHERE guild_id IS ? AND vs_computer = 1 AND is_computer = 0"
-                " GROUP BY user_id"
-                " ORDER BY wins DESC, CAST(wins AS REAL) / games DESC, points DESC, losses ASC,"
-                " name"
-                " LIMIT ?",
-                (guild_id, limit),
-            ) as cursor,
-        ):
-            rows = await cursor.fetchall()
-        return [
-            LeaderRow(
-                user_id=row["user_id"],
-                name=row["name"],
-                games=row["games"],
-                wins=row["wins"],
-                losses=row["losses"],
-                game_points=row["points"],
-                skunks_given=row["given"],
-                skunks_taken=row["taken"],
-            )
-            for row in rows
-        ]
 
     async def coach_off(self, user_ids: Iterable[int]) -> set[int]:
         """Which of ``user_ids`` have turned the coach off (everyone else has it on)."""
