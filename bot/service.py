@@ -185,6 +185,16 @@ class GameService:
         while len(self._cache) > CACHED_GAMES:
             self._cache.popitem(last=False)
 
+    def _seated(self, record: GameRecord, user: User) -> tuple[_Loaded, int] | Outcome:
+        """The started game and ``user``'s seat in it, or the refusal to send instead."""
+        loaded = self._started(record)
+        if isinstance(loaded, Outcome):
+            return loaded
+        seat = record.seat_of(user.id)
+        if seat is None:
+            return Outcome.refuse(NOT_A_PLAYER, game_id=record.id)
+        return loaded, seat
+
     def _started(self, record: GameRecord) -> _Loaded | Outcome:
         if record.status == "lobby":
             return Outcome.refuse(NOT_STARTED, game_id=record.id)
@@ -523,12 +533,10 @@ class GameService:
         return await self._in_channel(channel_id, lambda r: self._resign(r, user))
 
     async def _resign(self, record: GameRecord, user: User) -> Outcome:
-        loaded = self._started(record)
-        if isinstance(loaded, Outcome):
-            return loaded
-        seat = record.seat_of(user.id)
-        if seat is None:
-            return Outcome.refuse(NOT_A_PLAYER, game_id=record.id)
+        found = self._seated(record, user)
+        if isinstance(found, Outcome):
+            return found
+        loaded, seat = found
         return await self._apply(
             loaded,
             lambda g: g.resign(seat),
@@ -543,12 +551,10 @@ class GameService:
     async def _discard(
         self, record: GameRecord, user: User, cards: str | Sequence[Card]
     ) -> Outcome:
-        loaded = self._started(record)
-        if isinstance(loaded, Outcome):
-            return loaded
-        seat = record.seat_of(user.id)
-        if seat is None:
-            return Outcome.refuse(NOT_A_PLAYER, game_id=record.id)
+        found = self._seated(record, user)
+        if isinstance(found, Outcome):
+            return found
+        loaded, seat = found
         if isinstance(cards, str):
             try:
                 chosen = parse_cards(cards)
@@ -570,12 +576,10 @@ class GameService:
         return await self._in_channel(channel_id, lambda r: self._play(r, user, card))
 
     async def _play(self, record: GameRecord, user: User, card: str | Card) -> Outcome:
-        loaded = self._started(record)
-        if isinstance(loaded, Outcome):
-            return loaded
-        seat = record.seat_of(user.id)
-        if seat is None:
-            return Outcome.refuse(NOT_A_PLAYER, game_id=record.id)
+        found = self._seated(record, user)
+        if isinstance(found, Outcome):
+            return found
+        loaded, seat = found
         if isinstance(card, str):
             try:
                 parsed = parse_cards(card)
@@ -598,12 +602,10 @@ class GameService:
         return await self._in_channel(channel_id, lambda r: self._hand(r, user))
 
     async def _hand(self, record: GameRecord, user: User) -> Outcome:
-        loaded = self._started(record)
-        if isinstance(loaded, Outcome):
-            return loaded
-        seat = record.seat_of(user.id)
-        if seat is None:
-            return Outcome.refuse(NOT_A_PLAYER, game_id=record.id)
+        found = self._seated(record, user)
+        if isinstance(found, Outcome):
+            return found
+        loaded, seat = found
         game = loaded.game
         controls: Prompt | None = None
         view = game.view(seat)
