@@ -173,7 +173,7 @@ def test_random_games_checked_at_every_step(
     run_game(table, seed, random.Random(choices), deep=True)
 
 
-@settings(max_examples=1000, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=2500, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(table=TABLES, seed=st.integers(0, 2**32 - 1), choices=st.integers(0, 2**32 - 1))
 def test_many_random_games_keep_the_invariants(
     table: tuple[int, int], seed: int, choices: int
