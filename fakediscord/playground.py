@@ -25,6 +25,11 @@ from fakediscord.model import Channel, Guild, Message, User
 from fakediscord.runner import BotProcess
 from fakediscord.server import FakeDiscord
 
+# Code blocks and inline code (kept as they are), captured so re.split keeps them.
+_CODE = re.compile(r"(```.*?```|`[^`\n]*`)", re.DOTALL)
+# Discord's markdown escape: a backslash before any punctuation shows the punctuation alone.
+_ESCAPE = re.compile(r"\\([^\w\s])")
+
 HELP = """\
   /command sub opt:value     a slash command, typed as in Discord
   /command sub opt:?         list autocomplete choices; answer with a number to send it
@@ -84,7 +89,11 @@ class Playground:
             found = world.users.get(int(match.group(1)))
             return f"@{found.name}" if found else match.group(0)
 
-        return re.sub(r"<@!?(\d+)>", user, re.sub(r"<#(\d+)>", channel, text))
+        named = re.sub(r"<@!?(\d+)>", user, re.sub(r"<#(\d+)>", channel, text))
+        # A backslash before punctuation is a markdown escape: Discord shows the character
+        # alone, except inside code, where text is shown as it is.
+        parts = _CODE.split(named)
+        return "".join(part if i % 2 else _ESCAPE.sub(r"\1", part) for i, part in enumerate(parts))
 
     def render(self, message: Message) -> None:
         """Print a message with its embeds and numbered components."""

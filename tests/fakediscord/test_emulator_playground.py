@@ -60,6 +60,16 @@ def test_mentions_are_shown_as_names() -> None:
     assert pg.readable(text) == "@Al plays in #general; <@1> and <#2> are unknown"
 
 
+def test_markdown_escapes_are_shown_as_discord_shows_them() -> None:
+    fd = FakeDiscord()
+    guild = fd.add_guild("Playground")
+    guild.add_text_channel("general")
+    guild.add_member(fd.add_user("Al"))
+    pg = Playground(fd, guild, io.StringIO())
+    text = r"Computer \(hard\) says \*hi\* `raw \(kept\)` ```a \_b``` and \\ ends"
+    assert pg.readable(text) == r"Computer (hard) says *hi* `raw \(kept\)` ```a \_b``` and \ ends"
+
+
 async def test_dms_and_modals() -> None:
     text = await play("/tiny dm\ndms\n/tiny ask\nforty-two\nas Bea\ndms\nquit\n")
     assert "@DM Cribbage: hello in private" in text
