@@ -10,8 +10,10 @@ on (:func:`review_view` in the play) or keep the cards and call :func:`review_di
 
 >>> from engine.cards import parse_cards
 >>> review = review_discard(parse_cards("5H 5C JD QS 10S 2D"), parse_cards("10S 2D"), crib_sign=1)
->>> print(review.line())
-You kept 5♣ 5♥ J♦ Q♠ — 16.6 expected with your crib; best was 5♣ 10♠ J♦ Q♠ — 17.1.
+>>> for part in review.line().split("; "):
+...     print(part)
+You kept 5♣ 5♥ J♦ Q♠ — 12.5 in hand + 4.1 in your crib = 16.6 expected
+best was 5♣ 10♠ J♦ Q♠ — 17.1.
 """
 
 from __future__ import annotations
@@ -48,16 +50,35 @@ class DiscardReview:
         return 0.0 if self.was_best else self.best.total - self.chosen.total
 
     def line(self) -> str:
-        """One short sentence for the player, e.g. "You kept ... — 9.1 expected ...; best ..."."""
-        with_crib = {1: "with your crib", -1: "less their crib", 0: "in hand"}[
-            self.chosen.crib_sign
-        ]
+        """One short sentence for the player: what the kept hand and the thrown cards were
+        each worth on average, the net, and the best split when it was worth more, e.g.
+        "You kept 2♦ 7♠ 8♥ K♣ — 3.8 in hand − 9.0 to their crib = −5.2 expected; best was
+        2♦ 5♣ 5♦ 8♥ — 5.2."
+        """
         kept = cards_str(sorted(self.chosen.kept, key=Card.sort_key))
-        said = f"You kept {kept} — {self.chosen.total:.1f} expected {with_crib}"
+        said = f"You kept {kept} — {_worth(self.chosen)}"
         if self.was_best:
             return f"{said}, the best choice."
         best = cards_str(sorted(self.best.kept, key=Card.sort_key))
-        return f"{said}; best was {best} — {self.best.total:.1f}."
+        return f"{said}; best was {best} — {_number(self.best.total)}."
+
+
+def _number(value: float) -> str:
+    """One decimal, with a real minus sign (a hyphen before a number reads as a dash)."""
+    text = f"{value:.1f}"
+    return "0.0" if text == "-0.0" else text.replace("-", "−")
+
+
+def _worth(choice: DiscardChoice) -> str:
+    """The expected points of one split, as the sum a player can follow."""
+    hand = _number(choice.hand)
+    if choice.crib_sign == 0:
+        return f"{hand} expected in hand"
+    crib = _number(choice.crib)
+    total = _number(choice.total)
+    if choice.crib_sign > 0:
+        return f"{hand} in hand + {crib} in your crib = {total} expected"
+    return f"{hand} in hand − {crib} to their crib = {total} expected"
 
 
 def review_discard(

@@ -11,10 +11,17 @@ from engine.cards import parse_cards
 from engine.coach import review_discard, review_view
 from engine.players.discard_ev import discard_choices
 
+NUMBER = r"−?\d+\.\d"
 LINE = re.compile(
-    r"^You kept (\S+ ){3}\S+ — -?\d+\.\d expected (with your crib|less their crib)"
-    r"(, the best choice\.|; best was (\S+ ){3}\S+ — -?\d+\.\d\.)$"
+    rf"^You kept (\S+ ){{3}}\S+ — {NUMBER} in hand"
+    rf" (\+ {NUMBER} in your crib|− {NUMBER} to their crib)"
+    rf" = {NUMBER} expected(, the best choice\.|; best was (\S+ ){{3}}\S+ — {NUMBER}\.)$"
 )
+
+
+def said(value: float) -> str:
+    """A figure as the coach writes it: one decimal, a real minus sign."""
+    return f"{value:.1f}".replace("-", "−")
 
 
 def test_a_worse_discard_names_the_best_one_with_its_figure() -> None:
@@ -27,17 +34,23 @@ def test_a_worse_discard_names_the_best_one_with_its_figure() -> None:
     line = review.line()
     assert LINE.match(line), line
     assert line.startswith("You kept 2♦ 7♠ 8♥ K♣ — ")
-    assert f"— {review.chosen.total:.1f} expected less their crib; best was" in line
-    assert line.endswith(f"— {best.total:.1f}.")
+    chosen = review.chosen
+    assert (
+        f"— {said(chosen.hand)} in hand − {said(chosen.crib)} to their crib"
+        f" = {said(chosen.total)} expected; best was"
+    ) in line
+    assert chosen.total < 0 and "−" in line  # throwing two fives to the opponent costs
+    assert line.endswith(f"— {said(best.total)}.")
 
 
 def test_the_best_discard_is_praised() -> None:
     dealt = parse_cards("5C 5D 7S 8H KC 2D")
     review = review_discard(dealt, parse_cards("7S 8H"), crib_sign=1)
     assert review.was_best and review.loss == 0
+    chosen = review.chosen
     assert review.line() == (
-        f"You kept 2♦ 5♣ 5♦ K♣ — {review.chosen.total:.1f} expected with your crib, "
-        "the best choice."
+        f"You kept 2♦ 5♣ 5♦ K♣ — {said(chosen.hand)} in hand + {said(chosen.crib)} in your"
+        f" crib = {said(chosen.total)} expected, the best choice."
     )
 
 
