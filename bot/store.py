@@ -125,7 +125,7 @@ class ResultRecord:
 
 @dataclass(frozen=True, slots=True)
 class LeaderRow:
-    """A player's standing on a server (games between people)."""
+    """A player's standing on a server, over games between people or against the computer."""
 
     user_id: int
     name: str
