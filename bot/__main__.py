@@ -23,7 +23,7 @@ from typing import TYPE_CHECKING
 from bot.settings import Settings, SettingsError
 
 if TYPE_CHECKING:
-    from bot.app import CribbageBot
+    from bot.discord.app import CribbageBot
     from fakediscord import FakeDiscord
 
 NO_TOKEN = (
@@ -67,7 +67,7 @@ class _LocalBot:
 
 async def _start_local_bot(fd: FakeDiscord) -> _LocalBot:
     """Start the real bot in this process against ``fd`` (already pointed at by discord.py)."""
-    from bot.app import CribbageBot
+    from bot.discord.app import CribbageBot
 
     guild_id = next(iter(fd.world.guilds), None)
     scratch = Path(tempfile.mkdtemp(prefix="cribbage-playground-"))
@@ -109,7 +109,7 @@ def main(argv: Sequence[str] | None = None) -> int:
 
     import discord
 
-    from bot.app import run_bot
+    from bot.discord.app import run_bot
 
     try:
         with contextlib.suppress(KeyboardInterrupt):

@@ -9,8 +9,8 @@ from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 
-from bot.outcome import Outcome, Prompt, User
-from bot.service import GameService, RngFactory
+from bot.core.replies import Outcome, Prompt, User
+from bot.core.service import GameService, RngFactory
 from bot.store import Store
 from engine.game import Game
 

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 from bot_driver import Clock, make_service
 
-from bot.service import GameService
+from bot.core.service import GameService
 from bot.store import Store
 
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import random
 
-from bot.prompts import discard_choices, discard_prompt, play_choices, play_prompt
+from bot.core.prompts import discard_choices, discard_prompt, play_choices, play_prompt
 from engine.cards import full_deck
 from engine.game import Game
 

@@ -7,7 +7,7 @@ import random
 
 import pytest
 
-from bot import render
+from bot.core import render
 from bot.store import LeaderRow, StatsRow
 from engine.cards import Card, parse_cards
 from engine.events import (

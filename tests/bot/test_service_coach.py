@@ -7,8 +7,8 @@ from datetime import timedelta
 
 from bot_driver import AL, BEA, CHANNEL, GUILD, Clock, Table, drive, load, open_table, seeded
 
-from bot.outcome import Outcome, User
-from bot.service import GameService
+from bot.core.replies import Outcome, User
+from bot.core.service import GameService
 from bot.store import Store
 from engine.coach import review_view
 from engine.game import Game

@@ -11,8 +11,8 @@ from datetime import timedelta
 import pytest
 from bot_driver import AL, BEA, CHANNEL, CY, GUILD, Clock, Table, drive, load, seeded
 
-from bot.outcome import Outcome, User
-from bot.service import GameService
+from bot.core.replies import Outcome, User
+from bot.core.service import GameService
 from bot.store import Store
 from engine.game import Game
 from engine.phase import Phase

@@ -7,8 +7,8 @@ from collections.abc import Awaitable, Callable
 import pytest
 from bot_driver import AL, BEA, CHANNEL, CY, EVE, GUILD, drive, load, open_table, state
 
-from bot.outcome import Outcome
-from bot.service import GameService
+from bot.core.replies import Outcome
+from bot.core.service import GameService
 from bot.store import Store
 from engine.cards import Card, full_deck
 

@@ -24,8 +24,8 @@ from bot_driver import (
     open_table,
 )
 
-from bot.outcome import Outcome, User
-from bot.service import GameService
+from bot.core.replies import Outcome, User
+from bot.core.service import GameService
 from bot.store import Store
 from engine.cards import Card
 from engine.game import Game

@@ -7,7 +7,7 @@ from bot_driver import AL, BEA, CHANNEL, EVE, open_table, state
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from bot.service import GameService
+from bot.core.service import GameService
 from bot.store import Store
 
 # Text like people type, plus card-shaped fragments so some inputs get past the parser.

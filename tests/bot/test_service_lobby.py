@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from bot_driver import AL, BEA, CHANNEL, CY, GUILD, Clock, make_service, open_table
 
-from bot.service import GameService
+from bot.core.service import GameService
 from bot.store import Store
 
 

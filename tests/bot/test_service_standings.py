@@ -8,7 +8,7 @@ from collections import Counter, defaultdict
 
 from bot_driver import AL, BEA, CHANNEL, CY, GUILD, Clock, drive, load, make_service, open_table
 
-from bot.outcome import User
+from bot.core.replies import User
 from bot.store import Store
 from engine.cards import Card, parse_cards
 from engine.scoring import score_hand

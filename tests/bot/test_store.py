@@ -78,7 +78,7 @@ async def test_reopening_applies_nothing_twice(tmp_path: Path) -> None:
 async def test_a_new_numbered_migration_is_applied_once(tmp_path: Path) -> None:
     folder = tmp_path / "migrations"
     folder.mkdir()
-    base = Path(__file__).parents[2] / "bot" / "migrations" / "001_base.sql"
+    base = Path(__file__).parents[2] / "bot" / "store" / "migrations" / "001_base.sql"
     (folder / "001_base.sql").write_text(base.read_text())
     path = tmp_path / "grow.db"
     await (await Store.open(path, migrations_dir=folder)).close()

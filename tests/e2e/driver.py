@@ -23,7 +23,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, TypeVar, cast
 
-from bot.render import render_events
+from bot.core.render import render_events
 from engine.cards import Card, cards_str
 from engine.events import CutForDeal, Event, GameOver, Played, Shown, StarterCut
 from engine.game import Game

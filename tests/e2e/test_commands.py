@@ -10,12 +10,12 @@ from pathlib import Path
 
 import pytest
 
-from bot.app import CribbageBot
-from bot.commands import NEEDS_A_CHANNEL, NEEDS_A_SERVER
-from bot.discord_io import SORRY
-from bot.outcome import Outcome
-from bot.outcome import User as Player
-from bot.service import GameService
+from bot.core.replies import Outcome
+from bot.core.replies import User as Player
+from bot.core.service import GameService
+from bot.discord.app import CribbageBot
+from bot.discord.commands import NEEDS_A_CHANNEL, NEEDS_A_SERVER
+from bot.discord.interactions import SORRY
 from bot.settings import Settings
 from bot.store import Store
 from engine.phase import Phase

@@ -13,7 +13,7 @@ import random
 from hypothesis import HealthCheck, given, seed, settings
 from hypothesis import strategies as st
 
-from bot.discord_io import SORRY
+from bot.discord.interactions import SORRY
 from engine.cards import Card, parse_cards
 from engine.game import Game
 from engine.phase import Phase

@@ -17,7 +17,7 @@ import random
 import sqlite3
 from pathlib import Path
 
-from bot.render import escape, render_steps
+from bot.core.render import escape, render_steps
 from engine.cards import Card, cards_str
 from engine.coach import review_view
 from engine.events import Dealt, Discarded, Event, Played, Shown

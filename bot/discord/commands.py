@@ -2,7 +2,7 @@
 
 Each command is a thin line over the game service: it checks that it was used where it makes
 sense (a server channel or thread for everything about a game), then hands the call to
-:class:`bot.discord_io.DiscordIO`, which answers the interaction and sends the outcome.
+:class:`bot.discord.interactions.DiscordIO`, which answers the interaction and sends the outcome.
 """
 
 from __future__ import annotations
@@ -13,12 +13,12 @@ from typing import TYPE_CHECKING, Any
 import discord
 from discord import app_commands
 
-from bot.computer import DEFAULT_LEVEL
-from bot.discord_io import is_moderator, send_error, user_of
-from bot.outcome import Outcome, User
+from bot.core.computer import DEFAULT_LEVEL
+from bot.core.replies import Outcome, User
+from bot.discord.interactions import is_moderator, send_error, user_of
 
 if TYPE_CHECKING:
-    from bot.app import CribbageBot
+    from bot.discord.app import CribbageBot
 
 __all__ = [
     "DIFFICULTY_ALONE",

@@ -2,7 +2,8 @@
 
 Every component is a :class:`discord.ui.DynamicItem`: its ``custom_id`` carries the game id and
 the action (and, for cards, the deal and the card code), so no View has to live in memory. The
-state is in the database; a click is routed through :mod:`bot.discord_io` like a slash command.
+state is in the database; a click is routed through :mod:`bot.discord.interactions` like a
+slash command.
 
 Custom ids (at most 100 characters, Discord's limit):
 
@@ -11,8 +12,8 @@ Custom ids (at most 100 characters, Discord's limit):
 - ``crib:<game>:discard:<stamp>``: the crib select menu sent with each deal;
 - ``crib:<game>:play:<stamp>:<card code>``: one button per card on your turn.
 
-The stamp is the service's :attr:`bot.outcome.Prompt.stamp`, handed back with the click so that a
-control from an earlier moment of the game gets a clear answer instead of acting.
+The stamp is the service's :attr:`bot.core.replies.Prompt.stamp`, handed back with the click so
+that a control from an earlier moment of the game gets a clear answer instead of acting.
 """
 
 from __future__ import annotations
@@ -22,10 +23,10 @@ from typing import TYPE_CHECKING, Any
 
 import discord
 
-from bot.outcome import LOBBY_BUTTONS, CardChoice, Lobby, Prompt
+from bot.core.replies import LOBBY_BUTTONS, CardChoice, Lobby, Prompt
 
 if TYPE_CHECKING:
-    from bot.app import CribbageBot
+    from bot.discord.app import CribbageBot
 
 _CARD_CODE = r"(?:10|[2-9AJQK])[CDHS]"
 _RED_SUITS = ("H", "D")

@@ -7,8 +7,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from bot import render
-from bot.outcome import CardChoice, Choice, Prompt
+from bot.core import render
+from bot.core.replies import CardChoice, Choice, Prompt
 from bot.store import GameRecord
 from engine.cards import Card, cards_str
 from engine.events import Dealt, Event

@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 
 # The help text lives in its own module; it is re-exported here with the rest of the words.
-from bot.rules_help import RULES_TOPICS, rules_text
+from bot.core.rules_help import RULES_TOPICS, rules_text
 from bot.store import LeaderRow, StatsRow
 from engine.cards import Card, cards_str
 from engine.events import (

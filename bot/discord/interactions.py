@@ -20,13 +20,13 @@ from typing import TYPE_CHECKING, Any
 import discord
 from discord import app_commands
 
-from bot.components import lobby_view, prompt_view
-from bot.outcome import Lobby, Outcome, Prompt, Reply, User
+from bot.core.replies import Lobby, Outcome, Prompt, Reply, User
+from bot.discord.components import lobby_view, prompt_view
 from engine.errors import RuleError
 
 if TYPE_CHECKING:
-    from bot.app import CribbageBot
-    from bot.service import GameService
+    from bot.core.service import GameService
+    from bot.discord.app import CribbageBot
 
 __all__ = ["SORRY", "DiscordIO", "is_moderator", "known_error_text", "send_error", "user_of"]
 

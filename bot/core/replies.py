@@ -1,7 +1,7 @@
 """What the game service hands back: the reply, the channel lines, the DMs and the lobby.
 
 These values are plain data with no Discord types, so the service can be tested without Discord
-and the Discord layer (``bot.app`` / ``bot.commands`` / ``bot.components``) only has to send them.
+and the Discord layer (``bot.discord``) only has to send them.
 """
 
 from __future__ import annotations

@@ -2,7 +2,7 @@
 
 Each call takes the channel's lock, loads the game, validates and applies ONE engine action,
 saves it (action log + snapshot + version check, one transaction) and returns an
-:class:`~bot.outcome.Outcome` saying what to send. Nothing here imports Discord.
+:class:`~bot.core.replies.Outcome` saying what to send. Nothing here imports Discord.
 """
 
 from __future__ import annotations
@@ -18,8 +18,8 @@ from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from functools import partial
 
-from bot import render
-from bot.computer import (
+from bot.core import render
+from bot.core.computer import (
     DEFAULT_LEVEL,
     LEVELS,
     ComputerPlayers,
@@ -28,9 +28,16 @@ from bot.computer import (
     computer_name,
     snapshot_views,
 )
-from bot.outcome import LOBBY_BUTTONS, Choice, Lobby, Outcome, Prompt, Reply, User
-from bot.prompts import discard_choices, discard_prompt, play_choices, play_prompt, prompts_after
-from bot.results import result_rows
+from bot.core.prompts import (
+    discard_choices,
+    discard_prompt,
+    play_choices,
+    play_prompt,
+    prompts_after,
+)
+from bot.core.replies import LOBBY_BUTTONS, Choice, Lobby, Outcome, Prompt, Reply, User
+from bot.core.results import result_rows
+from bot.core.tally import Tally
 from bot.store import (
     OPEN_STATUSES,
     ChannelBusy,
@@ -39,7 +46,6 @@ from bot.store import (
     Store,
     VersionConflict,
 )
-from bot.tally import Tally
 from engine.cards import Card, cards_str, parse_cards
 from engine.coach import review_view
 from engine.errors import RuleError

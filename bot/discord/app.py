@@ -21,10 +21,10 @@ import yarl
 from discord import app_commands
 from discord.ext import commands, tasks
 
-from bot.commands import CribbageCommands
-from bot.components import DYNAMIC_ITEMS
-from bot.discord_io import SORRY, DiscordIO, known_error_text, send_error
-from bot.service import GameService
+from bot.core.service import GameService
+from bot.discord.commands import CribbageCommands
+from bot.discord.components import DYNAMIC_ITEMS
+from bot.discord.interactions import SORRY, DiscordIO, known_error_text, send_error
 from bot.settings import Settings
 from bot.store import Store
 from engine.coach import review_view
