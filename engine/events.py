@@ -15,7 +15,7 @@ Go(seat=2)
 from __future__ import annotations
 
 from dataclasses import dataclass, fields
-from typing import Any, ClassVar
+from typing import Any, ClassVar, TypeAlias, get_args
 
 from engine.cards import Card
 from engine.outcome import GameResult
@@ -28,6 +28,7 @@ __all__ = [
     "Dealt",
     "Discarded",
     "Event",
+    "EventBase",
     "GameOver",
     "Go",
     "GoPoint",
@@ -81,8 +82,13 @@ def _encode(value: object) -> object:
     return value
 
 
-class Event:
-    """Base of every event: ``kind`` names it, :meth:`to_dict` makes it JSON-ready."""
+class EventBase:
+    """What every event has: ``kind`` names it, :meth:`to_dict` makes it JSON-ready.
+
+    Annotate with :data:`Event`, the closed union of every event, not with this class: code
+    that handles events can then ``match`` on them and let the type checker say when a new
+    kind is left unhandled (``typing.assert_never``).
+    """
 
     __slots__ = ()
     kind: ClassVar[str] = ""
@@ -96,7 +102,7 @@ class Event:
 
 
 @dataclass(frozen=True, slots=True)
-class CutForDeal(Event):
+class CutForDeal(EventBase):
     """The cut for first deal: one card per seat per round (ties for lowest cut again)."""
 
     kind: ClassVar[str] = "cut_for_deal"
@@ -105,7 +111,7 @@ class CutForDeal(Event):
 
 
 @dataclass(frozen=True, slots=True)
-class Dealt(Event):
+class Dealt(EventBase):
     """A new deal: every seat has ``hand_size`` cards (see the seat's view)."""
 
     kind: ClassVar[str] = "dealt"
@@ -116,7 +122,7 @@ class Dealt(Event):
 
 
 @dataclass(frozen=True, slots=True)
-class Discarded(Event):
+class Discarded(EventBase):
     """A seat put ``count`` cards in the crib; which cards stays hidden."""
 
     kind: ClassVar[str] = "discarded"
@@ -125,7 +131,7 @@ class Discarded(Event):
 
 
 @dataclass(frozen=True, slots=True)
-class StarterCut(Event):
+class StarterCut(EventBase):
     """The starter, turned once the crib is complete."""
 
     kind: ClassVar[str] = "starter_cut"
@@ -134,7 +140,7 @@ class StarterCut(Event):
 
 
 @dataclass(frozen=True, slots=True)
-class Heels(Event):
+class Heels(EventBase):
     """The starter is a jack: "two for his heels" to the dealer."""
 
     kind: ClassVar[str] = "heels"
@@ -145,7 +151,7 @@ class Heels(Event):
 
 
 @dataclass(frozen=True, slots=True)
-class Played(Event):
+class Played(EventBase):
     """One card played in the play; ``items`` are its pegging points, ``score`` the side's total."""
 
     kind: ClassVar[str] = "played"
@@ -159,7 +165,7 @@ class Played(Event):
 
 
 @dataclass(frozen=True, slots=True)
-class Go(Event):
+class Go(EventBase):
     """The seat cannot play without passing 31 (said once per series per seat)."""
 
     kind: ClassVar[str] = "go"
@@ -167,7 +173,7 @@ class Go(Event):
 
 
 @dataclass(frozen=True, slots=True)
-class GoPoint(Event):
+class GoPoint(EventBase):
     """1 for the go (nobody else could play), or 1 for the last card of the play."""
 
     kind: ClassVar[str] = "go_point"
@@ -179,7 +185,7 @@ class GoPoint(Event):
 
 
 @dataclass(frozen=True, slots=True)
-class CountReset(Event):
+class CountReset(EventBase):
     """The count goes back to 0 and ``next_seat`` leads."""
 
     kind: ClassVar[str] = "count_reset"
@@ -187,7 +193,7 @@ class CountReset(Event):
 
 
 @dataclass(frozen=True, slots=True)
-class Shown(Event):
+class Shown(EventBase):
     """One hand (or the crib) counted at the show; its cards are public from now on."""
 
     kind: ClassVar[str] = "shown"
@@ -201,29 +207,30 @@ class Shown(Event):
 
 
 @dataclass(frozen=True, slots=True)
-class GameOver(Event):
+class GameOver(EventBase):
     """The game ended: a side reached the target, or a player resigned."""
 
     kind: ClassVar[str] = "game_over"
     result: GameResult
 
 
-EVENT_TYPES: dict[str, type[Event]] = {
-    cls.kind: cls
-    for cls in (
-        CutForDeal,
-        Dealt,
-        Discarded,
-        StarterCut,
-        Heels,
-        Played,
-        Go,
-        GoPoint,
-        CountReset,
-        Shown,
-        GameOver,
-    )
-}
+#: Every event the engine produces (a closed union: see :class:`EventBase`).
+Event: TypeAlias = (
+    CutForDeal
+    | Dealt
+    | Discarded
+    | StarterCut
+    | Heels
+    | Played
+    | Go
+    | GoPoint
+    | CountReset
+    | Shown
+    | GameOver
+)
+
+#: Each event class by its ``kind``, for reading events back from JSON.
+EVENT_TYPES: dict[str, type[Event]] = {cls.kind: cls for cls in get_args(Event)}
 
 
 def _cards(codes: list[str]) -> tuple[Card, ...]:
@@ -231,7 +238,7 @@ def _cards(codes: list[str]) -> tuple[Card, ...]:
 
 
 def event_from_dict(data: dict[str, Any]) -> Event:
-    """Rebuild an event written by :meth:`Event.to_dict`."""
+    """Rebuild an event written by :meth:`EventBase.to_dict`."""
     kind = data.get("kind")
     cls = EVENT_TYPES.get(str(kind))
     if cls is None:
