@@ -15,7 +15,8 @@ Go(seat=2)
 from __future__ import annotations
 
 from dataclasses import dataclass, fields
-from typing import Any, ClassVar, TypeAlias, get_args
+from enum import StrEnum
+from typing import Any, ClassVar, TypeAlias, assert_never, get_args
 
 from engine.cards import Card
 from engine.outcome import GameResult
@@ -34,11 +35,14 @@ __all__ = [
     "GoPoint",
     "Heels",
     "Played",
+    "PointSource",
+    "Points",
     "Shown",
     "StarterCut",
     "event_from_dict",
     "item_from_dict",
     "item_to_dict",
+    "points_scored",
     "score_from_dict",
     "score_to_dict",
 ]
@@ -228,6 +232,48 @@ Event: TypeAlias = (
     | Shown
     | GameOver
 )
+
+
+class PointSource(StrEnum):
+    """Where points came from: the play, his heels, a hand or the crib at the show."""
+
+    PEGGING = "pegging"
+    HEELS = "heels"
+    HAND = "hand"
+    CRIB = "crib"
+
+
+@dataclass(frozen=True, slots=True)
+class Points:
+    """Points one event scored: to which seat (and its side), from where, how many."""
+
+    seat: int
+    side: int
+    source: PointSource
+    points: int
+
+
+def points_scored(event: Event) -> Points | None:
+    """The points ``event`` scored, or None for an event that scores nothing.
+
+    >>> points_scored(Go(seat=1)) is None
+    True
+    >>> points_scored(Heels(seat=0, side=0, points=2, score=2)).source
+    <PointSource.HEELS: 'heels'>
+    """
+    match event:
+        case Played() | GoPoint():
+            return Points(event.seat, event.side, PointSource.PEGGING, event.points)
+        case Heels():
+            return Points(event.seat, event.side, PointSource.HEELS, event.points)
+        case Shown():
+            source = PointSource.CRIB if event.crib else PointSource.HAND
+            return Points(event.seat, event.side, source, event.score.total)
+        case CutForDeal() | Dealt() | Discarded() | StarterCut() | Go() | CountReset() | GameOver():
+            return None
+        case _:
+            assert_never(event)
+
 
 #: Each event class by its ``kind``, for reading events back from JSON.
 EVENT_TYPES: dict[str, type[Event]] = {cls.kind: cls for cls in get_args(Event)}

@@ -1,6 +1,6 @@
 """Computer seats: their names, their levels, and the moves they make inside a service call.
 
-A computer seat is a :class:`~bot.store.SeatRecord` with ``is_computer`` set, no user, and
+A computer seat is a :class:`~bot.core.records.SeatRecord` with ``is_computer`` set, no user, and
 its difficulty in ``level`` (stored in its own column; the name shown at the table, "Computer
 (hard)", "Computer 2 (easy)", only repeats it for the players).
 
@@ -15,7 +15,7 @@ import random
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
-from bot.store import SeatRecord
+from bot.core.records import SeatRecord
 from engine.events import Event
 from engine.game import Game
 from engine.phase import Phase

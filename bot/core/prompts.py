@@ -7,9 +7,9 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from bot.core import render
+from bot.core.records import GameRecord
+from bot.core.render.private import discard_prompt_text, play_prompt_text
 from bot.core.replies import CardChoice, Choice, Prompt
-from bot.store import GameRecord
 from engine.cards import Card, cards_str
 from engine.events import Dealt, Event
 from engine.game import Game
@@ -18,9 +18,9 @@ from engine.views import SeatView
 
 __all__ = [
     "MAX_CHOICES",
-    "discard_choices",
+    "discard_completions",
     "discard_prompt",
-    "play_choices",
+    "play_completions",
     "play_prompt",
     "prompts_after",
 ]
@@ -35,7 +35,7 @@ def discard_prompt(view: SeatView, game_id: int, channel_id: int, user_id: int) 
         user_id=user_id,
         game_id=game_id,
         kind="discard",
-        text=render.discard_prompt_text(view, channel_id),
+        text=discard_prompt_text(view, channel_id),
         cards=tuple(CardChoice(c.code, str(c)) for c in view.hand),
         pick=view.discard_count,
         stamp=view.deal_number,
@@ -50,7 +50,7 @@ def play_prompt(
         user_id=user_id,
         game_id=game_id,
         kind="play",
-        text=render.play_prompt_text(view, channel_id),
+        text=play_prompt_text(view, channel_id),
         cards=tuple(CardChoice(c.code, str(c), c in view.playable) for c in view.hand),
         pick=1,
         stamp=version,
@@ -91,7 +91,7 @@ def _matches(card: Card, typed: str) -> bool:
     return card.code.upper().startswith(typed) or str(card).upper().startswith(typed)
 
 
-def discard_choices(view: SeatView, current: str) -> list[Choice]:
+def discard_completions(view: SeatView, current: str) -> list[Choice]:
     """The seat's cards matching what was typed, empty unless it still has to discard.
 
     Held cards already typed in full stay in front, so ``"5H J"`` offers ``"5H JD"``,
@@ -119,6 +119,6 @@ def discard_choices(view: SeatView, current: str) -> list[Choice]:
     return choices[:MAX_CHOICES]
 
 
-def play_choices(view: SeatView, current: str) -> list[Choice]:
+def play_completions(view: SeatView, current: str) -> list[Choice]:
     """Only the cards the seat may play now (none when it is not its turn)."""
     return [Choice(str(c), c.code) for c in view.playable if _matches(c, current)][:MAX_CHOICES]

@@ -3,8 +3,8 @@ per-seat tallies kept during the game."""
 
 from __future__ import annotations
 
+from bot.core.records import GameRecord, ResultRecord
 from bot.core.tally import Tally
-from bot.store import GameRecord, ResultRecord
 from engine.game import Game
 
 __all__ = ["result_rows"]

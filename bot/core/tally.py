@@ -11,7 +11,7 @@ from dataclasses import asdict, dataclass
 from typing import Any
 
 from engine.cards import cards_str
-from engine.events import Event, GoPoint, Heels, Played, Shown
+from engine.events import Event, PointSource, Shown, points_scored
 
 __all__ = ["SeatTally", "Tally"]
 
@@ -52,20 +52,25 @@ class Tally:
         return [asdict(seat) for seat in self.seats]
 
     def add(self, events: Iterable[Event]) -> None:
-        """Count the points of ``events`` to the seats that scored them."""
+        """Count the points of ``events`` to the seats that scored them (his heels counts
+        with the pegging)."""
         for event in events:
-            if isinstance(event, Played | GoPoint | Heels):
-                self.seats[event.seat].pegging += event.points
-            elif isinstance(event, Shown):
-                seat = self.seats[event.seat]
-                points = event.score.total
-                if points == PERFECT_HAND:
-                    seat.twenty_nines += 1
-                if event.crib:
-                    seat.crib += points
-                    continue
-                seat.hand += points
-                seat.deals += 1
-                if seat.best_hand_cards is None or points > seat.best_hand:
-                    seat.best_hand = points
-                    seat.best_hand_cards = f"{cards_str(event.cards)} + {event.starter}"
+            scored = points_scored(event)
+            if scored is None:
+                continue
+            seat = self.seats[scored.seat]
+            if scored.source in (PointSource.PEGGING, PointSource.HEELS):
+                seat.pegging += scored.points
+                continue
+            if scored.points == PERFECT_HAND:
+                seat.twenty_nines += 1
+            if scored.source is PointSource.CRIB:
+                seat.crib += scored.points
+                continue
+            seat.hand += scored.points
+            seat.deals += 1
+            if isinstance(event, Shown) and (
+                seat.best_hand_cards is None or scored.points > seat.best_hand
+            ):
+                seat.best_hand = scored.points
+                seat.best_hand_cards = f"{cards_str(event.cards)} + {event.starter}"

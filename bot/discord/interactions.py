@@ -22,7 +22,6 @@ from discord import app_commands
 
 from bot.core.replies import Lobby, Outcome, Prompt, Reply, User
 from bot.discord.components import lobby_view, prompt_view
-from engine.errors import RuleError
 
 if TYPE_CHECKING:
     from bot.core.service import GameService
@@ -63,8 +62,6 @@ def known_error_text(error: BaseException) -> str | None:
     """The sentence to show for an error a user can cause, or None for a bug."""
     if isinstance(error, app_commands.CommandInvokeError):
         error = error.original
-    if isinstance(error, RuleError):
-        return str(error)
     if isinstance(error, app_commands.NoPrivateMessage):
         return "That command works in a server channel, not in DMs."
     if isinstance(error, app_commands.CommandOnCooldown):

@@ -1,29 +1,9 @@
-"""The bot's database: every query, the migrations and the version checks (SQLite today)."""
+"""The bot's database: every query, the migrations and the version checks (SQLite today).
 
-from bot.store.sqlite import (
-    OPEN_STATUSES,
-    ChannelBusy,
-    GameRecord,
-    LeaderRow,
-    ResultRecord,
-    SeatRecord,
-    StatsRow,
-    Store,
-    StoreError,
-    VersionConflict,
-    migrations,
-)
+The values it reads and writes are :mod:`bot.core.records`; its refusals are
+:mod:`bot.core.storage`'s errors, raised here and answered by the service.
+"""
 
-__all__ = [
-    "OPEN_STATUSES",
-    "ChannelBusy",
-    "GameRecord",
-    "LeaderRow",
-    "ResultRecord",
-    "SeatRecord",
-    "StatsRow",
-    "Store",
-    "StoreError",
-    "VersionConflict",
-    "migrations",
-]
+from bot.store.sqlite import Store, migrations
+
+__all__ = ["Store", "migrations"]

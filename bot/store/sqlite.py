@@ -15,12 +15,22 @@ import itertools
 import re
 import sqlite3
 from collections.abc import Awaitable, Callable, Iterable, Iterator, Sequence
-from dataclasses import dataclass
 from pathlib import Path
 from types import TracebackType
 from typing import Any, TypeVar
 
 import aiosqlite
+
+from bot.core.records import (
+    OPEN_STATUSES,
+    GameRecord,
+    GameStatus,
+    LeaderRow,
+    ResultRecord,
+    SeatRecord,
+    StatsRow,
+)
+from bot.core.storage import ChannelBusy, StoreError, VersionConflict
 
 __all__ = [
     "OPEN_STATUSES",
@@ -37,131 +47,8 @@ __all__ = [
 ]
 
 MIGRATIONS_DIR = Path(__file__).with_name("migrations")
-OPEN_STATUSES = ("lobby", "active")
 _MIGRATION_NAME = re.compile(r"^(\d+)_[\w-]+\.sql$")
 _T = TypeVar("_T")
-
-
-class StoreError(Exception):
-    """A write the store refused; the message is a sentence for the player."""
-
-
-class VersionConflict(StoreError):
-    """The game changed since it was loaded: another action got there first."""
-
-    def __init__(self) -> None:
-        super().__init__("That move was already made — look at the table again.")
-
-
-class ChannelBusy(StoreError):
-    """The channel already has an open game."""
-
-    def __init__(self) -> None:
-        super().__init__("There is already a game in this channel.")
-
-
-@dataclass(frozen=True, slots=True)
-class SeatRecord:
-    """One seat of a game: who sits there and the name shown at the table; a computer seat
-    (``is_computer``, no user) also has its difficulty ``level``."""
-
-    seat: int
-    user_id: int | None
-    name: str
-    is_computer: bool = False
-    level: str | None = None
-
-
-@dataclass(frozen=True, slots=True)
-class GameRecord:
-    """One row of ``games`` with its seats in seat order."""
-
-    id: int
-    guild_id: int | None
-    channel_id: int
-    status: str
-    creator_id: int
-    num_players: int
-    target: int
-    vs_computer: bool
-    lobby_message_id: int | None
-    snapshot: str | None
-    version: int
-    created_at: float
-    updated_at: float
-    seats: tuple[SeatRecord, ...]
-
-    def seat_of(self, user_id: int) -> int | None:
-        """The seat ``user_id`` sits in, or None."""
-        for seat in self.seats:
-            if seat.user_id == user_id and not seat.is_computer:
-                return seat.seat
-        return None
-
-
-@dataclass(frozen=True, slots=True)
-class ResultRecord:
-    """One player's result in a finished game (one row of ``results``)."""
-
-    seat: int
-    user_id: int | None
-    display_name: str
-    is_computer: bool
-    won: bool
-    game_points: int
-    skunk_given: bool
-    skunk_taken: bool
-    score: int
-    final_scores: str
-    reason: str
-    pegging_points: int
-    hand_points: int
-    crib_points: int
-    deals: int
-    best_hand: int
-    best_hand_cards: str | None
-    twenty_nines: int
-
-
-@dataclass(frozen=True, slots=True)
-class LeaderRow:
-    """A player's standing on a server, over games between people or against the computer."""
-
-    user_id: int
-    name: str
-    games: int
-    wins: int
-    losses: int
-    game_points: int
-    skunks_given: int
-    skunks_taken: int
-
-    @property
-    def win_rate(self) -> float:
-        """Wins as a fraction of games played (0 when none)."""
-        return self.wins / self.games if self.games else 0.0
-
-
-@dataclass(frozen=True, slots=True)
-class StatsRow:
-    """A player's totals over one group of games (people only, or against the computer)."""
-
-    games: int
-    wins: int
-    skunks_given: int
-    skunks_taken: int
-    pegging_points: int
-    hand_points: int
-    crib_points: int
-    deals: int
-    best_hand: int
-    best_hand_cards: str | None
-    twenty_nines: int
-
-    @property
-    def win_rate(self) -> float:
-        """Wins as a fraction of games played (0 when none)."""
-        return self.wins / self.games if self.games else 0.0
 
 
 def migrations(directory: Path = MIGRATIONS_DIR) -> list[tuple[int, Path]]:
@@ -189,7 +76,7 @@ def _record(row: sqlite3.Row, seats: tuple[SeatRecord, ...]) -> GameRecord:
         id=row["id"],
         guild_id=row["guild_id"],
         channel_id=row["channel_id"],
-        status=row["status"],
+        status=GameStatus(row["status"]),
         creator_id=row["creator_id"],
         num_players=row["num_players"],
         target=row["target"],

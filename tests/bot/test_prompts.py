@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import random
 
-from bot.core.prompts import discard_choices, discard_prompt, play_choices, play_prompt
+from bot.core.prompts import discard_completions, discard_prompt, play_completions, play_prompt
 from engine.cards import full_deck
 from engine.game import Game
 
@@ -31,8 +31,8 @@ def test_play_prompt_disables_what_cannot_be_played() -> None:
     playable = {c.code for c in game.playable_cards(seat)}
     assert {c.code for c in prompt.cards if c.enabled} == playable
     assert prompt.stamp == 12 and prompt.pick == 1
-    assert play_choices(game.view(seat), "")[0].value in playable
-    assert play_choices(game.view(1 - seat), "") == []
+    assert play_completions(game.view(seat), "")[0].value in playable
+    assert play_completions(game.view(1 - seat), "") == []
 
 
 def test_discard_choices_ignore_cards_not_held() -> None:
@@ -41,11 +41,11 @@ def test_discard_choices_ignore_cards_not_held() -> None:
     stranger = next(c for c in full_deck() if c not in hand and c not in game.hand(1))
     theirs = game.hand(1)[0]
     for typed in (f"{stranger.code} ", f"{theirs.code} ", "ZZ "):
-        values = [c.value for c in discard_choices(game.view(0), typed)]
+        values = [c.value for c in discard_completions(game.view(0), typed)]
         assert values == [c.code for c in hand]
     first = hand[0].code
-    pairs = discard_choices(game.view(0), f"{first} {first} ")
+    pairs = discard_completions(game.view(0), f"{first} {first} ")
     assert [c.value for c in pairs] == [f"{first} {c.code}" for c in hand[1:]]
     rank = hand[1].code[:-1]
-    narrowed = discard_choices(game.view(0), f"{first} {rank}")
+    narrowed = discard_completions(game.view(0), f"{first} {rank}")
     assert narrowed and all(c.value.split()[1].startswith(rank) for c in narrowed)

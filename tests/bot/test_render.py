@@ -7,8 +7,13 @@ import random
 
 import pytest
 
-from bot.core import render
-from bot.store import LeaderRow, StatsRow
+from bot.core.records import LeaderRow, StatsRow
+from bot.core.render.calls import call_steps, result_line
+from bot.core.render.private import hand_text
+from bot.core.render.rules_help import RULES_TOPICS, rules_text
+from bot.core.render.standings import leaderboard_text, stats_text
+from bot.core.render.status import board, status_text
+from bot.core.render.text import MAX_MESSAGE, Names, chunk
 from engine.cards import Card, parse_cards
 from engine.events import (
     CountReset,
@@ -39,7 +44,7 @@ def game() -> Game:
 
 
 def one(events: list, game: Game) -> str:  # type: ignore[type-arg]
-    (message,) = render.render_events(events, game.public_view())
+    (message,) = call_steps([(events, game.public_view())])
     return message
 
 
@@ -107,13 +112,13 @@ def test_crib_and_a_hand_worth_nothing(game: Game) -> None:
 def test_scores_follow_the_show_before_the_next_deal(game: Game) -> None:
     cards, starter = parse_cards("AH 3C 7D 9S"), c("QS")
     shown = Shown(0, 0, True, cards, starter, score_hand(cards, starter, crib=True), 0)
-    messages = render.render_events([shown, Dealt(1, 2, 6, False)], game.public_view())
+    messages = call_steps([([shown, Dealt(1, 2, 6, False)], game.public_view())])
     assert messages[1] == "Scores: Al 0 · Bea 0 (to 121)"
     assert messages[2].startswith("**Deal 2** — Bea deals 6 each. Everyone puts 2 cards in Bea")
 
 
 def test_three_players_get_a_crib_card_from_the_deck(game: Game) -> None:
-    text = render.render_events([Dealt(0, 1, 5, True)], game.public_view())[0]
+    text = call_steps([([Dealt(0, 1, 5, True)], game.public_view())])[0]
     assert "Al deals 5 each" in text
     assert "in Al's crib, and the top card of the deck joins it" in text
 
@@ -140,17 +145,17 @@ def test_result_with_skunk_and_game_points(game: Game) -> None:
     plain = make_result(121, (100, 121), 1, "target")
     assert one([GameOver(plain)], game) == "🏆 Bea wins 121-100 — 1 game point"
     resigned = make_result(121, (10, 40), 1, "resigned")
-    assert render.render_result(render.Table(["Al", "Bea"], 2), resigned) == (
+    assert result_line(Names(["Al", "Bea"], 2), resigned) == (
         "🏆 Bea wins 40-10 by resignation — a double skunk, 3 game points"
     )
 
 
 def test_partners_and_three_players() -> None:
-    partners = render.Table(["Al", "Bea", "Cy", "Dee"], 2)
+    partners = Names(["Al", "Bea", "Cy", "Dee"], 2)
     result = make_result(61, (61, 20), 0, "target")
-    assert render.render_result(partners, result) == "🏆 Al & Cy win 61-20 — a lurch, 2 game points"
-    three = render.Table(["Al", "Bea", "Cy"], 3)
-    assert render.render_result(three, make_result(121, (95, 121, 70), 1, "target")).startswith(
+    assert result_line(partners, result) == "🏆 Al & Cy win 61-20 — a lurch, 2 game points"
+    three = Names(["Al", "Bea", "Cy"], 3)
+    assert result_line(three, make_result(121, (95, 121, 70), 1, "target")).startswith(
         "🏆 Bea wins 121-95-70 — 1 game point"
     )
 
@@ -162,7 +167,7 @@ def test_status_shows_board_dealer_turn_count_and_series() -> None:
     mover = game.turn
     assert mover is not None
     game.play(mover, game.playable_cards(mover)[0])
-    text = render.status_text(game.public_view())
+    text = status_text(game.public_view())
     view = game.public_view()
     assert text.startswith("```") and "▱" in text
     assert f"{view.players[view.dealer]} deals" in text
@@ -174,14 +179,14 @@ def test_status_shows_board_dealer_turn_count_and_series() -> None:
 
 
 def test_board_fills_with_the_score() -> None:
-    text = render.board(render.Table(["Al", "Bea"], 2), (121, 0), 121)
+    text = board(Names(["Al", "Bea"], 2), (121, 0), 121)
     full, empty = text.splitlines()[1:3]
     assert full.count("▰") == 30 and empty.count("▱") == 30
 
 
 def test_private_hand_text_for_the_discard() -> None:
     game, _ = Game.new(["Al", "Bea"], rng=random.Random(9))
-    text = render.hand_text(game.view(0), 42)
+    text = hand_text(game.view(0), 42)
     assert "<#42>" in text and "Choose 2 cards" in text
     for card in game.hand(0):
         assert str(card) in text
@@ -194,7 +199,7 @@ def test_leaderboard_table() -> None:
         LeaderRow(1, "Al", 4, 3, 1, 5, 1, 0),
         LeaderRow(2, "Bea", 4, 1, 3, 1, 0, 1),
     ]
-    text = render.render_leaderboard(rows)
+    text = leaderboard_text(rows)
     lines = text.splitlines()
     al = next(line for line in lines if "Al" in line)
     assert al.split() == ["1", "Al", "3", "1", "75%", "+1", "-0"]
@@ -204,38 +209,38 @@ def test_leaderboard_table() -> None:
 def test_stats_keep_computer_games_apart() -> None:
     people = StatsRow(3, 2, 1, 0, 60, 120, 30, 20, 24, "5♥ 5♣ 5♦ J♠ + 5♠", 0)
     computer = StatsRow(1, 0, 0, 1, 5, 10, 2, 4, 12, "6♥ 6♣ 6♦ 3♠ + 3♥", 0)
-    text = render.render_stats("Al", people, computer)
+    text = stats_text("Al", people, computer)
     assert "Against people: 3 games, 2 wins (67%)" in text
     assert "pegging 3.0, hand 6.0, crib 1.5" in text
     assert "Best hand: 24 (5♥ 5♣ 5♦ J♠ + 5♠); 29s: 0" in text
     assert "Against the computer: 1 game, 0 wins (0%)" in text
 
 
-@pytest.mark.parametrize("topic", sorted(render.RULES_TOPICS))
+@pytest.mark.parametrize("topic", sorted(RULES_TOPICS))
 def test_every_rules_topic_has_help(topic: str) -> None:
-    text = render.rules_text(topic.upper())
-    assert len(text) > 100 and len(text) <= render.MAX_MESSAGE
+    text = rules_text(topic.upper())
+    assert len(text) > 100 and len(text) <= MAX_MESSAGE
 
 
 def test_unknown_rules_topic_lists_the_topics() -> None:
-    text = render.rules_text("bowling")
-    assert all(f"`{t}`" in text for t in render.RULES_TOPICS)
-    assert render.rules_text(None) == render.RULES_TOPICS["overview"]
+    text = rules_text("bowling")
+    assert all(f"`{t}`" in text for t in RULES_TOPICS)
+    assert rules_text(None) == RULES_TOPICS["overview"]
 
 
 def test_chunk_keeps_messages_under_the_limit() -> None:
     lines = ["x" * 900] * 5 + ["y" * 2500]
-    messages = render.chunk(lines)
-    assert all(len(m) <= render.MAX_MESSAGE for m in messages)
+    messages = chunk(lines)
+    assert all(len(m) <= MAX_MESSAGE for m in messages)
     assert len(messages) == 4 and messages[-1].endswith("…")
 
 
 def test_names_cannot_inject_markdown() -> None:
-    table = render.Table(["**Al**", "B`ea"], 2)
+    table = Names(["**Al**", "B`ea"], 2)
     assert table.seat(0) == "\\*\\*Al\\*\\*"
     result = make_result(121, (121, 84), 0, "target")
-    assert render.render_result(table, result).startswith("🏆 \\*\\*Al\\*\\* wins")
-    text = render.board(table, (10, 20), 121)
+    assert result_line(table, result).startswith("🏆 \\*\\*Al\\*\\* wins")
+    text = board(table, (10, 20), 121)
     assert text.count("```") == 2 and "B'ea" in text
 
 
@@ -246,7 +251,7 @@ def test_steps_share_one_message_per_run_of_plays(game: Game) -> None:
         ([played(1, "10S 5H"), Go(0)], view),
         ([played(1, "10S 5H 6C"), GoPoint(1, 1, 1, 3, False), CountReset(0)], view),
     ]
-    assert render.render_steps(steps) == [
+    assert call_steps(steps) == [
         "Al plays 10♠ (count 10)\n"
         "Bea plays 5♥ — fifteen for 2 (count 15)\n"
         "Al says go\n"
@@ -263,12 +268,12 @@ def test_steps_share_one_message_per_run_of_discards() -> None:
         events = game.discard(seat, game.hand(seat)[:1])
         steps.append((events, game.public_view()))
     # Who is still to discard is said once, after the last discard of the run.
-    assert render.render_steps(steps) == [
+    assert call_steps(steps) == [
         "Bot 1 puts 1 card in the crib.\nBot 2 puts 1 card in the crib. Waiting for Al."
     ]
     # The last discard waits for nobody; the starter it turns up is a message of its own.
     events = game.discard(0, game.hand(0)[:1])
-    messages = render.render_steps([(events, game.public_view())])
+    messages = call_steps([(events, game.public_view())])
     assert messages[0] == "Al puts 1 card in the crib."
     assert messages[1].startswith("Starter: ")
 
@@ -276,9 +281,9 @@ def test_steps_share_one_message_per_run_of_discards() -> None:
 def test_leaderboard_shows_games_against_the_computer_apart() -> None:
     people = [LeaderRow(1, "Al", 3, 2, 1, 2, 0, 0)]
     computer = [LeaderRow(2, "Bea", 4, 1, 3, 1, 0, 1)]
-    text = render.render_leaderboard(people, computer)
+    text = leaderboard_text(people, computer)
     head, tail = text.split("**Against the computer**")
     assert "Al" in head and "Bea" not in head and "Bea" in tail and "Al" not in tail
-    only = render.render_leaderboard([], computer)
+    only = leaderboard_text([], computer)
     assert only.startswith("No games between people have finished on this server yet.")
-    assert render.render_leaderboard([], []) == "No games have finished on this server yet."
+    assert leaderboard_text([], []) == "No games have finished on this server yet."

@@ -9,14 +9,9 @@ from pathlib import Path
 
 import pytest
 
-from bot.store import (
-    ChannelBusy,
-    ResultRecord,
-    SeatRecord,
-    Store,
-    VersionConflict,
-    migrations,
-)
+from bot.core.records import ResultRecord, SeatRecord
+from bot.core.storage import ChannelBusy, VersionConflict
+from bot.store import Store, migrations
 
 AL = SeatRecord(0, 1, "Al")
 BEA = SeatRecord(1, 2, "Bea")

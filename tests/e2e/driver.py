@@ -23,7 +23,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, TypeVar, cast
 
-from bot.core.render import render_events
+from bot.core.render.calls import call_steps
 from engine.cards import Card, cards_str
 from engine.events import CutForDeal, Event, GameOver, Played, Shown, StarterCut
 from engine.game import Game
@@ -364,7 +364,7 @@ class TableDriver:
         self, before_snap: Snapshot, events: list[Event], expected: Game, before: int
     ) -> None:
         self.actions_done += 1
-        expected_lines = render_events(events, expected.public_view())
+        expected_lines = call_steps([(events, expected.public_view())])
         new = await self._new_lines(before, len(expected_lines))
         assert new == expected_lines, (new, expected_lines)
         self._check_lines(events, "\n".join(new))

@@ -7,7 +7,8 @@ import random
 import re
 import time
 
-from bot.store import ResultRecord, SeatRecord, Store
+from bot.core.records import ResultRecord, SeatRecord
+from bot.store import Store
 from fakediscord.testing import BotProcess
 from tests.e2e.driver import TableDriver, World
 

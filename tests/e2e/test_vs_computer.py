@@ -17,7 +17,8 @@ import random
 import sqlite3
 from pathlib import Path
 
-from bot.core.render import escape, render_steps
+from bot.core.render.calls import call_steps
+from bot.core.render.text import escape
 from engine.cards import Card, cards_str
 from engine.coach import review_view
 from engine.events import Dealt, Discarded, Event, Played, Shown
@@ -182,7 +183,7 @@ class VsComputer:
         if after.status == "active":
             assert actions == after.game.actions
         steps = expected_steps(game, new, after.game)
-        expected = render_steps(steps)
+        expected = call_steps(steps)
         await until(self.fd, lambda: len(self.table()) >= before_lines + len(expected), timeout=10)
         events = [e for step_events, _ in steps for e in step_events]
         if self.coach and any(isinstance(e, Shown) for e in events):

@@ -1,0 +1,143 @@
+"""What the store keeps, as plain values: games with their seats, results and standings.
+
+The store (``bot.store``) reads and writes these; the service, the rendering and the results
+use them without knowing how they are kept.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from enum import StrEnum
+
+__all__ = [
+    "OPEN_STATUSES",
+    "GameRecord",
+    "GameStatus",
+    "LeaderRow",
+    "ResultRecord",
+    "SeatRecord",
+    "StatsRow",
+]
+
+
+class GameStatus(StrEnum):
+    """Where a game is in its life (the ``games.status`` column)."""
+
+    LOBBY = "lobby"
+    ACTIVE = "active"
+    FINISHED = "finished"
+    CANCELLED = "cancelled"
+    EXPIRED = "expired"
+
+
+#: A game that may still change: at most one per channel.
+OPEN_STATUSES = (GameStatus.LOBBY, GameStatus.ACTIVE)
+
+
+@dataclass(frozen=True, slots=True)
+class SeatRecord:
+    """One seat of a game: who sits there and the name shown at the table; a computer seat
+    (``is_computer``, no user) also has its difficulty ``level``."""
+
+    seat: int
+    user_id: int | None
+    name: str
+    is_computer: bool = False
+    level: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class GameRecord:
+    """One game as stored, with its seats in seat order."""
+
+    id: int
+    guild_id: int | None
+    channel_id: int
+    status: GameStatus
+    creator_id: int
+    num_players: int
+    target: int
+    vs_computer: bool
+    lobby_message_id: int | None
+    snapshot: str | None
+    version: int
+    created_at: float
+    updated_at: float
+    seats: tuple[SeatRecord, ...]
+
+    def seat_of(self, user_id: int) -> int | None:
+        """The seat ``user_id`` sits in, or None."""
+        for seat in self.seats:
+            if seat.user_id == user_id and not seat.is_computer:
+                return seat.seat
+        return None
+
+    @property
+    def is_open(self) -> bool:
+        """Whether the game may still change (a lobby or a game being played)."""
+        return self.status in OPEN_STATUSES
+
+
+@dataclass(frozen=True, slots=True)
+class ResultRecord:
+    """One player's result in a finished game."""
+
+    seat: int
+    user_id: int | None
+    display_name: str
+    is_computer: bool
+    won: bool
+    game_points: int
+    skunk_given: bool
+    skunk_taken: bool
+    score: int
+    final_scores: str
+    reason: str
+    pegging_points: int
+    hand_points: int
+    crib_points: int
+    deals: int
+    best_hand: int
+    best_hand_cards: str | None
+    twenty_nines: int
+
+
+@dataclass(frozen=True, slots=True)
+class LeaderRow:
+    """A player's standing on a server, over games between people or against the computer."""
+
+    user_id: int
+    name: str
+    games: int
+    wins: int
+    losses: int
+    game_points: int
+    skunks_given: int
+    skunks_taken: int
+
+    @property
+    def win_rate(self) -> float:
+        """Wins as a fraction of games played (0 when none)."""
+        return self.wins / self.games if self.games else 0.0
+
+
+@dataclass(frozen=True, slots=True)
+class StatsRow:
+    """A player's totals over one group of games (people only, or against the computer)."""
+
+    games: int
+    wins: int
+    skunks_given: int
+    skunks_taken: int
+    pegging_points: int
+    hand_points: int
+    crib_points: int
+    deals: int
+    best_hand: int
+    best_hand_cards: str | None
+    twenty_nines: int
+
+    @property
+    def win_rate(self) -> float:
+        """Wins as a fraction of games played (0 when none)."""
+        return self.wins / self.games if self.games else 0.0

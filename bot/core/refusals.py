@@ -1,0 +1,76 @@
+"""Refusals: why the service will not do what was asked, in one sentence for the player.
+
+A refusal is raised where it is found (:class:`Refused`, the engine's ``RuleError``, a store's
+``StoreError``) and turned into the ephemeral answer once, where the service call is entered
+(``bot.core.service``). The sentences live here, so the same refusal always reads the same.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+__all__ = ["Refused", "or_list"]
+
+
+class Refused(Exception):
+    """The service will not carry out a call; ``str()`` is the sentence for the player.
+    Nothing changed."""
+
+
+def or_list(words: Sequence[str]) -> str:
+    """``easy, medium or hard``."""
+    if len(words) <= 1:
+        return "".join(words)
+    return ", ".join(words[:-1]) + " or " + words[-1]
+
+
+# -- finding the game ---------------------------------------------------------------------------
+NO_GAME = "There's no game in this channel. Start one with `/cribbage new`."
+CHANNEL_BUSY = "There's already a game in this channel — see it with `/cribbage status`."
+UNKNOWN_GAME = "I can't find that game."
+GAME_OVER = "That game is over."
+GAME_CANCELLED = "That game was cancelled."
+GAME_EXPIRED = "That game ended after sitting idle."
+
+# -- opening a game ----------------------------------------------------------------------------
+BAD_PLAYERS = "A game has 2, 3 or 4 players."
+BAD_TARGET = "A game is played to 121 or to 61 points."
+
+
+def bad_level(levels: Sequence[str]) -> str:
+    """A computer level that does not exist."""
+    return f"The computer plays {or_list(levels)}."
+
+
+# -- the lobby ---------------------------------------------------------------------------------
+ALREADY_STARTED = "The game here has already started."
+ALREADY_SEATED = "You're already in this game."
+TABLE_FULL = "This game is full."
+NOT_SEATED = "You're not in this game."
+LEAVE_STARTED = "The game has started: use `/cribbage resign` to concede."
+START_NOT_SEATED = "Only players in this game can start it."
+ADD_COMPUTER_CREATOR = "Only the player who opened this game can add a computer player."
+REMOVE_COMPUTER_CREATOR = "Only the player who opened this game can remove a computer player."
+NO_COMPUTER = "There is no computer player at this table."
+CANCEL_CREATOR = "Only the player who opened this game, or a moderator, can cancel it."
+UNKNOWN_BUTTON = "That button does nothing I know of."
+
+
+def waiting_for(missing: int) -> str:
+    """Start pressed before the table is full."""
+    more = "1 more player" if missing == 1 else f"{missing} more players"
+    return f"Waiting for {more} before dealing."
+
+
+# -- the game ----------------------------------------------------------------------------------
+NOT_STARTED = (
+    "The game hasn't started yet: it deals when the table is full and someone presses Start."
+)
+NOT_A_PLAYER = "You're not playing in this game."
+ONE_CARD = "Play one card at a time, like 7C."
+STALE_DISCARD = "That hand is over — use your newest message, or `/cribbage hand`."
+STALE_PLAY = (
+    "Those buttons are out of date — that turn has passed. Use your newest message, "
+    "or `/cribbage hand`."
+)
+RACED = "That move was already made — look at the table again."

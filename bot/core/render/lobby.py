@@ -1,0 +1,42 @@
+"""The lobby message: who is seated, and what the table is waiting for."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from bot.core.records import GameStatus
+from bot.core.render.text import escape, plural
+
+__all__ = ["lobby_text"]
+
+#: The last line of a lobby that is no longer open, by what became of the game.
+_CLOSED = {
+    GameStatus.ACTIVE: "The game has started.",
+    GameStatus.FINISHED: "The game has started.",
+    GameStatus.CANCELLED: "This game was cancelled.",
+    GameStatus.EXPIRED: "This game ended: nobody moved for too long.",
+}
+
+
+def lobby_text(
+    creator: str,
+    names: Sequence[str],
+    num_players: int,
+    target: int,
+    state: GameStatus = GameStatus.LOBBY,
+) -> str:
+    """The lobby message as it reads while the game is in ``state``."""
+    seated = ", ".join(escape(n) for n in names) if names else "nobody"
+    head = f"**Cribbage** — {num_players} players, to {target}. Opened by {escape(creator)}."
+    partners = " Partners sit opposite: seats 1 & 3 against 2 & 4." if num_players == 4 else ""
+    lines = [head + partners, f"Seated ({len(names)}/{num_players}): {seated}"]
+    if state is not GameStatus.LOBBY:
+        lines.append(_CLOSED[state])
+    elif missing := num_players - len(names):
+        lines.append(
+            f"Waiting for {plural(missing, 'more player')}: press **Join**"
+            f" (or {escape(creator)} can add a computer player)."
+        )
+    else:
+        lines.append("The table is full: press **Start** to deal.")
+    return "\n".join(lines)

@@ -1,0 +1,114 @@
+"""What the game service needs from a store, and the refusals a store may raise.
+
+The service is written against :class:`GameStore`; ``bot.store.Store`` (SQLite) is the one
+kept today. A store's errors carry a sentence for the player and are translated, with every
+other refusal, where the service call is entered.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from typing import Protocol
+
+from bot.core import refusals
+from bot.core.records import GameRecord, GameStatus, LeaderRow, ResultRecord, SeatRecord, StatsRow
+
+__all__ = ["ChannelBusy", "GameStore", "StoreError", "VersionConflict"]
+
+
+class StoreError(refusals.Refused):
+    """A write the store refused (nothing was written); the message is for the player."""
+
+
+class VersionConflict(StoreError):
+    """The game changed since it was loaded: another action got there first."""
+
+    def __init__(self) -> None:
+        super().__init__(refusals.RACED)
+
+
+class ChannelBusy(StoreError):
+    """The channel already has an open game."""
+
+    def __init__(self) -> None:
+        super().__init__(refusals.CHANNEL_BUSY)
+
+
+class GameStore(Protocol):
+    """Games, seats, the action log, results and user settings, kept across restarts.
+
+    Every write is one transaction. Writes to a game name the version they were based on and
+    raise :class:`VersionConflict` (changing nothing) when the game has moved on since.
+    """
+
+    async def create_game(
+        self,
+        *,
+        guild_id: int | None,
+        channel_id: int,
+        creator: SeatRecord,
+        num_players: int,
+        target: int,
+        now: float,
+        vs_computer: bool = False,
+    ) -> GameRecord:
+        """Open a lobby with ``creator`` in seat 0; :class:`ChannelBusy` if one is open."""
+        ...
+
+    async def get_game(self, game_id: int) -> GameRecord | None:
+        """The game with this id, or None."""
+        ...
+
+    async def open_game_in_channel(self, channel_id: int) -> GameRecord | None:
+        """The lobby or active game in this channel, or None."""
+        ...
+
+    async def last_game_in_channel(self, channel_id: int) -> GameRecord | None:
+        """The most recently opened game in this channel, whatever its status, or None."""
+        ...
+
+    async def idle_games(self, before: float) -> list[GameRecord]:
+        """Open games whose last change was before ``before``."""
+        ...
+
+    async def set_seats(
+        self, game_id: int, version: int, seats: Sequence[SeatRecord], *, now: float
+    ) -> int:
+        """Replace a lobby's seats; returns the new version."""
+        ...
+
+    async def save(
+        self,
+        game_id: int,
+        version: int,
+        *,
+        now: float,
+        status: GameStatus,
+        snapshot: str | None = None,
+        actions: Sequence[str] = (),
+        results: Sequence[ResultRecord] = (),
+    ) -> int:
+        """Apply one accepted change (log, status, snapshot, results); returns the new version."""
+        ...
+
+    async def set_lobby_message(self, game_id: int, message_id: int) -> None:
+        """Remember the lobby message (not a game move: no version change)."""
+        ...
+
+    async def leaderboard(
+        self, guild_id: int | None, *, limit: int = 20, vs_computer: bool = False
+    ) -> list[LeaderRow]:
+        """The server's players, best first."""
+        ...
+
+    async def player_stats(self, guild_id: int | None, user_id: int) -> dict[bool, StatsRow]:
+        """A player's totals on a server, keyed by ``vs_computer`` (missing when no games)."""
+        ...
+
+    async def coach_off(self, user_ids: Iterable[int]) -> set[int]:
+        """Which of ``user_ids`` have turned the coach off."""
+        ...
+
+    async def set_coach(self, user_id: int, on: bool, *, now: float) -> None:
+        """Turn the coach on or off for a user."""
+        ...
