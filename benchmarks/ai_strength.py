@@ -77,8 +77,9 @@ def play_game(names: tuple[str, str], seed: int, target: int) -> tuple[Tally, Ta
             tallies[seat].discard_cpu.append(time.thread_time() - cpu)
             events = game.discard(seat, cards)
         else:
-            seat = game.turn
-            assert seat is not None
+            turn = game.turn
+            assert turn is not None
+            seat = turn
             view = game.view(seat)
             started, cpu = time.perf_counter(), time.thread_time()
             card = players[seat].choose_play(view, rngs[seat])

@@ -59,7 +59,7 @@ class LoadDiscord(FakeDiscord):
         super().__init__()
         self.events: dict[int, asyncio.Event] = {}
         #: The table each DM channel's player sits at (for timing the prompts).
-        self.tables: dict[int, Table] = {}
+        self.tables: dict[int, LoadGame] = {}
         self.figures: Figures | None = None
 
     def event_for(self, channel: Channel) -> asyncio.Event:
@@ -85,7 +85,7 @@ class LoadDiscord(FakeDiscord):
 
 
 @dataclass
-class Table:
+class LoadGame:
     """One game: its channel, its players and what happened to it."""
 
     channel: Channel
@@ -136,7 +136,7 @@ async def _answered(
     return interaction
 
 
-def _watch_channel(table: Table) -> None:
+def _watch_channel(table: LoadGame) -> None:
     messages = table.channel.messages
     for message in messages[table.seen :]:
         if RESULT_MARK in message.content and not message.ephemeral:
@@ -145,7 +145,7 @@ def _watch_channel(table: Table) -> None:
 
 
 async def _player(
-    fd: LoadDiscord, table: Table, user: User, figures: Figures, rng: random.Random
+    fd: LoadDiscord, table: LoadGame, user: User, figures: Figures, rng: random.Random
 ) -> None:
     dm = fd.dm_channel(user)
     inbox = fd.event_for(dm)
@@ -188,7 +188,7 @@ async def _player(
 
 
 async def _game(
-    fd: LoadDiscord, table: Table, target: int, figures: Figures, rng: random.Random
+    fd: LoadDiscord, table: LoadGame, target: int, figures: Figures, rng: random.Random
 ) -> None:
     creator = table.players[0]
     try:
@@ -264,7 +264,7 @@ async def run(games: int, players: int, target: int, seed: int, profile: str | N
             seated = [fd.add_user(f"p{number}-{seat}") for seat in range(players)]
             for user in seated:
                 guild.add_member(user)
-            table = Table(channel, seated)
+            table = LoadGame(channel, seated)
             tables.append(table)
             for user in seated:
                 fd.tables[fd.dm_channel(user).id] = table
@@ -292,7 +292,7 @@ async def run(games: int, players: int, target: int, seed: int, profile: str | N
 def _report(
     fd: FakeDiscord,
     bot: BotProcess,
-    tables: list[Table],
+    tables: list[LoadGame],
     figures: Figures,
     peak_kib: int | None,
     finished: int,

@@ -24,7 +24,7 @@ sys.path.insert(0, str(ROOT))
 from fakediscord import FakeDiscord, Interaction  # noqa: E402
 from fakediscord.runner import BotProcess  # noqa: E402
 
-TINYBOT = ROOT / "tests" / "fakediscord" / "fakediscord_tinybot.py"
+TINYBOT = ROOT / "tests" / "helpers" / "tinybot.py"
 
 
 def percentile(values: list[float], fraction: float) -> float:

@@ -6,10 +6,10 @@ from collections.abc import AsyncIterator
 from pathlib import Path
 
 import pytest
-from bot_driver import Clock, make_service
 
 from bot.core.service import GameService
 from bot.store import Store
+from tests.helpers.service_driver import Clock, make_service
 
 
 @pytest.fixture

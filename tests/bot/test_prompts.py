@@ -25,14 +25,14 @@ def test_play_prompt_disables_what_cannot_be_played() -> None:
     game = _game()
     for seat in (0, 1):
         game.discard(seat, game.hand(seat)[:2])
-    seat = game.turn
-    assert seat is not None
-    prompt = play_prompt(game.view(seat), 7, 99, 1, version=12)
-    playable = {c.code for c in game.playable_cards(seat)}
+    turn = game.turn
+    assert turn is not None
+    prompt = play_prompt(game.view(turn), 7, 99, 1, version=12)
+    playable = {c.code for c in game.playable_cards(turn)}
     assert {c.code for c in prompt.cards if c.enabled} == playable
     assert prompt.stamp == 12 and prompt.pick == 1
-    assert play_completions(game.view(seat), "")[0].value in playable
-    assert play_completions(game.view(1 - seat), "") == []
+    assert play_completions(game.view(turn), "")[0].value in playable
+    assert play_completions(game.view(1 - turn), "") == []
 
 
 def test_discard_choices_ignore_cards_not_held() -> None:

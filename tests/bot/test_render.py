@@ -8,7 +8,7 @@ import random
 import pytest
 
 from bot.core.records import LeaderRow, StatsRow
-from bot.core.render.calls import call_steps, result_line
+from bot.core.render.calls import CalledStep, call_steps, result_line
 from bot.core.render.private import hand_text
 from bot.core.render.rules_help import RULES_TOPICS, rules_text
 from bot.core.render.standings import leaderboard_text, stats_text
@@ -246,7 +246,7 @@ def test_names_cannot_inject_markdown() -> None:
 
 def test_steps_share_one_message_per_run_of_plays(game: Game) -> None:
     view = game.public_view()
-    steps = [
+    steps: list[CalledStep] = [
         ([played(0, "10S")], view),
         ([played(1, "10S 5H"), Go(0)], view),
         ([played(1, "10S 5H 6C"), GoPoint(1, 1, 1, 3, False), CountReset(0)], view),

@@ -5,13 +5,23 @@ from __future__ import annotations
 import random
 from datetime import timedelta
 
-from bot_driver import AL, BEA, CHANNEL, GUILD, Clock, Table, drive, load, open_table, seeded
-
 from bot.core.replies import Outcome, User
 from bot.core.service import GameService
 from bot.store import Store
 from engine.coach import review_view
 from engine.game import Game
+from tests.helpers.service_driver import (
+    AL,
+    BEA,
+    CHANNEL,
+    GUILD,
+    Clock,
+    Transcript,
+    drive,
+    load,
+    open_table,
+    seeded,
+)
 
 
 def coach_service(store: Store, clock: Clock, seed: int = 1) -> GameService:
@@ -24,8 +34,8 @@ def coach_service(store: Store, clock: Clock, seed: int = 1) -> GameService:
     )
 
 
-async def against_computer(service: GameService) -> Table:
-    table = Table()
+async def against_computer(service: GameService) -> Transcript:
+    table = Transcript()
     opened = await service.new_game(GUILD, CHANNEL, AL, target=61, vs_computer=True)
     assert opened.ok
     table.record(AL.id, opened)

@@ -9,13 +9,24 @@ import random
 from datetime import timedelta
 
 import pytest
-from bot_driver import AL, BEA, CHANNEL, CY, GUILD, Clock, Table, drive, load, seeded
 
 from bot.core.replies import Outcome, User
 from bot.core.service import GameService
 from bot.store import Store
 from engine.game import Game
 from engine.phase import Phase
+from tests.helpers.service_driver import (
+    AL,
+    BEA,
+    CHANNEL,
+    CY,
+    GUILD,
+    Clock,
+    Transcript,
+    drive,
+    load,
+    seeded,
+)
 
 
 def computer_service(store: Store, clock: Clock, seed: int = 1) -> GameService:
@@ -31,8 +42,8 @@ def computer_service(store: Store, clock: Clock, seed: int = 1) -> GameService:
 
 async def vs_computer(
     service: GameService, *, players: int = 2, target: int = 61, level: str = "hard"
-) -> Table:
-    table = Table()
+) -> Transcript:
+    table = Transcript()
     outcome = await service.new_game(
         GUILD, CHANNEL, AL, players=players, target=target, vs_computer=True, difficulty=level
     )
@@ -152,7 +163,7 @@ async def test_three_players_with_a_computer_from_the_lobby(store: Store, clock:
     assert added.ok and added.reply.text.startswith("Computer (medium) takes seat 3.")
     assert added.lobby is not None and added.lobby.levels == ()
     assert "remove_computer" in added.lobby.buttons
-    table = Table()
+    table = Transcript()
     started = table.record(BEA.id, await service.start(CHANNEL, BEA))
     assert started.ok
     # The computer threw its card with the deal; both people got their hands.

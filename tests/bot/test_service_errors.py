@@ -2,15 +2,27 @@
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Awaitable, Callable
 
 import pytest
-from bot_driver import AL, BEA, CHANNEL, CY, EVE, GUILD, drive, load, open_table, state
 
-from bot.core.replies import Outcome
+from bot.core.replies import Outcome, Prompt, User
 from bot.core.service import GameService
 from bot.store import Store
 from engine.cards import Card, full_deck
+from tests.helpers.service_driver import (
+    AL,
+    BEA,
+    CHANNEL,
+    CY,
+    EVE,
+    GUILD,
+    drive,
+    load,
+    open_table,
+    state,
+)
 
 Call = Callable[[GameService], Awaitable[Outcome]]
 
@@ -163,6 +175,10 @@ async def test_play_refusals(store: Store, service: GameService) -> None:
     )
 
 
+def _press(s: GameService, *, prompt: Prompt, user: User, code: str) -> Awaitable[Outcome]:
+    return s.click_play(prompt.game_id, prompt.stamp, user, code)
+
+
 async def test_a_card_over_31_is_refused(store: Store, service: GameService) -> None:
     """Play on until some prompt has a disabled card, then press it."""
     table = await open_table(service, [AL, BEA])
@@ -179,12 +195,8 @@ async def test_a_card_over_31_is_refused(store: Store, service: GameService) -> 
         if blocked:
             prompt, card = blocked[0]
             user = users[prompt.user_id]
-            await assert_refused(
-                store,
-                service,
-                lambda s, p=prompt, u=user, c=card: s.click_play(p.game_id, p.stamp, u, c.code),
-                "would make the count",
-            )
+            press = functools.partial(_press, prompt=prompt, user=user, code=card.code)
+            await assert_refused(store, service, press, "would make the count")
             return
     pytest.fail("no card was ever unplayable")
 

@@ -10,7 +10,13 @@ from collections.abc import Sequence
 from pathlib import Path
 
 import pytest
-from bot_driver import (
+
+from bot.core.replies import Outcome, User
+from bot.core.service import GameService
+from bot.store import Store
+from engine.cards import Card
+from engine.game import Game
+from tests.helpers.service_driver import (
     AL,
     BEA,
     CHANNEL,
@@ -23,12 +29,6 @@ from bot_driver import (
     make_service,
     open_table,
 )
-
-from bot.core.replies import Outcome, User
-from bot.core.service import GameService
-from bot.store import Store
-from engine.cards import Card
-from engine.game import Game
 
 CARD = re.compile(r"(?:10|[2-9AJQK])[♣♦♥♠]")
 # Where a card may be named in the channel: the card just played, the starter, the cut for

@@ -3,12 +3,12 @@ nothing it should not (property-based: Hypothesis writes the input)."""
 
 from __future__ import annotations
 
-from bot_driver import AL, BEA, CHANNEL, EVE, open_table, state
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from bot.core.service import GameService
 from bot.store import Store
+from tests.helpers.service_driver import AL, BEA, CHANNEL, EVE, open_table, state
 
 # Text like people type, plus card-shaped fragments so some inputs get past the parser.
 card_bits = st.sampled_from(["5H", "10d", "JC", "as", "QS", "kh", "1S", "TD", "5♥", ",", " "])

@@ -2,10 +2,18 @@
 
 from __future__ import annotations
 
-from bot_driver import AL, BEA, CHANNEL, CY, GUILD, Clock, make_service, open_table
-
 from bot.core.service import GameService
 from bot.store import Store
+from tests.helpers.service_driver import (
+    AL,
+    BEA,
+    CHANNEL,
+    CY,
+    GUILD,
+    Clock,
+    make_service,
+    open_table,
+)
 
 
 async def test_new_game_posts_a_lobby_with_buttons(service: GameService) -> None:

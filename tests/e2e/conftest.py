@@ -13,7 +13,7 @@ import pytest
 
 from fakediscord import FakeDiscord
 from fakediscord.testing import BotLauncher, BotProcess
-from tests.e2e.driver import NAMES, World
+from tests.helpers.table_driver import NAMES, World
 
 
 @pytest.fixture

@@ -6,12 +6,10 @@ over a whole game in test_vs_computer.py.
 
 from __future__ import annotations
 
-import random
-
 from fakediscord import User
 from fakediscord.testing import BotProcess
-from tests.e2e.driver import DM_NOTICE, World, latest_game_id, read_game, until
-from tests.e2e.test_vs_computer import COACH, VsComputer
+from tests.e2e.test_vs_computer import against_computer
+from tests.helpers.table_driver import COACH, DM_NOTICE, World, latest_game_id, read_game, until
 
 
 async def test_coach_off_means_no_line(world: World, bot: BotProcess) -> None:
@@ -21,11 +19,12 @@ async def test_coach_off_means_no_line(world: World, bot: BotProcess) -> None:
     assert asked.ephemeral and "The coach is on" in asked.content
     off = await fd.slash(al, world.general, "/cribbage coach setting:off")
     assert off.ephemeral and "Coach off" in off.content
-    player = VsComputer(world, random.Random(3), coach=False)
-    snap = await player.open()
+    player = against_computer(world, 3, coach=False)
+    snap = await player.open_against_computer("hard")
     # Two shows at least, each followed by silence from the coach.
     while snap.status == "active" and snap.game is not None and snap.game.deal_number < 3:
-        snap = await player.move(snap)
+        await player.step(snap)
+        snap = player.snapshot()
     await fd.quiet(0.1)
     assert not any(COACH in m.content for m in fd.dms(al))
     on = await fd.slash(al, world.general, "/cribbage coach setting:on")

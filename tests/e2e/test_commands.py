@@ -21,7 +21,7 @@ from bot.store import Store
 from engine.phase import Phase
 from fakediscord import FakeDiscord, Message
 from fakediscord.testing import BotLauncher, BotProcess
-from tests.e2e.driver import Snapshot, TableDriver, World, read_game, until
+from tests.helpers.table_driver import Snapshot, TableDriver, World, read_game, until
 
 
 def _one_sentence(text: str) -> bool:

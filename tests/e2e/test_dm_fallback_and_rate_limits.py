@@ -5,7 +5,7 @@ from __future__ import annotations
 import random
 
 from fakediscord.testing import BotProcess
-from tests.e2e.driver import DM_NOTICE, TableDriver, World, until
+from tests.helpers.table_driver import DM_NOTICE, TableDriver, World, until
 
 
 async def test_closed_dms_fall_back_to_cribbage_hand(world: World, bot: BotProcess) -> None:

@@ -19,7 +19,7 @@ from engine.game import Game
 from engine.phase import Phase
 from fakediscord import EmulatorUsageError, FakeDiscord, User
 from fakediscord.testing import BotProcess
-from tests.e2e.driver import TableDriver, World, cards_in_text, hidden_from
+from tests.helpers.table_driver import TableDriver, World, cards_in_text, hidden_from
 
 _CARDISH = st.from_regex(
     r"\A[ ,]*(10|1|[0-9AJQKTX]{1,2})([CDHSXcdhs♥♠♦♣♡]{0,2})([ ,]+(10|[0-9AJQKT])[CDHS♥]?){0,3}\Z"

@@ -8,7 +8,7 @@ import random
 from engine.phase import Phase
 from fakediscord import Interaction
 from fakediscord.testing import BotProcess
-from tests.e2e.driver import TableDriver, World, until
+from tests.helpers.table_driver import TableDriver, World, until
 
 
 def _one_applied(first: Interaction, second: Interaction) -> Interaction:

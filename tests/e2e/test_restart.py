@@ -10,7 +10,7 @@ import random
 
 from engine.phase import Phase
 from fakediscord.testing import BotProcess
-from tests.e2e.driver import TableDriver, World
+from tests.helpers.table_driver import TableDriver, World
 
 
 async def _restart_keeping_prompts(world: World, bot: BotProcess, driver: TableDriver) -> None:

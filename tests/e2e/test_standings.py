@@ -10,7 +10,7 @@ import time
 from bot.core.records import ResultRecord, SeatRecord
 from bot.store import Store
 from fakediscord.testing import BotProcess
-from tests.e2e.driver import TableDriver, World
+from tests.helpers.table_driver import TableDriver, World
 
 
 def _result(

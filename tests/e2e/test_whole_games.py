@@ -13,7 +13,7 @@ import sqlite3
 import pytest
 
 from fakediscord.testing import BotProcess
-from tests.e2e.driver import TableDriver, World
+from tests.helpers.table_driver import TableDriver, World
 
 
 def _results(world: World, game_id: int) -> list[tuple[int, int, int]]:

@@ -5,11 +5,11 @@ from __future__ import annotations
 import re
 
 import pytest
-from game_rigging import rigged_game
 
 from engine.cards import parse_cards
 from engine.coach import review_discard, review_view
 from engine.players.discard_ev import discard_choices
+from tests.helpers.rigging import rigged_game
 
 NUMBER = r"−?\d+\.\d"
 LINE = re.compile(

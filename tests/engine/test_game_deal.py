@@ -5,11 +5,11 @@ from __future__ import annotations
 import random
 
 import pytest
-from game_rigging import NAMES, RiggedRandom, rigged_game
 
 from engine.cards import Card, parse_cards
 from engine.events import CutForDeal, Dealt, Discarded, GameOver, Heels, Shown, StarterCut
 from engine.game import Game, Phase
+from tests.helpers.rigging import NAMES, RiggedRandom, rigged_game
 
 
 @pytest.mark.parametrize(
@@ -157,11 +157,12 @@ def test_starter_is_cut_only_after_the_crib_is_complete() -> None:
         ["KH 6D 10H 5S", "5C KS JC 6C"], ["AS 3C", "8H 9D"], dealer=0, starter="2D", discard=False
     )
     assert game.discard(0, parse_cards("AS 3C")) == [Discarded(seat=0, count=2)]
-    assert game.starter is None and game.phase is Phase.DISCARD
+    assert game.starter is None
+    assert game.phase is Phase.DISCARD
     events = game.discard(1, parse_cards("8H 9D"))
     assert events == [Discarded(seat=1, count=2), StarterCut(card=Card.parse("2D"), dealer=0)]
     assert game.starter == Card.parse("2D")
-    assert game.phase is Phase.PLAY
+    assert game.public_view().phase is Phase.PLAY
     assert game.turn == 1
 
 

@@ -6,7 +6,6 @@ import random
 from collections.abc import Callable
 
 import pytest
-from game_rigging import NAMES, play_cards, rigged_game
 
 from engine.cards import Card, parse_cards
 from engine.errors import (
@@ -20,6 +19,7 @@ from engine.errors import (
     WrongPhase,
 )
 from engine.game import Game
+from tests.helpers.rigging import NAMES, play_cards, rigged_game
 
 KEPT = ["7C 4S 6H QD", "KH 9C 8D 3S"]
 THROWN = ["5H 10C", "2C AD"]

@@ -8,11 +8,10 @@ from __future__ import annotations
 
 import random
 
-from game_rigging import play_cards, rigged_game, set_scores
-
 from engine.cards import Card, parse_cards
 from engine.events import CountReset, Event, GameOver, Go, GoPoint, Played, Shown
 from engine.game import Game, Phase
+from tests.helpers.rigging import play_cards, rigged_game, set_scores
 
 
 def table(events: list[Event]) -> list[tuple[object, ...]]:

@@ -5,11 +5,11 @@ from __future__ import annotations
 import random
 
 import pytest
-from game_rigging import NAMES, play_cards, rigged_game
 
 from engine.events import GameOver
 from engine.game import Game, GameResult, Phase
 from engine.outcome import game_points, make_result
+from tests.helpers.rigging import NAMES, play_cards, rigged_game
 
 KEPT = ["5C KS JC 6C", "KH 6D 10H 5S"]
 THROWN = ["8H 9D", "AS 3C"]

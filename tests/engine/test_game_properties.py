@@ -12,7 +12,6 @@ import re
 from collections import Counter
 
 import pytest
-from game_rigging import NAMES
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -20,6 +19,7 @@ from engine.cards import Card, full_deck
 from engine.errors import RuleError
 from engine.events import Event, GameOver, GoPoint, Heels, Played, Shown
 from engine.game import Game, Phase
+from tests.helpers.rigging import NAMES
 
 FULL_DECK_CODES = {card.code for card in full_deck()}
 TABLES = st.sampled_from([(2, 121), (3, 121), (4, 121), (2, 61), (3, 61), (4, 61)])

@@ -3,12 +3,12 @@
 from __future__ import annotations
 
 import pytest
-from game_rigging import play_cards, rigged_game
 
 from engine.cards import Card, parse_cards
 from engine.events import Dealt, Event, GameOver, Shown
 from engine.game import Game, Phase
 from engine.scoring import score_hand
+from tests.helpers.rigging import play_cards, rigged_game
 
 # Two players, seat 0 deals; the play pegs 6 for the dealer and nothing for the pone.
 # Shows with the 2♦ starter: pone K♥ 6♦ 10♥ 5♠ = 4 (two fifteens), dealer 5♣ K♠ J♣ 6♣ = 4 (two

@@ -7,7 +7,6 @@ import random
 from collections.abc import Iterator
 
 import pytest
-from game_rigging import NAMES, rigged_game
 
 from engine.cards import Card
 from engine.game import Game
@@ -15,6 +14,7 @@ from engine.phase import Phase
 from engine.players import LEVELS, PLAYER_NAMES, Player, make_player
 from engine.players.base import known_cards, unseen_cards
 from engine.views import SeatView
+from tests.helpers.rigging import NAMES, rigged_game
 
 
 def walk(value: object) -> Iterator[object]:
@@ -42,8 +42,9 @@ def play_out(names: tuple[str, ...], seed: int, *, target: int = 121, check: boo
                 game.verify_discard(seat, cards)
             game.discard(seat, cards)
         else:
-            seat = game.turn
-            assert seat is not None
+            turn = game.turn
+            assert turn is not None
+            seat = turn
             view = game.view(seat)
             card = players[seat].choose_play(view, rngs[seat])
             if check:

@@ -5,7 +5,6 @@ from __future__ import annotations
 import random
 
 import pytest
-from game_rigging import rigged_game
 
 from engine.cards import Card, full_deck, parse_cards
 from engine.players import crib_sign, make_player
@@ -13,6 +12,7 @@ from engine.players.crib_table import crib_value_of_ranks
 from engine.players.discard_ev import discard_choices, hand_ev, hand_points_by_starter
 from engine.players.fastscore import hand_points
 from engine.scoring import hand_total
+from tests.helpers.rigging import rigged_game
 
 
 def test_four_fives_average_over_the_46_unseen_starters() -> None:

@@ -5,13 +5,13 @@ from __future__ import annotations
 import random
 
 import pytest
-from players_views import play_view
 
 from engine.cards import Card, full_deck, parse_cards
 from engine.pegging import score_pegging
 from engine.players import make_player
 from engine.players.fastscore import peg_points
 from engine.players.pegging_ai import lookahead_play_values, simple_play_values
+from tests.helpers.views import play_view
 
 
 def values_of(values: list[tuple[Card, float]]) -> dict[str, float]:

@@ -6,35 +6,14 @@ module added later is checked too, even one nothing imports yet.
 
 from __future__ import annotations
 
-import ast
 from pathlib import Path
 
 import pytest
 
+from tests.helpers.imports import forbidden_imports
+
 ENGINE = Path(__file__).resolve().parents[2] / "engine"
-FORBIDDEN = frozenset({"discord", "aiosqlite", "asyncio"})
-
-
-def forbidden_imports(source: str, filename: str = "<source>") -> list[str]:
-    """``"line: module"`` for each forbidden import in ``source``, however it is written."""
-    found: list[str] = []
-    for node in ast.walk(ast.parse(source, filename)):
-        names: list[str] = []
-        if isinstance(node, ast.Import):
-            names = [alias.name for alias in node.names]
-        elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
-            names = [node.module]
-        elif isinstance(node, ast.Call) and node.args:
-            # importlib.import_module("asyncio") and __import__("asyncio") import too.
-            func = node.func
-            called = func.attr if isinstance(func, ast.Attribute) else getattr(func, "id", "")
-            first = node.args[0]
-            if called in ("import_module", "__import__") and isinstance(first, ast.Constant):
-                names = [str(first.value)]
-        for name in names:
-            if name.split(".")[0] in FORBIDDEN:
-                found.append(f"{getattr(node, 'lineno', 0)}: {name}")
-    return found
+FORBIDDEN = ("discord", "aiosqlite", "asyncio")
 
 
 def engine_files() -> list[Path]:
@@ -48,7 +27,7 @@ def test_engine_imports_no_discord_aiosqlite_or_asyncio() -> None:
     offences = {
         str(path.relative_to(ENGINE.parent)): found
         for path in files
-        if (found := forbidden_imports(path.read_text(encoding="utf-8"), str(path)))
+        if (found := forbidden_imports(path.read_text(encoding="utf-8"), FORBIDDEN, str(path)))
     }
     assert offences == {}
 
@@ -68,7 +47,7 @@ def test_engine_imports_no_discord_aiosqlite_or_asyncio() -> None:
     ],
 )
 def test_the_check_catches_every_way_of_importing(source: str) -> None:
-    assert forbidden_imports(source)
+    assert forbidden_imports(source, FORBIDDEN)
 
 
 @pytest.mark.parametrize(
@@ -82,4 +61,4 @@ def test_the_check_catches_every_way_of_importing(source: str) -> None:
     ],
 )
 def test_the_check_allows_other_imports(source: str) -> None:
-    assert forbidden_imports(source) == []
+    assert forbidden_imports(source, FORBIDDEN) == []

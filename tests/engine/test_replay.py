@@ -6,10 +6,10 @@ import json
 import random
 
 import pytest
-from game_rigging import NAMES
 
 from engine.events import Dealt, Event, event_from_dict
 from engine.game import Game, Phase
+from tests.helpers.rigging import NAMES
 
 
 def play_randomly(game: Game, chooser: random.Random, steps: int) -> list[list[Event]]:

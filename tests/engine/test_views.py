@@ -8,13 +8,13 @@ import random
 from collections.abc import Iterator
 
 import pytest
-from game_rigging import NAMES, rigged_game
 
 from engine.cards import Card, parse_cards
 from engine.events import Shown
 from engine.game import Game, GameResult, Phase
 from engine.scoring import Score, ScoreItem
 from engine.views import PublicView, SeatView
+from tests.helpers.rigging import NAMES, rigged_game
 
 SAFE_LEAVES = (int, str, bool, type(None), enum.Enum)
 

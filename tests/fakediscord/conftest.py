@@ -3,25 +3,25 @@
 from __future__ import annotations
 
 import pytest
-from fakediscord_tinybot import make_bot
-from fakediscord_world import Table
 
 from fakediscord import FakeDiscord
 from fakediscord.testing import BotLauncher, InProcessBot
+from tests.helpers.emulator_world import TinyWorld
+from tests.helpers.tinybot import make_bot
 
 
 @pytest.fixture
-def table(fake_discord: FakeDiscord) -> Table:
+def table(fake_discord: FakeDiscord) -> TinyWorld:
     """The world most tests need."""
-    guild = fake_discord.add_guild("Table")
+    guild = fake_discord.add_guild("TinyWorld")
     general = guild.add_text_channel("general")
     al, bea, cy = (fake_discord.add_user(n) for n in ("Al", "Bea", "Cy"))
     guild.add_member(al)
     guild.add_member(bea)
-    return Table(fake_discord, guild, general, al, bea, cy)
+    return TinyWorld(fake_discord, guild, general, al, bea, cy)
 
 
 @pytest.fixture
-async def tiny(table: Table, bots: BotLauncher) -> InProcessBot:
+async def tiny(table: TinyWorld, bots: BotLauncher) -> InProcessBot:
     """The tiny bot, in this process, synced to the table's guild."""
     return await bots.in_process(lambda: make_bot(table.guild.id))

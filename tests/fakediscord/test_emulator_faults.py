@@ -7,16 +7,16 @@ import sys
 from pathlib import Path
 
 import pytest
-from fakediscord_world import Table
 
 from fakediscord import BotFailure
 from fakediscord.testing import BotLauncher, InProcessBot
+from tests.helpers.emulator_world import TinyWorld
 
-TINYBOT = str(Path(__file__).with_name("fakediscord_tinybot.py"))
+TINYBOT = str(Path(__file__).parents[1] / "helpers" / "tinybot.py")
 
 
 async def test_rate_limited_callback_is_retried_after_retry_after(
-    table: Table, tiny: InProcessBot
+    table: TinyWorld, tiny: InProcessBot
 ) -> None:
     fd = table.fd
     fd.rate_limit(r"POST /interactions/\d+/.+/callback", times=1, retry_after=0.05)
@@ -26,7 +26,9 @@ async def test_rate_limited_callback_is_retried_after_retry_after(
     assert statuses == [429, 200]
 
 
-async def test_server_errors_are_retried_by_the_client(table: Table, tiny: InProcessBot) -> None:
+async def test_server_errors_are_retried_by_the_client(
+    table: TinyWorld, tiny: InProcessBot
+) -> None:
     fd = table.fd
     fd.fail(r"POST /channels/\d+/messages", status=500, times=1)
     r = await fd.slash(table.al, table.general, "/tiny post")
@@ -37,7 +39,7 @@ async def test_server_errors_are_retried_by_the_client(table: Table, tiny: InPro
 
 
 async def test_injected_forbidden_reaches_the_bot_with_its_code(
-    table: Table, tiny: InProcessBot
+    table: TinyWorld, tiny: InProcessBot
 ) -> None:
     table.fd.fail(
         r"POST /channels/\d+/messages", status=403, code=50013, message="Missing Permissions"
@@ -48,7 +50,7 @@ async def test_injected_forbidden_reaches_the_bot_with_its_code(
 
 
 async def test_error_in_a_handler_fails_the_next_emulator_call(
-    table: Table, tiny: InProcessBot
+    table: TinyWorld, tiny: InProcessBot
 ) -> None:
     await table.fd.slash(table.al, table.general, "/tiny crash", wait=False)
     with pytest.raises(BotFailure, match="crash"):
@@ -56,14 +58,14 @@ async def test_error_in_a_handler_fails_the_next_emulator_call(
     assert any("crash" in e for e in tiny.take_errors())
 
 
-async def test_allowed_errors_do_not_fail(table: Table, tiny: InProcessBot) -> None:
+async def test_allowed_errors_do_not_fail(table: TinyWorld, tiny: InProcessBot) -> None:
     tiny.allow_errors("crash")
     await table.fd.slash(table.al, table.general, "/tiny crash", wait=False)
     await table.fd.wait_for(lambda: tiny.allowed)
     assert "crash" in tiny.allowed[0] and tiny.errors == []
 
 
-async def test_dead_client_task_fails_the_test(table: Table, tiny: InProcessBot) -> None:
+async def test_dead_client_task_fails_the_test(table: TinyWorld, tiny: InProcessBot) -> None:
     # A payload missing fields kills discord.py's gateway reader, and with it Client.start().
     await table.fd.gateway.dispatch("INTERACTION_CREATE", {"id": "1", "type": 2})
     with pytest.raises(BotFailure, match=r"ended on its own|error"):
@@ -72,7 +74,9 @@ async def test_dead_client_task_fails_the_test(table: Table, tiny: InProcessBot)
     tiny.take_errors()
 
 
-async def test_unanswered_interaction_raises_no_response(table: Table, tiny: InProcessBot) -> None:
+async def test_unanswered_interaction_raises_no_response(
+    table: TinyWorld, tiny: InProcessBot
+) -> None:
     from fakediscord import NoResponse
 
     with pytest.raises(NoResponse):
@@ -81,7 +85,7 @@ async def test_unanswered_interaction_raises_no_response(table: Table, tiny: InP
 
 
 async def test_bot_process_answers_restarts_and_reports_errors(
-    table: Table, bots: BotLauncher
+    table: TinyWorld, bots: BotLauncher
 ) -> None:
     fd = table.fd
     bot = await bots.process([TINYBOT], dev_guild=table.guild.id, ready_text="tinybot ready")
@@ -104,7 +108,7 @@ async def test_bot_process_answers_restarts_and_reports_errors(
     assert sys.executable
 
 
-async def test_bot_process_that_exits_fails_the_test(table: Table, bots: BotLauncher) -> None:
+async def test_bot_process_that_exits_fails_the_test(table: TinyWorld, bots: BotLauncher) -> None:
     bot = await bots.process([TINYBOT], dev_guild=table.guild.id)
     assert bot.proc is not None
     bot.proc.terminate()

@@ -7,11 +7,11 @@ from typing import Any
 
 import aiohttp
 import pytest
-from fakediscord_tinybot import make_bot
-from fakediscord_world import Table
 
 from fakediscord import FakeDiscord, gateway
 from fakediscord.testing import BotLauncher, InProcessBot
+from tests.helpers.emulator_world import TinyWorld
+from tests.helpers.tinybot import make_bot
 
 
 async def receive(ws: aiohttp.ClientWebSocketResponse) -> dict[str, Any]:
@@ -24,7 +24,7 @@ async def receive(ws: aiohttp.ClientWebSocketResponse) -> dict[str, Any]:
 async def test_ready_points_resume_at_the_emulator_and_lists_guilds(
     fake_discord: FakeDiscord,
 ) -> None:
-    guild = fake_discord.add_guild("Table")
+    guild = fake_discord.add_guild("TinyWorld")
     async with (
         aiohttp.ClientSession() as session,
         session.ws_connect(fake_discord.gateway_url + "?v=10&encoding=json") as ws,
@@ -43,7 +43,7 @@ async def test_ready_points_resume_at_the_emulator_and_lists_guilds(
 
 
 async def test_member_request_op8_gets_a_members_chunk(fake_discord: FakeDiscord) -> None:
-    guild = fake_discord.add_guild("Table")
+    guild = fake_discord.add_guild("TinyWorld")
     al = fake_discord.add_user("Al")
     guild.add_member(al)
     async with (
@@ -119,7 +119,7 @@ async def test_resume_of_an_unknown_session_is_invalid_session(fake_discord: Fak
         assert await receive(ws) == {"op": 9, "d": False, "s": None, "t": None}
 
 
-async def test_client_heartbeats_are_acknowledged(table: Table, bots: BotLauncher) -> None:
+async def test_client_heartbeats_are_acknowledged(table: TinyWorld, bots: BotLauncher) -> None:
     table.fd.gateway.heartbeat_interval_ms = 50
     await bots.in_process(lambda: make_bot(table.guild.id))
     await table.fd.wait_for(lambda: table.fd.gateway.heartbeats >= 3, timeout=3)
@@ -128,7 +128,7 @@ async def test_client_heartbeats_are_acknowledged(table: Table, bots: BotLaunche
 
 
 async def test_dropped_connection_resumes_and_replays_missed_events(
-    table: Table, tiny: InProcessBot
+    table: TinyWorld, tiny: InProcessBot
 ) -> None:
     fd = table.fd
     await fd.drop_gateway()
@@ -138,7 +138,7 @@ async def test_dropped_connection_resumes_and_replays_missed_events(
     assert (fd.gateway.identify_count, fd.gateway.resume_count) == (1, 1)
 
 
-async def test_op7_reconnect_resumes(table: Table, tiny: InProcessBot) -> None:
+async def test_op7_reconnect_resumes(table: TinyWorld, tiny: InProcessBot) -> None:
     fd = table.fd
     await fd.request_reconnect()
     await fd.wait_for(lambda: fd.gateway.resume_count == 1, timeout=3)
@@ -147,7 +147,7 @@ async def test_op7_reconnect_resumes(table: Table, tiny: InProcessBot) -> None:
     assert fd.gateway.identify_count == 1
 
 
-async def test_resumable_op9_makes_the_client_resume(table: Table, tiny: InProcessBot) -> None:
+async def test_resumable_op9_makes_the_client_resume(table: TinyWorld, tiny: InProcessBot) -> None:
     fd = table.fd
     await fd.invalidate_session(resumable=True)
     await fd.wait_for(lambda: fd.gateway.resume_count == 1, timeout=3)
@@ -156,7 +156,7 @@ async def test_resumable_op9_makes_the_client_resume(table: Table, tiny: InProce
 
 
 async def test_op9_invalid_session_makes_the_client_identify_again(
-    table: Table, tiny: InProcessBot
+    table: TinyWorld, tiny: InProcessBot
 ) -> None:
     fd = table.fd
     await fd.invalidate_session()
@@ -167,7 +167,7 @@ async def test_op9_invalid_session_makes_the_client_identify_again(
 
 
 async def test_channels_and_members_added_later_reach_the_bot(
-    table: Table, tiny: InProcessBot
+    table: TinyWorld, tiny: InProcessBot
 ) -> None:
     fd = table.fd
     dee = fd.add_user("Dee")
@@ -181,7 +181,7 @@ async def test_channels_and_members_added_later_reach_the_bot(
     assert r.content == f"poked Al ({table.al.id})"
 
 
-async def test_second_guild_added_while_running(table: Table, tiny: InProcessBot) -> None:
+async def test_second_guild_added_while_running(table: TinyWorld, tiny: InProcessBot) -> None:
     fd = table.fd
     other = fd.add_guild("Other")
     lobby = other.add_text_channel("lobby")

@@ -3,14 +3,14 @@
 from __future__ import annotations
 
 import pytest
-from fakediscord_world import Table
 
 from fakediscord import EmulatorUsageError
 from fakediscord.testing import InProcessBot
+from tests.helpers.emulator_world import TinyWorld
 
 
 async def test_slash_command_reply_is_seen_by_everyone_in_the_channel(
-    table: Table, tiny: InProcessBot
+    table: TinyWorld, tiny: InProcessBot
 ) -> None:
     r = await table.fd.slash(table.al, table.general, "/tiny echo text:hello times:2")
     assert r.response is not None and r.response.type == 4
@@ -20,7 +20,7 @@ async def test_slash_command_reply_is_seen_by_everyone_in_the_channel(
 
 
 async def test_ephemeral_reply_is_seen_only_by_the_user_who_asked(
-    table: Table, tiny: InProcessBot
+    table: TinyWorld, tiny: InProcessBot
 ) -> None:
     r = await table.fd.slash(table.al, table.general, "/tiny secret")
     assert r.ephemeral and r.content == "only you"
@@ -28,7 +28,9 @@ async def test_ephemeral_reply_is_seen_only_by_the_user_who_asked(
     assert table.fd.visible_to(table.bea, table.general) == []
 
 
-async def test_deferred_reply_is_edited_then_followed_up(table: Table, tiny: InProcessBot) -> None:
+async def test_deferred_reply_is_edited_then_followed_up(
+    table: TinyWorld, tiny: InProcessBot
+) -> None:
     r = await table.fd.slash(table.al, table.general, "/tiny think ephemeral:true")
     assert r.response is not None and r.response.type == 5
     await r.wait_followups(1)
@@ -39,7 +41,7 @@ async def test_deferred_reply_is_edited_then_followed_up(table: Table, tiny: InP
 
 
 async def test_original_response_get_edit_delete_and_followup(
-    table: Table, tiny: InProcessBot
+    table: TinyWorld, tiny: InProcessBot
 ) -> None:
     r = await table.fd.slash(table.al, table.general, "/tiny lifecycle")
     await r.wait_for(lambda i: i.followups and i.followups[0].deleted)
@@ -49,7 +51,7 @@ async def test_original_response_get_edit_delete_and_followup(
 
 
 async def test_typed_options_are_checked_like_the_discord_client(
-    table: Table, tiny: InProcessBot
+    table: TinyWorld, tiny: InProcessBot
 ) -> None:
     with pytest.raises(EmulatorUsageError, match="whole number"):
         await table.fd.slash(table.al, table.general, "/tiny echo text:hi times:two")
@@ -61,7 +63,7 @@ async def test_typed_options_are_checked_like_the_discord_client(
         await table.fd.slash(table.al, table.general, "/tiny dance")
 
 
-async def test_quoted_values_and_spaces(table: Table, tiny: InProcessBot) -> None:
+async def test_quoted_values_and_spaces(table: TinyWorld, tiny: InProcessBot) -> None:
     r = await table.fd.slash(table.al, table.general, '/tiny echo text:"two words"')
     assert r.content == "two words"
     r = await table.fd.slash(table.al, table.general, "/tiny echo times:1 text:a b c")
@@ -69,7 +71,7 @@ async def test_quoted_values_and_spaces(table: Table, tiny: InProcessBot) -> Non
 
 
 async def test_user_option_carries_resolved_user_and_member(
-    table: Table, tiny: InProcessBot
+    table: TinyWorld, tiny: InProcessBot
 ) -> None:
     r = await table.fd.slash(table.al, table.general, "/tiny poke who:@Bea")
     assert r.content == f"poked Bea ({table.bea.id})"
@@ -77,7 +79,7 @@ async def test_user_option_carries_resolved_user_and_member(
     assert r.content == f"poked Bea ({table.bea.id})"
 
 
-async def test_autocomplete_returns_the_bots_choices(table: Table, tiny: InProcessBot) -> None:
+async def test_autocomplete_returns_the_bots_choices(table: TinyWorld, tiny: InProcessBot) -> None:
     choices = await table.fd.autocomplete(table.al, table.general, "/tiny pick card:5")
     assert [c["value"] for c in choices] == ["5H", "5D"]
     everything = await table.fd.autocomplete(table.al, table.general, "/tiny pick card:?")
@@ -87,7 +89,7 @@ async def test_autocomplete_returns_the_bots_choices(table: Table, tiny: InProce
 
 
 async def test_button_click_updates_the_message_and_keeps_history(
-    table: Table, tiny: InProcessBot
+    table: TinyWorld, tiny: InProcessBot
 ) -> None:
     r = await table.fd.slash(table.al, table.general, "/tiny buttons")
     message = r.original
@@ -102,7 +104,7 @@ async def test_button_click_updates_the_message_and_keeps_history(
 
 
 async def test_disabled_and_missing_buttons_cannot_be_clicked(
-    table: Table, tiny: InProcessBot
+    table: TinyWorld, tiny: InProcessBot
 ) -> None:
     r = await table.fd.slash(table.al, table.general, "/tiny buttons")
     assert r.original is not None
@@ -112,14 +114,16 @@ async def test_disabled_and_missing_buttons_cannot_be_clicked(
         await table.fd.click(table.al, r.original, "tiny:nothing")
 
 
-async def test_dynamic_item_button_reaches_its_handler(table: Table, tiny: InProcessBot) -> None:
+async def test_dynamic_item_button_reaches_its_handler(
+    table: TinyWorld, tiny: InProcessBot
+) -> None:
     r = await table.fd.slash(table.al, table.general, "/tiny buttons")
     assert r.original is not None
     click = await table.fd.click(table.al, r.original, "tiny:dyn:7")
     assert click.content == "dyn 7 pressed"
 
 
-async def test_select_sends_the_chosen_values(table: Table, tiny: InProcessBot) -> None:
+async def test_select_sends_the_chosen_values(table: TinyWorld, tiny: InProcessBot) -> None:
     r = await table.fd.slash(table.al, table.general, "/tiny buttons")
     assert r.original is not None
     chosen = await table.fd.select(table.al, r.original, "tiny:pick", ["5H", "QS"])
@@ -130,7 +134,7 @@ async def test_select_sends_the_chosen_values(table: Table, tiny: InProcessBot) 
         await table.fd.select(table.al, r.original, "tiny:pick", ["5H", "JD", "QS"])
 
 
-async def test_modal_is_opened_and_submitted(table: Table, tiny: InProcessBot) -> None:
+async def test_modal_is_opened_and_submitted(table: TinyWorld, tiny: InProcessBot) -> None:
     r = await table.fd.slash(table.al, table.general, "/tiny ask")
     assert r.response is not None and r.response.type == 9
     assert r.modal is not None and r.modal["title"] == "Ask"
@@ -138,12 +142,12 @@ async def test_modal_is_opened_and_submitted(table: Table, tiny: InProcessBot) -
     assert submitted.content == "answered forty-two"
 
 
-async def test_outsider_cannot_use_the_channel(table: Table, tiny: InProcessBot) -> None:
+async def test_outsider_cannot_use_the_channel(table: TinyWorld, tiny: InProcessBot) -> None:
     with pytest.raises(EmulatorUsageError, match="cannot use"):
         await table.fd.slash(table.cy, table.general, "/tiny secret")
 
 
-async def test_commands_in_a_thread(table: Table, tiny: InProcessBot) -> None:
+async def test_commands_in_a_thread(table: TinyWorld, tiny: InProcessBot) -> None:
     thread = table.general.add_thread("game")
     r = await table.fd.slash(table.al, thread, "/tiny echo text:in-thread")
     assert r.content == "in-thread"
@@ -152,7 +156,7 @@ async def test_commands_in_a_thread(table: Table, tiny: InProcessBot) -> None:
 
 
 async def test_deferred_update_then_edit_of_the_clicked_message(
-    table: Table, tiny: InProcessBot
+    table: TinyWorld, tiny: InProcessBot
 ) -> None:
     r = await table.fd.slash(table.al, table.general, "/tiny buttons")
     assert r.original is not None
@@ -162,7 +166,7 @@ async def test_deferred_update_then_edit_of_the_clicked_message(
     assert r.original.content == "quietly edited" and click.original is r.original
 
 
-async def test_original_response_can_be_deleted(table: Table, tiny: InProcessBot) -> None:
+async def test_original_response_can_be_deleted(table: TinyWorld, tiny: InProcessBot) -> None:
     r = await table.fd.slash(table.al, table.general, "/tiny vanish")
     await r.wait_for(lambda i: i.original is not None and i.original.deleted)
     assert table.fd.visible_to(table.al, table.general) == []
@@ -170,7 +174,7 @@ async def test_original_response_can_be_deleted(table: Table, tiny: InProcessBot
 
 
 async def test_click_payload_is_a_snapshot_of_the_message_when_clicked(
-    table: Table, tiny: InProcessBot
+    table: TinyWorld, tiny: InProcessBot
 ) -> None:
     r = await table.fd.slash(table.al, table.general, "/tiny buttons")
     assert r.original is not None
@@ -182,20 +186,20 @@ async def test_click_payload_is_a_snapshot_of_the_message_when_clicked(
     assert [c["message"]["content"] for c in clicks] == ["count 0", "count 1"]
 
 
-async def test_the_bot_opens_a_thread_and_posts_in_it(table: Table, tiny: InProcessBot) -> None:
+async def test_the_bot_opens_a_thread_and_posts_in_it(table: TinyWorld, tiny: InProcessBot) -> None:
     r = await table.fd.slash(table.al, table.general, "/tiny thread name:game one")
     assert r.content == "opened game one"
     [thread] = [c for c in table.guild.channels.values() if c.is_thread]
     assert [m.content for m in table.fd.visible_to(table.bea, thread)] == ["first in thread"]
 
 
-async def test_guild_channels_and_members_over_rest(table: Table, tiny: InProcessBot) -> None:
+async def test_guild_channels_and_members_over_rest(table: TinyWorld, tiny: InProcessBot) -> None:
     r = await table.fd.slash(table.al, table.general, "/tiny whois who:Bea")
-    assert r.content == "Table general Bea"
+    assert r.content == "TinyWorld general Bea"
 
 
 async def test_commands_are_offered_only_where_and_to_whom_discord_would(
-    table: Table, tiny: InProcessBot
+    table: TinyWorld, tiny: InProcessBot
 ) -> None:
     mo = table.fd.add_user("Mo")
     table.guild.add_member(mo, moderator=True)

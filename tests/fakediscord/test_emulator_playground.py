@@ -6,10 +6,9 @@ import asyncio
 import io
 from pathlib import Path
 
-from fakediscord_tinybot import TinyBot, make_bot
-
 from fakediscord import FakeDiscord
 from fakediscord.playground import Playground, playground
+from tests.helpers.tinybot import TinyBot, make_bot
 
 
 async def start_tiny(fd: FakeDiscord) -> TinyBot:
@@ -88,7 +87,7 @@ async def test_mistakes_are_reported_and_the_loop_goes_on() -> None:
 
 async def test_without_a_starter_the_bot_runs_as_a_child_process() -> None:
     out = io.StringIO()
-    tinybot = str(Path(__file__).with_name("fakediscord_tinybot.py"))
+    tinybot = str(Path(__file__).parents[1] / "helpers" / "tinybot.py")
     script = io.StringIO("/tiny echo text:from a child\n/tiny crash\nquit\n")
     await asyncio.wait_for(playground(stdin=script, stdout=out, bot_args=[tinybot]), timeout=30)
     text = out.getvalue()

@@ -8,10 +8,10 @@ from typing import Any
 
 import aiohttp
 import pytest
-from fakediscord_world import Table, client_of
 
 from fakediscord import FakeDiscord
 from fakediscord.testing import InProcessBot
+from tests.helpers.emulator_world import TinyWorld, client_of
 
 
 @pytest.fixture
@@ -48,7 +48,7 @@ def select(custom_id: str, options: int) -> dict[str, Any]:
 
 
 async def test_first_response_later_than_the_deadline_is_unknown_interaction_10062(
-    table: Table, tiny: InProcessBot
+    table: TinyWorld, tiny: InProcessBot
 ) -> None:
     table.fd.response_deadline = 0.1
     r = await table.fd.slash(table.al, table.general, "/tiny slow seconds:0.3", wait=False)
@@ -59,7 +59,7 @@ async def test_first_response_later_than_the_deadline_is_unknown_interaction_100
 
 
 async def test_second_initial_response_is_already_acknowledged_40060(
-    table: Table, tiny: InProcessBot
+    table: TinyWorld, tiny: InProcessBot
 ) -> None:
     r = await table.fd.slash(table.al, table.general, "/tiny twice")
     await table.fd.wait_for(lambda: client_of(tiny).twice_codes)
@@ -68,7 +68,7 @@ async def test_second_initial_response_is_already_acknowledged_40060(
 
 
 async def test_interaction_token_expires_after_15_minutes_50027(
-    table: Table, tiny: InProcessBot, http: aiohttp.ClientSession
+    table: TinyWorld, tiny: InProcessBot, http: aiohttp.ClientSession
 ) -> None:
     r = await table.fd.slash(table.al, table.general, "/tiny echo text:hi")
     path = f"/webhooks/{table.fd.application_id}/{r.token}/messages/@original"
@@ -80,7 +80,7 @@ async def test_interaction_token_expires_after_15_minutes_50027(
 
 
 async def test_message_of_2001_characters_is_refused_50035(
-    table: Table, tiny: InProcessBot
+    table: TinyWorld, tiny: InProcessBot
 ) -> None:
     r = await table.fd.slash(table.al, table.general, "/tiny long length:2001")
     # The first follow-up after a "thinking" defer becomes the response itself.
@@ -105,7 +105,7 @@ async def test_message_of_2001_characters_is_refused_50035(
     ids=["6-rows", "6-buttons", "26-options", "101-char-id", "duplicate-id", "select-not-alone"],
 )
 async def test_component_limits_are_invalid_form_body_50035(
-    table: Table, http: aiohttp.ClientSession, components: list[Any], field: str
+    table: TinyWorld, http: aiohttp.ClientSession, components: list[Any], field: str
 ) -> None:
     status, body = await call(
         http,
@@ -118,7 +118,9 @@ async def test_component_limits_are_invalid_form_body_50035(
     assert table.fd.messages(table.general) == []
 
 
-async def test_limits_at_the_edge_are_accepted(table: Table, http: aiohttp.ClientSession) -> None:
+async def test_limits_at_the_edge_are_accepted(
+    table: TinyWorld, http: aiohttp.ClientSession
+) -> None:
     rows = [row(*(button(f"b{r}{i}") for i in range(5))) for r in range(4)]
     rows.append(row(select("s", 25)))
     status, _ = await call(
@@ -130,13 +132,15 @@ async def test_limits_at_the_edge_are_accepted(table: Table, http: aiohttp.Clien
     assert status == 200
 
 
-async def test_empty_message_is_refused_50006(table: Table, http: aiohttp.ClientSession) -> None:
+async def test_empty_message_is_refused_50006(
+    table: TinyWorld, http: aiohttp.ClientSession
+) -> None:
     status, body = await call(http, "POST", f"/channels/{table.general.id}/messages", {})
     assert (status, body["code"]) == (400, 50006)
 
 
 async def test_unknown_and_deleted_messages_are_10008(
-    table: Table, http: aiohttp.ClientSession
+    table: TinyWorld, http: aiohttp.ClientSession
 ) -> None:
     base = f"/channels/{table.general.id}/messages"
     status, created = await call(http, "POST", base, {"content": "soon gone"})
@@ -152,7 +156,7 @@ async def test_unknown_and_deleted_messages_are_10008(
 
 
 async def test_ephemeral_message_is_reachable_only_through_its_token(
-    table: Table, tiny: InProcessBot, http: aiohttp.ClientSession
+    table: TinyWorld, tiny: InProcessBot, http: aiohttp.ClientSession
 ) -> None:
     r = await table.fd.slash(table.al, table.general, "/tiny secret")
     assert r.original is not None
@@ -167,7 +171,7 @@ async def test_ephemeral_message_is_reachable_only_through_its_token(
 
 
 async def test_original_of_unanswered_interaction_and_unknown_token(
-    table: Table, http: aiohttp.ClientSession
+    table: TinyWorld, http: aiohttp.ClientSession
 ) -> None:
     status, error = await call(
         http, "GET", f"/webhooks/{table.fd.application_id}/nope/messages/@original"
@@ -180,7 +184,7 @@ async def test_original_of_unanswered_interaction_and_unknown_token(
 
 
 async def test_callback_type_must_fit_the_interaction(
-    table: Table, tiny: InProcessBot, http: aiohttp.ClientSession
+    table: TinyWorld, tiny: InProcessBot, http: aiohttp.ClientSession
 ) -> None:
     r = await table.fd.slash(table.al, table.general, "/tiny slow seconds:0.3", wait=False)
     path = f"/interactions/{r.id}/{r.token}/callback?with_response=1"
@@ -201,13 +205,13 @@ async def test_wrong_bot_token_is_401(fake_discord: FakeDiscord) -> None:
         assert response.headers["Content-Type"] == "application/json"
 
 
-async def test_unserved_routes_are_recorded(table: Table, http: aiohttp.ClientSession) -> None:
+async def test_unserved_routes_are_recorded(table: TinyWorld, http: aiohttp.ClientSession) -> None:
     status, _ = await call(http, "PUT", f"/channels/{table.general.id}/pins/1")
     assert status in (404, 405)
     assert table.fd.unhandled == [f"PUT /channels/{table.general.id}/pins/1"]
 
 
-async def test_file_and_embed_arrive_with_the_message(table: Table, tiny: InProcessBot) -> None:
+async def test_file_and_embed_arrive_with_the_message(table: TinyWorld, tiny: InProcessBot) -> None:
     r = await table.fd.slash(table.al, table.general, "/tiny file")
     assert r.original is not None
     [attachment] = r.original.attachments
@@ -219,7 +223,7 @@ async def test_file_and_embed_arrive_with_the_message(table: Table, tiny: InProc
         assert await response.read() == b"\x89PNG fake"
 
 
-async def test_channel_message_create_edit_fetch(table: Table, tiny: InProcessBot) -> None:
+async def test_channel_message_create_edit_fetch(table: TinyWorld, tiny: InProcessBot) -> None:
     r = await table.fd.slash(table.al, table.general, "/tiny post")
     await r.wait_followups(1)
     assert r.followups[0].content == "fetched post v2"
@@ -228,7 +232,7 @@ async def test_channel_message_create_edit_fetch(table: Table, tiny: InProcessBo
 
 
 async def test_channel_history_is_newest_first_without_ephemerals(
-    table: Table, tiny: InProcessBot, http: aiohttp.ClientSession
+    table: TinyWorld, tiny: InProcessBot, http: aiohttp.ClientSession
 ) -> None:
     await table.fd.slash(table.al, table.general, "/tiny echo text:one")
     await table.fd.slash(table.al, table.general, "/tiny secret")
@@ -238,7 +242,7 @@ async def test_channel_history_is_newest_first_without_ephemerals(
     assert [m["content"] for m in history] == ["two", "one"]
 
 
-async def test_dm_with_a_button_that_edits_it(table: Table, tiny: InProcessBot) -> None:
+async def test_dm_with_a_button_that_edits_it(table: TinyWorld, tiny: InProcessBot) -> None:
     r = await table.fd.slash(table.al, table.general, "/tiny dm")
     assert r.ephemeral and r.content == "sent you a DM"
     [dm] = table.fd.dms(table.al)
@@ -248,7 +252,7 @@ async def test_dm_with_a_button_that_edits_it(table: Table, tiny: InProcessBot) 
     assert dm.content == "count 1"
 
 
-async def test_closed_dms_are_forbidden_50007(table: Table, tiny: InProcessBot) -> None:
+async def test_closed_dms_are_forbidden_50007(table: TinyWorld, tiny: InProcessBot) -> None:
     table.fd.close_dms(table.al)
     r = await table.fd.slash(table.al, table.general, "/tiny dm")
     assert r.content == "closed dms 50007"
@@ -258,14 +262,14 @@ async def test_closed_dms_are_forbidden_50007(table: Table, tiny: InProcessBot) 
     assert r.content == "sent you a DM"
 
 
-async def test_slash_command_typed_in_a_dm(table: Table, tiny: InProcessBot) -> None:
+async def test_slash_command_typed_in_a_dm(table: TinyWorld, tiny: InProcessBot) -> None:
     r = await table.fd.slash(table.al, table.fd.dm_channel(table.al), "/tiny echo text:private")
     assert r.content == "private"
     assert [m.content for m in table.fd.dms(table.al)] == ["private"]
 
 
 async def test_commands_synced_globally_and_to_the_guild(
-    table: Table, tiny: InProcessBot, http: aiohttp.ClientSession
+    table: TinyWorld, tiny: InProcessBot, http: aiohttp.ClientSession
 ) -> None:
     app = table.fd.application_id
     status, global_commands = await call(http, "GET", f"/applications/{app}/commands")
@@ -280,7 +284,7 @@ async def test_commands_synced_globally_and_to_the_guild(
     assert again[0]["id"] == global_commands[0]["id"]  # re-sync keeps ids, as Discord does
 
 
-async def test_wait_for_times_out(table: Table) -> None:
+async def test_wait_for_times_out(table: TinyWorld) -> None:
     with pytest.raises(TimeoutError):
         await table.fd.wait_for(lambda: False, timeout=0.05)
     await asyncio.sleep(0)

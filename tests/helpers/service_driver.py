@@ -3,12 +3,12 @@ game through the service the way players do (from the prompts they are sent)."""
 
 from __future__ import annotations
 
-import json
 import random
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 
+from bot.core import snapshot
 from bot.core.replies import Outcome, Prompt, User
 from bot.core.service import GameService, RngFactory
 from bot.store import Store
@@ -52,7 +52,7 @@ async def load(store: Store, game_id: int) -> Game:
     """The game as stored now."""
     record = await store.get_game(game_id)
     assert record is not None and record.snapshot is not None
-    return Game.from_dict(json.loads(record.snapshot)["game"], rng=random.Random(0))
+    return snapshot.decode(record.snapshot, random.Random(0)).game
 
 
 async def state(store: Store, game_id: int) -> tuple[object, ...]:
@@ -71,7 +71,7 @@ def make_service(store: Store, clock: Clock, seed: int = 1, days: float = 7) -> 
 
 
 @dataclass
-class Table:
+class Transcript:
     """Everything sent during one driven game, per destination."""
 
     channel: list[str] = field(default_factory=list)
@@ -96,9 +96,9 @@ class Table:
 
 async def open_table(
     service: GameService, users: Sequence[User], target: int = 121, channel: int = CHANNEL
-) -> Table:
+) -> Transcript:
     """Open a game, seat ``users`` and start it; returns what was sent so far."""
-    table = Table()
+    table = Transcript()
     table.record(
         users[0].id,
         await service.new_game(GUILD, channel, users[0], players=len(users), target=target),
@@ -115,13 +115,13 @@ Check = Callable[[Outcome, User], Awaitable[None]]
 
 async def drive(
     service: GameService,
-    table: Table,
+    table: Transcript,
     users: Sequence[User],
     *,
     max_moves: int = 2000,
     stop_after: int | None = None,
     check: Check | None = None,
-) -> Table:
+) -> Transcript:
     """Answer every prompt (first cards first) until the game ends (or ``stop_after``
     moves); ``check`` looks at every outcome as it arrives."""
     by_id = {u.id: u for u in users}

@@ -8,14 +8,13 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from fakediscord_tinybot import TinyBot
-
 from fakediscord import Channel, FakeDiscord, Guild, User
 from fakediscord.testing import InProcessBot
+from tests.helpers.tinybot import TinyBot
 
 
 @dataclass
-class Table:
+class TinyWorld:
     """A guild with #general, two members (Al, Bea) and an outsider (Cy)."""
 
     fd: FakeDiscord

@@ -25,7 +25,7 @@ class RiggedRandom(random.Random):
         super().__init__(seed)
         self._orders = [list(order) for order in orders]
 
-    def shuffle(self, x: MutableSequence[Any]) -> None:  # type: ignore[override]
+    def shuffle(self, x: MutableSequence[Any]) -> None:
         if not self._orders:
             super().shuffle(x)
             return

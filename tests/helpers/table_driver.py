@@ -1,15 +1,18 @@
 """Plays whole games through fakediscord as the players would, checking everything on the way.
 
-`TableDriver` acts for every seat of one game: it reads the game's state from the bot's database
-(the engine snapshot the bot saved), finds the prompt the acting player was sent (a DM, or the
-ephemeral `/cribbage hand` reply when their DMs are closed), checks its cards against the engine
-card by card, acts (select or button, sometimes the slash command instead), and then checks:
+`TableDriver` acts for every person at one game (the computer's seats answer by themselves): it
+reads the game's state from the bot's database (the engine snapshot the bot saved), finds the
+prompt the acting player was sent (a DM, or the ephemeral `/cribbage hand` reply when their DMs
+are closed), checks its cards against the engine card by card, acts (select or button, sometimes
+the slash command instead), and then checks:
 
-- the channel got exactly the lines the engine's events call for, in order, and each line says
-  what the engine says (the card, the count, the show said aloud, the result);
-- no message created or edited during the step, seen by anyone (players and a spectator), shows a
+- the database moved by exactly one version: the person's action, then one action per move the
+  computer made in answer, and nobody else's;
+- the channel got exactly the lines the engine's events of those actions call for, in order, and
+  each line says what the engine says (the card, the count, the show said aloud, the result);
+- no message created or edited during the step, seen by anyone (players and spectators), shows a
   card that was hidden from them and not revealed by the step itself;
-- the database moved by exactly one action.
+- with `coach` on, each person the game owes a coach's line gets it by DM after a show.
 """
 
 from __future__ import annotations
@@ -23,15 +26,20 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, TypeVar, cast
 
-from bot.core.render.calls import call_steps
+from bot.core.render.calls import CalledStep, call_steps
+from bot.core.render.text import escape
+from bot.core.snapshot import decode
 from engine.cards import Card, cards_str
-from engine.events import CutForDeal, Event, GameOver, Played, Shown, StarterCut
+from engine.coach import review_view
+from engine.events import CutForDeal, Dealt, Discarded, Event, GameOver, Played, Shown, StarterCut
 from engine.game import Game
 from engine.phase import Phase
 from engine.speech import say_score
 from fakediscord import Channel, FakeDiscord, Guild, Message, User
 
 NAMES = ("Al", "Bea", "Cy", "Di")
+#: How the coach's DM after a show starts its line (after "Cribbage in #channel, deal N ").
+COACH = "— coach: You kept"
 
 
 T = TypeVar("T")
@@ -107,8 +115,39 @@ def read_game(db_path: Path, game_id: int) -> Snapshot:
     game = None
     if snapshot:
         # The rng only matters for future deals, which this copy never shows to anyone.
-        game = Game.from_dict(json.loads(snapshot)["game"], rng=random.Random(0))
+        game = decode(snapshot, random.Random(0)).game
     return Snapshot(game_id, status, version, game, actions)
+
+
+def logged_actions(db_path: Path, game_id: int) -> list[dict[str, Any]]:
+    """The game's action log as the bot saved it, oldest first."""
+    with sqlite3.connect(db_path) as db:
+        rows = db.execute(
+            "SELECT action FROM actions WHERE game_id = ? ORDER BY seq", (game_id,)
+        ).fetchall()
+    return [json.loads(row[0]) for row in rows]
+
+
+def expected_steps(before: Game, actions: list[dict[str, Any]], after: Game) -> list[CalledStep]:
+    """The events of each new action, found by applying the log to a copy of the game.
+
+    A copy cannot know the bot's next shuffle, so once an action deals again the rest (the
+    computer's discards in the new deal) are taken as the Discarded events they must be.
+    """
+    game = Game.from_dict(before.to_dict(), rng=random.Random(0))
+    steps: list[CalledStep] = []
+    dealt = False
+    for action in actions:
+        if dealt:
+            assert action["type"] == "discard", action
+            steps.append(
+                ([Discarded(seat=action["seat"], count=len(action["cards"]))], after.public_view())
+            )
+            continue
+        events = game.apply(action)
+        steps.append((events, game.public_view()))
+        dealt = any(isinstance(e, Dealt) for e in events)
+    return steps
 
 
 def latest_game_id(db_path: Path, channel_id: int) -> int:
@@ -146,7 +185,8 @@ def revealed_by(events: Iterable[Event]) -> set[Card]:
 
 @dataclass
 class TableDriver:
-    """Plays one game in `channel` for `players` (seat order = join order), checking each step."""
+    """Plays one game in `channel` for `players` (the people, in seat order; against the
+    computer the people take the first seats), checking each step."""
 
     fd: FakeDiscord
     channel: Channel
@@ -158,6 +198,8 @@ class TableDriver:
     command_rate: float = 0.25
     #: Users whose DMs are closed: they get their controls from `/cribbage hand`.
     dm_closed: set[int] = field(default_factory=set)
+    #: Check that every person with open DMs gets the coach's line after each show.
+    coach: bool = False
     game_id: int = 0
     actions_done: int = 0
     steps: int = 0
@@ -166,6 +208,9 @@ class TableDriver:
     cards_seen: int = 0
     _seen: dict[int, int] = field(default_factory=dict)
     channel_lines: list[str] = field(default_factory=list)
+    coach_lines: list[str] = field(default_factory=list)
+    #: The person at each seat; a seat missing here is the computer's.
+    seats: dict[int, User] = field(default_factory=dict)
 
     # -- reading ------------------------------------------------------------------------------
 
@@ -243,10 +288,34 @@ class TableDriver:
         lines = await self._new_lines(before, 2)
         assert lines[0].startswith("Cut for deal:"), lines
         assert "Deal 1" in lines[1], lines
+        self.seats = dict(enumerate(self.players))
         # The cut for deal is public; the deal that follows is not.
         cut = {card for cards in snap.game.cut_rounds for card in cards}
         self._check_leaks(snap.game, snap.game, cut)
         return lobby
+
+    async def open_against_computer(self, difficulty: str = "hard") -> Snapshot:
+        """`/cribbage new vs_computer:True`: the computer takes the other seats and, since it
+        throws its cards with the deal, only the people are owed a discard."""
+        creator = self.players[0]
+        line = f"/cribbage new players:{len(self.players) + 1} vs_computer:True"
+        reply = await self.fd.slash(creator, self.channel, f"{line} difficulty:{difficulty}")
+        assert reply.ephemeral and "Dealing" in reply.content, reply.content
+        self.game_id = latest_game_id(self.db_path, self.channel.id)
+        self.seats = dict(enumerate(self.players))
+        snap = self.snapshot()
+        assert snap.status == "active" and snap.game is not None
+        assert snap.game.pending_discards() == tuple(self.seats)
+        assert logged_actions(self.db_path, self.game_id) == snap.game.actions
+        # The lobby (closed at once), the cut, the deal, and the computer's discards.
+        lines = await self._new_lines(0, 4)
+        assert lines[0].startswith(f"**Cribbage** — {len(self.players) + 1} players"), lines
+        assert lines[1].startswith("Cut for deal:") and "Deal 1" in lines[2], lines
+        puts = "puts 2 cards in the crib. Waiting for "
+        assert puts + ", ".join(self.players_names()) + "." in lines[3], lines
+        cut = {card for cards in snap.game.cut_rounds for card in cards}
+        self._check_leaks(snap.game, snap.game, cut)
+        return snap
 
     def _lobby_message(self) -> Message | None:
         for message in self.fd.messages(self.channel):
@@ -276,10 +345,12 @@ class TableDriver:
         game = snap.game
         assert game is not None
         if game.phase is Phase.DISCARD:
-            seat = self.rng.choice(game.pending_discards())
-            await self._discard(snap, seat)
+            owed = game.pending_discards()
+            assert set(owed) <= set(self.seats), "the computer never keeps the table waiting"
+            await self._discard(snap, self.rng.choice(owed))
         else:
             assert game.phase is Phase.PLAY and game.turn is not None
+            assert game.turn in self.seats, "the computer never keeps the table waiting"
             await self._play(snap, game.turn)
         self.steps += 1
 
@@ -303,7 +374,7 @@ class TableDriver:
     async def _discard(self, snap: Snapshot, seat: int) -> None:
         game = snap.game
         assert game is not None
-        user = self.players[seat]
+        user = self.seats[seat]
         select_id = f"crib:{self.game_id}:discard:{game.deal_number}"
         prompt = await self._controls(user, lambda m: m.component(select_id) is not None)
         menu = prompt.component(select_id)
@@ -316,8 +387,6 @@ class TableDriver:
         assert cards_str(hand) in prompt.content
         chosen = self.rng.sample(list(hand), game.discard_count)
         before = len(self.table_messages())
-        expected_game = Game.from_dict(game.to_dict(), rng=random.Random(1))
-        events = expected_game.discard(seat, chosen)
         if self.rng.random() < self.command_rate:
             codes = " ".join(c.code for c in chosen)
             reply = await self.fd.slash(user, self.channel, f"/cribbage discard cards:{codes}")
@@ -326,12 +395,14 @@ class TableDriver:
             reply = await self.fd.select(user, prompt, select_id, [c.code for c in chosen])
             assert reply.response is not None and reply.response.type == 7, reply
             assert not list(prompt.selects()), "the used select menu is gone from the DM"
-        await self._after(snap, events, expected_game, before)
+        await self._after(
+            snap, {"type": "discard", "seat": seat, "cards": [c.code for c in chosen]}, before
+        )
 
     async def _play(self, snap: Snapshot, seat: int) -> None:
         game = snap.game
         assert game is not None
-        user = self.players[seat]
+        user = self.seats[seat]
         prefix = f"crib:{self.game_id}:play:{snap.version}:"
         prompt = await self._controls(
             user, lambda m: any(b.get("custom_id", "").startswith(prefix) for b in m.buttons())
@@ -345,8 +416,6 @@ class TableDriver:
         assert f"Count {game.count}" in prompt.content
         card = self.rng.choice(sorted(playable, key=lambda c: c.index))
         before = len(self.table_messages())
-        expected_game = Game.from_dict(game.to_dict(), rng=random.Random(1))
-        events = expected_game.play(seat, card)
         if self.rng.random() < self.command_rate:
             reply = await self.fd.slash(user, self.channel, f"/cribbage play card:{card.code}")
             assert reply.ephemeral
@@ -356,27 +425,57 @@ class TableDriver:
             assert not any(b.get("custom_id", "").startswith(prefix) for b in prompt.buttons()), (
                 "the used buttons are gone from the DM"
             )
-        await self._after(snap, events, expected_game, before)
+        await self._after(snap, {"type": "play", "seat": seat, "card": card.code}, before)
 
     # -- checks after a step ------------------------------------------------------------------
 
-    async def _after(
-        self, before_snap: Snapshot, events: list[Event], expected: Game, before: int
-    ) -> None:
-        self.actions_done += 1
-        expected_lines = call_steps([(events, expected.public_view())])
-        new = await self._new_lines(before, len(expected_lines))
-        assert new == expected_lines, (new, expected_lines)
-        self._check_lines(events, "\n".join(new))
+    async def _after(self, before_snap: Snapshot, action: dict[str, Any], before: int) -> None:
+        game = before_snap.game
         after = await until(self.fd, lambda: self._moved(before_snap))
-        assert after.actions == before_snap.actions + 1, "exactly one action was recorded"
-        assert after.game is not None and before_snap.game is not None
+        assert game is not None and after.game is not None
+        # One call, one version: the person's move and every computer answer saved together.
+        assert after.version == before_snap.version + 1
+        new = logged_actions(self.db_path, self.game_id)[before_snap.actions :]
+        assert after.actions == before_snap.actions + len(new)
+        assert new[0] == action, (new[0], action)
+        assert all(a["seat"] not in self.seats for a in new[1:]), "only the computer answers"
+        self.actions_done += len(new)
+        steps = expected_steps(game, new, after.game)
+        events = [event for step_events, _ in steps for event in step_events]
+        expected_lines = call_steps(steps)
+        new_lines = await self._new_lines(before, len(expected_lines))
+        assert new_lines == expected_lines, (new_lines, expected_lines)
+        self._check_lines(events, "\n".join(new_lines))
         if after.status == "active":
-            # The engine copy and the bot agree on everything public after the step.
+            # The bot agrees with the log replayed on a copy about everything public.
+            expected = steps[-1][1]
             assert after.game.scores == expected.scores
             assert after.game.count == expected.count
             assert after.game.series == expected.series
-        self._check_leaks(before_snap.game, after.game, revealed_by(events))
+        if self.coach and any(isinstance(e, Shown) for e in events):
+            await self._expect_coach(game)
+        self._check_leaks(game, after.game, revealed_by(events))
+
+    async def _expect_coach(self, before: Game) -> None:
+        """Each person with open DMs gets the coach's line about this deal's discard, naming
+        only cards they were dealt."""
+        for seat, user in self.seats.items():
+            if user.id in self.dm_closed:
+                continue
+            review = review_view(before.view(seat))
+            assert review is not None
+            want = f"deal {before.deal_number} — coach: {review.line()}"
+            found = await until(
+                self.fd,
+                lambda user=user, want=want: next(  # type: ignore[misc]
+                    (m for m in self.fd.dms(user) if want in m.content), None
+                ),
+                timeout=10,
+            )
+            own = set(before.view(seat).kept) | set(before.view(seat).discards)
+            assert cards_in_text(found.content) <= own
+            assert not found.components
+            self.coach_lines.append(found.content)
 
     def _moved(self, before: Snapshot) -> Snapshot | None:
         snap = self.snapshot()
@@ -393,7 +492,7 @@ class TableDriver:
 
     def _check_lines(self, events: list[Event], text: str) -> None:
         """Every call and show line says what the engine says, independently of the renderer."""
-        names = self.players_names()
+        names = self.seat_names()
         for event in events:
             if isinstance(event, Played):
                 assert f"{names[event.seat]} plays {event.card}" in text, (event, text)
@@ -413,17 +512,28 @@ class TableDriver:
                 assert "-".join(str(result.scores[side]) for side in sides) in text
 
     def players_names(self) -> list[str]:
-        """Display names in seat order."""
+        """The people's display names, in seat order."""
         return [u.name for u in self.players]
+
+    def seat_names(self) -> list[str]:
+        """Every seat's name as the channel says it (the computer's too)."""
+        game = self.snapshot().game
+        assert game is not None
+        return [escape(name) for name in game.players]
 
     def _check_leaks(self, before: Game, after: Game, revealed: set[Card]) -> None:
         """No new or edited message shows anyone a card hidden from them."""
+        seat_of = {user.id: seat for seat, user in self.seats.items()}
         for user in [*self.players, *self.spectators]:
-            seat = self.players.index(user) if user in self.players else None
+            seat = seat_of.get(user.id)
             secret = (hidden_from(before, seat) | hidden_from(after, seat)) - revealed
             for message in self._changed_messages(user):
                 mentioned = cards_in_message(message)
                 self.cards_seen += len(mentioned)
+                if COACH in message.content:
+                    # About the deal just shown; checked against the cards they were dealt
+                    # (which the next deal may have given to someone else).
+                    continue
                 shown = mentioned & secret
                 leaked = cards_str(sorted(shown, key=lambda c: c.index))
                 assert not shown, f"{user.name} could see {leaked} in {message!r}"

@@ -1,6 +1,6 @@
 """A tiny discord.py bot the emulator's own tests run against, in-process or as a process.
 
-Run as a process: `python tests/fakediscord/fakediscord_tinybot.py` with DISCORD_TOKEN,
+Run as a process: `python tests/helpers/tinybot.py` with DISCORD_TOKEN,
 DISCORD_API_BASE, DISCORD_GATEWAY_URL and DEV_GUILD_ID set (as the bot's own `python -m bot`).
 Each `/tiny` subcommand exercises one part of the protocol.
 """

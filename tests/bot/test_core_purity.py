@@ -1,0 +1,61 @@
+"""The bot's core stays Discord-free: nothing under bot/core/ imports discord.py, a database
+driver, the store's implementation or the Discord layer.
+
+So every rule of what the bot says and does runs, and is tested, without Discord; the store is
+reached only through the ``GameStore`` protocol. Every ``.py`` file under ``bot/core/`` is parsed
+(not imported), so a module nothing imports yet is checked too.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from tests.helpers.imports import forbidden_imports
+
+CORE = Path(__file__).resolve().parents[2] / "bot" / "core"
+FORBIDDEN = (
+    "discord",
+    "aiosqlite",
+    "sqlite3",
+    "asyncpg",
+    "psycopg",
+    "fakediscord",
+    "bot.discord",
+    "bot.store",
+)
+
+
+def test_the_core_imports_no_discord_no_driver_and_no_outer_layer() -> None:
+    files = sorted(CORE.rglob("*.py"))
+    # Guard against a wrong path making this pass on nothing.
+    assert {"service.py", "replies.py", "records.py", "refusals.py"} <= {f.name for f in files}
+    offences = {
+        str(path.relative_to(CORE.parents[1])): found
+        for path in files
+        if (found := forbidden_imports(path.read_text(encoding="utf-8"), FORBIDDEN, str(path)))
+    }
+    assert offences == {}
+
+
+@pytest.mark.parametrize(
+    "source",
+    [
+        "import discord",
+        "from discord import ui",
+        "from bot.store import Store",
+        "import bot.store.sqlite",
+        "from bot.discord.app import CribbageBot",
+        "import sqlite3",
+    ],
+)
+def test_the_check_catches_the_outer_layers(source: str) -> None:
+    assert forbidden_imports(source, FORBIDDEN)
+
+
+@pytest.mark.parametrize(
+    "source", ["from bot.core.records import GameRecord", "import bot.storefront", "import json"]
+)
+def test_the_check_allows_the_core_and_the_standard_library(source: str) -> None:
+    assert forbidden_imports(source, FORBIDDEN) == []

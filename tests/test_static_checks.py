@@ -1,0 +1,29 @@
+"""The static checks run with the tests, so CI enforces them: types (``mypy``, strict on
+``engine`` and ``bot``: among other things it fails when an engine event kind is left
+unhandled by a ``match`` that ends in ``assert_never``), lint and format (``ruff``)."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def _run(*args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", *args], cwd=ROOT, capture_output=True, text=True, timeout=600
+    )
+
+
+def test_the_code_type_checks() -> None:
+    done = _run("mypy")
+    assert done.returncode == 0, done.stdout + done.stderr
+
+
+def test_the_code_is_linted_and_formatted() -> None:
+    lint = _run("ruff", "check", ".")
+    assert lint.returncode == 0, lint.stdout + lint.stderr
+    form = _run("ruff", "format", "--check", ".")
+    assert form.returncode == 0, form.stdout + form.stderr
