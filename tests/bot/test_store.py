@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from bot.core.records import ResultRecord, SeatRecord
+from bot.core.records import GameStatus, ResultRecord, SeatRecord
 from bot.core.storage import ChannelBusy, VersionConflict
 from bot.store import Store, migrations
 
@@ -112,17 +112,17 @@ async def test_one_open_game_per_channel(store: Store) -> None:
 
 async def test_a_closed_game_frees_its_channel(store: Store) -> None:
     game_id = await _lobby(store)
-    await store.save(game_id, 0, now=200.0, status="cancelled")
+    await store.save(game_id, 0, now=200.0, status=GameStatus.CANCELLED)
     await _lobby(store)
     assert (await store.open_game_in_channel(10)) is not None
 
 
 async def test_save_appends_the_log_and_updates_the_snapshot(store: Store) -> None:
     game_id = await _lobby(store)
-    version = await store.save(game_id, 0, now=101.0, status="active", snapshot='{"n": 1}')
+    version = await store.save(game_id, 0, now=101.0, status=GameStatus.ACTIVE, snapshot='{"n": 1}')
     action = json.dumps({"type": "play", "seat": 0, "card": "5H"})
     version = await store.save(
-        game_id, version, now=102.0, status="active", snapshot='{"n": 2}', actions=[action]
+        game_id, version, now=102.0, status=GameStatus.ACTIVE, snapshot='{"n": 2}', actions=[action]
     )
     record = await store.get_game(game_id)
     assert record is not None
@@ -132,10 +132,15 @@ async def test_save_appends_the_log_and_updates_the_snapshot(store: Store) -> No
 
 async def test_version_conflict_changes_nothing(store: Store) -> None:
     game_id = await _lobby(store)
-    await store.save(game_id, 0, now=101.0, status="active", snapshot='{"n": 1}')
+    await store.save(game_id, 0, now=101.0, status=GameStatus.ACTIVE, snapshot='{"n": 1}')
     with pytest.raises(VersionConflict, match="already made"):
         await store.save(
-            game_id, 0, now=102.0, status="active", snapshot='{"n": 9}', actions=['{"x": 1}']
+            game_id,
+            0,
+            now=102.0,
+            status=GameStatus.ACTIVE,
+            snapshot='{"n": 9}',
+            actions=['{"x": 1}'],
         )
     record = await store.get_game(game_id)
     assert record is not None and record.snapshot == '{"n": 1}' and record.version == 1
@@ -150,10 +155,12 @@ async def test_two_connections_racing_one_write_wins(tmp_path: Path) -> None:
         game_id = await _lobby(first)
         loaded = await second.get_game(game_id)
         assert loaded is not None
-        await first.save(game_id, loaded.version, now=1.0, status="active", actions=['{"a": 1}'])
+        await first.save(
+            game_id, loaded.version, now=1.0, status=GameStatus.ACTIVE, actions=['{"a": 1}']
+        )
         with pytest.raises(VersionConflict):
             await second.save(
-                game_id, loaded.version, now=1.0, status="active", actions=['{"b": 1}']
+                game_id, loaded.version, now=1.0, status=GameStatus.ACTIVE, actions=['{"b": 1}']
             )
         assert await second.actions(game_id) == ['{"a": 1}']
     finally:
@@ -167,12 +174,12 @@ async def test_finished_game_writes_results_in_the_same_transaction(store: Store
     # Two rows for the same seat break the primary key: the whole save must roll back.
     broken = [_result(0, 1, won=True), _result(0, 2, won=False)]
     with pytest.raises(Exception, match="UNIQUE"):
-        await store.save(game_id, 1, now=300.0, status="finished", results=broken)
+        await store.save(game_id, 1, now=300.0, status=GameStatus.FINISHED, results=broken)
     record = await store.get_game(game_id)
     assert record is not None and record.status == "lobby" and record.version == 1
     assert await store.leaderboard(5) == []
     good = [_result(0, 1, won=True), _result(1, 2, won=False)]
-    await store.save(game_id, 1, now=300.0, status="finished", results=good)
+    await store.save(game_id, 1, now=300.0, status=GameStatus.FINISHED, results=good)
     board = await store.leaderboard(5)
     assert [(r.user_id, r.wins, r.losses, r.skunks_given, r.skunks_taken) for r in board] == [
         (1, 1, 0, 1, 0),
@@ -196,7 +203,7 @@ async def test_idle_games_lists_open_games_older_than_the_cutoff(store: Store) -
         guild_id=5, channel_id=2, creator=AL, num_players=2, target=61, now=500.0
     )
     done = await _lobby(store, channel=3)
-    await store.save(done, 0, now=50.0, status="cancelled")
+    await store.save(done, 0, now=50.0, status=GameStatus.CANCELLED)
     assert [g.id for g in await store.idle_games(before=200.0)] == [old]
 
 

@@ -7,7 +7,7 @@ import random
 import re
 import time
 
-from bot.core.records import ResultRecord, SeatRecord
+from bot.core.records import GameStatus, ResultRecord, SeatRecord
 from bot.store import Store
 from fakediscord.testing import BotProcess
 from tests.helpers.table_driver import TableDriver, World
@@ -77,7 +77,7 @@ async def _seed_finished_game(
             record.id,
             version,
             now=now,
-            status="finished",
+            status=GameStatus.FINISHED,
             results=[
                 _result(
                     0,
