@@ -361,10 +361,6 @@ class Guild:
         """The membership of `user`, if they are in this guild."""
         return self.members.get(user.id)
 
-    def text_channels(self) -> list[Channel]:
-        """The guild's text channels and threads."""
-        return list(self.channels.values())
-
     def __repr__(self) -> str:
         return f"<Guild {self.name} {self.id}>"
 
