@@ -25,6 +25,7 @@ from engine.views import PublicView, SeatView
 __all__ = [
     "DEFAULT_LEVEL",
     "LEVELS",
+    "LEVEL_BLURBS",
     "ComputerPlayers",
     "Step",
     "computer_moves",
@@ -35,6 +36,14 @@ __all__ = [
 
 #: The level a game against the computer gets when none is chosen: the strongest.
 DEFAULT_LEVEL = "hard"
+
+#: What each level is like, in a few words (the "Add computer" menu and ``/cribbage new``
+#: show them); every level has one (a test checks).
+LEVEL_BLURBS: dict[str, str] = {
+    "easy": "Greedy, and a random move one time in five",
+    "medium": "Good discards, simple pegging",
+    "hard": "Best discards, looks ahead when pegging",
+}
 
 
 @dataclass(frozen=True, slots=True)

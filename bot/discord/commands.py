@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Any
 import discord
 from discord import app_commands
 
-from bot.core.computer import DEFAULT_LEVEL
+from bot.core.computer import DEFAULT_LEVEL, LEVEL_BLURBS, LEVELS
 from bot.core.replies import Outcome, User
 from bot.discord.interactions import is_moderator, send_error, user_of
 
@@ -48,10 +48,10 @@ _PLAYERS = [
     app_commands.Choice(name="3 players", value=3),
     app_commands.Choice(name="4 players (two teams of partners)", value=4),
 ]
+#: Strongest first, as the menu reads best.
 _DIFFICULTIES = [
-    app_commands.Choice(name="hard (strongest)", value="hard"),
-    app_commands.Choice(name="medium", value="medium"),
-    app_commands.Choice(name="easy", value="easy"),
+    app_commands.Choice(name=f"{level} ({LEVEL_BLURBS[level].lower()})"[:100], value=level)
+    for level in reversed(LEVELS)
 ]
 _ON_OFF = [
     app_commands.Choice(name="on", value="on"),

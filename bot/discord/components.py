@@ -23,6 +23,7 @@ from typing import TYPE_CHECKING, Any
 
 import discord
 
+from bot.core.computer import LEVEL_BLURBS
 from bot.core.replies import LOBBY_BUTTONS, CardChoice, Lobby, Prompt
 
 if TYPE_CHECKING:
@@ -39,11 +40,6 @@ _LOBBY_STYLES = {
 }
 _LOBBY_LABELS = {"remove_computer": "Remove computer"}
 #: What each computer level is called in the "Add computer" menu.
-_LEVEL_LABELS = {
-    "easy": ("Computer — easy", "Greedy, and a random move one time in five"),
-    "medium": ("Computer — medium", "Good discards, simple pegging"),
-    "hard": ("Computer — hard", "Best discards, looks ahead when pegging"),
-}
 
 
 def _bot(interaction: discord.Interaction[Any]) -> CribbageBot:
@@ -92,10 +88,9 @@ class ComputerSelect(
     def __init__(self, game_id: int, levels: tuple[str, ...] = ()) -> None:
         options = [
             discord.SelectOption(
-                label=_LEVEL_LABELS[lv][0], value=lv, description=_LEVEL_LABELS[lv][1]
+                label=f"Computer — {level}", value=level, description=LEVEL_BLURBS[level]
             )
-            for lv in levels
-            if lv in _LEVEL_LABELS
+            for level in levels
         ]
         super().__init__(
             discord.ui.Select(

@@ -10,6 +10,7 @@ from datetime import timedelta
 
 import pytest
 
+from bot.core.computer import LEVEL_BLURBS, LEVELS
 from bot.core.replies import Outcome, User
 from bot.core.service import GameService
 from bot.store import Store
@@ -241,3 +242,8 @@ async def test_results_against_the_computer_are_kept_apart(store: Store, clock: 
     stats = (await service.stats(GUILD, AL)).reply.text
     assert "Against the computer: 1 game, 0 wins" in stats and "Against people" not in stats
     assert "Against people: 1 game, 1 win" in (await service.stats(GUILD, BEA)).reply.text
+
+
+def test_every_level_has_a_blurb_for_the_menus() -> None:
+    assert set(LEVEL_BLURBS) == set(LEVELS)
+    assert all(0 < len(blurb) <= 100 for blurb in LEVEL_BLURBS.values())
