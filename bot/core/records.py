@@ -102,8 +102,21 @@ class ResultRecord:
     twenty_nines: int
 
 
+class _WinRate:
+    """``win_rate`` for a row with ``games`` and ``wins``."""
+
+    __slots__ = ()
+    games: int
+    wins: int
+
+    @property
+    def win_rate(self) -> float:
+        """Wins as a fraction of games played (0 when none)."""
+        return self.wins / self.games if self.games else 0.0
+
+
 @dataclass(frozen=True, slots=True)
-class LeaderRow:
+class LeaderRow(_WinRate):
     """A player's standing on a server, over games between people or against the computer."""
 
     user_id: int
@@ -115,14 +128,9 @@ class LeaderRow:
     skunks_given: int
     skunks_taken: int
 
-    @property
-    def win_rate(self) -> float:
-        """Wins as a fraction of games played (0 when none)."""
-        return self.wins / self.games if self.games else 0.0
-
 
 @dataclass(frozen=True, slots=True)
-class StatsRow:
+class StatsRow(_WinRate):
     """A player's totals over one group of games (people only, or against the computer)."""
 
     games: int
@@ -136,8 +144,3 @@ class StatsRow:
     best_hand: int
     best_hand_cards: str | None
     twenty_nines: int
-
-    @property
-    def win_rate(self) -> float:
-        """Wins as a fraction of games played (0 when none)."""
-        return self.wins / self.games if self.games else 0.0

@@ -14,7 +14,7 @@ import discord
 from discord import app_commands
 
 from bot.core.computer import DEFAULT_LEVEL, LEVEL_BLURBS, LEVELS
-from bot.core.replies import Outcome, User
+from bot.core.replies import Choice, Outcome, User
 from bot.discord.interactions import is_moderator, send_error, user_of
 
 if TYPE_CHECKING:
@@ -72,6 +72,20 @@ ServiceCall = Callable[[], Awaitable[Outcome]]
 
 def _bot(interaction: discord.Interaction[Any]) -> CribbageBot:
     return interaction.client  # type: ignore[no-any-return]
+
+
+Completer = Callable[[int, int, str], Awaitable[list[Choice]]]
+
+
+async def _completions(
+    interaction: discord.Interaction[Any], complete: Completer, current: str
+) -> list[app_commands.Choice[str]]:
+    """Autocomplete for a card option: what ``complete`` offers this user in this channel (in a
+    DM, nothing: games live in server channels)."""
+    if interaction.channel_id is None or interaction.guild_id is None:
+        return []
+    choices = await complete(interaction.channel_id, interaction.user.id, current)
+    return [app_commands.Choice(name=c.name, value=c.value) for c in choices[:25]]
 
 
 class CribbageCommands(app_commands.Group):
@@ -186,12 +200,9 @@ class CribbageCommands(app_commands.Group):
     async def _discard_cards(
         self, interaction: discord.Interaction[Any], current: str
     ) -> list[app_commands.Choice[str]]:
-        if interaction.channel_id is None or interaction.guild_id is None:
-            return []
-        choices = await _bot(interaction).service.autocomplete_discard(
-            interaction.channel_id, interaction.user.id, current
+        return await _completions(
+            interaction, _bot(interaction).service.autocomplete_discard, current
         )
-        return [app_commands.Choice(name=c.name, value=c.value) for c in choices[:25]]
 
     @app_commands.command(name="play", description="Play a card in the pegging")
     @app_commands.describe(card="The card to play, e.g. 5H; only cards you may play are offered")
@@ -205,12 +216,7 @@ class CribbageCommands(app_commands.Group):
     async def _play_card(
         self, interaction: discord.Interaction[Any], current: str
     ) -> list[app_commands.Choice[str]]:
-        if interaction.channel_id is None or interaction.guild_id is None:
-            return []
-        choices = await _bot(interaction).service.autocomplete_play(
-            interaction.channel_id, interaction.user.id, current
-        )
-        return [app_commands.Choice(name=c.name, value=c.value) for c in choices[:25]]
+        return await _completions(interaction, _bot(interaction).service.autocomplete_play, current)
 
     @app_commands.command(
         name="status", description="Show the table: scores, dealer, whose turn, the count"

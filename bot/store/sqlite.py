@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import dataclasses
 import itertools
 import re
 import sqlite3
@@ -66,11 +67,19 @@ _GAME_COLUMNS = (
     " g.vs_computer, g.lobby_message_id, g.snapshot, g.version, g.created_at, g.updated_at,"
     " s.seat, s.user_id, s.display_name, s.is_computer, s.computer_level"
 )
-_RESULT_COLUMNS = (
-    "seat, user_id, display_name, is_computer, won, game_points, skunk_given, skunk_taken,"
-    " score, final_scores, reason, pegging_points, hand_points, crib_points, deals, best_hand,"
-    " best_hand_cards, twenty_nines"
-)
+#: The columns of ``results`` that hold a ResultRecord, named as its fields.
+_RESULT_FIELDS = tuple(field.name for field in dataclasses.fields(ResultRecord))
+_RESULT_COLUMNS = ", ".join(_RESULT_FIELDS)
+#: Flags SQLite keeps as 0 and 1.
+_RESULT_FLAGS = frozenset({"is_computer", "won", "skunk_given", "skunk_taken"})
+
+
+def _result(row: sqlite3.Row) -> ResultRecord:
+    """A ResultRecord from a row of its columns."""
+    values: dict[str, Any] = {
+        name: bool(row[name]) if name in _RESULT_FLAGS else row[name] for name in _RESULT_FIELDS
+    }
+    return ResultRecord(**values)
 
 
 def _games(rows: Iterable[sqlite3.Row]) -> list[GameRecord]:
@@ -405,29 +414,7 @@ class Store:
         rows = await self._read(
             f"SELECT {_RESULT_COLUMNS} FROM results WHERE game_id = ? ORDER BY seat", (game_id,)
         )
-        return [
-            ResultRecord(
-                seat=row["seat"],
-                user_id=row["user_id"],
-                display_name=row["display_name"],
-                is_computer=bool(row["is_computer"]),
-                won=bool(row["won"]),
-                game_points=row["game_points"],
-                skunk_given=bool(row["skunk_given"]),
-                skunk_taken=bool(row["skunk_taken"]),
-                score=row["score"],
-                final_scores=row["final_scores"],
-                reason=row["reason"],
-                pegging_points=row["pegging_points"],
-                hand_points=row["hand_points"],
-                crib_points=row["crib_points"],
-                deals=row["deals"],
-                best_hand=row["best_hand"],
-                best_hand_cards=row["best_hand_cards"],
-                twenty_nines=row["twenty_nines"],
-            )
-            for row in rows
-        ]
+        return [_result(row) for row in rows]
 
     # -- standings -------------------------------------------------------------------------
     async def leaderboard(

@@ -2,9 +2,6 @@
 
 from __future__ import annotations
 
-import random
-from datetime import timedelta
-
 from bot.core.replies import Outcome, User
 from bot.core.service import GameService
 from bot.store import Store
@@ -19,19 +16,14 @@ from tests.helpers.service_driver import (
     Transcript,
     drive,
     load,
+    make_service,
     open_table,
-    seeded,
 )
 
 
 def coach_service(store: Store, clock: Clock, seed: int = 1) -> GameService:
-    return GameService(
-        store,
-        rng_factory=seeded(seed),
-        clock=clock,
-        idle_expiry=timedelta(days=7),
-        computer_rng=random.Random(seed),
-    )
+    """A service whose deals and computer choices are both reproducible."""
+    return make_service(store, clock, seed, computer=True)
 
 
 async def against_computer(service: GameService) -> Transcript:

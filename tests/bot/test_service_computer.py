@@ -5,8 +5,6 @@ restarts; results kept apart from games between people."""
 from __future__ import annotations
 
 import json
-import random
-from datetime import timedelta
 
 import pytest
 
@@ -26,19 +24,13 @@ from tests.helpers.service_driver import (
     Transcript,
     drive,
     load,
-    seeded,
+    make_service,
 )
 
 
 def computer_service(store: Store, clock: Clock, seed: int = 1) -> GameService:
     """A service whose deals and computer choices are both reproducible."""
-    return GameService(
-        store,
-        rng_factory=seeded(seed),
-        clock=clock,
-        idle_expiry=timedelta(days=7),
-        computer_rng=random.Random(seed),
-    )
+    return make_service(store, clock, seed, computer=True)
 
 
 async def vs_computer(

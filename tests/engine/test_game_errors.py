@@ -19,7 +19,7 @@ from engine.errors import (
     WrongPhase,
 )
 from engine.game import Game
-from tests.helpers.rigging import NAMES, play_cards, rigged_game
+from tests.helpers.rigging import NAMES, play_cards, rigged_game, three_player_game
 
 KEPT = ["7C 4S 6H QD", "KH 9C 8D 3S"]
 THROWN = ["5H 10C", "2C AD"]
@@ -36,14 +36,7 @@ def at_play() -> Game:
 
 
 def three_at_discard() -> Game:
-    game, _ = rigged_game(
-        ["10S AS 7D 6H", "KH QH 2C 5C", "JD 9S 4D 8C"],
-        ["AC", "AH", "AD"],
-        dealer=0,
-        starter="3S",
-        crib_card="2H",
-        discard=False,
-    )
+    game, _ = three_player_game(discard=False)
     return game
 
 

@@ -11,7 +11,7 @@ import random
 from engine.cards import Card, parse_cards
 from engine.events import CountReset, Event, GameOver, Go, GoPoint, Played, Shown
 from engine.game import Game, Phase
-from tests.helpers.rigging import play_cards, rigged_game, set_scores
+from tests.helpers.rigging import play_cards, rigged_game, set_scores, three_player_game
 
 
 def table(events: list[Event]) -> list[tuple[object, ...]]:
@@ -113,19 +113,8 @@ def test_last_card_making_thirty_one_scores_two_not_three() -> None:
     assert played[-1].score == 6  # 2 for fifteen, 2 for 31, 2 for the last 31
 
 
-def three_player_game() -> Game:
-    game, _ = rigged_game(
-        ["10S AS 7D 6H", "KH QH 2C 5C", "JD 9S 4D 8C"],
-        ["AC", "AH", "AD"],
-        dealer=0,
-        starter="3S",
-        crib_card="2H",
-    )
-    return game
-
-
 def test_go_three_players_the_last_player_keeps_playing_and_thirty_one_after_go() -> None:
-    game = three_player_game()
+    game, _ = three_player_game()
     assert game.turn == 1
     events = play_cards(game, "KH JD 10S AS")
     assert table(events) == [
@@ -140,7 +129,7 @@ def test_go_three_players_the_last_player_keeps_playing_and_thirty_one_after_go(
 
 
 def test_go_three_players_point_to_last_player_and_next_seat_leads() -> None:
-    game = three_player_game()
+    game, _ = three_player_game()
     play_cards(game, "KH JD 10S AS")
     events = play_cards(game, "QH 9S 7D 2C")
     assert table(events) == [
@@ -156,7 +145,7 @@ def test_go_three_players_point_to_last_player_and_next_seat_leads() -> None:
 
 
 def test_last_card_three_players_and_a_run_with_a_fifteen() -> None:
-    game = three_player_game()
+    game, _ = three_player_game()
     play_cards(game, "KH JD 10S AS QH 9S 7D 2C")
     events = play_cards(game, "4D 6H 5C 8C")
     assert table(events)[:5] == [
@@ -302,7 +291,7 @@ def _with_scores(game: Game, scores: tuple[int, ...]) -> Game:
 
 
 def test_cards_played_are_public_per_seat() -> None:
-    game = three_player_game()
+    game, _ = three_player_game()
     play_cards(game, "KH JD 10S AS")
     view = game.public_view()
     assert view.played == (parse_cards("10S AS"), parse_cards("KH"), parse_cards("JD"))

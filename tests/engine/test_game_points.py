@@ -9,7 +9,7 @@ import pytest
 from engine.events import GameOver
 from engine.game import Game, GameResult, Phase
 from engine.outcome import game_points, make_result
-from tests.helpers.rigging import NAMES, play_cards, rigged_game
+from tests.helpers.rigging import NAMES, play_cards, rigged_game, three_player_game
 
 KEPT = ["5C KS JC 6C", "KH 6D 10H 5S"]
 THROWN = ["8H 9D", "AS 3C"]
@@ -108,14 +108,7 @@ def test_resign_four_players_the_other_partnership_wins() -> None:
 def test_resign_three_players_the_leader_of_the_others_wins(
     scores: tuple[int, int, int], resigner: int, winner: int
 ) -> None:
-    game, _ = rigged_game(
-        ["10S AS 7D 6H", "KH QH 2C 5C", "JD 9S 4D 8C"],
-        ["AC", "AH", "AD"],
-        dealer=0,
-        starter="3S",
-        crib_card="2H",
-        scores=scores,
-    )
+    game, _ = three_player_game(scores=scores)
     [over] = game.resign(resigner)
     assert isinstance(over, GameOver)
     assert over.result.winner == winner

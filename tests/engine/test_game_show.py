@@ -8,7 +8,7 @@ from engine.cards import Card, parse_cards
 from engine.events import Dealt, Event, GameOver, Shown
 from engine.game import Game, Phase
 from engine.scoring import score_hand
-from tests.helpers.rigging import play_cards, rigged_game
+from tests.helpers.rigging import THREE_KEPT, THREE_THROWN, play_cards, rigged_game
 
 # Two players, seat 0 deals; the play pegs 6 for the dealer and nothing for the pone.
 # Shows with the 2♦ starter: pone K♥ 6♦ 10♥ 5♠ = 4 (two fifteens), dealer 5♣ K♠ J♣ 6♣ = 4 (two
@@ -65,15 +65,15 @@ def test_next_deal_follows_the_show_in_the_same_action() -> None:
     ("kept", "thrown", "crib_card", "dealer", "order"),
     [
         (
-            ["10S AS 7D 6H", "KH QH 2C 5C", "JD 9S 4D 8C"],
-            ["AC", "AH", "AD"],
+            THREE_KEPT,
+            THREE_THROWN,
             "2H",
             0,
             [(1, False), (2, False), (0, False), (0, True)],
         ),
         (
-            ["10S AS 7D 6H", "KH QH 2C 5C", "JD 9S 4D 8C"],
-            ["AC", "AH", "AD"],
+            THREE_KEPT,
+            THREE_THROWN,
             "2H",
             1,
             [(2, False), (0, False), (1, False), (1, True)],

@@ -14,7 +14,7 @@ from engine.events import Shown
 from engine.game import Game, GameResult, Phase
 from engine.scoring import Score, ScoreItem
 from engine.views import PublicView, SeatView
-from tests.helpers.rigging import NAMES, rigged_game
+from tests.helpers.rigging import NAMES, rigged_game, three_player_game
 
 SAFE_LEAVES = (int, str, bool, type(None), enum.Enum)
 
@@ -124,13 +124,7 @@ def test_views_are_snapshots_that_later_actions_do_not_change() -> None:
 
 
 def test_public_view_table_fields() -> None:
-    game, _ = rigged_game(
-        ["10S AS 7D 6H", "KH QH 2C 5C", "JD 9S 4D 8C"],
-        ["AC", "AH", "AD"],
-        dealer=0,
-        starter="3S",
-        crib_card="2H",
-    )
+    game, _ = three_player_game()
     game.play(1, Card.parse("KH"))
     view = game.public_view()
     assert view.players == ("Al", "Bea", "Cy") and view.target == 121

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import ast
 from collections.abc import Iterable
+from pathlib import Path
 
 
 def imported_modules(source: str, filename: str = "<source>") -> list[tuple[int, str]]:
@@ -38,3 +39,20 @@ def forbidden_imports(
         for line, name in imported_modules(source, filename)
         if any(name == ban or name.startswith(ban + ".") for ban in banned)
     ]
+
+
+def offences(
+    package: Path, forbidden: Iterable[str], must_hold: Iterable[str]
+) -> dict[str, list[str]]:
+    """Every ``.py`` file under ``package`` (subpackages too, imported or not) with the
+    forbidden imports it makes; empty when there are none. ``must_hold`` names files the
+    package has, so a wrong path cannot make the check pass on nothing."""
+    banned = tuple(forbidden)
+    files = sorted(package.rglob("*.py"))
+    assert set(must_hold) <= {f.name for f in files}, f"not the package expected: {package}"
+    found = {
+        str(path.relative_to(package.parent)): hits
+        for path in files
+        if (hits := forbidden_imports(path.read_text(encoding="utf-8"), banned, str(path)))
+    }
+    return found

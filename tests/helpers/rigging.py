@@ -91,6 +91,27 @@ def rigged_game(
     return game, events
 
 
+#: A three-player deal the tests share: what each seat keeps and throws (seat 0 deals).
+THREE_KEPT = ("10S AS 7D 6H", "KH QH 2C 5C", "JD 9S 4D 8C")
+THREE_THROWN = ("AC", "AH", "AD")
+
+
+def three_player_game(
+    *, scores: Sequence[int] | None = None, discard: bool = True
+) -> tuple[Game, list[Event]]:
+    """The shared three-player deal (dealer 0, starter 3♠, 2♥ from the deck to the crib), at
+    the start of the play (or, with ``discard=False``, of the discard)."""
+    return rigged_game(
+        THREE_KEPT,
+        THREE_THROWN,
+        dealer=0,
+        starter="3S",
+        crib_card="2H",
+        scores=scores,
+        discard=discard,
+    )
+
+
 def set_scores(game: Game, scores: Sequence[int], rng: random.Random) -> Game:
     """The same game with the sides' scores replaced (to test endings without long games)."""
     data = game.to_dict()

@@ -61,12 +61,17 @@ async def state(store: Store, game_id: int) -> tuple[object, ...]:
     return (record, tuple(await store.actions(game_id)))
 
 
-def make_service(store: Store, clock: Clock, seed: int = 1, days: float = 7) -> GameService:
+def make_service(
+    store: Store, clock: Clock, seed: int = 1, days: float = 7, *, computer: bool = False
+) -> GameService:
+    """A service whose deals are reproducible from ``seed`` (and, with ``computer``, the
+    computer's choices too)."""
     return GameService(
         store,
         rng_factory=seeded(seed),
         clock=clock,
         idle_expiry=timedelta(days=days),
+        computer_rng=random.Random(seed) if computer else None,
     )
 
 
