@@ -15,7 +15,9 @@ import re
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-__all__ = ["RANK_NAMES", "RANK_WORDS", "Card", "Suit", "cards_str", "full_deck", "parse_cards"]
+from engine.rules import PIP_VALUES
+
+__all__ = ["RANK_NAMES", "Card", "Suit", "cards_str", "full_deck", "parse_cards"]
 
 
 class Suit(enum.Enum):
@@ -37,24 +39,6 @@ _SUIT_ORDER = {suit: i for i, suit in enumerate(Suit)}
 
 #: Short rank labels, index = rank (index 0 unused).
 RANK_NAMES = ("", "A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K")
-#: Spoken rank names, used when the bot describes cards in words.
-RANK_WORDS = (
-    "",
-    "ace",
-    "two",
-    "three",
-    "four",
-    "five",
-    "six",
-    "seven",
-    "eight",
-    "nine",
-    "ten",
-    "jack",
-    "queen",
-    "king",
-)
-
 _RANK_INPUT = {name: rank for rank, name in enumerate(RANK_NAMES) if rank}
 _RANK_INPUT.update({"T": 10, "1": 1})
 _SUIT_INPUT = {
@@ -95,7 +79,7 @@ class Card:
     @property
     def value(self) -> int:
         """Pip value: ace 1, two to ten face value, jack, queen and king 10."""
-        return self.rank if self.rank < 10 else 10
+        return PIP_VALUES[self.rank]
 
     @property
     def code(self) -> str:

@@ -24,6 +24,7 @@ from dataclasses import dataclass
 from engine.cards import Card, cards_str
 from engine.players.base import crib_sign as seat_crib_sign
 from engine.players.discard_ev import DiscardChoice, discard_choices
+from engine.rules import SHOW_SIZE
 from engine.views import SeatView
 
 __all__ = ["DiscardReview", "review_discard", "review_view"]
@@ -98,7 +99,7 @@ def review_discard(
 
 def review_view(view: SeatView) -> DiscardReview | None:
     """Review the seat's discard this deal from its view, or None before it has discarded."""
-    if not view.discards or len(view.kept) != 4:
+    if not view.discards or len(view.kept) != SHOW_SIZE:
         return None
     return review_discard(
         (*view.kept, *view.discards), view.discards, crib_sign=seat_crib_sign(view, view.seat)

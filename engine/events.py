@@ -20,7 +20,7 @@ from typing import Any, ClassVar, TypeAlias, assert_never, get_args
 
 from engine.cards import Card
 from engine.outcome import GameResult
-from engine.scoring import Score, ScoreItem
+from engine.scoring import Score, ScoreItem, ScoreKind
 
 __all__ = [
     "EVENT_TYPES",
@@ -56,7 +56,9 @@ def item_to_dict(item: ScoreItem) -> dict[str, Any]:
 def item_from_dict(data: dict[str, Any]) -> ScoreItem:
     """Rebuild a scoring item written by :func:`item_to_dict`."""
     return ScoreItem(
-        str(data["kind"]), tuple(Card.parse(c) for c in data["cards"]), int(data["points"])
+        ScoreKind(str(data["kind"])),
+        tuple(Card.parse(c) for c in data["cards"]),
+        int(data["points"]),
     )
 
 

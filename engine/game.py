@@ -25,6 +25,7 @@ import random
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from engine import rules
 from engine.cards import Card, full_deck
 from engine.errors import (
     BadDiscard,
@@ -50,9 +51,10 @@ from engine.events import (
     StarterCut,
     event_from_dict,
 )
-from engine.outcome import TARGETS, GameResult, make_result
+from engine.outcome import TARGETS, EndReason, GameResult, make_result
 from engine.pegging import score_pegging
 from engine.phase import Phase
+from engine.rules import GO_POINTS, HEELS_POINTS, JACK, LAST_CARD_POINTS, MAX_COUNT
 from engine.scoring import score_hand
 from engine.views import PublicView, SeatView
 
@@ -60,11 +62,6 @@ __all__ = ["FORMAT_VERSION", "Event", "Game", "GameResult", "Phase"]
 
 #: Version of the dictionary written by :meth:`Game.to_dict`.
 FORMAT_VERSION = 1
-
-_JACK = 11
-_MAX_COUNT = 31
-_HEELS_POINTS = 2
-_GO_POINTS = 1
 
 
 # Restoring reads many card codes; a table lookup is much cheaper than Card.parse for each.
@@ -262,12 +259,12 @@ class Game:
     @property
     def hand_size(self) -> int:
         """Cards dealt to each seat: 6 with two players, else 5."""
-        return 6 if self.num_players == 2 else 5
+        return rules.hand_size(self.num_players)
 
     @property
     def discard_count(self) -> int:
         """Cards each seat puts in the crib: 2 with two players, else 1."""
-        return 2 if self.num_players == 2 else 1
+        return rules.discard_count(self.num_players)
 
     @property
     def result(self) -> GameResult | None:
@@ -304,7 +301,7 @@ class Game:
         self._check_seat(seat)
         if self._phase is not Phase.PLAY or self._turn != seat:
             return ()
-        return tuple(c for c in self._hands[seat] if self._count + c.value <= _MAX_COUNT)
+        return tuple(c for c in self._hands[seat] if self._count + c.value <= MAX_COUNT)
 
     def can_play(self, seat: int, card: Card) -> bool:
         """Whether :meth:`play` would accept ``card`` from ``seat`` now."""
@@ -507,7 +504,7 @@ class Game:
             raise CardNotHeld("Name the card to play, like 5H.")
         if card not in self._hands[seat]:
             raise CardNotHeld(f"You don't hold {card}.")
-        if self._count + card.value > _MAX_COUNT:
+        if self._count + card.value > MAX_COUNT:
             raise IllegalPlay(f"{card} would make the count {self._count + card.value}.")
 
     def verify_resign(self, seat: int) -> None:
@@ -560,7 +557,7 @@ class Game:
             )
         ]
         if self._reached_target(side):
-            events.append(self._finish(side, "target"))
+            events.append(self._finish(side, EndReason.TARGET))
             return events
         events.extend(self._after_card(seat))
         return events
@@ -574,7 +571,7 @@ class Game:
         # The leader among the others wins; on a tie, the side nearest the resigner's left.
         others = [(loser + k) % sides for k in range(1, sides)]
         winner = max(others, key=lambda side: (self._scores[side], -others.index(side)))
-        return [self._finish(winner, "resigned")]
+        return [self._finish(winner, EndReason.RESIGNED)]
 
     # ----------------------------------------------------------------- what actions set off
 
@@ -633,14 +630,14 @@ class Game:
         self._starter = starter
         dealer = self._dealer
         events: list[Event] = [StarterCut(card=starter, dealer=dealer)]
-        if starter.rank == _JACK:
+        if starter.rank == JACK:
             side = self.side_of(dealer)
-            self._scores[side] += _HEELS_POINTS
+            self._scores[side] += HEELS_POINTS
             events.append(
-                Heels(seat=dealer, side=side, points=_HEELS_POINTS, score=self._scores[side])
+                Heels(seat=dealer, side=side, points=HEELS_POINTS, score=self._scores[side])
             )
             if self._reached_target(side):
-                events.append(self._finish(side, "target"))
+                events.append(self._finish(side, EndReason.TARGET))
                 return events
         self._phase = Phase.PLAY
         self._turn = (dealer + 1) % self.num_players
@@ -650,7 +647,7 @@ class Game:
         """Decide who moves after ``last`` played: go, go points, resets, or the show."""
         n = self.num_players
         events: list[Event] = []
-        if self._count == _MAX_COUNT:
+        if self._count == MAX_COUNT:
             # 31 scored 2 in the play itself; there is no go point after it.
             leader = self._next_holder(last)
             if leader is None:
@@ -686,7 +683,7 @@ class Game:
         return events
 
     def _can_move(self, seat: int) -> bool:
-        return any(self._count + c.value <= _MAX_COUNT for c in self._hands[seat])
+        return any(self._count + c.value <= MAX_COUNT for c in self._hands[seat])
 
     def _next_holder(self, last: int) -> int | None:
         """The first seat after ``last`` (ending with ``last`` itself) still holding cards."""
@@ -706,18 +703,19 @@ class Game:
     def _go_point(self, seat: int, *, last_card: bool) -> list[Event]:
         """1 to ``seat`` for the go or the last card, and the end if that reaches the target."""
         side = self.side_of(seat)
-        self._scores[side] += _GO_POINTS
+        points = LAST_CARD_POINTS if last_card else GO_POINTS
+        self._scores[side] += points
         events: list[Event] = [
             GoPoint(
                 seat=seat,
                 side=side,
-                points=_GO_POINTS,
+                points=points,
                 score=self._scores[side],
                 last_card=last_card,
             )
         ]
         if self._reached_target(side):
-            events.append(self._finish(side, "target"))
+            events.append(self._finish(side, EndReason.TARGET))
         return events
 
     def _show(self) -> list[Event]:
@@ -751,7 +749,7 @@ class Game:
             self._add_to_last_show(shown)
             events.append(shown)
             if self._reached_target(side):
-                events.append(self._finish(side, "target"))
+                events.append(self._finish(side, EndReason.TARGET))
                 return events
         self._dealer = (self._dealer + 1) % n
         events.extend(self._deal())
@@ -764,7 +762,7 @@ class Game:
     def _reached_target(self, side: int) -> bool:
         return self._scores[side] >= self._target
 
-    def _finish(self, winner: int, reason: str) -> GameOver:
+    def _finish(self, winner: int, reason: EndReason) -> GameOver:
         self._result = make_result(self._target, self._scores, winner, reason)
         self._phase = Phase.OVER
         self._turn = None

@@ -1,25 +1,45 @@
 """How a game ends: the winner, the final scores and the game points (win, skunk, lurch).
 
 >>> game_points(121, 95)
-(1, 'win')
+(1, <ResultKind.WIN: 'win'>)
 >>> game_points(121, 90)
-(2, 'skunk')
+(2, <ResultKind.SKUNK: 'skunk'>)
 >>> game_points(121, 60)
-(3, 'double_skunk')
+(3, <ResultKind.DOUBLE_SKUNK: 'double_skunk'>)
 >>> game_points(61, 30)
-(2, 'lurch')
+(2, <ResultKind.LURCH: 'lurch'>)
+>>> ResultKind.LURCH == "lurch"
+True
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from enum import StrEnum
 from typing import Any
 
-__all__ = ["TARGETS", "GameResult", "game_points", "make_result"]
+__all__ = ["TARGETS", "EndReason", "GameResult", "ResultKind", "game_points", "make_result"]
 
 #: The two game lengths the engine plays: twice round the board, and once round ("61 up").
 TARGETS = (121, 61)
+
+
+class ResultKind(StrEnum):
+    """What a win is called, by how far behind the loser was. Members equal their values,
+    which is what saved games and result rows hold."""
+
+    WIN = "win"
+    SKUNK = "skunk"
+    DOUBLE_SKUNK = "double_skunk"
+    LURCH = "lurch"
+
+
+class EndReason(StrEnum):
+    """Why a game ended: a side reached the target, or a player resigned."""
+
+    TARGET = "target"
+    RESIGNED = "resigned"
 
 
 @dataclass(frozen=True, slots=True)
@@ -27,15 +47,15 @@ class GameResult:
     """The end of a game.
 
     ``winner`` is a side (see ``Game.side_of``), ``scores`` every side's final score,
-    ``game_points`` what the win is worth, ``reason`` ``"target"`` or ``"resigned"`` and
-    ``kind`` ``"win"``, ``"skunk"``, ``"double_skunk"`` or ``"lurch"``.
+    ``game_points`` what the win is worth, ``reason`` why the game ended and ``kind`` what
+    the win is called.
     """
 
     winner: int
     scores: tuple[int, ...]
     game_points: int
-    reason: str
-    kind: str
+    reason: EndReason
+    kind: ResultKind
 
     def to_dict(self) -> dict[str, Any]:
         """The result as JSON-ready data."""
@@ -54,12 +74,12 @@ class GameResult:
             winner=int(data["winner"]),
             scores=tuple(int(s) for s in data["scores"]),
             game_points=int(data["game_points"]),
-            reason=str(data["reason"]),
-            kind=str(data["kind"]),
+            reason=EndReason(str(data["reason"])),
+            kind=ResultKind(str(data["kind"])),
         )
 
 
-def game_points(target: int, loser_score: int) -> tuple[int, str]:
+def game_points(target: int, loser_score: int) -> tuple[int, ResultKind]:
     """Game points and their name for a win over a loser who finished on ``loser_score``.
 
     In a 121 game a loser under 91 is skunked (2) and under 61 double skunked (3); in a 61
@@ -67,16 +87,16 @@ def game_points(target: int, loser_score: int) -> tuple[int, str]:
     """
     if target == 121:
         if loser_score < 61:
-            return 3, "double_skunk"
+            return 3, ResultKind.DOUBLE_SKUNK
         if loser_score < 91:
-            return 2, "skunk"
-        return 1, "win"
+            return 2, ResultKind.SKUNK
+        return 1, ResultKind.WIN
     if loser_score < 31:
-        return 2, "lurch"
-    return 1, "win"
+        return 2, ResultKind.LURCH
+    return 1, ResultKind.WIN
 
 
-def make_result(target: int, scores: Sequence[int], winner: int, reason: str) -> GameResult:
+def make_result(target: int, scores: Sequence[int], winner: int, reason: EndReason) -> GameResult:
     """The result of a game won by side ``winner``.
 
     With more than two sides the loser that decides skunks is the best of the others (second

@@ -5,7 +5,7 @@ the last card of the play are not scored here: they depend on who can still play
 game knows and the pile does not.
 
 >>> from engine.cards import parse_cards
->>> [(item.kind, item.points) for item in score_pegging(parse_cards("AS 3D 5C 7H 6S")).items]
+>>> [(str(item.kind), item.points) for item in score_pegging(parse_cards("AS 3D 5C 7H 6S")).items]
 [('run', 3)]
 >>> score_pegging(parse_cards("5S JD 6C 7H")).total
 0
@@ -16,13 +16,17 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from engine.cards import Card
-from engine.scoring import Score, ScoreItem
+from engine.rules import (
+    FIFTEEN,
+    FIFTEEN_POINTS,
+    MAX_COUNT,
+    MIN_RUN,
+    SET_POINTS,
+    THIRTY_ONE_POINTS,
+)
+from engine.scoring import SET_KINDS, Score, ScoreItem, ScoreKind
 
-__all__ = ["MAX_COUNT", "pile_count", "score_pegging"]
-
-#: The count may never pass this.
-MAX_COUNT = 31
-_SET_KINDS = {2: ("pair", 2), 3: ("pair_royal", 6), 4: ("double_pair_royal", 12)}
+__all__ = ["pile_count", "score_pegging"]
 
 
 def pile_count(pile: Sequence[Card]) -> int:
@@ -58,7 +62,7 @@ def _run_length(pile: Sequence[Card]) -> int:
     A run counts only if it is made by the most recent cards with nothing else among them:
     no card of another rank and no repeated rank.
     """
-    for length in range(len(pile), 2, -1):
+    for length in range(len(pile), MIN_RUN - 1, -1):
         ranks = {card.rank for card in pile[-length:]}
         if len(ranks) == length and max(ranks) - min(ranks) == length - 1:
             return length
@@ -73,24 +77,23 @@ def score_pegging(pile: Sequence[Card]) -> Score:
     Raises ``ValueError`` for an empty pile, a repeated card, or a count over 31.
 
     >>> from engine.cards import parse_cards
-    >>> [(i.kind, i.points) for i in score_pegging(parse_cards("10S 5D 5C 5H 6S")).items]
+    >>> [(str(i.kind), i.points) for i in score_pegging(parse_cards("10S 5D 5C 5H 6S")).items]
     [('thirty_one', 2)]
-    >>> [(i.kind, i.points) for i in score_pegging(parse_cards("7D 8C 7S")).items]
+    >>> [(str(i.kind), i.points) for i in score_pegging(parse_cards("7D 8C 7S")).items]
     []
-    >>> [(i.kind, i.points) for i in score_pegging(parse_cards("4D 5C 6S")).items]
+    >>> [(str(i.kind), i.points) for i in score_pegging(parse_cards("4D 5C 6S")).items]
     [('fifteen', 2), ('run', 3)]
     """
     count = _check(pile)
     items: list[ScoreItem] = []
-    if count == 15:
-        items.append(ScoreItem("fifteen", tuple(pile), 2))
+    if count == FIFTEEN:
+        items.append(ScoreItem(ScoreKind.FIFTEEN, tuple(pile), FIFTEEN_POINTS))
     elif count == MAX_COUNT:
-        items.append(ScoreItem("thirty_one", tuple(pile), 2))
+        items.append(ScoreItem(ScoreKind.THIRTY_ONE, tuple(pile), THIRTY_ONE_POINTS))
     same = _set_length(pile)
     if same >= 2:
-        kind, points = _SET_KINDS[same]
-        items.append(ScoreItem(kind, tuple(pile[-same:]), points))
+        items.append(ScoreItem(SET_KINDS[same], tuple(pile[-same:]), SET_POINTS[same]))
     run = _run_length(pile)
     if run:
-        items.append(ScoreItem("run", tuple(pile[-run:]), run))
+        items.append(ScoreItem(ScoreKind.RUN, tuple(pile[-run:]), run))
     return Score(tuple(items))

@@ -9,7 +9,7 @@ on suits and are worked out per call.
 >>> score = score_hand(parse_cards("5H 5C JD 8S"), Card.parse("2C"))
 >>> score.total
 10
->>> [item.kind for item in score.items]
+>>> [str(item.kind) for item in score.items]
 ['fifteen', 'fifteen', 'fifteen', 'fifteen', 'pair']
 >>> hand_total(parse_cards("5H 5C 5S JD"), Card.parse("5D"))
 29
@@ -20,14 +20,28 @@ from __future__ import annotations
 import itertools
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from enum import StrEnum
 
 from engine.cards import Card
+from engine.rules import (
+    FIFTEEN,
+    FIFTEEN_POINTS,
+    JACK,
+    MIN_RUN,
+    NOBS_POINTS,
+    PIP_VALUES,
+    SET_POINTS,
+    SHOW_SIZE,
+    flush_points,
+)
 
 __all__ = [
     "HAND_SIZE",
     "RANK_CODE",
+    "SET_KINDS",
     "Score",
     "ScoreItem",
+    "ScoreKind",
     "hand_total",
     "rank_points",
     "rank_table",
@@ -36,23 +50,36 @@ __all__ = [
 ]
 
 #: Cards in a hand or crib at the show (the starter is the fifth card).
-HAND_SIZE = 4
-_JACK = 11
+HAND_SIZE = SHOW_SIZE
 
-#: Points for n cards of one rank: a pair, a pair royal, a double pair royal.
-_SET_POINTS = {2: 2, 3: 6, 4: 12}
-_SET_KINDS = {2: "pair", 3: "pair_royal", 4: "double_pair_royal"}
+
+class ScoreKind(StrEnum):
+    """What a scoring combination is. Members equal their values (``"pair"``), which is what
+    JSON stores and the bot's wording keys on."""
+
+    FIFTEEN = "fifteen"
+    THIRTY_ONE = "thirty_one"
+    PAIR = "pair"
+    PAIR_ROYAL = "pair_royal"
+    DOUBLE_PAIR_ROYAL = "double_pair_royal"
+    RUN = "run"
+    FLUSH = "flush"
+    NOBS = "nobs"
+
+
+#: The kind of a set of n cards of one rank (its points are ``rules.SET_POINTS[n]``).
+SET_KINDS = {2: ScoreKind.PAIR, 3: ScoreKind.PAIR_ROYAL, 4: ScoreKind.DOUBLE_PAIR_ROYAL}
 
 
 @dataclass(frozen=True, slots=True)
 class ScoreItem:
     """One scoring combination: its ``kind``, the cards that make it, and its points.
 
-    Kinds in a show: ``fifteen``, ``pair``, ``pair_royal``, ``double_pair_royal``, ``run``,
-    ``flush``, ``nobs``; in the play also ``thirty_one``.
+    Kinds in a show: fifteen, pair, pair royal, double pair royal, run, flush, nobs; in the
+    play also thirty-one (see :class:`ScoreKind`).
     """
 
-    kind: str
+    kind: ScoreKind
     cards: tuple[Card, ...]
     points: int
 
@@ -71,9 +98,8 @@ class Score:
 
 # A template is what the five ranks alone score, as (kind, positions, points) where positions
 # index the five cards sorted by rank (ties broken by suit, which the template never looks at).
-_Template = tuple[tuple[str, tuple[int, ...], int], ...]
+_Template = tuple[tuple[ScoreKind, tuple[int, ...], int], ...]
 
-_VALUES = (0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 10, 10, 10)
 # Position subsets of five cards with at least two cards, smallest first: the order fifteens
 # are usually counted in.
 _SUBSETS = tuple(
@@ -89,16 +115,16 @@ _base_totals: dict[int, int] = {}
 
 def _build_template(ranks: tuple[int, ...]) -> _Template:
     """Itemise what five ranks (sorted ascending) score as fifteens, sets and runs."""
-    items: list[tuple[str, tuple[int, ...], int]] = []
+    items: list[tuple[ScoreKind, tuple[int, ...], int]] = []
     for subset in _SUBSETS:
-        if sum(_VALUES[ranks[i]] for i in subset) == 15:
-            items.append(("fifteen", subset, 2))
+        if sum(PIP_VALUES[ranks[i]] for i in subset) == FIFTEEN:
+            items.append((ScoreKind.FIFTEEN, subset, FIFTEEN_POINTS))
     positions: dict[int, list[int]] = {}
     for i, rank in enumerate(ranks):
         positions.setdefault(rank, []).append(i)
     for same in positions.values():
         if len(same) >= 2:
-            items.append((_SET_KINDS[len(same)], tuple(same), _SET_POINTS[len(same)]))
+            items.append((SET_KINDS[len(same)], tuple(same), SET_POINTS[len(same)]))
     # A run is a stretch of three or more consecutive ranks; every way of taking one card of
     # each rank in the stretch is a distinct run (a double run is two runs, and so on).
     distinct = sorted(positions)
@@ -106,9 +132,9 @@ def _build_template(ranks: tuple[int, ...]) -> _Template:
     for end in range(1, len(distinct) + 1):
         if end == len(distinct) or distinct[end] != distinct[end - 1] + 1:
             stretch = distinct[start:end]
-            if len(stretch) >= 3:
+            if len(stretch) >= MIN_RUN:
                 for run in itertools.product(*(positions[r] for r in stretch)):
-                    items.append(("run", run, len(stretch)))
+                    items.append((ScoreKind.RUN, run, len(stretch)))
             start = end
     return tuple(items)
 
@@ -164,10 +190,7 @@ def _flush_points(hand: Sequence[Card], starter: Card, crib: bool) -> int:
     suit = hand[0].suit
     if hand[1].suit is not suit or hand[2].suit is not suit or hand[3].suit is not suit:
         return 0
-    if starter.suit is suit:
-        return 5
-    # A crib flush needs the starter too; a hand flush of four counts without it.
-    return 0 if crib else 4
+    return flush_points(starter_matches=starter.suit is suit, crib=crib)
 
 
 def score_hand(hand: Sequence[Card], starter: Card, *, crib: bool = False) -> Score:
@@ -190,12 +213,14 @@ def score_hand(hand: Sequence[Card], starter: Card, *, crib: bool = False) -> Sc
     ]
     flush = _flush_points(hand, starter, crib)
     if flush:
-        flush_cards = (*hand, starter) if flush == 5 else tuple(hand)
-        items.append(ScoreItem("flush", tuple(sorted(flush_cards, key=Card.sort_key)), flush))
+        flush_cards = (*hand, starter) if starter.suit is hand[0].suit else tuple(hand)
+        items.append(
+            ScoreItem(ScoreKind.FLUSH, tuple(sorted(flush_cards, key=Card.sort_key)), flush)
+        )
     for card in hand:
         # A jack that is the starter is "his heels" (scored at the cut), never nobs.
-        if card.rank == _JACK and card.suit is starter.suit:
-            items.append(ScoreItem("nobs", (card,), 1))
+        if card.rank == JACK and card.suit is starter.suit:
+            items.append(ScoreItem(ScoreKind.NOBS, (card,), NOBS_POINTS))
     return Score(tuple(items))
 
 
@@ -218,8 +243,8 @@ def hand_total(hand: Sequence[Card], starter: Card, *, crib: bool = False) -> in
     points += _flush_points(hand, starter, crib)
     suit = starter.suit
     for card in hand:
-        if card.rank == _JACK and card.suit is suit:
-            points += 1
+        if card.rank == JACK and card.suit is suit:
+            points += NOBS_POINTS
     return points
 
 
@@ -240,7 +265,7 @@ def score_distribution(*, crib: bool = False, deck: Iterable[Card] | None = None
     base = rank_table()
     code = [RANK_CODE[i % 13 + 1] for i in range(52)]
     suit_of = [i // 13 for i in range(52)]
-    is_jack = [i % 13 + 1 == _JACK for i in range(52)]
+    is_jack = [i % 13 + 1 == JACK for i in range(52)]
     counts = [0] * 30
     for a, b, c, d in itertools.combinations(indexes, 4):
         key = code[a] + code[b] + code[c] + code[d]
@@ -248,11 +273,10 @@ def score_distribution(*, crib: bool = False, deck: Iterable[Card] | None = None
         extra = [0, 0, 0, 0]
         sa = suit_of[a]
         if sa == suit_of[b] == suit_of[c] == suit_of[d]:
-            for s in range(4):
-                extra[s] = 5 if s == sa else (0 if crib else 4)
+            extra = [flush_points(starter_matches=s == sa, crib=crib) for s in range(4)]
         for card in (a, b, c, d):
             if is_jack[card]:
-                extra[suit_of[card]] += 1
+                extra[suit_of[card]] += NOBS_POINTS
         for s in indexes:
             if s != a and s != b and s != c and s != d:
                 counts[base[key + code[s]] + extra[suit_of[s]]] += 1

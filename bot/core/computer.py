@@ -86,7 +86,7 @@ class ComputerPlayers:
 
     def __init__(self, rng: random.Random) -> None:
         self.rng = rng
-        self._players = {level: make_player(level) for level in LEVELS}
+        self._players: dict[str, Player] = {level: make_player(level) for level in LEVELS}
 
     def for_seat(self, seat: SeatRecord) -> Player:
         """The player deciding for a computer seat."""

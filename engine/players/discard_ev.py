@@ -20,6 +20,7 @@ from dataclasses import dataclass
 from engine.cards import Card
 from engine.players.crib_table import crib_value
 from engine.players.fastscore import hand_points, starter_sum
+from engine.rules import SHOW_SIZE
 
 __all__ = ["DiscardChoice", "discard_choices", "hand_ev", "hand_points_by_starter"]
 
@@ -74,7 +75,7 @@ def discard_choices(
     -1 when an opponent does, 0 to ignore the crib. Ties keep the hand's own card order, so
     the result is deterministic.
     """
-    if discard_count not in (1, 2) or len(hand) != 4 + discard_count:
+    if discard_count not in (1, 2) or len(hand) != SHOW_SIZE + discard_count:
         raise ValueError(f"A hand of {len(hand)} cards cannot throw {discard_count}.")
     unseen = _unseen(hand)
     indexes = [c.index for c in hand]

@@ -16,13 +16,25 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from engine.rules import (
+    FIFTEEN,
+    FIFTEEN_POINTS,
+    FIVE_CARD_FLUSH_POINTS,
+    FOUR_CARD_FLUSH_POINTS,
+    JACK,
+    MAX_COUNT,
+    MIN_RUN,
+    NOBS_POINTS,
+    SET_POINTS,
+    THIRTY_ONE_POINTS,
+    flush_points,
+)
 from engine.scoring import RANK_CODE, rank_table
 
 __all__ = [
     "CODE",
     "RANK",
     "SUIT",
-    "VALUE",
     "base_points",
     "grouped_sum",
     "hand_points",
@@ -30,13 +42,10 @@ __all__ = [
     "starter_sum",
 ]
 
-_JACK = 11
 #: Rank 1..13 of each card index.
 RANK: tuple[int, ...] = tuple(i % 13 + 1 for i in range(52))
 #: Suit number 0..3 of each card index (same order as :class:`engine.cards.Suit`).
 SUIT: tuple[int, ...] = tuple(i // 13 for i in range(52))
-#: Pip value of each card index.
-VALUE: tuple[int, ...] = tuple(min(r, 10) for r in RANK)
 #: Rank code of each card index: the sum of five codes keys the scorer's rank table.
 CODE: tuple[int, ...] = tuple(RANK_CODE[r] for r in RANK)
 
@@ -50,13 +59,10 @@ def hand_points(hand: Sequence[int], starter: int, crib: bool = False) -> int:
     points = base_points()[CODE[a] + CODE[b] + CODE[c] + CODE[d] + CODE[starter]]
     suit = SUIT[a]
     if SUIT[b] == suit and SUIT[c] == suit and SUIT[d] == suit:
-        if SUIT[starter] == suit:
-            points += 5
-        elif not crib:
-            points += 4
+        points += flush_points(starter_matches=SUIT[starter] == suit, crib=crib)
     for card in hand:
-        if RANK[card] == _JACK and SUIT[card] == SUIT[starter]:
-            points += 1
+        if RANK[card] == JACK and SUIT[card] == SUIT[starter]:
+            points += NOBS_POINTS
     return points
 
 
@@ -88,12 +94,12 @@ def grouped_sum(
             total += by_rank[rank] * base[key + RANK_CODE[rank]]
     suit = SUIT[a]
     if SUIT[b] == suit and SUIT[c] == suit and SUIT[d] == suit:
-        total += 5 * by_suit[suit]
+        total += FIVE_CARD_FLUSH_POINTS * by_suit[suit]
         if not crib:
-            total += 4 * (n - by_suit[suit])
+            total += FOUR_CARD_FLUSH_POINTS * (n - by_suit[suit])
     for card in hand:
-        if RANK[card] == _JACK:
-            total += by_suit[SUIT[card]]
+        if RANK[card] == JACK:
+            total += NOBS_POINTS * by_suit[SUIT[card]]
     return total
 
 
@@ -103,15 +109,20 @@ def peg_points(ranks: Sequence[int], count: int) -> int:
     Same rules as :func:`engine.pegging.score_pegging` (15 and 31 for 2, pairs, runs among
     the most recent cards); the go and the last card are not included.
     """
-    points = 2 if count in (15, 31) else 0
+    if count == FIFTEEN:
+        points = FIFTEEN_POINTS
+    elif count == MAX_COUNT:
+        points = THIRTY_ONE_POINTS
+    else:
+        points = 0
     n = len(ranks)
     last = ranks[-1]
     same = 1
     while same < n and ranks[n - 1 - same] == last:
         same += 1
-    points += (0, 0, 2, 6, 12)[same]
+    points += SET_POINTS[same]
     # The longest run ending here: the last k ranks all different and spanning k ranks.
-    for k in range(n, 2, -1):
+    for k in range(n, MIN_RUN - 1, -1):
         tail = ranks[n - k :]
         if max(tail) - min(tail) == k - 1 and len(set(tail)) == k:
             points += k

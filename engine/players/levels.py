@@ -12,15 +12,27 @@ The baselines ``random`` and ``greedy`` are available by name too, for benchmark
 
 from __future__ import annotations
 
+from enum import StrEnum
+
 from engine.players.base import Player
 from engine.players.greedy import GreedyPlayer
 from engine.players.random_player import RandomPlayer
 from engine.players.strong import StrongPlayer
 
-__all__ = ["LEVELS", "PLAYER_NAMES", "make_player"]
+__all__ = ["LEVELS", "PLAYER_NAMES", "Level", "make_player"]
 
-#: The difficulty levels a person may choose, weakest first.
-LEVELS = ("easy", "medium", "hard")
+
+class Level(StrEnum):
+    """A difficulty level a person may choose, weakest first. Members equal their values,
+    which is what the bot stores for a computer seat."""
+
+    EASY = "easy"
+    MEDIUM = "medium"
+    HARD = "hard"
+
+
+#: The difficulty levels, weakest first.
+LEVELS: tuple[Level, ...] = tuple(Level)
 #: Every name :func:`make_player` accepts.
 PLAYER_NAMES = ("random", "greedy", *LEVELS)
 #: How often ``easy`` makes a random choice instead of the greedy one.
@@ -30,17 +42,18 @@ EASY_MISTAKE_RATE = 0.2
 def make_player(level: str) -> Player:
     """A new player for a difficulty level (or a baseline name); ``ValueError`` otherwise.
 
-    >>> make_player("hard").name
-    'hard'
+    >>> make_player("hard").name == Level.HARD
+    True
     """
     if level == "random":
         return RandomPlayer()
     if level == "greedy":
         return GreedyPlayer()
-    if level == "easy":
-        return GreedyPlayer(mistake_rate=EASY_MISTAKE_RATE, name="easy")
-    if level == "medium":
-        return StrongPlayer(lookahead=False, endgame=False, name="medium")
-    if level == "hard":
-        return StrongPlayer(name="hard")
-    raise ValueError(f"There is no computer level called “{level}”: choose easy, medium or hard.")
+    if level == Level.EASY:
+        return GreedyPlayer(mistake_rate=EASY_MISTAKE_RATE, name=Level.EASY)
+    if level == Level.MEDIUM:
+        return StrongPlayer(lookahead=False, endgame=False, name=Level.MEDIUM)
+    if level == Level.HARD:
+        return StrongPlayer(name=Level.HARD)
+    choices = ", ".join(LEVELS[:-1]) + " or " + LEVELS[-1]
+    raise ValueError(f"There is no computer level called “{level}”: choose {choices}.")

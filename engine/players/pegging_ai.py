@@ -25,26 +25,27 @@ from math import comb
 from engine.cards import Card
 from engine.players.base import unseen_cards
 from engine.players.fastscore import RANK, peg_points
+from engine.rules import FIFTEEN, LAST_CARD_POINTS, MAX_COUNT, PIP_VALUES
 from engine.views import SeatView
 
 __all__ = ["immediate_points", "lookahead_play_values", "simple_play_values"]
 
-_MAX_COUNT = 31
 #: The value of reaching the target now: more than any number of points.
 WIN_VALUE = 1000.0
 #: What letting the opponent reach the target with its reply costs, in points.
 LOSS_COST = 60.0
+#: Counts where any ten-card (a third of the deck) replies for fifteen or thirty-one.
+_TEN_CARD_TARGETS = (FIFTEEN - 10, MAX_COUNT - 10)
 #: Per pip of the card played: prefer shedding high cards and keeping low ones for the go.
 _KEEP_LOW = 0.03
-_VALUE_OF_RANK = (0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 10, 10, 10)
 
 
 def immediate_points(view: SeatView, card: Card) -> int:
     """Points ``card`` scores now: 15, 31, pairs, runs, and the last card of the play."""
     count = view.count + card.value
     points = peg_points([*(c.rank for c in view.series), card.rank], count)
-    if sum(view.hand_sizes) == 1 and count != _MAX_COUNT:
-        points += 1  # the last card of the whole play
+    if sum(view.hand_sizes) == 1 and count != MAX_COUNT:
+        points += LAST_CARD_POINTS  # the last card of the whole play
     return points
 
 
@@ -54,8 +55,8 @@ def simple_play_values(view: SeatView) -> list[tuple[Card, float]]:
     for card in view.playable:
         count = view.count + card.value
         value = float(immediate_points(view, card))
-        if count in (5, 21):
-            value -= 0.5  # a ten-card replies for 15 or 31
+        if count in _TEN_CARD_TARGETS:
+            value -= 0.5
         if view.count == 0:
             if card.value < 5:
                 value += 0.3  # nothing can make 15 on it
@@ -94,7 +95,7 @@ def lookahead_play_values(view: SeatView) -> list[tuple[Card, float]]:
             continue
         count = view.count + card.value
         value = points + _KEEP_LOW * card.value
-        if nxt is not None and count < _MAX_COUNT:
+        if nxt is not None and count < MAX_COUNT:
             rest = [c for c in view.hand if c != card]
             reply = _expected_reply(
                 [*ranks, card.rank],
@@ -131,15 +132,15 @@ def _expected_reply(
     for rank in range(1, 14):
         if not unseen_by_rank[rank]:
             continue
-        new_count = count + _VALUE_OF_RANK[rank]
-        if new_count > _MAX_COUNT:
+        new_count = count + PIP_VALUES[rank]
+        if new_count > MAX_COUNT:
             continue
         after = [*ranks, rank]
         theirs = peg_points(after, new_count)
         back = 0
-        if new_count < _MAX_COUNT:
+        if new_count < MAX_COUNT:
             for card in rest:
-                if new_count + card.value <= _MAX_COUNT:
+                if new_count + card.value <= MAX_COUNT:
                     back = max(back, peg_points([*after, card.rank], new_count + card.value))
         net = LOSS_COST if their_score + theirs >= target else float(theirs - back)
         options.append((theirs, net, unseen_by_rank[rank]))

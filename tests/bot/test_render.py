@@ -29,7 +29,7 @@ from engine.events import (
     StarterCut,
 )
 from engine.game import Game
-from engine.outcome import make_result
+from engine.outcome import EndReason, make_result
 from engine.pegging import score_pegging
 from engine.scoring import score_hand
 
@@ -140,11 +140,11 @@ def test_discarded_never_names_the_cards(game: Game) -> None:
 
 
 def test_result_with_skunk_and_game_points(game: Game) -> None:
-    result = make_result(121, (121, 84), 0, "target")
+    result = make_result(121, (121, 84), 0, EndReason.TARGET)
     assert one([GameOver(result)], game) == "🏆 Al wins 121-84 — a skunk, 2 game points"
-    plain = make_result(121, (100, 121), 1, "target")
+    plain = make_result(121, (100, 121), 1, EndReason.TARGET)
     assert one([GameOver(plain)], game) == "🏆 Bea wins 121-100 — 1 game point"
-    resigned = make_result(121, (10, 40), 1, "resigned")
+    resigned = make_result(121, (10, 40), 1, EndReason.RESIGNED)
     assert result_line(Names(["Al", "Bea"], 2), resigned) == (
         "🏆 Bea wins 40-10 by resignation — a double skunk, 3 game points"
     )
@@ -152,10 +152,10 @@ def test_result_with_skunk_and_game_points(game: Game) -> None:
 
 def test_partners_and_three_players() -> None:
     partners = Names(["Al", "Bea", "Cy", "Dee"], 2)
-    result = make_result(61, (61, 20), 0, "target")
+    result = make_result(61, (61, 20), 0, EndReason.TARGET)
     assert result_line(partners, result) == "🏆 Al & Cy win 61-20 — a lurch, 2 game points"
     three = Names(["Al", "Bea", "Cy"], 3)
-    assert result_line(three, make_result(121, (95, 121, 70), 1, "target")).startswith(
+    assert result_line(three, make_result(121, (95, 121, 70), 1, EndReason.TARGET)).startswith(
         "🏆 Bea wins 121-95-70 — 1 game point"
     )
 
@@ -238,7 +238,7 @@ def test_chunk_keeps_messages_under_the_limit() -> None:
 def test_names_cannot_inject_markdown() -> None:
     table = Names(["**Al**", "B`ea"], 2)
     assert table.seat(0) == "\\*\\*Al\\*\\*"
-    result = make_result(121, (121, 84), 0, "target")
+    result = make_result(121, (121, 84), 0, EndReason.TARGET)
     assert result_line(table, result).startswith("🏆 \\*\\*Al\\*\\* wins")
     text = board(table, (10, 20), 121)
     assert text.count("```") == 2 and "B'ea" in text

@@ -8,7 +8,7 @@ import pytest
 
 from engine.events import GameOver
 from engine.game import Game, GameResult, Phase
-from engine.outcome import game_points, make_result
+from engine.outcome import EndReason, ResultKind, game_points, make_result
 from tests.helpers.rigging import NAMES, play_cards, rigged_game, three_player_game
 
 KEPT = ["5C KS JC 6C", "KH 6D 10H 5S"]
@@ -38,10 +38,14 @@ def test_game_points_win_skunk_double_skunk_and_lurch(
 
 
 def test_game_points_three_players_the_loser_is_second_place() -> None:
-    assert make_result(121, (121, 95, 40), 0, "target").kind == "win"
-    assert make_result(121, (80, 121, 95), 1, "target").kind == "win"
-    assert make_result(121, (80, 85, 121), 2, "target") == GameResult(
-        winner=2, scores=(80, 85, 121), game_points=2, reason="target", kind="skunk"
+    assert make_result(121, (121, 95, 40), 0, EndReason.TARGET).kind == "win"
+    assert make_result(121, (80, 121, 95), 1, EndReason.TARGET).kind == "win"
+    assert make_result(121, (80, 85, 121), 2, EndReason.TARGET) == GameResult(
+        winner=2,
+        scores=(80, 85, 121),
+        game_points=2,
+        reason=EndReason.TARGET,
+        kind=ResultKind.SKUNK,
     )
 
 
@@ -68,8 +72,8 @@ def test_game_points_when_the_pone_counts_out(
         winner=1,
         scores=(dealer_start + 6, target),
         game_points=points,
-        reason="target",
-        kind=kind,
+        reason=EndReason.TARGET,
+        kind=ResultKind(kind),
     )
     assert game.result == over.result
 
@@ -80,7 +84,11 @@ def test_resign_two_players_the_other_player_wins() -> None:
     assert events == [
         GameOver(
             GameResult(
-                winner=1, scores=(0, 0), game_points=3, reason="resigned", kind="double_skunk"
+                winner=1,
+                scores=(0, 0),
+                game_points=3,
+                reason=EndReason.RESIGNED,
+                kind=ResultKind.DOUBLE_SKUNK,
             )
         )
     ]

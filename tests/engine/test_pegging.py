@@ -10,7 +10,8 @@ from hypothesis import strategies as st
 
 import engine.pegging
 from engine.cards import Card, full_deck, parse_cards
-from engine.pegging import MAX_COUNT, pile_count, score_pegging
+from engine.pegging import pile_count, score_pegging
+from engine.rules import MAX_COUNT
 
 
 def called(pile: str) -> list[tuple[str, int]]:

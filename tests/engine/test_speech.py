@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 import engine.speech
 from engine.cards import Card, full_deck, parse_cards
 from engine.pegging import score_pegging
-from engine.scoring import Score, ScoreItem, score_hand
+from engine.scoring import Score, ScoreItem, ScoreKind, score_hand
 from engine.speech import number_word, say_pegging, say_score
 
 
@@ -98,7 +98,8 @@ def test_play_called_with_points(pile: str, words: str) -> None:
 
 def test_play_call_joins_three_items_naturally() -> None:
     card = Card.parse("5S")
-    items = [ScoreItem(kind, (card,), 2) for kind in ("fifteen", "pair", "fifteen")]
+    kinds = (ScoreKind.FIFTEEN, ScoreKind.PAIR, ScoreKind.FIFTEEN)
+    items = [ScoreItem(kind, (card,), 2) for kind in kinds]
     assert say_pegging(items, 6) == "fifteen, a pair and fifteen for 6"
 
 
