@@ -1,0 +1,310 @@
+"""A picture of the cribbage board: one track per side, both pegs of each side, the game hole
+and the lurch or skunk lines.
+
+The track is laid out in rows of thirty holes read left to right, every side's lane beside the
+others' (so who is ahead shows at a glance): four rows for a game to 121, two for 61. Holes are
+grouped in fives as on a wooden board; each lane has its own start hole, and one game hole
+closes the last row. The front peg stands at a side's score and the back peg at the score
+before it, so the last score can be read off the board.
+
+    >>> board = BoardState((Side("Al", 45, 38), Side("Bea", 60, 52)), dealer=0)
+    >>> print(board_picture(board).alt_text)  # doctest: +NORMALIZE_WHITESPACE
+    Cribbage board, game to 121, lurch line at 61: Al 45 (was 38), Bea 60 (was 52);
+    Bea leads by 15. Al deals.
+    >>> hole_centre(sides=2, target=121, side=1, score=45)  # where Bea's peg would stand on 45
+    (384, 258)
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import lru_cache
+from typing import Literal
+
+from PIL import Image, ImageDraw
+
+from bot.core.pictures.canvas import (
+    FRAME,
+    HOLE,
+    INK,
+    MUTED,
+    RGB,
+    SIDE_COLOURS,
+    SIDE_SHAPES,
+    WOOD,
+    Picture,
+    alt_text,
+    draw_text,
+    drawable,
+    fit,
+    framed,
+    png_bytes,
+    sprite,
+    stamp,
+    text_width,
+    tint,
+)
+
+__all__ = [
+    "LINE_COLOUR",
+    "PEG_COLOURS",
+    "BoardState",
+    "Rule",
+    "Side",
+    "board_picture",
+    "game_lines",
+    "hole_centre",
+    "picture_size",
+]
+
+Rule = Literal["lurch", "skunk"]
+
+WIDTH = 800  # Discord shows it about 400 px wide: drawn at twice that, it stays sharp
+ROW = 30  # holes in a row of the track
+GROUP = 5  # holes in a group
+PITCH = 20  # from one hole to the next
+GROUP_GAP = 12  # the extra space between groups of five
+ROW_SPAN = (ROW - 1) * PITCH + (ROW // GROUP - 1) * GROUP_GAP
+FIRST_X = (WIDTH - ROW_SPAN) // 2
+START_X = FIRST_X - 36
+GAME_X = FIRST_X + ROW_SPAN + 36
+HEADER = 118  # names and scores
+LANE = 24  # one side's lane
+ROW_GAP = 28  # above each row: hole numbers and line labels
+BOTTOM = 18
+LINE_X = FIRST_X - 16  # a line before the first hole of a row
+
+LINE_COLOUR: RGB = (176, 18, 48)
+PANEL: RGB = tint(WOOD, FRAME, 0.18)  # the track's inset, a shade darker than the header
+WINNER_GOLD: RGB = (240, 200, 60)
+# Each side's front peg is solid; its back peg is a pale version with a solid rim.
+PEG_COLOURS: tuple[tuple[RGB, RGB], ...] = tuple(
+    (colour, tint(colour, (255, 255, 255), 0.6)) for colour in SIDE_COLOURS
+)
+PEG = 21  # a front peg's size; the hollow back peg is a little smaller
+HOLE_SIZE = 8
+
+
+@dataclass(frozen=True)
+class Side:
+    """One side of the board: a player, or partners (``"Al & Cy"``), with the score its front
+    peg marks and the score before the last one (its back peg)."""
+
+    name: str
+    score: int
+    previous: int = 0
+
+    def __post_init__(self) -> None:
+        if not 0 <= self.previous <= self.score:
+            raise ValueError(
+                f"{self.name}'s back peg ({self.previous}) must be between 0 and the score"
+                f" ({self.score})."
+            )
+
+
+@dataclass(frozen=True)
+class BoardState:
+    """What the board shows: the sides (two or three; with ``partners``, two pairs), the
+    target, the rule for game points (``lurch`` or ``skunk``, which decides the lines), and
+    optionally which side deals (for partners: whose crib it is) and which has won (by index
+    into ``sides``)."""
+
+    sides: tuple[Side, ...]
+    target: int = 121
+    rule: Rule = "lurch"
+    dealer: int | None = None
+    winner: int | None = None
+    partners: bool = False
+
+    def __post_init__(self) -> None:
+        if not 2 <= len(self.sides) <= len(SIDE_COLOURS):
+            raise ValueError("A board has two or three sides (partners share one).")
+        if self.partners and len(self.sides) != 2:
+            raise ValueError("Partners play as two sides.")
+        if self.target not in (61, 121):
+            raise ValueError("A game is played to 61 or to 121.")
+        if self.rule not in ("lurch", "skunk"):
+            raise ValueError("The rule for game points is lurch or skunk.")
+        for which in (self.dealer, self.winner):
+            if which is not None and not 0 <= which < len(self.sides):
+                raise ValueError(f"There is no side {which}.")
+        if any(side.previous >= self.target for side in self.sides):
+            raise ValueError("A back peg cannot be in the game hole: the game would have ended.")
+        if sum(side.score >= self.target for side in self.sides) > 1:
+            raise ValueError("Only one side can reach the game hole.")
+
+    def finished_by(self) -> int | None:
+        """The side that won: the one named, else the one that reached the target."""
+        if self.winner is not None:
+            return self.winner
+        return next((i for i, s in enumerate(self.sides) if s.score >= self.target), None)
+
+
+def game_lines(target: int, rule: Rule) -> tuple[tuple[int, str], ...]:
+    """The lines on the board for this game, as ``(hole, name)``: a loser whose score is short
+    of ``hole`` is caught by the line (lurched, skunked, double skunked)."""
+    if target == 61:
+        return ((31, rule),)
+    if rule == "lurch":
+        return ((61, "lurch"),)
+    return ((91, "skunk"), (61, "double skunk"))
+
+
+def _rows(target: int) -> int:
+    return (target - 1) // ROW
+
+
+def _row_top(sides: int, row: int) -> int:
+    return HEADER + row * (ROW_GAP + sides * LANE) + ROW_GAP
+
+
+def picture_size(sides: int, target: int) -> tuple[int, int]:
+    """The board picture's width and height in pixels."""
+    return WIDTH, _row_top(sides, _rows(target)) - ROW_GAP + BOTTOM
+
+
+def _column_x(index: int) -> int:
+    return FIRST_X + index * PITCH + (index // GROUP) * GROUP_GAP
+
+
+def hole_centre(sides: int, target: int, side: int, score: int) -> tuple[int, int]:
+    """The pixel at the centre of the hole where ``side``'s peg stands at ``score``, on a board
+    of ``sides`` sides played to ``target``: the side's start hole at 0, the game hole (shared
+    by all) at ``target`` or beyond."""
+    if not 0 <= side < sides:
+        raise ValueError(f"There is no side {side}.")
+    rows = _rows(target)
+    if score >= target:
+        return GAME_X, _row_top(sides, rows - 1) + sides * LANE // 2
+    if score <= 0:
+        return START_X, _row_top(sides, 0) + side * LANE + LANE // 2
+    row, column = divmod(score - 1, ROW)
+    return _column_x(column), _row_top(sides, row) + side * LANE + LANE // 2
+
+
+def _lane_colour(side: int) -> RGB:
+    return tint(SIDE_COLOURS[side], (255, 255, 255), 0.62)
+
+
+@lru_cache(maxsize=16)
+def _empty_board(sides: int, target: int, rule: Rule) -> Image.Image:
+    """The board without pegs or names: it is the same for every game of a kind, so it is
+    drawn once and copied."""
+    image, draw = framed(picture_size(sides, target), WOOD)
+    width, height = image.size
+    draw.rounded_rectangle((12, HEADER - 4, width - 13, height - 13), radius=12, fill=PANEL)
+    rows = _rows(target)
+    hole = sprite("circle", HOLE_SIZE, HOLE, HOLE, 1)
+    lines = dict(game_lines(target, rule))
+    for row in range(rows):
+        top = _row_top(sides, row)
+        left = (START_X if row == 0 else FIRST_X) - 14
+        right = _column_x(ROW - 1) + 14
+        for side in range(sides):
+            lane = (left, top + side * LANE + 2, right, top + (side + 1) * LANE - 2)
+            draw.rounded_rectangle(lane, radius=9, fill=_lane_colour(side))
+        for column in (9, 19, 29):
+            label = str(row * ROW + column + 1)
+            draw_text(draw, (_column_x(column), top - 7), label, 16, MUTED, "ms")
+        for column in range(ROW):
+            for side in range(sides):
+                stamp(image, hole, hole_centre(sides, target, side, row * ROW + column + 1))
+        first = row * ROW + 1
+        if first in lines:
+            _draw_line(draw, top, sides, lines[first])
+    for side in range(sides):
+        stamp(image, hole, hole_centre(sides, target, side, 0))
+    game_x, game_y = hole_centre(sides, target, 0, target)
+    top = _row_top(sides, rows - 1)
+    plate = (game_x - 17, top + 2, game_x + 17, top + sides * LANE - 2)
+    draw.rounded_rectangle(plate, radius=12, fill=tint(WINNER_GOLD, PANEL, 0.35))
+    stamp(image, sprite("circle", 20, HOLE, HOLE, 1), (game_x, game_y))
+    draw_text(draw, (game_x, top - 7), str(target), 17, INK, "ms")
+    return image
+
+
+def _draw_line(draw: ImageDraw.ImageDraw, top: int, sides: int, name: str) -> None:
+    bottom = top + sides * LANE
+    bars = (LINE_X - 3, LINE_X + 3) if name == "double skunk" else (LINE_X,)
+    for x in bars:
+        draw.line((x, top - 20, x, bottom + 2), fill=LINE_COLOUR, width=3)
+    draw_text(draw, (LINE_X + 8, top - 7), name.capitalize(), 17, LINE_COLOUR)
+
+
+def _draw_pegs(image: Image.Image, board: BoardState) -> None:
+    count = len(board.sides)
+    for index, side in enumerate(board.sides):
+        (colour, pale), shape = PEG_COLOURS[index], SIDE_SHAPES[index]
+        front = hole_centre(count, board.target, index, side.score)
+        back = hole_centre(count, board.target, index, side.previous)
+        if back != front:
+            stamp(image, sprite(shape, PEG - 2, pale, colour, 3), back)
+        size = PEG + 6 if side.score >= board.target else PEG
+        stamp(image, sprite(shape, size, colour, INK, 1.6), front)
+
+
+def _draw_header(image: Image.Image, board: BoardState) -> None:
+    draw = ImageDraw.Draw(image)
+    count = len(board.sides)
+    column = (WIDTH - 40) // count
+    winner = board.finished_by()
+    for index, side in enumerate(board.sides):
+        left = 24 + index * column
+        colour, shape = SIDE_COLOURS[index], SIDE_SHAPES[index]
+        stamp(image, sprite(shape, 26, colour, INK, 2), (left + 13, 36))
+        name = drawable(side.name, f"Player {index + 1}")
+        draw_text(draw, (left + 34, 46), fit(name, 28, column - 46), 28, INK, bold=True)
+        score = str(side.score)
+        draw_text(draw, (left, 100), score, 50, INK, bold=True)
+        x = left + text_width(score, 50) + 8
+        if side.score > side.previous:
+            gain = f"+{side.score - side.previous}"
+            draw_text(draw, (x, 98), gain, 24, MUTED)
+            x += text_width(gain, 24) + 10
+        dealing = "CRIB" if board.partners else "DEALER"
+        badge = "WON" if winner == index else dealing if board.dealer == index else ""
+        if badge and x + text_width(badge, 16) + 12 <= left + column - 8:
+            fill = WINNER_GOLD if badge == "WON" else WOOD
+            box = (x, 78, x + text_width(badge, 16) + 12, 100)
+            draw.rounded_rectangle(box, radius=6, fill=fill, outline=INK, width=2)
+            draw_text(draw, (x + 6, 95), badge, 16, INK, bold=True)
+
+
+def _lead(board: BoardState) -> str:
+    ranked = sorted(board.sides, key=lambda s: s.score, reverse=True)
+    winner = board.finished_by()
+    if winner is not None:
+        name = board.sides[winner].name
+        if board.sides[winner] is ranked[0] and ranked[0].score > ranked[1].score:
+            return f"{name} won by {ranked[0].score - ranked[1].score}"
+        return f"{name} won"
+    if ranked[0].score == ranked[1].score:
+        level = [s.name for s in ranked if s.score == ranked[0].score]
+        if len(level) == len(ranked):
+            return "all level" if len(level) > 2 else "level"
+        return f"{' and '.join(level)} lead together"
+    verb = "lead" if board.partners else "leads"
+    return f"{ranked[0].name} {verb} by {ranked[0].score - ranked[1].score}"
+
+
+def _describe(board: BoardState) -> str:
+    lines = game_lines(board.target, board.rule)
+    marks = " and ".join(f"{name} line at {hole}" for hole, name in lines)
+    scores = ", ".join(
+        f"{side.name} {side.score}"
+        + (f" (was {side.previous})" if side.previous != side.score else "")
+        for side in board.sides
+    )
+    text = f"Cribbage board, game to {board.target}, {marks}: {scores}; {_lead(board)}."
+    if board.dealer is not None and board.finished_by() is None:
+        dealer = board.sides[board.dealer].name
+        text += f" {dealer} have the crib." if board.partners else f" {dealer} deals."
+    return text
+
+
+def board_picture(board: BoardState) -> Picture:
+    """The board as a PNG with its alt text (the scores in words)."""
+    image = _empty_board(len(board.sides), board.target, board.rule).copy()
+    _draw_header(image, board)
+    _draw_pegs(image, board)
+    return Picture(png_bytes(image), alt_text(_describe(board)), "board.png")
