@@ -17,7 +17,7 @@ NAMES = sorted(f"bot.core.pictures.{path.stem}" for path in PICTURES.glob("[!_]*
 
 
 def test_the_pictures_import_only_themselves_pillow_and_the_standard_library() -> None:
-    assert {"bot.core.pictures.board"} <= set(NAMES)
+    assert {"bot.core.pictures.board", "bot.core.pictures.charts"} <= set(NAMES)
     outside = {
         f"{path.name}:{line}: {name}"
         for path in PICTURES.glob("*.py")
@@ -34,6 +34,6 @@ def test_the_pictures_import_only_themselves_pillow_and_the_standard_library() -
 @pytest.mark.parametrize("module", [importlib.import_module(n) for n in NAMES], ids=NAMES)
 def test_docstring_examples(module: ModuleType) -> None:
     result = doctest.testmod(module)
-    if module.__name__.endswith("board"):
+    if module.__name__.endswith(("board", "charts", "axes")):
         assert result.attempted > 0
     assert result.failed == 0
