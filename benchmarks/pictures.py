@@ -1,0 +1,152 @@
+"""How fast the pictures render and how big they are: prints figures next to their targets
+(issue 9: a board under 30 ms and 150 KB; issue 13: a chart under 50 ms).
+
+    nice -n 19 .venv/bin/python benchmarks/pictures.py [--repeat 200] [--out DIR]
+
+For boards of 2 and 3 players and 4 players as partners (two sides), at a few scores, and the
+two stats charts at a few sizes: the median and p99 time of a render (drawing and PNG
+encoding, with the empty board of its kind already drawn once, as in a running bot), the PNG's
+size, and the first render in the process (fonts loaded, empty board drawn). With ``--out``
+it also writes each picture there to look at.
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import statistics
+import sys
+import time
+from collections.abc import Callable
+from functools import partial
+from pathlib import Path
+
+# Run as a script from a checkout: make the project importable without installing it.
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from bot.core.pictures import (
+    BoardState,
+    Picture,
+    PointsPerDeal,
+    RatingPoint,
+    Rule,
+    Side,
+    board_picture,
+    points_chart,
+    rating_chart,
+)
+
+BOARD_MS, BOARD_KB, CHART_MS = 30.0, 150.0, 50.0
+
+
+def boards() -> dict[str, BoardState]:
+    """Boards of each kind, from the start to a finished game."""
+    two = ("Al", "Bea")
+    three = ("Al", "Bea", "Cy")
+    partners = ("Al & Cy", "Bea & Dee")
+
+    def board(
+        names: tuple[str, ...],
+        scores: tuple[tuple[int, int], ...],
+        target: int = 121,
+        rule: Rule = "lurch",
+        dealer: int | None = None,
+    ) -> BoardState:
+        sides = tuple(Side(n, s, p) for n, (s, p) in zip(names, scores, strict=True))
+        return BoardState(sides, target, rule, dealer, partners=names == partners)
+
+    return {
+        "2 players, 0-0": board(two, ((0, 0), (0, 0)), dealer=0),
+        "2 players, 45-60": board(two, ((45, 38), (60, 52)), dealer=1),
+        "2 players, won 125-88": board(two, ((125, 116), (88, 80))),
+        "2 players to 61, skunk": board(two, ((40, 33), (52, 48)), target=61, rule="skunk"),
+        "3 players, 0-0-0": board(three, ((0, 0), (0, 0), (0, 0)), dealer=2),
+        "3 players, 92-67-30": board(three, ((92, 80), (67, 60), (30, 29)), rule="skunk"),
+        "3 players, won 121-118-99": board(three, ((121, 115), (118, 110), (99, 90))),
+        "4 players (partners), 0-0": board(partners, ((0, 0), (0, 0)), dealer=0),
+        "4 players (partners), 77-84": board(partners, ((77, 70), (84, 76)), dealer=1),
+        "4 players (partners), won 121-58": board(partners, ((121, 117), (58, 50))),
+    }
+
+
+def rating_history(games: int, seed: int) -> list[RatingPoint]:
+    """A plausible climb and wander of a rating over ``games`` games."""
+    rng = random.Random(seed)
+    rating, points = 0.0, []
+    for game in range(1, games + 1):
+        rating += rng.gauss(12 if game < 20 else 0, 25)
+        points.append(RatingPoint(game, 1000 + rating))
+    return points
+
+
+def charts() -> dict[str, Callable[[], Picture]]:
+    mine, server = PointsPerDeal(3.9, 7.8, 4.1), PointsPerDeal(3.6, 7.6, 4.3)
+    histories = {games: rating_history(games, games) for games in (1, 10, 100, 1000)}
+    return {
+        "rating, 1 game": lambda: rating_chart("Al", histories[1], provisional_through=4),
+        "rating, 10 games": lambda: rating_chart("Al", histories[10], provisional_through=4),
+        "rating, 100 games": lambda: rating_chart("Al", histories[100], provisional_through=4),
+        "rating, 1000 games": lambda: rating_chart("Al", histories[1000], provisional_through=4),
+        "points per deal": lambda: points_chart("Al", mine, deals=212),
+        "points per deal, with server": lambda: points_chart("Al", mine, 212, server),
+    }
+
+
+def measure(render: Callable[[], Picture], repeat: int) -> tuple[float, float, int, Picture]:
+    """Median and p99 milliseconds over ``repeat`` renders, the PNG's bytes and the picture."""
+    times = []
+    for _ in range(repeat):
+        start = time.perf_counter()
+        picture = render()
+        times.append((time.perf_counter() - start) * 1000)
+    p99 = statistics.quantiles(times, n=100)[98] if len(times) > 1 else times[0]
+    return statistics.median(times), p99, len(picture.png), picture
+
+
+def report(name: str, render: Callable[[], Picture], repeat: int, ms: float, kb: float) -> bool:
+    median, p99, size, _ = measure(render, repeat)
+    ok = p99 < ms and size / 1000 < kb
+    print(
+        f"{name:<36} median {median:6.1f} ms  p99 {p99:6.1f} ms  {size / 1000:6.1f} KB"
+        f"   {'ok' if ok else 'OVER TARGET'}"
+    )
+    return ok
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--repeat", type=int, default=200, help="renders of each picture")
+    parser.add_argument("--out", type=Path, help="also write each picture into this folder")
+    args = parser.parse_args()
+
+    first_board = next(iter(boards().values()))
+    start = time.perf_counter()
+    board_picture(first_board)
+    first_ms = (time.perf_counter() - start) * 1000
+    print(f"first render in the process (fonts, empty board): {first_ms:.1f} ms")
+
+    board_renders: dict[str, Callable[[], Picture]] = {
+        name: partial(board_picture, board) for name, board in boards().items()
+    }
+    chart_renders = charts()
+    everything_ok = True
+    print(f"\nboards (targets: under {BOARD_MS:.0f} ms, under {BOARD_KB:.0f} KB)")
+    for name, render in board_renders.items():
+        render()  # the empty board of this kind is drawn once, as in a running bot
+        everything_ok &= report(name, render, args.repeat, BOARD_MS, BOARD_KB)
+    print(f"\ncharts (target: under {CHART_MS:.0f} ms)")
+    for name, render in chart_renders.items():
+        everything_ok &= report(name, render, args.repeat, CHART_MS, BOARD_KB)
+    print("\nall within target" if everything_ok else "\nSOME OVER TARGET")
+
+    if args.out:
+        args.out.mkdir(parents=True, exist_ok=True)
+        for name, render in (board_renders | chart_renders).items():
+            slug = "".join(c if c.isalnum() else "-" for c in name.lower()).strip("-")
+            picture = render()
+            (args.out / f"{slug}.png").write_bytes(picture.png)
+            print(f"{args.out / f'{slug}.png'}: {picture.alt_text}")
+
+
+if __name__ == "__main__":
+    main()
