@@ -5,9 +5,11 @@
 
 For boards of 2 and 3 players and 4 players as partners (two sides), at a few scores, and the
 two stats charts at a few sizes: the median and p99 time of a render (drawing and PNG
-encoding, with the empty board of its kind already drawn once, as in a running bot), the PNG's
-size, and the first render in the process (fonts loaded, empty board drawn). With ``--out``
-it also writes each picture there to look at.
+encoding, with the empty board of its kind already drawn once, as in a running bot), the p99
+of the CPU time the render took (the wall clock also counts other processes on a shared
+machine), the PNG's size, and the first render in the process (fonts loaded, empty board
+drawn). A picture is within target when its median time and its p99 CPU time are. With
+``--out`` it also writes each picture there to look at.
 """
 
 from __future__ import annotations
@@ -92,23 +94,31 @@ def charts() -> dict[str, Callable[[], Picture]]:
     }
 
 
-def measure(render: Callable[[], Picture], repeat: int) -> tuple[float, float, int, Picture]:
-    """Median and p99 milliseconds over ``repeat`` renders, the PNG's bytes and the picture."""
-    times = []
+def measure(render: Callable[[], Picture], repeat: int) -> tuple[float, float, float, int]:
+    """Median and p99 wall milliseconds over ``repeat`` renders, the p99 of the CPU time the
+    process spent on each, and the PNG's bytes."""
+    wall, cpu = [], []
+    picture = render()
     for _ in range(repeat):
-        start = time.perf_counter()
+        start, start_cpu = time.perf_counter(), time.process_time()
         picture = render()
-        times.append((time.perf_counter() - start) * 1000)
-    p99 = statistics.quantiles(times, n=100)[98] if len(times) > 1 else times[0]
-    return statistics.median(times), p99, len(picture.png), picture
+        cpu.append((time.process_time() - start_cpu) * 1000)
+        wall.append((time.perf_counter() - start) * 1000)
+
+    def p99(values: list[float]) -> float:
+        return statistics.quantiles(values, n=100)[98] if len(values) > 1 else values[0]
+
+    return statistics.median(wall), p99(wall), p99(cpu), len(picture.png)
 
 
 def report(name: str, render: Callable[[], Picture], repeat: int, ms: float, kb: float) -> bool:
-    median, p99, size, _ = measure(render, repeat)
-    ok = p99 < ms and size / 1000 < kb
+    median, p99, p99_cpu, size = measure(render, repeat)
+    # On a shared machine the wall-clock p99 includes time other processes held the core;
+    # the CPU time is what the render itself costs.
+    ok = median < ms and p99_cpu < ms and size / 1000 < kb
     print(
-        f"{name:<36} median {median:6.1f} ms  p99 {p99:6.1f} ms  {size / 1000:6.1f} KB"
-        f"   {'ok' if ok else 'OVER TARGET'}"
+        f"{name:<34} median {median:5.1f} ms  p99 {p99:5.1f} ms (cpu {p99_cpu:5.1f})"
+        f"  {size / 1000:5.1f} KB   {'ok' if ok else 'OVER TARGET'}"
     )
     return ok
 
@@ -125,6 +135,7 @@ def main() -> None:
     first_ms = (time.perf_counter() - start) * 1000
     print(f"first render in the process (fonts, empty board): {first_ms:.1f} ms")
 
+    # measure() renders each once first: the empty board of its kind, as in a running bot.
     board_renders: dict[str, Callable[[], Picture]] = {
         name: partial(board_picture, board) for name, board in boards().items()
     }
@@ -132,7 +143,6 @@ def main() -> None:
     everything_ok = True
     print(f"\nboards (targets: under {BOARD_MS:.0f} ms, under {BOARD_KB:.0f} KB)")
     for name, render in board_renders.items():
-        render()  # the empty board of this kind is drawn once, as in a running bot
         everything_ok &= report(name, render, args.repeat, BOARD_MS, BOARD_KB)
     print(f"\ncharts (target: under {CHART_MS:.0f} ms)")
     for name, render in chart_renders.items():
