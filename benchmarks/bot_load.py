@@ -20,6 +20,10 @@ stops after ``--duration`` seconds whether or not the games are over (they need 
 the figures are the same, over what was played. This is the load a bot really carries: its
 event loop is idle most of the time, and what matters is how fast each action is answered.
 
+With ``--limits`` fakediscord enforces Discord's limits (50 requests per second for the bot
+token, 5 new messages per 5 s in a channel, ...); without it, none of them, as when the figures
+in docs/performance.md were measured. The 429s the bot received are printed by scope.
+
     .venv/bin/python benchmarks/bot_load.py                 # 100 two-player games to 121
     .venv/bin/python benchmarks/bot_load.py --games 20 --players 3 --target 61
     .venv/bin/python benchmarks/bot_load.py --games 200 --pace 3-12 --duration 180
@@ -48,7 +52,7 @@ ROOT = Path(__file__).resolve().parent.parent
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
-from fakediscord import Channel, FakeDiscord, Interaction, Message, User  # noqa: E402
+from fakediscord import Channel, FakeDiscord, Interaction, Limits, Message, User  # noqa: E402
 from fakediscord.runner import BotProcess  # noqa: E402
 
 #: The channel line that ends a game (the result, with its game points).
@@ -62,8 +66,8 @@ class LoadDiscord(FakeDiscord):
     bottleneck with hundreds of players; so each stored message sets its channel's event.
     """
 
-    def __init__(self) -> None:
-        super().__init__()
+    def __init__(self, limits: Limits) -> None:
+        super().__init__(limits=limits)
         self.events: dict[int, asyncio.Event] = {}
         #: The table each DM channel's player sits at (for timing the prompts).
         self.tables: dict[int, LoadGame] = {}
@@ -281,11 +285,13 @@ async def run(
     profile: str | None = None,
     pace: tuple[float, float] | None = None,
     duration: float | None = None,
+    limits: bool = False,
 ) -> int:
     """Play ``games`` games at once (at ``pace``, for ``duration`` seconds, if given); print the
-    figures; return 0 if every check passed."""
+    figures; return 0 if every check passed. With ``limits``, fakediscord enforces Discord's
+    rate limits (global and per channel), else none of its limits, as before they existed."""
     rng = random.Random(seed)
-    fd = LoadDiscord()
+    fd = LoadDiscord(Limits() if limits else Limits.none())
     async with fd:
         guild = fd.add_guild("Load")
         tables = []
@@ -340,6 +346,8 @@ def _report(
     game_errors = [t.error for t in tables if t.error]
     games = len(tables)
     print(f"games: {games} x {len(tables[0].players)} players to {target}, bot as a process")
+    enforced = "on" if fd.limits.global_requests else "off (--limits to enforce them)"
+    print(f"Discord's limits in fakediscord: {enforced}")
     if figures.pace is not None:
         lo, hi = figures.pace
         print(f"paced: each player thinks {lo:g}-{hi:g} s before every action")
@@ -378,6 +386,7 @@ def _report(
     print(f"bot peak memory (VmHWM): {peak_kib / 1024:.1f} MiB" if peak_kib else "peak: n/a")
     print(f"errors logged by the bot: {len(bot.errors)}")
     print(f"refused moves: {len(figures.refused)}; HTTP errors: {len(failed_requests)}")
+    print(f"429s by scope: {dict(fd.counters.rate_limited) or 'none'}")
     deferred = sum(1 for t in figures.kinds if t in (5, 6))
     print(f"answers deferred (slow service call): {deferred}")
     print(f"games that failed in the driver: {len(game_errors)}")
@@ -446,13 +455,27 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--duration", type=float, metavar="SECONDS", help="stop after this long (paced runs)"
     )
+    parser.add_argument(
+        "--limits",
+        action="store_true",
+        help="fakediscord enforces Discord's limits (50 requests/s, 5 messages/5 s a channel)",
+    )
     args: Any = parser.parse_args(argv)
     pace = None
     if args.pace:
         lo, _, hi = args.pace.partition("-")
         pace = (float(lo), float(hi or lo))
     return asyncio.run(
-        run(args.games, args.players, args.target, args.seed, args.profile, pace, args.duration)
+        run(
+            args.games,
+            args.players,
+            args.target,
+            args.seed,
+            args.profile,
+            pace,
+            args.duration,
+            args.limits,
+        )
     )
 
 

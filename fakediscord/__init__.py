@@ -32,6 +32,7 @@ from fakediscord.errors import BotFailure, DiscordError, EmulatorUsageError, NoR
 from fakediscord.interactions import Callback, Interaction
 from fakediscord.model import Attachment, Channel, Clock, Guild, Member, Message, User
 from fakediscord.server import FakeDiscord
+from fakediscord.switches import Limits
 
 __all__ = [
     "Attachment",
@@ -44,6 +45,7 @@ __all__ = [
     "FakeDiscord",
     "Guild",
     "Interaction",
+    "Limits",
     "Member",
     "Message",
     "NoResponse",

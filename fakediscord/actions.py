@@ -80,9 +80,11 @@ class UserActions:
         timeout: float | None = None,
     ) -> Interaction:
         self.check_health()
-        if self.gateway.session is None:
+        guild_id = channel.guild.id if channel.guild is not None else None
+        if self.gateway.route(guild_id) is None:
             # A session that is only disconnected still gets the event: it is replayed on RESUME.
-            raise EmulatorUsageError("No bot has connected to the gateway.")
+            shard = f" on the shard of {channel.guild.name}" if channel.guild is not None else ""
+            raise EmulatorUsageError(f"No bot has connected to the gateway{shard}.")
         interaction = Interaction(
             id=self.world.ids.next(),
             token="aW50ZXJhY3Rpb246" + secrets.token_urlsafe(48),
@@ -116,8 +118,7 @@ class UserActions:
     def _bot_permissions(self, channel: Channel) -> int:
         if channel.guild is None:
             return MEMBER_PERMISSIONS
-        member = channel.guild.member(self.bot_user)
-        return member.permissions if member else 0
+        return channel.permissions_for(self.bot_user)
 
     async def slash(
         self,

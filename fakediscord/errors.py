@@ -71,6 +71,11 @@ def missing_access() -> DiscordError:
     return DiscordError(403, 50001, "Missing Access")
 
 
+def missing_permissions() -> DiscordError:
+    """50013: the bot lacks a permission it needs here (Attach Files, Manage Messages)."""
+    return DiscordError(403, 50013, "Missing Permissions")
+
+
 def unauthorized() -> DiscordError:
     """401 with code 0: the bot token is wrong."""
     return DiscordError(401, 0, "401: Unauthorized")

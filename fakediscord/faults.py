@@ -7,11 +7,12 @@ A route pattern is a regular expression searched in `"METHOD /path"`, the path w
 from __future__ import annotations
 
 import json
-import math
 import re
 from dataclasses import dataclass
 
 from aiohttp import web
+
+from fakediscord.ratelimits import too_many
 
 
 @dataclass
@@ -25,30 +26,23 @@ class Fault:
     message: str = ""
     retry_after: float = 0.0
     is_global: bool = False
+    #: X-RateLimit-Scope of a 429: "user", or "shared" (does not count as an invalid request).
+    scope: str = "user"
     hits: int = 0
 
     def response(self) -> web.Response:
         """The response Discord would send for this fault."""
         if self.status == 429:
-            body = {
-                "message": "You are being rate limited.",
-                "retry_after": self.retry_after,
-                "global": self.is_global,
-            }
-            # Without `Via`, discord.py takes a 429 for a Cloudflare ban and gives up.
-            headers = {
-                "Content-Type": "application/json",
-                "Via": "1.1 google",
-                "Retry-After": str(math.ceil(self.retry_after)),
+            bucket = {
                 "X-RateLimit-Limit": "5",
                 "X-RateLimit-Remaining": "0",
                 "X-RateLimit-Reset-After": f"{self.retry_after:.3f}",
-                "X-RateLimit-Bucket": "fakediscord-bucket",
-                "X-RateLimit-Scope": "global" if self.is_global else "user",
+                "X-RateLimit-Bucket": "fakediscord-fault",
+                "X-RateLimit-Scope": self.scope,
             }
-            if self.is_global:
-                headers["X-RateLimit-Global"] = "true"
-            return web.Response(body=json.dumps(body).encode(), status=429, headers=headers)
+            return too_many(
+                self.retry_after, is_global=self.is_global, headers={} if self.is_global else bucket
+            )
         body_err = {"message": self.message or f"{self.status}: Server Error", "code": self.code}
         return web.Response(
             body=json.dumps(body_err).encode(),

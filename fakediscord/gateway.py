@@ -3,6 +3,12 @@
 Frames are plain JSON TEXT frames: discord.py asks for zlib-stream compression but only
 decompresses BINARY frames. Every dispatch is numbered and kept per session, so a client that
 RESUMEs after a dropped connection gets exactly the events it missed.
+
+A bot may connect several times with `shard: [id, count]` in its IDENTIFY (as a discord.py
+`AutoShardedClient` does, or several processes each with its shard ids): an event about a guild
+goes to the shard `shards.shard_for` names, an event without a guild to shard 0. IDENTIFY is
+limited as Discord limits it (`shards.SessionStarts`): too soon after another is answered with
+op 9, one more than the day allows resets the bot token and closes every session with 4004.
 """
 
 from __future__ import annotations
@@ -17,6 +23,7 @@ from typing import TYPE_CHECKING, Any
 from aiohttp import WSMsgType, web
 
 from fakediscord import payloads
+from fakediscord.shards import GUILDS_PER_SHARD, SessionStarts, guild_of, shard_for
 
 if TYPE_CHECKING:
     from fakediscord.server import FakeDiscord
@@ -25,31 +32,44 @@ log = logging.getLogger(__name__)
 
 DISPATCH, HEARTBEAT, IDENTIFY, RESUME, RECONNECT, REQUEST_MEMBERS = 0, 1, 2, 6, 7, 8
 INVALID_SESSION, HELLO, HEARTBEAT_ACK = 9, 10, 11
+# Close codes Discord uses.
+AUTHENTICATION_FAILED, INVALID_SHARD, SHARDING_REQUIRED = 4004, 4010, 4011
 REPLAY_BUFFER = 5000
 
 
 @dataclass(eq=False)
 class Session:
-    """One identified gateway session: its numbered dispatches and its current socket."""
+    """One identified gateway session: its shard, its numbered dispatches, its socket."""
 
     id: str
     intents: int
+    shard_id: int = 0
+    shard_count: int = 1
     seq: int = 0
     events: list[tuple[int, str, dict[str, Any]]] = field(default_factory=list)
     ws: web.WebSocketResponse | None = None
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     invalid: bool = False
 
+    def covers(self, guild_id: int | None) -> bool:
+        """Whether events about `guild_id` (None: no guild) belong to this session's shard."""
+        return shard_for(guild_id, self.shard_count) == self.shard_id
+
 
 class Gateway:
     """All gateway sessions of one emulator and the controls tests use to disturb them."""
 
-    def __init__(self, owner: FakeDiscord) -> None:
+    def __init__(self, owner: FakeDiscord, starts: SessionStarts) -> None:
         self.owner = owner
+        self.starts = starts
         self.sessions: dict[str, Session] = {}
+        #: The session each shard id's events go to: the latest to identify or resume.
+        self.shards: dict[int, Session] = {}
+        #: The latest session to identify or resume (the only one for an unsharded bot).
         self.session: Session | None = None
         self.heartbeat_interval_ms = 41250
-        self.identify_count = 0
+        self.identify_count = 0  # sessions started
+        self.identify_refused = 0  # IDENTIFYs answered with op 9 (too soon after another)
         self.resume_count = 0
         self.heartbeats = 0
         self.sockets: set[web.WebSocketResponse] = set()
@@ -58,7 +78,14 @@ class Gateway:
     @property
     def connected(self) -> bool:
         """Whether a bot holds an open, identified connection."""
-        return self.session is not None and self.session.ws is not None
+        return any(s.ws is not None for s in self.shards.values())
+
+    def route(self, guild_id: int | None) -> Session | None:
+        """The session that gets events about `guild_id` (None: DMs), if one exists."""
+        for session in self.shards.values():
+            if session.covers(guild_id) and not session.invalid:
+                return session
+        return None
 
     async def handle(self, request: web.Request) -> web.WebSocketResponse:
         """Serve one WebSocket connection until it closes."""
@@ -82,8 +109,8 @@ class Gateway:
                     session = await self._identify(ws, data)
                 elif op == RESUME:
                     session = await self._resume(ws, data)
-                elif op == REQUEST_MEMBERS:
-                    await self._members_chunk(ws, data)
+                elif op == REQUEST_MEMBERS and session is not None:
+                    await self._members_chunk(session, data)
         finally:
             self.sockets.discard(ws)
             if session is not None and session.ws is ws:
@@ -91,24 +118,49 @@ class Gateway:
         return ws
 
     async def _identify(self, ws: web.WebSocketResponse, data: dict[str, Any]) -> Session | None:
-        if data.get("token", "").removeprefix("Bot ") != self.owner.bot_token:
-            await ws.close(code=4004, message=b"Authentication failed.")
+        owner = self.owner
+        if data.get("token", "").removeprefix("Bot ") != owner.bot_token:
+            await ws.close(code=AUTHENTICATION_FAILED, message=b"Authentication failed.")
             return None
+        shard_id, shard_count = data.get("shard") or (0, 1)
+        if not 0 <= shard_id < shard_count:
+            await ws.close(code=INVALID_SHARD, message=b"Invalid shard.")
+            return None
+        if len(owner.world.guilds) > GUILDS_PER_SHARD * shard_count:
+            await ws.close(code=SHARDING_REQUIRED, message=b"Sharding required.")
+            return None
+        if owner.limits.identify:
+            if self.starts.too_soon(shard_id):
+                # Discord answers an IDENTIFY beyond max_concurrency per 5 s with op 9.
+                self.identify_refused += 1
+                await self._send(ws, {"op": INVALID_SESSION, "d": False})
+                return None
+            if not self.starts.start(shard_id):
+                await owner.reset_token()
+                return None
+        else:
+            self.starts.start(shard_id)
         self.identify_count += 1
         self.ready.clear()
-        session = Session(id=secrets.token_hex(16), intents=int(data.get("intents", 0)))
+        session = Session(
+            id=secrets.token_hex(16),
+            intents=int(data.get("intents", 0)),
+            shard_id=shard_id,
+            shard_count=shard_count,
+        )
         self.sessions[session.id] = session
+        self.shards[shard_id] = session
         self.session = session
         session.ws = ws
-        owner = self.owner
+        guilds = [g for g in owner.world.guilds.values() if session.covers(g.id)]
         ready = {
             "v": 10,
             "user": payloads.user(owner.bot_user) | {"verified": True, "mfa_enabled": False},
-            "guilds": [{"id": str(g.id), "unavailable": True} for g in owner.world.guilds.values()],
+            "guilds": [{"id": str(g.id), "unavailable": True} for g in guilds],
             "session_id": session.id,
             "session_type": "normal",
             "resume_gateway_url": owner.gateway_url,
-            "shard": [0, 1],
+            "shard": [shard_id, shard_count],
             "application": {"id": str(owner.application_id), "flags": 0},
             "private_channels": [],
             "relationships": [],
@@ -116,7 +168,7 @@ class Gateway:
             "_trace": ["fakediscord"],
         }
         await self.dispatch("READY", ready, session=session)
-        for guild in list(owner.world.guilds.values()):
+        for guild in guilds:
             await self.dispatch("GUILD_CREATE", payloads.guild_create(guild), session=session)
         self.ready.set()
         owner._notify()
@@ -142,13 +194,14 @@ class Gateway:
                     await self._send(ws, {"op": DISPATCH, "s": seq, "t": event, "d": payload})
             session.seq += 1
             await self._send(ws, {"op": DISPATCH, "s": session.seq, "t": "RESUMED", "d": {}})
+        self.shards[session.shard_id] = session
         self.session = session
         self.owner._notify()
         return session
 
-    async def _members_chunk(self, ws: web.WebSocketResponse, data: dict[str, Any]) -> None:
+    async def _members_chunk(self, session: Session, data: dict[str, Any]) -> None:
         guild = self.owner.world.guilds.get(int(data.get("guild_id", 0)))
-        if guild is None or self.session is None:
+        if guild is None:
             return
         chunk = {
             "guild_id": str(guild.id),
@@ -158,13 +211,17 @@ class Gateway:
             "not_found": [],
             "nonce": data.get("nonce"),
         }
-        await self.dispatch("GUILD_MEMBERS_CHUNK", chunk)
+        await self.dispatch("GUILD_MEMBERS_CHUNK", chunk, session=session)
 
     async def dispatch(
         self, event: str, data: dict[str, Any], *, session: Session | None = None
     ) -> None:
-        """Number `event`, keep it for replay, and send it if the session is connected."""
-        target = session or self.session
+        """Number `event`, keep it for replay, and send it if its session is connected.
+
+        Without `session`, the event goes to the shard of the guild it is about (shard 0 when
+        it is about none); nowhere if no session holds that shard.
+        """
+        target = session or self.route(guild_of(event, data))
         if target is None:
             return
         async with target.lock:
@@ -181,25 +238,41 @@ class Gateway:
                     # The socket died under us; the event stays buffered for a RESUME.
                     log.debug("dispatch of %s lost with the socket; kept for replay", event)
 
-    async def drop(self, code: int = 4000) -> None:
-        """Close the bot's connection as a network fault would; the client resumes."""
-        if self.session is not None and self.session.ws is not None:
-            ws = self.session.ws
-            self.session.ws = None
-            await ws.close(code=code)
+    def _targets(self, shard: int | None) -> list[Session]:
+        sessions = list(self.shards.values())
+        return [s for s in sessions if shard is None or s.shard_id == shard]
 
-    async def request_reconnect(self) -> None:
+    async def drop(self, code: int = 4000, *, shard: int | None = None) -> None:
+        """Close the bot's connections (or one shard's) as a network fault would."""
+        for session in self._targets(shard):
+            if session.ws is not None:
+                ws, session.ws = session.ws, None
+                await ws.close(code=code)
+
+    async def request_reconnect(self, *, shard: int | None = None) -> None:
         """Send op 7 RECONNECT: the client reconnects and resumes."""
-        if self.session is not None and self.session.ws is not None:
-            await self._send(self.session.ws, {"op": RECONNECT, "d": None})
+        for session in self._targets(shard):
+            if session.ws is not None:
+                await self._send(session.ws, {"op": RECONNECT, "d": None})
 
-    async def invalidate(self, *, resumable: bool = False) -> None:
+    async def invalidate(self, *, resumable: bool = False, shard: int | None = None) -> None:
         """Send op 9 INVALID_SESSION; with `resumable=False` the client identifies again."""
-        if self.session is not None and self.session.ws is not None:
-            if not resumable:
-                self.session.invalid = True
-            self.ready.clear()
-            await self._send(self.session.ws, {"op": INVALID_SESSION, "d": resumable})
+        for session in self._targets(shard):
+            if session.ws is not None:
+                if not resumable:
+                    session.invalid = True
+                self.ready.clear()
+                await self._send(session.ws, {"op": INVALID_SESSION, "d": resumable})
+
+    async def end_all_sessions(self, code: int = AUTHENTICATION_FAILED) -> None:
+        """End every session for good (the bot token was reset): close with `code`."""
+        for session in self.sessions.values():
+            session.invalid = True
+        self.shards.clear()
+        self.session = None
+        self.ready.clear()
+        for ws in list(self.sockets):
+            await ws.close(code=code, message=b"Authentication failed.")
 
     async def close_all(self) -> None:
         """Close every socket (emulator shutdown)."""

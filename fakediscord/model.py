@@ -46,6 +46,9 @@ MEMBER_PERMISSIONS = (
 )
 # What a moderator adds: manage channels, manage guild, manage messages, manage threads.
 MODERATOR_PERMISSIONS = (1 << 4) | (1 << 5) | (1 << 13) | (1 << 34)
+ADMINISTRATOR = 1 << 3
+ATTACH_FILES = 1 << 15
+MANAGE_MESSAGES = 1 << 13
 
 
 class Snowflakes:
@@ -53,18 +56,34 @@ class Snowflakes:
 
     def __init__(self) -> None:
         self._counter = itertools.count(1)
+        self._last_ms = 0
 
-    def next(self) -> int:
-        """A new id, unique within this emulator and increasing."""
-        ms = int(time.time() * 1000) - DISCORD_EPOCH_MS
+    def next(self, *, shard: tuple[int, int] | None = None) -> int:
+        """A new id, unique within this emulator and increasing.
+
+        With `shard=(shard_id, shard_count)`, the id of a guild whose events Discord sends to
+        that shard (`(id >> 22) % shard_count == shard_id`): its time part moves forward to
+        the next millisecond that fits.
+        """
+        ms = max(int(time.time() * 1000) - DISCORD_EPOCH_MS, self._last_ms)
+        if shard is not None:
+            shard_id, count = shard
+            ms += (shard_id - ms) % count
+        self._last_ms = ms
         return (ms << 22) | (next(self._counter) & 0x3FFFFF)
+
+
+#: Slack when comparing clock times: a clock advanced by exactly a period counts as past it,
+#: whatever floating point makes of the sum.
+EPSILON = 1e-6
 
 
 class Clock:
     """The emulator's notion of "now" for deadlines, in seconds.
 
     Starts at the monotonic clock; `advance` moves it forward so a test can make an interaction
-    token older than 15 minutes, or a first response later than 3 seconds, without waiting.
+    token older than 15 minutes, or a first response later than 3 seconds, without waiting,
+    and `freeze` stops it (rate limit windows then end only when a test advances it).
     """
 
     def __init__(self, source: Callable[[], float] = time.monotonic) -> None:
@@ -78,6 +97,15 @@ class Clock:
     def advance(self, seconds: float) -> None:
         """Move the clock forward by `seconds`."""
         self._offset += seconds
+
+    def freeze(self) -> None:
+        """Stop the clock where it is: from now on only `advance` moves it.
+
+        For tests that count requests within a rate limit window on a busy machine.
+        """
+        stopped = self.now()
+        self._source = lambda: stopped
+        self._offset = 0.0
 
 
 def iso_now() -> str:
@@ -130,20 +158,23 @@ class Member:
         for role in self.roles:
             perms |= role.permissions
         if self.guild.owner_id == self.user.id:
-            perms |= 1 << 3  # administrator
+            perms |= ADMINISTRATOR
         return perms
 
 
 @dataclass(eq=False)
 class Attachment:
-    """A file sent with a message (multipart upload)."""
+    """A file sent with a message (multipart upload); `data` holds its bytes."""
 
     id: int
     filename: str
     content_type: str
     data: bytes
     url: str
+    proxy_url: str = ""
     description: str | None = None
+    width: int | None = None  # images only (PNG header)
+    height: int | None = None
 
     @property
     def size(self) -> int:
@@ -270,6 +301,8 @@ class Channel:
     owner_id: int | None = None
     messages: list[Message] = field(default_factory=list)
     private_members: list[User] = field(default_factory=list)
+    #: Permissions denied to everyone here (an @everyone overwrite; threads use their parent's).
+    denied: int = 0
     _world: World | None = None
 
     @property
@@ -296,6 +329,28 @@ class Channel:
         if self.type == PRIVATE_THREAD:
             return user in self.private_members or user.bot
         return True
+
+    def permissions_for(self, user: User) -> int:
+        """`user`'s permissions in this channel (everything in a DM they are part of)."""
+        if self.is_dm:
+            return ~0 if self.visible_to(user) else 0
+        member = self.guild.member(user) if self.guild is not None else None
+        if member is None:
+            return 0
+        perms = member.permissions
+        if perms & ADMINISTRATOR:
+            return perms
+        source = self.parent if self.is_thread and self.parent is not None else self
+        return perms & ~source.denied
+
+    def deny(self, permissions: int) -> None:
+        """Deny `permissions` to everyone (the bot included) in this channel and its threads.
+
+        For example `channel.deny(ATTACH_FILES)`: the bot's uploads here get 403 / 50013.
+        """
+        self.denied |= permissions
+        if self._world is not None:
+            self._world.on_channel_updated(self)
 
     def add_thread(self, name: str, *, private: bool = False) -> Channel:
         """Create a thread under this text channel and announce it to the bot."""
@@ -349,6 +404,12 @@ class Guild:
         self._world.on_channel_created(channel)
         return channel
 
+    def deny(self, permissions: int) -> None:
+        """Take `permissions` from @everyone in this guild (the bot's own permissions too)."""
+        self.everyone.permissions &= ~permissions
+        if self._world is not None:
+            self._world.on_role_updated(self, self.everyone)
+
     def add_member(self, user: User, *, moderator: bool = False) -> Member:
         """Add `user` to this guild (as a moderator: manage messages, channels, guild)."""
         assert self._world is not None
@@ -375,6 +436,7 @@ class World:
         self.guilds: dict[int, Guild] = {}
         self.channels: dict[int, Channel] = {}
         self.messages: dict[int, Message] = {}
+        self.attachments: dict[int, Attachment] = {}
 
     def on_channel_created(self, channel: Channel) -> None:
         """Tell connected bots about a channel added after they started."""
@@ -383,6 +445,14 @@ class World:
     def on_member_added(self, member: Member) -> None:
         """Tell connected bots about a member added after they started."""
         self.owner._announce_member(member)
+
+    def on_channel_updated(self, channel: Channel) -> None:
+        """Tell connected bots a channel changed (its permissions)."""
+        self.owner._announce_channel(channel, update=True)
+
+    def on_role_updated(self, guild: Guild, role: Role) -> None:
+        """Tell connected bots a role changed (its permissions)."""
+        self.owner._announce_role(guild, role)
 
     def dm_channel(self, user: User) -> Channel:
         """The DM channel between the bot and `user`, created on first use."""

@@ -92,7 +92,7 @@ def channel(c: Channel) -> dict[str, Any]:
         "guild_id": str(c.guild.id),
         "name": c.name,
         "position": 0,
-        "permission_overwrites": [],
+        "permission_overwrites": overwrites(c),
         "nsfw": False,
         "topic": None,
         "rate_limit_per_user": 0,
@@ -116,6 +116,13 @@ def channel(c: Channel) -> dict[str, Any]:
             total_message_sent=len(c.messages),
         )
     return data
+
+
+def overwrites(c: Channel) -> list[dict[str, Any]]:
+    """A channel's permission overwrites: @everyone's denials, if any."""
+    if not c.denied or c.guild is None or c.is_thread:
+        return []
+    return [{"id": str(c.guild.id), "type": 0, "allow": "0", "deny": str(c.denied)}]
 
 
 def guild_create(g: Guild) -> dict[str, Any]:
@@ -168,15 +175,18 @@ def guild_create(g: Guild) -> dict[str, Any]:
 
 def attachment(a: Attachment) -> dict[str, Any]:
     """An attachment object."""
-    return {
+    data: dict[str, Any] = {
         "id": str(a.id),
         "filename": a.filename,
         "size": a.size,
         "url": a.url,
-        "proxy_url": a.url,
+        "proxy_url": a.proxy_url or a.url,
         "content_type": a.content_type,
         "description": a.description,
     }
+    if a.width is not None and a.height is not None:
+        data.update(width=a.width, height=a.height)
+    return data
 
 
 def message(m: Message) -> dict[str, Any]:

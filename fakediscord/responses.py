@@ -9,9 +9,10 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from fakediscord import payloads
+from fakediscord.counters import Counters
 from fakediscord.errors import (
-    DiscordError,
     already_acknowledged,
+    empty_message,
     form_error,
     invalid_form,
     invalid_webhook_token,
@@ -43,6 +44,8 @@ from fakediscord.model import (
     World,
     iso_now,
 )
+from fakediscord.switches import Limits
+from fakediscord.uploads import Upload, attachment_list
 
 GUILD_MESSAGES = 1 << 9
 DIRECT_MESSAGES = 1 << 12
@@ -61,9 +64,14 @@ class BotSide:
     application_id: int
     interactions: dict[int, Interaction]
     _by_token: dict[str, Interaction]
+    limits: Limits
+    counters: Counters
 
     if TYPE_CHECKING:
         # Provided by FakeDiscord (or the other half); declared for the type checker only.
+        @property
+        def base_url(self) -> str: ...
+
         def _notify(self) -> None: ...
 
         def _spawn(self, coro: Any) -> None: ...
@@ -73,33 +81,54 @@ class BotSide:
         self.world.messages[message.id] = message
         self._notify()
 
-    def _intents(self) -> int:
-        session = self.gateway.session
+    def _intents(self, channel: Channel) -> int:
+        # The intents of the session (shard) that gets this channel's events.
+        session = self.gateway.route(channel.guild.id if channel.guild is not None else None)
         return session.intents if session is not None else 0
 
     async def _dispatch_message(self, event: str, message: Message) -> None:
         if message.ephemeral:
             return
+        intents = self._intents(message.channel)
         wanted = DIRECT_MESSAGES if message.channel.is_dm else GUILD_MESSAGES
-        if not self._intents() & wanted:
+        if not intents & wanted:
             return
         data = payloads.message(message)
-        if not self._intents() & MESSAGE_CONTENT and message.author is not self.bot_user:
+        if not intents & MESSAGE_CONTENT and message.author is not self.bot_user:
             data.update(content="", embeds=[], attachments=[], components=[])
         await self.gateway.dispatch(event, data)
+
+    def _count_new(self, message: Message) -> None:
+        if message.ephemeral or message.author is not self.bot_user:
+            return
+        channel = message.channel
+        if channel.is_dm and channel.recipient is not None:
+            self.counters.dm_messages[channel.recipient.id] += 1
+        elif not channel.is_dm:
+            self.counters.channel_messages[channel.id] += 1
+
+    def _attachments(
+        self, body: dict[str, Any], files: list[Upload], existing: list[Attachment]
+    ) -> list[Attachment] | None:
+        # The message's attachments after this request (None: unchanged); see uploads.py.
+        limited = self.limits.uploads
+        return attachment_list(
+            self.world, self.base_url, body, files, existing, limit_count=limited
+        )
 
     def _create_message(
         self,
         channel: Channel,
         author: User,
         body: dict[str, Any],
-        files: list[Attachment],
+        files: list[Upload],
         *,
         interaction: Interaction | None = None,
         ephemeral_for: User | None = None,
         flags: int | None = None,
     ) -> Message:
         check_message(body, has_files=bool(files) or flags is not None)
+        attachments = self._attachments(body, files, [])
         message = Message(
             id=self.world.ids.next(),
             channel=channel,
@@ -107,7 +136,7 @@ class BotSide:
             content=str(body.get("content") or ""),
             embeds=list(body.get("embeds") or []),
             components=list(body.get("components") or []),
-            attachments=list(files),
+            attachments=attachments or [],
             flags=(int(body.get("flags") or 0) if flags is None else flags) & ~EPHEMERAL,
             ephemeral_for=ephemeral_for,
         )
@@ -119,57 +148,58 @@ class BotSide:
             message.interaction_name = interaction.name
             message.webhook_id = self.application_id
         self._store(message)
+        self._count_new(message)
         self._spawn(self._dispatch_message("MESSAGE_CREATE", message))
         return message
 
     def _edit_message(
-        self, message: Message, body: dict[str, Any], files: list[Attachment]
+        self, message: Message, body: dict[str, Any], files: list[Upload], *, way: str
     ) -> None:
+        """Edit `message`; `way` (rest, webhook, callback) is how, for `fd.counters.edits`."""
         check_message(body, editing=True)
         if message.deleted:
             raise unknown_message()
+        attachments = attachment_list(
+            self.world,
+            self.base_url,
+            body,
+            files,
+            message.attachments,
+            limit_count=self.limits.uploads,
+        )
+        content = str(body["content"] or "") if "content" in body else message.content
+        embeds = list(body["embeds"] or []) if "embeds" in body else message.embeds
+        components = list(body["components"] or []) if "components" in body else message.components
+        attachments = message.attachments if attachments is None else attachments
+        if not (content or embeds or components or attachments):
+            raise empty_message()
         message.history.append(message.version())
-        if "content" in body:
-            message.content = str(body["content"] or "")
-        if "embeds" in body:
-            message.embeds = list(body["embeds"] or [])
-        if "components" in body:
-            message.components = list(body["components"] or [])
-        if "attachments" in body:
-            keep = {str(a.get("id")) for a in body["attachments"] or []}
-            message.attachments = [a for a in message.attachments if str(a.id) in keep]
-        message.attachments.extend(files)
+        message.content, message.embeds, message.components = content, embeds, components
+        message.attachments = attachments
         # Editing a deferred placeholder turns it into the real response.
         message.flags &= ~LOADING
         message.edited_timestamp = iso_now()
-        total = len(message.content) + len(message.embeds) + len(message.components)
-        if total == 0 and not message.attachments:
-            message.history.pop()
-            raise DiscordError(400, 50006, "Cannot send an empty message")
+        self.counters.edits[way] += 1
         self._notify()
         self._spawn(self._dispatch_message("MESSAGE_UPDATE", message))
 
-    def _delete_message(self, message: Message) -> None:
+    def _delete_message(self, message: Message, *, way: str) -> None:
+        """Delete `message`; `way` (rest, webhook) is how, for `fd.counters.deletes`."""
         if message.deleted:
             raise unknown_message()
         message.deleted = True
+        self.counters.deletes[way] += 1
         self._notify()
         if not message.ephemeral:
             data = {"id": str(message.id), "channel_id": str(message.channel.id)}
             if message.channel.guild is not None:
                 data["guild_id"] = str(message.channel.guild.id)
-            if self._intents() & (DIRECT_MESSAGES if message.channel.is_dm else GUILD_MESSAGES):
+            wanted = DIRECT_MESSAGES if message.channel.is_dm else GUILD_MESSAGES
+            if self._intents(message.channel) & wanted:
                 self._spawn(self.gateway.dispatch("MESSAGE_DELETE", data))
 
-    def _attachment(self, attachment_id: int) -> Attachment | None:
-        for message in self.world.messages.values():
-            for attachment in message.attachments:
-                if attachment.id == attachment_id:
-                    return attachment
-        return None
-
     def _interaction_callback(
-        self, interaction_id: int, token: str, body: dict[str, Any], files: list[Attachment]
+        self, interaction_id: int, token: str, body: dict[str, Any], files: list[Upload]
     ) -> dict[str, Any]:
         interaction = self.interactions.get(interaction_id)
         if interaction is None or interaction.token != token:
@@ -229,7 +259,7 @@ class BotSide:
                     }
                 )
             if kind == UPDATE_MESSAGE:
-                self._edit_message(message, data, files)
+                self._edit_message(message, data, files, way="callback")
             interaction.original = message
         elif kind == AUTOCOMPLETE_RESULT:
             choices = list(data.get("choices") or [])
@@ -268,11 +298,12 @@ class BotSide:
         interaction = self._by_token.get(token)
         if interaction is None:
             raise unknown_webhook()
-        if self.clock.now() - interaction.created_at > self.token_lifetime:
+        expired = self.clock.now() - interaction.created_at > self.token_lifetime
+        if expired and self.limits.token_expiry:
             raise invalid_webhook_token()
         return interaction
 
-    def _followup(self, token: str, body: dict[str, Any], files: list[Attachment]) -> Message:
+    def _followup(self, token: str, body: dict[str, Any], files: list[Upload]) -> Message:
         interaction = self._interaction_by_token(token)
         if interaction.response is None:
             raise unknown_webhook()
@@ -284,7 +315,7 @@ class BotSide:
             and not interaction.followups
         ):
             # Discord turns the first follow-up after a "thinking" defer into the response.
-            self._edit_message(original, body, files)
+            self._edit_message(original, body, files, way="webhook")
             return original
         ephemeral = bool(int(body.get("flags") or 0) & EPHEMERAL)
         message = self._create_message(

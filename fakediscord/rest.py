@@ -2,7 +2,10 @@
 
 Handlers parse the request, call the emulator's model operations (which enforce Discord's rules
 and raise `DiscordError`), and answer JSON with `Content-Type: application/json` exactly (with
-a charset appended, discord.py treats the body as text and login fails).
+a charset appended, discord.py treats the body as text and login fails). The middleware in
+front of them counts each request (`fd.counters`), and answers for Discord first: Cloudflare's
+ban, injected faults, the bot token, then the rate limits (`ratelimits.py`), whose headers go
+on every answer.
 """
 
 from __future__ import annotations
@@ -12,7 +15,7 @@ import re
 from collections.abc import Awaitable, Callable
 from typing import TYPE_CHECKING, Any
 
-from aiohttp import BodyPartReader, web
+from aiohttp import web
 
 from fakediscord import payloads
 from fakediscord.errors import (
@@ -20,11 +23,15 @@ from fakediscord.errors import (
     cannot_dm,
     form_error,
     missing_access,
+    missing_permissions,
     unauthorized,
     unknown_channel,
     unknown_message,
 )
-from fakediscord.model import Attachment
+from fakediscord.invalid_requests import cloudflare_ban
+from fakediscord.model import ATTACH_FILES, MANAGE_MESSAGES, Channel
+from fakediscord.ratelimits import Verdict, route_template
+from fakediscord.uploads import Upload, read_body
 
 if TYPE_CHECKING:
     from fakediscord.server import FakeDiscord
@@ -45,45 +52,6 @@ def json_response(
 def error_response(error: DiscordError, headers: dict[str, str] | None = None) -> web.Response:
     """Discord's error body for `error`."""
     return json_response(error.body(), status=error.status, headers=headers)
-
-
-async def read_body(request: web.Request, fd: FakeDiscord) -> tuple[Any, list[Attachment]]:
-    """The JSON body, or `payload_json` plus files from a multipart upload."""
-    if request.content_type.startswith("multipart/"):
-        body: dict[str, Any] = {}
-        files: list[Attachment] = []
-        reader = await request.multipart()
-        while True:
-            part = await reader.next()
-            if part is None:
-                break
-            if not isinstance(part, BodyPartReader):  # nested multipart: Discord never sends it
-                continue
-            if part.name == "payload_json":
-                body = json.loads(await part.text())
-            else:
-                data = await part.read(decode=False)
-                attachment_id = fd.world.ids.next()
-                filename = part.filename or "file"
-                files.append(
-                    Attachment(
-                        id=attachment_id,
-                        filename=filename,
-                        content_type=part.headers.get("Content-Type", "application/octet-stream"),
-                        data=bytes(data),
-                        url=f"{fd.base_url}/attachments/{attachment_id}/{filename}",
-                    )
-                )
-        # discord.py lists attachments in payload_json with descriptions; keep those.
-        # (for an interaction callback they are inside `data`)
-        metas = body.get("attachments") or (body.get("data") or {}).get("attachments") or []
-        for meta, file in zip(metas, files, strict=False):
-            file.description = meta.get("description")
-        return body, files
-    if request.can_read_body:
-        text = await request.text()
-        return (json.loads(text) if text else {}), []
-    return {}, []
 
 
 def routes(fd: FakeDiscord) -> list[web.RouteDef]:
@@ -119,21 +87,22 @@ def routes(fd: FakeDiscord) -> list[web.RouteDef]:
         )
 
     async def gateway(request: web.Request) -> web.Response:
+        return json_response({"url": fd.gateway_url.rstrip("/")})
+
+    async def gateway_bot(request: web.Request) -> web.Response:
         return json_response(
             {
                 "url": fd.gateway_url.rstrip("/"),
-                "shards": 1,
-                "session_start_limit": {
-                    "total": 1000,
-                    "remaining": 999,
-                    "reset_after": 0,
-                    "max_concurrency": 1,
-                },
+                "shards": fd.recommended_shards,
+                "session_start_limit": fd.gateway.starts.as_payload(),
             }
         )
 
+    async def body_of(request: web.Request) -> tuple[Any, list[Upload]]:
+        return await read_body(request, limit_size=fd.limits.uploads)
+
     async def put_commands(request: web.Request) -> web.Response:
-        body, _ = await read_body(request, fd)
+        body, _ = await body_of(request)
         guild_id = request.match_info.get("guild")
         stored = fd.commands.replace(
             fd.application_id, int(guild_id) if guild_id else None, list(body)
@@ -146,7 +115,7 @@ def routes(fd: FakeDiscord) -> list[web.RouteDef]:
         return json_response(fd.commands.listing(int(guild_id) if guild_id else None))
 
     async def callback(request: web.Request) -> web.Response:
-        body, files = await read_body(request, fd)
+        body, files = await body_of(request)
         interaction_id = int(request.match_info["interaction"])
         result = fd._interaction_callback(interaction_id, request.match_info["token"], body, files)
         with_response = request.query.get("with_response", "").lower() in ("1", "true")
@@ -155,7 +124,7 @@ def routes(fd: FakeDiscord) -> list[web.RouteDef]:
         return json_response(result)
 
     async def followup(request: web.Request) -> web.Response:
-        body, files = await read_body(request, fd)
+        body, files = await body_of(request)
         message = fd._followup(request.match_info["token"], body, files)
         if request.query.get("wait", "").lower() in ("1", "true"):
             return json_response(payloads.message(message))
@@ -166,19 +135,24 @@ def routes(fd: FakeDiscord) -> list[web.RouteDef]:
         if request.method == "GET":
             return json_response(payloads.message(fd._webhook_message(token, message_id)))
         if request.method == "DELETE":
-            fd._delete_message(fd._webhook_message(token, message_id))
+            fd._delete_message(fd._webhook_message(token, message_id), way="webhook")
             return web.Response(status=204)
-        body, files = await read_body(request, fd)
+        body, files = await body_of(request)
         message = fd._webhook_message(token, message_id)
-        fd._edit_message(message, body, files)
+        fd._edit_message(message, body, files, way="webhook")
         return json_response(payloads.message(message))
 
     async def open_dm(request: web.Request) -> web.Response:
-        body, _ = await read_body(request, fd)
+        body, _ = await body_of(request)
         user = fd.world.users.get(int(body.get("recipient_id", 0)))
         if user is None:
             raise DiscordError(400, 50033, "Invalid Recipient(s)")
         return json_response(payloads.channel(fd.world.dm_channel(user)))
+
+    def may_attach(channel: Channel, files: list[Upload]) -> None:
+        # Uploading with the bot token needs Attach Files in a server channel.
+        if files and fd.limits.uploads and not channel.permissions_for(fd.bot_user) & ATTACH_FILES:
+            raise missing_permissions()
 
     def channel_of(request: web.Request) -> Any:
         channel = fd.world.channels.get(int(request.match_info["channel"]))
@@ -201,9 +175,10 @@ def routes(fd: FakeDiscord) -> list[web.RouteDef]:
 
     async def create_message(request: web.Request) -> web.Response:
         channel = channel_of(request)
-        body, files = await read_body(request, fd)
+        body, files = await body_of(request)
         if channel.is_dm and channel.recipient is not None and not channel.recipient.dms_open:
             raise cannot_dm()
+        may_attach(channel, files)
         message = fd._create_message(channel, fd.bot_user, body, files)
         return json_response(payloads.message(message))
 
@@ -227,12 +202,19 @@ def routes(fd: FakeDiscord) -> list[web.RouteDef]:
         message = message_of(request)
         if message.author is not fd.bot_user:
             raise DiscordError(403, 50005, "Cannot edit a message authored by another user")
-        body, files = await read_body(request, fd)
-        fd._edit_message(message, body, files)
+        body, files = await body_of(request)
+        may_attach(message.channel, files)
+        fd._edit_message(message, body, files, way="rest")
         return json_response(payloads.message(message))
 
     async def delete_message(request: web.Request) -> web.Response:
-        fd._delete_message(message_of(request))
+        message = message_of(request)
+        if message.author is not fd.bot_user:
+            if message.channel.is_dm:
+                raise DiscordError(403, 50003, "Cannot execute action on a DM channel")
+            if not message.channel.permissions_for(fd.bot_user) & MANAGE_MESSAGES:
+                raise missing_permissions()
+        fd._delete_message(message, way="rest")
         return web.Response(status=204)
 
     async def typing(request: web.Request) -> web.Response:
@@ -275,7 +257,7 @@ def routes(fd: FakeDiscord) -> list[web.RouteDef]:
         channel = channel_of(request)
         if channel.is_dm or channel.is_thread:
             raise DiscordError(400, 50024, "Cannot execute action on this channel type")
-        body, _ = await read_body(request, fd)
+        body, _ = await body_of(request)
         name = str(body.get("name") or "")
         if not 1 <= len(name) <= 100:
             raise form_error("name", "BASE_TYPE_BAD_LENGTH", "Must be between 1 and 100 in length.")
@@ -284,8 +266,8 @@ def routes(fd: FakeDiscord) -> list[web.RouteDef]:
         return json_response(payloads.channel(thread))
 
     async def attachment(request: web.Request) -> web.Response:
-        found = fd._attachment(int(request.match_info["attachment"]))
-        if found is None:
+        found = fd.world.attachments.get(int(request.match_info["attachment"]))
+        if found is None or found.filename != request.match_info["filename"]:
             raise web.HTTPNotFound()
         return web.Response(body=found.data, headers={"Content-Type": found.content_type})
 
@@ -294,7 +276,7 @@ def routes(fd: FakeDiscord) -> list[web.RouteDef]:
         web.get(API + "/users/@me", me),
         web.get(API + "/oauth2/applications/@me", application),
         web.get(API + "/gateway", gateway),
-        web.get(API + "/gateway/bot", gateway),
+        web.get(API + "/gateway/bot", gateway_bot),
         web.put(API + app + "/commands", put_commands),
         web.get(API + app + "/commands", get_commands),
         web.put(API + app + r"/guilds/{guild:\d+}/commands", put_commands),
@@ -317,38 +299,56 @@ def routes(fd: FakeDiscord) -> list[web.RouteDef]:
         web.post(API + r"/channels/{channel:\d+}/threads", create_thread),
         web.post(API + r"/channels/{channel:\d+}/messages/{message:\d+}/threads", create_thread),
         web.get(r"/attachments/{attachment:\d+}/{filename}", attachment),
+        web.get(r"/media/attachments/{attachment:\d+}/{filename}", attachment),
     ]
 
 
-NO_AUTH = re.compile(r"^/api/v\d+/(interactions|webhooks)/|^/attachments/|^/gw")
+# Routes outside the global limit that need no bot token: an interaction's callback and its
+# webhook (`/webhooks/{application}/{token}/...`).
+INTERACTION_ROUTES = re.compile(r"^/api/v\d+/(interactions|webhooks)/")
+# The gateway and the CDN (attachments) are other hosts: no token, no limits, not counted.
+OTHER_HOSTS = re.compile(r"^/gw|^/(media/)?attachments/")
 
 
 def middleware(fd: FakeDiscord) -> Callable[..., Any]:
-    """Record requests, apply injected faults, check the bot token, and turn errors into JSON."""
+    """Count and record requests; apply Cloudflare's ban, injected faults, the bot token check
+    and the rate limits; turn errors into Discord's JSON bodies."""
 
     @web.middleware
     async def handle(request: web.Request, handler: Handler) -> web.StreamResponse:
+        if OTHER_HOSTS.match(request.path):
+            return await handler(request)
         path = re.sub(r"^/api/v\d+", "", request.path)
         route = f"{request.method} {path}"
-        if request.path.startswith("/gw"):
-            return await handler(request)
+        resource = request.match_info.route.resource
+        template = route if resource is None else route_template(request.method, resource.canonical)
+        interaction = INTERACTION_ROUTES.match(request.path) is not None
+        authorized = request.headers.get("Authorization") == f"Bot {fd.bot_token}"
+        fd._count_request(template, interaction=interaction, authorized=authorized)
+        if fd.invalid_requests.banned():
+            # Cloudflare's own answers are not Discord's: they count toward nothing.
+            return fd._answered(route, template, cloudflare_ban(), counted=False)
+        verdict = Verdict({})
         try:
             fault = fd.faults.take(route)
             if fault is not None:
-                fd._record(route, fault.status)
-                return fault.response()
-            authorized = request.headers.get("Authorization") == f"Bot {fd.bot_token}"
-            if not authorized and not NO_AUTH.match(request.path):
+                scope = "global" if fault.is_global else fault.scope
+                return fd._answered(route, template, fault.response(), scope=scope)
+            if not authorized and not interaction:
                 raise unauthorized()
+            token = None if interaction else fd.bot_token
+            verdict = fd.ratelimits.check(token, template, request.match_info)
+            if verdict.refusal is not None:
+                return fd._answered(route, template, verdict.refusal, scope=verdict.scope)
             response = await handler(request)
         except DiscordError as error:
-            fd._record(route, error.status, error)
-            return error_response(error)
+            response = error_response(error, verdict.headers)
+            return fd._answered(route, template, response, code=error.code)
         except web.HTTPNotFound:
             fd.unhandled.append(route)
-            fd._record(route, 404)
-            return json_response({"message": "404: Not Found", "code": 0}, status=404)
-        fd._record(route, response.status)
-        return response
+            response = json_response({"message": "404: Not Found", "code": 0}, status=404)
+            return fd._answered(route, template, response)
+        response.headers.update(verdict.headers)
+        return fd._answered(route, template, response)
 
     return handle

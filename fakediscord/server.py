@@ -21,15 +21,16 @@ from aiohttp import web
 from fakediscord import payloads
 from fakediscord.actions import UserActions
 from fakediscord.commands import CommandRegistry
+from fakediscord.counters import Counters
 from fakediscord.errors import (
     BotFailure,
-    DiscordError,
 )
 from fakediscord.faults import Fault, FaultBook
 from fakediscord.gateway import Gateway
 from fakediscord.interactions import (
     Interaction,
 )
+from fakediscord.invalid_requests import InvalidRequests
 from fakediscord.model import (
     MEMBER_PERMISSIONS,
     MODERATOR_PERMISSIONS,
@@ -41,10 +42,16 @@ from fakediscord.model import (
     User,
     World,
 )
+from fakediscord.ratelimits import RateLimiter
 from fakediscord.responses import BotSide
 from fakediscord.rest import middleware, routes
+from fakediscord.shards import SessionStarts
+from fakediscord.switches import Limits
 
 T = TypeVar("T")
+
+#: How `fd.counters.webhooks` names the requests on an interaction's webhook.
+WEBHOOK_KINDS = {"POST": "followup", "PATCH": "edit"}
 
 
 @dataclass
@@ -54,13 +61,22 @@ class RequestRecord:
     route: str
     status: int
     code: int | None = None
+    template: str = ""  # "POST /channels/{id}/messages"
+    at: float = 0.0  # when it was answered, on the emulator's clock
+
+
+def _new_token() -> str:
+    return "fakediscord." + secrets.token_urlsafe(24)
 
 
 class FakeDiscord(UserActions, BotSide):
     """A local Discord: REST and gateway on 127.0.0.1, a world of users and channels, a test API.
 
     `response_deadline` (3 s) and `token_lifetime` (15 min) are Discord's interaction clocks,
-    measured on `clock`; lower them or `clock.advance()` to test them quickly.
+    measured on `clock` (as are the rate limits); lower them or `clock.advance()` to test them
+    quickly. `limits` says which of Discord's limits are enforced (all, by default). `shards`
+    is the shard count `GET /gateway/bot` recommends; `max_concurrency` and `session_starts`
+    are its session start limit (IDENTIFYs per 5 s, and per day).
     """
 
     def __init__(
@@ -72,21 +88,32 @@ class FakeDiscord(UserActions, BotSide):
         clock: Clock | None = None,
         response_deadline: float = 3.0,
         token_lifetime: float = 15 * 60.0,
+        limits: Limits | None = None,
+        shards: int = 1,
+        max_concurrency: int = 1,
+        session_starts: int = 1000,
     ) -> None:
         self.host = host
         self.port = port
         self.clock = clock or Clock()
         self.response_deadline = response_deadline
         self.token_lifetime = token_lifetime
+        self.limits = limits or Limits()
+        self.recommended_shards = shards
         self.world = World(self)
         self.commands = CommandRegistry(self.world.ids)
-        self.gateway = Gateway(self)
+        starts = SessionStarts(self.clock, total=session_starts, max_concurrency=max_concurrency)
+        self.gateway = Gateway(self, starts)
         self.faults = FaultBook()
+        self.ratelimits = RateLimiter(self.limits, self.clock)
+        self.invalid_requests = InvalidRequests(self.clock, lambda: self.limits.invalid_requests)
+        self.counters = Counters()
         self.requests: list[RequestRecord] = []
         self.unhandled: list[str] = []
         self.interactions: dict[int, Interaction] = {}
         self._by_token: dict[str, Interaction] = {}
-        self.bot_token = "fakediscord." + secrets.token_urlsafe(24)
+        self.bot_token = _new_token()
+        self.token_resets = 0
         self.bot_user = self._new_user(bot_name, bot=True)
         self.application_id = self.bot_user.id
         self.owner_user = self._new_user("Owner")
@@ -151,10 +178,15 @@ class FakeDiscord(UserActions, BotSide):
         """A new Discord user (a person) called `name`."""
         return self._new_user(name)
 
-    def add_guild(self, name: str, *, owner: User | None = None) -> Guild:
-        """A new guild; the bot is a member. Announced to a connected bot at once."""
+    def add_guild(
+        self, name: str, *, owner: User | None = None, shard: tuple[int, int] | None = None
+    ) -> Guild:
+        """A new guild; the bot is a member. Announced to a connected bot at once.
+
+        With `shard=(shard_id, shard_count)`, its id is one Discord routes to that shard.
+        """
         ids = self.world.ids
-        guild_id = ids.next()
+        guild_id = ids.next(shard=shard)
         guild = Guild(
             id=guild_id,
             name=name,
@@ -169,7 +201,7 @@ class FakeDiscord(UserActions, BotSide):
         if owner is not None:
             guild.members[owner.id] = Member(user=owner, guild=guild)
         self.world.guilds[guild.id] = guild
-        if self.gateway.session is not None:
+        if self.gateway.sessions:
             self._spawn(self.gateway.dispatch("GUILD_CREATE", payloads.guild_create(guild)))
         return guild
 
@@ -177,18 +209,24 @@ class FakeDiscord(UserActions, BotSide):
         """The DM channel between the bot and `user` (for typing commands in DMs)."""
         return self.world.dm_channel(user)
 
-    def _announce_channel(self, channel: Channel) -> None:
-        if self.gateway.session is not None and channel.guild is not None:
-            event = "THREAD_CREATE" if channel.is_thread else "CHANNEL_CREATE"
+    def _announce_channel(self, channel: Channel, *, update: bool = False) -> None:
+        if self.gateway.sessions and channel.guild is not None:
+            kind = "THREAD" if channel.is_thread else "CHANNEL"
             data = payloads.channel(channel)
-            if channel.is_thread:
+            if channel.is_thread and not update:
                 data["newly_created"] = True
+            event = f"{kind}_{'UPDATE' if update else 'CREATE'}"
             self._spawn(self.gateway.dispatch(event, data))
 
     def _announce_member(self, member: Member) -> None:
-        if self.gateway.session is not None:
+        if self.gateway.sessions:
             data = payloads.member(member) | {"guild_id": str(member.guild.id)}
             self._spawn(self.gateway.dispatch("GUILD_MEMBER_ADD", data))
+
+    def _announce_role(self, guild: Guild, role: Role) -> None:
+        if self.gateway.sessions:
+            data = {"guild_id": str(guild.id), "role": payloads.role(role)}
+            self._spawn(self.gateway.dispatch("GUILD_ROLE_UPDATE", data))
 
     def _spawn(self, coro: Any) -> None:
         # Announcements are fire-and-forget from synchronous builders; keep a reference so the
@@ -212,12 +250,23 @@ class FakeDiscord(UserActions, BotSide):
         user.dms_open = True
 
     def rate_limit(
-        self, route: str, times: int = 1, retry_after: float = 0.05, *, is_global: bool = False
+        self,
+        route: str,
+        times: int = 1,
+        retry_after: float = 0.05,
+        *,
+        is_global: bool = False,
+        scope: str = "user",
     ) -> Fault:
-        """Answer the next `times` requests matching `route` with 429 (with `Via`)."""
-        return self.faults.add(
-            Fault(re.compile(route), times, 429, retry_after=retry_after, is_global=is_global)
+        """Answer the next `times` requests matching `route` with 429 (with `Via`).
+
+        `scope="shared"` is a limit on a resource others share: it does not count as an
+        invalid request.
+        """
+        fault = Fault(
+            re.compile(route), times, 429, retry_after=retry_after, is_global=is_global, scope=scope
         )
+        return self.faults.add(fault)
 
     def fail(
         self, route: str, status: int = 500, times: int = 1, *, code: int = 0, message: str = ""
@@ -225,17 +274,29 @@ class FakeDiscord(UserActions, BotSide):
         """Answer the next `times` requests matching `route` with `status` (and `code`)."""
         return self.faults.add(Fault(re.compile(route), times, status, code=code, message=message))
 
-    async def drop_gateway(self, code: int = 4000) -> None:
-        """Close the bot's gateway connection; the client reconnects and RESUMEs."""
-        await self.gateway.drop(code)
+    async def drop_gateway(self, code: int = 4000, *, shard: int | None = None) -> None:
+        """Close the bot's gateway connections (or one shard's); the client RESUMEs."""
+        await self.gateway.drop(code, shard=shard)
 
-    async def request_reconnect(self) -> None:
-        """Send op 7 RECONNECT."""
-        await self.gateway.request_reconnect()
+    async def request_reconnect(self, *, shard: int | None = None) -> None:
+        """Send op 7 RECONNECT (to every shard, or one)."""
+        await self.gateway.request_reconnect(shard=shard)
 
-    async def invalidate_session(self, *, resumable: bool = False) -> None:
+    async def invalidate_session(
+        self, *, resumable: bool = False, shard: int | None = None
+    ) -> None:
         """Send op 9 INVALID_SESSION (not resumable: the client identifies again)."""
-        await self.gateway.invalidate(resumable=resumable)
+        await self.gateway.invalidate(resumable=resumable, shard=shard)
+
+    async def reset_token(self) -> None:
+        """Reset the bot token, as Discord does after more than 1000 IDENTIFYs in a day.
+
+        Every gateway session ends (close code 4004) and the old token gets 401 everywhere.
+        """
+        self.bot_token = _new_token()
+        self.token_resets += 1
+        await self.gateway.end_all_sessions()
+        self._notify()
 
     # --- health and waiting ----------------------------------------------------------------
 
@@ -290,6 +351,33 @@ class FakeDiscord(UserActions, BotSide):
         """Wait until a bot has identified and received every GUILD_CREATE."""
         await self.wait_for(lambda: self.gateway.connected and self.gateway.ready.is_set(), timeout)
 
-    def _record(self, route: str, status: int, error: DiscordError | None = None) -> None:
-        self.requests.append(RequestRecord(route, status, error.code if error else None))
+    # --- what the REST middleware reports ------------------------------------------------
+
+    def _count_request(self, template: str, *, interaction: bool, authorized: bool) -> None:
+        if interaction:
+            if template.startswith("POST /interactions/"):
+                self.counters.callbacks += 1
+            else:
+                method = template.split(" ", 1)[0]
+                self.counters.webhooks[WEBHOOK_KINDS.get(method, method.lower())] += 1
+        elif authorized:
+            self.counters.rest[template] += 1
+
+    def _answered(
+        self,
+        route: str,
+        template: str,
+        response: web.StreamResponse,
+        *,
+        scope: str | None = None,
+        code: int | None = None,
+        counted: bool = True,
+    ) -> web.StreamResponse:
+        if response.status == 429 and scope is not None:
+            self.counters.rate_limited[scope] += 1
+        if counted and self.invalid_requests.record(response.status, scope):
+            self.counters.invalid_requests += 1
+        record = RequestRecord(route, response.status, code, template, self.clock.now())
+        self.requests.append(record)
         self._notify()
+        return response

@@ -7,13 +7,27 @@ it prints, or the process dying on its own.
 
 from __future__ import annotations
 
+from collections.abc import AsyncIterator
 from pathlib import Path
 
 import pytest
 
-from fakediscord import FakeDiscord
+from fakediscord import FakeDiscord, Limits
 from fakediscord.testing import BotLauncher, BotProcess
 from tests.helpers.table_driver import NAMES, World
+
+
+@pytest.fixture
+async def fake_discord() -> AsyncIterator[FakeDiscord]:
+    """The emulator with every Discord limit on except new messages per channel (5 per 5 s).
+
+    Today's bot posts one channel message per card played, so under that limit a whole game
+    takes minutes; the table issue (issue 9: one live message per deal, edited in place)
+    switches it back on here. The global limit, token expiry, uploads and invalid-request
+    counting stay on for every end-to-end test.
+    """
+    async with FakeDiscord(limits=Limits(channel_messages=False)) as fd:
+        yield fd
 
 
 @pytest.fixture

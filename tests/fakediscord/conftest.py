@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+from collections.abc import AsyncIterator
+
+import aiohttp
 import pytest
 
 from fakediscord import FakeDiscord
@@ -25,3 +28,11 @@ def table(fake_discord: FakeDiscord) -> TinyWorld:
 async def tiny(table: TinyWorld, bots: BotLauncher) -> InProcessBot:
     """The tiny bot, in this process, synced to the table's guild."""
     return await bots.in_process(lambda: make_bot(table.guild.id))
+
+
+@pytest.fixture
+async def http(fake_discord: FakeDiscord) -> AsyncIterator[aiohttp.ClientSession]:
+    """A raw HTTP session authorised as the bot, for checking status codes on the wire."""
+    headers = {"Authorization": f"Bot {fake_discord.bot_token}"}
+    async with aiohttp.ClientSession(fake_discord.api_base + "/", headers=headers) as session:
+        yield session

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import asyncio
-from collections.abc import AsyncIterator
 from typing import Any
 
 import aiohttp
@@ -12,23 +11,7 @@ import pytest
 from fakediscord import FakeDiscord
 from fakediscord.testing import InProcessBot
 from tests.helpers.emulator_world import TinyWorld, client_of
-
-
-@pytest.fixture
-async def http(fake_discord: FakeDiscord) -> AsyncIterator[aiohttp.ClientSession]:
-    """A raw HTTP session authorised as the bot, for checking status codes on the wire."""
-    headers = {"Authorization": f"Bot {fake_discord.bot_token}"}
-    async with aiohttp.ClientSession(fake_discord.api_base + "/", headers=headers) as session:
-        yield session
-
-
-async def call(
-    http: aiohttp.ClientSession, method: str, path: str, body: Any = None
-) -> tuple[int, Any]:
-    """Status and JSON body (None for 204) of one request."""
-    async with http.request(method, path.lstrip("/"), json=body) as response:
-        data = await response.json() if response.status != 204 else None
-        return response.status, data
+from tests.helpers.wire import call
 
 
 def row(*items: dict[str, Any]) -> dict[str, Any]:

@@ -10,6 +10,7 @@ from __future__ import annotations
 import asyncio
 import io
 import logging
+import math
 import os
 import sys
 from typing import Any
@@ -19,6 +20,10 @@ from discord import app_commands
 from discord.ext import commands
 
 log = logging.getLogger("tinybot")
+
+IDENTIFY_INTERVAL = 5.0
+#: Loop time of this process's latest IDENTIFY, by bot token.
+_last_identify: dict[str, float] = {}
 
 
 class Counter(discord.ui.View):
@@ -236,8 +241,66 @@ async def post(interaction: discord.Interaction) -> None:
     await interaction.followup.send(f"fetched {fetched.content}", ephemeral=True)
 
 
+@tiny.command(description="Post a small PNG (a red square on white) with alt text")
+async def board(interaction: discord.Interaction) -> None:
+    await interaction.response.send_message("board", ephemeral=True)
+    picture = discord.File(io.BytesIO(red_square_png()), "board.png", description="a red square")
+    await interaction.channel.send("the board", file=picture)  # type: ignore[union-attr]
+
+
+@tiny.command(description="Post a file to the channel; say how it went")
+async def upload(interaction: discord.Interaction, size: int = 10) -> None:
+    await interaction.response.defer(ephemeral=True)
+    try:
+        picture = discord.File(io.BytesIO(b"x" * size), "data.bin")
+        await interaction.channel.send("a file", file=picture)  # type: ignore[union-attr]
+    except discord.HTTPException as error:
+        await interaction.followup.send(f"refused {error.status} {error.code}", ephemeral=True)
+        return
+    await interaction.followup.send("uploaded", ephemeral=True)
+
+
+@tiny.command(description="Post `count` messages in the channel, one after another")
+async def flood(interaction: discord.Interaction, count: int) -> None:
+    await interaction.response.defer(ephemeral=True)
+    for n in range(count):
+        await interaction.channel.send(f"flood {n + 1}")  # type: ignore[union-attr]
+    await interaction.followup.send(f"flooded {count}", ephemeral=True)
+
+
+@tiny.command(description="Fetch the channel `count` times at once (REST requests in a burst)")
+async def burst(interaction: discord.Interaction, count: int) -> None:
+    await interaction.response.defer(ephemeral=True)
+    channel_id = interaction.channel_id or 0
+    fetched = await asyncio.gather(
+        *(interaction.client.fetch_channel(channel_id) for _ in range(count))
+    )
+    await interaction.followup.send(f"burst {len(fetched)} done", ephemeral=True)
+
+
+@tiny.command(description="Say which shard received this interaction")
+async def shard(interaction: discord.Interaction) -> None:
+    guild = interaction.guild
+    number = guild.shard_id if guild is not None else interaction.client.shard_id or 0
+    await interaction.response.send_message(f"shard {number}")
+
+
+def red_square_png() -> bytes:
+    """A 40x30 white PNG with a red 10x10 square whose top left corner is at (20, 10)."""
+    from PIL import Image, ImageDraw
+
+    image = Image.new("RGB", (40, 30), (255, 255, 255))
+    ImageDraw.Draw(image).rectangle((20, 10, 29, 19), fill=(255, 0, 0))
+    out = io.BytesIO()
+    image.save(out, format="PNG")
+    return out.getvalue()
+
+
 class TinyBot(commands.Bot):
-    """The bot: syncs `/tiny` to the dev guild (or globally) in setup_hook."""
+    """The bot: syncs `/tiny` to the dev guild (or globally) in setup_hook.
+
+    `shard_id` and `shard_count` (discord.py options) make it one shard of several.
+    """
 
     def __init__(self, dev_guild: int | None = None, **options: Any) -> None:
         intents = discord.Intents.default()
@@ -258,11 +321,25 @@ class TinyBot(commands.Bot):
         await self.tree.sync()
 
     async def before_identify_hook(self, shard_id: int | None, *, initial: bool = False) -> None:
-        # discord.py sleeps 5 s before re-identifying; the emulator's op 9 test needs no wait.
-        return None
+        # Discord (and fakediscord) take one IDENTIFY per 5 s per token (max_concurrency 1) and
+        # answer one sooner with op 9. discord.py's own hook sleeps 5 s before every IDENTIFY
+        # but the first; this one waits only what is left of the 5 s since this process's last
+        # IDENTIFY with the same token, so restarts and op 9 in the tests cost no more than
+        # Discord requires (and each test's emulator, with its own token, none).
+        token = self.http.token or ""
+        loop = asyncio.get_running_loop()
+        wait = _last_identify.get(token, -math.inf) + IDENTIFY_INTERVAL - loop.time()
+        if wait > 0:
+            await asyncio.sleep(wait)
+        _last_identify[token] = loop.time()
 
     async def on_ready(self) -> None:
         log.info("tinybot ready as %s", self.user)
+
+
+class ShardedTinyBot(TinyBot, commands.AutoShardedBot):
+    """The tiny bot as an `AutoShardedBot`: every shard in one client (the count from
+    `GET /gateway/bot` unless `shard_count` is given)."""
 
 
 def make_bot(dev_guild: int | None = None) -> TinyBot:
@@ -276,7 +353,10 @@ def main() -> None:
 
     point_discord_py_at_urls(os.environ["DISCORD_API_BASE"], os.environ["DISCORD_GATEWAY_URL"])
     dev_guild = int(os.environ["DEV_GUILD_ID"]) if os.environ.get("DEV_GUILD_ID") else None
-    bot = make_bot(dev_guild)
+    # TINYBOT_SHARD="0/2": this process is shard 0 of 2.
+    shard, _, count = os.environ.get("TINYBOT_SHARD", "").partition("/")
+    sharding = {"shard_id": int(shard), "shard_count": int(count)} if count else {}
+    bot = TinyBot(dev_guild, **sharding)
     level = getattr(logging, os.environ.get("TINYBOT_LOG", "INFO"))
     bot.run(os.environ["DISCORD_TOKEN"], log_level=level, root_logger=True)
 

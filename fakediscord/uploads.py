@@ -1,0 +1,152 @@
+"""File uploads: `multipart/form-data` bodies, and the attachments of a new or edited message.
+
+A request with files is `multipart/form-data` with a `payload_json` part (the JSON body) and
+`files[n]` parts. The JSON's `attachments` array (`{id, filename, description}`) describes the
+parts by their index `n`, and on an edit also lists the message's attachments to keep by their
+snowflake id; those not listed are removed. Discord's limits: 10 MiB per file (413 / 40005),
+10 files per message (400 / 30015), and the Attach Files permission in a server channel for the
+bot token (403 / 50013).
+"""
+
+from __future__ import annotations
+
+import json
+import mimetypes
+import re
+import struct
+from dataclasses import dataclass
+from typing import Any
+
+from aiohttp import BodyPartReader, web
+
+from fakediscord.errors import DiscordError, form_error
+from fakediscord.model import Attachment, World
+
+MAX_FILE_BYTES = 10 * 1024 * 1024
+MAX_FILES = 10
+ATTACH_FILES = 1 << 15
+PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
+_FILE_PART = re.compile(r"files\[(\d+)\]$")
+
+
+@dataclass
+class Upload:
+    """One file part of a multipart request, before it becomes an attachment."""
+
+    index: int
+    filename: str
+    data: bytes
+
+
+def too_large() -> DiscordError:
+    """40005: a file over the upload limit."""
+    return DiscordError(413, 40005, "Request entity too large")
+
+
+def too_many_files() -> DiscordError:
+    """30015: more than 10 attachments on one message."""
+    return DiscordError(
+        400, 30015, f"Maximum number of attachments in a message reached ({MAX_FILES})"
+    )
+
+
+async def read_body(request: web.Request, *, limit_size: bool) -> tuple[Any, list[Upload]]:
+    """The JSON body, or `payload_json` and the file parts of a multipart upload."""
+    if request.content_type.startswith("multipart/"):
+        body: Any = {}
+        uploads: list[Upload] = []
+        reader = await request.multipart()
+        while (part := await reader.next()) is not None:
+            if not isinstance(part, BodyPartReader):  # nested multipart: Discord never sends it
+                continue
+            if part.name == "payload_json":
+                body = json.loads(await part.text())
+                continue
+            data = bytes(await part.read(decode=False))
+            if limit_size and len(data) > MAX_FILE_BYTES:
+                raise too_large()
+            numbered = _FILE_PART.match(part.name or "")
+            index = int(numbered.group(1)) if numbered else len(uploads)
+            uploads.append(Upload(index, part.filename or "file", data))
+        return body, uploads
+    if request.can_read_body:
+        text = await request.text()
+        return (json.loads(text) if text else {}), []
+    return {}, []
+
+
+def attachment_list(
+    world: World,
+    base_url: str,
+    body: dict[str, Any],
+    uploads: list[Upload],
+    existing: list[Attachment],
+    *,
+    limit_count: bool,
+) -> list[Attachment] | None:
+    """The message's attachments after this request, or None when they do not change.
+
+    `body` is the message body (for an interaction callback, its `data`); `existing` the
+    message's attachments now (empty for a new message). New attachments are kept in `world`
+    and served under `base_url`.
+    """
+    by_index = {u.index: u for u in uploads}
+    if "attachments" not in body:
+        if not uploads:
+            return None
+        result = [*existing, *(_attachment(world, base_url, u, {}) for u in uploads)]
+    else:
+        result = []
+        kept = {a.id: a for a in existing}
+        used: set[int] = set()
+        for n, meta in enumerate(body.get("attachments") or []):
+            try:
+                ref = int(meta.get("id"))
+            except (TypeError, ValueError):
+                raise form_error(
+                    f"attachments.{n}.id", "ATTACHMENT_NOT_FOUND", "Attachment data not found"
+                ) from None
+            if ref in by_index and ref not in used:
+                used.add(ref)
+                result.append(_attachment(world, base_url, by_index[ref], meta))
+            elif ref in kept:
+                result.append(kept[ref])
+            else:
+                raise form_error(
+                    f"attachments.{n}", "ATTACHMENT_NOT_FOUND", "Attachment data not found"
+                )
+        # Parts the array does not describe are still uploaded, as Discord does.
+        result.extend(_attachment(world, base_url, u, {}) for u in uploads if u.index not in used)
+    if limit_count and len(result) > MAX_FILES:
+        raise too_many_files()
+    return result
+
+
+def _attachment(world: World, base_url: str, upload: Upload, meta: dict[str, Any]) -> Attachment:
+    attachment_id = world.ids.next()
+    filename = str(meta.get("filename") or upload.filename)
+    width, height = png_size(upload.data)
+    guessed, _ = mimetypes.guess_type(filename)
+    content_type = "image/png" if width is not None else guessed or "application/octet-stream"
+    path = f"attachments/{attachment_id}/{filename}"
+    attachment = Attachment(
+        id=attachment_id,
+        filename=filename,
+        content_type=content_type,
+        data=upload.data,
+        url=f"{base_url}/{path}",
+        proxy_url=f"{base_url}/media/{path}",
+        description=meta.get("description"),
+        width=width,
+        height=height,
+    )
+    world.attachments[attachment_id] = attachment
+    return attachment
+
+
+def png_size(data: bytes) -> tuple[int | None, int | None]:
+    """Width and height from a PNG's header, or (None, None) if `data` is not a PNG."""
+    if len(data) < 24 or not data.startswith(PNG_SIGNATURE) or data[12:16] != b"IHDR":
+        return None, None
+    width, height = struct.unpack(">II", data[16:24])
+    return int(width), int(height)

@@ -1,0 +1,101 @@
+"""Deleting messages (bot token and interaction token), and what an interaction token reaches."""
+
+from __future__ import annotations
+
+import aiohttp
+
+from fakediscord.testing import InProcessBot
+from tests.helpers.emulator_world import TinyWorld
+from tests.helpers.wire import call
+
+
+async def test_the_bot_deletes_its_own_messages_in_channels_and_dms(
+    table: TinyWorld, http: aiohttp.ClientSession
+) -> None:
+    fd = table.fd
+    dm = fd.dm_channel(table.al)
+    for channel in (table.general, dm):
+        base = f"/channels/{channel.id}/messages"
+        status, posted = await call(http, "POST", base, {"content": "soon gone"})
+        assert status == 200
+        assert (await call(http, "DELETE", f"{base}/{posted['id']}"))[0] == 204
+        assert fd.visible_to(table.al, channel) == []
+    assert fd.counters.deletes == {"rest": 2}
+
+
+async def test_other_peoples_messages_need_manage_messages_and_never_in_dms(
+    table: TinyWorld, http: aiohttp.ClientSession
+) -> None:
+    fd = table.fd
+    said = await fd.say(table.al, table.general, "mine")
+    status, error = await call(http, "DELETE", f"/channels/{table.general.id}/messages/{said.id}")
+    assert (status, error["code"]) == (403, 50013)
+    dm = fd.dm_channel(table.al)
+    said_in_dm = await fd.say(table.al, dm, "private")
+    status, error = await call(http, "DELETE", f"/channels/{dm.id}/messages/{said_in_dm.id}")
+    assert (status, error["code"]) == (403, 50003)
+    assert not said.deleted and not said_in_dm.deleted
+
+
+async def test_a_token_reaches_only_its_own_response_and_follow_ups(
+    table: TinyWorld, tiny: InProcessBot, http: aiohttp.ClientSession
+) -> None:
+    fd = table.fd
+    first = await fd.slash(table.al, table.general, "/tiny think")
+    await first.wait_followups(1)
+    second = await fd.slash(table.al, table.general, "/tiny echo text:other")
+    assert first.original is not None and second.original is not None
+    app = fd.application_id
+    theirs = f"/webhooks/{app}/{second.token}/messages"
+    for message in (first.original, first.followups[0]):
+        for method in ("GET", "PATCH", "DELETE"):
+            body = {"content": "x"} if method == "PATCH" else None
+            status, error = await call(http, method, f"{theirs}/{message.id}", body)
+            assert (status, error["code"]) == (404, 10008)
+    own = f"/webhooks/{app}/{first.token}/messages"
+    assert (await call(http, "DELETE", f"{own}/{first.followups[0].id}"))[0] == 204
+    assert (await call(http, "DELETE", f"{own}/@original"))[0] == 204
+    assert first.messages() == [] and second.content == "other"
+    assert fd.counters.deletes == {"webhook": 2}
+
+
+async def test_ephemeral_messages_are_out_of_reach_of_channel_routes(
+    table: TinyWorld, tiny: InProcessBot, http: aiohttp.ClientSession
+) -> None:
+    r = await table.fd.slash(table.al, table.general, "/tiny secret")
+    assert r.original is not None
+    path = f"/channels/{table.general.id}/messages/{r.original.id}"
+    for method in ("GET", "DELETE"):
+        status, error = await call(http, method, path)
+        assert (status, error["code"]) == (404, 10008)
+    path = f"/webhooks/{table.fd.application_id}/{r.token}/messages/@original"
+    assert (await call(http, "DELETE", path))[0] == 204
+
+
+async def test_an_expired_token_is_refused_everywhere_50027(
+    table: TinyWorld, tiny: InProcessBot, http: aiohttp.ClientSession
+) -> None:
+    fd = table.fd
+    r = await fd.slash(table.al, table.general, "/tiny echo text:hi")
+    fd.clock.advance(15 * 60 + 1)
+    base = f"/webhooks/{fd.application_id}/{r.token}"
+    for method, path, body in (
+        ("POST", "", {"content": "late"}),
+        ("GET", "/messages/@original", None),
+        ("DELETE", "/messages/@original", None),
+    ):
+        status, error = await call(http, method, base + path, body)
+        assert (status, error["code"]) == (401, 50027)
+    assert fd.invalid_requests.count == 3
+
+
+async def test_without_token_expiry_tokens_keep_working(
+    table: TinyWorld, tiny: InProcessBot, http: aiohttp.ClientSession
+) -> None:
+    fd = table.fd
+    fd.limits.token_expiry = False
+    r = await fd.slash(table.al, table.general, "/tiny echo text:hi")
+    fd.clock.advance(24 * 3600)
+    path = f"/webhooks/{fd.application_id}/{r.token}/messages/@original"
+    assert (await call(http, "PATCH", path, {"content": "much later"}))[0] == 200
+    assert r.content == "much later"

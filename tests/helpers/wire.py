@@ -1,0 +1,53 @@
+"""Raw HTTP against the emulator, for checking statuses, codes and headers on the wire."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import aiohttp
+
+
+async def call(
+    http: aiohttp.ClientSession, method: str, path: str, body: Any = None
+) -> tuple[int, Any]:
+    """Status and JSON body (None for 204) of one request."""
+    async with http.request(method, path.lstrip("/"), json=body) as response:
+        data = await response.json() if response.status != 204 else None
+        return response.status, data
+
+
+async def call_with_headers(
+    http: aiohttp.ClientSession, method: str, path: str, body: Any = None
+) -> tuple[int, Any, dict[str, str]]:
+    """Status, body (JSON, or text when it is not JSON) and headers of one request."""
+    async with http.request(method, path.lstrip("/"), json=body) as response:
+        text = await response.text()
+        try:
+            data = json.loads(text) if text else None
+        except json.JSONDecodeError:
+            data = text
+        return response.status, data, dict(response.headers)
+
+
+def multipart(payload: dict[str, Any], files: list[tuple[str, bytes]]) -> aiohttp.FormData:
+    """A Discord upload: `payload_json` and `files[n]` parts, as discord.py sends them."""
+    form = aiohttp.FormData(quote_fields=False)
+    form.add_field("payload_json", json.dumps(payload), content_type="application/json")
+    for n, (filename, data) in enumerate(files):
+        form.add_field(
+            f"files[{n}]", data, filename=filename, content_type="application/octet-stream"
+        )
+    return form
+
+
+async def upload(
+    http: aiohttp.ClientSession,
+    method: str,
+    path: str,
+    payload: dict[str, Any],
+    files: list[tuple[str, bytes]],
+) -> tuple[int, Any]:
+    """Status and JSON body of a multipart request."""
+    async with http.request(method, path.lstrip("/"), data=multipart(payload, files)) as response:
+        return response.status, await response.json()
