@@ -2,9 +2,6 @@
 
 from __future__ import annotations
 
-import json
-from typing import Any
-
 import aiohttp
 import pytest
 
@@ -12,13 +9,7 @@ from fakediscord import FakeDiscord, gateway
 from fakediscord.testing import BotLauncher, InProcessBot
 from tests.helpers.emulator_world import TinyWorld
 from tests.helpers.tinybot import make_bot
-
-
-async def receive(ws: aiohttp.ClientWebSocketResponse) -> dict[str, Any]:
-    msg = await ws.receive(timeout=2)
-    assert msg.type == aiohttp.WSMsgType.TEXT, msg
-    frame: dict[str, Any] = json.loads(msg.data)
-    return frame
+from tests.helpers.wire import receive
 
 
 async def test_ready_points_resume_at_the_emulator_and_lists_guilds(

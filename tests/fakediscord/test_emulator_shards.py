@@ -4,18 +4,18 @@ and the tiny bot as one sharded client and as two shard processes sharing the gl
 from __future__ import annotations
 
 import asyncio
-import json
 from collections.abc import AsyncIterator
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 import aiohttp
 import pytest
 
-from fakediscord import FakeDiscord, Limits
+from fakediscord import Channel, FakeDiscord, Guild, Limits, User
 from fakediscord.testing import BotLauncher
 from tests.helpers.tinybot import ShardedTinyBot
-from tests.helpers.wire import call
+from tests.helpers.wire import call, receive
 
 TINYBOT = str(Path(__file__).parents[1] / "helpers" / "tinybot.py")
 MESSAGE_INTENTS = (1 << 9) | (1 << 12) | (1 << 15)  # guild, direct messages; content
@@ -28,11 +28,29 @@ async def fake_discord() -> AsyncIterator[FakeDiscord]:
         yield fd
 
 
-async def receive(ws: aiohttp.ClientWebSocketResponse) -> dict[str, Any]:
-    msg = await ws.receive(timeout=2)
-    assert msg.type == aiohttp.WSMsgType.TEXT, msg
-    frame: dict[str, Any] = json.loads(msg.data)
-    return frame
+@dataclass
+class TwoGuilds:
+    """Guild A on shard 0 of 2 and guild B on shard 1, a channel in each, Al in both."""
+
+    fd: FakeDiscord
+    first: Guild
+    second: Guild
+    in_a: Channel
+    in_b: Channel
+    al: User
+
+
+@pytest.fixture
+def two(fake_discord: FakeDiscord) -> TwoGuilds:
+    """Two guilds that Discord routes to different shards."""
+    fd = fake_discord
+    first, second = fd.add_guild("A", shard=(0, 2)), fd.add_guild("B", shard=(1, 2))
+    al = fd.add_user("Al")
+    first.add_member(al)
+    second.add_member(al)
+    return TwoGuilds(
+        fd, first, second, first.add_text_channel("a"), second.add_text_channel("b"), al
+    )
 
 
 async def identify(
@@ -93,17 +111,10 @@ async def test_shards_with_different_rate_limit_keys_identify_together() -> None
                 assert (await identify(c, fd, [2, 4]))["op"] == 9  # key 0 again, too soon
 
 
-async def test_events_go_to_the_shard_of_their_guild_and_dms_to_shard_0(
-    fake_discord: FakeDiscord,
-) -> None:
-    fd = fake_discord
+async def test_events_go_to_the_shard_of_their_guild_and_dms_to_shard_0(two: TwoGuilds) -> None:
+    fd, first, second, al, in_b = two.fd, two.first, two.second, two.al, two.in_b
     fd.limits.identify = False  # two raw connections identifying at once
-    first, second = fd.add_guild("A", shard=(0, 2)), fd.add_guild("B", shard=(1, 2))
     assert ((first.id >> 22) % 2, (second.id >> 22) % 2) == (0, 1)
-    al = fd.add_user("Al")
-    first.add_member(al)
-    second.add_member(al)
-    in_b = second.add_text_channel("b")
     async with (
         aiohttp.ClientSession() as session,
         session.ws_connect(fd.gateway_url) as ws0,
@@ -161,15 +172,11 @@ async def test_one_identify_more_than_the_day_allows_resets_the_token() -> None:
 
 
 async def test_an_auto_sharded_client_gets_each_guild_on_its_shard(
-    fake_discord: FakeDiscord, bots: BotLauncher
+    two: TwoGuilds, bots: BotLauncher
 ) -> None:
-    fd = fake_discord
-    first, second = fd.add_guild("A", shard=(0, 2)), fd.add_guild("B", shard=(1, 2))
-    al = fd.add_user("Al")
-    first.add_member(al)
-    second.add_member(al)
-    in_a, in_b = first.add_text_channel("a"), second.add_text_channel("b")
+    fd, al, in_a, in_b = two.fd, two.al, two.in_a, two.in_b
     await bots.in_process(ShardedTinyBot, ready_timeout=20)
+    await fd.wait_for(lambda: len(fd.gateway.shards) == 2 and fd.gateway.ready.is_set(), 10)
     # The client asked GET /gateway/bot for the count and paced its two IDENTIFYs itself.
     assert fd.counters.rest["GET /gateway/bot"] == 1
     assert (fd.gateway.identify_count, fd.gateway.identify_refused) == (2, 0)
@@ -187,14 +194,9 @@ async def test_an_auto_sharded_client_gets_each_guild_on_its_shard(
 
 
 async def test_two_shard_processes_share_one_global_limit(
-    fake_discord: FakeDiscord, bots: BotLauncher
+    two: TwoGuilds, bots: BotLauncher
 ) -> None:
-    fd = fake_discord
-    first, second = fd.add_guild("A", shard=(0, 2)), fd.add_guild("B", shard=(1, 2))
-    al = fd.add_user("Al")
-    first.add_member(al)
-    second.add_member(al)
-    in_a, in_b = first.add_text_channel("a"), second.add_text_channel("b")
+    fd, al, in_a, in_b = two.fd, two.al, two.in_a, two.in_b
     for shard in ("0/2", "1/2"):
         await bots.process([TINYBOT], env={"TINYBOT_SHARD": shard}, ready_text="tinybot ready")
     # Two processes cannot know of each other's IDENTIFY: the second was told to wait (op 9).

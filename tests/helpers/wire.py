@@ -30,6 +30,14 @@ async def call_with_headers(
         return response.status, data, dict(response.headers)
 
 
+async def receive(ws: aiohttp.ClientWebSocketResponse) -> dict[str, Any]:
+    """The next gateway frame (within 2 s)."""
+    msg = await ws.receive(timeout=2)
+    assert msg.type == aiohttp.WSMsgType.TEXT, msg
+    frame: dict[str, Any] = json.loads(msg.data)
+    return frame
+
+
 def multipart(payload: dict[str, Any], files: list[tuple[str, bytes]]) -> aiohttp.FormData:
     """A Discord upload: `payload_json` and `files[n]` parts, as discord.py sends them."""
     form = aiohttp.FormData(quote_fields=False)
