@@ -1,9 +1,14 @@
-"""How fast the emulator round trip is: deliver an interaction, receive the bot's callback.
+"""How fast the emulator round trip is, and what Discord's limits cost it per request.
 
 The tiny test bot runs as a separate process (as `python -m bot` would) and answers
 `/tiny echo` with a plain message. Prints the median and p99 latency of sequential
 interactions (delivery to callback, measured inside the emulator) and the interactions per
 second, sequentially and with several in flight at once.
+
+Then the rate limiter's cost: the median time of one `RateLimiter.check` (a new message in a
+channel: the global window and the channel's bucket; another route: the global window and the
+route's bucket), and the median time of one request over HTTP with every limit on and with
+none (the clock moves 1/50 s per request, so the global limit is reached but never passed).
 
     nice -n 10 .venv/bin/python benchmarks/emulator.py [--count 300] [--concurrency 20]
 """
@@ -21,7 +26,10 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from fakediscord import FakeDiscord, Interaction  # noqa: E402
+import aiohttp  # noqa: E402
+
+from fakediscord import Clock, FakeDiscord, Interaction, Limits  # noqa: E402
+from fakediscord.ratelimits import RateLimiter  # noqa: E402
 from fakediscord.runner import BotProcess  # noqa: E402
 
 TINYBOT = ROOT / "tests" / "helpers" / "tinybot.py"
@@ -81,12 +89,63 @@ async def measure(count: int, concurrency: int) -> None:
     print(f"throughput {concurrency} in flight: {parallel:.0f} interactions/s")
 
 
+def check_cost(template: str, params: dict[str, str], rounds: int = 20, size: int = 5000) -> float:
+    """Median microseconds of one `RateLimiter.check` of `template`, never refused."""
+    clock = Clock()
+    clock.freeze()
+    limiter = RateLimiter(Limits(), clock)
+    per_call = []
+    for _ in range(rounds):
+        started = time.perf_counter()
+        for _ in range(size):
+            limiter.check("token", template, params)
+            clock.advance(5.0)  # a fresh window each time: every call takes the allowed path
+        per_call.append((time.perf_counter() - started) / size * 1e6)
+    return statistics.median(per_call)
+
+
+async def request_cost(limits: Limits, count: int) -> float:
+    """Median microseconds of one `GET /channels/{id}` over HTTP with `limits`."""
+    async with FakeDiscord(limits=limits) as fd:
+        channel = fd.add_guild("Bench").add_text_channel("general")
+        fd.clock.freeze()
+        headers = {"Authorization": f"Bot {fd.bot_token}"}
+        url = f"{fd.api_base}/channels/{channel.id}"
+        times = []
+        async with aiohttp.ClientSession(headers=headers) as http:
+            for _ in range(count):
+                started = time.perf_counter()
+                async with http.get(url) as response:
+                    await response.read()
+                    assert response.status == 200, response.status
+                times.append(time.perf_counter() - started)
+                fd.clock.advance(1 / 50)  # 50 a second: the global limit reached, not passed
+        return statistics.median(times) * 1e6
+
+
+async def measure_limiter(count: int) -> None:
+    post = check_cost("POST /channels/{id}/messages", {"channel": "1"})
+    other = check_cost("GET /users/@me", {})
+    print(f"limiter check, new channel message: {post:.1f} us; another route: {other:.1f} us")
+    on, off = [], []
+    for _ in range(3):  # interleaved, so that the machine's load falls on both alike
+        on.append(await request_cost(Limits(), count))
+        off.append(await request_cost(Limits.none(), count))
+    lim_on, lim_off = statistics.median(on), statistics.median(off)
+    print(
+        f"request over HTTP (median of {count} x 3): limits on {lim_on:.0f} us,"
+        f" off {lim_off:.0f} us, difference {lim_on - lim_off:+.0f} us"
+    )
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--count", type=int, default=300)
     parser.add_argument("--concurrency", type=int, default=20)
+    parser.add_argument("--requests", type=int, default=1000, help="per limiter HTTP round")
     args = parser.parse_args()
     asyncio.run(measure(args.count, args.concurrency))
+    asyncio.run(measure_limiter(args.requests))
 
 
 if __name__ == "__main__":

@@ -3,8 +3,10 @@
 `python -m bot --local` calls `run_playground(start_bot)` (synchronous; `playground` is the
 coroutine). You act as one of several users,
 type slash commands as in Discord (a trailing `?` on an option lists autocomplete choices by
-number), see the channel and your DMs, press buttons and choose select options by number. It
-knows nothing about cribbage. Type `help` for the commands.
+number), see the channel and your DMs, press buttons and choose select options by number. A
+picture the bot posts is saved to a file (under `pictures`, by default
+`<temp dir>/fakediscord-pictures`) whose path is printed with the message. It knows nothing
+about cribbage. Type `help` for the commands.
 """
 
 from __future__ import annotations
@@ -21,7 +23,7 @@ from typing import Any, TextIO
 from fakediscord.discordpy import point_discord_py_at
 from fakediscord.errors import DiscordError, EmulatorUsageError, NoResponse
 from fakediscord.interactions import Interaction
-from fakediscord.model import Channel, Guild, Message, User
+from fakediscord.model import Attachment, Channel, Guild, Message, User
 from fakediscord.runner import BotProcess
 from fakediscord.server import FakeDiscord
 
@@ -29,6 +31,8 @@ from fakediscord.server import FakeDiscord
 _CODE = re.compile(r"(```.*?```|`[^`\n]*`)", re.DOTALL)
 # Discord's markdown escape: a backslash before any punctuation shows the punctuation alone.
 _ESCAPE = re.compile(r"\\([^\w\s])")
+#: Where pictures the bot posts are saved unless the playground is given another directory.
+PICTURES = Path(tempfile.gettempdir()) / "fakediscord-pictures"
 
 HELP = """\
   /command sub opt:value     a slash command, typed as in Discord
@@ -45,10 +49,13 @@ HELP = """\
 class Playground:
     """The chat loop's state: who you are, where you are, what you have been shown."""
 
-    def __init__(self, fd: FakeDiscord, guild: Guild, out: TextIO) -> None:
+    def __init__(
+        self, fd: FakeDiscord, guild: Guild, out: TextIO, pictures: Path = PICTURES
+    ) -> None:
         self.fd = fd
         self.guild = guild
         self.out = out
+        self.pictures = pictures
         self.channel: Channel = next(iter(guild.channels.values()))
         self.user: User = next(m.user for m in guild.members.values() if not m.user.bot)
         self.shown: dict[tuple[int, int], tuple[int, int]] = {}  # (user, message) -> version
@@ -114,7 +121,7 @@ class Playground:
             for field in embed.get("fields", []):
                 self.say(f"      | {field.get('name')}: {field.get('value')}")
         for attachment in message.attachments:
-            self.say(f"      file: {attachment.filename} ({attachment.size} bytes)")
+            self.say(f"      {self.describe(attachment)}")
         buttons = list(message.buttons())
         if buttons:
             parts = []
@@ -130,6 +137,27 @@ class Playground:
                 f"{n}) {o.get('label')}" for n, o in enumerate(menu.get("options", []), 1)
             )
             self.say(f"      {hint} ({low}-{high}): {options}")
+
+    def describe(self, attachment: Attachment) -> str:
+        """One line for a file: its name and size; for a picture, its size in pixels, its alt
+        text, and the file it was saved to (to open in an image viewer)."""
+        text = f"file: {attachment.filename} ({attachment.size} bytes"
+        if attachment.width is not None:
+            text += f", {attachment.width}x{attachment.height}"
+        text += ")"
+        if attachment.description:
+            text += f" alt: {attachment.description}"
+        if attachment.content_type.startswith("image/"):
+            text += f"\n      saved to {self.save(attachment)}"
+        return text
+
+    def save(self, attachment: Attachment) -> Path:
+        """Write an attachment's bytes under `pictures` (once) and return the file's path."""
+        path = self.pictures / f"{attachment.id}-{Path(attachment.filename).name}"
+        if not path.exists():
+            self.pictures.mkdir(parents=True, exist_ok=True)
+            path.write_bytes(attachment.data)
+        return path
 
     def show_new(self) -> None:
         """Print messages this user can see that are new or changed since last shown."""
@@ -317,8 +345,11 @@ async def playground(
     stdin: TextIO | None = None,
     stdout: TextIO | None = None,
     bot_args: Sequence[str] = ("-m", "bot"),
+    pictures: Path = PICTURES,
 ) -> None:
     """Start the emulator and the bot, then the chat loop until `quit` or end of input.
+
+    Pictures the bot posts are saved under `pictures`.
 
     `start_bot(fd)` runs the real bot in this process against `fd` (discord.py is already
     pointed at it; log in with `fd.bot_token`; the guild is `fd.world.guilds`) and returns once
@@ -353,18 +384,16 @@ async def playground(
             try:
                 await fd.wait_until_connected(timeout=30)
                 await fd.wait_for(lambda: fd.commands.sync_count > 0, timeout=30)
-                await _chat(fd, guild, users, stream, out, handle)
+                await _chat(Playground(fd, guild, out, pictures), users, stream, handle)
             finally:
                 if closer is not None:
                     await closer()
                 undo()
 
 
-async def _chat(
-    fd: FakeDiscord, guild: Guild, users: tuple[str, ...], stream: TextIO, out: TextIO, bot: Any
-) -> None:
-    pg = Playground(fd, guild, out)
-    pg.say(f"fakediscord playground: server {guild.name}, users {', '.join(users)}.")
+async def _chat(pg: Playground, users: tuple[str, ...], stream: TextIO, bot: Any) -> None:
+    out = pg.out
+    pg.say(f"fakediscord playground: server {pg.guild.name}, users {', '.join(users)}.")
     pg.say("Type help for the commands, quit to leave.")
     while True:
         out.write(pg.prompt)
@@ -388,8 +417,10 @@ def run_playground(
     users: tuple[str, ...] = ("Al", "Bea", "Cy"),
     stdin: TextIO | None = None,
     stdout: TextIO | None = None,
+    pictures: Path = PICTURES,
 ) -> int:
     """`playground(...)` from synchronous code (e.g. `python -m bot --local`); returns 0."""
     with contextlib.suppress(KeyboardInterrupt):
-        asyncio.run(playground(start_bot, users=users, stdin=stdin, stdout=stdout))
+        run = playground(start_bot, users=users, stdin=stdin, stdout=stdout, pictures=pictures)
+        asyncio.run(run)
     return 0

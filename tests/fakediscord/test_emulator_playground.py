@@ -4,11 +4,12 @@ from __future__ import annotations
 
 import asyncio
 import io
+import re
 from pathlib import Path
 
 from fakediscord import FakeDiscord
-from fakediscord.playground import Playground, playground
-from tests.helpers.tinybot import TinyBot, make_bot
+from fakediscord.playground import PICTURES, Playground, playground
+from tests.helpers.tinybot import TinyBot, make_bot, red_square_png
 
 
 async def start_tiny(fd: FakeDiscord) -> TinyBot:
@@ -18,11 +19,10 @@ async def start_tiny(fd: FakeDiscord) -> TinyBot:
     return bot
 
 
-async def play(script: str) -> str:
+async def play(script: str, pictures: Path = PICTURES) -> str:
     out = io.StringIO()
-    await asyncio.wait_for(
-        playground(start_tiny, stdin=io.StringIO(script), stdout=out), timeout=20
-    )
+    run = playground(start_tiny, stdin=io.StringIO(script), stdout=out, pictures=pictures)
+    await asyncio.wait_for(run, timeout=20)
     return out.getvalue()
 
 
@@ -93,3 +93,11 @@ async def test_without_a_starter_the_bot_runs_as_a_child_process() -> None:
     text = out.getvalue()
     assert "Cribbage: from a child" in text
     assert "! bot:" in text  # the child's error is shown, not hidden
+
+
+async def test_a_posted_picture_is_saved_to_a_file_whose_path_is_printed(tmp_path: Path) -> None:
+    text = await play("/tiny board\nquit\n", pictures=tmp_path)
+    assert "file: board.png (" in text and ", 40x30) alt: a red square" in text
+    [path] = re.findall(r"saved to (\S+)", text)
+    assert Path(path).parent == tmp_path
+    assert Path(path).read_bytes() == red_square_png()
