@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 import aiohttp
+import discord
+import pytest
 
 from fakediscord.testing import InProcessBot
-from tests.helpers.emulator_world import TinyWorld
+from tests.helpers.emulator_world import TinyWorld, client_of
 from tests.helpers.wire import call
 
 
@@ -99,3 +101,20 @@ async def test_without_token_expiry_tokens_keep_working(
     path = f"/webhooks/{fd.application_id}/{r.token}/messages/@original"
     assert (await call(http, "PATCH", path, {"content": "much later"}))[0] == 200
     assert r.content == "much later"
+
+
+async def test_the_client_using_a_token_after_15_minutes_gets_50027(
+    table: TinyWorld, tiny: InProcessBot
+) -> None:
+    fd = table.fd
+    r = await fd.slash(table.al, table.general, "/tiny remember")
+    remembered = client_of(tiny).remembered
+    assert remembered is not None
+    await remembered.edit_original_response(content="still in time")
+    fd.clock.advance(15 * 60 + 1)
+    with pytest.raises(discord.HTTPException) as refused:
+        await remembered.edit_original_response(content="too late")
+    assert (refused.value.status, refused.value.code) == (401, 50027)
+    with pytest.raises(discord.HTTPException):
+        await remembered.followup.send("too late as well")
+    assert r.content == "still in time" and r.followups == []

@@ -104,12 +104,15 @@ async def test_a_file_over_10_mib_is_413_and_more_than_10_files_is_30015(
     assert [m.content for m in fd.messages(table.general)] == ["edge", "ten"]
 
 
-async def test_uploads_need_attach_files_in_the_channel(
+async def test_uploads_need_attach_files_in_the_channel_and_at_most_10_mib(
     table: TinyWorld, tiny: InProcessBot
 ) -> None:
     fd = table.fd
     r = await fd.slash(table.al, table.general, "/tiny upload")
     assert (await r.wait_settled()) is not None and r.content == "uploaded"
+    r = await fd.slash(table.al, table.general, f"/tiny upload size:{MAX_FILE_BYTES + 1}")
+    await r.wait_settled()
+    assert r.content == "refused 413 40005"
     table.general.deny(ATTACH_FILES)
     r = await fd.slash(table.al, table.general, "/tiny upload")
     await r.wait_settled()

@@ -278,6 +278,12 @@ async def burst(interaction: discord.Interaction, count: int) -> None:
     await interaction.followup.send(f"burst {len(fetched)} done", ephemeral=True)
 
 
+@tiny.command(description="Answer, and keep the interaction to use its token later")
+async def remember(interaction: discord.Interaction) -> None:
+    await interaction.response.send_message("remembered")
+    interaction.client.remembered = interaction  # type: ignore[attr-defined]
+
+
 @tiny.command(description="Say which shard received this interaction")
 async def shard(interaction: discord.Interaction) -> None:
     guild = interaction.guild
@@ -309,6 +315,7 @@ class TinyBot(commands.Bot):
         self.dev_guild = dev_guild
         self.late_codes: list[int] = []
         self.twice_codes: list[int] = []
+        self.remembered: discord.Interaction | None = None  # by /tiny remember
 
     async def setup_hook(self) -> None:
         self.add_dynamic_items(Persistent)
