@@ -13,6 +13,7 @@ __all__ = ["Settings", "SettingsError"]
 
 DEFAULT_DATABASE_PATH = "./cribbage.db"
 DEFAULT_IDLE_EXPIRY_DAYS = 7.0
+DEFAULT_TURN_REMINDER_SECONDS = 60.0
 
 
 class SettingsError(ValueError):
@@ -32,6 +33,19 @@ def _optional_int(env: Mapping[str, str], name: str) -> int | None:
         return int(value)
     except ValueError:
         raise SettingsError(f"{name} must be a number (a Discord id), not {value!r}.") from None
+
+
+def _seconds(env: Mapping[str, str], name: str, default: float) -> float:
+    value = _optional(env, name)
+    if value is None:
+        return default
+    try:
+        seconds = float(value)
+    except ValueError:
+        raise SettingsError(f"{name} must be a number of seconds, not {value!r}.") from None
+    if not 5 <= seconds <= 86_400:
+        raise SettingsError(f"{name} must be between 5 and 86400 seconds, not {value!r}.")
+    return seconds
 
 
 def _days(env: Mapping[str, str], name: str, default: float) -> float:
@@ -58,11 +72,17 @@ class Settings:
     discord_api_base: str | None = None
     discord_gateway_url: str | None = None
     idle_expiry_days: float = DEFAULT_IDLE_EXPIRY_DAYS
+    turn_reminder_seconds: float = DEFAULT_TURN_REMINDER_SECONDS
 
     @property
     def idle_expiry(self) -> timedelta:
         """How long a game may sit without a move before it is ended."""
         return timedelta(days=self.idle_expiry_days)
+
+    @property
+    def turn_reminder(self) -> timedelta:
+        """How long the table waits on a player before reminding them it is their turn."""
+        return timedelta(seconds=self.turn_reminder_seconds)
 
     @classmethod
     def from_env(
@@ -83,4 +103,7 @@ class Settings:
             discord_api_base=_optional(env, "DISCORD_API_BASE"),
             discord_gateway_url=_optional(env, "DISCORD_GATEWAY_URL"),
             idle_expiry_days=_days(env, "IDLE_EXPIRY_DAYS", DEFAULT_IDLE_EXPIRY_DAYS),
+            turn_reminder_seconds=_seconds(
+                env, "TURN_REMINDER_SECONDS", DEFAULT_TURN_REMINDER_SECONDS
+            ),
         )

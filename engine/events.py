@@ -247,12 +247,14 @@ class PointSource(StrEnum):
 
 @dataclass(frozen=True, slots=True)
 class Points:
-    """Points one event scored: to which seat (and its side), from where, how many."""
+    """Points one event scored: to which seat (and its side), from where, how many, and the
+    side's score after them."""
 
     seat: int
     side: int
     source: PointSource
     points: int
+    total: int
 
 
 def points_scored(event: Event) -> Points | None:
@@ -265,12 +267,12 @@ def points_scored(event: Event) -> Points | None:
     """
     match event:
         case Played() | GoPoint():
-            return Points(event.seat, event.side, PointSource.PEGGING, event.points)
+            return Points(event.seat, event.side, PointSource.PEGGING, event.points, event.score)
         case Heels():
-            return Points(event.seat, event.side, PointSource.HEELS, event.points)
+            return Points(event.seat, event.side, PointSource.HEELS, event.points, event.score)
         case Shown():
             source = PointSource.CRIB if event.crib else PointSource.HAND
-            return Points(event.seat, event.side, source, event.score.total)
+            return Points(event.seat, event.side, source, event.score.total, event.total)
         case CutForDeal() | Dealt() | Discarded() | StarterCut() | Go() | CountReset() | GameOver():
             return None
         case _:

@@ -13,6 +13,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from bot.core import snapshot
+from bot.core.deal_log import DealLog
 from bot.core.records import GameRecord
 from bot.core.tally import Tally
 from engine.game import Game
@@ -29,11 +30,13 @@ CACHED_GAMES = 512
 
 @dataclass(slots=True)
 class Loaded:
-    """A started game as loaded for one call: its record, the engine state and the tally."""
+    """A started game as loaded for one call: its record, the engine state, the tally and
+    the deal log."""
 
     record: GameRecord
     game: Game
     tally: Tally
+    log: DealLog
 
 
 class LoadedGames:
@@ -42,24 +45,24 @@ class LoadedGames:
     def __init__(self, rng_factory: RngFactory, size: int = CACHED_GAMES) -> None:
         self._rng_factory = rng_factory
         self._size = size
-        self._kept: OrderedDict[int, tuple[int, Game, Tally]] = OrderedDict()
+        self._kept: OrderedDict[int, tuple[int, Game, Tally, DealLog]] = OrderedDict()
 
     def load(self, record: GameRecord) -> Loaded:
         """The game of ``record`` at its version (``record`` must be a started game)."""
         kept = self._kept.get(record.id)
         if kept is not None and kept[0] == record.version:
             self._kept.move_to_end(record.id)
-            return Loaded(record, kept[1], kept[2])
+            return Loaded(record, kept[1], kept[2], kept[3])
         if record.snapshot is None:
             raise ValueError(f"Game {record.id} has not started, so it has no snapshot.")
         rng = self._rng_factory(f"{record.id}:{record.version}")
         found = snapshot.decode(record.snapshot, rng)
-        self.keep(record.id, record.version, found.game, found.tally)
-        return Loaded(record, found.game, found.tally)
+        self.keep(record.id, record.version, found.game, found.tally, found.log)
+        return Loaded(record, found.game, found.tally, found.log)
 
-    def keep(self, game_id: int, version: int, game: Game, tally: Tally) -> None:
-        """Remember ``game`` as saved at ``version``."""
-        self._kept[game_id] = (version, game, tally)
+    def keep(self, game_id: int, version: int, game: Game, tally: Tally, log: DealLog) -> None:
+        """Remember ``game`` (with its tally and log) as saved at ``version``."""
+        self._kept[game_id] = (version, game, tally, log)
         self._kept.move_to_end(game_id)
         while len(self._kept) > self._size:
             self._kept.popitem(last=False)

@@ -11,15 +11,16 @@ from collections.abc import Iterable
 
 from bot.core import refusals
 from bot.core.computer import LEVELS, computer_name
+from bot.core.messages import MessageView
 from bot.core.records import GameRecord, GameStatus, SeatRecord
 from bot.core.refusals import Refused
 from bot.core.render.lobby import lobby_text
-from bot.core.replies import LOBBY_BUTTONS, Lobby, User
+from bot.core.replies import LOBBY_BUTTONS, LobbyControls, User
 
 __all__ = [
     "check_start",
     "fill_with_computers",
-    "lobby_message",
+    "lobby_view",
     "seats_adding_computer",
     "seats_joining",
     "seats_leaving",
@@ -27,9 +28,11 @@ __all__ = [
 ]
 
 
-def lobby_message(record: GameRecord, state: GameStatus = GameStatus.LOBBY) -> Lobby:
-    """The lobby message of ``record`` as it should read in ``state`` (open while it is a
-    lobby; closed, with no controls, once the game started, was cancelled or expired)."""
+def lobby_view(record: GameRecord, state: GameStatus | None = None) -> MessageView:
+    """The lobby message of ``record`` as it should read in ``state`` (by default the game's
+    own status): open while it is a lobby; closed, with no controls, once the game started,
+    was cancelled or expired."""
+    state = record.status if state is None else state
     creator = next((s.name for s in record.seats if s.user_id == record.creator_id), None)
     text = lobby_text(
         creator or "someone",
@@ -39,11 +42,11 @@ def lobby_message(record: GameRecord, state: GameStatus = GameStatus.LOBBY) -> L
         state,
     )
     if state is not GameStatus.LOBBY:
-        return Lobby(record.id, record.channel_id, text, (), record.lobby_message_id)
+        return MessageView(text, lobby=LobbyControls(record.id, ()))
     has_computer = any(s.is_computer for s in record.seats)
     buttons = tuple(b for b in LOBBY_BUTTONS if b != "remove_computer" or has_computer)
     levels = LEVELS if len(record.seats) < record.num_players else ()
-    return Lobby(record.id, record.channel_id, text, buttons, record.lobby_message_id, levels)
+    return MessageView(text, lobby=LobbyControls(record.id, buttons, levels))
 
 
 def _open(record: GameRecord) -> None:

@@ -1,86 +1,43 @@
-"""The private controls a player is sent: discard and play prompts, and autocomplete choices.
+"""The controls on a player's hand: the crib select and the card buttons, and the
+autocomplete choices of ``/cribbage discard`` and ``/cribbage play``.
 
-Built from one seat's view only, so a prompt can only ever hold that seat's own cards.
+Built from one seat's view only, so controls can only ever hold that seat's own cards.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-
-from bot.core.records import GameRecord
-from bot.core.render.private import discard_prompt_text, play_prompt_text
-from bot.core.replies import CardChoice, Choice, Prompt
+from bot.core.replies import CardChoice, Choice, Controls
 from engine.cards import Card, cards_str
-from engine.events import Dealt, Event
-from engine.game import Game
 from engine.phase import Phase
 from engine.views import SeatView
 
-__all__ = [
-    "MAX_CHOICES",
-    "discard_completions",
-    "discard_prompt",
-    "play_completions",
-    "play_prompt",
-    "prompts_after",
-]
+__all__ = ["MAX_CHOICES", "controls_for", "discard_completions", "play_completions"]
 
 #: Discord shows at most 25 autocomplete choices.
 MAX_CHOICES = 25
 
 
-def discard_prompt(view: SeatView, game_id: int, channel_id: int, user_id: int) -> Prompt:
-    """The crib select menu for this deal; its stamp is the deal number."""
-    return Prompt(
-        user_id=user_id,
-        game_id=game_id,
-        kind="discard",
-        text=discard_prompt_text(view, channel_id),
-        cards=tuple(CardChoice(c.code, str(c)) for c in view.hand),
-        pick=view.discard_count,
-        stamp=view.deal_number,
-    )
-
-
-def play_prompt(
-    view: SeatView, game_id: int, channel_id: int, user_id: int, version: int
-) -> Prompt:
-    """One button per held card, unplayable ones disabled; its stamp is the game version."""
-    return Prompt(
-        user_id=user_id,
-        game_id=game_id,
-        kind="play",
-        text=play_prompt_text(view, channel_id),
-        cards=tuple(CardChoice(c.code, str(c), c in view.playable) for c in view.hand),
-        pick=1,
-        stamp=version,
-    )
-
-
-def _human(record: GameRecord, seat: int) -> int | None:
-    """The user id of a human seat, or None for a computer."""
-    found = record.seats[seat]
-    return None if found.is_computer else found.user_id
-
-
-def prompts_after(
-    record: GameRecord, game: Game, events: Sequence[Event], version: int
-) -> list[Prompt]:
-    """DMs owed after an action: a discard prompt to each human at a new deal, and a play
-    prompt to the human whose turn it now is (``version`` is the game's version after it)."""
-    prompts: list[Prompt] = []
-    if any(isinstance(e, Dealt) for e in events):
-        for seat in game.pending_discards():
-            user_id = _human(record, seat)
-            if user_id is not None:
-                view = game.view(seat)
-                prompts.append(discard_prompt(view, record.id, record.channel_id, user_id))
-    if game.phase is Phase.PLAY and game.turn is not None:
-        user_id = _human(record, game.turn)
-        if user_id is not None:
-            view = game.view(game.turn)
-            prompts.append(play_prompt(view, record.id, record.channel_id, user_id, version))
-    return prompts
+def controls_for(view: SeatView, game_id: int, version: int) -> Controls | None:
+    """What the seat can do now: choose cards for the crib (the stamp is the deal), play a
+    card (one button per card held, the unplayable disabled; the stamp is the game's version),
+    or nothing."""
+    if view.phase is Phase.DISCARD and view.seat in view.pending_discards:
+        return Controls(
+            game_id=game_id,
+            kind="discard",
+            cards=tuple(CardChoice(c.code, str(c)) for c in view.hand),
+            pick=view.discard_count,
+            stamp=view.deal_number,
+        )
+    if view.phase is Phase.PLAY and view.turn == view.seat:
+        return Controls(
+            game_id=game_id,
+            kind="play",
+            cards=tuple(CardChoice(c.code, str(c), c in view.playable) for c in view.hand),
+            pick=1,
+            stamp=version,
+        )
+    return None
 
 
 def _matches(card: Card, typed: str) -> bool:

@@ -11,9 +11,11 @@ from enum import StrEnum
 
 __all__ = [
     "OPEN_STATUSES",
+    "DmLink",
     "GameRecord",
     "GameStatus",
     "LeaderRow",
+    "MessageRecord",
     "ResultRecord",
     "SeatRecord",
     "StatsRow",
@@ -58,12 +60,13 @@ class GameRecord:
     num_players: int
     target: int
     vs_computer: bool
-    lobby_message_id: int | None
     snapshot: str | None
     version: int
     created_at: float
     updated_at: float
     seats: tuple[SeatRecord, ...]
+    #: Why a game without a result ended, as the channel was told (cancelled, expired).
+    end_note: str | None = None
 
     def seat_of(self, user_id: int) -> int | None:
         """The seat ``user_id`` sits in, or None."""
@@ -76,6 +79,31 @@ class GameRecord:
     def is_open(self) -> bool:
         """Whether the game may still change (a lobby or a game being played)."""
         return self.status in OPEN_STATUSES
+
+
+@dataclass(frozen=True, slots=True)
+class MessageRecord:
+    """A message a game owns, as last sent: where it is, and a digest of what it showed
+    (``""`` when unknown). ``token``/``token_at``: the interaction it is a follow-up of, whose
+    webhook may edit it until 15 minutes after ``token_at``."""
+
+    key: str
+    channel_id: int
+    message_id: int
+    digest: str
+    token: str | None = None
+    token_at: float | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class DmLink:
+    """What is known of the DM channel with a user: its id, and their latest interaction in
+    it (whose webhook may post follow-ups there until 15 minutes after ``token_at``)."""
+
+    user_id: int
+    channel_id: int | None
+    token: str | None
+    token_at: float | None
 
 
 @dataclass(frozen=True, slots=True)

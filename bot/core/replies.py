@@ -1,4 +1,4 @@
-"""What the game service hands back: the reply, the channel lines, the DMs and the lobby.
+"""What a game service call hands back, and the controls a message may carry.
 
 These values are plain data with no Discord types, so the service can be tested without Discord
 and the Discord layer (``bot.discord``) only has to send them.
@@ -6,22 +6,26 @@ and the Discord layer (``bot.discord``) only has to send them.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-from typing import Literal
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Literal
+
+if TYPE_CHECKING:
+    from bot.core.messages import MessageView
 
 __all__ = [
     "LOBBY_BUTTONS",
     "CardChoice",
     "Choice",
-    "Lobby",
+    "Controls",
+    "ControlsKind",
+    "LobbyButton",
+    "LobbyControls",
     "Outcome",
-    "Prompt",
-    "PromptKind",
     "Reply",
     "User",
 ]
 
-PromptKind = Literal["discard", "play", "info"]
+ControlsKind = Literal["discard", "play"]
 LobbyButton = Literal["join", "leave", "start", "cancel", "remove_computer"]
 #: Every lobby button, in the order they are shown.
 LOBBY_BUTTONS: tuple[LobbyButton, ...] = ("join", "leave", "start", "cancel", "remove_computer")
@@ -37,8 +41,8 @@ class User:
 
 @dataclass(frozen=True, slots=True)
 class CardChoice:
-    """One card on a prompt: ``code`` (``"10D"``, for custom ids and select values), ``label``
-    (``"10♦"``) and whether it may be chosen now."""
+    """One card on a hand's controls: ``code`` (``"10D"``, for custom ids and select values),
+    ``label`` (``"10♦"``) and whether it may be chosen now."""
 
     code: str
     label: str
@@ -46,51 +50,41 @@ class CardChoice:
 
 
 @dataclass(frozen=True, slots=True)
-class Prompt:
-    """A private message with controls, for one player of one game.
+class Controls:
+    """A hand's controls: ``kind`` ``"discard"`` (a select menu: choose exactly ``pick`` cards
+    for the crib) or ``"play"`` (one button per card held, disabled ones cannot be played now).
 
-    ``kind`` is ``"discard"`` (a select menu: choose exactly ``pick`` cards for the crib),
-    ``"play"`` (one button per card, disabled ones cannot be played now, ``pick`` is 1) or
-    ``"info"`` (text and cards only, no controls, ``pick`` is 0).
-
-    ``stamp`` says which moment the controls belong to; pass it back unchanged with the click
-    (``GameService.click_discard`` / ``click_play``) so a stale control gets a clear answer.
+    ``stamp`` says which moment the controls belong to (the deal for a discard, the game's
+    version for a play); it comes back with the click (``GameService.click_discard`` /
+    ``click_play``) so that a control from an earlier moment gets a clear answer, not a move.
     """
 
-    user_id: int
     game_id: int
-    kind: PromptKind
-    text: str
+    kind: ControlsKind
     cards: tuple[CardChoice, ...]
     pick: int
     stamp: int
 
 
 @dataclass(frozen=True, slots=True)
-class Reply:
-    """The answer to the user who acted. ``controls``, when set, is a prompt to attach to this
-    reply (the ``hand`` command's ephemeral fallback for closed DMs)."""
+class LobbyControls:
+    """The lobby's buttons (``buttons``; none once the lobby is closed) and the computer levels
+    of its "Add computer" menu (none when no seat is free); choosing a level is
+    ``click_lobby(..., "computer:<level>")``."""
 
-    text: str
-    ephemeral: bool = True
-    controls: Prompt | None = None
+    game_id: int
+    buttons: tuple[LobbyButton, ...]
+    levels: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
-class Lobby:
-    """The lobby message of a game: create it when ``message_id`` is None (then report its id
-    with ``GameService.lobby_posted``), otherwise edit that message. ``buttons`` lists the
-    buttons to show; an empty tuple means the lobby is closed (game started or cancelled).
-    ``levels`` are the computer difficulties offered by the "Add computer" menu (empty when no
-    seat is free or the lobby is closed); choosing one is ``click_lobby(..., "computer:<level>")``.
-    """
+class Reply:
+    """The answer to the user who acted: ``text`` (ephemeral unless it says otherwise), or
+    with ``view`` a whole message with controls (``/cribbage hand``: the player's hand)."""
 
-    game_id: int
-    channel_id: int
     text: str
-    buttons: tuple[LobbyButton, ...]
-    message_id: int | None = None
-    levels: tuple[str, ...] = ()
+    ephemeral: bool = True
+    view: MessageView | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -103,14 +97,12 @@ class Choice:
 
 @dataclass(slots=True)
 class Outcome:
-    """Everything one service call wants sent, in the order to send it.
+    """What one service call asks the Discord layer to do.
 
-    1. ``reply`` to the user who acted (ephemeral unless it says otherwise);
-    2. ``lobby`` to create or edit, if set;
-    3. ``channel``: lines for the game's channel ``channel_id``, one message each, in order
-       (each at most 2000 characters);
-    4. ``prompts``: DMs, one per prompt. When a DM is refused, call
-       ``GameService.dm_failed(prompt.game_id, prompt.user_id)`` and send its channel lines.
+    1. Answer the interaction: with ``update`` set (a click on a message the game owns: the
+       lobby, or a hand), by updating the clicked message to it; otherwise with ``reply``.
+    2. When ``changed``, bring the game's messages up to date with the stored game (the table,
+       the hands, the notices: ``bot.core.projection``), paced within Discord's limits.
 
     ``ok`` is False when the call was refused and nothing changed (``reply`` then says why).
     """
@@ -119,11 +111,13 @@ class Outcome:
     ok: bool = True
     game_id: int | None = None
     channel_id: int | None = None
-    channel: list[str] = field(default_factory=list)
-    prompts: list[Prompt] = field(default_factory=list)
-    lobby: Lobby | None = None
+    update: MessageView | None = None
+    #: The key of the game's message that ``update`` is the new look of (``lobby``,
+    #: ``hand:3:1``): once the click is answered, report it with ``GameService.answered``.
+    update_key: str | None = None
+    changed: bool = False
 
     @classmethod
-    def refuse(cls, text: str, *, game_id: int | None = None) -> Outcome:
+    def refuse(cls, text: str) -> Outcome:
         """A refusal: one ephemeral sentence, nothing else sent, nothing changed."""
-        return cls(reply=Reply(text), ok=False, game_id=game_id)
+        return cls(reply=Reply(text), ok=False)

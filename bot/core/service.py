@@ -2,7 +2,10 @@
 
 Each call takes the channel's lock, loads the game, validates and applies ONE engine action,
 saves it (action log + snapshot + version check, one transaction) and returns an
-:class:`~bot.core.replies.Outcome` saying what to send. Nothing here imports Discord.
+:class:`~bot.core.replies.Outcome`: the answer to the user, and whether the game changed. The
+messages a game owns (table, hands, notices) are not returned: they are a view of the stored
+game (:mod:`bot.core.projection`) that the Discord layer asks for with :meth:`GameService.owed`
+and brings up to date, reporting back what it sent. Nothing here imports Discord.
 
 A call that cannot be carried out raises where that is found (:class:`Refused`, the engine's
 ``RuleError``, the store's ``StoreError``); :func:`_answers` turns each into the refusal the
@@ -12,35 +15,31 @@ caller sends, once, where the call is entered.
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import functools
 import json
 import random
 import weakref
-from collections import OrderedDict
-from collections.abc import Awaitable, Callable, Sequence
+from collections.abc import Awaitable, Callable, Mapping, Sequence
+from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from typing import Concatenate, ParamSpec
 
 from bot.core import lobby, refusals, snapshot
 from bot.core.computer import DEFAULT_LEVEL, LEVELS, ComputerPlayers, Step, computer_moves
 from bot.core.computer import snapshot_views as views_before
+from bot.core.deal_log import DealLog
 from bot.core.games import Loaded, LoadedGames, RngFactory
-from bot.core.prompts import (
-    discard_completions,
-    discard_prompt,
-    play_completions,
-    play_prompt,
-    prompts_after,
-)
-from bot.core.records import GameRecord, GameStatus, SeatRecord
+from bot.core.messages import MessageView, Owed
+from bot.core.projection import TableFacts, board_of, hand_view, project
+from bot.core.prompts import discard_completions, play_completions
+from bot.core.records import DmLink, GameRecord, GameStatus, MessageRecord, SeatRecord
 from bot.core.refusals import Refused
-from bot.core.render.calls import CalledStep, call_steps
-from bot.core.render.private import coach_text, hand_text
 from bot.core.render.rules_help import rules_text
 from bot.core.render.standings import leaderboard_text, stats_text
 from bot.core.render.status import last_result_text, status_text
 from bot.core.render.text import card_labels, escape
-from bot.core.replies import Choice, Outcome, Prompt, Reply, User
+from bot.core.replies import Choice, Outcome, Reply, User
 from bot.core.results import result_rows
 from bot.core.storage import GameStore
 from bot.core.tally import Tally
@@ -53,10 +52,12 @@ from engine.outcome import TARGETS
 from engine.phase import Phase
 from engine.views import SeatView
 
-__all__ = ["GameService", "RngFactory"]
+__all__ = ["GameService", "Owing", "RngFactory"]
 
-#: (game, user) pairs remembered for "told once per deal that their DMs are closed".
-DM_NOTICES_KEPT = 4096
+#: How long the table waits on a person before reminding them (a setting overrides it).
+REMIND_AFTER = timedelta(seconds=60)
+#: Games that ended this recently are brought up to date at start-up too.
+RECONCILE_ENDED = timedelta(days=1)
 
 #: Why a game that is no longer open refuses a click.
 _CLOSED = {
@@ -66,6 +67,18 @@ _CLOSED = {
 }
 
 _P = ParamSpec("_P")
+
+
+@dataclass(frozen=True, slots=True)
+class Owing:
+    """What a game's messages should show now (``owed``, in sending order) beside what was
+    last sent (``sent``, by key), and when to look again for a reminder falling due."""
+
+    game_id: int
+    channel_id: int
+    owed: tuple[Owed, ...]
+    sent: Mapping[str, MessageRecord]
+    check_at: float | None
 
 
 def _answers(
@@ -111,12 +124,12 @@ class GameService:
         clock: Callable[[], datetime],
         idle_expiry: timedelta,
         computer_rng: random.Random | None = None,
+        remind_after: timedelta = REMIND_AFTER,
     ) -> None:
         self._store = store
         # The computer's choices use their own source: a secure one unless a test injects one.
         self._computers = ComputerPlayers(computer_rng or random.SystemRandom())
-        # (game id, user id) -> the deal in which the channel was last told about closed DMs.
-        self._dm_notices: OrderedDict[tuple[int, int], int] = OrderedDict()
+        self._remind_after = remind_after
         self._rng_factory = rng_factory
         self._clock = clock
         self._idle_expiry = idle_expiry
@@ -127,7 +140,9 @@ class GameService:
         self._games = LoadedGames(rng_factory)
 
     @classmethod
-    def create(cls, store: GameStore, *, idle_expiry: timedelta) -> GameService:
+    def create(
+        cls, store: GameStore, *, idle_expiry: timedelta, remind_after: timedelta = REMIND_AFTER
+    ) -> GameService:
         """A service with real randomness and the UTC clock (what the running bot uses)."""
         system = random.SystemRandom()
         return cls(
@@ -136,6 +151,7 @@ class GameService:
             clock=lambda: datetime.now(UTC),
             idle_expiry=idle_expiry,
             computer_rng=system,
+            remind_after=remind_after,
         )
 
     # -- plumbing -----------------------------------------------------------------------------
@@ -192,24 +208,27 @@ class GameService:
         return loaded, seat
 
     async def _save_move(
-        self, record: GameRecord, game: Game, tally: Tally, steps: Sequence[Step]
+        self, record: GameRecord, game: Game, tally: Tally, log: DealLog, steps: Sequence[Step]
     ) -> int:
         """Store the moves of one call (each its own log entry) in one transaction; the new
-        version. A finished game gets its results in the same transaction."""
+        version. The tally and the deal log take the moves' events (and the coach's lines when
+        a deal was shown); a finished game gets its results in the same transaction."""
         for step in steps:
             tally.add(step.events)
+            log.add(step.events)
+            _coach_after_show(log, step)
         finished = game.phase is Phase.OVER
         version = await self._store.save(
             record.id,
             record.version,
             now=self._now(),
             status=GameStatus.FINISHED if finished else GameStatus.ACTIVE,
-            snapshot=snapshot.encode(game, tally),
+            snapshot=snapshot.encode(game, tally, log),
             actions=[json.dumps(step.action) for step in steps],
             results=result_rows(record, game, tally) if finished else (),
         )
         if not finished:
-            self._games.keep(record.id, version, game, tally)
+            self._games.keep(record.id, version, game, tally, log)
         return version
 
     # -- applying one action ------------------------------------------------------------------
@@ -219,10 +238,11 @@ class GameService:
         act: Callable[[Game], list[Event]],
         reply: Callable[[Game, Sequence[Event]], str],
         *,
-        announce: Sequence[str] = (),
+        answering: int | None = None,
     ) -> Outcome:
         """Apply one engine action and the computer's answers to it, save them in one
-        transaction, and say what happened (``announce``: channel lines that come first)."""
+        transaction, and say what happened. ``answering``: the deal of the hand message whose
+        control was used (its new look is the click's answer)."""
         game, record = loaded.game, loaded.record
         # The action changes these objects: until it is saved they must not be reused.
         self._games.drop(record.id)
@@ -233,45 +253,27 @@ class GameService:
         # Every accepted discard, play or resignation adds exactly one entry to the log.
         steps = [Step(game.actions[-1], events, before, game.public_view())]
         steps += computer_moves(record.seats, game, self._computers)
-        version = await self._save_move(record, game, loaded.tally, steps)
-        return Outcome(
-            reply=Reply(said),
-            game_id=record.id,
-            channel_id=record.channel_id,
-            channel=[*announce, *call_steps([(s.events, s.table) for s in steps])],
-            prompts=await self._coach(record, steps)
-            + prompts_after(record, game, [e for s in steps for e in s.events], version),
+        version = await self._save_move(record, game, loaded.tally, loaded.log, steps)
+        outcome = Outcome(
+            reply=Reply(said), game_id=record.id, channel_id=record.channel_id, changed=True
         )
+        seat = _seat_of_action(steps[0])
+        if answering is not None and seat is not None:
+            saved = dataclasses.replace(record, version=version)
+            after = Loaded(saved, game, loaded.tally, loaded.log)
+            outcome.update_key = f"hand:{answering}:{seat}"
+            outcome.update = await self._hand_answer(after, seat, answering)
+        return outcome
 
-    async def _coach(self, record: GameRecord, steps: Sequence[Step]) -> list[Prompt]:
-        """The coach's line for each person whose discard was just shown (unless they turned
-        the coach off): judged from their view just before the play ended the deal."""
-        shown = [s for s in steps if any(isinstance(e, Shown) for e in s.events)]
-        if not shown:
-            return []
-        people = [s.user_id for s in record.seats if not s.is_computer and s.user_id is not None]
-        off = await self._store.coach_off(people)
-        prompts = []
-        for step in shown:
-            for seat in record.seats:
-                view = step.before.get(seat.seat)
-                if seat.is_computer or seat.user_id is None or seat.user_id in off or not view:
-                    continue
-                review = review_view(view)
-                if review is None:
-                    continue
-                prompts.append(
-                    Prompt(
-                        user_id=seat.user_id,
-                        game_id=record.id,
-                        kind="info",
-                        text=coach_text(record.channel_id, view.deal_number, review.line()),
-                        cards=(),
-                        pick=0,
-                        stamp=view.deal_number,
-                    )
-                )
-        return prompts
+    async def _hand_answer(self, loaded: Loaded, seat: int, deal: int) -> MessageView:
+        """What the hand message of ``deal`` shows now (closed once that deal is over)."""
+        user = loaded.record.seats[seat].user_id
+        coach = user is None or user not in await self._store.coach_off([user])
+        facts = TableFacts({}, frozenset() if coach else frozenset({user or 0}), self._now(), 0)
+        owed = project(loaded.record, loaded, facts).owed
+        key = f"hand:{deal}:{seat}"
+        found = next((o.view for o in owed if o.key == key), None)
+        return found if found is not None else hand_view(loaded, seat, coach=coach)
 
     # -- lobby (by channel) ---------------------------------------------------------------------
     @_answers
@@ -311,37 +313,37 @@ class GameService:
             )
             if vs_computer:
                 seats = lobby.fill_with_computers(record, difficulty)
-                return await self._deal(await self._reseated(record, seats), user)
+                record = await self._reseated(record, seats)
+                await self._deal(record)
+                record = await self._reloaded(record.id)
+        # The answer is the lobby itself, in the channel: report its id with `answered`.
+        view = lobby.lobby_view(record)
         return Outcome(
-            reply=Reply(
-                f"Game opened: {players} players, to {target}. "
-                "Others join with the Join button or `/cribbage join`."
-            ),
+            reply=Reply(view.content, ephemeral=False, view=view),
             game_id=record.id,
             channel_id=channel_id,
-            lobby=lobby.lobby_message(record),
+            update_key="lobby",
+            changed=vs_computer,
         )
+
+    async def _reloaded(self, game_id: int) -> GameRecord:
+        found = await self._store.get_game(game_id)
+        assert found is not None  # games are never deleted
+        return found
 
     async def _reseated(self, record: GameRecord, seats: Sequence[SeatRecord]) -> GameRecord:
         """Store the lobby's new seats; the game as it is now."""
         await self._store.set_seats(record.id, record.version, seats, now=self._now())
-        updated = await self._store.get_game(record.id)
-        assert updated is not None
-        return updated
+        return await self._reloaded(record.id)
 
     async def _seats_changed(
         self, record: GameRecord, seats: Sequence[SeatRecord], text: str
     ) -> Outcome:
-        """Store the lobby's new seats and show the lobby as it is now."""
+        """Store the lobby's new seats; a lobby button's answer is the lobby as it is now."""
         updated = await self._reseated(record, seats)
         if len(seats) == record.num_players:
             text += " The table is full: press Start to deal."
-        return Outcome(
-            reply=Reply(text),
-            game_id=record.id,
-            channel_id=record.channel_id,
-            lobby=lobby.lobby_message(updated),
-        )
+        return _lobby_changed(updated, text)
 
     @_answers
     async def join(self, channel_id: int, user: User) -> Outcome:
@@ -382,27 +384,22 @@ class GameService:
 
     async def _start(self, record: GameRecord, user: User) -> Outcome:
         lobby.check_start(record, user)
-        return await self._deal(record, user)
+        await self._deal(record)
+        return _lobby_changed(
+            await self._reloaded(record.id), "Dealing — your hand is on its way by DM."
+        )
 
-    async def _deal(self, record: GameRecord, user: User) -> Outcome:
+    async def _deal(self, record: GameRecord) -> None:
         """Cut for deal and deal the first hand of a full lobby (lock held)."""
         rng = self._rng_factory(f"{record.id}:{record.version}")
         game, events = Game.new([s.name for s in record.seats], target=record.target, rng=rng)
         tally = Tally.empty(record.num_players)
         tally.add(events)
+        log = DealLog.start(game.num_sides)
+        log.add(events)
         # The computer seats discard at once; each discard is logged like a person's.
         steps = computer_moves(record.seats, game, self._computers)
-        version = await self._save_move(record, game, tally, steps)
-        # The cut and the deal need only names and sizes, which the computer's discards keep.
-        said: list[CalledStep] = [(events, game.public_view())]
-        return Outcome(
-            reply=Reply("Dealing — your hand is on its way by DM."),
-            game_id=record.id,
-            channel_id=record.channel_id,
-            lobby=lobby.lobby_message(record, GameStatus.ACTIVE),
-            channel=call_steps(said + [(s.events, s.table) for s in steps]),
-            prompts=prompts_after(record, game, events, version),
-        )
+        await self._save_move(record, game, tally, log, steps)
 
     @_answers
     async def cancel(self, channel_id: int, user: User, *, moderator: bool = False) -> Outcome:
@@ -422,19 +419,11 @@ class GameService:
     async def _close(
         self, record: GameRecord, status: GameStatus, line: str, reply: str
     ) -> Outcome:
-        """End a game without a result (cancelled or expired)."""
-        await self._store.save(record.id, record.version, now=self._now(), status=status)
-        # An open lobby is closed; a started game's lobby message is edited only if known.
-        closed = None
-        if record.status is GameStatus.LOBBY or record.lobby_message_id is not None:
-            closed = lobby.lobby_message(record, status)
-        return Outcome(
-            reply=Reply(reply),
-            game_id=record.id,
-            channel_id=record.channel_id,
-            channel=[line],
-            lobby=closed,
+        """End a game without a result (cancelled or expired); ``line`` tells the channel."""
+        await self._store.save(
+            record.id, record.version, now=self._now(), status=status, end_note=line
         )
+        return _lobby_changed(await self._reloaded(record.id), reply)
 
     # -- the game (by channel) ----------------------------------------------------------------
     @_answers
@@ -444,12 +433,7 @@ class GameService:
 
     async def _resign(self, record: GameRecord, user: User) -> Outcome:
         loaded, seat = self._seated(record, user)
-        return await self._apply(
-            loaded,
-            lambda g: g.resign(seat),
-            lambda g, e: "You resigned.",
-            announce=[f"{escape(user.name)} resigns."],
-        )
+        return await self._apply(loaded, lambda g: g.resign(seat), lambda g, e: "You resigned.")
 
     @_answers
     async def discard(self, channel_id: int, user: User, cards: str | Sequence[Card]) -> Outcome:
@@ -457,7 +441,12 @@ class GameService:
         return await self._in_channel(channel_id, lambda r: self._discard(r, user, cards))
 
     async def _discard(
-        self, record: GameRecord, user: User, cards: str | Sequence[Card]
+        self,
+        record: GameRecord,
+        user: User,
+        cards: str | Sequence[Card],
+        *,
+        answering: int | None = None,
     ) -> Outcome:
         loaded, seat = self._seated(record, user)
         chosen = _parse(cards) if isinstance(cards, str) else tuple(cards)
@@ -468,14 +457,18 @@ class GameService:
                 return said
             return f"{said} You keep {cards_str(game.view(seat).kept)}."
 
-        return await self._apply(loaded, lambda g: g.discard(seat, chosen), reply)
+        return await self._apply(
+            loaded, lambda g: g.discard(seat, chosen), reply, answering=answering
+        )
 
     @_answers
     async def play(self, channel_id: int, user: User, card: str | Card) -> Outcome:
         """Play one card in the play."""
         return await self._in_channel(channel_id, lambda r: self._play(r, user, card))
 
-    async def _play(self, record: GameRecord, user: User, card: str | Card) -> Outcome:
+    async def _play(
+        self, record: GameRecord, user: User, card: str | Card, *, answering: int | None = None
+    ) -> Outcome:
         loaded, seat = self._seated(record, user)
         if isinstance(card, str):
             parsed = _parse(card)
@@ -489,7 +482,7 @@ class GameService:
             rest = f" You hold {cards_str(left)}." if left else ""
             return f"You played {chosen}.{rest}"
 
-        return await self._apply(loaded, lambda g: g.play(seat, chosen), reply)
+        return await self._apply(loaded, lambda g: g.play(seat, chosen), reply, answering=answering)
 
     @_answers
     async def hand(self, channel_id: int, user: User) -> Outcome:
@@ -498,35 +491,40 @@ class GameService:
 
     async def _hand(self, record: GameRecord, user: User) -> Outcome:
         loaded, seat = self._seated(record, user)
-        game = loaded.game
-        controls: Prompt | None = None
-        view = game.view(seat)
-        if seat in game.pending_discards():
-            controls = discard_prompt(view, record.id, record.channel_id, user.id)
-        elif game.phase is Phase.PLAY and game.turn == seat:
-            controls = play_prompt(view, record.id, record.channel_id, user.id, record.version)
+        view = hand_view(loaded, seat, coach=user.id not in await self._store.coach_off([user.id]))
         return Outcome(
-            reply=Reply(hand_text(view, record.channel_id), ephemeral=True, controls=controls),
+            reply=Reply(view.content, ephemeral=True, view=view),
             game_id=record.id,
             channel_id=record.channel_id,
         )
 
     @_answers
-    async def status(self, channel_id: int) -> Outcome:
-        """The table: board, dealer, phase, turn, count and series (public)."""
+    async def status(self, channel_id: int, *, public: bool = False) -> Outcome:
+        """The table: the board picture, dealer, phase, turn, count and series; privately
+        unless ``public``."""
         async with self._lock(channel_id):
             record = await self._store.open_game_in_channel(channel_id)
             if record is None:
                 record = await self._store.last_game_in_channel(channel_id)
         if record is None or record.status in (GameStatus.CANCELLED, GameStatus.EXPIRED):
             raise Refused(refusals.NO_GAME)
-        if record.status is GameStatus.FINISHED:
-            text = last_result_text(self._games.load(record).game.public_view())
-        elif record.status is GameStatus.LOBBY:
-            text = lobby.lobby_message(record).text
+        if record.status is GameStatus.LOBBY:
+            view = lobby.lobby_view(record)
+            view = MessageView(view.content)
         else:
-            text = status_text(self._games.load(record).game.public_view())
-        return Outcome(reply=Reply(text, ephemeral=False), game_id=record.id, channel_id=channel_id)
+            loaded = self._games.load(record)
+            table = loaded.game.public_view()
+            text = (
+                last_result_text(table)
+                if record.status is GameStatus.FINISHED
+                else status_text(table)
+            )
+            view = MessageView(text, board=board_of(loaded.log, table))
+        return Outcome(
+            reply=Reply(view.content, ephemeral=not public, view=view),
+            game_id=record.id,
+            channel_id=channel_id,
+        )
 
     # -- components (by game id) ----------------------------------------------------------------
     @_answers
@@ -560,7 +558,8 @@ class GameService:
         async def body(record: GameRecord) -> Outcome:
             if stamp != self._started(record).game.deal_number:
                 raise Refused(refusals.STALE_DISCARD)
-            return await self._discard(record, user, [_card(code) for code in codes])
+            cards = [_card(code) for code in codes]
+            return await self._discard(record, user, cards, answering=stamp)
 
         return await self._by_id(game_id, body)
 
@@ -573,40 +572,76 @@ class GameService:
                 raise Refused(refusals.NOT_STARTED)
             if stamp != record.version:
                 raise Refused(refusals.STALE_PLAY)
-            return await self._play(record, user, _card(code))
+            deal = self._started(record).game.deal_number
+            return await self._play(record, user, _card(code), answering=deal)
 
         return await self._by_id(game_id, body)
 
-    async def lobby_posted(self, game_id: int, message_id: int) -> None:
-        """Remember the lobby message's id so later changes edit it (also after a restart)."""
-        await self._store.set_lobby_message(game_id, message_id)
-
-    @_answers
-    async def dm_failed(self, game_id: int, user_id: int) -> Outcome:
-        """A DM to this player was refused: the channel line telling them to use ``hand``."""
+    # -- the messages a game owns (for the Discord layer) -------------------------------------
+    async def owed(self, game_id: int, now: float | None = None) -> Owing | None:
+        """What every message of the game should show now, beside what was last sent (None
+        for a game that does not exist)."""
         record = await self._store.get_game(game_id)
         if record is None:
-            raise Refused(refusals.UNKNOWN_GAME)
-        quiet = Outcome(reply=Reply(""), game_id=game_id, channel_id=record.channel_id)
-        if record.status is not GameStatus.ACTIVE:
-            # A finished game's last words (the coach's line) need no "use /cribbage hand".
-            return quiet
-        # Once per deal is enough: every prompt of the deal would otherwise repeat it.
+            return None
+        loaded = None if record.snapshot is None else self._games.load(record)
+        people = [s.user_id for s in record.seats if s.user_id is not None]
+        facts = TableFacts(
+            refused=await self._store.dm_refusals(game_id),
+            coach_off=frozenset(await self._store.coach_off(people)),
+            now=self._now() if now is None else now,
+            remind_after=self._remind_after.total_seconds(),
+        )
+        found = project(record, loaded, facts)
+        sent = await self._store.messages(game_id)
+        return Owing(game_id, record.channel_id, found.owed, sent, found.check_at)
+
+    async def sent(self, game_id: int, message: MessageRecord) -> None:
+        """A message of the game was sent or edited as ``message`` says."""
+        await self._store.set_message(game_id, message)
+
+    async def answered(
+        self, game_id: int, key: str, channel_id: int, message_id: int, view: MessageView
+    ) -> None:
+        """A click on a game's message was answered by updating it to ``view`` (or ``/cribbage
+        new`` by posting the lobby): remember what it shows, if it is the message the game
+        keeps under ``key`` (a copy shown privately by ``/cribbage hand`` is not)."""
+        known = (await self._store.messages(game_id)).get(key)
+        if known is None and key == "lobby":
+            known = MessageRecord(key, channel_id, message_id, "")
+        if known is None or known.message_id != message_id:
+            return
+        await self._store.set_message(
+            game_id, dataclasses.replace(known, digest=view.digest(), channel_id=channel_id)
+        )
+
+    async def gone(self, game_id: int, key: str) -> None:
+        """A message of the game is gone from Discord (someone deleted it): send it again."""
+        await self._store.forget_message(game_id, key)
+
+    async def dms_refused(self, game_id: int, user_id: int) -> None:
+        """Discord refused a DM to this player: no more DMs to them this deal; the channel is
+        told once (the game's projection says so from now on)."""
+        record = await self._store.get_game(game_id)
+        seat = None if record is None else record.seat_of(user_id)
+        if record is None or seat is None or record.snapshot is None:
+            return
         deal = self._games.load(record).game.deal_number
-        key = (game_id, user_id)
-        if self._dm_notices.get(key) == deal:
-            return quiet
-        self._dm_notices[key] = deal
-        self._dm_notices.move_to_end(key)
-        while len(self._dm_notices) > DM_NOTICES_KEPT:
-            self._dm_notices.popitem(last=False)
-        notice = (
-            f"<@{user_id}>, I can't send you direct messages. Use `/cribbage hand` here "
-            "to see your cards and play."
-        )
-        return Outcome(
-            reply=Reply(""), game_id=game_id, channel_id=record.channel_id, channel=[notice]
-        )
+        await self._store.refuse_dms(game_id, seat, deal)
+
+    async def dm_link(self, user_id: int) -> DmLink | None:
+        """The DM channel with a user and their latest interaction there, if known."""
+        return await self._store.dm_link(user_id)
+
+    async def dm_linked(self, link: DmLink) -> None:
+        """Remember the DM channel with a user (and their latest interaction there)."""
+        await self._store.set_dm_link(link)
+
+    async def games_to_reconcile(self) -> list[tuple[int, int]]:
+        """(game id, channel id) of every lobby and active game, and of every game that ended
+        in the last day (its last messages may be owed): what start-up brings up to date."""
+        since = (self._clock() - RECONCILE_ENDED).timestamp()
+        return [(g.id, g.channel_id) for g in await self._store.recent_games(since)]
 
     # -- autocomplete -------------------------------------------------------------------------
     async def _seat_view(self, channel_id: int, user_id: int) -> SeatView | None:
@@ -694,3 +729,36 @@ class GameService:
 def _new_deal(game: Game, events: Sequence[Event]) -> bool:
     """Whether the action ended the deal (the hand the actor held is gone)."""
     return game.phase is Phase.OVER or any(isinstance(e, Dealt) for e in events)
+
+
+def _lobby_changed(record: GameRecord, text: str) -> Outcome:
+    """A change to the lobby: a lobby button's answer updates the lobby message itself; a
+    slash command answers ``text`` and the lobby is brought up to date with the rest."""
+    return Outcome(
+        reply=Reply(text),
+        game_id=record.id,
+        channel_id=record.channel_id,
+        update=lobby.lobby_view(record),
+        update_key="lobby",
+        changed=True,
+    )
+
+
+def _seat_of_action(step: Step) -> int | None:
+    """The seat whose move a log entry is (every discard, play and resignation names it)."""
+    seat = step.action.get("seat")
+    return seat if isinstance(seat, int) else None
+
+
+def _coach_after_show(log: DealLog, step: Step) -> None:
+    """When a step showed a deal, keep the coach's line about each seat's discard (judged from
+    its view just before the play ended; a person only ever sees their own)."""
+    shown = [e for e in step.events if isinstance(e, Shown)]
+    if not shown or not step.before:
+        return
+    lines = {}
+    for seat, view in step.before.items():
+        review = review_view(view)
+        if review is not None:
+            lines[seat] = review.line()
+    log.set_coach(next(iter(step.before.values())).deal_number, lines)

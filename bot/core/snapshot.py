@@ -1,8 +1,10 @@
-"""A started game as the store keeps it: the engine's state and the per-seat tally, as JSON.
+"""A started game as the store keeps it: the engine's state, the per-seat tally and the deal
+log (what the table shows), as JSON.
 
-``{"format": 1, "game": Game.to_dict(), "tally": [per-seat totals]}``. Written and read only
-here, so a change of shape is made in one place, and a snapshot of a format this code does not
-know is refused instead of half-read.
+``{"format": 2, "game": Game.to_dict(), "tally": [per-seat totals], "log": DealLog.to_dict()}``.
+Written and read only here, so a change of shape is made in one place, and a snapshot of a
+format this code does not know is refused instead of half-read. Format 1 (before the deal log)
+is still read: its game gets an empty log with the pegs at the scores.
 """
 
 from __future__ import annotations
@@ -11,13 +13,15 @@ import json
 import random
 from dataclasses import dataclass
 
+from bot.core.deal_log import DealLog
 from bot.core.tally import Tally
 from engine.game import Game
 
 __all__ = ["SNAPSHOT_FORMAT", "Snapshot", "SnapshotError", "decode", "encode"]
 
-#: The shape written by :func:`encode`; :func:`decode` reads only this one.
-SNAPSHOT_FORMAT = 1
+#: The shape written by :func:`encode`; :func:`decode` reads it and the one before.
+SNAPSHOT_FORMAT = 2
+_READABLE = (1, 2)
 
 
 class SnapshotError(ValueError):
@@ -26,16 +30,23 @@ class SnapshotError(ValueError):
 
 @dataclass(slots=True)
 class Snapshot:
-    """A started game: the engine's state and where each seat's points came from."""
+    """A started game: the engine's state, where each seat's points came from, and what the
+    table has seen."""
 
     game: Game
     tally: Tally
+    log: DealLog
 
 
-def encode(game: Game, tally: Tally) -> str:
-    """The snapshot of ``game`` and ``tally`` as compact JSON."""
+def encode(game: Game, tally: Tally, log: DealLog) -> str:
+    """The snapshot as compact JSON."""
     return json.dumps(
-        {"format": SNAPSHOT_FORMAT, "game": game.to_dict(), "tally": tally.to_list()},
+        {
+            "format": SNAPSHOT_FORMAT,
+            "game": game.to_dict(),
+            "tally": tally.to_list(),
+            "log": log.to_dict(),
+        },
         separators=(",", ":"),
     )
 
@@ -47,9 +58,14 @@ def decode(text: str, rng: random.Random) -> Snapshot:
     """
     data = json.loads(text)
     found = data.get("format") if isinstance(data, dict) else None
-    if found != SNAPSHOT_FORMAT:
+    if found not in _READABLE:
         raise SnapshotError(
             f"This game was saved in snapshot format {found!r}; this version of the bot reads "
-            f"format {SNAPSHOT_FORMAT}."
+            f"formats {', '.join(map(str, _READABLE))}."
         )
-    return Snapshot(Game.from_dict(data["game"], rng=rng), Tally.from_list(data["tally"]))
+    game = Game.from_dict(data["game"], rng=rng)
+    if "log" in data:
+        log = DealLog.from_dict(data["log"])
+    else:
+        log = DealLog(pegs=[(score, score) for score in game.scores])
+    return Snapshot(game, Tally.from_list(data["tally"]), log)

@@ -11,7 +11,16 @@ from collections.abc import Iterable, Sequence
 from typing import Protocol
 
 from bot.core import refusals
-from bot.core.records import GameRecord, GameStatus, LeaderRow, ResultRecord, SeatRecord, StatsRow
+from bot.core.records import (
+    DmLink,
+    GameRecord,
+    GameStatus,
+    LeaderRow,
+    MessageRecord,
+    ResultRecord,
+    SeatRecord,
+    StatsRow,
+)
 
 __all__ = ["ChannelBusy", "GameStore", "StoreError", "VersionConflict"]
 
@@ -87,12 +96,43 @@ class GameStore(Protocol):
         snapshot: str | None = None,
         actions: Sequence[str] = (),
         results: Sequence[ResultRecord] = (),
+        end_note: str | None = None,
     ) -> int:
-        """Apply one accepted change (log, status, snapshot, results); returns the new version."""
+        """Apply one accepted change (log, status, snapshot, results, why it ended); returns
+        the new version."""
         ...
 
-    async def set_lobby_message(self, game_id: int, message_id: int) -> None:
-        """Remember the lobby message (not a game move: no version change)."""
+    async def recent_games(self, since: float) -> list[GameRecord]:
+        """Every lobby and active game, and every game changed since ``since``, oldest first."""
+        ...
+
+    # -- the messages a game owns (none of this is a game move: no version change) ---------
+    async def messages(self, game_id: int) -> dict[str, MessageRecord]:
+        """The game's messages as last sent, by key."""
+        ...
+
+    async def set_message(self, game_id: int, message: MessageRecord) -> None:
+        """Remember a message sent (or edited) for the game."""
+        ...
+
+    async def forget_message(self, game_id: int, key: str) -> None:
+        """A message that is gone from Discord (deleted by someone): it will be sent again."""
+        ...
+
+    async def dm_refusals(self, game_id: int) -> dict[int, int]:
+        """Seat -> the deal in which that player's DMs were refused."""
+        ...
+
+    async def refuse_dms(self, game_id: int, seat: int, deal: int) -> None:
+        """Remember that a player's DMs were refused in ``deal``."""
+        ...
+
+    async def dm_link(self, user_id: int) -> DmLink | None:
+        """The DM channel with a user and their latest interaction there, if known."""
+        ...
+
+    async def set_dm_link(self, link: DmLink) -> None:
+        """Remember the DM channel with a user (and their latest interaction there)."""
         ...
 
     async def leaderboard(

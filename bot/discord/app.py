@@ -3,7 +3,9 @@
 Start-up owns the resources (as in discord.py's ``examples/advanced_startup.py``):
 ``setup_hook`` opens the store (which applies the migrations), builds the game service,
 registers the persistent components, adds and syncs the ``/cribbage`` commands and starts the
-idle-expiry task; ``close`` sends what is still queued, then closes the store.
+idle-expiry task; once connected the bot brings every open game's messages up to date (what a
+crash may have left unsent); ``close`` takes no new moves, sends what is owed, then closes the
+store.
 """
 
 from __future__ import annotations
@@ -84,7 +86,11 @@ class CribbageBot(commands.Bot):
             self.service = self._given_service
         else:
             self.store = await Store.open(self.settings.database_path)
-            self.service = GameService.create(self.store, idle_expiry=self.settings.idle_expiry)
+            self.service = GameService.create(
+                self.store,
+                idle_expiry=self.settings.idle_expiry,
+                remind_after=self.settings.turn_reminder,
+            )
         _warm_engine()
         self.add_dynamic_items(*DYNAMIC_ITEMS)
         self.tree.add_command(CribbageCommands())
@@ -104,8 +110,11 @@ class CribbageBot(commands.Bot):
             log.info("synced %d global commands", len(synced))
 
     async def on_ready(self) -> None:
-        """Log who we are once the gateway is up."""
+        """Log who we are once the gateway is up, and send whatever games are owed (after a
+        restart: what the bot was about to send when it stopped). ``on_ready`` comes again
+        after a reconnect; reconciling again then is harmless (only differences are sent)."""
         log.info("logged in as %s (%s)", self.user, self.user.id if self.user else "?")
+        await self.io.reconcile()
 
     async def on_app_command_error(
         self, interaction: discord.Interaction[Any], error: app_commands.AppCommandError
@@ -131,16 +140,18 @@ class CribbageBot(commands.Bot):
             log.exception("could not expire idle games")
             return
         for outcome in outcomes:
-            self.io.submit(outcome)
+            self.io.keeper_touch(outcome)
 
     @expire_idle_games.before_loop
     async def _before_expiry(self) -> None:
         await self.wait_until_ready()
 
     async def close(self) -> None:
-        """Stop the expiry task, send what is queued, close the gateway and the store."""
+        """Stop the expiry task, take no new moves, send what is owed, close the gateway and
+        the store."""
         self.expire_idle_games.cancel()
-        await self.io.flush()
+        if hasattr(self, "service"):
+            await self.io.shut_down()
         await super().close()
         if self._owns_store and hasattr(self, "store") and not self._store_closed:
             # close() runs twice on a signal (the handler, then `async with`): close once.

@@ -95,13 +95,19 @@ class CribbageCommands(app_commands.Group):
         super().__init__(name="cribbage", description="Play cribbage in this channel")
 
     async def _in_channel(
-        self, interaction: discord.Interaction[Any], make: Callable[[int], ServiceCall]
+        self,
+        interaction: discord.Interaction[Any],
+        make: Callable[[int], ServiceCall],
+        *,
+        ephemeral: bool = True,
     ) -> None:
-        """Run a game command for this channel (or thread), refusing it in DMs."""
+        """Run a game command for this channel (or thread), refusing it in DMs; ``ephemeral``
+        is how its answer will be seen."""
         if interaction.guild_id is None or interaction.channel_id is None:
             await send_error(interaction, NEEDS_A_CHANNEL)
             return
-        await _bot(interaction).io.command(interaction, make(interaction.channel_id))
+        call = make(interaction.channel_id)
+        await _bot(interaction).io.command(interaction, call, ephemeral=ephemeral)
 
     # -- lobby --------------------------------------------------------------------------------
 
@@ -144,6 +150,7 @@ class CribbageCommands(app_commands.Group):
                 vs_computer=computer,
                 difficulty=level,
             ),
+            ephemeral=False,  # the answer is the lobby, in the channel
         )
 
     @app_commands.command(name="join", description="Take a seat in this channel's game")
@@ -221,10 +228,14 @@ class CribbageCommands(app_commands.Group):
     @app_commands.command(
         name="status", description="Show the table: scores, dealer, whose turn, the count"
     )
-    async def status(self, interaction: discord.Interaction[Any]) -> None:
-        """The public table."""
+    @app_commands.describe(show="Show it to the whole channel (default: only you see it)")
+    async def status(self, interaction: discord.Interaction[Any], show: bool | None = None) -> None:
+        """The table, with a picture of the board: privately unless ``show``."""
         service = _bot(interaction).service
-        await self._in_channel(interaction, lambda ch: lambda: service.status(ch))
+        public = bool(show)
+        await self._in_channel(
+            interaction, lambda ch: lambda: service.status(ch, public=public), ephemeral=not public
+        )
 
     @app_commands.command(name="resign", description="Concede this channel's game (a loss)")
     async def resign(self, interaction: discord.Interaction[Any]) -> None:
@@ -259,7 +270,9 @@ class CribbageCommands(app_commands.Group):
             return
         guild_id = interaction.guild_id
         service = _bot(interaction).service
-        await _bot(interaction).io.command(interaction, lambda: service.leaderboard(guild_id))
+        await _bot(interaction).io.command(
+            interaction, lambda: service.leaderboard(guild_id), ephemeral=False
+        )
 
     @app_commands.command(name="stats", description="A player's cribbage record on this server")
     @app_commands.describe(user="Whose record (default: yours)")
@@ -273,7 +286,9 @@ class CribbageCommands(app_commands.Group):
         who = user_of(interaction) if user is None else User(user.id, user.display_name)
         guild_id = interaction.guild_id
         service = _bot(interaction).service
-        await _bot(interaction).io.command(interaction, lambda: service.stats(guild_id, who))
+        await _bot(interaction).io.command(
+            interaction, lambda: service.stats(guild_id, who), ephemeral=False
+        )
 
     @app_commands.command(name="rules", description="How cribbage is played and scored")
     @app_commands.describe(topic="What to explain (default: an overview)")

@@ -12,7 +12,7 @@ Custom ids (at most 100 characters, Discord's limit):
 - ``crib:<game>:discard:<stamp>``: the crib select menu sent with each deal;
 - ``crib:<game>:play:<stamp>:<card code>``: one button per card on your turn.
 
-The stamp is the service's :attr:`bot.core.replies.Prompt.stamp`, handed back with the click so
+The stamp is the service's :attr:`bot.core.replies.Controls.stamp`, handed back with the click so
 that a control from an earlier moment of the game gets a clear answer instead of acting.
 """
 
@@ -24,7 +24,8 @@ from typing import TYPE_CHECKING, Any
 import discord
 
 from bot.core.computer import LEVEL_BLURBS
-from bot.core.replies import LOBBY_BUTTONS, CardChoice, Lobby, Prompt
+from bot.core.messages import MessageView
+from bot.core.replies import LOBBY_BUTTONS, CardChoice
 
 if TYPE_CHECKING:
     from bot.discord.app import CribbageBot
@@ -211,28 +212,28 @@ DYNAMIC_ITEMS: tuple[type[discord.ui.DynamicItem[Any]], ...] = (
 )
 
 
-def lobby_view(lobby: Lobby) -> discord.ui.View:
-    """The lobby's buttons, in the usual order, and the "Add computer" menu while a seat is
-    free; no controls once the lobby is closed."""
-    view = discord.ui.View(timeout=None)
-    for action in LOBBY_BUTTONS:
-        if action in lobby.buttons:
-            view.add_item(LobbyButton(lobby.game_id, action))
-    if lobby.buttons and lobby.levels:
-        view.add_item(ComputerSelect(lobby.game_id, lobby.levels))
-    return view
-
-
-def prompt_view(prompt: Prompt) -> discord.ui.View:
-    """The controls of a prompt: a select for the crib, one button per card to play, or none."""
-    view = discord.ui.View(timeout=None)
-    if prompt.kind == "discard" and prompt.cards:
-        view.add_item(DiscardSelect(prompt.game_id, prompt.stamp, prompt.cards, prompt.pick))
-    elif prompt.kind == "play":
-        for card in prompt.cards:
-            view.add_item(
-                PlayButton(
-                    prompt.game_id, prompt.stamp, card.code, card.label, enabled=card.enabled
-                )
+def controls_view(view: MessageView) -> discord.ui.View | None:
+    """The components of a message the game owns: the lobby's buttons (and its "Add computer"
+    menu while a seat is free), a hand's crib select or one button per card, or none."""
+    controls, lobby = view.controls, view.lobby
+    if lobby is not None and lobby.buttons:
+        made = discord.ui.View(timeout=None)
+        for action in LOBBY_BUTTONS:
+            if action in lobby.buttons:
+                made.add_item(LobbyButton(lobby.game_id, action))
+        if lobby.levels:
+            made.add_item(ComputerSelect(lobby.game_id, lobby.levels))
+        return made
+    if controls is None:
+        return None
+    made = discord.ui.View(timeout=None)
+    if controls.kind == "discard":
+        select = DiscardSelect(controls.game_id, controls.stamp, controls.cards, controls.pick)
+        made.add_item(select)
+    else:
+        for card in controls.cards:
+            button = PlayButton(
+                controls.game_id, controls.stamp, card.code, card.label, enabled=card.enabled
             )
-    return view
+            made.add_item(button)
+    return made

@@ -1,9 +1,11 @@
-"""Turning interactions into service calls, and service outcomes into Discord messages.
+"""Turning interactions into service calls, and their outcomes into answers.
 
-The flow for every command and click is the same: call the game service (answering the
-interaction within Discord's 3 seconds, deferring if the call is slow), send the reply, then hand
-the rest of the outcome (lobby, channel lines, DMs) to a per-channel sender so that a channel's
-messages go out in the order the service produced them while other channels carry on in parallel.
+The flow for every command and click: call the game service (answering within Discord's 3
+seconds, deferring with the final answer's visibility if the call is slow), then answer: a
+click on a message the game owns (the lobby, a hand) is answered by updating that message (an
+interaction response, outside the bot's global rate limit), anything else with a reply. If the
+game changed, the table keeper then brings its messages up to date, paced within Discord's
+limits. While the bot shuts down it takes no new moves, so nothing is half done.
 
 Known errors become one short ephemeral sentence; anything else is logged with its traceback and
 the user gets a short apology. Nothing here decides a rule.
@@ -13,36 +15,45 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from collections import deque
+import time
 from collections.abc import Awaitable, Callable, Sequence
 from typing import TYPE_CHECKING, Any
 
 import discord
 from discord import app_commands
 
-from bot.core.replies import Lobby, Outcome, Prompt, Reply, User
-from bot.discord.components import lobby_view, prompt_view
+from bot.core.messages import MessageView
+from bot.core.records import DmLink
+from bot.core.replies import Outcome, Reply, User
+from bot.discord.components import controls_view
+from bot.discord.courier import Courier, board_file
+from bot.discord.keeper import TableKeeper
+from bot.discord.pacing import Pacer
 
 if TYPE_CHECKING:
     from bot.core.service import GameService
     from bot.discord.app import CribbageBot
 
-__all__ = ["SORRY", "DiscordIO", "is_moderator", "known_error_text", "send_error", "user_of"]
+__all__ = [
+    "RESTARTING",
+    "SORRY",
+    "DiscordIO",
+    "is_moderator",
+    "known_error_text",
+    "send_error",
+    "user_of",
+]
 
 log = logging.getLogger(__name__)
 
 #: What a user sees when something failed on our side (the traceback goes to the log).
 SORRY = "Sorry, something went wrong on my side. Please try again."
+#: What a user sees while the bot is shutting down.
+RESTARTING = "I'm restarting — try again in a few seconds."
 #: Answer the interaction by then at the latest; Discord gives up on it after 3 seconds.
 DEFER_AFTER = 2.0
-#: How many outcomes may be sending at once (across channels). Answers to interactions have a
-#: 3-second deadline and channel lines and DMs do not: keeping the senders few keeps the event
-#: loop's queue short, so a new interaction's answer is not stuck behind a burst of sends.
-SEND_CONCURRENCY = 8
 #: Discord's limit for one message's content.
 MAX_CONTENT = 2000
-#: Discord's JSON error code for "Cannot send messages to this user" (closed DMs).
-DMS_CLOSED = 50007
 
 ServiceCall = Callable[[], Awaitable[Outcome]]
 
@@ -91,134 +102,162 @@ def _clip(text: str) -> str:
     return text if len(text) <= MAX_CONTENT else text[: MAX_CONTENT - 1] + "…"
 
 
+def _message_kwargs(view: MessageView) -> dict[str, Any]:
+    """A message the game owns as discord.py's keyword arguments (components, picture)."""
+    kwargs: dict[str, Any] = {
+        "content": _clip(view.content),
+        "allowed_mentions": discord.AllowedMentions.none(),
+    }
+    components = controls_view(view)
+    if components is not None:
+        kwargs["view"] = components
+    if view.board is not None:
+        kwargs["file"] = board_file(view.board)
+    return kwargs
+
+
 class DiscordIO:
-    """Runs service calls for interactions and sends their outcomes."""
+    """Runs service calls for interactions, answers them, and keeps the tables."""
 
     def __init__(self, bot: CribbageBot) -> None:
         self.bot = bot
-        self._queues: dict[int, deque[Outcome]] = {}
-        self._senders: dict[int, asyncio.Task[None]] = {}
-        self._send_slots = asyncio.Semaphore(SEND_CONCURRENCY)
-        self._dm_channels: dict[int, int] = {}
+        self.pacer = Pacer()
         #: Seconds a service call may take before the interaction is deferred.
         self.defer_after = DEFER_AFTER
+        self._keeper: TableKeeper | None = None
+        self._in_flight: set[asyncio.Task[Any]] = set()
+        self.closing = False
 
     @property
     def service(self) -> GameService:
         """The bot's game service (created in ``setup_hook``)."""
         return self.bot.service
 
-    # -- entry points -------------------------------------------------------------------------
+    @property
+    def keeper(self) -> TableKeeper:
+        """The table keeper (made on first use, once the service exists)."""
+        if self._keeper is None:
+            courier = Courier(self.bot, self.service, self.pacer)
+            self._keeper = TableKeeper(self.service, courier, self.pacer)
+        return self._keeper
 
-    async def command(self, interaction: discord.Interaction[Any], call: ServiceCall) -> None:
-        """A slash command: run ``call``, reply, and send the rest of its outcome."""
-        outcome = await self._call(interaction, call, update=False)
-        if outcome is not None:
-            await self._reply(interaction, outcome.reply)
-            self.submit(outcome)
+    # -- entry points -------------------------------------------------------------------------
+    async def command(
+        self, interaction: discord.Interaction[Any], call: ServiceCall, *, ephemeral: bool = True
+    ) -> None:
+        """A slash command: run ``call`` and answer it (``ephemeral``: how its answer will be
+        seen, which a slow call's deferral must know in advance)."""
+        await self._entered(interaction, self._command(interaction, call, ephemeral))
+
+    async def _command(
+        self, interaction: discord.Interaction[Any], call: ServiceCall, ephemeral: bool
+    ) -> None:
+        outcome = await self._call(interaction, call, update=False, ephemeral=ephemeral)
+        if outcome is None:
+            return
+        await self._reply(interaction, outcome.reply)
+        if outcome.update_key == "lobby" and outcome.reply.view is not None and outcome.ok:
+            # /cribbage new: the answer is the lobby; the game keeps it as its message.
+            message = await interaction.original_response()
+            assert outcome.game_id is not None
+            await self.service.answered(
+                outcome.game_id, "lobby", message.channel.id, message.id, outcome.reply.view
+            )
+        self._changed(outcome)
 
     async def lobby_click(
         self, interaction: discord.Interaction[Any], game_id: int, action: str
     ) -> None:
-        """A lobby button: the lobby message itself is updated in the click's answer."""
+        """A lobby button or the lobby's "Add computer" menu."""
         user = user_of(interaction)
         moderator = is_moderator(interaction) if interaction.guild_id else False
-        await self._guard(
+        await self._click(
             interaction,
-            self._lobby_click(
-                interaction,
-                lambda: self.service.click_lobby(game_id, action, user, moderator=moderator),
-            ),
+            lambda: self.service.click_lobby(game_id, action, user, moderator=moderator),
         )
-
-    async def _lobby_click(self, interaction: discord.Interaction[Any], call: ServiceCall) -> None:
-        outcome = await self._call(interaction, call, update=True)
-        if outcome is None:
-            return
-        lobby = outcome.lobby
-        message = interaction.message
-        if (
-            outcome.ok
-            and lobby is not None
-            and message is not None
-            and lobby.message_id in (None, message.id)
-        ):
-            # Answer the click by editing the lobby in place (callback type 7).
-            await self._update(interaction, lobby.text, lobby_view(lobby))
-            if lobby.message_id is None:
-                await self.service.lobby_posted(lobby.game_id, message.id)
-            outcome.lobby = None
-            if not outcome.reply.ephemeral:
-                await self._reply(interaction, outcome.reply)
-        else:
-            await self._reply(interaction, outcome.reply)
-        self.submit(outcome)
 
     async def discard_click(
         self, interaction: discord.Interaction[Any], game_id: int, stamp: int, codes: Sequence[str]
     ) -> None:
-        """The crib select menu of a prompt."""
+        """The crib select menu of a hand."""
         user = user_of(interaction)
         chosen = list(codes)
-        await self._guard(
-            interaction,
-            self._prompt_click(
-                interaction, lambda: self.service.click_discard(game_id, stamp, user, chosen)
-            ),
+        await self._click(
+            interaction, lambda: self.service.click_discard(game_id, stamp, user, chosen)
         )
 
     async def play_click(
         self, interaction: discord.Interaction[Any], game_id: int, stamp: int, code: str
     ) -> None:
-        """A card button of a prompt."""
+        """A card button of a hand."""
         user = user_of(interaction)
-        await self._guard(
-            interaction,
-            self._prompt_click(
-                interaction, lambda: self.service.click_play(game_id, stamp, user, code)
-            ),
-        )
+        await self._click(interaction, lambda: self.service.click_play(game_id, stamp, user, code))
 
-    async def _prompt_click(self, interaction: discord.Interaction[Any], call: ServiceCall) -> None:
-        outcome = await self._call(interaction, call, update=True)
+    async def _click(self, interaction: discord.Interaction[Any], call: ServiceCall) -> None:
+        await self._entered(interaction, self._clicked(interaction, call))
+
+    async def _clicked(self, interaction: discord.Interaction[Any], call: ServiceCall) -> None:
+        await self._remember_dm(interaction)
+        outcome = await self._call(interaction, call, update=True, ephemeral=True)
         if outcome is None:
             return
         message = interaction.message
-        if outcome.ok and message is not None:
-            # Replace the used controls by what happened (callback type 7), keeping the hand text.
-            text = (
-                f"{message.content}\n{outcome.reply.text}"
-                if message.content
-                else outcome.reply.text
-            )
-            controls = outcome.reply.controls
-            await self._update(interaction, text, prompt_view(controls) if controls else None)
+        if outcome.ok and outcome.update is not None and message is not None:
+            # Answer by updating the clicked message itself (free of the global limit).
+            await self._update(interaction, outcome.update)
+            if outcome.game_id is not None and outcome.update_key is not None:
+                channel_id = message.channel.id if message.channel else interaction.channel_id
+                assert channel_id is not None
+                await self.service.answered(
+                    outcome.game_id, outcome.update_key, channel_id, message.id, outcome.update
+                )
         else:
             await self._reply(interaction, outcome.reply)
-        self.submit(outcome)
+        self._changed(outcome)
 
-    async def _guard(self, interaction: discord.Interaction[Any], work: Awaitable[None]) -> None:
-        """Run a component's work; errors become a sentence for the user (components' errors
-        never reach the command tree's handler, and discord.py would only log them)."""
+    async def _entered(self, interaction: discord.Interaction[Any], work: Awaitable[None]) -> None:
+        """Run an interaction's work, counted so that shutting down waits for it; errors become
+        a sentence for the user (components' errors never reach the command tree's handler)."""
+        if self.closing:
+            if asyncio.iscoroutine(work):
+                work.close()
+            await send_error(interaction, RESTARTING)
+            return
+        task = asyncio.current_task()
+        if task is not None:
+            self._in_flight.add(task)
         try:
             await work
         except Exception as error:
             await self.report(interaction, error)
+        finally:
+            if task is not None:
+                self._in_flight.discard(task)
 
-    async def _update(
-        self, interaction: discord.Interaction[Any], text: str, view: discord.ui.View | None
-    ) -> None:
-        """Edit the message the clicked component is on: in the answer (type 7), or, when the
-        click was already deferred because the service was slow, through the original."""
-        if not interaction.response.is_done():
-            await interaction.response.edit_message(content=_clip(text), view=view)
-        else:
-            await interaction.edit_original_response(content=_clip(text), view=view)
+    async def _remember_dm(self, interaction: discord.Interaction[Any]) -> None:
+        """A click in a DM: its webhook may post the player's next hand there, for free."""
+        channel = interaction.channel
+        if interaction.guild_id is not None or channel is None:
+            return
+        link = DmLink(interaction.user.id, channel.id, interaction.token, time.time())
+        await self.service.dm_linked(link)
+
+    def _changed(self, outcome: Outcome) -> None:
+        self.keeper_touch(outcome)
+
+    def keeper_touch(self, outcome: Outcome) -> None:
+        """If ``outcome`` changed its game, have the keeper bring the game's messages up to date."""
+        if outcome.changed and outcome.game_id is not None and outcome.channel_id is not None:
+            self.keeper.touch(outcome.game_id, outcome.channel_id)
 
     # -- calling the service ------------------------------------------------------------------
-
     async def _call(
-        self, interaction: discord.Interaction[Any], call: ServiceCall, *, update: bool
+        self,
+        interaction: discord.Interaction[Any],
+        call: ServiceCall,
+        *,
+        update: bool,
+        ephemeral: bool,
     ) -> Outcome | None:
         """Run ``call``; defer the interaction if it takes long; None if it failed (reported)."""
         task = asyncio.ensure_future(call())
@@ -229,7 +268,7 @@ class DiscordIO:
                 if update:
                     await interaction.response.defer()
                 else:
-                    await interaction.response.defer(ephemeral=True, thinking=True)
+                    await interaction.response.defer(ephemeral=ephemeral, thinking=True)
             return await task
         except Exception as error:
             await self.report(interaction, error)
@@ -243,101 +282,41 @@ class DiscordIO:
             text = SORRY
         await send_error(interaction, text)
 
-    # -- sending ------------------------------------------------------------------------------
-
+    # -- answering ----------------------------------------------------------------------------
     async def _reply(self, interaction: discord.Interaction[Any], reply: Reply) -> None:
-        view = prompt_view(reply.controls) if reply.controls is not None else None
-        text = _clip(reply.text)
+        kwargs = (
+            _message_kwargs(reply.view)
+            if reply.view is not None
+            else {"content": _clip(reply.text)}
+        )
         if not interaction.response.is_done():
-            if view is None:
-                await interaction.response.send_message(text, ephemeral=reply.ephemeral)
-            else:
-                await interaction.response.send_message(text, ephemeral=reply.ephemeral, view=view)
-        elif view is None:
-            await interaction.followup.send(text, ephemeral=reply.ephemeral)
+            await interaction.response.send_message(ephemeral=reply.ephemeral, **kwargs)
         else:
-            await interaction.followup.send(text, ephemeral=reply.ephemeral, view=view)
+            await interaction.followup.send(ephemeral=reply.ephemeral, **kwargs)
 
-    def submit(self, outcome: Outcome) -> None:
-        """Queue the lobby, channel lines and DMs of ``outcome`` for sending, in order.
+    async def _update(self, interaction: discord.Interaction[Any], view: MessageView) -> None:
+        """Edit the message the clicked component is on: in the answer (type 7), or, when the
+        click was already deferred because the service was slow, through the original."""
+        kwargs = _message_kwargs(view)
+        kwargs.setdefault("view", None)
+        if "file" in kwargs:
+            kwargs["attachments"] = [kwargs.pop("file")]
+        if not interaction.response.is_done():
+            await interaction.response.edit_message(**kwargs)
+        else:
+            await interaction.edit_original_response(**kwargs)
 
-        Called right after the service returns (no await in between), so a channel's outcomes
-        are queued in the order the service applied them.
-        """
-        if not (outcome.lobby or outcome.channel or outcome.prompts):
-            return
-        key = outcome.channel_id or (outcome.lobby.channel_id if outcome.lobby else 0)
-        self._queues.setdefault(key, deque()).append(outcome)
-        if key not in self._senders:
-            self._senders[key] = asyncio.create_task(self._drain(key), name=f"crib-send-{key}")
+    # -- start-up and shutdown ----------------------------------------------------------------
+    async def reconcile(self) -> None:
+        """Bring every open or recently ended game's messages up to date (start-up)."""
+        count = await self.keeper.reconcile()
+        log.info("reconciling %d games with their messages", count)
 
-    async def _drain(self, key: int) -> None:
-        queue = self._queues[key]
-        try:
-            while queue:
-                outcome = queue.popleft()
-                try:
-                    async with self._send_slots:
-                        await self._send(outcome)
-                except Exception:
-                    log.exception("error sending an outcome of game %s", outcome.game_id)
-        finally:
-            del self._senders[key]
-            if not queue:
-                del self._queues[key]
-
-    async def flush(self, timeout: float = 10.0) -> None:
-        """Wait until everything queued has been sent (used when shutting down)."""
-        senders = list(self._senders.values())
-        if senders:
-            await asyncio.wait(senders, timeout=timeout)
-
-    async def _send(self, outcome: Outcome) -> None:
-        if outcome.lobby is not None:
-            await self._send_lobby(outcome.lobby)
-        if outcome.channel:
-            channel_id = outcome.channel_id or (outcome.lobby.channel_id if outcome.lobby else 0)
-            await self._send_lines(channel_id, outcome.channel)
-        for prompt in outcome.prompts:
-            await self._send_prompt(prompt)
-
-    async def _send_lines(self, channel_id: int, lines: Sequence[str]) -> None:
-        channel = self.bot.get_partial_messageable(channel_id)
-        for line in lines:
-            await channel.send(_clip(line))
-
-    async def _send_lobby(self, lobby: Lobby) -> None:
-        channel = self.bot.get_partial_messageable(lobby.channel_id)
-        view = lobby_view(lobby)
-        text = _clip(lobby.text)
-        if lobby.message_id is not None:
-            try:
-                await channel.get_partial_message(lobby.message_id).edit(content=text, view=view)
-                return
-            except discord.NotFound:
-                if not lobby.buttons:
-                    return  # a closed lobby that someone deleted: nothing left to show
-                # Someone deleted an open lobby: post it again so people can still join.
-        message = await channel.send(text, view=view)
-        await self.service.lobby_posted(lobby.game_id, message.id)
-
-    async def _dm_channel(self, user_id: int) -> discord.abc.Messageable:
-        """The DM channel with a user. discord.py keeps only the 128 most recent DM channels,
-        so with more players than that it would open the DM again for every prompt; the id of
-        a DM channel never changes, so it is kept here (one int per player)."""
-        channel_id = self._dm_channels.get(user_id)
-        if channel_id is None:
-            dm = await self.bot.create_dm(discord.Object(user_id))
-            self._dm_channels[user_id] = channel_id = dm.id
-        return self.bot.get_partial_messageable(channel_id, type=discord.ChannelType.private)
-
-    async def _send_prompt(self, prompt: Prompt) -> None:
-        try:
-            dm = await self._dm_channel(prompt.user_id)
-            await dm.send(_clip(prompt.text), view=prompt_view(prompt))
-        except discord.Forbidden as error:
-            if error.code != DMS_CLOSED:
-                raise
-            outcome = await self.service.dm_failed(prompt.game_id, prompt.user_id)
-            if outcome.channel and outcome.channel_id:
-                await self._send_lines(outcome.channel_id, outcome.channel)
+    async def shut_down(self, timeout: float = 10.0) -> None:
+        """Take no new moves, let the ones in flight finish, send what is owed; log the rest."""
+        self.closing = True
+        if self._in_flight:
+            await asyncio.wait(list(self._in_flight), timeout=timeout / 2)
+        unsent = await self.keeper.flush(timeout / 2)
+        if unsent:
+            log.warning("shutting down with messages still owed to games %s", unsent)

@@ -31,9 +31,11 @@ from typing import Any
 import aiosqlite
 
 from bot.core.records import (
+    DmLink,
     GameRecord,
     GameStatus,
     LeaderRow,
+    MessageRecord,
     ResultRecord,
     SeatRecord,
     StatsRow,
@@ -64,7 +66,7 @@ def migrations(directory: Path = MIGRATIONS_DIR) -> list[tuple[int, Path]]:
 
 _GAME_COLUMNS = (
     "g.id, g.guild_id, g.channel_id, g.status, g.creator_id, g.num_players, g.target,"
-    " g.vs_computer, g.lobby_message_id, g.snapshot, g.version, g.created_at, g.updated_at,"
+    " g.vs_computer, g.snapshot, g.version, g.created_at, g.updated_at, g.end_note,"
     " s.seat, s.user_id, s.display_name, s.is_computer, s.computer_level"
 )
 #: The columns of ``results`` that hold a ResultRecord, named as its fields.
@@ -109,12 +111,12 @@ def _games(rows: Iterable[sqlite3.Row]) -> list[GameRecord]:
                 num_players=first["num_players"],
                 target=first["target"],
                 vs_computer=bool(first["vs_computer"]),
-                lobby_message_id=first["lobby_message_id"],
                 snapshot=first["snapshot"],
                 version=first["version"],
                 created_at=first["created_at"],
                 updated_at=first["updated_at"],
                 seats=seats,
+                end_note=first["end_note"],
             )
         )
     return games
@@ -375,15 +377,19 @@ class Store:
         snapshot: str | None = None,
         actions: Sequence[str] = (),
         results: Sequence[ResultRecord] = (),
+        end_note: str | None = None,
     ) -> int:
         """Apply one accepted change in one transaction; returns the new version.
 
         Appends ``actions`` (JSON texts) to the log, sets the status and (when given) the
-        snapshot, and for a finished game inserts ``results``. Raises :class:`VersionConflict`
-        if the game is no longer at ``version``, leaving everything as it was.
+        snapshot and the note of why the game ended, and for a finished game inserts
+        ``results``. Raises :class:`VersionConflict` if the game is no longer at ``version``,
+        leaving everything as it was.
         """
         async with self._writing() as db:
             await self._bump(db, game_id, version, now=now, status=status, snapshot=snapshot)
+            if end_note is not None:
+                await db.execute("UPDATE games SET end_note = ? WHERE id = ?", (end_note, game_id))
             if actions:
                 # Each entry takes the next number in the game's log.
                 await db.executemany(
@@ -395,11 +401,78 @@ class Store:
                 await db.executemany(_INSERT_RESULTS, _result_rows(game_id, results, now))
         return version + 1
 
-    async def set_lobby_message(self, game_id: int, message_id: int) -> None:
-        """Remember the lobby message (no version change: it is not a game move)."""
+    async def recent_games(self, since: float) -> list[GameRecord]:
+        """Every lobby and active game, and every game changed since ``since``, oldest first."""
+        return await self._games(f"(g.status IN {_OPEN} OR g.updated_at >= ?)", (since,))
+
+    # -- the messages a game owns ------------------------------------------------------------
+    async def messages(self, game_id: int) -> dict[str, MessageRecord]:
+        """The game's messages as last sent, by key."""
+        rows = await self._read(
+            "SELECT key, channel_id, message_id, digest, token, token_at FROM game_messages"
+            " WHERE game_id = ?",
+            (game_id,),
+        )
+        return {row["key"]: MessageRecord(*row) for row in rows}
+
+    async def set_message(self, game_id: int, message: MessageRecord) -> None:
+        """Remember a message sent (or edited) for the game."""
         async with self._writing() as db:
             await db.execute(
-                "UPDATE games SET lobby_message_id = ? WHERE id = ?", (message_id, game_id)
+                "INSERT INTO game_messages"
+                " (game_id, key, channel_id, message_id, digest, token, token_at)"
+                " VALUES (?, ?, ?, ?, ?, ?, ?)"
+                " ON CONFLICT (game_id, key) DO UPDATE SET channel_id = excluded.channel_id,"
+                " message_id = excluded.message_id, digest = excluded.digest,"
+                " token = excluded.token, token_at = excluded.token_at",
+                (
+                    game_id,
+                    message.key,
+                    message.channel_id,
+                    message.message_id,
+                    message.digest,
+                    message.token,
+                    message.token_at,
+                ),
+            )
+
+    async def forget_message(self, game_id: int, key: str) -> None:
+        """A message that is gone from Discord: it will be sent again."""
+        async with self._writing() as db:
+            await db.execute(
+                "DELETE FROM game_messages WHERE game_id = ? AND key = ?", (game_id, key)
+            )
+
+    async def dm_refusals(self, game_id: int) -> dict[int, int]:
+        """Seat -> the deal in which that player's DMs were refused."""
+        rows = await self._read("SELECT seat, deal FROM dm_refusals WHERE game_id = ?", (game_id,))
+        return {row["seat"]: row["deal"] for row in rows}
+
+    async def refuse_dms(self, game_id: int, seat: int, deal: int) -> None:
+        """Remember that a player's DMs were refused in ``deal``."""
+        async with self._writing() as db:
+            await db.execute(
+                "INSERT INTO dm_refusals (game_id, seat, deal) VALUES (?, ?, ?)"
+                " ON CONFLICT (game_id, seat) DO UPDATE SET deal = excluded.deal",
+                (game_id, seat, deal),
+            )
+
+    async def dm_link(self, user_id: int) -> DmLink | None:
+        """The DM channel with a user and their latest interaction there, if known."""
+        rows = await self._read(
+            "SELECT user_id, channel_id, token, token_at FROM dm_links WHERE user_id = ?",
+            (user_id,),
+        )
+        return DmLink(*rows[0]) if rows else None
+
+    async def set_dm_link(self, link: DmLink) -> None:
+        """Remember the DM channel with a user (and their latest interaction there)."""
+        async with self._writing() as db:
+            await db.execute(
+                "INSERT INTO dm_links (user_id, channel_id, token, token_at) VALUES (?, ?, ?, ?)"
+                " ON CONFLICT (user_id) DO UPDATE SET channel_id = excluded.channel_id,"
+                " token = excluded.token, token_at = excluded.token_at",
+                (link.user_id, link.channel_id, link.token, link.token_at),
             )
 
     async def actions(self, game_id: int) -> list[str]:

@@ -1,17 +1,23 @@
-"""What one player is told privately: their hand, what to do with it, the coach's line.
+"""What one player is told privately: their hand message, turn reminders, the coach's line.
 
 Each text takes the one seat's view it is for, so it can only hold that seat's own cards.
 """
 
 from __future__ import annotations
 
-from bot.core.render.calls import scores_line
-from bot.core.render.text import Names, plural
-from engine.cards import cards_str
+from bot.core.render.table import scores_line
+from bot.core.render.text import Names, and_list, plural
+from engine.cards import Card, cards_str
 from engine.phase import Phase
 from engine.views import SeatView
 
-__all__ = ["coach_text", "discard_prompt_text", "hand_text", "play_prompt_text", "where"]
+__all__ = [
+    "closed_hand_text",
+    "coach_text",
+    "hand_text",
+    "turn_reminder",
+    "where",
+]
 
 
 def where(channel_id: int) -> str:
@@ -19,47 +25,62 @@ def where(channel_id: int) -> str:
     return f"Cribbage in <#{channel_id}>"
 
 
-def discard_prompt_text(view: SeatView, channel_id: int) -> str:
-    """The DM at each deal: the hand and how many cards to choose for whose crib."""
-    dealer = Names.of(view).seat(view.dealer)
-    crib = "your crib" if view.dealer == view.seat else f"{dealer}'s crib"
-    cards = plural(view.discard_count, "card")
-    return (
-        f"{where(channel_id)}, deal {view.deal_number}. Your hand: {cards_str(view.hand)}\n"
-        f"Choose {cards} for {crib}."
-    )
+def coach_text(deal_number: int, line: str) -> str:
+    """The coach's line about a deal's discard, as it rides on the next hand message."""
+    return f"Coach, deal {deal_number}: {line}"
 
 
-def play_prompt_text(view: SeatView, channel_id: int) -> str:
-    """The DM when it is the seat's turn in the play: the count, the series and the cards."""
-    series = cards_str(view.series) if view.series else "nothing played yet"
+def hand_text(view: SeatView, channel_id: int, coach: str | None = None) -> str:
+    """The seat's hand message now: the hand, what to do (or who is to play), the scores."""
     names = Names.of(view)
-    return (
-        f"{where(channel_id)}: your turn. Count {view.count} ({series}); "
-        f"starter {view.starter}.\n"
-        f"Your cards: {cards_str(view.hand)}\n{scores_line(names, view.scores, view.target)}"
-    )
-
-
-def hand_text(view: SeatView, channel_id: int) -> str:
-    """The seat's hand for the ``hand`` command, with what they may do now."""
-    if view.phase is Phase.DISCARD and view.seat in view.pending_discards:
-        return discard_prompt_text(view, channel_id)
-    if view.phase is Phase.PLAY and view.turn == view.seat:
-        return play_prompt_text(view, channel_id)
-    names = Names.of(view)
-    held = cards_str(view.hand) if view.hand else "no cards left"
-    lines = [f"{where(channel_id)}, deal {view.deal_number}. Your cards: {held}"]
-    if view.discards:
-        lines.append(f"In the crib from you: {cards_str(view.discards)}")
+    lines = [f"{where(channel_id)}, deal {view.deal_number}."]
+    if coach:
+        lines.append(coach)
     if view.phase is Phase.DISCARD:
-        waiting = ", ".join(names.seat(s) for s in view.pending_discards)
-        lines.append(f"Waiting for {waiting} to discard.")
-    elif view.phase is Phase.PLAY and view.turn is not None:
-        lines.append(f"Count {view.count}; {names.seat(view.turn)} to play.")
+        dealer = names.seat(view.dealer)
+        crib = "your crib" if view.dealer == view.seat else f"{dealer}'s crib"
+        if view.seat in view.pending_discards:
+            cards = plural(view.discard_count, "card")
+            lines.append(f"Your hand: {cards_str(view.hand)}\nChoose {cards} for {crib}.")
+        else:
+            waiting = and_list(names.seat(s) for s in view.pending_discards)
+            lines.append(
+                f"You put {cards_str(view.discards)} in {crib}; you keep "
+                f"{cards_str(view.kept)}.\nWaiting for {waiting}."
+            )
+    elif view.phase is Phase.PLAY:
+        series = cards_str(view.series) if view.series else "nothing played yet"
+        if view.turn == view.seat:
+            lines.append(f"**Your turn.** Count {view.count} ({series}); starter {view.starter}.")
+        else:
+            to_play = names.seat(view.turn) if view.turn is not None else "nobody"
+            lines.append(
+                f"Count {view.count} ({series}); starter {view.starter}. {to_play} to play."
+            )
+        held = cards_str(view.hand) if view.hand else "none left"
+        lines.append(f"Your cards: {held}")
+    else:
+        lines.append(f"The game is over: the result is in <#{channel_id}>.")
+    lines.append(scores_line(names, view.scores, view.target))
     return "\n".join(lines)
 
 
-def coach_text(channel_id: int, deal_number: int, line: str) -> str:
-    """The coach's DM after a show: which game and deal, then the engine's one line."""
-    return f"{where(channel_id)}, deal {deal_number} — coach: {line}"
+def closed_hand_text(
+    channel_id: int, deal_number: int, kept: tuple[Card, ...], coach: str | None = None
+) -> str:
+    """A hand message once its deal is over (no controls left): what the seat kept, and where
+    the show is."""
+    lines = [f"{where(channel_id)}, deal {deal_number} is over."]
+    if kept:
+        lines.append(f"You kept {cards_str(kept)}; the show is in <#{channel_id}>.")
+    if coach:
+        lines.append(coach)
+    return "\n".join(lines)
+
+
+def turn_reminder(view: SeatView, channel_id: int) -> str:
+    """The short DM a player gets when the table has waited a while for them."""
+    if view.phase is Phase.DISCARD:
+        cards = plural(view.discard_count, "card")
+        return f"{where(channel_id)}: the table is waiting for your {cards} for the crib."
+    return f"{where(channel_id)}: it's your turn — count {view.count}."

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from bot.core.render.calls import result_line
+from bot.core.render.table import result_line
 from bot.core.render.text import Names, plural
 from engine.cards import cards_str
 from engine.phase import Phase

@@ -7,7 +7,16 @@ from collections.abc import Iterable, Sequence
 from engine.cards import Card
 from engine.views import PublicView
 
-__all__ = ["MAX_MESSAGE", "Names", "card_labels", "chunk", "code_safe", "escape", "plural"]
+__all__ = [
+    "MAX_MESSAGE",
+    "Names",
+    "and_list",
+    "card_labels",
+    "chunk",
+    "code_safe",
+    "escape",
+    "plural",
+]
 
 #: Discord's limit on one message's content.
 MAX_MESSAGE = 2000
@@ -86,9 +95,14 @@ def chunk(lines: Iterable[str], limit: int = MAX_MESSAGE) -> list[str]:
     return messages
 
 
+def and_list(words: Iterable[str]) -> str:
+    """Words for a sentence: "Al", "Al and Bea", "Al, Bea and Cy"."""
+    said = list(words)
+    if len(said) <= 1:
+        return "".join(said)
+    return ", ".join(said[:-1]) + " and " + said[-1]
+
+
 def card_labels(cards: Iterable[Card]) -> str:
     """Cards for a sentence: "5♥ and J♦"."""
-    names = [str(c) for c in cards]
-    if len(names) <= 1:
-        return "".join(names)
-    return ", ".join(names[:-1]) + " and " + names[-1]
+    return and_list(str(c) for c in cards)

@@ -1,0 +1,89 @@
+"""What the table has seen this deal and the last: the calls the channel's table message shows.
+
+The engine's events say what each action did; the messages a game owns are drawn from the
+stored game, so the events of the current deal (and of the deal before, whose table message
+still has to show its end) are kept with the snapshot. Events are public, so this holds no
+hidden card. Also kept: where each side's pegs stand (front and back, for the board picture)
+and the coach's line for each person about the deal just shown (private: it is never drawn on
+the table, only on that person's own hand message).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from engine.events import CutForDeal, Dealt, Event, event_from_dict, points_scored
+
+__all__ = ["DealLog"]
+
+#: How many deals' events are kept: the current one and the one before.
+_KEPT = 2
+
+
+@dataclass(slots=True)
+class DealLog:
+    """The events of the last two deals by deal number (0 holds the cut for deal), the pegs of
+    each side, and the coach's lines about ``coach_deal``."""
+
+    deals: dict[int, list[Event]] = field(default_factory=dict)
+    #: Per side: (front, back) peg: the score now and the score before the side last scored.
+    pegs: list[tuple[int, int]] = field(default_factory=list)
+    coach: dict[int, str] = field(default_factory=dict)
+    coach_deal: int = 0
+
+    @classmethod
+    def start(cls, num_sides: int) -> DealLog:
+        """An empty log for a new game."""
+        return cls(pegs=[(0, 0)] * num_sides)
+
+    @property
+    def deal(self) -> int:
+        """The deal whose events come in now (0 before the first deal)."""
+        return max(self.deals, default=0)
+
+    def events(self, deal: int) -> Sequence[Event]:
+        """The events of ``deal`` (empty when it is not kept)."""
+        return self.deals.get(deal, [])
+
+    def cut(self) -> CutForDeal | None:
+        """The cut for first deal, while the first deal's table is kept."""
+        return next((e for e in self.events(0) if isinstance(e, CutForDeal)), None)
+
+    def add(self, events: Iterable[Event]) -> None:
+        """Record the events of one action (a new deal's ``Dealt`` starts a new list)."""
+        for event in events:
+            if isinstance(event, Dealt):
+                self.deals[event.deal_number] = []
+                for old in sorted(self.deals)[:-_KEPT]:
+                    del self.deals[old]
+            self.deals.setdefault(self.deal, []).append(event)
+            scored = points_scored(event)
+            if scored is not None and scored.points:
+                front, _ = self.pegs[scored.side]
+                self.pegs[scored.side] = (scored.total, front)
+
+    def set_coach(self, deal: int, lines: Mapping[int, str]) -> None:
+        """The coach's line for each person (by seat) about ``deal``'s discard."""
+        self.coach_deal = deal
+        self.coach = dict(lines)
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON-ready data."""
+        return {
+            "deals": {str(n): [e.to_dict() for e in events] for n, events in self.deals.items()},
+            "pegs": [list(p) for p in self.pegs],
+            "coach": {str(seat): line for seat, line in self.coach.items()},
+            "coach_deal": self.coach_deal,
+        }
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> DealLog:
+        """Rebuild a log written by :meth:`to_dict`."""
+        return cls(
+            deals={int(n): [event_from_dict(e) for e in evs] for n, evs in data["deals"].items()},
+            pegs=[(int(front), int(back)) for front, back in data["pegs"]],
+            coach={int(seat): str(line) for seat, line in data["coach"].items()},
+            coach_deal=int(data["coach_deal"]),
+        )

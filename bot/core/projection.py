@@ -1,0 +1,228 @@
+"""Every message a game owns, drawn from the stored game: what each should show right now.
+
+The Discord layer calls :func:`project` whenever a game may have changed (after a move, on a
+timer, at start-up) and makes Discord match: it posts what was never sent, edits what shows
+something else, posts ``once`` messages a single time. Nothing here sends or stores; the same
+stored game always projects the same messages (``now`` only decides which turn reminders are
+due), so a message lost to a crash is simply found missing and sent again.
+
+The channel gets the lobby, one table message per deal (kept for the current deal and the one
+before, whose end may still have to be drawn), a second message for a deal's show when the
+two do not fit in one, and the result; each person gets one hand message per deal by DM.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+
+from bot.core.deal_log import DealLog
+from bot.core.games import Loaded
+from bot.core.lobby import lobby_view
+from bot.core.messages import BoardPicture, MessageView, Owed
+from bot.core.prompts import controls_for
+from bot.core.records import GameRecord, GameStatus, SeatRecord
+from bot.core.render.private import closed_hand_text, coach_text, hand_text, turn_reminder
+from bot.core.render.table import deal_text
+from bot.core.render.text import MAX_MESSAGE, Names
+from engine.cards import Card
+from engine.events import Shown
+from engine.game import Game
+from engine.phase import Phase
+from engine.views import PublicView
+
+__all__ = ["Projection", "TableFacts", "board_of", "hand_view", "project"]
+
+#: Where each kind of channel message goes among the others (lower first).
+_LOBBY, _TABLE, _NOTICE, _RESULT, _ENDED = 0, 10, 1000, 2000, 2100
+
+
+@dataclass(frozen=True, slots=True)
+class TableFacts:
+    """What, besides the game, decides the messages: ``refused`` maps a seat to the deal in
+    which its DMs were refused (no more DMs to it in that deal), ``coach_off`` the users who
+    turned the coach off, ``now`` and ``remind_after`` (seconds a person may take before being
+    reminded that the table waits for them)."""
+
+    refused: Mapping[int, int]
+    coach_off: frozenset[int]
+    now: float
+    remind_after: float
+
+
+@dataclass(frozen=True, slots=True)
+class Projection:
+    """The messages a game owes, and when to look again (a reminder falls due), if ever."""
+
+    owed: tuple[Owed, ...]
+    check_at: float | None
+
+
+def board_of(log: DealLog, view: PublicView) -> BoardPicture:
+    """The board as the pegs stand now."""
+    names = Names.of(view)
+    sides = tuple(names.plain_side(side) for side in range(len(log.pegs)))
+    winner = view.result.winner if view.result is not None else None
+    return BoardPicture(
+        sides, tuple(log.pegs), view.target, "lurch", view.sides[view.dealer], winner
+    )
+
+
+def _coach(log: DealLog, deal: int, seat: int) -> str | None:
+    line = log.coach.get(seat) if log.coach_deal == deal else None
+    return None if line is None else coach_text(deal, line)
+
+
+def hand_view(loaded: Loaded, seat: int, *, coach: bool = True) -> MessageView:
+    """A person's hand message for the current deal, with the controls for what they may do
+    (the coach's line about the deal before on top, unless ``coach`` is off)."""
+    game, record, log = loaded.game, loaded.record, loaded.log
+    view = game.view(seat)
+    if game.phase is Phase.OVER:
+        said = _coach(log, view.deal_number, seat) if coach else None
+        kept = _kept(log, view.deal_number, seat)
+        return MessageView(closed_hand_text(record.channel_id, view.deal_number, kept, said))
+    said = _coach(log, view.deal_number - 1, seat) if coach else None
+    return MessageView(
+        hand_text(view, record.channel_id, said),
+        controls=controls_for(view, record.id, record.version),
+    )
+
+
+def _kept(log: DealLog, deal: int, seat: int) -> tuple[Card, ...]:
+    """The cards ``seat`` kept in ``deal``, as its show said (empty if it never showed)."""
+    for event in log.events(deal):
+        if isinstance(event, Shown) and event.seat == seat and not event.crib:
+            return event.cards
+    return ()
+
+
+def _tables(record: GameRecord, game: Game, log: DealLog) -> list[Owed]:
+    names = Names.of(game.public_view())
+    view = game.public_view()
+    over = game.phase is Phase.OVER
+    resigned = _resigner(game)
+    owed: list[Owed] = []
+    for deal in sorted(d for d in log.deals if d >= 1):
+        live = deal == game.deal_number and not over
+        text = deal_text(
+            names,
+            log.events(deal),
+            view,
+            live=live,
+            cut=log.cut() if deal == 1 else None,
+            resigned=resigned,
+        )
+        board = board_of(log, view) if text.show and deal == log.deal else None
+        order = _TABLE + 2 * deal
+        together = "\n\n".join(part for part in (text.play, text.show) if part)
+        if len(together) <= MAX_MESSAGE:
+            owed.append(Owed(f"table:{deal}", MessageView(together, board=board), order=order))
+        else:
+            owed.append(Owed(f"table:{deal}", MessageView(text.play[:MAX_MESSAGE]), order=order))
+            owed.append(
+                Owed(
+                    f"show:{deal}",
+                    MessageView(text.show[:MAX_MESSAGE], board=board),
+                    order=order + 1,
+                )
+            )
+        if text.result:
+            final = MessageView(text.result, board=board_of(log, view))
+            owed.append(Owed("result", final, order=_RESULT))
+    return owed
+
+
+def _resigner(game: Game) -> int | None:
+    """The seat that resigned, if that is how the game ended (the log's last action says)."""
+    result = game.result
+    if result is None or result.reason != "resigned" or not game.actions:
+        return None
+    last = game.actions[-1]
+    return int(last["seat"]) if last.get("type") == "resign" else None
+
+
+def _owes_move(game: Game, seat: int) -> bool:
+    if game.phase is Phase.DISCARD:
+        return seat in game.pending_discards()
+    return game.phase is Phase.PLAY and game.turn == seat
+
+
+def _hands(record: GameRecord, loaded: Loaded, facts: TableFacts) -> list[Owed]:
+    """Each person's hand message for this deal (brought up to date only if it was sent,
+    once the game is over) and for the deal before (only if it was sent), or, when their DMs
+    were refused this deal, the channel's notice instead."""
+    game, log = loaded.game, loaded.log
+    deal = game.deal_number
+    over = game.phase is Phase.OVER
+    owed: list[Owed] = []
+    for seat in _people_seats(record):
+        user = seat.user_id
+        assert user is not None
+        coach = user not in facts.coach_off
+        if facts.refused.get(seat.seat) == deal:
+            notice = (
+                f"<@{user}>, I can't send you direct messages. Use `/cribbage hand` here to see "
+                "your cards and play."
+            )
+            view = MessageView(notice, mentions=(user,))
+            owed.append(Owed(f"dm-closed:{deal}:{seat.seat}", view, once=True, order=_NOTICE))
+        else:
+            view = hand_view(loaded, seat.seat, coach=coach)
+            owed.append(Owed(f"hand:{deal}:{seat.seat}", view, user, existing=over))
+        if deal - 1 in log.deals:
+            said = _coach(log, deal - 1, seat.seat) if coach else None
+            kept = _kept(log, deal - 1, seat.seat)
+            closed = MessageView(closed_hand_text(record.channel_id, deal - 1, kept, said))
+            owed.append(Owed(f"hand:{deal - 1}:{seat.seat}", closed, user, existing=True))
+    return owed
+
+
+def _reminders(
+    record: GameRecord, game: Game, facts: TableFacts
+) -> tuple[list[Owed], float | None]:
+    """A short reminder for each person the table has waited on for ``remind_after`` (by DM, or
+    a mention in the channel when their DMs were refused), once per turn; and when the next
+    one falls due."""
+    owed: list[Owed] = []
+    due = record.updated_at + facts.remind_after
+    waiting = [s for s in _people_seats(record) if _owes_move(game, s.seat)]
+    if not waiting:
+        return owed, None
+    if facts.now < due:
+        return owed, due
+    deal = game.deal_number
+    turn = f"d{deal}" if game.phase is Phase.DISCARD else f"v{record.version}"
+    for seat in waiting:
+        user = seat.user_id
+        assert user is not None
+        if facts.refused.get(seat.seat) == deal:
+            text = f"<@{user}>, the table is waiting for you — use `/cribbage hand`."
+            view = MessageView(text, mentions=(user,))
+            owed.append(Owed(f"away:{turn}:{seat.seat}", view, once=True, order=_NOTICE + 1))
+        else:
+            text = turn_reminder(game.view(seat.seat), record.channel_id)
+            owed.append(Owed(f"remind:{turn}:{seat.seat}", MessageView(text), user, once=True))
+    return owed, None
+
+
+def _people_seats(record: GameRecord) -> list[SeatRecord]:
+    return [s for s in record.seats if not s.is_computer and s.user_id is not None]
+
+
+def project(record: GameRecord, loaded: Loaded | None, facts: TableFacts) -> Projection:
+    """Every message ``record``'s game owes now (``loaded``: the game, once it has started)."""
+    status = record.status
+    owed = [Owed("lobby", lobby_view(record), order=_LOBBY)]
+    check_at = None
+    if loaded is not None:
+        owed += _tables(record, loaded.game, loaded.log)
+        if status in (GameStatus.ACTIVE, GameStatus.FINISHED):
+            owed += _hands(record, loaded, facts)
+        if status is GameStatus.ACTIVE:
+            reminders, check_at = _reminders(record, loaded.game, facts)
+            owed += reminders
+    if record.end_note:
+        owed.append(Owed("ended", MessageView(record.end_note), once=True, order=_ENDED))
+    owed.sort(key=lambda o: (o.user_id is not None, o.order))
+    return Projection(tuple(owed), check_at)

@@ -1,0 +1,200 @@
+"""The table in the channel: one message per deal, the calls of that deal said as players say
+them, where the play stands now, and at the end the show, item by item, and the scores.
+
+"Bea plays 5♥ — fifteen for 2 (Bea 17)" (a scoring call says the caller's running score),
+"Al plays 9♦ (count 24)", "Go — Bea pegs 1 (Bea 18)", the starter and his heels, every hand and
+the crib counted, the result. Made from the deal's events and the public view only, so a card
+still in someone's hand cannot reach the channel by mistake.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import assert_never
+
+from bot.core.render.text import Names, and_list, plural
+from engine.cards import cards_str
+from engine.events import (
+    CountReset,
+    CutForDeal,
+    Dealt,
+    Discarded,
+    Event,
+    GameOver,
+    Go,
+    GoPoint,
+    Heels,
+    Played,
+    Shown,
+    StarterCut,
+)
+from engine.outcome import GameResult
+from engine.phase import Phase
+from engine.speech import say_pegging, say_score
+from engine.views import PublicView
+
+__all__ = ["DealText", "deal_text", "result_line", "scores_line"]
+
+
+def _played(names: Names, event: Played) -> str:
+    said = say_pegging(event.items, event.points)
+    name = names.seat(event.seat)
+    if said:
+        return f"{name} plays {event.card} — {said} ({names.side(event.side)} {event.score})"
+    return f"{name} plays {event.card} (count {event.count})"
+
+
+def _go_point(names: Names, event: GoPoint) -> str:
+    label = "Last card" if event.last_card else "Go"
+    return (
+        f"{label} — {names.seat(event.seat)} pegs {event.points}"
+        f" ({names.side(event.side)} {event.score})"
+    )
+
+
+def _shown(names: Names, event: Shown) -> str:
+    owner = names.seat(event.seat)
+    what = f"{owner}'s crib" if event.crib else f"{owner}'s hand"
+    said = say_score(event.score)
+    return (
+        f"{what}: {cards_str(event.cards)} + starter {event.starter} — {said}"
+        f" ({names.side(event.side)} {event.total})"
+    )
+
+
+def _cut(names: Names, event: CutForDeal) -> str:
+    rounds = [
+        ", ".join(f"{names.seat(s)} {card}" for s, card in enumerate(cards))
+        for cards in event.rounds
+    ]
+    said = " — a tie for lowest, cut again: ".join(rounds)
+    return f"Cut for deal: {said}. {names.seat(event.dealer)} cuts lowest and deals first."
+
+
+def _dealt(names: Names, event: Dealt, discard_count: int) -> str:
+    dealer = names.seat(event.dealer)
+    cards = plural(discard_count, "card")
+    extra = ", and the top card of the deck joins it" if event.crib_from_deck else ""
+    return (
+        f"**Deal {event.deal_number}** — {dealer} deals {event.hand_size} each; "
+        f"everyone puts {cards} in {dealer}'s crib{extra}."
+    )
+
+
+def _starter(names: Names, event: StarterCut, heels: Heels | None) -> str:
+    if heels is None:
+        return f"Starter: {event.card}."
+    return (
+        f"Starter: {event.card} — his heels, {names.seat(heels.seat)} pegs {heels.points}"
+        f" ({names.side(heels.side)} {heels.score})."
+    )
+
+
+def result_line(names: Names, result: GameResult, resigned: int | None = None) -> str:
+    """The end of a game: "🏆 Al wins 121-84 — a skunk, 2 game points" (with ``resigned``,
+    the seat that resigned: "Bea resigned — 🏆 Al wins 40-10 …")."""
+    winner = names.side(result.winner)
+    verb = names.verb("wins", "win")
+    order = [result.winner] + [s for s in range(len(result.scores)) if s != result.winner]
+    scores = "-".join(str(result.scores[s]) for s in order)
+    points = plural(result.game_points, "game point")
+    kinds = {
+        "skunk": "a skunk, ",
+        "double_skunk": "a double skunk, ",
+        "lurch": "a lurch, ",
+    }
+    said = f"🏆 {winner} {verb} {scores} — {kinds.get(result.kind, '')}{points}"
+    if resigned is not None:
+        return f"{names.seat(resigned)} resigned — {said}"
+    return said
+
+
+def scores_line(names: Names, scores: Sequence[int], target: int) -> str:
+    """Every side's score: "Scores: Al 45 · Bea 38 (to 121)"."""
+    parts = " · ".join(f"{names.side(s)} {score}" for s, score in enumerate(scores))
+    return f"Scores: {parts} (to {target})"
+
+
+@dataclass(frozen=True, slots=True)
+class DealText:
+    """A deal as the channel shows it: the play (with where it stands now, while it goes on)
+    and, once counted, the show (with the scores after it); the result if the game ended."""
+
+    play: str
+    show: str
+    result: str
+
+
+def _status(names: Names, view: PublicView) -> str:
+    """Where the deal stands now, for a live table."""
+    match view.phase:
+        case Phase.DISCARD:
+            waiting = and_list(names.seat(s) for s in view.pending_discards)
+            return f"Waiting for {waiting} to put cards in the crib."
+        case Phase.PLAY:
+            series = cards_str(view.series) if view.series else "nothing played yet"
+            turn = f" — {names.seat(view.turn)} to play." if view.turn is not None else "."
+            return f"**Count {view.count}** ({series}){turn}"
+        case Phase.OVER:
+            return ""
+        case _:
+            assert_never(view.phase)
+
+
+def deal_text(
+    names: Names,
+    events: Sequence[Event],
+    view: PublicView,
+    *,
+    live: bool,
+    cut: CutForDeal | None = None,
+    resigned: int | None = None,
+) -> DealText:
+    """The text of one deal's table from its events; ``view`` is the table now (for the
+    discard count and, when ``live``, the line that says where the play stands)."""
+    play: list[str] = [] if cut is None else [_cut(names, cut)]
+    show: list[str] = []
+    result = ""
+    for i, event in enumerate(events):
+        match event:
+            case Dealt():
+                play.append(_dealt(names, event, view.discard_count))
+            case Discarded():
+                pass  # who is still to discard is said by the status line
+            case StarterCut():
+                after = events[i + 1] if i + 1 < len(events) else None
+                play.append(_starter(names, event, after if isinstance(after, Heels) else None))
+            case Heels():
+                pass  # said with the starter
+            case Played():
+                play.append(_played(names, event))
+            case Go():
+                play.append(f"{names.seat(event.seat)} says go")
+            case GoPoint():
+                play.append(_go_point(names, event))
+            case CountReset():
+                play.append(f"The count starts again; {names.seat(event.next_seat)} leads")
+            case Shown():
+                show.append(_shown(names, event))
+            case GameOver():
+                result = result_line(names, event.result, resigned)
+            case CutForDeal():
+                play.append(_cut(names, event))
+            case _:
+                assert_never(event)
+    if live and (status := _status(names, view)):
+        play.append(status)
+    if show and view.result is None:
+        show.append(scores_line(names, _scores_after(events, view), view.target))
+    return DealText("\n".join(play), "\n".join(show), result)
+
+
+def _scores_after(events: Sequence[Event], view: PublicView) -> tuple[int, ...]:
+    """The scores when the deal's show ended: every side shows a hand, so each side's last
+    count says its score then (the view may be of a later deal, whose heels or play moved on)."""
+    scores = list(view.scores)
+    for event in events:
+        if isinstance(event, Shown):
+            scores[event.side] = event.total
+    return tuple(scores)

@@ -1,0 +1,245 @@
+"""Putting a game's message on Discord: posting it, or editing the copy that is there.
+
+A message goes the cheapest way Discord allows. A DM is posted as a follow-up of the player's
+latest interaction in that DM, and a message posted that way is edited through the same
+interaction's webhook, while its token lives (15 minutes): webhook requests do not count toward
+the bot's global limit. Otherwise the bot's own token posts or edits, paced by the
+:class:`~bot.discord.pacing.Pacer`. Every request that Discord refuses is turned into what it
+means for the game (the DMs are closed, the message is gone, the channel is not ours).
+"""
+
+from __future__ import annotations
+
+import io
+import logging
+import time
+from typing import TYPE_CHECKING, Any
+
+import discord
+
+from bot.core.messages import BoardPicture, MessageView, Owed
+from bot.core.records import DmLink, MessageRecord
+from bot.discord.components import controls_view
+from bot.discord.pacing import Pacer, RequestKind
+
+if TYPE_CHECKING:
+    from bot.core.service import GameService
+
+__all__ = ["TOKEN_LIFE", "ChannelClosed", "Courier", "DmsClosed", "board_file"]
+
+log = logging.getLogger(__name__)
+
+#: How long an interaction's token may be used after the interaction (Discord allows 15
+#: minutes; a minute is kept in hand for clocks and slow requests).
+TOKEN_LIFE = 14 * 60.0
+#: Discord's limit for one message's content.
+MAX_CONTENT = 2000
+#: Discord's JSON error codes this module acts on.
+DMS_CLOSED = 50007
+UNKNOWN_MESSAGE = 10008
+INVALID_WEBHOOK_TOKEN = 50027
+MISSING_ACCESS = 50001
+MISSING_PERMISSIONS = 50013
+UNKNOWN_CHANNEL = 10003
+
+
+class DmsClosed(Exception):
+    """Discord refused a DM to this user (they do not take DMs from server members)."""
+
+
+class ChannelClosed(Exception):
+    """The bot cannot post or edit in the game's channel (gone, or no permission there)."""
+
+
+def board_file(board: BoardPicture) -> discord.File:
+    """The board picture as an attachment, with its alt text for screen readers."""
+    from bot.core.pictures.board import BoardState, Side, board_picture
+
+    sides = tuple(
+        Side(name, front, back) for name, (front, back) in zip(board.sides, board.pegs, strict=True)
+    )
+    state = BoardState(sides, board.target, board.rule, board.dealer, board.winner)
+    picture = board_picture(state)
+    return discord.File(
+        io.BytesIO(picture.png), filename=picture.filename, description=picture.alt_text
+    )
+
+
+def _clip(text: str) -> str:
+    return text if len(text) <= MAX_CONTENT else text[: MAX_CONTENT - 1] + "…"
+
+
+def _mentions(view: MessageView) -> discord.AllowedMentions:
+    """Only the users a message is meant to notify are pinged; names are never mentions."""
+    if not view.mentions:
+        return discord.AllowedMentions.none()
+    return discord.AllowedMentions(users=[discord.Object(uid) for uid in view.mentions])
+
+
+def _fresh(token: str | None, at: float | None, now: float) -> bool:
+    return token is not None and at is not None and now - at < TOKEN_LIFE
+
+
+class Courier:
+    """Posts and edits a game's messages for one bot."""
+
+    def __init__(
+        self,
+        client: discord.Client,
+        service: GameService,
+        pacer: Pacer,
+        *,
+        clock: Any = time.time,
+    ) -> None:
+        self._client = client
+        self._service = service
+        self._pacer = pacer
+        self._clock = clock
+
+    @property
+    def _app_id(self) -> int:
+        app = self._client.application_id
+        assert app is not None  # known from login on
+        return app
+
+    # -- the parts of a message ---------------------------------------------------------------
+    def _payload(self, view: MessageView, *, editing: bool) -> dict[str, Any]:
+        payload: dict[str, Any] = {
+            "content": _clip(view.content),
+            "allowed_mentions": _mentions(view),
+        }
+        components = controls_view(view)
+        if components is not None:
+            payload["view"] = components
+        elif editing:
+            payload["view"] = None  # take away controls the message no longer has
+        if view.board is not None:
+            picture = board_file(view.board)
+            if editing:
+                payload["attachments"] = [picture]
+            else:
+                payload["file"] = picture
+        elif editing:
+            payload["attachments"] = []
+        return payload
+
+    # -- sending ------------------------------------------------------------------------------
+    async def send(
+        self, game_id: int, channel_id: int, owed: Owed, known: MessageRecord | None
+    ) -> MessageRecord:
+        """Make Discord show ``owed`` (posting it, or editing ``known``, the copy sent before);
+        the record to keep. Raises :class:`DmsClosed` or :class:`ChannelClosed`."""
+        digest = owed.view.digest()
+        if owed.user_id is None:
+            return await self._to_channel(channel_id, owed, known, digest)
+        return await self._to_dm(owed.user_id, owed, known, digest)
+
+    async def _to_channel(
+        self, channel_id: int, owed: Owed, known: MessageRecord | None, digest: str
+    ) -> MessageRecord:
+        channel = self._client.get_partial_messageable(channel_id)
+        try:
+            if known is not None:
+                try:
+                    await self._pacer.slot(channel_id, RequestKind.EDIT, global_limit=True)
+                    message = channel.get_partial_message(known.message_id)
+                    await message.edit(**self._payload(owed.view, editing=True))
+                    return MessageRecord(owed.key, channel_id, known.message_id, digest)
+                except discord.NotFound as error:
+                    if error.code != UNKNOWN_MESSAGE:
+                        raise
+                    log.info("message %s of %s was deleted: posting it again", owed.key, channel_id)
+            await self._pacer.slot(channel_id, RequestKind.POST, global_limit=True)
+            sent = await channel.send(**self._payload(owed.view, editing=False))
+            return MessageRecord(owed.key, channel_id, sent.id, digest)
+        except (discord.Forbidden, discord.NotFound) as error:
+            if error.code in (MISSING_ACCESS, MISSING_PERMISSIONS, UNKNOWN_CHANNEL):
+                raise ChannelClosed(str(error)) from error
+            raise
+
+    async def _to_dm(
+        self, user_id: int, owed: Owed, known: MessageRecord | None, digest: str
+    ) -> MessageRecord:
+        now = self._clock()
+        if known is not None:
+            edited = await self._edit_dm(known, owed.view, now)
+            if edited:
+                return MessageRecord(
+                    owed.key,
+                    known.channel_id,
+                    known.message_id,
+                    digest,
+                    known.token,
+                    known.token_at,
+                )
+        link = await self._service.dm_link(user_id)
+        if (
+            link is not None
+            and link.channel_id is not None
+            and _fresh(link.token, link.token_at, now)
+        ):
+            assert link.token is not None
+            webhook = discord.Webhook.partial(self._app_id, link.token, client=self._client)
+            try:
+                await self._pacer.slot(link.channel_id, RequestKind.POST, global_limit=False)
+                posted = await webhook.send(wait=True, **self._payload(owed.view, editing=False))
+                return MessageRecord(
+                    owed.key, link.channel_id, posted.id, digest, link.token, link.token_at
+                )
+            except discord.HTTPException as error:
+                if error.code != INVALID_WEBHOOK_TOKEN and error.status not in (401, 404):
+                    raise
+        channel_id = await self._dm_channel(user_id, link)
+        dm = self._client.get_partial_messageable(channel_id, type=discord.ChannelType.private)
+        try:
+            await self._pacer.slot(channel_id, RequestKind.POST, global_limit=True)
+            sent = await dm.send(**self._payload(owed.view, editing=False))
+        except discord.Forbidden as error:
+            if error.code == DMS_CLOSED:
+                raise DmsClosed(str(error)) from error
+            raise
+        return MessageRecord(owed.key, channel_id, sent.id, digest)
+
+    async def _edit_dm(self, known: MessageRecord, view: MessageView, now: float) -> bool:
+        """Edit a DM sent before; False when it is gone (post it again)."""
+        payload = self._payload(view, editing=True)
+        if _fresh(known.token, known.token_at, now):
+            assert known.token is not None
+            webhook = discord.Webhook.partial(self._app_id, known.token, client=self._client)
+            try:
+                await self._pacer.slot(known.channel_id, RequestKind.EDIT, global_limit=False)
+                await webhook.edit_message(known.message_id, **payload)
+                return True
+            except discord.NotFound as error:
+                if error.code == UNKNOWN_MESSAGE:
+                    return False
+            except discord.HTTPException as error:
+                if error.code != INVALID_WEBHOOK_TOKEN and error.status != 401:
+                    raise
+            payload = self._payload(view, editing=True)  # files are spent once sent
+        dm = self._client.get_partial_messageable(
+            known.channel_id, type=discord.ChannelType.private
+        )
+        try:
+            await self._pacer.slot(known.channel_id, RequestKind.EDIT, global_limit=True)
+            await dm.get_partial_message(known.message_id).edit(**payload)
+        except discord.NotFound as error:
+            if error.code == UNKNOWN_MESSAGE:
+                return False
+            raise
+        except discord.Forbidden as error:
+            if error.code == DMS_CLOSED:
+                raise DmsClosed(str(error)) from error
+            raise
+        return True
+
+    async def _dm_channel(self, user_id: int, link: DmLink | None) -> int:
+        """The DM channel with a user, opened (and remembered) the first time."""
+        if link is not None and link.channel_id is not None:
+            return link.channel_id
+        await self._pacer.slot(None, RequestKind.POST, global_limit=True)
+        dm = await self._client.create_dm(discord.Object(user_id))
+        token = link.token if link else None
+        at = link.token_at if link else None
+        await self._service.dm_linked(DmLink(user_id, dm.id, token, at))
+        return dm.id

@@ -1,0 +1,215 @@
+"""The table keeper: makes every game's Discord messages match the stored game.
+
+A game that may have changed is *touched*; its channel's keeper task then asks the service what
+the game's messages should show (``GameService.owed``), compares it with what was last sent,
+and sends only the difference through the :class:`~bot.discord.courier.Courier`, reporting
+each message sent back to the service (which stores its id and digest). Bursts coalesce: while
+a channel's buckets are spent, the keeper waits and then draws the game afresh, so three moves in
+a second cost one edit of the table, never three. DMs go before the channel's messages, so the
+next player's controls are not held up by the table's pacing.
+
+Because the messages are a view of the stored game and what was sent is stored too, nothing a
+player needs is lost to a crash: at start-up every open or recently ended game is touched and
+whatever is missing or stale is sent. A send that failed is tried again after a pause.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import time
+from collections.abc import Callable
+from typing import TYPE_CHECKING
+
+import discord
+
+from bot.core.messages import Owed
+from bot.core.records import MessageRecord
+from bot.discord.courier import ChannelClosed, Courier, DmsClosed
+from bot.discord.pacing import Pacer, RequestKind
+
+if TYPE_CHECKING:
+    from bot.core.service import GameService, Owing
+
+__all__ = ["TableKeeper"]
+
+log = logging.getLogger(__name__)
+
+#: A failed send is tried again after this many seconds (doubling, up to the maximum).
+RETRY_AFTER = 2.0
+RETRY_MAX = 120.0
+#: How many passes one sync may make (each draws the game afresh) before it yields.
+MAX_PASSES = 20
+#: Games brought up to date at once at start-up.
+RECONCILE_AT_ONCE = 16
+
+
+def _due(owed: Owed, known: MessageRecord | None) -> bool:
+    """Whether ``owed`` has to be sent: never sent (unless it only exists to be kept up to date),
+    or showing something else (unless it is a notice, posted once)."""
+    if known is None:
+        return not owed.existing
+    return not owed.once and known.digest != owed.view.digest()
+
+
+class TableKeeper:
+    """One task per channel with games to bring up to date; reminder timers per game."""
+
+    def __init__(
+        self,
+        service: GameService,
+        courier: Courier,
+        pacer: Pacer,
+        *,
+        clock: Callable[[], float] = time.time,
+    ) -> None:
+        self._service = service
+        self._courier = courier
+        self._pacer = pacer
+        self._clock = clock
+        self._dirty: dict[int, set[int]] = {}
+        self._tasks: dict[int, asyncio.Task[None]] = {}
+        self._timers: dict[int, asyncio.TimerHandle] = {}
+        self._failures: dict[int, int] = {}
+        #: Channels the bot may not post in (gone, or no permission): told once in the log.
+        self._closed_channels: set[int] = set()
+
+    # -- asking ---------------------------------------------------------------------------------
+    def touch(self, game_id: int, channel_id: int) -> None:
+        """The game may have changed: bring its messages up to date soon."""
+        self._dirty.setdefault(channel_id, set()).add(game_id)
+        if channel_id not in self._tasks:
+            task = asyncio.create_task(self._run(channel_id), name=f"crib-table-{channel_id}")
+            self._tasks[channel_id] = task
+
+    @property
+    def busy(self) -> bool:
+        """Whether anything is being sent or waits to be."""
+        return bool(self._tasks or self._dirty)
+
+    async def reconcile(self) -> int:
+        """Bring every open or recently ended game up to date (start-up); how many there were."""
+        games = await self._service.games_to_reconcile()
+        for game_id, channel_id in games:
+            self.touch(game_id, channel_id)
+            if len(self._tasks) >= RECONCILE_AT_ONCE:
+                await asyncio.wait(list(self._tasks.values()), return_when=asyncio.FIRST_COMPLETED)
+        return len(games)
+
+    async def flush(self, timeout: float) -> list[int]:
+        """Wait (at most ``timeout`` seconds) until everything owed is sent; the games still
+        owed something when the time ran out."""
+        for timer in self._timers.values():
+            timer.cancel()
+        self._timers.clear()
+        deadline = time.monotonic() + timeout
+        while self._tasks and (left := deadline - time.monotonic()) > 0:
+            await asyncio.wait(list(self._tasks.values()), timeout=left)
+        unsent = sorted({g for games in self._dirty.values() for g in games})
+        for task in self._tasks.values():
+            task.cancel()
+        return unsent
+
+    # -- the work -------------------------------------------------------------------------------
+    async def _run(self, channel_id: int) -> None:
+        try:
+            while games := self._dirty.pop(channel_id, None):
+                for game_id in sorted(games):
+                    await self._sync_safely(game_id, channel_id)
+        finally:
+            self._tasks.pop(channel_id, None)
+            # A touch that came in while the task was ending starts a new one.
+            if self._dirty.get(channel_id):
+                self.touch(next(iter(self._dirty[channel_id])), channel_id)
+
+    async def _sync_safely(self, game_id: int, channel_id: int) -> None:
+        try:
+            await self._sync(game_id, channel_id)
+            self._failures.pop(game_id, None)
+        except asyncio.CancelledError:
+            raise
+        except Exception:
+            failures = self._failures.get(game_id, 0) + 1
+            self._failures[game_id] = failures
+            pause = min(RETRY_MAX, RETRY_AFTER * 2 ** (failures - 1))
+            log.warning(
+                "could not bring game %s up to date (try %d); trying again in %.0f s",
+                game_id,
+                failures,
+                pause,
+                exc_info=True,
+            )
+            self._later(game_id, channel_id, pause)
+
+    def _later(self, game_id: int, channel_id: int, delay: float) -> None:
+        """Look at the game again after ``delay`` seconds (a reminder due, a retry)."""
+        old = self._timers.pop(game_id, None)
+        if old is not None:
+            old.cancel()
+        loop = asyncio.get_running_loop()
+        self._timers[game_id] = loop.call_later(max(0.0, delay), self._fire, game_id, channel_id)
+
+    def _fire(self, game_id: int, channel_id: int) -> None:
+        self._timers.pop(game_id, None)
+        self.touch(game_id, channel_id)
+
+    async def _sync(self, game_id: int, channel_id: int) -> None:
+        for _ in range(MAX_PASSES):
+            owing = await self._service.owed(game_id)
+            if owing is None:
+                return
+            due = [(o, owing.sent.get(o.key)) for o in owing.owed if _due(o, owing.sent.get(o.key))]
+            if owing.check_at is not None:
+                self._later(game_id, channel_id, owing.check_at - self._clock())
+            if not due:
+                return
+            dms = [(o, k) for o, k in due if o.user_id is not None]
+            here = [(o, k) for o, k in due if o.user_id is None]
+            for owed, known in dms:
+                await self._deliver(owing, owed, known)
+            if here and owing.channel_id in self._closed_channels:
+                here = []
+            wait = self._channel_wait(owing.channel_id, here)
+            if wait > 0:
+                # The channel's counts are spent: wait, then draw the game afresh, so that every
+                # move made meanwhile goes out in the same edit.
+                await asyncio.sleep(wait)
+                continue
+            for owed, known in here:
+                await self._deliver(owing, owed, known)
+            if not dms and not here:
+                return
+        log.info("game %s kept changing while it was being sent; looking again", game_id)
+        self.touch(game_id, channel_id)
+
+    def _channel_wait(self, channel_id: int, due: list[tuple[Owed, MessageRecord | None]]) -> float:
+        """Seconds before the channel takes every post and edit in ``due``."""
+        posts = sum(1 for _, known in due if known is None)
+        edits = len(due) - posts
+        wait = 0.0
+        if posts:
+            wait = max(wait, self._pacer.channel_delay(channel_id, RequestKind.POST))
+        if edits:
+            wait = max(wait, self._pacer.channel_delay(channel_id, RequestKind.EDIT))
+        return wait
+
+    async def _deliver(self, owing: Owing, owed: Owed, known: MessageRecord | None) -> None:
+        """Send one message and report it; a closed DM or channel is what the game hears of."""
+        try:
+            record = await self._courier.send(owing.game_id, owing.channel_id, owed, known)
+        except DmsClosed:
+            assert owed.user_id is not None
+            await self._service.dms_refused(owing.game_id, owed.user_id)
+            return
+        except ChannelClosed as error:
+            if owing.channel_id not in self._closed_channels:
+                self._closed_channels.add(owing.channel_id)
+                log.warning("cannot post in channel %s (%s)", owing.channel_id, error)
+            return
+        except discord.HTTPException as error:
+            if owed.once and error.status == 400:
+                # A notice Discord will never take: say so, and do not try it forever.
+                log.warning("Discord refused %s of game %s: %s", owed.key, owing.game_id, error)
+                return
+            raise
+        await self._service.sent(owing.game_id, record)
