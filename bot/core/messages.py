@@ -14,6 +14,7 @@ import hashlib
 from dataclasses import dataclass, field
 from typing import Literal
 
+from bot.core.records import MessageRecord
 from bot.core.replies import Controls, LobbyControls
 
 __all__ = ["BoardPicture", "MessageView", "Owed", "Rule"]
@@ -71,3 +72,11 @@ class Owed:
     existing: bool = False
     #: Sent in this order among the game's owed messages (lower first).
     order: int = field(default=0, compare=False)
+
+    def due(self, sent: MessageRecord | None) -> bool:
+        """Whether this has to be sent, given the copy ``sent`` before (if any): a message never
+        sent (unless it only exists to be kept up to date), or showing something else (unless
+        it is posted once)."""
+        if sent is None:
+            return not self.existing
+        return not self.once and sent.digest != self.view.digest()

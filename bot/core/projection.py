@@ -22,7 +22,13 @@ from bot.core.lobby import lobby_view
 from bot.core.messages import BoardPicture, MessageView, Owed
 from bot.core.prompts import controls_for
 from bot.core.records import GameRecord, GameStatus, SeatRecord
-from bot.core.render.private import closed_hand_text, coach_text, hand_text, turn_reminder
+from bot.core.render.private import (
+    closed_hand_text,
+    coach_text,
+    hand_text,
+    turn_reminder,
+    where,
+)
 from bot.core.render.table import deal_text
 from bot.core.render.text import MAX_MESSAGE, Names
 from engine.cards import Card
@@ -31,7 +37,7 @@ from engine.game import Game
 from engine.phase import Phase
 from engine.views import PublicView
 
-__all__ = ["Projection", "TableFacts", "board_of", "hand_view", "project"]
+__all__ = ["Projection", "TableFacts", "board_of", "hand_view", "project", "resigner"]
 
 #: Where each kind of channel message goes among the others (lower first).
 _LOBBY, _TABLE, _NOTICE, _RESULT, _ENDED = 0, 10, 1000, 2000, 2100
@@ -78,6 +84,8 @@ def hand_view(loaded: Loaded, seat: int, *, coach: bool = True) -> MessageView:
     (the coach's line about the deal before on top, unless ``coach`` is off)."""
     game, record, log = loaded.game, loaded.record, loaded.log
     view = game.view(seat)
+    if record.status in (GameStatus.CANCELLED, GameStatus.EXPIRED):
+        return MessageView(f"{where(record.channel_id)}: this game ended without a result.")
     if game.phase is Phase.OVER:
         said = _coach(log, view.deal_number, seat) if coach else None
         kept = _kept(log, view.deal_number, seat)
@@ -101,7 +109,7 @@ def _tables(record: GameRecord, game: Game, log: DealLog) -> list[Owed]:
     names = Names.of(game.public_view())
     view = game.public_view()
     over = game.phase is Phase.OVER
-    resigned = _resigner(game)
+    resigned = resigner(game)
     owed: list[Owed] = []
     for deal in sorted(d for d in log.deals if d >= 1):
         live = deal == game.deal_number and not over
@@ -133,7 +141,7 @@ def _tables(record: GameRecord, game: Game, log: DealLog) -> list[Owed]:
     return owed
 
 
-def _resigner(game: Game) -> int | None:
+def resigner(game: Game) -> int | None:
     """The seat that resigned, if that is how the game ended (the log's last action says)."""
     result = game.result
     if result is None or result.reason != "resigned" or not game.actions:
@@ -154,7 +162,7 @@ def _hands(record: GameRecord, loaded: Loaded, facts: TableFacts) -> list[Owed]:
     were refused this deal, the channel's notice instead."""
     game, log = loaded.game, loaded.log
     deal = game.deal_number
-    over = game.phase is Phase.OVER
+    over = game.phase is Phase.OVER or record.status is not GameStatus.ACTIVE
     owed: list[Owed] = []
     for seat in _people_seats(record):
         user = seat.user_id
@@ -217,8 +225,7 @@ def project(record: GameRecord, loaded: Loaded | None, facts: TableFacts) -> Pro
     check_at = None
     if loaded is not None:
         owed += _tables(record, loaded.game, loaded.log)
-        if status in (GameStatus.ACTIVE, GameStatus.FINISHED):
-            owed += _hands(record, loaded, facts)
+        owed += _hands(record, loaded, facts)
         if status is GameStatus.ACTIVE:
             reminders, check_at = _reminders(record, loaded.game, facts)
             owed += reminders

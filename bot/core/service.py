@@ -31,7 +31,7 @@ from bot.core.computer import snapshot_views as views_before
 from bot.core.deal_log import DealLog
 from bot.core.games import Loaded, LoadedGames, RngFactory
 from bot.core.messages import MessageView, Owed
-from bot.core.projection import TableFacts, board_of, hand_view, project
+from bot.core.projection import TableFacts, board_of, hand_view, project, resigner
 from bot.core.prompts import discard_completions, play_completions
 from bot.core.records import DmLink, GameRecord, GameStatus, MessageRecord, SeatRecord
 from bot.core.refusals import Refused
@@ -514,11 +514,10 @@ class GameService:
         else:
             loaded = self._games.load(record)
             table = loaded.game.public_view()
-            text = (
-                last_result_text(table)
-                if record.status is GameStatus.FINISHED
-                else status_text(table)
-            )
+            if record.status is GameStatus.FINISHED:
+                text = last_result_text(table, resigner(loaded.game))
+            else:
+                text = status_text(table)
             view = MessageView(text, board=board_of(loaded.log, table))
         return Outcome(
             reply=Reply(view.content, ephemeral=not public, view=view),

@@ -44,14 +44,6 @@ MAX_PASSES = 20
 RECONCILE_AT_ONCE = 16
 
 
-def _due(owed: Owed, known: MessageRecord | None) -> bool:
-    """Whether ``owed`` has to be sent: never sent (unless it only exists to be kept up to date),
-    or showing something else (unless it is a notice, posted once)."""
-    if known is None:
-        return not owed.existing
-    return not owed.once and known.digest != owed.view.digest()
-
-
 class TableKeeper:
     """One task per channel with games to bring up to date; reminder timers per game."""
 
@@ -158,7 +150,7 @@ class TableKeeper:
             owing = await self._service.owed(game_id)
             if owing is None:
                 return
-            due = [(o, owing.sent.get(o.key)) for o in owing.owed if _due(o, owing.sent.get(o.key))]
+            due = [(o, owing.sent.get(o.key)) for o in owing.owed if o.due(owing.sent.get(o.key))]
             if owing.check_at is not None:
                 self._later(game_id, channel_id, owing.check_at - self._clock())
             if not due:

@@ -1,10 +1,10 @@
-"""Prompts and autocomplete choices hold only the seat's own cards."""
+"""A hand's controls and the autocomplete choices hold only the seat's own cards."""
 
 from __future__ import annotations
 
 import random
 
-from bot.core.prompts import discard_completions, discard_prompt, play_completions, play_prompt
+from bot.core.prompts import controls_for, discard_completions, play_completions
 from engine.cards import full_deck
 from engine.game import Game
 
@@ -13,12 +13,13 @@ def _game() -> Game:
     return Game.new(["Al", "Bea"], rng=random.Random(4))[0]
 
 
-def test_discard_prompt_lists_the_hand_and_stamps_the_deal() -> None:
+def test_discard_controls_list_the_hand_and_stamp_the_deal() -> None:
     game = _game()
-    prompt = discard_prompt(game.view(0), 7, 99, 1)
-    assert [c.code for c in prompt.cards] == [c.code for c in game.hand(0)]
-    assert all(c.enabled for c in prompt.cards)
-    assert (prompt.pick, prompt.stamp, prompt.kind) == (2, 1, "discard")
+    controls = controls_for(game.view(0), 7, version=3)
+    assert controls is not None
+    assert [c.code for c in controls.cards] == [c.code for c in game.hand(0)]
+    assert all(c.enabled for c in controls.cards)
+    assert (controls.pick, controls.stamp, controls.kind, controls.game_id) == (2, 1, "discard", 7)
 
 
 def test_play_prompt_disables_what_cannot_be_played() -> None:
@@ -27,10 +28,12 @@ def test_play_prompt_disables_what_cannot_be_played() -> None:
         game.discard(seat, game.hand(seat)[:2])
     turn = game.turn
     assert turn is not None
-    prompt = play_prompt(game.view(turn), 7, 99, 1, version=12)
+    controls = controls_for(game.view(turn), 7, version=12)
+    assert controls is not None and controls.kind == "play"
     playable = {c.code for c in game.playable_cards(turn)}
-    assert {c.code for c in prompt.cards if c.enabled} == playable
-    assert prompt.stamp == 12 and prompt.pick == 1
+    assert {c.code for c in controls.cards if c.enabled} == playable
+    assert controls.stamp == 12 and controls.pick == 1
+    assert controls_for(game.view(1 - turn), 7, version=12) is None, "not their turn"
     assert play_completions(game.view(turn), "")[0].value in playable
     assert play_completions(game.view(1 - turn), "") == []
 

@@ -1,5 +1,5 @@
-"""The channel's words for every kind of table event, the board, the private hand, the
-standings and the rules help."""
+"""The table's words for every kind of engine event (the play, the show, the result, and the
+live line), the status board, the private hand, the standings and the rules help."""
 
 from __future__ import annotations
 
@@ -8,11 +8,11 @@ import random
 import pytest
 
 from bot.core.records import LeaderRow, StatsRow
-from bot.core.render.calls import CalledStep, call_steps, result_line
 from bot.core.render.private import hand_text
 from bot.core.render.rules_help import RULES_TOPICS, rules_text
 from bot.core.render.standings import leaderboard_text, stats_text
 from bot.core.render.status import board, status_text
+from bot.core.render.table import deal_text, result_line
 from bot.core.render.text import MAX_MESSAGE, Names, chunk
 from engine.cards import Card, parse_cards
 from engine.events import (
@@ -20,6 +20,7 @@ from engine.events import (
     CutForDeal,
     Dealt,
     Discarded,
+    Event,
     GameOver,
     Go,
     GoPoint,
@@ -43,9 +44,11 @@ def game() -> Game:
     return Game.new(["Al", "Bea"], rng=random.Random(3))[0]
 
 
-def one(events: list, game: Game) -> str:  # type: ignore[type-arg]
-    (message,) = call_steps([(events, game.public_view())])
-    return message
+def one(events: list[Event], game: Game, *, live: bool = False) -> str:
+    """The table text of ``events`` (the play, then the show, then the result)."""
+    view = game.public_view()
+    text = deal_text(Names.of(view), events, view, live=live)
+    return "\n".join(part for part in (text.play, text.show, text.result) if part)
 
 
 def played(seat: int, pile: str, score: int = 0) -> Played:
@@ -55,21 +58,21 @@ def played(seat: int, pile: str, score: int = 0) -> Played:
     return Played(seat, seat, cards[-1], count, points.items, points.total, score)
 
 
-def test_a_card_that_scores_nothing(game: Game) -> None:
+def test_a_card_that_scores_nothing_says_the_count(game: Game) -> None:
     assert one([played(1, "10S 2H")], game) == "Bea plays 2♥ (count 12)"
 
 
-def test_fifteen_for_two(game: Game) -> None:
-    assert one([played(1, "10S 5H")], game) == "Bea plays 5♥ — fifteen for 2 (count 15)"
+def test_fifteen_for_two_says_the_running_score(game: Game) -> None:
+    assert one([played(1, "10S 5H", 11)], game) == "Bea plays 5♥ — fifteen for 2 (Bea 11)"
 
 
 def test_pair_and_fifteen(game: Game) -> None:
-    text = one([played(0, "5S 5H 5D")], game)
-    assert text == "Al plays 5♦ — fifteen and three of a kind for 8 (count 15)"
+    text = one([played(0, "5S 5H 5D", 20)], game)
+    assert text == "Al plays 5♦ — fifteen and three of a kind for 8 (Al 20)"
 
 
 def test_thirty_one_for_two(game: Game) -> None:
-    assert one([played(0, "10S JH 5D 6C")], game) == "Al plays 6♣ — 31 for 2 (count 31)"
+    assert one([played(0, "10S JH 5D 6C", 9)], game) == "Al plays 6♣ — 31 for 2 (Al 9)"
 
 
 def test_go_and_the_point_for_it(game: Game) -> None:
@@ -85,40 +88,45 @@ def test_last_card_and_reset(game: Game) -> None:
 
 def test_starter_with_his_heels(game: Game) -> None:
     text = one([StarterCut(c("JS"), 0), Heels(0, 0, 2, 2)], game)
-    assert text == "Starter: J♠ — his heels, Al pegs 2 (Al 2). Bea leads."
+    assert text == "Starter: J♠ — his heels, Al pegs 2 (Al 2)."
 
 
 def test_starter_without_heels(game: Game) -> None:
-    assert one([StarterCut(c("9S"), 1)], game) == "Starter: 9♠. Al leads."
+    assert one([StarterCut(c("9S"), 1)], game) == "Starter: 9♠."
 
 
-def test_show_is_said_item_by_item(game: Game) -> None:
+def test_his_heels_that_wins_names_no_leader(game: Game) -> None:
+    result = make_result(121, (121, 80), 0, "target")
+    text = one([StarterCut(c("JS"), 0), Heels(0, 0, 2, 121), GameOver(result)], game)
+    assert text.splitlines()[0] == "Starter: J♠ — his heels, Al pegs 2 (Al 121)."
+    assert "leads" not in text
+
+
+def test_show_is_said_item_by_item_then_the_scores(game: Game) -> None:
     cards, starter = parse_cards("5H 5C JD 8S"), c("2C")
     score = score_hand(cards, starter)
     text = one([Shown(1, 1, False, cards, starter, score, 40)], game)
-    assert text == (
+    assert text.splitlines() == [
         "Bea's hand: 5♥ 5♣ J♦ 8♠ + starter 2♣ — fifteen two, fifteen four, fifteen six, "
-        "fifteen eight, and a pair is ten (Bea 40)"
-    )
+        "fifteen eight, and a pair is ten (Bea 40)",
+        "Scores: Al 0 · Bea 40 (to 121)",
+    ]
 
 
 def test_crib_and_a_hand_worth_nothing(game: Game) -> None:
     cards, starter = parse_cards("AH 3C 7D 9S"), c("QS")
     score = score_hand(cards, starter, crib=True)
     text = one([Shown(0, 0, True, cards, starter, score, 3)], game)
-    assert text == "Al's crib: A♥ 3♣ 7♦ 9♠ + starter Q♠ — nothing (Al 3)"
+    assert text.splitlines()[0] == "Al's crib: A♥ 3♣ 7♦ 9♠ + starter Q♠ — nothing (Al 3)"
 
 
-def test_scores_follow_the_show_before_the_next_deal(game: Game) -> None:
-    cards, starter = parse_cards("AH 3C 7D 9S"), c("QS")
-    shown = Shown(0, 0, True, cards, starter, score_hand(cards, starter, crib=True), 0)
-    messages = call_steps([([shown, Dealt(1, 2, 6, False)], game.public_view())])
-    assert messages[1] == "Scores: Al 0 · Bea 0 (to 121)"
-    assert messages[2].startswith("**Deal 2** — Bea deals 6 each. Everyone puts 2 cards in Bea")
+def test_a_deal_opens_with_who_deals_and_how_many_cards_go_to_the_crib(game: Game) -> None:
+    text = one([Dealt(1, 2, 6, False)], game)
+    assert text == "**Deal 2** — Bea deals 6 each; everyone puts 2 cards in Bea's crib."
 
 
 def test_three_players_get_a_crib_card_from_the_deck(game: Game) -> None:
-    text = call_steps([([Dealt(0, 1, 5, True)], game.public_view())])[0]
+    text = one([Dealt(0, 1, 5, True)], game)
     assert "Al deals 5 each" in text
     assert "in Al's crib, and the top card of the deck joins it" in text
 
@@ -131,12 +139,26 @@ def test_cut_for_deal_with_a_tie(game: Game) -> None:
     )
 
 
-def test_discarded_never_names_the_cards(game: Game) -> None:
+def test_discards_never_name_the_cards_and_the_live_table_says_who_is_waited_for(
+    game: Game,
+) -> None:
     thrown = game.hand(0)[:2]
     events = game.discard(0, thrown)
     assert events == [Discarded(0, 2)]
-    text = one(events, game)
-    assert text == "Al puts 2 cards in the crib. Waiting for Bea."
+    text = one(events, game, live=True)
+    assert text == "Waiting for Bea to put cards in the crib."
+    assert not any(str(card) in text for card in thrown)
+
+
+def test_the_live_table_says_the_count_and_whose_turn(game: Game) -> None:
+    for seat in (0, 1):
+        game.discard(seat, game.hand(seat)[:2])
+    turn = game.turn
+    assert turn is not None
+    card = game.playable_cards(turn)[0]
+    events = game.play(turn, card)
+    last = one(events, game, live=True).splitlines()[-1]
+    assert last == f"**Count {card.value}** ({card}) — {game.players[1 - turn]} to play."
 
 
 def test_result_with_skunk_and_game_points(game: Game) -> None:
@@ -145,8 +167,8 @@ def test_result_with_skunk_and_game_points(game: Game) -> None:
     plain = make_result(121, (100, 121), 1, EndReason.TARGET)
     assert one([GameOver(plain)], game) == "🏆 Bea wins 121-100 — 1 game point"
     resigned = make_result(121, (10, 40), 1, EndReason.RESIGNED)
-    assert result_line(Names(["Al", "Bea"], 2), resigned) == (
-        "🏆 Bea wins 40-10 by resignation — a double skunk, 3 game points"
+    assert result_line(Names(["Al", "Bea"], 2), resigned, resigned=0) == (
+        "Al resigned — 🏆 Bea wins 40-10 — a double skunk, 3 game points"
     )
 
 
@@ -242,40 +264,6 @@ def test_names_cannot_inject_markdown() -> None:
     assert result_line(table, result).startswith("🏆 \\*\\*Al\\*\\* wins")
     text = board(table, (10, 20), 121)
     assert text.count("```") == 2 and "B'ea" in text
-
-
-def test_steps_share_one_message_per_run_of_plays(game: Game) -> None:
-    view = game.public_view()
-    steps: list[CalledStep] = [
-        ([played(0, "10S")], view),
-        ([played(1, "10S 5H"), Go(0)], view),
-        ([played(1, "10S 5H 6C"), GoPoint(1, 1, 1, 3, False), CountReset(0)], view),
-    ]
-    assert call_steps(steps) == [
-        "Al plays 10♠ (count 10)\n"
-        "Bea plays 5♥ — fifteen for 2 (count 15)\n"
-        "Al says go\n"
-        "Bea plays 6♣ (count 21)\n"
-        "Go — Bea pegs 1 (Bea 3)\n"
-        "The count starts again; Al leads"
-    ]
-
-
-def test_steps_share_one_message_per_run_of_discards() -> None:
-    game = Game.new(["Al", "Bot 1", "Bot 2"], rng=random.Random(5))[0]
-    steps = []
-    for seat in (1, 2):
-        events = game.discard(seat, game.hand(seat)[:1])
-        steps.append((events, game.public_view()))
-    # Who is still to discard is said once, after the last discard of the run.
-    assert call_steps(steps) == [
-        "Bot 1 puts 1 card in the crib.\nBot 2 puts 1 card in the crib. Waiting for Al."
-    ]
-    # The last discard waits for nobody; the starter it turns up is a message of its own.
-    events = game.discard(0, game.hand(0)[:1])
-    messages = call_steps([(events, game.public_view())])
-    assert messages[0] == "Al puts 1 card in the crib."
-    assert messages[1].startswith("Starter: ")
 
 
 def test_leaderboard_shows_games_against_the_computer_apart() -> None:

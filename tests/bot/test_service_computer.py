@@ -1,6 +1,6 @@
 """Games against the computer through the service: it answers at once, legally, each move
-logged; its plays are batched with the move that gave it the turn; lobbies with computers;
-restarts; results kept apart from games between people."""
+logged; its plays are called on the deal's one table message with the person's; lobbies with
+computers; restarts; results kept apart from games between people."""
 
 from __future__ import annotations
 
@@ -36,12 +36,12 @@ def computer_service(store: Store, clock: Clock, seed: int = 1) -> GameService:
 async def vs_computer(
     service: GameService, *, players: int = 2, target: int = 61, level: str = "hard"
 ) -> Transcript:
-    table = Transcript()
+    table = Transcript(service)
     outcome = await service.new_game(
         GUILD, CHANNEL, AL, players=players, target=target, vs_computer=True, difficulty=level
     )
     assert outcome.ok, outcome.reply.text
-    table.record(AL.id, outcome)
+    await table.record(AL.id, outcome)
     return table
 
 
@@ -54,9 +54,12 @@ def people_waiting(game: Game, human_seats: set[int]) -> bool:
     return game.turn in human_seats
 
 
-def plays_batched(outcome: Outcome) -> None:
-    """All the plays of one call are called in one channel message."""
-    assert sum(" plays " in message for message in outcome.channel) <= 1, outcome.channel
+def one_table_per_deal(table: Transcript, game: Game) -> None:
+    """Every call of a deal, the computer's too, is on that deal's table message: the channel
+    has the lobby and one message per deal, two where a deal's play and show do not fit in
+    one (and the result at the end)."""
+    if game.result is None:
+        assert game.deal_number + 1 <= len(table.channel()) <= 2 * game.deal_number + 1
 
 
 async def test_vs_computer_deals_at_once_and_the_computer_has_discarded(
@@ -65,9 +68,9 @@ async def test_vs_computer_deals_at_once_and_the_computer_has_discarded(
     service = computer_service(store, clock)
     table = await vs_computer(service, target=121)
     started = table.outcomes[0]
-    assert started.reply.text.startswith("Dealing")
-    assert started.lobby is not None and started.lobby.buttons == ()
-    assert "Computer \\(hard\\)" in started.lobby.text
+    lobby = started.reply.view
+    assert lobby is not None and lobby.lobby is not None and lobby.lobby.buttons == ()
+    assert "Computer \\(hard\\)" in lobby.content and "has started" in lobby.content
     record = await store.open_game_in_channel(CHANNEL)
     assert record is not None and record.status == "active" and record.vs_computer
     assert [(s.user_id, s.name, s.is_computer) for s in record.seats] == [
@@ -79,9 +82,8 @@ async def test_vs_computer_deals_at_once_and_the_computer_has_discarded(
     # The computer's discard is an action of the log like anyone's.
     assert [json.loads(a) for a in await store.actions(record.id)] == game.actions
     assert game.actions == [{"type": "discard", "seat": 1, "cards": game.actions[0]["cards"]}]
-    assert "Computer \\(hard\\) puts 2 cards in the crib. Waiting for Al." in started.channel
-    assert [p.kind for p in started.prompts] == ["discard"]
-    assert started.prompts[0].user_id == AL.id
+    assert table.table(record.id, 1).endswith("Waiting for Al to put cards in the crib.")
+    assert list(table.latest) == [AL.id] and table.latest[AL.id].kind == "discard"
 
 
 @pytest.mark.parametrize(("level", "seed"), [("hard", 1), ("medium", 2), ("easy", 3)])
@@ -94,8 +96,9 @@ async def test_whole_game_against_each_level(
     assert game_id is not None
 
     async def check(outcome: Outcome, user: User) -> None:
-        plays_batched(outcome)
-        assert people_waiting(await load(store, game_id), {0})
+        game = await load(store, game_id)
+        one_table_per_deal(table, game)
+        assert people_waiting(game, {0})
 
     await drive(service, table, [AL], check=check)
     game = await load(store, game_id)
@@ -104,25 +107,32 @@ async def test_whole_game_against_each_level(
     assert [json.loads(a) for a in await store.actions(game_id)] == game.actions
     computer_moves = [a for a in game.actions if a["seat"] == 1]
     assert computer_moves and all(a["type"] in ("discard", "play") for a in computer_moves)
-    assert table.channel[-1].startswith("🏆")
+    assert table.channel(game_id)[-1].startswith("🏆")
     rows = await store.results(game_id)
     assert [(r.user_id, r.is_computer) for r in rows] == [(AL.id, False), (None, True)]
 
 
-async def test_computer_plays_after_a_go_share_one_message(store: Store, clock: Clock) -> None:
+async def test_computer_plays_after_a_go_are_called_with_the_move(
+    store: Store, clock: Clock
+) -> None:
     """Somewhere in a game the computer plays two or more cards in a row (after the person's
-    go, or the person leads and it answers): all of it is one channel message."""
+    go, or the person leads and it answers): the table shows them at once, after the
+    person's move, in the deal's one message."""
     service = computer_service(store, clock, seed=7)
     table = await vs_computer(service)
+    game_id = table.outcomes[0].game_id or 0
     seen_run = False
 
     async def check(outcome: Outcome, user: User) -> None:
         nonlocal seen_run
-        plays_batched(outcome)
-        for message in outcome.channel:
-            if message.count("Computer \\(hard\\) plays") >= 2:
+        game = await load(store, game_id)
+        one_table_per_deal(table, game)
+        if game.result is None and game.phase is Phase.PLAY:
+            lines = table.table(game_id, game.deal_number).splitlines()
+            plays = [line for line in lines if " plays " in line or "says go" in line]
+            tail = "".join("C" if "Computer" in line else "A" for line in plays)
+            if tail.endswith("ACC") or tail.endswith("ACCC"):
                 seen_run = True
-                assert "Al plays" in message or "Al says go" in message
 
     await drive(service, table, [AL], check=check)
     assert seen_run
@@ -137,8 +147,7 @@ async def test_restart_mid_game_continues_with_the_computer(store: Store, clock:
     before = await load(store, game_id)
     # A new process: nothing in memory, everything from the database.
     again = computer_service(store, clock, seed=99)
-    pending = table.latest[AL.id]
-    table.latest = {AL.id: pending}
+    table.service = again
     await drive(again, table, [AL])
     game = await load(store, game_id)
     assert game.phase is Phase.OVER
@@ -154,17 +163,18 @@ async def test_three_players_with_a_computer_from_the_lobby(store: Store, clock:
     assert (await service.join(CHANNEL, BEA)).ok
     added = await service.click_lobby(game_id, "computer:medium", AL)
     assert added.ok and added.reply.text.startswith("Computer (medium) takes seat 3.")
-    assert added.lobby is not None and added.lobby.levels == ()
-    assert "remove_computer" in added.lobby.buttons
-    table = Transcript()
-    started = table.record(BEA.id, await service.start(CHANNEL, BEA))
+    assert added.update is not None and added.update.lobby is not None
+    assert added.update.lobby.levels == () and "remove_computer" in added.update.lobby.buttons
+    table = Transcript(service)
+    started = await table.record(BEA.id, await service.start(CHANNEL, BEA))
     assert started.ok
     # The computer threw its card with the deal; both people got their hands.
-    assert sorted(p.user_id for p in started.prompts) == [AL.id, BEA.id]
+    assert sorted(table.latest) == [AL.id, BEA.id]
 
     async def check(outcome: Outcome, user: User) -> None:
-        plays_batched(outcome)
-        assert people_waiting(await load(store, game_id), {0, 1})
+        game = await load(store, game_id)
+        one_table_per_deal(table, game)
+        assert people_waiting(game, {0, 1})
 
     await drive(service, table, [AL, BEA], check=check)
     assert (await load(store, game_id)).phase is Phase.OVER
@@ -181,14 +191,13 @@ async def test_four_players_against_three_computers(store: Store, clock: Clock) 
         "Computer 2 (easy)",
         "Computer 3 (easy)",
     ]
-    # Three computers discarding at the deal make one message, not three.
-    discards = [m for m in table.outcomes[0].channel if "in the crib" in m]
-    assert len(discards) == 1 and discards[0].count("puts 1 card in the crib") == 3
-    assert discards[0].endswith("Waiting for Al.")
+    # Three computers discarding at the deal: the table only waits for Al.
+    assert table.table(record.id, 1).endswith("Waiting for Al to put cards in the crib.")
 
     async def check(outcome: Outcome, user: User) -> None:
-        plays_batched(outcome)
-        assert people_waiting(await load(store, record.id), {0})
+        game = await load(store, record.id)
+        one_table_per_deal(table, game)
+        assert people_waiting(game, {0})
 
     await drive(service, table, [AL], check=check)
     assert (await load(store, record.id)).phase is Phase.OVER
@@ -209,12 +218,13 @@ async def test_only_the_creator_seats_or_removes_computers(
     assert not (await service.click_lobby(game_id, "computer:hard", AL)).ok  # full
     assert not (await service.click_lobby(game_id, "remove_computer", BEA)).ok
     removed = await service.click_lobby(game_id, "remove_computer", AL)
-    assert removed.ok and removed.lobby is not None
-    assert "Computer" not in removed.lobby.text.split("\n")[1]
+    assert removed.ok and removed.update is not None
+    assert "Computer" not in removed.update.content.split("\n")[1]
     # The creator is always a person: leaving closes the lobby rather than leave computers.
     assert (await service.click_lobby(game_id, "computer:easy", AL)).ok
     left = await service.leave(CHANNEL, AL)
-    assert left.ok and "closed the lobby" in left.channel[0]
+    record = await store.get_game(game_id)
+    assert left.ok and record is not None and record.end_note == "Al left and closed the lobby."
     assert await store.open_game_in_channel(CHANNEL) is None
 
 

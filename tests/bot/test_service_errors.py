@@ -7,7 +7,7 @@ from collections.abc import Awaitable, Callable
 
 import pytest
 
-from bot.core.replies import Outcome, Prompt, User
+from bot.core.replies import Controls, Outcome, User
 from bot.core.service import GameService
 from bot.store import Store
 from engine.cards import Card, full_deck
@@ -35,10 +35,10 @@ async def assert_refused(store: Store, service: GameService, call: Call, words: 
     outcome = await call(service)
     assert not outcome.ok
     text = outcome.reply.text
-    assert outcome.reply.ephemeral and outcome.reply.controls is None
+    assert outcome.reply.ephemeral and outcome.reply.view is None
     assert words.lower() in text.lower(), text
     assert "\n" not in text and len(text) < 200 and text[-1] in ".!", text
-    assert not outcome.channel and not outcome.prompts and outcome.lobby is None
+    assert not outcome.changed and outcome.update is None
     if game_id is not None:
         assert await state(store, game_id) == before
 
@@ -146,8 +146,8 @@ async def test_discard_refusals(store: Store, service: GameService) -> None:
 async def test_play_refusals(store: Store, service: GameService) -> None:
     table = await open_table(service, [AL, BEA])
     await drive(service, table, [AL, BEA], stop_after=2)
-    (prompt,) = [p for p in table.latest.values() if p.kind == "play"]
-    mover, waiter = (AL, BEA) if prompt.user_id == AL.id else (BEA, AL)
+    ((mover_id, prompt),) = [(u, p) for u, p in table.latest.items() if p.kind == "play"]
+    mover, waiter = (AL, BEA) if mover_id == AL.id else (BEA, AL)
     game = await load(store, prompt.game_id)
     first = Card.parse(prompt.cards[0].code)
     theirs = game.hand(1 if mover is AL else 0)[0]
@@ -175,7 +175,7 @@ async def test_play_refusals(store: Store, service: GameService) -> None:
     )
 
 
-def _press(s: GameService, *, prompt: Prompt, user: User, code: str) -> Awaitable[Outcome]:
+def _press(s: GameService, *, prompt: Controls, user: User, code: str) -> Awaitable[Outcome]:
     return s.click_play(prompt.game_id, prompt.stamp, user, code)
 
 
@@ -186,15 +186,15 @@ async def test_a_card_over_31_is_refused(store: Store, service: GameService) -> 
     for _ in range(200):
         await drive(service, table, [AL, BEA], stop_after=1)
         blocked = [
-            (p, c)
-            for p in table.latest.values()
+            (u, p, c)
+            for u, p in table.latest.items()
             if p.kind == "play"
             for c in p.cards
             if not c.enabled
         ]
         if blocked:
-            prompt, card = blocked[0]
-            user = users[prompt.user_id]
+            user_id, prompt, card = blocked[0]
+            user = users[user_id]
             press = functools.partial(_press, prompt=prompt, user=user, code=card.code)
             await assert_refused(store, service, press, "would make the count")
             return

@@ -15,15 +15,16 @@ from bot.core.replies import Outcome, User
 from bot.core.service import GameService
 from bot.store import Store
 from engine.cards import Card
-from engine.game import Game
 from tests.helpers.service_driver import (
     AL,
     BEA,
     CHANNEL,
     CY,
     DEE,
+    GUILD,
     PLAYERS,
     Clock,
+    Transcript,
     drive,
     load,
     make_service,
@@ -31,9 +32,10 @@ from tests.helpers.service_driver import (
 )
 
 CARD = re.compile(r"(?:10|[2-9AJQK])[♣♦♥♠]")
-# Where a card may be named in the channel: the card just played, the starter, the cut for
-# deal, and the show (whose cards are public by then).
+# Where a card may be named in the channel: the card just played, the cards of the count (all
+# played), the starter, the cut for deal, and the show (whose cards are public by then).
 PUBLIC_PLACES = (
+    re.compile(r"^\*\*Count \d+\*\* \((?:(?:10|[2-9AJQK])[♣♦♥♠] ?)*\)", re.M),
     re.compile(r"^Cut for deal: .*$", re.M),
     re.compile(r"^.+'s (?:hand|crib): .*$", re.M),
     re.compile(r" plays (?:10|[2-9AJQK])[♣♦♥♠]"),
@@ -53,47 +55,46 @@ def cards_in(text: str) -> set[Card]:
     return {Card.parse(m) for m in CARD.findall(text)}
 
 
-def private_checker(store: Store, users: Sequence[User]):  # type: ignore[no-untyped-def]
+COACH_LINE = re.compile(r"^Coach, deal \d+: .*$", re.M)
+
+
+def private_checker(store: Store, table: Transcript, users: Sequence[User]):  # type: ignore[no-untyped-def]
+    """After every move: the channel names only public cards; each person's hand message for
+    the deal names only their own cards and the public ones, with exactly their hand on its
+    controls; a coach's line names only cards that person was dealt in the deal it is about."""
     seats = {u.id: i for i, u in enumerate(users)}
-    # The game as it was before the latest move: the coach speaks of the deal that move ended.
-    previous: list[Game] = []
+    dealt: dict[tuple[int, int], set[Card]] = {}  # (deal, seat) -> the cards the seat was dealt
 
     async def check(outcome: Outcome, actor: User) -> None:
-        assert_channel_hides_hands(outcome.channel)
-        if outcome.game_id is None:
-            return
+        assert outcome.game_id is not None
+        assert_channel_hides_hands(table.channel(outcome.game_id))
         game = await load(store, outcome.game_id)
-        before = previous[-1] if previous else None
-        previous[:] = [game]
-        for info in (p for p in outcome.prompts if p.kind == "info"):
-            # A coach line names only the cards that seat was dealt in the deal just shown.
-            assert before is not None
-            dealt = before.view(seats[info.user_id])
-            assert cards_in(info.text) <= set(dealt.kept) | set(dealt.discards), info.text
-            assert f"deal {dealt.deal_number} — coach: You kept" in info.text
-        # The actor is told the card they just played, which may already be dealt again.
-        reply = re.sub(r"^You played \S+\.", "", outcome.reply.text)
-        prompts = [p for p in outcome.prompts if p.kind != "info"]
-        texts = [(actor.id, reply)] + [(p.user_id, p.text) for p in prompts]
-        for user_id, text in texts:
-            view = game.view(seats[user_id])
+        deal = game.deal_number
+        for user in users:
+            seat = seats[user.id]
+            view = game.view(seat)
+            own = set(view.hand) | set(view.kept) | set(view.discards)
+            dealt.setdefault((deal, seat), set()).update(own)
+            sent = table.messages.get((outcome.game_id, f"hand:{deal}:{seat}"))
+            if sent is None or game.result is not None:
+                continue
+            text = sent.view.content
+            for line in COACH_LINE.findall(text):
+                assert cards_in(line) <= dealt.get((deal - 1, seat), set()), line
+            rest = COACH_LINE.sub("", text)
             public = {c for played in view.played for c in played} | set(view.series)
             if view.starter is not None:
                 public.add(view.starter)
-            own = set(view.hand) | set(view.kept) | set(view.discards)
-            # Nothing sent may name a card another seat holds now.
-            others = {c for s in range(game.num_players) if s != view.seat for c in game.hand(s)}
-            assert not (cards_in(text) & others), text
-            if user_id != actor.id:
-                assert cards_in(text) <= own | public, text
-        for prompt in prompts:
-            view = game.view(seats[prompt.user_id])
-            assert {Card.parse(c.code) for c in prompt.cards} == set(view.hand)
-            enabled = {Card.parse(c.code) for c in prompt.cards if c.enabled}
-            if prompt.kind == "play":
+            assert cards_in(rest) <= own | public, text
+            controls = sent.view.controls
+            if controls is None:
+                continue
+            assert {Card.parse(c.code) for c in controls.cards} == set(view.hand)
+            enabled = {Card.parse(c.code) for c in controls.cards if c.enabled}
+            if controls.kind == "play":
                 assert enabled == set(view.playable) and view.turn == view.seat
             else:
-                assert prompt.pick == view.discard_count
+                assert controls.pick == view.discard_count
 
     return check
 
@@ -135,12 +136,12 @@ async def test_whole_game(store: Store, clock: Clock, players: int, target: int,
     service = make_service(store, clock, seed=seed)
     users = PLAYERS[:players]
     table = await open_table(service, users, target=target)
-    assert_channel_hides_hands(table.channel)
-    check = private_checker(store, users)
-    await drive(service, table, users, check=check)
-
     game_id = table.outcomes[0].game_id
     assert game_id is not None
+    assert_channel_hides_hands(table.channel(game_id))
+    check = private_checker(store, table, users)
+    await drive(service, table, users, check=check)
+
     record = await store.get_game(game_id)
     assert record is not None and record.status == "finished"
     game = await load(store, game_id)
@@ -148,8 +149,9 @@ async def test_whole_game(store: Store, clock: Clock, players: int, target: int,
     assert result is not None and max(result.scores) >= target
     # The action log holds exactly the engine's actions, each once.
     assert [json.loads(a) for a in await store.actions(game_id)] == game.actions
-    assert "wins" in table.channel[-1] or "win" in table.channel[-1]
-    show_order_ok(table.channel, [u.name for u in users])
+    channel = table.channel(game_id)
+    assert "wins" in channel[-1] or "win" in channel[-1]
+    show_order_ok(channel, [u.name for u in users])
 
     rows = {r.user_id: r for r in await store.results(game_id)}
     assert set(rows) == {u.id for u in users}
@@ -180,6 +182,7 @@ async def test_game_continues_after_a_restart(tmp_path: Path, clock: Clock) -> N
     store = await Store.open(path)
     try:
         service = make_service(store, clock, seed=12)
+        table.service = service  # the same Discord, a new bot
         again = await load(store, game_id)
         assert again.to_dict() == before.to_dict()
         # The prompts sent before the restart still work.
@@ -199,8 +202,8 @@ async def test_game_continues_after_a_restart(tmp_path: Path, clock: Clock) -> N
 async def test_two_clicks_at_once_one_applies(store: Store, service: GameService) -> None:
     table = await open_table(service, [AL, BEA])
     await drive(service, table, [AL, BEA], stop_after=2)  # both discarded: the play begins
-    (prompt,) = [p for p in table.latest.values() if p.kind == "play"]
-    user = AL if prompt.user_id == AL.id else BEA
+    ((user_id, prompt),) = [(u, p) for u, p in table.latest.items() if p.kind == "play"]
+    user = AL if user_id == AL.id else BEA
     code = next(c.code for c in prompt.cards if c.enabled)
     before = len(await store.actions(prompt.game_id))
     first, second = await asyncio.gather(
@@ -209,7 +212,7 @@ async def test_two_clicks_at_once_one_applies(store: Store, service: GameService
     )
     assert sorted([first.ok, second.ok]) == [False, True]
     refused = second if first.ok else first
-    assert "out of date" in refused.reply.text and not refused.channel
+    assert "out of date" in refused.reply.text and not refused.changed
     assert len(await store.actions(prompt.game_id)) == before + 1
 
 
@@ -229,7 +232,7 @@ async def test_partners_win_together(store: Store, clock: Clock) -> None:
     service = make_service(store, clock, seed=21)
     table = await open_table(service, PLAYERS)
     await drive(service, table, PLAYERS)
-    assert re.search(r"(Al & Cy|Bea & Dee) win ", table.channel[-1])
+    assert re.search(r"(Al & Cy|Bea & Dee) win ", table.channel()[-1])
     rows = {r.user_id: r.won for r in await store.results(table.outcomes[0].game_id or 0)}
     assert rows[AL.id] == rows[CY.id] and rows[BEA.id] == rows[DEE.id]
     assert rows[AL.id] != rows[BEA.id]
@@ -238,18 +241,20 @@ async def test_partners_win_together(store: Store, clock: Clock) -> None:
 async def test_hand_gives_the_controls_of_the_moment(store: Store, service: GameService) -> None:
     table = await open_table(service, [AL, BEA])
     outcome = await service.hand(CHANNEL, AL)
-    assert outcome.reply.ephemeral and outcome.reply.controls is not None
-    assert outcome.reply.controls.kind == "discard"
-    assert outcome.reply.controls.cards == table.latest[AL.id].cards
+    view = outcome.reply.view
+    assert outcome.reply.ephemeral and view is not None and view.controls is not None
+    assert view.controls.kind == "discard"
+    assert view.controls.cards == table.latest[AL.id].cards
     await drive(service, table, [AL, BEA], stop_after=2)
-    (prompt,) = [p for p in table.latest.values() if p.kind == "play"]
-    mover = AL if prompt.user_id == AL.id else BEA
+    ((mover_id, prompt),) = [(u, p) for u, p in table.latest.items() if p.kind == "play"]
+    mover = AL if mover_id == AL.id else BEA
     waiter = BEA if mover is AL else AL
-    controls = (await service.hand(CHANNEL, mover)).reply.controls
-    assert controls is not None and controls.kind == "play" and controls.stamp == prompt.stamp
-    waiting = await service.hand(CHANNEL, waiter)
-    assert waiting.ok and waiting.reply.controls is None
-    assert f"{mover.name} to play" in waiting.reply.text
+    mine = (await service.hand(CHANNEL, mover)).reply.view
+    assert mine is not None and mine.controls is not None
+    assert mine.controls.kind == "play" and mine.controls.stamp == prompt.stamp
+    waiting = (await service.hand(CHANNEL, waiter)).reply.view
+    assert waiting is not None and waiting.controls is None
+    assert f"{mover.name} to play" in waiting.content
 
 
 async def test_autocomplete_offers_your_cards_and_only_legal_plays(
@@ -265,44 +270,59 @@ async def test_autocomplete_offers_your_cards_and_only_legal_plays(
     assert await service.autocomplete_play(CHANNEL, AL.id, "") == []  # not the play yet
     assert await service.autocomplete_discard(CHANNEL, 999, "") == []  # not a player
     await drive(service, table, [AL, BEA], stop_after=2)
-    (prompt,) = [p for p in table.latest.values() if p.kind == "play"]
-    other = BEA.id if prompt.user_id == AL.id else AL.id
+    ((mover_id, prompt),) = [(u, p) for u, p in table.latest.items() if p.kind == "play"]
+    other = BEA.id if mover_id == AL.id else AL.id
     legal = [c.code for c in prompt.cards if c.enabled]
-    assert [c.value for c in await service.autocomplete_play(CHANNEL, prompt.user_id, "")] == legal
+    assert [c.value for c in await service.autocomplete_play(CHANNEL, mover_id, "")] == legal
     assert await service.autocomplete_play(CHANNEL, other, "") == []
     assert await service.autocomplete_discard(CHANNEL, AL.id, "") == []  # already discarded
 
 
-async def test_dm_failed_tells_the_channel_to_use_hand(service: GameService) -> None:
-    table = await open_table(service, [AL, BEA])
-    prompt = table.latest[BEA.id]
-    outcome = await service.dm_failed(prompt.game_id, BEA.id)
-    assert outcome.channel_id == CHANNEL
-    (line,) = outcome.channel
-    assert f"<@{BEA.id}>" in line and "/cribbage hand" in line
-    assert not CARD.search(line)
+async def test_closed_dms_are_told_once_a_deal_in_the_channel(
+    store: Store, service: GameService
+) -> None:
+    table = Transcript(service, dms_closed={BEA.id})
+    await table.record(AL.id, await service.new_game(GUILD, CHANNEL, AL))
+    await table.record(BEA.id, await service.join(CHANNEL, BEA))
+    started = await table.record(AL.id, await service.start(CHANNEL, AL))
+    game_id = started.game_id
+    assert game_id is not None
+    notices = [line for line in table.channel(game_id) if f"<@{BEA.id}>" in line]
+    assert notices == [
+        f"<@{BEA.id}>, I can't send you direct messages. Use `/cribbage hand` here to see "
+        "your cards and play."
+    ]
+    assert table.hand(game_id, BEA.id) is None, "no hand by DM this deal"
+    assert table.hand(game_id, AL.id) is not None
+    # The refusal is remembered: drawing the game again owes no second notice.
+    owing = await service.owed(game_id)
+    assert owing is not None
+    assert not [o for o in owing.owed if o.due(owing.sent.get(o.key))]
 
 
 async def test_status_shows_the_table_without_hands(service: GameService) -> None:
     await open_table(service, [AL, BEA])
     outcome = await service.status(CHANNEL)
-    assert outcome.ok and not outcome.reply.ephemeral
+    assert outcome.ok and outcome.reply.ephemeral, "private unless shown to the channel"
     assert "Deal 1" in outcome.reply.text and "waiting for" in outcome.reply.text
     assert not CARD.search(outcome.reply.text)
+    assert outcome.reply.view is not None and outcome.reply.view.board is not None
+    shown = await service.status(CHANNEL, public=True)
+    assert not shown.reply.ephemeral and shown.reply.text == outcome.reply.text
 
 
 async def test_resign_is_a_recorded_loss(store: Store, service: GameService) -> None:
     table = await open_table(service, [AL, BEA, CY])
-    outcome = await service.resign(CHANNEL, BEA)
-    assert outcome.ok
-    assert outcome.channel[0] == "Bea resigns."
-    assert "by resignation" in outcome.channel[-1]
+    outcome = await table.record(BEA.id, await service.resign(CHANNEL, BEA))
+    assert outcome.ok and outcome.game_id is not None
+    result = table.messages[(outcome.game_id, "result")].view.content
+    assert result.startswith("Bea resigned — 🏆")
     rows = {r.user_id: r.won for r in await store.results(table.outcomes[0].game_id or 0)}
     assert rows[BEA.id] is False and sum(rows.values()) == 1
     # The channel is free again, and status shows how the last game ended.
     status = await service.status(CHANNEL)
     assert "The last game here is over." in status.reply.text
-    assert "by resignation" in status.reply.text and "/cribbage new" in status.reply.text
+    assert "/cribbage new" in status.reply.text
     assert (await service.new_game(None, CHANNEL, CY)).ok
 
 
@@ -316,7 +336,7 @@ async def test_many_games_keep_hands_hidden(store: Store, clock: Clock, seed: in
             users = PLAYERS[:players]
             channel = players * 10 + (target == 61)
             table = await open_table(service, users, target=target, channel=channel)
-            await drive(service, table, users, check=private_checker(store, users))
-            show_order_ok(table.channel, [u.name for u in users])
+            await drive(service, table, users, check=private_checker(store, table, users))
+            show_order_ok(table.channel(), [u.name for u in users])
             game = await load(store, table.outcomes[0].game_id or 0)
             assert game.result is not None

@@ -11,42 +11,52 @@ from tests.helpers.service_driver import (
     CY,
     GUILD,
     Clock,
+    Transcript,
     make_service,
     open_table,
 )
 
 
-async def test_new_game_posts_a_lobby_with_buttons(service: GameService) -> None:
+async def test_new_game_answers_with_the_lobby_in_the_channel(service: GameService) -> None:
     outcome = await service.new_game(GUILD, CHANNEL, AL, players=3, target=61)
-    assert outcome.ok and outcome.reply.ephemeral
-    lobby = outcome.lobby
-    assert lobby is not None and lobby.message_id is None and lobby.channel_id == CHANNEL
-    assert lobby.buttons == ("join", "leave", "start", "cancel")
-    assert lobby.levels == ("easy", "medium", "hard")
-    assert "3 players, to 61" in lobby.text and "Seated (1/3): Al" in lobby.text
+    view = outcome.reply.view
+    assert outcome.ok and not outcome.reply.ephemeral and view is not None
+    assert outcome.update_key == "lobby" and outcome.channel_id == CHANNEL
+    assert view.lobby is not None
+    assert view.lobby.buttons == ("join", "leave", "start", "cancel")
+    assert view.lobby.levels == ("easy", "medium", "hard")
+    assert "3 players, to 61" in view.content and "Seated (1/3): Al" in view.content
 
 
-async def test_lobby_message_id_is_remembered(service: GameService) -> None:
-    opened = await service.new_game(GUILD, CHANNEL, AL)
+async def test_the_lobby_message_follows_the_seats(store: Store, service: GameService) -> None:
+    table = Transcript(service)
+    opened = await table.record(AL.id, await service.new_game(GUILD, CHANNEL, AL))
     assert opened.game_id is not None
-    await service.lobby_posted(opened.game_id, 777)
-    joined = await service.join(CHANNEL, BEA)
-    assert joined.lobby is not None and joined.lobby.message_id == 777
-    assert "Seated (2/2): Al, Bea" in joined.lobby.text and "Start" in joined.lobby.text
-    started = await service.start(CHANNEL, BEA)
-    assert started.lobby is not None and started.lobby.buttons == ()
-    assert started.lobby.message_id == 777 and "started" in started.lobby.text
+    sent = await store.messages(opened.game_id)
+    assert set(sent) == {"lobby"}, "the answer to /cribbage new is the game's lobby message"
+    await table.record(BEA.id, await service.join(CHANNEL, BEA))
+    lobby = table.messages[(opened.game_id, "lobby")]
+    assert "Seated (2/2): Al, Bea" in lobby.view.content and "Start" in lobby.view.content
+    await table.record(BEA.id, await service.start(CHANNEL, BEA))
+    assert lobby.view.lobby is not None and lobby.view.lobby.buttons == ()
+    assert "started" in lobby.view.content
 
 
-async def test_buttons_by_game_id(service: GameService) -> None:
+async def test_lobby_buttons_answer_by_updating_the_lobby(service: GameService) -> None:
     opened = await service.new_game(GUILD, CHANNEL, AL)
     game_id = opened.game_id
     assert game_id is not None
-    assert (await service.click_lobby(game_id, "join", BEA)).ok
+    joined = await service.click_lobby(game_id, "join", BEA)
+    assert joined.ok and joined.update_key == "lobby" and joined.update is not None
+    assert "Seated (2/2): Al, Bea" in joined.update.content
     assert (await service.click_lobby(game_id, "leave", BEA)).ok
     assert (await service.click_lobby(game_id, "join", CY)).ok
     started = await service.click_lobby(game_id, "start", CY)
-    assert started.ok and [p.user_id for p in started.prompts] == [AL.id, CY.id]
+    assert started.ok and started.changed
+    owing = await service.owed(game_id)
+    assert owing is not None
+    hands = {o.user_id for o in owing.owed if o.key.startswith("hand:1:")}
+    assert hands == {AL.id, CY.id}
 
 
 async def test_leaving_frees_the_seat_and_renumbers(store: Store, service: GameService) -> None:
@@ -54,25 +64,29 @@ async def test_leaving_frees_the_seat_and_renumbers(store: Store, service: GameS
     await service.join(CHANNEL, BEA)
     await service.join(CHANNEL, CY)
     left = await service.leave(CHANNEL, BEA)
-    assert left.ok and left.lobby is not None and "Seated (2/3): Al, Cy" in left.lobby.text
+    assert left.ok and left.update is not None and "Seated (2/3): Al, Cy" in left.update.content
     record = await store.open_game_in_channel(CHANNEL)
     assert record is not None
     assert [(s.seat, s.name) for s in record.seats] == [(0, "Al"), (1, "Cy")]
 
 
 async def test_creator_leaving_closes_the_lobby(store: Store, service: GameService) -> None:
-    await service.new_game(GUILD, CHANNEL, AL)
-    await service.join(CHANNEL, BEA)
-    outcome = await service.leave(CHANNEL, AL)
-    assert outcome.ok and outcome.lobby is not None and outcome.lobby.buttons == ()
+    table = Transcript(service)
+    opened = await table.record(AL.id, await service.new_game(GUILD, CHANNEL, AL))
+    await table.record(BEA.id, await service.join(CHANNEL, BEA))
+    outcome = await table.record(AL.id, await service.leave(CHANNEL, AL))
+    assert outcome.ok and outcome.update is not None and outcome.update.lobby is not None
+    assert outcome.update.lobby.buttons == ()
     assert await store.open_game_in_channel(CHANNEL) is None
+    assert table.channel(opened.game_id)[-1] == "Al left and closed the lobby."
 
 
 async def test_cancel_by_moderator_records_nothing(store: Store, service: GameService) -> None:
     table = await open_table(service, [AL, BEA])
-    outcome = await service.cancel(CHANNEL, CY, moderator=True)
-    assert outcome.ok and "cancelled" in outcome.channel[0]
+    outcome = await table.record(CY.id, await service.cancel(CHANNEL, CY, moderator=True))
     game_id = table.outcomes[0].game_id or 0
+    assert outcome.ok
+    assert table.channel(game_id)[-1] == "Cy cancelled the game. No result is recorded."
     record = await store.get_game(game_id)
     assert record is not None and record.status == "cancelled"
     assert await store.results(game_id) == []
@@ -80,14 +94,18 @@ async def test_cancel_by_moderator_records_nothing(store: Store, service: GameSe
     assert (await service.new_game(GUILD, CHANNEL, BEA)).ok  # the channel is free
 
 
-async def test_start_deals_and_prompts_every_player(service: GameService) -> None:
+async def test_start_deals_and_sends_every_player_a_hand(service: GameService) -> None:
     table = await open_table(service, [AL, BEA])
-    started = table.outcomes[-1]
-    assert started.channel[0].startswith("Cut for deal:")
-    assert started.channel[1].startswith("**Deal 1**")
-    assert {p.user_id for p in started.prompts} == {AL.id, BEA.id}
-    assert all(p.kind == "discard" and p.pick == 2 and len(p.cards) == 6 for p in started.prompts)
-    assert all(f"<#{CHANNEL}>" in p.text for p in started.prompts)
+    game_id = table.outcomes[0].game_id or 0
+    lobby, deal = table.channel(game_id)
+    assert "The game has started." in lobby
+    assert deal.startswith("Cut for deal:") and "**Deal 1**" in deal
+    assert set(table.latest) == {AL.id, BEA.id}
+    for user in (AL, BEA):
+        hand = table.hand(game_id, user.id)
+        assert hand is not None and hand.controls is not None
+        assert hand.controls.kind == "discard" and hand.controls.pick == 2
+        assert len(hand.controls.cards) == 6 and f"<#{CHANNEL}>" in hand.content
 
 
 async def test_one_game_per_channel_but_threads_are_separate(service: GameService) -> None:
@@ -99,7 +117,8 @@ async def test_one_game_per_channel_but_threads_are_separate(service: GameServic
 async def test_idle_games_expire_without_stats(store: Store, clock: Clock) -> None:
     service = make_service(store, clock, days=7)
     table = await open_table(service, [AL, BEA])
-    await service.new_game(GUILD, CHANNEL + 1, CY)  # a lobby, idle too
+    prompt = table.latest[AL.id]
+    await table.record(CY.id, await service.new_game(GUILD, CHANNEL + 1, CY))  # idle lobby
     clock.advance(days=6)
     await service.new_game(GUILD, CHANNEL + 2, BEA)  # opened later: not idle yet
     assert await service.expire_idle() == []
@@ -107,14 +126,18 @@ async def test_idle_games_expire_without_stats(store: Store, clock: Clock) -> No
     expired = await service.expire_idle()
     assert sorted(o.channel_id or 0 for o in expired) == [CHANNEL, CHANNEL + 1]
     for outcome in expired:
-        assert outcome.ok and "7 days" in outcome.channel[0] and "No result" in outcome.channel[0]
-    lobby = next(o.lobby for o in expired if o.channel_id == CHANNEL + 1)
-    assert lobby is not None and lobby.buttons == () and "too long" in lobby.text
+        assert outcome.ok and outcome.changed and outcome.game_id is not None
+        await table.record(None, outcome)
+        ended = table.channel(outcome.game_id)[-1]
+        assert "7 days" in ended and "No result" in ended
+    lobby_game = next(o.game_id for o in expired if o.channel_id == CHANNEL + 1)
+    lobby = table.messages[(lobby_game or 0, "lobby")].view
+    assert lobby.lobby is not None and lobby.lobby.buttons == () and "too long" in lobby.content
     game_id = table.outcomes[0].game_id or 0
     record = await store.get_game(game_id)
     assert record is not None and record.status == "expired"
     assert await store.results(game_id) == []
-    prompt = table.latest[AL.id]
+    assert AL.id not in table.latest, "an ended game's hands keep no live controls"
     refused = await service.click_discard(prompt.game_id, prompt.stamp, AL, ["5H", "6H"])
     assert not refused.ok and "idle" in refused.reply.text
     assert await service.expire_idle() == []  # nothing twice

@@ -36,11 +36,13 @@ async def _play_games(store: Store, clock: Clock) -> tuple[dict[str, Counter[str
         table = await open_table(service, list(users), channel=CHANNEL + seed)
         if seed == 33:
             # Resigning before a card is played leaves the resigner far behind: a skunk.
-            outcome = await service.resign(CHANNEL + seed, users[0])
-            assert outcome.ok and "skunk" in outcome.channel[-1]
+            outcome = await table.record(
+                users[0].id, await service.resign(CHANNEL + seed, users[0])
+            )
+            assert outcome.ok and "skunk" in table.channel()[-1]
         else:
             await drive(service, table, list(users))
-        channel.extend(table.channel)
+        channel.extend(table.channel())
         game = await load(store, table.outcomes[0].game_id or 0)
         result = game.result
         assert result is not None

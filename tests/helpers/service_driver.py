@@ -3,13 +3,16 @@ game through the service the way players do (from the prompts they are sent)."""
 
 from __future__ import annotations
 
+import itertools
 import random
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 
 from bot.core import snapshot
-from bot.core.replies import Outcome, Prompt, User
+from bot.core.messages import MessageView
+from bot.core.records import MessageRecord
+from bot.core.replies import Controls, Outcome, User
 from bot.core.service import GameService, RngFactory
 from bot.store import Store
 from engine.game import Game
@@ -76,41 +79,136 @@ def make_service(
 
 
 @dataclass
-class Transcript:
-    """Everything sent during one driven game, per destination."""
+class Sent:
+    """One message of a game as Discord would show it: every version, newest last."""
 
-    channel: list[str] = field(default_factory=list)
-    # user id -> every text that user was sent privately (replies and DMs)
+    key: str
+    user_id: int | None
+    message_id: int
+    views: list[MessageView] = field(default_factory=list)
+
+    @property
+    def view(self) -> MessageView:
+        """What it shows now."""
+        return self.views[-1]
+
+
+@dataclass
+class Transcript:
+    """Discord, as far as the service's games reach it: every message the games own, brought
+    up to date after each call the way the bot's table keeper does (from ``service.owed``,
+    reporting each send back), and everything said privately to each user."""
+
+    service: GameService
+    messages: dict[tuple[int, str], Sent] = field(default_factory=dict)
+    # user id -> every text that user was answered or sent privately (replies and DMs)
     private: dict[int, list[str]] = field(default_factory=dict)
     outcomes: list[Outcome] = field(default_factory=list)
-    latest: dict[int, Prompt] = field(default_factory=dict)
+    #: Users whose DMs are closed: their DMs are refused as Discord would.
+    dms_closed: set[int] = field(default_factory=set)
+    _ids: itertools.count[int] = field(default_factory=lambda: itertools.count(1))
 
-    def record(self, user_id: int | None, outcome: Outcome) -> Outcome:
+    async def record(self, user_id: int | None, outcome: Outcome) -> Outcome:
+        """Take one call's outcome: answer it (a click's update edits the clicked message,
+        which the tests take to be the game's own), then bring the game's messages up to date."""
         self.outcomes.append(outcome)
-        assert all(len(m) <= 2000 for m in outcome.channel)
-        self.channel.extend(outcome.channel)
         if user_id is not None:
-            self.private.setdefault(user_id, []).append(outcome.reply.text)
-            if outcome.reply.controls is not None:
-                self.private[user_id].append(outcome.reply.controls.text)
-        for prompt in outcome.prompts:
-            self.private.setdefault(prompt.user_id, []).append(prompt.text)
-            self.latest[prompt.user_id] = prompt
+            said = outcome.reply.view.content if outcome.reply.view else outcome.reply.text
+            self.private.setdefault(user_id, []).append(said)
+        if outcome.ok and outcome.game_id is not None:
+            key = outcome.update_key
+            view = outcome.update if outcome.update is not None else outcome.reply.view
+            known = None if key is None else self.messages.get((outcome.game_id, key))
+            if key == "lobby" and known is None and view is not None:
+                # /cribbage new: the answer is the lobby, the game's first message.
+                known = Sent(key, None, next(self._ids))
+                self.messages[(outcome.game_id, key)] = known
+            if key is not None and known is not None and view is not None:
+                # A click on a message the game owns is answered by updating it. (A click on a
+                # private copy, from /cribbage hand, updates only that copy.)
+                known.views.append(view)
+                message_id = known.message_id
+                assert outcome.channel_id is not None
+                await self.service.answered(
+                    outcome.game_id, key, outcome.channel_id, message_id, view
+                )
+            if outcome.changed:
+                await self.settle(outcome.game_id)
         return outcome
+
+    async def settle(self, game_id: int) -> None:
+        """Send what the game owes until it owes nothing (DMs to closed users refused)."""
+        for _ in range(20):
+            owing = await self.service.owed(game_id)
+            assert owing is not None
+            due = [o for o in owing.owed if o.due(owing.sent.get(o.key))]
+            if not due:
+                return
+            for owed in due:
+                if owed.user_id is not None and owed.user_id in self.dms_closed:
+                    await self.service.dms_refused(game_id, owed.user_id)
+                    continue
+                sent = self.messages.get((game_id, owed.key))
+                if sent is None:
+                    sent = Sent(owed.key, owed.user_id, next(self._ids))
+                    self.messages[(game_id, owed.key)] = sent
+                sent.views.append(owed.view)
+                if owed.user_id is not None:
+                    self.private.setdefault(owed.user_id, []).append(owed.view.content)
+                channel = owing.channel_id if owed.user_id is None else -owed.user_id
+                record = MessageRecord(owed.key, channel, sent.message_id, owed.view.digest())
+                await self.service.sent(game_id, record)
+        raise AssertionError("the game's messages never settled")
+
+    # -- reading -----------------------------------------------------------------------------
+    def channel(self, game_id: int | None = None) -> list[str]:
+        """What the channel shows now, message by message in the order they were posted."""
+        found = [
+            s
+            for (gid, _), s in self.messages.items()
+            if s.user_id is None and (game_id is None or gid == game_id)
+        ]
+        return [s.view.content for s in sorted(found, key=lambda s: s.message_id)]
+
+    def table(self, game_id: int, deal: int) -> str:
+        """A deal's table message as it reads now."""
+        return self.messages[(game_id, f"table:{deal}")].view.content
+
+    def hands(self) -> list[tuple[int, int, Sent]]:
+        """(game id, user id, message) of every hand message with live controls."""
+        return [
+            (gid, s.user_id, s)
+            for (gid, key), s in self.messages.items()
+            if key.startswith("hand:") and s.user_id is not None and s.view.controls is not None
+        ]
+
+    @property
+    def latest(self) -> dict[int, Controls]:
+        """user id -> the live controls on that user's hand (only users who may act now)."""
+        return {uid: s.view.controls for _, uid, s in self.hands() if s.view.controls is not None}
+
+    def hand(self, game_id: int, user_id: int) -> MessageView | None:
+        """The newest hand message of a user in a game, as it reads now."""
+        mine = [
+            s
+            for (gid, key), s in self.messages.items()
+            if gid == game_id and key.startswith("hand:") and s.user_id == user_id
+        ]
+        return max(mine, key=lambda s: s.message_id).view if mine else None
 
 
 async def open_table(
     service: GameService, users: Sequence[User], target: int = 121, channel: int = CHANNEL
 ) -> Transcript:
     """Open a game, seat ``users`` and start it; returns what was sent so far."""
-    table = Transcript()
-    table.record(
+    table = Transcript(service)
+    await table.record(
         users[0].id,
         await service.new_game(GUILD, channel, users[0], players=len(users), target=target),
     )
     for user in users[1:]:
-        assert table.record(user.id, await service.join(channel, user)).ok
-    started = table.record(users[0].id, await service.start(channel, users[0]))
+        assert (await table.record(user.id, await service.join(channel, user))).ok
+    started = await table.record(users[0].id, await service.start(channel, users[0]))
     assert started.ok, started.reply.text
     return table
 
@@ -127,28 +225,31 @@ async def drive(
     stop_after: int | None = None,
     check: Check | None = None,
 ) -> Transcript:
-    """Answer every prompt (first cards first) until the game ends (or ``stop_after``
-    moves); ``check`` looks at every outcome as it arrives."""
+    """Use the live controls of the players' hand messages (discards first, first cards
+    first) until the game ends (or ``stop_after`` moves); ``check`` looks at every outcome."""
     by_id = {u.id: u for u in users}
     for move in range(max_moves):
         if stop_after is not None and move == stop_after:
             return table
-        pending = [p for p in table.latest.values() if p.kind == "discard"]
-        if not pending:
-            pending = [p for p in table.latest.values() if p.kind == "play"]
-        if not pending:
+        live = [(gid, uid, s) for gid, uid, s in table.hands() if uid in by_id]
+        live.sort(
+            key=lambda h: (h[2].view.controls is None or h[2].view.controls.kind != "discard")
+        )
+        if not live:
             return table
-        prompt = pending[0]
-        del table.latest[prompt.user_id]
-        user = by_id[prompt.user_id]
-        if prompt.kind == "discard":
-            codes = [c.code for c in prompt.cards[: prompt.pick]]
-            outcome = await service.click_discard(prompt.game_id, prompt.stamp, user, codes)
+        game_id, user_id, sent = live[0]
+        controls = sent.view.controls
+        assert controls is not None
+        user = by_id[user_id]
+        if controls.kind == "discard":
+            codes = [c.code for c in controls.cards[: controls.pick]]
+            outcome = await service.click_discard(game_id, controls.stamp, user, codes)
         else:
-            code = next(c.code for c in prompt.cards if c.enabled)
-            outcome = await service.click_play(prompt.game_id, prompt.stamp, user, code)
+            code = next(c.code for c in controls.cards if c.enabled)
+            outcome = await service.click_play(game_id, controls.stamp, user, code)
         assert outcome.ok, outcome.reply.text
-        table.record(user.id, outcome)
+        # The click was on this hand message: its answer updates it.
+        await table.record(user.id, outcome)
         if check is not None:
             await check(outcome, user)
     raise AssertionError("the game did not end")

@@ -27,12 +27,13 @@ def board(names: Names, scores: Sequence[int], target: int) -> str:
     return "```\n" + "\n".join(lines) + f"\n{'':>{width}}  to {target}\n```"
 
 
-def status_text(view: PublicView) -> str:
-    """The public table: board, dealer, phase, whose turn, the count and the series."""
+def status_text(view: PublicView, resigned: int | None = None) -> str:
+    """The public table: board, dealer, phase, whose turn, the count and the series (or how
+    the game ended; ``resigned``: the seat that resigned, if one did)."""
     names = Names.of(view)
     lines = [board(names, view.scores, view.target)]
     if view.phase is Phase.OVER and view.result is not None:
-        lines.append(result_line(names, view.result))
+        lines.append(result_line(names, view.result, resigned))
         return "\n".join(lines)
     dealer = names.seat(view.dealer)
     lines.append(f"Deal {view.deal_number} — {dealer} deals and has the crib.")
@@ -52,10 +53,10 @@ def status_text(view: PublicView) -> str:
     return "\n".join(lines)
 
 
-def last_result_text(view: PublicView) -> str:
+def last_result_text(view: PublicView, resigned: int | None = None) -> str:
     """``status`` in a channel whose last game has finished: the final board and result."""
     return (
         "The last game here is over.\n"
-        + status_text(view)
+        + status_text(view, resigned)
         + "\nStart a new one with `/cribbage new`."
     )
