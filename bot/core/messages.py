@@ -29,7 +29,7 @@ class BoardPicture:
 
     ``sides`` are the sides' names, ``pegs`` each side's (front, back) peg, ``rule`` the game
     points rule whose lines the board marks (``lurch`` or ``skunk``), ``dealer`` and
-    ``winner`` sides when known.
+    ``winner`` sides when known, ``partners`` whether each side is a pair of partners.
     """
 
     sides: tuple[str, ...]
@@ -38,6 +38,7 @@ class BoardPicture:
     rule: Rule = "lurch"
     dealer: int | None = None
     winner: int | None = None
+    partners: bool = False
 
 
 @dataclass(frozen=True, slots=True)

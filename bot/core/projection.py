@@ -70,7 +70,13 @@ def board_of(log: DealLog, view: PublicView) -> BoardPicture:
     sides = tuple(names.plain_side(side) for side in range(len(log.pegs)))
     winner = view.result.winner if view.result is not None else None
     return BoardPicture(
-        sides, tuple(log.pegs), view.target, "lurch", view.sides[view.dealer], winner
+        sides,
+        tuple(log.pegs),
+        view.target,
+        "lurch",
+        dealer=view.sides[view.dealer],
+        winner=winner,
+        partners=names.partners,
     )
 
 

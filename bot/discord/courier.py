@@ -10,6 +10,7 @@ means for the game (the DMs are closed, the message is gone, the channel is not 
 
 from __future__ import annotations
 
+import asyncio
 import io
 import logging
 import time
@@ -18,6 +19,7 @@ from typing import TYPE_CHECKING, Any
 import discord
 
 from bot.core.messages import BoardPicture, MessageView, Owed
+from bot.core.pictures.board import BoardState, Side, board_picture
 from bot.core.records import DmLink, MessageRecord
 from bot.discord.components import controls_view
 from bot.discord.pacing import Pacer, RequestKind
@@ -25,7 +27,14 @@ from bot.discord.pacing import Pacer, RequestKind
 if TYPE_CHECKING:
     from bot.core.service import GameService
 
-__all__ = ["TOKEN_LIFE", "ChannelClosed", "Courier", "DmsClosed", "board_file"]
+__all__ = [
+    "TOKEN_LIFE",
+    "ChannelClosed",
+    "Courier",
+    "DmsClosed",
+    "board_attachment",
+    "board_file",
+]
 
 log = logging.getLogger(__name__)
 
@@ -53,16 +62,26 @@ class ChannelClosed(Exception):
 
 def board_file(board: BoardPicture) -> discord.File:
     """The board picture as an attachment, with its alt text for screen readers."""
-    from bot.core.pictures.board import BoardState, Side, board_picture
-
-    sides = tuple(
-        Side(name, front, back) for name, (front, back) in zip(board.sides, board.pegs, strict=True)
+    state = BoardState(
+        tuple(
+            Side(n, front, back) for n, (front, back) in zip(board.sides, board.pegs, strict=True)
+        ),
+        board.target,
+        board.rule,
+        board.dealer,
+        board.winner,
+        board.partners,
     )
-    state = BoardState(sides, board.target, board.rule, board.dealer, board.winner)
     picture = board_picture(state)
     return discord.File(
         io.BytesIO(picture.png), filename=picture.filename, description=picture.alt_text
     )
+
+
+async def board_attachment(board: BoardPicture) -> discord.File:
+    """:func:`board_file`, drawn on a worker thread: a picture takes some 15 ms of work that
+    would otherwise hold up every other game's interactions."""
+    return await asyncio.to_thread(board_file, board)
 
 
 def _clip(text: str) -> str:
@@ -103,7 +122,7 @@ class Courier:
         return app
 
     # -- the parts of a message ---------------------------------------------------------------
-    def _payload(self, view: MessageView, *, editing: bool) -> dict[str, Any]:
+    async def _payload(self, view: MessageView, *, editing: bool) -> dict[str, Any]:
         payload: dict[str, Any] = {
             "content": _clip(view.content),
             "allowed_mentions": _mentions(view),
@@ -114,7 +133,7 @@ class Courier:
         elif editing:
             payload["view"] = None  # take away controls the message no longer has
         if view.board is not None:
-            picture = board_file(view.board)
+            picture = await board_attachment(view.board)
             if editing:
                 payload["attachments"] = [picture]
             else:
@@ -143,14 +162,14 @@ class Courier:
                 try:
                     await self._pacer.slot(channel_id, RequestKind.EDIT, global_limit=True)
                     message = channel.get_partial_message(known.message_id)
-                    await message.edit(**self._payload(owed.view, editing=True))
+                    await message.edit(**await self._payload(owed.view, editing=True))
                     return MessageRecord(owed.key, channel_id, known.message_id, digest)
                 except discord.NotFound as error:
                     if error.code != UNKNOWN_MESSAGE:
                         raise
                     log.info("message %s of %s was deleted: posting it again", owed.key, channel_id)
             await self._pacer.slot(channel_id, RequestKind.POST, global_limit=True)
-            sent = await channel.send(**self._payload(owed.view, editing=False))
+            sent = await channel.send(**await self._payload(owed.view, editing=False))
             return MessageRecord(owed.key, channel_id, sent.id, digest)
         except (discord.Forbidden, discord.NotFound) as error:
             if error.code in (MISSING_ACCESS, MISSING_PERMISSIONS, UNKNOWN_CHANNEL):
@@ -182,7 +201,9 @@ class Courier:
             webhook = discord.Webhook.partial(self._app_id, link.token, client=self._client)
             try:
                 await self._pacer.slot(link.channel_id, RequestKind.POST, global_limit=False)
-                posted = await webhook.send(wait=True, **self._payload(owed.view, editing=False))
+                posted = await webhook.send(
+                    wait=True, **await self._payload(owed.view, editing=False)
+                )
                 return MessageRecord(
                     owed.key, link.channel_id, posted.id, digest, link.token, link.token_at
                 )
@@ -193,7 +214,7 @@ class Courier:
         dm = self._client.get_partial_messageable(channel_id, type=discord.ChannelType.private)
         try:
             await self._pacer.slot(channel_id, RequestKind.POST, global_limit=True)
-            sent = await dm.send(**self._payload(owed.view, editing=False))
+            sent = await dm.send(**await self._payload(owed.view, editing=False))
         except discord.Forbidden as error:
             if error.code == DMS_CLOSED:
                 raise DmsClosed(str(error)) from error
@@ -202,7 +223,7 @@ class Courier:
 
     async def _edit_dm(self, known: MessageRecord, view: MessageView, now: float) -> bool:
         """Edit a DM sent before; False when it is gone (post it again)."""
-        payload = self._payload(view, editing=True)
+        payload = await self._payload(view, editing=True)
         if _fresh(known.token, known.token_at, now):
             assert known.token is not None
             webhook = discord.Webhook.partial(self._app_id, known.token, client=self._client)
@@ -216,7 +237,7 @@ class Courier:
             except discord.HTTPException as error:
                 if error.code != INVALID_WEBHOOK_TOKEN and error.status != 401:
                     raise
-            payload = self._payload(view, editing=True)  # files are spent once sent
+            payload = await self._payload(view, editing=True)  # files are spent once sent
         dm = self._client.get_partial_messageable(
             known.channel_id, type=discord.ChannelType.private
         )

@@ -26,7 +26,7 @@ from bot.core.messages import MessageView
 from bot.core.records import DmLink
 from bot.core.replies import Outcome, Reply, User
 from bot.discord.components import controls_view
-from bot.discord.courier import Courier, board_file
+from bot.discord.courier import Courier, board_attachment
 from bot.discord.keeper import TableKeeper
 from bot.discord.pacing import Pacer
 
@@ -102,7 +102,7 @@ def _clip(text: str) -> str:
     return text if len(text) <= MAX_CONTENT else text[: MAX_CONTENT - 1] + "…"
 
 
-def _message_kwargs(view: MessageView) -> dict[str, Any]:
+async def _message_kwargs(view: MessageView) -> dict[str, Any]:
     """A message the game owns as discord.py's keyword arguments (components, picture)."""
     kwargs: dict[str, Any] = {
         "content": _clip(view.content),
@@ -112,7 +112,7 @@ def _message_kwargs(view: MessageView) -> dict[str, Any]:
     if components is not None:
         kwargs["view"] = components
     if view.board is not None:
-        kwargs["file"] = board_file(view.board)
+        kwargs["file"] = await board_attachment(view.board)
     return kwargs
 
 
@@ -285,7 +285,7 @@ class DiscordIO:
     # -- answering ----------------------------------------------------------------------------
     async def _reply(self, interaction: discord.Interaction[Any], reply: Reply) -> None:
         kwargs = (
-            _message_kwargs(reply.view)
+            await _message_kwargs(reply.view)
             if reply.view is not None
             else {"content": _clip(reply.text)}
         )
@@ -297,7 +297,7 @@ class DiscordIO:
     async def _update(self, interaction: discord.Interaction[Any], view: MessageView) -> None:
         """Edit the message the clicked component is on: in the answer (type 7), or, when the
         click was already deferred because the service was slow, through the original."""
-        kwargs = _message_kwargs(view)
+        kwargs = await _message_kwargs(view)
         kwargs.setdefault("view", None)
         if "file" in kwargs:
             kwargs["attachments"] = [kwargs.pop("file")]

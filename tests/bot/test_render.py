@@ -96,7 +96,7 @@ def test_starter_without_heels(game: Game) -> None:
 
 
 def test_his_heels_that_wins_names_no_leader(game: Game) -> None:
-    result = make_result(121, (121, 80), 0, "target")
+    result = make_result(121, (121, 80), 0, EndReason.TARGET)
     text = one([StarterCut(c("JS"), 0), Heels(0, 0, 2, 121), GameOver(result)], game)
     assert text.splitlines()[0] == "Starter: J♠ — his heels, Al pegs 2 (Al 121)."
     assert "leads" not in text
