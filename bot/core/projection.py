@@ -184,7 +184,7 @@ def _hands(record: GameRecord, loaded: Loaded, facts: TableFacts) -> list[Owed]:
         else:
             view = hand_view(loaded, seat.seat, coach=coach)
             owed.append(Owed(f"hand:{deal}:{seat.seat}", view, user, existing=over))
-        if deal - 1 in log.deals:
+        if deal > 1 and deal - 1 in log.deals:
             said = _coach(log, deal - 1, seat.seat) if coach else None
             kept = _kept(log, deal - 1, seat.seat)
             closed = MessageView(closed_hand_text(record.channel_id, deal - 1, kept, said))

@@ -65,6 +65,8 @@ class TableKeeper:
         self._failures: dict[int, int] = {}
         #: Channels the bot may not post in (gone, or no permission): told once in the log.
         self._closed_channels: set[int] = set()
+        #: Set while shutting down: no more timers (reminders, retries) are started.
+        self._stopping = False
 
     # -- asking ---------------------------------------------------------------------------------
     def touch(self, game_id: int, channel_id: int) -> None:
@@ -91,6 +93,7 @@ class TableKeeper:
     async def flush(self, timeout: float) -> list[int]:
         """Wait (at most ``timeout`` seconds) until everything owed is sent; the games still
         owed something when the time ran out."""
+        self._stopping = True
         for timer in self._timers.values():
             timer.cancel()
         self._timers.clear()
@@ -135,6 +138,8 @@ class TableKeeper:
 
     def _later(self, game_id: int, channel_id: int, delay: float) -> None:
         """Look at the game again after ``delay`` seconds (a reminder due, a retry)."""
+        if self._stopping:
+            return
         old = self._timers.pop(game_id, None)
         if old is not None:
             old.cancel()

@@ -1,0 +1,165 @@
+"""The pacer's buckets, and the table keeper that makes a game's messages match the stored game:
+each message sent once and then only when it changes, moves made meanwhile coalesced into one
+edit, closed DMs turned into the channel's notice, and failed sends tried again."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+
+import pytest
+
+from bot.core.messages import Owed
+from bot.core.records import MessageRecord
+from bot.core.service import GameService
+from bot.discord import keeper as keeper_module
+from bot.discord.courier import DmsClosed
+from bot.discord.keeper import TableKeeper
+from bot.discord.pacing import Bucket, Pacer, RequestKind
+from tests.helpers.service_driver import AL, BEA, CHANNEL, GUILD, open_table
+
+
+class FakeClock:
+    def __init__(self) -> None:
+        self.now = 100.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+def test_a_bucket_allows_its_burst_then_its_rate() -> None:
+    bucket = Bucket(rate=1.0, burst=5, tokens=5, stamp=0.0)
+    for _ in range(5):
+        assert bucket.wait_for(0.0) == 0
+        bucket.take(0.0)
+    assert bucket.wait_for(0.0) == pytest.approx(1.0)
+    assert bucket.wait_for(0.5) == pytest.approx(0.5)
+    assert bucket.wait_for(10.0) == 0 and bucket.tokens == 5  # never more than the burst
+
+
+async def test_the_pacer_counts_channels_and_kinds_apart() -> None:
+    clock = FakeClock()
+    pacer = Pacer(global_rate=1000, channel_burst=2, channel_rate=1.0, clock=clock)
+    for _ in range(2):
+        await pacer.slot(7, RequestKind.POST, global_limit=True)
+    assert pacer.channel_delay(7, RequestKind.POST) == pytest.approx(1.0)
+    assert pacer.channel_delay(7, RequestKind.EDIT) == 0, "edits have a count of their own"
+    assert pacer.channel_delay(8, RequestKind.POST) == 0, "another channel is not affected"
+
+
+class FakeCourier:
+    """Records what the keeper sends; refuses DMs to some users, or fails on demand."""
+
+    def __init__(self) -> None:
+        self.sent: list[tuple[str, bool]] = []  # (key, edit?)
+        self.closed: set[int] = set()
+        self.dm_attempts: dict[int, int] = {}
+        self.fail_next = 0
+
+    async def send(
+        self, game_id: int, channel_id: int, owed: Owed, known: MessageRecord | None
+    ) -> MessageRecord:
+        if self.fail_next:
+            self.fail_next -= 1
+            raise RuntimeError("Discord is down")
+        if owed.user_id is not None:
+            self.dm_attempts[owed.user_id] = self.dm_attempts.get(owed.user_id, 0) + 1
+            if owed.user_id in self.closed:
+                raise DmsClosed("Cannot send messages to this user")
+        self.sent.append((owed.key, known is not None))
+        message_id = known.message_id if known else len(self.sent)
+        return MessageRecord(owed.key, channel_id, message_id, owed.view.digest())
+
+
+def make_keeper(service: GameService, courier: FakeCourier, pacer: Pacer) -> TableKeeper:
+    """A keeper on the service's own clock (the tests' clock stands still)."""
+    return TableKeeper(
+        service,
+        courier,  # type: ignore[arg-type]
+        pacer,
+        clock=lambda: service._clock().timestamp(),
+    )
+
+
+async def settle(keeper: TableKeeper) -> None:
+    unsent = await keeper.flush(timeout=5)
+    assert unsent == []
+
+
+async def test_each_message_is_sent_once_then_only_when_it_changes(service: GameService) -> None:
+    opened = await service.new_game(GUILD, CHANNEL, AL)
+    game_id = opened.game_id or 0
+    await service.join(CHANNEL, BEA)
+    await service.start(CHANNEL, AL)
+    courier = FakeCourier()
+    keeper = make_keeper(service, courier, Pacer())
+    keeper.touch(game_id, CHANNEL)
+    await settle(keeper)
+    assert sorted(courier.sent) == [
+        ("hand:1:0", False),
+        ("hand:1:1", False),
+        ("lobby", False),
+        ("table:1", False),
+    ]
+    keeper.touch(game_id, CHANNEL)
+    await settle(keeper)
+    assert len(courier.sent) == 4, "nothing changed, nothing sent"
+
+
+async def test_moves_made_while_the_channel_waits_go_out_in_one_edit(
+    service: GameService,
+) -> None:
+    table = await open_table(service, [AL, BEA])
+    game_id = table.outcomes[0].game_id or 0
+    courier = FakeCourier()
+    # One edit a second per channel, and that one just spent.
+    pacer = Pacer(channel_burst=1, channel_rate=1.0)
+    await pacer.slot(CHANNEL, RequestKind.EDIT, global_limit=False)
+    await pacer.slot(CHANNEL, RequestKind.POST, global_limit=False)
+    keeper = make_keeper(service, courier, pacer)
+    for user in (AL, BEA):
+        prompt = table.latest[user.id]
+        codes = [c.code for c in prompt.cards[: prompt.pick]]
+        assert (await service.click_discard(game_id, prompt.stamp, user, codes)).ok
+        keeper.touch(game_id, CHANNEL)
+        await asyncio.sleep(0)
+    await settle(keeper)
+    table_edits = [key for key, edit in courier.sent if key == "table:1" and edit]
+    assert table_edits == ["table:1"], courier.sent
+
+
+async def test_closed_dms_become_the_channels_notice_and_are_not_tried_again(
+    service: GameService,
+) -> None:
+    table = await open_table(service, [AL, BEA])
+    game_id = table.outcomes[0].game_id or 0
+    courier = FakeCourier()
+    courier.closed = {BEA.id}
+    keeper = make_keeper(service, courier, Pacer())
+    # Bea's hand was never delivered in this fake Discord: everything is owed afresh.
+    for key in ("hand:1:1",):
+        await service.gone(game_id, key)
+    keeper.touch(game_id, CHANNEL)
+    await settle(keeper)
+    keeper.touch(game_id, CHANNEL)
+    await settle(keeper)
+    assert ("dm-closed:1:1", False) in courier.sent
+    assert courier.dm_attempts[BEA.id] == 1, "no second DM to a closed inbox in the deal"
+
+
+async def test_a_failed_send_is_tried_again(
+    service: GameService, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    monkeypatch.setattr(keeper_module, "RETRY_AFTER", 0.01)
+    opened = await service.new_game(GUILD, CHANNEL, AL)
+    courier = FakeCourier()
+    courier.fail_next = 1
+    keeper = make_keeper(service, courier, Pacer())
+    with caplog.at_level(logging.WARNING):
+        keeper.touch(opened.game_id or 0, CHANNEL)
+        for _ in range(100):
+            await asyncio.sleep(0.01)
+            if courier.sent:
+                break
+    assert courier.sent == [("lobby", False)]
+    assert "trying again" in caplog.text

@@ -1,0 +1,157 @@
+"""The messages a game owns, drawn from the stored game: which there are, what each shows, which
+are posted once, and when a reminder falls due."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+
+from bot.core.messages import Owed
+from bot.core.replies import User
+from bot.core.service import GameService
+from bot.store import Store
+from tests.helpers.service_driver import (
+    AL,
+    BEA,
+    CHANNEL,
+    CY,
+    DEE,
+    GUILD,
+    Clock,
+    Transcript,
+    drive,
+    make_service,
+    open_table,
+)
+
+
+def keys(owed: tuple[Owed, ...]) -> list[str]:
+    return [o.key for o in owed]
+
+
+async def owed_now(service: GameService, game_id: int) -> tuple[Owed, ...]:
+    owing = await service.owed(game_id)
+    assert owing is not None
+    return owing.owed
+
+
+async def test_a_dealt_game_owes_its_lobby_table_and_a_hand_per_person(
+    service: GameService,
+) -> None:
+    table = await open_table(service, [AL, BEA])
+    game_id = table.outcomes[0].game_id or 0
+    owed = await owed_now(service, game_id)
+    assert keys(owed) == ["lobby", "table:1", "hand:1:0", "hand:1:1"]
+    hands = {o.user_id: o for o in owed if o.key.startswith("hand:")}
+    assert set(hands) == {AL.id, BEA.id}
+    assert all(not o.once and o.view.controls is not None for o in hands.values())
+    # Nothing is owed twice: once sent, a message is due again only when it changes.
+    owing = await service.owed(game_id)
+    assert owing is not None and not [o for o in owing.owed if o.due(owing.sent.get(o.key))]
+
+
+async def test_a_move_changes_only_what_it_shows(service: GameService) -> None:
+    table = await open_table(service, [AL, BEA])
+    game_id = table.outcomes[0].game_id or 0
+    prompt = table.latest[AL.id]
+    codes = [c.code for c in prompt.cards[: prompt.pick]]
+    outcome = await service.click_discard(game_id, prompt.stamp, AL, codes)
+    assert outcome.update_key == "hand:1:0" and outcome.update is not None
+    await table.service.answered(
+        game_id,
+        "hand:1:0",
+        CHANNEL,
+        table.messages[(game_id, "hand:1:0")].message_id,
+        outcome.update,
+    )
+    owing = await service.owed(game_id)
+    assert owing is not None
+    due = [o.key for o in owing.owed if o.due(owing.sent.get(o.key))]
+    # Al's hand was answered by the click itself; the table says who is still waited for.
+    assert due == ["table:1"]
+
+
+async def test_closed_dms_owe_a_notice_once_and_no_hand(service: GameService) -> None:
+    table = Transcript(service, dms_closed={BEA.id})
+    await table.record(AL.id, await service.new_game(GUILD, CHANNEL, AL))
+    await table.record(BEA.id, await service.join(CHANNEL, BEA))
+    started = await table.record(AL.id, await service.start(CHANNEL, AL))
+    owed = await owed_now(service, started.game_id or 0)
+    notice = next(o for o in owed if o.key == "dm-closed:1:1")
+    assert notice.once and notice.user_id is None and notice.view.mentions == (BEA.id,)
+    assert "hand:1:1" not in keys(owed)
+
+
+async def test_a_reminder_falls_due_once_per_turn(store: Store, clock: Clock) -> None:
+    service = make_service(store, clock)
+    table = await open_table(service, [AL, BEA])
+    game_id = table.outcomes[0].game_id or 0
+    owing = await service.owed(game_id)
+    assert owing is not None and owing.check_at is not None
+    assert not any(o.key.startswith("remind:") for o in owing.owed)
+    clock.advance(seconds=61)
+    owing = await service.owed(game_id)
+    assert owing is not None and owing.check_at is None
+    reminders = [o for o in owing.owed if o.key.startswith("remind:")]
+    assert {o.user_id for o in reminders} == {AL.id, BEA.id}
+    assert all(o.once and "waiting for your 2 cards" in o.view.content for o in reminders)
+    # The next deal's discard is another turn; the same turn is never reminded twice.
+    assert {o.key for o in reminders} == {"remind:d1:0", "remind:d1:1"}
+
+
+async def test_the_wait_before_a_reminder_is_a_setting(store: Store, clock: Clock) -> None:
+    service = GameService(
+        store,
+        rng_factory=lambda key: __import__("random").Random(key),
+        clock=clock,
+        idle_expiry=timedelta(days=7),
+        remind_after=timedelta(seconds=5),
+    )
+    table = await open_table(service, [AL, BEA])
+    owing = await service.owed(table.outcomes[0].game_id or 0)
+    assert owing is not None and owing.check_at == clock.now.timestamp() + 5
+
+
+async def test_a_finished_game_owes_the_result_and_closes_every_hand(
+    store: Store, service: GameService
+) -> None:
+    table = await open_table(service, [AL, BEA], target=61)
+    await drive(service, table, [AL, BEA])
+    game_id = table.outcomes[0].game_id or 0
+    owed = await owed_now(service, game_id)
+    result = next(o for o in owed if o.key == "result")
+    assert result.view.content.startswith("🏆") and result.view.board is not None
+    assert result.view.board.winner is not None
+    hands = [o for o in owed if o.key.startswith("hand:")]
+    assert hands and all(o.existing and o.view.controls is None for o in hands)
+    assert not any(o.key.startswith("remind:") for o in owed)
+
+
+async def test_every_table_message_fits_in_a_discord_message(store: Store, clock: Clock) -> None:
+    """Four players with long names make long deals: a deal's show goes in a message of its
+    own when the two do not fit in one; nothing is ever over 2,000 characters."""
+    service = make_service(store, clock, seed=4)
+    users = [User(u.id, u.name + " of the Long and Winding Road") for u in (AL, BEA, CY, DEE)]
+    table = await open_table(service, users)
+    split = False
+
+    async def check(outcome: object, user: object) -> None:
+        nonlocal split
+        for o in await owed_now(service, table.outcomes[0].game_id or 0):
+            assert len(o.view.content) <= 2000
+            split = split or o.key.startswith("show:")
+
+    await drive(service, table, users, check=check)  # type: ignore[arg-type]
+    assert split, "some four-player deal needed its second message"
+
+
+async def test_a_cancelled_game_owes_its_note_and_takes_the_controls_away(
+    service: GameService,
+) -> None:
+    table = await open_table(service, [AL, BEA])
+    game_id = table.outcomes[0].game_id or 0
+    await table.record(AL.id, await service.cancel(CHANNEL, AL))
+    owed = await owed_now(service, game_id)
+    ended = next(o for o in owed if o.key == "ended")
+    assert ended.once and ended.view.content == "Al cancelled the game. No result is recorded."
+    assert table.latest == {}
+    assert all(o.view.controls is None for o in owed)
