@@ -3,16 +3,21 @@
 The bot is started as ``python -m bot`` with a real database file, pointed at fakediscord in
 this process. Every game has its own channel and players; each player acts as fast as the bot
 answers: the creator opens the game, the others press Join, the creator presses Start, and then
-every player chooses from the select menu or presses a card button in each DM prompt the bot
-sends them, until the result is called in the channel.
+every player chooses from the select menu or presses a card button on their hand message (one
+DM per deal, updated in place) whenever it offers live controls, until the result is called in
+the channel. With ``--computer LEVEL`` each game is one person against the computer.
 
 Prints actions per second, the median and p99 time from an interaction to the bot's first
 response (also by kind of interaction, and for the first tenth of the run against the rest),
 the time from an action to the next DM prompt in its game (what the next player waits: the
 bot answers first and sends channel lines and DMs afterwards, so this keeps the first figure
 honest), the bot's CPU time and peak memory (VmHWM), the errors, and whether every game
-finished and was recorded. Target on the project's machine: p99 under 100 ms, no errors, every
-game recorded. docs/performance.md has the figures and what was changed to reach them.
+finished and was recorded. It also prints what the games cost against Discord's limits: the
+requests made with the bot's token per player action (interaction callbacks and webhook
+requests counted apart: they do not count toward the global limit), new channel messages and
+edits per deal, new DMs per player per deal, and the 429s the bot received. fakediscord
+enforces Discord's global and per-channel limits in these runs unless ``--no-limits``.
+docs/performance.md has the figures and what was changed to reach them.
 
 With ``--pace LO-HI`` the players act like people instead: each thinks LO to HI seconds
 (uniformly) before every action, the games open spread over the first HI seconds, and the run
@@ -20,13 +25,14 @@ stops after ``--duration`` seconds whether or not the games are over (they need 
 the figures are the same, over what was played. This is the load a bot really carries: its
 event loop is idle most of the time, and what matters is how fast each action is answered.
 
-With ``--limits`` fakediscord enforces Discord's limits (50 requests per second for the bot
-token, 5 new messages per 5 s in a channel, ...); without it, none of them, as when the figures
-in docs/performance.md were measured. The 429s the bot received are printed by scope.
+fakediscord enforces Discord's limits (50 requests per second for the bot token, 5 new
+messages and 5 edits per 5 s in a channel, ...) unless ``--no-limits``. The 429s the bot
+received are printed by scope.
 
     .venv/bin/python benchmarks/bot_load.py                 # 100 two-player games to 121
     .venv/bin/python benchmarks/bot_load.py --games 20 --players 3 --target 61
     .venv/bin/python benchmarks/bot_load.py --games 200 --pace 3-12 --duration 180
+    .venv/bin/python benchmarks/bot_load.py --games 100 --computer hard --pace 3-12 --duration 180
 """
 
 from __future__ import annotations
@@ -79,6 +85,14 @@ class LoadDiscord(FakeDiscord):
 
     def _store(self, message: Message) -> None:
         super()._store(message)
+        self._seen(message)
+
+    def _edit_message(self, message: Message, body: dict[str, Any], files: list[Any]) -> None:
+        super()._edit_message(message, body, files)
+        self._seen(message)
+
+    def _seen(self, message: Message) -> None:
+        """A message was posted or edited: time the game's next prompt, wake its reader."""
         table = self.tables.get(message.channel.id)
         figures = self.figures
         if (
@@ -162,28 +176,27 @@ async def _player(
 ) -> None:
     dm = fd.dm_channel(user)
     inbox = fd.event_for(dm)
-    done_ids: set[int] = set()
-    index = 0
+    # Each hand message is used once per version of it: (message id, edits so far).
+    done: set[tuple[int, int]] = set()
     while not table.over:
         prompt = None
-        messages = dm.messages
-        while index < len(messages):
-            candidate = messages[index]
-            if candidate.id not in done_ids and _has_controls(candidate):
+        for candidate in reversed(dm.messages):
+            if _has_controls(candidate) and (candidate.id, len(candidate.history)) not in done:
                 prompt = candidate
                 break
-            index += 1
         if prompt is None:
             inbox.clear()
             _watch_channel(table)
             if table.over:
                 return
-            # The result line lands in the channel, not the DM: look again now and then.
+            # The result lands in the channel, not the DM: look again now and then.
             with contextlib.suppress(TimeoutError):
                 await asyncio.wait_for(inbox.wait(), timeout=0.5)
             continue
-        done_ids.add(prompt.id)
+        done.add((prompt.id, len(prompt.history)))
         await _think(figures, rng)
+        if table.over:
+            return
         menus = list(prompt.selects())
         if menus:
             menu = menus[0]
@@ -208,13 +221,26 @@ async def _think(figures: Figures, rng: random.Random) -> None:
 
 
 async def _game(
-    fd: LoadDiscord, table: LoadGame, target: int, figures: Figures, rng: random.Random
+    fd: LoadDiscord,
+    table: LoadGame,
+    target: int,
+    figures: Figures,
+    rng: random.Random,
+    computer: str | None = None,
 ) -> None:
     creator = table.players[0]
     if figures.pace is not None:
         # People open their games over a while, not all in the same millisecond.
         await asyncio.sleep(rng.uniform(0, figures.pace[1]))
     try:
+        if computer is not None:
+            line = f"/cribbage new target:{target} vs_computer:True difficulty:{computer}"
+            opened = await fd.slash(creator, table.channel, line, wait=False)
+            table.cause = opened.created_at
+            await _answered(figures, opened, "new")
+            table.actions += 1
+            await _player(fd, table, creator, figures, rng)
+            return
         line = f"/cribbage new players:{len(table.players)} target:{target}"
         await _answered(figures, await fd.slash(creator, table.channel, line, wait=False), "new")
         event = fd.event_for(table.channel)
@@ -285,12 +311,16 @@ async def run(
     profile: str | None = None,
     pace: tuple[float, float] | None = None,
     duration: float | None = None,
-    limits: bool = False,
+    limits: bool = True,
+    computer: str | None = None,
 ) -> int:
-    """Play ``games`` games at once (at ``pace``, for ``duration`` seconds, if given); print the
-    figures; return 0 if every check passed. With ``limits``, fakediscord enforces Discord's
-    rate limits (global and per channel), else none of its limits, as before they existed."""
+    """Play ``games`` games at once (at ``pace``, for ``duration`` seconds, if given; against
+    the ``computer`` at that level, if given); print the figures; return 0 if every check
+    passed. With ``limits`` (the default), fakediscord enforces Discord's rate limits (global
+    and per channel); without, none of its limits."""
     rng = random.Random(seed)
+    if computer is not None:
+        players = 1
     fd = LoadDiscord(Limits() if limits else Limits.none())
     async with fd:
         guild = fd.add_guild("Load")
@@ -315,7 +345,9 @@ async def run(
             pid = bot.proc.pid
             figures = Figures(started=time.perf_counter(), pace=pace)
             fd.figures = figures
-            playing = asyncio.gather(*(_game(fd, t, target, figures, rng) for t in tables))
+            playing = asyncio.gather(
+                *(_game(fd, t, target, figures, rng, computer) for t in tables)
+            )
             # The paced run stops on time; its games need not be over.
             with contextlib.suppress(TimeoutError):
                 await asyncio.wait_for(playing, timeout=duration)
@@ -325,7 +357,8 @@ async def run(
             figures.bot_cpu = _cpu_seconds(pid)
             await bot.stop()
             finished, recorded, logged = _recorded(db_path)
-            return _report(fd, bot, tables, figures, peak, finished, recorded, logged, target)
+            code = _report(fd, bot, tables, figures, peak, finished, recorded, logged, target)
+            return max(code, _report_budget(fd, tables, db_path, figures))
 
 
 def _report(
@@ -346,7 +379,7 @@ def _report(
     game_errors = [t.error for t in tables if t.error]
     games = len(tables)
     print(f"games: {games} x {len(tables[0].players)} players to {target}, bot as a process")
-    enforced = "on" if fd.limits.global_requests else "off (--limits to enforce them)"
+    enforced = "on" if fd.limits.global_requests else "off (--no-limits)"
     print(f"Discord's limits in fakediscord: {enforced}")
     if figures.pace is not None:
         lo, hi = figures.pace
@@ -406,6 +439,72 @@ def _report(
     return 0 if ok else 1
 
 
+def _deals(db_path: Path) -> dict[int, int]:
+    """Channel id -> how many deals its game got to (its table messages)."""
+    with sqlite3.connect(db_path) as db:
+        rows = db.execute(
+            "SELECT g.channel_id, COUNT(*) FROM game_messages m JOIN games g ON g.id = m.game_id"
+            " WHERE m.key LIKE 'table:%' GROUP BY g.channel_id"
+        ).fetchall()
+    return {int(channel): int(count) for channel, count in rows}
+
+
+def _report_budget(fd: FakeDiscord, tables: list[LoadGame], db_path: Path, figures: Figures) -> int:
+    """What the games cost against Discord's limits; 1 if a target was missed."""
+    actions = sum(t.actions for t in tables)
+    kinds = collections.Counter(_request_kind(r.route) for r in fd.requests)
+    limited = sum(1 for r in fd.requests if r.status == 429)
+    per_action = kinds["bot"] / max(actions, 1)
+    print(
+        f"bot-token requests: {kinds['bot']} ({per_action:.2f} per player action); "
+        f"interaction callbacks: {kinds['callback']}; webhook requests: {kinds['webhook']}"
+    )
+    deals = _deals(db_path)
+    channel_posts: list[float] = []
+    channel_edits: list[float] = []
+    dms: list[float] = []
+    for table in tables:
+        played = deals.get(table.channel.id, 0)
+        if not played:
+            continue
+        mine = [m for m in table.channel.messages if not m.ephemeral]
+        # The lobby and the final result are a game's own, not a deal's.
+        extra = 1 + sum(1 for m in mine if m.content.startswith("🏆") or "resigned —" in m.content)
+        channel_posts.append((len(mine) - extra) / played)
+        channel_edits.append(sum(len(m.history) for m in mine) / played)
+        for user in table.players:
+            dms.append(len(fd.dm_channel(user).messages) / played)
+    if channel_posts:
+        print(
+            f"new channel messages per deal: median {statistics.median(channel_posts):.2f},"
+            f" max {max(channel_posts):.2f}; channel edits per deal: median"
+            f" {statistics.median(channel_edits):.1f}"
+        )
+        print(
+            f"new DMs per player per deal: median {statistics.median(dms):.2f},"
+            f" max {max(dms):.2f} (over {sum(deals.values())} deals)"
+        )
+    print(f"429s received by the bot: {limited}")
+    ok = per_action <= 1.2 and limited == 0
+    if channel_posts:
+        ok = ok and statistics.median(channel_posts) <= 2 and statistics.median(dms) <= 1.5
+    prompts = figures.prompt_latencies
+    if figures.pace is not None and prompts:
+        ok = ok and _percentile(prompts, 0.99) < 1.0
+    print(f"within the budget (<= 1.2 requests per action, no 429): {'yes' if ok else 'NO'}")
+    return 0 if ok else 1
+
+
+def _request_kind(route: str) -> str:
+    """``callback`` (an interaction's answer), ``webhook`` (a follow-up or an edit through an
+    interaction's token) or ``bot`` (the bot's own token, which the global limit counts)."""
+    if "/callback" in route and "/interactions/" in route:
+        return "callback"
+    if "/webhooks/" in route:
+        return "webhook"
+    return "bot"
+
+
 def _report_latencies(figures: Figures) -> None:
     """Latency by kind of interaction and by part of the run, and the prompt latency."""
     by_kind: dict[str, list[float]] = collections.defaultdict(list)
@@ -456,9 +555,15 @@ def main(argv: list[str] | None = None) -> int:
         "--duration", type=float, metavar="SECONDS", help="stop after this long (paced runs)"
     )
     parser.add_argument(
-        "--limits",
+        "--no-limits",
         action="store_true",
-        help="fakediscord enforces Discord's limits (50 requests/s, 5 messages/5 s a channel)",
+        help="fakediscord enforces none of Discord's limits (50 requests/s, 5 messages/5 s a"
+        " channel), which it does by default",
+    )
+    parser.add_argument(
+        "--computer",
+        metavar="LEVEL",
+        help="each game one person against the computer at this level (e.g. hard)",
     )
     args: Any = parser.parse_args(argv)
     pace = None
@@ -474,7 +579,8 @@ def main(argv: list[str] | None = None) -> int:
             args.profile,
             pace,
             args.duration,
-            args.limits,
+            not args.no_limits,
+            args.computer,
         )
     )
 

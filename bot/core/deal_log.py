@@ -32,6 +32,9 @@ class DealLog:
     pegs: list[tuple[int, int]] = field(default_factory=list)
     coach: dict[int, str] = field(default_factory=dict)
     coach_deal: int = 0
+    #: The events as JSON-ready data, made once per event (the snapshot is written after
+    #: every move, and turning every event of two deals into data each time was costly).
+    _data: dict[int, list[dict[str, Any]]] = field(default_factory=dict, compare=False)
 
     @classmethod
     def start(cls, num_sides: int) -> DealLog:
@@ -56,9 +59,12 @@ class DealLog:
         for event in events:
             if isinstance(event, Dealt):
                 self.deals[event.deal_number] = []
+                self._data[event.deal_number] = []
                 for old in sorted(self.deals)[:-_KEPT]:
                     del self.deals[old]
+                    self._data.pop(old, None)
             self.deals.setdefault(self.deal, []).append(event)
+            self._data.setdefault(self.deal, []).append(event.to_dict())
             scored = points_scored(event)
             if scored is not None and scored.points:
                 front, _ = self.pegs[scored.side]
@@ -71,8 +77,11 @@ class DealLog:
 
     def to_dict(self) -> dict[str, Any]:
         """JSON-ready data."""
+        for deal, events in self.deals.items():
+            if len(self._data.get(deal, ())) != len(events):
+                self._data[deal] = [e.to_dict() for e in events]
         return {
-            "deals": {str(n): [e.to_dict() for e in events] for n, events in self.deals.items()},
+            "deals": {str(n): self._data[n] for n in self.deals},
             "pegs": [list(p) for p in self.pegs],
             "coach": {str(seat): line for seat, line in self.coach.items()},
             "coach_deal": self.coach_deal,
@@ -83,6 +92,7 @@ class DealLog:
         """Rebuild a log written by :meth:`to_dict`."""
         return cls(
             deals={int(n): [event_from_dict(e) for e in evs] for n, evs in data["deals"].items()},
+            _data={int(n): list(evs) for n, evs in data["deals"].items()},
             pegs=[(int(front), int(back)) for front, back in data["pegs"]],
             coach={int(seat): str(line) for seat, line in data["coach"].items()},
             coach_deal=int(data["coach_deal"]),

@@ -67,6 +67,11 @@ class LoadedGames:
         while len(self._kept) > self._size:
             self._kept.popitem(last=False)
 
+    def version(self, game_id: int) -> int | None:
+        """The version a kept game was saved at (None when it is not kept, or is changing)."""
+        kept = self._kept.get(game_id)
+        return None if kept is None else kept[0]
+
     def drop(self, game_id: int) -> None:
         """Forget a game about to change: until it is saved, its objects must not be reused."""
         self._kept.pop(game_id, None)

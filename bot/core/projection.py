@@ -37,7 +37,16 @@ from engine.game import Game
 from engine.phase import Phase
 from engine.views import PublicView
 
-__all__ = ["Projection", "TableFacts", "board_of", "hand_view", "project", "resigner"]
+__all__ = [
+    "Projection",
+    "TableFacts",
+    "board_of",
+    "hand_message",
+    "hand_view",
+    "project",
+    "resigner",
+    "settled",
+]
 
 #: Where each kind of channel message goes among the others (lower first).
 _LOBBY, _TABLE, _NOTICE, _RESULT, _ENDED = 0, 10, 1000, 2000, 2100
@@ -162,6 +171,17 @@ def _owes_move(game: Game, seat: int) -> bool:
     return game.phase is Phase.PLAY and game.turn == seat
 
 
+def hand_message(loaded: Loaded, seat: int, deal: int, *, coach: bool = True) -> MessageView:
+    """What the hand message of ``seat`` for ``deal`` shows now: the current deal's hand (see
+    :func:`hand_view`), or, for the deal before, what the seat kept and the coach's line."""
+    if deal == loaded.game.deal_number:
+        return hand_view(loaded, seat, coach=coach)
+    log = loaded.log
+    said = _coach(log, deal, seat) if coach else None
+    kept = _kept(log, deal, seat)
+    return MessageView(closed_hand_text(loaded.record.channel_id, deal, kept, said))
+
+
 def _hands(record: GameRecord, loaded: Loaded, facts: TableFacts) -> list[Owed]:
     """Each person's hand message for this deal (brought up to date only if it was sent,
     once the game is over) and for the deal before (only if it was sent), or, when their DMs
@@ -182,12 +202,10 @@ def _hands(record: GameRecord, loaded: Loaded, facts: TableFacts) -> list[Owed]:
             view = MessageView(notice, mentions=(user,))
             owed.append(Owed(f"dm-closed:{deal}:{seat.seat}", view, once=True, order=_NOTICE))
         else:
-            view = hand_view(loaded, seat.seat, coach=coach)
+            view = hand_message(loaded, seat.seat, deal, coach=coach)
             owed.append(Owed(f"hand:{deal}:{seat.seat}", view, user, existing=over))
         if deal > 1 and deal - 1 in log.deals:
-            said = _coach(log, deal - 1, seat.seat) if coach else None
-            kept = _kept(log, deal - 1, seat.seat)
-            closed = MessageView(closed_hand_text(record.channel_id, deal - 1, kept, said))
+            closed = hand_message(loaded, seat.seat, deal - 1, coach=coach)
             owed.append(Owed(f"hand:{deal - 1}:{seat.seat}", closed, user, existing=True))
     return owed
 
@@ -224,18 +242,38 @@ def _people_seats(record: GameRecord) -> list[SeatRecord]:
     return [s for s in record.seats if not s.is_computer and s.user_id is not None]
 
 
-def project(record: GameRecord, loaded: Loaded | None, facts: TableFacts) -> Projection:
-    """Every message ``record``'s game owes now (``loaded``: the game, once it has started)."""
-    status = record.status
-    owed = [Owed("lobby", lobby_view(record), order=_LOBBY)]
+def project(
+    record: GameRecord,
+    loaded: Loaded | None,
+    facts: TableFacts,
+    drawn: tuple[Owed, ...] | None = None,
+) -> Projection:
+    """Every message ``record``'s game owes now (``loaded``: the game, once it has started;
+    ``drawn``: :func:`settled` for it, if already at hand)."""
+    owed = list(
+        drawn if drawn is not None else settled(record, loaded, facts.refused, facts.coach_off)
+    )
     check_at = None
+    if loaded is not None and record.status is GameStatus.ACTIVE:
+        reminders, check_at = _reminders(record, loaded.game, facts)
+        owed += reminders
+    owed.sort(key=lambda o: (o.user_id is not None, o.order))
+    return Projection(tuple(owed), check_at)
+
+
+def settled(
+    record: GameRecord,
+    loaded: Loaded | None,
+    refused: Mapping[int, int],
+    coach_off: frozenset[int],
+) -> tuple[Owed, ...]:
+    """The messages that depend on the stored game alone, not on the time: the same for one
+    version of the game (and the same refusals and coach settings), so they can be kept."""
+    facts = TableFacts(refused, coach_off, 0.0, 0.0)
+    owed = [Owed("lobby", lobby_view(record), order=_LOBBY)]
     if loaded is not None:
         owed += _tables(record, loaded.game, loaded.log)
         owed += _hands(record, loaded, facts)
-        if status is GameStatus.ACTIVE:
-            reminders, check_at = _reminders(record, loaded.game, facts)
-            owed += reminders
     if record.end_note:
         owed.append(Owed("ended", MessageView(record.end_note), once=True, order=_ENDED))
-    owed.sort(key=lambda o: (o.user_id is not None, o.order))
-    return Projection(tuple(owed), check_at)
+    return tuple(owed)

@@ -19,7 +19,9 @@ import dataclasses
 import functools
 import json
 import random
+import time
 import weakref
+from collections import OrderedDict
 from collections.abc import Awaitable, Callable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
@@ -31,7 +33,15 @@ from bot.core.computer import snapshot_views as views_before
 from bot.core.deal_log import DealLog
 from bot.core.games import Loaded, LoadedGames, RngFactory
 from bot.core.messages import MessageView, Owed
-from bot.core.projection import TableFacts, board_of, hand_view, project, resigner
+from bot.core.projection import (
+    TableFacts,
+    board_of,
+    hand_message,
+    hand_view,
+    project,
+    resigner,
+    settled,
+)
 from bot.core.prompts import discard_completions, play_completions
 from bot.core.records import DmLink, GameRecord, GameStatus, MessageRecord, SeatRecord
 from bot.core.refusals import Refused
@@ -58,6 +68,12 @@ __all__ = ["GameService", "Owing", "RngFactory"]
 REMIND_AFTER = timedelta(seconds=60)
 #: Games that ended this recently are brought up to date at start-up too.
 RECONCILE_ENDED = timedelta(days=1)
+#: How long a user's coach setting is taken as known (in this process) before it is asked again.
+COACH_CACHE_SECONDS = 60.0
+#: How often a player's latest DM interaction is written down (its token lives 15 minutes).
+DM_LINK_REFRESH_SECONDS = 300.0
+#: Games whose messages are kept drawn (per version), for the keeper's repeated looks.
+SETTLED_KEPT = 512
 
 #: Why a game that is no longer open refuses a click.
 _CLOSED = {
@@ -76,6 +92,7 @@ class Owing:
 
     game_id: int
     channel_id: int
+    version: int
     owed: tuple[Owed, ...]
     sent: Mapping[str, MessageRecord]
     check_at: float | None
@@ -138,6 +155,14 @@ class GameService:
         # Game id -> channel id (which never changes), to find a click's lock without a read.
         self._channels: dict[int, int] = {}
         self._games = LoadedGames(rng_factory)
+        # user id -> until when their DM link need not be written again.
+        self._dm_linked: dict[int, float] = {}
+        # Lobby messages known to be a game's (so /cribbage new's answer is stored once).
+        self._lobbies_known: set[int] = set()
+        # user id -> (until when, coach off?): the coach setting, asked at every move.
+        self._coach_cache: dict[int, tuple[float, bool]] = {}
+        # game id -> (the version and facts it was drawn for, what it owes then).
+        self._settled: OrderedDict[int, tuple[object, tuple[Owed, ...]]] = OrderedDict()
 
     @classmethod
     def create(
@@ -268,12 +293,19 @@ class GameService:
     async def _hand_answer(self, loaded: Loaded, seat: int, deal: int) -> MessageView:
         """What the hand message of ``deal`` shows now (closed once that deal is over)."""
         user = loaded.record.seats[seat].user_id
-        coach = user is None or user not in await self._store.coach_off([user])
-        facts = TableFacts({}, frozenset() if coach else frozenset({user or 0}), self._now(), 0)
-        owed = project(loaded.record, loaded, facts).owed
-        key = f"hand:{deal}:{seat}"
-        found = next((o.view for o in owed if o.key == key), None)
-        return found if found is not None else hand_view(loaded, seat, coach=coach)
+        coach = user is None or user not in await self._coach_off([user])
+        return hand_message(loaded, seat, deal, coach=coach)
+
+    async def _coach_off(self, user_ids: Sequence[int]) -> frozenset[int]:
+        """Which of these users turned the coach off (asked at every move: kept in memory,
+        for a while, since a setting changes rarely)."""
+        now = time.monotonic()
+        missing = [u for u in user_ids if self._coach_cache.get(u, (0.0, False))[0] < now]
+        if missing:
+            off = await self._store.coach_off(missing)
+            for user in missing:
+                self._coach_cache[user] = (now + COACH_CACHE_SECONDS, user in off)
+        return frozenset(u for u in user_ids if self._coach_cache[u][1])
 
     # -- lobby (by channel) ---------------------------------------------------------------------
     @_answers
@@ -491,7 +523,7 @@ class GameService:
 
     async def _hand(self, record: GameRecord, user: User) -> Outcome:
         loaded, seat = self._seated(record, user)
-        view = hand_view(loaded, seat, coach=user.id not in await self._store.coach_off([user.id]))
+        view = hand_view(loaded, seat, coach=user.id not in await self._coach_off([user.id]))
         return Outcome(
             reply=Reply(view.content, ephemeral=True, view=view),
             game_id=record.id,
@@ -587,13 +619,35 @@ class GameService:
         people = [s.user_id for s in record.seats if s.user_id is not None]
         facts = TableFacts(
             refused=await self._store.dm_refusals(game_id),
-            coach_off=frozenset(await self._store.coach_off(people)),
+            coach_off=await self._coach_off(people),
             now=self._now() if now is None else now,
             remind_after=self._remind_after.total_seconds(),
         )
-        found = project(record, loaded, facts)
+        found = project(record, loaded, facts, self._settled_for(record, loaded, facts))
         sent = await self._store.messages(game_id)
-        return Owing(game_id, record.channel_id, found.owed, sent, found.check_at)
+        return Owing(game_id, record.channel_id, record.version, found.owed, sent, found.check_at)
+
+    def _settled_for(
+        self, record: GameRecord, loaded: Loaded | None, facts: TableFacts
+    ) -> tuple[Owed, ...]:
+        """The game's messages but the reminders, drawn once per version (and refusals and
+        coach settings): the keeper looks at a game several times for each move."""
+        key = (record.version, record.status, tuple(sorted(facts.refused.items())), facts.coach_off)
+        kept = self._settled.get(record.id)
+        if kept is not None and kept[0] == key:
+            self._settled.move_to_end(record.id)
+            return kept[1]
+        drawn = settled(record, loaded, facts.refused, facts.coach_off)
+        self._settled[record.id] = (key, drawn)
+        while len(self._settled) > SETTLED_KEPT:
+            self._settled.popitem(last=False)
+        return drawn
+
+    def moved_on(self, owing: Owing) -> bool:
+        """Whether the game has changed since ``owing`` was drawn (as far as this process
+        knows, from the games it keeps loaded): then what it owes is stale, draw it again."""
+        known = self._games.version(owing.game_id)
+        return known is not None and known != owing.version
 
     async def sent(self, game_id: int, message: MessageRecord) -> None:
         """A message of the game was sent or edited as ``message`` says."""
@@ -605,14 +659,14 @@ class GameService:
         """A click on a game's message was answered by updating it to ``view`` (or ``/cribbage
         new`` by posting the lobby): remember what it shows, if it is the message the game
         keeps under ``key`` (a copy shown privately by ``/cribbage hand`` is not)."""
-        known = (await self._store.messages(game_id)).get(key)
-        if known is None and key == "lobby":
-            known = MessageRecord(key, channel_id, message_id, "")
-        if known is None or known.message_id != message_id:
+        if key == "lobby" and message_id not in self._lobbies_known:
+            # /cribbage new's answer becomes the game's lobby message (once: later clicks on
+            # it only change what it shows).
+            self._lobbies_known.add(message_id)
+            record = MessageRecord(key, channel_id, message_id, view.digest())
+            await self._store.set_message(game_id, record)
             return
-        await self._store.set_message(
-            game_id, dataclasses.replace(known, digest=view.digest(), channel_id=channel_id)
-        )
+        await self._store.set_digest(game_id, key, message_id, view.digest())
 
     async def gone(self, game_id: int, key: str) -> None:
         """A message of the game is gone from Discord (someone deleted it): send it again."""
@@ -633,7 +687,13 @@ class GameService:
         return await self._store.dm_link(user_id)
 
     async def dm_linked(self, link: DmLink) -> None:
-        """Remember the DM channel with a user (and their latest interaction there)."""
+        """Remember the DM channel with a user (and their latest interaction there). A click
+        refreshes it at most every few minutes: a token lives 15, and this is asked often."""
+        now = time.monotonic()
+        if link.token is not None:
+            if self._dm_linked.get(link.user_id, 0.0) > now:
+                return
+            self._dm_linked[link.user_id] = now + DM_LINK_REFRESH_SECONDS
         await self._store.set_dm_link(link)
 
     async def games_to_reconcile(self) -> list[tuple[int, int]]:
@@ -678,7 +738,7 @@ class GameService:
     async def coach(self, user: User, on: bool | None = None) -> Outcome:
         """Turn the coach's after-show DMs on or off for ``user``; None just says which."""
         if on is None:
-            off = user.id in await self._store.coach_off([user.id])
+            off = user.id in await self._coach_off([user.id])
             state = "off" if off else "on"
             return Outcome(
                 reply=Reply(
@@ -687,6 +747,7 @@ class GameService:
                 )
             )
         await self._store.set_coach(user.id, on, now=self._now())
+        self._coach_cache.pop(user.id, None)
         if on:
             return Outcome(
                 reply=Reply("Coach on: after each show I'll DM you a line about your discard.")

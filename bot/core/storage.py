@@ -115,6 +115,10 @@ class GameStore(Protocol):
         """Remember a message sent (or edited) for the game."""
         ...
 
+    async def set_digest(self, game_id: int, key: str, message_id: int, digest: str) -> None:
+        """What the game's message ``key`` shows now, if it is the message ``message_id``."""
+        ...
+
     async def forget_message(self, game_id: int, key: str) -> None:
         """A message that is gone from Discord (deleted by someone): it will be sent again."""
         ...

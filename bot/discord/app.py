@@ -133,7 +133,9 @@ class CribbageBot(commands.Bot):
 
     @tasks.loop(minutes=EXPIRY_CHECK_MINUTES)
     async def expire_idle_games(self) -> None:
-        """End games nobody has touched for the configured time (no stats)."""
+        """End games nobody has touched for the configured time (no stats); forget the rate
+        buckets of channels and interactions long idle."""
+        self.io.pacer.forget_idle()
         try:
             outcomes = await self.service.expire_idle()
         except Exception:

@@ -200,7 +200,7 @@ class Courier:
             assert link.token is not None
             webhook = discord.Webhook.partial(self._app_id, link.token, client=self._client)
             try:
-                await self._pacer.slot(link.channel_id, RequestKind.POST, global_limit=False)
+                await self._pacer.webhook_slot(link.token)
                 posted = await webhook.send(
                     wait=True, **await self._payload(owed.view, editing=False)
                 )
@@ -228,7 +228,7 @@ class Courier:
             assert known.token is not None
             webhook = discord.Webhook.partial(self._app_id, known.token, client=self._client)
             try:
-                await self._pacer.slot(known.channel_id, RequestKind.EDIT, global_limit=False)
+                await self._pacer.webhook_slot(known.token)
                 await webhook.edit_message(known.message_id, **payload)
                 return True
             except discord.NotFound as error:

@@ -62,6 +62,7 @@ class TableKeeper:
         self._dirty: dict[int, set[int]] = {}
         self._tasks: dict[int, asyncio.Task[None]] = {}
         self._timers: dict[int, asyncio.TimerHandle] = {}
+        self._timer_channels: dict[int, int] = {}
         self._failures: dict[int, int] = {}
         #: Channels the bot may not post in (gone, or no permission): told once in the log.
         self._closed_channels: set[int] = set()
@@ -92,10 +93,14 @@ class TableKeeper:
 
     async def flush(self, timeout: float) -> list[int]:
         """Wait (at most ``timeout`` seconds) until everything owed is sent; the games still
-        owed something when the time ran out."""
+        owed something when the time ran out. Games waiting on a timer (the channel's pacing,
+        a retry) are looked at now; reminders not yet due are left for the next start."""
         self._stopping = True
-        for timer in self._timers.values():
+        for game_id, timer in list(self._timers.items()):
             timer.cancel()
+            timer_channel = self._timer_channels.get(game_id)
+            if timer_channel is not None:
+                self.touch(game_id, timer_channel)
         self._timers.clear()
         deadline = time.monotonic() + timeout
         while self._tasks and (left := deadline - time.monotonic()) > 0:
@@ -148,6 +153,7 @@ class TableKeeper:
 
     def _fire(self, game_id: int, channel_id: int) -> None:
         self._timers.pop(game_id, None)
+        self._timer_channels.pop(game_id, None)
         self.touch(game_id, channel_id)
 
     async def _sync(self, game_id: int, channel_id: int) -> None:
@@ -162,20 +168,33 @@ class TableKeeper:
                 return
             dms = [(o, k) for o, k in due if o.user_id is not None]
             here = [(o, k) for o, k in due if o.user_id is None]
+            stale = False
             for owed, known in dms:
+                if self._service.moved_on(owing):
+                    # A move landed meanwhile (its click already updated the mover's hand):
+                    # sending this older state would show stale controls for a moment.
+                    stale = True
+                    break
                 await self._deliver(owing, owed, known)
+            if stale:
+                continue
             if here and owing.channel_id in self._closed_channels:
                 here = []
             wait = self._channel_wait(owing.channel_id, here)
             if wait > 0:
-                # The channel's counts are spent: wait, then draw the game afresh, so that every
-                # move made meanwhile goes out in the same edit.
+                # The channel's counts are spent: come back when they allow, and draw the game
+                # afresh then, so every move made meanwhile goes out in the same edit. (Not a
+                # sleep here: the next move's DMs must not wait for the table's pacing; but
+                # while shutting down, waiting is what sends what is owed.)
+                if not self._stopping:
+                    self._later(game_id, channel_id, wait)
+                    return
                 await asyncio.sleep(wait)
                 continue
             for owed, known in here:
                 await self._deliver(owing, owed, known)
-            if not dms and not here:
-                return
+            # Everything due is sent and stored; a move made meanwhile touched the game again.
+            return
         log.info("game %s kept changing while it was being sent; looking again", game_id)
         self.touch(game_id, channel_id)
 

@@ -24,6 +24,9 @@ GLOBAL_RATE = 45.0
 #: New messages, and edits, per channel: Discord allows 5 per 5 seconds of each.
 CHANNEL_BURST = 5
 CHANNEL_RATE = 1.0
+#: Requests through one interaction's webhook (follow-ups and edits): 5 per 2 seconds.
+WEBHOOK_BURST = 5
+WEBHOOK_RATE = 2.5
 
 
 class RequestKind(Enum):
@@ -74,6 +77,7 @@ class Pacer:
         self._channel_burst = channel_burst
         self._channel_rate = channel_rate
         self._channels: dict[tuple[int, RequestKind], Bucket] = {}
+        self._webhooks: dict[str, Bucket] = {}
         # Requests waiting for the global bucket go one at a time, in order.
         self._global_lock = asyncio.Lock()
 
@@ -105,9 +109,24 @@ class Pacer:
                     await asyncio.sleep(delay)
                 self._global.take(self._clock())
 
-    def forget_idle(self, older_than: float = 600.0) -> None:
-        """Drop the buckets of channels not used for a while (they are full again anyway)."""
+    async def webhook_slot(self, token: str) -> None:
+        """Wait until one more request may go through an interaction's webhook (these do not
+        count toward the global limit, but each interaction's token has a limit of its own)."""
+        bucket = self._webhooks.get(token)
+        if bucket is None:
+            bucket = Bucket(WEBHOOK_RATE, WEBHOOK_BURST, WEBHOOK_BURST, self._clock())
+            self._webhooks[token] = bucket
+        while (delay := bucket.wait_for(self._clock())) > 0:
+            await asyncio.sleep(delay)
+        bucket.take(self._clock())
+
+    def forget_idle(self, older_than: float = 900.0) -> None:
+        """Drop the buckets not used for a while (they are full again anyway, and a token
+        lives 15 minutes)."""
         now = self._clock()
         for key, bucket in list(self._channels.items()):
             if now - bucket.stamp > older_than:
                 del self._channels[key]
+        for token, bucket in list(self._webhooks.items()):
+            if now - bucket.stamp > older_than:
+                del self._webhooks[token]

@@ -436,6 +436,15 @@ class Store:
                 ),
             )
 
+    async def set_digest(self, game_id: int, key: str, message_id: int, digest: str) -> None:
+        """What the game's message ``key`` shows now, if it is the message ``message_id``."""
+        async with self._writing() as db:
+            await db.execute(
+                "UPDATE game_messages SET digest = ? WHERE game_id = ? AND key = ?"
+                " AND message_id = ?",
+                (digest, game_id, key, message_id),
+            )
+
     async def forget_message(self, game_id: int, key: str) -> None:
         """A message that is gone from Discord: it will be sent again."""
         async with self._writing() as db:
