@@ -71,3 +71,11 @@ def test_dotenv_file_fills_unset_variables(tmp_path: Path, monkeypatch: pytest.M
         assert settings.log_level == "ERROR"
     finally:
         monkeypatch.delenv("DATABASE_PATH", raising=False)
+
+
+def test_the_turn_reminder_delay_is_a_setting_within_bounds() -> None:
+    assert Settings.from_env({}).turn_reminder == timedelta(seconds=60)
+    assert Settings.from_env({"TURN_REMINDER_SECONDS": "5"}).turn_reminder == timedelta(seconds=5)
+    for bad in ("4", "86401", "soon", "nan", "inf"):
+        with pytest.raises(SettingsError, match="TURN_REMINDER_SECONDS"):
+            Settings.from_env({"TURN_REMINDER_SECONDS": bad})
