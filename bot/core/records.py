@@ -84,8 +84,9 @@ class GameRecord:
 @dataclass(frozen=True, slots=True)
 class MessageRecord:
     """A message a game owns, as last sent: where it is, and a digest of what it showed
-    (``""`` when unknown). ``token``/``token_at``: the interaction it is a follow-up of, whose
-    webhook may edit it until 15 minutes after ``token_at``."""
+    (``""`` when unknown). ``token``/``token_at``: an interaction whose webhook may edit it
+    until 15 minutes after ``token_at``: the one it is a follow-up of, or (``original``) the
+    latest click on it, whose original response it then is."""
 
     key: str
     channel_id: int
@@ -93,6 +94,7 @@ class MessageRecord:
     digest: str
     token: str | None = None
     token_at: float | None = None
+    original: bool = False
 
 
 @dataclass(frozen=True, slots=True)

@@ -654,19 +654,27 @@ class GameService:
         await self._store.set_message(game_id, message)
 
     async def answered(
-        self, game_id: int, key: str, channel_id: int, message_id: int, view: MessageView
+        self,
+        game_id: int,
+        key: str,
+        channel_id: int,
+        message_id: int,
+        view: MessageView,
+        token: str,
     ) -> None:
-        """A click on a game's message was answered by updating it to ``view`` (or ``/cribbage
-        new`` by posting the lobby): remember what it shows, if it is the message the game
-        keeps under ``key`` (a copy shown privately by ``/cribbage hand`` is not)."""
+        """An interaction on a game's message was answered by updating it to ``view`` (or
+        ``/cribbage new`` by posting the lobby): remember what it shows, and the interaction's
+        token, which may edit it again for free for 15 minutes (as its original response), if
+        it is the message the game keeps under ``key`` (a copy shown privately by ``/cribbage
+        hand`` is not)."""
+        at = self._now()
         if key == "lobby" and message_id not in self._lobbies_known:
-            # /cribbage new's answer becomes the game's lobby message (once: later clicks on
-            # it only change what it shows).
+            # /cribbage new's answer becomes the game's lobby message.
             self._lobbies_known.add(message_id)
-            record = MessageRecord(key, channel_id, message_id, view.digest())
+            record = MessageRecord(key, channel_id, message_id, view.digest(), token, at, True)
             await self._store.set_message(game_id, record)
             return
-        await self._store.set_digest(game_id, key, message_id, view.digest())
+        await self._store.set_answered(game_id, key, message_id, view.digest(), token, at)
 
     async def gone(self, game_id: int, key: str) -> None:
         """A message of the game is gone from Discord (someone deleted it): send it again."""

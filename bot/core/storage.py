@@ -115,8 +115,11 @@ class GameStore(Protocol):
         """Remember a message sent (or edited) for the game."""
         ...
 
-    async def set_digest(self, game_id: int, key: str, message_id: int, digest: str) -> None:
-        """What the game's message ``key`` shows now, if it is the message ``message_id``."""
+    async def set_answered(
+        self, game_id: int, key: str, message_id: int, digest: str, token: str, at: float
+    ) -> None:
+        """A click on the game's message ``key`` (if it is ``message_id``) was answered by
+        updating it: what it shows now, and the click's token, which may edit it again."""
         ...
 
     async def forget_message(self, game_id: int, key: str) -> None:

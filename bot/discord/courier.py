@@ -11,12 +11,16 @@ means for the game (the DMs are closed, the message is gone, the channel is not 
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import io
 import logging
 import time
 from typing import TYPE_CHECKING, Any
 
 import discord
+from discord.http import handle_message_parameters
+from discord.utils import MISSING
+from discord.webhook.async_ import async_context
 
 from bot.core.messages import BoardPicture, MessageView, Owed
 from bot.core.pictures.board import BoardState, Side, board_picture
@@ -50,6 +54,7 @@ INVALID_WEBHOOK_TOKEN = 50027
 MISSING_ACCESS = 50001
 MISSING_PERMISSIONS = 50013
 UNKNOWN_CHANNEL = 10003
+UNKNOWN_WEBHOOK = 10015
 
 
 class DmsClosed(Exception):
@@ -82,6 +87,32 @@ async def board_attachment(board: BoardPicture) -> discord.File:
     """:func:`board_file`, drawn on a worker thread: a picture takes some 15 ms of work that
     would otherwise hold up every other game's interactions."""
     return await asyncio.to_thread(board_file, board)
+
+
+async def _edit_original(
+    webhook: discord.Webhook, token: str, client: discord.Client, payload: dict[str, Any]
+) -> None:
+    """Edit an interaction's original response (for a click: the message it was on) through
+    its token. discord.py offers this only on a live ``Interaction``; a stored token needs its
+    webhook adapter, the same call ``Interaction.edit_original_response`` makes (discord.py is
+    pinned, and the end-to-end tests drive this path)."""
+    with handle_message_parameters(
+        content=payload.get("content", MISSING),
+        view=payload.get("view", MISSING),
+        attachments=payload.get("attachments", MISSING),
+        allowed_mentions=payload.get("allowed_mentions", MISSING),
+        previous_allowed_mentions=client.allowed_mentions,
+    ) as params:
+        await async_context.get().edit_original_interaction_response(
+            webhook.id,
+            token,
+            session=webhook.session,
+            proxy=webhook.proxy,
+            proxy_auth=webhook.proxy_auth,
+            payload=params.payload,
+            multipart=params.multipart,
+            files=params.files,
+        )
 
 
 def _clip(text: str) -> str:
@@ -159,6 +190,8 @@ class Courier:
         channel = self._client.get_partial_messageable(channel_id)
         try:
             if known is not None:
+                if await self._edit_through_token(known, owed.view):
+                    return dataclasses.replace(known, digest=digest)
                 try:
                     await self._pacer.slot(channel_id, RequestKind.EDIT, global_limit=True)
                     message = channel.get_partial_message(known.message_id)
@@ -221,29 +254,44 @@ class Courier:
             raise
         return MessageRecord(owed.key, channel_id, sent.id, digest)
 
+    async def _edit_through_token(self, known: MessageRecord, view: MessageView) -> bool:
+        """Edit a message through the webhook of an interaction that may still edit it (its
+        original response, or its follow-up), outside the global limit; False when no token
+        may (none, or expired: then the bot's own token does it)."""
+        if not _fresh(known.token, known.token_at, self._clock()):
+            return False
+        assert known.token is not None
+        await self._pacer.webhook_slot(known.token)
+        webhook = discord.Webhook.partial(self._app_id, known.token, client=self._client)
+        payload = await self._payload(view, editing=True)
+        try:
+            if known.original:
+                await _edit_original(webhook, known.token, self._client, payload)
+            else:
+                await webhook.edit_message(known.message_id, **payload)
+        except discord.HTTPException as error:
+            if error.code in (INVALID_WEBHOOK_TOKEN, UNKNOWN_WEBHOOK) or error.status == 401:
+                return False  # the token is no good any more: the bot's own token will do it
+            raise
+        return True
+
     async def _edit_dm(self, known: MessageRecord, view: MessageView, now: float) -> bool:
         """Edit a DM sent before; False when it is gone (post it again)."""
-        payload = await self._payload(view, editing=True)
-        if _fresh(known.token, known.token_at, now):
-            assert known.token is not None
-            webhook = discord.Webhook.partial(self._app_id, known.token, client=self._client)
-            try:
-                await self._pacer.webhook_slot(known.token)
-                await webhook.edit_message(known.message_id, **payload)
+        try:
+            if await self._edit_through_token(known, view):
                 return True
-            except discord.NotFound as error:
-                if error.code == UNKNOWN_MESSAGE:
-                    return False
-            except discord.HTTPException as error:
-                if error.code != INVALID_WEBHOOK_TOKEN and error.status != 401:
-                    raise
-            payload = await self._payload(view, editing=True)  # files are spent once sent
+        except discord.NotFound as error:
+            if error.code == UNKNOWN_MESSAGE:
+                return False
+            raise
         dm = self._client.get_partial_messageable(
             known.channel_id, type=discord.ChannelType.private
         )
         try:
             await self._pacer.slot(known.channel_id, RequestKind.EDIT, global_limit=True)
-            await dm.get_partial_message(known.message_id).edit(**payload)
+            await dm.get_partial_message(known.message_id).edit(
+                **await self._payload(view, editing=True)
+            )
         except discord.NotFound as error:
             if error.code == UNKNOWN_MESSAGE:
                 return False

@@ -161,7 +161,12 @@ class DiscordIO:
             message = await interaction.original_response()
             assert outcome.game_id is not None
             await self.service.answered(
-                outcome.game_id, "lobby", message.channel.id, message.id, outcome.reply.view
+                outcome.game_id,
+                "lobby",
+                message.channel.id,
+                message.id,
+                outcome.reply.view,
+                interaction.token,
             )
         self._changed(outcome)
 
@@ -209,7 +214,12 @@ class DiscordIO:
                 channel_id = message.channel.id if message.channel else interaction.channel_id
                 assert channel_id is not None
                 await self.service.answered(
-                    outcome.game_id, outcome.update_key, channel_id, message.id, outcome.update
+                    outcome.game_id,
+                    outcome.update_key,
+                    channel_id,
+                    message.id,
+                    outcome.update,
+                    interaction.token,
                 )
         else:
             await self._reply(interaction, outcome.reply)

@@ -409,22 +409,33 @@ class Store:
     async def messages(self, game_id: int) -> dict[str, MessageRecord]:
         """The game's messages as last sent, by key."""
         rows = await self._read(
-            "SELECT key, channel_id, message_id, digest, token, token_at FROM game_messages"
-            " WHERE game_id = ?",
+            "SELECT key, channel_id, message_id, digest, token, token_at, token_original"
+            " FROM game_messages WHERE game_id = ?",
             (game_id,),
         )
-        return {row["key"]: MessageRecord(*row) for row in rows}
+        return {
+            row["key"]: MessageRecord(
+                key=row["key"],
+                channel_id=row["channel_id"],
+                message_id=row["message_id"],
+                digest=row["digest"],
+                token=row["token"],
+                token_at=row["token_at"],
+                original=bool(row["token_original"]),
+            )
+            for row in rows
+        }
 
     async def set_message(self, game_id: int, message: MessageRecord) -> None:
         """Remember a message sent (or edited) for the game."""
         async with self._writing() as db:
             await db.execute(
-                "INSERT INTO game_messages"
-                " (game_id, key, channel_id, message_id, digest, token, token_at)"
-                " VALUES (?, ?, ?, ?, ?, ?, ?)"
+                "INSERT INTO game_messages (game_id, key, channel_id, message_id, digest, token,"
+                " token_at, token_original) VALUES (?, ?, ?, ?, ?, ?, ?, ?)"
                 " ON CONFLICT (game_id, key) DO UPDATE SET channel_id = excluded.channel_id,"
                 " message_id = excluded.message_id, digest = excluded.digest,"
-                " token = excluded.token, token_at = excluded.token_at",
+                " token = excluded.token, token_at = excluded.token_at,"
+                " token_original = excluded.token_original",
                 (
                     game_id,
                     message.key,
@@ -433,16 +444,20 @@ class Store:
                     message.digest,
                     message.token,
                     message.token_at,
+                    int(message.original),
                 ),
             )
 
-    async def set_digest(self, game_id: int, key: str, message_id: int, digest: str) -> None:
-        """What the game's message ``key`` shows now, if it is the message ``message_id``."""
+    async def set_answered(
+        self, game_id: int, key: str, message_id: int, digest: str, token: str, at: float
+    ) -> None:
+        """A click on the game's message ``key`` (if it is ``message_id``) was answered by
+        updating it: what it shows now, and the click's token, which may edit it again."""
         async with self._writing() as db:
             await db.execute(
-                "UPDATE game_messages SET digest = ? WHERE game_id = ? AND key = ?"
-                " AND message_id = ?",
-                (digest, game_id, key, message_id),
+                "UPDATE game_messages SET digest = ?, token = ?, token_at = ?, token_original = 1"
+                " WHERE game_id = ? AND key = ? AND message_id = ?",
+                (digest, token, at, game_id, key, message_id),
             )
 
     async def forget_message(self, game_id: int, key: str) -> None:

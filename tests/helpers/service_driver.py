@@ -130,7 +130,7 @@ class Transcript:
                 message_id = known.message_id
                 assert outcome.channel_id is not None
                 await self.service.answered(
-                    outcome.game_id, key, outcome.channel_id, message_id, view
+                    outcome.game_id, key, outcome.channel_id, message_id, view, "token"
                 )
             if outcome.changed:
                 await self.settle(outcome.game_id)

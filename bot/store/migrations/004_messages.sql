@@ -8,10 +8,12 @@ CREATE TABLE game_messages (
     channel_id INTEGER NOT NULL,
     message_id INTEGER NOT NULL,
     digest     TEXT    NOT NULL,  -- '' when what it shows is not known (edit it once)
-    -- The interaction this message is a follow-up of: until 15 minutes after it, the message
-    -- can be edited through that interaction's webhook, outside the bot's global rate limit.
-    token      TEXT,
-    token_at   REAL,
+    -- An interaction whose webhook may edit this message, outside the bot's global rate
+    -- limit, until 15 minutes after it: the one it is a follow-up of, or (token_original = 1)
+    -- the latest click on it, whose "original response" the message then is.
+    token          TEXT,
+    token_at       REAL,
+    token_original INTEGER NOT NULL DEFAULT 0,
     PRIMARY KEY (game_id, key)
 );
 
