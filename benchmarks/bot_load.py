@@ -103,6 +103,7 @@ class LoadDiscord(FakeDiscord):
         ):
             # The first prompt after an action: how long the game waited for it.
             figures.prompt_latencies.append(self.clock.now() - table.cause)
+            figures.prompt_times.append(self.clock.now())
             table.cause = None
         event = self.events.get(message.channel.id)
         if event is not None:
@@ -132,6 +133,8 @@ class Figures:
     timeline: list[tuple[str, float, float]] = field(default_factory=list)
     #: Seconds from an action to the next DM prompt (with controls) in its game.
     prompt_latencies: list[float] = field(default_factory=list)
+    #: When each of those prompts arrived (to tell the opening burst from the rest).
+    prompt_times: list[float] = field(default_factory=list)
     kinds: list[int] = field(default_factory=list)  # callback type of each answer
     refused: list[str] = field(default_factory=list)
     #: Seconds each player thinks before an action (None: act at once).
@@ -536,6 +539,21 @@ def _report_latencies(figures: Figures) -> None:
             f" {statistics.median(prompts):.1f} ms, p99 {_percentile(prompts, 0.99):.1f} ms,"
             f" max {max(prompts):.1f} ms (n={len(prompts)})"
         )
+    if figures.prompt_times:
+        start = min(figures.prompt_times)
+        end = max(figures.prompt_times)
+        cut = start + (end - start) / 10
+        paired = list(zip(figures.prompt_times, figures.prompt_latencies, strict=True))
+        for label, part in (
+            ("first tenth of the run", [x for at, x in paired if at < cut]),
+            ("the rest", [x for at, x in paired if at >= cut]),
+        ):
+            if part:
+                ms = [x * 1000 for x in part]
+                print(
+                    f"  {label}: median {statistics.median(ms):.1f} ms,"
+                    f" p99 {_percentile(ms, 0.99):.1f} ms"
+                )
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -246,7 +246,7 @@ class Courier:
         channel_id = await self._dm_channel(user_id, link)
         dm = self._client.get_partial_messageable(channel_id, type=discord.ChannelType.private)
         try:
-            await self._pacer.slot(channel_id, RequestKind.POST, global_limit=True)
+            await self._pacer.slot(channel_id, RequestKind.POST, global_limit=True, urgent=True)
             sent = await dm.send(**await self._payload(owed.view, editing=False))
         except discord.Forbidden as error:
             if error.code == DMS_CLOSED:
@@ -288,7 +288,9 @@ class Courier:
             known.channel_id, type=discord.ChannelType.private
         )
         try:
-            await self._pacer.slot(known.channel_id, RequestKind.EDIT, global_limit=True)
+            await self._pacer.slot(
+                known.channel_id, RequestKind.EDIT, global_limit=True, urgent=True
+            )
             await dm.get_partial_message(known.message_id).edit(
                 **await self._payload(view, editing=True)
             )
@@ -306,7 +308,7 @@ class Courier:
         """The DM channel with a user, opened (and remembered) the first time."""
         if link is not None and link.channel_id is not None:
             return link.channel_id
-        await self._pacer.slot(None, RequestKind.POST, global_limit=True)
+        await self._pacer.slot(None, RequestKind.POST, global_limit=True, urgent=True)
         dm = await self._client.create_dm(discord.Object(user_id))
         token = link.token if link else None
         at = link.token_at if link else None

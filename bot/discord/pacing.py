@@ -11,6 +11,8 @@ continuously, one for the whole token and one per channel and kind of request.
 from __future__ import annotations
 
 import asyncio
+import heapq
+import itertools
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -78,8 +80,11 @@ class Pacer:
         self._channel_rate = channel_rate
         self._channels: dict[tuple[int, RequestKind], Bucket] = {}
         self._webhooks: dict[str, Bucket] = {}
-        # Requests waiting for the global bucket go one at a time, in order.
-        self._global_lock = asyncio.Lock()
+        # Requests waiting for the global bucket: urgent ones (a player's controls) first,
+        # then in the order they came; one task hands out the turns.
+        self._waiting: list[tuple[int, int, asyncio.Future[None]]] = []
+        self._tickets = itertools.count()
+        self._dispatcher: asyncio.Task[None] | None = None
 
     def _channel(self, channel_id: int, kind: RequestKind) -> Bucket:
         key = (channel_id, kind)
@@ -94,20 +99,46 @@ class Pacer:
         """Seconds until ``channel_id`` takes one more request of ``kind``."""
         return self._channel(channel_id, kind).wait_for(self._clock())
 
-    async def slot(self, channel_id: int | None, kind: RequestKind, *, global_limit: bool) -> None:
+    async def slot(
+        self,
+        channel_id: int | None,
+        kind: RequestKind,
+        *,
+        global_limit: bool,
+        urgent: bool = False,
+    ) -> None:
         """Wait until a request to ``channel_id`` (None: not a channel's count) may go, then
         count it; ``global_limit`` says whether it counts toward the token's global limit
-        (requests through an interaction's webhook do not)."""
+        (requests through an interaction's webhook do not); ``urgent`` ones (what a player
+        waits on to move) go before the others when the global limit is what they wait for."""
         if channel_id is not None:
             bucket = self._channel(channel_id, kind)
             while (delay := bucket.wait_for(self._clock())) > 0:
                 await asyncio.sleep(delay)
             bucket.take(self._clock())
         if global_limit:
-            async with self._global_lock:
-                while (delay := self._global.wait_for(self._clock())) > 0:
-                    await asyncio.sleep(delay)
-                self._global.take(self._clock())
+            await self._global_turn(urgent)
+
+    async def _global_turn(self, urgent: bool) -> None:
+        if not self._waiting and self._global.wait_for(self._clock()) == 0:
+            self._global.take(self._clock())
+            return
+        turn: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+        heapq.heappush(self._waiting, (0 if urgent else 1, next(self._tickets), turn))
+        if self._dispatcher is None or self._dispatcher.done():
+            self._dispatcher = asyncio.create_task(self._hand_out(), name="crib-pacer")
+        await turn
+
+    async def _hand_out(self) -> None:
+        """Give the waiting requests their turns, as fast as the global bucket refills."""
+        while self._waiting:
+            while (delay := self._global.wait_for(self._clock())) > 0:
+                await asyncio.sleep(delay)
+            _, _, turn = heapq.heappop(self._waiting)
+            if turn.done():
+                continue  # its request was given up (cancelled) meanwhile
+            self._global.take(self._clock())
+            turn.set_result(None)
 
     async def webhook_slot(self, token: str) -> None:
         """Wait until one more request may go through an interaction's webhook (these do not

@@ -47,6 +47,20 @@ async def test_the_pacer_counts_channels_and_kinds_apart() -> None:
     assert pacer.channel_delay(8, RequestKind.POST) == 0, "another channel is not affected"
 
 
+async def test_when_the_global_limit_is_spent_a_players_controls_go_first() -> None:
+    pacer = Pacer(global_rate=20)
+    for _ in range(20):
+        await pacer.slot(None, RequestKind.EDIT, global_limit=True)
+    order: list[str] = []
+
+    async def send(name: str, urgent: bool) -> None:
+        await pacer.slot(None, RequestKind.EDIT, global_limit=True, urgent=urgent)
+        order.append(name)
+
+    await asyncio.gather(send("table", False), send("table 2", False), send("hand", True))
+    assert order == ["hand", "table", "table 2"]
+
+
 class FakeCourier:
     """Records what the keeper sends; refuses DMs to some users, or fails on demand."""
 
