@@ -19,6 +19,7 @@ import asyncio
 import logging
 import time
 from collections.abc import Callable
+from enum import Enum
 from typing import TYPE_CHECKING
 
 import discord
@@ -31,7 +32,7 @@ from bot.discord.pacing import Pacer, RequestKind
 if TYPE_CHECKING:
     from bot.core.service import GameService, Owing
 
-__all__ = ["TableKeeper"]
+__all__ = ["Lane", "TableKeeper"]
 
 log = logging.getLogger(__name__)
 
@@ -44,8 +45,17 @@ MAX_PASSES = 20
 RECONCILE_AT_ONCE = 16
 
 
+class Lane(Enum):
+    """The two queues of a channel: the players' hands (DMs, what someone waits on to move)
+    and the table (the channel's messages, paced and coalesced). Each has its own task, so a
+    table edit waiting on the channel's pacing never holds up the next player's controls."""
+
+    HANDS = "hands"
+    TABLE = "table"
+
+
 class TableKeeper:
-    """One task per channel with games to bring up to date; reminder timers per game."""
+    """Per channel and lane, one task with games to bring up to date; timers per game."""
 
     def __init__(
         self,
@@ -59,23 +69,24 @@ class TableKeeper:
         self._courier = courier
         self._pacer = pacer
         self._clock = clock
-        self._dirty: dict[int, set[int]] = {}
-        self._tasks: dict[int, asyncio.Task[None]] = {}
-        self._timers: dict[int, asyncio.TimerHandle] = {}
-        self._timer_channels: dict[int, int] = {}
-        self._failures: dict[int, int] = {}
+        self._dirty: dict[tuple[int, Lane], set[int]] = {}
+        self._tasks: dict[tuple[int, Lane], asyncio.Task[None]] = {}
+        self._timers: dict[tuple[int, Lane], tuple[asyncio.TimerHandle, int]] = {}
+        self._failures: dict[tuple[int, Lane], int] = {}
         #: Channels the bot may not post in (gone, or no permission): told once in the log.
         self._closed_channels: set[int] = set()
         #: Set while shutting down: no more timers (reminders, retries) are started.
         self._stopping = False
 
     # -- asking ---------------------------------------------------------------------------------
-    def touch(self, game_id: int, channel_id: int) -> None:
+    def touch(self, game_id: int, channel_id: int, lanes: tuple[Lane, ...] = tuple(Lane)) -> None:
         """The game may have changed: bring its messages up to date soon."""
-        self._dirty.setdefault(channel_id, set()).add(game_id)
-        if channel_id not in self._tasks:
-            task = asyncio.create_task(self._run(channel_id), name=f"crib-table-{channel_id}")
-            self._tasks[channel_id] = task
+        for lane in lanes:
+            key = (channel_id, lane)
+            self._dirty.setdefault(key, set()).add(game_id)
+            if key not in self._tasks:
+                name = f"crib-{lane.value}-{channel_id}"
+                self._tasks[key] = asyncio.create_task(self._run(key), name=name)
 
     @property
     def busy(self) -> bool:
@@ -96,11 +107,9 @@ class TableKeeper:
         owed something when the time ran out. Games waiting on a timer (the channel's pacing,
         a retry) are looked at now; reminders not yet due are left for the next start."""
         self._stopping = True
-        for game_id, timer in list(self._timers.items()):
+        for (game_id, lane), (timer, channel_id) in list(self._timers.items()):
             timer.cancel()
-            timer_channel = self._timer_channels.get(game_id)
-            if timer_channel is not None:
-                self.touch(game_id, timer_channel)
+            self.touch(game_id, channel_id, (lane,))
         self._timers.clear()
         deadline = time.monotonic() + timeout
         while self._tasks and (left := deadline - time.monotonic()) > 0:
@@ -111,26 +120,27 @@ class TableKeeper:
         return unsent
 
     # -- the work -------------------------------------------------------------------------------
-    async def _run(self, channel_id: int) -> None:
+    async def _run(self, key: tuple[int, Lane]) -> None:
+        channel_id, lane = key
         try:
-            while games := self._dirty.pop(channel_id, None):
+            while games := self._dirty.pop(key, None):
                 for game_id in sorted(games):
-                    await self._sync_safely(game_id, channel_id)
+                    await self._sync_safely(game_id, channel_id, lane)
         finally:
-            self._tasks.pop(channel_id, None)
+            self._tasks.pop(key, None)
             # A touch that came in while the task was ending starts a new one.
-            if self._dirty.get(channel_id):
-                self.touch(next(iter(self._dirty[channel_id])), channel_id)
+            if self._dirty.get(key):
+                self.touch(next(iter(self._dirty[key])), channel_id, (lane,))
 
-    async def _sync_safely(self, game_id: int, channel_id: int) -> None:
+    async def _sync_safely(self, game_id: int, channel_id: int, lane: Lane) -> None:
         try:
-            await self._sync(game_id, channel_id)
-            self._failures.pop(game_id, None)
+            await self._sync(game_id, channel_id, lane)
+            self._failures.pop((game_id, lane), None)
         except asyncio.CancelledError:
             raise
         except Exception:
-            failures = self._failures.get(game_id, 0) + 1
-            self._failures[game_id] = failures
+            failures = self._failures.get((game_id, lane), 0) + 1
+            self._failures[(game_id, lane)] = failures
             pause = min(RETRY_MAX, RETRY_AFTER * 2 ** (failures - 1))
             log.warning(
                 "could not bring game %s up to date (try %d); trying again in %.0f s",
@@ -139,64 +149,68 @@ class TableKeeper:
                 pause,
                 exc_info=True,
             )
-            self._later(game_id, channel_id, pause)
+            self._later(game_id, channel_id, lane, pause)
 
-    def _later(self, game_id: int, channel_id: int, delay: float) -> None:
-        """Look at the game again after ``delay`` seconds (a reminder due, a retry)."""
+    def _later(self, game_id: int, channel_id: int, lane: Lane, delay: float) -> None:
+        """Look at the game again after ``delay`` seconds (a reminder due, the channel's pacing,
+        a retry)."""
         if self._stopping:
             return
-        old = self._timers.pop(game_id, None)
+        old = self._timers.pop((game_id, lane), None)
         if old is not None:
-            old.cancel()
+            old[0].cancel()
         loop = asyncio.get_running_loop()
-        self._timers[game_id] = loop.call_later(max(0.0, delay), self._fire, game_id, channel_id)
+        handle = loop.call_later(max(0.0, delay), self._fire, game_id, channel_id, lane)
+        self._timers[(game_id, lane)] = (handle, channel_id)
 
-    def _fire(self, game_id: int, channel_id: int) -> None:
-        self._timers.pop(game_id, None)
-        self._timer_channels.pop(game_id, None)
-        self.touch(game_id, channel_id)
+    def _fire(self, game_id: int, channel_id: int, lane: Lane) -> None:
+        self._timers.pop((game_id, lane), None)
+        self.touch(game_id, channel_id, (lane,))
 
-    async def _sync(self, game_id: int, channel_id: int) -> None:
+    async def _sync(self, game_id: int, channel_id: int, lane: Lane) -> None:
         for _ in range(MAX_PASSES):
             owing = await self._service.owed(game_id)
             if owing is None:
                 return
-            due = [(o, owing.sent.get(o.key)) for o in owing.owed if o.due(owing.sent.get(o.key))]
-            if owing.check_at is not None:
-                self._later(game_id, channel_id, owing.check_at - self._clock())
+            if lane is Lane.HANDS and owing.check_at is not None:
+                self._later(game_id, channel_id, lane, owing.check_at - self._clock())
+            due = [
+                (o, owing.sent.get(o.key))
+                for o in owing.owed
+                if (o.user_id is not None) == (lane is Lane.HANDS) and o.due(owing.sent.get(o.key))
+            ]
             if not due:
                 return
-            dms = [(o, k) for o, k in due if o.user_id is not None]
-            here = [(o, k) for o, k in due if o.user_id is None]
-            stale = False
-            for owed, known in dms:
-                if self._service.moved_on(owing):
-                    # A move landed meanwhile (its click already updated the mover's hand):
-                    # sending this older state would show stale controls for a moment.
-                    stale = True
-                    break
-                await self._deliver(owing, owed, known)
-            if stale:
-                continue
-            if here and owing.channel_id in self._closed_channels:
-                here = []
-            wait = self._channel_wait(owing.channel_id, here)
+            if lane is Lane.HANDS:
+                if not await self._send_hands(owing, due):
+                    continue  # the game moved on meanwhile: draw it again
+                return
+            if owing.channel_id in self._closed_channels:
+                return
+            wait = self._channel_wait(owing.channel_id, due)
             if wait > 0:
                 # The channel's counts are spent: come back when they allow, and draw the game
-                # afresh then, so every move made meanwhile goes out in the same edit. (Not a
-                # sleep here: the next move's DMs must not wait for the table's pacing; but
-                # while shutting down, waiting is what sends what is owed.)
+                # afresh then, so every move made meanwhile goes out in the same edit (while
+                # shutting down, waiting here is what sends what is owed).
                 if not self._stopping:
-                    self._later(game_id, channel_id, wait)
+                    self._later(game_id, channel_id, lane, wait)
                     return
                 await asyncio.sleep(wait)
                 continue
-            for owed, known in here:
+            for owed, known in due:
                 await self._deliver(owing, owed, known)
-            # Everything due is sent and stored; a move made meanwhile touched the game again.
             return
         log.info("game %s kept changing while it was being sent; looking again", game_id)
-        self.touch(game_id, channel_id)
+        self.touch(game_id, channel_id, (lane,))
+
+    async def _send_hands(self, owing: Owing, due: list[tuple[Owed, MessageRecord | None]]) -> bool:
+        """Send the DMs due; False if the game moved on before they were all sent (a move's
+        click already updated the mover's hand: an older state must not overwrite it)."""
+        for owed, known in due:
+            if self._service.moved_on(owing):
+                return False
+            await self._deliver(owing, owed, known)
+        return True
 
     def _channel_wait(self, channel_id: int, due: list[tuple[Owed, MessageRecord | None]]) -> float:
         """Seconds before the channel takes every post and edit in ``due``."""
