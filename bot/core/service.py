@@ -161,6 +161,10 @@ class GameService:
         self._lobbies_known: set[int] = set()
         # user id -> (until when, coach off?): the coach setting, asked at every move.
         self._coach_cache: dict[int, tuple[float, bool]] = {}
+        # game id -> what was last sent of its messages, and its refused DMs (kept with every
+        # change this process makes: it is the one that sends them).
+        self._sent: OrderedDict[int, dict[str, MessageRecord]] = OrderedDict()
+        self._refused: OrderedDict[int, dict[int, int]] = OrderedDict()
         # game id -> (the version and facts it was drawn for, what it owes then).
         self._settled: OrderedDict[int, tuple[object, tuple[Owed, ...]]] = OrderedDict()
 
@@ -618,14 +622,37 @@ class GameService:
         loaded = None if record.snapshot is None else self._games.load(record)
         people = [s.user_id for s in record.seats if s.user_id is not None]
         facts = TableFacts(
-            refused=await self._store.dm_refusals(game_id),
+            refused=await self._refusals(game_id),
             coach_off=await self._coach_off(people),
             now=self._now() if now is None else now,
             remind_after=self._remind_after.total_seconds(),
         )
         found = project(record, loaded, facts, self._settled_for(record, loaded, facts))
-        sent = await self._store.messages(game_id)
+        sent = dict(await self._sent_of(game_id))
         return Owing(game_id, record.channel_id, record.version, found.owed, sent, found.check_at)
+
+    async def _sent_of(self, game_id: int) -> dict[str, MessageRecord]:
+        """What was last sent of a game's messages, read once and then kept with every send
+        (this process is the one that sends them)."""
+        sent = self._sent.get(game_id)
+        if sent is None:
+            sent = await self._store.messages(game_id)
+            self._sent[game_id] = sent
+            while len(self._sent) > SETTLED_KEPT:
+                self._sent.popitem(last=False)
+        self._sent.move_to_end(game_id)
+        return sent
+
+    async def _refusals(self, game_id: int) -> dict[int, int]:
+        """Seat -> the deal its DMs were refused in, read once and then kept up to date."""
+        refused = self._refused.get(game_id)
+        if refused is None:
+            refused = await self._store.dm_refusals(game_id)
+            self._refused[game_id] = refused
+            while len(self._refused) > SETTLED_KEPT:
+                self._refused.popitem(last=False)
+        self._refused.move_to_end(game_id)
+        return refused
 
     def _settled_for(
         self, record: GameRecord, loaded: Loaded | None, facts: TableFacts
@@ -652,6 +679,7 @@ class GameService:
     async def sent(self, game_id: int, message: MessageRecord) -> None:
         """A message of the game was sent or edited as ``message`` says."""
         await self._store.set_message(game_id, message)
+        (await self._sent_of(game_id))[message.key] = message
 
     async def answered(
         self,
@@ -673,12 +701,21 @@ class GameService:
             self._lobbies_known.add(message_id)
             record = MessageRecord(key, channel_id, message_id, view.digest(), token, at, True)
             await self._store.set_message(game_id, record)
+            (await self._sent_of(game_id))[key] = record
             return
+        sent = await self._sent_of(game_id)
+        known = sent.get(key)
+        if known is None or known.message_id != message_id:
+            return  # a private copy (from /cribbage hand), not the game's message
         await self._store.set_answered(game_id, key, message_id, view.digest(), token, at)
+        sent[key] = dataclasses.replace(
+            known, digest=view.digest(), token=token, token_at=at, original=True
+        )
 
     async def gone(self, game_id: int, key: str) -> None:
         """A message of the game is gone from Discord (someone deleted it): send it again."""
         await self._store.forget_message(game_id, key)
+        (await self._sent_of(game_id)).pop(key, None)
 
     async def dms_refused(self, game_id: int, user_id: int) -> None:
         """Discord refused a DM to this player: no more DMs to them this deal; the channel is
@@ -689,6 +726,7 @@ class GameService:
             return
         deal = self._games.load(record).game.deal_number
         await self._store.refuse_dms(game_id, seat, deal)
+        (await self._refusals(game_id))[seat] = deal
 
     async def dm_link(self, user_id: int) -> DmLink | None:
         """The DM channel with a user and their latest interaction there, if known."""
