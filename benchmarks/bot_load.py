@@ -20,7 +20,7 @@ enforces Discord's global and per-channel limits in these runs unless ``--no-lim
 docs/performance.md has the figures and what was changed to reach them.
 
 With ``--pace LO-HI`` the players act like people instead: each thinks LO to HI seconds
-(uniformly) before every action, the games open spread over the first HI seconds, and the run
+(uniformly) before every action, the games open spread over the first minute, and the run
 stops after ``--duration`` seconds whether or not the games are over (they need not finish);
 the figures are the same, over what was played. This is the load a bot really carries: its
 event loop is idle most of the time, and what matters is how fast each action is answered.
@@ -60,6 +60,11 @@ if str(ROOT) not in sys.path:
 
 from fakediscord import Channel, FakeDiscord, Interaction, Limits, Message, User  # noqa: E402
 from fakediscord.runner import BotProcess  # noqa: E402
+
+#: In the paced mode, games open spread over this many seconds: people start their games over
+#: a while, not all in the same few seconds (each start costs a DM per player; 200 starts at
+#: once would spend the bot's global request budget on them alone for a minute).
+OPENING_SPREAD = 60.0
 
 #: The channel line that ends a game (the result, with its game points).
 RESULT_MARK = "game point"
@@ -234,7 +239,7 @@ async def _game(
     creator = table.players[0]
     if figures.pace is not None:
         # People open their games over a while, not all in the same millisecond.
-        await asyncio.sleep(rng.uniform(0, figures.pace[1]))
+        await asyncio.sleep(rng.uniform(0, OPENING_SPREAD))
     try:
         if computer is not None:
             line = f"/cribbage new target:{target} vs_computer:True difficulty:{computer}"
