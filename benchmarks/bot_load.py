@@ -92,8 +92,10 @@ class LoadDiscord(FakeDiscord):
         super()._store(message)
         self._seen(message)
 
-    def _edit_message(self, message: Message, body: dict[str, Any], files: list[Any]) -> None:
-        super()._edit_message(message, body, files)
+    def _edit_message(
+        self, message: Message, body: dict[str, Any], files: list[Any], *, way: str
+    ) -> None:
+        super()._edit_message(message, body, files, way=way)
         self._seen(message)
 
     def _seen(self, message: Message) -> None:

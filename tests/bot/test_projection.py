@@ -135,7 +135,7 @@ async def test_every_table_message_fits_in_a_discord_message(store: Store, clock
             assert len(o.view.content) <= 2000
             split = split or o.key.startswith("show:")
 
-    await drive(service, table, users, check=check)  # type: ignore[arg-type]
+    await drive(service, table, users, check=check)
     assert split, "some four-player deal needed its second message"
 
 
