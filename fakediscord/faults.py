@@ -1,4 +1,5 @@
-"""Faults on demand: answer chosen REST routes with 429s or server errors a set number of times.
+"""Faults on demand: answer chosen REST routes with 429s or server errors a set number of times,
+or run a test's action the moment a request has been handled, before its answer goes back.
 
 A route pattern is a regular expression searched in `"METHOD /path"`, the path without the
 `/api/v10` prefix, e.g. `"POST /channels/\\d+/messages"` or `"callback"`.
@@ -8,7 +9,8 @@ from __future__ import annotations
 
 import json
 import re
-from dataclasses import dataclass
+from collections.abc import Callable
+from dataclasses import dataclass, field
 
 from aiohttp import web
 
@@ -51,12 +53,38 @@ class Fault:
         )
 
 
+@dataclass
+class Hook:
+    """A test's action run (synchronously) when a request matching `pattern` has been handled,
+    before its answer is sent back: the next `times` such requests."""
+
+    pattern: re.Pattern[str]
+    action: Callable[[str], object]
+    times: int
+    routes: list[str] = field(default_factory=list)
+
+
 class FaultBook:
     """The faults waiting to happen, in the order they were added."""
 
     def __init__(self) -> None:
         self.pending: list[Fault] = []
         self.used: list[tuple[str, int]] = []
+        self.hooks: list[Hook] = []
+
+    def hook(self, hook: Hook) -> Hook:
+        """Arm a hook."""
+        self.hooks.append(hook)
+        return hook
+
+    def handled(self, route: str) -> None:
+        """Run the hooks armed for `route` (a request to it was just handled)."""
+        for hook in list(self.hooks):
+            if hook.pattern.search(route):
+                hook.routes.append(route)
+                if len(hook.routes) >= hook.times:
+                    self.hooks.remove(hook)
+                hook.action(route)
 
     def add(self, fault: Fault) -> Fault:
         """Arm a fault."""
@@ -75,5 +103,6 @@ class FaultBook:
         return None
 
     def clear(self) -> None:
-        """Disarm every fault."""
+        """Disarm every fault and hook."""
         self.pending.clear()
+        self.hooks.clear()

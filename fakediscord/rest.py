@@ -349,6 +349,9 @@ def middleware(fd: FakeDiscord) -> Callable[..., Any]:
             response = json_response({"message": "404: Not Found", "code": 0}, status=404)
             return fd._answered(route, template, response)
         response.headers.update(verdict.headers)
-        return fd._answered(route, template, response)
+        answered = fd._answered(route, template, response)
+        # A test's action for this route runs now, before the bot hears the answer.
+        fd.faults.handled(route)
+        return answered
 
     return handle

@@ -277,6 +277,34 @@ class BotProcess(RunningBot):
         if self._reader is not None:
             await self._reader
 
+    def kill_now(self) -> None:
+        """SIGKILL the process at once (no clean shutdown; usable from a synchronous hook such
+        as `FakeDiscord.after_request`); `await kill()` also waits for it to be gone."""
+        self._stopping = True
+        if self.proc is not None and self.proc.returncode is None:
+            self.proc.kill()
+
+    async def kill(self) -> None:
+        """SIGKILL the process and wait until it is gone."""
+        self.kill_now()
+        await self._gone()
+
+    async def terminate(self, timeout: float = 20.0) -> int:
+        """SIGTERM the process (as a host stopping a worker) and wait for it to exit on its
+        own; its exit status."""
+        self._stopping = True
+        assert self.proc is not None
+        self.proc.terminate()
+        code = await asyncio.wait_for(self.proc.wait(), timeout=timeout)
+        await self._gone()
+        return code
+
+    async def _gone(self) -> None:
+        if self.proc is not None:
+            await self.proc.wait()
+        if self._reader is not None:
+            await self._reader
+
 
 class BotLauncher:
     """Starts bots against one emulator and stops them all when the test ends."""

@@ -25,7 +25,7 @@ from fakediscord.counters import Counters
 from fakediscord.errors import (
     BotFailure,
 )
-from fakediscord.faults import Fault, FaultBook
+from fakediscord.faults import Fault, FaultBook, Hook
 from fakediscord.gateway import Gateway
 from fakediscord.interactions import (
     Interaction,
@@ -273,6 +273,12 @@ class FakeDiscord(UserActions, BotSide):
     ) -> Fault:
         """Answer the next `times` requests matching `route` with `status` (and `code`)."""
         return self.faults.add(Fault(re.compile(route), times, status, code=code, message=message))
+
+    def after_request(self, route: str, action: Callable[[str], object], times: int = 1) -> Hook:
+        """Run `action(route)` when each of the next `times` requests matching `route` has been
+        handled (its effects are in place) and before its answer goes back to the bot, e.g. to
+        kill the bot right after it answered an interaction and before it sent anything else."""
+        return self.faults.hook(Hook(re.compile(route), action, times))
 
     async def drop_gateway(self, code: int = 4000, *, shard: int | None = None) -> None:
         """Close the bot's gateway connections (or one shard's); the client RESUMEs."""
