@@ -21,7 +21,10 @@ from bot.store import Store
 from engine.phase import Phase
 from fakediscord import FakeDiscord, Message
 from fakediscord.testing import BotLauncher, BotProcess
-from tests.helpers.table_driver import Snapshot, TableDriver, World, read_game, until
+from tests.helpers.bot_db import Snapshot, read_game
+from tests.helpers.card_leaks import cards_in_text, hidden_from
+from tests.helpers.expected_views import live_controls
+from tests.helpers.table_driver import TableDriver, World, until
 
 
 def _one_sentence(text: str) -> bool:
@@ -32,10 +35,9 @@ async def test_lobby_by_commands_and_buttons(world: World, bot: BotProcess) -> N
     fd = world.fd
     al, bea, cy, _ = world.players
     opened = await fd.slash(al, world.general, "/cribbage new players:3 target:61")
-    assert opened.ephemeral
-    lobby: Message = await until(
-        fd, lambda: next((m for m in fd.messages(world.general) if list(m.buttons())), None)
-    )
+    # The answer is the lobby itself, in the channel: the one message the lobby needs.
+    lobby = opened.original
+    assert lobby is not None and not opened.ephemeral
     assert [b["label"] for b in lobby.buttons()] == ["Join", "Leave", "Start", "Cancel"]
     assert "3 players, to 61" in lobby.content
 
@@ -63,6 +65,8 @@ async def test_lobby_by_commands_and_buttons(world: World, bot: BotProcess) -> N
     await until(fd, lambda: not list(lobby.buttons()))
     status = await fd.slash(cy, world.general, "/cribbage status")
     assert "no game" in status.content.lower()
+    ended = [m for m in fd.messages(world.general) if "cancelled the game" in m.content]
+    assert len(ended) == 1 and not ended[0].ephemeral
 
 
 async def test_commands_in_a_dm_say_where_to_use_them(world: World, bots: BotLauncher) -> None:
@@ -119,7 +123,7 @@ async def test_a_game_in_a_thread_with_autocomplete_status_hand_and_resign(
     assert early.ephemeral and _one_sentence(early.content)
 
     status = await fd.slash(world.spectator, thread, "/cribbage status")
-    assert not status.ephemeral
+    assert status.ephemeral, "looking at the table adds nothing to the channel"
     assert f"Count {game.count}" in status.content or f"count {game.count}" in status.content
 
     hand = await fd.slash(on_turn, thread, "/cribbage hand")
@@ -127,11 +131,14 @@ async def test_a_game_in_a_thread_with_autocomplete_status_hand_and_resign(
     labels = [b["label"] for b in hand.original.buttons()]
     assert labels == [str(c) for c in game.hand(game.turn)]
 
-    # Play one card from the ephemeral controls (a type 7 update of the ephemeral message).
+    # Play one card from the ephemeral controls (a type 7 update of the ephemeral message):
+    # the hand message by DM loses its buttons all the same.
     driver.resync()  # the answers above may echo cards their typist wrote
     driver.dm_closed = {on_turn.id}
+    driver.command_rate = 0.0
     await driver.step(driver.snapshot())
     driver.dm_closed = set()
+    await driver.settle(driver.resync())
 
     resigned = await fd.slash(al, thread, "/cribbage resign")
     assert resigned.ephemeral
@@ -143,46 +150,99 @@ async def test_a_game_in_a_thread_with_autocomplete_status_hand_and_resign(
     final = await until(fd, finished)
     assert final.game is not None and final.game.result is not None
     assert final.game.result.reason == "resigned" and final.game.result.winner == 1
-    await until(fd, lambda: any("resign" in m.content for m in driver.table_messages()))
+    # The table and both hands show the end: "Al resigned — ..." with the board, hands closed.
+    await driver.expect_current()
+    result = driver.message("result")
+    assert result is not None and result.content.startswith("Al resigned") and result.attachments
+    assert not any(live_controls(m) for user in (al, bea) for m in fd.dms(user))
 
 
 async def test_old_controls_get_a_clear_answer(world: World, bot: BotProcess) -> None:
+    """Controls the game no longer keeps up to date (the private copy `/cribbage hand` showed,
+    once its player moved on another way) answer in one sentence and change nothing."""
     fd = world.fd
     al, bea = world.players[:2]
-    # Everyone acts by slash command, so the DM controls stay behind, unused and out of date.
     driver = TableDriver(
         fd, world.general, [al, bea], world.db_path, random.Random(8), command_rate=1.0
     )
     await driver.open(target=61)
-    await driver.play_out(stop_after=5)  # both discards and three cards played
-    await fd.quiet(0.05)
+    copies = []
+    for _ in range(5):  # both discards and three cards played, each by slash command
+        snap = driver.snapshot()
+        seat = driver.actor(snap)
+        user = driver.seats[seat]
+        reply = await fd.slash(user, world.general, "/cribbage hand")
+        assert reply.ephemeral and reply.original is not None and reply.original.components
+        copies.append((user, reply.original))
+        await driver.step(snap)
     snap = driver.snapshot()
     checked = 0
-    for user in (al, bea):
-        for dm in fd.dms(user):
-            for menu in dm.selects():
-                values = [o["value"] for o in menu["options"]][: menu["min_values"]]
-                stale = await fd.select(user, dm, menu["custom_id"], values)
-                assert stale.ephemeral and _one_sentence(stale.content), stale.content
-                checked += 1
-            current = f":play:{snap.version}:"
-            for button in dm.buttons():
-                if button.get("disabled") or current in button["custom_id"]:
-                    continue
-                stale = await fd.click(user, dm, button["custom_id"])
-                assert stale.ephemeral and _one_sentence(stale.content), stale.content
-                checked += 1
-    assert checked >= 3
+    for user, copy in copies:
+        for menu in copy.selects():
+            values = [o["value"] for o in menu["options"]][: menu["min_values"]]
+            stale = await fd.select(user, copy, menu["custom_id"], values)
+            assert stale.ephemeral and _one_sentence(stale.content), stale.content
+            checked += 1
+        for button in copy.buttons():
+            if button.get("disabled"):
+                continue
+            stale = await fd.click(user, copy, button["custom_id"])
+            assert stale.ephemeral and _one_sentence(stale.content), stale.content
+            checked += 1
+    assert checked >= 5
     after = driver.snapshot()
     assert (after.version, after.actions) == (snap.version, snap.actions)
+    # The hand messages by DM kept no live controls but the current player's.
+    await driver.settle(after)
+
+
+def _board_says(message: Message, sides: dict[str, int]) -> None:
+    """The message carries the board picture, whose description names every side's score."""
+    assert len(message.attachments) == 1, message.attachments
+    picture = message.attachments[0]
+    assert picture.filename.endswith(".png") and picture.data.startswith(b"\x89PNG")
+    said = picture.description or ""
+    for name, score in sides.items():
+        assert f"{name} {score}" in said, (name, score, said)
+
+
+async def test_status_is_private_unless_shown_and_carries_the_board(
+    world: World, bot: BotProcess
+) -> None:
+    fd = world.fd
+    al = world.players[0]
+    driver = TableDriver(
+        fd, world.general, [al], world.db_path, random.Random(12), spectators=[world.spectator]
+    )
+    snap = await driver.open_against_computer("easy")
+    while snap.game is not None and (snap.game.phase is Phase.DISCARD or not snap.game.series):
+        snap = await driver.step(snap)
+    game = snap.game
+    assert game is not None
+    sides = {name: score for name, score in zip(game.players, game.scores, strict=True)}
+    public_before = len([m for m in fd.messages(world.general) if not m.ephemeral])
+
+    private = await fd.slash(world.spectator, world.general, "/cribbage status")
+    assert private.response is not None and private.response.type == 4
+    assert private.ephemeral and private.original is not None
+    assert f"Count {game.count}" in private.content
+    _board_says(private.original, sides)
+    assert len([m for m in fd.messages(world.general) if not m.ephemeral]) == public_before
+
+    shown = await fd.slash(al, world.general, "/cribbage status show:True")
+    assert not shown.ephemeral and shown.original is not None
+    assert shown.original in fd.visible_to(world.spectator, world.general)
+    _board_says(shown.original, sides)
+    for answer in (private.content, shown.content):
+        assert not cards_in_text(answer) & hidden_from(game, None), answer
 
 
 class _SlowService(GameService):
     """A real service whose status takes longer than the bot waits before deferring."""
 
-    async def status(self, channel_id: int) -> Outcome:
+    async def status(self, channel_id: int, *, public: bool = False) -> Outcome:
         await asyncio.sleep(0.4)
-        return await super().status(channel_id)
+        return await super().status(channel_id, public=public)
 
     async def click_lobby(
         self, game_id: int, button: str, user: Player, *, moderator: bool = False
@@ -223,10 +283,9 @@ async def test_slow_calls_are_deferred_and_bugs_answer_briefly(
         assert settled is not None and "no game" in settled.content.lower()
 
         # A slow click is deferred (type 6), then its message is edited all the same.
-        await fd.slash(al, general, "/cribbage new")
-        lobby: Message = await until(
-            fd, lambda: next((m for m in fd.messages(general) if list(m.buttons())), None)
-        )
+        opened = await fd.slash(al, general, "/cribbage new")
+        lobby = opened.original
+        assert lobby is not None
         join = await fd.click(bea, lobby, label="Join")
         assert join.response is not None and join.response.type == 6
         await until(fd, lambda: "Al, Bea" in lobby.content)
@@ -257,10 +316,9 @@ async def test_idle_games_expire_without_a_result(
         )
         settings = Settings(discord_token=fd.bot_token, dev_guild_id=guild.id)
         running = await bots.in_process(lambda: CribbageBot(settings, service=service))
-        await fd.slash(al, general, "/cribbage new")
-        lobby: Message = await until(
-            fd, lambda: next((m for m in fd.messages(general) if list(m.buttons())), None)
-        )
+        opened = await fd.slash(al, general, "/cribbage new")
+        lobby = opened.original
+        assert lobby is not None
         now[0] += timedelta(days=6)
         await running.client.expire_idle_games()
         await fd.quiet(0.05)

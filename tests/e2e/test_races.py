@@ -8,7 +8,7 @@ import random
 from engine.phase import Phase
 from fakediscord import Interaction
 from fakediscord.testing import BotProcess
-from tests.helpers.table_driver import TableDriver, World, until
+from tests.helpers.table_driver import TableDriver, World
 
 
 def _one_applied(first: Interaction, second: Interaction) -> Interaction:
@@ -35,7 +35,7 @@ async def test_racing_clicks_apply_once(world: World, bot: BotProcess) -> None:
 
     # Al picks two different pairs for the crib in the same instant.
     select_id = f"crib:{driver.game_id}:discard:{deal}"
-    dm = await until(fd, lambda: driver.latest_prompt(al, select_id))
+    dm = await driver.prompt(snap, 0)
     hand = [c.code for c in snap.game.hand(0)]
     first, second = await asyncio.gather(
         fd.select(al, dm, select_id, hand[0:2]), fd.select(al, dm, select_id, hand[2:4])
@@ -49,7 +49,7 @@ async def test_racing_clicks_apply_once(world: World, bot: BotProcess) -> None:
     assert thrown in ({*hand[0:2]}, {*hand[2:4]})
 
     # Bea discards by the menu and by the command at the same moment.
-    dm = await until(fd, lambda: driver.latest_prompt(bea, select_id))
+    dm = await driver.prompt(snap, 1)
     bea_hand = [c.code for c in after.game.hand(1)]
     first, second = await asyncio.gather(
         fd.select(bea, dm, select_id, bea_hand[:2]),
@@ -61,12 +61,10 @@ async def test_racing_clicks_apply_once(world: World, bot: BotProcess) -> None:
     assert after.game is not None and after.game.phase is Phase.PLAY
 
     # In the play, whoever is on turn double-clicks a card button.
-    await fd.quiet(0.05)
-    snap = driver.resync()
+    snap = await driver.expect_current()
     assert snap.game is not None and snap.game.turn is not None
     player = [al, bea][snap.game.turn]
-    prefix = f"crib:{driver.game_id}:play:{snap.version}:"
-    dm = await until(fd, lambda: driver.latest_prompt(player, prefix))
+    dm = await driver.prompt(snap, snap.game.turn)
     button = next(b for b in dm.buttons() if not b.get("disabled"))
     first, second = await asyncio.gather(
         fd.click(player, dm, button["custom_id"]), fd.click(player, dm, button["custom_id"])
@@ -76,9 +74,7 @@ async def test_racing_clicks_apply_once(world: World, bot: BotProcess) -> None:
     after = driver.snapshot()
     assert after.actions == snap.actions + 1
 
-    # The game is still sound: play it out with every check.
-    await fd.quiet(0.05)
-    driver.resync()
-    final = await driver.play_out()
-    assert final.status == "finished"
-    assert final.actions == driver.actions_done
+    # The game is still sound: every message shows it, and the deal plays out with every check.
+    await driver.expect_current()
+    end = await driver.play_deal()
+    assert end.game is not None and end.game.deal_number == deal + 1

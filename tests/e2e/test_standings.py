@@ -121,14 +121,22 @@ async def test_leaderboard_and_stats_after_finished_games(world: World, bot: Bot
     empty = await fd.slash(cy, world.general, "/cribbage leaderboard")
     assert "No games" in empty.content
 
-    # One game through Discord, Al against Bea.
-    driver = TableDriver(fd, world.general, [al, bea], world.db_path, random.Random(21))
+    # One game through Discord, Al against Bea: a deal played, then one of them resigns (a
+    # whole game to the target is played in test_whole_games.py).
+    rng = random.Random(21)
+    driver = TableDriver(fd, world.general, [al, bea], world.db_path, rng)
     await driver.open(target=61)
-    final = await driver.play_out()
+    await driver.play_deal()
+    quitter = rng.choice([al, bea])
+    resigned = await fd.slash(quitter, world.general, "/cribbage resign")
+    assert resigned.ephemeral and resigned.content == "You resigned."
+    final = await driver.expect_current()
+    assert final.status == "finished"
     assert final.game is not None and final.game.result is not None
     played_winner = [al, bea][final.game.result.winner]
     played_loser = bea if played_winner is al else al
     # Deals are random, so the played game may itself be a lurch (a skunk in a 61 game).
+    assert played_loser is quitter
     lurch = int(final.game.result.kind != "win")
 
     # Three more, seeded: Al skunks Bea, Cy beats Al, Bea double-skunks Cy.

@@ -1,13 +1,13 @@
 """A whole game against the computer through Discord, as a player sees it.
 
 Al opens `/cribbage new vs_computer:True difficulty:hard` and plays random legal moves from
-his DMs (select menu and card buttons) through the table driver, which checks after every move,
-from the bot's database and the channel: the computer has already answered (only Al is ever owed
-a move), every computer move is its own action in the log, the channel says exactly what the
-actions say with the computer's plays batched into the message of the move that gave it the
-turn, no card the computer holds (or threw) reaches Al before it is played or shown, and after
-each show the coach's line arrives by DM. At the end the result is recorded apart from games
-between people, and the lobby's "Add computer" menu is tried too.
+his hand message by DM (crib select and card buttons) through the table driver, which checks
+after every move, from the bot's database and Discord: the computer has already answered (only
+Al is ever owed a move), every computer move is its own action in the log, Al's click is
+answered with his hand as it stands after the computer's answers, the table message says what
+the actions say, no card the computer holds (or threw) reaches Al before it is played or shown,
+and after each show the coach's line rides on Al's hand messages. At the end the result is
+recorded apart from games between people, and the lobby's "Add computer" menu is tried too.
 """
 
 from __future__ import annotations
@@ -17,11 +17,12 @@ import sqlite3
 
 from engine.game import Game
 from fakediscord.testing import BotProcess
-from tests.helpers.table_driver import TableDriver, World, latest_game_id, read_game, until
+from tests.helpers.bot_db import latest_game_id, read_game
+from tests.helpers.table_driver import TableDriver, World, until
 
 
-def against_computer(world: World, seed: int, *, coach: bool = True) -> TableDriver:
-    """Al's side of a game against the computer, every move through his DMs."""
+def against_computer(world: World, seed: int) -> TableDriver:
+    """Al's side of a game against the computer, every move from his hand messages."""
     return TableDriver(
         world.fd,
         world.general,
@@ -29,7 +30,6 @@ def against_computer(world: World, seed: int, *, coach: bool = True) -> TableDri
         world.db_path,
         random.Random(seed),
         command_rate=0.0,
-        coach=coach,
     )
 
 
@@ -42,10 +42,14 @@ async def test_a_whole_game_against_hard(world: World, bot: BotProcess) -> None:
     assert result is not None and max(result.scores) >= 121
     table = player.table_messages()
     assert "game point" in table[-1].content
-    shows = sum(1 for m in table if m.content.startswith("Al's hand:"))
-    assert shows >= 2 and len(player.coach_lines) >= shows
-    assert player.cards_seen > 200, "the hidden-card check looked at the cards"
+    shows = sum(1 for m in table if "Al's hand:" in m.content)
     al = player.players[0]
+    coached = [d for d, seat in player.replay.coach_lines if seat == 0] if player.replay else []
+    assert shows >= 2 and len(coached) >= shows
+    assert sum("Coach, deal" in m.content for m in world.fd.dms(al)) >= shows
+    assert player.cards_seen > 200, "the hidden-card check looked at the cards"
+    # Every click was answered by updating its own message, the computer's moves included.
+    assert player.clicks and all(c.response and c.response.type == 7 for c in player.clicks)
 
     with sqlite3.connect(world.db_path) as db:
         rows = db.execute(
@@ -63,26 +67,18 @@ async def test_a_whole_game_against_hard(world: World, bot: BotProcess) -> None:
         "**Against the computer**"
     )[1].replace("Against the computer", "")
     status = await world.fd.slash(al, world.general, "/cribbage status")
+    assert status.ephemeral
     assert "The last game here is over." in status.content and "/cribbage new" in status.content
 
 
 async def test_the_lobby_seats_a_computer_for_three(world: World, bot: BotProcess) -> None:
     al, bea, _, _ = world.players
     fd = world.fd
-    await fd.slash(al, world.general, "/cribbage new players:3 target:61")
+    opened = await fd.slash(al, world.general, "/cribbage new players:3 target:61")
     game_id = latest_game_id(world.db_path, world.general.id)
-    lobby = await until(
-        fd,
-        lambda: next(
-            (
-                m
-                for m in fd.messages(world.general)
-                if m.component(f"crib:{game_id}:lobby:computer")
-            ),
-            None,
-        ),
-    )
+    lobby = opened.original
     menu_id = f"crib:{game_id}:lobby:computer"
+    assert lobby is not None and lobby.component(menu_id) is not None
     await fd.click(bea, lobby, f"crib:{game_id}:lobby:join")
     refused = await fd.select(bea, lobby, menu_id, ["easy"])
     assert "Only the player who opened this game" in refused.content

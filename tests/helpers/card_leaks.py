@@ -1,0 +1,167 @@
+"""Which cards a message shows, which cards a user may not know, and a watch that looks at every
+version of every message a user can see, once, for a card hidden from them.
+
+A message shows a card by its label (``5♥`` in the text, a button, a select option or an
+attachment's description) or by its code in a custom id or an option's value (``5H``). A user
+may not know the cards others hold or put in the crib until they are played or shown.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
+from typing import Any
+
+from engine.cards import Card, cards_str
+from engine.events import CutForDeal, Event, Played, Shown, StarterCut
+from engine.game import Game
+from fakediscord import Attachment, Channel, FakeDiscord, Message, User
+
+__all__ = [
+    "COACH_LINE",
+    "LeakWatch",
+    "cards_in_text",
+    "hidden_from",
+    "revealed_by",
+]
+
+CARD_SYMBOLS = re.compile(r"(10|[2-9AJQK])([♣♦♥♠])")
+CARD_CODES = re.compile(r"(?<![0-9A-Za-z])(10|[2-9AJQK])([CDHS])(?![0-9A-Za-z])")
+#: The coach's line on a hand message, about the discard of an earlier deal.
+COACH_LINE = re.compile(r"^Coach, deal (\d+): .*$", re.MULTILINE)
+#: The cut for first deal on the first deal's table (its cards go back into the deck).
+CUT_LINE = re.compile(r"^Cut for deal: .*$", re.MULTILINE)
+_SUITS = {"♣": "C", "♦": "D", "♥": "H", "♠": "S"}
+
+
+def cards_in_text(text: str) -> set[Card]:
+    """Every card written as players see it (`5♥`, `10♦`) in `text`."""
+    return {Card.parse(rank + _SUITS[suit]) for rank, suit in CARD_SYMBOLS.findall(text)}
+
+
+def _codes(text: str) -> set[Card]:
+    return {Card.parse(rank + suit) for rank, suit in CARD_CODES.findall(text)}
+
+
+def _cards_in_parts(
+    text: str, components: list[dict[str, Any]], attachments: Iterable[Attachment]
+) -> set[Card]:
+    found = cards_in_text(text)
+    for row in components:
+        for item in row.get("components", []):
+            found |= cards_in_text(str(item.get("label", "")))
+            found |= _codes(str(item.get("custom_id", "")).split(":")[-1])
+            for option in item.get("options", []):
+                found |= cards_in_text(str(option.get("label", "")))
+                found |= cards_in_text(str(option.get("description", "")))
+                found |= _codes(str(option.get("value", "")))
+    for attachment in attachments:
+        found |= cards_in_text(attachment.description or "")
+    return found
+
+
+def hidden_from(game: Game, seat: int | None) -> set[Card]:
+    """Cards `seat` (None: a spectator) may not know: others' held cards and crib cards."""
+    hidden: set[Card] = set()
+    for other in range(game.num_players):
+        if other == seat:
+            continue
+        hidden |= set(game.hand(other))
+        hidden |= set(game.view(other).discards)
+    return hidden
+
+
+def revealed_by(events: Iterable[Event]) -> set[Card]:
+    """Cards made public by these events."""
+    cards: set[Card] = set()
+    for event in events:
+        if isinstance(event, Played | StarterCut):
+            cards.add(event.card)
+        elif isinstance(event, Shown):
+            cards |= set(event.cards) | {event.starter}
+        elif isinstance(event, CutForDeal):
+            for cut in event.rounds:
+                cards |= set(cut)
+    return cards
+
+
+@dataclass
+class _Version:
+    text: str
+    components: list[dict[str, Any]]
+    attachments: list[Attachment]
+
+
+def _versions(message: Message) -> list[_Version]:
+    """Every state the message has had, oldest first, the current one last."""
+    found = [_Version(v.content, v.components, v.attachments) for v in message.history]
+    found.append(_Version(message.text(), message.components, message.attachments))
+    return found
+
+
+@dataclass
+class LeakWatch:
+    """Looks at every version of every message each viewer can see (in `channel` and their
+    DMs), each once, for cards hidden from that viewer.
+
+    `seat_of` maps a viewer's user id to their seat (spectators have none). Two kinds of line
+    name cards that by now may be in someone's hand without telling anything about it: the cut
+    for first deal (the cards go back into the deck), checked against `cut`, and a coach's line
+    ("Coach, deal N: ..."), which names the cards its reader was dealt in deal N, checked
+    against `dealt(seat, N)`.
+    """
+
+    fd: FakeDiscord
+    channel: Channel
+    viewers: list[User]
+    seat_of: dict[int, int]
+    dealt: Callable[[int, int], set[Card]]
+    cut: set[Card] = field(default_factory=set)
+    #: Card mentions looked at (so a test can see the check was not vacuous).
+    cards_seen: int = 0
+    versions_seen: int = 0
+    _checked: dict[tuple[int, int], int] = field(default_factory=dict)
+
+    def _visible(self, user: User) -> list[Message]:
+        return [*self.fd.visible_to(user, self.channel), *self.fd.dms(user)]
+
+    def check(self, secret: Callable[[int | None], set[Card]]) -> None:
+        """Check every version not looked at yet; `secret(seat)` is what that seat may not
+        know (None: a spectator)."""
+        for user in self.viewers:
+            seat = self.seat_of.get(user.id)
+            hidden = secret(seat)
+            for message in self._visible(user):
+                versions = _versions(message)
+                start = self._checked.get((user.id, message.id), 0)
+                for version in versions[start:]:
+                    self._check_version(user, seat, hidden, message, version)
+                self._checked[(user.id, message.id)] = len(versions)
+
+    def _check_version(
+        self, user: User, seat: int | None, hidden: set[Card], message: Message, version: _Version
+    ) -> None:
+        self.versions_seen += 1
+        text = version.text
+        for line in COACH_LINE.finditer(text):
+            named = cards_in_text(line.group(0))
+            self.cards_seen += len(named)
+            own = self.dealt(seat, int(line.group(1))) if seat is not None else set()
+            assert named <= own, f"{user.name}'s coach line names {named - own}: {message!r}"
+        for line in CUT_LINE.finditer(text):
+            named = cards_in_text(line.group(0))
+            self.cards_seen += len(named)
+            assert named <= self.cut, f"the cut for deal names {named - self.cut}: {message!r}"
+        rest = CUT_LINE.sub("", COACH_LINE.sub("", text))
+        shown = _cards_in_parts(rest, version.components, version.attachments)
+        self.cards_seen += len(shown)
+        leaked = shown & hidden
+        said = cards_str(sorted(leaked, key=lambda c: c.index))
+        assert not leaked, f"{user.name} could see {said} in {message!r}: {text!r}"
+
+    def mark_all(self) -> None:
+        """Take every version shown so far as looked at (what a test checked by hand)."""
+        for user in self.viewers:
+            for message in self._visible(user):
+                self._checked[(user.id, message.id)] = len(_versions(message))

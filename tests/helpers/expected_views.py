@@ -1,0 +1,222 @@
+"""What every message a game owns must show in a given state of the game, drawn by the test.
+
+A `Rendering` is one message as it must look: its text, its controls (written from the engine's
+state, independently of the bot: the crib select while the seat owes a discard, one button per
+card held on its turn with the unplayable ones disabled, nothing otherwise), the cards its text
+must name, and for a table message the board picture with the scores its description must
+name. `owed_views` gives every message of a game in one state: the table messages (drawn with
+the renderer over the events the test replayed, laid out as the bot lays them out), each
+person's hand message of this deal and the closed one of the deal before.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from bot.core.render.private import closed_hand_text, coach_text, hand_text
+from bot.core.render.table import deal_text
+from bot.core.render.text import MAX_MESSAGE, Names
+from engine.cards import Card, cards_str
+from engine.events import CutForDeal, Event
+from engine.game import Game
+from engine.phase import Phase
+from engine.views import PublicView
+from fakediscord import Attachment, Message
+from tests.helpers.replay import Replay
+from tests.helpers.table_facts import scores_after
+
+__all__ = [
+    "Controls",
+    "Rendering",
+    "closed_hand",
+    "controls_of",
+    "current_hand",
+    "live_controls",
+    "owed_views",
+    "table_views",
+]
+
+#: A message's controls, reduced to what a player can see and use: per select
+#: ("select", custom id, ((value, label), ...), min, max, disabled), per button
+#: ("button", custom id, label, disabled).
+Controls = tuple[tuple[Any, ...], ...]
+PNG = b"\x89PNG\r\n\x1a\n"
+
+
+def controls_of(components: list[dict[str, Any]]) -> Controls:
+    """The controls of a message's components, in order."""
+    found: list[tuple[Any, ...]] = []
+    for row in components:
+        for item in row.get("components", []):
+            disabled = bool(item.get("disabled"))
+            if item.get("type") == 3:
+                options = tuple((o["value"], o["label"]) for o in item.get("options", []))
+                low, high = int(item.get("min_values", 1)), int(item.get("max_values", 1))
+                found.append(("select", item["custom_id"], options, low, high, disabled))
+            elif item.get("type") == 2:
+                found.append(("button", item.get("custom_id"), item.get("label"), disabled))
+    return tuple(found)
+
+
+def live_controls(message: Message) -> bool:
+    """Whether the message still has a control a player could use."""
+    return any(not control[-1] for control in controls_of(message.components))
+
+
+@dataclass(frozen=True)
+class Rendering:
+    """One message as it must look."""
+
+    content: str
+    controls: Controls = ()
+    #: Cards the text must name (a hand's own: what it holds, or what it kept).
+    cards: tuple[Card, ...] = ()
+    #: The board picture: each side's name and score, as its description must say them.
+    board: tuple[tuple[str, int], ...] | None = None
+
+    def mismatch_in(
+        self, content: str, components: list[dict[str, Any]], attachments: Iterable[Attachment]
+    ) -> str | None:
+        """Why a message with these parts does not look like this (None when it does)."""
+        if content != self.content:
+            return f"it reads {content!r}, not {self.content!r}"
+        shown = controls_of(components)
+        if shown != self.controls:
+            return f"its controls are {shown}, not {self.controls}"
+        if self.cards and cards_str(self.cards) not in content:
+            return f"it does not show {cards_str(self.cards)}"
+        return _board_mismatch(list(attachments), self.board)
+
+    def mismatch(self, message: Message | None) -> str | None:
+        """Why `message` does not look like this (None when it does)."""
+        if message is None:
+            return "the message is not there"
+        return self.mismatch_in(message.content, message.components, message.attachments)
+
+
+def _board_mismatch(
+    attachments: list[Attachment], board: tuple[tuple[str, int], ...] | None
+) -> str | None:
+    if board is None:
+        return f"it has attachments {attachments}" if attachments else None
+    if len(attachments) != 1:
+        return f"it has {len(attachments)} attachments, not the board"
+    picture = attachments[0]
+    if not picture.data.startswith(PNG):
+        return "the board is not a PNG"
+    said = picture.description or ""
+    missing = [f"{name} {score}" for name, score in board if f"{name} {score}" not in said]
+    return f"the board's description {said!r} does not say {missing}" if missing else None
+
+
+# -- hands ------------------------------------------------------------------------------------
+
+
+def _controls(game: Game, seat: int, game_id: int, version: int) -> Controls:
+    view = game.view(seat)
+    if view.phase is Phase.DISCARD and seat in view.pending_discards:
+        options = tuple((c.code, str(c)) for c in view.hand)
+        count = view.discard_count
+        select_id = f"crib:{game_id}:discard:{view.deal_number}"
+        return (("select", select_id, options, count, count, False),)
+    if view.phase is Phase.PLAY and view.turn == seat:
+        playable = set(view.playable)
+        prefix = f"crib:{game_id}:play:{version}:"
+        return tuple(("button", prefix + c.code, str(c), c not in playable) for c in view.hand)
+    return ()
+
+
+def current_hand(
+    game: Game, seat: int, game_id: int, version: int, channel_id: int, coach: str | None
+) -> Rendering:
+    """The seat's hand message for the deal being played (`coach`: the coach's line about the
+    deal before, when the player gets one)."""
+    view = game.view(seat)
+    assert view.phase is not Phase.OVER, "a finished game's hands are closed: closed_hand"
+    said = coach_text(view.deal_number - 1, coach) if coach else None
+    shown = view.hand if view.phase is Phase.PLAY or seat in view.pending_discards else view.kept
+    return Rendering(
+        hand_text(view, channel_id, said), _controls(game, seat, game_id, version), shown
+    )
+
+
+def closed_hand(channel_id: int, deal: int, kept: tuple[Card, ...], coach: str | None) -> Rendering:
+    """A hand message once its deal is over: what the seat kept, the coach's line about that
+    deal, and no controls."""
+    said = coach_text(deal, coach) if coach else None
+    return Rendering(closed_hand_text(channel_id, deal, kept, said), (), kept)
+
+
+# -- the table --------------------------------------------------------------------------------
+
+
+def _sides(view: PublicView) -> list[str]:
+    """Each side's name as plain text (partners sit opposite: "Al & Cy")."""
+    n = view.num_sides
+    return [
+        " & ".join(view.players[s] for s in range(side, len(view.players), n)) for side in range(n)
+    ]
+
+
+def table_views(
+    game: Game, deals: Mapping[int, list[Event]], *, resigned: int | None = None
+) -> dict[str, Rendering]:
+    """The game's table messages (``table:N``, ``show:N``, ``result``) for the deals in
+    `deals` (deal 0 holds the cut for deal), as they must read now: the deal's calls and where
+    the play stands, its show with the board picture, and the result with the final board."""
+    view = game.public_view()
+    names = Names.of(view)
+    sides = _sides(view)
+    over = game.phase is Phase.OVER
+    cut = next((e for e in deals.get(0, ()) if isinstance(e, CutForDeal)), None)
+    found: dict[str, Rendering] = {}
+    for deal in sorted(d for d in deals if d >= 1):
+        events = deals[deal]
+        live = deal == game.deal_number and not over
+        text = deal_text(
+            names, events, view, live=live, cut=cut if deal == 1 else None, resigned=resigned
+        )
+        board = tuple(zip(sides, scores_after(events, view), strict=True)) if text.show else None
+        together = "\n\n".join(part for part in (text.play, text.show) if part)
+        if len(together) <= MAX_MESSAGE:
+            found[f"table:{deal}"] = Rendering(together, board=board)
+        else:
+            found[f"table:{deal}"] = Rendering(text.play[:MAX_MESSAGE])
+            found[f"show:{deal}"] = Rendering(text.show[:MAX_MESSAGE], board=board)
+        if text.result:
+            final = tuple(zip(sides, view.scores, strict=True))
+            found["result"] = Rendering(text.result, board=final)
+    return found
+
+
+def owed_views(
+    replay: Replay,
+    version: int,
+    *,
+    game_id: int,
+    channel_id: int,
+    hands: Iterable[int],
+    coach: Mapping[tuple[int, int], str],
+) -> dict[str, Rendering]:
+    """Every message the game owes in the replayed state at `version`, by key: the tables of
+    this deal and the one before, and the hand messages of the seats in `hands` (the people
+    whose DMs are open); `coach` holds the coach's lines those people get, by (deal, seat)."""
+    game = replay.game
+    deal = game.deal_number
+    over = game.phase is Phase.OVER
+    shown = {d: e for d, e in replay.deals.items() if d >= deal - 1 or d == 0}
+    found = table_views(game, shown, resigned=replay.resigned)
+    for seat in hands:
+        if over:
+            closed = closed_hand(channel_id, deal, replay.kept(deal, seat), coach.get((deal, seat)))
+            found[f"hand:{deal}:{seat}"] = closed
+            continue
+        said = coach.get((deal - 1, seat))
+        found[f"hand:{deal}:{seat}"] = current_hand(game, seat, game_id, version, channel_id, said)
+        if deal - 1 >= 1:
+            kept = replay.kept(deal - 1, seat)
+            closed = closed_hand(channel_id, deal - 1, kept, coach.get((deal - 1, seat)))
+            found[f"hand:{deal - 1}:{seat}"] = closed
+    return found

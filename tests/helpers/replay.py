@@ -1,0 +1,159 @@
+"""A test's own record of a game, replayed from the bot's action log: the events of every deal,
+the cards each seat was dealt, the coach's line about each discard, who resigned.
+
+The events are the engine's, got by applying each logged action to a copy of the stored game,
+so what the table must say never comes from the bot's own deal log (which is checked against
+them instead). A copy cannot know the bot's next shuffle: once an action deals again, the rest
+(the computer's discards in the new deal) are taken as the `Discarded` events they must be, and
+the copy starts again from the stored game.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable, Collection
+from dataclasses import dataclass, field
+from typing import Any
+
+from engine.cards import Card
+from engine.coach import review_view
+from engine.events import CutForDeal, Dealt, Discarded, Event, GameOver, Shown
+from engine.game import Game
+from engine.views import SeatView
+from tests.helpers.bot_db import Snapshot
+
+__all__ = ["Replay"]
+
+
+@dataclass
+class Replay:
+    """The events of a game by deal (0 holds the cut for deal), replayed from its log."""
+
+    #: The people's seats (every other seat is the computer's).
+    people: Collection[int]
+    game: Game
+    deals: dict[int, list[Event]]
+    #: Logged actions replayed so far.
+    actions: int = 0
+    #: (deal, seat) -> the cards that seat was dealt.
+    dealt: dict[tuple[int, int], set[Card]] = field(default_factory=dict)
+    #: (deal, seat) -> the coach's line about that seat's discard, as the engine reviews it.
+    coach_lines: dict[tuple[int, int], str] = field(default_factory=dict)
+    resigned: int | None = None
+
+    @classmethod
+    def begin(
+        cls, snap: Snapshot, actions: list[dict[str, Any]], people: Collection[int]
+    ) -> Replay:
+        """The game as dealt: the cut and the first deal are not actions (they are checked
+        against the stored game), the computer's discards are its first logged actions."""
+        game, log = snap.game, snap.log
+        assert game is not None and log is not None
+        cut = list(log.events(0))
+        assert len(cut) == 1 and isinstance(cut[0], CutForDeal), cut
+        assert [list(r) for r in cut[0].rounds] == [list(r) for r in game.cut_rounds]
+        assert all(a["type"] == "discard" and a["seat"] not in people for a in actions), actions
+        first = game.view(0)
+        dealt = Dealt(
+            dealer=game.dealer,
+            deal_number=1,
+            hand_size=len(first.hand) + len(first.discards),
+            crib_from_deck=game.num_players == 3,
+        )
+        discards = [Discarded(seat=a["seat"], count=len(a["cards"])) for a in actions]
+        assert list(log.events(1)) == [dealt, *discards], log.events(1)
+        replay = cls(people, game, {0: cut, 1: [dealt, *discards]}, len(actions))
+        replay._remember_dealt(game)
+        return replay
+
+    @property
+    def deal(self) -> int:
+        """The deal whose events come in now."""
+        return max(self.deals)
+
+    def advance(
+        self,
+        snap: Snapshot,
+        new: list[dict[str, Any]],
+        on_version: Callable[[int], None] | None = None,
+    ) -> list[Event]:
+        """Apply the `new` logged actions, which took the game to `snap`; their events. The
+        bot's stored deal log and the public state must agree with them.
+
+        Each person's action and the computer's answers to it are one version of the game:
+        `on_version(version)` is called with the replay standing at each version it passes
+        through (the last one being `snap`'s).
+        """
+        assert snap.game is not None and snap.log is not None
+        game = Game.from_dict(self.game.to_dict(), rng=random.Random(0))
+        events: list[Event] = []
+        dealt = False
+        people = [a for a in new if a["seat"] in self.people]
+        version = snap.version - len(people)
+        for action in new:
+            if action["seat"] in self.people and action is not new[0] and not dealt:
+                # The computer's answers to the last person's move are in: a version passed.
+                self._at(game, version, on_version)
+            if action["seat"] in self.people:
+                version += 1
+            if dealt:
+                assert action["type"] == "discard" and action["seat"] not in self.people, action
+                step: list[Event] = [Discarded(seat=action["seat"], count=len(action["cards"]))]
+            else:
+                views = {s: game.view(s) for s in range(game.num_players)}
+                deal = game.deal_number
+                step = game.apply(action)
+                if any(isinstance(e, Shown) for e in step):
+                    self._review(deal, views)
+                dealt = any(isinstance(e, Dealt) for e in step)
+            if action["type"] == "resign" and any(isinstance(e, GameOver) for e in step):
+                self.resigned = action["seat"]
+            self._add(step)
+            events += step
+        if not dealt:
+            assert game.scores == snap.game.scores and game.count == snap.game.count
+            assert game.series == snap.game.series and game.phase == snap.game.phase
+        for deal in snap.log.deals:
+            assert list(snap.log.events(deal)) == self.deals[deal], f"deal {deal}'s stored log"
+        self.actions += len(new)
+        self._at(snap.game, snap.version, on_version)
+        self._remember_dealt(snap.game)
+        return events
+
+    def _at(self, game: Game, version: int, on_version: Callable[[int], None] | None) -> None:
+        self.game = game
+        if on_version is not None:
+            on_version(version)
+
+    def _add(self, events: list[Event]) -> None:
+        for event in events:
+            if isinstance(event, Dealt):
+                self.deals[event.deal_number] = []
+            self.deals[self.deal].append(event)
+
+    def _review(self, deal: int, views: dict[int, SeatView]) -> None:
+        for seat, view in views.items():
+            review = review_view(view)
+            if review is not None:
+                self.coach_lines[(deal, seat)] = review.line()
+
+    def _remember_dealt(self, game: Game) -> None:
+        for seat in range(game.num_players):
+            view = game.view(seat)
+            cards = set(view.kept) | set(view.discards) if view.kept else set(view.hand)
+            self.dealt.setdefault((game.deal_number, seat), set()).update(cards)
+
+    def dealt_to(self, seat: int, deal: int) -> set[Card]:
+        """The cards `seat` was dealt in `deal` (as far as the replay saw them)."""
+        return self.dealt.get((deal, seat), set())
+
+    def kept(self, deal: int, seat: int) -> tuple[Card, ...]:
+        """The cards `seat` kept in `deal`, as its show said (empty if it never showed)."""
+        for event in self.deals.get(deal, []):
+            if isinstance(event, Shown) and event.seat == seat and not event.crib:
+                return event.cards
+        return ()
+
+    def result(self) -> GameOver | None:
+        """The end of the game, once it has come."""
+        return next((e for e in self.deals[self.deal] if isinstance(e, GameOver)), None)

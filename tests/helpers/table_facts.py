@@ -1,0 +1,148 @@
+"""What the channel's table messages must say, written two ways.
+
+`check_calls` reads a table message line by line against the engine's events, independently of
+the renderer: every call names the player and the card and says the count, or the points with
+the caller's running score; go, last card, the starter and his heels; every hand and crib of
+the show with its cards and the engine's own words for its score; the live line that says
+where the play stands; the scores after the show.
+
+(`tests.helpers.expected_views` has what the table messages must read exactly, drawn with the
+renderer over the same events.)
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from bot.core.render.text import escape
+from engine.cards import cards_str
+from engine.events import (
+    CountReset,
+    CutForDeal,
+    Dealt,
+    Event,
+    GameOver,
+    Go,
+    GoPoint,
+    Heels,
+    Played,
+    Shown,
+    StarterCut,
+)
+from engine.phase import Phase
+from engine.speech import say_pegging, say_score
+from engine.views import PublicView
+
+__all__ = [
+    "check_calls",
+    "check_result",
+    "scores_after",
+    "side_names",
+]
+
+
+def side_names(view: PublicView) -> list[str]:
+    """Each side's name as the channel writes it (partners sit opposite: "Al & Cy")."""
+    names = [escape(p) for p in view.players]
+    sides = view.num_sides
+    return [" & ".join(names[s] for s in range(side, len(names), sides)) for side in range(sides)]
+
+
+def _facts(event: Event, after: Event | None, seat: list[str], side: list[str]) -> list[str]:
+    """The words one event's line must hold (empty: the event has no line of its own)."""
+    match event:
+        case CutForDeal():
+            cards = [str(c) for cut in event.rounds for c in cut]
+            return ["Cut for deal:", *cards, f"{seat[event.dealer]} cuts lowest"]
+        case Dealt():
+            return [f"**Deal {event.deal_number}**", f"{seat[event.dealer]} deals"]
+        case StarterCut():
+            facts = [f"Starter: {event.card}"]
+            if isinstance(after, Heels):
+                scored = (
+                    f"{seat[after.seat]} pegs {after.points} ({side[after.side]} {after.score})"
+                )
+                facts += ["his heels", scored]
+            return facts
+        case Played():
+            facts = [f"{seat[event.seat]} plays {event.card}"]
+            if event.points:
+                said = say_pegging(event.items, event.points)
+                facts += [said, f"({side[event.side]} {event.score})"]
+            else:
+                facts.append(f"(count {event.count})")
+            return facts
+        case Go():
+            return [f"{seat[event.seat]} says go"]
+        case GoPoint():
+            label = "Last card" if event.last_card else "Go"
+            return [
+                label,
+                f"{seat[event.seat]} pegs {event.points} ({side[event.side]} {event.score})",
+            ]
+        case CountReset():
+            return [f"{seat[event.next_seat]} leads"]
+        case Shown():
+            whose = f"{seat[event.seat]}'s {'crib' if event.crib else 'hand'}"
+            return [
+                whose,
+                f"{cards_str(event.cards)} + starter {event.starter}",
+                say_score(event.score),
+                f"({side[event.side]} {event.total})",
+            ]
+        case _:
+            return []
+
+
+def _live_facts(view: PublicView, seat: list[str]) -> list[str]:
+    if view.phase is Phase.DISCARD:
+        return ["Waiting for", *(seat[s] for s in view.pending_discards), "crib"]
+    if view.phase is Phase.PLAY:
+        facts = [f"**Count {view.count}**", *(str(c) for c in view.series)]
+        if view.turn is not None:
+            facts.append(f"{seat[view.turn]} to play")
+        return facts
+    return []
+
+
+def scores_after(events: Sequence[Event], view: PublicView) -> list[int]:
+    """Each side's score when a deal's show ended (every side shows a hand every deal)."""
+    scores = list(view.scores)
+    for event in events:
+        if isinstance(event, Shown):
+            scores[event.side] = event.total
+    return scores
+
+
+def check_calls(events: Sequence[Event], text: str, view: PublicView, *, live: bool) -> None:
+    """`text` (a deal's table message, its show included) has one line per call of `events`,
+    in order, each saying what the engine says, then (when `live`) where the play stands and
+    (after the show, unless the game ended in this deal) the scores: and no other line."""
+    seat = [escape(p) for p in view.players]
+    side = side_names(view)
+    wanted: list[list[str]] = []
+    for i, event in enumerate(events):
+        after = events[i + 1] if i + 1 < len(events) else None
+        facts = _facts(event, after, seat, side)
+        if facts:
+            wanted.append(facts)
+    if live and view.phase is not Phase.OVER:
+        wanted.append(_live_facts(view, seat))
+    ended = any(isinstance(e, GameOver) for e in events)
+    if any(isinstance(e, Shown) for e in events) and not ended:
+        scores = scores_after(events, view)
+        wanted.append(["Scores:", *(f"{side[s]} {score}" for s, score in enumerate(scores))])
+    lines = [line for line in text.splitlines() if line.strip()]
+    assert len(lines) == len(wanted), (wanted, text)
+    for facts, line in zip(wanted, lines, strict=True):
+        for fact in facts:
+            assert fact in line, (fact, line, text)
+
+
+def check_result(event: GameOver, text: str) -> None:
+    """The result line says the winner's score first, then the others', and the game points."""
+    result = event.result
+    order = [result.winner] + [s for s in range(len(result.scores)) if s != result.winner]
+    assert "-".join(str(result.scores[s]) for s in order) in text, text
+    points = result.game_points
+    assert f"{points} game point{'s' if points != 1 else ''}" in text, text
