@@ -1,14 +1,41 @@
-"""Discord refusing things: closed DMs (50007) and rate limits (429). The game goes on."""
+"""Discord refusing things: closed DMs (50007) and rate limits (429). The game goes on.
+
+A player whose DMs are closed plays from `/cribbage hand`, is told so once per deal in the
+channel (remembered in the database, so a restart does not tell them again), is not sent
+another DM in that deal, and is mentioned in the channel when the table has waited on them.
+"""
 
 from __future__ import annotations
 
 import random
+import re
 
-from fakediscord.testing import BotProcess
-from tests.helpers.table_driver import DM_NOTICE, TableDriver, World, until
+from fakediscord import FakeDiscord, Message
+from fakediscord.testing import BotLauncher
+from tests.helpers.bot_db import dm_refusals
+from tests.helpers.table_driver import AWAY_NOTICE, TableDriver, World, until
+
+#: The reminder delay the tests run the bot with (the least the setting takes).
+REMIND_AFTER = 5
 
 
-async def test_closed_dms_fall_back_to_cribbage_hand(world: World, bot: BotProcess) -> None:
+def _refused(fd: FakeDiscord) -> int:
+    """DMs Discord refused because the user does not take them."""
+    return sum(1 for r in fd.requests if r.status == 403 and r.code == 50007)
+
+
+def _away(driver: TableDriver) -> list[Message]:
+    return [m for m in driver.fd.messages(driver.channel) if AWAY_NOTICE in m.content]
+
+
+async def test_closed_dms_are_told_once_per_deal_even_across_a_restart(
+    world: World, bots: BotLauncher
+) -> None:
+    bot = await bots.process(
+        database_path=world.db_path,
+        dev_guild=world.guild.id,
+        env={"TURN_REMINDER_SECONDS": str(REMIND_AFTER)},
+    )
     fd = world.fd
     al, bea = world.players[:2]
     fd.close_dms(bea)
@@ -22,40 +49,61 @@ async def test_closed_dms_fall_back_to_cribbage_hand(world: World, bot: BotProce
         dm_closed={bea.id},
     )
     await driver.open(target=61)
-    # The channel tells Bea (by mention) to use /cribbage hand; Al still gets DMs.
-    notice = await until(fd, driver.dm_notices)
-    assert f"<@{bea.id}>" in notice[0].content and "/cribbage hand" in notice[0].content
-    assert fd.dms(bea) == []
-    final = await driver.play_out()
-    assert final.status == "finished"
-    assert final.actions == driver.actions_done
+    # The channel tells Bea (by mention) to use /cribbage hand; one DM was tried, no more.
+    notices = driver.dm_notices()
+    assert len(notices) == 1 and not notices[0].ephemeral
+    assert f"<@{bea.id}>" in notices[0].content and "/cribbage hand" in notices[0].content
+    assert _refused(fd) == 1
+
+    # A restart remembers it (the database does): no second notice, no DM tried in this deal.
+    assert dm_refusals(world.db_path, driver.game_id) == {1: 1}
+    await bot.restart()
+    await driver.expect_current()
+    # Both owe a discard: after the delay Al is reminded by DM and Bea mentioned in the
+    # channel, once.
+    away = await until(fd, lambda: _away(driver), timeout=REMIND_AFTER + 5)
+    assert len(away) == 1 and f"<@{bea.id}>" in away[0].content and not away[0].ephemeral
+    await until(fd, lambda: [m for m in fd.dms(al) if "the table is waiting" in m.content])
+    await driver.expect_current()
+    assert len(driver.dm_notices()) == 1 and _refused(fd) == 1
+
+    # Each new deal: one DM tried (refused), one notice; Bea plays from /cribbage hand.
+    await driver.play_deal()
+    await driver.play_deal()
+    assert len(driver.dm_notices()) == 3 and _refused(fd) == 3
+    assert len(_away(driver)) == 1, "the table never waited long enough again"
     assert fd.dms(bea) == [], "nothing reached Bea's closed DMs"
     assert fd.dms(al), "Al's DMs worked throughout"
     assert all(f"<@{bea.id}>" in m.content for m in driver.dm_notices())
-    refused = [r for r in fd.requests if r.status == 403 and r.code == 50007]
-    assert refused, "the bot did try to DM Bea"
 
 
-async def test_rate_limits_slow_the_bot_but_lose_nothing(world: World, bot: BotProcess) -> None:
+async def test_rate_limits_slow_the_bot_but_lose_nothing(world: World, bots: BotLauncher) -> None:
+    await bots.process(database_path=world.db_path, dev_guild=world.guild.id)
     fd = world.fd
     rng = random.Random(9)
     driver = TableDriver(fd, world.general, world.players[:2], world.db_path, rng, command_rate=0.5)
-    await driver.open(target=61)
-    # Before every step, one of the bot's next requests is refused with 429: a channel line or
-    # DM, an interaction answer, a lobby edit or opening a DM. discord.py waits `retry_after`
-    # and sends again; the driver checks that every line and prompt still arrives.
+    # Each kind of request the bot makes is refused with 429 in turn, once or twice: opening a
+    # DM, a new message in the channel or a DM, an edit there, an interaction answer, a webhook
+    # post or edit of a hand. discord.py waits `retry_after` and sends again; the driver checks
+    # that every message still comes to show the game.
     routes = [
         r"POST /channels/\d+/messages",
+        r"PATCH /channels/\d+/messages/\d+",
         r"POST /interactions/\d+/[^/]+/callback",
-        r"POST /users/@me/channels",
+        r"/webhooks/\d+/",
     ]
-    injected = 0
-    while (snap := driver.snapshot()).status == "active":
-        fd.rate_limit(rng.choice(routes), times=rng.choice((1, 2)), retry_after=0.02)
-        injected += 1
-        await driver.step(snap)
-    assert snap.status == "finished"
-    assert snap.actions == driver.actions_done
-    limited = [r for r in fd.requests if r.status == 429]
-    assert len(limited) >= injected // 2, (len(limited), injected)
-    assert DM_NOTICE not in "\n".join(driver.channel_lines)
+    fd.rate_limit(r"POST /users/@me/channels", times=1, retry_after=0.02)
+    await driver.open(target=61)
+    snap = driver.snapshot()
+    for route in routes:
+        fault = fd.rate_limit(route, times=rng.choice((1, 2)), retry_after=0.02)
+        for _ in range(15):  # a new message needs a new deal
+            if fault.hits or snap.status != "active":
+                break
+            snap = await driver.step(snap)
+        assert fault.hits, route
+    await driver.play_deal()
+    limited = [r.route for r in fd.requests if r.status == 429]
+    for route in [r"POST /users/@me/channels", *routes]:
+        assert any(re.search(route, hit) for hit in limited), route
+    assert not driver.dm_notices()

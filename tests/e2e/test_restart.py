@@ -1,30 +1,59 @@
-"""Stopping the bot process mid-game and starting it again loses nothing and repeats nothing.
+"""Stopping the bot process mid-game, cleanly or not, and starting it again loses nothing and
+repeats nothing.
 
-The state is in the database and the components carry the game id, so the DM controls sent
-before the restart still work afterwards.
+The state is in the database, the messages a game owns are a view of it (their ids and what
+they last showed are stored too), and the components carry the game id: so the DM controls
+sent before a restart still work afterwards, a restart sends nothing that was already shown,
+and whatever a killed bot had not sent yet is sent when it starts again.
 """
 
 from __future__ import annotations
 
+import asyncio
 import random
+import re
+from typing import Any
 
 from engine.phase import Phase
+from fakediscord import Interaction, Message, User
 from fakediscord.testing import BotProcess
+from tests.helpers.bot_db import Snapshot
 from tests.helpers.table_driver import TableDriver, World
+
+#: What the bot logs once it has looked at every open game after starting.
+RECONCILED = re.compile(r"reconciling \d+ games with their messages")
+#: The issue's promise: after a restart every player sees the game again within 5 s.
+BACK_WITHIN = 5.0
+
+
+def _shown(world: World, users: list[User]) -> dict[int, int]:
+    """Every message the users and the channel have, with how many versions it has had."""
+    messages = [*world.fd.messages(world.general), *(m for u in users for m in world.fd.dms(u))]
+    return {m.id: len(m.history) for m in messages}
+
+
+async def _reconciled(world: World, bot: BotProcess, since: int) -> None:
+    await world.fd.wait_for(
+        lambda: any(RECONCILED.search(line) for line in bot.output[since:]), timeout=10
+    )
+    await world.fd.quiet(0.2)
 
 
 async def _restart_keeping_prompts(world: World, bot: BotProcess, driver: TableDriver) -> None:
-    dms_before = {user.id: [m.id for m in world.fd.dms(user)] for user in driver.players}
-    await bot.restart()
-    snap = driver.snapshot()
-    assert snap.actions == driver.actions_done, "no action lost or applied twice by the restart"
-    # Nothing was re-sent by the restart: the players act on the DMs they already had.
-    await world.fd.quiet(0.1)
-    for user in driver.players:
-        assert [m.id for m in world.fd.dms(user)] == dms_before[user.id]
+    actions = driver.snapshot().actions
+    await bot.stop()  # as Ctrl-C: what is owed is sent before the process ends
+    before = _shown(world, driver.players)
+    mark = len(bot.output)
+    await bot.start()
+    await _reconciled(world, bot, mark)
+    assert driver.snapshot().actions == actions, "no action lost or applied twice"
+    # Nothing was sent again: the players act on the messages they already had.
+    assert _shown(world, driver.players) == before
 
 
-async def test_restart_mid_game_continues_with_old_buttons(world: World, bot: BotProcess) -> None:
+async def test_restart_mid_game_sends_nothing_again_and_old_buttons_work(
+    world: World, bot: BotProcess
+) -> None:
     driver = TableDriver(
         world.fd,
         world.general,
@@ -45,29 +74,114 @@ async def test_restart_mid_game_continues_with_old_buttons(world: World, bot: Bo
     await driver.play_out(stop_after=driver.steps + 3)
     assert driver.snapshot().game.phase is Phase.PLAY  # type: ignore[union-attr]
     await _restart_keeping_prompts(world, bot, driver)
-
-    final = await driver.play_out()
-    assert final.status == "finished"
-    assert final.actions == driver.actions_done
+    end = await driver.play_deal()
+    assert end.game is not None and end.game.deal_number == 2
 
 
-async def test_killed_bot_restarts_where_it_was(world: World, bot: BotProcess) -> None:
-    """A hard stop (SIGKILL, no clean shutdown) between moves loses nothing either: every
-    accepted move was committed before it was answered."""
+async def _act_without_waiting(
+    driver: TableDriver, snap: Snapshot, seat: int, action: dict[str, Any], prompt: Message
+) -> Interaction:
+    """Send `action` (a click on the prompt, now and then the slash command) and return at once."""
+    fd, user = driver.fd, driver.seats[seat]
+    if driver.rng.random() < driver.command_rate:
+        line = (
+            f"/cribbage discard cards:{' '.join(action['cards'])}"
+            if action["type"] == "discard"
+            else f"/cribbage play card:{action['card']}"
+        )
+        return await fd.slash(user, driver.channel, line, wait=False)
+    if action["type"] == "discard":
+        select_id = f"crib:{driver.game_id}:discard:{snap.game.deal_number}"  # type: ignore[union-attr]
+        return await fd.select(user, prompt, select_id, action["cards"], wait=False)
+    button = f"crib:{driver.game_id}:play:{snap.version}:{action['card']}"
+    return await fd.click(user, prompt, button, wait=False)
+
+
+async def test_killed_at_random_moments_the_bot_loses_nothing(
+    world: World, bot: BotProcess
+) -> None:
+    """SIGKILL (no clean shutdown) at random moments across the first 24 moves of a game: just
+    after a move was answered and before anything else was sent, and while a move is on its
+    way in. Each time, started again, the bot shows every player a table and a prompt that
+    match the stored game within 5 s; and the game finishes."""
+    fd = world.fd
+    rng = random.Random(13)
     driver = TableDriver(
-        world.fd, world.general, world.players[:3], world.db_path, random.Random(13)
+        fd,
+        world.general,
+        world.players[:2],
+        world.db_path,
+        rng,
+        spectators=[world.spectator],
+        command_rate=0.2,
     )
     await driver.open(target=61)
-    await driver.play_out(stop_after=driver.steps + 6)
-    await world.fd.quiet(0.1)
-    before = driver.snapshot()
-    await bot.stop(timeout=0)  # SIGINT and, without waiting, SIGKILL
-    await bot.start()
-    after = driver.snapshot()
-    assert (after.version, after.actions) == (before.version, before.actions)
+    answered_kills = random_kills = 0
+    for move in range(24):
+        snap = driver.snapshot()
+        assert snap.status == "active" and snap.game is not None
+        seat = driver.actor(snap)
+        prompt = await driver.prompt(snap, seat)
+        action = driver.choose(snap, seat)
+        if move % 3 != 2:
+            await driver.after(snap, action, await driver.act(snap, seat, action, prompt))
+            continue
+        if move % 6 == 2:
+            # Killed the moment its answer is out: the move is saved and answered, and
+            # nothing else (the table, the other player's prompt) was sent.
+            hook = fd.after_request(r"/callback$", lambda _: bot.kill_now())
+            sent = await _act_without_waiting(driver, snap, seat, action, prompt)
+            await sent.wait_for(lambda i: i.response is not None)
+            assert hook.routes, "the bot was killed the moment the move was answered"
+            answered_kills += 1
+            await bot.kill()
+            stored = driver.sync()
+            assert stored.version == snap.version + 1
+            assert driver.behind(stored), "the kill left the table and the prompt behind"
+        else:
+            # Killed at a random moment while the move is on its way in, or being answered.
+            await _act_without_waiting(driver, snap, seat, action, prompt)
+            await asyncio.sleep(rng.uniform(0.0, 0.15))
+            random_kills += 1
+            await bot.kill()
+        await bot.start()
+        await driver.expect_current(timeout=BACK_WITHIN)
+    assert answered_kills == 4 and random_kills == 4
     final = await driver.play_out()
     assert final.status == "finished"
-    assert final.actions == driver.actions_done
+    assert final.game is not None and final.game.result is not None
+
+
+async def test_sigterm_answers_the_move_in_flight_sends_what_is_owed_and_exits_0(
+    world: World, bot: BotProcess
+) -> None:
+    """A host stopping the worker (SIGTERM) while a move is being answered: the move is
+    answered, every message it changed is sent, then the process exits with status 0."""
+    fd = world.fd
+    driver = TableDriver(
+        fd, world.general, world.players[:2], world.db_path, random.Random(3), command_rate=0.0
+    )
+    await driver.open(target=61)
+    await driver.play_out(stop_after=3)  # both discards and a card played
+    snap = driver.snapshot()
+    seat = driver.actor(snap)
+    prompt = await driver.prompt(snap, seat)
+    action = driver.choose(snap, seat)
+    # The answer to the click is refused once with a 429: discord.py waits a second and sends
+    # it again, so the move is saved but still being answered when SIGTERM comes.
+    fd.rate_limit(r"/callback$", times=1, retry_after=1.0)
+    click = await _act_without_waiting(driver, snap, seat, action, prompt)
+    await fd.wait_for(lambda: any(r.status == 429 for r in fd.requests), timeout=5)
+    stored = driver.sync()
+    assert stored.version == snap.version + 1, "the move is saved, not yet answered"
+    assert click.response is None and driver.behind(stored)
+    assert await bot.terminate() == 0
+    assert click.response is not None and click.response.type == 7, click
+    assert not any("still owed" in line for line in bot.output)
+    # Nothing more can come: what the move changed was sent before the process ended.
+    await driver.expect_current(timeout=0.5)
+    await bot.start()
+    await driver.play_out(stop_after=driver.steps + 2)
 
 
 async def test_dropped_gateway_connections_lose_no_clicks(world: World, bot: BotProcess) -> None:
@@ -83,6 +197,6 @@ async def test_dropped_gateway_connections_lose_no_clicks(world: World, bot: Bot
         else:
             await world.fd.drop_gateway()
         await driver.play_out(stop_after=driver.steps + 2)
-    final = await driver.play_out()
-    assert final.status == "finished"
-    assert final.actions == driver.actions_done
+    deal = driver.snapshot().game.deal_number  # type: ignore[union-attr]
+    end = await driver.play_deal()
+    assert end.game is not None and end.game.deal_number == deal + 1

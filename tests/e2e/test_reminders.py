@@ -1,0 +1,65 @@
+"""Turn reminders: a player the table has waited on for TURN_REMINDER_SECONDS is reminded by
+DM, once per turn, with no controls and no card; a fast game sends none (the whole games in
+test_whole_games.py are played well inside the default delay and count every DM)."""
+
+from __future__ import annotations
+
+import asyncio
+import random
+
+from fakediscord import Message, User
+from fakediscord.testing import BotLauncher
+from tests.helpers.table_driver import TableDriver, World, until
+
+#: The reminder delay the test runs the bot with (the least the setting takes).
+REMIND_AFTER = 5
+WAITING = "the table is waiting for your"
+TURN = "it's your turn"
+
+
+def _reminders(driver: TableDriver, user: User) -> list[Message]:
+    return [m for m in driver.fd.dms(user) if WAITING in m.content or TURN in m.content]
+
+
+async def test_reminders_by_dm_after_the_delay_once_per_turn(
+    world: World, bots: BotLauncher
+) -> None:
+    await bots.process(
+        database_path=world.db_path,
+        dev_guild=world.guild.id,
+        env={"TURN_REMINDER_SECONDS": str(REMIND_AFTER)},
+    )
+    fd = world.fd
+    al, bea = world.players[:2]
+    driver = TableDriver(
+        fd, world.general, [al, bea], world.db_path, random.Random(4), command_rate=0.0
+    )
+    await driver.open(target=61)
+    # Both owe their cards for the crib: after the delay each is reminded, once.
+    await until(
+        fd,
+        lambda: all(_reminders(driver, u) for u in (al, bea)),
+        timeout=REMIND_AFTER + 5,
+    )
+    await asyncio.sleep(REMIND_AFTER + 0.5)
+    for user in (al, bea):
+        (reminder,) = _reminders(driver, user)
+        assert "2 cards for the crib" in reminder.content
+        assert not reminder.components, "the hand message keeps the only live controls"
+    # The reminders are checked with every other message: no card, no live controls.
+    snap = await driver.expect_current()
+    # Into the play: whoever is on turn is reminded that it is their turn, with the count;
+    # the other player, who owes nothing, is not.
+    while snap.game is not None and snap.game.turn is None:
+        snap = await driver.step(snap)
+    assert snap.game is not None and snap.game.turn is not None
+    on_turn, waiting = (al, bea) if snap.game.turn == 0 else (bea, al)
+    nudged = await until(
+        fd, lambda: [m for m in _reminders(driver, on_turn) if TURN in m.content], timeout=10
+    )
+    assert f"count {snap.game.count}" in nudged[0].content
+    assert not [m for m in _reminders(driver, waiting) if TURN in m.content]
+    await driver.expect_current()
+    # Acting right away after that is not reminded again.
+    await driver.play_out(stop_after=driver.steps + 2)
+    assert len(_reminders(driver, on_turn)) == 2
