@@ -60,9 +60,13 @@ class DealLog:
             if isinstance(event, Dealt):
                 self.deals[event.deal_number] = []
                 self._data[event.deal_number] = []
-                for old in sorted(self.deals)[:-_KEPT]:
+                for old in sorted(d for d in self.deals if d >= 1)[:-_KEPT]:
                     del self.deals[old]
                     self._data.pop(old, None)
+                if 1 not in self.deals:
+                    # The cut for deal is drawn on the first deal's table: kept as long as it.
+                    self.deals.pop(0, None)
+                    self._data.pop(0, None)
             self.deals.setdefault(self.deal, []).append(event)
             self._data.setdefault(self.deal, []).append(event.to_dict())
             scored = points_scored(event)

@@ -27,6 +27,18 @@ def test_a_new_deal_starts_a_new_list_and_only_two_deals_are_kept() -> None:
     assert isinstance(log.events(3)[0], Dealt) and log.events(1) == []
 
 
+def test_the_cut_for_deal_is_kept_as_long_as_the_first_deal() -> None:
+    # The first deal's table starts with the cut: it must not lose that line when deal 2 comes.
+    _, events = Game.new(["Al", "Bea"], rng=random.Random(8))
+    log = DealLog.start(2)
+    log.add(events)
+    log.add([Dealt(1, 2, 6, False)])
+    assert sorted(log.deals) == [0, 1, 2] and log.cut() is not None
+    log.add([Dealt(0, 3, 6, False)])
+    assert sorted(log.deals) == [2, 3] and log.cut() is None
+    assert sorted(DealLog.from_dict(log.to_dict()).deals) == [2, 3]
+
+
 def test_the_pegs_keep_the_score_before_the_last_one() -> None:
     log = DealLog.start(2)
     log.add([Heels(0, 0, 2, 2)])
