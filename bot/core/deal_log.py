@@ -25,11 +25,15 @@ _KEPT = 2
 @dataclass(slots=True)
 class DealLog:
     """The events of the last two deals by deal number (0 holds the cut for deal), the pegs of
-    each side, and the coach's lines about ``coach_deal``."""
+    each side (now, and when each kept deal's show ended), and the coach's lines about
+    ``coach_deal``."""
 
     deals: dict[int, list[Event]] = field(default_factory=dict)
     #: Per side: (front, back) peg: the score now and the score before the side last scored.
     pegs: list[tuple[int, int]] = field(default_factory=list)
+    #: The pegs as a deal's show left them, for each kept deal that is over: its table keeps
+    #: the board of that moment while the next deal moves the pegs on.
+    shown: dict[int, list[tuple[int, int]]] = field(default_factory=dict)
     coach: dict[int, str] = field(default_factory=dict)
     coach_deal: int = 0
     #: The events as JSON-ready data, made once per event (the snapshot is written after
@@ -58,11 +62,14 @@ class DealLog:
         """Record the events of one action (a new deal's ``Dealt`` starts a new list)."""
         for event in events:
             if isinstance(event, Dealt):
+                if self.deal >= 1:
+                    self.shown[self.deal] = list(self.pegs)
                 self.deals[event.deal_number] = []
                 self._data[event.deal_number] = []
                 for old in sorted(d for d in self.deals if d >= 1)[:-_KEPT]:
                     del self.deals[old]
                     self._data.pop(old, None)
+                    self.shown.pop(old, None)
                 if 1 not in self.deals:
                     # The cut for deal is drawn on the first deal's table: kept as long as it.
                     self.deals.pop(0, None)
@@ -73,6 +80,11 @@ class DealLog:
             if scored is not None and scored.points:
                 front, _ = self.pegs[scored.side]
                 self.pegs[scored.side] = (scored.total, front)
+
+    def pegs_after(self, deal: int) -> list[tuple[int, int]] | None:
+        """The pegs when ``deal``'s show ended (the current deal: the pegs now); None when
+        that moment is not kept."""
+        return list(self.pegs) if deal == self.deal else self.shown.get(deal)
 
     def set_coach(self, deal: int, lines: Mapping[int, str]) -> None:
         """The coach's line for each person (by seat) about ``deal``'s discard."""
@@ -87,6 +99,7 @@ class DealLog:
         return {
             "deals": {str(n): self._data[n] for n in self.deals},
             "pegs": [list(p) for p in self.pegs],
+            "shown": {str(n): [list(p) for p in pegs] for n, pegs in self.shown.items()},
             "coach": {str(seat): line for seat, line in self.coach.items()},
             "coach_deal": self.coach_deal,
         }
@@ -98,6 +111,11 @@ class DealLog:
             deals={int(n): [event_from_dict(e) for e in evs] for n, evs in data["deals"].items()},
             _data={int(n): list(evs) for n, evs in data["deals"].items()},
             pegs=[(int(front), int(back)) for front, back in data["pegs"]],
+            # Logs saved before the pegs of each show were kept have none.
+            shown={
+                int(n): [(int(front), int(back)) for front, back in pegs]
+                for n, pegs in data.get("shown", {}).items()
+            },
             coach={int(seat): str(line) for seat, line in data["coach"].items()},
             coach_deal=int(data["coach_deal"]),
         )

@@ -13,7 +13,7 @@ two do not fit in one, and the result; each person gets one hand message per dea
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 from bot.core.deal_log import DealLog
@@ -32,7 +32,7 @@ from bot.core.render.private import (
 from bot.core.render.table import deal_text
 from bot.core.render.text import MAX_MESSAGE, Names
 from engine.cards import Card
-from engine.events import Shown
+from engine.events import Dealt, Shown
 from engine.game import Game
 from engine.phase import Phase
 from engine.views import PublicView
@@ -73,20 +73,37 @@ class Projection:
     check_at: float | None
 
 
-def board_of(log: DealLog, view: PublicView) -> BoardPicture:
-    """The board as the pegs stand now."""
+def _board(
+    view: PublicView, pegs: Sequence[tuple[int, int]], dealer: int, winner: int | None
+) -> BoardPicture:
     names = Names.of(view)
-    sides = tuple(names.plain_side(side) for side in range(len(log.pegs)))
-    winner = view.result.winner if view.result is not None else None
     return BoardPicture(
-        sides,
-        tuple(log.pegs),
+        tuple(names.plain_side(side) for side in range(len(pegs))),
+        tuple(pegs),
         view.target,
         "lurch",
-        dealer=view.sides[view.dealer],
+        dealer=view.sides[dealer],
         winner=winner,
         partners=names.partners,
     )
+
+
+def board_of(log: DealLog, view: PublicView) -> BoardPicture:
+    """The board as the pegs stand now."""
+    winner = view.result.winner if view.result is not None else None
+    return _board(view, log.pegs, view.dealer, winner)
+
+
+def _deal_board(log: DealLog, view: PublicView, deal: int) -> BoardPicture | None:
+    """The board as ``deal``'s show left it (None when that moment is not kept): the table of
+    a deal keeps it while the next deal moves the pegs on."""
+    if deal == log.deal:
+        return board_of(log, view)
+    pegs = log.pegs_after(deal)
+    dealt = next((e for e in log.events(deal) if isinstance(e, Dealt)), None)
+    if pegs is None or dealt is None:
+        return None
+    return _board(view, pegs, dealt.dealer, None)
 
 
 def _coach(log: DealLog, deal: int, seat: int) -> str | None:
@@ -136,7 +153,7 @@ def _tables(record: GameRecord, game: Game, log: DealLog) -> list[Owed]:
             cut=log.cut() if deal == 1 else None,
             resigned=resigned,
         )
-        board = board_of(log, view) if text.show and deal == log.deal else None
+        board = _deal_board(log, view, deal) if text.show else None
         order = _TABLE + 2 * deal
         together = "\n\n".join(part for part in (text.play, text.show) if part)
         if len(together) <= MAX_MESSAGE:

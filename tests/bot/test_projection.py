@@ -3,10 +3,11 @@ are posted once, and when a reminder falls due."""
 
 from __future__ import annotations
 
+import re
 from datetime import timedelta
 
-from bot.core.messages import Owed
-from bot.core.replies import User
+from bot.core.messages import BoardPicture, Owed
+from bot.core.replies import Outcome, User
 from bot.core.service import GameService
 from bot.store import Store
 from tests.helpers.service_driver import (
@@ -119,6 +120,28 @@ async def test_a_finished_game_owes_the_result_and_closes_every_hand(
     hands = [o for o in owed if o.key.startswith("hand:")]
     assert hands and all(o.existing and o.view.controls is None for o in hands)
     assert not any(o.key.startswith("remind:") for o in owed)
+
+
+async def test_every_shown_deal_keeps_the_board_its_show_left(service: GameService) -> None:
+    """The table of each deal carries the board once the deal is shown, and keeps that board
+    (the pegs after its show) while the next deals move the pegs on."""
+    table = await open_table(service, [AL, BEA], target=61)
+    game_id = table.outcomes[0].game_id or 0
+    boards: dict[str, set[BoardPicture]] = {}
+
+    async def check(outcome: Outcome, user: User) -> None:
+        for o in await owed_now(service, game_id):
+            if o.key.startswith("table:") and o.view.board is not None:
+                boards.setdefault(o.key, set()).add(o.view.board)
+                scores = re.search(r"Scores: Al (\d+) · Bea (\d+)", o.view.content)
+                if scores:
+                    fronts = tuple(front for front, _ in o.view.board.pegs)
+                    assert fronts == tuple(int(n) for n in scores.groups()), o.view.content
+
+    await drive(service, table, [AL, BEA], check=check)
+    shown = sorted(int(key.split(":")[1]) for key in boards)
+    assert len(shown) >= 4 and shown == list(range(1, shown[-1] + 1))
+    assert all(len(drawn) == 1 for drawn in boards.values()), "a deal's board never moves"
 
 
 async def test_every_table_message_fits_in_a_discord_message(store: Store, clock: Clock) -> None:
