@@ -201,8 +201,8 @@ def hand_message(loaded: Loaded, seat: int, deal: int, *, coach: bool = True) ->
 
 def _hands(record: GameRecord, loaded: Loaded, facts: TableFacts) -> list[Owed]:
     """Each person's hand message for this deal (brought up to date only if it was sent,
-    once the game is over) and for the deal before (only if it was sent), or, when their DMs
-    were refused this deal, the channel's notice instead."""
+    once the game is over) and for the deal before (only if it was sent, while the game goes
+    on), or, when their DMs were refused this deal, the channel's notice instead."""
     game, log = loaded.game, loaded.log
     deal = game.deal_number
     over = game.phase is Phase.OVER or record.status is not GameStatus.ACTIVE
@@ -221,7 +221,9 @@ def _hands(record: GameRecord, loaded: Loaded, facts: TableFacts) -> list[Owed]:
         else:
             view = hand_message(loaded, seat.seat, deal, coach=coach)
             owed.append(Owed(f"hand:{deal}:{seat.seat}", view, user, existing=over))
-        if deal > 1 and deal - 1 in log.deals:
+        if deal > 1 and deal - 1 in log.deals and not over:
+            # (Once the game is over the deal before was closed long ago; drawn again now, it
+            # would lose its coach's line to the last deal's.)
             closed = hand_message(loaded, seat.seat, deal - 1, coach=coach)
             owed.append(Owed(f"hand:{deal - 1}:{seat.seat}", closed, user, existing=True))
     return owed

@@ -144,6 +144,31 @@ async def test_every_shown_deal_keeps_the_board_its_show_left(service: GameServi
     assert all(len(drawn) == 1 for drawn in boards.values()), "a deal's board never moves"
 
 
+async def test_the_end_of_the_game_leaves_the_deal_before_as_it_was(
+    service: GameService,
+) -> None:
+    """When the game ends, the messages of the deal before (its table with its scores line,
+    each closed hand with its coach's line) are final: nothing about them is drawn anew."""
+    table = await open_table(service, [AL, BEA], target=61)
+    game_id = table.outcomes[0].game_id or 0
+    drawn: dict[str, Owed] = {}
+
+    async def check(outcome: Outcome, user: User) -> None:
+        owed = {o.key: o for o in await owed_now(service, game_id)}
+        if "result" not in owed:
+            drawn.update(owed)
+
+    await drive(service, table, [AL, BEA], check=check)
+    final = {o.key: o for o in await owed_now(service, game_id)}
+    last = max(int(key.split(":")[1]) for key in final if key.startswith("table:"))
+    before = f"table:{last - 1}"
+    assert "Scores:" in final[before].view.content
+    assert final[before].view == drawn[before].view
+    for key, owed in final.items():
+        if key.startswith(f"hand:{last - 1}:"):
+            assert owed.view == drawn[key].view
+
+
 async def test_every_table_message_fits_in_a_discord_message(store: Store, clock: Clock) -> None:
     """Four players with long names make long deals: a deal's show goes in a message of its
     own when the two do not fit in one; nothing is ever over 2,000 characters."""

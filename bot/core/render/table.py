@@ -185,7 +185,8 @@ def deal_text(
                 assert_never(event)
     if live and (status := _status(names, view)):
         play.append(status)
-    if show and view.result is None:
+    if show and not result:
+        # The scores after this deal's show (the deal that ended the game has the result instead).
         show.append(scores_line(names, _scores_after(events, view), view.target))
     return DealText("\n".join(play), "\n".join(show), result)
 
