@@ -230,6 +230,8 @@ class TableKeeper:
         except DmsClosed:
             assert owed.user_id is not None
             await self._service.dms_refused(owing.game_id, owed.user_id)
+            # The channel's notice is owed now, and the table's task may be done already.
+            self.touch(owing.game_id, owing.channel_id, (Lane.TABLE,))
             return
         except ChannelClosed as error:
             if owing.channel_id not in self._closed_channels:

@@ -161,6 +161,22 @@ async def test_closed_dms_become_the_channels_notice_and_are_not_tried_again(
     assert courier.dm_attempts[BEA.id] == 1, "no second DM to a closed inbox in the deal"
 
 
+async def test_a_refused_dm_is_told_in_the_channel_without_waiting_for_another_move(
+    service: GameService,
+) -> None:
+    # The hands and the table are sent by two tasks: the table's may well have finished when
+    # the DM is refused, and the notice is the table's to post.
+    table = await open_table(service, [AL, BEA])
+    game_id = table.outcomes[0].game_id or 0
+    await service.gone(game_id, "hand:1:1")
+    courier = FakeCourier()
+    courier.closed = {BEA.id}
+    keeper = make_keeper(service, courier, Pacer())
+    keeper.touch(game_id, CHANNEL)
+    await settle(keeper)
+    assert ("dm-closed:1:1", False) in courier.sent
+
+
 async def test_a_failed_send_is_tried_again(
     service: GameService, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
 ) -> None:
