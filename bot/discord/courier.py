@@ -15,6 +15,7 @@ import dataclasses
 import io
 import logging
 import time
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 import discord
@@ -36,6 +37,7 @@ __all__ = [
     "ChannelClosed",
     "Courier",
     "DmsClosed",
+    "Superseded",
     "board_attachment",
     "board_file",
 ]
@@ -63,6 +65,20 @@ class DmsClosed(Exception):
 
 class ChannelClosed(Exception):
     """The bot cannot post or edit in the game's channel (gone, or no permission there)."""
+
+
+class Superseded(Exception):
+    """The game moved on while a DM waited for its turn to go: it was not sent."""
+
+
+#: Says whether what is about to be sent still shows the game as it is.
+Current = Callable[[], bool]
+
+
+def _still(current: Current | None) -> None:
+    """Raise :class:`Superseded` if the game moved on (checked after every pacing wait)."""
+    if current is not None and not current():
+        raise Superseded
 
 
 def board_file(board: BoardPicture) -> discord.File:
@@ -175,14 +191,21 @@ class Courier:
 
     # -- sending ------------------------------------------------------------------------------
     async def send(
-        self, game_id: int, channel_id: int, owed: Owed, known: MessageRecord | None
+        self,
+        game_id: int,
+        channel_id: int,
+        owed: Owed,
+        known: MessageRecord | None,
+        current: Current | None = None,
     ) -> MessageRecord:
         """Make Discord show ``owed`` (posting it, or editing ``known``, the copy sent before);
-        the record to keep. Raises :class:`DmsClosed` or :class:`ChannelClosed`."""
+        the record to keep. Raises :class:`DmsClosed` or :class:`ChannelClosed`, and, when a
+        DM waited for its turn and ``current()`` then says the game moved on, :class:`Superseded`
+        (nothing sent: the player may already see newer controls, from their own click)."""
         digest = owed.view.digest()
         if owed.user_id is None:
             return await self._to_channel(channel_id, owed, known, digest)
-        return await self._to_dm(owed.user_id, owed, known, digest)
+        return await self._to_dm(owed.user_id, owed, known, digest, current)
 
     async def _to_channel(
         self, channel_id: int, owed: Owed, known: MessageRecord | None, digest: str
@@ -210,11 +233,16 @@ class Courier:
             raise
 
     async def _to_dm(
-        self, user_id: int, owed: Owed, known: MessageRecord | None, digest: str
+        self,
+        user_id: int,
+        owed: Owed,
+        known: MessageRecord | None,
+        digest: str,
+        current: Current | None,
     ) -> MessageRecord:
         now = self._clock()
         if known is not None:
-            edited = await self._edit_dm(known, owed.view, now)
+            edited = await self._edit_dm(known, owed.view, now, current)
             if edited:
                 return MessageRecord(
                     owed.key,
@@ -234,6 +262,7 @@ class Courier:
             webhook = discord.Webhook.partial(self._app_id, link.token, client=self._client)
             try:
                 await self._pacer.webhook_slot(link.token)
+                _still(current)
                 posted = await webhook.send(
                     wait=True, **await self._payload(owed.view, editing=False)
                 )
@@ -247,6 +276,7 @@ class Courier:
         dm = self._client.get_partial_messageable(channel_id, type=discord.ChannelType.private)
         try:
             await self._pacer.slot(channel_id, RequestKind.POST, global_limit=True, urgent=True)
+            _still(current)
             sent = await dm.send(**await self._payload(owed.view, editing=False))
         except discord.Forbidden as error:
             if error.code == DMS_CLOSED:
@@ -254,7 +284,9 @@ class Courier:
             raise
         return MessageRecord(owed.key, channel_id, sent.id, digest)
 
-    async def _edit_through_token(self, known: MessageRecord, view: MessageView) -> bool:
+    async def _edit_through_token(
+        self, known: MessageRecord, view: MessageView, current: Current | None = None
+    ) -> bool:
         """Edit a message through the webhook of an interaction that may still edit it (its
         original response, or its follow-up), outside the global limit; False when no token
         may (none, or expired: then the bot's own token does it)."""
@@ -262,6 +294,7 @@ class Courier:
             return False
         assert known.token is not None
         await self._pacer.webhook_slot(known.token)
+        _still(current)
         webhook = discord.Webhook.partial(self._app_id, known.token, client=self._client)
         payload = await self._payload(view, editing=True)
         try:
@@ -275,10 +308,12 @@ class Courier:
             raise
         return True
 
-    async def _edit_dm(self, known: MessageRecord, view: MessageView, now: float) -> bool:
+    async def _edit_dm(
+        self, known: MessageRecord, view: MessageView, now: float, current: Current | None
+    ) -> bool:
         """Edit a DM sent before; False when it is gone (post it again)."""
         try:
-            if await self._edit_through_token(known, view):
+            if await self._edit_through_token(known, view, current):
                 return True
         except discord.NotFound as error:
             if error.code == UNKNOWN_MESSAGE:
@@ -291,6 +326,7 @@ class Courier:
             await self._pacer.slot(
                 known.channel_id, RequestKind.EDIT, global_limit=True, urgent=True
             )
+            _still(current)
             await dm.get_partial_message(known.message_id).edit(
                 **await self._payload(view, editing=True)
             )

@@ -26,7 +26,7 @@ import discord
 
 from bot.core.messages import Owed
 from bot.core.records import MessageRecord
-from bot.discord.courier import ChannelClosed, Courier, DmsClosed
+from bot.discord.courier import ChannelClosed, Courier, DmsClosed, Superseded
 from bot.discord.pacing import Pacer, RequestKind
 
 if TYPE_CHECKING:
@@ -209,7 +209,10 @@ class TableKeeper:
         for owed, known in due:
             if self._service.moved_on(owing):
                 return False
-            await self._deliver(owing, owed, known)
+            try:
+                await self._deliver(owing, owed, known)
+            except Superseded:
+                return False  # it moved on while the DM waited for its turn
         return True
 
     def _channel_wait(self, channel_id: int, due: list[tuple[Owed, MessageRecord | None]]) -> float:
@@ -226,7 +229,13 @@ class TableKeeper:
     async def _deliver(self, owing: Owing, owed: Owed, known: MessageRecord | None) -> None:
         """Send one message and report it; a closed DM or channel is what the game hears of."""
         try:
-            record = await self._courier.send(owing.game_id, owing.channel_id, owed, known)
+            record = await self._courier.send(
+                owing.game_id,
+                owing.channel_id,
+                owed,
+                known,
+                lambda: not self._service.moved_on(owing),
+            )
         except DmsClosed:
             assert owed.user_id is not None
             await self._service.dms_refused(owing.game_id, owed.user_id)

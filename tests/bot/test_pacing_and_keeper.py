@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+from collections.abc import Callable
 
 import pytest
 
@@ -13,7 +14,7 @@ from bot.core.messages import Owed
 from bot.core.records import MessageRecord
 from bot.core.service import GameService
 from bot.discord import keeper as keeper_module
-from bot.discord.courier import DmsClosed
+from bot.discord.courier import DmsClosed, Superseded
 from bot.discord.keeper import TableKeeper
 from bot.discord.pacing import Bucket, Pacer, RequestKind
 from tests.helpers.service_driver import AL, BEA, CHANNEL, GUILD, open_table
@@ -62,24 +63,40 @@ async def test_when_the_global_limit_is_spent_a_players_controls_go_first() -> N
 
 
 class FakeCourier:
-    """Records what the keeper sends; refuses DMs to some users, or fails on demand."""
+    """Records what the keeper sends; refuses DMs to some users, or fails on demand; holds DMs
+    (as their pacing would) while `held` is set, and then, like the real courier, sends none
+    whose game moved on meanwhile."""
 
     def __init__(self) -> None:
         self.sent: list[tuple[str, bool]] = []  # (key, edit?)
+        self.shown: list[tuple[str, str]] = []  # (key, digest of what was sent), in order
         self.closed: set[int] = set()
         self.dm_attempts: dict[int, int] = {}
         self.fail_next = 0
+        self.held: asyncio.Event | None = None
+        self.waiting = asyncio.Event()
 
     async def send(
-        self, game_id: int, channel_id: int, owed: Owed, known: MessageRecord | None
+        self,
+        game_id: int,
+        channel_id: int,
+        owed: Owed,
+        known: MessageRecord | None,
+        current: Callable[[], bool] | None = None,
     ) -> MessageRecord:
         if self.fail_next:
             self.fail_next -= 1
             raise RuntimeError("Discord is down")
         if owed.user_id is not None:
+            if self.held is not None:
+                self.waiting.set()
+                await self.held.wait()
+            if current is not None and not current():
+                raise Superseded
             self.dm_attempts[owed.user_id] = self.dm_attempts.get(owed.user_id, 0) + 1
             if owed.user_id in self.closed:
                 raise DmsClosed("Cannot send messages to this user")
+        self.shown.append((owed.key, owed.view.digest()))
         self.sent.append((owed.key, known is not None))
         message_id = known.message_id if known else len(self.sent)
         return MessageRecord(owed.key, channel_id, message_id, owed.view.digest())
@@ -175,6 +192,32 @@ async def test_a_refused_dm_is_told_in_the_channel_without_waiting_for_another_m
     keeper.touch(game_id, CHANNEL)
     await settle(keeper)
     assert ("dm-closed:1:1", False) in courier.sent
+
+
+async def test_a_dm_drawn_before_a_move_is_not_sent_after_it(service: GameService) -> None:
+    # A player's click is answered with their hand as the move left it; a DM drawn before the
+    # move, still waiting for its turn, must not bring the old controls back over that answer.
+    table = await open_table(service, [AL, BEA])
+    game_id = table.outcomes[0].game_id or 0
+    prompt = table.latest[AL.id]
+    for key in ("hand:1:0", "hand:1:1"):
+        await service.gone(game_id, key)  # owed afresh: drawn now, at the deal
+    courier = FakeCourier()
+    courier.held = asyncio.Event()
+    keeper = make_keeper(service, courier, Pacer())
+    keeper.touch(game_id, CHANNEL)
+    await asyncio.wait_for(courier.waiting.wait(), timeout=5)
+    codes = [c.code for c in prompt.cards[: prompt.pick]]
+    moved = await service.click_discard(game_id, prompt.stamp, AL, codes)
+    assert moved.ok
+    courier.held.set()
+    keeper.touch(game_id, CHANNEL)
+    await settle(keeper)
+    owing = await service.owed(game_id)
+    assert owing is not None and not service.moved_on(owing)
+    hands = {o.key: o.view.digest() for o in owing.owed if o.key.startswith("hand:")}
+    sent = [(key, digest) for key, digest in courier.shown if key.startswith("hand:")]
+    assert sorted(sent) == sorted(hands.items()), "each hand sent once, as the move left it"
 
 
 async def test_a_failed_send_is_tried_again(
