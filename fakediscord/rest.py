@@ -179,8 +179,17 @@ def routes(fd: FakeDiscord) -> list[web.RouteDef]:
         if channel.is_dm and channel.recipient is not None and not channel.recipient.dms_open:
             raise cannot_dm()
         may_attach(channel, files)
+        nonce = fd.nonces.of(body)
+        earlier = fd.nonces.earlier(fd.bot_user.id, nonce, bool(body.get("enforce_nonce")))
+        if earlier is not None:
+            # Made already (a retry after a crash or a lost answer): that message, not another.
+            made = fd.world.messages.get(earlier)
+            if made is not None:
+                return json_response({**payloads.message(made), "nonce": nonce})
         message = fd._create_message(channel, fd.bot_user, body, files)
-        return json_response(payloads.message(message))
+        fd.nonces.remember(fd.bot_user.id, nonce, message.id)
+        answer = payloads.message(message)
+        return json_response(answer if nonce is None else {**answer, "nonce": nonce})
 
     async def history(request: web.Request) -> web.Response:
         channel = channel_of(request)

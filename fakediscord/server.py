@@ -42,6 +42,7 @@ from fakediscord.model import (
     User,
     World,
 )
+from fakediscord.nonces import Nonces
 from fakediscord.ratelimits import RateLimiter
 from fakediscord.responses import BotSide
 from fakediscord.rest import middleware, routes
@@ -108,6 +109,7 @@ class FakeDiscord(UserActions, BotSide):
         self.ratelimits = RateLimiter(self.limits, self.clock)
         self.invalid_requests = InvalidRequests(self.clock, lambda: self.limits.invalid_requests)
         self.counters = Counters()
+        self.nonces = Nonces(self.clock)
         self.requests: list[RequestRecord] = []
         self.unhandled: list[str] = []
         self.interactions: dict[int, Interaction] = {}
