@@ -16,6 +16,7 @@ __all__ = [
     "GameStatus",
     "LeaderRow",
     "MessageRecord",
+    "PendingPost",
     "ResultRecord",
     "SeatRecord",
     "StatsRow",
@@ -95,6 +96,16 @@ class MessageRecord:
     token: str | None = None
     token_at: float | None = None
     original: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class PendingPost:
+    """A DM that was about to be posted (since ``since``, a Unix time) when last heard of: if
+    its id was never kept, the process died between the post and the keeping."""
+
+    key: str
+    channel_id: int
+    since: float
 
 
 @dataclass(frozen=True, slots=True)

@@ -43,7 +43,14 @@ from bot.core.projection import (
     settled,
 )
 from bot.core.prompts import discard_completions, play_completions
-from bot.core.records import DmLink, GameRecord, GameStatus, MessageRecord, SeatRecord
+from bot.core.records import (
+    DmLink,
+    GameRecord,
+    GameStatus,
+    MessageRecord,
+    PendingPost,
+    SeatRecord,
+)
 from bot.core.refusals import Refused
 from bot.core.render.rules_help import rules_text
 from bot.core.render.standings import leaderboard_text, stats_text
@@ -727,6 +734,24 @@ class GameService:
         deal = self._games.load(record).game.deal_number
         await self._store.refuse_dms(game_id, seat, deal)
         (await self._refusals(game_id))[seat] = deal
+
+    async def kept(self, game_id: int) -> dict[str, MessageRecord]:
+        """The game's messages as last sent, by key."""
+        return dict(await self._sent_of(game_id))
+
+    async def posting(self, game_id: int, key: str, channel_id: int) -> None:
+        """A DM of the game is about to be posted in a way that cannot be made idempotent (an
+        interaction's follow-up): remembered until :meth:`sent` keeps its id, so a start after
+        a crash in between looks for it (:meth:`pending_posts`)."""
+        await self._store.set_pending(game_id, PendingPost(key, channel_id, self._now()))
+
+    async def pending_posts(self, game_id: int) -> list[PendingPost]:
+        """The game's DMs that were about to be posted when the last process died."""
+        return await self._store.pending_posts(game_id)
+
+    async def looked_for(self, game_id: int, key: str) -> None:
+        """A pending post was looked for (and kept, if found): forget it."""
+        await self._store.clear_pending(game_id, key)
 
     async def dm_link(self, user_id: int) -> DmLink | None:
         """The DM channel with a user and their latest interaction there, if known."""

@@ -17,6 +17,7 @@ from bot.core.records import (
     GameStatus,
     LeaderRow,
     MessageRecord,
+    PendingPost,
     ResultRecord,
     SeatRecord,
     StatsRow,
@@ -124,6 +125,19 @@ class GameStore(Protocol):
 
     async def forget_message(self, game_id: int, key: str) -> None:
         """A message that is gone from Discord (deleted by someone): it will be sent again."""
+        ...
+
+    async def set_pending(self, game_id: int, post: PendingPost) -> None:
+        """A DM of the game is about to be posted (cleared by :meth:`set_message` for its key,
+        or by :meth:`clear_pending`)."""
+        ...
+
+    async def pending_posts(self, game_id: int) -> list[PendingPost]:
+        """The game's DMs that were about to be posted and whose ids were never kept."""
+        ...
+
+    async def clear_pending(self, game_id: int, key: str) -> None:
+        """Forget a post that was about to be made (it was looked for after a restart)."""
         ...
 
     async def dm_refusals(self, game_id: int) -> dict[int, int]:

@@ -11,11 +11,14 @@ means for the game (the DMs are closed, the message is gone, the channel is not 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import dataclasses
+import hashlib
 import io
 import logging
 import time
 from collections.abc import Callable
+from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any
 
 import discord
@@ -25,7 +28,7 @@ from discord.webhook.async_ import async_context
 
 from bot.core.messages import BoardPicture, MessageView, Owed
 from bot.core.pictures.board import BoardState, Side, board_picture
-from bot.core.records import DmLink, MessageRecord
+from bot.core.records import DmLink, MessageRecord, PendingPost
 from bot.discord.components import controls_view
 from bot.discord.pacing import Pacer, RequestKind
 
@@ -40,6 +43,7 @@ __all__ = [
     "Superseded",
     "board_attachment",
     "board_file",
+    "post_nonce",
 ]
 
 log = logging.getLogger(__name__)
@@ -49,6 +53,10 @@ log = logging.getLogger(__name__)
 TOKEN_LIFE = 14 * 60.0
 #: Discord's limit for one message's content.
 MAX_CONTENT = 2000
+#: How far before a post's recorded time its message may be dated (clocks differ a little).
+CLOCK_SLACK = 60.0
+#: How many of a DM's latest messages are looked at for a copy left by a crash.
+HISTORY_LOOKED_AT = 50
 #: Discord's JSON error codes this module acts on.
 DMS_CLOSED = 50007
 UNKNOWN_MESSAGE = 10008
@@ -142,6 +150,36 @@ def _mentions(view: MessageView) -> discord.AllowedMentions:
     return discord.AllowedMentions(users=[discord.Object(uid) for uid in view.mentions])
 
 
+def post_nonce(game_id: int, key: str, replacing: int | None) -> str:
+    """The nonce a message is posted with (Discord's ``enforce_nonce``): the same for the same
+    message of a game, so a post sent again after the process died before keeping its id gives
+    back the message Discord made, not a second one. A message posted again because the one
+    before was deleted (``replacing`` its id) gets another nonce. 24 characters (Discord takes
+    25)."""
+    text = f"{game_id}/{key}/{replacing or 0}".encode()
+    return hashlib.blake2b(text, digest_size=12).hexdigest()
+
+
+def _custom_ids(items: Any) -> list[str]:
+    return sorted(str(getattr(item, "custom_id", None) or "") for item in items)
+
+
+def _kept_digest(message: discord.Message, payload: dict[str, Any], digest: str) -> str:
+    """The digest to keep for a message just posted: ``digest``, unless Discord gave back an
+    earlier post with the same nonce that shows something else (then unknown: it is edited
+    once)."""
+    view = payload.get("view")
+    ours = _custom_ids(view.children) if view is not None else []
+    theirs = _custom_ids(c for row in message.components for c in getattr(row, "children", []))
+    pictures = 1 if "file" in payload else 0
+    same = (
+        message.content == payload["content"]
+        and ours == theirs
+        and len(message.attachments) == pictures
+    )
+    return digest if same else ""
+
+
 def _fresh(token: str | None, at: float | None, now: float) -> bool:
     return token is not None and at is not None and now - at < TOKEN_LIFE
 
@@ -204,11 +242,11 @@ class Courier:
         (nothing sent: the player may already see newer controls, from their own click)."""
         digest = owed.view.digest()
         if owed.user_id is None:
-            return await self._to_channel(channel_id, owed, known, digest)
-        return await self._to_dm(owed.user_id, owed, known, digest, current)
+            return await self._to_channel(game_id, channel_id, owed, known, digest)
+        return await self._to_dm(game_id, owed.user_id, owed, known, digest, current)
 
     async def _to_channel(
-        self, channel_id: int, owed: Owed, known: MessageRecord | None, digest: str
+        self, game_id: int, channel_id: int, owed: Owed, known: MessageRecord | None, digest: str
     ) -> MessageRecord:
         channel = self._client.get_partial_messageable(channel_id)
         try:
@@ -225,8 +263,10 @@ class Courier:
                         raise
                     log.info("message %s of %s was deleted: posting it again", owed.key, channel_id)
             await self._pacer.slot(channel_id, RequestKind.POST, global_limit=True)
-            sent = await channel.send(**await self._payload(owed.view, editing=False))
-            return MessageRecord(owed.key, channel_id, sent.id, digest)
+            nonce = post_nonce(game_id, owed.key, known.message_id if known else None)
+            payload = await self._payload(owed.view, editing=False)
+            sent = await channel.send(nonce=nonce, **payload)
+            return MessageRecord(owed.key, channel_id, sent.id, _kept_digest(sent, payload, digest))
         except (discord.Forbidden, discord.NotFound) as error:
             if error.code in (MISSING_ACCESS, MISSING_PERMISSIONS, UNKNOWN_CHANNEL):
                 raise ChannelClosed(str(error)) from error
@@ -234,6 +274,7 @@ class Courier:
 
     async def _to_dm(
         self,
+        game_id: int,
         user_id: int,
         owed: Owed,
         known: MessageRecord | None,
@@ -263,6 +304,9 @@ class Courier:
             try:
                 await self._pacer.webhook_slot(link.token)
                 _still(current)
+                # A follow-up takes no nonce: if the process dies before its id is kept, the
+                # next start looks for it (see `posted_since`).
+                await self._service.posting(game_id, owed.key, link.channel_id)
                 posted = await webhook.send(
                     wait=True, **await self._payload(owed.view, editing=False)
                 )
@@ -277,12 +321,14 @@ class Courier:
         try:
             await self._pacer.slot(channel_id, RequestKind.POST, global_limit=True, urgent=True)
             _still(current)
-            sent = await dm.send(**await self._payload(owed.view, editing=False))
+            nonce = post_nonce(game_id, owed.key, known.message_id if known else None)
+            payload = await self._payload(owed.view, editing=False)
+            sent = await dm.send(nonce=nonce, **payload)
         except discord.Forbidden as error:
             if error.code == DMS_CLOSED:
                 raise DmsClosed(str(error)) from error
             raise
-        return MessageRecord(owed.key, channel_id, sent.id, digest)
+        return MessageRecord(owed.key, channel_id, sent.id, _kept_digest(sent, payload, digest))
 
     async def _edit_through_token(
         self, known: MessageRecord, view: MessageView, current: Current | None = None
@@ -339,6 +385,39 @@ class Courier:
                 raise DmsClosed(str(error)) from error
             raise
         return True
+
+    async def posted_since(self, game_id: int, pending: PendingPost, kept: set[int]) -> list[int]:
+        """The ids, oldest first, of the bot's messages in a DM since ``pending`` was about to
+        be posted that carry controls of this game and are not among the ``kept`` messages:
+        what a process that died between posting and keeping left behind. One request, made
+        only at start-up for a post that was never kept."""
+        after = discord.utils.time_snowflake(
+            datetime.fromtimestamp(pending.since - CLOCK_SLACK, tz=UTC)
+        )
+        dm = self._client.get_partial_messageable(
+            pending.channel_id, type=discord.ChannelType.private
+        )
+        await self._pacer.slot(None, RequestKind.POST, global_limit=True)
+        prefix = f"crib:{game_id}:"
+        found: list[int] = []
+        async for message in dm.history(after=discord.Object(after), limit=HISTORY_LOOKED_AT):
+            if message.author.id != self._client.application_id or message.id in kept:
+                continue
+            ids = [
+                getattr(child, "custom_id", None) or ""
+                for row in message.components
+                for child in getattr(row, "children", [])
+            ]
+            if any(i.startswith(prefix) for i in ids):
+                found.append(message.id)
+        return sorted(found)
+
+    async def delete_dm(self, channel_id: int, message_id: int) -> None:
+        """Delete one of the bot's DMs (a second copy left by a crash)."""
+        dm = self._client.get_partial_messageable(channel_id, type=discord.ChannelType.private)
+        await self._pacer.slot(None, RequestKind.POST, global_limit=True)
+        with contextlib.suppress(discord.NotFound):  # gone already
+            await dm.get_partial_message(message_id).delete()
 
     async def _dm_channel(self, user_id: int, link: DmLink | None) -> int:
         """The DM channel with a user, opened (and remembered) the first time."""

@@ -54,6 +54,11 @@ class Lane(Enum):
     TABLE = "table"
 
 
+def _kind(known: MessageRecord | None) -> RequestKind:
+    """What sending a message costs the channel: a post when none was sent, else an edit."""
+    return RequestKind.POST if known is None else RequestKind.EDIT
+
+
 class TableKeeper:
     """Per channel and lane, one task with games to bring up to date; timers per game."""
 
@@ -73,6 +78,8 @@ class TableKeeper:
         self._tasks: dict[tuple[int, Lane], asyncio.Task[None]] = {}
         self._timers: dict[tuple[int, Lane], tuple[asyncio.TimerHandle, int]] = {}
         self._failures: dict[tuple[int, Lane], int] = {}
+        #: When each game next has a reminder falling due.
+        self._reminders: dict[int, asyncio.TimerHandle] = {}
         #: Channels the bot may not post in (gone, or no permission): told once in the log.
         self._closed_channels: set[int] = set()
         #: Set while shutting down: no more timers (reminders, retries) are started.
@@ -97,10 +104,34 @@ class TableKeeper:
         """Bring every open or recently ended game up to date (start-up); how many there were."""
         games = await self._service.games_to_reconcile()
         for game_id, channel_id in games:
+            await self._recover(game_id)
             self.touch(game_id, channel_id)
             if len(self._tasks) >= RECONCILE_AT_ONCE:
                 await asyncio.wait(list(self._tasks.values()), return_when=asyncio.FIRST_COMPLETED)
         return len(games)
+
+    async def _recover(self, game_id: int) -> None:
+        """Keep what a process that died between posting a DM and keeping its id left behind:
+        the newest copy found becomes the message (the next pass edits it to match the game),
+        any other copy is deleted, so no second hand with live controls stays in a DM."""
+        pending = await self._service.pending_posts(game_id)
+        if not pending:
+            return
+        kept = {record.message_id for record in (await self._service.kept(game_id)).values()}
+        for post in pending:
+            try:
+                found = await self._courier.posted_since(game_id, post, kept)
+                if found:
+                    *extra, newest = found
+                    kept.add(newest)
+                    record = MessageRecord(post.key, post.channel_id, newest, "")
+                    await self._service.sent(game_id, record)
+                    for message_id in extra:
+                        await self._courier.delete_dm(post.channel_id, message_id)
+                await self._service.looked_for(game_id, post.key)
+            except discord.HTTPException as error:
+                # Left for the next start; the game is brought up to date all the same.
+                log.warning("could not look for %s of game %s: %s", post.key, game_id, error)
 
     async def flush(self, timeout: float) -> list[int]:
         """Wait (at most ``timeout`` seconds) until everything owed is sent; the games still
@@ -111,6 +142,9 @@ class TableKeeper:
             timer.cancel()
             self.touch(game_id, channel_id, (lane,))
         self._timers.clear()
+        for reminder in self._reminders.values():
+            reminder.cancel()
+        self._reminders.clear()
         deadline = time.monotonic() + timeout
         while self._tasks and (left := deadline - time.monotonic()) > 0:
             await asyncio.wait(list(self._tasks.values()), timeout=left)
@@ -163,6 +197,21 @@ class TableKeeper:
         handle = loop.call_later(max(0.0, delay), self._fire, game_id, channel_id, lane)
         self._timers[(game_id, lane)] = (handle, channel_id)
 
+    def _remind(self, game_id: int, channel_id: int, delay: float) -> None:
+        """Look at the game again, in both lanes, when a reminder falls due: it is a DM, or a
+        mention in the channel for a player whose DMs are closed."""
+        if self._stopping:
+            return
+        old = self._reminders.pop(game_id, None)
+        if old is not None:
+            old.cancel()
+
+        def due() -> None:
+            self._reminders.pop(game_id, None)
+            self.touch(game_id, channel_id)
+
+        self._reminders[game_id] = asyncio.get_running_loop().call_later(max(0.0, delay), due)
+
     def _fire(self, game_id: int, channel_id: int, lane: Lane) -> None:
         self._timers.pop((game_id, lane), None)
         self.touch(game_id, channel_id, (lane,))
@@ -173,7 +222,7 @@ class TableKeeper:
             if owing is None:
                 return
             if lane is Lane.HANDS and owing.check_at is not None:
-                self._later(game_id, channel_id, lane, owing.check_at - self._clock())
+                self._remind(game_id, channel_id, owing.check_at - self._clock())
             due = [
                 (o, owing.sent.get(o.key))
                 for o in owing.owed
@@ -187,47 +236,47 @@ class TableKeeper:
                 return
             if owing.channel_id in self._closed_channels:
                 return
-            wait = self._channel_wait(owing.channel_id, due)
-            if wait > 0:
+            # Posts and edits have their own counts in a channel: what may go now goes (a
+            # deal's last edit does not wait behind the next deal's post), the rest waits.
+            waits = {
+                kind: self._pacer.channel_delay(owing.channel_id, kind) for kind in RequestKind
+            }
+            ready = [(o, k) for o, k in due if waits[_kind(k)] <= 0]
+            shown = [await self._deliver(owing, owed, known) for owed, known in ready]
+            held = [waits[_kind(k)] for _, k in due if waits[_kind(k)] > 0]
+            if held:
                 # The channel's counts are spent: come back when they allow, and draw the game
                 # afresh then, so every move made meanwhile goes out in the same edit (while
                 # shutting down, waiting here is what sends what is owed).
                 if not self._stopping:
-                    self._later(game_id, channel_id, lane, wait)
+                    self._later(game_id, channel_id, lane, min(held))
                     return
-                await asyncio.sleep(wait)
+                await asyncio.sleep(min(held))
                 continue
-            for owed, known in due:
-                await self._deliver(owing, owed, known)
-            return
+            if all(shown):
+                return
+            # Discord gave back an earlier copy (a post retried after a crash): edit it.
         log.info("game %s kept changing while it was being sent; looking again", game_id)
         self.touch(game_id, channel_id, (lane,))
 
     async def _send_hands(self, owing: Owing, due: list[tuple[Owed, MessageRecord | None]]) -> bool:
         """Send the DMs due; False if the game moved on before they were all sent (a move's
-        click already updated the mover's hand: an older state must not overwrite it)."""
+        click already updated the mover's hand: an older state must not overwrite it), or one
+        shows something else (an earlier copy Discord gave back)."""
         for owed, known in due:
             if self._service.moved_on(owing):
                 return False
             try:
-                await self._deliver(owing, owed, known)
+                if not await self._deliver(owing, owed, known):
+                    return False
             except Superseded:
                 return False  # it moved on while the DM waited for its turn
         return True
 
-    def _channel_wait(self, channel_id: int, due: list[tuple[Owed, MessageRecord | None]]) -> float:
-        """Seconds before the channel takes every post and edit in ``due``."""
-        posts = sum(1 for _, known in due if known is None)
-        edits = len(due) - posts
-        wait = 0.0
-        if posts:
-            wait = max(wait, self._pacer.channel_delay(channel_id, RequestKind.POST))
-        if edits:
-            wait = max(wait, self._pacer.channel_delay(channel_id, RequestKind.EDIT))
-        return wait
-
-    async def _deliver(self, owing: Owing, owed: Owed, known: MessageRecord | None) -> None:
-        """Send one message and report it; a closed DM or channel is what the game hears of."""
+    async def _deliver(self, owing: Owing, owed: Owed, known: MessageRecord | None) -> bool:
+        """Send one message and report it; a closed DM or channel is what the game hears of.
+        False when the message now shows something other than ``owed`` (Discord gave back an
+        earlier copy of a post): it wants an edit."""
         try:
             record = await self._courier.send(
                 owing.game_id,
@@ -241,16 +290,17 @@ class TableKeeper:
             await self._service.dms_refused(owing.game_id, owed.user_id)
             # The channel's notice is owed now, and the table's task may be done already.
             self.touch(owing.game_id, owing.channel_id, (Lane.TABLE,))
-            return
+            return True
         except ChannelClosed as error:
             if owing.channel_id not in self._closed_channels:
                 self._closed_channels.add(owing.channel_id)
                 log.warning("cannot post in channel %s (%s)", owing.channel_id, error)
-            return
+            return True
         except discord.HTTPException as error:
             if owed.once and error.status == 400:
                 # A notice Discord will never take: say so, and do not try it forever.
                 log.warning("Discord refused %s of game %s: %s", owed.key, owing.game_id, error)
-                return
+                return True
             raise
         await self._service.sent(owing.game_id, record)
+        return record.digest == owed.view.digest()

@@ -36,6 +36,7 @@ from bot.core.records import (
     GameStatus,
     LeaderRow,
     MessageRecord,
+    PendingPost,
     ResultRecord,
     SeatRecord,
     StatsRow,
@@ -447,6 +448,9 @@ class Store:
                     int(message.original),
                 ),
             )
+            await db.execute(
+                "DELETE FROM pending_posts WHERE game_id = ? AND key = ?", (game_id, message.key)
+            )
 
     async def set_answered(
         self, game_id: int, key: str, message_id: int, digest: str, token: str, at: float
@@ -465,6 +469,31 @@ class Store:
         async with self._writing() as db:
             await db.execute(
                 "DELETE FROM game_messages WHERE game_id = ? AND key = ?", (game_id, key)
+            )
+
+    async def set_pending(self, game_id: int, post: PendingPost) -> None:
+        """A DM of the game is about to be posted."""
+        async with self._writing() as db:
+            await db.execute(
+                "INSERT INTO pending_posts (game_id, key, channel_id, since) VALUES (?, ?, ?, ?)"
+                " ON CONFLICT (game_id, key) DO UPDATE SET channel_id = excluded.channel_id,"
+                " since = excluded.since",
+                (game_id, post.key, post.channel_id, post.since),
+            )
+
+    async def pending_posts(self, game_id: int) -> list[PendingPost]:
+        """The game's DMs that were about to be posted and whose ids were never kept."""
+        rows = await self._read(
+            "SELECT key, channel_id, since FROM pending_posts WHERE game_id = ? ORDER BY since",
+            (game_id,),
+        )
+        return [PendingPost(row["key"], row["channel_id"], row["since"]) for row in rows]
+
+    async def clear_pending(self, game_id: int, key: str) -> None:
+        """Forget a post that was about to be made."""
+        async with self._writing() as db:
+            await db.execute(
+                "DELETE FROM pending_posts WHERE game_id = ? AND key = ?", (game_id, key)
             )
 
     async def dm_refusals(self, game_id: int) -> dict[int, int]:

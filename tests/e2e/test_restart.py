@@ -14,11 +14,13 @@ import random
 import re
 from typing import Any
 
+import pytest
+
 from engine.phase import Phase
 from fakediscord import Interaction, Message, User
 from fakediscord.testing import BotProcess
 from tests.helpers.bot_db import Snapshot
-from tests.helpers.table_driver import TableDriver, World
+from tests.helpers.table_driver import TableDriver, World, start_again, until
 
 #: What the bot logs once it has looked at every open game after starting.
 RECONCILED = re.compile(r"reconciling \d+ games with their messages")
@@ -44,7 +46,7 @@ async def _restart_keeping_prompts(world: World, bot: BotProcess, driver: TableD
     await bot.stop()  # as Ctrl-C: what is owed is sent before the process ends
     before = _shown(world, driver.players)
     mark = len(bot.output)
-    await bot.start()
+    await start_again(world.fd, bot)
     await _reconciled(world, bot, mark)
     assert driver.snapshot().actions == actions, "no action lost or applied twice"
     # Nothing was sent again: the players act on the messages they already had.
@@ -144,7 +146,7 @@ async def test_killed_at_random_moments_the_bot_loses_nothing(
             await asyncio.sleep(rng.uniform(0.0, 0.15))
             random_kills += 1
             await bot.kill()
-        await bot.start()
+        await start_again(fd, bot)
         await driver.expect_current(timeout=BACK_WITHIN)
     assert answered_kills == 4 and random_kills == 4
     final = await driver.play_out()
@@ -180,7 +182,7 @@ async def test_sigterm_answers_the_move_in_flight_sends_what_is_owed_and_exits_0
     assert not any("still owed" in line for line in bot.output)
     # Nothing more can come: what the move changed was sent before the process ended.
     await driver.expect_current(timeout=0.5)
-    await bot.start()
+    await start_again(fd, bot)
     await driver.play_out(stop_after=driver.steps + 2)
 
 
@@ -200,3 +202,46 @@ async def test_dropped_gateway_connections_lose_no_clicks(world: World, bot: Bot
     deal = driver.snapshot().game.deal_number  # type: ignore[union-attr]
     end = await driver.play_deal()
     assert end.game is not None and end.game.deal_number == deal + 1
+
+
+@pytest.mark.parametrize(
+    "made",
+    [
+        pytest.param(r"^POST /webhooks/\d+/[^/]+$", id="a hand by follow-up"),
+        pytest.param(r"^POST /channels/\d+/messages$", id="a table or a hand by the bot token"),
+    ],
+)
+async def test_killed_between_a_post_and_keeping_its_id_the_bot_keeps_that_message(
+    world: World, bot: BotProcess, made: str
+) -> None:
+    """SIGKILL the moment Discord made a new message of the game (the next deal's hand or
+    table), before the bot kept its id. Started again, the bot finds that message (a post by the
+    bot token is made again with the same nonce, which gives it back; a follow-up is looked for
+    in the DM) and keeps it: no second table, no second hand with live controls."""
+    fd = world.fd
+    driver = TableDriver(
+        fd, world.general, world.players[:2], world.db_path, random.Random(21), command_rate=0.0
+    )
+    await driver.open(target=61)
+    snap = driver.snapshot()
+    assert snap.game is not None
+    while sum(len(snap.game.hand(s)) for s in range(snap.game.num_players)) != 1:
+        snap = await driver.step(snap)
+        assert snap.game is not None and snap.status == "active"
+    # The last card of the deal: its answer is followed by the next deal's table and hands.
+    hook = fd.after_request(made, lambda _: bot.kill_now())
+    seat = driver.actor(snap)
+    prompt = await driver.prompt(snap, seat)
+    await _act_without_waiting(driver, snap, seat, driver.choose(snap, seat), prompt)
+    await until(fd, lambda: hook.routes, timeout=5)
+    await bot.kill()
+    await start_again(fd, bot)
+    moved = await driver.expect_current(timeout=BACK_WITHIN)
+    assert moved.game is not None and moved.game.deal_number == snap.game.deal_number + 1
+    deal = moved.game.deal_number
+    tables = [m for m in fd.messages(world.general) if m.content.startswith(f"**Deal {deal}**")]
+    assert len(tables) == 1, "one table for the new deal"
+    for user in driver.players:
+        hands = [m for m in fd.dms(user) if f"deal {deal}" in m.content.lower()]
+        assert len(hands) == 1, f"{user.name} has one hand message for deal {deal}: {hands}"
+    await driver.play_deal()

@@ -43,3 +43,15 @@ CREATE TABLE dm_links (
     token      TEXT,
     token_at   REAL
 );
+
+-- A DM about to be posted: written just before the post and cleared when its id is kept. One
+-- left at start-up means the process died in between, perhaps after Discord made the message:
+-- the bot looks in that DM for it and keeps it, rather than leave a second hand with live
+-- controls beside the one it posts next.
+CREATE TABLE pending_posts (
+    game_id    INTEGER NOT NULL REFERENCES games (id) ON DELETE CASCADE,
+    key        TEXT    NOT NULL,
+    channel_id INTEGER NOT NULL,
+    since      REAL    NOT NULL,
+    PRIMARY KEY (game_id, key)
+);
