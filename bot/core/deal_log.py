@@ -1,8 +1,9 @@
-"""What the table has seen this deal and the last: the calls the channel's table message shows.
+"""What the table has seen in the last deals: the calls the channel's table messages show.
 
 The engine's events say what each action did; the messages a game owns are drawn from the
-stored game, so the events of the current deal (and of the deal before, whose table message
-still has to show its end) are kept with the snapshot. Events are public, so this holds no
+stored game, so the events of the current deal, and of the two deals before, are kept with the
+snapshot: a finished deal's table still has to show its end, and the channel's pacing may hold
+that last edit for a few seconds while quick players (or computers) start the next deals. Events are public, so this holds no
 hidden card. Also kept: where each side's pegs stand (front and back, for the board picture)
 and the coach's line for each person about the deal just shown (private: it is never drawn on
 the table, only on that person's own hand message).
@@ -18,13 +19,15 @@ from engine.events import CutForDeal, Dealt, Event, event_from_dict, points_scor
 
 __all__ = ["DealLog"]
 
-#: How many deals' events are kept: the current one and the one before.
-_KEPT = 2
+#: How many deals' events are kept: the current one and the two before (a deal's last edit
+#: waits at most one window of the channel's edit limit, 5 s; two whole deals in that time
+#: would take superhuman players).
+_KEPT = 3
 
 
 @dataclass(slots=True)
 class DealLog:
-    """The events of the last two deals by deal number (0 holds the cut for deal), the pegs of
+    """The events of the last three deals by deal number (0 holds the cut for deal), the pegs of
     each side (now, and when each kept deal's show ended), and the coach's lines about
     ``coach_deal``."""
 

@@ -19,12 +19,12 @@ def _game() -> Game:
     return Game.new(["Al", "Bea"], rng=random.Random(8))[0]
 
 
-def test_a_new_deal_starts_a_new_list_and_only_two_deals_are_kept() -> None:
+def test_a_new_deal_starts_a_new_list_and_only_three_deals_are_kept() -> None:
     log = DealLog.start(2)
-    for deal in (1, 2, 3):
+    for deal in (1, 2, 3, 4):
         log.add([Dealt(0, deal, 6, False), GoPoint(0, 0, 1, deal, True)])
-    assert sorted(log.deals) == [2, 3] and log.deal == 3
-    assert isinstance(log.events(3)[0], Dealt) and log.events(1) == []
+    assert sorted(log.deals) == [2, 3, 4] and log.deal == 4
+    assert isinstance(log.events(4)[0], Dealt) and log.events(1) == []
 
 
 def test_the_cut_for_deal_is_kept_as_long_as_the_first_deal() -> None:
@@ -35,8 +35,10 @@ def test_the_cut_for_deal_is_kept_as_long_as_the_first_deal() -> None:
     log.add([Dealt(1, 2, 6, False)])
     assert sorted(log.deals) == [0, 1, 2] and log.cut() is not None
     log.add([Dealt(0, 3, 6, False)])
-    assert sorted(log.deals) == [2, 3] and log.cut() is None
-    assert sorted(DealLog.from_dict(log.to_dict()).deals) == [2, 3]
+    assert sorted(log.deals) == [0, 1, 2, 3] and log.cut() is not None
+    log.add([Dealt(1, 4, 6, False)])
+    assert sorted(log.deals) == [2, 3, 4] and log.cut() is None
+    assert sorted(DealLog.from_dict(log.to_dict()).deals) == [2, 3, 4]
 
 
 def test_the_pegs_keep_the_score_before_the_last_one() -> None:

@@ -1,33 +1,23 @@
 """End-to-end fixtures: a fakediscord world (a server, #general, four players and a spectator)
 and the bot started as `python -m bot` against it, with its own database file.
 
+The emulator (`fake_discord`, from fakediscord.testing) enforces every limit Discord does: the
+global 50 requests per second, 5 new messages and 5 edits per 5 s in a channel, token expiry,
+uploads, invalid-request counting: the bot must pace itself within them.
+
 The `bots` fixture (fakediscord.testing) fails a test on any ERROR the bot logs, any traceback
 it prints, or the process dying on its own.
 """
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
 from pathlib import Path
 
 import pytest
 
-from fakediscord import FakeDiscord, Limits
+from fakediscord import FakeDiscord
 from fakediscord.testing import BotLauncher, BotProcess
 from tests.helpers.table_driver import NAMES, World
-
-
-@pytest.fixture
-async def fake_discord() -> AsyncIterator[FakeDiscord]:
-    """The emulator with every Discord limit on except new messages per channel (5 per 5 s).
-
-    Today's bot posts one channel message per card played, so under that limit a whole game
-    takes minutes; the table issue (issue 9: one live message per deal, edited in place)
-    switches it back on here. The global limit, token expiry, uploads and invalid-request
-    counting stay on for every end-to-end test.
-    """
-    async with FakeDiscord(limits=Limits(channel_messages=False)) as fd:
-        yield fd
 
 
 @pytest.fixture

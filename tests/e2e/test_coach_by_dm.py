@@ -53,11 +53,17 @@ async def test_closed_dms_get_one_notice_per_deal_and_no_coach_in_the_channel(
     snap = await player.open_against_computer("easy", target=61)
     while snap.status == "active" and snap.game is not None and snap.game.deal_number < 4:
         snap = await player.step(snap)
+    # The channel takes 5 new messages per 5 s: the notice may trail the deal; wait for it.
+    snap = await player.expect_current()
     assert snap.game is not None
     deals = snap.game.deal_number
     notices = player.dm_notices()
-    # Told once per deal, by mention; one DM tried per deal, refused, and no more.
-    assert len(notices) == deals
+    # One DM tried per deal, refused, and no more; told by mention at most once per deal, and
+    # in this deal for sure. (Here the driver plays far faster than people: a deal can end
+    # before the channel's 5 messages per 5 s let its notice through, and a notice about a
+    # finished deal is dropped, not posted late.)
+    assert 1 <= len(notices) <= deals
+    assert f"dm-closed:{deals}:0" in player.owned()
     assert all(f"<@{al.id}>" in m.content for m in notices)
     refused = [r for r in fd.requests if r.status == 403 and r.code == 50007]
     assert len(refused) == deals

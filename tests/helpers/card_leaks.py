@@ -109,7 +109,8 @@ class LeakWatch:
     name cards that by now may be in someone's hand without telling anything about it: the cut
     for first deal (the cards go back into the deck), checked against `cut`, and a coach's line
     ("Coach, deal N: ..."), which names the cards its reader was dealt in deal N, checked
-    against `dealt(seat, N)`.
+    against `dealt(seat, N)`. And a message about an earlier deal may name what that deal
+    made public (`public`).
     """
 
     fd: FakeDiscord
@@ -118,6 +119,10 @@ class LeakWatch:
     seat_of: dict[int, int]
     dealt: Callable[[int, int], set[Card]]
     cut: set[Card] = field(default_factory=set)
+    #: Cards a message may name whatever anyone holds now: a finished deal's table names the
+    #: cards its show made public, though the table may be edited after the next deal began
+    #: and those cards are back in someone's hand.
+    public: Callable[[Message], set[Card]] = lambda message: set()
     #: Card mentions looked at (so a test can see the check was not vacuous).
     cards_seen: int = 0
     versions_seen: int = 0
@@ -156,7 +161,7 @@ class LeakWatch:
         rest = CUT_LINE.sub("", COACH_LINE.sub("", text))
         shown = _cards_in_parts(rest, version.components, version.attachments)
         self.cards_seen += len(shown)
-        leaked = shown & hidden
+        leaked = shown & hidden - self.public(message) if shown & hidden else set()
         said = cards_str(sorted(leaked, key=lambda c: c.index))
         assert not leaked, f"{user.name} could see {said} in {message!r}: {text!r}"
 
