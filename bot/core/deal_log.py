@@ -3,10 +3,10 @@
 The engine's events say what each action did; the messages a game owns are drawn from the
 stored game, so the events of the current deal, and of the two deals before, are kept with the
 snapshot: a finished deal's table still has to show its end, and the channel's pacing may hold
-that last edit for a few seconds while quick players (or computers) start the next deals. Events are public, so this holds no
-hidden card. Also kept: where each side's pegs stand (front and back, for the board picture)
-and the coach's line for each person about the deal just shown (private: it is never drawn on
-the table, only on that person's own hand message).
+that last edit for a few seconds while quick players (or computers) start the next deals.
+Events are public, so this holds no hidden card. Also kept: where each side's pegs stand (front
+and back, for the board picture) and the coach's line for each person about the deal just shown
+(private: it is never drawn on the table, only on that person's own hand message).
 """
 
 from __future__ import annotations
