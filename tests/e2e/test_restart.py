@@ -229,6 +229,7 @@ async def test_killed_between_a_post_and_keeping_its_id_the_bot_keeps_that_messa
         snap = await driver.step(snap)
         assert snap.game is not None and snap.status == "active"
     # The last card of the deal: its answer is followed by the next deal's table and hands.
+    assert snap.game is not None
     dealt = snap.game.deal_number
     hook = fd.after_request(made, lambda _: bot.kill_now())
     seat = driver.actor(snap)
