@@ -179,7 +179,7 @@ def revealed_by(events: Iterable[Event]) -> set[Card]:
             cards |= set(event.cards) | {event.starter}
         elif isinstance(event, CutForDeal):
             for cut in event.rounds:
-                cards |= set(cut)
+                cards |= {card for card in cut if card is not None}
     return cards
 
 
@@ -290,7 +290,7 @@ class TableDriver:
         assert "Deal 1" in lines[1], lines
         self.seats = dict(enumerate(self.players))
         # The cut for deal is public; the deal that follows is not.
-        cut = {card for cards in snap.game.cut_rounds for card in cards}
+        cut = {card for cards in snap.game.cut_rounds for card in cards if card is not None}
         self._check_leaks(snap.game, snap.game, cut)
         return lobby
 
@@ -313,7 +313,7 @@ class TableDriver:
         assert lines[1].startswith("Cut for deal:") and "Deal 1" in lines[2], lines
         puts = "puts 2 cards in the crib. Waiting for "
         assert puts + ", ".join(self.players_names()) + "." in lines[3], lines
-        cut = {card for cards in snap.game.cut_rounds for card in cards}
+        cut = {card for cards in snap.game.cut_rounds for card in cards if card is not None}
         self._check_leaks(snap.game, snap.game, cut)
         return snap
 

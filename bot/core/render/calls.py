@@ -16,6 +16,7 @@ from typing import assert_never
 from bot.core.render.text import Names, chunk, plural
 from engine.cards import cards_str
 from engine.events import (
+    Claimed,
     CountReset,
     CutForDeal,
     Dealt,
@@ -25,6 +26,7 @@ from engine.events import (
     Go,
     GoPoint,
     Heels,
+    Mugginsed,
     Played,
     Shown,
     StarterCut,
@@ -56,19 +58,45 @@ def _go_point(names: Names, event: GoPoint) -> str:
     )
 
 
+def _whose(names: Names, seat: int, crib: bool) -> str:
+    owner = names.seat(seat)
+    return f"{owner}'s crib" if crib else f"{owner}'s hand"
+
+
 def _shown(names: Names, event: Shown) -> str:
-    owner = names.seat(event.seat)
-    what = f"{owner}'s crib" if event.crib else f"{owner}'s hand"
+    what = _whose(names, event.seat, event.crib)
     said = say_score(event.score)
+    if event.claimed is not None:
+        # The breakdown after a claim: the claim was pegged already.
+        missed = f" — {plural(event.missed, 'point')} missed" if event.missed else ""
+        return (
+            f"{what}: {cards_str(event.cards)} + starter {event.starter} — {said}"
+            f" (claimed {event.claimed}{missed})"
+        )
     return (
         f"{what}: {cards_str(event.cards)} + starter {event.starter} — {said}"
         f" ({names.side(event.side)} {event.total})"
     )
 
 
+def _claimed(names: Names, event: Claimed) -> str:
+    what = _whose(names, event.seat, event.crib)
+    return (
+        f"{what}: {cards_str(event.cards)} + starter {event.starter} — "
+        f"{names.seat(event.seat)} claims {event.points} ({names.side(event.side)} {event.score})"
+    )
+
+
+def _mugginsed(names: Names, event: Mugginsed) -> str:
+    return (
+        f"Muggins! {names.seat(event.seat)} takes the {plural(event.points, 'point')}"
+        f" {names.seat(event.owner)} missed ({names.side(event.side)} {event.score})"
+    )
+
+
 def _cut(names: Names, event: CutForDeal) -> str:
     rounds = [
-        ", ".join(f"{names.seat(s)} {card}" for s, card in enumerate(cards))
+        ", ".join(f"{names.seat(s)} {card}" for s, card in enumerate(cards) if card is not None)
         for cards in event.rounds
     ]
     said = " — a tie for lowest, cut again: ".join(rounds)
@@ -164,6 +192,10 @@ def _calls(events: Sequence[Event], view: PublicView) -> Iterator[_Call]:
                 pass  # said with the starter
             case Shown():
                 yield _Call(_Kind.SHOW, _shown(names, event), view)
+            case Claimed():
+                yield _Call(_Kind.SHOW, _claimed(names, event), view)
+            case Mugginsed():
+                yield _Call(_Kind.SHOW, _mugginsed(names, event), view)
             case GameOver():
                 yield _Call(_Kind.ALONE, result_line(names, event.result), view)
             case _:
