@@ -13,7 +13,9 @@ True
 from __future__ import annotations
 
 __all__ = [
+    "BadClaim",
     "BadDiscard",
+    "BadMuggins",
     "CardNotHeld",
     "GameFinished",
     "IllegalPlay",
@@ -55,3 +57,12 @@ class NotAPlayer(RuleError):
 
 class GameFinished(RuleError):
     """The game is over, so nothing more can be played."""
+
+
+class BadClaim(RuleError):
+    """A count claimed at the show that cannot stand: not a value any hand scores, or more
+    than the hand is worth (said without telling what it is worth)."""
+
+
+class BadMuggins(RuleError):
+    """Muggins called when there is no short claim to take from, or on one's own side."""

@@ -24,6 +24,7 @@ from engine.scoring import Score, ScoreItem, ScoreKind
 
 __all__ = [
     "EVENT_TYPES",
+    "Claimed",
     "CountReset",
     "CutForDeal",
     "Dealt",
@@ -34,6 +35,7 @@ __all__ = [
     "Go",
     "GoPoint",
     "Heels",
+    "Mugginsed",
     "Played",
     "PointSource",
     "Points",
@@ -77,6 +79,8 @@ def _encode(value: object) -> object:
     # to_dict() is plain JSON.
     if isinstance(value, Card):
         return value.code
+    if value is None:
+        return None
     if isinstance(value, ScoreItem):
         return item_to_dict(value)
     if isinstance(value, Score):
@@ -109,10 +113,11 @@ class EventBase:
 
 @dataclass(frozen=True, slots=True)
 class CutForDeal(EventBase):
-    """The cut for first deal: one card per seat per round (ties for lowest cut again)."""
+    """The cut for first deal: one entry per seat per round, the card that seat cut, or
+    ``None`` for a seat that did not cut again (only the players tied for lowest re-cut)."""
 
     kind: ClassVar[str] = "cut_for_deal"
-    rounds: tuple[tuple[Card, ...], ...]
+    rounds: tuple[tuple[Card | None, ...], ...]
     dealer: int
 
 
@@ -200,7 +205,14 @@ class CountReset(EventBase):
 
 @dataclass(frozen=True, slots=True)
 class Shown(EventBase):
-    """One hand (or the crib) counted at the show; its cards are public from now on."""
+    """One hand (or the crib) counted at the show; its cards are public from now on.
+
+    With automatic counting the side scores ``score.total`` here. With manual counting this
+    is the full breakdown after the owner's claim: ``claimed`` says what they claimed (and
+    were pegged by :class:`Claimed`), so the side scores nothing more here. ``claimed`` is
+    left out of :meth:`to_dict` when ``None``, so shows saved before it existed read back
+    unchanged.
+    """
 
     kind: ClassVar[str] = "shown"
     seat: int
@@ -210,6 +222,47 @@ class Shown(EventBase):
     starter: Card
     score: Score
     total: int
+    claimed: int | None = None
+
+    def to_dict(self) -> dict[str, Any]:
+        """The show as JSON-ready data (``claimed`` only when the owner claimed)."""
+        data = EventBase.to_dict(self)
+        if self.claimed is None:
+            del data["claimed"]
+        return data
+
+    @property
+    def missed(self) -> int:
+        """Points the owner's claim left out (0 when counted automatically or exactly)."""
+        return 0 if self.claimed is None else self.score.total - self.claimed
+
+
+@dataclass(frozen=True, slots=True)
+class Claimed(EventBase):
+    """With manual counting: the owner of a hand (the dealer for the crib) claimed ``points``
+    for it, and is pegged them (``score`` is the side's total after). The cards are public."""
+
+    kind: ClassVar[str] = "claimed"
+    seat: int
+    side: int
+    crib: bool
+    cards: tuple[Card, ...]
+    starter: Card
+    points: int
+    score: int
+
+
+@dataclass(frozen=True, slots=True)
+class Mugginsed(EventBase):
+    """Muggins: ``seat`` (an opponent of ``owner``) took the ``points`` that ``owner``'s claim
+    left out; ``score`` is the taker's side's total after."""
+
+    kind: ClassVar[str] = "mugginsed"
+    seat: int
+    side: int
+    owner: int
+    points: int
+    score: int
 
 
 @dataclass(frozen=True, slots=True)
@@ -232,17 +285,21 @@ Event: TypeAlias = (
     | GoPoint
     | CountReset
     | Shown
+    | Claimed
+    | Mugginsed
     | GameOver
 )
 
 
 class PointSource(StrEnum):
-    """Where points came from: the play, his heels, a hand or the crib at the show."""
+    """Where points came from: the play, his heels, a hand or the crib at the show, or
+    points taken by muggins from an opponent's short claim."""
 
     PEGGING = "pegging"
     HEELS = "heels"
     HAND = "hand"
     CRIB = "crib"
+    MUGGINS = "muggins"
 
 
 @dataclass(frozen=True, slots=True)
@@ -271,8 +328,15 @@ def points_scored(event: Event) -> Points | None:
         case Heels():
             return Points(event.seat, event.side, PointSource.HEELS, event.points, event.score)
         case Shown():
+            if event.claimed is not None:
+                return None  # the claim scored (see Claimed); this is the breakdown
             source = PointSource.CRIB if event.crib else PointSource.HAND
             return Points(event.seat, event.side, source, event.score.total, event.total)
+        case Claimed():
+            source = PointSource.CRIB if event.crib else PointSource.HAND
+            return Points(event.seat, event.side, source, event.points, event.score)
+        case Mugginsed():
+            return Points(event.seat, event.side, PointSource.MUGGINS, event.points, event.score)
         case CutForDeal() | Dealt() | Discarded() | StarterCut() | Go() | CountReset() | GameOver():
             return None
         case _:
@@ -287,6 +351,10 @@ def _cards(codes: list[str]) -> tuple[Card, ...]:
     return tuple(Card.parse(c) for c in codes)
 
 
+def _cut(codes: list[str | None]) -> tuple[Card | None, ...]:
+    return tuple(None if c is None else Card.parse(c) for c in codes)
+
+
 def event_from_dict(data: dict[str, Any]) -> Event:
     """Rebuild an event written by :meth:`EventBase.to_dict`."""
     kind = data.get("kind")
@@ -295,15 +363,16 @@ def event_from_dict(data: dict[str, Any]) -> Event:
         raise ValueError(f"Unknown event kind {kind!r}.")
     values = {k: v for k, v in data.items() if k != "kind"}
     if cls is CutForDeal:
-        values["rounds"] = tuple(_cards(r) for r in values["rounds"])
+        values["rounds"] = tuple(_cut(r) for r in values["rounds"])
     elif cls is StarterCut or cls is Played:
         values["card"] = Card.parse(values["card"])
         if cls is Played:
             values["items"] = tuple(item_from_dict(i) for i in values["items"])
-    elif cls is Shown:
+    elif cls is Shown or cls is Claimed:
         values["cards"] = _cards(values["cards"])
         values["starter"] = Card.parse(values["starter"])
-        values["score"] = score_from_dict(values["score"])
+        if cls is Shown:
+            values["score"] = score_from_dict(values["score"])
     elif cls is GameOver:
         values["result"] = GameResult.from_dict(values["result"])
     return cls(**values)

@@ -1,10 +1,16 @@
 """The whole game of cribbage as a state machine, for 2, 3 and 4 players (4 as partners).
 
-A game waits for one of three actions (:meth:`Game.discard`, :meth:`Game.play`,
-:meth:`Game.resign`). Each is verified before anything changes, raising a
-:class:`~engine.errors.RuleError` whose message is a sentence for the player, and returns the
-events it caused. Everything that needs no decision happens inside the action: the starter and
-his heels once the crib is complete, every "go" in the play, the show, and the next deal.
+A game waits for one of a few actions (:meth:`Game.discard`, :meth:`Game.play`,
+:meth:`Game.resign`, and with manual counting :meth:`Game.claim`, :meth:`Game.muggins`,
+:meth:`Game.close_muggins` and :meth:`Game.auto_count`). Each is verified before anything
+changes, raising a :class:`~engine.errors.RuleError` whose message is a sentence for the
+player, and returns the events it caused. Everything that needs no decision happens inside the
+action: the starter and his heels once the crib is complete, every "go" in the play, the show
+(when counting is automatic), and the next deal.
+
+The table's options are chosen when the game is made: ``scoring`` (game points by the lurch,
+the default, or the skunk scale) and ``counting`` (automatic, the default, or manual with
+muggins).
 
 >>> import random
 >>> game, events = Game.new(["Al", "Bea"], rng=random.Random(7))
@@ -27,8 +33,11 @@ from typing import Any
 
 from engine import rules
 from engine.cards import Card, full_deck
+from engine.counting import CLAIM_VALUES, Counting, CountTurn, MugginsWindow
 from engine.errors import (
+    BadClaim,
     BadDiscard,
+    BadMuggins,
     CardNotHeld,
     GameFinished,
     IllegalPlay,
@@ -37,6 +46,7 @@ from engine.errors import (
     WrongPhase,
 )
 from engine.events import (
+    Claimed,
     CountReset,
     CutForDeal,
     Dealt,
@@ -46,22 +56,27 @@ from engine.events import (
     Go,
     GoPoint,
     Heels,
+    Mugginsed,
     Played,
     Shown,
     StarterCut,
     event_from_dict,
 )
-from engine.outcome import TARGETS, EndReason, GameResult, make_result
+from engine.outcome import TARGETS, EndReason, GameResult, Scoring, make_result
 from engine.pegging import score_pegging
 from engine.phase import Phase
 from engine.rules import GO_POINTS, HEELS_POINTS, JACK, LAST_CARD_POINTS, MAX_COUNT
-from engine.scoring import score_hand
+from engine.scoring import Score, score_hand
 from engine.views import PublicView, SeatView
 
-__all__ = ["FORMAT_VERSION", "Event", "Game", "GameResult", "Phase"]
+__all__ = ["FORMAT_VERSION", "Counting", "Event", "Game", "GameResult", "Phase", "Scoring"]
 
 #: Version of the dictionary written by :meth:`Game.to_dict`.
 FORMAT_VERSION = 1
+
+#: The game-points rule of a saved game that names none: every game saved before the rule
+#: became an option was scored on the skunk scale, and keeps it.
+SAVED_SCORING = Scoring.SKUNK
 
 
 # Restoring reads many card codes; a table lookup is much cheaper than Card.parse for each.
@@ -75,6 +90,10 @@ def _card(code: str) -> Card:
 
 def _codes(cards: Sequence[Card]) -> list[str]:
     return [card.code for card in cards]
+
+
+def _cut_codes(cut: Sequence[Card | None]) -> list[str | None]:
+    return [None if card is None else card.code for card in cut]
 
 
 def _cards(codes: Sequence[str]) -> list[Card]:
@@ -109,7 +128,15 @@ class Game:
     the shuffled deck is part of the state, so a restored game continues exactly.
     """
 
-    def __init__(self, players: Sequence[str], *, target: int, rng: random.Random) -> None:
+    def __init__(
+        self,
+        players: Sequence[str],
+        *,
+        target: int,
+        rng: random.Random,
+        scoring: Scoring = Scoring.LURCH,
+        counting: Counting = Counting.AUTO,
+    ) -> None:
         """An empty table; use :meth:`new` (or :meth:`from_dict`) rather than this."""
         names = tuple(str(p) for p in players)
         if not 2 <= len(names) <= 4:
@@ -118,13 +145,15 @@ class Game:
             raise ValueError("A game is played to 121 or to 61 points.")
         self._players = names
         self._target = target
+        self._scoring = Scoring(scoring)
+        self._counting = Counting(counting)
         self._rng = rng
         n = len(names)
         self._phase = Phase.DISCARD
         self._dealer = 0
         self._deal_number = 0
         self._scores = [0] * (2 if n == 4 else n)
-        self._cut_rounds: list[list[Card]] = []
+        self._cut_rounds: list[list[Card | None]] = []
         self._deck: list[Card] = []
         self._hands: list[list[Card]] = [[] for _ in range(n)]
         self._kept: list[list[Card]] = [[] for _ in range(n)]
@@ -139,19 +168,30 @@ class Game:
         self._result: GameResult | None = None
         self._last_show: list[Shown] = []
         self._last_show_data: list[dict[str, Any]] = []  # the same, as JSON-ready dicts
+        # Manual counting: the hands still to claim in show order (seat, crib?), the first
+        # being the one the table waits for, and a short claim open to muggins.
+        self._to_count: list[tuple[int, bool]] = []
+        self._window: MugginsWindow | None = None
         self._actions: list[dict[str, Any]] = []
 
     # ----------------------------------------------------------------- creating a game
 
     @classmethod
     def new(
-        cls, players: Sequence[str], *, target: int = 121, rng: random.Random
+        cls,
+        players: Sequence[str],
+        *,
+        target: int = 121,
+        rng: random.Random,
+        scoring: Scoring = Scoring.LURCH,
+        counting: Counting = Counting.AUTO,
     ) -> tuple[Game, list[Event]]:
         """Seat ``players`` (display names, 2 to 4), cut for first deal, and deal.
 
+        ``scoring`` is the rule for game points and ``counting`` who counts the show.
         Raises ``ValueError`` for a wrong number of players or a target other than 121 or 61.
         """
-        game = cls(players, target=target, rng=rng)
+        game = cls(players, target=target, rng=rng, scoring=scoring, counting=counting)
         events: list[Event] = [game._cut_for_deal()]
         events.extend(game._deal())
         return game, events
@@ -164,13 +204,16 @@ class Game:
         target: int,
         rng: random.Random,
         actions: Sequence[Mapping[str, Any]],
+        scoring: Scoring = Scoring.LURCH,
+        counting: Counting = Counting.AUTO,
     ) -> Game:
         """A new game with ``rng`` and every action of ``actions`` applied in order.
 
-        Given an rng seeded as the original was, this reproduces the original state exactly
-        (and each :meth:`apply` returns the same events the original action did).
+        Given an rng seeded as the original was (and the same options), this reproduces the
+        original state exactly (and each :meth:`apply` returns the same events the original
+        action did).
         """
-        game, _ = cls.new(players, target=target, rng=rng)
+        game, _ = cls.new(players, target=target, rng=rng, scoring=scoring, counting=counting)
         for action in actions:
             game.apply(action)
         return game
@@ -187,6 +230,14 @@ class Game:
             return self.play(seat, _card(action["card"]))
         if kind == "resign":
             return self.resign(seat)
+        if kind == "claim":
+            return self.claim(seat, action["points"])
+        if kind == "muggins":
+            return self.muggins(seat)
+        if kind == "close_muggins":
+            return self.close_muggins(seat)
+        if kind == "auto_count":
+            return self.auto_count(seat)
         raise ValueError(f"Unknown action type {kind!r}.")
 
     # ----------------------------------------------------------------- read-only state
@@ -202,8 +253,19 @@ class Game:
         return self._target
 
     @property
+    def scoring(self) -> Scoring:
+        """The rule for game points: the lurch or the skunk scale."""
+        return self._scoring
+
+    @property
+    def counting(self) -> Counting:
+        """Who counts the show: the engine, or each hand's owner (with muggins)."""
+        return self._counting
+
+    @property
     def phase(self) -> Phase:
-        """What the game waits for: discards, a card in the play, or nothing (over)."""
+        """What the game waits for: discards, a card in the play, a count claimed at the
+        show (manual counting), or nothing (over)."""
         return self._phase
 
     @property
@@ -213,8 +275,22 @@ class Game:
 
     @property
     def turn(self) -> int | None:
-        """The seat that must play now, or ``None`` outside the play."""
+        """The seat that must play now (or, at a manual show, claim the count of the hand
+        in :attr:`count_turn`), or ``None`` when nobody's move is awaited."""
         return self._turn
+
+    @property
+    def count_turn(self) -> CountTurn | None:
+        """At a manual show, the hand whose claim the table waits for, with its cards."""
+        if self._phase is not Phase.SHOW or not self._to_count:
+            return None
+        seat, crib = self._to_count[0]
+        return CountTurn(seat=seat, crib=crib, cards=tuple(self._show_cards(seat, crib)))
+
+    @property
+    def muggins_window(self) -> MugginsWindow | None:
+        """A short claim that opponents may still call muggins on, if any."""
+        return self._window
 
     @property
     def num_players(self) -> int:
@@ -272,8 +348,9 @@ class Game:
         return self._result
 
     @property
-    def cut_rounds(self) -> tuple[tuple[Card, ...], ...]:
-        """The cut for first deal: one card per seat per round."""
+    def cut_rounds(self) -> tuple[tuple[Card | None, ...], ...]:
+        """The cut for first deal: per round, the card each seat cut (``None`` for a seat
+        that did not cut again: only the players tied for lowest re-cut)."""
         return tuple(tuple(r) for r in self._cut_rounds)
 
     @property
@@ -281,7 +358,11 @@ class Game:
         """A copy of the action log, JSON-ready.
 
         Entries look like ``{"type": "discard", "seat": 0, "cards": ["5H", "JD"]}``,
-        ``{"type": "play", "seat": 1, "card": "7C"}`` and ``{"type": "resign", "seat": 0}``.
+        ``{"type": "play", "seat": 1, "card": "7C"}``, ``{"type": "resign", "seat": 0}``, and
+        with manual counting ``{"type": "claim", "seat": 1, "points": 8}``,
+        ``{"type": "muggins", "seat": 0}``, ``{"type": "close_muggins", "seat": 1}`` (the
+        window on seat 1's claim closed) and ``{"type": "auto_count", "seat": 1}`` (seat 1
+        did not claim in time and was counted by the engine).
         """
         return _copy_actions(self._actions)
 
@@ -351,6 +432,10 @@ class Game:
             "discard_count": self.discard_count,
             "result": self._result,
             "last_show": tuple(self._last_show),
+            "scoring": self._scoring,
+            "counting": self._counting,
+            "count_turn": self.count_turn,
+            "muggins": self._window,
         }
 
     # ----------------------------------------------------------------- JSON
@@ -367,30 +452,43 @@ class Game:
         last_show = (
             self._last_show_data if share else [shown.to_dict() for shown in self._last_show]
         )
-        return {
+        data: dict[str, Any] = {
             "version": FORMAT_VERSION,
             "players": list(self._players),
             "target": self._target,
-            "phase": self._phase.value,
-            "dealer": self._dealer,
-            "deal_number": self._deal_number,
-            "scores": list(self._scores),
-            "cut_rounds": [_codes(r) for r in self._cut_rounds],
-            "deck": _codes(self._deck),
-            "hands": [_codes(h) for h in self._hands],
-            "kept": [_codes(k) for k in self._kept],
-            "discards": [_codes(d) for d in self._discards],
-            "played": [_codes(p) for p in self._played],
-            "crib": _codes(self._crib),
-            "starter": None if self._starter is None else self._starter.code,
-            "series": _codes(self._series),
-            "count": self._count,
-            "turn": self._turn,
-            "gone": sorted(self._gone),
-            "result": None if self._result is None else self._result.to_dict(),
-            "last_show": last_show,
-            "actions": actions,
         }
+        # The options are written only when they differ from what a game saved before they
+        # existed was played with, so those games save back byte for byte.
+        if self._scoring != SAVED_SCORING:
+            data["scoring"] = self._scoring.value
+        if self._counting is Counting.MANUAL:
+            data["counting"] = self._counting.value
+            data["to_count"] = [[seat, crib] for seat, crib in self._to_count]
+            data["muggins"] = None if self._window is None else self._window.to_dict()
+        data.update(
+            {
+                "phase": self._phase.value,
+                "dealer": self._dealer,
+                "deal_number": self._deal_number,
+                "scores": list(self._scores),
+                "cut_rounds": [_cut_codes(r) for r in self._cut_rounds],
+                "deck": _codes(self._deck),
+                "hands": [_codes(h) for h in self._hands],
+                "kept": [_codes(k) for k in self._kept],
+                "discards": [_codes(d) for d in self._discards],
+                "played": [_codes(p) for p in self._played],
+                "crib": _codes(self._crib),
+                "starter": None if self._starter is None else self._starter.code,
+                "series": _codes(self._series),
+                "count": self._count,
+                "turn": self._turn,
+                "gone": sorted(self._gone),
+                "result": None if self._result is None else self._result.to_dict(),
+                "last_show": last_show,
+                "actions": actions,
+            }
+        )
+        return data
 
     @classmethod
     def from_dict(cls, data: Mapping[str, Any], *, rng: random.Random) -> Game:
@@ -408,12 +506,20 @@ class Game:
     def _restore(cls, data: Mapping[str, Any], rng: random.Random) -> Game:
         if data.get("version") != FORMAT_VERSION:
             raise ValueError(f"Unknown game format version {data.get('version')!r}.")
-        game = cls(data["players"], target=int(data["target"]), rng=rng)
+        game = cls(
+            data["players"],
+            target=int(data["target"]),
+            rng=rng,
+            scoring=Scoring(data.get("scoring", SAVED_SCORING)),
+            counting=Counting(data.get("counting", Counting.AUTO)),
+        )
         game._phase = Phase(data["phase"])
         game._dealer = int(data["dealer"])
         game._deal_number = int(data["deal_number"])
         game._scores = [int(s) for s in data["scores"]]
-        game._cut_rounds = [_cards(r) for r in data["cut_rounds"]]
+        game._cut_rounds = [
+            [None if code is None else _card(code) for code in r] for r in data["cut_rounds"]
+        ]
         game._deck = _cards(data["deck"])
         game._hands = [_cards(h) for h in data["hands"]]
         game._kept = [_cards(k) for k in data["kept"]]
@@ -431,6 +537,10 @@ class Game:
             if not isinstance(shown, Shown):
                 raise ValueError("The last show holds something other than shows.")
             game._add_to_last_show(shown)
+        if game._counting is Counting.MANUAL:
+            game._to_count = [(int(seat), bool(crib)) for seat, crib in data["to_count"]]
+            window = data["muggins"]
+            game._window = None if window is None else MugginsWindow.from_dict(window)
         game._actions = _copy_actions(data["actions"])
         game._check_cards()
         return game
@@ -512,6 +622,54 @@ class Game:
         self._check_not_over()
         self._check_seat(seat)
 
+    def _check_count_turn(self, seat: int) -> tuple[int, bool]:
+        """The hand ``seat`` may count now (manual show, its turn), or the error why not."""
+        self._check_not_over()
+        self._check_seat(seat)
+        if self._phase is not Phase.SHOW:
+            raise WrongPhase("There is no hand to count now.")
+        if not self._to_count:
+            raise WrongPhase("Every hand is counted; the others may still call muggins.")
+        if self._turn != seat:
+            assert self._turn is not None  # a hand to count always has its owner's turn
+            raise NotYourTurn(f"It's {self._players[self._turn]}'s turn to count.")
+        return self._to_count[0]
+
+    def verify_claim(self, seat: int, points: int) -> None:
+        """Raise the :class:`RuleError` that :meth:`claim` would raise, or nothing.
+
+        A claim over the hand's value is refused with the same sentence whatever the value,
+        so a refusal tells the player nothing about what the hand is worth.
+        """
+        seat, crib = self._check_count_turn(seat)
+        if self._window is not None and self._window.seat == seat:
+            raise WrongPhase("Wait a moment: the others may still call muggins on your count.")
+        if isinstance(points, bool) or not isinstance(points, int) or points not in CLAIM_VALUES:
+            raise BadClaim("Claim from 0 to 29 points (no hand scores 19, 25, 26 or 27).")
+        if points > self._show_score(seat, crib).total:
+            raise BadClaim("That's more than this hand is worth.")
+
+    def verify_muggins(self, seat: int) -> None:
+        """Raise the :class:`RuleError` that :meth:`muggins` would raise, or nothing."""
+        self._check_not_over()
+        self._check_seat(seat)
+        window = self._window
+        if window is None:
+            raise BadMuggins("There is no short count to call muggins on.")
+        if self.side_of(seat) == window.side:
+            raise BadMuggins("You can't call muggins on your own side.")
+
+    def verify_close_muggins(self, seat: int) -> None:
+        """Raise the :class:`RuleError` that :meth:`close_muggins` would raise, or nothing."""
+        self._check_not_over()
+        self._check_seat(seat)
+        if self._window is None or self._window.seat != seat:
+            raise BadMuggins("There is no short count of yours open to muggins.")
+
+    def verify_auto_count(self, seat: int) -> None:
+        """Raise the :class:`RuleError` that :meth:`auto_count` would raise, or nothing."""
+        self._check_count_turn(seat)
+
     # ----------------------------------------------------------------- actions
 
     def discard(self, seat: int, cards: Sequence[Card]) -> list[Event]:
@@ -573,20 +731,113 @@ class Game:
         winner = max(others, key=lambda side: (self._scores[side], -others.index(side)))
         return [self._finish(winner, EndReason.RESIGNED)]
 
+    def claim(self, seat: int, points: int) -> list[Event]:
+        """Manual counting: ``seat`` claims ``points`` for the hand (or crib) it must count.
+
+        A claim over the true value is refused (:class:`BadClaim`, without the value). The
+        claim is pegged; when it is the exact value the breakdown follows at once, and when
+        it is short it stays open to muggins (:meth:`muggins`) until the window closes
+        (:meth:`close_muggins`) or the next hand is claimed. A claim from another seat
+        closes a window still open, as counting the next hand does at the table.
+        """
+        self.verify_claim(seat, points)
+        self._actions.append({"type": "claim", "seat": seat, "points": points})
+        events = self._shut_window()
+        _, crib = self._to_count.pop(0)
+        score = self._show_score(seat, crib)
+        side = self.side_of(seat)
+        self._scores[side] += points
+        events.append(
+            Claimed(
+                seat=seat,
+                side=side,
+                crib=crib,
+                cards=tuple(self._show_cards(seat, crib)),
+                starter=self._the_starter(),
+                points=points,
+                score=self._scores[side],
+            )
+        )
+        if self._reached_target(side):
+            events.append(self._breakdown(seat, crib, score, claimed=points))
+            events.append(self._finish(side, EndReason.TARGET))
+            return events
+        if points < score.total:
+            self._window = MugginsWindow(seat=seat, side=side, crib=crib, claimed=points)
+            self._turn = self._to_count[0][0] if self._to_count else None
+            return events
+        events.append(self._breakdown(seat, crib, score, claimed=points))
+        events.extend(self._next_count())
+        return events
+
+    def muggins(self, seat: int) -> list[Event]:
+        """``seat`` calls muggins on the short claim open to it: its side takes the points the
+        claim left out, and the breakdown of that hand follows."""
+        self.verify_muggins(seat)
+        self._actions.append({"type": "muggins", "seat": seat})
+        window = self._window
+        assert window is not None
+        self._window = None
+        score = self._show_score(window.seat, window.crib)
+        side = self.side_of(seat)
+        taken = score.total - window.claimed
+        self._scores[side] += taken
+        events: list[Event] = [
+            Mugginsed(
+                seat=seat, side=side, owner=window.seat, points=taken, score=self._scores[side]
+            ),
+            self._breakdown(window.seat, window.crib, score, claimed=window.claimed),
+        ]
+        if self._reached_target(side):
+            events.append(self._finish(side, EndReason.TARGET))
+            return events
+        if not self._to_count:
+            events.extend(self._next_count())
+        return events
+
+    def close_muggins(self, seat: int) -> list[Event]:
+        """The muggins window on ``seat``'s short claim closes with nobody calling it (the
+        bot's timer): the breakdown follows, and the show goes on."""
+        self.verify_close_muggins(seat)
+        self._actions.append({"type": "close_muggins", "seat": seat})
+        events = self._shut_window()
+        if not self._to_count:
+            events.extend(self._next_count())
+        return events
+
+    def auto_count(self, seat: int) -> list[Event]:
+        """``seat`` did not claim in time: the engine counts its hand (or crib) and pegs the
+        full value, with no muggins (a window still open closes first)."""
+        self.verify_auto_count(seat)
+        self._actions.append({"type": "auto_count", "seat": seat})
+        events = self._shut_window()
+        _, crib = self._to_count.pop(0)
+        shown = self._score_show(seat, crib)
+        events.append(shown)
+        if self._reached_target(shown.side):
+            events.append(self._finish(shown.side, EndReason.TARGET))
+            return events
+        events.extend(self._next_count())
+        return events
+
     # ----------------------------------------------------------------- what actions set off
 
     def _cut_for_deal(self) -> CutForDeal:
-        """Each seat cuts a card; the lowest rank deals, and a tie for lowest cuts again."""
-        n = self.num_players
+        """Each seat cuts a card; the lowest rank deals, and on a tie for lowest only the
+        tied players cut again (the others sit the round out: ``None`` in its entry)."""
+        cutting = list(range(self.num_players))
         while True:
             deck = full_deck()
             self._rng.shuffle(deck)
-            cut = deck[:n]
+            cut: list[Card | None] = [None] * self.num_players
+            for seat, card in zip(cutting, deck, strict=False):
+                cut[seat] = card
             self._cut_rounds.append(cut)
-            low = min(card.rank for card in cut)
-            lowest = [seat for seat, card in enumerate(cut) if card.rank == low]
-            if len(lowest) == 1:
-                self._dealer = lowest[0]
+            ranks = {seat: card.rank for seat, card in enumerate(cut) if card is not None}
+            low = min(ranks.values())
+            cutting = [seat for seat in cutting if ranks[seat] == low]
+            if len(cutting) == 1:
+                self._dealer = cutting[0]
                 return CutForDeal(rounds=self.cut_rounds, dealer=self._dealer)
 
     def _deal(self) -> list[Event]:
@@ -613,6 +864,8 @@ class Game:
         self._count = 0
         self._turn = None
         self._gone = set()
+        self._to_count = []
+        self._window = None
         self._deal_number += 1
         self._phase = Phase.DISCARD
         return [
@@ -720,40 +973,83 @@ class Game:
 
     def _show(self) -> list[Event]:
         """Count every hand from the dealer's left round to the dealer, then the crib; then
-        deal again (unless the game ended part-way, which it may before the dealer counts)."""
-        starter = self._starter
-        assert starter is not None
+        deal again (unless the game ended part-way, which it may before the dealer counts).
+
+        With manual counting nothing is counted here: the show waits for each owner's claim.
+        """
         n = self.num_players
         self._turn = None
-        events: list[Event] = []
         self._last_show = []
         self._last_show_data = []
-        shows: list[tuple[int, bool, list[Card]]] = [
-            (((self._dealer + k) % n), False, self._kept[(self._dealer + k) % n])
-            for k in range(1, n + 1)
-        ]
-        shows.append((self._dealer, True, sorted(self._crib, key=Card.sort_key)))
-        for seat, is_crib, cards in shows:
-            score = score_hand(cards, starter, crib=is_crib)
-            side = self.side_of(seat)
-            self._scores[side] += score.total
-            shown = Shown(
-                seat=seat,
-                side=side,
-                crib=is_crib,
-                cards=tuple(cards),
-                starter=starter,
-                score=score,
-                total=self._scores[side],
-            )
-            self._add_to_last_show(shown)
+        order = [((self._dealer + k) % n, False) for k in range(1, n + 1)]
+        order.append((self._dealer, True))
+        if self._counting is Counting.MANUAL:
+            self._to_count = order
+            self._phase = Phase.SHOW
+            self._turn = order[0][0]
+            return []
+        events: list[Event] = []
+        for seat, crib in order:
+            shown = self._score_show(seat, crib)
             events.append(shown)
-            if self._reached_target(side):
-                events.append(self._finish(side, EndReason.TARGET))
+            if self._reached_target(shown.side):
+                events.append(self._finish(shown.side, EndReason.TARGET))
                 return events
-        self._dealer = (self._dealer + 1) % n
-        events.extend(self._deal())
+        events.extend(self._deal_next())
         return events
+
+    def _deal_next(self) -> list[Event]:
+        self._dealer = (self._dealer + 1) % self.num_players
+        return self._deal()
+
+    def _the_starter(self) -> Card:
+        assert self._starter is not None  # the show comes after the starter is cut
+        return self._starter
+
+    def _show_cards(self, seat: int, crib: bool) -> list[Card]:
+        return sorted(self._crib, key=Card.sort_key) if crib else self._kept[seat]
+
+    def _show_score(self, seat: int, crib: bool) -> Score:
+        return score_hand(self._show_cards(seat, crib), self._the_starter(), crib=crib)
+
+    def _score_show(self, seat: int, crib: bool) -> Shown:
+        """Count one hand (or the crib) and peg its whole value to its side."""
+        score = self._show_score(seat, crib)
+        self._scores[self.side_of(seat)] += score.total
+        return self._breakdown(seat, crib, score, claimed=None)
+
+    def _breakdown(self, seat: int, crib: bool, score: Score, *, claimed: int | None) -> Shown:
+        """The :class:`Shown` of one hand, kept as part of the show (``claimed`` when its
+        owner claimed it: the claim was pegged already)."""
+        side = self.side_of(seat)
+        shown = Shown(
+            seat=seat,
+            side=side,
+            crib=crib,
+            cards=tuple(self._show_cards(seat, crib)),
+            starter=self._the_starter(),
+            score=score,
+            total=self._scores[side],
+            claimed=claimed,
+        )
+        self._add_to_last_show(shown)
+        return shown
+
+    def _shut_window(self) -> list[Event]:
+        """Close an open muggins window with nobody calling it: the breakdown of its hand."""
+        window = self._window
+        if window is None:
+            return []
+        self._window = None
+        score = self._show_score(window.seat, window.crib)
+        return [self._breakdown(window.seat, window.crib, score, claimed=window.claimed)]
+
+    def _next_count(self) -> list[Event]:
+        """After a hand is settled: the next hand's owner counts, or the next deal."""
+        if self._to_count:
+            self._turn = self._to_count[0][0]
+            return []
+        return self._deal_next()
 
     def _add_to_last_show(self, shown: Shown) -> None:
         self._last_show.append(shown)
@@ -763,7 +1059,7 @@ class Game:
         return self._scores[side] >= self._target
 
     def _finish(self, winner: int, reason: EndReason) -> GameOver:
-        self._result = make_result(self._target, self._scores, winner, reason)
+        self._result = make_result(self._target, self._scores, winner, reason, self._scoring)
         self._phase = Phase.OVER
         self._turn = None
         return GameOver(result=self._result)

@@ -6,11 +6,12 @@ to the game or to its lists, so rendering a :class:`PublicView` cannot reach a h
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from engine.cards import Card
+from engine.counting import Counting, CountTurn, MugginsWindow
 from engine.events import Shown
-from engine.outcome import GameResult
+from engine.outcome import GameResult, Scoring
 from engine.phase import Phase
 
 __all__ = ["PublicView", "SeatView"]
@@ -22,7 +23,13 @@ class PublicView:
 
     ``sides`` maps seat -> side, ``scores`` is per side, ``played`` lists each seat's cards
     played this deal in order, ``series`` the cards since the count was last reset,
-    ``hand_sizes`` how many cards each seat still holds, ``last_show`` the most recent show.
+    ``hand_sizes`` how many cards each seat still holds, ``last_show`` the most recent show
+    (during a manual show, the hands counted so far).
+
+    The table's options: ``scoring`` (lurch or skunk) and ``counting`` (auto or manual).
+    With manual counting, ``count_turn`` is the hand whose claim the table waits for (phase
+    ``SHOW``) and ``muggins`` the short claim open to muggins, if any. These four are
+    keyword-only with today's defaults, so views built by hand elsewhere need not name them.
     """
 
     players: tuple[str, ...]
@@ -44,6 +51,10 @@ class PublicView:
     discard_count: int
     result: GameResult | None
     last_show: tuple[Shown, ...]
+    scoring: Scoring = field(default=Scoring.LURCH, kw_only=True)
+    counting: Counting = field(default=Counting.AUTO, kw_only=True)
+    count_turn: CountTurn | None = field(default=None, kw_only=True)
+    muggins: MugginsWindow | None = field(default=None, kw_only=True)
 
 
 @dataclass(frozen=True, slots=True)

@@ -30,7 +30,7 @@ from engine.events import (
     StarterCut,
 )
 from engine.game import Game
-from engine.outcome import EndReason, make_result
+from engine.outcome import EndReason, Scoring, make_result
 from engine.pegging import score_pegging
 from engine.scoring import score_hand
 
@@ -162,11 +162,13 @@ def test_the_live_table_says_the_count_and_whose_turn(game: Game) -> None:
 
 
 def test_result_with_skunk_and_game_points(game: Game) -> None:
-    result = make_result(121, (121, 84), 0, EndReason.TARGET)
+    result = make_result(121, (121, 84), 0, EndReason.TARGET, Scoring.SKUNK)
     assert one([GameOver(result)], game) == "🏆 Al wins 121-84 — a skunk, 2 game points"
-    plain = make_result(121, (100, 121), 1, EndReason.TARGET)
+    plain = make_result(121, (100, 121), 1, EndReason.TARGET, Scoring.SKUNK)
     assert one([GameOver(plain)], game) == "🏆 Bea wins 121-100 — 1 game point"
-    resigned = make_result(121, (10, 40), 1, EndReason.RESIGNED)
+    lurch = make_result(121, (121, 60), 0, EndReason.TARGET)
+    assert one([GameOver(lurch)], game) == "🏆 Al wins 121-60 — a lurch, 2 game points"
+    resigned = make_result(121, (10, 40), 1, EndReason.RESIGNED, Scoring.SKUNK)
     assert result_line(Names(["Al", "Bea"], 2), resigned, resigned=0) == (
         "Al resigned — 🏆 Bea wins 40-10 — a double skunk, 3 game points"
     )

@@ -32,24 +32,44 @@ def test_cut_for_deal_lowest_card_deals(cuts: list[str], dealer: int) -> None:
     assert game.cut_rounds == tuple(rounds)
 
 
+def _cut_round(text: str) -> tuple[Card | None, ...]:
+    """A round of the cut as the tests write it: a card per seat, ``-`` for a seat that sat
+    the round out."""
+    return tuple(None if code == "-" else Card.parse(code) for code in text.split())
+
+
 @pytest.mark.parametrize(
     ("cuts", "dealer"),
     [
         (["5H 5C", "9D 2S"], 1),
         (["AH AD", "3C 3D", "KS QS"], 1),
-        (["4H 4C KD", "8H 7C 9C"], 1),
-        (["2H 9D 2S 2C", "10D 6D 7H 8S"], 1),
+        (["4H 4C KD", "8H 7C -"], 1),
+        (["2H 9D 2S 2C", "7D - 7H 8S", "3C - 2D -"], 2),
     ],
 )
 def test_cut_for_deal_ties_cut_again(cuts: list[str], dealer: int) -> None:
-    rounds = [parse_cards(c) for c in cuts]
+    rounds = [_cut_round(c) for c in cuts]
     n = len(rounds[0])
-    game, events = Game.new(NAMES[:n], rng=RiggedRandom(rounds))
+    # Each re-cut deals its cards to the tied players in seat order, from a fresh shuffle.
+    orders = [[card for card in r if card is not None] for r in rounds]
+    game, events = Game.new(NAMES[:n], rng=RiggedRandom(orders))
     assert game.dealer == dealer
     cut = events[0]
     assert isinstance(cut, CutForDeal)
     assert cut.rounds == tuple(rounds)
     assert cut.dealer == dealer
+
+
+@pytest.mark.parametrize("n", [3, 4])
+def test_cut_for_deal_only_the_players_tied_for_lowest_cut_again(n: int) -> None:
+    # Seats 0 and 1 tie on a three; the ace on top of the next shuffle would make a player
+    # who did not tie the dealer if everyone cut again.
+    first = parse_cards("3H 3C KD QS")[:n]
+    game, events = Game.new(NAMES[:n], rng=RiggedRandom([first, parse_cards("9H 8C AS 2D")]))
+    cut = events[0]
+    assert isinstance(cut, CutForDeal)
+    assert cut.rounds[1] == (Card.parse("9H"), Card.parse("8C"), *[None] * (n - 2))
+    assert game.dealer == cut.dealer == 1
 
 
 def test_cut_for_deal_a_tie_above_the_lowest_card_does_not_cut_again() -> None:

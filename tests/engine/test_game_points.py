@@ -1,4 +1,4 @@
-"""Game points (win, skunk, double skunk, lurch) and resignation."""
+"""Game points (win and lurch by default, or the skunk scale as an option) and resignation."""
 
 from __future__ import annotations
 
@@ -8,12 +8,32 @@ import pytest
 
 from engine.events import GameOver
 from engine.game import Game, GameResult, Phase
-from engine.outcome import EndReason, ResultKind, game_points, make_result
+from engine.outcome import EndReason, ResultKind, Scoring, game_points, make_result
 from tests.helpers.rigging import NAMES, play_cards, rigged_game, three_player_game
 
 KEPT = ["5C KS JC 6C", "KH 6D 10H 5S"]
 THROWN = ["8H 9D", "AS 3C"]
 PLAY = "KH 5C 6D KS 10H JC 5S 6C"  # pegs 6 for the dealer (seat 0), then the pone shows 4
+
+
+@pytest.mark.parametrize(
+    ("target", "loser", "points", "kind"),
+    [
+        (121, 120, 1, "win"),
+        (121, 61, 1, "win"),
+        (121, 60, 2, "lurch"),
+        (121, 0, 2, "lurch"),
+        (61, 60, 1, "win"),
+        (61, 31, 1, "win"),
+        (61, 30, 2, "lurch"),
+        (61, 0, 2, "lurch"),
+    ],
+)
+def test_lurch_a_loser_under_half_the_target_gives_two_game_points(
+    target: int, loser: int, points: int, kind: str
+) -> None:
+    assert game_points(target, loser) == (points, kind)
+    assert game_points(target, loser, Scoring.LURCH) == (points, kind)
 
 
 @pytest.mark.parametrize(
@@ -27,20 +47,21 @@ PLAY = "KH 5C 6D KS 10H JC 5S 6C"  # pegs 6 for the dealer (seat 0), then the po
         (121, 0, 3, "double_skunk"),
         (61, 60, 1, "win"),
         (61, 31, 1, "win"),
-        (61, 30, 2, "lurch"),
-        (61, 0, 2, "lurch"),
+        (61, 30, 2, "skunk"),
+        (61, 0, 2, "skunk"),
     ],
 )
-def test_game_points_win_skunk_double_skunk_and_lurch(
+def test_skunk_scale_under_91_two_under_61_three_and_61_games_under_31_two(
     target: int, loser: int, points: int, kind: str
 ) -> None:
-    assert game_points(target, loser) == (points, kind)
+    assert game_points(target, loser, Scoring.SKUNK) == (points, kind)
 
 
 def test_game_points_three_players_the_loser_is_second_place() -> None:
     assert make_result(121, (121, 95, 40), 0, EndReason.TARGET).kind == "win"
-    assert make_result(121, (80, 121, 95), 1, EndReason.TARGET).kind == "win"
-    assert make_result(121, (80, 85, 121), 2, EndReason.TARGET) == GameResult(
+    assert make_result(121, (80, 121, 95), 1, EndReason.TARGET, Scoring.SKUNK).kind == "win"
+    assert make_result(121, (60, 55, 121), 2, EndReason.TARGET).kind == "lurch"
+    assert make_result(121, (80, 85, 121), 2, EndReason.TARGET, Scoring.SKUNK) == GameResult(
         winner=2,
         scores=(80, 85, 121),
         game_points=2,
@@ -49,21 +70,38 @@ def test_game_points_three_players_the_loser_is_second_place() -> None:
     )
 
 
+def test_a_new_game_is_scored_by_the_lurch_unless_the_skunk_scale_is_chosen() -> None:
+    assert Game.new(NAMES[:2], rng=random.Random(1))[0].scoring is Scoring.LURCH
+    game, _ = Game.new(NAMES[:2], rng=random.Random(1), scoring=Scoring.SKUNK)
+    assert game.scoring is Scoring.SKUNK
+    assert Game.from_json(game.to_json(), rng=random.Random(2)).scoring is Scoring.SKUNK
+    assert game.public_view().scoring is Scoring.SKUNK
+
+
 @pytest.mark.parametrize(
-    ("target", "dealer_start", "points", "kind"),
+    ("target", "scoring", "dealer_start", "points", "kind"),
     [
-        (121, 85, 1, "win"),  # the dealer ends on 91
-        (121, 84, 2, "skunk"),  # 90
-        (121, 54, 3, "double_skunk"),  # 60
-        (61, 25, 1, "win"),  # 31
-        (61, 24, 2, "lurch"),  # 30
+        (121, Scoring.LURCH, 55, 1, "win"),  # the dealer ends on 61
+        (121, Scoring.LURCH, 54, 2, "lurch"),  # 60
+        (121, Scoring.SKUNK, 85, 1, "win"),  # 91
+        (121, Scoring.SKUNK, 84, 2, "skunk"),  # 90
+        (121, Scoring.SKUNK, 54, 3, "double_skunk"),  # 60
+        (61, Scoring.LURCH, 25, 1, "win"),  # 31
+        (61, Scoring.LURCH, 24, 2, "lurch"),  # 30
+        (61, Scoring.SKUNK, 24, 2, "skunk"),  # 30
     ],
 )
 def test_game_points_when_the_pone_counts_out(
-    target: int, dealer_start: int, points: int, kind: str
+    target: int, scoring: Scoring, dealer_start: int, points: int, kind: str
 ) -> None:
     game, _ = rigged_game(
-        KEPT, THROWN, dealer=0, starter="2D", target=target, scores=(dealer_start, target - 4)
+        KEPT,
+        THROWN,
+        dealer=0,
+        starter="2D",
+        target=target,
+        scores=(dealer_start, target - 4),
+        scoring=scoring,
     )
     events = play_cards(game, PLAY)
     over = events[-1]
@@ -78,22 +116,34 @@ def test_game_points_when_the_pone_counts_out(
     assert game.result == over.result
 
 
-def test_resign_two_players_the_other_player_wins() -> None:
-    game, _ = Game.new(NAMES[:2], rng=random.Random(3))
+@pytest.mark.parametrize(
+    ("scoring", "points", "kind"),
+    [(Scoring.LURCH, 2, ResultKind.LURCH), (Scoring.SKUNK, 3, ResultKind.DOUBLE_SKUNK)],
+)
+def test_resignation_is_a_loss_at_the_scores_as_they_stand(
+    scoring: Scoring, points: int, kind: ResultKind
+) -> None:
+    game, _ = Game.new(NAMES[:2], rng=random.Random(3), scoring=scoring)
     events = game.resign(0)
     assert events == [
         GameOver(
             GameResult(
-                winner=1,
-                scores=(0, 0),
-                game_points=3,
-                reason=EndReason.RESIGNED,
-                kind=ResultKind.DOUBLE_SKUNK,
+                winner=1, scores=(0, 0), game_points=points, reason=EndReason.RESIGNED, kind=kind
             )
         )
     ]
     assert game.phase is Phase.OVER and game.turn is None
     assert game.actions[-1] == {"type": "resign", "seat": 0}
+
+
+def test_resignation_lurched_only_when_the_resigner_is_under_the_line() -> None:
+    game, _ = rigged_game(KEPT, THROWN, dealer=0, starter="2D", scores=(70, 30))
+    [over] = game.resign(1)
+    assert isinstance(over, GameOver)
+    assert (over.result.winner, over.result.game_points, over.result.kind) == (0, 2, "lurch")
+    [over] = rigged_game(KEPT, THROWN, dealer=0, starter="2D", scores=(70, 30))[0].resign(0)
+    assert isinstance(over, GameOver)
+    assert (over.result.winner, over.result.game_points, over.result.kind) == (1, 1, "win")
 
 
 def test_resign_four_players_the_other_partnership_wins() -> None:

@@ -82,7 +82,7 @@ def revealed_by(events: Iterable[Event]) -> set[Card]:
             cards |= set(event.cards) | {event.starter}
         elif isinstance(event, CutForDeal):
             for cut in event.rounds:
-                cards |= set(cut)
+                cards |= {card for card in cut if card is not None}
     return cards
 
 

@@ -7,8 +7,10 @@ from collections.abc import MutableSequence, Sequence
 from typing import Any
 
 from engine.cards import Card, full_deck, parse_cards
+from engine.counting import Counting
 from engine.events import Event
 from engine.game import Game
+from engine.outcome import Scoring
 
 NAMES = ("Al", "Bea", "Cy", "Di")
 
@@ -67,12 +69,15 @@ def rigged_game(
     target: int = 121,
     scores: Sequence[int] | None = None,
     discard: bool = True,
+    scoring: Scoring = Scoring.LURCH,
+    counting: Counting = Counting.AUTO,
 ) -> tuple[Game, list[Event]]:
     """A game at the start of the play (or, with ``discard=False``, of the discard) whose seats
     keep ``kept[seat]`` and throw ``discards[seat]`` (cards as typed, e.g. ``"5H JD"``).
 
-    ``scores`` sets the sides' scores before anyone discards. Returns the game and the events
-    of the last discard (or of the deal).
+    ``scores`` sets the sides' scores before anyone discards; ``scoring`` and ``counting``
+    are the table's options. Returns the game and the events of the last discard (or of the
+    deal).
     """
     n = len(kept)
     hands = [
@@ -82,7 +87,7 @@ def rigged_game(
     rng = RiggedRandom(
         [cut_order(n, dealer), deal_order(dealer, hands, Card.parse(starter), extra)]
     )
-    game, events = Game.new(NAMES[:n], target=target, rng=rng)
+    game, events = Game.new(NAMES[:n], target=target, rng=rng, scoring=scoring, counting=counting)
     if scores is not None:
         game = set_scores(game, scores, rng)
     if discard:

@@ -52,7 +52,7 @@ def _facts(event: Event, after: Event | None, seat: list[str], side: list[str]) 
     """The words one event's line must hold (empty: the event has no line of its own)."""
     match event:
         case CutForDeal():
-            cards = [str(c) for cut in event.rounds for c in cut]
+            cards = [str(c) for cut in event.rounds for c in cut if c is not None]
             return ["Cut for deal:", *cards, f"{seat[event.dealer]} cuts lowest"]
         case Dealt():
             return [f"**Deal {event.deal_number}**", f"{seat[event.dealer]} deals"]

@@ -16,6 +16,7 @@ from typing import assert_never
 from bot.core.render.text import Names, and_list, plural
 from engine.cards import cards_str
 from engine.events import (
+    Claimed,
     CountReset,
     CutForDeal,
     Dealt,
@@ -25,6 +26,7 @@ from engine.events import (
     Go,
     GoPoint,
     Heels,
+    Mugginsed,
     Played,
     Shown,
     StarterCut,
@@ -53,19 +55,46 @@ def _go_point(names: Names, event: GoPoint) -> str:
     )
 
 
+def _whose(names: Names, seat: int, crib: bool) -> str:
+    owner = names.seat(seat)
+    return f"{owner}'s crib" if crib else f"{owner}'s hand"
+
+
 def _shown(names: Names, event: Shown) -> str:
-    owner = names.seat(event.seat)
-    what = f"{owner}'s crib" if event.crib else f"{owner}'s hand"
+    what = _whose(names, event.seat, event.crib)
     said = say_score(event.score)
+    if event.claimed is not None:
+        # The breakdown after a claim (manual counting): the claim was pegged already.
+        missed = f" — {plural(event.missed, 'point')} missed" if event.missed else ""
+        return (
+            f"{what}: {cards_str(event.cards)} + starter {event.starter} — {said}"
+            f" (claimed {event.claimed}{missed})"
+        )
     return (
         f"{what}: {cards_str(event.cards)} + starter {event.starter} — {said}"
         f" ({names.side(event.side)} {event.total})"
     )
 
 
+def _claimed(names: Names, event: Claimed) -> str:
+    what = _whose(names, event.seat, event.crib)
+    return (
+        f"{what}: {cards_str(event.cards)} + starter {event.starter} — "
+        f"{names.seat(event.seat)} claims {event.points} ({names.side(event.side)} {event.score})"
+    )
+
+
+def _mugginsed(names: Names, event: Mugginsed) -> str:
+    return (
+        f"Muggins! {names.seat(event.seat)} takes the {plural(event.points, 'point')}"
+        f" {names.seat(event.owner)} missed ({names.side(event.side)} {event.score})"
+    )
+
+
 def _cut(names: Names, event: CutForDeal) -> str:
+    # Only the players tied for lowest cut again: the others have no card in later rounds.
     rounds = [
-        ", ".join(f"{names.seat(s)} {card}" for s, card in enumerate(cards))
+        ", ".join(f"{names.seat(s)} {card}" for s, card in enumerate(cards) if card is not None)
         for cards in event.rounds
     ]
     said = " — a tie for lowest, cut again: ".join(rounds)
@@ -136,6 +165,15 @@ def _status(names: Names, view: PublicView) -> str:
             series = cards_str(view.series) if view.series else "nothing played yet"
             turn = f" — {names.seat(view.turn)} to play." if view.turn is not None else "."
             return f"**Count {view.count}** ({series}){turn}"
+        case Phase.SHOW:
+            # Manual counting: the table waits for a claim, or for muggins on a short one.
+            if view.muggins is not None:
+                what = _whose(names, view.muggins.seat, view.muggins.crib)
+                return f"{what} was claimed short: muggins is open."
+            if view.count_turn is not None:
+                what = "the crib" if view.count_turn.crib else "their hand"
+                return f"Waiting for {names.seat(view.count_turn.seat)} to count {what}."
+            return ""
         case Phase.OVER:
             return ""
         case _:
@@ -177,6 +215,10 @@ def deal_text(
                 play.append(f"The count starts again; {names.seat(event.next_seat)} leads")
             case Shown():
                 show.append(_shown(names, event))
+            case Claimed():
+                show.append(_claimed(names, event))
+            case Mugginsed():
+                show.append(_mugginsed(names, event))
             case GameOver():
                 result = result_line(names, event.result, resigned)
             case CutForDeal():
@@ -196,6 +238,8 @@ def _scores_after(events: Sequence[Event], view: PublicView) -> tuple[int, ...]:
     count says its score then (the view may be of a later deal, whose heels or play moved on)."""
     scores = list(view.scores)
     for event in events:
-        if isinstance(event, Shown):
+        if isinstance(event, Shown) and event.claimed is None:
             scores[event.side] = event.total
+        elif isinstance(event, Claimed | Mugginsed):
+            scores[event.side] = event.score
     return tuple(scores)

@@ -1,0 +1,85 @@
+"""Counting the show by hand, with muggins: the table option and what the table can see of it.
+
+With automatic counting (the default) the engine scores every hand and the crib itself. With
+manual counting each owner claims what their hand (the dealer also the crib) is worth, in
+show order: a claim over the true value is refused, a claim of the exact value is pegged, and
+a claim under it is pegged and opens a muggins window in which any opponent may take the
+difference. Pegging in the play and his heels stay automatic.
+
+>>> len(CLAIM_VALUES), CLAIM_VALUES[:3], 19 in CLAIM_VALUES, CLAIM_VALUES[-1]
+(26, (0, 1, 2), False, 29)
+>>> Counting("manual") is Counting.MANUAL
+True
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from enum import StrEnum
+from typing import Any
+
+from engine.cards import Card
+
+__all__ = [
+    "CLAIM_VALUES",
+    "IMPOSSIBLE_HAND_VALUES",
+    "MAX_HAND_VALUE",
+    "CountTurn",
+    "Counting",
+    "MugginsWindow",
+]
+
+
+class Counting(StrEnum):
+    """Who counts the show: the engine (``AUTO``) or each hand's owner (``MANUAL``, with
+    muggins). Members equal their values, which is what saved games and the store hold."""
+
+    AUTO = "auto"
+    MANUAL = "manual"
+
+
+#: The best a hand or crib can be worth (5-5-5-J with the fourth five as starter, nobs).
+MAX_HAND_VALUE = 29
+#: Values no four cards and a starter can score, so no claim may name them.
+IMPOSSIBLE_HAND_VALUES = frozenset({19, 25, 26, 27})
+#: Every value a claim may name, lowest first (26 of them).
+CLAIM_VALUES: tuple[int, ...] = tuple(
+    v for v in range(MAX_HAND_VALUE + 1) if v not in IMPOSSIBLE_HAND_VALUES
+)
+
+
+@dataclass(frozen=True, slots=True)
+class CountTurn:
+    """The hand whose count the table waits for: its owner, whether it is the crib, and its
+    four cards (public: hands are laid face up at the show, and the crib is turned up when
+    its turn comes)."""
+
+    seat: int
+    crib: bool
+    cards: tuple[Card, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class MugginsWindow:
+    """A claim under the true value, open to muggins: whose hand (``seat``, ``side``), whether
+    it was the crib, and what was claimed. The true value is not kept here: anyone may work
+    it out from the cards, which is the point of muggins."""
+
+    seat: int
+    side: int
+    crib: bool
+    claimed: int
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON-ready data."""
+        return {"seat": self.seat, "side": self.side, "crib": self.crib, "claimed": self.claimed}
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> MugginsWindow:
+        """Rebuild a window written by :meth:`to_dict`."""
+        return cls(
+            seat=int(data["seat"]),
+            side=int(data["side"]),
+            crib=bool(data["crib"]),
+            claimed=int(data["claimed"]),
+        )
