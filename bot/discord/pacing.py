@@ -5,7 +5,8 @@ webhooks apart) and each channel 5 new messages per 5 seconds (edits have a coun
 own). discord.py only reacts to limits once a response says they are spent; a bot that leans on
 429s risks the invalid-request ban (10,000 refused requests per 10 minutes). So every request
 the bot makes on its own goes through a :class:`Pacer` first: token buckets that refill
-continuously, one for the whole token and one per channel and kind of request.
+as sliding windows, one for the whole token, one per channel and kind of request, and one per
+interaction token.
 """
 
 from __future__ import annotations
@@ -13,22 +14,23 @@ from __future__ import annotations
 import asyncio
 import heapq
 import itertools
+import math
 import time
+from collections import deque
 from collections.abc import Callable
-from dataclasses import dataclass
 from enum import Enum
 
 __all__ = ["Bucket", "Pacer", "RequestKind"]
 
 #: Requests per second the bot allows itself in all (Discord's limit is 50; headroom is left
-#: for the requests discord.py makes on its own, such as opening a DM channel).
-GLOBAL_RATE = 45.0
+#: for the requests discord.py makes on its own, such as syncing commands at start-up).
+GLOBAL_LIMIT = 45
 #: New messages, and edits, per channel: Discord allows 5 per 5 seconds of each.
-CHANNEL_BURST = 5
-CHANNEL_RATE = 1.0
+CHANNEL_LIMIT = 5
+CHANNEL_PERIOD = 5.0
 #: Requests through one interaction's webhook (follow-ups and edits): 5 per 2 seconds.
-WEBHOOK_BURST = 5
-WEBHOOK_RATE = 2.5
+WEBHOOK_LIMIT = 5
+WEBHOOK_PERIOD = 2.0
 
 
 class RequestKind(Enum):
@@ -38,28 +40,34 @@ class RequestKind(Enum):
     EDIT = "edit"
 
 
-@dataclass(slots=True)
 class Bucket:
-    """A token bucket: ``burst`` requests at once, refilled at ``rate`` per second."""
+    """At most ``limit`` requests in any ``period`` seconds (a sliding window: then any
+    window Discord counts in, wherever it starts, holds no more than that either)."""
 
-    rate: float
-    burst: float
-    tokens: float
-    stamp: float
+    __slots__ = ("limit", "period", "stamp", "times")
 
-    def _refill(self, now: float) -> None:
-        self.tokens = min(self.burst, self.tokens + (now - self.stamp) * self.rate)
-        self.stamp = now
+    def __init__(self, limit: int, period: float) -> None:
+        self.limit = limit
+        self.period = period
+        self.times: deque[float] = deque()
+        self.stamp = -math.inf  # when it was last used
+
+    def _forget(self, now: float) -> None:
+        while self.times and self.times[0] <= now - self.period:
+            self.times.popleft()
 
     def wait_for(self, now: float) -> float:
-        """Seconds until one request may go (0 if it may go now)."""
-        self._refill(now)
-        return 0.0 if self.tokens >= 1 else (1 - self.tokens) / self.rate
+        """Seconds until one more request may go (0 if it may go now)."""
+        self._forget(now)
+        if len(self.times) < self.limit:
+            return 0.0
+        return self.times[0] + self.period - now
 
     def take(self, now: float) -> None:
-        """Spend one request (the caller waited until :meth:`wait_for` said 0)."""
-        self._refill(now)
-        self.tokens -= 1
+        """Count one request (the caller waited until :meth:`wait_for` said 0)."""
+        self._forget(now)
+        self.times.append(now)
+        self.stamp = now
 
 
 class Pacer:
@@ -68,16 +76,15 @@ class Pacer:
     def __init__(
         self,
         *,
-        global_rate: float = GLOBAL_RATE,
-        channel_burst: int = CHANNEL_BURST,
-        channel_rate: float = CHANNEL_RATE,
+        global_limit: int = GLOBAL_LIMIT,
+        channel_limit: int = CHANNEL_LIMIT,
+        channel_period: float = CHANNEL_PERIOD,
         clock: Callable[[], float] = time.monotonic,
     ) -> None:
         self._clock = clock
-        now = clock()
-        self._global = Bucket(global_rate, global_rate, global_rate, now)
-        self._channel_burst = channel_burst
-        self._channel_rate = channel_rate
+        self._global = Bucket(global_limit, 1.0)
+        self._channel_limit = channel_limit
+        self._channel_period = channel_period
         self._channels: dict[tuple[int, RequestKind], Bucket] = {}
         self._webhooks: dict[str, Bucket] = {}
         # Requests waiting for the global bucket: urgent ones (a player's controls) first,
@@ -90,8 +97,7 @@ class Pacer:
         key = (channel_id, kind)
         bucket = self._channels.get(key)
         if bucket is None:
-            burst = float(self._channel_burst)
-            bucket = Bucket(self._channel_rate, burst, burst, self._clock())
+            bucket = Bucket(self._channel_limit, self._channel_period)
             self._channels[key] = bucket
         return bucket
 
@@ -145,7 +151,7 @@ class Pacer:
         count toward the global limit, but each interaction's token has a limit of its own)."""
         bucket = self._webhooks.get(token)
         if bucket is None:
-            bucket = Bucket(WEBHOOK_RATE, WEBHOOK_BURST, WEBHOOK_BURST, self._clock())
+            bucket = Bucket(WEBHOOK_LIMIT, WEBHOOK_PERIOD)
             self._webhooks[token] = bucket
         while (delay := bucket.wait_for(self._clock())) > 0:
             await asyncio.sleep(delay)

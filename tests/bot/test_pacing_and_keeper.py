@@ -28,19 +28,22 @@ class FakeClock:
         return self.now
 
 
-def test_a_bucket_allows_its_burst_then_its_rate() -> None:
-    bucket = Bucket(rate=1.0, burst=5, tokens=5, stamp=0.0)
-    for _ in range(5):
-        assert bucket.wait_for(0.0) == 0
-        bucket.take(0.0)
-    assert bucket.wait_for(0.0) == pytest.approx(1.0)
-    assert bucket.wait_for(0.5) == pytest.approx(0.5)
-    assert bucket.wait_for(10.0) == 0 and bucket.tokens == 5  # never more than the burst
+def test_a_bucket_never_lets_more_than_its_limit_through_in_any_period() -> None:
+    bucket = Bucket(limit=5, period=5.0)
+    for at in (0.0, 1.0, 2.0, 3.0, 4.0):
+        assert bucket.wait_for(at) == 0
+        bucket.take(at)
+    assert bucket.wait_for(4.5) == pytest.approx(0.5), "until the first leaves the window"
+    bucket.take(5.0)
+    assert bucket.wait_for(5.0) == pytest.approx(1.0)
+    # Whatever fixed window Discord counts in, it never sees more than 5 of these.
+    times = list(bucket.times)
+    assert all(sum(1 for x in times if s <= x < s + 5) <= 5 for s in times)
 
 
 async def test_the_pacer_counts_channels_and_kinds_apart() -> None:
     clock = FakeClock()
-    pacer = Pacer(global_rate=1000, channel_burst=2, channel_rate=1.0, clock=clock)
+    pacer = Pacer(global_limit=1000, channel_limit=2, channel_period=1.0, clock=clock)
     for _ in range(2):
         await pacer.slot(7, RequestKind.POST, global_limit=True)
     assert pacer.channel_delay(7, RequestKind.POST) == pytest.approx(1.0)
@@ -49,7 +52,7 @@ async def test_the_pacer_counts_channels_and_kinds_apart() -> None:
 
 
 async def test_when_the_global_limit_is_spent_a_players_controls_go_first() -> None:
-    pacer = Pacer(global_rate=20)
+    pacer = Pacer(global_limit=20)
     for _ in range(20):
         await pacer.slot(None, RequestKind.EDIT, global_limit=True)
     order: list[str] = []
@@ -144,7 +147,7 @@ async def test_moves_made_while_the_channel_waits_go_out_in_one_edit(
     game_id = table.outcomes[0].game_id or 0
     courier = FakeCourier()
     # One edit a second per channel, and that one just spent.
-    pacer = Pacer(channel_burst=1, channel_rate=1.0)
+    pacer = Pacer(channel_limit=1, channel_period=1.0)
     await pacer.slot(CHANNEL, RequestKind.EDIT, global_limit=False)
     await pacer.slot(CHANNEL, RequestKind.POST, global_limit=False)
     keeper = make_keeper(service, courier, pacer)
