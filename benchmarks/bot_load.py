@@ -495,6 +495,10 @@ def _report_budget(fd: FakeDiscord, tables: list[LoadGame], db_path: Path, figur
             f" max {max(dms):.2f} (over {sum(deals.values())} deals)"
         )
     print(f"429s received by the bot: {limited}")
+    if limited:
+        refused = collections.Counter(r.template or r.route for r in fd.requests if r.status == 429)
+        print(f"  refused: {dict(refused)}")
+    print(f"bot-token requests in the busiest second (as answered): {_busiest_second(fd)}")
     ok = per_action <= 1.2 and limited == 0
     if channel_posts:
         ok = ok and statistics.median(channel_posts) <= 2 and statistics.median(dms) <= 1.5
@@ -503,6 +507,18 @@ def _report_budget(fd: FakeDiscord, tables: list[LoadGame], db_path: Path, figur
         ok = ok and _percentile(prompts, 0.99) < 1.0
     print(f"within the budget (<= 1.2 requests per action, no 429): {'yes' if ok else 'NO'}")
     return 0 if ok else 1
+
+
+def _busiest_second(fd: FakeDiscord) -> int:
+    """The most bot-token requests answered within any one second of the emulator's clock
+    (what Discord's global limit of 50 counts)."""
+    times = sorted(r.at for r in fd.requests if _request_kind(r.route) == "bot")
+    most, first = 0, 0
+    for last, at in enumerate(times):
+        while at - times[first] >= 1.0:
+            first += 1
+        most = max(most, last - first + 1)
+    return most
 
 
 def _request_kind(route: str) -> str:

@@ -254,17 +254,20 @@ class Courier:
                 if await self._edit_through_token(known, owed.view):
                     return dataclasses.replace(known, digest=digest)
                 try:
+                    # What to send is made before the turn is taken: a request goes the moment
+                    # its turn comes, so the pacer's spacing is the spacing Discord sees.
+                    edited = await self._payload(owed.view, editing=True)
                     await self._pacer.slot(channel_id, RequestKind.EDIT, global_limit=True)
                     message = channel.get_partial_message(known.message_id)
-                    await message.edit(**await self._payload(owed.view, editing=True))
+                    await message.edit(**edited)
                     return MessageRecord(owed.key, channel_id, known.message_id, digest)
                 except discord.NotFound as error:
                     if error.code != UNKNOWN_MESSAGE:
                         raise
                     log.info("message %s of %s was deleted: posting it again", owed.key, channel_id)
-            await self._pacer.slot(channel_id, RequestKind.POST, global_limit=True)
             nonce = post_nonce(game_id, owed.key, known.message_id if known else None)
             payload = await self._payload(owed.view, editing=False)
+            await self._pacer.slot(channel_id, RequestKind.POST, global_limit=True)
             sent = await channel.send(nonce=nonce, **payload)
             return MessageRecord(owed.key, channel_id, sent.id, _kept_digest(sent, payload, digest))
         except (discord.Forbidden, discord.NotFound) as error:
@@ -319,10 +322,10 @@ class Courier:
         channel_id = await self._dm_channel(user_id, link)
         dm = self._client.get_partial_messageable(channel_id, type=discord.ChannelType.private)
         try:
-            await self._pacer.slot(channel_id, RequestKind.POST, global_limit=True, urgent=True)
-            _still(current)
             nonce = post_nonce(game_id, owed.key, known.message_id if known else None)
             payload = await self._payload(owed.view, editing=False)
+            await self._pacer.slot(channel_id, RequestKind.POST, global_limit=True, urgent=True)
+            _still(current)
             sent = await dm.send(nonce=nonce, **payload)
         except discord.Forbidden as error:
             if error.code == DMS_CLOSED:
@@ -369,13 +372,12 @@ class Courier:
             known.channel_id, type=discord.ChannelType.private
         )
         try:
+            edited = await self._payload(view, editing=True)
             await self._pacer.slot(
                 known.channel_id, RequestKind.EDIT, global_limit=True, urgent=True
             )
             _still(current)
-            await dm.get_partial_message(known.message_id).edit(
-                **await self._payload(view, editing=True)
-            )
+            await dm.get_partial_message(known.message_id).edit(**edited)
         except discord.NotFound as error:
             if error.code == UNKNOWN_MESSAGE:
                 return False
