@@ -34,6 +34,7 @@ from bot.core.render.text import MAX_MESSAGE, Names
 from engine.cards import Card
 from engine.events import Dealt, Shown
 from engine.game import Game
+from engine.outcome import Scoring
 from engine.phase import Phase
 from engine.views import PublicView
 
@@ -81,7 +82,8 @@ def _board(
         tuple(names.plain_side(side) for side in range(len(pegs))),
         tuple(pegs),
         view.target,
-        "lurch",
+        # The game's own rule: a game saved before it was an option is on the skunk scale.
+        "lurch" if view.scoring == Scoring.LURCH else "skunk",
         dealer=view.sides[dealer],
         winner=winner,
         partners=names.partners,

@@ -35,6 +35,8 @@ GAME_EXPIRED = "That game ended after sitting idle."
 # -- opening a game ----------------------------------------------------------------------------
 BAD_PLAYERS = "A game has 2, 3 or 4 players."
 BAD_TARGET = "A game is played to 121 or to 61 points."
+BAD_SCORING = "Game points follow the lurch or the skunk scale: choose `lurch` or `skunk`."
+BAD_COUNTING = "Counting is `auto` (the bot counts) or `manual` (you count, with muggins)."
 
 
 def bad_level(levels: Sequence[str]) -> str:

@@ -65,7 +65,8 @@ from engine.coach import review_view
 from engine.errors import RuleError
 from engine.events import Dealt, Event, Shown
 from engine.game import Game
-from engine.outcome import TARGETS
+from engine.counting import Counting
+from engine.outcome import TARGETS, Scoring
 from engine.phase import Phase
 from engine.views import SeatView
 
@@ -330,11 +331,15 @@ class GameService:
         target: int = 121,
         vs_computer: bool = False,
         difficulty: str = DEFAULT_LEVEL,
+        scoring: str = Scoring.LURCH,
+        counting: str = Counting.AUTO,
     ) -> Outcome:
         """Open a game in this channel with ``user`` in the first seat.
 
         With ``vs_computer`` every other seat is a computer player at ``difficulty`` and the
         game deals at once; otherwise a lobby opens (where the creator may add computers).
+        ``scoring`` is the rule for game points (``lurch`` or ``skunk``) and ``counting`` who
+        counts the show (``auto``, or ``manual``: each owner claims, with muggins).
         """
         if players not in (2, 3, 4):
             raise Refused(refusals.BAD_PLAYERS)
@@ -342,6 +347,10 @@ class GameService:
             raise Refused(refusals.BAD_TARGET)
         if difficulty not in LEVELS:
             raise Refused(refusals.bad_level(LEVELS))
+        if scoring not in tuple(Scoring):
+            raise Refused(refusals.BAD_SCORING)
+        if counting not in tuple(Counting):
+            raise Refused(refusals.BAD_COUNTING)
         async with self._lock(channel_id):
             if await self._store.open_game_in_channel(channel_id) is not None:
                 raise Refused(refusals.CHANNEL_BUSY)
@@ -353,6 +362,8 @@ class GameService:
                 target=target,
                 now=self._now(),
                 vs_computer=vs_computer,
+                scoring=Scoring(scoring),
+                counting=Counting(counting),
             )
             if vs_computer:
                 seats = lobby.fill_with_computers(record, difficulty)
@@ -435,7 +446,13 @@ class GameService:
     async def _deal(self, record: GameRecord) -> None:
         """Cut for deal and deal the first hand of a full lobby (lock held)."""
         rng = self._rng_factory(f"{record.id}:{record.version}")
-        game, events = Game.new([s.name for s in record.seats], target=record.target, rng=rng)
+        game, events = Game.new(
+            [s.name for s in record.seats],
+            target=record.target,
+            rng=rng,
+            scoring=record.scoring,
+            counting=record.counting,
+        )
         tally = Tally.empty(record.num_players)
         tally.add(events)
         log = DealLog.start(game.num_sides)
