@@ -187,6 +187,9 @@ def resigner(game: Game) -> int | None:
 def _owes_move(game: Game, seat: int) -> bool:
     if game.phase is Phase.DISCARD:
         return seat in game.pending_discards()
+    if game.phase is Phase.SHOW:
+        turn, window = game.count_turn, game.muggins_window
+        return turn is not None and turn.seat == seat and (window is None or window.seat != seat)
     return game.phase is Phase.PLAY and game.turn == seat
 
 

@@ -242,6 +242,18 @@ class CribbageCommands(app_commands.Group):
         return await _completions(interaction, _bot(interaction).service.autocomplete_play, current)
 
     @app_commands.command(
+        name="count", description="Claim what your hand (or crib) is worth, with manual counting"
+    )
+    @app_commands.describe(points="Your count, 0 to 29; claim too few and others may muggins you")
+    async def count(
+        self, interaction: discord.Interaction[Any], points: app_commands.Range[int, 0, 29]
+    ) -> None:
+        """Claim the count of the hand you must count now."""
+        user = user_of(interaction)
+        service = _bot(interaction).service
+        await self._in_channel(interaction, lambda ch: lambda: service.count(ch, user, points))
+
+    @app_commands.command(
         name="status", description="Show the table: scores, dealer, whose turn, the count"
     )
     @app_commands.describe(show="Show it to the whole channel (default: only you see it)")
