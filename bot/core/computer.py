@@ -110,9 +110,9 @@ def _show_move(
         for k in range(1, game.num_players):
             seat = (window.seat + k) % game.num_players
             record = seats[seat]
-            if game.side_of(seat) != window.side and record.is_computer:
-                if calls_muggins(level_of(record)):
-                    return game.muggins(seat)
+            opponent = game.side_of(seat) != window.side
+            if opponent and record.is_computer and calls_muggins(level_of(record)):
+                return game.muggins(seat)
         return None  # the window stays open for the people (or the timer)
     turn = game.count_turn
     if turn is None or not seats[turn.seat].is_computer:

@@ -62,10 +62,10 @@ from bot.core.storage import GameStore
 from bot.core.tally import Tally
 from engine.cards import Card, cards_str, parse_cards
 from engine.coach import review_view
+from engine.counting import Counting
 from engine.errors import RuleError
 from engine.events import Dealt, Event, Mugginsed, Shown
 from engine.game import Game
-from engine.counting import Counting
 from engine.outcome import TARGETS, Scoring
 from engine.phase import Phase
 from engine.views import SeatView

@@ -30,7 +30,8 @@ def _standings(title: str, rows: Sequence[LeaderRow]) -> list[str]:
 
 def leaderboard_text(rows: Sequence[LeaderRow], computer: Sequence[LeaderRow] = ()) -> str:
     """The server's ranking: wins, losses, win %, lurches and skunks (each game by its own
-    rule) given (+) and taken (-); games between people first, then (apart) games against the computer, which gets no row."""
+    rule) given (+) and taken (-); games between people first, then (apart) games against
+    the computer, which gets no row."""
     if not rows and not computer:
         return "No games have finished on this server yet."
     lines: list[str] = []
