@@ -31,7 +31,8 @@ RULES_TOPICS: dict[str, str] = {
         "the count, which may not pass 31. Can't play? Say go (the bot does it for you). When "
         "nobody can play, the last to play pegs 1 for the go — or 2 for exactly 31 — and the "
         "count starts again. The last card of the play pegs 1 (2 if it makes 31). Pegging: "
-        "15 for 2, 31 for 2, a pair 2, three of a kind 6, four of a kind 12, a run of 3 or more one point a card."
+        "15 for 2, 31 for 2, a pair 2, three of a kind 6, four of a kind 12, a run of 3 or "
+        "more one point a card."
     ),
     "show": (
         "**The show.** After the play, hands are counted starting left of the dealer; the "
