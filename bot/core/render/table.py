@@ -122,7 +122,7 @@ def _starter(names: Names, event: StarterCut, heels: Heels | None) -> str:
 
 def result_line(names: Names, result: GameResult, resigned: int | None = None) -> str:
     """The end of a game: "🏆 Al wins 121-84 — a skunk, 2 game points" (with ``resigned``,
-    the seat that resigned: "Bea resigned — 🏆 Al wins 40-10 …")."""
+    the seat that resigned: "Bea resigned — 🏆 Al wins, a lurch, 2 game points (40-10)")."""
     winner = names.side(result.winner)
     verb = names.verb("wins", "win")
     order = [result.winner] + [s for s in range(len(result.scores)) if s != result.winner]
@@ -133,10 +133,11 @@ def result_line(names: Names, result: GameResult, resigned: int | None = None) -
         "double_skunk": "a double skunk, ",
         "lurch": "a lurch, ",
     }
-    said = f"🏆 {winner} {verb} {scores} — {kinds.get(result.kind, '')}{points}"
+    kind = kinds.get(result.kind, "")
     if resigned is not None:
-        return f"{names.seat(resigned)} resigned — {said}"
-    return said
+        # A resignation is a loss at the scores as they stand, with the game points they give.
+        return f"{names.seat(resigned)} resigned — 🏆 {winner} {verb}, {kind}{points} ({scores})"
+    return f"🏆 {winner} {verb} {scores} — {kind}{points}"
 
 
 def scores_line(names: Names, scores: Sequence[int], target: int) -> str:
