@@ -78,6 +78,9 @@ REMIND_AFTER = timedelta(seconds=60)
 #: person may take to claim before the bot counts for them (settings override both).
 MUGGINS_WINDOW = timedelta(seconds=30)
 COUNT_TIMEOUT = timedelta(seconds=180)
+#: The most clock moves made in one look at a game (each one settles a hand, and a show has at
+#: most five hands; the computer's answers come inside each).
+MAX_CLOCK_MOVES = 5
 #: Games that ended this recently are brought up to date at start-up too.
 RECONCILE_ENDED = timedelta(days=1)
 #: How long a user's coach setting is taken as known (in this process) before it is asked again.
@@ -604,25 +607,26 @@ class GameService:
         seat = turn.seat
         return record.updated_at + self._count_timeout, lambda g: g.auto_count(seat)
 
-    async def _clock_moves(self, game_id: int, now: float) -> float | None:
-        """Make the clock's move of a manual show if it is due (under the channel's lock, the
-        computer answering as after any move); when the next one falls due, if any."""
-        record = await self._store.get_game(game_id)
-        if record is None or record.counting is not Counting.MANUAL or record.snapshot is None:
-            return None
-        due = self._clock_move(record, self._games.load(record).game)
-        if due is None or due[0] > now:
-            return None if due is None else due[0]
-        async with self._lock(record.channel_id):
-            record = await self._reloaded(game_id)
-            if record.snapshot is None:
-                return None
-            loaded = self._games.load(record)
-            due = self._clock_move(record, loaded.game)
+    async def _clock_moves(self, record: GameRecord, now: float) -> tuple[GameRecord, float | None]:
+        """Make the clock's moves of a manual show that are due (each under the channel's
+        lock, the computer answering as after any move): the game as it is then, and when the
+        next move falls due, if any."""
+        for _ in range(2 * MAX_CLOCK_MOVES):
+            if record.counting is not Counting.MANUAL or record.snapshot is None:
+                return record, None
+            due = self._clock_move(record, self._games.load(record).game)
             if due is None or due[0] > now:
-                return None if due is None else due[0]
-            await self._apply(loaded, due[1], lambda g, e: "")
-        return await self._clock_moves(game_id, now)
+                return record, None if due is None else due[0]
+            async with self._lock(record.channel_id):
+                record = await self._reloaded(record.id)
+                if record.snapshot is None:
+                    continue
+                loaded = self._games.load(record)
+                due = self._clock_move(record, loaded.game)
+                if due is not None and due[0] <= now:
+                    await self._apply(loaded, due[1], lambda g, e: "")
+                    record = await self._reloaded(record.id)
+        return record, None
 
     @_answers
     async def hand(self, channel_id: int, user: User) -> Outcome:
@@ -748,10 +752,10 @@ class GameService:
         for a game that does not exist). At a manual show the clock's moves are made first
         when due (see :meth:`_clock_moves`), and the next one is when to look again."""
         moment = self._now() if now is None else now
-        next_move = await self._clock_moves(game_id, moment)
         record = await self._store.get_game(game_id)
         if record is None:
             return None
+        record, next_move = await self._clock_moves(record, moment)
         loaded = None if record.snapshot is None else self._games.load(record)
         people = [s.user_id for s in record.seats if s.user_id is not None]
         facts = TableFacts(
