@@ -330,3 +330,18 @@ def test_lobby_names_the_table_options() -> None:
     assert "to 121; game points by the lurch, auto counting." in lobby_text("Al", ["Al"], 2, 121)
     skunk = lobby_text("Al", ["Al"], 2, 61, scoring=Scoring.SKUNK, counting=Counting.MANUAL)
     assert "to 61; game points on the skunk scale, you count your hands (muggins)." in skunk
+
+
+def test_status_at_a_manual_show_says_who_counts() -> None:
+    game, _ = rigged_game(
+        ["5C KS JC 6C", "KH 6D 10H 5S"],
+        ["8H 9D", "AS 3C"],
+        dealer=0,
+        starter="2D",
+        counting=Counting.MANUAL,
+    )
+    play_cards(game, "KH 5C 6D KS 10H JC 5S 6C")
+    game.claim(1, 2)
+    text = status_text(game.public_view())
+    assert "The show — starter 2♦." in text
+    assert "Bea claimed 2: muggins may be called." in text and "Al to count their hand." in text
