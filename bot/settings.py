@@ -14,6 +14,8 @@ __all__ = ["Settings", "SettingsError"]
 DEFAULT_DATABASE_PATH = "./cribbage.db"
 DEFAULT_IDLE_EXPIRY_DAYS = 7.0
 DEFAULT_TURN_REMINDER_SECONDS = 60.0
+DEFAULT_MUGGINS_SECONDS = 30.0
+DEFAULT_COUNT_TIMEOUT_SECONDS = 180.0
 
 
 class SettingsError(ValueError):
@@ -73,6 +75,8 @@ class Settings:
     discord_gateway_url: str | None = None
     idle_expiry_days: float = DEFAULT_IDLE_EXPIRY_DAYS
     turn_reminder_seconds: float = DEFAULT_TURN_REMINDER_SECONDS
+    muggins_seconds: float = DEFAULT_MUGGINS_SECONDS
+    count_timeout_seconds: float = DEFAULT_COUNT_TIMEOUT_SECONDS
 
     @property
     def idle_expiry(self) -> timedelta:
@@ -83,6 +87,17 @@ class Settings:
     def turn_reminder(self) -> timedelta:
         """How long the table waits on a player before reminding them it is their turn."""
         return timedelta(seconds=self.turn_reminder_seconds)
+
+    @property
+    def muggins_window(self) -> timedelta:
+        """With manual counting: how long opponents may call muggins on a short claim."""
+        return timedelta(seconds=self.muggins_seconds)
+
+    @property
+    def count_timeout(self) -> timedelta:
+        """With manual counting: how long a player may take to claim before the bot counts
+        their hand for them (with no muggins)."""
+        return timedelta(seconds=self.count_timeout_seconds)
 
     @classmethod
     def from_env(
@@ -105,5 +120,9 @@ class Settings:
             idle_expiry_days=_days(env, "IDLE_EXPIRY_DAYS", DEFAULT_IDLE_EXPIRY_DAYS),
             turn_reminder_seconds=_seconds(
                 env, "TURN_REMINDER_SECONDS", DEFAULT_TURN_REMINDER_SECONDS
+            ),
+            muggins_seconds=_seconds(env, "MUGGINS_SECONDS", DEFAULT_MUGGINS_SECONDS),
+            count_timeout_seconds=_seconds(
+                env, "COUNT_TIMEOUT_SECONDS", DEFAULT_COUNT_TIMEOUT_SECONDS
             ),
         )

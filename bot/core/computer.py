@@ -5,8 +5,14 @@ its difficulty in ``level`` (stored in its own column; the name shown at the tab
 (hard)", "Computer 2 (easy)", only repeats it for the players).
 
 :func:`computer_moves` applies, one engine action at a time, every move the computer seats
-owe right now (discards at a new deal, plays while it is a computer's turn). Each move is its
-own entry in the game's action log, so a replay or a restart sees exactly what happened.
+owe right now (discards at a new deal, plays while it is a computer's turn, and with manual
+counting its claims and its calls of muggins). Each move is its own entry in the game's action
+log, so a replay or a restart sees exactly what happened.
+
+At a manual show a computer claims its count (exactly at ``hard``; ``easy`` and ``medium``
+miss points the way beginners do, see :mod:`engine.players.claims`) only while no short claim
+is open to muggins, so people always get the whole window; and a ``hard`` computer calls
+muggins on an opponent's short claim at once.
 """
 
 from __future__ import annotations
@@ -20,6 +26,7 @@ from engine.events import Event
 from engine.game import Game
 from engine.phase import Phase
 from engine.players import LEVELS, Player, make_player
+from engine.players.claims import calls_muggins, computer_claim
 from engine.views import PublicView, SeatView
 
 __all__ = [
@@ -93,6 +100,30 @@ class ComputerPlayers:
         return self._players[level_of(seat)]
 
 
+def _show_move(
+    seats: Sequence[SeatRecord], game: Game, players: ComputerPlayers
+) -> list[Event] | None:
+    """At a manual show: a computer's call of muggins or claim, or None when it is for a
+    person (or the clock) to act."""
+    window = game.muggins_window
+    if window is not None:
+        for k in range(1, game.num_players):
+            seat = (window.seat + k) % game.num_players
+            record = seats[seat]
+            opponent = game.side_of(seat) != window.side
+            if opponent and record.is_computer and calls_muggins(level_of(record)):
+                return game.muggins(seat)
+        return None  # the window stays open for the people (or the timer)
+    turn = game.count_turn
+    if turn is None or not seats[turn.seat].is_computer:
+        return None
+    starter = game.starter
+    assert starter is not None  # the show comes after the starter
+    level = level_of(seats[turn.seat])
+    points = computer_claim(level, turn.cards, starter, crib=turn.crib, rng=players.rng)
+    return game.claim(turn.seat, points)
+
+
 def _next_computer(seats: Sequence[SeatRecord], game: Game) -> int | None:
     """The computer seat that must act now, or None when a person has to."""
     if game.phase is Phase.DISCARD:
@@ -123,6 +154,12 @@ def computer_moves(seats: Sequence[SeatRecord], game: Game, players: ComputerPla
     """
     steps: list[Step] = []
     while True:
+        if game.phase is Phase.SHOW:
+            shown = _show_move(seats, game, players)
+            if shown is None:
+                return steps
+            steps.append(Step(game.actions[-1], shown, {}, game.public_view()))
+            continue
         seat = _next_computer(seats, game)
         if seat is None:
             return steps

@@ -40,6 +40,8 @@ def lobby_view(record: GameRecord, state: GameStatus | None = None) -> MessageVi
         record.num_players,
         record.target,
         state,
+        record.scoring,
+        record.counting,
     )
     if state is not GameStatus.LOBBY:
         return MessageView(text, lobby=LobbyControls(record.id, ()))

@@ -34,6 +34,7 @@ from bot.core.render.text import MAX_MESSAGE, Names
 from engine.cards import Card
 from engine.events import Dealt, Shown
 from engine.game import Game
+from engine.outcome import Scoring
 from engine.phase import Phase
 from engine.views import PublicView
 
@@ -81,7 +82,8 @@ def _board(
         tuple(names.plain_side(side) for side in range(len(pegs))),
         tuple(pegs),
         view.target,
-        "lurch",
+        # The game's own rule: a game saved before it was an option is on the skunk scale.
+        "lurch" if view.scoring == Scoring.LURCH else "skunk",
         dealer=view.sides[dealer],
         winner=winner,
         partners=names.partners,
@@ -185,6 +187,9 @@ def resigner(game: Game) -> int | None:
 def _owes_move(game: Game, seat: int) -> bool:
     if game.phase is Phase.DISCARD:
         return seat in game.pending_discards()
+    if game.phase is Phase.SHOW:
+        turn, window = game.count_turn, game.muggins_window
+        return turn is not None and turn.seat == seat and (window is None or window.seat != seat)
     return game.phase is Phase.PLAY and game.turn == seat
 
 

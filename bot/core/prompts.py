@@ -1,5 +1,6 @@
-"""The controls on a player's hand: the crib select and the card buttons, and the
-autocomplete choices of ``/cribbage discard`` and ``/cribbage play``.
+"""The controls on a player's hand: the crib select, the card buttons, the count menus and
+the Muggins! button (manual counting), and the autocomplete choices of ``/cribbage discard``
+and ``/cribbage play``.
 
 Built from one seat's view only, so controls can only ever hold that seat's own cards.
 """
@@ -8,6 +9,7 @@ from __future__ import annotations
 
 from bot.core.replies import CardChoice, Choice, Controls
 from engine.cards import Card, cards_str
+from engine.counting import CLAIM_VALUES
 from engine.phase import Phase
 from engine.views import SeatView
 
@@ -37,6 +39,25 @@ def controls_for(view: SeatView, game_id: int, version: int) -> Controls | None:
             pick=1,
             stamp=version,
         )
+    if view.phase is Phase.SHOW:
+        return _show_controls(view, game_id, version)
+    return None
+
+
+def _show_controls(view: SeatView, game_id: int, version: int) -> Controls | None:
+    """At a manual show: the count menus for the hand the seat must count now (unless it
+    waits for muggins on its own last claim) and the Muggins! button while an opponent's
+    short claim is open to it."""
+    window = view.muggins
+    can_muggins = window is not None and window.side != view.sides[view.seat]
+    turn = view.count_turn
+    counts = (
+        turn is not None and turn.seat == view.seat and (window is None or window.seat != view.seat)
+    )
+    if counts:
+        return Controls(game_id, "count", (), 1, version, claims=CLAIM_VALUES, muggins=can_muggins)
+    if can_muggins:
+        return Controls(game_id, "muggins", (), 0, version)
     return None
 
 

@@ -9,6 +9,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from enum import StrEnum
 
+from engine.counting import Counting
+from engine.outcome import Scoring
+
 __all__ = [
     "OPEN_STATUSES",
     "DmLink",
@@ -68,6 +71,9 @@ class GameRecord:
     seats: tuple[SeatRecord, ...]
     #: Why a game without a result ended, as the channel was told (cancelled, expired).
     end_note: str | None = None
+    #: The table's options: the rule for game points and who counts the show.
+    scoring: Scoring = Scoring.LURCH
+    counting: Counting = Counting.AUTO
 
     def seat_of(self, user_id: int) -> int | None:
         """The seat ``user_id`` sits in, or None."""
@@ -141,6 +147,11 @@ class ResultRecord:
     best_hand: int
     best_hand_cards: str | None
     twenty_nines: int
+    #: Manual counting: points this player's claims left out, points opponents took from
+    #: them by muggins, and points they took from others.
+    points_missed: int = 0
+    muggins_given: int = 0
+    muggins_taken: int = 0
 
 
 class _WinRate:
@@ -185,3 +196,6 @@ class StatsRow(_WinRate):
     best_hand: int
     best_hand_cards: str | None
     twenty_nines: int
+    points_missed: int = 0
+    muggins_given: int = 0
+    muggins_taken: int = 0

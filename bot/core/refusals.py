@@ -35,6 +35,15 @@ GAME_EXPIRED = "That game ended after sitting idle."
 # -- opening a game ----------------------------------------------------------------------------
 BAD_PLAYERS = "A game has 2, 3 or 4 players."
 BAD_TARGET = "A game is played to 121 or to 61 points."
+BAD_SCORING = "Game points follow the lurch or the skunk scale: choose `lurch` or `skunk`."
+AUTO_COUNTING = (
+    "This game counts every hand for you: claiming a count is for games opened with "
+    "`counting:manual`."
+)
+STALE_COUNT = "That count menu is from an earlier moment of the game: use the latest one."
+STALE_MUGGINS = "Too late: that count is settled."
+BAD_COUNT = "Choose a number of points from the menu."
+BAD_COUNTING = "Counting is `auto` (the bot counts) or `manual` (you count, with muggins)."
 
 
 def bad_level(levels: Sequence[str]) -> str:

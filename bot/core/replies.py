@@ -25,7 +25,7 @@ __all__ = [
     "User",
 ]
 
-ControlsKind = Literal["discard", "play"]
+ControlsKind = Literal["discard", "play", "count", "muggins"]
 LobbyButton = Literal["join", "leave", "start", "cancel", "remove_computer"]
 #: Every lobby button, in the order they are shown.
 LOBBY_BUTTONS: tuple[LobbyButton, ...] = ("join", "leave", "start", "cancel", "remove_computer")
@@ -52,11 +52,16 @@ class CardChoice:
 @dataclass(frozen=True, slots=True)
 class Controls:
     """A hand's controls: ``kind`` ``"discard"`` (a select menu: choose exactly ``pick`` cards
-    for the crib) or ``"play"`` (one button per card held, disabled ones cannot be played now).
+    for the crib), ``"play"`` (one button per card held, disabled ones cannot be played now),
+    and with manual counting ``"count"`` (two select menus of the values a hand can score,
+    ``claims``: 26 values, one more than a menu holds) or ``"muggins"`` (the Muggins! button
+    alone). ``muggins`` adds the Muggins! button to a count's menus, for a player who must
+    count next and may still call muggins on the claim before.
 
     ``stamp`` says which moment the controls belong to (the deal for a discard, the game's
-    version for a play); it comes back with the click (``GameService.click_discard`` /
-    ``click_play``) so that a control from an earlier moment gets a clear answer, not a move.
+    version otherwise); it comes back with the click (``GameService.click_discard`` /
+    ``click_play`` / ``click_count`` / ``click_muggins``) so that a control from an earlier
+    moment gets a clear answer, not a move.
     """
 
     game_id: int
@@ -64,6 +69,8 @@ class Controls:
     cards: tuple[CardChoice, ...]
     pick: int
     stamp: int
+    claims: tuple[int, ...] = ()
+    muggins: bool = False
 
 
 @dataclass(frozen=True, slots=True)

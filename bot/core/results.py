@@ -44,6 +44,9 @@ def result_rows(record: GameRecord, game: Game, tally: Tally) -> list[ResultReco
                 best_hand=mine.best_hand,
                 best_hand_cards=mine.best_hand_cards,
                 twenty_nines=mine.twenty_nines,
+                points_missed=mine.missed,
+                muggins_given=mine.muggins_given,
+                muggins_taken=mine.muggins_taken,
             )
         )
     return rows

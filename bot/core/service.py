@@ -55,17 +55,18 @@ from bot.core.refusals import Refused
 from bot.core.render.rules_help import rules_text
 from bot.core.render.standings import leaderboard_text, stats_text
 from bot.core.render.status import last_result_text, status_text
-from bot.core.render.text import card_labels, escape
+from bot.core.render.text import card_labels, escape, plural
 from bot.core.replies import Choice, Outcome, Reply, User
 from bot.core.results import result_rows
 from bot.core.storage import GameStore
 from bot.core.tally import Tally
 from engine.cards import Card, cards_str, parse_cards
 from engine.coach import review_view
+from engine.counting import Counting
 from engine.errors import RuleError
-from engine.events import Dealt, Event, Shown
+from engine.events import Dealt, Event, Mugginsed, Shown
 from engine.game import Game
-from engine.outcome import TARGETS
+from engine.outcome import TARGETS, Scoring
 from engine.phase import Phase
 from engine.views import SeatView
 
@@ -73,6 +74,13 @@ __all__ = ["GameService", "Owing", "RngFactory"]
 
 #: How long the table waits on a person before reminding them (a setting overrides it).
 REMIND_AFTER = timedelta(seconds=60)
+#: Manual counting: how long opponents may call muggins on a short claim, and how long a
+#: person may take to claim before the bot counts for them (settings override both).
+MUGGINS_WINDOW = timedelta(seconds=30)
+COUNT_TIMEOUT = timedelta(seconds=180)
+#: The most clock moves made in one look at a game (each one settles a hand, and a show has at
+#: most five hands; the computer's answers come inside each).
+MAX_CLOCK_MOVES = 5
 #: Games that ended this recently are brought up to date at start-up too.
 RECONCILE_ENDED = timedelta(days=1)
 #: How long a user's coach setting is taken as known (in this process) before it is asked again.
@@ -90,6 +98,8 @@ _CLOSED = {
 }
 
 _P = ParamSpec("_P")
+#: A move the clock makes in a game (closing a muggins window, counting for an idle player).
+ClockMove = Callable[[Game], list[Event]]
 
 
 @dataclass(frozen=True, slots=True)
@@ -149,8 +159,12 @@ class GameService:
         idle_expiry: timedelta,
         computer_rng: random.Random | None = None,
         remind_after: timedelta = REMIND_AFTER,
+        muggins_window: timedelta = MUGGINS_WINDOW,
+        count_timeout: timedelta = COUNT_TIMEOUT,
     ) -> None:
         self._store = store
+        self._muggins_window = muggins_window.total_seconds()
+        self._count_timeout = count_timeout.total_seconds()
         # The computer's choices use their own source: a secure one unless a test injects one.
         self._computers = ComputerPlayers(computer_rng or random.SystemRandom())
         self._remind_after = remind_after
@@ -177,7 +191,13 @@ class GameService:
 
     @classmethod
     def create(
-        cls, store: GameStore, *, idle_expiry: timedelta, remind_after: timedelta = REMIND_AFTER
+        cls,
+        store: GameStore,
+        *,
+        idle_expiry: timedelta,
+        remind_after: timedelta = REMIND_AFTER,
+        muggins_window: timedelta = MUGGINS_WINDOW,
+        count_timeout: timedelta = COUNT_TIMEOUT,
     ) -> GameService:
         """A service with real randomness and the UTC clock (what the running bot uses)."""
         system = random.SystemRandom()
@@ -188,6 +208,8 @@ class GameService:
             idle_expiry=idle_expiry,
             computer_rng=system,
             remind_after=remind_after,
+            muggins_window=muggins_window,
+            count_timeout=count_timeout,
         )
 
     # -- plumbing -----------------------------------------------------------------------------
@@ -330,11 +352,15 @@ class GameService:
         target: int = 121,
         vs_computer: bool = False,
         difficulty: str = DEFAULT_LEVEL,
+        scoring: str = Scoring.LURCH,
+        counting: str = Counting.AUTO,
     ) -> Outcome:
         """Open a game in this channel with ``user`` in the first seat.
 
         With ``vs_computer`` every other seat is a computer player at ``difficulty`` and the
         game deals at once; otherwise a lobby opens (where the creator may add computers).
+        ``scoring`` is the rule for game points (``lurch`` or ``skunk``) and ``counting`` who
+        counts the show (``auto``, or ``manual``: each owner claims, with muggins).
         """
         if players not in (2, 3, 4):
             raise Refused(refusals.BAD_PLAYERS)
@@ -342,6 +368,10 @@ class GameService:
             raise Refused(refusals.BAD_TARGET)
         if difficulty not in LEVELS:
             raise Refused(refusals.bad_level(LEVELS))
+        if scoring not in tuple(Scoring):
+            raise Refused(refusals.BAD_SCORING)
+        if counting not in tuple(Counting):
+            raise Refused(refusals.BAD_COUNTING)
         async with self._lock(channel_id):
             if await self._store.open_game_in_channel(channel_id) is not None:
                 raise Refused(refusals.CHANNEL_BUSY)
@@ -353,6 +383,8 @@ class GameService:
                 target=target,
                 now=self._now(),
                 vs_computer=vs_computer,
+                scoring=Scoring(scoring),
+                counting=Counting(counting),
             )
             if vs_computer:
                 seats = lobby.fill_with_computers(record, difficulty)
@@ -435,7 +467,13 @@ class GameService:
     async def _deal(self, record: GameRecord) -> None:
         """Cut for deal and deal the first hand of a full lobby (lock held)."""
         rng = self._rng_factory(f"{record.id}:{record.version}")
-        game, events = Game.new([s.name for s in record.seats], target=record.target, rng=rng)
+        game, events = Game.new(
+            [s.name for s in record.seats],
+            target=record.target,
+            rng=rng,
+            scoring=record.scoring,
+            counting=record.counting,
+        )
         tally = Tally.empty(record.num_players)
         tally.add(events)
         log = DealLog.start(game.num_sides)
@@ -526,6 +564,69 @@ class GameService:
             return f"You played {chosen}.{rest}"
 
         return await self._apply(loaded, lambda g: g.play(seat, chosen), reply, answering=answering)
+
+    @_answers
+    async def count(self, channel_id: int, user: User, points: int) -> Outcome:
+        """Manual counting: claim ``points`` for the hand (or crib) you must count now."""
+        return await self._in_channel(channel_id, lambda r: self._count(r, user, points))
+
+    async def _count(
+        self, record: GameRecord, user: User, points: int, *, answering: int | None = None
+    ) -> Outcome:
+        loaded, seat = self._seated(record, user)
+        if loaded.game.counting is not Counting.MANUAL:
+            raise Refused(refusals.AUTO_COUNTING)
+        return await self._apply(
+            loaded,
+            lambda g: g.claim(seat, points),
+            lambda g, e: f"You claimed {points}.",
+            answering=answering,
+        )
+
+    async def _muggins(self, record: GameRecord, user: User, answering: int) -> Outcome:
+        loaded, seat = self._seated(record, user)
+
+        def reply(game: Game, events: Sequence[Event]) -> str:
+            taken = next(e for e in events if isinstance(e, Mugginsed))
+            return f"Muggins! You take {plural(taken.points, 'point')}."
+
+        return await self._apply(loaded, lambda g: g.muggins(seat), reply, answering=answering)
+
+    def _clock_move(self, record: GameRecord, game: Game) -> tuple[float, ClockMove] | None:
+        """The move the clock makes at a manual show, and when: closing the muggins window on
+        a short claim, or counting the hand of a person who has not claimed in time."""
+        if record.status is not GameStatus.ACTIVE or game.phase is not Phase.SHOW:
+            return None
+        window = game.muggins_window
+        if window is not None:
+            owner = window.seat
+            return record.updated_at + self._muggins_window, lambda g: g.close_muggins(owner)
+        turn = game.count_turn
+        if turn is None or record.seats[turn.seat].is_computer:
+            return None
+        seat = turn.seat
+        return record.updated_at + self._count_timeout, lambda g: g.auto_count(seat)
+
+    async def _clock_moves(self, record: GameRecord, now: float) -> tuple[GameRecord, float | None]:
+        """Make the clock's moves of a manual show that are due (each under the channel's
+        lock, the computer answering as after any move): the game as it is then, and when the
+        next move falls due, if any."""
+        for _ in range(2 * MAX_CLOCK_MOVES):
+            if record.counting is not Counting.MANUAL or record.snapshot is None:
+                return record, None
+            due = self._clock_move(record, self._games.load(record).game)
+            if due is None or due[0] > now:
+                return record, None if due is None else due[0]
+            async with self._lock(record.channel_id):
+                record = await self._reloaded(record.id)
+                if record.snapshot is None:
+                    continue
+                loaded = self._games.load(record)
+                due = self._clock_move(record, loaded.game)
+                if due is not None and due[0] <= now:
+                    await self._apply(loaded, due[1], lambda g, e: "")
+                    record = await self._reloaded(record.id)
+        return record, None
 
     @_answers
     async def hand(self, channel_id: int, user: User) -> Outcome:
@@ -619,24 +720,55 @@ class GameService:
 
         return await self._by_id(game_id, body)
 
+    @_answers
+    async def click_count(self, game_id: int, stamp: int, user: User, value: str) -> Outcome:
+        """A count select of a hand message (manual counting): claim the chosen value."""
+
+        async def body(record: GameRecord) -> Outcome:
+            if stamp != record.version:
+                raise Refused(refusals.STALE_COUNT)
+            if not value.isdecimal():
+                raise Refused(refusals.BAD_COUNT)
+            deal = self._started(record).game.deal_number
+            return await self._count(record, user, int(value), answering=deal)
+
+        return await self._by_id(game_id, body)
+
+    @_answers
+    async def click_muggins(self, game_id: int, stamp: int, user: User) -> Outcome:
+        """The Muggins! button of a hand message: take the points a short claim missed."""
+
+        async def body(record: GameRecord) -> Outcome:
+            if stamp != record.version:
+                raise Refused(refusals.STALE_MUGGINS)
+            deal = self._started(record).game.deal_number
+            return await self._muggins(record, user, deal)
+
+        return await self._by_id(game_id, body)
+
     # -- the messages a game owns (for the Discord layer) -------------------------------------
     async def owed(self, game_id: int, now: float | None = None) -> Owing | None:
         """What every message of the game should show now, beside what was last sent (None
-        for a game that does not exist)."""
+        for a game that does not exist). At a manual show the clock's moves are made first
+        when due (see :meth:`_clock_moves`), and the next one is when to look again."""
+        moment = self._now() if now is None else now
         record = await self._store.get_game(game_id)
         if record is None:
             return None
+        record, next_move = await self._clock_moves(record, moment)
         loaded = None if record.snapshot is None else self._games.load(record)
         people = [s.user_id for s in record.seats if s.user_id is not None]
         facts = TableFacts(
             refused=await self._refusals(game_id),
             coach_off=await self._coach_off(people),
-            now=self._now() if now is None else now,
+            now=moment,
             remind_after=self._remind_after.total_seconds(),
         )
         found = project(record, loaded, facts, self._settled_for(record, loaded, facts))
         sent = dict(await self._sent_of(game_id))
-        return Owing(game_id, record.channel_id, record.version, found.owed, sent, found.check_at)
+        times = [t for t in (found.check_at, next_move) if t is not None]
+        check_at = min(times) if times else None
+        return Owing(game_id, record.channel_id, record.version, found.owed, sent, check_at)
 
     async def _sent_of(self, game_id: int) -> dict[str, MessageRecord]:
         """What was last sent of a game's messages, read once and then kept with every send
@@ -882,9 +1014,10 @@ def _seat_of_action(step: Step) -> int | None:
 
 
 def _coach_after_show(log: DealLog, step: Step) -> None:
-    """When a step showed a deal, keep the coach's line about each seat's discard (judged from
-    its view just before the play ended; a person only ever sees their own)."""
-    shown = [e for e in step.events if isinstance(e, Shown)]
+    """When a step ended the play and showed the deal (or, with manual counting, opened the
+    show), keep the coach's line about each seat's discard (judged from its view just before
+    the play ended; a person only ever sees their own)."""
+    shown = any(isinstance(e, Shown) for e in step.events) or step.table.phase is Phase.SHOW
     if not shown or not step.before:
         return
     lines = {}

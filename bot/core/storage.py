@@ -22,6 +22,8 @@ from bot.core.records import (
     SeatRecord,
     StatsRow,
 )
+from engine.counting import Counting
+from engine.outcome import Scoring
 
 __all__ = ["ChannelBusy", "GameStore", "StoreError", "VersionConflict"]
 
@@ -61,8 +63,11 @@ class GameStore(Protocol):
         target: int,
         now: float,
         vs_computer: bool = False,
+        scoring: Scoring = Scoring.LURCH,
+        counting: Counting = Counting.AUTO,
     ) -> GameRecord:
-        """Open a lobby with ``creator`` in seat 0; :class:`ChannelBusy` if one is open."""
+        """Open a lobby with ``creator`` in seat 0 and the table's options (the rule for game
+        points, who counts the show); :class:`ChannelBusy` if one is open."""
         ...
 
     async def get_game(self, game_id: int) -> GameRecord | None:

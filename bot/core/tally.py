@@ -11,7 +11,7 @@ from dataclasses import asdict, dataclass
 from typing import Any
 
 from engine.cards import cards_str
-from engine.events import Event, PointSource, Shown, points_scored
+from engine.events import Event, Mugginsed, PointSource, Shown, points_scored
 
 __all__ = ["SeatTally", "Tally"]
 
@@ -29,6 +29,11 @@ class SeatTally:
     best_hand: int = 0
     best_hand_cards: str | None = None
     twenty_nines: int = 0
+    #: Manual counting: points its claims left out, points opponents took from it by
+    #: muggins (given) and points it took from them (taken).
+    missed: int = 0
+    muggins_given: int = 0
+    muggins_taken: int = 0
 
 
 @dataclass(slots=True)
@@ -53,24 +58,33 @@ class Tally:
 
     def add(self, events: Iterable[Event]) -> None:
         """Count the points of ``events`` to the seats that scored them (his heels counts
-        with the pegging)."""
+        with the pegging; points taken by muggins are kept apart), and each hand's worth (its
+        best, its 29s, and what a claim missed) from its show."""
         for event in events:
+            if isinstance(event, Shown):
+                self._shown(event)
+            elif isinstance(event, Mugginsed):
+                self.seats[event.seat].muggins_taken += event.points
+                self.seats[event.owner].muggins_given += event.points
             scored = points_scored(event)
-            if scored is None:
+            if scored is None or scored.source is PointSource.MUGGINS:
                 continue
             seat = self.seats[scored.seat]
             if scored.source in (PointSource.PEGGING, PointSource.HEELS):
                 seat.pegging += scored.points
-                continue
-            if scored.points == PERFECT_HAND:
-                seat.twenty_nines += 1
-            if scored.source is PointSource.CRIB:
+            elif scored.source is PointSource.CRIB:
                 seat.crib += scored.points
-                continue
-            seat.hand += scored.points
-            seat.deals += 1
-            if isinstance(event, Shown) and (
-                seat.best_hand_cards is None or scored.points > seat.best_hand
-            ):
-                seat.best_hand = scored.points
-                seat.best_hand_cards = f"{cards_str(event.cards)} + {event.starter}"
+            else:
+                seat.hand += scored.points
+                seat.deals += 1
+
+    def _shown(self, event: Shown) -> None:
+        """A hand or crib shown: its true worth, whoever counted it (a claim is in ``missed``)."""
+        seat = self.seats[event.seat]
+        worth = event.score.total
+        seat.missed += event.missed
+        if worth == PERFECT_HAND:
+            seat.twenty_nines += 1
+        if not event.crib and (seat.best_hand_cards is None or worth > seat.best_hand):
+            seat.best_hand = worth
+            seat.best_hand_cards = f"{cards_str(event.cards)} + {event.starter}"

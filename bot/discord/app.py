@@ -90,6 +90,8 @@ class CribbageBot(commands.Bot):
                 self.store,
                 idle_expiry=self.settings.idle_expiry,
                 remind_after=self.settings.turn_reminder,
+                muggins_window=self.settings.muggins_window,
+                count_timeout=self.settings.count_timeout,
             )
         _warm_engine()
         self.add_dynamic_items(*DYNAMIC_ITEMS)

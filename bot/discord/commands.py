@@ -16,6 +16,8 @@ from discord import app_commands
 from bot.core.computer import DEFAULT_LEVEL, LEVEL_BLURBS, LEVELS
 from bot.core.replies import Choice, Outcome, User
 from bot.discord.interactions import is_moderator, send_error, user_of
+from engine.counting import Counting
+from engine.outcome import Scoring
 
 if TYPE_CHECKING:
     from bot.discord.app import CribbageBot
@@ -65,6 +67,14 @@ DIFFICULTY_ALONE = (
 _TARGETS = [
     app_commands.Choice(name="121 points (full game)", value=121),
     app_commands.Choice(name="61 points (short game)", value=61),
+]
+_SCORING = [
+    app_commands.Choice(name="lurch: 2 game points when the loser is short of half", value="lurch"),
+    app_commands.Choice(name="skunk: 2 under 91, 3 under 61 (61 games: 2 under 31)", value="skunk"),
+]
+_COUNTING = [
+    app_commands.Choice(name="auto: the bot counts every hand", value="auto"),
+    app_commands.Choice(name="manual: count your own hands, with muggins", value="manual"),
 ]
 
 ServiceCall = Callable[[], Awaitable[Outcome]]
@@ -117,9 +127,11 @@ class CribbageCommands(app_commands.Group):
         target="Points to win (default 121)",
         vs_computer="Play the computer: it takes the other seats and the game deals at once",
         difficulty="How well the computer plays (default hard); implies vs_computer",
+        scoring="Game points: lurch (default, 2 for a loser short of half) or the skunk scale",
+        counting="Who counts the show: auto (default) or manual, you count, with muggins",
     )
     @app_commands.choices(players=_PLAYERS, target=_TARGETS)
-    @app_commands.choices(difficulty=_DIFFICULTIES)
+    @app_commands.choices(difficulty=_DIFFICULTIES, scoring=_SCORING, counting=_COUNTING)
     async def new(
         self,
         interaction: discord.Interaction[Any],
@@ -127,6 +139,8 @@ class CribbageCommands(app_commands.Group):
         target: app_commands.Choice[int] | None = None,
         vs_computer: bool | None = None,
         difficulty: app_commands.Choice[str] | None = None,
+        scoring: app_commands.Choice[str] | None = None,
+        counting: app_commands.Choice[str] | None = None,
     ) -> None:
         """Open a game; you take the first seat (against the computer: it deals at once)."""
         if difficulty is not None and vs_computer is False:
@@ -149,6 +163,8 @@ class CribbageCommands(app_commands.Group):
                 target=points,
                 vs_computer=computer,
                 difficulty=level,
+                scoring=scoring.value if scoring else Scoring.LURCH,
+                counting=counting.value if counting else Counting.AUTO,
             ),
             ephemeral=False,  # the answer is the lobby, in the channel
         )
@@ -224,6 +240,18 @@ class CribbageCommands(app_commands.Group):
         self, interaction: discord.Interaction[Any], current: str
     ) -> list[app_commands.Choice[str]]:
         return await _completions(interaction, _bot(interaction).service.autocomplete_play, current)
+
+    @app_commands.command(
+        name="count", description="Claim what your hand (or crib) is worth, with manual counting"
+    )
+    @app_commands.describe(points="Your count, 0 to 29; claim too few and others may muggins you")
+    async def count(
+        self, interaction: discord.Interaction[Any], points: app_commands.Range[int, 0, 29]
+    ) -> None:
+        """Claim the count of the hand you must count now."""
+        user = user_of(interaction)
+        service = _bot(interaction).service
+        await self._in_channel(interaction, lambda ch: lambda: service.count(ch, user, points))
 
     @app_commands.command(
         name="status", description="Show the table: scores, dealer, whose turn, the count"

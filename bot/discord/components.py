@@ -10,7 +10,10 @@ Custom ids (at most 100 characters, Discord's limit):
 - ``crib:<game>:lobby:<join|leave|start|cancel|remove_computer>``: the lobby message's buttons;
 - ``crib:<game>:lobby:computer``: the lobby's "Add computer" menu (values are levels);
 - ``crib:<game>:discard:<stamp>``: the crib select menu sent with each deal;
-- ``crib:<game>:play:<stamp>:<card code>``: one button per card on your turn.
+- ``crib:<game>:play:<stamp>:<card code>``: one button per card on your turn;
+- ``crib:<game>:count:<stamp>:<0|1>``: the two menus of values to claim for a hand (manual
+  counting: 26 values, one more than a select menu holds, so split in two);
+- ``crib:<game>:muggins:<stamp>``: the Muggins! button while an opponent's short claim is open.
 
 The stamp is the service's :attr:`bot.core.replies.Controls.stamp`, handed back with the click so
 that a control from an earlier moment of the game gets a clear answer instead of acting.
@@ -203,12 +206,95 @@ class PlayButton(
         await _bot(interaction).io.play_click(interaction, self.game_id, self.stamp, self.code)
 
 
+class CountSelect(
+    discord.ui.DynamicItem[discord.ui.Select[Any]],
+    template=r"crib:(?P<game>\d+):count:(?P<stamp>\d+):(?P<half>[01])",
+):
+    """One of the two menus of points to claim for the hand you count (manual counting)."""
+
+    def __init__(self, game_id: int, stamp: int, half: int, values: tuple[int, ...] = ()) -> None:
+        options = [
+            discord.SelectOption(label=f"{v} points" if v != 1 else "1 point", value=str(v))
+            for v in values
+        ]
+        low = f"{values[0]}-{values[-1]}" if values else ""
+        super().__init__(
+            discord.ui.Select(
+                custom_id=f"crib:{game_id}:count:{stamp}:{half}",
+                placeholder=f"Claim {low} points" if low else "Claim points",
+                min_values=1,
+                max_values=1,
+                # An item rebuilt from a click carries no options: Discord sends only the value.
+                options=options or [discord.SelectOption(label="-", value="-")],
+                row=half,
+            )
+        )
+        self.game_id = game_id
+        self.stamp = stamp
+
+    @classmethod
+    async def from_custom_id(
+        cls,
+        interaction: discord.Interaction[Any],
+        item: discord.ui.Item[Any],
+        match: re.Match[str],
+        /,
+    ) -> CountSelect:
+        """Rebuild the menu from its custom id (discord.py calls this on each choice)."""
+        return cls(int(match["game"]), int(match["stamp"]), int(match["half"]))
+
+    async def callback(self, interaction: discord.Interaction[Any]) -> None:
+        """Claim the chosen number of points."""
+        values = list(self.item.values)
+        value = values[0] if values else ""
+        await _bot(interaction).io.count_click(interaction, self.game_id, self.stamp, value)
+
+
+class MugginsButton(
+    discord.ui.DynamicItem[discord.ui.Button[Any]],
+    template=r"crib:(?P<game>\d+):muggins:(?P<stamp>\d+)",
+):
+    """Muggins! Take the points an opponent's claim missed (the first to press it)."""
+
+    def __init__(self, game_id: int, stamp: int) -> None:
+        super().__init__(
+            discord.ui.Button(
+                label="Muggins!",
+                style=discord.ButtonStyle.danger,
+                custom_id=f"crib:{game_id}:muggins:{stamp}",
+                row=2,
+            )
+        )
+        self.game_id = game_id
+        self.stamp = stamp
+
+    @classmethod
+    async def from_custom_id(
+        cls,
+        interaction: discord.Interaction[Any],
+        item: discord.ui.Item[Any],
+        match: re.Match[str],
+        /,
+    ) -> MugginsButton:
+        """Rebuild the button from its custom id (discord.py calls this on each click)."""
+        return cls(int(match["game"]), int(match["stamp"]))
+
+    async def callback(self, interaction: discord.Interaction[Any]) -> None:
+        """Call muggins."""
+        await _bot(interaction).io.muggins_click(interaction, self.game_id, self.stamp)
+
+
+#: How many values each of the count menus holds (Discord: at most 25 options a menu).
+COUNT_MENU_SIZE = 13
+
 #: Registered in ``setup_hook`` so clicks on messages sent before a restart still work.
 DYNAMIC_ITEMS: tuple[type[discord.ui.DynamicItem[Any]], ...] = (
     LobbyButton,
     ComputerSelect,
     DiscardSelect,
     PlayButton,
+    CountSelect,
+    MugginsButton,
 )
 
 
@@ -230,6 +316,14 @@ def controls_view(view: MessageView) -> discord.ui.View | None:
     if controls.kind == "discard":
         select = DiscardSelect(controls.game_id, controls.stamp, controls.cards, controls.pick)
         made.add_item(select)
+    elif controls.kind in ("count", "muggins"):
+        claims = controls.claims
+        halves = (claims[:COUNT_MENU_SIZE], claims[COUNT_MENU_SIZE:])
+        for half, values in enumerate(halves):
+            if values:
+                made.add_item(CountSelect(controls.game_id, controls.stamp, half, values))
+        if controls.kind == "muggins" or controls.muggins:
+            made.add_item(MugginsButton(controls.game_id, controls.stamp))
     else:
         for card in controls.cards:
             button = PlayButton(

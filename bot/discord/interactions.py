@@ -198,6 +198,22 @@ class DiscordIO:
         user = user_of(interaction)
         await self._click(interaction, lambda: self.service.click_play(game_id, stamp, user, code))
 
+    async def count_click(
+        self, interaction: discord.Interaction[Any], game_id: int, stamp: int, value: str
+    ) -> None:
+        """A count menu of a hand (manual counting): claim the chosen value."""
+        user = user_of(interaction)
+        await self._click(
+            interaction, lambda: self.service.click_count(game_id, stamp, user, value)
+        )
+
+    async def muggins_click(
+        self, interaction: discord.Interaction[Any], game_id: int, stamp: int
+    ) -> None:
+        """The Muggins! button of a hand."""
+        user = user_of(interaction)
+        await self._click(interaction, lambda: self.service.click_muggins(game_id, stamp, user))
+
     async def _click(self, interaction: discord.Interaction[Any], call: ServiceCall) -> None:
         await self._entered(interaction, self._clicked(interaction, call))
 

@@ -42,6 +42,8 @@ from bot.core.records import (
     StatsRow,
 )
 from bot.core.storage import ChannelBusy, VersionConflict
+from engine.counting import Counting
+from engine.outcome import Scoring
 
 __all__ = ["MIGRATIONS_DIR", "Store", "migrations"]
 
@@ -68,6 +70,7 @@ def migrations(directory: Path = MIGRATIONS_DIR) -> list[tuple[int, Path]]:
 _GAME_COLUMNS = (
     "g.id, g.guild_id, g.channel_id, g.status, g.creator_id, g.num_players, g.target,"
     " g.vs_computer, g.snapshot, g.version, g.created_at, g.updated_at, g.end_note,"
+    " g.scoring, g.counting,"
     " s.seat, s.user_id, s.display_name, s.is_computer, s.computer_level"
 )
 #: The columns of ``results`` that hold a ResultRecord, named as its fields.
@@ -118,6 +121,8 @@ def _games(rows: Iterable[sqlite3.Row]) -> list[GameRecord]:
                 updated_at=first["updated_at"],
                 seats=seats,
                 end_note=first["end_note"],
+                scoring=Scoring(first["scoring"]),
+                counting=Counting(first["counting"]),
             )
         )
     return games
@@ -159,6 +164,9 @@ def _result_rows(
             r.best_hand,
             r.best_hand_cards,
             r.twenty_nines,
+            r.points_missed,
+            r.muggins_given,
+            r.muggins_taken,
             now,
             game_id,
         )
@@ -170,8 +178,8 @@ _INSERT_RESULTS = (
     "INSERT INTO results (game_id, guild_id, seat, user_id, display_name, is_computer,"
     " vs_computer, won, game_points, skunk_given, skunk_taken, score, final_scores,"
     " reason, pegging_points, hand_points, crib_points, deals, best_hand,"
-    " best_hand_cards, twenty_nines, finished_at)"
-    " SELECT ?, guild_id, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?"
+    " best_hand_cards, twenty_nines, points_missed, muggins_given, muggins_taken, finished_at)"
+    " SELECT ?, guild_id, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?"
     " FROM games WHERE id = ?"
 )
 
@@ -309,14 +317,18 @@ class Store:
         target: int,
         now: float,
         vs_computer: bool = False,
+        scoring: Scoring = Scoring.LURCH,
+        counting: Counting = Counting.AUTO,
     ) -> GameRecord:
-        """Open a lobby with ``creator`` in seat 0. Raises :class:`ChannelBusy`."""
+        """Open a lobby with ``creator`` in seat 0 and the table's options. Raises
+        :class:`ChannelBusy`."""
         async with self._writing() as db:
             try:
                 cursor = await db.execute(
                     "INSERT INTO games (guild_id, channel_id, status, creator_id,"
-                    " num_players, target, vs_computer, version, created_at, updated_at)"
-                    " VALUES (?, ?, 'lobby', ?, ?, ?, ?, 0, ?, ?)",
+                    " num_players, target, vs_computer, version, created_at, updated_at,"
+                    " scoring, counting)"
+                    " VALUES (?, ?, 'lobby', ?, ?, ?, ?, 0, ?, ?, ?, ?)",
                     (
                         guild_id,
                         channel_id,
@@ -326,6 +338,8 @@ class Store:
                         int(vs_computer),
                         now,
                         now,
+                        str(scoring),
+                        str(counting),
                     ),
                 )
             except sqlite3.IntegrityError:
@@ -589,7 +603,9 @@ class Store:
             "   SUM(skunk_given) AS given, SUM(skunk_taken) AS taken,"
             "   SUM(pegging_points) AS pegging, SUM(hand_points) AS hand,"
             "   SUM(crib_points) AS crib, SUM(deals) AS deals, MAX(best_hand) AS best,"
-            "   SUM(twenty_nines) AS nines FROM mine GROUP BY vs_computer)"
+            "   SUM(twenty_nines) AS nines, SUM(points_missed) AS missed,"
+            "   SUM(muggins_given) AS m_given, SUM(muggins_taken) AS m_taken"
+            "   FROM mine GROUP BY vs_computer)"
             " SELECT totals.*, (SELECT best_hand_cards FROM mine"
             "   WHERE mine.vs_computer = totals.vs_computer AND mine.best_hand = totals.best"
             "   ORDER BY finished_at LIMIT 1) AS best_cards"
@@ -609,6 +625,9 @@ class Store:
                 best_hand=row["best"],
                 best_hand_cards=row["best_cards"],
                 twenty_nines=row["nines"],
+                points_missed=row["missed"],
+                muggins_given=row["m_given"],
+                muggins_taken=row["m_taken"],
             )
             for row in rows
         }

@@ -8,6 +8,7 @@ import random
 import pytest
 
 from bot.core.records import LeaderRow, StatsRow
+from bot.core.render.lobby import lobby_text
 from bot.core.render.private import hand_text
 from bot.core.render.rules_help import RULES_TOPICS, rules_text
 from bot.core.render.standings import leaderboard_text, stats_text
@@ -15,6 +16,7 @@ from bot.core.render.status import board, status_text
 from bot.core.render.table import deal_text, result_line
 from bot.core.render.text import MAX_MESSAGE, Names, chunk
 from engine.cards import Card, parse_cards
+from engine.counting import Counting
 from engine.events import (
     CountReset,
     CutForDeal,
@@ -33,6 +35,7 @@ from engine.game import Game
 from engine.outcome import EndReason, Scoring, make_result
 from engine.pegging import score_pegging
 from engine.scoring import score_hand
+from tests.helpers.rigging import play_cards, rigged_game
 
 
 def c(text: str) -> Card:
@@ -170,7 +173,14 @@ def test_result_with_skunk_and_game_points(game: Game) -> None:
     assert one([GameOver(lurch)], game) == "🏆 Al wins 121-60 — a lurch, 2 game points"
     resigned = make_result(121, (10, 40), 1, EndReason.RESIGNED, Scoring.SKUNK)
     assert result_line(Names(["Al", "Bea"], 2), resigned, resigned=0) == (
-        "Al resigned — 🏆 Bea wins 40-10 — a double skunk, 3 game points"
+        "Al resigned — 🏆 Bea wins, a double skunk, 3 game points (40-10)"
+    )
+
+
+def test_resignation_at_0_0_is_a_lurch_in_the_result_line() -> None:
+    resigned = make_result(121, (0, 0), 0, EndReason.RESIGNED)
+    assert result_line(Names(["Al", "Bea"], 2), resigned, resigned=1) == (
+        "Bea resigned — 🏆 Al wins, a lurch, 2 game points (0-0)"
     )
 
 
@@ -277,3 +287,61 @@ def test_leaderboard_shows_games_against_the_computer_apart() -> None:
     only = leaderboard_text([], computer)
     assert only.startswith("No games between people have finished on this server yet.")
     assert leaderboard_text([], []) == "No games have finished on this server yet."
+
+
+def test_rules_the_last_card_pegs_1_or_2_if_it_makes_31() -> None:
+    assert "The last card of the play pegs 1 (2 if it makes 31)." in rules_text("play")
+
+
+def test_rules_game_points_by_the_lurch_the_skunk_scale_and_resignation() -> None:
+    text = rules_text("scoring")
+    assert "By the lurch (the default)" in text and "under 61 in a 121 game" in text
+    assert "`scoring:skunk`" in text and "under 91 is skunked (2)" in text
+    assert "A resignation is a loss at the scores as they stand" in text
+    assert "`counting:manual`" in rules_text("show") and "Muggins!" in rules_text("show")
+
+
+def test_manual_show_says_the_cards_the_claim_the_muggins_and_then_the_breakdown() -> None:
+    game, _ = rigged_game(
+        ["5C KS JC 6C", "KH 6D 10H 5S"],
+        ["8H 9D", "AS 3C"],
+        dealer=0,
+        starter="2D",
+        counting=Counting.MANUAL,
+    )
+    events = play_cards(game, "KH 5C 6D KS 10H JC 5S 6C")
+    view = game.public_view()
+    live = deal_text(Names.of(view), events, view, live=True)
+    assert "Waiting for Bea to count their hand: 5♠ 6♦ 10♥ K♥ + starter 2♦." in live.show
+    events += game.claim(1, 2)
+    view = game.public_view()
+    live = deal_text(Names.of(view), events, view, live=True)
+    assert "Bea's hand: 5♠ 6♦ 10♥ K♥ + starter 2♦ — Bea claims 2 (Bea 2)" in live.show
+    assert "Bea claimed 2 — an opponent may call **Muggins!**" in live.show
+    assert "fifteen" not in live.show  # the breakdown waits for the window
+    events += game.muggins(0)
+    view = game.public_view()
+    text = deal_text(Names.of(view), events, view, live=True).show
+    assert "Muggins! Al takes the 2 points Bea missed (Al 8)" in text
+    assert "Bea's hand counted: fifteen two, fifteen four — 2 points missed" in text
+
+
+def test_lobby_names_the_table_options() -> None:
+    assert "to 121; game points by the lurch, auto counting." in lobby_text("Al", ["Al"], 2, 121)
+    skunk = lobby_text("Al", ["Al"], 2, 61, scoring=Scoring.SKUNK, counting=Counting.MANUAL)
+    assert "to 61; game points on the skunk scale, you count your hands (muggins)." in skunk
+
+
+def test_status_at_a_manual_show_says_who_counts() -> None:
+    game, _ = rigged_game(
+        ["5C KS JC 6C", "KH 6D 10H 5S"],
+        ["8H 9D", "AS 3C"],
+        dealer=0,
+        starter="2D",
+        counting=Counting.MANUAL,
+    )
+    play_cards(game, "KH 5C 6D KS 10H JC 5S 6C")
+    game.claim(1, 2)
+    text = status_text(game.public_view())
+    assert "The show — starter 2♦." in text
+    assert "Bea claimed 2: muggins may be called." in text and "Al to count their hand." in text

@@ -171,7 +171,7 @@ async def test_leaderboard_and_stats_after_finished_games(world: World, bot: Bot
     assert bea.name in stats.content
     games = wins[bea.id] + losses[bea.id]
     assert f"{games} games, {wins[bea.id]} win" in stats.content, stats.content
-    assert f"skunks given {given[bea.id]}, taken {taken[bea.id]}" in stats.content
+    assert f"lurches and skunks given {given[bea.id]}, taken {taken[bea.id]}" in stats.content
     mine = await fd.slash(cy, world.general, "/cribbage stats")
     assert cy.name in mine.content and "2 games, 1 win" in mine.content, mine.content
     nobody = await fd.slash(al, world.general, f"/cribbage stats user:{world.spectator.name}")

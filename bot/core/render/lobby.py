@@ -5,7 +5,10 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from bot.core.records import GameStatus
+from bot.core.render.rules_help import RULE_NAMES as _RULE_NAMES
 from bot.core.render.text import escape, plural
+from engine.counting import Counting
+from engine.outcome import Scoring
 
 __all__ = ["lobby_text"]
 
@@ -24,10 +27,16 @@ def lobby_text(
     num_players: int,
     target: int,
     state: GameStatus = GameStatus.LOBBY,
+    scoring: Scoring = Scoring.LURCH,
+    counting: Counting = Counting.AUTO,
 ) -> str:
     """The lobby message as it reads while the game is in ``state``."""
     seated = ", ".join(escape(n) for n in names) if names else "nobody"
-    head = f"**Cribbage** — {num_players} players, to {target}. Opened by {escape(creator)}."
+    counted = "you count your hands (muggins)" if counting is Counting.MANUAL else "auto counting"
+    head = (
+        f"**Cribbage** — {num_players} players, to {target}; {_RULE_NAMES[scoring]},"
+        f" {counted}. Opened by {escape(creator)}."
+    )
     partners = " Partners sit opposite: seats 1 & 3 against 2 & 4." if num_players == 4 else ""
     lines = [head + partners, f"Seated ({len(names)}/{num_players}): {seated}"]
     if state is not GameStatus.LOBBY:

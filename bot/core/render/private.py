@@ -59,9 +59,43 @@ def hand_text(view: SeatView, channel_id: int, coach: str | None = None) -> str:
             )
         held = cards_str(view.hand) if view.hand else "none left"
         lines.append(f"Your cards: {held}")
+    elif view.phase is Phase.SHOW:
+        lines.append(_show_text(names, view))
     else:
         lines.append(f"The game is over: the result is in <#{channel_id}>.")
     lines.append(scores_line(names, view.scores, view.target))
+    return "\n".join(lines)
+
+
+def _show_text(names: Names, view: SeatView) -> str:
+    """Where a manual show stands for this seat: its count to claim, a muggins to call, or
+    whom the table waits for."""
+    lines = []
+    window = view.muggins
+    if window is not None:
+        owner = "you" if window.seat == view.seat else names.seat(window.seat)
+        what = "crib" if window.crib else "hand"
+        if window.side == view.sides[view.seat]:
+            lines.append(f"{owner.capitalize()} claimed {window.claimed} for the {what}.")
+        else:
+            lines.append(
+                f"{owner} claimed {window.claimed} for the {what}. Missed something? "
+                "Press **Muggins!** to take the points."
+            )
+    turn = view.count_turn
+    if turn is not None:
+        cards = f"{cards_str(turn.cards)} + starter {view.starter}"
+        if turn.seat != view.seat:
+            what = "the crib" if turn.crib else "their hand"
+            lines.append(f"{names.seat(turn.seat)} is counting {what}: {cards}.")
+        elif window is not None and window.seat == view.seat:
+            lines.append(f"Next you count your crib: {cards} (once muggins is settled).")
+        else:
+            what = "your crib" if turn.crib else "your hand"
+            lines.append(
+                f"**Count {what}:** {cards}. Claim its points from the menu "
+                "(or `/cribbage count`); claim too few and the others may call muggins."
+            )
     return "\n".join(lines)
 
 
@@ -83,4 +117,6 @@ def turn_reminder(view: SeatView, channel_id: int) -> str:
     if view.phase is Phase.DISCARD:
         cards = plural(view.discard_count, "card")
         return f"{where(channel_id)}: the table is waiting for your {cards} for the crib."
+    if view.phase is Phase.SHOW:
+        return f"{where(channel_id)}: the table is waiting for you to count your hand."
     return f"{where(channel_id)}: it's your turn — count {view.count}."

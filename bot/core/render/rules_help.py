@@ -2,7 +2,15 @@
 
 from __future__ import annotations
 
-__all__ = ["RULES_TOPICS", "rules_text"]
+from engine.outcome import Scoring
+
+__all__ = ["RULES_TOPICS", "RULE_NAMES", "rules_text"]
+
+#: How the table names its rule for game points (the lobby, the rules, the standings).
+RULE_NAMES = {
+    Scoring.LURCH: "game points by the lurch",
+    Scoring.SKUNK: "game points on the skunk scale",
+}
 
 RULES_TOPICS: dict[str, str] = {
     "overview": (
@@ -22,27 +30,36 @@ RULES_TOPICS: dict[str, str] = {
         "**The play.** The player left of the dealer leads; each in turn plays a card and says "
         "the count, which may not pass 31. Can't play? Say go (the bot does it for you). When "
         "nobody can play, the last to play pegs 1 for the go — or 2 for exactly 31 — and the "
-        "count starts again. The last card of the play pegs 1. Pegging: 15 for 2, 31 for 2, "
-        "a pair 2, three of a kind 6, four of a kind 12, a run of 3 or more one point a card."
+        "count starts again. The last card of the play pegs 1 (2 if it makes 31). Pegging: "
+        "15 for 2, 31 for 2, a pair 2, three of a kind 6, four of a kind 12, a run of 3 or "
+        "more one point a card."
     ),
     "show": (
         "**The show.** After the play, hands are counted starting left of the dealer; the "
         "dealer counts last, then the crib. The starter counts with every hand. The game ends "
         "the moment a side reaches the target — even part-way through the show, so the order "
-        "matters."
+        "matters. With `counting:manual` you count your own hand (the dealer also the crib): "
+        "claim its value from your DM or with `/cribbage count`. Claim too much and you are "
+        "told to count again; claim too little and you peg what you claimed, and for a short "
+        "while every opponent may press **Muggins!** — the first takes the points you missed."
     ),
     "scoring": (
         "**Scoring a hand** (with the starter): every fifteen 2, every pair 2 (three of a kind "
         "6, four 12), every run of 3+ one a card (double runs count twice), a flush of the four "
         "hand cards 4 (5 with the starter; the crib only scores a five-card flush), and the "
-        "jack of the starter's suit 1 — his nobs. The best hand is 29. A loser under 91 is "
-        "skunked (2 game points), under 61 double skunked (3); in a 61 game under 31 is a "
-        "lurch (2)."
+        "jack of the starter's suit 1 — his nobs. The best hand is 29.\n"
+        "**Game points.** A win is 1. By the lurch (the default): a loser under 61 in a 121 "
+        "game, or under 31 in a 61 game, is lurched — 2. On the skunk scale (`scoring:skunk`): "
+        "a loser under 91 is skunked (2), under 61 double skunked (3); in a 61 game under 31 "
+        "is skunked (2). A resignation is a loss at the scores as they stand, with the game "
+        "points they give: resign at 0-0 and the winner scores a lurch."
     ),
     "commands": (
-        "**Commands.** `/cribbage new` opens a game here; `join`, `leave`, `start` in the "
+        "**Commands.** `/cribbage new` opens a game here (`scoring:lurch|skunk`, "
+        "`counting:auto|manual`); `join`, `leave`, `start` in the "
         "lobby (whose creator can also add computer players). `new vs_computer:True "
-        "difficulty:hard` deals at once against the computer. Your hand comes by DM (or "
+        "difficulty:hard` deals at once against the computer. `count 12` claims your hand "
+        "with manual counting. Your hand comes by DM (or "
         "`/cribbage hand`). `discard 5H JD` puts cards in the crib, `play 7C` plays a card — "
         "autocomplete offers your cards. `status` shows the board; `resign` concedes; "
         "`cancel` ends a game without a result (its creator or a moderator). After each show "

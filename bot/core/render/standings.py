@@ -18,7 +18,7 @@ def _standings(title: str, rows: Sequence[LeaderRow]) -> list[str]:
     names = [code_safe(r.name) for r in rows]
     width = max(len(name) for name in names)
     lines = [title, "```"]
-    lines.append(f"{'#':>2}  {'player':<{width}}  {'W':>3} {'L':>3} {'win%':>5}  skunks")
+    lines.append(f"{'#':>2}  {'player':<{width}}  {'W':>3} {'L':>3} {'win%':>5}  lurch/skunk")
     for rank, (name, row) in enumerate(zip(names, rows, strict=True), start=1):
         lines.append(
             f"{rank:>2}  {name:<{width}}  {row.wins:>3} {row.losses:>3}"
@@ -29,8 +29,9 @@ def _standings(title: str, rows: Sequence[LeaderRow]) -> list[str]:
 
 
 def leaderboard_text(rows: Sequence[LeaderRow], computer: Sequence[LeaderRow] = ()) -> str:
-    """The server's ranking: wins, losses, win %, skunks given (+) and taken (-); games
-    between people first, then (apart) games against the computer, which gets no row."""
+    """The server's ranking: wins, losses, win %, lurches and skunks (each game by its own
+    rule) given (+) and taken (-); games between people first, then (apart) games against
+    the computer, which gets no row."""
     if not rows and not computer:
         return "No games have finished on this server yet."
     lines: list[str] = []
@@ -50,14 +51,22 @@ def leaderboard_text(rows: Sequence[LeaderRow], computer: Sequence[LeaderRow] = 
 def _stats_block(label: str, row: StatsRow) -> list[str]:
     per = max(row.deals, 1)
     best = f"{row.best_hand}" + (f" ({row.best_hand_cards})" if row.best_hand_cards else "")
-    return [
+    lines = [
         f"{label}: {plural(row.games, 'game')}, {plural(row.wins, 'win')}"
-        f" ({_pct(row.win_rate)}); skunks given {row.skunks_given}, taken {row.skunks_taken}.",
+        f" ({_pct(row.win_rate)}); lurches and skunks given {row.skunks_given},"
+        f" taken {row.skunks_taken}.",
         f"  Points per deal — pegging {row.pegging_points / per:.1f},"
         f" hand {row.hand_points / per:.1f}, crib {row.crib_points / per:.1f}"
         f" (over {plural(row.deals, 'deal')}).",
         f"  Best hand: {best}; 29s: {row.twenty_nines}.",
     ]
+    if row.points_missed or row.muggins_given or row.muggins_taken:
+        # Only players who have counted their own hands (manual counting) have these.
+        lines.append(
+            f"  Counting your own hands: {plural(row.points_missed, 'point')} missed;"
+            f" muggins taken {row.muggins_taken}, given away {row.muggins_given}."
+        )
+    return lines
 
 
 def stats_text(name: str, people: StatsRow | None, computer: StatsRow | None) -> str:

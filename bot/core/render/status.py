@@ -40,6 +40,15 @@ def status_text(view: PublicView, resigned: int | None = None) -> str:
     if view.phase is Phase.DISCARD:
         waiting = ", ".join(names.seat(s) for s in view.pending_discards)
         lines.append(f"Discarding: waiting for {waiting}.")
+    elif view.phase is Phase.SHOW:
+        # Manual counting: the show waits for a claim, or for muggins on a short one.
+        lines.append(f"The show — starter {view.starter}.")
+        if view.muggins is not None:
+            owner = names.seat(view.muggins.seat)
+            lines.append(f"{owner} claimed {view.muggins.claimed}: muggins may be called.")
+        if view.count_turn is not None:
+            what = "the crib" if view.count_turn.crib else "their hand"
+            lines.append(f"{names.seat(view.count_turn.seat)} to count {what}.")
     else:
         lines.append(f"The play — starter {view.starter}.")
         if view.turn is not None:

@@ -30,6 +30,7 @@ from engine.events import (
     Played,
     Shown,
     StarterCut,
+    points_scored,
 )
 from engine.outcome import GameResult
 from engine.phase import Phase
@@ -66,10 +67,7 @@ def _shown(names: Names, event: Shown) -> str:
     if event.claimed is not None:
         # The breakdown after a claim (manual counting): the claim was pegged already.
         missed = f" — {plural(event.missed, 'point')} missed" if event.missed else ""
-        return (
-            f"{what}: {cards_str(event.cards)} + starter {event.starter} — {said}"
-            f" (claimed {event.claimed}{missed})"
-        )
+        return f"{what} counted: {said}{missed}"
     return (
         f"{what}: {cards_str(event.cards)} + starter {event.starter} — {said}"
         f" ({names.side(event.side)} {event.total})"
@@ -77,10 +75,10 @@ def _shown(names: Names, event: Shown) -> str:
 
 
 def _claimed(names: Names, event: Claimed) -> str:
-    what = _whose(names, event.seat, event.crib)
     return (
-        f"{what}: {cards_str(event.cards)} + starter {event.starter} — "
-        f"{names.seat(event.seat)} claims {event.points} ({names.side(event.side)} {event.score})"
+        f"{_whose(names, event.seat, event.crib)}: {cards_str(event.cards)} + starter "
+        f"{event.starter} — {names.seat(event.seat)} claims {event.points}"
+        f" ({names.side(event.side)} {event.score})"
     )
 
 
@@ -92,7 +90,6 @@ def _mugginsed(names: Names, event: Mugginsed) -> str:
 
 
 def _cut(names: Names, event: CutForDeal) -> str:
-    # Only the players tied for lowest cut again: the others have no card in later rounds.
     rounds = [
         ", ".join(f"{names.seat(s)} {card}" for s, card in enumerate(cards) if card is not None)
         for cards in event.rounds
@@ -122,7 +119,7 @@ def _starter(names: Names, event: StarterCut, heels: Heels | None) -> str:
 
 def result_line(names: Names, result: GameResult, resigned: int | None = None) -> str:
     """The end of a game: "🏆 Al wins 121-84 — a skunk, 2 game points" (with ``resigned``,
-    the seat that resigned: "Bea resigned — 🏆 Al wins 40-10 …")."""
+    the seat that resigned: "Bea resigned — 🏆 Al wins, a lurch, 2 game points (40-10)")."""
     winner = names.side(result.winner)
     verb = names.verb("wins", "win")
     order = [result.winner] + [s for s in range(len(result.scores)) if s != result.winner]
@@ -133,10 +130,11 @@ def result_line(names: Names, result: GameResult, resigned: int | None = None) -
         "double_skunk": "a double skunk, ",
         "lurch": "a lurch, ",
     }
-    said = f"🏆 {winner} {verb} {scores} — {kinds.get(result.kind, '')}{points}"
+    kind = kinds.get(result.kind, "")
     if resigned is not None:
-        return f"{names.seat(resigned)} resigned — {said}"
-    return said
+        # A resignation is a loss at the scores as they stand, with the game points they give.
+        return f"{names.seat(resigned)} resigned — 🏆 {winner} {verb}, {kind}{points} ({scores})"
+    return f"🏆 {winner} {verb} {scores} — {kind}{points}"
 
 
 def scores_line(names: Names, scores: Sequence[int], target: int) -> str:
@@ -166,18 +164,27 @@ def _status(names: Names, view: PublicView) -> str:
             turn = f" — {names.seat(view.turn)} to play." if view.turn is not None else "."
             return f"**Count {view.count}** ({series}){turn}"
         case Phase.SHOW:
-            # Manual counting: the table waits for a claim, or for muggins on a short one.
-            if view.muggins is not None:
-                what = _whose(names, view.muggins.seat, view.muggins.crib)
-                return f"{what} was claimed short: muggins is open."
-            if view.count_turn is not None:
-                what = "the crib" if view.count_turn.crib else "their hand"
-                return f"Waiting for {names.seat(view.count_turn.seat)} to count {what}."
-            return ""
+            return _counting(names, view)
         case Phase.OVER:
             return ""
         case _:
             assert_never(view.phase)
+
+
+def _counting(names: Names, view: PublicView) -> str:
+    """Where a manual show stands: a short claim open to muggins, and whose count is next."""
+    lines = []
+    if view.muggins is not None:
+        owner = names.seat(view.muggins.seat)
+        lines.append(f"{owner} claimed {view.muggins.claimed} — an opponent may call **Muggins!**")
+    turn = view.count_turn
+    if turn is not None:
+        what = "the crib" if turn.crib else "their hand"
+        lines.append(
+            f"Waiting for {names.seat(turn.seat)} to count {what}: {cards_str(turn.cards)}"
+            f" + starter {view.starter}."
+        )
+    return "\n".join(lines)
 
 
 def deal_text(
@@ -226,7 +233,8 @@ def deal_text(
             case _:
                 assert_never(event)
     if live and (status := _status(names, view)):
-        play.append(status)
+        # At a manual show the table waits on the show, so that is where it says so.
+        (show if view.phase is Phase.SHOW else play).append(status)
     if show and not result:
         # The scores after this deal's show (the deal that ended the game has the result instead).
         show.append(scores_line(names, _scores_after(events, view), view.target))
@@ -234,12 +242,12 @@ def deal_text(
 
 
 def _scores_after(events: Sequence[Event], view: PublicView) -> tuple[int, ...]:
-    """The scores when the deal's show ended: every side shows a hand, so each side's last
-    count says its score then (the view may be of a later deal, whose heels or play moved on)."""
+    """The scores when the deal's show ended (or as it stands, while a manual show goes on):
+    every side shows a hand, so each side's last points of the deal say its score then (the
+    view may be of a later deal, whose heels or play moved on)."""
     scores = list(view.scores)
     for event in events:
-        if isinstance(event, Shown) and event.claimed is None:
-            scores[event.side] = event.total
-        elif isinstance(event, Claimed | Mugginsed):
-            scores[event.side] = event.score
+        scored = points_scored(event)
+        if scored is not None:
+            scores[scored.side] = scored.total
     return tuple(scores)

@@ -1,0 +1,250 @@
+"""Manual counting with muggins through Discord, as the players see it.
+
+Al opens `/cribbage new counting:manual`, Bea joins, and they discard and play from their hand
+messages by DM. At the show the one who counts gets two menus of values on their hand message
+(26 values, split in two); a claim over the hand's value is refused privately with one sentence
+that names no card and no value, and changes nothing; a short claim is pegged and the opponent's
+hand message gets a **Muggins!** button, which takes the points missed; the channel's table
+shows the hand, the claim, the muggins and the breakdown. A claim left to the clock closes on
+its own (MUGGINS_SECONDS). The stats then hold the points missed and mugginsed.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from engine.cards import Card
+from engine.counting import CLAIM_VALUES
+from engine.game import Game
+from engine.phase import Phase
+from engine.scoring import score_hand
+from fakediscord import FakeDiscord
+from fakediscord.model import Message, User
+from fakediscord.runner import BotLauncher
+from fakediscord.testing import BotProcess
+from tests.helpers.bot_db import latest_game_id, read_game
+from tests.helpers.table_driver import World, until
+
+REFUSAL = "That's more than this hand is worth."
+CARD_TEXT = re.compile(r"(10|[2-9AJQK])[♣♦♥♠]")
+
+
+def controls(fd: FakeDiscord, user: User, prefix: str) -> Message | None:
+    """The newest DM to ``user`` with a component whose custom id starts with ``prefix``."""
+    for message in reversed(fd.dms(user)):
+        for row in message.components:
+            for item in row.get("components", []):
+                if str(item.get("custom_id", "")).startswith(prefix):
+                    return message
+    return None
+
+
+def game_now(world: World, game_id: int) -> Game:
+    game = read_game(world.db_path, game_id).game
+    assert game is not None
+    return game
+
+
+def worth(game: Game) -> int:
+    turn = game.count_turn
+    assert turn is not None and game.starter is not None
+    return score_hand(turn.cards, game.starter, crib=turn.crib).total
+
+
+def crib_cards(game: Game) -> set[str]:
+    """The crib, as the channel writes cards: hidden until its turn to be counted."""
+    return {str(Card.parse(code)) for code in game.to_dict()["crib"]}
+
+
+async def wait_for_move(world: World, game_id: int, done: int) -> None:
+    """Wait until the game has more than ``done`` actions logged."""
+
+    def moved() -> bool:
+        return len(game_now(world, game_id).actions) > done
+
+    await until(world.fd, moved, timeout=15)
+
+
+async def hand_with(world: World, user: User, prefix: str) -> Message:
+    """Wait for ``user``'s hand message with a control whose custom id starts with ``prefix``."""
+
+    def found() -> Message | None:
+        return controls(world.fd, user, prefix)
+
+    return await until(world.fd, found, timeout=15)
+
+
+async def start(world: World) -> tuple[int, list[User]]:
+    fd = world.fd
+    al, bea = world.players[:2]
+    opened = await fd.slash(al, world.general, "/cribbage new counting:manual")
+    assert "you count your hands (muggins)" in opened.content
+    game_id = latest_game_id(world.db_path, world.general.id)
+    lobby = opened.original
+    assert lobby is not None
+    await fd.click(bea, lobby, f"crib:{game_id}:lobby:join")
+    await fd.click(al, lobby, f"crib:{game_id}:lobby:start")
+    return game_id, [al, bea]
+
+
+async def play_to_the_show(world: World, game_id: int, users: list[User]) -> Game:
+    """Discard and play from the DMs until the table waits on a count."""
+    fd = world.fd
+    for _ in range(40):
+        game = game_now(world, game_id)
+        if game.phase in (Phase.SHOW, Phase.OVER):
+            return game
+        if game.phase is Phase.DISCARD:
+            seat = game.pending_discards()[0]
+            user = users[seat]
+            prefix = f"crib:{game_id}:discard:{game.deal_number}"
+            message = await hand_with(world, user, prefix)
+            menu = message.component(prefix)
+            assert menu is not None
+            values = [o["value"] for o in menu["options"][: game.discard_count]]
+            await fd.select(user, message, prefix, values)
+        else:
+            assert game.turn is not None
+            user = users[game.turn]
+            version = read_game(world.db_path, game_id).version
+            prefix = f"crib:{game_id}:play:{version}:"
+            message = await hand_with(world, user, prefix)
+            button = next(
+                b
+                for b in message.buttons()
+                if b["custom_id"].startswith(prefix) and not b.get("disabled")
+            )
+            await fd.click(user, message, button["custom_id"])
+        await wait_for_move(world, game_id, len(game.actions))
+    raise AssertionError("the show never came")
+
+
+async def claim_from_menu(world: World, user: User, game_id: int, points: int) -> Any:
+    """Choose ``points`` in the count menus of ``user``'s hand message."""
+    fd = world.fd
+    version = read_game(world.db_path, game_id).version
+    prefix = f"crib:{game_id}:count:{version}:"
+    message = await hand_with(world, user, prefix)
+    menus = [m for m in message.selects() if m["custom_id"].startswith(prefix)]
+    assert len(menus) == 2
+    offered = [int(o["value"]) for m in menus for o in m["options"]]
+    assert offered == list(CLAIM_VALUES)
+    menu = next(m for m in menus if str(points) in [o["value"] for o in m["options"]])
+    return await fd.select(user, message, menu["custom_id"], [str(points)])
+
+
+async def a_hand_worth_something(world: World, game_id: int, users: list[User]) -> Game:
+    """Play on (claiming hands worth nothing as 0) until the hand to count is worth points."""
+    for _ in range(8):
+        game = await play_to_the_show(world, game_id, users)
+        if worth(game) > 0:
+            return game
+        turn = game.count_turn
+        assert turn is not None
+        await claim_from_menu(world, users[turn.seat], game_id, 0)
+        await wait_for_move(world, game_id, len(game.actions))
+    raise AssertionError("no hand worth a point in eight counts")
+
+
+async def test_manual_counting_a_refused_claim_a_short_claim_and_muggins(
+    world: World, bots: BotLauncher
+) -> None:
+    await bots.process(
+        database_path=world.db_path, dev_guild=world.guild.id, env={"MUGGINS_SECONDS": "60"}
+    )
+    fd = world.fd
+    game_id, users = await start(world)
+    game = await a_hand_worth_something(world, game_id, users)
+    turn = game.count_turn
+    assert turn is not None
+    owner, opponent = users[turn.seat], users[1 - turn.seat]
+    value = worth(game)
+    hidden = crib_cards(game) if not turn.crib else set()
+    before = read_game(world.db_path, game_id)
+
+    # Over the value, from the menu and by the slash command: one sentence, no card, no value.
+    over = next(v for v in CLAIM_VALUES if v > value)
+    refused = await claim_from_menu(world, owner, game_id, over)
+    assert refused.response is not None and refused.response.content == REFUSAL
+    typed = await fd.slash(owner, world.general, f"/cribbage count points:{over}")
+    assert typed.ephemeral and typed.content == REFUSAL
+    assert not CARD_TEXT.search(REFUSAL)
+    after = read_game(world.db_path, game_id)
+    assert (after.version, after.actions) == (before.version, before.actions)
+    this_deal = [
+        m for m in fd.messages(world.general) if f"**Deal {game.deal_number}**" in m.content
+    ]
+    for message in [*this_deal, *fd.dms(owner), refused.original, typed.original]:
+        if message is not None:
+            # (The cut for deal is from a shuffle of its own: its cards say nothing.)
+            lines = [x for x in message.content.splitlines() if not x.startswith("Cut for deal")]
+            assert not {c for c in hidden if c in "\n".join(lines)}, message.content
+
+    # Short: pegged, and the opponent may call muggins.
+    claimed = await fd.slash(owner, world.general, "/cribbage count points:0")
+    assert claimed.ephemeral and claimed.content == "You claimed 0."
+    version = read_game(world.db_path, game_id).version
+    button_id = f"crib:{game_id}:muggins:{version}"
+    message = await hand_with(world, opponent, button_id)
+    assert "Press **Muggins!**" in message.content
+    took = await fd.click(opponent, message, button_id)
+    points = f"{value} point" + ("s" if value != 1 else "")
+    # The click is answered by updating the hand message it came from.
+    assert took.response is not None and took.response.type == 7
+    game = game_now(world, game_id)
+    side = game.side_of(1 - turn.seat)
+    assert game.scores[side] == before.game.scores[side] + value  # type: ignore[union-attr]
+
+    def table_says() -> str | None:
+        tables = [m for m in fd.messages(world.general) if "claims 0" in m.content]
+        text = tables[-1].content if tables else ""
+        return text if "counted:" in text else None
+
+    table = await until(fd, table_says, timeout=15)
+    assert f"{owner.name} claims 0" in table
+    assert f"Muggins! {opponent.name} takes the {points} {owner.name} missed" in table
+    assert f"{points} missed" in table
+
+    # The rest of the show, exactly; then Bea resigns and the stats keep the muggins.
+    while (game := game_now(world, game_id)).phase is Phase.SHOW:
+        turn = game.count_turn
+        assert turn is not None
+        await claim_from_menu(world, users[turn.seat], game_id, worth(game))
+        await wait_for_move(world, game_id, len(game.actions))
+    await fd.slash(users[1], world.general, "/cribbage resign")
+    await until(fd, lambda: read_game(world.db_path, game_id).status == "finished")
+    stats = await fd.slash(opponent, world.general, "/cribbage stats")
+    assert f"muggins taken {value}, given away 0" in stats.content
+    stats = await fd.slash(owner, world.general, "/cribbage stats")
+    assert f"{points} missed; muggins taken 0, given away {value}" in stats.content
+
+
+async def test_manual_counting_the_muggins_window_closes_on_its_own(
+    world: World, bots: BotLauncher
+) -> None:
+    await bots.process(
+        database_path=world.db_path, dev_guild=world.guild.id, env={"MUGGINS_SECONDS": "5"}
+    )
+    fd = world.fd
+    game_id, users = await start(world)
+    game = await a_hand_worth_something(world, game_id, users)
+    turn = game.count_turn
+    assert turn is not None
+    await fd.slash(users[turn.seat], world.general, "/cribbage count points:0")
+    assert game_now(world, game_id).muggins_window is not None
+    closed = await until(
+        fd, lambda: game_now(world, game_id).muggins_window is None or None, timeout=20
+    )
+    assert closed
+    after = game_now(world, game_id)
+    assert {"type": "close_muggins", "seat": turn.seat} in after.actions
+    # Nobody took the points the claim of 0 missed.
+    assert not any(a["type"] == "muggins" for a in after.actions)
+
+
+async def test_new_accepts_the_scoring_and_counting_options(world: World, bot: BotProcess) -> None:
+    opened = await world.fd.slash(
+        world.players[0], world.general, "/cribbage new scoring:skunk counting:manual"
+    )
+    assert "game points on the skunk scale, you count your hands (muggins)" in opened.content
