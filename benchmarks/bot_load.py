@@ -66,8 +66,9 @@ from fakediscord.runner import BotProcess  # noqa: E402
 #: once would spend the bot's global request budget on them alone for a minute).
 OPENING_SPREAD = 60.0
 
-#: The channel line that ends a game (the result, with its game points).
-RESULT_MARK = "game point"
+#: The channel line that ends a game: the result ("🏆 Al wins 121-84 — …"; the lobby's words
+#: name game points too, so they cannot be the mark).
+RESULT_MARK = "🏆"
 
 
 class LoadDiscord(FakeDiscord):
