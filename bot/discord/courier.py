@@ -257,9 +257,9 @@ class Courier:
                     # What to send is made before the turn is taken: a request goes the moment
                     # its turn comes, so the pacer's spacing is the spacing Discord sees.
                     edited = await self._payload(owed.view, editing=True)
-                    await self._pacer.slot(channel_id, RequestKind.EDIT, global_limit=True)
-                    message = channel.get_partial_message(known.message_id)
-                    await message.edit(**edited)
+                    async with self._pacer.turn(channel_id, RequestKind.EDIT):
+                        message = channel.get_partial_message(known.message_id)
+                        await message.edit(**edited)
                     return MessageRecord(owed.key, channel_id, known.message_id, digest)
                 except discord.NotFound as error:
                     if error.code != UNKNOWN_MESSAGE:
@@ -267,8 +267,8 @@ class Courier:
                     log.info("message %s of %s was deleted: posting it again", owed.key, channel_id)
             nonce = post_nonce(game_id, owed.key, known.message_id if known else None)
             payload = await self._payload(owed.view, editing=False)
-            await self._pacer.slot(channel_id, RequestKind.POST, global_limit=True)
-            sent = await channel.send(nonce=nonce, **payload)
+            async with self._pacer.turn(channel_id, RequestKind.POST):
+                sent = await channel.send(nonce=nonce, **payload)
             return MessageRecord(owed.key, channel_id, sent.id, _kept_digest(sent, payload, digest))
         except (discord.Forbidden, discord.NotFound) as error:
             if error.code in (MISSING_ACCESS, MISSING_PERMISSIONS, UNKNOWN_CHANNEL):
@@ -324,9 +324,9 @@ class Courier:
         try:
             nonce = post_nonce(game_id, owed.key, known.message_id if known else None)
             payload = await self._payload(owed.view, editing=False)
-            await self._pacer.slot(channel_id, RequestKind.POST, global_limit=True, urgent=True)
-            _still(current)
-            sent = await dm.send(nonce=nonce, **payload)
+            async with self._pacer.turn(channel_id, RequestKind.POST, urgent=True):
+                _still(current)
+                sent = await dm.send(nonce=nonce, **payload)
         except discord.Forbidden as error:
             if error.code == DMS_CLOSED:
                 raise DmsClosed(str(error)) from error
@@ -373,11 +373,9 @@ class Courier:
         )
         try:
             edited = await self._payload(view, editing=True)
-            await self._pacer.slot(
-                known.channel_id, RequestKind.EDIT, global_limit=True, urgent=True
-            )
-            _still(current)
-            await dm.get_partial_message(known.message_id).edit(**edited)
+            async with self._pacer.turn(known.channel_id, RequestKind.EDIT, urgent=True):
+                _still(current)
+                await dm.get_partial_message(known.message_id).edit(**edited)
         except discord.NotFound as error:
             if error.code == UNKNOWN_MESSAGE:
                 return False
@@ -399,10 +397,13 @@ class Courier:
         dm = self._client.get_partial_messageable(
             pending.channel_id, type=discord.ChannelType.private
         )
-        await self._pacer.slot(None, RequestKind.POST, global_limit=True)
+        async with self._pacer.turn(None, RequestKind.POST):
+            messages = [
+                m async for m in dm.history(after=discord.Object(after), limit=HISTORY_LOOKED_AT)
+            ]
         prefix = f"crib:{game_id}:"
         found: list[int] = []
-        async for message in dm.history(after=discord.Object(after), limit=HISTORY_LOOKED_AT):
+        for message in messages:
             if message.author.id != self._client.application_id or message.id in kept:
                 continue
             ids = [
@@ -417,16 +418,16 @@ class Courier:
     async def delete_dm(self, channel_id: int, message_id: int) -> None:
         """Delete one of the bot's DMs (a second copy left by a crash)."""
         dm = self._client.get_partial_messageable(channel_id, type=discord.ChannelType.private)
-        await self._pacer.slot(None, RequestKind.POST, global_limit=True)
         with contextlib.suppress(discord.NotFound):  # gone already
-            await dm.get_partial_message(message_id).delete()
+            async with self._pacer.turn(None, RequestKind.POST):
+                await dm.get_partial_message(message_id).delete()
 
     async def _dm_channel(self, user_id: int, link: DmLink | None) -> int:
         """The DM channel with a user, opened (and remembered) the first time."""
         if link is not None and link.channel_id is not None:
             return link.channel_id
-        await self._pacer.slot(None, RequestKind.POST, global_limit=True, urgent=True)
-        dm = await self._client.create_dm(discord.Object(user_id))
+        async with self._pacer.turn(None, RequestKind.POST, urgent=True):
+            dm = await self._client.create_dm(discord.Object(user_id))
         token = link.token if link else None
         at = link.token_at if link else None
         await self._service.dm_linked(DmLink(user_id, dm.id, token, at))

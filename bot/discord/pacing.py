@@ -12,12 +12,13 @@ interaction token.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import heapq
 import itertools
 import math
 import time
 from collections import deque
-from collections.abc import Callable
+from collections.abc import AsyncIterator, Callable
 from enum import Enum
 
 __all__ = ["Bucket", "Pacer", "RequestKind"]
@@ -27,6 +28,8 @@ __all__ = ["Bucket", "Pacer", "RequestKind"]
 #: network: 49 in one second were seen with 45 here on a loaded machine), and discord.py makes
 #: a few of its own (syncing commands at start-up), so some are kept in hand.
 GLOBAL_LIMIT = 42
+#: How soon to look again when every place in the global window is held by a request on its way.
+IN_FLIGHT_POLL = 0.005
 #: New messages, and edits, per channel: Discord allows 5 per 5 seconds of each.
 CHANNEL_LIMIT = 5
 CHANNEL_PERIOD = 5.0
@@ -46,12 +49,14 @@ class Bucket:
     """At most ``limit`` requests in any ``period`` seconds (a sliding window: then any
     window Discord counts in, wherever it starts, holds no more than that either)."""
 
-    __slots__ = ("limit", "period", "stamp", "times")
+    __slots__ = ("in_flight", "limit", "period", "stamp", "times")
 
     def __init__(self, limit: int, period: float) -> None:
         self.limit = limit
         self.period = period
         self.times: deque[float] = deque()
+        #: Requests given their turn and not answered yet (see :meth:`begin`).
+        self.in_flight = 0
         self.stamp = -math.inf  # when it was last used
 
     def _forget(self, now: float) -> None:
@@ -61,13 +66,29 @@ class Bucket:
     def wait_for(self, now: float) -> float:
         """Seconds until one more request may go (0 if it may go now)."""
         self._forget(now)
-        if len(self.times) < self.limit:
+        if len(self.times) + self.in_flight < self.limit:
             return 0.0
+        if not self.times:
+            return IN_FLIGHT_POLL  # every turn is out: look again soon
         return self.times[0] + self.period - now
 
     def take(self, now: float) -> None:
         """Count one request (the caller waited until :meth:`wait_for` said 0)."""
         self._forget(now)
+        self.times.append(now)
+        self.stamp = now
+
+    def begin(self, now: float) -> None:
+        """Count one request that is on its way: it fills a place until :meth:`end`, and then
+        for a period after its answer. However late a busy event loop writes it, it is still
+        counted when it reaches Discord."""
+        self._forget(now)
+        self.in_flight += 1
+        self.stamp = now
+
+    def end(self, now: float) -> None:
+        """The request counted by :meth:`begin` was answered."""
+        self.in_flight -= 1
         self.times.append(now)
         self.stamp = now
 
@@ -91,7 +112,7 @@ class Pacer:
         self._webhooks: dict[str, Bucket] = {}
         # Requests waiting for the global bucket: urgent ones (a player's controls) first,
         # then in the order they came; one task hands out the turns.
-        self._waiting: list[tuple[int, int, asyncio.Future[None]]] = []
+        self._waiting: list[tuple[int, int, asyncio.Future[None], bool]] = []
         self._tickets = itertools.count()
         self._dispatcher: asyncio.Task[None] | None = None
 
@@ -125,28 +146,54 @@ class Pacer:
                 await asyncio.sleep(delay)
             bucket.take(self._clock())
         if global_limit:
-            await self._global_turn(urgent)
+            await self._global_turn(urgent, hold=False)
 
-    async def _global_turn(self, urgent: bool) -> None:
+    @contextlib.asynccontextmanager
+    async def turn(
+        self, channel_id: int | None, kind: RequestKind, *, urgent: bool = False
+    ) -> AsyncIterator[None]:
+        """A request with the bot's token, made inside the block: it waits like :meth:`slot`,
+        and holds its place in the global window while it is on its way and for a second after
+        its answer. A busy event loop can write requests later than their turns, and bunched;
+        counted this way they still reach Discord at most ``GLOBAL_LIMIT`` in any second."""
+        await self.slot(channel_id, kind, global_limit=False)
+        await self._global_turn(urgent, hold=True)
+        try:
+            yield
+        finally:
+            self._global.end(self._clock())
+
+    async def _global_turn(self, urgent: bool, *, hold: bool) -> None:
         if not self._waiting and self._global.wait_for(self._clock()) == 0:
-            self._global.take(self._clock())
+            self._count(hold)
             return
         turn: asyncio.Future[None] = asyncio.get_running_loop().create_future()
-        heapq.heappush(self._waiting, (0 if urgent else 1, next(self._tickets), turn))
+        heapq.heappush(self._waiting, (0 if urgent else 1, next(self._tickets), turn, hold))
         if self._dispatcher is None or self._dispatcher.done():
             self._dispatcher = asyncio.create_task(self._hand_out(), name="crib-pacer")
-        await turn
+        try:
+            await turn
+        except asyncio.CancelledError:
+            if hold and turn.done() and not turn.cancelled():
+                self._global.end(self._clock())  # given its turn just as it was given up
+            raise
 
     async def _hand_out(self) -> None:
         """Give the waiting requests their turns, as fast as the global bucket refills."""
         while self._waiting:
             while (delay := self._global.wait_for(self._clock())) > 0:
                 await asyncio.sleep(delay)
-            _, _, turn = heapq.heappop(self._waiting)
+            _, _, turn, hold = heapq.heappop(self._waiting)
             if turn.done():
                 continue  # its request was given up (cancelled) meanwhile
-            self._global.take(self._clock())
+            self._count(hold)
             turn.set_result(None)
+
+    def _count(self, hold: bool) -> None:
+        if hold:
+            self._global.begin(self._clock())
+        else:
+            self._global.take(self._clock())
 
     async def webhook_slot(self, token: str) -> None:
         """Wait until one more request may go through an interaction's webhook (these do not

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import time
 from collections.abc import Callable
 
 import pytest
@@ -239,3 +240,21 @@ async def test_a_failed_send_is_tried_again(
                 break
     assert courier.sent == [("lobby", False)]
     assert "trying again" in caplog.text
+
+
+async def test_a_request_on_its_way_holds_its_place_in_the_global_window() -> None:
+    # Discord counts requests as they arrive: one that a busy event loop writes late must still
+    # count. With room for 2 in any second, a third waits until a second after the first
+    # answer (at 0.3 s), not a second after the first turn.
+    pacer = Pacer(global_limit=2)
+    started: dict[str, float] = {}
+    begin = time.monotonic()
+
+    async def request(name: str, takes: float) -> None:
+        async with pacer.turn(None, RequestKind.POST):
+            started[name] = time.monotonic() - begin
+            await asyncio.sleep(takes)
+
+    await asyncio.gather(request("a", 0.3), request("b", 0.3), request("c", 0.0))
+    assert started["a"] < 0.2 and started["b"] < 0.2
+    assert started["c"] >= 1.25
