@@ -12,6 +12,7 @@ its own (MUGGINS_SECONDS). The stats then hold the points missed and mugginsed.
 from __future__ import annotations
 
 import re
+import sqlite3
 from typing import Any
 
 from engine.cards import Card
@@ -248,3 +249,58 @@ async def test_new_accepts_the_scoring_and_counting_options(world: World, bot: B
         world.players[0], world.general, "/cribbage new scoring:skunk counting:manual"
     )
     assert "game points on the skunk scale, you count your hands (muggins)" in opened.content
+
+
+async def test_a_whole_manual_game_against_the_computer_with_muggins(
+    world: World, bots: BotLauncher
+) -> None:
+    """Al counts his own hands exactly from the menus and calls muggins on every short claim
+    of an easy computer (which counts like a beginner) until the game ends."""
+    await bots.process(database_path=world.db_path, dev_guild=world.guild.id)
+    fd = world.fd
+    al = world.players[0]
+    opened = await fd.slash(
+        al,
+        world.general,
+        "/cribbage new vs_computer:True difficulty:easy target:61 counting:manual",
+    )
+    assert "you count your hands (muggins)" in opened.content
+    game_id = latest_game_id(world.db_path, world.general.id)
+    for _ in range(400):
+        snap = read_game(world.db_path, game_id)
+        game = snap.game
+        assert game is not None
+        if game.phase is Phase.OVER:
+            break
+        window, turn = game.muggins_window, game.count_turn
+        if game.phase is Phase.DISCARD:
+            await play_to_the_show(world, game_id, [al])
+            continue
+        if game.phase is Phase.PLAY:
+            await play_to_the_show(world, game_id, [al])
+            continue
+        if window is not None and window.seat != 0:
+            button_id = f"crib:{game_id}:muggins:{snap.version}"
+            message = await hand_with(world, al, button_id)
+            await fd.click(al, message, button_id)
+        elif turn is not None and turn.seat == 0 and window is None:
+            await claim_from_menu(world, al, game_id, worth(game))
+        await wait_for_move(world, game_id, len(game.actions))
+    game = game_now(world, game_id)
+    assert game.phase is Phase.OVER
+    calls = [a for a in game.actions if a["type"] == "muggins"]
+    assert all(a["seat"] == 0 for a in calls)
+    with sqlite3.connect(world.db_path) as db:
+        rows = db.execute(
+            "SELECT seat, points_missed, muggins_given, muggins_taken FROM results"
+            " WHERE game_id = ? ORDER BY seat",
+            (game_id,),
+        ).fetchall()
+    (_, al_missed, al_given, al_taken), (_, cpu_missed, cpu_given, cpu_taken) = rows
+    assert (al_missed, al_given, cpu_taken) == (0, 0, 0)
+    assert al_taken == cpu_given
+    # Every short claim of the computer was called, unless the game ended on it.
+    assert cpu_given <= cpu_missed
+    stats = await fd.slash(al, world.general, "/cribbage stats")
+    if al_taken:
+        assert f"muggins taken {al_taken}, given away 0" in stats.content
