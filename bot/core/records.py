@@ -20,8 +20,13 @@ __all__ = [
     "LeaderRow",
     "MessageRecord",
     "PendingPost",
+    "Ranked",
+    "RatingChange",
     "ResultRecord",
+    "Rival",
+    "RivalGame",
     "SeatRecord",
+    "Standing",
     "StatsRow",
 ]
 
@@ -152,6 +157,7 @@ class ResultRecord:
     points_missed: int = 0
     muggins_given: int = 0
     muggins_taken: int = 0
+    computer_level: str | None = None
 
 
 class _WinRate:
@@ -199,3 +205,111 @@ class StatsRow(_WinRate):
     points_missed: int = 0
     muggins_given: int = 0
     muggins_taken: int = 0
+
+
+@dataclass(frozen=True, slots=True)
+class Standing(_WinRate):
+    """A player's rating and running totals on a server, over games between people
+    (``vs_computer`` False) or games with a computer seat. ``player_id`` is the user's id, or
+    for a computer level a negative number (:data:`bot.core.ratings.COMPUTER_IDS`)."""
+
+    guild_id: int
+    vs_computer: bool
+    player_id: int
+    name: str
+    mu: float
+    sigma: float
+    games: int = 0
+    wins: int = 0
+    game_points: int = 0
+    skunks_given: int = 0
+    skunks_taken: int = 0
+    pegging_points: int = 0
+    hand_points: int = 0
+    crib_points: int = 0
+    deals: int = 0
+    best_hand: int = 0
+    best_hand_cards: str | None = None
+    twenty_nines: int = 0
+    points_missed: int = 0
+    muggins_given: int = 0
+    muggins_taken: int = 0
+    last_order: int = 0
+
+    @property
+    def ordinal(self) -> float:
+        """The conservative rating that ranks players: ``mu - 3 sigma``."""
+        return self.mu - 3 * self.sigma
+
+    @property
+    def losses(self) -> int:
+        """Games not won."""
+        return self.games - self.wins
+
+    @property
+    def is_computer(self) -> bool:
+        """Whether this is a computer level rather than a person."""
+        return self.player_id < 0
+
+
+@dataclass(frozen=True, slots=True)
+class RatingChange:
+    """One seat's rating before and after one game (``order`` is the game's ``rated_order``)."""
+
+    game_id: int
+    seat: int
+    guild_id: int
+    vs_computer: bool
+    player_id: int
+    order: int
+    mu_before: float
+    sigma_before: float
+    mu_after: float
+    sigma_after: float
+    finished_at: float
+
+
+@dataclass(frozen=True, slots=True)
+class RivalGame:
+    """One game between two people, from the first one's side: ``outcome`` is ``"W"`` (their
+    side won), ``"L"`` (the other's side won) or ``"-"`` (a third player won)."""
+
+    game_id: int
+    finished_at: float
+    outcome: str
+    score: int
+    opponent_score: int
+    game_points: int
+
+
+@dataclass(frozen=True, slots=True)
+class Rival:
+    """Head to head: ``user_id``'s games on a server against ``opponent_id`` (on opposite
+    sides), with the last five, newest first."""
+
+    guild_id: int
+    user_id: int
+    opponent_id: int
+    games: int = 0
+    wins: int = 0
+    losses: int = 0
+    points_won: int = 0
+    points_lost: int = 0
+    margin: int = 0
+    recent: tuple[RivalGame, ...] = ()
+
+    @property
+    def average_margin(self) -> float:
+        """The user's score less the opponent's, on average per game (0 when none)."""
+        return self.margin / self.games if self.games else 0.0
+
+
+@dataclass(frozen=True, slots=True)
+class Ranked:
+    """A standing with its place in its table: ``rank`` (1 is first) of ``of`` players, and
+    ``trend_from``, the ordinal before the player's last 10 games (the trend's baseline)."""
+
+    standing: Standing
+    rank: int
+    of: int
+    trend_from: float

@@ -47,6 +47,7 @@ def result_rows(record: GameRecord, game: Game, tally: Tally) -> list[ResultReco
                 points_missed=mine.missed,
                 muggins_given=mine.muggins_given,
                 muggins_taken=mine.muggins_taken,
+                computer_level=seat.level if seat.is_computer else None,
             )
         )
     return rows

@@ -37,11 +37,15 @@ from bot.core.records import (
     LeaderRow,
     MessageRecord,
     PendingPost,
+    Ranked,
+    RatingChange,
     ResultRecord,
+    Rival,
     SeatRecord,
     StatsRow,
 )
 from bot.core.storage import ChannelBusy, VersionConflict
+from bot.store import standings as derived
 from engine.counting import Counting
 from engine.outcome import Scoring
 
@@ -139,7 +143,7 @@ _INSERT_SEATS = (
 
 
 def _result_rows(
-    game_id: int, results: Sequence[ResultRecord], now: float
+    game_id: int, results: Sequence[ResultRecord], now: float, order: int
 ) -> list[tuple[Any, ...]]:
     vs_computer = int(any(r.is_computer for r in results))
     return [
@@ -167,7 +171,9 @@ def _result_rows(
             r.points_missed,
             r.muggins_given,
             r.muggins_taken,
+            r.computer_level,
             now,
+            order,
             game_id,
         )
         for r in results
@@ -178,8 +184,9 @@ _INSERT_RESULTS = (
     "INSERT INTO results (game_id, guild_id, seat, user_id, display_name, is_computer,"
     " vs_computer, won, game_points, skunk_given, skunk_taken, score, final_scores,"
     " reason, pegging_points, hand_points, crib_points, deals, best_hand,"
-    " best_hand_cards, twenty_nines, points_missed, muggins_given, muggins_taken, finished_at)"
-    " SELECT ?, guild_id, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?"
+    " best_hand_cards, twenty_nines, points_missed, muggins_given, muggins_taken,"
+    " computer_level, finished_at, rated_order)"
+    f" SELECT ?, guild_id, {', '.join('?' for _ in range(25))}"
     " FROM games WHERE id = ?"
 )
 
@@ -206,6 +213,9 @@ class Store:
             await db.execute("PRAGMA busy_timeout = 5000")
             store = cls(db)
             await store._migrate(migrations_dir)
+            if await store._ratings_missing():
+                # Results kept from before the ratings (migration 006): rate them once.
+                await store.rebuild_ratings()
         except BaseException:
             await db.close()
             raise
@@ -413,8 +423,29 @@ class Store:
                     [(game_id, a, now, game_id) for a in actions],
                 )
             if results:
-                await db.executemany(_INSERT_RESULTS, _result_rows(game_id, results, now))
+                await self._record_results(db, game_id, results, now)
         return version + 1
+
+    async def _record_results(
+        self,
+        db: aiosqlite.Connection,
+        game_id: int,
+        results: Sequence[ResultRecord],
+        now: float,
+    ) -> None:
+        """Write a finished game's results and, in the same transaction, its ratings, its
+        players' totals and the head to head of its people."""
+        async with db.execute(derived.NEXT_ORDER, (game_id,)) as cursor:
+            found = await cursor.fetchone()
+        assert found is not None  # the game was just updated in this transaction
+        guild_id, order = found
+        await db.executemany(_INSERT_RESULTS, _result_rows(game_id, results, now, order))
+        game = derived.Finished(game_id, order, guild_id, now, tuple(results))
+        standings = await db.execute_fetchall(*derived.standings_query(game))
+        rivals = await db.execute_fetchall(*derived.rivals_query(game))
+        rated = derived.rate(game, standings, rivals)
+        for sql, rows in derived.writes(rated):
+            await db.executemany(sql, rows)
 
     async def recent_games(self, since: float) -> list[GameRecord]:
         """Every lobby and active game, and every game changed since ``since``, oldest first."""
@@ -562,75 +593,210 @@ class Store:
     ) -> list[LeaderRow]:
         """The server's players, best first: wins, then win rate, then game points. Over games
         between people, or with ``vs_computer`` over their games against the computer
-        (computer seats themselves never get a row)."""
+        (computer levels themselves never get a row here). Read from the standings."""
         rows = await self._read(
-            "SELECT user_id,"
-            " (SELECT display_name FROM results n WHERE n.user_id = r.user_id"
-            "   AND n.guild_id IS r.guild_id ORDER BY finished_at DESC LIMIT 1) AS name,"
-            " COUNT(*) AS games, SUM(won) AS wins, SUM(1 - won) AS losses,"
-            " SUM(CASE WHEN won THEN game_points ELSE 0 END) AS points,"
-            " SUM(skunk_given) AS given, SUM(skunk_taken) AS taken"
-            " FROM results r"
-            " WHERE guild_id IS ? AND vs_computer = ? AND is_computer = 0"
-            " GROUP BY user_id"
-            " ORDER BY wins DESC, CAST(wins AS REAL) / games DESC, points DESC, losses ASC,"
-            " name"
-            " LIMIT ?",
-            (guild_id, int(vs_computer), limit),
+            "SELECT player_id, name, games, wins, games - wins AS losses, game_points,"
+            " skunks_given, skunks_taken FROM standings"
+            " WHERE guild_id = ? AND vs_computer = ? AND player_id > 0"
+            " ORDER BY wins DESC, CAST(wins AS REAL) / games DESC, game_points DESC,"
+            " losses ASC, name LIMIT ?",
+            (guild_id or 0, int(vs_computer), limit),
         )
-        return [
-            LeaderRow(
-                user_id=row["user_id"],
-                name=row["name"],
-                games=row["games"],
-                wins=row["wins"],
-                losses=row["losses"],
-                game_points=row["points"],
-                skunks_given=row["given"],
-                skunks_taken=row["taken"],
-            )
-            for row in rows
-        ]
+        return [LeaderRow(*row) for row in rows]
 
     async def player_stats(self, guild_id: int | None, user_id: int) -> dict[bool, StatsRow]:
         """A player's totals on a server, keyed by ``vs_computer`` (missing when no games)."""
-        # One query: each group's totals, and the cards of its best hand (the earliest game
-        # in which the player reached that best), by a correlated subquery.
+        found = await self.standing(guild_id, user_id)
+        return {
+            vs_computer: StatsRow(
+                games=s.games,
+                wins=s.wins,
+                skunks_given=s.skunks_given,
+                skunks_taken=s.skunks_taken,
+                pegging_points=s.pegging_points,
+                hand_points=s.hand_points,
+                crib_points=s.crib_points,
+                deals=s.deals,
+                best_hand=s.best_hand,
+                best_hand_cards=s.best_hand_cards,
+                twenty_nines=s.twenty_nines,
+                points_missed=s.points_missed,
+                muggins_given=s.muggins_given,
+                muggins_taken=s.muggins_taken,
+            )
+            for vs_computer, ranked in found.items()
+            for s in (ranked.standing,)
+        }
+
+    # -- ratings ---------------------------------------------------------------------------
+    async def _ratings_missing(self) -> bool:
+        """Whether there are results but no standings (a database from before the ratings;
+        with other migrations, as in some tests, there may be neither table)."""
+        tables = {
+            row[0]
+            for row in await self._read(
+                "SELECT name FROM sqlite_master WHERE name IN ('results', 'standings')"
+            )
+        }
+        if tables != {"results", "standings"}:
+            return False
         rows = await self._read(
-            "WITH mine AS (SELECT * FROM results"
-            "   WHERE guild_id IS ? AND user_id = ? AND is_computer = 0),"
-            " totals AS (SELECT vs_computer, COUNT(*) AS games, SUM(won) AS wins,"
-            "   SUM(skunk_given) AS given, SUM(skunk_taken) AS taken,"
-            "   SUM(pegging_points) AS pegging, SUM(hand_points) AS hand,"
-            "   SUM(crib_points) AS crib, SUM(deals) AS deals, MAX(best_hand) AS best,"
-            "   SUM(twenty_nines) AS nines, SUM(points_missed) AS missed,"
-            "   SUM(muggins_given) AS m_given, SUM(muggins_taken) AS m_taken"
-            "   FROM mine GROUP BY vs_computer)"
-            " SELECT totals.*, (SELECT best_hand_cards FROM mine"
-            "   WHERE mine.vs_computer = totals.vs_computer AND mine.best_hand = totals.best"
-            "   ORDER BY finished_at LIMIT 1) AS best_cards"
-            " FROM totals",
-            (guild_id, user_id),
+            "SELECT EXISTS (SELECT 1 FROM results) AND NOT EXISTS (SELECT 1 FROM standings)"
+        )
+        return bool(rows[0][0])
+
+    async def _finished_games(self) -> list[derived.Finished]:
+        """Every result, grouped by game, in the order the results were recorded."""
+        rows = await self._read(
+            f"SELECT game_id, rated_order, COALESCE(guild_id, 0) AS guild, finished_at,"
+            f" {_RESULT_COLUMNS}"
+            " FROM results ORDER BY rated_order, game_id, seat"
+        )
+        games = []
+        for game_id, group in itertools.groupby(rows, key=lambda row: row["game_id"]):
+            members = list(group)
+            first = members[0]
+            games.append(
+                derived.Finished(
+                    game_id,
+                    first["rated_order"],
+                    first["guild"],
+                    first["finished_at"],
+                    tuple(_result(row) for row in members),
+                )
+            )
+        return games
+
+    async def replay_ratings(self) -> derived.Replayed:
+        """Every standing, rating change and head to head recomputed from the results
+        (nothing is written)."""
+        return derived.replay(await self._finished_games())
+
+    async def stored_ratings(self) -> derived.Replayed:
+        """Every standing, rating change and head to head as stored."""
+        standings = await self._read(f"SELECT {derived.STANDING_COLUMNS} FROM standings")
+        rivals = await self._read(f"SELECT {derived.RIVAL_COLUMNS} FROM rivals")
+        changes = await self._read(
+            f"SELECT {derived.CHANGE_COLUMNS} FROM rating_changes"
+            " ORDER BY rated_order, game_id, seat"
+        )
+        stored = derived.Replayed()
+        for s in map(derived.standing, standings):
+            stored.standings[(s.guild_id, s.vs_computer, s.player_id)] = s
+        for r in map(derived.rival, rivals):
+            stored.rivals[(r.guild_id, r.user_id, r.opponent_id)] = r
+        stored.changes = [derived.change(row) for row in changes]
+        return stored
+
+    async def rebuild_ratings(self) -> derived.Replayed:
+        """Recompute every rating, total and head to head from the results, in the order
+        they were recorded, and store them in place of what was there (one transaction)."""
+        replayed = await self.replay_ratings()
+        async with self._writing() as db:
+            for table in ("standings", "rating_changes", "rivals"):
+                await db.execute(f"DELETE FROM {table}")
+            for sql, rows in derived.writes(replayed):
+                await db.executemany(sql, rows)
+        return replayed
+
+    async def ranking(
+        self, guild_id: int | None, *, vs_computer: bool = False, offset: int = 0, limit: int = 10
+    ) -> tuple[int, list[Ranked]]:
+        """How many players a server's table has, and ``limit`` of them from ``offset``, best
+        first (by ordinal), each with the ordinal before their last 10 games."""
+        key = (guild_id or 0, int(vs_computer))
+        rows = await self._read(
+            f"SELECT {derived.STANDING_COLUMNS},"
+            " (SELECT COUNT(*) FROM standings WHERE guild_id = ? AND vs_computer = ?) AS total,"
+            f" {derived.TREND_FROM} AS trend_from"
+            " FROM standings s WHERE guild_id = ? AND vs_computer = ?"
+            " ORDER BY ordinal DESC, player_id LIMIT ? OFFSET ?",
+            (*key, *key, limit, offset),
+        )
+        if not rows:
+            counted = await self._read(
+                "SELECT COUNT(*) FROM standings WHERE guild_id = ? AND vs_computer = ?", key
+            )
+            return int(counted[0][0]), []
+        return rows[0]["total"], [
+            Ranked(derived.standing(row), offset + place, row["total"], row["trend_from"])
+            for place, row in enumerate(rows, start=1)
+        ]
+
+    async def standing(self, guild_id: int | None, player_id: int) -> dict[bool, Ranked]:
+        """A player's standing in each of the server's tables they have played in, with their
+        rank, keyed by ``vs_computer``."""
+        rows = await self._read(
+            f"SELECT {derived.STANDING_COLUMNS},"
+            " (SELECT COUNT(*) FROM standings o WHERE o.guild_id = s.guild_id"
+            "   AND o.vs_computer = s.vs_computer AND (o.ordinal > s.ordinal"
+            "   OR (o.ordinal = s.ordinal AND o.player_id < s.player_id))) + 1 AS rank,"
+            " (SELECT COUNT(*) FROM standings o WHERE o.guild_id = s.guild_id"
+            "   AND o.vs_computer = s.vs_computer) AS total,"
+            f" {derived.TREND_FROM} AS trend_from"
+            " FROM standings s WHERE guild_id = ? AND vs_computer IN (0, 1) AND player_id = ?",
+            (guild_id or 0, player_id),
         )
         return {
-            bool(row["vs_computer"]): StatsRow(
-                games=row["games"],
-                wins=row["wins"],
-                skunks_given=row["given"],
-                skunks_taken=row["taken"],
-                pegging_points=row["pegging"],
-                hand_points=row["hand"],
-                crib_points=row["crib"],
-                deals=row["deals"],
-                best_hand=row["best"],
-                best_hand_cards=row["best_cards"],
-                twenty_nines=row["nines"],
-                points_missed=row["missed"],
-                muggins_given=row["m_given"],
-                muggins_taken=row["m_taken"],
+            bool(row["vs_computer"]): Ranked(
+                derived.standing(row), row["rank"], row["total"], row["trend_from"]
             )
             for row in rows
         }
+
+    async def server_points(self, guild_id: int | None) -> tuple[int, int, int, int]:
+        """The server's people (in games between people) in all: pegging, hand and crib
+        points, and deals shown."""
+        rows = await self._read(
+            "SELECT COALESCE(SUM(pegging_points), 0), COALESCE(SUM(hand_points), 0),"
+            " COALESCE(SUM(crib_points), 0), COALESCE(SUM(deals), 0)"
+            " FROM standings WHERE guild_id = ? AND vs_computer = 0",
+            (guild_id or 0,),
+        )
+        pegging, hand, crib, deals = rows[0]
+        return pegging, hand, crib, deals
+
+    async def rating_history(
+        self, guild_id: int | None, player_id: int, *, vs_computer: bool = False, last: int = 200
+    ) -> list[tuple[float, float]]:
+        """The player's ordinal after each of their last ``last`` games in one of the server's
+        tables, with when the game finished, oldest first."""
+        rows = await self._read(
+            "SELECT mu_after - 3 * sigma_after, finished_at FROM rating_changes"
+            " WHERE guild_id = ? AND vs_computer = ? AND player_id = ?"
+            " ORDER BY rated_order DESC LIMIT ?",
+            (guild_id or 0, int(vs_computer), player_id, last),
+        )
+        return [(row[0], row[1]) for row in reversed(rows)]
+
+    async def game_rating_changes(self, game_id: int) -> list[RatingChange]:
+        """A finished game's rating changes, in seat order (empty for any other game)."""
+        rows = await self._read(
+            f"SELECT {derived.CHANGE_COLUMNS} FROM rating_changes WHERE game_id = ? ORDER BY seat",
+            (game_id,),
+        )
+        return [derived.change(row) for row in rows]
+
+    async def best_hands(
+        self, guild_id: int | None, user_id: int, *, limit: int = 3
+    ) -> list[tuple[int, str]]:
+        """A player's best hands on a server (points and cards), best and earliest first."""
+        rows = await self._read(
+            "SELECT best_hand, best_hand_cards FROM results"
+            " WHERE guild_id IS ? AND user_id = ? AND best_hand_cards IS NOT NULL"
+            " ORDER BY best_hand DESC, finished_at LIMIT ?",
+            (guild_id, user_id, limit),
+        )
+        return [(row[0], row[1]) for row in rows]
+
+    async def rival(self, guild_id: int | None, user_id: int, opponent_id: int) -> Rival | None:
+        """``user_id``'s head to head against ``opponent_id`` on a server, or None."""
+        rows = await self._read(
+            f"SELECT {derived.RIVAL_COLUMNS} FROM rivals"
+            " WHERE guild_id = ? AND user_id = ? AND opponent_id = ?",
+            (guild_id or 0, user_id, opponent_id),
+        )
+        return derived.rival(rows[0]) if rows else None
 
     # -- user settings -----------------------------------------------------------------------
     async def coach_off(self, user_ids: Iterable[int]) -> set[int]:

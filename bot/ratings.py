@@ -1,0 +1,91 @@
+"""``python -m bot.ratings``: recompute the ratings from the stored results.
+
+Every rating, per-player total and head to head is derived from the ``results`` table, in the
+order the results were recorded. ``--check`` recomputes them and says whether the stored
+numbers are reproduced exactly (exit status 1 if not); ``--rebuild`` also stores the recomputed
+numbers in their place. The database is ``--database``, or ``DATABASE_PATH`` as the bot reads it.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import sys
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+from typing import Any
+
+from bot.settings import Settings, SettingsError
+from bot.store import Store
+from bot.store.standings import Replayed
+
+
+def differences(stored: Replayed, recomputed: Replayed) -> list[str]:
+    """What differs between the stored numbers and the recomputed ones, one line each."""
+    lines = []
+    tables: list[tuple[str, Mapping[Any, object], Mapping[Any, object]]] = [
+        ("standings", stored.standings, recomputed.standings),
+        ("head to head", stored.rivals, recomputed.rivals),
+    ]
+    for what, mine, theirs in tables:
+        for key in sorted(mine.keys() | theirs.keys()):
+            if mine.get(key) != theirs.get(key):
+                lines.append(f"{what} {key}: stored {mine.get(key)}, recomputed {theirs.get(key)}")
+    if stored.changes != recomputed.changes:
+        changed = sum(a != b for a, b in zip(stored.changes, recomputed.changes, strict=False))
+        lines.append(
+            f"rating changes: {len(stored.changes)} stored, {len(recomputed.changes)}"
+            f" recomputed, {changed} of them different"
+        )
+    return lines
+
+
+async def run(path: str | Path, *, write: bool) -> int:
+    """Check (and with ``write``, rebuild) the ratings in the database at ``path``; prints
+    what it found and returns the exit status."""
+    async with await Store.open(path) as store:
+        stored = await store.stored_ratings()
+        recomputed = await store.replay_ratings()
+        differ = differences(stored, recomputed)
+        games = len({c.game_id for c in recomputed.changes})
+        print(
+            f"{games} rated games: {len(recomputed.standings)} standings,"
+            f" {len(recomputed.changes)} rating changes,"
+            f" {len(recomputed.rivals)} head-to-head rows."
+        )
+        if not differ:
+            print("The stored numbers are reproduced exactly.")
+        else:
+            print(f"{len(differ)} differences from the stored numbers:")
+            for line in differ[:20]:
+                print(f"  {line}")
+        if write:
+            await store.rebuild_ratings()
+            print("Stored the recomputed numbers.")
+            return 0
+        return 1 if differ else 0
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """The command line."""
+    parser = argparse.ArgumentParser(prog="python -m bot.ratings", description=__doc__)
+    action = parser.add_mutually_exclusive_group(required=True)
+    action.add_argument("--check", action="store_true", help="recompute and compare only")
+    action.add_argument("--rebuild", action="store_true", help="recompute and store")
+    parser.add_argument("--database", help="the database file (default: DATABASE_PATH)")
+    args = parser.parse_args(argv)
+    path = args.database
+    if path is None:
+        try:
+            path = Settings.from_env().database_path
+        except SettingsError as err:
+            print(err, file=sys.stderr)
+            return 2
+    if not Path(path).is_file():
+        print(f"No database at {path}: set DATABASE_PATH or pass --database.", file=sys.stderr)
+        return 2
+    return asyncio.run(run(path, write=args.rebuild))
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,336 @@
+"""Ratings: each finished game moves its players' openskill (Plackett–Luce) ratings exactly as
+the library does when called directly, in the transaction that records the result; computer
+levels are rated apart; cancelled and expired games are not rated; a rebuild from the results
+reproduces every stored number; one server never sees another's."""
+
+from __future__ import annotations
+
+import shutil
+import sqlite3
+from dataclasses import replace
+from pathlib import Path
+
+import pytest
+from openskill.models import PlackettLuce, PlackettLuceRating
+
+from bot import ratings as ratings_cli
+from bot.core.ratings import COMPUTER_IDS, shown
+from bot.core.records import GameStatus, ResultRecord, SeatRecord
+from bot.core.replies import User
+from bot.store import Store
+from tests.helpers.service_driver import (
+    AL,
+    BEA,
+    CHANNEL,
+    CY,
+    DEE,
+    GUILD,
+    Clock,
+    drive,
+    make_service,
+    open_table,
+)
+
+LIBRARY = PlackettLuce()
+
+
+def _row(
+    seat: int, user: User | None, *, won: bool, score: int, level: str | None = None
+) -> ResultRecord:
+    return ResultRecord(
+        seat=seat,
+        user_id=None if user is None else user.id,
+        display_name=f"Computer ({level})" if user is None else user.name,
+        is_computer=user is None,
+        won=won,
+        game_points=1,
+        skunk_given=False,
+        skunk_taken=False,
+        score=score,
+        final_scores="121-100",
+        reason="target",
+        pegging_points=20 + seat,
+        hand_points=50 + seat,
+        crib_points=10,
+        deals=8,
+        best_hand=12 + seat,
+        best_hand_cards=f"hand {seat}",
+        twenty_nines=0,
+        computer_level=level,
+    )
+
+
+_channels = iter(range(10_000, 20_000))
+
+
+async def _finish(
+    store: Store, results: list[ResultRecord], *, guild: int = GUILD, now: float = 500.0
+) -> int:
+    """A game with these seats, finished with these results; its id."""
+    seats = [
+        SeatRecord(r.seat, r.user_id, r.display_name, r.is_computer, r.computer_level)
+        for r in results
+    ]
+    record = await store.create_game(
+        guild_id=guild,
+        channel_id=next(_channels),
+        creator=seats[0],
+        num_players=len(seats),
+        target=121,
+        now=now,
+    )
+    version = await store.set_seats(record.id, record.version, seats, now=now)
+    await store.save(record.id, version, now=now, status=GameStatus.FINISHED, results=results)
+    return record.id
+
+
+def _library(
+    teams: list[list[tuple[float, float]]], ranks: list[float]
+) -> list[list[PlackettLuceRating]]:
+    return LIBRARY.rate(
+        [[LIBRARY.rating(mu=mu, sigma=sigma) for mu, sigma in team] for team in teams],
+        ranks=ranks,
+    )
+
+
+async def _rating(store: Store, user_id: int, *, vs_computer: bool = False) -> tuple[float, float]:
+    found = (await store.standing(GUILD, user_id))[vs_computer].standing
+    return found.mu, found.sigma
+
+
+NEW = (LIBRARY.mu, LIBRARY.sigma)
+
+
+async def test_a_two_player_game_rates_both_as_the_library_does(store: Store) -> None:
+    await _finish(store, [_row(0, AL, won=False, score=100), _row(1, BEA, won=True, score=121)])
+    [[al], [bea]] = _library([[NEW], [NEW]], [2, 1])
+    assert await _rating(store, AL.id) == (al.mu, al.sigma)
+    assert await _rating(store, BEA.id) == (bea.mu, bea.sigma)
+    # The next game starts from those ratings.
+    await _finish(store, [_row(0, AL, won=True, score=121), _row(1, BEA, won=False, score=90)])
+    [[al2], [bea2]] = _library([[(al.mu, al.sigma)], [(bea.mu, bea.sigma)]], [1, 2])
+    assert await _rating(store, AL.id) == (al2.mu, al2.sigma)
+    assert await _rating(store, BEA.id) == (bea2.mu, bea2.sigma)
+    total, page = await store.ranking(GUILD)
+    assert total == 2 and [r.rank for r in page] == [1, 2]
+    assert page[0].standing.ordinal >= page[1].standing.ordinal
+    # Each player's trend starts from a newcomer's ordinal (fewer than 10 games).
+    assert [r.trend_from for r in page] == [0.0, 0.0]
+
+
+async def test_three_players_are_ranked_winner_first_then_by_score(store: Store) -> None:
+    await _finish(
+        store,
+        [
+            _row(0, AL, won=False, score=88),
+            _row(1, BEA, won=False, score=104),
+            _row(2, CY, won=True, score=121),
+        ],
+    )
+    [[al], [bea], [cy]] = _library([[NEW], [NEW], [NEW]], [3, 2, 1])
+    assert await _rating(store, AL.id) == (al.mu, al.sigma)
+    assert await _rating(store, BEA.id) == (bea.mu, bea.sigma)
+    assert await _rating(store, CY.id) == (cy.mu, cy.sigma)
+    assert al.mu < bea.mu < cy.mu
+
+
+async def test_partners_are_rated_as_two_teams(store: Store) -> None:
+    # Seats 0 and 2 against 1 and 3; Bea and Dee win.
+    await _finish(
+        store,
+        [
+            _row(0, AL, won=False, score=97),
+            _row(1, BEA, won=True, score=121),
+            _row(2, CY, won=False, score=97),
+            _row(3, DEE, won=True, score=121),
+        ],
+    )
+    [[al, cy], [bea, dee]] = _library([[NEW, NEW], [NEW, NEW]], [2, 1])
+    for user, expected in ((AL, al), (CY, cy), (BEA, bea), (DEE, dee)):
+        assert await _rating(store, user.id) == (expected.mu, expected.sigma)
+    rival = await store.rival(GUILD, AL.id, BEA.id)
+    assert rival is not None and (rival.games, rival.wins, rival.losses) == (1, 0, 1)
+    assert rival.margin == 97 - 121 and rival.points_lost == 1
+    # Partners are not each other's opponents.
+    assert await store.rival(GUILD, AL.id, CY.id) is None
+
+
+async def test_computer_levels_are_rated_apart_as_players_of_their_own(store: Store) -> None:
+    await _finish(
+        store, [_row(0, AL, won=True, score=121), _row(1, None, won=False, score=80, level="hard")]
+    )
+    await _finish(
+        store,
+        [
+            _row(0, AL, won=False, score=70),
+            _row(1, None, won=True, score=121, level="easy"),
+            _row(2, None, won=False, score=99, level="easy"),
+        ],
+    )
+    found = await store.standing(GUILD, AL.id)
+    assert list(found) == [True]  # no row in the people's table
+    assert await store.ranking(GUILD) == (0, [])
+    total, page = await store.ranking(GUILD, vs_computer=True)
+    assert total == 3
+    hard = next(r.standing for r in page if r.standing.player_id == COMPUTER_IDS["hard"])
+    [[_], [expected]] = _library([[NEW], [NEW]], [1, 2])
+    assert (hard.mu, hard.sigma) == (expected.mu, expected.sigma)
+    assert hard.name == "Computer (hard)" and hard.games == 1 and hard.is_computer
+    easy = next(r.standing for r in page if r.standing.player_id == COMPUTER_IDS["easy"])
+    # Seated twice in one game: one game for the level, moved by the mean of its two seats.
+    [[al], [_]] = _library([[NEW], [NEW]], [1, 2])
+    [[_], [first], [second]] = _library([[(al.mu, al.sigma)], [NEW], [NEW]], [3, 1, 2])
+    assert easy.games == 1 and easy.wins == 1
+    assert easy.mu == pytest.approx((first.mu + second.mu) / 2)
+    # The old leaderboard of games against the computer still lists people only.
+    assert [r.user_id for r in await store.leaderboard(GUILD, vs_computer=True)] == [AL.id]
+
+
+async def test_resignations_count_and_cancelled_or_expired_games_do_not(
+    store: Store, clock: Clock
+) -> None:
+    service = make_service(store, clock)
+    await open_table(service, [AL, BEA], channel=CHANNEL)
+    resigned = await service.resign(CHANNEL, AL)
+    assert resigned.ok
+    await open_table(service, [AL, CY], channel=CHANNEL + 1)
+    assert (await service.cancel(CHANNEL + 1, AL, moderator=True)).ok
+    await open_table(service, [BEA, CY], channel=CHANNEL + 2)
+    clock.advance(days=8)
+    assert len(await service.expire_idle()) == 1
+    total, page = await store.ranking(GUILD)
+    assert total == 2
+    assert {r.standing.player_id: (r.standing.games, r.standing.wins) for r in page} == {
+        AL.id: (1, 0),
+        BEA.id: (1, 1),
+    }
+    [[al], [_]] = _library([[NEW], [NEW]], [2, 1])
+    assert await _rating(store, AL.id) == (al.mu, al.sigma)
+
+
+async def test_the_rebuild_reproduces_the_stored_numbers(
+    store: Store, clock: Clock, tmp_path: Path
+) -> None:
+    for seed, users in enumerate(
+        [(AL, BEA), (BEA, CY), (CY, AL, BEA), (AL, BEA, CY, DEE)], start=40
+    ):
+        service = make_service(store, clock, seed=seed)
+        table = await open_table(service, list(users), channel=CHANNEL + seed)
+        await drive(service, table, list(users))
+        clock.advance(minutes=30)
+    await _finish(
+        store,
+        [_row(0, AL, won=True, score=121), _row(1, None, won=False, score=80, level="medium")],
+    )
+    stored = await store.stored_ratings()
+    assert len(stored.changes) == 2 + 2 + 3 + 4 + 2
+    assert stored == await store.replay_ratings()
+    # The command agrees, and puts right a number that was changed behind its back.
+    path = tmp_path / "test.db"
+    assert await ratings_cli.run(path, write=False) == 0
+    with sqlite3.connect(path) as db:
+        db.execute("UPDATE standings SET mu = mu + 1 WHERE player_id = ?", (AL.id,))
+    assert await ratings_cli.run(path, write=False) == 1
+    assert await ratings_cli.run(path, write=True) == 0
+    assert await store.stored_ratings() == stored
+
+
+async def test_results_kept_before_the_ratings_are_rated_when_the_database_is_upgraded(
+    tmp_path: Path,
+) -> None:
+    source = Path(__file__).parents[2] / "bot" / "store" / "migrations"
+    old = tmp_path / "old"
+    old.mkdir()
+    for name in ("001_base.sql", "002_user_settings.sql", "003_computer_level.sql"):
+        shutil.copy(source / name, old / name)
+    path = tmp_path / "upgrade.db"
+    await (await Store.open(path, migrations_dir=old)).close()
+    with sqlite3.connect(path) as db:
+        for game, (finished, winner) in enumerate([(300.0, 2), (200.0, 1)], start=1):
+            db.execute(
+                "INSERT INTO games (id, guild_id, channel_id, status, creator_id, num_players,"
+                " target, created_at, updated_at) VALUES (?, ?, ?, 'finished', 1, 2, 121, 0, 0)",
+                (game, GUILD, game),
+            )
+            for seat, user in enumerate((1, 2)):
+                db.execute(
+                    "INSERT INTO results (game_id, guild_id, seat, user_id, display_name, won,"
+                    " game_points, score, final_scores, reason, finished_at)"
+                    " VALUES (?, ?, ?, ?, ?, ?, 1, ?, '121-90', 'target', ?)",
+                    (
+                        game,
+                        GUILD,
+                        seat,
+                        user,
+                        f"P{user}",
+                        int(user == winner),
+                        121 if user == winner else 90,
+                        finished,
+                    ),
+                )
+    store = await Store.open(path)
+    try:
+        # Game 2 finished first, so it was rated first: P1 won it, then lost game 1.
+        [[p1], [p2]] = _library([[NEW], [NEW]], [1, 2])
+        [[p1], [p2]] = _library([[(p1.mu, p1.sigma)], [(p2.mu, p2.sigma)]], [2, 1])
+        assert await _rating(store, 1) == (p1.mu, p1.sigma)
+        assert [at for _, at in await store.rating_history(GUILD, 1)] == [200.0, 300.0]
+    finally:
+        await store.close()
+
+
+async def test_one_server_never_sees_another(store: Store) -> None:
+    other = GUILD + 1
+    await _finish(store, [_row(0, AL, won=True, score=121), _row(1, BEA, won=False, score=60)])
+    for _ in range(3):
+        await _finish(
+            store,
+            [_row(0, AL, won=False, score=60), _row(1, BEA, won=True, score=121)],
+            guild=other,
+        )
+    mine = (await store.standing(GUILD, AL.id))[False]
+    assert (mine.standing.games, mine.standing.wins, mine.of) == (1, 1, 2)
+    theirs = (await store.standing(other, AL.id))[False]
+    assert (theirs.standing.games, theirs.standing.wins) == (3, 0)
+    rival = await store.rival(GUILD, AL.id, BEA.id)
+    assert rival is not None and (rival.games, rival.wins) == (1, 1) and len(rival.recent) == 1
+    assert len(await store.rating_history(GUILD, AL.id)) == 1
+    assert len(await store.rating_history(other, AL.id)) == 3
+    assert await store.ranking(GUILD + 2) == (0, [])
+    assert await store.standing(GUILD + 2, AL.id) == {}
+    assert await store.rival(GUILD + 2, AL.id, BEA.id) is None
+    assert await store.best_hands(GUILD + 2, AL.id) == []
+
+
+async def test_head_to_head_keeps_the_last_five_newest_first(store: Store) -> None:
+    for game in range(7):
+        al_won = game % 3 == 0
+        await _finish(
+            store,
+            [
+                _row(0, AL, won=al_won, score=121 if al_won else 100 + game),
+                _row(1, BEA, won=not al_won, score=100 + game if al_won else 121),
+            ],
+            now=1000.0 + game,
+        )
+    rival = await store.rival(GUILD, AL.id, BEA.id)
+    assert rival is not None
+    assert (rival.games, rival.wins, rival.losses) == (7, 3, 4)
+    assert [g.finished_at for g in rival.recent] == [1006.0, 1005.0, 1004.0, 1003.0, 1002.0]
+    assert [g.outcome for g in rival.recent] == ["W", "L", "L", "W", "L"]
+    back = await store.rival(GUILD, BEA.id, AL.id)
+    assert back is not None and (back.wins, back.losses, back.margin) == (4, 3, -rival.margin)
+
+
+def test_the_shown_rating_is_a_friendly_number_for_the_ordinal() -> None:
+    newcomer = LIBRARY.rating()
+    assert shown(newcomer.ordinal()) == 1000
+    # Twenty a point of ordinal, rounded: 1,000 + 20 x 15.62.
+    assert shown(15.62) == 1312
+
+
+async def test_best_hands_are_the_highest_first(store: Store) -> None:
+    rows = [_row(0, AL, won=True, score=121), _row(1, BEA, won=False, score=80)]
+    await _finish(store, rows)
+    await _finish(store, [replace(rows[0], best_hand=24, best_hand_cards="big"), rows[1]])
+    assert await store.best_hands(GUILD, AL.id) == [(24, "big"), (12, "hand 0")]
