@@ -14,10 +14,14 @@ import hashlib
 from dataclasses import dataclass, field
 from typing import Literal
 
+from bot.core.pictures.canvas import Picture
 from bot.core.records import MessageRecord
 from bot.core.replies import Controls, LobbyControls
 
-__all__ = ["BoardPicture", "MessageView", "Owed", "Rule"]
+__all__ = ["BoardPicture", "MessageView", "Owed", "PageControls", "Rule", "Table"]
+
+#: The two tables of a server's standings: games between people, and with a computer seat.
+Table = Literal["people", "computer"]
 
 #: The rule for game points a board marks the lines of.
 Rule = Literal["lurch", "skunk"]
@@ -42,6 +46,16 @@ class BoardPicture:
 
 
 @dataclass(frozen=True, slots=True)
+class PageControls:
+    """The buttons under a leaderboard page: Previous and Next within ``table`` (``page`` of
+    ``pages``, counted from 0), and one to show the other table."""
+
+    table: Table
+    page: int
+    pages: int
+
+
+@dataclass(frozen=True, slots=True)
 class MessageView:
     """What one message shows: its text, and at most one kind of controls (a hand's discard
     select or card buttons, or the lobby's buttons), and possibly the board picture."""
@@ -52,10 +66,24 @@ class MessageView:
     board: BoardPicture | None = None
     #: Users the message may notify by mention (closed-DM notices, turn reminders).
     mentions: tuple[int, ...] = ()
+    #: A leaderboard page's buttons.
+    pages: PageControls | None = None
+    #: Pictures already drawn (the stats charts), attached in this order.
+    pictures: tuple[Picture, ...] = ()
 
     def digest(self) -> str:
         """A short fingerprint of everything shown, to tell whether a sent copy is current."""
-        shown = repr((self.content, self.controls, self.lobby, self.board, self.mentions))
+        parts: tuple[object, ...] = (
+            self.content,
+            self.controls,
+            self.lobby,
+            self.board,
+            self.mentions,
+        )
+        if self.pages is not None or self.pictures:
+            # (Only then, so the digests of the games' messages stay as they were stored.)
+            parts += (self.pages, [p.png for p in self.pictures])
+        shown = repr(parts)
         return hashlib.blake2b(shown.encode(), digest_size=12).hexdigest()
 
 

@@ -139,7 +139,7 @@ def _kept(log: DealLog, deal: int, seat: int) -> tuple[Card, ...]:
     return ()
 
 
-def _tables(record: GameRecord, game: Game, log: DealLog) -> list[Owed]:
+def _tables(record: GameRecord, game: Game, log: DealLog, ratings: str = "") -> list[Owed]:
     names = Names.of(game.public_view())
     view = game.public_view()
     over = game.phase is Phase.OVER
@@ -170,7 +170,8 @@ def _tables(record: GameRecord, game: Game, log: DealLog) -> list[Owed]:
                 )
             )
         if text.result:
-            final = MessageView(text.result, board=board_of(log, view))
+            said = f"{text.result}\n{ratings}" if ratings else text.result
+            final = MessageView(said, board=board_of(log, view))
             owed.append(Owed("result", final, order=_RESULT))
     return owed
 
@@ -290,13 +291,15 @@ def settled(
     loaded: Loaded | None,
     refused: Mapping[int, int],
     coach_off: frozenset[int],
+    ratings: str = "",
 ) -> tuple[Owed, ...]:
     """The messages that depend on the stored game alone, not on the time: the same for one
-    version of the game (and the same refusals and coach settings), so they can be kept."""
+    version of the game (and the same refusals and coach settings), so they can be kept.
+    ``ratings`` is the line of rating changes a finished game's result ends with."""
     facts = TableFacts(refused, coach_off, 0.0, 0.0)
     owed = [Owed("lobby", lobby_view(record), order=_LOBBY)]
     if loaded is not None:
-        owed += _tables(record, loaded.game, loaded.log)
+        owed += _tables(record, loaded.game, loaded.log, ratings)
         owed += _hands(record, loaded, facts)
     if record.end_note:
         owed.append(Owed("ended", MessageView(record.end_note), once=True, order=_ENDED))

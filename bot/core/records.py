@@ -268,6 +268,16 @@ class RatingChange:
     sigma_after: float
     finished_at: float
 
+    @property
+    def ordinal_before(self) -> float:
+        """The conservative rating before the game."""
+        return self.mu_before - 3 * self.sigma_before
+
+    @property
+    def ordinal_after(self) -> float:
+        """The conservative rating after it."""
+        return self.mu_after - 3 * self.sigma_after
+
 
 @dataclass(frozen=True, slots=True)
 class RivalGame:

@@ -83,3 +83,6 @@ STALE_PLAY = (
     "or `/cribbage hand`."
 )
 RACED = "That move was already made — look at the table again."
+
+# -- standings ----------------------------------------------------------------------------------
+AGAINST_SELF = "Pick someone else for `against:` — everyone is even against themselves."

@@ -32,7 +32,7 @@ from bot.core.computer import DEFAULT_LEVEL, LEVELS, ComputerPlayers, Step, comp
 from bot.core.computer import snapshot_views as views_before
 from bot.core.deal_log import DealLog
 from bot.core.games import Loaded, LoadedGames, RngFactory
-from bot.core.messages import MessageView, Owed
+from bot.core.messages import MessageView, Owed, PageControls, Table
 from bot.core.projection import (
     TableFacts,
     board_of,
@@ -53,11 +53,20 @@ from bot.core.records import (
 )
 from bot.core.refusals import Refused
 from bot.core.render.rules_help import rules_text
-from bot.core.render.standings import leaderboard_text, stats_text
+from bot.core.render.standings import (
+    PAGE_SIZE,
+    TABLE_TITLES,
+    change_text,
+    head_to_head_text,
+    leaderboard_text,
+    rank_line,
+    stats_text,
+)
 from bot.core.render.status import last_result_text, status_text
 from bot.core.render.text import card_labels, escape, plural
 from bot.core.replies import Choice, Outcome, Reply, User
 from bot.core.results import result_rows
+from bot.core.stats import stats_pictures
 from bot.core.storage import GameStore
 from bot.core.tally import Tally
 from engine.cards import Card, cards_str, parse_cards
@@ -764,7 +773,8 @@ class GameService:
             now=moment,
             remind_after=self._remind_after.total_seconds(),
         )
-        found = project(record, loaded, facts, self._settled_for(record, loaded, facts))
+        ratings = await self._ratings_line(record)
+        found = project(record, loaded, facts, self._settled_for(record, loaded, facts, ratings))
         sent = dict(await self._sent_of(game_id))
         times = [t for t in (found.check_at, next_move) if t is not None]
         check_at = min(times) if times else None
@@ -793,8 +803,21 @@ class GameService:
         self._refused.move_to_end(game_id)
         return refused
 
+    async def _ratings_line(self, record: GameRecord) -> str:
+        """For a finished game, each person's new rating and its change: "Ratings: Al 1,512
+        (+18) · Bea 988 (−18)" (empty for any other game)."""
+        if record.status is not GameStatus.FINISHED:
+            return ""
+        names = {s.seat: s.name for s in record.seats if not s.is_computer}
+        changes = [
+            f"{escape(names[c.seat])} {change_text(c.ordinal_before, c.ordinal_after)}"
+            for c in await self._store.game_rating_changes(record.id)
+            if c.seat in names
+        ]
+        return f"Ratings: {' · '.join(changes)}" if changes else ""
+
     def _settled_for(
-        self, record: GameRecord, loaded: Loaded | None, facts: TableFacts
+        self, record: GameRecord, loaded: Loaded | None, facts: TableFacts, ratings: str = ""
     ) -> tuple[Owed, ...]:
         """The game's messages but the reminders, drawn once per version (and refusals and
         coach settings): the keeper looks at a game several times for each move."""
@@ -803,7 +826,7 @@ class GameService:
         if kept is not None and kept[0] == key:
             self._settled.move_to_end(record.id)
             return kept[1]
-        drawn = settled(record, loaded, facts.refused, facts.coach_off)
+        drawn = settled(record, loaded, facts.refused, facts.coach_off, ratings)
         self._settled[record.id] = (key, drawn)
         while len(self._settled) > SETTLED_KEPT:
             self._settled.popitem(last=False)
@@ -932,11 +955,29 @@ class GameService:
         return [] if view is None else play_completions(view, current)
 
     # -- server-wide --------------------------------------------------------------------------
-    async def leaderboard(self, guild_id: int | None) -> Outcome:
-        """The server's standings (games between people), ranked."""
-        rows = await self._store.leaderboard(guild_id)
-        computer = await self._store.leaderboard(guild_id, vs_computer=True)
-        return Outcome(reply=Reply(leaderboard_text(rows, computer), ephemeral=False))
+    async def leaderboard(
+        self, guild_id: int | None, *, table: Table = "people", page: int = 0
+    ) -> Outcome:
+        """One page of the server's standings by rating: ``table`` ``people`` (games between
+        people) or ``computer`` (games with a computer seat, each level a rated player). The
+        page is both the reply and, for its buttons, the clicked message's new look."""
+        if table not in TABLE_TITLES:
+            raise Refused(refusals.UNKNOWN_BUTTON)
+        vs_computer = table == "computer"
+        total, rows = await self._store.ranking(
+            guild_id, vs_computer=vs_computer, offset=max(page, 0) * PAGE_SIZE, limit=PAGE_SIZE
+        )
+        pages = max(1, -(-total // PAGE_SIZE))
+        if page >= pages or page < 0:
+            # A page that is gone (a button from an older, longer table): the last one.
+            page = min(max(page, 0), pages - 1)
+            total, rows = await self._store.ranking(
+                guild_id, vs_computer=vs_computer, offset=page * PAGE_SIZE, limit=PAGE_SIZE
+            )
+        view = MessageView(
+            leaderboard_text(table, total, rows, page), pages=PageControls(table, page, pages)
+        )
+        return Outcome(reply=Reply(view.content, ephemeral=False, view=view), update=view)
 
     async def coach(self, user: User, on: bool | None = None) -> Outcome:
         """Turn the coach's after-show DMs on or off for ``user``; None just says which."""
@@ -957,11 +998,36 @@ class GameService:
             )
         return Outcome(reply=Reply("Coach off: no more lines about your discards."))
 
-    async def stats(self, guild_id: int | None, user: User) -> Outcome:
-        """One player's record on this server."""
+    @_answers
+    async def stats(self, guild_id: int | None, user: User, against: User | None = None) -> Outcome:
+        """One player's record on this server: rating and rank in each table, totals, best
+        hands and two charts; with ``against``, their head to head with that player."""
+        if against is not None:
+            if against.id == user.id:
+                raise Refused(refusals.AGAINST_SELF)
+            rival = await self._store.rival(guild_id, user.id, against.id)
+            text = head_to_head_text(user.name, against.name, rival)
+            return Outcome(reply=Reply(text, ephemeral=False))
+        ranked = await self._store.standing(guild_id, user.id)
+        if not ranked:
+            text = stats_text(user.name, None, None)
+            return Outcome(reply=Reply(text, ephemeral=False))
+        levels = await self._store.levels(guild_id) if True in ranked else []
+        ranks = (
+            rank_line(ranked[False]) if False in ranked else None,
+            rank_line(ranked[True], levels) if True in ranked else None,
+        )
         found = await self._store.player_stats(guild_id, user.id)
-        text = stats_text(user.name, found.get(False), found.get(True))
-        return Outcome(reply=Reply(text, ephemeral=False))
+        best = await self._store.best_hands(guild_id, user.id)
+        text = stats_text(user.name, found.get(False), found.get(True), ranks, best)
+        # The chart is of the people's table, or the computer's for those who only play it.
+        vs_computer = False not in ranked
+        standing = ranked[vs_computer].standing
+        history = await self._store.rating_history(guild_id, user.id, vs_computer=vs_computer)
+        server = await self._store.server_points(guild_id)
+        pictures = await asyncio.to_thread(stats_pictures, user.name, standing, history, server)
+        view = MessageView(text, pictures=pictures)
+        return Outcome(reply=Reply(text, ephemeral=False, view=view))
 
     def rules(self, topic: str | None = None) -> Outcome:
         """Rules help for a topic (overview, deal, play, show, scoring, commands)."""

@@ -18,8 +18,12 @@ from bot.core.records import (
     LeaderRow,
     MessageRecord,
     PendingPost,
+    Ranked,
+    RatingChange,
     ResultRecord,
+    Rival,
     SeatRecord,
+    Standing,
     StatsRow,
 )
 from engine.counting import Counting
@@ -169,6 +173,44 @@ class GameStore(Protocol):
 
     async def player_stats(self, guild_id: int | None, user_id: int) -> dict[bool, StatsRow]:
         """A player's totals on a server, keyed by ``vs_computer`` (missing when no games)."""
+        ...
+
+    async def ranking(
+        self, guild_id: int | None, *, vs_computer: bool = False, offset: int = 0, limit: int = 10
+    ) -> tuple[int, list[Ranked]]:
+        """How many players a server's table has, and a page of them, best rated first."""
+        ...
+
+    async def standing(self, guild_id: int | None, player_id: int) -> dict[bool, Ranked]:
+        """A player's standing and rank in each table they have played in."""
+        ...
+
+    async def levels(self, guild_id: int | None) -> list[Standing]:
+        """The computer levels' standings on a server, best rated first."""
+        ...
+
+    async def rating_history(
+        self, guild_id: int | None, player_id: int, *, vs_computer: bool = False, last: int = 200
+    ) -> list[tuple[float, float]]:
+        """The player's ordinal after each of their latest games, and when each finished."""
+        ...
+
+    async def game_rating_changes(self, game_id: int) -> list[RatingChange]:
+        """A finished game's rating changes, in seat order."""
+        ...
+
+    async def best_hands(
+        self, guild_id: int | None, user_id: int, *, limit: int = 3
+    ) -> list[tuple[int, str]]:
+        """A player's best hands on a server (points and cards)."""
+        ...
+
+    async def server_points(self, guild_id: int | None) -> tuple[int, int, int, int]:
+        """The server's pegging, hand and crib points and deals, in games between people."""
+        ...
+
+    async def rival(self, guild_id: int | None, user_id: int, opponent_id: int) -> Rival | None:
+        """Head to head between two people on a server."""
         ...
 
     async def coach_off(self, user_ids: Iterable[int]) -> set[int]:

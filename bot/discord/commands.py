@@ -14,8 +14,9 @@ import discord
 from discord import app_commands
 
 from bot.core.computer import DEFAULT_LEVEL, LEVEL_BLURBS, LEVELS
+from bot.core.messages import Table
 from bot.core.replies import Choice, Outcome, User
-from bot.discord.interactions import is_moderator, send_error, user_of
+from bot.discord.interactions import NEEDS_A_SERVER, is_moderator, send_error, user_of
 from engine.counting import Counting
 from engine.outcome import Scoring
 
@@ -33,7 +34,6 @@ __all__ = [
 NEEDS_A_CHANNEL = (
     "Cribbage games live in a server channel or thread: use this command there, not in a DM."
 )
-NEEDS_A_SERVER = "Leaderboards and stats are kept per server: use this command in a server."
 
 #: Topics of ``/cribbage rules``, in the order they are offered.
 RULE_TOPICS: tuple[tuple[str, str], ...] = (
@@ -64,6 +64,10 @@ DIFFICULTY_ALONE = (
     "`difficulty` is for games against the computer: use `vs_computer:True`, or open the game "
     "and add computer players from the lobby's menu."
 )
+_TABLES = [
+    app_commands.Choice(name="games between people", value="people"),
+    app_commands.Choice(name="games against the computer", value="computer"),
+]
 _TARGETS = [
     app_commands.Choice(name="121 points (full game)", value=121),
     app_commands.Choice(name="61 points (short game)", value=61),
@@ -290,32 +294,46 @@ class CribbageCommands(app_commands.Group):
         service = _bot(interaction).service
         await _bot(interaction).io.command(interaction, lambda: service.coach(user, on))
 
-    @app_commands.command(name="leaderboard", description="This server's cribbage standings")
-    async def leaderboard(self, interaction: discord.Interaction[Any]) -> None:
-        """The server's standings."""
+    @app_commands.command(name="leaderboard", description="This server's cribbage ratings")
+    @app_commands.describe(table="Games between people (default), or against the computer")
+    @app_commands.choices(table=_TABLES)
+    async def leaderboard(
+        self,
+        interaction: discord.Interaction[Any],
+        table: app_commands.Choice[str] | None = None,
+    ) -> None:
+        """The server's standings by rating, ten to a page."""
         if interaction.guild_id is None:
             await send_error(interaction, NEEDS_A_SERVER)
             return
         guild_id = interaction.guild_id
+        chosen: Table = "computer" if table is not None and table.value == "computer" else "people"
         service = _bot(interaction).service
         await _bot(interaction).io.command(
-            interaction, lambda: service.leaderboard(guild_id), ephemeral=False
+            interaction, lambda: service.leaderboard(guild_id, table=chosen), ephemeral=False
         )
 
     @app_commands.command(name="stats", description="A player's cribbage record on this server")
-    @app_commands.describe(user="Whose record (default: yours)")
+    @app_commands.describe(
+        user="Whose record (default: yours)",
+        against="Their games against this player instead (head to head)",
+    )
     async def stats(
-        self, interaction: discord.Interaction[Any], user: discord.User | None = None
+        self,
+        interaction: discord.Interaction[Any],
+        user: discord.User | None = None,
+        against: discord.User | None = None,
     ) -> None:
-        """One player's record."""
+        """One player's record, or with ``against`` their head to head."""
         if interaction.guild_id is None:
             await send_error(interaction, NEEDS_A_SERVER)
             return
         who = user_of(interaction) if user is None else User(user.id, user.display_name)
+        rival = None if against is None else User(against.id, against.display_name)
         guild_id = interaction.guild_id
         service = _bot(interaction).service
         await _bot(interaction).io.command(
-            interaction, lambda: service.stats(guild_id, who), ephemeral=False
+            interaction, lambda: service.stats(guild_id, who, rival), ephemeral=False
         )
 
     @app_commands.command(name="rules", description="How cribbage is played and scored")

@@ -13,7 +13,9 @@ Custom ids (at most 100 characters, Discord's limit):
 - ``crib:<game>:play:<stamp>:<card code>``: one button per card on your turn;
 - ``crib:<game>:count:<stamp>:<0|1>``: the two menus of values to claim for a hand (manual
   counting: 26 values, one more than a select menu holds, so split in two);
-- ``crib:<game>:muggins:<stamp>``: the Muggins! button while an opponent's short claim is open.
+- ``crib:<game>:muggins:<stamp>``: the Muggins! button while an opponent's short claim is open;
+- ``crib:board:<people|computer>:<page>``: a leaderboard's Previous, Next and other-table
+  buttons (the server is the click's own).
 
 The stamp is the service's :attr:`bot.core.replies.Controls.stamp`, handed back with the click so
 that a control from an earlier moment of the game gets a clear answer instead of acting.
@@ -27,7 +29,7 @@ from typing import TYPE_CHECKING, Any
 import discord
 
 from bot.core.computer import LEVEL_BLURBS
-from bot.core.messages import MessageView
+from bot.core.messages import MessageView, PageControls, Table
 from bot.core.replies import LOBBY_BUTTONS, CardChoice
 
 if TYPE_CHECKING:
@@ -287,6 +289,43 @@ class MugginsButton(
 #: How many values each of the count menus holds (Discord: at most 25 options a menu).
 COUNT_MENU_SIZE = 13
 
+
+class PageButton(
+    discord.ui.DynamicItem[discord.ui.Button[Any]],
+    template=r"crib:board:(?P<table>people|computer):(?P<page>\d{1,6})",
+):
+    """A leaderboard button: show ``page`` (from 0) of ``table``. The server is the one the
+    click comes from, never the id's, so no button shows another server's players."""
+
+    def __init__(self, table: Table, page: int, label: str = "", *, enabled: bool = True) -> None:
+        super().__init__(
+            discord.ui.Button(
+                label=label or "Page",
+                style=discord.ButtonStyle.secondary,
+                custom_id=f"crib:board:{table}:{page}",
+                disabled=not enabled,
+            )
+        )
+        self.table: Table = table
+        self.page = page
+
+    @classmethod
+    async def from_custom_id(
+        cls,
+        interaction: discord.Interaction[Any],
+        item: discord.ui.Item[Any],
+        match: re.Match[str],
+        /,
+    ) -> PageButton:
+        """Rebuild the button from its custom id (discord.py calls this on each click)."""
+        table: Table = "computer" if match["table"] == "computer" else "people"
+        return cls(table, int(match["page"]))
+
+    async def callback(self, interaction: discord.Interaction[Any]) -> None:
+        """Show that page in place of this one."""
+        await _bot(interaction).io.page_click(interaction, self.table, self.page)
+
+
 #: Registered in ``setup_hook`` so clicks on messages sent before a restart still work.
 DYNAMIC_ITEMS: tuple[type[discord.ui.DynamicItem[Any]], ...] = (
     LobbyButton,
@@ -295,13 +334,28 @@ DYNAMIC_ITEMS: tuple[type[discord.ui.DynamicItem[Any]], ...] = (
     PlayButton,
     CountSelect,
     MugginsButton,
+    PageButton,
 )
+
+
+def _page_buttons(pages: PageControls) -> discord.ui.View:
+    """Previous and Next within the table (disabled at its ends), and the other table."""
+    made = discord.ui.View(timeout=None)
+    page, last = pages.page, pages.pages - 1
+    made.add_item(PageButton(pages.table, max(page - 1, 0), "◀ Previous", enabled=page > 0))
+    made.add_item(PageButton(pages.table, page + 1, "Next ▶", enabled=page < last))
+    other: Table = "computer" if pages.table == "people" else "people"
+    label = "Against the computer" if other == "computer" else "Between people"
+    made.add_item(PageButton(other, 0, label))
+    return made
 
 
 def controls_view(view: MessageView) -> discord.ui.View | None:
     """The components of a message the game owns: the lobby's buttons (and its "Add computer"
     menu while a seat is free), a hand's crib select or one button per card, or none."""
     controls, lobby = view.controls, view.lobby
+    if view.pages is not None:
+        return _page_buttons(view.pages)
     if lobby is not None and lobby.buttons:
         made = discord.ui.View(timeout=None)
         for action in LOBBY_BUTTONS:

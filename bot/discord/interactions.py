@@ -14,6 +14,7 @@ the user gets a short apology. Nothing here decides a rule.
 from __future__ import annotations
 
 import asyncio
+import io
 import logging
 import time
 from collections.abc import Awaitable, Callable, Sequence
@@ -22,7 +23,7 @@ from typing import TYPE_CHECKING, Any
 import discord
 from discord import app_commands
 
-from bot.core.messages import MessageView
+from bot.core.messages import MessageView, Table
 from bot.core.records import DmLink
 from bot.core.replies import Outcome, Reply, User
 from bot.discord.components import controls_view
@@ -35,6 +36,7 @@ if TYPE_CHECKING:
     from bot.discord.app import CribbageBot
 
 __all__ = [
+    "NEEDS_A_SERVER",
     "RESTARTING",
     "SORRY",
     "DiscordIO",
@@ -48,6 +50,8 @@ log = logging.getLogger(__name__)
 
 #: What a user sees when something failed on our side (the traceback goes to the log).
 SORRY = "Sorry, something went wrong on my side. Please try again."
+#: A leaderboard or stats asked for outside a server.
+NEEDS_A_SERVER = "Leaderboards and stats are kept per server: use this command in a server."
 #: What a user sees while the bot is shutting down.
 RESTARTING = "I'm restarting — try again in a few seconds."
 #: Answer the interaction by then at the latest; Discord gives up on it after 3 seconds.
@@ -113,6 +117,11 @@ async def _message_kwargs(view: MessageView) -> dict[str, Any]:
         kwargs["view"] = components
     if view.board is not None:
         kwargs["file"] = await board_attachment(view.board)
+    if view.pictures:
+        kwargs["files"] = [
+            discord.File(io.BytesIO(p.png), filename=p.filename, description=p.alt_text)
+            for p in view.pictures
+        ]
     return kwargs
 
 
@@ -213,6 +222,18 @@ class DiscordIO:
         """The Muggins! button of a hand."""
         user = user_of(interaction)
         await self._click(interaction, lambda: self.service.click_muggins(game_id, stamp, user))
+
+    async def page_click(
+        self, interaction: discord.Interaction[Any], table: Table, page: int
+    ) -> None:
+        """A leaderboard's Previous, Next or other-table button: that page, in place."""
+        guild_id = interaction.guild_id
+        if guild_id is None:
+            await send_error(interaction, NEEDS_A_SERVER)
+            return
+        await self._click(
+            interaction, lambda: self.service.leaderboard(guild_id, table=table, page=page)
+        )
 
     async def _click(self, interaction: discord.Interaction[Any], call: ServiceCall) -> None:
         await self._entered(interaction, self._clicked(interaction, call))
@@ -327,6 +348,8 @@ class DiscordIO:
         kwargs.setdefault("view", None)
         if "file" in kwargs:
             kwargs["attachments"] = [kwargs.pop("file")]
+        if "files" in kwargs:
+            kwargs["attachments"] = kwargs.pop("files")
         if not interaction.response.is_done():
             await interaction.response.edit_message(**kwargs)
         else:

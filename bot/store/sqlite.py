@@ -42,6 +42,7 @@ from bot.core.records import (
     ResultRecord,
     Rival,
     SeatRecord,
+    Standing,
     StatsRow,
 )
 from bot.core.storage import ChannelBusy, VersionConflict
@@ -743,6 +744,15 @@ class Store:
             )
             for row in rows
         }
+
+    async def levels(self, guild_id: int | None) -> list[Standing]:
+        """The computer levels' standings on a server, best rated first."""
+        rows = await self._read(
+            f"SELECT {derived.STANDING_COLUMNS} FROM standings"
+            " WHERE guild_id = ? AND vs_computer = 1 AND player_id < 0 ORDER BY ordinal DESC",
+            (guild_id or 0,),
+        )
+        return [derived.standing(row) for row in rows]
 
     async def server_points(self, guild_id: int | None) -> tuple[int, int, int, int]:
         """The server's people (in games between people) in all: pegging, hand and crib

@@ -15,9 +15,8 @@ from openskill.models import PlackettLuce, PlackettLuceRating
 
 from bot import ratings as ratings_cli
 from bot.core.ratings import COMPUTER_IDS, shown
-from bot.core.records import GameStatus, ResultRecord, SeatRecord
-from bot.core.replies import User
 from bot.store import Store
+from tests.helpers.results import finish_game, result_row
 from tests.helpers.service_driver import (
     AL,
     BEA,
@@ -32,56 +31,6 @@ from tests.helpers.service_driver import (
 )
 
 LIBRARY = PlackettLuce()
-
-
-def _row(
-    seat: int, user: User | None, *, won: bool, score: int, level: str | None = None
-) -> ResultRecord:
-    return ResultRecord(
-        seat=seat,
-        user_id=None if user is None else user.id,
-        display_name=f"Computer ({level})" if user is None else user.name,
-        is_computer=user is None,
-        won=won,
-        game_points=1,
-        skunk_given=False,
-        skunk_taken=False,
-        score=score,
-        final_scores="121-100",
-        reason="target",
-        pegging_points=20 + seat,
-        hand_points=50 + seat,
-        crib_points=10,
-        deals=8,
-        best_hand=12 + seat,
-        best_hand_cards=f"hand {seat}",
-        twenty_nines=0,
-        computer_level=level,
-    )
-
-
-_channels = iter(range(10_000, 20_000))
-
-
-async def _finish(
-    store: Store, results: list[ResultRecord], *, guild: int = GUILD, now: float = 500.0
-) -> int:
-    """A game with these seats, finished with these results; its id."""
-    seats = [
-        SeatRecord(r.seat, r.user_id, r.display_name, r.is_computer, r.computer_level)
-        for r in results
-    ]
-    record = await store.create_game(
-        guild_id=guild,
-        channel_id=next(_channels),
-        creator=seats[0],
-        num_players=len(seats),
-        target=121,
-        now=now,
-    )
-    version = await store.set_seats(record.id, record.version, seats, now=now)
-    await store.save(record.id, version, now=now, status=GameStatus.FINISHED, results=results)
-    return record.id
 
 
 def _library(
@@ -102,12 +51,16 @@ NEW = (LIBRARY.mu, LIBRARY.sigma)
 
 
 async def test_a_two_player_game_rates_both_as_the_library_does(store: Store) -> None:
-    await _finish(store, [_row(0, AL, won=False, score=100), _row(1, BEA, won=True, score=121)])
+    await finish_game(
+        store, [result_row(0, AL, won=False, score=100), result_row(1, BEA, won=True, score=121)]
+    )
     [[al], [bea]] = _library([[NEW], [NEW]], [2, 1])
     assert await _rating(store, AL.id) == (al.mu, al.sigma)
     assert await _rating(store, BEA.id) == (bea.mu, bea.sigma)
     # The next game starts from those ratings.
-    await _finish(store, [_row(0, AL, won=True, score=121), _row(1, BEA, won=False, score=90)])
+    await finish_game(
+        store, [result_row(0, AL, won=True, score=121), result_row(1, BEA, won=False, score=90)]
+    )
     [[al2], [bea2]] = _library([[(al.mu, al.sigma)], [(bea.mu, bea.sigma)]], [1, 2])
     assert await _rating(store, AL.id) == (al2.mu, al2.sigma)
     assert await _rating(store, BEA.id) == (bea2.mu, bea2.sigma)
@@ -119,12 +72,12 @@ async def test_a_two_player_game_rates_both_as_the_library_does(store: Store) ->
 
 
 async def test_three_players_are_ranked_winner_first_then_by_score(store: Store) -> None:
-    await _finish(
+    await finish_game(
         store,
         [
-            _row(0, AL, won=False, score=88),
-            _row(1, BEA, won=False, score=104),
-            _row(2, CY, won=True, score=121),
+            result_row(0, AL, won=False, score=88),
+            result_row(1, BEA, won=False, score=104),
+            result_row(2, CY, won=True, score=121),
         ],
     )
     [[al], [bea], [cy]] = _library([[NEW], [NEW], [NEW]], [3, 2, 1])
@@ -136,13 +89,13 @@ async def test_three_players_are_ranked_winner_first_then_by_score(store: Store)
 
 async def test_partners_are_rated_as_two_teams(store: Store) -> None:
     # Seats 0 and 2 against 1 and 3; Bea and Dee win.
-    await _finish(
+    await finish_game(
         store,
         [
-            _row(0, AL, won=False, score=97),
-            _row(1, BEA, won=True, score=121),
-            _row(2, CY, won=False, score=97),
-            _row(3, DEE, won=True, score=121),
+            result_row(0, AL, won=False, score=97),
+            result_row(1, BEA, won=True, score=121),
+            result_row(2, CY, won=False, score=97),
+            result_row(3, DEE, won=True, score=121),
         ],
     )
     [[al, cy], [bea, dee]] = _library([[NEW, NEW], [NEW, NEW]], [2, 1])
@@ -156,15 +109,19 @@ async def test_partners_are_rated_as_two_teams(store: Store) -> None:
 
 
 async def test_computer_levels_are_rated_apart_as_players_of_their_own(store: Store) -> None:
-    await _finish(
-        store, [_row(0, AL, won=True, score=121), _row(1, None, won=False, score=80, level="hard")]
-    )
-    await _finish(
+    await finish_game(
         store,
         [
-            _row(0, AL, won=False, score=70),
-            _row(1, None, won=True, score=121, level="easy"),
-            _row(2, None, won=False, score=99, level="easy"),
+            result_row(0, AL, won=True, score=121),
+            result_row(1, None, won=False, score=80, level="hard"),
+        ],
+    )
+    await finish_game(
+        store,
+        [
+            result_row(0, AL, won=False, score=70),
+            result_row(1, None, won=True, score=121, level="easy"),
+            result_row(2, None, won=False, score=99, level="easy"),
         ],
     )
     found = await store.standing(GUILD, AL.id)
@@ -218,9 +175,12 @@ async def test_the_rebuild_reproduces_the_stored_numbers(
         table = await open_table(service, list(users), channel=CHANNEL + seed)
         await drive(service, table, list(users))
         clock.advance(minutes=30)
-    await _finish(
+    await finish_game(
         store,
-        [_row(0, AL, won=True, score=121), _row(1, None, won=False, score=80, level="medium")],
+        [
+            result_row(0, AL, won=True, score=121),
+            result_row(1, None, won=False, score=80, level="medium"),
+        ],
     )
     stored = await store.stored_ratings()
     assert len(stored.changes) == 2 + 2 + 3 + 4 + 2
@@ -281,11 +241,13 @@ async def test_results_kept_before_the_ratings_are_rated_when_the_database_is_up
 
 async def test_one_server_never_sees_another(store: Store) -> None:
     other = GUILD + 1
-    await _finish(store, [_row(0, AL, won=True, score=121), _row(1, BEA, won=False, score=60)])
+    await finish_game(
+        store, [result_row(0, AL, won=True, score=121), result_row(1, BEA, won=False, score=60)]
+    )
     for _ in range(3):
-        await _finish(
+        await finish_game(
             store,
-            [_row(0, AL, won=False, score=60), _row(1, BEA, won=True, score=121)],
+            [result_row(0, AL, won=False, score=60), result_row(1, BEA, won=True, score=121)],
             guild=other,
         )
     mine = (await store.standing(GUILD, AL.id))[False]
@@ -305,11 +267,11 @@ async def test_one_server_never_sees_another(store: Store) -> None:
 async def test_head_to_head_keeps_the_last_five_newest_first(store: Store) -> None:
     for game in range(7):
         al_won = game % 3 == 0
-        await _finish(
+        await finish_game(
             store,
             [
-                _row(0, AL, won=al_won, score=121 if al_won else 100 + game),
-                _row(1, BEA, won=not al_won, score=100 + game if al_won else 121),
+                result_row(0, AL, won=al_won, score=121 if al_won else 100 + game),
+                result_row(1, BEA, won=not al_won, score=100 + game if al_won else 121),
             ],
             now=1000.0 + game,
         )
@@ -330,7 +292,7 @@ def test_the_shown_rating_is_a_friendly_number_for_the_ordinal() -> None:
 
 
 async def test_best_hands_are_the_highest_first(store: Store) -> None:
-    rows = [_row(0, AL, won=True, score=121), _row(1, BEA, won=False, score=80)]
-    await _finish(store, rows)
-    await _finish(store, [replace(rows[0], best_hand=24, best_hand_cards="big"), rows[1]])
+    rows = [result_row(0, AL, won=True, score=121), result_row(1, BEA, won=False, score=80)]
+    await finish_game(store, rows)
+    await finish_game(store, [replace(rows[0], best_hand=24, best_hand_cards="big"), rows[1]])
     assert await store.best_hands(GUILD, AL.id) == [(24, "big"), (12, "hand 0")]

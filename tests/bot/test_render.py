@@ -7,7 +7,7 @@ import random
 
 import pytest
 
-from bot.core.records import LeaderRow, StatsRow
+from bot.core.records import Ranked, Standing, StatsRow
 from bot.core.render.lobby import lobby_text
 from bot.core.render.private import hand_text
 from bot.core.render.rules_help import RULES_TOPICS, rules_text
@@ -228,16 +228,35 @@ def test_private_hand_text_for_the_discard() -> None:
         assert str(card) not in text
 
 
-def test_leaderboard_table() -> None:
+GUILD_ID = 7
+
+
+def _ranked(rank: int, name: str, mu: float, sigma: float, games: int, wins: int) -> Ranked:
+    standing = Standing(GUILD_ID, False, rank, name, mu, sigma, games=games, wins=wins)
+    return Ranked(standing, rank, 12, trend_from=0.0)
+
+
+def test_leaderboard_table_ranks_by_rating_and_fits_a_phone() -> None:
     rows = [
-        LeaderRow(1, "Al", 4, 3, 1, 5, 1, 0),
-        LeaderRow(2, "Bea", 4, 1, 3, 1, 0, 1),
+        _ranked(11, "Al", 30.0, 4.0, 20, 15),  # ordinal 18: 1,360
+        _ranked(12, "Bartholomew the Bold", 25.0, 7.0, 3, 1),  # ordinal 4: 1,080
     ]
-    text = leaderboard_text(rows)
+    text = leaderboard_text("people", 12, rows, 1)
     lines = text.splitlines()
-    al = next(line for line in lines if "Al" in line)
-    assert al.split() == ["1", "Al", "3", "1", "75%", "+1", "-0"]
-    assert text.index("Al") < text.index("Bea")
+    assert lines[0] == "**Leaderboard** — games between people · page 2 of 2"
+    al = next(line for line in lines if " Al " in line)
+    assert al.split() == ["11", "Al", "1,360", "20", "75%", "+360"]
+    bart = next(line for line in lines if "Bartholo" in line)
+    # A long name is cut; a player with under 5 games is marked provisional.
+    assert "Bartholomew th…" in bart and "1,080?" in bart
+    assert "? provisional (under 5 games)" in text
+    table = text.split("```")[1]
+    assert max(len(line) for line in table.splitlines()) <= 41
+
+
+def test_an_empty_table_says_so() -> None:
+    text = leaderboard_text("computer", 0, [], 0)
+    assert "No games against the computer have finished on this server yet." in text
 
 
 def test_stats_keep_computer_games_apart() -> None:
@@ -276,17 +295,6 @@ def test_names_cannot_inject_markdown() -> None:
     assert result_line(table, result).startswith("🏆 \\*\\*Al\\*\\* wins")
     text = board(table, (10, 20), 121)
     assert text.count("```") == 2 and "B'ea" in text
-
-
-def test_leaderboard_shows_games_against_the_computer_apart() -> None:
-    people = [LeaderRow(1, "Al", 3, 2, 1, 2, 0, 0)]
-    computer = [LeaderRow(2, "Bea", 4, 1, 3, 1, 0, 1)]
-    text = leaderboard_text(people, computer)
-    head, tail = text.split("**Against the computer**")
-    assert "Al" in head and "Bea" not in head and "Bea" in tail and "Al" not in tail
-    only = leaderboard_text([], computer)
-    assert only.startswith("No games between people have finished on this server yet.")
-    assert leaderboard_text([], []) == "No games have finished on this server yet."
 
 
 def test_rules_the_last_card_pegs_1_or_2_if_it_makes_31() -> None:

@@ -237,12 +237,15 @@ async def test_results_against_the_computer_are_kept_apart(store: Store, clock: 
     assert (await service.start(CHANNEL, BEA)).ok
     assert (await service.resign(CHANNEL, CY)).ok
 
-    board = (await service.leaderboard(GUILD)).reply.text
-    people, computer = board.split("**Against the computer**")
+    people = (await service.leaderboard(GUILD)).reply.text
     assert "Bea" in people and "Cy" in people and "Al" not in people
-    assert "Al" in computer and "Computer" not in computer and "Bea" not in computer
+    assert "Computer" not in people.split("```")[1]
+    # Against the computer, each level is a rated player of its own, beside the people.
+    computer = (await service.leaderboard(GUILD, table="computer")).reply.text
+    assert "Al" in computer and "Computer (hard)" in computer and "Bea" not in computer
     stats = (await service.stats(GUILD, AL)).reply.text
     assert "Against the computer: 1 game, 0 wins" in stats and "Against people" not in stats
+    assert "Rated below Computer (hard)." in stats
     assert "Against people: 1 game, 1 win" in (await service.stats(GUILD, BEA)).reply.text
 
 

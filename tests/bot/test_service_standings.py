@@ -6,6 +6,7 @@ from __future__ import annotations
 import re
 from collections import Counter, defaultdict
 
+from bot.core.ratings import shown
 from bot.core.replies import User
 from bot.store import Store
 from engine.cards import Card, parse_cards
@@ -57,7 +58,7 @@ async def _play_games(store: Store, clock: Clock) -> tuple[dict[str, Counter[str
     return expected, channel
 
 
-async def test_leaderboard_ranks_by_wins(store: Store, clock: Clock) -> None:
+async def test_leaderboard_ranks_by_rating(store: Store, clock: Clock) -> None:
     expected, _ = await _play_games(store, clock)
     rows = await store.leaderboard(GUILD)
     got = {
@@ -73,10 +74,16 @@ async def test_leaderboard_ranks_by_wins(store: Store, clock: Clock) -> None:
 
     service = make_service(store, clock)
     text = (await service.leaderboard(GUILD)).reply.text
-    assert text.index(rows[0].name) < text.index(rows[-1].name)
-    top = rows[0]
-    assert f"{top.wins:>3} {top.losses:>3}" in text
-    assert f"{round(100 * top.wins / top.games)}%" in text
+    total, ranked = await store.ranking(GUILD)
+    assert total == len(rows) == len(ranked)
+    ordinals = [r.standing.ordinal for r in ranked]
+    assert ordinals == sorted(ordinals, reverse=True)
+    table = text.split("```")[1].splitlines()[2:]
+    assert [line.split()[1] for line in table] == [r.standing.name for r in ranked]
+    for line, r in zip(table, ranked, strict=True):
+        s = r.standing
+        assert f"{shown(s.ordinal):,}" in line and f" {s.games} " in line
+        assert f"{round(100 * s.wins / s.games)}%" in line
 
 
 async def test_stats_match_the_shows(store: Store, clock: Clock) -> None:

@@ -10,6 +10,7 @@ from pathlib import Path
 
 import pytest
 
+from bot.core.messages import Table
 from bot.core.replies import Outcome
 from bot.core.replies import User as Player
 from bot.core.service import GameService
@@ -250,7 +251,9 @@ class _SlowService(GameService):
         await asyncio.sleep(0.4)
         return await super().click_lobby(game_id, button, user, moderator=moderator)
 
-    async def leaderboard(self, guild_id: int | None) -> Outcome:
+    async def leaderboard(
+        self, guild_id: int | None, *, table: Table = "people", page: int = 0
+    ) -> Outcome:
         raise RuntimeError("the leaderboard query broke")
 
 

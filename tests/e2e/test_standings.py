@@ -103,13 +103,13 @@ async def _seed_finished_game(
         )
 
 
-def _board_row(text: str, name: str) -> tuple[int, int, str, str]:
-    """(wins, losses, skunks given, skunks taken) from a leaderboard line for `name`."""
+def _board_row(text: str, name: str) -> tuple[int, int]:
+    """(games, win %) from a leaderboard line for `name`."""
     for line in text.splitlines():
-        match = re.search(rf"\b{name}\s+(\d+)\s+(\d+)\s+\d+%\s+\+(\d+) -(\d+)", line)
+        match = re.search(rf"\b{name}\s+[\d,]+\??\s+(\d+)\s+(\d+)%", line)
         if match:
-            wins, losses, given, taken = match.groups()
-            return int(wins), int(losses), given, taken
+            games, rate = match.groups()
+            return int(games), int(rate)
     raise AssertionError(f"{name} is not on the leaderboard:\n{text}")
 
 
@@ -158,13 +158,15 @@ async def test_leaderboard_and_stats_after_finished_games(world: World, bot: Bot
     given[played_winner.id] += lurch
     taken[played_loser.id] += lurch
     for user in (al, bea, cy):
+        games = wins[user.id] + losses[user.id]
         row = _board_row(text, user.name)
-        expected = (wins[user.id], losses[user.id], str(given[user.id]), str(taken[user.id]))
-        assert row == expected, (user.name, text)
-    # Ranked: the first line after the header is a player with the most wins.
-    top = max(wins.values())
-    first = next(line for line in text.splitlines() if re.match(r"\s*1\s", line))
-    assert any(u.name in first for u in (al, bea, cy) if wins[u.id] == top), text
+        assert row == (games, round(100 * wins[user.id] / games)), (user.name, text)
+    # Ranked by rating: the ranks read 1, 2, 3 down the table, each rating no higher than
+    # the one above it.
+    table = text.split("```")[1].splitlines()[2:]
+    assert [line.split()[0] for line in table] == ["1", "2", "3"], text
+    ratings = [int(line.split()[2].rstrip("?").replace(",", "")) for line in table]
+    assert ratings == sorted(ratings, reverse=True), text
 
     stats = await fd.slash(al, world.general, f"/cribbage stats user:{bea.name}")
     assert not stats.ephemeral

@@ -62,10 +62,12 @@ async def test_a_whole_game_against_hard(world: World, bot: BotProcess) -> None:
 
     stats = await world.fd.slash(al, world.general, "/cribbage stats")
     assert "Against the computer: 1 game" in stats.content and "Against people" not in stats.content
-    board = await world.fd.slash(al, world.general, "/cribbage leaderboard")
-    assert "**Against the computer**" in board.content and "Computer" not in board.content.split(
-        "**Against the computer**"
-    )[1].replace("Against the computer", "")
+    board = await world.fd.slash(al, world.general, "/cribbage leaderboard table:computer")
+    # Against the computer, the computer's level is a rated player beside Al.
+    assert "games against the computer" in board.content
+    assert "Computer (hard)" in board.content and al.name in board.content
+    people = await world.fd.slash(al, world.general, "/cribbage leaderboard")
+    assert "No games between people have finished" in people.content
     status = await world.fd.slash(al, world.general, "/cribbage status")
     assert status.ephemeral
     assert "The last game here is over." in status.content and "/cribbage new" in status.content

@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from bot.core.deal_log import DealLog
+from bot.core.ratings import shown
 from bot.core.snapshot import decode
 from engine.game import Game
 
@@ -108,3 +109,22 @@ def dm_refusals(db_path: Path, game_id: int) -> dict[int, int]:
             "SELECT seat, deal FROM dm_refusals WHERE game_id = ?", (game_id,)
         ).fetchall()
     return {int(seat): int(deal) for seat, deal in rows}
+
+
+def ratings_line(db_path: Path, game_id: int) -> str:
+    """The line a finished game's result ends with, from the rating changes the bot stored:
+    each person's new rating and its change ("Ratings: Al 1,069 (+69) · Bea 963 (−37)")."""
+    with _connect(db_path) as db:
+        rows = db.execute(
+            "SELECT s.display_name, c.mu_before - 3 * c.sigma_before,"
+            " c.mu_after - 3 * c.sigma_after FROM rating_changes c"
+            " JOIN seats s ON s.game_id = c.game_id AND s.seat = c.seat"
+            " WHERE c.game_id = ? AND s.is_computer = 0 ORDER BY c.seat",
+            (game_id,),
+        ).fetchall()
+    parts = []
+    for name, before, after in rows:
+        change = shown(after) - shown(before)
+        signed = f"+{change}" if change > 0 else f"−{-change}" if change < 0 else "±0"
+        parts.append(f"{name} {shown(after):,} ({signed})")
+    return "Ratings: " + " · ".join(parts) if parts else ""

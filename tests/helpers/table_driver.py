@@ -25,6 +25,7 @@ DMs are closed, or sometimes the slash commands), and after each step checks:
 
 from __future__ import annotations
 
+import dataclasses
 import random
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -45,6 +46,7 @@ from tests.helpers.bot_db import (
     latest_game_id,
     logged_actions,
     owned_messages,
+    ratings_line,
     read_game,
 )
 from tests.helpers.card_leaks import LeakWatch, hidden_from, revealed_by
@@ -520,6 +522,11 @@ class TableDriver:
             hands=hands,
             coach=coach,
         )
+        line = ratings_line(self.db_path, self.game_id) if "result" in views else ""
+        if line:
+            # The result ends with each person's new rating, as the bot stored it.
+            result = views["result"]
+            views["result"] = dataclasses.replace(result, content=f"{result.content}\n{line}")
         for key, view in views.items():
             states = self._states.setdefault(key, [])
             if not states or states[-1] != view:

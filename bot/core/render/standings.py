@@ -3,49 +3,105 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
+from datetime import UTC, datetime
 
-from bot.core.records import LeaderRow, StatsRow
+from bot.core.messages import Table
+from bot.core.ratings import PROVISIONAL_GAMES, shown
+from bot.core.records import Ranked, Rival, Standing, StatsRow
 from bot.core.render.text import MAX_MESSAGE, chunk, code_safe, escape, plural
 
-__all__ = ["leaderboard_text", "stats_text"]
+__all__ = [
+    "PAGE_SIZE",
+    "TABLE_TITLES",
+    "change_text",
+    "head_to_head_text",
+    "leaderboard_text",
+    "rank_line",
+    "rating_text",
+    "stats_text",
+]
 
 
 def _pct(rate: float) -> str:
     return f"{rate * 100:.0f}%"
 
 
-def _standings(title: str, rows: Sequence[LeaderRow]) -> list[str]:
-    names = [code_safe(r.name) for r in rows]
-    width = max(len(name) for name in names)
-    lines = [title, "```"]
-    lines.append(f"{'#':>2}  {'player':<{width}}  {'W':>3} {'L':>3} {'win%':>5}  lurch/skunk")
-    for rank, (name, row) in enumerate(zip(names, rows, strict=True), start=1):
+#: Players per leaderboard page.
+PAGE_SIZE = 10
+#: A name in the leaderboard's table is cut to this many characters (it must fit a phone).
+NAME_WIDTH = 15
+TABLE_TITLES = {"people": "games between people", "computer": "games against the computer"}
+
+
+def rating_text(ordinal: float) -> str:
+    """A rating as players see it: ``1,512``."""
+    return f"{shown(ordinal):,}"
+
+
+def _signed(n: int) -> str:
+    return f"+{n}" if n > 0 else f"−{-n}" if n < 0 else "±0"
+
+
+def change_text(before: float, after: float) -> str:
+    """A rating and its change: ``1,512 (+18)``."""
+    return f"{rating_text(after)} ({_signed(shown(after) - shown(before))})"
+
+
+def _short(name: str) -> str:
+    name = code_safe(name)
+    return name if len(name) <= NAME_WIDTH else name[: NAME_WIDTH - 1] + "…"
+
+
+def leaderboard_text(table: Table, total: int, rows: Sequence[Ranked], page: int) -> str:
+    """One page of a server's table, ranked by rating (openskill's ordinal, shown as a
+    friendly number): rating (``?`` while provisional), games, win % and the change over the
+    last 10 games, narrow enough for a phone."""
+    title = f"**Leaderboard** — {TABLE_TITLES[table]}"
+    if not rows:
+        return f"{title}\nNo {TABLE_TITLES[table]} have finished on this server yet."
+    pages = max(1, -(-total // PAGE_SIZE))
+    lines = [f"{title} · page {page + 1} of {pages}", "```"]
+    lines.append(
+        f"{'#':>2} {'player':<{NAME_WIDTH}} {'rating':>7} {'gms':>4} {'win':>4} {'10g':>4}"
+    )
+    provisional = False
+    for row in rows:
+        s = row.standing
+        mark = "?" if s.games < PROVISIONAL_GAMES else " "
+        provisional |= mark == "?"
+        trend = shown(s.ordinal) - shown(row.trend_from)
         lines.append(
-            f"{rank:>2}  {name:<{width}}  {row.wins:>3} {row.losses:>3}"
-            f" {_pct(row.win_rate):>5}  +{row.skunks_given} -{row.skunks_taken}"
+            f"{row.rank:>2} {_short(s.name):<{NAME_WIDTH}} {rating_text(s.ordinal):>6}{mark}"
+            f" {s.games:>4} {_pct(s.win_rate):>4} {_signed(trend).replace('−', '-'):>4}"
         )
     lines.append("```")
-    return lines
+    notes = ["10g: rating change over the last 10 games"]
+    if provisional:
+        notes.insert(0, f"? provisional (under {PROVISIONAL_GAMES} games)")
+    lines.append(" · ".join(notes))
+    return "\n".join(lines)[:MAX_MESSAGE]
 
 
-def leaderboard_text(rows: Sequence[LeaderRow], computer: Sequence[LeaderRow] = ()) -> str:
-    """The server's ranking: wins, losses, win %, lurches and skunks (each game by its own
-    rule) given (+) and taken (-); games between people first, then (apart) games against
-    the computer, which gets no row."""
-    if not rows and not computer:
-        return "No games have finished on this server yet."
-    lines: list[str] = []
-    if rows:
-        lines += _standings("**Leaderboard** (games between people)", rows)
-    else:
-        lines.append("No games between people have finished on this server yet.")
-    if computer:
-        lines += _standings("**Against the computer**", computer)
-    # Keep whole tables: drop the computer's table rather than cut a code block in half.
-    text = "\n".join(lines)
-    if len(text) > MAX_MESSAGE:
-        text = "\n".join(_standings("**Leaderboard** (games between people)", rows))
-    return text[:MAX_MESSAGE]
+def rank_line(ranked: Ranked, levels: Sequence[Standing] = ()) -> str:
+    """A player's rating and rank in one table (against the computer, where they stand
+    among the computer levels)."""
+    s = ranked.standing
+    said = f"Rating {rating_text(s.ordinal)}"
+    if s.games < PROVISIONAL_GAMES:
+        said += f" (provisional: {plural(s.games, 'rated game')})"
+    trend = shown(s.ordinal) - shown(ranked.trend_from)
+    said += f", #{ranked.rank} of {ranked.of}; {_signed(trend)} over the last {min(s.games, 10)}"
+    said += " games." if min(s.games, 10) != 1 else " game."
+    above = [lv.name for lv in levels if lv.ordinal < s.ordinal]
+    below = [lv.name for lv in levels if lv.ordinal >= s.ordinal]
+    if levels:
+        parts = []
+        if above:
+            parts.append(f"above {', '.join(above)}")
+        if below:
+            parts.append(f"below {', '.join(below)}")
+        said += f" Rated {' and '.join(parts)}."
+    return said
 
 
 def _stats_block(label: str, row: StatsRow) -> list[str]:
@@ -69,14 +125,63 @@ def _stats_block(label: str, row: StatsRow) -> list[str]:
     return lines
 
 
-def stats_text(name: str, people: StatsRow | None, computer: StatsRow | None) -> str:
-    """A player's record: games between people and games against the computer, apart."""
+def stats_text(
+    name: str,
+    people: StatsRow | None,
+    computer: StatsRow | None,
+    ranks: Sequence[str | None] = (None, None),
+    best: Sequence[tuple[int, str]] = (),
+) -> str:
+    """A player's record: games between people and games against the computer, apart, each
+    after its rating line (``ranks``: people's, computer's), then their best hands."""
     name = escape(name)
     if people is None and computer is None:
         return f"{name} has not finished a game on this server yet."
     lines = [f"**{name}** on this server"]
-    if people is not None:
-        lines.extend(_stats_block("Against people", people))
-    if computer is not None:
-        lines.extend(_stats_block("Against the computer", computer))
+    for label, row, rank in (
+        ("Against people", people, ranks[0]),
+        ("Against the computer", computer, ranks[1]),
+    ):
+        if row is None:
+            continue
+        block = _stats_block(label, row)
+        lines.append(block[0])
+        if rank is not None:
+            lines.append(f"  {rank}")
+        lines.extend(block[1:])
+    if best:
+        lines.append("Best hands: " + " · ".join(f"{points} ({cards})" for points, cards in best))
     return chunk(lines)[0]
+
+
+def _day(at: float) -> str:
+    when = datetime.fromtimestamp(at, UTC)
+    return f"{when.day} {when.strftime('%b')}"
+
+
+def head_to_head_text(name: str, other: str, rival: Rival | None) -> str:
+    """``name``'s games against ``other`` on this server: wins, game points, the average
+    margin and the last five (newest first)."""
+    name, other = escape(name), escape(other)
+    if rival is None or rival.games == 0:
+        return f"{name} and {other} have not played each other on this server yet."
+    lines = [
+        f"**{name}** against **{other}**: {plural(rival.games, 'game')} —"
+        f" {name} won {rival.wins}, {other} won {rival.losses}"
+        + (
+            f", others won {rival.games - rival.wins - rival.losses}"
+            if rival.games > rival.wins + rival.losses
+            else ""
+        )
+        + ".",
+        f"Game points: {name} {rival.points_won}, {other} {rival.points_lost}."
+        f" Average margin: {rival.average_margin:+.1f} points a game for {name}.",
+        "Last "
+        + plural(len(rival.recent), "game")
+        + ": "
+        + " · ".join(
+            f"{g.outcome} {g.score}-{g.opponent_score} ({_day(g.finished_at)})"
+            for g in rival.recent
+        ),
+    ]
+    return "\n".join(lines)

@@ -1,0 +1,61 @@
+"""Finished games written straight through the store (rated as the service's would be), for
+tests that need many results quickly."""
+
+from __future__ import annotations
+
+import itertools
+
+from bot.core.records import GameStatus, ResultRecord, SeatRecord
+from bot.core.replies import User
+from bot.store import Store
+
+
+def result_row(
+    seat: int, user: User | None, *, won: bool, score: int, level: str | None = None
+) -> ResultRecord:
+    """A result row for ``user`` (None: a computer at ``level``) with made-up totals."""
+    return ResultRecord(
+        seat=seat,
+        user_id=None if user is None else user.id,
+        display_name=f"Computer ({level})" if user is None else user.name,
+        is_computer=user is None,
+        won=won,
+        game_points=1,
+        skunk_given=False,
+        skunk_taken=False,
+        score=score,
+        final_scores="121-100",
+        reason="target",
+        pegging_points=20 + seat,
+        hand_points=50 + seat,
+        crib_points=10,
+        deals=8,
+        best_hand=12 + seat,
+        best_hand_cards=f"hand {seat}",
+        twenty_nines=0,
+        computer_level=level,
+    )
+
+
+CHANNELS = itertools.count(10_000)
+
+
+async def finish_game(
+    store: Store, results: list[ResultRecord], *, guild: int = 500, now: float = 500.0
+) -> int:
+    """A game with these seats, finished with these results; its id."""
+    seats = [
+        SeatRecord(r.seat, r.user_id, r.display_name, r.is_computer, r.computer_level)
+        for r in results
+    ]
+    record = await store.create_game(
+        guild_id=guild,
+        channel_id=next(CHANNELS),
+        creator=seats[0],
+        num_players=len(seats),
+        target=121,
+        now=now,
+    )
+    version = await store.set_seats(record.id, record.version, seats, now=now)
+    await store.save(record.id, version, now=now, status=GameStatus.FINISHED, results=results)
+    return record.id
