@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 import os
 from collections.abc import Mapping
 from dataclasses import dataclass
@@ -16,6 +17,11 @@ DEFAULT_IDLE_EXPIRY_DAYS = 7.0
 DEFAULT_TURN_REMINDER_SECONDS = 60.0
 DEFAULT_MUGGINS_SECONDS = 30.0
 DEFAULT_COUNT_TIMEOUT_SECONDS = 180.0
+#: The shortest and longest idle time before a game is ended: an hour, a year.
+MIN_IDLE_EXPIRY_DAYS = 1 / 24
+MAX_IDLE_EXPIRY_DAYS = 365.0
+#: The levels ``LOG_LEVEL`` may name, quietest last.
+LOG_LEVELS = ("DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL")
 
 
 class SettingsError(ValueError):
@@ -50,7 +56,9 @@ def _seconds(env: Mapping[str, str], name: str, default: float) -> float:
     return seconds
 
 
-def _days(env: Mapping[str, str], name: str, default: float) -> float:
+def _idle_days(env: Mapping[str, str], name: str, default: float) -> float:
+    """A finite number of days from an hour to a year: ``inf`` or ``1e10`` would overflow the
+    date arithmetic later, and a tiny value would end every open game at start-up."""
     value = _optional(env, name)
     if value is None:
         return default
@@ -58,9 +66,23 @@ def _days(env: Mapping[str, str], name: str, default: float) -> float:
         days = float(value)
     except ValueError:
         raise SettingsError(f"{name} must be a number of days, not {value!r}.") from None
-    if days <= 0:
-        raise SettingsError(f"{name} must be more than 0 days, not {value!r}.")
+    if not (math.isfinite(days) and MIN_IDLE_EXPIRY_DAYS <= days <= MAX_IDLE_EXPIRY_DAYS):
+        raise SettingsError(
+            f"{name} must be a number of days from 1 hour ({MIN_IDLE_EXPIRY_DAYS:.3f}) to "
+            f"{MAX_IDLE_EXPIRY_DAYS:.0f}, not {value!r}."
+        )
     return days
+
+
+def _log_level(env: Mapping[str, str], name: str) -> str:
+    """One of :data:`LOG_LEVELS` (in any case); anything else is refused, not replaced."""
+    value = _optional(env, name)
+    if value is None:
+        return "INFO"
+    level = value.upper()
+    if level not in LOG_LEVELS:
+        raise SettingsError(f"{name} must be one of {', '.join(LOG_LEVELS)}, not {value!r}.")
+    return level
 
 
 @dataclass(frozen=True, slots=True)
@@ -114,10 +136,10 @@ class Settings:
             discord_token=_optional(env, "DISCORD_TOKEN"),
             database_path=_optional(env, "DATABASE_PATH") or DEFAULT_DATABASE_PATH,
             dev_guild_id=_optional_int(env, "DEV_GUILD_ID"),
-            log_level=(_optional(env, "LOG_LEVEL") or "INFO").upper(),
+            log_level=_log_level(env, "LOG_LEVEL"),
             discord_api_base=_optional(env, "DISCORD_API_BASE"),
             discord_gateway_url=_optional(env, "DISCORD_GATEWAY_URL"),
-            idle_expiry_days=_days(env, "IDLE_EXPIRY_DAYS", DEFAULT_IDLE_EXPIRY_DAYS),
+            idle_expiry_days=_idle_days(env, "IDLE_EXPIRY_DAYS", DEFAULT_IDLE_EXPIRY_DAYS),
             turn_reminder_seconds=_seconds(
                 env, "TURN_REMINDER_SECONDS", DEFAULT_TURN_REMINDER_SECONDS
             ),

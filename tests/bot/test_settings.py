@@ -79,3 +79,28 @@ def test_the_turn_reminder_delay_is_a_setting_within_bounds() -> None:
     for bad in ("4", "86401", "soon", "nan", "inf"):
         with pytest.raises(SettingsError, match="TURN_REMINDER_SECONDS"):
             Settings.from_env({"TURN_REMINDER_SECONDS": bad})
+
+
+@pytest.mark.parametrize("value", ["inf", "-inf", "nan", "1e10", "1e-300", "0.01", "366", "-1"])
+def test_idle_expiry_is_a_finite_time_between_an_hour_and_a_year(value: str) -> None:
+    with pytest.raises(SettingsError, match="IDLE_EXPIRY_DAYS") as refused:
+        Settings.from_env({"IDLE_EXPIRY_DAYS": value})
+    assert "365" in str(refused.value) and "hour" in str(refused.value)
+
+
+@pytest.mark.parametrize(("value", "days"), [("0.0417", 0.0417), ("1", 1.0), ("365", 365.0)])
+def test_idle_expiry_within_the_range_is_taken(value: str, days: float) -> None:
+    assert Settings.from_env({"IDLE_EXPIRY_DAYS": value}).idle_expiry_days == days
+
+
+@pytest.mark.parametrize("value", ["verbose", "INF0", "5", "warn ing"])
+def test_an_unknown_log_level_is_refused_with_the_valid_ones(value: str) -> None:
+    with pytest.raises(SettingsError, match="LOG_LEVEL") as refused:
+        Settings.from_env({"LOG_LEVEL": value})
+    for level in ("DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL"):
+        assert level in str(refused.value)
+
+
+def test_log_levels_are_read_in_any_case() -> None:
+    assert Settings.from_env({"LOG_LEVEL": "warning"}).log_level == "WARNING"
+    assert Settings.from_env({"LOG_LEVEL": " Error "}).log_level == "ERROR"
