@@ -15,6 +15,7 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
+from bot.core.storage import UnusableStore
 from bot.settings import Settings, SettingsError
 from bot.store import Store
 from bot.store.standings import Replayed
@@ -84,7 +85,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     if not Path(path).is_file():
         print(f"No database at {path}: set DATABASE_PATH or pass --database.", file=sys.stderr)
         return 2
-    return asyncio.run(run(path, write=args.rebuild))
+    try:
+        return asyncio.run(run(path, write=args.rebuild))
+    except UnusableStore as err:
+        print(f"The database {path} cannot be used: {err}", file=sys.stderr)
+        return 2
 
 
 if __name__ == "__main__":

@@ -29,7 +29,14 @@ from bot.core.records import (
 from engine.counting import Counting
 from engine.outcome import Scoring
 
-__all__ = ["ChannelBusy", "GameStore", "StoreError", "VersionConflict"]
+__all__ = [
+    "ChannelBusy",
+    "GameStore",
+    "SchemaTooNew",
+    "StoreError",
+    "UnusableStore",
+    "VersionConflict",
+]
 
 
 class StoreError(refusals.Refused):
@@ -48,6 +55,27 @@ class ChannelBusy(StoreError):
 
     def __init__(self) -> None:
         super().__init__(refusals.CHANNEL_BUSY)
+
+
+class UnusableStore(Exception):
+    """The store cannot be opened for use as it is: the file is not a database, is damaged,
+    cannot be written, or was made by a newer release. ``str()`` says what is wrong and what
+    to do, in words for whoever runs the bot (the caller names the setting). Nothing was
+    changed."""
+
+
+class SchemaTooNew(UnusableStore):
+    """The database's schema is newer than this code's last migration: a newer release made
+    it, and this one would misread it (or read its rules as something else)."""
+
+    def __init__(self, found: int, known: int) -> None:
+        super().__init__(
+            f"it has schema version {found}, from a newer release of the bot; this release "
+            f"knows versions up to {known}. Run the newer release, or restore a backup made "
+            "by this one."
+        )
+        self.found = found
+        self.known = known
 
 
 class GameStore(Protocol):

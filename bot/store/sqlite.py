@@ -45,7 +45,8 @@ from bot.core.records import (
     Standing,
     StatsRow,
 )
-from bot.core.storage import ChannelBusy, VersionConflict
+from bot.core.storage import ChannelBusy, UnusableStore, VersionConflict
+from bot.store import preflight
 from bot.store import standings as derived
 from engine.counting import Counting
 from engine.outcome import Scoring
@@ -56,6 +57,9 @@ MIGRATIONS_DIR = Path(__file__).with_name("migrations")
 _MIGRATION_NAME = re.compile(r"^(\d+)_[\w-]+\.sql$")
 #: Games that may still change (``GameStatus.LOBBY`` and ``ACTIVE``), as SQL.
 _OPEN = "('lobby', 'active')"
+#: What SQLite says when a second open game is made in a channel (the partial unique index
+#: ``games_one_open_per_channel``): the one integrity error that means "channel busy".
+_CHANNEL_BUSY = "UNIQUE constraint failed: games.channel_id"
 
 
 def migrations(directory: Path = MIGRATIONS_DIR) -> list[tuple[int, Path]]:
@@ -201,18 +205,23 @@ class Store:
 
     @classmethod
     async def open(cls, path: str | Path, *, migrations_dir: Path = MIGRATIONS_DIR) -> Store:
-        """Open (creating if needed) the database at ``path`` and apply pending migrations."""
-        db = await aiosqlite.connect(str(path), isolation_level="IMMEDIATE")
+        """Open (creating if needed) the database at ``path`` and apply pending migrations.
+
+        Raises :class:`~bot.core.storage.UnusableStore` (nothing changed) when the file is
+        not a SQLite database or is cut short (checked before SQLite touches it), when its
+        schema is newer than the last migration here, or when it cannot be written.
+        """
+        preflight.check_file(Path(path))
+        found = migrations(migrations_dir)
+        known = found[-1][0] if found else 0
+        try:
+            db = await aiosqlite.connect(str(path), isolation_level="IMMEDIATE")
+        except sqlite3.Error as error:
+            raise UnusableStore(f"SQLite cannot open it ({error}).") from error
         try:
             db.row_factory = sqlite3.Row
-            await db.execute("PRAGMA journal_mode = WAL")
-            await db.execute("PRAGMA foreign_keys = ON")
-            # With WAL, NORMAL syncs at checkpoints, not at each commit: a commit survives a
-            # crash of the process (what a bot restart is); only a power loss may drop the
-            # last commits. Each action costs no fsync.
-            await db.execute("PRAGMA synchronous = NORMAL")
-            await db.execute("PRAGMA busy_timeout = 5000")
             store = cls(db)
+            await store._prepare(known)
             await store._migrate(migrations_dir)
             if await store._ratings_missing():
                 # Results kept from before the ratings (migration 006): rate them once.
@@ -221,6 +230,39 @@ class Store:
             await db.close()
             raise
         return store
+
+    async def _prepare(self, known: int) -> None:
+        """Before any migration: refuse a schema newer than ``known``, set the connection's
+        pragmas, and make sure the file can be written (a read-only file or folder would
+        otherwise only show at the first move)."""
+        try:
+            version = await self.user_version()
+            preflight.check_schema(version, known)
+            await self._db.execute("PRAGMA journal_mode = WAL")
+            await self._db.execute("PRAGMA foreign_keys = ON")
+            # With WAL, NORMAL syncs at checkpoints, not at each commit: a commit survives a
+            # crash of the process (what a bot restart is); only a power loss may drop the
+            # last commits. Each action costs no fsync.
+            await self._db.execute("PRAGMA synchronous = NORMAL")
+            await self._db.execute("PRAGMA busy_timeout = 5000")
+            await self._check_writable(version)
+        except sqlite3.Error as error:
+            raise UnusableStore(f"SQLite cannot use it ({error}).") from error
+
+    async def _check_writable(self, version: int) -> None:
+        """A write that changes nothing (the schema version set to itself), rolled back:
+        SQLite refuses it at once when the file or its folder is read-only."""
+        try:
+            await self._db.executescript(
+                f"BEGIN IMMEDIATE; PRAGMA user_version = {int(version)}; ROLLBACK;"
+            )
+        except sqlite3.OperationalError as error:
+            if self._db.in_transaction:
+                await self._db.rollback()
+            raise UnusableStore(
+                f"it cannot be written ({error}): make the file and its folder writable by "
+                "the user the bot runs as."
+            ) from error
 
     async def close(self) -> None:
         """Close the connection (after any unit of work still running)."""
@@ -353,7 +395,9 @@ class Store:
                         str(counting),
                     ),
                 )
-            except sqlite3.IntegrityError:
+            except sqlite3.IntegrityError as error:
+                if str(error) != _CHANNEL_BUSY:
+                    raise  # another rule of the schema: a bug, not a busy channel
                 raise ChannelBusy() from None
             game_id = cursor.lastrowid
             assert game_id is not None
