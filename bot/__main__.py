@@ -14,13 +14,14 @@ import asyncio
 import contextlib
 import logging
 import shutil
+import signal
 import sys
 import tempfile
 from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from bot.settings import Settings, SettingsError
+from bot.settings import Settings, StartupError
 
 if TYPE_CHECKING:
     from bot.discord.app import CribbageBot
@@ -83,8 +84,10 @@ async def _start_local_bot(fd: FakeDiscord) -> _LocalBot:
 
 def _open_playground() -> int:
     # Imported here so that a production worker never loads the emulator.
+    from bot.discord.logs import quiet_voice_warnings
     from fakediscord.playground import run_playground
 
+    quiet_voice_warnings()
     # Only warnings and errors reach the terminal, so the chat stays readable.
     logging.basicConfig(level=logging.WARNING, format="%(levelname)s %(name)s: %(message)s")
     return run_playground(_start_local_bot)
@@ -97,9 +100,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         return _open_playground()
     try:
         settings = Settings.from_env()
-    except SettingsError as err:
+    except StartupError as err:
         print(err, file=sys.stderr)
-        return 2
+        return err.status
     if not settings.discord_token:
         if _interactive():
             print("No DISCORD_TOKEN is set, so opening the local playground (no network needed).")
@@ -114,6 +117,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         with contextlib.suppress(KeyboardInterrupt):
             asyncio.run(run_bot(settings))
+    except StartupError as err:
+        print(err, file=sys.stderr)
+        return err.status
     except discord.LoginFailure:
         print(
             "Discord refused the token: check DISCORD_TOKEN (Bot page, Reset Token).",
@@ -126,5 +132,13 @@ def main(argv: Sequence[str] | None = None) -> int:
     return 0
 
 
+def _stop_quietly(signum: int, frame: object) -> None:
+    """A stop signal before the bot runs (while importing, or reading the settings): nothing
+    is open yet, so end at once, as a clean stop (the bot's own handlers take over later)."""
+    raise SystemExit(0)
+
+
 if __name__ == "__main__":
+    for _signal in (signal.SIGTERM, signal.SIGINT):
+        signal.signal(_signal, _stop_quietly)
     sys.exit(main())

@@ -10,7 +10,7 @@ from datetime import timedelta
 
 from dotenv import load_dotenv
 
-__all__ = ["Settings", "SettingsError"]
+__all__ = ["Settings", "SettingsError", "StartupError"]
 
 DEFAULT_DATABASE_PATH = "./cribbage.db"
 DEFAULT_IDLE_EXPIRY_DAYS = 7.0
@@ -24,8 +24,21 @@ MAX_IDLE_EXPIRY_DAYS = 365.0
 LOG_LEVELS = ("DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL")
 
 
-class SettingsError(ValueError):
+class StartupError(Exception):
+    """The bot cannot start as it is set up: ``str()`` is one line for whoever runs it, naming
+    the setting and what to do; ``status`` is the exit status (2: fix a setting or a file, 1:
+    Discord could not be reached or refused)."""
+
+    def __init__(self, line: str, status: int = 2) -> None:
+        super().__init__(line)
+        self.status = status
+
+
+class SettingsError(StartupError, ValueError):
     """A setting has a value that cannot be used; the message names the setting."""
+
+    def __init__(self, line: str) -> None:
+        super().__init__(line, 2)
 
 
 def _optional(env: Mapping[str, str], name: str) -> str | None:

@@ -101,18 +101,26 @@ def routes(fd: FakeDiscord) -> list[web.RouteDef]:
     async def body_of(request: web.Request) -> tuple[Any, list[Upload]]:
         return await read_body(request, limit_size=fd.limits.uploads)
 
-    async def put_commands(request: web.Request) -> web.Response:
-        body, _ = await body_of(request)
+    def commands_guild(request: web.Request) -> int | None:
+        # A server's commands are the application's only where the bot is a member: anywhere
+        # else (another server, or no server at all) Discord answers 403 / 50001.
         guild_id = request.match_info.get("guild")
-        stored = fd.commands.replace(
-            fd.application_id, int(guild_id) if guild_id else None, list(body)
-        )
+        if guild_id is None:
+            return None
+        guild = fd.world.guilds.get(int(guild_id))
+        if guild is None or guild.member(fd.bot_user) is None:
+            raise missing_access()
+        return guild.id
+
+    async def put_commands(request: web.Request) -> web.Response:
+        guild_id = commands_guild(request)
+        body, _ = await body_of(request)
+        stored = fd.commands.replace(fd.application_id, guild_id, list(body))
         fd._notify()
         return json_response(stored)
 
     async def get_commands(request: web.Request) -> web.Response:
-        guild_id = request.match_info.get("guild")
-        return json_response(fd.commands.listing(int(guild_id) if guild_id else None))
+        return json_response(fd.commands.listing(commands_guild(request)))
 
     async def callback(request: web.Request) -> web.Response:
         body, files = await body_of(request)

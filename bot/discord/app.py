@@ -1,11 +1,13 @@
 """The Discord client: start-up, command registration, error translation, idle expiry.
 
 Start-up owns the resources (as in discord.py's ``examples/advanced_startup.py``):
-``setup_hook`` opens the store (which applies the migrations), builds the game service,
-registers the persistent components, adds and syncs the ``/cribbage`` commands and starts the
-idle-expiry task; once connected the bot brings every open game's messages up to date (what a
-crash may have left unsent); ``close`` takes no new moves, sends what is owed, then closes the
-store.
+:func:`run_bot` opens the store (which checks the file, refuses a newer schema or a read-only
+file, and applies the migrations) before logging in, and closes it on every way out;
+``setup_hook`` builds the game service, registers the persistent components, adds and syncs
+the ``/cribbage`` commands and starts the idle-expiry task; once connected the bot brings every
+open game's messages up to date (what a crash may have left unsent); ``close`` takes no new
+moves and sends what is owed. What stops start-up (the database, ``DEV_GUILD_ID``, Discord out
+of reach) is a :class:`~bot.settings.StartupError`: one line for whoever runs the bot.
 """
 
 from __future__ import annotations
@@ -18,16 +20,19 @@ import signal
 import time
 from typing import Any
 
+import aiohttp
 import discord
 import yarl
 from discord import app_commands
 from discord.ext import commands, tasks
 
 from bot.core.service import GameService
+from bot.core.storage import UnusableStore
 from bot.discord.commands import CribbageCommands
 from bot.discord.components import DYNAMIC_ITEMS
 from bot.discord.interactions import SORRY, DiscordIO, known_error_text, send_error
-from bot.settings import Settings
+from bot.discord.logs import configure_logging
+from bot.settings import Settings, StartupError
 from bot.store import Store
 from engine.coach import review_view
 from engine.game import Game
@@ -38,6 +43,10 @@ log = logging.getLogger(__name__)
 
 #: How often idle games are looked for (the expiry itself is days).
 EXPIRY_CHECK_MINUTES = 30.0
+#: Discord's code for an API call on a server the application is not in.
+MISSING_ACCESS = 50001
+#: The signals that stop the bot (a host stopping the worker, Ctrl-C).
+STOP_SIGNALS = (signal.SIGTERM, signal.SIGINT)
 
 
 def point_at_api(api_base: str | None, gateway_url: str | None) -> None:
@@ -57,7 +66,15 @@ class CribbageBot(commands.Bot):
     service: GameService
     store: Store
 
-    def __init__(self, settings: Settings, *, service: GameService | None = None) -> None:
+    def __init__(
+        self,
+        settings: Settings,
+        *,
+        service: GameService | None = None,
+        store: Store | None = None,
+    ) -> None:
+        """``service``: a game service made elsewhere (tests); else one is made on ``store``,
+        or, without a store, on one this bot opens at ``settings.database_path`` and closes."""
         # Only the guilds intent: commands and components arrive as interactions, so the bot
         # needs neither message content nor the member list (no privileged intents).
         intents = discord.Intents.none()
@@ -76,8 +93,12 @@ class CribbageBot(commands.Bot):
         self.settings = settings
         self.io = DiscordIO(self)
         self._given_service = service
-        self._owns_store = service is None
+        self._given_store = store
+        self._owns_store = service is None and store is None
         self._store_closed = False
+        #: Set once ``setup_hook`` is done: from then on a stop signal closes the bot cleanly
+        #: (before, :func:`run_bot` cancels the start-up instead).
+        self.started = False
         self.tree.error(self.on_app_command_error)
 
     async def setup_hook(self) -> None:
@@ -85,7 +106,10 @@ class CribbageBot(commands.Bot):
         if self._given_service is not None:
             self.service = self._given_service
         else:
-            self.store = await Store.open(self.settings.database_path)
+            if self._given_store is not None:
+                self.store = self._given_store
+            else:
+                self.store = await Store.open(self.settings.database_path)
             self.service = GameService.create(
                 self.store,
                 idle_expiry=self.settings.idle_expiry,
@@ -98,6 +122,7 @@ class CribbageBot(commands.Bot):
         self.tree.add_command(CribbageCommands())
         await self._sync_commands()
         self.expire_idle_games.start()
+        self.started = True
 
     async def _sync_commands(self) -> None:
         guild_id = self.settings.dev_guild_id
@@ -105,7 +130,17 @@ class CribbageBot(commands.Bot):
             # A development guild gets the commands at once; global sync can take a while.
             guild = discord.Object(guild_id)
             self.tree.copy_global_to(guild=guild)
-            synced = await self.tree.sync(guild=guild)
+            try:
+                synced = await self.tree.sync(guild=guild)
+            except discord.Forbidden as error:
+                if error.code != MISSING_ACCESS:
+                    raise
+                raise StartupError(
+                    f"DEV_GUILD_ID={guild_id}: the bot is not in that server, so Discord "
+                    "refused its commands there (403, Missing Access). Invite the bot to it "
+                    "(README, step 3), or leave DEV_GUILD_ID empty to sync the commands "
+                    "globally."
+                ) from None
             log.info("synced %d commands to guild %s", len(synced), guild_id)
         else:
             synced = await self.tree.sync()
@@ -178,19 +213,88 @@ def _warm_engine() -> None:
     log.debug("engine tables ready in %.0f ms", (time.perf_counter() - started) * 1000)
 
 
+async def open_store(settings: Settings) -> Store:
+    """The store at ``DATABASE_PATH``, checked and migrated; a :class:`StartupError` naming the
+    setting when it cannot be used (nothing on disk changed then)."""
+    try:
+        store = await Store.open(settings.database_path)
+    except UnusableStore as error:
+        raise StartupError(f"DATABASE_PATH={settings.database_path}: {error}") from None
+    version = await store.user_version()
+    log.info("database %s ready (schema version %d)", settings.database_path, version)
+    return store
+
+
+async def _log_in(bot: CribbageBot, token: str, settings: Settings) -> None:
+    """Log in (which runs ``setup_hook``); Discord out of reach is a :class:`StartupError`."""
+    try:
+        await bot.login(token)
+    except (aiohttp.ClientConnectionError, OSError) as error:
+        where = settings.discord_api_base or f"{discord.http.Route.BASE} (Discord)"
+        fix = "check DISCORD_API_BASE" if settings.discord_api_base else "check the network"
+        raise StartupError(
+            f"Cannot reach the Discord API at {where} ({error or type(error).__name__}): {fix},"
+            " then start the bot again.",
+            status=1,
+        ) from None
+
+
 async def run_bot(settings: Settings) -> None:
-    """Run the bot until it is closed or the process gets SIGTERM/SIGINT."""
-    point_at_api(settings.discord_api_base, settings.discord_gateway_url)
-    level = logging.getLevelName(settings.log_level)
-    discord.utils.setup_logging(level=level if isinstance(level, int) else logging.INFO)
+    """Run the bot until it is closed or the process gets SIGTERM/SIGINT.
+
+    The store is opened (and checked) before logging in, and closed on every way out. A stop
+    signal once the bot is set up closes it cleanly (no new moves, what is owed is sent);
+    during start-up it stops the start-up where it is. Raises :class:`StartupError` for what
+    stops start-up (the database, ``DEV_GUILD_ID``, Discord out of reach).
+    """
     token = settings.discord_token
     if not token:
         raise ValueError("DISCORD_TOKEN is not set.")
-    bot = CribbageBot(settings)
+    point_at_api(settings.discord_api_base, settings.discord_gateway_url)
+    configure_logging(settings.log_level)
     loop = asyncio.get_running_loop()
-    for sig in (signal.SIGTERM, signal.SIGINT):
-        # A host stopping the worker gets a clean shutdown: queued messages go out first.
+    starting = asyncio.current_task()
+    assert starting is not None
+    bot: CribbageBot | None = None
+    stopping = False
+    closing: list[asyncio.Task[None]] = []  # held, so the task is not collected mid-way
+
+    def stop() -> None:
+        nonlocal stopping
+        if stopping:
+            return
+        stopping = True
+        if bot is not None and bot.started:
+            # A host stopping the worker gets a clean shutdown: queued messages go out first.
+            closing.append(asyncio.ensure_future(bot.close()))
+        else:
+            # Closing the client halfway through logging in breaks it ("Connector is closed");
+            # cancelling unwinds whatever was opened so far, the store included.
+            starting.cancel()
+
+    previous = {sig: signal.getsignal(sig) for sig in STOP_SIGNALS}
+    for sig in STOP_SIGNALS:
         with contextlib.suppress(NotImplementedError):
-            loop.add_signal_handler(sig, lambda: asyncio.ensure_future(bot.close()))
-    async with bot:
-        await bot.start(token)
+            loop.add_signal_handler(sig, stop)
+    try:
+        store = await open_store(settings)
+        try:
+            bot = CribbageBot(settings, store=store)
+            async with bot:
+                await _log_in(bot, token, settings)
+                await bot.connect()
+        finally:
+            # The store's worker thread would keep the process alive: close it whatever
+            # happened (shielded, so a stop signal now cannot leave it half closed).
+            await asyncio.shield(store.close())
+    except asyncio.CancelledError:
+        if not stopping:
+            raise
+        log.info("stopped during start-up")
+    finally:
+        for sig in STOP_SIGNALS:
+            with contextlib.suppress(NotImplementedError):
+                loop.remove_signal_handler(sig)
+            handler = previous[sig]
+            if handler is not None:
+                signal.signal(sig, handler)

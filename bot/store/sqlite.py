@@ -196,6 +196,16 @@ _INSERT_RESULTS = (
 )
 
 
+def _unusable(error: sqlite3.Error) -> UnusableStore:
+    """What SQLite said when opening the database, as the sentence for whoever runs the bot."""
+    if getattr(error, "sqlite_errorname", "").startswith("SQLITE_READONLY"):
+        return UnusableStore(
+            f"it cannot be written ({error}): make the file and its folder writable by the "
+            "user the bot runs as."
+        )
+    return UnusableStore(f"SQLite cannot use it ({error}).")
+
+
 class Store:
     """Async access to the bot's database. Open with ``await Store.open(path)``."""
 
@@ -217,7 +227,7 @@ class Store:
         try:
             db = await aiosqlite.connect(str(path), isolation_level="IMMEDIATE")
         except sqlite3.Error as error:
-            raise UnusableStore(f"SQLite cannot open it ({error}).") from error
+            raise _unusable(error) from error
         try:
             db.row_factory = sqlite3.Row
             store = cls(db)
@@ -247,7 +257,7 @@ class Store:
             await self._db.execute("PRAGMA busy_timeout = 5000")
             await self._check_writable(version)
         except sqlite3.Error as error:
-            raise UnusableStore(f"SQLite cannot use it ({error}).") from error
+            raise _unusable(error) from error
 
     async def _check_writable(self, version: int) -> None:
         """A write that changes nothing (the schema version set to itself), rolled back:
@@ -256,13 +266,10 @@ class Store:
             await self._db.executescript(
                 f"BEGIN IMMEDIATE; PRAGMA user_version = {int(version)}; ROLLBACK;"
             )
-        except sqlite3.OperationalError as error:
+        except sqlite3.Error:
             if self._db.in_transaction:
                 await self._db.rollback()
-            raise UnusableStore(
-                f"it cannot be written ({error}): make the file and its folder writable by "
-                "the user the bot runs as."
-            ) from error
+            raise
 
     async def close(self) -> None:
         """Close the connection (after any unit of work still running)."""

@@ -43,6 +43,7 @@ def test_local_opens_the_playground_with_the_real_bot(tmp_path: Path) -> None:
     assert "playground" in done.stdout
     assert "Opened by Al" in done.stdout and "You're in" in done.stdout
     assert "Traceback" not in done.stderr and "ERROR" not in done.stderr
+    assert "voice will NOT be supported" not in done.stderr, "discord.py's voice warnings"
 
 
 async def test_a_wrong_token_is_one_clear_line(fake_discord: FakeDiscord, tmp_path: Path) -> None:

@@ -1,0 +1,284 @@
+"""Start-up as a host runs it (`python -m bot`), when something is wrong (issue 10, items 1-3, 5
+and 6): each problem is one line naming the setting and what to do, a non-zero exit status and
+no traceback, and nothing on disk is changed; a SIGTERM at any moment of start-up ends the
+process within seconds with status 0 and the database closed; and no warning about voice
+support, which the bot does not use."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import os
+import shutil
+import signal
+import socket
+import sqlite3
+import sys
+import time
+from collections.abc import Sequence
+from pathlib import Path
+
+import pytest
+
+from bot.store import Store, migrations
+from fakediscord import FakeDiscord
+from fakediscord.testing import BotLauncher
+
+REPO = Path(__file__).resolve().parents[2]
+LAST = migrations()[-1][0]
+#: discord.py's two warnings about voice support (discord/client.py, discord.py 2.7).
+VOICE_WARNINGS = ("PyNaCl is not installed", "davey is not installed")
+
+
+def _environment(fd: FakeDiscord, database: Path, **extra: str) -> dict[str, str]:
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("DISCORD_", "DEV_"))}
+    env.update(
+        PYTHONPATH=str(REPO),
+        PYTHONUNBUFFERED="1",
+        DATABASE_PATH=str(database),
+        DISCORD_TOKEN=fd.bot_token,
+        DISCORD_API_BASE=fd.api_base,
+        DISCORD_GATEWAY_URL=fd.gateway_url,
+    )
+    env.update(extra)
+    return env
+
+
+async def _spawn(
+    env: dict[str, str], cwd: Path, prefix: Sequence[str] = ()
+) -> asyncio.subprocess.Process:
+    return await asyncio.create_subprocess_exec(
+        *prefix,
+        sys.executable,
+        "-m",
+        "bot",
+        cwd=cwd,
+        env=env,
+        stdin=asyncio.subprocess.DEVNULL,
+        stdout=asyncio.subprocess.PIPE,
+        stderr=asyncio.subprocess.STDOUT,
+    )
+
+
+async def _run(
+    fd: FakeDiscord, database: Path, prefix: Sequence[str] = (), **extra: str
+) -> tuple[int, list[str]]:
+    """Run `python -m bot` to its end; its exit status and its output's lines."""
+    where = database.parent if database.parent.is_dir() else database.parent.parent
+    proc = await _spawn(_environment(fd, database, **extra), where, prefix)
+    out, _ = await asyncio.wait_for(proc.communicate(), timeout=60)
+    assert proc.returncode is not None
+    return proc.returncode, out.decode().splitlines()
+
+
+def _refusal(lines: list[str]) -> str:
+    """The line that says what is wrong: the last, with no traceback or error log before it."""
+    text = "\n".join(lines)
+    assert "Traceback" not in text, text
+    assert not any(" ERROR " in line or "CRITICAL" in line for line in lines), text
+    assert lines, "it said nothing"
+    return lines[-1]
+
+
+def _files(folder: Path) -> dict[str, bytes]:
+    return {p.name: p.read_bytes() for p in sorted(folder.iterdir()) if p.is_file()}
+
+
+def _free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        port: int = sock.getsockname()[1]
+        return port
+
+
+async def test_a_database_from_a_newer_release_is_refused(
+    fake_discord: FakeDiscord, tmp_path: Path
+) -> None:
+    path = tmp_path / "bot.db"
+    await (await Store.open(path)).close()
+    with contextlib.closing(sqlite3.connect(path)) as db:
+        db.execute(f"PRAGMA user_version = {LAST + 1}")
+    before = _files(tmp_path)
+    status, lines = await _run(fake_discord, path)
+    assert status == 2
+    line = _refusal(lines)
+    assert "DATABASE_PATH" in line and str(path) in line
+    assert f"version {LAST + 1}" in line and f"up to {LAST}" in line
+    assert len(lines) == 1, lines
+    assert _files(tmp_path) == before
+    assert fake_discord.gateway.identify_count == 0, "it never logged in"
+
+
+@pytest.mark.parametrize(
+    ("what", "said"),
+    [
+        ("random bytes", "not a SQLite database"),
+        ("a truncated database", "truncated"),
+        ("a directory", "is a directory"),
+        ("a missing folder", "does not exist"),
+    ],
+)
+async def test_a_database_path_that_cannot_be_used_is_one_line(
+    fake_discord: FakeDiscord, tmp_path: Path, what: str, said: str
+) -> None:
+    path = tmp_path / "bot.db"
+    if what == "random bytes":
+        path.write_bytes(os.urandom(5000))
+    elif what == "a truncated database":
+        store = await Store.open(path)
+        await store.close()
+        with contextlib.closing(sqlite3.connect(path)) as db:
+            db.executescript(
+                "CREATE TABLE filler (x TEXT); INSERT INTO filler"
+                " SELECT hex(randomblob(500)) FROM (SELECT 1 UNION ALL SELECT 2) a,"
+                " (SELECT 1 UNION ALL SELECT 2 UNION ALL SELECT 3) b;"
+                " PRAGMA wal_checkpoint(TRUNCATE);"
+            )
+        data = path.read_bytes()
+        path.write_bytes(data[: len(data) // 2])
+    elif what == "a directory":
+        path.mkdir()
+    else:
+        path = tmp_path / "missing" / "bot.db"
+    before = _files(tmp_path)
+    status, lines = await _run(fake_discord, path)
+    assert status == 2
+    line = _refusal(lines)
+    assert "DATABASE_PATH" in line and said in line, line
+    assert len(lines) == 1, lines
+    assert _files(tmp_path) == before, "nothing on disk changed"
+    assert not (tmp_path / "missing").exists()
+
+
+def _without_root_powers() -> list[str]:
+    """A command prefix that makes the bot unable to write what its permissions forbid: as
+    root, drop the capabilities that let root write anything (setpriv, util-linux)."""
+    if os.geteuid() != 0:
+        return []
+    setpriv = shutil.which("setpriv")
+    if setpriv is None:
+        pytest.skip("running as root without setpriv: read-only files are writable")
+    return [setpriv, "--bounding-set=-dac_override,-dac_read_search,-fowner"]
+
+
+@pytest.mark.parametrize("what", ["file", "folder"])
+async def test_a_read_only_database_is_refused_before_logging_in(
+    fake_discord: FakeDiscord, tmp_path: Path, what: str
+) -> None:
+    prefix = _without_root_powers()
+    folder = tmp_path / "data"
+    folder.mkdir()
+    path = folder / "bot.db"
+    await (await Store.open(path)).close()
+    if what == "file":
+        path.chmod(0o444)
+    else:
+        folder.chmod(0o555)
+    try:
+        status, lines = await _run(fake_discord, path, prefix)
+    finally:
+        folder.chmod(0o755)
+        path.chmod(0o644)
+    assert status == 2
+    line = _refusal(lines)
+    assert "DATABASE_PATH" in line and "writable" in line, line
+    assert fake_discord.gateway.identify_count == 0, "it never logged in"
+
+
+async def test_a_dev_guild_the_bot_is_not_in_is_one_line(
+    fake_discord: FakeDiscord, tmp_path: Path
+) -> None:
+    status, lines = await _run(fake_discord, tmp_path / "bot.db", DEV_GUILD_ID="1234567890")
+    assert status == 2
+    line = _refusal(lines)
+    assert "DEV_GUILD_ID" in line and "1234567890" in line and "invite" in line.lower(), line
+    assert any(r.code == 50001 for r in fake_discord.requests), "Discord refused the sync"
+
+
+async def test_discord_unreachable_is_one_line(fake_discord: FakeDiscord, tmp_path: Path) -> None:
+    wrong = f"http://127.0.0.1:{_free_port()}/api/v10"
+    status, lines = await _run(fake_discord, tmp_path / "bot.db", DISCORD_API_BASE=wrong)
+    assert status == 1
+    line = _refusal(lines)
+    assert "DISCORD_API_BASE" in line and wrong in line, line
+
+
+async def test_no_warning_about_voice_support(
+    fake_discord: FakeDiscord, bots: BotLauncher, tmp_path: Path
+) -> None:
+    guild = fake_discord.add_guild("Club")
+    bot = await bots.process(database_path=tmp_path / "bot.db", dev_guild=guild.id)
+    await bot.stop()
+    said = "\n".join(bot.output)
+    assert "synced" in said, said
+    assert not any(warning in said for warning in VOICE_WARNINGS), said
+
+
+async def _old_database(path: Path, games: int) -> None:
+    """A database as the release before the ratings left it (migrations 001-005) with
+    ``games`` finished games: opening it rates them all (migration 006 and a rebuild), which
+    takes a while, so a SIGTERM can land in the middle of it."""
+    old = path.parent / "old-migrations"
+    old.mkdir(exist_ok=True)
+    for number, migration in migrations():
+        if number <= 5:
+            shutil.copy(migration, old / migration.name)
+    await (await Store.open(path, migrations_dir=old)).close()
+    with contextlib.closing(sqlite3.connect(path)) as db:
+        db.executemany(
+            "INSERT INTO games (id, guild_id, channel_id, status, creator_id, num_players,"
+            " target, created_at, updated_at) VALUES (?, 7, ?, 'finished', 1, 2, 121, ?, ?)",
+            [(g, 100 + g % 50, float(g), float(g)) for g in range(1, games + 1)],
+        )
+        db.executemany(
+            "INSERT INTO results (game_id, guild_id, seat, user_id, display_name, won,"
+            " game_points, score, final_scores, reason, finished_at)"
+            " VALUES (?, 7, ?, ?, ?, ?, 1, ?, '121-90', 'target', ?)",
+            [
+                (g, seat, user, f"P{user}", int(seat == g % 2), 121 if seat == g % 2 else 90, g)
+                for g in range(1, games + 1)
+                for seat, user in enumerate((1 + g % 40, 41 + g % 37))
+            ],
+        )
+        db.commit()
+        db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+
+
+async def test_sigterm_at_any_moment_of_start_up_ends_it_cleanly(
+    fake_discord: FakeDiscord, tmp_path: Path
+) -> None:
+    guild = fake_discord.add_guild("Club")
+    template = tmp_path / "template.db"
+    await _old_database(template, 3000)
+    # From the start of the process (importing, opening and upgrading the database), and
+    # from its first line of output (logging in, syncing, connecting, reconciling). The
+    # first moment leaves Python the few tens of milliseconds it takes to start at all:
+    # until its first line runs, no program can handle a signal.
+    moments = [("start", d) for d in (0.15, 0.3, 0.6, 0.9, 1.3, 2.0)]
+    moments += [("first line", d) for d in (0.0, 0.01, 0.05, 0.2, 0.6, 1.5)]
+    for number, (since, delay) in enumerate(moments):
+        run = tmp_path / f"run{number}"
+        run.mkdir()
+        path = run / "bot.db"
+        shutil.copy(template, path)
+        env = _environment(fake_discord, path, DEV_GUILD_ID=str(guild.id))
+        proc = await _spawn(env, run)
+        assert proc.stdout is not None
+        lines: list[str] = []
+        if since == "first line":
+            first = await asyncio.wait_for(proc.stdout.readline(), timeout=60)
+            lines.append(first.decode().rstrip())
+        await asyncio.sleep(delay)
+        proc.send_signal(signal.SIGTERM)
+        sent = time.monotonic()
+        rest, _ = await asyncio.wait_for(proc.communicate(), timeout=30)
+        took = time.monotonic() - sent
+        lines += rest.decode().splitlines()
+        text = "\n".join(lines)
+        where = f"SIGTERM {delay} s after the {since} (exit took {took:.1f} s)"
+        assert proc.returncode == 0, f"{where}: status {proc.returncode}\n{text}"
+        assert "Traceback" not in text and " ERROR " not in text, f"{where}\n{text}"
+        # The database was closed properly: it opens, whole, at the schema it reached.
+        with contextlib.closing(sqlite3.connect(path)) as db:
+            assert db.execute("PRAGMA quick_check").fetchone()[0] == "ok", where
+            assert db.execute("PRAGMA user_version").fetchone()[0] in (5, LAST), where
