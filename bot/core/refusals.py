@@ -62,6 +62,10 @@ ADD_COMPUTER_CREATOR = "Only the player who opened this game can add a computer 
 REMOVE_COMPUTER_CREATOR = "Only the player who opened this game can remove a computer player."
 NO_COMPUTER = "There is no computer player at this table."
 CANCEL_CREATOR = "Only the player who opened this game, or a moderator, can cancel it."
+CANCEL_DEALT = (
+    "The cards are dealt, so only a moderator can cancel this game now. "
+    "To give up, use `/cribbage resign`."
+)
 UNKNOWN_BUTTON = "That button does nothing I know of."
 
 

@@ -493,12 +493,18 @@ class GameService:
 
     @_answers
     async def cancel(self, channel_id: int, user: User, *, moderator: bool = False) -> Outcome:
-        """End the game with no result (its creator, or a moderator)."""
+        """End the game with no result: in the lobby its creator or a moderator may; once the
+        cards are dealt only a moderator (a player who wants out resigns, which is a loss)."""
         return await self._in_channel(channel_id, lambda r: self._cancel(r, user, moderator))
 
     async def _cancel(self, record: GameRecord, user: User, moderator: bool) -> Outcome:
-        if user.id != record.creator_id and not moderator:
-            raise Refused(refusals.CANCEL_CREATOR)
+        if not moderator:
+            # Cancelling records no result: after the deal that would let someone who is
+            # losing (against the computer too) walk away from the loss.
+            if record.status is not GameStatus.LOBBY:
+                raise Refused(refusals.CANCEL_DEALT)
+            if user.id != record.creator_id:
+                raise Refused(refusals.CANCEL_CREATOR)
         return await self._close(
             record,
             GameStatus.CANCELLED,

@@ -195,10 +195,14 @@ class CribbageCommands(app_commands.Group):
         await self._in_channel(interaction, lambda ch: lambda: service.start(ch, user))
 
     @app_commands.command(
-        name="cancel", description="Call off this channel's game with no result (its creator)"
+        name="cancel",
+        description=(
+            "End this game with no result (its creator in the lobby; after the deal, moderators)"
+        ),
     )
     async def cancel(self, interaction: discord.Interaction[Any]) -> None:
-        """Cancel the game (creator or moderator; no stats)."""
+        """Cancel the game with no result: its creator in the lobby, a moderator at any time
+        (Manage Messages in the channel, or Manage Server)."""
         user = user_of(interaction)
         service = _bot(interaction).service
         moderator = is_moderator(interaction) if interaction.guild_id else False

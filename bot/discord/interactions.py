@@ -68,7 +68,9 @@ def user_of(interaction: discord.Interaction[Any]) -> User:
 
 
 def is_moderator(interaction: discord.Interaction[Any]) -> bool:
-    """Whether the user may cancel other people's games here (manage messages or server)."""
+    """Whether the user is a moderator here, who may cancel any game at any time: Manage
+    Messages in this channel, or Manage Server (``interaction.permissions`` are the member's
+    permissions in the channel, overwrites included)."""
     perms = interaction.permissions
     return bool(perms.manage_messages or perms.manage_guild)
 

@@ -192,9 +192,9 @@ async def test_a_cancelled_game_owes_its_note_and_takes_the_controls_away(
 ) -> None:
     table = await open_table(service, [AL, BEA])
     game_id = table.outcomes[0].game_id or 0
-    await table.record(AL.id, await service.cancel(CHANNEL, AL))
+    await table.record(CY.id, await service.cancel(CHANNEL, CY, moderator=True))
     owed = await owed_now(service, game_id)
     ended = next(o for o in owed if o.key == "ended")
-    assert ended.once and ended.view.content == "Al cancelled the game. No result is recorded."
+    assert ended.once and ended.view.content == "Cy cancelled the game. No result is recorded."
     assert table.latest == {}
     assert all(o.view.controls is None for o in owed)

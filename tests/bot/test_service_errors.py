@@ -107,7 +107,8 @@ async def test_discard_refusals(store: Store, service: GameService) -> None:
         (lambda s: s.start(CHANNEL, AL), "already started"),
         (lambda s: s.resign(CHANNEL, EVE), "not playing"),
         (lambda s: s.hand(CHANNEL, EVE), "not playing"),
-        (lambda s: s.cancel(CHANNEL, BEA), "only the player"),
+        (lambda s: s.cancel(CHANNEL, BEA), "only a moderator"),
+        (lambda s: s.cancel(CHANNEL, AL), "only a moderator"),
     ]
     for call, words in cases:
         await assert_refused(store, service, call, words)

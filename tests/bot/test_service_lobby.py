@@ -14,6 +14,7 @@ from tests.helpers.service_driver import (
     Transcript,
     make_service,
     open_table,
+    state,
 )
 
 
@@ -155,3 +156,47 @@ async def test_a_move_keeps_a_game_alive(store: Store, clock: Clock) -> None:
     assert await service.expire_idle() == []
     clock.advance(hours=5)
     assert len(await service.expire_idle()) == 1
+
+
+async def test_once_dealt_only_a_moderator_can_cancel(store: Store, service: GameService) -> None:
+    table = await open_table(service, [AL, BEA])
+    game_id = table.outcomes[0].game_id or 0
+    before = await state(store, game_id)
+    for user in (AL, BEA):  # the creator too: a player losing must not dodge the loss
+        refused = await service.cancel(CHANNEL, user)
+        assert not refused.ok and "moderator" in refused.reply.text
+        assert "/cribbage resign" in refused.reply.text
+        assert await state(store, game_id) == before
+    # The lobby's Cancel button (closed once dealt, but an old click may still come).
+    clicked = await service.click_lobby(game_id, "cancel", AL)
+    assert not clicked.ok and "moderator" in clicked.reply.text
+    assert await state(store, game_id) == before
+    cancelled = await service.cancel(CHANNEL, CY, moderator=True)
+    assert cancelled.ok
+    record = await store.get_game(game_id)
+    assert record is not None and record.status == "cancelled"
+    assert await store.results(game_id) == []
+
+
+async def test_against_the_computer_the_creator_resigns_instead_of_cancelling(
+    store: Store, service: GameService
+) -> None:
+    opened = await service.new_game(GUILD, CHANNEL, AL, vs_computer=True)
+    game_id = opened.game_id or 0
+    before = await state(store, game_id)
+    refused = await service.cancel(CHANNEL, AL)
+    assert not refused.ok and "/cribbage resign" in refused.reply.text
+    assert await state(store, game_id) == before
+    assert (await service.resign(CHANNEL, AL)).ok
+    results = await store.results(game_id)
+    assert [r.won for r in results] == [False, True], "the loss is recorded"
+
+
+async def test_in_the_lobby_its_creator_may_still_cancel(
+    store: Store, service: GameService
+) -> None:
+    opened = await service.new_game(GUILD, CHANNEL, AL)
+    assert not (await service.cancel(CHANNEL, BEA)).ok
+    assert (await service.cancel(CHANNEL, AL)).ok
+    record = await store.get_game(opened.game_id or 0)
+    assert record is not None and record.status == "cancelled"
