@@ -312,9 +312,12 @@ class BotSide:
             interaction.response.type == DEFERRED_MESSAGE
             and original is not None
             and original.loading
+            and not original.deleted
             and not interaction.followups
         ):
-            # Discord turns the first follow-up after a "thinking" defer into the response.
+            # Discord turns the first follow-up after a "thinking" defer into the response,
+            # with the deferral's visibility whatever its flags say (once the "thinking"
+            # message is deleted, a follow-up is a message of its own, flags and all).
             self._edit_message(original, body, files, way="webhook")
             return original
         ephemeral = bool(int(body.get("flags") or 0) & EPHEMERAL)

@@ -14,6 +14,7 @@ the user gets a short apology. Nothing here decides a rule.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import io
 import logging
 import time
@@ -58,6 +59,9 @@ RESTARTING = "I'm restarting — try again in a few seconds."
 DEFER_AFTER = 2.0
 #: Discord's limit for one message's content.
 MAX_CONTENT = 2000
+#: Marks (in ``Interaction.extras``) a command deferred publicly: its "thinking" message
+#: becomes the answer, visible to the channel.
+PUBLIC_DEFERRAL = "cribbage:public-deferral"
 
 ServiceCall = Callable[[], Awaitable[Outcome]]
 
@@ -92,10 +96,20 @@ def known_error_text(error: BaseException) -> str | None:
     return None
 
 
+async def _unshare(interaction: discord.Interaction[Any]) -> None:
+    """Before a private answer to a command deferred publicly: delete the public "thinking"
+    message, which the first follow-up would otherwise become (keeping its visibility, as
+    Discord does), so the answer goes as a message of its own, seen only by the user."""
+    if interaction.extras.pop(PUBLIC_DEFERRAL, False):
+        with contextlib.suppress(discord.HTTPException):
+            await interaction.delete_original_response()
+
+
 async def send_error(interaction: discord.Interaction[Any], text: str) -> None:
     """Tell the user ``text`` privately, whether or not the interaction was answered yet."""
     try:
         if interaction.response.is_done():
+            await _unshare(interaction)
             await interaction.followup.send(text, ephemeral=True)
         else:
             await interaction.response.send_message(text, ephemeral=True)
@@ -318,6 +332,7 @@ class DiscordIO:
                     await interaction.response.defer()
                 else:
                     await interaction.response.defer(ephemeral=ephemeral, thinking=True)
+                    interaction.extras[PUBLIC_DEFERRAL] = not ephemeral
             return await task
         except Exception as error:
             await self.report(interaction, error)
@@ -340,8 +355,10 @@ class DiscordIO:
         )
         if not interaction.response.is_done():
             await interaction.response.send_message(ephemeral=reply.ephemeral, **kwargs)
-        else:
-            await interaction.followup.send(ephemeral=reply.ephemeral, **kwargs)
+            return
+        if reply.ephemeral:
+            await _unshare(interaction)
+        await interaction.followup.send(ephemeral=reply.ephemeral, **kwargs)
 
     async def _update(self, interaction: discord.Interaction[Any], view: MessageView) -> None:
         """Edit the message the clicked component is on: in the answer (type 7), or, when the

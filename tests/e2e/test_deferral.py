@@ -1,0 +1,113 @@
+"""A slow call is deferred with the visibility its answer will have (issue 10, item 8): on
+Discord the answer to a deferred command keeps the deferral's visibility, so a deferral made
+private would keep `/cribbage leaderboard`, `stats` and `status show:True` from the channel,
+and one made public would show everyone a refusal meant for one person. The emulator does as
+Discord does: the first follow-up after a "thinking" deferral becomes that message."""
+
+from __future__ import annotations
+
+import asyncio
+from datetime import timedelta
+from pathlib import Path
+from typing import Any
+
+from bot.core.messages import Table
+from bot.core.replies import Outcome, User
+from bot.core.service import GameService
+from bot.discord.app import CribbageBot
+from bot.discord.interactions import SORRY
+from bot.settings import Settings
+from bot.store import Store
+from fakediscord import FakeDiscord, Message
+from fakediscord.testing import BotLauncher
+
+SLOW = 0.4
+
+
+class _Slow(GameService):
+    """A real service whose answers take longer than the bot waits before deferring."""
+
+    async def new_game(self, *args: Any, **kwargs: Any) -> Outcome:
+        await asyncio.sleep(SLOW)
+        return await super().new_game(*args, **kwargs)
+
+    async def status(self, channel_id: int, *, public: bool = False) -> Outcome:
+        await asyncio.sleep(SLOW)
+        return await super().status(channel_id, public=public)
+
+    async def leaderboard(
+        self, guild_id: int | None, *, table: Table = "people", page: int = 0
+    ) -> Outcome:
+        await asyncio.sleep(SLOW)
+        return await super().leaderboard(guild_id, table=table, page=page)
+
+    async def stats(self, guild_id: int | None, user: User, against: User | None = None) -> Outcome:
+        await asyncio.sleep(SLOW)
+        if against is not None and against.name == "Bug":
+            raise RuntimeError("stats broke after a public deferral")
+        return await super().stats(guild_id, user, against)
+
+
+def _seen_by_others(fd: FakeDiscord, channel: Any, viewer: Any) -> list[Message]:
+    return [m for m in fd.visible_to(viewer, channel) if not m.deleted]
+
+
+async def test_deferred_answers_keep_their_visibility(
+    fake_discord: FakeDiscord, bots: BotLauncher, tmp_path: Path
+) -> None:
+    fd = fake_discord
+    guild = fd.add_guild("Club")
+    general = guild.add_text_channel("general")
+    al, bea, bug = fd.add_user("Al"), fd.add_user("Bea"), fd.add_user("Bug")
+    for user in (al, bea, bug):
+        guild.add_member(user)
+    async with await Store.open(tmp_path / "bot.db") as store:
+        service = _Slow.create(store, idle_expiry=timedelta(days=7))
+        settings = Settings(discord_token=fd.bot_token, dev_guild_id=guild.id)
+
+        def make() -> CribbageBot:
+            bot = CribbageBot(settings, service=service)
+            bot.io.defer_after = 0.1
+            return bot
+
+        running = await bots.in_process(make)
+
+        # Public answers: deferred publicly, answered publicly.
+        for line in (
+            "/cribbage leaderboard",
+            "/cribbage stats",
+            "/cribbage stats user:Bea",
+            "/cribbage new",
+            "/cribbage status show:True",
+        ):
+            answer = await fd.slash(al, general, line)
+            assert answer.response is not None and answer.response.type == 5, line
+            settled = await answer.wait_settled()
+            assert settled is not None and not settled.ephemeral, line
+            assert settled in fd.visible_to(bea, general), line
+
+        # Private answers: deferred privately.
+        private = await fd.slash(bea, general, "/cribbage status")
+        assert private.response is not None and private.response.type == 5
+        settled = await private.wait_settled()
+        assert settled is not None and settled.ephemeral
+
+        # A refusal after a public deferral reaches only the one who asked, and leaves no
+        # public "thinking" message behind.
+        seen_before = _seen_by_others(fd, general, al)
+        busy = await fd.slash(bea, general, "/cribbage new")
+        assert busy.response is not None and busy.response.type == 5
+        said = await busy.wait_for(lambda i: any(m.ephemeral for m in i.messages()))
+        assert said
+        refusal = next(m for m in busy.messages() if m.ephemeral)
+        assert "already a game" in refusal.content and refusal.ephemeral_for is bea
+        assert _seen_by_others(fd, general, al) == seen_before, "nothing public was left"
+
+        # So does the apology for a bug.
+        running.allow_errors("stats broke|error handling an interaction")
+        broken = await fd.slash(al, general, "/cribbage stats against:Bug")
+        await broken.wait_for(lambda i: any(m.ephemeral for m in i.messages()))
+        apology = next(m for m in broken.messages() if m.ephemeral)
+        assert apology.content == SORRY
+        assert not [m for m in fd.visible_to(bea, general) if m.loading or m.content == SORRY]
+        await running.stop()
