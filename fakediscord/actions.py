@@ -7,6 +7,7 @@ delivered as INTERACTION_CREATE; by default it returns once the bot has answered
 
 from __future__ import annotations
 
+import dataclasses
 import secrets
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, TypeVar, cast
@@ -201,6 +202,41 @@ class UserActions:
             data={"custom_id": button["custom_id"], "component_type": 2},
             name=button["custom_id"],
             source=message,
+            wait=wait,
+            timeout=timeout,
+        )
+
+    async def forged_click(
+        self,
+        user: User,
+        message: Message,
+        custom_id: str,
+        *,
+        values: list[str] | None = None,
+        wait: bool = True,
+        timeout: float | None = None,
+    ) -> Interaction:
+        """A click on a component that is not on `message`, with `custom_id` (a button, or a
+        string select with `values`): what Discord never delivers (it checks custom ids
+        against the message), for testing that a bot does not depend on that alone. The
+        payload's copy of `message` carries the forged component, so the client routes it."""
+        if not message.visible_to(user):
+            raise EmulatorUsageError(f"{user.name} cannot see {message!r}")
+        if values is None:
+            item: dict[str, Any] = {"type": 2, "style": 2, "label": "?", "custom_id": custom_id}
+            data: dict[str, Any] = {"custom_id": custom_id, "component_type": 2}
+        else:
+            options = [{"label": v, "value": v} for v in values] or [{"label": "-", "value": "-"}]
+            item = {"type": 3, "custom_id": custom_id, "options": options}
+            data = {"custom_id": custom_id, "component_type": 3, "values": list(values)}
+        copy = dataclasses.replace(message, components=[{"type": 1, "components": [item]}])
+        return await self._deliver(
+            kind=MESSAGE_COMPONENT,
+            user=user,
+            channel=message.channel,
+            data=data,
+            name=custom_id,
+            source=copy,
             wait=wait,
             timeout=timeout,
         )

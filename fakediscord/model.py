@@ -422,6 +422,15 @@ class Guild:
         """The membership of `user`, if they are in this guild."""
         return self.members.get(user.id)
 
+    def remove_member(self, user: User) -> None:
+        """`user` leaves this guild (or is removed). They no longer see its channels, and
+        `GET /guilds/{id}/members/{user}` answers 404 / 10007; the bot hears of it only with
+        the GUILD_MEMBERS intent (GUILD_MEMBER_REMOVE), as on Discord."""
+        assert self._world is not None
+        member = self.members.pop(user.id, None)
+        if member is not None:
+            self._world.on_member_removed(member)
+
     def __repr__(self) -> str:
         return f"<Guild {self.name} {self.id}>"
 
@@ -445,6 +454,10 @@ class World:
     def on_member_added(self, member: Member) -> None:
         """Tell connected bots about a member added after they started."""
         self.owner._announce_member(member)
+
+    def on_member_removed(self, member: Member) -> None:
+        """Tell connected bots (with the members intent) that a member left."""
+        self.owner._announce_member_removed(member)
 
     def on_channel_updated(self, channel: Channel) -> None:
         """Tell connected bots a channel changed (its permissions)."""

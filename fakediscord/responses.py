@@ -47,6 +47,7 @@ from fakediscord.model import (
 from fakediscord.switches import Limits
 from fakediscord.uploads import Upload, attachment_list
 
+GUILD_MEMBERS = 1 << 1
 GUILD_MESSAGES = 1 << 9
 DIRECT_MESSAGES = 1 << 12
 MESSAGE_CONTENT = 1 << 15

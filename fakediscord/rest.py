@@ -246,6 +246,8 @@ def routes(fd: FakeDiscord) -> list[web.RouteDef]:
 
     async def get_member(request: web.Request) -> web.Response:
         guild = guild_of(request)
+        if guild.member(fd.bot_user) is None:
+            raise missing_access()
         user = fd.world.users.get(int(request.match_info["user"]))
         member = guild.member(user) if user is not None else None
         if member is None:

@@ -44,7 +44,7 @@ from fakediscord.model import (
 )
 from fakediscord.nonces import Nonces
 from fakediscord.ratelimits import RateLimiter
-from fakediscord.responses import BotSide
+from fakediscord.responses import GUILD_MEMBERS, BotSide
 from fakediscord.rest import middleware, routes
 from fakediscord.shards import SessionStarts
 from fakediscord.switches import Limits
@@ -224,6 +224,12 @@ class FakeDiscord(UserActions, BotSide):
         if self.gateway.sessions:
             data = payloads.member(member) | {"guild_id": str(member.guild.id)}
             self._spawn(self.gateway.dispatch("GUILD_MEMBER_ADD", data))
+
+    def _announce_member_removed(self, member: Member) -> None:
+        session = self.gateway.route(member.guild.id)
+        if session is not None and session.intents & GUILD_MEMBERS:
+            data = {"guild_id": str(member.guild.id), "user": payloads.user(member.user)}
+            self._spawn(self.gateway.dispatch("GUILD_MEMBER_REMOVE", data))
 
     def _announce_role(self, guild: Guild, role: Role) -> None:
         if self.gateway.sessions:

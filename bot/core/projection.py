@@ -30,7 +30,7 @@ from bot.core.render.private import (
     where,
 )
 from bot.core.render.table import deal_text
-from bot.core.render.text import MAX_MESSAGE, Names
+from bot.core.render.text import MAX_MESSAGE, Names, escape
 from engine.cards import Card
 from engine.events import Dealt, Shown
 from engine.game import Game
@@ -58,12 +58,14 @@ class TableFacts:
     """What, besides the game, decides the messages: ``refused`` maps a seat to the deal in
     which its DMs were refused (no more DMs to it in that deal), ``coach_off`` the users who
     turned the coach off, ``now`` and ``remind_after`` (seconds a person may take before being
-    reminded that the table waits for them)."""
+    reminded that the table waits for them), and ``departed``: the seats whose player has left
+    the game's server (the channel is told once; they get no reminders)."""
 
     refused: Mapping[int, int]
     coach_off: frozenset[int]
     now: float
     remind_after: float
+    departed: frozenset[int] = frozenset()
 
 
 @dataclass(frozen=True, slots=True)
@@ -243,7 +245,11 @@ def _reminders(
     one falls due."""
     owed: list[Owed] = []
     due = record.updated_at + facts.remind_after
-    waiting = [s for s in _people_seats(record) if _owes_move(game, s.seat)]
+    waiting = [
+        s
+        for s in _people_seats(record)
+        if _owes_move(game, s.seat) and s.seat not in facts.departed
+    ]
     if not waiting:
         return owed, None
     if facts.now < due:
@@ -263,6 +269,20 @@ def _reminders(
     return owed, None
 
 
+def _departures(record: GameRecord, departed: frozenset[int]) -> list[Owed]:
+    """The channel's notice, once, for each player who has left the server: the table cannot
+    finish without them, and a moderator can end the game."""
+    owed = []
+    for seat in sorted(departed):
+        name = escape(record.seats[seat].name)
+        text = (
+            f"**{name}** is no longer a member of this server, so this game can't go on. "
+            "A moderator can end it with `/cribbage cancel` (no result is recorded)."
+        )
+        owed.append(Owed(f"left:{seat}", MessageView(text), once=True, order=_NOTICE + 2))
+    return owed
+
+
 def _people_seats(record: GameRecord) -> list[SeatRecord]:
     return [s for s in record.seats if not s.is_computer and s.user_id is not None]
 
@@ -276,7 +296,9 @@ def project(
     """Every message ``record``'s game owes now (``loaded``: the game, once it has started;
     ``drawn``: :func:`settled` for it, if already at hand)."""
     owed = list(
-        drawn if drawn is not None else settled(record, loaded, facts.refused, facts.coach_off)
+        drawn
+        if drawn is not None
+        else settled(record, loaded, facts.refused, facts.coach_off, departed=facts.departed)
     )
     check_at = None
     if loaded is not None and record.status is GameStatus.ACTIVE:
@@ -292,15 +314,19 @@ def settled(
     refused: Mapping[int, int],
     coach_off: frozenset[int],
     ratings: str = "",
+    *,
+    departed: frozenset[int] = frozenset(),
 ) -> tuple[Owed, ...]:
     """The messages that depend on the stored game alone, not on the time: the same for one
-    version of the game (and the same refusals and coach settings), so they can be kept.
-    ``ratings`` is the line of rating changes a finished game's result ends with."""
-    facts = TableFacts(refused, coach_off, 0.0, 0.0)
+    version of the game (and the same refusals, coach settings and departures), so they can
+    be kept. ``ratings`` is the line of rating changes a finished game's result ends with."""
+    facts = TableFacts(refused, coach_off, 0.0, 0.0, departed)
     owed = [Owed("lobby", lobby_view(record), order=_LOBBY)]
     if loaded is not None:
         owed += _tables(record, loaded.game, loaded.log, ratings)
         owed += _hands(record, loaded, facts)
+    if record.is_open:
+        owed += _departures(record, departed)
     if record.end_note:
         owed.append(Owed("ended", MessageView(record.end_note), once=True, order=_ENDED))
     return tuple(owed)

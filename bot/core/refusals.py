@@ -9,12 +9,23 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-__all__ = ["Refused", "or_list"]
+__all__ = ["Departed", "Refused", "or_list"]
 
 
 class Refused(Exception):
     """The service will not carry out a call; ``str()`` is the sentence for the player.
     Nothing changed."""
+
+
+class Departed(Refused):
+    """A move by DM from a player who is no longer a member of the game's server: refused,
+    and the game's table now owes the channel the notice that they left (so the caller has
+    the game's messages brought up to date)."""
+
+    def __init__(self, game_id: int, channel_id: int) -> None:
+        super().__init__(LEFT_SERVER)
+        self.game_id = game_id
+        self.channel_id = channel_id
 
 
 def or_list(words: Sequence[str]) -> str:
@@ -28,6 +39,10 @@ def or_list(words: Sequence[str]) -> str:
 NO_GAME = "There's no game in this channel. Start one with `/cribbage new`."
 CHANNEL_BUSY = "There's already a game in this channel — see it with `/cribbage status`."
 UNKNOWN_GAME = "I can't find that game."
+OTHER_SERVER = "That control belongs to a game on another server."
+LEFT_SERVER = (
+    "You're no longer a member of the server this game is played in, so you can't play in it."
+)
 GAME_OVER = "That game is over."
 GAME_CANCELLED = "That game was cancelled."
 GAME_EXPIRED = "That game ended after sitting idle."

@@ -32,6 +32,7 @@ from bot.core.computer import DEFAULT_LEVEL, LEVELS, ComputerPlayers, Step, comp
 from bot.core.computer import snapshot_views as views_before
 from bot.core.deal_log import DealLog
 from bot.core.games import Loaded, LoadedGames, RngFactory
+from bot.core.membership import EveryoneStays, Membership
 from bot.core.messages import MessageView, Owed, PageControls, Table
 from bot.core.projection import (
     TableFacts,
@@ -51,7 +52,7 @@ from bot.core.records import (
     PendingPost,
     SeatRecord,
 )
-from bot.core.refusals import Refused
+from bot.core.refusals import Departed, Refused
 from bot.core.render.rules_help import rules_text
 from bot.core.render.standings import (
     PAGE_SIZE,
@@ -98,6 +99,9 @@ COACH_CACHE_SECONDS = 60.0
 DM_LINK_REFRESH_SECONDS = 300.0
 #: Games whose messages are kept drawn (per version), for the keeper's repeated looks.
 SETTLED_KEPT = 512
+#: The largest game id SQLite can hold (a signed 64-bit integer): a control naming a larger
+#: one was not made by this bot.
+MAX_GAME_ID = 2**63 - 1
 
 #: Why a game that is no longer open refuses a click.
 _CLOSED = {
@@ -134,6 +138,15 @@ def _answers(
     async def entered(self: GameService, /, *args: _P.args, **kwargs: _P.kwargs) -> Outcome:
         try:
             return await call(self, *args, **kwargs)
+        except Departed as refusal:
+            # Refused, and the table now owes the notice that the player left.
+            return Outcome(
+                reply=Reply(str(refusal)),
+                ok=False,
+                game_id=refusal.game_id,
+                channel_id=refusal.channel_id,
+                changed=True,
+            )
         except (Refused, RuleError) as refusal:
             return Outcome.refuse(str(refusal))
 
@@ -170,8 +183,13 @@ class GameService:
         remind_after: timedelta = REMIND_AFTER,
         muggins_window: timedelta = MUGGINS_WINDOW,
         count_timeout: timedelta = COUNT_TIMEOUT,
+        membership: Membership | None = None,
     ) -> None:
         self._store = store
+        self._membership: Membership = membership or EveryoneStays()
+        # game id -> the seats whose player is known to have left the game's server (their
+        # moves by DM are refused; the channel is told once, and they get no reminders).
+        self._departed: dict[int, set[int]] = {}
         self._muggins_window = muggins_window.total_seconds()
         self._count_timeout = count_timeout.total_seconds()
         # The computer's choices use their own source: a secure one unless a test injects one.
@@ -207,6 +225,7 @@ class GameService:
         remind_after: timedelta = REMIND_AFTER,
         muggins_window: timedelta = MUGGINS_WINDOW,
         count_timeout: timedelta = COUNT_TIMEOUT,
+        membership: Membership | None = None,
     ) -> GameService:
         """A service with real randomness and the UTC clock (what the running bot uses)."""
         system = random.SystemRandom()
@@ -219,6 +238,7 @@ class GameService:
             remind_after=remind_after,
             muggins_window=muggins_window,
             count_timeout=count_timeout,
+            membership=membership,
         )
 
     # -- plumbing -----------------------------------------------------------------------------
@@ -243,9 +263,22 @@ class GameService:
             return await body(record)
 
     async def _by_id(
-        self, game_id: int, body: Callable[[GameRecord], Awaitable[Outcome]]
+        self,
+        game_id: int,
+        body: Callable[[GameRecord], Awaitable[Outcome]],
+        *,
+        user: User,
+        guild_id: int | None,
     ) -> Outcome:
-        """Run ``body`` on an open game found by id, holding its channel's lock."""
+        """Run ``body`` on an open game found by id (a component's), holding its channel's
+        lock, for a click made in the server ``guild_id`` (None: in a DM).
+
+        A custom id is not proof of anything: the game must exist, be of the server the click
+        came from, and a click in a DM must come from someone seated there who is still a
+        member of the game's server.
+        """
+        if not 0 < game_id <= MAX_GAME_ID:
+            raise Refused(refusals.UNKNOWN_GAME)
         channel_id = self._channels.get(game_id)
         if channel_id is None:
             found = await self._store.get_game(game_id)
@@ -256,9 +289,25 @@ class GameService:
             # Load again under the lock: the first read only told us which lock to take.
             record = await self._store.get_game(game_id)
             assert record is not None  # games are never deleted
+            _check_place(record, user, guild_id)
             if not record.is_open:
                 raise Refused(_CLOSED[record.status])
+            if guild_id is None:
+                await self._check_member(record, user)
             return await body(record)
+
+    async def _check_member(self, record: GameRecord, user: User) -> None:
+        """Refuse a move by DM from a player who has left the game's server (and have the
+        table told, once, how the game can end)."""
+        seat = record.seat_of(user.id)
+        if record.guild_id is None or seat is None:
+            return
+        departed = self._departed.setdefault(record.id, set())
+        if await self._membership.is_member(record.guild_id, user.id):
+            departed.discard(seat)  # back again
+            return
+        departed.add(seat)
+        raise Departed(record.id, record.channel_id)
 
     def _started(self, record: GameRecord) -> Loaded:
         """The game being played, or the refusal for a lobby."""
@@ -685,9 +734,18 @@ class GameService:
         )
 
     # -- components (by game id) ----------------------------------------------------------------
+    # Each takes ``guild_id``, the server the click was made in (None: a DM), which must be
+    # the game's own (see :meth:`_by_id`).
+
     @_answers
     async def click_lobby(
-        self, game_id: int, button: str, user: User, *, moderator: bool = False
+        self,
+        game_id: int,
+        button: str,
+        user: User,
+        *,
+        guild_id: int | None,
+        moderator: bool = False,
     ) -> Outcome:
         """A lobby control: ``"join"``, ``"leave"``, ``"start"``, ``"cancel"``,
         ``"remove_computer"``, or ``"computer:<level>"`` from the "Add computer" menu."""
@@ -705,11 +763,11 @@ class GameService:
         body = actions.get(button)
         if body is None:
             raise Refused(refusals.UNKNOWN_BUTTON)
-        return await self._by_id(game_id, body)
+        return await self._by_id(game_id, body, user=user, guild_id=guild_id)
 
     @_answers
     async def click_discard(
-        self, game_id: int, stamp: int, user: User, codes: Sequence[str]
+        self, game_id: int, stamp: int, user: User, codes: Sequence[str], *, guild_id: int | None
     ) -> Outcome:
         """The discard select menu of a prompt (``codes`` are the selected card codes)."""
 
@@ -719,10 +777,12 @@ class GameService:
             cards = [_card(code) for code in codes]
             return await self._discard(record, user, cards, answering=stamp)
 
-        return await self._by_id(game_id, body)
+        return await self._by_id(game_id, body, user=user, guild_id=guild_id)
 
     @_answers
-    async def click_play(self, game_id: int, stamp: int, user: User, code: str) -> Outcome:
+    async def click_play(
+        self, game_id: int, stamp: int, user: User, code: str, *, guild_id: int | None
+    ) -> Outcome:
         """A card button of a play prompt."""
 
         async def body(record: GameRecord) -> Outcome:
@@ -733,10 +793,12 @@ class GameService:
             deal = self._started(record).game.deal_number
             return await self._play(record, user, _card(code), answering=deal)
 
-        return await self._by_id(game_id, body)
+        return await self._by_id(game_id, body, user=user, guild_id=guild_id)
 
     @_answers
-    async def click_count(self, game_id: int, stamp: int, user: User, value: str) -> Outcome:
+    async def click_count(
+        self, game_id: int, stamp: int, user: User, value: str, *, guild_id: int | None
+    ) -> Outcome:
         """A count select of a hand message (manual counting): claim the chosen value."""
 
         async def body(record: GameRecord) -> Outcome:
@@ -747,10 +809,12 @@ class GameService:
             deal = self._started(record).game.deal_number
             return await self._count(record, user, int(value), answering=deal)
 
-        return await self._by_id(game_id, body)
+        return await self._by_id(game_id, body, user=user, guild_id=guild_id)
 
     @_answers
-    async def click_muggins(self, game_id: int, stamp: int, user: User) -> Outcome:
+    async def click_muggins(
+        self, game_id: int, stamp: int, user: User, *, guild_id: int | None
+    ) -> Outcome:
         """The Muggins! button of a hand message: take the points a short claim missed."""
 
         async def body(record: GameRecord) -> Outcome:
@@ -759,7 +823,7 @@ class GameService:
             deal = self._started(record).game.deal_number
             return await self._muggins(record, user, deal)
 
-        return await self._by_id(game_id, body)
+        return await self._by_id(game_id, body, user=user, guild_id=guild_id)
 
     # -- the messages a game owns (for the Discord layer) -------------------------------------
     async def owed(self, game_id: int, now: float | None = None) -> Owing | None:
@@ -778,13 +842,39 @@ class GameService:
             coach_off=await self._coach_off(people),
             now=moment,
             remind_after=self._remind_after.total_seconds(),
+            departed=frozenset(self._departed.get(game_id, ())),
         )
         ratings = await self._ratings_line(record)
         found = project(record, loaded, facts, self._settled_for(record, loaded, facts, ratings))
         sent = dict(await self._sent_of(game_id))
+        if await self._reminded_gone(record, found.owed, sent):
+            # Someone the table waits on has left the server: no reminder for them, and the
+            # channel is told how the game can end instead.
+            facts = dataclasses.replace(facts, departed=frozenset(self._departed.get(game_id, ())))
+            drawn = self._settled_for(record, loaded, facts, ratings)
+            found = project(record, loaded, facts, drawn)
         times = [t for t in (found.check_at, next_move) if t is not None]
         check_at = min(times) if times else None
         return Owing(game_id, record.channel_id, record.version, found.owed, sent, check_at)
+
+    async def _reminded_gone(
+        self, record: GameRecord, owed: Sequence[Owed], sent: Mapping[str, MessageRecord]
+    ) -> bool:
+        """Before a turn reminder goes out, whether the player it is for has left the game's
+        server (then they are marked departed): the moment the table has waited on them long
+        enough to ask, and the one time a player who left silently is found out."""
+        if record.guild_id is None or record.status is not GameStatus.ACTIVE:
+            return False
+        found = False
+        for item in owed:
+            if not item.key.startswith(("remind:", "away:")) or not item.due(sent.get(item.key)):
+                continue
+            seat = int(item.key.rsplit(":", 1)[1])
+            user = record.seats[seat].user_id
+            if user is not None and not await self._membership.is_member(record.guild_id, user):
+                self._departed.setdefault(record.id, set()).add(seat)
+                found = True
+        return found
 
     async def _sent_of(self, game_id: int) -> dict[str, MessageRecord]:
         """What was last sent of a game's messages, read once and then kept with every send
@@ -825,14 +915,22 @@ class GameService:
     def _settled_for(
         self, record: GameRecord, loaded: Loaded | None, facts: TableFacts, ratings: str = ""
     ) -> tuple[Owed, ...]:
-        """The game's messages but the reminders, drawn once per version (and refusals and
-        coach settings): the keeper looks at a game several times for each move."""
-        key = (record.version, record.status, tuple(sorted(facts.refused.items())), facts.coach_off)
+        """The game's messages but the reminders, drawn once per version (and refusals, coach
+        settings and departures): the keeper looks at a game several times for each move."""
+        key = (
+            record.version,
+            record.status,
+            tuple(sorted(facts.refused.items())),
+            facts.coach_off,
+            facts.departed,
+        )
         kept = self._settled.get(record.id)
         if kept is not None and kept[0] == key:
             self._settled.move_to_end(record.id)
             return kept[1]
-        drawn = settled(record, loaded, facts.refused, facts.coach_off, ratings)
+        drawn = settled(
+            record, loaded, facts.refused, facts.coach_off, ratings, departed=facts.departed
+        )
         self._settled[record.id] = (key, drawn)
         while len(self._settled) > SETTLED_KEPT:
             self._settled.popitem(last=False)
@@ -1059,6 +1157,18 @@ class GameService:
                     continue  # it moved on between the read and the write: not idle
             outcomes.append(outcome)
         return outcomes
+
+
+def _check_place(record: GameRecord, user: User, guild_id: int | None) -> None:
+    """A click must come from the game's own server, or, in a DM, from a player seated at
+    it: Discord delivers only custom ids that are on a message, but nothing else stops a
+    component naming another server's game (where a moderator of the other server could
+    cancel it)."""
+    if guild_id is not None:
+        if record.guild_id is not None and guild_id != record.guild_id:
+            raise Refused(refusals.OTHER_SERVER)
+    elif record.seat_of(user.id) is None:
+        raise Refused(refusals.NOT_A_PLAYER)
 
 
 def _new_deal(game: Game, events: Sequence[Event]) -> bool:

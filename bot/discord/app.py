@@ -32,6 +32,7 @@ from bot.discord.commands import CribbageCommands
 from bot.discord.components import DYNAMIC_ITEMS
 from bot.discord.interactions import SORRY, DiscordIO, known_error_text, send_error
 from bot.discord.logs import configure_logging
+from bot.discord.members import DiscordMembers
 from bot.settings import Settings, StartupError
 from bot.store import Store
 from engine.coach import review_view
@@ -116,6 +117,7 @@ class CribbageBot(commands.Bot):
                 remind_after=self.settings.turn_reminder,
                 muggins_window=self.settings.muggins_window,
                 count_timeout=self.settings.count_timeout,
+                membership=DiscordMembers(self, self.io.pacer),
             )
         _warm_engine()
         self.add_dynamic_items(*DYNAMIC_ITEMS)

@@ -200,44 +200,55 @@ class DiscordIO:
     ) -> None:
         """A lobby button or the lobby's "Add computer" menu."""
         user = user_of(interaction)
-        moderator = is_moderator(interaction) if interaction.guild_id else False
+        guild_id = interaction.guild_id
+        moderator = is_moderator(interaction) if guild_id else False
         await self._click(
             interaction,
-            lambda: self.service.click_lobby(game_id, action, user, moderator=moderator),
+            lambda: self.service.click_lobby(
+                game_id, action, user, guild_id=guild_id, moderator=moderator
+            ),
         )
 
     async def discard_click(
         self, interaction: discord.Interaction[Any], game_id: int, stamp: int, codes: Sequence[str]
     ) -> None:
         """The crib select menu of a hand."""
-        user = user_of(interaction)
+        user, guild_id = user_of(interaction), interaction.guild_id
         chosen = list(codes)
         await self._click(
-            interaction, lambda: self.service.click_discard(game_id, stamp, user, chosen)
+            interaction,
+            lambda: self.service.click_discard(game_id, stamp, user, chosen, guild_id=guild_id),
         )
 
     async def play_click(
         self, interaction: discord.Interaction[Any], game_id: int, stamp: int, code: str
     ) -> None:
         """A card button of a hand."""
-        user = user_of(interaction)
-        await self._click(interaction, lambda: self.service.click_play(game_id, stamp, user, code))
+        user, guild_id = user_of(interaction), interaction.guild_id
+        await self._click(
+            interaction,
+            lambda: self.service.click_play(game_id, stamp, user, code, guild_id=guild_id),
+        )
 
     async def count_click(
         self, interaction: discord.Interaction[Any], game_id: int, stamp: int, value: str
     ) -> None:
         """A count menu of a hand (manual counting): claim the chosen value."""
-        user = user_of(interaction)
+        user, guild_id = user_of(interaction), interaction.guild_id
         await self._click(
-            interaction, lambda: self.service.click_count(game_id, stamp, user, value)
+            interaction,
+            lambda: self.service.click_count(game_id, stamp, user, value, guild_id=guild_id),
         )
 
     async def muggins_click(
         self, interaction: discord.Interaction[Any], game_id: int, stamp: int
     ) -> None:
         """The Muggins! button of a hand."""
-        user = user_of(interaction)
-        await self._click(interaction, lambda: self.service.click_muggins(game_id, stamp, user))
+        user, guild_id = user_of(interaction), interaction.guild_id
+        await self._click(
+            interaction,
+            lambda: self.service.click_muggins(game_id, stamp, user, guild_id=guild_id),
+        )
 
     async def page_click(
         self, interaction: discord.Interaction[Any], table: Table, page: int

@@ -155,7 +155,7 @@ async def test_moves_made_while_the_channel_waits_go_out_in_one_edit(
     for user in (AL, BEA):
         prompt = table.latest[user.id]
         codes = [c.code for c in prompt.cards[: prompt.pick]]
-        assert (await service.click_discard(game_id, prompt.stamp, user, codes)).ok
+        assert (await service.click_discard(game_id, prompt.stamp, user, codes, guild_id=None)).ok
         keeper.touch(game_id, CHANNEL)
         await asyncio.sleep(0)
     await settle(keeper)
@@ -212,7 +212,7 @@ async def test_a_dm_drawn_before_a_move_is_not_sent_after_it(service: GameServic
     keeper.touch(game_id, CHANNEL)
     await asyncio.wait_for(courier.waiting.wait(), timeout=5)
     codes = [c.code for c in prompt.cards[: prompt.pick]]
-    moved = await service.click_discard(game_id, prompt.stamp, AL, codes)
+    moved = await service.click_discard(game_id, prompt.stamp, AL, codes, guild_id=None)
     assert moved.ok
     courier.held.set()
     keeper.touch(game_id, CHANNEL)

@@ -55,7 +55,7 @@ async def test_a_move_changes_only_what_it_shows(service: GameService) -> None:
     game_id = table.outcomes[0].game_id or 0
     prompt = table.latest[AL.id]
     codes = [c.code for c in prompt.cards[: prompt.pick]]
-    outcome = await service.click_discard(game_id, prompt.stamp, AL, codes)
+    outcome = await service.click_discard(game_id, prompt.stamp, AL, codes, guild_id=None)
     assert outcome.update_key == "hand:1:0" and outcome.update is not None
     hand = table.messages[(game_id, "hand:1:0")]
     await service.answered(game_id, "hand:1:0", CHANNEL, hand.message_id, outcome.update, "t")

@@ -119,10 +119,10 @@ async def test_closed_dms_are_told_once_per_deal(store: Store, clock: Clock) -> 
         deals = max(deals, (await load(store, game_id)).deal_number)
         if controls.kind == "discard":
             codes = [c.code for c in controls.cards[: controls.pick]]
-            outcome = await service.click_discard(game_id, controls.stamp, AL, codes)
+            outcome = await service.click_discard(game_id, controls.stamp, AL, codes, guild_id=None)
         else:
             code = next(c.code for c in controls.cards if c.enabled)
-            outcome = await service.click_play(game_id, controls.stamp, AL, code)
+            outcome = await service.click_play(game_id, controls.stamp, AL, code, guild_id=None)
         await table.record(AL.id, outcome)
         if (await load(store, game_id)).result is not None:
             break

@@ -161,7 +161,7 @@ async def test_three_players_with_a_computer_from_the_lobby(store: Store, clock:
     game_id = opened.game_id
     assert game_id is not None
     assert (await service.join(CHANNEL, BEA)).ok
-    added = await service.click_lobby(game_id, "computer:medium", AL)
+    added = await service.click_lobby(game_id, "computer:medium", AL, guild_id=GUILD)
     assert added.ok and added.reply.text.startswith("Computer (medium) takes seat 3.")
     assert added.update is not None and added.update.lobby is not None
     assert added.update.lobby.levels == () and "remove_computer" in added.update.lobby.buttons
@@ -210,18 +210,18 @@ async def test_only_the_creator_seats_or_removes_computers(
     game_id = opened.game_id
     assert game_id is not None
     assert (await service.join(CHANNEL, BEA)).ok
-    refused = await service.click_lobby(game_id, "computer:hard", BEA)
+    refused = await service.click_lobby(game_id, "computer:hard", BEA, guild_id=GUILD)
     assert not refused.ok and "Only the player who opened this game" in refused.reply.text
-    assert not (await service.click_lobby(game_id, "computer:impossible", AL)).ok
-    assert not (await service.click_lobby(game_id, "remove_computer", AL)).ok
-    assert (await service.click_lobby(game_id, "computer:easy", AL)).ok
-    assert not (await service.click_lobby(game_id, "computer:hard", AL)).ok  # full
-    assert not (await service.click_lobby(game_id, "remove_computer", BEA)).ok
-    removed = await service.click_lobby(game_id, "remove_computer", AL)
+    assert not (await service.click_lobby(game_id, "computer:impossible", AL, guild_id=GUILD)).ok
+    assert not (await service.click_lobby(game_id, "remove_computer", AL, guild_id=GUILD)).ok
+    assert (await service.click_lobby(game_id, "computer:easy", AL, guild_id=GUILD)).ok
+    assert not (await service.click_lobby(game_id, "computer:hard", AL, guild_id=GUILD)).ok  # full
+    assert not (await service.click_lobby(game_id, "remove_computer", BEA, guild_id=GUILD)).ok
+    removed = await service.click_lobby(game_id, "remove_computer", AL, guild_id=GUILD)
     assert removed.ok and removed.update is not None
     assert "Computer" not in removed.update.content.split("\n")[1]
     # The creator is always a person: leaving closes the lobby rather than leave computers.
-    assert (await service.click_lobby(game_id, "computer:easy", AL)).ok
+    assert (await service.click_lobby(game_id, "computer:easy", AL, guild_id=GUILD)).ok
     left = await service.leave(CHANNEL, AL)
     record = await store.get_game(game_id)
     assert left.ok and record is not None and record.end_note == "Al left and closed the lobby."

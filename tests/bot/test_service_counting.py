@@ -74,10 +74,14 @@ async def to_the_show(service: GameService, table: Table, users: list[User], gam
         uid, controls = live[0]
         if controls.kind == "discard":
             codes = [c.code for c in controls.cards[: controls.pick]]
-            outcome = await service.click_discard(game_id, controls.stamp, by_id[uid], codes)
+            outcome = await service.click_discard(
+                game_id, controls.stamp, by_id[uid], codes, guild_id=None
+            )
         else:
             code = next(c.code for c in controls.cards if c.enabled)
-            outcome = await service.click_play(game_id, controls.stamp, by_id[uid], code)
+            outcome = await service.click_play(
+                game_id, controls.stamp, by_id[uid], code, guild_id=None
+            )
         assert outcome.ok, outcome.reply.text
         await table.record(uid, outcome)
     raise AssertionError("the show never came")
@@ -143,14 +147,14 @@ async def test_manual_counting_a_short_claim_is_mugginsed_by_the_opponent(
     value = worth(game)
     scores = game.scores
     controls = table.latest[owner.id]
-    claimed = await service.click_count(game_id, controls.stamp, owner, "0")
+    claimed = await service.click_count(game_id, controls.stamp, owner, "0", guild_id=None)
     assert claimed.ok, claimed.reply.text
     await table.record(owner.id, claimed)
     muggins = table.latest[opponent.id]
     assert muggins.kind in ("count", "muggins") and (muggins.kind == "muggins" or muggins.muggins)
     hand = table.hand(game_id, opponent.id)
     assert hand is not None and "Muggins!" in hand.content
-    took = await service.click_muggins(game_id, muggins.stamp, opponent)
+    took = await service.click_muggins(game_id, muggins.stamp, opponent, guild_id=None)
     assert took.ok and took.reply.text == f"Muggins! You take {value} point" + (
         "s." if value != 1 else "."
     )
@@ -162,7 +166,7 @@ async def test_manual_counting_a_short_claim_is_mugginsed_by_the_opponent(
     assert f"{owner.name} claims 0" in text
     assert f"Muggins! {opponent.name} takes" in text and "missed" in text
     # Pressing again is answered, not applied: the count is settled.
-    again = await service.click_muggins(game_id, muggins.stamp, opponent)
+    again = await service.click_muggins(game_id, muggins.stamp, opponent, guild_id=None)
     assert not again.ok
 
 

@@ -115,28 +115,37 @@ async def test_discard_refusals(store: Store, service: GameService) -> None:
     prompt = table.latest[AL.id]
     codes = [c.code for c in prompt.cards[:2]]
     await assert_refused(
-        store, service, lambda s: s.click_discard(prompt.game_id, 99, AL, codes), "hand is over"
+        store,
+        service,
+        lambda s: s.click_discard(prompt.game_id, 99, AL, codes, guild_id=None),
+        "hand is over",
     )
     await assert_refused(
         store,
         service,
-        lambda s: s.click_discard(prompt.game_id, prompt.stamp, EVE, codes),
+        lambda s: s.click_discard(prompt.game_id, prompt.stamp, EVE, codes, guild_id=None),
         "not playing",
     )
     await assert_refused(
         store,
         service,
-        lambda s: s.click_discard(prompt.game_id, prompt.stamp, AL, ["XX", "5H"]),
+        lambda s: s.click_discard(prompt.game_id, prompt.stamp, AL, ["XX", "5H"], guild_id=None),
         "not a card",
     )
     await assert_refused(
-        store, service, lambda s: s.click_discard(4242, 1, AL, codes), "can't find"
+        store, service, lambda s: s.click_discard(4242, 1, AL, codes, guild_id=None), "can't find"
     )
     await assert_refused(
-        store, service, lambda s: s.click_lobby(prompt.game_id, "join", EVE), "already started"
+        store,
+        service,
+        lambda s: s.click_lobby(prompt.game_id, "join", EVE, guild_id=GUILD),
+        "already started",
     )
     await assert_refused(
-        store, service, lambda s: s.click_lobby(prompt.game_id, "dance", AL), "button"
+        store,
+        service,
+        lambda s: s.click_lobby(prompt.game_id, "dance", AL, guild_id=GUILD),
+        "button",
     )
     assert (await service.discard(CHANNEL, AL, " ".join(codes))).ok
     await assert_refused(
@@ -165,19 +174,19 @@ async def test_play_refusals(store: Store, service: GameService) -> None:
     await assert_refused(
         store,
         service,
-        lambda s: s.click_play(prompt.game_id, prompt.stamp - 1, mover, first.code),
+        lambda s: s.click_play(prompt.game_id, prompt.stamp - 1, mover, first.code, guild_id=None),
         "out of date",
     )
     await assert_refused(
         store,
         service,
-        lambda s: s.click_play(prompt.game_id, prompt.stamp, waiter, first.code),
+        lambda s: s.click_play(prompt.game_id, prompt.stamp, waiter, first.code, guild_id=None),
         "turn",
     )
 
 
 def _press(s: GameService, *, prompt: Controls, user: User, code: str) -> Awaitable[Outcome]:
-    return s.click_play(prompt.game_id, prompt.stamp, user, code)
+    return s.click_play(prompt.game_id, prompt.stamp, user, code, guild_id=None)
 
 
 async def test_a_card_over_31_is_refused(store: Store, service: GameService) -> None:
@@ -209,7 +218,7 @@ async def test_after_the_game_buttons_say_it_is_over(store: Store, service: Game
     await assert_refused(
         store,
         service,
-        lambda s: s.click_discard(prompt.game_id, prompt.stamp, AL, ["5H", "6H"]),
+        lambda s: s.click_discard(prompt.game_id, prompt.stamp, AL, ["5H", "6H"], guild_id=None),
         "over",
     )
     await assert_refused(store, service, lambda s: s.play(CHANNEL, AL, "5H"), "no game")

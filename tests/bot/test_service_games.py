@@ -207,8 +207,8 @@ async def test_two_clicks_at_once_one_applies(store: Store, service: GameService
     code = next(c.code for c in prompt.cards if c.enabled)
     before = len(await store.actions(prompt.game_id))
     first, second = await asyncio.gather(
-        service.click_play(prompt.game_id, prompt.stamp, user, code),
-        service.click_play(prompt.game_id, prompt.stamp, user, code),
+        service.click_play(prompt.game_id, prompt.stamp, user, code, guild_id=None),
+        service.click_play(prompt.game_id, prompt.stamp, user, code, guild_id=None),
     )
     assert sorted([first.ok, second.ok]) == [False, True]
     refused = second if first.ok else first
@@ -221,8 +221,8 @@ async def test_two_discards_at_once_one_applies(store: Store, service: GameServi
     prompt = table.latest[AL.id]
     codes = [c.code for c in prompt.cards[:2]]
     first, second = await asyncio.gather(
-        service.click_discard(prompt.game_id, prompt.stamp, AL, codes),
-        service.click_discard(prompt.game_id, prompt.stamp, AL, codes),
+        service.click_discard(prompt.game_id, prompt.stamp, AL, codes, guild_id=None),
+        service.click_discard(prompt.game_id, prompt.stamp, AL, codes, guild_id=None),
     )
     assert sorted([first.ok, second.ok]) == [False, True]
     assert len(await store.actions(prompt.game_id)) == 1

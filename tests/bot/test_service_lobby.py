@@ -47,12 +47,12 @@ async def test_lobby_buttons_answer_by_updating_the_lobby(service: GameService) 
     opened = await service.new_game(GUILD, CHANNEL, AL)
     game_id = opened.game_id
     assert game_id is not None
-    joined = await service.click_lobby(game_id, "join", BEA)
+    joined = await service.click_lobby(game_id, "join", BEA, guild_id=GUILD)
     assert joined.ok and joined.update_key == "lobby" and joined.update is not None
     assert "Seated (2/2): Al, Bea" in joined.update.content
-    assert (await service.click_lobby(game_id, "leave", BEA)).ok
-    assert (await service.click_lobby(game_id, "join", CY)).ok
-    started = await service.click_lobby(game_id, "start", CY)
+    assert (await service.click_lobby(game_id, "leave", BEA, guild_id=GUILD)).ok
+    assert (await service.click_lobby(game_id, "join", CY, guild_id=GUILD)).ok
+    started = await service.click_lobby(game_id, "start", CY, guild_id=GUILD)
     assert started.ok and started.changed
     owing = await service.owed(game_id)
     assert owing is not None
@@ -139,7 +139,9 @@ async def test_idle_games_expire_without_stats(store: Store, clock: Clock) -> No
     assert record is not None and record.status == "expired"
     assert await store.results(game_id) == []
     assert AL.id not in table.latest, "an ended game's hands keep no live controls"
-    refused = await service.click_discard(prompt.game_id, prompt.stamp, AL, ["5H", "6H"])
+    refused = await service.click_discard(
+        prompt.game_id, prompt.stamp, AL, ["5H", "6H"], guild_id=None
+    )
     assert not refused.ok and "idle" in refused.reply.text
     assert await service.expire_idle() == []  # nothing twice
     assert (await store.open_game_in_channel(CHANNEL + 2)) is not None
@@ -151,7 +153,7 @@ async def test_a_move_keeps_a_game_alive(store: Store, clock: Clock) -> None:
     clock.advance(hours=20)
     prompt = table.latest[AL.id]
     codes = [c.code for c in prompt.cards[:2]]
-    assert (await service.click_discard(prompt.game_id, prompt.stamp, AL, codes)).ok
+    assert (await service.click_discard(prompt.game_id, prompt.stamp, AL, codes, guild_id=None)).ok
     clock.advance(hours=20)
     assert await service.expire_idle() == []
     clock.advance(hours=5)
@@ -168,7 +170,7 @@ async def test_once_dealt_only_a_moderator_can_cancel(store: Store, service: Gam
         assert "/cribbage resign" in refused.reply.text
         assert await state(store, game_id) == before
     # The lobby's Cancel button (closed once dealt, but an old click may still come).
-    clicked = await service.click_lobby(game_id, "cancel", AL)
+    clicked = await service.click_lobby(game_id, "cancel", AL, guild_id=GUILD)
     assert not clicked.ok and "moderator" in clicked.reply.text
     assert await state(store, game_id) == before
     cancelled = await service.cancel(CHANNEL, CY, moderator=True)

@@ -7,8 +7,10 @@ cannot move by DM, and the table is told how to end the game."""
 from __future__ import annotations
 
 import sqlite3
+from typing import Any
 
-from fakediscord.testing import BotProcess
+from fakediscord import Message
+from fakediscord.testing import BotLauncher, BotProcess
 from tests.helpers.bot_db import latest_game_id, read_game
 from tests.helpers.table_driver import World, until
 
@@ -58,3 +60,90 @@ async def test_against_the_computer_the_creator_resigns(world: World, bot: BotPr
     assert resigned.ephemeral and "resigned" in resigned.content
     await until(fd, lambda: read_game(world.db_path, game_id).status == "finished")
     assert _results(world, game_id) == [(al.id, 0), (None, 1)], "the loss is recorded"
+
+
+async def _two_player_game(world: World) -> int:
+    fd = world.fd
+    al, bea = world.players[:2]
+    opened = await fd.slash(al, world.general, "/cribbage new")
+    assert opened.original is not None
+    await fd.click(bea, opened.original, label="Join")
+    await fd.slash(al, world.general, "/cribbage start")
+    game_id = latest_game_id(world.db_path, world.general.id)
+    await until(fd, lambda: all(_hand(world, user) is not None for user in (al, bea)))
+    return game_id
+
+
+def _hand(world: World, user: Any) -> Message | None:
+    """The user's hand message with its crib select, if it has come."""
+    found = [m for m in world.fd.dms(user) if list(m.selects())]
+    return found[-1] if found else None
+
+
+async def test_forged_component_ids_get_a_clear_refusal(world: World, bots: BotLauncher) -> None:
+    # Commands synced globally (as in production), so that the other server has them too.
+    await bots.process(database_path=world.db_path)
+    fd = world.fd
+    al = world.players[0]
+    game_id = await _two_player_game(world)
+    hand = _hand(world, al)
+    assert hand is not None
+    before = read_game(world.db_path, game_id).version
+    for custom_id in (
+        "crib:99999999999999999999999:play:1:5H",
+        f"crib:{2**63}:discard:1",
+        "crib:123456789:muggins:3",
+    ):
+        values = ["5H", "6H"] if ":discard:" in custom_id else None
+        answer = await fd.forged_click(al, hand, custom_id, values=values)
+        assert answer.ephemeral and answer.content == "I can't find that game.", custom_id
+    assert read_game(world.db_path, game_id).version == before
+
+    # Another server's moderator, on a message of the bot's there, names this game.
+    other = fd.add_guild("Elsewhere")
+    lounge = other.add_text_channel("lounge")
+    other.add_member(world.moderator, moderator=True)
+    elsewhere = await fd.slash(world.moderator, lounge, "/cribbage new")
+    assert elsewhere.original is not None
+    forged = await fd.forged_click(
+        world.moderator, elsewhere.original, f"crib:{game_id}:lobby:cancel"
+    )
+    assert forged.ephemeral and "another server" in forged.content
+    assert read_game(world.db_path, game_id).status == "active"
+    assert read_game(world.db_path, game_id).version == before
+
+
+async def test_a_member_who_left_cannot_play_by_dm(world: World, bot: BotProcess) -> None:
+    fd = world.fd
+    al, bea = world.players[:2]
+    game_id = await _two_player_game(world)
+    world.guild.remove_member(bea)
+    hand = _hand(world, bea)
+    assert hand is not None
+    select = next(iter(hand.selects()))
+    options = [o["value"] for o in select["options"]][:2]
+    before = read_game(world.db_path, game_id).version
+    refused = await fd.select(bea, hand, select["custom_id"], options)
+    assert refused.ephemeral and "no longer a member" in refused.content
+    assert read_game(world.db_path, game_id).version == before
+    assert any(
+        r.template == "GET /guilds/{id}/members/{id}" and r.code == 10007 for r in fd.requests
+    )
+    # The table is told how the game can end, and a moderator ends it.
+    notice = await until(
+        fd,
+        lambda: [m for m in fd.messages(world.general) if "no longer a member" in m.content],
+    )
+    assert len(notice) == 1 and not notice[0].ephemeral and "**Bea**" in notice[0].content
+    assert "/cribbage cancel" in notice[0].content
+    # Al, still a member, plays on meanwhile.
+    mine = _hand(world, al)
+    assert mine is not None
+    al_select = next(iter(mine.selects()))
+    al_options = [o["value"] for o in al_select["options"]][:2]
+    played = await fd.select(al, mine, al_select["custom_id"], al_options)
+    assert played.response is not None and played.response.type == 7
+    cancelled = await fd.slash(world.moderator, world.general, "/cribbage cancel")
+    assert cancelled.ephemeral
+    await until(fd, lambda: read_game(world.db_path, game_id).status == "cancelled")
+    assert _results(world, game_id) == []

@@ -246,10 +246,18 @@ class _SlowService(GameService):
         return await super().status(channel_id, public=public)
 
     async def click_lobby(
-        self, game_id: int, button: str, user: Player, *, moderator: bool = False
+        self,
+        game_id: int,
+        button: str,
+        user: Player,
+        *,
+        guild_id: int | None,
+        moderator: bool = False,
     ) -> Outcome:
         await asyncio.sleep(0.4)
-        return await super().click_lobby(game_id, button, user, moderator=moderator)
+        return await super().click_lobby(
+            game_id, button, user, guild_id=guild_id, moderator=moderator
+        )
 
     async def leaderboard(
         self, guild_id: int | None, *, table: Table = "people", page: int = 0

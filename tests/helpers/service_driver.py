@@ -243,10 +243,12 @@ async def drive(
         user = by_id[user_id]
         if controls.kind == "discard":
             codes = [c.code for c in controls.cards[: controls.pick]]
-            outcome = await service.click_discard(game_id, controls.stamp, user, codes)
+            outcome = await service.click_discard(
+                game_id, controls.stamp, user, codes, guild_id=None
+            )
         else:
             code = next(c.code for c in controls.cards if c.enabled)
-            outcome = await service.click_play(game_id, controls.stamp, user, code)
+            outcome = await service.click_play(game_id, controls.stamp, user, code, guild_id=None)
         assert outcome.ok, outcome.reply.text
         # The click was on this hand message: its answer updates it.
         await table.record(user.id, outcome)

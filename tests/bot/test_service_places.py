@@ -1,0 +1,173 @@
+"""Where a click may come from (issue 10, items 9 and 10): a component's custom id names a
+game, and that is not proof of anything. A game id outside SQLite's integer range is an
+unknown game (no OverflowError); a click from another server is refused; a click in a DM must
+come from a player seated at that game who is still a member of its server. A player who left
+is refused, the table is told once how the game can end (a moderator's cancel), and they get
+no more reminders."""
+
+from __future__ import annotations
+
+import random
+from datetime import timedelta
+
+import pytest
+
+from bot.core.replies import Controls
+from bot.core.service import GameService
+from bot.store import Store
+from tests.helpers.service_driver import (
+    AL,
+    BEA,
+    CHANNEL,
+    CY,
+    EVE,
+    GUILD,
+    Clock,
+    Transcript,
+    open_table,
+    seeded,
+    state,
+)
+
+OTHER_GUILD = GUILD + 1
+
+
+class Members:
+    """A server's members as a test sets them (everyone, until someone leaves)."""
+
+    def __init__(self) -> None:
+        self.gone: set[int] = set()
+        self.asked: list[tuple[int, int]] = []
+
+    async def is_member(self, guild_id: int, user_id: int) -> bool:
+        self.asked.append((guild_id, user_id))
+        return user_id not in self.gone
+
+
+def _service(store: Store, clock: Clock, members: Members) -> GameService:
+    return GameService(
+        store,
+        rng_factory=seeded(1),
+        clock=clock,
+        idle_expiry=timedelta(days=7),
+        computer_rng=random.Random(1),
+        membership=members,
+    )
+
+
+async def _dealt(service: GameService) -> tuple[Transcript, int, Controls]:
+    table = await open_table(service, [AL, BEA])
+    game_id = table.outcomes[0].game_id or 0
+    return table, game_id, table.latest[AL.id]
+
+
+@pytest.mark.parametrize("game_id", [2**63, 2**64 + 5, 10**30, 0, -1])
+async def test_a_game_id_outside_sqlite_range_is_an_unknown_game(
+    service: GameService, game_id: int
+) -> None:
+    for outcome in (
+        await service.click_play(game_id, 1, AL, "5H", guild_id=None),
+        await service.click_discard(game_id, 1, AL, ["5H", "6H"], guild_id=None),
+        await service.click_count(game_id, 1, AL, "3", guild_id=None),
+        await service.click_muggins(game_id, 1, AL, guild_id=None),
+        await service.click_lobby(game_id, "join", AL, guild_id=GUILD),
+    ):
+        assert not outcome.ok and outcome.reply.text == "I can't find that game."
+
+
+async def test_a_click_from_another_server_is_refused(store: Store, clock: Clock) -> None:
+    members = Members()
+    service = _service(store, clock, members)
+    _table, game_id, prompt = await _dealt(service)
+    before = await state(store, game_id)
+    codes = [c.code for c in prompt.cards[: prompt.pick]]
+    # A moderator there could otherwise cancel this server's game.
+    for outcome in (
+        await service.click_lobby(game_id, "cancel", CY, guild_id=OTHER_GUILD, moderator=True),
+        await service.click_discard(game_id, prompt.stamp, AL, codes, guild_id=OTHER_GUILD),
+    ):
+        assert not outcome.ok and "another server" in outcome.reply.text
+    assert await state(store, game_id) == before
+    # The same click from the game's own server, or by DM, is taken.
+    assert (await service.click_discard(game_id, prompt.stamp, AL, codes, guild_id=GUILD)).ok
+
+
+async def test_a_dm_click_from_someone_not_seated_is_refused(store: Store, clock: Clock) -> None:
+    service = _service(store, clock, Members())
+    _, game_id, prompt = await _dealt(service)
+    before = await state(store, game_id)
+    codes = [c.code for c in prompt.cards[: prompt.pick]]
+    for outcome in (
+        await service.click_discard(game_id, prompt.stamp, EVE, codes, guild_id=None),
+        await service.click_lobby(game_id, "join", EVE, guild_id=None),
+    ):
+        assert not outcome.ok and "not playing" in outcome.reply.text
+    assert await state(store, game_id) == before
+
+
+async def test_a_player_who_left_cannot_move_by_dm(store: Store, clock: Clock) -> None:
+    members = Members()
+    service = _service(store, clock, members)
+    table, game_id, prompt = await _dealt(service)
+    codes = [c.code for c in prompt.cards[: prompt.pick]]
+    members.gone.add(AL.id)
+    before = await state(store, game_id)
+    refused = await service.click_discard(game_id, prompt.stamp, AL, codes, guild_id=None)
+    assert not refused.ok and "no longer a member" in refused.reply.text
+    assert (GUILD, AL.id) in members.asked
+    assert await state(store, game_id) == before
+    # The table is told, once, how the game can end.
+    assert refused.changed and refused.game_id == game_id and refused.channel_id == CHANNEL
+    await table.settle(game_id)
+    notices = [t for t in table.channel(game_id) if "no longer a member" in t]
+    assert notices == [
+        "**Al** is no longer a member of this server, so this game can't go on. A moderator"
+        " can end it with `/cribbage cancel` (no result is recorded)."
+    ]
+    again = await service.click_discard(game_id, prompt.stamp, AL, codes, guild_id=None)
+    assert not again.ok
+    await table.settle(game_id)
+    assert len([t for t in table.channel(game_id) if "no longer a member" in t]) == 1
+    # The way out: a moderator cancels (no result).
+    assert (await service.cancel(CHANNEL, CY, moderator=True)).ok
+    assert await store.results(game_id) == []
+
+
+async def test_a_player_who_left_silently_is_found_when_the_table_waits(
+    store: Store, clock: Clock
+) -> None:
+    members = Members()
+    service = _service(store, clock, members)
+    table, game_id, _prompt = await _dealt(service)
+    bea_prompt = table.latest[BEA.id]
+    bea_codes = [c.code for c in bea_prompt.cards[: bea_prompt.pick]]
+    assert (
+        await table.record(
+            BEA.id,
+            await service.click_discard(game_id, bea_prompt.stamp, BEA, bea_codes, guild_id=None),
+        )
+    ).ok
+    members.gone.add(AL.id)
+    asked = len(members.asked)
+    await table.settle(game_id)
+    assert len(members.asked) == asked, "nobody is asked about until a reminder falls due"
+    clock.advance(minutes=5)
+    owing = await service.owed(game_id)
+    assert owing is not None
+    keys = [o.key for o in owing.owed if o.due(owing.sent.get(o.key))]
+    assert "left:0" in keys and not [k for k in keys if k.startswith("remind:")]
+    await table.settle(game_id)
+    assert any("**Al** is no longer a member" in t for t in table.channel(game_id))
+    assert not [t for t in table.private.get(AL.id, []) if "your turn" in t.lower()]
+
+
+async def test_a_player_who_comes_back_plays_on(store: Store, clock: Clock) -> None:
+    members = Members()
+    service = _service(store, clock, members)
+    _table, game_id, prompt = await _dealt(service)
+    codes = [c.code for c in prompt.cards[: prompt.pick]]
+    members.gone.add(AL.id)
+    assert not (await service.click_discard(game_id, prompt.stamp, AL, codes, guild_id=None)).ok
+    members.gone.clear()
+    back = await service.click_discard(game_id, prompt.stamp, AL, codes, guild_id=None)
+    assert back.ok, back.reply.text
