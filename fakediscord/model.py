@@ -303,6 +303,8 @@ class Channel:
     private_members: list[User] = field(default_factory=list)
     #: Permissions denied to everyone here (an @everyone overwrite; threads use their parent's).
     denied: int = 0
+    #: Set once the channel is deleted (:meth:`delete`).
+    deleted: bool = False
     _world: World | None = None
 
     @property
@@ -368,6 +370,20 @@ class Channel:
         self._world.channels[thread.id] = thread
         self._world.on_channel_created(thread)
         return thread
+
+    def delete(self) -> None:
+        """Delete this channel (with its threads and messages), as a server's admin would:
+        every request about it answers 404 / 10003 from now on, and connected bots get
+        CHANNEL_DELETE (THREAD_DELETE for a thread)."""
+        assert self._world is not None and self.guild is not None
+        for thread in [c for c in self.guild.channels.values() if c.parent is self]:
+            thread.delete()
+        self.guild.channels.pop(self.id, None)
+        self._world.channels.pop(self.id, None)
+        for message in self.messages:
+            message.deleted = True
+        self.deleted = True
+        self._world.on_channel_deleted(self)
 
     def message(self, message_id: int) -> Message | None:
         """The message with this id in this channel (deleted ones included)."""
@@ -454,6 +470,10 @@ class World:
     def on_member_added(self, member: Member) -> None:
         """Tell connected bots about a member added after they started."""
         self.owner._announce_member(member)
+
+    def on_channel_deleted(self, channel: Channel) -> None:
+        """Tell connected bots a channel (or thread) was deleted."""
+        self.owner._announce_channel_deleted(channel)
 
     def on_member_removed(self, member: Member) -> None:
         """Tell connected bots (with the members intent) that a member left."""

@@ -16,6 +16,7 @@ from fakediscord.errors import (
     form_error,
     invalid_form,
     invalid_webhook_token,
+    unknown_channel,
     unknown_interaction,
     unknown_message,
     unknown_webhook,
@@ -128,6 +129,8 @@ class BotSide:
         ephemeral_for: User | None = None,
         flags: int | None = None,
     ) -> Message:
+        if channel.deleted:
+            raise unknown_channel()
         check_message(body, has_files=bool(files) or flags is not None)
         attachments = self._attachments(body, files, [])
         message = Message(

@@ -220,6 +220,11 @@ class FakeDiscord(UserActions, BotSide):
             event = f"{kind}_{'UPDATE' if update else 'CREATE'}"
             self._spawn(self.gateway.dispatch(event, data))
 
+    def _announce_channel_deleted(self, channel: Channel) -> None:
+        if self.gateway.sessions and channel.guild is not None:
+            event = "THREAD_DELETE" if channel.is_thread else "CHANNEL_DELETE"
+            self._spawn(self.gateway.dispatch(event, payloads.channel(channel)))
+
     def _announce_member(self, member: Member) -> None:
         if self.gateway.sessions:
             data = payloads.member(member) | {"guild_id": str(member.guild.id)}

@@ -99,6 +99,8 @@ COACH_CACHE_SECONDS = 60.0
 DM_LINK_REFRESH_SECONDS = 300.0
 #: Games whose messages are kept drawn (per version), for the keeper's repeated looks.
 SETTLED_KEPT = 512
+#: Idle games read (and ended) at a time, the loop given back between batches.
+EXPIRE_BATCH = 50
 #: The largest game id SQLite can hold (a signed 64-bit integer): a control naming a larger
 #: one was not made by this bot.
 MAX_GAME_ID = 2**63 - 1
@@ -1137,26 +1139,48 @@ class GameService:
         """Rules help for a topic (overview, deal, play, show, scoring, commands)."""
         return Outcome(reply=Reply(rules_text(topic), ephemeral=True))
 
-    async def expire_idle(self, now: datetime | None = None) -> list[Outcome]:
-        """End every game idle longer than the expiry (no stats); one outcome per game."""
+    async def expire_idle(
+        self,
+        now: datetime | None = None,
+        *,
+        on_expired: Callable[[Outcome], None] | None = None,
+    ) -> list[Outcome]:
+        """End every game idle longer than the expiry (no stats); one outcome per game, each
+        also handed to ``on_expired`` as it is made (so its messages can go out meanwhile).
+
+        The idle games are read :data:`EXPIRE_BATCH` at a time and the loop is given back
+        between batches: one pass over thousands of games never holds it for long (every
+        server's interactions wait while it is held).
+        """
         moment = now if now is not None else self._clock()
         cutoff = (moment - self._idle_expiry).timestamp()
         days = self._idle_expiry / timedelta(days=1)
         said = f"{days:g} day" + ("" if days == 1 else "s")
         line = f"Nobody moved in this game for {said}, so it has ended. No result is recorded."
-        outcomes = []
-        for stale in await self._store.idle_games(cutoff):
-            async with self._lock(stale.channel_id):
-                record = await self._store.get_game(stale.id)
-                # A move may have arrived since the list was read: then it is not idle.
-                if record is None or not record.is_open or record.updated_at >= cutoff:
-                    continue
-                try:
-                    outcome = await self._close(record, GameStatus.EXPIRED, line, "")
-                except Refused:
-                    continue  # it moved on between the read and the write: not idle
-            outcomes.append(outcome)
+        outcomes: list[Outcome] = []
+        after = 0
+        while batch := await self._store.idle_games(cutoff, after=after, limit=EXPIRE_BATCH):
+            after = batch[-1].id
+            for stale in batch:
+                outcome = await self._expire(stale, cutoff, line)
+                if outcome is not None:
+                    outcomes.append(outcome)
+                    if on_expired is not None:
+                        on_expired(outcome)
+            await asyncio.sleep(0)
         return outcomes
+
+    async def _expire(self, stale: GameRecord, cutoff: float, line: str) -> Outcome | None:
+        """End one idle game, unless a move came since it was listed."""
+        async with self._lock(stale.channel_id):
+            record = await self._store.get_game(stale.id)
+            # A move may have arrived since the list was read: then it is not idle.
+            if record is None or not record.is_open or record.updated_at >= cutoff:
+                return None
+            try:
+                return await self._close(record, GameStatus.EXPIRED, line, "")
+            except Refused:
+                return None  # it moved on between the read and the write: not idle
 
 
 def _check_place(record: GameRecord, user: User, guild_id: int | None) -> None:

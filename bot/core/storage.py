@@ -114,8 +114,11 @@ class GameStore(Protocol):
         """The most recently opened game in this channel, whatever its status, or None."""
         ...
 
-    async def idle_games(self, before: float) -> list[GameRecord]:
-        """Open games whose last change was before ``before``."""
+    async def idle_games(
+        self, before: float, *, after: int = 0, limit: int = -1
+    ) -> list[GameRecord]:
+        """Open games whose last change was before ``before``, by id from after ``after``, at
+        most ``limit`` of them (-1: all)."""
         ...
 
     async def set_seats(

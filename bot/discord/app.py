@@ -176,12 +176,10 @@ class CribbageBot(commands.Bot):
         buckets of channels and interactions long idle."""
         self.io.pacer.forget_idle()
         try:
-            outcomes = await self.service.expire_idle()
+            # Each game's messages go out as it is ended, while the pass goes on in batches.
+            await self.service.expire_idle(on_expired=self.io.keeper_touch)
         except Exception:
             log.exception("could not expire idle games")
-            return
-        for outcome in outcomes:
-            self.io.keeper_touch(outcome)
 
     @expire_idle_games.before_loop
     async def _before_expiry(self) -> None:

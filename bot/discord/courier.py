@@ -72,7 +72,12 @@ class DmsClosed(Exception):
 
 
 class ChannelClosed(Exception):
-    """The bot cannot post or edit in the game's channel (gone, or no permission there)."""
+    """The bot cannot post or edit in the game's channel: ``gone`` (deleted: 404 / 10003), or
+    no permission there (50001 / 50013)."""
+
+    def __init__(self, text: str, *, gone: bool = False) -> None:
+        super().__init__(text)
+        self.gone = gone
 
 
 class Superseded(Exception):
@@ -251,9 +256,9 @@ class Courier:
         channel = self._client.get_partial_messageable(channel_id)
         try:
             if known is not None:
-                if await self._edit_through_token(known, owed.view):
-                    return dataclasses.replace(known, digest=digest)
                 try:
+                    if await self._edit_through_token(known, owed.view):
+                        return dataclasses.replace(known, digest=digest)
                     # What to send is made before the turn is taken: a request goes the moment
                     # its turn comes, so the pacer's spacing is the spacing Discord sees.
                     edited = await self._payload(owed.view, editing=True)
@@ -264,6 +269,7 @@ class Courier:
                 except discord.NotFound as error:
                     if error.code != UNKNOWN_MESSAGE:
                         raise
+                    # Deleted by someone (or with its channel: posting again says which).
                     log.info("message %s of %s was deleted: posting it again", owed.key, channel_id)
             nonce = post_nonce(game_id, owed.key, known.message_id if known else None)
             payload = await self._payload(owed.view, editing=False)
@@ -272,7 +278,7 @@ class Courier:
             return MessageRecord(owed.key, channel_id, sent.id, _kept_digest(sent, payload, digest))
         except (discord.Forbidden, discord.NotFound) as error:
             if error.code in (MISSING_ACCESS, MISSING_PERMISSIONS, UNKNOWN_CHANNEL):
-                raise ChannelClosed(str(error)) from error
+                raise ChannelClosed(str(error), gone=error.code == UNKNOWN_CHANNEL) from error
             raise
 
     async def _to_dm(

@@ -294,7 +294,15 @@ class TableKeeper:
         except ChannelClosed as error:
             if owing.channel_id not in self._closed_channels:
                 self._closed_channels.add(owing.channel_id)
-                log.warning("cannot post in channel %s (%s)", owing.channel_id, error)
+                if error.gone:
+                    # Deleted, with its game in it: nothing to fix, nothing more to send there.
+                    log.info(
+                        "channel %s is gone: game %s's messages there are not sent",
+                        owing.channel_id,
+                        owing.game_id,
+                    )
+                else:
+                    log.warning("cannot post in channel %s (%s)", owing.channel_id, error)
             return True
         except discord.HTTPException as error:
             if owed.once and error.status == 400:

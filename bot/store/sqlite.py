@@ -26,7 +26,7 @@ import sqlite3
 from collections.abc import AsyncIterator, Iterable, Sequence
 from pathlib import Path
 from types import TracebackType
-from typing import Any
+from typing import Any, Self
 
 import aiosqlite
 
@@ -214,7 +214,7 @@ class Store:
         self._lock = asyncio.Lock()
 
     @classmethod
-    async def open(cls, path: str | Path, *, migrations_dir: Path = MIGRATIONS_DIR) -> Store:
+    async def open(cls, path: str | Path, *, migrations_dir: Path = MIGRATIONS_DIR) -> Self:
         """Open (creating if needed) the database at ``path`` and apply pending migrations.
 
         Raises :class:`~bot.core.storage.UnusableStore` (nothing changed) when the file is
@@ -430,9 +430,16 @@ class Store:
         )
         return found[0] if found else None
 
-    async def idle_games(self, before: float) -> list[GameRecord]:
-        """Open games whose last change was before ``before``."""
-        return await self._games(f"g.status IN {_OPEN} AND g.updated_at < ?", (before,))
+    async def idle_games(
+        self, before: float, *, after: int = 0, limit: int = -1
+    ) -> list[GameRecord]:
+        """Open games whose last change was before ``before``, by id from after ``after``, at
+        most ``limit`` of them (-1: all)."""
+        return await self._games(
+            f"g.id IN (SELECT id FROM games WHERE status IN {_OPEN} AND updated_at < ?"
+            " AND id > ? ORDER BY id LIMIT ?)",
+            (before, after, limit),
+        )
 
     async def set_seats(
         self, game_id: int, version: int, seats: Sequence[SeatRecord], *, now: float

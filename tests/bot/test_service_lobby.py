@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
-from bot.core.service import GameService
+from pathlib import Path
+
+from bot.core.records import GameRecord
+from bot.core.service import EXPIRE_BATCH, GameService
 from bot.store import Store
 from tests.helpers.service_driver import (
     AL,
@@ -202,3 +205,36 @@ async def test_in_the_lobby_its_creator_may_still_cancel(
     assert (await service.cancel(CHANNEL, AL)).ok
     record = await store.get_game(opened.game_id or 0)
     assert record is not None and record.status == "cancelled"
+
+
+class _CountingStore(Store):
+    """The store, noting how many idle games each read hands back."""
+
+    batches: list[int]
+
+    async def idle_games(
+        self, before: float, *, after: int = 0, limit: int = -1
+    ) -> list[GameRecord]:
+        found = await super().idle_games(before, after=after, limit=limit)
+        self.batches.append(len(found))
+        return found
+
+
+async def test_idle_games_are_ended_a_batch_at_a_time(tmp_path: Path, clock: Clock) -> None:
+    store = await _CountingStore.open(tmp_path / "batches.db")
+    store.batches = []
+    try:
+        service = make_service(store, clock, days=1)
+        lobbies = 2 * EXPIRE_BATCH + 3
+        for channel in range(lobbies):
+            assert (await service.new_game(GUILD, CHANNEL + channel, AL)).ok
+        clock.advance(days=2)
+        seen: list[int] = []
+        expired = await service.expire_idle(on_expired=lambda o: seen.append(o.game_id or 0))
+        assert len(expired) == lobbies and seen == [o.game_id for o in expired]
+        # Never every idle game at once: a pass over thousands must not hold the loop.
+        assert store.batches == [EXPIRE_BATCH, EXPIRE_BATCH, 3, 0]
+        for channel in range(lobbies):
+            assert await store.open_game_in_channel(CHANNEL + channel) is None
+    finally:
+        await store.close()

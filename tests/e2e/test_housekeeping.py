@@ -1,0 +1,75 @@
+"""Housekeeping through Discord (issue 10, items 13 and 14): a game whose channel was deleted
+is expired quietly (one INFO line, no warning or error with a traceback, however many times
+the keeper tries), and idle games are ended in batches."""
+
+from __future__ import annotations
+
+import logging
+import random
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+
+import pytest
+
+from bot.core.service import GameService
+from bot.discord.app import CribbageBot
+from bot.settings import Settings
+from bot.store import Store
+from fakediscord import FakeDiscord
+from fakediscord.testing import BotLauncher
+from tests.helpers.table_driver import until
+
+
+async def test_a_game_whose_channel_is_gone_expires_quietly(
+    fake_discord: FakeDiscord,
+    bots: BotLauncher,
+    tmp_path: Path,
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    fd = fake_discord
+    guild = fd.add_guild("Club")
+    general = guild.add_text_channel("general")
+    doomed = guild.add_text_channel("doomed")
+    al, bea = fd.add_user("Al"), fd.add_user("Bea")
+    guild.add_member(al)
+    guild.add_member(bea)
+    now = [datetime(2026, 1, 1, tzinfo=UTC)]
+    async with await Store.open(tmp_path / "bot.db") as store:
+        service = GameService(
+            store,
+            rng_factory=lambda key: random.Random(key),
+            clock=lambda: now[0],
+            idle_expiry=timedelta(days=7),
+        )
+        settings = Settings(discord_token=fd.bot_token, dev_guild_id=guild.id)
+        running = await bots.in_process(lambda: CribbageBot(settings, service=service))
+        for channel in (general, doomed):
+            opened = await fd.slash(al, channel, "/cribbage new")
+            assert opened.original is not None
+            await fd.click(bea, opened.original, label="Join")
+            await fd.slash(al, channel, "/cribbage start")
+        await until(fd, lambda: len([m for m in fd.dms(bea) if list(m.selects())]) == 2)
+        await fd.quiet(0.2)
+        doomed.delete()
+        now[0] += timedelta(days=8)
+        caplog.clear()
+        with caplog.at_level(logging.INFO):
+            await running.client.expire_idle_games()
+            said = await until(
+                fd, lambda: [m for m in fd.messages(general) if "Nobody moved" in m.content]
+            )
+            assert len(said) == 1
+            await fd.quiet(0.5)
+        for game in (await store.recent_games(0.0))[:2]:
+            assert game.status == "expired"
+        loud = [
+            r
+            for r in caplog.records
+            if r.levelno >= logging.WARNING and (r.exc_info or r.levelno >= logging.ERROR)
+        ]
+        assert loud == [], [r.getMessage() for r in loud]
+        gone = [r for r in caplog.records if str(doomed.id) in r.getMessage()]
+        assert len(gone) == 1 and gone[0].levelno == logging.INFO, [
+            (r.levelname, r.getMessage()) for r in gone
+        ]
+        await running.stop()
