@@ -20,6 +20,11 @@ DEFAULT_COUNT_TIMEOUT_SECONDS = 180.0
 #: The shortest and longest idle time before a game is ended: an hour, a year.
 MIN_IDLE_EXPIRY_DAYS = 1 / 24
 MAX_IDLE_EXPIRY_DAYS = 365.0
+#: How long an ended game is kept whole before only its results and a compact record of it
+#: are kept, and the bounds of that setting (a day, ten years).
+DEFAULT_RETENTION_DAYS = 30.0
+MIN_RETENTION_DAYS = 1.0
+MAX_RETENTION_DAYS = 3650.0
 #: The levels ``LOG_LEVEL`` may name, quietest last.
 LOG_LEVELS = ("DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL")
 
@@ -69,9 +74,12 @@ def _seconds(env: Mapping[str, str], name: str, default: float) -> float:
     return seconds
 
 
-def _idle_days(env: Mapping[str, str], name: str, default: float) -> float:
-    """A finite number of days from an hour to a year: ``inf`` or ``1e10`` would overflow the
-    date arithmetic later, and a tiny value would end every open game at start-up."""
+def _days(
+    env: Mapping[str, str], name: str, default: float, low: float, high: float, shown: str
+) -> float:
+    """A finite number of days from ``low`` to ``high`` (``shown`` says the low end in words):
+    ``inf`` or ``1e10`` would overflow the date arithmetic later, and a tiny value would end
+    (or prune) every game at start-up."""
     value = _optional(env, name)
     if value is None:
         return default
@@ -79,10 +87,9 @@ def _idle_days(env: Mapping[str, str], name: str, default: float) -> float:
         days = float(value)
     except ValueError:
         raise SettingsError(f"{name} must be a number of days, not {value!r}.") from None
-    if not (math.isfinite(days) and MIN_IDLE_EXPIRY_DAYS <= days <= MAX_IDLE_EXPIRY_DAYS):
+    if not (math.isfinite(days) and low <= days <= high):
         raise SettingsError(
-            f"{name} must be a number of days from 1 hour ({MIN_IDLE_EXPIRY_DAYS:.3f}) to "
-            f"{MAX_IDLE_EXPIRY_DAYS:.0f}, not {value!r}."
+            f"{name} must be a number of days from {shown} to {high:.0f}, not {value!r}."
         )
     return days
 
@@ -112,11 +119,18 @@ class Settings:
     turn_reminder_seconds: float = DEFAULT_TURN_REMINDER_SECONDS
     muggins_seconds: float = DEFAULT_MUGGINS_SECONDS
     count_timeout_seconds: float = DEFAULT_COUNT_TIMEOUT_SECONDS
+    retention_days: float = DEFAULT_RETENTION_DAYS
 
     @property
     def idle_expiry(self) -> timedelta:
         """How long a game may sit without a move before it is ended."""
         return timedelta(days=self.idle_expiry_days)
+
+    @property
+    def retention(self) -> timedelta:
+        """How long an ended game is kept whole before it is pruned to its results and one
+        compact record that replays it."""
+        return timedelta(days=self.retention_days)
 
     @property
     def turn_reminder(self) -> timedelta:
@@ -152,7 +166,22 @@ class Settings:
             log_level=_log_level(env, "LOG_LEVEL"),
             discord_api_base=_optional(env, "DISCORD_API_BASE"),
             discord_gateway_url=_optional(env, "DISCORD_GATEWAY_URL"),
-            idle_expiry_days=_idle_days(env, "IDLE_EXPIRY_DAYS", DEFAULT_IDLE_EXPIRY_DAYS),
+            idle_expiry_days=_days(
+                env,
+                "IDLE_EXPIRY_DAYS",
+                DEFAULT_IDLE_EXPIRY_DAYS,
+                MIN_IDLE_EXPIRY_DAYS,
+                MAX_IDLE_EXPIRY_DAYS,
+                f"1 hour ({MIN_IDLE_EXPIRY_DAYS:.3f})",
+            ),
+            retention_days=_days(
+                env,
+                "RETENTION_DAYS",
+                DEFAULT_RETENTION_DAYS,
+                MIN_RETENTION_DAYS,
+                MAX_RETENTION_DAYS,
+                "1",
+            ),
             turn_reminder_seconds=_seconds(
                 env, "TURN_REMINDER_SECONDS", DEFAULT_TURN_REMINDER_SECONDS
             ),

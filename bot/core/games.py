@@ -30,13 +30,15 @@ CACHED_GAMES = 512
 
 @dataclass(slots=True)
 class Loaded:
-    """A started game as loaded for one call: its record, the engine state, the tally and
-    the deal log."""
+    """A started game as loaded for one call: its record, the engine state, the tally, the
+    deal log, and the game's shuffles so far (the list its random source records into; None
+    for a game begun before they were recorded)."""
 
     record: GameRecord
     game: Game
     tally: Tally
     log: DealLog
+    shuffles: list[str] | None = None
 
 
 class LoadedGames:
@@ -45,24 +47,28 @@ class LoadedGames:
     def __init__(self, rng_factory: RngFactory, size: int = CACHED_GAMES) -> None:
         self._rng_factory = rng_factory
         self._size = size
-        self._kept: OrderedDict[int, tuple[int, Game, Tally, DealLog]] = OrderedDict()
+        self._kept: OrderedDict[int, tuple[int, Loaded]] = OrderedDict()
 
     def load(self, record: GameRecord) -> Loaded:
         """The game of ``record`` at its version (``record`` must be a started game)."""
         kept = self._kept.get(record.id)
         if kept is not None and kept[0] == record.version:
             self._kept.move_to_end(record.id)
-            return Loaded(record, kept[1], kept[2], kept[3])
+            found = kept[1]
+            return Loaded(record, found.game, found.tally, found.log, found.shuffles)
         if record.snapshot is None:
             raise ValueError(f"Game {record.id} has not started, so it has no snapshot.")
         rng = self._rng_factory(f"{record.id}:{record.version}")
-        found = snapshot.decode(record.snapshot, rng)
-        self.keep(record.id, record.version, found.game, found.tally, found.log)
-        return Loaded(record, found.game, found.tally, found.log)
+        decoded = snapshot.decode(record.snapshot, rng)
+        loaded = Loaded(record, decoded.game, decoded.tally, decoded.log, decoded.shuffles)
+        self.keep(record.version, loaded)
+        return loaded
 
-    def keep(self, game_id: int, version: int, game: Game, tally: Tally, log: DealLog) -> None:
-        """Remember ``game`` (with its tally and log) as saved at ``version``."""
-        self._kept[game_id] = (version, game, tally, log)
+    def keep(self, version: int, loaded: Loaded) -> None:
+        """Remember ``loaded``'s game (with its tally, log and shuffles) as saved at
+        ``version``."""
+        game_id = loaded.record.id
+        self._kept[game_id] = (version, loaded)
         self._kept.move_to_end(game_id)
         while len(self._kept) > self._size:
             self._kept.popitem(last=False)

@@ -27,7 +27,7 @@ from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from typing import Concatenate, ParamSpec
 
-from bot.core import lobby, refusals, snapshot
+from bot.core import archive, lobby, refusals, snapshot
 from bot.core.computer import DEFAULT_LEVEL, LEVELS, ComputerPlayers, Step, computer_moves
 from bot.core.computer import snapshot_views as views_before
 from bot.core.deal_log import DealLog
@@ -67,6 +67,7 @@ from bot.core.render.status import last_result_text, status_text
 from bot.core.render.text import card_labels, escape, plural
 from bot.core.replies import Choice, Outcome, Reply, User
 from bot.core.results import result_rows
+from bot.core.shuffles import RecordingRandom
 from bot.core.stats import stats_pictures
 from bot.core.storage import GameStore
 from bot.core.tally import Tally
@@ -101,6 +102,10 @@ DM_LINK_REFRESH_SECONDS = 300.0
 SETTLED_KEPT = 512
 #: Idle games read (and ended) at a time, the loop given back between batches.
 EXPIRE_BATCH = 50
+#: Ended games archived and pruned at a time (one transaction each), and the most pages of
+#: freed space given back to the file system after each batch.
+PRUNE_BATCH = 50
+PRUNE_PAGES = 2000
 #: The largest game id SQLite can hold (a signed 64-bit integer): a control naming a larger
 #: one was not made by this bot.
 MAX_GAME_ID = 2**63 - 1
@@ -186,8 +191,11 @@ class GameService:
         muggins_window: timedelta = MUGGINS_WINDOW,
         count_timeout: timedelta = COUNT_TIMEOUT,
         membership: Membership | None = None,
+        retention: timedelta | None = None,
     ) -> None:
         self._store = store
+        #: How long an ended game is kept whole before it is pruned (None: for ever).
+        self._retention = retention
         self._membership: Membership = membership or EveryoneStays()
         # game id -> the seats whose player is known to have left the game's server (their
         # moves by DM are refused; the channel is told once, and they get no reminders).
@@ -228,6 +236,7 @@ class GameService:
         muggins_window: timedelta = MUGGINS_WINDOW,
         count_timeout: timedelta = COUNT_TIMEOUT,
         membership: Membership | None = None,
+        retention: timedelta | None = None,
     ) -> GameService:
         """A service with real randomness and the UTC clock (what the running bot uses)."""
         system = random.SystemRandom()
@@ -241,6 +250,7 @@ class GameService:
             muggins_window=muggins_window,
             count_timeout=count_timeout,
             membership=membership,
+            retention=retention,
         )
 
     # -- plumbing -----------------------------------------------------------------------------
@@ -325,12 +335,11 @@ class GameService:
             raise Refused(refusals.NOT_A_PLAYER)
         return loaded, seat
 
-    async def _save_move(
-        self, record: GameRecord, game: Game, tally: Tally, log: DealLog, steps: Sequence[Step]
-    ) -> int:
+    async def _save_move(self, loaded: Loaded, steps: Sequence[Step]) -> int:
         """Store the moves of one call (each its own log entry) in one transaction; the new
         version. The tally and the deal log take the moves' events (and the coach's lines when
         a deal was shown); a finished game gets its results in the same transaction."""
+        record, game, tally, log = loaded.record, loaded.game, loaded.tally, loaded.log
         for step in steps:
             tally.add(step.events)
             log.add(step.events)
@@ -341,12 +350,12 @@ class GameService:
             record.version,
             now=self._now(),
             status=GameStatus.FINISHED if finished else GameStatus.ACTIVE,
-            snapshot=snapshot.encode(game, tally, log),
+            snapshot=snapshot.encode(game, tally, log, loaded.shuffles),
             actions=[json.dumps(step.action) for step in steps],
             results=result_rows(record, game, tally) if finished else (),
         )
         if not finished:
-            self._games.keep(record.id, version, game, tally, log)
+            self._games.keep(version, loaded)
         return version
 
     # -- applying one action ------------------------------------------------------------------
@@ -371,14 +380,14 @@ class GameService:
         # Every accepted discard, play or resignation adds exactly one entry to the log.
         steps = [Step(game.actions[-1], events, before, game.public_view())]
         steps += computer_moves(record.seats, game, self._computers)
-        version = await self._save_move(record, game, loaded.tally, loaded.log, steps)
+        version = await self._save_move(loaded, steps)
         outcome = Outcome(
             reply=Reply(said), game_id=record.id, channel_id=record.channel_id, changed=True
         )
         seat = _seat_of_action(steps[0])
         if answering is not None and seat is not None:
             saved = dataclasses.replace(record, version=version)
-            after = Loaded(saved, game, loaded.tally, loaded.log)
+            after = dataclasses.replace(loaded, record=saved)
             outcome.update_key = f"hand:{answering}:{seat}"
             outcome.update = await self._hand_answer(after, seat, answering)
         return outcome
@@ -525,8 +534,10 @@ class GameService:
         )
 
     async def _deal(self, record: GameRecord) -> None:
-        """Cut for deal and deal the first hand of a full lobby (lock held)."""
-        rng = self._rng_factory(f"{record.id}:{record.version}")
+        """Cut for deal and deal the first hand of a full lobby (lock held). Every shuffle of
+        the game is recorded from here on, so that it can be replayed once it is over."""
+        shuffles: list[str] = []
+        rng = RecordingRandom(self._rng_factory(f"{record.id}:{record.version}"), shuffles)
         game, events = Game.new(
             [s.name for s in record.seats],
             target=record.target,
@@ -540,7 +551,7 @@ class GameService:
         log.add(events)
         # The computer seats discard at once; each discard is logged like a person's.
         steps = computer_moves(record.seats, game, self._computers)
-        await self._save_move(record, game, tally, log, steps)
+        await self._save_move(Loaded(record, game, tally, log, shuffles), steps)
 
     @_answers
     async def cancel(self, channel_id: int, user: User, *, moderator: bool = False) -> Outcome:
@@ -722,7 +733,7 @@ class GameService:
             view = lobby.lobby_view(record)
             view = MessageView(view.content)
         else:
-            loaded = self._games.load(record)
+            loaded = await self._finished_or_loaded(record)
             table = loaded.game.public_view()
             if record.status is GameStatus.FINISHED:
                 text = last_result_text(table, resigner(loaded.game))
@@ -734,6 +745,17 @@ class GameService:
             game_id=record.id,
             channel_id=channel_id,
         )
+
+    async def _finished_or_loaded(self, record: GameRecord) -> Loaded:
+        """The game of ``record``: from its snapshot, or, for a game pruned since it finished,
+        replayed from its archive record (on a worker thread: a replay is a whole game)."""
+        if record.snapshot is not None:
+            return self._games.load(record)
+        kept = await self._store.archived(record.id)
+        if kept is None:
+            raise Refused(refusals.NO_GAME)
+        found = await asyncio.to_thread(archive.restore, kept)
+        return Loaded(record, found.game, found.tally, found.log, found.shuffles)
 
     # -- components (by game id) ----------------------------------------------------------------
     # Each takes ``guild_id``, the server the click was made in (None: a DM), which must be
@@ -834,7 +856,7 @@ class GameService:
         when due (see :meth:`_clock_moves`), and the next one is when to look again."""
         moment = self._now() if now is None else now
         record = await self._store.get_game(game_id)
-        if record is None:
+        if record is None or self._pruned(record, moment):
             return None
         record, next_move = await self._clock_moves(record, moment)
         loaded = None if record.snapshot is None else self._games.load(record)
@@ -1169,6 +1191,44 @@ class GameService:
                         on_expired(outcome)
             await asyncio.sleep(0)
         return outcomes
+
+    def _pruned(self, record: GameRecord, now: float) -> bool:
+        """Whether ``record`` ended before the retention period (so it is, or is about to be,
+        pruned: nothing of it is drawn or sent any more)."""
+        if self._retention is None or record.is_open:
+            return False
+        return record.updated_at < now - self._retention.total_seconds()
+
+    async def prune(self, now: datetime | None = None) -> int:
+        """Prune every game that ended longer ago than the retention period: keep its results
+        and one archive record that replays it (:mod:`bot.core.archive`), drop its snapshot,
+        action log and messages. In batches of :data:`PRUNE_BATCH` (the loop given back after
+        each game's record and between batches), each followed by a little incremental
+        vacuum. Returns how many games were pruned (none without a retention)."""
+        if self._retention is None:
+            return 0
+        moment = now if now is not None else self._clock()
+        cutoff = (moment - self._retention).timestamp()
+        pruned = 0
+        while batch := await self._store.prunable(cutoff, limit=PRUNE_BATCH):
+            records = []
+            for game_id, text in batch:
+                # A record is checked by replaying the game (a few ms of engine work): made
+                # here one at a time, the loop given back after each. (On a worker thread it
+                # would hold the GIL against the loop, and the loop waits longer that way.)
+                records.append((game_id, None if text is None else archive.compact(text)))
+                await asyncio.sleep(0)
+            done = await self._store.prune(records, before=cutoff, now=self._now())
+            if done == 0:
+                break  # every game of the batch changed meanwhile (they are not ended now)
+            pruned += done
+            for game_id, _ in batch:
+                self._sent.pop(game_id, None)
+                self._refused.pop(game_id, None)
+                self._settled.pop(game_id, None)
+            await self._store.reclaim(PRUNE_PAGES)
+            await asyncio.sleep(0)
+        return pruned
 
     async def _expire(self, stale: GameRecord, cutoff: float, line: str) -> Outcome | None:
         """End one idle game, unless a move came since it was listed."""

@@ -1,10 +1,12 @@
-"""A started game as the store keeps it: the engine's state, the per-seat tally and the deal
-log (what the table shows), as JSON.
+"""A started game as the store keeps it: the engine's state, the per-seat tally, the deal
+log (what the table shows) and every shuffle so far, as JSON.
 
-``{"format": 2, "game": Game.to_dict(), "tally": [per-seat totals], "log": DealLog.to_dict()}``.
-Written and read only here, so a change of shape is made in one place, and a snapshot of a
-format this code does not know is refused instead of half-read. Format 1 (before the deal log)
-is still read: its game gets an empty log with the pegs at the scores.
+``{"format": 3, "game": Game.to_dict(), "tally": [per-seat totals], "log": DealLog.to_dict(),
+"shuffles": ["...", ...]}``. Written and read only here, so a change of shape is made in one
+place, and a snapshot of a format this code does not know is refused instead of half-read.
+Formats 1 (before the deal log) and 2 (before the shuffles) are still read: a format-1 game
+gets an empty log with the pegs at the scores; a game without its shuffles (``None``) goes on
+as before, and cannot be replayed from its action log (:mod:`bot.core.archive`).
 """
 
 from __future__ import annotations
@@ -14,14 +16,15 @@ import random
 from dataclasses import dataclass
 
 from bot.core.deal_log import DealLog
+from bot.core.shuffles import RecordingRandom
 from bot.core.tally import Tally
 from engine.game import Game
 
 __all__ = ["SNAPSHOT_FORMAT", "Snapshot", "SnapshotError", "decode", "encode"]
 
 #: The shape written by :func:`encode`; :func:`decode` reads it and the one before.
-SNAPSHOT_FORMAT = 2
-_READABLE = (1, 2)
+SNAPSHOT_FORMAT = 3
+_READABLE = (1, 2, 3)
 
 
 class SnapshotError(ValueError):
@@ -30,29 +33,32 @@ class SnapshotError(ValueError):
 
 @dataclass(slots=True)
 class Snapshot:
-    """A started game: the engine's state, where each seat's points came from, and what the
-    table has seen."""
+    """A started game: the engine's state, where each seat's points came from, what the
+    table has seen, and every shuffle so far (None for a game begun before they were
+    recorded)."""
 
     game: Game
     tally: Tally
     log: DealLog
+    shuffles: list[str] | None = None
 
 
-def encode(game: Game, tally: Tally, log: DealLog) -> str:
+def encode(game: Game, tally: Tally, log: DealLog, shuffles: list[str] | None = None) -> str:
     """The snapshot as compact JSON."""
-    return json.dumps(
-        {
-            "format": SNAPSHOT_FORMAT,
-            "game": game.to_dict(),
-            "tally": tally.to_list(),
-            "log": log.to_dict(),
-        },
-        separators=(",", ":"),
-    )
+    data = {
+        "format": SNAPSHOT_FORMAT,
+        "game": game.to_dict(),
+        "tally": tally.to_list(),
+        "log": log.to_dict(),
+    }
+    if shuffles is not None:
+        data["shuffles"] = shuffles
+    return json.dumps(data, separators=(",", ":"))
 
 
 def decode(text: str, rng: random.Random) -> Snapshot:
-    """Rebuild a snapshot written by :func:`encode`; the game draws from ``rng`` from now on.
+    """Rebuild a snapshot written by :func:`encode`; the game draws from ``rng`` from now on
+    (each shuffle recorded with the others, when the game has them).
 
     Raises :class:`SnapshotError` for another format.
     """
@@ -63,9 +69,13 @@ def decode(text: str, rng: random.Random) -> Snapshot:
             f"This game was saved in snapshot format {found!r}; this version of the bot reads "
             f"formats {', '.join(map(str, _READABLE))}."
         )
+    shuffles = data.get("shuffles")
+    if shuffles is not None:
+        shuffles = [str(deck) for deck in shuffles]
+        rng = RecordingRandom(rng, shuffles)
     game = Game.from_dict(data["game"], rng=rng)
     if "log" in data:
         log = DealLog.from_dict(data["log"])
     else:
         log = DealLog(pegs=[(score, score) for score in game.scores])
-    return Snapshot(game, Tally.from_list(data["tally"]), log)
+    return Snapshot(game, Tally.from_list(data["tally"]), log, shuffles)

@@ -147,6 +147,29 @@ class GameStore(Protocol):
         """Every lobby and active game, and every game changed since ``since``, oldest first."""
         ...
 
+    # -- retention (none of this is a game move: the games have ended) ----------------------
+    async def prunable(self, before: float, *, limit: int) -> list[tuple[int, str | None]]:
+        """Ended games last changed before ``before`` and not pruned yet, oldest first, at
+        most ``limit``: each game's id and last snapshot."""
+        ...
+
+    async def prune(
+        self, records: Sequence[tuple[int, bytes | None]], *, before: float, now: float
+    ) -> int:
+        """Keep each ended game as its archive record (None: none) and drop the rest of what
+        was kept to play it (snapshot, action log, messages); its results and ratings stay.
+        Returns how many were pruned."""
+        ...
+
+    async def archived(self, game_id: int) -> bytes | None:
+        """A pruned game's archive record, or None."""
+        ...
+
+    async def reclaim(self, pages: int) -> None:
+        """Give back up to ``pages`` pages of freed space to the file system, if the store
+        can do that a little at a time."""
+        ...
+
     # -- the messages a game owns (none of this is a game move: no version change) ---------
     async def messages(self, game_id: int) -> dict[str, MessageRecord]:
         """The game's messages as last sent, by key."""

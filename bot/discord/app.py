@@ -118,6 +118,7 @@ class CribbageBot(commands.Bot):
                 muggins_window=self.settings.muggins_window,
                 count_timeout=self.settings.count_timeout,
                 membership=DiscordMembers(self, self.io.pacer),
+                retention=self.settings.retention,
             )
         _warm_engine()
         self.add_dynamic_items(*DYNAMIC_ITEMS)
@@ -172,14 +173,22 @@ class CribbageBot(commands.Bot):
 
     @tasks.loop(minutes=EXPIRY_CHECK_MINUTES)
     async def expire_idle_games(self) -> None:
-        """End games nobody has touched for the configured time (no stats); forget the rate
-        buckets of channels and interactions long idle."""
+        """End games nobody has touched for the configured time (no stats); prune the games
+        that ended longer ago than the retention period; forget the rate buckets of channels
+        and interactions long idle."""
         self.io.pacer.forget_idle()
         try:
             # Each game's messages go out as it is ended, while the pass goes on in batches.
             await self.service.expire_idle(on_expired=self.io.keeper_touch)
         except Exception:
             log.exception("could not expire idle games")
+        try:
+            pruned = await self.service.prune()
+        except Exception:
+            log.exception("could not prune old games")
+        else:
+            if pruned:
+                log.info("pruned %d games that ended over the retention period ago", pruned)
 
     @expire_idle_games.before_loop
     async def _before_expiry(self) -> None:

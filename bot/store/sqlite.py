@@ -57,6 +57,8 @@ MIGRATIONS_DIR = Path(__file__).with_name("migrations")
 _MIGRATION_NAME = re.compile(r"^(\d+)_[\w-]+\.sql$")
 #: Games that may still change (``GameStatus.LOBBY`` and ``ACTIVE``), as SQL.
 _OPEN = "('lobby', 'active')"
+#: Games that have ended (``GameStatus.FINISHED``, ``CANCELLED`` and ``EXPIRED``), as SQL.
+_ENDED = "status IN ('finished', 'cancelled', 'expired')"
 #: What SQLite says when a second open game is made in a channel (the partial unique index
 #: ``games_one_open_per_channel``): the one integrity error that means "channel busy".
 _CHANNEL_BUSY = "UNIQUE constraint failed: games.channel_id"
@@ -248,6 +250,11 @@ class Store:
         try:
             version = await self.user_version()
             preflight.check_schema(version, known)
+            if version == 0 and not await self._read("SELECT 1 FROM sqlite_master LIMIT 1"):
+                # A new database: let pruning give space back a little at a time (this can
+                # only be chosen before the first table; an older file needs one VACUUM,
+                # `python -m bot.compact`).
+                await self._db.execute("PRAGMA auto_vacuum = INCREMENTAL")
             await self._db.execute("PRAGMA journal_mode = WAL")
             await self._db.execute("PRAGMA foreign_keys = ON")
             # With WAL, NORMAL syncs at checkpoints, not at each commit: a commit survives a
@@ -865,6 +872,77 @@ class Store:
             (guild_id or 0, user_id, opponent_id),
         )
         return derived.rival(rows[0]) if rows else None
+
+    # -- retention ---------------------------------------------------------------------------
+    async def prunable(self, before: float, *, limit: int) -> list[tuple[int, str | None]]:
+        """Ended games (finished, cancelled, expired) last changed before ``before`` and not
+        pruned yet, oldest first, at most ``limit``: each game's id and last snapshot."""
+        rows = await self._read(
+            f"SELECT id, snapshot FROM games WHERE pruned_at IS NULL AND {_ENDED}"
+            " AND updated_at < ? ORDER BY updated_at, id LIMIT ?",
+            (before, limit),
+        )
+        return [(row[0], row[1]) for row in rows]
+
+    async def prune(
+        self, records: Sequence[tuple[int, bytes | None]], *, before: float, now: float
+    ) -> int:
+        """Prune ended games in one transaction, each kept as its archive record (None: none,
+        for a game that never started): its snapshot, action log, messages, refused DMs and
+        pending posts are dropped; its row, seats, results and ratings stay. A game that is no
+        longer ended before ``before`` is left alone. Returns how many were pruned."""
+        wanted = {game_id: record for game_id, record in records}
+        if not wanted:
+            return 0
+        marks = ", ".join("?" for _ in wanted)
+        async with self._writing() as db:
+            found = await db.execute_fetchall(
+                f"SELECT id FROM games WHERE id IN ({marks}) AND pruned_at IS NULL AND {_ENDED}"
+                " AND updated_at < ?",
+                (*wanted, before),
+            )
+            ids = [(row[0],) for row in found]
+            if not ids:
+                return 0
+            await db.executemany(
+                "UPDATE games SET snapshot = NULL, pruned_at = ? WHERE id = ?",
+                [(now, game_id) for (game_id,) in ids],
+            )
+            await db.executemany(
+                "INSERT OR REPLACE INTO game_archives (game_id, record) VALUES (?, ?)",
+                [(game_id, wanted[game_id]) for (game_id,) in ids if wanted[game_id] is not None],
+            )
+            for table in ("actions", "game_messages", "dm_refusals", "pending_posts"):
+                await db.executemany(f"DELETE FROM {table} WHERE game_id = ?", ids)
+        return len(ids)
+
+    async def archived(self, game_id: int) -> bytes | None:
+        """A pruned game's archive record (None for a game not pruned, or never started)."""
+        rows = await self._read("SELECT record FROM game_archives WHERE game_id = ?", (game_id,))
+        return bytes(rows[0][0]) if rows else None
+
+    async def auto_vacuum(self) -> str:
+        """How SQLite gives back the space of deleted rows: ``none`` (it reuses it, the file
+        never shrinks), ``full`` or ``incremental`` (:meth:`reclaim` gives it back)."""
+        mode = int((await self._read("PRAGMA auto_vacuum"))[0][0])
+        return {0: "none", 1: "full", 2: "incremental"}.get(mode, str(mode))
+
+    async def reclaim(self, pages: int) -> None:
+        """Give back to the file system up to ``pages`` free pages (with incremental
+        auto-vacuum; nothing otherwise)."""
+        if await self.auto_vacuum() == "incremental":
+            async with self._lock:
+                # As a script: run through sqlite3's cursor, the pragma stops after its first
+                # step, which frees one page.
+                await self._db.executescript(f"PRAGMA incremental_vacuum({int(pages)});")
+
+    async def switch_on_incremental_vacuum(self) -> None:
+        """Make an older database give space back as it is pruned: set incremental
+        auto-vacuum and rebuild the file once (``VACUUM``: it takes as long as copying the
+        file, and room for a second copy; nothing else may use the database meanwhile)."""
+        async with self._lock:
+            await self._db.execute("PRAGMA auto_vacuum = INCREMENTAL")
+            await self._db.execute("VACUUM")
 
     # -- user settings -----------------------------------------------------------------------
     async def coach_off(self, user_ids: Iterable[int]) -> set[int]:

@@ -104,3 +104,12 @@ def test_an_unknown_log_level_is_refused_with_the_valid_ones(value: str) -> None
 def test_log_levels_are_read_in_any_case() -> None:
     assert Settings.from_env({"LOG_LEVEL": "warning"}).log_level == "WARNING"
     assert Settings.from_env({"LOG_LEVEL": " Error "}).log_level == "ERROR"
+
+
+def test_retention_is_a_setting_of_days_within_bounds() -> None:
+    assert Settings.from_env({}).retention == timedelta(days=30)
+    assert Settings.from_env({"RETENTION_DAYS": "1"}).retention == timedelta(days=1)
+    assert Settings.from_env({"RETENTION_DAYS": "3650"}).retention_days == 3650
+    for bad in ("0.5", "3651", "inf", "nan", "forever", "-3"):
+        with pytest.raises(SettingsError, match="RETENTION_DAYS"):
+            Settings.from_env({"RETENTION_DAYS": bad})
