@@ -95,6 +95,10 @@ async def test_status_leaderboard_and_stats_read_by_index(tmp_path: Path) -> Non
             lambda: store.best_hands(GUILD, 1),
             lambda: store.server_points(GUILD),
             lambda: store.rival(GUILD, 1, 2),
+            # Housekeeping, over every server's games: by index too (issue 10, items 13-14).
+            lambda: store.idle_games(1e12, after=0, limit=50),
+            lambda: store.prunable(1e12, limit=50),
+            lambda: store.archived(1),
         ]
         statements = [sql for call in calls for sql in await _statements(store, call)]
         assert len(statements) >= len(calls)
