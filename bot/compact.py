@@ -12,14 +12,12 @@ lost: freed space is reused for new games, the file just never shrinks.
 from __future__ import annotations
 
 import argparse
-import asyncio
 import sys
 from collections.abc import Sequence
 from pathlib import Path
 
-from bot.core.storage import UnusableStore
-from bot.settings import Settings, SettingsError
 from bot.store import Store
+from bot.tools import run_on_database
 
 
 async def run(path: str | Path) -> int:
@@ -44,21 +42,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m bot.compact", description=__doc__)
     parser.add_argument("--database", help="the database file (default: DATABASE_PATH)")
     args = parser.parse_args(argv)
-    path = args.database
-    if path is None:
-        try:
-            path = Settings.from_env().database_path
-        except SettingsError as err:
-            print(err, file=sys.stderr)
-            return 2
-    if not Path(path).is_file():
-        print(f"No database at {path}: set DATABASE_PATH or pass --database.", file=sys.stderr)
-        return 2
-    try:
-        return asyncio.run(run(path))
-    except UnusableStore as err:
-        print(f"The database {path} cannot be used: {err}", file=sys.stderr)
-        return 2
+    return run_on_database(args.database, run)
 
 
 if __name__ == "__main__":

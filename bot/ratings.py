@@ -9,16 +9,14 @@ numbers in their place. The database is ``--database``, or ``DATABASE_PATH`` as 
 from __future__ import annotations
 
 import argparse
-import asyncio
 import sys
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
-from bot.core.storage import UnusableStore
-from bot.settings import Settings, SettingsError
 from bot.store import Store
 from bot.store.standings import Replayed
+from bot.tools import run_on_database
 
 
 def differences(stored: Replayed, recomputed: Replayed) -> list[str]:
@@ -75,21 +73,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     action.add_argument("--rebuild", action="store_true", help="recompute and store")
     parser.add_argument("--database", help="the database file (default: DATABASE_PATH)")
     args = parser.parse_args(argv)
-    path = args.database
-    if path is None:
-        try:
-            path = Settings.from_env().database_path
-        except SettingsError as err:
-            print(err, file=sys.stderr)
-            return 2
-    if not Path(path).is_file():
-        print(f"No database at {path}: set DATABASE_PATH or pass --database.", file=sys.stderr)
-        return 2
-    try:
-        return asyncio.run(run(path, write=args.rebuild))
-    except UnusableStore as err:
-        print(f"The database {path} cannot be used: {err}", file=sys.stderr)
-        return 2
+    return run_on_database(args.database, lambda path: run(path, write=args.rebuild))
 
 
 if __name__ == "__main__":

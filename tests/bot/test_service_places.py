@@ -12,7 +12,7 @@ from datetime import timedelta
 
 import pytest
 
-from bot.core.replies import Controls
+from bot.core.replies import Controls, Outcome, User
 from bot.core.service import GameService
 from bot.store import Store
 from tests.helpers.service_driver import (
@@ -53,6 +53,14 @@ def _service(store: Store, clock: Clock, members: Members) -> GameService:
         computer_rng=random.Random(1),
         membership=members,
     )
+
+
+async def _discard(
+    service: GameService, game_id: int, prompt: Controls, user: User = AL
+) -> Outcome:
+    """``user`` chooses the first cards of ``prompt`` for the crib, from their DM."""
+    codes = [c.code for c in prompt.cards[: prompt.pick]]
+    return await service.click_discard(game_id, prompt.stamp, user, codes, guild_id=None)
 
 
 async def _dealt(service: GameService) -> tuple[Transcript, int, Controls]:
@@ -109,10 +117,9 @@ async def test_a_player_who_left_cannot_move_by_dm(store: Store, clock: Clock) -
     members = Members()
     service = _service(store, clock, members)
     table, game_id, prompt = await _dealt(service)
-    codes = [c.code for c in prompt.cards[: prompt.pick]]
     members.gone.add(AL.id)
     before = await state(store, game_id)
-    refused = await service.click_discard(game_id, prompt.stamp, AL, codes, guild_id=None)
+    refused = await _discard(service, game_id, prompt)
     assert not refused.ok and "no longer a member" in refused.reply.text
     assert (GUILD, AL.id) in members.asked
     assert await state(store, game_id) == before
@@ -124,8 +131,7 @@ async def test_a_player_who_left_cannot_move_by_dm(store: Store, clock: Clock) -
         "**Al** is no longer a member of this server, so this game can't go on. A moderator"
         " can end it with `/cribbage cancel` (no result is recorded)."
     ]
-    again = await service.click_discard(game_id, prompt.stamp, AL, codes, guild_id=None)
-    assert not again.ok
+    assert not (await _discard(service, game_id, prompt)).ok
     await table.settle(game_id)
     assert len([t for t in table.channel(game_id) if "no longer a member" in t]) == 1
     # The way out: a moderator cancels (no result).
@@ -139,14 +145,8 @@ async def test_a_player_who_left_silently_is_found_when_the_table_waits(
     members = Members()
     service = _service(store, clock, members)
     table, game_id, _prompt = await _dealt(service)
-    bea_prompt = table.latest[BEA.id]
-    bea_codes = [c.code for c in bea_prompt.cards[: bea_prompt.pick]]
-    assert (
-        await table.record(
-            BEA.id,
-            await service.click_discard(game_id, bea_prompt.stamp, BEA, bea_codes, guild_id=None),
-        )
-    ).ok
+    bea_moved = await _discard(service, game_id, table.latest[BEA.id], BEA)
+    assert (await table.record(BEA.id, bea_moved)).ok
     members.gone.add(AL.id)
     asked = len(members.asked)
     await table.settle(game_id)
@@ -165,9 +165,8 @@ async def test_a_player_who_comes_back_plays_on(store: Store, clock: Clock) -> N
     members = Members()
     service = _service(store, clock, members)
     _table, game_id, prompt = await _dealt(service)
-    codes = [c.code for c in prompt.cards[: prompt.pick]]
     members.gone.add(AL.id)
-    assert not (await service.click_discard(game_id, prompt.stamp, AL, codes, guild_id=None)).ok
+    assert not (await _discard(service, game_id, prompt)).ok
     members.gone.clear()
-    back = await service.click_discard(game_id, prompt.stamp, AL, codes, guild_id=None)
+    back = await _discard(service, game_id, prompt)
     assert back.ok, back.reply.text

@@ -26,12 +26,7 @@ def _results(world: World, game_id: int) -> list[tuple[int | None, int]]:
 async def test_after_the_deal_only_a_moderator_cancels(world: World, bot: BotProcess) -> None:
     fd = world.fd
     al, bea = world.players[:2]
-    opened = await fd.slash(al, world.general, "/cribbage new")
-    assert opened.original is not None
-    await fd.click(bea, opened.original, label="Join")
-    await fd.slash(al, world.general, "/cribbage start")
-    game_id = latest_game_id(world.db_path, world.general.id)
-    await until(fd, lambda: read_game(world.db_path, game_id).status == "active")
+    game_id = await _two_player_game(world)
     before = read_game(world.db_path, game_id).version
     for user in (al, bea):
         refused = await fd.slash(user, world.general, "/cribbage cancel")

@@ -14,10 +14,8 @@ from bot.core.messages import Table
 from bot.core.replies import Outcome
 from bot.core.replies import User as Player
 from bot.core.service import GameService
-from bot.discord.app import CribbageBot
 from bot.discord.commands import NEEDS_A_CHANNEL, NEEDS_A_SERVER
 from bot.discord.interactions import SORRY
-from bot.settings import Settings
 from bot.store import Store
 from engine.phase import Phase
 from fakediscord import FakeDiscord, Message
@@ -25,6 +23,7 @@ from fakediscord.testing import BotLauncher, BotProcess
 from tests.helpers.bot_db import Snapshot, read_game
 from tests.helpers.card_leaks import cards_in_text, hidden_from
 from tests.helpers.expected_views import live_controls
+from tests.helpers.in_process import clocked_service, club, start_in_process
 from tests.helpers.table_driver import TableDriver, World, until
 
 
@@ -269,25 +268,10 @@ async def test_slow_calls_are_deferred_and_bugs_answer_briefly(
     fake_discord: FakeDiscord, bots: BotLauncher, tmp_path: Path, caplog: pytest.LogCaptureFixture
 ) -> None:
     fd = fake_discord
-    guild = fd.add_guild("Club")
-    general = guild.add_text_channel("general")
-    al, bea = fd.add_user("Al"), fd.add_user("Bea")
-    guild.add_member(al)
-    guild.add_member(bea)
+    guild, general, (al, bea) = club(fd, "Al", "Bea")
     async with await Store.open(tmp_path / "bot.db") as store:
         service = _SlowService.create(store, idle_expiry=timedelta(days=7))
-        settings = Settings(
-            discord_token=fd.bot_token,
-            database_path=str(tmp_path / "bot.db"),
-            dev_guild_id=guild.id,
-        )
-
-        def make() -> CribbageBot:
-            bot = CribbageBot(settings, service=service)
-            bot.io.defer_after = 0.1
-            return bot
-
-        running = await bots.in_process(make)
+        running = await start_in_process(bots, fd, guild, service, defer_after=0.1)
         slow = await fd.slash(al, general, "/cribbage status")
         assert slow.response is not None and slow.response.type == 5, "deferred"
         settled = await slow.wait_settled()
@@ -313,20 +297,10 @@ async def test_idle_games_expire_without_a_result(
     fake_discord: FakeDiscord, bots: BotLauncher, tmp_path: Path
 ) -> None:
     fd = fake_discord
-    guild = fd.add_guild("Club")
-    general = guild.add_text_channel("general")
-    al = fd.add_user("Al")
-    guild.add_member(al)
+    guild, general, (al,) = club(fd, "Al")
     now = [datetime(2026, 1, 1, tzinfo=UTC)]
     async with await Store.open(tmp_path / "bot.db") as store:
-        service = GameService(
-            store,
-            rng_factory=lambda key: random.Random(key),
-            clock=lambda: now[0],
-            idle_expiry=timedelta(days=7),
-        )
-        settings = Settings(discord_token=fd.bot_token, dev_guild_id=guild.id)
-        running = await bots.in_process(lambda: CribbageBot(settings, service=service))
+        running = await start_in_process(bots, fd, guild, clocked_service(store, now))
         opened = await fd.slash(al, general, "/cribbage new")
         lobby = opened.original
         assert lobby is not None

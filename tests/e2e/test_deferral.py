@@ -14,12 +14,11 @@ from typing import Any
 from bot.core.messages import Table
 from bot.core.replies import Outcome, User
 from bot.core.service import GameService
-from bot.discord.app import CribbageBot
 from bot.discord.interactions import SORRY
-from bot.settings import Settings
 from bot.store import Store
 from fakediscord import FakeDiscord, Message
 from fakediscord.testing import BotLauncher
+from tests.helpers.in_process import club, start_in_process
 
 SLOW = 0.4
 
@@ -56,21 +55,10 @@ async def test_deferred_answers_keep_their_visibility(
     fake_discord: FakeDiscord, bots: BotLauncher, tmp_path: Path
 ) -> None:
     fd = fake_discord
-    guild = fd.add_guild("Club")
-    general = guild.add_text_channel("general")
-    al, bea, bug = fd.add_user("Al"), fd.add_user("Bea"), fd.add_user("Bug")
-    for user in (al, bea, bug):
-        guild.add_member(user)
+    guild, general, (al, bea, _) = club(fd, "Al", "Bea", "Bug")
     async with await Store.open(tmp_path / "bot.db") as store:
         service = _Slow.create(store, idle_expiry=timedelta(days=7))
-        settings = Settings(discord_token=fd.bot_token, dev_guild_id=guild.id)
-
-        def make() -> CribbageBot:
-            bot = CribbageBot(settings, service=service)
-            bot.io.defer_after = 0.1
-            return bot
-
-        running = await bots.in_process(make)
+        running = await start_in_process(bots, fd, guild, service, defer_after=0.1)
 
         # Public answers: deferred publicly, answered publicly.
         for line in (

@@ -5,18 +5,15 @@ the keeper tries), and idle games are ended in batches."""
 from __future__ import annotations
 
 import logging
-import random
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 import pytest
 
-from bot.core.service import GameService
-from bot.discord.app import CribbageBot
-from bot.settings import Settings
 from bot.store import Store
 from fakediscord import FakeDiscord
 from fakediscord.testing import BotLauncher
+from tests.helpers.in_process import clocked_service, club, start_in_process
 from tests.helpers.table_driver import until
 
 
@@ -27,22 +24,11 @@ async def test_a_game_whose_channel_is_gone_expires_quietly(
     caplog: pytest.LogCaptureFixture,
 ) -> None:
     fd = fake_discord
-    guild = fd.add_guild("Club")
-    general = guild.add_text_channel("general")
+    guild, general, (al, bea) = club(fd, "Al", "Bea")
     doomed = guild.add_text_channel("doomed")
-    al, bea = fd.add_user("Al"), fd.add_user("Bea")
-    guild.add_member(al)
-    guild.add_member(bea)
     now = [datetime(2026, 1, 1, tzinfo=UTC)]
     async with await Store.open(tmp_path / "bot.db") as store:
-        service = GameService(
-            store,
-            rng_factory=lambda key: random.Random(key),
-            clock=lambda: now[0],
-            idle_expiry=timedelta(days=7),
-        )
-        settings = Settings(discord_token=fd.bot_token, dev_guild_id=guild.id)
-        running = await bots.in_process(lambda: CribbageBot(settings, service=service))
+        running = await start_in_process(bots, fd, guild, clocked_service(store, now))
         for channel in (general, doomed):
             opened = await fd.slash(al, channel, "/cribbage new")
             assert opened.original is not None

@@ -2,13 +2,13 @@
 
 from __future__ import annotations
 
-import asyncio
 import os
 import subprocess
 import sys
 from pathlib import Path
 
 from fakediscord import FakeDiscord
+from tests.helpers.bot_runs import run_to_end
 
 REPO = Path(__file__).resolve().parents[2]
 
@@ -47,26 +47,10 @@ def test_local_opens_the_playground_with_the_real_bot(tmp_path: Path) -> None:
 
 
 async def test_a_wrong_token_is_one_clear_line(fake_discord: FakeDiscord, tmp_path: Path) -> None:
-    env = {k: v for k, v in os.environ.items() if not k.startswith("DISCORD_")}
-    env.update(
-        PYTHONPATH=str(REPO),
-        DATABASE_PATH=str(tmp_path / "bot.db"),
-        DISCORD_TOKEN="not-the-token",
-        DISCORD_API_BASE=fake_discord.api_base,
-        DISCORD_GATEWAY_URL=fake_discord.gateway_url,
+    status, lines = await run_to_end(
+        fake_discord, tmp_path / "bot.db", DISCORD_TOKEN="not-the-token"
     )
-    proc = await asyncio.create_subprocess_exec(
-        sys.executable,
-        "-m",
-        "bot",
-        cwd=tmp_path,
-        env=env,
-        stdin=asyncio.subprocess.DEVNULL,
-        stdout=asyncio.subprocess.PIPE,
-        stderr=asyncio.subprocess.PIPE,
-    )
-    _, err = await asyncio.wait_for(proc.communicate(), timeout=60)
-    assert proc.returncode == 1
-    text = err.decode()
+    assert status == 1
+    text = "\n".join(lines)
     assert "Discord refused the token" in text
     assert "Traceback" not in text

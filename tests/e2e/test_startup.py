@@ -13,9 +13,7 @@ import shutil
 import signal
 import socket
 import sqlite3
-import sys
 import time
-from collections.abc import Sequence
 from pathlib import Path
 
 import pytest
@@ -23,52 +21,11 @@ import pytest
 from bot.store import Store, migrations
 from fakediscord import FakeDiscord
 from fakediscord.testing import BotLauncher
+from tests.helpers.bot_runs import bot_environment, run_to_end, spawn_bot
 
-REPO = Path(__file__).resolve().parents[2]
 LAST = migrations()[-1][0]
 #: discord.py's two warnings about voice support (discord/client.py, discord.py 2.7).
 VOICE_WARNINGS = ("PyNaCl is not installed", "davey is not installed")
-
-
-def _environment(fd: FakeDiscord, database: Path, **extra: str) -> dict[str, str]:
-    env = {k: v for k, v in os.environ.items() if not k.startswith(("DISCORD_", "DEV_"))}
-    env.update(
-        PYTHONPATH=str(REPO),
-        PYTHONUNBUFFERED="1",
-        DATABASE_PATH=str(database),
-        DISCORD_TOKEN=fd.bot_token,
-        DISCORD_API_BASE=fd.api_base,
-        DISCORD_GATEWAY_URL=fd.gateway_url,
-    )
-    env.update(extra)
-    return env
-
-
-async def _spawn(
-    env: dict[str, str], cwd: Path, prefix: Sequence[str] = ()
-) -> asyncio.subprocess.Process:
-    return await asyncio.create_subprocess_exec(
-        *prefix,
-        sys.executable,
-        "-m",
-        "bot",
-        cwd=cwd,
-        env=env,
-        stdin=asyncio.subprocess.DEVNULL,
-        stdout=asyncio.subprocess.PIPE,
-        stderr=asyncio.subprocess.STDOUT,
-    )
-
-
-async def _run(
-    fd: FakeDiscord, database: Path, prefix: Sequence[str] = (), **extra: str
-) -> tuple[int, list[str]]:
-    """Run `python -m bot` to its end; its exit status and its output's lines."""
-    where = database.parent if database.parent.is_dir() else database.parent.parent
-    proc = await _spawn(_environment(fd, database, **extra), where, prefix)
-    out, _ = await asyncio.wait_for(proc.communicate(), timeout=60)
-    assert proc.returncode is not None
-    return proc.returncode, out.decode().splitlines()
 
 
 def _refusal(lines: list[str]) -> str:
@@ -99,7 +56,7 @@ async def test_a_database_from_a_newer_release_is_refused(
     with contextlib.closing(sqlite3.connect(path)) as db:
         db.execute(f"PRAGMA user_version = {LAST + 1}")
     before = _files(tmp_path)
-    status, lines = await _run(fake_discord, path)
+    status, lines = await run_to_end(fake_discord, path)
     assert status == 2
     line = _refusal(lines)
     assert "DATABASE_PATH" in line and str(path) in line
@@ -141,7 +98,7 @@ async def test_a_database_path_that_cannot_be_used_is_one_line(
     else:
         path = tmp_path / "missing" / "bot.db"
     before = _files(tmp_path)
-    status, lines = await _run(fake_discord, path)
+    status, lines = await run_to_end(fake_discord, path)
     assert status == 2
     line = _refusal(lines)
     assert "DATABASE_PATH" in line and said in line, line
@@ -175,7 +132,7 @@ async def test_a_read_only_database_is_refused_before_logging_in(
     else:
         folder.chmod(0o555)
     try:
-        status, lines = await _run(fake_discord, path, prefix)
+        status, lines = await run_to_end(fake_discord, path, prefix)
     finally:
         folder.chmod(0o755)
         path.chmod(0o644)
@@ -188,7 +145,7 @@ async def test_a_read_only_database_is_refused_before_logging_in(
 async def test_a_dev_guild_the_bot_is_not_in_is_one_line(
     fake_discord: FakeDiscord, tmp_path: Path
 ) -> None:
-    status, lines = await _run(fake_discord, tmp_path / "bot.db", DEV_GUILD_ID="1234567890")
+    status, lines = await run_to_end(fake_discord, tmp_path / "bot.db", DEV_GUILD_ID="1234567890")
     assert status == 2
     line = _refusal(lines)
     assert "DEV_GUILD_ID" in line and "1234567890" in line and "invite" in line.lower(), line
@@ -197,7 +154,7 @@ async def test_a_dev_guild_the_bot_is_not_in_is_one_line(
 
 async def test_discord_unreachable_is_one_line(fake_discord: FakeDiscord, tmp_path: Path) -> None:
     wrong = f"http://127.0.0.1:{_free_port()}/api/v10"
-    status, lines = await _run(fake_discord, tmp_path / "bot.db", DISCORD_API_BASE=wrong)
+    status, lines = await run_to_end(fake_discord, tmp_path / "bot.db", DISCORD_API_BASE=wrong)
     assert status == 1
     line = _refusal(lines)
     assert "DISCORD_API_BASE" in line and wrong in line, line
@@ -244,28 +201,47 @@ async def _old_database(path: Path, games: int) -> None:
         db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
 
 
+async def _until_it_handles_sigterm(pid: int) -> None:
+    """Wait until process ``pid`` has a handler of its own for SIGTERM (Linux says so in
+    /proc/PID/status, as the mask of caught signals)."""
+    status = Path(f"/proc/{pid}/status")
+    if not status.exists():
+        pytest.skip("no /proc here to tell when the process handles signals")
+    bit = 1 << (signal.SIGTERM - 1)
+    for _ in range(6000):
+        caught = next(
+            (line for line in status.read_text().splitlines() if line.startswith("SigCgt:")), ""
+        )
+        if caught and int(caught.split()[1], 16) & bit:
+            return
+        await asyncio.sleep(0.005)
+    raise AssertionError("the bot never handled SIGTERM")
+
+
 async def test_sigterm_at_any_moment_of_start_up_ends_it_cleanly(
     fake_discord: FakeDiscord, tmp_path: Path
 ) -> None:
     guild = fake_discord.add_guild("Club")
     template = tmp_path / "template.db"
     await _old_database(template, 3000)
-    # From the start of the process (importing, opening and upgrading the database), and
-    # from its first line of output (logging in, syncing, connecting, reconciling). The
-    # first moment leaves Python the few tens of milliseconds it takes to start at all:
-    # until its first line runs, no program can handle a signal.
-    moments = [("start", d) for d in (0.15, 0.3, 0.6, 0.9, 1.3, 2.0)]
+    # From the moment the process handles SIGTERM (importing, reading the settings, opening
+    # and upgrading the database: until Python has run the program's first lines, no program
+    # can handle a signal), and from its first line of output (logging in, syncing,
+    # connecting, reconciling).
+    moments = [("signal handler", d) for d in (0.0, 0.1, 0.3, 0.6, 1.0, 1.6)]
     moments += [("first line", d) for d in (0.0, 0.01, 0.05, 0.2, 0.6, 1.5)]
     for number, (since, delay) in enumerate(moments):
         run = tmp_path / f"run{number}"
         run.mkdir()
         path = run / "bot.db"
         shutil.copy(template, path)
-        env = _environment(fake_discord, path, DEV_GUILD_ID=str(guild.id))
-        proc = await _spawn(env, run)
+        env = bot_environment(fake_discord, path, DEV_GUILD_ID=str(guild.id))
+        proc = await spawn_bot(env, run)
         assert proc.stdout is not None
         lines: list[str] = []
-        if since == "first line":
+        if since == "signal handler":
+            await _until_it_handles_sigterm(proc.pid)
+        else:
             first = await asyncio.wait_for(proc.stdout.readline(), timeout=60)
             lines.append(first.decode().rstrip())
         await asyncio.sleep(delay)

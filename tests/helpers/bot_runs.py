@@ -1,0 +1,61 @@
+"""`python -m bot` as a host runs it, against fakediscord: its environment, started as a
+process, and run to its end (for the start-up tests, which read its exit status and output)."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+
+from fakediscord import FakeDiscord
+
+__all__ = ["REPO", "bot_environment", "run_to_end", "spawn_bot"]
+
+REPO = Path(__file__).resolve().parents[2]
+
+
+def bot_environment(fd: FakeDiscord, database: Path, **extra: str) -> dict[str, str]:
+    """The environment of a bot pointed at ``fd`` with its database at ``database`` (no other
+    Discord setting from the test's own environment), and ``extra`` settings."""
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("DISCORD_", "DEV_"))}
+    env.update(
+        PYTHONPATH=str(REPO),
+        PYTHONUNBUFFERED="1",
+        DATABASE_PATH=str(database),
+        DISCORD_TOKEN=fd.bot_token,
+        DISCORD_API_BASE=fd.api_base,
+        DISCORD_GATEWAY_URL=fd.gateway_url,
+    )
+    env.update(extra)
+    return env
+
+
+async def spawn_bot(
+    env: dict[str, str], cwd: Path, prefix: Sequence[str] = ()
+) -> asyncio.subprocess.Process:
+    """``python -m bot`` started (after ``prefix``, a command that runs it), its output and
+    errors in one pipe."""
+    return await asyncio.create_subprocess_exec(
+        *prefix,
+        sys.executable,
+        "-m",
+        "bot",
+        cwd=cwd,
+        env=env,
+        stdin=asyncio.subprocess.DEVNULL,
+        stdout=asyncio.subprocess.PIPE,
+        stderr=asyncio.subprocess.STDOUT,
+    )
+
+
+async def run_to_end(
+    fd: FakeDiscord, database: Path, prefix: Sequence[str] = (), **extra: str
+) -> tuple[int, list[str]]:
+    """Run ``python -m bot`` until it exits; its exit status and its output's lines."""
+    where = database.parent if database.parent.is_dir() else database.parent.parent
+    proc = await spawn_bot(bot_environment(fd, database, **extra), where, prefix)
+    out, _ = await asyncio.wait_for(proc.communicate(), timeout=60)
+    assert proc.returncode is not None
+    return proc.returncode, out.decode().splitlines()
