@@ -16,9 +16,7 @@ from bot.settings import Settings, SettingsError
 __all__ = ["run_on_database"]
 
 
-def run_on_database(
-    given: str | None, work: Callable[[str], Coroutine[Any, Any, int]]
-) -> int:
+def run_on_database(given: str | None, work: Callable[[str], Coroutine[Any, Any, int]]) -> int:
     """Run ``work`` on the database at ``given`` (or ``DATABASE_PATH``); its exit status, or 2
     with one line on standard error when there is no database there or it cannot be used."""
     path = given
