@@ -85,7 +85,7 @@ class CribbageBot(commands.Bot):
         if self._given_service is not None:
             self.service = self._given_service
         else:
-            self.store = await Store.open(self.settings.database_path)
+            self.store = await Store.open(self.settings.database)
             self.service = GameService.create(
                 self.store,
                 idle_expiry=self.settings.idle_expiry,
