@@ -67,7 +67,7 @@ from bot.core.render.text import card_labels, escape, plural
 from bot.core.replies import Choice, Outcome, Reply, User
 from bot.core.results import result_rows
 from bot.core.stats import stats_pictures
-from bot.core.storage import GameStore
+from bot.core.storage import GameStore, VersionConflict
 from bot.core.tally import Tally
 from engine.cards import Card, cards_str, parse_cards
 from engine.coach import review_view
@@ -133,7 +133,13 @@ def _answers(
     @functools.wraps(call)
     async def entered(self: GameService, /, *args: _P.args, **kwargs: _P.kwargs) -> Outcome:
         try:
-            return await call(self, *args, **kwargs)
+            try:
+                return await call(self, *args, **kwargs)
+            except VersionConflict:
+                # Another process changed the game between this call's read and its write
+                # (the channel's lock only orders the calls of this one): read it again and
+                # try once more; what was asked may now be refused for what changed.
+                return await call(self, *args, **kwargs)
         except (Refused, RuleError) as refusal:
             return Outcome.refuse(str(refusal))
 
@@ -170,8 +176,12 @@ class GameService:
         remind_after: timedelta = REMIND_AFTER,
         muggins_window: timedelta = MUGGINS_WINDOW,
         count_timeout: timedelta = COUNT_TIMEOUT,
+        shared: bool = False,
     ) -> None:
         self._store = store
+        # Other processes write the same games (several shards, one PostgreSQL database): what
+        # was sent of a game's messages is read from the store each time, not kept here.
+        self._shared = shared
         self._muggins_window = muggins_window.total_seconds()
         self._count_timeout = count_timeout.total_seconds()
         # The computer's choices use their own source: a secure one unless a test injects one.
@@ -207,8 +217,10 @@ class GameService:
         remind_after: timedelta = REMIND_AFTER,
         muggins_window: timedelta = MUGGINS_WINDOW,
         count_timeout: timedelta = COUNT_TIMEOUT,
+        shared: bool = False,
     ) -> GameService:
-        """A service with real randomness and the UTC clock (what the running bot uses)."""
+        """A service with real randomness and the UTC clock (what the running bot uses);
+        ``shared`` when other processes of the bot use the same database."""
         system = random.SystemRandom()
         return cls(
             store,
@@ -219,6 +231,7 @@ class GameService:
             remind_after=remind_after,
             muggins_window=muggins_window,
             count_timeout=count_timeout,
+            shared=shared,
         )
 
     # -- plumbing -----------------------------------------------------------------------------
@@ -782,7 +795,10 @@ class GameService:
 
     async def _sent_of(self, game_id: int) -> dict[str, MessageRecord]:
         """What was last sent of a game's messages, read once and then kept with every send
-        (this process is the one that sends them)."""
+        (this process is the one that sends them; with other processes answering clicks on
+        them, it is read every time)."""
+        if self._shared:
+            return await self._store.messages(game_id)
         sent = self._sent.get(game_id)
         if sent is None:
             sent = await self._store.messages(game_id)
@@ -793,7 +809,10 @@ class GameService:
         return sent
 
     async def _refusals(self, game_id: int) -> dict[int, int]:
-        """Seat -> the deal its DMs were refused in, read once and then kept up to date."""
+        """Seat -> the deal its DMs were refused in, read once and then kept up to date (read
+        every time when other processes may learn of a refusal)."""
+        if self._shared:
+            return await self._store.dm_refusals(game_id)
         refused = self._refused.get(game_id)
         if refused is None:
             refused = await self._store.dm_refusals(game_id)
@@ -841,7 +860,8 @@ class GameService:
     async def sent(self, game_id: int, message: MessageRecord) -> None:
         """A message of the game was sent or edited as ``message`` says."""
         await self._store.set_message(game_id, message)
-        (await self._sent_of(game_id))[message.key] = message
+        if not self._shared:
+            (await self._sent_of(game_id))[message.key] = message
 
     async def answered(
         self,
@@ -877,7 +897,8 @@ class GameService:
     async def gone(self, game_id: int, key: str) -> None:
         """A message of the game is gone from Discord (someone deleted it): send it again."""
         await self._store.forget_message(game_id, key)
-        (await self._sent_of(game_id)).pop(key, None)
+        if not self._shared:
+            (await self._sent_of(game_id)).pop(key, None)
 
     async def dms_refused(self, game_id: int, user_id: int) -> None:
         """Discord refused a DM to this player: no more DMs to them this deal; the channel is

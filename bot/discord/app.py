@@ -24,11 +24,12 @@ from discord import app_commands
 from discord.ext import commands, tasks
 
 from bot.core.service import GameService
+from bot.discord.cluster import Cluster
 from bot.discord.commands import CribbageCommands
 from bot.discord.components import DYNAMIC_ITEMS
 from bot.discord.interactions import SORRY, DiscordIO, known_error_text, send_error
 from bot.settings import Settings
-from bot.store import Store
+from bot.store import Dialect, Store
 from engine.coach import review_view
 from engine.game import Game
 
@@ -51,13 +52,24 @@ def point_at_api(api_base: str | None, gateway_url: str | None) -> None:
         discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY = yarl.URL(gateway_url)
 
 
-class CribbageBot(commands.Bot):
-    """The cribbage bot: the ``/cribbage`` group, its components and the game service."""
+class CribbageBot(commands.AutoShardedBot):
+    """The cribbage bot: the ``/cribbage`` group, its components and the game service.
+
+    Sharded as the settings say: without ``SHARD_COUNT`` one gateway connection (shard 0 of 1),
+    as an unsharded bot; with it, ``SHARD_IDS`` (or every shard) in this process.
+    """
 
     service: GameService
     store: Store
+    cluster: Cluster
 
-    def __init__(self, settings: Settings, *, service: GameService | None = None) -> None:
+    def __init__(
+        self,
+        settings: Settings,
+        *,
+        store: Store | None = None,
+        service: GameService | None = None,
+    ) -> None:
         # Only the guilds intent: commands and components arrive as interactions, so the bot
         # needs neither message content nor the member list (no privileged intents).
         intents = discord.Intents.none()
@@ -72,18 +84,25 @@ class CribbageBot(commands.Bot):
             chunk_guilds_at_startup=False,
             member_cache_flags=discord.MemberCacheFlags.none(),
             allowed_mentions=discord.AllowedMentions(everyone=False, roles=False, users=True),
+            shard_count=settings.shard_count or 1,
+            **_shard_ids(settings),
         )
         self.settings = settings
         self.io = DiscordIO(self)
-        self._given_service = service
-        self._owns_store = service is None
+        # A test may bring its own store and service (it closes the store itself).
+        if (store is None) != (service is None):
+            raise ValueError("Give the bot both a store and a service, or neither.")
+        self._given = (store, service) if store is not None and service is not None else None
+        self._owns_store = self._given is None
         self._store_closed = False
+        self._max_concurrency: int | None = None
         self.tree.error(self.on_app_command_error)
 
     async def setup_hook(self) -> None:
-        """Open the store, build the service, register components and commands, sync."""
-        if self._given_service is not None:
-            self.service = self._given_service
+        """Open the store, build the service, register components and commands; find out
+        whether this process is the one that sends (then sync the commands)."""
+        if self._given is not None:
+            self.store, self.service = self._given
         else:
             self.store = await Store.open(self.settings.database)
             self.service = GameService.create(
@@ -92,12 +111,36 @@ class CribbageBot(commands.Bot):
                 remind_after=self.settings.turn_reminder,
                 muggins_window=self.settings.muggins_window,
                 count_timeout=self.settings.count_timeout,
+                shared=self.store.dialect is Dialect.POSTGRES,
             )
+        self.cluster = Cluster(self.store, touch=self.io.touch, became_sender=self._became_sender)
         _warm_engine()
         self.add_dynamic_items(*DYNAMIC_ITEMS)
         self.tree.add_command(CribbageCommands())
-        await self._sync_commands()
+        await self.cluster.start()
+        if self.cluster.sender:
+            await self._sync_commands()
+        else:
+            log.info("commands are synced by the process that sends")
         self.expire_idle_games.start()
+
+    async def _became_sender(self) -> None:
+        """Another process stopped sending and this one took over: sync the commands (a new
+        release may have changed them) and bring every game's messages up to date."""
+        await self._sync_commands()
+        if self.is_ready():
+            await self.io.reconcile()
+
+    async def before_identify_hook(self, shard_id: int | None, *, initial: bool = False) -> None:
+        """With several processes, wait for this shard's turn to IDENTIFY across all of them
+        (Discord allows ``max_concurrency`` per 5 s per token); alone, discord.py's own wait."""
+        if not self.cluster.shared:
+            await super().before_identify_hook(shard_id, initial=initial)
+            return
+        if self._max_concurrency is None:
+            limits = await self.fetch_session_start_limits()
+            self._max_concurrency = limits.max_concurrency
+        await self.cluster.before_identify(shard_id or 0, self._max_concurrency)
 
     async def _sync_commands(self) -> None:
         guild_id = self.settings.dev_guild_id
@@ -116,7 +159,8 @@ class CribbageBot(commands.Bot):
         restart: what the bot was about to send when it stopped). ``on_ready`` comes again
         after a reconnect; reconciling again then is harmless (only differences are sent)."""
         log.info("logged in as %s (%s)", self.user, self.user.id if self.user else "?")
-        await self.io.reconcile()
+        if self.cluster.sender:
+            await self.io.reconcile()
 
     async def on_app_command_error(
         self, interaction: discord.Interaction[Any], error: app_commands.AppCommandError
@@ -138,6 +182,8 @@ class CribbageBot(commands.Bot):
         """End games nobody has touched for the configured time (no stats); forget the rate
         buckets of channels and interactions long idle."""
         self.io.pacer.forget_idle()
+        if not self.cluster.sender:
+            return  # the process that sends expires them, once for the whole bot
         try:
             outcomes = await self.service.expire_idle()
         except Exception:
@@ -156,11 +202,18 @@ class CribbageBot(commands.Bot):
         self.expire_idle_games.cancel()
         if hasattr(self, "service"):
             await self.io.shut_down()
+        if hasattr(self, "cluster"):
+            await self.cluster.stop()
         await super().close()
         if self._owns_store and hasattr(self, "store") and not self._store_closed:
             # close() runs twice on a signal (the handler, then `async with`): close once.
             self._store_closed = True
             await self.store.close()
+
+
+def _shard_ids(settings: Settings) -> dict[str, Any]:
+    """The ``shard_ids`` argument when this process runs only some of the shards."""
+    return {} if settings.shard_ids is None else {"shard_ids": list(settings.shard_ids)}
 
 
 def _warm_engine() -> None:

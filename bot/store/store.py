@@ -52,7 +52,7 @@ from bot.store.sqlite import SqliteDatabase
 from engine.counting import Counting
 from engine.outcome import Scoring
 
-__all__ = ["POSTGRES_SCHEMES", "Store", "is_postgres_url"]
+__all__ = ["ANNOUNCE_CHANNEL", "POSTGRES_SCHEMES", "Store", "is_postgres_url"]
 
 #: Games that may still change (``GameStatus.LOBBY`` and ``ACTIVE``), as SQL.
 _OPEN = "('lobby', 'active')"
@@ -180,6 +180,20 @@ _INSERT_RESULTS = (
 #: write breaks it (PostgreSQL: the index; SQLite: its column). No other unique index means
 #: "this channel is busy": breaking one is a bug.
 _ONE_OPEN_PER_CHANNEL = frozenset({"games_one_open_per_channel", "games.channel_id"})
+#: A game's next version: the check that makes two racing writes fail one way.
+_BUMP = (
+    "UPDATE games SET version = version + 1, updated_at = ?,"
+    " status = COALESCE(?, status), snapshot = COALESCE(?, snapshot)"
+    " WHERE id = ? AND version = ?"
+)
+#: The channel on which a game's change is announced on PostgreSQL (the payload:
+#: ``game_id:channel_id``; ``bot.discord.cluster`` listens), and the clause that does it.
+ANNOUNCE_CHANNEL = "crib_games"
+_ANNOUNCE = f" RETURNING pg_notify('{ANNOUNCE_CHANNEL}', id || ':' || channel_id)"
+#: Games changed since a moment, whatever their status, one index range per status.
+_CHANGED_SINCE = " UNION ALL ".join(
+    ["SELECT id, channel_id FROM games WHERE status = ? AND updated_at >= ?"] * len(GameStatus)
+)
 #: The lock a transaction that records results takes (any number no other part uses).
 RESULTS_LOCK = 0x0C1B_0002
 #: The URL schemes that name a PostgreSQL database (anything else is a SQLite file's path).
@@ -282,12 +296,13 @@ class Store:
     ) -> None:
         """Move the game to the next version, or raise VersionConflict if it is not at
         ``version`` any more (the check that makes two racing writes fail one way)."""
-        changed = await tx.execute(
-            "UPDATE games SET version = version + 1, updated_at = ?,"
-            " status = COALESCE(?, status), snapshot = COALESCE(?, snapshot)"
-            " WHERE id = ? AND version = ?",
-            (now, status, snapshot, game_id, version),
-        )
+        params = (now, status, snapshot, game_id, version)
+        if self.db.dialect is Dialect.POSTGRES:
+            # The same statement announces the change to every process (delivered when the
+            # transaction commits, never for one rolled back): the one that sends hears of it.
+            changed = len(await tx.fetch(_BUMP + _ANNOUNCE, params))
+        else:
+            changed = await tx.execute(_BUMP, params)
         if changed != 1:
             raise VersionConflict()
 
@@ -428,6 +443,15 @@ class Store:
         rated = derived.rate(game, standings, rivals)
         for sql, rows in derived.writes(rated):
             await tx.executemany(sql, rows)
+
+    async def games_changed_since(self, since: float) -> list[tuple[int, int]]:
+        """(game id, channel id) of every game changed since ``since`` (by the index on
+        status and time: one range per status)."""
+        rows = await self._read(
+            _CHANGED_SINCE,
+            [value for status in GameStatus for value in (str(status), since)],
+        )
+        return [(int(row[0]), int(row[1])) for row in rows]
 
     async def recent_games(self, since: float) -> list[GameRecord]:
         """Every lobby and active game, and every game changed since ``since``, oldest first."""
@@ -804,3 +828,35 @@ class Store:
                 " updated_at = excluded.updated_at",
                 (user_id, int(on), now),
             )
+
+    # -- leases: work one process of the bot does at a time ----------------------------------
+    async def take_lease(self, name: str, holder: str, *, now: float, seconds: float) -> bool:
+        """Take (or, for its holder, renew) the lease ``name`` for ``seconds`` from ``now``;
+        False when another holder has it and it has not lapsed. One statement, so two
+        processes racing for a lapsed lease cannot both win it."""
+        rows = await self._read_write(
+            "INSERT INTO leases (name, holder, expires_at) VALUES (?, ?, ?)"
+            " ON CONFLICT (name) DO UPDATE SET holder = excluded.holder,"
+            " expires_at = excluded.expires_at"
+            " WHERE leases.holder = excluded.holder OR leases.expires_at <= ?"
+            " RETURNING holder",
+            (name, holder, now + seconds, now),
+        )
+        return bool(rows)
+
+    async def release_lease(self, name: str, holder: str) -> None:
+        """Give the lease up at once (if ``holder`` still has it), for another process."""
+        async with self._writing() as tx:
+            await tx.execute("DELETE FROM leases WHERE name = ? AND holder = ?", (name, holder))
+
+    async def lease_holder(self, name: str, *, now: float) -> str | None:
+        """Who holds the lease ``name`` now, if anyone."""
+        rows = await self._read(
+            "SELECT holder FROM leases WHERE name = ? AND expires_at > ?", (name, now)
+        )
+        return str(rows[0][0]) if rows else None
+
+    async def _read_write(self, sql: str, params: Sequence[Any]) -> list[Row]:
+        """One writing statement that returns rows, in a transaction of its own."""
+        async with self._writing() as tx:
+            return await tx.fetch(sql, params)

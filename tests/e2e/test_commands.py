@@ -72,7 +72,7 @@ async def test_lobby_by_commands_and_buttons(world: World, bot: BotProcess) -> N
 
 async def test_commands_in_a_dm_say_where_to_use_them(world: World, bots: BotLauncher) -> None:
     # Synced globally (as in production): a development guild's commands don't reach DMs.
-    await bots.process(database_path=world.db_path)
+    await bots.process(database=world.database)
     fd = world.fd
     dm = fd.dm_channel(world.players[0])
     for line in ("/cribbage new", "/cribbage join", "/cribbage hand", "/cribbage play card:5H"):
@@ -93,7 +93,7 @@ async def test_a_game_in_a_thread_with_autocomplete_status_hand_and_resign(
     al, bea = world.players[:2]
     thread = world.general.add_thread("cribbage night")
     driver = TableDriver(
-        fd, thread, [al, bea], world.db_path, random.Random(4), spectators=[world.spectator]
+        fd, thread, [al, bea], world.database, random.Random(4), spectators=[world.spectator]
     )
     await driver.open(target=121)
     snap = driver.snapshot()
@@ -145,7 +145,7 @@ async def test_a_game_in_a_thread_with_autocomplete_status_hand_and_resign(
     assert resigned.ephemeral
 
     def finished() -> Snapshot | None:
-        snap = read_game(world.db_path, driver.game_id)
+        snap = read_game(world.database, driver.game_id)
         return snap if snap.status == "finished" else None
 
     final = await until(fd, finished)
@@ -164,7 +164,7 @@ async def test_old_controls_get_a_clear_answer(world: World, bot: BotProcess) ->
     fd = world.fd
     al, bea = world.players[:2]
     driver = TableDriver(
-        fd, world.general, [al, bea], world.db_path, random.Random(8), command_rate=1.0
+        fd, world.general, [al, bea], world.database, random.Random(8), command_rate=1.0
     )
     await driver.open(target=61)
     copies = []
@@ -213,7 +213,7 @@ async def test_status_is_private_unless_shown_and_carries_the_board(
     fd = world.fd
     al = world.players[0]
     driver = TableDriver(
-        fd, world.general, [al], world.db_path, random.Random(12), spectators=[world.spectator]
+        fd, world.general, [al], world.database, random.Random(12), spectators=[world.spectator]
     )
     snap = await driver.open_against_computer("easy")
     while snap.game is not None and (snap.game.phase is Phase.DISCARD or not snap.game.series):
@@ -275,7 +275,7 @@ async def test_slow_calls_are_deferred_and_bugs_answer_briefly(
         )
 
         def make() -> CribbageBot:
-            bot = CribbageBot(settings, service=service)
+            bot = CribbageBot(settings, store=store, service=service)
             bot.io.defer_after = 0.1
             return bot
 
@@ -318,7 +318,7 @@ async def test_idle_games_expire_without_a_result(
             idle_expiry=timedelta(days=7),
         )
         settings = Settings(discord_token=fd.bot_token, dev_guild_id=guild.id)
-        running = await bots.in_process(lambda: CribbageBot(settings, service=service))
+        running = await bots.in_process(lambda: CribbageBot(settings, store=store, service=service))
         opened = await fd.slash(al, general, "/cribbage new")
         lobby = opened.original
         assert lobby is not None

@@ -19,8 +19,11 @@ import pytest
 from engine.phase import Phase
 from fakediscord import Interaction, Message, User
 from fakediscord.testing import BotProcess
+from tests.helpers.backends import BOTH_DATABASES
 from tests.helpers.bot_db import Snapshot
 from tests.helpers.table_driver import TableDriver, World, start_again, until
+
+pytestmark = BOTH_DATABASES
 
 #: What the bot logs once it has looked at every open game after starting.
 RECONCILED = re.compile(r"reconciling \d+ games with their messages")
@@ -60,7 +63,7 @@ async def test_restart_mid_game_sends_nothing_again_and_old_buttons_work(
         world.fd,
         world.general,
         world.players[:2],
-        world.db_path,
+        world.database,
         random.Random(7),
         spectators=[world.spectator],
         command_rate=0.0,  # every action by a DM control, so old controls are what gets used
@@ -112,7 +115,7 @@ async def test_killed_at_random_moments_the_bot_loses_nothing(
         fd,
         world.general,
         world.players[:2],
-        world.db_path,
+        world.database,
         rng,
         spectators=[world.spectator],
         command_rate=0.2,
@@ -161,7 +164,7 @@ async def test_sigterm_answers_the_move_in_flight_sends_what_is_owed_and_exits_0
     answered, every message it changed is sent, then the process exits with status 0."""
     fd = world.fd
     driver = TableDriver(
-        fd, world.general, world.players[:2], world.db_path, random.Random(3), command_rate=0.0
+        fd, world.general, world.players[:2], world.database, random.Random(3), command_rate=0.0
     )
     await driver.open(target=61)
     await driver.play_out(stop_after=3)  # both discards and a card played
@@ -190,7 +193,7 @@ async def test_dropped_gateway_connections_lose_no_clicks(world: World, bot: Bot
     """The connection to Discord drops (and Discord asks for a reconnect) mid-game: the client
     resumes, and clicks made meanwhile are replayed to it and applied once."""
     driver = TableDriver(
-        world.fd, world.general, world.players[:2], world.db_path, random.Random(17)
+        world.fd, world.general, world.players[:2], world.database, random.Random(17)
     )
     await driver.open(target=61)
     for turn in range(6):
@@ -220,7 +223,7 @@ async def test_killed_between_a_post_and_keeping_its_id_the_bot_keeps_that_messa
     in the DM) and keeps it: no second table, no second hand with live controls."""
     fd = world.fd
     driver = TableDriver(
-        fd, world.general, world.players[:2], world.db_path, random.Random(21), command_rate=0.0
+        fd, world.general, world.players[:2], world.database, random.Random(21), command_rate=0.0
     )
     await driver.open(target=61)
     snap = driver.snapshot()

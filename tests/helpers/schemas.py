@@ -22,7 +22,7 @@ _KINDS = {
     "text": "text",
 }
 #: Tables that only one database has, for its own bookkeeping.
-_BOOKKEEPING = {"schema_version", "sqlite_sequence", "leases", "identify_slots"}
+_BOOKKEEPING = {"schema_version", "sqlite_sequence"}
 
 
 @dataclass
