@@ -132,9 +132,10 @@ class CribbageBot(commands.AutoShardedBot):
             await self.io.reconcile()
 
     async def before_identify_hook(self, shard_id: int | None, *, initial: bool = False) -> None:
-        """With several processes, wait for this shard's turn to IDENTIFY across all of them
-        (Discord allows ``max_concurrency`` per 5 s per token); alone, discord.py's own wait."""
-        if not self.cluster.shared:
+        """With the shards split over several processes, wait for this shard's turn to IDENTIFY
+        across all of them (Discord allows ``max_concurrency`` per 5 s per token); a process
+        that runs every shard has discord.py's own wait between its shards."""
+        if not (self.cluster.shared and self.settings.several_processes):
             await super().before_identify_hook(shard_id, initial=initial)
             return
         if self._max_concurrency is None:

@@ -16,7 +16,8 @@ transaction that made it. The sender also looks every little while for games cha
 should an announcement have been missed.
 
 IDENTIFY is limited per token too (``max_concurrency`` sessions per 5 s): before a shard
-identifies, its process takes the lease of that shard's rate-limit key for 5 s.
+identifies, its process takes the lease of that shard's rate-limit key for 5 s
+(:meth:`bot.store.Store.take_lease`: a row that lapses by itself).
 
 A bot on SQLite is one process: it is the sender from the start and takes no leases.
 """
@@ -40,10 +41,10 @@ __all__ = ["Cluster"]
 
 log = logging.getLogger(__name__)
 
-#: The lease of the process that sends, and how long it lasts unless renewed.
-SENDER_LEASE = "sender"
-LEASE_SECONDS = 10.0
-RENEW_EVERY = 3.0
+#: The session lock of the process that sends (any number no other part of the bot uses), and
+#: how often the others try for it (and the sender checks it still holds it).
+SENDER_LOCK = 0x0C1B_0003
+LOOK_EVERY = 1.0
 #: The channel on which a sender says it has stepped down (games' changes are announced on
 #: the store's ``ANNOUNCE_CHANNEL``).
 STEPPED_DOWN_CHANNEL = "crib_sender"
@@ -94,14 +95,14 @@ class Cluster:
         assert isinstance(db, PostgresDatabase)
         await db.listen(ANNOUNCE_CHANNEL, self._announced)
         await db.listen(STEPPED_DOWN_CHANNEL, lambda _payload: self._wake.set())
-        self.sender = await self._take()
+        self.sender = await db.try_lock(SENDER_LOCK)
         self._swept_at = self._clock()
         log.info(
             "%s the sender (%s)",
             "this process is" if self.sender else "another process is",
             self.holder,
         )
-        self._task = asyncio.create_task(self._keep_lease(), name="crib-sender-lease")
+        self._task = asyncio.create_task(self._watch(), name="crib-sender")
 
     async def stop(self) -> None:
         """Stop renewing; give the sender's lease up (once what it owed is sent) and tell the
@@ -114,33 +115,31 @@ class Cluster:
         if self.shared and self.sender:
             self.sender = False
             try:
-                await self._store.release_lease(SENDER_LEASE, self.holder)
                 db = self._store.db
                 assert isinstance(db, PostgresDatabase)
+                await db.unlock(SENDER_LOCK)
                 await db.notify(STEPPED_DOWN_CHANNEL, self.holder)
             except Exception:
-                # The lease lapses by itself within LEASE_SECONDS.
-                log.warning("could not give up the sender's lease", exc_info=True)
+                # It goes when this process's connection closes, in a moment.
+                log.warning("could not give the sender's lock up", exc_info=True)
 
-    # -- the lease ----------------------------------------------------------------------------
-    async def _take(self) -> bool:
-        return await self._store.take_lease(
-            SENDER_LEASE, self.holder, now=self._clock(), seconds=LEASE_SECONDS
-        )
-
-    async def _keep_lease(self) -> None:
+    # -- the sender's lock --------------------------------------------------------------------
+    async def _watch(self) -> None:
+        """Try for the lock every second (at once when the sender says it stepped down); as the
+        sender, check it is still held (a dropped connection loses it)."""
+        db = self._store.db
+        assert isinstance(db, PostgresDatabase)
         while not self._stopping:
             with contextlib.suppress(TimeoutError):
-                await asyncio.wait_for(self._wake.wait(), timeout=RENEW_EVERY)
+                await asyncio.wait_for(self._wake.wait(), timeout=LOOK_EVERY)
             self._wake.clear()
             if self._stopping:
                 return
             try:
-                held = await self._take()
+                held = await (db.holds_lock if self.sender else db.try_lock)(SENDER_LOCK)
             except Exception:
-                # No database, no lease: stop sending before the lease lapses and another
-                # process starts sending too.
-                log.warning("could not renew the sender's lease", exc_info=True)
+                # No database, no lock: stop sending (another process may take over).
+                log.warning("could not look at the sender's lock", exc_info=True)
                 held = False
             if held and not self.sender:
                 self.sender = True

@@ -829,7 +829,7 @@ class Store:
                 (user_id, int(on), now),
             )
 
-    # -- leases: work one process of the bot does at a time ----------------------------------
+    # -- leases: work one process of the bot may start once in a while ----------------------
     async def take_lease(self, name: str, holder: str, *, now: float, seconds: float) -> bool:
         """Take (or, for its holder, renew) the lease ``name`` for ``seconds`` from ``now``;
         False when another holder has it and it has not lapsed. One statement, so two
@@ -843,18 +843,6 @@ class Store:
             (name, holder, now + seconds, now),
         )
         return bool(rows)
-
-    async def release_lease(self, name: str, holder: str) -> None:
-        """Give the lease up at once (if ``holder`` still has it), for another process."""
-        async with self._writing() as tx:
-            await tx.execute("DELETE FROM leases WHERE name = ? AND holder = ?", (name, holder))
-
-    async def lease_holder(self, name: str, *, now: float) -> str | None:
-        """Who holds the lease ``name`` now, if anyone."""
-        rows = await self._read(
-            "SELECT holder FROM leases WHERE name = ? AND expires_at > ?", (name, now)
-        )
-        return str(rows[0][0]) if rows else None
 
     async def _read_write(self, sql: str, params: Sequence[Any]) -> list[Row]:
         """One writing statement that returns rows, in a transaction of its own."""

@@ -390,6 +390,25 @@ class TableDriver:
         self.clicks.append(click)
         return click
 
+    async def send(
+        self, snap: Snapshot, seat: int, action: dict[str, Any], prompt: Message
+    ) -> Interaction:
+        """Send `action` (a click on `prompt`, or now and then the slash command, as
+        `command_rate` says) and return at once, without waiting for the bot or checking."""
+        user = self.seats[seat]
+        if self.rng.random() < self.command_rate:
+            if action["type"] == "discard":
+                line = f"/cribbage discard cards:{' '.join(action['cards'])}"
+            else:
+                line = f"/cribbage play card:{action['card']}"
+            return await self.fd.slash(user, self.channel, line, wait=False)
+        assert snap.game is not None
+        if action["type"] == "discard":
+            select_id = f"crib:{self.game_id}:discard:{snap.game.deal_number}"
+            return await self.fd.select(user, prompt, select_id, action["cards"], wait=False)
+        button = f"crib:{self.game_id}:play:{snap.version}:{action['card']}"
+        return await self.fd.click(user, prompt, button, wait=False)
+
     # -- checks after a step ------------------------------------------------------------------
 
     async def after(

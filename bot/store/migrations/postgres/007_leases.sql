@@ -1,4 +1,4 @@
--- Leases: work that exactly one of the bot's processes may do at a time (see
+-- Leases: work one of the bot's processes may start once in a while for the whole bot (see
 -- migrations/sqlite/007_leases.sql).
 CREATE TABLE leases (
     name       TEXT NOT NULL PRIMARY KEY,

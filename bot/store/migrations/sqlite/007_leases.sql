@@ -1,8 +1,7 @@
--- Leases: work that exactly one of the bot's processes may do at a time (sending every game's
--- messages within the bot's one global rate limit, expiring idle games, syncing commands;
--- starting a gateway session within Discord's IDENTIFY limit). A process holds a lease until
--- `expires_at` (seconds since the epoch) and renews it while it lives; once it has lapsed
--- another process may take it. A bot run as one process (SQLite) takes every lease itself.
+-- Leases: work one of the bot's processes may start once in a while for the whole bot, such as
+-- starting a gateway session within Discord's IDENTIFY limit (one per rate-limit key every
+-- 5 seconds, across every process of the bot). A lease is held until `expires_at` (seconds
+-- since the epoch) and lapses by itself; its holder may renew it, anyone may take a lapsed one.
 CREATE TABLE leases (
     name       TEXT NOT NULL PRIMARY KEY,
     holder     TEXT NOT NULL,
