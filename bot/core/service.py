@@ -195,6 +195,8 @@ class GameService:
         # Game id -> channel id (which never changes), to find a click's lock without a read.
         self._channels: dict[int, int] = {}
         self._games = LoadedGames(rng_factory)
+        # Games with a move being applied and saved in this process right now.
+        self._moving: set[int] = set()
         # user id -> until when their DM link need not be written again.
         self._dm_linked: dict[int, float] = {}
         # Lobby messages known to be a game's (so /cribbage new's answer is stored once).
@@ -324,16 +326,21 @@ class GameService:
         transaction, and say what happened. ``answering``: the deal of the hand message whose
         control was used (its new look is the click's answer)."""
         game, record = loaded.game, loaded.record
-        # The action changes these objects: until it is saved they must not be reused.
+        # The action changes these objects: until it is saved they must not be reused, and
+        # until it is answered nothing drawn before it may be sent (see moved_on).
         self._games.drop(record.id)
-        before = views_before(game)
-        events = act(game)
-        # The reply is about the person's own move, before the computer changes the table.
-        said = reply(game, events)
-        # Every accepted discard, play or resignation adds exactly one entry to the log.
-        steps = [Step(game.actions[-1], events, before, game.public_view())]
-        steps += computer_moves(record.seats, game, self._computers)
-        version = await self._save_move(record, game, loaded.tally, loaded.log, steps)
+        self._moving.add(record.id)
+        try:
+            before = views_before(game)
+            events = act(game)
+            # The reply is about the person's own move, before the computer changes the table.
+            said = reply(game, events)
+            # Every accepted discard, play or resignation adds exactly one entry to the log.
+            steps = [Step(game.actions[-1], events, before, game.public_view())]
+            steps += computer_moves(record.seats, game, self._computers)
+            version = await self._save_move(record, game, loaded.tally, loaded.log, steps)
+        finally:
+            self._moving.discard(record.id)
         outcome = Outcome(
             reply=Reply(said), game_id=record.id, channel_id=record.channel_id, changed=True
         )
@@ -851,9 +858,15 @@ class GameService:
             self._settled.popitem(last=False)
         return drawn
 
-    def moved_on(self, owing: Owing) -> bool:
-        """Whether the game has changed since ``owing`` was drawn (as far as this process
-        knows, from the games it keeps loaded): then what it owes is stale, draw it again."""
+    async def moved_on(self, owing: Owing) -> bool:
+        """Whether the game has changed since ``owing`` was drawn, or is changing now in this
+        process: then what it owes is stale, draw it again. Alone, this process knows from the
+        games it keeps loaded; with other processes moving the same games, it asks the store."""
+        if owing.game_id in self._moving:
+            return True
+        if self._shared:
+            current = await self._store.game_version(owing.game_id)
+            return current is not None and current != owing.version
         known = self._games.version(owing.game_id)
         return known is not None and known != owing.version
 

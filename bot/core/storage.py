@@ -78,6 +78,10 @@ class GameStore(Protocol):
         """The game with this id, or None."""
         ...
 
+    async def game_version(self, game_id: int) -> int | None:
+        """The game's version now (None for a game that does not exist)."""
+        ...
+
     async def open_game_in_channel(self, channel_id: int) -> GameRecord | None:
         """The lobby or active game in this channel, or None."""
         ...

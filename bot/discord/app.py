@@ -117,7 +117,10 @@ class CribbageBot(commands.AutoShardedBot):
         _warm_engine()
         self.add_dynamic_items(*DYNAMIC_ITEMS)
         self.tree.add_command(CribbageCommands())
-        await self.cluster.start()
+        shards = self.settings.shard_ids
+        await self.cluster.start(
+            holds_back=self.settings.several_processes and shards is not None and 0 in shards
+        )
         if self.cluster.sender:
             await self._sync_commands()
         else:
@@ -209,6 +212,7 @@ class CribbageBot(commands.AutoShardedBot):
         if self._owns_store and hasattr(self, "store") and not self._store_closed:
             # close() runs twice on a signal (the handler, then `async with`): close once.
             self._store_closed = True
+            log.info("database round trips: %d", self.store.db.round_trips)
             await self.store.close()
 
 

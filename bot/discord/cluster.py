@@ -45,6 +45,9 @@ log = logging.getLogger(__name__)
 #: how often the others try for it (and the sender checks it still holds it).
 SENDER_LOCK = 0x0C1B_0003
 LOOK_EVERY = 1.0
+#: How many looks a process that holds back (the one with shard 0) lets go by while the lock
+#: is free before it takes it.
+HOLD_BACK_LOOKS = 5
 #: The channel on which a sender says it has stepped down (games' changes are announced on
 #: the store's ``ANNOUNCE_CHANNEL``).
 STEPPED_DOWN_CHANNEL = "crib_sender"
@@ -72,6 +75,8 @@ class Cluster:
         became_sender: Callable[[], Awaitable[None]],
         clock: Callable[[], float] = time.time,
     ) -> None:
+        """``touch`` brings a game's messages up to date (when this process sends);
+        ``became_sender`` runs when this process takes over as the sender."""
         self._store = store
         self._touch = touch
         self._became_sender = became_sender
@@ -83,25 +88,27 @@ class Cluster:
         self._task: asyncio.Task[None] | None = None
         self._wake = asyncio.Event()
         self._stopping = False
+        self._holds_back = False
         self._swept_at = 0.0
 
     # -- starting and stopping ----------------------------------------------------------------
-    async def start(self) -> None:
-        """Listen for announcements, try for the sender's lease at once, and keep trying (or
-        renewing) in the background."""
+    async def start(self, *, holds_back: bool = False) -> None:
+        """Listen for announcements, try for the sender's lock (at once, unless ``holds_back``)
+        and keep looking at it in the background."""
         if not self.shared:
             return
         db = self._store.db
         assert isinstance(db, PostgresDatabase)
         await db.listen(ANNOUNCE_CHANNEL, self._announced)
         await db.listen(STEPPED_DOWN_CHANNEL, lambda _payload: self._wake.set())
-        self.sender = await db.try_lock(SENDER_LOCK)
+        # The process with shard 0 answers every DM (nearly every click): when others share the
+        # work, it leaves sending to one of them, so the two kinds of work go to two cores. It
+        # takes over only when none of them has for a few seconds.
+        self._holds_back = holds_back
+        self.sender = False if holds_back else await db.try_lock(SENDER_LOCK)
         self._swept_at = self._clock()
-        log.info(
-            "%s the sender (%s)",
-            "this process is" if self.sender else "another process is",
-            self.holder,
-        )
+        said = "is the sender" if self.sender else "does not send (another process does)"
+        log.info("this process %s (%s)", said, self.holder)
         self._task = asyncio.create_task(self._watch(), name="crib-sender")
 
     async def stop(self) -> None:
@@ -129,6 +136,7 @@ class Cluster:
         sender, check it is still held (a dropped connection loses it)."""
         db = self._store.db
         assert isinstance(db, PostgresDatabase)
+        waited = 0
         while not self._stopping:
             with contextlib.suppress(TimeoutError):
                 await asyncio.wait_for(self._wake.wait(), timeout=LOOK_EVERY)
@@ -136,6 +144,11 @@ class Cluster:
             if self._stopping:
                 return
             try:
+                if self._holds_back and not self.sender:
+                    # Another process sends, or one may take over in a moment: hold back.
+                    waited = 0 if await db.lock_taken(SENDER_LOCK) else waited + 1
+                    if waited < HOLD_BACK_LOOKS:
+                        continue
                 held = await (db.holds_lock if self.sender else db.try_lock)(SENDER_LOCK)
             except Exception:
                 # No database, no lock: stop sending (another process may take over).

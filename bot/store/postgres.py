@@ -189,6 +189,14 @@ class PostgresDatabase:
             )
         )
 
+    async def lock_taken(self, key: int) -> bool:
+        """Whether any session (this process's or another's) holds the session lock ``key``."""
+        self.round_trips += 1
+        rows = await self.pool.fetch(
+            "SELECT 1 FROM pg_locks WHERE locktype = 'advisory' AND objid = $1 AND granted", key
+        )
+        return bool(rows)
+
     async def unlock(self, key: int) -> None:
         """Give the session lock ``key`` up."""
         if self._locks is not None and not self._locks.is_closed():

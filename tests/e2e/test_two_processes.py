@@ -22,7 +22,11 @@ from tests.helpers.bot_db import logged_actions
 from tests.helpers.table_driver import NAMES, TableDriver, World, start_again
 
 #: Each process says, once its store is open, whether it sends (the first to start does).
-READY = r"(this|another) process is the sender"
+READY = r"this process (is the sender|does not send)"
+#: What a process says when it starts sending, and when it does not (or no longer) send.
+SENDS = "this process is the sender"
+BECAME = (SENDS, "this process is now the sender")
+STOPPED = ("this process does not send", "this process is no longer the sender")
 #: How the bot answers a move made by slash command.
 MOVED = ("You put", "You played")
 #: Long enough for the other process to take over as the sender (it tries every second) and
@@ -35,8 +39,8 @@ class Pair:
     """The two processes of one bot and the world they play in."""
 
     world: World
-    dms: BotProcess  # shard 0: DMs (and no server)
-    server: BotProcess  # shard 1: the server, its channels, its slash commands
+    dms: BotProcess  # shard 0: DMs (and no server); it leaves sending to the other
+    server: BotProcess  # shard 1: the server, its channels, its slash commands; the sender
     url: str
 
 
@@ -62,9 +66,11 @@ async def pair(fake_discord: FakeDiscord, bots: BotLauncher, postgres_url: str) 
     guild.add_member(spectator)
     guild.add_member(moderator, moderator=True)
     world = World(fd, guild, general, players, spectator, moderator, postgres_url)
-    dms = await _start(bots, postgres_url, guild.id, 0)
+    # The process with shard 0 answers the DMs and leaves sending to the other.
     server = await _start(bots, postgres_url, guild.id, 1)
-    assert any("this process is the sender" in line for line in dms.output)
+    dms = await _start(bots, postgres_url, guild.id, 0)
+    assert any(SENDS in line for line in server.output)
+    assert not any(SENDS in line for line in dms.output)
     return Pair(world, dms, server, postgres_url)
 
 
@@ -147,19 +153,34 @@ async def test_a_click_on_one_process_and_a_command_on_the_other_apply_once(pair
     assert final.status == "finished"
 
 
+def _sends(process: BotProcess) -> bool:
+    """Whether the process is running and last said it is the sender."""
+    said = [line for line in process.output if any(w in line for w in (*BECAME, *STOPPED))]
+    running = process.proc is not None and process.proc.returncode is None
+    return running and bool(said) and any(w in said[-1] for w in BECAME)
+
+
 @pytest.mark.parametrize("which", ["the sender", "the other"])
 async def test_killing_either_process_loses_nothing_owed(pair: Pair, which: str) -> None:
     """SIGKILL a process the moment it answered a move (nothing else sent yet): the other
     process, or the same one started again, sends what the move owes."""
     fd = pair.world.fd
-    victim = pair.dms if which == "the sender" else pair.server
-    survivor = pair.server if victim is pair.dms else pair.dms
-    # The victim's moves: DM clicks reach the DM shard's process, commands the server's.
-    driver = _driver(pair, 13, command_rate=0.0 if victim is pair.dms else 1.0)
+    driver = _driver(pair, 13, command_rate=0.0)
     await driver.open(target=61)
     for _ in range(3):
         await driver.play_out(stop_after=driver.steps + 2)
-        hook = fd.after_request(r"/callback$", lambda _: victim.kill_now())
+        sender = pair.server if _sends(pair.server) else pair.dms
+        assert _sends(sender)
+        victim = (
+            sender
+            if which == "the sender"
+            else (pair.dms if sender is pair.server else pair.server)
+        )
+        survivor = pair.dms if victim is pair.server else pair.server
+        # The victim's moves: DM clicks reach the DM shard's process, commands the server's.
+        driver.command_rate = 0.0 if victim is pair.dms else 1.0
+        dying = victim
+        hook = fd.after_request(r"/callback$", lambda _: dying.kill_now())  # noqa: B023
         snap = driver.snapshot()
         seat = driver.actor(snap)
         prompt = await driver.prompt(snap, seat)
@@ -174,6 +195,7 @@ async def test_killing_either_process_loses_nothing_owed(pair: Pair, which: str)
         assert survivor.proc is not None and survivor.proc.returncode is None
         # ... and the one killed comes back, and the game goes on through it.
         await start_again(fd, victim)
+        driver.command_rate = 0.5
     final = await driver.play_out()
     assert final.status == "finished"
 
