@@ -350,7 +350,7 @@ async def run(
             args = (
                 ("-m", "bot") if profile is None else ("-m", "cProfile", "-o", profile, "-m", "bot")
             )
-            bot = BotProcess(fd, args, database_path=db_path, dev_guild=guild.id, ready_timeout=60)
+            bot = BotProcess(fd, args, database=db_path, dev_guild=guild.id, ready_timeout=60)
             await bot.start()
             assert bot.proc is not None
             pid = bot.proc.pid

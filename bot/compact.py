@@ -17,22 +17,25 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from bot.store import Store
+from bot.store.sqlite import SqliteDatabase
 from bot.tools import run_on_database
 
 
-async def run(path: str | Path) -> int:
-    """Switch on incremental auto-vacuum at ``path`` (rebuilding the file once if it is not
-    on yet); prints what it did and returns the exit status."""
-    before = Path(path).stat().st_size
-    async with await Store.open(path) as store:
-        mode = await store.auto_vacuum()
-        if mode == "incremental":
-            await store.reclaim(1_000_000)
-            print(f"{path} already gives space back as games are pruned; freed pages returned.")
+async def run(database: str) -> int:
+    """Switch on incremental auto-vacuum in the SQLite file ``database`` (rebuilding it once if
+    it is not on yet); prints what it did and returns the exit status."""
+    async with await Store.open(database) as store:
+        if not isinstance(store.db, SqliteDatabase):
+            print("PostgreSQL gives freed space back by itself (autovacuum): nothing to do.")
+            return 0
+        before = Path(database).stat().st_size
+        if await store.db.auto_vacuum() == "incremental":
+            await store.db.reclaim(1_000_000)
+            print(f"{database} already gives space back as games are pruned; freed pages returned.")
         else:
-            print(f"Rebuilding {path} ({before / 1e6:.1f} MB) with incremental auto-vacuum…")
-            await store.switch_on_incremental_vacuum()
-    after = Path(path).stat().st_size
+            print(f"Rebuilding {database} ({before / 1e6:.1f} MB) with incremental auto-vacuum…")
+            await store.db.switch_on_incremental_vacuum()
+    after = Path(database).stat().st_size
     print(f"Done: {before / 1e6:.1f} MB before, {after / 1e6:.1f} MB now.")
     return 0
 

@@ -3,7 +3,8 @@
 Every rating, per-player total and head to head is derived from the ``results`` table, in the
 order the results were recorded. ``--check`` recomputes them and says whether the stored
 numbers are reproduced exactly (exit status 1 if not); ``--rebuild`` also stores the recomputed
-numbers in their place. The database is ``--database``, or ``DATABASE_PATH`` as the bot reads it.
+numbers in their place. The database is ``--database`` (a SQLite file's path or a PostgreSQL URL),
+or the one the bot's settings name (``DATABASE_URL`` or ``DATABASE_PATH``).
 """
 
 from __future__ import annotations
@@ -39,10 +40,10 @@ def differences(stored: Replayed, recomputed: Replayed) -> list[str]:
     return lines
 
 
-async def run(path: str | Path, *, write: bool) -> int:
-    """Check (and with ``write``, rebuild) the ratings in the database at ``path``; prints
-    what it found and returns the exit status."""
-    async with await Store.open(path) as store:
+async def run(database: str | Path, *, write: bool) -> int:
+    """Check (and with ``write``, rebuild) the ratings in ``database`` (a path or a URL);
+    prints what it found and returns the exit status."""
+    async with await Store.open(database) as store:
         stored = await store.stored_ratings()
         recomputed = await store.replay_ratings()
         differ = differences(stored, recomputed)
@@ -71,9 +72,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     action = parser.add_mutually_exclusive_group(required=True)
     action.add_argument("--check", action="store_true", help="recompute and compare only")
     action.add_argument("--rebuild", action="store_true", help="recompute and store")
-    parser.add_argument("--database", help="the database file (default: DATABASE_PATH)")
+    parser.add_argument(
+        "--database",
+        help="a SQLite file or a postgresql:// URL (default: DATABASE_URL or DATABASE_PATH)",
+    )
     args = parser.parse_args(argv)
-    return run_on_database(args.database, lambda path: run(path, write=args.rebuild))
+    return run_on_database(args.database, lambda database: run(database, write=args.rebuild))
 
 
 if __name__ == "__main__":

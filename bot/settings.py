@@ -27,6 +27,10 @@ MIN_RETENTION_DAYS = 1.0
 MAX_RETENTION_DAYS = 3650.0
 #: The levels ``LOG_LEVEL`` may name, quietest last.
 LOG_LEVELS = ("DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL")
+#: How ``DATABASE_URL`` names a SQLite file (``sqlite:///relative.db``,
+#: ``sqlite:////absolute/path.db``) and a PostgreSQL database.
+SQLITE_SCHEME = "sqlite:///"
+POSTGRES_SCHEMES = ("postgresql://", "postgres://")
 
 
 class StartupError(Exception):
@@ -105,12 +109,69 @@ def _log_level(env: Mapping[str, str], name: str) -> str:
     return level
 
 
+def _database_url(env: Mapping[str, str]) -> tuple[str, str | None]:
+    """The SQLite path and, for PostgreSQL, the URL, from ``DATABASE_URL`` (or the older
+    ``DATABASE_PATH``, a SQLite file's path)."""
+    url = _optional(env, "DATABASE_URL")
+    path = _optional(env, "DATABASE_PATH")
+    if url is None:
+        return path or DEFAULT_DATABASE_PATH, None
+    if path is not None:
+        raise SettingsError(
+            "Set DATABASE_URL or DATABASE_PATH, not both (DATABASE_URL=sqlite:///file.db is "
+            "the same as DATABASE_PATH=file.db)."
+        )
+    if url.startswith(POSTGRES_SCHEMES):
+        return DEFAULT_DATABASE_PATH, url
+    if url.startswith(SQLITE_SCHEME) and len(url) > len(SQLITE_SCHEME):
+        return url.removeprefix(SQLITE_SCHEME), None
+    raise SettingsError(
+        "DATABASE_URL must be sqlite:///path/to/file.db or postgresql://user@host/database,"
+        f" not {url!r}."
+    )
+
+
+def _shards(env: Mapping[str, str]) -> tuple[int | None, tuple[int, ...] | None]:
+    """``SHARD_COUNT`` and ``SHARD_IDS`` (``0,1`` or ``0-3``): the shards this process runs."""
+    count_text = _optional(env, "SHARD_COUNT")
+    ids_text = _optional(env, "SHARD_IDS")
+    if count_text is None:
+        if ids_text is not None:
+            raise SettingsError("SHARD_IDS needs SHARD_COUNT (how many shards the bot has).")
+        return None, None
+    try:
+        count = int(count_text)
+    except ValueError:
+        raise SettingsError(f"SHARD_COUNT must be a whole number, not {count_text!r}.") from None
+    if not 1 <= count <= 1024:
+        raise SettingsError(f"SHARD_COUNT must be between 1 and 1024, not {count_text!r}.")
+    if ids_text is None:
+        return count, None
+    ids: set[int] = set()
+    try:
+        for part in ids_text.split(","):
+            first, dash, last = part.strip().partition("-")
+            ids.update(range(int(first), int(last if dash else first) + 1))
+    except ValueError:
+        raise SettingsError(
+            f"SHARD_IDS must be shard numbers like 0,1 or 0-3, not {ids_text!r}."
+        ) from None
+    if not ids or min(ids) < 0 or max(ids) >= count:
+        raise SettingsError(
+            f"SHARD_IDS must be shard numbers from 0 to {count - 1} (SHARD_COUNT is {count}),"
+            f" not {ids_text!r}."
+        )
+    return count, tuple(sorted(ids))
+
+
 @dataclass(frozen=True, slots=True)
 class Settings:
     """Everything the bot reads from its environment."""
 
     discord_token: str | None = None
     database_path: str = DEFAULT_DATABASE_PATH
+    #: A PostgreSQL database's URL (then ``database_path`` is not used), from DATABASE_URL.
+    database_url: str | None = None
     dev_guild_id: int | None = None
     log_level: str = "INFO"
     discord_api_base: str | None = None
@@ -120,6 +181,25 @@ class Settings:
     muggins_seconds: float = DEFAULT_MUGGINS_SECONDS
     count_timeout_seconds: float = DEFAULT_COUNT_TIMEOUT_SECONDS
     retention_days: float = DEFAULT_RETENTION_DAYS
+    #: How many shards the bot has in all, and which of them this process runs (None: every
+    #: shard, or no sharding at all when ``shard_count`` is None too).
+    shard_count: int | None = None
+    shard_ids: tuple[int, ...] | None = None
+
+    @property
+    def database(self) -> str:
+        """What :meth:`bot.store.Store.open` is given: the PostgreSQL URL, or the SQLite path."""
+        return self.database_url or self.database_path
+
+    @property
+    def database_name(self) -> str:
+        """The setting that names the database, for messages (``DATABASE_URL`` or the path)."""
+        return "DATABASE_URL" if self.database_url else "DATABASE_PATH"
+
+    @property
+    def several_processes(self) -> bool:
+        """Whether other processes run the rest of the bot's shards."""
+        return self.shard_ids is not None and self.shard_count != len(self.shard_ids)
 
     @property
     def idle_expiry(self) -> timedelta:
@@ -159,9 +239,19 @@ class Settings:
         if env is None:
             load_dotenv(dotenv_path=dotenv_path, override=False)
             env = os.environ
+        database_path, database_url = _database_url(env)
+        shard_count, shard_ids = _shards(env)
+        if shard_ids is not None and shard_count != len(shard_ids) and database_url is None:
+            raise SettingsError(
+                "Running some shards here and others in another process needs a database they "
+                "share: set DATABASE_URL=postgresql://... (SQLite is one process's file)."
+            )
         return cls(
             discord_token=_optional(env, "DISCORD_TOKEN"),
-            database_path=_optional(env, "DATABASE_PATH") or DEFAULT_DATABASE_PATH,
+            database_path=database_path,
+            database_url=database_url,
+            shard_count=shard_count,
+            shard_ids=shard_ids,
             dev_guild_id=_optional_int(env, "DEV_GUILD_ID"),
             log_level=_log_level(env, "LOG_LEVEL"),
             discord_api_base=_optional(env, "DISCORD_API_BASE"),

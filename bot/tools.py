@@ -1,6 +1,7 @@
 """What the maintenance commands (``python -m bot.ratings``, ``python -m bot.compact``) share:
-which database they work on (``--database``, else ``DATABASE_PATH``), and one line, not a
-traceback, when it is missing or cannot be used."""
+which database they work on (``--database``: a SQLite file's path or a PostgreSQL URL, else the
+one ``DATABASE_URL`` or ``DATABASE_PATH`` names), and one line, not a traceback, when it is
+missing or cannot be used."""
 
 from __future__ import annotations
 
@@ -12,25 +13,31 @@ from typing import Any
 
 from bot.core.storage import UnusableStore
 from bot.settings import Settings, SettingsError
+from bot.store import is_postgres_url
 
 __all__ = ["run_on_database"]
 
 
 def run_on_database(given: str | None, work: Callable[[str], Coroutine[Any, Any, int]]) -> int:
-    """Run ``work`` on the database at ``given`` (or ``DATABASE_PATH``); its exit status, or 2
+    """Run ``work`` on the database ``given`` names (or the settings do); its exit status, or 2
     with one line on standard error when there is no database there or it cannot be used."""
-    path = given
-    if path is None:
+    database = given
+    if database is None:
         try:
-            path = Settings.from_env().database_path
+            database = Settings.from_env().database
         except SettingsError as err:
             print(err, file=sys.stderr)
             return 2
-    if not Path(path).is_file():
-        print(f"No database at {path}: set DATABASE_PATH or pass --database.", file=sys.stderr)
+    postgres = is_postgres_url(database)
+    if not postgres and not Path(database).is_file():
+        print(
+            f"No database at {database}: set DATABASE_URL or DATABASE_PATH, or pass --database.",
+            file=sys.stderr,
+        )
         return 2
     try:
-        return asyncio.run(work(path))
+        return asyncio.run(work(database))
     except UnusableStore as err:
-        print(f"The database {path} cannot be used: {err}", file=sys.stderr)
+        named = "The PostgreSQL database" if postgres else f"The database {database}"
+        print(f"{named} cannot be used: {err}", file=sys.stderr)
         return 2

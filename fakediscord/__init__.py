@@ -10,7 +10,7 @@ loaded by tests/conftest.py)::
         al, bea = fd.add_user("Al"), fd.add_user("Bea")
         guild.add_member(al)
         guild.add_member(bea, moderator=True)
-        bot = await bots.process(database_path=tmp_path / "bot.db", dev_guild=guild.id)
+        bot = await bots.process(database=tmp_path / "bot.db", dev_guild=guild.id)
         # or: bot = await bots.in_process(lambda: MyBot(...))
         r = await fd.slash(al, general, "/cribbage new players:2")
         assert r.response.type == 4 and not r.ephemeral and "Join" in r.content

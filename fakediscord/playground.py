@@ -370,7 +370,7 @@ async def playground(
                 child = BotProcess(
                     fd,
                     bot_args,
-                    database_path=Path(scratch) / "playground.db",
+                    database=Path(scratch) / "playground.db",
                     dev_guild=guild.id,
                     ready_timeout=60,
                 )

@@ -171,7 +171,7 @@ class BotProcess(RunningBot):
         fd: FakeDiscord,
         args: Sequence[str] = ("-m", "bot"),
         *,
-        database_path: str | os.PathLike[str] | None = None,
+        database: str | os.PathLike[str] | None = None,
         dev_guild: int | None = None,
         env: dict[str, str] | None = None,
         cwd: str | os.PathLike[str] | None = None,
@@ -180,7 +180,8 @@ class BotProcess(RunningBot):
     ) -> None:
         super().__init__(fd)
         self.args = list(args)
-        self.database_path = database_path
+        #: A SQLite file's path, or a ``postgresql://`` URL (passed as DATABASE_URL).
+        self.database = database
         self.dev_guild = dev_guild
         self.extra_env = env or {}
         self.cwd = cwd or REPO_ROOT
@@ -203,8 +204,12 @@ class BotProcess(RunningBot):
                 p for p in (str(REPO_ROOT), os.environ.get("PYTHONPATH", "")) if p
             ),
         )
-        if self.database_path is not None:
-            env["DATABASE_PATH"] = str(self.database_path)
+        if self.database is not None:
+            where = str(self.database)
+            if where.startswith(("postgresql://", "postgres://")):
+                env["DATABASE_URL"] = where
+            else:
+                env["DATABASE_PATH"] = where
         if self.dev_guild is not None:
             env["DEV_GUILD_ID"] = str(self.dev_guild)
         env.update(self.extra_env)

@@ -69,7 +69,7 @@ from bot.core.replies import Choice, Outcome, Reply, User
 from bot.core.results import result_rows
 from bot.core.shuffles import RecordingRandom
 from bot.core.stats import stats_pictures
-from bot.core.storage import GameStore
+from bot.core.storage import GameStore, VersionConflict
 from bot.core.tally import Tally
 from engine.cards import Card, cards_str, parse_cards
 from engine.coach import review_view
@@ -144,7 +144,13 @@ def _answers(
     @functools.wraps(call)
     async def entered(self: GameService, /, *args: _P.args, **kwargs: _P.kwargs) -> Outcome:
         try:
-            return await call(self, *args, **kwargs)
+            try:
+                return await call(self, *args, **kwargs)
+            except VersionConflict:
+                # Another process changed the game between this call's read and its write
+                # (the channel's lock only orders the calls of this one): read it again and
+                # try once more; what was asked may now be refused for what changed.
+                return await call(self, *args, **kwargs)
         except Departed as refusal:
             # Refused, and the table now owes the notice that the player left.
             return Outcome(
@@ -190,10 +196,14 @@ class GameService:
         remind_after: timedelta = REMIND_AFTER,
         muggins_window: timedelta = MUGGINS_WINDOW,
         count_timeout: timedelta = COUNT_TIMEOUT,
+        shared: bool = False,
         membership: Membership | None = None,
         retention: timedelta | None = None,
     ) -> None:
         self._store = store
+        # Other processes write the same games (several shards, one PostgreSQL database): what
+        # was sent of a game's messages is read from the store each time, not kept here.
+        self._shared = shared
         #: How long an ended game is kept whole before it is pruned (None: for ever).
         self._retention = retention
         self._membership: Membership = membership or EveryoneStays()
@@ -213,6 +223,8 @@ class GameService:
         # Game id -> channel id (which never changes), to find a click's lock without a read.
         self._channels: dict[int, int] = {}
         self._games = LoadedGames(rng_factory)
+        # Games with a move being applied and saved in this process right now.
+        self._moving: set[int] = set()
         # user id -> until when their DM link need not be written again.
         self._dm_linked: dict[int, float] = {}
         # Lobby messages known to be a game's (so /cribbage new's answer is stored once).
@@ -235,10 +247,12 @@ class GameService:
         remind_after: timedelta = REMIND_AFTER,
         muggins_window: timedelta = MUGGINS_WINDOW,
         count_timeout: timedelta = COUNT_TIMEOUT,
+        shared: bool = False,
         membership: Membership | None = None,
         retention: timedelta | None = None,
     ) -> GameService:
-        """A service with real randomness and the UTC clock (what the running bot uses)."""
+        """A service with real randomness and the UTC clock (what the running bot uses);
+        ``shared`` when other processes of the bot use the same database."""
         system = random.SystemRandom()
         return cls(
             store,
@@ -249,6 +263,7 @@ class GameService:
             remind_after=remind_after,
             muggins_window=muggins_window,
             count_timeout=count_timeout,
+            shared=shared,
             membership=membership,
             retention=retention,
         )
@@ -371,16 +386,21 @@ class GameService:
         transaction, and say what happened. ``answering``: the deal of the hand message whose
         control was used (its new look is the click's answer)."""
         game, record = loaded.game, loaded.record
-        # The action changes these objects: until it is saved they must not be reused.
+        # The action changes these objects: until it is saved they must not be reused, and
+        # until it is answered nothing drawn before it may be sent (see moved_on).
         self._games.drop(record.id)
-        before = views_before(game)
-        events = act(game)
-        # The reply is about the person's own move, before the computer changes the table.
-        said = reply(game, events)
-        # Every accepted discard, play or resignation adds exactly one entry to the log.
-        steps = [Step(game.actions[-1], events, before, game.public_view())]
-        steps += computer_moves(record.seats, game, self._computers)
-        version = await self._save_move(loaded, steps)
+        self._moving.add(record.id)
+        try:
+            before = views_before(game)
+            events = act(game)
+            # The reply is about the person's own move, before the computer changes the table.
+            said = reply(game, events)
+            # Every accepted discard, play or resignation adds exactly one entry to the log.
+            steps = [Step(game.actions[-1], events, before, game.public_view())]
+            steps += computer_moves(record.seats, game, self._computers)
+            version = await self._save_move(loaded, steps)
+        finally:
+            self._moving.discard(record.id)
         outcome = Outcome(
             reply=Reply(said), game_id=record.id, channel_id=record.channel_id, changed=True
         )
@@ -902,7 +922,10 @@ class GameService:
 
     async def _sent_of(self, game_id: int) -> dict[str, MessageRecord]:
         """What was last sent of a game's messages, read once and then kept with every send
-        (this process is the one that sends them)."""
+        (this process is the one that sends them; with other processes answering clicks on
+        them, it is read every time)."""
+        if self._shared:
+            return await self._store.messages(game_id)
         sent = self._sent.get(game_id)
         if sent is None:
             sent = await self._store.messages(game_id)
@@ -913,7 +936,10 @@ class GameService:
         return sent
 
     async def _refusals(self, game_id: int) -> dict[int, int]:
-        """Seat -> the deal its DMs were refused in, read once and then kept up to date."""
+        """Seat -> the deal its DMs were refused in, read once and then kept up to date (read
+        every time when other processes may learn of a refusal)."""
+        if self._shared:
+            return await self._store.dm_refusals(game_id)
         refused = self._refused.get(game_id)
         if refused is None:
             refused = await self._store.dm_refusals(game_id)
@@ -960,16 +986,23 @@ class GameService:
             self._settled.popitem(last=False)
         return drawn
 
-    def moved_on(self, owing: Owing) -> bool:
-        """Whether the game has changed since ``owing`` was drawn (as far as this process
-        knows, from the games it keeps loaded): then what it owes is stale, draw it again."""
+    async def moved_on(self, owing: Owing) -> bool:
+        """Whether the game has changed since ``owing`` was drawn, or is changing now in this
+        process: then what it owes is stale, draw it again. Alone, this process knows from the
+        games it keeps loaded; with other processes moving the same games, it asks the store."""
+        if owing.game_id in self._moving:
+            return True
+        if self._shared:
+            current = await self._store.game_version(owing.game_id)
+            return current is not None and current != owing.version
         known = self._games.version(owing.game_id)
         return known is not None and known != owing.version
 
     async def sent(self, game_id: int, message: MessageRecord) -> None:
         """A message of the game was sent or edited as ``message`` says."""
         await self._store.set_message(game_id, message)
-        (await self._sent_of(game_id))[message.key] = message
+        if not self._shared:
+            (await self._sent_of(game_id))[message.key] = message
 
     async def answered(
         self,
@@ -1005,7 +1038,8 @@ class GameService:
     async def gone(self, game_id: int, key: str) -> None:
         """A message of the game is gone from Discord (someone deleted it): send it again."""
         await self._store.forget_message(game_id, key)
-        (await self._sent_of(game_id)).pop(key, None)
+        if not self._shared:
+            (await self._sent_of(game_id)).pop(key, None)
 
     async def dms_refused(self, game_id: int, user_id: int) -> None:
         """Discord refused a DM to this player: no more DMs to them this deal; the channel is

@@ -32,7 +32,6 @@ from engine.outcome import Scoring
 __all__ = [
     "ChannelBusy",
     "GameStore",
-    "SchemaTooNew",
     "StoreError",
     "UnusableStore",
     "VersionConflict",
@@ -59,23 +58,9 @@ class ChannelBusy(StoreError):
 
 class UnusableStore(Exception):
     """The store cannot be opened for use as it is: the file is not a database, is damaged,
-    cannot be written, or was made by a newer release. ``str()`` says what is wrong and what
-    to do, in words for whoever runs the bot (the caller names the setting). Nothing was
-    changed."""
-
-
-class SchemaTooNew(UnusableStore):
-    """The database's schema is newer than this code's last migration: a newer release made
-    it, and this one would misread it (or read its rules as something else)."""
-
-    def __init__(self, found: int, known: int) -> None:
-        super().__init__(
-            f"it has schema version {found}, from a newer release of the bot; this release "
-            f"knows versions up to {known}. Run the newer release, or restore a backup made "
-            "by this one."
-        )
-        self.found = found
-        self.known = known
+    cannot be written, or was made by a newer release (``bot.store.NewerSchema``). ``str()``
+    says what is wrong and what to do, in words for whoever runs the bot (the caller names the
+    setting). Nothing was changed."""
 
 
 class GameStore(Protocol):
@@ -106,6 +91,10 @@ class GameStore(Protocol):
         """The game with this id, or None."""
         ...
 
+    async def game_version(self, game_id: int) -> int | None:
+        """The game's version now (None for a game that does not exist)."""
+        ...
+
     async def open_game_in_channel(self, channel_id: int) -> GameRecord | None:
         """The lobby or active game in this channel, or None."""
         ...
@@ -115,10 +104,10 @@ class GameStore(Protocol):
         ...
 
     async def idle_games(
-        self, before: float, *, after: int = 0, limit: int = -1
+        self, before: float, *, after: int = 0, limit: int | None = None
     ) -> list[GameRecord]:
         """Open games whose last change was before ``before``, by id from after ``after``, at
-        most ``limit`` of them (-1: all)."""
+        most ``limit`` of them (None: all)."""
         ...
 
     async def set_seats(

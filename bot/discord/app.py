@@ -28,13 +28,14 @@ from discord.ext import commands, tasks
 
 from bot.core.service import GameService
 from bot.core.storage import UnusableStore
+from bot.discord.cluster import Cluster
 from bot.discord.commands import CribbageCommands
 from bot.discord.components import DYNAMIC_ITEMS
 from bot.discord.interactions import SORRY, DiscordIO, known_error_text, send_error
 from bot.discord.logs import configure_logging
 from bot.discord.members import DiscordMembers
 from bot.settings import Settings, StartupError
-from bot.store import Store
+from bot.store import Dialect, Store
 from engine.coach import review_view
 from engine.game import Game
 
@@ -61,21 +62,27 @@ def point_at_api(api_base: str | None, gateway_url: str | None) -> None:
         discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY = yarl.URL(gateway_url)
 
 
-class CribbageBot(commands.Bot):
-    """The cribbage bot: the ``/cribbage`` group, its components and the game service."""
+class CribbageBot(commands.AutoShardedBot):
+    """The cribbage bot: the ``/cribbage`` group, its components and the game service.
+
+    Sharded as the settings say: without ``SHARD_COUNT`` one gateway connection (shard 0 of 1),
+    as an unsharded bot; with it, ``SHARD_IDS`` (or every shard) in this process.
+    """
 
     service: GameService
     store: Store
+    cluster: Cluster
 
     def __init__(
         self,
         settings: Settings,
         *,
-        service: GameService | None = None,
         store: Store | None = None,
+        service: GameService | None = None,
     ) -> None:
-        """``service``: a game service made elsewhere (tests); else one is made on ``store``,
-        or, without a store, on one this bot opens at ``settings.database_path`` and closes."""
+        """``store``: the store to use (start-up opens and checks it before logging in; a test
+        may bring its own); without one the bot opens ``settings.database`` and closes it.
+        ``service``: a game service made elsewhere (tests), on that store."""
         # Only the guilds intent: commands and components arrive as interactions, so the bot
         # needs neither message content nor the member list (no privileged intents).
         intents = discord.Intents.none()
@@ -90,42 +97,76 @@ class CribbageBot(commands.Bot):
             chunk_guilds_at_startup=False,
             member_cache_flags=discord.MemberCacheFlags.none(),
             allowed_mentions=discord.AllowedMentions(everyone=False, roles=False, users=True),
+            shard_count=settings.shard_count or 1,
+            **_shard_ids(settings),
         )
         self.settings = settings
         self.io = DiscordIO(self)
-        self._given_service = service
+        if service is not None and store is None:
+            raise ValueError("Give the bot its service's store too.")
         self._given_store = store
-        self._owns_store = service is None and store is None
+        self._given_service = service
+        self._owns_store = store is None
         self._store_closed = False
+        self._max_concurrency: int | None = None
         #: Set once ``setup_hook`` is done: from then on a stop signal closes the bot cleanly
         #: (before, :func:`run_bot` cancels the start-up instead).
         self.started = False
         self.tree.error(self.on_app_command_error)
 
     async def setup_hook(self) -> None:
-        """Open the store, build the service, register components and commands, sync."""
+        """Open the store, build the service, register components and commands; find out
+        whether this process is the one that sends (then sync the commands)."""
+        if self._given_store is not None:
+            self.store = self._given_store
+        else:
+            self.store = await Store.open(self.settings.database)
         if self._given_service is not None:
             self.service = self._given_service
         else:
-            if self._given_store is not None:
-                self.store = self._given_store
-            else:
-                self.store = await Store.open(self.settings.database_path)
             self.service = GameService.create(
                 self.store,
                 idle_expiry=self.settings.idle_expiry,
                 remind_after=self.settings.turn_reminder,
                 muggins_window=self.settings.muggins_window,
                 count_timeout=self.settings.count_timeout,
+                shared=self.store.dialect is Dialect.POSTGRES,
                 membership=DiscordMembers(self, self.io.pacer),
                 retention=self.settings.retention,
             )
+        self.cluster = Cluster(self.store, touch=self.io.touch, became_sender=self._became_sender)
         _warm_engine()
         self.add_dynamic_items(*DYNAMIC_ITEMS)
         self.tree.add_command(CribbageCommands())
-        await self._sync_commands()
+        shards = self.settings.shard_ids
+        await self.cluster.start(
+            holds_back=self.settings.several_processes and shards is not None and 0 in shards
+        )
+        if self.cluster.sender:
+            await self._sync_commands()
+        else:
+            log.info("commands are synced by the process that sends")
         self.expire_idle_games.start()
         self.started = True
+
+    async def _became_sender(self) -> None:
+        """Another process stopped sending and this one took over: sync the commands (a new
+        release may have changed them) and bring every game's messages up to date."""
+        await self._sync_commands()
+        if self.is_ready():
+            await self.io.reconcile()
+
+    async def before_identify_hook(self, shard_id: int | None, *, initial: bool = False) -> None:
+        """With the shards split over several processes, wait for this shard's turn to IDENTIFY
+        across all of them (Discord allows ``max_concurrency`` per 5 s per token); a process
+        that runs every shard has discord.py's own wait between its shards."""
+        if not (self.cluster.shared and self.settings.several_processes):
+            await super().before_identify_hook(shard_id, initial=initial)
+            return
+        if self._max_concurrency is None:
+            limits = await self.fetch_session_start_limits()
+            self._max_concurrency = limits.max_concurrency
+        await self.cluster.before_identify(shard_id or 0, self._max_concurrency)
 
     async def _sync_commands(self) -> None:
         guild_id = self.settings.dev_guild_id
@@ -154,7 +195,8 @@ class CribbageBot(commands.Bot):
         restart: what the bot was about to send when it stopped). ``on_ready`` comes again
         after a reconnect; reconciling again then is harmless (only differences are sent)."""
         log.info("logged in as %s (%s)", self.user, self.user.id if self.user else "?")
-        await self.io.reconcile()
+        if self.cluster.sender:
+            await self.io.reconcile()
 
     async def on_app_command_error(
         self, interaction: discord.Interaction[Any], error: app_commands.AppCommandError
@@ -177,6 +219,8 @@ class CribbageBot(commands.Bot):
         that ended longer ago than the retention period; forget the rate buckets of channels
         and interactions long idle."""
         self.io.pacer.forget_idle()
+        if not self.cluster.sender:
+            return  # the process that sends expires them, once for the whole bot
         try:
             # Each game's messages go out as it is ended, while the pass goes on in batches.
             await self.service.expire_idle(on_expired=self.io.keeper_touch)
@@ -200,11 +244,19 @@ class CribbageBot(commands.Bot):
         self.expire_idle_games.cancel()
         if hasattr(self, "service"):
             await self.io.shut_down()
+        if hasattr(self, "cluster"):
+            await self.cluster.stop()
         await super().close()
         if self._owns_store and hasattr(self, "store") and not self._store_closed:
             # close() runs twice on a signal (the handler, then `async with`): close once.
             self._store_closed = True
+            log.info("database round trips: %d", self.store.db.round_trips)
             await self.store.close()
+
+
+def _shard_ids(settings: Settings) -> dict[str, Any]:
+    """The ``shard_ids`` argument when this process runs only some of the shards."""
+    return {} if settings.shard_ids is None else {"shard_ids": list(settings.shard_ids)}
 
 
 def _warm_engine() -> None:
@@ -222,15 +274,30 @@ def _warm_engine() -> None:
     log.debug("engine tables ready in %.0f ms", (time.perf_counter() - started) * 1000)
 
 
+def _database_named(settings: Settings) -> str:
+    """How a start-up line names the database: the setting, and the file (never the PostgreSQL
+    URL itself, which may hold a password)."""
+    if settings.database_url:
+        return "DATABASE_URL (PostgreSQL)"
+    return f"{settings.database_name}={settings.database_path}"
+
+
 async def open_store(settings: Settings) -> Store:
-    """The store at ``DATABASE_PATH``, checked and migrated; a :class:`StartupError` naming the
-    setting when it cannot be used (nothing on disk changed then)."""
+    """The store ``DATABASE_PATH`` (or ``DATABASE_URL``) names, checked and migrated; a
+    :class:`StartupError` naming the setting when it cannot be used (nothing on disk changed
+    then)."""
     try:
-        store = await Store.open(settings.database_path)
+        store = await Store.open(settings.database)
     except UnusableStore as error:
-        raise StartupError(f"DATABASE_PATH={settings.database_path}: {error}") from None
+        raise StartupError(f"{_database_named(settings)}: {error}") from None
+    except OSError as error:
+        # A PostgreSQL server out of reach (SQLite's problems are UnusableStore).
+        raise StartupError(
+            f"{_database_named(settings)}: cannot connect ({error}): check that the server runs"
+            " and the URL names it."
+        ) from None
     version = await store.user_version()
-    log.info("database %s ready (schema version %d)", settings.database_path, version)
+    log.info("database %s ready (schema version %d)", store.db.dialect.value, version)
     return store
 
 
@@ -293,6 +360,7 @@ async def run_bot(settings: Settings) -> None:
                 await _log_in(bot, token, settings)
                 await bot.connect()
         finally:
+            log.info("database round trips: %d", store.db.round_trips)
             # The store's worker thread would keep the process alive: close it whatever
             # happened (shielded, so a stop signal now cannot leave it half closed).
             await asyncio.shield(store.close())

@@ -17,7 +17,7 @@ import hashlib
 import io
 import logging
 import time
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any
 
@@ -85,12 +85,12 @@ class Superseded(Exception):
 
 
 #: Says whether what is about to be sent still shows the game as it is.
-Current = Callable[[], bool]
+Current = Callable[[], Awaitable[bool]]
 
 
-def _still(current: Current | None) -> None:
+async def _still(current: Current | None) -> None:
     """Raise :class:`Superseded` if the game moved on (checked after every pacing wait)."""
-    if current is not None and not current():
+    if current is not None and not await current():
         raise Superseded
 
 
@@ -312,7 +312,7 @@ class Courier:
             webhook = discord.Webhook.partial(self._app_id, link.token, client=self._client)
             try:
                 await self._pacer.webhook_slot(link.token)
-                _still(current)
+                await _still(current)
                 # A follow-up takes no nonce: if the process dies before its id is kept, the
                 # next start looks for it (see `posted_since`).
                 await self._service.posting(game_id, owed.key, link.channel_id)
@@ -331,7 +331,7 @@ class Courier:
             nonce = post_nonce(game_id, owed.key, known.message_id if known else None)
             payload = await self._payload(owed.view, editing=False)
             async with self._pacer.turn(channel_id, RequestKind.POST, urgent=True):
-                _still(current)
+                await _still(current)
                 sent = await dm.send(nonce=nonce, **payload)
         except discord.Forbidden as error:
             if error.code == DMS_CLOSED:
@@ -349,7 +349,7 @@ class Courier:
             return False
         assert known.token is not None
         await self._pacer.webhook_slot(known.token)
-        _still(current)
+        await _still(current)
         webhook = discord.Webhook.partial(self._app_id, known.token, client=self._client)
         payload = await self._payload(view, editing=True)
         try:
@@ -380,7 +380,7 @@ class Courier:
         try:
             edited = await self._payload(view, editing=True)
             async with self._pacer.turn(known.channel_id, RequestKind.EDIT, urgent=True):
-                _still(current)
+                await _still(current)
                 await dm.get_partial_message(known.message_id).edit(**edited)
         except discord.NotFound as error:
             if error.code == UNKNOWN_MESSAGE:

@@ -322,7 +322,13 @@ class DiscordIO:
     def keeper_touch(self, outcome: Outcome) -> None:
         """If ``outcome`` changed its game, have the keeper bring the game's messages up to date."""
         if outcome.changed and outcome.game_id is not None and outcome.channel_id is not None:
-            self.keeper.touch(outcome.game_id, outcome.channel_id)
+            self.touch(outcome.game_id, outcome.channel_id)
+
+    def touch(self, game_id: int, channel_id: int) -> None:
+        """The game changed: if this process is the one that sends, bring its messages up to
+        date (another process hears of the change from the database, see ``cluster``)."""
+        if self.bot.cluster.sender:
+            self.keeper.touch(game_id, channel_id)
 
     # -- calling the service ------------------------------------------------------------------
     async def _call(

@@ -16,6 +16,7 @@ whatever is missing or stale is sent. A send that failed is tried again after a 
 from __future__ import annotations
 
 import asyncio
+import functools
 import logging
 import time
 from collections.abc import Callable
@@ -264,7 +265,7 @@ class TableKeeper:
         click already updated the mover's hand: an older state must not overwrite it), or one
         shows something else (an earlier copy Discord gave back)."""
         for owed, known in due:
-            if self._service.moved_on(owing):
+            if await self._service.moved_on(owing):
                 return False
             try:
                 if not await self._deliver(owing, owed, known):
@@ -272,6 +273,9 @@ class TableKeeper:
             except Superseded:
                 return False  # it moved on while the DM waited for its turn
         return True
+
+    async def _still_current(self, owing: Owing) -> bool:
+        return not await self._service.moved_on(owing)
 
     async def _deliver(self, owing: Owing, owed: Owed, known: MessageRecord | None) -> bool:
         """Send one message and report it; a closed DM or channel is what the game hears of.
@@ -283,7 +287,7 @@ class TableKeeper:
                 owing.channel_id,
                 owed,
                 known,
-                lambda: not self._service.moved_on(owing),
+                functools.partial(self._still_current, owing),
             )
         except DmsClosed:
             assert owed.user_id is not None

@@ -1,9 +1,8 @@
-"""Checks made before the database is used, so that what would corrupt it is refused instead.
+"""Checks made before a SQLite file is opened, so that what would corrupt it is refused.
 
 :func:`check_file` runs before SQLite opens the file: SQLite writes to a file it is given
 (a journal beside it, a header if it is empty), so a file that is not a SQLite database, or
-one cut short, is refused on its first bytes alone and left exactly as it was.
-:func:`check_schema` refuses a schema newer than the code's migrations. Each raises
+one cut short, is refused on its first bytes alone and left exactly as it was. It raises
 :class:`~bot.core.storage.UnusableStore` with one sentence saying what to do.
 """
 
@@ -11,9 +10,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from bot.core.storage import SchemaTooNew, UnusableStore
+from bot.core.storage import UnusableStore
 
-__all__ = ["HEADER", "check_file", "check_schema"]
+__all__ = ["HEADER", "check_file"]
 
 #: The first 16 bytes of every SQLite 3 database file.
 HEADER = b"SQLite format 3\x00"
@@ -69,10 +68,3 @@ def _size_in_header(header: bytes) -> int | None:
     if header[24:28] != header[92:96] or pages == 0:
         return None
     return page_size * pages
-
-
-def check_schema(found: int, known: int) -> None:
-    """Refuse a database whose schema version (``PRAGMA user_version``) is newer than the
-    last migration this code has: a newer release made it."""
-    if found > known:
-        raise SchemaTooNew(found, known)

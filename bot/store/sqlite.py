@@ -1,201 +1,44 @@
-"""The SQLite store: every query the bot makes, with ``?`` placeholders, in this one module.
+"""SQLite through aiosqlite: the bot's default database, one file used by one process.
 
-Games, seats, the action log and results live in one file, reached through one aiosqlite
-connection (its worker thread runs the statements; the event loop only awaits them). Numbered
-``migrations/NNN_*.sql`` files are applied at start-up and tracked with ``PRAGMA user_version``.
-Each accepted action is one transaction: append to the log, update the snapshot
-``WHERE version = ?``, and for a finished game write the results; a write that lost a race
-raises :class:`~bot.core.storage.VersionConflict` and changes nothing.
-
-Every awaited statement is a hop to the worker thread and back, so each unit of work takes as
+One aiosqlite connection; its worker thread runs the statements and the event loop only awaits
+them. Every awaited statement is a hop to that thread and back, so each unit of work takes as
 few as aiosqlite's public API allows: a read is one ``execute_fetchall``; a write opens its
 transaction implicitly with its first statement (``isolation_level="IMMEDIATE"``: Python's
 sqlite3 issues ``BEGIN IMMEDIATE`` before it, in the same hop) and ends with ``commit``. One
 lock keeps units from interleaving on the shared connection (a read in the middle of another
 coroutine's transaction would see writes that may yet be rolled back).
+
+WAL mode with ``synchronous = NORMAL``: a commit survives the process being killed (what a bot
+restart is) without an fsync per move; only a power loss may drop the last commits.
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
-import dataclasses
-import itertools
-import re
 import sqlite3
-from collections.abc import AsyncIterator, Iterable, Sequence
+from collections.abc import AsyncIterator, Sequence
 from pathlib import Path
-from types import TracebackType
-from typing import Any, Self
+from typing import Any
 
 import aiosqlite
 
-from bot.core.records import (
-    DmLink,
-    GameRecord,
-    GameStatus,
-    LeaderRow,
-    MessageRecord,
-    PendingPost,
-    Ranked,
-    RatingChange,
-    ResultRecord,
-    Rival,
-    SeatRecord,
-    Standing,
-    StatsRow,
-)
-from bot.core.storage import ChannelBusy, UnusableStore, VersionConflict
+from bot.core.storage import UnusableStore
 from bot.store import preflight
-from bot.store import standings as derived
-from engine.counting import Counting
-from engine.outcome import Scoring
+from bot.store.database import Dialect, Row, UniqueViolation
 
-__all__ = ["MIGRATIONS_DIR", "Store", "migrations"]
+__all__ = ["SqliteDatabase"]
 
-MIGRATIONS_DIR = Path(__file__).with_name("migrations")
-_MIGRATION_NAME = re.compile(r"^(\d+)_[\w-]+\.sql$")
-#: Games that may still change (``GameStatus.LOBBY`` and ``ACTIVE``), as SQL.
-_OPEN = "('lobby', 'active')"
-#: Games that have ended (``GameStatus.FINISHED``, ``CANCELLED`` and ``EXPIRED``), as SQL.
-_ENDED = "status IN ('finished', 'cancelled', 'expired')"
-#: What SQLite says when a second open game is made in a channel (the partial unique index
-#: ``games_one_open_per_channel``): the one integrity error that means "channel busy".
-_CHANNEL_BUSY = "UNIQUE constraint failed: games.channel_id"
+_UNIQUE_FAILED = "UNIQUE constraint failed: "
 
 
-def migrations(directory: Path = MIGRATIONS_DIR) -> list[tuple[int, Path]]:
-    """The numbered migration files, in order."""
-    found = []
-    for path in directory.iterdir():
-        match = _MIGRATION_NAME.match(path.name)
-        if match:
-            found.append((int(match.group(1)), path))
-    found.sort()
-    numbers = [n for n, _ in found]
-    if len(set(numbers)) != len(numbers):
-        raise RuntimeError(f"Two migrations share a number in {directory}.")
-    return found
-
-
-_GAME_COLUMNS = (
-    "g.id, g.guild_id, g.channel_id, g.status, g.creator_id, g.num_players, g.target,"
-    " g.vs_computer, g.snapshot, g.version, g.created_at, g.updated_at, g.end_note,"
-    " g.scoring, g.counting,"
-    " s.seat, s.user_id, s.display_name, s.is_computer, s.computer_level"
-)
-#: The columns of ``results`` that hold a ResultRecord, named as its fields.
-_RESULT_FIELDS = tuple(field.name for field in dataclasses.fields(ResultRecord))
-_RESULT_COLUMNS = ", ".join(_RESULT_FIELDS)
-#: Flags SQLite keeps as 0 and 1.
-_RESULT_FLAGS = frozenset({"is_computer", "won", "skunk_given", "skunk_taken"})
-
-
-def _result(row: sqlite3.Row) -> ResultRecord:
-    """A ResultRecord from a row of its columns."""
-    values: dict[str, Any] = {
-        name: bool(row[name]) if name in _RESULT_FLAGS else row[name] for name in _RESULT_FIELDS
-    }
-    return ResultRecord(**values)
-
-
-def _games(rows: Iterable[sqlite3.Row]) -> list[GameRecord]:
-    """Games with their seats, from rows of ``games`` LEFT JOIN ``seats`` ordered by game."""
-    games: list[GameRecord] = []
-    for _, group in itertools.groupby(rows, key=lambda row: row["id"]):
-        members = list(group)
-        first = members[0]
-        seats = tuple(
-            SeatRecord(
-                r["seat"],
-                r["user_id"],
-                r["display_name"],
-                bool(r["is_computer"]),
-                r["computer_level"],
-            )
-            for r in members
-            if r["seat"] is not None
-        )
-        games.append(
-            GameRecord(
-                id=first["id"],
-                guild_id=first["guild_id"],
-                channel_id=first["channel_id"],
-                status=GameStatus(first["status"]),
-                creator_id=first["creator_id"],
-                num_players=first["num_players"],
-                target=first["target"],
-                vs_computer=bool(first["vs_computer"]),
-                snapshot=first["snapshot"],
-                version=first["version"],
-                created_at=first["created_at"],
-                updated_at=first["updated_at"],
-                seats=seats,
-                end_note=first["end_note"],
-                scoring=Scoring(first["scoring"]),
-                counting=Counting(first["counting"]),
-            )
-        )
-    return games
-
-
-def _seat_rows(game_id: int, seats: Iterable[SeatRecord]) -> list[tuple[Any, ...]]:
-    return [(game_id, s.seat, s.user_id, s.name, int(s.is_computer), s.level) for s in seats]
-
-
-_INSERT_SEATS = (
-    "INSERT INTO seats (game_id, seat, user_id, display_name, is_computer, computer_level)"
-    " VALUES (?, ?, ?, ?, ?, ?)"
-)
-
-
-def _result_rows(
-    game_id: int, results: Sequence[ResultRecord], now: float, order: int
-) -> list[tuple[Any, ...]]:
-    vs_computer = int(any(r.is_computer for r in results))
-    return [
-        (
-            game_id,
-            r.seat,
-            r.user_id,
-            r.display_name,
-            int(r.is_computer),
-            vs_computer,
-            int(r.won),
-            r.game_points,
-            int(r.skunk_given),
-            int(r.skunk_taken),
-            r.score,
-            r.final_scores,
-            r.reason,
-            r.pegging_points,
-            r.hand_points,
-            r.crib_points,
-            r.deals,
-            r.best_hand,
-            r.best_hand_cards,
-            r.twenty_nines,
-            r.points_missed,
-            r.muggins_given,
-            r.muggins_taken,
-            r.computer_level,
-            now,
-            order,
-            game_id,
-        )
-        for r in results
-    ]
-
-
-_INSERT_RESULTS = (
-    "INSERT INTO results (game_id, guild_id, seat, user_id, display_name, is_computer,"
-    " vs_computer, won, game_points, skunk_given, skunk_taken, score, final_scores,"
-    " reason, pegging_points, hand_points, crib_points, deals, best_hand,"
-    " best_hand_cards, twenty_nines, points_missed, muggins_given, muggins_taken,"
-    " computer_level, finished_at, rated_order)"
-    f" SELECT ?, guild_id, {', '.join('?' for _ in range(25))}"
-    " FROM games WHERE id = ?"
-)
+def _unique(error: sqlite3.IntegrityError) -> UniqueViolation | None:
+    """The unique index a write broke (SQLite names its columns), or None for any other
+    integrity error (a CHECK, a foreign key: a bug, not a refusal)."""
+    text = str(error)
+    if text.startswith(_UNIQUE_FAILED):
+        return UniqueViolation(text.removeprefix(_UNIQUE_FAILED))
+    return None
 
 
 def _unusable(error: sqlite3.Error) -> UnusableStore:
@@ -208,763 +51,174 @@ def _unusable(error: sqlite3.Error) -> UnusableStore:
     return UnusableStore(f"SQLite cannot use it ({error}).")
 
 
-class Store:
-    """Async access to the bot's database. Open with ``await Store.open(path)``."""
+async def _prepare(db: aiosqlite.Connection) -> None:
+    """The connection's settings, and a write that changes nothing, rolled back (the schema
+    version set to itself): SQLite refuses it at once when the file or its folder is
+    read-only, which would otherwise show only at the first move."""
+    [(version,)] = await db.execute_fetchall("PRAGMA user_version")
+    if version == 0 and not await db.execute_fetchall("SELECT 1 FROM sqlite_master LIMIT 1"):
+        # A new file: let pruning give space back a little at a time (this can only be
+        # chosen before the first table; an older file needs one VACUUM, python -m
+        # bot.compact).
+        await db.execute("PRAGMA auto_vacuum = INCREMENTAL")
+    await db.execute("PRAGMA journal_mode = WAL")
+    await db.execute("PRAGMA foreign_keys = ON")
+    await db.execute("PRAGMA synchronous = NORMAL")
+    await db.execute("PRAGMA busy_timeout = 5000")
+    try:
+        await db.executescript(f"BEGIN IMMEDIATE; PRAGMA user_version = {int(version)}; ROLLBACK;")
+    except sqlite3.Error:
+        if db.in_transaction:
+            await db.rollback()
+        raise
 
-    def __init__(self, db: aiosqlite.Connection) -> None:
-        self._db = db
+
+class _SqliteTransaction:
+    """Statements on the shared connection, inside the transaction the first one opened."""
+
+    def __init__(self, owner: SqliteDatabase) -> None:
+        self._owner = owner
+        self._db = owner.connection
+
+    async def fetch(self, sql: str, params: Sequence[Any] = ()) -> list[Row]:
+        self._owner.round_trips += 1
+        try:
+            return list(await self._db.execute_fetchall(sql, params))
+        except sqlite3.IntegrityError as error:
+            raise _unique(error) or error from None
+
+    async def execute(self, sql: str, params: Sequence[Any] = ()) -> int:
+        self._owner.round_trips += 1
+        try:
+            cursor = await self._db.execute(sql, params)
+        except sqlite3.IntegrityError as error:
+            raise _unique(error) or error from None
+        return cursor.rowcount
+
+    async def executemany(self, sql: str, rows: Sequence[Sequence[Any]]) -> None:
+        if not rows:
+            return
+        self._owner.round_trips += 1
+        try:
+            await self._db.executemany(sql, rows)
+        except sqlite3.IntegrityError as error:
+            raise _unique(error) or error from None
+
+    async def serialize(self, key: int) -> None:
+        """Nothing to do: a write transaction here began with ``BEGIN IMMEDIATE``, which holds
+        the database's one write lock until it ends."""
+
+
+class SqliteDatabase:
+    """The bot's SQLite file. Open with ``await SqliteDatabase.open(path)``."""
+
+    dialect = Dialect.SQLITE
+
+    def __init__(self, connection: aiosqlite.Connection, location: str) -> None:
+        self.connection = connection
+        self.location = location
+        self.round_trips = 0
         self._lock = asyncio.Lock()
 
     @classmethod
-    async def open(cls, path: str | Path, *, migrations_dir: Path = MIGRATIONS_DIR) -> Self:
-        """Open (creating if needed) the database at ``path`` and apply pending migrations.
+    async def open(cls, path: str | Path) -> SqliteDatabase:
+        """Open (creating if needed) the database file at ``path``.
 
-        Raises :class:`~bot.core.storage.UnusableStore` (nothing changed) when the file is
-        not a SQLite database or is cut short (checked before SQLite touches it), when its
-        schema is newer than the last migration here, or when it cannot be written.
+        Raises :class:`~bot.core.storage.UnusableStore` (nothing changed) for a directory, a
+        missing folder, a file that is not a SQLite database or is shorter than its header
+        says (checked before SQLite touches it), and a file or folder it cannot write.
         """
         preflight.check_file(Path(path))
-        found = migrations(migrations_dir)
-        known = found[-1][0] if found else 0
         try:
             db = await aiosqlite.connect(str(path), isolation_level="IMMEDIATE")
         except sqlite3.Error as error:
             raise _unusable(error) from error
         try:
             db.row_factory = sqlite3.Row
-            store = cls(db)
-            await store._prepare(known)
-            await store._migrate(migrations_dir)
-            if await store._ratings_missing():
-                # Results kept from before the ratings (migration 006): rate them once.
-                await store.rebuild_ratings()
+            try:
+                await _prepare(db)
+            except sqlite3.Error as error:
+                raise _unusable(error) from error
         except BaseException:
             await db.close()
             raise
-        return store
+        return cls(db, str(path))
 
-    async def _prepare(self, known: int) -> None:
-        """Before any migration: refuse a schema newer than ``known``, set the connection's
-        pragmas, and make sure the file can be written (a read-only file or folder would
-        otherwise only show at the first move)."""
-        try:
-            version = await self.user_version()
-            preflight.check_schema(version, known)
-            if version == 0 and not await self._read("SELECT 1 FROM sqlite_master LIMIT 1"):
-                # A new database: let pruning give space back a little at a time (this can
-                # only be chosen before the first table; an older file needs one VACUUM,
-                # `python -m bot.compact`).
-                await self._db.execute("PRAGMA auto_vacuum = INCREMENTAL")
-            await self._db.execute("PRAGMA journal_mode = WAL")
-            await self._db.execute("PRAGMA foreign_keys = ON")
-            # With WAL, NORMAL syncs at checkpoints, not at each commit: a commit survives a
-            # crash of the process (what a bot restart is); only a power loss may drop the
-            # last commits. Each action costs no fsync.
-            await self._db.execute("PRAGMA synchronous = NORMAL")
-            await self._db.execute("PRAGMA busy_timeout = 5000")
-            await self._check_writable(version)
-        except sqlite3.Error as error:
-            raise _unusable(error) from error
-
-    async def _check_writable(self, version: int) -> None:
-        """A write that changes nothing (the schema version set to itself), rolled back:
-        SQLite refuses it at once when the file or its folder is read-only."""
-        try:
-            await self._db.executescript(
-                f"BEGIN IMMEDIATE; PRAGMA user_version = {int(version)}; ROLLBACK;"
-            )
-        except sqlite3.Error:
-            if self._db.in_transaction:
-                await self._db.rollback()
-            raise
-
-    async def close(self) -> None:
-        """Close the connection (after any unit of work still running)."""
-        async with self._lock:
-            await self._db.close()
-
-    async def __aenter__(self) -> Store:
-        return self
-
-    async def __aexit__(
-        self,
-        exc_type: type[BaseException] | None,
-        exc: BaseException | None,
-        tb: TracebackType | None,
-    ) -> None:
-        await self.close()
-
-    async def _migrate(self, directory: Path) -> None:
-        current = await self.user_version()
-        for number, path in migrations(directory):
-            if number <= current:
-                continue
-            sql = path.read_text(encoding="utf-8")
-            # The script and the new user_version commit together, or not at all.
-            try:
-                await self._db.executescript(
-                    f"BEGIN IMMEDIATE;\n{sql}\nPRAGMA user_version = {int(number)};\nCOMMIT;"
-                )
-            except BaseException:
-                if self._db.in_transaction:
-                    await self._db.rollback()
-                raise
-
-    # -- units of work ----------------------------------------------------------------------
-    async def _read(self, sql: str, params: Sequence[Any] = ()) -> list[sqlite3.Row]:
+    async def fetch(self, sql: str, params: Sequence[Any] = ()) -> list[Row]:
         """One query's rows, in one hop."""
         async with self._lock:
-            return list(await self._db.execute_fetchall(sql, params))
+            self.round_trips += 1
+            return list(await self.connection.execute_fetchall(sql, params))
 
     @contextlib.asynccontextmanager
-    async def _writing(self) -> AsyncIterator[aiosqlite.Connection]:
+    async def transaction(self) -> AsyncIterator[_SqliteTransaction]:
         """A transaction: the first write statement begins it (in its own hop); commit at the
         end, or roll back if anything in the block raised."""
         async with self._lock:
             try:
-                yield self._db
+                yield _SqliteTransaction(self)
             except BaseException:
-                if self._db.in_transaction:
-                    await self._db.rollback()
+                if self.connection.in_transaction:
+                    await self.connection.rollback()
                 raise
-            await self._db.commit()
+            self.round_trips += 1
+            await self.connection.commit()
 
-    async def _games(self, where: str, params: Sequence[Any]) -> list[GameRecord]:
-        """Games matching ``where`` (a fixed condition written in this module, never input)
-        with their seats, in one query."""
-        rows = await self._read(
-            f"SELECT {_GAME_COLUMNS} FROM games g LEFT JOIN seats s ON s.game_id = g.id"
-            f" WHERE {where} ORDER BY g.id, s.seat",
-            params,
-        )
-        return _games(rows)
+    async def schema_version(self) -> int:
+        """``PRAGMA user_version``: the number of the last migration applied."""
+        rows = await self.fetch("PRAGMA user_version")
+        return int(rows[0][0])
 
-    async def _bump(
-        self,
-        db: aiosqlite.Connection,
-        game_id: int,
-        version: int,
-        *,
-        now: float,
-        status: GameStatus | None = None,
-        snapshot: str | None = None,
-    ) -> None:
-        """Move the game to the next version, or raise VersionConflict if it is not at
-        ``version`` any more (the check that makes two racing writes fail one way)."""
-        cursor = await db.execute(
-            "UPDATE games SET version = version + 1, updated_at = ?,"
-            " status = COALESCE(?, status), snapshot = COALESCE(?, snapshot)"
-            " WHERE id = ? AND version = ?",
-            (now, status, snapshot, game_id, version),
-        )
-        if cursor.rowcount != 1:
-            raise VersionConflict()
+    async def apply_migration(self, number: int, sql: str) -> None:
+        """The script and the new ``user_version`` commit together, or not at all."""
+        async with self._lock:
+            try:
+                await self.connection.executescript(
+                    f"BEGIN IMMEDIATE;\n{sql}\nPRAGMA user_version = {int(number)};\nCOMMIT;"
+                )
+            except BaseException:
+                if self.connection.in_transaction:
+                    await self.connection.rollback()
+                raise
 
-    # -- the database itself ----------------------------------------------------------------
-    async def user_version(self) -> int:
-        """The number of the last migration applied."""
-        return int((await self._read("PRAGMA user_version"))[0][0])
+    async def table_names(self) -> set[str]:
+        """The names of the tables in the file."""
+        rows = await self.fetch("SELECT name FROM sqlite_master WHERE type = 'table'")
+        return {row[0] for row in rows}
 
     async def journal_mode(self) -> str:
         """SQLite's journal mode (``wal`` once open)."""
-        return str((await self._read("PRAGMA journal_mode"))[0][0])
+        return str((await self.fetch("PRAGMA journal_mode"))[0][0])
 
     async def foreign_keys(self) -> bool:
         """Whether SQLite enforces foreign keys on this connection (it does once open)."""
-        return bool((await self._read("PRAGMA foreign_keys"))[0][0])
+        return bool((await self.fetch("PRAGMA foreign_keys"))[0][0])
 
-    # -- games -----------------------------------------------------------------------------
-    async def create_game(
-        self,
-        *,
-        guild_id: int | None,
-        channel_id: int,
-        creator: SeatRecord,
-        num_players: int,
-        target: int,
-        now: float,
-        vs_computer: bool = False,
-        scoring: Scoring = Scoring.LURCH,
-        counting: Counting = Counting.AUTO,
-    ) -> GameRecord:
-        """Open a lobby with ``creator`` in seat 0 and the table's options. Raises
-        :class:`ChannelBusy`."""
-        async with self._writing() as db:
-            try:
-                cursor = await db.execute(
-                    "INSERT INTO games (guild_id, channel_id, status, creator_id,"
-                    " num_players, target, vs_computer, version, created_at, updated_at,"
-                    " scoring, counting)"
-                    " VALUES (?, ?, 'lobby', ?, ?, ?, ?, 0, ?, ?, ?, ?)",
-                    (
-                        guild_id,
-                        channel_id,
-                        creator.user_id,
-                        num_players,
-                        target,
-                        int(vs_computer),
-                        now,
-                        now,
-                        str(scoring),
-                        str(counting),
-                    ),
-                )
-            except sqlite3.IntegrityError as error:
-                if str(error) != _CHANNEL_BUSY:
-                    raise  # another rule of the schema: a bug, not a busy channel
-                raise ChannelBusy() from None
-            game_id = cursor.lastrowid
-            assert game_id is not None
-            await db.executemany(_INSERT_SEATS, _seat_rows(game_id, [creator]))
-        found = await self.get_game(game_id)
-        assert found is not None
-        return found
-
-    async def get_game(self, game_id: int) -> GameRecord | None:
-        """The game with this id, or None."""
-        found = await self._games("g.id = ?", (game_id,))
-        return found[0] if found else None
-
-    async def open_game_in_channel(self, channel_id: int) -> GameRecord | None:
-        """The lobby or active game in this channel, or None."""
-        found = await self._games(f"g.channel_id = ? AND g.status IN {_OPEN}", (channel_id,))
-        return found[0] if found else None
-
-    async def last_game_in_channel(self, channel_id: int) -> GameRecord | None:
-        """The most recently opened game in this channel, whatever its status, or None."""
-        found = await self._games(
-            "g.id = (SELECT MAX(id) FROM games WHERE channel_id = ?)", (channel_id,)
-        )
-        return found[0] if found else None
-
-    async def idle_games(
-        self, before: float, *, after: int = 0, limit: int = -1
-    ) -> list[GameRecord]:
-        """Open games whose last change was before ``before``, by id from after ``after``, at
-        most ``limit`` of them (-1: all)."""
-        return await self._games(
-            f"g.id IN (SELECT id FROM games WHERE status IN {_OPEN} AND updated_at < ?"
-            " AND id > ? ORDER BY id LIMIT ?)",
-            (before, after, limit),
-        )
-
-    async def set_seats(
-        self, game_id: int, version: int, seats: Sequence[SeatRecord], *, now: float
-    ) -> int:
-        """Replace a lobby's seats; returns the new version. Raises :class:`VersionConflict`."""
-        async with self._writing() as db:
-            await self._bump(db, game_id, version, now=now)
-            await db.execute("DELETE FROM seats WHERE game_id = ?", (game_id,))
-            await db.executemany(_INSERT_SEATS, _seat_rows(game_id, seats))
-        return version + 1
-
-    async def save(
-        self,
-        game_id: int,
-        version: int,
-        *,
-        now: float,
-        status: GameStatus,
-        snapshot: str | None = None,
-        actions: Sequence[str] = (),
-        results: Sequence[ResultRecord] = (),
-        end_note: str | None = None,
-    ) -> int:
-        """Apply one accepted change in one transaction; returns the new version.
-
-        Appends ``actions`` (JSON texts) to the log, sets the status and (when given) the
-        snapshot and the note of why the game ended, and for a finished game inserts
-        ``results``. Raises :class:`VersionConflict` if the game is no longer at ``version``,
-        leaving everything as it was.
-        """
-        async with self._writing() as db:
-            await self._bump(db, game_id, version, now=now, status=status, snapshot=snapshot)
-            if end_note is not None:
-                await db.execute("UPDATE games SET end_note = ? WHERE id = ?", (end_note, game_id))
-            if actions:
-                # Each entry takes the next number in the game's log.
-                await db.executemany(
-                    "INSERT INTO actions (game_id, seq, action, at)"
-                    " SELECT ?, COALESCE(MAX(seq), 0) + 1, ?, ? FROM actions WHERE game_id = ?",
-                    [(game_id, a, now, game_id) for a in actions],
-                )
-            if results:
-                await self._record_results(db, game_id, results, now)
-        return version + 1
-
-    async def _record_results(
-        self,
-        db: aiosqlite.Connection,
-        game_id: int,
-        results: Sequence[ResultRecord],
-        now: float,
-    ) -> None:
-        """Write a finished game's results and, in the same transaction, its ratings, its
-        players' totals and the head to head of its people."""
-        async with db.execute(derived.NEXT_ORDER, (game_id,)) as cursor:
-            found = await cursor.fetchone()
-        assert found is not None  # the game was just updated in this transaction
-        guild_id, order = found
-        await db.executemany(_INSERT_RESULTS, _result_rows(game_id, results, now, order))
-        game = derived.Finished(game_id, order, guild_id, now, tuple(results))
-        standings = await db.execute_fetchall(*derived.standings_query(game))
-        rivals = await db.execute_fetchall(*derived.rivals_query(game))
-        rated = derived.rate(game, standings, rivals)
-        for sql, rows in derived.writes(rated):
-            await db.executemany(sql, rows)
-
-    async def recent_games(self, since: float) -> list[GameRecord]:
-        """Every lobby and active game, and every game changed since ``since``, oldest first."""
-        return await self._games(f"(g.status IN {_OPEN} OR g.updated_at >= ?)", (since,))
-
-    # -- the messages a game owns ------------------------------------------------------------
-    async def messages(self, game_id: int) -> dict[str, MessageRecord]:
-        """The game's messages as last sent, by key."""
-        rows = await self._read(
-            "SELECT key, channel_id, message_id, digest, token, token_at, token_original"
-            " FROM game_messages WHERE game_id = ?",
-            (game_id,),
-        )
-        return {
-            row["key"]: MessageRecord(
-                key=row["key"],
-                channel_id=row["channel_id"],
-                message_id=row["message_id"],
-                digest=row["digest"],
-                token=row["token"],
-                token_at=row["token_at"],
-                original=bool(row["token_original"]),
-            )
-            for row in rows
-        }
-
-    async def set_message(self, game_id: int, message: MessageRecord) -> None:
-        """Remember a message sent (or edited) for the game."""
-        async with self._writing() as db:
-            await db.execute(
-                "INSERT INTO game_messages (game_id, key, channel_id, message_id, digest, token,"
-                " token_at, token_original) VALUES (?, ?, ?, ?, ?, ?, ?, ?)"
-                " ON CONFLICT (game_id, key) DO UPDATE SET channel_id = excluded.channel_id,"
-                " message_id = excluded.message_id, digest = excluded.digest,"
-                " token = excluded.token, token_at = excluded.token_at,"
-                " token_original = excluded.token_original",
-                (
-                    game_id,
-                    message.key,
-                    message.channel_id,
-                    message.message_id,
-                    message.digest,
-                    message.token,
-                    message.token_at,
-                    int(message.original),
-                ),
-            )
-            await db.execute(
-                "DELETE FROM pending_posts WHERE game_id = ? AND key = ?", (game_id, message.key)
-            )
-
-    async def set_answered(
-        self, game_id: int, key: str, message_id: int, digest: str, token: str, at: float
-    ) -> None:
-        """A click on the game's message ``key`` (if it is ``message_id``) was answered by
-        updating it: what it shows now, and the click's token, which may edit it again."""
-        async with self._writing() as db:
-            await db.execute(
-                "UPDATE game_messages SET digest = ?, token = ?, token_at = ?, token_original = 1"
-                " WHERE game_id = ? AND key = ? AND message_id = ?",
-                (digest, token, at, game_id, key, message_id),
-            )
-
-    async def forget_message(self, game_id: int, key: str) -> None:
-        """A message that is gone from Discord: it will be sent again."""
-        async with self._writing() as db:
-            await db.execute(
-                "DELETE FROM game_messages WHERE game_id = ? AND key = ?", (game_id, key)
-            )
-
-    async def set_pending(self, game_id: int, post: PendingPost) -> None:
-        """A DM of the game is about to be posted."""
-        async with self._writing() as db:
-            await db.execute(
-                "INSERT INTO pending_posts (game_id, key, channel_id, since) VALUES (?, ?, ?, ?)"
-                " ON CONFLICT (game_id, key) DO UPDATE SET channel_id = excluded.channel_id,"
-                " since = excluded.since",
-                (game_id, post.key, post.channel_id, post.since),
-            )
-
-    async def pending_posts(self, game_id: int) -> list[PendingPost]:
-        """The game's DMs that were about to be posted and whose ids were never kept."""
-        rows = await self._read(
-            "SELECT key, channel_id, since FROM pending_posts WHERE game_id = ? ORDER BY since",
-            (game_id,),
-        )
-        return [PendingPost(row["key"], row["channel_id"], row["since"]) for row in rows]
-
-    async def clear_pending(self, game_id: int, key: str) -> None:
-        """Forget a post that was about to be made."""
-        async with self._writing() as db:
-            await db.execute(
-                "DELETE FROM pending_posts WHERE game_id = ? AND key = ?", (game_id, key)
-            )
-
-    async def dm_refusals(self, game_id: int) -> dict[int, int]:
-        """Seat -> the deal in which that player's DMs were refused."""
-        rows = await self._read("SELECT seat, deal FROM dm_refusals WHERE game_id = ?", (game_id,))
-        return {row["seat"]: row["deal"] for row in rows}
-
-    async def refuse_dms(self, game_id: int, seat: int, deal: int) -> None:
-        """Remember that a player's DMs were refused in ``deal``."""
-        async with self._writing() as db:
-            await db.execute(
-                "INSERT INTO dm_refusals (game_id, seat, deal) VALUES (?, ?, ?)"
-                " ON CONFLICT (game_id, seat) DO UPDATE SET deal = excluded.deal",
-                (game_id, seat, deal),
-            )
-
-    async def dm_link(self, user_id: int) -> DmLink | None:
-        """The DM channel with a user and their latest interaction there, if known."""
-        rows = await self._read(
-            "SELECT user_id, channel_id, token, token_at FROM dm_links WHERE user_id = ?",
-            (user_id,),
-        )
-        return DmLink(*rows[0]) if rows else None
-
-    async def set_dm_link(self, link: DmLink) -> None:
-        """Remember the DM channel with a user (and their latest interaction there)."""
-        async with self._writing() as db:
-            await db.execute(
-                "INSERT INTO dm_links (user_id, channel_id, token, token_at) VALUES (?, ?, ?, ?)"
-                " ON CONFLICT (user_id) DO UPDATE SET channel_id = excluded.channel_id,"
-                " token = excluded.token, token_at = excluded.token_at",
-                (link.user_id, link.channel_id, link.token, link.token_at),
-            )
-
-    async def actions(self, game_id: int) -> list[str]:
-        """The game's action log (JSON texts), oldest first."""
-        rows = await self._read(
-            "SELECT action FROM actions WHERE game_id = ? ORDER BY seq", (game_id,)
-        )
-        return [row[0] for row in rows]
-
-    async def results(self, game_id: int) -> list[ResultRecord]:
-        """The result rows of a finished game, in seat order (empty for any other game)."""
-        rows = await self._read(
-            f"SELECT {_RESULT_COLUMNS} FROM results WHERE game_id = ? ORDER BY seat", (game_id,)
-        )
-        return [_result(row) for row in rows]
-
-    # -- standings -------------------------------------------------------------------------
-    async def leaderboard(
-        self, guild_id: int | None, *, limit: int = 20, vs_computer: bool = False
-    ) -> list[LeaderRow]:
-        """The server's players, best first: wins, then win rate, then game points. Over games
-        between people, or with ``vs_computer`` over their games against the computer
-        (computer levels themselves never get a row here). Read from the standings."""
-        rows = await self._read(
-            "SELECT player_id, name, games, wins, games - wins AS losses, game_points,"
-            " skunks_given, skunks_taken FROM standings"
-            " WHERE guild_id = ? AND vs_computer = ? AND player_id > 0"
-            " ORDER BY wins DESC, CAST(wins AS REAL) / games DESC, game_points DESC,"
-            " losses ASC, name LIMIT ?",
-            (guild_id or 0, int(vs_computer), limit),
-        )
-        return [LeaderRow(*row) for row in rows]
-
-    async def player_stats(self, guild_id: int | None, user_id: int) -> dict[bool, StatsRow]:
-        """A player's totals on a server, keyed by ``vs_computer`` (missing when no games)."""
-        found = await self.standing(guild_id, user_id)
-        return {
-            vs_computer: StatsRow(
-                games=s.games,
-                wins=s.wins,
-                skunks_given=s.skunks_given,
-                skunks_taken=s.skunks_taken,
-                pegging_points=s.pegging_points,
-                hand_points=s.hand_points,
-                crib_points=s.crib_points,
-                deals=s.deals,
-                best_hand=s.best_hand,
-                best_hand_cards=s.best_hand_cards,
-                twenty_nines=s.twenty_nines,
-                points_missed=s.points_missed,
-                muggins_given=s.muggins_given,
-                muggins_taken=s.muggins_taken,
-            )
-            for vs_computer, ranked in found.items()
-            for s in (ranked.standing,)
-        }
-
-    # -- ratings ---------------------------------------------------------------------------
-    async def _ratings_missing(self) -> bool:
-        """Whether there are results but no standings (a database from before the ratings;
-        with other migrations, as in some tests, there may be neither table)."""
-        tables = {
-            row[0]
-            for row in await self._read(
-                "SELECT name FROM sqlite_master WHERE name IN ('results', 'standings')"
-            )
-        }
-        if tables != {"results", "standings"}:
-            return False
-        rows = await self._read(
-            "SELECT EXISTS (SELECT 1 FROM results) AND NOT EXISTS (SELECT 1 FROM standings)"
-        )
-        return bool(rows[0][0])
-
-    async def _finished_games(self) -> list[derived.Finished]:
-        """Every result, grouped by game, in the order the results were recorded."""
-        rows = await self._read(
-            f"SELECT game_id, rated_order, COALESCE(guild_id, 0) AS guild, finished_at,"
-            f" {_RESULT_COLUMNS}"
-            " FROM results ORDER BY rated_order, game_id, seat"
-        )
-        games = []
-        for game_id, group in itertools.groupby(rows, key=lambda row: row["game_id"]):
-            members = list(group)
-            first = members[0]
-            games.append(
-                derived.Finished(
-                    game_id,
-                    first["rated_order"],
-                    first["guild"],
-                    first["finished_at"],
-                    tuple(_result(row) for row in members),
-                )
-            )
-        return games
-
-    async def replay_ratings(self) -> derived.Replayed:
-        """Every standing, rating change and head to head recomputed from the results
-        (nothing is written)."""
-        return derived.replay(await self._finished_games())
-
-    async def stored_ratings(self) -> derived.Replayed:
-        """Every standing, rating change and head to head as stored."""
-        standings = await self._read(f"SELECT {derived.STANDING_COLUMNS} FROM standings")
-        rivals = await self._read(f"SELECT {derived.RIVAL_COLUMNS} FROM rivals")
-        changes = await self._read(
-            f"SELECT {derived.CHANGE_COLUMNS} FROM rating_changes"
-            " ORDER BY rated_order, game_id, seat"
-        )
-        stored = derived.Replayed()
-        for s in map(derived.standing, standings):
-            stored.standings[(s.guild_id, s.vs_computer, s.player_id)] = s
-        for r in map(derived.rival, rivals):
-            stored.rivals[(r.guild_id, r.user_id, r.opponent_id)] = r
-        stored.changes = [derived.change(row) for row in changes]
-        return stored
-
-    async def rebuild_ratings(self) -> derived.Replayed:
-        """Recompute every rating, total and head to head from the results, in the order
-        they were recorded, and store them in place of what was there (one transaction)."""
-        replayed = await self.replay_ratings()
-        async with self._writing() as db:
-            for table in ("standings", "rating_changes", "rivals"):
-                await db.execute(f"DELETE FROM {table}")
-            for sql, rows in derived.writes(replayed):
-                await db.executemany(sql, rows)
-        return replayed
-
-    async def ranking(
-        self, guild_id: int | None, *, vs_computer: bool = False, offset: int = 0, limit: int = 10
-    ) -> tuple[int, list[Ranked]]:
-        """How many players a server's table has, and ``limit`` of them from ``offset``, best
-        first (by ordinal), each with the ordinal before their last 10 games."""
-        key = (guild_id or 0, int(vs_computer))
-        rows = await self._read(
-            f"SELECT {derived.STANDING_COLUMNS},"
-            " (SELECT COUNT(*) FROM standings WHERE guild_id = ? AND vs_computer = ?) AS total,"
-            f" {derived.TREND_FROM} AS trend_from"
-            " FROM standings s WHERE guild_id = ? AND vs_computer = ?"
-            " ORDER BY ordinal DESC, player_id LIMIT ? OFFSET ?",
-            (*key, *key, limit, offset),
-        )
-        if not rows:
-            counted = await self._read(
-                "SELECT COUNT(*) FROM standings WHERE guild_id = ? AND vs_computer = ?", key
-            )
-            return int(counted[0][0]), []
-        return rows[0]["total"], [
-            Ranked(derived.standing(row), offset + place, row["total"], row["trend_from"])
-            for place, row in enumerate(rows, start=1)
-        ]
-
-    async def standing(self, guild_id: int | None, player_id: int) -> dict[bool, Ranked]:
-        """A player's standing in each of the server's tables they have played in, with their
-        rank, keyed by ``vs_computer``."""
-        rows = await self._read(
-            f"SELECT {derived.STANDING_COLUMNS},"
-            " (SELECT COUNT(*) FROM standings o WHERE o.guild_id = s.guild_id"
-            "   AND o.vs_computer = s.vs_computer AND (o.ordinal > s.ordinal"
-            "   OR (o.ordinal = s.ordinal AND o.player_id < s.player_id))) + 1 AS rank,"
-            " (SELECT COUNT(*) FROM standings o WHERE o.guild_id = s.guild_id"
-            "   AND o.vs_computer = s.vs_computer) AS total,"
-            f" {derived.TREND_FROM} AS trend_from"
-            " FROM standings s WHERE guild_id = ? AND vs_computer IN (0, 1) AND player_id = ?",
-            (guild_id or 0, player_id),
-        )
-        return {
-            bool(row["vs_computer"]): Ranked(
-                derived.standing(row), row["rank"], row["total"], row["trend_from"]
-            )
-            for row in rows
-        }
-
-    async def levels(self, guild_id: int | None) -> list[Standing]:
-        """The computer levels' standings on a server, best rated first."""
-        rows = await self._read(
-            f"SELECT {derived.STANDING_COLUMNS} FROM standings"
-            " WHERE guild_id = ? AND vs_computer = 1 AND player_id < 0 ORDER BY ordinal DESC",
-            (guild_id or 0,),
-        )
-        return [derived.standing(row) for row in rows]
-
-    async def server_points(self, guild_id: int | None) -> tuple[int, int, int, int]:
-        """The server's people (in games between people) in all: pegging, hand and crib
-        points, and deals shown."""
-        rows = await self._read(
-            "SELECT COALESCE(SUM(pegging_points), 0), COALESCE(SUM(hand_points), 0),"
-            " COALESCE(SUM(crib_points), 0), COALESCE(SUM(deals), 0)"
-            " FROM standings WHERE guild_id = ? AND vs_computer = 0",
-            (guild_id or 0,),
-        )
-        pegging, hand, crib, deals = rows[0]
-        return pegging, hand, crib, deals
-
-    async def rating_history(
-        self, guild_id: int | None, player_id: int, *, vs_computer: bool = False, last: int = 200
-    ) -> list[tuple[float, float]]:
-        """The player's ordinal after each of their last ``last`` games in one of the server's
-        tables, with when the game finished, oldest first."""
-        rows = await self._read(
-            "SELECT mu_after - 3 * sigma_after, finished_at FROM rating_changes"
-            " WHERE guild_id = ? AND vs_computer = ? AND player_id = ?"
-            " ORDER BY rated_order DESC LIMIT ?",
-            (guild_id or 0, int(vs_computer), player_id, last),
-        )
-        return [(row[0], row[1]) for row in reversed(rows)]
-
-    async def game_rating_changes(self, game_id: int) -> list[RatingChange]:
-        """A finished game's rating changes, in seat order (empty for any other game)."""
-        rows = await self._read(
-            f"SELECT {derived.CHANGE_COLUMNS} FROM rating_changes WHERE game_id = ? ORDER BY seat",
-            (game_id,),
-        )
-        return [derived.change(row) for row in rows]
-
-    async def best_hands(
-        self, guild_id: int | None, user_id: int, *, limit: int = 3
-    ) -> list[tuple[int, str]]:
-        """A player's best hands on a server (points and cards), best and earliest first."""
-        rows = await self._read(
-            "SELECT best_hand, best_hand_cards FROM results"
-            " WHERE guild_id IS ? AND user_id = ? AND best_hand_cards IS NOT NULL"
-            " ORDER BY best_hand DESC, finished_at LIMIT ?",
-            (guild_id, user_id, limit),
-        )
-        return [(row[0], row[1]) for row in rows]
-
-    async def rival(self, guild_id: int | None, user_id: int, opponent_id: int) -> Rival | None:
-        """``user_id``'s head to head against ``opponent_id`` on a server, or None."""
-        rows = await self._read(
-            f"SELECT {derived.RIVAL_COLUMNS} FROM rivals"
-            " WHERE guild_id = ? AND user_id = ? AND opponent_id = ?",
-            (guild_id or 0, user_id, opponent_id),
-        )
-        return derived.rival(rows[0]) if rows else None
-
-    # -- retention ---------------------------------------------------------------------------
-    async def prunable(self, before: float, *, limit: int) -> list[tuple[int, str | None]]:
-        """Ended games (finished, cancelled, expired) last changed before ``before`` and not
-        pruned yet, oldest first, at most ``limit``: each game's id and last snapshot."""
-        rows = await self._read(
-            # By the partial index of games not pruned yet: the games already pruned, which
-            # pile up for ever, are never passed over.
-            f"SELECT id, snapshot FROM games INDEXED BY games_to_prune"
-            f" WHERE pruned_at IS NULL AND {_ENDED} AND updated_at < ?"
-            " ORDER BY updated_at, id LIMIT ?",
-            (before, limit),
-        )
-        return [(row[0], row[1]) for row in rows]
-
-    async def prune(
-        self, records: Sequence[tuple[int, bytes | None]], *, before: float, now: float
-    ) -> int:
-        """Prune ended games in one transaction, each kept as its archive record (None: none,
-        for a game that never started): its snapshot, action log, messages, refused DMs and
-        pending posts are dropped; its row, seats, results and ratings stay. A game that is no
-        longer ended before ``before`` is left alone. Returns how many were pruned."""
-        wanted = {game_id: record for game_id, record in records}
-        if not wanted:
-            return 0
-        marks = ", ".join("?" for _ in wanted)
-        async with self._writing() as db:
-            found = await db.execute_fetchall(
-                f"SELECT id FROM games WHERE id IN ({marks}) AND pruned_at IS NULL AND {_ENDED}"
-                " AND updated_at < ?",
-                (*wanted, before),
-            )
-            ids = [(row[0],) for row in found]
-            if not ids:
-                return 0
-            await db.executemany(
-                "UPDATE games SET snapshot = NULL, pruned_at = ? WHERE id = ?",
-                [(now, game_id) for (game_id,) in ids],
-            )
-            await db.executemany(
-                "INSERT OR REPLACE INTO game_archives (game_id, record) VALUES (?, ?)",
-                [(game_id, wanted[game_id]) for (game_id,) in ids if wanted[game_id] is not None],
-            )
-            for table in ("actions", "game_messages", "dm_refusals", "pending_posts"):
-                await db.executemany(f"DELETE FROM {table} WHERE game_id = ?", ids)
-        return len(ids)
-
-    async def archived(self, game_id: int) -> bytes | None:
-        """A pruned game's archive record (None for a game not pruned, or never started)."""
-        rows = await self._read("SELECT record FROM game_archives WHERE game_id = ?", (game_id,))
-        return bytes(rows[0][0]) if rows else None
+    async def reclaim(self, pages: int) -> None:
+        """Give back to the file system up to ``pages`` free pages (with incremental
+        auto-vacuum; nothing otherwise: SQLite reuses freed pages for new rows)."""
+        if await self.auto_vacuum() == "incremental":
+            async with self._lock:
+                self.round_trips += 1
+                # As a script: run through sqlite3's cursor, the pragma stops after its first
+                # step, which frees one page.
+                await self.connection.executescript(f"PRAGMA incremental_vacuum({int(pages)});")
 
     async def auto_vacuum(self) -> str:
         """How SQLite gives back the space of deleted rows: ``none`` (it reuses it, the file
         never shrinks), ``full`` or ``incremental`` (:meth:`reclaim` gives it back)."""
-        mode = int((await self._read("PRAGMA auto_vacuum"))[0][0])
+        mode = int((await self.fetch("PRAGMA auto_vacuum"))[0][0])
         return {0: "none", 1: "full", 2: "incremental"}.get(mode, str(mode))
 
-    async def reclaim(self, pages: int) -> None:
-        """Give back to the file system up to ``pages`` free pages (with incremental
-        auto-vacuum; nothing otherwise)."""
-        if await self.auto_vacuum() == "incremental":
-            async with self._lock:
-                # As a script: run through sqlite3's cursor, the pragma stops after its first
-                # step, which frees one page.
-                await self._db.executescript(f"PRAGMA incremental_vacuum({int(pages)});")
-
     async def switch_on_incremental_vacuum(self) -> None:
-        """Make an older database give space back as it is pruned: set incremental
-        auto-vacuum and rebuild the file once (``VACUUM``: it takes as long as copying the
-        file, and room for a second copy; nothing else may use the database meanwhile)."""
+        """Make an older file give space back as it is pruned: set incremental auto-vacuum and
+        rebuild the file once (``VACUUM``: it takes as long as copying the file, and room for a
+        second copy; nothing else may use the database meanwhile)."""
         async with self._lock:
-            await self._db.execute("PRAGMA auto_vacuum = INCREMENTAL")
-            await self._db.execute("VACUUM")
+            await self.connection.execute("PRAGMA auto_vacuum = INCREMENTAL")
+            await self.connection.execute("VACUUM")
 
-    # -- user settings -----------------------------------------------------------------------
-    async def coach_off(self, user_ids: Iterable[int]) -> set[int]:
-        """Which of ``user_ids`` have turned the coach off (everyone else has it on)."""
-        wanted = sorted(set(user_ids))
-        if not wanted:
-            return set()
-        marks = ", ".join("?" for _ in wanted)
-        rows = await self._read(
-            f"SELECT user_id FROM user_settings WHERE coach = 0 AND user_id IN ({marks})", wanted
-        )
-        return {row[0] for row in rows}
-
-    async def set_coach(self, user_id: int, on: bool, *, now: float) -> None:
-        """Turn the coach on or off for a user (kept across servers and games)."""
-        async with self._writing() as db:
-            await db.execute(
-                "INSERT INTO user_settings (user_id, coach, updated_at) VALUES (?, ?, ?)"
-                " ON CONFLICT (user_id) DO UPDATE SET coach = excluded.coach,"
-                " updated_at = excluded.updated_at",
-                (user_id, int(on), now),
-            )
+    async def close(self) -> None:
+        """Close the connection (after any unit of work still running)."""
+        async with self._lock:
+            await self.connection.close()

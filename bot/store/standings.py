@@ -10,13 +10,13 @@ from __future__ import annotations
 
 import dataclasses
 import json
-import sqlite3
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
 from bot.core.ratings import RatedGame, player_id, rate_game
 from bot.core.records import RatingChange, ResultRecord, Rival, RivalGame, Standing
+from bot.store.database import Row
 
 __all__ = [
     "CHANGE_COLUMNS",
@@ -56,13 +56,19 @@ def _marks(count: int) -> str:
     return ", ".join("?" for _ in range(count))
 
 
-_INSERT_STANDING = (
-    f"INSERT OR REPLACE INTO standings ({STANDING_COLUMNS}, ordinal)"
-    f" VALUES ({_marks(len(_STANDING_FIELDS) + 1)})"
+def _upsert(table: str, columns: Sequence[str], key: Sequence[str]) -> str:
+    """Insert a row, or replace the one with the same ``key`` (SQL both databases speak)."""
+    updates = ", ".join(f"{c} = excluded.{c}" for c in columns if c not in key)
+    return (
+        f"INSERT INTO {table} ({', '.join(columns)}) VALUES ({_marks(len(columns))})"
+        f" ON CONFLICT ({', '.join(key)}) DO UPDATE SET {updates}"
+    )
+
+
+_INSERT_STANDING = _upsert(
+    "standings", (*_STANDING_FIELDS, "ordinal"), ("guild_id", "vs_computer", "player_id")
 )
-_INSERT_RIVAL = (
-    f"INSERT OR REPLACE INTO rivals ({RIVAL_COLUMNS}) VALUES ({_marks(len(_RIVAL_FIELDS))})"
-)
+_INSERT_RIVAL = _upsert("rivals", _RIVAL_FIELDS, ("guild_id", "user_id", "opponent_id"))
 _INSERT_CHANGE = f"INSERT INTO rating_changes ({CHANGE_COLUMNS}) VALUES ({_marks(11)})"
 
 
@@ -87,7 +93,7 @@ class Finished:
         return [r.user_id for r in self.results if not r.is_computer and r.user_id is not None]
 
 
-def standing(row: sqlite3.Row) -> Standing:
+def standing(row: Row) -> Standing:
     """A Standing from a row of its columns."""
     values = {name: row[name] for name in _STANDING_FIELDS}
     values["vs_computer"] = bool(values["vs_computer"])
@@ -99,7 +105,7 @@ def _standing_row(s: Standing) -> tuple[Any, ...]:
     return (*values, s.ordinal)
 
 
-def rival(row: sqlite3.Row) -> Rival:
+def rival(row: Row) -> Rival:
     """A Rival from a row of its columns (``recent`` is JSON)."""
     values = {name: row[name] for name in _RIVAL_FIELDS}
     values["recent"] = tuple(RivalGame(*game) for game in json.loads(values["recent"]))
@@ -112,7 +118,7 @@ def _rival_row(r: Rival) -> tuple[Any, ...]:
     return tuple(values)
 
 
-def change(row: sqlite3.Row) -> RatingChange:
+def change(row: Row) -> RatingChange:
     """A RatingChange from a row of :data:`CHANGE_COLUMNS`."""
     values = list(row)
     values[3] = bool(values[3])
@@ -124,7 +130,7 @@ def change(row: sqlite3.Row) -> RatingChange:
 TREND_FROM = (
     "(SELECT mu_before - 3 * sigma_before FROM (SELECT mu_before, sigma_before, rated_order"
     " FROM rating_changes c WHERE c.guild_id = s.guild_id AND c.vs_computer = s.vs_computer"
-    " AND c.player_id = s.player_id ORDER BY rated_order DESC LIMIT 10)"
+    " AND c.player_id = s.player_id ORDER BY rated_order DESC LIMIT 10) AS last_ten"
     " ORDER BY rated_order LIMIT 1)"
 )
 
@@ -180,9 +186,7 @@ def _rated(
     )
 
 
-def rate(
-    game: Finished, standing_rows: Iterable[sqlite3.Row], rival_rows: Iterable[sqlite3.Row]
-) -> RatedGame:
+def rate(game: Finished, standing_rows: Iterable[Row], rival_rows: Iterable[Row]) -> RatedGame:
     """Rate ``game`` from the rows :func:`standings_query` and :func:`rivals_query` read."""
     before = {s.player_id: s for s in map(standing, standing_rows)}
     rivals = {(r.user_id, r.opponent_id): r for r in map(rival, rival_rows)}

@@ -1,4 +1,5 @@
-"""Fixtures for the bot's Discord-free tests: a fresh database, a clock and the service."""
+"""Fixtures for the bot's Discord-free tests: a fresh database on each backend, a clock and the
+service. Every test that takes `store` (or `service`) runs twice: on SQLite and on PostgreSQL."""
 
 from __future__ import annotations
 
@@ -12,9 +13,13 @@ from bot.store import Store
 from tests.helpers.service_driver import Clock, make_service
 
 
-@pytest.fixture
-async def store(tmp_path: Path) -> AsyncIterator[Store]:
-    opened = await Store.open(tmp_path / "test.db")
+@pytest.fixture(params=["sqlite", "postgres"])
+async def store(request: pytest.FixtureRequest, tmp_path: Path) -> AsyncIterator[Store]:
+    if request.param == "postgres":
+        target: str | Path = request.getfixturevalue("postgres_url")
+    else:
+        target = tmp_path / "test.db"
+    opened = await Store.open(target)
     try:
         yield opened
     finally:

@@ -7,7 +7,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import time
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 
 import pytest
 
@@ -86,7 +86,7 @@ class FakeCourier:
         channel_id: int,
         owed: Owed,
         known: MessageRecord | None,
-        current: Callable[[], bool] | None = None,
+        current: Callable[[], Awaitable[bool]] | None = None,
     ) -> MessageRecord:
         if self.fail_next:
             self.fail_next -= 1
@@ -95,7 +95,7 @@ class FakeCourier:
             if self.held is not None:
                 self.waiting.set()
                 await self.held.wait()
-            if current is not None and not current():
+            if current is not None and not await current():
                 raise Superseded
             self.dm_attempts[owed.user_id] = self.dm_attempts.get(owed.user_id, 0) + 1
             if owed.user_id in self.closed:
@@ -218,7 +218,7 @@ async def test_a_dm_drawn_before_a_move_is_not_sent_after_it(service: GameServic
     keeper.touch(game_id, CHANNEL)
     await settle(keeper)
     owing = await service.owed(game_id)
-    assert owing is not None and not service.moved_on(owing)
+    assert owing is not None and not await service.moved_on(owing)
     hands = {o.key: o.view.digest() for o in owing.owed if o.key.startswith("hand:")}
     sent = [(key, digest) for key, digest in courier.shown if key.startswith("hand:")]
     assert sorted(sent) == sorted(hands.items()), "each hand sent once, as the move left it"

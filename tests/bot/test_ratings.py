@@ -15,7 +15,7 @@ from openskill.models import PlackettLuce, PlackettLuceRating
 
 from bot import ratings as ratings_cli
 from bot.core.ratings import COMPUTER_IDS, shown
-from bot.store import Store
+from bot.store import Dialect, Store
 from tests.helpers.results import finish_game, result_row
 from tests.helpers.service_driver import (
     AL,
@@ -186,19 +186,19 @@ async def test_the_rebuild_reproduces_the_stored_numbers(
     assert len(stored.changes) == 2 + 2 + 3 + 4 + 2
     assert stored == await store.replay_ratings()
     # The command agrees, and puts right a number that was changed behind its back.
-    path = tmp_path / "test.db"
-    assert await ratings_cli.run(path, write=False) == 0
-    with sqlite3.connect(path) as db:
-        db.execute("UPDATE standings SET mu = mu + 1 WHERE player_id = ?", (AL.id,))
-    assert await ratings_cli.run(path, write=False) == 1
-    assert await ratings_cli.run(path, write=True) == 0
+    where = store.db.location
+    assert await ratings_cli.run(where, write=False) == 0
+    async with store.db.transaction() as tx:
+        await tx.execute("UPDATE standings SET mu = mu + 1 WHERE player_id = ?", (AL.id,))
+    assert await ratings_cli.run(where, write=False) == 1
+    assert await ratings_cli.run(where, write=True) == 0
     assert await store.stored_ratings() == stored
 
 
 async def test_results_kept_before_the_ratings_are_rated_when_the_database_is_upgraded(
     tmp_path: Path,
 ) -> None:
-    source = Path(__file__).parents[2] / "bot" / "store" / "migrations"
+    source = Dialect.SQLITE.migrations_dir
     old = tmp_path / "old"
     old.mkdir()
     for name in ("001_base.sql", "002_user_settings.sql", "003_computer_level.sql"):

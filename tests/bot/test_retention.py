@@ -22,6 +22,7 @@ from bot.core import archive, shuffles, snapshot
 from bot.core.records import GameStatus
 from bot.core.service import PRUNE_BATCH, GameService
 from bot.store import Store
+from bot.store.sqlite import SqliteDatabase
 from tests.helpers.service_driver import (
     AL,
     BEA,
@@ -49,10 +50,9 @@ def _service(store: Store, clock: Clock, seed: int = 1) -> GameService:
     )
 
 
-def _count(path: Path, table: str, game_id: int) -> int:
-    with contextlib.closing(sqlite3.connect(path)) as db:
-        row = db.execute(f"SELECT COUNT(*) FROM {table} WHERE game_id = ?", (game_id,)).fetchone()
-    return int(row[0])
+async def _count(store: Store, table: str, game_id: int) -> int:
+    rows = await store.db.fetch(f"SELECT COUNT(*) FROM {table} WHERE game_id = ?", (game_id,))
+    return int(rows[0][0])
 
 
 async def _finished(service: GameService, channel: int = CHANNEL) -> int:
@@ -74,10 +74,7 @@ async def test_every_shuffle_is_recorded_with_the_game(store: Store, clock: Cloc
     assert all(len(deck) == 52 for deck in data["shuffles"])
 
 
-async def test_a_pruned_game_replays_to_the_same_result(
-    store: Store, clock: Clock, tmp_path: Path
-) -> None:
-    path = tmp_path / "test.db"
+async def test_a_pruned_game_replays_to_the_same_result(store: Store, clock: Clock) -> None:
     service = _service(store, clock)
     game_id = await _finished(service)
     before = await store.get_game(game_id)
@@ -86,7 +83,8 @@ async def test_a_pruned_game_replays_to_the_same_result(
     results = await store.results(game_id)
     ranking = await store.ranking(GUILD)
     status = (await service.status(CHANNEL, public=True)).reply.text
-    assert _count(path, "actions", game_id) > 20 and _count(path, "game_messages", game_id) > 0
+    assert await _count(store, "actions", game_id) > 20
+    assert await _count(store, "game_messages", game_id) > 0
 
     clock.advance(days=29)
     assert await service.prune() == 0, "not before the retention period is over"
@@ -94,7 +92,8 @@ async def test_a_pruned_game_replays_to_the_same_result(
     assert await service.prune() == 1
     after = await store.get_game(game_id)
     assert after is not None and after.snapshot is None and after.status is GameStatus.FINISHED
-    assert _count(path, "actions", game_id) == _count(path, "game_messages", game_id) == 0
+    assert await _count(store, "actions", game_id) == 0
+    assert await _count(store, "game_messages", game_id) == 0
     assert await store.results(game_id) == results
     assert await store.ranking(GUILD) == ranking
     kept = await store.archived(game_id)
@@ -110,9 +109,7 @@ async def test_a_pruned_game_replays_to_the_same_result(
     assert await service.prune() == 0, "nothing twice"
 
 
-async def test_pruning_leaves_open_and_recent_games_alone(
-    store: Store, clock: Clock, tmp_path: Path
-) -> None:
+async def test_pruning_leaves_open_and_recent_games_alone(store: Store, clock: Clock) -> None:
     service = _service(store, clock)
     finished = await _finished(service)
     lobby = await service.new_game(GUILD, CHANNEL + 1, CY)
@@ -142,8 +139,8 @@ async def test_a_game_begun_before_shuffles_were_recorded_keeps_its_snapshot(
     del data["shuffles"]
     data["format"] = 2
     old = json.dumps(data)
-    await store._db.execute("UPDATE games SET snapshot = ? WHERE id = ?", (old, game_id))
-    await store._db.commit()
+    async with store.db.transaction() as tx:
+        await tx.execute("UPDATE games SET snapshot = ? WHERE id = ?", (old, game_id))
     clock.advance(days=31)
     assert await service.prune() == 1
     kept = await store.archived(game_id)
@@ -227,33 +224,37 @@ def test_the_examples_in_the_docstrings_run(module: object) -> None:
     assert doctest.testmod(module).failed == 0  # type: ignore[arg-type]
 
 
-async def test_a_new_database_gives_space_back_as_games_are_pruned(
-    store: Store, clock: Clock, tmp_path: Path
+async def test_a_new_sqlite_file_gives_space_back_as_games_are_pruned(
+    tmp_path: Path, clock: Clock
 ) -> None:
-    assert await store.auto_vacuum() == "incremental"
-    service = _service(store, clock)
-    for channel in range(6):
-        await _finished(service, CHANNEL + channel)
-    path = tmp_path / "test.db"
-    with contextlib.closing(sqlite3.connect(path)) as db:
-        db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
-        pages = db.execute("PRAGMA page_count").fetchone()[0]
-    clock.advance(days=31)
-    assert await service.prune() == 6
+    path = tmp_path / "space.db"
+    async with await Store.open(path) as store:
+        assert isinstance(store.db, SqliteDatabase)
+        assert await store.db.auto_vacuum() == "incremental"
+        service = _service(store, clock)
+        for channel in range(6):
+            await _finished(service, CHANNEL + channel)
+        with contextlib.closing(sqlite3.connect(path)) as db:
+            db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+            pages = db.execute("PRAGMA page_count").fetchone()[0]
+        clock.advance(days=31)
+        assert await service.prune() == 6
     with contextlib.closing(sqlite3.connect(path)) as db:
         db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
         assert db.execute("PRAGMA page_count").fetchone()[0] < pages
         assert db.execute("PRAGMA freelist_count").fetchone()[0] == 0
 
 
-async def test_an_older_database_is_switched_over_by_one_vacuum(tmp_path: Path) -> None:
+async def test_an_older_sqlite_file_is_switched_over_by_one_vacuum(tmp_path: Path) -> None:
     path = tmp_path / "old.db"
     with contextlib.closing(sqlite3.connect(path)) as db:
         db.execute("CREATE TABLE made_before (x)")  # too late for auto-vacuum to be chosen
     async with await Store.open(path) as store:
-        assert await store.auto_vacuum() == "none"
+        assert isinstance(store.db, SqliteDatabase)
+        assert await store.db.auto_vacuum() == "none"
         await store.reclaim(100)  # nothing to do, and no error
-    assert await compact_cli.run(path) == 0
+    assert await compact_cli.run(str(path)) == 0
     async with await Store.open(path) as store:
-        assert await store.auto_vacuum() == "incremental"
+        assert isinstance(store.db, SqliteDatabase)
+        assert await store.db.auto_vacuum() == "incremental"
     assert compact_cli.main(["--database", str(tmp_path / "missing.db")]) == 2

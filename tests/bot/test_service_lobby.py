@@ -213,7 +213,7 @@ class _CountingStore(Store):
     batches: list[int]
 
     async def idle_games(
-        self, before: float, *, after: int = 0, limit: int = -1
+        self, before: float, *, after: int = 0, limit: int | None = None
     ) -> list[GameRecord]:
         found = await super().idle_games(before, after=after, limit=limit)
         self.batches.append(len(found))

@@ -113,3 +113,60 @@ def test_retention_is_a_setting_of_days_within_bounds() -> None:
     for bad in ("0.5", "3651", "inf", "nan", "forever", "-3"):
         with pytest.raises(SettingsError, match="RETENTION_DAYS"):
             Settings.from_env({"RETENTION_DAYS": bad})
+
+
+@pytest.mark.parametrize(
+    ("url", "path", "postgres"),
+    [
+        ("sqlite:///games.db", "games.db", None),
+        ("sqlite:////var/lib/crib/games.db", "/var/lib/crib/games.db", None),
+        ("postgresql://bot@db:5432/crib", "./cribbage.db", "postgresql://bot@db:5432/crib"),
+        ("postgres://bot@db/crib", "./cribbage.db", "postgres://bot@db/crib"),
+    ],
+)
+def test_database_url_names_a_sqlite_file_or_a_postgresql_database(
+    url: str, path: str, postgres: str | None
+) -> None:
+    settings = Settings.from_env({"DATABASE_URL": url})
+    assert (settings.database_path, settings.database_url) == (path, postgres)
+    assert settings.database == (postgres or path)
+
+
+@pytest.mark.parametrize(
+    "env",
+    [
+        {"DATABASE_URL": "mysql://db/crib"},
+        {"DATABASE_URL": "sqlite:///"},
+        {"DATABASE_URL": "sqlite:///a.db", "DATABASE_PATH": "b.db"},
+    ],
+)
+def test_a_database_url_that_cannot_be_used_is_refused(env: dict[str, str]) -> None:
+    with pytest.raises(SettingsError, match="DATABASE_URL"):
+        Settings.from_env(env)
+
+
+def test_shards_are_read_as_a_count_and_this_process_s_ids() -> None:
+    pg = {"DATABASE_URL": "postgresql://db/crib"}
+    assert Settings.from_env({}).shard_count is None
+    every = Settings.from_env({"SHARD_COUNT": "4"})
+    assert (every.shard_count, every.shard_ids, every.several_processes) == (4, None, False)
+    some = Settings.from_env({**pg, "SHARD_COUNT": "4", "SHARD_IDS": "0, 2-3"})
+    assert (some.shard_ids, some.several_processes) == ((0, 2, 3), True)
+    whole = Settings.from_env({"SHARD_COUNT": "2", "SHARD_IDS": "0-1"})
+    assert whole.several_processes is False
+
+
+@pytest.mark.parametrize(
+    ("env", "says"),
+    [
+        ({"SHARD_IDS": "0"}, "SHARD_COUNT"),
+        ({"SHARD_COUNT": "two"}, "SHARD_COUNT"),
+        ({"SHARD_COUNT": "0"}, "SHARD_COUNT"),
+        ({"SHARD_COUNT": "2", "SHARD_IDS": "2"}, "SHARD_IDS"),
+        ({"SHARD_COUNT": "2", "SHARD_IDS": "a"}, "SHARD_IDS"),
+        ({"SHARD_COUNT": "2", "SHARD_IDS": "1"}, "DATABASE_URL=postgresql"),
+    ],
+)
+def test_shard_settings_that_cannot_be_used_are_refused(env: dict[str, str], says: str) -> None:
+    with pytest.raises(SettingsError, match=says):
+        Settings.from_env(env)

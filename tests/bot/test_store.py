@@ -11,8 +11,16 @@ import pytest
 
 from bot.core.records import GameStatus, ResultRecord, SeatRecord
 from bot.core.storage import ChannelBusy, VersionConflict
-from bot.store import Store, migrations
+from bot.store import Dialect, Store, migrations
+from bot.store.database import UniqueViolation
+from bot.store.sqlite import SqliteDatabase
 
+SQLITE_MIGRATIONS = Dialect.SQLITE.migrations_dir
+
+_INSERT_SEAT = (
+    "INSERT INTO seats (game_id, seat, user_id, display_name, is_computer, computer_level)"
+    " VALUES (?, ?, ?, ?, ?, ?)"
+)
 AL = SeatRecord(0, 1, "Al")
 BEA = SeatRecord(1, 2, "Bea")
 
@@ -47,13 +55,16 @@ def _result(seat: int, user: int, *, won: bool) -> ResultRecord:
     )
 
 
-async def test_migrations_set_user_version_to_the_last_file(store: Store) -> None:
-    last = migrations()[-1][0]
+async def test_migrations_set_the_schema_version_to_the_last_file(store: Store) -> None:
+    last = migrations(store.dialect.migrations_dir)[-1][0]
     assert await store.user_version() == last
+    assert last == migrations(SQLITE_MIGRATIONS)[-1][0]  # one number, one schema
 
 
-async def test_journal_mode_is_wal(store: Store) -> None:
-    assert await store.journal_mode() == "wal"
+async def test_sqlite_keeps_its_journal_in_wal_mode(tmp_path: Path) -> None:
+    async with await Store.open(tmp_path / "wal.db") as store:
+        assert isinstance(store.db, SqliteDatabase)
+        assert await store.db.journal_mode() == "wal"
 
 
 async def test_reopening_applies_nothing_twice(tmp_path: Path) -> None:
@@ -65,7 +76,7 @@ async def test_reopening_applies_nothing_twice(tmp_path: Path) -> None:
     try:
         record = await second.get_game(game_id)
         assert record is not None and record.seats == (AL,)
-        assert await second.user_version() == migrations()[-1][0]
+        assert await second.user_version() == migrations(SQLITE_MIGRATIONS)[-1][0]
     finally:
         await second.close()
 
@@ -73,7 +84,7 @@ async def test_reopening_applies_nothing_twice(tmp_path: Path) -> None:
 async def test_a_new_numbered_migration_is_applied_once(tmp_path: Path) -> None:
     folder = tmp_path / "migrations"
     folder.mkdir()
-    base = Path(__file__).parents[2] / "bot" / "store" / "migrations" / "001_base.sql"
+    base = SQLITE_MIGRATIONS / "001_base.sql"
     (folder / "001_base.sql").write_text(base.read_text())
     path = tmp_path / "grow.db"
     await (await Store.open(path, migrations_dir=folder)).close()
@@ -173,7 +184,7 @@ async def test_finished_game_writes_results_in_the_same_transaction(store: Store
     await store.set_seats(game_id, 0, [AL, BEA], now=100.0)
     # Two rows for the same seat break the primary key: the whole save must roll back.
     broken = [_result(0, 1, won=True), _result(0, 2, won=False)]
-    with pytest.raises(Exception, match="UNIQUE"):
+    with pytest.raises(UniqueViolation):
         await store.save(game_id, 1, now=300.0, status=GameStatus.FINISHED, results=broken)
     record = await store.get_game(game_id)
     assert record is not None and record.status == "lobby" and record.version == 1
@@ -208,7 +219,13 @@ async def test_idle_games_lists_open_games_older_than_the_cutoff(store: Store) -
 
 
 async def test_foreign_keys_are_enforced(store: Store) -> None:
-    assert await store.foreign_keys()
+    if isinstance(store.db, SqliteDatabase):
+        # SQLite checks them only where the connection asks (PostgreSQL always does).
+        assert await store.db.foreign_keys()
+    with pytest.raises(Exception, match=r"(?i)foreign key"):
+        async with store.db.transaction() as tx:
+            await tx.execute(_INSERT_SEAT, (12345, 0, 1, "Al", 0, None))
+    assert await store.get_game(12345) is None
 
 
 async def test_a_computer_seat_keeps_its_level(store: Store) -> None:
@@ -225,7 +242,7 @@ async def test_migration_003_reads_old_computer_levels_from_their_names(tmp_path
     # A database made before 003: the level was only in the name shown at the table.
     folder = tmp_path / "migrations"
     folder.mkdir()
-    for number, path in migrations():
+    for number, path in migrations(SQLITE_MIGRATIONS):
         if number < 3:
             (folder / path.name).write_text(path.read_text())
     db = tmp_path / "old.db"

@@ -11,6 +11,7 @@ from typing import Any
 
 from bot.core.records import GameStatus, ResultRecord, SeatRecord
 from bot.store import Store
+from bot.store.sqlite import SqliteDatabase
 
 GUILD = 5
 
@@ -18,11 +19,13 @@ GUILD = 5
 async def _statements(store: Store, call: Callable[[], Awaitable[Any]]) -> list[str]:
     """The SQL ``call`` ran, with its parameters filled in."""
     seen: list[str] = []
-    await store._db.set_trace_callback(seen.append)
+    assert isinstance(store.db, SqliteDatabase)
+    connection = store.db.connection
+    await connection.set_trace_callback(seen.append)
     try:
         await call()
     finally:
-        await store._db.set_trace_callback(None)  # type: ignore[arg-type]  # None stops it
+        await connection.set_trace_callback(None)  # type: ignore[arg-type]  # None stops it
     return [sql for sql in seen if sql.lstrip().upper().startswith(("SELECT", "WITH"))]
 
 

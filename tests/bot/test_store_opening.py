@@ -15,10 +15,11 @@ from pathlib import Path
 import pytest
 
 from bot.core.records import SeatRecord
-from bot.core.storage import ChannelBusy, SchemaTooNew, UnusableStore
-from bot.store import Store, migrations
+from bot.core.storage import ChannelBusy, UnusableStore
+from bot.store import Dialect, NewerSchema, Store, migrations
 
-LAST = migrations()[-1][0]
+SQLITE_MIGRATIONS = migrations(Dialect.SQLITE.migrations_dir)
+LAST = SQLITE_MIGRATIONS[-1][0]
 AL = SeatRecord(0, 1, "Al")
 
 
@@ -40,7 +41,7 @@ async def test_a_schema_newer_than_the_code_is_refused_naming_both_versions(
     with contextlib.closing(sqlite3.connect(path)) as db:
         db.execute(f"PRAGMA user_version = {LAST + 1}")
     before = _files(tmp_path)
-    with pytest.raises(SchemaTooNew) as refused:
+    with pytest.raises(NewerSchema) as refused:
         await Store.open(path)
     said = str(refused.value)
     assert f"schema version {LAST + 1}" in said and f"up to {LAST}" in said
@@ -127,10 +128,11 @@ async def test_only_the_open_game_constraint_means_the_channel_is_busy(tmp_path:
                 guild_id=5, channel_id=10, creator=AL, num_players=2, target=121, now=1.0
             )
         # A rule of some later schema that this code does not know of.
-        await store._db.execute(
-            "CREATE TRIGGER no_third_server BEFORE INSERT ON games WHEN NEW.guild_id = 3"
-            " BEGIN SELECT RAISE(ABORT, 'servers are capped'); END"
-        )
+        async with store.db.transaction() as tx:
+            await tx.execute(
+                "CREATE TRIGGER no_third_server BEFORE INSERT ON games WHEN NEW.guild_id = 3"
+                " BEGIN SELECT RAISE(ABORT, 'servers are capped'); END"
+            )
         with pytest.raises(sqlite3.IntegrityError, match="capped"):
             await store.create_game(
                 guild_id=3, channel_id=11, creator=AL, num_players=2, target=121, now=1.0

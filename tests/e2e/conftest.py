@@ -1,6 +1,9 @@
 """End-to-end fixtures: a fakediscord world (a server, #general, four players and a spectator)
 and the bot started as `python -m bot` against it, with its own database file.
 
+Modules that set `pytestmark = BOTH_DATABASES` run each test twice: with the bot on a SQLite
+file and on a PostgreSQL database (on the session's throwaway server).
+
 The emulator (`fake_discord`, from fakediscord.testing) enforces every limit Discord does: the
 global 50 requests per second, 5 new messages and 5 edits per 5 s in a channel, token expiry,
 uploads, invalid-request counting: the bot must pace itself within them.
@@ -17,12 +20,26 @@ import pytest
 
 from fakediscord import FakeDiscord
 from fakediscord.testing import BotLauncher, BotProcess
+from tests.helpers.bot_db import Database
 from tests.helpers.table_driver import NAMES, World
 
 
 @pytest.fixture
-def world(fake_discord: FakeDiscord, tmp_path: Path) -> World:
-    """A server with #general, Al, Bea, Cy and Di, Eve watching, and Mo the moderator."""
+def backend(request: pytest.FixtureRequest) -> str:
+    """The database the bot runs on: ``sqlite`` unless a module asks for both, with
+    ``pytestmark = BOTH_DATABASES`` (tests.helpers.backends)."""
+    return str(getattr(request, "param", "sqlite"))
+
+
+@pytest.fixture
+def world(
+    fake_discord: FakeDiscord, tmp_path: Path, backend: str, request: pytest.FixtureRequest
+) -> World:
+    """A server with #general, Al, Bea, Cy and Di, Eve watching, and Mo the moderator; the bot's
+    database a file in the test's folder, or a PostgreSQL database of its own."""
+    database: Database = tmp_path / "bot.db"
+    if backend == "postgres":
+        database = request.getfixturevalue("postgres_url")
     fd = fake_discord
     guild = fd.add_guild("Cribbage Club")
     general = guild.add_text_channel("general")
@@ -33,10 +50,10 @@ def world(fake_discord: FakeDiscord, tmp_path: Path) -> World:
     guild.add_member(spectator)
     moderator = fd.add_user("Mo")
     guild.add_member(moderator, moderator=True)
-    return World(fd, guild, general, players, spectator, moderator, tmp_path / "bot.db")
+    return World(fd, guild, general, players, spectator, moderator, database)
 
 
 @pytest.fixture
 async def bot(world: World, bots: BotLauncher) -> BotProcess:
     """The bot as it really runs: `python -m bot` with a database file, commands synced."""
-    return await bots.process(database_path=world.db_path, dev_guild=world.guild.id)
+    return await bots.process(database=world.database, dev_guild=world.guild.id)

@@ -6,36 +6,36 @@ cannot move by DM, and the table is told how to end the game."""
 
 from __future__ import annotations
 
-import sqlite3
 from typing import Any
 
 from fakediscord import Message
 from fakediscord.testing import BotLauncher, BotProcess
-from tests.helpers.bot_db import latest_game_id, read_game
+from tests.helpers.bot_db import latest_game_id, read_game, rows
 from tests.helpers.table_driver import World, until
 
 
 def _results(world: World, game_id: int) -> list[tuple[int | None, int]]:
-    with sqlite3.connect(world.db_path) as db:
-        rows = db.execute(
-            "SELECT user_id, won FROM results WHERE game_id = ? ORDER BY seat", (game_id,)
-        ).fetchall()
-    return [(row[0], row[1]) for row in rows]
+    found = rows(
+        world.database,
+        "SELECT user_id, won FROM results WHERE game_id = ? ORDER BY seat",
+        (game_id,),
+    )
+    return [(row[0], row[1]) for row in found]
 
 
 async def test_after_the_deal_only_a_moderator_cancels(world: World, bot: BotProcess) -> None:
     fd = world.fd
     al, bea = world.players[:2]
     game_id = await _two_player_game(world)
-    before = read_game(world.db_path, game_id).version
+    before = read_game(world.database, game_id).version
     for user in (al, bea):
         refused = await fd.slash(user, world.general, "/cribbage cancel")
         assert refused.ephemeral and "only a moderator" in refused.content
         assert "/cribbage resign" in refused.content
-    assert read_game(world.db_path, game_id).version == before, "nothing changed"
+    assert read_game(world.database, game_id).version == before, "nothing changed"
     cancelled = await fd.slash(world.moderator, world.general, "/cribbage cancel")
     assert cancelled.ephemeral and "cancelled" in cancelled.content.lower()
-    await until(fd, lambda: read_game(world.db_path, game_id).status == "cancelled")
+    await until(fd, lambda: read_game(world.database, game_id).status == "cancelled")
     said = await until(
         fd, lambda: [m for m in fd.messages(world.general) if "Mo cancelled" in m.content]
     )
@@ -47,13 +47,13 @@ async def test_against_the_computer_the_creator_resigns(world: World, bot: BotPr
     fd = world.fd
     al = world.players[0]
     await fd.slash(al, world.general, "/cribbage new vs_computer:True difficulty:easy")
-    game_id = latest_game_id(world.db_path, world.general.id)
-    await until(fd, lambda: read_game(world.db_path, game_id).status == "active")
+    game_id = latest_game_id(world.database, world.general.id)
+    await until(fd, lambda: read_game(world.database, game_id).status == "active")
     refused = await fd.slash(al, world.general, "/cribbage cancel")
     assert refused.ephemeral and "/cribbage resign" in refused.content
     resigned = await fd.slash(al, world.general, "/cribbage resign")
     assert resigned.ephemeral and "resigned" in resigned.content
-    await until(fd, lambda: read_game(world.db_path, game_id).status == "finished")
+    await until(fd, lambda: read_game(world.database, game_id).status == "finished")
     assert _results(world, game_id) == [(al.id, 0), (None, 1)], "the loss is recorded"
 
 
@@ -64,7 +64,7 @@ async def _two_player_game(world: World) -> int:
     assert opened.original is not None
     await fd.click(bea, opened.original, label="Join")
     await fd.slash(al, world.general, "/cribbage start")
-    game_id = latest_game_id(world.db_path, world.general.id)
+    game_id = latest_game_id(world.database, world.general.id)
     await until(fd, lambda: all(_hand(world, user) is not None for user in (al, bea)))
     return game_id
 
@@ -77,13 +77,13 @@ def _hand(world: World, user: Any) -> Message | None:
 
 async def test_forged_component_ids_get_a_clear_refusal(world: World, bots: BotLauncher) -> None:
     # Commands synced globally (as in production), so that the other server has them too.
-    await bots.process(database_path=world.db_path)
+    await bots.process(database=world.database)
     fd = world.fd
     al = world.players[0]
     game_id = await _two_player_game(world)
     hand = _hand(world, al)
     assert hand is not None
-    before = read_game(world.db_path, game_id).version
+    before = read_game(world.database, game_id).version
     for custom_id in (
         "crib:99999999999999999999999:play:1:5H",
         f"crib:{2**63}:discard:1",
@@ -92,7 +92,7 @@ async def test_forged_component_ids_get_a_clear_refusal(world: World, bots: BotL
         values = ["5H", "6H"] if ":discard:" in custom_id else None
         answer = await fd.forged_click(al, hand, custom_id, values=values)
         assert answer.ephemeral and answer.content == "I can't find that game.", custom_id
-    assert read_game(world.db_path, game_id).version == before
+    assert read_game(world.database, game_id).version == before
 
     # Another server's moderator, on a message of the bot's there, names this game.
     other = fd.add_guild("Elsewhere")
@@ -104,8 +104,8 @@ async def test_forged_component_ids_get_a_clear_refusal(world: World, bots: BotL
         world.moderator, elsewhere.original, f"crib:{game_id}:lobby:cancel"
     )
     assert forged.ephemeral and "another server" in forged.content
-    assert read_game(world.db_path, game_id).status == "active"
-    assert read_game(world.db_path, game_id).version == before
+    assert read_game(world.database, game_id).status == "active"
+    assert read_game(world.database, game_id).version == before
 
 
 async def test_a_member_who_left_cannot_play_by_dm(world: World, bot: BotProcess) -> None:
@@ -117,10 +117,10 @@ async def test_a_member_who_left_cannot_play_by_dm(world: World, bot: BotProcess
     assert hand is not None
     select = next(iter(hand.selects()))
     options = [o["value"] for o in select["options"]][:2]
-    before = read_game(world.db_path, game_id).version
+    before = read_game(world.database, game_id).version
     refused = await fd.select(bea, hand, select["custom_id"], options)
     assert refused.ephemeral and "no longer a member" in refused.content
-    assert read_game(world.db_path, game_id).version == before
+    assert read_game(world.database, game_id).version == before
     assert any(
         r.template == "GET /guilds/{id}/members/{id}" and r.code == 10007 for r in fd.requests
     )
@@ -140,5 +140,5 @@ async def test_a_member_who_left_cannot_play_by_dm(world: World, bot: BotProcess
     assert played.response is not None and played.response.type == 7
     cancelled = await fd.slash(world.moderator, world.general, "/cribbage cancel")
     assert cancelled.ephemeral
-    await until(fd, lambda: read_game(world.db_path, game_id).status == "cancelled")
+    await until(fd, lambda: read_game(world.database, game_id).status == "cancelled")
     assert _results(world, game_id) == []

@@ -44,7 +44,7 @@ async def test_closed_dms_get_one_notice_per_deal_and_no_coach_in_the_channel(
         fd,
         world.general,
         [al],
-        world.db_path,
+        world.database,
         random.Random(6),
         spectators=[world.spectator],
         dm_closed={al.id},

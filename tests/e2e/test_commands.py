@@ -71,7 +71,7 @@ async def test_lobby_by_commands_and_buttons(world: World, bot: BotProcess) -> N
 
 async def test_commands_in_a_dm_say_where_to_use_them(world: World, bots: BotLauncher) -> None:
     # Synced globally (as in production): a development guild's commands don't reach DMs.
-    await bots.process(database_path=world.db_path)
+    await bots.process(database=world.database)
     fd = world.fd
     dm = fd.dm_channel(world.players[0])
     for line in ("/cribbage new", "/cribbage join", "/cribbage hand", "/cribbage play card:5H"):
@@ -92,7 +92,7 @@ async def test_a_game_in_a_thread_with_autocomplete_status_hand_and_resign(
     al, bea = world.players[:2]
     thread = world.general.add_thread("cribbage night")
     driver = TableDriver(
-        fd, thread, [al, bea], world.db_path, random.Random(4), spectators=[world.spectator]
+        fd, thread, [al, bea], world.database, random.Random(4), spectators=[world.spectator]
     )
     await driver.open(target=121)
     snap = driver.snapshot()
@@ -144,7 +144,7 @@ async def test_a_game_in_a_thread_with_autocomplete_status_hand_and_resign(
     assert resigned.ephemeral
 
     def finished() -> Snapshot | None:
-        snap = read_game(world.db_path, driver.game_id)
+        snap = read_game(world.database, driver.game_id)
         return snap if snap.status == "finished" else None
 
     final = await until(fd, finished)
@@ -163,7 +163,7 @@ async def test_old_controls_get_a_clear_answer(world: World, bot: BotProcess) ->
     fd = world.fd
     al, bea = world.players[:2]
     driver = TableDriver(
-        fd, world.general, [al, bea], world.db_path, random.Random(8), command_rate=1.0
+        fd, world.general, [al, bea], world.database, random.Random(8), command_rate=1.0
     )
     await driver.open(target=61)
     copies = []
@@ -212,7 +212,7 @@ async def test_status_is_private_unless_shown_and_carries_the_board(
     fd = world.fd
     al = world.players[0]
     driver = TableDriver(
-        fd, world.general, [al], world.db_path, random.Random(12), spectators=[world.spectator]
+        fd, world.general, [al], world.database, random.Random(12), spectators=[world.spectator]
     )
     snap = await driver.open_against_computer("easy")
     while snap.game is not None and (snap.game.phase is Phase.DISCARD or not snap.game.series):
@@ -271,7 +271,7 @@ async def test_slow_calls_are_deferred_and_bugs_answer_briefly(
     guild, general, (al, bea) = club(fd, "Al", "Bea")
     async with await Store.open(tmp_path / "bot.db") as store:
         service = _SlowService.create(store, idle_expiry=timedelta(days=7))
-        running = await start_in_process(bots, fd, guild, service, defer_after=0.1)
+        running = await start_in_process(bots, fd, guild, store, service, defer_after=0.1)
         slow = await fd.slash(al, general, "/cribbage status")
         assert slow.response is not None and slow.response.type == 5, "deferred"
         settled = await slow.wait_settled()
@@ -300,7 +300,7 @@ async def test_idle_games_expire_without_a_result(
     guild, general, (al,) = club(fd, "Al")
     now = [datetime(2026, 1, 1, tzinfo=UTC)]
     async with await Store.open(tmp_path / "bot.db") as store:
-        running = await start_in_process(bots, fd, guild, clocked_service(store, now))
+        running = await start_in_process(bots, fd, guild, store, clocked_service(store, now))
         opened = await fd.slash(al, general, "/cribbage new")
         lobby = opened.original
         assert lobby is not None

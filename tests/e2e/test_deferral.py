@@ -58,7 +58,7 @@ async def test_deferred_answers_keep_their_visibility(
     guild, general, (al, bea, _) = club(fd, "Al", "Bea", "Bug")
     async with await Store.open(tmp_path / "bot.db") as store:
         service = _Slow.create(store, idle_expiry=timedelta(days=7))
-        running = await start_in_process(bots, fd, guild, service, defer_after=0.1)
+        running = await start_in_process(bots, fd, guild, store, service, defer_after=0.1)
 
         # Public answers: deferred publicly, answered publicly.
         for line in (

@@ -32,7 +32,7 @@ async def test_closed_dms_are_told_once_per_deal_even_across_a_restart(
     world: World, bots: BotLauncher
 ) -> None:
     bot = await bots.process(
-        database_path=world.db_path,
+        database=world.database,
         dev_guild=world.guild.id,
         env={"TURN_REMINDER_SECONDS": str(REMIND_AFTER)},
     )
@@ -43,7 +43,7 @@ async def test_closed_dms_are_told_once_per_deal_even_across_a_restart(
         fd,
         world.general,
         [al, bea],
-        world.db_path,
+        world.database,
         random.Random(5),
         spectators=[world.spectator],
         dm_closed={bea.id},
@@ -56,7 +56,7 @@ async def test_closed_dms_are_told_once_per_deal_even_across_a_restart(
     assert _refused(fd) == 1
 
     # A restart remembers it (the database does): no second notice, no DM tried in this deal.
-    assert dm_refusals(world.db_path, driver.game_id) == {1: 1}
+    assert dm_refusals(world.database, driver.game_id) == {1: 1}
     await bot.stop()
     await start_again(fd, bot)
     await driver.expect_current()
@@ -82,10 +82,12 @@ async def test_closed_dms_are_told_once_per_deal_even_across_a_restart(
 
 
 async def test_rate_limits_slow_the_bot_but_lose_nothing(world: World, bots: BotLauncher) -> None:
-    await bots.process(database_path=world.db_path, dev_guild=world.guild.id)
+    await bots.process(database=world.database, dev_guild=world.guild.id)
     fd = world.fd
     rng = random.Random(9)
-    driver = TableDriver(fd, world.general, world.players[:2], world.db_path, rng, command_rate=0.5)
+    driver = TableDriver(
+        fd, world.general, world.players[:2], world.database, rng, command_rate=0.5
+    )
     # Each kind of request the bot makes is refused with 429 in turn, once or twice: opening a
     # DM, a new message in the channel or a DM, an edit there, an interaction answer, a webhook
     # post or edit of a hand. discord.py waits `retry_after` and sends again; the driver checks

@@ -128,7 +128,7 @@ def _codes_in(text: str) -> set[Card]:
 async def test_garbage_in_every_string_option(world: World, bot: BotProcess) -> None:
     fd = world.fd
     al, bea = world.players[:2]
-    driver = TableDriver(fd, world.general, [al, bea], world.db_path, random.Random(3))
+    driver = TableDriver(fd, world.general, [al, bea], world.database, random.Random(3))
     await driver.open(target=61)
 
     # Discard phase: Al could discard now; garbage must not do it.

@@ -28,7 +28,7 @@ async def test_a_game_whose_channel_is_gone_expires_quietly(
     doomed = guild.add_text_channel("doomed")
     now = [datetime(2026, 1, 1, tzinfo=UTC)]
     async with await Store.open(tmp_path / "bot.db") as store:
-        running = await start_in_process(bots, fd, guild, clocked_service(store, now))
+        running = await start_in_process(bots, fd, guild, store, clocked_service(store, now))
         for channel in (general, doomed):
             opened = await fd.slash(al, channel, "/cribbage new")
             assert opened.original is not None

@@ -12,7 +12,6 @@ its own (MUGGINS_SECONDS). The stats then hold the points missed and mugginsed.
 from __future__ import annotations
 
 import re
-import sqlite3
 from typing import Any
 
 from engine.cards import Card
@@ -24,7 +23,7 @@ from fakediscord import FakeDiscord
 from fakediscord.model import Message, User
 from fakediscord.runner import BotLauncher
 from fakediscord.testing import BotProcess
-from tests.helpers.bot_db import latest_game_id, read_game
+from tests.helpers.bot_db import latest_game_id, read_game, rows
 from tests.helpers.table_driver import World, until
 
 REFUSAL = "That's more than this hand is worth."
@@ -42,7 +41,7 @@ def controls(fd: FakeDiscord, user: User, prefix: str) -> Message | None:
 
 
 def game_now(world: World, game_id: int) -> Game:
-    game = read_game(world.db_path, game_id).game
+    game = read_game(world.database, game_id).game
     assert game is not None
     return game
 
@@ -81,7 +80,7 @@ async def start(world: World) -> tuple[int, list[User]]:
     al, bea = world.players[:2]
     opened = await fd.slash(al, world.general, "/cribbage new counting:manual")
     assert "you count your hands (muggins)" in opened.content
-    game_id = latest_game_id(world.db_path, world.general.id)
+    game_id = latest_game_id(world.database, world.general.id)
     lobby = opened.original
     assert lobby is not None
     await fd.click(bea, lobby, f"crib:{game_id}:lobby:join")
@@ -108,7 +107,7 @@ async def play_to_the_show(world: World, game_id: int, users: list[User]) -> Gam
         else:
             assert game.turn is not None
             user = users[game.turn]
-            version = read_game(world.db_path, game_id).version
+            version = read_game(world.database, game_id).version
             prefix = f"crib:{game_id}:play:{version}:"
             message = await hand_with(world, user, prefix)
             button = next(
@@ -124,7 +123,7 @@ async def play_to_the_show(world: World, game_id: int, users: list[User]) -> Gam
 async def claim_from_menu(world: World, user: User, game_id: int, points: int) -> Any:
     """Choose ``points`` in the count menus of ``user``'s hand message."""
     fd = world.fd
-    version = read_game(world.db_path, game_id).version
+    version = read_game(world.database, game_id).version
     prefix = f"crib:{game_id}:count:{version}:"
     message = await hand_with(world, user, prefix)
     menus = [m for m in message.selects() if m["custom_id"].startswith(prefix)]
@@ -152,7 +151,7 @@ async def test_manual_counting_a_refused_claim_a_short_claim_and_muggins(
     world: World, bots: BotLauncher
 ) -> None:
     await bots.process(
-        database_path=world.db_path, dev_guild=world.guild.id, env={"MUGGINS_SECONDS": "60"}
+        database=world.database, dev_guild=world.guild.id, env={"MUGGINS_SECONDS": "60"}
     )
     fd = world.fd
     game_id, users = await start(world)
@@ -162,7 +161,7 @@ async def test_manual_counting_a_refused_claim_a_short_claim_and_muggins(
     owner, opponent = users[turn.seat], users[1 - turn.seat]
     value = worth(game)
     hidden = crib_cards(game) if not turn.crib else set()
-    before = read_game(world.db_path, game_id)
+    before = read_game(world.database, game_id)
 
     # Over the value, from the menu and by the slash command: one sentence, no card, no value.
     over = next(v for v in CLAIM_VALUES if v > value)
@@ -171,7 +170,7 @@ async def test_manual_counting_a_refused_claim_a_short_claim_and_muggins(
     typed = await fd.slash(owner, world.general, f"/cribbage count points:{over}")
     assert typed.ephemeral and typed.content == REFUSAL
     assert not CARD_TEXT.search(REFUSAL)
-    after = read_game(world.db_path, game_id)
+    after = read_game(world.database, game_id)
     assert (after.version, after.actions) == (before.version, before.actions)
     this_deal = [
         m for m in fd.messages(world.general) if f"**Deal {game.deal_number}**" in m.content
@@ -185,7 +184,7 @@ async def test_manual_counting_a_refused_claim_a_short_claim_and_muggins(
     # Short: pegged, and the opponent may call muggins.
     claimed = await fd.slash(owner, world.general, "/cribbage count points:0")
     assert claimed.ephemeral and claimed.content == "You claimed 0."
-    version = read_game(world.db_path, game_id).version
+    version = read_game(world.database, game_id).version
     button_id = f"crib:{game_id}:muggins:{version}"
     message = await hand_with(world, opponent, button_id)
     assert "Press **Muggins!**" in message.content
@@ -214,7 +213,7 @@ async def test_manual_counting_a_refused_claim_a_short_claim_and_muggins(
         await claim_from_menu(world, users[turn.seat], game_id, worth(game))
         await wait_for_move(world, game_id, len(game.actions))
     await fd.slash(users[1], world.general, "/cribbage resign")
-    await until(fd, lambda: read_game(world.db_path, game_id).status == "finished")
+    await until(fd, lambda: read_game(world.database, game_id).status == "finished")
     stats = await fd.slash(opponent, world.general, "/cribbage stats")
     assert f"muggins taken {value}, given away 0" in stats.content
     stats = await fd.slash(owner, world.general, "/cribbage stats")
@@ -225,7 +224,7 @@ async def test_manual_counting_the_muggins_window_closes_on_its_own(
     world: World, bots: BotLauncher
 ) -> None:
     await bots.process(
-        database_path=world.db_path, dev_guild=world.guild.id, env={"MUGGINS_SECONDS": "5"}
+        database=world.database, dev_guild=world.guild.id, env={"MUGGINS_SECONDS": "5"}
     )
     fd = world.fd
     game_id, users = await start(world)
@@ -256,7 +255,7 @@ async def test_a_whole_manual_game_against_the_computer_with_muggins(
 ) -> None:
     """Al counts his own hands exactly from the menus and calls muggins on every short claim
     of an easy computer (which counts like a beginner) until the game ends."""
-    await bots.process(database_path=world.db_path, dev_guild=world.guild.id)
+    await bots.process(database=world.database, dev_guild=world.guild.id)
     fd = world.fd
     al = world.players[0]
     opened = await fd.slash(
@@ -265,9 +264,9 @@ async def test_a_whole_manual_game_against_the_computer_with_muggins(
         "/cribbage new vs_computer:True difficulty:easy target:61 counting:manual",
     )
     assert "you count your hands (muggins)" in opened.content
-    game_id = latest_game_id(world.db_path, world.general.id)
+    game_id = latest_game_id(world.database, world.general.id)
     for _ in range(400):
-        snap = read_game(world.db_path, game_id)
+        snap = read_game(world.database, game_id)
         game = snap.game
         assert game is not None
         if game.phase is Phase.OVER:
@@ -290,13 +289,13 @@ async def test_a_whole_manual_game_against_the_computer_with_muggins(
     assert game.phase is Phase.OVER
     calls = [a for a in game.actions if a["type"] == "muggins"]
     assert all(a["seat"] == 0 for a in calls)
-    with sqlite3.connect(world.db_path) as db:
-        rows = db.execute(
-            "SELECT seat, points_missed, muggins_given, muggins_taken FROM results"
-            " WHERE game_id = ? ORDER BY seat",
-            (game_id,),
-        ).fetchall()
-    (_, al_missed, al_given, al_taken), (_, cpu_missed, cpu_given, cpu_taken) = rows
+    found = rows(
+        world.database,
+        "SELECT seat, points_missed, muggins_given, muggins_taken FROM results"
+        " WHERE game_id = ? ORDER BY seat",
+        (game_id,),
+    )
+    (_, al_missed, al_given, al_taken), (_, cpu_missed, cpu_given, cpu_taken) = found
     assert (al_missed, al_given, cpu_taken) == (0, 0, 0)
     assert al_taken == cpu_given
     # Every short claim of the computer was called, unless the game ended on it.

@@ -19,7 +19,7 @@ async def _seed(world: World) -> None:
     chain = [Player(900 + n, f"Player {n:02d}") for n in range(13)]
     al, bea = (Player(u.id, u.name) for u in world.players[:2])
     now = time.time() - 86_400
-    async with await Store.open(world.db_path) as store:
+    async with await Store.open(world.database) as store:
         for i, winner in enumerate(chain):
             for loser in chain[i + 1 : i + 2]:
                 rows = [

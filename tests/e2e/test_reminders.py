@@ -25,14 +25,14 @@ async def test_reminders_by_dm_after_the_delay_once_per_turn(
     world: World, bots: BotLauncher
 ) -> None:
     await bots.process(
-        database_path=world.db_path,
+        database=world.database,
         dev_guild=world.guild.id,
         env={"TURN_REMINDER_SECONDS": str(REMIND_AFTER)},
     )
     fd = world.fd
     al, bea = world.players[:2]
     driver = TableDriver(
-        fd, world.general, [al, bea], world.db_path, random.Random(4), command_rate=0.0
+        fd, world.general, [al, bea], world.database, random.Random(4), command_rate=0.0
     )
     await driver.open(target=61)
     # Both owe their cards for the crib: after the delay each is reminded, once.

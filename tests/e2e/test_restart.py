@@ -12,15 +12,16 @@ from __future__ import annotations
 import asyncio
 import random
 import re
-from typing import Any
 
 import pytest
 
 from engine.phase import Phase
-from fakediscord import Interaction, Message, User
+from fakediscord import User
 from fakediscord.testing import BotProcess
-from tests.helpers.bot_db import Snapshot
+from tests.helpers.backends import BOTH_DATABASES
 from tests.helpers.table_driver import TableDriver, World, start_again, until
+
+pytestmark = BOTH_DATABASES
 
 #: What the bot logs once it has looked at every open game after starting.
 RECONCILED = re.compile(r"reconciling \d+ games with their messages")
@@ -60,7 +61,7 @@ async def test_restart_mid_game_sends_nothing_again_and_old_buttons_work(
         world.fd,
         world.general,
         world.players[:2],
-        world.db_path,
+        world.database,
         random.Random(7),
         spectators=[world.spectator],
         command_rate=0.0,  # every action by a DM control, so old controls are what gets used
@@ -80,25 +81,6 @@ async def test_restart_mid_game_sends_nothing_again_and_old_buttons_work(
     assert end.game is not None and end.game.deal_number == 2
 
 
-async def _act_without_waiting(
-    driver: TableDriver, snap: Snapshot, seat: int, action: dict[str, Any], prompt: Message
-) -> Interaction:
-    """Send `action` (a click on the prompt, now and then the slash command) and return at once."""
-    fd, user = driver.fd, driver.seats[seat]
-    if driver.rng.random() < driver.command_rate:
-        line = (
-            f"/cribbage discard cards:{' '.join(action['cards'])}"
-            if action["type"] == "discard"
-            else f"/cribbage play card:{action['card']}"
-        )
-        return await fd.slash(user, driver.channel, line, wait=False)
-    if action["type"] == "discard":
-        select_id = f"crib:{driver.game_id}:discard:{snap.game.deal_number}"  # type: ignore[union-attr]
-        return await fd.select(user, prompt, select_id, action["cards"], wait=False)
-    button = f"crib:{driver.game_id}:play:{snap.version}:{action['card']}"
-    return await fd.click(user, prompt, button, wait=False)
-
-
 async def test_killed_at_random_moments_the_bot_loses_nothing(
     world: World, bot: BotProcess
 ) -> None:
@@ -112,7 +94,7 @@ async def test_killed_at_random_moments_the_bot_loses_nothing(
         fd,
         world.general,
         world.players[:2],
-        world.db_path,
+        world.database,
         rng,
         spectators=[world.spectator],
         command_rate=0.2,
@@ -132,7 +114,7 @@ async def test_killed_at_random_moments_the_bot_loses_nothing(
             # Killed the moment its answer is out: the move is saved and answered, and
             # nothing else (the table, the other player's prompt) was sent.
             hook = fd.after_request(r"/callback$", lambda _: bot.kill_now())
-            sent = await _act_without_waiting(driver, snap, seat, action, prompt)
+            sent = await driver.send(snap, seat, action, prompt)
             await sent.wait_for(lambda i: i.response is not None)
             assert hook.routes, "the bot was killed the moment the move was answered"
             answered_kills += 1
@@ -142,7 +124,7 @@ async def test_killed_at_random_moments_the_bot_loses_nothing(
             assert driver.behind(stored), "the kill left the table and the prompt behind"
         else:
             # Killed at a random moment while the move is on its way in, or being answered.
-            await _act_without_waiting(driver, snap, seat, action, prompt)
+            await driver.send(snap, seat, action, prompt)
             await asyncio.sleep(rng.uniform(0.0, 0.15))
             random_kills += 1
             await bot.kill()
@@ -161,7 +143,7 @@ async def test_sigterm_answers_the_move_in_flight_sends_what_is_owed_and_exits_0
     answered, every message it changed is sent, then the process exits with status 0."""
     fd = world.fd
     driver = TableDriver(
-        fd, world.general, world.players[:2], world.db_path, random.Random(3), command_rate=0.0
+        fd, world.general, world.players[:2], world.database, random.Random(3), command_rate=0.0
     )
     await driver.open(target=61)
     await driver.play_out(stop_after=3)  # both discards and a card played
@@ -172,7 +154,7 @@ async def test_sigterm_answers_the_move_in_flight_sends_what_is_owed_and_exits_0
     # The answer to the click is refused once with a 429: discord.py waits a second and sends
     # it again, so the move is saved but still being answered when SIGTERM comes.
     fd.rate_limit(r"/callback$", times=1, retry_after=1.0)
-    click = await _act_without_waiting(driver, snap, seat, action, prompt)
+    click = await driver.send(snap, seat, action, prompt)
     await fd.wait_for(lambda: any(r.status == 429 for r in fd.requests), timeout=5)
     stored = driver.sync()
     assert stored.version == snap.version + 1, "the move is saved, not yet answered"
@@ -190,7 +172,7 @@ async def test_dropped_gateway_connections_lose_no_clicks(world: World, bot: Bot
     """The connection to Discord drops (and Discord asks for a reconnect) mid-game: the client
     resumes, and clicks made meanwhile are replayed to it and applied once."""
     driver = TableDriver(
-        world.fd, world.general, world.players[:2], world.db_path, random.Random(17)
+        world.fd, world.general, world.players[:2], world.database, random.Random(17)
     )
     await driver.open(target=61)
     for turn in range(6):
@@ -220,7 +202,7 @@ async def test_killed_between_a_post_and_keeping_its_id_the_bot_keeps_that_messa
     in the DM) and keeps it: no second table, no second hand with live controls."""
     fd = world.fd
     driver = TableDriver(
-        fd, world.general, world.players[:2], world.db_path, random.Random(21), command_rate=0.0
+        fd, world.general, world.players[:2], world.database, random.Random(21), command_rate=0.0
     )
     await driver.open(target=61)
     snap = driver.snapshot()
@@ -234,7 +216,7 @@ async def test_killed_between_a_post_and_keeping_its_id_the_bot_keeps_that_messa
     hook = fd.after_request(made, lambda _: bot.kill_now())
     seat = driver.actor(snap)
     prompt = await driver.prompt(snap, seat)
-    await _act_without_waiting(driver, snap, seat, driver.choose(snap, seat), prompt)
+    await driver.send(snap, seat, driver.choose(snap, seat), prompt)
     await until(fd, lambda: hook.routes, timeout=5)
     await bot.kill()
     await start_again(fd, bot)

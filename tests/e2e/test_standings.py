@@ -58,7 +58,7 @@ async def _seed_finished_game(
     skunk = points > 1
     final = f"121-{loser_score}"
     now = time.time()
-    async with await Store.open(world.db_path) as store:
+    async with await Store.open(world.database) as store:
         record = await store.create_game(
             guild_id=world.guild.id,
             channel_id=channel_id,
@@ -124,7 +124,7 @@ async def test_leaderboard_and_stats_after_finished_games(world: World, bot: Bot
     # One game through Discord, Al against Bea: a deal played, then one of them resigns (a
     # whole game to the target is played in test_whole_games.py).
     rng = random.Random(21)
-    driver = TableDriver(fd, world.general, [al, bea], world.db_path, rng)
+    driver = TableDriver(fd, world.general, [al, bea], world.database, rng)
     await driver.open(target=61)
     await driver.play_deal()
     quitter = rng.choice([al, bea])

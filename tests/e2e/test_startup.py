@@ -18,12 +18,13 @@ from pathlib import Path
 
 import pytest
 
-from bot.store import Store, migrations
+from bot.store import Dialect, Store, migrations
 from fakediscord import FakeDiscord
 from fakediscord.testing import BotLauncher
 from tests.helpers.bot_runs import bot_environment, run_to_end, spawn_bot
 
-LAST = migrations()[-1][0]
+SQLITE_MIGRATIONS = migrations(Dialect.SQLITE.migrations_dir)
+LAST = SQLITE_MIGRATIONS[-1][0]
 #: discord.py's two warnings about voice support (discord/client.py, discord.py 2.7).
 VOICE_WARNINGS = ("PyNaCl is not installed", "davey is not installed")
 
@@ -164,7 +165,7 @@ async def test_no_warning_about_voice_support(
     fake_discord: FakeDiscord, bots: BotLauncher, tmp_path: Path
 ) -> None:
     guild = fake_discord.add_guild("Club")
-    bot = await bots.process(database_path=tmp_path / "bot.db", dev_guild=guild.id)
+    bot = await bots.process(database=tmp_path / "bot.db", dev_guild=guild.id)
     await bot.stop()
     said = "\n".join(bot.output)
     assert "synced" in said, said
@@ -177,7 +178,7 @@ async def _old_database(path: Path, games: int) -> None:
     takes a while, so a SIGTERM can land in the middle of it."""
     old = path.parent / "old-migrations"
     old.mkdir(exist_ok=True)
-    for number, migration in migrations():
+    for number, migration in SQLITE_MIGRATIONS:
         if number <= 5:
             shutil.copy(migration, old / migration.name)
     await (await Store.open(path, migrations_dir=old)).close()

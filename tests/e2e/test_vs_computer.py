@@ -13,12 +13,14 @@ recorded apart from games between people, and the lobby's "Add computer" menu is
 from __future__ import annotations
 
 import random
-import sqlite3
 
 from engine.game import Game
 from fakediscord.testing import BotProcess
-from tests.helpers.bot_db import latest_game_id, read_game
+from tests.helpers.backends import BOTH_DATABASES
+from tests.helpers.bot_db import latest_game_id, read_game, rows
 from tests.helpers.table_driver import TableDriver, World, until
+
+pytestmark = BOTH_DATABASES
 
 
 def against_computer(world: World, seed: int) -> TableDriver:
@@ -27,7 +29,7 @@ def against_computer(world: World, seed: int) -> TableDriver:
         world.fd,
         world.general,
         world.players[:1],
-        world.db_path,
+        world.database,
         random.Random(seed),
         command_rate=0.0,
     )
@@ -51,14 +53,14 @@ async def test_a_whole_game_against_hard(world: World, bot: BotProcess) -> None:
     # Every click was answered by updating its own message, the computer's moves included.
     assert player.clicks and all(c.response and c.response.type == 7 for c in player.clicks)
 
-    with sqlite3.connect(world.db_path) as db:
-        rows = db.execute(
-            "SELECT user_id, is_computer, vs_computer, won FROM results WHERE game_id = ?"
-            " ORDER BY seat",
-            (player.game_id,),
-        ).fetchall()
-    assert [r[:3] for r in rows] == [(al.id, 0, 1), (None, 1, 1)]
-    assert bool(rows[0][3]) == (result.winner == 0)
+    found = rows(
+        world.database,
+        "SELECT user_id, is_computer, vs_computer, won FROM results WHERE game_id = ?"
+        " ORDER BY seat",
+        (player.game_id,),
+    )
+    assert [r[:3] for r in found] == [(al.id, 0, 1), (None, 1, 1)]
+    assert bool(found[0][3]) == (result.winner == 0)
 
     stats = await world.fd.slash(al, world.general, "/cribbage stats")
     assert "Against the computer: 1 game" in stats.content and "Against people" not in stats.content
@@ -77,7 +79,7 @@ async def test_the_lobby_seats_a_computer_for_three(world: World, bot: BotProces
     al, bea, _, _ = world.players
     fd = world.fd
     opened = await fd.slash(al, world.general, "/cribbage new players:3 target:61")
-    game_id = latest_game_id(world.db_path, world.general.id)
+    game_id = latest_game_id(world.database, world.general.id)
     lobby = opened.original
     menu_id = f"crib:{game_id}:lobby:computer"
     assert lobby is not None and lobby.component(menu_id) is not None
@@ -91,7 +93,7 @@ async def test_the_lobby_seats_a_computer_for_three(world: World, bot: BotProces
     await fd.click(al, lobby, f"crib:{game_id}:lobby:start")
 
     def started() -> Game | None:
-        return read_game(world.db_path, game_id).game
+        return read_game(world.database, game_id).game
 
     game = await until(fd, started)
     assert game.pending_discards() == (0, 1)

@@ -14,21 +14,23 @@ from __future__ import annotations
 
 import asyncio
 import random
-import sqlite3
 import statistics
 
 from fakediscord import Channel, User
 from fakediscord.testing import BotProcess
-from tests.helpers.bot_db import Snapshot
+from tests.helpers.backends import BOTH_DATABASES
+from tests.helpers.bot_db import Snapshot, rows
 from tests.helpers.table_driver import TableDriver, World
+
+pytestmark = BOTH_DATABASES
 
 
 def _results(world: World, game_id: int) -> list[tuple[int, int, int]]:
-    with sqlite3.connect(world.db_path) as db:
-        return db.execute(
-            "SELECT seat, won, game_points FROM results WHERE game_id = ? ORDER BY seat",
-            (game_id,),
-        ).fetchall()
+    return rows(
+        world.database,
+        "SELECT seat, won, game_points FROM results WHERE game_id = ? ORDER BY seat",
+        (game_id,),
+    )
 
 
 def _table(world: World, name: str, players: int) -> tuple[Channel, list[User]]:
@@ -90,7 +92,7 @@ async def test_whole_games_for_two_three_and_four_at_once(world: World, bot: Bot
                 world.fd,
                 channel,
                 people,
-                world.db_path,
+                world.database,
                 random.Random(seed),
                 spectators=[world.spectator],
             )

@@ -1,5 +1,7 @@
-"""Reading the bot's database from a test, with a connection of its own (the bot writes in WAL
-mode, so a reader sees every committed transaction and never blocks it).
+"""Reading the bot's database from a test, with a connection of its own: a SQLite file (the bot
+writes in WAL mode, so a reader sees every committed transaction and never blocks it) or a
+PostgreSQL database, named by its ``postgresql://`` URL. The reads are synchronous, as polled
+conditions need them; PostgreSQL's are run by asyncpg on a thread of their own.
 
 What the end-to-end tests read: a game's row and snapshot, its action log, the messages it owns
 (key, Discord ids, digest) and the players whose DMs were refused.
@@ -7,19 +9,26 @@ What the end-to-end tests read: a game's row and snapshot, its action log, the m
 
 from __future__ import annotations
 
+import asyncio
 import json
 import random
 import sqlite3
+import threading
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+import asyncpg
+
 from bot.core.deal_log import DealLog
 from bot.core.ratings import shown
 from bot.core.snapshot import decode
+from bot.store.database import numbered_placeholders
 from engine.game import Game
 
 __all__ = [
+    "Database",
     "OwnedMessage",
     "Snapshot",
     "dm_refusals",
@@ -27,6 +36,7 @@ __all__ = [
     "logged_actions",
     "owned_messages",
     "read_game",
+    "rows",
 ]
 
 
@@ -53,77 +63,110 @@ class OwnedMessage:
     digest: str
 
 
-def _connect(db_path: Path) -> sqlite3.Connection:
-    return sqlite3.connect(db_path, timeout=10)
+#: A bot's database as the tests name it: a SQLite file's path, or a PostgreSQL URL.
+Database = Path | str
 
 
-def read_game(db_path: Path, game_id: int) -> Snapshot:
+class _PostgresReader:
+    """Synchronous reads of PostgreSQL databases: asyncpg on an event loop of its own thread,
+    one connection per database, kept for the session."""
+
+    def __init__(self) -> None:
+        self._loop: asyncio.AbstractEventLoop | None = None
+        self._connections: dict[str, asyncpg.Connection] = {}
+        self._lock = threading.Lock()
+
+    def _running_loop(self) -> asyncio.AbstractEventLoop:
+        with self._lock:
+            if self._loop is None:
+                loop = asyncio.new_event_loop()
+                threading.Thread(target=loop.run_forever, name="bot-db", daemon=True).start()
+                self._loop = loop
+            return self._loop
+
+    async def _fetch(self, url: str, sql: str, params: Sequence[Any]) -> list[tuple[Any, ...]]:
+        connection = self._connections.get(url)
+        if connection is None or connection.is_closed():
+            connection = self._connections[url] = await asyncpg.connect(url)
+        rows = await connection.fetch(numbered_placeholders(sql), *params)
+        return [tuple(row) for row in rows]
+
+    def rows(self, url: str, sql: str, params: Sequence[Any]) -> list[tuple[Any, ...]]:
+        future = asyncio.run_coroutine_threadsafe(
+            self._fetch(url, sql, params), self._running_loop()
+        )
+        return future.result(timeout=30)
+
+
+_POSTGRES = _PostgresReader()
+
+
+def rows(where: Database, sql: str, params: Sequence[Any] = ()) -> list[tuple[Any, ...]]:
+    """The rows of one query (``?`` placeholders) on the bot's database."""
+    if isinstance(where, str) and where.startswith(("postgresql://", "postgres://")):
+        return _POSTGRES.rows(where, sql, params)
+    with sqlite3.connect(where, timeout=10) as db:
+        return [tuple(row) for row in db.execute(sql, tuple(params)).fetchall()]
+
+
+def read_game(db: Database, game_id: int) -> Snapshot:
     """The game as the bot saved it."""
-    with _connect(db_path) as db:
-        row = db.execute(
-            "SELECT status, version, snapshot, updated_at FROM games WHERE id = ?", (game_id,)
-        ).fetchone()
-        actions = db.execute(
-            "SELECT COUNT(*) FROM actions WHERE game_id = ?", (game_id,)
-        ).fetchone()[0]
-    status, version, stored, updated_at = row
+    [(status, version, stored, updated_at, actions)] = rows(
+        db,
+        "SELECT status, version, snapshot, updated_at,"
+        " (SELECT COUNT(*) FROM actions WHERE game_id = games.id) FROM games WHERE id = ?",
+        (game_id,),
+    )
     game = log = None
     if stored:
         # The rng only matters for future deals, which this copy never shows to anyone.
         found = decode(stored, random.Random(0))
         game, log = found.game, found.log
-    return Snapshot(game_id, status, version, game, log, actions, updated_at)
+    return Snapshot(game_id, status, version, game, log, int(actions), updated_at)
 
 
-def logged_actions(db_path: Path, game_id: int) -> list[dict[str, Any]]:
+def logged_actions(db: Database, game_id: int) -> list[dict[str, Any]]:
     """The game's action log as the bot saved it, oldest first."""
-    with _connect(db_path) as db:
-        rows = db.execute(
-            "SELECT action FROM actions WHERE game_id = ? ORDER BY seq", (game_id,)
-        ).fetchall()
-    return [json.loads(row[0]) for row in rows]
+    found = rows(db, "SELECT action FROM actions WHERE game_id = ? ORDER BY seq", (game_id,))
+    return [json.loads(row[0]) for row in found]
 
 
-def latest_game_id(db_path: Path, channel_id: int) -> int:
+def latest_game_id(db: Database, channel_id: int) -> int:
     """The newest game opened in a channel."""
-    with _connect(db_path) as db:
-        row = db.execute("SELECT MAX(id) FROM games WHERE channel_id = ?", (channel_id,)).fetchone()
-    assert row[0] is not None, "no game was created in the channel"
-    return int(row[0])
+    [(newest,)] = rows(db, "SELECT MAX(id) FROM games WHERE channel_id = ?", (channel_id,))
+    assert newest is not None, "no game was created in the channel"
+    return int(newest)
 
 
-def owned_messages(db_path: Path, game_id: int) -> dict[str, OwnedMessage]:
+def owned_messages(db: Database, game_id: int) -> dict[str, OwnedMessage]:
     """The messages the game keeps, by key (``lobby``, ``table:3``, ``hand:3:1``, ...)."""
-    with _connect(db_path) as db:
-        rows = db.execute(
-            "SELECT key, channel_id, message_id, digest FROM game_messages WHERE game_id = ?",
-            (game_id,),
-        ).fetchall()
-    return {key: OwnedMessage(key, int(ch), int(mid), digest) for key, ch, mid, digest in rows}
+    found = rows(
+        db,
+        "SELECT key, channel_id, message_id, digest FROM game_messages WHERE game_id = ?",
+        (game_id,),
+    )
+    return {key: OwnedMessage(key, int(ch), int(mid), digest) for key, ch, mid, digest in found}
 
 
-def dm_refusals(db_path: Path, game_id: int) -> dict[int, int]:
+def dm_refusals(db: Database, game_id: int) -> dict[int, int]:
     """Seat -> the deal in which Discord refused that player's DMs (as the game remembers)."""
-    with _connect(db_path) as db:
-        rows = db.execute(
-            "SELECT seat, deal FROM dm_refusals WHERE game_id = ?", (game_id,)
-        ).fetchall()
-    return {int(seat): int(deal) for seat, deal in rows}
+    found = rows(db, "SELECT seat, deal FROM dm_refusals WHERE game_id = ?", (game_id,))
+    return {int(seat): int(deal) for seat, deal in found}
 
 
-def ratings_line(db_path: Path, game_id: int) -> str:
+def ratings_line(db: Database, game_id: int) -> str:
     """The line a finished game's result ends with, from the rating changes the bot stored:
     each person's new rating and its change ("Ratings: Al 1,069 (+69) · Bea 963 (−37)")."""
-    with _connect(db_path) as db:
-        rows = db.execute(
-            "SELECT s.display_name, c.mu_before - 3 * c.sigma_before,"
-            " c.mu_after - 3 * c.sigma_after FROM rating_changes c"
-            " JOIN seats s ON s.game_id = c.game_id AND s.seat = c.seat"
-            " WHERE c.game_id = ? AND s.is_computer = 0 ORDER BY c.seat",
-            (game_id,),
-        ).fetchall()
+    found = rows(
+        db,
+        "SELECT s.display_name, c.mu_before - 3 * c.sigma_before,"
+        " c.mu_after - 3 * c.sigma_after FROM rating_changes c"
+        " JOIN seats s ON s.game_id = c.game_id AND s.seat = c.seat"
+        " WHERE c.game_id = ? AND s.is_computer = 0 ORDER BY c.seat",
+        (game_id,),
+    )
     parts = []
-    for name, before, after in rows:
+    for name, before, after in found:
         change = shown(after) - shown(before)
         signed = f"+{change}" if change > 0 else f"−{-change}" if change < 0 else "±0"
         parts.append(f"{name} {shown(after):,} ({signed})")

@@ -41,16 +41,17 @@ async def start_in_process(
     bots: BotLauncher,
     fd: FakeDiscord,
     guild: Guild,
+    store: Store,
     service: GameService,
     *,
     defer_after: float | None = None,
 ) -> InProcessBot:
-    """The bot on ``service``, its commands synced to ``guild``; with ``defer_after``, the
-    seconds a call may take before its interaction is deferred."""
+    """The bot on ``service`` (and its ``store``), its commands synced to ``guild``; with
+    ``defer_after``, the seconds a call may take before its interaction is deferred."""
     settings = Settings(discord_token=fd.bot_token, dev_guild_id=guild.id)
 
     def make() -> CribbageBot:
-        bot = CribbageBot(settings, service=service)
+        bot = CribbageBot(settings, store=store, service=service)
         if defer_after is not None:
             bot.io.defer_after = defer_after
         return bot

@@ -29,7 +29,6 @@ import dataclasses
 import random
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import Any, TypeVar, cast
 
 from bot.core.render.text import escape
@@ -41,6 +40,7 @@ from fakediscord import Channel, FakeDiscord, Guild, Interaction, Message, User
 from fakediscord.shards import IDENTIFY_PERIOD
 from fakediscord.testing import BotProcess
 from tests.helpers.bot_db import (
+    Database,
     OwnedMessage,
     Snapshot,
     latest_game_id,
@@ -108,7 +108,7 @@ class World:
     players: list[User]
     spectator: User
     moderator: User
-    db_path: Path
+    database: Database
 
 
 @dataclass
@@ -128,7 +128,7 @@ class TableDriver:
     fd: FakeDiscord
     channel: Channel
     players: list[User]
-    db_path: Path
+    database: Database
     rng: random.Random
     spectators: list[User] = field(default_factory=list)
     #: How often a seat types the slash command instead of using the controls.
@@ -170,11 +170,11 @@ class TableDriver:
 
     def snapshot(self) -> Snapshot:
         """The game as saved now."""
-        return read_game(self.db_path, self.game_id)
+        return read_game(self.database, self.game_id)
 
     def owned(self) -> dict[str, OwnedMessage]:
         """The messages the game keeps, by key."""
-        return owned_messages(self.db_path, self.game_id)
+        return owned_messages(self.database, self.game_id)
 
     def message(self, key: str, owned: dict[str, OwnedMessage] | None = None) -> Message | None:
         """The Discord message the game keeps under `key`, if it is there."""
@@ -230,7 +230,7 @@ class TableDriver:
         reply = await self.fd.slash(creator, self.channel, line)
         lobby = reply.original
         assert lobby is not None and not reply.ephemeral, "the lobby is the public answer"
-        self.game_id = latest_game_id(self.db_path, self.channel.id)
+        self.game_id = latest_game_id(self.database, self.channel.id)
         for user in self.players[1:]:
             click = await self.fd.click(user, lobby, f"crib:{self.game_id}:lobby:join")
             assert click.response is not None and click.response.type == 7, click
@@ -254,11 +254,11 @@ class TableDriver:
         assert lobby is not None and not reply.ephemeral, reply
         assert lobby.content.startswith(f"**Cribbage** — {len(self.players) + 1} players")
         assert not lobby.components, "a game against the computer deals at once"
-        self.game_id = latest_game_id(self.db_path, self.channel.id)
+        self.game_id = latest_game_id(self.database, self.channel.id)
         snap = self.snapshot()
         assert snap.status == "active" and snap.game is not None
         assert snap.game.pending_discards() == tuple(range(len(self.players)))
-        assert logged_actions(self.db_path, self.game_id) == snap.game.actions
+        assert logged_actions(self.database, self.game_id) == snap.game.actions
         await self._begin(snap)
         return snap
 
@@ -268,7 +268,7 @@ class TableDriver:
 
     async def _begin(self, snap: Snapshot) -> None:
         self.seats = dict(enumerate(self.players))
-        actions = logged_actions(self.db_path, self.game_id)
+        actions = logged_actions(self.database, self.game_id)
         self.replay = Replay.begin(snap, actions, set(self.seats))
         seat_of = {user.id: seat for seat, user in self.seats.items()}
         self._watch = LeakWatch(
@@ -390,6 +390,25 @@ class TableDriver:
         self.clicks.append(click)
         return click
 
+    async def send(
+        self, snap: Snapshot, seat: int, action: dict[str, Any], prompt: Message
+    ) -> Interaction:
+        """Send `action` (a click on `prompt`, or now and then the slash command, as
+        `command_rate` says) and return at once, without waiting for the bot or checking."""
+        user = self.seats[seat]
+        if self.rng.random() < self.command_rate:
+            if action["type"] == "discard":
+                line = f"/cribbage discard cards:{' '.join(action['cards'])}"
+            else:
+                line = f"/cribbage play card:{action['card']}"
+            return await self.fd.slash(user, self.channel, line, wait=False)
+        assert snap.game is not None
+        if action["type"] == "discard":
+            select_id = f"crib:{self.game_id}:discard:{snap.game.deal_number}"
+            return await self.fd.select(user, prompt, select_id, action["cards"], wait=False)
+        button = f"crib:{self.game_id}:play:{snap.version}:{action['card']}"
+        return await self.fd.click(user, prompt, button, wait=False)
+
     # -- checks after a step ------------------------------------------------------------------
 
     async def after(
@@ -401,7 +420,7 @@ class TableDriver:
         moved: Snapshot = await until(self.fd, lambda: self._moved(before))
         # One call, one version: the person's move and every computer answer saved together.
         assert moved.version == before.version + 1, (moved.version, before.version)
-        new = logged_actions(self.db_path, self.game_id)[before.actions :]
+        new = logged_actions(self.database, self.game_id)[before.actions :]
         assert new and new[0] == action, (new[:1], action)
         assert all(a["seat"] not in self.seats for a in new[1:]), "only the computer answers"
         events = self._advance(moved, new)
@@ -482,7 +501,7 @@ class TableDriver:
         if self._unseen is None:
             self._unseen = (self.replay.game, [])
         snap = self.snapshot()
-        new = logged_actions(self.db_path, self.game_id)[self.actions_done :]
+        new = logged_actions(self.database, self.game_id)[self.actions_done :]
         self._unseen[1].extend(self._advance(snap, new))
         return snap
 
@@ -522,7 +541,7 @@ class TableDriver:
             hands=hands,
             coach=coach,
         )
-        line = ratings_line(self.db_path, self.game_id) if "result" in views else ""
+        line = ratings_line(self.database, self.game_id) if "result" in views else ""
         if line:
             # The result ends with each person's new rating, as the bot stored it.
             result = views["result"]

@@ -4,7 +4,7 @@
 -- its snapshot, action rows, messages and DM notes are dropped (pruned_at says when).
 
 CREATE TABLE game_archives (
-    game_id INTEGER PRIMARY KEY REFERENCES games (id) ON DELETE CASCADE,
+    game_id INTEGER NOT NULL PRIMARY KEY REFERENCES games (id) ON DELETE CASCADE,
     record  BLOB    NOT NULL
 );
 

@@ -1,0 +1,199 @@
+"""This process among the bot's processes: which one sends, and who may IDENTIFY when.
+
+A bot token has one global rate limit (50 requests a second) however many processes share it,
+and a channel takes 5 new messages per 5 seconds whoever posts them. So exactly one process,
+the **sender**, brings every game's messages up to date, through its one paced keeper, and
+does the once-per-bot jobs (syncing commands, expiring idle games). Which process that is, is
+a lease in the database (:meth:`bot.store.Store.take_lease`), renewed every few seconds; when
+the sender stops (it gives the lease up) or dies (the lease lapses), another process takes it
+and first brings every open game up to date, so nothing owed is lost.
+
+Every process answers the interactions that reach it (a click is answered by updating its own
+message: an interaction response, outside the global limit) and stores the move. A move bumps
+the game's version, and on PostgreSQL that same statement announces the game
+(``pg_notify``), so the sender hears of every change made by any process, in the
+transaction that made it. The sender also looks every little while for games changed lately,
+should an announcement have been missed.
+
+IDENTIFY is limited per token too (``max_concurrency`` sessions per 5 s): before a shard
+identifies, its process takes the lease of that shard's rate-limit key for 5 s
+(:meth:`bot.store.Store.take_lease`: a row that lapses by itself).
+
+A bot on SQLite is one process: it is the sender from the start and takes no leases.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import os
+import secrets
+import socket
+import time
+from collections.abc import Awaitable, Callable
+
+from bot.store import Store
+from bot.store.postgres import PostgresDatabase
+from bot.store.store import ANNOUNCE_CHANNEL
+
+__all__ = ["Cluster"]
+
+log = logging.getLogger(__name__)
+
+#: The session lock of the process that sends (any number no other part of the bot uses), and
+#: how often the others try for it (and the sender checks it still holds it).
+SENDER_LOCK = 0x0C1B_0003
+LOOK_EVERY = 1.0
+#: How many looks a process that holds back (the one with shard 0) lets go by while the lock
+#: is free before it takes it.
+HOLD_BACK_LOOKS = 5
+#: The channel on which a sender says it has stepped down (games' changes are announced on
+#: the store's ``ANNOUNCE_CHANNEL``).
+STEPPED_DOWN_CHANNEL = "crib_sender"
+#: How often the sender looks for games changed lately (in case an announcement was missed),
+#: and how far back.
+SWEEP_EVERY = 15.0
+SWEEP_OVERLAP = 5.0
+#: Discord: at most ``max_concurrency`` IDENTIFYs per this many seconds (and a little more, for
+#: clocks that differ between machines).
+IDENTIFY_PERIOD = 5.0
+IDENTIFY_MARGIN = 0.5
+IDENTIFY_POLL = 0.25
+
+Touch = Callable[[int, int], None]
+
+
+class Cluster:
+    """Whether this process is the sender, kept up to date, and what it does on becoming one."""
+
+    def __init__(
+        self,
+        store: Store,
+        *,
+        touch: Touch,
+        became_sender: Callable[[], Awaitable[None]],
+        clock: Callable[[], float] = time.time,
+    ) -> None:
+        """``touch`` brings a game's messages up to date (when this process sends);
+        ``became_sender`` runs when this process takes over as the sender."""
+        self._store = store
+        self._touch = touch
+        self._became_sender = became_sender
+        self._clock = clock
+        #: Several processes may share the database: leases and announcements are used.
+        self.shared = isinstance(store.db, PostgresDatabase)
+        self.holder = f"{socket.gethostname()}:{os.getpid()}:{secrets.token_hex(4)}"
+        self.sender = not self.shared
+        self._task: asyncio.Task[None] | None = None
+        self._wake = asyncio.Event()
+        self._stopping = False
+        self._holds_back = False
+        self._swept_at = 0.0
+
+    # -- starting and stopping ----------------------------------------------------------------
+    async def start(self, *, holds_back: bool = False) -> None:
+        """Listen for announcements, try for the sender's lock (at once, unless ``holds_back``)
+        and keep looking at it in the background."""
+        if not self.shared:
+            return
+        db = self._store.db
+        assert isinstance(db, PostgresDatabase)
+        await db.listen(ANNOUNCE_CHANNEL, self._announced)
+        await db.listen(STEPPED_DOWN_CHANNEL, lambda _payload: self._wake.set())
+        # The process with shard 0 answers every DM (nearly every click): when others share the
+        # work, it leaves sending to one of them, so the two kinds of work go to two cores. It
+        # takes over only when none of them has for a few seconds.
+        self._holds_back = holds_back
+        self.sender = False if holds_back else await db.try_lock(SENDER_LOCK)
+        self._swept_at = self._clock()
+        said = "is the sender" if self.sender else "does not send (another process does)"
+        log.info("this process %s (%s)", said, self.holder)
+        self._task = asyncio.create_task(self._watch(), name="crib-sender")
+
+    async def stop(self) -> None:
+        """Stop renewing; give the sender's lease up (once what it owed is sent) and tell the
+        other processes, so one of them takes over at once."""
+        self._stopping = True
+        if self._task is not None:
+            self._task.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._task
+        if self.shared and self.sender:
+            self.sender = False
+            try:
+                db = self._store.db
+                assert isinstance(db, PostgresDatabase)
+                await db.unlock(SENDER_LOCK)
+                await db.notify(STEPPED_DOWN_CHANNEL, self.holder)
+            except Exception:
+                # It goes when this process's connection closes, in a moment.
+                log.warning("could not give the sender's lock up", exc_info=True)
+
+    # -- the sender's lock --------------------------------------------------------------------
+    async def _watch(self) -> None:
+        """Try for the lock every second (at once when the sender says it stepped down); as the
+        sender, check it is still held (a dropped connection loses it)."""
+        db = self._store.db
+        assert isinstance(db, PostgresDatabase)
+        waited = 0
+        while not self._stopping:
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(self._wake.wait(), timeout=LOOK_EVERY)
+            self._wake.clear()
+            if self._stopping:
+                return
+            try:
+                if self._holds_back and not self.sender:
+                    # Another process sends, or one may take over in a moment: hold back.
+                    waited = 0 if await db.lock_taken(SENDER_LOCK) else waited + 1
+                    if waited < HOLD_BACK_LOOKS:
+                        continue
+                held = await (db.holds_lock if self.sender else db.try_lock)(SENDER_LOCK)
+            except Exception:
+                # No database, no lock: stop sending (another process may take over).
+                log.warning("could not look at the sender's lock", exc_info=True)
+                held = False
+            if held and not self.sender:
+                self.sender = True
+                log.info("this process is now the sender (%s)", self.holder)
+                try:
+                    await self._became_sender()
+                except Exception:
+                    log.exception("could not take over as the sender")
+            elif not held and self.sender:
+                self.sender = False
+                log.warning("this process is no longer the sender (%s)", self.holder)
+            if self.sender:
+                await self._sweep()
+
+    async def _sweep(self) -> None:
+        """Touch the games changed since the last look (an announcement may have been missed:
+        a dropped connection, a process that changed a game while this one was taking over)."""
+        now = self._clock()
+        if now - self._swept_at < SWEEP_EVERY:
+            return
+        since, self._swept_at = self._swept_at - SWEEP_OVERLAP, now
+        try:
+            for game_id, channel_id in await self._store.games_changed_since(since):
+                self._touch(game_id, channel_id)
+        except Exception:
+            log.warning("could not look for games changed lately", exc_info=True)
+
+    def _announced(self, payload: str) -> None:
+        """A game changed (in any process): the sender brings its messages up to date."""
+        if not self.sender:
+            return
+        game, _, channel = payload.partition(":")
+        if game.isdecimal() and channel.isdecimal():
+            self._touch(int(game), int(channel))
+
+    # -- IDENTIFY -----------------------------------------------------------------------------
+    async def before_identify(self, shard_id: int, max_concurrency: int) -> None:
+        """Wait until this shard may IDENTIFY: no other process's shard with the same rate
+        limit key identified in the last 5 seconds (then hold that key for the next 5)."""
+        key = f"identify:{shard_id % max(1, max_concurrency)}"
+        holder = f"{self.holder}:{shard_id}:{secrets.token_hex(2)}"
+        seconds = IDENTIFY_PERIOD + IDENTIFY_MARGIN
+        while not await self._store.take_lease(key, holder, now=self._clock(), seconds=seconds):
+            await asyncio.sleep(IDENTIFY_POLL)

@@ -1,0 +1,184 @@
+"""``python -m bot.store.copy``: copy a SQLite database into PostgreSQL, and prove nothing was lost.
+
+For a bot moving from one process on SQLite to several on PostgreSQL (README, "Running at
+scale"). Stop the bot first. The SQLite file is brought to the current schema (the bot would do
+the same at its next start), the PostgreSQL database must be new or empty, and every row of
+every table is copied in one transaction (a copy that fails part-way leaves nothing behind).
+
+Then the copy is checked, and the command fails (exit status 1) on any difference:
+
+- every row of every table, read back from both in primary-key order, is equal, value for value;
+- every game is replayed from what PostgreSQL now holds: its snapshot is read back into the
+  engine, written out again unchanged, and its action log (the ``actions`` rows) is the log the
+  game itself carries; a finished game's results agree with the game's final scores;
+- every rating, total and head to head is recomputed from the copied results, in the order they
+  were recorded, and equals what was copied.
+
+    python -m bot.store.copy ./cribbage.db postgresql://bot@localhost/cribbage
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import random
+import sys
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from bot.core.snapshot import SnapshotError, decode
+from bot.store.database import Database
+from bot.store.store import Store, is_postgres_url
+
+__all__ = ["CopyReport", "copy_database", "main", "verify_copy"]
+
+#: Rows inserted per statement batch.
+BATCH = 1000
+#: Tables that are the bot's own bookkeeping, not data (who sends now; not copied).
+_NOT_COPIED = frozenset({"leases"})
+
+
+@dataclass
+class CopyReport:
+    """What was copied, and every difference found when checking it (none: nothing lost)."""
+
+    rows: dict[str, int] = field(default_factory=dict)
+    games_replayed: int = 0
+    differences: list[str] = field(default_factory=list)
+
+
+async def _tables(db: Database) -> list[tuple[str, list[str], list[str]]]:
+    """The SQLite file's tables to copy, games first (the others refer to it): each with its
+    columns and its primary key's columns."""
+    found = []
+    for name in sorted(await db.table_names() - _NOT_COPIED, key=lambda t: (t != "games", t)):
+        if name.startswith("sqlite_"):
+            continue
+        info = await db.fetch(f"PRAGMA table_info({name})")
+        columns = [row["name"] for row in info]
+        key = [row["name"] for row in sorted(info, key=lambda r: r["pk"]) if row["pk"]]
+        found.append((name, columns, key or columns))
+    return found
+
+
+def _select(table: str, columns: Sequence[str], key: Sequence[str]) -> str:
+    return f"SELECT {', '.join(columns)} FROM {table} ORDER BY {', '.join(key)}"
+
+
+async def copy_database(source: Store, target: Store) -> CopyReport:
+    """Copy every row of ``source`` (SQLite) into ``target`` (PostgreSQL, empty), in one
+    transaction; the rows copied per table."""
+    report = CopyReport()
+    if await target.db.fetch("SELECT 1 FROM games LIMIT 1"):
+        raise ValueError("The PostgreSQL database already has games: copy into an empty one.")
+    tables = await _tables(source.db)
+    async with target.db.transaction() as tx:
+        for table, columns, key in tables:
+            rows = [tuple(row) for row in await source.db.fetch(_select(table, columns, key))]
+            marks = ", ".join("?" for _ in columns)
+            insert = f"INSERT INTO {table} ({', '.join(columns)}) VALUES ({marks})"
+            for start in range(0, len(rows), BATCH):
+                await tx.executemany(insert, rows[start : start + BATCH])
+            report.rows[table] = len(rows)
+        # New games continue the numbering after the copied ones.
+        await tx.fetch(
+            "SELECT setval(pg_get_serial_sequence('games', 'id'),"
+            " (SELECT COALESCE(MAX(id), 0) + 1 FROM games), false)"
+        )
+    return report
+
+
+async def verify_copy(source: Store, target: Store, report: CopyReport | None = None) -> CopyReport:
+    """Check ``target`` against ``source`` row by row, replay every game from ``target`` and
+    recompute its ratings; every difference goes into the report."""
+    report = report or CopyReport()
+    for table, columns, key in await _tables(source.db):
+        mine = [tuple(row) for row in await source.db.fetch(_select(table, columns, key))]
+        theirs = [tuple(row) for row in await target.db.fetch(_select(table, columns, key))]
+        if len(mine) != len(theirs):
+            report.differences.append(f"{table}: {len(mine)} rows, {len(theirs)} copied")
+        for a, b in zip(mine, theirs, strict=False):
+            if a != b:
+                report.differences.append(f"{table}: {a!r} was copied as {b!r}")
+                break
+    await _replay_games(target, report)
+    if await target.stored_ratings() != await target.replay_ratings():
+        report.differences.append("the ratings recomputed from the copied results differ")
+    return report
+
+
+async def _replay_games(target: Store, report: CopyReport) -> None:
+    """Every started game read back into the engine from the copy, as the bot would load it."""
+    games = await target.db.fetch("SELECT id, status, snapshot FROM games ORDER BY id")
+    logs: dict[int, list[Any]] = {}
+    for game_id, action in await target.db.fetch(
+        "SELECT game_id, action FROM actions ORDER BY game_id, seq"
+    ):
+        logs.setdefault(game_id, []).append(json.loads(action))
+    for game_id, status, snapshot in games:
+        if snapshot is None:
+            continue
+        try:
+            found = decode(snapshot, random.Random(0))
+        except (SnapshotError, ValueError, KeyError) as error:
+            report.differences.append(f"game {game_id}: its snapshot does not load ({error})")
+            continue
+        state = json.loads(snapshot)["game"]
+        if found.game.to_dict() != state:
+            report.differences.append(f"game {game_id}: the engine does not write it back alike")
+        if found.game.actions != logs.get(game_id, []):
+            report.differences.append(f"game {game_id}: its action log differs from the game's")
+        if status == "finished":
+            results = await target.results(game_id)
+            game = found.game
+            if [r.score for r in results] != [game.scores[game.side_of(r.seat)] for r in results]:
+                report.differences.append(f"game {game_id}: its results differ from its scores")
+        report.games_replayed += 1
+
+
+async def run(sqlite_path: str, postgres_url: str) -> int:
+    """Copy, check, and print what happened; the exit status."""
+    async with (
+        await Store.open(sqlite_path) as source,
+        await Store.open(postgres_url) as target,
+    ):
+        try:
+            report = await copy_database(source, target)
+        except ValueError as error:
+            print(error, file=sys.stderr)
+            return 2
+        copied = ", ".join(f"{table} {count:,}" for table, count in report.rows.items())
+        print(f"Copied {sum(report.rows.values()):,} rows: {copied}.")
+        await verify_copy(source, target, report)
+    if report.differences:
+        print(f"{len(report.differences)} differences found:", file=sys.stderr)
+        for line in report.differences[:20]:
+            print(f"  {line}", file=sys.stderr)
+        return 1
+    print(
+        f"Checked: every row of every table is equal in both; {report.games_replayed:,} games"
+        " replayed from the copy; the ratings recomputed from its results are the ones copied."
+    )
+    return 0
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """The command line."""
+    parser = argparse.ArgumentParser(prog="python -m bot.store.copy", description=__doc__)
+    parser.add_argument("sqlite", help="the bot's SQLite file (DATABASE_PATH)")
+    parser.add_argument("postgres", help="the new PostgreSQL database (postgresql://...)")
+    args = parser.parse_args(argv)
+    if not Path(args.sqlite).is_file():
+        print(f"No SQLite database at {args.sqlite}.", file=sys.stderr)
+        return 2
+    if not is_postgres_url(args.postgres):
+        print("The second argument must be a postgresql:// URL.", file=sys.stderr)
+        return 2
+    return asyncio.run(run(args.sqlite, args.postgres))
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,217 @@
+"""PostgreSQL through asyncpg: the database for a bot that runs as several processes.
+
+asyncpg is the driver large discord.py bots already use (RoboDanny, Red-DiscordBot): asyncio
+native, binary protocol, prepared statements cached per connection. A pool of connections
+serves the process; each unit of work is one query (a read) or one transaction on one
+connection (``BEGIN``, its statements, ``COMMIT``). The store's SQL is written with ``?``;
+here it is numbered (``$1``...) as PostgreSQL wants.
+
+Several processes share the database: a write to a game still names the version it read
+(``UPDATE ... WHERE version = ?``; under READ COMMITTED the second of two racing updates waits
+for the first, sees the new version and changes nothing), migrations take an advisory lock so
+two processes starting together apply each one once, :meth:`PostgresDatabase.listen` wakes a
+process when another one writes something it must act on (``NOTIFY``), and
+:meth:`PostgresDatabase.try_lock` lets one process at a time do a job (a session lock, given up
+when its process's connection ends).
+"""
+
+from __future__ import annotations
+
+import contextlib
+from collections.abc import AsyncIterator, Callable, Sequence
+from typing import Any
+
+import asyncpg
+
+from bot.store.database import Dialect, Row, UniqueViolation, numbered_placeholders
+
+__all__ = ["PostgresDatabase"]
+
+#: The advisory lock key migrations take (any number no other part of the bot uses).
+MIGRATION_LOCK = 0x0C1B_0001
+#: Connections each process keeps open to the database.
+POOL_MIN, POOL_MAX = 2, 10
+
+_SCHEMA_VERSION_TABLE = (
+    "CREATE TABLE IF NOT EXISTS schema_version (version INTEGER NOT NULL);"
+    " INSERT INTO schema_version (version) SELECT 0"
+    " WHERE NOT EXISTS (SELECT 1 FROM schema_version)"
+)
+
+
+#: A connection as the pool lends it, or one of our own.
+_Connection = asyncpg.Connection | asyncpg.pool.PoolConnectionProxy
+
+
+def _unique(error: asyncpg.UniqueViolationError) -> UniqueViolation:
+    return UniqueViolation(error.constraint_name or "")
+
+
+class _PostgresTransaction:
+    """Statements on one pooled connection, inside its transaction."""
+
+    def __init__(self, owner: PostgresDatabase, connection: _Connection) -> None:
+        self._owner = owner
+        self._connection = connection
+
+    async def fetch(self, sql: str, params: Sequence[Any] = ()) -> list[Row]:
+        self._owner.round_trips += 1
+        try:
+            return list(await self._connection.fetch(numbered_placeholders(sql), *params))
+        except asyncpg.UniqueViolationError as error:
+            raise _unique(error) from None
+
+    async def execute(self, sql: str, params: Sequence[Any] = ()) -> int:
+        self._owner.round_trips += 1
+        try:
+            status = await self._connection.execute(numbered_placeholders(sql), *params)
+        except asyncpg.UniqueViolationError as error:
+            raise _unique(error) from None
+        # The command tag ends with the number of rows: "UPDATE 1", "INSERT 0 1".
+        last = status.rsplit(" ", 1)[-1]
+        return int(last) if last.isdigit() else 0
+
+    async def executemany(self, sql: str, rows: Sequence[Sequence[Any]]) -> None:
+        if not rows:
+            return
+        self._owner.round_trips += 1
+        try:
+            await self._connection.executemany(numbered_placeholders(sql), rows)
+        except asyncpg.UniqueViolationError as error:
+            raise _unique(error) from None
+
+    async def serialize(self, key: int) -> None:
+        """A transaction-level advisory lock, released at COMMIT or ROLLBACK."""
+        self._owner.round_trips += 1
+        await self._connection.execute("SELECT pg_advisory_xact_lock($1)", key)
+
+
+class PostgresDatabase:
+    """A pool of connections to the bot's PostgreSQL database. Open with
+    ``await PostgresDatabase.open(url)``."""
+
+    dialect = Dialect.POSTGRES
+
+    def __init__(self, pool: asyncpg.Pool, url: str) -> None:
+        self.pool = pool
+        self.location = url
+        self.round_trips = 0
+        self._listener: asyncpg.Connection | None = None
+        self._locks: asyncpg.Connection | None = None
+
+    @classmethod
+    async def open(cls, url: str) -> PostgresDatabase:
+        """Connect to the database at ``url`` (``postgresql://user@host:port/name``)."""
+        pool = await asyncpg.create_pool(url, min_size=POOL_MIN, max_size=POOL_MAX)
+        assert pool is not None  # create_pool returns the pool once it is awaited
+        try:
+            await pool.execute(_SCHEMA_VERSION_TABLE)
+        except BaseException:
+            await pool.close()
+            raise
+        return cls(pool, url)
+
+    async def fetch(self, sql: str, params: Sequence[Any] = ()) -> list[Row]:
+        """One query's rows."""
+        self.round_trips += 1
+        return list(await self.pool.fetch(numbered_placeholders(sql), *params))
+
+    @contextlib.asynccontextmanager
+    async def transaction(self) -> AsyncIterator[_PostgresTransaction]:
+        """One transaction on one connection: ``BEGIN`` ... ``COMMIT`` (or ``ROLLBACK`` if the
+        block raised)."""
+        async with self.pool.acquire() as connection:
+            self.round_trips += 2  # BEGIN and COMMIT (or ROLLBACK)
+            async with connection.transaction():
+                yield _PostgresTransaction(self, connection)
+
+    async def schema_version(self) -> int:
+        """The number of the last migration applied (kept in ``schema_version``)."""
+        rows = await self.fetch("SELECT version FROM schema_version")
+        return int(rows[0][0])
+
+    async def apply_migration(self, number: int, sql: str) -> None:
+        """Run the script and record its number in one transaction, once: a process that
+        waited on the lock while another applied it finds it applied and does nothing."""
+        async with self.pool.acquire() as connection, connection.transaction():
+            self.round_trips += 4
+            await connection.execute("SELECT pg_advisory_xact_lock($1)", MIGRATION_LOCK)
+            current = await connection.fetchval("SELECT version FROM schema_version")
+            if current >= number:
+                return
+            await connection.execute(sql)
+            await connection.execute("UPDATE schema_version SET version = $1", number)
+
+    async def table_names(self) -> set[str]:
+        """The names of the tables in the database's current schema."""
+        rows = await self.fetch(
+            "SELECT table_name FROM information_schema.tables WHERE table_schema = current_schema()"
+        )
+        return {row[0] for row in rows}
+
+    async def notify(self, channel: str, payload: str) -> None:
+        """Wake every process listening on ``channel`` (``pg_notify``; delivered at commit)."""
+        self.round_trips += 1
+        await self.pool.execute("SELECT pg_notify($1, $2)", channel, payload)
+
+    async def listen(self, channel: str, callback: Callable[[str], None]) -> None:
+        """Call ``callback`` with each payload notified on ``channel`` (on a connection of its
+        own, kept open until :meth:`close`)."""
+        if self._listener is None:
+            self._listener = await asyncpg.connect(self.location)
+
+        def received(_connection: _Connection, _pid: int, _channel: str, payload: object) -> None:
+            callback(str(payload))
+
+        await self._listener.add_listener(channel, received)
+
+    async def try_lock(self, key: int) -> bool:
+        """Take the session lock ``key`` if no other connection holds it (``pg_try_advisory_lock``
+        on a connection of this process's own, kept open): held until :meth:`unlock`, or until
+        this process's connection ends, however it ends. A process that dies, even by SIGKILL,
+        gives it up at once, since the server drops its connection."""
+        if self._locks is None or self._locks.is_closed():
+            self._locks = await asyncpg.connect(self.location)
+        self.round_trips += 1
+        return bool(await self._locks.fetchval("SELECT pg_try_advisory_lock($1)", key))
+
+    async def holds_lock(self, key: int) -> bool:
+        """Whether this process's lock connection still holds ``key`` (False once that
+        connection is gone: then another process may have taken it)."""
+        if self._locks is None or self._locks.is_closed():
+            return False
+        self.round_trips += 1
+        return bool(
+            await self._locks.fetchval(
+                "SELECT EXISTS (SELECT 1 FROM pg_locks WHERE locktype = 'advisory'"
+                " AND pid = pg_backend_pid() AND objid = $1 AND granted)",
+                key,
+            )
+        )
+
+    async def lock_taken(self, key: int) -> bool:
+        """Whether any session (this process's or another's) holds the session lock ``key``."""
+        self.round_trips += 1
+        rows = await self.pool.fetch(
+            "SELECT 1 FROM pg_locks WHERE locktype = 'advisory' AND objid = $1 AND granted", key
+        )
+        return bool(rows)
+
+    async def unlock(self, key: int) -> None:
+        """Give the session lock ``key`` up."""
+        if self._locks is not None and not self._locks.is_closed():
+            self.round_trips += 1
+            await self._locks.fetchval("SELECT pg_advisory_unlock($1)", key)
+
+    async def reclaim(self, pages: int) -> None:
+        """Nothing to do: PostgreSQL's autovacuum gives freed space back by itself."""
+
+    async def close(self) -> None:
+        """Close the lock and listener connections and the pool (after the units of work
+        still running)."""
+        for connection in (self._locks, self._listener):
+            if connection is not None:
+                with contextlib.suppress(Exception):
+                    await connection.close()
+        self._locks = self._listener = None
+        await self.pool.close()

@@ -1,0 +1,219 @@
+"""The bot as two processes sharing one PostgreSQL database: shard 0 (every DM, so nearly every
+click) in one, shard 1 (the server, so the slash commands) in the other.
+
+Any process serves any game; a click on one and a command on the other for the same game at
+the same moment apply once; killing either process loses nothing owed (the other takes over
+sending when the sender dies); restarting one process at a time never stops a game; and the
+two never IDENTIFY together beyond Discord's limit.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import random
+from dataclasses import dataclass
+from typing import Any
+
+import pytest
+
+from fakediscord import Channel, FakeDiscord, Interaction, User
+from fakediscord.testing import BotLauncher, BotProcess
+from tests.helpers.bot_db import logged_actions
+from tests.helpers.table_driver import NAMES, TableDriver, World, start_again
+
+#: Each process says, once its store is open, whether it sends (the first to start does).
+READY = r"this process (is the sender|does not send)"
+#: What a process says when it starts sending, and when it does not (or no longer) send.
+SENDS = "this process is the sender"
+BECAME = (SENDS, "this process is now the sender")
+STOPPED = ("this process does not send", "this process is no longer the sender")
+#: How the bot answers a move made by slash command.
+MOVED = ("You put", "You played")
+#: Long enough for the other process to take over as the sender (it tries every second) and
+#: bring the game up to date.
+TAKEOVER = 20.0
+
+
+@dataclass
+class Pair:
+    """The two processes of one bot and the world they play in."""
+
+    world: World
+    dms: BotProcess  # shard 0: DMs (and no server); it leaves sending to the other
+    server: BotProcess  # shard 1: the server, its channels, its slash commands; the sender
+    url: str
+
+
+async def _start(bots: BotLauncher, url: str, guild: int, shard: int) -> BotProcess:
+    return await bots.process(
+        database=url,
+        dev_guild=guild,
+        env={"SHARD_COUNT": "2", "SHARD_IDS": str(shard)},
+        ready_text=READY,
+        ready_timeout=40,
+    )
+
+
+@pytest.fixture
+async def pair(fake_discord: FakeDiscord, bots: BotLauncher, postgres_url: str) -> Pair:
+    fd = fake_discord
+    guild = fd.add_guild("Cribbage Club", shard=(1, 2))
+    general = guild.add_text_channel("general")
+    players = [fd.add_user(name) for name in NAMES]
+    for user in players:
+        guild.add_member(user)
+    spectator, moderator = fd.add_user("Eve"), fd.add_user("Mo")
+    guild.add_member(spectator)
+    guild.add_member(moderator, moderator=True)
+    world = World(fd, guild, general, players, spectator, moderator, postgres_url)
+    # The process with shard 0 answers the DMs and leaves sending to the other.
+    server = await _start(bots, postgres_url, guild.id, 1)
+    dms = await _start(bots, postgres_url, guild.id, 0)
+    assert any(SENDS in line for line in server.output)
+    assert not any(SENDS in line for line in dms.output)
+    return Pair(world, dms, server, postgres_url)
+
+
+def _driver(pair: Pair, seed: int, command_rate: float) -> TableDriver:
+    world = pair.world
+    return TableDriver(
+        world.fd,
+        world.general,
+        world.players[:2],
+        world.database,
+        random.Random(seed),
+        spectators=[world.spectator],
+        command_rate=command_rate,
+    )
+
+
+async def test_a_whole_game_is_served_by_both_processes(pair: Pair) -> None:
+    fd = pair.world.fd
+    driver = _driver(pair, 5, command_rate=0.4)
+    await driver.open(target=61)
+    final = await driver.play_out()
+    assert final.status == "finished"
+    # Both did their part: the clicks came by DM (shard 0), the commands in the server.
+    shards = {shard: len(s.events) for shard, s in fd.gateway.shards.items()}
+    assert set(shards) == {0, 1} and driver.clicks and driver.commands
+    assert fd.gateway.identify_refused == 0, "the two never identified together"
+    assert fd.counters.rate_limited["global"] == 0
+
+
+def _play_line(action: dict[str, Any]) -> str:
+    if action["type"] == "discard":
+        return f"/cribbage discard cards:{' '.join(action['cards'])}"
+    return f"/cribbage play card:{action['card']}"
+
+
+async def _race(driver: TableDriver, channel: Channel) -> tuple[Interaction, Interaction]:
+    """The player to act clicks their DM control and types the same move in the server at
+    the same moment: the click reaches one process, the command the other."""
+    fd = driver.fd
+    snap = driver.snapshot()
+    assert snap.game is not None
+    seat = driver.actor(snap)
+    user: User = driver.seats[seat]
+    prompt = await driver.prompt(snap, seat)
+    action = driver.choose(snap, seat)
+    if action["type"] == "discard":
+        control = f"crib:{driver.game_id}:discard:{snap.game.deal_number}"
+        click = fd.select(user, prompt, control, action["cards"], wait=False)
+    else:
+        control = f"crib:{driver.game_id}:play:{snap.version}:{action['card']}"
+        click = fd.click(user, prompt, control, wait=False)
+    typed = fd.slash(user, channel, _play_line(action), wait=False)
+    by_click, by_command = await asyncio.gather(click, typed)
+    await asyncio.gather(
+        by_click.wait_for(lambda i: i.response is not None),
+        by_command.wait_for(lambda i: i.response is not None),
+    )
+    new = logged_actions(driver.database, driver.game_id)[snap.actions :]
+    assert new[:1] == [action] and len(new) == 1, "the move applied once"
+    return by_click, by_command
+
+
+async def test_a_click_on_one_process_and_a_command_on_the_other_apply_once(pair: Pair) -> None:
+    driver = _driver(pair, 9, command_rate=0.0)
+    await driver.open(target=61)
+    clicked = typed = 0
+    for _ in range(12):
+        by_click, by_command = await _race(driver, pair.world.general)
+        won_click = by_click.response is not None and by_click.response.type == 7
+        won_command = by_command.content.startswith(MOVED)
+        # Exactly one of the two was the move; the other was told why not, privately.
+        assert won_click != won_command, (by_click.content, by_command.content)
+        loser = by_command if won_click else by_click
+        assert loser.ephemeral and not loser.content.startswith(MOVED), loser.content
+        clicked += won_click
+        typed += won_command
+        await driver.expect_current(timeout=10)
+    assert clicked + typed == 12
+    final = await driver.play_out()
+    assert final.status == "finished"
+
+
+def _sends(process: BotProcess) -> bool:
+    """Whether the process is running and last said it is the sender."""
+    said = [line for line in process.output if any(w in line for w in (*BECAME, *STOPPED))]
+    running = process.proc is not None and process.proc.returncode is None
+    return running and bool(said) and any(w in said[-1] for w in BECAME)
+
+
+@pytest.mark.parametrize("which", ["the sender", "the other"])
+async def test_killing_either_process_loses_nothing_owed(pair: Pair, which: str) -> None:
+    """SIGKILL a process the moment it answered a move (nothing else sent yet): the other
+    process, or the same one started again, sends what the move owes."""
+    fd = pair.world.fd
+    driver = _driver(pair, 13, command_rate=0.0)
+    await driver.open(target=61)
+    for _ in range(3):
+        await driver.play_out(stop_after=driver.steps + 2)
+        sender = pair.server if _sends(pair.server) else pair.dms
+        assert _sends(sender)
+        victim = (
+            sender
+            if which == "the sender"
+            else (pair.dms if sender is pair.server else pair.server)
+        )
+        survivor = pair.dms if victim is pair.server else pair.server
+        # The victim's moves: DM clicks reach the DM shard's process, commands the server's.
+        driver.command_rate = 0.0 if victim is pair.dms else 1.0
+        dying = victim
+        hook = fd.after_request(r"/callback$", lambda _: dying.kill_now())  # noqa: B023
+        snap = driver.snapshot()
+        seat = driver.actor(snap)
+        prompt = await driver.prompt(snap, seat)
+        sent = await driver.send(snap, seat, driver.choose(snap, seat), prompt)
+        await sent.wait_for(lambda i: i.response is not None)
+        assert hook.routes, "the process was killed the moment it answered the move"
+        await victim.kill()
+        moved = driver.sync()
+        assert moved.version == snap.version + 1, "the move was saved"
+        # The survivor sends (taking over as the sender if the sender died) ...
+        await driver.expect_current(timeout=TAKEOVER)
+        assert survivor.proc is not None and survivor.proc.returncode is None
+        # ... and the one killed comes back, and the game goes on through it.
+        await start_again(fd, victim)
+        driver.command_rate = 0.5
+    final = await driver.play_out()
+    assert final.status == "finished"
+
+
+async def test_restarting_one_process_at_a_time_never_stops_a_game(pair: Pair) -> None:
+    """A rolling restart: each process stopped (SIGTERM) and started again in turn, while the
+    players go on through the other one."""
+    driver = _driver(pair, 17, command_rate=0.5)
+    await driver.open(target=61)
+    await driver.play_out(stop_after=4)
+    for stopped, rate in ((pair.dms, 1.0), (pair.server, 0.0), (pair.dms, 1.0)):
+        assert await stopped.terminate() == 0
+        # While it is down only the other process's shard reaches the bot.
+        driver.command_rate = rate
+        await driver.play_out(stop_after=driver.steps + 4)
+        await start_again(pair.world.fd, stopped)
+        driver.command_rate = 0.5
+        await driver.play_out(stop_after=driver.steps + 2)
+    final = await driver.play_out()
+    assert final.status == "finished"
+    assert pair.world.fd.gateway.identify_refused == 0

@@ -1,0 +1,173 @@
+"""A throwaway PostgreSQL server for the tests and benchmarks: Debian's ``postgresql`` package,
+a fresh cluster in a temporary folder, listening on 127.0.0.1 only, trusting local connections.
+
+``initdb`` refuses to run as root, so when the tests run as root (as CI does) the cluster is
+made and run as the ``postgres`` user the package creates; otherwise as the current user. A
+machine without PostgreSQL is an error, not a skip: ``.ci/run`` installs the package.
+
+    with PostgresServer.start() as server:
+        url = server.create_database("bot")     # postgresql://postgres@127.0.0.1:PORT/bot
+"""
+
+from __future__ import annotations
+
+import contextlib
+import glob
+import os
+import shutil
+import socket
+import subprocess
+import tempfile
+import time
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from types import TracebackType
+
+__all__ = ["PostgresMissing", "PostgresServer", "postgres_bin"]
+
+#: The superuser of the throwaway cluster (and the system user that runs it as root).
+SUPERUSER = "postgres"
+
+
+class PostgresMissing(RuntimeError):
+    """PostgreSQL's server programs are not installed on this machine."""
+
+
+def postgres_bin() -> Path:
+    """The folder with ``initdb``, ``pg_ctl`` and ``postgres`` (Debian keeps them by version)."""
+    found = sorted(glob.glob("/usr/lib/postgresql/*/bin/initdb"), reverse=True)
+    if found:
+        return Path(found[0]).parent
+    initdb = shutil.which("initdb")
+    if initdb:
+        return Path(initdb).resolve().parent
+    raise PostgresMissing(
+        "PostgreSQL is not installed: `apt-get install postgresql` (what .ci/run does)."
+    )
+
+
+def _free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return int(probe.getsockname()[1])
+
+
+@dataclass
+class PostgresServer:
+    """A running throwaway cluster; :meth:`stop` (or leaving the ``with``) removes it."""
+
+    folder: Path
+    port: int
+    bin: Path
+    as_user: str | None
+
+    @classmethod
+    def start(cls) -> PostgresServer:
+        """Make a fresh cluster and start it (a few seconds)."""
+        bin_dir = postgres_bin()
+        as_user = SUPERUSER if os.geteuid() == 0 else None
+        folder = Path(tempfile.mkdtemp(prefix="crib-pg-"))
+        if as_user is not None:
+            shutil.chown(folder, user=as_user)
+        server = cls(folder, _free_port(), bin_dir, as_user)
+        try:
+            server._run(
+                "initdb",
+                "-D",
+                str(folder / "data"),
+                "-U",
+                SUPERUSER,
+                "--auth=trust",
+                "--encoding=UTF8",
+                "--locale=C",
+                "--no-sync",
+            )
+            server._run(
+                "pg_ctl",
+                "-D",
+                str(folder / "data"),
+                "-l",
+                str(folder / "server.log"),
+                "-w",
+                "-t",
+                "60",
+                "-o",
+                # Loopback only, the socket in our own folder; fsync off: a test database
+                # need not survive a power cut, and tests should not wait on the disk.
+                f"-p {server.port} -c listen_addresses=127.0.0.1 -k {folder}"
+                " -c fsync=off -c synchronous_commit=off -c full_page_writes=off"
+                " -c max_connections=200",
+                "start",
+            )
+        except BaseException:
+            server._remove()
+            raise
+        return server
+
+    def _run(self, program: str, *args: str) -> str:
+        command = [str(self.bin / program), *args]
+        if self.as_user is not None:
+            command = ["runuser", "-u", self.as_user, "--", *command]
+        done = subprocess.run(command, capture_output=True, text=True, check=False, cwd="/")
+        if done.returncode != 0:
+            log = self.folder / "server.log"
+            tail = log.read_text(errors="replace")[-2000:] if log.exists() else ""
+            raise RuntimeError(f"{program} failed: {done.stderr or done.stdout}\n{tail}")
+        return done.stdout
+
+    def url(self, database: str = "postgres") -> str:
+        """The connection URL of a database on this server."""
+        return f"postgresql://{SUPERUSER}@127.0.0.1:{self.port}/{database}"
+
+    def psql(self, sql: str, database: str = "postgres") -> str:
+        """Run SQL with ``psql`` (unaligned, tuples only); its output."""
+        psql = shutil.which("psql") or str(self.bin / "psql")
+        done = subprocess.run(
+            [psql, "-X", "-q", "-A", "-t", "-v", "ON_ERROR_STOP=1", self.url(database), "-c", sql],
+            capture_output=True,
+            text=True,
+            check=False,
+        )
+        if done.returncode != 0:
+            raise RuntimeError(f"psql failed: {done.stderr}")
+        return done.stdout
+
+    def create_database(self, name: str) -> str:
+        """A new empty database; its URL."""
+        self.psql(f'CREATE DATABASE "{name}"')
+        return self.url(name)
+
+    def stop(self) -> None:
+        """Stop the server and remove its folder."""
+        with contextlib.suppress(RuntimeError):
+            self._run("pg_ctl", "-D", str(self.folder / "data"), "-m", "immediate", "-w", "stop")
+        self._remove()
+
+    def _remove(self) -> None:
+        for _ in range(3):
+            shutil.rmtree(self.folder, ignore_errors=True)
+            if not self.folder.exists():
+                return
+            time.sleep(0.2)
+
+    def __enter__(self) -> PostgresServer:
+        return self
+
+    def __exit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc: BaseException | None,
+        tb: TracebackType | None,
+    ) -> None:
+        self.stop()
+
+
+@contextlib.contextmanager
+def running() -> Iterator[PostgresServer]:
+    """A server for the length of a ``with`` block."""
+    server = PostgresServer.start()
+    try:
+        yield server
+    finally:
+        server.stop()
