@@ -7,16 +7,17 @@ every player chooses from the select menu or presses a card button on their hand
 DM per deal, updated in place) whenever it offers live controls, until the result is called in
 the channel. With ``--computer LEVEL`` each game is one person against the computer.
 
-Prints actions per second, the median and p99 time from an interaction to the bot's first
-response (also by kind of interaction, and for the first tenth of the run against the rest),
-the time from an action to the next DM prompt in its game (what the next player waits: the
-bot answers first and sends channel lines and DMs afterwards, so this keeps the first figure
-honest), the bot's CPU time and peak memory (VmHWM), the errors, and whether every game
-finished and was recorded. It also prints what the games cost against Discord's limits: the
-requests made with the bot's token per player action (interaction callbacks and webhook
-requests counted apart: they do not count toward the global limit), new channel messages and
-edits per deal, new DMs per player per deal, and the 429s the bot received. fakediscord
-enforces Discord's global and per-channel limits in these runs unless ``--no-limits``.
+Prints actions per second, the median and p99 time from an interaction to the bot's first response
+(also by kind of interaction, and for the first tenth of the run against the rest), the time from an
+action to the next DM prompt in its game (what the next player waits: the bot answers first and
+sends channel lines and DMs afterwards, so this keeps the first figure honest), the time from an
+action to the first change of its game's table in the channel (how far the table trails the game),
+the bot's CPU time and peak memory (VmHWM), the errors, and whether every game finished and was
+recorded. It also prints what the games cost against Discord's limits: the requests made with the
+bot's token per player action (interaction callbacks and webhook requests counted apart: they do not
+count toward the global limit), new channel messages and edits per deal, new DMs per player per
+deal, and the 429s the bot received. fakediscord enforces Discord's global and per-channel limits in
+these runs unless ``--no-limits``.
 docs/performance.md has the figures and what was changed to reach them.
 
 With ``--pace LO-HI`` the players act like people instead: each thinks LO to HI seconds
@@ -33,6 +34,15 @@ received are printed by scope.
     .venv/bin/python benchmarks/bot_load.py --games 20 --players 3 --target 61
     .venv/bin/python benchmarks/bot_load.py --games 200 --pace 3-12 --duration 180
     .venv/bin/python benchmarks/bot_load.py --games 100 --computer hard --pace 3-12 --duration 180
+    .venv/bin/python benchmarks/bot_load.py --database postgres --procs 2 --duration 60
+
+With ``--database postgres`` the bot runs on a throwaway PostgreSQL server (started for the
+run, as the tests do), and with ``--procs N`` as N processes sharing it, process ``i`` running
+shard ``i`` of N: the games are spread over N servers, one per shard (their slash commands
+reach that shard's process; every DM, so every click, reaches shard 0's). One process sends
+every game's messages for the whole bot. Besides the figures above it prints each process's CPU
+time and the database round trips per player action (each process counts the awaited calls to
+its driver and logs the total when it stops).
 """
 
 from __future__ import annotations
@@ -45,7 +55,6 @@ import os
 import random
 import re
 import resource
-import sqlite3
 import statistics
 import sys
 import tempfile
@@ -60,6 +69,13 @@ if str(ROOT) not in sys.path:
 
 from fakediscord import Channel, FakeDiscord, Interaction, Limits, Message, User  # noqa: E402
 from fakediscord.runner import BotProcess  # noqa: E402
+from tests.helpers.bot_db import Database, rows  # noqa: E402
+from tests.helpers.postgres import PostgresServer  # noqa: E402
+
+#: What a bot process logs when it stops: its database round trips.
+ROUND_TRIPS = re.compile(r"database round trips: (\d+)")
+#: What a bot process logs once its store is open (whether it sends, with several processes).
+CLUSTER_READY = r"this process (is the sender|does not send)"
 
 #: In the paced mode, games open spread over this many seconds: people start their games over
 #: a while, not all in the same few seconds (each start costs a DM per player; 200 starts at
@@ -81,8 +97,10 @@ class LoadDiscord(FakeDiscord):
     def __init__(self, limits: Limits) -> None:
         super().__init__(limits=limits)
         self.events: dict[int, asyncio.Event] = {}
-        #: The table each DM channel's player sits at (for timing the prompts).
+        #: The table each DM channel's player sits at (for timing the prompts), and each game
+        #: by its channel (for timing the table).
         self.tables: dict[int, LoadGame] = {}
+        self.games: dict[int, LoadGame] = {}
         self.figures: Figures | None = None
 
     def event_for(self, channel: Channel) -> asyncio.Event:
@@ -113,6 +131,12 @@ class LoadDiscord(FakeDiscord):
             figures.prompt_latencies.append(self.clock.now() - table.cause)
             figures.prompt_times.append(self.clock.now())
             table.cause = None
+        game = self.games.get(message.channel.id)
+        if game is not None and game.table_cause is not None and figures is not None:
+            # The first change of the channel's messages after an action: how long the table
+            # trailed the game.
+            figures.table_latencies.append(self.clock.now() - game.table_cause)
+            game.table_cause = None
         event = self.events.get(message.channel.id)
         if event is not None:
             event.set()
@@ -128,8 +152,10 @@ class LoadGame:
     actions: int = 0
     error: str | None = None
     seen: int = 0  # channel messages already read
-    #: When the game's latest interaction was sent, until the next DM prompt arrives.
+    #: When the game's latest interaction was sent, until the next DM prompt arrives, and
+    #: until the channel's table changes.
     cause: float | None = None
+    table_cause: float | None = None
 
 
 @dataclass
@@ -143,6 +169,8 @@ class Figures:
     prompt_latencies: list[float] = field(default_factory=list)
     #: When each of those prompts arrived (to tell the opening burst from the rest).
     prompt_times: list[float] = field(default_factory=list)
+    #: Seconds from an action to the first change of its game's table in the channel.
+    table_latencies: list[float] = field(default_factory=list)
     kinds: list[int] = field(default_factory=list)  # callback type of each answer
     refused: list[str] = field(default_factory=list)
     #: Seconds each player thinks before an action (None: act at once).
@@ -220,7 +248,7 @@ async def _player(
             button = rng.choice(enabled)
             interaction = await fd.click(user, prompt, button["custom_id"], wait=False)
             kind = "play"
-        table.cause = interaction.created_at
+        table.cause = table.table_cause = interaction.created_at
         await _answered(figures, interaction, kind, click=True)
         table.actions += 1
 
@@ -301,12 +329,13 @@ def _peak_memory_kib(pid: int) -> int | None:
     return None
 
 
-def _recorded(db_path: Path) -> tuple[int, int, int]:
-    with sqlite3.connect(db_path) as db:
-        finished = db.execute("SELECT COUNT(*) FROM games WHERE status = 'finished'").fetchone()
-        results = db.execute("SELECT COUNT(DISTINCT game_id) FROM results").fetchone()
-        actions = db.execute("SELECT COUNT(*) FROM actions").fetchone()
-    return int(finished[0]), int(results[0]), int(actions[0])
+def _recorded(database: Database) -> tuple[int, int, int]:
+    [(finished, results, actions)] = rows(
+        database,
+        "SELECT (SELECT COUNT(*) FROM games WHERE status = 'finished'),"
+        " (SELECT COUNT(DISTINCT game_id) FROM results), (SELECT COUNT(*) FROM actions)",
+    )
+    return int(finished), int(results), int(actions)
 
 
 def _percentile(values: list[float], fraction: float) -> float:
@@ -324,57 +353,98 @@ async def run(
     duration: float | None = None,
     limits: bool = True,
     computer: str | None = None,
+    database: str = "sqlite",
+    procs: int = 1,
 ) -> int:
     """Play ``games`` games at once (at ``pace``, for ``duration`` seconds, if given; against
     the ``computer`` at that level, if given); print the figures; return 0 if every check
     passed. With ``limits`` (the default), fakediscord enforces Discord's rate limits (global
-    and per channel); without, none of its limits."""
+    and per channel); without, none of its limits. ``database`` is ``sqlite`` or ``postgres``;
+    with ``procs`` above 1 the bot is that many processes, one shard each, on PostgreSQL."""
     rng = random.Random(seed)
     if computer is not None:
         players = 1
     fd = LoadDiscord(Limits() if limits else Limits.none())
-    async with fd:
-        guild = fd.add_guild("Load")
+    async with fd, contextlib.AsyncExitStack() as stack:
+        guilds = [
+            fd.add_guild(f"Load {n}", shard=(n, procs) if procs > 1 else None) for n in range(procs)
+        ]
         tables = []
         for number in range(games):
+            guild = guilds[number % procs]
             channel = guild.add_text_channel(f"table-{number}")
             seated = [fd.add_user(f"p{number}-{seat}") for seat in range(players)]
             for user in seated:
                 guild.add_member(user)
             table = LoadGame(channel, seated)
             tables.append(table)
+            fd.games[channel.id] = table
             for user in seated:
                 fd.tables[fd.dm_channel(user).id] = table
-        with tempfile.TemporaryDirectory(prefix="bot-load-") as scratch:
-            db_path = Path(scratch) / "load.db"
-            args = (
-                ("-m", "bot") if profile is None else ("-m", "cProfile", "-o", profile, "-m", "bot")
+        scratch = stack.enter_context(tempfile.TemporaryDirectory(prefix="bot-load-"))
+        where: Database = Path(scratch) / "load.db"
+        if database == "postgres":
+            server = stack.enter_context(PostgresServer.start())
+            where = server.create_database("load")
+        args = ("-m", "bot") if profile is None else ("-m", "cProfile", "-o", profile, "-m", "bot")
+        bots = []
+        # The last shard's process starts first: it takes sending (shard 0's answers the DMs).
+        for shard in reversed(range(procs)):
+            env = {"SHARD_COUNT": str(procs), "SHARD_IDS": str(shard)} if procs > 1 else {}
+            bot = BotProcess(
+                fd,
+                args,
+                database=where,
+                # One server syncs its commands at once; several take the global commands.
+                dev_guild=guilds[0].id if procs == 1 else None,
+                env=env,
+                ready_timeout=60,
+                ready_text=CLUSTER_READY if database == "postgres" else None,
             )
-            bot = BotProcess(fd, args, database=db_path, dev_guild=guild.id, ready_timeout=60)
             await bot.start()
-            assert bot.proc is not None
-            pid = bot.proc.pid
-            figures = Figures(started=time.perf_counter(), pace=pace)
-            fd.figures = figures
-            playing = asyncio.gather(
-                *(_game(fd, t, target, figures, rng, computer) for t in tables)
-            )
-            # The paced run stops on time; its games need not be over.
-            with contextlib.suppress(TimeoutError):
-                await asyncio.wait_for(playing, timeout=duration)
-            figures.finished = time.perf_counter()
-            await asyncio.sleep(0.5)  # let the last channel lines and saves land
-            peak = _peak_memory_kib(pid)
-            figures.bot_cpu = _cpu_seconds(pid)
+            bots.append(bot)
+        pids = [bot.proc.pid for bot in bots if bot.proc is not None]
+        figures = Figures(started=time.perf_counter(), pace=pace)
+        fd.figures = figures
+        playing = asyncio.gather(*(_game(fd, t, target, figures, rng, computer) for t in tables))
+        # The paced run stops on time; its games need not be over.
+        with contextlib.suppress(TimeoutError):
+            await asyncio.wait_for(playing, timeout=duration)
+        figures.finished = time.perf_counter()
+        await asyncio.sleep(0.5)  # let the last channel lines and saves land
+        peaks = [_peak_memory_kib(pid) for pid in pids]
+        cpu = [_cpu_seconds(pid) for pid in pids]
+        figures.bot_cpu = sum(c for c in cpu if c is not None)
+        for bot in bots:
             await bot.stop()
-            finished, recorded, logged = _recorded(db_path)
-            code = _report(fd, bot, tables, figures, peak, finished, recorded, logged, target)
-            return max(code, _report_budget(fd, tables, db_path, figures))
+        finished, recorded, logged = _recorded(where)
+        peak = max((p for p in peaks if p is not None), default=None)
+        code = _report(fd, bots, tables, figures, peak, finished, recorded, logged, target)
+        _report_processes(bots, cpu, tables, database)
+        return max(code, _report_budget(fd, tables, where, figures))
+
+
+def _report_processes(
+    bots: list[BotProcess], cpu: list[float | None], tables: list[LoadGame], database: str
+) -> None:
+    """Each process's CPU time, and the database's round trips per player action."""
+    actions = max(1, sum(t.actions for t in tables))
+    print(f"database: {database}; bot processes: {len(bots)}")
+    trips = 0
+    for bot, seconds in zip(bots, cpu, strict=True):
+        said = [m for line in bot.output if (m := ROUND_TRIPS.search(line))]
+        mine = int(said[-1][1]) if said else 0
+        trips += mine
+        shards = bot.extra_env.get("SHARD_IDS", "all")
+        role = "sends" if any("is the sender" in line for line in bot.output) else "answers"
+        busy = f"{seconds:.1f} s CPU" if seconds is not None else "CPU n/a"
+        print(f"  shard {shards}: {busy}, {mine} database round trips ({role})")
+    print(f"database round trips per player action: {trips / actions:.2f}")
 
 
 def _report(
     fd: FakeDiscord,
-    bot: BotProcess,
+    bots: list[BotProcess],
     tables: list[LoadGame],
     figures: Figures,
     peak_kib: int | None,
@@ -388,6 +458,7 @@ def _report(
     lat = [x * 1000 for x in figures.latencies]
     failed_requests = [r for r in fd.requests if r.status >= 400]
     game_errors = [t.error for t in tables if t.error]
+    bot_errors = [e for bot in bots for e in bot.errors]
     games = len(tables)
     print(f"games: {games} x {len(tables[0].players)} players to {target}, bot as a process")
     enforced = "on" if fd.limits.global_requests else "off (--no-limits)"
@@ -420,6 +491,13 @@ def _report(
         )
     if figures.timeline:
         _report_latencies(figures)
+    behind = [x * 1000 for x in figures.table_latencies]
+    if behind:
+        print(
+            f"latency action -> its table updated in the channel: median"
+            f" {statistics.median(behind):.1f} ms, p99 {_percentile(behind, 0.99):.1f} ms,"
+            f" max {max(behind):.1f} ms (n={len(behind)})"
+        )
     if figures.bot_cpu is not None and actions:
         per = figures.bot_cpu / actions * 1000
         print(f"bot CPU time: {figures.bot_cpu:.1f} s ({per:.2f} ms per action)")
@@ -428,16 +506,17 @@ def _report(
     load = os.getloadavg()[0]
     print(f"machine load average (1 min) at the end: {load:.1f} on {os.cpu_count()} CPUs")
     print(f"bot peak memory (VmHWM): {peak_kib / 1024:.1f} MiB" if peak_kib else "peak: n/a")
-    print(f"errors logged by the bot: {len(bot.errors)}")
+    print(f"errors logged by the bot: {len(bot_errors)}")
     print(f"refused moves: {len(figures.refused)}; HTTP errors: {len(failed_requests)}")
     print(f"429s by scope: {dict(fd.counters.rate_limited) or 'none'}")
     deferred = sum(1 for t in figures.kinds if t in (5, 6))
     print(f"answers deferred (slow service call): {deferred}")
     print(f"games that failed in the driver: {len(game_errors)}")
-    for error in (bot.errors + figures.refused + game_errors)[:5]:
+    failures = [f"HTTP {r.status} ({r.code}) {r.template or r.route}" for r in failed_requests]
+    for error in (bot_errors + figures.refused + game_errors + failures)[:5]:
         print(f"  {error[:200]}")
     print(f"finished in the database: {finished}/{games}; with results: {recorded}/{games}")
-    clean = not bot.errors and not figures.refused and not failed_requests and not game_errors
+    clean = not bot_errors and not figures.refused and not failed_requests and not game_errors
     p99 = _percentile(lat, 0.99) if lat else float("inf")
     if figures.pace is None:
         ok = clean and finished == recorded == games
@@ -450,17 +529,19 @@ def _report(
     return 0 if ok else 1
 
 
-def _deals(db_path: Path) -> dict[int, int]:
+def _deals(database: Database) -> dict[int, int]:
     """Channel id -> how many deals its game got to (its table messages)."""
-    with sqlite3.connect(db_path) as db:
-        rows = db.execute(
-            "SELECT g.channel_id, COUNT(*) FROM game_messages m JOIN games g ON g.id = m.game_id"
-            " WHERE m.key LIKE 'table:%' GROUP BY g.channel_id"
-        ).fetchall()
-    return {int(channel): int(count) for channel, count in rows}
+    found = rows(
+        database,
+        "SELECT g.channel_id, COUNT(*) FROM game_messages m JOIN games g ON g.id = m.game_id"
+        " WHERE m.key LIKE 'table:%' GROUP BY g.channel_id",
+    )
+    return {int(channel): int(count) for channel, count in found}
 
 
-def _report_budget(fd: FakeDiscord, tables: list[LoadGame], db_path: Path, figures: Figures) -> int:
+def _report_budget(
+    fd: FakeDiscord, tables: list[LoadGame], database: Database, figures: Figures
+) -> int:
     """What the games cost against Discord's limits; 1 if a target was missed."""
     actions = sum(t.actions for t in tables)
     kinds = collections.Counter(_request_kind(r.route) for r in fd.requests)
@@ -470,7 +551,7 @@ def _report_budget(fd: FakeDiscord, tables: list[LoadGame], db_path: Path, figur
         f"bot-token requests: {kinds['bot']} ({per_action:.2f} per player action); "
         f"interaction callbacks: {kinds['callback']}; webhook requests: {kinds['webhook']}"
     )
-    deals = _deals(db_path)
+    deals = _deals(database)
     channel_posts: list[float] = []
     channel_edits: list[float] = []
     dms: list[float] = []
@@ -506,7 +587,12 @@ def _report_budget(fd: FakeDiscord, tables: list[LoadGame], db_path: Path, figur
     prompts = figures.prompt_latencies
     if figures.pace is not None and prompts:
         ok = ok and _percentile(prompts, 0.99) < 1.0
-    print(f"within the budget (<= 1.2 requests per action, no 429): {'yes' if ok else 'NO'}")
+    if figures.pace is not None and figures.table_latencies:
+        ok = ok and _percentile(figures.table_latencies, 0.99) < 1.0
+    print(
+        "within the budget (<= 1.2 requests per action, no 429; paced: the next prompt and"
+        f" the table p99 under 1 s): {'yes' if ok else 'NO'}"
+    )
     return 0 if ok else 1
 
 
@@ -603,11 +689,25 @@ def main(argv: list[str] | None = None) -> int:
         " channel), which it does by default",
     )
     parser.add_argument(
+        "--database",
+        choices=("sqlite", "postgres"),
+        default="sqlite",
+        help="the bot's database (postgres: a throwaway server started for the run)",
+    )
+    parser.add_argument(
+        "--procs",
+        type=int,
+        default=1,
+        help="the bot as this many processes, one shard each (needs --database postgres)",
+    )
+    parser.add_argument(
         "--computer",
         metavar="LEVEL",
         help="each game one person against the computer at this level (e.g. hard)",
     )
     args: Any = parser.parse_args(argv)
+    if args.procs > 1 and args.database != "postgres":
+        parser.error("several processes share a PostgreSQL database: add --database postgres")
     pace = None
     if args.pace:
         lo, _, hi = args.pace.partition("-")
@@ -623,6 +723,8 @@ def main(argv: list[str] | None = None) -> int:
             args.duration,
             not args.no_limits,
             args.computer,
+            args.database,
+            args.procs,
         )
     )
 

@@ -205,6 +205,10 @@ class BotProcess(RunningBot):
             ),
         )
         if self.database is not None:
+            # The database given here is the only one: one inherited from the environment
+            # would be refused by the bot's settings as a second choice.
+            env.pop("DATABASE_PATH", None)
+            env.pop("DATABASE_URL", None)
             where = str(self.database)
             if where.startswith(("postgresql://", "postgres://")):
                 env["DATABASE_URL"] = where

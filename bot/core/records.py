@@ -98,7 +98,8 @@ class MessageRecord:
     """A message a game owns, as last sent: where it is, and a digest of what it showed
     (``""`` when unknown). ``token``/``token_at``: an interaction whose webhook may edit it
     until 15 minutes after ``token_at``: the one it is a follow-up of, or (``original``) the
-    latest click on it, whose original response it then is."""
+    latest click on it, whose original response it then is. ``version``: the game's version
+    what it shows was drawn at (a record of an older one never replaces a newer one)."""
 
     key: str
     channel_id: int
@@ -107,6 +108,7 @@ class MessageRecord:
     token: str | None = None
     token_at: float | None = None
     original: bool = False
+    version: int = 0
 
 
 @dataclass(frozen=True, slots=True)

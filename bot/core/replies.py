@@ -16,6 +16,7 @@ __all__ = [
     "LOBBY_BUTTONS",
     "CardChoice",
     "Choice",
+    "Clicked",
     "Controls",
     "ControlsKind",
     "LobbyButton",
@@ -123,8 +124,27 @@ class Outcome:
     #: ``hand:3:1``): once the click is answered, report it with ``GameService.answered``.
     update_key: str | None = None
     changed: bool = False
+    #: The game's version after the call (what ``update`` shows), for ``GameService.answered``.
+    version: int = 0
+    #: The update was kept with the move as what the clicked message shows (the call was given
+    #: the click's :class:`Clicked`): no ``answered`` is needed, only ``unanswered`` should the
+    #: update not reach Discord.
+    answer_kept: bool = False
 
     @classmethod
     def refuse(cls, text: str) -> Outcome:
         """A refusal: one ephemeral sentence, nothing else sent, nothing changed."""
         return cls(reply=Reply(text), ok=False)
+
+
+@dataclass(frozen=True, slots=True)
+class Clicked:
+    """The message a control was used on (where it is, its id) and the interaction's token,
+    whose webhook may edit that message for 15 minutes. A move made from a game's hand message
+    is answered by updating that message, and the service keeps that answer with the move, in
+    its transaction: a process sending the game's messages then never draws it again from
+    before (and sends an older look after the click's answer)."""
+
+    channel_id: int
+    message_id: int
+    token: str

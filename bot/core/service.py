@@ -65,7 +65,7 @@ from bot.core.render.standings import (
 )
 from bot.core.render.status import last_result_text, status_text
 from bot.core.render.text import card_labels, escape, plural
-from bot.core.replies import Choice, Outcome, Reply, User
+from bot.core.replies import Choice, Clicked, Outcome, Reply, User
 from bot.core.results import result_rows
 from bot.core.shuffles import RecordingRandom
 from bot.core.stats import stats_pictures
@@ -133,6 +133,15 @@ class Owing:
     owed: tuple[Owed, ...]
     sent: Mapping[str, MessageRecord]
     check_at: float | None
+
+
+@dataclass(frozen=True, slots=True)
+class _Answering:
+    """A move made from a hand message: the deal it is the hand of, and (when the caller gave
+    it) the click, whose answer is kept with the move."""
+
+    deal: int
+    clicked: Clicked | None = None
 
 
 def _answers(
@@ -223,6 +232,8 @@ class GameService:
         # Game id -> channel id (which never changes), to find a click's lock without a read.
         self._channels: dict[int, int] = {}
         self._games = LoadedGames(rng_factory)
+        # (game id, key) of the DMs this process said it was about to post (see posting).
+        self._posting: set[tuple[int, str]] = set()
         # Games with a move being applied and saved in this process right now.
         self._moving: set[int] = set()
         # user id -> until when their DM link need not be written again.
@@ -350,16 +361,24 @@ class GameService:
             raise Refused(refusals.NOT_A_PLAYER)
         return loaded, seat
 
-    async def _save_move(self, loaded: Loaded, steps: Sequence[Step]) -> int:
+    async def _save_move(
+        self,
+        loaded: Loaded,
+        steps: Sequence[Step],
+        answer: Callable[[Loaded], MessageRecord | None] | None = None,
+    ) -> int:
         """Store the moves of one call (each its own log entry) in one transaction; the new
         version. The tally and the deal log take the moves' events (and the coach's lines when
-        a deal was shown); a finished game gets its results in the same transaction."""
+        a deal was shown); a finished game gets its results in the same transaction, and a
+        clicked message's new look (``answer``, drawn from the game as saved) is kept with it."""
         record, game, tally, log = loaded.record, loaded.game, loaded.tally, loaded.log
         for step in steps:
             tally.add(step.events)
             log.add(step.events)
             _coach_after_show(log, step)
         finished = game.phase is Phase.OVER
+        saved = dataclasses.replace(record, version=record.version + 1)
+        answered = None if answer is None else answer(dataclasses.replace(loaded, record=saved))
         version = await self._store.save(
             record.id,
             record.version,
@@ -368,7 +387,10 @@ class GameService:
             snapshot=snapshot.encode(game, tally, log, loaded.shuffles),
             actions=[json.dumps(step.action) for step in steps],
             results=result_rows(record, game, tally) if finished else (),
+            answered=answered,
         )
+        if answered is not None and not self._shared:
+            self._keep_answer(record.id, answered)
         if not finished:
             self._games.keep(version, loaded)
         return version
@@ -380,16 +402,21 @@ class GameService:
         act: Callable[[Game], list[Event]],
         reply: Callable[[Game, Sequence[Event]], str],
         *,
-        answering: int | None = None,
+        answering: _Answering | None = None,
     ) -> Outcome:
         """Apply one engine action and the computer's answers to it, save them in one
-        transaction, and say what happened. ``answering``: the deal of the hand message whose
-        control was used (its new look is the click's answer)."""
+        transaction, and say what happened. ``answering``: the hand message whose control was
+        used (its new look is the click's answer, kept with the move when the click is known)."""
         game, record = loaded.game, loaded.record
+        seat_of_user = None
+        # The players' coach settings, for the clicked hand's new look (kept a while in memory).
+        people = [s.user_id for s in record.seats if s.user_id is not None]
+        coach_off = await self._coach_off(people) if answering is not None else frozenset()
         # The action changes these objects: until it is saved they must not be reused, and
         # until it is answered nothing drawn before it may be sent (see moved_on).
         self._games.drop(record.id)
         self._moving.add(record.id)
+        update: MessageView | None = None
         try:
             before = views_before(game)
             events = act(game)
@@ -398,25 +425,38 @@ class GameService:
             # Every accepted discard, play or resignation adds exactly one entry to the log.
             steps = [Step(game.actions[-1], events, before, game.public_view())]
             steps += computer_moves(record.seats, game, self._computers)
-            version = await self._save_move(loaded, steps)
+            seat_of_user = _seat_of_action(steps[0])
+
+            def answer(saved: Loaded) -> MessageRecord | None:
+                nonlocal update
+                if answering is None or seat_of_user is None:
+                    return None
+                user = record.seats[seat_of_user].user_id
+                coach = user is None or user not in coach_off
+                update = hand_message(saved, seat_of_user, answering.deal, coach=coach)
+                return _answer_record(
+                    f"hand:{answering.deal}:{seat_of_user}",
+                    answering.clicked,
+                    update,
+                    saved.record.version,
+                    self._now(),
+                )
+
+            version = await self._save_move(loaded, steps, answer)
         finally:
             self._moving.discard(record.id)
         outcome = Outcome(
-            reply=Reply(said), game_id=record.id, channel_id=record.channel_id, changed=True
+            reply=Reply(said),
+            game_id=record.id,
+            channel_id=record.channel_id,
+            changed=True,
+            version=version,
         )
-        seat = _seat_of_action(steps[0])
-        if answering is not None and seat is not None:
-            saved = dataclasses.replace(record, version=version)
-            after = dataclasses.replace(loaded, record=saved)
-            outcome.update_key = f"hand:{answering}:{seat}"
-            outcome.update = await self._hand_answer(after, seat, answering)
+        if answering is not None and seat_of_user is not None:
+            outcome.update_key = f"hand:{answering.deal}:{seat_of_user}"
+            outcome.update = update
+            outcome.answer_kept = answering.clicked is not None
         return outcome
-
-    async def _hand_answer(self, loaded: Loaded, seat: int, deal: int) -> MessageView:
-        """What the hand message of ``deal`` shows now (closed once that deal is over)."""
-        user = loaded.record.seats[seat].user_id
-        coach = user is None or user not in await self._coach_off([user])
-        return hand_message(loaded, seat, deal, coach=coach)
 
     async def _coach_off(self, user_ids: Sequence[int]) -> frozenset[int]:
         """Which of these users turned the coach off (asked at every move: kept in memory,
@@ -488,6 +528,7 @@ class GameService:
             channel_id=channel_id,
             update_key="lobby",
             changed=vs_computer,
+            version=record.version,
         )
 
     async def _reloaded(self, game_id: int) -> GameRecord:
@@ -624,7 +665,7 @@ class GameService:
         user: User,
         cards: str | Sequence[Card],
         *,
-        answering: int | None = None,
+        answering: _Answering | None = None,
     ) -> Outcome:
         loaded, seat = self._seated(record, user)
         chosen = _parse(cards) if isinstance(cards, str) else tuple(cards)
@@ -645,7 +686,12 @@ class GameService:
         return await self._in_channel(channel_id, lambda r: self._play(r, user, card))
 
     async def _play(
-        self, record: GameRecord, user: User, card: str | Card, *, answering: int | None = None
+        self,
+        record: GameRecord,
+        user: User,
+        card: str | Card,
+        *,
+        answering: _Answering | None = None,
     ) -> Outcome:
         loaded, seat = self._seated(record, user)
         if isinstance(card, str):
@@ -668,7 +714,12 @@ class GameService:
         return await self._in_channel(channel_id, lambda r: self._count(r, user, points))
 
     async def _count(
-        self, record: GameRecord, user: User, points: int, *, answering: int | None = None
+        self,
+        record: GameRecord,
+        user: User,
+        points: int,
+        *,
+        answering: _Answering | None = None,
     ) -> Outcome:
         loaded, seat = self._seated(record, user)
         if loaded.game.counting is not Counting.MANUAL:
@@ -680,7 +731,7 @@ class GameService:
             answering=answering,
         )
 
-    async def _muggins(self, record: GameRecord, user: User, answering: int) -> Outcome:
+    async def _muggins(self, record: GameRecord, user: User, answering: _Answering) -> Outcome:
         loaded, seat = self._seated(record, user)
 
         def reply(game: Game, events: Sequence[Event]) -> str:
@@ -811,21 +862,36 @@ class GameService:
 
     @_answers
     async def click_discard(
-        self, game_id: int, stamp: int, user: User, codes: Sequence[str], *, guild_id: int | None
+        self,
+        game_id: int,
+        stamp: int,
+        user: User,
+        codes: Sequence[str],
+        clicked: Clicked | None = None,
+        *,
+        guild_id: int | None,
     ) -> Outcome:
-        """The discard select menu of a prompt (``codes`` are the selected card codes)."""
+        """The discard select menu of a prompt (``codes`` are the selected card codes;
+        ``clicked``: the message and the click, whose answer is kept with the move)."""
 
         async def body(record: GameRecord) -> Outcome:
             if stamp != self._started(record).game.deal_number:
                 raise Refused(refusals.STALE_DISCARD)
             cards = [_card(code) for code in codes]
-            return await self._discard(record, user, cards, answering=stamp)
+            return await self._discard(record, user, cards, answering=_Answering(stamp, clicked))
 
         return await self._by_id(game_id, body, user=user, guild_id=guild_id)
 
     @_answers
     async def click_play(
-        self, game_id: int, stamp: int, user: User, code: str, *, guild_id: int | None
+        self,
+        game_id: int,
+        stamp: int,
+        user: User,
+        code: str,
+        clicked: Clicked | None = None,
+        *,
+        guild_id: int | None,
     ) -> Outcome:
         """A card button of a play prompt."""
 
@@ -835,13 +901,20 @@ class GameService:
             if stamp != record.version:
                 raise Refused(refusals.STALE_PLAY)
             deal = self._started(record).game.deal_number
-            return await self._play(record, user, _card(code), answering=deal)
+            return await self._play(record, user, _card(code), answering=_Answering(deal, clicked))
 
         return await self._by_id(game_id, body, user=user, guild_id=guild_id)
 
     @_answers
     async def click_count(
-        self, game_id: int, stamp: int, user: User, value: str, *, guild_id: int | None
+        self,
+        game_id: int,
+        stamp: int,
+        user: User,
+        value: str,
+        clicked: Clicked | None = None,
+        *,
+        guild_id: int | None,
     ) -> Outcome:
         """A count select of a hand message (manual counting): claim the chosen value."""
 
@@ -851,13 +924,19 @@ class GameService:
             if not value.isdecimal():
                 raise Refused(refusals.BAD_COUNT)
             deal = self._started(record).game.deal_number
-            return await self._count(record, user, int(value), answering=deal)
+            return await self._count(record, user, int(value), answering=_Answering(deal, clicked))
 
         return await self._by_id(game_id, body, user=user, guild_id=guild_id)
 
     @_answers
     async def click_muggins(
-        self, game_id: int, stamp: int, user: User, *, guild_id: int | None
+        self,
+        game_id: int,
+        stamp: int,
+        user: User,
+        clicked: Clicked | None = None,
+        *,
+        guild_id: int | None,
     ) -> Outcome:
         """The Muggins! button of a hand message: take the points a short claim missed."""
 
@@ -865,7 +944,7 @@ class GameService:
             if stamp != record.version:
                 raise Refused(refusals.STALE_MUGGINS)
             deal = self._started(record).game.deal_number
-            return await self._muggins(record, user, deal)
+            return await self._muggins(record, user, _Answering(deal, clicked))
 
         return await self._by_id(game_id, body, user=user, guild_id=guild_id)
 
@@ -1000,9 +1079,18 @@ class GameService:
 
     async def sent(self, game_id: int, message: MessageRecord) -> None:
         """A message of the game was sent or edited as ``message`` says."""
-        await self._store.set_message(game_id, message)
+        pending = (game_id, message.key) in self._posting
+        self._posting.discard((game_id, message.key))
+        await self._store.set_message(game_id, message, was_pending=pending)
         if not self._shared:
-            (await self._sent_of(game_id))[message.key] = message
+            sent = await self._sent_of(game_id)
+            known = sent.get(message.key)
+            if (
+                known is None
+                or known.version <= message.version
+                or (known.message_id != message.message_id)
+            ):
+                sent[message.key] = message
 
     async def answered(
         self,
@@ -1012,8 +1100,11 @@ class GameService:
         message_id: int,
         view: MessageView,
         token: str,
+        *,
+        version: int,
     ) -> None:
-        """An interaction on a game's message was answered by updating it to ``view`` (or
+        """An interaction on a game's message was answered by updating it to ``view``, the
+        game as it was at ``version`` (or
         ``/cribbage new`` by posting the lobby): remember what it shows, and the interaction's
         token, which may edit it again for free for 15 minutes (as its original response), if
         it is the message the game keeps under ``key`` (a copy shown privately by ``/cribbage
@@ -1022,7 +1113,9 @@ class GameService:
         if key == "lobby" and message_id not in self._lobbies_known:
             # /cribbage new's answer becomes the game's lobby message.
             self._lobbies_known.add(message_id)
-            record = MessageRecord(key, channel_id, message_id, view.digest(), token, at, True)
+            record = MessageRecord(
+                key, channel_id, message_id, view.digest(), token, at, True, version
+            )
             await self._store.set_message(game_id, record)
             (await self._sent_of(game_id))[key] = record
             return
@@ -1030,10 +1123,40 @@ class GameService:
         known = sent.get(key)
         if known is None or known.message_id != message_id:
             return  # a private copy (from /cribbage hand), not the game's message
-        await self._store.set_answered(game_id, key, message_id, view.digest(), token, at)
-        sent[key] = dataclasses.replace(
-            known, digest=view.digest(), token=token, token_at=at, original=True
+        await self._store.set_answered(
+            game_id, key, message_id, view.digest(), token, at, version=version
         )
+        if known.version <= version:
+            sent[key] = dataclasses.replace(
+                known,
+                digest=view.digest(),
+                token=token,
+                token_at=at,
+                original=True,
+                version=version,
+            )
+
+    def _keep_answer(self, game_id: int, record: MessageRecord) -> None:
+        """What a click's answer made the game's message show, in this process's memory of
+        what was sent (if it is the message the game keeps: not a private copy)."""
+        sent = self._sent.get(game_id)
+        known = None if sent is None else sent.get(record.key)
+        if (
+            sent is not None
+            and known is not None
+            and known.message_id == record.message_id
+            and known.version <= record.version
+        ):
+            sent[record.key] = record
+
+    async def unanswered(self, game_id: int, key: str, version: int) -> None:
+        """The click's answer kept with a move never reached Discord: what the message shows
+        is not known, so the keeper edits it again."""
+        await self._store.forget_look(game_id, key, version)
+        if not self._shared:
+            known = (await self._sent_of(game_id)).get(key)
+            if known is not None and known.version == version:
+                self._sent[game_id][key] = dataclasses.replace(known, digest="")
 
     async def gone(self, game_id: int, key: str) -> None:
         """A message of the game is gone from Discord (someone deleted it): send it again."""
@@ -1061,6 +1184,7 @@ class GameService:
         interaction's follow-up): remembered until :meth:`sent` keeps its id, so a start after
         a crash in between looks for it (:meth:`pending_posts`)."""
         await self._store.set_pending(game_id, PendingPost(key, channel_id, self._now()))
+        self._posting.add((game_id, key))
 
     async def pending_posts(self, game_id: int) -> list[PendingPost]:
         """The game's DMs that were about to be posted when the last process died."""
@@ -1304,6 +1428,7 @@ def _lobby_changed(record: GameRecord, text: str) -> Outcome:
         update=lobby.lobby_view(record),
         update_key="lobby",
         changed=True,
+        version=record.version,
     )
 
 
@@ -1326,3 +1451,22 @@ def _coach_after_show(log: DealLog, step: Step) -> None:
         if review is not None:
             lines[seat] = review.line()
     log.set_coach(next(iter(step.before.values())).deal_number, lines)
+
+
+def _answer_record(
+    key: str, clicked: Clicked | None, view: MessageView, version: int, at: float
+) -> MessageRecord | None:
+    """What the clicked message shows once the click is answered (its original response is
+    then that message, editable through the click's token), when the click is known."""
+    if clicked is None:
+        return None
+    return MessageRecord(
+        key,
+        clicked.channel_id,
+        clicked.message_id,
+        view.digest(),
+        clicked.token,
+        at,
+        True,
+        version,
+    )

@@ -127,9 +127,11 @@ class GameStore(Protocol):
         actions: Sequence[str] = (),
         results: Sequence[ResultRecord] = (),
         end_note: str | None = None,
+        answered: MessageRecord | None = None,
     ) -> int:
-        """Apply one accepted change (log, status, snapshot, results, why it ended); returns
-        the new version."""
+        """Apply one accepted change (log, status, snapshot, results, why it ended, and what a
+        clicked message of the game shows once the click is answered); returns the new
+        version."""
         ...
 
     async def recent_games(self, since: float) -> list[GameRecord]:
@@ -164,15 +166,32 @@ class GameStore(Protocol):
         """The game's messages as last sent, by key."""
         ...
 
-    async def set_message(self, game_id: int, message: MessageRecord) -> None:
-        """Remember a message sent (or edited) for the game."""
+    async def set_message(
+        self, game_id: int, message: MessageRecord, *, was_pending: bool = True
+    ) -> None:
+        """Remember a message sent (or edited) for the game (and, ``was_pending``, that it is
+        no longer about to be posted)."""
         ...
 
     async def set_answered(
-        self, game_id: int, key: str, message_id: int, digest: str, token: str, at: float
+        self,
+        game_id: int,
+        key: str,
+        message_id: int,
+        digest: str,
+        token: str,
+        at: float,
+        *,
+        version: int,
     ) -> None:
         """A click on the game's message ``key`` (if it is ``message_id``) was answered by
-        updating it: what it shows now, and the click's token, which may edit it again."""
+        updating it to the game at ``version``: what it shows now, and the click's token,
+        which may edit it again (a record of a later version is kept as it is)."""
+        ...
+
+    async def forget_look(self, game_id: int, key: str, version: int) -> None:
+        """What the message ``key`` shows is unknown after all (the answer kept for
+        ``version`` never reached Discord): it is to be edited again."""
         ...
 
     async def forget_message(self, game_id: int, key: str) -> None:

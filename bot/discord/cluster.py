@@ -99,7 +99,8 @@ class Cluster:
             return
         db = self._store.db
         assert isinstance(db, PostgresDatabase)
-        await db.listen(ANNOUNCE_CHANNEL, self._announced)
+        # Its own changes this process touches as it makes them.
+        await db.listen(ANNOUNCE_CHANNEL, self._announced, others_only=True)
         await db.listen(STEPPED_DOWN_CHANNEL, lambda _payload: self._wake.set())
         # The process with shard 0 answers every DM (nearly every click): when others share the
         # work, it leaves sending to one of them, so the two kinds of work go to two cores. It

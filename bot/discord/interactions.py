@@ -26,7 +26,7 @@ from discord import app_commands
 
 from bot.core.messages import MessageView, Table
 from bot.core.records import DmLink
-from bot.core.replies import Outcome, Reply, User
+from bot.core.replies import Clicked, Outcome, Reply, User
 from bot.discord.components import controls_view
 from bot.discord.courier import Courier, board_attachment
 from bot.discord.keeper import TableKeeper
@@ -64,6 +64,14 @@ MAX_CONTENT = 2000
 PUBLIC_DEFERRAL = "cribbage:public-deferral"
 
 ServiceCall = Callable[[], Awaitable[Outcome]]
+
+
+def clicked_of(interaction: discord.Interaction[Any]) -> Clicked | None:
+    """The message a component was used on, and the interaction's token, for the service."""
+    message = interaction.message
+    if message is None or message.channel is None:
+        return None
+    return Clicked(message.channel.id, message.id, interaction.token)
 
 
 def user_of(interaction: discord.Interaction[Any]) -> User:
@@ -192,6 +200,7 @@ class DiscordIO:
                 message.id,
                 outcome.reply.view,
                 interaction.token,
+                version=outcome.version,
             )
         self._changed(outcome)
 
@@ -214,10 +223,13 @@ class DiscordIO:
     ) -> None:
         """The crib select menu of a hand."""
         user, guild_id = user_of(interaction), interaction.guild_id
+        clicked = clicked_of(interaction)
         chosen = list(codes)
         await self._click(
             interaction,
-            lambda: self.service.click_discard(game_id, stamp, user, chosen, guild_id=guild_id),
+            lambda: self.service.click_discard(
+                game_id, stamp, user, chosen, clicked, guild_id=guild_id
+            ),
         )
 
     async def play_click(
@@ -225,9 +237,10 @@ class DiscordIO:
     ) -> None:
         """A card button of a hand."""
         user, guild_id = user_of(interaction), interaction.guild_id
+        clicked = clicked_of(interaction)
         await self._click(
             interaction,
-            lambda: self.service.click_play(game_id, stamp, user, code, guild_id=guild_id),
+            lambda: self.service.click_play(game_id, stamp, user, code, clicked, guild_id=guild_id),
         )
 
     async def count_click(
@@ -235,9 +248,12 @@ class DiscordIO:
     ) -> None:
         """A count menu of a hand (manual counting): claim the chosen value."""
         user, guild_id = user_of(interaction), interaction.guild_id
+        clicked = clicked_of(interaction)
         await self._click(
             interaction,
-            lambda: self.service.click_count(game_id, stamp, user, value, guild_id=guild_id),
+            lambda: self.service.click_count(
+                game_id, stamp, user, value, clicked, guild_id=guild_id
+            ),
         )
 
     async def muggins_click(
@@ -245,9 +261,10 @@ class DiscordIO:
     ) -> None:
         """The Muggins! button of a hand."""
         user, guild_id = user_of(interaction), interaction.guild_id
+        clicked = clicked_of(interaction)
         await self._click(
             interaction,
-            lambda: self.service.click_muggins(game_id, stamp, user, guild_id=guild_id),
+            lambda: self.service.click_muggins(game_id, stamp, user, clicked, guild_id=guild_id),
         )
 
     async def page_click(
@@ -273,8 +290,19 @@ class DiscordIO:
         message = interaction.message
         if outcome.ok and outcome.update is not None and message is not None:
             # Answer by updating the clicked message itself (free of the global limit).
-            await self._update(interaction, outcome.update)
-            if outcome.game_id is not None and outcome.update_key is not None:
+            try:
+                await self._update(interaction, outcome.update)
+            except BaseException:
+                if outcome.answer_kept and outcome.game_id and outcome.update_key:
+                    # Kept as shown with the move, but it never got there: edit it again.
+                    await self.service.unanswered(
+                        outcome.game_id, outcome.update_key, outcome.version
+                    )
+                    self._changed(outcome)
+                raise
+            if outcome.answer_kept:
+                pass  # the service kept what it shows with the move
+            elif outcome.game_id is not None and outcome.update_key is not None:
                 channel_id = message.channel.id if message.channel else interaction.channel_id
                 assert channel_id is not None
                 await self.service.answered(
@@ -284,6 +312,7 @@ class DiscordIO:
                     message.id,
                     outcome.update,
                     interaction.token,
+                    version=outcome.version,
                 )
         else:
             await self._reply(interaction, outcome.reply)

@@ -16,6 +16,7 @@ whatever is missing or stale is sent. A send that failed is tried again after a 
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import functools
 import logging
 import time
@@ -314,5 +315,8 @@ class TableKeeper:
                 log.warning("Discord refused %s of game %s: %s", owed.key, owing.game_id, error)
                 return True
             raise
+        # What it shows was drawn at the game's version then (a record of a later one, kept by
+        # another process answering a click on it meanwhile, is not replaced).
+        record = dataclasses.replace(record, version=owing.version)
         await self._service.sent(owing.game_id, record)
         return record.digest == owed.view.digest()

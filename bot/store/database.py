@@ -124,6 +124,10 @@ class Database(Protocol):
         """The rows of one query, on its own (it sees every committed write)."""
         ...
 
+    async def execute(self, sql: str, params: Sequence[Any] = ()) -> int:
+        """One writing statement, in a transaction of its own; how many rows it changed."""
+        ...
+
     def transaction(self) -> AbstractAsyncContextManager[Transaction]:
         """One transaction: its writes are kept together at the end of the block, or none."""
         ...

@@ -47,6 +47,12 @@ def _unique(error: asyncpg.UniqueViolationError) -> UniqueViolation:
     return UniqueViolation(error.constraint_name or "")
 
 
+def _changed(status: str) -> int:
+    """The number of rows a command changed, from its tag ("UPDATE 1", "INSERT 0 1")."""
+    last = status.rsplit(" ", 1)[-1]
+    return int(last) if last.isdigit() else 0
+
+
 class _PostgresTransaction:
     """Statements on one pooled connection, inside its transaction."""
 
@@ -67,9 +73,7 @@ class _PostgresTransaction:
             status = await self._connection.execute(numbered_placeholders(sql), *params)
         except asyncpg.UniqueViolationError as error:
             raise _unique(error) from None
-        # The command tag ends with the number of rows: "UPDATE 1", "INSERT 0 1".
-        last = status.rsplit(" ", 1)[-1]
-        return int(last) if last.isdigit() else 0
+        return _changed(status)
 
     async def executemany(self, sql: str, rows: Sequence[Sequence[Any]]) -> None:
         if not rows:
@@ -98,23 +102,42 @@ class PostgresDatabase:
         self.round_trips = 0
         self._listener: asyncpg.Connection | None = None
         self._locks: asyncpg.Connection | None = None
+        self._own: set[int] = set()
 
     @classmethod
     async def open(cls, url: str) -> PostgresDatabase:
         """Connect to the database at ``url`` (``postgresql://user@host:port/name``)."""
-        pool = await asyncpg.create_pool(url, min_size=POOL_MIN, max_size=POOL_MAX)
+        # The server's process ids of this process's connections: a notification one of them
+        # sent is this process's own (see listen).
+        own: set[int] = set()
+
+        async def note(connection: asyncpg.Connection) -> None:
+            own.add(connection.get_server_pid())
+
+        pool = await asyncpg.create_pool(url, min_size=POOL_MIN, max_size=POOL_MAX, init=note)
         assert pool is not None  # create_pool returns the pool once it is awaited
         try:
             await pool.execute(_SCHEMA_VERSION_TABLE)
         except BaseException:
             await pool.close()
             raise
-        return cls(pool, url)
+        database = cls(pool, url)
+        database._own = own
+        return database
 
     async def fetch(self, sql: str, params: Sequence[Any] = ()) -> list[Row]:
         """One query's rows."""
         self.round_trips += 1
         return list(await self.pool.fetch(numbered_placeholders(sql), *params))
+
+    async def execute(self, sql: str, params: Sequence[Any] = ()) -> int:
+        """One writing statement, committed by itself (one round trip)."""
+        self.round_trips += 1
+        try:
+            status = await self.pool.execute(numbered_placeholders(sql), *params)
+        except asyncpg.UniqueViolationError as error:
+            raise _unique(error) from None
+        return _changed(status)
 
     @contextlib.asynccontextmanager
     async def transaction(self) -> AsyncIterator[_PostgresTransaction]:
@@ -154,14 +177,18 @@ class PostgresDatabase:
         self.round_trips += 1
         await self.pool.execute("SELECT pg_notify($1, $2)", channel, payload)
 
-    async def listen(self, channel: str, callback: Callable[[str], None]) -> None:
+    async def listen(
+        self, channel: str, callback: Callable[[str], None], *, others_only: bool = False
+    ) -> None:
         """Call ``callback`` with each payload notified on ``channel`` (on a connection of its
-        own, kept open until :meth:`close`)."""
+        own, kept open until :meth:`close`); with ``others_only``, only those other processes
+        sent (this one acts on its own changes as it makes them)."""
         if self._listener is None:
             self._listener = await asyncpg.connect(self.location)
 
-        def received(_connection: _Connection, _pid: int, _channel: str, payload: object) -> None:
-            callback(str(payload))
+        def received(_connection: _Connection, pid: int, _channel: str, payload: object) -> None:
+            if not (others_only and pid in self._own):
+                callback(str(payload))
 
         await self._listener.add_listener(channel, received)
 

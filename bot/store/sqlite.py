@@ -150,6 +150,11 @@ class SqliteDatabase:
             self.round_trips += 1
             return list(await self.connection.execute_fetchall(sql, params))
 
+    async def execute(self, sql: str, params: Sequence[Any] = ()) -> int:
+        """One writing statement and its commit."""
+        async with self.transaction() as tx:
+            return await tx.execute(sql, params)
+
     @contextlib.asynccontextmanager
     async def transaction(self) -> AsyncIterator[_SqliteTransaction]:
         """A transaction: the first write statement begins it (in its own hop); commit at the

@@ -196,6 +196,39 @@ _ANNOUNCE = f" RETURNING pg_notify('{ANNOUNCE_CHANNEL}', id || ':' || channel_id
 _CHANGED_SINCE = " UNION ALL ".join(
     ["SELECT id, channel_id FROM games WHERE status = ? AND updated_at >= ?"] * len(GameStatus)
 )
+#: A message the game owns, as last sent (never over a record of a later version of the game).
+_KEEP_MESSAGE = (
+    "INSERT INTO game_messages (game_id, key, channel_id, message_id, digest, token,"
+    " token_at, token_original, shown_version) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)"
+    " ON CONFLICT (game_id, key) DO UPDATE SET channel_id = excluded.channel_id,"
+    " message_id = excluded.message_id, digest = excluded.digest,"
+    " token = excluded.token, token_at = excluded.token_at,"
+    " token_original = excluded.token_original, shown_version = excluded.shown_version"
+    " WHERE game_messages.shown_version <= excluded.shown_version"
+    " OR game_messages.message_id <> excluded.message_id"
+)
+#: A click on a game's message answered by updating it: what it shows, and the click's token
+#: (if it is the game's own message, and what is kept of it is not of a later version).
+_ANSWERED = (
+    "UPDATE game_messages SET digest = ?, token = ?, token_at = ?, token_original = 1,"
+    " shown_version = ?"
+    " WHERE game_id = ? AND key = ? AND message_id = ? AND shown_version <= ?"
+)
+
+
+def _answered_row(game_id: int, record: MessageRecord) -> tuple[Any, ...]:
+    return (
+        record.digest,
+        record.token,
+        record.token_at,
+        record.version,
+        game_id,
+        record.key,
+        record.message_id,
+        record.version,
+    )
+
+
 #: The lock a transaction that records results takes (any number no other part uses).
 RESULTS_LOCK = 0x0C1B_0002
 #: The URL schemes that name a PostgreSQL database (anything else is a SQLite file's path).
@@ -417,6 +450,7 @@ class Store:
         actions: Sequence[str] = (),
         results: Sequence[ResultRecord] = (),
         end_note: str | None = None,
+        answered: MessageRecord | None = None,
     ) -> int:
         """Apply one accepted change in one transaction; returns the new version.
 
@@ -438,6 +472,8 @@ class Store:
                 )
             if results:
                 await self._record_results(tx, game_id, results, now)
+            if answered is not None:
+                await tx.execute(_ANSWERED, _answered_row(game_id, answered))
         return version + 1
 
     async def _record_results(
@@ -479,8 +515,8 @@ class Store:
     async def messages(self, game_id: int) -> dict[str, MessageRecord]:
         """The game's messages as last sent, by key."""
         rows = await self._read(
-            "SELECT key, channel_id, message_id, digest, token, token_at, token_original"
-            " FROM game_messages WHERE game_id = ?",
+            "SELECT key, channel_id, message_id, digest, token, token_at, token_original,"
+            " shown_version FROM game_messages WHERE game_id = ?",
             (game_id,),
         )
         return {
@@ -492,63 +528,76 @@ class Store:
                 token=row["token"],
                 token_at=row["token_at"],
                 original=bool(row["token_original"]),
+                version=row["shown_version"],
             )
             for row in rows
         }
 
-    async def set_message(self, game_id: int, message: MessageRecord) -> None:
-        """Remember a message sent (or edited) for the game."""
+    async def set_message(
+        self, game_id: int, message: MessageRecord, *, was_pending: bool = True
+    ) -> None:
+        """Remember a message sent (or edited) for the game; with ``was_pending``, forget
+        that it was about to be posted, in the same transaction."""
+        params = (
+            game_id,
+            message.key,
+            message.channel_id,
+            message.message_id,
+            message.digest,
+            message.token,
+            message.token_at,
+            int(message.original),
+            message.version,
+        )
+        if not was_pending:
+            await self.db.execute(_KEEP_MESSAGE, params)
+            return
         async with self._writing() as tx:
-            await tx.execute(
-                "INSERT INTO game_messages (game_id, key, channel_id, message_id, digest, token,"
-                " token_at, token_original) VALUES (?, ?, ?, ?, ?, ?, ?, ?)"
-                " ON CONFLICT (game_id, key) DO UPDATE SET channel_id = excluded.channel_id,"
-                " message_id = excluded.message_id, digest = excluded.digest,"
-                " token = excluded.token, token_at = excluded.token_at,"
-                " token_original = excluded.token_original",
-                (
-                    game_id,
-                    message.key,
-                    message.channel_id,
-                    message.message_id,
-                    message.digest,
-                    message.token,
-                    message.token_at,
-                    int(message.original),
-                ),
-            )
+            await tx.execute(_KEEP_MESSAGE, params)
             await tx.execute(
                 "DELETE FROM pending_posts WHERE game_id = ? AND key = ?", (game_id, message.key)
             )
 
     async def set_answered(
-        self, game_id: int, key: str, message_id: int, digest: str, token: str, at: float
+        self,
+        game_id: int,
+        key: str,
+        message_id: int,
+        digest: str,
+        token: str,
+        at: float,
+        *,
+        version: int,
     ) -> None:
         """A click on the game's message ``key`` (if it is ``message_id``) was answered by
-        updating it: what it shows now, and the click's token, which may edit it again."""
-        async with self._writing() as tx:
-            await tx.execute(
-                "UPDATE game_messages SET digest = ?, token = ?, token_at = ?, token_original = 1"
-                " WHERE game_id = ? AND key = ? AND message_id = ?",
-                (digest, token, at, game_id, key, message_id),
-            )
+        updating it to what the game looked like at ``version``: what it shows now, and the
+        click's token, which may edit it again (unless what is kept is of a later version)."""
+        record = MessageRecord(key, 0, message_id, digest, token, at, True, version)
+        await self.db.execute(_ANSWERED, _answered_row(game_id, record))
+
+    async def forget_look(self, game_id: int, key: str, version: int) -> None:
+        """What the game's message ``key`` shows is not known after all (an answer kept for
+        ``version`` did not reach Discord): it is edited again."""
+        await self.db.execute(
+            "UPDATE game_messages SET digest = '' WHERE game_id = ? AND key = ?"
+            " AND shown_version = ?",
+            (game_id, key, version),
+        )
 
     async def forget_message(self, game_id: int, key: str) -> None:
         """A message that is gone from Discord: it will be sent again."""
-        async with self._writing() as tx:
-            await tx.execute(
-                "DELETE FROM game_messages WHERE game_id = ? AND key = ?", (game_id, key)
-            )
+        await self.db.execute(
+            "DELETE FROM game_messages WHERE game_id = ? AND key = ?", (game_id, key)
+        )
 
     async def set_pending(self, game_id: int, post: PendingPost) -> None:
         """A DM of the game is about to be posted."""
-        async with self._writing() as tx:
-            await tx.execute(
-                "INSERT INTO pending_posts (game_id, key, channel_id, since) VALUES (?, ?, ?, ?)"
-                " ON CONFLICT (game_id, key) DO UPDATE SET channel_id = excluded.channel_id,"
-                " since = excluded.since",
-                (game_id, post.key, post.channel_id, post.since),
-            )
+        await self.db.execute(
+            "INSERT INTO pending_posts (game_id, key, channel_id, since) VALUES (?, ?, ?, ?)"
+            " ON CONFLICT (game_id, key) DO UPDATE SET channel_id = excluded.channel_id,"
+            " since = excluded.since",
+            (game_id, post.key, post.channel_id, post.since),
+        )
 
     async def pending_posts(self, game_id: int) -> list[PendingPost]:
         """The game's DMs that were about to be posted and whose ids were never kept."""
@@ -560,10 +609,9 @@ class Store:
 
     async def clear_pending(self, game_id: int, key: str) -> None:
         """Forget a post that was about to be made."""
-        async with self._writing() as tx:
-            await tx.execute(
-                "DELETE FROM pending_posts WHERE game_id = ? AND key = ?", (game_id, key)
-            )
+        await self.db.execute(
+            "DELETE FROM pending_posts WHERE game_id = ? AND key = ?", (game_id, key)
+        )
 
     async def dm_refusals(self, game_id: int) -> dict[int, int]:
         """Seat -> the deal in which that player's DMs were refused."""
@@ -572,12 +620,11 @@ class Store:
 
     async def refuse_dms(self, game_id: int, seat: int, deal: int) -> None:
         """Remember that a player's DMs were refused in ``deal``."""
-        async with self._writing() as tx:
-            await tx.execute(
-                "INSERT INTO dm_refusals (game_id, seat, deal) VALUES (?, ?, ?)"
-                " ON CONFLICT (game_id, seat) DO UPDATE SET deal = excluded.deal",
-                (game_id, seat, deal),
-            )
+        await self.db.execute(
+            "INSERT INTO dm_refusals (game_id, seat, deal) VALUES (?, ?, ?)"
+            " ON CONFLICT (game_id, seat) DO UPDATE SET deal = excluded.deal",
+            (game_id, seat, deal),
+        )
 
     async def dm_link(self, user_id: int) -> DmLink | None:
         """The DM channel with a user and their latest interaction there, if known."""
@@ -589,13 +636,12 @@ class Store:
 
     async def set_dm_link(self, link: DmLink) -> None:
         """Remember the DM channel with a user (and their latest interaction there)."""
-        async with self._writing() as tx:
-            await tx.execute(
-                "INSERT INTO dm_links (user_id, channel_id, token, token_at) VALUES (?, ?, ?, ?)"
-                " ON CONFLICT (user_id) DO UPDATE SET channel_id = excluded.channel_id,"
-                " token = excluded.token, token_at = excluded.token_at",
-                (link.user_id, link.channel_id, link.token, link.token_at),
-            )
+        await self.db.execute(
+            "INSERT INTO dm_links (user_id, channel_id, token, token_at) VALUES (?, ?, ?, ?)"
+            " ON CONFLICT (user_id) DO UPDATE SET channel_id = excluded.channel_id,"
+            " token = excluded.token, token_at = excluded.token_at",
+            (link.user_id, link.channel_id, link.token, link.token_at),
+        )
 
     async def actions(self, game_id: int) -> list[str]:
         """The game's action log (JSON texts), oldest first."""
@@ -898,13 +944,12 @@ class Store:
 
     async def set_coach(self, user_id: int, on: bool, *, now: float) -> None:
         """Turn the coach on or off for a user (kept across servers and games)."""
-        async with self._writing() as tx:
-            await tx.execute(
-                "INSERT INTO user_settings (user_id, coach, updated_at) VALUES (?, ?, ?)"
-                " ON CONFLICT (user_id) DO UPDATE SET coach = excluded.coach,"
-                " updated_at = excluded.updated_at",
-                (user_id, int(on), now),
-            )
+        await self.db.execute(
+            "INSERT INTO user_settings (user_id, coach, updated_at) VALUES (?, ?, ?)"
+            " ON CONFLICT (user_id) DO UPDATE SET coach = excluded.coach,"
+            " updated_at = excluded.updated_at",
+            (user_id, int(on), now),
+        )
 
     # -- leases: work one process of the bot may start once in a while ----------------------
     async def take_lease(self, name: str, holder: str, *, now: float, seconds: float) -> bool:

@@ -58,7 +58,9 @@ async def test_a_move_changes_only_what_it_shows(service: GameService) -> None:
     outcome = await service.click_discard(game_id, prompt.stamp, AL, codes, guild_id=None)
     assert outcome.update_key == "hand:1:0" and outcome.update is not None
     hand = table.messages[(game_id, "hand:1:0")]
-    await service.answered(game_id, "hand:1:0", CHANNEL, hand.message_id, outcome.update, "t")
+    await service.answered(
+        game_id, "hand:1:0", CHANNEL, hand.message_id, outcome.update, "t", version=outcome.version
+    )
     owing = await service.owed(game_id)
     assert owing is not None
     due = [o.key for o in owing.owed if o.due(owing.sent.get(o.key))]

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 from datetime import timedelta
 from pathlib import Path
 
@@ -70,7 +71,9 @@ def test_dotenv_file_fills_unset_variables(tmp_path: Path, monkeypatch: pytest.M
         assert settings.database_path == "/data/crib.db"
         assert settings.log_level == "ERROR"
     finally:
-        monkeypatch.delenv("DATABASE_PATH", raising=False)
+        # load_dotenv wrote it straight into os.environ: drop it without telling monkeypatch,
+        # which would otherwise put the file's value back at teardown for every later test.
+        os.environ.pop("DATABASE_PATH", None)
 
 
 def test_the_turn_reminder_delay_is_a_setting_within_bounds() -> None:

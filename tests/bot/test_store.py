@@ -1,15 +1,16 @@
-"""The SQLite store: migrations, WAL, one open game per channel, and one transaction per
-accepted action with an optimistic version check."""
+"""The store, on both databases: migrations, WAL, one open game per channel, one transaction
+per accepted action with an optimistic version check, and the messages a game owns."""
 
 from __future__ import annotations
 
 import json
 import sqlite3
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
 
-from bot.core.records import GameStatus, ResultRecord, SeatRecord
+from bot.core.records import GameStatus, MessageRecord, ResultRecord, SeatRecord
 from bot.core.storage import ChannelBusy, VersionConflict
 from bot.store import Dialect, Store, migrations
 from bot.store.database import UniqueViolation
@@ -269,3 +270,23 @@ async def test_migration_003_reads_old_computer_levels_from_their_names(tmp_path
         ]
     finally:
         await new.close()
+
+
+async def test_what_a_message_shows_is_never_replaced_by_an_older_look(store: Store) -> None:
+    # Two processes keep records of one message: the one answering a click on it and the one
+    # sending. A record drawn at an older version of the game never replaces a newer one.
+    game_id = await _lobby(store)
+    keep = MessageRecord("hand:1:0", 7, 70, "v5", version=5)
+    await store.set_message(game_id, keep, was_pending=False)
+    await store.set_answered(game_id, "hand:1:0", 70, "v6", "tok", 1.0, version=6)
+    await store.set_message(game_id, replace(keep, digest="v5 again"), was_pending=False)
+    kept = (await store.messages(game_id))["hand:1:0"]
+    assert (kept.digest, kept.version, kept.token, kept.original) == ("v6", 6, "tok", True)
+    await store.set_answered(game_id, "hand:1:0", 70, "v4", "old", 2.0, version=4)
+    assert (await store.messages(game_id))["hand:1:0"].digest == "v6"
+    # The same version again (a reminder, a notice: the game did not move) is taken.
+    await store.set_message(game_id, replace(keep, digest="v6 + reminder", version=6))
+    assert (await store.messages(game_id))["hand:1:0"].digest == "v6 + reminder"
+    # A message posted again (the old one was deleted) is taken whatever it shows.
+    await store.set_message(game_id, MessageRecord("hand:1:0", 7, 71, "new", version=1))
+    assert (await store.messages(game_id))["hand:1:0"].message_id == 71

@@ -130,7 +130,13 @@ class Transcript:
                 message_id = known.message_id
                 assert outcome.channel_id is not None
                 await self.service.answered(
-                    outcome.game_id, key, outcome.channel_id, message_id, view, "token"
+                    outcome.game_id,
+                    key,
+                    outcome.channel_id,
+                    message_id,
+                    view,
+                    "token",
+                    version=outcome.version,
                 )
             if outcome.changed:
                 await self.settle(outcome.game_id)
@@ -156,7 +162,9 @@ class Transcript:
                 if owed.user_id is not None:
                     self.private.setdefault(owed.user_id, []).append(owed.view.content)
                 channel = owing.channel_id if owed.user_id is None else -owed.user_id
-                record = MessageRecord(owed.key, channel, sent.message_id, owed.view.digest())
+                record = MessageRecord(
+                    owed.key, channel, sent.message_id, owed.view.digest(), version=owing.version
+                )
                 await self.service.sent(game_id, record)
         raise AssertionError("the game's messages never settled")
 

@@ -5,3 +5,6 @@ CREATE TABLE leases (
     holder     TEXT NOT NULL,
     expires_at DOUBLE PRECISION NOT NULL
 );
+
+-- The game's version each message's look was drawn at (see the SQLite twin).
+ALTER TABLE game_messages ADD COLUMN shown_version INTEGER NOT NULL DEFAULT 0;

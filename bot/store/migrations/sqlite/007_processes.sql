@@ -7,3 +7,8 @@ CREATE TABLE leases (
     holder     TEXT NOT NULL,
     expires_at REAL NOT NULL
 );
+
+-- The game's version each message's look was drawn at. Two processes may update one message
+-- (the one that answers a click on it, the one that sends), and what either keeps must not
+-- replace what the other kept of a later version.
+ALTER TABLE game_messages ADD COLUMN shown_version INTEGER NOT NULL DEFAULT 0;
