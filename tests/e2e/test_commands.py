@@ -15,7 +15,7 @@ from bot.core.replies import Outcome
 from bot.core.replies import User as Player
 from bot.core.service import GameService
 from bot.discord.commands import NEEDS_A_CHANNEL, NEEDS_A_SERVER
-from bot.discord.interactions import SORRY
+from bot.discord.interactions import RESTARTING, SORRY
 from bot.store import Store
 from engine.phase import Phase
 from fakediscord import FakeDiscord, Message
@@ -317,4 +317,31 @@ async def test_idle_games_expire_without_a_result(
         assert not said[0].ephemeral
         fresh = await fd.slash(al, general, "/cribbage new")
         assert "already" not in fresh.content, "the channel is free again"
+        await running.stop()
+
+
+async def test_while_shutting_down_commands_and_clicks_are_told_to_try_again(
+    fake_discord: FakeDiscord, bots: BotLauncher, tmp_path: Path
+) -> None:
+    fd = fake_discord
+    guild, general, (al, bea) = club(fd, "Al", "Bea")
+    async with await Store.open(tmp_path / "bot.db") as store:
+        service = GameService.create(store, idle_expiry=timedelta(days=7))
+        running = await start_in_process(bots, fd, guild, store, service)
+        opened = await fd.slash(al, general, "/cribbage new")
+        lobby = opened.original
+        assert lobby is not None
+        before = await store.open_game_in_channel(general.id)
+        # SIGTERM's first step: no new moves from here on, only the ones in flight finish.
+        running.client.io.closing = True
+        join = await fd.click(bea, lobby, label="Join")
+        assert join.ephemeral and join.content == RESTARTING
+        status = await fd.slash(bea, general, "/cribbage status")
+        assert status.ephemeral and status.content == RESTARTING
+        # Nothing changed: Bea did not join, and the lobby still says so.
+        after = await store.open_game_in_channel(general.id)
+        assert before is not None and after is not None
+        assert after.version == before.version and len(after.seats) == len(before.seats)
+        assert "Bea" not in lobby.content
+        running.client.io.closing = False
         await running.stop()

@@ -125,9 +125,14 @@ async def test_51st_request_in_a_second_is_a_global_429(
     # ... but an interaction's webhook does not: no token, no global limit.
     webhook = f"/webhooks/{fd.application_id}/{r.token}/messages/@original"
     assert (await call(http, "PATCH", webhook, {"content": "edited"}))[0] == 200
+    # Nor does an interaction's callback: the bot still answers a command while the token's
+    # global window is spent (the bot's own request is the callback, with no token).
+    answered = await fd.slash(table.al, table.general, "/tiny echo text:still")
+    assert answered.response is not None and not answered.late
+    assert (await call(http, "GET", "/users/@me"))[0] == 429
     fd.clock.advance(1)
     assert (await call(http, "GET", "/users/@me"))[0] == 200
-    assert fd.counters.rate_limited == {"global": 2}
+    assert fd.counters.rate_limited == {"global": 3}
     assert fd.counters.webhooks["edit"] == 1
 
 
