@@ -296,3 +296,26 @@ async def test_best_hands_are_the_highest_first(store: Store) -> None:
     await finish_game(store, rows)
     await finish_game(store, [replace(rows[0], best_hand=24, best_hand_cards="big"), rows[1]])
     assert await store.best_hands(GUILD, AL.id) == [(24, "big"), (12, "hand 0")]
+
+
+async def test_the_trend_is_the_change_over_the_last_ten_games(store: Store) -> None:
+    # Thirteen games: the trend starts from Al's ordinal after his third (before the last ten).
+    al, bea = NEW, NEW
+    after: list[tuple[float, float]] = []
+    for game in range(13):
+        al_wins = game % 3 != 0
+        await finish_game(
+            store,
+            [
+                result_row(0, AL, won=al_wins, score=121 if al_wins else 95),
+                result_row(1, BEA, won=not al_wins, score=100 if al_wins else 121),
+            ],
+        )
+        [[al_r], [bea_r]] = _library([[al], [bea]], [1, 2] if al_wins else [2, 1])
+        al, bea = (al_r.mu, al_r.sigma), (bea_r.mu, bea_r.sigma)
+        after.append(al)
+    _, page = await store.ranking(GUILD)
+    [al_row] = [r for r in page if r.standing.player_id == AL.id]
+    mu3, sigma3 = after[2]
+    assert al_row.trend_from == pytest.approx(mu3 - 3 * sigma3)
+    assert al_row.standing.ordinal == pytest.approx(al[0] - 3 * al[1])
