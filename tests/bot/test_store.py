@@ -15,6 +15,8 @@ from bot.core.storage import ChannelBusy, VersionConflict
 from bot.store import Dialect, Store, migrations
 from bot.store.database import UniqueViolation
 from bot.store.sqlite import SqliteDatabase
+from engine.counting import Counting
+from engine.outcome import Scoring
 
 SQLITE_MIGRATIONS = Dialect.SQLITE.migrations_dir
 
@@ -270,6 +272,32 @@ async def test_migration_003_reads_old_computer_levels_from_their_names(tmp_path
         ]
     finally:
         await new.close()
+
+
+async def test_migration_005_keeps_the_skunk_scale_for_games_made_before_it(
+    tmp_path: Path,
+) -> None:
+    # Games made before 005 were scored on the skunk scale and counted automatically; a game
+    # made after it gets the rules documents' lurch unless the table chooses otherwise.
+    folder = tmp_path / "migrations"
+    folder.mkdir()
+    for number, path in migrations(SQLITE_MIGRATIONS):
+        if number < 5:
+            (folder / path.name).write_text(path.read_text())
+    db = tmp_path / "old.db"
+    await (await Store.open(db, migrations_dir=folder)).close()
+    with sqlite3.connect(db) as conn:  # a game as the old bot wrote it
+        before = conn.execute(
+            "INSERT INTO games (channel_id, creator_id, num_players, target, created_at,"
+            " updated_at) VALUES (10, 1, 2, 121, 100.0, 100.0)"
+        ).lastrowid
+    assert before is not None
+    async with await Store.open(db) as new:
+        kept = await new.get_game(before)
+        assert kept is not None
+        assert (kept.scoring, kept.counting) == (Scoring.SKUNK, Counting.AUTO)
+        made = await new.get_game(await _lobby(new, channel=11))
+        assert made is not None and made.scoring is Scoring.LURCH
 
 
 async def test_what_a_message_shows_is_never_replaced_by_an_older_look(store: Store) -> None:
