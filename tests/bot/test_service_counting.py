@@ -17,6 +17,7 @@ from tests.helpers.service_driver import (
     AL,
     BEA,
     CHANNEL,
+    CY,
     GUILD,
     Clock,
     Transcript,
@@ -168,6 +169,48 @@ async def test_manual_counting_a_short_claim_is_mugginsed_by_the_opponent(
     # Pressing again is answered, not applied: the count is settled.
     again = await service.click_muggins(game_id, muggins.stamp, opponent, guild_id=None)
     assert not again.ok
+
+
+async def test_manual_counting_with_three_players_the_first_opponent_to_call_muggins_takes_it(
+    store: Store, clock: Clock
+) -> None:
+    service = make_service(store, clock, seed=5)
+    table = Table(service)
+    table.store = store
+    people = [AL, BEA, CY]
+    opened = await service.new_game(GUILD, CHANNEL, AL, players=3, counting="manual")
+    await table.record(AL.id, opened)
+    for user in people[1:]:
+        await table.record(user.id, await service.join(CHANNEL, user))
+    await table.record(AL.id, await service.start(CHANNEL, AL))
+    game_id = table.outcomes[0].game_id
+    assert game_id is not None
+    for _ in range(12):
+        game = await to_the_show(service, table, people, game_id)
+        if worth(game) > 0:
+            break
+        turn = game.count_turn
+        assert turn is not None
+        await table.record(None, await service.count(CHANNEL, people[turn.seat], 0))
+    turn = game.count_turn
+    assert turn is not None
+    owner = people[turn.seat]
+    first, second = [p for p in people if p is not owner]
+    value, scores = worth(game), game.scores
+    await table.record(owner.id, await service.count(CHANNEL, owner, 0))
+    # Both opponents are offered the call; the first to press it takes the points.
+    offered = {p.id: table.latest[p.id] for p in (first, second)}
+    for controls in offered.values():
+        assert controls.kind == "muggins" or controls.muggins
+    took = await service.click_muggins(game_id, offered[second.id].stamp, second, guild_id=None)
+    assert took.ok, took.reply.text
+    await table.record(second.id, took)
+    late = await service.click_muggins(game_id, offered[first.id].stamp, first, guild_id=None)
+    assert not late.ok
+    game = await load(store, game_id)
+    expected = list(scores)
+    expected[people.index(second)] += value
+    assert list(game.scores) == expected
 
 
 async def test_manual_counting_the_clock_closes_the_muggins_window(
