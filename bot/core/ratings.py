@@ -22,6 +22,7 @@ from statistics import fmean
 from openskill.models import PlackettLuce
 
 from bot.core.records import RatingChange, ResultRecord, Rival, RivalGame, Standing
+from engine.outcome import Scoring
 
 __all__ = [
     "COMPUTER_IDS",
@@ -95,6 +96,8 @@ def _totals(before: Standing, mine: Sequence[ResultRecord], order: int) -> Stand
     """``before`` with one more game: ``mine`` are the player's seats in it (two for a
     computer level that sits twice)."""
     won = any(r.won for r in mine)
+    # A game's points past one are a lurch or a skunk by the rule it was played under.
+    lurch = mine[0].scoring == Scoring.LURCH
     best, cards = before.best_hand, before.best_hand_cards
     for r in mine:
         if r.best_hand_cards is not None and (cards is None or r.best_hand > best):
@@ -105,8 +108,10 @@ def _totals(before: Standing, mine: Sequence[ResultRecord], order: int) -> Stand
         games=before.games + 1,
         wins=before.wins + won,
         game_points=before.game_points + (mine[0].game_points if won else 0),
-        skunks_given=before.skunks_given + any(r.skunk_given for r in mine),
-        skunks_taken=before.skunks_taken + any(r.skunk_taken for r in mine),
+        skunks_given=before.skunks_given + any(r.skunk_given and not lurch for r in mine),
+        skunks_taken=before.skunks_taken + any(r.skunk_taken and not lurch for r in mine),
+        lurches_given=before.lurches_given + any(r.skunk_given and lurch for r in mine),
+        lurches_taken=before.lurches_taken + any(r.skunk_taken and lurch for r in mine),
         pegging_points=before.pegging_points + sum(r.pegging_points for r in mine),
         hand_points=before.hand_points + sum(r.hand_points for r in mine),
         crib_points=before.crib_points + sum(r.crib_points for r in mine),

@@ -160,6 +160,9 @@ class ResultRecord:
     muggins_given: int = 0
     muggins_taken: int = 0
     computer_level: str | None = None
+    #: The rule the game's points were scored by: its losses past the first threshold are
+    #: lurches (``lurch``) or skunks (``skunk``, the American scale).
+    scoring: Scoring = Scoring.SKUNK
 
 
 class _WinRate:
@@ -187,6 +190,8 @@ class LeaderRow(_WinRate):
     game_points: int
     skunks_given: int
     skunks_taken: int
+    lurches_given: int = 0
+    lurches_taken: int = 0
 
 
 @dataclass(frozen=True, slots=True)
@@ -207,6 +212,10 @@ class StatsRow(_WinRate):
     points_missed: int = 0
     muggins_given: int = 0
     muggins_taken: int = 0
+    #: Games won (given) and lost (taken) by a lurch; ``skunks_*`` count those of the skunk
+    #: scale, the rule each game was played under deciding which.
+    lurches_given: int = 0
+    lurches_taken: int = 0
 
 
 @dataclass(frozen=True, slots=True)
@@ -226,6 +235,8 @@ class Standing(_WinRate):
     game_points: int = 0
     skunks_given: int = 0
     skunks_taken: int = 0
+    lurches_given: int = 0
+    lurches_taken: int = 0
     pegging_points: int = 0
     hand_points: int = 0
     crib_points: int = 0

@@ -48,6 +48,7 @@ def result_rows(record: GameRecord, game: Game, tally: Tally) -> list[ResultReco
                 muggins_given=mine.muggins_given,
                 muggins_taken=mine.muggins_taken,
                 computer_level=seat.level if seat.is_computer else None,
+                scoring=record.scoring,
             )
         )
     return rows

@@ -78,6 +78,7 @@ def _result(row: Row) -> ResultRecord:
     values: dict[str, Any] = {
         name: bool(row[name]) if name in _RESULT_FLAGS else row[name] for name in _RESULT_FIELDS
     }
+    values["scoring"] = Scoring(values["scoring"])
     return ResultRecord(**values)
 
 
@@ -162,6 +163,7 @@ def _result_rows(
             r.muggins_given,
             r.muggins_taken,
             r.computer_level,
+            r.scoring,
             now,
             order,
         )
@@ -174,9 +176,9 @@ _INSERT_RESULTS = (
     " vs_computer, won, game_points, skunk_given, skunk_taken, score, final_scores,"
     " reason, pegging_points, hand_points, crib_points, deals, best_hand,"
     " best_hand_cards, twenty_nines, points_missed, muggins_given, muggins_taken,"
-    " computer_level, finished_at, rated_order)"
+    " computer_level, scoring, finished_at, rated_order)"
     " VALUES (?, (SELECT guild_id FROM games WHERE id = ?),"
-    f" {', '.join('?' for _ in range(25))})"
+    f" {', '.join('?' for _ in range(26))})"
 )
 #: The unique index that keeps one open game per channel, as each database names it when a
 #: write breaks it (PostgreSQL: the index; SQLite: its column). No other unique index means
@@ -666,7 +668,7 @@ class Store:
         (computer levels themselves never get a row here). Read from the standings."""
         rows = await self._read(
             "SELECT player_id, name, games, wins, games - wins AS losses, game_points,"
-            " skunks_given, skunks_taken FROM standings"
+            " skunks_given, skunks_taken, lurches_given, lurches_taken FROM standings"
             " WHERE guild_id = ? AND vs_computer = ? AND player_id > 0"
             " ORDER BY wins DESC, CAST(wins AS REAL) / games DESC, game_points DESC,"
             " losses ASC, name LIMIT ?",
@@ -693,6 +695,8 @@ class Store:
                 points_missed=s.points_missed,
                 muggins_given=s.muggins_given,
                 muggins_taken=s.muggins_taken,
+                lurches_given=s.lurches_given,
+                lurches_taken=s.lurches_taken,
             )
             for vs_computer, ranked in found.items()
             for s in (ranked.standing,)

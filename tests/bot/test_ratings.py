@@ -16,6 +16,7 @@ from openskill.models import PlackettLuce, PlackettLuceRating
 from bot import ratings as ratings_cli
 from bot.core.ratings import COMPUTER_IDS, shown
 from bot.store import Dialect, Store
+from engine.outcome import Scoring
 from tests.helpers.results import finish_game, result_row
 from tests.helpers.service_driver import (
     AL,
@@ -319,3 +320,54 @@ async def test_the_trend_is_the_change_over_the_last_ten_games(store: Store) -> 
     mu3, sigma3 = after[2]
     assert al_row.trend_from == pytest.approx(mu3 - 3 * sigma3)
     assert al_row.standing.ordinal == pytest.approx(al[0] - 3 * al[1])
+
+
+async def test_lurches_and_skunks_are_counted_apart_and_migration_010_splits_old_counts(
+    store: Store,
+) -> None:
+    lurch, skunk = Scoring.LURCH, Scoring.SKUNK
+    await finish_game(
+        store,
+        [
+            result_row(0, AL, won=True, score=121, beyond=lurch),
+            result_row(1, BEA, won=False, score=50, beyond=lurch),
+        ],
+    )
+    await finish_game(
+        store,
+        [
+            result_row(0, AL, won=False, score=80, beyond=skunk),
+            result_row(1, BEA, won=True, score=121, beyond=skunk),
+        ],
+    )
+    await finish_game(
+        store,
+        [
+            result_row(0, AL, won=True, score=121, beyond=lurch),
+            result_row(1, None, won=False, score=20, level="medium", beyond=lurch),
+        ],
+    )
+    people = (await store.standing(GUILD, AL.id))[False].standing
+    assert (people.lurches_given, people.lurches_taken) == (1, 0)
+    assert (people.skunks_given, people.skunks_taken) == (0, 1)
+    medium = (await store.standing(GUILD, COMPUTER_IDS["medium"]))[True].standing
+    assert (medium.lurches_taken, medium.skunks_taken) == (1, 0)
+    stored = await store.stored_ratings()
+
+    # As a database from before 010 kept them: one count for both, no rule on the results.
+    async with store.db.transaction() as tx:
+        await tx.execute(
+            "UPDATE standings SET skunks_given = skunks_given + lurches_given,"
+            " skunks_taken = skunks_taken + lurches_taken, lurches_given = 0, lurches_taken = 0"
+        )
+        await tx.execute("UPDATE results SET scoring = 'skunk'")
+    assert await store.stored_ratings() != stored
+    # The migration's updates (its columns exist already) give back what the game kept.
+    text = (store.db.dialect.migrations_dir / "010_lurches.sql").read_text()
+    code = "\n".join(line for line in text.splitlines() if not line.startswith("--"))
+    statements = [s.strip() for s in code.split(";") if s.strip()]
+    async with store.db.transaction() as tx:
+        for statement in statements:
+            if not statement.startswith("ALTER"):
+                await tx.execute(statement)
+    assert await store.stored_ratings() == stored

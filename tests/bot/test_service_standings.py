@@ -63,14 +63,20 @@ async def test_leaderboard_ranks_by_rating(store: Store, clock: Clock) -> None:
     rows = await store.leaderboard(GUILD)
     got = {
         r.name: Counter(
-            games=r.games, wins=r.wins, losses=r.losses, given=r.skunks_given, taken=r.skunks_taken
+            games=r.games,
+            wins=r.wins,
+            losses=r.losses,
+            given=r.lurches_given,
+            taken=r.lurches_taken,
         )
         for r in rows
     }
     # Counters compare missing keys as zero.
     assert got == dict(expected)
     assert [r.wins for r in rows] == sorted((r.wins for r in rows), reverse=True)
-    assert sum(r.skunks_given for r in rows) >= 1
+    # Every game was by the lurch (the default): none of them counts as a skunk.
+    assert sum(r.lurches_given for r in rows) >= 1
+    assert sum(r.skunks_given + r.skunks_taken for r in rows) == 0
 
     service = make_service(store, clock)
     text = (await service.leaderboard(GUILD)).reply.text

@@ -9,6 +9,7 @@ import time
 
 from bot.core.records import GameStatus, ResultRecord, SeatRecord
 from bot.store import Store
+from engine.outcome import Scoring
 from fakediscord.testing import BotProcess
 from tests.helpers.table_driver import TableDriver, World
 
@@ -33,6 +34,7 @@ def _result(
         game_points=points,
         skunk_given=won and skunk,
         skunk_taken=not won and skunk,
+        scoring=Scoring.SKUNK,
         score=score,
         final_scores=final,
         reason="target",
@@ -66,6 +68,7 @@ async def _seed_finished_game(
             num_players=2,
             target=121,
             now=now,
+            scoring=Scoring.SKUNK,
         )
         version = await store.set_seats(
             record.id,
@@ -150,13 +153,14 @@ async def test_leaderboard_and_stats_after_finished_games(world: World, bot: Bot
     text = board.content
     wins = {al.id: 1, bea.id: 1, cy.id: 1}
     losses = {al.id: 1, bea.id: 1, cy.id: 1}
-    # Skunks given and taken in the seeded games: Al +1, Bea +1 -1, Cy -1.
+    # Skunks given and taken in the seeded games (skunk scale): Al +1, Bea +1 -1, Cy -1; the
+    # game played through Discord is by the lurch, /cribbage new's default.
     given = {al.id: 1, bea.id: 1, cy.id: 0}
     taken = {al.id: 0, bea.id: 1, cy.id: 1}
+    lurches_given = {played_winner.id: lurch, played_loser.id: 0}
+    lurches_taken = {played_winner.id: 0, played_loser.id: lurch}
     wins[played_winner.id] += 1
     losses[played_loser.id] += 1
-    given[played_winner.id] += lurch
-    taken[played_loser.id] += lurch
     for user in (al, bea, cy):
         games = wins[user.id] + losses[user.id]
         row = _board_row(text, user.name)
@@ -173,7 +177,12 @@ async def test_leaderboard_and_stats_after_finished_games(world: World, bot: Bot
     assert bea.name in stats.content
     games = wins[bea.id] + losses[bea.id]
     assert f"{games} games, {wins[bea.id]} win" in stats.content, stats.content
-    assert f"lurches and skunks given {given[bea.id]}, taken {taken[bea.id]}" in stats.content
+    skunks = f"skunks given {given[bea.id]}, taken {taken[bea.id]}"
+    if lurch:
+        lurches = f"lurches given {lurches_given[bea.id]}, taken {lurches_taken[bea.id]}"
+        assert f"{lurches}; {skunks}." in stats.content, stats.content
+    else:
+        assert f"%); {skunks}." in stats.content, stats.content
     mine = await fd.slash(cy, world.general, "/cribbage stats")
     assert cy.name in mine.content and "2 games, 1 win" in mine.content, mine.content
     nobody = await fd.slash(al, world.general, f"/cribbage stats user:{world.spectator.name}")

@@ -8,21 +8,29 @@ import itertools
 from bot.core.records import GameStatus, ResultRecord, SeatRecord
 from bot.core.replies import User
 from bot.store import Store
+from engine.outcome import Scoring
 
 
 def result_row(
-    seat: int, user: User | None, *, won: bool, score: int, level: str | None = None
+    seat: int,
+    user: User | None,
+    *,
+    won: bool,
+    score: int,
+    level: str | None = None,
+    beyond: Scoring | None = None,
 ) -> ResultRecord:
-    """A result row for ``user`` (None: a computer at ``level``) with made-up totals."""
+    """A result row for ``user`` (None: a computer at ``level``) with made-up totals; with
+    ``beyond``, the game was won by a lurch or a skunk by that rule (2 game points)."""
     return ResultRecord(
         seat=seat,
         user_id=None if user is None else user.id,
         display_name=f"Computer ({level})" if user is None else user.name,
         is_computer=user is None,
         won=won,
-        game_points=1,
-        skunk_given=False,
-        skunk_taken=False,
+        game_points=1 if beyond is None else 2,
+        skunk_given=beyond is not None and won,
+        skunk_taken=beyond is not None and not won,
         score=score,
         final_scores="121-100",
         reason="target",
@@ -34,6 +42,7 @@ def result_row(
         best_hand_cards=f"hand {seat}",
         twenty_nines=0,
         computer_level=level,
+        scoring=beyond or Scoring.LURCH,
     )
 
 
@@ -55,6 +64,7 @@ async def finish_game(
         num_players=len(seats),
         target=121,
         now=now,
+        scoring=results[0].scoring,
     )
     version = await store.set_seats(record.id, record.version, seats, now=now)
     await store.save(record.id, version, now=now, status=GameStatus.FINISHED, results=results)

@@ -104,13 +104,26 @@ def rank_line(ranked: Ranked, levels: Sequence[Standing] = ()) -> str:
     return said
 
 
+def _margins(row: StatsRow) -> str:
+    """The games won and lost by a lurch, and by a skunk, each named by the rule its games
+    were played under (only the ones that happened)."""
+    parts = [
+        f"{name} given {given}, taken {taken}"
+        for name, given, taken in (
+            ("lurches", row.lurches_given, row.lurches_taken),
+            ("skunks", row.skunks_given, row.skunks_taken),
+        )
+        if given or taken
+    ]
+    return "; ".join(parts) or "no lurches or skunks"
+
+
 def _stats_block(label: str, row: StatsRow) -> list[str]:
     per = max(row.deals, 1)
     best = f"{row.best_hand}" + (f" ({row.best_hand_cards})" if row.best_hand_cards else "")
     lines = [
         f"{label}: {plural(row.games, 'game')}, {plural(row.wins, 'win')}"
-        f" ({_pct(row.win_rate)}); lurches and skunks given {row.skunks_given},"
-        f" taken {row.skunks_taken}.",
+        f" ({_pct(row.win_rate)}); {_margins(row)}.",
         f"  Points per deal — pegging {row.pegging_points / per:.1f},"
         f" hand {row.hand_points / per:.1f}, crib {row.crib_points / per:.1f}"
         f" (over {plural(row.deals, 'deal')}).",
