@@ -3,21 +3,24 @@ comparing every row and replaying every game; a copy that lost something is caug
 
 from __future__ import annotations
 
+from datetime import timedelta
 from pathlib import Path
 
 import pytest
 
 from bot.core.replies import User
+from bot.core.service import GameService
 from bot.store import Store
 from bot.store.copy import copy_database, main, verify_copy
-from tests.helpers.service_driver import Clock, drive, load, make_service, open_table
+from tests.helpers.service_driver import Clock, drive, load, make_service, open_table, seeded
 
 AL, BEA, CY = User(1, "Al"), User(2, "Bea"), User(3, "Cy")
 
 
 async def _bot_database(path: Path) -> list[int]:
-    """A SQLite database as a bot leaves it: finished games (2 and 3 players), one in play,
-    an open lobby, message records and settings; the ids of the started games."""
+    """A SQLite database as a bot leaves it: finished games (2 and 3 players, the first pruned
+    after its retention period), one in play, an open lobby, message records and settings;
+    the ids of the started games that were not pruned."""
     clock = Clock()
     async with await Store.open(path) as store:
         started = []
@@ -32,7 +35,16 @@ async def _bot_database(path: Path) -> list[int]:
         lobby = make_service(store, clock, seed=9)
         assert (await lobby.new_game(5, 200, CY)).ok
         await store.set_coach(BEA.id, False, now=1.0)
-    return started
+        keeper = GameService(
+            store,
+            rng_factory=seeded(1),
+            clock=clock,
+            idle_expiry=timedelta(days=7),
+            retention=timedelta(minutes=50),
+        )
+        assert await keeper.prune() == 1
+        assert await store.archived(started[0]) is not None
+    return started[1:]
 
 
 async def test_a_copy_into_postgresql_has_every_row_and_replays_every_game(
@@ -43,7 +55,9 @@ async def test_a_copy_into_postgresql_has_every_row_and_replays_every_game(
     assert await main_async([str(path), postgres_url]) == 0
     async with await Store.open(path) as lite, await Store.open(postgres_url) as postgres:
         report = await verify_copy(lite, postgres)
+        # The pruned game replays from its archive record; the others from their snapshots.
         assert report.differences == [] and report.games_replayed == 3
+        assert (await postgres.db.fetch("SELECT COUNT(*) FROM game_archives"))[0][0] == 1
         for game_id in started:
             assert (await load(postgres, game_id)).to_dict() == (
                 await load(lite, game_id)
@@ -60,7 +74,7 @@ async def test_a_copy_into_postgresql_has_every_row_and_replays_every_game(
 
 async def test_a_copy_that_lost_something_is_caught(tmp_path: Path, postgres_url: str) -> None:
     path = tmp_path / "bot.db"
-    await _bot_database(path)
+    game = (await _bot_database(path))[0]
     async with await Store.open(path) as lite, await Store.open(postgres_url) as postgres:
         report = await copy_database(lite, postgres)
         assert report.rows["games"] == 4 and report.rows["actions"] > 100
@@ -68,12 +82,12 @@ async def test_a_copy_that_lost_something_is_caught(tmp_path: Path, postgres_url
             await tx.execute(
                 "DELETE FROM actions WHERE seq = (SELECT MAX(seq) FROM actions WHERE game_id = ?)"
                 " AND game_id = ?",
-                (1, 1),
+                (game, game),
             )
             await tx.execute("UPDATE standings SET wins = wins + 1 WHERE player_id = ?", (AL.id,))
         found = await verify_copy(lite, postgres)
     said = "\n".join(found.differences)
-    assert "actions: " in said and "game 1: its action log differs" in said
+    assert "actions: " in said and f"game {game}: its action log differs" in said
     assert "standings: " in said and "ratings recomputed" in said
 
 
