@@ -11,25 +11,24 @@ UPDATE results SET scoring = (SELECT g.scoring FROM games g WHERE g.id = results
 ALTER TABLE standings ADD COLUMN lurches_given INTEGER NOT NULL DEFAULT 0;
 ALTER TABLE standings ADD COLUMN lurches_taken INTEGER NOT NULL DEFAULT 0;
 
-UPDATE standings SET
-    lurches_given = (
-        SELECT COUNT(DISTINCT r.game_id) FROM results r
-        WHERE r.scoring = 'lurch' AND r.skunk_given = 1
-          AND COALESCE(r.guild_id, 0) = standings.guild_id
-          AND r.vs_computer = standings.vs_computer
-          AND (CASE WHEN r.is_computer = 1 THEN
-                   CASE r.computer_level WHEN 'easy' THEN -1 WHEN 'medium' THEN -2
-                                         WHEN 'expert' THEN -4 ELSE -3 END
-               ELSE r.user_id END) = standings.player_id),
-    lurches_taken = (
-        SELECT COUNT(DISTINCT r.game_id) FROM results r
-        WHERE r.scoring = 'lurch' AND r.skunk_taken = 1
-          AND COALESCE(r.guild_id, 0) = standings.guild_id
-          AND r.vs_computer = standings.vs_computer
-          AND (CASE WHEN r.is_computer = 1 THEN
-                   CASE r.computer_level WHEN 'easy' THEN -1 WHEN 'medium' THEN -2
-                                         WHEN 'expert' THEN -4 ELSE -3 END
-               ELSE r.user_id END) = standings.player_id);
+UPDATE standings SET lurches_given = lurched.given, lurches_taken = lurched.taken
+FROM (
+    SELECT guild_id, vs_computer, player_id,
+           COUNT(DISTINCT CASE WHEN skunk_given = 1 THEN game_id END) AS given,
+           COUNT(DISTINCT CASE WHEN skunk_taken = 1 THEN game_id END) AS taken
+    FROM (
+        SELECT game_id, skunk_given, skunk_taken, vs_computer,
+               COALESCE(guild_id, 0) AS guild_id,
+               CASE WHEN is_computer = 1 THEN
+                        CASE computer_level WHEN 'easy' THEN -1 WHEN 'medium' THEN -2
+                                            WHEN 'expert' THEN -4 ELSE -3 END
+                    ELSE user_id END AS player_id
+        FROM results WHERE scoring = 'lurch'
+    ) AS rows
+    GROUP BY guild_id, vs_computer, player_id
+) AS lurched
+WHERE standings.guild_id = lurched.guild_id AND standings.vs_computer = lurched.vs_computer
+  AND standings.player_id = lurched.player_id;
 
 UPDATE standings SET
     skunks_given = skunks_given - lurches_given,
