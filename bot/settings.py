@@ -15,6 +15,7 @@ __all__ = ["Settings", "SettingsError", "StartupError"]
 DEFAULT_DATABASE_PATH = "./cribbage.db"
 DEFAULT_IDLE_EXPIRY_DAYS = 7.0
 DEFAULT_TURN_REMINDER_SECONDS = 60.0
+DEFAULT_MEMBER_CHECK_SECONDS = 600.0
 DEFAULT_MUGGINS_SECONDS = 30.0
 DEFAULT_COUNT_TIMEOUT_SECONDS = 180.0
 #: The shortest and longest idle time before a game is ended: an hour, a year.
@@ -181,6 +182,7 @@ class Settings:
     muggins_seconds: float = DEFAULT_MUGGINS_SECONDS
     count_timeout_seconds: float = DEFAULT_COUNT_TIMEOUT_SECONDS
     retention_days: float = DEFAULT_RETENTION_DAYS
+    member_check_seconds: float = DEFAULT_MEMBER_CHECK_SECONDS
     #: How many shards the bot has in all, and which of them this process runs (None: every
     #: shard, or no sharding at all when ``shard_count`` is None too).
     shard_count: int | None = None
@@ -216,6 +218,12 @@ class Settings:
     def turn_reminder(self) -> timedelta:
         """How long the table waits on a player before reminding them it is their turn."""
         return timedelta(seconds=self.turn_reminder_seconds)
+
+    @property
+    def member_check(self) -> timedelta:
+        """How long a player seen in a game's server (or found there by asking Discord) counts
+        as a member before a move by DM asks Discord again."""
+        return timedelta(seconds=self.member_check_seconds)
 
     @property
     def muggins_window(self) -> timedelta:
@@ -276,6 +284,9 @@ class Settings:
                 env, "TURN_REMINDER_SECONDS", DEFAULT_TURN_REMINDER_SECONDS
             ),
             muggins_seconds=_seconds(env, "MUGGINS_SECONDS", DEFAULT_MUGGINS_SECONDS),
+            member_check_seconds=_seconds(
+                env, "MEMBER_CHECK_SECONDS", DEFAULT_MEMBER_CHECK_SECONDS
+            ),
             count_timeout_seconds=_seconds(
                 env, "COUNT_TIMEOUT_SECONDS", DEFAULT_COUNT_TIMEOUT_SECONDS
             ),

@@ -33,7 +33,6 @@ from bot.discord.commands import CribbageCommands
 from bot.discord.components import DYNAMIC_ITEMS
 from bot.discord.interactions import SORRY, DiscordIO, known_error_text, send_error
 from bot.discord.logs import configure_logging
-from bot.discord.members import DiscordMembers
 from bot.settings import Settings, StartupError
 from bot.store import Dialect, Store
 from engine.coach import review_view
@@ -131,7 +130,7 @@ class CribbageBot(commands.AutoShardedBot):
                 muggins_window=self.settings.muggins_window,
                 count_timeout=self.settings.count_timeout,
                 shared=self.store.dialect is Dialect.POSTGRES,
-                membership=DiscordMembers(self, self.io.pacer),
+                membership=self.io.members,
                 retention=self.settings.retention,
             )
         self.cluster = Cluster(self.store, touch=self.io.touch, became_sender=self._became_sender)

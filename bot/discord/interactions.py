@@ -30,6 +30,7 @@ from bot.core.replies import Clicked, Outcome, Reply, User
 from bot.discord.components import controls_view
 from bot.discord.courier import Courier, board_attachment
 from bot.discord.keeper import TableKeeper
+from bot.discord.members import DiscordMembers
 from bot.discord.pacing import Pacer
 
 if TYPE_CHECKING:
@@ -155,6 +156,10 @@ class DiscordIO:
     def __init__(self, bot: CribbageBot) -> None:
         self.bot = bot
         self.pacer = Pacer()
+        #: Who is still a member of which server (seen in interactions, else asked of Discord).
+        self.members = DiscordMembers(
+            bot, self.pacer, fresh=bot.settings.member_check.total_seconds()
+        )
         #: Seconds a service call may take before the interaction is deferred.
         self.defer_after = DEFER_AFTER
         self._keeper: TableKeeper | None = None
@@ -321,6 +326,7 @@ class DiscordIO:
     async def _entered(self, interaction: discord.Interaction[Any], work: Awaitable[None]) -> None:
         """Run an interaction's work, counted so that shutting down waits for it; errors become
         a sentence for the user (components' errors never reach the command tree's handler)."""
+        self.members.saw(interaction)  # one from a server is proof of membership, for free
         if self.closing:
             if asyncio.iscoroutine(work):
                 work.close()

@@ -1,17 +1,24 @@
-"""Whether a player is still a member of a game's server, asked of Discord.
+"""Whether a player is still a member of a game's server, from what Discord has shown or says.
 
-The bot has no privileged intent (no member list, no member events), so it asks for the one
-member it needs, ``GET /guilds/{guild}/members/{user}``, when a player moves by DM or the
-table is about to remind them, and keeps the answer a minute. Discord answers 404 (10007,
-Unknown Member) for someone who left or was removed, and 403 (50001) or 404 (10004) when the
-bot itself is no longer in the server: either way that player cannot play on there.
+The bot has no privileged intent (no member list, no member events). Every interaction from a
+server carries its member, so each one the bot receives there is proof, for free, that its
+user is a member now (:meth:`DiscordMembers.saw`): the players of a game have all joined it that
+way. For a move by DM, or a reminder, the bot asks Discord for the one member it needs,
+``GET /guilds/{guild}/members/{user}``, only when it has not seen them in the server, or been
+told, within ``MEMBER_CHECK_SECONDS`` (default 10 minutes: a request per player per ten
+minutes at most, where asking at every move would cost as much as the table itself). Discord
+answers 404 (10007, Unknown Member) for someone who left or was removed, and 403 (50001) or
+404 (10004) when the bot itself is no longer in the server: either way that player cannot play
+on there.
 """
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import time
 from collections.abc import Callable
+from typing import Any
 
 import discord
 
@@ -21,30 +28,58 @@ __all__ = ["DiscordMembers"]
 
 log = logging.getLogger(__name__)
 
-#: How long an answer is kept: a player who left can move for at most this long after.
-MEMBER_TTL = 60.0
 #: Answers kept at most (the oldest go first).
 MEMBERS_KEPT = 4096
 
 
 class DiscordMembers:
-    """:class:`bot.core.membership.Membership` from Discord, with a short memory."""
+    """:class:`bot.core.membership.Membership` from Discord, with a memory."""
 
     def __init__(
-        self, client: discord.Client, pacer: Pacer, *, clock: Callable[[], float] = time.monotonic
+        self,
+        client: discord.Client,
+        pacer: Pacer,
+        *,
+        fresh: float,
+        clock: Callable[[], float] = time.monotonic,
     ) -> None:
+        """``fresh``: seconds what the bot saw or was told is taken as it is."""
         self._client = client
+        self._fresh = fresh
         self._pacer = pacer
         self._clock = clock
+        #: (guild, user) -> (when it was learnt, whether a member).
         self._known: dict[tuple[int, int], tuple[float, bool]] = {}
+        self._asking: dict[tuple[int, int], asyncio.Task[bool]] = {}
+        #: How many times Discord was asked (for tests and the benchmark's reading).
+        self.asked = 0
+
+    def saw(self, interaction: discord.Interaction[Any]) -> None:
+        """Note that an interaction from a server came from one of its members."""
+        if interaction.guild_id is not None and isinstance(interaction.user, discord.Member):
+            self._learn((interaction.guild_id, interaction.user.id), True)
 
     async def is_member(self, guild_id: int, user_id: int) -> bool:
         """True while ``user_id`` is in ``guild_id`` (and when Discord could not say: a passing
         failure must not stop a game)."""
-        now = self._clock()
-        known = self._known.get((guild_id, user_id))
-        if known is not None and known[0] > now:
+        key = (guild_id, user_id)
+        known = self._known.get(key)
+        if known is not None and self._clock() - known[0] < self._fresh:
             return known[1]
+        return await self._ask(key)
+
+    def _ask(self, key: tuple[int, int]) -> asyncio.Task[bool]:
+        """Ask Discord (once at a time per member: two moves at once share the answer)."""
+        task = self._asking.get(key)
+        if task is None:
+            task = asyncio.ensure_future(self._fetch(key))
+            self._asking[key] = task
+            task.add_done_callback(lambda _: self._asking.pop(key, None))
+        return task
+
+    async def _fetch(self, key: tuple[int, int]) -> bool:
+        guild_id, user_id = key
+        self.asked += 1
         try:
             async with self._pacer.turn(None, RequestKind.POST):
                 await self._client.http.get_member(guild_id, user_id)
@@ -54,7 +89,11 @@ class DiscordMembers:
         except discord.HTTPException as error:
             log.warning("could not tell whether %s is in server %s: %s", user_id, guild_id, error)
             return True
+        self._learn(key, member)
+        return member
+
+    def _learn(self, key: tuple[int, int], member: bool) -> None:
+        self._known.pop(key, None)  # re-inserted last: the oldest entries go first
         if len(self._known) >= MEMBERS_KEPT:
             self._known.pop(next(iter(self._known)))
-        self._known[(guild_id, user_id)] = (now + MEMBER_TTL, member)
-        return member
+        self._known[key] = (self._clock(), member)

@@ -84,6 +84,14 @@ def test_the_turn_reminder_delay_is_a_setting_within_bounds() -> None:
             Settings.from_env({"TURN_REMINDER_SECONDS": bad})
 
 
+def test_how_long_membership_is_taken_as_seen_is_a_setting_within_bounds() -> None:
+    assert Settings.from_env({}).member_check == timedelta(minutes=10)
+    assert Settings.from_env({"MEMBER_CHECK_SECONDS": "30"}).member_check == timedelta(seconds=30)
+    for bad in ("0", "86401", "always", "nan"):
+        with pytest.raises(SettingsError, match="MEMBER_CHECK_SECONDS"):
+            Settings.from_env({"MEMBER_CHECK_SECONDS": bad})
+
+
 @pytest.mark.parametrize("value", ["inf", "-inf", "nan", "1e10", "1e-300", "0.01", "366", "-1"])
 def test_idle_expiry_is_a_finite_time_between_an_hour_and_a_year(value: str) -> None:
     with pytest.raises(SettingsError, match="IDLE_EXPIRY_DAYS") as refused:
