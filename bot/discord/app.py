@@ -133,6 +133,7 @@ class CribbageBot(commands.AutoShardedBot):
                 membership=self.io.members,
                 retention=self.settings.retention,
             )
+        self.io.members.store = self.store
         self.cluster = Cluster(self.store, touch=self.io.touch, became_sender=self._became_sender)
         _warm_engine()
         self.add_dynamic_items(*DYNAMIC_ITEMS)

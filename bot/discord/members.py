@@ -6,7 +6,11 @@ user is a member now (:meth:`DiscordMembers.saw`): the players of a game have al
 way. For a move by DM, or a reminder, the bot asks Discord for the one member it needs,
 ``GET /guilds/{guild}/members/{user}``, only when it has not seen them in the server, or been
 told, within ``MEMBER_CHECK_SECONDS`` (default 10 minutes: a request per player per ten
-minutes at most, where asking at every move would cost as much as the table itself). Discord
+minutes at most, where asking at every move would cost as much as the table itself). What a
+process sees or is told is noted in the database too (``members_seen``), and read there before
+asking Discord: with several processes, a DM move arrives on shard 0's while the player's
+commands arrive on their server's shard, and only the sending process should spend the bot's
+requests. Discord
 answers 404 (10007, Unknown Member) for someone who left or was removed, and 403 (50001) or
 404 (10004) when the bot itself is no longer in the server: either way that player cannot play
 on there.
@@ -23,6 +27,7 @@ from typing import Any
 import discord
 
 from bot.discord.pacing import Pacer, RequestKind
+from bot.store import Store
 
 __all__ = ["DiscordMembers"]
 
@@ -41,7 +46,7 @@ class DiscordMembers:
         pacer: Pacer,
         *,
         fresh: float,
-        clock: Callable[[], float] = time.monotonic,
+        clock: Callable[[], float] = time.time,
     ) -> None:
         """``fresh``: seconds what the bot saw or was told is taken as it is."""
         self._client = client
@@ -51,13 +56,27 @@ class DiscordMembers:
         #: (guild, user) -> (when it was learnt, whether a member).
         self._known: dict[tuple[int, int], tuple[float, bool]] = {}
         self._asking: dict[tuple[int, int], asyncio.Task[bool]] = {}
+        self._noting: set[asyncio.Task[None]] = set()
+        #: Where every process notes what it saw (set once the store is open; None: memory only).
+        self.store: Store | None = None
         #: How many times Discord was asked (for tests and the benchmark's reading).
         self.asked = 0
 
     def saw(self, interaction: discord.Interaction[Any]) -> None:
         """Note that an interaction from a server came from one of its members."""
-        if interaction.guild_id is not None and isinstance(interaction.user, discord.Member):
-            self._learn((interaction.guild_id, interaction.user.id), True)
+        if interaction.guild_id is None or not isinstance(interaction.user, discord.Member):
+            return
+        key = (interaction.guild_id, interaction.user.id)
+        before = self._known.get(key)
+        self._learn(key, True)
+        now = self._clock()
+        if self.store is not None and (
+            before is None or not before[1] or now - before[0] > self._fresh / 4
+        ):
+            # Noted for the other processes now and then, never on the interaction's way.
+            task = asyncio.ensure_future(self._note(key, now))
+            self._noting.add(task)
+            task.add_done_callback(self._noting.discard)
 
     async def is_member(self, guild_id: int, user_id: int) -> bool:
         """True while ``user_id`` is in ``guild_id`` (and when Discord could not say: a passing
@@ -66,6 +85,15 @@ class DiscordMembers:
         known = self._known.get(key)
         if known is not None and self._clock() - known[0] < self._fresh:
             return known[1]
+        if self.store is not None:
+            try:
+                seen = await self.store.member_seen(guild_id, user_id)
+            except Exception:
+                log.exception("could not read when %s was last seen in %s", user_id, guild_id)
+                seen = None
+            if seen is not None and self._clock() - seen < self._fresh:
+                self._learn(key, True, at=seen)
+                return True
         return await self._ask(key)
 
     def _ask(self, key: tuple[int, int]) -> asyncio.Task[bool]:
@@ -90,10 +118,21 @@ class DiscordMembers:
             log.warning("could not tell whether %s is in server %s: %s", user_id, guild_id, error)
             return True
         self._learn(key, member)
+        if member:
+            await self._note(key, self._clock())
         return member
 
-    def _learn(self, key: tuple[int, int], member: bool) -> None:
+    async def _note(self, key: tuple[int, int], at: float) -> None:
+        """Note in the database that a member was seen (a failure only costs a request later)."""
+        if self.store is None:
+            return
+        try:
+            await self.store.saw_member(*key, at)
+        except Exception:
+            log.exception("could not note that %s was seen in %s", key[1], key[0])
+
+    def _learn(self, key: tuple[int, int], member: bool, *, at: float | None = None) -> None:
         self._known.pop(key, None)  # re-inserted last: the oldest entries go first
         if len(self._known) >= MEMBERS_KEPT:
             self._known.pop(next(iter(self._known)))
-        self._known[key] = (self._clock(), member)
+        self._known[key] = (self._clock() if at is None else at, member)

@@ -645,6 +645,23 @@ class Store:
             (link.user_id, link.channel_id, link.token, link.token_at),
         )
 
+    async def member_seen(self, guild_id: int, user_id: int) -> float | None:
+        """When ``user_id`` was last known to be a member of ``guild_id`` (None: never)."""
+        rows = await self._read(
+            "SELECT seen_at FROM members_seen WHERE guild_id = ? AND user_id = ?",
+            (guild_id, user_id),
+        )
+        return float(rows[0][0]) if rows else None
+
+    async def saw_member(self, guild_id: int, user_id: int, at: float) -> None:
+        """Note that ``user_id`` was a member of ``guild_id`` at ``at`` (a later note stays)."""
+        await self.db.execute(
+            "INSERT INTO members_seen (guild_id, user_id, seen_at) VALUES (?, ?, ?)"
+            " ON CONFLICT (guild_id, user_id) DO UPDATE SET seen_at = excluded.seen_at"
+            " WHERE members_seen.seen_at < excluded.seen_at",
+            (guild_id, user_id, at),
+        )
+
     async def actions(self, game_id: int) -> list[str]:
         """The game's action log (JSON texts), oldest first."""
         rows = await self._read(

@@ -318,3 +318,13 @@ async def test_what_a_message_shows_is_never_replaced_by_an_older_look(store: St
     # A message posted again (the old one was deleted) is taken whatever it shows.
     await store.set_message(game_id, MessageRecord("hand:1:0", 7, 71, "new", version=1))
     assert (await store.messages(game_id))["hand:1:0"].message_id == 71
+
+
+async def test_when_a_member_was_last_seen_is_kept_for_every_process(store: Store) -> None:
+    assert await store.member_seen(5, 1) is None
+    await store.saw_member(5, 1, 100.0)
+    await store.saw_member(5, 1, 90.0)  # an older note (another process, late) changes nothing
+    assert await store.member_seen(5, 1) == 100.0
+    await store.saw_member(5, 1, 130.5)
+    assert await store.member_seen(5, 1) == 130.5
+    assert await store.member_seen(6, 1) is None  # another server knows nothing of it
