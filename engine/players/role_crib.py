@@ -35,14 +35,16 @@ The crib the throws of either role make averages 4.6. The tables settle in 14 ro
 Published tables compared, all 91 rank pairs of each:
 
 * Craig Hessel's table of discards to the opponent's crib (the same iteration, crib flushes
-  ignored; Cribbage Forum, "Discarding to opponent's crib"): 5-5 9.39, 2-3 7.34, 7-8 7.88,
+  ignored; Cribbage Forum, "Discarding to opponent's crib",
+  http://www.cribbageforum.com/OppCrib.htm): 5-5 9.39, 2-3 7.34, 7-8 7.88,
   A-A 6.07, 10-K 3.99. Our ``pone`` table is lower on every pair, by 0.25 on average and
   0.54 at most (7-8; the middle cards 6 to 9 differ most): Hessel's model dealer throws
   itself more middle cards than ours does.
 * DeLynn Colvert's table of the same (Play Winning Cribbage, from play; in the same
   article) is within about 0.1 of Hessel's: A-A 6.2, 2-3 7.3, 5-5 9.3.
 * Cribbage Pro's dealer discard table, from their players' games (Cribbage Pro blog,
-  blog.cribbagepro.net, its dealer discard table, 2012): 5-5 8.5, 2-3 6.9, 7-8 6.4, A-A 5.2, 10-K 2.7.
+  https://blog.cribbagepro.net, "Dealer discard table", 2012): 5-5 8.5, 2-3 6.9, 7-8 6.4,
+  A-A 5.2, 10-K 2.7.
   Our ``dealer`` table is within 0.12 of it on average (mean difference -0.04, at most
   0.41, on A-2).
 
