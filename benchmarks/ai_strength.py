@@ -1,14 +1,24 @@
 """How strong the computer players are: many games between two of them, luck cut by duplicates.
 
 Each seed gives one sequence of shuffled decks (the game's random source only shuffles), and
-every seed is played twice with the seats swapped, so each player gets the other's cards.
-Prints the first player's win rate with a 95% confidence interval (over seed pairs, since the
-two games of a pair are not independent), each side's average points per deal from pegging,
-hands, crib and heels, and the decision times (median and p99) for discards and plays, both
-as wall-clock time and as the CPU time of the deciding thread: on a shared machine the
-wall-clock p99 includes moments the process was not running at all, which CPU time leaves out.
+every seed is played once per seating so that each player gets every seat's cards:
+
+* 2 players: twice, seats swapped;
+* 3 players (``--players 3``): the first player against two seats of the second, three
+  times, the first player in each seat in turn (its fair share is a third);
+* 4 players (``--players 4``, partners): the first player's partnership in seats 0 and 2,
+  then in seats 1 and 3.
+
+Prints the first player's win rate with a 95% confidence interval (over seeds, since the games
+of one seed are not independent), each side's average points per deal by source (pegging as
+dealer and as pone, each per deal in that role; hand, crib and heels per deal), and the
+decision times (median and p99) for discards and plays, both as wall-clock time and as the
+CPU time of the deciding thread: on a shared machine the wall-clock p99 includes moments the
+process was not running at all, which CPU time leaves out. ``--workers 1`` (the default)
+keeps to one core, which is what the decision times are quoted for.
 
     nice -n 10 .venv/bin/python benchmarks/ai_strength.py hard greedy --games 2000
+    .venv/bin/python benchmarks/ai_strength.py expert club --players 4 --games 1000
 """
 
 from __future__ import annotations
@@ -32,16 +42,20 @@ from engine.game import Game  # noqa: E402
 from engine.phase import Phase  # noqa: E402
 from engine.players import PLAYER_NAMES, make_player  # noqa: E402
 
-SOURCES = ("pegging", "hand", "crib", "heels")
+#: Where points come from; pegging is split by the side's role in the deal.
+SOURCES = ("peg dealer", "peg pone", "hand", "crib", "heels")
 
 
 @dataclass
 class Tally:
-    """One player's totals over some games."""
+    """One player's totals over some games, over every side it played (``sides`` counts
+    side-games: two for the second player of a 3-player game, which holds two seats)."""
 
     games: int = 0
     wins: int = 0
+    sides: int = 0
     deals: int = 0
+    dealer_deals: int = 0
     points: dict[str, int] = field(default_factory=lambda: dict.fromkeys(SOURCES, 0))
     discard_times: list[float] = field(default_factory=list)
     play_times: list[float] = field(default_factory=list)
@@ -51,7 +65,9 @@ class Tally:
     def add(self, other: Tally) -> None:
         self.games += other.games
         self.wins += other.wins
+        self.sides += other.sides
         self.deals += other.deals
+        self.dealer_deals += other.dealer_deals
         for source in SOURCES:
             self.points[source] += other.points[source]
         self.discard_times.extend(other.discard_times)
@@ -59,22 +75,50 @@ class Tally:
         self.discard_cpu.extend(other.discard_cpu)
         self.play_cpu.extend(other.play_cpu)
 
+    def per_deal(self, source: str) -> float:
+        """Average points per deal (per side) from ``source``; pegging per deal in its role."""
+        if source == "peg dealer":
+            deals = self.dealer_deals
+        elif source == "peg pone":
+            deals = self.deals - self.dealer_deals
+        else:
+            deals = self.deals
+        return self.points[source] / deals if deals else 0.0
 
-def play_game(names: tuple[str, str], seed: int, target: int) -> tuple[Tally, Tally]:
-    """One 2-player game, seat i played by ``names[i]``; a tally per seat."""
+
+def seatings(first: str, second: str, players: int) -> list[tuple[str, ...]]:
+    """The seatings each seed is played in (see the module), as the name in each seat."""
+    if players == 2:
+        return [(first, second), (second, first)]
+    if players == 3:
+        return [tuple(first if seat == k else second for seat in range(3)) for k in range(3)]
+    return [(first, second, first, second), (second, first, second, first)]
+
+
+def play_game(names: tuple[str, ...], seed: int, target: int) -> dict[str, Tally]:
+    """One game, seat i played by ``names[i]``; a tally per name."""
     game, _ = Game.new(list(names), target=target, rng=random.Random(seed))
     players = [make_player(name) for name in names]
     # Each player has its own random source, so its choices never disturb the shuffles.
     rngs = [random.Random(f"{seed}:{seat}:{name}") for seat, name in enumerate(names)]
-    tallies = (Tally(games=1), Tally(games=1))
+    side_names = [names[seat] for seat in range(game.num_sides)]
+    tallies = {name: Tally() for name in names}
+    side_tallies = [Tally() for _ in range(game.num_sides)]
+    dealt = 0
     while game.phase is not Phase.OVER:
+        if game.deal_number != dealt:
+            dealt = game.deal_number
+            for side, tally in enumerate(side_tallies):
+                tally.deals += 1
+                tally.dealer_deals += side == game.side_of(game.dealer)
+        dealer_side = game.side_of(game.dealer)
         if game.phase is Phase.DISCARD:
             seat = game.pending_discards()[0]
             view = game.view(seat)
             started, cpu = time.perf_counter(), time.thread_time()
             cards = players[seat].choose_discard(view, rngs[seat])
-            tallies[seat].discard_times.append(time.perf_counter() - started)
-            tallies[seat].discard_cpu.append(time.thread_time() - cpu)
+            tallies[names[seat]].discard_times.append(time.perf_counter() - started)
+            tallies[names[seat]].discard_cpu.append(time.thread_time() - cpu)
             events = game.discard(seat, cards)
         else:
             turn = game.turn
@@ -83,32 +127,37 @@ def play_game(names: tuple[str, str], seed: int, target: int) -> tuple[Tally, Ta
             view = game.view(seat)
             started, cpu = time.perf_counter(), time.thread_time()
             card = players[seat].choose_play(view, rngs[seat])
-            tallies[seat].play_times.append(time.perf_counter() - started)
-            tallies[seat].play_cpu.append(time.thread_time() - cpu)
+            tallies[names[seat]].play_times.append(time.perf_counter() - started)
+            tallies[names[seat]].play_cpu.append(time.thread_time() - cpu)
             events = game.play(seat, card)
         for event in events:
             if isinstance(event, Played | GoPoint):
-                tallies[event.side].points["pegging"] += event.points
+                role = "peg dealer" if event.side == dealer_side else "peg pone"
+                side_tallies[event.side].points[role] += event.points
             elif isinstance(event, Heels):
-                tallies[event.side].points["heels"] += event.points
+                side_tallies[event.side].points["heels"] += event.points
             elif isinstance(event, Shown):
                 source = "crib" if event.crib else "hand"
-                tallies[event.side].points[source] += event.score.total
+                side_tallies[event.side].points[source] += event.score.total
     assert game.result is not None
-    tallies[game.result.winner].wins = 1
-    for tally in tallies:
-        tally.deals = game.deal_number
+    for side, tally in enumerate(side_tallies):
+        tally.sides = 1
+        tally.wins = int(side == game.result.winner)
+        tallies[side_names[side]].add(tally)
+    for tally in tallies.values():
+        # One game for each player, won when any of its sides won.
+        tally.games, tally.wins = 1, min(tally.wins, 1)
     return tallies
 
 
-def play_pair(job: tuple[str, str, int, int]) -> tuple[Tally, Tally]:
-    """Both games of one seed: (first, second) then (second, first); tallies per player."""
-    first, second, seed, target = job
-    a0, b0 = play_game((first, second), seed, target)
-    b1, a1 = play_game((second, first), seed, target)
-    a0.add(a1)
-    b0.add(b1)
-    return a0, b0
+def play_seed(job: tuple[str, str, int, int, int]) -> dict[str, Tally]:
+    """Every seating of one seed (see :func:`seatings`); tallies per name."""
+    first, second, players, seed, target = job
+    totals = {first: Tally(), second: Tally()}
+    for names in seatings(first, second, players):
+        for name, tally in play_game(names, seed, target).items():
+            totals[name].add(tally)
+    return totals
 
 
 def _percentile(values: list[float], fraction: float) -> float:
@@ -124,39 +173,51 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("first", choices=PLAYER_NAMES)
     parser.add_argument("second", choices=PLAYER_NAMES)
-    parser.add_argument("--games", type=int, default=2000, help="games (rounded up to even)")
+    parser.add_argument("--games", type=int, default=2000, help="games (rounded up to a seed's)")
+    parser.add_argument("--players", type=int, default=2, choices=(2, 3, 4))
     parser.add_argument("--target", type=int, default=121, choices=(61, 121))
     parser.add_argument("--seed", type=int, default=1, help="first deck seed")
-    parser.add_argument("--workers", type=int, default=2)
+    parser.add_argument("--workers", type=int, default=1, help="processes (1: one core)")
     args = parser.parse_args()
-    pairs = (args.games + 1) // 2
-    jobs = [(args.first, args.second, args.seed + i, args.target) for i in range(pairs)]
+    if args.first == args.second:
+        parser.error("name two different players")
+    per_seed = len(seatings(args.first, args.second, args.players))
+    seeds = -(-args.games // per_seed)
+    jobs = [
+        (args.first, args.second, args.players, args.seed + i, args.target) for i in range(seeds)
+    ]
     started = time.perf_counter()
-    totals = (Tally(), Tally())
-    pair_scores: list[float] = []
+    totals = {args.first: Tally(), args.second: Tally()}
+    seed_scores: list[float] = []
     with multiprocessing.Pool(args.workers) as pool:
-        for a, b in pool.imap_unordered(play_pair, jobs, chunksize=8):
-            totals[0].add(a)
-            totals[1].add(b)
-            pair_scores.append(a.wins / 2)
+        for result in pool.imap_unordered(play_seed, jobs, chunksize=8):
+            for name, tally in result.items():
+                totals[name].add(tally)
+            seed_scores.append(result[args.first].wins / per_seed)
     elapsed = time.perf_counter() - started
-    games = totals[0].games
-    rate = statistics.fmean(pair_scores)
-    half = 1.96 * statistics.stdev(pair_scores) / math.sqrt(len(pair_scores)) if pairs > 1 else 0
+    first = totals[args.first]
+    games = first.games
+    rate = statistics.fmean(seed_scores)
+    half = 1.96 * statistics.stdev(seed_scores) / math.sqrt(len(seed_scores)) if seeds > 1 else 0
+    table = {2: "2 players", 3: "3 players, one against two", 4: "4 players, partners"}
     print(
-        f"{args.first} vs {args.second}: {games} games ({pairs} duplicate deck seeds), "
-        f"target {args.target}, {elapsed:.0f} s"
+        f"{args.first} vs {args.second}: {games} games ({seeds} duplicate deck seeds, "
+        f"{table[args.players]}), target {args.target}, {elapsed:.0f} s, "
+        f"{args.workers} worker{'s' if args.workers > 1 else ''}"
     )
+    fair = " (fair share 33.33%)" if args.players == 3 else ""
     print(
-        f"{args.first} wins {totals[0].wins}/{games} = {100 * rate:.2f}% "
-        f"(95% CI {100 * max(0.0, rate - half):.2f}% .. {100 * min(1.0, rate + half):.2f}%)"
+        f"{args.first} wins {first.wins}/{games} = {100 * rate:.2f}% "
+        f"(95% CI {100 * max(0.0, rate - half):.2f}% .. {100 * min(1.0, rate + half):.2f}%){fair}"
     )
-    print(f"{'player':<10}" + "".join(f"{s:>9}" for s in SOURCES) + "   per deal")
-    for name, tally in zip((args.first, args.second), totals, strict=True):
-        per_deal = "".join(f"{tally.points[s] / tally.deals:>9.2f}" for s in SOURCES)
-        print(f"{name:<10}{per_deal}")
+    print("points per deal (per side; pegging per deal as dealer / as pone):")
+    print(f"{'player':<10}" + "".join(f"{s:>11}" for s in SOURCES) + "      total")
+    for name, tally in totals.items():
+        per_deal = "".join(f"{tally.per_deal(s):>11.2f}" for s in SOURCES)
+        total = sum(tally.points.values()) / tally.deals
+        print(f"{name:<10}{per_deal}{total:>11.2f}")
     print("decision time in ms, median / p99:")
-    for name, tally in zip((args.first, args.second), totals, strict=True):
+    for name, tally in totals.items():
         figures = [
             f"{label} {_ms(statistics.median(times))} / {_ms(_percentile(times, 0.99))}"
             for label, times in (

@@ -1,9 +1,13 @@
 """The coach: after a show, one line telling a player how good their discard was.
 
 The discard is judged as the seat knew it when it threw: from the dealt hand alone, with the
-same expected values the computer uses (:mod:`engine.players.discard_ev`): the kept hand's
-exact average over every unseen starter, plus the expected crib when the crib is the seat's
-side's, minus it when it is an opponent's.
+values the ``expert`` computer uses (:func:`engine.players.expert_discard.coach_choices`):
+the kept hand's exact average over every unseen starter, plus the expected crib when the
+crib is the seat's side's, minus it when it is an opponent's. With two players the crib's
+value is for that role, the other two cards thrown by a sensible opponent (a pone balks the
+dealer's crib, a dealer loads its own); with three or four, the one-card table. The
+expert also weighs what the kept cards are worth in the play; the line leaves that out, so
+its sum adds up.
 
 The review needs the dealt hand, which the next deal replaces, so take it while the deal is
 on (:func:`review_view` in the play) or keep the cards and call :func:`review_discard`.
@@ -12,8 +16,8 @@ on (:func:`review_view` in the play) or keep the cards and call :func:`review_di
 >>> review = review_discard(parse_cards("5H 5C JD QS 10S 2D"), parse_cards("10S 2D"), crib_sign=1)
 >>> for part in review.line().split("; "):
 ...     print(part)
-You kept 5♣ 5♥ J♦ Q♠ — 12.5 in hand + 4.1 in your crib = 16.6 expected
-best was 5♣ 10♠ J♦ Q♠ — 17.1.
+You kept 5♣ 5♥ J♦ Q♠ — 12.5 in hand + 3.4 in your crib = 15.9 expected
+best was 5♣ 10♠ J♦ Q♠ — 16.7.
 """
 
 from __future__ import annotations
@@ -23,7 +27,8 @@ from dataclasses import dataclass
 
 from engine.cards import Card, cards_str
 from engine.players.base import crib_sign as seat_crib_sign
-from engine.players.discard_ev import DiscardChoice, discard_choices
+from engine.players.discard_ev import DiscardChoice
+from engine.players.expert_discard import coach_choices
 from engine.rules import SHOW_SIZE
 from engine.views import SeatView
 
@@ -92,7 +97,7 @@ def review_discard(
     throw = set(thrown)
     if len(throw) != len(thrown) or not throw <= set(dealt):
         raise ValueError("The thrown cards must be distinct cards of the dealt hand.")
-    choices = discard_choices(dealt, len(thrown), crib_sign=crib_sign)
+    choices = coach_choices(dealt, len(thrown), crib_sign=crib_sign)
     chosen = next(choice for choice in choices if set(choice.thrown) == throw)
     return DiscardReview(chosen=chosen, best=choices[0])
 

@@ -9,10 +9,10 @@ owe right now (discards at a new deal, plays while it is a computer's turn, and 
 counting its claims and its calls of muggins). Each move is its own entry in the game's action
 log, so a replay or a restart sees exactly what happened.
 
-At a manual show a computer claims its count (exactly at ``hard``; ``easy`` and ``medium``
-miss points the way beginners do, see :mod:`engine.players.claims`) only while no short claim
-is open to muggins, so people always get the whole window; and a ``hard`` computer calls
-muggins on an opponent's short claim at once.
+At a manual show a computer claims its count (exactly at ``hard`` and ``expert``; ``easy``
+and ``medium`` miss points the way beginners do, see :mod:`engine.players.claims`) only while
+no short claim is open to muggins, so people always get the whole window; and a ``hard`` or
+``expert`` computer calls muggins on an opponent's short claim at once.
 """
 
 from __future__ import annotations
@@ -41,7 +41,9 @@ __all__ = [
     "snapshot_views",
 ]
 
-#: The level a game against the computer gets when none is chosen: the strongest.
+#: The level a game against the computer gets when none is chosen: ``hard``, a real game that
+#: a newcomer still wins now and then. ``expert``, stronger than a club player, is for those
+#: who ask for it.
 DEFAULT_LEVEL = "hard"
 
 #: What each level is like, in a few words (the "Add computer" menu and ``/cribbage new``
@@ -49,7 +51,8 @@ DEFAULT_LEVEL = "hard"
 LEVEL_BLURBS: dict[str, str] = {
     "easy": "Greedy, and a random move one time in five",
     "medium": "Good discards, simple pegging",
-    "hard": "Best discards, looks ahead when pegging",
+    "hard": "Strong discards, looks ahead when pegging",
+    "expert": "Strongest: reads your discard, plays each card out, plays for the game",
 }
 
 

@@ -41,7 +41,7 @@ MODEL = PlackettLuce()
 #: A player with fewer rated games than this is marked provisional.
 PROVISIONAL_GAMES = 5
 #: Computer levels as players (Discord's ids are positive, so these never meet a person's).
-COMPUTER_IDS = {"easy": -1, "medium": -2, "hard": -3}
+COMPUTER_IDS = {"easy": -1, "medium": -2, "hard": -3, "expert": -4}
 #: Head to head keeps this many of the latest games between two people.
 RECENT_RIVAL_GAMES = 5
 #: How the ordinal is shown: a newcomer (ordinal 0) is 1,000.

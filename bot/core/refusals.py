@@ -29,7 +29,7 @@ class Departed(Refused):
 
 
 def or_list(words: Sequence[str]) -> str:
-    """``easy, medium or hard``."""
+    """``easy, medium, hard or expert``."""
     if len(words) <= 1:
         return "".join(words)
     return ", ".join(words[:-1]) + " or " + words[-1]

@@ -2,10 +2,12 @@
 
 >>> from engine.players import make_player, LEVELS
 >>> [str(level) for level in LEVELS]
-['easy', 'medium', 'hard']
+['easy', 'medium', 'hard', 'expert']
 """
 
 from engine.players.base import Player, crib_sign, unseen_cards
+from engine.players.club import ClubPlayer
+from engine.players.expert import ExpertPlayer
 from engine.players.greedy import GreedyPlayer
 from engine.players.levels import LEVELS, PLAYER_NAMES, Level, make_player
 from engine.players.random_player import RandomPlayer
@@ -14,6 +16,8 @@ from engine.players.strong import StrongPlayer
 __all__ = [
     "LEVELS",
     "PLAYER_NAMES",
+    "ClubPlayer",
+    "ExpertPlayer",
     "GreedyPlayer",
     "Level",
     "Player",

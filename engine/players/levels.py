@@ -4,10 +4,16 @@
   making a random legal choice instead one time in five.
 * ``medium``: expected-value discards with the crib table, and simple pegging: most points
   now, then rules of thumb (avoid counts 5 and 21, lead under five, never lead a five).
-* ``hard``: everything: expected-value discards, look-ahead pegging over the unseen cards,
-  and the score taken into account near the end.
+* ``hard``: expected-value discards, look-ahead pegging over the unseen cards, and the
+  score taken into account near the end.
+* ``expert``: discards with crib tables for each role and the kept cards' worth in the
+  play; pegging by playing each card out to the end against many guesses at the other
+  hands; the chance to win deciding near the end (:mod:`engine.players.expert`).
 
-The baselines ``random`` and ``greedy`` are available by name too, for benchmarks.
+Each level beats the one below (``benchmarks/ai_strength.py``; the README has the figures).
+The baselines ``random``, ``greedy`` and ``club`` (the yardstick: a club player's discard
+tables and rules of thumb, :mod:`engine.players.club`) are available by name too, for
+benchmarks.
 """
 
 from __future__ import annotations
@@ -15,6 +21,8 @@ from __future__ import annotations
 from enum import StrEnum
 
 from engine.players.base import Player
+from engine.players.club import ClubPlayer
+from engine.players.expert import ExpertPlayer
 from engine.players.greedy import GreedyPlayer
 from engine.players.random_player import RandomPlayer
 from engine.players.strong import StrongPlayer
@@ -29,12 +37,13 @@ class Level(StrEnum):
     EASY = "easy"
     MEDIUM = "medium"
     HARD = "hard"
+    EXPERT = "expert"
 
 
 #: The difficulty levels, weakest first.
 LEVELS: tuple[Level, ...] = tuple(Level)
 #: Every name :func:`make_player` accepts.
-PLAYER_NAMES = ("random", "greedy", *LEVELS)
+PLAYER_NAMES = ("random", "greedy", "club", *LEVELS)
 #: How often ``easy`` makes a random choice instead of the greedy one.
 EASY_MISTAKE_RATE = 0.2
 
@@ -49,11 +58,15 @@ def make_player(level: str) -> Player:
         return RandomPlayer()
     if level == "greedy":
         return GreedyPlayer()
+    if level == "club":
+        return ClubPlayer()
     if level == Level.EASY:
         return GreedyPlayer(mistake_rate=EASY_MISTAKE_RATE, name=Level.EASY)
     if level == Level.MEDIUM:
         return StrongPlayer(lookahead=False, endgame=False, name=Level.MEDIUM)
     if level == Level.HARD:
         return StrongPlayer(name=Level.HARD)
+    if level == Level.EXPERT:
+        return ExpertPlayer()
     choices = ", ".join(LEVELS[:-1]) + " or " + LEVELS[-1]
     raise ValueError(f"There is no computer level called “{level}”: choose {choices}.")

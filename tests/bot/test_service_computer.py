@@ -86,7 +86,9 @@ async def test_vs_computer_deals_at_once_and_the_computer_has_discarded(
     assert list(table.latest) == [AL.id] and table.latest[AL.id].kind == "discard"
 
 
-@pytest.mark.parametrize(("level", "seed"), [("hard", 1), ("medium", 2), ("easy", 3)])
+@pytest.mark.parametrize(
+    ("level", "seed"), [("expert", 4), ("hard", 1), ("medium", 2), ("easy", 3)]
+)
 async def test_whole_game_against_each_level(
     store: Store, clock: Clock, level: str, seed: int
 ) -> None:

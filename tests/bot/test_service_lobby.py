@@ -28,7 +28,7 @@ async def test_new_game_answers_with_the_lobby_in_the_channel(service: GameServi
     assert outcome.update_key == "lobby" and outcome.channel_id == CHANNEL
     assert view.lobby is not None
     assert view.lobby.buttons == ("join", "leave", "start", "cancel")
-    assert view.lobby.levels == ("easy", "medium", "hard")
+    assert view.lobby.levels == ("easy", "medium", "hard", "expert")
     assert "3 players, to 61" in view.content and "Seated (1/3): Al" in view.content
 
 

@@ -231,14 +231,62 @@ async def test_foreign_keys_are_enforced(store: Store) -> None:
     assert await store.get_game(12345) is None
 
 
-async def test_a_computer_seat_keeps_its_level(store: Store) -> None:
+@pytest.mark.parametrize("level", ["medium", "expert"])
+async def test_a_computer_seat_keeps_its_level(store: Store, level: str) -> None:
     game_id = await _lobby(store)
     record = await store.get_game(game_id)
     assert record is not None
-    computer = SeatRecord(1, None, "Computer (medium)", True, "medium")
+    computer = SeatRecord(1, None, f"Computer ({level})", True, level)
     await store.set_seats(game_id, record.version, [AL, computer], now=101.0)
     again = await store.get_game(game_id)
     assert again is not None and again.seats == (AL, computer)
+
+
+async def test_a_computer_seat_refuses_an_unknown_level(store: Store) -> None:
+    game_id = await _lobby(store)
+    with pytest.raises(Exception, match=r"(?i)check"):
+        async with store.db.transaction() as tx:
+            await tx.execute(_INSERT_SEAT, (game_id, 1, None, "Computer (godlike)", 1, "godlike"))
+
+
+async def test_migration_009_makes_seats_again_keeping_every_row(tmp_path: Path) -> None:
+    # A database from before 009 (SQLite rebuilds the table to change its CHECK).
+    folder = tmp_path / "migrations"
+    folder.mkdir()
+    for number, path in migrations(SQLITE_MIGRATIONS):
+        if number < 9:
+            (folder / path.name).write_text(path.read_text())
+    db = tmp_path / "old.db"
+    old = await Store.open(db, migrations_dir=folder)
+    try:
+        game_id = await _lobby(old)
+        computer = SeatRecord(1, None, "Computer (hard)", True, "hard")
+        await old.set_seats(game_id, 0, [AL, computer], now=101.0)
+        with pytest.raises(sqlite3.IntegrityError):
+            async with old.db.transaction() as tx:
+                await tx.execute(_INSERT_SEAT, (game_id, 2, None, "Computer (expert)", 1, "expert"))
+    finally:
+        await old.close()
+    new = await Store.open(db)
+    try:
+        again = await new.get_game(game_id)
+        assert again is not None and again.seats == (AL, computer)
+        expert = SeatRecord(2, None, "Computer (expert)", True, "expert")
+        await new.set_seats(game_id, again.version, [AL, computer, expert], now=102.0)
+        assert (await new.get_game(game_id)).seats[2] == expert  # type: ignore[union-attr]
+        # The keys came back with the table: one seat number, one user per game; and
+        # deleting the game still deletes its seats.
+        with pytest.raises(UniqueViolation):
+            async with new.db.transaction() as tx:
+                await tx.execute(_INSERT_SEAT, (game_id, 0, 9, "Cy", 0, None))
+        with pytest.raises(UniqueViolation):
+            async with new.db.transaction() as tx:
+                await tx.execute(_INSERT_SEAT, (game_id, 3, 1, "Al again", 0, None))
+        async with new.db.transaction() as tx:
+            await tx.execute("DELETE FROM games WHERE id = ?", (game_id,))
+        assert await new.db.fetch("SELECT * FROM seats") == []
+    finally:
+        await new.close()
 
 
 async def test_migration_003_reads_old_computer_levels_from_their_names(tmp_path: Path) -> None:

@@ -75,6 +75,21 @@ async def test_a_whole_game_against_hard(world: World, bot: BotProcess) -> None:
     assert "The last game here is over." in status.content and "/cribbage new" in status.content
 
 
+async def test_a_short_game_against_expert(world: World, bot: BotProcess) -> None:
+    # The top level through Discord: offered by `/cribbage new`, it deals, answers every
+    # move and finishes a 61-point game, rated as a player of its own.
+    player = against_computer(world, 12)
+    await player.open_against_computer("expert", target=61)
+    snap = await player.play_out(max_steps=250)
+    assert snap.status == "finished" and snap.game is not None
+    assert snap.game.result is not None and max(snap.game.result.scores) >= 61
+    assert player.clicks and all(c.response and c.response.type == 7 for c in player.clicks)
+    al = player.players[0]
+    board = await world.fd.slash(al, world.general, "/cribbage leaderboard table:computer")
+    # Cut to the table's 15 characters, as "Computer 2 (medium)" is: "Computer (expe…".
+    assert "Computer (expe…" in board.content
+
+
 async def test_the_lobby_seats_a_computer_for_three(world: World, bot: BotProcess) -> None:
     al, bea, _, _ = world.players
     fd = world.fd

@@ -8,7 +8,7 @@ import pytest
 
 from engine.cards import parse_cards
 from engine.coach import review_discard, review_view
-from engine.players.discard_ev import discard_choices
+from engine.players.expert_discard import coach_choices
 from tests.helpers.rigging import rigged_game
 
 NUMBER = r"−?\d+\.\d"
@@ -27,7 +27,7 @@ def said(value: float) -> str:
 def test_a_worse_discard_names_the_best_one_with_its_figure() -> None:
     dealt = parse_cards("5C 5D 7S 8H KC 2D")
     review = review_discard(dealt, parse_cards("5C 5D"), crib_sign=-1)
-    best = discard_choices(dealt, 2, crib_sign=-1)[0]
+    best = coach_choices(dealt, 2, crib_sign=-1)[0]
     assert not review.was_best
     assert review.best == best
     assert review.loss == pytest.approx(best.total - review.chosen.total)

@@ -55,7 +55,7 @@ def play_out(names: tuple[str, ...], seed: int, *, target: int = 121, check: boo
 
 
 def test_make_player_knows_every_level_and_baseline() -> None:
-    assert LEVELS == ("easy", "medium", "hard")
+    assert LEVELS == ("easy", "medium", "hard", "expert")
     for name in PLAYER_NAMES:
         player = make_player(name)
         assert isinstance(player, Player)
@@ -63,7 +63,7 @@ def test_make_player_knows_every_level_and_baseline() -> None:
 
 
 def test_make_player_refuses_an_unknown_level_with_a_sentence() -> None:
-    with pytest.raises(ValueError, match="choose easy, medium or hard"):
+    with pytest.raises(ValueError, match="choose easy, medium, hard or expert"):
         make_player("grandmaster")
 
 
@@ -132,6 +132,9 @@ def test_same_seed_gives_the_same_choices(level: str) -> None:
         ("hard", "easy", "greedy"),
         ("hard", "random", "medium", "greedy"),
         ("random", "hard", "easy", "hard"),
+        ("expert", "club"),
+        ("club", "expert", "random"),
+        ("expert", "club", "expert", "greedy"),
     ],
 )
 def test_never_an_illegal_choice_in_many_games(names: tuple[str, ...]) -> None:

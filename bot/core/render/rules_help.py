@@ -57,8 +57,9 @@ RULES_TOPICS: dict[str, str] = {
     "commands": (
         "**Commands.** `/cribbage new` opens a game here (`scoring:lurch|skunk`, "
         "`counting:auto|manual`); `join`, `leave`, `start` in the "
-        "lobby (whose creator can also add computer players). `new vs_computer:True "
-        "difficulty:hard` deals at once against the computer. `count 12` claims your hand "
+        "lobby (whose creator can also add computer players). `new vs_computer:True` deals "
+        "at once against the computer (`difficulty:` easy, medium, hard — the default — or "
+        "expert). `count 12` claims your hand "
         "with manual counting. Your hand comes by DM (or "
         "`/cribbage hand`). `discard 5H JD` puts cards in the crib, `play 7C` plays a card — "
         "autocomplete offers your cards. `status` shows the board; `resign` concedes; "

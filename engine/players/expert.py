@@ -1,0 +1,109 @@
+"""The expert: the strongest computer level.
+
+* **Discard** (:mod:`engine.players.expert_discard`): the kept hand's exact average over the
+  unseen starters, the crib by the role tables (the other crib cards thrown by a sensible
+  opponent, suits counted) and, with two players, what the kept ranks are worth in the
+  play; near the end of a two-player game the pone, who counts first, keeps the split with
+  the best chance to win.
+* **Play** (:mod:`engine.players.expert_play`): every card it may play is played out to the
+  end of the play against :data:`SAMPLES` guesses at the other hands (drawn to fit every
+  card seen, every go said and, with two players, what a sensible opponent keeps and plays),
+  and the best average wins. Near the end of a two-player game a play-out is worth the
+  chance to win from where it leaves the scores (:mod:`engine.players.win_chance`), so
+  pegging out, and keeping the opponent from pegging out, come first.
+* With three or four players the same, with the partner's points and crib counted as the
+  seat's own; the role tables, the pegging table and the chance to win are two-player
+  tables, so there it plays for points.
+
+It decides from its view alone with the injected random source: the same view and seed give
+the same choice.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+
+from engine.cards import Card
+from engine.players.base import Player, crib_sign, playable
+from engine.players.expert_discard import (
+    ENDGAME_CANDIDATES,
+    ENDGAME_NEED,
+    discard_splits,
+    pone_win_chance,
+)
+from engine.players.expert_play import Outcome, play_values
+from engine.players.win_chance import shown_chance
+from engine.views import SeatView
+
+__all__ = ["SAMPLES", "ExpertPlayer", "endgame_outcome"]
+
+#: Guesses at the other hands each candidate card is played out against.
+SAMPLES = 128
+
+
+def _needs(view: SeatView) -> tuple[int, int] | None:
+    """(my side's points to go, the other side's) in a two-sided game near its end."""
+    if view.num_sides != 2:
+        return None
+    mine = view.sides[view.seat]
+    needs = (view.target - view.scores[mine], view.target - view.scores[1 - mine])
+    return needs if min(needs) <= ENDGAME_NEED else None
+
+
+def endgame_outcome(view: SeatView) -> Outcome | None:
+    """Near the end of a two-player game: a play-out's worth is the chance to win from the
+    scores it leaves (1 for pegging out, 0 for the opponent pegging out). None otherwise."""
+    if len(view.players) != 2 or _needs(view) is None:
+        return None
+    dealer_side = view.sides[view.dealer]
+    pone_side = 1 - dealer_side
+    mine = view.sides[view.seat]
+    dealer_needs = view.target - view.scores[dealer_side]
+    pone_needs = view.target - view.scores[pone_side]
+
+    def outcome(points: Sequence[int], winner: int) -> float:
+        if winner >= 0:
+            return 1.0 if winner == mine else 0.0
+        chance = shown_chance(dealer_needs - points[dealer_side], pone_needs - points[pone_side])
+        return chance if mine == dealer_side else 1.0 - chance
+
+    return outcome
+
+
+class ExpertPlayer(Player):
+    """Role tables and pegging values in the discard; play-outs in the play; the game's
+    end in both (see the module)."""
+
+    name = "expert"
+
+    def __init__(self, *, samples: int = SAMPLES) -> None:
+        self.samples = samples
+
+    def choose_discard(self, view: SeatView, rng: random.Random) -> tuple[Card, ...]:
+        """The best split by its expected points, or near the end by its chance to win."""
+        sign = crib_sign(view, view.seat)
+        splits = discard_splits(
+            view.hand, view.discard_count, crib_sign=sign, players=len(view.players)
+        )
+        needs = _needs(view)
+        if needs is None or len(view.players) != 2 or sign > 0:
+            # The dealer keeps to points: weighing its hand and crib by the chance to win
+            # measured slightly worse than the points (the crib's spread is not modelled).
+            return splits[0].thrown
+        held = {card.index for card in view.hand}
+        unseen = [i for i in range(52) if i not in held]
+        best = max(
+            splits[:ENDGAME_CANDIDATES],
+            key=lambda split: pone_win_chance(
+                split, unseen, my_needs=needs[0], their_needs=needs[1]
+            ),
+        )
+        return best.thrown
+
+    def choose_play(self, view: SeatView, rng: random.Random) -> Card:
+        """The card whose play-outs are worth most (see the module)."""
+        playable(view)  # refuse a view with nothing to play before valuing nothing
+        values = play_values(view, rng, samples=self.samples, outcome=endgame_outcome(view))
+        best = max(value for _, value in values)
+        return next(card for card, value in values if value >= best - 1e-12)

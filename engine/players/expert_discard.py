@@ -1,0 +1,195 @@
+"""The expert's discard: every split of the hand valued, for the points or for the game.
+
+Each split (:class:`Split`) is worth:
+
+* ``hand``: the kept cards' exact average show over every starter the seat has not seen;
+* ``crib``: the thrown cards' expected crib, signed (+ the seat's side's crib, - an
+  opponent's). With two players it comes from the role tables of
+  :mod:`engine.players.role_crib` (the other two cards thrown by a sensible opponent, suits
+  counted); with three or four, from the one-card table of :mod:`engine.players.crib_table`;
+* ``pegging`` (two players): what the kept ranks are worth in the play for this role
+  (:mod:`engine.players.peg_table`), weighed at :data:`PEGGING_WEIGHT` since the table comes
+  from club players and the expert pegs better than they do.
+
+Far from the end the best split is the one with the best ``total``. Near the end of a
+two-player game (either side needing :data:`ENDGAME_NEED` or fewer) the pone, who counts
+first, weighs the few splits with the best totals by its chance to win instead
+(:func:`pone_win_chance`): the hand likeliest to count out before the dealer can, or to
+leave the dealer short. The coach's figures are the same hand and crib values
+(:func:`coach_choices`).
+
+>>> from engine.cards import parse_cards
+>>> best = discard_splits(parse_cards("5H 5C JD QS 9C 2D"), 2, crib_sign=1, players=2)[0]
+>>> " ".join(str(c) for c in best.kept), " ".join(str(c) for c in best.thrown)
+('5♥ 5♣ J♦ Q♠', '9♣ 2♦')
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Sequence
+from dataclasses import dataclass
+from functools import cache
+
+from engine.cards import Card
+from engine.players.crib_table import crib_value
+from engine.players.discard_ev import DiscardChoice
+from engine.players.fastscore import RANK, hand_points
+from engine.players.peg_table import pegging_value
+from engine.players.role_crib import load_tables, rank_crib_value, role_crib_value
+from engine.players.win_chance import counted_chance, load_table
+from engine.rules import HEELS_POINTS, JACK, SHOW_SIZE
+
+__all__ = [
+    "ENDGAME_CANDIDATES",
+    "ENDGAME_NEED",
+    "PEGGING_WEIGHT",
+    "Split",
+    "coach_choices",
+    "discard_splits",
+    "pone_win_chance",
+]
+
+#: How much of the pegging table's value a split gets.
+PEGGING_WEIGHT = 0.7
+#: Within this many points of the target (either side), the game decides, not the points.
+ENDGAME_NEED = 40
+#: The splits (best totals first) the endgame weighs by the chance to win.
+ENDGAME_CANDIDATES = 6
+
+
+@dataclass(frozen=True, slots=True)
+class Split:
+    """One way to split the dealt hand, with what the expert expects of it.
+
+    ``crib`` is signed (negative when the crib is an opponent's); ``points`` holds the kept
+    hand's show for each unseen starter (in card order), for the endgame.
+    """
+
+    kept: tuple[Card, ...]
+    thrown: tuple[Card, ...]
+    hand: float
+    crib: float
+    pegging: float
+    points: tuple[int, ...]
+
+    @property
+    def total(self) -> float:
+        """The split's expected points: hand, crib (signed) and weighed pegging."""
+        return self.hand + self.crib + PEGGING_WEIGHT * self.pegging
+
+
+def discard_splits(
+    hand: Sequence[Card], discard_count: int, *, crib_sign: int, players: int
+) -> list[Split]:
+    """Every split of ``hand``, best ``total`` first (ties keep the enumeration order).
+
+    ``crib_sign`` is +1 when the crib is the seat's side's, -1 when an opponent's;
+    ``players`` is 2, 3 or 4 (the role tables and the pegging table are for two).
+    """
+    if discard_count not in (1, 2) or len(hand) != SHOW_SIZE + discard_count:
+        raise ValueError(f"A hand of {len(hand)} cards cannot throw {discard_count}.")
+    indexes = [card.index for card in hand]
+    held = set(indexes)
+    unseen = [i for i in range(52) if i not in held]
+    dealer = crib_sign > 0
+    two = players == 2 and discard_count == 2
+    splits = []
+    for thrown_at in itertools.combinations(range(len(hand)), discard_count):
+        kept = [indexes[i] for i in range(len(hand)) if i not in thrown_at]
+        thrown = [indexes[i] for i in thrown_at]
+        points = tuple(hand_points(kept, starter) for starter in unseen)
+        if two:
+            crib = crib_sign * role_crib_value(thrown[0], thrown[1], dealer=dealer)
+            pegging = pegging_value([RANK[i] for i in kept], dealer=dealer)
+        else:
+            crib = crib_sign * crib_value(thrown)
+            pegging = 0.0
+        splits.append(
+            Split(
+                kept=tuple(hand[i] for i in range(len(hand)) if i not in thrown_at),
+                thrown=tuple(hand[i] for i in thrown_at),
+                hand=sum(points) / len(points),
+                crib=crib,
+                pegging=pegging,
+                points=points,
+            )
+        )
+    return sorted(splits, key=lambda split: -split.total)
+
+
+@cache
+def _pegging_averages() -> tuple[float, float]:
+    """The dealer's and the pone's average pegging in the win-chance tallies."""
+    tallies = load_table()["tallies"]["play"]
+    deals = dealer = pone = 0
+    for key, count in tallies.items():
+        x, y = (int(part) for part in key.split(","))
+        dealer += x * count
+        pone += y * count
+        deals += count
+    return dealer / deals, pone / deals
+
+
+@cache
+def _usual_crib() -> float:
+    """What the dealer's crib is worth from the throws a sensible pone makes, on average:
+    the baseline a pone's throw is measured against."""
+    throws = load_tables()["throws"]["pone"]
+    total = 0.0
+    for key, chance in throws.items():
+        low, high = (int(part) for part in key.split("-"))
+        total += chance * rank_crib_value(low, high, dealer=False)
+    return total
+
+
+def pone_win_chance(
+    split: Split, unseen: Sequence[int], *, my_needs: int, their_needs: int
+) -> float:
+    """The pone's chance to win with this split (two players), as the deal scores it: the
+    starter (a jack is the dealer's heels), the play (each side's average pegging, moved by
+    this hand's pegging value), then my hand, counted first: out, or the dealer needs what
+    is left with my throw in its crib (:func:`engine.players.win_chance.counted_chance`).
+    ``unseen`` are the starters, in the order of ``split.points``.
+    """
+    dealer_peg, pone_peg = _pegging_averages()
+    shift = split.pegging - (pone_peg - dealer_peg)
+    mine_after_play = round(my_needs - pone_peg - shift / 2)
+    extra_crib = -split.crib - _usual_crib()
+    won = 0.0
+    for starter, points in zip(unseen, split.points, strict=True):
+        theirs = their_needs - (HEELS_POINTS if RANK[starter] == JACK else 0)
+        if theirs <= 0:
+            continue
+        if mine_after_play <= 0 or points >= mine_after_play:
+            won += 1.0
+            continue
+        theirs_after_play = round(theirs - dealer_peg + shift / 2 - extra_crib)
+        if theirs_after_play <= 0:
+            continue
+        won += 1.0 - counted_chance(theirs_after_play, mine_after_play - points)
+    return won / len(split.points)
+
+
+def coach_choices(
+    hand: Sequence[Card], discard_count: int, *, crib_sign: int
+) -> list[DiscardChoice]:
+    """Every split of ``hand`` as the coach shows it, best first: the expert's hand average
+    and crib value (the role tables for two cards thrown, the one-card table for one), whose
+    sum the coach's line adds up; the pegging value, which the line has no room for, is
+    left out."""
+    players = 2 if discard_count == 2 else 3
+    splits = discard_splits(hand, discard_count, crib_sign=crib_sign, players=players)
+    choices = [
+        DiscardChoice(
+            kept=split.kept,
+            thrown=split.thrown,
+            hand=split.hand,
+            crib=abs(split.crib),
+            crib_sign=crib_sign,
+        )
+        for split in splits
+    ]
+    order = {split.thrown: i for i, split in enumerate(splits)}
+    # Best sum first; equal sums in the order of the expert's own preference.
+    return sorted(choices, key=lambda choice: (-choice.total, order[choice.thrown]))

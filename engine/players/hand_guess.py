@@ -1,0 +1,252 @@
+"""Hands the other seats may hold in the play, guessed to fit everything the seat has seen.
+
+The cards another seat still holds are among the cards this seat has not seen (not its own,
+not the starter, not played), and each is worth at least the floor its goes set
+(:mod:`engine.players.play_history`). Two more things make a guess likelier or less likely:
+
+* **What a sensible player keeps** (two players): the opponent's four kept cards, played
+  and held, weigh by how much likelier a sensible player of its role keeps those ranks than
+  four random cards have them (:func:`engine.players.role_crib.keep_ratio`), mixed with a
+  little of the plain chance (:data:`KEEP_MIX`) so that a hand no model would keep is
+  unlikely, never impossible.
+* **How it has played**: each earlier card of the seat that a club player holding the
+  guessed cards would not have played (:func:`engine.players.playout.thumb_value`) makes
+  the guess :data:`UNLIKE_PLAY` times as likely.
+
+Pegging needs ranks only, so a guess is a list of ranks per seat. When one seat holds one or
+two cards every rank combination is listed with its exact weight. Otherwise ``DRAWS`` times
+``samples`` guesses are drawn with the injected random source and ``samples`` of them kept,
+each picked in proportion to its weight, so the play-outs go to the likely hands.
+
+>>> import random
+>>> guesses = rank_guesses(
+...     unseen=[5, 5, 10], floors=(1, 1), held=(1, 2), me=1, my_ranks=[2, 3],
+...     played=((), ()), keep=None, samples=8, rng=random.Random(1))
+>>> sorted((hands[0], weight) for hands, weight in guesses)
+[([5], 2.0), ([10], 1.0)]
+"""
+
+from __future__ import annotations
+
+import itertools
+import random
+from collections.abc import Callable, Sequence
+from functools import cache
+from math import comb
+
+from engine.players.base import unseen_cards
+from engine.players.fastscore import RANK
+from engine.players.play_history import Play, PlayHistory
+from engine.players.playout import thumb_value
+from engine.players.role_crib import keep_ratio
+from engine.rules import MAX_COUNT, PIP_VALUES, SHOW_SIZE
+from engine.scoring import RANK_CODE
+from engine.views import SeatView
+
+__all__ = [
+    "DRAWS",
+    "EXACT_HELD",
+    "KEEP_MIX",
+    "UNLIKE_PLAY",
+    "Guess",
+    "KeepWeights",
+    "rank_guesses",
+    "view_guesses",
+]
+
+#: One guess: the ranks each seat holds (the asking seat's own included), and its weight.
+Guess = tuple[list[list[int]], float]
+#: The keep weights of a seat's four cards by their rank-multiset code (the sum of
+#: :data:`engine.scoring.RANK_CODE`), or None to weigh every hand alike.
+KeepWeights = Callable[[int], dict[int, float] | None]
+#: How much of the plain chance is mixed into the keep-model weight (the model's ratios
+#: average 1 over random hands). Tuned over a few thousand duplicate deals against the club.
+KEEP_MIX = 0.25
+#: Up to this many cards held by the only other seat, its ranks are listed exactly.
+EXACT_HELD = 2
+#: Guesses drawn for each one kept.
+DRAWS = 4
+#: How much likelier a guess is made by each earlier card of the seat that a club player
+#: holding the guessed cards would not have played. Tuned like :data:`KEEP_MIX`.
+UNLIKE_PLAY = 0.5
+
+# A seat's earlier card, for weighing guesses: (rank, series before, count before, the ranks
+# it played from then on).
+_Earlier = tuple[int, tuple[int, ...], int, tuple[int, ...]]
+
+
+@cache
+def _keep_weights(dealer: bool) -> dict[int, float]:
+    """Keep ratio by the rank-multiset code of four ranks, mixed (see the module)."""
+    weights = {}
+    for ranks in itertools.combinations_with_replacement(range(1, 14), SHOW_SIZE):
+        code = sum(RANK_CODE[rank] for rank in ranks)
+        weights[code] = (1 - KEEP_MIX) * keep_ratio(ranks, dealer=dealer) + KEEP_MIX
+    return weights
+
+
+def _plays_weight(held: Sequence[int], earlier: Sequence[_Earlier]) -> float:
+    """How well a guess of a seat's ``held`` ranks explains its ``earlier`` cards."""
+    weight = 1.0
+    for rank, series, count, later in earlier:
+        hand = [*held, *later]
+        run = list(series)
+        best = chosen = -1e9
+        for option in set(hand):
+            if count + PIP_VALUES[option] > MAX_COUNT:
+                continue
+            value = thumb_value(option, run, count, hand.count(option) > 1)
+            best = max(best, value)
+            if option == rank:
+                chosen = value
+        if chosen < best - 1e-9:
+            weight *= UNLIKE_PLAY
+    return weight
+
+
+def _exact(pool: Sequence[int], held: int) -> list[tuple[list[int], int]]:
+    """Every rank multiset of ``held`` cards from ``pool`` (ranks, one per card) with the
+    number of ways to draw it."""
+    available = [0] * 14
+    for rank in pool:
+        available[rank] += 1
+    ranks = [rank for rank in range(1, 14) if available[rank]]
+    result = []
+    for combo in itertools.combinations_with_replacement(ranks, held):
+        ways = 1
+        for rank in set(combo):
+            ways *= comb(available[rank], combo.count(rank))
+        if ways:
+            result.append((list(combo), ways))
+    return result
+
+
+def _resample(guesses: list[Guess], samples: int, rng: random.Random) -> list[Guess]:
+    """``samples`` of the guesses, each picked with a chance in proportion to its weight
+    (systematic resampling: one random offset, evenly spaced picks), all weighing the same."""
+    total = sum(weight for _, weight in guesses)
+    step = total / samples
+    point = rng.random() * step
+    picked: list[Guess] = []
+    running = 0.0
+    for hands, weight in guesses:
+        running += weight
+        while point < running and len(picked) < samples:
+            picked.append((hands, 1.0))
+            point += step
+    return picked
+
+
+def rank_guesses(
+    *,
+    unseen: Sequence[int],
+    floors: Sequence[int],
+    held: Sequence[int],
+    me: int,
+    my_ranks: Sequence[int],
+    played: Sequence[Sequence[int]],
+    keep: KeepWeights | None,
+    samples: int,
+    rng: random.Random,
+    plays: Sequence[Play] = (),
+) -> list[Guess]:
+    """Guesses at every seat's ranks, from: the ``unseen`` ranks (one per card), each
+    seat's ``floors`` and number of cards ``held``, my own ranks, the ranks each seat
+    ``played`` this deal, ``keep`` (the keep weights by seat) and the ``plays`` so far."""
+    others = [seat for seat in range(len(held)) if seat != me and held[seat]]
+
+    def blank() -> list[list[int]]:
+        hands: list[list[int]] = [[] for _ in held]
+        hands[me] = list(my_ranks)
+        return hands
+
+    if not others:
+        return [(blank(), 1.0)]
+    tables = {seat: None if keep is None else keep(seat) for seat in others}
+    played_codes = {seat: sum(RANK_CODE[rank] for rank in played[seat]) for seat in others}
+    earlier: dict[int, list[_Earlier]] = {}
+    for seat in others:
+        own = [(rank, series, count) for who, rank, series, count in plays if who == seat]
+        ranks = [rank for rank, _, _ in own]
+        earlier[seat] = [
+            (rank, series, count, tuple(ranks[i + 1 :]))
+            for i, (rank, series, count) in enumerate(own)
+        ]
+    # A guess's weight depends only on the ranks drawn: worked out once per rank multiset.
+    known: dict[tuple[int, int], float] = {}
+
+    def weigh(seat: int, drawn: list[int]) -> float:
+        code = sum(RANK_CODE[rank] for rank in drawn)
+        weight = known.get((seat, code))
+        if weight is None:
+            weight = 1.0
+            table = tables[seat]
+            if table is not None:
+                weight *= table[played_codes[seat] + code]
+            if earlier[seat]:
+                weight *= _plays_weight(drawn, earlier[seat])
+            known[(seat, code)] = weight
+        return weight
+
+    def pool(seat: int, cards: Sequence[int]) -> list[int]:
+        fitting = [rank for rank in cards if PIP_VALUES[rank] >= floors[seat]]
+        # A floor the cards left cannot meet is forgotten rather than met impossibly.
+        return fitting if len(fitting) >= held[seat] else list(cards)
+
+    if len(others) == 1:
+        seat = others[0]
+        cards = pool(seat, unseen)
+        if held[seat] <= EXACT_HELD:
+            exact = []
+            for ranks, ways in _exact(cards, held[seat]):
+                hands = blank()
+                hands[seat] = ranks
+                exact.append((hands, ways * weigh(seat, ranks)))
+            return exact
+        guesses = []
+        for _ in range(samples * DRAWS):
+            drawn = rng.sample(cards, held[seat])
+            hands = blank()
+            hands[seat] = drawn
+            guesses.append((hands, weigh(seat, drawn)))
+        return _resample(guesses, samples, rng)
+    # Deal the most constrained seat first, so a tight floor is met from the fullest pool.
+    order = sorted(others, key=lambda seat: -floors[seat])
+    guesses = []
+    for _ in range(samples * DRAWS):
+        hands = blank()
+        left = list(unseen)
+        weight = 1.0
+        for seat in order:
+            drawn = rng.sample(pool(seat, left), held[seat])
+            for rank in drawn:
+                left.remove(rank)
+            hands[seat] = drawn
+            weight *= weigh(seat, drawn)
+        guesses.append((hands, weight))
+    return _resample(guesses, samples, rng)
+
+
+def view_guesses(
+    view: SeatView, history: PlayHistory, samples: int, rng: random.Random
+) -> list[Guess]:
+    """:func:`rank_guesses` from a seat's view (the keep model applies with two players)."""
+    keep: KeepWeights | None = None
+    if len(view.players) == 2:
+        dealer = view.dealer
+
+        def keep(seat: int) -> dict[int, float] | None:
+            return _keep_weights(seat == dealer)
+
+    return rank_guesses(
+        unseen=[RANK[index] for index in unseen_cards(view)],
+        floors=history.floors,
+        held=view.hand_sizes,
+        me=view.seat,
+        my_ranks=[card.rank for card in view.hand],
+        played=[[card.rank for card in cards] for cards in view.played],
+        keep=keep,
+        samples=samples,
+        rng=rng,
+        plays=history.plays,
+    )

@@ -1,0 +1,118 @@
+"""The expert: its discards and plays on the positions issue 12 names, its handling of the
+game's end, determinism, and whole games with three and four players."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from engine.cards import Card, parse_cards
+from engine.game import Game
+from engine.phase import Phase
+from engine.players import ExpertPlayer, make_player
+from engine.players.expert_discard import discard_splits
+from engine.players.expert_play import play_values
+from tests.helpers.rigging import NAMES, rigged_game
+from tests.helpers.views import play_view
+
+EXPERT = ExpertPlayer()
+
+
+def thrown_codes(cards: tuple[Card, ...]) -> set[str]:
+    return {card.code for card in cards}
+
+
+def test_pone_discard_keeps_the_crib_poor_not_2c_7d() -> None:
+    # Non-dealer 2♣4♣6♥7♦9♦9♠: `hard` throws 2♣7♦; 2♣4♣ is better (issue 12, ~0.5).
+    game, _ = rigged_game(
+        ["KC QD JS 10H", "6H 7D 9D 9S"], ["5C 5D", "2C 4C"], dealer=0, starter="3S", discard=False
+    )
+    assert thrown_codes(EXPERT.choose_discard(game.view(1), random.Random(1))) == {"2C", "4C"}
+
+
+def test_dealer_discard_prefers_jack_queen_to_ten_jack() -> None:
+    # Dealer A♠2♣3♦10♠J♥Q♣: `hard` throws 10-J; J-Q is better (issue 12, ~0.55), and the
+    # role table agrees: J-Q in my own crib is worth more than 10-J, with the same A-2-3
+    # kept alongside a 10 or a Q.
+    game, _ = rigged_game(
+        ["AS 2C 3D 10S", "4H 5H 6C 7C"], ["JH QC", "8D 9D"], dealer=0, starter="KS", discard=False
+    )
+    assert thrown_codes(EXPERT.choose_discard(game.view(0), random.Random(1))) == {"JH", "QC"}
+    splits = {
+        frozenset(c.code for c in split.thrown): split
+        for split in discard_splits(parse_cards("AS 2C 3D 10S JH QC"), 2, crib_sign=1, players=2)
+    }
+    assert splits[frozenset({"JH", "QC"})].crib > splits[frozenset({"10S", "JH"})].crib
+
+
+def test_connected_middle_cards_count_four_after_two_two_plays_the_seven() -> None:
+    # 2-2 played (count 4), holding 6♣7♠8♥: the 7 (count 11) is better than the 6 (~0.45).
+    view = play_view("6C 7S 8H", "2D 2H", mine_played="2D", theirs_played="2H")
+    assert EXPERT.choose_play(view, random.Random(1)).rank == 7
+
+
+@pytest.mark.xfail(
+    strict=True,
+    reason="not yet: issue 12 finds the 2 better by ~1.1 and ~0.8, but the expert's"
+    " play-outs (every seat by the club's rules of thumb) value the middle cards within"
+    " about 0.2 of it, even with 2,048 guesses, and here lead 8♥ and 7♦",
+)
+@pytest.mark.parametrize(("hand", "best"), [("2C 6C 7S 8H", "2C"), ("2H 6C 7D 9S", "2H")])
+def test_connected_middle_cards_the_pone_leads_the_two(hand: str, best: str) -> None:
+    view = play_view(hand, discards="QD KH")
+    assert EXPERT.choose_play(view, random.Random(1)) == Card.parse(best)
+
+
+def test_the_expert_never_leads_a_five_from_five_ten_ten() -> None:
+    view = play_view("5C KD QH 9S")
+    assert EXPERT.choose_play(view, random.Random(2)) != Card.parse("5C")
+
+
+def test_pegging_out_beats_everything() -> None:
+    # Seat 1 needs 2: pairing the king pegs out.
+    view = play_view("KS 5H 4C", "6C KD", mine_played="6C", theirs_played="KD", scores=(100, 119))
+    assert EXPERT.choose_play(view, random.Random(0)) == Card.parse("KS")
+
+
+def test_same_view_and_seed_give_the_same_values() -> None:
+    view = play_view("2C 6C 7S 8H")
+    first = play_values(view, random.Random(7), samples=64)
+    second = play_values(view, random.Random(7), samples=64)
+    assert first == second
+
+
+def test_one_rank_left_to_play_needs_no_play_outs() -> None:
+    view = play_view("9C 9D", "KD", theirs_played="KD")
+    assert [value for _, value in play_values(view, random.Random(0), samples=64)] == [0.0]
+
+
+def play_game(names: tuple[str, ...], seed: int, target: int = 61) -> Game:
+    game, _ = Game.new(list(NAMES[: len(names)]), target=target, rng=random.Random(seed))
+    players = [make_player(name) for name in names]
+    rngs = [random.Random(f"{seed}:{seat}") for seat in range(len(names))]
+    while game.phase is not Phase.OVER:
+        if game.phase is Phase.DISCARD:
+            seat = game.pending_discards()[0]
+            game.discard(seat, players[seat].choose_discard(game.view(seat), rngs[seat]))
+        else:
+            turn = game.turn
+            assert turn is not None
+            seat = turn
+            game.play(seat, players[seat].choose_play(game.view(seat), rngs[seat]))
+    return game
+
+
+@pytest.mark.parametrize(
+    "names",
+    [("expert", "club", "club"), ("expert", "club", "expert", "club"), ("club", "expert") * 2],
+)
+def test_three_and_four_player_games_with_expert_seats_finish(names: tuple[str, ...]) -> None:
+    game = play_game(names, seed=4)
+    assert game.result is not None
+    assert play_game(names, seed=4).actions == game.actions
+
+
+def test_a_game_of_expert_against_club_is_the_same_for_the_same_seed() -> None:
+    first, second = play_game(("expert", "club"), 9), play_game(("expert", "club"), 9)
+    assert first.actions == second.actions

@@ -1,0 +1,66 @@
+"""Guesses at the other hands: they fit everything the seat has seen, the likelier hands
+weigh more, and the same seed gives the same guesses."""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+
+from engine.cards import Card
+from engine.players.base import unseen_cards
+from engine.players.hand_guess import rank_guesses, view_guesses
+from engine.players.play_history import view_history
+from engine.rules import PIP_VALUES
+from tests.helpers.views import play_view
+
+
+def test_guesses_use_only_unseen_ranks_and_respect_the_floors() -> None:
+    unseen = [1, 1, 2, 5, 5, 9, 10, 10, 11, 12, 13, 13]
+    guesses = rank_guesses(
+        unseen=unseen,
+        floors=(6, 1),
+        held=(3, 2),
+        me=1,
+        my_ranks=[3, 4],
+        played=((), ()),
+        keep=None,
+        samples=32,
+        rng=random.Random(4),
+    )
+    assert len(guesses) == 32
+    pool = Counter(unseen)
+    for hands, weight in guesses:
+        assert weight > 0
+        assert hands[1] == [3, 4]
+        assert len(hands[0]) == 3
+        assert all(PIP_VALUES[rank] >= 6 for rank in hands[0])
+        assert not Counter(hands[0]) - pool
+
+
+def test_one_card_held_is_listed_exactly_by_its_chance() -> None:
+    # Two fives and one ten unseen: the five is twice as likely.
+    guesses = rank_guesses(
+        unseen=[5, 5, 10],
+        floors=(1, 1),
+        held=(1, 2),
+        me=1,
+        my_ranks=[2, 3],
+        played=((), ()),
+        keep=None,
+        samples=8,
+        rng=random.Random(1),
+    )
+    assert sorted((hands[0], weight) for hands, weight in guesses) == [([5], 2.0), ([10], 1.0)]
+
+
+def test_the_same_seed_gives_the_same_guesses_from_a_view() -> None:
+    view = play_view("2C 6C 7S", "KD 8H", mine_played="8H", theirs_played="KD")
+    history = view_history(view)
+    first = view_guesses(view, history, 64, random.Random(3))
+    second = view_guesses(view, history, 64, random.Random(3))
+    assert first == second
+    # The opponent holds three more cards, none of them one this seat has seen.
+    pool = Counter(Card.from_index(index).rank for index in unseen_cards(view))
+    for hands, _ in first:
+        assert len(hands[0]) == 3
+        assert not Counter(hands[0]) - pool
