@@ -12,37 +12,20 @@ difference.
 
 from __future__ import annotations
 
-import argparse
-import json
 import sys
-import time
-from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
-# Run as a plain script from a checkout: make the project importable without installing it.
-sys.path.insert(0, str(ROOT))
+from data_tables import rebuild  # first: it makes the checkout importable
 
-from engine.players.role_crib import DATA_FILE, build_tables  # noqa: E402
-
-OUT = ROOT / "engine" / "data" / DATA_FILE
+from engine.players.role_crib import DATA_FILE, build_tables
 
 
 def main() -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--check", action="store_true", help="compare, do not write")
-    args = parser.parse_args()
-    started = time.perf_counter()
-    tables = build_tables(report=True)
-    elapsed = time.perf_counter() - started
-    text = json.dumps(tables, indent=1, sort_keys=True) + "\n"
-    print(f"settled after {tables['rounds']} rounds in {elapsed:.1f} s")
-    if args.check:
-        same = OUT.read_text(encoding="utf-8") == text
-        print("matches the shipped file" if same else "DIFFERS from the shipped file")
-        return 0 if same else 1
-    OUT.write_text(text, encoding="utf-8")
-    print(f"wrote {OUT}")
-    return 0
+    return rebuild(
+        __doc__.splitlines()[0],
+        DATA_FILE,
+        lambda: build_tables(report=True),
+        lambda t, s: f"settled after {t['rounds']} rounds in {s:.1f} s",
+    )
 
 
 if __name__ == "__main__":
