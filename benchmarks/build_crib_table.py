@@ -11,10 +11,15 @@ With --check it only compares the rebuilt table to the shipped one and exits 1 o
 from __future__ import annotations
 
 import sys
+from pathlib import Path
 
-from data_tables import rebuild  # first: it makes the checkout importable
+ROOT = Path(__file__).resolve().parent.parent
+# Run as a plain script from a checkout: make the project importable without installing it.
+if str(ROOT) not in sys.path:
+    sys.path.insert(0, str(ROOT))
 
-from engine.players.crib_table import DATA_FILE, build_table
+from benchmarks.data_tables import rebuild  # noqa: E402
+from engine.players.crib_table import DATA_FILE, build_table  # noqa: E402
 
 
 def _built(table: dict[str, dict[str, float]], seconds: float) -> str:

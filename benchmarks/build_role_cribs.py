@@ -13,10 +13,15 @@ difference.
 from __future__ import annotations
 
 import sys
+from pathlib import Path
 
-from data_tables import rebuild  # first: it makes the checkout importable
+ROOT = Path(__file__).resolve().parent.parent
+# Run as a plain script from a checkout: make the project importable without installing it.
+if str(ROOT) not in sys.path:
+    sys.path.insert(0, str(ROOT))
 
-from engine.players.role_crib import DATA_FILE, build_tables
+from benchmarks.data_tables import rebuild  # noqa: E402
+from engine.players.role_crib import DATA_FILE, build_tables  # noqa: E402
 
 
 def main() -> int:

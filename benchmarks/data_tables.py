@@ -7,15 +7,12 @@ from __future__ import annotations
 
 import argparse
 import json
-import sys
 import time
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
-# Run as a plain script from a checkout: make the project importable without installing it.
-sys.path.insert(0, str(ROOT))
 
 Table = dict[str, Any]
 
