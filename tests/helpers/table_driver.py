@@ -77,8 +77,11 @@ DM_NOTICE = "I can't send you direct messages"
 #: What the channel says to a player with closed DMs who keeps the table waiting.
 AWAY_NOTICE = "the table is waiting for you"
 #: Seconds the bot may take to bring its messages up to date: its edits of one channel are
-#: paced (5 per 5 s, then one a second) and coalesced, so after a burst the table trails.
-CATCH_UP = 5.0
+#: paced (5 per 5 s, then one a second) and coalesced, so after a burst the table trails; a
+#: busy test machine (the suite runs beside other work) adds to that, and a 5 s bound failed
+#: now and then there with every message on its way. How far the table trails under load is
+#: measured by benchmarks/bot_load.py; the restart tests keep their own 5 s bound.
+CATCH_UP = 10.0
 
 T = TypeVar("T")
 
