@@ -229,9 +229,11 @@ def _hands(record: GameRecord, loaded: Loaded, facts: TableFacts) -> list[Owed]:
         else:
             view = hand_message(loaded, seat.seat, deal, coach=coach)
             owed.append(Owed(f"hand:{deal}:{seat.seat}", view, user, existing=over))
-        if deal > 1 and deal - 1 in log.deals and not over:
-            # (Once the game is over the deal before was closed long ago; drawn again now, it
-            # would lose its coach's line to the last deal's.)
+        if deal > 1 and deal - 1 in log.deals and (not over or log.coach_deal != deal):
+            # Once the game is over, the deal before is still owed its closing when the last
+            # deal was never shown (a resignation or pegging out soon after the deal may come
+            # before the sender closed it); after a last show it was closed long ago, and drawn
+            # again now it would lose its coach's line to the last deal's.
             closed = hand_message(loaded, seat.seat, deal - 1, coach=coach)
             owed.append(Owed(f"hand:{deal - 1}:{seat.seat}", closed, user, existing=True))
     return owed

@@ -3,6 +3,7 @@ are posted once, and when a reminder falls due."""
 
 from __future__ import annotations
 
+import contextlib
 import re
 from datetime import timedelta
 
@@ -200,3 +201,29 @@ async def test_a_cancelled_game_owes_its_note_and_takes_the_controls_away(
     assert ended.once and ended.view.content == "Cy cancelled the game. No result is recorded."
     assert table.latest == {}
     assert all(o.view.controls is None for o in owed)
+
+
+class _SecondDeal(Exception):
+    """The second deal has begun (stops the driver there)."""
+
+
+async def test_a_game_ended_early_in_a_deal_still_closes_the_deal_before(
+    service: GameService,
+) -> None:
+    # A resignation soon after the deal can come before the sender closed the deal before's
+    # hand messages: they are still owed their closing, with the coach's line.
+    table = await open_table(service, [AL, BEA], target=121)
+    game_id = table.outcomes[0].game_id or 0
+
+    async def check(outcome: Outcome, user: User) -> None:
+        if "table:2" in keys(await owed_now(service, game_id)):
+            raise _SecondDeal
+
+    with contextlib.suppress(_SecondDeal):
+        await drive(service, table, [AL, BEA], check=check)
+    assert (await service.resign(CHANNEL, BEA)).ok
+    owed = {o.key: o for o in await owed_now(service, game_id)}
+    for seat in (0, 1):
+        closed = owed[f"hand:1:{seat}"]
+        assert closed.existing and closed.view.controls is None
+        assert "deal 1 is over" in closed.view.content and "Coach, deal 1" in closed.view.content
