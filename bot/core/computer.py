@@ -33,10 +33,13 @@ __all__ = [
     "DEFAULT_LEVEL",
     "LEVELS",
     "LEVEL_BLURBS",
+    "THINKS_AT_LENGTH",
     "ComputerPlayers",
     "Step",
+    "answers_later",
     "computer_moves",
     "computer_name",
+    "computer_to_move",
     "level_of",
     "snapshot_views",
 ]
@@ -54,6 +57,12 @@ LEVEL_BLURBS: dict[str, str] = {
     "hard": "Strong discards, looks ahead when pegging",
     "expert": "Strongest: reads your discard, plays each card out, plays for the game",
 }
+
+
+#: Levels whose plays take milliseconds rather than microseconds (``expert`` plays each card
+#: out against sampled hands): a person's move is answered before such a seat thinks about its
+#: reply, which follows as a move of its own (see :func:`answers_later`).
+THINKS_AT_LENGTH = frozenset({"expert"})
 
 
 @dataclass(frozen=True, slots=True)
@@ -137,6 +146,19 @@ def _next_computer(seats: Sequence[SeatRecord], game: Game) -> int | None:
     if game.phase is Phase.PLAY and game.turn is not None and seats[game.turn].is_computer:
         return game.turn
     return None
+
+
+def computer_to_move(seats: Sequence[SeatRecord], game: Game) -> bool:
+    """Whether a computer seat must discard or play now (a move it owes, not a person's)."""
+    return _next_computer(seats, game) is not None
+
+
+def answers_later(seats: Sequence[SeatRecord], game: Game) -> bool:
+    """Whether the computer's answer to the move just made is left for after the person has
+    been answered: it is a computer's turn to play and its level thinks at length. Its discards
+    and show moves are quick and always made with the move that calls for them."""
+    seat = _next_computer(seats, game)
+    return seat is not None and game.phase is Phase.PLAY and seats[seat].level in THINKS_AT_LENGTH
 
 
 def snapshot_views(game: Game) -> dict[int, SeatView]:

@@ -109,7 +109,8 @@ class Outcome:
 
     1. Answer the interaction: with ``update`` set (a click on a message the game owns: the
        lobby, or a hand), by updating the clicked message to it; otherwise with ``reply``.
-    2. When ``changed``, bring the game's messages up to date with the stored game (the table,
+    2. When ``computer_owes``, have the computer answer the move (``GameService.computer_turn``).
+    3. When ``changed``, bring the game's messages up to date with the stored game (the table,
        the hands, the notices: ``bot.core.projection``), paced within Discord's limits.
 
     ``ok`` is False when the call was refused and nothing changed (``reply`` then says why).
@@ -130,6 +131,9 @@ class Outcome:
     #: the click's :class:`Clicked`): no ``answered`` is needed, only ``unanswered`` should the
     #: update not reach Discord.
     answer_kept: bool = False
+    #: The computer's answer to the move is still to be made: once the person is answered,
+    #: call ``GameService.computer_turn`` (then the game's messages are brought up to date).
+    computer_owes: bool = False
 
     @classmethod
     def refuse(cls, text: str) -> Outcome:

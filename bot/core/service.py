@@ -28,7 +28,15 @@ from datetime import UTC, datetime, timedelta
 from typing import Concatenate, ParamSpec
 
 from bot.core import archive, lobby, refusals, snapshot
-from bot.core.computer import DEFAULT_LEVEL, LEVELS, ComputerPlayers, Step, computer_moves
+from bot.core.computer import (
+    DEFAULT_LEVEL,
+    LEVELS,
+    ComputerPlayers,
+    Step,
+    answers_later,
+    computer_moves,
+    computer_to_move,
+)
 from bot.core.computer import snapshot_views as views_before
 from bot.core.deal_log import DealLog
 from bot.core.games import Loaded, LoadedGames, RngFactory
@@ -92,6 +100,11 @@ COUNT_TIMEOUT = timedelta(seconds=180)
 #: The most clock moves made in one look at a game (each one settles a hand, and a show has at
 #: most five hands; the computer's answers come inside each).
 MAX_CLOCK_MOVES = 5
+#: A computer's answer left for after a person's move is made by the Discord layer once the
+#: person is answered; failing that (the process died, the answer failed), by the keeper's
+#: next look at the game once this long has passed since the move: by then the click's answer
+#: went out or never will, so nothing edits the person's hand before its answer lands.
+COMPUTER_ANSWER_AFTER = 3.0
 #: Games that ended this recently are brought up to date at start-up too.
 RECONCILE_ENDED = timedelta(days=1)
 #: How long a user's coach setting is taken as known (in this process) before it is asked again.
@@ -399,14 +412,15 @@ class GameService:
     async def _apply(
         self,
         loaded: Loaded,
-        act: Callable[[Game], list[Event]],
+        act: Callable[[Game], list[Event]] | None,
         reply: Callable[[Game, Sequence[Event]], str],
         *,
         answering: _Answering | None = None,
     ) -> Outcome:
         """Apply one engine action and the computer's answers to it, save them in one
         transaction, and say what happened. ``answering``: the hand message whose control was
-        used (its new look is the click's answer, kept with the move when the click is known)."""
+        used (its new look is the click's answer, kept with the move when the click is known).
+        With no ``act``, only the computer's owed answers (see :meth:`computer_turn`)."""
         game, record = loaded.game, loaded.record
         seat_of_user = None
         # The players' coach settings, for the clicked hand's new look (kept a while in memory).
@@ -418,14 +432,21 @@ class GameService:
         self._moving.add(record.id)
         update: MessageView | None = None
         try:
-            before = views_before(game)
-            events = act(game)
-            # The reply is about the person's own move, before the computer changes the table.
-            said = reply(game, events)
-            # Every accepted discard, play or resignation adds exactly one entry to the log.
-            steps = [Step(game.actions[-1], events, before, game.public_view())]
-            steps += computer_moves(record.seats, game, self._computers)
-            seat_of_user = _seat_of_action(steps[0])
+            steps: list[Step] = []
+            said = ""
+            if act is not None:
+                before = views_before(game)
+                events = act(game)
+                # The reply is about the person's own move, before the computer changes it.
+                said = reply(game, events)
+                # Every accepted discard, play or resignation adds exactly one log entry.
+                steps.append(Step(game.actions[-1], events, before, game.public_view()))
+                seat_of_user = _seat_of_action(steps[0])
+            # A computer that thinks at length answers after the person hears of their move
+            # (see computer_turn); any other answers inside the same transaction.
+            computer_owes = act is not None and answers_later(record.seats, game)
+            if not computer_owes:
+                steps += computer_moves(record.seats, game, self._computers)
 
             def answer(saved: Loaded) -> MessageRecord | None:
                 nonlocal update
@@ -451,6 +472,7 @@ class GameService:
             channel_id=record.channel_id,
             changed=True,
             version=version,
+            computer_owes=computer_owes,
         )
         if answering is not None and seat_of_user is not None:
             outcome.update_key = f"hand:{answering.deal}:{seat_of_user}"
@@ -755,6 +777,38 @@ class GameService:
         seat = turn.seat
         return record.updated_at + self._count_timeout, lambda g: g.auto_count(seat)
 
+    async def computer_turn(self, game_id: int) -> None:
+        """Make the moves the computer seats owe in a game: the answer to a person's move that
+        was left for after the person was answered (``Outcome.computer_owes``), saved in its
+        own transaction. Nothing when none is owed (another call made it first)."""
+        record = await self._store.get_game(game_id)
+        if record is not None:
+            await self._computer_answers(record, self._now(), wait=False)
+
+    async def _computer_answers(
+        self, record: GameRecord, now: float, *, wait: bool = True
+    ) -> tuple[GameRecord, float | None]:
+        """Make the computer's owed moves in ``record``'s game; the game as it is then, and
+        (``wait``: the keeper looking, not the Discord layer right after the answer) when to
+        look again if the move is so recent that its answer may still be on its way."""
+        if record.status is not GameStatus.ACTIVE or record.snapshot is None:
+            return record, None
+        if not any(seat.is_computer for seat in record.seats):
+            return record, None
+        if not computer_to_move(record.seats, self._games.load(record).game):
+            return record, None
+        if wait and now < record.updated_at + COMPUTER_ANSWER_AFTER:
+            return record, record.updated_at + COMPUTER_ANSWER_AFTER
+        async with self._lock(record.channel_id):
+            record = await self._reloaded(record.id)
+            if record.status is not GameStatus.ACTIVE or record.snapshot is None:
+                return record, None
+            loaded = self._games.load(record)
+            if not computer_to_move(record.seats, loaded.game):
+                return record, None
+            await self._apply(loaded, None, lambda g, e: "")
+            return await self._reloaded(record.id), None
+
     async def _clock_moves(self, record: GameRecord, now: float) -> tuple[GameRecord, float | None]:
         """Make the clock's moves of a manual show that are due (each under the channel's
         lock, the computer answering as after any move): the game as it is then, and when the
@@ -958,6 +1012,7 @@ class GameService:
         if record is None or self._pruned(record, moment):
             return None
         record, next_move = await self._clock_moves(record, moment)
+        record, computer_due = await self._computer_answers(record, moment)
         loaded = None if record.snapshot is None else self._games.load(record)
         people = [s.user_id for s in record.seats if s.user_id is not None]
         facts = TableFacts(
@@ -976,7 +1031,7 @@ class GameService:
             facts = dataclasses.replace(facts, departed=frozenset(self._departed.get(game_id, ())))
             drawn = self._settled_for(record, loaded, facts, ratings)
             found = project(record, loaded, facts, drawn)
-        times = [t for t in (found.check_at, next_move) if t is not None]
+        times = [t for t in (found.check_at, next_move, computer_due) if t is not None]
         check_at = min(times) if times else None
         return Owing(game_id, record.channel_id, record.version, found.owed, sent, check_at)
 

@@ -207,7 +207,7 @@ class DiscordIO:
                 interaction.token,
                 version=outcome.version,
             )
-        self._changed(outcome)
+        await self._after_answer(outcome)
 
     async def lobby_click(
         self, interaction: discord.Interaction[Any], game_id: int, action: str
@@ -321,7 +321,7 @@ class DiscordIO:
                 )
         else:
             await self._reply(interaction, outcome.reply)
-        self._changed(outcome)
+        await self._after_answer(outcome)
 
     async def _entered(self, interaction: discord.Interaction[Any], work: Awaitable[None]) -> None:
         """Run an interaction's work, counted so that shutting down waits for it; errors become
@@ -350,6 +350,16 @@ class DiscordIO:
             return
         link = DmLink(interaction.user.id, channel.id, interaction.token, time.time())
         await self.service.dm_linked(link)
+
+    async def _after_answer(self, outcome: Outcome) -> None:
+        """The user has their answer: now the computer's reply to their move, if one is owed
+        (its thinking never delays the answer), then the game's messages. Should the reply
+        fail, the keeper makes it on a later look at the game (``GameService.owed``)."""
+        try:
+            if outcome.computer_owes and outcome.game_id is not None:
+                await self.service.computer_turn(outcome.game_id)
+        finally:
+            self._changed(outcome)
 
     def _changed(self, outcome: Outcome) -> None:
         self.keeper_touch(outcome)

@@ -157,6 +157,74 @@ async def test_restart_mid_game_continues_with_the_computer(store: Store, clock:
     assert logged == game.actions and logged[: len(before.actions)] == before.actions
 
 
+async def _until_the_computer_owes(
+    service: GameService, table: Transcript, game_id: int
+) -> Outcome:
+    """Al's moves (first live control each time) until one leaves the computer's answer owed;
+    that outcome, not yet followed by ``computer_turn``."""
+    for _ in range(100):
+        controls = table.latest[AL.id]
+        if controls.kind == "discard":
+            codes = [c.code for c in controls.cards[: controls.pick]]
+            outcome = await service.click_discard(game_id, controls.stamp, AL, codes, guild_id=None)
+        else:
+            code = next(c.code for c in controls.cards if c.enabled)
+            outcome = await service.click_play(game_id, controls.stamp, AL, code, guild_id=None)
+        assert outcome.ok, outcome.reply.text
+        if outcome.computer_owes:
+            return outcome
+        await table.record(AL.id, outcome)
+    raise AssertionError("the computer never owed an answer")
+
+
+async def test_expert_answers_after_the_person_is_answered(store: Store, clock: Clock) -> None:
+    # Expert thinks for milliseconds: the person's move is saved and answered first, and the
+    # computer's play follows in a transaction of its own.
+    service = computer_service(store, clock, seed=4)
+    table = await vs_computer(service, level="expert")
+    game_id = table.outcomes[0].game_id
+    assert game_id is not None
+    outcome = await _until_the_computer_owes(service, table, game_id)
+    game = await load(store, game_id)
+    assert game.phase is Phase.PLAY and game.turn == 1
+    assert outcome.update is not None and outcome.update.controls is None
+    moves = len(game.actions)
+    await service.computer_turn(game_id)
+    game = await load(store, game_id)
+    assert len(game.actions) > moves and all(a["seat"] == 1 for a in game.actions[moves:])
+    assert people_waiting(game, {0})
+    again = len(game.actions)
+    await service.computer_turn(game_id)  # nothing owed now: nothing happens
+    assert len((await load(store, game_id)).actions) == again
+
+
+async def test_an_owed_expert_answer_survives_a_restart(store: Store, clock: Clock) -> None:
+    # The process died between saving the person's move and the computer's answer: the next
+    # process's keeper makes it on its first look, once the click's answer can no longer be on
+    # its way (never before: it would edit the person's hand ahead of that answer).
+    service = computer_service(store, clock, seed=4)
+    table = await vs_computer(service, level="expert")
+    game_id = table.outcomes[0].game_id
+    assert game_id is not None
+    await _until_the_computer_owes(service, table, game_id)
+    moves = len((await load(store, game_id)).actions)
+    again = computer_service(store, clock, seed=99)
+    owing = await again.owed(game_id)
+    assert owing is not None and owing.check_at is not None
+    assert len((await load(store, game_id)).actions) == moves
+    clock.advance(seconds=2.5)
+    await again.owed(game_id)
+    assert len((await load(store, game_id)).actions) == moves
+    clock.advance(seconds=0.5)
+    owing = await again.owed(game_id)
+    game = await load(store, game_id)
+    assert len(game.actions) > moves and people_waiting(game, {0})
+    table.service = again
+    await table.settle(game_id)
+    await drive(again, table, [AL])
+    assert (await load(store, game_id)).phase is Phase.OVER
+
+
 async def test_three_players_with_a_computer_from_the_lobby(store: Store, clock: Clock) -> None:
     service = computer_service(store, clock, seed=5)
     opened = await service.new_game(GUILD, CHANNEL, AL, players=3, target=61)

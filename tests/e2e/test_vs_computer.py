@@ -12,15 +12,22 @@ recorded apart from games between people, and the lobby's "Add computer" menu is
 
 from __future__ import annotations
 
+import dataclasses
+import functools
 import random
 
+from bot.core.service import COMPUTER_ANSWER_AFTER
 from engine.game import Game
 from fakediscord.testing import BotProcess
 from tests.helpers.backends import BOTH_DATABASES
 from tests.helpers.bot_db import latest_game_id, read_game, rows
-from tests.helpers.table_driver import TableDriver, World, until
+from tests.helpers.table_driver import TableDriver, World, after_action, start_again, until
 
 pytestmark = BOTH_DATABASES
+
+#: After a restart, the computer's answer owed by a killed process is made once the click's
+#: answer can no longer be on its way (``COMPUTER_ANSWER_AFTER`` after the move).
+COMPUTER_BACK_WITHIN = COMPUTER_ANSWER_AFTER + 5.0
 
 
 def against_computer(world: World, seed: int) -> TableDriver:
@@ -114,3 +121,49 @@ async def test_the_lobby_seats_a_computer_for_three(world: World, bot: BotProces
     assert game.pending_discards() == (0, 1)
     # Both people get their hands by DM; the computer's single card is already in the crib.
     await until(fd, lambda: all(any(m.selects() for m in fd.dms(u)) for u in (al, bea)))
+
+
+async def test_expert_answers_after_the_click_and_even_after_a_kill(
+    world: World, bot: BotProcess
+) -> None:
+    # Expert thinks for milliseconds: the click is answered with the person's own move, and the
+    # computer's play follows as an edit of the same hand. Killed the moment such a click is
+    # answered (its play not yet made), the bot makes the play once started again (after the
+    # click's answer can no longer be on its way), and everyone sees the game as stored.
+    driver = against_computer(world, 12)
+    await driver.open_against_computer("expert", target=61)
+    fd = world.fd
+    for _ in range(60):
+        snap = driver.snapshot()
+        assert snap.status == "active" and snap.game is not None
+        seat = driver.actor(snap)
+        prompt = await driver.prompt(snap, seat)
+        action = driver.choose(snap, seat)
+        then = dataclasses.replace(snap, game=after_action(snap.game, action))
+        if not driver.computer_owes(then):
+            await driver.after(snap, action, await driver.act(snap, seat, action, prompt))
+            continue
+        hook = fd.after_request(r"/callback$", lambda _: bot.kill_now())
+        sent = await driver.send(snap, seat, action, prompt)
+        await sent.wait_for(lambda i: i.response is not None)
+        assert hook.routes, "the bot was killed the moment the move was answered"
+        await bot.kill()
+        stored = driver.sync()
+        assert stored.version == snap.version + 1 and driver.computer_owes(stored)
+        # The answer went out with the computer still to play: Al's hand shows his move.
+        assert sent.response is not None and sent.response.type == 7
+        content = sent.response.data["content"]
+        assert "Computer \\(expert\\) to play." in content, content
+        await start_again(fd, bot)
+        await until(
+            fd,
+            functools.partial(lambda v: driver.snapshot().version > v, stored.version),
+            timeout=COMPUTER_BACK_WITHIN,
+        )
+        current = await driver.expect_current(timeout=5.0)
+        assert current.version == stored.version + 1
+        assert current.game is not None and not driver.computer_owes(current)
+        final = await driver.play_out(max_steps=250)
+        assert final.status == "finished"
+        return
+    raise AssertionError("no click left the computer's answer owed")

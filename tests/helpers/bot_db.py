@@ -21,6 +21,7 @@ from typing import Any
 
 import asyncpg
 
+from bot.core.computer import THINKS_AT_LENGTH
 from bot.core.deal_log import DealLog
 from bot.core.ratings import shown
 from bot.core.snapshot import decode
@@ -146,6 +147,13 @@ def owned_messages(db: Database, game_id: int) -> dict[str, OwnedMessage]:
         (game_id,),
     )
     return {key: OwnedMessage(key, int(ch), int(mid), digest) for key, ch, mid, digest in found}
+
+
+def answering_apart(db: Database, game_id: int) -> set[int]:
+    """The computer seats of a game whose answers to a person's play are saved apart from it
+    (their level thinks at length)."""
+    found = rows(db, "SELECT seat, computer_level FROM seats WHERE game_id = ?", (game_id,))
+    return {int(seat) for seat, level in found if level in THINKS_AT_LENGTH}
 
 
 def dm_refusals(db: Database, game_id: int) -> dict[int, int]:

@@ -19,6 +19,7 @@ from engine.cards import Card
 from engine.coach import review_view
 from engine.events import CutForDeal, Dealt, Discarded, Event, GameOver, Shown
 from engine.game import Game
+from engine.phase import Phase
 from engine.views import SeatView
 from tests.helpers.bot_db import Snapshot
 
@@ -40,6 +41,9 @@ class Replay:
     #: (deal, seat) -> the coach's line about that seat's discard, as the engine reviews it.
     coach_lines: dict[tuple[int, int], str] = field(default_factory=dict)
     resigned: int | None = None
+    #: The computer seats that answer a person's move in a version of their own, saved after
+    #: the person's (levels that think at length: see ``bot.core.computer.answers_later``).
+    later: Collection[int] = ()
 
     @classmethod
     def begin(
@@ -80,22 +84,25 @@ class Replay:
         """Apply the `new` logged actions, which took the game to `snap`; their events. The
         bot's stored deal log and the public state must agree with them.
 
-        Each person's action and the computer's answers to it are one version of the game:
-        `on_version(version)` is called with the replay standing at each version it passes
-        through (the last one being `snap`'s).
+        Each person's action and the computer's answers to it are one version of the game
+        (two when a seat of ``later`` answers): `on_version(version)` is called with the replay
+        standing at each version it passes through (the last one being `snap`'s).
         """
         assert snap.game is not None and snap.log is not None
         game = Game.from_dict(self.game.to_dict(), rng=random.Random(0))
         events: list[Event] = []
         dealt = False
-        people = [a for a in new if a["seat"] in self.people]
-        version = snap.version - len(people)
+        version = snap.version - self._versions(new)
+        answer_apart = False
         for action in new:
-            if action["seat"] in self.people and action is not new[0] and not dealt:
-                # The computer's answers to the last person's move are in: a version passed.
+            person = action["seat"] in self.people
+            if (person and action is not new[0] and not dealt) or (answer_apart and not person):
+                # The computer's answers to the last person's move are in, or the person's
+                # move was saved alone before a computer's answer: a version passed.
                 self._at(game, version, on_version)
-            if action["seat"] in self.people:
+            if person or answer_apart:
                 version += 1
+            answer_apart = False
             if dealt:
                 assert action["type"] == "discard" and action["seat"] not in self.people, action
                 step: list[Event] = [Discarded(seat=action["seat"], count=len(action["cards"]))]
@@ -106,6 +113,7 @@ class Replay:
                 if any(isinstance(e, Shown) for e in step):
                     self._review(deal, views)
                 dealt = any(isinstance(e, Dealt) for e in step)
+                answer_apart = person and self._answers_apart(game)
             if action["type"] == "resign" and any(isinstance(e, GameOver) for e in step):
                 self.resigned = action["seat"]
             self._add(step)
@@ -119,6 +127,24 @@ class Replay:
         self._at(snap.game, snap.version, on_version)
         self._remember_dealt(snap.game)
         return events
+
+    def _answers_apart(self, game: Game) -> bool:
+        """Whether a computer answers the move that led to ``game`` in a version of its own."""
+        return game.phase is Phase.PLAY and game.turn in self.later
+
+    def _versions(self, new: list[dict[str, Any]]) -> int:
+        """How many versions of the game the `new` actions made: one per person's move, and
+        one per computer's answer saved apart from it."""
+        game = Game.from_dict(self.game.to_dict(), rng=random.Random(0))
+        count = 0
+        for i, action in enumerate(new):
+            person = action["seat"] in self.people
+            count += person
+            step = game.apply(action)
+            if any(isinstance(e, Dealt) for e in step):
+                break  # the rest are the computer's discards in the new deal
+            count += person and i + 1 < len(new) and self._answers_apart(game)
+        return count
 
     def _at(self, game: Game, version: int, on_version: Callable[[int], None] | None) -> None:
         self.game = game

@@ -138,6 +138,9 @@ class Transcript:
                     "token",
                     version=outcome.version,
                 )
+            if outcome.computer_owes:
+                # As the Discord layer does: the computer answers once the person is answered.
+                await self.service.computer_turn(outcome.game_id)
             if outcome.changed:
                 await self.settle(outcome.game_id)
         return outcome

@@ -43,6 +43,7 @@ from tests.helpers.bot_db import (
     Database,
     OwnedMessage,
     Snapshot,
+    answering_apart,
     latest_game_id,
     logged_actions,
     owned_messages,
@@ -92,6 +93,13 @@ async def start_again(fd: FakeDiscord, bot: BotProcess) -> None:
     held back (the players' interactions are all answered or lost by then)."""
     fd.clock.advance(IDENTIFY_PERIOD)
     await bot.start()
+
+
+def after_action(game: Game, action: dict[str, Any]) -> Game:
+    """A copy of ``game`` with the logged ``action`` applied (``game`` itself unchanged)."""
+    copied = Game.from_dict(game.to_dict(), rng=random.Random(0))
+    copied.apply(action)
+    return copied
 
 
 async def until(fd: FakeDiscord, predicate: Callable[[], T | None], timeout: float = 5.0) -> T:
@@ -273,6 +281,7 @@ class TableDriver:
         self.seats = dict(enumerate(self.players))
         actions = logged_actions(self.database, self.game_id)
         self.replay = Replay.begin(snap, actions, set(self.seats))
+        self.replay.later = answering_apart(self.database, self.game_id)
         seat_of = {user.id: seat for seat, user in self.seats.items()}
         self._watch = LeakWatch(
             self.fd,
@@ -421,17 +430,34 @@ class TableDriver:
         computer's answers: the log, the click's answer, the messages, the hidden cards."""
         assert before.game is not None and self.replay is not None
         moved: Snapshot = await until(self.fd, lambda: self._moved(before))
-        # One call, one version: the person's move and every computer answer saved together.
-        assert moved.version == before.version + 1, (moved.version, before.version)
+        # One call, one version: the person's move and every computer answer saved together,
+        # but for a computer that thinks at length (expert), whose answer is saved once the
+        # click is answered, as a version of its own.
+        assert moved.version in (before.version + 1, before.version + 2), moved.version
+        answered = self._as_answered(before, action, moved)
+        if self.computer_owes(answered):
+            if moved.version == answered.version:
+                moved = await until(self.fd, lambda: self._moved(answered))
+            assert moved.version == answered.version + 1, (moved.version, answered.version)
+        else:
+            assert moved is answered, "an answer left owed with none to make"
         new = logged_actions(self.database, self.game_id)[before.actions :]
         assert new and new[0] == action, (new[:1], action)
         assert all(a["seat"] not in self.seats for a in new[1:]), "only the computer answers"
         events = self._advance(moved, new)
         assert moved.game is not None
-        answer = self._answer_of(before.game, moved, action["seat"])
+        answer = self._answer_of(before.game, answered, action["seat"])
         if click is not None:
             assert click.response is not None and click.response.type == 7, click
-            problem = answer.mismatch(click.original)
+            # What the answer itself said (the message may have been edited since: the
+            # computer's later answer), with the message's attachments (a hand has none).
+            assert click.original is not None
+            data = click.response.data
+            problem = answer.mismatch_in(
+                data.get("content", click.original.content),
+                data.get("components", click.original.components),
+                click.original.attachments,
+            )
             assert problem is None, f"the click's answer: {problem}"
         elif self.seats[action["seat"]].id not in self.dm_closed:
             # Played by slash command: the hand message by DM loses its controls all the same.
@@ -466,6 +492,30 @@ class TableDriver:
         except TimeoutError:
             problem = want.mismatch(self.message(key))
             raise AssertionError(f"{key}: {problem}") from None
+
+    def _as_answered(self, before: Snapshot, action: dict[str, Any], moved: Snapshot) -> Snapshot:
+        """The game as the click's answer shows it: ``moved`` when it is the next version,
+        else (the computer's answer already saved) ``before`` with the person's action."""
+        if moved.version == before.version + 1:
+            return moved
+        assert before.game is not None
+        return dataclasses.replace(
+            moved,
+            version=before.version + 1,
+            game=after_action(before.game, action),
+            actions=before.actions + 1,
+        )
+
+    def computer_owes(self, snap: Snapshot) -> bool:
+        """Whether a computer seat that answers apart must play in ``snap`` (its answer still
+        to be saved; any other computer seat answers with the move)."""
+        game, replay = snap.game, self.replay
+        return (
+            game is not None
+            and replay is not None
+            and game.phase is Phase.PLAY
+            and game.turn in replay.later
+        )
 
     def _moved(self, before: Snapshot) -> Snapshot | None:
         snap = self.snapshot()
