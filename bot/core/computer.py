@@ -22,6 +22,8 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 from bot.core.records import SeatRecord
+from bot.core.thinking import WorkerThinking
+from engine.cards import Card
 from engine.events import Event
 from engine.game import Game
 from engine.phase import Phase
@@ -100,16 +102,29 @@ def level_of(seat: SeatRecord) -> str:
 
 
 class ComputerPlayers:
-    """One engine player per level (they keep no state between decisions) and the random
-    source their choices use."""
+    """One engine player per level (they keep no state between decisions), the random source
+    their choices use, and where the levels that think at length make their plays (a worker
+    process in the running bot, see :mod:`bot.core.thinking`; here, on the loop, without)."""
 
-    def __init__(self, rng: random.Random) -> None:
+    def __init__(self, rng: random.Random, thinking: WorkerThinking | None = None) -> None:
         self.rng = rng
+        self.thinking = thinking
         self._players: dict[str, Player] = {level: make_player(level) for level in LEVELS}
 
-    def for_seat(self, seat: SeatRecord) -> Player:
-        """The player deciding for a computer seat."""
-        return self._players[level_of(seat)]
+    def choose_discard(self, seat: SeatRecord, view: SeatView) -> tuple[Card, ...]:
+        """The cards a computer seat throws from its view (quick at every level). A level that
+        thinks at length has its worker started now, a deal before its first play."""
+        level = level_of(seat)
+        if self.thinking is not None and level in self.thinking.levels:
+            self.thinking.start()
+        return self._players[level].choose_discard(view, self.rng)
+
+    async def choose_play(self, seat: SeatRecord, view: SeatView) -> Card:
+        """The card a computer seat plays from its view."""
+        level = level_of(seat)
+        if self.thinking is not None and level in self.thinking.levels:
+            return await self.thinking.choose_play(level, view, self.rng.getrandbits(63))
+        return self._players[level].choose_play(view, self.rng)
 
 
 def _show_move(
@@ -171,7 +186,9 @@ def snapshot_views(game: Game) -> dict[int, SeatView]:
     return {seat: game.view(seat) for seat in range(game.num_players)}
 
 
-def computer_moves(seats: Sequence[SeatRecord], game: Game, players: ComputerPlayers) -> list[Step]:
+async def computer_moves(
+    seats: Sequence[SeatRecord], game: Game, players: ComputerPlayers
+) -> list[Step]:
     """Make every move the computer seats owe now, each as its own engine action.
 
     Stops when a person must act or the game is over. A game always has a person in it (the
@@ -188,11 +205,10 @@ def computer_moves(seats: Sequence[SeatRecord], game: Game, players: ComputerPla
         seat = _next_computer(seats, game)
         if seat is None:
             return steps
-        player = players.for_seat(seats[seat])
         view = game.view(seat)
         before = snapshot_views(game)
         if game.phase is Phase.DISCARD:
-            events = game.discard(seat, player.choose_discard(view, players.rng))
+            events = game.discard(seat, players.choose_discard(seats[seat], view))
         else:
-            events = game.play(seat, player.choose_play(view, players.rng))
+            events = game.play(seat, await players.choose_play(seats[seat], view))
         steps.append(Step(game.actions[-1], events, before, game.public_view()))

@@ -79,6 +79,7 @@ from bot.core.shuffles import RecordingRandom
 from bot.core.stats import stats_pictures
 from bot.core.storage import GameStore, VersionConflict
 from bot.core.tally import Tally
+from bot.core.thinking import WorkerThinking
 from engine.cards import Card, cards_str, parse_cards
 from engine.coach import review_view
 from engine.counting import Counting
@@ -221,6 +222,7 @@ class GameService:
         shared: bool = False,
         membership: Membership | None = None,
         retention: timedelta | None = None,
+        thinking: WorkerThinking | None = None,
     ) -> None:
         self._store = store
         # Other processes write the same games (several shards, one PostgreSQL database): what
@@ -235,7 +237,7 @@ class GameService:
         self._muggins_window = muggins_window.total_seconds()
         self._count_timeout = count_timeout.total_seconds()
         # The computer's choices use their own source: a secure one unless a test injects one.
-        self._computers = ComputerPlayers(computer_rng or random.SystemRandom())
+        self._computers = ComputerPlayers(computer_rng or random.SystemRandom(), thinking)
         self._remind_after = remind_after
         self._rng_factory = rng_factory
         self._clock = clock
@@ -274,9 +276,11 @@ class GameService:
         shared: bool = False,
         membership: Membership | None = None,
         retention: timedelta | None = None,
+        thinking: WorkerThinking | None = None,
     ) -> GameService:
         """A service with real randomness and the UTC clock (what the running bot uses);
-        ``shared`` when other processes of the bot use the same database."""
+        ``shared`` when other processes of the bot use the same database; ``thinking``: where
+        the levels that think at length make their plays (on the loop without)."""
         system = random.SystemRandom()
         return cls(
             store,
@@ -290,6 +294,7 @@ class GameService:
             shared=shared,
             membership=membership,
             retention=retention,
+            thinking=thinking,
         )
 
     # -- plumbing -----------------------------------------------------------------------------
@@ -446,7 +451,7 @@ class GameService:
             # (see computer_turn); any other answers inside the same transaction.
             computer_owes = act is not None and answers_later(record.seats, game)
             if not computer_owes:
-                steps += computer_moves(record.seats, game, self._computers)
+                steps += await computer_moves(record.seats, game, self._computers)
 
             def answer(saved: Loaded) -> MessageRecord | None:
                 nonlocal update
@@ -633,7 +638,7 @@ class GameService:
         log = DealLog.start(game.num_sides)
         log.add(events)
         # The computer seats discard at once; each discard is logged like a person's.
-        steps = computer_moves(record.seats, game, self._computers)
+        steps = await computer_moves(record.seats, game, self._computers)
         await self._save_move(Loaded(record, game, tally, log, shuffles), steps)
 
     @_answers

@@ -26,8 +26,10 @@ import yarl
 from discord import app_commands
 from discord.ext import commands, tasks
 
+from bot.core.computer import THINKS_AT_LENGTH
 from bot.core.service import GameService
 from bot.core.storage import UnusableStore
+from bot.core.thinking import WorkerThinking
 from bot.discord.cluster import Cluster
 from bot.discord.commands import CribbageCommands
 from bot.discord.components import DYNAMIC_ITEMS
@@ -107,6 +109,7 @@ class CribbageBot(commands.AutoShardedBot):
         self._given_service = service
         self._owns_store = store is None
         self._store_closed = False
+        self._thinking: WorkerThinking | None = None
         self._max_concurrency: int | None = None
         #: Set once ``setup_hook`` is done: from then on a stop signal closes the bot cleanly
         #: (before, :func:`run_bot` cancels the start-up instead).
@@ -123,6 +126,9 @@ class CribbageBot(commands.AutoShardedBot):
         if self._given_service is not None:
             self.service = self._given_service
         else:
+            # Expert's plays are made in a worker process, beside the event loop (started
+            # when an expert seat first throws its cards).
+            self._thinking = WorkerThinking(THINKS_AT_LENGTH)
             self.service = GameService.create(
                 self.store,
                 idle_expiry=self.settings.idle_expiry,
@@ -132,6 +138,7 @@ class CribbageBot(commands.AutoShardedBot):
                 shared=self.store.dialect is Dialect.POSTGRES,
                 membership=self.io.members,
                 retention=self.settings.retention,
+                thinking=self._thinking,
             )
         self.io.members.store = self.store
         self.cluster = Cluster(self.store, touch=self.io.touch, became_sender=self._became_sender)
@@ -246,6 +253,8 @@ class CribbageBot(commands.AutoShardedBot):
             await self.io.shut_down()
         if hasattr(self, "cluster"):
             await self.cluster.stop()
+        if self._thinking is not None:
+            self._thinking.close()
         await super().close()
         if self._owns_store and hasattr(self, "store") and not self._store_closed:
             # close() runs twice on a signal (the handler, then `async with`): close once.

@@ -1,0 +1,121 @@
+"""Where the computer's slow decisions are made: a worker process, off the event loop.
+
+A level that thinks at length (``expert``: each card it may play is played out to the end
+against 128 guessed hands; p99 about 16 ms a decision, and it may play several cards in a row
+after a go) would hold the event loop, and every other game's clicks with it, for as long as it
+thinks. In a worker process it thinks beside the loop, which only waits on a pipe (and on a
+machine with a second core, not even for the CPU).
+
+A player decides from its seat's view alone (the contract of :mod:`engine.players`), which
+pickles small (about 400 bytes), and from a seed drawn from the computer's random source: a game
+is as reproducible as that source. The worker is started with ``spawn`` (the bot's process has
+threads, which ``fork`` would copy mid-work) when an expert seat first throws its cards, and
+builds its tables at once, so its first play does not wait for them (a bot with no expert game
+never starts it). Should the worker die, the play is made here, on the loop,
+and a new worker is started for the next one.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import multiprocessing
+import os
+import random
+import threading
+import time
+from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
+
+from engine.cards import Card
+from engine.game import Game
+from engine.players import Player, make_player
+from engine.views import SeatView
+
+__all__ = ["WorkerThinking"]
+
+log = logging.getLogger(__name__)
+
+#: How often the worker looks whether the bot's process is still there.
+PARENT_CHECK_SECONDS = 0.5
+
+#: The worker's players, one per level, made on first use (in the worker process).
+_players: dict[str, Player] = {}
+
+
+def _player(level: str) -> Player:
+    player = _players.get(level)
+    if player is None:
+        player = _players[level] = make_player(level)
+    return player
+
+
+def choose_play(level: str, view: SeatView, seed: int) -> Card:
+    """The card a ``level`` player plays from ``view``, its choices drawn from ``seed``."""
+    return _player(level).choose_play(view, random.Random(seed))
+
+
+def _watch_parent(parent: int) -> None:
+    """End the worker once the bot's process is gone (killed, say: nothing else would stop
+    it, and it would hold the bot's output open)."""
+    while os.getppid() == parent:
+        time.sleep(PARENT_CHECK_SECONDS)
+    os._exit(0)
+
+
+def _worker_start(levels: tuple[str, ...], parent: int) -> None:
+    """The worker's first work: watch the bot's process, then build the players' lazily made
+    tables (one decision on a sample deal), so no player waits for them."""
+    threading.Thread(target=_watch_parent, args=(parent,), daemon=True).start()
+    game, _ = Game.new(["a", "b"], target=121, rng=random.Random(0))
+    for seat in (0, 1):
+        game.discard(seat, game.hand(seat)[:2])
+    turn = game.turn
+    assert turn is not None
+    for level in levels:
+        choose_play(level, game.view(turn), 0)
+
+
+def _ready() -> None:
+    """Nothing: the first task, which has the worker started (and warmed)."""
+
+
+class WorkerThinking:
+    """Makes the plays of the levels that think at length in one worker process."""
+
+    def __init__(self, levels: frozenset[str]) -> None:
+        self.levels = levels
+        self._pool: ProcessPoolExecutor | None = None
+
+    def start(self) -> None:
+        """Start the worker and have it build its tables now (in the background)."""
+        if self._pool is None:
+            context = multiprocessing.get_context("spawn")
+            self._pool = ProcessPoolExecutor(
+                max_workers=1,
+                mp_context=context,
+                initializer=_worker_start,
+                initargs=(tuple(sorted(self.levels)), os.getpid()),
+            )
+            # The worker is started by the first task given to it: give it one now.
+            self._pool.submit(_ready)
+
+    async def choose_play(self, level: str, view: SeatView, seed: int) -> Card:
+        """The card to play, decided in the worker (here, should the worker have died)."""
+        self.start()
+        assert self._pool is not None
+        try:
+            loop = asyncio.get_running_loop()
+            return await loop.run_in_executor(self._pool, choose_play, level, view, seed)
+        except BrokenProcessPool:
+            log.warning("the computer's worker process died; starting a new one")
+            self._pool.shutdown(wait=False, cancel_futures=True)
+            self._pool = None
+            self.start()
+            return choose_play(level, view, seed)
+
+    def close(self) -> None:
+        """Stop the worker (a decision under way is left to finish, its answer dropped)."""
+        if self._pool is not None:
+            self._pool.shutdown(wait=False, cancel_futures=True)
+            self._pool = None
