@@ -308,14 +308,25 @@ async def _game(
         table.over = True
 
 
-def _cpu_seconds(pid: int) -> float | None:
-    """User + system CPU time the process has used so far."""
+def _stat(path: Path) -> list[str] | None:
     try:
-        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+        return path.read_text().rsplit(")", 1)[1].split()
     except OSError:
         return None
-    ticks = os.sysconf("SC_CLK_TCK")
-    return (int(fields[11]) + int(fields[12])) / ticks
+
+
+def _cpu_seconds(pid: int) -> float | None:
+    """User + system CPU time the process has used so far, with that of its live child
+    processes (the worker where the expert thinks, see bot.core.thinking)."""
+    fields = _stat(Path(f"/proc/{pid}/stat"))
+    if fields is None:
+        return None
+    ticks = int(fields[11]) + int(fields[12])
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        child = _stat(stat)
+        if child is not None and child[1] == str(pid):
+            ticks += int(child[11]) + int(child[12])
+    return ticks / os.sysconf("SC_CLK_TCK")
 
 
 def _peak_memory_kib(pid: int) -> int | None:
