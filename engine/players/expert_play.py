@@ -16,9 +16,10 @@ import random
 from collections.abc import Callable, Sequence
 
 from engine.cards import Card
+from engine.players.fastscore import peg_points
 from engine.players.hand_guess import view_guesses
 from engine.players.play_history import view_history
-from engine.players.playout import finish_play, peg_score
+from engine.players.playout import finish_play
 from engine.rules import PIP_VALUES
 from engine.views import SeatView
 
@@ -77,7 +78,7 @@ def play_values(
             new_count = count + PIP_VALUES[rank]
             run = [*series, rank]
             points = [0] * view.num_sides
-            points[my_side] = peg_score(run, new_count)
+            points[my_side] = peg_points(run, new_count)
             if points[my_side] >= needs[my_side]:
                 winner = my_side
             else:

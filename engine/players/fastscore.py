@@ -103,28 +103,39 @@ def grouped_sum(
     return total
 
 
-def peg_points(ranks: Sequence[int], count: int) -> int:
-    """Points the last card of a series scores, given the series' ranks and the new count.
-
-    Same rules as :func:`engine.pegging.score_pegging` (15 and 31 for 2, pairs, runs among
-    the most recent cards); the go and the last card are not included.
-    """
+def peg_points(series: Sequence[int], count: int) -> int:
+    """Points the last rank of ``series`` scores (the ranks since the count was reset, the
+    new card last) at the new ``count``: fifteen, thirty-one, sets and runs, as
+    :func:`engine.pegging.score_pegging` scores them (the go and the last card aside)."""
     if count == FIFTEEN:
         points = FIFTEEN_POINTS
     elif count == MAX_COUNT:
         points = THIRTY_ONE_POINTS
     else:
         points = 0
-    n = len(ranks)
-    last = ranks[-1]
-    same = 1
-    while same < n and ranks[n - 1 - same] == last:
-        same += 1
-    points += SET_POINTS[same]
-    # The longest run ending here: the last k ranks all different and spanning k ranks.
-    for k in range(n, MIN_RUN - 1, -1):
-        tail = ranks[n - k :]
-        if max(tail) - min(tail) == k - 1 and len(set(tail)) == k:
-            points += k
+    n = len(series)
+    last = series[n - 1]
+    if n > 1 and series[n - 2] == last:
+        same = 2
+        while same < n and series[n - 1 - same] == last:
+            same += 1
+        return points + SET_POINTS[same]  # a repeated rank ends any run at once
+    # The longest run ending here: walk back while the ranks stay distinct, and note each
+    # length whose ranks span exactly that many values.
+    seen = 1 << last
+    low = high = last
+    run = 0
+    for i in range(n - 2, -1, -1):
+        rank = series[i]
+        bit = 1 << rank
+        if seen & bit:
             break
-    return points
+        seen |= bit
+        if rank < low:
+            low = rank
+        elif rank > high:
+            high = rank
+        size = n - i
+        if size >= MIN_RUN and high - low == size - 1:
+            run = size
+    return points + run

@@ -34,7 +34,8 @@ from importlib import resources
 from math import comb
 from typing import Any
 
-from engine.players.playout import finish_play, peg_score, thumb_choice
+from engine.players.fastscore import peg_points
+from engine.players.playout import finish_play, thumb_choice
 from engine.players.role_crib import keep_key, load_tables
 from engine.rules import PIP_VALUES, SHOW_SIZE
 
@@ -85,7 +86,7 @@ def _play(mine: Sequence[int], theirs: Sequence[int], dealer: bool) -> int:
     lead = thumb_choice(hands[pone], [], 0)
     hands[pone].remove(lead)
     points = [0, 0]
-    points[pone] = peg_score([lead], PIP_VALUES[lead])
+    points[pone] = peg_points([lead], PIP_VALUES[lead])
     finish_play(hands, (0, 1), pone, PIP_VALUES[lead], [lead], points, _NO_TARGET)
     return points[0] - points[1]
 

@@ -10,7 +10,7 @@ player's rules of thumb (:func:`thumb_value`).
 The expert's pegging plays each candidate card out to the end of the play this way, many
 times, over hands the opponents might hold (:mod:`engine.players.expert_play`).
 
->>> peg_score([5, 10], 15), peg_score([4, 6, 5], 15), peg_score([7, 7, 7], 21)
+>>> peg_points([5, 10], 15), peg_points([4, 6, 5], 15), peg_points([7, 7, 7], 21)
 (2, 5, 6)
 >>> points = [0, 0]
 >>> # Seat 0 led a 4 (count 4); seat 1 holds 10 and K, seat 0 holds 6 and J.
@@ -24,22 +24,18 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from engine.players.fastscore import peg_points
 from engine.rules import (
     FIFTEEN,
-    FIFTEEN_POINTS,
     GO_POINTS,
     LAST_CARD_POINTS,
     MAX_COUNT,
-    MIN_RUN,
     PIP_VALUES,
-    SET_POINTS,
-    THIRTY_ONE_POINTS,
 )
 
 __all__ = [
     "DANGER_COUNTS",
     "finish_play",
-    "peg_score",
     "thumb_choice",
     "thumb_value",
 ]
@@ -64,44 +60,6 @@ _PAIR_TRAP = 0.125  # playing from a pair: the reply that pairs it gives me a pa
 _KEEP_LOW = 0.01  # per pip: shed high cards, keep low ones for the go
 
 
-def peg_score(series: Sequence[int], count: int) -> int:
-    """Points the last rank of ``series`` scores (the ranks since the count was reset, the
-    new card last) at the new ``count``: fifteen, thirty-one, sets and runs, as
-    :func:`engine.pegging.score_pegging` scores them (the go and the last card aside)."""
-    if count == FIFTEEN:
-        points = FIFTEEN_POINTS
-    elif count == MAX_COUNT:
-        points = THIRTY_ONE_POINTS
-    else:
-        points = 0
-    n = len(series)
-    last = series[n - 1]
-    if n > 1 and series[n - 2] == last:
-        same = 2
-        while same < n and series[n - 1 - same] == last:
-            same += 1
-        return points + SET_POINTS[same]  # a repeated rank ends any run at once
-    # The longest run ending here: walk back while the ranks stay distinct, and note each
-    # length whose ranks span exactly that many values.
-    seen = 1 << last
-    low = high = last
-    run = 0
-    for i in range(n - 2, -1, -1):
-        rank = series[i]
-        bit = 1 << rank
-        if seen & bit:
-            break
-        seen |= bit
-        if rank < low:
-            low = rank
-        elif rank > high:
-            high = rank
-        size = n - i
-        if size >= MIN_RUN and high - low == size - 1:
-            run = size
-    return points + run
-
-
 def thumb_value(rank: int, series: list[int], count: int, paired: bool = False) -> float:
     """What the club player sees in playing ``rank`` now: the points it scores, plus
     tie-breaks worth under a point: do not leave 5 or 21, do not lead a five, lead under
@@ -124,7 +82,7 @@ def _rules(rank: int, series: list[int], count: int) -> tuple[float, float, int]
     value = PIP_VALUES[rank]
     new = count + value
     series.append(rank)
-    points = peg_score(series, new)
+    points = peg_points(series, new)
     series.pop()
     score = points + _KEEP_LOW * value
     if new in DANGER_COUNTS:

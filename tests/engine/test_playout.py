@@ -11,7 +11,8 @@ from engine.events import GoPoint, Played
 from engine.game import Game
 from engine.phase import Phase
 from engine.players import ClubPlayer
-from engine.players.playout import finish_play, peg_score, thumb_choice
+from engine.players.fastscore import peg_points
+from engine.players.playout import finish_play, thumb_choice
 from engine.rules import PIP_VALUES
 from tests.helpers.rigging import NAMES
 
@@ -28,7 +29,7 @@ def simulated_play(game: Game) -> tuple[list[int], int]:
     rank = thumb_choice(hands[lead], [], 0)
     hands[lead].remove(rank)
     points = [0] * game.num_sides
-    points[sides[lead]] = peg_score([rank], PIP_VALUES[rank])
+    points[sides[lead]] = peg_points([rank], PIP_VALUES[rank])
     winner = finish_play(hands, sides, lead, PIP_VALUES[rank], [rank], points, needs)
     return points, winner
 
