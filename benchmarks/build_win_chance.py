@@ -1,8 +1,8 @@
 """Rebuild engine/data/win_chance.json: the chance to win a two-player game from a position.
 
-The method (Hessel's iteration: sensible throws by every six-card rank multiset, the crib
-scored exactly against them, repeated until the throws settle) is described in
-engine/players/role_crib.py and stored in the file. Run from the project root:
+The method (each deal's points drawn from club player against club player over many seeded
+deals, then the chances worked up exactly from the positions nearest the end) is described in
+engine/players/win_chance.py and stored in the file. Run from the project root:
 
     .venv/bin/python benchmarks/build_win_chance.py [--check]
 
