@@ -544,8 +544,8 @@ def _deals(database: Database) -> dict[int, int]:
     """Channel id -> how many deals its game got to (its table messages)."""
     found = rows(
         database,
-        "SELECT g.channel_id, COUNT(*) FROM game_messages m JOIN games g ON g.id = m.game_id"
-        " WHERE m.key LIKE 'table:%' GROUP BY g.channel_id",
+        "SELECT g.channel_id, COUNT(*) FROM messages m JOIN games g"
+        " ON m.owner = 'game:' || g.id WHERE m.key LIKE 'table:%' GROUP BY g.channel_id",
     )
     return {int(channel): int(count) for channel, count in found}
 

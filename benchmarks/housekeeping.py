@@ -32,7 +32,7 @@ ROOT = Path(__file__).resolve().parent.parent
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
-from bot.core.service import GameService  # noqa: E402
+from bot.core.services import Services  # noqa: E402
 from bot.store import Store  # noqa: E402
 from tests.helpers.service_driver import (  # noqa: E402
     AL,
@@ -49,7 +49,7 @@ TEMPLATES = 8
 STALL_TARGET_MS = 100.0
 
 
-async def _templates(service: GameService, *, moves: int | None) -> None:
+async def _templates(service: Services, *, moves: int | None) -> None:
     """``TEMPLATES`` games in channels 1..TEMPLATES, played ``moves`` moves (None: to the end)."""
     for channel in range(1, TEMPLATES + 1):
         table = await open_table(service, [AL, BEA], channel=channel)
@@ -70,7 +70,14 @@ def _copy(path: Path, games: int, *, updated_at: float) -> None:
             f" SELECT ?, ?, ?, {listed} FROM games WHERE id = ?",
             (game_id, 10_000 + game_id, updated_at, source),
         )
-        for table in ("seats", "actions", "game_messages", "results", "rating_changes"):
+        db.execute(
+            "INSERT INTO messages (owner, key, channel_id, message_id, digest, token, token_at,"
+            " token_original, shown_version, unconfirmed_since) SELECT 'game:' || ?, key,"
+            " channel_id, message_id, digest, token, token_at, token_original, shown_version,"
+            " unconfirmed_since FROM messages WHERE owner = 'game:' || ?",
+            (game_id, source),
+        )
+        for table in ("seats", "actions", "results", "rating_changes"):
             cols = [row[1] for row in db.execute(f"PRAGMA table_info({table})")]
             rest = ", ".join(c for c in cols if c != "game_id")
             db.execute(
@@ -130,7 +137,7 @@ async def expiry(scratch: Path, games: int) -> bool:
     clock.advance(days=8)
     async with await Store.open(path) as store:
         service = make_service(store, clock)
-        took, stalls, outcomes = await _watched(service.expire_idle)
+        took, stalls, outcomes = await _watched(service.housekeeping.expire_idle)
     return _report("expiry: idle games ended", took, stalls, len(outcomes))
 
 
@@ -144,14 +151,14 @@ async def pruning(scratch: Path, games: int) -> bool:
     before = path.stat().st_size
     clock.advance(days=400)
     async with await Store.open(path) as store:
-        service = GameService(
+        service = Services.build(
             store,
             rng_factory=lambda key: random.Random(key),
             clock=clock,
             idle_expiry=timedelta(days=7),
             retention=timedelta(days=30),
         )
-        took, stalls, pruned = await _watched(service.prune)
+        took, stalls, pruned = await _watched(service.housekeeping.prune)
     ok = _report("pruning: finished games archived", took, stalls, pruned)
     with contextlib.closing(sqlite3.connect(path)) as db:
         db.execute("PRAGMA wal_checkpoint(TRUNCATE)")

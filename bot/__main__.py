@@ -112,7 +112,7 @@ def main(argv: Sequence[str] | None = None) -> int:
 
     import discord
 
-    from bot.discord.app import run_bot
+    from bot.discord.launch import run_bot
 
     try:
         with contextlib.suppress(KeyboardInterrupt):

@@ -11,11 +11,11 @@ from collections.abc import Iterable
 
 from bot.core import refusals
 from bot.core.computer import LEVELS, computer_name
-from bot.core.messages import MessageView
+from bot.core.messages import LOBBY_ACTIONS, LobbyControls, MessageView
 from bot.core.records import GameRecord, GameStatus, SeatRecord
 from bot.core.refusals import Refused
 from bot.core.render.lobby import lobby_text
-from bot.core.replies import LOBBY_BUTTONS, LobbyControls, User
+from bot.core.replies import User
 
 __all__ = [
     "check_start",
@@ -46,7 +46,7 @@ def lobby_view(record: GameRecord, state: GameStatus | None = None) -> MessageVi
     if state is not GameStatus.LOBBY:
         return MessageView(text, lobby=LobbyControls(record.id, ()))
     has_computer = any(s.is_computer for s in record.seats)
-    buttons = tuple(b for b in LOBBY_BUTTONS if b != "remove_computer" or has_computer)
+    buttons = tuple(b for b in LOBBY_ACTIONS if b != "remove_computer" or has_computer)
     levels = LEVELS if len(record.seats) < record.num_players else ()
     return MessageView(text, lobby=LobbyControls(record.id, buttons, levels))
 

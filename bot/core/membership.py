@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import Protocol
 
-__all__ = ["EveryoneStays", "Membership"]
+__all__ = ["Departures", "EveryoneStays", "Membership"]
 
 
 class Membership(Protocol):
@@ -29,3 +29,32 @@ class EveryoneStays:
     async def is_member(self, guild_id: int, user_id: int) -> bool:
         """Always True."""
         return True
+
+
+class Departures:
+    """The seats whose player is known to have left the game's server (by game): their moves
+    by DM are refused, the channel is told once, and the table sends them no reminders. What
+    is known here is learnt from :class:`Membership` when such a player acts or is waited on."""
+
+    def __init__(self, membership: Membership | None = None) -> None:
+        self._membership: Membership = membership or EveryoneStays()
+        self._seats: dict[int, set[int]] = {}
+
+    def of(self, game_id: int) -> frozenset[int]:
+        """The seats of ``game_id`` whose player has left."""
+        return frozenset(self._seats.get(game_id, ()))
+
+    async def still_member(self, game_id: int, guild_id: int, seat: int, user_id: int) -> bool:
+        """Whether the player in ``seat`` is still a member of the game's server (asked now);
+        a player found gone is noted, one found back again is forgotten."""
+        member = await self._membership.is_member(guild_id, user_id)
+        seats = self._seats.setdefault(game_id, set())
+        if member:
+            seats.discard(seat)
+        else:
+            seats.add(seat)
+        return member
+
+    def forget(self, game_id: int) -> None:
+        """Forget an ended game."""
+        self._seats.pop(game_id, None)

@@ -16,15 +16,77 @@ from typing import Literal
 
 from bot.core.pictures.canvas import Picture
 from bot.core.records import MessageRecord
-from bot.core.replies import Controls, LobbyControls
 
-__all__ = ["BoardPicture", "MessageView", "Owed", "PageControls", "Rule", "Table"]
+__all__ = [
+    "LOBBY_ACTIONS",
+    "BoardPicture",
+    "CardChoice",
+    "Controls",
+    "ControlsKind",
+    "LobbyAction",
+    "LobbyControls",
+    "MessageView",
+    "Owed",
+    "PageControls",
+    "Rule",
+    "Table",
+]
+
+ControlsKind = Literal["discard", "play", "count", "muggins"]
+#: What a lobby button does (its custom id says it: ``crib:<game>:lobby:<action>``).
+LobbyAction = Literal["join", "leave", "start", "cancel", "remove_computer"]
+#: Every lobby button, in the order they are shown.
+LOBBY_ACTIONS: tuple[LobbyAction, ...] = ("join", "leave", "start", "cancel", "remove_computer")
 
 #: The two tables of a server's standings: games between people, and with a computer seat.
 Table = Literal["people", "computer"]
 
 #: The rule for game points a board marks the lines of.
 Rule = Literal["lurch", "skunk"]
+
+
+@dataclass(frozen=True, slots=True)
+class CardChoice:
+    """One card on a hand's controls: ``code`` (``"10D"``, for custom ids and select values),
+    ``label`` (``"10♦"``) and whether it may be chosen now."""
+
+    code: str
+    label: str
+    enabled: bool = True
+
+
+@dataclass(frozen=True, slots=True)
+class Controls:
+    """A hand's controls: ``kind`` ``"discard"`` (a select menu: choose exactly ``pick`` cards
+    for the crib), ``"play"`` (one button per card held, disabled ones cannot be played now),
+    and with manual counting ``"count"`` (two select menus of the values a hand can score,
+    ``claims``: 26 values, one more than a menu holds) or ``"muggins"`` (the Muggins! button
+    alone). ``muggins`` adds the Muggins! button to a count's menus, for a player who must
+    count next and may still call muggins on the claim before.
+
+    ``stamp`` says which moment the controls belong to (the deal for a discard, the game's
+    version otherwise); it comes back with the click (:class:`bot.core.replies.Click`) so that
+    a control from an earlier moment gets a clear answer, not a move.
+    """
+
+    game_id: int
+    kind: ControlsKind
+    cards: tuple[CardChoice, ...]
+    pick: int
+    stamp: int
+    claims: tuple[int, ...] = ()
+    muggins: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class LobbyControls:
+    """The lobby's buttons (``buttons``; none once the lobby is closed) and the computer levels
+    of its "Add computer" menu (none when no seat is free); choosing a level is the lobby
+    action ``computer:<level>``."""
+
+    game_id: int
+    buttons: tuple[LobbyAction, ...]
+    levels: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)

@@ -7,7 +7,8 @@ Built from one seat's view only, so controls can only ever hold that seat's own 
 
 from __future__ import annotations
 
-from bot.core.replies import CardChoice, Choice, Controls
+from bot.core.messages import CardChoice, Controls
+from bot.core.replies import Choice
 from engine.cards import Card, cards_str
 from engine.counting import CLAIM_VALUES
 from engine.phase import Phase

@@ -14,6 +14,7 @@ from engine.outcome import Scoring
 
 __all__ = [
     "OPEN_STATUSES",
+    "ORDINAL_SIGMAS",
     "DmLink",
     "GameRecord",
     "GameStatus",
@@ -28,6 +29,8 @@ __all__ = [
     "SeatRecord",
     "Standing",
     "StatsRow",
+    "ordinal",
+    "ordinal_sql",
 ]
 
 
@@ -43,6 +46,25 @@ class GameStatus(StrEnum):
 
 #: A game that may still change: at most one per channel.
 OPEN_STATUSES = (GameStatus.LOBBY, GameStatus.ACTIVE)
+
+
+#: How many standard deviations the conservative rating stays below the mean: a player's
+#: ordinal, which ranks them, is ``mu - ORDINAL_SIGMAS * sigma`` (openskill's ordinal).
+ORDINAL_SIGMAS = 3
+
+
+def ordinal(mu: float, sigma: float) -> float:
+    """The conservative rating that ranks players: ``mu - 3 sigma``.
+
+    >>> ordinal(25.0, 25 / 3)
+    0.0
+    """
+    return mu - ORDINAL_SIGMAS * sigma
+
+
+def ordinal_sql(mu: str, sigma: str) -> str:
+    """:func:`ordinal` as SQL, of the columns ``mu`` and ``sigma``."""
+    return f"{mu} - {ORDINAL_SIGMAS} * {sigma}"
 
 
 @dataclass(frozen=True, slots=True)
@@ -99,7 +121,9 @@ class MessageRecord:
     (``""`` when unknown). ``token``/``token_at``: an interaction whose webhook may edit it
     until 15 minutes after ``token_at``: the one it is a follow-up of, or (``original``) the
     latest click on it, whose original response it then is. ``version``: the game's version
-    what it shows was drawn at (a record of an older one never replaces a newer one)."""
+    what it shows was drawn at (a record of an older one never replaces a newer one).
+    ``unconfirmed_since``: the look is a click's answer, kept with its move, not yet known to
+    have reached Discord (since then)."""
 
     key: str
     channel_id: int
@@ -109,6 +133,7 @@ class MessageRecord:
     token_at: float | None = None
     original: bool = False
     version: int = 0
+    unconfirmed_since: float | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -251,8 +276,8 @@ class Standing(_WinRate):
 
     @property
     def ordinal(self) -> float:
-        """The conservative rating that ranks players: ``mu - 3 sigma``."""
-        return self.mu - 3 * self.sigma
+        """The conservative rating that ranks players (:func:`ordinal`)."""
+        return ordinal(self.mu, self.sigma)
 
     @property
     def losses(self) -> int:
@@ -284,12 +309,12 @@ class RatingChange:
     @property
     def ordinal_before(self) -> float:
         """The conservative rating before the game."""
-        return self.mu_before - 3 * self.sigma_before
+        return ordinal(self.mu_before, self.sigma_before)
 
     @property
     def ordinal_after(self) -> float:
         """The conservative rating after it."""
-        return self.mu_after - 3 * self.sigma_after
+        return ordinal(self.mu_after, self.sigma_after)
 
 
 @dataclass(frozen=True, slots=True)

@@ -1,94 +1,41 @@
-"""What a game service call hands back, and the controls a message may carry.
+"""What a call hands back to the person who made it, and what a click brings to the core.
 
-These values are plain data with no Discord types, so the service can be tested without Discord
-and the Discord layer (``bot.discord``) only has to send them.
+These values are plain, immutable data with no Discord types, so the core can be tested
+without Discord and the Discord layer (``bot.discord``) only has to send them.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Literal
+from typing import Literal
 
-if TYPE_CHECKING:
-    from bot.core.messages import MessageView
+from bot.core.messages import MessageView
+from bot.core.owners import Owner
 
 __all__ = [
-    "LOBBY_BUTTONS",
-    "CardChoice",
+    "Answer",
     "Choice",
+    "Click",
+    "ClickKind",
     "Clicked",
-    "Controls",
-    "ControlsKind",
-    "LobbyButton",
-    "LobbyControls",
-    "Outcome",
     "Reply",
+    "Sequel",
     "User",
 ]
-
-ControlsKind = Literal["discard", "play", "count", "muggins"]
-LobbyButton = Literal["join", "leave", "start", "cancel", "remove_computer"]
-#: Every lobby button, in the order they are shown.
-LOBBY_BUTTONS: tuple[LobbyButton, ...] = ("join", "leave", "start", "cancel", "remove_computer")
 
 
 @dataclass(frozen=True, slots=True)
 class User:
-    """A Discord user as the service needs them: the id and the name to show at the table."""
+    """A Discord user as the core needs them: the id and the name to show at the table."""
 
     id: int
     name: str
 
 
 @dataclass(frozen=True, slots=True)
-class CardChoice:
-    """One card on a hand's controls: ``code`` (``"10D"``, for custom ids and select values),
-    ``label`` (``"10♦"``) and whether it may be chosen now."""
-
-    code: str
-    label: str
-    enabled: bool = True
-
-
-@dataclass(frozen=True, slots=True)
-class Controls:
-    """A hand's controls: ``kind`` ``"discard"`` (a select menu: choose exactly ``pick`` cards
-    for the crib), ``"play"`` (one button per card held, disabled ones cannot be played now),
-    and with manual counting ``"count"`` (two select menus of the values a hand can score,
-    ``claims``: 26 values, one more than a menu holds) or ``"muggins"`` (the Muggins! button
-    alone). ``muggins`` adds the Muggins! button to a count's menus, for a player who must
-    count next and may still call muggins on the claim before.
-
-    ``stamp`` says which moment the controls belong to (the deal for a discard, the game's
-    version otherwise); it comes back with the click (``GameService.click_discard`` /
-    ``click_play`` / ``click_count`` / ``click_muggins``) so that a control from an earlier
-    moment gets a clear answer, not a move.
-    """
-
-    game_id: int
-    kind: ControlsKind
-    cards: tuple[CardChoice, ...]
-    pick: int
-    stamp: int
-    claims: tuple[int, ...] = ()
-    muggins: bool = False
-
-
-@dataclass(frozen=True, slots=True)
-class LobbyControls:
-    """The lobby's buttons (``buttons``; none once the lobby is closed) and the computer levels
-    of its "Add computer" menu (none when no seat is free); choosing a level is
-    ``click_lobby(..., "computer:<level>")``."""
-
-    game_id: int
-    buttons: tuple[LobbyButton, ...]
-    levels: tuple[str, ...] = ()
-
-
-@dataclass(frozen=True, slots=True)
 class Reply:
     """The answer to the user who acted: ``text`` (ephemeral unless it says otherwise), or
-    with ``view`` a whole message with controls (``/cribbage hand``: the player's hand)."""
+    with ``view`` a whole message with controls or pictures (``/cribbage hand``, the lobby)."""
 
     text: str
     ephemeral: bool = True
@@ -103,52 +50,85 @@ class Choice:
     value: str
 
 
-@dataclass(slots=True)
-class Outcome:
-    """What one service call asks the Discord layer to do.
-
-    1. Answer the interaction: with ``update`` set (a click on a message the game owns: the
-       lobby, or a hand), by updating the clicked message to it; otherwise with ``reply``.
-    2. When ``computer_owes``, have the computer answer the move (``GameService.computer_turn``).
-    3. When ``changed``, bring the game's messages up to date with the stored game (the table,
-       the hands, the notices: ``bot.core.projection``), paced within Discord's limits.
-
-    ``ok`` is False when the call was refused and nothing changed (``reply`` then says why).
-    """
-
-    reply: Reply
-    ok: bool = True
-    game_id: int | None = None
-    channel_id: int | None = None
-    update: MessageView | None = None
-    #: The key of the game's message that ``update`` is the new look of (``lobby``,
-    #: ``hand:3:1``): once the click is answered, report it with ``GameService.answered``.
-    update_key: str | None = None
-    changed: bool = False
-    #: The game's version after the call (what ``update`` shows), for ``GameService.answered``.
-    version: int = 0
-    #: The update was kept with the move as what the clicked message shows (the call was given
-    #: the click's :class:`Clicked`): no ``answered`` is needed, only ``unanswered`` should the
-    #: update not reach Discord.
-    answer_kept: bool = False
-    #: The computer's answer to the move is still to be made: once the person is answered,
-    #: call ``GameService.computer_turn`` (then the game's messages are brought up to date).
-    computer_owes: bool = False
-
-    @classmethod
-    def refuse(cls, text: str) -> Outcome:
-        """A refusal: one ephemeral sentence, nothing else sent, nothing changed."""
-        return cls(reply=Reply(text), ok=False)
-
-
 @dataclass(frozen=True, slots=True)
 class Clicked:
     """The message a control was used on (where it is, its id) and the interaction's token,
-    whose webhook may edit that message for 15 minutes. A move made from a game's hand message
-    is answered by updating that message, and the service keeps that answer with the move, in
-    its transaction: a process sending the game's messages then never draws it again from
-    before (and sends an older look after the click's answer)."""
+    whose webhook may edit that message for 15 minutes; also, for the answer of a command
+    that became a message the owner keeps (``/cribbage new``'s lobby), that message."""
 
     channel_id: int
     message_id: int
     token: str
+
+
+#: What a hand's control does.
+ClickKind = Literal["discard", "play", "count", "muggins"]
+
+
+@dataclass(frozen=True, slots=True)
+class Click:
+    """A hand's control used: on game ``game_id``, of ``kind``, made at ``stamp`` (the moment
+    its controls belong to, :attr:`bot.core.messages.Controls.stamp`), with ``values`` (the
+    cards chosen or played, the count claimed; none for muggins). Read from a custom id and
+    a select's values, so nothing in it is trusted."""
+
+    game_id: int
+    kind: ClickKind
+    stamp: int
+    values: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class Sequel:
+    """What follows from an answer once it is sent, for the core alone to act on
+    (:meth:`bot.core.services.Services.answered`): the message of ``owner`` kept under ``key``
+    that the answer shows (at the owner's ``version``), whether that look was kept with the
+    move (``kept``: then it is confirmed, or forgotten if the answer never landed), and
+    whether the computer's reply to the move is still to be made (``computer_owes``)."""
+
+    owner: Owner
+    channel_id: int
+    version: int
+    key: str | None = None
+    kept: bool = False
+    computer_owes: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class Answer:
+    """The answer to one call, for the person who made it.
+
+    ``ok`` is False for a refusal: ``reply`` is one ephemeral sentence and nothing changed.
+    Otherwise the interaction is answered with ``update`` when it is set (a click on a message
+    an owner keeps, the lobby or a hand, is answered by updating that message to it), else
+    with ``reply``. The Discord layer then hands the answer back with whether it landed
+    (:meth:`bot.core.services.Services.answered`); what follows is in ``sequel``, which only
+    the core reads. Whatever a call changed reaches the owners' messages through the change
+    feed, not through the answer.
+    """
+
+    reply: Reply
+    ok: bool = True
+    update: MessageView | None = None
+    sequel: Sequel | None = None
+
+    @property
+    def game_id(self) -> int | None:
+        """The game the answer is about (None: none, or a refusal)."""
+        sequel = self.sequel
+        return sequel.owner.id if sequel is not None and sequel.owner.kind == "game" else None
+
+    @property
+    def version(self) -> int:
+        """The version of the owner the answer shows (0 when it is about none)."""
+        return 0 if self.sequel is None else self.sequel.version
+
+    @classmethod
+    def refuse(cls, text: str) -> Answer:
+        """A refusal: one ephemeral sentence, nothing else sent, nothing changed."""
+        return cls(reply=Reply(text), ok=False)
+
+    @classmethod
+    def say(cls, text: str, *, ephemeral: bool = True, view: MessageView | None = None) -> Answer:
+        """A plain answer: ``text`` (or ``view``), nothing else to follow."""
+        return cls(reply=Reply(text, ephemeral=ephemeral, view=view))

@@ -1,46 +1,51 @@
-"""The Discord client: start-up, command registration, error translation, idle expiry.
+"""The Discord client: the composition of the bot, command registration, errors, housekeeping.
 
-Start-up owns the resources (as in discord.py's ``examples/advanced_startup.py``):
-:func:`run_bot` opens the store (which checks the file, refuses a newer schema or a read-only
-file, and applies the migrations) before logging in, and closes it on every way out;
-``setup_hook`` builds the game service, registers the persistent components, adds and syncs
-the ``/cribbage`` commands and starts the idle-expiry task; once connected the bot brings every
-open game's messages up to date (what a crash may have left unsent); ``close`` takes no new
-moves and sends what is owed. What stops start-up (the database, ``DEV_GUILD_ID``, Discord out
-of reach) is a :class:`~bot.settings.StartupError`: one line for whoever runs the bot.
+``setup_hook`` puts the bot together on the store :func:`bot.discord.launch.run_bot` opened:
+the core (:class:`~bot.core.services.Services`), what answers interactions
+(:class:`~bot.discord.interactions.DiscordIO`), the keeper that sends the owners' messages and
+the courier it sends through, and this process's place among the bot's processes
+(:class:`~bot.store.cluster.Cluster`); it registers the persistent components, adds and syncs
+the ``/cribbage`` commands and starts the housekeeping task. The process that sends follows the
+change feed with its keeper and its game clock; once connected it brings every open game's
+messages up to date (what a crash may have left unsent). ``close`` takes no new moves and sends
+what is owed.
 """
 
 from __future__ import annotations
 
-import asyncio
-import contextlib
 import logging
 import random
-import signal
 import time
 from typing import Any
 
-import aiohttp
 import discord
-import yarl
 from discord import app_commands
 from discord.ext import commands, tasks
 
 from bot.core.computer import THINKS_AT_LENGTH
-from bot.core.service import GameService
-from bot.core.storage import UnusableStore
+from bot.core.owners import OwnerKind
+from bot.core.services import Services
 from bot.core.thinking import WorkerThinking
-from bot.discord.cluster import Cluster
 from bot.discord.commands import CribbageCommands
 from bot.discord.components import DYNAMIC_ITEMS
-from bot.discord.interactions import SORRY, DiscordIO, known_error_text, send_error
-from bot.discord.logs import configure_logging
+from bot.discord.courier import Courier
+from bot.discord.interactions import (
+    DEFER_AFTER,
+    SORRY,
+    DiscordIO,
+    known_error_text,
+    send_error,
+)
+from bot.discord.keeper import TableKeeper
+from bot.discord.members import DiscordMembers
+from bot.discord.pacing import Pacer
 from bot.settings import Settings, StartupError
 from bot.store import Dialect, Store
+from bot.store.cluster import Cluster
 from engine.coach import review_view
 from engine.game import Game
 
-__all__ = ["CribbageBot", "point_at_api", "run_bot"]
+__all__ = ["CribbageBot"]
 
 log = logging.getLogger(__name__)
 
@@ -48,30 +53,21 @@ log = logging.getLogger(__name__)
 EXPIRY_CHECK_MINUTES = 30.0
 #: Discord's code for an API call on a server the application is not in.
 MISSING_ACCESS = 50001
-#: The signals that stop the bot (a host stopping the worker, Ctrl-C).
-STOP_SIGNALS = (signal.SIGTERM, signal.SIGINT)
-
-
-def point_at_api(api_base: str | None, gateway_url: str | None) -> None:
-    """Send the client's REST calls and gateway connection elsewhere (e.g. to fakediscord).
-
-    discord.py reads these class attributes at login, so this must run before ``start``.
-    """
-    if api_base:
-        discord.http.Route.BASE = api_base.rstrip("/")
-    if gateway_url:
-        discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY = yarl.URL(gateway_url)
+#: How long shutting down may take: the moves in flight, then what is owed.
+SHUTDOWN_SECONDS = 10.0
 
 
 class CribbageBot(commands.AutoShardedBot):
-    """The cribbage bot: the ``/cribbage`` group, its components and the game service.
+    """The cribbage bot: the ``/cribbage`` group, its components and the core.
 
     Sharded as the settings say: without ``SHARD_COUNT`` one gateway connection (shard 0 of 1),
     as an unsharded bot; with it, ``SHARD_IDS`` (or every shard) in this process.
     """
 
-    service: GameService
     store: Store
+    services: Services
+    io: DiscordIO
+    keeper: TableKeeper
     cluster: Cluster
 
     def __init__(
@@ -79,11 +75,13 @@ class CribbageBot(commands.AutoShardedBot):
         settings: Settings,
         *,
         store: Store | None = None,
-        service: GameService | None = None,
+        services: Services | None = None,
+        defer_after: float = DEFER_AFTER,
     ) -> None:
         """``store``: the store to use (start-up opens and checks it before logging in; a test
         may bring its own); without one the bot opens ``settings.database`` and closes it.
-        ``service``: a game service made elsewhere (tests), on that store."""
+        ``services``: a core made elsewhere (tests), on that store. ``defer_after``: seconds a
+        call may take before its interaction is deferred."""
         # Only the guilds intent: commands and components arrive as interactions, so the bot
         # needs neither message content nor the member list (no privileged intents).
         intents = discord.Intents.none()
@@ -101,67 +99,97 @@ class CribbageBot(commands.AutoShardedBot):
             shard_count=settings.shard_count or 1,
             **_shard_ids(settings),
         )
+        if services is not None and store is None:
+            raise ValueError("Give the bot its services' store too.")
         self.settings = settings
-        self.io = DiscordIO(self)
-        if service is not None and store is None:
-            raise ValueError("Give the bot its service's store too.")
+        self.defer_after = defer_after
+        self.pacer = Pacer()
         self._given_store = store
-        self._given_service = service
+        self._given_services = services
         self._owns_store = store is None
         self._store_closed = False
         self._thinking: WorkerThinking | None = None
         self._max_concurrency: int | None = None
         #: Set once ``setup_hook`` is done: from then on a stop signal closes the bot cleanly
-        #: (before, :func:`run_bot` cancels the start-up instead).
+        #: (before, :func:`bot.discord.launch.run_bot` cancels the start-up instead).
         self.started = False
         self.tree.error(self.on_app_command_error)
 
     async def setup_hook(self) -> None:
-        """Open the store, build the service, register components and commands; find out
-        whether this process is the one that sends (then sync the commands)."""
-        if self._given_store is not None:
-            self.store = self._given_store
-        else:
-            self.store = await Store.open(self.settings.database)
-        if self._given_service is not None:
-            self.service = self._given_service
+        """Put the bot together on its store, register components and commands; find out
+        whether this process is the one that sends (then sync the commands, and follow the
+        change feed)."""
+        settings = self.settings
+        self.store = self._given_store or await Store.open(settings.database)
+        members = DiscordMembers(
+            self, self.pacer, self.store, fresh=settings.member_check.total_seconds()
+        )
+        if self._given_services is not None:
+            self.services = self._given_services
         else:
             # Expert's plays are made in a worker process, beside the event loop (started
             # when an expert seat first throws its cards).
             self._thinking = WorkerThinking(THINKS_AT_LENGTH)
-            self.service = GameService.create(
+            self.services = Services.build(
                 self.store,
-                idle_expiry=self.settings.idle_expiry,
-                remind_after=self.settings.turn_reminder,
-                muggins_window=self.settings.muggins_window,
-                count_timeout=self.settings.count_timeout,
+                idle_expiry=settings.idle_expiry,
+                remind_after=settings.turn_reminder,
+                muggins_window=settings.muggins_window,
+                count_timeout=settings.count_timeout,
                 shared=self.store.dialect is Dialect.POSTGRES,
-                membership=self.io.members,
-                retention=self.settings.retention,
+                membership=members,
+                retention=settings.retention,
                 thinking=self._thinking,
             )
-        self.io.members.store = self.store
-        self.cluster = Cluster(self.store, touch=self.io.touch, became_sender=self._became_sender)
+        self.io = DiscordIO(self.services, members, defer_after=self.defer_after)
+        courier = Courier(self, self.services.ledger, self.pacer)
+        self.keeper = TableKeeper(self.services.ledger, courier, self.pacer)
+        self.cluster = Cluster(
+            self.store,
+            self.services.feed,
+            became_sender=self._became_sender,
+            stopped_sending=self._stop_sending,
+        )
         _warm_engine()
         self.add_dynamic_items(*DYNAMIC_ITEMS)
         self.tree.add_command(CribbageCommands())
-        shards = self.settings.shard_ids
+        shards = settings.shard_ids
         await self.cluster.start(
-            holds_back=self.settings.several_processes and shards is not None and 0 in shards
+            holds_back=settings.several_processes and shards is not None and 0 in shards
         )
         if self.cluster.sender:
+            self._start_sending()
             await self._sync_commands()
         else:
             log.info("commands are synced by the process that sends")
         self.expire_idle_games.start()
         self.started = True
 
+    # -- sending ------------------------------------------------------------------------------
+    def _start_sending(self) -> None:
+        """This process sends: its keeper and its game clock follow the change feed."""
+        self.keeper.follow(self.services.feed)
+        self.services.clock.start()
+
+    def _stop_sending(self) -> None:
+        """Another process sends now: stop following the feed."""
+        self.keeper.unfollow()
+        self.services.clock.stop()
+
     async def _became_sender(self) -> None:
         """Another process stopped sending and this one took over: sync the commands (a new
         release may have changed them) and bring every game's messages up to date."""
+        self._start_sending()
         await self._sync_commands()
         if self.is_ready():
-            await self.io.reconcile()
+            await self.reconcile()
+
+    async def reconcile(self) -> None:
+        """Bring every open or recently ended game's messages up to date, and make the timed
+        moves that fell due while nobody was looking (start-up, taking over)."""
+        owners = await self.keeper.reconcile()
+        self.services.clock.start(o.id for o in owners if o.kind is OwnerKind.GAME)
+        log.info("reconciling %d games with their messages", len(owners))
 
     async def before_identify_hook(self, shard_id: int | None, *, initial: bool = False) -> None:
         """With the shards split over several processes, wait for this shard's turn to IDENTIFY
@@ -203,7 +231,7 @@ class CribbageBot(commands.AutoShardedBot):
         after a reconnect; reconciling again then is harmless (only differences are sent)."""
         log.info("logged in as %s (%s)", self.user, self.user.id if self.user else "?")
         if self.cluster.sender:
-            await self.io.reconcile()
+            await self.reconcile()
 
     async def on_app_command_error(
         self, interaction: discord.Interaction[Any], error: app_commands.AppCommandError
@@ -225,16 +253,18 @@ class CribbageBot(commands.AutoShardedBot):
         """End games nobody has touched for the configured time (no stats); prune the games
         that ended longer ago than the retention period; forget the rate buckets of channels
         and interactions long idle."""
-        self.io.pacer.forget_idle()
+        self.pacer.forget_idle()
         if not self.cluster.sender:
             return  # the process that sends expires them, once for the whole bot
+        housekeeping = self.services.housekeeping
         try:
-            # Each game's messages go out as it is ended, while the pass goes on in batches.
-            await self.service.expire_idle(on_expired=self.io.keeper_touch)
+            # Each ended game's messages go out as it is ended (the feed), while the pass goes
+            # on in batches.
+            await housekeeping.expire_idle()
         except Exception:
             log.exception("could not expire idle games")
         try:
-            pruned = await self.service.prune()
+            pruned = await housekeeping.prune()
         except Exception:
             log.exception("could not prune old games")
         else:
@@ -249,8 +279,12 @@ class CribbageBot(commands.AutoShardedBot):
         """Stop the expiry task, take no new moves, send what is owed, close the gateway and
         the store."""
         self.expire_idle_games.cancel()
-        if hasattr(self, "service"):
-            await self.io.shut_down()
+        if hasattr(self, "io"):
+            await self.io.shut_down(SHUTDOWN_SECONDS / 2)
+            self.services.clock.stop()
+            unsent = await self.keeper.flush(SHUTDOWN_SECONDS / 2)
+            if unsent:
+                log.warning("shutting down with messages still owed to %s", unsent)
         if hasattr(self, "cluster"):
             await self.cluster.stop()
         if self._thinking is not None:
@@ -281,106 +315,3 @@ def _warm_engine() -> None:
         game.discard(seat, game.hand(seat)[:2])
     review_view(game.view(0))
     log.debug("engine tables ready in %.0f ms", (time.perf_counter() - started) * 1000)
-
-
-def _database_named(settings: Settings) -> str:
-    """How a start-up line names the database: the setting, and the file (never the PostgreSQL
-    URL itself, which may hold a password)."""
-    if settings.database_url:
-        return "DATABASE_URL (PostgreSQL)"
-    return f"{settings.database_name}={settings.database_path}"
-
-
-async def open_store(settings: Settings) -> Store:
-    """The store ``DATABASE_PATH`` (or ``DATABASE_URL``) names, checked and migrated; a
-    :class:`StartupError` naming the setting when it cannot be used (nothing on disk changed
-    then)."""
-    try:
-        store = await Store.open(settings.database)
-    except UnusableStore as error:
-        raise StartupError(f"{_database_named(settings)}: {error}") from None
-    except OSError as error:
-        # A PostgreSQL server out of reach (SQLite's problems are UnusableStore).
-        raise StartupError(
-            f"{_database_named(settings)}: cannot connect ({error}): check that the server runs"
-            " and the URL names it."
-        ) from None
-    version = await store.user_version()
-    log.info("database %s ready (schema version %d)", store.db.dialect.value, version)
-    return store
-
-
-async def _log_in(bot: CribbageBot, token: str, settings: Settings) -> None:
-    """Log in (which runs ``setup_hook``); Discord out of reach is a :class:`StartupError`."""
-    try:
-        await bot.login(token)
-    except (aiohttp.ClientConnectionError, OSError) as error:
-        where = settings.discord_api_base or f"{discord.http.Route.BASE} (Discord)"
-        fix = "check DISCORD_API_BASE" if settings.discord_api_base else "check the network"
-        raise StartupError(
-            f"Cannot reach the Discord API at {where} ({error or type(error).__name__}): {fix},"
-            " then start the bot again.",
-            status=1,
-        ) from None
-
-
-async def run_bot(settings: Settings) -> None:
-    """Run the bot until it is closed or the process gets SIGTERM/SIGINT.
-
-    The store is opened (and checked) before logging in, and closed on every way out. A stop
-    signal once the bot is set up closes it cleanly (no new moves, what is owed is sent);
-    during start-up it stops the start-up where it is. Raises :class:`StartupError` for what
-    stops start-up (the database, ``DEV_GUILD_ID``, Discord out of reach).
-    """
-    token = settings.discord_token
-    if not token:
-        raise ValueError("DISCORD_TOKEN is not set.")
-    point_at_api(settings.discord_api_base, settings.discord_gateway_url)
-    configure_logging(settings.log_level)
-    loop = asyncio.get_running_loop()
-    starting = asyncio.current_task()
-    assert starting is not None
-    bot: CribbageBot | None = None
-    stopping = False
-    closing: list[asyncio.Task[None]] = []  # held, so the task is not collected mid-way
-
-    def stop() -> None:
-        nonlocal stopping
-        if stopping:
-            return
-        stopping = True
-        if bot is not None and bot.started:
-            # A host stopping the worker gets a clean shutdown: queued messages go out first.
-            closing.append(asyncio.ensure_future(bot.close()))
-        else:
-            # Closing the client halfway through logging in breaks it ("Connector is closed");
-            # cancelling unwinds whatever was opened so far, the store included.
-            starting.cancel()
-
-    previous = {sig: signal.getsignal(sig) for sig in STOP_SIGNALS}
-    for sig in STOP_SIGNALS:
-        with contextlib.suppress(NotImplementedError):
-            loop.add_signal_handler(sig, stop)
-    try:
-        store = await open_store(settings)
-        try:
-            bot = CribbageBot(settings, store=store)
-            async with bot:
-                await _log_in(bot, token, settings)
-                await bot.connect()
-        finally:
-            log.info("database round trips: %d", store.db.round_trips)
-            # The store's worker thread would keep the process alive: close it whatever
-            # happened (shielded, so a stop signal now cannot leave it half closed).
-            await asyncio.shield(store.close())
-    except asyncio.CancelledError:
-        if not stopping:
-            raise
-        log.info("stopped during start-up")
-    finally:
-        for sig in STOP_SIGNALS:
-            with contextlib.suppress(NotImplementedError):
-                loop.remove_signal_handler(sig)
-            handler = previous[sig]
-            if handler is not None:
-                signal.signal(sig, handler)

@@ -1,6 +1,6 @@
 """The ``/cribbage`` slash-command group.
 
-Each command is a thin line over the game service: it checks that it was used where it makes
+Each command is a thin line over the core: it checks that it was used where it makes
 sense (a server channel or thread for everything about a game), then hands the call to
 :class:`bot.discord.interactions.DiscordIO`, which answers the interaction and sends the outcome.
 """
@@ -8,20 +8,18 @@ sense (a server channel or thread for everything about a game), then hands the c
 from __future__ import annotations
 
 from collections.abc import Awaitable, Callable
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import discord
 from discord import app_commands
 
 from bot.core.computer import DEFAULT_LEVEL, LEVEL_BLURBS, LEVELS
 from bot.core.messages import Table
-from bot.core.replies import Choice, Outcome, User
-from bot.discord.interactions import NEEDS_A_SERVER, is_moderator, send_error, user_of
+from bot.core.replies import Answer, Choice, User
+from bot.core.services import Services
+from bot.discord.interactions import NEEDS_A_SERVER, io_of, is_moderator, send_error, user_of
 from engine.counting import Counting
 from engine.outcome import Scoring
-
-if TYPE_CHECKING:
-    from bot.discord.app import CribbageBot
 
 __all__ = [
     "DIFFICULTY_ALONE",
@@ -81,11 +79,11 @@ _COUNTING = [
     app_commands.Choice(name="manual: count your own hands, with muggins", value="manual"),
 ]
 
-ServiceCall = Callable[[], Awaitable[Outcome]]
+Call = Callable[[], Awaitable[Answer]]
 
 
-def _bot(interaction: discord.Interaction[Any]) -> CribbageBot:
-    return interaction.client  # type: ignore[no-any-return]
+def _core(interaction: discord.Interaction[Any]) -> Services:
+    return io_of(interaction).services
 
 
 Completer = Callable[[int, int, str], Awaitable[list[Choice]]]
@@ -111,7 +109,7 @@ class CribbageCommands(app_commands.Group):
     async def _in_channel(
         self,
         interaction: discord.Interaction[Any],
-        make: Callable[[int], ServiceCall],
+        make: Callable[[int], Call],
         *,
         ephemeral: bool = True,
     ) -> None:
@@ -121,7 +119,7 @@ class CribbageCommands(app_commands.Group):
             await send_error(interaction, NEEDS_A_CHANNEL)
             return
         call = make(interaction.channel_id)
-        await _bot(interaction).io.command(interaction, call, ephemeral=ephemeral)
+        await io_of(interaction).command(interaction, call, ephemeral=ephemeral)
 
     # -- lobby --------------------------------------------------------------------------------
 
@@ -157,9 +155,10 @@ class CribbageCommands(app_commands.Group):
         computer = bool(vs_computer) or difficulty is not None
         level = difficulty.value if difficulty else DEFAULT_LEVEL
         guild_id = interaction.guild_id
+        lobbies = _core(interaction).lobbies
         await self._in_channel(
             interaction,
-            lambda channel: lambda: _bot(interaction).service.new_game(
+            lambda channel: lambda: lobbies.new_game(
                 guild_id,
                 channel,
                 user,
@@ -169,6 +168,7 @@ class CribbageCommands(app_commands.Group):
                 difficulty=level,
                 scoring=scoring.value if scoring else Scoring.LURCH,
                 counting=counting.value if counting else Counting.AUTO,
+                token=interaction.token,
             ),
             ephemeral=False,  # the answer is the lobby, in the channel
         )
@@ -177,22 +177,22 @@ class CribbageCommands(app_commands.Group):
     async def join(self, interaction: discord.Interaction[Any]) -> None:
         """Join the lobby."""
         user = user_of(interaction)
-        service = _bot(interaction).service
-        await self._in_channel(interaction, lambda ch: lambda: service.join(ch, user))
+        lobbies = _core(interaction).lobbies
+        await self._in_channel(interaction, lambda ch: lambda: lobbies.join(ch, user))
 
     @app_commands.command(name="leave", description="Give up your seat before the game starts")
     async def leave(self, interaction: discord.Interaction[Any]) -> None:
         """Leave the lobby."""
         user = user_of(interaction)
-        service = _bot(interaction).service
-        await self._in_channel(interaction, lambda ch: lambda: service.leave(ch, user))
+        lobbies = _core(interaction).lobbies
+        await self._in_channel(interaction, lambda ch: lambda: lobbies.leave(ch, user))
 
     @app_commands.command(name="start", description="Deal the first hand once every seat is taken")
     async def start(self, interaction: discord.Interaction[Any]) -> None:
         """Start the game."""
         user = user_of(interaction)
-        service = _bot(interaction).service
-        await self._in_channel(interaction, lambda ch: lambda: service.start(ch, user))
+        lobbies = _core(interaction).lobbies
+        await self._in_channel(interaction, lambda ch: lambda: lobbies.start(ch, user))
 
     @app_commands.command(
         name="cancel",
@@ -204,10 +204,10 @@ class CribbageCommands(app_commands.Group):
         """Cancel the game with no result: its creator in the lobby, a moderator at any time
         (Manage Messages in the channel, or Manage Server)."""
         user = user_of(interaction)
-        service = _bot(interaction).service
+        lobbies = _core(interaction).lobbies
         moderator = is_moderator(interaction) if interaction.guild_id else False
         await self._in_channel(
-            interaction, lambda ch: lambda: service.cancel(ch, user, moderator=moderator)
+            interaction, lambda ch: lambda: lobbies.cancel(ch, user, moderator=moderator)
         )
 
     # -- the game -----------------------------------------------------------------------------
@@ -216,23 +216,23 @@ class CribbageCommands(app_commands.Group):
     async def hand(self, interaction: discord.Interaction[Any]) -> None:
         """Your hand, ephemerally (the fallback when DMs are closed)."""
         user = user_of(interaction)
-        service = _bot(interaction).service
-        await self._in_channel(interaction, lambda ch: lambda: service.hand(ch, user))
+        table = _core(interaction).table
+        await self._in_channel(interaction, lambda ch: lambda: table.hand(ch, user))
 
     @app_commands.command(name="discard", description="Put cards from your hand in the crib")
     @app_commands.describe(cards="The card(s) to throw, e.g. 5H JD (2 cards with 2 players)")
     async def discard(self, interaction: discord.Interaction[Any], cards: str) -> None:
         """Discard to the crib."""
         user = user_of(interaction)
-        service = _bot(interaction).service
-        await self._in_channel(interaction, lambda ch: lambda: service.discard(ch, user, cards))
+        moves = _core(interaction).moves
+        await self._in_channel(interaction, lambda ch: lambda: moves.discard(ch, user, cards))
 
     @discard.autocomplete("cards")
     async def _discard_cards(
         self, interaction: discord.Interaction[Any], current: str
     ) -> list[app_commands.Choice[str]]:
         return await _completions(
-            interaction, _bot(interaction).service.autocomplete_discard, current
+            interaction, _core(interaction).table.autocomplete_discard, current
         )
 
     @app_commands.command(name="play", description="Play a card in the pegging")
@@ -240,14 +240,14 @@ class CribbageCommands(app_commands.Group):
     async def play(self, interaction: discord.Interaction[Any], card: str) -> None:
         """Play one card."""
         user = user_of(interaction)
-        service = _bot(interaction).service
-        await self._in_channel(interaction, lambda ch: lambda: service.play(ch, user, card))
+        moves = _core(interaction).moves
+        await self._in_channel(interaction, lambda ch: lambda: moves.play(ch, user, card))
 
     @play.autocomplete("card")
     async def _play_card(
         self, interaction: discord.Interaction[Any], current: str
     ) -> list[app_commands.Choice[str]]:
-        return await _completions(interaction, _bot(interaction).service.autocomplete_play, current)
+        return await _completions(interaction, _core(interaction).table.autocomplete_play, current)
 
     @app_commands.command(
         name="count", description="Claim what your hand (or crib) is worth, with manual counting"
@@ -258,8 +258,8 @@ class CribbageCommands(app_commands.Group):
     ) -> None:
         """Claim the count of the hand you must count now."""
         user = user_of(interaction)
-        service = _bot(interaction).service
-        await self._in_channel(interaction, lambda ch: lambda: service.count(ch, user, points))
+        moves = _core(interaction).moves
+        await self._in_channel(interaction, lambda ch: lambda: moves.count(ch, user, points))
 
     @app_commands.command(
         name="status", description="Show the table: scores, dealer, whose turn, the count"
@@ -267,18 +267,18 @@ class CribbageCommands(app_commands.Group):
     @app_commands.describe(show="Show it to the whole channel (default: only you see it)")
     async def status(self, interaction: discord.Interaction[Any], show: bool | None = None) -> None:
         """The table, with a picture of the board: privately unless ``show``."""
-        service = _bot(interaction).service
+        table = _core(interaction).table
         public = bool(show)
         await self._in_channel(
-            interaction, lambda ch: lambda: service.status(ch, public=public), ephemeral=not public
+            interaction, lambda ch: lambda: table.status(ch, public=public), ephemeral=not public
         )
 
     @app_commands.command(name="resign", description="Concede this channel's game (a loss)")
     async def resign(self, interaction: discord.Interaction[Any]) -> None:
         """Concede."""
         user = user_of(interaction)
-        service = _bot(interaction).service
-        await self._in_channel(interaction, lambda ch: lambda: service.resign(ch, user))
+        moves = _core(interaction).moves
+        await self._in_channel(interaction, lambda ch: lambda: moves.resign(ch, user))
 
     # -- records, settings and help -------------------------------------------------------------
 
@@ -295,8 +295,8 @@ class CribbageCommands(app_commands.Group):
         """Your coach setting; works anywhere, DMs included (it is yours, not a server's)."""
         user = user_of(interaction)
         on = None if setting is None else setting.value == "on"
-        service = _bot(interaction).service
-        await _bot(interaction).io.command(interaction, lambda: service.coach(user, on))
+        coach = _core(interaction).coach
+        await io_of(interaction).command(interaction, lambda: coach.coach(user, on))
 
     @app_commands.command(name="leaderboard", description="This server's cribbage ratings")
     @app_commands.describe(table="Games between people (default), or against the computer")
@@ -312,9 +312,9 @@ class CribbageCommands(app_commands.Group):
             return
         guild_id = interaction.guild_id
         chosen: Table = "computer" if table is not None and table.value == "computer" else "people"
-        service = _bot(interaction).service
-        await _bot(interaction).io.command(
-            interaction, lambda: service.leaderboard(guild_id, table=chosen), ephemeral=False
+        standings = _core(interaction).standings
+        await io_of(interaction).command(
+            interaction, lambda: standings.leaderboard(guild_id, table=chosen), ephemeral=False
         )
 
     @app_commands.command(name="stats", description="A player's cribbage record on this server")
@@ -335,9 +335,9 @@ class CribbageCommands(app_commands.Group):
         who = user_of(interaction) if user is None else User(user.id, user.display_name)
         rival = None if against is None else User(against.id, against.display_name)
         guild_id = interaction.guild_id
-        service = _bot(interaction).service
-        await _bot(interaction).io.command(
-            interaction, lambda: service.stats(guild_id, who, rival), ephemeral=False
+        standings = _core(interaction).standings
+        await io_of(interaction).command(
+            interaction, lambda: standings.stats(guild_id, who, rival), ephemeral=False
         )
 
     @app_commands.command(name="rules", description="How cribbage is played and scored")
@@ -351,10 +351,9 @@ class CribbageCommands(app_commands.Group):
         topic: app_commands.Choice[str] | None = None,
     ) -> None:
         """Rules help; works anywhere, DMs included."""
-        service = _bot(interaction).service
         chosen = topic.value if topic else None
 
-        async def call() -> Outcome:
-            return service.rules(chosen)
+        async def call() -> Answer:
+            return Services.rules(chosen)
 
-        await _bot(interaction).io.command(interaction, call)
+        await io_of(interaction).command(interaction, call)

@@ -1,9 +1,9 @@
 """Buttons and select menus that keep working after a restart.
 
 Every component is a :class:`discord.ui.DynamicItem`: its ``custom_id`` carries the game id and
-the action (and, for cards, the deal and the card code), so no View has to live in memory. The
-state is in the database; a click is routed through :mod:`bot.discord.interactions` like a
-slash command.
+the action (and, for a hand's controls, the moment they belong to and the card), so no View has
+to live in memory. The state is in the database; a click is routed to the bot's
+:class:`Clicks` (``bot.discord.interactions.DiscordIO``) like a slash command.
 
 Custom ids (at most 100 characters, Discord's limit):
 
@@ -17,23 +17,22 @@ Custom ids (at most 100 characters, Discord's limit):
 - ``crib:board:<people|computer>:<page>``: a leaderboard's Previous, Next and other-table
   buttons (the server is the click's own).
 
-The stamp is the service's :attr:`bot.core.replies.Controls.stamp`, handed back with the click so
-that a control from an earlier moment of the game gets a clear answer instead of acting.
+The stamp is :attr:`bot.core.messages.Controls.stamp`, handed back with the click so that a
+control from an earlier moment of the game gets a clear answer instead of acting.
 """
 
 from __future__ import annotations
 
 import re
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol, Self, cast
 
 import discord
 
 from bot.core.computer import LEVEL_BLURBS
-from bot.core.messages import MessageView, PageControls, Table
-from bot.core.replies import LOBBY_BUTTONS, CardChoice
+from bot.core.messages import LOBBY_ACTIONS, CardChoice, Controls, MessageView, PageControls, Table
+from bot.core.replies import Click, ClickKind
 
-if TYPE_CHECKING:
-    from bot.discord.app import CribbageBot
+__all__ = ["COUNT_MENU_SIZE", "DYNAMIC_ITEMS", "Clicks", "controls_view"]
 
 _CARD_CODE = r"(?:10|[2-9AJQK])[CDHS]"
 _RED_SUITS = ("H", "D")
@@ -45,15 +44,71 @@ _LOBBY_STYLES = {
     "remove_computer": discord.ButtonStyle.secondary,
 }
 _LOBBY_LABELS = {"remove_computer": "Remove computer"}
-#: What each computer level is called in the "Add computer" menu.
+#: How many values each of the count menus holds (Discord: at most 25 options a menu).
+COUNT_MENU_SIZE = 13
+#: What a select rebuilt from a click carries: Discord sends only the chosen values.
+_NO_OPTIONS = [discord.SelectOption(label="-", value="-")]
 
 
-def _bot(interaction: discord.Interaction[Any]) -> CribbageBot:
-    return interaction.client  # type: ignore[no-any-return]
+class Clicks(Protocol):
+    """What the bot does with a click on one of its components."""
+
+    async def hand_click(self, interaction: discord.Interaction[Any], click: Click) -> None:
+        """A hand's control: a discard, a card played, a count claimed, muggins called."""
+        ...
+
+    async def lobby_click(
+        self, interaction: discord.Interaction[Any], game_id: int, action: str
+    ) -> None:
+        """A lobby button, or a level chosen in its "Add computer" menu (``computer:<level>``)."""
+        ...
+
+    async def page_click(
+        self, interaction: discord.Interaction[Any], table: Table, page: int
+    ) -> None:
+        """A leaderboard's Previous, Next or other-table button."""
+        ...
+
+
+def _clicks(interaction: discord.Interaction[Any]) -> Clicks:
+    """The bot's click handler (the client's ``io``)."""
+    return cast(Clicks, interaction.client.io)
+
+
+class _Control(discord.ui.DynamicItem[Any], template=r"(?!)"):
+    """A component whose custom id is all its state. (This base matches no custom id; its
+    subclasses, each with its own template, are the ones registered.)"""
+
+    @classmethod
+    def parsed(cls, match: re.Match[str]) -> Self:
+        """The component a custom id names."""
+        raise NotImplementedError
+
+    @classmethod
+    async def from_custom_id(
+        cls,
+        interaction: discord.Interaction[Any],
+        item: discord.ui.Item[Any],
+        match: re.Match[str],
+        /,
+    ) -> Self:
+        """Rebuild the component from its custom id (discord.py calls this on each click)."""
+        return cls.parsed(match)
+
+    async def clicked(self, clicks: Clicks, interaction: discord.Interaction[Any]) -> None:
+        """Hand the click to the bot."""
+        raise NotImplementedError
+
+    async def callback(self, interaction: discord.Interaction[Any]) -> None:
+        """The component was used."""
+        await self.clicked(_clicks(interaction), interaction)
+
+    def _values(self) -> tuple[str, ...]:
+        return tuple(getattr(self.item, "values", ()))
 
 
 class LobbyButton(
-    discord.ui.DynamicItem[discord.ui.Button[Any]],
+    _Control,
     template=r"crib:(?P<game>\d+):lobby:(?P<action>join|leave|start|cancel|remove_computer)",
 ):
     """Join, Leave, Start, Cancel or Remove computer on a game's lobby message."""
@@ -70,25 +125,14 @@ class LobbyButton(
         self.action = action
 
     @classmethod
-    async def from_custom_id(
-        cls,
-        interaction: discord.Interaction[Any],
-        item: discord.ui.Item[Any],
-        match: re.Match[str],
-        /,
-    ) -> LobbyButton:
-        """Rebuild the button from its custom id (discord.py calls this on each click)."""
+    def parsed(cls, match: re.Match[str]) -> LobbyButton:
         return cls(int(match["game"]), match["action"])
 
-    async def callback(self, interaction: discord.Interaction[Any]) -> None:
-        """Run the lobby action for whoever clicked."""
-        await _bot(interaction).io.lobby_click(interaction, self.game_id, self.action)
+    async def clicked(self, clicks: Clicks, interaction: discord.Interaction[Any]) -> None:
+        await clicks.lobby_click(interaction, self.game_id, self.action)
 
 
-class ComputerSelect(
-    discord.ui.DynamicItem[discord.ui.Select[Any]],
-    template=r"crib:(?P<game>\d+):lobby:computer",
-):
+class ComputerSelect(_Control, template=r"crib:(?P<game>\d+):lobby:computer"):
     """The lobby's "Add computer" menu: choosing a level seats a computer at that level."""
 
     def __init__(self, game_id: int, levels: tuple[str, ...] = ()) -> None:
@@ -104,196 +148,130 @@ class ComputerSelect(
                 placeholder="Add computer…",
                 min_values=1,
                 max_values=1,
-                # An item rebuilt from a click carries no options: Discord sends only the value.
-                options=options or [discord.SelectOption(label="-", value="-")],
+                options=options or _NO_OPTIONS,
                 row=1,
             )
         )
         self.game_id = game_id
 
     @classmethod
-    async def from_custom_id(
-        cls,
-        interaction: discord.Interaction[Any],
-        item: discord.ui.Item[Any],
-        match: re.Match[str],
-        /,
-    ) -> ComputerSelect:
-        """Rebuild the menu from its custom id (discord.py calls this on each choice)."""
+    def parsed(cls, match: re.Match[str]) -> ComputerSelect:
         return cls(int(match["game"]))
 
-    async def callback(self, interaction: discord.Interaction[Any]) -> None:
-        """Seat a computer at the chosen level (the service checks who may)."""
-        values = list(self.item.values)
-        level = values[0] if values else ""
-        await _bot(interaction).io.lobby_click(interaction, self.game_id, f"computer:{level}")
+    async def clicked(self, clicks: Clicks, interaction: discord.Interaction[Any]) -> None:
+        level = next(iter(self._values()), "")
+        await clicks.lobby_click(interaction, self.game_id, f"computer:{level}")
 
 
-class DiscardSelect(
-    discord.ui.DynamicItem[discord.ui.Select[Any]],
-    template=r"crib:(?P<game>\d+):discard:(?P<stamp>\d+)",
+class HandButton(
+    _Control,
+    # A card button names its card; the Muggins! button has none.
+    template=(
+        rf"crib:(?P<game>\d+):(?:(?P<kind>play):(?P<stamp>\d+):(?P<card>{_CARD_CODE})"
+        r"|muggins:(?P<muggins>\d+))"
+    ),
 ):
-    """The select menu in a deal's DM: choose the card(s) for the crib."""
+    """A button on a hand: one card of your hand on your turn (disabled when it cannot be
+    played now), or Muggins! to take the points an opponent's claim missed."""
 
     def __init__(
-        self, game_id: int, stamp: int, cards: tuple[CardChoice, ...] = (), pick: int = 1
+        self,
+        game_id: int,
+        kind: ClickKind,
+        stamp: int,
+        code: str | None = None,
+        label: str = "",
+        *,
+        enabled: bool = True,
     ) -> None:
-        options = [discord.SelectOption(label=c.label, value=c.code) for c in cards if c.enabled]
-        super().__init__(
-            discord.ui.Select(
+        if kind == "play":
+            assert code is not None
+            custom_id = f"crib:{game_id}:play:{stamp}:{code}"
+            style = (
+                discord.ButtonStyle.danger
+                if code.endswith(_RED_SUITS)
+                else discord.ButtonStyle.secondary
+            )
+            button: discord.ui.Button[Any] = discord.ui.Button(
+                label=label or code, style=style, custom_id=custom_id, disabled=not enabled
+            )
+        else:
+            custom_id = f"crib:{game_id}:muggins:{stamp}"
+            button = discord.ui.Button(
+                label="Muggins!", style=discord.ButtonStyle.danger, custom_id=custom_id, row=2
+            )
+        super().__init__(button)
+        self.click = Click(game_id, kind, stamp, () if code is None else (code,))
+
+    @classmethod
+    def parsed(cls, match: re.Match[str]) -> HandButton:
+        if match["kind"] == "play":
+            return cls(int(match["game"]), "play", int(match["stamp"]), match["card"])
+        return cls(int(match["game"]), "muggins", int(match["muggins"]))
+
+    async def clicked(self, clicks: Clicks, interaction: discord.Interaction[Any]) -> None:
+        await clicks.hand_click(interaction, self.click)
+
+
+class HandSelect(
+    _Control,
+    # A count menu names its half (0 or 1); the crib select has none.
+    template=r"crib:(?P<game>\d+):(?:(?P<kind>discard):(?P<stamp>\d+)|count:(?P<count>\d+):(?P<half>[01]))",
+):
+    """A menu on a hand: the cards for the crib, or one of the two menus of points to claim
+    for the hand you count (manual counting)."""
+
+    def __init__(
+        self,
+        game_id: int,
+        kind: ClickKind,
+        stamp: int,
+        *,
+        cards: tuple[CardChoice, ...] = (),
+        pick: int = 1,
+        half: int = 0,
+        values: tuple[int, ...] = (),
+    ) -> None:
+        if kind == "discard":
+            options = [
+                discord.SelectOption(label=c.label, value=c.code) for c in cards if c.enabled
+            ]
+            select: discord.ui.Select[Any] = discord.ui.Select(
                 custom_id=f"crib:{game_id}:discard:{stamp}",
                 placeholder=f"Choose {pick} card{'s' if pick != 1 else ''} for the crib",
                 min_values=pick,
                 max_values=pick,
-                # An item rebuilt from a click carries no options: Discord sends only the values.
-                options=options or [discord.SelectOption(label="-", value="-")],
+                options=options or _NO_OPTIONS,
             )
-        )
-        self.game_id = game_id
-        self.stamp = stamp
-
-    @classmethod
-    async def from_custom_id(
-        cls,
-        interaction: discord.Interaction[Any],
-        item: discord.ui.Item[Any],
-        match: re.Match[str],
-        /,
-    ) -> DiscardSelect:
-        """Rebuild the select from its custom id (discord.py calls this on each choice)."""
-        return cls(int(match["game"]), int(match["stamp"]))
-
-    async def callback(self, interaction: discord.Interaction[Any]) -> None:
-        """Discard the chosen cards."""
-        values = list(self.item.values)
-        await _bot(interaction).io.discard_click(interaction, self.game_id, self.stamp, values)
-
-
-class PlayButton(
-    discord.ui.DynamicItem[discord.ui.Button[Any]],
-    template=rf"crib:(?P<game>\d+):play:(?P<stamp>\d+):(?P<card>{_CARD_CODE})",
-):
-    """One card of your hand on your turn; disabled when it cannot be played now."""
-
-    def __init__(
-        self, game_id: int, stamp: int, code: str, label: str = "", *, enabled: bool = True
-    ) -> None:
-        super().__init__(
-            discord.ui.Button(
-                label=label or code,
-                style=discord.ButtonStyle.danger
-                if code.endswith(_RED_SUITS)
-                else discord.ButtonStyle.secondary,
-                custom_id=f"crib:{game_id}:play:{stamp}:{code}",
-                disabled=not enabled,
-            )
-        )
-        self.game_id = game_id
-        self.stamp = stamp
-        self.code = code
-
-    @classmethod
-    async def from_custom_id(
-        cls,
-        interaction: discord.Interaction[Any],
-        item: discord.ui.Item[Any],
-        match: re.Match[str],
-        /,
-    ) -> PlayButton:
-        """Rebuild the button from its custom id (discord.py calls this on each click)."""
-        return cls(int(match["game"]), int(match["stamp"]), match["card"])
-
-    async def callback(self, interaction: discord.Interaction[Any]) -> None:
-        """Play this card."""
-        await _bot(interaction).io.play_click(interaction, self.game_id, self.stamp, self.code)
-
-
-class CountSelect(
-    discord.ui.DynamicItem[discord.ui.Select[Any]],
-    template=r"crib:(?P<game>\d+):count:(?P<stamp>\d+):(?P<half>[01])",
-):
-    """One of the two menus of points to claim for the hand you count (manual counting)."""
-
-    def __init__(self, game_id: int, stamp: int, half: int, values: tuple[int, ...] = ()) -> None:
-        options = [
-            discord.SelectOption(label=f"{v} points" if v != 1 else "1 point", value=str(v))
-            for v in values
-        ]
-        low = f"{values[0]}-{values[-1]}" if values else ""
-        super().__init__(
-            discord.ui.Select(
+        else:
+            options = [
+                discord.SelectOption(label=f"{v} points" if v != 1 else "1 point", value=str(v))
+                for v in values
+            ]
+            low = f"{values[0]}-{values[-1]}" if values else ""
+            select = discord.ui.Select(
                 custom_id=f"crib:{game_id}:count:{stamp}:{half}",
                 placeholder=f"Claim {low} points" if low else "Claim points",
                 min_values=1,
                 max_values=1,
-                # An item rebuilt from a click carries no options: Discord sends only the value.
-                options=options or [discord.SelectOption(label="-", value="-")],
+                options=options or _NO_OPTIONS,
                 row=half,
             )
-        )
-        self.game_id = game_id
-        self.stamp = stamp
+        super().__init__(select)
+        self.game_id, self.kind, self.stamp = game_id, kind, stamp
 
     @classmethod
-    async def from_custom_id(
-        cls,
-        interaction: discord.Interaction[Any],
-        item: discord.ui.Item[Any],
-        match: re.Match[str],
-        /,
-    ) -> CountSelect:
-        """Rebuild the menu from its custom id (discord.py calls this on each choice)."""
-        return cls(int(match["game"]), int(match["stamp"]), int(match["half"]))
+    def parsed(cls, match: re.Match[str]) -> HandSelect:
+        if match["kind"] == "discard":
+            return cls(int(match["game"]), "discard", int(match["stamp"]))
+        return cls(int(match["game"]), "count", int(match["count"]), half=int(match["half"]))
 
-    async def callback(self, interaction: discord.Interaction[Any]) -> None:
-        """Claim the chosen number of points."""
-        values = list(self.item.values)
-        value = values[0] if values else ""
-        await _bot(interaction).io.count_click(interaction, self.game_id, self.stamp, value)
+    async def clicked(self, clicks: Clicks, interaction: discord.Interaction[Any]) -> None:
+        click = Click(self.game_id, self.kind, self.stamp, self._values())
+        await clicks.hand_click(interaction, click)
 
 
-class MugginsButton(
-    discord.ui.DynamicItem[discord.ui.Button[Any]],
-    template=r"crib:(?P<game>\d+):muggins:(?P<stamp>\d+)",
-):
-    """Muggins! Take the points an opponent's claim missed (the first to press it)."""
-
-    def __init__(self, game_id: int, stamp: int) -> None:
-        super().__init__(
-            discord.ui.Button(
-                label="Muggins!",
-                style=discord.ButtonStyle.danger,
-                custom_id=f"crib:{game_id}:muggins:{stamp}",
-                row=2,
-            )
-        )
-        self.game_id = game_id
-        self.stamp = stamp
-
-    @classmethod
-    async def from_custom_id(
-        cls,
-        interaction: discord.Interaction[Any],
-        item: discord.ui.Item[Any],
-        match: re.Match[str],
-        /,
-    ) -> MugginsButton:
-        """Rebuild the button from its custom id (discord.py calls this on each click)."""
-        return cls(int(match["game"]), int(match["stamp"]))
-
-    async def callback(self, interaction: discord.Interaction[Any]) -> None:
-        """Call muggins."""
-        await _bot(interaction).io.muggins_click(interaction, self.game_id, self.stamp)
-
-
-#: How many values each of the count menus holds (Discord: at most 25 options a menu).
-COUNT_MENU_SIZE = 13
-
-
-class PageButton(
-    discord.ui.DynamicItem[discord.ui.Button[Any]],
-    template=r"crib:board:(?P<table>people|computer):(?P<page>\d{1,6})",
-):
+class PageButton(_Control, template=r"crib:board:(?P<table>people|computer):(?P<page>\d{1,6})"):
     """A leaderboard button: show ``page`` (from 0) of ``table``. The server is the one the
     click comes from, never the id's, so no button shows another server's players."""
 
@@ -310,30 +288,20 @@ class PageButton(
         self.page = page
 
     @classmethod
-    async def from_custom_id(
-        cls,
-        interaction: discord.Interaction[Any],
-        item: discord.ui.Item[Any],
-        match: re.Match[str],
-        /,
-    ) -> PageButton:
-        """Rebuild the button from its custom id (discord.py calls this on each click)."""
+    def parsed(cls, match: re.Match[str]) -> PageButton:
         table: Table = "computer" if match["table"] == "computer" else "people"
         return cls(table, int(match["page"]))
 
-    async def callback(self, interaction: discord.Interaction[Any]) -> None:
-        """Show that page in place of this one."""
-        await _bot(interaction).io.page_click(interaction, self.table, self.page)
+    async def clicked(self, clicks: Clicks, interaction: discord.Interaction[Any]) -> None:
+        await clicks.page_click(interaction, self.table, self.page)
 
 
 #: Registered in ``setup_hook`` so clicks on messages sent before a restart still work.
 DYNAMIC_ITEMS: tuple[type[discord.ui.DynamicItem[Any]], ...] = (
     LobbyButton,
     ComputerSelect,
-    DiscardSelect,
-    PlayButton,
-    CountSelect,
-    MugginsButton,
+    HandButton,
+    HandSelect,
     PageButton,
 )
 
@@ -350,38 +318,42 @@ def _page_buttons(pages: PageControls) -> discord.ui.View:
     return made
 
 
-def controls_view(view: MessageView) -> discord.ui.View | None:
-    """The components of a message the game owns: the lobby's buttons (and its "Add computer"
-    menu while a seat is free), a hand's crib select or one button per card, or none."""
-    controls, lobby = view.controls, view.lobby
-    if view.pages is not None:
-        return _page_buttons(view.pages)
-    if lobby is not None and lobby.buttons:
-        made = discord.ui.View(timeout=None)
-        for action in LOBBY_BUTTONS:
-            if action in lobby.buttons:
-                made.add_item(LobbyButton(lobby.game_id, action))
-        if lobby.levels:
-            made.add_item(ComputerSelect(lobby.game_id, lobby.levels))
-        return made
-    if controls is None:
-        return None
+def _hand_controls(controls: Controls) -> discord.ui.View:
+    """A hand's crib select, its card buttons, or its count menus and Muggins! button."""
     made = discord.ui.View(timeout=None)
+    game, stamp = controls.game_id, controls.stamp
     if controls.kind == "discard":
-        select = DiscardSelect(controls.game_id, controls.stamp, controls.cards, controls.pick)
-        made.add_item(select)
+        made.add_item(HandSelect(game, "discard", stamp, cards=controls.cards, pick=controls.pick))
     elif controls.kind in ("count", "muggins"):
         claims = controls.claims
         halves = (claims[:COUNT_MENU_SIZE], claims[COUNT_MENU_SIZE:])
         for half, values in enumerate(halves):
             if values:
-                made.add_item(CountSelect(controls.game_id, controls.stamp, half, values))
+                made.add_item(HandSelect(game, "count", stamp, half=half, values=values))
         if controls.kind == "muggins" or controls.muggins:
-            made.add_item(MugginsButton(controls.game_id, controls.stamp))
+            made.add_item(HandButton(game, "muggins", stamp))
     else:
         for card in controls.cards:
-            button = PlayButton(
-                controls.game_id, controls.stamp, card.code, card.label, enabled=card.enabled
+            made.add_item(
+                HandButton(game, "play", stamp, card.code, card.label, enabled=card.enabled)
             )
-            made.add_item(button)
     return made
+
+
+def controls_view(view: MessageView) -> discord.ui.View | None:
+    """The components of a message: a leaderboard page's buttons, the lobby's buttons (and its
+    "Add computer" menu while a seat is free), a hand's controls, or none."""
+    if view.pages is not None:
+        return _page_buttons(view.pages)
+    lobby = view.lobby
+    if lobby is not None and lobby.buttons:
+        made = discord.ui.View(timeout=None)
+        for action in LOBBY_ACTIONS:
+            if action in lobby.buttons:
+                made.add_item(LobbyButton(lobby.game_id, action))
+        if lobby.levels:
+            made.add_item(ComputerSelect(lobby.game_id, lobby.levels))
+        return made
+    if view.controls is None:
+        return None
+    return _hand_controls(view.controls)

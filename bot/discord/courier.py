@@ -10,30 +10,26 @@ means for the game (the DMs are closed, the message is gone, the channel is not 
 
 from __future__ import annotations
 
-import asyncio
 import contextlib
 import dataclasses
 import hashlib
-import io
 import logging
 import time
 from collections.abc import Awaitable, Callable
 from datetime import UTC, datetime
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import discord
 from discord.http import handle_message_parameters
 from discord.utils import MISSING
 from discord.webhook.async_ import async_context
 
-from bot.core.messages import BoardPicture, MessageView, Owed
-from bot.core.pictures.board import BoardState, Side, board_picture
+from bot.core.ledger import MessageLedger
+from bot.core.messages import MessageView, Owed
+from bot.core.owners import Owner, OwnerKind
 from bot.core.records import DmLink, MessageRecord, PendingPost
-from bot.discord.components import controls_view
 from bot.discord.pacing import Pacer, RequestKind
-
-if TYPE_CHECKING:
-    from bot.core.service import GameService
+from bot.discord.rendering import message_payload
 
 __all__ = [
     "TOKEN_LIFE",
@@ -41,8 +37,6 @@ __all__ = [
     "Courier",
     "DmsClosed",
     "Superseded",
-    "board_attachment",
-    "board_file",
     "post_nonce",
 ]
 
@@ -51,8 +45,6 @@ log = logging.getLogger(__name__)
 #: How long an interaction's token may be used after the interaction (Discord allows 15
 #: minutes; a minute is kept in hand for clocks and slow requests).
 TOKEN_LIFE = 14 * 60.0
-#: Discord's limit for one message's content.
-MAX_CONTENT = 2000
 #: How far before a post's recorded time its message may be dated (clocks differ a little).
 CLOCK_SLACK = 60.0
 #: How many of a DM's latest messages are looked at for a copy left by a crash.
@@ -94,30 +86,6 @@ async def _still(current: Current | None) -> None:
         raise Superseded
 
 
-def board_file(board: BoardPicture) -> discord.File:
-    """The board picture as an attachment, with its alt text for screen readers."""
-    state = BoardState(
-        tuple(
-            Side(n, front, back) for n, (front, back) in zip(board.sides, board.pegs, strict=True)
-        ),
-        board.target,
-        board.rule,
-        board.dealer,
-        board.winner,
-        board.partners,
-    )
-    picture = board_picture(state)
-    return discord.File(
-        io.BytesIO(picture.png), filename=picture.filename, description=picture.alt_text
-    )
-
-
-async def board_attachment(board: BoardPicture) -> discord.File:
-    """:func:`board_file`, drawn on a worker thread: a picture takes some 15 ms of work that
-    would otherwise hold up every other game's interactions."""
-    return await asyncio.to_thread(board_file, board)
-
-
 async def _edit_original(
     webhook: discord.Webhook, token: str, client: discord.Client, payload: dict[str, Any]
 ) -> None:
@@ -144,24 +112,14 @@ async def _edit_original(
         )
 
 
-def _clip(text: str) -> str:
-    return text if len(text) <= MAX_CONTENT else text[: MAX_CONTENT - 1] + "…"
-
-
-def _mentions(view: MessageView) -> discord.AllowedMentions:
-    """Only the users a message is meant to notify are pinged; names are never mentions."""
-    if not view.mentions:
-        return discord.AllowedMentions.none()
-    return discord.AllowedMentions(users=[discord.Object(uid) for uid in view.mentions])
-
-
-def post_nonce(game_id: int, key: str, replacing: int | None) -> str:
+def post_nonce(owner: Owner, key: str, replacing: int | None) -> str:
     """The nonce a message is posted with (Discord's ``enforce_nonce``): the same for the same
-    message of a game, so a post sent again after the process died before keeping its id gives
-    back the message Discord made, not a second one. A message posted again because the one
-    before was deleted (``replacing`` its id) gets another nonce. 24 characters (Discord takes
-    25)."""
-    text = f"{game_id}/{key}/{replacing or 0}".encode()
+    message of an owner, so a post sent again after the process died before keeping its id
+    gives back the message Discord made, not a second one. A message posted again because the
+    one before was deleted (``replacing`` its id) gets another nonce. 24 characters (Discord
+    takes 25). (A game's nonces are what they were before messages had owners of other kinds.)"""
+    named = str(owner.id) if owner.kind is OwnerKind.GAME else str(owner)
+    text = f"{named}/{key}/{replacing or 0}".encode()
     return hashlib.blake2b(text, digest_size=12).hexdigest()
 
 
@@ -176,7 +134,7 @@ def _kept_digest(message: discord.Message, payload: dict[str, Any], digest: str)
     view = payload.get("view")
     ours = _custom_ids(view.children) if view is not None else []
     theirs = _custom_ids(c for row in message.components for c in getattr(row, "children", []))
-    pictures = 1 if "file" in payload else 0
+    pictures = len(payload.get("files", ())) + (1 if "file" in payload else 0)
     same = (
         message.content == payload["content"]
         and ours == theirs
@@ -190,18 +148,18 @@ def _fresh(token: str | None, at: float | None, now: float) -> bool:
 
 
 class Courier:
-    """Posts and edits a game's messages for one bot."""
+    """Posts and edits owners' messages for one bot."""
 
     def __init__(
         self,
         client: discord.Client,
-        service: GameService,
+        ledger: MessageLedger,
         pacer: Pacer,
         *,
         clock: Any = time.time,
     ) -> None:
         self._client = client
-        self._service = service
+        self._ledger = ledger
         self._pacer = pacer
         self._clock = clock
 
@@ -211,31 +169,13 @@ class Courier:
         assert app is not None  # known from login on
         return app
 
-    # -- the parts of a message ---------------------------------------------------------------
     async def _payload(self, view: MessageView, *, editing: bool) -> dict[str, Any]:
-        payload: dict[str, Any] = {
-            "content": _clip(view.content),
-            "allowed_mentions": _mentions(view),
-        }
-        components = controls_view(view)
-        if components is not None:
-            payload["view"] = components
-        elif editing:
-            payload["view"] = None  # take away controls the message no longer has
-        if view.board is not None:
-            picture = await board_attachment(view.board)
-            if editing:
-                payload["attachments"] = [picture]
-            else:
-                payload["file"] = picture
-        elif editing:
-            payload["attachments"] = []
-        return payload
+        return await message_payload(view, editing=editing)
 
     # -- sending ------------------------------------------------------------------------------
     async def send(
         self,
-        game_id: int,
+        owner: Owner,
         channel_id: int,
         owed: Owed,
         known: MessageRecord | None,
@@ -247,11 +187,11 @@ class Courier:
         (nothing sent: the player may already see newer controls, from their own click)."""
         digest = owed.view.digest()
         if owed.user_id is None:
-            return await self._to_channel(game_id, channel_id, owed, known, digest)
-        return await self._to_dm(game_id, owed.user_id, owed, known, digest, current)
+            return await self._to_channel(owner, channel_id, owed, known, digest)
+        return await self._to_dm(owner, owed.user_id, owed, known, digest, current)
 
     async def _to_channel(
-        self, game_id: int, channel_id: int, owed: Owed, known: MessageRecord | None, digest: str
+        self, owner: Owner, channel_id: int, owed: Owed, known: MessageRecord | None, digest: str
     ) -> MessageRecord:
         channel = self._client.get_partial_messageable(channel_id)
         try:
@@ -271,7 +211,7 @@ class Courier:
                         raise
                     # Deleted by someone (or with its channel: posting again says which).
                     log.info("message %s of %s was deleted: posting it again", owed.key, channel_id)
-            nonce = post_nonce(game_id, owed.key, known.message_id if known else None)
+            nonce = post_nonce(owner, owed.key, known.message_id if known else None)
             payload = await self._payload(owed.view, editing=False)
             async with self._pacer.turn(channel_id, RequestKind.POST):
                 sent = await channel.send(nonce=nonce, **payload)
@@ -283,7 +223,7 @@ class Courier:
 
     async def _to_dm(
         self,
-        game_id: int,
+        owner: Owner,
         user_id: int,
         owed: Owed,
         known: MessageRecord | None,
@@ -302,7 +242,7 @@ class Courier:
                     known.token,
                     known.token_at,
                 )
-        link = await self._service.dm_link(user_id)
+        link = await self._ledger.dm_link(user_id)
         if (
             link is not None
             and link.channel_id is not None
@@ -315,7 +255,7 @@ class Courier:
                 await _still(current)
                 # A follow-up takes no nonce: if the process dies before its id is kept, the
                 # next start looks for it (see `posted_since`).
-                await self._service.posting(game_id, owed.key, link.channel_id)
+                await self._ledger.posting(owner, owed.key, link.channel_id)
                 posted = await webhook.send(
                     wait=True, **await self._payload(owed.view, editing=False)
                 )
@@ -328,7 +268,7 @@ class Courier:
         channel_id = await self._dm_channel(user_id, link)
         dm = self._client.get_partial_messageable(channel_id, type=discord.ChannelType.private)
         try:
-            nonce = post_nonce(game_id, owed.key, known.message_id if known else None)
+            nonce = post_nonce(owner, owed.key, known.message_id if known else None)
             payload = await self._payload(owed.view, editing=False)
             async with self._pacer.turn(channel_id, RequestKind.POST, urgent=True):
                 await _still(current)
@@ -392,9 +332,9 @@ class Courier:
             raise
         return True
 
-    async def posted_since(self, game_id: int, pending: PendingPost, kept: set[int]) -> list[int]:
+    async def posted_since(self, owner: Owner, pending: PendingPost, kept: set[int]) -> list[int]:
         """The ids, oldest first, of the bot's messages in a DM since ``pending`` was about to
-        be posted that carry controls of this game and are not among the ``kept`` messages:
+        be posted that carry controls of this owner and are not among the ``kept`` messages:
         what a process that died between posting and keeping left behind. One request, made
         only at start-up for a post that was never kept."""
         after = discord.utils.time_snowflake(
@@ -407,7 +347,7 @@ class Courier:
             messages = [
                 m async for m in dm.history(after=discord.Object(after), limit=HISTORY_LOOKED_AT)
             ]
-        prefix = f"crib:{game_id}:"
+        prefix = f"crib:{owner.id}:"
         found: list[int] = []
         for message in messages:
             if message.author.id != self._client.application_id or message.id in kept:
@@ -436,5 +376,5 @@ class Courier:
             dm = await self._client.create_dm(discord.Object(user_id))
         token = link.token if link else None
         at = link.token_at if link else None
-        await self._service.dm_linked(DmLink(user_id, dm.id, token, at))
+        await self._ledger.dm_linked(DmLink(user_id, dm.id, token, at))
         return dm.id

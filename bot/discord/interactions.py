@@ -1,11 +1,13 @@
-"""Turning interactions into service calls, and their outcomes into answers.
+"""Turning interactions into calls on the core, and their answers into interaction responses.
 
-The flow for every command and click: call the game service (answering within Discord's 3
-seconds, deferring with the final answer's visibility if the call is slow), then answer: a
-click on a message the game owns (the lobby, a hand) is answered by updating that message (an
-interaction response, outside the bot's global rate limit), anything else with a reply. If the
-game changed, the table keeper then brings its messages up to date, paced within Discord's
-limits. While the bot shuts down it takes no new moves, so nothing is half done.
+The flow for every command and click: call the core (answering within Discord's 3 seconds,
+deferring with the final answer's visibility if the call is slow), then answer: a click on a
+message an owner keeps (the lobby, a hand) is answered by updating that message (an
+interaction response, outside the bot's global rate limit), anything else with a reply. The
+answer is then handed back to the core with whether it landed
+(:meth:`bot.core.services.Services.answered`), which does what follows from it. Whatever the
+call changed reaches the owners' messages through the change feed and the keeper, not through
+here. While the bot shuts down it takes no new moves, so nothing is half done.
 
 Known errors become one short ephemeral sentence; anything else is logged with its traceback and
 the user gets a short apology. Nothing here decides a rule.
@@ -15,33 +17,28 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import io
 import logging
 import time
-from collections.abc import Awaitable, Callable, Sequence
-from typing import TYPE_CHECKING, Any
+from collections.abc import Awaitable, Callable
+from typing import Any, cast
 
 import discord
 from discord import app_commands
 
 from bot.core.messages import MessageView, Table
 from bot.core.records import DmLink
-from bot.core.replies import Clicked, Outcome, Reply, User
-from bot.discord.components import controls_view
-from bot.discord.courier import Courier, board_attachment
-from bot.discord.keeper import TableKeeper
+from bot.core.replies import Answer, Click, Clicked, Reply, User
+from bot.core.services import Services
 from bot.discord.members import DiscordMembers
-from bot.discord.pacing import Pacer
-
-if TYPE_CHECKING:
-    from bot.core.service import GameService
-    from bot.discord.app import CribbageBot
+from bot.discord.rendering import clip, message_payload
 
 __all__ = [
+    "DEFER_AFTER",
     "NEEDS_A_SERVER",
     "RESTARTING",
     "SORRY",
     "DiscordIO",
+    "io_of",
     "is_moderator",
     "known_error_text",
     "send_error",
@@ -58,17 +55,21 @@ NEEDS_A_SERVER = "Leaderboards and stats are kept per server: use this command i
 RESTARTING = "I'm restarting — try again in a few seconds."
 #: Answer the interaction by then at the latest; Discord gives up on it after 3 seconds.
 DEFER_AFTER = 2.0
-#: Discord's limit for one message's content.
-MAX_CONTENT = 2000
 #: Marks (in ``Interaction.extras``) a command deferred publicly: its "thinking" message
 #: becomes the answer, visible to the channel.
 PUBLIC_DEFERRAL = "cribbage:public-deferral"
 
-ServiceCall = Callable[[], Awaitable[Outcome]]
+#: A call on the core, made once the interaction is known to be ours to answer.
+Call = Callable[[], Awaitable[Answer]]
+
+
+def io_of(interaction: discord.Interaction[Any]) -> DiscordIO:
+    """What answers the bot's interactions (the client's ``io``, made in its ``setup_hook``)."""
+    return cast(DiscordIO, interaction.client.io)
 
 
 def clicked_of(interaction: discord.Interaction[Any]) -> Clicked | None:
-    """The message a component was used on, and the interaction's token, for the service."""
+    """The message a component was used on, and the interaction's token, for the core."""
     message = interaction.message
     if message is None or message.channel is None:
         return None
@@ -76,7 +77,7 @@ def clicked_of(interaction: discord.Interaction[Any]) -> Clicked | None:
 
 
 def user_of(interaction: discord.Interaction[Any]) -> User:
-    """The acting user as the service knows them: id and the name shown at the table."""
+    """The acting user as the core knows them: id and the name shown at the table."""
     return User(interaction.user.id, interaction.user.display_name)
 
 
@@ -127,149 +128,67 @@ async def send_error(interaction: discord.Interaction[Any], text: str) -> None:
         log.warning("could not deliver an error message to %s", interaction.user.id)
 
 
-def _clip(text: str) -> str:
-    return text if len(text) <= MAX_CONTENT else text[: MAX_CONTENT - 1] + "…"
-
-
-async def _message_kwargs(view: MessageView) -> dict[str, Any]:
-    """A message the game owns as discord.py's keyword arguments (components, picture)."""
-    kwargs: dict[str, Any] = {
-        "content": _clip(view.content),
-        "allowed_mentions": discord.AllowedMentions.none(),
-    }
-    components = controls_view(view)
-    if components is not None:
-        kwargs["view"] = components
-    if view.board is not None:
-        kwargs["file"] = await board_attachment(view.board)
-    if view.pictures:
-        kwargs["files"] = [
-            discord.File(io.BytesIO(p.png), filename=p.filename, description=p.alt_text)
-            for p in view.pictures
-        ]
-    return kwargs
-
-
 class DiscordIO:
-    """Runs service calls for interactions, answers them, and keeps the tables."""
+    """Runs core calls for interactions and answers them (the bot's :class:`Clicks` too)."""
 
-    def __init__(self, bot: CribbageBot) -> None:
-        self.bot = bot
-        self.pacer = Pacer()
+    def __init__(
+        self, services: Services, members: DiscordMembers, *, defer_after: float = DEFER_AFTER
+    ) -> None:
+        self.services = services
         #: Who is still a member of which server (seen in interactions, else asked of Discord).
-        self.members = DiscordMembers(
-            bot, self.pacer, fresh=bot.settings.member_check.total_seconds()
-        )
-        #: Seconds a service call may take before the interaction is deferred.
-        self.defer_after = DEFER_AFTER
-        self._keeper: TableKeeper | None = None
+        self.members = members
+        #: Seconds a call may take before the interaction is deferred.
+        self.defer_after = defer_after
         self._in_flight: set[asyncio.Task[Any]] = set()
         self.closing = False
 
-    @property
-    def service(self) -> GameService:
-        """The bot's game service (created in ``setup_hook``)."""
-        return self.bot.service
-
-    @property
-    def keeper(self) -> TableKeeper:
-        """The table keeper (made on first use, once the service exists)."""
-        if self._keeper is None:
-            courier = Courier(self.bot, self.service, self.pacer)
-            self._keeper = TableKeeper(self.service, courier, self.pacer)
-        return self._keeper
-
     # -- entry points -------------------------------------------------------------------------
     async def command(
-        self, interaction: discord.Interaction[Any], call: ServiceCall, *, ephemeral: bool = True
+        self, interaction: discord.Interaction[Any], call: Call, *, ephemeral: bool = True
     ) -> None:
         """A slash command: run ``call`` and answer it (``ephemeral``: how its answer will be
         seen, which a slow call's deferral must know in advance)."""
-        await self._entered(interaction, self._command(interaction, call, ephemeral))
+        await self._entered(interaction, self._commanded(interaction, call, ephemeral))
 
-    async def _command(
-        self, interaction: discord.Interaction[Any], call: ServiceCall, ephemeral: bool
+    async def _commanded(
+        self, interaction: discord.Interaction[Any], call: Call, ephemeral: bool
     ) -> None:
-        outcome = await self._call(interaction, call, update=False, ephemeral=ephemeral)
-        if outcome is None:
+        answer = await self._call(interaction, call, update=False, ephemeral=ephemeral)
+        if answer is None:
             return
-        await self._reply(interaction, outcome.reply)
-        if outcome.update_key == "lobby" and outcome.reply.view is not None and outcome.ok:
-            # /cribbage new: the answer is the lobby; the game keeps it as its message.
-            message = await interaction.original_response()
-            assert outcome.game_id is not None
-            await self.service.answered(
-                outcome.game_id,
-                "lobby",
-                message.channel.id,
-                message.id,
-                outcome.reply.view,
-                interaction.token,
-                version=outcome.version,
-            )
-        await self._after_answer(outcome)
+        shown = None
+        try:
+            await self._reply(interaction, answer.reply)
+            sequel = answer.sequel
+            if answer.ok and sequel is not None and sequel.key and answer.reply.view is not None:
+                # The answer is one of an owner's messages (/cribbage new's lobby): its id.
+                message = await interaction.original_response()
+                shown = Clicked(message.channel.id, message.id, interaction.token)
+        except discord.HTTPException:
+            await self.services.answered(answer, landed=False, shown=None)
+            raise
+        await self.services.answered(answer, landed=True, shown=shown)
+
+    async def hand_click(self, interaction: discord.Interaction[Any], click: Click) -> None:
+        """A hand's control: the crib select, a card button, a count menu, Muggins!."""
+        user, guild_id = user_of(interaction), interaction.guild_id
+        clicked = clicked_of(interaction)
+        moves = self.services.moves
+        await self._click(interaction, lambda: moves.click(click, user, clicked, guild_id=guild_id))
 
     async def lobby_click(
         self, interaction: discord.Interaction[Any], game_id: int, action: str
     ) -> None:
         """A lobby button or the lobby's "Add computer" menu."""
-        user = user_of(interaction)
-        guild_id = interaction.guild_id
+        user, guild_id = user_of(interaction), interaction.guild_id
         moderator = is_moderator(interaction) if guild_id else False
+        clicked = clicked_of(interaction)
+        lobbies = self.services.lobbies
         await self._click(
             interaction,
-            lambda: self.service.click_lobby(
-                game_id, action, user, guild_id=guild_id, moderator=moderator
+            lambda: lobbies.click(
+                game_id, action, user, clicked, guild_id=guild_id, moderator=moderator
             ),
-        )
-
-    async def discard_click(
-        self, interaction: discord.Interaction[Any], game_id: int, stamp: int, codes: Sequence[str]
-    ) -> None:
-        """The crib select menu of a hand."""
-        user, guild_id = user_of(interaction), interaction.guild_id
-        clicked = clicked_of(interaction)
-        chosen = list(codes)
-        await self._click(
-            interaction,
-            lambda: self.service.click_discard(
-                game_id, stamp, user, chosen, clicked, guild_id=guild_id
-            ),
-        )
-
-    async def play_click(
-        self, interaction: discord.Interaction[Any], game_id: int, stamp: int, code: str
-    ) -> None:
-        """A card button of a hand."""
-        user, guild_id = user_of(interaction), interaction.guild_id
-        clicked = clicked_of(interaction)
-        await self._click(
-            interaction,
-            lambda: self.service.click_play(game_id, stamp, user, code, clicked, guild_id=guild_id),
-        )
-
-    async def count_click(
-        self, interaction: discord.Interaction[Any], game_id: int, stamp: int, value: str
-    ) -> None:
-        """A count menu of a hand (manual counting): claim the chosen value."""
-        user, guild_id = user_of(interaction), interaction.guild_id
-        clicked = clicked_of(interaction)
-        await self._click(
-            interaction,
-            lambda: self.service.click_count(
-                game_id, stamp, user, value, clicked, guild_id=guild_id
-            ),
-        )
-
-    async def muggins_click(
-        self, interaction: discord.Interaction[Any], game_id: int, stamp: int
-    ) -> None:
-        """The Muggins! button of a hand."""
-        user, guild_id = user_of(interaction), interaction.guild_id
-        clicked = clicked_of(interaction)
-        await self._click(
-            interaction,
-            lambda: self.service.click_muggins(game_id, stamp, user, clicked, guild_id=guild_id),
         )
 
     async def page_click(
@@ -280,48 +199,32 @@ class DiscordIO:
         if guild_id is None:
             await send_error(interaction, NEEDS_A_SERVER)
             return
+        standings = self.services.standings
         await self._click(
-            interaction, lambda: self.service.leaderboard(guild_id, table=table, page=page)
+            interaction, lambda: standings.leaderboard(guild_id, table=table, page=page)
         )
 
-    async def _click(self, interaction: discord.Interaction[Any], call: ServiceCall) -> None:
+    async def _click(self, interaction: discord.Interaction[Any], call: Call) -> None:
         await self._entered(interaction, self._clicked(interaction, call))
 
-    async def _clicked(self, interaction: discord.Interaction[Any], call: ServiceCall) -> None:
+    async def _clicked(self, interaction: discord.Interaction[Any], call: Call) -> None:
         await self._remember_dm(interaction)
-        outcome = await self._call(interaction, call, update=True, ephemeral=True)
-        if outcome is None:
+        answer = await self._call(interaction, call, update=True, ephemeral=True)
+        if answer is None:
             return
         message = interaction.message
-        if outcome.ok and outcome.update is not None and message is not None:
-            # Answer by updating the clicked message itself (free of the global limit).
-            try:
-                await self._update(interaction, outcome.update)
-            except BaseException:
-                if outcome.answer_kept and outcome.game_id and outcome.update_key:
-                    # Kept as shown with the move, but it never got there: edit it again.
-                    await self.service.unanswered(
-                        outcome.game_id, outcome.update_key, outcome.version
-                    )
-                    self._changed(outcome)
-                raise
-            if outcome.answer_kept:
-                pass  # the service kept what it shows with the move
-            elif outcome.game_id is not None and outcome.update_key is not None:
-                channel_id = message.channel.id if message.channel else interaction.channel_id
-                assert channel_id is not None
-                await self.service.answered(
-                    outcome.game_id,
-                    outcome.update_key,
-                    channel_id,
-                    message.id,
-                    outcome.update,
-                    interaction.token,
-                    version=outcome.version,
-                )
-        else:
-            await self._reply(interaction, outcome.reply)
-        await self._after_answer(outcome)
+        shown = clicked_of(interaction)
+        try:
+            if answer.ok and answer.update is not None and message is not None:
+                # Answer by updating the clicked message itself (free of the global limit).
+                await self._update(interaction, answer.update)
+            else:
+                shown = None
+                await self._reply(interaction, answer.reply)
+        except BaseException:
+            await self.services.answered(answer, landed=False, shown=None)
+            raise
+        await self.services.answered(answer, landed=True, shown=shown)
 
     async def _entered(self, interaction: discord.Interaction[Any], work: Awaitable[None]) -> None:
         """Run an interaction's work, counted so that shutting down waits for it; errors become
@@ -349,41 +252,17 @@ class DiscordIO:
         if interaction.guild_id is not None or channel is None:
             return
         link = DmLink(interaction.user.id, channel.id, interaction.token, time.time())
-        await self.service.dm_linked(link)
+        await self.services.ledger.dm_linked(link)
 
-    async def _after_answer(self, outcome: Outcome) -> None:
-        """The user has their answer: now the computer's reply to their move, if one is owed
-        (its thinking never delays the answer), then the game's messages. Should the reply
-        fail, the keeper makes it on a later look at the game (``GameService.owed``)."""
-        try:
-            if outcome.computer_owes and outcome.game_id is not None:
-                await self.service.computer_turn(outcome.game_id)
-        finally:
-            self._changed(outcome)
-
-    def _changed(self, outcome: Outcome) -> None:
-        self.keeper_touch(outcome)
-
-    def keeper_touch(self, outcome: Outcome) -> None:
-        """If ``outcome`` changed its game, have the keeper bring the game's messages up to date."""
-        if outcome.changed and outcome.game_id is not None and outcome.channel_id is not None:
-            self.touch(outcome.game_id, outcome.channel_id)
-
-    def touch(self, game_id: int, channel_id: int) -> None:
-        """The game changed: if this process is the one that sends, bring its messages up to
-        date (another process hears of the change from the database, see ``cluster``)."""
-        if self.bot.cluster.sender:
-            self.keeper.touch(game_id, channel_id)
-
-    # -- calling the service ------------------------------------------------------------------
+    # -- calling the core ---------------------------------------------------------------------
     async def _call(
         self,
         interaction: discord.Interaction[Any],
-        call: ServiceCall,
+        call: Call,
         *,
         update: bool,
         ephemeral: bool,
-    ) -> Outcome | None:
+    ) -> Answer | None:
         """Run ``call``; defer the interaction if it takes long; None if it failed (reported)."""
         task = asyncio.ensure_future(call())
         try:
@@ -410,11 +289,10 @@ class DiscordIO:
 
     # -- answering ----------------------------------------------------------------------------
     async def _reply(self, interaction: discord.Interaction[Any], reply: Reply) -> None:
-        kwargs = (
-            await _message_kwargs(reply.view)
-            if reply.view is not None
-            else {"content": _clip(reply.text)}
-        )
+        if reply.view is not None:
+            kwargs = await message_payload(reply.view, editing=False)
+        else:
+            kwargs = {"content": clip(reply.text)}
         if not interaction.response.is_done():
             await interaction.response.send_message(ephemeral=reply.ephemeral, **kwargs)
             return
@@ -424,29 +302,16 @@ class DiscordIO:
 
     async def _update(self, interaction: discord.Interaction[Any], view: MessageView) -> None:
         """Edit the message the clicked component is on: in the answer (type 7), or, when the
-        click was already deferred because the service was slow, through the original."""
-        kwargs = await _message_kwargs(view)
-        kwargs.setdefault("view", None)
-        if "file" in kwargs:
-            kwargs["attachments"] = [kwargs.pop("file")]
-        if "files" in kwargs:
-            kwargs["attachments"] = kwargs.pop("files")
+        click was already deferred because the call was slow, through the original."""
+        kwargs = await message_payload(view, editing=True)
         if not interaction.response.is_done():
             await interaction.response.edit_message(**kwargs)
         else:
             await interaction.edit_original_response(**kwargs)
 
-    # -- start-up and shutdown ----------------------------------------------------------------
-    async def reconcile(self) -> None:
-        """Bring every open or recently ended game's messages up to date (start-up)."""
-        count = await self.keeper.reconcile()
-        log.info("reconciling %d games with their messages", count)
-
-    async def shut_down(self, timeout: float = 10.0) -> None:
-        """Take no new moves, let the ones in flight finish, send what is owed; log the rest."""
+    # -- shutdown -----------------------------------------------------------------------------
+    async def shut_down(self, timeout: float) -> None:
+        """Take no new moves and let the ones in flight finish (at most ``timeout`` seconds)."""
         self.closing = True
         if self._in_flight:
-            await asyncio.wait(list(self._in_flight), timeout=timeout / 2)
-        unsent = await self.keeper.flush(timeout / 2)
-        if unsent:
-            log.warning("shutting down with messages still owed to games %s", unsent)
+            await asyncio.wait(list(self._in_flight), timeout=timeout)

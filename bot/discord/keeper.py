@@ -1,15 +1,16 @@
-"""The table keeper: makes every game's Discord messages match the stored game.
+"""The table keeper: makes every owner's Discord messages match the stored owner.
 
-A game that may have changed is *touched*; its channel's keeper task then asks the service what
-the game's messages should show (``GameService.owed``), compares it with what was last sent,
-and sends only the difference through the :class:`~bot.discord.courier.Courier`, reporting
-each message sent back to the service (which stores its id and digest). Bursts coalesce: while
-a channel's buckets are spent, the keeper waits and then draws the game afresh, so three moves in
-a second cost one edit of the table, never three. DMs go before the channel's messages, so the
-next player's controls are not held up by the table's pacing.
+It follows the change feed (:mod:`bot.core.feed`) while this process is the one that sends: an
+owner that changed is *touched*; its channel's keeper task then asks the ledger what the owner's
+messages should show (:meth:`bot.core.ledger.MessageLedger.owed`), compares it with what was
+last sent, and sends only the difference through the :class:`~bot.discord.courier.Courier`,
+reporting what it sent back to the ledger, once per pass. Bursts coalesce: while a channel's
+buckets are spent, the keeper waits and then draws the owner afresh, so three moves in a second
+cost one edit of the table, never three. DMs go in a lane of their own, so the next player's
+controls are never held up by the table's pacing.
 
-Because the messages are a view of the stored game and what was sent is stored too, nothing a
-player needs is lost to a crash: at start-up every open or recently ended game is touched and
+Because the messages are a view of the stored owner and what was sent is stored too, nothing a
+player needs is lost to a crash: at start-up every open or recently ended owner is touched and
 whatever is missing or stale is sent. A send that failed is tried again after a pause.
 """
 
@@ -22,17 +23,16 @@ import logging
 import time
 from collections.abc import Callable
 from enum import Enum
-from typing import TYPE_CHECKING
 
 import discord
 
+from bot.core.feed import Change, ChangeFeed
+from bot.core.ledger import MessageLedger, Owing
 from bot.core.messages import Owed
+from bot.core.owners import Owner
 from bot.core.records import MessageRecord
 from bot.discord.courier import ChannelClosed, Courier, DmsClosed, Superseded
 from bot.discord.pacing import Pacer, RequestKind
-
-if TYPE_CHECKING:
-    from bot.core.service import GameService, Owing
 
 __all__ = ["Lane", "TableKeeper"]
 
@@ -41,10 +41,13 @@ log = logging.getLogger(__name__)
 #: A failed send is tried again after this many seconds (doubling, up to the maximum).
 RETRY_AFTER = 2.0
 RETRY_MAX = 120.0
-#: How many passes one sync may make (each draws the game afresh) before it yields.
+#: How many passes one sync may make (each draws the owner afresh) before it yields.
 MAX_PASSES = 20
-#: Games brought up to date at once at start-up.
+#: Owners brought up to date at once at start-up.
 RECONCILE_AT_ONCE = 16
+#: When a change says another follows in a moment (the computer's answer, thought over
+#: apart), the table waits for it this long at most, so it changes once.
+MORE_COMING_WAIT = 3.0
 
 
 class Lane(Enum):
@@ -62,37 +65,58 @@ def _kind(known: MessageRecord | None) -> RequestKind:
 
 
 class TableKeeper:
-    """Per channel and lane, one task with games to bring up to date; timers per game."""
+    """Per channel and lane, one task with owners to bring up to date; timers per owner."""
 
     def __init__(
         self,
-        service: GameService,
+        ledger: MessageLedger,
         courier: Courier,
         pacer: Pacer,
         *,
         clock: Callable[[], float] = time.time,
     ) -> None:
-        self._service = service
+        self._ledger = ledger
         self._courier = courier
         self._pacer = pacer
         self._clock = clock
-        self._dirty: dict[tuple[int, Lane], set[int]] = {}
+        self._dirty: dict[tuple[int, Lane], set[Owner]] = {}
         self._tasks: dict[tuple[int, Lane], asyncio.Task[None]] = {}
-        self._timers: dict[tuple[int, Lane], tuple[asyncio.TimerHandle, int]] = {}
-        self._failures: dict[tuple[int, Lane], int] = {}
-        #: When each game next has a reminder falling due.
-        self._reminders: dict[int, asyncio.TimerHandle] = {}
+        self._timers: dict[tuple[Owner, Lane], tuple[asyncio.TimerHandle, int]] = {}
+        self._failures: dict[tuple[Owner, Lane], int] = {}
+        #: When each owner next has a reminder falling due.
+        self._reminders: dict[Owner, asyncio.TimerHandle] = {}
         #: Channels the bot may not post in (gone, or no permission): told once in the log.
         self._closed_channels: set[int] = set()
         #: Set while shutting down: no more timers (reminders, retries) are started.
         self._stopping = False
+        self._unsubscribe: Callable[[], None] | None = None
+
+    # -- following the feed ---------------------------------------------------------------------
+    def follow(self, feed: ChangeFeed) -> None:
+        """Bring every owner that changes up to date from now on (this process sends)."""
+        if self._unsubscribe is None:
+            self._unsubscribe = feed.subscribe(self._heard)
+
+    def unfollow(self) -> None:
+        """Stop following the feed (another process sends now)."""
+        if self._unsubscribe is not None:
+            self._unsubscribe()
+            self._unsubscribe = None
+
+    def _heard(self, change: Change) -> None:
+        if not change.more_coming:
+            self.touch(change.owner, change.channel_id)
+            return
+        # The hands go at once; the table waits a moment for the change that follows.
+        self.touch(change.owner, change.channel_id, (Lane.HANDS,))
+        self._later(change.owner, change.channel_id, Lane.TABLE, MORE_COMING_WAIT)
 
     # -- asking ---------------------------------------------------------------------------------
-    def touch(self, game_id: int, channel_id: int, lanes: tuple[Lane, ...] = tuple(Lane)) -> None:
-        """The game may have changed: bring its messages up to date soon."""
+    def touch(self, owner: Owner, channel_id: int, lanes: tuple[Lane, ...] = tuple(Lane)) -> None:
+        """The owner may have changed: bring its messages up to date soon."""
         for lane in lanes:
             key = (channel_id, lane)
-            self._dirty.setdefault(key, set()).add(game_id)
+            self._dirty.setdefault(key, set()).add(owner)
             if key not in self._tasks:
                 name = f"crib-{lane.value}-{channel_id}"
                 self._tasks[key] = asyncio.create_task(self._run(key), name=name)
@@ -102,47 +126,47 @@ class TableKeeper:
         """Whether anything is being sent or waits to be."""
         return bool(self._tasks or self._dirty)
 
-    async def reconcile(self) -> int:
-        """Bring every open or recently ended game up to date (start-up); how many there were."""
-        games = await self._service.games_to_reconcile()
-        for game_id, channel_id in games:
-            await self._recover(game_id)
-            self.touch(game_id, channel_id)
+    async def reconcile(self) -> list[Owner]:
+        """Bring every open or recently ended owner up to date (start-up); which they were."""
+        owners = await self._ledger.to_reconcile()
+        for owner, channel_id in owners:
+            await self._recover(owner)
+            self.touch(owner, channel_id)
             if len(self._tasks) >= RECONCILE_AT_ONCE:
                 await asyncio.wait(list(self._tasks.values()), return_when=asyncio.FIRST_COMPLETED)
-        return len(games)
+        return [owner for owner, _ in owners]
 
-    async def _recover(self, game_id: int) -> None:
+    async def _recover(self, owner: Owner) -> None:
         """Keep what a process that died between posting a DM and keeping its id left behind:
-        the newest copy found becomes the message (the next pass edits it to match the game),
+        the newest copy found becomes the message (the next pass edits it to match the owner),
         any other copy is deleted, so no second hand with live controls stays in a DM."""
-        pending = await self._service.pending_posts(game_id)
+        pending = await self._ledger.pending_posts(owner)
         if not pending:
             return
-        kept = {record.message_id for record in (await self._service.kept(game_id)).values()}
+        kept = {record.message_id for record in (await self._ledger.kept(owner)).values()}
         for post in pending:
             try:
-                found = await self._courier.posted_since(game_id, post, kept)
+                found = await self._courier.posted_since(owner, post, kept)
                 if found:
                     *extra, newest = found
                     kept.add(newest)
                     record = MessageRecord(post.key, post.channel_id, newest, "")
-                    await self._service.sent(game_id, record)
+                    await self._ledger.sent(owner, [record])
                     for message_id in extra:
                         await self._courier.delete_dm(post.channel_id, message_id)
-                await self._service.looked_for(game_id, post.key)
+                await self._ledger.looked_for(owner, post.key)
             except discord.HTTPException as error:
-                # Left for the next start; the game is brought up to date all the same.
-                log.warning("could not look for %s of game %s: %s", post.key, game_id, error)
+                # Left for the next start; the owner is brought up to date all the same.
+                log.warning("could not look for %s of %s: %s", post.key, owner, error)
 
-    async def flush(self, timeout: float) -> list[int]:
-        """Wait (at most ``timeout`` seconds) until everything owed is sent; the games still
-        owed something when the time ran out. Games waiting on a timer (the channel's pacing,
+    async def flush(self, timeout: float) -> list[Owner]:
+        """Wait (at most ``timeout`` seconds) until everything owed is sent; the owners still
+        owed something when the time ran out. Owners waiting on a timer (the channel's pacing,
         a retry) are looked at now; reminders not yet due are left for the next start."""
         self._stopping = True
-        for (game_id, lane), (timer, channel_id) in list(self._timers.items()):
+        for (owner, lane), (timer, channel_id) in list(self._timers.items()):
             timer.cancel()
-            self.touch(game_id, channel_id, (lane,))
+            self.touch(owner, channel_id, (lane,))
         self._timers.clear()
         for reminder in self._reminders.values():
             reminder.cancel()
@@ -150,7 +174,7 @@ class TableKeeper:
         deadline = time.monotonic() + timeout
         while self._tasks and (left := deadline - time.monotonic()) > 0:
             await asyncio.wait(list(self._tasks.values()), timeout=left)
-        unsent = sorted({g for games in self._dirty.values() for g in games})
+        unsent = sorted({o for owners in self._dirty.values() for o in owners})
         for task in self._tasks.values():
             task.cancel()
         return unsent
@@ -159,72 +183,72 @@ class TableKeeper:
     async def _run(self, key: tuple[int, Lane]) -> None:
         channel_id, lane = key
         try:
-            while games := self._dirty.pop(key, None):
-                for game_id in sorted(games):
-                    await self._sync_safely(game_id, channel_id, lane)
+            while owners := self._dirty.pop(key, None):
+                for owner in sorted(owners):
+                    await self._sync_safely(owner, channel_id, lane)
         finally:
             self._tasks.pop(key, None)
             # A touch that came in while the task was ending starts a new one.
             if self._dirty.get(key):
                 self.touch(next(iter(self._dirty[key])), channel_id, (lane,))
 
-    async def _sync_safely(self, game_id: int, channel_id: int, lane: Lane) -> None:
+    async def _sync_safely(self, owner: Owner, channel_id: int, lane: Lane) -> None:
         try:
-            await self._sync(game_id, channel_id, lane)
-            self._failures.pop((game_id, lane), None)
+            await self._sync(owner, channel_id, lane)
+            self._failures.pop((owner, lane), None)
         except asyncio.CancelledError:
             raise
         except Exception:
-            failures = self._failures.get((game_id, lane), 0) + 1
-            self._failures[(game_id, lane)] = failures
+            failures = self._failures.get((owner, lane), 0) + 1
+            self._failures[(owner, lane)] = failures
             pause = min(RETRY_MAX, RETRY_AFTER * 2 ** (failures - 1))
             log.warning(
-                "could not bring game %s up to date (try %d); trying again in %.0f s",
-                game_id,
+                "could not bring %s up to date (try %d); trying again in %.0f s",
+                owner,
                 failures,
                 pause,
                 exc_info=True,
             )
-            self._later(game_id, channel_id, lane, pause)
+            self._later(owner, channel_id, lane, pause)
 
-    def _later(self, game_id: int, channel_id: int, lane: Lane, delay: float) -> None:
-        """Look at the game again after ``delay`` seconds (a reminder due, the channel's pacing,
-        a retry)."""
+    def _later(self, owner: Owner, channel_id: int, lane: Lane, delay: float) -> None:
+        """Look at the owner again after ``delay`` seconds (the channel's pacing, a retry, the
+        change that is coming)."""
         if self._stopping:
             return
-        old = self._timers.pop((game_id, lane), None)
+        old = self._timers.pop((owner, lane), None)
         if old is not None:
             old[0].cancel()
         loop = asyncio.get_running_loop()
-        handle = loop.call_later(max(0.0, delay), self._fire, game_id, channel_id, lane)
-        self._timers[(game_id, lane)] = (handle, channel_id)
+        handle = loop.call_later(max(0.0, delay), self._fire, owner, channel_id, lane)
+        self._timers[(owner, lane)] = (handle, channel_id)
 
-    def _remind(self, game_id: int, channel_id: int, delay: float) -> None:
-        """Look at the game again, in both lanes, when a reminder falls due: it is a DM, or a
+    def _remind(self, owner: Owner, channel_id: int, delay: float) -> None:
+        """Look at the owner again, in both lanes, when a reminder falls due: it is a DM, or a
         mention in the channel for a player whose DMs are closed."""
         if self._stopping:
             return
-        old = self._reminders.pop(game_id, None)
+        old = self._reminders.pop(owner, None)
         if old is not None:
             old.cancel()
 
         def due() -> None:
-            self._reminders.pop(game_id, None)
-            self.touch(game_id, channel_id)
+            self._reminders.pop(owner, None)
+            self.touch(owner, channel_id)
 
-        self._reminders[game_id] = asyncio.get_running_loop().call_later(max(0.0, delay), due)
+        self._reminders[owner] = asyncio.get_running_loop().call_later(max(0.0, delay), due)
 
-    def _fire(self, game_id: int, channel_id: int, lane: Lane) -> None:
-        self._timers.pop((game_id, lane), None)
-        self.touch(game_id, channel_id, (lane,))
+    def _fire(self, owner: Owner, channel_id: int, lane: Lane) -> None:
+        self._timers.pop((owner, lane), None)
+        self.touch(owner, channel_id, (lane,))
 
-    async def _sync(self, game_id: int, channel_id: int, lane: Lane) -> None:
+    async def _sync(self, owner: Owner, channel_id: int, lane: Lane) -> None:
         for _ in range(MAX_PASSES):
-            owing = await self._service.owed(game_id)
+            owing = await self._ledger.owed(owner)
             if owing is None:
                 return
             if lane is Lane.HANDS and owing.check_at is not None:
-                self._remind(game_id, channel_id, owing.check_at - self._clock())
+                self._remind(owner, channel_id, owing.check_at - self._clock())
             due = [
                 (o, owing.sent.get(o.key))
                 for o in owing.owed
@@ -234,7 +258,7 @@ class TableKeeper:
                 return
             if lane is Lane.HANDS:
                 if not await self._send_hands(owing, due):
-                    continue  # the game moved on meanwhile: draw it again
+                    continue  # the owner moved on meanwhile: draw it again
                 return
             if owing.channel_id in self._closed_channels:
                 return
@@ -244,47 +268,71 @@ class TableKeeper:
                 kind: self._pacer.channel_delay(owing.channel_id, kind) for kind in RequestKind
             }
             ready = [(o, k) for o, k in due if waits[_kind(k)] <= 0]
-            shown = [await self._deliver(owing, owed, known) for owed, known in ready]
+            shown = await self._deliver_all(owing, ready)
             held = [waits[_kind(k)] for _, k in due if waits[_kind(k)] > 0]
             if held:
-                # The channel's counts are spent: come back when they allow, and draw the game
+                # The channel's counts are spent: come back when they allow, and draw the owner
                 # afresh then, so every move made meanwhile goes out in the same edit (while
                 # shutting down, waiting here is what sends what is owed).
                 if not self._stopping:
-                    self._later(game_id, channel_id, lane, min(held))
+                    self._later(owner, channel_id, lane, min(held))
                     return
                 await asyncio.sleep(min(held))
                 continue
-            if all(shown):
+            if shown:
                 return
             # Discord gave back an earlier copy (a post retried after a crash): edit it.
-        log.info("game %s kept changing while it was being sent; looking again", game_id)
-        self.touch(game_id, channel_id, (lane,))
+        log.info("%s kept changing while it was being sent; looking again", owner)
+        self.touch(owner, channel_id, (lane,))
 
     async def _send_hands(self, owing: Owing, due: list[tuple[Owed, MessageRecord | None]]) -> bool:
-        """Send the DMs due; False if the game moved on before they were all sent (a move's
+        """Send the DMs due; False if the owner moved on before they were all sent (a move's
         click already updated the mover's hand: an older state must not overwrite it), or one
         shows something else (an earlier copy Discord gave back)."""
-        for owed, known in due:
-            if await self._service.moved_on(owing):
-                return False
-            try:
-                if not await self._deliver(owing, owed, known):
+        records: list[MessageRecord] = []
+        try:
+            for owed, known in due:
+                if self._ledger.moved_on(owing):
                     return False
-            except Superseded:
-                return False  # it moved on while the DM waited for its turn
-        return True
+                try:
+                    record = await self._deliver(owing, owed, known)
+                except Superseded:
+                    return False  # it moved on while the DM waited for its turn
+                if record is not None:
+                    records.append(record)
+                    if record.digest != owed.view.digest():
+                        return False
+            return True
+        finally:
+            await self._ledger.sent(owing.owner, records)
+
+    async def _deliver_all(
+        self, owing: Owing, ready: list[tuple[Owed, MessageRecord | None]]
+    ) -> bool:
+        """Send the channel's messages that may go now and report them in one go; False when
+        one now shows something other than what is owed (an earlier copy Discord gave back)."""
+        records: list[MessageRecord] = []
+        try:
+            for owed, known in ready:
+                record = await self._deliver(owing, owed, known)
+                if record is not None:
+                    records.append(record)
+        finally:
+            await self._ledger.sent(owing.owner, records)
+        owed_digests = {o.key: o.view.digest() for o, _ in ready}
+        return all(r.digest == owed_digests[r.key] for r in records)
 
     async def _still_current(self, owing: Owing) -> bool:
-        return not await self._service.moved_on(owing)
+        return not self._ledger.moved_on(owing)
 
-    async def _deliver(self, owing: Owing, owed: Owed, known: MessageRecord | None) -> bool:
-        """Send one message and report it; a closed DM or channel is what the game hears of.
-        False when the message now shows something other than ``owed`` (Discord gave back an
-        earlier copy of a post): it wants an edit."""
+    async def _deliver(
+        self, owing: Owing, owed: Owed, known: MessageRecord | None
+    ) -> MessageRecord | None:
+        """Send one message; the record to keep of it (None: nothing to keep, the DM or the
+        channel being closed, which is what the owner hears of instead)."""
         try:
             record = await self._courier.send(
-                owing.game_id,
+                owing.owner,
                 owing.channel_id,
                 owed,
                 known,
@@ -292,31 +340,29 @@ class TableKeeper:
             )
         except DmsClosed:
             assert owed.user_id is not None
-            await self._service.dms_refused(owing.game_id, owed.user_id)
+            await self._ledger.dms_refused(owing.owner, owed.user_id)
             # The channel's notice is owed now, and the table's task may be done already.
-            self.touch(owing.game_id, owing.channel_id, (Lane.TABLE,))
-            return True
+            self.touch(owing.owner, owing.channel_id, (Lane.TABLE,))
+            return None
         except ChannelClosed as error:
             if owing.channel_id not in self._closed_channels:
                 self._closed_channels.add(owing.channel_id)
                 if error.gone:
-                    # Deleted, with its game in it: nothing to fix, nothing more to send there.
+                    # Deleted, with its owner in it: nothing to fix, nothing more to send there.
                     log.info(
-                        "channel %s is gone: game %s's messages there are not sent",
+                        "channel %s is gone: %s's messages there are not sent",
                         owing.channel_id,
-                        owing.game_id,
+                        owing.owner,
                     )
                 else:
                     log.warning("cannot post in channel %s (%s)", owing.channel_id, error)
-            return True
+            return None
         except discord.HTTPException as error:
             if owed.once and error.status == 400:
                 # A notice Discord will never take: say so, and do not try it forever.
-                log.warning("Discord refused %s of game %s: %s", owed.key, owing.game_id, error)
-                return True
+                log.warning("Discord refused %s of %s: %s", owed.key, owing.owner, error)
+                return None
             raise
-        # What it shows was drawn at the game's version then (a record of a later one, kept by
-        # another process answering a click on it meanwhile, is not replaced).
-        record = dataclasses.replace(record, version=owing.version)
-        await self._service.sent(owing.game_id, record)
-        return record.digest == owed.view.digest()
+        # What it shows was drawn at the owner's version then (a record of a later one, kept
+        # by another process answering a click on it meanwhile, is not replaced).
+        return dataclasses.replace(record, version=owing.version)

@@ -44,11 +44,13 @@ class DiscordMembers:
         self,
         client: discord.Client,
         pacer: Pacer,
+        store: Store | None,
         *,
         fresh: float,
         clock: Callable[[], float] = time.time,
     ) -> None:
-        """``fresh``: seconds what the bot saw or was told is taken as it is."""
+        """``store``: where every process notes what it saw (None: in memory only);
+        ``fresh``: seconds what the bot saw or was told is taken as it is."""
         self._client = client
         self._fresh = fresh
         self._pacer = pacer
@@ -57,8 +59,7 @@ class DiscordMembers:
         self._known: dict[tuple[int, int], tuple[float, bool]] = {}
         self._asking: dict[tuple[int, int], asyncio.Task[bool]] = {}
         self._noting: set[asyncio.Task[None]] = set()
-        #: Where every process notes what it saw (set once the store is open; None: memory only).
-        self.store: Store | None = None
+        self.store = store
         #: How many times Discord was asked (for tests and the benchmark's reading).
         self.asked = 0
 

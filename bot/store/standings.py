@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from bot.core.ratings import RatedGame, player_id, rate_game
-from bot.core.records import RatingChange, ResultRecord, Rival, RivalGame, Standing
+from bot.core.records import RatingChange, ResultRecord, Rival, RivalGame, Standing, ordinal_sql
 from bot.store.database import Row
 
 __all__ = [
@@ -128,7 +128,8 @@ def change(row: Row) -> RatingChange:
 #: For a row ``s`` of standings: the ordinal before the player's last 10 games (the oldest
 #: of the last 10 changes, read newest first through the player's index).
 TREND_FROM = (
-    "(SELECT mu_before - 3 * sigma_before FROM (SELECT mu_before, sigma_before, rated_order"
+    f"(SELECT {ordinal_sql('mu_before', 'sigma_before')} FROM"
+    " (SELECT mu_before, sigma_before, rated_order"
     " FROM rating_changes c WHERE c.guild_id = s.guild_id AND c.vs_computer = s.vs_computer"
     " AND c.player_id = s.player_id ORDER BY rated_order DESC LIMIT 10) AS last_ten"
     " ORDER BY rated_order LIMIT 1)"

@@ -15,12 +15,13 @@ from __future__ import annotations
 
 import dataclasses
 import itertools
-from collections.abc import Iterable, Sequence
+from collections.abc import Awaitable, Callable, Iterable, Sequence
 from contextlib import AbstractAsyncContextManager
 from pathlib import Path
 from types import TracebackType
 from typing import Any, Self
 
+from bot.core.owners import Owner
 from bot.core.records import (
     DmLink,
     GameRecord,
@@ -35,6 +36,7 @@ from bot.core.records import (
     SeatRecord,
     Standing,
     StatsRow,
+    ordinal_sql,
 )
 from bot.core.storage import ChannelBusy, VersionConflict
 from bot.store import standings as derived
@@ -190,44 +192,94 @@ _BUMP = (
     " status = COALESCE(?, status), snapshot = COALESCE(?, snapshot)"
     " WHERE id = ? AND version = ?"
 )
-#: The channel on which a game's change is announced on PostgreSQL (the payload:
-#: ``game_id:channel_id``; ``bot.discord.cluster`` listens), and the clause that does it.
+#: The channel on which a change is announced on PostgreSQL (the payload: the owner, its new
+#: version and its channel, ``game:12:7:345``; ``bot.store.cluster`` listens and publishes it
+#: on the change feed), and the clause that does it in the statement that bumps the version.
 ANNOUNCE_CHANNEL = "crib_games"
-_ANNOUNCE = f" RETURNING pg_notify('{ANNOUNCE_CHANNEL}', id || ':' || channel_id)"
+_ANNOUNCE = (
+    f" RETURNING pg_notify('{ANNOUNCE_CHANNEL}',"
+    " 'game:' || id || ':' || version || ':' || channel_id)"
+)
 #: Games changed since a moment, whatever their status, one index range per status.
 _CHANGED_SINCE = " UNION ALL ".join(
-    ["SELECT id, channel_id FROM games WHERE status = ? AND updated_at >= ?"] * len(GameStatus)
+    ["SELECT id, version, channel_id FROM games WHERE status = ? AND updated_at >= ?"]
+    * len(GameStatus)
 )
-#: A message the game owns, as last sent (never over a record of a later version of the game).
-_KEEP_MESSAGE = (
-    "INSERT INTO game_messages (game_id, key, channel_id, message_id, digest, token,"
-    " token_at, token_original, shown_version) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)"
-    " ON CONFLICT (game_id, key) DO UPDATE SET channel_id = excluded.channel_id,"
+#: The columns of a message an owner keeps, in MessageRecord's order.
+_MESSAGE_COLUMNS = (
+    "key, channel_id, message_id, digest, token, token_at, token_original, shown_version,"
+    " unconfirmed_since"
+)
+#: Messages as last sent, upserted (never over a record of a later version of the owner, unless
+#: it is another message: one posted again after the one before was deleted); the keys kept.
+_KEEP_MESSAGES = (
+    f"INSERT INTO messages (owner, {_MESSAGE_COLUMNS}) VALUES {{rows}}"
+    " ON CONFLICT (owner, key) DO UPDATE SET channel_id = excluded.channel_id,"
     " message_id = excluded.message_id, digest = excluded.digest,"
     " token = excluded.token, token_at = excluded.token_at,"
-    " token_original = excluded.token_original, shown_version = excluded.shown_version"
-    " WHERE game_messages.shown_version <= excluded.shown_version"
-    " OR game_messages.message_id <> excluded.message_id"
+    " token_original = excluded.token_original, shown_version = excluded.shown_version,"
+    " unconfirmed_since = excluded.unconfirmed_since"
+    " WHERE messages.shown_version <= excluded.shown_version"
+    " OR messages.message_id <> excluded.message_id"
+    " RETURNING key"
 )
-#: A click on a game's message answered by updating it: what it shows, and the click's token
-#: (if it is the game's own message, and what is kept of it is not of a later version).
+#: A click on an owner's message answered by updating it: what it shows, and the click's token
+#: (if it is the owner's own message, or the one kept without its id yet, and what is kept of
+#: it is not of a later version).
 _ANSWERED = (
-    "UPDATE game_messages SET digest = ?, token = ?, token_at = ?, token_original = 1,"
-    " shown_version = ?"
-    " WHERE game_id = ? AND key = ? AND message_id = ? AND shown_version <= ?"
+    "UPDATE messages SET channel_id = ?, message_id = ?, digest = ?, token = ?, token_at = ?,"
+    " token_original = 1, shown_version = ?, unconfirmed_since = ?"
+    " WHERE owner = ? AND key = ? AND message_id IN (?, 0) AND shown_version <= ?"
+)
+#: An interaction's answer that became an owner's message (``/cribbage new``'s lobby).
+_ANSWER_KEPT = (
+    f"INSERT INTO messages (owner, {_MESSAGE_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
+    " ON CONFLICT (owner, key) DO NOTHING"
 )
 
 
-def _answered_row(game_id: int, record: MessageRecord) -> tuple[Any, ...]:
+def _message_row(owner: Owner, record: MessageRecord) -> tuple[Any, ...]:
     return (
+        str(owner),
+        record.key,
+        record.channel_id,
+        record.message_id,
+        record.digest,
+        record.token,
+        record.token_at,
+        int(record.original),
+        record.version,
+        record.unconfirmed_since,
+    )
+
+
+def _answered_row(owner: Owner, record: MessageRecord) -> tuple[Any, ...]:
+    return (
+        record.channel_id,
+        record.message_id,
         record.digest,
         record.token,
         record.token_at,
         record.version,
-        game_id,
+        record.unconfirmed_since,
+        str(owner),
         record.key,
         record.message_id,
         record.version,
+    )
+
+
+def _message(row: Row) -> MessageRecord:
+    return MessageRecord(
+        key=row["key"],
+        channel_id=row["channel_id"],
+        message_id=row["message_id"],
+        digest=row["digest"],
+        token=row["token"],
+        token_at=row["token_at"],
+        original=bool(row["token_original"]),
+        version=row["shown_version"],
+        unconfirmed_since=row["unconfirmed_since"],
     )
 
 
@@ -361,9 +413,15 @@ class Store:
         vs_computer: bool = False,
         scoring: Scoring = Scoring.LURCH,
         counting: Counting = Counting.AUTO,
+        fill: Callable[[GameRecord], Sequence[SeatRecord]] | None = None,
+        deal: Callable[[GameRecord], Awaitable[tuple[str, Sequence[str]]]] | None = None,
+        answered: Callable[[GameRecord], MessageRecord | None] | None = None,
     ) -> GameRecord:
-        """Open a lobby with ``creator`` in seat 0 and the table's options. Raises
-        :class:`ChannelBusy`."""
+        """Open a game in one transaction: a lobby with ``creator`` in seat 0 and the table's
+        options; ``fill`` gives the seats it has from the start (every other seat a computer),
+        ``deal`` the first deal of a full table (its snapshot and log entries: the game is then
+        active), and ``answered`` the message that answers the command (the lobby), kept with
+        it. Nothing is left behind if any of it fails. Raises :class:`ChannelBusy`."""
         async with self._writing() as tx:
             try:
                 rows = await tx.fetch(
@@ -388,11 +446,53 @@ class Store:
                 if broken.names in _ONE_OPEN_PER_CHANNEL:
                     raise ChannelBusy() from None
                 raise
-            game_id = int(rows[0][0])
-            await tx.executemany(_INSERT_SEATS, _seat_rows(game_id, [creator]))
-        found = await self.get_game(game_id)
-        assert found is not None
-        return found
+            record = GameRecord(
+                id=int(rows[0][0]),
+                guild_id=guild_id,
+                channel_id=channel_id,
+                status=GameStatus.LOBBY,
+                creator_id=creator.user_id or 0,
+                num_players=num_players,
+                target=target,
+                vs_computer=vs_computer,
+                snapshot=None,
+                version=0,
+                created_at=now,
+                updated_at=now,
+                seats=(creator,),
+                scoring=scoring,
+                counting=counting,
+            )
+            if fill is not None:
+                # Seating the table is a change of its own (the game's next version), as it is
+                # when players join one by one.
+                record = dataclasses.replace(record, seats=tuple(fill(record)), version=1)
+            await tx.executemany(_INSERT_SEATS, _seat_rows(record.id, record.seats))
+            if deal is not None:
+                snapshot, actions = await deal(record)
+                record = dataclasses.replace(
+                    record,
+                    status=GameStatus.ACTIVE,
+                    version=record.version + 1,
+                    snapshot=snapshot,
+                )
+                await tx.executemany(
+                    "INSERT INTO actions (game_id, seq, action, at) VALUES (?, ?, ?, ?)",
+                    [(record.id, seq, action, now) for seq, action in enumerate(actions, 1)],
+                )
+            if record.version:
+                await tx.execute(
+                    "UPDATE games SET status = ?, version = ?, snapshot = ? WHERE id = ?",
+                    (str(record.status), record.version, record.snapshot, record.id),
+                )
+            kept = None if answered is None else answered(record)
+            if kept is not None:
+                await tx.execute(_ANSWER_KEPT, _message_row(Owner.game(record.id), kept))
+            if self.db.dialect is Dialect.POSTGRES:
+                # Announced to every process at commit, as every later change is (see _bump).
+                payload = f"{Owner.game(record.id)}:{record.version}:{channel_id}"
+                await tx.execute("SELECT pg_notify(?, ?)", (ANNOUNCE_CHANNEL, payload))
+        return record
 
     async def get_game(self, game_id: int) -> GameRecord | None:
         """The game with this id, or None."""
@@ -432,13 +532,22 @@ class Store:
         )
 
     async def set_seats(
-        self, game_id: int, version: int, seats: Sequence[SeatRecord], *, now: float
+        self,
+        game_id: int,
+        version: int,
+        seats: Sequence[SeatRecord],
+        *,
+        now: float,
+        answered: MessageRecord | None = None,
     ) -> int:
-        """Replace a lobby's seats; returns the new version. Raises :class:`VersionConflict`."""
+        """Replace a lobby's seats (and keep the lobby message's new look, when a click on it
+        is answered with it); returns the new version. Raises :class:`VersionConflict`."""
         async with self._writing() as tx:
             await self._bump(tx, game_id, version, now=now)
             await tx.execute("DELETE FROM seats WHERE game_id = ?", (game_id,))
             await tx.executemany(_INSERT_SEATS, _seat_rows(game_id, seats))
+            if answered is not None:
+                await tx.execute(_ANSWERED, _answered_row(Owner.game(game_id), answered))
         return version + 1
 
     async def save(
@@ -475,7 +584,7 @@ class Store:
             if results:
                 await self._record_results(tx, game_id, results, now)
             if answered is not None:
-                await tx.execute(_ANSWERED, _answered_row(game_id, answered))
+                await tx.execute(_ANSWERED, _answered_row(Owner.game(game_id), answered))
         return version + 1
 
     async def _record_results(
@@ -500,119 +609,92 @@ class Store:
         for sql, rows in derived.writes(rated):
             await tx.executemany(sql, rows)
 
-    async def games_changed_since(self, since: float) -> list[tuple[int, int]]:
-        """(game id, channel id) of every game changed since ``since`` (by the index on
-        status and time: one range per status)."""
+    async def games_changed_since(self, since: float) -> list[tuple[int, int, int]]:
+        """(game id, version, channel id) of every game changed since ``since`` (by the index
+        on status and time: one range per status)."""
         rows = await self._read(
             _CHANGED_SINCE,
             [value for status in GameStatus for value in (str(status), since)],
         )
-        return [(int(row[0]), int(row[1])) for row in rows]
+        return [(int(row[0]), int(row[1]), int(row[2])) for row in rows]
 
     async def recent_games(self, since: float) -> list[GameRecord]:
         """Every lobby and active game, and every game changed since ``since``, oldest first."""
         return await self._games(f"(g.status IN {_OPEN} OR g.updated_at >= ?)", (since,))
 
-    # -- the messages a game owns ------------------------------------------------------------
-    async def messages(self, game_id: int) -> dict[str, MessageRecord]:
-        """The game's messages as last sent, by key."""
+    # -- the messages owners keep ------------------------------------------------------------
+    async def messages(self, owner: Owner) -> dict[str, MessageRecord]:
+        """The owner's messages as last sent, by key."""
         rows = await self._read(
-            "SELECT key, channel_id, message_id, digest, token, token_at, token_original,"
-            " shown_version FROM game_messages WHERE game_id = ?",
-            (game_id,),
+            f"SELECT {_MESSAGE_COLUMNS} FROM messages WHERE owner = ?", (str(owner),)
         )
-        return {
-            row["key"]: MessageRecord(
-                key=row["key"],
-                channel_id=row["channel_id"],
-                message_id=row["message_id"],
-                digest=row["digest"],
-                token=row["token"],
-                token_at=row["token_at"],
-                original=bool(row["token_original"]),
-                version=row["shown_version"],
-            )
-            for row in rows
-        }
+        return {row["key"]: _message(row) for row in rows}
 
-    async def set_message(
-        self, game_id: int, message: MessageRecord, *, was_pending: bool = True
-    ) -> None:
-        """Remember a message sent (or edited) for the game; with ``was_pending``, forget
-        that it was about to be posted, in the same transaction."""
-        params = (
-            game_id,
-            message.key,
-            message.channel_id,
-            message.message_id,
-            message.digest,
-            message.token,
-            message.token_at,
-            int(message.original),
-            message.version,
-        )
-        if not was_pending:
-            await self.db.execute(_KEEP_MESSAGE, params)
-            return
+    async def set_messages(
+        self, owner: Owner, messages: Sequence[MessageRecord], *, posted: Sequence[str] = ()
+    ) -> set[str]:
+        """Remember messages sent (or edited) for ``owner``, in one transaction, and forget
+        that the ``posted`` ones were about to be posted. Returns the keys not kept because
+        what is kept of that message is of a later version of the owner (a click's answer
+        kept meanwhile)."""
+        if not messages:
+            return set()
+        rows = ", ".join("(?, ?, ?, ?, ?, ?, ?, ?, ?, ?)" for _ in messages)
+        params = [value for m in messages for value in _message_row(owner, m)]
         async with self._writing() as tx:
-            await tx.execute(_KEEP_MESSAGE, params)
-            await tx.execute(
-                "DELETE FROM pending_posts WHERE game_id = ? AND key = ?", (game_id, message.key)
+            kept = await tx.fetch(_KEEP_MESSAGES.format(rows=rows), params)
+            if posted:
+                await tx.executemany(
+                    "DELETE FROM pending_posts WHERE owner = ? AND key = ?",
+                    [(str(owner), key) for key in posted],
+                )
+        return {m.key for m in messages} - {row[0] for row in kept}
+
+    async def set_answered(self, owner: Owner, message: MessageRecord) -> None:
+        """A click on the owner's message ``message.key`` (if it is ``message.message_id``, or
+        the one kept without its id yet) was answered by updating it to what the owner looked
+        like at ``message.version``: what it shows now, and the click's token, which may edit
+        it again (unless what is kept is of a later version)."""
+        await self.db.execute(_ANSWERED, _answered_row(owner, message))
+
+    async def forget_look(self, owner: Owner, key: str, version: int | None) -> None:
+        """What the owner's message ``key`` shows is not known after all (an answer kept for
+        ``version`` did not reach Discord; None: whatever is kept): it is edited again."""
+        if version is None:
+            await self.db.execute(
+                "UPDATE messages SET digest = '' WHERE owner = ? AND key = ?", (str(owner), key)
             )
-
-    async def set_answered(
-        self,
-        game_id: int,
-        key: str,
-        message_id: int,
-        digest: str,
-        token: str,
-        at: float,
-        *,
-        version: int,
-    ) -> None:
-        """A click on the game's message ``key`` (if it is ``message_id``) was answered by
-        updating it to what the game looked like at ``version``: what it shows now, and the
-        click's token, which may edit it again (unless what is kept is of a later version)."""
-        record = MessageRecord(key, 0, message_id, digest, token, at, True, version)
-        await self.db.execute(_ANSWERED, _answered_row(game_id, record))
-
-    async def forget_look(self, game_id: int, key: str, version: int) -> None:
-        """What the game's message ``key`` shows is not known after all (an answer kept for
-        ``version`` did not reach Discord): it is edited again."""
+            return
         await self.db.execute(
-            "UPDATE game_messages SET digest = '' WHERE game_id = ? AND key = ?"
-            " AND shown_version = ?",
-            (game_id, key, version),
+            "UPDATE messages SET digest = '' WHERE owner = ? AND key = ? AND shown_version = ?",
+            (str(owner), key, version),
         )
 
-    async def forget_message(self, game_id: int, key: str) -> None:
+    async def forget_message(self, owner: Owner, key: str) -> None:
         """A message that is gone from Discord: it will be sent again."""
-        await self.db.execute(
-            "DELETE FROM game_messages WHERE game_id = ? AND key = ?", (game_id, key)
-        )
+        await self.db.execute("DELETE FROM messages WHERE owner = ? AND key = ?", (str(owner), key))
 
-    async def set_pending(self, game_id: int, post: PendingPost) -> None:
-        """A DM of the game is about to be posted."""
+    async def set_pending(self, owner: Owner, post: PendingPost) -> None:
+        """A DM of the owner is about to be posted."""
         await self.db.execute(
-            "INSERT INTO pending_posts (game_id, key, channel_id, since) VALUES (?, ?, ?, ?)"
-            " ON CONFLICT (game_id, key) DO UPDATE SET channel_id = excluded.channel_id,"
+            "INSERT INTO pending_posts (owner, key, channel_id, since) VALUES (?, ?, ?, ?)"
+            " ON CONFLICT (owner, key) DO UPDATE SET channel_id = excluded.channel_id,"
             " since = excluded.since",
-            (game_id, post.key, post.channel_id, post.since),
+            (str(owner), post.key, post.channel_id, post.since),
         )
 
-    async def pending_posts(self, game_id: int) -> list[PendingPost]:
-        """The game's DMs that were about to be posted and whose ids were never kept."""
+    async def pending_posts(self, owner: Owner) -> list[PendingPost]:
+        """The owner's DMs that were about to be posted and whose ids were never kept."""
         rows = await self._read(
-            "SELECT key, channel_id, since FROM pending_posts WHERE game_id = ? ORDER BY since",
-            (game_id,),
+            "SELECT key, channel_id, since FROM pending_posts WHERE owner = ? ORDER BY since",
+            (str(owner),),
         )
         return [PendingPost(row["key"], row["channel_id"], row["since"]) for row in rows]
 
-    async def clear_pending(self, game_id: int, key: str) -> None:
+    async def clear_pending(self, owner: Owner, key: str) -> None:
         """Forget a post that was about to be made."""
         await self.db.execute(
-            "DELETE FROM pending_posts WHERE game_id = ? AND key = ?", (game_id, key)
+            "DELETE FROM pending_posts WHERE owner = ? AND key = ?", (str(owner), key)
         )
 
     async def dm_refusals(self, game_id: int) -> dict[int, int]:
@@ -856,7 +938,7 @@ class Store:
         """The player's ordinal after each of their last ``last`` games in one of the server's
         tables, with when the game finished, oldest first."""
         rows = await self._read(
-            "SELECT mu_after - 3 * sigma_after, finished_at FROM rating_changes"
+            f"SELECT {ordinal_sql('mu_after', 'sigma_after')}, finished_at FROM rating_changes"
             " WHERE guild_id = ? AND vs_computer = ? AND player_id = ?"
             " ORDER BY rated_order DESC LIMIT ?",
             (guild_id or 0, int(vs_computer), player_id, last),
@@ -937,8 +1019,11 @@ class Store:
                 " ON CONFLICT (game_id) DO UPDATE SET record = excluded.record",
                 [(game_id, wanted[game_id]) for (game_id,) in ids if wanted[game_id] is not None],
             )
-            for table in ("actions", "game_messages", "dm_refusals", "pending_posts"):
+            for table in ("actions", "dm_refusals"):
                 await tx.executemany(f"DELETE FROM {table} WHERE game_id = ?", ids)
+            owners = [(str(Owner.game(game_id)),) for (game_id,) in ids]
+            for table in ("messages", "pending_posts"):
+                await tx.executemany(f"DELETE FROM {table} WHERE owner = ?", owners)
         return len(ids)
 
     async def archived(self, game_id: int) -> bytes | None:

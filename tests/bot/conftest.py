@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from bot.core.service import GameService
+from bot.core.services import Services
 from bot.store import Store
 from tests.helpers.service_driver import Clock, make_service
 
@@ -32,5 +32,5 @@ def clock() -> Clock:
 
 
 @pytest.fixture
-def service(store: Store, clock: Clock) -> GameService:
+def service(store: Store, clock: Clock) -> Services:
     return make_service(store, clock)

@@ -12,13 +12,15 @@ from collections.abc import Awaitable, Callable
 import pytest
 
 from bot.core.messages import Owed
+from bot.core.owners import Owner
 from bot.core.records import MessageRecord
-from bot.core.service import GameService
+from bot.core.replies import Click
+from bot.core.services import Services
 from bot.discord import keeper as keeper_module
 from bot.discord.courier import DmsClosed, Superseded
 from bot.discord.keeper import TableKeeper
 from bot.discord.pacing import Bucket, Pacer, RequestKind
-from tests.helpers.service_driver import AL, BEA, CHANNEL, GUILD, open_table
+from tests.helpers.service_driver import AL, BEA, CHANNEL, GUILD, game_owner, open_table
 
 
 class FakeClock:
@@ -82,7 +84,7 @@ class FakeCourier:
 
     async def send(
         self,
-        game_id: int,
+        owner: Owner,
         channel_id: int,
         owed: Owed,
         known: MessageRecord | None,
@@ -106,13 +108,13 @@ class FakeCourier:
         return MessageRecord(owed.key, channel_id, message_id, owed.view.digest())
 
 
-def make_keeper(service: GameService, courier: FakeCourier, pacer: Pacer) -> TableKeeper:
+def make_keeper(service: Services, courier: FakeCourier, pacer: Pacer) -> TableKeeper:
     """A keeper on the service's own clock (the tests' clock stands still)."""
     return TableKeeper(
-        service,
+        service.ledger,
         courier,  # type: ignore[arg-type]
         pacer,
-        clock=lambda: service._clock().timestamp(),
+        clock=service.games.now,
     )
 
 
@@ -121,14 +123,14 @@ async def settle(keeper: TableKeeper) -> None:
     assert unsent == []
 
 
-async def test_each_message_is_sent_once_then_only_when_it_changes(service: GameService) -> None:
-    opened = await service.new_game(GUILD, CHANNEL, AL)
+async def test_each_message_is_sent_once_then_only_when_it_changes(service: Services) -> None:
+    opened = await service.lobbies.new_game(GUILD, CHANNEL, AL)
     game_id = opened.game_id or 0
-    await service.join(CHANNEL, BEA)
-    await service.start(CHANNEL, AL)
+    await service.lobbies.join(CHANNEL, BEA)
+    await service.lobbies.start(CHANNEL, AL)
     courier = FakeCourier()
     keeper = make_keeper(service, courier, Pacer())
-    keeper.touch(game_id, CHANNEL)
+    keeper.touch(game_owner(game_id), CHANNEL)
     await settle(keeper)
     assert sorted(courier.sent) == [
         ("hand:1:0", False),
@@ -136,13 +138,13 @@ async def test_each_message_is_sent_once_then_only_when_it_changes(service: Game
         ("lobby", False),
         ("table:1", False),
     ]
-    keeper.touch(game_id, CHANNEL)
+    keeper.touch(game_owner(game_id), CHANNEL)
     await settle(keeper)
     assert len(courier.sent) == 4, "nothing changed, nothing sent"
 
 
 async def test_moves_made_while_the_channel_waits_go_out_in_one_edit(
-    service: GameService,
+    service: Services,
 ) -> None:
     table = await open_table(service, [AL, BEA])
     game_id = table.outcomes[0].game_id or 0
@@ -155,8 +157,12 @@ async def test_moves_made_while_the_channel_waits_go_out_in_one_edit(
     for user in (AL, BEA):
         prompt = table.latest[user.id]
         codes = [c.code for c in prompt.cards[: prompt.pick]]
-        assert (await service.click_discard(game_id, prompt.stamp, user, codes, guild_id=None)).ok
-        keeper.touch(game_id, CHANNEL)
+        assert (
+            await service.moves.click(
+                Click(game_id, "discard", prompt.stamp, tuple(codes)), user, guild_id=None
+            )
+        ).ok
+        keeper.touch(game_owner(game_id), CHANNEL)
         await asyncio.sleep(0)
     await settle(keeper)
     table_edits = [key for key, edit in courier.sent if key == "table:1" and edit]
@@ -164,7 +170,7 @@ async def test_moves_made_while_the_channel_waits_go_out_in_one_edit(
 
 
 async def test_closed_dms_become_the_channels_notice_and_are_not_tried_again(
-    service: GameService,
+    service: Services,
 ) -> None:
     table = await open_table(service, [AL, BEA])
     game_id = table.outcomes[0].game_id or 0
@@ -173,67 +179,69 @@ async def test_closed_dms_become_the_channels_notice_and_are_not_tried_again(
     keeper = make_keeper(service, courier, Pacer())
     # Bea's hand was never delivered in this fake Discord: everything is owed afresh.
     for key in ("hand:1:1",):
-        await service.gone(game_id, key)
-    keeper.touch(game_id, CHANNEL)
+        await service.ledger.gone(game_owner(game_id), key)
+    keeper.touch(game_owner(game_id), CHANNEL)
     await settle(keeper)
-    keeper.touch(game_id, CHANNEL)
+    keeper.touch(game_owner(game_id), CHANNEL)
     await settle(keeper)
     assert ("dm-closed:1:1", False) in courier.sent
     assert courier.dm_attempts[BEA.id] == 1, "no second DM to a closed inbox in the deal"
 
 
 async def test_a_refused_dm_is_told_in_the_channel_without_waiting_for_another_move(
-    service: GameService,
+    service: Services,
 ) -> None:
     # The hands and the table are sent by two tasks: the table's may well have finished when
     # the DM is refused, and the notice is the table's to post.
     table = await open_table(service, [AL, BEA])
     game_id = table.outcomes[0].game_id or 0
-    await service.gone(game_id, "hand:1:1")
+    await service.ledger.gone(game_owner(game_id), "hand:1:1")
     courier = FakeCourier()
     courier.closed = {BEA.id}
     keeper = make_keeper(service, courier, Pacer())
-    keeper.touch(game_id, CHANNEL)
+    keeper.touch(game_owner(game_id), CHANNEL)
     await settle(keeper)
     assert ("dm-closed:1:1", False) in courier.sent
 
 
-async def test_a_dm_drawn_before_a_move_is_not_sent_after_it(service: GameService) -> None:
+async def test_a_dm_drawn_before_a_move_is_not_sent_after_it(service: Services) -> None:
     # A player's click is answered with their hand as the move left it; a DM drawn before the
     # move, still waiting for its turn, must not bring the old controls back over that answer.
     table = await open_table(service, [AL, BEA])
     game_id = table.outcomes[0].game_id or 0
     prompt = table.latest[AL.id]
     for key in ("hand:1:0", "hand:1:1"):
-        await service.gone(game_id, key)  # owed afresh: drawn now, at the deal
+        await service.ledger.gone(game_owner(game_id), key)  # owed afresh: drawn now, at the deal
     courier = FakeCourier()
     courier.held = asyncio.Event()
     keeper = make_keeper(service, courier, Pacer())
-    keeper.touch(game_id, CHANNEL)
+    keeper.touch(game_owner(game_id), CHANNEL)
     await asyncio.wait_for(courier.waiting.wait(), timeout=5)
     codes = [c.code for c in prompt.cards[: prompt.pick]]
-    moved = await service.click_discard(game_id, prompt.stamp, AL, codes, guild_id=None)
+    moved = await service.moves.click(
+        Click(game_id, "discard", prompt.stamp, tuple(codes)), AL, guild_id=None
+    )
     assert moved.ok
     courier.held.set()
-    keeper.touch(game_id, CHANNEL)
+    keeper.touch(game_owner(game_id), CHANNEL)
     await settle(keeper)
-    owing = await service.owed(game_id)
-    assert owing is not None and not await service.moved_on(owing)
+    owing = await service.ledger.owed(game_owner(game_id))
+    assert owing is not None and not service.ledger.moved_on(owing)
     hands = {o.key: o.view.digest() for o in owing.owed if o.key.startswith("hand:")}
     sent = [(key, digest) for key, digest in courier.shown if key.startswith("hand:")]
     assert sorted(sent) == sorted(hands.items()), "each hand sent once, as the move left it"
 
 
 async def test_a_failed_send_is_tried_again(
-    service: GameService, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+    service: Services, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
 ) -> None:
     monkeypatch.setattr(keeper_module, "RETRY_AFTER", 0.01)
-    opened = await service.new_game(GUILD, CHANNEL, AL)
+    opened = await service.lobbies.new_game(GUILD, CHANNEL, AL)
     courier = FakeCourier()
     courier.fail_next = 1
     keeper = make_keeper(service, courier, Pacer())
     with caplog.at_level(logging.WARNING):
-        keeper.touch(opened.game_id or 0, CHANNEL)
+        keeper.touch(game_owner(opened.game_id or 0), CHANNEL)
         for _ in range(100):
             await asyncio.sleep(0.01)
             if courier.sent:

@@ -8,8 +8,8 @@ import re
 from datetime import timedelta
 
 from bot.core.messages import BoardPicture, Owed
-from bot.core.replies import Outcome, User
-from bot.core.service import GameService
+from bot.core.replies import Answer, Click, Clicked, User
+from bot.core.services import Services
 from bot.store import Store
 from tests.helpers.service_driver import (
     AL,
@@ -21,8 +21,10 @@ from tests.helpers.service_driver import (
     Clock,
     Transcript,
     drive,
+    game_owner,
     make_service,
     open_table,
+    owed_now,
 )
 
 
@@ -30,14 +32,8 @@ def keys(owed: tuple[Owed, ...]) -> list[str]:
     return [o.key for o in owed]
 
 
-async def owed_now(service: GameService, game_id: int) -> tuple[Owed, ...]:
-    owing = await service.owed(game_id)
-    assert owing is not None
-    return owing.owed
-
-
 async def test_a_dealt_game_owes_its_lobby_table_and_a_hand_per_person(
-    service: GameService,
+    service: Services,
 ) -> None:
     table = await open_table(service, [AL, BEA])
     game_id = table.outcomes[0].game_id or 0
@@ -47,33 +43,34 @@ async def test_a_dealt_game_owes_its_lobby_table_and_a_hand_per_person(
     assert set(hands) == {AL.id, BEA.id}
     assert all(not o.once and o.view.controls is not None for o in hands.values())
     # Nothing is owed twice: once sent, a message is due again only when it changes.
-    owing = await service.owed(game_id)
+    owing = await service.ledger.owed(game_owner(game_id))
     assert owing is not None and not [o for o in owing.owed if o.due(owing.sent.get(o.key))]
 
 
-async def test_a_move_changes_only_what_it_shows(service: GameService) -> None:
+async def test_a_move_changes_only_what_it_shows(service: Services) -> None:
     table = await open_table(service, [AL, BEA])
     game_id = table.outcomes[0].game_id or 0
     prompt = table.latest[AL.id]
     codes = [c.code for c in prompt.cards[: prompt.pick]]
-    outcome = await service.click_discard(game_id, prompt.stamp, AL, codes, guild_id=None)
-    assert outcome.update_key == "hand:1:0" and outcome.update is not None
-    hand = table.messages[(game_id, "hand:1:0")]
-    await service.answered(
-        game_id, "hand:1:0", CHANNEL, hand.message_id, outcome.update, "t", version=outcome.version
+    outcome = await service.moves.click(
+        Click(game_id, "discard", prompt.stamp, tuple(codes)), AL, guild_id=None
     )
-    owing = await service.owed(game_id)
+    assert outcome.sequel is not None and outcome.sequel.key == "hand:1:0"
+    assert outcome.update is not None
+    hand = table.messages[(game_id, "hand:1:0")]
+    await service.answered(outcome, landed=True, shown=Clicked(CHANNEL, hand.message_id, "t"))
+    owing = await service.ledger.owed(game_owner(game_id))
     assert owing is not None
     due = [o.key for o in owing.owed if o.due(owing.sent.get(o.key))]
     # Al's hand was answered by the click itself; the table says who is still waited for.
     assert due == ["table:1"]
 
 
-async def test_closed_dms_owe_a_notice_once_and_no_hand(service: GameService) -> None:
+async def test_closed_dms_owe_a_notice_once_and_no_hand(service: Services) -> None:
     table = Transcript(service, dms_closed={BEA.id})
-    await table.record(AL.id, await service.new_game(GUILD, CHANNEL, AL))
-    await table.record(BEA.id, await service.join(CHANNEL, BEA))
-    started = await table.record(AL.id, await service.start(CHANNEL, AL))
+    await table.record(AL.id, await service.lobbies.new_game(GUILD, CHANNEL, AL))
+    await table.record(BEA.id, await service.lobbies.join(CHANNEL, BEA))
+    started = await table.record(AL.id, await service.lobbies.start(CHANNEL, AL))
     owed = await owed_now(service, started.game_id or 0)
     notice = next(o for o in owed if o.key == "dm-closed:1:1")
     assert notice.once and notice.user_id is None and notice.view.mentions == (BEA.id,)
@@ -84,11 +81,11 @@ async def test_a_reminder_falls_due_once_per_turn(store: Store, clock: Clock) ->
     service = make_service(store, clock)
     table = await open_table(service, [AL, BEA])
     game_id = table.outcomes[0].game_id or 0
-    owing = await service.owed(game_id)
+    owing = await service.ledger.owed(game_owner(game_id))
     assert owing is not None and owing.check_at is not None
     assert not any(o.key.startswith("remind:") for o in owing.owed)
     clock.advance(seconds=61)
-    owing = await service.owed(game_id)
+    owing = await service.ledger.owed(game_owner(game_id))
     assert owing is not None and owing.check_at is None
     reminders = [o for o in owing.owed if o.key.startswith("remind:")]
     assert {o.user_id for o in reminders} == {AL.id, BEA.id}
@@ -98,7 +95,7 @@ async def test_a_reminder_falls_due_once_per_turn(store: Store, clock: Clock) ->
 
 
 async def test_the_wait_before_a_reminder_is_a_setting(store: Store, clock: Clock) -> None:
-    service = GameService(
+    service = Services.build(
         store,
         rng_factory=lambda key: __import__("random").Random(key),
         clock=clock,
@@ -106,12 +103,12 @@ async def test_the_wait_before_a_reminder_is_a_setting(store: Store, clock: Cloc
         remind_after=timedelta(seconds=5),
     )
     table = await open_table(service, [AL, BEA])
-    owing = await service.owed(table.outcomes[0].game_id or 0)
+    owing = await service.ledger.owed(game_owner(table.outcomes[0].game_id or 0))
     assert owing is not None and owing.check_at == clock.now.timestamp() + 5
 
 
 async def test_a_finished_game_owes_the_result_and_closes_every_hand(
-    store: Store, service: GameService
+    store: Store, service: Services
 ) -> None:
     table = await open_table(service, [AL, BEA], target=61)
     await drive(service, table, [AL, BEA])
@@ -125,14 +122,14 @@ async def test_a_finished_game_owes_the_result_and_closes_every_hand(
     assert not any(o.key.startswith("remind:") for o in owed)
 
 
-async def test_every_shown_deal_keeps_the_board_its_show_left(service: GameService) -> None:
+async def test_every_shown_deal_keeps_the_board_its_show_left(service: Services) -> None:
     """The table of each deal carries the board once the deal is shown, and keeps that board
     (the pegs after its show) while the next deals move the pegs on."""
     table = await open_table(service, [AL, BEA], target=61)
     game_id = table.outcomes[0].game_id or 0
     boards: dict[str, set[BoardPicture]] = {}
 
-    async def check(outcome: Outcome, user: User) -> None:
+    async def check(outcome: Answer, user: User) -> None:
         for o in await owed_now(service, game_id):
             if o.key.startswith("table:") and o.view.board is not None:
                 boards.setdefault(o.key, set()).add(o.view.board)
@@ -148,7 +145,7 @@ async def test_every_shown_deal_keeps_the_board_its_show_left(service: GameServi
 
 
 async def test_the_end_of_the_game_leaves_the_deal_before_as_it_was(
-    service: GameService,
+    service: Services,
 ) -> None:
     """When the game ends, the messages of the deal before (its table with its scores line,
     each closed hand with its coach's line) are final: nothing about them is drawn anew."""
@@ -156,7 +153,7 @@ async def test_the_end_of_the_game_leaves_the_deal_before_as_it_was(
     game_id = table.outcomes[0].game_id or 0
     drawn: dict[str, Owed] = {}
 
-    async def check(outcome: Outcome, user: User) -> None:
+    async def check(outcome: Answer, user: User) -> None:
         owed = {o.key: o for o in await owed_now(service, game_id)}
         if "result" not in owed:
             drawn.update(owed)
@@ -191,11 +188,11 @@ async def test_every_table_message_fits_in_a_discord_message(store: Store, clock
 
 
 async def test_a_cancelled_game_owes_its_note_and_takes_the_controls_away(
-    service: GameService,
+    service: Services,
 ) -> None:
     table = await open_table(service, [AL, BEA])
     game_id = table.outcomes[0].game_id or 0
-    await table.record(CY.id, await service.cancel(CHANNEL, CY, moderator=True))
+    await table.record(CY.id, await service.lobbies.cancel(CHANNEL, CY, moderator=True))
     owed = await owed_now(service, game_id)
     ended = next(o for o in owed if o.key == "ended")
     assert ended.once and ended.view.content == "Cy cancelled the game. No result is recorded."
@@ -208,20 +205,20 @@ class _SecondDeal(Exception):
 
 
 async def test_a_game_ended_early_in_a_deal_still_closes_the_deal_before(
-    service: GameService,
+    service: Services,
 ) -> None:
     # A resignation soon after the deal can come before the sender closed the deal before's
     # hand messages: they are still owed their closing, with the coach's line.
     table = await open_table(service, [AL, BEA], target=121)
     game_id = table.outcomes[0].game_id or 0
 
-    async def check(outcome: Outcome, user: User) -> None:
+    async def check(outcome: Answer, user: User) -> None:
         if "table:2" in keys(await owed_now(service, game_id)):
             raise _SecondDeal
 
     with contextlib.suppress(_SecondDeal):
         await drive(service, table, [AL, BEA], check=check)
-    assert (await service.resign(CHANNEL, BEA)).ok
+    assert (await service.moves.resign(CHANNEL, BEA)).ok
     owed = {o.key: o for o in await owed_now(service, game_id)}
     for seat in (0, 1):
         closed = owed[f"hand:1:{seat}"]

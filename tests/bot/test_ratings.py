@@ -149,13 +149,13 @@ async def test_resignations_count_and_cancelled_or_expired_games_do_not(
 ) -> None:
     service = make_service(store, clock)
     await open_table(service, [AL, BEA], channel=CHANNEL)
-    resigned = await service.resign(CHANNEL, AL)
+    resigned = await service.moves.resign(CHANNEL, AL)
     assert resigned.ok
     await open_table(service, [AL, CY], channel=CHANNEL + 1)
-    assert (await service.cancel(CHANNEL + 1, AL, moderator=True)).ok
+    assert (await service.lobbies.cancel(CHANNEL + 1, AL, moderator=True)).ok
     await open_table(service, [BEA, CY], channel=CHANNEL + 2)
     clock.advance(days=8)
-    assert len(await service.expire_idle()) == 1
+    assert len(await service.housekeeping.expire_idle()) == 1
     total, page = await store.ranking(GUILD)
     assert total == 2
     assert {r.standing.player_id: (r.standing.games, r.standing.wins) for r in page} == {

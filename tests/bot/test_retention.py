@@ -19,8 +19,10 @@ import pytest
 
 from bot import compact as compact_cli
 from bot.core import archive, shuffles, snapshot
+from bot.core.housekeeping import PRUNE_BATCH
 from bot.core.records import GameStatus
-from bot.core.service import PRUNE_BATCH, GameService
+from bot.core.replies import Click
+from bot.core.services import Services
 from bot.store import Store
 from bot.store.sqlite import SqliteDatabase
 from tests.helpers.service_driver import (
@@ -32,6 +34,7 @@ from tests.helpers.service_driver import (
     Clock,
     Transcript,
     drive,
+    game_owner,
     open_table,
     seeded,
 )
@@ -39,8 +42,8 @@ from tests.helpers.service_driver import (
 RETENTION = timedelta(days=30)
 
 
-def _service(store: Store, clock: Clock, seed: int = 1) -> GameService:
-    return GameService(
+def _service(store: Store, clock: Clock, seed: int = 1) -> Services:
+    return Services.build(
         store,
         rng_factory=seeded(seed),
         clock=clock,
@@ -51,11 +54,16 @@ def _service(store: Store, clock: Clock, seed: int = 1) -> GameService:
 
 
 async def _count(store: Store, table: str, game_id: int) -> int:
-    rows = await store.db.fetch(f"SELECT COUNT(*) FROM {table} WHERE game_id = ?", (game_id,))
+    if table == "messages":  # kept by owner
+        rows = await store.db.fetch(
+            "SELECT COUNT(*) FROM messages WHERE owner = ?", (f"game:{game_id}",)
+        )
+    else:
+        rows = await store.db.fetch(f"SELECT COUNT(*) FROM {table} WHERE game_id = ?", (game_id,))
     return int(rows[0][0])
 
 
-async def _finished(service: GameService, channel: int = CHANNEL) -> int:
+async def _finished(service: Services, channel: int = CHANNEL) -> int:
     table = await open_table(service, [AL, BEA], target=61, channel=channel)
     await drive(service, table, [AL, BEA])
     game_id = table.outcomes[0].game_id or 0
@@ -82,18 +90,18 @@ async def test_a_pruned_game_replays_to_the_same_result(store: Store, clock: Clo
     ended = snapshot.decode(before.snapshot, random.Random(0))
     results = await store.results(game_id)
     ranking = await store.ranking(GUILD)
-    status = (await service.status(CHANNEL, public=True)).reply.text
+    status = (await service.table.status(CHANNEL, public=True)).reply.text
     assert await _count(store, "actions", game_id) > 20
-    assert await _count(store, "game_messages", game_id) > 0
+    assert await _count(store, "messages", game_id) > 0
 
     clock.advance(days=29)
-    assert await service.prune() == 0, "not before the retention period is over"
+    assert await service.housekeeping.prune() == 0, "not before the retention period is over"
     clock.advance(days=2)
-    assert await service.prune() == 1
+    assert await service.housekeeping.prune() == 1
     after = await store.get_game(game_id)
     assert after is not None and after.snapshot is None and after.status is GameStatus.FINISHED
     assert await _count(store, "actions", game_id) == 0
-    assert await _count(store, "game_messages", game_id) == 0
+    assert await _count(store, "messages", game_id) == 0
     assert await store.results(game_id) == results
     assert await store.ranking(GUILD) == ranking
     kept = await store.archived(game_id)
@@ -104,20 +112,22 @@ async def test_a_pruned_game_replays_to_the_same_result(store: Store, clock: Clo
     assert replayed.game.result == ended.game.result
     assert "actions" in json.loads(zlib.decompress(kept)), "the replay, not the snapshot"
     # /cribbage status still shows how it ended, replayed from the record.
-    assert (await service.status(CHANNEL, public=True)).reply.text == status
-    assert await service.owed(game_id) is None, "nothing of it is drawn or sent any more"
-    assert await service.prune() == 0, "nothing twice"
+    assert (await service.table.status(CHANNEL, public=True)).reply.text == status
+    assert await service.ledger.owed(game_owner(game_id)) is None, (
+        "nothing of it is drawn or sent any more"
+    )
+    assert await service.housekeeping.prune() == 0, "nothing twice"
 
 
 async def test_pruning_leaves_open_and_recent_games_alone(store: Store, clock: Clock) -> None:
     service = _service(store, clock)
     finished = await _finished(service)
-    lobby = await service.new_game(GUILD, CHANNEL + 1, CY)
-    assert (await service.cancel(CHANNEL + 1, CY)).ok  # a lobby that never dealt
+    lobby = await service.lobbies.new_game(GUILD, CHANNEL + 1, CY)
+    assert (await service.lobbies.cancel(CHANNEL + 1, CY)).ok  # a lobby that never dealt
     clock.advance(days=40)
     playing = await open_table(service, [AL, BEA], channel=CHANNEL + 2)
     recent = await _finished(service, CHANNEL + 3)
-    assert await service.prune() == 2
+    assert await service.housekeeping.prune() == 2
     cancelled = await store.get_game(lobby.game_id or 0)
     assert cancelled is not None and cancelled.status is GameStatus.CANCELLED
     assert await store.archived(lobby.game_id or 0) is None, "nothing to replay"
@@ -142,7 +152,7 @@ async def test_a_game_begun_before_shuffles_were_recorded_keeps_its_snapshot(
     async with store.db.transaction() as tx:
         await tx.execute("UPDATE games SET snapshot = ? WHERE id = ?", (old, game_id))
     clock.advance(days=31)
-    assert await service.prune() == 1
+    assert await service.housekeeping.prune() == 1
     kept = await store.archived(game_id)
     assert kept is not None
     restored = archive.restore(kept)
@@ -153,8 +163,8 @@ async def test_pruning_goes_a_batch_at_a_time(store: Store, clock: Clock) -> Non
     service = _service(store, clock)
     games = PRUNE_BATCH + 5
     for channel in range(games):
-        assert (await service.new_game(GUILD, CHANNEL + channel, AL)).ok
-        assert (await service.cancel(CHANNEL + channel, AL)).ok
+        assert (await service.lobbies.new_game(GUILD, CHANNEL + channel, AL)).ok
+        assert (await service.lobbies.cancel(CHANNEL + channel, AL)).ok
     asked: list[int] = []
     prunable = store.prunable
 
@@ -165,7 +175,7 @@ async def test_pruning_goes_a_batch_at_a_time(store: Store, clock: Clock) -> Non
 
     store.prunable = counted  # type: ignore[method-assign]
     clock.advance(days=31)
-    assert await service.prune() == games
+    assert await service.housekeeping.prune() == games
     assert asked == [PRUNE_BATCH, 5, 0]
 
 
@@ -173,7 +183,7 @@ async def test_a_game_against_the_computer_with_manual_counting_replays(
     store: Store, clock: Clock
 ) -> None:
     service = _service(store, clock, seed=4)
-    opened = await service.new_game(
+    opened = await service.lobbies.new_game(
         GUILD, CHANNEL, AL, target=61, vs_computer=True, difficulty="easy", counting="manual"
     )
     game_id = opened.game_id or 0
@@ -192,15 +202,23 @@ async def test_a_game_against_the_computer_with_manual_counting_replays(
             continue
         if controls.kind == "discard":
             codes = [c.code for c in controls.cards[: controls.pick]]
-            outcome = await service.click_discard(game_id, controls.stamp, AL, codes, guild_id=None)
+            outcome = await service.moves.click(
+                Click(game_id, "discard", controls.stamp, tuple(codes)), AL, guild_id=None
+            )
         elif controls.kind == "count":
             claim = str(controls.claims[0])
-            outcome = await service.click_count(game_id, controls.stamp, AL, claim, guild_id=None)
+            outcome = await service.moves.click(
+                Click(game_id, "count", controls.stamp, (claim,)), AL, guild_id=None
+            )
         elif controls.kind == "muggins":
-            outcome = await service.click_muggins(game_id, controls.stamp, AL, guild_id=None)
+            outcome = await service.moves.click(
+                Click(game_id, "muggins", controls.stamp), AL, guild_id=None
+            )
         else:
             code = next(c.code for c in controls.cards if c.enabled)
-            outcome = await service.click_play(game_id, controls.stamp, AL, code, guild_id=None)
+            outcome = await service.moves.click(
+                Click(game_id, "play", controls.stamp, (code,)), AL, guild_id=None
+            )
         await table.record(AL.id, outcome)
     record = await store.get_game(game_id)
     assert record is not None and record.status is GameStatus.FINISHED and record.snapshot
@@ -238,7 +256,7 @@ async def test_a_new_sqlite_file_gives_space_back_as_games_are_pruned(
             db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
             pages = db.execute("PRAGMA page_count").fetchone()[0]
         clock.advance(days=31)
-        assert await service.prune() == 6
+        assert await service.housekeeping.prune() == 6
     with contextlib.closing(sqlite3.connect(path)) as db:
         db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
         assert db.execute("PRAGMA page_count").fetchone()[0] < pages

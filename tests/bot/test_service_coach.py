@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import re
 
-from bot.core.replies import Outcome, User
-from bot.core.service import GameService
+from bot.core.replies import Answer, Click, User
+from bot.core.services import Services
 from bot.store import Store
 from engine.coach import review_view
 from engine.game import Game
@@ -26,14 +26,14 @@ from tests.helpers.service_driver import (
 COACH = re.compile(r"^Coach, deal (\d+): (.*)$", re.M)
 
 
-def coach_service(store: Store, clock: Clock, seed: int = 1) -> GameService:
+def coach_service(store: Store, clock: Clock, seed: int = 1) -> Services:
     """A service whose deals and computer choices are both reproducible."""
     return make_service(store, clock, seed, computer=True)
 
 
-async def against_computer(service: GameService, dms_closed: bool = False) -> Transcript:
+async def against_computer(service: Services, dms_closed: bool = False) -> Transcript:
     table = Transcript(service, dms_closed={AL.id} if dms_closed else set())
-    opened = await service.new_game(GUILD, CHANNEL, AL, target=61, vs_computer=True)
+    opened = await service.lobbies.new_game(GUILD, CHANNEL, AL, target=61, vs_computer=True)
     assert opened.ok
     await table.record(AL.id, opened)
     return table
@@ -47,7 +47,7 @@ def coach_checker(  # type: ignore[no-untyped-def]
     the engine's review says it; the channel never hears it."""
     previous: list[Game] = []
 
-    async def check(outcome: Outcome, user: User) -> None:
+    async def check(outcome: Answer, user: User) -> None:
         assert outcome.game_id is not None
         game = await load(store, outcome.game_id)
         before = previous[0] if previous else None
@@ -92,16 +92,16 @@ async def test_people_each_get_their_own_line(store: Store, clock: Clock) -> Non
 
 async def test_the_coach_can_be_turned_off_and_on(store: Store, clock: Clock) -> None:
     service = coach_service(store, clock)
-    assert "The coach is on" in (await service.coach(AL)).reply.text
-    off = await service.coach(AL, False)
+    assert "The coach is on" in (await service.coach.coach(AL)).reply.text
+    off = await service.coach.coach(AL, False)
     assert off.ok and off.reply.ephemeral and "Coach off" in off.reply.text
-    assert "The coach is off" in (await service.coach(AL)).reply.text
+    assert "The coach is off" in (await service.coach.coach(AL)).reply.text
     table = await against_computer(service)
     await drive(service, table, [AL])
     assert not any("Coach, deal" in text for text in table.private[AL.id])
     # The setting is the player's own: another player still gets their lines.
     assert await store.coach_off([AL.id, BEA.id]) == {AL.id}
-    assert "Coach on" in (await service.coach(AL, True)).reply.text
+    assert "Coach on" in (await service.coach.coach(AL, True)).reply.text
     assert await store.coach_off([AL.id]) == set()
 
 
@@ -112,17 +112,21 @@ async def test_closed_dms_are_told_once_per_deal(store: Store, clock: Clock) -> 
     table = await against_computer(service, dms_closed=True)
     game_id = table.outcomes[0].game_id or 0
     deals = 0
-    while (prompt := (await service.hand(CHANNEL, AL)).reply.view) is not None:
+    while (prompt := (await service.table.hand(CHANNEL, AL)).reply.view) is not None:
         controls = prompt.controls
         if controls is None:
             break
         deals = max(deals, (await load(store, game_id)).deal_number)
         if controls.kind == "discard":
             codes = [c.code for c in controls.cards[: controls.pick]]
-            outcome = await service.click_discard(game_id, controls.stamp, AL, codes, guild_id=None)
+            outcome = await service.moves.click(
+                Click(game_id, "discard", controls.stamp, tuple(codes)), AL, guild_id=None
+            )
         else:
             code = next(c.code for c in controls.cards if c.enabled)
-            outcome = await service.click_play(game_id, controls.stamp, AL, code, guild_id=None)
+            outcome = await service.moves.click(
+                Click(game_id, "play", controls.stamp, (code,)), AL, guild_id=None
+            )
         await table.record(AL.id, outcome)
         if (await load(store, game_id)).result is not None:
             break
@@ -135,13 +139,13 @@ async def test_closed_dms_are_told_once_per_deal(store: Store, clock: Clock) -> 
 
 async def test_status_after_the_game_shows_the_result(store: Store, clock: Clock) -> None:
     service = coach_service(store, clock)
-    assert not (await service.status(CHANNEL)).ok
+    assert not (await service.table.status(CHANNEL)).ok
     await against_computer(service)
-    assert (await service.resign(CHANNEL, AL)).ok
-    status = await service.status(CHANNEL, public=True)
+    assert (await service.moves.resign(CHANNEL, AL)).ok
+    status = await service.table.status(CHANNEL, public=True)
     assert status.ok and not status.reply.ephemeral
     assert "Al resigned" in status.reply.text and "`/cribbage new`" in status.reply.text
     # A cancelled last game is no result: the channel simply has no game.
-    assert (await service.new_game(GUILD, CHANNEL, AL)).ok
-    assert (await service.cancel(CHANNEL, AL)).ok
-    assert not (await service.status(CHANNEL)).ok
+    assert (await service.lobbies.new_game(GUILD, CHANNEL, AL)).ok
+    assert (await service.lobbies.cancel(CHANNEL, AL)).ok
+    assert not (await service.table.status(CHANNEL)).ok

@@ -9,8 +9,8 @@ import json
 import pytest
 
 from bot.core.computer import LEVEL_BLURBS, LEVELS
-from bot.core.replies import Outcome, User
-from bot.core.service import GameService
+from bot.core.replies import Answer, Click, User
+from bot.core.services import Services
 from bot.store import Store
 from engine.game import Game
 from engine.phase import Phase
@@ -23,21 +23,22 @@ from tests.helpers.service_driver import (
     Clock,
     Transcript,
     drive,
+    game_owner,
     load,
     make_service,
 )
 
 
-def computer_service(store: Store, clock: Clock, seed: int = 1) -> GameService:
+def computer_service(store: Store, clock: Clock, seed: int = 1) -> Services:
     """A service whose deals and computer choices are both reproducible."""
     return make_service(store, clock, seed, computer=True)
 
 
 async def vs_computer(
-    service: GameService, *, players: int = 2, target: int = 61, level: str = "hard"
+    service: Services, *, players: int = 2, target: int = 61, level: str = "hard"
 ) -> Transcript:
     table = Transcript(service)
-    outcome = await service.new_game(
+    outcome = await service.lobbies.new_game(
         GUILD, CHANNEL, AL, players=players, target=target, vs_computer=True, difficulty=level
     )
     assert outcome.ok, outcome.reply.text
@@ -97,7 +98,7 @@ async def test_whole_game_against_each_level(
     game_id = table.outcomes[0].game_id
     assert game_id is not None
 
-    async def check(outcome: Outcome, user: User) -> None:
+    async def check(outcome: Answer, user: User) -> None:
         game = await load(store, game_id)
         one_table_per_deal(table, game)
         assert people_waiting(game, {0})
@@ -125,7 +126,7 @@ async def test_computer_plays_after_a_go_are_called_with_the_move(
     game_id = table.outcomes[0].game_id or 0
     seen_run = False
 
-    async def check(outcome: Outcome, user: User) -> None:
+    async def check(outcome: Answer, user: User) -> None:
         nonlocal seen_run
         game = await load(store, game_id)
         one_table_per_deal(table, game)
@@ -157,21 +158,23 @@ async def test_restart_mid_game_continues_with_the_computer(store: Store, clock:
     assert logged == game.actions and logged[: len(before.actions)] == before.actions
 
 
-async def _until_the_computer_owes(
-    service: GameService, table: Transcript, game_id: int
-) -> Outcome:
+async def _until_the_computer_owes(service: Services, table: Transcript, game_id: int) -> Answer:
     """Al's moves (first live control each time) until one leaves the computer's answer owed;
     that outcome, not yet followed by ``computer_turn``."""
     for _ in range(100):
         controls = table.latest[AL.id]
         if controls.kind == "discard":
             codes = [c.code for c in controls.cards[: controls.pick]]
-            outcome = await service.click_discard(game_id, controls.stamp, AL, codes, guild_id=None)
+            outcome = await service.moves.click(
+                Click(game_id, "discard", controls.stamp, tuple(codes)), AL, guild_id=None
+            )
         else:
             code = next(c.code for c in controls.cards if c.enabled)
-            outcome = await service.click_play(game_id, controls.stamp, AL, code, guild_id=None)
+            outcome = await service.moves.click(
+                Click(game_id, "play", controls.stamp, (code,)), AL, guild_id=None
+            )
         assert outcome.ok, outcome.reply.text
-        if outcome.computer_owes:
+        if outcome.sequel is not None and outcome.sequel.computer_owes:
             return outcome
         await table.record(AL.id, outcome)
     raise AssertionError("the computer never owed an answer")
@@ -189,19 +192,19 @@ async def test_expert_answers_after_the_person_is_answered(store: Store, clock: 
     assert game.phase is Phase.PLAY and game.turn == 1
     assert outcome.update is not None and outcome.update.controls is None
     moves = len(game.actions)
-    await service.computer_turn(game_id)
+    await service.moves.computer_turn(game_id)
     game = await load(store, game_id)
     assert len(game.actions) > moves and all(a["seat"] == 1 for a in game.actions[moves:])
     assert people_waiting(game, {0})
     again = len(game.actions)
-    await service.computer_turn(game_id)  # nothing owed now: nothing happens
+    await service.moves.computer_turn(game_id)  # nothing owed now: nothing happens
     assert len((await load(store, game_id)).actions) == again
 
 
 async def test_an_owed_expert_answer_survives_a_restart(store: Store, clock: Clock) -> None:
     # The process died between saving the person's move and the computer's answer: the next
-    # process's keeper makes it on its first look, once the click's answer can no longer be on
-    # its way (never before: it would edit the person's hand ahead of that answer).
+    # process's game clock makes it on its first look, once the click's answer can no longer
+    # be on its way (never before: it would edit the person's hand ahead of that answer).
     service = computer_service(store, clock, seed=4)
     table = await vs_computer(service, level="expert")
     game_id = table.outcomes[0].game_id
@@ -209,14 +212,16 @@ async def test_an_owed_expert_answer_survives_a_restart(store: Store, clock: Clo
     await _until_the_computer_owes(service, table, game_id)
     moves = len((await load(store, game_id)).actions)
     again = computer_service(store, clock, seed=99)
-    owing = await again.owed(game_id)
-    assert owing is not None and owing.check_at is not None
+    due = await again.moves.catch_up(game_id)
+    assert due == clock().timestamp() + 3
     assert len((await load(store, game_id)).actions) == moves
+    # Drawing the game's messages makes no move: only the clock's catch-up does.
+    assert await again.ledger.owed(game_owner(game_id)) is not None
     clock.advance(seconds=2.5)
-    await again.owed(game_id)
+    assert await again.moves.catch_up(game_id) == due
     assert len((await load(store, game_id)).actions) == moves
     clock.advance(seconds=0.5)
-    owing = await again.owed(game_id)
+    assert await again.moves.catch_up(game_id) is None
     game = await load(store, game_id)
     assert len(game.actions) > moves and people_waiting(game, {0})
     table.service = again
@@ -227,21 +232,21 @@ async def test_an_owed_expert_answer_survives_a_restart(store: Store, clock: Clo
 
 async def test_three_players_with_a_computer_from_the_lobby(store: Store, clock: Clock) -> None:
     service = computer_service(store, clock, seed=5)
-    opened = await service.new_game(GUILD, CHANNEL, AL, players=3, target=61)
+    opened = await service.lobbies.new_game(GUILD, CHANNEL, AL, players=3, target=61)
     game_id = opened.game_id
     assert game_id is not None
-    assert (await service.join(CHANNEL, BEA)).ok
-    added = await service.click_lobby(game_id, "computer:medium", AL, guild_id=GUILD)
+    assert (await service.lobbies.join(CHANNEL, BEA)).ok
+    added = await service.lobbies.click(game_id, "computer:medium", AL, guild_id=GUILD)
     assert added.ok and added.reply.text.startswith("Computer (medium) takes seat 3.")
     assert added.update is not None and added.update.lobby is not None
     assert added.update.lobby.levels == () and "remove_computer" in added.update.lobby.buttons
     table = Transcript(service)
-    started = await table.record(BEA.id, await service.start(CHANNEL, BEA))
+    started = await table.record(BEA.id, await service.lobbies.start(CHANNEL, BEA))
     assert started.ok
     # The computer threw its card with the deal; both people got their hands.
     assert sorted(table.latest) == [AL.id, BEA.id]
 
-    async def check(outcome: Outcome, user: User) -> None:
+    async def check(outcome: Answer, user: User) -> None:
         game = await load(store, game_id)
         one_table_per_deal(table, game)
         assert people_waiting(game, {0, 1})
@@ -264,7 +269,7 @@ async def test_four_players_against_three_computers(store: Store, clock: Clock) 
     # Three computers discarding at the deal: the table only waits for Al.
     assert table.table(record.id, 1).endswith("Waiting for Al to put cards in the crib.")
 
-    async def check(outcome: Outcome, user: User) -> None:
+    async def check(outcome: Answer, user: User) -> None:
         game = await load(store, record.id)
         one_table_per_deal(table, game)
         assert people_waiting(game, {0})
@@ -273,26 +278,26 @@ async def test_four_players_against_three_computers(store: Store, clock: Clock) 
     assert (await load(store, record.id)).phase is Phase.OVER
 
 
-async def test_only_the_creator_seats_or_removes_computers(
-    store: Store, service: GameService
-) -> None:
-    opened = await service.new_game(GUILD, CHANNEL, AL, players=3)
+async def test_only_the_creator_seats_or_removes_computers(store: Store, service: Services) -> None:
+    opened = await service.lobbies.new_game(GUILD, CHANNEL, AL, players=3)
     game_id = opened.game_id
     assert game_id is not None
-    assert (await service.join(CHANNEL, BEA)).ok
-    refused = await service.click_lobby(game_id, "computer:hard", BEA, guild_id=GUILD)
+    assert (await service.lobbies.join(CHANNEL, BEA)).ok
+    refused = await service.lobbies.click(game_id, "computer:hard", BEA, guild_id=GUILD)
     assert not refused.ok and "Only the player who opened this game" in refused.reply.text
-    assert not (await service.click_lobby(game_id, "computer:impossible", AL, guild_id=GUILD)).ok
-    assert not (await service.click_lobby(game_id, "remove_computer", AL, guild_id=GUILD)).ok
-    assert (await service.click_lobby(game_id, "computer:easy", AL, guild_id=GUILD)).ok
-    assert not (await service.click_lobby(game_id, "computer:hard", AL, guild_id=GUILD)).ok  # full
-    assert not (await service.click_lobby(game_id, "remove_computer", BEA, guild_id=GUILD)).ok
-    removed = await service.click_lobby(game_id, "remove_computer", AL, guild_id=GUILD)
+    assert not (await service.lobbies.click(game_id, "computer:impossible", AL, guild_id=GUILD)).ok
+    assert not (await service.lobbies.click(game_id, "remove_computer", AL, guild_id=GUILD)).ok
+    assert (await service.lobbies.click(game_id, "computer:easy", AL, guild_id=GUILD)).ok
+    assert not (
+        await service.lobbies.click(game_id, "computer:hard", AL, guild_id=GUILD)
+    ).ok  # full
+    assert not (await service.lobbies.click(game_id, "remove_computer", BEA, guild_id=GUILD)).ok
+    removed = await service.lobbies.click(game_id, "remove_computer", AL, guild_id=GUILD)
     assert removed.ok and removed.update is not None
     assert "Computer" not in removed.update.content.split("\n")[1]
     # The creator is always a person: leaving closes the lobby rather than leave computers.
-    assert (await service.click_lobby(game_id, "computer:easy", AL, guild_id=GUILD)).ok
-    left = await service.leave(CHANNEL, AL)
+    assert (await service.lobbies.click(game_id, "computer:easy", AL, guild_id=GUILD)).ok
+    left = await service.lobbies.leave(CHANNEL, AL)
     record = await store.get_game(game_id)
     assert left.ok and record is not None and record.end_note == "Al left and closed the lobby."
     assert await store.open_game_in_channel(CHANNEL) is None
@@ -301,22 +306,22 @@ async def test_only_the_creator_seats_or_removes_computers(
 async def test_results_against_the_computer_are_kept_apart(store: Store, clock: Clock) -> None:
     service = computer_service(store, clock)
     await vs_computer(service)
-    assert (await service.resign(CHANNEL, AL)).ok
-    assert (await service.new_game(GUILD, CHANNEL, BEA)).ok
-    assert (await service.join(CHANNEL, CY)).ok
-    assert (await service.start(CHANNEL, BEA)).ok
-    assert (await service.resign(CHANNEL, CY)).ok
+    assert (await service.moves.resign(CHANNEL, AL)).ok
+    assert (await service.lobbies.new_game(GUILD, CHANNEL, BEA)).ok
+    assert (await service.lobbies.join(CHANNEL, CY)).ok
+    assert (await service.lobbies.start(CHANNEL, BEA)).ok
+    assert (await service.moves.resign(CHANNEL, CY)).ok
 
-    people = (await service.leaderboard(GUILD)).reply.text
+    people = (await service.standings.leaderboard(GUILD)).reply.text
     assert "Bea" in people and "Cy" in people and "Al" not in people
     assert "Computer" not in people.split("```")[1]
     # Against the computer, each level is a rated player of its own, beside the people.
-    computer = (await service.leaderboard(GUILD, table="computer")).reply.text
+    computer = (await service.standings.leaderboard(GUILD, table="computer")).reply.text
     assert "Al" in computer and "Computer (hard)" in computer and "Bea" not in computer
-    stats = (await service.stats(GUILD, AL)).reply.text
+    stats = (await service.standings.stats(GUILD, AL)).reply.text
     assert "Against the computer: 1 game, 0 wins" in stats and "Against people" not in stats
     assert "Rated below Computer (hard)." in stats
-    assert "Against people: 1 game, 1 win" in (await service.stats(GUILD, BEA)).reply.text
+    assert "Against people: 1 game, 1 win" in (await service.standings.stats(GUILD, BEA)).reply.text
 
 
 def test_every_level_has_a_blurb_for_the_menus() -> None:

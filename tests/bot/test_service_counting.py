@@ -6,8 +6,8 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from bot.core.replies import User
-from bot.core.service import GameService
+from bot.core.replies import Click, User
+from bot.core.services import Services
 from bot.store import Store
 from engine.counting import CLAIM_VALUES
 from engine.game import Game
@@ -21,6 +21,7 @@ from tests.helpers.service_driver import (
     GUILD,
     Clock,
     Transcript,
+    game_owner,
     load,
     make_service,
     state,
@@ -43,25 +44,27 @@ class Table(Transcript):
 
 
 async def manual_table(
-    service: GameService, store: Store, *, vs_computer: bool = False, level: str = "hard"
+    service: Services, store: Store, *, vs_computer: bool = False, level: str = "hard"
 ) -> tuple[Table, int]:
     table = Table(service)
     table.store = store
     if vs_computer:
-        opened = await service.new_game(
+        opened = await service.lobbies.new_game(
             GUILD, CHANNEL, AL, vs_computer=True, difficulty=level, counting="manual"
         )
         await table.record(AL.id, opened)
     else:
-        await table.record(AL.id, await service.new_game(GUILD, CHANNEL, AL, counting="manual"))
-        await table.record(BEA.id, await service.join(CHANNEL, BEA))
-        await table.record(AL.id, await service.start(CHANNEL, AL))
+        await table.record(
+            AL.id, await service.lobbies.new_game(GUILD, CHANNEL, AL, counting="manual")
+        )
+        await table.record(BEA.id, await service.lobbies.join(CHANNEL, BEA))
+        await table.record(AL.id, await service.lobbies.start(CHANNEL, AL))
     game_id = table.outcomes[0].game_id
     assert game_id is not None
     return table, game_id
 
 
-async def to_the_show(service: GameService, table: Table, users: list[User], game_id: int) -> Game:
+async def to_the_show(service: Services, table: Table, users: list[User], game_id: int) -> Game:
     """Play with the hand messages' controls until the table waits on a count."""
     by_id = {u.id: u for u in users}
     for _ in range(40):
@@ -75,13 +78,13 @@ async def to_the_show(service: GameService, table: Table, users: list[User], gam
         uid, controls = live[0]
         if controls.kind == "discard":
             codes = [c.code for c in controls.cards[: controls.pick]]
-            outcome = await service.click_discard(
-                game_id, controls.stamp, by_id[uid], codes, guild_id=None
+            outcome = await service.moves.click(
+                Click(game_id, "discard", controls.stamp, tuple(codes)), by_id[uid], guild_id=None
             )
         else:
             code = next(c.code for c in controls.cards if c.enabled)
-            outcome = await service.click_play(
-                game_id, controls.stamp, by_id[uid], code, guild_id=None
+            outcome = await service.moves.click(
+                Click(game_id, "play", controls.stamp, (code,)), by_id[uid], guild_id=None
             )
         assert outcome.ok, outcome.reply.text
         await table.record(uid, outcome)
@@ -120,13 +123,13 @@ async def test_manual_counting_a_claim_over_the_value_is_refused_and_reveals_not
     before = await state(store, game_id)
     refusals = set()
     for over in [v for v in CLAIM_VALUES if v > value][:4]:
-        refused = await service.count(CHANNEL, counter, over)
+        refused = await service.moves.count(CHANNEL, counter, over)
         assert not refused.ok
         refusals.add(refused.reply.text)
     # The same sentence whatever was claimed: it says nothing about what the hand is worth.
     assert refusals == {"That's more than this hand is worth."}
     assert await state(store, game_id) == before
-    accepted = await table.record(counter.id, await service.count(CHANNEL, counter, value))
+    accepted = await table.record(counter.id, await service.moves.count(CHANNEL, counter, value))
     assert accepted.ok and accepted.reply.text == f"You claimed {value}."
 
 
@@ -141,21 +144,25 @@ async def test_manual_counting_a_short_claim_is_mugginsed_by_the_opponent(
             break
         turn = game.count_turn
         assert turn is not None
-        await table.record(None, await service.count(CHANNEL, (AL, BEA)[turn.seat], 0))
+        await table.record(None, await service.moves.count(CHANNEL, (AL, BEA)[turn.seat], 0))
     turn = game.count_turn
     assert turn is not None
     owner, opponent = (AL, BEA)[turn.seat], (AL, BEA)[1 - turn.seat]
     value = worth(game)
     scores = game.scores
     controls = table.latest[owner.id]
-    claimed = await service.click_count(game_id, controls.stamp, owner, "0", guild_id=None)
+    claimed = await service.moves.click(
+        Click(game_id, "count", controls.stamp, ("0",)), owner, guild_id=None
+    )
     assert claimed.ok, claimed.reply.text
     await table.record(owner.id, claimed)
     muggins = table.latest[opponent.id]
     assert muggins.kind in ("count", "muggins") and (muggins.kind == "muggins" or muggins.muggins)
     hand = table.hand(game_id, opponent.id)
     assert hand is not None and "Muggins!" in hand.content
-    took = await service.click_muggins(game_id, muggins.stamp, opponent, guild_id=None)
+    took = await service.moves.click(
+        Click(game_id, "muggins", muggins.stamp), opponent, guild_id=None
+    )
     assert took.ok and took.reply.text == f"Muggins! You take {value} point" + (
         "s." if value != 1 else "."
     )
@@ -167,7 +174,9 @@ async def test_manual_counting_a_short_claim_is_mugginsed_by_the_opponent(
     assert f"{owner.name} claims 0" in text
     assert f"Muggins! {opponent.name} takes" in text and "missed" in text
     # Pressing again is answered, not applied: the count is settled.
-    again = await service.click_muggins(game_id, muggins.stamp, opponent, guild_id=None)
+    again = await service.moves.click(
+        Click(game_id, "muggins", muggins.stamp), opponent, guild_id=None
+    )
     assert not again.ok
 
 
@@ -178,11 +187,11 @@ async def test_manual_counting_with_three_players_the_first_opponent_to_call_mug
     table = Table(service)
     table.store = store
     people = [AL, BEA, CY]
-    opened = await service.new_game(GUILD, CHANNEL, AL, players=3, counting="manual")
+    opened = await service.lobbies.new_game(GUILD, CHANNEL, AL, players=3, counting="manual")
     await table.record(AL.id, opened)
     for user in people[1:]:
-        await table.record(user.id, await service.join(CHANNEL, user))
-    await table.record(AL.id, await service.start(CHANNEL, AL))
+        await table.record(user.id, await service.lobbies.join(CHANNEL, user))
+    await table.record(AL.id, await service.lobbies.start(CHANNEL, AL))
     game_id = table.outcomes[0].game_id
     assert game_id is not None
     for _ in range(12):
@@ -191,21 +200,25 @@ async def test_manual_counting_with_three_players_the_first_opponent_to_call_mug
             break
         turn = game.count_turn
         assert turn is not None
-        await table.record(None, await service.count(CHANNEL, people[turn.seat], 0))
+        await table.record(None, await service.moves.count(CHANNEL, people[turn.seat], 0))
     turn = game.count_turn
     assert turn is not None
     owner = people[turn.seat]
     first, second = [p for p in people if p is not owner]
     value, scores = worth(game), game.scores
-    await table.record(owner.id, await service.count(CHANNEL, owner, 0))
+    await table.record(owner.id, await service.moves.count(CHANNEL, owner, 0))
     # Both opponents are offered the call; the first to press it takes the points.
     offered = {p.id: table.latest[p.id] for p in (first, second)}
     for controls in offered.values():
         assert controls.kind == "muggins" or controls.muggins
-    took = await service.click_muggins(game_id, offered[second.id].stamp, second, guild_id=None)
+    took = await service.moves.click(
+        Click(game_id, "muggins", offered[second.id].stamp), second, guild_id=None
+    )
     assert took.ok, took.reply.text
     await table.record(second.id, took)
-    late = await service.click_muggins(game_id, offered[first.id].stamp, first, guild_id=None)
+    late = await service.moves.click(
+        Click(game_id, "muggins", offered[first.id].stamp), first, guild_id=None
+    )
     assert not late.ok
     game = await load(store, game_id)
     expected = list(scores)
@@ -223,12 +236,16 @@ async def test_manual_counting_the_clock_closes_the_muggins_window(
     assert turn is not None
     owner = (AL, BEA)[turn.seat]
     value = worth(game)
-    await table.record(owner.id, await service.count(CHANNEL, owner, 0))
+    await table.record(owner.id, await service.moves.count(CHANNEL, owner, 0))
     game = await load(store, game_id)
     assert (game.muggins_window is not None) == (value > 0)
-    owing = await service.owed(game_id)
+    # The clock's next move: the window closes in 30 s, or (none open) the next hand is
+    # counted for its owner after 180 s; the table reminds them after 60.
+    due = await service.moves.catch_up(game_id)
+    assert due == clock().timestamp() + (30 if value else 180)
+    owing = await service.ledger.owed(game_owner(game_id))
     assert owing is not None
-    assert owing.check_at == clock().timestamp() + (30 if value else 60)
+    assert value or owing.check_at == clock().timestamp() + 60
     clock.advance(seconds=29)
     await table.settle(game_id)
     assert (await load(store, game_id)).muggins_window == game.muggins_window
@@ -269,15 +286,15 @@ async def test_manual_counting_an_idle_player_is_counted_for_them(
 async def test_count_is_refused_in_a_game_the_bot_counts(store: Store, clock: Clock) -> None:
     service = make_service(store, clock)
     table = Transcript(service)
-    await table.record(AL.id, await service.new_game(GUILD, CHANNEL, AL))
-    await table.record(BEA.id, await service.join(CHANNEL, BEA))
-    await table.record(AL.id, await service.start(CHANNEL, AL))
-    refused = await service.count(CHANNEL, AL, 4)
+    await table.record(AL.id, await service.lobbies.new_game(GUILD, CHANNEL, AL))
+    await table.record(BEA.id, await service.lobbies.join(CHANNEL, BEA))
+    await table.record(AL.id, await service.lobbies.start(CHANNEL, AL))
+    refused = await service.moves.count(CHANNEL, AL, 4)
     assert not refused.ok and "counting:manual" in refused.reply.text
 
 
 async def _claim_through(
-    service: GameService, table: Table, game_id: int, clock: Clock, claim: Claim
+    service: Services, table: Table, game_id: int, clock: Clock, claim: Claim
 ) -> Game:
     """Play a game against the computer to the end, Al claiming ``claim(value)``."""
     for _ in range(400):
@@ -291,7 +308,7 @@ async def _claim_through(
             await table.settle(game_id)
             continue
         assert turn.seat == 0, "the computer never leaves its count to the clock"
-        outcome = await service.count(CHANNEL, AL, claim(worth(game)))
+        outcome = await service.moves.count(CHANNEL, AL, claim(worth(game)))
         assert outcome.ok, outcome.reply.text
         await table.record(AL.id, outcome)
     raise AssertionError("the game did not end")
@@ -310,7 +327,7 @@ async def test_manual_counting_a_hard_computer_claims_exactly_and_calls_muggins(
     assert results[0].points_missed > 0
     assert results[0].muggins_given == results[1].muggins_taken > 0
     assert results[1].points_missed == 0  # hard counts exactly
-    stats = (await service.stats(GUILD, AL)).reply.text
+    stats = (await service.standings.stats(GUILD, AL)).reply.text
     assert f"{results[0].points_missed} points missed" in stats
     assert f"muggins taken 0, given away {results[0].muggins_given}" in stats
 

@@ -11,8 +11,8 @@ from pathlib import Path
 
 import pytest
 
-from bot.core.replies import Outcome, User
-from bot.core.service import GameService
+from bot.core.replies import Answer, Click, User
+from bot.core.services import Services
 from bot.store import Store
 from engine.cards import Card
 from tests.helpers.service_driver import (
@@ -26,6 +26,7 @@ from tests.helpers.service_driver import (
     Clock,
     Transcript,
     drive,
+    game_owner,
     load,
     make_service,
     open_table,
@@ -65,7 +66,7 @@ def private_checker(store: Store, table: Transcript, users: Sequence[User]):  # 
     seats = {u.id: i for i, u in enumerate(users)}
     dealt: dict[tuple[int, int], set[Card]] = {}  # (deal, seat) -> the cards the seat was dealt
 
-    async def check(outcome: Outcome, actor: User) -> None:
+    async def check(outcome: Answer, actor: User) -> None:
         assert outcome.game_id is not None
         assert_channel_hides_hands(table.channel(outcome.game_id))
         game = await load(store, outcome.game_id)
@@ -199,7 +200,7 @@ async def test_game_continues_after_a_restart(tmp_path: Path, clock: Clock) -> N
         await store.close()
 
 
-async def test_two_clicks_at_once_one_applies(store: Store, service: GameService) -> None:
+async def test_two_clicks_at_once_one_applies(store: Store, service: Services) -> None:
     table = await open_table(service, [AL, BEA])
     await drive(service, table, [AL, BEA], stop_after=2)  # both discarded: the play begins
     ((user_id, prompt),) = [(u, p) for u, p in table.latest.items() if p.kind == "play"]
@@ -207,22 +208,30 @@ async def test_two_clicks_at_once_one_applies(store: Store, service: GameService
     code = next(c.code for c in prompt.cards if c.enabled)
     before = len(await store.actions(prompt.game_id))
     first, second = await asyncio.gather(
-        service.click_play(prompt.game_id, prompt.stamp, user, code, guild_id=None),
-        service.click_play(prompt.game_id, prompt.stamp, user, code, guild_id=None),
+        service.moves.click(
+            Click(prompt.game_id, "play", prompt.stamp, (code,)), user, guild_id=None
+        ),
+        service.moves.click(
+            Click(prompt.game_id, "play", prompt.stamp, (code,)), user, guild_id=None
+        ),
     )
     assert sorted([first.ok, second.ok]) == [False, True]
     refused = second if first.ok else first
-    assert "out of date" in refused.reply.text and not refused.changed
+    assert "out of date" in refused.reply.text and refused.sequel is None
     assert len(await store.actions(prompt.game_id)) == before + 1
 
 
-async def test_two_discards_at_once_one_applies(store: Store, service: GameService) -> None:
+async def test_two_discards_at_once_one_applies(store: Store, service: Services) -> None:
     table = await open_table(service, [AL, BEA])
     prompt = table.latest[AL.id]
     codes = [c.code for c in prompt.cards[:2]]
     first, second = await asyncio.gather(
-        service.click_discard(prompt.game_id, prompt.stamp, AL, codes, guild_id=None),
-        service.click_discard(prompt.game_id, prompt.stamp, AL, codes, guild_id=None),
+        service.moves.click(
+            Click(prompt.game_id, "discard", prompt.stamp, tuple(codes)), AL, guild_id=None
+        ),
+        service.moves.click(
+            Click(prompt.game_id, "discard", prompt.stamp, tuple(codes)), AL, guild_id=None
+        ),
     )
     assert sorted([first.ok, second.ok]) == [False, True]
     assert len(await store.actions(prompt.game_id)) == 1
@@ -238,9 +247,9 @@ async def test_partners_win_together(store: Store, clock: Clock) -> None:
     assert rows[AL.id] != rows[BEA.id]
 
 
-async def test_hand_gives_the_controls_of_the_moment(store: Store, service: GameService) -> None:
+async def test_hand_gives_the_controls_of_the_moment(store: Store, service: Services) -> None:
     table = await open_table(service, [AL, BEA])
-    outcome = await service.hand(CHANNEL, AL)
+    outcome = await service.table.hand(CHANNEL, AL)
     view = outcome.reply.view
     assert outcome.reply.ephemeral and view is not None and view.controls is not None
     assert view.controls.kind == "discard"
@@ -249,42 +258,42 @@ async def test_hand_gives_the_controls_of_the_moment(store: Store, service: Game
     ((mover_id, prompt),) = [(u, p) for u, p in table.latest.items() if p.kind == "play"]
     mover = AL if mover_id == AL.id else BEA
     waiter = BEA if mover is AL else AL
-    mine = (await service.hand(CHANNEL, mover)).reply.view
+    mine = (await service.table.hand(CHANNEL, mover)).reply.view
     assert mine is not None and mine.controls is not None
     assert mine.controls.kind == "play" and mine.controls.stamp == prompt.stamp
-    waiting = (await service.hand(CHANNEL, waiter)).reply.view
+    waiting = (await service.table.hand(CHANNEL, waiter)).reply.view
     assert waiting is not None and waiting.controls is None
     assert f"{mover.name} to play" in waiting.content
 
 
 async def test_autocomplete_offers_your_cards_and_only_legal_plays(
-    store: Store, service: GameService
+    store: Store, service: Services
 ) -> None:
     table = await open_table(service, [AL, BEA])
     hand = [c.code for c in table.latest[AL.id].cards]
-    offered = await service.autocomplete_discard(CHANNEL, AL.id, "")
+    offered = await service.table.autocomplete_discard(CHANNEL, AL.id, "")
     assert [c.value for c in offered] == hand
     first = hand[0]
-    pairs = await service.autocomplete_discard(CHANNEL, AL.id, f"{first} ")
+    pairs = await service.table.autocomplete_discard(CHANNEL, AL.id, f"{first} ")
     assert [c.value for c in pairs] == [f"{first} {code}" for code in hand[1:]]
-    assert await service.autocomplete_play(CHANNEL, AL.id, "") == []  # not the play yet
-    assert await service.autocomplete_discard(CHANNEL, 999, "") == []  # not a player
+    assert await service.table.autocomplete_play(CHANNEL, AL.id, "") == []  # not the play yet
+    assert await service.table.autocomplete_discard(CHANNEL, 999, "") == []  # not a player
     await drive(service, table, [AL, BEA], stop_after=2)
     ((mover_id, prompt),) = [(u, p) for u, p in table.latest.items() if p.kind == "play"]
     other = BEA.id if mover_id == AL.id else AL.id
     legal = [c.code for c in prompt.cards if c.enabled]
-    assert [c.value for c in await service.autocomplete_play(CHANNEL, mover_id, "")] == legal
-    assert await service.autocomplete_play(CHANNEL, other, "") == []
-    assert await service.autocomplete_discard(CHANNEL, AL.id, "") == []  # already discarded
+    assert [c.value for c in await service.table.autocomplete_play(CHANNEL, mover_id, "")] == legal
+    assert await service.table.autocomplete_play(CHANNEL, other, "") == []
+    assert await service.table.autocomplete_discard(CHANNEL, AL.id, "") == []  # already discarded
 
 
 async def test_closed_dms_are_told_once_a_deal_in_the_channel(
-    store: Store, service: GameService
+    store: Store, service: Services
 ) -> None:
     table = Transcript(service, dms_closed={BEA.id})
-    await table.record(AL.id, await service.new_game(GUILD, CHANNEL, AL))
-    await table.record(BEA.id, await service.join(CHANNEL, BEA))
-    started = await table.record(AL.id, await service.start(CHANNEL, AL))
+    await table.record(AL.id, await service.lobbies.new_game(GUILD, CHANNEL, AL))
+    await table.record(BEA.id, await service.lobbies.join(CHANNEL, BEA))
+    started = await table.record(AL.id, await service.lobbies.start(CHANNEL, AL))
     game_id = started.game_id
     assert game_id is not None
     notices = [line for line in table.channel(game_id) if f"<@{BEA.id}>" in line]
@@ -295,35 +304,35 @@ async def test_closed_dms_are_told_once_a_deal_in_the_channel(
     assert table.hand(game_id, BEA.id) is None, "no hand by DM this deal"
     assert table.hand(game_id, AL.id) is not None
     # The refusal is remembered: drawing the game again owes no second notice.
-    owing = await service.owed(game_id)
+    owing = await service.ledger.owed(game_owner(game_id))
     assert owing is not None
     assert not [o for o in owing.owed if o.due(owing.sent.get(o.key))]
 
 
-async def test_status_shows_the_table_without_hands(service: GameService) -> None:
+async def test_status_shows_the_table_without_hands(service: Services) -> None:
     await open_table(service, [AL, BEA])
-    outcome = await service.status(CHANNEL)
+    outcome = await service.table.status(CHANNEL)
     assert outcome.ok and outcome.reply.ephemeral, "private unless shown to the channel"
     assert "Deal 1" in outcome.reply.text and "waiting for" in outcome.reply.text
     assert not CARD.search(outcome.reply.text)
     assert outcome.reply.view is not None and outcome.reply.view.board is not None
-    shown = await service.status(CHANNEL, public=True)
+    shown = await service.table.status(CHANNEL, public=True)
     assert not shown.reply.ephemeral and shown.reply.text == outcome.reply.text
 
 
-async def test_resign_is_a_recorded_loss(store: Store, service: GameService) -> None:
+async def test_resign_is_a_recorded_loss(store: Store, service: Services) -> None:
     table = await open_table(service, [AL, BEA, CY])
-    outcome = await table.record(BEA.id, await service.resign(CHANNEL, BEA))
+    outcome = await table.record(BEA.id, await service.moves.resign(CHANNEL, BEA))
     assert outcome.ok and outcome.game_id is not None
     result = table.messages[(outcome.game_id, "result")].view.content
     assert result.startswith("Bea resigned — 🏆")
     rows = {r.user_id: r.won for r in await store.results(table.outcomes[0].game_id or 0)}
     assert rows[BEA.id] is False and sum(rows.values()) == 1
     # The channel is free again, and status shows how the last game ended.
-    status = await service.status(CHANNEL)
+    status = await service.table.status(CHANNEL)
     assert "The last game here is over." in status.reply.text
     assert "/cribbage new" in status.reply.text
-    assert (await service.new_game(None, CHANNEL, CY)).ok
+    assert (await service.lobbies.new_game(None, CHANNEL, CY)).ok
 
 
 @pytest.mark.exhaustive

@@ -6,7 +6,7 @@ from __future__ import annotations
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from bot.core.service import GameService
+from bot.core.services import Services
 from bot.store import Store
 from tests.helpers.service_driver import AL, BEA, CHANNEL, EVE, open_table, state
 
@@ -20,9 +20,7 @@ FAST = settings(
 
 @FAST
 @given(text=garbage)
-async def test_garbage_never_breaks_a_command(
-    store: Store, service: GameService, text: str
-) -> None:
+async def test_garbage_never_breaks_a_command(store: Store, service: Services, text: str) -> None:
     if await store.open_game_in_channel(CHANNEL) is None:
         await open_table(service, [AL, BEA])
     record = await store.open_game_in_channel(CHANNEL)
@@ -30,15 +28,15 @@ async def test_garbage_never_breaks_a_command(
     for user in (EVE, BEA):
         before = await state(store, record.id)
         for outcome in (
-            await service.play(CHANNEL, user, text),
-            await service.discard(CHANNEL, EVE, text),
+            await service.moves.play(CHANNEL, user, text),
+            await service.moves.discard(CHANNEL, EVE, text),
         ):
             assert not outcome.ok and outcome.reply.text.endswith((".", "!"))
             assert "\n" not in outcome.reply.text
         assert await state(store, record.id) == before
     for choices in (
-        await service.autocomplete_discard(CHANNEL, AL.id, text),
-        await service.autocomplete_play(CHANNEL, AL.id, text),
+        await service.table.autocomplete_discard(CHANNEL, AL.id, text),
+        await service.table.autocomplete_play(CHANNEL, AL.id, text),
     ):
         assert len(choices) <= 25
         assert all(len(c.name) <= 100 and len(c.value) <= 100 for c in choices)

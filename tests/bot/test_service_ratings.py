@@ -9,23 +9,23 @@ from openskill.models import PlackettLuce
 from bot.core.messages import PageControls
 from bot.core.ratings import shown
 from bot.core.replies import User
-from bot.core.service import GameService
+from bot.core.services import Services
 from bot.store import Store
 from tests.helpers.pixels import read_png
 from tests.helpers.results import finish_game, result_row
-from tests.helpers.service_driver import AL, BEA, CHANNEL, GUILD, open_table
+from tests.helpers.service_driver import AL, BEA, CHANNEL, GUILD, game_owner, open_table
 
 LIBRARY = PlackettLuce()
 PLAYERS = [User(100 + n, f"P{n:02d}") for n in range(13)]
 
 
 async def test_the_result_line_shows_each_persons_new_rating_and_change(
-    store: Store, service: GameService
+    store: Store, service: Services
 ) -> None:
     await open_table(service, [AL, BEA], channel=CHANNEL)
-    outcome = await service.resign(CHANNEL, AL)
+    outcome = await service.moves.resign(CHANNEL, AL)
     assert outcome.ok and outcome.game_id is not None
-    owing = await service.owed(outcome.game_id)
+    owing = await service.ledger.owed(game_owner(outcome.game_id))
     assert owing is not None
     result = next(o for o in owing.owed if o.key == "result").view.content
     [[al], [bea]] = LIBRARY.rate([[LIBRARY.rating()], [LIBRARY.rating()]], ranks=[2, 1])
@@ -49,32 +49,32 @@ async def _thirteen_players(store: Store) -> None:
 
 
 async def test_the_leaderboard_pages_by_rating_ten_at_a_time(
-    store: Store, service: GameService
+    store: Store, service: Services
 ) -> None:
     await _thirteen_players(store)
-    first = await service.leaderboard(GUILD)
+    first = await service.standings.leaderboard(GUILD)
     assert first.reply.view is not None and not first.reply.ephemeral
     assert first.reply.view.pages == PageControls("people", 0, 2)
     assert "page 1 of 2" in first.reply.text
     table = first.reply.text.split("```")[1].splitlines()[2:]
     assert [line.split()[0] for line in table] == [str(n) for n in range(1, 11)]
-    second = await service.leaderboard(GUILD, page=1)
+    second = await service.standings.leaderboard(GUILD, page=1)
     assert second.update is not None and second.update.pages == PageControls("people", 1, 2)
     rows = second.update.content.split("```")[1].splitlines()[2:]
     assert [line.split()[0] for line in rows] == ["11", "12", "13"]
     named = {line.split()[1] for line in table + rows}
     assert named == {p.name for p in PLAYERS}
     # A page that no longer exists shows the last one; another server has nobody.
-    assert (await service.leaderboard(GUILD, page=7)).update == second.update
-    other = await service.leaderboard(GUILD + 1)
+    assert (await service.standings.leaderboard(GUILD, page=7)).update == second.update
+    other = await service.standings.leaderboard(GUILD + 1)
     assert "No games between people have finished" in other.reply.text
 
 
 async def test_stats_show_rating_rank_best_hands_and_two_charts(
-    store: Store, service: GameService
+    store: Store, service: Services
 ) -> None:
     await _thirteen_players(store)
-    outcome = await service.stats(GUILD, PLAYERS[0])
+    outcome = await service.standings.stats(GUILD, PLAYERS[0])
     text = outcome.reply.text
     assert "Rating " in text and "#1 of 13" in text and "(provisional: 2 rated games)" in text
     assert "Best hands: 12 (hand 0)" in text
@@ -84,13 +84,13 @@ async def test_stats_show_rating_rank_best_hands_and_two_charts(
     assert points.filename == "points.png" and "Server average" in points.alt_text
     assert read_png(rating.png).size == read_png(points.png).size == (800, 420)
     # Another server: nothing of this one.
-    elsewhere = await service.stats(GUILD + 1, PLAYERS[0])
+    elsewhere = await service.standings.stats(GUILD + 1, PLAYERS[0])
     assert "has not finished a game on this server" in elsewhere.reply.text
     assert elsewhere.reply.view is None
 
 
 async def test_head_to_head_wins_points_margin_and_the_last_five(
-    store: Store, service: GameService
+    store: Store, service: Services
 ) -> None:
     for game in range(6):
         al_won = game != 2
@@ -102,14 +102,14 @@ async def test_head_to_head_wins_points_margin_and_the_last_five(
             ],
             now=1_767_225_600.0 + game * 86_400,  # 1 January 2026 onwards
         )
-    text = (await service.stats(GUILD, BEA, against=AL)).reply.text
+    text = (await service.standings.stats(GUILD, BEA, against=AL)).reply.text
     assert text.startswith("**Bea** against **Al**: 6 games — Bea won 1, Al won 5.")
     assert "Game points: Bea 1, Al 5." in text
     margin = (5 * (101 - 121) + (121 - 110)) / 6
     assert f"Average margin: {margin:+.1f} points a game for Bea." in text
     assert "Last 5 games: L 101-121 (6 Jan) · L 101-121 (5 Jan) · L 101-121 (4 Jan)" in text
     assert "W 121-110 (3 Jan) · L 101-121 (2 Jan)" in text
-    refused = await service.stats(GUILD, BEA, against=BEA)
+    refused = await service.standings.stats(GUILD, BEA, against=BEA)
     assert not refused.ok and "someone else" in refused.reply.text
-    never = await service.stats(GUILD + 1, BEA, against=AL)
+    never = await service.standings.stats(GUILD + 1, BEA, against=AL)
     assert "have not played each other on this server yet" in never.reply.text

@@ -38,7 +38,7 @@ async def _play_games(store: Store, clock: Clock) -> tuple[dict[str, Counter[str
         if seed == 33:
             # Resigning before a card is played is a loss at 0-0: a lurch (the default rule).
             outcome = await table.record(
-                users[0].id, await service.resign(CHANNEL + seed, users[0])
+                users[0].id, await service.moves.resign(CHANNEL + seed, users[0])
             )
             assert outcome.ok and "a lurch, 2 game points" in table.channel()[-1]
         else:
@@ -79,7 +79,7 @@ async def test_leaderboard_ranks_by_rating(store: Store, clock: Clock) -> None:
     assert sum(r.skunks_given + r.skunks_taken for r in rows) == 0
 
     service = make_service(store, clock)
-    text = (await service.leaderboard(GUILD)).reply.text
+    text = (await service.standings.leaderboard(GUILD)).reply.text
     total, ranked = await store.ranking(GUILD)
     assert total == len(rows) == len(ranked)
     ordinals = [r.standing.ordinal for r in ranked]
@@ -119,7 +119,7 @@ async def test_stats_match_the_shows(store: Store, clock: Clock) -> None:
     assert people.best_hand_cards is not None and "+" in people.best_hand_cards
 
     service = make_service(store, clock)
-    text = (await service.stats(GUILD, AL)).reply.text
+    text = (await service.standings.stats(GUILD, AL)).reply.text
     assert "Against people: 3 games" in text
     assert f"hand {hand['Al'] / deals['Al']:.1f}" in text
     assert f"Best hand: {best['Al']}" in text
@@ -128,8 +128,8 @@ async def test_stats_match_the_shows(store: Store, clock: Clock) -> None:
 
 async def test_empty_standings_say_so(store: Store, clock: Clock) -> None:
     service = make_service(store, clock)
-    assert "No games" in (await service.leaderboard(GUILD)).reply.text
-    assert "has not finished a game" in (await service.stats(GUILD, AL)).reply.text
+    assert "No games" in (await service.standings.leaderboard(GUILD)).reply.text
+    assert "has not finished a game" in (await service.standings.stats(GUILD, AL)).reply.text
 
 
 async def test_standings_are_per_server(store: Store, clock: Clock) -> None:

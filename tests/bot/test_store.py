@@ -10,6 +10,7 @@ from pathlib import Path
 
 import pytest
 
+from bot.core.owners import Owner
 from bot.core.records import GameStatus, MessageRecord, ResultRecord, SeatRecord
 from bot.core.storage import ChannelBusy, VersionConflict
 from bot.store import Dialect, Store, migrations
@@ -351,21 +352,23 @@ async def test_migration_005_keeps_the_skunk_scale_for_games_made_before_it(
 async def test_what_a_message_shows_is_never_replaced_by_an_older_look(store: Store) -> None:
     # Two processes keep records of one message: the one answering a click on it and the one
     # sending. A record drawn at an older version of the game never replaces a newer one.
-    game_id = await _lobby(store)
+    owner = Owner.game(await _lobby(store))
     keep = MessageRecord("hand:1:0", 7, 70, "v5", version=5)
-    await store.set_message(game_id, keep, was_pending=False)
-    await store.set_answered(game_id, "hand:1:0", 70, "v6", "tok", 1.0, version=6)
-    await store.set_message(game_id, replace(keep, digest="v5 again"), was_pending=False)
-    kept = (await store.messages(game_id))["hand:1:0"]
+    assert await store.set_messages(owner, [keep]) == set()
+    answered = MessageRecord("hand:1:0", 7, 70, "v6", "tok", 1.0, True, 6)
+    await store.set_answered(owner, answered)
+    # The older look is not kept, and the store says so (it may have gone over the newer one).
+    assert await store.set_messages(owner, [replace(keep, digest="v5 again")]) == {"hand:1:0"}
+    kept = (await store.messages(owner))["hand:1:0"]
     assert (kept.digest, kept.version, kept.token, kept.original) == ("v6", 6, "tok", True)
-    await store.set_answered(game_id, "hand:1:0", 70, "v4", "old", 2.0, version=4)
-    assert (await store.messages(game_id))["hand:1:0"].digest == "v6"
+    await store.set_answered(owner, replace(answered, digest="v4", token="old", version=4))
+    assert (await store.messages(owner))["hand:1:0"].digest == "v6"
     # The same version again (a reminder, a notice: the game did not move) is taken.
-    await store.set_message(game_id, replace(keep, digest="v6 + reminder", version=6))
-    assert (await store.messages(game_id))["hand:1:0"].digest == "v6 + reminder"
+    await store.set_messages(owner, [replace(keep, digest="v6 + reminder", version=6)])
+    assert (await store.messages(owner))["hand:1:0"].digest == "v6 + reminder"
     # A message posted again (the old one was deleted) is taken whatever it shows.
-    await store.set_message(game_id, MessageRecord("hand:1:0", 7, 71, "new", version=1))
-    assert (await store.messages(game_id))["hand:1:0"].message_id == 71
+    await store.set_messages(owner, [MessageRecord("hand:1:0", 7, 71, "new", version=1)])
+    assert (await store.messages(owner))["hand:1:0"].message_id == 71
 
 
 async def test_when_a_member_was_last_seen_is_kept_for_every_process(store: Store) -> None:

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from bot.core.replies import User
-from bot.core.service import GameService
+from bot.core.services import Services
 from bot.store import Store
 from bot.store.copy import copy_database, main, verify_copy
 from tests.helpers.service_driver import Clock, drive, load, make_service, open_table, seeded
@@ -33,16 +33,16 @@ async def _bot_database(path: Path) -> list[int]:
             started.append(game_id)
             clock.advance(minutes=20)
         lobby = make_service(store, clock, seed=9)
-        assert (await lobby.new_game(5, 200, CY)).ok
+        assert (await lobby.lobbies.new_game(5, 200, CY)).ok
         await store.set_coach(BEA.id, False, now=1.0)
-        keeper = GameService(
+        keeper = Services.build(
             store,
             rng_factory=seeded(1),
             clock=clock,
             idle_expiry=timedelta(days=7),
             retention=timedelta(minutes=50),
         )
-        assert await keeper.prune() == 1
+        assert await keeper.housekeeping.prune() == 1
         assert await store.archived(started[0]) is not None
     return started[1:]
 
@@ -67,7 +67,7 @@ async def test_a_copy_into_postgresql_has_every_row_and_replays_every_game(
         assert await postgres.stored_ratings() == await lite.stored_ratings()
         # The game in play goes on from the copy, and new games take new numbers.
         service = make_service(postgres, Clock(), seed=3)
-        assert (await service.new_game(5, 300, BEA)).ok
+        assert (await service.lobbies.new_game(5, 300, BEA)).ok
         newest = await postgres.open_game_in_channel(300)
         assert newest is not None and newest.id > max(started)
 

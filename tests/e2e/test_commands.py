@@ -3,17 +3,14 @@ answer, and the one-sentence refusals that change nothing."""
 
 from __future__ import annotations
 
-import asyncio
 import random
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 import pytest
 
-from bot.core.messages import Table
-from bot.core.replies import Outcome
-from bot.core.replies import User as Player
-from bot.core.service import GameService
+from bot.core.replies import Answer
+from bot.core.services import Services
 from bot.discord.commands import NEEDS_A_CHANNEL, NEEDS_A_SERVER
 from bot.discord.interactions import RESTARTING, SORRY
 from bot.store import Store
@@ -23,7 +20,7 @@ from fakediscord.testing import BotLauncher, BotProcess
 from tests.helpers.bot_db import Snapshot, read_game
 from tests.helpers.card_leaks import cards_in_text, hidden_from
 from tests.helpers.expected_views import live_controls
-from tests.helpers.in_process import clocked_service, club, start_in_process
+from tests.helpers.in_process import clocked_service, club, slowed, start_in_process
 from tests.helpers.table_driver import TableDriver, World, until
 
 
@@ -237,31 +234,18 @@ async def test_status_is_private_unless_shown_and_carries_the_board(
         assert not cards_in_text(answer) & hidden_from(game, None), answer
 
 
-class _SlowService(GameService):
-    """A real service whose status takes longer than the bot waits before deferring."""
+def _slow_service(store: Store) -> Services:
+    """A real core whose status and lobby clicks take longer than the bot waits before
+    deferring, and whose leaderboard is broken."""
+    services = Services.build(store, idle_expiry=timedelta(days=7))
+    slowed(services.table, "status", 0.4)
+    slowed(services.lobbies, "click", 0.4)
 
-    async def status(self, channel_id: int, *, public: bool = False) -> Outcome:
-        await asyncio.sleep(0.4)
-        return await super().status(channel_id, public=public)
-
-    async def click_lobby(
-        self,
-        game_id: int,
-        button: str,
-        user: Player,
-        *,
-        guild_id: int | None,
-        moderator: bool = False,
-    ) -> Outcome:
-        await asyncio.sleep(0.4)
-        return await super().click_lobby(
-            game_id, button, user, guild_id=guild_id, moderator=moderator
-        )
-
-    async def leaderboard(
-        self, guild_id: int | None, *, table: Table = "people", page: int = 0
-    ) -> Outcome:
+    async def broken(*args: object, **kwargs: object) -> Answer:
         raise RuntimeError("the leaderboard query broke")
+
+    services.standings.leaderboard = broken  # type: ignore[method-assign]
+    return services
 
 
 async def test_slow_calls_are_deferred_and_bugs_answer_briefly(
@@ -270,7 +254,7 @@ async def test_slow_calls_are_deferred_and_bugs_answer_briefly(
     fd = fake_discord
     guild, general, (al, bea) = club(fd, "Al", "Bea")
     async with await Store.open(tmp_path / "bot.db") as store:
-        service = _SlowService.create(store, idle_expiry=timedelta(days=7))
+        service = _slow_service(store)
         running = await start_in_process(bots, fd, guild, store, service, defer_after=0.1)
         slow = await fd.slash(al, general, "/cribbage status")
         assert slow.response is not None and slow.response.type == 5, "deferred"
@@ -326,7 +310,7 @@ async def test_while_shutting_down_commands_and_clicks_are_told_to_try_again(
     fd = fake_discord
     guild, general, (al, bea) = club(fd, "Al", "Bea")
     async with await Store.open(tmp_path / "bot.db") as store:
-        service = GameService.create(store, idle_expiry=timedelta(days=7))
+        service = Services.build(store, idle_expiry=timedelta(days=7))
         running = await start_in_process(bots, fd, guild, store, service)
         opened = await fd.slash(al, general, "/cribbage new")
         lobby = opened.original

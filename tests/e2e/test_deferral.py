@@ -6,45 +6,34 @@ Discord does: the first follow-up after a "thinking" deferral becomes that messa
 
 from __future__ import annotations
 
-import asyncio
 from datetime import timedelta
 from pathlib import Path
 from typing import Any
 
-from bot.core.messages import Table
-from bot.core.replies import Outcome, User
-from bot.core.service import GameService
+from bot.core.services import Services
 from bot.discord.interactions import SORRY
 from bot.store import Store
 from fakediscord import FakeDiscord, Message
 from fakediscord.testing import BotLauncher
-from tests.helpers.in_process import club, start_in_process
+from tests.helpers.in_process import club, slowed, start_in_process
 
 SLOW = 0.4
 
 
-class _Slow(GameService):
-    """A real service whose answers take longer than the bot waits before deferring."""
-
-    async def new_game(self, *args: Any, **kwargs: Any) -> Outcome:
-        await asyncio.sleep(SLOW)
-        return await super().new_game(*args, **kwargs)
-
-    async def status(self, channel_id: int, *, public: bool = False) -> Outcome:
-        await asyncio.sleep(SLOW)
-        return await super().status(channel_id, public=public)
-
-    async def leaderboard(
-        self, guild_id: int | None, *, table: Table = "people", page: int = 0
-    ) -> Outcome:
-        await asyncio.sleep(SLOW)
-        return await super().leaderboard(guild_id, table=table, page=page)
-
-    async def stats(self, guild_id: int | None, user: User, against: User | None = None) -> Outcome:
-        await asyncio.sleep(SLOW)
-        if against is not None and against.name == "Bug":
-            raise RuntimeError("stats broke after a public deferral")
-        return await super().stats(guild_id, user, against)
+def _slow(store: Store) -> Services:
+    """A real core whose answers take longer than the bot waits before deferring (and whose
+    stats break, after a public deferral, for a player called Bug)."""
+    services = Services.build(store, idle_expiry=timedelta(days=7))
+    slowed(services.lobbies, "new_game", SLOW)
+    slowed(services.table, "status", SLOW)
+    slowed(services.standings, "leaderboard", SLOW)
+    slowed(
+        services.standings,
+        "stats",
+        SLOW,
+        fails=lambda guild, user, against=None: against is not None and against.name == "Bug",
+    )
+    return services
 
 
 def _seen_by_others(fd: FakeDiscord, channel: Any, viewer: Any) -> list[Message]:
@@ -57,7 +46,7 @@ async def test_deferred_answers_keep_their_visibility(
     fd = fake_discord
     guild, general, (al, bea, _) = club(fd, "Al", "Bea", "Bug")
     async with await Store.open(tmp_path / "bot.db") as store:
-        service = _Slow.create(store, idle_expiry=timedelta(days=7))
+        service = _slow(store)
         running = await start_in_process(bots, fd, guild, store, service, defer_after=0.1)
 
         # Public answers: deferred publicly, answered publicly.

@@ -16,7 +16,7 @@ import dataclasses
 import functools
 import random
 
-from bot.core.service import COMPUTER_ANSWER_AFTER
+from bot.core.moves import COMPUTER_ANSWER_AFTER
 from engine.game import Game
 from fakediscord.testing import BotProcess
 from tests.helpers.backends import BOTH_DATABASES

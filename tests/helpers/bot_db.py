@@ -56,7 +56,7 @@ class Snapshot:
 
 @dataclass(frozen=True)
 class OwnedMessage:
-    """A row of ``game_messages``: which Discord message the game keeps under ``key``."""
+    """A row of ``messages``: which Discord message the game keeps under ``key``."""
 
     key: str
     channel_id: int
@@ -143,8 +143,8 @@ def owned_messages(db: Database, game_id: int) -> dict[str, OwnedMessage]:
     """The messages the game keeps, by key (``lobby``, ``table:3``, ``hand:3:1``, ...)."""
     found = rows(
         db,
-        "SELECT key, channel_id, message_id, digest FROM game_messages WHERE game_id = ?",
-        (game_id,),
+        "SELECT key, channel_id, message_id, digest FROM messages WHERE owner = ?",
+        (f"game:{game_id}",),
     )
     return {key: OwnedMessage(key, int(ch), int(mid), digest) for key, ch, mid, digest in found}
 

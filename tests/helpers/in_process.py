@@ -4,17 +4,21 @@ bot started on it."""
 
 from __future__ import annotations
 
+import asyncio
+import functools
 import random
+from collections.abc import Awaitable, Callable
 from datetime import datetime, timedelta
+from typing import Any
 
-from bot.core.service import GameService
+from bot.core.services import Services
 from bot.discord.app import CribbageBot
 from bot.settings import Settings
 from bot.store import Store
 from fakediscord import Channel, FakeDiscord, Guild, User
 from fakediscord.testing import BotLauncher, InProcessBot
 
-__all__ = ["clocked_service", "club", "start_in_process"]
+__all__ = ["clocked_service", "club", "slowed", "start_in_process"]
 
 
 def club(fd: FakeDiscord, *names: str) -> tuple[Guild, Channel, list[User]]:
@@ -27,9 +31,9 @@ def club(fd: FakeDiscord, *names: str) -> tuple[Guild, Channel, list[User]]:
     return guild, general, users
 
 
-def clocked_service(store: Store, now: list[datetime]) -> GameService:
-    """A real service whose clock reads ``now[0]`` (the test moves it)."""
-    return GameService(
+def clocked_service(store: Store, now: list[datetime]) -> Services:
+    """A real core whose clock reads ``now[0]`` (the test moves it)."""
+    return Services.build(
         store,
         rng_factory=lambda key: random.Random(key),
         clock=lambda: now[0],
@@ -37,12 +41,33 @@ def clocked_service(store: Store, now: list[datetime]) -> GameService:
     )
 
 
+def slowed(
+    part: object,
+    name: str,
+    seconds: float,
+    *,
+    fails: Callable[..., bool] | None = None,
+) -> None:
+    """Make ``part.name`` (a call on one part of the core) take ``seconds`` longer than it
+    does; with ``fails``, raise instead when ``fails(*args, **kwargs)`` says so (a bug)."""
+    call: Callable[..., Awaitable[Any]] = getattr(part, name)
+
+    @functools.wraps(call)
+    async def slow(*args: Any, **kwargs: Any) -> Any:
+        await asyncio.sleep(seconds)
+        if fails is not None and fails(*args, **kwargs):
+            raise RuntimeError(f"{name} broke")
+        return await call(*args, **kwargs)
+
+    setattr(part, name, slow)
+
+
 async def start_in_process(
     bots: BotLauncher,
     fd: FakeDiscord,
     guild: Guild,
     store: Store,
-    service: GameService,
+    service: Services,
     *,
     defer_after: float | None = None,
 ) -> InProcessBot:
@@ -51,9 +76,8 @@ async def start_in_process(
     settings = Settings(discord_token=fd.bot_token, dev_guild_id=guild.id)
 
     def make() -> CribbageBot:
-        bot = CribbageBot(settings, store=store, service=service)
-        if defer_after is not None:
-            bot.io.defer_after = defer_after
-        return bot
+        if defer_after is None:
+            return CribbageBot(settings, store=store, services=service)
+        return CribbageBot(settings, store=store, services=service, defer_after=defer_after)
 
     return await bots.in_process(make)

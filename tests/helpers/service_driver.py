@@ -1,5 +1,5 @@
-"""Helpers for the service tests: a settable clock, users, and a driver that plays a whole
-game through the service the way players do (from the prompts they are sent)."""
+"""Helpers for the core's tests: a settable clock, users, and a driver that plays a whole game
+through the core the way players do (from the prompts they are sent)."""
 
 from __future__ import annotations
 
@@ -10,10 +10,13 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 
 from bot.core import snapshot
-from bot.core.messages import MessageView
+from bot.core.feed import Change
+from bot.core.games import RngFactory
+from bot.core.messages import Controls, MessageView, Owed
+from bot.core.owners import Owner
 from bot.core.records import MessageRecord
-from bot.core.replies import Controls, Outcome, User
-from bot.core.service import GameService, RngFactory
+from bot.core.replies import Answer, Click, Clicked, User
+from bot.core.services import Services
 from bot.store import Store
 from engine.game import Game
 
@@ -66,16 +69,29 @@ async def state(store: Store, game_id: int) -> tuple[object, ...]:
 
 def make_service(
     store: Store, clock: Clock, seed: int = 1, days: float = 7, *, computer: bool = False
-) -> GameService:
-    """A service whose deals are reproducible from ``seed`` (and, with ``computer``, the
+) -> Services:
+    """The core, whose deals are reproducible from ``seed`` (and, with ``computer``, the
     computer's choices too)."""
-    return GameService(
+    return Services.build(
         store,
         rng_factory=seeded(seed),
         clock=clock,
         idle_expiry=timedelta(days=days),
         computer_rng=random.Random(seed) if computer else None,
     )
+
+
+def game_owner(game_id: int | None) -> Owner:
+    """The owner that is the game ``game_id``."""
+    assert game_id is not None
+    return Owner.game(game_id)
+
+
+async def owed_now(service: Services, game_id: int | None) -> tuple[Owed, ...]:
+    """What the game's messages should show now."""
+    owing = await service.ledger.owed(game_owner(game_id))
+    assert owing is not None
+    return owing.owed
 
 
 @dataclass
@@ -95,67 +111,85 @@ class Sent:
 
 @dataclass
 class Transcript:
-    """Discord, as far as the service's games reach it: every message the games own, brought
-    up to date after each call the way the bot's table keeper does (from ``service.owed``,
-    reporting each send back), and everything said privately to each user."""
+    """Discord, as far as the core's games reach it: every message the games own, brought up
+    to date after each call the way the bot's table keeper does (it follows the change feed,
+    asks the ledger what each game owes and reports each send back), and everything said
+    privately to each user."""
 
-    service: GameService
+    service: Services
     messages: dict[tuple[int, str], Sent] = field(default_factory=dict)
     # user id -> every text that user was answered or sent privately (replies and DMs)
     private: dict[int, list[str]] = field(default_factory=dict)
-    outcomes: list[Outcome] = field(default_factory=list)
+    outcomes: list[Answer] = field(default_factory=list)
     #: Users whose DMs are closed: their DMs are refused as Discord would.
     dms_closed: set[int] = field(default_factory=set)
+    #: The games the change feed said changed since they were last brought up to date.
+    changed: set[int] = field(default_factory=set)
     _ids: itertools.count[int] = field(default_factory=lambda: itertools.count(1))
+    _following: object = None
 
-    async def record(self, user_id: int | None, outcome: Outcome) -> Outcome:
-        """Take one call's outcome: answer it (a click's update edits the clicked message,
-        which the tests take to be the game's own), then bring the game's messages up to date."""
+    def __post_init__(self) -> None:
+        self._follow()
+
+    def __setattr__(self, name: str, value: object) -> None:
+        super().__setattr__(name, value)
+        if name == "service" and "_following" in self.__dict__:
+            self._follow()  # a test swaps the core, as a restart does
+
+    def _follow(self) -> None:
+        """Follow the change feed of the core in use."""
+        if self._following is not self.service.feed:
+            self.service.feed.subscribe(self._heard)
+            self._following = self.service.feed
+
+    def _heard(self, change: Change) -> None:
+        self.changed.add(change.owner.id)
+
+    async def record(self, user_id: int | None, outcome: Answer) -> Answer:
+        """Take one call's answer: answer it (a click's update edits the clicked message,
+        which the tests take to be the game's own), hand it back to the core, then bring the
+        games that changed up to date."""
         self.outcomes.append(outcome)
         if user_id is not None:
             said = outcome.reply.view.content if outcome.reply.view else outcome.reply.text
             self.private.setdefault(user_id, []).append(said)
-        if outcome.ok and outcome.game_id is not None:
-            key = outcome.update_key
+        sequel = outcome.sequel
+        if outcome.ok and sequel is not None:
+            game_id, key = sequel.owner.id, sequel.key
             view = outcome.update if outcome.update is not None else outcome.reply.view
-            known = None if key is None else self.messages.get((outcome.game_id, key))
+            known = None if key is None else self.messages.get((game_id, key))
             if key == "lobby" and known is None and view is not None:
                 # /cribbage new: the answer is the lobby, the game's first message.
                 known = Sent(key, None, next(self._ids))
-                self.messages[(outcome.game_id, key)] = known
+                self.messages[(game_id, key)] = known
+            shown = None
             if key is not None and known is not None and view is not None:
                 # A click on a message the game owns is answered by updating it. (A click on a
                 # private copy, from /cribbage hand, updates only that copy.)
                 known.views.append(view)
-                message_id = known.message_id
-                assert outcome.channel_id is not None
-                await self.service.answered(
-                    outcome.game_id,
-                    key,
-                    outcome.channel_id,
-                    message_id,
-                    view,
-                    "token",
-                    version=outcome.version,
-                )
-            if outcome.computer_owes:
-                # As the Discord layer does: the computer answers once the person is answered.
-                await self.service.computer_turn(outcome.game_id)
-            if outcome.changed:
-                await self.settle(outcome.game_id)
+                shown = Clicked(sequel.channel_id, known.message_id, "token")
+            await self.service.answered(outcome, landed=True, shown=shown)
+        for changed in sorted(self.changed):
+            await self.settle(changed)
         return outcome
 
     async def settle(self, game_id: int) -> None:
-        """Send what the game owes until it owes nothing (DMs to closed users refused)."""
+        """Make the timed moves that are due by the test's clock (as the game clock does),
+        then send what the game owes until it owes nothing (DMs to closed users refused)."""
+        self.changed.discard(game_id)
+        await self.service.moves.catch_up(game_id)
         for _ in range(20):
-            owing = await self.service.owed(game_id)
-            assert owing is not None
+            owing = await self.service.ledger.owed(game_owner(game_id))
+            if owing is None:
+                return
             due = [o for o in owing.owed if o.due(owing.sent.get(o.key))]
             if not due:
+                self.changed.discard(game_id)
                 return
+            records = []
             for owed in due:
                 if owed.user_id is not None and owed.user_id in self.dms_closed:
-                    await self.service.dms_refused(game_id, owed.user_id)
+                    await self.service.ledger.dms_refused(game_owner(game_id), owed.user_id)
                     continue
                 sent = self.messages.get((game_id, owed.key))
                 if sent is None:
@@ -165,10 +199,11 @@ class Transcript:
                 if owed.user_id is not None:
                     self.private.setdefault(owed.user_id, []).append(owed.view.content)
                 channel = owing.channel_id if owed.user_id is None else -owed.user_id
-                record = MessageRecord(
-                    owed.key, channel, sent.message_id, owed.view.digest(), version=owing.version
+                digest = owed.view.digest()
+                records.append(
+                    MessageRecord(owed.key, channel, sent.message_id, digest, version=owing.version)
                 )
-                await self.service.sent(game_id, record)
+            await self.service.ledger.sent(game_owner(game_id), records)
         raise AssertionError("the game's messages never settled")
 
     # -- reading -----------------------------------------------------------------------------
@@ -209,26 +244,32 @@ class Transcript:
 
 
 async def open_table(
-    service: GameService, users: Sequence[User], target: int = 121, channel: int = CHANNEL
+    service: Services, users: Sequence[User], target: int = 121, channel: int = CHANNEL
 ) -> Transcript:
     """Open a game, seat ``users`` and start it; returns what was sent so far."""
     table = Transcript(service)
+    lobbies = service.lobbies
     await table.record(
         users[0].id,
-        await service.new_game(GUILD, channel, users[0], players=len(users), target=target),
+        await lobbies.new_game(GUILD, channel, users[0], players=len(users), target=target),
     )
     for user in users[1:]:
-        assert (await table.record(user.id, await service.join(channel, user))).ok
-    started = await table.record(users[0].id, await service.start(channel, users[0]))
+        assert (await table.record(user.id, await lobbies.join(channel, user))).ok
+    started = await table.record(users[0].id, await lobbies.start(channel, users[0]))
     assert started.ok, started.reply.text
     return table
 
 
-Check = Callable[[Outcome, User], Awaitable[None]]
+Check = Callable[[Answer, User], Awaitable[None]]
+
+
+def click_of(controls: Controls, *values: str) -> Click:
+    """A click on a hand's ``controls`` with ``values`` (cards, a count)."""
+    return Click(controls.game_id, controls.kind, controls.stamp, values)
 
 
 async def drive(
-    service: GameService,
+    service: Services,
     table: Transcript,
     users: Sequence[User],
     *,
@@ -248,18 +289,16 @@ async def drive(
         )
         if not live:
             return table
-        game_id, user_id, sent = live[0]
+        _, user_id, sent = live[0]
         controls = sent.view.controls
         assert controls is not None
         user = by_id[user_id]
         if controls.kind == "discard":
             codes = [c.code for c in controls.cards[: controls.pick]]
-            outcome = await service.click_discard(
-                game_id, controls.stamp, user, codes, guild_id=None
-            )
+            click = click_of(controls, *codes)
         else:
-            code = next(c.code for c in controls.cards if c.enabled)
-            outcome = await service.click_play(game_id, controls.stamp, user, code, guild_id=None)
+            click = click_of(controls, next(c.code for c in controls.cards if c.enabled))
+        outcome = await service.moves.click(click, user, guild_id=None)
         assert outcome.ok, outcome.reply.text
         # The click was on this hand message: its answer updates it.
         await table.record(user.id, outcome)

@@ -1,19 +1,20 @@
-"""This process among the bot's processes: which one sends, and who may IDENTIFY when.
+"""This process among the bot's processes on one PostgreSQL database: which one sends, how
+changes made elsewhere reach this one's change feed, and who may IDENTIFY when.
 
 A bot token has one global rate limit (50 requests a second) however many processes share it,
 and a channel takes 5 new messages per 5 seconds whoever posts them. So exactly one process,
 the **sender**, brings every game's messages up to date, through its one paced keeper, and
-does the once-per-bot jobs (syncing commands, expiring idle games). Which process that is, is
-a lease in the database (:meth:`bot.store.Store.take_lease`), renewed every few seconds; when
-the sender stops (it gives the lease up) or dies (the lease lapses), another process takes it
-and first brings every open game up to date, so nothing owed is lost.
+does the once-per-bot jobs (syncing commands, expiring idle games, the game clock). The sender
+is whichever process holds a PostgreSQL session advisory lock (``SENDER_LOCK``, on a connection
+of its own): the others try for it every second, and take it over when the sender gives it up
+(it says so on ``STEPPED_DOWN_CHANNEL``, so they try at once) or its connection ends.
 
-Every process answers the interactions that reach it (a click is answered by updating its own
-message: an interaction response, outside the global limit) and stores the move. A move bumps
-the game's version, and on PostgreSQL that same statement announces the game
-(``pg_notify``), so the sender hears of every change made by any process, in the
-transaction that made it. The sender also looks every little while for games changed lately,
-should an announcement have been missed.
+Every process answers the interactions that reach it and stores the moves. A move bumps the
+game's version, and on PostgreSQL that same statement announces the change (``pg_notify``,
+delivered at commit), so every process hears of every change made by any other one, and
+publishes it on its own change feed (:mod:`bot.core.feed`), where the sender's keeper and
+clock follow it. The sender also looks every little while for games changed lately, should an
+announcement have been missed (a connection dropped and made again).
 
 IDENTIFY is limited per token too (``max_concurrency`` sessions per 5 s): before a shard
 identifies, its process takes the lease of that shard's rate-limit key for 5 s
@@ -33,9 +34,10 @@ import socket
 import time
 from collections.abc import Awaitable, Callable
 
-from bot.store import Store
+from bot.core.feed import Change, ChangeFeed
+from bot.core.owners import Owner
 from bot.store.postgres import PostgresDatabase
-from bot.store.store import ANNOUNCE_CHANNEL
+from bot.store.store import ANNOUNCE_CHANNEL, Store
 
 __all__ = ["Cluster"]
 
@@ -61,7 +63,20 @@ IDENTIFY_PERIOD = 5.0
 IDENTIFY_MARGIN = 0.5
 IDENTIFY_POLL = 0.25
 
-Touch = Callable[[int, int], None]
+
+def change_of(payload: str) -> Change | None:
+    """The change an announcement names (``game:12:7:345``: owner, version, channel; a
+    process of an earlier release says ``12:345``, the game and its channel), or None."""
+    parts = payload.split(":")
+    if len(parts) == 2 and all(p.isdecimal() for p in parts):
+        return Change(Owner.game(int(parts[0])), 0, int(parts[1]))
+    if len(parts) != 4 or not all(p.isdecimal() for p in parts[1:]):
+        return None
+    try:
+        owner = Owner.parse(f"{parts[0]}:{parts[1]}")
+    except ValueError:
+        return None
+    return Change(owner, int(parts[2]), int(parts[3]))
 
 
 class Cluster:
@@ -70,15 +85,18 @@ class Cluster:
     def __init__(
         self,
         store: Store,
+        feed: ChangeFeed,
         *,
-        touch: Touch,
         became_sender: Callable[[], Awaitable[None]],
+        stopped_sending: Callable[[], None] = lambda: None,
         clock: Callable[[], float] = time.time,
     ) -> None:
-        """``touch`` brings a game's messages up to date (when this process sends);
-        ``became_sender`` runs when this process takes over as the sender."""
+        """Changes made by other processes are published on ``feed``; ``became_sender`` runs
+        when this process takes over as the sender, ``stopped_sending`` when it finds it no
+        longer is."""
         self._store = store
-        self._touch = touch
+        self._feed = feed
+        self._stopped_sending = stopped_sending
         self._became_sender = became_sender
         self._clock = clock
         #: Several processes may share the database: leases and announcements are used.
@@ -99,7 +117,7 @@ class Cluster:
             return
         db = self._store.db
         assert isinstance(db, PostgresDatabase)
-        # Its own changes this process touches as it makes them.
+        # Its own changes this process publishes as it makes them.
         await db.listen(ANNOUNCE_CHANNEL, self._announced, others_only=True)
         await db.listen(STEPPED_DOWN_CHANNEL, lambda _payload: self._wake.set())
         # The process with shard 0 answers every DM (nearly every click): when others share the
@@ -165,6 +183,7 @@ class Cluster:
             elif not held and self.sender:
                 self.sender = False
                 log.warning("this process is no longer the sender (%s)", self.holder)
+                self._stopped_sending()
             if self.sender:
                 await self._sweep()
 
@@ -176,18 +195,16 @@ class Cluster:
             return
         since, self._swept_at = self._swept_at - SWEEP_OVERLAP, now
         try:
-            for game_id, channel_id in await self._store.games_changed_since(since):
-                self._touch(game_id, channel_id)
+            for game_id, version, channel_id in await self._store.games_changed_since(since):
+                self._feed.publish(Change(Owner.game(game_id), version, channel_id))
         except Exception:
             log.warning("could not look for games changed lately", exc_info=True)
 
     def _announced(self, payload: str) -> None:
-        """A game changed (in any process): the sender brings its messages up to date."""
-        if not self.sender:
-            return
-        game, _, channel = payload.partition(":")
-        if game.isdecimal() and channel.isdecimal():
-            self._touch(int(game), int(channel))
+        """A change made in another process: on this process's feed too."""
+        change = change_of(payload)
+        if change is not None:
+            self._feed.publish(change)
 
     # -- IDENTIFY -----------------------------------------------------------------------------
     async def before_identify(self, shard_id: int, max_concurrency: int) -> None:

@@ -1,0 +1,46 @@
+"""Where a call from a player enters the core: refusals become the one sentence sent back.
+
+A call that cannot be carried out raises where that is found: :class:`~bot.core.refusals.Refused`
+(the core, the lobby's rules, a card that does not parse), the engine's ``RuleError``, or the
+store's ``StoreError``. :func:`answers` turns each into :meth:`Answer.refuse`, once, where the
+call is entered; nothing else is sent and nothing changed. A write that lost a race with
+another process (:class:`~bot.core.storage.VersionConflict`) is made once more on the game as
+it is now first: what was asked may still apply, or be refused for what changed.
+"""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Awaitable, Callable
+from typing import Concatenate, ParamSpec, TypeVar
+
+from bot.core.refusals import Refused
+from bot.core.replies import Answer
+from bot.core.storage import VersionConflict
+from engine.errors import RuleError
+
+__all__ = ["answers"]
+
+_P = ParamSpec("_P")
+_S = TypeVar("_S")
+
+
+def answers(
+    call: Callable[Concatenate[_S, _P], Awaitable[Answer]],
+) -> Callable[Concatenate[_S, _P], Awaitable[Answer]]:
+    """Enter a call: a refusal raised anywhere inside it becomes its answer."""
+
+    @functools.wraps(call)
+    async def entered(self: _S, /, *args: _P.args, **kwargs: _P.kwargs) -> Answer:
+        try:
+            try:
+                return await call(self, *args, **kwargs)
+            except VersionConflict:
+                # Another process changed the game between this call's read and its write
+                # (the channel's lock only orders the calls of this one): read it again and
+                # try once more.
+                return await call(self, *args, **kwargs)
+        except (Refused, RuleError) as refusal:
+            return Answer.refuse(str(refusal))
+
+    return entered

@@ -1,0 +1,203 @@
+"""The messages a game keeps, drawn from the stored game for the ledger (a game's projector).
+
+The drawing itself is :mod:`bot.core.projection` (pure functions of the game and a few facts);
+this gathers those facts (the seats whose DMs were refused, the players' coach settings, who
+has left the server, the rating changes of a finished game) and keeps what it drew once per
+version, since the keeper looks at a game several times for each move. Time only decides which
+turn reminders are due; before a reminder goes out, the player it is for is checked to still
+be a member of the game's server.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections import OrderedDict
+from collections.abc import Mapping, Sequence
+from datetime import timedelta
+
+from bot.core.coach_settings import CoachSettings
+from bot.core.games import Games, Loaded
+from bot.core.ledger import Drawing
+from bot.core.messages import Owed
+from bot.core.owners import Owner
+from bot.core.projection import TableFacts, project, settled
+from bot.core.records import GameRecord, GameStatus, MessageRecord
+from bot.core.render.standings import change_text
+from bot.core.render.text import escape
+from bot.core.storage import MessageRecords
+
+__all__ = ["RECONCILE_ENDED", "REMIND_AFTER", "SETTLED_KEPT", "GameMessages"]
+
+#: How long the table waits on a person before reminding them (a setting overrides it).
+REMIND_AFTER = timedelta(seconds=60)
+#: Games that ended this recently are brought up to date at start-up too.
+RECONCILE_ENDED = timedelta(days=1)
+#: Games whose messages are kept drawn (per version), for the keeper's repeated looks.
+SETTLED_KEPT = 512
+
+
+class GameMessages:
+    """Draws each game's messages (the ledger's projector for games)."""
+
+    def __init__(
+        self,
+        games: Games,
+        store: MessageRecords,
+        coach: CoachSettings,
+        *,
+        remind_after: timedelta = REMIND_AFTER,
+        retention: timedelta | None = None,
+        shared: bool = False,
+    ) -> None:
+        """``retention``: an ended game older than that has no messages any more (it is, or is
+        about to be, pruned); ``shared``: other processes may learn of refused DMs too."""
+        self._games = games
+        self._store = store
+        self._coach = coach
+        self._remind_after = remind_after.total_seconds()
+        self._retention = retention
+        self._shared = shared
+        # game id -> seat -> the deal its DMs were refused in.
+        self._refused: OrderedDict[int, dict[int, int]] = OrderedDict()
+        # game id -> (the version and facts it was drawn for, what it owes then).
+        self._settled: OrderedDict[int, tuple[object, tuple[Owed, ...]]] = OrderedDict()
+
+    async def draw(
+        self, owner: Owner, now: float, sent: Mapping[str, MessageRecord]
+    ) -> Drawing | None:
+        """What every message of the game should show at ``now``, given what was last sent
+        (``sent``, by key) (None for a game that does not exist, or was pruned)."""
+        record = await self._games.store.get_game(owner.id)
+        if record is None or self._pruned(record, now):
+            return None
+        loaded = None if record.snapshot is None else self._games.loaded.load(record)
+        people = [s.user_id for s in record.seats if s.user_id is not None]
+        facts = TableFacts(
+            refused=await self._refusals(record.id),
+            coach_off=await self._coach.off(people),
+            now=now,
+            remind_after=self._remind_after,
+            departed=self._games.departures.of(record.id),
+        )
+        ratings = await self._ratings_line(record)
+        found = project(record, loaded, facts, self._settled_for(record, loaded, facts, ratings))
+        if await self._reminded_gone(record, found.owed, sent):
+            # Someone the table waits on has left the server: no reminder for them, and the
+            # channel is told how the game can end instead.
+            facts = dataclasses.replace(facts, departed=self._games.departures.of(record.id))
+            found = project(
+                record, loaded, facts, self._settled_for(record, loaded, facts, ratings)
+            )
+        return Drawing(record.channel_id, record.version, found.owed, found.check_at)
+
+    def moving(self, owner: Owner) -> bool:
+        """Whether a move of the game is being applied and saved in this process now."""
+        return self._games.moving(owner.id)
+
+    def _pruned(self, record: GameRecord, now: float) -> bool:
+        """Whether ``record`` ended before the retention period (so it is, or is about to be,
+        pruned: nothing of it is drawn or sent any more)."""
+        if self._retention is None or record.is_open:
+            return False
+        return record.updated_at < now - self._retention.total_seconds()
+
+    async def _reminded_gone(
+        self, record: GameRecord, owed: Sequence[Owed], sent: Mapping[str, MessageRecord]
+    ) -> bool:
+        """Before a turn reminder goes out, whether the player it is for has left the game's
+        server (then they are noted as departed): the moment the table has waited on them long
+        enough to ask, and the one time a player who left silently is found out. Only a
+        reminder never sent counts (one sent is never sent again)."""
+        if record.guild_id is None or record.status is not GameStatus.ACTIVE:
+            return False
+        reminders = [o for o in owed if o.key.startswith(("remind:", "away:"))]
+        if not reminders:
+            return False
+        found = False
+        for item in reminders:
+            if not item.due(sent.get(item.key)):
+                continue
+            seat = int(item.key.rsplit(":", 1)[1])
+            user = record.seats[seat].user_id
+            if user is None:
+                continue
+            if not await self._games.departures.still_member(
+                record.id, record.guild_id, seat, user
+            ):
+                found = True
+        return found
+
+    async def _refusals(self, game_id: int) -> dict[int, int]:
+        """Seat -> the deal its DMs were refused in, read once and then kept up to date (read
+        every time when other processes may learn of a refusal)."""
+        if self._shared:
+            return await self._store.dm_refusals(game_id)
+        refused = self._refused.get(game_id)
+        if refused is None:
+            refused = await self._store.dm_refusals(game_id)
+            self._refused[game_id] = refused
+            while len(self._refused) > SETTLED_KEPT:
+                self._refused.popitem(last=False)
+        self._refused.move_to_end(game_id)
+        return refused
+
+    async def dms_refused(self, owner: Owner, user_id: int) -> None:
+        """Discord refused a DM to this player: no more DMs to them this deal; the channel is
+        told once (the game's projection says so from now on)."""
+        record = await self._games.store.get_game(owner.id)
+        seat = None if record is None else record.seat_of(user_id)
+        if record is None or seat is None or record.snapshot is None:
+            return
+        deal = self._games.loaded.load(record).game.deal_number
+        await self._store.refuse_dms(owner.id, seat, deal)
+        (await self._refusals(owner.id))[seat] = deal
+
+    async def _ratings_line(self, record: GameRecord) -> str:
+        """For a finished game, each person's new rating and its change: "Ratings: Al 1,512
+        (+18) · Bea 988 (−18)" (empty for any other game)."""
+        if record.status is not GameStatus.FINISHED:
+            return ""
+        names = {s.seat: s.name for s in record.seats if not s.is_computer}
+        changes = [
+            f"{escape(names[c.seat])} {change_text(c.ordinal_before, c.ordinal_after)}"
+            for c in await self._store.game_rating_changes(record.id)
+            if c.seat in names
+        ]
+        return f"Ratings: {' · '.join(changes)}" if changes else ""
+
+    def _settled_for(
+        self, record: GameRecord, loaded: Loaded | None, facts: TableFacts, ratings: str = ""
+    ) -> tuple[Owed, ...]:
+        """The game's messages but the reminders, drawn once per version (and refusals, coach
+        settings and departures)."""
+        key = (
+            record.version,
+            record.status,
+            tuple(sorted(facts.refused.items())),
+            facts.coach_off,
+            facts.departed,
+        )
+        kept = self._settled.get(record.id)
+        if kept is not None and kept[0] == key:
+            self._settled.move_to_end(record.id)
+            return kept[1]
+        drawn = settled(
+            record, loaded, facts.refused, facts.coach_off, ratings, departed=facts.departed
+        )
+        self._settled[record.id] = (key, drawn)
+        while len(self._settled) > SETTLED_KEPT:
+            self._settled.popitem(last=False)
+        return drawn
+
+    async def to_reconcile(self, now: float) -> list[tuple[Owner, int]]:
+        """Every lobby and active game, and every game that ended in the last day (its last
+        messages may be owed): what start-up brings up to date."""
+        since = now - RECONCILE_ENDED.total_seconds()
+        return [
+            (Owner.game(g.id), g.channel_id) for g in await self._games.store.recent_games(since)
+        ]
+
+    def forget(self, game_id: int) -> None:
+        """Drop what is kept of a pruned game."""
+        self._refused.pop(game_id, None)
+        self._settled.pop(game_id, None)

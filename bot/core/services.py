@@ -1,0 +1,143 @@
+"""The core, put together: one object per job, sharing one store, one feed and one clock.
+
+| part | its job |
+| --- | --- |
+| ``games`` | finds, locks, loads and saves games; publishes each change on ``feed`` |
+| ``lobbies`` | opens games; their lobby: join, leave, computers, start, cancel |
+| ``moves`` | the moves of a game being played, the computer's answers, ``catch_up`` for time |
+| ``table`` | a person's private hand, the table's status, autocomplete |
+| ``ledger`` | what every owner's Discord messages should show, and what was sent |
+| ``standings`` | the leaderboard, stats and head to head |
+| ``coach`` | the players' coach settings |
+| ``housekeeping`` | idle games end, old ended games are pruned |
+| ``clock`` | follows the feed and makes the moves that fall due in time |
+
+The Discord layer calls the parts, sends each :class:`~bot.core.replies.Answer`, and hands it
+back with :meth:`Services.answered`; the keeper follows the feed and asks the ledger alone.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable
+from dataclasses import dataclass
+from datetime import UTC, datetime, timedelta
+
+from bot.core.clock import GameClock
+from bot.core.coach_settings import CoachSettings
+from bot.core.computer import ComputerPlayers
+from bot.core.feed import ChangeFeed
+from bot.core.game_messages import REMIND_AFTER, GameMessages
+from bot.core.games import Games, RngFactory
+from bot.core.housekeeping import Housekeeping
+from bot.core.ledger import MessageLedger
+from bot.core.lobbies import Lobbies
+from bot.core.membership import Departures, Membership
+from bot.core.moves import COUNT_TIMEOUT, MUGGINS_WINDOW, Moves
+from bot.core.owners import Owner, OwnerKind
+from bot.core.render.rules_help import rules_text
+from bot.core.replies import Answer, Clicked
+from bot.core.standings import Standings
+from bot.core.storage import CoreStore
+from bot.core.table_info import TableInfo
+from bot.core.thinking import WorkerThinking
+
+__all__ = ["Services"]
+
+
+@dataclass(frozen=True, slots=True)
+class Services:
+    """Every part of the core, wired together (see the module's table)."""
+
+    feed: ChangeFeed
+    games: Games
+    lobbies: Lobbies
+    moves: Moves
+    table: TableInfo
+    ledger: MessageLedger
+    standings: Standings
+    coach: CoachSettings
+    housekeeping: Housekeeping
+    clock: GameClock
+
+    @classmethod
+    def build(
+        cls,
+        store: CoreStore,
+        *,
+        idle_expiry: timedelta,
+        rng_factory: RngFactory | None = None,
+        clock: Callable[[], datetime] | None = None,
+        computer_rng: random.Random | None = None,
+        remind_after: timedelta = REMIND_AFTER,
+        muggins_window: timedelta = MUGGINS_WINDOW,
+        count_timeout: timedelta = COUNT_TIMEOUT,
+        shared: bool = False,
+        membership: Membership | None = None,
+        retention: timedelta | None = None,
+        thinking: WorkerThinking | None = None,
+    ) -> Services:
+        """The core on ``store``. Without ``rng_factory``, ``clock`` and ``computer_rng`` it
+        has real randomness (``random.SystemRandom``) and the UTC clock, as the running bot;
+        tests give their own. ``shared``: other processes of the bot use the same database;
+        ``thinking``: where the levels that think at length make their plays (on the loop
+        without)."""
+        system = random.SystemRandom()
+        now = clock or (lambda: datetime.now(UTC))
+        feed = ChangeFeed()
+        games = Games(
+            store,
+            feed,
+            rng_factory=rng_factory or (lambda _key: system),
+            clock=now,
+            departures=Departures(membership),
+        )
+        coach = CoachSettings(store, now)
+        computers = ComputerPlayers(computer_rng or system, thinking)
+        moves = Moves(
+            games, coach, computers, muggins_window=muggins_window, count_timeout=count_timeout
+        )
+        ledger = MessageLedger(store, feed, now, shared=shared)
+        drawn = GameMessages(
+            games, store, coach, remind_after=remind_after, retention=retention, shared=shared
+        )
+        ledger.add(OwnerKind.GAME, drawn)
+
+        def forget(owner: Owner) -> None:
+            ledger.forget(owner)
+            drawn.forget(owner.id)
+
+        return cls(
+            feed=feed,
+            games=games,
+            lobbies=Lobbies(games, computers),
+            moves=moves,
+            table=TableInfo(games, coach, store),
+            ledger=ledger,
+            standings=Standings(store),
+            coach=coach,
+            housekeeping=Housekeeping(
+                games, store, idle_expiry=idle_expiry, retention=retention, forget=forget
+            ),
+            clock=GameClock(moves, feed, clock=lambda: now().timestamp()),
+        )
+
+    async def answered(self, answer: Answer, *, landed: bool, shown: Clicked | None) -> None:
+        """``answer`` was sent to the person who acted (``landed``), or could not be: the look
+        it gave a message is confirmed or forgotten (``shown``: the message that now shows it),
+        then the computer's reply to the move, if one was left for now, is made."""
+        sequel = answer.sequel
+        if sequel is None or not answer.ok:
+            return
+        view = answer.update if answer.update is not None else answer.reply.view
+        digest = None if view is None else view.digest()
+        try:
+            await self.ledger.answered(sequel, landed, shown, digest)
+        finally:
+            if sequel.computer_owes:
+                await self.moves.computer_turn(sequel.owner.id)
+
+    @staticmethod
+    def rules(topic: str | None = None) -> Answer:
+        """Rules help for a topic (overview, deal, play, show, scoring, commands)."""
+        return Answer.say(rules_text(topic))

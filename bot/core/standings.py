@@ -1,0 +1,87 @@
+"""A server's standings: the leaderboard by rating, a player's stats and charts, head to head.
+
+Everything here is read from the standings the store derives from the results, in the
+transaction that records each finished game (``bot.store.standings``); nothing changes.
+"""
+
+from __future__ import annotations
+
+import asyncio
+
+from bot.core import refusals
+from bot.core.entry import answers
+from bot.core.messages import MessageView, PageControls, Table
+from bot.core.refusals import Refused
+from bot.core.render.standings import (
+    PAGE_SIZE,
+    TABLE_TITLES,
+    head_to_head_text,
+    leaderboard_text,
+    rank_line,
+    stats_text,
+)
+from bot.core.replies import Answer, Reply, User
+from bot.core.stats import stats_pictures
+from bot.core.storage import StandingsRecords
+
+__all__ = ["Standings"]
+
+
+class Standings:
+    """The leaderboard and the players' records on a server."""
+
+    def __init__(self, store: StandingsRecords) -> None:
+        self._store = store
+
+    @answers
+    async def leaderboard(
+        self, guild_id: int | None, *, table: Table = "people", page: int = 0
+    ) -> Answer:
+        """One page of the server's standings by rating: ``table`` ``people`` (games between
+        people) or ``computer`` (games with a computer seat, each level a rated player). The
+        page is both the reply and, for its buttons, the clicked message's new look."""
+        if table not in TABLE_TITLES:
+            raise Refused(refusals.UNKNOWN_BUTTON)
+        vs_computer = table == "computer"
+        total, rows = await self._store.ranking(
+            guild_id, vs_computer=vs_computer, offset=max(page, 0) * PAGE_SIZE, limit=PAGE_SIZE
+        )
+        pages = max(1, -(-total // PAGE_SIZE))
+        if page >= pages or page < 0:
+            # A page that is gone (a button from an older, longer table): the last one.
+            page = min(max(page, 0), pages - 1)
+            total, rows = await self._store.ranking(
+                guild_id, vs_computer=vs_computer, offset=page * PAGE_SIZE, limit=PAGE_SIZE
+            )
+        view = MessageView(
+            leaderboard_text(table, total, rows, page), pages=PageControls(table, page, pages)
+        )
+        return Answer(reply=Reply(view.content, ephemeral=False, view=view), update=view)
+
+    @answers
+    async def stats(self, guild_id: int | None, user: User, against: User | None = None) -> Answer:
+        """One player's record on this server: rating and rank in each table, totals, best
+        hands and two charts; with ``against``, their head to head with that player."""
+        if against is not None:
+            if against.id == user.id:
+                raise Refused(refusals.AGAINST_SELF)
+            rival = await self._store.rival(guild_id, user.id, against.id)
+            return Answer.say(head_to_head_text(user.name, against.name, rival), ephemeral=False)
+        ranked = await self._store.standing(guild_id, user.id)
+        if not ranked:
+            return Answer.say(stats_text(user.name, None, None), ephemeral=False)
+        levels = await self._store.levels(guild_id) if True in ranked else []
+        ranks = (
+            rank_line(ranked[False]) if False in ranked else None,
+            rank_line(ranked[True], levels) if True in ranked else None,
+        )
+        found = await self._store.player_stats(guild_id, user.id)
+        best = await self._store.best_hands(guild_id, user.id)
+        text = stats_text(user.name, found.get(False), found.get(True), ranks, best)
+        # The chart is of the people's table, or the computer's for those who only play it.
+        vs_computer = False not in ranked
+        standing = ranked[vs_computer].standing
+        history = await self._store.rating_history(guild_id, user.id, vs_computer=vs_computer)
+        server = await self._store.server_points(guild_id)
+        pictures = await asyncio.to_thread(stats_pictures, user.name, standing, history, server)
+        return Answer.say(text, ephemeral=False, view=MessageView(text, pictures=pictures))

@@ -1,0 +1,106 @@
+"""What a person may look at in a channel's game without moving: their hand (privately, with
+its controls), the table with its board picture, and the autocomplete of the card options.
+
+Nothing here changes a game. The hand is drawn from that seat's view and the table from the
+public view only, so a hidden card cannot reach anyone else.
+"""
+
+from __future__ import annotations
+
+import asyncio
+
+from bot.core import archive, lobby, refusals
+from bot.core.coach_settings import CoachSettings
+from bot.core.entry import answers
+from bot.core.games import Games, Loaded
+from bot.core.messages import MessageView
+from bot.core.projection import board_of, hand_view, resigner
+from bot.core.prompts import discard_completions, play_completions
+from bot.core.records import GameRecord, GameStatus
+from bot.core.refusals import Refused
+from bot.core.render.status import last_result_text, status_text
+from bot.core.replies import Answer, Choice, User
+from bot.core.storage import Archives
+from engine.views import SeatView
+
+__all__ = ["TableInfo"]
+
+
+class TableInfo:
+    """Private and public looks at a channel's game."""
+
+    def __init__(self, games: Games, coach: CoachSettings, archives: Archives) -> None:
+        self._games = games
+        self._coach = coach
+        self._archives = archives
+
+    @answers
+    async def hand(self, channel_id: int, user: User) -> Answer:
+        """The user's hand, privately, with the controls for what they can do now."""
+
+        async def body(record: GameRecord) -> Answer:
+            loaded, seat = self._games.seated(record, user)
+            coach = user.id not in await self._coach.off([user.id])
+            view = hand_view(loaded, seat, coach=coach)
+            return Answer.say(view.content, view=view)
+
+        return await self._games.in_channel(channel_id, body)
+
+    @answers
+    async def status(self, channel_id: int, *, public: bool = False) -> Answer:
+        """The table: the board picture, dealer, phase, turn, count and series; privately
+        unless ``public``. When the channel's last game has finished, how it ended."""
+        store = self._games.store
+        async with self._games.lock(channel_id):
+            record = await store.open_game_in_channel(channel_id)
+            if record is None:
+                record = await store.last_game_in_channel(channel_id)
+        if record is None or record.status in (GameStatus.CANCELLED, GameStatus.EXPIRED):
+            raise Refused(refusals.NO_GAME)
+        if record.status is GameStatus.LOBBY:
+            view = MessageView(lobby.lobby_view(record).content)
+        else:
+            loaded = await self._finished_or_loaded(record)
+            table = loaded.game.public_view()
+            if record.status is GameStatus.FINISHED:
+                text = last_result_text(table, resigner(loaded.game))
+            else:
+                text = status_text(table)
+            view = MessageView(text, board=board_of(loaded.log, table))
+        return Answer.say(view.content, ephemeral=not public, view=view)
+
+    async def _finished_or_loaded(self, record: GameRecord) -> Loaded:
+        """The game of ``record``: from its snapshot, or, for a game pruned since it finished,
+        replayed from its archive record (on a worker thread: a replay is a whole game)."""
+        if record.snapshot is not None:
+            return self._games.loaded.load(record)
+        kept = await self._archives.archived(record.id)
+        if kept is None:
+            raise Refused(refusals.NO_GAME)
+        found = await asyncio.to_thread(archive.restore, kept)
+        return Loaded(record, found.game, found.tally, found.log, found.shuffles)
+
+    async def _seat_view(self, channel_id: int, user_id: int) -> SeatView | None:
+        record = await self._games.store.open_game_in_channel(channel_id)
+        if record is None or record.status is not GameStatus.ACTIVE:
+            return None
+        seat = record.seat_of(user_id)
+        if seat is None:
+            return None
+        return self._games.loaded.load(record).game.view(seat)
+
+    async def autocomplete_discard(
+        self, channel_id: int, user_id: int, current: str
+    ) -> list[Choice]:
+        """The user's cards matching what they typed (empty when they have nothing to discard).
+
+        Cards already typed in full stay in front, so ``"5H J"`` offers ``"5H JD"``,
+        ``"5H JC"`` and so on.
+        """
+        view = await self._seat_view(channel_id, user_id)
+        return [] if view is None else discard_completions(view, current)
+
+    async def autocomplete_play(self, channel_id: int, user_id: int, current: str) -> list[Choice]:
+        """Only the cards the user may legally play now (empty when it is not their turn)."""
+        view = await self._seat_view(channel_id, user_id)
+        return [] if view is None else play_completions(view, current)

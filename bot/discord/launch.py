@@ -1,0 +1,147 @@
+"""Starting the bot: the store opened and checked before logging in, closed on every way out.
+
+:func:`run_bot` (as discord.py's ``examples/advanced_startup.py`` does) opens the store (which
+checks the file, refuses a newer schema or a read-only file, and applies the migrations) before
+logging in, and closes it on every way out; a stop signal once the bot is set up closes it
+cleanly, during start-up it stops the start-up where it is. What stops start-up (the database,
+``DEV_GUILD_ID``, Discord out of reach) is a :class:`~bot.settings.StartupError`: one line for
+whoever runs the bot.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import signal
+
+import aiohttp
+import discord
+import yarl
+
+from bot.core.storage import UnusableStore
+from bot.discord.app import CribbageBot
+from bot.discord.logs import configure_logging
+from bot.settings import Settings, StartupError
+from bot.store import Store
+
+__all__ = ["open_store", "point_at_api", "run_bot"]
+
+log = logging.getLogger(__name__)
+
+#: The signals that stop the bot (a host stopping the worker, Ctrl-C).
+STOP_SIGNALS = (signal.SIGTERM, signal.SIGINT)
+
+
+def point_at_api(api_base: str | None, gateway_url: str | None) -> None:
+    """Send the client's REST calls and gateway connection elsewhere (e.g. to fakediscord).
+
+    discord.py reads these class attributes at login, so this must run before ``start``.
+    """
+    if api_base:
+        discord.http.Route.BASE = api_base.rstrip("/")
+    if gateway_url:
+        discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY = yarl.URL(gateway_url)
+
+
+def _database_named(settings: Settings) -> str:
+    """How a start-up line names the database: the setting, and the file (never the PostgreSQL
+    URL itself, which may hold a password)."""
+    if settings.database_url:
+        return "DATABASE_URL (PostgreSQL)"
+    return f"{settings.database_name}={settings.database_path}"
+
+
+async def open_store(settings: Settings) -> Store:
+    """The store ``DATABASE_PATH`` (or ``DATABASE_URL``) names, checked and migrated; a
+    :class:`StartupError` naming the setting when it cannot be used (nothing on disk changed
+    then)."""
+    try:
+        store = await Store.open(settings.database)
+    except UnusableStore as error:
+        raise StartupError(f"{_database_named(settings)}: {error}") from None
+    except OSError as error:
+        # A PostgreSQL server out of reach (SQLite's problems are UnusableStore).
+        raise StartupError(
+            f"{_database_named(settings)}: cannot connect ({error}): check that the server runs"
+            " and the URL names it."
+        ) from None
+    version = await store.user_version()
+    log.info("database %s ready (schema version %d)", store.db.dialect.value, version)
+    return store
+
+
+async def _log_in(bot: CribbageBot, token: str, settings: Settings) -> None:
+    """Log in (which runs ``setup_hook``); Discord out of reach is a :class:`StartupError`."""
+    try:
+        await bot.login(token)
+    except (aiohttp.ClientConnectionError, OSError) as error:
+        where = settings.discord_api_base or f"{discord.http.Route.BASE} (Discord)"
+        fix = "check DISCORD_API_BASE" if settings.discord_api_base else "check the network"
+        raise StartupError(
+            f"Cannot reach the Discord API at {where} ({error or type(error).__name__}): {fix},"
+            " then start the bot again.",
+            status=1,
+        ) from None
+
+
+async def run_bot(settings: Settings) -> None:
+    """Run the bot until it is closed or the process gets SIGTERM/SIGINT.
+
+    The store is opened (and checked) before logging in, and closed on every way out. A stop
+    signal once the bot is set up closes it cleanly (no new moves, what is owed is sent);
+    during start-up it stops the start-up where it is. Raises :class:`StartupError` for what
+    stops start-up (the database, ``DEV_GUILD_ID``, Discord out of reach).
+    """
+    token = settings.discord_token
+    if not token:
+        raise ValueError("DISCORD_TOKEN is not set.")
+    point_at_api(settings.discord_api_base, settings.discord_gateway_url)
+    configure_logging(settings.log_level)
+    loop = asyncio.get_running_loop()
+    starting = asyncio.current_task()
+    assert starting is not None
+    bot: CribbageBot | None = None
+    stopping = False
+    closing: list[asyncio.Task[None]] = []  # held, so the task is not collected mid-way
+
+    def stop() -> None:
+        nonlocal stopping
+        if stopping:
+            return
+        stopping = True
+        if bot is not None and bot.started:
+            # A host stopping the worker gets a clean shutdown: queued messages go out first.
+            closing.append(asyncio.ensure_future(bot.close()))
+        else:
+            # Closing the client halfway through logging in breaks it ("Connector is closed");
+            # cancelling unwinds whatever was opened so far, the store included.
+            starting.cancel()
+
+    previous = {sig: signal.getsignal(sig) for sig in STOP_SIGNALS}
+    for sig in STOP_SIGNALS:
+        with contextlib.suppress(NotImplementedError):
+            loop.add_signal_handler(sig, stop)
+    try:
+        store = await open_store(settings)
+        try:
+            bot = CribbageBot(settings, store=store)
+            async with bot:
+                await _log_in(bot, token, settings)
+                await bot.connect()
+        finally:
+            log.info("database round trips: %d", store.db.round_trips)
+            # The store's worker thread would keep the process alive: close it whatever
+            # happened (shielded, so a stop signal now cannot leave it half closed).
+            await asyncio.shield(store.close())
+    except asyncio.CancelledError:
+        if not stopping:
+            raise
+        log.info("stopped during start-up")
+    finally:
+        for sig in STOP_SIGNALS:
+            with contextlib.suppress(NotImplementedError):
+                loop.remove_signal_handler(sig)
+            handler = previous[sig]
+            if handler is not None:
+                signal.signal(sig, handler)
