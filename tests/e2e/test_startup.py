@@ -22,6 +22,7 @@ from bot.store import Dialect, Store, migrations
 from fakediscord import FakeDiscord
 from fakediscord.testing import BotLauncher
 from tests.helpers.bot_runs import bot_environment, run_to_end, spawn_bot
+from tests.helpers.old_releases import release, sqlite_made_by
 
 SQLITE_MIGRATIONS = migrations(Dialect.SQLITE.migrations_dir)
 LAST = SQLITE_MIGRATIONS[-1][0]
@@ -173,15 +174,11 @@ async def test_no_warning_about_voice_support(
 
 
 async def _old_database(path: Path, games: int) -> None:
-    """A database as the release before the ratings left it (migrations 001-005) with
-    ``games`` finished games: opening it rates them all (migration 006 and a rebuild), which
-    takes a while, so a SIGTERM can land in the middle of it."""
-    old = path.parent / "old-migrations"
-    old.mkdir(exist_ok=True)
-    for number, migration in SQLITE_MIGRATIONS:
-        if number <= 5:
-            shutil.copy(migration, old / migration.name)
-    await (await Store.open(path, migrations_dir=old)).close()
+    """A database as the release before the ratings left it (migrations 001-005, schema
+    version 5, no names recorded) with ``games`` finished games: opening it applies six
+    migrations and rates every game, which takes a while, so a SIGTERM can land in the middle
+    of it."""
+    sqlite_made_by(path, release(Dialect.SQLITE, "a759045"))
     with contextlib.closing(sqlite3.connect(path)) as db:
         db.executemany(
             "INSERT INTO games (id, guild_id, channel_id, status, creator_id, num_players,"
@@ -255,7 +252,15 @@ async def test_sigterm_at_any_moment_of_start_up_ends_it_cleanly(
         where = f"SIGTERM {delay} s after the {since} (exit took {took:.1f} s)"
         assert proc.returncode == 0, f"{where}: status {proc.returncode}\n{text}"
         assert "Traceback" not in text and " ERROR " not in text, f"{where}\n{text}"
-        # The database was closed properly: it opens, whole, at the schema it reached.
+        # The database was closed properly: it opens, whole, and either as it was or with
+        # every migration applied (they apply together, or none does).
         with contextlib.closing(sqlite3.connect(path)) as db:
             assert db.execute("PRAGMA quick_check").fetchone()[0] == "ok", where
-            assert db.execute("PRAGMA user_version").fetchone()[0] in (5, LAST), where
+            number = db.execute("PRAGMA user_version").fetchone()[0]
+            tables = {row[0] for row in db.execute("SELECT name FROM sqlite_master")}
+            if number == 5:
+                assert "schema_migrations" not in tables and "standings" not in tables, where
+            else:
+                assert number == LAST, f"{where}: schema version {number}"
+                applied = [row[0] for row in db.execute("SELECT name FROM schema_migrations")]
+                assert sorted(applied) == sorted(m.name for m in SQLITE_MIGRATIONS), where
