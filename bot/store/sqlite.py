@@ -41,9 +41,17 @@ def _unique(error: sqlite3.IntegrityError) -> UniqueViolation | None:
     return None
 
 
-def _unusable(error: sqlite3.Error) -> UnusableStore:
-    """What SQLite said when opening the database, as the sentence for whoever runs the bot."""
-    if getattr(error, "sqlite_errorname", "").startswith("SQLITE_READONLY"):
+def _unusable(error: sqlite3.Error, path: Path) -> UnusableStore:
+    """What SQLite said when opening the database at ``path``, as the sentence for whoever
+    runs the bot. SQLite answers a file or folder it cannot write with SQLITE_READONLY (or
+    ..._DIRECTORY), or with SQLITE_CANTOPEN where it cannot make the -shm file WAL mode
+    reads through: either way, say which is read-only and what to do."""
+    name: str = getattr(error, "sqlite_errorname", "")
+    if name.startswith(("SQLITE_READONLY", "SQLITE_CANTOPEN")):
+        why = preflight.read_only(path)
+        if why is not None:
+            return UnusableStore(why)
+    if name.startswith("SQLITE_READONLY"):
         return UnusableStore(
             f"it cannot be written ({error}): make the file and its folder writable by the "
             "user the bot runs as."
@@ -153,19 +161,20 @@ class SqliteDatabase:
 
         Raises :class:`~bot.core.storage.UnusableStore` (nothing changed) for a directory, a
         missing folder, a file that is not a SQLite database or is shorter than its header
-        says (checked before SQLite touches it), and a file or folder it cannot write.
+        says, a read-only file system (checked before SQLite touches it), and a file or
+        folder it cannot write (saying which).
         """
         preflight.check_file(Path(path))
         try:
             db = await aiosqlite.connect(str(path), isolation_level="IMMEDIATE")
         except sqlite3.Error as error:
-            raise _unusable(error) from error
+            raise _unusable(error, Path(path)) from error
         try:
             db.row_factory = sqlite3.Row
             try:
                 await _prepare(db)
             except sqlite3.Error as error:
-                raise _unusable(error) from error
+                raise _unusable(error, Path(path)) from error
         except BaseException:
             await db.close()
             raise

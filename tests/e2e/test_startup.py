@@ -13,6 +13,7 @@ import shutil
 import signal
 import socket
 import sqlite3
+import subprocess
 import time
 from pathlib import Path
 
@@ -120,27 +121,87 @@ def _without_root_powers() -> list[str]:
     return [setpriv, "--bounding-set=-dac_override,-dac_read_search,-fowner"]
 
 
-@pytest.mark.parametrize("what", ["file", "folder"])
+@pytest.mark.parametrize(
+    ("what", "said"),
+    [
+        ("file", "the file is read-only"),
+        ("folder", "is read-only for the user the bot runs as, and SQLite must create its"),
+        ("both", "the file and its folder"),
+        ("new file", "SQLite must create the file and its -wal and -shm files there"),
+    ],
+)
 async def test_a_read_only_database_is_refused_before_logging_in(
-    fake_discord: FakeDiscord, tmp_path: Path, what: str
+    fake_discord: FakeDiscord, tmp_path: Path, what: str, said: str
 ) -> None:
+    # SQLite says "attempt to write a readonly database" (file), SQLITE_READONLY_DIRECTORY
+    # (folder: the -wal and -shm files cannot be made), or "unable to open database file" (a
+    # new file in a read-only folder); the line says which is read-only and what to do.
     prefix = _without_root_powers()
     folder = tmp_path / "data"
     folder.mkdir()
     path = folder / "bot.db"
     await (await Store.open(path)).close()
-    if what == "file":
+    if what in ("file", "both"):
         path.chmod(0o444)
-    else:
+    if what in ("folder", "both", "new file"):
         folder.chmod(0o555)
+    if what == "new file":
+        path = folder / "new.db"
+    before = _files(folder)
     try:
         status, lines = await run_to_end(fake_discord, path, prefix)
     finally:
         folder.chmod(0o755)
-        path.chmod(0o644)
+        (folder / "bot.db").chmod(0o644)
     assert status == 2
     line = _refusal(lines)
-    assert "DATABASE_PATH" in line and "writable" in line, line
+    assert "DATABASE_PATH" in line and "read-only" in line and said in line, line
+    assert "writable" in line, line
+    assert len(lines) == 1, lines
+    assert _files(folder) == before, "nothing on disk changed"
+    assert fake_discord.gateway.identify_count == 0, "it never logged in"
+
+
+def _read_only_mount(folder: Path) -> list[str]:
+    """A command prefix that runs a command with ``folder`` mounted read-only (bound onto
+    itself, read-only: what a read-only volume is), in a mount namespace of its own. As root
+    that needs CAP_SYS_ADMIN; otherwise a user namespace, where the kernel allows them."""
+    script = 'mount --bind "$0" "$0" && mount -o remount,bind,ro "$0" && exec "$@"'
+    unshare = shutil.which("unshare")
+    if unshare is None:
+        pytest.skip("no unshare (util-linux) to mount a folder read-only")
+    tries = [[unshare, "--mount", "--propagation", "private"]]
+    tries.append([unshare, "--user", "--map-root-user", "--mount", "--propagation", "private"])
+    for start in tries:
+        probe = subprocess.run(
+            [*start, "sh", "-c", script, str(folder), "true"], capture_output=True, check=False
+        )
+        if probe.returncode == 0:
+            return [*start, "sh", "-c", script, str(folder)]
+    pytest.skip(f"cannot mount a folder read-only here: {probe.stderr.decode().strip()}")
+
+
+@pytest.mark.parametrize("what", ["database", "new file"])
+async def test_a_database_on_a_read_only_mount_is_refused_saying_so(
+    fake_discord: FakeDiscord, tmp_path: Path, what: str
+) -> None:
+    # A read-only mount refuses every write, root's too: SQLite opens the file read-only and
+    # then cannot make the -shm file WAL mode reads through ("unable to open database file").
+    folder = tmp_path / "data"
+    folder.mkdir()
+    path = folder / "bot.db"
+    await (await Store.open(path)).close()
+    prefix = _read_only_mount(folder)
+    if what == "new file":
+        path = folder / "new.db"
+    before = _files(folder)
+    status, lines = await run_to_end(fake_discord, path, prefix)
+    assert status == 2
+    line = _refusal(lines)
+    assert "DATABASE_PATH" in line and "read-only file system" in line, line
+    assert "mount it read-write" in line, line
+    assert len(lines) == 1, lines
+    assert _files(folder) == before, "nothing on disk changed"
     assert fake_discord.gateway.identify_count == 0, "it never logged in"
 
 
