@@ -67,7 +67,8 @@ async def open_store(settings: Settings) -> Store:
             " and the URL names it."
         ) from None
     version = await store.user_version()
-    log.info("database %s ready (schema version %d)", store.db.dialect.value, version)
+    applied = f"; applied {', '.join(store.migrated)}" if store.migrated else ""
+    log.info("database %s ready (schema version %d%s)", store.db.dialect.value, version, applied)
     return store
 
 

@@ -39,8 +39,9 @@ __all__ = ["CopyReport", "copy_database", "main", "verify_copy"]
 
 #: Rows inserted per statement batch.
 BATCH = 1000
-#: Tables that are the bot's own bookkeeping, not data (who sends now; not copied).
-_NOT_COPIED = frozenset({"leases"})
+#: Tables that are the bot's own bookkeeping, not data (who sends now; which migrations each
+#: database applied, which it records itself): not copied.
+_NOT_COPIED = frozenset({"leases", "schema_migrations"})
 
 
 @dataclass

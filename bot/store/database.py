@@ -7,9 +7,9 @@ aiosqlite (one file, one process: the default), :class:`~bot.store.postgres.Post
 through asyncpg (any number of processes). Each counts its round trips, which is what a unit of
 work costs on a database across a network.
 
-Each database applies its own numbered migrations (``migrations/sqlite/NNN_*.sql``,
-``migrations/postgres/NNN_*.sql``); a schema's version is the number of the last one applied,
-the same number for the same schema in both.
+Each database applies its own migrations (``migrations/sqlite/NNN_name.sql``,
+``migrations/postgres/NNN_name.sql``), in order of number and then name, and records each one
+applied by its name (:mod:`bot.store.migrate`); a migration keeps its number and name in both.
 """
 
 from __future__ import annotations
@@ -20,7 +20,7 @@ from contextlib import AbstractAsyncContextManager
 from enum import StrEnum
 from functools import lru_cache
 from pathlib import Path
-from typing import Any, Protocol, overload
+from typing import Any, NamedTuple, Protocol, overload
 
 from bot.core.storage import UnusableStore
 
@@ -28,6 +28,8 @@ __all__ = [
     "MIGRATIONS_DIR",
     "Database",
     "Dialect",
+    "Migration",
+    "MigrationTransaction",
     "NewerSchema",
     "Row",
     "Transaction",
@@ -77,17 +79,46 @@ class UniqueViolation(Exception):
 
 
 class NewerSchema(UnusableStore):
-    """The database was made by a newer release: its schema is past the last migration here
-    (this release would misread it, or read its rules as something else)."""
+    """The database was made by a newer release: it has applied migrations this release does
+    not have (this release would misread it, or read its rules as something else).
 
-    def __init__(self, found: int, known: int) -> None:
+    ``unknown`` names them; a database whose history is only a number (from before migrations
+    were recorded by name, or changed since by such a release) has ``found``, the number past
+    ``known``, the last this release has.
+    """
+
+    def __init__(
+        self, what: str, *, unknown: Sequence[str] = (), found: int = 0, known: int = 0
+    ) -> None:
         super().__init__(
-            f"it has schema version {found}, from a newer release of the bot; this release "
-            f"knows versions up to {known}. Run the newer release, or restore a backup made "
-            "by this one."
+            f"{what}: it was made by a newer release of the bot. Run that release, or restore a "
+            "backup made by this one."
         )
+        self.unknown = tuple(unknown)
         self.found = found
         self.known = known
+
+    @classmethod
+    def applied(cls, unknown: Sequence[str], last: str) -> NewerSchema:
+        """A database that has applied the migrations ``unknown``, which this release (whose
+        last migration is ``last``) does not have."""
+        names = ", ".join(unknown)
+        plural = "s" if len(unknown) > 1 else ""
+        return cls(
+            f"it has applied migration{plural} {names}, which this release does not have "
+            f"(its last is {last})",
+            unknown=unknown,
+        )
+
+    @classmethod
+    def numbered(cls, found: int, known: int) -> NewerSchema:
+        """A database at schema version ``found`` (the number of the last migration applied,
+        as releases before names kept it), past ``known``."""
+        return cls(
+            f"it has schema version {found}, and this release knows versions up to {known}",
+            found=found,
+            known=known,
+        )
 
 
 class Transaction(Protocol):
@@ -108,6 +139,14 @@ class Transaction(Protocol):
     async def serialize(self, key: int) -> None:
         """Hold the lock named ``key`` until the transaction ends: transactions that take the
         same key run one after the other, in whichever processes."""
+        ...
+
+
+class MigrationTransaction(Transaction, Protocol):
+    """The transaction migrations run in: statements, and whole migration scripts."""
+
+    async def script(self, sql: str) -> None:
+        """Run a migration script (any number of statements) inside the transaction."""
         ...
 
 
@@ -132,12 +171,10 @@ class Database(Protocol):
         """One transaction: its writes are kept together at the end of the block, or none."""
         ...
 
-    async def schema_version(self) -> int:
-        """The number of the last migration applied (0 for an empty database)."""
-        ...
-
-    async def apply_migration(self, number: int, sql: str) -> None:
-        """Run one migration script and record its number, in one transaction."""
+    def migrating(self) -> AbstractAsyncContextManager[MigrationTransaction]:
+        """The one transaction that applies every pending migration (and reads what was
+        applied): no other process migrates or writes meanwhile, and its changes are kept
+        together at the end of the block, or none."""
         ...
 
     async def table_names(self) -> set[str]:
@@ -155,17 +192,32 @@ class Database(Protocol):
         ...
 
 
-def migrations(directory: Path) -> list[tuple[int, Path]]:
-    """The numbered migration files in ``directory``, in order."""
+class Migration(NamedTuple):
+    """One migration file: ``NNN_name.sql``."""
+
+    number: int
+    path: Path
+
+    @property
+    def name(self) -> str:
+        """What a database records once it has applied it: the file's name without ``.sql``
+        (``009_expert_level``)."""
+        return self.path.stem
+
+    def sql(self) -> str:
+        """The script."""
+        return self.path.read_text(encoding="utf-8")
+
+
+def migrations(directory: Path) -> list[Migration]:
+    """The migration files in ``directory`` (``NNN_name.sql``), in the order they apply: by
+    number, then by name (two written apart may share a number; both apply)."""
     found = []
     for path in directory.iterdir():
         match = _MIGRATION_NAME.match(path.name)
         if match:
-            found.append((int(match.group(1)), path))
-    found.sort()
-    numbers = [n for n, _ in found]
-    if len(set(numbers)) != len(numbers):
-        raise RuntimeError(f"Two migrations share a number in {directory}.")
+            found.append(Migration(int(match.group(1)), path))
+    found.sort(key=lambda migration: (migration.number, migration.name))
     return found
 
 

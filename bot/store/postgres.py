@@ -9,7 +9,7 @@ here it is numbered (``$1``...) as PostgreSQL wants.
 Several processes share the database: a write to a game still names the version it read
 (``UPDATE ... WHERE version = ?``; under READ COMMITTED the second of two racing updates waits
 for the first, sees the new version and changes nothing), migrations take an advisory lock so
-two processes starting together apply each one once, :meth:`PostgresDatabase.listen` wakes a
+two processes starting together apply them once, :meth:`PostgresDatabase.listen` wakes a
 process when another one writes something it must act on (``NOTIFY``), and
 :meth:`PostgresDatabase.try_lock` lets one process at a time do a job (a session lock, given up
 when its process's connection ends).
@@ -31,13 +31,6 @@ __all__ = ["PostgresDatabase"]
 MIGRATION_LOCK = 0x0C1B_0001
 #: Connections each process keeps open to the database.
 POOL_MIN, POOL_MAX = 2, 10
-
-_SCHEMA_VERSION_TABLE = (
-    "CREATE TABLE IF NOT EXISTS schema_version (version INTEGER NOT NULL);"
-    " INSERT INTO schema_version (version) SELECT 0"
-    " WHERE NOT EXISTS (SELECT 1 FROM schema_version)"
-)
-
 
 #: A connection as the pool lends it, or one of our own.
 _Connection = asyncpg.Connection | asyncpg.pool.PoolConnectionProxy
@@ -90,6 +83,16 @@ class _PostgresTransaction:
         await self._connection.execute("SELECT pg_advisory_xact_lock($1)", key)
 
 
+class _PostgresMigration(_PostgresTransaction):
+    """The statements of the migrations, inside their transaction."""
+
+    async def script(self, sql: str) -> None:
+        """The whole script in one round trip (PostgreSQL runs a script of several statements
+        sent without parameters)."""
+        self._owner.round_trips += 1
+        await self._connection.execute(sql)
+
+
 class PostgresDatabase:
     """A pool of connections to the bot's PostgreSQL database. Open with
     ``await PostgresDatabase.open(url)``."""
@@ -116,11 +119,6 @@ class PostgresDatabase:
 
         pool = await asyncpg.create_pool(url, min_size=POOL_MIN, max_size=POOL_MAX, init=note)
         assert pool is not None  # create_pool returns the pool once it is awaited
-        try:
-            await pool.execute(_SCHEMA_VERSION_TABLE)
-        except BaseException:
-            await pool.close()
-            raise
         database = cls(pool, url)
         database._own = own
         return database
@@ -148,22 +146,16 @@ class PostgresDatabase:
             async with connection.transaction():
                 yield _PostgresTransaction(self, connection)
 
-    async def schema_version(self) -> int:
-        """The number of the last migration applied (kept in ``schema_version``)."""
-        rows = await self.fetch("SELECT version FROM schema_version")
-        return int(rows[0][0])
-
-    async def apply_migration(self, number: int, sql: str) -> None:
-        """Run the script and record its number in one transaction, once: a process that
-        waited on the lock while another applied it finds it applied and does nothing."""
-        async with self.pool.acquire() as connection, connection.transaction():
-            self.round_trips += 4
-            await connection.execute("SELECT pg_advisory_xact_lock($1)", MIGRATION_LOCK)
-            current = await connection.fetchval("SELECT version FROM schema_version")
-            if current >= number:
-                return
-            await connection.execute(sql)
-            await connection.execute("UPDATE schema_version SET version = $1", number)
+    @contextlib.asynccontextmanager
+    async def migrating(self) -> AsyncIterator[_PostgresMigration]:
+        """One transaction on one connection that first takes the migrations' advisory lock
+        (held until it ends): a process that waited on it while another migrated reads what
+        that one applied."""
+        async with self.pool.acquire() as connection:
+            self.round_trips += 3  # BEGIN, the lock, COMMIT (or ROLLBACK)
+            async with connection.transaction():
+                await connection.execute("SELECT pg_advisory_xact_lock($1)", MIGRATION_LOCK)
+                yield _PostgresMigration(self, connection)
 
     async def table_names(self) -> set[str]:
         """The names of the tables in the database's current schema."""

@@ -41,9 +41,17 @@ def _unique(error: sqlite3.IntegrityError) -> UniqueViolation | None:
     return None
 
 
-def _unusable(error: sqlite3.Error) -> UnusableStore:
-    """What SQLite said when opening the database, as the sentence for whoever runs the bot."""
-    if getattr(error, "sqlite_errorname", "").startswith("SQLITE_READONLY"):
+def _unusable(error: sqlite3.Error, path: Path) -> UnusableStore:
+    """What SQLite said when opening the database at ``path``, as the sentence for whoever
+    runs the bot. SQLite answers a file or folder it cannot write with SQLITE_READONLY (or
+    ..._DIRECTORY), or with SQLITE_CANTOPEN where it cannot make the -shm file WAL mode
+    reads through: either way, say which is read-only and what to do."""
+    name: str = getattr(error, "sqlite_errorname", "")
+    if name.startswith(("SQLITE_READONLY", "SQLITE_CANTOPEN")):
+        why = preflight.read_only(path)
+        if why is not None:
+            return UnusableStore(why)
+    if name.startswith("SQLITE_READONLY"):
         return UnusableStore(
             f"it cannot be written ({error}): make the file and its folder writable by the "
             "user the bot runs as."
@@ -109,6 +117,33 @@ class _SqliteTransaction:
         the database's one write lock until it ends."""
 
 
+def statements(script: str) -> list[str]:
+    r"""The statements of a script, one by one. SQLite's own test of a complete statement says
+    where each ends (a ``;`` in a string, a comment or a trigger's body does not end one).
+
+    >>> statements("CREATE TABLE a (x TEXT DEFAULT ';'); -- a note\nDROP TABLE a;")
+    ["CREATE TABLE a (x TEXT DEFAULT ';');", ' -- a note\nDROP TABLE a;']
+    """
+    found = []
+    start = 0
+    for end, char in enumerate(script):
+        if char == ";" and sqlite3.complete_statement(script[start : end + 1]):
+            found.append(script[start : end + 1])
+            start = end + 1
+    if script[start:].strip():
+        found.append(script[start:])  # a last statement without its ";", or only a comment
+    return found
+
+
+class _SqliteMigration(_SqliteTransaction):
+    """The statements of the migrations, inside the transaction ``BEGIN IMMEDIATE`` opened."""
+
+    async def script(self, sql: str) -> None:
+        """Each statement of the script in turn (``executescript`` would commit first)."""
+        for statement in statements(sql):
+            await self.execute(statement)
+
+
 class SqliteDatabase:
     """The bot's SQLite file. Open with ``await SqliteDatabase.open(path)``."""
 
@@ -126,19 +161,20 @@ class SqliteDatabase:
 
         Raises :class:`~bot.core.storage.UnusableStore` (nothing changed) for a directory, a
         missing folder, a file that is not a SQLite database or is shorter than its header
-        says (checked before SQLite touches it), and a file or folder it cannot write.
+        says, a read-only file system (checked before SQLite touches it), and a file or
+        folder it cannot write (saying which).
         """
         preflight.check_file(Path(path))
         try:
             db = await aiosqlite.connect(str(path), isolation_level="IMMEDIATE")
         except sqlite3.Error as error:
-            raise _unusable(error) from error
+            raise _unusable(error, Path(path)) from error
         try:
             db.row_factory = sqlite3.Row
             try:
                 await _prepare(db)
             except sqlite3.Error as error:
-                raise _unusable(error) from error
+                raise _unusable(error, Path(path)) from error
         except BaseException:
             await db.close()
             raise
@@ -169,22 +205,22 @@ class SqliteDatabase:
             self.round_trips += 1
             await self.connection.commit()
 
-    async def schema_version(self) -> int:
-        """``PRAGMA user_version``: the number of the last migration applied."""
-        rows = await self.fetch("PRAGMA user_version")
-        return int(rows[0][0])
-
-    async def apply_migration(self, number: int, sql: str) -> None:
-        """The script and the new ``user_version`` commit together, or not at all."""
+    @contextlib.asynccontextmanager
+    async def migrating(self) -> AsyncIterator[_SqliteMigration]:
+        """``BEGIN IMMEDIATE`` first, so the transaction holds the database's one write lock
+        from its first read (another process opening the same file waits, then finds the
+        migrations applied); ``COMMIT`` at the end, or ``ROLLBACK`` if the block raised."""
         async with self._lock:
+            self.round_trips += 1
+            await self.connection.execute("BEGIN IMMEDIATE")
             try:
-                await self.connection.executescript(
-                    f"BEGIN IMMEDIATE;\n{sql}\nPRAGMA user_version = {int(number)};\nCOMMIT;"
-                )
+                yield _SqliteMigration(self)
             except BaseException:
                 if self.connection.in_transaction:
                     await self.connection.rollback()
                 raise
+            self.round_trips += 1
+            await self.connection.commit()
 
     async def table_names(self) -> set[str]:
         """The names of the tables in the file."""

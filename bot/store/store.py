@@ -3,7 +3,8 @@
 Games, seats, the action log, results and what is derived from them, and the messages each game
 owns. The queries run on a :class:`~bot.store.database.Database`: SQLite (one file, one
 process; the default) or PostgreSQL (any number of processes), chosen by the URL
-:meth:`Store.open` is given. Each database's numbered migrations are applied at start-up.
+:meth:`Store.open` is given. Each database's pending migrations are applied at start-up, all in
+one transaction, and recorded by name (:mod:`bot.store.migrate`).
 
 Each accepted action is one transaction: append to the log, update the snapshot
 ``WHERE version = ?``, and for a finished game write the results and what they change in the
@@ -43,12 +44,11 @@ from bot.store import standings as derived
 from bot.store.database import (
     Database,
     Dialect,
-    NewerSchema,
     Row,
     Transaction,
     UniqueViolation,
-    migrations,
 )
+from bot.store.migrate import applied_migrations, migrate, number_of
 from bot.store.postgres import PostgresDatabase
 from bot.store.sqlite import SqliteDatabase
 from engine.counting import Counting
@@ -299,6 +299,8 @@ class Store:
 
     def __init__(self, db: Database) -> None:
         self.db = db
+        #: The migrations :meth:`open` applied, in the order it did.
+        self.migrated: list[str] = []
 
     @classmethod
     async def open(cls, target: str | Path, *, migrations_dir: Path | None = None) -> Self:
@@ -315,7 +317,7 @@ class Store:
             db = await SqliteDatabase.open(target)
         try:
             store = cls(db)
-            await store._migrate(migrations_dir or db.dialect.migrations_dir)
+            store.migrated = await migrate(db, migrations_dir or db.dialect.migrations_dir)
             if await store._ratings_missing():
                 # Results kept from before the ratings (migration 006): rate them once.
                 await store.rebuild_ratings()
@@ -343,16 +345,6 @@ class Store:
         tb: TracebackType | None,
     ) -> None:
         await self.close()
-
-    async def _migrate(self, directory: Path) -> None:
-        current = await self.db.schema_version()
-        found = migrations(directory)
-        known = found[-1][0] if found else 0
-        if current > known:
-            raise NewerSchema(current, known)
-        for number, path in found:
-            if number > current:
-                await self.db.apply_migration(number, path.read_text(encoding="utf-8"))
 
     # -- units of work ----------------------------------------------------------------------
     async def _read(self, sql: str, params: Sequence[Any] = ()) -> list[Row]:
@@ -397,8 +389,12 @@ class Store:
 
     # -- the database itself ----------------------------------------------------------------
     async def user_version(self) -> int:
-        """The number of the last migration applied."""
-        return await self.db.schema_version()
+        """The highest number of the migrations applied (0 for none)."""
+        return max(map(number_of, await self.applied_migrations()), default=0)
+
+    async def applied_migrations(self) -> list[str]:
+        """The names of the migrations applied, in order of number and name."""
+        return await applied_migrations(self.db)
 
     # -- games -----------------------------------------------------------------------------
     async def create_game(

@@ -106,6 +106,29 @@ async def test_a_missing_folder_is_refused_and_not_made(tmp_path: Path) -> None:
     assert list(tmp_path.iterdir()) == []
 
 
+@pytest.mark.parametrize("what", ["database", "new file"])
+async def test_a_read_only_file_system_is_named_before_sqlite_touches_it(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, what: str
+) -> None:
+    # The real mount is in tests/e2e/test_startup.py (it needs a mount namespace); here the
+    # file system only says it is mounted read-only, as statvfs(2) does for one.
+    path = tmp_path / "bot.db"
+    await _made(path)
+    if what == "new file":
+        path = tmp_path / "new.db"
+    before = _files(tmp_path)
+
+    class ReadOnly:
+        f_flag = os.ST_RDONLY
+
+    monkeypatch.setattr(os, "statvfs", lambda folder: ReadOnly())
+    with pytest.raises(UnusableStore, match="read-only file system") as refused:
+        await Store.open(path)
+    assert str(tmp_path) in str(refused.value) and "read-write" in str(refused.value)
+    monkeypatch.undo()
+    assert _files(tmp_path) == before, "nothing on disk changed"
+
+
 async def test_an_empty_file_becomes_a_new_database(tmp_path: Path) -> None:
     path = tmp_path / "empty.db"
     path.touch()

@@ -13,6 +13,7 @@ import shutil
 import signal
 import socket
 import sqlite3
+import subprocess
 import time
 from pathlib import Path
 
@@ -22,6 +23,7 @@ from bot.store import Dialect, Store, migrations
 from fakediscord import FakeDiscord
 from fakediscord.testing import BotLauncher
 from tests.helpers.bot_runs import bot_environment, run_to_end, spawn_bot
+from tests.helpers.old_releases import release, sqlite_made_by
 
 SQLITE_MIGRATIONS = migrations(Dialect.SQLITE.migrations_dir)
 LAST = SQLITE_MIGRATIONS[-1][0]
@@ -119,27 +121,87 @@ def _without_root_powers() -> list[str]:
     return [setpriv, "--bounding-set=-dac_override,-dac_read_search,-fowner"]
 
 
-@pytest.mark.parametrize("what", ["file", "folder"])
+@pytest.mark.parametrize(
+    ("what", "said"),
+    [
+        ("file", "the file is read-only"),
+        ("folder", "is read-only for the user the bot runs as, and SQLite must create its"),
+        ("both", "the file and its folder"),
+        ("new file", "SQLite must create the file and its -wal and -shm files there"),
+    ],
+)
 async def test_a_read_only_database_is_refused_before_logging_in(
-    fake_discord: FakeDiscord, tmp_path: Path, what: str
+    fake_discord: FakeDiscord, tmp_path: Path, what: str, said: str
 ) -> None:
+    # SQLite says "attempt to write a readonly database" (file), SQLITE_READONLY_DIRECTORY
+    # (folder: the -wal and -shm files cannot be made), or "unable to open database file" (a
+    # new file in a read-only folder); the line says which is read-only and what to do.
     prefix = _without_root_powers()
     folder = tmp_path / "data"
     folder.mkdir()
     path = folder / "bot.db"
     await (await Store.open(path)).close()
-    if what == "file":
+    if what in ("file", "both"):
         path.chmod(0o444)
-    else:
+    if what in ("folder", "both", "new file"):
         folder.chmod(0o555)
+    if what == "new file":
+        path = folder / "new.db"
+    before = _files(folder)
     try:
         status, lines = await run_to_end(fake_discord, path, prefix)
     finally:
         folder.chmod(0o755)
-        path.chmod(0o644)
+        (folder / "bot.db").chmod(0o644)
     assert status == 2
     line = _refusal(lines)
-    assert "DATABASE_PATH" in line and "writable" in line, line
+    assert "DATABASE_PATH" in line and "read-only" in line and said in line, line
+    assert "writable" in line, line
+    assert len(lines) == 1, lines
+    assert _files(folder) == before, "nothing on disk changed"
+    assert fake_discord.gateway.identify_count == 0, "it never logged in"
+
+
+def _read_only_mount(folder: Path) -> list[str]:
+    """A command prefix that runs a command with ``folder`` mounted read-only (bound onto
+    itself, read-only: what a read-only volume is), in a mount namespace of its own. As root
+    that needs CAP_SYS_ADMIN; otherwise a user namespace, where the kernel allows them."""
+    script = 'mount --bind "$0" "$0" && mount -o remount,bind,ro "$0" && exec "$@"'
+    unshare = shutil.which("unshare")
+    if unshare is None:
+        pytest.skip("no unshare (util-linux) to mount a folder read-only")
+    tries = [[unshare, "--mount", "--propagation", "private"]]
+    tries.append([unshare, "--user", "--map-root-user", "--mount", "--propagation", "private"])
+    for start in tries:
+        probe = subprocess.run(
+            [*start, "sh", "-c", script, str(folder), "true"], capture_output=True, check=False
+        )
+        if probe.returncode == 0:
+            return [*start, "sh", "-c", script, str(folder)]
+    pytest.skip(f"cannot mount a folder read-only here: {probe.stderr.decode().strip()}")
+
+
+@pytest.mark.parametrize("what", ["database", "new file"])
+async def test_a_database_on_a_read_only_mount_is_refused_saying_so(
+    fake_discord: FakeDiscord, tmp_path: Path, what: str
+) -> None:
+    # A read-only mount refuses every write, root's too: SQLite opens the file read-only and
+    # then cannot make the -shm file WAL mode reads through ("unable to open database file").
+    folder = tmp_path / "data"
+    folder.mkdir()
+    path = folder / "bot.db"
+    await (await Store.open(path)).close()
+    prefix = _read_only_mount(folder)
+    if what == "new file":
+        path = folder / "new.db"
+    before = _files(folder)
+    status, lines = await run_to_end(fake_discord, path, prefix)
+    assert status == 2
+    line = _refusal(lines)
+    assert "DATABASE_PATH" in line and "read-only file system" in line, line
+    assert "mount it read-write" in line, line
+    assert len(lines) == 1, lines
+    assert _files(folder) == before, "nothing on disk changed"
     assert fake_discord.gateway.identify_count == 0, "it never logged in"
 
 
@@ -173,15 +235,11 @@ async def test_no_warning_about_voice_support(
 
 
 async def _old_database(path: Path, games: int) -> None:
-    """A database as the release before the ratings left it (migrations 001-005) with
-    ``games`` finished games: opening it rates them all (migration 006 and a rebuild), which
-    takes a while, so a SIGTERM can land in the middle of it."""
-    old = path.parent / "old-migrations"
-    old.mkdir(exist_ok=True)
-    for number, migration in SQLITE_MIGRATIONS:
-        if number <= 5:
-            shutil.copy(migration, old / migration.name)
-    await (await Store.open(path, migrations_dir=old)).close()
+    """A database as the release before the ratings left it (migrations 001-005, schema
+    version 5, no names recorded) with ``games`` finished games: opening it applies six
+    migrations and rates every game, which takes a while, so a SIGTERM can land in the middle
+    of it."""
+    sqlite_made_by(path, release(Dialect.SQLITE, "a759045"))
     with contextlib.closing(sqlite3.connect(path)) as db:
         db.executemany(
             "INSERT INTO games (id, guild_id, channel_id, status, creator_id, num_players,"
@@ -255,7 +313,15 @@ async def test_sigterm_at_any_moment_of_start_up_ends_it_cleanly(
         where = f"SIGTERM {delay} s after the {since} (exit took {took:.1f} s)"
         assert proc.returncode == 0, f"{where}: status {proc.returncode}\n{text}"
         assert "Traceback" not in text and " ERROR " not in text, f"{where}\n{text}"
-        # The database was closed properly: it opens, whole, at the schema it reached.
+        # The database was closed properly: it opens, whole, and either as it was or with
+        # every migration applied (they apply together, or none does).
         with contextlib.closing(sqlite3.connect(path)) as db:
             assert db.execute("PRAGMA quick_check").fetchone()[0] == "ok", where
-            assert db.execute("PRAGMA user_version").fetchone()[0] in (5, LAST), where
+            number = db.execute("PRAGMA user_version").fetchone()[0]
+            tables = {row[0] for row in db.execute("SELECT name FROM sqlite_master")}
+            if number == 5:
+                assert "schema_migrations" not in tables and "standings" not in tables, where
+            else:
+                assert number == LAST, f"{where}: schema version {number}"
+                applied = [row[0] for row in db.execute("SELECT name FROM schema_migrations")]
+                assert sorted(applied) == sorted(m.name for m in SQLITE_MIGRATIONS), where

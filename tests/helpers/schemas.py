@@ -1,17 +1,25 @@
 """The schema of a migrated database, read from SQLite's or PostgreSQL's own catalogue into one
 comparable form: per table, its columns (name, kind of type, nullable), primary key, unique
 keys, other indexes and foreign keys. Type names differ between the two on purpose (BIGINT ids,
-DOUBLE PRECISION times in PostgreSQL), so each is reduced to the kind of value it holds."""
+DOUBLE PRECISION times in PostgreSQL), so each is reduced to the kind of value it holds.
+
+:func:`definitions` reads one database's whole schema, every detail as its own catalogue states
+it, to compare two databases of the same kind (one migrated from an old release's, one new)."""
 
 from __future__ import annotations
 
+import json
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass, field
+from typing import Any, Protocol
 
+from bot.store import Dialect
+from bot.store.database import Row
 from bot.store.postgres import PostgresDatabase
 from bot.store.sqlite import SqliteDatabase
 
-__all__ = ["Table", "postgres_schema", "sqlite_schema"]
+__all__ = ["Table", "definitions", "postgres_schema", "schema_text", "sqlite_schema"]
 
 #: Each database's type names, by the kind of value they hold.
 _KINDS = {
@@ -123,3 +131,147 @@ async def postgres_schema(db: PostgresDatabase) -> dict[str, Table]:
                 )
             )
     return tables
+
+
+# -- one database's whole schema, to compare with the same database's ------------------------
+
+#: Tables the migrations' runner keeps (what was applied), not the bot's schema.
+_RUNNER = {"schema_migrations", "schema_version"}
+
+
+class _Reader(Protocol):
+    async def fetch(self, sql: str, params: Sequence[Any] = ()) -> list[Row]: ...
+
+
+def _sql_words(text: str) -> str:
+    """SQL without its comments, its whitespace collapsed (``( a )`` and ``(a)`` alike)."""
+    text = re.sub(r"--[^\n]*", " ", text)
+    text = re.sub(r"/\*.*?\*/", " ", text, flags=re.DOTALL)
+    text = " ".join(text.split())
+    return re.sub(r"\( | \)", lambda m: m.group(0).strip(), text)
+
+
+def _checks(create: str) -> list[str]:
+    """The expressions of a CREATE TABLE statement's CHECK constraints (SQLite keeps them only
+    in the statement), as words."""
+    text = _sql_words(create)
+    found = []
+    for match in re.finditer(r"\bCHECK\s*\(", text, flags=re.IGNORECASE):
+        depth, start = 0, match.end() - 1
+        quoted = False
+        for end in range(start, len(text)):
+            char = text[end]
+            if char == "'":
+                quoted = not quoted
+            elif not quoted and char == "(":
+                depth += 1
+            elif not quoted and char == ")":
+                depth -= 1
+                if depth == 0:
+                    found.append(text[start + 1 : end])
+                    break
+    return sorted(found)
+
+
+async def _sqlite_definitions(db: _Reader) -> dict[str, Any]:
+    tables: dict[str, Any] = {}
+    master = await db.fetch("SELECT type, name, tbl_name, sql FROM sqlite_master ORDER BY name")
+    for row in master:
+        name = row["name"]
+        if row["type"] != "table" or name in _RUNNER or name.startswith("sqlite_"):
+            continue
+        columns = [
+            [r["name"], r["type"], r["notnull"], r["dflt_value"], r["pk"], r["hidden"]]
+            for r in await db.fetch(f"PRAGMA table_xinfo({name})")
+        ]
+        keys = sorted(
+            [r["table"], r["from"], r["to"], r["on_update"], r["on_delete"], r["match"]]
+            for r in await db.fetch(f"PRAGMA foreign_key_list({name})")
+        )
+        indexes = []
+        for index in await db.fetch(f"PRAGMA index_list({name})"):
+            parts = [
+                [r["name"], r["desc"], r["coll"], r["key"]]
+                for r in await db.fetch(f"PRAGMA index_xinfo({index['name']})")
+            ]
+            sql = next((r["sql"] for r in master if r["name"] == index["name"]), None) or ""
+            where = _sql_words(sql.split(" WHERE ", 1)[1]) if " WHERE " in sql else ""
+            # SQLite names the indexes of a table's keys itself (sqlite_autoindex_...).
+            label = index["name"] if index["origin"] == "c" else index["origin"]
+            indexes.append([label, index["unique"], index["partial"], where, parts])
+        create = row["sql"]
+        tables[name] = {
+            "columns": columns,
+            "checks": _checks(create),
+            "foreign keys": keys,
+            "indexes": sorted(indexes),
+            "without rowid": _sql_words(create).upper().endswith("WITHOUT ROWID"),
+        }
+    others = sorted(
+        [row["type"], row["name"], _sql_words(row["sql"])]
+        for row in master
+        if row["type"] in ("view", "trigger")
+    )
+    return {"tables": tables, "views and triggers": others}
+
+
+async def _postgres_definitions(db: _Reader) -> dict[str, Any]:
+    [(schema,)] = await db.fetch("SELECT current_schema()")
+    tables: dict[str, Any] = {}
+    for row in await db.fetch(
+        "SELECT table_name FROM information_schema.tables"
+        " WHERE table_schema = current_schema() AND table_name NOT IN (?, ?) ORDER BY table_name",
+        tuple(sorted(_RUNNER)),
+    ):
+        tables[row[0]] = {"columns": [], "constraints": [], "indexes": []}
+    for row in await db.fetch(
+        "SELECT table_name, column_name, data_type, is_nullable, column_default, is_identity,"
+        " identity_generation FROM information_schema.columns"
+        " WHERE table_schema = current_schema() ORDER BY table_name, ordinal_position"
+    ):
+        if row[0] in tables:
+            tables[row[0]]["columns"].append(list(row)[1:])
+    for row in await db.fetch(
+        "SELECT c.relname, x.conname, x.contype::text, pg_get_constraintdef(x.oid)"
+        " FROM pg_constraint x JOIN pg_class c ON c.oid = x.conrelid"
+        " WHERE c.relnamespace = current_schema()::regnamespace ORDER BY c.relname, x.conname"
+    ):
+        if row[0] in tables:
+            tables[row[0]]["constraints"].append(list(row)[1:])
+    for row in await db.fetch(
+        "SELECT tablename, indexname, indexdef FROM pg_indexes"
+        " WHERE schemaname = current_schema() ORDER BY tablename, indexname"
+    ):
+        if row[0] in tables:
+            tables[row[0]]["indexes"].append([row[1], row[2].replace(f" {schema}.", " ")])
+    others = sorted(
+        list(r)
+        for r in await db.fetch(
+            "SELECT 'view', table_name, view_definition FROM information_schema.views"
+            " WHERE table_schema = current_schema()"
+            " UNION ALL SELECT 'trigger', trigger_name, action_statement"
+            " FROM information_schema.triggers WHERE trigger_schema = current_schema()"
+        )
+    )
+    return {"tables": tables, "views and triggers": others}
+
+
+async def definitions(dialect: Dialect, db: _Reader) -> dict[str, Any]:
+    """The whole schema of a database, as its own catalogue states it, to compare with another
+    database of the same kind: per table, its columns in order (name, declared type, null or
+    not, default, key), its CHECK, key and foreign key constraints, its indexes (columns,
+    order, partial condition); and any view or trigger. The tables the migrations' runner
+    keeps are left out. Plain values (lists, strings, numbers), so it can be a JSON key."""
+    if dialect is Dialect.SQLITE:
+        return await _sqlite_definitions(db)
+    return await _postgres_definitions(db)
+
+
+async def schema_text(dialect: Dialect, db: _Reader) -> str:
+    """The statements that make a database's schema, as its catalogue keeps them, without
+    comments: equal for two databases whose :func:`definitions` are equal, and quicker to
+    read (SQLite keeps each table's statement; PostgreSQL's definitions are read instead)."""
+    if dialect is Dialect.SQLITE:
+        rows = await db.fetch("SELECT type, name, sql FROM sqlite_master ORDER BY type, name")
+        return "\n".join(f"{r['type']} {r['name']}: {_sql_words(r['sql'] or '')}" for r in rows)
+    return json.dumps(await _postgres_definitions(db), sort_keys=True)

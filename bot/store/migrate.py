@@ -1,0 +1,157 @@
+"""Migrations applied by name, all or nothing.
+
+A database records each migration it has applied in ``schema_migrations`` (its name, the
+file's name without ``.sql``, and when: seconds since the epoch, NULL for one found applied in
+a database from before names were recorded). At start-up every migration of this release
+that is not recorded is applied, in order of number and then name, so one merged after a
+higher-numbered one is still applied, and two written in parallel under the same number both
+apply (``bot/store/migrations/README.md`` has the rules for writing one).
+
+The pending migrations and their records go in one transaction (:meth:`Database.migrating
+<bot.store.database.Database.migrating>`): a start-up stopped part-way (a SIGTERM, a script
+that fails, a crash) leaves the database as it was. That transaction holds the database's
+write lock on SQLite and an advisory lock on PostgreSQL before it reads what was applied, so
+two processes starting together apply each migration once: the second finds them applied.
+
+A database that has applied a migration this release does not have was made by a newer one
+and is refused (:class:`~bot.store.database.NewerSchema`, naming it), changing nothing.
+
+Releases before names were recorded kept only the number of the last migration applied
+(SQLite's ``PRAGMA user_version``, PostgreSQL's ``schema_version`` table). Such a database is
+read by what its migrations made (:mod:`bot.store.legacy`) and recorded by name once. The
+number is still kept, as the highest number applied, for those releases: one that opens a
+database a newer release migrated finds a number past its own and refuses it rather than
+misread it; and a number past what the names say means such a release migrated it since,
+which is refused here the same way.
+"""
+
+from __future__ import annotations
+
+import time
+from pathlib import Path
+
+from bot.store import legacy
+from bot.store.database import (
+    Database,
+    Dialect,
+    Migration,
+    MigrationTransaction,
+    NewerSchema,
+    migrations,
+)
+
+__all__ = ["TABLE", "applied_migrations", "migrate", "number_of"]
+
+#: The table of applied migrations, in both databases.
+TABLE = "schema_migrations"
+
+_CREATE = {
+    Dialect.SQLITE: f"CREATE TABLE {TABLE} (name TEXT NOT NULL PRIMARY KEY, applied_at REAL);",
+    Dialect.POSTGRES: (
+        f"CREATE TABLE {TABLE} (name TEXT NOT NULL PRIMARY KEY, applied_at DOUBLE PRECISION);"
+        # The number releases before names kept (they create it when it is missing, as 0).
+        " CREATE TABLE IF NOT EXISTS schema_version (version INTEGER NOT NULL);"
+        " INSERT INTO schema_version (version) SELECT 0"
+        " WHERE NOT EXISTS (SELECT 1 FROM schema_version);"
+    ),
+}
+_HAS_TABLE = {
+    Dialect.SQLITE: "SELECT EXISTS (SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?)",
+    Dialect.POSTGRES: "SELECT to_regclass(?) IS NOT NULL",
+}
+
+
+def number_of(name: str) -> int:
+    """A migration's number, from its name.
+
+    >>> number_of("009_expert_level")
+    9
+    """
+    return int(name.split("_", 1)[0])
+
+
+async def _has_table(tx: MigrationTransaction, dialect: Dialect, name: str) -> bool:
+    return bool((await tx.fetch(_HAS_TABLE[dialect], (name,)))[0][0])
+
+
+async def _number(tx: MigrationTransaction, dialect: Dialect) -> int:
+    """The number of the last migration applied, as releases before names kept it."""
+    if dialect is Dialect.SQLITE:
+        return int((await tx.fetch("PRAGMA user_version"))[0][0])
+    if not await _has_table(tx, dialect, "schema_version"):
+        return 0
+    rows = await tx.fetch("SELECT version FROM schema_version")
+    return int(rows[0][0]) if rows else 0
+
+
+async def _set_number(tx: MigrationTransaction, dialect: Dialect, number: int) -> None:
+    if dialect is Dialect.SQLITE:
+        await tx.execute(f"PRAGMA user_version = {int(number)}")
+    else:
+        await tx.execute("UPDATE schema_version SET version = ?", (number,))
+
+
+async def _recorded(tx: MigrationTransaction, dialect: Dialect) -> list[str]:
+    """The names of the migrations the database has recorded as applied."""
+    names = [row[0] for row in await tx.fetch(f"SELECT name FROM {TABLE}")]
+    number = await _number(tx, dialect)
+    highest = max(map(number_of, names), default=0)
+    if number > highest:
+        # A release from before names has migrated it since this one did.
+        raise NewerSchema.numbered(number, highest)
+    return names
+
+
+async def _adopted(tx: MigrationTransaction, dialect: Dialect, known: list[Migration]) -> list[str]:
+    """For a database without the table of names: make it, and record what was applied (by
+    what the migrations made, for a database that kept only a number; nothing for a new one)."""
+    number = await _number(tx, dialect)
+    names: list[str] = []
+    if number > 0:
+        last = max((migration.number for migration in known), default=0)
+        if number > last:
+            raise NewerSchema.numbered(number, last)
+        names = await legacy.adopt(tx, dialect, [migration.name for migration in known])
+    await tx.script(_CREATE[dialect])
+    await tx.executemany(
+        f"INSERT INTO {TABLE} (name, applied_at) VALUES (?, NULL)", [(name,) for name in names]
+    )
+    return names
+
+
+async def migrate(db: Database, directory: Path) -> list[str]:
+    """Apply every migration in ``directory`` the database has not applied, in one
+    transaction; the names of those applied now, in the order they were.
+
+    Raises :class:`~bot.store.database.NewerSchema` (nothing changed) when the database has
+    applied one this release does not have.
+    """
+    known = migrations(directory)
+    async with db.migrating() as tx:
+        if await _has_table(tx, db.dialect, TABLE):
+            applied = await _recorded(tx, db.dialect)
+        else:
+            applied = await _adopted(tx, db.dialect, known)
+        names = {migration.name for migration in known}
+        unknown = sorted(set(applied) - names, key=lambda name: (number_of(name), name))
+        if unknown:
+            last = known[-1].name if known else "none"
+            raise NewerSchema.applied(unknown, last)
+        pending = [migration for migration in known if migration.name not in applied]
+        for migration in pending:
+            await tx.script(migration.sql())
+            await tx.execute(
+                f"INSERT INTO {TABLE} (name, applied_at) VALUES (?, ?)",
+                (migration.name, time.time()),
+            )
+        # Every migration here is applied now: the number is the highest of theirs.
+        highest = max((migration.number for migration in known), default=0)
+        if highest != await _number(tx, db.dialect):
+            await _set_number(tx, db.dialect, highest)
+    return [migration.name for migration in pending]
+
+
+async def applied_migrations(db: Database) -> list[str]:
+    """The names of the migrations the database has applied, in order of number and name."""
+    rows = await db.fetch(f"SELECT name FROM {TABLE}")
+    return sorted((row[0] for row in rows), key=lambda name: (number_of(name), name))

@@ -1,0 +1,210 @@
+"""Migrations recorded by name and applied all or nothing, on both databases (issue 21, item 2):
+every migration not yet applied is applied, in order of number and then name, so one merged
+after a higher-numbered one still applies and two with the same number both do; a database that
+applied one this release does not have is refused as newer, naming it; the pending migrations
+go in one transaction (a start-up stopped part-way leaves the database as it was), and two
+processes starting together apply them once."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import doctest
+import sqlite3
+from pathlib import Path
+from types import ModuleType
+
+import asyncpg
+import pytest
+
+from bot.store import NewerSchema, Store, database, migrate, migrations, sqlite
+from bot.store.sqlite import statements
+
+
+@pytest.fixture(params=["sqlite", "postgres"])
+def target(request: pytest.FixtureRequest, tmp_path: Path) -> str | Path:
+    """Where a new database is, on each backend."""
+    if request.param == "postgres":
+        url: str = request.getfixturevalue("postgres_url")
+        return url
+    return tmp_path / "test.db"
+
+
+def _folder(tmp_path: Path, files: dict[str, str]) -> Path:
+    folder = tmp_path / "migrations"
+    folder.mkdir(parents=True, exist_ok=True)
+    for name, sql in files.items():
+        (folder / name).write_text(sql)
+    return folder
+
+
+async def _tables(store: Store) -> set[str]:
+    return await store.db.table_names() - {"schema_migrations", "schema_version"}
+
+
+async def test_migrations_apply_by_number_then_name(tmp_path: Path) -> None:
+    folder = _folder(
+        tmp_path,
+        {
+            "002_zebra.sql": "CREATE TABLE zebra (x INTEGER);",
+            "010_later.sql": "CREATE TABLE later (x INTEGER);",
+            "002_apple.sql": "CREATE TABLE apple (x INTEGER);",
+            "001_base.sql": "CREATE TABLE base (x INTEGER);",
+            "notes.txt": "not a migration",
+        },
+    )
+    assert [m.name for m in migrations(folder)] == [
+        "001_base",
+        "002_apple",
+        "002_zebra",
+        "010_later",
+    ]
+
+
+async def test_two_migrations_with_one_number_both_apply_in_order_of_name(
+    tmp_path: Path, target: str | Path
+) -> None:
+    # Written on two branches at once: each picked 002.
+    folder = _folder(
+        tmp_path,
+        {
+            "001_base.sql": "CREATE TABLE base (x INTEGER);",
+            "002_zebra.sql": "INSERT INTO base (x) VALUES (2);",
+            "002_apple.sql": "INSERT INTO base (x) VALUES (1);",
+        },
+    )
+    async with await Store.open(target, migrations_dir=folder) as store:
+        assert await store.applied_migrations() == ["001_base", "002_apple", "002_zebra"]
+        rows = await store.db.fetch("SELECT x FROM base ORDER BY x")
+        assert [row[0] for row in rows] == [1, 2]
+        assert await store.user_version() == 2
+
+
+async def test_a_migration_merged_after_higher_numbers_is_still_applied(
+    tmp_path: Path, target: str | Path
+) -> None:
+    folder = _folder(
+        tmp_path,
+        {
+            "001_base.sql": "CREATE TABLE base (x INTEGER);",
+            "010_lurches.sql": "CREATE TABLE ten (x INTEGER);",
+            "011_members.sql": "CREATE TABLE eleven (x INTEGER);",
+        },
+    )
+    await (await Store.open(target, migrations_dir=folder)).close()
+    # 009 was written before 010 and 011 but merged after them.
+    _folder(tmp_path, {"009_expert.sql": "ALTER TABLE base ADD COLUMN level TEXT;"})
+    async with await Store.open(target, migrations_dir=folder) as store:
+        assert await store.applied_migrations() == [
+            "001_base",
+            "009_expert",
+            "010_lurches",
+            "011_members",
+        ]
+        await store.db.execute("INSERT INTO base (x, level) VALUES (1, 'expert')")
+    # And only once.
+    async with await Store.open(target, migrations_dir=folder) as store:
+        assert len(await store.applied_migrations()) == 4
+
+
+async def test_a_migration_this_release_does_not_have_means_a_newer_release(
+    tmp_path: Path, target: str | Path
+) -> None:
+    folder = _folder(tmp_path, {"001_base.sql": "CREATE TABLE base (x INTEGER);"})
+    newer = _folder(tmp_path / "newer", {"001_base.sql": "CREATE TABLE base (x INTEGER);"})
+    _folder(tmp_path / "newer", {"002_message_owners.sql": "CREATE TABLE owners (x INTEGER);"})
+    await (await Store.open(target, migrations_dir=newer)).close()
+    before = await _state(target)
+    with pytest.raises(NewerSchema) as refused:
+        await Store.open(target, migrations_dir=folder)
+    said = str(refused.value)
+    assert "002_message_owners" in said and "newer release" in said and "001_base" in said
+    assert refused.value.unknown == ("002_message_owners",)
+    assert await _state(target) == before, "nothing changed"
+    async with await Store.open(target, migrations_dir=newer) as store:
+        assert await store.applied_migrations() == ["001_base", "002_message_owners"]
+
+
+async def _state(target: str | Path) -> object:
+    """What a database holds: a SQLite file's bytes; a PostgreSQL database's tables and the
+    rows of those that record migrations."""
+    if isinstance(target, Path):
+        with contextlib.closing(sqlite3.connect(target)) as db:
+            db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+        return target.read_bytes()
+    connection = await asyncpg.connect(target)
+    try:
+        tables = await connection.fetch(
+            "SELECT table_name FROM information_schema.tables"
+            " WHERE table_schema = current_schema() ORDER BY 1"
+        )
+        names = await connection.fetch("SELECT * FROM schema_migrations ORDER BY name")
+        number = await connection.fetch("SELECT * FROM schema_version")
+        return [list(map(tuple, rows)) for rows in (tables, names, number)]
+    finally:
+        await connection.close()
+
+
+async def test_the_pending_migrations_apply_all_or_none(tmp_path: Path, target: str | Path) -> None:
+    folder = _folder(tmp_path, {"001_base.sql": "CREATE TABLE base (x INTEGER);"})
+    await (await Store.open(target, migrations_dir=folder)).close()
+    _folder(
+        tmp_path,
+        {
+            "002_one.sql": "CREATE TABLE one (x INTEGER); INSERT INTO base (x) VALUES (2);",
+            "003_two.sql": "CREATE TABLE two (x INTEGER);",
+            "004_bad.sql": "CREATE TABLE three (x INTEGER); THIS IS NOT SQL;",
+        },
+    )
+    with pytest.raises(Exception, match=r"(?i)syntax"):
+        await Store.open(target, migrations_dir=folder)
+    (folder / "004_bad.sql").unlink()
+    # As it was before: 002 and 003 were not kept without 004.
+    (folder / "002_one.sql").rename(tmp_path / "002_one.sql")
+    (folder / "003_two.sql").rename(tmp_path / "003_two.sql")
+    async with await Store.open(target, migrations_dir=folder) as store:
+        assert await store.applied_migrations() == ["001_base"]
+        assert await _tables(store) == {"base"}
+        assert await store.db.fetch("SELECT x FROM base") == []
+        assert await store.user_version() == 1
+
+
+async def test_two_processes_starting_together_apply_the_migrations_once(
+    target: str | Path,
+) -> None:
+    # Each Store is a process of its own as far as the database can tell (its own
+    # connections); SQLite's write lock or PostgreSQL's advisory lock puts one after the other.
+    first, second = await asyncio.gather(Store.open(target), Store.open(target))
+    try:
+        names = [m.name for m in migrations(first.dialect.migrations_dir)]
+        assert await first.applied_migrations() == names
+        rows = await first.db.fetch("SELECT name, COUNT(*) FROM schema_migrations GROUP BY name")
+        assert sorted((row[0], row[1]) for row in rows) == [(name, 1) for name in sorted(names)]
+    finally:
+        await first.close()
+        await second.close()
+
+
+def test_a_script_is_cut_into_its_statements_where_sqlite_says() -> None:
+    script = """
+    -- A note; with a semicolon.
+    CREATE TABLE a (x TEXT DEFAULT 'a;b');
+    CREATE TRIGGER t AFTER INSERT ON a BEGIN
+        UPDATE a SET x = 'c;d';
+    END;
+    /* trailing; */
+    """
+    found = statements(script)
+    assert len(found) == 3
+    assert "'a;b'" in found[0] and found[1].strip().endswith("END;")
+    db = sqlite3.connect(":memory:")
+    for statement in found:
+        db.execute(statement)
+    db.execute("INSERT INTO a DEFAULT VALUES")
+    assert db.execute("SELECT x FROM a").fetchall() == [("c;d",)]
+
+
+@pytest.mark.parametrize("module", [database, migrate, sqlite])
+def test_the_examples_in_the_docstrings_run(module: ModuleType) -> None:
+    result = doctest.testmod(module)
+    assert result.attempted > 0 and result.failed == 0

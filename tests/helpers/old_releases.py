@@ -1,0 +1,245 @@
+"""Databases as the releases before migrations were recorded by name made them.
+
+Every state the migration folders had in main's history is listed in
+``old_migrations/releases.txt``, with each file as it was then (``old_migrations/<dialect>/``,
+named by its git blob id). :func:`run_sqlite_release` and :func:`run_postgres_release` migrate
+a database the way those releases did: each file numbered above the number the database kept
+(SQLite's ``PRAGMA user_version``, PostgreSQL's ``schema_version`` table), in order, each in a
+transaction of its own with the new number; the first one that fails stops it (that release
+refused to start), leaving the ones before it applied. :func:`reachable` finds every database
+the releases could leave, run in any order and any number of times, one per distinct schema.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import hashlib
+import sqlite3
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Generic, Protocol, TypeVar
+
+import asyncpg
+
+from bot.store import Dialect
+from bot.store.database import Row, numbered_placeholders
+from bot.store.postgres import MIGRATION_LOCK
+
+__all__ = [
+    "FOLDER",
+    "RELEASES",
+    "Bench",
+    "OldRelease",
+    "PostgresReader",
+    "Reached",
+    "SqliteReader",
+    "blob_id",
+    "postgres_made_by",
+    "reachable",
+    "release",
+    "run_postgres_release",
+    "run_sqlite_release",
+    "sqlite_made_by",
+]
+
+Handle = TypeVar("Handle")
+Handle_co = TypeVar("Handle_co", covariant=True)
+
+FOLDER = Path(__file__).with_name("old_migrations")
+
+
+@dataclass(frozen=True)
+class OldRelease:
+    """One state of a database's migration folder in main's history."""
+
+    dialect: Dialect
+    #: The first commit that had it.
+    commit: str
+    #: Whether a commit on main's first-parent line had it (else only a branch merged into main).
+    on_main: bool
+    #: Its files, as kept in ``old_migrations/<dialect>/`` (``NNN_name.<blob id>.sql``).
+    files: tuple[str, ...]
+
+    def migrations(self) -> list[tuple[int, str]]:
+        """Each file's number and script, in the order the release applied them."""
+        found = [
+            (int(name.split("_", 1)[0]), (FOLDER / self.dialect.value / name).read_text())
+            for name in self.files
+        ]
+        return sorted(found, key=lambda item: item[0])
+
+    @property
+    def last(self) -> int:
+        """The number of its last migration."""
+        return max(int(name.split("_", 1)[0]) for name in self.files)
+
+    def __str__(self) -> str:
+        return self.commit
+
+
+def _releases() -> dict[Dialect, tuple[OldRelease, ...]]:
+    found: dict[Dialect, list[OldRelease]] = {Dialect.SQLITE: [], Dialect.POSTGRES: []}
+    for line in (FOLDER / "releases.txt").read_text().splitlines():
+        if not line.strip() or line.startswith("#"):
+            continue
+        dialect, commit, where, *files = line.split()
+        found[Dialect(dialect)].append(
+            OldRelease(Dialect(dialect), commit, where == "main", tuple(f"{f}.sql" for f in files))
+        )
+    return {dialect: tuple(releases) for dialect, releases in found.items()}
+
+
+#: Every old release, per database, oldest first.
+RELEASES = _releases()
+
+
+def blob_id(data: bytes) -> str:
+    """The id git gives a file's contents (``git hash-object``)."""
+    return hashlib.sha1(b"blob %d\0" % len(data) + data).hexdigest()
+
+
+def run_sqlite_release(release: OldRelease, db: sqlite3.Connection) -> None:
+    """Migrate ``db`` as ``release`` did at start-up (its store's ``_migrate``)."""
+    [(current,)] = db.execute("PRAGMA user_version").fetchall()
+    for number, sql in release.migrations():
+        if number <= current:
+            continue
+        try:
+            db.executescript(f"BEGIN IMMEDIATE;\n{sql}\nPRAGMA user_version = {number};\nCOMMIT;")
+        except sqlite3.Error:
+            if db.in_transaction:
+                db.rollback()
+            return
+
+
+async def run_postgres_release(release: OldRelease, db: asyncpg.Connection) -> None:
+    """Migrate ``db`` as ``release`` did at start-up (``PostgresDatabase.open`` made the
+    table of the number, then ``apply_migration`` ran each file above it)."""
+    await db.execute(
+        "CREATE TABLE IF NOT EXISTS schema_version (version INTEGER NOT NULL);"
+        " INSERT INTO schema_version (version) SELECT 0"
+        " WHERE NOT EXISTS (SELECT 1 FROM schema_version)"
+    )
+    for number, sql in release.migrations():
+        try:
+            async with db.transaction():
+                await db.execute("SELECT pg_advisory_xact_lock($1)", MIGRATION_LOCK)
+                if await db.fetchval("SELECT version FROM schema_version") >= number:
+                    continue
+                await db.execute(sql)
+                await db.execute("UPDATE schema_version SET version = $1", number)
+        except asyncpg.PostgresError:
+            return
+
+
+class SqliteReader:
+    """A sqlite3 connection, read as a ``Database`` is (``fetch`` with ``?`` placeholders)."""
+
+    def __init__(self, connection: sqlite3.Connection) -> None:
+        self.connection = connection
+        connection.row_factory = sqlite3.Row
+
+    async def fetch(self, sql: str, params: Sequence[Any] = ()) -> list[Row]:
+        return list(self.connection.execute(sql, params).fetchall())
+
+
+class PostgresReader:
+    """An asyncpg connection, read as a ``Database`` is (``fetch`` with ``?`` placeholders)."""
+
+    def __init__(self, connection: asyncpg.Connection) -> None:
+        self.connection = connection
+
+    async def fetch(self, sql: str, params: Sequence[Any] = ()) -> list[Row]:
+        return list(await self.connection.fetch(numbered_placeholders(sql), *params))
+
+
+class Bench(Protocol[Handle_co]):
+    """One database the releases are tried on, one after another."""
+
+    async def apply(self, release: OldRelease) -> tuple[int, str]:
+        """Run ``release`` on the database as it stands; its number then, and its schema as
+        text."""
+        ...
+
+    async def undo(self) -> None:
+        """Put the database back as it was before the last :meth:`apply` not undone."""
+        ...
+
+    async def keep(self) -> Handle_co:
+        """What gives this database again, as it stands."""
+        ...
+
+
+@dataclass(frozen=True)
+class Reached(Generic[Handle]):
+    """A database the old releases could leave: what gives it, the releases that made it, in
+    the order they ran (each from its start, on what the one before left), its number and its
+    schema as text."""
+
+    handle: Handle
+    releases: tuple[OldRelease, ...]
+    number: int
+    schema: str
+
+    def __str__(self) -> str:
+        return " then ".join(map(str, self.releases))
+
+
+async def reachable(releases: Sequence[OldRelease], bench: Bench[Handle]) -> list[Reached[Handle]]:
+    """Every database ``releases`` could leave, run in any order, any number of times, on
+    what any sequence of them left, starting from a new one on ``bench``: one per distinct
+    schema and number (the new one left out).
+
+    What a release does depends only on the schema and the number it finds, so one database
+    stands for all that share them; and a release whose files are all numbered at or below
+    the number does nothing.
+    """
+    seen: dict[tuple[int, str], Reached[Handle]] = {}
+
+    async def visit(path: tuple[OldRelease, ...], current: int) -> None:
+        for release in releases:
+            if release.last <= current:
+                continue
+            number, schema = await bench.apply(release)
+            if (number, schema) not in seen:
+                kept = await bench.keep()
+                seen[number, schema] = Reached(kept, (*path, release), number, schema)
+                await visit((*path, release), number)
+            await bench.undo()
+
+    await visit((), 0)
+    return list(seen.values())
+
+
+def release(dialect: Dialect, commit: str) -> OldRelease:
+    """The old release of ``dialect`` first made at ``commit``."""
+    return next(r for r in RELEASES[dialect] if r.commit == commit)
+
+
+def sqlite_made_by(path: Path, *releases: OldRelease) -> None:
+    """A SQLite file at ``path`` as ``releases`` left it, run one after the other (with the
+    settings every one of them opened the file with)."""
+    with contextlib.closing(sqlite3.connect(path, isolation_level="IMMEDIATE")) as db:
+        db.execute("PRAGMA journal_mode = WAL")
+        db.execute("PRAGMA foreign_keys = ON")
+        for one in releases:
+            run_sqlite_release(one, db)
+
+
+#: Commits that do not wait for the disk: these databases are thrown away.
+QUICK = "synchronous_commit=off"
+
+
+async def postgres_made_by(url: str, schema: str, *releases: OldRelease) -> str:
+    """A new schema ``schema`` of the PostgreSQL database at ``url`` as ``releases`` left it,
+    run one after the other; the URL that opens the database with that schema as its own."""
+    connection = await asyncpg.connect(url, server_settings={"synchronous_commit": "off"})
+    try:
+        await connection.execute(f'CREATE SCHEMA "{schema}"')
+        await connection.execute(f'SET search_path TO "{schema}"')
+        for one in releases:
+            await run_postgres_release(one, connection)
+    finally:
+        await connection.close()
+    return f"{url}?search_path={schema}&{QUICK}"
