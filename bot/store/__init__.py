@@ -1,9 +1,9 @@
-"""The bot's database: every query (``store``), the two databases it runs on (``sqlite``, the
-default, and ``postgres``), their migrations, and what is derived from the results
-(``standings``).
+"""The bot's database: every query (``store``, in one part per job), the two databases it runs
+on (``sqlite``, the default, and ``postgres``), their migrations (``migrate``), what is derived
+from the results (``standings``), and the processes' coordination on PostgreSQL (``cluster``).
 
 The values it reads and writes are :mod:`bot.core.records`; its refusals are
-:mod:`bot.core.storage`'s errors, raised here and answered by the service.
+:mod:`bot.core.storage`'s errors, raised here and answered where a call enters the core.
 """
 
 from bot.store.database import Dialect, NewerSchema, migrations

@@ -1,0 +1,116 @@
+"""The store's housekeeping: ended games pruned to their results and one archive record, the
+players' own settings, and the leases one process takes for the whole bot."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+
+from bot.core.owners import Owner
+from bot.store.database import Dialect
+from bot.store.queries import Queries
+
+__all__ = ["ArchiveTables"]
+
+#: Games that have ended (``GameStatus.FINISHED``, ``CANCELLED`` and ``EXPIRED``), as SQL.
+_ENDED = "status IN ('finished', 'cancelled', 'expired')"
+
+
+class ArchiveTables(Queries):
+    """Pruning and the archive, user settings, leases."""
+
+    async def prunable(self, before: float, *, limit: int) -> list[tuple[int, str | None]]:
+        """Ended games (finished, cancelled, expired) last changed before ``before`` and not
+        pruned yet, oldest first, at most ``limit``: each game's id and last snapshot."""
+        # By the partial index of games not pruned yet, so the games already pruned, which
+        # pile up for ever, are never passed over (SQLite is told to; PostgreSQL's planner
+        # picks the smaller index by itself).
+        hint = " INDEXED BY games_to_prune" if self.db.dialect is Dialect.SQLITE else ""
+        rows = await self._read(
+            f"SELECT id, snapshot FROM games{hint}"
+            f" WHERE pruned_at IS NULL AND {_ENDED} AND updated_at < ?"
+            " ORDER BY updated_at, id LIMIT ?",
+            (before, limit),
+        )
+        return [(int(row[0]), row[1]) for row in rows]
+
+    async def prune(
+        self, records: Sequence[tuple[int, bytes | None]], *, before: float, now: float
+    ) -> int:
+        """Prune ended games in one transaction, each kept as its archive record (None: none,
+        for a game that never started): its snapshot, action log, messages, refused DMs and
+        pending posts are dropped; its row, seats, results and ratings stay. A game that is no
+        longer ended before ``before`` is left alone. Returns how many were pruned."""
+        wanted = dict(records)
+        if not wanted:
+            return 0
+        marks = ", ".join("?" for _ in wanted)
+        async with self._writing() as tx:
+            found = await tx.fetch(
+                f"SELECT id FROM games WHERE id IN ({marks}) AND pruned_at IS NULL AND {_ENDED}"
+                " AND updated_at < ?",
+                (*wanted, before),
+            )
+            ids = [(int(row[0]),) for row in found]
+            if not ids:
+                return 0
+            await tx.executemany(
+                "UPDATE games SET snapshot = NULL, pruned_at = ? WHERE id = ?",
+                [(now, game_id) for (game_id,) in ids],
+            )
+            await tx.executemany(
+                "INSERT INTO game_archives (game_id, record) VALUES (?, ?)"
+                " ON CONFLICT (game_id) DO UPDATE SET record = excluded.record",
+                [(game_id, wanted[game_id]) for (game_id,) in ids if wanted[game_id] is not None],
+            )
+            for table in ("actions", "dm_refusals"):
+                await tx.executemany(f"DELETE FROM {table} WHERE game_id = ?", ids)
+            owners = [(str(Owner.game(game_id)),) for (game_id,) in ids]
+            for table in ("messages", "pending_posts"):
+                await tx.executemany(f"DELETE FROM {table} WHERE owner = ?", owners)
+        return len(ids)
+
+    async def archived(self, game_id: int) -> bytes | None:
+        """A pruned game's archive record (None for a game not pruned, or never started)."""
+        rows = await self._read("SELECT record FROM game_archives WHERE game_id = ?", (game_id,))
+        return bytes(rows[0][0]) if rows else None
+
+    async def reclaim(self, pages: int) -> None:
+        """Give back up to ``pages`` pages of freed space to the file system (see
+        :meth:`bot.store.database.Database.reclaim`)."""
+        await self.db.reclaim(pages)
+
+    # -- user settings -----------------------------------------------------------------------
+    async def coach_off(self, user_ids: Iterable[int]) -> set[int]:
+        """Which of ``user_ids`` have turned the coach off (everyone else has it on)."""
+        wanted = sorted(set(user_ids))
+        if not wanted:
+            return set()
+        marks = ", ".join("?" for _ in wanted)
+        rows = await self._read(
+            f"SELECT user_id FROM user_settings WHERE coach = 0 AND user_id IN ({marks})", wanted
+        )
+        return {row[0] for row in rows}
+
+    async def set_coach(self, user_id: int, on: bool, *, now: float) -> None:
+        """Turn the coach on or off for a user (kept across servers and games)."""
+        await self.db.execute(
+            "INSERT INTO user_settings (user_id, coach, updated_at) VALUES (?, ?, ?)"
+            " ON CONFLICT (user_id) DO UPDATE SET coach = excluded.coach,"
+            " updated_at = excluded.updated_at",
+            (user_id, int(on), now),
+        )
+
+    # -- leases: work one process of the bot may start once in a while ----------------------
+    async def take_lease(self, name: str, holder: str, *, now: float, seconds: float) -> bool:
+        """Take (or, for its holder, renew) the lease ``name`` for ``seconds`` from ``now``;
+        False when another holder has it and it has not lapsed. One statement, so two
+        processes racing for a lapsed lease cannot both win it."""
+        rows = await self._read_write(
+            "INSERT INTO leases (name, holder, expires_at) VALUES (?, ?, ?)"
+            " ON CONFLICT (name) DO UPDATE SET holder = excluded.holder,"
+            " expires_at = excluded.expires_at"
+            " WHERE leases.holder = excluded.holder OR leases.expires_at <= ?"
+            " RETURNING holder",
+            (name, holder, now + seconds, now),
+        )
+        return bool(rows)

@@ -1,0 +1,456 @@
+"""The store's games: games and their seats, each move saved with its version check, the action
+log and the results (with the ratings they change, in the same transaction).
+
+Each accepted action is one transaction: append to the log, update the snapshot
+``WHERE version = ?``, and for a finished game write the results and what they change in the
+ratings; a write that lost a race raises :class:`~bot.core.storage.VersionConflict` and changes
+nothing.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import itertools
+from collections.abc import Awaitable, Callable, Iterable, Sequence
+from typing import Any
+
+from bot.core.owners import Owner
+from bot.core.records import (
+    GameRecord,
+    GameStatus,
+    MessageRecord,
+    ResultRecord,
+    SeatRecord,
+)
+from bot.core.storage import ChannelBusy, VersionConflict
+from bot.store import standings as derived
+from bot.store.database import Dialect, Row, Transaction, UniqueViolation
+from bot.store.message_tables import ANSWER_KEPT_SQL, ANSWERED_SQL, answered_row, message_row
+from bot.store.queries import Queries
+from engine.counting import Counting
+from engine.outcome import Scoring
+
+__all__ = ["ANNOUNCE_CHANNEL", "GameTables"]
+
+#: Games that may still change (``GameStatus.LOBBY`` and ``ACTIVE``), as SQL.
+_OPEN = "('lobby', 'active')"
+#: Games that have ended (``GameStatus.FINISHED``, ``CANCELLED`` and ``EXPIRED``), as SQL.
+_ENDED = "status IN ('finished', 'cancelled', 'expired')"
+
+
+_GAME_COLUMNS = (
+    "g.id, g.guild_id, g.channel_id, g.status, g.creator_id, g.num_players, g.target,"
+    " g.vs_computer, g.snapshot, g.version, g.created_at, g.updated_at, g.end_note,"
+    " g.scoring, g.counting,"
+    " s.seat, s.user_id, s.display_name, s.is_computer, s.computer_level"
+)
+#: The columns of ``results`` that hold a ResultRecord, named as its fields.
+_RESULT_FIELDS = tuple(field.name for field in dataclasses.fields(ResultRecord))
+RESULT_COLUMNS = ", ".join(_RESULT_FIELDS)
+#: Flags SQLite keeps as 0 and 1.
+_RESULT_FLAGS = frozenset({"is_computer", "won", "skunk_given", "skunk_taken"})
+
+
+def result_of(row: Row) -> ResultRecord:
+    """A ResultRecord from a row of its columns."""
+    values: dict[str, Any] = {
+        name: bool(row[name]) if name in _RESULT_FLAGS else row[name] for name in _RESULT_FIELDS
+    }
+    values["scoring"] = Scoring(values["scoring"])
+    return ResultRecord(**values)
+
+
+def _games(rows: Iterable[Row]) -> list[GameRecord]:
+    """Games with their seats, from rows of ``games`` LEFT JOIN ``seats`` ordered by game."""
+    games: list[GameRecord] = []
+    for _, group in itertools.groupby(rows, key=lambda row: row["id"]):
+        members = list(group)
+        first = members[0]
+        seats = tuple(
+            SeatRecord(
+                r["seat"],
+                r["user_id"],
+                r["display_name"],
+                bool(r["is_computer"]),
+                r["computer_level"],
+            )
+            for r in members
+            if r["seat"] is not None
+        )
+        games.append(
+            GameRecord(
+                id=first["id"],
+                guild_id=first["guild_id"],
+                channel_id=first["channel_id"],
+                status=GameStatus(first["status"]),
+                creator_id=first["creator_id"],
+                num_players=first["num_players"],
+                target=first["target"],
+                vs_computer=bool(first["vs_computer"]),
+                snapshot=first["snapshot"],
+                version=first["version"],
+                created_at=first["created_at"],
+                updated_at=first["updated_at"],
+                seats=seats,
+                end_note=first["end_note"],
+                scoring=Scoring(first["scoring"]),
+                counting=Counting(first["counting"]),
+            )
+        )
+    return games
+
+
+def _seat_rows(game_id: int, seats: Iterable[SeatRecord]) -> list[tuple[Any, ...]]:
+    return [(game_id, s.seat, s.user_id, s.name, int(s.is_computer), s.level) for s in seats]
+
+
+_INSERT_SEATS = (
+    "INSERT INTO seats (game_id, seat, user_id, display_name, is_computer, computer_level)"
+    " VALUES (?, ?, ?, ?, ?, ?)"
+)
+
+
+def _result_rows(
+    game_id: int, results: Sequence[ResultRecord], now: float, order: int
+) -> list[tuple[Any, ...]]:
+    vs_computer = int(any(r.is_computer for r in results))
+    return [
+        (
+            game_id,
+            game_id,  # the game's server is read from its row
+            r.seat,
+            r.user_id,
+            r.display_name,
+            int(r.is_computer),
+            vs_computer,
+            int(r.won),
+            r.game_points,
+            int(r.skunk_given),
+            int(r.skunk_taken),
+            r.score,
+            r.final_scores,
+            r.reason,
+            r.pegging_points,
+            r.hand_points,
+            r.crib_points,
+            r.deals,
+            r.best_hand,
+            r.best_hand_cards,
+            r.twenty_nines,
+            r.points_missed,
+            r.muggins_given,
+            r.muggins_taken,
+            r.computer_level,
+            r.scoring,
+            now,
+            order,
+        )
+        for r in results
+    ]
+
+
+_INSERT_RESULTS = (
+    "INSERT INTO results (game_id, guild_id, seat, user_id, display_name, is_computer,"
+    " vs_computer, won, game_points, skunk_given, skunk_taken, score, final_scores,"
+    " reason, pegging_points, hand_points, crib_points, deals, best_hand,"
+    " best_hand_cards, twenty_nines, points_missed, muggins_given, muggins_taken,"
+    " computer_level, scoring, finished_at, rated_order)"
+    " VALUES (?, (SELECT guild_id FROM games WHERE id = ?),"
+    f" {', '.join('?' for _ in range(26))})"
+)
+#: The unique index that keeps one open game per channel, as each database names it when a
+#: write breaks it (PostgreSQL: the index; SQLite: its column). No other unique index means
+#: "this channel is busy": breaking one is a bug.
+_ONE_OPEN_PER_CHANNEL = frozenset({"games_one_open_per_channel", "games.channel_id"})
+#: A game's next version: the check that makes two racing writes fail one way.
+_BUMP = (
+    "UPDATE games SET version = version + 1, updated_at = ?,"
+    " status = COALESCE(?, status), snapshot = COALESCE(?, snapshot)"
+    " WHERE id = ? AND version = ?"
+)
+#: The channel on which a change is announced on PostgreSQL (the payload: the owner, its new
+#: version and its channel, ``game:12:7:345``; ``bot.store.cluster`` listens and publishes it
+#: on the change feed), and the clause that does it in the statement that bumps the version.
+ANNOUNCE_CHANNEL = "crib_games"
+_ANNOUNCE = (
+    f" RETURNING pg_notify('{ANNOUNCE_CHANNEL}',"
+    " 'game:' || id || ':' || version || ':' || channel_id)"
+)
+#: Games changed since a moment, whatever their status, one index range per status.
+_CHANGED_SINCE = " UNION ALL ".join(
+    ["SELECT id, version, channel_id FROM games WHERE status = ? AND updated_at >= ?"]
+    * len(GameStatus)
+)
+#: The lock a transaction that records results takes (any number no other part uses).
+RESULTS_LOCK = 0x0C1B_0002
+
+
+class GameTables(Queries):
+    """Games, seats, the action log and the results."""
+
+    async def _games(self, where: str, params: Sequence[Any]) -> list[GameRecord]:
+        """Games matching ``where`` (a fixed condition written in this module, never input)
+        with their seats, in one query."""
+        rows = await self._read(
+            f"SELECT {_GAME_COLUMNS} FROM games g LEFT JOIN seats s ON s.game_id = g.id"
+            f" WHERE {where} ORDER BY g.id, s.seat",
+            params,
+        )
+        return _games(rows)
+
+    async def _bump(
+        self,
+        tx: Transaction,
+        game_id: int,
+        version: int,
+        *,
+        now: float,
+        status: GameStatus | None = None,
+        snapshot: str | None = None,
+    ) -> None:
+        """Move the game to the next version, or raise VersionConflict if it is not at
+        ``version`` any more (the check that makes two racing writes fail one way)."""
+        params = (now, status, snapshot, game_id, version)
+        if self.db.dialect is Dialect.POSTGRES:
+            # The same statement announces the change to every process (delivered when the
+            # transaction commits, never for one rolled back): the one that sends hears of it.
+            changed = len(await tx.fetch(_BUMP + _ANNOUNCE, params))
+        else:
+            changed = await tx.execute(_BUMP, params)
+        if changed != 1:
+            raise VersionConflict()
+
+    async def create_game(
+        self,
+        *,
+        guild_id: int | None,
+        channel_id: int,
+        creator: SeatRecord,
+        num_players: int,
+        target: int,
+        now: float,
+        vs_computer: bool = False,
+        scoring: Scoring = Scoring.LURCH,
+        counting: Counting = Counting.AUTO,
+        fill: Callable[[GameRecord], Sequence[SeatRecord]] | None = None,
+        deal: Callable[[GameRecord], Awaitable[tuple[str, Sequence[str]]]] | None = None,
+        answered: Callable[[GameRecord], MessageRecord | None] | None = None,
+    ) -> GameRecord:
+        """Open a game in one transaction: a lobby with ``creator`` in seat 0 and the table's
+        options; ``fill`` gives the seats it has from the start (every other seat a computer),
+        ``deal`` the first deal of a full table (its snapshot and log entries: the game is then
+        active), and ``answered`` the message that answers the command (the lobby), kept with
+        it. Nothing is left behind if any of it fails. Raises :class:`ChannelBusy`."""
+        async with self._writing() as tx:
+            try:
+                rows = await tx.fetch(
+                    "INSERT INTO games (guild_id, channel_id, status, creator_id,"
+                    " num_players, target, vs_computer, version, created_at, updated_at,"
+                    " scoring, counting)"
+                    " VALUES (?, ?, 'lobby', ?, ?, ?, ?, 0, ?, ?, ?, ?) RETURNING id",
+                    (
+                        guild_id,
+                        channel_id,
+                        creator.user_id,
+                        num_players,
+                        target,
+                        int(vs_computer),
+                        now,
+                        now,
+                        str(scoring),
+                        str(counting),
+                    ),
+                )
+            except UniqueViolation as broken:
+                if broken.names in _ONE_OPEN_PER_CHANNEL:
+                    raise ChannelBusy() from None
+                raise
+            record = GameRecord(
+                id=int(rows[0][0]),
+                guild_id=guild_id,
+                channel_id=channel_id,
+                status=GameStatus.LOBBY,
+                creator_id=creator.user_id or 0,
+                num_players=num_players,
+                target=target,
+                vs_computer=vs_computer,
+                snapshot=None,
+                version=0,
+                created_at=now,
+                updated_at=now,
+                seats=(creator,),
+                scoring=scoring,
+                counting=counting,
+            )
+            if fill is not None:
+                # Seating the table is a change of its own (the game's next version), as it is
+                # when players join one by one.
+                record = dataclasses.replace(record, seats=tuple(fill(record)), version=1)
+            await tx.executemany(_INSERT_SEATS, _seat_rows(record.id, record.seats))
+            if deal is not None:
+                snapshot, actions = await deal(record)
+                record = dataclasses.replace(
+                    record,
+                    status=GameStatus.ACTIVE,
+                    version=record.version + 1,
+                    snapshot=snapshot,
+                )
+                await tx.executemany(
+                    "INSERT INTO actions (game_id, seq, action, at) VALUES (?, ?, ?, ?)",
+                    [(record.id, seq, action, now) for seq, action in enumerate(actions, 1)],
+                )
+            if record.version:
+                await tx.execute(
+                    "UPDATE games SET status = ?, version = ?, snapshot = ? WHERE id = ?",
+                    (str(record.status), record.version, record.snapshot, record.id),
+                )
+            kept = None if answered is None else answered(record)
+            if kept is not None:
+                await tx.execute(ANSWER_KEPT_SQL, message_row(Owner.game(record.id), kept))
+            if self.db.dialect is Dialect.POSTGRES:
+                # Announced to every process at commit, as every later change is (see _bump).
+                payload = f"{Owner.game(record.id)}:{record.version}:{channel_id}"
+                await tx.execute("SELECT pg_notify(?, ?)", (ANNOUNCE_CHANNEL, payload))
+        return record
+
+    async def get_game(self, game_id: int) -> GameRecord | None:
+        """The game with this id, or None."""
+        found = await self._games("g.id = ?", (game_id,))
+        return found[0] if found else None
+
+    async def game_version(self, game_id: int) -> int | None:
+        """The game's version now (None for a game that does not exist)."""
+        rows = await self._read("SELECT version FROM games WHERE id = ?", (game_id,))
+        return int(rows[0][0]) if rows else None
+
+    async def open_game_in_channel(self, channel_id: int) -> GameRecord | None:
+        """The lobby or active game in this channel, or None."""
+        found = await self._games(f"g.channel_id = ? AND g.status IN {_OPEN}", (channel_id,))
+        return found[0] if found else None
+
+    async def last_game_in_channel(self, channel_id: int) -> GameRecord | None:
+        """The most recently opened game in this channel, whatever its status, or None."""
+        found = await self._games(
+            "g.id = (SELECT MAX(id) FROM games WHERE channel_id = ?)", (channel_id,)
+        )
+        return found[0] if found else None
+
+    async def idle_games(
+        self, before: float, *, after: int = 0, limit: int | None = None
+    ) -> list[GameRecord]:
+        """Open games whose last change was before ``before``, by id from after ``after``, at
+        most ``limit`` of them (None: all)."""
+        if limit is None:
+            return await self._games(
+                f"g.status IN {_OPEN} AND g.updated_at < ? AND g.id > ?", (before, after)
+            )
+        return await self._games(
+            f"g.id IN (SELECT id FROM games WHERE status IN {_OPEN} AND updated_at < ?"
+            " AND id > ? ORDER BY id LIMIT ?)",
+            (before, after, limit),
+        )
+
+    async def set_seats(
+        self,
+        game_id: int,
+        version: int,
+        seats: Sequence[SeatRecord],
+        *,
+        now: float,
+        answered: MessageRecord | None = None,
+    ) -> int:
+        """Replace a lobby's seats (and keep the lobby message's new look, when a click on it
+        is answered with it); returns the new version. Raises :class:`VersionConflict`."""
+        async with self._writing() as tx:
+            await self._bump(tx, game_id, version, now=now)
+            await tx.execute("DELETE FROM seats WHERE game_id = ?", (game_id,))
+            await tx.executemany(_INSERT_SEATS, _seat_rows(game_id, seats))
+            if answered is not None:
+                await tx.execute(ANSWERED_SQL, answered_row(Owner.game(game_id), answered))
+        return version + 1
+
+    async def save(
+        self,
+        game_id: int,
+        version: int,
+        *,
+        now: float,
+        status: GameStatus,
+        snapshot: str | None = None,
+        actions: Sequence[str] = (),
+        results: Sequence[ResultRecord] = (),
+        end_note: str | None = None,
+        answered: MessageRecord | None = None,
+    ) -> int:
+        """Apply one accepted change in one transaction; returns the new version.
+
+        Appends ``actions`` (JSON texts) to the log, sets the status and (when given) the
+        snapshot and the note of why the game ended, and for a finished game inserts
+        ``results``. Raises :class:`VersionConflict` if the game is no longer at ``version``,
+        leaving everything as it was.
+        """
+        async with self._writing() as tx:
+            await self._bump(tx, game_id, version, now=now, status=status, snapshot=snapshot)
+            if end_note is not None:
+                await tx.execute("UPDATE games SET end_note = ? WHERE id = ?", (end_note, game_id))
+            if actions:
+                # Each entry takes the next number in the game's log.
+                await tx.executemany(
+                    "INSERT INTO actions (game_id, seq, action, at) VALUES"
+                    " (?, (SELECT COALESCE(MAX(seq), 0) + 1 FROM actions WHERE game_id = ?), ?, ?)",
+                    [(game_id, game_id, a, now) for a in actions],
+                )
+            if results:
+                await self._record_results(tx, game_id, results, now)
+            if answered is not None:
+                await tx.execute(ANSWERED_SQL, answered_row(Owner.game(game_id), answered))
+        return version + 1
+
+    async def _record_results(
+        self,
+        tx: Transaction,
+        game_id: int,
+        results: Sequence[ResultRecord],
+        now: float,
+    ) -> None:
+        """Write a finished game's results and, in the same transaction, its ratings, its
+        players' totals and the head to head of its people."""
+        # Results are rated one game at a time, in the order they are recorded, whichever
+        # process records them (each reads the standings the one before wrote).
+        await tx.serialize(RESULTS_LOCK)
+        found = await tx.fetch(derived.NEXT_ORDER, (game_id,))
+        guild_id, order = found[0]  # the game was just updated in this transaction
+        await tx.executemany(_INSERT_RESULTS, _result_rows(game_id, results, now, order))
+        game = derived.Finished(game_id, order, guild_id, now, tuple(results))
+        standings = await tx.fetch(*derived.standings_query(game))
+        rivals = await tx.fetch(*derived.rivals_query(game))
+        rated = derived.rate(game, standings, rivals)
+        for sql, rows in derived.writes(rated):
+            await tx.executemany(sql, rows)
+
+    async def games_changed_since(self, since: float) -> list[tuple[int, int, int]]:
+        """(game id, version, channel id) of every game changed since ``since`` (by the index
+        on status and time: one range per status)."""
+        rows = await self._read(
+            _CHANGED_SINCE,
+            [value for status in GameStatus for value in (str(status), since)],
+        )
+        return [(int(row[0]), int(row[1]), int(row[2])) for row in rows]
+
+    async def recent_games(self, since: float) -> list[GameRecord]:
+        """Every lobby and active game, and every game changed since ``since``, oldest first."""
+        return await self._games(f"(g.status IN {_OPEN} OR g.updated_at >= ?)", (since,))
+
+    async def actions(self, game_id: int) -> list[str]:
+        """The game's action log (JSON texts), oldest first."""
+        rows = await self._read(
+            "SELECT action FROM actions WHERE game_id = ? ORDER BY seq", (game_id,)
+        )
+        return [row[0] for row in rows]
+
+    async def results(self, game_id: int) -> list[ResultRecord]:
+        """The result rows of a finished game, in seat order (empty for any other game)."""
+        rows = await self._read(
+            f"SELECT {RESULT_COLUMNS} FROM results WHERE game_id = ? ORDER BY seat", (game_id,)
+        )
+        return [result_of(row) for row in rows]

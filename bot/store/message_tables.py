@@ -1,0 +1,221 @@
+"""The store's messages: what every owner keeps on Discord, and what the keeper knows of the
+players (their DM channels and latest interactions there, refused DMs, who was last seen in a
+server)."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from bot.core.owners import Owner
+from bot.core.records import (
+    DmLink,
+    MessageRecord,
+    PendingPost,
+)
+from bot.store.database import Row
+from bot.store.queries import Queries
+
+__all__ = ["MessageTables"]
+
+#: The columns of a message an owner keeps, in MessageRecord's order.
+_MESSAGE_COLUMNS = (
+    "key, channel_id, message_id, digest, token, token_at, token_original, shown_version,"
+    " unconfirmed_since"
+)
+#: Messages as last sent, upserted (never over a record of a later version of the owner, unless
+#: it is another message: one posted again after the one before was deleted); the keys kept.
+_KEEP_MESSAGES = (
+    f"INSERT INTO messages (owner, {_MESSAGE_COLUMNS}) VALUES {{rows}}"
+    " ON CONFLICT (owner, key) DO UPDATE SET channel_id = excluded.channel_id,"
+    " message_id = excluded.message_id, digest = excluded.digest,"
+    " token = excluded.token, token_at = excluded.token_at,"
+    " token_original = excluded.token_original, shown_version = excluded.shown_version,"
+    " unconfirmed_since = excluded.unconfirmed_since"
+    " WHERE messages.shown_version <= excluded.shown_version"
+    " OR messages.message_id <> excluded.message_id"
+    " RETURNING key"
+)
+#: A click on an owner's message answered by updating it: what it shows, and the click's token
+#: (if it is the owner's own message, or the one kept without its id yet, and what is kept of
+#: it is not of a later version).
+ANSWERED_SQL = (
+    "UPDATE messages SET channel_id = ?, message_id = ?, digest = ?, token = ?, token_at = ?,"
+    " token_original = 1, shown_version = ?, unconfirmed_since = ?"
+    " WHERE owner = ? AND key = ? AND message_id IN (?, 0) AND shown_version <= ?"
+)
+#: An interaction's answer that became an owner's message (``/cribbage new``'s lobby).
+ANSWER_KEPT_SQL = (
+    f"INSERT INTO messages (owner, {_MESSAGE_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
+    " ON CONFLICT (owner, key) DO NOTHING"
+)
+
+
+def message_row(owner: Owner, record: MessageRecord) -> tuple[Any, ...]:
+    return (
+        str(owner),
+        record.key,
+        record.channel_id,
+        record.message_id,
+        record.digest,
+        record.token,
+        record.token_at,
+        int(record.original),
+        record.version,
+        record.unconfirmed_since,
+    )
+
+
+def answered_row(owner: Owner, record: MessageRecord) -> tuple[Any, ...]:
+    return (
+        record.channel_id,
+        record.message_id,
+        record.digest,
+        record.token,
+        record.token_at,
+        record.version,
+        record.unconfirmed_since,
+        str(owner),
+        record.key,
+        record.message_id,
+        record.version,
+    )
+
+
+def _message(row: Row) -> MessageRecord:
+    return MessageRecord(
+        key=row["key"],
+        channel_id=row["channel_id"],
+        message_id=row["message_id"],
+        digest=row["digest"],
+        token=row["token"],
+        token_at=row["token_at"],
+        original=bool(row["token_original"]),
+        version=row["shown_version"],
+        unconfirmed_since=row["unconfirmed_since"],
+    )
+
+
+class MessageTables(Queries):
+    """The messages owners keep, and what is known of the players' DMs and membership."""
+
+    async def messages(self, owner: Owner) -> dict[str, MessageRecord]:
+        """The owner's messages as last sent, by key."""
+        rows = await self._read(
+            f"SELECT {_MESSAGE_COLUMNS} FROM messages WHERE owner = ?", (str(owner),)
+        )
+        return {row["key"]: _message(row) for row in rows}
+
+    async def set_messages(
+        self, owner: Owner, messages: Sequence[MessageRecord], *, posted: Sequence[str] = ()
+    ) -> set[str]:
+        """Remember messages sent (or edited) for ``owner``, in one transaction, and forget
+        that the ``posted`` ones were about to be posted. Returns the keys not kept because
+        what is kept of that message is of a later version of the owner (a click's answer
+        kept meanwhile)."""
+        if not messages:
+            return set()
+        rows = ", ".join("(?, ?, ?, ?, ?, ?, ?, ?, ?, ?)" for _ in messages)
+        params = [value for m in messages for value in message_row(owner, m)]
+        async with self._writing() as tx:
+            kept = await tx.fetch(_KEEP_MESSAGES.format(rows=rows), params)
+            if posted:
+                await tx.executemany(
+                    "DELETE FROM pending_posts WHERE owner = ? AND key = ?",
+                    [(str(owner), key) for key in posted],
+                )
+        return {m.key for m in messages} - {row[0] for row in kept}
+
+    async def set_answered(self, owner: Owner, message: MessageRecord) -> None:
+        """A click on the owner's message ``message.key`` (if it is ``message.message_id``, or
+        the one kept without its id yet) was answered by updating it to what the owner looked
+        like at ``message.version``: what it shows now, and the click's token, which may edit
+        it again (unless what is kept is of a later version)."""
+        await self.db.execute(ANSWERED_SQL, answered_row(owner, message))
+
+    async def forget_look(self, owner: Owner, key: str, version: int | None) -> None:
+        """What the owner's message ``key`` shows is not known after all (an answer kept for
+        ``version`` did not reach Discord; None: whatever is kept): it is edited again."""
+        if version is None:
+            await self.db.execute(
+                "UPDATE messages SET digest = '' WHERE owner = ? AND key = ?", (str(owner), key)
+            )
+            return
+        await self.db.execute(
+            "UPDATE messages SET digest = '' WHERE owner = ? AND key = ? AND shown_version = ?",
+            (str(owner), key, version),
+        )
+
+    async def forget_message(self, owner: Owner, key: str) -> None:
+        """A message that is gone from Discord: it will be sent again."""
+        await self.db.execute("DELETE FROM messages WHERE owner = ? AND key = ?", (str(owner), key))
+
+    async def set_pending(self, owner: Owner, post: PendingPost) -> None:
+        """A DM of the owner is about to be posted."""
+        await self.db.execute(
+            "INSERT INTO pending_posts (owner, key, channel_id, since) VALUES (?, ?, ?, ?)"
+            " ON CONFLICT (owner, key) DO UPDATE SET channel_id = excluded.channel_id,"
+            " since = excluded.since",
+            (str(owner), post.key, post.channel_id, post.since),
+        )
+
+    async def pending_posts(self, owner: Owner) -> list[PendingPost]:
+        """The owner's DMs that were about to be posted and whose ids were never kept."""
+        rows = await self._read(
+            "SELECT key, channel_id, since FROM pending_posts WHERE owner = ? ORDER BY since",
+            (str(owner),),
+        )
+        return [PendingPost(row["key"], row["channel_id"], row["since"]) for row in rows]
+
+    async def clear_pending(self, owner: Owner, key: str) -> None:
+        """Forget a post that was about to be made."""
+        await self.db.execute(
+            "DELETE FROM pending_posts WHERE owner = ? AND key = ?", (str(owner), key)
+        )
+
+    async def dm_refusals(self, game_id: int) -> dict[int, int]:
+        """Seat -> the deal in which that player's DMs were refused."""
+        rows = await self._read("SELECT seat, deal FROM dm_refusals WHERE game_id = ?", (game_id,))
+        return {row["seat"]: row["deal"] for row in rows}
+
+    async def refuse_dms(self, game_id: int, seat: int, deal: int) -> None:
+        """Remember that a player's DMs were refused in ``deal``."""
+        await self.db.execute(
+            "INSERT INTO dm_refusals (game_id, seat, deal) VALUES (?, ?, ?)"
+            " ON CONFLICT (game_id, seat) DO UPDATE SET deal = excluded.deal",
+            (game_id, seat, deal),
+        )
+
+    async def dm_link(self, user_id: int) -> DmLink | None:
+        """The DM channel with a user and their latest interaction there, if known."""
+        rows = await self._read(
+            "SELECT user_id, channel_id, token, token_at FROM dm_links WHERE user_id = ?",
+            (user_id,),
+        )
+        return DmLink(*rows[0]) if rows else None
+
+    async def set_dm_link(self, link: DmLink) -> None:
+        """Remember the DM channel with a user (and their latest interaction there)."""
+        await self.db.execute(
+            "INSERT INTO dm_links (user_id, channel_id, token, token_at) VALUES (?, ?, ?, ?)"
+            " ON CONFLICT (user_id) DO UPDATE SET channel_id = excluded.channel_id,"
+            " token = excluded.token, token_at = excluded.token_at",
+            (link.user_id, link.channel_id, link.token, link.token_at),
+        )
+
+    async def member_seen(self, guild_id: int, user_id: int) -> float | None:
+        """When ``user_id`` was last known to be a member of ``guild_id`` (None: never)."""
+        rows = await self._read(
+            "SELECT seen_at FROM members_seen WHERE guild_id = ? AND user_id = ?",
+            (guild_id, user_id),
+        )
+        return float(rows[0][0]) if rows else None
+
+    async def saw_member(self, guild_id: int, user_id: int, at: float) -> None:
+        """Note that ``user_id`` was a member of ``guild_id`` at ``at`` (a later note stays)."""
+        await self.db.execute(
+            "INSERT INTO members_seen (guild_id, user_id, seen_at) VALUES (?, ?, ?)"
+            " ON CONFLICT (guild_id, user_id) DO UPDATE SET seen_at = excluded.seen_at"
+            " WHERE members_seen.seen_at < excluded.seen_at",
+            (guild_id, user_id, at),
+        )

@@ -1,0 +1,36 @@
+"""What every part of the store shares: the database it runs on, and how a unit of work is
+made on it (one query's rows, one transaction)."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from contextlib import AbstractAsyncContextManager
+from typing import Any
+
+from bot.store.database import Database, Dialect, Row, Transaction
+
+__all__ = ["Queries"]
+
+
+class Queries:
+    """The base of the store's parts: each one's queries run on ``db``."""
+
+    db: Database
+
+    @property
+    def dialect(self) -> Dialect:
+        """Which database this store runs on."""
+        return self.db.dialect
+
+    async def _read(self, sql: str, params: Sequence[Any] = ()) -> list[Row]:
+        """One query's rows."""
+        return await self.db.fetch(sql, params)
+
+    def _writing(self) -> AbstractAsyncContextManager[Transaction]:
+        """One transaction: commit at the end of the block, or roll back if it raised."""
+        return self.db.transaction()
+
+    async def _read_write(self, sql: str, params: Sequence[Any]) -> list[Row]:
+        """One writing statement that returns rows, in a transaction of its own."""
+        async with self._writing() as tx:
+            return await tx.fetch(sql, params)

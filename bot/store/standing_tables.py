@@ -1,0 +1,241 @@
+"""The store's standings: the ratings, totals and head to head derived from the results (written
+with each result, :mod:`bot.store.standings`), and the reads of ``/cribbage leaderboard`` and
+``stats``."""
+
+from __future__ import annotations
+
+import itertools
+
+from bot.core.records import (
+    LeaderRow,
+    Ranked,
+    RatingChange,
+    Rival,
+    Standing,
+    StatsRow,
+    ordinal_sql,
+)
+from bot.store import standings as derived
+from bot.store.game_tables import RESULT_COLUMNS, result_of
+from bot.store.queries import Queries
+
+__all__ = ["StandingTables"]
+
+
+class StandingTables(Queries):
+    """The standings: read for the leaderboard and stats, replayed and rebuilt from the results."""
+
+    async def leaderboard(
+        self, guild_id: int | None, *, limit: int = 20, vs_computer: bool = False
+    ) -> list[LeaderRow]:
+        """The server's players, best first: wins, then win rate, then game points. Over games
+        between people, or with ``vs_computer`` over their games against the computer
+        (computer levels themselves never get a row here). Read from the standings."""
+        rows = await self._read(
+            "SELECT player_id, name, games, wins, games - wins AS losses, game_points,"
+            " skunks_given, skunks_taken, lurches_given, lurches_taken FROM standings"
+            " WHERE guild_id = ? AND vs_computer = ? AND player_id > 0"
+            " ORDER BY wins DESC, CAST(wins AS REAL) / games DESC, game_points DESC,"
+            " losses ASC, name LIMIT ?",
+            (guild_id or 0, int(vs_computer), limit),
+        )
+        return [LeaderRow(*row) for row in rows]
+
+    async def player_stats(self, guild_id: int | None, user_id: int) -> dict[bool, StatsRow]:
+        """A player's totals on a server, keyed by ``vs_computer`` (missing when no games)."""
+        found = await self.standing(guild_id, user_id)
+        return {
+            vs_computer: StatsRow(
+                games=s.games,
+                wins=s.wins,
+                skunks_given=s.skunks_given,
+                skunks_taken=s.skunks_taken,
+                pegging_points=s.pegging_points,
+                hand_points=s.hand_points,
+                crib_points=s.crib_points,
+                deals=s.deals,
+                best_hand=s.best_hand,
+                best_hand_cards=s.best_hand_cards,
+                twenty_nines=s.twenty_nines,
+                points_missed=s.points_missed,
+                muggins_given=s.muggins_given,
+                muggins_taken=s.muggins_taken,
+                lurches_given=s.lurches_given,
+                lurches_taken=s.lurches_taken,
+            )
+            for vs_computer, ranked in found.items()
+            for s in (ranked.standing,)
+        }
+
+    # -- ratings ---------------------------------------------------------------------------
+    async def _ratings_missing(self) -> bool:
+        """Whether there are results but no standings (a database from before the ratings;
+        with other migrations, as in some tests, there may be neither table)."""
+        if not {"results", "standings"} <= await self.db.table_names():
+            return False
+        rows = await self._read(
+            "SELECT EXISTS (SELECT 1 FROM results) AND NOT EXISTS (SELECT 1 FROM standings)"
+        )
+        return bool(rows[0][0])
+
+    async def _finished_games(self) -> list[derived.Finished]:
+        """Every result, grouped by game, in the order the results were recorded."""
+        rows = await self._read(
+            f"SELECT game_id, rated_order, COALESCE(guild_id, 0) AS guild, finished_at,"
+            f" {RESULT_COLUMNS}"
+            " FROM results ORDER BY rated_order, game_id, seat"
+        )
+        games = []
+        for game_id, group in itertools.groupby(rows, key=lambda row: row["game_id"]):
+            members = list(group)
+            first = members[0]
+            games.append(
+                derived.Finished(
+                    game_id,
+                    first["rated_order"],
+                    first["guild"],
+                    first["finished_at"],
+                    tuple(result_of(row) for row in members),
+                )
+            )
+        return games
+
+    async def replay_ratings(self) -> derived.Replayed:
+        """Every standing, rating change and head to head recomputed from the results
+        (nothing is written)."""
+        return derived.replay(await self._finished_games())
+
+    async def stored_ratings(self) -> derived.Replayed:
+        """Every standing, rating change and head to head as stored."""
+        standings = await self._read(f"SELECT {derived.STANDING_COLUMNS} FROM standings")
+        rivals = await self._read(f"SELECT {derived.RIVAL_COLUMNS} FROM rivals")
+        changes = await self._read(
+            f"SELECT {derived.CHANGE_COLUMNS} FROM rating_changes"
+            " ORDER BY rated_order, game_id, seat"
+        )
+        stored = derived.Replayed()
+        for s in map(derived.standing, standings):
+            stored.standings[(s.guild_id, s.vs_computer, s.player_id)] = s
+        for r in map(derived.rival, rivals):
+            stored.rivals[(r.guild_id, r.user_id, r.opponent_id)] = r
+        stored.changes = [derived.change(row) for row in changes]
+        return stored
+
+    async def rebuild_ratings(self) -> derived.Replayed:
+        """Recompute every rating, total and head to head from the results, in the order
+        they were recorded, and store them in place of what was there (one transaction)."""
+        replayed = await self.replay_ratings()
+        async with self._writing() as tx:
+            for table in ("standings", "rating_changes", "rivals"):
+                await tx.execute(f"DELETE FROM {table}")
+            for sql, rows in derived.writes(replayed):
+                await tx.executemany(sql, rows)
+        return replayed
+
+    async def ranking(
+        self, guild_id: int | None, *, vs_computer: bool = False, offset: int = 0, limit: int = 10
+    ) -> tuple[int, list[Ranked]]:
+        """How many players a server's table has, and ``limit`` of them from ``offset``, best
+        first (by ordinal), each with the ordinal before their last 10 games."""
+        key = (guild_id or 0, int(vs_computer))
+        rows = await self._read(
+            f"SELECT {derived.STANDING_COLUMNS},"
+            " (SELECT COUNT(*) FROM standings WHERE guild_id = ? AND vs_computer = ?) AS total,"
+            f" {derived.TREND_FROM} AS trend_from"
+            " FROM standings s WHERE guild_id = ? AND vs_computer = ?"
+            " ORDER BY ordinal DESC, player_id LIMIT ? OFFSET ?",
+            (*key, *key, limit, offset),
+        )
+        if not rows:
+            counted = await self._read(
+                "SELECT COUNT(*) FROM standings WHERE guild_id = ? AND vs_computer = ?", key
+            )
+            return int(counted[0][0]), []
+        return rows[0]["total"], [
+            Ranked(derived.standing(row), offset + place, row["total"], row["trend_from"])
+            for place, row in enumerate(rows, start=1)
+        ]
+
+    async def standing(self, guild_id: int | None, player_id: int) -> dict[bool, Ranked]:
+        """A player's standing in each of the server's tables they have played in, with their
+        rank, keyed by ``vs_computer``."""
+        rows = await self._read(
+            f"SELECT {derived.STANDING_COLUMNS},"
+            " (SELECT COUNT(*) FROM standings o WHERE o.guild_id = s.guild_id"
+            "   AND o.vs_computer = s.vs_computer AND (o.ordinal > s.ordinal"
+            "   OR (o.ordinal = s.ordinal AND o.player_id < s.player_id))) + 1 AS rank,"
+            " (SELECT COUNT(*) FROM standings o WHERE o.guild_id = s.guild_id"
+            "   AND o.vs_computer = s.vs_computer) AS total,"
+            f" {derived.TREND_FROM} AS trend_from"
+            " FROM standings s WHERE guild_id = ? AND vs_computer IN (0, 1) AND player_id = ?",
+            (guild_id or 0, player_id),
+        )
+        return {
+            bool(row["vs_computer"]): Ranked(
+                derived.standing(row), row["rank"], row["total"], row["trend_from"]
+            )
+            for row in rows
+        }
+
+    async def levels(self, guild_id: int | None) -> list[Standing]:
+        """The computer levels' standings on a server, best rated first."""
+        rows = await self._read(
+            f"SELECT {derived.STANDING_COLUMNS} FROM standings"
+            " WHERE guild_id = ? AND vs_computer = 1 AND player_id < 0 ORDER BY ordinal DESC",
+            (guild_id or 0,),
+        )
+        return [derived.standing(row) for row in rows]
+
+    async def server_points(self, guild_id: int | None) -> tuple[int, int, int, int]:
+        """The server's people (in games between people) in all: pegging, hand and crib
+        points, and deals shown."""
+        rows = await self._read(
+            "SELECT COALESCE(SUM(pegging_points), 0), COALESCE(SUM(hand_points), 0),"
+            " COALESCE(SUM(crib_points), 0), COALESCE(SUM(deals), 0)"
+            " FROM standings WHERE guild_id = ? AND vs_computer = 0",
+            (guild_id or 0,),
+        )
+        pegging, hand, crib, deals = rows[0]
+        return pegging, hand, crib, deals
+
+    async def rating_history(
+        self, guild_id: int | None, player_id: int, *, vs_computer: bool = False, last: int = 200
+    ) -> list[tuple[float, float]]:
+        """The player's ordinal after each of their last ``last`` games in one of the server's
+        tables, with when the game finished, oldest first."""
+        rows = await self._read(
+            f"SELECT {ordinal_sql('mu_after', 'sigma_after')}, finished_at FROM rating_changes"
+            " WHERE guild_id = ? AND vs_computer = ? AND player_id = ?"
+            " ORDER BY rated_order DESC LIMIT ?",
+            (guild_id or 0, int(vs_computer), player_id, last),
+        )
+        return [(row[0], row[1]) for row in reversed(rows)]
+
+    async def game_rating_changes(self, game_id: int) -> list[RatingChange]:
+        """A finished game's rating changes, in seat order (empty for any other game)."""
+        rows = await self._read(
+            f"SELECT {derived.CHANGE_COLUMNS} FROM rating_changes WHERE game_id = ? ORDER BY seat",
+            (game_id,),
+        )
+        return [derived.change(row) for row in rows]
+
+    async def best_hands(
+        self, guild_id: int | None, user_id: int, *, limit: int = 3
+    ) -> list[tuple[int, str]]:
+        """A player's best hands on a server (points and cards), best and earliest first."""
+        rows = await self._read(
+            "SELECT best_hand, best_hand_cards FROM results"
+            " WHERE guild_id IS NOT DISTINCT FROM ? AND user_id = ? AND best_hand_cards IS NOT NULL"
+            " ORDER BY best_hand DESC, finished_at LIMIT ?",
+            (guild_id, user_id, limit),
+        )
+        return [(row[0], row[1]) for row in rows]
+
+    async def rival(self, guild_id: int | None, user_id: int, opponent_id: int) -> Rival | None:
+        """``user_id``'s head to head against ``opponent_id`` on a server, or None."""
+        rows = await self._read(
+            f"SELECT {derived.RIVAL_COLUMNS} FROM rivals"
+            " WHERE guild_id = ? AND user_id = ? AND opponent_id = ?",
+            (guild_id or 0, user_id, opponent_id),
+        )
+        return derived.rival(rows[0]) if rows else None
