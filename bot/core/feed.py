@@ -36,14 +36,16 @@ class Change:
     answer to a person's move, thought over apart): what draws its messages may wait for it.
     A change of what was sent rather than of the owner (a click's answer that never reached
     Discord) comes at the version the owner already had. ``answered``: the look a click's
-    answer gave one of the owner's messages, kept with the change (in this process only; other
-    processes read it from the store)."""
+    answer gave one of the owner's messages, kept with the change. ``reread``: the change was
+    heard late (a catch-up after announcements may have been missed): what is kept in memory
+    of the owner's messages is read again."""
 
     owner: Owner
     version: int
     channel_id: int
     more_coming: bool = False
     answered: MessageRecord | None = None
+    reread: bool = False
 
 
 #: Called with every change, as it is published.

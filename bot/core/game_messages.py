@@ -47,16 +47,14 @@ class GameMessages:
         *,
         remind_after: timedelta = REMIND_AFTER,
         retention: timedelta | None = None,
-        shared: bool = False,
     ) -> None:
         """``retention``: an ended game older than that has no messages any more (it is, or is
-        about to be, pruned); ``shared``: other processes may learn of refused DMs too."""
+        about to be, pruned)."""
         self._games = games
         self._store = store
         self._coach = coach
         self._remind_after = remind_after.total_seconds()
         self._retention = retention
-        self._shared = shared
         # game id -> seat -> the deal its DMs were refused in.
         self._refused: OrderedDict[int, dict[int, int]] = OrderedDict()
         # game id -> (the version and facts it was drawn for, what it owes then).
@@ -67,7 +65,7 @@ class GameMessages:
     ) -> Drawing | None:
         """What every message of the game should show at ``now``, given what was last sent
         (``sent``, by key) (None for a game that does not exist, or was pruned)."""
-        record = await self._games.store.get_game(owner.id)
+        record = await self._games.record(owner.id)
         if record is None or self._pruned(record, now):
             return None
         loaded = None if record.snapshot is None else self._games.loaded.load(record)
@@ -128,10 +126,9 @@ class GameMessages:
         return found
 
     async def _refusals(self, game_id: int) -> dict[int, int]:
-        """Seat -> the deal its DMs were refused in, read once and then kept up to date (read
-        every time when other processes may learn of a refusal)."""
-        if self._shared:
-            return await self._store.dm_refusals(game_id)
+        """Seat -> the deal its DMs were refused in, read once and then kept up to date (only
+        the process that sends learns of a refusal; one that sends again after another did
+        reads them again, :meth:`sending_again`)."""
         refused = self._refused.get(game_id)
         if refused is None:
             refused = await self._store.dm_refusals(game_id)
@@ -196,6 +193,10 @@ class GameMessages:
         return [
             (Owner.game(g.id), g.channel_id) for g in await self._games.store.recent_games(since)
         ]
+
+    def sending_again(self) -> None:
+        """This process sends again after another did: read the refused DMs again."""
+        self._refused.clear()
 
     def forget(self, game_id: int) -> None:
         """Drop what is kept of a pruned game."""

@@ -37,6 +37,7 @@ from bot.core.results import result_rows
 from bot.core.storage import GameRecords
 from bot.core.tally import Tally
 from engine.coach import review_view
+from engine.errors import RuleError
 from engine.events import Shown
 from engine.game import Game
 from engine.phase import Phase
@@ -113,6 +114,11 @@ class LoadedGames:
         kept = self._kept.get(game_id)
         return None if kept is None else kept[0]
 
+    def record(self, game_id: int) -> GameRecord | None:
+        """The record of a kept game as it was saved (None when it is not kept)."""
+        kept = self._kept.get(game_id)
+        return None if kept is None or kept[1].record.version != kept[0] else kept[1].record
+
     def drop(self, game_id: int) -> None:
         """Forget a game about to change: until it is saved, its objects must not be reused."""
         self._kept.pop(game_id, None)
@@ -129,8 +135,13 @@ class Games:
         rng_factory: RngFactory,
         clock: Callable[[], datetime],
         departures: Departures | None = None,
+        shared: bool = False,
     ) -> None:
+        """``shared``: other processes move the same games (several processes on one
+        PostgreSQL database): a game kept in memory is taken as it is only while the change
+        feed has heard of no later version."""
         self.store = store
+        self._shared = shared
         self.feed = feed
         self.rng_factory = rng_factory
         self.clock = clock
@@ -189,14 +200,43 @@ class Games:
                 raise Refused(refusals.UNKNOWN_GAME)
             channel_id = self._channels[game_id] = found.channel_id
         async with self.lock(channel_id):
-            # Read again under the lock: the first read only told us which lock to take.
-            record = await self.reread(game_id)
-            _check_place(record, user, guild_id)
-            if not record.is_open:
-                raise Refused(_CLOSED[record.status])
-            if guild_id is None:
-                await self._check_member(record, user)
-            return await body(record)
+            # The game as kept in memory when it is known to be current; else read again under
+            # the lock (the first read only told us which lock to take).
+            kept = self.current(game_id)
+            try:
+                return await self._on(kept or await self.reread(game_id), body, user, guild_id)
+            except (Refused, RuleError):
+                if kept is None or not self._shared:
+                    raise
+            # Another process may have moved the game before its announcement arrived: what
+            # was refused is asked again of the game as it is stored.
+            return await self._on(await self.reread(game_id), body, user, guild_id)
+
+    def current(self, game_id: int) -> GameRecord | None:
+        """The game as kept in memory, if it is current: in this process alone, whenever it is
+        kept (only this process moves it); with others, while the change feed has heard of no
+        later version. (A save made on a stale copy fails its version check, and the call is
+        made again on the game as stored: see :func:`bot.core.entry.answers`.)"""
+        kept = self.loaded.record(game_id)
+        if kept is None:
+            return None
+        if self._shared and self.feed.latest(Owner.game(game_id)) != kept.version:
+            return None
+        return kept
+
+    async def _on(
+        self,
+        record: GameRecord,
+        body: Callable[[GameRecord], Awaitable[_T]],
+        user: User,
+        guild_id: int | None,
+    ) -> _T:
+        _check_place(record, user, guild_id)
+        if not record.is_open:
+            raise Refused(_CLOSED[record.status])
+        if guild_id is None:
+            await self._check_member(record, user)
+        return await body(record)
 
     async def _check_member(self, record: GameRecord, user: User) -> None:
         """Refuse a move by DM from a player who has left the game's server, and have the
@@ -209,6 +249,11 @@ class Games:
         # Nothing was saved, but the game's messages now owe the channel's notice.
         self.announce(record, record.version)
         raise Refused(refusals.LEFT_SERVER)
+
+    async def record(self, game_id: int) -> GameRecord | None:
+        """The game as it is now: kept in memory when that is current (see :meth:`current`),
+        else read (None for a game that does not exist)."""
+        return self.current(game_id) or await self.store.get_game(game_id)
 
     async def reread(self, game_id: int) -> GameRecord:
         """The game as stored now (games are never deleted)."""
@@ -258,22 +303,38 @@ class Games:
                 log.add(step.events)
                 _coach_after_show(log, step)
             finished = game.phase is Phase.OVER
-            saved = dataclasses.replace(record, version=record.version + 1)
+            now = self.now()
+            saved = dataclasses.replace(
+                record,
+                version=record.version + 1,
+                updated_at=now,
+                status=GameStatus.FINISHED if finished else GameStatus.ACTIVE,
+                snapshot=snapshot.encode(game, tally, log, loaded.shuffles),
+            )
             answered = None if answer is None else answer(dataclasses.replace(loaded, record=saved))
             version = await self.store.save(
                 record.id,
                 record.version,
-                now=self.now(),
-                status=GameStatus.FINISHED if finished else GameStatus.ACTIVE,
-                snapshot=snapshot.encode(game, tally, log, loaded.shuffles),
+                now=now,
+                status=saved.status,
+                snapshot=saved.snapshot,
                 actions=[json.dumps(step.action) for step in steps],
                 results=result_rows(record, game, tally) if finished else (),
                 answered=answered,
             )
-        finally:
+        except BaseException:
             self._moving.discard(record.id)
+            # A change heard while this move was being saved was left to it by the keeper; the
+            # move did not land (another process moved first), so hand that change on again.
+            owner = Owner.game(record.id)
+            latest = self.feed.latest(owner)
+            if latest is not None and latest > record.version:
+                self.feed.publish(Change(owner, latest, record.channel_id))
+            raise
+        self._moving.discard(record.id)
         if not finished:
-            self.loaded.keep(version, loaded)
+            # The game as saved goes on from here (its objects and its record).
+            self.loaded.keep(version, dataclasses.replace(loaded, record=saved))
         self.announce(record, version, more_coming=more_coming, answered=answered)
         return version
 

@@ -16,7 +16,9 @@ reaches it on the change feed). With other processes answering clicks on the sam
 
 from __future__ import annotations
 
+import asyncio
 import dataclasses
+import logging
 import time
 from collections import OrderedDict
 from collections.abc import Callable, Mapping, Sequence
@@ -33,10 +35,23 @@ from bot.core.storage import MessageRecords
 
 __all__ = ["DM_LINK_REFRESH_SECONDS", "Drawing", "MessageLedger", "Owing", "Projector"]
 
+log = logging.getLogger(__name__)
+
 #: How often a player's latest DM interaction is written down (its token lives 15 minutes).
 DM_LINK_REFRESH_SECONDS = 300.0
 #: Owners whose sent messages are kept in memory (the rest are read again when next drawn).
 SENT_KEPT = 512
+#: What was sent is written to the store this long after it was sent, with everything else
+#: sent meanwhile (one write for many messages); memory has it at once. A stop in between
+#: costs nothing a player sees: a post sent again gives back the same message (its nonce), an
+#: edit shows what it showed, and a DM posted through a webhook is found again (pending posts).
+WRITE_BEHIND = 0.05
+#: A write that failed is tried again after this long.
+WRITE_RETRY = 1.0
+#: A click's answer kept with its move and still not known to have reached Discord this long
+#: after it is taken as never having landed (Discord takes an answer within 3 seconds, and the
+#: process that answered writes down that it did a moment later): its message is edited again.
+UNCONFIRMED_AFTER = 4.0
 
 
 @dataclass(frozen=True, slots=True)
@@ -75,6 +90,11 @@ class Projector(Protocol):
         what is brought up to date at start-up."""
         ...
 
+    def sending_again(self) -> None:
+        """This process sends again after another did: forget what it kept in memory of what
+        was sent (another process may have learnt more meanwhile)."""
+        ...
+
 
 @dataclass(frozen=True, slots=True)
 class Owing:
@@ -89,6 +109,12 @@ class Owing:
     check_at: float | None
 
 
+def _replaces(record: MessageRecord, known: MessageRecord | None) -> bool:
+    """Whether ``record`` is what a message shows rather than ``known``: it is of the same
+    version of the owner or a later one, or it is another message (the one before deleted)."""
+    return known is None or known.message_id != record.message_id or known.version <= record.version
+
+
 class MessageLedger:
     """What every owner's messages should show, what was sent of them, and what the keeper
     knows of the players' DMs."""
@@ -101,8 +127,9 @@ class MessageLedger:
         *,
         shared: bool = False,
     ) -> None:
-        """``shared``: other processes answer clicks on the same messages (what was sent is
-        then read from the store each time)."""
+        """``shared``: other processes answer clicks on the same messages, and keep what their
+        answers show (it comes with each change they announce; what was sent is read again
+        from the store when a change was heard late, or a message's id is still to come)."""
         self._store = store
         self._feed = feed
         self._clock = clock
@@ -113,10 +140,20 @@ class MessageLedger:
         self._sent: OrderedDict[Owner, dict[str, MessageRecord]] = OrderedDict()
         # (owner, key) of the DMs this process said it was about to post (see posting).
         self._posting: set[tuple[Owner, str]] = set()
-        # user id -> until when their DM link need not be written again.
+        # user id -> until when their DM link need not be written again, and the link itself.
         self._dm_linked: dict[int, float] = {}
+        self._dm_links: dict[int, DmLink] = {}
         # owner -> the channel its channel messages go to (from its changes and drawings).
         self._channels: dict[Owner, int] = {}
+        # Owners whose messages are read again from the store when next drawn.
+        self._unread: set[Owner] = set()
+        # What was sent and is not written yet, by owner and key; and the pending posts it
+        # clears once written.
+        self._unwritten: dict[tuple[Owner, str], MessageRecord] = {}
+        self._cleared: set[tuple[Owner, str]] = set()
+        self._writer: asyncio.Task[None] | None = None
+        # When this process began keeping the ledger.
+        self._started = self._now()
         feed.subscribe(self._heard)
 
     def add(self, kind: OwnerKind, projector: Projector) -> None:
@@ -138,72 +175,139 @@ class MessageLedger:
         self._channels[owner] = drawn.channel_id
         return Owing(owner, drawn.channel_id, drawn.version, drawn.owed, sent, drawn.check_at)
 
+    def changing(self, owner: Owner) -> bool:
+        """Whether the owner is being changed in this process right now (its change follows
+        on the feed once it is saved)."""
+        return self._projectors[owner.kind].moving(owner)
+
     def moved_on(self, owing: Owing) -> bool:
         """Whether the owner has changed since ``owing`` was drawn, or is changing now in this
         process: then what it owes is stale, draw it again."""
-        if self._projectors[owing.owner.kind].moving(owing.owner):
+        if self.changing(owing.owner):
             return True
         latest = self._feed.latest(owing.owner)
-        return latest is not None and latest != owing.version
+        return latest is not None and latest > owing.version
 
     # -- what was sent --------------------------------------------------------------------------
     async def _sent_of(self, owner: Owner) -> dict[str, MessageRecord]:
         """What was last sent of an owner's messages: read once and then kept with every send
-        (read every time when other processes keep what their answers show)."""
-        if self._shared:
-            return await self._store.messages(owner)
+        and every click's answer heard of on the feed. Read again after a change heard late,
+        and (other processes answering too) while a message's id is still to come."""
         sent = self._sent.get(owner)
-        if sent is None:
-            sent = await self._store.messages(owner)
+        stale = owner in self._unread or (
+            self._shared and sent is not None and any(r.message_id == 0 for r in sent.values())
+        )
+        if sent is None or stale:
+            self._unread.discard(owner)
+            sent = self._unconfirmed_unknown(await self._store.messages(owner))
+            # What this process sent and has not written yet is newer than what was read.
+            for (unwritten_owner, key), record in self._unwritten.items():
+                if unwritten_owner == owner:
+                    sent[key] = record
             self._sent[owner] = sent
             while len(self._sent) > SENT_KEPT:
                 self._sent.popitem(last=False)
         self._sent.move_to_end(owner)
         return sent
 
+    def _unconfirmed_unknown(self, sent: dict[str, MessageRecord]) -> dict[str, MessageRecord]:
+        """What was sent, as read from the store, with every click's answer that is not known to
+        have landed taken as unknown (to be edited again): one unconfirmed for longer than
+        :data:`UNCONFIRMED_AFTER`, and, alone, one kept before this process started (the process
+        that answered stopped before it knew; this one knows of its own)."""
+        before = self._now() - UNCONFIRMED_AFTER
+        if not self._shared:
+            before = max(before, self._started)
+        for key, record in sent.items():
+            since = record.unconfirmed_since
+            if since is not None and since < before:
+                sent[key] = dataclasses.replace(record, digest="")
+        return sent
+
     def _keep(self, owner: Owner, record: MessageRecord) -> None:
         """``record`` in this process's memory of what was sent, unless what is kept of the
         same message is of a later version."""
         sent = self._sent.get(owner)
-        if sent is None:
-            return
-        known = sent.get(record.key)
-        if (
-            known is None
-            or known.message_id != record.message_id
-            or known.version <= record.version
-        ):
+        if sent is not None and _replaces(record, sent.get(record.key)):
             sent[record.key] = record
 
     def _heard(self, change: Change) -> None:
         """A change on the feed: a click's answer kept with it is what that message shows
         (if it is the message the owner keeps under that key: not a private copy)."""
         self._channels[change.owner] = change.channel_id
+        if change.reread:
+            self._unread.add(change.owner)
         answered = change.answered
         if answered is None:
             return
         sent = self._sent.get(change.owner)
         known = None if sent is None else sent.get(answered.key)
         if known is not None and known.message_id in (answered.message_id, 0):
-            self._keep(change.owner, dataclasses.replace(answered, message_id=known.message_id))
+            message_id = answered.message_id or known.message_id
+            self._keep(change.owner, dataclasses.replace(answered, message_id=message_id))
         elif sent is not None and known is None and answered.message_id == 0:
             sent[answered.key] = answered  # /cribbage new's answer: the lobby, id to come
 
     async def sent(self, owner: Owner, records: Sequence[MessageRecord]) -> None:
         """Messages of ``owner`` were sent or edited as ``records`` say (each drawn at the
-        version it carries). One that lost to a record of a later version, kept meanwhile by a
-        click's answer, may have put an older look over that answer: it is edited again."""
-        if not records:
-            return
-        posted = [r.key for r in records if (owner, r.key) in self._posting]
-        self._posting.difference_update((owner, key) for key in posted)
-        overtaken = await self._store.set_messages(owner, records, posted=posted)
+        version it carries): kept in memory now, written to the store a moment later with
+        whatever else was sent meanwhile (:data:`WRITE_BEHIND`, :meth:`flush`).
+
+        A record of an older version than the look kept of the same message (a click's answer
+        that landed while this edit was on its way) may have put that older look over the
+        answer: what the message shows is then not known, and it is edited again."""
+        clobbered = False
+        sent = self._sent.get(owner)
         for record in records:
+            known = None if sent is None else sent.get(record.key)
+            if known is not None and not _replaces(record, known):
+                self._keep(owner, dataclasses.replace(known, digest=""))
+                self._unwrite(owner, dataclasses.replace(known, digest=""))
+                clobbered = True
+                continue
             self._keep(owner, record)
-        if overtaken:
-            for key in overtaken:
-                await self._forget_look(owner, key, None)
+            if (owner, record.key) in self._posting:
+                self._posting.discard((owner, record.key))
+                self._cleared.add((owner, record.key))
+            self._unwrite(owner, record)
+        if clobbered:
             self._look_again(owner)
+
+    def _unwrite(self, owner: Owner, record: MessageRecord) -> None:
+        """Have ``record`` written to the store soon, with whatever else is sent meanwhile."""
+        if _replaces(record, self._unwritten.get((owner, record.key))):
+            self._unwritten[(owner, record.key)] = record
+        if self._writer is None or self._writer.done():
+            self._writer = asyncio.get_running_loop().create_task(self._write_soon())
+
+    async def _write_soon(self) -> None:
+        # Until nothing is left unwritten: what is sent while a write is on its way goes in
+        # the next one.
+        while self._unwritten:
+            await asyncio.sleep(WRITE_BEHIND)
+            if not await self.flush():
+                await asyncio.sleep(WRITE_RETRY)
+
+    async def flush(self) -> bool:
+        """Write what was sent and is not written yet, in one go; False if the store refused
+        it (it is kept, to be written again)."""
+        if not self._unwritten:
+            return True
+        unwritten, cleared = self._unwritten, self._cleared
+        self._unwritten, self._cleared = {}, set()
+        try:
+            await self._store.set_messages(
+                [(owner, record) for (owner, _), record in unwritten.items()],
+                posted=sorted(cleared),
+            )
+        except Exception:
+            log.warning("could not write what was sent; trying again", exc_info=True)
+            for (owner, _), record in unwritten.items():
+                if _replaces(record, self._unwritten.get((owner, record.key))):
+                    self._unwritten[(owner, record.key)] = record
+            self._cleared |= cleared
+            return False
+        return True
 
     async def answered(
         self, sequel: Sequel, landed: bool, shown: Clicked | None, digest: str | None
@@ -244,8 +348,8 @@ class MessageLedger:
                 original=True,
                 version=sequel.version,
             )
-        await self._store.set_answered(owner, record)
         self._keep(owner, record)
+        self._unwrite(owner, record)
 
     async def _forget_look(self, owner: Owner, key: str, version: int | None) -> None:
         """What ``key`` shows is not known after all: it is edited again."""
@@ -297,12 +401,21 @@ class MessageLedger:
 
     # -- the players' DMs -----------------------------------------------------------------------
     async def dm_link(self, user_id: int) -> DmLink | None:
-        """The DM channel with a user and their latest interaction there, if known."""
-        return await self._store.dm_link(user_id)
+        """The DM channel with a user and their latest interaction there, if known (kept in
+        memory as this process learns it; read from the store when other processes answer
+        the DMs' clicks, or the link is not known here)."""
+        link = None if self._shared else self._dm_links.get(user_id)
+        if link is None:
+            link = await self._store.dm_link(user_id)
+            if link is not None:
+                self._dm_links[user_id] = link
+        return link
 
     async def dm_linked(self, link: DmLink) -> None:
         """Remember the DM channel with a user (and their latest interaction there). A click
-        refreshes it at most every few minutes: a token lives 15, and this is asked often."""
+        refreshes it in the store at most every few minutes: a token lives 15, and this is
+        asked often."""
+        self._dm_links[link.user_id] = link
         now = time.monotonic()
         if link.token is not None:
             if self._dm_linked.get(link.user_id, 0.0) > now:
@@ -324,3 +437,13 @@ class MessageLedger:
         """Drop what is kept in memory of an owner that has no messages any more."""
         self._sent.pop(owner, None)
         self._channels.pop(owner, None)
+        for key in [k for k in self._unwritten if k[0] == owner]:
+            del self._unwritten[key]
+        self._cleared = {k for k in self._cleared if k[0] != owner}
+
+    def sending_again(self) -> None:
+        """This process sends again after another did meanwhile: what it kept in memory may be
+        out of date, so every owner's messages are read again from the store."""
+        self._unread.update(self._sent)
+        for projector in self._projectors.values():
+            projector.sending_again()

@@ -340,7 +340,7 @@ class Moves:
         """Make the moves the computer seats owe in a game: the answer to a person's move that
         was left for after the person was answered, saved in its own transaction. Nothing when
         none is owed (another call made it first)."""
-        record = await self._games.store.get_game(game_id)
+        record = await self._games.record(game_id)
         if record is not None:
             await self._computer_answers(record, self._games.now(), wait=False)
 
@@ -351,7 +351,7 @@ class Moves:
         if game_id in self._clockless:
             return None
         moment = self._games.now() if now is None else now
-        record = await self._games.store.get_game(game_id)
+        record = await self._games.record(game_id)
         if record is None:
             return None
         if not self._needs_clock(record):

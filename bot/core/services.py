@@ -91,6 +91,7 @@ class Services:
             rng_factory=rng_factory or (lambda _key: system),
             clock=now,
             departures=Departures(membership),
+            shared=shared,
         )
         coach = CoachSettings(store, now)
         computers = ComputerPlayers(computer_rng or system, thinking)
@@ -98,9 +99,7 @@ class Services:
             games, coach, computers, muggins_window=muggins_window, count_timeout=count_timeout
         )
         ledger = MessageLedger(store, feed, now, shared=shared)
-        drawn = GameMessages(
-            games, store, coach, remind_after=remind_after, retention=retention, shared=shared
-        )
+        drawn = GameMessages(games, store, coach, remind_after=remind_after, retention=retention)
         ledger.add(OwnerKind.GAME, drawn)
 
         def forget(owner: Owner) -> None:

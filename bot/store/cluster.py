@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import json
 import logging
 import os
 import secrets
@@ -35,7 +36,9 @@ import time
 from collections.abc import Awaitable, Callable
 
 from bot.core.feed import Change, ChangeFeed
+from bot.core.ledger import UNCONFIRMED_AFTER
 from bot.core.owners import Owner
+from bot.core.records import MessageRecord
 from bot.store.postgres import PostgresDatabase
 from bot.store.store import ANNOUNCE_CHANNEL, Store
 
@@ -57,6 +60,8 @@ STEPPED_DOWN_CHANNEL = "crib_sender"
 #: and how far back.
 SWEEP_EVERY = 15.0
 SWEEP_OVERLAP = 5.0
+#: How often the sender looks for clicks' answers never said to have landed.
+UNCONFIRMED_EVERY = 1.0
 #: Discord: at most ``max_concurrency`` IDENTIFYs per this many seconds (and a little more, for
 #: clocks that differ between machines).
 IDENTIFY_PERIOD = 5.0
@@ -65,18 +70,21 @@ IDENTIFY_POLL = 0.25
 
 
 def change_of(payload: str) -> Change | None:
-    """The change an announcement names (``game:12:7:345``: owner, version, channel; a
-    process of an earlier release says ``12:345``, the game and its channel), or None."""
-    parts = payload.split(":")
+    """The change an announcement names (``game:12:7:345``: owner, version, channel; then,
+    after ``|``, the look a click's answer gave one of its messages, as JSON; a process of an
+    earlier release says ``12:345``, the game and its channel), or None."""
+    head, _, answered = payload.partition("|")
+    parts = head.split(":")
     if len(parts) == 2 and all(p.isdecimal() for p in parts):
-        return Change(Owner.game(int(parts[0])), 0, int(parts[1]))
+        return Change(Owner.game(int(parts[0])), 0, int(parts[1]), reread=True)
     if len(parts) != 4 or not all(p.isdecimal() for p in parts[1:]):
         return None
     try:
         owner = Owner.parse(f"{parts[0]}:{parts[1]}")
-    except ValueError:
+        record = MessageRecord(**json.loads(answered)) if answered else None
+    except (ValueError, TypeError):
         return None
-    return Change(owner, int(parts[2]), int(parts[3]))
+    return Change(owner, int(parts[2]), int(parts[3]), answered=record)
 
 
 class Cluster:
@@ -108,6 +116,7 @@ class Cluster:
         self._stopping = False
         self._holds_back = False
         self._swept_at = 0.0
+        self._checked_at = 0.0
 
     # -- starting and stopping ----------------------------------------------------------------
     async def start(self, *, holds_back: bool = False) -> None:
@@ -188,15 +197,26 @@ class Cluster:
                 await self._sweep()
 
     async def _sweep(self) -> None:
-        """Touch the games changed since the last look (an announcement may have been missed:
-        a dropped connection, a process that changed a game while this one was taking over)."""
+        """Every few seconds, the games with a click's answer that the process that answered
+        never said had landed (it may have died first): their messages are drawn again. Less
+        often, the games changed since the last look (an announcement may have been missed: a
+        dropped connection, a process that changed a game while this one was taking over)."""
         now = self._clock()
+        if now - self._checked_at >= UNCONFIRMED_EVERY:
+            self._checked_at = now
+            try:
+                found = await self._store.unconfirmed(now - UNCONFIRMED_AFTER)
+                for owner, version, channel_id in found:
+                    self._feed.publish(Change(owner, version, channel_id, reread=True))
+            except Exception:
+                log.warning("could not look for unconfirmed answers", exc_info=True)
         if now - self._swept_at < SWEEP_EVERY:
             return
         since, self._swept_at = self._swept_at - SWEEP_OVERLAP, now
         try:
             for game_id, version, channel_id in await self._store.games_changed_since(since):
-                self._feed.publish(Change(Owner.game(game_id), version, channel_id))
+                # Heard late, not as it happened: what was sent of its messages is read again.
+                self._feed.publish(Change(Owner.game(game_id), version, channel_id, reread=True))
         except Exception:
             log.warning("could not look for games changed lately", exc_info=True)
 

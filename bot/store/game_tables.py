@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import dataclasses
 import itertools
+import json
 from collections.abc import Awaitable, Callable, Iterable, Sequence
 from typing import Any
 
@@ -165,17 +166,43 @@ _ONE_OPEN_PER_CHANNEL = frozenset({"games_one_open_per_channel", "games.channel_
 #: A game's next version: the check that makes two racing writes fail one way.
 _BUMP = (
     "UPDATE games SET version = version + 1, updated_at = ?,"
-    " status = COALESCE(?, status), snapshot = COALESCE(?, snapshot)"
+    " status = COALESCE(?, status), snapshot = COALESCE(?, snapshot),"
+    " end_note = COALESCE(?, end_note)"
     " WHERE id = ? AND version = ?"
 )
 #: The channel on which a change is announced on PostgreSQL (the payload: the owner, its new
-#: version and its channel, ``game:12:7:345``; ``bot.store.cluster`` listens and publishes it
-#: on the change feed), and the clause that does it in the statement that bumps the version.
+#: version and its channel, ``game:12:7:345``, then, when a click's answer was kept with the
+#: change, ``|`` and that message's record as JSON; ``bot.store.cluster`` listens and
+#: publishes it on the change feed), and the clause that does it in the statement that bumps
+#: the version (its one parameter: what follows the channel).
 ANNOUNCE_CHANNEL = "crib_games"
 _ANNOUNCE = (
     f" RETURNING pg_notify('{ANNOUNCE_CHANNEL}',"
-    " 'game:' || id || ':' || version || ':' || channel_id)"
+    " 'game:' || id || ':' || version || ':' || channel_id || ?)"
 )
+#: PostgreSQL: a move saved in one statement, one round trip (the version bumped with its
+#: check, the log entries appended, the clicked message's new look kept, the change
+#: announced); no row comes back when the game was not at the version the move was made on.
+_SAVE_AT_ONCE = (
+    "WITH bumped AS ("
+    f"{_BUMP} RETURNING id, version, channel_id),"
+    " logged AS (INSERT INTO actions (game_id, seq, action, at)"
+    " SELECT b.id, (SELECT COALESCE(MAX(seq), 0) FROM actions WHERE game_id = b.id) + a.n,"
+    " a.action, ? FROM bumped b, unnest(?::text[]) WITH ORDINALITY AS a(action, n)),"
+    f" answered AS ({ANSWERED_SQL} AND EXISTS (SELECT 1 FROM bumped))"
+    f" SELECT pg_notify('{ANNOUNCE_CHANNEL}',"
+    " 'game:' || id || ':' || version || ':' || channel_id || ?) FROM bumped"
+)
+
+
+def announced(answered: MessageRecord | None) -> str:
+    """What an announcement says after the channel: nothing, or the look a click's answer
+    gave one of the game's messages (so the process that sends need not read it back)."""
+    if answered is None:
+        return ""
+    return "|" + json.dumps(dataclasses.asdict(answered), separators=(",", ":"))
+
+
 #: Games changed since a moment, whatever their status, one index range per status.
 _CHANGED_SINCE = " UNION ALL ".join(
     ["SELECT id, version, channel_id FROM games WHERE status = ? AND updated_at >= ?"]
@@ -207,13 +234,16 @@ class GameTables(Queries):
         now: float,
         status: GameStatus | None = None,
         snapshot: str | None = None,
+        end_note: str | None = None,
+        answered: MessageRecord | None = None,
     ) -> None:
         """Move the game to the next version, or raise VersionConflict if it is not at
         ``version`` any more (the check that makes two racing writes fail one way)."""
-        params = (now, status, snapshot, game_id, version)
+        params: tuple[Any, ...] = (now, status, snapshot, end_note, game_id, version)
         if self.db.dialect is Dialect.POSTGRES:
             # The same statement announces the change to every process (delivered when the
             # transaction commits, never for one rolled back): the one that sends hears of it.
+            params += (announced(answered),)
             changed = len(await tx.fetch(_BUMP + _ANNOUNCE, params))
         else:
             changed = await tx.execute(_BUMP, params)
@@ -362,7 +392,7 @@ class GameTables(Queries):
         """Replace a lobby's seats (and keep the lobby message's new look, when a click on it
         is answered with it); returns the new version. Raises :class:`VersionConflict`."""
         async with self._writing() as tx:
-            await self._bump(tx, game_id, version, now=now)
+            await self._bump(tx, game_id, version, now=now, answered=answered)
             await tx.execute("DELETE FROM seats WHERE game_id = ?", (game_id,))
             await tx.executemany(_INSERT_SEATS, _seat_rows(game_id, seats))
             if answered is not None:
@@ -389,10 +419,34 @@ class GameTables(Queries):
         ``results``. Raises :class:`VersionConflict` if the game is no longer at ``version``,
         leaving everything as it was.
         """
+        if self.db.dialect is Dialect.POSTGRES and not results:
+            # A move (nearly every save) is one statement: one round trip to the database.
+            params = (
+                now,
+                status,
+                snapshot,
+                end_note,
+                game_id,
+                version,
+                now,
+                list(actions),
+                *answered_row(Owner.game(game_id), answered),
+                announced(answered),
+            )
+            if not await self.db.fetch(_SAVE_AT_ONCE, params):
+                raise VersionConflict()
+            return version + 1
         async with self._writing() as tx:
-            await self._bump(tx, game_id, version, now=now, status=status, snapshot=snapshot)
-            if end_note is not None:
-                await tx.execute("UPDATE games SET end_note = ? WHERE id = ?", (end_note, game_id))
+            await self._bump(
+                tx,
+                game_id,
+                version,
+                now=now,
+                status=status,
+                snapshot=snapshot,
+                end_note=end_note,
+                answered=answered,
+            )
             if actions:
                 # Each entry takes the next number in the game's log.
                 await tx.executemany(

@@ -13,7 +13,7 @@ from bot.core.records import (
     MessageRecord,
     PendingPost,
 )
-from bot.store.database import Row
+from bot.store.database import Dialect, Row
 from bot.store.queries import Queries
 
 __all__ = ["MessageTables"]
@@ -24,7 +24,7 @@ _MESSAGE_COLUMNS = (
     " unconfirmed_since"
 )
 #: Messages as last sent, upserted (never over a record of a later version of the owner, unless
-#: it is another message: one posted again after the one before was deleted); the keys kept.
+#: it is another message: one posted again after the one before was deleted).
 _KEEP_MESSAGES = (
     f"INSERT INTO messages (owner, {_MESSAGE_COLUMNS}) VALUES {{rows}}"
     " ON CONFLICT (owner, key) DO UPDATE SET channel_id = excluded.channel_id,"
@@ -34,7 +34,6 @@ _KEEP_MESSAGES = (
     " unconfirmed_since = excluded.unconfirmed_since"
     " WHERE messages.shown_version <= excluded.shown_version"
     " OR messages.message_id <> excluded.message_id"
-    " RETURNING key"
 )
 #: A click on an owner's message answered by updating it: what it shows, and the click's token
 #: (if it is the owner's own message, or the one kept without its id yet, and what is kept of
@@ -66,7 +65,10 @@ def message_row(owner: Owner, record: MessageRecord) -> tuple[Any, ...]:
     )
 
 
-def answered_row(owner: Owner, record: MessageRecord) -> tuple[Any, ...]:
+def answered_row(owner: Owner, record: MessageRecord | None) -> tuple[Any, ...]:
+    """The parameters of :data:`ANSWERED_SQL` (for no record: ones that match no row)."""
+    if record is None:
+        return (None, None, None, None, None, None, None, None, None, None, None)
     return (
         record.channel_id,
         record.message_id,
@@ -107,24 +109,42 @@ class MessageTables(Queries):
         return {row["key"]: _message(row) for row in rows}
 
     async def set_messages(
-        self, owner: Owner, messages: Sequence[MessageRecord], *, posted: Sequence[str] = ()
-    ) -> set[str]:
-        """Remember messages sent (or edited) for ``owner``, in one transaction, and forget
-        that the ``posted`` ones were about to be posted. Returns the keys not kept because
-        what is kept of that message is of a later version of the owner (a click's answer
-        kept meanwhile)."""
+        self,
+        messages: Sequence[tuple[Owner, MessageRecord]],
+        *,
+        posted: Sequence[tuple[Owner, str]] = (),
+    ) -> None:
+        """Remember messages sent (or edited), of any owners, in one statement (a record of an
+        older version of its owner than the one kept is not taken, unless it is another
+        message), and forget that the ``posted`` ones were about to be posted, in the same
+        transaction."""
         if not messages:
-            return set()
+            return
         rows = ", ".join("(?, ?, ?, ?, ?, ?, ?, ?, ?, ?)" for _ in messages)
-        params = [value for m in messages for value in message_row(owner, m)]
+        params = [value for owner, m in messages for value in message_row(owner, m)]
+        sql = _KEEP_MESSAGES.format(rows=rows)
+        if not posted and self.dialect is Dialect.POSTGRES:
+            # One statement, committed by itself: one round trip.
+            await self.db.execute(sql, params)
+            return
         async with self._writing() as tx:
-            kept = await tx.fetch(_KEEP_MESSAGES.format(rows=rows), params)
+            await tx.execute(sql, params)
             if posted:
                 await tx.executemany(
                     "DELETE FROM pending_posts WHERE owner = ? AND key = ?",
-                    [(str(owner), key) for key in posted],
+                    [(str(owner), key) for owner, key in posted],
                 )
-        return {m.key for m in messages} - {row[0] for row in kept}
+
+    async def unconfirmed(self, before: float) -> list[tuple[Owner, int, int]]:
+        """The owners (with their versions and channels) with a click's answer kept since
+        before ``before`` and still not known to have reached Discord."""
+        rows = await self._read(
+            "SELECT DISTINCT m.owner, g.version, g.channel_id FROM messages m"
+            " JOIN games g ON m.owner = 'game:' || g.id"
+            " WHERE m.unconfirmed_since IS NOT NULL AND m.unconfirmed_since < ?",
+            (before,),
+        )
+        return [(Owner.parse(row[0]), int(row[1]), int(row[2])) for row in rows]
 
     async def set_answered(self, owner: Owner, message: MessageRecord) -> None:
         """A click on the owner's message ``message.key`` (if it is ``message.message_id``, or

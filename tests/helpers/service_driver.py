@@ -185,6 +185,7 @@ class Transcript:
             due = [o for o in owing.owed if o.due(owing.sent.get(o.key))]
             if not due:
                 self.changed.discard(game_id)
+                await self.service.ledger.flush()
                 return
             records = []
             for owed in due:
