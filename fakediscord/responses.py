@@ -339,6 +339,9 @@ class BotSide:
 
     def _webhook_message(self, token: str, message_id: str) -> Message:
         interaction = self._interaction_by_token(token)
+        if interaction.response is None:
+            # Until the interaction is answered its webhook has nothing (as for a follow-up).
+            raise unknown_webhook()
         if message_id == "@original":
             message = interaction.original
         else:

@@ -179,6 +179,7 @@ class CribbageBot(commands.AutoShardedBot):
     async def _became_sender(self) -> None:
         """Another process stopped sending and this one took over: sync the commands (a new
         release may have changed them) and bring every game's messages up to date."""
+        self.services.ledger.sending_again()
         self._start_sending()
         await self._sync_commands()
         if self.is_ready():

@@ -298,8 +298,11 @@ class Courier:
             else:
                 await webhook.edit_message(known.message_id, **payload)
         except discord.HTTPException as error:
-            if error.code in (INVALID_WEBHOOK_TOKEN, UNKNOWN_WEBHOOK) or error.status == 401:
-                return False  # the token is no good any more: the bot's own token will do it
+            if error.code in (INVALID_WEBHOOK_TOKEN, UNKNOWN_WEBHOOK) or error.status in (401, 404):
+                # The token cannot reach the message (expired; or an interaction whose answer
+                # never landed has no original response): that says nothing of the message
+                # itself, which the bot's own token edits (and finds gone, if it is).
+                return False
             raise
         return True
 
@@ -307,13 +310,8 @@ class Courier:
         self, known: MessageRecord, view: MessageView, now: float, current: Current | None
     ) -> bool:
         """Edit a DM sent before; False when it is gone (post it again)."""
-        try:
-            if await self._edit_through_token(known, view, current):
-                return True
-        except discord.NotFound as error:
-            if error.code == UNKNOWN_MESSAGE:
-                return False
-            raise
+        if await self._edit_through_token(known, view, current):
+            return True
         dm = self._client.get_partial_messageable(
             known.channel_id, type=discord.ChannelType.private
         )

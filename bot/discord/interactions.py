@@ -55,6 +55,9 @@ NEEDS_A_SERVER = "Leaderboards and stats are kept per server: use this command i
 RESTARTING = "I'm restarting — try again in a few seconds."
 #: Answer the interaction by then at the latest; Discord gives up on it after 3 seconds.
 DEFER_AFTER = 2.0
+#: Discord takes an interaction's first answer for this long after the interaction; past it
+#: (404, "Unknown interaction") nothing sent is an answer any more, so nothing retries one.
+ANSWER_WINDOW = 3.0
 #: Marks (in ``Interaction.extras``) a command deferred publicly: its "thinking" message
 #: becomes the answer, visible to the channel.
 PUBLIC_DEFERRAL = "cribbage:public-deferral"
@@ -113,6 +116,23 @@ async def _unshare(interaction: discord.Interaction[Any]) -> None:
     if interaction.extras.pop(PUBLIC_DEFERRAL, False):
         with contextlib.suppress(discord.HTTPException):
             await interaction.delete_original_response()
+
+
+async def _in_time(interaction: discord.Interaction[Any], sending: Awaitable[None]) -> None:
+    """Send an interaction's first answer while Discord still takes it: within
+    :data:`ANSWER_WINDOW` of the interaction (discord.py's retries of a 429 or a server error
+    included); past it, give up with ``TimeoutError``. An answer that follows a deferral has its
+    token's 15 minutes."""
+    if interaction.response.is_done():
+        await sending
+        return
+    age = (discord.utils.utcnow() - interaction.created_at).total_seconds()
+    left = ANSWER_WINDOW - age
+    if left <= 0:
+        if asyncio.iscoroutine(sending):
+            sending.close()
+        raise TimeoutError(f"the click is {age:.1f} s old")
+    await asyncio.wait_for(sending, timeout=left)
 
 
 async def send_error(interaction: discord.Interaction[Any], text: str) -> None:
@@ -217,10 +237,17 @@ class DiscordIO:
         try:
             if answer.ok and answer.update is not None and message is not None:
                 # Answer by updating the clicked message itself (free of the global limit).
-                await self._update(interaction, answer.update)
+                await _in_time(interaction, self._update(interaction, answer.update))
             else:
                 shown = None
                 await self._reply(interaction, answer.reply)
+        except (discord.HTTPException, TimeoutError) as error:
+            # The answer never landed, or is not known to have: the move stands (it is saved),
+            # and what the clicked message shows is brought to it by the keeper. Nothing waits
+            # on this answer, and nothing retries it once Discord would no longer take it.
+            log.warning("a click's answer did not reach Discord (%s); its message is edited", error)
+            await self.services.answered(answer, landed=False, shown=None)
+            return
         except BaseException:
             await self.services.answered(answer, landed=False, shown=None)
             raise

@@ -160,9 +160,10 @@ class TableKeeper:
                 log.warning("could not look for %s of %s: %s", post.key, owner, error)
 
     async def flush(self, timeout: float) -> list[Owner]:
-        """Wait (at most ``timeout`` seconds) until everything owed is sent; the owners still
-        owed something when the time ran out. Owners waiting on a timer (the channel's pacing,
-        a retry) are looked at now; reminders not yet due are left for the next start."""
+        """Wait (at most ``timeout`` seconds) until everything owed is sent, and write down
+        what was sent; the owners still owed something when the time ran out. Owners waiting
+        on a timer (the channel's pacing, a retry) are looked at now; reminders not yet due are
+        left for the next start."""
         self._stopping = True
         for (owner, lane), (timer, channel_id) in list(self._timers.items()):
             timer.cancel()
@@ -177,6 +178,8 @@ class TableKeeper:
         unsent = sorted({o for owners in self._dirty.values() for o in owners})
         for task in self._tasks.values():
             task.cancel()
+        if not await self._ledger.flush():
+            log.warning("what was sent could not all be written down before stopping")
         return unsent
 
     # -- the work -------------------------------------------------------------------------------
@@ -186,6 +189,9 @@ class TableKeeper:
             while owners := self._dirty.pop(key, None):
                 for owner in sorted(owners):
                     await self._sync_safely(owner, channel_id, lane)
+                # What is drawn from memory may never wait on anything: let the rest of the
+                # bot (a move being saved, say) go on between passes.
+                await asyncio.sleep(0)
         finally:
             self._tasks.pop(key, None)
             # A touch that came in while the task was ending starts a new one.
@@ -257,6 +263,8 @@ class TableKeeper:
             if not due:
                 return
             if lane is Lane.HANDS:
+                if self._ledger.changing(owner):
+                    return  # a move is being saved: its change brings the keeper back
                 if not await self._send_hands(owing, due):
                     continue  # the owner moved on meanwhile: draw it again
                 return
