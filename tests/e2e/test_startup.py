@@ -255,7 +255,9 @@ async def test_sigterm_at_any_moment_of_start_up_ends_it_cleanly(
         where = f"SIGTERM {delay} s after the {since} (exit took {took:.1f} s)"
         assert proc.returncode == 0, f"{where}: status {proc.returncode}\n{text}"
         assert "Traceback" not in text and " ERROR " not in text, f"{where}\n{text}"
-        # The database was closed properly: it opens, whole, at the schema it reached.
+        # The database was closed properly: it opens, whole, at the schema it reached (each
+        # migration commits with its number, so on a busy machine the signal may land between
+        # two of them).
         with contextlib.closing(sqlite3.connect(path)) as db:
             assert db.execute("PRAGMA quick_check").fetchone()[0] == "ok", where
-            assert db.execute("PRAGMA user_version").fetchone()[0] in (5, LAST), where
+            assert 5 <= db.execute("PRAGMA user_version").fetchone()[0] <= LAST, where
