@@ -28,7 +28,13 @@ and DISCORD_GATEWAY_URL, and `fd.bot_token` as its token).
 """
 
 from fakediscord.discordpy import point_discord_py_at, point_discord_py_at_urls
-from fakediscord.errors import BotFailure, DiscordError, EmulatorUsageError, NoResponse
+from fakediscord.errors import (
+    BotFailure,
+    BotStalled,
+    DiscordError,
+    EmulatorUsageError,
+    NoResponse,
+)
 from fakediscord.interactions import Callback, Interaction
 from fakediscord.model import Attachment, Channel, Clock, Guild, Member, Message, User
 from fakediscord.server import FakeDiscord
@@ -37,6 +43,7 @@ from fakediscord.switches import Limits
 __all__ = [
     "Attachment",
     "BotFailure",
+    "BotStalled",
     "Callback",
     "Channel",
     "Clock",

@@ -108,5 +108,9 @@ class NoResponse(AssertionError):
     """The bot did not answer an interaction in time."""
 
 
+class BotStalled(TimeoutError):
+    """A wait with a ``stall`` bound ended: the bot made no request for that long."""
+
+
 class BotFailure(AssertionError):
     """The bot under test logged an error, raised in a handler or its client task died."""

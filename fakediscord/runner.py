@@ -101,7 +101,7 @@ class InProcessBot(RunningBot):
         fd: FakeDiscord,
         factory: Callable[[], Any],
         *,
-        ready_timeout: float = 10.0,
+        ready_timeout: float = 30.0,
         guild_ready_timeout: float | None = 0.05,
     ) -> None:
         super().__init__(fd)
@@ -175,7 +175,7 @@ class BotProcess(RunningBot):
         dev_guild: int | None = None,
         env: dict[str, str] | None = None,
         cwd: str | os.PathLike[str] | None = None,
-        ready_timeout: float = 20.0,
+        ready_timeout: float = 60.0,
         ready_text: str | None = None,
     ) -> None:
         super().__init__(fd)
@@ -271,8 +271,9 @@ class BotProcess(RunningBot):
                 timeout=self.ready_timeout,
             )
 
-    async def stop(self, timeout: float = 10.0) -> None:
-        """Interrupt the process (SIGINT, as Ctrl-C), then terminate it if it lingers."""
+    async def stop(self, timeout: float = 20.0) -> None:
+        """Interrupt the process (SIGINT, as Ctrl-C), then kill it if it lingers (the bot gives
+        itself 10 s to finish what it owes; the rest is for a busy machine)."""
         self._stopping = True
         proc = self.proc
         if proc is None or proc.returncode is not None:
@@ -298,7 +299,7 @@ class BotProcess(RunningBot):
         self.kill_now()
         await self._gone()
 
-    async def terminate(self, timeout: float = 20.0) -> int:
+    async def terminate(self, timeout: float = 30.0) -> int:
         """SIGTERM the process (as a host stopping a worker) and wait for it to exit on its
         own; its exit status."""
         self._stopping = True

@@ -24,6 +24,7 @@ from fakediscord.commands import CommandRegistry
 from fakediscord.counters import Counters
 from fakediscord.errors import (
     BotFailure,
+    BotStalled,
 )
 from fakediscord.faults import Fault, FaultBook, Hook
 from fakediscord.gateway import Gateway
@@ -335,21 +336,35 @@ class FakeDiscord(UserActions, BotSide):
         self._changed.set()
         self._changed = asyncio.Event()
 
-    async def wait_for(self, predicate: Callable[[], T], timeout: float = 5.0) -> T:
+    async def wait_for(
+        self, predicate: Callable[[], T], timeout: float = 5.0, *, stall: float | None = None
+    ) -> T:
         """Wait until `predicate()` is truthy and return its value; fail on timeout or bot error.
 
         Use it for effects the bot causes on its own time, e.g. a DM after a click.
+
+        With `stall`, the wait also ends, with `BotStalled`, once the bot has made no request
+        for `stall` seconds: it lasts as long as the bot keeps working towards the effect, so
+        a busy machine (a slower bot) lengthens it instead of failing it, while a bot that
+        stopped still fails soon; `timeout` then only bounds a bot that keeps working without
+        ever getting there.
         """
         loop = asyncio.get_running_loop()
         deadline = loop.time() + timeout
+        requests, active = len(self.requests), loop.time()
         while True:
             self.check_health()
             value = predicate()
             if value:
                 return value
-            remaining = deadline - loop.time()
+            now = loop.time()
+            if len(self.requests) != requests:
+                requests, active = len(self.requests), now
+            remaining = deadline - now
             if remaining <= 0:
                 raise TimeoutError(f"condition not met within {timeout}s")
+            if stall is not None and now - active >= stall:
+                raise BotStalled(f"condition not met, and the bot made no request for {stall}s")
             event = self._changed
             with contextlib.suppress(TimeoutError):
                 await asyncio.wait_for(event.wait(), timeout=min(remaining, 0.05))

@@ -13,12 +13,13 @@ Loaded from `tests/conftest.py` with `pytest_plugins = ["fakediscord.testing"]`.
 Any ERROR or CRITICAL log record (in-process), any ERROR/CRITICAL line or traceback on the
 process's output, and a client task or process that dies on its own, make the next emulator call
 (`slash`, `click`, `wait_for`, ...) raise `BotFailure`, and fail the test at teardown otherwise.
-A test that provokes an error on purpose calls `bot.allow_errors("regex")` first.
+A test that provokes an error on purpose calls `bot.allow_errors("regex")` first. When a test
+fails, the last lines each bot process printed are shown with it (what it was doing then).
 """
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Generator
 
 import pytest
 
@@ -26,6 +27,21 @@ from fakediscord.runner import BotLauncher, BotProcess, InProcessBot, RunningBot
 from fakediscord.server import FakeDiscord
 
 __all__ = ["BotLauncher", "BotProcess", "InProcessBot", "RunningBot", "bots", "fake_discord"]
+
+#: How many of a bot process's last lines a failed test shows.
+SHOWN_LINES = 40
+_failed = pytest.StashKey[bool]()
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_makereport(
+    item: pytest.Item, call: pytest.CallInfo[None]
+) -> Generator[None, pytest.TestReport, pytest.TestReport]:
+    """Note a test that failed, for its `bots` fixture to show the bots' output."""
+    report = yield
+    if report.failed:
+        item.stash[_failed] = True
+    return report
 
 
 @pytest.fixture
@@ -36,10 +52,17 @@ async def fake_discord() -> AsyncIterator[FakeDiscord]:
 
 
 @pytest.fixture
-async def bots(fake_discord: FakeDiscord) -> AsyncIterator[BotLauncher]:
+async def bots(
+    fake_discord: FakeDiscord, request: pytest.FixtureRequest
+) -> AsyncIterator[BotLauncher]:
     """Start bots against `fake_discord`; the test fails if one logged an error or died."""
     launcher = BotLauncher(fake_discord)
     yield launcher
+    if request.node.stash.get(_failed, False):
+        for number, bot in enumerate(launcher.bots, 1):
+            if isinstance(bot, BotProcess):
+                tail = "\n".join(bot.output[-SHOWN_LINES:])
+                print(f"--- bot process {number} ({' '.join(bot.args)}), its last lines:\n{tail}")
     problems = await launcher.close()
     if problems:
         pytest.fail("\n\n".join(problems), pytrace=False)

@@ -209,10 +209,14 @@ class PostgresDatabase:
         )
 
     async def lock_taken(self, key: int) -> bool:
-        """Whether any session (this process's or another's) holds the session lock ``key``."""
+        """Whether any session (this process's or another's) holds the session lock ``key`` in
+        this database (``pg_locks`` lists every database's: another bot's on the same server
+        is not ours)."""
         self.round_trips += 1
         rows = await self.pool.fetch(
-            "SELECT 1 FROM pg_locks WHERE locktype = 'advisory' AND objid = $1 AND granted", key
+            "SELECT 1 FROM pg_locks WHERE locktype = 'advisory' AND objid = $1 AND granted"
+            " AND database = (SELECT oid FROM pg_database WHERE datname = current_database())",
+            key,
         )
         return bool(rows)
 

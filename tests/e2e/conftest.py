@@ -2,7 +2,7 @@
 and the bot started as `python -m bot` against it, with its own database file.
 
 Modules that set `pytestmark = BOTH_DATABASES` run each test twice: with the bot on a SQLite
-file and on a PostgreSQL database (on the session's throwaway server).
+file and on a PostgreSQL database (on the run's throwaway server).
 
 The emulator (`fake_discord`, from fakediscord.testing) enforces every limit Discord does: the
 global 50 requests per second, 5 new messages and 5 edits per 5 s in a channel, token expiry,

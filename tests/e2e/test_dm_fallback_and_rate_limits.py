@@ -62,7 +62,7 @@ async def test_closed_dms_are_told_once_per_deal_even_across_a_restart(
     await driver.expect_current()
     # Both owe a discard: after the delay Al is reminded by DM and Bea mentioned in the
     # channel, once.
-    away = await until(fd, lambda: _away(driver), timeout=REMIND_AFTER + 5)
+    away = await until(fd, lambda: _away(driver))
     assert len(away) == 1 and f"<@{bea.id}>" in away[0].content and not away[0].ephemeral
     await until(fd, lambda: [m for m in fd.dms(al) if "the table is waiting" in m.content])
     await driver.expect_current()

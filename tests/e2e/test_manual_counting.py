@@ -63,7 +63,7 @@ async def wait_for_move(world: World, game_id: int, done: int) -> None:
     def moved() -> bool:
         return len(game_now(world, game_id).actions) > done
 
-    await until(world.fd, moved, timeout=15)
+    await until(world.fd, moved)
 
 
 async def hand_with(world: World, user: User, prefix: str) -> Message:
@@ -72,7 +72,7 @@ async def hand_with(world: World, user: User, prefix: str) -> Message:
     def found() -> Message | None:
         return controls(world.fd, user, prefix)
 
-    return await until(world.fd, found, timeout=15)
+    return await until(world.fd, found)
 
 
 async def start(world: World) -> tuple[int, list[User]]:
@@ -201,7 +201,7 @@ async def test_manual_counting_a_refused_claim_a_short_claim_and_muggins(
         text = tables[-1].content if tables else ""
         return text if "counted:" in text else None
 
-    table = await until(fd, table_says, timeout=15)
+    table = await until(fd, table_says)
     assert f"{owner.name} claims 0" in table
     assert f"Muggins! {opponent.name} takes the {points} {owner.name} missed" in table
     assert f"{points} missed" in table
@@ -233,9 +233,7 @@ async def test_manual_counting_the_muggins_window_closes_on_its_own(
     assert turn is not None
     await fd.slash(users[turn.seat], world.general, "/cribbage count points:0")
     assert game_now(world, game_id).muggins_window is not None
-    closed = await until(
-        fd, lambda: game_now(world, game_id).muggins_window is None or None, timeout=20
-    )
+    closed = await until(fd, lambda: game_now(world, game_id).muggins_window is None or None)
     assert closed
     after = game_now(world, game_id)
     assert {"type": "close_muggins", "seat": turn.seat} in after.actions

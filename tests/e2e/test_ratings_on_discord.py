@@ -56,7 +56,7 @@ async def test_leaderboard_pages_survive_a_restart(world: World, bot: BotProcess
     await bot.stop()
     await start_again(fd, bot)
     # The buttons of a message sent before the restart still work.
-    await until(fd, lambda: any(c for c in message.components), timeout=10)
+    await until(fd, lambda: any(c for c in message.components))
     await fd.click(world.players[1], message, label="◀ Previous", timeout=15)
     await until(fd, lambda: "page 1 of 2" in message.content)
     await fd.click(al, message, label="Against the computer")

@@ -36,11 +36,7 @@ async def test_reminders_by_dm_after_the_delay_once_per_turn(
     )
     await driver.open(target=61)
     # Both owe their cards for the crib: after the delay each is reminded, once.
-    await until(
-        fd,
-        lambda: all(_reminders(driver, u) for u in (al, bea)),
-        timeout=REMIND_AFTER + 5,
-    )
+    await until(fd, lambda: all(_reminders(driver, u) for u in (al, bea)))
     await asyncio.sleep(REMIND_AFTER + 0.5)
     for user in (al, bea):
         (reminder,) = _reminders(driver, user)
@@ -54,9 +50,7 @@ async def test_reminders_by_dm_after_the_delay_once_per_turn(
         snap = await driver.step(snap)
     assert snap.game is not None and snap.game.turn is not None
     on_turn, waiting = (al, bea) if snap.game.turn == 0 else (bea, al)
-    nudged = await until(
-        fd, lambda: [m for m in _reminders(driver, on_turn) if TURN in m.content], timeout=10
-    )
+    nudged = await until(fd, lambda: [m for m in _reminders(driver, on_turn) if TURN in m.content])
     assert f"count {snap.game.count}" in nudged[0].content
     assert not [m for m in _reminders(driver, waiting) if TURN in m.content]
     await driver.expect_current()

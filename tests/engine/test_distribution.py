@@ -16,6 +16,10 @@ import pytest
 from engine.cards import Card, Suit, full_deck, parse_cards
 from engine.scoring import hand_total, rank_points, score_distribution, score_hand
 
+#: One worker process runs this module: its two enumerations (a few seconds each) are made
+#: once for all the tests that use them.
+pytestmark = pytest.mark.xdist_group("distribution")
+
 ALL_COMBINATIONS = 12_994_800
 
 PUBLISHED = {

@@ -22,7 +22,7 @@ async def start_tiny(fd: FakeDiscord) -> TinyBot:
 async def play(script: str, pictures: Path = PICTURES) -> str:
     out = io.StringIO()
     run = playground(start_tiny, stdin=io.StringIO(script), stdout=out, pictures=pictures)
-    await asyncio.wait_for(run, timeout=20)
+    await asyncio.wait_for(run, timeout=120)  # a bound for a hung playground, not a speed
     return out.getvalue()
 
 
@@ -89,7 +89,7 @@ async def test_without_a_starter_the_bot_runs_as_a_child_process() -> None:
     out = io.StringIO()
     tinybot = str(Path(__file__).parents[1] / "helpers" / "tinybot.py")
     script = io.StringIO("/tiny echo text:from a child\n/tiny crash\nquit\n")
-    await asyncio.wait_for(playground(stdin=script, stdout=out, bot_args=[tinybot]), timeout=30)
+    await asyncio.wait_for(playground(stdin=script, stdout=out, bot_args=[tinybot]), timeout=120)
     text = out.getvalue()
     assert "Cribbage: from a child" in text
     assert "! bot:" in text  # the child's error is shown, not hidden

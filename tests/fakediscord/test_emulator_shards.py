@@ -176,7 +176,7 @@ async def test_an_auto_sharded_client_gets_each_guild_on_its_shard(
 ) -> None:
     fd, al, in_a, in_b = two.fd, two.al, two.in_a, two.in_b
     await bots.in_process(ShardedTinyBot, ready_timeout=20)
-    await fd.wait_for(lambda: len(fd.gateway.shards) == 2 and fd.gateway.ready.is_set(), 10)
+    await fd.wait_for(lambda: len(fd.gateway.shards) == 2 and fd.gateway.ready.is_set(), 60)
     # The client asked GET /gateway/bot for the count and paced its two IDENTIFYs itself.
     assert fd.counters.rest["GET /gateway/bot"] == 1
     assert (fd.gateway.identify_count, fd.gateway.identify_refused) == (2, 0)
@@ -210,9 +210,9 @@ async def test_two_shard_processes_share_one_global_limit(
     # clock stands still until the first wave is refused, so the window cannot roll over.
     fd.clock.freeze()
     bursts = [await fd.slash(al, c, "/tiny burst count:40", wait=False) for c in (in_a, in_b)]
-    await fd.wait_for(lambda: fd.counters.rate_limited["global"] >= 30, timeout=15)
+    await fd.wait_for(lambda: fd.counters.rate_limited["global"] >= 30, timeout=60)
     fd.clock.advance(1)
-    done = await asyncio.gather(*(r.wait_settled(timeout=20) for r in bursts))
+    done = await asyncio.gather(*(r.wait_settled(timeout=60) for r in bursts))
     assert [m.content for m in done if m is not None] == ["burst 40 done"] * 2
     fetches = [q.status for q in fd.requests if q.template == "GET /channels/{id}"]
     assert fetches.count(200) == 80 and set(fetches) == {200, 429}

@@ -7,12 +7,18 @@ machine without PostgreSQL is an error, not a skip: ``.ci/run`` installs the pac
 
     with PostgresServer.start() as server:
         url = server.create_database("bot")     # postgresql://postgres@127.0.0.1:PORT/bot
+
+A test run shares one server among its processes (pytest-xdist's workers) through a
+:class:`SharedServer`: the first process that needs it starts it, the others find it, and the
+run's main process stops it at the end.
 """
 
 from __future__ import annotations
 
 import contextlib
+import fcntl
 import glob
+import json
 import os
 import shutil
 import socket
@@ -24,7 +30,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from types import TracebackType
 
-__all__ = ["PostgresMissing", "PostgresServer", "postgres_bin"]
+__all__ = ["PostgresMissing", "PostgresServer", "SharedServer", "postgres_bin"]
 
 #: The superuser of the throwaway cluster (and the system user that runs it as root).
 SUPERUSER = "postgres"
@@ -97,13 +103,32 @@ class PostgresServer:
                 # need not survive a power cut, and tests should not wait on the disk.
                 f"-p {server.port} -c listen_addresses=127.0.0.1 -k {folder}"
                 " -c fsync=off -c synchronous_commit=off -c full_page_writes=off"
-                " -c max_connections=200",
+                " -c max_connections=400",
                 "start",
             )
         except BaseException:
             server._remove()
             raise
         return server
+
+    def describe(self) -> dict[str, str | int | None]:
+        """What another process needs to use (and stop) this server: see :meth:`described`."""
+        return {
+            "folder": str(self.folder),
+            "port": self.port,
+            "bin": str(self.bin),
+            "as_user": self.as_user,
+        }
+
+    @classmethod
+    def described(cls, found: dict[str, str | int | None]) -> PostgresServer:
+        """The running server that :meth:`describe` told of."""
+        return cls(
+            Path(str(found["folder"])),
+            int(str(found["port"])),
+            Path(str(found["bin"])),
+            None if found["as_user"] is None else str(found["as_user"]),
+        )
 
     def _run(self, program: str, *args: str) -> str:
         command = [str(self.bin / program), *args]
@@ -161,6 +186,42 @@ class PostgresServer:
         tb: TracebackType | None,
     ) -> None:
         self.stop()
+
+
+class SharedServer:
+    """One server for every process of a test run, found through a folder they share.
+
+    The first process to ask starts the server and writes where it is (``server.json``) while
+    it holds the folder's lock, so the others wait for it and then use the same server. The
+    process that made the folder (the run's main one) calls :meth:`stop` at the end; the others
+    never stop it.
+    """
+
+    def __init__(self, folder: Path) -> None:
+        self.folder = folder
+
+    @property
+    def _info(self) -> Path:
+        return self.folder / "server.json"
+
+    def server(self) -> PostgresServer:
+        """The run's server, started if no process has started it yet."""
+        with (self.folder / "lock").open("w") as lock:
+            fcntl.flock(lock, fcntl.LOCK_EX)
+            if self._info.exists():
+                return PostgresServer.described(json.loads(self._info.read_text()))
+            server = PostgresServer.start()
+            self._info.write_text(json.dumps(server.describe()))
+            return server
+
+    def stop(self) -> None:
+        """Stop the server if one was started, and remove the folder."""
+        with (self.folder / "lock").open("w") as lock:
+            fcntl.flock(lock, fcntl.LOCK_EX)
+            if self._info.exists():
+                PostgresServer.described(json.loads(self._info.read_text())).stop()
+                self._info.unlink()
+        shutil.rmtree(self.folder, ignore_errors=True)
 
 
 @contextlib.contextmanager
