@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import re
 
-from bot.core.replies import Answer, Click, User
+from bot.core.replies import Answer, User
 from bot.core.services import Services
 from bot.store import Store
 from engine.coach import review_view
@@ -18,6 +18,7 @@ from tests.helpers.service_driver import (
     Clock,
     Transcript,
     drive,
+    first_choice,
     load,
     make_service,
     open_table,
@@ -117,16 +118,7 @@ async def test_closed_dms_are_told_once_per_deal(store: Store, clock: Clock) -> 
         if controls is None:
             break
         deals = max(deals, (await load(store, game_id)).deal_number)
-        if controls.kind == "discard":
-            codes = [c.code for c in controls.cards[: controls.pick]]
-            outcome = await service.moves.click(
-                Click(game_id, "discard", controls.stamp, tuple(codes)), AL, guild_id=None
-            )
-        else:
-            code = next(c.code for c in controls.cards if c.enabled)
-            outcome = await service.moves.click(
-                Click(game_id, "play", controls.stamp, (code,)), AL, guild_id=None
-            )
+        outcome = await service.moves.click(first_choice(controls), AL, guild_id=None)
         await table.record(AL.id, outcome)
         if (await load(store, game_id)).result is not None:
             break

@@ -9,7 +9,7 @@ import json
 import pytest
 
 from bot.core.computer import LEVEL_BLURBS, LEVELS
-from bot.core.replies import Answer, Click, User
+from bot.core.replies import Answer, User
 from bot.core.services import Services
 from bot.store import Store
 from engine.game import Game
@@ -23,6 +23,7 @@ from tests.helpers.service_driver import (
     Clock,
     Transcript,
     drive,
+    first_choice,
     game_owner,
     load,
     make_service,
@@ -163,16 +164,7 @@ async def _until_the_computer_owes(service: Services, table: Transcript, game_id
     that outcome, not yet followed by ``computer_turn``."""
     for _ in range(100):
         controls = table.latest[AL.id]
-        if controls.kind == "discard":
-            codes = [c.code for c in controls.cards[: controls.pick]]
-            outcome = await service.moves.click(
-                Click(game_id, "discard", controls.stamp, tuple(codes)), AL, guild_id=None
-            )
-        else:
-            code = next(c.code for c in controls.cards if c.enabled)
-            outcome = await service.moves.click(
-                Click(game_id, "play", controls.stamp, (code,)), AL, guild_id=None
-            )
+        outcome = await service.moves.click(first_choice(controls), AL, guild_id=None)
         assert outcome.ok, outcome.reply.text
         if outcome.sequel is not None and outcome.sequel.computer_owes:
             return outcome

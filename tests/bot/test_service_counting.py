@@ -21,6 +21,7 @@ from tests.helpers.service_driver import (
     GUILD,
     Clock,
     Transcript,
+    first_choice,
     game_owner,
     load,
     make_service,
@@ -76,16 +77,7 @@ async def to_the_show(service: Services, table: Table, users: list[User], game_i
             key=lambda item: item[1].kind != "discard",
         )
         uid, controls = live[0]
-        if controls.kind == "discard":
-            codes = [c.code for c in controls.cards[: controls.pick]]
-            outcome = await service.moves.click(
-                Click(game_id, "discard", controls.stamp, tuple(codes)), by_id[uid], guild_id=None
-            )
-        else:
-            code = next(c.code for c in controls.cards if c.enabled)
-            outcome = await service.moves.click(
-                Click(game_id, "play", controls.stamp, (code,)), by_id[uid], guild_id=None
-            )
+        outcome = await service.moves.click(first_choice(controls), by_id[uid], guild_id=None)
         assert outcome.ok, outcome.reply.text
         await table.record(uid, outcome)
     raise AssertionError("the show never came")

@@ -268,6 +268,20 @@ def click_of(controls: Controls, *values: str) -> Click:
     return Click(controls.game_id, controls.kind, controls.stamp, values)
 
 
+def first_choice(controls: Controls) -> Click:
+    """The plainest click on ``controls``: the first cards to throw, the first card that may
+    be played, the first count offered, or Muggins!"""
+    match controls.kind:
+        case "discard":
+            return click_of(controls, *(c.code for c in controls.cards[: controls.pick]))
+        case "play":
+            return click_of(controls, next(c.code for c in controls.cards if c.enabled))
+        case "count":
+            return click_of(controls, str(controls.claims[0]))
+        case "muggins":
+            return click_of(controls)
+
+
 async def drive(
     service: Services,
     table: Transcript,
@@ -277,8 +291,9 @@ async def drive(
     stop_after: int | None = None,
     check: Check | None = None,
 ) -> Transcript:
-    """Use the live controls of the players' hand messages (discards first, first cards
-    first) until the game ends (or ``stop_after`` moves); ``check`` looks at every outcome."""
+    """Use the live controls of the players' hand messages (discards first, each the plainest
+    choice: :func:`first_choice`) until the game ends (or ``stop_after`` moves); ``check``
+    looks at every outcome."""
     by_id = {u.id: u for u in users}
     for move in range(max_moves):
         if stop_after is not None and move == stop_after:
@@ -293,12 +308,7 @@ async def drive(
         controls = sent.view.controls
         assert controls is not None
         user = by_id[user_id]
-        if controls.kind == "discard":
-            codes = [c.code for c in controls.cards[: controls.pick]]
-            click = click_of(controls, *codes)
-        else:
-            click = click_of(controls, next(c.code for c in controls.cards if c.enabled))
-        outcome = await service.moves.click(click, user, guild_id=None)
+        outcome = await service.moves.click(first_choice(controls), user, guild_id=None)
         assert outcome.ok, outcome.reply.text
         # The click was on this hand message: its answer updates it.
         await table.record(user.id, outcome)
