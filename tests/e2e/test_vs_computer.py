@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import dataclasses
 import functools
-import random
 
 from bot.core.moves import COMPUTER_ANSWER_AFTER
 from engine.game import Game
@@ -32,14 +31,7 @@ COMPUTER_BACK_WITHIN = COMPUTER_ANSWER_AFTER + 5.0
 
 def against_computer(world: World, seed: int) -> TableDriver:
     """Al's side of a game against the computer, every move from his hand messages."""
-    return TableDriver(
-        world.fd,
-        world.general,
-        world.players[:1],
-        world.database,
-        random.Random(seed),
-        command_rate=0.0,
-    )
+    return world.driver(world.players[:1], seed, command_rate=0.0)
 
 
 async def test_a_whole_game_against_hard(world: World, bot: BotProcess) -> None:
