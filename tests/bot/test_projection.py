@@ -94,13 +94,7 @@ async def test_a_reminder_falls_due_once_per_turn(store: Store, clock: Clock) ->
 
 
 async def test_the_wait_before_a_reminder_is_a_setting(store: Store, clock: Clock) -> None:
-    service = Services.build(
-        store,
-        rng_factory=lambda key: __import__("random").Random(key),
-        clock=clock,
-        idle_expiry=timedelta(days=7),
-        remind_after=timedelta(seconds=5),
-    )
+    service = make_service(store, clock, remind_after=timedelta(seconds=5))
     table = await open_table(service, [AL, BEA])
     owing = await service.ledger.owed(game_owner(table.outcomes[0].game_id or 0))
     assert owing is not None and owing.check_at == clock.now.timestamp() + 5

@@ -35,22 +35,15 @@ from tests.helpers.service_driver import (
     drive,
     first_choice,
     game_owner,
+    make_service,
     open_table,
-    seeded,
 )
 
 RETENTION = timedelta(days=30)
 
 
 def _service(store: Store, clock: Clock, seed: int = 1) -> Services:
-    return Services.build(
-        store,
-        rng_factory=seeded(seed),
-        clock=clock,
-        idle_expiry=timedelta(days=7),
-        computer_rng=random.Random(seed),
-        retention=RETENTION,
-    )
+    return make_service(store, clock, seed, computer=True, retention=RETENTION)
 
 
 async def _count(store: Store, table: str, game_id: int) -> int:

@@ -7,9 +7,6 @@ no more reminders."""
 
 from __future__ import annotations
 
-import random
-from datetime import timedelta
-
 import pytest
 
 from bot.core.messages import Controls
@@ -27,8 +24,8 @@ from tests.helpers.service_driver import (
     Transcript,
     first_choice,
     game_owner,
+    make_service,
     open_table,
-    seeded,
     state,
 )
 
@@ -48,14 +45,7 @@ class Members:
 
 
 def _service(store: Store, clock: Clock, members: Members) -> Services:
-    return Services.build(
-        store,
-        rng_factory=seeded(1),
-        clock=clock,
-        idle_expiry=timedelta(days=7),
-        computer_rng=random.Random(1),
-        membership=members,
-    )
+    return make_service(store, clock, computer=True, membership=members)
 
 
 async def _discard(service: Services, prompt: Controls, user: User = AL) -> Answer:

@@ -8,6 +8,7 @@ import random
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
+from typing import Any
 
 from bot.core import snapshot
 from bot.core.feed import Change
@@ -68,16 +69,24 @@ async def state(store: Store, game_id: int) -> tuple[object, ...]:
 
 
 def make_service(
-    store: Store, clock: Clock, seed: int = 1, days: float = 7, *, computer: bool = False
+    store: Store,
+    clock: Clock,
+    seed: int = 1,
+    days: float = 7,
+    *,
+    computer: bool = False,
+    **options: Any,
 ) -> Services:
     """The core, whose deals are reproducible from ``seed`` (and, with ``computer``, the
-    computer's choices too)."""
+    computer's choices too); ``options`` as :meth:`Services.build`'s (``retention``,
+    ``membership``, ``remind_after``, ...)."""
     return Services.build(
         store,
         rng_factory=seeded(seed),
         clock=clock,
         idle_expiry=timedelta(days=days),
         computer_rng=random.Random(seed) if computer else None,
+        **options,
     )
 
 
