@@ -30,8 +30,11 @@ import random
 import statistics
 import sys
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
+from functools import partial
 from pathlib import Path
+from typing import TypeVar
 
 ROOT = Path(__file__).resolve().parent.parent
 # Run as a plain script from a checkout: make the project importable without installing it.
@@ -44,6 +47,8 @@ from engine.players import PLAYER_NAMES, make_player  # noqa: E402
 
 #: Where points come from; pegging is split by the side's role in the deal.
 SOURCES = ("peg dealer", "peg pone", "hand", "crib", "heels")
+
+Choice = TypeVar("Choice")
 
 
 @dataclass
@@ -95,6 +100,15 @@ def seatings(first: str, second: str, players: int) -> list[tuple[str, ...]]:
     return [(first, second, first, second), (second, first, second, first)]
 
 
+def _timed(choose: Callable[[], Choice], wall: list[float], cpu: list[float]) -> Choice:
+    """What ``choose()`` chose; the wall-clock and CPU time it took go to ``wall`` and ``cpu``."""
+    started, used = time.perf_counter(), time.thread_time()
+    choice = choose()
+    wall.append(time.perf_counter() - started)
+    cpu.append(time.thread_time() - used)
+    return choice
+
+
 def play_game(names: tuple[str, ...], seed: int, target: int) -> dict[str, Tally]:
     """One game, seat i played by ``names[i]``; a tally per name."""
     game, _ = Game.new(list(names), target=target, rng=random.Random(seed))
@@ -114,22 +128,16 @@ def play_game(names: tuple[str, ...], seed: int, target: int) -> dict[str, Tally
         dealer_side = game.side_of(game.dealer)
         if game.phase is Phase.DISCARD:
             seat = game.pending_discards()[0]
-            view = game.view(seat)
-            started, cpu = time.perf_counter(), time.thread_time()
-            cards = players[seat].choose_discard(view, rngs[seat])
-            tallies[names[seat]].discard_times.append(time.perf_counter() - started)
-            tallies[names[seat]].discard_cpu.append(time.thread_time() - cpu)
-            events = game.discard(seat, cards)
+            tally = tallies[names[seat]]
+            thrown = partial(players[seat].choose_discard, game.view(seat), rngs[seat])
+            events = game.discard(seat, _timed(thrown, tally.discard_times, tally.discard_cpu))
         else:
             turn = game.turn
             assert turn is not None
             seat = turn
-            view = game.view(seat)
-            started, cpu = time.perf_counter(), time.thread_time()
-            card = players[seat].choose_play(view, rngs[seat])
-            tallies[names[seat]].play_times.append(time.perf_counter() - started)
-            tallies[names[seat]].play_cpu.append(time.thread_time() - cpu)
-            events = game.play(seat, card)
+            tally = tallies[names[seat]]
+            played = partial(players[seat].choose_play, game.view(seat), rngs[seat])
+            events = game.play(seat, _timed(played, tally.play_times, tally.play_cpu))
         for event in events:
             if isinstance(event, Played | GoPoint):
                 role = "peg dealer" if event.side == dealer_side else "peg pone"

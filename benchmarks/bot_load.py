@@ -354,6 +354,31 @@ def _percentile(values: list[float], fraction: float) -> float:
     return ordered[min(len(ordered) - 1, int(fraction * len(ordered)))]
 
 
+def _spread(ms: list[float]) -> str:
+    """The median, p99 and longest of some latencies in milliseconds, and how many."""
+    return (
+        f"median {statistics.median(ms):.1f} ms, p99 {_percentile(ms, 0.99):.1f} ms,"
+        f" max {max(ms):.1f} ms (n={len(ms)})"
+    )
+
+
+def _first_tenth_and_rest(timed: list[tuple[float, float]]) -> None:
+    """Latencies (seconds, each with when it began) in the first tenth of the run, when every
+    game opens at once, against the rest."""
+    start, end = min(at for at, _ in timed), max(at for at, _ in timed)
+    cut = start + (end - start) / 10
+    for label, part in (
+        ("first tenth of the run", [x for at, x in timed if at < cut]),
+        ("the rest", [x for at, x in timed if at >= cut]),
+    ):
+        if part:
+            ms = [x * 1000 for x in part]
+            print(
+                f"  {label}: median {statistics.median(ms):.1f} ms,"
+                f" p99 {_percentile(ms, 0.99):.1f} ms"
+            )
+
+
 async def run(
     games: int,
     players: int,
@@ -496,19 +521,12 @@ def _report(
     for route, count in routes.most_common(4):
         print(f"  {count:6d} {route}")
     if lat:
-        print(
-            f"latency interaction -> first response: median {statistics.median(lat):.1f} ms,"
-            f" p99 {_percentile(lat, 0.99):.1f} ms, max {max(lat):.1f} ms"
-        )
+        print(f"latency interaction -> first response: {_spread(lat)}")
     if figures.timeline:
         _report_latencies(figures)
     behind = [x * 1000 for x in figures.table_latencies]
     if behind:
-        print(
-            f"latency action -> its table updated in the channel: median"
-            f" {statistics.median(behind):.1f} ms, p99 {_percentile(behind, 0.99):.1f} ms,"
-            f" max {max(behind):.1f} ms (n={len(behind)})"
-        )
+        print(f"latency action -> its table updated in the channel: {_spread(behind)}")
     if figures.bot_cpu is not None and actions:
         per = figures.bot_cpu / actions * 1000
         print(f"bot CPU time: {figures.bot_cpu:.1f} s ({per:.2f} ms per action)")
@@ -639,42 +657,14 @@ def _report_latencies(figures: Figures) -> None:
             f"  {kind:8s} n={len(values):6d} median {statistics.median(values):6.1f} ms,"
             f" p99 {_percentile(values, 0.99):6.1f} ms, max {max(values):6.1f} ms"
         )
-    # The first tenth of the run (every game opening at once) against the rest.
-    sent = [at for _, at, _ in figures.timeline]
-    start, end = min(sent), max(sent)
-    cut = start + (end - start) / 10
-    for label, part in (
-        ("first tenth of the run", [x for _, at, x in figures.timeline if at < cut]),
-        ("the rest", [x for _, at, x in figures.timeline if at >= cut]),
-    ):
-        if part:
-            ms = [x * 1000 for x in part]
-            print(
-                f"  {label}: median {statistics.median(ms):.1f} ms,"
-                f" p99 {_percentile(ms, 0.99):.1f} ms"
-            )
+    _first_tenth_and_rest([(at, x) for _, at, x in figures.timeline])
     prompts = [x * 1000 for x in figures.prompt_latencies]
     if prompts:
-        print(
-            f"latency action -> next DM prompt in its game: median"
-            f" {statistics.median(prompts):.1f} ms, p99 {_percentile(prompts, 0.99):.1f} ms,"
-            f" max {max(prompts):.1f} ms (n={len(prompts)})"
-        )
+        print(f"latency action -> next DM prompt in its game: {_spread(prompts)}")
     if figures.prompt_times:
-        start = min(figures.prompt_times)
-        end = max(figures.prompt_times)
-        cut = start + (end - start) / 10
-        paired = list(zip(figures.prompt_times, figures.prompt_latencies, strict=True))
-        for label, part in (
-            ("first tenth of the run", [x for at, x in paired if at < cut]),
-            ("the rest", [x for at, x in paired if at >= cut]),
-        ):
-            if part:
-                ms = [x * 1000 for x in part]
-                print(
-                    f"  {label}: median {statistics.median(ms):.1f} ms,"
-                    f" p99 {_percentile(ms, 0.99):.1f} ms"
-                )
+        _first_tenth_and_rest(
+            list(zip(figures.prompt_times, figures.prompt_latencies, strict=True))
+        )
 
 
 def main(argv: list[str] | None = None) -> int:

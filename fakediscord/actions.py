@@ -17,7 +17,6 @@ from fakediscord.errors import (
     EmulatorUsageError,
     NoResponse,
 )
-from fakediscord.gateway import Gateway
 from fakediscord.interactions import (
     APPLICATION_COMMAND,
     AUTOCOMPLETE,
@@ -29,11 +28,10 @@ from fakediscord.interactions import (
 from fakediscord.model import (
     MEMBER_PERMISSIONS,
     Channel,
-    Clock,
     Message,
     User,
-    World,
 )
+from fakediscord.shared import SharedState
 
 if TYPE_CHECKING:
     from fakediscord.server import FakeDiscord
@@ -41,18 +39,10 @@ if TYPE_CHECKING:
 T = TypeVar("T")
 
 
-class UserActions:
+class UserActions(SharedState):
     """The user-facing half of `FakeDiscord` (mixed in; the state lives on `FakeDiscord`)."""
 
-    world: World
     commands: CommandRegistry
-    gateway: Gateway
-    clock: Clock
-    response_deadline: float
-    bot_user: User
-    application_id: int
-    interactions: dict[int, Interaction]
-    _by_token: dict[str, Interaction]
 
     if TYPE_CHECKING:
         # Provided by FakeDiscord (or the other half); declared for the type checker only.
@@ -179,6 +169,26 @@ class UserActions:
         wanted = custom_id if custom_id is not None else f"label {label!r}"
         raise EmulatorUsageError(f"{message!r} has no component {wanted}")
 
+    async def _component_used(
+        self,
+        user: User,
+        source: Message,
+        data: dict[str, Any],
+        wait: bool,
+        timeout: float | None,
+    ) -> Interaction:
+        """Deliver the use of the component of ``source`` that ``data`` names (its custom id)."""
+        return await self._deliver(
+            kind=MESSAGE_COMPONENT,
+            user=user,
+            channel=source.channel,
+            data=data,
+            name=data["custom_id"],
+            source=source,
+            wait=wait,
+            timeout=timeout,
+        )
+
     async def click(
         self,
         user: User,
@@ -197,16 +207,8 @@ class UserActions:
             raise EmulatorUsageError(f"button {button.get('label')!r} is disabled")
         if "custom_id" not in button:
             raise EmulatorUsageError("link buttons open a URL; they send no interaction")
-        return await self._deliver(
-            kind=MESSAGE_COMPONENT,
-            user=user,
-            channel=message.channel,
-            data={"custom_id": button["custom_id"], "component_type": 2},
-            name=button["custom_id"],
-            source=message,
-            wait=wait,
-            timeout=timeout,
-        )
+        data = {"custom_id": button["custom_id"], "component_type": 2}
+        return await self._component_used(user, message, data, wait, timeout)
 
     async def forged_click(
         self,
@@ -232,16 +234,7 @@ class UserActions:
             item = {"type": 3, "custom_id": custom_id, "options": options}
             data = {"custom_id": custom_id, "component_type": 3, "values": list(values)}
         copy = dataclasses.replace(message, components=[{"type": 1, "components": [item]}])
-        return await self._deliver(
-            kind=MESSAGE_COMPONENT,
-            user=user,
-            channel=message.channel,
-            data=data,
-            name=custom_id,
-            source=copy,
-            wait=wait,
-            timeout=timeout,
-        )
+        return await self._component_used(user, copy, data, wait, timeout)
 
     async def select(
         self,
@@ -266,16 +259,8 @@ class UserActions:
         low, high = int(menu.get("min_values", 1)), int(menu.get("max_values", 1))
         if not low <= len(values) <= high or len(set(values)) != len(values):
             raise EmulatorUsageError(f"choose between {low} and {high} distinct options")
-        return await self._deliver(
-            kind=MESSAGE_COMPONENT,
-            user=user,
-            channel=message.channel,
-            data={"custom_id": custom_id, "component_type": 3, "values": list(values)},
-            name=custom_id,
-            source=message,
-            wait=wait,
-            timeout=timeout,
-        )
+        data = {"custom_id": custom_id, "component_type": 3, "values": list(values)}
+        return await self._component_used(user, message, data, wait, timeout)
 
     async def submit_modal(
         self,

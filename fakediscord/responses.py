@@ -21,7 +21,6 @@ from fakediscord.errors import (
     unknown_message,
     unknown_webhook,
 )
-from fakediscord.gateway import Gateway
 from fakediscord.interactions import (
     ALLOWED_CALLBACKS,
     AUTOCOMPLETE_RESULT,
@@ -39,12 +38,11 @@ from fakediscord.model import (
     LOADING,
     Attachment,
     Channel,
-    Clock,
     Message,
     User,
-    World,
     iso_now,
 )
+from fakediscord.shared import SharedState
 from fakediscord.switches import Limits
 from fakediscord.uploads import Upload, attachment_list
 
@@ -54,18 +52,10 @@ DIRECT_MESSAGES = 1 << 12
 MESSAGE_CONTENT = 1 << 15
 
 
-class BotSide:
+class BotSide(SharedState):
     """The bot-facing half of `FakeDiscord` (mixed in; the state lives on `FakeDiscord`)."""
 
-    world: World
-    gateway: Gateway
-    clock: Clock
-    response_deadline: float
     token_lifetime: float
-    bot_user: User
-    application_id: int
-    interactions: dict[int, Interaction]
-    _by_token: dict[str, Interaction]
     limits: Limits
     counters: Counters
 
@@ -116,6 +106,27 @@ class BotSide:
         limited = self.limits.uploads
         return attachment_list(
             self.world, self.base_url, body, files, existing, limit_count=limited
+        )
+
+    def _answer(
+        self,
+        interaction: Interaction,
+        body: dict[str, Any],
+        files: list[Upload],
+        ephemeral: bool,
+        *,
+        flags: int | None = None,
+    ) -> Message:
+        """A message of the bot's in answer to ``interaction``, in its channel (seen only by
+        the user who acted when ``ephemeral``)."""
+        return self._create_message(
+            interaction.channel,
+            self.bot_user,
+            body,
+            files,
+            interaction=interaction,
+            ephemeral_for=interaction.user if ephemeral else None,
+            flags=flags,
         )
 
     def _create_message(
@@ -232,25 +243,10 @@ class BotSide:
         ephemeral = bool(int(data.get("flags") or 0) & EPHEMERAL)
         message: Message | None = None
         if kind == MESSAGE:
-            message = self._create_message(
-                interaction.channel,
-                self.bot_user,
-                data,
-                files,
-                interaction=interaction,
-                ephemeral_for=interaction.user if ephemeral else None,
-            )
+            message = self._answer(interaction, data, files, ephemeral)
             interaction.original = message
         elif kind == DEFERRED_MESSAGE:
-            message = self._create_message(
-                interaction.channel,
-                self.bot_user,
-                {},
-                [],
-                interaction=interaction,
-                ephemeral_for=interaction.user if ephemeral else None,
-                flags=LOADING,
-            )
+            message = self._answer(interaction, {}, [], ephemeral, flags=LOADING)
             interaction.original = message
         elif kind in (DEFERRED_UPDATE, UPDATE_MESSAGE):
             message = interaction.source_message
@@ -325,14 +321,7 @@ class BotSide:
             self._edit_message(original, body, files, way="webhook")
             return original
         ephemeral = bool(int(body.get("flags") or 0) & EPHEMERAL)
-        message = self._create_message(
-            interaction.channel,
-            self.bot_user,
-            body,
-            files,
-            interaction=interaction,
-            ephemeral_for=interaction.user if ephemeral else None,
-        )
+        message = self._answer(interaction, body, files, ephemeral)
         interaction.followups.append(message)
         self._notify()
         return message

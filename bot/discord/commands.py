@@ -80,6 +80,8 @@ _COUNTING = [
 ]
 
 Call = Callable[[], Awaitable[Answer]]
+#: A game command's call to the core, in a channel, as a user.
+Act = Callable[[Services, int, User], Awaitable[Answer]]
 
 
 def _core(interaction: discord.Interaction[Any]) -> Services:
@@ -120,6 +122,13 @@ class CribbageCommands(app_commands.Group):
             return
         call = make(interaction.channel_id)
         await io_of(interaction).command(interaction, call, ephemeral=ephemeral)
+
+    async def _by_player(self, interaction: discord.Interaction[Any], act: Act) -> None:
+        """A game command of the user who used it, in this channel (or thread), refused in
+        DMs: ``act(core, channel, user)``."""
+        user = user_of(interaction)
+        core = _core(interaction)
+        await self._in_channel(interaction, lambda ch: lambda: act(core, ch, user))
 
     # -- lobby --------------------------------------------------------------------------------
 
@@ -176,23 +185,17 @@ class CribbageCommands(app_commands.Group):
     @app_commands.command(name="join", description="Take a seat in this channel's game")
     async def join(self, interaction: discord.Interaction[Any]) -> None:
         """Join the lobby."""
-        user = user_of(interaction)
-        lobbies = _core(interaction).lobbies
-        await self._in_channel(interaction, lambda ch: lambda: lobbies.join(ch, user))
+        await self._by_player(interaction, lambda core, ch, user: core.lobbies.join(ch, user))
 
     @app_commands.command(name="leave", description="Give up your seat before the game starts")
     async def leave(self, interaction: discord.Interaction[Any]) -> None:
         """Leave the lobby."""
-        user = user_of(interaction)
-        lobbies = _core(interaction).lobbies
-        await self._in_channel(interaction, lambda ch: lambda: lobbies.leave(ch, user))
+        await self._by_player(interaction, lambda core, ch, user: core.lobbies.leave(ch, user))
 
     @app_commands.command(name="start", description="Deal the first hand once every seat is taken")
     async def start(self, interaction: discord.Interaction[Any]) -> None:
         """Start the game."""
-        user = user_of(interaction)
-        lobbies = _core(interaction).lobbies
-        await self._in_channel(interaction, lambda ch: lambda: lobbies.start(ch, user))
+        await self._by_player(interaction, lambda core, ch, user: core.lobbies.start(ch, user))
 
     @app_commands.command(
         name="cancel",
@@ -215,17 +218,15 @@ class CribbageCommands(app_commands.Group):
     @app_commands.command(name="hand", description="See your hand privately, with its controls")
     async def hand(self, interaction: discord.Interaction[Any]) -> None:
         """Your hand, ephemerally (the fallback when DMs are closed)."""
-        user = user_of(interaction)
-        table = _core(interaction).table
-        await self._in_channel(interaction, lambda ch: lambda: table.hand(ch, user))
+        await self._by_player(interaction, lambda core, ch, user: core.table.hand(ch, user))
 
     @app_commands.command(name="discard", description="Put cards from your hand in the crib")
     @app_commands.describe(cards="The card(s) to throw, e.g. 5H JD (2 cards with 2 players)")
     async def discard(self, interaction: discord.Interaction[Any], cards: str) -> None:
         """Discard to the crib."""
-        user = user_of(interaction)
-        moves = _core(interaction).moves
-        await self._in_channel(interaction, lambda ch: lambda: moves.discard(ch, user, cards))
+        await self._by_player(
+            interaction, lambda core, ch, user: core.moves.discard(ch, user, cards)
+        )
 
     @discard.autocomplete("cards")
     async def _discard_cards(
@@ -239,9 +240,7 @@ class CribbageCommands(app_commands.Group):
     @app_commands.describe(card="The card to play, e.g. 5H; only cards you may play are offered")
     async def play(self, interaction: discord.Interaction[Any], card: str) -> None:
         """Play one card."""
-        user = user_of(interaction)
-        moves = _core(interaction).moves
-        await self._in_channel(interaction, lambda ch: lambda: moves.play(ch, user, card))
+        await self._by_player(interaction, lambda core, ch, user: core.moves.play(ch, user, card))
 
     @play.autocomplete("card")
     async def _play_card(
@@ -257,9 +256,9 @@ class CribbageCommands(app_commands.Group):
         self, interaction: discord.Interaction[Any], points: app_commands.Range[int, 0, 29]
     ) -> None:
         """Claim the count of the hand you must count now."""
-        user = user_of(interaction)
-        moves = _core(interaction).moves
-        await self._in_channel(interaction, lambda ch: lambda: moves.count(ch, user, points))
+        await self._by_player(
+            interaction, lambda core, ch, user: core.moves.count(ch, user, points)
+        )
 
     @app_commands.command(
         name="status", description="Show the table: scores, dealer, whose turn, the count"
@@ -276,9 +275,7 @@ class CribbageCommands(app_commands.Group):
     @app_commands.command(name="resign", description="Concede this channel's game (a loss)")
     async def resign(self, interaction: discord.Interaction[Any]) -> None:
         """Concede."""
-        user = user_of(interaction)
-        moves = _core(interaction).moves
-        await self._in_channel(interaction, lambda ch: lambda: moves.resign(ch, user))
+        await self._by_player(interaction, lambda core, ch, user: core.moves.resign(ch, user))
 
     # -- records, settings and help -------------------------------------------------------------
 

@@ -16,8 +16,9 @@ care give a slightly different crib, which this model ignores on purpose (it is 
 and reproducible). Suits matter only through flushes and nobs, so two thrown cards are keyed by
 their ranks and whether they share a suit; one card by its rank.
 
-The shipped table lives in ``engine/data/crib_table.json``; ``benchmarks/build_crib_table.py``
-rebuilds it with :func:`build_table` and a test rebuilds a sample of entries and compares.
+The shipped table lives in ``engine/data/crib_table.json``;
+``benchmarks/build_tables.py crib_table`` rebuilds it with :func:`build_table` and a test
+rebuilds a sample of entries and compares.
 
 >>> round(crib_value_of_ranks(5, 5), 2) > round(crib_value_of_ranks(10, 13), 2)
 True
@@ -26,12 +27,10 @@ True
 from __future__ import annotations
 
 import itertools
-import json
 from collections.abc import Sequence
-from functools import cache
-from importlib import resources
 from typing import Any
 
+from engine.data import shipped
 from engine.players.fastscore import RANK, SUIT, grouped_sum
 
 __all__ = [
@@ -132,12 +131,9 @@ def build_table() -> dict[str, Any]:
     }
 
 
-@cache
 def load_table() -> dict[str, Any]:
     """The shipped table, read once from ``engine/data/crib_table.json``."""
-    text = resources.files("engine.data").joinpath(DATA_FILE).read_text(encoding="utf-8")
-    data: dict[str, Any] = json.loads(text)
-    return data
+    return shipped(DATA_FILE)
 
 
 def crib_value_of_ranks(*ranks: int, suited: bool = False) -> float:

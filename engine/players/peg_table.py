@@ -17,7 +17,7 @@ The discard adds the kept hand's value to its hand and crib values. Only differe
 within a role matter there; the dealer's average is about +1.2 and the pone's about -1.2
 (the dealer plays second and usually takes the last card).
 
-``benchmarks/build_peg_table.py`` writes ``engine/data/peg_table.json`` with
+``benchmarks/build_tables.py peg_table`` writes ``engine/data/peg_table.json`` with
 :func:`build_table` (``--check`` compares); a test rebuilds a sample of entries.
 
 >>> pegging_value([5, 5, 10, 10], dealer=True) > pegging_value([1, 6, 11, 13], dealer=True)
@@ -27,13 +27,12 @@ True
 from __future__ import annotations
 
 import itertools
-import json
 from collections.abc import Sequence
 from functools import cache
-from importlib import resources
 from math import comb
 from typing import Any
 
+from engine.data import shipped
 from engine.players.fastscore import peg_points
 from engine.players.playout import finish_play, thumb_choice
 from engine.players.role_crib import keep_key, load_tables
@@ -120,12 +119,9 @@ def build_table() -> dict[str, Any]:
     }
 
 
-@cache
 def load_table() -> dict[str, Any]:
     """The shipped table, read once from ``engine/data/peg_table.json``."""
-    text = resources.files("engine.data").joinpath(DATA_FILE).read_text(encoding="utf-8")
-    data: dict[str, Any] = json.loads(text)
-    return data
+    return shipped(DATA_FILE)
 
 
 def pegging_value(kept: Sequence[int], *, dealer: bool) -> float:

@@ -52,7 +52,7 @@ Also kept here, from the same tallies: how often each four-card rank multiset is
 sensible player keeps, relative to how often four random cards have those ranks (the
 ``keeps`` ratios), which the expert uses to weigh the hands an opponent may hold.
 
-``benchmarks/build_role_cribs.py`` writes ``engine/data/role_cribs.json`` with
+``benchmarks/build_tables.py role_cribs`` writes ``engine/data/role_cribs.json`` with
 :func:`build_tables` (and ``--check`` compares); a test rebuilds a sample of crib entries
 from the shipped throws.
 
@@ -65,13 +65,12 @@ True
 from __future__ import annotations
 
 import itertools
-import json
 from collections.abc import Iterator, Sequence
 from functools import cache
-from importlib import resources
 from math import comb
 from typing import Any
 
+from engine.data import shipped
 from engine.players.crib_table import crib_value_of_ranks, two_key
 from engine.players.fastscore import RANK, SUIT, base_points, grouped_sum
 from engine.rules import JACK, NOBS_POINTS
@@ -341,12 +340,9 @@ def build_tables(*, report: bool = False) -> dict[str, Any]:
     }
 
 
-@cache
 def load_tables() -> dict[str, Any]:
     """The shipped tables, read once from ``engine/data/role_cribs.json``."""
-    text = resources.files("engine.data").joinpath(DATA_FILE).read_text(encoding="utf-8")
-    data: dict[str, Any] = json.loads(text)
-    return data
+    return shipped(DATA_FILE)
 
 
 @cache

@@ -19,7 +19,7 @@ crib (both the dealer's). The distributions come from club player against club p
 working up from the positions nearest the end (every deal scores at least the last card).
 When both sides would reach the target in the same play, each is given half.
 
-``benchmarks/build_win_chance.py`` writes ``engine/data/win_chance.json`` (the
+``benchmarks/build_tables.py win_chance`` writes ``engine/data/win_chance.json`` (the
 distributions and both tables); ``--check`` rebuilds and compares, and a test rebuilds the
 tables' corner near the end from the shipped distributions.
 
@@ -31,13 +31,12 @@ True
 
 from __future__ import annotations
 
-import json
 import random
 from collections.abc import Sequence
 from functools import cache
-from importlib import resources
 from typing import Any
 
+from engine.data import shipped
 from engine.rules import HEELS_POINTS
 
 __all__ = [
@@ -170,12 +169,9 @@ def build_tables(deals: int = DEALS, seed: int = SEED) -> dict[str, Any]:
     return data
 
 
-@cache
 def load_table() -> dict[str, Any]:
     """The shipped tables, read once from ``engine/data/win_chance.json``."""
-    text = resources.files("engine.data").joinpath(DATA_FILE).read_text(encoding="utf-8")
-    data: dict[str, Any] = json.loads(text)
-    return data
+    return shipped(DATA_FILE)
 
 
 @cache

@@ -14,13 +14,20 @@ import pytest
 from bot.core.messages import Owed
 from bot.core.owners import Owner
 from bot.core.records import MessageRecord
-from bot.core.replies import Click
 from bot.core.services import Services
 from bot.discord import keeper as keeper_module
 from bot.discord.courier import DmsClosed, Superseded
 from bot.discord.keeper import TableKeeper
 from bot.discord.pacing import Bucket, Pacer, RequestKind
-from tests.helpers.service_driver import AL, BEA, CHANNEL, GUILD, game_owner, open_table
+from tests.helpers.service_driver import (
+    AL,
+    BEA,
+    CHANNEL,
+    GUILD,
+    first_choice,
+    game_owner,
+    open_table,
+)
 
 
 class FakeClock:
@@ -158,12 +165,8 @@ async def test_moves_made_while_the_channel_waits_go_out_in_one_edit(
     keeper = make_keeper(service, courier, pacer)
     for user in (AL, BEA):
         prompt = table.latest[user.id]
-        codes = [c.code for c in prompt.cards[: prompt.pick]]
-        assert (
-            await service.moves.click(
-                Click(game_id, "discard", prompt.stamp, tuple(codes)), user, guild_id=None
-            )
-        ).ok
+        click = first_choice(prompt)
+        assert (await service.moves.click(click, user, guild_id=None)).ok
         keeper.touch(game_owner(game_id), CHANNEL)
         await asyncio.sleep(0)
     await settle(keeper)
@@ -219,10 +222,8 @@ async def test_a_dm_drawn_before_a_move_is_not_sent_after_it(service: Services) 
     keeper = make_keeper(service, courier, Pacer())
     keeper.touch(game_owner(game_id), CHANNEL)
     await asyncio.wait_for(courier.waiting.wait(), timeout=60)
-    codes = [c.code for c in prompt.cards[: prompt.pick]]
-    moved = await service.moves.click(
-        Click(game_id, "discard", prompt.stamp, tuple(codes)), AL, guild_id=None
-    )
+    click = first_choice(prompt)
+    moved = await service.moves.click(click, AL, guild_id=None)
     assert moved.ok
     courier.held.set()
     keeper.touch(game_owner(game_id), CHANNEL)

@@ -8,7 +8,7 @@ import re
 from datetime import timedelta
 
 from bot.core.messages import BoardPicture, Owed
-from bot.core.replies import Answer, Click, Clicked, User
+from bot.core.replies import Answer, Clicked, User
 from bot.core.services import Services
 from bot.store import Store
 from tests.helpers.service_driver import (
@@ -21,6 +21,7 @@ from tests.helpers.service_driver import (
     Clock,
     Transcript,
     drive,
+    first_choice,
     game_owner,
     make_service,
     open_table,
@@ -51,10 +52,8 @@ async def test_a_move_changes_only_what_it_shows(service: Services) -> None:
     table = await open_table(service, [AL, BEA])
     game_id = table.outcomes[0].game_id or 0
     prompt = table.latest[AL.id]
-    codes = [c.code for c in prompt.cards[: prompt.pick]]
-    outcome = await service.moves.click(
-        Click(game_id, "discard", prompt.stamp, tuple(codes)), AL, guild_id=None
-    )
+    click = first_choice(prompt)
+    outcome = await service.moves.click(click, AL, guild_id=None)
     assert outcome.sequel is not None and outcome.sequel.key == "hand:1:0"
     assert outcome.update is not None
     hand = table.messages[(game_id, "hand:1:0")]
@@ -95,13 +94,7 @@ async def test_a_reminder_falls_due_once_per_turn(store: Store, clock: Clock) ->
 
 
 async def test_the_wait_before_a_reminder_is_a_setting(store: Store, clock: Clock) -> None:
-    service = Services.build(
-        store,
-        rng_factory=lambda key: __import__("random").Random(key),
-        clock=clock,
-        idle_expiry=timedelta(days=7),
-        remind_after=timedelta(seconds=5),
-    )
+    service = make_service(store, clock, remind_after=timedelta(seconds=5))
     table = await open_table(service, [AL, BEA])
     owing = await service.ledger.owed(game_owner(table.outcomes[0].game_id or 0))
     assert owing is not None and owing.check_at == clock.now.timestamp() + 5

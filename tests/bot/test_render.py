@@ -35,7 +35,7 @@ from engine.game import Game
 from engine.outcome import EndReason, Scoring, make_result
 from engine.pegging import score_pegging
 from engine.scoring import score_hand
-from tests.helpers.rigging import play_cards, rigged_game
+from tests.helpers.rigging import play_cards, two_player_game
 
 
 def c(text: str) -> Card:
@@ -310,13 +310,7 @@ def test_rules_game_points_by_the_lurch_the_skunk_scale_and_resignation() -> Non
 
 
 def test_manual_show_says_the_cards_the_claim_the_muggins_and_then_the_breakdown() -> None:
-    game, _ = rigged_game(
-        ["5C KS JC 6C", "KH 6D 10H 5S"],
-        ["8H 9D", "AS 3C"],
-        dealer=0,
-        starter="2D",
-        counting=Counting.MANUAL,
-    )
+    game, _ = two_player_game(counting=Counting.MANUAL)
     events = play_cards(game, "KH 5C 6D KS 10H JC 5S 6C")
     view = game.public_view()
     live = deal_text(Names.of(view), events, view, live=True)
@@ -341,13 +335,7 @@ def test_lobby_names_the_table_options() -> None:
 
 
 def test_status_at_a_manual_show_says_who_counts() -> None:
-    game, _ = rigged_game(
-        ["5C KS JC 6C", "KH 6D 10H 5S"],
-        ["8H 9D", "AS 3C"],
-        dealer=0,
-        starter="2D",
-        counting=Counting.MANUAL,
-    )
+    game, _ = two_player_game(counting=Counting.MANUAL)
     play_cards(game, "KH 5C 6D KS 10H JC 5S 6C")
     game.claim(1, 2)
     text = status_text(game.public_view())

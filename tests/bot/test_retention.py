@@ -21,7 +21,6 @@ from bot import compact as compact_cli
 from bot.core import archive, shuffles, snapshot
 from bot.core.housekeeping import PRUNE_BATCH
 from bot.core.records import GameStatus
-from bot.core.replies import Click
 from bot.core.services import Services
 from bot.store import Store
 from bot.store.sqlite import SqliteDatabase
@@ -34,23 +33,17 @@ from tests.helpers.service_driver import (
     Clock,
     Transcript,
     drive,
+    first_choice,
     game_owner,
+    make_service,
     open_table,
-    seeded,
 )
 
 RETENTION = timedelta(days=30)
 
 
 def _service(store: Store, clock: Clock, seed: int = 1) -> Services:
-    return Services.build(
-        store,
-        rng_factory=seeded(seed),
-        clock=clock,
-        idle_expiry=timedelta(days=7),
-        computer_rng=random.Random(seed),
-        retention=RETENTION,
-    )
+    return make_service(store, clock, seed, computer=True, retention=RETENTION)
 
 
 async def _count(store: Store, table: str, game_id: int) -> int:
@@ -200,25 +193,7 @@ async def test_a_game_against_the_computer_with_manual_counting_replays(
             clock.advance(minutes=5)
             await table.settle(game_id)
             continue
-        if controls.kind == "discard":
-            codes = [c.code for c in controls.cards[: controls.pick]]
-            outcome = await service.moves.click(
-                Click(game_id, "discard", controls.stamp, tuple(codes)), AL, guild_id=None
-            )
-        elif controls.kind == "count":
-            claim = str(controls.claims[0])
-            outcome = await service.moves.click(
-                Click(game_id, "count", controls.stamp, (claim,)), AL, guild_id=None
-            )
-        elif controls.kind == "muggins":
-            outcome = await service.moves.click(
-                Click(game_id, "muggins", controls.stamp), AL, guild_id=None
-            )
-        else:
-            code = next(c.code for c in controls.cards if c.enabled)
-            outcome = await service.moves.click(
-                Click(game_id, "play", controls.stamp, (code,)), AL, guild_id=None
-            )
+        outcome = await service.moves.click(first_choice(controls), AL, guild_id=None)
         await table.record(AL.id, outcome)
     record = await store.get_game(game_id)
     assert record is not None and record.status is GameStatus.FINISHED and record.snapshot

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import re
 
-from bot.core.replies import Answer, Click, User
+from bot.core.replies import Answer, User
 from bot.core.services import Services
 from bot.store import Store
 from engine.coach import review_view
@@ -18,17 +18,13 @@ from tests.helpers.service_driver import (
     Clock,
     Transcript,
     drive,
+    first_choice,
     load,
     make_service,
     open_table,
 )
 
 COACH = re.compile(r"^Coach, deal (\d+): (.*)$", re.M)
-
-
-def coach_service(store: Store, clock: Clock, seed: int = 1) -> Services:
-    """A service whose deals and computer choices are both reproducible."""
-    return make_service(store, clock, seed, computer=True)
 
 
 async def against_computer(service: Services, dms_closed: bool = False) -> Transcript:
@@ -70,7 +66,7 @@ def coach_checker(  # type: ignore[no-untyped-def]
 
 
 async def test_a_line_after_every_show_for_the_person_only(store: Store, clock: Clock) -> None:
-    service = coach_service(store, clock)
+    service = make_service(store, clock, computer=True)
     table = await against_computer(service)
     lines: list[tuple[int, str]] = []
     await drive(service, table, [AL], check=coach_checker(store, table, {AL.id: 0}, lines))
@@ -82,7 +78,7 @@ async def test_a_line_after_every_show_for_the_person_only(store: Store, clock: 
 
 
 async def test_people_each_get_their_own_line(store: Store, clock: Clock) -> None:
-    service = coach_service(store, clock, seed=3)
+    service = make_service(store, clock, seed=3, computer=True)
     table = await open_table(service, [AL, BEA], target=61)
     lines: list[tuple[int, str]] = []
     seats = {AL.id: 0, BEA.id: 1}
@@ -91,7 +87,7 @@ async def test_people_each_get_their_own_line(store: Store, clock: Clock) -> Non
 
 
 async def test_the_coach_can_be_turned_off_and_on(store: Store, clock: Clock) -> None:
-    service = coach_service(store, clock)
+    service = make_service(store, clock, computer=True)
     assert "The coach is on" in (await service.coach.coach(AL)).reply.text
     off = await service.coach.coach(AL, False)
     assert off.ok and off.reply.ephemeral and "Coach off" in off.reply.text
@@ -108,7 +104,7 @@ async def test_the_coach_can_be_turned_off_and_on(store: Store, clock: Clock) ->
 async def test_closed_dms_are_told_once_per_deal(store: Store, clock: Clock) -> None:
     """Every DM refused: the channel hears about it once per deal (remembered, so drawing the
     game again says nothing twice), never gets the coach's words, and the game goes on."""
-    service = coach_service(store, clock, seed=2)
+    service = make_service(store, clock, seed=2, computer=True)
     table = await against_computer(service, dms_closed=True)
     game_id = table.outcomes[0].game_id or 0
     deals = 0
@@ -117,16 +113,7 @@ async def test_closed_dms_are_told_once_per_deal(store: Store, clock: Clock) -> 
         if controls is None:
             break
         deals = max(deals, (await load(store, game_id)).deal_number)
-        if controls.kind == "discard":
-            codes = [c.code for c in controls.cards[: controls.pick]]
-            outcome = await service.moves.click(
-                Click(game_id, "discard", controls.stamp, tuple(codes)), AL, guild_id=None
-            )
-        else:
-            code = next(c.code for c in controls.cards if c.enabled)
-            outcome = await service.moves.click(
-                Click(game_id, "play", controls.stamp, (code,)), AL, guild_id=None
-            )
+        outcome = await service.moves.click(first_choice(controls), AL, guild_id=None)
         await table.record(AL.id, outcome)
         if (await load(store, game_id)).result is not None:
             break
@@ -138,7 +125,7 @@ async def test_closed_dms_are_told_once_per_deal(store: Store, clock: Clock) -> 
 
 
 async def test_status_after_the_game_shows_the_result(store: Store, clock: Clock) -> None:
-    service = coach_service(store, clock)
+    service = make_service(store, clock, computer=True)
     assert not (await service.table.status(CHANNEL)).ok
     await against_computer(service)
     assert (await service.moves.resign(CHANNEL, AL)).ok

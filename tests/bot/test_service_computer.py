@@ -9,7 +9,7 @@ import json
 import pytest
 
 from bot.core.computer import LEVEL_BLURBS, LEVELS
-from bot.core.replies import Answer, Click, User
+from bot.core.replies import Answer, User
 from bot.core.services import Services
 from bot.store import Store
 from engine.game import Game
@@ -23,15 +23,11 @@ from tests.helpers.service_driver import (
     Clock,
     Transcript,
     drive,
+    first_choice,
     game_owner,
     load,
     make_service,
 )
-
-
-def computer_service(store: Store, clock: Clock, seed: int = 1) -> Services:
-    """A service whose deals and computer choices are both reproducible."""
-    return make_service(store, clock, seed, computer=True)
 
 
 async def vs_computer(
@@ -66,7 +62,7 @@ def one_table_per_deal(table: Transcript, game: Game) -> None:
 async def test_vs_computer_deals_at_once_and_the_computer_has_discarded(
     store: Store, clock: Clock
 ) -> None:
-    service = computer_service(store, clock)
+    service = make_service(store, clock, computer=True)
     table = await vs_computer(service, target=121)
     started = table.outcomes[0]
     lobby = started.reply.view
@@ -93,7 +89,7 @@ async def test_vs_computer_deals_at_once_and_the_computer_has_discarded(
 async def test_whole_game_against_each_level(
     store: Store, clock: Clock, level: str, seed: int
 ) -> None:
-    service = computer_service(store, clock, seed)
+    service = make_service(store, clock, seed, computer=True)
     table = await vs_computer(service, level=level)
     game_id = table.outcomes[0].game_id
     assert game_id is not None
@@ -121,7 +117,7 @@ async def test_computer_plays_after_a_go_are_called_with_the_move(
     """Somewhere in a game the computer plays two or more cards in a row (after the person's
     go, or the person leads and it answers): the table shows them at once, after the
     person's move, in the deal's one message."""
-    service = computer_service(store, clock, seed=7)
+    service = make_service(store, clock, seed=7, computer=True)
     table = await vs_computer(service)
     game_id = table.outcomes[0].game_id or 0
     seen_run = False
@@ -142,14 +138,14 @@ async def test_computer_plays_after_a_go_are_called_with_the_move(
 
 
 async def test_restart_mid_game_continues_with_the_computer(store: Store, clock: Clock) -> None:
-    service = computer_service(store, clock, seed=4)
+    service = make_service(store, clock, seed=4, computer=True)
     table = await vs_computer(service)
     game_id = table.outcomes[0].game_id
     assert game_id is not None
     await drive(service, table, [AL], stop_after=7)
     before = await load(store, game_id)
     # A new process: nothing in memory, everything from the database.
-    again = computer_service(store, clock, seed=99)
+    again = make_service(store, clock, seed=99, computer=True)
     table.service = again
     await drive(again, table, [AL])
     game = await load(store, game_id)
@@ -163,16 +159,7 @@ async def _until_the_computer_owes(service: Services, table: Transcript, game_id
     that outcome, not yet followed by ``computer_turn``."""
     for _ in range(100):
         controls = table.latest[AL.id]
-        if controls.kind == "discard":
-            codes = [c.code for c in controls.cards[: controls.pick]]
-            outcome = await service.moves.click(
-                Click(game_id, "discard", controls.stamp, tuple(codes)), AL, guild_id=None
-            )
-        else:
-            code = next(c.code for c in controls.cards if c.enabled)
-            outcome = await service.moves.click(
-                Click(game_id, "play", controls.stamp, (code,)), AL, guild_id=None
-            )
+        outcome = await service.moves.click(first_choice(controls), AL, guild_id=None)
         assert outcome.ok, outcome.reply.text
         if outcome.sequel is not None and outcome.sequel.computer_owes:
             return outcome
@@ -183,7 +170,7 @@ async def _until_the_computer_owes(service: Services, table: Transcript, game_id
 async def test_expert_answers_after_the_person_is_answered(store: Store, clock: Clock) -> None:
     # Expert thinks for milliseconds: the person's move is saved and answered first, and the
     # computer's play follows in a transaction of its own.
-    service = computer_service(store, clock, seed=4)
+    service = make_service(store, clock, seed=4, computer=True)
     table = await vs_computer(service, level="expert")
     game_id = table.outcomes[0].game_id
     assert game_id is not None
@@ -205,13 +192,13 @@ async def test_an_owed_expert_answer_survives_a_restart(store: Store, clock: Clo
     # The process died between saving the person's move and the computer's answer: the next
     # process's game clock makes it on its first look, once the click's answer can no longer
     # be on its way (never before: it would edit the person's hand ahead of that answer).
-    service = computer_service(store, clock, seed=4)
+    service = make_service(store, clock, seed=4, computer=True)
     table = await vs_computer(service, level="expert")
     game_id = table.outcomes[0].game_id
     assert game_id is not None
     await _until_the_computer_owes(service, table, game_id)
     moves = len((await load(store, game_id)).actions)
-    again = computer_service(store, clock, seed=99)
+    again = make_service(store, clock, seed=99, computer=True)
     due = await again.moves.catch_up(game_id)
     assert due == clock().timestamp() + 3
     assert len((await load(store, game_id)).actions) == moves
@@ -231,7 +218,7 @@ async def test_an_owed_expert_answer_survives_a_restart(store: Store, clock: Clo
 
 
 async def test_three_players_with_a_computer_from_the_lobby(store: Store, clock: Clock) -> None:
-    service = computer_service(store, clock, seed=5)
+    service = make_service(store, clock, seed=5, computer=True)
     opened = await service.lobbies.new_game(GUILD, CHANNEL, AL, players=3, target=61)
     game_id = opened.game_id
     assert game_id is not None
@@ -256,7 +243,7 @@ async def test_three_players_with_a_computer_from_the_lobby(store: Store, clock:
 
 
 async def test_four_players_against_three_computers(store: Store, clock: Clock) -> None:
-    service = computer_service(store, clock, seed=6)
+    service = make_service(store, clock, seed=6, computer=True)
     table = await vs_computer(service, players=4, level="easy")
     record = await store.get_game(table.outcomes[0].game_id or 0)
     assert record is not None
@@ -304,7 +291,7 @@ async def test_only_the_creator_seats_or_removes_computers(store: Store, service
 
 
 async def test_results_against_the_computer_are_kept_apart(store: Store, clock: Clock) -> None:
-    service = computer_service(store, clock)
+    service = make_service(store, clock, computer=True)
     await vs_computer(service)
     assert (await service.moves.resign(CHANNEL, AL)).ok
     assert (await service.lobbies.new_game(GUILD, CHANNEL, BEA)).ok

@@ -21,6 +21,7 @@ from tests.helpers.service_driver import (
     GUILD,
     Clock,
     Transcript,
+    first_choice,
     game_owner,
     load,
     make_service,
@@ -76,36 +77,47 @@ async def to_the_show(service: Services, table: Table, users: list[User], game_i
             key=lambda item: item[1].kind != "discard",
         )
         uid, controls = live[0]
-        if controls.kind == "discard":
-            codes = [c.code for c in controls.cards[: controls.pick]]
-            outcome = await service.moves.click(
-                Click(game_id, "discard", controls.stamp, tuple(codes)), by_id[uid], guild_id=None
-            )
-        else:
-            code = next(c.code for c in controls.cards if c.enabled)
-            outcome = await service.moves.click(
-                Click(game_id, "play", controls.stamp, (code,)), by_id[uid], guild_id=None
-            )
+        outcome = await service.moves.click(first_choice(controls), by_id[uid], guild_id=None)
         assert outcome.ok, outcome.reply.text
         await table.record(uid, outcome)
     raise AssertionError("the show never came")
 
 
+async def first_count(store: Store, clock: Clock, seed: int = 1) -> tuple[Table, int, Game, User]:
+    """Al and Bea's manual game, dealt from ``seed``, played to its first count: the table (its
+    ``service`` is the core), the game's id, the game and who must count."""
+    table, game_id = await manual_table(make_service(store, clock, seed), store)
+    game = await to_the_show(table.service, table, [AL, BEA], game_id)
+    turn = game.count_turn
+    assert turn is not None
+    return table, game_id, game, (AL, BEA)[turn.seat]
+
+
+async def a_count_worth_something(
+    table: Table, people: list[User], game_id: int
+) -> tuple[Game, User]:
+    """Play on, claiming 0 for hands worth nothing, until the hand to count is worth a point
+    or more: the game, and who must count it."""
+    for _ in range(12):
+        game = await to_the_show(table.service, table, people, game_id)
+        turn = game.count_turn
+        assert turn is not None
+        if worth(game) > 0:
+            return game, people[turn.seat]
+        await table.record(None, await table.service.moves.count(CHANNEL, people[turn.seat], 0))
+    raise AssertionError("no hand worth a point in twelve counts")
+
+
 async def test_manual_counting_the_hand_message_offers_26_values_in_two_menus(
     store: Store, clock: Clock
 ) -> None:
-    service = make_service(store, clock)
-    table, game_id = await manual_table(service, store)
-    game = await to_the_show(service, table, [AL, BEA], game_id)
-    turn = game.count_turn
-    assert turn is not None
-    counter = (AL, BEA)[turn.seat]
+    table, game_id, game, counter = await first_count(store, clock)
     controls = table.latest[counter.id]
     assert controls.kind == "count" and controls.claims == CLAIM_VALUES
     assert len(controls.claims) == 26 and not controls.muggins
     view = table.hand(game_id, counter.id)
     assert view is not None and "Count your hand" in view.content
-    other = (AL, BEA)[1 - turn.seat]
+    other = BEA if counter is AL else AL
     assert other.id not in table.latest  # nothing to do for the other player yet
     assert "Waiting for" in table.table(game_id, game.deal_number)
 
@@ -113,12 +125,8 @@ async def test_manual_counting_the_hand_message_offers_26_values_in_two_menus(
 async def test_manual_counting_a_claim_over_the_value_is_refused_and_reveals_nothing(
     store: Store, clock: Clock
 ) -> None:
-    service = make_service(store, clock)
-    table, game_id = await manual_table(service, store)
-    game = await to_the_show(service, table, [AL, BEA], game_id)
-    turn = game.count_turn
-    assert turn is not None
-    counter = (AL, BEA)[turn.seat]
+    table, game_id, game, counter = await first_count(store, clock)
+    service = table.service
     value = worth(game)
     before = await state(store, game_id)
     refusals = set()
@@ -138,16 +146,9 @@ async def test_manual_counting_a_short_claim_is_mugginsed_by_the_opponent(
 ) -> None:
     service = make_service(store, clock, seed=3)
     table, game_id = await manual_table(service, store)
-    for _ in range(10):
-        game = await to_the_show(service, table, [AL, BEA], game_id)
-        if worth(game) > 0:
-            break
-        turn = game.count_turn
-        assert turn is not None
-        await table.record(None, await service.moves.count(CHANNEL, (AL, BEA)[turn.seat], 0))
-    turn = game.count_turn
-    assert turn is not None
-    owner, opponent = (AL, BEA)[turn.seat], (AL, BEA)[1 - turn.seat]
+    game, owner = await a_count_worth_something(table, [AL, BEA], game_id)
+    opponent = BEA if owner is AL else AL
+    seat = (AL, BEA).index(owner)
     value = worth(game)
     scores = game.scores
     controls = table.latest[owner.id]
@@ -168,8 +169,8 @@ async def test_manual_counting_a_short_claim_is_mugginsed_by_the_opponent(
     )
     await table.record(opponent.id, took)
     game = await load(store, game_id)
-    assert game.scores[1 - turn.seat] == scores[1 - turn.seat] + value
-    assert game.scores[turn.seat] == scores[turn.seat]
+    assert game.scores[1 - seat] == scores[1 - seat] + value
+    assert game.scores[seat] == scores[seat]
     text = table.table(game_id, game.deal_number)
     assert f"{owner.name} claims 0" in text
     assert f"Muggins! {opponent.name} takes" in text and "missed" in text
@@ -194,16 +195,7 @@ async def test_manual_counting_with_three_players_the_first_opponent_to_call_mug
     await table.record(AL.id, await service.lobbies.start(CHANNEL, AL))
     game_id = table.outcomes[0].game_id
     assert game_id is not None
-    for _ in range(12):
-        game = await to_the_show(service, table, people, game_id)
-        if worth(game) > 0:
-            break
-        turn = game.count_turn
-        assert turn is not None
-        await table.record(None, await service.moves.count(CHANNEL, people[turn.seat], 0))
-    turn = game.count_turn
-    assert turn is not None
-    owner = people[turn.seat]
+    game, owner = await a_count_worth_something(table, people, game_id)
     first, second = [p for p in people if p is not owner]
     value, scores = worth(game), game.scores
     await table.record(owner.id, await service.moves.count(CHANNEL, owner, 0))
@@ -229,12 +221,8 @@ async def test_manual_counting_with_three_players_the_first_opponent_to_call_mug
 async def test_manual_counting_the_clock_closes_the_muggins_window(
     store: Store, clock: Clock
 ) -> None:
-    service = make_service(store, clock, seed=3)
-    table, game_id = await manual_table(service, store)
-    game = await to_the_show(service, table, [AL, BEA], game_id)
-    turn = game.count_turn
-    assert turn is not None
-    owner = (AL, BEA)[turn.seat]
+    table, game_id, game, owner = await first_count(store, clock, seed=3)
+    service = table.service
     value = worth(game)
     await table.record(owner.id, await service.moves.count(CHANNEL, owner, 0))
     game = await load(store, game_id)
@@ -256,7 +244,7 @@ async def test_manual_counting_the_clock_closes_the_muggins_window(
     # The short claim stands: nobody took the points it missed.
     assert after.scores == game.scores
     if value:
-        assert after.actions[-1] == {"type": "close_muggins", "seat": turn.seat}
+        assert after.actions[-1] == {"type": "close_muggins", "seat": (AL, BEA).index(owner)}
         missed = f"{value} point{'s' if value != 1 else ''} missed"
         assert missed in table.table(game_id, game.deal_number)
 
@@ -264,11 +252,8 @@ async def test_manual_counting_the_clock_closes_the_muggins_window(
 async def test_manual_counting_an_idle_player_is_counted_for_them(
     store: Store, clock: Clock
 ) -> None:
-    service = make_service(store, clock)
-    table, game_id = await manual_table(service, store)
-    game = await to_the_show(service, table, [AL, BEA], game_id)
-    turn = game.count_turn
-    assert turn is not None
+    table, game_id, game, owner = await first_count(store, clock)
+    seat = (AL, BEA).index(owner)
     value = worth(game)
     scores = game.scores
     actions = len(game.actions)
@@ -278,8 +263,8 @@ async def test_manual_counting_an_idle_player_is_counted_for_them(
     clock.advance(seconds=2)
     await table.settle(game_id)
     game = await load(store, game_id)
-    assert game.actions[actions] == {"type": "auto_count", "seat": turn.seat}
-    side = game.side_of(turn.seat)
+    assert game.actions[actions] == {"type": "auto_count", "seat": seat}
+    side = game.side_of(seat)
     assert game.scores[side] >= scores[side] + value
 
 

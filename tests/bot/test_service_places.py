@@ -7,9 +7,6 @@ no more reminders."""
 
 from __future__ import annotations
 
-import random
-from datetime import timedelta
-
 import pytest
 
 from bot.core.messages import Controls
@@ -25,9 +22,10 @@ from tests.helpers.service_driver import (
     GUILD,
     Clock,
     Transcript,
+    first_choice,
     game_owner,
+    make_service,
     open_table,
-    seeded,
     state,
 )
 
@@ -47,22 +45,12 @@ class Members:
 
 
 def _service(store: Store, clock: Clock, members: Members) -> Services:
-    return Services.build(
-        store,
-        rng_factory=seeded(1),
-        clock=clock,
-        idle_expiry=timedelta(days=7),
-        computer_rng=random.Random(1),
-        membership=members,
-    )
+    return make_service(store, clock, computer=True, membership=members)
 
 
-async def _discard(service: Services, game_id: int, prompt: Controls, user: User = AL) -> Answer:
+async def _discard(service: Services, prompt: Controls, user: User = AL) -> Answer:
     """``user`` chooses the first cards of ``prompt`` for the crib, from their DM."""
-    codes = [c.code for c in prompt.cards[: prompt.pick]]
-    return await service.moves.click(
-        Click(game_id, "discard", prompt.stamp, tuple(codes)), user, guild_id=None
-    )
+    return await service.moves.click(first_choice(prompt), user, guild_id=None)
 
 
 async def _dealt(service: Services) -> tuple[Transcript, int, Controls]:
@@ -92,33 +80,25 @@ async def test_a_click_from_another_server_is_refused(store: Store, clock: Clock
     service = _service(store, clock, members)
     _table, game_id, prompt = await _dealt(service)
     before = await state(store, game_id)
-    codes = [c.code for c in prompt.cards[: prompt.pick]]
+    click = first_choice(prompt)
     # A moderator there could otherwise cancel this server's game.
     for outcome in (
         await service.lobbies.click(game_id, "cancel", CY, guild_id=OTHER_GUILD, moderator=True),
-        await service.moves.click(
-            Click(game_id, "discard", prompt.stamp, tuple(codes)), AL, guild_id=OTHER_GUILD
-        ),
+        await service.moves.click(click, AL, guild_id=OTHER_GUILD),
     ):
         assert not outcome.ok and "another server" in outcome.reply.text
     assert await state(store, game_id) == before
     # The same click from the game's own server, or by DM, is taken.
-    assert (
-        await service.moves.click(
-            Click(game_id, "discard", prompt.stamp, tuple(codes)), AL, guild_id=GUILD
-        )
-    ).ok
+    assert (await service.moves.click(click, AL, guild_id=GUILD)).ok
 
 
 async def test_a_dm_click_from_someone_not_seated_is_refused(store: Store, clock: Clock) -> None:
     service = _service(store, clock, Members())
     _, game_id, prompt = await _dealt(service)
     before = await state(store, game_id)
-    codes = [c.code for c in prompt.cards[: prompt.pick]]
+    click = first_choice(prompt)
     for outcome in (
-        await service.moves.click(
-            Click(game_id, "discard", prompt.stamp, tuple(codes)), EVE, guild_id=None
-        ),
+        await service.moves.click(click, EVE, guild_id=None),
         await service.lobbies.click(game_id, "join", EVE, guild_id=None),
     ):
         assert not outcome.ok and "not playing" in outcome.reply.text
@@ -131,7 +111,7 @@ async def test_a_player_who_left_cannot_move_by_dm(store: Store, clock: Clock) -
     table, game_id, prompt = await _dealt(service)
     members.gone.add(AL.id)
     before = await state(store, game_id)
-    refused = await _discard(service, game_id, prompt)
+    refused = await _discard(service, prompt)
     assert not refused.ok and "no longer a member" in refused.reply.text
     assert (GUILD, AL.id) in members.asked
     assert await state(store, game_id) == before
@@ -143,7 +123,7 @@ async def test_a_player_who_left_cannot_move_by_dm(store: Store, clock: Clock) -
         "**Al** is no longer a member of this server, so this game can't go on. A moderator"
         " can end it with `/cribbage cancel` (no result is recorded)."
     ]
-    assert not (await _discard(service, game_id, prompt)).ok
+    assert not (await _discard(service, prompt)).ok
     await table.settle(game_id)
     assert len([t for t in table.channel(game_id) if "no longer a member" in t]) == 1
     # The way out: a moderator cancels (no result).
@@ -157,7 +137,7 @@ async def test_a_player_who_left_silently_is_found_when_the_table_waits(
     members = Members()
     service = _service(store, clock, members)
     table, game_id, _prompt = await _dealt(service)
-    bea_moved = await _discard(service, game_id, table.latest[BEA.id], BEA)
+    bea_moved = await _discard(service, table.latest[BEA.id], BEA)
     assert (await table.record(BEA.id, bea_moved)).ok
     members.gone.add(AL.id)
     asked = len(members.asked)
@@ -176,9 +156,9 @@ async def test_a_player_who_left_silently_is_found_when_the_table_waits(
 async def test_a_player_who_comes_back_plays_on(store: Store, clock: Clock) -> None:
     members = Members()
     service = _service(store, clock, members)
-    _table, game_id, prompt = await _dealt(service)
+    _table, _game_id, prompt = await _dealt(service)
     members.gone.add(AL.id)
-    assert not (await _discard(service, game_id, prompt)).ok
+    assert not (await _discard(service, prompt)).ok
     members.gone.clear()
-    back = await _discard(service, game_id, prompt)
+    back = await _discard(service, prompt)
     assert back.ok, back.reply.text

@@ -9,10 +9,9 @@ from pathlib import Path
 import pytest
 
 from bot.core.replies import User
-from bot.core.services import Services
 from bot.store import Store
 from bot.store.copy import copy_database, main, verify_copy
-from tests.helpers.service_driver import Clock, drive, load, make_service, open_table, seeded
+from tests.helpers.service_driver import Clock, drive, load, make_service, open_table
 
 AL, BEA, CY = User(1, "Al"), User(2, "Bea"), User(3, "Cy")
 
@@ -35,13 +34,7 @@ async def _bot_database(path: Path) -> list[int]:
         lobby = make_service(store, clock, seed=9)
         assert (await lobby.lobbies.new_game(5, 200, CY)).ok
         await store.set_coach(BEA.id, False, now=1.0)
-        keeper = Services.build(
-            store,
-            rng_factory=seeded(1),
-            clock=clock,
-            idle_expiry=timedelta(days=7),
-            retention=timedelta(minutes=50),
-        )
+        keeper = make_service(store, clock, retention=timedelta(minutes=50))
         assert await keeper.housekeeping.prune() == 1
         assert await store.archived(started[0]) is not None
     return started[1:]

@@ -6,9 +6,8 @@ from __future__ import annotations
 
 import asyncio
 
-from bot.discord.cluster import SENDER_LOCK
-
 from bot.store import Store
+from bot.store.cluster import SENDER_LOCK
 from bot.store.postgres import PostgresDatabase
 from tests.helpers.postgres import PostgresServer
 

@@ -6,11 +6,9 @@ engine's review) is checked over a whole game in test_vs_computer.py.
 
 from __future__ import annotations
 
-import random
-
 from fakediscord.testing import BotProcess
 from tests.e2e.test_vs_computer import against_computer
-from tests.helpers.table_driver import TableDriver, World
+from tests.helpers.table_driver import World
 
 
 async def test_coach_off_means_no_line(world: World, bot: BotProcess) -> None:
@@ -40,15 +38,8 @@ async def test_closed_dms_get_one_notice_per_deal_and_no_coach_in_the_channel(
     fd = world.fd
     al = world.players[0]
     fd.close_dms(al)
-    player = TableDriver(
-        fd,
-        world.general,
-        [al],
-        world.database,
-        random.Random(6),
-        spectators=[world.spectator],
-        dm_closed={al.id},
-        command_rate=0.5,
+    player = world.driver(
+        [al], 6, spectators=[world.spectator], dm_closed={al.id}, command_rate=0.5
     )
     snap = await player.open_against_computer("easy", target=61)
     while snap.status == "active" and snap.game is not None and snap.game.deal_number < 4:

@@ -3,7 +3,6 @@ answer, and the one-sentence refusals that change nothing."""
 
 from __future__ import annotations
 
-import random
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
@@ -21,7 +20,7 @@ from tests.helpers.bot_db import Snapshot, read_game
 from tests.helpers.card_leaks import cards_in_text, hidden_from
 from tests.helpers.expected_views import live_controls
 from tests.helpers.in_process import clocked_service, club, slowed, start_in_process
-from tests.helpers.table_driver import TableDriver, World, until
+from tests.helpers.table_driver import World, until
 
 
 def _one_sentence(text: str) -> bool:
@@ -88,9 +87,7 @@ async def test_a_game_in_a_thread_with_autocomplete_status_hand_and_resign(
     fd = world.fd
     al, bea = world.players[:2]
     thread = world.general.add_thread("cribbage night")
-    driver = TableDriver(
-        fd, thread, [al, bea], world.database, random.Random(4), spectators=[world.spectator]
-    )
+    driver = world.driver([al, bea], 4, channel=thread, spectators=[world.spectator])
     await driver.open(target=121)
     snap = driver.snapshot()
     assert snap.game is not None
@@ -159,9 +156,7 @@ async def test_old_controls_get_a_clear_answer(world: World, bot: BotProcess) ->
     once its player moved on another way) answer in one sentence and change nothing."""
     fd = world.fd
     al, bea = world.players[:2]
-    driver = TableDriver(
-        fd, world.general, [al, bea], world.database, random.Random(8), command_rate=1.0
-    )
+    driver = world.driver([al, bea], 8, command_rate=1.0)
     await driver.open(target=61)
     copies = []
     for _ in range(5):  # both discards and three cards played, each by slash command
@@ -208,9 +203,7 @@ async def test_status_is_private_unless_shown_and_carries_the_board(
 ) -> None:
     fd = world.fd
     al = world.players[0]
-    driver = TableDriver(
-        fd, world.general, [al], world.database, random.Random(12), spectators=[world.spectator]
-    )
+    driver = world.driver([al], 12, spectators=[world.spectator])
     snap = await driver.open_against_computer("easy")
     while snap.game is not None and (snap.game.phase is Phase.DISCARD or not snap.game.series):
         snap = await driver.step(snap)

@@ -39,15 +39,7 @@ async def test_closed_dms_are_told_once_per_deal_even_across_a_restart(
     fd = world.fd
     al, bea = world.players[:2]
     fd.close_dms(bea)
-    driver = TableDriver(
-        fd,
-        world.general,
-        [al, bea],
-        world.database,
-        random.Random(5),
-        spectators=[world.spectator],
-        dm_closed={bea.id},
-    )
+    driver = world.driver([al, bea], 5, spectators=[world.spectator], dm_closed={bea.id})
     await driver.open(target=61)
     # The channel tells Bea (by mention) to use /cribbage hand; one DM was tried, no more.
     notices = driver.dm_notices()
@@ -85,9 +77,7 @@ async def test_rate_limits_slow_the_bot_but_lose_nothing(world: World, bots: Bot
     await bots.process(database=world.database, dev_guild=world.guild.id)
     fd = world.fd
     rng = random.Random(9)
-    driver = TableDriver(
-        fd, world.general, world.players[:2], world.database, rng, command_rate=0.5
-    )
+    driver = world.driver(world.players[:2], rng, command_rate=0.5)
     # Each kind of request the bot makes is refused with 429 in turn, once or twice: opening a
     # DM, a new message in the channel or a DM, an edit there, an interaction answer, a webhook
     # post or edit of a hand. discord.py waits `retry_after` and sends again; the driver checks

@@ -8,7 +8,6 @@ while the typist could act, so a crash, a leak or a state change would show.
 from __future__ import annotations
 
 import contextlib
-import random
 
 from hypothesis import HealthCheck, given, seed, settings
 from hypothesis import strategies as st
@@ -128,7 +127,7 @@ def _codes_in(text: str) -> set[Card]:
 async def test_garbage_in_every_string_option(world: World, bot: BotProcess) -> None:
     fd = world.fd
     al, bea = world.players[:2]
-    driver = TableDriver(fd, world.general, [al, bea], world.database, random.Random(3))
+    driver = world.driver([al, bea], 3)
     await driver.open(target=61)
 
     # Discard phase: Al could discard now; garbage must not do it.

@@ -147,15 +147,22 @@ async def a_hand_worth_something(world: World, game_id: int, users: list[User]) 
     raise AssertionError("no hand worth a point in eight counts")
 
 
+async def at_a_hand_worth_something(
+    world: World, bots: BotLauncher, *, muggins_seconds: int
+) -> tuple[int, list[User], Game]:
+    """A bot whose muggins window lasts ``muggins_seconds``, and a manual game of Al and Bea
+    at the count of a hand worth a point or more: its id, its players and the game."""
+    env = {"MUGGINS_SECONDS": str(muggins_seconds)}
+    await bots.process(database=world.database, dev_guild=world.guild.id, env=env)
+    game_id, users = await start(world)
+    return game_id, users, await a_hand_worth_something(world, game_id, users)
+
+
 async def test_manual_counting_a_refused_claim_a_short_claim_and_muggins(
     world: World, bots: BotLauncher
 ) -> None:
-    await bots.process(
-        database=world.database, dev_guild=world.guild.id, env={"MUGGINS_SECONDS": "60"}
-    )
     fd = world.fd
-    game_id, users = await start(world)
-    game = await a_hand_worth_something(world, game_id, users)
+    game_id, users, game = await at_a_hand_worth_something(world, bots, muggins_seconds=60)
     turn = game.count_turn
     assert turn is not None
     owner, opponent = users[turn.seat], users[1 - turn.seat]
@@ -223,12 +230,8 @@ async def test_manual_counting_a_refused_claim_a_short_claim_and_muggins(
 async def test_manual_counting_the_muggins_window_closes_on_its_own(
     world: World, bots: BotLauncher
 ) -> None:
-    await bots.process(
-        database=world.database, dev_guild=world.guild.id, env={"MUGGINS_SECONDS": "5"}
-    )
     fd = world.fd
-    game_id, users = await start(world)
-    game = await a_hand_worth_something(world, game_id, users)
+    game_id, users, game = await at_a_hand_worth_something(world, bots, muggins_seconds=5)
     turn = game.count_turn
     assert turn is not None
     await fd.slash(users[turn.seat], world.general, "/cribbage count points:0")

@@ -3,13 +3,12 @@
 from __future__ import annotations
 
 import asyncio
-import random
 
 from engine.phase import Phase
 from fakediscord import Interaction
 from fakediscord.testing import BotProcess
 from tests.helpers.backends import BOTH_DATABASES
-from tests.helpers.table_driver import TableDriver, World
+from tests.helpers.table_driver import World
 
 pytestmark = BOTH_DATABASES
 
@@ -30,7 +29,7 @@ def _one_applied(first: Interaction, second: Interaction) -> Interaction:
 async def test_racing_clicks_apply_once(world: World, bot: BotProcess) -> None:
     fd = world.fd
     al, bea = world.players[:2]
-    driver = TableDriver(fd, world.general, [al, bea], world.database, random.Random(11))
+    driver = world.driver([al, bea], 11)
     await driver.open(target=61)
     snap = driver.snapshot()
     assert snap.game is not None and snap.game.phase is Phase.DISCARD

@@ -5,7 +5,6 @@ test_whole_games.py are played well inside the default delay and count every DM)
 from __future__ import annotations
 
 import asyncio
-import random
 
 from fakediscord import Message, User
 from fakediscord.testing import BotLauncher
@@ -31,9 +30,7 @@ async def test_reminders_by_dm_after_the_delay_once_per_turn(
     )
     fd = world.fd
     al, bea = world.players[:2]
-    driver = TableDriver(
-        fd, world.general, [al, bea], world.database, random.Random(4), command_rate=0.0
-    )
+    driver = world.driver([al, bea], 4, command_rate=0.0)
     await driver.open(target=61)
     # Both owe their cards for the crib: after the delay each is reminded, once.
     await until(fd, lambda: all(_reminders(driver, u) for u in (al, bea)))

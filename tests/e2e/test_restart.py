@@ -53,15 +53,8 @@ async def _restart_keeping_prompts(world: World, bot: BotProcess, driver: TableD
 async def test_restart_mid_game_sends_nothing_again_and_old_buttons_work(
     world: World, bot: BotProcess
 ) -> None:
-    driver = TableDriver(
-        world.fd,
-        world.general,
-        world.players[:2],
-        world.database,
-        random.Random(7),
-        spectators=[world.spectator],
-        command_rate=0.0,  # every action by a DM control, so old controls are what gets used
-    )
+    # Every action by a DM control (command_rate 0), so old controls are what gets used.
+    driver = world.driver(world.players[:2], 7, spectators=[world.spectator], command_rate=0.0)
     await driver.open(target=61)
 
     # Restart in the discard phase: the crib select menus were sent before it.
@@ -87,15 +80,7 @@ async def test_killed_at_random_moments_the_bot_loses_nothing(
     leave it idle, see STALL); and the game finishes."""
     fd = world.fd
     rng = random.Random(13)
-    driver = TableDriver(
-        fd,
-        world.general,
-        world.players[:2],
-        world.database,
-        rng,
-        spectators=[world.spectator],
-        command_rate=0.2,
-    )
+    driver = world.driver(world.players[:2], rng, spectators=[world.spectator], command_rate=0.2)
     await driver.open(target=61)
     answered_kills = random_kills = 0
     for move in range(24):
@@ -142,9 +127,7 @@ async def test_sigterm_answers_the_move_in_flight_sends_what_is_owed_and_exits_0
     """A host stopping the worker (SIGTERM) while a move is being answered: the move is
     answered, every message it changed is sent, then the process exits with status 0."""
     fd = world.fd
-    driver = TableDriver(
-        fd, world.general, world.players[:2], world.database, random.Random(3), command_rate=0.0
-    )
+    driver = world.driver(world.players[:2], 3, command_rate=0.0)
     await driver.open(target=61)
     await driver.play_out(stop_after=3)  # both discards and a card played
     snap = driver.snapshot()
@@ -171,9 +154,7 @@ async def test_sigterm_answers_the_move_in_flight_sends_what_is_owed_and_exits_0
 async def test_dropped_gateway_connections_lose_no_clicks(world: World, bot: BotProcess) -> None:
     """The connection to Discord drops (and Discord asks for a reconnect) mid-game: the client
     resumes, and clicks made meanwhile are replayed to it and applied once."""
-    driver = TableDriver(
-        world.fd, world.general, world.players[:2], world.database, random.Random(17)
-    )
+    driver = world.driver(world.players[:2], 17)
     await driver.open(target=61)
     for turn in range(6):
         if turn % 2:
@@ -201,9 +182,7 @@ async def test_killed_between_a_post_and_keeping_its_id_the_bot_keeps_that_messa
     bot token is made again with the same nonce, which gives it back; a follow-up is looked for
     in the DM) and keeps it: no second table, no second hand with live controls."""
     fd = world.fd
-    driver = TableDriver(
-        fd, world.general, world.players[:2], world.database, random.Random(21), command_rate=0.0
-    )
+    driver = world.driver(world.players[:2], 21, command_rate=0.0)
     await driver.open(target=61)
     snap = driver.snapshot()
     assert snap.game is not None

@@ -11,7 +11,7 @@ from bot.core.records import GameStatus, ResultRecord, SeatRecord
 from bot.store import Store
 from engine.outcome import Scoring
 from fakediscord.testing import BotProcess
-from tests.helpers.table_driver import TableDriver, World
+from tests.helpers.table_driver import World
 
 
 def _result(
@@ -127,7 +127,7 @@ async def test_leaderboard_and_stats_after_finished_games(world: World, bot: Bot
     # One game through Discord, Al against Bea: a deal played, then one of them resigns (a
     # whole game to the target is played in test_whole_games.py).
     rng = random.Random(21)
-    driver = TableDriver(fd, world.general, [al, bea], world.database, rng)
+    driver = world.driver([al, bea], rng)
     await driver.open(target=61)
     await driver.play_deal()
     quitter = rng.choice([al, bea])

@@ -10,7 +10,6 @@ two never IDENTIFY together beyond Discord's limit.
 from __future__ import annotations
 
 import asyncio
-import random
 from dataclasses import dataclass
 from typing import Any
 
@@ -72,14 +71,8 @@ async def pair(fake_discord: FakeDiscord, bots: BotLauncher, postgres_url: str) 
 
 def _driver(pair: Pair, seed: int, command_rate: float) -> TableDriver:
     world = pair.world
-    return TableDriver(
-        world.fd,
-        world.general,
-        world.players[:2],
-        world.database,
-        random.Random(seed),
-        spectators=[world.spectator],
-        command_rate=command_rate,
+    return world.driver(
+        world.players[:2], seed, spectators=[world.spectator], command_rate=command_rate
     )
 
 

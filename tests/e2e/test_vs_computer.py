@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import dataclasses
 import functools
-import random
 
 from engine.game import Game
 from fakediscord.testing import BotProcess
@@ -27,14 +26,7 @@ pytestmark = BOTH_DATABASES
 
 def against_computer(world: World, seed: int) -> TableDriver:
     """Al's side of a game against the computer, every move from his hand messages."""
-    return TableDriver(
-        world.fd,
-        world.general,
-        world.players[:1],
-        world.database,
-        random.Random(seed),
-        command_rate=0.0,
-    )
+    return world.driver(world.players[:1], seed, command_rate=0.0)
 
 
 async def test_a_whole_game_against_hard(world: World, bot: BotProcess) -> None:

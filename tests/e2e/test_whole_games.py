@@ -13,7 +13,6 @@ messages the bot posts for a game.
 from __future__ import annotations
 
 import asyncio
-import random
 import statistics
 
 from fakediscord import Channel, User
@@ -87,16 +86,7 @@ async def test_whole_games_for_two_three_and_four_at_once(world: World, bot: Bot
     drivers = []
     for name, players, seed in (("two", 2, 1), ("three", 3, 2), ("four", 4, 3)):
         channel, people = _table(world, name, players)
-        drivers.append(
-            TableDriver(
-                world.fd,
-                channel,
-                people,
-                world.database,
-                random.Random(seed),
-                spectators=[world.spectator],
-            )
-        )
+        drivers.append(world.driver(people, seed, channel=channel, spectators=[world.spectator]))
     two, three, four = drivers
     await asyncio.gather(
         _whole_game(world, two, 121), _whole_game(world, three, 61), _whole_game(world, four, 61)

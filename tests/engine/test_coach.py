@@ -9,7 +9,7 @@ import pytest
 from engine.cards import parse_cards
 from engine.coach import review_discard, review_view
 from engine.players.expert_discard import coach_choices
-from tests.helpers.rigging import rigged_game
+from tests.helpers.rigging import fives_and_fours_game, rigged_game
 
 NUMBER = r"−?\d+\.\d"
 LINE = re.compile(
@@ -57,9 +57,7 @@ def test_the_best_discard_is_praised() -> None:
 def test_the_review_uses_the_dealt_hand_as_the_seat_knew_it() -> None:
     # Seat 1 (pone) kept 4♣ 4♦ 9♠ K♥ and threw 7♣ 8♣; the starter and the other seat's cards
     # play no part: the review equals the one from the dealt cards alone.
-    game, _ = rigged_game(
-        ["5H 5C JD QS", "4C 4D 9S KH"], ["2D 3D", "7C 8C"], dealer=0, starter="6S"
-    )
+    game, _ = fives_and_fours_game()
     review = review_view(game.view(1))
     assert review is not None
     alone = review_discard(parse_cards("4C 4D 9S KH 7C 8C"), parse_cards("7C 8C"), crib_sign=-1)
@@ -68,13 +66,7 @@ def test_the_review_uses_the_dealt_hand_as_the_seat_knew_it() -> None:
 
 
 def test_no_review_before_the_discard() -> None:
-    game, _ = rigged_game(
-        ["5H 5C JD QS", "4C 4D 9S KH"],
-        ["2D 3D", "7C 8C"],
-        dealer=0,
-        starter="6S",
-        discard=False,
-    )
+    game, _ = fives_and_fours_game(discard=False)
     assert review_view(game.view(0)) is None
 
 

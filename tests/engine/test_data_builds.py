@@ -1,7 +1,7 @@
-"""The shipped data files are exactly what their builders make (what each
-``benchmarks/build_*.py --check`` checks). Minutes each: run with ``pytest -m exhaustive``;
-the fast tests rebuild a sample of each table (test_role_crib, test_peg_table,
-test_win_chance, test_crib_table)."""
+"""The shipped data files are exactly what their builders make (what
+``benchmarks/build_tables.py TABLE --check`` checks). Minutes each: run with
+``pytest -m exhaustive``; the fast tests rebuild a sample of each table (test_role_crib,
+test_peg_table, test_win_chance, test_crib_table)."""
 
 from __future__ import annotations
 

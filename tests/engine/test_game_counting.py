@@ -26,13 +26,16 @@ from engine.events import (
 from engine.game import Game, Phase
 from engine.players.claims import calls_muggins, computer_claim
 from engine.scoring import score_hand
-from tests.helpers.rigging import NAMES, play_cards, rigged_game
+from tests.helpers.rigging import (
+    NAMES,
+    TWO_PLAY,
+    four_player_game,
+    play_cards,
+    two_player_game,
+)
 
 # Seat 0 deals. The pone (seat 1) keeps K♥ 6♦ 10♥ 5♠ (4 with the starter 2♦), the dealer
 # 5♣ K♠ J♣ 6♣ (4) and the crib is 8♥ 9♦ A♠ 3♣ (5). The play pegs 6 to the dealer.
-KEPT = ["5C KS JC 6C", "KH 6D 10H 5S"]
-THROWN = ["8H 9D", "AS 3C"]
-PLAY = "KH 5C 6D KS 10H JC 5S 6C"
 PONE, DEALER = 1, 0
 
 
@@ -40,16 +43,8 @@ def manual_show(
     *, scores: tuple[int, int] | None = None, target: int = 121
 ) -> tuple[Game, list[Event]]:
     """The rigged deal with manual counting, played out to the show."""
-    game, _ = rigged_game(
-        KEPT,
-        THROWN,
-        dealer=DEALER,
-        starter="2D",
-        scores=scores,
-        target=target,
-        counting=Counting.MANUAL,
-    )
-    return game, play_cards(game, PLAY)
+    game, _ = two_player_game(scores=scores, target=target, counting=Counting.MANUAL)
+    return game, play_cards(game, TWO_PLAY)
 
 
 def test_manual_counting_pegging_stays_automatic_and_the_show_waits_for_the_pone() -> None:
@@ -113,10 +108,10 @@ def test_claims_may_name_26_values_from_0_to_29() -> None:
 
 
 def test_a_claim_out_of_turn_or_outside_the_show_is_refused() -> None:
-    game, _ = rigged_game(KEPT, THROWN, dealer=DEALER, starter="2D", counting=Counting.MANUAL)
+    game, _ = two_player_game(counting=Counting.MANUAL)
     with pytest.raises(WrongPhase, match="no hand to count"):
         game.claim(PONE, 4)
-    play_cards(game, PLAY)
+    play_cards(game, TWO_PLAY)
     with pytest.raises(NotYourTurn, match=r"It's Bea's turn to count\."):
         game.claim(DEALER, 4)
 
@@ -178,13 +173,7 @@ def test_muggins_cannot_be_called_on_your_own_side() -> None:
 
 
 def test_muggins_partners_cannot_muggins_each_other() -> None:
-    game, _ = rigged_game(
-        ["10H 9H QH JH", "10C AC 2C 2D", "10D 9D KD QD", "9S KS QS JS"],
-        ["4H", "4C", "4D", "4S"],
-        dealer=3,
-        starter="3H",
-        counting=Counting.MANUAL,
-    )
+    game, _ = four_player_game(counting=Counting.MANUAL)
     while game.phase is Phase.PLAY:
         assert game.turn is not None
         game.play(game.turn, game.playable_cards(game.turn)[0])
@@ -273,7 +262,7 @@ def test_muggins_that_reaches_the_target_wins_the_game() -> None:
 
 
 def test_his_heels_stays_automatic_with_manual_counting() -> None:
-    _, events = rigged_game(KEPT, THROWN, dealer=DEALER, starter="JD", counting=Counting.MANUAL)
+    _, events = two_player_game(starter="JD", counting=Counting.MANUAL)
     assert any(isinstance(e, Heels) for e in events)
 
 

@@ -11,7 +11,14 @@ import random
 from engine.cards import Card, parse_cards
 from engine.events import CountReset, Event, GameOver, Go, GoPoint, Played, Shown
 from engine.game import Game, Phase
-from tests.helpers.rigging import play_cards, rigged_game, set_scores, three_player_game
+from tests.helpers.rigging import (
+    four_player_game,
+    play_cards,
+    rigged_game,
+    set_scores,
+    three_player_game,
+    two_player_game,
+)
 
 
 def table(events: list[Event]) -> list[tuple[object, ...]]:
@@ -77,9 +84,7 @@ def test_last_card_two_players_scores_one() -> None:
 
 
 def test_thirty_one_scores_two_resets_and_has_no_go_point() -> None:
-    game, _ = rigged_game(
-        ["5C KS JC 6C", "KH 6D 10H 5S"], ["8H 9D", "AS 3C"], dealer=0, starter="2D"
-    )
+    game, _ = two_player_game()
     events = play_cards(game, "KH 5C 6D KS")
     assert table(events) == [
         ("played", 1, "K♥", 10, 0),
@@ -95,9 +100,7 @@ def test_thirty_one_scores_two_resets_and_has_no_go_point() -> None:
 
 
 def test_last_card_making_thirty_one_scores_two_not_three() -> None:
-    game, _ = rigged_game(
-        ["5C KS JC 6C", "KH 6D 10H 5S"], ["8H 9D", "AS 3C"], dealer=0, starter="2D"
-    )
+    game, _ = two_player_game()
     play_cards(game, "KH 5C 6D KS")
     events = play_cards(game, "10H JC 5S 6C")
     assert table(events)[:6] == [
@@ -163,18 +166,8 @@ def test_last_card_three_players_and_a_run_with_a_fifteen() -> None:
     assert (pegged.side, pegged.score) == (2, 1)
 
 
-def four_player_game() -> Game:
-    game, _ = rigged_game(
-        ["10H 9H QH JH", "10C AC 2C 2D", "10D 9D KD QD", "9S KS QS JS"],
-        ["4H", "4C", "4D", "4S"],
-        dealer=3,
-        starter="3H",
-    )
-    return game
-
-
 def test_go_four_players_announced_once_per_series_and_partners_peg_together() -> None:
-    game = four_player_game()
+    game, _ = four_player_game()
     assert game.turn == 0
     events = play_cards(game, "10H 10C 10D AC")
     assert table(events) == [
@@ -204,7 +197,7 @@ def test_go_four_players_announced_once_per_series_and_partners_peg_together() -
 
 
 def test_leader_after_reset_skips_players_out_of_cards() -> None:
-    game = four_player_game()
+    game, _ = four_player_game()
     play_cards(game, "10H 10C 10D AC 9D 9S 9H 2C 2D")
     events = play_cards(game, "KD KS QH")
     assert table(events) == [
@@ -232,7 +225,7 @@ def test_leader_after_reset_skips_players_out_of_cards() -> None:
 
 
 def test_played_events_carry_the_side_and_its_running_score() -> None:
-    game = four_player_game()
+    game, _ = four_player_game()
     events = play_cards(game, "10H 10C 10D")
     played = [e for e in events if isinstance(e, Played)]
     assert [(e.seat, e.side, e.score) for e in played] == [(0, 0, 0), (1, 1, 2), (2, 0, 6)]
@@ -249,13 +242,7 @@ def test_playable_cards_are_those_that_keep_the_count_within_31() -> None:
 
 
 def test_game_won_during_the_play_ends_at_once() -> None:
-    game, _ = rigged_game(
-        ["5C KS JC 6C", "KH 6D 10H 5S"],
-        ["8H 9D", "AS 3C"],
-        dealer=0,
-        starter="2D",
-        scores=(119, 100),
-    )
+    game, _ = two_player_game(scores=(119, 100))
     events = play_cards(game, "KH 5C")
     assert [type(e) for e in events] == [Played, Played, GameOver]
     over = events[-1]

@@ -9,11 +9,14 @@ import pytest
 from engine.events import GameOver
 from engine.game import Game, GameResult, Phase
 from engine.outcome import EndReason, ResultKind, Scoring, game_points, make_result
-from tests.helpers.rigging import NAMES, play_cards, rigged_game, three_player_game
-
-KEPT = ["5C KS JC 6C", "KH 6D 10H 5S"]
-THROWN = ["8H 9D", "AS 3C"]
-PLAY = "KH 5C 6D KS 10H JC 5S 6C"  # pegs 6 for the dealer (seat 0), then the pone shows 4
+from tests.helpers.rigging import (
+    NAMES,
+    TWO_PLAY,
+    four_player_game,
+    play_cards,
+    three_player_game,
+    two_player_game,
+)
 
 
 @pytest.mark.parametrize(
@@ -94,16 +97,8 @@ def test_a_new_game_is_scored_by_the_lurch_unless_the_skunk_scale_is_chosen() ->
 def test_game_points_when_the_pone_counts_out(
     target: int, scoring: Scoring, dealer_start: int, points: int, kind: str
 ) -> None:
-    game, _ = rigged_game(
-        KEPT,
-        THROWN,
-        dealer=0,
-        starter="2D",
-        target=target,
-        scores=(dealer_start, target - 4),
-        scoring=scoring,
-    )
-    events = play_cards(game, PLAY)
+    game, _ = two_player_game(target=target, scores=(dealer_start, target - 4), scoring=scoring)
+    events = play_cards(game, TWO_PLAY)
     over = events[-1]
     assert isinstance(over, GameOver)
     assert over.result == GameResult(
@@ -137,23 +132,17 @@ def test_resignation_is_a_loss_at_the_scores_as_they_stand(
 
 
 def test_resignation_lurched_only_when_the_resigner_is_under_the_line() -> None:
-    game, _ = rigged_game(KEPT, THROWN, dealer=0, starter="2D", scores=(70, 30))
+    game, _ = two_player_game(scores=(70, 30))
     [over] = game.resign(1)
     assert isinstance(over, GameOver)
     assert (over.result.winner, over.result.game_points, over.result.kind) == (0, 2, "lurch")
-    [over] = rigged_game(KEPT, THROWN, dealer=0, starter="2D", scores=(70, 30))[0].resign(0)
+    [over] = two_player_game(scores=(70, 30))[0].resign(0)
     assert isinstance(over, GameOver)
     assert (over.result.winner, over.result.game_points, over.result.kind) == (1, 1, "win")
 
 
 def test_resign_four_players_the_other_partnership_wins() -> None:
-    game, _ = rigged_game(
-        ["10H 9H QH JH", "10C AC 2C 2D", "10D 9D KD QD", "9S KS QS JS"],
-        ["4H", "4C", "4D", "4S"],
-        dealer=3,
-        starter="3H",
-        scores=(100, 95),
-    )
+    game, _ = four_player_game(scores=(100, 95))
     [over] = game.resign(2)
     assert isinstance(over, GameOver)
     assert over.result.winner == 1 and over.result.kind == "win"

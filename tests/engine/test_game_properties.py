@@ -23,6 +23,11 @@ from tests.helpers.rigging import NAMES
 
 FULL_DECK_CODES = {card.code for card in full_deck()}
 TABLES = st.sampled_from([(2, 121), (3, 121), (4, 121), (2, 61), (3, 61), (4, 61)])
+SEEDS = st.integers(0, 2**32 - 1)
+#: Random games: a table (players, target), the deal's seed and the choices' seed.
+random_games = given(table=TABLES, seed=SEEDS, choices=SEEDS)
+#: A whole game is one example: slower than Hypothesis expects, and that is fine.
+WHOLE_GAMES = settings(deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
 
 def check_cards(game: Game) -> None:
@@ -164,8 +169,8 @@ def run_game(table: tuple[int, int], seed: int, chooser: random.Random, *, deep:
     assert Game.from_json(text, rng=random.Random(0)).to_json() == text
 
 
-@settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(table=TABLES, seed=st.integers(0, 2**32 - 1), choices=st.integers(0, 2**32 - 1))
+@settings(WHOLE_GAMES, max_examples=100)
+@random_games
 def test_random_games_checked_at_every_step(
     table: tuple[int, int], seed: int, choices: int
 ) -> None:
@@ -173,8 +178,8 @@ def test_random_games_checked_at_every_step(
     run_game(table, seed, random.Random(choices), deep=True)
 
 
-@settings(max_examples=2500, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(table=TABLES, seed=st.integers(0, 2**32 - 1), choices=st.integers(0, 2**32 - 1))
+@settings(WHOLE_GAMES, max_examples=2500)
+@random_games
 def test_many_random_games_keep_the_invariants(
     table: tuple[int, int], seed: int, choices: int
 ) -> None:
@@ -183,8 +188,8 @@ def test_many_random_games_keep_the_invariants(
 
 
 @pytest.mark.exhaustive
-@settings(max_examples=20_000, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(table=TABLES, seed=st.integers(0, 2**32 - 1), choices=st.integers(0, 2**32 - 1))
+@settings(WHOLE_GAMES, max_examples=20_000)
+@random_games
 def test_exhaustive_random_games_checked_at_every_step(
     table: tuple[int, int], seed: int, choices: int
 ) -> None:

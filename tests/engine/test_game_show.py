@@ -6,21 +6,17 @@ import pytest
 
 from engine.cards import Card, parse_cards
 from engine.events import Dealt, Event, GameOver, Shown
-from engine.game import Game, Phase
+from engine.game import Phase
 from engine.scoring import score_hand
-from tests.helpers.rigging import THREE_KEPT, THREE_THROWN, play_cards, rigged_game
-
-# Two players, seat 0 deals; the play pegs 6 for the dealer and nothing for the pone.
-# Shows with the 2♦ starter: pone K♥ 6♦ 10♥ 5♠ = 4 (two fifteens), dealer 5♣ K♠ J♣ 6♣ = 4 (two
-# fifteens), crib 8♥ 9♦ A♠ 3♣ = 5 (9-3-2-A fifteen, run A-2-3).
-KEPT = ["5C KS JC 6C", "KH 6D 10H 5S"]
-THROWN = ["8H 9D", "AS 3C"]
-PLAY = "KH 5C 6D KS 10H JC 5S 6C"
-
-
-def two_player_deal(scores: tuple[int, int] | None = None, target: int = 121) -> Game:
-    game, _ = rigged_game(KEPT, THROWN, dealer=0, starter="2D", scores=scores, target=target)
-    return game
+from tests.helpers.rigging import (
+    THREE_KEPT,
+    THREE_THROWN,
+    TWO_KEPT,
+    TWO_PLAY,
+    play_cards,
+    rigged_game,
+    two_player_game,
+)
 
 
 def shows(events: list[Event]) -> list[tuple[int, bool, int, int]]:
@@ -28,18 +24,18 @@ def shows(events: list[Event]) -> list[tuple[int, bool, int, int]]:
 
 
 def test_show_order_two_players_pone_then_dealer_then_crib() -> None:
-    game = two_player_deal()
-    events = play_cards(game, PLAY)
+    game, _ = two_player_game()
+    events = play_cards(game, TWO_PLAY)
     assert shows(events) == [(1, False, 4, 4), (0, False, 4, 10), (0, True, 5, 15)]
     assert game.scores == (15, 4)
 
 
 def test_show_cards_are_the_kept_hands_and_the_crib_with_the_starter() -> None:
-    game = two_player_deal()
-    events = play_cards(game, PLAY)
+    game, _ = two_player_game()
+    events = play_cards(game, TWO_PLAY)
     shown = [e for e in events if isinstance(e, Shown)]
-    assert set(shown[0].cards) == set(parse_cards(KEPT[1]))
-    assert set(shown[1].cards) == set(parse_cards(KEPT[0]))
+    assert set(shown[0].cards) == set(parse_cards(TWO_KEPT[1]))
+    assert set(shown[1].cards) == set(parse_cards(TWO_KEPT[0]))
     assert set(shown[2].cards) == set(parse_cards("8H 9D AS 3C"))
     starter = Card.parse("2D")
     assert all(e.starter == starter for e in shown)
@@ -50,8 +46,8 @@ def test_show_cards_are_the_kept_hands_and_the_crib_with_the_starter() -> None:
 
 
 def test_next_deal_follows_the_show_in_the_same_action() -> None:
-    game = two_player_deal()
-    events = play_cards(game, PLAY)
+    game, _ = two_player_game()
+    events = play_cards(game, TWO_PLAY)
     assert events[-1] == Dealt(dealer=1, deal_number=2, hand_size=6, crib_from_deck=False)
     assert game.phase is Phase.DISCARD and game.dealer == 1 and game.deal_number == 2
     assert game.starter is None and game.turn is None and game.count == 0
@@ -113,8 +109,8 @@ def test_show_order_left_of_dealer_round_to_the_dealer_then_the_crib(
 
 def test_game_won_by_the_pones_hand_before_the_dealer_counts() -> None:
     # The dealer would reach 123 with his hand, but the pone counts first and reaches 121.
-    game = two_player_deal(scores=(113, 117))
-    events = play_cards(game, PLAY)
+    game, _ = two_player_game(scores=(113, 117))
+    events = play_cards(game, TWO_PLAY)
     assert shows(events) == [(1, False, 4, 121)]
     over = events[-1]
     assert isinstance(over, GameOver)
@@ -124,16 +120,16 @@ def test_game_won_by_the_pones_hand_before_the_dealer_counts() -> None:
 
 
 def test_game_won_by_the_crib() -> None:
-    game = two_player_deal(scores=(110, 100))
-    events = play_cards(game, PLAY)
+    game, _ = two_player_game(scores=(110, 100))
+    events = play_cards(game, TWO_PLAY)
     assert shows(events) == [(1, False, 4, 104), (0, False, 4, 120), (0, True, 5, 125)]
     assert isinstance(events[-1], GameOver)
     assert not any(isinstance(e, Dealt) for e in events)
 
 
 def test_game_not_over_one_point_short_of_the_target() -> None:
-    game = two_player_deal(scores=(105, 116))
-    events = play_cards(game, PLAY)
+    game, _ = two_player_game(scores=(105, 116))
+    events = play_cards(game, TWO_PLAY)
     assert shows(events) == [(1, False, 4, 120), (0, False, 4, 115), (0, True, 5, 120)]
     assert game.phase is Phase.DISCARD and game.result is None
     assert isinstance(events[-1], Dealt)

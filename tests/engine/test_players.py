@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import dataclasses
 import random
-from collections.abc import Iterator
 
 import pytest
 
@@ -14,18 +13,8 @@ from engine.phase import Phase
 from engine.players import LEVELS, PLAYER_NAMES, Player, make_player
 from engine.players.base import known_cards, unseen_cards
 from engine.views import SeatView
-from tests.helpers.rigging import NAMES, rigged_game
-
-
-def walk(value: object) -> Iterator[object]:
-    """Every object reachable from a view through its fields and tuples."""
-    yield value
-    if isinstance(value, tuple):
-        for item in value:
-            yield from walk(item)
-    elif dataclasses.is_dataclass(value) and not isinstance(value, type):
-        for field in dataclasses.fields(value):
-            yield from walk(getattr(value, field.name))
+from tests.helpers.rigging import NAMES, fives_and_fours_game, rigged_game
+from tests.helpers.views import walk
 
 
 def play_out(names: tuple[str, ...], seed: int, *, target: int = 121, check: bool = True) -> Game:
@@ -69,9 +58,7 @@ def test_make_player_refuses_an_unknown_level_with_a_sentence() -> None:
 
 def test_a_seat_view_holds_no_card_hidden_from_that_seat() -> None:
     # Seat 1 keeps 4♣ 4♦ 9♠ K♥; what seat 0 holds and threw must be out of its reach.
-    game, _ = rigged_game(
-        ["5H 5C JD QS", "4C 4D 9S KH"], ["2D 3D", "7C 8C"], dealer=0, starter="6S"
-    )
+    game, _ = fives_and_fours_game()
     view = game.view(1)
     hidden = set(game.hand(0)) | {Card.parse("2D"), Card.parse("3D")}
     reachable = {value for value in walk(view) if isinstance(value, Card)}
@@ -85,13 +72,7 @@ def test_a_seat_view_holds_no_card_hidden_from_that_seat() -> None:
 def test_a_player_choice_depends_only_on_its_view() -> None:
     # Two deals where seat 1 holds the same cards but seat 0's hidden cards differ: seat 1's
     # views are equal, so every player makes the same choice in both.
-    first, _ = rigged_game(
-        ["5H 5C JD QS", "4C 4D 9S KH"],
-        ["2D 3D", "7C 8C"],
-        dealer=0,
-        starter="6S",
-        discard=False,
-    )
+    first, _ = fives_and_fours_game(discard=False)
     second, _ = rigged_game(
         ["AH 2H 3H 6H", "4C 4D 9S KH"],
         ["10D JH", "7C 8C"],

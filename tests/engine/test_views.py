@@ -15,19 +15,9 @@ from engine.game import Game, GameResult, Phase
 from engine.scoring import Score, ScoreItem
 from engine.views import PublicView, SeatView
 from tests.helpers.rigging import NAMES, rigged_game, three_player_game
+from tests.helpers.views import walk
 
 SAFE_LEAVES = (int, str, bool, type(None), enum.Enum)
-
-
-def walk(value: object) -> Iterator[object]:
-    """Every object reachable from a view through its fields and tuples."""
-    yield value
-    if isinstance(value, tuple):
-        for item in value:
-            yield from walk(item)
-    elif dataclasses.is_dataclass(value) and not isinstance(value, type):
-        for field in dataclasses.fields(value):
-            yield from walk(getattr(value, field.name))
 
 
 def cards_in(value: object) -> set[Card]:

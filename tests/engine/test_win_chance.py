@@ -27,7 +27,7 @@ def test_the_data_file_states_its_method_and_its_tallies() -> None:
 
 
 def test_solving_the_shipped_distributions_gives_the_shipped_tables() -> None:
-    # Only the simulation (``build_win_chance.py``, about a minute) is left to the script.
+    # Only the simulation (``build_tables.py win_chance``, about a minute) is left to the script.
     data = load_table()
     tables = solve(data["tallies"])
     for name in TABLES:

@@ -1,8 +1,9 @@
 """Databases as the releases before migrations were recorded by name made them.
 
 Every state the migration folders had in main's history is listed in
-``old_migrations/releases.txt``, with each file as it was then (``old_migrations/<dialect>/``,
-named by its git blob id). :func:`run_sqlite_release` and :func:`run_postgres_release` migrate
+``old_migrations/releases.txt``, with each file as it was then, named by its git blob id: kept
+in ``old_migrations/<dialect>/`` when it has changed since, else read from today's migration
+folder (:func:`old_file`). :func:`run_sqlite_release` and :func:`run_postgres_release` migrate
 a database the way those releases did: each file numbered above the number the database kept
 (SQLite's ``PRAGMA user_version``, PostgreSQL's ``schema_version`` table), in order, each in a
 transaction of its own with the new number; the first one that fails stops it (that release
@@ -35,6 +36,7 @@ __all__ = [
     "Reached",
     "SqliteReader",
     "blob_id",
+    "old_file",
     "postgres_made_by",
     "reachable",
     "release",
@@ -58,13 +60,13 @@ class OldRelease:
     commit: str
     #: Whether a commit on main's first-parent line had it (else only a branch merged into main).
     on_main: bool
-    #: Its files, as kept in ``old_migrations/<dialect>/`` (``NNN_name.<blob id>.sql``).
+    #: Its files, each as ``NNN_name.<blob id>.sql`` (see :func:`old_file`).
     files: tuple[str, ...]
 
     def migrations(self) -> list[tuple[int, str]]:
         """Each file's number and script, in the order the release applied them."""
         found = [
-            (int(name.split("_", 1)[0]), (FOLDER / self.dialect.value / name).read_text())
+            (int(name.split("_", 1)[0]), old_file(self.dialect, name).read_text())
             for name in self.files
         ]
         return sorted(found, key=lambda item: item[0])
@@ -97,6 +99,23 @@ RELEASES = _releases()
 def blob_id(data: bytes) -> str:
     """The id git gives a file's contents (``git hash-object``)."""
     return hashlib.sha1(b"blob %d\0" % len(data) + data).hexdigest()
+
+
+def old_file(dialect: Dialect, name: str) -> Path:
+    """Where the old file ``name`` (``NNN_name.<blob id>.sql``) is: its copy in
+    ``old_migrations/<dialect>/`` when it has changed since, else today's file of that name,
+    which must still be the same to the byte (an old file is never read changed)."""
+    kept = FOLDER / dialect.value / name
+    if kept.exists():
+        return kept
+    stem, blob, _ = name.rsplit(".", 2)
+    today = dialect.migrations_dir / f"{stem}.sql"
+    if not today.exists() or not blob_id(today.read_bytes()).startswith(blob):
+        raise FileNotFoundError(
+            f"{today} is no longer the file {name} an old release had: keep that one"
+            f" (git cat-file blob {blob} > {kept})"
+        )
+    return today
 
 
 def run_sqlite_release(release: OldRelease, db: sqlite3.Connection) -> None:

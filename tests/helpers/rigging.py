@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import MutableSequence, Sequence
+from functools import partial
 from typing import Any
 
 from engine.cards import Card, full_deck, parse_cards
@@ -95,6 +96,34 @@ def rigged_game(
             events = game.discard(seat, parse_cards(discards[seat]))
     return game, events
 
+
+#: A two-player deal the tests share (seat 0 deals): what each seat keeps and throws, and the
+#: play it makes. With the 2♦ starter the dealer pegs 6 in the play and the pone nothing; at
+#: the show the pone's K♥ 6♦ 10♥ 5♠ = 4 (two fifteens), the dealer's 5♣ K♠ J♣ 6♣ = 4 (two
+#: fifteens), and the crib 8♥ 9♦ A♠ 3♣ = 5 (9-3-2-A fifteen, run A-2-3).
+TWO_KEPT = ("5C KS JC 6C", "KH 6D 10H 5S")
+TWO_THROWN = ("8H 9D", "AS 3C")
+TWO_PLAY = "KH 5C 6D KS 10H JC 5S 6C"
+
+#: The shared two-player deal with the 2♦ starter (options as :func:`rigged_game`'s).
+two_player_game = partial(rigged_game, TWO_KEPT, TWO_THROWN, dealer=0, starter="2D")
+
+#: A four-player deal the tests share (partners; seat 3 deals, each seat throws a four, the
+#: starter is 3♥), options as :func:`rigged_game`'s.
+four_player_game = partial(
+    rigged_game,
+    ("10H 9H QH JH", "10C AC 2C 2D", "10D 9D KD QD", "9S KS QS JS"),
+    ("4H", "4C", "4D", "4S"),
+    dealer=3,
+    starter="3H",
+)
+
+#: A two-player deal the tests share in which seat 1 keeps 4♣ 4♦ 9♠ K♥ and throws 7♣ 8♣ to
+#: seat 0's crib, and seat 0 keeps 5♥ 5♣ J♦ Q♠ and throws 2♦ 3♦ (starter 6♠), options as
+#: :func:`rigged_game`'s.
+fives_and_fours_game = partial(
+    rigged_game, ("5H 5C JD QS", "4C 4D 9S KH"), ("2D 3D", "7C 8C"), dealer=0, starter="6S"
+)
 
 #: A three-player deal the tests share: what each seat keeps and throws (seat 0 deals).
 THREE_KEPT = ("10S AS 7D 6H", "KH QH 2C 5C", "JD 9S 4D 8C")

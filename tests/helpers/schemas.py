@@ -215,6 +215,19 @@ async def _sqlite_definitions(db: _Reader) -> dict[str, Any]:
     return {"tables": tables, "views and triggers": others}
 
 
+#: What PostgreSQL's catalogues say of each table (its name first on every row).
+_POSTGRES_CATALOGUES = {
+    "columns": "SELECT table_name, column_name, data_type, is_nullable, column_default,"
+    " is_identity, identity_generation FROM information_schema.columns"
+    " WHERE table_schema = current_schema() ORDER BY table_name, ordinal_position",
+    "constraints": "SELECT c.relname, x.conname, x.contype::text, pg_get_constraintdef(x.oid)"
+    " FROM pg_constraint x JOIN pg_class c ON c.oid = x.conrelid"
+    " WHERE c.relnamespace = current_schema()::regnamespace ORDER BY c.relname, x.conname",
+    "indexes": "SELECT tablename, indexname, indexdef FROM pg_indexes"
+    " WHERE schemaname = current_schema() ORDER BY tablename, indexname",
+}
+
+
 async def _postgres_definitions(db: _Reader) -> dict[str, Any]:
     [(schema,)] = await db.fetch("SELECT current_schema()")
     tables: dict[str, Any] = {}
@@ -223,27 +236,16 @@ async def _postgres_definitions(db: _Reader) -> dict[str, Any]:
         " WHERE table_schema = current_schema() AND table_name NOT IN (?, ?) ORDER BY table_name",
         tuple(sorted(_RUNNER)),
     ):
-        tables[row[0]] = {"columns": [], "constraints": [], "indexes": []}
-    for row in await db.fetch(
-        "SELECT table_name, column_name, data_type, is_nullable, column_default, is_identity,"
-        " identity_generation FROM information_schema.columns"
-        " WHERE table_schema = current_schema() ORDER BY table_name, ordinal_position"
-    ):
-        if row[0] in tables:
-            tables[row[0]]["columns"].append(list(row)[1:])
-    for row in await db.fetch(
-        "SELECT c.relname, x.conname, x.contype::text, pg_get_constraintdef(x.oid)"
-        " FROM pg_constraint x JOIN pg_class c ON c.oid = x.conrelid"
-        " WHERE c.relnamespace = current_schema()::regnamespace ORDER BY c.relname, x.conname"
-    ):
-        if row[0] in tables:
-            tables[row[0]]["constraints"].append(list(row)[1:])
-    for row in await db.fetch(
-        "SELECT tablename, indexname, indexdef FROM pg_indexes"
-        " WHERE schemaname = current_schema() ORDER BY tablename, indexname"
-    ):
-        if row[0] in tables:
-            tables[row[0]]["indexes"].append([row[1], row[2].replace(f" {schema}.", " ")])
+        tables[row[0]] = {part: [] for part in _POSTGRES_CATALOGUES}
+    # Each catalogue's rows by table, in order; an index's definition names the schema, which
+    # differs from database to database and is left out.
+    for part, sql in _POSTGRES_CATALOGUES.items():
+        for row in await db.fetch(sql):
+            if row[0] in tables:
+                found = list(row)[1:]
+                if part == "indexes":
+                    found[-1] = found[-1].replace(f" {schema}.", " ")
+                tables[row[0]][part].append(found)
     others = sorted(
         list(r)
         for r in await db.fetch(

@@ -8,6 +8,7 @@ import random
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
+from typing import Any
 
 from bot.core import snapshot
 from bot.core.feed import Change
@@ -68,16 +69,24 @@ async def state(store: Store, game_id: int) -> tuple[object, ...]:
 
 
 def make_service(
-    store: Store, clock: Clock, seed: int = 1, days: float = 7, *, computer: bool = False
+    store: Store,
+    clock: Clock,
+    seed: int = 1,
+    days: float = 7,
+    *,
+    computer: bool = False,
+    **options: Any,
 ) -> Services:
     """The core, whose deals are reproducible from ``seed`` (and, with ``computer``, the
-    computer's choices too)."""
+    computer's choices too); ``options`` as :meth:`Services.build`'s (``retention``,
+    ``membership``, ``remind_after``, ...)."""
     return Services.build(
         store,
         rng_factory=seeded(seed),
         clock=clock,
         idle_expiry=timedelta(days=days),
         computer_rng=random.Random(seed) if computer else None,
+        **options,
     )
 
 
@@ -269,6 +278,20 @@ def click_of(controls: Controls, *values: str) -> Click:
     return Click(controls.game_id, controls.kind, controls.stamp, values)
 
 
+def first_choice(controls: Controls) -> Click:
+    """The plainest click on ``controls``: the first cards to throw, the first card that may
+    be played, the first count offered, or Muggins!"""
+    match controls.kind:
+        case "discard":
+            return click_of(controls, *(c.code for c in controls.cards[: controls.pick]))
+        case "play":
+            return click_of(controls, next(c.code for c in controls.cards if c.enabled))
+        case "count":
+            return click_of(controls, str(controls.claims[0]))
+        case "muggins":
+            return click_of(controls)
+
+
 async def drive(
     service: Services,
     table: Transcript,
@@ -278,8 +301,9 @@ async def drive(
     stop_after: int | None = None,
     check: Check | None = None,
 ) -> Transcript:
-    """Use the live controls of the players' hand messages (discards first, first cards
-    first) until the game ends (or ``stop_after`` moves); ``check`` looks at every outcome."""
+    """Use the live controls of the players' hand messages (discards first, each the plainest
+    choice: :func:`first_choice`) until the game ends (or ``stop_after`` moves); ``check``
+    looks at every outcome."""
     by_id = {u.id: u for u in users}
     for move in range(max_moves):
         if stop_after is not None and move == stop_after:
@@ -294,12 +318,7 @@ async def drive(
         controls = sent.view.controls
         assert controls is not None
         user = by_id[user_id]
-        if controls.kind == "discard":
-            codes = [c.code for c in controls.cards[: controls.pick]]
-            click = click_of(controls, *codes)
-        else:
-            click = click_of(controls, next(c.code for c in controls.cards if c.enabled))
-        outcome = await service.moves.click(click, user, guild_id=None)
+        outcome = await service.moves.click(first_choice(controls), user, guild_id=None)
         assert outcome.ok, outcome.reply.text
         # The click was on this hand message: its answer updates it.
         await table.record(user.id, outcome)

@@ -143,6 +143,20 @@ class World:
     moderator: User
     database: Database
 
+    def driver(
+        self,
+        players: list[User],
+        rng: random.Random | int,
+        *,
+        channel: Channel | None = None,
+        **options: Any,
+    ) -> TableDriver:
+        """A driver of one game for ``players`` in ``channel`` (the general channel unless
+        told), its choices from ``rng`` (or a seed); ``options`` as :class:`TableDriver`'s."""
+        chooser = rng if isinstance(rng, random.Random) else random.Random(rng)
+        place = self.general if channel is None else channel
+        return TableDriver(self.fd, place, players, self.database, chooser, **options)
+
 
 @dataclass
 class _Shown:

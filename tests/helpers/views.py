@@ -1,8 +1,10 @@
-"""Test helper: a seat's view in the middle of the play, built from chosen cards."""
+"""Test helpers for views: a seat's view in the middle of the play, built from chosen cards,
+and every object a view reaches."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import dataclasses
+from collections.abc import Iterator, Sequence
 
 from engine.cards import Card, parse_cards
 from engine.phase import Phase
@@ -61,3 +63,14 @@ def play_view(
         discards=parse_cards(discards),
         playable=playable,
     )
+
+
+def walk(value: object) -> Iterator[object]:
+    """Every object reachable from a view through its fields and tuples."""
+    yield value
+    if isinstance(value, tuple):
+        for item in value:
+            yield from walk(item)
+    elif dataclasses.is_dataclass(value) and not isinstance(value, type):
+        for field in dataclasses.fields(value):
+            yield from walk(getattr(value, field.name))
