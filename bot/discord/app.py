@@ -15,9 +15,11 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import os
 import random
 import signal
 import time
+from pathlib import Path
 from typing import Any
 
 import aiohttp
@@ -34,7 +36,7 @@ from bot.discord.cluster import Cluster
 from bot.discord.commands import CribbageCommands
 from bot.discord.components import DYNAMIC_ITEMS
 from bot.discord.interactions import SORRY, DiscordIO, known_error_text, send_error
-from bot.discord.logs import configure_logging
+from bot.discord.logs import HeldLog, configure_logging
 from bot.settings import Settings, StartupError
 from bot.store import Dialect, Store
 from engine.coach import review_view
@@ -111,8 +113,12 @@ class CribbageBot(commands.AutoShardedBot):
         self._store_closed = False
         self._thinking: WorkerThinking | None = None
         self._max_concurrency: int | None = None
-        #: Set once ``setup_hook`` is done: from then on a stop signal closes the bot cleanly
-        #: (before, :func:`run_bot` cancels the start-up instead).
+        #: Set once the gateway said READY (on any shard): from then on players may act, so
+        #: the database holds what they did.
+        self.reached_gateway = False
+        #: Set once ``setup_hook`` is done and every shard of this process is launched: from
+        #: then on a stop signal closes the bot cleanly (before, :func:`run_bot` cancels the
+        #: start-up instead).
         self.started = False
         self.tree.error(self.on_app_command_error)
 
@@ -154,6 +160,18 @@ class CribbageBot(commands.AutoShardedBot):
         else:
             log.info("commands are synced by the process that sends")
         self.expire_idle_games.start()
+
+    async def launch_shards(self) -> None:
+        """Connect this process's shards, then count the bot as started. discord.py's
+        ``close`` cannot stop a shard it is still connecting (that one retries every 5 s,
+        forever), so until they are all launched a stop signal cancels the start-up."""
+        await super().launch_shards()
+        task = asyncio.current_task()
+        if task is not None and task.cancelling():
+            # Cancelled as a shard's connection completed: Python 3.11's asyncio.wait_for
+            # (around it in discord.py) then returns the connection and drops the
+            # cancellation, and the bot would run on after a stop signal.
+            raise asyncio.CancelledError
         self.started = True
 
     async def _became_sender(self) -> None:
@@ -196,6 +214,10 @@ class CribbageBot(commands.AutoShardedBot):
         else:
             synced = await self.tree.sync()
             log.info("synced %d global commands", len(synced))
+
+    async def on_connect(self) -> None:
+        """A shard's READY: interactions may come from now on."""
+        self.reached_gateway = True
 
     async def on_ready(self) -> None:
         """Log who we are once the gateway is up, and send whatever games are owed (after a
@@ -310,6 +332,22 @@ async def open_store(settings: Settings) -> Store:
     return store
 
 
+def _new_database_file(settings: Settings) -> Path | None:
+    """The SQLite file this start will create (None: PostgreSQL, or the file is there)."""
+    if settings.database_url:
+        return None
+    path = Path(settings.database_path)
+    return None if os.path.lexists(path) else path
+
+
+def _remove_database_file(path: Path) -> None:
+    """Remove a database file this start created, and SQLite's files beside it."""
+    for name in (path.name, f"{path.name}-wal", f"{path.name}-shm", f"{path.name}-journal"):
+        # Not there (or not ours to remove): leave it.
+        with contextlib.suppress(OSError):
+            (path.parent / name).unlink()
+
+
 async def _log_in(bot: CribbageBot, token: str, settings: Settings) -> None:
     """Log in (which runs ``setup_hook``); Discord out of reach is a :class:`StartupError`."""
     try:
@@ -328,15 +366,22 @@ async def run_bot(settings: Settings) -> None:
     """Run the bot until it is closed or the process gets SIGTERM/SIGINT.
 
     The store is opened (and checked) before logging in, and closed on every way out. A stop
-    signal once the bot is set up closes it cleanly (no new moves, what is owed is sent);
-    during start-up it stops the start-up where it is. Raises :class:`StartupError` for what
-    stops start-up (the database, ``DEV_GUILD_ID``, Discord out of reach).
+    signal once the bot is set up and its shards launched closes it cleanly (no new moves,
+    what is owed is sent); during start-up it stops the start-up where it is. Raises
+    :class:`StartupError` for what stops start-up (the database, ``DEV_GUILD_ID``, Discord out
+    of reach).
+
+    A start that ends before the gateway said READY changes nothing on disk: a SQLite file it
+    created is removed again. Its log lines wait until it is logged in and set up; a start
+    that fails shows only its warnings and errors, so its reason is the one line that counts.
     """
     token = settings.discord_token
     if not token:
         raise ValueError("DISCORD_TOKEN is not set.")
     point_at_api(settings.discord_api_base, settings.discord_gateway_url)
     configure_logging(settings.log_level)
+    held = HeldLog()
+    new_file = _new_database_file(settings)
     loop = asyncio.get_running_loop()
     starting = asyncio.current_task()
     assert starting is not None
@@ -367,6 +412,7 @@ async def run_bot(settings: Settings) -> None:
             bot = CribbageBot(settings, store=store)
             async with bot:
                 await _log_in(bot, token, settings)
+                held.release()
                 await bot.connect()
         finally:
             log.info("database round trips: %d", store.db.round_trips)
@@ -376,8 +422,12 @@ async def run_bot(settings: Settings) -> None:
     except asyncio.CancelledError:
         if not stopping:
             raise
+        held.release()
         log.info("stopped during start-up")
     finally:
+        held.drop()
+        if new_file is not None and not (bot is not None and bot.reached_gateway):
+            _remove_database_file(new_file)
         for sig in STOP_SIGNALS:
             with contextlib.suppress(NotImplementedError):
                 loop.remove_signal_handler(sig)
