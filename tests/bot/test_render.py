@@ -265,8 +265,29 @@ def test_stats_keep_computer_games_apart() -> None:
     text = stats_text("Al", people, computer)
     assert "Against people: 3 games, 2 wins (67%)" in text
     assert "pegging 3.0, hand 6.0, crib 1.5" in text
-    assert "Best hand: 24 (5♥ 5♣ 5♦ J♠ + 5♠); 29s: 0" in text
     assert "Against the computer: 1 game, 0 wins (0%)" in text
+
+
+def test_stats_name_each_best_hand_once() -> None:
+    # Issue 25, item 6: "Best hand: 8 (...)" was followed by "Best hands: 8 (...)".
+    people = StatsRow(3, 2, 1, 0, 60, 120, 30, 20, 24, "5♥ 5♣ 5♦ J♠ + 5♠", 0)
+    computer = StatsRow(1, 0, 0, 1, 5, 10, 2, 4, 29, "5♥ 5♣ 5♦ J♠ + 5♠", 1)
+    best = [(29, "5♥ 5♣ 5♦ J♠ + 5♠"), (24, "5♥ 5♣ 5♦ J♠ + 5♠")]
+    text = stats_text("Al", people, computer, best=best)
+    assert text.count("5♥ 5♣ 5♦ J♠ + 5♠") == 2 and "Best hand:" not in text
+    assert text.splitlines()[-1] == "Best hands: 29 (5♥ 5♣ 5♦ J♠ + 5♠) · 24 (5♥ 5♣ 5♦ J♠ + 5♠)."
+    alone = stats_text("Al", people, None, best=best[1:])
+    assert alone.count("24") == 1 and alone.splitlines()[-1].startswith("Best hands: 24")
+    # A 29 beyond the best hands listed is counted.
+    assert stats_text("Al", people, computer, best=best[1:]).endswith("; 29s held: 1.")
+
+
+def test_numbers_below_zero_have_the_typographic_minus() -> None:
+    # Issue 25, item 7: "Bea 963 (−37)" but "-22" on the leaderboard.
+    standing = Standing(GUILD_ID, False, 1, "Al", 25.0, 8.0, games=12, wins=3)
+    rows = [Ranked(standing, 1, 1, trend_from=2.1)]  # 1,042 ten games ago, 1,020 now
+    line = leaderboard_text("people", 1, rows, 0).split("```")[1].splitlines()[2]
+    assert line.split()[-1] == "−22" and "-" not in line
 
 
 @pytest.mark.parametrize("topic", sorted(RULES_TOPICS))

@@ -106,7 +106,7 @@ async def test_head_to_head_wins_points_margin_and_the_last_five(
     assert text.startswith("**Bea** against **Al**: 6 games — Bea won 1, Al won 5.")
     assert "Game points: Bea 1, Al 5." in text
     margin = (5 * (101 - 121) + (121 - 110)) / 6
-    assert f"Average margin: {margin:+.1f} points a game for Bea." in text
+    assert f"Average margin: −{-margin:.1f} points a game for Bea." in text
     assert "Last 5 games: L 101-121 (6 Jan) · L 101-121 (5 Jan) · L 101-121 (4 Jan)" in text
     assert "W 121-110 (3 Jan) · L 101-121 (2 Jan)" in text
     refused = await service.stats(GUILD, BEA, against=BEA)
