@@ -81,6 +81,11 @@ CANCEL_DEALT = (
     "The cards are dealt, so only a moderator can cancel this game now. "
     "To give up, use `/cribbage resign`."
 )
+#: The same, to someone not playing in the game (resigning is not theirs to do).
+CANCEL_DEALT_NOT_PLAYING = (
+    "You're not playing in this game, and now that the cards are dealt only a moderator can "
+    "cancel it."
+)
 UNKNOWN_BUTTON = "That button does nothing I know of."
 
 
