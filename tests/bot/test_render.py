@@ -190,7 +190,18 @@ def test_partners_and_three_players() -> None:
     assert result_line(partners, result) == "🏆 Al & Cy win 61-20 — a lurch, 2 game points"
     three = Names(["Al", "Bea", "Cy"], 3)
     assert result_line(three, make_result(121, (95, 121, 70), 1, EndReason.TARGET)).startswith(
-        "🏆 Bea wins 121-95-70 — 1 game point"
+        "🏆 Bea wins 121 to Al's 95 and Cy's 70 — 1 game point"
+    )
+
+
+def test_three_players_result_says_who_had_which_score() -> None:
+    # Issue 25, item 9: "🏆 Al wins 61-34-53" gave the losers' scores in seat order, unnamed.
+    three = Names(["Al", "Bea", "Cy"], 3)
+    result = make_result(61, (61, 34, 53), 0, EndReason.TARGET)
+    assert result_line(three, result) == "🏆 Al wins 61 to Cy's 53 and Bea's 34 — 1 game point"
+    resigned = make_result(61, (40, 55, 45), 1, EndReason.RESIGNED)
+    assert result_line(three, resigned, resigned=0) == (
+        "Al resigned — 🏆 Bea wins, 1 game point (Bea 55, Cy 45, Al 40)"
     )
 
 
