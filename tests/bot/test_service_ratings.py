@@ -81,6 +81,7 @@ async def test_stats_show_rating_rank_best_hands_and_two_charts(
     assert outcome.reply.view is not None
     rating, points = outcome.reply.view.pictures
     assert rating.filename == "rating.png" and "P00's rating over 2 games" in rating.alt_text
+    assert "1,000 at the start" in rating.alt_text, "their games from the first: the start too"
     assert points.filename == "points.png" and "Server average" in points.alt_text
     assert read_png(rating.png).size == read_png(points.png).size == (800, 420)
     # Another server: nothing of this one.

@@ -95,6 +95,33 @@ def test_one_game_is_one_point_in_the_middle() -> None:
     assert abs((min(x for x, _ in gold) + max(x for x, _ in gold)) / 2 - middle_x) <= 1
 
 
+def test_from_the_first_game_the_line_starts_at_the_starting_rating() -> None:
+    # Issue 25, item 10: after one loss the chart was one point labelled "best 963".
+    after_a_loss = [RatingPoint(1, 963)]
+    picture = rating_chart("Bea", after_a_loss, provisional_through=4, start=1000)
+    assert picture.alt_text == (
+        "Bea's rating: 1,000 at the start, 963 after game 1. Provisional through game 1."
+    )
+    image = read_png(picture.png)
+    assert where(image, BEST) == [], "no best rating is marked: the start was higher"
+    line = [RatingPoint(0, 1000), *after_a_loss]
+    layout = rating_layout(line)
+    for point in line:
+        assert near(image, (layout.x(point.game), layout.y(point.rating)), LINE)
+    assert layout.y(1000) < layout.y(963), "the start is drawn higher"
+    # A win is marked as the best, above the start.
+    won = rating_chart("Bea", [RatingPoint(1, 1040)], provisional_through=4, start=1000)
+    assert won.alt_text.startswith("Bea's rating: 1,000 at the start, 1,040 after game 1.")
+    gold = where(read_png(won.png), BEST)
+    layout = rating_layout([RatingPoint(0, 1000), RatingPoint(1, 1040)])
+    assert gold and abs((min(x for x, _ in gold) + max(x for x, _ in gold)) / 2 - layout.x(1)) <= 1
+    several = rating_chart("Bea", history([963, 1010, 990]), start=1000).alt_text
+    assert several == (
+        "Bea's rating over 3 games: 1,000 at the start, 990 now;"
+        " best 1,010 after game 2, lowest 963 after game 1."
+    )
+
+
 @pytest.mark.parametrize(
     "ratings",
     [
