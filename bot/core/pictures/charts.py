@@ -31,6 +31,7 @@ from bot.core.pictures.canvas import (
     Picture,
     alt_text,
     draw_text,
+    draw_text_up,
     drawable,
     fit,
     framed,
@@ -59,6 +60,8 @@ BEST: RGB = (240, 200, 60)
 PROVISIONAL: RGB = (238, 228, 210)
 SERVER: RGB = (200, 200, 200)
 TICK_SIZE = 17
+#: The axes' captions ("game", "rating"): their size, and where the y axis's stands.
+CAPTION_SIZE, CAPTION_X = 15, 28
 SOURCES = ("pegging", "hand", "crib")
 
 
@@ -123,12 +126,21 @@ def _blank(title: str, subtitle: str) -> tuple[Image.Image, ImageDraw.ImageDraw]
     return image, draw
 
 
-def _y_axis(draw: ImageDraw.ImageDraw, layout_y: Scale, ticks: Sequence[float], left: int) -> None:
+def _y_axis(
+    image: Image.Image,
+    draw: ImageDraw.ImageDraw,
+    layout_y: Scale,
+    ticks: Sequence[float],
+    left: int,
+    caption: str,
+) -> None:
+    """The grid lines and their values, and ``caption``, what the values are, up the side."""
     places = decimals_for(list(ticks))
     for tick in ticks:
         y = layout_y(tick)
         draw.line((left, y, PLOT_RIGHT, y), fill=GRID, width=2 if tick == 0 else 1)
         draw_text(draw, (left - 10, y), label(tick, places), TICK_SIZE, MUTED, "rm")
+    draw_text_up(image, (CAPTION_X, (PLOT_TOP + PLOT_BOTTOM) / 2), caption, CAPTION_SIZE, MUTED)
 
 
 def _empty(image: Image.Image, draw: ImageDraw.ImageDraw, message: str) -> Image.Image:
@@ -138,8 +150,9 @@ def _empty(image: Image.Image, draw: ImageDraw.ImageDraw, message: str) -> Image
 
 
 def _left_margin(ticks: Sequence[float]) -> int:
+    # The y axis's caption, then its widest value, then a gap.
     places = decimals_for(list(ticks))
-    return 38 + round(max(text_width(label(t, places), TICK_SIZE) for t in ticks))
+    return 54 + round(max(text_width(label(t, places), TICK_SIZE) for t in ticks))
 
 
 def rating_layout(points: Sequence[RatingPoint]) -> RatingLayout:
@@ -181,7 +194,7 @@ def _x_axis(
         text = "start" if game == start else _date(day) if day is not None else str(game)
         draw_text(draw, (x, PLOT_BOTTOM + 26), text, TICK_SIZE, MUTED, "ms")
     caption = "date of game" if dated else "game"
-    draw_text(draw, (PLOT_RIGHT, HEIGHT - 16), caption, 15, MUTED, "rs")
+    draw_text(draw, (PLOT_RIGHT, HEIGHT - 16), caption, CAPTION_SIZE, MUTED, "rs")
 
 
 def _provisional_band(
@@ -268,7 +281,7 @@ def rating_chart(
     line = ([RatingPoint(opening, start)] if start is not None else []) + list(points)
     layout = rating_layout(line)
     _provisional_band(draw, line, layout, provisional_through)
-    _y_axis(draw, layout.y, layout.ticks, layout.left)
+    _y_axis(image, draw, layout.y, layout.ticks, layout.left, "rating")
     _x_axis(draw, line, layout, opening if start is not None else None)
     xy = [(layout.x(p.game), layout.y(p.rating)) for p in line]
     smooth_line(image, xy, LINE, 4)
@@ -368,7 +381,7 @@ def points_chart(
     if server is not None:
         _legend(image, draw, fit(shown, 18, 160))
     layout = bars_layout(player, server)
-    _y_axis(draw, layout.y, layout.ticks, layout.left)
+    _y_axis(image, draw, layout.y, layout.ticks, layout.left, "points per deal")
     places = 1
     for bar in layout.bars:
         left, top, right, bottom = bar.box
