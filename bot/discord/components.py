@@ -28,7 +28,7 @@ from typing import TYPE_CHECKING, Any
 
 import discord
 
-from bot.core.computer import LEVEL_BLURBS
+from bot.core.computer import LEVEL_BLURBS, level_name
 from bot.core.messages import MessageView, PageControls, Table
 from bot.core.replies import LOBBY_BUTTONS, CardChoice
 
@@ -94,7 +94,7 @@ class ComputerSelect(
     def __init__(self, game_id: int, levels: tuple[str, ...] = ()) -> None:
         options = [
             discord.SelectOption(
-                label=f"Computer — {level}", value=level, description=LEVEL_BLURBS[level]
+                label=level_name(level), value=level, description=LEVEL_BLURBS[level]
             )
             for level in levels
         ]

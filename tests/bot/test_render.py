@@ -11,7 +11,7 @@ from bot.core.records import Ranked, Standing, StatsRow
 from bot.core.render.lobby import lobby_text
 from bot.core.render.private import hand_text
 from bot.core.render.rules_help import RULES_TOPICS, rules_text
-from bot.core.render.standings import leaderboard_text, stats_text
+from bot.core.render.standings import leaderboard_text, rank_line, stats_text
 from bot.core.render.status import board, status_text
 from bot.core.render.table import deal_text, result_line
 from bot.core.render.text import MAX_MESSAGE, Names, chunk
@@ -385,3 +385,14 @@ def test_status_at_a_manual_show_says_who_counts() -> None:
     text = status_text(game.public_view())
     assert "The show — starter 2♦." in text
     assert "Bea claimed 2: muggins may be called." in text and "Al to count their hand." in text
+
+
+def test_a_computer_level_is_named_by_its_level_in_the_standings() -> None:
+    # Its standing keeps the name of the seat it last sat in: numbered, or from before the
+    # short names ("Computer 2 (easy)" was cut to "Computer 2 (ea…").
+    easy = Standing(GUILD_ID, True, -1, "Computer 2 (easy)", 25.0, 7.0, games=9, wins=3)
+    al = Standing(GUILD_ID, True, 1, "Al", 26.0, 7.0, games=9, wins=6)
+    rows = [Ranked(al, 1, 2, trend_from=0.0), Ranked(easy, 2, 2, trend_from=0.0)]
+    table = leaderboard_text("computer", 2, rows, 0).split("```")[1]
+    assert "Easy bot" in table and "Computer" not in table
+    assert rank_line(rows[0], [easy]).endswith("Rated above Easy bot.")

@@ -5,8 +5,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 from datetime import UTC, datetime
 
+from bot.core.computer import level_name
 from bot.core.messages import Table
-from bot.core.ratings import PROVISIONAL_GAMES, shown
+from bot.core.ratings import COMPUTER_IDS, PROVISIONAL_GAMES, shown
 from bot.core.records import Ranked, Rival, Standing, StatsRow
 from bot.core.render.text import MAX_MESSAGE, chunk, code_safe, escape, plural
 
@@ -64,6 +65,17 @@ def _short(name: str) -> str:
     return name if len(name) <= NAME_WIDTH else name[: NAME_WIDTH - 1] + "…"
 
 
+#: Each computer level's rated player id, to its level.
+_LEVELS_BY_ID = {player: level for level, player in COMPUTER_IDS.items()}
+
+
+def _named(standing: Standing) -> str:
+    """Who a standing is: the player's name, or for a computer level the level's name (its
+    standing keeps the name of the seat it last sat in, which may be numbered, or older)."""
+    level = _LEVELS_BY_ID.get(standing.player_id)
+    return standing.name if level is None else level_name(level)
+
+
 def leaderboard_text(table: Table, total: int, rows: Sequence[Ranked], page: int) -> str:
     """One page of a server's table, ranked by rating (openskill's ordinal, shown as a
     friendly number): rating (``?`` while provisional), games, win % and the change over the
@@ -83,7 +95,7 @@ def leaderboard_text(table: Table, total: int, rows: Sequence[Ranked], page: int
         provisional |= mark == "?"
         trend = shown(s.ordinal) - shown(row.trend_from)
         lines.append(
-            f"{row.rank:>2} {_short(s.name):<{NAME_WIDTH}} {rating_text(s.ordinal):>6}{mark}"
+            f"{row.rank:>2} {_short(_named(s)):<{NAME_WIDTH}} {rating_text(s.ordinal):>6}{mark}"
             f" {s.games:>4} {_pct(s.win_rate):>4} {_signed(trend):>4}"
         )
     lines.append("```")
@@ -104,8 +116,8 @@ def rank_line(ranked: Ranked, levels: Sequence[Standing] = ()) -> str:
     trend = shown(s.ordinal) - shown(ranked.trend_from)
     said += f", #{ranked.rank} of {ranked.of}; {_signed(trend)} over the last {min(s.games, 10)}"
     said += " games." if min(s.games, 10) != 1 else " game."
-    above = [lv.name for lv in levels if lv.ordinal < s.ordinal]
-    below = [lv.name for lv in levels if lv.ordinal >= s.ordinal]
+    above = [_named(lv) for lv in levels if lv.ordinal < s.ordinal]
+    below = [_named(lv) for lv in levels if lv.ordinal >= s.ordinal]
     if levels:
         parts = []
         if above:
