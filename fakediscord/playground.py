@@ -38,6 +38,8 @@ HELP = """\
   /command sub opt:value     a slash command, typed as in Discord
   /command sub opt:?         list autocomplete choices; answer with a number to send it
   as NAME                    act as NAME (a new name joins the server); `users` lists them
+  mod on | mod off           make yourself a moderator of the server (Manage Messages, Manage
+                             Server), or an ordinary member again
   look | dms                 the channel / your DMs as you see them now
   click [mN] K               press button K (of message mN, else the latest with buttons)
   choose [mN] K [K ...]      choose options K... in the select menu (likewise)
@@ -283,8 +285,17 @@ async def _step(pg: Playground, line: str, stream: TextIO) -> bool:
     elif command == "help":
         pg.say(HELP)
     elif command == "users":
-        names = [m.user.name for m in pg.guild.members.values() if not m.user.bot]
+        moderator = pg.guild.moderator_role
+        names = [
+            m.user.name + (" (moderator)" if moderator in m.roles else "")
+            for m in pg.guild.members.values()
+            if not m.user.bot
+        ]
         pg.say("users: " + ", ".join(names))
+    elif command == "mod" and len(words) == 2 and words[1].lower() in ("on", "off"):
+        on = words[1].lower() == "on"
+        pg.guild.set_moderator(pg.user, on)
+        pg.say(f"{pg.user.name} is {'now' if on else 'no longer'} a moderator of {pg.guild.name}")
     elif command == "as" and len(words) == 2:
         wanted = words[1]
         found = [m.user for m in pg.guild.members.values() if m.user.name.lower() == wanted.lower()]

@@ -135,3 +135,12 @@ async def test_mistakes_are_told_in_words_not_python() -> None:
     assert "! press a button by its number, such as click m2 1" in text
     assert "! m2 is not shown to Bea" in text
     assert "still here" in text
+
+
+async def test_a_user_becomes_a_moderator_and_back() -> None:
+    text = await play("/tinymod\nmod on\nusers\n/tinymod\nmod off\n/tinymod\nquit\n")
+    before, rest = text.split("Al is now a moderator of Playground")
+    moderating, after = rest.split("Al is no longer a moderator of Playground")
+    assert "needs permissions Al does not have" in before
+    assert "users: Al (moderator), Bea, Cy" in moderating and "Cribbage: moderated" in moderating
+    assert "needs permissions Al does not have" in after and "moderated" not in after
