@@ -1,8 +1,11 @@
 """Scores in the words players use at the table.
 
 A show is counted aloud with a running total: fifteens count up ("fifteen two, fifteen four"),
-then every other combination is named with the total so far ("and a pair is six"). A card in
-the play is called with its points ("fifteen and a pair for 4").
+then every other combination is named with the total so far ("and a pair is six"). A double
+(triple, double double) run is said with the pairs inside it, as players count it: "fifteen
+two, and a double run is ten", never "a pair is four, and a double run of three is ten",
+which sounds like a double run and a pair more. A card in the play is called with its points
+("fifteen and a pair for 4").
 
 >>> from engine.cards import Card, parse_cards
 >>> from engine.scoring import score_hand
@@ -45,8 +48,9 @@ _ONES = (
 _TENS = ("", "", "twenty", "thirty", "forty", "fifty", "sixty", "seventy", "eighty", "ninety")
 
 # How many runs of one length there are -> how players name them (5-5-6-6-7 holds four runs
-# of three: a double double run).
-_RUN_MULTIPLES = {1: "a run", 2: "a double run", 3: "a triple run", 4: "a double double run"}
+# of three: a double double run). Said without "of three" for runs of three, as players do.
+_RUN_MULTIPLES = {2: "a double run", 3: "a triple run", 4: "a double double run"}
+_SETS = frozenset({"pair", "pair_royal", "double_pair_royal"})
 _COUNTED = {1: "a pair", 2: "two pairs", 3: "three pairs"}
 _SET_NAMES = {"pair_royal": "three of a kind", "double_pair_royal": "four of a kind"}
 
@@ -78,7 +82,10 @@ def _show_phrase(kind: str, group: Sequence[ScoreItem]) -> str:
         return _COUNTED.get(count, f"{number_word(count)} pairs")
     if kind == "run":
         length = number_word(len(group[0].cards))
-        return f"{_RUN_MULTIPLES.get(count, f'{number_word(count)} runs')} of {length}"
+        if count == 1:
+            return f"a run of {length}"
+        several = _RUN_MULTIPLES.get(count, f"{number_word(count)} runs")
+        return several if length == "three" else f"{several} of {length}"
     if kind in _SET_NAMES:
         name = _SET_NAMES[kind]
         return name if count == 1 else f"{number_word(count)} times {name}"
@@ -91,26 +98,42 @@ def _show_phrase(kind: str, group: Sequence[ScoreItem]) -> str:
     return kind.replace("_", " ")
 
 
+def _inside_runs(items: Sequence[ScoreItem]) -> list[ScoreItem]:
+    """The pairs (and sets) within a double, triple or double double run: said as part of it."""
+    runs: dict[int, list[ScoreItem]] = {}
+    for item in items:
+        if item.kind == "run":
+            runs.setdefault(len(item.cards), []).append(item)
+    cards = {
+        card for group in runs.values() if len(group) > 1 for run in group for card in run.cards
+    }
+    return [item for item in items if item.kind in _SETS and set(item.cards) <= cards]
+
+
 def say_score(score: Score) -> str:
     """A show said aloud, ending on the total: "fifteen two, fifteen four, and a pair is six".
 
-    A hand worth nothing is said "nothing".
+    A hand worth nothing is said "nothing". A double run takes in its pair.
 
     >>> from engine.cards import Card, parse_cards
     >>> from engine.scoring import score_hand
     >>> say_score(score_hand(parse_cards("AH 2C 3D 7S"), Card.parse("2S")))
-    'fifteen two, a pair is four, and a double run of three is ten'
+    'fifteen two, and a double run is ten'
     """
     if score.total == 0:
         return "nothing"
     phrases: list[str] = []
     running = 0
-    for kind, group in _groups(score.items):
+    folded = _inside_runs(score.items)
+    for kind, group in _groups(item for item in score.items if item not in folded):
         if kind == "fifteen":
             for item in group:
                 running += item.points
                 phrases.append(f"fifteen {number_word(running)}")
             continue
+        if kind == "run" and len(group) > 1:
+            cards = {card for run in group for card in run.cards}
+            running += sum(item.points for item in folded if set(item.cards) <= cards)
         running += sum(item.points for item in group)
         phrase = _show_phrase(kind, group)
         # "one for his nobs" on its own already says the total.

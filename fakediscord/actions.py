@@ -158,7 +158,7 @@ class UserActions(SharedState):
         self, user: User, message: Message, custom_id: str | None, label: str | None
     ) -> dict[str, Any]:
         if not message.visible_to(user):
-            raise EmulatorUsageError(f"{user.name} cannot see {message!r}")
+            raise EmulatorUsageError(f"{user.name} cannot see message {message.id}")
         for row in message.components:
             items: list[dict[str, Any]] = row.get("components", [])
             for item in items:
@@ -166,8 +166,8 @@ class UserActions(SharedState):
                     return item
                 if label is not None and item.get("label") == label:
                     return item
-        wanted = custom_id if custom_id is not None else f"label {label!r}"
-        raise EmulatorUsageError(f"{message!r} has no component {wanted}")
+        wanted = custom_id if custom_id is not None else f'labelled "{label}"'
+        raise EmulatorUsageError(f"message {message.id} has no component {wanted}")
 
     async def _component_used(
         self,
@@ -202,9 +202,9 @@ class UserActions(SharedState):
         """Press a button (by custom id or label) on `message` as `user`."""
         button = self._find_component(user, message, custom_id, label)
         if button.get("type") != 2:
-            raise EmulatorUsageError(f"{button.get('custom_id')!r} is not a button")
+            raise EmulatorUsageError(f"{button.get('custom_id')} is not a button")
         if button.get("disabled"):
-            raise EmulatorUsageError(f"button {button.get('label')!r} is disabled")
+            raise EmulatorUsageError(f'button "{button.get("label")}" is disabled')
         if "custom_id" not in button:
             raise EmulatorUsageError("link buttons open a URL; they send no interaction")
         data = {"custom_id": button["custom_id"], "component_type": 2}
@@ -225,7 +225,7 @@ class UserActions(SharedState):
         against the message), for testing that a bot does not depend on that alone. The
         payload's copy of `message` carries the forged component, so the client routes it."""
         if not message.visible_to(user):
-            raise EmulatorUsageError(f"{user.name} cannot see {message!r}")
+            raise EmulatorUsageError(f"{user.name} cannot see message {message.id}")
         if values is None:
             item: dict[str, Any] = {"type": 2, "style": 2, "label": "?", "custom_id": custom_id}
             data: dict[str, Any] = {"custom_id": custom_id, "component_type": 2}
@@ -249,13 +249,15 @@ class UserActions(SharedState):
         """Choose `values` in the select menu `custom_id` on `message` as `user`."""
         menu = self._find_component(user, message, custom_id, None)
         if menu.get("type") != 3:
-            raise EmulatorUsageError(f"{custom_id!r} is not a string select menu")
+            raise EmulatorUsageError(f"{custom_id} is not a string select menu")
         if menu.get("disabled"):
-            raise EmulatorUsageError(f"select {custom_id!r} is disabled")
+            raise EmulatorUsageError(f"select menu {custom_id} is disabled")
         allowed = [o["value"] for o in menu.get("options", [])]
         wrong = [v for v in values if v not in allowed]
         if wrong:
-            raise EmulatorUsageError(f"{wrong} are not options of {custom_id!r}: {allowed}")
+            raise EmulatorUsageError(
+                f"{', '.join(wrong)}: not options of {custom_id} (options: {', '.join(allowed)})"
+            )
         low, high = int(menu.get("min_values", 1)), int(menu.get("max_values", 1))
         if not low <= len(values) <= high or len(set(values)) != len(values):
             raise EmulatorUsageError(f"choose between {low} and {high} distinct options")
@@ -282,7 +284,8 @@ class UserActions(SharedState):
                 if item.get("type") == 4:
                     value = values.get(item["custom_id"], item.get("value") or "")
                     if item.get("required", True) and not value:
-                        raise EmulatorUsageError(f"{item['custom_id']!r} is required")
+                        named = item.get("label") or row.get("label") or item["custom_id"]
+                        raise EmulatorUsageError(f"{named} is required")
                     text = {"type": 4, "custom_id": item["custom_id"], "value": value}
                     if row.get("type") == 18:  # a Label wrapping the input (components v2)
                         rows.append({"type": 18, "component": text})

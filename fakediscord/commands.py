@@ -133,7 +133,7 @@ def parse_line(
     """
     text = line.strip()
     if not text.startswith("/"):
-        raise EmulatorUsageError(f"A slash command starts with '/': {line!r}")
+        raise EmulatorUsageError(f"A slash command starts with /, not {_quoted(text)}")
     words = text[1:].split(None, 1)
     if not words:
         raise EmulatorUsageError("Type a command name after '/'.")
@@ -141,9 +141,8 @@ def parse_line(
     guild = channel.guild
     command = registry.find(name, guild)
     if command is None:
-        raise EmulatorUsageError(
-            f"/{name} is not a synced command here; synced: {registry.names(guild)}"
-        )
+        synced = ", ".join(f"/{n}" for n in registry.names(guild)) or "none"
+        raise EmulatorUsageError(f"/{name} is not a synced command here (synced: {synced})")
     _check_available(command, channel, user)
     schema: list[dict[str, Any]] = command.get("options") or []
     path: list[str] = []
@@ -151,8 +150,9 @@ def parse_line(
         parts = rest.split(None, 1)
         choices = [o["name"] for o in schema]
         if not parts or parts[0] not in choices:
+            got = f" (not {_quoted(parts[0])})" if parts else ""
             raise EmulatorUsageError(
-                f"/{' '.join([name, *path])} needs one of {choices}, got {rest!r}"
+                f"/{' '.join([name, *path])} needs one of: {', '.join(choices)}{got}"
             )
         sub = next(o for o in schema if o["name"] == parts[0])
         path.append(sub["name"])
@@ -174,6 +174,11 @@ def parse_line(
         nested = [wrapper]
     typed.options = nested
     return typed
+
+
+def _quoted(text: str) -> str:
+    """What someone typed, quoted for a message to them (not as a Python string)."""
+    return f'"{text}"'
 
 
 def _check_available(command: dict[str, Any], channel: Channel, user: User) -> None:
@@ -199,12 +204,16 @@ def _split_options(rest: str, schema: list[dict[str, Any]]) -> list[tuple[str, s
     if not rest.strip():
         return []
     if not names:
-        raise EmulatorUsageError(f"This command takes no options, got {rest!r}")
+        raise EmulatorUsageError(f"This command takes no options, not {_quoted(rest.strip())}")
     pattern = re.compile(r"(?:^|(?<=\s))(" + "|".join(names) + r"):")
     matches = list(pattern.finditer(rest))
     if not matches or rest[: matches[0].start()].strip():
         known = [o["name"] for o in schema]
-        raise EmulatorUsageError(f"Options are typed as name:value (options: {known}): {rest!r}")
+        first = next((o["name"] for o in schema if o.get("required")), known[0])
+        raise EmulatorUsageError(
+            f"Options are typed as name:value, such as {first}:{rest.split()[0]}"
+            f" (options: {', '.join(known)})"
+        )
     values = []
     for i, match in enumerate(matches):
         end = matches[i + 1].start() if i + 1 < len(matches) else len(rest)
@@ -226,7 +235,7 @@ def _build_options(
     by_name = {o["name"]: o for o in schema}
     seen = [n for n, _ in values]
     for dup in {n for n in seen if seen.count(n) > 1}:
-        raise EmulatorUsageError(f"Option {dup!r} is given twice.")
+        raise EmulatorUsageError(f"Option {dup} is given twice.")
     focused_name: str | None = None
     if focus:
         if values:
@@ -240,7 +249,7 @@ def _build_options(
             focused_name = auto[0]["name"]
             values = [(focused_name, "")]
         if not by_name[focused_name].get("autocomplete"):
-            raise EmulatorUsageError(f"Option {focused_name!r} has no autocomplete.")
+            raise EmulatorUsageError(f"Option {focused_name} has no autocomplete.")
     built = []
     for name, raw in values:
         option = by_name[name]
@@ -274,7 +283,9 @@ def _convert(
             if raw.lower() in (str(choice["name"]).lower(), str(choice["value"]).lower()):
                 return choice["value"]
         names = [c["name"] for c in option["choices"]]
-        raise EmulatorUsageError(f"{name}: {raw!r} is not one of the choices {names}")
+        raise EmulatorUsageError(
+            f"{name}: {_quoted(raw)} is not one of the choices: {', '.join(names)}"
+        )
     if kind == STRING:
         low, high = option.get("min_length", 0), option.get("max_length", 6000)
         if not low <= len(raw) <= high:
@@ -285,7 +296,7 @@ def _convert(
             value = int(raw) if kind == INTEGER else float(raw)
         except ValueError:
             kind_name = "a whole number" if kind == INTEGER else "a number"
-            raise EmulatorUsageError(f"{name}: {raw!r} is not {kind_name}") from None
+            raise EmulatorUsageError(f"{name}: {_quoted(raw)} is not {kind_name}") from None
         if "min_value" in option and value < option["min_value"]:
             raise EmulatorUsageError(f"{name}: must be at least {option['min_value']}")
         if "max_value" in option and value > option["max_value"]:
@@ -297,13 +308,13 @@ def _convert(
             return True
         if lowered in ("false", "no", "n", "0", "off"):
             return False
-        raise EmulatorUsageError(f"{name}: {raw!r} is not true or false")
+        raise EmulatorUsageError(f"{name}: {_quoted(raw)} is not true or false")
     if kind == USER or (kind == MENTIONABLE and not raw.startswith("<@&")):
         target = _find_user(raw, world, guild)
         if target is None and kind == MENTIONABLE:
             return _resolve_role(raw, guild, typed, name)
         if target is None:
-            raise EmulatorUsageError(f"{name}: no user called {raw!r}")
+            raise EmulatorUsageError(f"{name}: no user called {_quoted(raw)}")
         typed.resolved.setdefault("users", {})[str(target.id)] = payloads.user(target)
         membership = guild.member(target) if guild else None
         if membership is not None:
@@ -316,7 +327,7 @@ def _convert(
     if kind == CHANNEL:
         channel = _find_channel(raw, world, guild)
         if channel is None:
-            raise EmulatorUsageError(f"{name}: no channel called {raw!r}")
+            raise EmulatorUsageError(f"{name}: no channel called {_quoted(raw)}")
         entry = {k: v for k, v in payloads.channel(channel).items() if k != "permission_overwrites"}
         entry["permissions"] = str((1 << 41) - 1)
         typed.resolved.setdefault("channels", {})[str(channel.id)] = entry
@@ -353,6 +364,6 @@ def _resolve_role(raw: str, guild: Guild | None, typed: TypedCommand, name: str)
             if (match and int(match.group(1)) == candidate.id) or candidate.name.lower() == wanted:
                 role = candidate
     if role is None:
-        raise EmulatorUsageError(f"{name}: no role called {raw!r}")
+        raise EmulatorUsageError(f"{name}: no role called {_quoted(raw)}")
     typed.resolved.setdefault("roles", {})[str(role.id)] = payloads.role(role)
     return str(role.id)

@@ -14,6 +14,7 @@ op 9, one more than the day allows resets the bot token and closes every session
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import logging
 import secrets
@@ -68,6 +69,11 @@ class Gateway:
         #: The latest session to identify or resume (the only one for an unsharded bot).
         self.session: Session | None = None
         self.heartbeat_interval_ms = 41250
+        #: Seconds before a heartbeat is acknowledged: Discord's ACK crosses a network. discord.py
+        #: notes when it sent a heartbeat only after its keep-alive thread wakes from the send; an
+        #: ACK read before that counts the whole interval as latency and logs "Can't keep up,
+        #: shard ID 0 websocket is 41.3s behind".
+        self.heartbeat_ack_delay = 0.02
         self.identify_count = 0  # sessions started
         self.identify_refused = 0  # IDENTIFYs answered with op 9 (too soon after another)
         self.resume_count = 0
@@ -93,6 +99,7 @@ class Gateway:
         await ws.prepare(request)
         self.sockets.add(ws)
         session: Session | None = None
+        acks: set[asyncio.Task[None]] = set()
         try:
             await self._send(
                 ws, {"op": HELLO, "d": {"heartbeat_interval": self.heartbeat_interval_ms}}
@@ -104,7 +111,9 @@ class Gateway:
                 op, data = frame.get("op"), frame.get("d")
                 if op == HEARTBEAT:
                     self.heartbeats += 1
-                    await self._send(ws, {"op": HEARTBEAT_ACK})
+                    ack = asyncio.create_task(self._ack(ws))
+                    acks.add(ack)
+                    ack.add_done_callback(acks.discard)
                 elif op == IDENTIFY:
                     session = await self._identify(ws, data)
                 elif op == RESUME:
@@ -112,10 +121,18 @@ class Gateway:
                 elif op == REQUEST_MEMBERS and session is not None:
                     await self._members_chunk(session, data)
         finally:
+            for pending in list(acks):
+                pending.cancel()
             self.sockets.discard(ws)
             if session is not None and session.ws is ws:
                 session.ws = None
         return ws
+
+    async def _ack(self, ws: web.WebSocketResponse) -> None:
+        await asyncio.sleep(self.heartbeat_ack_delay)
+        if not ws.closed:
+            with contextlib.suppress(ConnectionError):
+                await self._send(ws, {"op": HEARTBEAT_ACK})
 
     async def _identify(self, ws: web.WebSocketResponse, data: dict[str, Any]) -> Session | None:
         owner = self.owner

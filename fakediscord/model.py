@@ -438,6 +438,17 @@ class Guild:
         """The membership of `user`, if they are in this guild."""
         return self.members.get(user.id)
 
+    def set_moderator(self, user: User, moderator: bool = True) -> None:
+        """Give a member the moderator role (manage messages, channels, guild), or take it.
+        Their next interaction carries the new permissions; the bot hears nothing else of it
+        (Discord's GUILD_MEMBER_UPDATE needs the GUILD_MEMBERS intent)."""
+        member = self.members.get(user.id)
+        if member is None:
+            raise ValueError(f"{user.name} is not a member of {self.name}.")
+        member.roles = [r for r in member.roles if r is not self.moderator_role]
+        if moderator:
+            member.roles.append(self.moderator_role)
+
     def remove_member(self, user: User) -> None:
         """`user` leaves this guild (or is removed). They no longer see its channels, and
         `GET /guilds/{id}/members/{user}` answers 404 / 10007; the bot hears of it only with

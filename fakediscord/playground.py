@@ -38,6 +38,8 @@ HELP = """\
   /command sub opt:value     a slash command, typed as in Discord
   /command sub opt:?         list autocomplete choices; answer with a number to send it
   as NAME                    act as NAME (a new name joins the server); `users` lists them
+  mod on | mod off           make yourself a moderator of the server (Manage Messages, Manage
+                             Server), or an ordinary member again
   look | dms                 the channel / your DMs as you see them now
   click [mN] K               press button K (of message mN, else the latest with buttons)
   choose [mN] K [K ...]      choose options K... in the select menu (likewise)
@@ -188,6 +190,12 @@ class Playground:
             message = self.by_label.get(int(words[0][1:]))
             if message is None:
                 raise EmulatorUsageError(f"there is no message {words[0]}")
+            if not message.visible_to(self.user):
+                raise EmulatorUsageError(f"{words[0]} is not shown to {self.user.name}")
+            if not self._items(message, kind):
+                raise EmulatorUsageError(
+                    f"{words[0]} has no {'buttons' if kind == 'button' else 'select menu'}"
+                )
             return message, words[1:]
         found = [
             m for m in self.by_label.values() if m.visible_to(self.user) and self._items(m, kind)
@@ -277,8 +285,17 @@ async def _step(pg: Playground, line: str, stream: TextIO) -> bool:
     elif command == "help":
         pg.say(HELP)
     elif command == "users":
-        names = [m.user.name for m in pg.guild.members.values() if not m.user.bot]
+        moderator = pg.guild.moderator_role
+        names = [
+            m.user.name + (" (moderator)" if moderator in m.roles else "")
+            for m in pg.guild.members.values()
+            if not m.user.bot
+        ]
         pg.say("users: " + ", ".join(names))
+    elif command == "mod" and len(words) == 2 and words[1].lower() in ("on", "off"):
+        on = words[1].lower() == "on"
+        pg.guild.set_moderator(pg.user, on)
+        pg.say(f"{pg.user.name} is {'now' if on else 'no longer'} a moderator of {pg.guild.name}")
     elif command == "as" and len(words) == 2:
         wanted = words[1]
         found = [m.user for m in pg.guild.members.values() if m.user.name.lower() == wanted.lower()]
@@ -318,6 +335,9 @@ async def _step(pg: Playground, line: str, stream: TextIO) -> bool:
     elif command == "click":
         message, rest = pg.target(words[1:], "button")
         buttons = list(message.buttons())
+        if rest and not re.fullmatch(r"\d+", rest[0]):
+            number = pg.label(message)
+            raise EmulatorUsageError(f"press a button by its number, such as click m{number} 1")
         index = int(rest[0]) - 1 if rest else 0
         if not 0 <= index < len(buttons):
             raise EmulatorUsageError(f"choose a button from 1 to {len(buttons)}")
@@ -327,10 +347,11 @@ async def _step(pg: Playground, line: str, stream: TextIO) -> bool:
         message, rest = pg.target(words[1:], "select")
         menu = next(iter(message.selects()))
         options = menu.get("options", [])
-        try:
-            values = [options[int(n) - 1]["value"] for n in rest]
-        except (ValueError, IndexError):
-            raise EmulatorUsageError(f"choose options by number, 1 to {len(options)}") from None
+        if not rest or not all(
+            re.fullmatch(r"\d+", n) and 1 <= int(n) <= len(options) for n in rest
+        ):
+            raise EmulatorUsageError(f"choose options by number, 1 to {len(options)}")
+        values = [options[int(n) - 1]["value"] for n in rest]
         interaction = await fd.select(pg.user, message, menu["custom_id"], values)
         await _answer(pg, interaction, stream)
     else:

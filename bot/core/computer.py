@@ -1,8 +1,9 @@
 """Computer seats: their names, their levels, and the moves they make inside a service call.
 
 A computer seat is a :class:`~bot.core.records.SeatRecord` with ``is_computer`` set, no user, and
-its difficulty in ``level`` (stored in its own column; the name shown at the table, "Computer
-(hard)", "Computer 2 (easy)", only repeats it for the players).
+its difficulty in ``level`` (stored in its own column; the name shown at the table, "Hard bot",
+"Easy bot 2", only repeats it for the players). Games stored before these names keep the
+names they were played with ("Computer (hard)").
 
 :func:`computer_moves` applies, one engine action at a time, every move the computer seats
 owe right now (discards at a new deal, plays while it is a computer's turn, and with manual
@@ -42,6 +43,7 @@ __all__ = [
     "computer_moves",
     "computer_name",
     "computer_to_move",
+    "level_name",
     "level_of",
     "snapshot_views",
 ]
@@ -80,15 +82,22 @@ class Step:
     table: PublicView
 
 
-def computer_name(level: str, seats: Sequence[SeatRecord]) -> str:
-    """The name for a new computer seat at ``level``: "Computer (hard)", then "Computer 2 …"
-    so that two computers at one table can be told apart in the channel."""
+def level_name(level: str) -> str:
+    """A computer level as a player's name: "Hard bot". Short, and without brackets, since it
+    stands in the calls' running scores ("(Hard bot 17)"), beside a partner ("Al & Easy
+    bot 2") and in the leaderboard's narrow table."""
     if level not in LEVELS:
         raise ValueError(f"There is no computer level called “{level}”.")
+    return f"{level.capitalize()} bot"
+
+
+def computer_name(level: str, seats: Sequence[SeatRecord]) -> str:
+    """The name for a new computer seat at ``level``: "Hard bot", then "Hard bot 2" and on,
+    so that two computers at one table can be told apart in the channel."""
+    base = level_name(level)
     taken = {seat.name for seat in seats}
     for number in range(1, 5):
-        label = "Computer" if number == 1 else f"Computer {number}"
-        name = f"{label} ({level})"
+        name = base if number == 1 else f"{base} {number}"
         if name not in taken:
             return name
     raise ValueError("A table has at most four seats.")

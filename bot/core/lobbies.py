@@ -269,6 +269,8 @@ class Lobbies:
             # Cancelling records no result: after the deal that would let someone who is
             # losing (against the computer too) walk away from the loss.
             if record.status is not GameStatus.LOBBY:
+                if record.seat_of(user.id) is None:
+                    raise Refused(refusals.CANCEL_DEALT_NOT_PLAYING)
                 raise Refused(refusals.CANCEL_DEALT)
             if user.id != record.creator_id:
                 raise Refused(refusals.CANCEL_CREATOR)

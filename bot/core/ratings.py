@@ -7,7 +7,7 @@ conservative figure that only rises as the system grows sure of a player. Player
 :func:`shown`: 1,000 for a newcomer, about 20 a point of ordinal.
 
 Each server keeps two tables apart: games between people, and games with a computer seat, in
-which each computer level is a rated player of its own (so "rated above Computer (hard)" means
+which each computer level is a rated player of its own (so "rated above Hard bot" means
 something) and never appears among the people. Everything here is a pure function of the
 results and the standings before the game, so a rebuild that replays the results in the order
 they were recorded gets the same numbers.

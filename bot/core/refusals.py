@@ -2,7 +2,7 @@
 
 A refusal is raised where it is found (:class:`Refused`, the engine's ``RuleError``, a store's
 ``StoreError``) and turned into the ephemeral answer once, where the service call is entered
-(``bot.core.service``). The sentences live here, so the same refusal always reads the same.
+(the core's services). The sentences live here, so the same refusal always reads the same.
 """
 
 from __future__ import annotations
@@ -80,6 +80,11 @@ CANCEL_CREATOR = "Only the player who opened this game, or a moderator, can canc
 CANCEL_DEALT = (
     "The cards are dealt, so only a moderator can cancel this game now. "
     "To give up, use `/cribbage resign`."
+)
+#: The same, to someone not playing in the game (resigning is not theirs to do).
+CANCEL_DEALT_NOT_PLAYING = (
+    "You're not playing in this game, and now that the cards are dealt only a moderator can "
+    "cancel it."
 )
 UNKNOWN_BUTTON = "That button does nothing I know of."
 

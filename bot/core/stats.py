@@ -7,7 +7,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from bot.core.pictures import Picture, PointsPerDeal, RatingPoint, points_chart, rating_chart
-from bot.core.ratings import PROVISIONAL_GAMES, shown
+from bot.core.ratings import PROVISIONAL_GAMES, fresh, shown
 from bot.core.records import Standing
 
 __all__ = ["per_deal", "stats_pictures"]
@@ -30,7 +30,9 @@ def stats_pictures(
     crib points and deals)."""
     first = standing.games - len(history) + 1
     points = [RatingPoint(first + i, shown(ordinal)) for i, (ordinal, _) in enumerate(history)]
-    rating = rating_chart(name, points, provisional_through=PROVISIONAL_GAMES - 1)
+    # From their first game, the line starts where every newcomer does (1,000).
+    start = float(shown(fresh(0, False, 0, name).ordinal)) if first == 1 else None
+    rating = rating_chart(name, points, provisional_through=PROVISIONAL_GAMES - 1, start=start)
     mine = per_deal(
         standing.pegging_points, standing.hand_points, standing.crib_points, standing.deals
     )

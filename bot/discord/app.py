@@ -13,6 +13,7 @@ what is owed.
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import random
 import time
@@ -110,8 +111,12 @@ class CribbageBot(commands.AutoShardedBot):
         self._store_closed = False
         self._thinking: WorkerThinking | None = None
         self._max_concurrency: int | None = None
-        #: Set once ``setup_hook`` is done: from then on a stop signal closes the bot cleanly
-        #: (before, :func:`bot.discord.launch.run_bot` cancels the start-up instead).
+        #: Set once the gateway said READY (on any shard): from then on players may act, so
+        #: the database holds what they did.
+        self.reached_gateway = False
+        #: Set once ``setup_hook`` is done and every shard of this process is launched: from
+        #: then on a stop signal closes the bot cleanly (before,
+        #: :func:`bot.discord.launch.run_bot` cancels the start-up instead).
         self.started = False
         self.tree.error(self.on_app_command_error)
 
@@ -163,6 +168,18 @@ class CribbageBot(commands.AutoShardedBot):
         else:
             log.info("commands are synced by the process that sends")
         self.expire_idle_games.start()
+
+    async def launch_shards(self) -> None:
+        """Connect this process's shards, then count the bot as started. discord.py's
+        ``close`` cannot stop a shard it is still connecting (that one retries every 5 s,
+        forever), so until they are all launched a stop signal cancels the start-up."""
+        await super().launch_shards()
+        task = asyncio.current_task()
+        if task is not None and task.cancelling():
+            # Cancelled as a shard's connection completed: Python 3.11's asyncio.wait_for
+            # (around it in discord.py) then returns the connection and drops the
+            # cancellation, and the bot would run on after a stop signal.
+            raise asyncio.CancelledError
         self.started = True
 
     # -- sending ------------------------------------------------------------------------------
@@ -225,6 +242,10 @@ class CribbageBot(commands.AutoShardedBot):
         else:
             synced = await self.tree.sync()
             log.info("synced %d global commands", len(synced))
+
+    async def on_connect(self) -> None:
+        """A shard's READY: interactions may come from now on."""
+        self.reached_gateway = True
 
     async def on_ready(self) -> None:
         """Log who we are once the gateway is up, and send whatever games are owed (after a

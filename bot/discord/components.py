@@ -28,7 +28,7 @@ from typing import Any, Protocol, Self, cast
 
 import discord
 
-from bot.core.computer import LEVEL_BLURBS
+from bot.core.computer import LEVEL_BLURBS, level_name
 from bot.core.messages import LOBBY_ACTIONS, CardChoice, Controls, MessageView, PageControls, Table
 from bot.core.replies import Click, ClickKind
 
@@ -138,7 +138,7 @@ class ComputerSelect(_Control, template=r"crib:(?P<game>\d+):lobby:computer"):
     def __init__(self, game_id: int, levels: tuple[str, ...] = ()) -> None:
         options = [
             discord.SelectOption(
-                label=f"Computer — {level}", value=level, description=LEVEL_BLURBS[level]
+                label=level_name(level), value=level, description=LEVEL_BLURBS[level]
             )
             for level in levels
         ]

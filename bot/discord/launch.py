@@ -13,7 +13,9 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import os
 import signal
+from pathlib import Path
 
 import aiohttp
 import discord
@@ -21,7 +23,7 @@ import yarl
 
 from bot.core.storage import UnusableStore
 from bot.discord.app import CribbageBot
-from bot.discord.logs import configure_logging
+from bot.discord.logs import HeldLog, configure_logging
 from bot.settings import Settings, StartupError
 from bot.store import Store
 
@@ -86,19 +88,42 @@ async def _log_in(bot: CribbageBot, token: str, settings: Settings) -> None:
         ) from None
 
 
+def _new_database_file(settings: Settings) -> Path | None:
+    """The SQLite file this start will create (None: PostgreSQL, or the file is there)."""
+    if settings.database_url:
+        return None
+    path = Path(settings.database_path)
+    return None if os.path.lexists(path) else path
+
+
+def _remove_database_file(path: Path) -> None:
+    """Remove a database file this start created, and SQLite's files beside it."""
+    for name in (path.name, f"{path.name}-wal", f"{path.name}-shm", f"{path.name}-journal"):
+        # Not there (or not ours to remove): leave it.
+        with contextlib.suppress(OSError):
+            (path.parent / name).unlink()
+
+
 async def run_bot(settings: Settings) -> None:
     """Run the bot until it is closed or the process gets SIGTERM/SIGINT.
 
     The store is opened (and checked) before logging in, and closed on every way out. A stop
-    signal once the bot is set up closes it cleanly (no new moves, what is owed is sent);
-    during start-up it stops the start-up where it is. Raises :class:`StartupError` for what
-    stops start-up (the database, ``DEV_GUILD_ID``, Discord out of reach).
+    signal once the bot is set up and its shards launched closes it cleanly (no new moves,
+    what is owed is sent); during start-up it stops the start-up where it is. Raises
+    :class:`StartupError` for what stops start-up (the database, ``DEV_GUILD_ID``, Discord out
+    of reach).
+
+    A start that ends before the gateway said READY changes nothing on disk: a SQLite file it
+    created is removed again. Its log lines wait until it is logged in and set up; a start
+    that fails shows only its warnings and errors, so its reason is the one line that counts.
     """
     token = settings.discord_token
     if not token:
         raise ValueError("DISCORD_TOKEN is not set.")
     point_at_api(settings.discord_api_base, settings.discord_gateway_url)
     configure_logging(settings.log_level)
+    held = HeldLog()
+    new_file = _new_database_file(settings)
     loop = asyncio.get_running_loop()
     starting = asyncio.current_task()
     assert starting is not None
@@ -129,6 +154,7 @@ async def run_bot(settings: Settings) -> None:
             bot = CribbageBot(settings, store=store)
             async with bot:
                 await _log_in(bot, token, settings)
+                held.release()
                 await bot.connect()
         finally:
             log.info("database round trips: %d", store.db.round_trips)
@@ -138,8 +164,12 @@ async def run_bot(settings: Settings) -> None:
     except asyncio.CancelledError:
         if not stopping:
             raise
+        held.release()
         log.info("stopped during start-up")
     finally:
+        held.drop()
+        if new_file is not None and not (bot is not None and bot.reached_gateway):
+            _remove_database_file(new_file)
         for sig in STOP_SIGNALS:
             with contextlib.suppress(NotImplementedError):
                 loop.remove_signal_handler(sig)

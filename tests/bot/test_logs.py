@@ -9,7 +9,7 @@ import logging
 import discord
 import pytest
 
-from bot.discord.logs import VOICE_WARNINGS, quiet_voice_warnings
+from bot.discord.logs import VOICE_WARNINGS, HeldLog, quiet_voice_warnings
 
 
 def test_only_the_two_voice_warnings_are_silenced(caplog: pytest.LogCaptureFixture) -> None:
@@ -40,3 +40,42 @@ def test_they_are_the_warnings_discord_py_gives(caplog: pytest.LogCaptureFixture
     assert not discord.VoiceClient.warn_nacl and not discord.VoiceClient.warn_dave, (
         "discord.py took its warning turns (and they were silenced)"
     )
+
+
+def _root_with_a_list_handler() -> tuple[logging.Logger, list[str], logging.Handler]:
+    root = logging.getLogger()
+    said: list[str] = []
+
+    class Listing(logging.Handler):
+        def emit(self, record: logging.LogRecord) -> None:
+            said.append(f"{record.levelname} {record.getMessage()}")
+
+    handler = Listing(level=logging.INFO)
+    root.addHandler(handler)
+    return root, said, handler
+
+
+@pytest.mark.parametrize("ending", ["release", "drop"])
+def test_start_up_lines_wait_and_a_failed_start_shows_only_its_warnings(ending: str) -> None:
+    # A start that fails ends in one line (issue 25, item 2): "database ready" and "logging
+    # in" must not come before it; a start that gets through shows them, in order.
+    root, said, handler = _root_with_a_list_handler()
+    level = root.level
+    root.setLevel(logging.DEBUG)
+    try:
+        held = HeldLog()
+        log = logging.getLogger("bot.discord.app")
+        log.debug("below the handler's level")
+        log.info("database sqlite ready")
+        log.warning("an interaction endpoint URL is set")
+        assert said == [], "held back"
+        held.release() if ending == "release" else held.drop()
+        held.drop()  # the first ending decides
+        log.info("after")
+    finally:
+        root.removeHandler(handler)
+        root.setLevel(level)
+    shown = ["WARNING an interaction endpoint URL is set", "INFO after"]
+    if ending == "release":
+        shown.insert(0, "INFO database sqlite ready")
+    assert said == shown

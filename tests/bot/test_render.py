@@ -11,7 +11,7 @@ from bot.core.records import Ranked, Standing, StatsRow
 from bot.core.render.lobby import lobby_text
 from bot.core.render.private import hand_text
 from bot.core.render.rules_help import RULES_TOPICS, rules_text
-from bot.core.render.standings import leaderboard_text, stats_text
+from bot.core.render.standings import leaderboard_text, rank_line, stats_text
 from bot.core.render.status import board, status_text
 from bot.core.render.table import deal_text, result_line
 from bot.core.render.text import MAX_MESSAGE, Names, chunk
@@ -190,7 +190,18 @@ def test_partners_and_three_players() -> None:
     assert result_line(partners, result) == "🏆 Al & Cy win 61-20 — a lurch, 2 game points"
     three = Names(["Al", "Bea", "Cy"], 3)
     assert result_line(three, make_result(121, (95, 121, 70), 1, EndReason.TARGET)).startswith(
-        "🏆 Bea wins 121-95-70 — 1 game point"
+        "🏆 Bea wins 121 to Al's 95 and Cy's 70 — 1 game point"
+    )
+
+
+def test_three_players_result_says_who_had_which_score() -> None:
+    # Issue 25, item 9: "🏆 Al wins 61-34-53" gave the losers' scores in seat order, unnamed.
+    three = Names(["Al", "Bea", "Cy"], 3)
+    result = make_result(61, (61, 34, 53), 0, EndReason.TARGET)
+    assert result_line(three, result) == "🏆 Al wins 61 to Cy's 53 and Bea's 34 — 1 game point"
+    resigned = make_result(61, (40, 55, 45), 1, EndReason.RESIGNED)
+    assert result_line(three, resigned, resigned=0) == (
+        "Al resigned — 🏆 Bea wins, 1 game point (Bea 55, Cy 45, Al 40)"
     )
 
 
@@ -265,8 +276,29 @@ def test_stats_keep_computer_games_apart() -> None:
     text = stats_text("Al", people, computer)
     assert "Against people: 3 games, 2 wins (67%)" in text
     assert "pegging 3.0, hand 6.0, crib 1.5" in text
-    assert "Best hand: 24 (5♥ 5♣ 5♦ J♠ + 5♠); 29s: 0" in text
     assert "Against the computer: 1 game, 0 wins (0%)" in text
+
+
+def test_stats_name_each_best_hand_once() -> None:
+    # Issue 25, item 6: "Best hand: 8 (...)" was followed by "Best hands: 8 (...)".
+    people = StatsRow(3, 2, 1, 0, 60, 120, 30, 20, 24, "5♥ 5♣ 5♦ J♠ + 5♠", 0)
+    computer = StatsRow(1, 0, 0, 1, 5, 10, 2, 4, 29, "5♥ 5♣ 5♦ J♠ + 5♠", 1)
+    best = [(29, "5♥ 5♣ 5♦ J♠ + 5♠"), (24, "5♥ 5♣ 5♦ J♠ + 5♠")]
+    text = stats_text("Al", people, computer, best=best)
+    assert text.count("5♥ 5♣ 5♦ J♠ + 5♠") == 2 and "Best hand:" not in text
+    assert text.splitlines()[-1] == "Best hands: 29 (5♥ 5♣ 5♦ J♠ + 5♠) · 24 (5♥ 5♣ 5♦ J♠ + 5♠)."
+    alone = stats_text("Al", people, None, best=best[1:])
+    assert alone.count("24") == 1 and alone.splitlines()[-1].startswith("Best hands: 24")
+    # A 29 beyond the best hands listed is counted.
+    assert stats_text("Al", people, computer, best=best[1:]).endswith("; 29s held: 1.")
+
+
+def test_numbers_below_zero_have_the_typographic_minus() -> None:
+    # Issue 25, item 7: "Bea 963 (−37)" but "-22" on the leaderboard.
+    standing = Standing(GUILD_ID, False, 1, "Al", 25.0, 8.0, games=12, wins=3)
+    rows = [Ranked(standing, 1, 1, trend_from=2.1)]  # 1,042 ten games ago, 1,020 now
+    line = leaderboard_text("people", 1, rows, 0).split("```")[1].splitlines()[2]
+    assert line.split()[-1] == "−22" and "-" not in line
 
 
 @pytest.mark.parametrize("topic", sorted(RULES_TOPICS))
@@ -341,3 +373,14 @@ def test_status_at_a_manual_show_says_who_counts() -> None:
     text = status_text(game.public_view())
     assert "The show — starter 2♦." in text
     assert "Bea claimed 2: muggins may be called." in text and "Al to count their hand." in text
+
+
+def test_a_computer_level_is_named_by_its_level_in_the_standings() -> None:
+    # Its standing keeps the name of the seat it last sat in: numbered, or from before the
+    # short names ("Computer 2 (easy)" was cut to "Computer 2 (ea…").
+    easy = Standing(GUILD_ID, True, -1, "Computer 2 (easy)", 25.0, 7.0, games=9, wins=3)
+    al = Standing(GUILD_ID, True, 1, "Al", 26.0, 7.0, games=9, wins=6)
+    rows = [Ranked(al, 1, 2, trend_from=0.0), Ranked(easy, 2, 2, trend_from=0.0)]
+    table = leaderboard_text("computer", 2, rows, 0).split("```")[1]
+    assert "Easy bot" in table and "Computer" not in table
+    assert rank_line(rows[0], [easy]).endswith("Rated above Easy bot.")

@@ -5,10 +5,15 @@ computers; restarts; results kept apart from games between people."""
 from __future__ import annotations
 
 import json
+import re
 
 import pytest
 
 from bot.core.computer import LEVEL_BLURBS, LEVELS
+from bot.core.pictures.board import WIDTH as BOARD_WIDTH
+from bot.core.pictures.canvas import drawable, fit
+from bot.core.render.standings import NAME_WIDTH
+from bot.core.render.text import Names
 from bot.core.replies import Answer, User
 from bot.core.services import Services
 from bot.store import Store
@@ -67,12 +72,12 @@ async def test_vs_computer_deals_at_once_and_the_computer_has_discarded(
     started = table.outcomes[0]
     lobby = started.reply.view
     assert lobby is not None and lobby.lobby is not None and lobby.lobby.buttons == ()
-    assert "Computer \\(hard\\)" in lobby.content and "has started" in lobby.content
+    assert "Hard bot" in lobby.content and "has started" in lobby.content
     record = await store.open_game_in_channel(CHANNEL)
     assert record is not None and record.status == "active" and record.vs_computer
     assert [(s.user_id, s.name, s.is_computer) for s in record.seats] == [
         (AL.id, "Al", False),
-        (None, "Computer (hard)", True),
+        (None, "Hard bot", True),
     ]
     game = await load(store, record.id)
     assert game.pending_discards() == (0,)
@@ -129,7 +134,8 @@ async def test_computer_plays_after_a_go_are_called_with_the_move(
         if game.result is None and game.phase is Phase.PLAY:
             lines = table.table(game_id, game.deal_number).splitlines()
             plays = [line for line in lines if " plays " in line or "says go" in line]
-            tail = "".join("C" if "Computer" in line else "A" for line in plays)
+            who = [line.split(" plays ")[0].split(" says go")[0] for line in plays]
+            tail = "".join("C" if name.endswith("Hard bot") else "A" for name in who)
             if tail.endswith("ACC") or tail.endswith("ACCC"):
                 seen_run = True
 
@@ -224,7 +230,7 @@ async def test_three_players_with_a_computer_from_the_lobby(store: Store, clock:
     assert game_id is not None
     assert (await service.lobbies.join(CHANNEL, BEA)).ok
     added = await service.lobbies.click(game_id, "computer:medium", AL, guild_id=GUILD)
-    assert added.ok and added.reply.text.startswith("Computer (medium) takes seat 3.")
+    assert added.ok and added.reply.text.startswith("Medium bot takes seat 3.")
     assert added.update is not None and added.update.lobby is not None
     assert added.update.lobby.levels == () and "remove_computer" in added.update.lobby.buttons
     table = Transcript(service)
@@ -247,12 +253,7 @@ async def test_four_players_against_three_computers(store: Store, clock: Clock) 
     table = await vs_computer(service, players=4, level="easy")
     record = await store.get_game(table.outcomes[0].game_id or 0)
     assert record is not None
-    assert [s.name for s in record.seats] == [
-        "Al",
-        "Computer (easy)",
-        "Computer 2 (easy)",
-        "Computer 3 (easy)",
-    ]
+    assert [s.name for s in record.seats] == ["Al", "Easy bot", "Easy bot 2", "Easy bot 3"]
     # Three computers discarding at the deal: the table only waits for Al.
     assert table.table(record.id, 1).endswith("Waiting for Al to put cards in the crib.")
 
@@ -262,7 +263,19 @@ async def test_four_players_against_three_computers(store: Store, clock: Clock) 
         assert people_waiting(game, {0})
 
     await drive(service, table, [AL], check=check)
-    assert (await load(store, record.id)).phase is Phase.OVER
+    game = await load(store, record.id)
+    assert game.phase is Phase.OVER
+    # Issue 25: the names read whole wherever they appear: no brackets inside the calls'
+    # brackets ("(Computer (expert) 121)"), the partners' names whole in the board picture's
+    # header ("Computer (easy) & Comp…") and the leaderboard's column.
+    channel = "\n".join(table.channel(record.id))
+    assert re.search(r"\((Al & Easy bot 2|Easy bot & Easy bot 3) \d+\)", channel)
+    assert not re.search(r"\([^()]*\(", channel), "brackets inside brackets"
+    names = Names([s.name for s in record.seats], 2)
+    for side in (0, 1):
+        name = names.plain_side(side)
+        assert fit(drawable(name, "?"), 28, (BOARD_WIDTH - 40) // 2 - 46) == name
+    assert all(len(s.name) <= NAME_WIDTH for s in record.seats)
 
 
 async def test_only_the_creator_seats_or_removes_computers(store: Store, service: Services) -> None:
@@ -281,7 +294,7 @@ async def test_only_the_creator_seats_or_removes_computers(store: Store, service
     assert not (await service.lobbies.click(game_id, "remove_computer", BEA, guild_id=GUILD)).ok
     removed = await service.lobbies.click(game_id, "remove_computer", AL, guild_id=GUILD)
     assert removed.ok and removed.update is not None
-    assert "Computer" not in removed.update.content.split("\n")[1]
+    assert "bot" not in removed.update.content.split("\n")[1]
     # The creator is always a person: leaving closes the lobby rather than leave computers.
     assert (await service.lobbies.click(game_id, "computer:easy", AL, guild_id=GUILD)).ok
     left = await service.lobbies.leave(CHANNEL, AL)
@@ -301,13 +314,13 @@ async def test_results_against_the_computer_are_kept_apart(store: Store, clock: 
 
     people = (await service.standings.leaderboard(GUILD)).reply.text
     assert "Bea" in people and "Cy" in people and "Al" not in people
-    assert "Computer" not in people.split("```")[1]
+    assert "bot" not in people.split("```")[1]
     # Against the computer, each level is a rated player of its own, beside the people.
     computer = (await service.standings.leaderboard(GUILD, table="computer")).reply.text
-    assert "Al" in computer and "Computer (hard)" in computer and "Bea" not in computer
+    assert "Al" in computer and "Hard bot" in computer and "Bea" not in computer
     stats = (await service.standings.stats(GUILD, AL)).reply.text
     assert "Against the computer: 1 game, 0 wins" in stats and "Against people" not in stats
-    assert "Rated below Computer (hard)." in stats
+    assert "Rated below Hard bot." in stats
     assert "Against people: 1 game, 1 win" in (await service.standings.stats(GUILD, BEA)).reply.text
 
 

@@ -183,6 +183,11 @@ async def test_once_dealt_only_a_moderator_can_cancel(store: Store, service: Ser
         assert not refused.ok and "moderator" in refused.reply.text
         assert "/cribbage resign" in refused.reply.text
         assert await state(store, game_id) == before
+    # Someone not playing is not sent to /cribbage resign, which would tell them just that.
+    refused = await service.lobbies.cancel(CHANNEL, CY)
+    assert not refused.ok and "moderator" in refused.reply.text
+    assert "resign" not in refused.reply.text and "not playing" in refused.reply.text
+    assert await state(store, game_id) == before
     # The lobby's Cancel button (closed once dealt, but an old click may still come).
     clicked = await service.lobbies.click(game_id, "cancel", AL, guild_id=GUILD)
     assert not clicked.ok and "moderator" in clicked.reply.text

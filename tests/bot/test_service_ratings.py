@@ -81,6 +81,7 @@ async def test_stats_show_rating_rank_best_hands_and_two_charts(
     assert outcome.reply.view is not None
     rating, points = outcome.reply.view.pictures
     assert rating.filename == "rating.png" and "P00's rating over 2 games" in rating.alt_text
+    assert "1,000 at the start" in rating.alt_text, "their games from the first: the start too"
     assert points.filename == "points.png" and "Server average" in points.alt_text
     assert read_png(rating.png).size == read_png(points.png).size == (800, 420)
     # Another server: nothing of this one.
@@ -106,7 +107,7 @@ async def test_head_to_head_wins_points_margin_and_the_last_five(
     assert text.startswith("**Bea** against **Al**: 6 games — Bea won 1, Al won 5.")
     assert "Game points: Bea 1, Al 5." in text
     margin = (5 * (101 - 121) + (121 - 110)) / 6
-    assert f"Average margin: {margin:+.1f} points a game for Bea." in text
+    assert f"Average margin: −{-margin:.1f} points a game for Bea." in text
     assert "Last 5 games: L 101-121 (6 Jan) · L 101-121 (5 Jan) · L 101-121 (4 Jan)" in text
     assert "W 121-110 (3 Jan) · L 101-121 (2 Jan)" in text
     refused = await service.standings.stats(GUILD, BEA, against=BEA)

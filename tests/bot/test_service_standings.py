@@ -122,7 +122,7 @@ async def test_stats_match_the_shows(store: Store, clock: Clock) -> None:
     text = (await service.standings.stats(GUILD, AL)).reply.text
     assert "Against people: 3 games" in text
     assert f"hand {hand['Al'] / deals['Al']:.1f}" in text
-    assert f"Best hand: {best['Al']}" in text
+    assert f"Best hands: {best['Al']} (" in text
     assert "Against the computer" not in text
 
 

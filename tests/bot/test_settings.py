@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import re
 from datetime import timedelta
 from pathlib import Path
 
@@ -181,3 +182,39 @@ def test_shards_are_read_as_a_count_and_this_process_s_ids() -> None:
 def test_shard_settings_that_cannot_be_used_are_refused(env: dict[str, str], says: str) -> None:
     with pytest.raises(SettingsError, match=says):
         Settings.from_env(env)
+
+
+def _comment(example: str, name: str) -> str:
+    """The comment of .env.example above ``name``'s line (shared by settings set together)."""
+    lines = example.splitlines()
+    at = next(i for i, line in enumerate(lines) if line.startswith(f"{name}="))
+    while at > 0 and re.match(r"[A-Z_]+=", lines[at - 1]):
+        at -= 1  # a setting set together with this one, under the same comment
+    start = at
+    while start > 0 and lines[start - 1].startswith("#"):
+        start -= 1
+    return "\n".join(lines[start:at])
+
+
+@pytest.mark.parametrize(
+    "name",
+    [
+        "SHARD_COUNT",
+        "IDLE_EXPIRY_DAYS",
+        "RETENTION_DAYS",
+        "TURN_REMINDER_SECONDS",
+        "MEMBER_CHECK_SECONDS",
+        "MUGGINS_SECONDS",
+        "COUNT_TIMEOUT_SECONDS",
+    ],
+)
+def test_env_example_gives_every_numeric_settings_range(name: str) -> None:
+    # Issue 25: .env.example said no range for some settings that refuse values out of one.
+    example = (Path(__file__).parents[2] / ".env.example").read_text(encoding="utf-8")
+    with pytest.raises(SettingsError) as refused:
+        Settings.from_env({name: "-1"})
+    bounds = re.search(r"(?:between|from) (.+?) (?:and|to) ([\d.]+)", str(refused.value))
+    assert bounds is not None, refused.value
+    said = _comment(example, name)
+    for number in [*re.findall(r"\d+(?:\.\d+)?", bounds.group(1)), bounds.group(2)]:
+        assert re.search(rf"(?<![\d.]){re.escape(number)}(?!\.?\d)", said), (number, said)

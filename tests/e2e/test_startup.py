@@ -213,14 +213,25 @@ async def test_a_dev_guild_the_bot_is_not_in_is_one_line(
     line = _refusal(lines)
     assert "DEV_GUILD_ID" in line and "1234567890" in line and "invite" in line.lower(), line
     assert any(r.code == 50001 for r in fake_discord.requests), "Discord refused the sync"
+    assert len(lines) == 1, lines
+    assert _files(tmp_path) == {}, "the database this start created is gone again"
 
 
-async def test_discord_unreachable_is_one_line(fake_discord: FakeDiscord, tmp_path: Path) -> None:
+@pytest.mark.parametrize("database", ["new", "existing"])
+async def test_discord_unreachable_is_one_line(
+    fake_discord: FakeDiscord, tmp_path: Path, database: str
+) -> None:
+    path = tmp_path / "bot.db"
+    if database == "existing":
+        await (await Store.open(path)).close()
+    before = _files(tmp_path)
     wrong = f"http://127.0.0.1:{_free_port()}/api/v10"
-    status, lines = await run_to_end(fake_discord, tmp_path / "bot.db", DISCORD_API_BASE=wrong)
+    status, lines = await run_to_end(fake_discord, path, DISCORD_API_BASE=wrong)
     assert status == 1
     line = _refusal(lines)
     assert "DISCORD_API_BASE" in line and wrong in line, line
+    assert len(lines) == 1, lines
+    assert _files(tmp_path) == before, "nothing on disk changed"
 
 
 async def test_no_warning_about_voice_support(
@@ -285,32 +296,57 @@ async def test_sigterm_at_any_moment_of_start_up_ends_it_cleanly(
     await _old_database(template, 3000)
     # From the moment the process handles SIGTERM (importing, reading the settings, opening
     # and upgrading the database: until Python has run the program's first lines, no program
-    # can handle a signal), and from its first line of output (logging in, syncing,
-    # connecting, reconciling).
-    moments = [("signal handler", d) for d in (0.0, 0.1, 0.3, 0.6, 1.0, 1.6)]
+    # can handle a signal), as Discord answers it logging in and syncing its commands, and
+    # from its first line of output (held back until it is logged in and set up: connecting,
+    # reconciling).
+    moments: list[tuple[str, float | str]] = [
+        ("signal handler", d) for d in (0.0, 0.1, 0.3, 0.6, 1.0, 1.6)
+    ]
+    moments += [("answer to", r"GET /users/@me"), ("answer to", r"PUT /applications/.*commands")]
     moments += [("first line", d) for d in (0.0, 0.01, 0.05, 0.2, 0.6, 1.5)]
-    for number, (since, delay) in enumerate(moments):
+    for number, (since, when) in enumerate(moments):
         run = tmp_path / f"run{number}"
         run.mkdir()
         path = run / "bot.db"
         shutil.copy(template, path)
         env = bot_environment(fake_discord, path, DEV_GUILD_ID=str(guild.id))
+        started: list[asyncio.subprocess.Process] = []
+        answered = asyncio.Event()
+        if since == "answer to":
+
+            def stop(
+                _: str,
+                started: list[asyncio.subprocess.Process] = started,
+                answered: asyncio.Event = answered,
+            ) -> None:
+                started[0].send_signal(signal.SIGTERM)
+                answered.set()
+
+            fake_discord.after_request(str(when), stop)
         proc = await spawn_bot(env, run)
+        started.append(proc)
         assert proc.stdout is not None
         lines: list[str] = []
-        if since == "signal handler":
-            await _until_it_handles_sigterm(proc.pid)
+        if since == "answer to":
+            await asyncio.wait_for(answered.wait(), timeout=60)
         else:
-            first = await asyncio.wait_for(proc.stdout.readline(), timeout=60)
-            lines.append(first.decode().rstrip())
-        await asyncio.sleep(delay)
-        proc.send_signal(signal.SIGTERM)
+            if since == "signal handler":
+                await _until_it_handles_sigterm(proc.pid)
+            else:
+                first = await asyncio.wait_for(proc.stdout.readline(), timeout=60)
+                lines.append(first.decode().rstrip())
+            assert isinstance(when, float)
+            await asyncio.sleep(when)
+            proc.send_signal(signal.SIGTERM)
         sent = time.monotonic()
         rest, _ = await asyncio.wait_for(proc.communicate(), timeout=30)
         took = time.monotonic() - sent
         lines += rest.decode().splitlines()
         text = "\n".join(lines)
-        where = f"SIGTERM {delay} s after the {since} (exit took {took:.1f} s)"
+        moment = (
+            f"as Discord answered {when}" if since == "answer to" else f"{when} s after the {since}"
+        )
+        where = f"SIGTERM {moment} (exit took {took:.1f} s)"
         assert proc.returncode == 0, f"{where}: status {proc.returncode}\n{text}"
         assert "Traceback" not in text and " ERROR " not in text, f"{where}\n{text}"
         # The database was closed properly: it opens, whole, and either as it was or with

@@ -63,7 +63,7 @@ async def test_a_whole_game_against_hard(world: World, bot: BotProcess) -> None:
     board = await world.fd.slash(al, world.general, "/cribbage leaderboard table:computer")
     # Against the computer, the computer's level is a rated player beside Al.
     assert "games against the computer" in board.content
-    assert "Computer (hard)" in board.content and al.name in board.content
+    assert "Hard bot" in board.content and al.name in board.content
     people = await world.fd.slash(al, world.general, "/cribbage leaderboard")
     assert "No games between people have finished" in people.content
     status = await world.fd.slash(al, world.general, "/cribbage status")
@@ -82,8 +82,8 @@ async def test_a_short_game_against_expert(world: World, bot: BotProcess) -> Non
     assert player.clicks and all(c.response and c.response.type == 7 for c in player.clicks)
     al = player.players[0]
     board = await world.fd.slash(al, world.general, "/cribbage leaderboard table:computer")
-    # Cut to the table's 15 characters, as "Computer 2 (medium)" is: "Computer (expe…".
-    assert "Computer (expe…" in board.content
+    # Whole in the table's 15 characters (the old "Computer (expert)" was cut).
+    assert "Expert bot" in board.content and "…" not in board.content.split("```")[1]
 
 
 async def test_the_lobby_seats_a_computer_for_three(world: World, bot: BotProcess) -> None:
@@ -99,7 +99,7 @@ async def test_the_lobby_seats_a_computer_for_three(world: World, bot: BotProces
     assert "Only the player who opened this game" in refused.content
     added = await fd.select(al, lobby, menu_id, ["medium"])
     assert added.response is not None and added.response.type == 7
-    assert "Computer \\(medium\\)" in lobby.content
+    assert "Medium bot" in lobby.content
     assert lobby.component(menu_id) is None, "a full table offers no more computers"
     await fd.click(al, lobby, f"crib:{game_id}:lobby:start")
 
@@ -142,7 +142,7 @@ async def test_expert_answers_after_the_click_and_even_after_a_kill(
         # The answer went out with the computer still to play: Al's hand shows his move.
         assert sent.response is not None and sent.response.type == 7
         content = sent.response.data["content"]
-        assert "Computer \\(expert\\) to play." in content, content
+        assert "Expert bot to play." in content, content
         await start_again(fd, bot)
         # The answer owed is made once the click's answer can no longer be on its way
         # (COMPUTER_ANSWER_AFTER, 3 s, after the move: a pause well within STALL).

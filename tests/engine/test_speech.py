@@ -36,25 +36,14 @@ def said(hand: str, starter: str, *, crib: bool = False) -> str:
         ("AH 3C 6D JS", "QS", False, "one for his nobs"),
         ("7S 8D AH 2C", "3D", False, "fifteen two, and a run of three is five"),
         ("8S 7D 2H 2C", "KC", False, "fifteen two, and a pair is four"),
-        (
-            "AH 2C 3D 7S",
-            "2S",
-            False,
-            "fifteen two, a pair is four, and a double run of three is ten",
-        ),
+        ("AH 2C 3D 7S", "2S", False, "fifteen two, and a double run is ten"),
         ("6H 7C 8D 9S", "KH", False, "fifteen two, fifteen four, and a run of four is eight"),
-        (
-            "5H 5C 6S 6D",
-            "7D",
-            False,
-            "two pairs is four, and a double double run of three is sixteen",
-        ),
+        ("5H 5C 6S 6D", "7D", False, "a double double run is sixteen"),
         (
             "3H 3C 3S 4D",
             "5D",
             False,
-            "fifteen two, fifteen four, fifteen six, three of a kind is twelve, "
-            "and a triple run of three is twenty-one",
+            "fifteen two, fifteen four, fifteen six, and a triple run is twenty-one",
         ),
         (
             "5H 5C 5S JD",
@@ -69,6 +58,33 @@ def said(hand: str, starter: str, *, crib: bool = False) -> str:
 )
 def test_show_said_with_a_running_total(hand: str, starter: str, crib: bool, words: str) -> None:
     assert said(hand, starter, crib=crib) == words
+
+
+@pytest.mark.parametrize(
+    ("hand", "starter", "words"),
+    [
+        # Issue 25: "a pair is two, and a double run of three is eight" sounded like a pair
+        # and a double run worth eight, ten in all; the hand is worth eight.
+        ("9H 9C TD JS", "2H", "a double run is eight"),
+        ("AH 2C 3D 7S", "2S", "fifteen two, and a double run is ten"),
+        ("5H 6C 7D 8S", "8H", "fifteen two, fifteen four, and a double run of four is fourteen"),
+        (
+            "3H 3C 3S 4D",
+            "5D",
+            "fifteen two, fifteen four, fifteen six, and a triple run is twenty-one",
+        ),
+        ("5H 5C 6S 6D", "7D", "a double double run is sixteen"),
+    ],
+)
+def test_a_double_run_is_said_with_its_pair_as_players_count_it(
+    hand: str, starter: str, words: str
+) -> None:
+    assert said(hand, starter) == words
+
+
+def test_a_pair_beside_a_single_run_is_said_apart() -> None:
+    words = "fifteen two, fifteen four, fifteen six, a pair is eight, and a run of three is eleven"
+    assert said("2H 2C 5D 6S", "7H") == words
 
 
 def test_only_fifteens_end_on_the_last_fifteen() -> None:

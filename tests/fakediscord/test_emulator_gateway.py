@@ -2,7 +2,11 @@
 
 from __future__ import annotations
 
+import time
+from typing import Any
+
 import aiohttp
+import discord.gateway
 import pytest
 
 from fakediscord import FakeDiscord, gateway
@@ -116,6 +120,36 @@ async def test_client_heartbeats_are_acknowledged(table: TinyWorld, bots: BotLau
     await table.fd.wait_for(lambda: table.fd.gateway.heartbeats >= 3, timeout=3)
     r = await table.fd.slash(table.al, table.general, "/tiny echo text:alive")
     assert r.content == "alive"
+
+
+async def test_heartbeat_ack_arrives_after_the_client_recorded_its_heartbeat(
+    table: TinyWorld, bots: BotLauncher, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # discord.py's keep-alive thread sends a heartbeat through the event loop and only then
+    # notes when it sent it; an ACK that the loop reads before that measures the whole interval
+    # as latency ("Can't keep up, shard ID 0 websocket is 41.3s behind."). Discord's answer
+    # crosses a network, so the client has always noted its heartbeat by then. The race is
+    # lost now and then, so many short intervals make an immediate ACK show.
+    sent_at: list[float] = []
+    acks: list[tuple[float, float]] = []  # (when the latest heartbeat went out, _last_send)
+    send_heartbeat = discord.gateway.DiscordWebSocket.send_heartbeat
+    ack = discord.gateway.KeepAliveHandler.ack
+
+    async def recording_send(self: discord.gateway.DiscordWebSocket, data: Any) -> None:
+        sent_at.append(time.perf_counter())
+        await send_heartbeat(self, data)
+
+    def recording_ack(self: discord.gateway.KeepAliveHandler) -> None:
+        if sent_at:
+            acks.append((sent_at[-1], self._last_send))
+        ack(self)
+
+    monkeypatch.setattr(discord.gateway.DiscordWebSocket, "send_heartbeat", recording_send)
+    monkeypatch.setattr(discord.gateway.KeepAliveHandler, "ack", recording_ack)
+    table.fd.gateway.heartbeat_interval_ms = 40
+    await bots.in_process(lambda: make_bot(table.guild.id))
+    await table.fd.wait_for(lambda: len(acks) >= 120, timeout=30)
+    assert all(noted >= sent for sent, noted in acks), acks
 
 
 async def test_dropped_connection_resumes_and_replays_missed_events(

@@ -101,3 +101,46 @@ async def test_a_posted_picture_is_saved_to_a_file_whose_path_is_printed(tmp_pat
     [path] = re.findall(r"saved to (\S+)", text)
     assert Path(path).parent == tmp_path
     assert Path(path).read_bytes() == red_square_png()
+
+
+async def test_mistakes_are_told_in_words_not_python() -> None:
+    # Issue 25, item 11: "(options: ['setting'])", and "choose a button from 1 to 0" for a
+    # message with no buttons.
+    script = "\n".join(
+        [
+            "/tiny echo hello",  # no name:
+            "/tiny nope",  # no such subcommand
+            "/tiny echo text:a text:b",  # twice
+            "/tiny echo text:a times:many",  # not a number
+            "/tiny dm",  # m1: the reply; m2: Al's DM, with a button
+            "click m1 1",  # no buttons on it
+            "choose m1 1",  # no menu on it
+            "click m2 x",  # not a number
+            "as Bea",
+            "click m2 1",  # Al's DM
+            "/tiny echo text:still here",
+            "quit",
+        ]
+    )
+    text = await play(script + "\n")
+    errors = [line.split("> ", 1)[1] for line in text.splitlines() if "> ! " in line]
+    assert len(errors) == 8, text
+    for line in errors:
+        assert not re.search(r"\[['\"]|['\"]\]|Message\(|\{'", line), line
+    assert "! Options are typed as name:value, such as text:hello (options: text, times)" in text
+    assert "! /tiny needs one of:" in text and "echo, secret" in text
+    assert "! Option text is given twice." in text
+    assert '! times: "many" is not a whole number' in text
+    assert "! m1 has no buttons" in text and "! m1 has no select menu" in text
+    assert "! press a button by its number, such as click m2 1" in text
+    assert "! m2 is not shown to Bea" in text
+    assert "still here" in text
+
+
+async def test_a_user_becomes_a_moderator_and_back() -> None:
+    text = await play("/tinymod\nmod on\nusers\n/tinymod\nmod off\n/tinymod\nquit\n")
+    before, rest = text.split("Al is now a moderator of Playground")
+    moderating, after = rest.split("Al is no longer a moderator of Playground")
+    assert "needs permissions Al does not have" in before
+    assert "users: Al (moderator), Bea, Cy" in moderating and "Cribbage: moderated" in moderating
+    assert "needs permissions Al does not have" in after and "moderated" not in after

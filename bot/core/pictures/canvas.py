@@ -125,6 +125,21 @@ def draw_text(
     )
 
 
+def draw_text_up(
+    image: Image.Image, centre: tuple[float, float], text: str, size: int, fill: RGB = INK
+) -> None:
+    """Text reading upwards (turned a quarter to the left) centred on ``centre``, as the
+    caption of a y axis."""
+    face = font(size)
+    left, top, right, bottom = (round(v) for v in face.getbbox(text))
+    mask = Image.new("L", (right - left + 2, bottom - top + 2), 0)
+    ImageDraw.Draw(mask).text((1 - left, 1 - top), text, font=face, fill=255)
+    turned = mask.rotate(90, expand=True)
+    x = round(centre[0] - turned.width / 2)
+    y = round(centre[1] - turned.height / 2)
+    image.paste(fill, (x, y, x + turned.width, y + turned.height), turned)
+
+
 def framed(size: tuple[int, int], fill: RGB) -> tuple[Image.Image, ImageDraw.ImageDraw]:
     """A new picture of ``size``: a ``fill`` card with rounded corners in a square frame (the
     corners are the frame's colour, never a background that could clash with Discord's)."""

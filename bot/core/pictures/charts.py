@@ -31,6 +31,7 @@ from bot.core.pictures.canvas import (
     Picture,
     alt_text,
     draw_text,
+    draw_text_up,
     drawable,
     fit,
     framed,
@@ -59,6 +60,8 @@ BEST: RGB = (240, 200, 60)
 PROVISIONAL: RGB = (238, 228, 210)
 SERVER: RGB = (200, 200, 200)
 TICK_SIZE = 17
+#: The axes' captions ("game", "rating"): their size, and where the y axis's stands.
+CAPTION_SIZE, CAPTION_X = 15, 28
 SOURCES = ("pegging", "hand", "crib")
 
 
@@ -123,12 +126,21 @@ def _blank(title: str, subtitle: str) -> tuple[Image.Image, ImageDraw.ImageDraw]
     return image, draw
 
 
-def _y_axis(draw: ImageDraw.ImageDraw, layout_y: Scale, ticks: Sequence[float], left: int) -> None:
+def _y_axis(
+    image: Image.Image,
+    draw: ImageDraw.ImageDraw,
+    layout_y: Scale,
+    ticks: Sequence[float],
+    left: int,
+    caption: str,
+) -> None:
+    """The grid lines and their values, and ``caption``, what the values are, up the side."""
     places = decimals_for(list(ticks))
     for tick in ticks:
         y = layout_y(tick)
         draw.line((left, y, PLOT_RIGHT, y), fill=GRID, width=2 if tick == 0 else 1)
         draw_text(draw, (left - 10, y), label(tick, places), TICK_SIZE, MUTED, "rm")
+    draw_text_up(image, (CAPTION_X, (PLOT_TOP + PLOT_BOTTOM) / 2), caption, CAPTION_SIZE, MUTED)
 
 
 def _empty(image: Image.Image, draw: ImageDraw.ImageDraw, message: str) -> Image.Image:
@@ -138,8 +150,9 @@ def _empty(image: Image.Image, draw: ImageDraw.ImageDraw, message: str) -> Image
 
 
 def _left_margin(ticks: Sequence[float]) -> int:
+    # The y axis's caption, then its widest value, then a gap.
     places = decimals_for(list(ticks))
-    return 38 + round(max(text_width(label(t, places), TICK_SIZE) for t in ticks))
+    return 54 + round(max(text_width(label(t, places), TICK_SIZE) for t in ticks))
 
 
 def rating_layout(points: Sequence[RatingPoint]) -> RatingLayout:
@@ -163,7 +176,14 @@ def _date(day: date) -> str:
     return f"{day.day} {day.strftime('%b')}"
 
 
-def _x_axis(draw: ImageDraw.ImageDraw, points: Sequence[RatingPoint], layout: RatingLayout) -> None:
+def _x_axis(
+    draw: ImageDraw.ImageDraw,
+    points: Sequence[RatingPoint],
+    layout: RatingLayout,
+    start: int | None = None,
+) -> None:
+    """Game numbers (or dates) under the plot; ``start``, the game number of the starting
+    rating, is labelled "start"."""
     first, last = points[0].game, points[-1].game
     games = [round(t) for t in nice_ticks(first, last, 7) if t == round(t) and first <= t <= last]
     dated = {p.game: p.on for p in points if p.on is not None}
@@ -171,10 +191,10 @@ def _x_axis(draw: ImageDraw.ImageDraw, points: Sequence[RatingPoint], layout: Ra
         x = layout.x(game)
         draw.line((x, PLOT_BOTTOM, x, PLOT_BOTTOM + 6), fill=MUTED, width=2)
         day = dated.get(game)
-        text = _date(day) if day is not None else str(game)
+        text = "start" if game == start else _date(day) if day is not None else str(game)
         draw_text(draw, (x, PLOT_BOTTOM + 26), text, TICK_SIZE, MUTED, "ms")
     caption = "date of game" if dated else "game"
-    draw_text(draw, (PLOT_RIGHT, HEIGHT - 16), caption, 15, MUTED, "rs")
+    draw_text(draw, (PLOT_RIGHT, HEIGHT - 16), caption, CAPTION_SIZE, MUTED, "rs")
 
 
 def _provisional_band(
@@ -191,56 +211,96 @@ def _provisional_band(
     draw_text(draw, (start, PLOT_TOP - 10), "provisional", 16, MUTED)
 
 
-def _rating_words(name: str, points: Sequence[RatingPoint], through: int) -> str:
+def _best(points: Sequence[RatingPoint], start: float | None) -> RatingPoint | None:
+    """The highest rating after a game, unless the start was as high (a start is no feat)."""
+    best = max(points, key=lambda p: p.rating)
+    return best if start is None or best.rating > start else None
+
+
+def _rating_words(
+    name: str, points: Sequence[RatingPoint], through: int, start: float | None
+) -> str:
     if not points:
         return f"{name} has no rated games yet."
-    best = max(points, key=lambda p: p.rating)
+    best = _best(points, start)
     low = min(points, key=lambda p: p.rating)
     first, last = points[0], points[-1]
 
     def at(point: RatingPoint) -> str:
         return f"{label(point.rating)} after game {point.game}"
 
+    began = at(first) if start is None else f"{label(start)} at the start"
     if len(points) == 1:
-        text = f"{name}'s rating after game {first.game}: {label(first.rating)}."
+        if start is None:
+            text = f"{name}'s rating after game {first.game}: {label(first.rating)}."
+        else:
+            text = f"{name}'s rating: {began}, {at(first)}."
     else:
         games = f"{label(len(points))} games"
+        extremes = ([f"best {at(best)}"] if best is not None else []) + [f"lowest {at(low)}"]
         text = (
-            f"{name}'s rating over {games}: {at(first)}, {label(last.rating)} now;"
-            f" best {at(best)}, lowest {at(low)}."
+            f"{name}'s rating over {games}: {began}, {label(last.rating)} now;"
+            f" {', '.join(extremes)}."
         )
     if through >= first.game:
         text += f" Provisional through game {min(through, last.game)}."
     return text
 
 
-def rating_chart(name: str, points: Sequence[RatingPoint], provisional_through: int = 0) -> Picture:
+def rating_chart(
+    name: str,
+    points: Sequence[RatingPoint],
+    provisional_through: int = 0,
+    start: float | None = None,
+) -> Picture:
     """A line of ``name``'s rating after each of their games (in order of game), the games
-    up to ``provisional_through`` shaded as provisional and the best rating marked."""
+    up to ``provisional_through`` shaded as provisional and the best rating marked.
+
+    ``start``: the rating before the first of ``points`` (a newcomer's, when they begin at
+    the player's first game), drawn as the line's first point, labelled "start"; the best
+    rating is then marked only if it rose above it.
+    """
     _check_history(points)
+    if start is not None:
+        check_values([start], "Ratings")
     shown = drawable(name, "Player")
-    words = _rating_words(name, points, provisional_through)
+    words = _rating_words(name, points, provisional_through, start)
     if not points:
         image, draw = _blank(f"{shown}: rating", "")
         return Picture(png_bytes(_empty(image, draw, "No rated games yet")), words, "rating.png")
     last = points[-1]
-    best = max(points, key=lambda p: p.rating)
+    best = _best(points, start)
+    began = "" if start is None else f" · started at {label(start)}"
     if len(points) == 1:
-        subtitle = f"{label(last.rating)} after game {last.game}"
+        subtitle = f"{label(last.rating)} after game {last.game}{began}"
     else:
         now = f"{label(last.rating)} now, after {label(len(points))} games"
-        subtitle = f"{now} · best {label(best.rating)}"
+        subtitle = now + (f" · best {label(best.rating)}" if best is not None else began)
     image, draw = _blank(f"{shown}: rating", subtitle)
-    layout = rating_layout(points)
-    _provisional_band(draw, points, layout, provisional_through)
-    _y_axis(draw, layout.y, layout.ticks, layout.left)
-    _x_axis(draw, points, layout)
-    xy = [(layout.x(p.game), layout.y(p.rating)) for p in points]
+    opening = points[0].game - 1
+    line = ([RatingPoint(opening, start)] if start is not None else []) + list(points)
+    layout = rating_layout(line)
+    _provisional_band(draw, line, layout, provisional_through)
+    _y_axis(image, draw, layout.y, layout.ticks, layout.left, "rating")
+    _x_axis(draw, line, layout, opening if start is not None else None)
+    xy = [(layout.x(p.game), layout.y(p.rating)) for p in line]
     smooth_line(image, xy, LINE, 4)
-    if len(points) <= 60:
+    if len(line) <= 60:
         dot = sprite("circle", 11, LINE, PAPER, 2)
         for centre in xy:
             stamp(image, dot, centre)
+    if best is not None:
+        _mark_best(draw, image, layout, best, provisional_through)
+    return Picture(png_bytes(image), alt_text(words), "rating.png")
+
+
+def _mark_best(
+    draw: ImageDraw.ImageDraw,
+    image: Image.Image,
+    layout: RatingLayout,
+    best: RatingPoint,
+    provisional_through: int,
+) -> None:
     best_xy = (layout.x(best.game), layout.y(best.rating))
     stamp(image, sprite("circle", 18, BEST, INK, 2), best_xy)
     tag = f"best {label(best.rating)}"
@@ -250,7 +310,6 @@ def rating_chart(name: str, points: Sequence[RatingPoint], provisional_through: 
         half = text_width(tag, 18) / 2 + 4
         tag_x = min(max(best_xy[0], layout.left + half), PLOT_RIGHT - half)
         draw_text(draw, (tag_x, best_xy[1] - 16), tag, 18, INK, "ms", bold=True)
-    return Picture(png_bytes(image), alt_text(words), "rating.png")
 
 
 def bars_layout(player: PointsPerDeal, server: PointsPerDeal | None = None) -> BarsLayout:
@@ -322,7 +381,7 @@ def points_chart(
     if server is not None:
         _legend(image, draw, fit(shown, 18, 160))
     layout = bars_layout(player, server)
-    _y_axis(draw, layout.y, layout.ticks, layout.left)
+    _y_axis(image, draw, layout.y, layout.ticks, layout.left, "points per deal")
     places = 1
     for bar in layout.bars:
         left, top, right, bottom = bar.box

@@ -5,8 +5,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 from datetime import UTC, datetime
 
+from bot.core.computer import level_name
 from bot.core.messages import Table
-from bot.core.ratings import PROVISIONAL_GAMES, shown
+from bot.core.ratings import COMPUTER_IDS, PROVISIONAL_GAMES, shown
 from bot.core.records import Ranked, Rival, Standing, StatsRow
 from bot.core.render.text import MAX_MESSAGE, chunk, code_safe, escape, plural
 
@@ -33,13 +34,25 @@ NAME_WIDTH = 15
 TABLE_TITLES = {"people": "games between people", "computer": "games against the computer"}
 
 
+#: The minus sign players see before a number (U+2212, as in "Bea 963 (−37)"), never a hyphen.
+MINUS = "−"
+
+
 def rating_text(ordinal: float) -> str:
     """A rating as players see it: ``1,512``."""
-    return f"{shown(ordinal):,}"
+    return f"{shown(ordinal):,}".replace("-", MINUS)
 
 
 def _signed(n: int) -> str:
-    return f"+{n}" if n > 0 else f"−{-n}" if n < 0 else "±0"
+    return f"+{n}" if n > 0 else f"{MINUS}{-n}" if n < 0 else "±0"
+
+
+def _signed_tenths(x: float) -> str:
+    """``+8.0``, ``−8.0``; ``0.0`` when it rounds to nothing."""
+    text = f"{abs(x):.1f}"
+    if text.strip("0.") == "":
+        return text
+    return f"+{text}" if x > 0 else f"{MINUS}{text}"
 
 
 def change_text(before: float, after: float) -> str:
@@ -50,6 +63,17 @@ def change_text(before: float, after: float) -> str:
 def _short(name: str) -> str:
     name = code_safe(name)
     return name if len(name) <= NAME_WIDTH else name[: NAME_WIDTH - 1] + "…"
+
+
+#: Each computer level's rated player id, to its level.
+_LEVELS_BY_ID = {player: level for level, player in COMPUTER_IDS.items()}
+
+
+def _named(standing: Standing) -> str:
+    """Who a standing is: the player's name, or for a computer level the level's name (its
+    standing keeps the name of the seat it last sat in, which may be numbered, or older)."""
+    level = _LEVELS_BY_ID.get(standing.player_id)
+    return standing.name if level is None else level_name(level)
 
 
 def leaderboard_text(table: Table, total: int, rows: Sequence[Ranked], page: int) -> str:
@@ -71,8 +95,8 @@ def leaderboard_text(table: Table, total: int, rows: Sequence[Ranked], page: int
         provisional |= mark == "?"
         trend = shown(s.ordinal) - shown(row.trend_from)
         lines.append(
-            f"{row.rank:>2} {_short(s.name):<{NAME_WIDTH}} {rating_text(s.ordinal):>6}{mark}"
-            f" {s.games:>4} {_pct(s.win_rate):>4} {_signed(trend).replace('−', '-'):>4}"
+            f"{row.rank:>2} {_short(_named(s)):<{NAME_WIDTH}} {rating_text(s.ordinal):>6}{mark}"
+            f" {s.games:>4} {_pct(s.win_rate):>4} {_signed(trend):>4}"
         )
     lines.append("```")
     notes = ["10g: rating change over the last 10 games"]
@@ -92,8 +116,8 @@ def rank_line(ranked: Ranked, levels: Sequence[Standing] = ()) -> str:
     trend = shown(s.ordinal) - shown(ranked.trend_from)
     said += f", #{ranked.rank} of {ranked.of}; {_signed(trend)} over the last {min(s.games, 10)}"
     said += " games." if min(s.games, 10) != 1 else " game."
-    above = [lv.name for lv in levels if lv.ordinal < s.ordinal]
-    below = [lv.name for lv in levels if lv.ordinal >= s.ordinal]
+    above = [_named(lv) for lv in levels if lv.ordinal < s.ordinal]
+    below = [_named(lv) for lv in levels if lv.ordinal >= s.ordinal]
     if levels:
         parts = []
         if above:
@@ -120,14 +144,12 @@ def _margins(row: StatsRow) -> str:
 
 def _stats_block(label: str, row: StatsRow) -> list[str]:
     per = max(row.deals, 1)
-    best = f"{row.best_hand}" + (f" ({row.best_hand_cards})" if row.best_hand_cards else "")
     lines = [
         f"{label}: {plural(row.games, 'game')}, {plural(row.wins, 'win')}"
         f" ({_pct(row.win_rate)}); {_margins(row)}.",
         f"  Points per deal — pegging {row.pegging_points / per:.1f},"
         f" hand {row.hand_points / per:.1f}, crib {row.crib_points / per:.1f}"
         f" (over {plural(row.deals, 'deal')}).",
-        f"  Best hand: {best}; 29s: {row.twenty_nines}.",
     ]
     if row.points_missed or row.muggins_given or row.muggins_taken:
         # Only players who have counted their own hands (manual counting) have these.
@@ -146,7 +168,8 @@ def stats_text(
     best: Sequence[tuple[int, str]] = (),
 ) -> str:
     """A player's record: games between people and games against the computer, apart, each
-    after its rating line (``ranks``: people's, computer's), then their best hands."""
+    after its rating line (``ranks``: people's, computer's), then their best hands (``best``,
+    from both: each hand is named once) and how many 29s they have held."""
     name = escape(name)
     if people is None and computer is None:
         return f"{name} has not finished a game on this server yet."
@@ -162,8 +185,13 @@ def stats_text(
         if rank is not None:
             lines.append(f"  {rank}")
         lines.extend(block[1:])
-    if best:
-        lines.append("Best hands: " + " · ".join(f"{points} ({cards})" for points, cards in best))
+    held = [f"{points} ({cards})" for points, cards in best]
+    nines = sum(row.twenty_nines for row in (people, computer) if row is not None)
+    parts = [f"Best hands: {' · '.join(held)}"] if held else []
+    if nines > sum(points == 29 for points, _ in best):  # more 29s than the list shows
+        parts.append(f"29s held: {nines}")
+    if parts:
+        lines.append("; ".join(parts) + ".")
     return chunk(lines)[0]
 
 
@@ -188,7 +216,7 @@ def head_to_head_text(name: str, other: str, rival: Rival | None) -> str:
         )
         + ".",
         f"Game points: {name} {rival.points_won}, {other} {rival.points_lost}."
-        f" Average margin: {rival.average_margin:+.1f} points a game for {name}.",
+        f" Average margin: {_signed_tenths(rival.average_margin)} points a game for {name}.",
         "Last "
         + plural(len(rival.recent), "game")
         + ": "

@@ -119,11 +119,24 @@ def _starter(names: Names, event: StarterCut, heels: Heels | None) -> str:
 
 def result_line(names: Names, result: GameResult, resigned: int | None = None) -> str:
     """The end of a game: "🏆 Al wins 121-84 — a skunk, 2 game points" (with ``resigned``,
-    the seat that resigned: "Bea resigned — 🏆 Al wins, a lurch, 2 game points (40-10)")."""
+    the seat that resigned: "Bea resigned — 🏆 Al wins, a lurch, 2 game points (40-10)").
+    With three players each loser's score is named, highest first: "🏆 Al wins 61 to Cy's
+    53 and Bea's 34", "(Bea 40, Cy 30, Al 20)"."""
     winner = names.side(result.winner)
     verb = names.verb("wins", "win")
-    order = [result.winner] + [s for s in range(len(result.scores)) if s != result.winner]
-    scores = "-".join(str(result.scores[s]) for s in order)
+    losers = sorted(
+        (s for s in range(len(result.scores)) if s != result.winner),
+        key=lambda s: (-result.scores[s], s),
+    )
+    won = result.scores[result.winner]
+    if len(losers) == 1:
+        scores = f"{won}-{result.scores[losers[0]]}"
+        standing = scores
+    else:
+        scores = f"{won} to " + and_list(f"{names.side(s)}'s {result.scores[s]}" for s in losers)
+        standing = ", ".join(
+            f"{names.side(s)} {result.scores[s]}" for s in [result.winner, *losers]
+        )
     points = plural(result.game_points, "game point")
     kinds = {
         "skunk": "a skunk, ",
@@ -133,7 +146,7 @@ def result_line(names: Names, result: GameResult, resigned: int | None = None) -
     kind = kinds.get(result.kind, "")
     if resigned is not None:
         # A resignation is a loss at the scores as they stand, with the game points they give.
-        return f"{names.seat(resigned)} resigned — 🏆 {winner} {verb}, {kind}{points} ({scores})"
+        return f"{names.seat(resigned)} resigned — 🏆 {winner} {verb}, {kind}{points} ({standing})"
     return f"🏆 {winner} {verb} {scores} — {kind}{points}"
 
 

@@ -6,11 +6,13 @@ from __future__ import annotations
 
 import math
 from datetime import date, timedelta
+from itertools import product
 
 import pytest
 from PIL import Image
 
-from bot.core.pictures.canvas import PAPER, RGB
+from bot.core.pictures.axes import decimals_for, label
+from bot.core.pictures.canvas import PAPER, RGB, text_width
 from bot.core.pictures.charts import (
     BEST,
     LINE,
@@ -19,6 +21,7 @@ from bot.core.pictures.charts import (
     PLOT_TOP,
     PROVISIONAL,
     SERVER,
+    TICK_SIZE,
     PointsPerDeal,
     RatingPoint,
     bars_layout,
@@ -95,6 +98,33 @@ def test_one_game_is_one_point_in_the_middle() -> None:
     assert abs((min(x for x, _ in gold) + max(x for x, _ in gold)) / 2 - middle_x) <= 1
 
 
+def test_from_the_first_game_the_line_starts_at_the_starting_rating() -> None:
+    # Issue 25, item 10: after one loss the chart was one point labelled "best 963".
+    after_a_loss = [RatingPoint(1, 963)]
+    picture = rating_chart("Bea", after_a_loss, provisional_through=4, start=1000)
+    assert picture.alt_text == (
+        "Bea's rating: 1,000 at the start, 963 after game 1. Provisional through game 1."
+    )
+    image = read_png(picture.png)
+    assert where(image, BEST) == [], "no best rating is marked: the start was higher"
+    line = [RatingPoint(0, 1000), *after_a_loss]
+    layout = rating_layout(line)
+    for point in line:
+        assert near(image, (layout.x(point.game), layout.y(point.rating)), LINE)
+    assert layout.y(1000) < layout.y(963), "the start is drawn higher"
+    # A win is marked as the best, above the start.
+    won = rating_chart("Bea", [RatingPoint(1, 1040)], provisional_through=4, start=1000)
+    assert won.alt_text.startswith("Bea's rating: 1,000 at the start, 1,040 after game 1.")
+    gold = where(read_png(won.png), BEST)
+    layout = rating_layout([RatingPoint(0, 1000), RatingPoint(1, 1040)])
+    assert gold and abs((min(x for x, _ in gold) + max(x for x, _ in gold)) / 2 - layout.x(1)) <= 1
+    several = rating_chart("Bea", history([963, 1010, 990]), start=1000).alt_text
+    assert several == (
+        "Bea's rating over 3 games: 1,000 at the start, 990 now;"
+        " best 1,010 after game 2, lowest 963 after game 1."
+    )
+
+
 @pytest.mark.parametrize(
     "ratings",
     [
@@ -115,7 +145,8 @@ def test_any_finite_ratings_are_drawn_inside_the_frame(ratings: list[float]) -> 
     assert PLOT_TOP <= layout.y(best.rating) <= PLOT_BOTTOM
     assert all(PLOT_TOP <= layout.y(p.rating) <= PLOT_BOTTOM for p in points)
     assert where(image, BEST)
-    # The tick labels fit between the frame and the plot: nothing drawn against the frame.
+    # The caption and the tick labels fit between the frame and the plot: nothing drawn
+    # against the frame.
     margin = image.crop((8, PLOT_TOP - 12, 20, PLOT_BOTTOM + 12))
     assert colours(margin) == {PAPER}
     assert "best" in picture.alt_text and "lowest" in picture.alt_text
@@ -233,3 +264,27 @@ def test_the_alt_text_has_the_server_average_too() -> None:
         "Points per deal for Bea over 1 deal: pegging 3.9, hand 7.8, crib 4.0 (15.8 in all)."
         " Server average: pegging 3.6, hand 7.6, crib 4.3 (15.5 in all)."
     )
+
+
+@pytest.mark.parametrize("chart", ["rating", "points"])
+def test_the_y_axis_says_what_its_values_are(chart: str) -> None:
+    # Issue 25: the y axes had values but no caption. It reads upwards beside the values.
+    if chart == "rating":
+        points = history([1000, 1030, 1010])
+        picture = rating_chart("Al", points, start=1000)
+        layout = rating_layout([RatingPoint(0, 1000), *points])
+        left, ticks = layout.left, layout.ticks
+    else:
+        player = PointsPerDeal(3.9, 7.8, 4.1)
+        picture = points_chart("Al", player, deals=212)
+        bars = bars_layout(player)
+        left, ticks = bars.left, bars.ticks
+    image = read_png(picture.png)
+    places = decimals_for(list(ticks))
+    values_from = left - 10 - max(text_width(label(t, places), TICK_SIZE) for t in ticks)
+    side = (8, PLOT_TOP, math.floor(values_from) - 1, PLOT_BOTTOM)  # left of every value
+    every = product(range(side[0], side[2]), range(side[1], side[3]))
+    ink = [xy for xy in every if image.getpixel(xy) != PAPER]
+    assert ink, "a caption beside the values"
+    xs, ys = [x for x, _ in ink], [y for _, y in ink]
+    assert max(ys) - min(ys) > 2 * (max(xs) - min(xs)), "turned to read upwards"
