@@ -199,9 +199,10 @@ class CribbageBot(commands.AutoShardedBot):
         release may have changed them) and bring every game's messages up to date."""
         self.services.ledger.sending_again()
         self._start_sending()
-        await self._sync_commands()
+        # What is owed first: syncing the commands waits on Discord's own limits.
         if self.is_ready():
             await self.reconcile()
+        await self._sync_commands()
 
     async def _resume_sending(self) -> None:
         """This process stayed the sender, but its lease lapsed a while (it was frozen, or the

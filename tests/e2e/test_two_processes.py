@@ -10,6 +10,8 @@ two never IDENTIFY together beyond Discord's limit.
 from __future__ import annotations
 
 import asyncio
+import os
+import signal
 from dataclasses import dataclass
 from typing import Any
 
@@ -18,7 +20,7 @@ import pytest
 from fakediscord import Channel, FakeDiscord, Interaction, User
 from fakediscord.testing import BotLauncher, BotProcess
 from tests.helpers.bot_db import logged_actions
-from tests.helpers.table_driver import NAMES, TableDriver, World, start_again
+from tests.helpers.table_driver import NAMES, TableDriver, World, start_again, until
 
 #: Each process says, once its store is open, whether it sends (the first to start does).
 READY = r"this process (is the sender|does not send)"
@@ -205,3 +207,28 @@ async def test_restarting_one_process_at_a_time_never_stops_a_game(pair: Pair) -
         driver.command_rate = 0.5
         await driver.play_out(stop_after=driver.steps + 2)
     assert pair.world.fd.gateway.identify_refused == 0
+
+
+async def test_a_frozen_sender_is_replaced_and_sends_nothing_once_it_wakes(pair: Pair) -> None:
+    """SIGSTOP the sender (its connections stay open, as in a long pause or a hung event
+    loop): the other process takes over and the game goes on; woken (SIGCONT), the old sender
+    finds its lease gone and stops sending, and nothing is doubled or left behind."""
+    fd = pair.world.fd
+    # Every move by a DM control: they reach the process with shard 0, which does not send.
+    driver = _driver(pair, 15, command_rate=0.0)
+    await driver.open(target=61)
+    await driver.play_out(stop_after=driver.steps + 2)
+    assert _sends(pair.server) and not _sends(pair.dms)
+    frozen = pair.server.proc
+    assert frozen is not None
+    os.kill(frozen.pid, signal.SIGSTOP)
+    try:
+        # Each move's table and the next player's prompt: sent by the process that took over.
+        await driver.play_out(stop_after=driver.steps + 4)
+        assert _sends(pair.dms)
+    finally:
+        os.kill(frozen.pid, signal.SIGCONT)
+    await until(fd, lambda: not _sends(pair.server))
+    assert not _sends(pair.server) and _sends(pair.dms)
+    await driver.play_out(stop_after=driver.steps + 4)
+    assert _sends(pair.dms)
