@@ -80,11 +80,9 @@ async def run(rounds: int) -> int:
             other = next(b for b in bots.values() if b is not sender)
             seen = len(other.output)
             stopped = time.perf_counter()
-            if how == "SIGKILL":
-                sender.kill_now()
-                ending = asyncio.ensure_future(sender.kill())
-            else:
-                ending = asyncio.ensure_future(sender.terminate())
+            ending: asyncio.Future[object] = asyncio.ensure_future(
+                sender.kill() if how == "SIGKILL" else sender.terminate()
+            )
             took = await asyncio.wait_for(_said(other, BECAME, seen, stopped), timeout=30)
             done = await asyncio.wait_for(_said(other, RECONCILED, seen, stopped), timeout=30)
             times[how]["sender"].append(took)
