@@ -34,7 +34,7 @@ def main(argv: list[str] | None = None) -> int:
         env = {**os.environ, "CHAOS_FAULTS": str(args.faults), "CHAOS_REPORT": str(report)}
         env["CHAOS_TARGET"] = "121"
         run = subprocess.run(
-            [sys.executable, "-m", "pytest", "-p", "no:xdist", "-q", "tests/e2e/test_chaos.py"],
+            [sys.executable, "-m", "pytest", "-n", "0", "-q", "tests/e2e/test_chaos.py"],
             cwd=ROOT,
             env=env,
             check=False,

@@ -205,11 +205,12 @@ class CribbageBot(commands.AutoShardedBot):
         await self._sync_commands()
 
     async def _resume_sending(self) -> None:
-        """This process stayed the sender, but its lease lapsed a while (it was frozen, or the
-        database slow): what it did not send meanwhile, it sends now."""
+        """This process stayed the sender, but its lease lapsed a while by its own clock (it
+        was frozen, or the database slow) and nobody took it: what it held back meanwhile
+        goes now (what it kept of the messages is read again, in case another process sent
+        in between)."""
         self.services.ledger.sending_again()
-        if self.is_ready():
-            await self.reconcile()
+        self.keeper.resume()
 
     async def reconcile(self) -> None:
         """Bring every open or recently ended game's messages up to date, and make the timed

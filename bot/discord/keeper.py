@@ -83,6 +83,8 @@ class TableKeeper:
         self._tasks: dict[tuple[int, Lane], asyncio.Task[None]] = {}
         self._timers: dict[tuple[Owner, Lane], tuple[asyncio.TimerHandle, int]] = {}
         self._failures: dict[tuple[Owner, Lane], int] = {}
+        #: What was not sent while this process's lease was not valid (see ``resume``).
+        self._held_back: set[tuple[Owner, int, Lane]] = set()
         #: When each owner next has a reminder falling due.
         self._reminders: dict[Owner, asyncio.TimerHandle] = {}
         #: Channels the bot may not post in (gone, or no permission): told once in the log.
@@ -97,11 +99,19 @@ class TableKeeper:
         if self._unsubscribe is None:
             self._unsubscribe = feed.subscribe(self._heard)
 
+    def resume(self) -> None:
+        """The lease is valid again, and nobody else took it meanwhile: send what was held
+        back while it was not."""
+        held, self._held_back = self._held_back, set()
+        for owner, channel_id, lane in held:
+            self.touch(owner, channel_id, (lane,))
+
     def unfollow(self) -> None:
         """Stop following the feed (another process sends now)."""
         if self._unsubscribe is not None:
             self._unsubscribe()
             self._unsubscribe = None
+        self._held_back.clear()  # the process that sends now brings every owner up to date
 
     def _heard(self, change: Change) -> None:
         if not change.more_coming:
@@ -208,6 +218,7 @@ class TableKeeper:
             # The sender's lease lapsed (or passed to another process): whoever sends next
             # brings this owner up to date (this process too, once it renews the lease).
             log.debug("%s not sent: this process may not send now", owner)
+            self._held_back.add((owner, channel_id, lane))
         except Exception:
             failures = self._failures.get((owner, lane), 0) + 1
             self._failures[(owner, lane)] = failures

@@ -227,7 +227,7 @@ class Cluster:
             elif held and not was_valid:
                 # Renewed late (the process was frozen, or the database slow): nobody took
                 # over meanwhile, but what this process did not send then is sent now.
-                log.warning("the sender's lease was renewed late; bringing every game up to date")
+                log.warning("the sender's lease was renewed late; sending what was held back")
                 await self._take_over(self._resumed)
             elif not held and self.sender:
                 self.sender = False

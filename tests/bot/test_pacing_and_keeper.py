@@ -16,7 +16,7 @@ from bot.core.owners import Owner
 from bot.core.records import MessageRecord
 from bot.core.services import Services
 from bot.discord import keeper as keeper_module
-from bot.discord.courier import DmsClosed, Superseded
+from bot.discord.courier import DmsClosed, NotSender, Superseded
 from bot.discord.keeper import TableKeeper
 from bot.discord.pacing import Bucket, Pacer, RequestKind
 from tests.helpers.service_driver import (
@@ -86,6 +86,8 @@ class FakeCourier:
         self.closed: set[int] = set()
         self.dm_attempts: dict[int, int] = {}
         self.fail_next = 0
+        #: Whether this process may send (its sender's lease valid), as the real courier asks.
+        self.may_send = True
         self.held: asyncio.Event | None = None
         self.waiting = asyncio.Event()
 
@@ -97,6 +99,8 @@ class FakeCourier:
         known: MessageRecord | None,
         current: Callable[[], Awaitable[bool]] | None = None,
     ) -> MessageRecord:
+        if not self.may_send:
+            raise NotSender
         if self.fail_next:
             self.fail_next -= 1
             raise RuntimeError("Discord is down")
@@ -251,6 +255,28 @@ async def test_a_failed_send_is_tried_again(
                 break
     assert courier.sent == [("lobby", False)]
     assert "trying again" in caplog.text
+
+
+async def test_what_was_held_back_while_the_lease_lapsed_goes_when_it_is_renewed(
+    service: Services, caplog: pytest.LogCaptureFixture
+) -> None:
+    """While the sender's lease is not valid nothing is sent, nor retried on a timer (it is no
+    failure); renewed, the keeper sends what it held back, once."""
+    opened = await service.lobbies.new_game(GUILD, CHANNEL, AL)
+    courier = FakeCourier()
+    courier.may_send = False
+    keeper = make_keeper(service, courier, Pacer())
+    with caplog.at_level(logging.WARNING):
+        keeper.touch(game_owner(opened.game_id or 0), CHANNEL)
+        await settle(keeper)
+    assert courier.sent == [] and "trying again" not in caplog.text
+    courier.may_send = True
+    keeper.resume()
+    await settle(keeper)
+    assert courier.sent == [("lobby", False)]
+    keeper.resume()  # held back once, sent once
+    await settle(keeper)
+    assert courier.sent == [("lobby", False)]
 
 
 async def test_a_request_on_its_way_holds_its_place_in_the_global_window() -> None:
