@@ -148,7 +148,9 @@ class CribbageBot(commands.AutoShardedBot):
             )
         self.io = DiscordIO(self.services, members, defer_after=self.defer_after)
         courier = Courier(self, self.services.ledger, self.pacer)
-        self.keeper = TableKeeper(self.services.ledger, courier, self.pacer)
+        self.keeper = TableKeeper(
+            self.services.ledger, courier, self.pacer, faults=self.services.games.faults
+        )
         self.cluster = Cluster(
             self.store,
             self.services.feed,
