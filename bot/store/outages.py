@@ -9,8 +9,8 @@ Every other error passes unchanged.
   (53100);
 - unreachable: SQLite's ``SQLITE_IOERR*`` and ``SQLITE_CANTOPEN`` (the file cannot be read or
   written); on PostgreSQL a refused or lost connection (``OSError``, class 08, "connection is
-  closed"), the server shutting down or starting up (57P01-57P03), no connection slot left
-  (53300).
+  closed", a connection ended while idle in the pool), the server shutting down or starting
+  up (57P01-57P03), no connection slot left (53300).
 """
 
 from __future__ import annotations
@@ -51,6 +51,10 @@ def unavailable(error: BaseException) -> StoreUnavailable | None:
         return StoreUnavailable(Cause.FULL, f"PostgreSQL: {error}")
     if isinstance(error, pg.InterfaceError) and "connection is closed" in str(error):
         # "connection is closed": the server dropped it (not a misuse of the driver).
+        return StoreUnavailable(Cause.UNREACHABLE, f"PostgreSQL: {error}")
+    if isinstance(error, pg.InternalClientError) and "another operation" in str(error):
+        # A pooled connection the server ended while it was idle is next used in a protocol
+        # state it cannot leave (MagicStack/asyncpg#1069, #784): it is a lost connection.
         return StoreUnavailable(Cause.UNREACHABLE, f"PostgreSQL: {error}")
     if isinstance(error, _PG_UNREACHABLE):
         return StoreUnavailable(

@@ -17,7 +17,6 @@ from bot.core.records import GameStatus
 from bot.core.replies import Answer, User
 from bot.core.services import Services
 from bot.store import Store
-from bot.store.sqlite import SqliteDatabase
 from tests.helpers.postgres import PostgresServer
 from tests.helpers.service_driver import (
     AL,
@@ -32,6 +31,7 @@ from tests.helpers.service_driver import (
     open_table,
     state,
 )
+from tests.helpers.store_faults import fill_up
 
 Call = Callable[[Services], Awaitable[Answer]]
 
@@ -153,40 +153,6 @@ async def test_the_clock_and_housekeeping_skip_a_game_that_cannot_be_read(
 
 
 # -- the store fails ----------------------------------------------------------------------------
-async def fill_up(store: Store) -> None:
-    """Make the database's storage full, as the driver reports it: SQLite may grow no more
-    pages; PostgreSQL fails every write of a game with ``disk_full`` (53100), word for word
-    as it does when the disk is full.
-
-    A test's SQLite file has room to spare in its pages; with pages of 512 bytes (the file
-    rebuilt, which leaves no free page) a game's snapshot spills onto pages of its own, and
-    SQLite writes a changed one to new pages before it frees the old: every move needs a new
-    page, and there is none."""
-    db = store.db
-    if isinstance(db, SqliteDatabase):
-        connection = db.connection
-        await connection.execute("PRAGMA journal_mode = DELETE")
-        await connection.execute("PRAGMA page_size = 512")
-        await connection.execute("VACUUM")
-        await connection.execute("PRAGMA journal_mode = WAL")
-        [(pages,)] = await connection.execute_fetchall("PRAGMA page_count")
-        [(free,)] = await connection.execute_fetchall("PRAGMA freelist_count")
-        assert free == 0
-        [(cap,)] = await connection.execute_fetchall(f"PRAGMA max_page_count = {int(pages)}")
-        assert cap == pages
-        return
-    await db.execute(
-        "CREATE FUNCTION crib_disk_full() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN"
-        " RAISE EXCEPTION 'could not extend file \"base/16384/16390\": No space left on device'"
-        " USING ERRCODE = 'disk_full', HINT = 'Check free disk space.'; END $$"
-    )
-    for table in ("games", "actions", "seats"):
-        await db.execute(
-            f"CREATE TRIGGER crib_disk_full BEFORE INSERT OR UPDATE ON {table}"
-            " FOR EACH ROW EXECUTE FUNCTION crib_disk_full()"
-        )
-
-
 async def test_a_full_store_says_the_move_was_not_recorded(
     store: Store, clock: Clock, caplog: pytest.LogCaptureFixture
 ) -> None:
