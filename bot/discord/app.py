@@ -147,15 +147,16 @@ class CribbageBot(commands.AutoShardedBot):
                 thinking=self._thinking,
             )
         self.io = DiscordIO(self.services, members, defer_after=self.defer_after)
-        courier = Courier(self, self.services.ledger, self.pacer)
-        self.keeper = TableKeeper(
-            self.services.ledger, courier, self.pacer, faults=self.services.games.faults
-        )
         self.cluster = Cluster(
             self.store,
             self.services.feed,
             became_sender=self._became_sender,
             stopped_sending=self._stop_sending,
+            resumed=self._resume_sending,
+        )
+        courier = Courier(self, self.services.ledger, self.pacer, may_send=self.cluster.may_send)
+        self.keeper = TableKeeper(
+            self.services.ledger, courier, self.pacer, faults=self.services.games.faults
         )
         _warm_engine()
         self.add_dynamic_items(*DYNAMIC_ITEMS)
@@ -200,7 +201,15 @@ class CribbageBot(commands.AutoShardedBot):
         release may have changed them) and bring every game's messages up to date."""
         self.services.ledger.sending_again()
         self._start_sending()
+        # What is owed first: syncing the commands waits on Discord's own limits.
+        if self.is_ready():
+            await self.reconcile()
         await self._sync_commands()
+
+    async def _resume_sending(self) -> None:
+        """This process stayed the sender, but its lease lapsed a while (it was frozen, or the
+        database slow): what it did not send meanwhile, it sends now."""
+        self.services.ledger.sending_again()
         if self.is_ready():
             await self.reconcile()
 

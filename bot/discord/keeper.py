@@ -32,7 +32,7 @@ from bot.core.ledger import MessageLedger, Owing
 from bot.core.messages import Owed
 from bot.core.owners import Owner, OwnerKind
 from bot.core.records import MessageRecord
-from bot.discord.courier import ChannelClosed, Courier, DmsClosed, Superseded
+from bot.discord.courier import ChannelClosed, Courier, DmsClosed, NotSender, Superseded
 from bot.discord.pacing import Pacer, RequestKind
 
 __all__ = ["Lane", "TableKeeper"]
@@ -209,6 +209,10 @@ class TableKeeper:
             self._failures.pop((owner, lane), None)
         except asyncio.CancelledError:
             raise
+        except NotSender:
+            # The sender's lease lapsed (or passed to another process): whoever sends next
+            # brings this owner up to date (this process too, once it renews the lease).
+            log.debug("%s not sent: this process may not send now", owner)
         except Fault as fault:
             # The store fails (full, out of reach): noted once per game, tried again later.
             self._faults.note(fault.about(owner.id) if owner.kind is OwnerKind.GAME else fault)

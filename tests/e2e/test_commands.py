@@ -128,10 +128,10 @@ async def test_a_game_in_a_thread_with_autocomplete_status_hand_and_resign(
     # Play one card from the ephemeral controls (a type 7 update of the ephemeral message):
     # the hand message by DM loses its buttons all the same.
     driver.resync()  # the answers above may echo cards their typist wrote
-    driver.dm_closed = {on_turn.id}
+    driver.by_hand_command = {on_turn.id}
     driver.command_rate = 0.0
     await driver.step(driver.snapshot())
-    driver.dm_closed = set()
+    driver.by_hand_command = set()
     await driver.settle(driver.resync())
 
     resigned = await fd.slash(al, thread, "/cribbage resign")
