@@ -18,14 +18,14 @@ from __future__ import annotations
 import contextlib
 import logging
 import sqlite3
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 
 import asyncpg.exceptions as pg
 
 from bot.core.faults import Cause
 from bot.core.storage import StoreUnavailable
 
-__all__ = ["quiet_pool_retries", "translated", "unavailable"]
+__all__ = ["on_postgres", "on_sqlite", "quiet_pool_retries", "translated"]
 
 #: asyncpg's errors that mean the server cannot be reached or talked to now.
 _PG_UNREACHABLE: tuple[type[BaseException], ...] = (
@@ -38,15 +38,23 @@ _PG_UNREACHABLE: tuple[type[BaseException], ...] = (
 )
 
 
-def unavailable(error: BaseException) -> StoreUnavailable | None:
-    """The store fault ``error`` is, or None for any other error."""
+#: Which store fault an error is, on one database (None: not one).
+Classify = Callable[[BaseException], StoreUnavailable | None]
+
+
+def on_sqlite(error: BaseException) -> StoreUnavailable | None:
+    """The store fault SQLite's ``error`` is, or None for any other error."""
     if isinstance(error, sqlite3.Error):
         name: str = getattr(error, "sqlite_errorname", "")
         if name == "SQLITE_FULL":
             return StoreUnavailable(Cause.FULL, f"SQLite: {error}")
         if name.startswith(("SQLITE_IOERR", "SQLITE_CANTOPEN")):
             return StoreUnavailable(Cause.UNREACHABLE, f"SQLite: {error}")
-        return None
+    return None
+
+
+def on_postgres(error: BaseException) -> StoreUnavailable | None:
+    """The store fault asyncpg's ``error`` is, or None for any other error."""
     if isinstance(error, pg.DiskFullError):
         return StoreUnavailable(Cause.FULL, f"PostgreSQL: {error}")
     if isinstance(error, pg.InterfaceError) and "connection is closed" in str(error):
@@ -64,15 +72,16 @@ def unavailable(error: BaseException) -> StoreUnavailable | None:
 
 
 @contextlib.contextmanager
-def translated() -> Iterator[None]:
-    """Raise a store fault met inside the block as :class:`StoreUnavailable` (the driver's
-    error is kept as its cause); anything else as it was."""
+def translated(classify: Classify) -> Iterator[None]:
+    """Raise a store fault met inside the block (:func:`on_sqlite`, :func:`on_postgres`) as
+    :class:`StoreUnavailable`, the driver's error kept as its cause; anything else as it
+    was."""
     try:
         yield
     except StoreUnavailable:
         raise
     except Exception as error:
-        found = unavailable(error)
+        found = classify(error)
         if found is None:
             raise
         raise found from error
@@ -84,7 +93,7 @@ class _OneLine(logging.Filter):
 
     def filter(self, record: logging.LogRecord) -> bool:
         error = record.exc_info[1] if record.exc_info else None
-        if error is not None and unavailable(error) is not None:
+        if error is not None and on_postgres(error) is not None:
             record.msg = f"{record.getMessage()} ({type(error).__name__}: {error})"
             record.args = None
             record.exc_info = None

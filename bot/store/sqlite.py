@@ -26,7 +26,7 @@ import aiosqlite
 from bot.core.storage import UnusableStore
 from bot.store import preflight
 from bot.store.database import Dialect, Row, UniqueViolation
-from bot.store.outages import translated
+from bot.store.outages import on_sqlite, translated
 
 __all__ = ["SqliteDatabase"]
 
@@ -185,7 +185,7 @@ class SqliteDatabase:
         """One query's rows, in one hop."""
         async with self._lock:
             self.round_trips += 1
-            with translated():
+            with translated(on_sqlite):
                 return list(await self.connection.execute_fetchall(sql, params))
 
     async def execute(self, sql: str, params: Sequence[Any] = ()) -> int:
@@ -199,7 +199,7 @@ class SqliteDatabase:
         end, or roll back if anything in the block raised. A full disk or a file that cannot
         be read or written raises :class:`~bot.core.storage.StoreUnavailable`."""
         async with self._lock:
-            with translated():
+            with translated(on_sqlite):
                 try:
                     yield _SqliteTransaction(self)
                 except BaseException:
