@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import logging
 from collections.abc import AsyncIterator, Awaitable, Callable
+from typing import Any
 
 import pytest
 
@@ -13,9 +14,10 @@ from bot.core import refusals
 from bot.core.faults import Cause
 from bot.core.messages import Controls
 from bot.core.owners import Owner
-from bot.core.records import GameStatus
+from bot.core.records import GameStatus, MessageRecord
 from bot.core.replies import Answer, User
 from bot.core.services import Services
+from bot.core.storage import StoreUnavailable
 from bot.store import Store
 from tests.helpers.postgres import PostgresServer
 from tests.helpers.service_driver import (
@@ -230,3 +232,29 @@ async def test_a_database_out_of_reach_says_so_and_recovers(
         )
         assert len(fault_lines(caplog)) == 3
         own_server.resume()
+
+
+async def test_what_was_sent_is_written_down_once_the_store_has_room(
+    store: Store, clock: Clock, caplog: pytest.LogCaptureFixture, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    caplog.set_level(logging.INFO)
+    service = make_service(store, clock)
+    opened = await service.lobbies.new_game(GUILD, CHANNEL, AL)
+    owner = Owner.game(opened.game_id or 0)
+    write = store.set_messages
+    failing = [3]
+
+    async def full(*args: Any, **kwargs: Any) -> None:
+        if failing[0]:
+            failing[0] -= 1
+            raise StoreUnavailable(Cause.FULL, "SQLite: database or disk is full")
+        await write(*args, **kwargs)
+
+    monkeypatch.setattr(store, "set_messages", full)
+    await service.ledger.sent(owner, [MessageRecord("lobby", CHANNEL, 77, "drawn")])
+    for _ in range(10):
+        if await service.ledger.flush() and not failing[0]:
+            break
+    assert (await store.messages(owner))["lobby"].message_id == 77
+    [line] = fault_lines(caplog)
+    assert line.exc_info is None and Cause.FULL.value in line.getMessage()
