@@ -22,6 +22,7 @@ from bot.core import lobby, refusals, snapshot
 from bot.core.computer import DEFAULT_LEVEL, LEVELS, ComputerPlayers, Step, computer_moves
 from bot.core.deal_log import DealLog
 from bot.core.entry import answers
+from bot.core.faults import Faults
 from bot.core.games import Games, Loaded
 from bot.core.messages import MessageView
 from bot.core.owners import Owner
@@ -47,6 +48,11 @@ class Lobbies:
     def __init__(self, games: Games, computers: ComputerPlayers) -> None:
         self._games = games
         self._computers = computers
+
+    @property
+    def faults(self) -> Faults:
+        """Where the faults its calls meet are noted (the games')."""
+        return self._games.faults
 
     # -- opening --------------------------------------------------------------------------------
     @answers

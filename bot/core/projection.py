@@ -23,6 +23,7 @@ from bot.core.messages import BoardPicture, MessageView, Owed
 from bot.core.prompts import controls_for
 from bot.core.records import GameRecord, GameStatus, SeatRecord
 from bot.core.render.private import (
+    GAME_ENDED,
     closed_hand_text,
     coach_text,
     hand_text,
@@ -121,7 +122,7 @@ def hand_view(loaded: Loaded, seat: int, *, coach: bool = True) -> MessageView:
     game, record, log = loaded.game, loaded.record, loaded.log
     view = game.view(seat)
     if record.status in (GameStatus.CANCELLED, GameStatus.EXPIRED):
-        return MessageView(f"{where(record.channel_id)}: this game ended without a result.")
+        return MessageView(f"{where(record.channel_id)}: {GAME_ENDED}")
     if game.phase is Phase.OVER:
         said = _coach(log, view.deal_number, seat) if coach else None
         kept = _kept(log, view.deal_number, seat)

@@ -98,7 +98,7 @@ class Services:
         moves = Moves(
             games, coach, computers, muggins_window=muggins_window, count_timeout=count_timeout
         )
-        ledger = MessageLedger(store, feed, now, shared=shared)
+        ledger = MessageLedger(store, feed, now, shared=shared, faults=games.faults)
         drawn = GameMessages(games, store, coach, remind_after=remind_after, retention=retention)
         ledger.add(OwnerKind.GAME, drawn)
 
@@ -113,7 +113,7 @@ class Services:
             moves=moves,
             table=TableInfo(games, coach, store),
             ledger=ledger,
-            standings=Standings(store),
+            standings=Standings(store, games.faults),
             coach=coach,
             housekeeping=Housekeeping(
                 games, store, idle_expiry=idle_expiry, retention=retention, forget=forget

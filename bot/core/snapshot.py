@@ -14,13 +14,23 @@ from __future__ import annotations
 import json
 import random
 from dataclasses import dataclass
+from typing import Any
 
 from bot.core.deal_log import DealLog
 from bot.core.shuffles import RecordingRandom
 from bot.core.tally import Tally
+from engine.errors import RuleError
 from engine.game import Game
 
-__all__ = ["SNAPSHOT_FORMAT", "Snapshot", "SnapshotError", "decode", "encode"]
+__all__ = [
+    "SNAPSHOT_FORMAT",
+    "DamagedSnapshot",
+    "Snapshot",
+    "SnapshotError",
+    "UnknownFormat",
+    "decode",
+    "encode",
+]
 
 #: The shape written by :func:`encode`; :func:`decode` reads it and the one before.
 SNAPSHOT_FORMAT = 3
@@ -29,6 +39,18 @@ _READABLE = (1, 2, 3)
 
 class SnapshotError(ValueError):
     """A stored snapshot this code cannot read (a newer format, or not a snapshot at all)."""
+
+
+class UnknownFormat(SnapshotError):
+    """A snapshot of a format this code does not read (written by a newer release)."""
+
+
+class DamagedSnapshot(SnapshotError):
+    """Text that is not a readable snapshot of any format: cut short, changed, not JSON."""
+
+
+#: What reading a damaged snapshot raises on the way (anything else is a bug, not damage).
+_DAMAGE = (ValueError, KeyError, TypeError, IndexError, AttributeError, RuleError)
 
 
 @dataclass(slots=True)
@@ -60,15 +82,29 @@ def decode(text: str, rng: random.Random) -> Snapshot:
     """Rebuild a snapshot written by :func:`encode`; the game draws from ``rng`` from now on
     (each shuffle recorded with the others, when the game has them).
 
-    Raises :class:`SnapshotError` for another format.
+    Raises :class:`UnknownFormat` for another format, :class:`DamagedSnapshot` for text that
+    is not a snapshot (both :class:`SnapshotError`).
     """
-    data = json.loads(text)
+    try:
+        data = json.loads(text)
+    except _DAMAGE as error:
+        raise DamagedSnapshot(f"The snapshot is not JSON ({error}).") from None
     found = data.get("format") if isinstance(data, dict) else None
+    if not isinstance(found, int) or isinstance(found, bool):
+        raise DamagedSnapshot("The snapshot has no format number.")
     if found not in _READABLE:
-        raise SnapshotError(
+        raise UnknownFormat(
             f"This game was saved in snapshot format {found!r}; this version of the bot reads "
             f"formats {', '.join(map(str, _READABLE))}."
         )
+    try:
+        return _read(data, rng)
+    except _DAMAGE as error:
+        raise DamagedSnapshot(f"The snapshot does not read as a game ({error!r}).") from None
+
+
+def _read(data: dict[str, Any], rng: random.Random) -> Snapshot:
+    """The snapshot in ``data``, of a format this code reads."""
     shuffles = data.get("shuffles")
     if shuffles is not None:
         shuffles = [str(deck) for deck in shuffles]

@@ -16,6 +16,7 @@ from collections.abc import Awaitable, Callable, Iterable, Sequence
 from typing import Protocol
 
 from bot.core import refusals
+from bot.core.faults import Cause, Fault
 from bot.core.owners import Owner
 from bot.core.records import (
     DmLink,
@@ -42,6 +43,7 @@ __all__ = [
     "MessageRecords",
     "StandingsRecords",
     "StoreError",
+    "StoreUnavailable",
     "UnusableStore",
     "UserSettings",
     "VersionConflict",
@@ -64,6 +66,15 @@ class ChannelBusy(StoreError):
 
     def __init__(self) -> None:
         super().__init__(refusals.CHANNEL_BUSY)
+
+
+class StoreUnavailable(StoreError, Fault):
+    """The database could not carry out a read or a write: its storage is full
+    (:attr:`Cause.FULL`) or it cannot be reached (:attr:`Cause.UNREACHABLE`). Nothing was
+    written; ``detail`` is what the driver said."""
+
+    def __init__(self, cause: Cause, detail: str) -> None:
+        Fault.__init__(self, cause, detail)
 
 
 class UnusableStore(Exception):

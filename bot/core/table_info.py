@@ -12,6 +12,7 @@ import asyncio
 from bot.core import archive, lobby, refusals
 from bot.core.coach_settings import CoachSettings
 from bot.core.entry import answers
+from bot.core.faults import Fault, Faults
 from bot.core.games import Games, Loaded
 from bot.core.messages import MessageView
 from bot.core.projection import board_of, hand_view, resigner
@@ -33,6 +34,11 @@ class TableInfo:
         self._games = games
         self._coach = coach
         self._archives = archives
+
+    @property
+    def faults(self) -> Faults:
+        """Where the faults its calls meet are noted (the games')."""
+        return self._games.faults
 
     @answers
     async def hand(self, channel_id: int, user: User) -> Answer:
@@ -89,6 +95,15 @@ class TableInfo:
             return None
         return self._games.loaded.load(record).game.view(seat)
 
+    async def _seat_view_or_none(self, channel_id: int, user_id: int) -> SeatView | None:
+        """:meth:`_seat_view`, or None when the game cannot be read or the store fails
+        (noted once; the command itself says why when it is sent)."""
+        try:
+            return await self._seat_view(channel_id, user_id)
+        except Fault as fault:
+            self.faults.note(fault)
+            return None
+
     async def autocomplete_discard(
         self, channel_id: int, user_id: int, current: str
     ) -> list[Choice]:
@@ -97,10 +112,10 @@ class TableInfo:
         Cards already typed in full stay in front, so ``"5H J"`` offers ``"5H JD"``,
         ``"5H JC"`` and so on.
         """
-        view = await self._seat_view(channel_id, user_id)
+        view = await self._seat_view_or_none(channel_id, user_id)
         return [] if view is None else discard_completions(view, current)
 
     async def autocomplete_play(self, channel_id: int, user_id: int, current: str) -> list[Choice]:
         """Only the cards the user may legally play now (empty when it is not their turn)."""
-        view = await self._seat_view(channel_id, user_id)
+        view = await self._seat_view_or_none(channel_id, user_id)
         return [] if view is None else play_completions(view, current)

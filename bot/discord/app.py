@@ -155,7 +155,9 @@ class CribbageBot(commands.AutoShardedBot):
             resumed=self._resume_sending,
         )
         courier = Courier(self, self.services.ledger, self.pacer, may_send=self.cluster.may_send)
-        self.keeper = TableKeeper(self.services.ledger, courier, self.pacer)
+        self.keeper = TableKeeper(
+            self.services.ledger, courier, self.pacer, faults=self.services.games.faults
+        )
         _warm_engine()
         self.add_dynamic_items(*DYNAMIC_ITEMS)
         self.tree.add_command(CribbageCommands())

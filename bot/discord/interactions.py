@@ -25,6 +25,7 @@ from typing import Any, cast
 import discord
 from discord import app_commands
 
+from bot.core.faults import Fault
 from bot.core.messages import MessageView, Table
 from bot.core.records import DmLink
 from bot.core.replies import Answer, Click, Clicked, Reply, User
@@ -307,7 +308,13 @@ class DiscordIO:
             return None
 
     async def report(self, interaction: discord.Interaction[Any], error: BaseException) -> None:
-        """Show a known error as its sentence; log anything else with its traceback."""
+        """Show a known error as its sentence; log anything else with its traceback. A fault
+        met outside a call on the core (the store failing while a DM is remembered, say) is
+        noted once per cause and game, and said as the core says it."""
+        if isinstance(error, Fault):
+            self.services.games.faults.note(error)
+            await send_error(interaction, str(error))
+            return
         text = known_error_text(error)
         if text is None:
             log.error("error handling an interaction from %s", interaction.user.id, exc_info=error)

@@ -26,10 +26,11 @@ from enum import Enum
 
 import discord
 
+from bot.core.faults import Fault, Faults
 from bot.core.feed import Change, ChangeFeed
 from bot.core.ledger import MessageLedger, Owing
 from bot.core.messages import Owed
-from bot.core.owners import Owner
+from bot.core.owners import Owner, OwnerKind
 from bot.core.records import MessageRecord
 from bot.discord.courier import ChannelClosed, Courier, DmsClosed, NotSender, Superseded
 from bot.discord.pacing import Pacer, RequestKind
@@ -74,8 +75,12 @@ class TableKeeper:
         pacer: Pacer,
         *,
         clock: Callable[[], float] = time.time,
+        faults: Faults | None = None,
     ) -> None:
+        """``faults``: where a store that fails is noted (the core's, so that a game's fault
+        is said once however many parts meet it)."""
         self._ledger = ledger
+        self._faults = faults or Faults()
         self._courier = courier
         self._pacer = pacer
         self._clock = clock
@@ -219,6 +224,12 @@ class TableKeeper:
             # brings this owner up to date (this process too, once it renews the lease).
             log.debug("%s not sent: this process may not send now", owner)
             self._held_back.add((owner, channel_id, lane))
+        except Fault as fault:
+            # The store fails (full, out of reach): noted once per game, tried again later.
+            self._faults.note(fault.about(owner.id) if owner.kind is OwnerKind.GAME else fault)
+            failures = self._failures.get((owner, lane), 0) + 1
+            self._failures[(owner, lane)] = failures
+            self._later(owner, channel_id, lane, min(RETRY_MAX, RETRY_AFTER * 2 ** (failures - 1)))
         except Exception:
             failures = self._failures.get((owner, lane), 0) + 1
             self._failures[(owner, lane)] = failures

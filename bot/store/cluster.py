@@ -45,6 +45,7 @@ import logging
 import os
 import secrets
 import socket
+import sys
 import time
 from collections.abc import Awaitable, Callable
 
@@ -52,6 +53,7 @@ from bot.core.feed import Change, ChangeFeed
 from bot.core.ledger import UNCONFIRMED_AFTER
 from bot.core.owners import Owner
 from bot.core.records import MessageRecord
+from bot.core.storage import StoreUnavailable
 from bot.store.postgres import PostgresDatabase
 from bot.store.store import ANNOUNCE_CHANNEL, Store
 
@@ -141,6 +143,8 @@ class Cluster:
         self._checked_at = 0.0
         #: Until when (``time.monotonic()``) this process's lease is valid by its own clock.
         self._valid_until = 0.0
+        #: What failed and was said (once) until it works again.
+        self._troubles: set[str] = set()
 
     # -- starting and stopping ----------------------------------------------------------------
     async def start(self, *, holds_back: bool = False) -> None:
@@ -181,7 +185,7 @@ class Cluster:
                 await db.notify(STEPPED_DOWN_CHANNEL, self.holder)
             except Exception:
                 # It lapses by itself in a moment.
-                log.warning("could not give the sender's lease up", exc_info=True)
+                self._failed("give the sender's lease up", sys.exc_info()[1])
 
     # -- the sender's lease -------------------------------------------------------------------
     def may_send(self) -> bool:
@@ -216,9 +220,10 @@ class Cluster:
                     # A lapsed lease is left a moment to a process that does not hold back.
                     await asyncio.sleep(HOLD_BACK)
                 held = await self._renew()
-            except Exception:
+                self._troubles.discard("renew or take the sender's lease")
+            except Exception as error:
                 # No database, no lease: stop sending (another process may take over).
-                log.warning("could not renew or take the sender's lease", exc_info=True)
+                self._failed("renew or take the sender's lease", error)
                 held = False
             if held and not self.sender:
                 self.sender = True
@@ -240,10 +245,23 @@ class Cluster:
         """How long a process that does not send sleeps before trying for the lease: until it
         would lapse, at most ``LOOK_EVERY``."""
         try:
-            return min(LOOK_EVERY, await self._store.lease_left(SENDER_LEASE))
-        except Exception:
-            log.warning("could not look at the sender's lease", exc_info=True)
+            left = await self._store.lease_left(SENDER_LEASE)
+            self._troubles.discard("look at the sender's lease")
+            return min(LOOK_EVERY, left)
+        except Exception as error:
+            self._failed("look at the sender's lease", error)
             return LOOK_EVERY
+
+    def _failed(self, what: str, error: BaseException | None) -> None:
+        """Say once that ``what`` failed, until it works again (a database out of reach
+        fails every look: one line, not one traceback a second)."""
+        if what in self._troubles:
+            return
+        self._troubles.add(what)
+        if isinstance(error, StoreUnavailable):
+            log.warning("could not %s: %s", what, error)
+        else:
+            log.warning("could not %s", what, exc_info=error)
 
     async def _take_over(self, then: Callable[[], Awaitable[None]]) -> None:
         try:
@@ -263,8 +281,9 @@ class Cluster:
                 found = await self._store.unconfirmed(now - UNCONFIRMED_AFTER)
                 for owner, version, channel_id in found:
                     self._feed.publish(Change(owner, version, channel_id, reread=True))
-            except Exception:
-                log.warning("could not look for unconfirmed answers", exc_info=True)
+                self._troubles.discard("look for unconfirmed answers")
+            except Exception as error:
+                self._failed("look for unconfirmed answers", error)
         if now - self._swept_at < SWEEP_EVERY:
             return
         since, self._swept_at = self._swept_at - SWEEP_OVERLAP, now
@@ -272,8 +291,9 @@ class Cluster:
             for game_id, version, channel_id in await self._store.games_changed_since(since):
                 # Heard late, not as it happened: what was sent of its messages is read again.
                 self._feed.publish(Change(Owner.game(game_id), version, channel_id, reread=True))
-        except Exception:
-            log.warning("could not look for games changed lately", exc_info=True)
+            self._troubles.discard("look for games changed lately")
+        except Exception as error:
+            self._failed("look for games changed lately", error)
 
     def _announced(self, payload: str) -> None:
         """A change made in another process: on this process's feed too."""

@@ -23,6 +23,7 @@ from typing import Any
 import asyncpg
 
 from bot.store.database import Dialect, Row, UniqueViolation, numbered_placeholders
+from bot.store.outages import on_postgres, translated
 
 __all__ = ["PostgresDatabase"]
 
@@ -124,13 +125,15 @@ class PostgresDatabase:
     async def fetch(self, sql: str, params: Sequence[Any] = ()) -> list[Row]:
         """One query's rows."""
         self.round_trips += 1
-        return list(await self.pool.fetch(numbered_placeholders(sql), *params))
+        with translated(on_postgres):
+            return list(await self.pool.fetch(numbered_placeholders(sql), *params))
 
     async def execute(self, sql: str, params: Sequence[Any] = ()) -> int:
         """One writing statement, committed by itself (one round trip)."""
         self.round_trips += 1
         try:
-            status = await self.pool.execute(numbered_placeholders(sql), *params)
+            with translated(on_postgres):
+                status = await self.pool.execute(numbered_placeholders(sql), *params)
         except asyncpg.UniqueViolationError as error:
             raise _unique(error) from None
         return _changed(status)
@@ -138,11 +141,13 @@ class PostgresDatabase:
     @contextlib.asynccontextmanager
     async def transaction(self) -> AsyncIterator[_PostgresTransaction]:
         """One transaction on one connection: ``BEGIN`` ... ``COMMIT`` (or ``ROLLBACK`` if the
-        block raised)."""
-        async with self.pool.acquire() as connection:
-            self.round_trips += 2  # BEGIN and COMMIT (or ROLLBACK)
-            async with connection.transaction():
-                yield _PostgresTransaction(self, connection)
+        block raised). A full disk or a server out of reach raises
+        :class:`~bot.core.storage.StoreUnavailable`."""
+        with translated(on_postgres):
+            async with self.pool.acquire() as connection:
+                self.round_trips += 2  # BEGIN and COMMIT (or ROLLBACK)
+                async with connection.transaction():
+                    yield _PostgresTransaction(self, connection)
 
     @contextlib.asynccontextmanager
     async def migrating(self) -> AsyncIterator[_PostgresMigration]:

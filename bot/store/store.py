@@ -25,6 +25,7 @@ from bot.store.database import Database
 from bot.store.game_tables import ANNOUNCE_CHANNEL, GameTables
 from bot.store.message_tables import MessageTables
 from bot.store.migrate import applied_migrations, migrate, number_of
+from bot.store.outages import quiet_pool_retries
 from bot.store.postgres import PostgresDatabase
 from bot.store.sqlite import SqliteDatabase
 from bot.store.standing_tables import StandingTables
@@ -58,6 +59,7 @@ class Store(GameTables, MessageTables, StandingTables, ArchiveTables):
         """
         db: Database
         if is_postgres_url(target):
+            quiet_pool_retries()
             db = await PostgresDatabase.open(str(target))
         else:
             db = await SqliteDatabase.open(target)

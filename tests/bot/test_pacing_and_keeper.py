@@ -11,10 +11,13 @@ from collections.abc import Awaitable, Callable
 
 import pytest
 
+from bot.core.faults import Cause
+from bot.core.ledger import Owing
 from bot.core.messages import Owed
 from bot.core.owners import Owner
 from bot.core.records import MessageRecord
 from bot.core.services import Services
+from bot.core.storage import StoreUnavailable
 from bot.discord import keeper as keeper_module
 from bot.discord.courier import DmsClosed, NotSender, Superseded
 from bot.discord.keeper import TableKeeper
@@ -295,3 +298,40 @@ async def test_a_request_on_its_way_holds_its_place_in_the_global_window() -> No
     await asyncio.gather(request("a", 0.3), request("b", 0.3), request("c", 0.0))
     assert started["a"] < 0.2 and started["b"] < 0.2
     assert started["c"] >= 1.25
+
+
+async def test_a_store_fault_is_noted_once_and_tried_again_quietly(
+    service: Services, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    monkeypatch.setattr(keeper_module, "RETRY_AFTER", 0.01)
+    opened = await service.lobbies.new_game(GUILD, CHANNEL, AL)
+    owner = game_owner(opened.game_id or 0)
+    ledger = service.ledger
+    drawn = ledger.owed
+    failing = [3]
+
+    async def out_of_reach(owner: Owner, now: float | None = None) -> Owing | None:
+        if failing[0]:
+            failing[0] -= 1
+            raise StoreUnavailable(Cause.UNREACHABLE, "PostgreSQL: connection refused")
+        return await drawn(owner, now)
+
+    monkeypatch.setattr(ledger, "owed", out_of_reach)
+    courier = FakeCourier()
+    keeper = TableKeeper(
+        ledger,
+        courier,  # type: ignore[arg-type]
+        Pacer(),
+        clock=service.games.now,
+        faults=service.games.faults,
+    )
+    with caplog.at_level(logging.INFO):
+        keeper.touch(owner, CHANNEL)
+        for _ in range(500):
+            await asyncio.sleep(0.01)
+            if courier.sent:
+                break
+    assert courier.sent == [("lobby", False)], "sent once the store answers again"
+    assert not [r for r in caplog.records if r.exc_info], "no traceback"
+    [line] = [r for r in caplog.records if r.name == "bot.core.faults"]
+    assert f"game {owner.id}: {Cause.UNREACHABLE.value}" in line.getMessage()
