@@ -17,19 +17,9 @@ from bot import ratings as ratings_cli
 from bot.core.ratings import COMPUTER_IDS, shown
 from bot.store import Dialect, Store
 from engine.outcome import Scoring
+from tests.helpers.cast import AL, BEA, CHANNEL, CY, DEE, GUILD
 from tests.helpers.results import finish_game, result_row
-from tests.helpers.service_driver import (
-    AL,
-    BEA,
-    CHANNEL,
-    CY,
-    DEE,
-    GUILD,
-    Clock,
-    drive,
-    make_service,
-    open_table,
-)
+from tests.helpers.service_driver import Clock, drive, make_service, open_table
 
 LIBRARY = PlackettLuce()
 

@@ -1,4 +1,4 @@
-"""Helpers for the core's tests: a settable clock, users, and a driver that plays a whole game
+"""Helpers for the core's tests: a settable clock and a driver that plays a whole game
 through the core the way players do (from the prompts they are sent)."""
 
 from __future__ import annotations
@@ -20,17 +20,9 @@ from bot.core.replies import Answer, Click, Clicked, User
 from bot.core.services import Services
 from bot.store import Store
 from engine.game import Game
+from tests.helpers.cast import CHANNEL, GUILD
 
-CHANNEL = 1000
-GUILD = 500
 START = datetime(2026, 1, 1, 12, 0, tzinfo=UTC)
-
-AL = User(1, "Al")
-BEA = User(2, "Bea")
-CY = User(3, "Cy")
-DEE = User(4, "Dee")
-EVE = User(5, "Eve")
-PLAYERS = (AL, BEA, CY, DEE)
 
 
 class Clock:
