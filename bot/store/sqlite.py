@@ -195,15 +195,8 @@ class SqliteDatabase:
     async def transaction(self) -> AsyncIterator[_SqliteTransaction]:
         """A transaction: the first write statement begins it (in its own hop); commit at the
         end, or roll back if anything in the block raised."""
-        async with self._lock:
-            try:
-                yield _SqliteTransaction(self)
-            except BaseException:
-                if self.connection.in_transaction:
-                    await self.connection.rollback()
-                raise
-            self.round_trips += 1
-            await self.connection.commit()
+        async with self._lock, self._committing():
+            yield _SqliteTransaction(self)
 
     @contextlib.asynccontextmanager
     async def migrating(self) -> AsyncIterator[_SqliteMigration]:
@@ -213,14 +206,21 @@ class SqliteDatabase:
         async with self._lock:
             self.round_trips += 1
             await self.connection.execute("BEGIN IMMEDIATE")
-            try:
+            async with self._committing():
                 yield _SqliteMigration(self)
-            except BaseException:
-                if self.connection.in_transaction:
-                    await self.connection.rollback()
-                raise
-            self.round_trips += 1
-            await self.connection.commit()
+
+    @contextlib.asynccontextmanager
+    async def _committing(self) -> AsyncIterator[None]:
+        """Commit when the block ends; if it raised, roll back what it began, and re-raise.
+        The caller holds the lock."""
+        try:
+            yield
+        except BaseException:
+            if self.connection.in_transaction:
+                await self.connection.rollback()
+            raise
+        self.round_trips += 1
+        await self.connection.commit()
 
     async def table_names(self) -> set[str]:
         """The names of the tables in the file."""
