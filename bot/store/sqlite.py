@@ -200,20 +200,8 @@ class SqliteDatabase:
         be read or written raises :class:`~bot.core.storage.StoreUnavailable`."""
         async with self._lock:
             with translated(on_sqlite):
-                try:
+                async with self._committing():
                     yield _SqliteTransaction(self)
-                except BaseException:
-                    if self.connection.in_transaction:
-                        await self.connection.rollback()
-                    raise
-                self.round_trips += 1
-                try:
-                    await self.connection.commit()
-                except BaseException:
-                    # A commit SQLite refused (a full disk) leaves the transaction open.
-                    if self.connection.in_transaction:
-                        await self.connection.rollback()
-                    raise
 
     @contextlib.asynccontextmanager
     async def migrating(self) -> AsyncIterator[_SqliteMigration]:
@@ -223,14 +211,27 @@ class SqliteDatabase:
         async with self._lock:
             self.round_trips += 1
             await self.connection.execute("BEGIN IMMEDIATE")
-            try:
+            async with self._committing():
                 yield _SqliteMigration(self)
-            except BaseException:
-                if self.connection.in_transaction:
-                    await self.connection.rollback()
-                raise
-            self.round_trips += 1
+
+    @contextlib.asynccontextmanager
+    async def _committing(self) -> AsyncIterator[None]:
+        """Commit when the block ends; if it raised, roll back what it began, and re-raise.
+        The caller holds the lock."""
+        try:
+            yield
+        except BaseException:
+            if self.connection.in_transaction:
+                await self.connection.rollback()
+            raise
+        self.round_trips += 1
+        try:
             await self.connection.commit()
+        except BaseException:
+            # A commit SQLite refused (a full disk) leaves the transaction open.
+            if self.connection.in_transaction:
+                await self.connection.rollback()
+            raise
 
     async def table_names(self) -> set[str]:
         """The names of the tables in the file."""

@@ -22,15 +22,8 @@ from bot.discord import keeper as keeper_module
 from bot.discord.courier import DmsClosed, NotSender, Superseded
 from bot.discord.keeper import TableKeeper
 from bot.discord.pacing import Bucket, Pacer, RequestKind
-from tests.helpers.service_driver import (
-    AL,
-    BEA,
-    CHANNEL,
-    GUILD,
-    first_choice,
-    game_owner,
-    open_table,
-)
+from tests.helpers.cast import AL, BEA, CHANNEL, GUILD
+from tests.helpers.service_driver import first_choice, game_owner, open_table
 
 
 class FakeClock:

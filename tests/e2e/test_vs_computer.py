@@ -125,9 +125,7 @@ async def test_expert_answers_after_the_click_and_even_after_a_kill(
     for _ in range(60):
         snap = driver.snapshot()
         assert snap.status == "active" and snap.game is not None
-        seat = driver.actor(snap)
-        prompt = await driver.prompt(snap, seat)
-        action = driver.choose(snap, seat)
+        seat, prompt, action = await driver.next_move(snap)
         then = dataclasses.replace(snap, game=after_action(snap.game, action))
         if not driver.computer_owes(then):
             await driver.after(snap, action, await driver.act(snap, seat, action, prompt))

@@ -1,4 +1,4 @@
-"""Helpers for the core's tests: a settable clock, users, and a driver that plays a whole game
+"""Helpers for the core's tests: a settable clock and a driver that plays a whole game
 through the core the way players do (from the prompts they are sent)."""
 
 from __future__ import annotations
@@ -21,16 +21,16 @@ from bot.core.services import Services
 from bot.store import Store
 from engine.game import Game
 
-CHANNEL = 1000
-GUILD = 500
-START = datetime(2026, 1, 1, 12, 0, tzinfo=UTC)
+# The people, also named here for the tests that take them with the driver's helpers.
+from tests.helpers.cast import AL as AL
+from tests.helpers.cast import BEA as BEA
+from tests.helpers.cast import CHANNEL as CHANNEL
+from tests.helpers.cast import CY as CY
+from tests.helpers.cast import DEE as DEE
+from tests.helpers.cast import EVE as EVE
+from tests.helpers.cast import GUILD as GUILD
 
-AL = User(1, "Al")
-BEA = User(2, "Bea")
-CY = User(3, "Cy")
-DEE = User(4, "Dee")
-EVE = User(5, "Eve")
-PLAYERS = (AL, BEA, CY, DEE)
+START = datetime(2026, 1, 1, 12, 0, tzinfo=UTC)
 
 
 class Clock:

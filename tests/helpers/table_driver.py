@@ -370,11 +370,15 @@ class TableDriver:
         assert game.turn in self.seats, "the computer never keeps the table waiting"
         return game.turn
 
-    async def step(self, snap: Snapshot) -> Snapshot:
-        """One action by whoever has to act, with every check; the game after it."""
+    async def next_move(self, snap: Snapshot) -> tuple[int, Message, dict[str, Any]]:
+        """The seat that acts next, the message with its controls and the move it chooses."""
         seat = self.actor(snap)
         prompt = await self.prompt(snap, seat)
-        action = self.choose(snap, seat)
+        return seat, prompt, self.choose(snap, seat)
+
+    async def step(self, snap: Snapshot) -> Snapshot:
+        """One action by whoever has to act, with every check; the game after it."""
+        seat, prompt, action = await self.next_move(snap)
         click = await self.act(snap, seat, action, prompt)
         after = await self.after(snap, action, click)
         self.steps += 1
