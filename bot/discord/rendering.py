@@ -38,6 +38,7 @@ def board_file(board: BoardPicture) -> discord.File:
         board.dealer,
         board.winner,
         board.partners,
+        board.chances,
     )
     picture = board_picture(state)
     return discord.File(
