@@ -12,6 +12,7 @@ renderer over the same events.)
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 
 from bot.core.render.text import escape
@@ -132,11 +133,26 @@ def check_calls(events: Sequence[Event], text: str, view: PublicView, *, live: b
     if any(isinstance(e, Shown) for e in events) and not ended:
         scores = scores_after(events, view)
         wanted.append(["Scores:", *(f"{side[s]} {score}" for s, score in enumerate(scores))])
+        if not live and len(view.players) == 2:
+            # Once the next deal is dealt, two players' chances to win from there.
+            wanted.append(["Chances to win:", f"{side[0]} ", " · ", f"{side[1]} ", "%"])
+            _check_chances(text)
     lines = [line for line in text.splitlines() if line.strip()]
     assert len(lines) == len(wanted), (wanted, text)
     for facts, line in zip(wanted, lines, strict=True):
         for fact in facts:
             assert fact in line, (fact, line, text)
+
+
+def _check_chances(text: str) -> None:
+    """The two chances add up to all there is: whole percents summing to 100, or one side
+    above 99% and the other under 1%."""
+    found = re.search(r"Chances to win: .+ (\S+)% · .+ (\S+)%$", text, re.MULTILINE)
+    assert found is not None, text
+    first, second = found.groups()
+    if {first, second} == {">99", "<1"}:
+        return
+    assert int(first) + int(second) == 100 and 1 <= int(first) <= 99, text
 
 
 def check_result(event: GameOver, text: str) -> None:
