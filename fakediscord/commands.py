@@ -185,6 +185,16 @@ def _check_available(command: dict[str, Any], channel: Channel, user: User) -> N
     """Refuse a command the Discord client would not offer this user here."""
     name = command["name"]
     contexts = command.get("contexts")
+    if channel.is_private:
+        # Only a user install reaches a conversation the bot is not in: the command must allow
+        # user installs and private channels, and this person must have installed the app.
+        if 1 not in (command.get("integration_types") or [0]):
+            raise EmulatorUsageError(f"/{name} cannot be installed to a user")
+        if contexts is None or 2 not in contexts:
+            raise EmulatorUsageError(f"/{name} cannot be used in DMs between people")
+        if not user.installed:
+            raise EmulatorUsageError(f"{user.name} has not installed the app")
+        return
     if channel.guild is None:
         if command.get("dm_permission") is False or (contexts is not None and 1 not in contexts):
             raise EmulatorUsageError(f"/{name} cannot be used in DMs")

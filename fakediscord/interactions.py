@@ -162,6 +162,18 @@ def build_payload(
             context=0,
             authorizing_integration_owners={"0": str(channel.guild.id)},
         )
+    elif channel.is_private:
+        # A DM between people or a group DM: only a user install reaches it. The owner is the
+        # person whose install it runs on: the one who typed the command, or, for a component,
+        # the one whose command made the message it is on.
+        source = interaction.source_message
+        installer = source.interaction_user if source is not None else None
+        owner = installer if installer is not None else interaction.user
+        payload.update(
+            user=payloads.user(interaction.user),
+            context=2,
+            authorizing_integration_owners={"1": str(owner.id)},
+        )
     else:
         payload.update(
             user=payloads.user(interaction.user),

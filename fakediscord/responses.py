@@ -79,7 +79,8 @@ class BotSide(SharedState):
         return session.intents if session is not None else 0
 
     async def _dispatch_message(self, event: str, message: Message) -> None:
-        if message.ephemeral:
+        if message.ephemeral or message.channel.is_private:
+            # No gateway events come from a conversation the bot is not in.
             return
         intents = self._intents(message.channel)
         wanted = DIRECT_MESSAGES if message.channel.is_dm else GUILD_MESSAGES
@@ -94,7 +95,9 @@ class BotSide(SharedState):
         if message.ephemeral or message.author is not self.bot_user:
             return
         channel = message.channel
-        if channel.is_dm and channel.recipient is not None:
+        if channel.is_private:
+            self.counters.private_messages[channel.id] += 1
+        elif channel.is_dm and channel.recipient is not None:
             self.counters.dm_messages[channel.recipient.id] += 1
         elif not channel.is_dm:
             self.counters.channel_messages[channel.id] += 1
@@ -205,7 +208,7 @@ class BotSide(SharedState):
         message.deleted = True
         self.counters.deletes[way] += 1
         self._notify()
-        if not message.ephemeral:
+        if not message.ephemeral and not message.channel.is_private:
             data = {"id": str(message.id), "channel_id": str(message.channel.id)}
             if message.channel.guild is not None:
                 data["guild_id"] = str(message.channel.guild.id)

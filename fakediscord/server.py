@@ -212,6 +212,16 @@ class FakeDiscord(UserActions, BotSide):
         """The DM channel between the bot and `user` (for typing commands in DMs)."""
         return self.world.dm_channel(user)
 
+    def private_channel(self, *people: User, name: str = "") -> Channel:
+        """A DM between two of ``people`` or a group DM of three to ten, which the bot is not
+        in: its commands reach it only through a user install (:meth:`install_app`), and the
+        bot's own token may not read or post there (403 / 50001)."""
+        return self.world.private_channel(*people, name=name)
+
+    def install_app(self, user: User) -> None:
+        """``user`` adds the app to their account (a user install)."""
+        user.installed = True
+
     def _announce_channel(self, channel: Channel, *, update: bool = False) -> None:
         if self.gateway.sessions and channel.guild is not None:
             kind = "THREAD" if channel.is_thread else "CHANNEL"
