@@ -82,3 +82,24 @@ async def test_the_bots_own_server_and_dms_still_play_as_before(
     assert [b["label"] for b in opened.original.buttons()] == ["Join", "Leave", "Start", "Cancel"]
     in_dm = await fd.slash(al, fd.dm_channel(al), "/cribbage new")
     assert in_dm.ephemeral and in_dm.content != NOT_A_MEMBER
+
+
+async def test_a_server_that_did_not_invite_the_bot_gets_the_same_sentence(
+    world: World, bots: BotLauncher
+) -> None:
+    await _everywhere(world, bots)
+    fd = world.fd
+    al, bea, _, _ = world.players
+    elsewhere = fd.add_guild("Elsewhere", bot_member=False)
+    lounge = elsewhere.add_text_channel("lounge")
+    for user in (al, bea):
+        elsewhere.add_member(user)
+        fd.install_app(user)
+    fd.counters = Counters()
+    for line in GAME_COMMANDS:
+        answer = await fd.slash(al, lounge, line)
+        assert answer.ephemeral and answer.content == NOT_A_MEMBER, (line, answer.content)
+    assert await fd.autocomplete(bea, lounge, "/cribbage discard cards:5") == []
+    await fd.quiet(0.2)
+    assert fd.counters.rest_total == 0, fd.counters.rest
+    assert all(m.ephemeral for m in fd.messages(lounge))

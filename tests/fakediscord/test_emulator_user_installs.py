@@ -147,3 +147,32 @@ async def test_no_gateway_event_comes_from_a_conversation_the_bot_is_not_in(
     await fd.quiet(0.1)
     kinds = [e[1] for e in fd.gateway.shards[0].events[before:]]
     assert kinds == ["INTERACTION_CREATE"]
+
+
+async def test_a_server_that_did_not_invite_the_bot_is_reached_by_user_installs_only(
+    table: TinyWorld, tiny: InProcessBot, http: aiohttp.ClientSession
+) -> None:
+    fd = table.fd
+    elsewhere = fd.add_guild("Elsewhere", bot_member=False)
+    lounge = elsewhere.add_text_channel("lounge")
+    elsewhere.add_member(table.al)
+    await fd.quiet(0.1)
+    client = tiny.client
+    assert client.get_guild(elsewhere.id) is None  # the bot never heard of it
+    with pytest.raises(EmulatorUsageError, match="has not installed"):
+        await fd.slash(table.al, lounge, "/anywhere")
+    fd.install_app(table.al)
+    with pytest.raises(EmulatorUsageError, match="cannot be installed to a user"):
+        await fd.slash(table.al, lounge, "/tiny echo text:hi")
+    r = await fd.slash(table.al, lounge, "/anywhere post:True")
+    assert r.content == "refused 403/50001; guild by user install"
+    payload = last_interaction(fd)
+    assert payload["context"] == 0 and payload["guild_id"] == str(elsewhere.id)
+    assert payload["authorizing_integration_owners"] == {"1": str(table.al.id)}
+    for method, path in (
+        ("GET", f"/guilds/{elsewhere.id}"),
+        ("GET", f"/guilds/{elsewhere.id}/members/{table.al.id}"),
+        ("GET", f"/channels/{lounge.id}/messages"),
+    ):
+        status, error = await call(http, method, path)
+        assert (status, error["code"]) == (403, 50001), path
