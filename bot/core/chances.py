@@ -15,9 +15,11 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from engine.phase import Phase
 from engine.players.win_chance import deal_chance
+from engine.views import PublicView
 
-__all__ = ["chances", "chances_line", "percent_pair"]
+__all__ = ["chances", "chances_line", "percent_pair", "start_of_deal_chances"]
 
 
 def percent_pair(chance: float) -> tuple[str, str]:
@@ -40,6 +42,14 @@ def chances(scores: Sequence[int], target: int, dealer: int) -> tuple[str, ...] 
     pone = 1 - dealer
     dealt, other = percent_pair(deal_chance(target - scores[dealer], target - scores[pone]))
     return (dealt, other) if dealer == 0 else (other, dealt)
+
+
+def start_of_deal_chances(view: PublicView) -> tuple[str, ...] | None:
+    """The chances while a deal's discards are made (nothing of the deal scored yet), for
+    the table ``view`` shows; None at any other moment, or unless two players play."""
+    if view.phase is not Phase.DISCARD or len(view.sides) != 2:
+        return None
+    return chances(view.scores, view.target, view.sides[view.dealer])
 
 
 def chances_line(sides: Sequence[str], said: Sequence[str]) -> str:

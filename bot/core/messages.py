@@ -136,6 +136,9 @@ class MessageView:
     pages: PageControls | None = None
     #: Pictures already drawn (the stats charts), attached in this order.
     pictures: tuple[Picture, ...] = ()
+    #: Laid out as one panel, the text with the pictures inside it (Discord's Components V2),
+    #: rather than text with the pictures attached below; for a message without controls.
+    panel: bool = False
 
     def digest(self) -> str:
         """A short fingerprint of everything shown, to tell whether a sent copy is current."""
@@ -151,6 +154,8 @@ class MessageView:
             parts += (self.pages, [p.png for p in self.pictures])
         if self.board is not None and self.board.chances is not None:
             parts += (self.board.chances,)
+        if self.panel:
+            parts += ("panel",)
         shown = repr(parts)
         return hashlib.blake2b(shown.encode(), digest_size=12).hexdigest()
 

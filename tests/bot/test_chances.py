@@ -15,7 +15,7 @@ from bot.core.replies import Answer, User
 from bot.core.services import Services
 from engine.players.win_chance import deal_chance
 from tests.helpers.pixels import read_png
-from tests.helpers.service_driver import AL, BEA, CY, drive, open_table, owed_now
+from tests.helpers.service_driver import AL, BEA, CHANNEL, CY, drive, open_table, owed_now
 
 LINE = re.compile(r"Chances to win: (\S+) (\S+%) · (\S+) (\S+%)")
 SCORES = re.compile(r"Scores: Al (\d+) · Bea (\d+) \(to (\d+)\)")
@@ -163,3 +163,25 @@ def test_the_modules_examples_hold() -> None:
     import bot.core.chances
 
     assert doctest.testmod(bot.core.chances).failed == 0
+
+
+async def test_status_during_the_discard_says_the_chances_as_a_panel(service: Services) -> None:
+    await open_table(service, [AL, BEA])
+    answer = await service.table.status(CHANNEL, public=False)
+    view = answer.reply.view
+    assert view is not None and view.panel and view.board is not None
+    assert view.board.dealer is not None
+    said = chances((0, 0), 121, dealer=view.board.dealer)
+    assert view.board.chances == said
+    assert chances_line(["Al", "Bea"], said or ()) in view.content
+
+
+async def test_status_says_no_chances_once_the_play_began_or_for_three(service: Services) -> None:
+    await open_table(service, [AL, BEA, CY], channel=CHANNEL + 1)
+    answer = await service.table.status(CHANNEL + 1, public=False)
+    assert answer.reply.view is not None and answer.reply.view.board is not None
+    assert answer.reply.view.board.chances is None and "Chances" not in answer.reply.text
+    two = await open_table(service, [AL, BEA])
+    await drive(service, two, [AL, BEA], stop_after=2)  # both discards: the play begins
+    answer = await service.table.status(CHANNEL, public=False)
+    assert "Count" in answer.reply.text and "Chances" not in answer.reply.text
