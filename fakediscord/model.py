@@ -249,7 +249,7 @@ class Message:
             return self.ephemeral_for is user
         return self.channel.visible_to(user)
 
-    def _walk(self) -> Iterator[dict[str, Any]]:
+    def walk(self) -> Iterator[dict[str, Any]]:
         """Every component, nested ones included (rows, containers, sections' accessories),
         in the order they are shown."""
         stack = list(reversed(self.components))
@@ -265,28 +265,35 @@ class Message:
     def buttons(self) -> Iterator[dict[str, Any]]:
         """Every button on the message, in the order shown (in rows, and, in a Components V2
         layout, as sections' accessories too)."""
-        for item in self._walk():
+        for item in self.walk():
             if item.get("type") == 2:
                 yield item
 
     def selects(self) -> Iterator[dict[str, Any]]:
         """Every select menu on the message."""
-        for item in self._walk():
+        for item in self.walk():
             if item.get("type") in (3, 5, 6, 7, 8):
                 yield item
 
     def component(self, custom_id: str) -> dict[str, Any] | None:
         """The button or select with this custom id, if present."""
-        for item in self._walk():
+        for item in self.walk():
             if item.get("custom_id") == custom_id:
                 return item
         return None
+
+    def words(self) -> str:
+        """What the message says in text: its content, and the text displays of a Components
+        V2 layout (which has no content), one after the other."""
+        parts = [self.content] if self.content else []
+        parts += [str(c["content"]) for c in self.walk() if c.get("type") == 10]
+        return "\n".join(parts)
 
     def text(self) -> str:
         """Content plus embed titles, descriptions and fields, and the text displays of a
         Components V2 layout, for reading in tests."""
         parts = [self.content] if self.content else []
-        parts += [str(c["content"]) for c in self._walk() if c.get("type") == 10]
+        parts += [str(c["content"]) for c in self.walk() if c.get("type") == 10]
         for embed in self.embeds:
             for key in ("title", "description"):
                 if embed.get(key):
