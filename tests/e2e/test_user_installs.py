@@ -5,6 +5,7 @@ the rules and the coach setting work as anywhere."""
 
 from __future__ import annotations
 
+from bot.discord.interactions import NEEDS_A_SERVER
 from bot.discord.places import NOT_A_MEMBER
 from fakediscord.counters import Counters
 from fakediscord.testing import BotLauncher, BotProcess
@@ -22,6 +23,8 @@ GAME_COMMANDS = (
     "/cribbage status show:True",
     "/cribbage resign",
     "/cribbage cancel",
+    "/cribbage leave",
+    "/cribbage count points:4",
 )
 
 
@@ -57,6 +60,9 @@ async def test_where_the_bot_is_not_a_member_game_commands_are_refused_without_i
             answer = await fd.slash(bea, channel, line)
             assert answer.ephemeral and answer.content == NOT_A_MEMBER, (line, answer.content)
         assert await fd.autocomplete(al, channel, "/cribbage play card:5") == []
+        for line in ("/cribbage stats", "/cribbage leaderboard"):
+            answer = await fd.slash(al, channel, line)
+            assert answer.ephemeral and answer.content == NEEDS_A_SERVER, (line, answer.content)
     # The rules and the coach setting are a person's own: they work here too.
     rules = await fd.slash(cy, group, "/cribbage rules")
     assert rules.ephemeral and "cribbage" in rules.content.lower()
