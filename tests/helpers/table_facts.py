@@ -156,9 +156,24 @@ def _check_chances(text: str) -> None:
 
 
 def check_result(event: GameOver, text: str) -> None:
-    """The result line says the winner's score first, then the others', and the game points."""
+    """The result line says the winner's score first, then the others' (highest first; with
+    three players each after its name: "61 to Cy's 53 and Bea's 34"), and the game points."""
     result = event.result
-    order = [result.winner] + [s for s in range(len(result.scores)) if s != result.winner]
-    assert "-".join(str(result.scores[s]) for s in order) in text, text
+    losers = sorted(
+        (s for s in range(len(result.scores)) if s != result.winner),
+        key=lambda s: (-result.scores[s], s),
+    )
+    won = str(result.scores[result.winner])
+    if len(losers) == 1:
+        assert f"{won}-{result.scores[losers[0]]}" in text, text
+    else:
+        wanted = [result.scores[s] for s in losers]
+        said = re.search(rf"{won} to .+'s (\d+) and .+'s (\d+)", text)
+        if said is None:
+            # After a resignation the scores as they stood: "(Bea 40, Cy 30, Al 20)".
+            said = re.search(r"\(.+ (\d+), .+ (\d+), .+ (\d+)\)", text)
+            wanted = [result.scores[result.winner], *wanted]
+        assert said is not None, text
+        assert [int(n) for n in said.groups()] == wanted, text
     points = result.game_points
     assert f"{points} game point{'s' if points != 1 else ''}" in text, text
