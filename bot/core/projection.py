@@ -16,6 +16,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
+from bot.core.chances import chances
 from bot.core.deal_log import DealLog
 from bot.core.games import Loaded
 from bot.core.lobby import lobby_view
@@ -43,6 +44,7 @@ __all__ = [
     "Projection",
     "TableFacts",
     "board_of",
+    "deal_chances",
     "hand_message",
     "hand_view",
     "project",
@@ -78,7 +80,11 @@ class Projection:
 
 
 def _board(
-    view: PublicView, pegs: Sequence[tuple[int, int]], dealer: int, winner: int | None
+    view: PublicView,
+    pegs: Sequence[tuple[int, int]],
+    dealer: int,
+    winner: int | None,
+    said: tuple[str, ...] | None = None,
 ) -> BoardPicture:
     names = Names.of(view)
     return BoardPicture(
@@ -90,6 +96,7 @@ def _board(
         dealer=view.sides[dealer],
         winner=winner,
         partners=names.partners,
+        chances=said,
     )
 
 
@@ -99,16 +106,34 @@ def board_of(log: DealLog, view: PublicView) -> BoardPicture:
     return _board(view, log.pegs, view.dealer, winner)
 
 
-def _deal_board(log: DealLog, view: PublicView, deal: int) -> BoardPicture | None:
+def _deal_board(
+    log: DealLog, view: PublicView, deal: int, said: tuple[str, ...] | None = None
+) -> BoardPicture | None:
     """The board as ``deal``'s show left it (None when that moment is not kept): the table of
-    a deal keeps it while the next deal moves the pegs on."""
+    a deal keeps it while the next deal moves the pegs on (``said``: the chances then)."""
     if deal == log.deal:
         return board_of(log, view)
     pegs = log.pegs_after(deal)
-    dealt = next((e for e in log.events(deal) if isinstance(e, Dealt)), None)
+    dealt = _dealt(log, deal)
     if pegs is None or dealt is None:
         return None
-    return _board(view, pegs, dealt.dealer, None)
+    return _board(view, pegs, dealt.dealer, None, said)
+
+
+def _dealt(log: DealLog, deal: int) -> Dealt | None:
+    return next((e for e in log.events(deal) if isinstance(e, Dealt)), None)
+
+
+def deal_chances(log: DealLog, view: PublicView, deal: int) -> tuple[str, ...] | None:
+    """Each side's chance to win as ``deal``'s show left the scores, with the next deal's
+    dealer to deal (:mod:`bot.core.chances`): only once the next deal has begun (so the show
+    is over, and the game too was not), and only between two players."""
+    if deal >= log.deal or len(view.sides) != 2:
+        return None
+    pegs, dealt = log.pegs_after(deal), _dealt(log, deal + 1)
+    if pegs is None or dealt is None:
+        return None
+    return chances([front for front, _back in pegs], view.target, view.sides[dealt.dealer])
 
 
 def _coach(log: DealLog, deal: int, seat: int) -> str | None:
@@ -150,6 +175,7 @@ def _tables(record: GameRecord, game: Game, log: DealLog, ratings: str = "") -> 
     owed: list[Owed] = []
     for deal in sorted(d for d in log.deals if d >= 1):
         live = deal == game.deal_number and not over
+        odds = deal_chances(log, view, deal)
         text = deal_text(
             names,
             log.events(deal),
@@ -157,8 +183,9 @@ def _tables(record: GameRecord, game: Game, log: DealLog, ratings: str = "") -> 
             live=live,
             cut=log.cut() if deal == 1 else None,
             resigned=resigned,
+            chances=odds,
         )
-        board = _deal_board(log, view, deal) if text.show else None
+        board = _deal_board(log, view, deal, odds) if text.show else None
         order = _TABLE + 2 * deal
         together = "\n\n".join(part for part in (text.play, text.show) if part)
         if len(together) <= MAX_MESSAGE:

@@ -8,8 +8,10 @@ public view only, so a hidden card cannot reach anyone else.
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 
 from bot.core import archive, lobby, refusals
+from bot.core.chances import chances_line, start_of_deal_chances
 from bot.core.coach_settings import CoachSettings
 from bot.core.entry import answers
 from bot.core.faults import Fault, Faults
@@ -68,11 +70,18 @@ class TableInfo:
         else:
             loaded = await self._finished_or_loaded(record)
             table = loaded.game.public_view()
+            board = board_of(loaded.log, table)
             if record.status is GameStatus.FINISHED:
                 text = last_result_text(table, resigner(loaded.game))
             else:
                 text = status_text(table)
-            view = MessageView(text, board=board_of(loaded.log, table))
+                odds = start_of_deal_chances(table)
+                if odds is not None:
+                    # Before anything is scored in a deal, the expert's table applies as is.
+                    board = dataclasses.replace(board, chances=odds)
+                    text += "\n" + chances_line([board.sides[0], board.sides[1]], odds)
+            # The board inside the answer, with the words above it (Components V2).
+            view = MessageView(text, board=board, panel=True)
         return Answer.say(view.content, ephemeral=not public, view=view)
 
     async def _finished_or_loaded(self, record: GameRecord) -> Loaded:

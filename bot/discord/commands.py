@@ -18,6 +18,7 @@ from bot.core.messages import Table
 from bot.core.replies import Answer, Choice, User
 from bot.core.services import Services
 from bot.discord.interactions import NEEDS_A_SERVER, io_of, is_moderator, send_error, user_of
+from bot.discord.places import INSTALLS, NOT_A_MEMBER, PLACES, bot_is_member
 from engine.counting import Counting
 from engine.outcome import Scoring
 
@@ -98,6 +99,8 @@ async def _completions(
     DM, nothing: games live in server channels)."""
     if interaction.channel_id is None or interaction.guild_id is None:
         return []
+    if not bot_is_member(interaction):
+        return []
     choices = await complete(interaction.channel_id, interaction.user.id, current)
     return [app_commands.Choice(name=c.name, value=c.value) for c in choices[:25]]
 
@@ -106,7 +109,12 @@ class CribbageCommands(app_commands.Group):
     """``/cribbage ...``: every command of the game."""
 
     def __init__(self) -> None:
-        super().__init__(name="cribbage", description="Play cribbage in this channel")
+        super().__init__(
+            name="cribbage",
+            description="Play cribbage in this channel",
+            allowed_installs=INSTALLS,
+            allowed_contexts=PLACES,
+        )
 
     async def _in_channel(
         self,
@@ -117,6 +125,9 @@ class CribbageCommands(app_commands.Group):
     ) -> None:
         """Run a game command for this channel (or thread), refusing it in DMs; ``ephemeral``
         is how its answer will be seen."""
+        if not bot_is_member(interaction):
+            await send_error(interaction, NOT_A_MEMBER)
+            return
         if interaction.guild_id is None or interaction.channel_id is None:
             await send_error(interaction, NEEDS_A_CHANNEL)
             return

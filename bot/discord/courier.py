@@ -142,7 +142,7 @@ def _kept_digest(message: discord.Message, payload: dict[str, Any], digest: str)
     theirs = _custom_ids(c for row in message.components for c in getattr(row, "children", []))
     pictures = len(payload.get("files", ())) + (1 if "file" in payload else 0)
     same = (
-        message.content == payload["content"]
+        message.content == payload.get("content", "")
         and ours == theirs
         and len(message.attachments) == pictures
     )

@@ -68,7 +68,9 @@ async def test_a_whole_game_against_hard(world: World, bot: BotProcess) -> None:
     assert "No games between people have finished" in people.content
     status = await world.fd.slash(al, world.general, "/cribbage status")
     assert status.ephemeral
-    assert "The last game here is over." in status.content and "/cribbage new" in status.content
+    assert status.original is not None
+    said = status.original.text()
+    assert "The last game here is over." in said and "/cribbage new" in said
 
 
 async def test_a_short_game_against_expert(world: World, bot: BotProcess) -> None:

@@ -15,11 +15,12 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from bot.core.chances import chances
 from bot.core.render.private import closed_hand_text, coach_text, hand_text
 from bot.core.render.table import deal_text
 from bot.core.render.text import MAX_MESSAGE, Names
 from engine.cards import Card, cards_str
-from engine.events import CutForDeal, Event
+from engine.events import CutForDeal, Dealt, Event
 from engine.game import Game
 from engine.phase import Phase
 from engine.views import PublicView
@@ -176,7 +177,13 @@ def table_views(
         events = deals[deal]
         live = deal == game.deal_number and not over
         text = deal_text(
-            names, events, view, live=live, cut=cut if deal == 1 else None, resigned=resigned
+            names,
+            events,
+            view,
+            live=live,
+            cut=cut if deal == 1 else None,
+            resigned=resigned,
+            chances=_chances(view, deal, events, deals),
         )
         board = tuple(zip(sides, scores_after(events, view), strict=True)) if text.show else None
         together = "\n\n".join(part for part in (text.play, text.show) if part)
@@ -189,6 +196,17 @@ def table_views(
             final = tuple(zip(sides, view.scores, strict=True))
             found["result"] = Rendering(text.result, board=final)
     return found
+
+
+def _chances(
+    view: PublicView, deal: int, events: list[Event], deals: Mapping[int, list[Event]]
+) -> tuple[str, ...] | None:
+    """Each player's chance to win as ``deal``'s show left the scores, once the next deal is
+    dealt, between two players (who deals next: that deal's own event)."""
+    dealt = next((e for e in deals.get(deal + 1, ()) if isinstance(e, Dealt)), None)
+    if dealt is None or len(view.players) != 2:
+        return None
+    return chances(scores_after(events, view), view.target, dealt.dealer)
 
 
 def owed_views(

@@ -13,6 +13,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import assert_never
 
+from bot.core.chances import chances_line
 from bot.core.render.text import Names, and_list, plural
 from engine.cards import cards_str
 from engine.events import (
@@ -208,9 +209,11 @@ def deal_text(
     live: bool,
     cut: CutForDeal | None = None,
     resigned: int | None = None,
+    chances: Sequence[str] | None = None,
 ) -> DealText:
     """The text of one deal's table from its events; ``view`` is the table now (for the
-    discard count and, when ``live``, the line that says where the play stands)."""
+    discard count and, when ``live``, the line that says where the play stands); ``chances``,
+    each side's chance to win once the deal is over, said after the scores."""
     play: list[str] = [] if cut is None else [_cut(names, cut)]
     show: list[str] = []
     result = ""
@@ -251,6 +254,9 @@ def deal_text(
     if show and not result:
         # The scores after this deal's show (the deal that ended the game has the result instead).
         show.append(scores_line(names, _scores_after(events, view), view.target))
+        if chances is not None:
+            sides = [names.side(side) for side in range(len(chances))]
+            show.append(chances_line(sides, chances))
     return DealText("\n".join(play), "\n".join(show), result)
 
 
