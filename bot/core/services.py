@@ -37,6 +37,7 @@ from bot.core.moves import COUNT_TIMEOUT, MUGGINS_WINDOW, Moves
 from bot.core.owners import Owner, OwnerKind
 from bot.core.render.rules_help import rules_text
 from bot.core.replies import Answer, Clicked
+from bot.core.seeded import SeedDealer
 from bot.core.standings import Standings
 from bot.core.storage import CoreStore
 from bot.core.table_info import TableInfo
@@ -78,7 +79,8 @@ class Services:
         thinking: WorkerThinking | None = None,
     ) -> Services:
         """The core on ``store``. Without ``rng_factory``, ``clock`` and ``computer_rng`` it
-        has real randomness (``random.SystemRandom``) and the UTC clock, as the running bot;
+        has real randomness (``random.SystemRandom``, each deal sealed by a seed drawn from it:
+        :mod:`bot.core.seeded`) and the UTC clock, as the running bot;
         tests give their own. ``shared``: other processes of the bot use the same database;
         ``thinking``: where the levels that think at length make their plays (on the loop
         without)."""
@@ -88,7 +90,7 @@ class Services:
         games = Games(
             store,
             feed,
-            rng_factory=rng_factory or (lambda _key: system),
+            rng_factory=rng_factory or (lambda _key: SeedDealer(system)),
             clock=now,
             departures=Departures(membership),
             shared=shared,

@@ -12,6 +12,7 @@ renderer over the same events.)
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 
 from bot.core.render.text import escape
@@ -133,6 +134,10 @@ def check_calls(events: Sequence[Event], text: str, view: PublicView, *, live: b
         scores = scores_after(events, view)
         wanted.append(["Scores:", *(f"{side[s]} {score}" for s, score in enumerate(scores))])
     lines = [line for line in text.splitlines() if line.strip()]
+    # The deal's seal and seed (checked to the digit by the expected views): one of each.
+    sealed = [line for line in lines if line.startswith(("🔒 Shuffle sealed", "🔓 Shuffle seed"))]
+    assert len(sealed) == len(set(line[:2] for line in sealed)) <= 2, text
+    lines = [line for line in lines if line not in sealed]
     assert len(lines) == len(wanted), (wanted, text)
     for facts, line in zip(wanted, lines, strict=True):
         for fact in facts:
@@ -143,6 +148,12 @@ def check_result(event: GameOver, text: str) -> None:
     """The result line says the winner's score first, then the others', and the game points."""
     result = event.result
     order = [result.winner] + [s for s in range(len(result.scores)) if s != result.winner]
-    assert "-".join(str(result.scores[s]) for s in order) in text, text
+    if len(order) == 2:
+        assert "-".join(str(result.scores[s]) for s in order) in text, text
+    else:
+        # Three sides: "Al wins 61 to Cy's 53 and Bea's 34", each loser highest first.
+        losers = sorted(order[1:], key=lambda s: (-result.scores[s], s))
+        said = re.findall(r"(?<![A-Za-z\d])(\d+)", text.split("—")[0])
+        assert said == [str(result.scores[s]) for s in [result.winner, *losers]], text
     points = result.game_points
     assert f"{points} game point{'s' if points != 1 else ''}" in text, text
