@@ -102,7 +102,7 @@ class Lobbies:
                 loaded, actions = await self._first_deal(record)
                 dealt.append(loaded)
                 return snapshot.encode(
-                    loaded.game, loaded.tally, loaded.log, loaded.shuffles
+                    loaded.game, loaded.tally, loaded.log, loaded.shuffles, loaded.seeds
                 ), actions
 
             record = await store.create_game(

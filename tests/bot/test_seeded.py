@@ -27,7 +27,17 @@ from bot.store import Store
 from engine.cards import Card, cards_str, full_deck
 from engine.game import Game
 from engine.phase import Phase
-from tests.helpers.service_driver import AL, BEA, Clock, drive, make_service, open_table, owed_now
+from tests.helpers.service_driver import (
+    AL,
+    BEA,
+    CHANNEL,
+    GUILD,
+    Clock,
+    drive,
+    make_service,
+    open_table,
+    owed_now,
+)
 
 SEAL_LINE = re.compile(r"🔒 Shuffle sealed: SHA-256 `([0-9a-f]{64})`")
 SEED_LINE = re.compile(r"🔓 Shuffle seed: `([0-9a-f]{64})`")
@@ -159,6 +169,18 @@ async def test_the_table_shows_the_seal_at_the_deal_and_the_seed_after_the_show(
 
     await drive(service, table, [AL, BEA], check=check)
     assert len(checked) >= 3
+
+
+async def test_a_game_against_the_computer_keeps_its_seeds_from_the_first_deal(
+    store: Store, clock: Clock
+) -> None:
+    service = make_service(store, clock, sealing=True)
+    opened = await service.lobbies.new_game(GUILD, CHANNEL, AL, players=2, vs_computer=True)
+    assert opened.ok, opened.reply.text
+    record = await store.get_game(opened.game_id or 0)
+    assert record is not None and record.snapshot is not None
+    kept = snapshot.decode(record.snapshot, random.Random(0))
+    assert kept.seeds is not None and len(kept.seeds) == len(kept.game.cut_rounds) + 1
 
 
 async def test_a_game_begun_before_seals_shows_none(store: Store, clock: Clock) -> None:
