@@ -23,11 +23,13 @@ __all__ = [
     "CardChoice",
     "Controls",
     "ControlsKind",
+    "DailyPick",
     "LobbyAction",
     "LobbyControls",
     "MessageView",
     "Owed",
     "PageControls",
+    "ReviewPages",
     "Rule",
     "Table",
 ]
@@ -118,6 +120,27 @@ class PageControls:
 
 
 @dataclass(frozen=True, slots=True)
+class ReviewPages:
+    """The buttons under a review's page: Previous and Next (``page`` of ``pages``, from 0)
+    of ``seat``'s review of game ``game_id``; with ``pages`` 0, the one *Review* button on a
+    game's result, which opens each person's own review."""
+
+    game_id: int
+    seat: int
+    page: int
+    pages: int
+
+
+@dataclass(frozen=True, slots=True)
+class DailyPick:
+    """The menu of the discard of the day: its six ``cards`` (codes), of which two are chosen,
+    for the day ``stamp`` (YYYYMMDD) names."""
+
+    stamp: str
+    cards: tuple[str, ...]
+
+
+@dataclass(frozen=True, slots=True)
 class MessageView:
     """What one message shows: its text, and at most one kind of controls (a hand's discard
     select or card buttons, or the lobby's buttons), and possibly the board picture."""
@@ -132,6 +155,10 @@ class MessageView:
     pages: PageControls | None = None
     #: Pictures already drawn (the stats charts), attached in this order.
     pictures: tuple[Picture, ...] = ()
+    #: A review page's buttons, or a result's Review button.
+    review: ReviewPages | None = None
+    #: The discard of the day's menu.
+    daily: DailyPick | None = None
 
     def digest(self) -> str:
         """A short fingerprint of everything shown, to tell whether a sent copy is current."""
@@ -145,6 +172,8 @@ class MessageView:
         if self.pages is not None or self.pictures:
             # (Only then, so the digests of the games' messages stay as they were stored.)
             parts += (self.pages, [p.png for p in self.pictures])
+        if self.review is not None or self.daily is not None:
+            parts += (self.review, self.daily)
         shown = repr(parts)
         return hashlib.blake2b(shown.encode(), digest_size=12).hexdigest()
 

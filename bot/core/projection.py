@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from bot.core.deal_log import DealLog
 from bot.core.games import Loaded
 from bot.core.lobby import lobby_view
-from bot.core.messages import BoardPicture, MessageView, Owed
+from bot.core.messages import BoardPicture, MessageView, Owed, ReviewPages
 from bot.core.prompts import controls_for
 from bot.core.records import GameRecord, GameStatus, SeatRecord
 from bot.core.render.private import (
@@ -149,6 +149,7 @@ def _tables(
     log: DealLog,
     ratings: str = "",
     seeds: Sequence[str] | None = None,
+    reviewable: bool = False,
 ) -> list[Owed]:
     names = Names.of(game.public_view())
     view = game.public_view()
@@ -182,7 +183,9 @@ def _tables(
             )
         if text.result:
             said = f"{text.result}\n{ratings}" if ratings else text.result
-            final = MessageView(said, board=board_of(log, view))
+            # A game that can be dealt again has a review: the result offers it.
+            review = ReviewPages(record.id, 0, 0, 0) if reviewable else None
+            final = MessageView(said, board=board_of(log, view), review=review)
             owed.append(Owed("result", final, order=_RESULT))
     return owed
 
@@ -350,7 +353,8 @@ def settled(
     facts = TableFacts(refused, coach_off, 0.0, 0.0, departed)
     owed = [Owed("lobby", lobby_view(record), order=_LOBBY)]
     if loaded is not None:
-        owed += _tables(record, loaded.game, loaded.log, ratings, loaded.seeds)
+        reviewable = loaded.shuffles is not None and bool(_people_seats(record))
+        owed += _tables(record, loaded.game, loaded.log, ratings, loaded.seeds, reviewable)
         owed += _hands(record, loaded, facts)
     if record.is_open:
         owed += _departures(record, departed)

@@ -11,6 +11,7 @@ person's hand message of this deal and the closed one of the deal before.
 
 from __future__ import annotations
 
+import dataclasses
 import hashlib
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
@@ -235,6 +236,10 @@ def owed_views(
     over = game.phase is Phase.OVER
     shown = {d: e for d, e in replay.deals.items() if d >= deal - 1 or d == 0}
     found = table_views(game, shown, resigned=replay.resigned, seeds=replay.seeds)
+    if "result" in found:
+        # Every game the bot deals records its shuffles, so its result offers a review.
+        review = (("button", f"crib:review:{game_id}", "🔍 Review", False),)
+        found["result"] = dataclasses.replace(found["result"], controls=review)
     for seat in hands:
         if over:
             closed = closed_hand(channel_id, deal, replay.kept(deal, seat), coach.get((deal, seat)))
