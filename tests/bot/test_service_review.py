@@ -4,6 +4,7 @@ what they may not, and added up in the stats."""
 from __future__ import annotations
 
 import json
+from datetime import timedelta
 
 from bot.core import review as reviews
 from bot.core.replies import Answer, User
@@ -133,3 +134,19 @@ async def test_a_game_elsewhere_or_nowhere_is_not_found(store: Store, clock: Clo
     assert not nowhere.ok and nowhere.reply.text == reviews.NO_GAME_HERE
     bad_seat = await service.reviews.page(GUILD, AL, game_id, 3, 0)
     assert not bad_seat.ok and bad_seat.reply.text == reviews.NOT_A_PLAYER
+
+
+async def test_a_pruned_game_is_reviewed_from_its_archive_record(
+    store: Store, clock: Clock
+) -> None:
+    service = make_service(store, clock, sealing=True, retention=timedelta(days=30))
+    table = await open_table(service, [AL, BEA], target=61)
+    game_id = table.outcomes[0].game_id or 0
+    await drive(service, table, [AL, BEA])
+    clock.advance(days=31)
+    assert await service.housekeeping.prune() == 1
+    record = await store.get_game(game_id)
+    assert record is not None and record.snapshot is None
+    answer = await service.reviews.review(GUILD, CHANNEL, BEA, game_id)
+    assert answer.ok and answer.reply.view is not None, answer.reply.text
+    assert "— Bea**" in answer.reply.view.content and "Accuracy" in answer.reply.view.content
