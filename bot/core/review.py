@@ -375,6 +375,16 @@ class Reviews:
             return Answer.refuse(str(refused))
         return Answer(reply=Answer.say("").reply, update=page_view(report, page))
 
+    async def report(
+        self, record: GameRecord, seat: int, viewer: User | None = None
+    ) -> ReviewReport:
+        """The review of ``seat`` in ``record``'s game as data, for another way of drawing it
+        (a web page): as ``viewer`` may see it (None: someone who did not play). Raises
+        :class:`~bot.core.refusals.Refused` with the sentence where it may not be shown."""
+        if not 0 <= seat < len(record.seats):
+            raise Refused(NOT_A_PLAYER)
+        return await self._report(record, viewer or User(0, ""), None, seat=seat)
+
     async def stats_line(self, guild_id: int | None, user_id: int) -> str | None:
         """The accuracy line of ``/cribbage stats`` (None before any reviewed game)."""
         return accuracy_line(await self._store.review_totals(guild_id, user_id, last=STATS_GAMES))

@@ -91,6 +91,12 @@ async def test_once_over_anyone_may_see_a_players_review(store: Store, clock: Cl
     assert "— Bea**" in answer.reply.view.content
     refused = await service.reviews.review(GUILD, CHANNEL, AL, game_id, EVE)
     assert refused.reply.text == reviews.NOT_A_PLAYER
+    # The same as data, for a page: both sides, to someone who did not play.
+    record = await store.get_game(game_id)
+    assert record is not None
+    both = [await service.reviews.report(record, seat) for seat in (0, 1)]
+    assert [r.player for r in both] == ["Al", "Bea"] and all(r.final for r in both)
+    assert all(r.accuracy is not None and r.pages > 1 for r in both)
 
 
 async def test_a_game_going_on_is_reviewed_only_by_its_players_up_to_the_last_deal(
