@@ -69,13 +69,15 @@ _T = TypeVar("_T")
 class Loaded:
     """A started game as loaded for one call: its record, the engine state, the tally, the
     deal log, and the game's shuffles so far (the list its random source records into; None
-    for a game begun before they were recorded)."""
+    for a game begun before they were recorded) and their seeds (likewise; None for a game
+    begun before shuffles were sealed, :mod:`bot.core.seeded`)."""
 
     record: GameRecord
     game: Game
     tally: Tally
     log: DealLog
     shuffles: list[str] | None = None
+    seeds: list[str] | None = None
 
 
 class LoadedGames:
@@ -94,7 +96,7 @@ class LoadedGames:
         if kept is not None and kept[0] == record.version:
             self._kept.move_to_end(record.id)
             found = kept[1]
-            return Loaded(record, found.game, found.tally, found.log, found.shuffles)
+            return dataclasses.replace(found, record=record)
         if record.snapshot is None:
             raise ValueError(f"Game {record.id} has not started, so it has no snapshot.")
         rng = self._rng_factory(f"{record.id}:{record.version}")
@@ -104,7 +106,9 @@ class LoadedGames:
             raise UnreadableGame(record.id, Cause.UNKNOWN_FORMAT, str(error)) from None
         except snapshot.SnapshotError as error:
             raise UnreadableGame(record.id, Cause.DAMAGED, str(error)) from None
-        loaded = Loaded(record, decoded.game, decoded.tally, decoded.log, decoded.shuffles)
+        loaded = Loaded(
+            record, decoded.game, decoded.tally, decoded.log, decoded.shuffles, decoded.seeds
+        )
         self.keep(record.version, loaded)
         return loaded
 
@@ -336,7 +340,7 @@ class Games:
                 version=record.version + 1,
                 updated_at=now,
                 status=GameStatus.FINISHED if finished else GameStatus.ACTIVE,
-                snapshot=snapshot.encode(game, tally, log, loaded.shuffles),
+                snapshot=snapshot.encode(game, tally, log, loaded.shuffles, loaded.seeds),
             )
             answered = None if answer is None else answer(dataclasses.replace(loaded, record=saved))
             version = await self.store.save(

@@ -23,11 +23,13 @@ __all__ = [
     "CardChoice",
     "Controls",
     "ControlsKind",
+    "DailyPick",
     "LobbyAction",
     "LobbyControls",
     "MessageView",
     "Owed",
     "PageControls",
+    "ReviewPages",
     "Rule",
     "Table",
 ]
@@ -122,6 +124,27 @@ class PageControls:
 
 
 @dataclass(frozen=True, slots=True)
+class ReviewPages:
+    """The buttons under a review's page: Previous and Next (``page`` of ``pages``, from 0)
+    of ``seat``'s review of game ``game_id``; with ``pages`` 0, the one *Review* button on a
+    game's result, which opens each person's own review."""
+
+    game_id: int
+    seat: int
+    page: int
+    pages: int
+
+
+@dataclass(frozen=True, slots=True)
+class DailyPick:
+    """The menu of the discard of the day: its six ``cards`` (codes), of which two are chosen,
+    for the day ``stamp`` (YYYYMMDD) names."""
+
+    stamp: str
+    cards: tuple[str, ...]
+
+
+@dataclass(frozen=True, slots=True)
 class MessageView:
     """What one message shows: its text, and at most one kind of controls (a hand's discard
     select or card buttons, or the lobby's buttons), and possibly the board picture."""
@@ -139,6 +162,10 @@ class MessageView:
     #: Laid out as one panel, the text with the pictures inside it (Discord's Components V2),
     #: rather than text with the pictures attached below; for a message without controls.
     panel: bool = False
+    #: A review page's buttons, or a result's Review button.
+    review: ReviewPages | None = None
+    #: The discard of the day's menu.
+    daily: DailyPick | None = None
 
     def digest(self) -> str:
         """A short fingerprint of everything shown, to tell whether a sent copy is current."""
@@ -156,6 +183,8 @@ class MessageView:
             parts += (self.board.chances,)
         if self.panel:
             parts += ("panel",)
+        if self.review is not None or self.daily is not None:
+            parts += (self.review, self.daily)
         shown = repr(parts)
         return hashlib.blake2b(shown.encode(), digest_size=12).hexdigest()
 

@@ -20,7 +20,7 @@ from bot.core.chances import chances
 from bot.core.deal_log import DealLog
 from bot.core.games import Loaded
 from bot.core.lobby import lobby_view
-from bot.core.messages import BoardPicture, MessageView, Owed
+from bot.core.messages import BoardPicture, MessageView, Owed, ReviewPages
 from bot.core.prompts import controls_for
 from bot.core.records import GameRecord, GameStatus, SeatRecord
 from bot.core.render.private import (
@@ -33,6 +33,7 @@ from bot.core.render.private import (
 )
 from bot.core.render.table import deal_text
 from bot.core.render.text import MAX_MESSAGE, Names, escape
+from bot.core.seeded import Seal, seal_of
 from engine.cards import Card
 from engine.events import Dealt, Shown
 from engine.game import Game
@@ -45,6 +46,7 @@ __all__ = [
     "TableFacts",
     "board_of",
     "deal_chances",
+    "deal_seal",
     "hand_message",
     "hand_view",
     "project",
@@ -167,7 +169,14 @@ def _kept(log: DealLog, deal: int, seat: int) -> tuple[Card, ...]:
     return ()
 
 
-def _tables(record: GameRecord, game: Game, log: DealLog, ratings: str = "") -> list[Owed]:
+def _tables(
+    record: GameRecord,
+    game: Game,
+    log: DealLog,
+    ratings: str = "",
+    seeds: Sequence[str] | None = None,
+    reviewable: bool = False,
+) -> list[Owed]:
     names = Names.of(game.public_view())
     view = game.public_view()
     over = game.phase is Phase.OVER
@@ -184,6 +193,7 @@ def _tables(record: GameRecord, game: Game, log: DealLog, ratings: str = "") -> 
             cut=log.cut() if deal == 1 else None,
             resigned=resigned,
             chances=odds,
+            seal=deal_seal(game, log, seeds, deal),
         )
         board = _deal_board(log, view, deal, odds) if text.show else None
         order = _TABLE + 2 * deal
@@ -201,9 +211,27 @@ def _tables(record: GameRecord, game: Game, log: DealLog, ratings: str = "") -> 
             )
         if text.result:
             said = f"{text.result}\n{ratings}" if ratings else text.result
-            final = MessageView(said, board=board_of(log, view))
+            # A game that can be dealt again has a review: the result offers it.
+            review = ReviewPages(record.id, 0, 0, 0) if reviewable else None
+            final = MessageView(said, board=board_of(log, view), review=review)
             owed.append(Owed("result", final, order=_RESULT))
     return owed
+
+
+def deal_seal(game: Game, log: DealLog, seeds: Sequence[str] | None, deal: int) -> Seal | None:
+    """What the table shows of ``deal``'s shuffle: its seal, and its seed once every hand and
+    the crib of the deal have been shown (the next deal was dealt, or the game ended after
+    the crib's show); None for a game whose shuffles were not sealed."""
+    if seeds is None or deal < 1:
+        return None
+    at = len(game.cut_rounds) + deal - 1
+    if at >= len(seeds):
+        return None
+    seed = seeds[at]
+    shown = deal < game.deal_number or any(
+        isinstance(event, Shown) and event.crib for event in log.events(deal)
+    )
+    return Seal(seal_of(seed), seed if shown else None)
 
 
 def resigner(game: Game) -> int | None:
@@ -353,7 +381,8 @@ def settled(
     facts = TableFacts(refused, coach_off, 0.0, 0.0, departed)
     owed = [Owed("lobby", lobby_view(record), order=_LOBBY)]
     if loaded is not None:
-        owed += _tables(record, loaded.game, loaded.log, ratings)
+        reviewable = loaded.shuffles is not None and bool(_people_seats(record))
+        owed += _tables(record, loaded.game, loaded.log, ratings, loaded.seeds, reviewable)
         owed += _hands(record, loaded, facts)
     if record.is_open:
         owed += _departures(record, departed)

@@ -2,11 +2,14 @@
 log (what the table shows) and every shuffle so far, as JSON.
 
 ``{"format": 3, "game": Game.to_dict(), "tally": [per-seat totals], "log": DealLog.to_dict(),
-"shuffles": ["...", ...]}``. Written and read only here, so a change of shape is made in one
-place, and a snapshot of a format this code does not know is refused instead of half-read.
+"shuffles": ["...", ...], "seeds": ["...", ...]}``. Written and read only here, so a change
+of shape is made in one place, and a snapshot of a format this code does not know is refused
+instead of half-read.
 Formats 1 (before the deal log) and 2 (before the shuffles) are still read: a format-1 game
 gets an empty log with the pegs at the scores; a game without its shuffles (``None``) goes on
-as before, and cannot be replayed from its action log (:mod:`bot.core.archive`).
+as before, and cannot be replayed from its action log (:mod:`bot.core.archive`). ``seeds``
+(the secret seed of each shuffle, :mod:`bot.core.seeded`) is there for games begun since
+shuffles were sealed; older games have none, and their deals cannot be checked.
 """
 
 from __future__ import annotations
@@ -17,6 +20,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from bot.core.deal_log import DealLog
+from bot.core.seeded import SeedDealer
 from bot.core.shuffles import RecordingRandom
 from bot.core.tally import Tally
 from engine.errors import RuleError
@@ -57,15 +61,22 @@ _DAMAGE = (ValueError, KeyError, TypeError, IndexError, AttributeError, RuleErro
 class Snapshot:
     """A started game: the engine's state, where each seat's points came from, what the
     table has seen, and every shuffle so far (None for a game begun before they were
-    recorded)."""
+    recorded) with its seed (None for a game begun before they were sealed)."""
 
     game: Game
     tally: Tally
     log: DealLog
     shuffles: list[str] | None = None
+    seeds: list[str] | None = None
 
 
-def encode(game: Game, tally: Tally, log: DealLog, shuffles: list[str] | None = None) -> str:
+def encode(
+    game: Game,
+    tally: Tally,
+    log: DealLog,
+    shuffles: list[str] | None = None,
+    seeds: list[str] | None = None,
+) -> str:
     """The snapshot as compact JSON."""
     data = {
         "format": SNAPSHOT_FORMAT,
@@ -75,6 +86,8 @@ def encode(game: Game, tally: Tally, log: DealLog, shuffles: list[str] | None = 
     }
     if shuffles is not None:
         data["shuffles"] = shuffles
+    if seeds is not None:
+        data["seeds"] = seeds
     return json.dumps(data, separators=(",", ":"))
 
 
@@ -105,6 +118,11 @@ def decode(text: str, rng: random.Random) -> Snapshot:
 
 def _read(data: dict[str, Any], rng: random.Random) -> Snapshot:
     """The snapshot in ``data``, of a format this code reads."""
+    seeds = data.get("seeds")
+    if seeds is not None:
+        # Every shuffle to come is sealed too, with the secure source under ``rng``.
+        seeds = [str(seed) for seed in seeds]
+        rng = SeedDealer(rng.source if isinstance(rng, SeedDealer) else rng, seeds)
     shuffles = data.get("shuffles")
     if shuffles is not None:
         shuffles = [str(deck) for deck in shuffles]
@@ -114,4 +132,4 @@ def _read(data: dict[str, Any], rng: random.Random) -> Snapshot:
         log = DealLog.from_dict(data["log"])
     else:
         log = DealLog(pegs=[(score, score) for score in game.scores])
-    return Snapshot(game, Tally.from_list(data["tally"]), log, shuffles)
+    return Snapshot(game, Tally.from_list(data["tally"]), log, shuffles, seeds)

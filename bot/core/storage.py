@@ -16,6 +16,7 @@ from collections.abc import Awaitable, Callable, Iterable, Sequence
 from typing import Protocol
 
 from bot.core import refusals
+from bot.core.daily_records import DailyRecords
 from bot.core.faults import Cause, Fault
 from bot.core.owners import Owner
 from bot.core.records import (
@@ -32,6 +33,7 @@ from bot.core.records import (
     Standing,
     StatsRow,
 )
+from bot.core.review_records import ReviewRecords
 from engine.counting import Counting
 from engine.outcome import Scoring
 
@@ -224,5 +226,14 @@ class Archives(Protocol):
     async def reclaim(self, pages: int) -> None: ...
 
 
-class CoreStore(GameRecords, MessageRecords, StandingsRecords, UserSettings, Archives, Protocol):
+class CoreStore(
+    GameRecords,
+    MessageRecords,
+    StandingsRecords,
+    UserSettings,
+    Archives,
+    ReviewRecords,
+    DailyRecords,
+    Protocol,
+):
     """A store as the whole core uses it (``bot.store.Store`` is one)."""

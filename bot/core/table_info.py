@@ -93,7 +93,7 @@ class TableInfo:
         if kept is None:
             raise Refused(refusals.NO_GAME)
         found = await asyncio.to_thread(archive.restore, kept)
-        return Loaded(record, found.game, found.tally, found.log, found.shuffles)
+        return Loaded(record, found.game, found.tally, found.log, found.shuffles, found.seeds)
 
     async def _seat_view(self, channel_id: int, user_id: int) -> SeatView | None:
         record = await self._games.store.open_game_in_channel(channel_id)

@@ -17,6 +17,7 @@ from bot.core.messages import Controls, MessageView, Owed
 from bot.core.owners import Owner
 from bot.core.records import MessageRecord
 from bot.core.replies import Answer, Click, Clicked, User
+from bot.core.seeded import SeedDealer
 from bot.core.services import Services
 from bot.store import Store
 from engine.game import Game
@@ -55,6 +56,12 @@ def seeded(seed: int) -> RngFactory:
     return factory
 
 
+def sealed(seed: int) -> RngFactory:
+    """Like :func:`seeded`, with every shuffle sealed by a seed (as the running bot's are)."""
+    plain = seeded(seed)
+    return lambda key: SeedDealer(plain(key))
+
+
 async def load(store: Store, game_id: int) -> Game:
     """The game as stored now."""
     record = await store.get_game(game_id)
@@ -75,14 +82,15 @@ def make_service(
     days: float = 7,
     *,
     computer: bool = False,
+    sealing: bool = False,
     **options: Any,
 ) -> Services:
     """The core, whose deals are reproducible from ``seed`` (and, with ``computer``, the
-    computer's choices too); ``options`` as :meth:`Services.build`'s (``retention``,
-    ``membership``, ``remind_after``, ...)."""
+    computer's choices too; with ``sealing``, each shuffle is sealed by a seed); ``options`` as
+    :meth:`Services.build`'s (``retention``, ``membership``, ``remind_after``, ...)."""
     return Services.build(
         store,
-        rng_factory=seeded(seed),
+        rng_factory=sealed(seed) if sealing else seeded(seed),
         clock=clock,
         idle_expiry=timedelta(days=days),
         computer_rng=random.Random(seed) if computer else None,
