@@ -26,24 +26,16 @@ from bot.core.review_work import ReviewRequest, make_review
 from bot.core.seeded import SeedDealer
 from bot.core.shuffles import RecordingRandom
 from engine.game import Game
-from engine.phase import Phase
 from engine.players import make_player
+from engine.players.base import finish
 
 
 def _game(seed: int, target: int) -> tuple[Game, list[str]]:
     shuffles: list[str] = []
     rng = RecordingRandom(SeedDealer(random.Random(seed)), shuffles)
     game, _ = Game.new(["Al", "Bea"], target=target, rng=rng)
-    players = [make_player("hard"), make_player("expert")]
     choices = random.Random(seed)
-    while game.phase is not Phase.OVER:
-        if game.phase is Phase.DISCARD:
-            for seat in game.pending_discards():
-                game.discard(seat, players[seat].choose_discard(game.view(seat), choices))
-        else:
-            turn = game.turn
-            assert turn is not None
-            game.play(turn, players[turn].choose_play(game.view(turn), choices))
+    finish(game, [make_player("hard"), make_player("expert")], [choices, choices])
     return game, shuffles
 
 

@@ -6,8 +6,8 @@ import random
 
 from engine.cards import Card, parse_cards
 from engine.game import Game
-from engine.phase import Phase
 from engine.players import make_player
+from engine.players.base import finish
 from engine.review import GameReview, review_game
 from tests.helpers.rigging import RiggedRandom, cut_order, deal_order
 
@@ -15,17 +15,8 @@ from tests.helpers.rigging import RiggedRandom, cut_order, deal_order
 def _played(seed: int, levels: tuple[str, str] = ("easy", "hard")) -> tuple[Game, int]:
     """A whole game between two computer levels, dealt from ``seed``."""
     game, _ = Game.new(["Al", "Bea"], target=61, rng=random.Random(seed))
-    players = [make_player(level) for level in levels]
     choices = random.Random(seed)
-    while game.phase is not Phase.OVER:
-        if game.phase is Phase.DISCARD:
-            for seat in game.pending_discards():
-                game.discard(seat, players[seat].choose_discard(game.view(seat), choices))
-        else:
-            turn = game.turn
-            assert turn is not None
-            game.play(turn, players[turn].choose_play(game.view(turn), choices))
-    return game, seed
+    return finish(game, [make_player(level) for level in levels], [choices, choices]), seed
 
 
 def test_every_discard_and_every_real_choice_of_play_is_judged() -> None:
