@@ -10,8 +10,9 @@ interaction token.
 
 A request that spends its channel's allowance is held by discord.py until the channel's window
 resets (up to 5 s: it sleeps before returning), and keeps its place in the global window all
-that time. Table edits held so must never fill the window against the players' controls, so
-the last few places are kept for urgent requests (what a player waits on to move).
+that time. So the bot takes one fewer than a channel allows, and, since requests can still
+arrive bunched, the last places of the global window are kept for urgent requests (what a
+player waits on to move): table edits held back never fill it against the players' controls.
 """
 
 from __future__ import annotations
@@ -36,13 +37,16 @@ GLOBAL_LIMIT = 42
 #: Places in the global window only urgent requests (a player's controls) may take: requests
 #: for the channels' tables, however many discord.py holds back at once, never take the last
 #: of them, so the next player's turn never waits behind a table edit.
-URGENT_RESERVE = 8
+URGENT_RESERVE = 2
 #: How often the queue is looked at again while a routine request waits for a place.
 ROUTINE_LOOK = 0.02
 #: How soon to look again when every place in the global window is held by a request on its way.
 IN_FLIGHT_POLL = 0.005
-#: New messages, and edits, per channel: Discord allows 5 per 5 seconds of each.
-CHANNEL_LIMIT = 5
+#: New messages, and edits, per channel: Discord allows 5 per 5 seconds of each, and the bot
+#: takes 4. The request that leaves a channel's count at 0 is held by discord.py until the
+#: window resets (it sleeps before returning, keeping its place in the global window): the
+#: fifth change waits here instead, holding nothing.
+CHANNEL_LIMIT = 4
 CHANNEL_PERIOD = 5.0
 #: Requests through one interaction's webhook (follow-ups and edits): 5 per 2 seconds.
 WEBHOOK_LIMIT = 5
