@@ -23,6 +23,7 @@ __all__ = [
     "CardChoice",
     "Controls",
     "ControlsKind",
+    "EntryControls",
     "LobbyAction",
     "LobbyControls",
     "MessageView",
@@ -118,6 +119,13 @@ class PageControls:
 
 
 @dataclass(frozen=True, slots=True)
+class EntryControls:
+    """The Join and Leave buttons of a tournament taking entrants."""
+
+    tournament_id: int
+
+
+@dataclass(frozen=True, slots=True)
 class MessageView:
     """What one message shows: its text, and at most one kind of controls (a hand's discard
     select or card buttons, or the lobby's buttons), and possibly the board picture."""
@@ -132,6 +140,8 @@ class MessageView:
     pages: PageControls | None = None
     #: Pictures already drawn (the stats charts), attached in this order.
     pictures: tuple[Picture, ...] = ()
+    #: A tournament's Join and Leave buttons.
+    entry: EntryControls | None = None
 
     def digest(self) -> str:
         """A short fingerprint of everything shown, to tell whether a sent copy is current."""
@@ -145,6 +155,8 @@ class MessageView:
         if self.pages is not None or self.pictures:
             # (Only then, so the digests of the games' messages stay as they were stored.)
             parts += (self.pages, [p.png for p in self.pictures])
+        if self.entry is not None:
+            parts += (self.entry,)
         shown = repr(parts)
         return hashlib.blake2b(shown.encode(), digest_size=12).hexdigest()
 

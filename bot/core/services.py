@@ -11,6 +11,8 @@
 | ``coach`` | the players' coach settings |
 | ``housekeeping`` | idle games end, old ended games are pruned |
 | ``clock`` | follows the feed and makes the moves that fall due in time |
+| ``tournaments`` | ``/cribbage tournament``: open, enter, leave, start, withdraw, results |
+| ``director`` | runs the tournaments being played: pairs rounds, deals their games |
 
 The Discord layer calls the parts, sends each :class:`~bot.core.replies.Answer`, and hands it
 back with :meth:`Services.answered`; the keeper follows the feed and asks the ledger alone.
@@ -22,6 +24,7 @@ import random
 from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
+from typing import Protocol
 
 from bot.core.clock import GameClock
 from bot.core.coach_settings import CoachSettings
@@ -41,8 +44,14 @@ from bot.core.standings import Standings
 from bot.core.storage import CoreStore
 from bot.core.table_info import TableInfo
 from bot.core.thinking import WorkerThinking
+from bot.core.tournament_director import TournamentDirector
+from bot.core.tournaments import TournamentMessages, Tournaments, TournamentStore
 
-__all__ = ["Services"]
+__all__ = ["Services", "ServicesStore"]
+
+
+class ServicesStore(CoreStore, TournamentStore, Protocol):
+    """A store as the core and its tournaments use it (``bot.store.Store`` is one)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -59,11 +68,13 @@ class Services:
     coach: CoachSettings
     housekeeping: Housekeeping
     clock: GameClock
+    tournaments: Tournaments
+    director: TournamentDirector
 
     @classmethod
     def build(
         cls,
-        store: CoreStore,
+        store: ServicesStore,
         *,
         idle_expiry: timedelta,
         rng_factory: RngFactory | None = None,
@@ -101,6 +112,9 @@ class Services:
         ledger = MessageLedger(store, feed, now, shared=shared)
         drawn = GameMessages(games, store, coach, remind_after=remind_after, retention=retention)
         ledger.add(OwnerKind.GAME, drawn)
+        stamp = lambda: now().timestamp()  # noqa: E731
+        ledger.add(OwnerKind.TOURNAMENT, TournamentMessages(store, stamp))
+        lobbies = Lobbies(games, computers)
 
         def forget(owner: Owner) -> None:
             ledger.forget(owner)
@@ -109,7 +123,7 @@ class Services:
         return cls(
             feed=feed,
             games=games,
-            lobbies=Lobbies(games, computers),
+            lobbies=lobbies,
             moves=moves,
             table=TableInfo(games, coach, store),
             ledger=ledger,
@@ -118,7 +132,9 @@ class Services:
             housekeeping=Housekeeping(
                 games, store, idle_expiry=idle_expiry, retention=retention, forget=forget
             ),
-            clock=GameClock(moves, feed, clock=lambda: now().timestamp()),
+            clock=GameClock(moves, feed, clock=stamp),
+            tournaments=Tournaments(store, feed, stamp),
+            director=TournamentDirector(store, feed, games, lobbies, clock=stamp),
         )
 
     async def answered(self, answer: Answer, *, landed: bool, shown: Clicked | None) -> None:

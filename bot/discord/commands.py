@@ -18,6 +18,7 @@ from bot.core.messages import Table
 from bot.core.replies import Answer, Choice, User
 from bot.core.services import Services
 from bot.discord.interactions import NEEDS_A_SERVER, io_of, is_moderator, send_error, user_of
+from bot.discord.tournament_commands import TournamentCommands
 from engine.counting import Counting
 from engine.outcome import Scoring
 
@@ -107,6 +108,7 @@ class CribbageCommands(app_commands.Group):
 
     def __init__(self) -> None:
         super().__init__(name="cribbage", description="Play cribbage in this channel")
+        self.add_command(TournamentCommands())
 
     async def _in_channel(
         self,

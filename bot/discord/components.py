@@ -15,7 +15,8 @@ Custom ids (at most 100 characters, Discord's limit):
   counting: 26 values, one more than a select menu holds, so split in two);
 - ``crib:<game>:muggins:<stamp>``: the Muggins! button while an opponent's short claim is open;
 - ``crib:board:<people|computer>:<page>``: a leaderboard's Previous, Next and other-table
-  buttons (the server is the click's own).
+  buttons (the server is the click's own);
+- ``crib:tournament:<id>:<join|leave>``: a tournament message's Join and Leave buttons.
 
 The stamp is :attr:`bot.core.messages.Controls.stamp`, handed back with the click so that a
 control from an earlier moment of the game gets a clear answer instead of acting.
@@ -29,7 +30,15 @@ from typing import Any, Protocol, Self, cast
 import discord
 
 from bot.core.computer import LEVEL_BLURBS, level_name
-from bot.core.messages import LOBBY_ACTIONS, CardChoice, Controls, MessageView, PageControls, Table
+from bot.core.messages import (
+    LOBBY_ACTIONS,
+    CardChoice,
+    Controls,
+    EntryControls,
+    MessageView,
+    PageControls,
+    Table,
+)
 from bot.core.replies import Click, ClickKind
 
 __all__ = ["COUNT_MENU_SIZE", "DYNAMIC_ITEMS", "Clicks", "controls_view"]
@@ -67,6 +76,12 @@ class Clicks(Protocol):
         self, interaction: discord.Interaction[Any], table: Table, page: int
     ) -> None:
         """A leaderboard's Previous, Next or other-table button."""
+        ...
+
+    async def tournament_click(
+        self, interaction: discord.Interaction[Any], tournament_id: int, action: str
+    ) -> None:
+        """A tournament message's Join or Leave button."""
         ...
 
 
@@ -296,6 +311,36 @@ class PageButton(_Control, template=r"crib:board:(?P<table>people|computer):(?P<
         await clicks.page_click(interaction, self.table, self.page)
 
 
+class EntryButton(_Control, template=r"crib:tournament:(?P<tid>\d+):(?P<action>join|leave)"):
+    """Join or Leave on a tournament's message while it takes entrants."""
+
+    def __init__(self, tournament_id: int, action: str) -> None:
+        join = action == "join"
+        super().__init__(
+            discord.ui.Button(
+                label="Join" if join else "Leave",
+                style=discord.ButtonStyle.primary if join else discord.ButtonStyle.secondary,
+                custom_id=f"crib:tournament:{tournament_id}:{action}",
+            )
+        )
+        self.tournament_id = tournament_id
+        self.action = action
+
+    @classmethod
+    def parsed(cls, match: re.Match[str]) -> EntryButton:
+        return cls(int(match["tid"]), match["action"])
+
+    async def clicked(self, clicks: Clicks, interaction: discord.Interaction[Any]) -> None:
+        await clicks.tournament_click(interaction, self.tournament_id, self.action)
+
+
+def _entry_buttons(entry: EntryControls) -> discord.ui.View:
+    made = discord.ui.View(timeout=None)
+    made.add_item(EntryButton(entry.tournament_id, "join"))
+    made.add_item(EntryButton(entry.tournament_id, "leave"))
+    return made
+
+
 #: Registered in ``setup_hook`` so clicks on messages sent before a restart still work.
 DYNAMIC_ITEMS: tuple[type[discord.ui.DynamicItem[Any]], ...] = (
     LobbyButton,
@@ -303,6 +348,7 @@ DYNAMIC_ITEMS: tuple[type[discord.ui.DynamicItem[Any]], ...] = (
     HandButton,
     HandSelect,
     PageButton,
+    EntryButton,
 )
 
 
@@ -345,6 +391,8 @@ def controls_view(view: MessageView) -> discord.ui.View | None:
     "Add computer" menu while a seat is free), a hand's controls, or none."""
     if view.pages is not None:
         return _page_buttons(view.pages)
+    if view.entry is not None:
+        return _entry_buttons(view.entry)
     lobby = view.lobby
     if lobby is not None and lobby.buttons:
         made = discord.ui.View(timeout=None)

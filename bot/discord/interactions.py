@@ -224,6 +224,17 @@ class DiscordIO:
             interaction, lambda: standings.leaderboard(guild_id, table=table, page=page)
         )
 
+    async def tournament_click(
+        self, interaction: discord.Interaction[Any], tournament_id: int, action: str
+    ) -> None:
+        """A tournament message's Join or Leave button (answered privately; the message is
+        edited by the keeper)."""
+        user, guild_id = user_of(interaction), interaction.guild_id
+        tournaments = self.services.tournaments
+        await self._click(
+            interaction, lambda: tournaments.click(tournament_id, action, user, guild_id=guild_id)
+        )
+
     async def _click(self, interaction: discord.Interaction[Any], call: Call) -> None:
         await self._entered(interaction, self._clicked(interaction, call))
 

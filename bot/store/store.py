@@ -7,6 +7,7 @@ per job (:class:`Store` is all of them on one database).
 | :mod:`~bot.store.message_tables` | the messages owners keep, the players' DMs and membership |
 | :mod:`~bot.store.standing_tables` | the standings: leaderboard, stats, head to head, replays |
 | :mod:`~bot.store.archive_tables` | pruning and the archive, user settings, leases |
+| :mod:`~bot.store.tournament_tables` | tournaments, their entrants and pairings |
 
 The queries run on a :class:`~bot.store.database.Database`: SQLite (one file, one process; the
 default) or PostgreSQL (any number of processes), chosen by the URL :meth:`Store.open` is
@@ -28,6 +29,7 @@ from bot.store.migrate import applied_migrations, migrate, number_of
 from bot.store.postgres import PostgresDatabase
 from bot.store.sqlite import SqliteDatabase
 from bot.store.standing_tables import StandingTables
+from bot.store.tournament_tables import TournamentTables
 
 __all__ = ["ANNOUNCE_CHANNEL", "POSTGRES_SCHEMES", "Store", "is_postgres_url"]
 
@@ -40,7 +42,7 @@ def is_postgres_url(target: str | Path) -> bool:
     return isinstance(target, str) and target.startswith(POSTGRES_SCHEMES)
 
 
-class Store(GameTables, MessageTables, StandingTables, ArchiveTables):
+class Store(GameTables, MessageTables, StandingTables, ArchiveTables, TournamentTables):
     """Async access to the bot's database. Open with ``await Store.open(path_or_url)``."""
 
     def __init__(self, db: Database) -> None:

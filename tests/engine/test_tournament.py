@@ -105,7 +105,7 @@ def test_round_robin_meets_everyone_exactly_once(entrants: int) -> None:
         pairs = round_robin_round(players, index)
         seated = [p for pair in pairs for p in pair if p is not None]
         assert sorted(seated) == players
-        met += [frozenset(pair) for pair in pairs if pair[1] is not None]
+        met += [frozenset((a, b)) for a, b in pairs if b is not None]
     assert sorted(map(sorted, met)) == sorted(map(sorted, map(frozenset, combinations(players, 2))))
 
 

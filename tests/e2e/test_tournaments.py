@@ -1,0 +1,132 @@
+"""Server tournaments end to end: a moderator opens one, players join with the message's
+button, it starts, each pairing is played in a thread the bot makes (both seated and dealt),
+rounds follow as games end, and the champion is announced once."""
+
+from __future__ import annotations
+
+import re
+
+from fakediscord import Channel, Message, User
+from fakediscord.model import CREATE_PUBLIC_THREADS
+from fakediscord.testing import BotProcess
+from tests.helpers.table_driver import World, until
+
+#: A Swiss event's games to play out: each is won by resignation, fast.
+_PAIRING = re.compile(r"Round (\d+) · (.+) vs (.+)")
+
+
+def _board(world: World) -> Message | None:
+    """The tournament's live message in #general (the one with its standings)."""
+    for message in world.general.messages:
+        if message.author.bot and "tournament**" in message.content and not message.deleted:
+            return message
+    return None
+
+
+def _threads(world: World, round_: int) -> list[Channel]:
+    return [
+        c
+        for c in world.guild.channels.values()
+        if c.is_thread and c.parent is world.general and c.name.startswith(f"Round {round_} ·")
+    ]
+
+
+def _dealt(thread: Channel) -> bool:
+    """Whether the thread's game is dealt (its table message is there)."""
+    return any(m.author.bot and "Deal 1" in m.content for m in thread.messages)
+
+
+def _more_players(world: World, count: int) -> list[User]:
+    extra = []
+    for i in range(count):
+        user = world.fd.add_user(f"P{i + 1}")
+        world.guild.add_member(user)
+        extra.append(user)
+    return extra
+
+
+async def _play_round(world: World, round_: int, tables: int, by_name: dict[str, User]) -> None:
+    """Wait for the round's threads and games; in each, the first named player resigns."""
+    fd = world.fd
+
+    def paired() -> list[Channel] | None:
+        found = _threads(world, round_)
+        return found if len(found) == tables and all(_dealt(t) for t in found) else None
+
+    threads = await until(fd, paired)
+    for thread in threads:
+        found = _PAIRING.match(thread.name)
+        assert found is not None
+        loser = by_name[found.group(2)]
+        resigned = await fd.slash(loser, thread, "/cribbage resign")
+        assert "resigned" in resigned.content.lower()
+
+
+async def test_a_swiss_event_of_seven_over_three_rounds(world: World, bot: BotProcess) -> None:
+    fd = world.fd
+    mo = world.moderator
+    players = [*world.players, *_more_players(world, 3)]
+    by_name = {u.name: u for u in players}
+
+    refused = await fd.slash(world.players[0], world.general, "/cribbage tournament new")
+    assert refused.ephemeral and "moderator" in refused.content
+
+    opened = await fd.slash(
+        mo, world.general, "/cribbage tournament new format:swiss rounds:3 target:61"
+    )
+    assert opened.ephemeral
+    board = await until(fd, lambda: _board(world))
+    assert [b["label"] for b in board.buttons()] == ["Join", "Leave"]
+    again = await fd.slash(mo, world.general, "/cribbage tournament new")
+    assert again.ephemeral and "tournament already" in again.content
+
+    for user in players[:6]:
+        joined = await fd.click(user, board, label="Join")
+        assert joined.ephemeral and "in the tournament" in joined.content
+    twice = await fd.click(players[0], board, label="Join")
+    assert twice.ephemeral and "already" in twice.content
+    by_command = await fd.slash(players[6], world.general, "/cribbage tournament join")
+    assert by_command.ephemeral
+    await until(fd, lambda: "Entrants (7)" in board.content)
+
+    not_theirs = await fd.slash(players[1], world.general, "/cribbage tournament start")
+    assert not_theirs.ephemeral and "moderator" in not_theirs.content
+    started = await fd.slash(mo, world.general, "/cribbage tournament start")
+    assert not started.ephemeral and "7 players, 3 rounds" in started.content
+
+    byes: list[str] = []
+    for round_ in (1, 2, 3):
+        heading = f"**Round {round_} of 3**"
+        await until(fd, lambda: heading in board.content)  # noqa: B023 - awaited at once
+        bye = re.search(r"\d+\. (\S+) — bye", board.content)
+        assert bye is not None
+        byes.append(bye.group(1))
+        await _play_round(world, round_, 3, by_name)
+
+    await until(fd, lambda: "**Final standings**" in board.content)
+    assert not list(board.buttons())
+    champion = await until(
+        fd, lambda: [m for m in world.general.messages if "wins the swiss tournament" in m.content]
+    )
+    assert len(champion) == 1
+    # Three byes, three different players; nobody met the same player twice.
+    assert len(set(byes)) == 3
+    met = [
+        frozenset(_PAIRING.match(t.name).groups()[1:])  # type: ignore[union-attr]
+        for r in (1, 2, 3)
+        for t in _threads(world, r)
+    ]
+    assert len(met) == len(set(met)) == 9
+
+    standings = await fd.slash(players[0], world.general, "/cribbage tournament standings")
+    assert standings.ephemeral and standings.content.count(" pts,") == 7
+    after = await fd.slash(players[0], world.general, "/cribbage tournament withdraw")
+    assert after.ephemeral and "over" in after.content
+
+
+async def test_without_thread_permissions_nothing_starts(world: World, bot: BotProcess) -> None:
+    fd = world.fd
+    world.general.deny(CREATE_PUBLIC_THREADS)
+    refused = await fd.slash(world.moderator, world.general, "/cribbage tournament new")
+    assert refused.ephemeral and "Create Public Threads" in refused.content
+    assert _board(world) is None
