@@ -26,6 +26,7 @@ The Discord side of steps 2 (posting, starting a thread) is given as :class:`Thr
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import json
 import logging
 from collections.abc import Callable
@@ -305,6 +306,8 @@ class TournamentDirector:
             thread = await self._threads.start_thread(record.channel_id, p.post_id, name[:100])
             await self._store.set_thread(record.id, p.round, p.tab, thread)
             return True
+        if p.game_id is None and await self._series_over(record, p):
+            return True  # (counted, then stopped before it was decided)
         if p.game_id is None:
             names = {e.user_id: e.name for e in event.entrants}
             game = await self._lobbies.open_seated(
@@ -340,6 +343,23 @@ class TournamentDirector:
                 record.id, p.round, p.tab, how=Decided.FORFEIT, winner=None
             )
         winner, loser = won[0], lost[0]
+        margin = max(0, winner.score - loser.score)
+        if record.match_games > 1:
+            a_won = winner.user_id == p.player_a
+            if not await self._store.count_game(
+                record.id, p.round, p.tab, p.game_id, a_won=a_won, margin=margin
+            ):
+                return False
+            signed = margin if a_won else -margin
+            counted = dataclasses.replace(
+                p,
+                game_id=None,
+                wins_a=p.wins_a + int(a_won),
+                wins_b=p.wins_b + int(not a_won),
+                spread_a=p.spread_a + signed,
+            )
+            await self._series_over(record, counted)
+            return True
         return await self._store.decide(
             record.id,
             p.round,
@@ -347,8 +367,21 @@ class TournamentDirector:
             how=Decided.GAME,
             winner=winner.user_id,
             lurch=winner.game_points >= 2,
-            margin=max(0, winner.score - loser.score),
+            margin=margin,
         )
+
+    async def _series_over(self, record: TournamentRecord, p: PairingRecord) -> bool:
+        """A best of 3 that one player has won twice is decided (False: not over yet)."""
+        need = record.match_games // 2 + 1
+        if max(p.wins_a, p.wins_b) < need:
+            return False
+        a_won = p.wins_a >= need
+        winner = p.player_a if a_won else p.player_b
+        margin = max(0, p.spread_a if a_won else -p.spread_a)
+        await self._store.decide(
+            record.id, p.round, p.tab, how=Decided.GAME, winner=winner, margin=margin
+        )
+        return True
 
     async def _deadline(self, record: TournamentRecord, current: list[PairingRecord]) -> bool:
         """The round's time is up: every pairing still undecided is decided (see the module)."""
@@ -359,7 +392,11 @@ class TournamentDirector:
             winner: int | None = None
             how = Decided.DEADLINE
             margin = 0
-            if p.game_id is None:
+            if p.game_id is None and p.wins_a != p.wins_b:
+                # Between two games of a best of 3: the one ahead wins it.
+                winner = p.player_a if p.wins_a > p.wins_b else p.player_b
+                margin = abs(p.spread_a)
+            elif p.game_id is None:
                 how = Decided.FORFEIT
             else:
                 game = await self._store.get_game(p.game_id)

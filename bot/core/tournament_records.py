@@ -78,6 +78,8 @@ class TournamentRecord:
     version: int
     created_at: float
     finished_at: float | None = None
+    #: Games a pairing plays: 1, or 3 (best of 3: the first to win 2).
+    match_games: int = 1
 
 
 @dataclass(frozen=True, slots=True)
@@ -108,3 +110,7 @@ class PairingRecord:
     winner: int | None = None
     lurch: bool = False
     margin: int = 0
+    #: A best of 3 so far: games each has won, and player_a's margins (won minus lost).
+    wins_a: int = 0
+    wins_b: int = 0
+    spread_a: int = 0

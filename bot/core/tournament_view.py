@@ -21,6 +21,7 @@ __all__ = [
     "FORMAT_NAMES",
     "Event",
     "board_text",
+    "champion_of",
     "champion_text",
     "results_of",
     "standings_text",
@@ -78,12 +79,13 @@ def _pairing_line(event: Event, p: PairingRecord) -> str:
         return f"{p.tab}. {a} — bye (counts as a win)"
     b = event.name(p.player_b)
     where = f" in <#{p.thread_id}>" if p.thread_id else ""
+    series = f" ({p.wins_a}–{p.wins_b})" if p.wins_a or p.wins_b else ""
     if p.decided is None:
-        return f"{p.tab}. {a} vs {b}{where} — playing"
+        return f"{p.tab}. {a} vs {b}{where} — playing{series}"
     if p.winner is None:
         outcome = "both lose"
     else:
-        outcome = f"{event.name(p.winner)} wins"
+        outcome = f"{event.name(p.winner)} wins{series}"
         if p.margin:
             outcome += f" by {p.margin}"
         if p.lurch:
@@ -117,8 +119,9 @@ def board_text(event: Event) -> str:
     """The whole live message."""
     t = event.record
     rounds = f"{t.rounds} rounds" if t.rounds else "rounds set at the start"
+    match = "best of 3" if t.match_games == 3 else "single games"
     head = [
-        f"**🏆 {FORMAT_NAMES[t.format]} tournament** — {rounds} · {t.target} points ·"
+        f"**🏆 {FORMAT_NAMES[t.format]} tournament** — {rounds} · {match} · {t.target} points ·"
         f" {t.scoring} · rounds of {_hours(t.round_hours)}",
         f"Organised by <@{t.organiser_id}>.",
     ]
@@ -134,8 +137,11 @@ def board_text(event: Event) -> str:
     if t.status is TournamentStatus.CANCELLED:
         return "\n".join([*head, "This tournament was cancelled."])
     current = event.current()
-    if t.status is TournamentStatus.RUNNING and current:
-        head.append(f"**Round {t.round} of {t.rounds}** — each game is played in its thread.")
+    if current:
+        if t.status is TournamentStatus.RUNNING:
+            head.append(f"**Round {t.round} of {t.rounds}** — each game is played in its thread.")
+        else:
+            head.append(f"**Round {t.round} of {t.rounds}**")
         head += [_pairing_line(event, p) for p in current[:SHOWN]]
         if len(current) > SHOWN:
             head.append(f"… and {len(current) - SHOWN} more tables.")
@@ -147,13 +153,22 @@ def board_text(event: Event) -> str:
     return "\n".join(head)
 
 
+def champion_of(event: Event) -> int:
+    """The winner: of a knockout, its final's; otherwise the top of the standings."""
+    if event.record.format is Format.KNOCKOUT:
+        final = event.current()
+        if len(final) == 1 and final[0].winner is not None:
+            return final[0].winner
+    return table_of(event)[0].player
+
+
 def champion_text(event: Event) -> str:
     """The champion's announcement, posted once at the end."""
-    table = table_of(event)
-    best = table[0]
+    champion = champion_of(event)
+    line = next(s for s in table_of(event) if s.player == champion)
     return (
-        f"🏆 <@{best.player}> wins the {FORMAT_NAMES[event.record.format].lower()} tournament"
-        f" with {best.points} game points ({best.won} won, spread {best.spread:+d})!"
+        f"🏆 <@{champion}> wins the {FORMAT_NAMES[event.record.format].lower()} tournament"
+        f" with {line.points} game points ({line.won} won, spread {line.spread:+d})!"
     )
 
 

@@ -33,9 +33,9 @@ from bot.core.tournament_records import (
 from bot.core.tournament_view import (
     Event,
     board_text,
+    champion_of,
     champion_text,
     standings_text,
-    table_of,
 )
 from engine.outcome import TARGETS, Scoring
 from engine.tournament import default_swiss_rounds, round_robin_rounds
@@ -87,6 +87,7 @@ class TournamentStore(Protocol):
         scoring: str,
         round_hours: float,
         now: float,
+        match_games: int = 1,
     ) -> TournamentRecord: ...
     async def tournament(self, tournament_id: int) -> TournamentRecord | None: ...
     async def tournament_in_channel(self, channel_id: int) -> TournamentRecord | None: ...
@@ -120,6 +121,9 @@ class TournamentStore(Protocol):
         self, tournament_id: int, round_: int, tab: int, thread_id: int
     ) -> None: ...
     async def set_game(self, tournament_id: int, round_: int, tab: int, game_id: int) -> None: ...
+    async def count_game(
+        self, tournament_id: int, round_: int, tab: int, game_id: int, *, a_won: bool, margin: int
+    ) -> bool: ...
     async def decide(
         self,
         tournament_id: int,
@@ -192,6 +196,7 @@ class Tournaments:
         target: int = 121,
         scoring: str = Scoring.LURCH,
         round_hours: float = 24.0,
+        match_games: int = 1,
     ) -> Answer:
         """Open a tournament in this channel (moderators only); its message is posted with
         Join and Leave buttons."""
@@ -207,6 +212,8 @@ class Tournaments:
             raise Refused("`scoring` must be lurch or skunk.")
         if not ROUND_HOURS[0] <= round_hours <= ROUND_HOURS[1]:
             raise Refused(BAD_HOURS)
+        if match_games not in (1, 3):
+            raise Refused("`match` must be a single game or best of 3.")
         record = await self._store.create_tournament(
             guild_id=guild_id,
             channel_id=channel_id,
@@ -217,6 +224,7 @@ class Tournaments:
             scoring=scoring,
             round_hours=round_hours,
             now=self._now(),
+            match_games=match_games,
         )
         await self._changed(record.id)
         return Answer.say(
@@ -380,7 +388,7 @@ class TournamentMessages:
         entry = EntryControls(record.id) if record.status is TournamentStatus.OPEN else None
         owed = [Owed("board", MessageView(board_text(event), entry=entry))]
         if record.status is TournamentStatus.FINISHED and event.entrants:
-            champion = table_of(event)[0].player
+            champion = champion_of(event)
             view = MessageView(champion_text(event), mentions=(champion,))
             owed.append(Owed("champion", view, once=True))
         return Drawing(record.channel_id, record.version, tuple(owed))

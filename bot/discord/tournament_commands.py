@@ -36,6 +36,10 @@ _TARGETS = [
     app_commands.Choice(name="121 points (full game)", value=121),
     app_commands.Choice(name="61 points (short game)", value=61),
 ]
+_MATCHES = [
+    app_commands.Choice(name="a single game", value=1),
+    app_commands.Choice(name="best of 3", value=3),
+]
 _SCORING = [
     app_commands.Choice(name="lurch: 3 game points for a win by a lurch", value="lurch"),
     app_commands.Choice(name="skunk: 3 game points for a win by a skunk", value="skunk"),
@@ -75,9 +79,10 @@ class TournamentCommands(app_commands.Group):
         target="Points to win each game (default 121)",
         scoring="Game points: lurch (default) or skunk",
         round_hours="How long a round may take, 0.25 (15 minutes) to 336 (14 days); default 24",
+        match="Each pairing plays a single game (default) or a best of 3",
     )
     @app_commands.choices(format=_FORMATS, scoring=_SCORING)
-    @app_commands.choices(target=_TARGETS)
+    @app_commands.choices(target=_TARGETS, match=_MATCHES)
     async def new(
         self,
         interaction: discord.Interaction[Any],
@@ -86,6 +91,7 @@ class TournamentCommands(app_commands.Group):
         target: app_commands.Choice[int] | None = None,
         scoring: app_commands.Choice[str] | None = None,
         round_hours: app_commands.Range[float, 0.25, 336.0] | None = None,
+        match: app_commands.Choice[int] | None = None,
     ) -> None:
         """Open a tournament; its message takes entrants with Join and Leave."""
         where = self._where(interaction)
@@ -110,6 +116,7 @@ class TournamentCommands(app_commands.Group):
                 target=target.value if target else 121,
                 scoring=scoring.value if scoring else Scoring.LURCH,
                 round_hours=round_hours if round_hours is not None else 24.0,
+                match_games=match.value if match else 1,
             ),
         )
 

@@ -31,10 +31,11 @@ __all__ = ["TournamentTables"]
 
 _COLUMNS = (
     "id, guild_id, channel_id, organiser_id, format, rounds, target, scoring, round_hours,"
-    " status, round, round_started, version, created_at, finished_at"
+    " status, round, round_started, version, created_at, finished_at, match_games"
 )
 _PAIRING_COLUMNS = (
-    "round, tab, player_a, player_b, post_id, thread_id, game_id, decided, winner, lurch, margin"
+    "round, tab, player_a, player_b, post_id, thread_id, game_id, decided, winner, lurch, margin,"
+    " wins_a, wins_b, spread_a"
 )
 #: What a write that breaks the one-tournament-per-channel index names (PostgreSQL: the
 #: index; SQLite: its column).
@@ -58,6 +59,7 @@ def _tournament(row: Row) -> TournamentRecord:
         version=int(row[12]),
         created_at=float(row[13]),
         finished_at=None if row[14] is None else float(row[14]),
+        match_games=int(row[15]),
     )
 
 
@@ -77,6 +79,9 @@ def _pairing(row: Row | tuple[Any, ...]) -> PairingRecord:
         winner=opt(row[8]),
         lurch=bool(row[9]),
         margin=int(row[10]),
+        wins_a=int(row[11]),
+        wins_b=int(row[12]),
+        spread_a=int(row[13]),
     )
 
 
@@ -107,14 +112,15 @@ class TournamentTables(Queries):
         scoring: str,
         round_hours: float,
         now: float,
+        match_games: int = 1,
     ) -> TournamentRecord:
         """Open a tournament in a channel, taking entrants. Raises :class:`TournamentBusy`."""
         async with self._writing() as tx:
             try:
                 rows = await tx.fetch(
                     "INSERT INTO tournaments (guild_id, channel_id, organiser_id, format, rounds,"
-                    " target, scoring, round_hours, created_at)"
-                    f" VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING {_COLUMNS}",
+                    " target, scoring, round_hours, created_at, match_games)"
+                    f" VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING {_COLUMNS}",
                     (
                         guild_id,
                         channel_id,
@@ -125,6 +131,7 @@ class TournamentTables(Queries):
                         scoring,
                         round_hours,
                         now,
+                        match_games,
                     ),
                 )
             except UniqueViolation as broken:
@@ -329,6 +336,24 @@ class TournamentTables(Queries):
             )
             if bump:
                 await self._bumped(tx, tournament_id)
+
+    async def count_game(
+        self, tournament_id: int, round_: int, tab: int, game_id: int, *, a_won: bool, margin: int
+    ) -> bool:
+        """A game of a best of 3 ended: the winner's tally and player_a's spread move on and
+        the pairing has no game until the next is opened, in one statement that counts the
+        game once (False: it was counted already)."""
+        signed = margin if a_won else -margin
+        async with self._writing() as tx:
+            done = await tx.execute(
+                "UPDATE tournament_pairings SET wins_a = wins_a + ?, wins_b = wins_b + ?,"
+                " spread_a = spread_a + ?, game_id = NULL"
+                " WHERE tournament_id = ? AND round = ? AND tab = ? AND game_id = ?",
+                (int(a_won), int(not a_won), signed, tournament_id, round_, tab, game_id),
+            )
+            if done:
+                await self._bumped(tx, tournament_id)
+        return bool(done)
 
     async def decide(
         self,

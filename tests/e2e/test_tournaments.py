@@ -31,9 +31,9 @@ def _threads(world: World, round_: int) -> list[Channel]:
     ]
 
 
-def _dealt(thread: Channel) -> bool:
-    """Whether the thread's game is dealt (its table message is there)."""
-    return any(m.author.bot and "Deal 1" in m.content for m in thread.messages)
+def _deals(thread: Channel) -> int:
+    """How many games the thread's players have been dealt (each game's first table)."""
+    return sum(1 for m in thread.messages if m.author.bot and "Deal 1" in m.content)
 
 
 def _more_players(world: World, count: int) -> list[User]:
@@ -45,21 +45,59 @@ def _more_players(world: World, count: int) -> list[User]:
     return extra
 
 
-async def _play_round(world: World, round_: int, tables: int, by_name: dict[str, User]) -> None:
-    """Wait for the round's threads and games; in each, the first named player resigns."""
+#: Who resigns each game of a pairing: the first named, then the second, then the first (a
+#: best of 3 goes to the second named, 2-1).
+_RESIGNS = (1, 2, 1)
+
+
+async def _play_round(
+    world: World, round_: int, tables: int, by_name: dict[str, User], *, games: int = 1
+) -> None:
+    """Wait for the round's threads and their games; end each game by a resignation."""
     fd = world.fd
 
     def paired() -> list[Channel] | None:
         found = _threads(world, round_)
-        return found if len(found) == tables and all(_dealt(t) for t in found) else None
+        return found if len(found) == tables and all(_deals(t) for t in found) else None
 
     threads = await until(fd, paired)
-    for thread in threads:
-        found = _PAIRING.match(thread.name)
-        assert found is not None
-        loser = by_name[found.group(2)]
-        resigned = await fd.slash(loser, thread, "/cribbage resign")
-        assert "resigned" in resigned.content.lower()
+    for game in range(games):
+        for thread in threads:
+
+            def dealt(thread: Channel = thread, game: int = game) -> bool:
+                return _deals(thread) > game
+
+            await until(fd, dealt)
+            found = _PAIRING.match(thread.name)
+            assert found is not None
+            loser = by_name[found.group(_RESIGNS[game] + 1)]
+            resigned = await fd.slash(loser, thread, "/cribbage resign")
+            assert "resigned" in resigned.content.lower()
+
+
+async def _open_and_fill(world: World, line: str, players: list[User]) -> Message:
+    """A moderator opens a tournament with ``line``; ``players`` join with the button; it
+    starts. Returns its live message."""
+    fd = world.fd
+    opened = await fd.slash(world.moderator, world.general, line)
+    assert opened.ephemeral, opened.content
+    board = await until(fd, lambda: _board(world))
+    for user in players:
+        await fd.click(user, board, label="Join")
+    await until(fd, lambda: f"Entrants ({len(players)})" in board.content)
+    started = await fd.slash(world.moderator, world.general, "/cribbage tournament start")
+    assert not started.ephemeral, started.content
+    return board
+
+
+def _met(world: World, rounds: int) -> list[frozenset[str]]:
+    found = []
+    for r in range(1, rounds + 1):
+        for thread in _threads(world, r):
+            names = _PAIRING.match(thread.name)
+            assert names is not None
+            found.append(frozenset((names.group(2), names.group(3))))
+    return found
 
 
 async def test_a_swiss_event_of_seven_over_three_rounds(world: World, bot: BotProcess) -> None:
@@ -130,3 +168,43 @@ async def test_without_thread_permissions_nothing_starts(world: World, bot: BotP
     refused = await fd.slash(world.moderator, world.general, "/cribbage tournament new")
     assert refused.ephemeral and "Create Public Threads" in refused.content
     assert _board(world) is None
+
+
+async def test_a_round_robin_of_four(world: World, bot: BotProcess) -> None:
+    fd = world.fd
+    players = list(world.players)
+    by_name = {u.name: u for u in players}
+    board = await _open_and_fill(
+        world, "/cribbage tournament new format:round_robin target:61", players
+    )
+    for round_ in (1, 2, 3):
+        await _play_round(world, round_, 2, by_name)
+    await until(fd, lambda: "**Final standings**" in board.content)
+    met = _met(world, 3)
+    assert len(met) == len(set(met)) == 6  # everyone met everyone once
+
+
+async def test_a_knockout_of_eight_with_best_of_three(world: World, bot: BotProcess) -> None:
+    fd = world.fd
+    players = [*world.players, *_more_players(world, 4)]
+    by_name = {u.name: u for u in players}
+    board = await _open_and_fill(
+        world, "/cribbage tournament new format:knockout match:best of 3 target:61", players
+    )
+    assert "best of 3" in board.content
+    for round_, tables in ((1, 4), (2, 2), (3, 1)):
+        await _play_round(world, round_, tables, by_name, games=3)
+    await until(fd, lambda: "**Final standings**" in board.content)
+    # Seeded by joining order: 1 meets 8, 4 meets 5, 2 meets 7, 3 meets 6.
+    first = _met(world, 1)
+    names = [u.name for u in players]
+    assert set(first) == {
+        frozenset((names[a], names[b])) for a, b in ((0, 7), (3, 4), (1, 6), (2, 5))
+    }
+    assert "wins (1–2)" in board.content or "wins (2–1)" in board.content
+    # Each round the second named won 2-1: the winners of the lower halves meet next.
+    assert len(_threads(world, 3)) == 1
+    champion = await until(
+        fd, lambda: [m for m in world.general.messages if "wins the knockout" in m.content]
+    )
+    assert len(champion) == 1

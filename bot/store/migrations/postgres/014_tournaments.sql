@@ -9,6 +9,7 @@ CREATE TABLE tournaments (
     rounds         INTEGER NOT NULL DEFAULT 0,  -- 0: from the entrants when it starts
     target         INTEGER NOT NULL CHECK (target IN (61, 121)),
     scoring        TEXT    NOT NULL CHECK (scoring IN ('lurch', 'skunk')),
+    match_games    INTEGER NOT NULL DEFAULT 1 CHECK (match_games IN (1, 3)),
     round_hours    DOUBLE PRECISION NOT NULL,
     status         TEXT    NOT NULL DEFAULT 'open'
                    CHECK (status IN ('open', 'running', 'finished', 'cancelled')),
@@ -39,7 +40,10 @@ CREATE TABLE tournament_pairings (
     player_b      BIGINT,            -- NULL: a bye for player_a
     post_id       BIGINT,            -- the channel message the thread starts from
     thread_id     BIGINT, 
-    game_id       BIGINT, 
+    game_id       BIGINT,
+    wins_a        INTEGER NOT NULL DEFAULT 0,
+    wins_b        INTEGER NOT NULL DEFAULT 0,
+    spread_a      INTEGER NOT NULL DEFAULT 0,
     decided       TEXT CHECK (decided IS NULL
                   OR decided IN ('game', 'bye', 'forfeit', 'deadline', 'withdrawn', 'moderator')),
     winner        BIGINT,            -- NULL once decided: both lost

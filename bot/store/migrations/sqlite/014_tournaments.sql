@@ -12,6 +12,7 @@ CREATE TABLE tournaments (
     rounds         INTEGER NOT NULL DEFAULT 0,  -- 0: from the entrants when it starts
     target         INTEGER NOT NULL CHECK (target IN (61, 121)),
     scoring        TEXT    NOT NULL CHECK (scoring IN ('lurch', 'skunk')),
+    match_games    INTEGER NOT NULL DEFAULT 1 CHECK (match_games IN (1, 3)),
     round_hours    REAL    NOT NULL,
     status         TEXT    NOT NULL DEFAULT 'open'
                    CHECK (status IN ('open', 'running', 'finished', 'cancelled')),
@@ -43,6 +44,9 @@ CREATE TABLE tournament_pairings (
     post_id       INTEGER,           -- the channel message the thread starts from
     thread_id     INTEGER,
     game_id       INTEGER,
+    wins_a        INTEGER NOT NULL DEFAULT 0,  -- games won in a best of 3
+    wins_b        INTEGER NOT NULL DEFAULT 0,
+    spread_a      INTEGER NOT NULL DEFAULT 0,  -- player_a's margins so far, won minus lost
     decided       TEXT CHECK (decided IS NULL
                   OR decided IN ('game', 'bye', 'forfeit', 'deadline', 'withdrawn', 'moderator')),
     winner        INTEGER,           -- NULL once decided: both lost
