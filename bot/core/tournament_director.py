@@ -26,6 +26,7 @@ The Discord side of steps 2 (posting, starting a thread) is given as :class:`Thr
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import dataclasses
 import json
 import logging
@@ -36,7 +37,8 @@ from bot.core.feed import Change, ChangeFeed
 from bot.core.games import Games
 from bot.core.lobbies import Lobbies
 from bot.core.owners import Owner, OwnerKind
-from bot.core.records import GameStatus
+from bot.core.records import GameRecord, GameStatus
+from bot.core.refusals import Refused
 from bot.core.replies import User
 from bot.core.tournament_records import (
     Decided,
@@ -243,6 +245,7 @@ class TournamentDirector:
                 return None
             event = await read_event(self._store, record)
             current = event.current()
+            await self._end_decided(event, current)
             if record.round == 0 or all(p.decided is not None for p in current):
                 if record.round >= record.rounds and record.round > 0:
                     await self._finish(record)
@@ -383,6 +386,25 @@ class TournamentDirector:
         )
         return True
 
+    async def _end_decided(self, event: Event, current: list[PairingRecord]) -> None:
+        """A game still open in a pairing decided otherwise than by it (the deadline, a
+        withdrawal, a moderator) ends, its thread told why (after the result is written, so a
+        stop in between leaves the result, and the game is ended on the next look)."""
+        for p in current:
+            if p.decided in (None, Decided.GAME, Decided.BYE) or p.game_id is None:
+                continue
+            game = await self._store.get_game(p.game_id)
+            if game is None or not game.is_open:
+                continue
+            line = _why(event, p)
+
+            async def close(record: GameRecord, line: str = line) -> None:
+                await self._games.close(record, GameStatus.CANCELLED, line)
+
+            with contextlib.suppress(Refused):  # ended meanwhile
+                await self._games.in_channel(game.channel_id, close)
+            self._of_game.pop(p.game_id, None)
+
     async def _deadline(self, record: TournamentRecord, current: list[PairingRecord]) -> bool:
         """The round's time is up: every pairing still undecided is decided (see the module)."""
         changed = False
@@ -436,3 +458,20 @@ class TournamentDirector:
             if isinstance(seat, int) and seat in seats:
                 moved.add(seats[seat])
         return moved
+
+
+def _why(event: Event, p: PairingRecord) -> str:
+    """What a pairing's thread is told when its game ends by the tournament, not by play."""
+    winner = event.name(p.winner) if p.winner is not None else None
+    if p.decided is Decided.WITHDRAWN:
+        gone = p.player_b if p.winner == p.player_a else p.player_a
+        return f"{event.name(gone)} withdrew from the tournament: {winner} wins this match."
+    if p.decided is Decided.MODERATOR:
+        return f"A moderator set this match's result: {winner} wins."
+    if p.decided is Decided.FORFEIT:
+        if winner is None:
+            return "The round's time is up and neither player moved: a loss for both."
+        return f"The round's time is up and only {winner} moved: {winner} wins by forfeit."
+    if winner is None:
+        return "The round's time is up with the scores level: a loss for both."
+    return f"The round's time is up: {winner} was ahead and wins, without a lurch."

@@ -5,10 +5,15 @@ rounds follow as games end, and the champion is announced once."""
 from __future__ import annotations
 
 import re
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
 
-from fakediscord import Channel, Message, User
+from bot.core.tournament_records import Decided
+from bot.store import Store
+from fakediscord import Channel, FakeDiscord, Message, User
 from fakediscord.model import CREATE_PUBLIC_THREADS
-from fakediscord.testing import BotProcess
+from fakediscord.testing import BotLauncher, BotProcess
+from tests.helpers.in_process import clocked_service, club, start_in_process
 from tests.helpers.table_driver import World, until
 
 #: A Swiss event's games to play out: each is won by resignation, fast.
@@ -17,7 +22,12 @@ _PAIRING = re.compile(r"Round (\d+) · (.+) vs (.+)")
 
 def _board(world: World) -> Message | None:
     """The tournament's live message in #general (the one with its standings)."""
-    for message in world.general.messages:
+    return _board_in(world.general)
+
+
+def _board_in(channel: Channel) -> Message | None:
+    """The tournament's live message in a channel."""
+    for message in channel.messages:
         if message.author.bot and "tournament**" in message.content and not message.deleted:
             return message
     return None
@@ -88,6 +98,12 @@ async def _open_and_fill(world: World, line: str, players: list[User]) -> Messag
     started = await fd.slash(world.moderator, world.general, "/cribbage tournament start")
     assert not started.ephemeral, started.content
     return board
+
+
+def _pair_of(thread: Channel) -> frozenset[str]:
+    names = _PAIRING.match(thread.name)
+    assert names is not None
+    return frozenset((names.group(2), names.group(3)))
 
 
 def _met(world: World, rounds: int) -> list[frozenset[str]]:
@@ -208,3 +224,73 @@ async def test_a_knockout_of_eight_with_best_of_three(world: World, bot: BotProc
         fd, lambda: [m for m in world.general.messages if "wins the knockout" in m.content]
     )
     assert len(champion) == 1
+
+
+async def test_deadline_forfeits_withdrawal_and_a_moderators_result(
+    fake_discord: FakeDiscord, bots: BotLauncher, tmp_path: Path
+) -> None:
+    fd = fake_discord
+    guild, general, players = club(fd, "Al", "Bea", "Cy", "Di", "Ed", "Flo")
+    mo = fd.add_user("Mo")
+    guild.add_member(mo, moderator=True)
+    al, bea, cy, _di, ed, flo = players
+    now = [datetime(2026, 3, 1, tzinfo=UTC)]
+    async with await Store.open(tmp_path / "bot.db") as store:
+        service = clocked_service(store, now)
+        await start_in_process(bots, fd, guild, store, service)
+        line = "/cribbage tournament new format:swiss rounds:2 target:61 round_hours:1"
+        assert (await fd.slash(mo, general, line)).ephemeral
+        board = await until(fd, lambda: _board_in(general))
+        for user in players:
+            await fd.click(user, board, label="Join")
+        await until(fd, lambda: "Entrants (6)" in board.content)
+        await fd.slash(mo, general, "/cribbage tournament start")
+
+        def dealt() -> list[Channel] | None:
+            found = [c for c in guild.channels.values() if c.is_thread and _deals(c)]
+            return found if len(found) == 3 else None
+
+        by_pair = {pair: t for t in await until(fd, dealt) for pair in [_pair_of(t)]}
+        first = by_pair[frozenset(("Al", "Bea"))]
+        # Al throws his cards; Bea never moves. Cy and Di never move. A moderator settles Ed's.
+        hand = await until(fd, lambda: [m for m in fd.dms(al) if list(m.selects())])
+        menu = next(hand[-1].selects())
+        cards = [o["value"] for o in menu["options"][:2]]
+        await fd.select(al, hand[-1], menu["custom_id"], cards)
+        refused = await fd.slash(
+            al, general, f"/cribbage tournament result winner:{al.mention} loser:{bea.mention}"
+        )
+        assert refused.ephemeral and "moderator" in refused.content
+        wrong = await fd.slash(
+            mo, general, f"/cribbage tournament result winner:{al.mention} loser:{cy.mention}"
+        )
+        assert wrong.ephemeral and "no game" in wrong.content
+        set_ = await fd.slash(
+            mo,
+            general,
+            f"/cribbage tournament result winner:{ed.mention} loser:{flo.mention} margin:12",
+        )
+        assert "Result set" in set_.content
+        ended = by_pair[frozenset(("Ed", "Flo"))]
+        await until(fd, lambda: any("moderator set" in m.content for m in ended.messages))
+        await until(fd, lambda: "set by a moderator" in board.content)
+
+        # The round's hour passes: the director decides what is left.
+        record = await store.tournament_in_channel(general.id)
+        assert record is not None
+        now[0] += timedelta(hours=1, minutes=1)
+        service.director.look(record.id)
+        await until(fd, lambda: any("only Al moved" in m.content for m in first.messages))
+        other = by_pair[frozenset(("Cy", "Di"))]
+        await until(fd, lambda: any("neither player moved" in m.content for m in other.messages))
+        await until(fd, lambda: "**Round 2 of 2**" in board.content)
+
+        # Round 2: Al withdraws; his opponent wins; he is paired no more.
+        quit_ = await fd.slash(al, general, "/cribbage tournament withdraw")
+        assert quit_.ephemeral and "withdrawn" in quit_.content
+        again = await fd.slash(al, general, "/cribbage tournament withdraw")
+        assert again.ephemeral and "already" in again.content
+        await until(fd, lambda: "(withdrew)" in board.content and "withdrawal" in board.content)
+        event = await store.pairings(record.id)
+        assert [p.decided for p in event if p.round == 1].count(Decided.FORFEIT) == 2
+        await service.director.idle()
