@@ -14,7 +14,7 @@ from fakediscord import Channel, FakeDiscord, Message, User
 from fakediscord.model import CREATE_PUBLIC_THREADS
 from fakediscord.testing import BotLauncher, BotProcess
 from tests.helpers.in_process import clocked_service, club, start_in_process
-from tests.helpers.table_driver import World, until
+from tests.helpers.table_driver import World, start_again, until
 
 #: A Swiss event's games to play out: each is won by resignation, fast.
 _PAIRING = re.compile(r"Round (\d+) · (.+) vs (.+)")
@@ -294,3 +294,35 @@ async def test_deadline_forfeits_withdrawal_and_a_moderators_result(
         event = await store.pairings(record.id)
         assert [p.decided for p in event if p.round == 1].count(Decided.FORFEIT) == 2
         await service.director.idle()
+
+
+async def test_killed_at_a_rounds_turn_nothing_is_paired_or_made_twice(
+    world: World, bot: BotProcess
+) -> None:
+    fd = world.fd
+    players = list(world.players)
+    by_name = {u.name: u for u in players}
+    board = await _open_and_fill(
+        world, "/cribbage tournament new format:swiss rounds:2 target:61", players
+    )
+    await _play_round(world, 1, 2, by_name, games=0)  # round 1 is dealt
+    # Killed the moment round 2's first pairing message is posted (before its id is kept),
+    # then again the moment a thread of round 2 is started (before it is kept).
+    posted = fd.after_request(rf"/channels/{world.general.id}/messages$", lambda _: bot.kill_now())
+    for thread in _threads(world, 1):
+        names = _PAIRING.match(thread.name)
+        assert names is not None
+        await fd.slash(by_name[names.group(2)], thread, "/cribbage resign")
+    await until(fd, lambda: bool(posted.routes), stall=None)
+    await bot.kill()
+    threaded = fd.after_request(r"/messages/\d+/threads$", lambda _: bot.kill_now())
+    await start_again(fd, bot)
+    await until(fd, lambda: bool(threaded.routes), stall=None)
+    await bot.kill()
+    await start_again(fd, bot)
+    await _play_round(world, 2, 2, by_name)
+    await until(fd, lambda: "**Final standings**" in board.content)
+    starts = [m for m in world.general.messages if m.content.startswith("**Round 2 ·")]
+    assert len(starts) == 2
+    assert all(_deals(t) == 1 for t in _threads(world, 2))
+    assert len(_threads(world, 2)) == 2
