@@ -13,6 +13,7 @@
 | ``clock`` | follows the feed and makes the moves that fall due in time |
 | ``tournaments`` | ``/cribbage tournament``: open, enter, leave, start, withdraw, results |
 | ``director`` | runs the tournaments being played: pairs rounds, deals their games |
+| ``seasons`` | a calendar month's leaderboard, the hall of fame |
 
 The Discord layer calls the parts, sends each :class:`~bot.core.replies.Answer`, and hands it
 back with :meth:`Services.answered`; the keeper follows the feed and asks the ledger alone.
@@ -40,6 +41,7 @@ from bot.core.moves import COUNT_TIMEOUT, MUGGINS_WINDOW, Moves
 from bot.core.owners import Owner, OwnerKind
 from bot.core.render.rules_help import rules_text
 from bot.core.replies import Answer, Clicked
+from bot.core.seasons import Seasons, SeasonStore
 from bot.core.standings import Standings
 from bot.core.storage import CoreStore
 from bot.core.table_info import TableInfo
@@ -50,7 +52,7 @@ from bot.core.tournaments import TournamentMessages, Tournaments, TournamentStor
 __all__ = ["Services", "ServicesStore"]
 
 
-class ServicesStore(CoreStore, TournamentStore, Protocol):
+class ServicesStore(CoreStore, TournamentStore, SeasonStore, Protocol):
     """A store as the core and its tournaments use it (``bot.store.Store`` is one)."""
 
 
@@ -70,6 +72,7 @@ class Services:
     clock: GameClock
     tournaments: Tournaments
     director: TournamentDirector
+    seasons: Seasons
 
     @classmethod
     def build(
@@ -135,6 +138,7 @@ class Services:
             clock=GameClock(moves, feed, clock=stamp),
             tournaments=Tournaments(store, feed, stamp),
             director=TournamentDirector(store, feed, games, lobbies, clock=stamp),
+            seasons=Seasons(store, now),
         )
 
     async def answered(self, answer: Answer, *, landed: bool, shown: Clicked | None) -> None:

@@ -8,6 +8,7 @@ per job (:class:`Store` is all of them on one database).
 | :mod:`~bot.store.standing_tables` | the standings: leaderboard, stats, head to head, replays |
 | :mod:`~bot.store.archive_tables` | pruning and the archive, user settings, leases |
 | :mod:`~bot.store.tournament_tables` | tournaments, their entrants and pairings |
+| :mod:`~bot.store.season_tables` | a month's results, the hall of fame |
 
 The queries run on a :class:`~bot.store.database.Database`: SQLite (one file, one process; the
 default) or PostgreSQL (any number of processes), chosen by the URL :meth:`Store.open` is
@@ -27,6 +28,7 @@ from bot.store.game_tables import ANNOUNCE_CHANNEL, GameTables
 from bot.store.message_tables import MessageTables
 from bot.store.migrate import applied_migrations, migrate, number_of
 from bot.store.postgres import PostgresDatabase
+from bot.store.season_tables import SeasonTables
 from bot.store.sqlite import SqliteDatabase
 from bot.store.standing_tables import StandingTables
 from bot.store.tournament_tables import TournamentTables
@@ -42,7 +44,9 @@ def is_postgres_url(target: str | Path) -> bool:
     return isinstance(target, str) and target.startswith(POSTGRES_SCHEMES)
 
 
-class Store(GameTables, MessageTables, StandingTables, ArchiveTables, TournamentTables):
+class Store(
+    GameTables, MessageTables, StandingTables, ArchiveTables, TournamentTables, SeasonTables
+):
     """Async access to the bot's database. Open with ``await Store.open(path_or_url)``."""
 
     def __init__(self, db: Database) -> None:

@@ -55,3 +55,7 @@ CREATE TABLE tournament_pairings (
     PRIMARY KEY (tournament_id, round, tab)
 );
 CREATE INDEX tournament_pairings_game ON tournament_pairings (game_id);
+
+-- Seasons (the same issue): a server's results by the time their game finished, for a calendar
+-- month's leaderboard and the hall of fame's champions.
+CREATE INDEX results_by_time ON results (guild_id, finished_at);
