@@ -13,6 +13,7 @@ from bot.store import Store
 from fakediscord import Channel, FakeDiscord, Message, User
 from fakediscord.model import CREATE_PUBLIC_THREADS
 from fakediscord.testing import BotLauncher, BotProcess
+from tests.helpers.backends import BOTH_DATABASES
 from tests.helpers.in_process import clocked_service, club, start_in_process
 from tests.helpers.table_driver import World, start_again, until
 
@@ -116,6 +117,7 @@ def _met(world: World, rounds: int) -> list[frozenset[str]]:
     return found
 
 
+@BOTH_DATABASES
 async def test_a_swiss_event_of_seven_over_three_rounds(world: World, bot: BotProcess) -> None:
     fd = world.fd
     mo = world.moderator
@@ -296,6 +298,7 @@ async def test_deadline_forfeits_withdrawal_and_a_moderators_result(
         await service.director.idle()
 
 
+@BOTH_DATABASES
 async def test_killed_at_a_rounds_turn_nothing_is_paired_or_made_twice(
     world: World, bot: BotProcess
 ) -> None:
