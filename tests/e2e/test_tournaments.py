@@ -329,3 +329,24 @@ async def test_killed_at_a_rounds_turn_nothing_is_paired_or_made_twice(
     assert len(starts) == 2
     assert all(_deals(t) == 1 for t in _threads(world, 2))
     assert len(_threads(world, 2)) == 2
+
+
+async def test_too_few_to_start_and_no_leaving_once_started(world: World, bot: BotProcess) -> None:
+    fd = world.fd
+    al, bea, cy, _ = world.players
+    assert (await fd.slash(world.moderator, world.general, "/cribbage tournament new")).ephemeral
+    board = await until(fd, lambda: _board(world))
+    for user in (al, bea):
+        await fd.click(user, board, label="Join")
+    few = await fd.slash(world.moderator, world.general, "/cribbage tournament start")
+    assert few.ephemeral and "3 entrants" in few.content
+    gone = await fd.click(cy, board, label="Leave")
+    assert gone.ephemeral and "not in" in gone.content
+    await fd.slash(cy, world.general, "/cribbage tournament join")
+    started = await fd.slash(world.moderator, world.general, "/cribbage tournament start")
+    assert not started.ephemeral
+    late = await fd.slash(world.players[3], world.general, "/cribbage tournament join")
+    assert late.ephemeral and "entries are closed" in late.content
+    leave = await fd.slash(al, world.general, "/cribbage tournament leave")
+    assert leave.ephemeral and "withdraw" in leave.content
+    await until(fd, lambda: len(_threads(world, 1)) == 1)
