@@ -19,7 +19,7 @@ from bot.core.feed import Change, ChangeFeed
 from bot.core.ledger import Drawing
 from bot.core.messages import EntryControls, MessageView, Owed
 from bot.core.owners import Owner
-from bot.core.records import GameRecord, MessageRecord, ResultRecord
+from bot.core.records import GameRecord, MessageRecord, Ranked, ResultRecord
 from bot.core.refusals import Refused
 from bot.core.replies import Answer, User
 from bot.core.tournament_records import (
@@ -99,6 +99,8 @@ class TournamentStore(Protocol):
     async def enter(self, tournament_id: int, user_id: int, name: str) -> bool: ...
     async def leave(self, tournament_id: int, user_id: int) -> bool: ...
     async def withdraw(self, tournament_id: int, user_id: int, round_: int) -> bool: ...
+    async def reseed(self, tournament_id: int, order: list[int]) -> None: ...
+    async def standing(self, guild_id: int | None, player_id: int) -> dict[bool, Ranked]: ...
     async def set_status(
         self,
         tournament_id: int,
@@ -284,6 +286,16 @@ class Tournaments:
         if len(entrants) < MIN_ENTRANTS:
             raise Refused(TOO_FEW)
         rounds = planned_rounds(record.format, len(entrants), record.rounds)
+        if record.format is Format.KNOCKOUT:
+            # A pure knockout is seeded by rating (between people); the unrated after the
+            # rated, each in the order they joined.
+            async def rating(entrant: EntrantRecord) -> float:
+                ranked = (await self._store.standing(record.guild_id, entrant.user_id)).get(False)
+                return ranked.standing.ordinal if ranked is not None else float("-inf")
+
+            ratings = {e.user_id: await rating(e) for e in entrants}
+            order = sorted(entrants, key=lambda e: (-ratings[e.user_id], e.seed))
+            await self._store.reseed(record.id, [e.user_id for e in order])
         if not await self._store.set_status(
             record.id, TournamentStatus.RUNNING, before=TournamentStatus.OPEN, rounds=rounds
         ):

@@ -245,6 +245,15 @@ class TournamentTables(Queries):
                 await self._bumped(tx, tournament_id)
         return bool(done)
 
+    async def reseed(self, tournament_id: int, order: Sequence[int]) -> None:
+        """Number the entrants in ``order`` (best seed first)."""
+        async with self._writing() as tx:
+            await tx.executemany(
+                "UPDATE tournament_entrants SET seed = ? WHERE tournament_id = ? AND user_id = ?",
+                [(seed, tournament_id, user) for seed, user in enumerate(order, 1)],
+            )
+            await self._bumped(tx, tournament_id)
+
     async def set_status(
         self,
         tournament_id: int,
