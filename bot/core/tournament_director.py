@@ -47,7 +47,7 @@ from bot.core.tournament_records import (
     TournamentRecord,
     TournamentStatus,
 )
-from bot.core.tournament_view import Event, table_of
+from bot.core.tournament_view import Event, champion_of, table_of
 from bot.core.tournaments import TournamentStore, read_event
 from engine.tournament import knockout_first_round, round_robin_round, swiss_round
 
@@ -284,8 +284,13 @@ class TournamentDirector:
         asyncio.get_running_loop().create_task(publish())
 
     async def _finish(self, record: TournamentRecord) -> None:
+        event = await read_event(self._store, record)
         await self._store.set_status(
-            record.id, TournamentStatus.FINISHED, before=TournamentStatus.RUNNING, now=self._clock()
+            record.id,
+            TournamentStatus.FINISHED,
+            before=TournamentStatus.RUNNING,
+            now=self._clock(),
+            champion=champion_of(event) if event.entrants else None,
         )
         self._announce(record.id)
 

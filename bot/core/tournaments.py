@@ -109,6 +109,7 @@ class TournamentStore(Protocol):
         before: TournamentStatus,
         rounds: int | None = None,
         now: float | None = None,
+        champion: int | None = None,
     ) -> bool: ...
     async def pair_round(
         self,

@@ -245,6 +245,17 @@ class TournamentTables(Queries):
                 await self._bumped(tx, tournament_id)
         return bool(done)
 
+    async def tournaments_of(self, guild_id: int | None, user_id: int) -> tuple[int, int]:
+        """How many of a server's tournaments a player has played (started with them in
+        it) and won."""
+        rows = await self._read(
+            "SELECT COUNT(*), SUM(CASE WHEN t.champion_id = ? THEN 1 ELSE 0 END)"
+            " FROM tournament_entrants e JOIN tournaments t ON t.id = e.tournament_id"
+            " WHERE t.guild_id = ? AND e.user_id = ? AND t.status IN ('running', 'finished')",
+            (user_id, guild_id, user_id),
+        )
+        return (int(rows[0][0]), int(rows[0][1] or 0)) if rows else (0, 0)
+
     async def reseed(self, tournament_id: int, order: Sequence[int]) -> None:
         """Number the entrants in ``order`` (best seed first)."""
         async with self._writing() as tx:
@@ -262,15 +273,23 @@ class TournamentTables(Queries):
         before: TournamentStatus,
         rounds: int | None = None,
         now: float | None = None,
+        champion: int | None = None,
     ) -> bool:
         """Move a tournament from ``before`` to ``status`` (with how many rounds it plays, or
-        when it ended); False if it was not ``before``."""
+        when it ended and its champion); False if it was not ``before``."""
         ended = status in (TournamentStatus.FINISHED, TournamentStatus.CANCELLED)
         async with self._writing() as tx:
             done = await tx.execute(
                 "UPDATE tournaments SET status = ?, rounds = COALESCE(?, rounds),"
-                " finished_at = ? WHERE id = ? AND status = ?",
-                (str(status), rounds, now if ended else None, tournament_id, str(before)),
+                " finished_at = ?, champion_id = ? WHERE id = ? AND status = ?",
+                (
+                    str(status),
+                    rounds,
+                    now if ended else None,
+                    champion,
+                    tournament_id,
+                    str(before),
+                ),
             )
             if done:
                 await self._bumped(tx, tournament_id)

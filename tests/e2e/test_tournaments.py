@@ -165,6 +165,9 @@ async def test_a_swiss_event_of_seven_over_three_rounds(world: World, bot: BotPr
         fd, lambda: [m for m in world.general.messages if "wins the swiss tournament" in m.content]
     )
     assert len(champion) == 1
+    winner = next(u for u in players if u.mention in champion[0].content)
+    record = await fd.slash(mo, world.general, f"/cribbage stats user:{winner.mention}")
+    await until(fd, lambda: "Tournaments: 1 played, 1 won." in record.content)
     # Three byes, three different players; nobody met the same player twice.
     assert len(set(byes)) == 3
     met = [

@@ -17,6 +17,7 @@ CREATE TABLE tournaments (
     round_started  DOUBLE PRECISION,
     version        INTEGER NOT NULL DEFAULT 0,
     created_at     DOUBLE PRECISION NOT NULL,
+    champion_id    BIGINT,
     finished_at    DOUBLE PRECISION
 );
 -- At most one tournament open or running per channel.

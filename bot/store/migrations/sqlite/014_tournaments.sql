@@ -20,6 +20,7 @@ CREATE TABLE tournaments (
     round_started  REAL,
     version        INTEGER NOT NULL DEFAULT 0,
     created_at     REAL    NOT NULL,
+    champion_id    INTEGER,           -- once finished
     finished_at    REAL
 );
 -- At most one tournament open or running per channel.
