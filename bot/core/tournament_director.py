@@ -97,9 +97,14 @@ def pair_next(event: Event) -> list[tuple[int, int | None]]:
             elif here:
                 pairs.append((here[0], None))
         return pairs
-    if record.format is Format.KNOCKOUT:
+    knockout = record.format is Format.KNOCKOUT or record.in_playoff(next_round)
+    if knockout:
         if next_round == 1:
             return list(knockout_first_round(active))
+        if next_round == record.swiss_rounds + 1 and record.playoff:
+            # The Swiss rounds' top players, seeded by their standing.
+            top = [s.player for s in table_of(event) if s.player in active][: record.playoff]
+            return list(knockout_first_round(top))
         last = [p for p in event.pairings if p.round == record.round]
         winners = [p.winner if p.winner is not None else p.player_a for p in last]
         alive = [w for w in winners if w in active]
@@ -352,7 +357,7 @@ class TournamentDirector:
             )
         winner, loser = won[0], lost[0]
         margin = max(0, winner.score - loser.score)
-        if record.match_games > 1:
+        if record.games_in(p.round) > 1:
             a_won = winner.user_id == p.player_a
             if not await self._store.count_game(
                 record.id, p.round, p.tab, p.game_id, a_won=a_won, margin=margin
@@ -380,7 +385,7 @@ class TournamentDirector:
 
     async def _series_over(self, record: TournamentRecord, p: PairingRecord) -> bool:
         """A best of 3 that one player has won twice is decided (False: not over yet)."""
-        need = record.match_games // 2 + 1
+        need = record.games_in(p.round) // 2 + 1
         if max(p.wins_a, p.wins_b) < need:
             return False
         a_won = p.wins_a >= need

@@ -18,6 +18,9 @@ __all__ = [
     "TournamentStatus",
 ]
 
+#: The knockout rounds of a playoff of 4 or 8.
+PLAYOFF_ROUNDS = {0: 0, 4: 2, 8: 3}
+
 TOURNAMENT_BUSY = (
     "This channel has a tournament already: see its message, or `/cribbage tournament standings`."
 )
@@ -80,6 +83,21 @@ class TournamentRecord:
     finished_at: float | None = None
     #: Games a pairing plays: 1, or 3 (best of 3: the first to win 2).
     match_games: int = 1
+    #: A Swiss event's playoff: its top 4 or 8 into a best-of-3 knockout (0: none).
+    playoff: int = 0
+
+    @property
+    def swiss_rounds(self) -> int:
+        """The rounds before the playoff (all of them without one)."""
+        return self.rounds - PLAYOFF_ROUNDS[self.playoff]
+
+    def in_playoff(self, round_: int) -> bool:
+        """Whether ``round_`` is a playoff round."""
+        return bool(self.playoff) and round_ > self.swiss_rounds
+
+    def games_in(self, round_: int) -> int:
+        """Games a pairing of ``round_`` plays: a playoff's are best of 3."""
+        return 3 if self.in_playoff(round_) else self.match_games
 
 
 @dataclass(frozen=True, slots=True)

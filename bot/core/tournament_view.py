@@ -120,6 +120,8 @@ def board_text(event: Event) -> str:
     t = event.record
     rounds = f"{t.rounds} rounds" if t.rounds else "rounds set at the start"
     match = "best of 3" if t.match_games == 3 else "single games"
+    if t.playoff:
+        match += f", then the top {t.playoff} in a best-of-3 knockout"
     head = [
         f"**🏆 {FORMAT_NAMES[t.format]} tournament** — {rounds} · {match} · {t.target} points ·"
         f" {t.scoring} · rounds of {_hours(t.round_hours)}",
@@ -138,10 +140,13 @@ def board_text(event: Event) -> str:
         return "\n".join([*head, "This tournament was cancelled."])
     current = event.current()
     if current:
+        stage = " (playoff, best of 3)" if t.in_playoff(t.round) else ""
         if t.status is TournamentStatus.RUNNING:
-            head.append(f"**Round {t.round} of {t.rounds}** — each game is played in its thread.")
+            head.append(
+                f"**Round {t.round} of {t.rounds}**{stage} — each game is played in its thread."
+            )
         else:
-            head.append(f"**Round {t.round} of {t.rounds}**")
+            head.append(f"**Round {t.round} of {t.rounds}**{stage}")
         head += [_pairing_line(event, p) for p in current[:SHOWN]]
         if len(current) > SHOWN:
             head.append(f"… and {len(current) - SHOWN} more tables.")
@@ -155,7 +160,8 @@ def board_text(event: Event) -> str:
 
 def champion_of(event: Event) -> int:
     """The winner: of a knockout, its final's; otherwise the top of the standings."""
-    if event.record.format is Format.KNOCKOUT:
+    record = event.record
+    if record.format is Format.KNOCKOUT or record.in_playoff(record.round):
         final = event.current()
         if len(final) == 1 and final[0].winner is not None:
             return final[0].winner

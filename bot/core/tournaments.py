@@ -23,6 +23,7 @@ from bot.core.records import GameRecord, MessageRecord, Ranked, ResultRecord
 from bot.core.refusals import Refused
 from bot.core.replies import Answer, User
 from bot.core.tournament_records import (
+    PLAYOFF_ROUNDS,
     Decided,
     EntrantRecord,
     Format,
@@ -88,6 +89,7 @@ class TournamentStore(Protocol):
         round_hours: float,
         now: float,
         match_games: int = 1,
+        playoff: int = 0,
     ) -> TournamentRecord: ...
     async def tournament(self, tournament_id: int) -> TournamentRecord | None: ...
     async def tournament_in_channel(self, channel_id: int) -> TournamentRecord | None: ...
@@ -200,6 +202,7 @@ class Tournaments:
         scoring: str = Scoring.LURCH,
         round_hours: float = 24.0,
         match_games: int = 1,
+        playoff: int = 0,
     ) -> Answer:
         """Open a tournament in this channel (moderators only); its message is posted with
         Join and Leave buttons."""
@@ -217,6 +220,10 @@ class Tournaments:
             raise Refused(BAD_HOURS)
         if match_games not in (1, 3):
             raise Refused("`match` must be a single game or best of 3.")
+        if playoff not in PLAYOFF_ROUNDS:
+            raise Refused("`playoff` must be the top 4 or the top 8.")
+        if playoff and format != Format.SWISS:
+            raise Refused("A playoff follows a Swiss event: choose `format:swiss` for one.")
         record = await self._store.create_tournament(
             guild_id=guild_id,
             channel_id=channel_id,
@@ -228,6 +235,7 @@ class Tournaments:
             round_hours=round_hours,
             now=self._now(),
             match_games=match_games,
+            playoff=playoff,
         )
         await self._changed(record.id)
         return Answer.say(
@@ -286,7 +294,12 @@ class Tournaments:
         entrants = await self._store.entrants(record.id)
         if len(entrants) < MIN_ENTRANTS:
             raise Refused(TOO_FEW)
+        if len(entrants) < record.playoff:
+            raise Refused(
+                f"A top-{record.playoff} playoff needs {record.playoff} entrants at least."
+            )
         rounds = planned_rounds(record.format, len(entrants), record.rounds)
+        rounds += PLAYOFF_ROUNDS[record.playoff]
         if record.format is Format.KNOCKOUT:
             # A pure knockout is seeded by rating (between people); the unrated after the
             # rated, each in the order they joined.

@@ -40,6 +40,10 @@ _MATCHES = [
     app_commands.Choice(name="a single game", value=1),
     app_commands.Choice(name="best of 3", value=3),
 ]
+_PLAYOFFS = [
+    app_commands.Choice(name="top 4 into a best-of-3 knockout", value=4),
+    app_commands.Choice(name="top 8 into a best-of-3 knockout", value=8),
+]
 _SCORING = [
     app_commands.Choice(name="lurch: 3 game points for a win by a lurch", value="lurch"),
     app_commands.Choice(name="skunk: 3 game points for a win by a skunk", value="skunk"),
@@ -80,9 +84,10 @@ class TournamentCommands(app_commands.Group):
         scoring="Game points: lurch (default) or skunk",
         round_hours="How long a round may take, 0.25 (15 minutes) to 336 (14 days); default 24",
         match="Each pairing plays a single game (default) or a best of 3",
+        playoff="After the Swiss rounds, the top 4 or 8 play a best-of-3 knockout",
     )
     @app_commands.choices(format=_FORMATS, scoring=_SCORING)
-    @app_commands.choices(target=_TARGETS, match=_MATCHES)
+    @app_commands.choices(target=_TARGETS, match=_MATCHES, playoff=_PLAYOFFS)
     async def new(
         self,
         interaction: discord.Interaction[Any],
@@ -92,6 +97,7 @@ class TournamentCommands(app_commands.Group):
         scoring: app_commands.Choice[str] | None = None,
         round_hours: app_commands.Range[float, 0.25, 336.0] | None = None,
         match: app_commands.Choice[int] | None = None,
+        playoff: app_commands.Choice[int] | None = None,
     ) -> None:
         """Open a tournament; its message takes entrants with Join and Leave."""
         where = self._where(interaction)
@@ -117,6 +123,7 @@ class TournamentCommands(app_commands.Group):
                 scoring=scoring.value if scoring else Scoring.LURCH,
                 round_hours=round_hours if round_hours is not None else 24.0,
                 match_games=match.value if match else 1,
+                playoff=playoff.value if playoff else 0,
             ),
         )
 

@@ -31,7 +31,8 @@ __all__ = ["TournamentTables"]
 
 _COLUMNS = (
     "id, guild_id, channel_id, organiser_id, format, rounds, target, scoring, round_hours,"
-    " status, round, round_started, version, created_at, finished_at, match_games"
+    " status, round, round_started, version, created_at, finished_at, match_games,"
+    " playoff"
 )
 _PAIRING_COLUMNS = (
     "round, tab, player_a, player_b, post_id, thread_id, game_id, decided, winner, lurch, margin,"
@@ -60,6 +61,7 @@ def _tournament(row: Row) -> TournamentRecord:
         created_at=float(row[13]),
         finished_at=None if row[14] is None else float(row[14]),
         match_games=int(row[15]),
+        playoff=int(row[16]),
     )
 
 
@@ -113,14 +115,15 @@ class TournamentTables(Queries):
         round_hours: float,
         now: float,
         match_games: int = 1,
+        playoff: int = 0,
     ) -> TournamentRecord:
         """Open a tournament in a channel, taking entrants. Raises :class:`TournamentBusy`."""
         async with self._writing() as tx:
             try:
                 rows = await tx.fetch(
                     "INSERT INTO tournaments (guild_id, channel_id, organiser_id, format, rounds,"
-                    " target, scoring, round_hours, created_at, match_games)"
-                    f" VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING {_COLUMNS}",
+                    " target, scoring, round_hours, created_at, match_games, playoff)"
+                    f" VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING {_COLUMNS}",
                     (
                         guild_id,
                         channel_id,
@@ -132,6 +135,7 @@ class TournamentTables(Queries):
                         round_hours,
                         now,
                         match_games,
+                        playoff,
                     ),
                 )
             except UniqueViolation as broken:

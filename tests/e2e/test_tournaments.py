@@ -353,3 +353,36 @@ async def test_too_few_to_start_and_no_leaving_once_started(world: World, bot: B
     leave = await fd.slash(al, world.general, "/cribbage tournament leave")
     assert leave.ephemeral and "withdraw" in leave.content
     await until(fd, lambda: len(_threads(world, 1)) == 1)
+
+
+async def test_a_swiss_event_with_a_top_four_playoff(world: World, bot: BotProcess) -> None:
+    fd = world.fd
+    players = [*world.players, *_more_players(world, 1)]
+    by_name = {u.name: u for u in players}
+    wrong = await fd.slash(
+        world.moderator,
+        world.general,
+        "/cribbage tournament new format:knockout playoff:top 4 into a best-of-3 knockout",
+    )
+    assert wrong.ephemeral and "Swiss" in wrong.content
+    board = await _open_and_fill(
+        world,
+        "/cribbage tournament new format:swiss rounds:2 target:61"
+        " playoff:top 4 into a best-of-3 knockout",
+        players,
+    )
+    assert "then the top 4 in a best-of-3 knockout" in board.content
+    for round_ in (1, 2):
+        await _play_round(world, round_, 2, by_name)
+    await until(fd, lambda: "**Round 3 of 4** (playoff, best of 3)" in board.content)
+    await _play_round(world, 3, 2, by_name, games=3)
+    await _play_round(world, 4, 1, by_name, games=3)
+    await until(fd, lambda: "**Final standings**" in board.content)
+    final = _threads(world, 4)[0]
+    names = _PAIRING.match(final.name)
+    assert names is not None
+    champion = await until(
+        fd, lambda: [m for m in world.general.messages if "wins the swiss tournament" in m.content]
+    )
+    # The final's winner (the second named, 2-1) is the champion.
+    assert by_name[names.group(3)].mention in champion[0].content

@@ -13,6 +13,7 @@ CREATE TABLE tournaments (
     target         INTEGER NOT NULL CHECK (target IN (61, 121)),
     scoring        TEXT    NOT NULL CHECK (scoring IN ('lurch', 'skunk')),
     match_games    INTEGER NOT NULL DEFAULT 1 CHECK (match_games IN (1, 3)),
+    playoff        INTEGER NOT NULL DEFAULT 0 CHECK (playoff IN (0, 4, 8)),
     round_hours    REAL    NOT NULL,
     status         TEXT    NOT NULL DEFAULT 'open'
                    CHECK (status IN ('open', 'running', 'finished', 'cancelled')),
