@@ -36,6 +36,8 @@ FORMAT_NAMES = {
 #: Lines of pairings and of standings the message shows at most (it must fit 2,000
 #: characters; ``/cribbage tournament standings`` shows everyone).
 SHOWN = 16
+#: Discord's limit on a message's content.
+MESSAGE_LIMIT = 2000
 
 
 @dataclass(frozen=True, slots=True)
@@ -116,7 +118,17 @@ def standings_text(event: Event, *, limit: int | None = SHOWN) -> str:
 
 
 def board_text(event: Event) -> str:
-    """The whole live message."""
+    """The whole live message, within Discord's 2,000 characters: with many players, fewer
+    tables and standings lines are listed (everyone's line is in ``standings``)."""
+    text = ""
+    for shown in (SHOWN, 10, 6, 3, 1):
+        text = _board(event, shown)
+        if len(text) <= MESSAGE_LIMIT:
+            break
+    return text
+
+
+def _board(event: Event, shown: int) -> str:
     t = event.record
     rounds = f"{t.rounds} rounds" if t.rounds else "rounds set at the start"
     match = "best of 3" if t.match_games == 3 else "single games"
@@ -128,8 +140,9 @@ def board_text(event: Event) -> str:
         f"Organised by <@{t.organiser_id}>.",
     ]
     if t.status is TournamentStatus.OPEN:
-        names = ", ".join(escape(e.name) for e in event.entrants[:40]) or "nobody yet"
-        more = f" and {len(event.entrants) - 40} more" if len(event.entrants) > 40 else ""
+        listed = shown * 2
+        names = ", ".join(escape(e.name) for e in event.entrants[:listed]) or "nobody yet"
+        more = f" and {len(event.entrants) - listed} more" if len(event.entrants) > listed else ""
         head += [
             f"**Entrants ({len(event.entrants)}):** {names}{more}",
             "Press **Join** to enter. The organiser starts it with"
@@ -147,14 +160,14 @@ def board_text(event: Event) -> str:
             )
         else:
             head.append(f"**Round {t.round} of {t.rounds}**{stage}")
-        head += [_pairing_line(event, p) for p in current[:SHOWN]]
-        if len(current) > SHOWN:
-            head.append(f"… and {len(current) - SHOWN} more tables.")
+        head += [_pairing_line(event, p) for p in current[:shown]]
+        if len(current) > shown:
+            head.append(f"… and {len(current) - shown} more tables.")
     if t.status is TournamentStatus.FINISHED:
         head.append(f"**Final standings** after {t.rounds} rounds")
     else:
         head.append("**Standings**")
-    head.append(standings_text(event))
+    head.append(standings_text(event, limit=shown))
     return "\n".join(head)
 
 

@@ -10,7 +10,14 @@ import pytest
 
 from bot.core.replies import User
 from bot.core.services import Services
-from bot.core.tournament_records import Decided, Format, TournamentStatus
+from bot.core.tournament_records import (
+    Decided,
+    EntrantRecord,
+    Format,
+    PairingRecord,
+    TournamentRecord,
+    TournamentStatus,
+)
 from bot.core.tournament_view import Event, board_text
 from bot.core.tournaments import read_event
 from bot.store import Store
@@ -109,3 +116,19 @@ async def test_a_round_is_paired_once_and_a_result_counted_once(
     text = board_text(event)
     assert "Al wins (0–1) by 3 — set by a moderator" in text
     assert "Cy — bye (counts as a win)" in text
+
+
+def test_the_board_fits_a_message_however_many_play() -> None:
+    long = "W" * 32
+    entrants = tuple(EntrantRecord(1000 + n, f"{long}{n}", n + 1) for n in range(256))
+    pairings = tuple(
+        PairingRecord(1, n + 1, 1000 + 2 * n, 1001 + 2 * n, thread_id=10**18 + n)
+        for n in range(128)
+    )
+    for status in (TournamentStatus.OPEN, TournamentStatus.RUNNING, TournamentStatus.FINISHED):
+        record = TournamentRecord(
+            1, GUILD, CHANNEL, MO.id, Format.SWISS, 8, 121, "lurch", 24.0, status, 1, 0.0, 3, 0.0
+        )
+        text = board_text(Event(record, entrants, pairings))
+        assert len(text) <= 2000, (status, len(text))
+        assert "more" in text
