@@ -23,12 +23,14 @@ __all__ = [
     "CardChoice",
     "Controls",
     "ControlsKind",
+    "DailyPick",
     "EntryControls",
     "LobbyAction",
     "LobbyControls",
     "MessageView",
     "Owed",
     "PageControls",
+    "ReviewPages",
     "Rule",
     "Table",
 ]
@@ -96,7 +98,8 @@ class BoardPicture:
 
     ``sides`` are the sides' names, ``pegs`` each side's (front, back) peg, ``rule`` the game
     points rule whose lines the board marks (``lurch`` or ``skunk``), ``dealer`` and
-    ``winner`` sides when known, ``partners`` whether each side is a pair of partners.
+    ``winner`` sides when known, ``partners`` whether each side is a pair of partners, and
+    ``chances`` each side's chance to win in words ("64%"), shown after a deal's show.
     """
 
     sides: tuple[str, ...]
@@ -106,6 +109,9 @@ class BoardPicture:
     dealer: int | None = None
     winner: int | None = None
     partners: bool = False
+    # Out of the repr, so the digests of boards without chances stay as they were stored; the
+    # digest adds them when there are some.
+    chances: tuple[str, ...] | None = field(default=None, repr=False)
 
 
 @dataclass(frozen=True, slots=True)
@@ -126,6 +132,27 @@ class EntryControls:
 
 
 @dataclass(frozen=True, slots=True)
+class ReviewPages:
+    """The buttons under a review's page: Previous and Next (``page`` of ``pages``, from 0)
+    of ``seat``'s review of game ``game_id``; with ``pages`` 0, the one *Review* button on a
+    game's result, which opens each person's own review."""
+
+    game_id: int
+    seat: int
+    page: int
+    pages: int
+
+
+@dataclass(frozen=True, slots=True)
+class DailyPick:
+    """The menu of the discard of the day: its six ``cards`` (codes), of which two are chosen,
+    for the day ``stamp`` (YYYYMMDD) names."""
+
+    stamp: str
+    cards: tuple[str, ...]
+
+
+@dataclass(frozen=True, slots=True)
 class MessageView:
     """What one message shows: its text, and at most one kind of controls (a hand's discard
     select or card buttons, or the lobby's buttons), and possibly the board picture."""
@@ -142,6 +169,13 @@ class MessageView:
     pictures: tuple[Picture, ...] = ()
     #: A tournament's Join and Leave buttons.
     entry: EntryControls | None = None
+    #: Laid out as one panel, the text with the pictures inside it (Discord's Components V2),
+    #: rather than text with the pictures attached below; for a message without controls.
+    panel: bool = False
+    #: A review page's buttons, or a result's Review button.
+    review: ReviewPages | None = None
+    #: The discard of the day's menu.
+    daily: DailyPick | None = None
 
     def digest(self) -> str:
         """A short fingerprint of everything shown, to tell whether a sent copy is current."""
@@ -157,6 +191,12 @@ class MessageView:
             parts += (self.pages, [p.png for p in self.pictures])
         if self.entry is not None:
             parts += (self.entry,)
+        if self.board is not None and self.board.chances is not None:
+            parts += (self.board.chances,)
+        if self.panel:
+            parts += ("panel",)
+        if self.review is not None or self.daily is not None:
+            parts += (self.review, self.daily)
         shown = repr(parts)
         return hashlib.blake2b(shown.encode(), digest_size=12).hexdigest()
 

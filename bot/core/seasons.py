@@ -15,6 +15,7 @@ from datetime import UTC, datetime
 from typing import Literal, Protocol
 
 from bot.core.entry import answers
+from bot.core.faults import Faults
 from bot.core.messages import Table
 from bot.core.refusals import Refused
 from bot.core.render.text import escape
@@ -88,9 +89,13 @@ def champions(
 class Seasons:
     """The month's leaderboard and the hall of fame."""
 
-    def __init__(self, store: SeasonStore, clock: Callable[[], datetime]) -> None:
+    def __init__(
+        self, store: SeasonStore, clock: Callable[[], datetime], faults: Faults | None = None
+    ) -> None:
+        """``faults``: where a store that fails is noted (the games')."""
         self._store = store
         self._clock = clock
+        self.faults = faults or Faults()
 
     @answers
     async def leaderboard(self, guild_id: int, season: str, *, table: Table = "people") -> Answer:

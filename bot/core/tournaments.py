@@ -15,6 +15,7 @@ from datetime import timedelta
 from typing import Protocol
 
 from bot.core.entry import answers
+from bot.core.faults import Faults
 from bot.core.feed import Change, ChangeFeed
 from bot.core.ledger import Drawing
 from bot.core.messages import EntryControls, MessageView, Owed
@@ -167,10 +168,18 @@ def planned_rounds(format: Format, entrants: int, asked: int) -> int:
 class Tournaments:
     """The calls of ``/cribbage tournament``, and the Join/Leave buttons."""
 
-    def __init__(self, store: TournamentStore, feed: ChangeFeed, now: Callable[[], float]) -> None:
+    def __init__(
+        self,
+        store: TournamentStore,
+        feed: ChangeFeed,
+        now: Callable[[], float],
+        faults: Faults | None = None,
+    ) -> None:
+        """``faults``: where a store that fails is noted (the games')."""
         self._store = store
         self._feed = feed
         self._now = now
+        self.faults = faults or Faults()
 
     def _announce(self, record: TournamentRecord) -> None:
         """The tournament changed: its message is drawn again, the director looks at it."""

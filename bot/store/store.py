@@ -9,6 +9,8 @@ per job (:class:`Store` is all of them on one database).
 | :mod:`~bot.store.archive_tables` | pruning and the archive, user settings, leases |
 | :mod:`~bot.store.tournament_tables` | tournaments, their entrants and pairings |
 | :mod:`~bot.store.season_tables` | a month's results, the hall of fame |
+| :mod:`~bot.store.review_tables` | the reviews of games' decisions |
+| :mod:`~bot.store.daily_tables` | the discard of the day: servers' secrets, answers |
 
 The queries run on a :class:`~bot.store.database.Database`: SQLite (one file, one process; the
 default) or PostgreSQL (any number of processes), chosen by the URL :meth:`Store.open` is
@@ -23,11 +25,14 @@ from types import TracebackType
 from typing import Self
 
 from bot.store.archive_tables import ArchiveTables
+from bot.store.daily_tables import DailyTables
 from bot.store.database import Database
 from bot.store.game_tables import ANNOUNCE_CHANNEL, GameTables
 from bot.store.message_tables import MessageTables
 from bot.store.migrate import applied_migrations, migrate, number_of
+from bot.store.outages import quiet_pool_retries
 from bot.store.postgres import PostgresDatabase
+from bot.store.review_tables import ReviewTables
 from bot.store.season_tables import SeasonTables
 from bot.store.sqlite import SqliteDatabase
 from bot.store.standing_tables import StandingTables
@@ -45,7 +50,14 @@ def is_postgres_url(target: str | Path) -> bool:
 
 
 class Store(
-    GameTables, MessageTables, StandingTables, ArchiveTables, TournamentTables, SeasonTables
+    GameTables,
+    MessageTables,
+    StandingTables,
+    ArchiveTables,
+    ReviewTables,
+    DailyTables,
+    TournamentTables,
+    SeasonTables,
 ):
     """Async access to the bot's database. Open with ``await Store.open(path_or_url)``."""
 
@@ -64,6 +76,7 @@ class Store(
         """
         db: Database
         if is_postgres_url(target):
+            quiet_pool_retries()
             db = await PostgresDatabase.open(str(target))
         else:
             db = await SqliteDatabase.open(target)

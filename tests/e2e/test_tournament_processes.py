@@ -4,13 +4,10 @@ that process dies at a round's turn, the other takes over and pairs the next rou
 from __future__ import annotations
 
 from fakediscord import Channel
-from tests.e2e import test_two_processes
 from tests.e2e.test_tournaments import _PAIRING, _board, _deals, _threads
-from tests.e2e.test_two_processes import Pair, _sends
+from tests.helpers.pair import Pair
+from tests.helpers.pair import sends as _sends
 from tests.helpers.table_driver import start_again, until
-
-#: The two processes and their world (the fixture of tests/e2e/test_two_processes.py).
-pair = test_two_processes.pair
 
 
 async def test_the_other_process_takes_over_directing_at_a_rounds_turn(
