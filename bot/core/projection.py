@@ -29,7 +29,7 @@ from bot.core.render.private import (
     turn_reminder,
     where,
 )
-from bot.core.render.table import deal_text
+from bot.core.render.table import deal_text, result_line
 from bot.core.render.text import MAX_MESSAGE, Names, escape
 from engine.cards import Card
 from engine.events import Dealt, Shown
@@ -125,7 +125,13 @@ def hand_view(loaded: Loaded, seat: int, *, coach: bool = True) -> MessageView:
     if game.phase is Phase.OVER:
         said = _coach(log, view.deal_number, seat) if coach else None
         kept = _kept(log, view.deal_number, seat)
-        return MessageView(closed_hand_text(record.channel_id, view.deal_number, kept, said))
+        result = game.result
+        ending = None
+        if result is not None:
+            ending = result_line(Names.of(game.public_view()), result, resigner(game))
+        return MessageView(
+            closed_hand_text(record.channel_id, view.deal_number, kept, said, ending)
+        )
     said = _coach(log, view.deal_number - 1, seat) if coach else None
     return MessageView(
         hand_text(view, record.channel_id, said),

@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from bot.core.render.private import closed_hand_text, coach_text, hand_text
-from bot.core.render.table import deal_text
+from bot.core.render.table import deal_text, result_line
 from bot.core.render.text import MAX_MESSAGE, Names
 from engine.cards import Card, cards_str
 from engine.events import CutForDeal, Event
@@ -33,6 +33,7 @@ __all__ = [
     "closed_hand",
     "controls_of",
     "current_hand",
+    "ending_of",
     "live_controls",
     "owed_views",
     "table_views",
@@ -142,11 +143,25 @@ def current_hand(
     )
 
 
-def closed_hand(channel_id: int, deal: int, kept: tuple[Card, ...], coach: str | None) -> Rendering:
+def closed_hand(
+    channel_id: int,
+    deal: int,
+    kept: tuple[Card, ...],
+    coach: str | None,
+    ending: str | None = None,
+) -> Rendering:
     """A hand message once its deal is over: what the seat kept, the coach's line about that
-    deal, and no controls."""
+    deal, and no controls; ``ending`` (:func:`ending_of`) in the deal the game ended in."""
     said = coach_text(deal, coach) if coach else None
-    return Rendering(closed_hand_text(channel_id, deal, kept, said), (), kept)
+    return Rendering(closed_hand_text(channel_id, deal, kept, said, ending), (), kept)
+
+
+def ending_of(game: Game, resigned: int | None) -> str | None:
+    """How a finished game ended, as its last hand messages say it (None while it goes on)."""
+    result = game.result
+    if result is None:
+        return None
+    return result_line(Names.of(game.public_view()), result, resigned)
 
 
 # -- the table --------------------------------------------------------------------------------
@@ -210,7 +225,9 @@ def owed_views(
     found = table_views(game, shown, resigned=replay.resigned)
     for seat in hands:
         if over:
-            closed = closed_hand(channel_id, deal, replay.kept(deal, seat), coach.get((deal, seat)))
+            kept = replay.kept(deal, seat)
+            ending = ending_of(game, replay.resigned)
+            closed = closed_hand(channel_id, deal, kept, coach.get((deal, seat)), ending)
             found[f"hand:{deal}:{seat}"] = closed
             continue
         said = coach.get((deal - 1, seat))

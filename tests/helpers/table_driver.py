@@ -55,6 +55,7 @@ from tests.helpers.expected_views import (
     Rendering,
     closed_hand,
     current_hand,
+    ending_of,
     live_controls,
     owed_views,
 )
@@ -393,9 +394,9 @@ class TableDriver:
         assert game is not None and self.replay is not None
         deal = game.deal_number
         if game.phase is Phase.OVER:
-            return closed_hand(
-                self.channel.id, deal, self.replay.kept(deal, seat), self.coach(deal, seat)
-            )
+            kept = self.replay.kept(deal, seat)
+            ending = ending_of(game, self.replay.resigned)
+            return closed_hand(self.channel.id, deal, kept, self.coach(deal, seat), ending)
         coach = self.coach(deal - 1, seat)
         return current_hand(game, seat, self.game_id, snap.version, self.channel.id, coach)
 
@@ -565,7 +566,8 @@ class TableDriver:
         deal = before.deal_number
         if after.game.deal_number != deal or after.game.phase is Phase.OVER:
             kept = self.replay.kept(deal, seat)
-            return closed_hand(self.channel.id, deal, kept, self.coach(deal, seat))
+            ending = ending_of(after.game, self.replay.resigned)
+            return closed_hand(self.channel.id, deal, kept, self.coach(deal, seat), ending)
         return self.hand_now(after, seat)
 
     def _advance(self, snap: Snapshot, new: list[dict[str, Any]]) -> list[Event]:

@@ -117,7 +117,8 @@ def scores_after(events: Sequence[Event], view: PublicView) -> list[int]:
 def check_calls(events: Sequence[Event], text: str, view: PublicView, *, live: bool) -> None:
     """`text` (a deal's table message, its show included) has one line per call of `events`,
     in order, each saying what the engine says, then (when `live`) where the play stands and
-    (after the show, unless the game ended in this deal) the scores: and no other line."""
+    (after the show, unless the game ended in this deal) the scores, or the resignation that
+    ended the game: and no other line."""
     seat = [escape(p) for p in view.players]
     side = side_names(view)
     wanted: list[list[str]] = []
@@ -129,6 +130,10 @@ def check_calls(events: Sequence[Event], text: str, view: PublicView, *, live: b
     if live and view.phase is not Phase.OVER:
         wanted.append(_live_facts(view, seat))
     ended = any(isinstance(e, GameOver) for e in events)
+    over = next((e for e in events if isinstance(e, GameOver)), None)
+    if over is not None and over.result.reason == "resigned":
+        # A resignation is said on the deal's own table: who resigned, who wins.
+        wanted.append(["resigned — 🏆", side[over.result.winner]])
     if any(isinstance(e, Shown) for e in events) and not ended:
         scores = scores_after(events, view)
         wanted.append(["Scores:", *(f"{side[s]} {score}" for s, score in enumerate(scores))])
@@ -140,9 +145,22 @@ def check_calls(events: Sequence[Event], text: str, view: PublicView, *, live: b
 
 
 def check_result(event: GameOver, text: str) -> None:
-    """The result line says the winner's score first, then the others', and the game points."""
+    """The result line says the winner's score first, then the others' (with three, each
+    loser's by name, highest first), and the game points."""
     result = event.result
-    order = [result.winner] + [s for s in range(len(result.scores)) if s != result.winner]
-    assert "-".join(str(result.scores[s]) for s in order) in text, text
+    won = result.scores[result.winner]
+    losers = sorted(
+        (s for s in range(len(result.scores)) if s != result.winner),
+        key=lambda s: (-result.scores[s], s),
+    )
+    if len(losers) == 1:
+        assert f"{won}-{result.scores[losers[0]]}" in text, text
+    else:
+        said = [f"{won} to "] + [f"'s {result.scores[s]}" for s in losers]
+        at = 0
+        for part in said:
+            found = text.find(part, at)
+            assert found >= 0, (part, text)
+            at = found + len(part)
     points = result.game_points
     assert f"{points} game point{'s' if points != 1 else ''}" in text, text

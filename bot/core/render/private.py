@@ -100,11 +100,18 @@ def _show_text(names: Names, view: SeatView) -> str:
 
 
 def closed_hand_text(
-    channel_id: int, deal_number: int, kept: tuple[Card, ...], coach: str | None = None
+    channel_id: int,
+    deal_number: int,
+    kept: tuple[Card, ...],
+    coach: str | None = None,
+    ending: str | None = None,
 ) -> str:
     """A hand message once its deal is over (no controls left): what the seat kept, and where
-    the show is."""
+    the show is; ``ending``, for the deal the game ended in, how it ended ("The game is over:
+    Bea resigned — 🏆 Al wins, …")."""
     lines = [f"{where(channel_id)}, deal {deal_number} is over."]
+    if ending:
+        lines.append(f"The game is over: {ending}")
     if kept:
         lines.append(f"You kept {cards_str(kept)}; the show is in <#{channel_id}>.")
     if coach:

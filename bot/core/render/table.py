@@ -248,6 +248,10 @@ def deal_text(
     if live and (status := _status(names, view)):
         # At a manual show the table waits on the show, so that is where it says so.
         (show if view.phase is Phase.SHOW else play).append(status)
+    if result and resigned is not None:
+        # A resignation can come at any moment of a deal: the deal's own table says it ended
+        # there, and how (the result message says it too, below the last deal).
+        (show if show else play).append(result)
     if show and not result:
         # The scores after this deal's show (the deal that ended the game has the result instead).
         show.append(scores_line(names, _scores_after(events, view), view.target))
