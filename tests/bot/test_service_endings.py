@@ -19,7 +19,7 @@ async def test_a_resignation_is_said_on_the_table_and_in_every_hand_message(
     for user in (AL, BEA):
         hand = table.hand(game_id, user.id)
         assert hand is not None and hand.controls is None
-        assert "Bea resigned" in hand.content and "Al wins" in hand.content, hand.content
+        assert "Bea resigned" in hand.content and "Al wins" in hand.content
 
 
 async def test_a_game_won_by_pegging_out_says_the_result_in_the_last_hand_message(
@@ -32,4 +32,5 @@ async def test_a_game_won_by_pegging_out_says_the_result_in_the_last_hand_messag
     winner = result.split("🏆 ", 1)[1].split(" wins", 1)[0]
     for user in (AL, BEA):
         hand = table.hand(game_id, user.id)
-        assert hand is not None and f"{winner} wins" in hand.content, hand.content
+        assert hand is not None
+        assert f"{winner} wins" in hand.content, hand.content
