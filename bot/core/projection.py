@@ -7,8 +7,9 @@ stored game always projects the same messages (``now`` only decides which turn r
 due), so a message lost to a crash is simply found missing and sent again.
 
 The channel gets the lobby, one table message per deal (kept for the current deal and the one
-before, whose end may still have to be drawn), a second message for a deal's show when the
-two do not fit in one, and the result; each person gets one hand message per deal by DM.
+before, whose end may still have to be drawn; a deal too long for one message leaves out its
+plays that scored nothing, never moves its show to another), and the result; each person gets
+one hand message per deal by DM.
 """
 
 from __future__ import annotations
@@ -29,8 +30,8 @@ from bot.core.render.private import (
     turn_reminder,
     where,
 )
-from bot.core.render.table import deal_text, result_line
-from bot.core.render.text import MAX_MESSAGE, Names, escape
+from bot.core.render.table import deal_text, one_message, result_line
+from bot.core.render.text import Names, escape
 from engine.cards import Card
 from engine.events import Dealt, Shown
 from engine.game import Game
@@ -165,18 +166,9 @@ def _tables(record: GameRecord, game: Game, log: DealLog, ratings: str = "") -> 
         )
         board = _deal_board(log, view, deal) if text.show else None
         order = _TABLE + 2 * deal
-        together = "\n\n".join(part for part in (text.play, text.show) if part)
-        if len(together) <= MAX_MESSAGE:
-            owed.append(Owed(f"table:{deal}", MessageView(together, board=board), order=order))
-        else:
-            owed.append(Owed(f"table:{deal}", MessageView(text.play[:MAX_MESSAGE]), order=order))
-            owed.append(
-                Owed(
-                    f"show:{deal}",
-                    MessageView(text.show[:MAX_MESSAGE], board=board),
-                    order=order + 1,
-                )
-            )
+        # One message per deal, whatever its length: the show never moves to another.
+        view_now = MessageView(one_message(text), board=board)
+        owed.append(Owed(f"table:{deal}", view_now, order=order))
         if text.result:
             said = f"{text.result}\n{ratings}" if ratings else text.result
             final = MessageView(said, board=board_of(log, view))

@@ -16,8 +16,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from bot.core.render.private import closed_hand_text, coach_text, hand_text
-from bot.core.render.table import deal_text, result_line
-from bot.core.render.text import MAX_MESSAGE, Names
+from bot.core.render.table import deal_text, one_message, result_line
+from bot.core.render.text import Names
 from engine.cards import Card, cards_str
 from engine.events import CutForDeal, Event
 from engine.game import Game
@@ -178,7 +178,7 @@ def _sides(view: PublicView) -> list[str]:
 def table_views(
     game: Game, deals: Mapping[int, list[Event]], *, resigned: int | None = None
 ) -> dict[str, Rendering]:
-    """The game's table messages (``table:N``, ``show:N``, ``result``) for the deals in
+    """The game's table messages (``table:N``, ``result``) for the deals in
     `deals` (deal 0 holds the cut for deal), as they must read now: the deal's calls and where
     the play stands, its show with the board picture, and the result with the final board."""
     view = game.public_view()
@@ -194,12 +194,7 @@ def table_views(
             names, events, view, live=live, cut=cut if deal == 1 else None, resigned=resigned
         )
         board = tuple(zip(sides, scores_after(events, view), strict=True)) if text.show else None
-        together = "\n\n".join(part for part in (text.play, text.show) if part)
-        if len(together) <= MAX_MESSAGE:
-            found[f"table:{deal}"] = Rendering(together, board=board)
-        else:
-            found[f"table:{deal}"] = Rendering(text.play[:MAX_MESSAGE])
-            found[f"show:{deal}"] = Rendering(text.show[:MAX_MESSAGE], board=board)
+        found[f"table:{deal}"] = Rendering(one_message(text), board=board)
         if text.result:
             final = tuple(zip(sides, view.scores, strict=True))
             found["result"] = Rendering(text.result, board=final)

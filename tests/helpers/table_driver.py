@@ -249,10 +249,9 @@ class TableDriver:
         return [m for m in self.fd.messages(self.channel) if DM_NOTICE in m.content]
 
     def table_text(self, deal: int) -> str:
-        """What the table message of `deal` says now (its show too, when that is apart)."""
-        owned = self.owned()
-        parts = [self.message(f"{kind}:{deal}", owned) for kind in ("table", "show")]
-        return "\n\n".join(m.content for m in parts if m is not None)
+        """What the table message of `deal` says now (its show too: one message a deal)."""
+        message = self.message(f"table:{deal}")
+        return "" if message is None else message.content
 
     @property
     def cards_seen(self) -> int:

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from bot.core.render.table import LEFT_OUT
 from bot.core.render.text import escape
 from engine.cards import cards_str
 from engine.events import (
@@ -118,11 +119,15 @@ def check_calls(events: Sequence[Event], text: str, view: PublicView, *, live: b
     """`text` (a deal's table message, its show included) has one line per call of `events`,
     in order, each saying what the engine says, then (when `live`) where the play stands and
     (after the show, unless the game ended in this deal) the scores, or the resignation that
-    ended the game: and no other line."""
+    ended the game: and no other line. A deal too long for one message leaves out the calls
+    that scored nothing, and says so in a line of its own."""
     seat = [escape(p) for p in view.players]
     side = side_names(view)
     wanted: list[list[str]] = []
+    brief = LEFT_OUT in text
     for i, event in enumerate(events):
+        if brief and (isinstance(event, Go) or (isinstance(event, Played) and not event.points)):
+            continue
         after = events[i + 1] if i + 1 < len(events) else None
         facts = _facts(event, after, seat, side)
         if facts:
@@ -137,7 +142,7 @@ def check_calls(events: Sequence[Event], text: str, view: PublicView, *, live: b
     if any(isinstance(e, Shown) for e in events) and not ended:
         scores = scores_after(events, view)
         wanted.append(["Scores:", *(f"{side[s]} {score}" for s, score in enumerate(scores))])
-    lines = [line for line in text.splitlines() if line.strip()]
+    lines = [line for line in text.splitlines() if line.strip() and line != LEFT_OUT]
     assert len(lines) == len(wanted), (wanted, text)
     for facts, line in zip(wanted, lines, strict=True):
         for fact in facts:

@@ -13,7 +13,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import assert_never
 
-from bot.core.render.text import Names, and_list, plural
+from bot.core.render.text import MAX_MESSAGE, Names, and_list, plural
 from engine.cards import cards_str
 from engine.events import (
     Claimed,
@@ -37,7 +37,10 @@ from engine.phase import Phase
 from engine.speech import say_pegging, say_score
 from engine.views import PublicView
 
-__all__ = ["DealText", "deal_text", "result_line", "scores_line"]
+__all__ = ["LEFT_OUT", "DealText", "deal_text", "one_message", "result_line", "scores_line"]
+
+#: Said in place of the plays that scored nothing when a deal's table is too long for them.
+LEFT_OUT = "_(the plays that scored nothing are left out, to keep the deal in one message)_"
 
 
 def _played(names: Names, event: Played) -> str:
@@ -164,6 +167,9 @@ class DealText:
     play: str
     show: str
     result: str
+    #: The play without the calls that scored nothing (plays and "says go"), for a deal too
+    #: long to say them all beside its show.
+    brief: str = ""
 
 
 def _status(names: Names, view: PublicView) -> str:
@@ -212,6 +218,8 @@ def deal_text(
     """The text of one deal's table from its events; ``view`` is the table now (for the
     discard count and, when ``live``, the line that says where the play stands)."""
     play: list[str] = [] if cut is None else [_cut(names, cut)]
+    # The indexes in ``play`` of calls that scored nothing (left out of the brief form).
+    quiet: set[int] = set()
     show: list[str] = []
     result = ""
     for i, event in enumerate(events):
@@ -226,8 +234,11 @@ def deal_text(
             case Heels():
                 pass  # said with the starter
             case Played():
+                if not event.points:
+                    quiet.add(len(play))
                 play.append(_played(names, event))
             case Go():
+                quiet.add(len(play))
                 play.append(f"{names.seat(event.seat)} says go")
             case GoPoint():
                 play.append(_go_point(names, event))
@@ -255,7 +266,24 @@ def deal_text(
     if show and not result:
         # The scores after this deal's show (the deal that ended the game has the result instead).
         show.append(scores_line(names, _scores_after(events, view), view.target))
-    return DealText("\n".join(play), "\n".join(show), result)
+    brief = [line for i, line in enumerate(play) if i not in quiet]
+    if quiet:
+        brief.append(LEFT_OUT)
+    return DealText("\n".join(play), "\n".join(show), result, "\n".join(brief))
+
+
+def one_message(text: DealText, limit: int = MAX_MESSAGE) -> str:
+    """A deal's table as one message of at most ``limit`` characters: the play, then the show.
+    When both do not fit, the plays that scored nothing give way (the brief form); if even
+    that is too long, the play is cut short from its end, and the show last of all, so the
+    deal never needs a second message (its show does not move part-way through the deal)."""
+    together = "\n\n".join(part for part in (text.play, text.show) if part)
+    if len(together) <= limit:
+        return together
+    show = text.show[:limit]
+    room = limit - len(show) - 2
+    play = text.brief if len(text.brief) <= room else text.brief[: max(room - 1, 0)] + "…"
+    return "\n\n".join(part for part in (play if room > 0 else "", show) if part)
 
 
 def _scores_after(events: Sequence[Event], view: PublicView) -> tuple[int, ...]:
