@@ -378,13 +378,20 @@ class Moves:
 
     def _clock_move(self, record: GameRecord, game: Game) -> tuple[float, ClockMove] | None:
         """The move the clock makes at a manual show, and when: closing the muggins window on
-        a short claim, or counting the hand of a person who has not claimed in time."""
+        a short claim (at once when no person sits among the opponents, so nobody can call
+        it), or counting the hand of a person who has not claimed in time."""
         if record.status is not GameStatus.ACTIVE or game.phase is not Phase.SHOW:
             return None
         window = game.muggins_window
         if window is not None:
             owner = window.seat
-            return record.updated_at + self._muggins_window, lambda g: g.close_muggins(owner)
+            # Only a person can still call it (a computer that calls muggins did so at once):
+            # with no person among the opponents, the window closes without a wait.
+            callers = [
+                s for s in record.seats if not s.is_computer and game.side_of(s.seat) != window.side
+            ]
+            wait = self._muggins_window if callers else 0.0
+            return record.updated_at + wait, lambda g: g.close_muggins(owner)
         turn = game.count_turn
         if turn is None or record.seats[turn.seat].is_computer:
             return None
