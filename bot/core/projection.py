@@ -240,9 +240,9 @@ def _hands(record: GameRecord, loaded: Loaded, facts: TableFacts) -> list[Owed]:
 def _reminders(
     record: GameRecord, game: Game, facts: TableFacts
 ) -> tuple[list[Owed], float | None]:
-    """A short reminder for each person the table has waited on for ``remind_after`` (by DM, or
-    a mention in the channel when their DMs were refused), once per turn; and when the next
-    one falls due."""
+    """A short reminder for each person the table has waited on for ``remind_after`` (by DM: one
+    message a deal, brought up to date for each turn it reminds of; or a mention in the channel
+    when their DMs were refused, once per turn); and when the next one falls due."""
     owed: list[Owed] = []
     due = record.updated_at + facts.remind_after
     waiting = [
@@ -256,6 +256,10 @@ def _reminders(
         return owed, due
     deal = game.deal_number
     turn = f"d{deal}" if game.phase is Phase.DISCARD else f"v{record.version}"
+    if game.count_turn is not None:
+        # A count is one turn however often the version moves meanwhile (a muggins window
+        # closing): the hand, or the crib.
+        turn = f"c{deal}{'c' if game.count_turn.crib else 'h'}"
     for seat in waiting:
         user = seat.user_id
         assert user is not None
@@ -264,8 +268,11 @@ def _reminders(
             view = MessageView(text, mentions=(user,))
             owed.append(Owed(f"away:{turn}:{seat.seat}", view, once=True, order=_NOTICE + 1))
         else:
+            # One reminder a deal: the first is posted (a DM the player is told of), any
+            # later one in the deal edits it to what the table waits for now, so reminders
+            # never pile up as DMs saying the same.
             text = turn_reminder(game.view(seat.seat), record.channel_id)
-            owed.append(Owed(f"remind:{turn}:{seat.seat}", MessageView(text), user, once=True))
+            owed.append(Owed(f"remind:{deal}:{seat.seat}", MessageView(text), user))
     return owed, None
 
 

@@ -125,5 +125,7 @@ def turn_reminder(view: SeatView, channel_id: int) -> str:
         cards = plural(view.discard_count, "card")
         return f"{where(channel_id)}: the table is waiting for your {cards} for the crib."
     if view.phase is Phase.SHOW:
-        return f"{where(channel_id)}: the table is waiting for you to count your hand."
+        turn = view.count_turn
+        what = "crib" if turn is not None and turn.crib else "hand"
+        return f"{where(channel_id)}: the table is waiting for you to count your {what}."
     return f"{where(channel_id)}: it's your turn — count {view.count}."

@@ -15,6 +15,7 @@ from typing import assert_never
 
 from bot.core.render.text import MAX_MESSAGE, Names, and_list, plural
 from engine.cards import cards_str
+from engine.counting import Counting
 from engine.events import (
     Claimed,
     CountReset,
@@ -64,13 +65,20 @@ def _whose(names: Names, seat: int, crib: bool) -> str:
     return f"{owner}'s crib" if crib else f"{owner}'s hand"
 
 
-def _shown(names: Names, event: Shown) -> str:
+def _shown(names: Names, event: Shown, manual: bool) -> str:
     what = _whose(names, event.seat, event.crib)
     said = say_score(event.score)
     if event.claimed is not None:
         # The breakdown after a claim (manual counting): the claim was pegged already.
         missed = f" — {plural(event.missed, 'point')} missed" if event.missed else ""
         return f"{what} counted: {said}{missed}"
+    if manual:
+        # Counting by hand, a hand shown without a claim is one the clock counted: its owner
+        # did not claim in time, and it is pegged in full.
+        return (
+            f"Time ran out: {what} counted for them: {cards_str(event.cards)} + starter "
+            f"{event.starter} — {said} ({names.side(event.side)} {event.total})"
+        )
     return (
         f"{what}: {cards_str(event.cards)} + starter {event.starter} — {said}"
         f" ({names.side(event.side)} {event.total})"
@@ -245,7 +253,7 @@ def deal_text(
             case CountReset():
                 play.append(f"The count starts again; {names.seat(event.next_seat)} leads")
             case Shown():
-                show.append(_shown(names, event))
+                show.append(_shown(names, event, view.counting is Counting.MANUAL))
             case Claimed():
                 show.append(_claimed(names, event))
             case Mugginsed():
