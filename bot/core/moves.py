@@ -16,6 +16,7 @@ level that thinks at length) when the Discord layer never made it. The game cloc
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from datetime import timedelta
@@ -321,19 +322,27 @@ class Moves:
             raise Refused(refusals.AUTO_COUNTING)
         return await self._apply(
             loaded,
-            lambda g: g.claim(seat, points),
+            # Every claim is open to muggins, so an open window gives nothing away.
+            lambda g: g.claim(seat, points, open_window=True),
             lambda g, e: f"You claimed {points}.",
             answering=answering,
         )
 
     async def _muggins(self, record: GameRecord, user: User, answering: _Answering) -> Answer:
         loaded, seat = self._games.seated(record, user)
+        wrong = False
 
         def reply(game: Game, events: Sequence[Event]) -> str:
-            taken = next(e for e in events if isinstance(e, Mugginsed))
+            nonlocal wrong
+            taken = next((e for e in events if isinstance(e, Mugginsed)), None)
+            if taken is None:
+                wrong = True
+                return refusals.WRONG_MUGGINS
             return f"Muggins! You take {plural(taken.points, 'point')}."
 
-        return await self._apply(loaded, lambda g: g.muggins(seat), reply, answering=answering)
+        answer = await self._apply(loaded, lambda g: g.muggins(seat), reply, answering=answering)
+        # A wrong call is said to the caller alone: the table learns nothing of it.
+        return dataclasses.replace(answer, note=answer.reply.text) if wrong else answer
 
     # -- the computer and the clock -------------------------------------------------------------
     async def computer_turn(self, game_id: int) -> None:
@@ -388,7 +397,11 @@ class Moves:
             # Only a person can still call it (a computer that calls muggins did so at once):
             # with no person among the opponents, the window closes without a wait.
             callers = [
-                s for s in record.seats if not s.is_computer and game.side_of(s.seat) != window.side
+                s
+                for s in record.seats
+                if not s.is_computer
+                and game.side_of(s.seat) != window.side
+                and s.seat not in window.passed
             ]
             wait = self._muggins_window if callers else 0.0
             return record.updated_at + wait, lambda g: g.close_muggins(owner)

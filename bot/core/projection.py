@@ -190,7 +190,7 @@ def _owes_move(game: Game, seat: int) -> bool:
         return seat in game.pending_discards()
     if game.phase is Phase.SHOW:
         turn, window = game.count_turn, game.muggins_window
-        return turn is not None and turn.seat == seat and (window is None or window.seat != seat)
+        return turn is not None and turn.seat == seat and (window is None or not window.holds(seat))
     return game.phase is Phase.PLAY and game.turn == seat
 
 

@@ -238,6 +238,9 @@ class DiscordIO:
             if answer.ok and answer.update is not None and message is not None:
                 # Answer by updating the clicked message itself (free of the global limit).
                 await _in_time(interaction, self._update(interaction, answer.update))
+                if answer.note:
+                    # Said to the clicker alone (an interaction follow-up: outside the limit).
+                    await interaction.followup.send(answer.note, ephemeral=True)
             else:
                 shown = None
                 await self._reply(interaction, answer.reply)

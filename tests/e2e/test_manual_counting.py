@@ -213,12 +213,28 @@ async def test_manual_counting_a_refused_claim_a_short_claim_and_muggins(
     assert f"Muggins! {opponent.name} takes the {points} {owner.name} missed" in table
     assert f"{points} missed" in table
 
-    # The rest of the show, exactly; then Bea resigns and the stats keep the muggins.
+    # The rest of the show, exactly; then Bea resigns and the stats keep the muggins. Every
+    # claim is open to muggins: the last one, right, is called wrongly, which costs the caller
+    # nothing but the chance (told privately) and, the only opponent having called, ends it.
+    wrong_calls = 0
     while (game := game_now(world, game_id)).phase is Phase.SHOW:
         turn = game.count_turn
-        assert turn is not None
+        window = game.muggins_window
+        if turn is None:
+            assert window is not None
+            caller = users[1 - window.seat]
+            button_id = f"crib:{game_id}:muggins:{read_game(world.database, game_id).version}"
+            message = await hand_with(world, caller, button_id)
+            called = await fd.click(caller, message, button_id)
+            (note,) = await called.wait_followups()
+            assert note.ephemeral and note.content.startswith("No muggins: that count was right")
+            await wait_for_move(world, game_id, len(game.actions))
+            wrong_calls += 1
+            continue
         await claim_from_menu(world, users[turn.seat], game_id, worth(game))
         await wait_for_move(world, game_id, len(game.actions))
+    assert wrong_calls == 1
+    assert not [m for m in fd.messages(world.general) if "No muggins" in m.content]
     await fd.slash(users[1], world.general, "/cribbage resign")
     await until(fd, lambda: read_game(world.database, game_id).status == "finished")
     stats = await fd.slash(opponent, world.general, "/cribbage stats")

@@ -1,6 +1,7 @@
 """Turn reminders: a player the table has waited on for TURN_REMINDER_SECONDS is reminded by
-DM (one message a deal, edited for a later turn), with no controls and no card; a fast game sends none (the whole games in
-test_whole_games.py are played well inside the default delay and count every DM)."""
+DM (one message a deal, edited for a later turn), with no controls and no card; a fast game
+sends none (the whole games in test_whole_games.py are played well inside the default delay
+and count every DM)."""
 
 from __future__ import annotations
 

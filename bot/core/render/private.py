@@ -78,17 +78,20 @@ def _show_text(names: Names, view: SeatView) -> str:
         if window.side == view.sides[view.seat]:
             lines.append(f"{owner.capitalize()} claimed {window.claimed} for the {what}.")
         else:
-            lines.append(
-                f"{owner} claimed {window.claimed} for the {what}. Missed something? "
-                "Press **Muggins!** to take the points."
-            )
+            if view.seat in window.passed:
+                lines.append(f"{owner} claimed {window.claimed} for the {what}.")
+            else:
+                lines.append(
+                    f"{owner} claimed {window.claimed} for the {what}. Missed something? "
+                    "Press **Muggins!** to take the points (a wrong call costs only the chance)."
+                )
     turn = view.count_turn
     if turn is not None:
         cards = f"{cards_str(turn.cards)} + starter {view.starter}"
         if turn.seat != view.seat:
             what = "the crib" if turn.crib else "their hand"
             lines.append(f"{names.seat(turn.seat)} is counting {what}: {cards}.")
-        elif window is not None and window.seat == view.seat:
+        elif window is not None and window.holds(view.seat):
             lines.append(f"Next you count your crib: {cards} (once muggins is settled).")
         else:
             what = "your crib" if turn.crib else "your hand"

@@ -40,8 +40,10 @@ RULES_TOPICS: dict[str, str] = {
         "the moment a side reaches the target — even part-way through the show, so the order "
         "matters. With `counting:manual` you count your own hand (the dealer also the crib): "
         "claim its value from your DM or with `/cribbage count`. Claim too much and you are "
-        "told to count again; claim too little and you peg what you claimed, and for a short "
-        "while every opponent may press **Muggins!** — the first takes the points you missed."
+        "told to count again. You peg what you claim, and after every claim, right or short, "
+        "every opponent may press **Muggins!** for a short while: on a short claim the first "
+        "takes the points you missed; on a right one the call costs the caller nothing but "
+        "the chance to call it again."
     ),
     "scoring": (
         "**Scoring a hand** (with the starter): every fifteen 2, every pair 2 (three of a kind "
