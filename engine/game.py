@@ -235,6 +235,8 @@ class Game:
             return self.claim(seat, action["points"], open_window=bool(action.get("open")))
         if kind == "muggins":
             return self.muggins(seat)
+        if kind == "pass_muggins":
+            return self.pass_muggins(seat)
         if kind == "close_muggins":
             return self.close_muggins(seat)
         if kind == "auto_count":
@@ -362,7 +364,8 @@ class Game:
         ``{"type": "play", "seat": 1, "card": "7C"}``, ``{"type": "resign", "seat": 0}``, and
         with manual counting ``{"type": "claim", "seat": 1, "points": 8, "open": True}`` (a
         claim open to muggins whatever it is worth; logged without ``"open"`` before that),
-        ``{"type": "muggins", "seat": 0}``, ``{"type": "close_muggins", "seat": 1}`` (the
+        ``{"type": "muggins", "seat": 0}``, ``{"type": "pass_muggins", "seat": 0}`` (seat 0
+        lets the claim stand), ``{"type": "close_muggins", "seat": 1}`` (the
         window on seat 1's claim closed) and ``{"type": "auto_count", "seat": 1}`` (seat 1
         did not claim in time and was counted by the engine).
         """
@@ -801,15 +804,7 @@ class Game:
         assert window is not None
         score = self._show_score(window.seat, window.crib)
         if score.total == window.claimed:
-            passed = (*window.passed, seat)
-            self._window = dataclasses.replace(window, passed=passed)
-            opponents = [s for s in range(self.num_players) if self.side_of(s) != window.side]
-            if any(s not in passed for s in opponents):
-                return []
-            closed = self._shut_window()
-            if not self._to_count:
-                closed.extend(self._next_count())
-            return closed
+            return self._passed(seat)
         self._window = None
         side = self.side_of(seat)
         taken = score.total - window.claimed
@@ -826,6 +821,29 @@ class Game:
         if not self._to_count:
             events.extend(self._next_count())
         return events
+
+    def pass_muggins(self, seat: int) -> list[Event]:
+        """``seat`` lets the claim open to it stand (no muggins): it may not call it any more,
+        and once every opponent has passed (or called wrongly) the window closes and the
+        breakdown follows, so the table need not wait out the window."""
+        self.verify_muggins(seat)
+        self._actions.append({"type": "pass_muggins", "seat": seat})
+        return self._passed(seat)
+
+    def _passed(self, seat: int) -> list[Event]:
+        """``seat`` has had its chance at the open window: noted, and the window closed once
+        no opponent is left to call it."""
+        window = self._window
+        assert window is not None
+        passed = (*window.passed, seat)
+        self._window = dataclasses.replace(window, passed=passed)
+        opponents = [s for s in range(self.num_players) if self.side_of(s) != window.side]
+        if any(s not in passed for s in opponents):
+            return []
+        closed = self._shut_window()
+        if not self._to_count:
+            closed.extend(self._next_count())
+        return closed
 
     def close_muggins(self, seat: int) -> list[Event]:
         """The muggins window on ``seat``'s short claim closes with nobody calling it (the

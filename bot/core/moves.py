@@ -71,6 +71,7 @@ _STALE = {
     "play": refusals.STALE_PLAY,
     "count": refusals.STALE_COUNT,
     "muggins": refusals.STALE_MUGGINS,
+    "pass": refusals.STALE_MUGGINS,
 }
 
 
@@ -260,6 +261,8 @@ class Moves:
                     raise Refused(refusals.BAD_COUNT)
                 points = int(click.values[0])
                 return await self._count(record, user, points, answering=answering)
+            if click.kind == "pass":
+                return await self._pass(record, user, answering)
             return await self._muggins(record, user, answering)
 
         return await self._games.by_id(click.game_id, body, user=user, guild_id=guild_id)
@@ -343,6 +346,15 @@ class Moves:
         answer = await self._apply(loaded, lambda g: g.muggins(seat), reply, answering=answering)
         # A wrong call is said to the caller alone: the table learns nothing of it.
         return dataclasses.replace(answer, note=answer.reply.text) if wrong else answer
+
+    async def _pass(self, record: GameRecord, user: User, answering: _Answering) -> Answer:
+        loaded, seat = self._games.seated(record, user)
+        return await self._apply(
+            loaded,
+            lambda g: g.pass_muggins(seat),
+            lambda g, e: "No muggins from you: the claim stands.",
+            answering=answering,
+        )
 
     # -- the computer and the clock -------------------------------------------------------------
     async def computer_turn(self, game_id: int) -> None:

@@ -62,7 +62,7 @@ class Clicked:
 
 
 #: What a hand's control does.
-ClickKind = Literal["discard", "play", "count", "muggins"]
+ClickKind = Literal["discard", "play", "count", "muggins", "pass"]
 
 
 @dataclass(frozen=True, slots=True)

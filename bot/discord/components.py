@@ -13,7 +13,8 @@ Custom ids (at most 100 characters, Discord's limit):
 - ``crib:<game>:play:<stamp>:<card code>``: one button per card on your turn;
 - ``crib:<game>:count:<stamp>:<0|1>``: the two menus of values to claim for a hand (manual
   counting: 26 values, one more than a select menu holds, so split in two);
-- ``crib:<game>:muggins:<stamp>``: the Muggins! button while an opponent's short claim is open;
+- ``crib:<game>:muggins:<stamp>``: the Muggins! button while an opponent's claim is open to it,
+  and ``crib:<game>:pass:<stamp>``: No muggins beside it (the claim stands);
 - ``crib:board:<people|computer>:<page>``: a leaderboard's Previous, Next and other-table
   buttons (the server is the click's own).
 
@@ -168,7 +169,7 @@ class HandButton(
     # A card button names its card; the Muggins! button has none.
     template=(
         rf"crib:(?P<game>\d+):(?:(?P<kind>play):(?P<stamp>\d+):(?P<card>{_CARD_CODE})"
-        r"|muggins:(?P<muggins>\d+))"
+        r"|(?P<call>muggins|pass):(?P<muggins>\d+))"
     ),
 ):
     """A button on a hand: one card of your hand on your turn (disabled when it cannot be
@@ -195,6 +196,15 @@ class HandButton(
             button: discord.ui.Button[Any] = discord.ui.Button(
                 label=label or code, style=style, custom_id=custom_id, disabled=not enabled
             )
+        elif kind == "pass":
+            # Lets the claim stand, so the table need not wait out the muggins window.
+            custom_id = f"crib:{game_id}:pass:{stamp}"
+            button = discord.ui.Button(
+                label="No muggins",
+                style=discord.ButtonStyle.secondary,
+                custom_id=custom_id,
+                row=2,
+            )
         else:
             custom_id = f"crib:{game_id}:muggins:{stamp}"
             button = discord.ui.Button(
@@ -207,7 +217,8 @@ class HandButton(
     def parsed(cls, match: re.Match[str]) -> HandButton:
         if match["kind"] == "play":
             return cls(int(match["game"]), "play", int(match["stamp"]), match["card"])
-        return cls(int(match["game"]), "muggins", int(match["muggins"]))
+        kind: ClickKind = "pass" if match["call"] == "pass" else "muggins"
+        return cls(int(match["game"]), kind, int(match["muggins"]))
 
     async def clicked(self, clicks: Clicks, interaction: discord.Interaction[Any]) -> None:
         await clicks.hand_click(interaction, self.click)
@@ -332,6 +343,7 @@ def _hand_controls(controls: Controls) -> discord.ui.View:
                 made.add_item(HandSelect(game, "count", stamp, half=half, values=values))
         if controls.kind == "muggins" or controls.muggins:
             made.add_item(HandButton(game, "muggins", stamp))
+            made.add_item(HandButton(game, "pass", stamp))
     else:
         for card in controls.cards:
             made.add_item(

@@ -39,3 +39,30 @@ async def test_a_right_claim_is_open_to_muggins_and_a_wrong_call_costs_only_the_
     text = table.table(game_id, 1)
     assert "missed" not in text and "No muggins" not in text
     assert opponent.id not in table.latest or table.latest[opponent.id].kind != "muggins"
+
+
+async def test_no_muggins_lets_the_claim_stand_without_waiting_out_the_window(
+    store: Store, clock: Clock
+) -> None:
+    table, game_id, _, owner = await first_count(store, clock)
+    service = table.service
+    opponent = BEA if owner is AL else AL
+    claimed = await table.record(owner.id, await service.moves.count(CHANNEL, owner, 0))
+    assert claimed.ok
+    before = await load(store, game_id)
+    assert before.muggins_window is not None
+    offered = table.latest[opponent.id]
+    passed = await service.moves.click(
+        Click(game_id, "pass", offered.stamp), opponent, guild_id=None
+    )
+    assert passed.ok, passed.reply.text
+    await table.record(opponent.id, passed)
+    after = await load(store, game_id)
+    # No time passed: the only opponent let it stand, so the window closed and the show
+    # went on, the claim standing as made.
+    assert after.muggins_window is None and after.scores == before.scores
+    assert after.actions[-1] == {"type": "pass_muggins", "seat": (AL, BEA).index(opponent)}
+    again = await service.moves.click(
+        Click(game_id, "pass", offered.stamp), opponent, guild_id=None
+    )
+    assert not again.ok

@@ -195,6 +195,8 @@ async def test_manual_counting_a_refused_claim_a_short_claim_and_muggins(
     button_id = f"crib:{game_id}:muggins:{version}"
     message = await hand_with(world, opponent, button_id)
     assert "Press **Muggins!**" in message.content
+    # Beside it, No muggins lets the claim stand without waiting out the window.
+    assert message.component(f"crib:{game_id}:pass:{version}") is not None
     took = await fd.click(opponent, message, button_id)
     points = f"{value} point" + ("s" if value != 1 else "")
     # The click is answered by updating the hand message it came from.

@@ -85,3 +85,20 @@ def test_the_dealer_counts_the_crib_without_waiting_on_the_window_of_their_hand(
     game.claim(DEALER, 0, open_window=True)
     window = game.muggins_window
     assert window is not None and window.crib
+
+
+def test_no_muggins_from_every_opponent_closes_the_window() -> None:
+    game = _four_at_the_show()
+    game.claim(0, 0, open_window=True)
+    scores = game.scores
+    assert game.pass_muggins(1) == []
+    with pytest.raises(BadMuggins, match="already"):
+        game.muggins(1)
+    [shown] = game.pass_muggins(3)
+    assert isinstance(shown, Shown) and shown.claimed == 0 and game.scores == scores
+    assert game.muggins_window is None
+    replayed = Game.from_dict(game.to_dict(), rng=random.Random(0))
+    assert replayed.actions[-2:] == [
+        {"type": "pass_muggins", "seat": 1},
+        {"type": "pass_muggins", "seat": 3},
+    ]

@@ -83,7 +83,8 @@ def _show_text(names: Names, view: SeatView) -> str:
             else:
                 lines.append(
                     f"{owner} claimed {window.claimed} for the {what}. Missed something? "
-                    "Press **Muggins!** to take the points (a wrong call costs only the chance)."
+                    "Press **Muggins!** to take the points (a wrong call costs only the chance), "
+                    "or **No muggins** to let it stand."
                 )
     turn = view.count_turn
     if turn is not None:

@@ -43,7 +43,7 @@ RULES_TOPICS: dict[str, str] = {
         "told to count again. You peg what you claim, and after every claim, right or short, "
         "every opponent may press **Muggins!** for a short while: on a short claim the first "
         "takes the points you missed; on a right one the call costs the caller nothing but "
-        "the chance to call it again."
+        "the chance to call it again. **No muggins** lets the claim stand at once."
     ),
     "scoring": (
         "**Scoring a hand** (with the starter): every fifteen 2, every pair 2 (three of a kind "
