@@ -118,6 +118,15 @@ class PageControls:
 
 
 @dataclass(frozen=True, slots=True)
+class ConfirmControls:
+    """Yes and No under a question asked before a move that cannot be taken back (today the
+    resignation of ``game_id``), shown to the asker alone."""
+
+    game_id: int
+    action: Literal["resign"] = "resign"
+
+
+@dataclass(frozen=True, slots=True)
 class MessageView:
     """What one message shows: its text, and at most one kind of controls (a hand's discard
     select or card buttons, or the lobby's buttons), and possibly the board picture."""
@@ -132,6 +141,8 @@ class MessageView:
     pages: PageControls | None = None
     #: Pictures already drawn (the stats charts), attached in this order.
     pictures: tuple[Picture, ...] = ()
+    #: Yes / No for a question asked before a move (an ephemeral answer: never kept).
+    confirm: ConfirmControls | None = None
 
     def digest(self) -> str:
         """A short fingerprint of everything shown, to tell whether a sent copy is current."""

@@ -34,14 +34,17 @@ from bot.core.computer import (
 from bot.core.computer import snapshot_views as views_before
 from bot.core.entry import answers
 from bot.core.games import Games, Loaded
+from bot.core.messages import ConfirmControls, MessageView
 from bot.core.owners import Owner
 from bot.core.projection import hand_message
 from bot.core.records import GameRecord, GameStatus, MessageRecord
 from bot.core.refusals import Refused
-from bot.core.render.text import card_labels, plural
+from bot.core.render.table import resign_question
+from bot.core.render.text import Names, card_labels, plural
 from bot.core.replies import Answer, Click, Clicked, Reply, Sequel, User
 from engine.cards import Card, cards_str, parse_cards
 from engine.counting import Counting
+from engine.errors import RuleError
 from engine.events import Dealt, Event, Mugginsed
 from engine.game import Game
 from engine.phase import Phase
@@ -211,6 +214,44 @@ class Moves:
             return await self._apply(loaded, lambda g: g.resign(seat), lambda g, e: "You resigned.")
 
         return await self._games.in_channel(channel_id, body)
+
+    @answers
+    async def ask_resign(self, channel_id: int, user: User) -> Answer:
+        """``/cribbage resign``: asks the player to confirm, privately, with Yes and No (see
+        :meth:`confirm_resign`); nothing changes yet. In a partners game the resignation is
+        the player's alone, for their side."""
+
+        async def body(record: GameRecord) -> Answer:
+            loaded, seat = self._games.seated(record, user)
+            game = loaded.game
+            try:
+                game.verify_resign(seat)
+            except RuleError as err:
+                raise Refused(str(err)) from None
+            text = resign_question(Names.of(game.public_view()), game.public_view(), seat)
+            view = MessageView(text, confirm=ConfirmControls(record.id))
+            return Answer.say(text, view=view)
+
+        return await self._games.in_channel(channel_id, body)
+
+    @answers
+    async def confirm_resign(
+        self, game_id: int, user: User, yes: bool, *, guild_id: int | None
+    ) -> Answer:
+        """The answer to the question :meth:`ask_resign` asked: Yes resigns the game (a loss),
+        No plays on; either way the question's message says so, without its buttons."""
+        if not yes:
+            said = "You play on."
+            return Answer(reply=Reply(said), update=MessageView(said))
+
+        async def body(record: GameRecord) -> Answer:
+            loaded, seat = self._games.seated(record, user)
+            answer = await self._apply(
+                loaded, lambda g: g.resign(seat), lambda g, e: "You resigned."
+            )
+            return dataclasses.replace(answer, update=MessageView("You resigned."))
+
+        return await self._games.by_id(game_id, body, user=user, guild_id=guild_id)
 
     @answers
     async def discard(self, channel_id: int, user: User, cards: str | Sequence[Card]) -> Answer:

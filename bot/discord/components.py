@@ -70,6 +70,12 @@ class Clicks(Protocol):
         """A leaderboard's Previous, Next or other-table button."""
         ...
 
+    async def confirm_click(
+        self, interaction: discord.Interaction[Any], game_id: int, yes: bool
+    ) -> None:
+        """Yes or No under the question ``/cribbage resign`` asked."""
+        ...
+
 
 def _clicks(interaction: discord.Interaction[Any]) -> Clicks:
     """The bot's click handler (the client's ``io``)."""
@@ -282,6 +288,27 @@ class HandSelect(
         await clicks.hand_click(interaction, click)
 
 
+class ConfirmButton(_Control, template=r"crib:(?P<game>\d+):resign:(?P<choice>yes|no)"):
+    """Yes or No under ``/cribbage resign``'s question (an ephemeral message): Yes resigns."""
+
+    def __init__(self, game_id: int, yes: bool) -> None:
+        super().__init__(
+            discord.ui.Button(
+                label="Yes, resign" if yes else "No, play on",
+                style=discord.ButtonStyle.danger if yes else discord.ButtonStyle.secondary,
+                custom_id=f"crib:{game_id}:resign:{'yes' if yes else 'no'}",
+            )
+        )
+        self.game_id, self.yes = game_id, yes
+
+    @classmethod
+    def parsed(cls, match: re.Match[str]) -> ConfirmButton:
+        return cls(int(match["game"]), match["choice"] == "yes")
+
+    async def clicked(self, clicks: Clicks, interaction: discord.Interaction[Any]) -> None:
+        await clicks.confirm_click(interaction, self.game_id, self.yes)
+
+
 class PageButton(_Control, template=r"crib:board:(?P<table>people|computer):(?P<page>\d{1,6})"):
     """A leaderboard button: show ``page`` (from 0) of ``table``. The server is the one the
     click comes from, never the id's, so no button shows another server's players."""
@@ -314,6 +341,7 @@ DYNAMIC_ITEMS: tuple[type[discord.ui.DynamicItem[Any]], ...] = (
     HandButton,
     HandSelect,
     PageButton,
+    ConfirmButton,
 )
 
 
@@ -357,6 +385,11 @@ def controls_view(view: MessageView) -> discord.ui.View | None:
     "Add computer" menu while a seat is free), a hand's controls, or none."""
     if view.pages is not None:
         return _page_buttons(view.pages)
+    if view.confirm is not None:
+        made = discord.ui.View(timeout=None)
+        made.add_item(ConfirmButton(view.confirm.game_id, True))
+        made.add_item(ConfirmButton(view.confirm.game_id, False))
+        return made
     lobby = view.lobby
     if lobby is not None and lobby.buttons:
         made = discord.ui.View(timeout=None)

@@ -224,6 +224,18 @@ class DiscordIO:
             interaction, lambda: standings.leaderboard(guild_id, table=table, page=page)
         )
 
+    async def confirm_click(
+        self, interaction: discord.Interaction[Any], game_id: int, yes: bool
+    ) -> None:
+        """Yes or No under ``/cribbage resign``'s question: the question's message says what
+        was done, in place."""
+        user = user_of(interaction)
+        guild_id = interaction.guild_id
+        moves = self.services.moves
+        await self._click(
+            interaction, lambda: moves.confirm_resign(game_id, user, yes, guild_id=guild_id)
+        )
+
     async def _click(self, interaction: discord.Interaction[Any], call: Call) -> None:
         await self._entered(interaction, self._clicked(interaction, call))
 

@@ -24,7 +24,7 @@ from fakediscord.model import Message, User
 from fakediscord.runner import BotLauncher
 from fakediscord.testing import BotProcess
 from tests.helpers.bot_db import latest_game_id, read_game, rows
-from tests.helpers.table_driver import World, until
+from tests.helpers.table_driver import World, resign, until
 
 REFUSAL = "That's more than this hand is worth."
 CARD_TEXT = re.compile(r"(10|[2-9AJQK])[♣♦♥♠]")
@@ -237,7 +237,7 @@ async def test_manual_counting_a_refused_claim_a_short_claim_and_muggins(
         await wait_for_move(world, game_id, len(game.actions))
     assert wrong_calls == 1
     assert not [m for m in fd.messages(world.general) if "No muggins" in m.content]
-    await fd.slash(users[1], world.general, "/cribbage resign")
+    await resign(fd, users[1], world.general)
     await until(fd, lambda: read_game(world.database, game_id).status == "finished")
     stats = await fd.slash(opponent, world.general, "/cribbage stats")
     assert f"muggins taken {value}, given away 0" in stats.content

@@ -103,6 +103,15 @@ async def start_again(fd: FakeDiscord, bot: BotProcess) -> None:
     await bot.start()
 
 
+async def resign(fd: FakeDiscord, user: User, channel: Channel) -> Interaction:
+    """``/cribbage resign`` as ``user``, then Yes on the question it asks (privately): the
+    click, whose answer is the question's message saying "You resigned."."""
+    asked = await fd.slash(user, channel, "/cribbage resign")
+    assert asked.ephemeral and asked.original is not None, asked.content
+    assert "Resign this game" in asked.content and "can't be taken back" in asked.content
+    return await fd.click(user, asked.original, label="Yes, resign")
+
+
 def after_action(game: Game, action: dict[str, Any]) -> Game:
     """A copy of ``game`` with the logged ``action`` applied (``game`` itself unchanged)."""
     copied = Game.from_dict(game.to_dict(), rng=random.Random(0))

@@ -54,7 +54,9 @@ RULES_TOPICS: dict[str, str] = {
         "game, or under 31 in a 61 game, is lurched — 2. On the skunk scale (`scoring:skunk`): "
         "a loser under 91 is skunked (2), under 61 double skunked (3); in a 61 game under 31 "
         "is skunked (2). A resignation is a loss at the scores as they stand, with the game "
-        "points they give: resign at 0-0 and the winner scores a lurch."
+        "points they give: resign at 0-0 and the winner scores a lurch. `/cribbage resign` "
+        "asks you to confirm first. With partners a resignation is the player's alone: it "
+        "concedes for the side, and the partner's consent is not asked."
     ),
     "commands": (
         "**Commands.** `/cribbage new` opens a game here (`scoring:lurch|skunk`, "

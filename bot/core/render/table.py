@@ -38,7 +38,15 @@ from engine.phase import Phase
 from engine.speech import say_pegging, say_score
 from engine.views import PublicView
 
-__all__ = ["LEFT_OUT", "DealText", "deal_text", "one_message", "result_line", "scores_line"]
+__all__ = [
+    "LEFT_OUT",
+    "DealText",
+    "deal_text",
+    "one_message",
+    "resign_question",
+    "result_line",
+    "scores_line",
+]
 
 #: Said in place of the plays that scored nothing when a deal's table is too long for them.
 LEFT_OUT = "_(the plays that scored nothing are left out, to keep the deal in one message)_"
@@ -159,6 +167,20 @@ def result_line(names: Names, result: GameResult, resigned: int | None = None) -
         # A resignation is a loss at the scores as they stand, with the game points they give.
         return f"{names.seat(resigned)} resigned — 🏆 {winner} {verb}, {kind}{points} ({standing})"
     return f"🏆 {winner} {verb} {scores} — {kind}{points}"
+
+
+def resign_question(names: Names, view: PublicView, seat: int) -> str:
+    """What ``/cribbage resign`` asks before it resigns: "Resign this game? It is a loss at
+    the scores as they stand (Al 40 · Bea 52 (to 121))." (with partners: for your side,
+    your partner's consent not needed)."""
+    side = view.sides[seat]
+    partners = len(view.players) == 4
+    whose = f" for {names.side(side)} (a resignation is yours alone)" if partners else ""
+    standing = scores_line(names, view.scores, view.target).removeprefix("Scores: ")
+    return (
+        f"Resign this game{whose}? It is a loss at the scores as they stand: {standing}. "
+        "It can't be taken back."
+    )
 
 
 def scores_line(names: Names, scores: Sequence[int], target: int) -> str:
