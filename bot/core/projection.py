@@ -124,7 +124,10 @@ def hand_view(loaded: Loaded, seat: int, *, coach: bool = True) -> MessageView:
     if record.status in (GameStatus.CANCELLED, GameStatus.EXPIRED):
         return MessageView(f"{where(record.channel_id)}: this game ended without a result.")
     if game.phase is Phase.OVER:
-        said = _coach(log, view.deal_number, seat) if coach else None
+        # The last word on the game: the coach's line on its last show, or (the game ended
+        # before that show) the line on the deal before, which this message carried already.
+        deal = view.deal_number
+        said = (_coach(log, deal, seat) or _coach(log, deal - 1, seat)) if coach else None
         kept = _kept(log, view.deal_number, seat)
         result = game.result
         ending = None
@@ -164,7 +167,8 @@ def _tables(record: GameRecord, game: Game, log: DealLog, ratings: str = "") -> 
             cut=log.cut() if deal == 1 else None,
             resigned=resigned,
         )
-        board = _deal_board(log, view, deal) if text.show else None
+        # The deal the game ended in leaves the board to the result, below it: one picture.
+        board = _deal_board(log, view, deal) if text.show and not text.result else None
         order = _TABLE + 2 * deal
         # One message per deal, whatever its length: the show never moves to another.
         view_now = MessageView(one_message(text), board=board)
@@ -196,13 +200,12 @@ def _owes_move(game: Game, seat: int) -> bool:
 
 def hand_message(loaded: Loaded, seat: int, deal: int, *, coach: bool = True) -> MessageView:
     """What the hand message of ``seat`` for ``deal`` shows now: the current deal's hand (see
-    :func:`hand_view`), or, for the deal before, what the seat kept and the coach's line."""
+    :func:`hand_view`), or, for the deal before, what the seat kept. (The coach's line on
+    that deal rides on the next deal's hand message alone, so it is said once.)"""
     if deal == loaded.game.deal_number:
         return hand_view(loaded, seat, coach=coach)
-    log = loaded.log
-    said = _coach(log, deal, seat) if coach else None
-    kept = _kept(log, deal, seat)
-    return MessageView(closed_hand_text(loaded.record.channel_id, deal, kept, said))
+    kept = _kept(loaded.log, deal, seat)
+    return MessageView(closed_hand_text(loaded.record.channel_id, deal, kept))
 
 
 def _hands(record: GameRecord, loaded: Loaded, facts: TableFacts) -> list[Owed]:
@@ -227,11 +230,9 @@ def _hands(record: GameRecord, loaded: Loaded, facts: TableFacts) -> list[Owed]:
         else:
             view = hand_message(loaded, seat.seat, deal, coach=coach)
             owed.append(Owed(f"hand:{deal}:{seat.seat}", view, user, existing=over))
-        if deal > 1 and deal - 1 in log.deals and (not over or log.coach_deal != deal):
-            # Once the game is over, the deal before is still owed its closing when the last
-            # deal was never shown (a resignation or pegging out soon after the deal may come
-            # before the sender closed it); after a last show it was closed long ago, and drawn
-            # again now it would lose its coach's line to the last deal's.
+        if deal > 1 and deal - 1 in log.deals:
+            # Owed while the game goes on and once it is over: a resignation or pegging out
+            # soon after the deal may come before the sender closed the deal before.
             closed = hand_message(loaded, seat.seat, deal - 1, coach=coach)
             owed.append(Owed(f"hand:{deal - 1}:{seat.seat}", closed, user, existing=True))
     return owed

@@ -205,7 +205,8 @@ async def test_a_game_ended_early_in_a_deal_still_closes_the_deal_before(
     service: Services,
 ) -> None:
     # A resignation soon after the deal can come before the sender closed the deal before's
-    # hand messages: they are still owed their closing, with the coach's line.
+    # hand messages: they are still owed their closing; the coach's line on deal 1 stays on
+    # deal 2's hand message, its one place.
     table = await open_table(service, [AL, BEA], target=121)
     game_id = table.outcomes[0].game_id or 0
 
@@ -220,4 +221,6 @@ async def test_a_game_ended_early_in_a_deal_still_closes_the_deal_before(
     for seat in (0, 1):
         closed = owed[f"hand:1:{seat}"]
         assert closed.existing and closed.view.controls is None
-        assert "deal 1 is over" in closed.view.content and "Coach, deal 1" in closed.view.content
+        assert "deal 1 is over" in closed.view.content and "Coach" not in closed.view.content
+        last = owed[f"hand:2:{seat}"]
+        assert "Coach, deal 1" in last.view.content and "resigned" in last.view.content

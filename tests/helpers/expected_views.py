@@ -34,6 +34,7 @@ __all__ = [
     "controls_of",
     "current_hand",
     "ending_of",
+    "last_coach",
     "live_controls",
     "owed_views",
     "table_views",
@@ -147,13 +148,27 @@ def closed_hand(
     channel_id: int,
     deal: int,
     kept: tuple[Card, ...],
-    coach: str | None,
+    coach: tuple[int, str] | None = None,
     ending: str | None = None,
 ) -> Rendering:
-    """A hand message once its deal is over: what the seat kept, the coach's line about that
-    deal, and no controls; ``ending`` (:func:`ending_of`) in the deal the game ended in."""
-    said = coach_text(deal, coach) if coach else None
+    """A hand message once its deal is over: what the seat kept and no controls; in the deal
+    the game ended in, ``ending`` (:func:`ending_of`) and ``coach``, the last coach's line
+    (the deal it is about, the line: :func:`last_coach`). (During the game the coach's line
+    on a deal rides on the next deal's hand message alone.)"""
+    said = coach_text(*coach) if coach else None
     return Rendering(closed_hand_text(channel_id, deal, kept, said, ending), (), kept)
+
+
+def last_coach(
+    lines: Mapping[tuple[int, int], str], deal: int, seat: int
+) -> tuple[int, str] | None:
+    """The coach's line a finished game's last hand message ends on: on its last deal, or
+    (that deal never shown) on the deal before."""
+    for about in (deal, deal - 1):
+        line = lines.get((about, seat))
+        if line:
+            return about, line
+    return None
 
 
 def ending_of(game: Game, resigned: int | None) -> str | None:
@@ -193,7 +208,8 @@ def table_views(
         text = deal_text(
             names, events, view, live=live, cut=cut if deal == 1 else None, resigned=resigned
         )
-        board = tuple(zip(sides, scores_after(events, view), strict=True)) if text.show else None
+        shown = text.show and not text.result  # the result carries the last board
+        board = tuple(zip(sides, scores_after(events, view), strict=True)) if shown else None
         found[f"table:{deal}"] = Rendering(one_message(text), board=board)
         if text.result:
             final = tuple(zip(sides, view.scores, strict=True))
@@ -222,13 +238,13 @@ def owed_views(
         if over:
             kept = replay.kept(deal, seat)
             ending = ending_of(game, replay.resigned)
-            closed = closed_hand(channel_id, deal, kept, coach.get((deal, seat)), ending)
+            closed = closed_hand(channel_id, deal, kept, last_coach(coach, deal, seat), ending)
             found[f"hand:{deal}:{seat}"] = closed
             continue
         said = coach.get((deal - 1, seat))
         found[f"hand:{deal}:{seat}"] = current_hand(game, seat, game_id, version, channel_id, said)
         if deal - 1 >= 1:
             kept = replay.kept(deal - 1, seat)
-            closed = closed_hand(channel_id, deal - 1, kept, coach.get((deal - 1, seat)))
+            closed = closed_hand(channel_id, deal - 1, kept)
             found[f"hand:{deal - 1}:{seat}"] = closed
     return found

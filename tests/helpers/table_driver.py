@@ -56,6 +56,7 @@ from tests.helpers.expected_views import (
     closed_hand,
     current_hand,
     ending_of,
+    last_coach,
     live_controls,
     owed_views,
 )
@@ -402,9 +403,7 @@ class TableDriver:
         assert game is not None and self.replay is not None
         deal = game.deal_number
         if game.phase is Phase.OVER:
-            kept = self.replay.kept(deal, seat)
-            ending = ending_of(game, self.replay.resigned)
-            return closed_hand(self.channel.id, deal, kept, self.coach(deal, seat), ending)
+            return self._last_hand(game, seat)
         coach = self.coach(deal - 1, seat)
         return current_hand(game, seat, self.game_id, snap.version, self.channel.id, coach)
 
@@ -572,11 +571,29 @@ class TableDriver:
         closed when the move ended its deal."""
         assert after.game is not None and self.replay is not None
         deal = before.deal_number
-        if after.game.deal_number != deal or after.game.phase is Phase.OVER:
-            kept = self.replay.kept(deal, seat)
-            ending = ending_of(after.game, self.replay.resigned)
-            return closed_hand(self.channel.id, deal, kept, self.coach(deal, seat), ending)
+        if after.game.phase is Phase.OVER and after.game.deal_number == deal:
+            return self._last_hand(after.game, seat)
+        if after.game.deal_number != deal:
+            return closed_hand(self.channel.id, deal, self.replay.kept(deal, seat))
         return self.hand_now(after, seat)
+
+    def _last_hand(self, game: Game, seat: int) -> Rendering:
+        """A finished game's last hand message: closed, with how the game ended and the last
+        coach's line."""
+        assert self.replay is not None
+        deal = game.deal_number
+        lines = {
+            (about, seat): line
+            for about in (deal, deal - 1)
+            if (line := self.coach(about, seat)) is not None
+        }
+        return closed_hand(
+            self.channel.id,
+            deal,
+            self.replay.kept(deal, seat),
+            last_coach(lines, deal, seat),
+            ending_of(game, self.replay.resigned),
+        )
 
     def _advance(self, snap: Snapshot, new: list[dict[str, Any]]) -> list[Event]:
         """Replay the `new` logged actions (which took the game to `snap`) and note what every
