@@ -34,9 +34,16 @@ __all__ = [
 
 ControlsKind = Literal["discard", "play", "count", "muggins"]
 #: What a lobby button does (its custom id says it: ``crib:<game>:lobby:<action>``).
-LobbyAction = Literal["join", "leave", "start", "cancel", "remove_computer"]
+LobbyAction = Literal["join", "leave", "start", "cancel", "remove_computer", "partners"]
 #: Every lobby button, in the order they are shown.
-LOBBY_ACTIONS: tuple[LobbyAction, ...] = ("join", "leave", "start", "cancel", "remove_computer")
+LOBBY_ACTIONS: tuple[LobbyAction, ...] = (
+    "join",
+    "leave",
+    "start",
+    "cancel",
+    "remove_computer",
+    "partners",
+)
 
 #: The two tables of a server's standings: games between people, and with a computer seat.
 Table = Literal["people", "computer"]

@@ -76,6 +76,8 @@ def bad_level(levels: Sequence[str]) -> str:
 ALREADY_STARTED = "The game here has already started."
 ALREADY_SEATED = "You're already in this game."
 TABLE_FULL = "This game is full."
+PARTNERS_CREATOR = "Only the player who opened this game can change partners."
+PARTNERS_FULL = "Partners can be changed once all four players are seated."
 NOT_SEATED = "You're not in this game."
 LEAVE_STARTED = "The game has started: use `/cribbage resign` to concede."
 START_NOT_SEATED = "Only players in this game can start it."

@@ -43,8 +43,9 @@ _LOBBY_STYLES = {
     "start": discord.ButtonStyle.success,
     "cancel": discord.ButtonStyle.danger,
     "remove_computer": discord.ButtonStyle.secondary,
+    "partners": discord.ButtonStyle.secondary,
 }
-_LOBBY_LABELS = {"remove_computer": "Remove computer"}
+_LOBBY_LABELS = {"remove_computer": "Remove computer", "partners": "Change partners"}
 #: How many values each of the count menus holds (Discord: at most 25 options a menu).
 COUNT_MENU_SIZE = 13
 #: What a select rebuilt from a click carries: Discord sends only the chosen values.
@@ -116,9 +117,9 @@ class _Control(discord.ui.DynamicItem[Any], template=r"(?!)"):
 
 class LobbyButton(
     _Control,
-    template=r"crib:(?P<game>\d+):lobby:(?P<action>join|leave|start|cancel|remove_computer)",
+    template=r"crib:(?P<game>\d+):lobby:(?P<action>join|leave|start|cancel|remove_computer|partners)",
 ):
-    """Join, Leave, Start, Cancel or Remove computer on a game's lobby message."""
+    """Join, Leave, Start, Cancel, Remove computer or Change partners on a game's lobby."""
 
     def __init__(self, game_id: int, action: str) -> None:
         super().__init__(

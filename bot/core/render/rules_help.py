@@ -17,7 +17,8 @@ RULES_TOPICS: dict[str, str] = {
         "**Cribbage** is a race to 121 points (or 61 for a short game), pegged during the play "
         "and counted in the show. Each deal: everyone puts cards in the dealer's crib, a "
         "starter is cut, the play scores as cards go down, then every hand and the crib are "
-        "counted. Two, three or four players (four play as partners, sitting opposite). "
+        "counted. Two, three or four players (four play as partners, sitting opposite; the "
+        "lobby's creator can change who partners whom before the deal). "
         "Topics: `deal`, `play`, `show`, `scoring`, `commands`."
     ),
     "deal": (
