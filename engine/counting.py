@@ -61,18 +61,40 @@ class CountTurn:
 
 @dataclass(frozen=True, slots=True)
 class MugginsWindow:
-    """A claim under the true value, open to muggins: whose hand (``seat``, ``side``), whether
-    it was the crib, and what was claimed. The true value is not kept here: anyone may work
-    it out from the cards, which is the point of muggins."""
+    """A claim open to muggins: whose hand (``seat``, ``side``), whether it was the crib, what
+    was claimed, and ``passed``: the opponents who called muggins on it wrongly (the claim was
+    right), who may not call it again. The true value is not kept here: anyone may work it
+    out from the cards, which is the point of muggins. (Games whose claims were logged before
+    every claim opened a window open one only on a claim under the true value.)"""
 
     seat: int
     side: int
     crib: bool
     claimed: int
+    passed: tuple[int, ...] = ()
+    #: Opened on a claim whatever it was worth (see :meth:`engine.game.Game.claim`): its
+    #: owner may count their next hand (the dealer's crib) meanwhile, which closes it.
+    blind: bool = False
+
+    def holds(self, seat: int) -> bool:
+        """Whether the window keeps ``seat`` from counting its next hand: the owner of a
+        window opened only on a short claim waits for it to close."""
+        return self.seat == seat and not self.blind
 
     def to_dict(self) -> dict[str, Any]:
-        """JSON-ready data."""
-        return {"seat": self.seat, "side": self.side, "crib": self.crib, "claimed": self.claimed}
+        """JSON-ready data (``passed`` only when someone called wrongly, so windows saved
+        before it existed save back unchanged)."""
+        data: dict[str, Any] = {
+            "seat": self.seat,
+            "side": self.side,
+            "crib": self.crib,
+            "claimed": self.claimed,
+        }
+        if self.passed:
+            data["passed"] = list(self.passed)
+        if self.blind:
+            data["blind"] = True
+        return data
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> MugginsWindow:
@@ -82,4 +104,6 @@ class MugginsWindow:
             side=int(data["side"]),
             crib=bool(data["crib"]),
             claimed=int(data["claimed"]),
+            passed=tuple(int(seat) for seat in data.get("passed", ())),
+            blind=bool(data.get("blind", False)),
         )

@@ -26,6 +26,7 @@ muggins).
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import random
 from collections.abc import Mapping, Sequence
@@ -231,9 +232,11 @@ class Game:
         if kind == "resign":
             return self.resign(seat)
         if kind == "claim":
-            return self.claim(seat, action["points"])
+            return self.claim(seat, action["points"], open_window=bool(action.get("open")))
         if kind == "muggins":
             return self.muggins(seat)
+        if kind == "pass_muggins":
+            return self.pass_muggins(seat)
         if kind == "close_muggins":
             return self.close_muggins(seat)
         if kind == "auto_count":
@@ -359,8 +362,10 @@ class Game:
 
         Entries look like ``{"type": "discard", "seat": 0, "cards": ["5H", "JD"]}``,
         ``{"type": "play", "seat": 1, "card": "7C"}``, ``{"type": "resign", "seat": 0}``, and
-        with manual counting ``{"type": "claim", "seat": 1, "points": 8}``,
-        ``{"type": "muggins", "seat": 0}``, ``{"type": "close_muggins", "seat": 1}`` (the
+        with manual counting ``{"type": "claim", "seat": 1, "points": 8, "open": True}`` (a
+        claim open to muggins whatever it is worth; logged without ``"open"`` before that),
+        ``{"type": "muggins", "seat": 0}``, ``{"type": "pass_muggins", "seat": 0}`` (seat 0
+        lets the claim stand), ``{"type": "close_muggins", "seat": 1}`` (the
         window on seat 1's claim closed) and ``{"type": "auto_count", "seat": 1}`` (seat 1
         did not claim in time and was counted by the engine).
         """
@@ -642,7 +647,7 @@ class Game:
         so a refusal tells the player nothing about what the hand is worth.
         """
         seat, crib = self._check_count_turn(seat)
-        if self._window is not None and self._window.seat == seat:
+        if self._window is not None and self._window.holds(seat):
             raise WrongPhase("Wait a moment: the others may still call muggins on your count.")
         if isinstance(points, bool) or not isinstance(points, int) or points not in CLAIM_VALUES:
             raise BadClaim("Claim from 0 to 29 points (no hand scores 19, 25, 26 or 27).")
@@ -655,9 +660,20 @@ class Game:
         self._check_seat(seat)
         window = self._window
         if window is None:
-            raise BadMuggins("There is no short count to call muggins on.")
+            raise BadMuggins("There is no count open to muggins now.")
         if self.side_of(seat) == window.side:
             raise BadMuggins("You can't call muggins on your own side.")
+        if seat in window.passed:
+            raise BadMuggins("You called muggins on this count already.")
+
+    def muggins_missed(self) -> int:
+        """The points the claim open to muggins left out (0 when it was right, or none is
+        open): what a computer opponent weighs before calling. Never for display: the window
+        is open to every claim so that the table cannot tell a short one."""
+        window = self._window
+        if window is None:
+            return 0
+        return self._show_score(window.seat, window.crib).total - window.claimed
 
     def verify_close_muggins(self, seat: int) -> None:
         """Raise the :class:`RuleError` that :meth:`close_muggins` would raise, or nothing."""
@@ -731,17 +747,22 @@ class Game:
         winner = max(others, key=lambda side: (self._scores[side], -others.index(side)))
         return [self._finish(winner, EndReason.RESIGNED)]
 
-    def claim(self, seat: int, points: int) -> list[Event]:
+    def claim(self, seat: int, points: int, *, open_window: bool = False) -> list[Event]:
         """Manual counting: ``seat`` claims ``points`` for the hand (or crib) it must count.
 
         A claim over the true value is refused (:class:`BadClaim`, without the value). The
-        claim is pegged; when it is the exact value the breakdown follows at once, and when
-        it is short it stays open to muggins (:meth:`muggins`) until the window closes
-        (:meth:`close_muggins`) or the next hand is claimed. A claim from another seat
-        closes a window still open, as counting the next hand does at the table.
+        claim is pegged and stays open to muggins (:meth:`muggins`) until the window closes
+        (:meth:`close_muggins`) or the next hand is claimed: with ``open_window`` whatever
+        was claimed (so an open window says nothing about the claim), else only when it is
+        short (the rule games logged before kept: their claims replay as they were; the
+        breakdown of an exact claim then follows at once). A claim from another seat closes
+        a window still open, as counting the next hand does at the table.
         """
         self.verify_claim(seat, points)
-        self._actions.append({"type": "claim", "seat": seat, "points": points})
+        action: dict[str, Any] = {"type": "claim", "seat": seat, "points": points}
+        if open_window:
+            action["open"] = True
+        self._actions.append(action)
         events = self._shut_window()
         _, crib = self._to_count.pop(0)
         score = self._show_score(seat, crib)
@@ -762,8 +783,10 @@ class Game:
             events.append(self._breakdown(seat, crib, score, claimed=points))
             events.append(self._finish(side, EndReason.TARGET))
             return events
-        if points < score.total:
-            self._window = MugginsWindow(seat=seat, side=side, crib=crib, claimed=points)
+        if points < score.total or open_window:
+            self._window = MugginsWindow(
+                seat=seat, side=side, crib=crib, claimed=points, blind=open_window
+            )
             self._turn = self._to_count[0][0] if self._to_count else None
             return events
         events.append(self._breakdown(seat, crib, score, claimed=points))
@@ -771,14 +794,18 @@ class Game:
         return events
 
     def muggins(self, seat: int) -> list[Event]:
-        """``seat`` calls muggins on the short claim open to it: its side takes the points the
-        claim left out, and the breakdown of that hand follows."""
+        """``seat`` calls muggins on the claim open to it. On a short claim its side takes the
+        points the claim left out, and the breakdown of that hand follows. On a right claim
+        the call costs nothing but the chance: ``seat`` may not call it again (no event; the
+        caller alone is told), and once every opponent has called wrongly the window closes."""
         self.verify_muggins(seat)
         self._actions.append({"type": "muggins", "seat": seat})
         window = self._window
         assert window is not None
-        self._window = None
         score = self._show_score(window.seat, window.crib)
+        if score.total == window.claimed:
+            return self._passed(seat)
+        self._window = None
         side = self.side_of(seat)
         taken = score.total - window.claimed
         self._scores[side] += taken
@@ -794,6 +821,29 @@ class Game:
         if not self._to_count:
             events.extend(self._next_count())
         return events
+
+    def pass_muggins(self, seat: int) -> list[Event]:
+        """``seat`` lets the claim open to it stand (no muggins): it may not call it any more,
+        and once every opponent has passed (or called wrongly) the window closes and the
+        breakdown follows, so the table need not wait out the window."""
+        self.verify_muggins(seat)
+        self._actions.append({"type": "pass_muggins", "seat": seat})
+        return self._passed(seat)
+
+    def _passed(self, seat: int) -> list[Event]:
+        """``seat`` has had its chance at the open window: noted, and the window closed once
+        no opponent is left to call it."""
+        window = self._window
+        assert window is not None
+        passed = (*window.passed, seat)
+        self._window = dataclasses.replace(window, passed=passed)
+        opponents = [s for s in range(self.num_players) if self.side_of(s) != window.side]
+        if any(s not in passed for s in opponents):
+            return []
+        closed = self._shut_window()
+        if not self._to_count:
+            closed.extend(self._next_count())
+        return closed
 
     def close_muggins(self, seat: int) -> list[Event]:
         """The muggins window on ``seat``'s short claim closes with nobody calling it (the

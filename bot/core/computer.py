@@ -147,7 +147,14 @@ def _show_move(
             seat = (window.seat + k) % game.num_players
             record = seats[seat]
             opponent = game.side_of(seat) != window.side
-            if opponent and record.is_computer and calls_muggins(level_of(record)):
+            # A computer that calls muggins counts the hand itself: it calls only a claim that
+            # missed points (a wrong call would cost it the chance for nothing).
+            if (
+                opponent
+                and record.is_computer
+                and calls_muggins(level_of(record))
+                and game.muggins_missed() > 0
+            ):
                 return game.muggins(seat)
         return None  # the window stays open for the people (or the timer)
     turn = game.count_turn
@@ -157,7 +164,7 @@ def _show_move(
     assert starter is not None  # the show comes after the starter
     level = level_of(seats[turn.seat])
     points = computer_claim(level, turn.cards, starter, crib=turn.crib, rng=players.rng)
-    return game.claim(turn.seat, points)
+    return game.claim(turn.seat, points, open_window=True)
 
 
 def _next_computer(seats: Sequence[SeatRecord], game: Game) -> int | None:

@@ -247,14 +247,16 @@ class Lobbies:
         moderator: bool = False,
     ) -> Answer:
         """A lobby control: ``"join"``, ``"leave"``, ``"start"``, ``"cancel"``,
-        ``"remove_computer"``, or ``"computer:<level>"`` from the "Add computer" menu; the
-        answer updates the lobby message (``clicked``), and that look is kept with the change."""
+        ``"remove_computer"``, ``"partners"`` (the next pairing of a full four-player table),
+        or ``"computer:<level>"`` from the "Add computer" menu; the answer updates the lobby
+        message (``clicked``), and that look is kept with the change."""
         actions: dict[str, Callable[[GameRecord], Awaitable[Answer]]] = {
             "join": lambda r: self._join(r, user, clicked),
             "leave": lambda r: self._leave(r, user, clicked),
             "start": lambda r: self._start(r, user, clicked),
             "cancel": lambda r: self._cancel(r, user, moderator, clicked),
             "remove_computer": lambda r: self._remove_computer(r, user, clicked),
+            "partners": lambda r: self._partners(r, user, clicked),
         }
         for level in LEVELS:
             actions[f"computer:{level}"] = functools.partial(
@@ -289,6 +291,12 @@ class Lobbies:
     ) -> Answer:
         seats, name = lobby.seats_removing_computer(record, user)
         return await self._seats_changed(record, seats, f"{name} left the table.", clicked)
+
+    async def _partners(self, record: GameRecord, user: User, clicked: Clicked | None) -> Answer:
+        seats = lobby.seats_changing_partners(record, user)
+        one, two, three, four = (escape(s.name) for s in seats)
+        text = f"Partners now: {one} & {three} against {two} & {four}."
+        return await self._seats_changed(record, seats, text, clicked)
 
     async def _seats_changed(
         self,

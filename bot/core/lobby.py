@@ -22,6 +22,7 @@ __all__ = [
     "fill_with_computers",
     "lobby_view",
     "seats_adding_computer",
+    "seats_changing_partners",
     "seats_joining",
     "seats_leaving",
     "seats_removing_computer",
@@ -46,7 +47,12 @@ def lobby_view(record: GameRecord, state: GameStatus | None = None) -> MessageVi
     if state is not GameStatus.LOBBY:
         return MessageView(text, lobby=LobbyControls(record.id, ()))
     has_computer = any(s.is_computer for s in record.seats)
-    buttons = tuple(b for b in LOBBY_ACTIONS if b != "remove_computer" or has_computer)
+    full_four = record.num_players == 4 and len(record.seats) == 4
+    buttons = tuple(
+        b
+        for b in LOBBY_ACTIONS
+        if (b != "remove_computer" or has_computer) and (b != "partners" or full_four)
+    )
     levels = LEVELS if len(record.seats) < record.num_players else ()
     return MessageView(text, lobby=LobbyControls(record.id, buttons, levels))
 
@@ -102,6 +108,19 @@ def seats_removing_computer(record: GameRecord, user: User) -> tuple[list[SeatRe
         raise Refused(refusals.NO_COMPUTER)
     gone = computers[-1]
     return _renumber(s for s in record.seats if s.seat != gone.seat), gone.name
+
+
+def seats_changing_partners(record: GameRecord, user: User) -> list[SeatRecord]:
+    """The next of the three pairings of a full four-player table (the creator's choice, as
+    the table is theirs): seat 1 keeps its place, and its partner opposite becomes the one
+    who sat on its left, the others moving round (A B C D -> A C D B -> A D B C -> A B C D)."""
+    _open(record)
+    if user.id != record.creator_id:
+        raise Refused(refusals.PARTNERS_CREATOR)
+    if record.num_players != 4 or len(record.seats) != 4:
+        raise Refused(refusals.PARTNERS_FULL)
+    first, second, third, fourth = record.seats
+    return _renumber([first, third, fourth, second])
 
 
 def fill_with_computers(record: GameRecord, level: str) -> list[SeatRecord]:

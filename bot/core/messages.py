@@ -37,9 +37,16 @@ __all__ = [
 
 ControlsKind = Literal["discard", "play", "count", "muggins"]
 #: What a lobby button does (its custom id says it: ``crib:<game>:lobby:<action>``).
-LobbyAction = Literal["join", "leave", "start", "cancel", "remove_computer"]
+LobbyAction = Literal["join", "leave", "start", "cancel", "remove_computer", "partners"]
 #: Every lobby button, in the order they are shown.
-LOBBY_ACTIONS: tuple[LobbyAction, ...] = ("join", "leave", "start", "cancel", "remove_computer")
+LOBBY_ACTIONS: tuple[LobbyAction, ...] = (
+    "join",
+    "leave",
+    "start",
+    "cancel",
+    "remove_computer",
+    "partners",
+)
 
 #: The two tables of a server's standings: games between people, and with a computer seat.
 Table = Literal["people", "computer"]
@@ -153,6 +160,15 @@ class DailyPick:
 
 
 @dataclass(frozen=True, slots=True)
+class ConfirmControls:
+    """Yes and No under a question asked before a move that cannot be taken back (today the
+    resignation of ``game_id``), shown to the asker alone."""
+
+    game_id: int
+    action: Literal["resign"] = "resign"
+
+
+@dataclass(frozen=True, slots=True)
 class MessageView:
     """What one message shows: its text, and at most one kind of controls (a hand's discard
     select or card buttons, or the lobby's buttons), and possibly the board picture."""
@@ -176,6 +192,8 @@ class MessageView:
     review: ReviewPages | None = None
     #: The discard of the day's menu.
     daily: DailyPick | None = None
+    #: Yes / No for a question asked before a move (an ephemeral answer: never kept).
+    confirm: ConfirmControls | None = None
 
     def digest(self) -> str:
         """A short fingerprint of everything shown, to tell whether a sent copy is current."""

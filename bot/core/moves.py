@@ -16,6 +16,7 @@ level that thinks at length) when the Discord layer never made it. The game cloc
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from datetime import timedelta
@@ -34,14 +35,17 @@ from bot.core.computer import snapshot_views as views_before
 from bot.core.entry import answers
 from bot.core.faults import Faults
 from bot.core.games import Games, Loaded
+from bot.core.messages import ConfirmControls, MessageView
 from bot.core.owners import Owner
 from bot.core.projection import hand_message
 from bot.core.records import GameRecord, GameStatus, MessageRecord
 from bot.core.refusals import Refused
-from bot.core.render.text import card_labels, plural
+from bot.core.render.table import resign_question
+from bot.core.render.text import Names, card_labels, plural
 from bot.core.replies import Answer, Click, Clicked, Reply, Sequel, User
 from engine.cards import Card, cards_str, parse_cards
 from engine.counting import Counting
+from engine.errors import RuleError
 from engine.events import Dealt, Event, Mugginsed
 from engine.game import Game
 from engine.phase import Phase
@@ -71,6 +75,7 @@ _STALE = {
     "play": refusals.STALE_PLAY,
     "count": refusals.STALE_COUNT,
     "muggins": refusals.STALE_MUGGINS,
+    "pass": refusals.STALE_MUGGINS,
 }
 
 
@@ -217,6 +222,44 @@ class Moves:
         return await self._games.in_channel(channel_id, body)
 
     @answers
+    async def ask_resign(self, channel_id: int, user: User) -> Answer:
+        """``/cribbage resign``: asks the player to confirm, privately, with Yes and No (see
+        :meth:`confirm_resign`); nothing changes yet. In a partners game the resignation is
+        the player's alone, for their side."""
+
+        async def body(record: GameRecord) -> Answer:
+            loaded, seat = self._games.seated(record, user)
+            game = loaded.game
+            try:
+                game.verify_resign(seat)
+            except RuleError as err:
+                raise Refused(str(err)) from None
+            text = resign_question(Names.of(game.public_view()), game.public_view(), seat)
+            view = MessageView(text, confirm=ConfirmControls(record.id))
+            return Answer.say(text, view=view)
+
+        return await self._games.in_channel(channel_id, body)
+
+    @answers
+    async def confirm_resign(
+        self, game_id: int, user: User, yes: bool, *, guild_id: int | None
+    ) -> Answer:
+        """The answer to the question :meth:`ask_resign` asked: Yes resigns the game (a loss),
+        No plays on; either way the question's message says so, without its buttons."""
+        if not yes:
+            said = "You play on."
+            return Answer(reply=Reply(said), update=MessageView(said))
+
+        async def body(record: GameRecord) -> Answer:
+            loaded, seat = self._games.seated(record, user)
+            answer = await self._apply(
+                loaded, lambda g: g.resign(seat), lambda g, e: "You resigned."
+            )
+            return dataclasses.replace(answer, update=MessageView("You resigned."))
+
+        return await self._games.by_id(game_id, body, user=user, guild_id=guild_id)
+
+    @answers
     async def discard(self, channel_id: int, user: User, cards: str | Sequence[Card]) -> Answer:
         """Put cards in the crib (text as typed, e.g. ``"5H JD"``, or cards)."""
         return await self._games.in_channel(channel_id, lambda r: self._discard(r, user, cards))
@@ -265,6 +308,8 @@ class Moves:
                     raise Refused(refusals.BAD_COUNT)
                 points = int(click.values[0])
                 return await self._count(record, user, points, answering=answering)
+            if click.kind == "pass":
+                return await self._pass(record, user, answering)
             return await self._muggins(record, user, answering)
 
         return await self._games.by_id(click.game_id, body, user=user, guild_id=guild_id)
@@ -327,19 +372,36 @@ class Moves:
             raise Refused(refusals.AUTO_COUNTING)
         return await self._apply(
             loaded,
-            lambda g: g.claim(seat, points),
+            # Every claim is open to muggins, so an open window gives nothing away.
+            lambda g: g.claim(seat, points, open_window=True),
             lambda g, e: f"You claimed {points}.",
             answering=answering,
         )
 
     async def _muggins(self, record: GameRecord, user: User, answering: _Answering) -> Answer:
         loaded, seat = self._games.seated(record, user)
+        wrong = False
 
         def reply(game: Game, events: Sequence[Event]) -> str:
-            taken = next(e for e in events if isinstance(e, Mugginsed))
+            nonlocal wrong
+            taken = next((e for e in events if isinstance(e, Mugginsed)), None)
+            if taken is None:
+                wrong = True
+                return refusals.WRONG_MUGGINS
             return f"Muggins! You take {plural(taken.points, 'point')}."
 
-        return await self._apply(loaded, lambda g: g.muggins(seat), reply, answering=answering)
+        answer = await self._apply(loaded, lambda g: g.muggins(seat), reply, answering=answering)
+        # A wrong call is said to the caller alone: the table learns nothing of it.
+        return dataclasses.replace(answer, note=answer.reply.text) if wrong else answer
+
+    async def _pass(self, record: GameRecord, user: User, answering: _Answering) -> Answer:
+        loaded, seat = self._games.seated(record, user)
+        return await self._apply(
+            loaded,
+            lambda g: g.pass_muggins(seat),
+            lambda g, e: "No muggins from you: the claim stands.",
+            answering=answering,
+        )
 
     # -- the computer and the clock -------------------------------------------------------------
     async def computer_turn(self, game_id: int) -> None:
@@ -384,13 +446,24 @@ class Moves:
 
     def _clock_move(self, record: GameRecord, game: Game) -> tuple[float, ClockMove] | None:
         """The move the clock makes at a manual show, and when: closing the muggins window on
-        a short claim, or counting the hand of a person who has not claimed in time."""
+        a short claim (at once when no person sits among the opponents, so nobody can call
+        it), or counting the hand of a person who has not claimed in time."""
         if record.status is not GameStatus.ACTIVE or game.phase is not Phase.SHOW:
             return None
         window = game.muggins_window
         if window is not None:
             owner = window.seat
-            return record.updated_at + self._muggins_window, lambda g: g.close_muggins(owner)
+            # Only a person can still call it (a computer that calls muggins did so at once):
+            # with no person among the opponents, the window closes without a wait.
+            callers = [
+                s
+                for s in record.seats
+                if not s.is_computer
+                and game.side_of(s.seat) != window.side
+                and s.seat not in window.passed
+            ]
+            wait = self._muggins_window if callers else 0.0
+            return record.updated_at + wait, lambda g: g.close_muggins(owner)
         turn = game.count_turn
         if turn is None or record.seats[turn.seat].is_computer:
             return None

@@ -7,8 +7,9 @@ stored game always projects the same messages (``now`` only decides which turn r
 due), so a message lost to a crash is simply found missing and sent again.
 
 The channel gets the lobby, one table message per deal (kept for the current deal and the one
-before, whose end may still have to be drawn), a second message for a deal's show when the
-two do not fit in one, and the result; each person gets one hand message per deal by DM.
+before, whose end may still have to be drawn; a deal too long for one message leaves out its
+plays that scored nothing, never moves its show to another), and the result; each person gets
+one hand message per deal by DM.
 """
 
 from __future__ import annotations
@@ -31,8 +32,8 @@ from bot.core.render.private import (
     turn_reminder,
     where,
 )
-from bot.core.render.table import deal_text
-from bot.core.render.text import MAX_MESSAGE, Names, escape
+from bot.core.render.table import deal_text, one_message, result_line
+from bot.core.render.text import Names, escape
 from bot.core.seeded import Seal, seal_of
 from engine.cards import Card
 from engine.events import Dealt, Shown
@@ -151,9 +152,18 @@ def hand_view(loaded: Loaded, seat: int, *, coach: bool = True) -> MessageView:
     if record.status in (GameStatus.CANCELLED, GameStatus.EXPIRED):
         return MessageView(f"{where(record.channel_id)}: {GAME_ENDED}")
     if game.phase is Phase.OVER:
-        said = _coach(log, view.deal_number, seat) if coach else None
+        # The last word on the game: the coach's line on its last show, or (the game ended
+        # before that show) the line on the deal before, which this message carried already.
+        deal = view.deal_number
+        said = (_coach(log, deal, seat) or _coach(log, deal - 1, seat)) if coach else None
         kept = _kept(log, view.deal_number, seat)
-        return MessageView(closed_hand_text(record.channel_id, view.deal_number, kept, said))
+        result = game.result
+        ending = None
+        if result is not None:
+            ending = result_line(Names.of(game.public_view()), result, resigner(game))
+        return MessageView(
+            closed_hand_text(record.channel_id, view.deal_number, kept, said, ending)
+        )
     said = _coach(log, view.deal_number - 1, seat) if coach else None
     return MessageView(
         hand_text(view, record.channel_id, said),
@@ -195,20 +205,12 @@ def _tables(
             chances=odds,
             seal=deal_seal(game, log, seeds, deal),
         )
-        board = _deal_board(log, view, deal, odds) if text.show else None
+        # The deal the game ended in leaves the board to the result, below it: one picture.
+        board = _deal_board(log, view, deal, odds) if text.show and not text.result else None
         order = _TABLE + 2 * deal
-        together = "\n\n".join(part for part in (text.play, text.show) if part)
-        if len(together) <= MAX_MESSAGE:
-            owed.append(Owed(f"table:{deal}", MessageView(together, board=board), order=order))
-        else:
-            owed.append(Owed(f"table:{deal}", MessageView(text.play[:MAX_MESSAGE]), order=order))
-            owed.append(
-                Owed(
-                    f"show:{deal}",
-                    MessageView(text.show[:MAX_MESSAGE], board=board),
-                    order=order + 1,
-                )
-            )
+        # One message per deal, whatever its length: the show never moves to another.
+        view_now = MessageView(one_message(text), board=board)
+        owed.append(Owed(f"table:{deal}", view_now, order=order))
         if text.result:
             said = f"{text.result}\n{ratings}" if ratings else text.result
             # A game that can be dealt again has a review: the result offers it.
@@ -248,19 +250,18 @@ def _owes_move(game: Game, seat: int) -> bool:
         return seat in game.pending_discards()
     if game.phase is Phase.SHOW:
         turn, window = game.count_turn, game.muggins_window
-        return turn is not None and turn.seat == seat and (window is None or window.seat != seat)
+        return turn is not None and turn.seat == seat and (window is None or not window.holds(seat))
     return game.phase is Phase.PLAY and game.turn == seat
 
 
 def hand_message(loaded: Loaded, seat: int, deal: int, *, coach: bool = True) -> MessageView:
     """What the hand message of ``seat`` for ``deal`` shows now: the current deal's hand (see
-    :func:`hand_view`), or, for the deal before, what the seat kept and the coach's line."""
+    :func:`hand_view`), or, for the deal before, what the seat kept. (The coach's line on
+    that deal rides on the next deal's hand message alone, so it is said once.)"""
     if deal == loaded.game.deal_number:
         return hand_view(loaded, seat, coach=coach)
-    log = loaded.log
-    said = _coach(log, deal, seat) if coach else None
-    kept = _kept(log, deal, seat)
-    return MessageView(closed_hand_text(loaded.record.channel_id, deal, kept, said))
+    kept = _kept(loaded.log, deal, seat)
+    return MessageView(closed_hand_text(loaded.record.channel_id, deal, kept))
 
 
 def _hands(record: GameRecord, loaded: Loaded, facts: TableFacts) -> list[Owed]:
@@ -285,11 +286,9 @@ def _hands(record: GameRecord, loaded: Loaded, facts: TableFacts) -> list[Owed]:
         else:
             view = hand_message(loaded, seat.seat, deal, coach=coach)
             owed.append(Owed(f"hand:{deal}:{seat.seat}", view, user, existing=over))
-        if deal > 1 and deal - 1 in log.deals and (not over or log.coach_deal != deal):
-            # Once the game is over, the deal before is still owed its closing when the last
-            # deal was never shown (a resignation or pegging out soon after the deal may come
-            # before the sender closed it); after a last show it was closed long ago, and drawn
-            # again now it would lose its coach's line to the last deal's.
+        if deal > 1 and deal - 1 in log.deals:
+            # Owed while the game goes on and once it is over: a resignation or pegging out
+            # soon after the deal may come before the sender closed the deal before.
             closed = hand_message(loaded, seat.seat, deal - 1, coach=coach)
             owed.append(Owed(f"hand:{deal - 1}:{seat.seat}", closed, user, existing=True))
     return owed
@@ -298,9 +297,9 @@ def _hands(record: GameRecord, loaded: Loaded, facts: TableFacts) -> list[Owed]:
 def _reminders(
     record: GameRecord, game: Game, facts: TableFacts
 ) -> tuple[list[Owed], float | None]:
-    """A short reminder for each person the table has waited on for ``remind_after`` (by DM, or
-    a mention in the channel when their DMs were refused), once per turn; and when the next
-    one falls due."""
+    """A short reminder for each person the table has waited on for ``remind_after`` (by DM: one
+    message a deal, brought up to date for each turn it reminds of; or a mention in the channel
+    when their DMs were refused, once per turn); and when the next one falls due."""
     owed: list[Owed] = []
     due = record.updated_at + facts.remind_after
     waiting = [
@@ -314,6 +313,10 @@ def _reminders(
         return owed, due
     deal = game.deal_number
     turn = f"d{deal}" if game.phase is Phase.DISCARD else f"v{record.version}"
+    if game.count_turn is not None:
+        # A count is one turn however often the version moves meanwhile (a muggins window
+        # closing): the hand, or the crib.
+        turn = f"c{deal}{'c' if game.count_turn.crib else 'h'}"
     for seat in waiting:
         user = seat.user_id
         assert user is not None
@@ -322,8 +325,11 @@ def _reminders(
             view = MessageView(text, mentions=(user,))
             owed.append(Owed(f"away:{turn}:{seat.seat}", view, once=True, order=_NOTICE + 1))
         else:
+            # One reminder a deal: the first is posted (a DM the player is told of), any
+            # later one in the deal edits it to what the table waits for now, so reminders
+            # never pile up as DMs saying the same.
             text = turn_reminder(game.view(seat.seat), record.channel_id)
-            owed.append(Owed(f"remind:{turn}:{seat.seat}", MessageView(text), user, once=True))
+            owed.append(Owed(f"remind:{deal}:{seat.seat}", MessageView(text), user))
     return owed, None
 
 

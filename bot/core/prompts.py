@@ -48,12 +48,18 @@ def controls_for(view: SeatView, game_id: int, version: int) -> Controls | None:
 def _show_controls(view: SeatView, game_id: int, version: int) -> Controls | None:
     """At a manual show: the count menus for the hand the seat must count now (unless it
     waits for muggins on its own last claim) and the Muggins! button while an opponent's
-    short claim is open to it."""
+    claim is open to it (unless the seat has called it wrongly already)."""
     window = view.muggins
-    can_muggins = window is not None and window.side != view.sides[view.seat]
+    can_muggins = (
+        window is not None
+        and window.side != view.sides[view.seat]
+        and view.seat not in window.passed
+    )
     turn = view.count_turn
     counts = (
-        turn is not None and turn.seat == view.seat and (window is None or window.seat != view.seat)
+        turn is not None
+        and turn.seat == view.seat
+        and (window is None or not window.holds(view.seat))
     )
     if counts:
         return Controls(game_id, "count", (), 1, version, claims=CLAIM_VALUES, muggins=can_muggins)

@@ -57,6 +57,12 @@ AUTO_COUNTING = (
 )
 STALE_COUNT = "That count menu is from an earlier moment of the game: use the latest one."
 STALE_MUGGINS = "Too late: that count is settled."
+#: Not a refusal (the call is made, and costs the caller the chance): what a wrong call of
+#: muggins is told, privately.
+WRONG_MUGGINS = (
+    "No muggins: that count was right. A wrong call costs nothing but the chance: you can't "
+    "call muggins on this count again."
+)
 BAD_COUNT = "Choose a number of points from the menu."
 BAD_COUNTING = "Counting is `auto` (the bot counts) or `manual` (you count, with muggins)."
 
@@ -70,6 +76,8 @@ def bad_level(levels: Sequence[str]) -> str:
 ALREADY_STARTED = "The game here has already started."
 ALREADY_SEATED = "You're already in this game."
 TABLE_FULL = "This game is full."
+PARTNERS_CREATOR = "Only the player who opened this game can change partners."
+PARTNERS_FULL = "Partners can be changed once all four players are seated."
 NOT_SEATED = "You're not in this game."
 LEAVE_STARTED = "The game has started: use `/cribbage resign` to concede."
 START_NOT_SEATED = "Only players in this game can start it."

@@ -62,7 +62,7 @@ class Clicked:
 
 
 #: What a hand's control does.
-ClickKind = Literal["discard", "play", "count", "muggins"]
+ClickKind = Literal["discard", "play", "count", "muggins", "pass"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -104,13 +104,15 @@ class Answer:
     with ``reply``. The Discord layer then hands the answer back with whether it landed
     (:meth:`bot.core.services.Services.answered`); what follows is in ``sequel``, which only
     the core reads. Whatever a call changed reaches the owners' messages through the change
-    feed, not through the answer.
+    feed, not through the answer. ``note``: a sentence for the person alone that a click's
+    update would not say (a wrong call of muggins), sent privately after the update.
     """
 
     reply: Reply
     ok: bool = True
     update: MessageView | None = None
     sequel: Sequel | None = None
+    note: str | None = None
 
     @property
     def game_id(self) -> int | None:

@@ -294,7 +294,7 @@ class CribbageCommands(app_commands.Group):
     @app_commands.command(name="resign", description="Concede this channel's game (a loss)")
     async def resign(self, interaction: discord.Interaction[Any]) -> None:
         """Concede."""
-        await self._by_player(interaction, lambda core, ch, user: core.moves.resign(ch, user))
+        await self._by_player(interaction, lambda core, ch, user: core.moves.ask_resign(ch, user))
 
     # -- records, settings and help -------------------------------------------------------------
 

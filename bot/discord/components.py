@@ -13,7 +13,8 @@ Custom ids (at most 100 characters, Discord's limit):
 - ``crib:<game>:play:<stamp>:<card code>``: one button per card on your turn;
 - ``crib:<game>:count:<stamp>:<0|1>``: the two menus of values to claim for a hand (manual
   counting: 26 values, one more than a select menu holds, so split in two);
-- ``crib:<game>:muggins:<stamp>``: the Muggins! button while an opponent's short claim is open;
+- ``crib:<game>:muggins:<stamp>``: the Muggins! button while an opponent's claim is open to it,
+  and ``crib:<game>:pass:<stamp>``: No muggins beside it (the claim stands);
 - ``crib:board:<people|computer>:<page>``: a leaderboard's Previous, Next and other-table
   buttons (the server is the click's own);
 - ``crib:tournament:<id>:<join|leave>``: a tournament message's Join and Leave buttons;
@@ -57,8 +58,9 @@ _LOBBY_STYLES = {
     "start": discord.ButtonStyle.success,
     "cancel": discord.ButtonStyle.danger,
     "remove_computer": discord.ButtonStyle.secondary,
+    "partners": discord.ButtonStyle.secondary,
 }
-_LOBBY_LABELS = {"remove_computer": "Remove computer"}
+_LOBBY_LABELS = {"remove_computer": "Remove computer", "partners": "Change partners"}
 #: How many values each of the count menus holds (Discord: at most 25 options a menu).
 COUNT_MENU_SIZE = 13
 #: What a select rebuilt from a click carries: Discord sends only the chosen values.
@@ -103,6 +105,12 @@ class Clicks(Protocol):
         """The two cards chosen on the discard of the day of ``stamp``."""
         ...
 
+    async def confirm_click(
+        self, interaction: discord.Interaction[Any], game_id: int, yes: bool
+    ) -> None:
+        """Yes or No under the question ``/cribbage resign`` asked."""
+        ...
+
 
 def _clicks(interaction: discord.Interaction[Any]) -> Clicks:
     """The bot's click handler (the client's ``io``)."""
@@ -143,9 +151,9 @@ class _Control(discord.ui.DynamicItem[Any], template=r"(?!)"):
 
 class LobbyButton(
     _Control,
-    template=r"crib:(?P<game>\d+):lobby:(?P<action>join|leave|start|cancel|remove_computer)",
+    template=r"crib:(?P<game>\d+):lobby:(?P<action>join|leave|start|cancel|remove_computer|partners)",
 ):
-    """Join, Leave, Start, Cancel or Remove computer on a game's lobby message."""
+    """Join, Leave, Start, Cancel, Remove computer or Change partners on a game's lobby."""
 
     def __init__(self, game_id: int, action: str) -> None:
         super().__init__(
@@ -202,7 +210,7 @@ class HandButton(
     # A card button names its card; the Muggins! button has none.
     template=(
         rf"crib:(?P<game>\d+):(?:(?P<kind>play):(?P<stamp>\d+):(?P<card>{_CARD_CODE})"
-        r"|muggins:(?P<muggins>\d+))"
+        r"|(?P<call>muggins|pass):(?P<muggins>\d+))"
     ),
 ):
     """A button on a hand: one card of your hand on your turn (disabled when it cannot be
@@ -229,6 +237,15 @@ class HandButton(
             button: discord.ui.Button[Any] = discord.ui.Button(
                 label=label or code, style=style, custom_id=custom_id, disabled=not enabled
             )
+        elif kind == "pass":
+            # Lets the claim stand, so the table need not wait out the muggins window.
+            custom_id = f"crib:{game_id}:pass:{stamp}"
+            button = discord.ui.Button(
+                label="No muggins",
+                style=discord.ButtonStyle.secondary,
+                custom_id=custom_id,
+                row=2,
+            )
         else:
             custom_id = f"crib:{game_id}:muggins:{stamp}"
             button = discord.ui.Button(
@@ -241,7 +258,8 @@ class HandButton(
     def parsed(cls, match: re.Match[str]) -> HandButton:
         if match["kind"] == "play":
             return cls(int(match["game"]), "play", int(match["stamp"]), match["card"])
-        return cls(int(match["game"]), "muggins", int(match["muggins"]))
+        kind: ClickKind = "pass" if match["call"] == "pass" else "muggins"
+        return cls(int(match["game"]), kind, int(match["muggins"]))
 
     async def clicked(self, clicks: Clicks, interaction: discord.Interaction[Any]) -> None:
         await clicks.hand_click(interaction, self.click)
@@ -303,6 +321,27 @@ class HandSelect(
     async def clicked(self, clicks: Clicks, interaction: discord.Interaction[Any]) -> None:
         click = Click(self.game_id, self.kind, self.stamp, self._values())
         await clicks.hand_click(interaction, click)
+
+
+class ConfirmButton(_Control, template=r"crib:(?P<game>\d+):resign:(?P<choice>yes|no)"):
+    """Yes or No under ``/cribbage resign``'s question (an ephemeral message): Yes resigns."""
+
+    def __init__(self, game_id: int, yes: bool) -> None:
+        super().__init__(
+            discord.ui.Button(
+                label="Yes, resign" if yes else "No, play on",
+                style=discord.ButtonStyle.danger if yes else discord.ButtonStyle.secondary,
+                custom_id=f"crib:{game_id}:resign:{'yes' if yes else 'no'}",
+            )
+        )
+        self.game_id, self.yes = game_id, yes
+
+    @classmethod
+    def parsed(cls, match: re.Match[str]) -> ConfirmButton:
+        return cls(int(match["game"]), match["choice"] == "yes")
+
+    async def clicked(self, clicks: Clicks, interaction: discord.Interaction[Any]) -> None:
+        await clicks.confirm_click(interaction, self.game_id, self.yes)
 
 
 class PageButton(_Control, template=r"crib:board:(?P<table>people|computer):(?P<page>\d{1,6})"):
@@ -436,6 +475,7 @@ DYNAMIC_ITEMS: tuple[type[discord.ui.DynamicItem[Any]], ...] = (
     EntryButton,
     ReviewButton,
     DailySelect,
+    ConfirmButton,
 )
 
 
@@ -485,6 +525,7 @@ def _hand_controls(controls: Controls) -> discord.ui.View:
                 made.add_item(HandSelect(game, "count", stamp, half=half, values=values))
         if controls.kind == "muggins" or controls.muggins:
             made.add_item(HandButton(game, "muggins", stamp))
+            made.add_item(HandButton(game, "pass", stamp))
     else:
         for card in controls.cards:
             made.add_item(
@@ -504,6 +545,11 @@ def controls_view(view: MessageView) -> discord.ui.View | None:
         return _review_buttons(view.review)
     if view.daily is not None:
         return _daily_menu(view.daily)
+    if view.confirm is not None:
+        made = discord.ui.View(timeout=None)
+        made.add_item(ConfirmButton(view.confirm.game_id, True))
+        made.add_item(ConfirmButton(view.confirm.game_id, False))
+        return made
     lobby = view.lobby
     if lobby is not None and lobby.buttons:
         made = discord.ui.View(timeout=None)

@@ -258,6 +258,18 @@ class DiscordIO:
         daily = self.services.daily
         await self._click(interaction, lambda: daily.choose(guild_id, user, stamp, cards))
 
+    async def confirm_click(
+        self, interaction: discord.Interaction[Any], game_id: int, yes: bool
+    ) -> None:
+        """Yes or No under ``/cribbage resign``'s question: the question's message says what
+        was done, in place."""
+        user = user_of(interaction)
+        guild_id = interaction.guild_id
+        moves = self.services.moves
+        await self._click(
+            interaction, lambda: moves.confirm_resign(game_id, user, yes, guild_id=guild_id)
+        )
+
     async def _click(self, interaction: discord.Interaction[Any], call: Call) -> None:
         await self._entered(interaction, self._clicked(interaction, call))
 
@@ -272,6 +284,9 @@ class DiscordIO:
             if answer.ok and answer.update is not None and message is not None:
                 # Answer by updating the clicked message itself (free of the global limit).
                 await _in_time(interaction, self._update(interaction, answer.update))
+                if answer.note:
+                    # Said to the clicker alone (an interaction follow-up: outside the limit).
+                    await interaction.followup.send(answer.note, ephemeral=True)
             else:
                 shown = None
                 await self._reply(interaction, answer.reply)

@@ -8,6 +8,7 @@ import re
 from datetime import timedelta
 
 from bot.core.messages import BoardPicture, Owed
+from bot.core.render.table import LEFT_OUT
 from bot.core.replies import Answer, Clicked, User
 from bot.core.services import Services
 from bot.store import Store
@@ -83,9 +84,10 @@ async def test_a_reminder_falls_due_once_per_turn(store: Store, clock: Clock) ->
     assert owing is not None and owing.check_at is None
     reminders = [o for o in owing.owed if o.key.startswith("remind:")]
     assert {o.user_id for o in reminders} == {AL.id, BEA.id}
-    assert all(o.once and "waiting for your 2 cards" in o.view.content for o in reminders)
-    # The next deal's discard is another turn; the same turn is never reminded twice.
-    assert {o.key for o in reminders} == {"remind:d1:0", "remind:d1:1"}
+    assert all("waiting for your 2 cards" in o.view.content for o in reminders)
+    # One reminder message a deal for each player: a later turn of the deal edits it.
+    assert {o.key for o in reminders} == {"remind:1:0", "remind:1:1"}
+    assert not any(o.once for o in reminders)
 
 
 async def test_the_wait_before_a_reminder_is_a_setting(store: Store, clock: Clock) -> None:
@@ -158,21 +160,23 @@ async def test_the_end_of_the_game_leaves_the_deal_before_as_it_was(
 
 
 async def test_every_table_message_fits_in_a_discord_message(store: Store, clock: Clock) -> None:
-    """Four players with long names make long deals: a deal's show goes in a message of its
-    own when the two do not fit in one; nothing is ever over 2,000 characters."""
+    """Four players with long names make long deals: a deal keeps its one message, leaving out
+    the plays that scored nothing when the play and the show do not fit together; nothing is
+    ever over 2,000 characters."""
     service = make_service(store, clock, seed=4)
     users = [User(u.id, u.name + " of the Long and Winding Road") for u in (AL, BEA, CY, DEE)]
     table = await open_table(service, users)
-    split = False
+    brief = False
 
     async def check(outcome: object, user: object) -> None:
-        nonlocal split
+        nonlocal brief
         for o in await owed_now(service, table.outcomes[0].game_id or 0):
             assert len(o.view.content) <= 2000
-            split = split or o.key.startswith("show:")
+            assert not o.key.startswith("show:")
+            brief = brief or LEFT_OUT in o.view.content
 
     await drive(service, table, users, check=check)
-    assert split, "some four-player deal needed its second message"
+    assert brief, "some four-player deal needed its brief form"
 
 
 async def test_a_cancelled_game_owes_its_note_and_takes_the_controls_away(
@@ -196,7 +200,8 @@ async def test_a_game_ended_early_in_a_deal_still_closes_the_deal_before(
     service: Services,
 ) -> None:
     # A resignation soon after the deal can come before the sender closed the deal before's
-    # hand messages: they are still owed their closing, with the coach's line.
+    # hand messages: they are still owed their closing; the coach's line on deal 1 stays on
+    # deal 2's hand message, its one place.
     table = await open_table(service, [AL, BEA], target=121)
     game_id = table.outcomes[0].game_id or 0
 
@@ -211,4 +216,6 @@ async def test_a_game_ended_early_in_a_deal_still_closes_the_deal_before(
     for seat in (0, 1):
         closed = owed[f"hand:1:{seat}"]
         assert closed.existing and closed.view.controls is None
-        assert "deal 1 is over" in closed.view.content and "Coach, deal 1" in closed.view.content
+        assert "deal 1 is over" in closed.view.content and "Coach" not in closed.view.content
+        last = owed[f"hand:2:{seat}"]
+        assert "Coach, deal 1" in last.view.content and "resigned" in last.view.content

@@ -12,7 +12,7 @@ from typing import Any
 from fakediscord import Message
 from fakediscord.testing import BotLauncher, BotProcess
 from tests.helpers.bot_db import latest_game_id, read_game, rows
-from tests.helpers.table_driver import World, until
+from tests.helpers.table_driver import World, resign, until
 
 
 def _results(world: World, game_id: int) -> list[tuple[int | None, int]]:
@@ -52,8 +52,8 @@ async def test_against_the_computer_the_creator_resigns(world: World, bot: BotPr
     await until(fd, lambda: read_game(world.database, game_id).status == "active")
     refused = await fd.slash(al, world.general, "/cribbage cancel")
     assert refused.ephemeral and "/cribbage resign" in refused.content
-    resigned = await fd.slash(al, world.general, "/cribbage resign")
-    assert resigned.ephemeral and "resigned" in resigned.content
+    resigned = await resign(fd, al, world.general)
+    assert resigned.original is not None and "You resigned" in resigned.original.content
     await until(fd, lambda: read_game(world.database, game_id).status == "finished")
     assert _results(world, game_id) == [(al.id, 0), (None, 1)], "the loss is recorded"
 

@@ -21,7 +21,7 @@ from tests.helpers.bot_db import Snapshot, read_game
 from tests.helpers.card_leaks import cards_in_text, hidden_from
 from tests.helpers.expected_views import live_controls
 from tests.helpers.in_process import clocked_service, club, slowed, start_in_process
-from tests.helpers.table_driver import World, until
+from tests.helpers.table_driver import World, resign, until
 
 
 def _one_sentence(text: str) -> bool:
@@ -137,8 +137,8 @@ async def test_a_game_in_a_thread_with_autocomplete_status_hand_and_resign(
     driver.by_hand_command = set()
     await driver.settle(driver.resync())
 
-    resigned = await fd.slash(al, thread, "/cribbage resign")
-    assert resigned.ephemeral
+    resigned = await resign(fd, al, thread)
+    assert resigned.response is not None and resigned.response.type == 7
 
     def finished() -> Snapshot | None:
         snap = read_game(world.database, driver.game_id)

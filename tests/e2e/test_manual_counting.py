@@ -24,7 +24,7 @@ from fakediscord.model import Message, User
 from fakediscord.runner import BotLauncher
 from fakediscord.testing import BotProcess
 from tests.helpers.bot_db import latest_game_id, read_game, rows
-from tests.helpers.table_driver import World, until
+from tests.helpers.table_driver import World, resign, until
 
 REFUSAL = "That's more than this hand is worth."
 CARD_TEXT = re.compile(r"(10|[2-9AJQK])[♣♦♥♠]")
@@ -197,6 +197,8 @@ async def test_manual_counting_a_refused_claim_a_short_claim_and_muggins(
     button_id = f"crib:{game_id}:muggins:{version}"
     message = await hand_with(world, opponent, button_id)
     assert "Press **Muggins!**" in message.content
+    # Beside it, No muggins lets the claim stand without waiting out the window.
+    assert message.component(f"crib:{game_id}:pass:{version}") is not None
     took = await fd.click(opponent, message, button_id)
     points = f"{value} point" + ("s" if value != 1 else "")
     # The click is answered by updating the hand message it came from.
@@ -215,13 +217,29 @@ async def test_manual_counting_a_refused_claim_a_short_claim_and_muggins(
     assert f"Muggins! {opponent.name} takes the {points} {owner.name} missed" in table
     assert f"{points} missed" in table
 
-    # The rest of the show, exactly; then Bea resigns and the stats keep the muggins.
+    # The rest of the show, exactly; then Bea resigns and the stats keep the muggins. Every
+    # claim is open to muggins: the last one, right, is called wrongly, which costs the caller
+    # nothing but the chance (told privately) and, the only opponent having called, ends it.
+    wrong_calls = 0
     while (game := game_now(world, game_id)).phase is Phase.SHOW:
         counting = game.count_turn
-        assert counting is not None
+        window = game.muggins_window
+        if counting is None:
+            assert window is not None
+            caller = users[1 - window.seat]
+            button_id = f"crib:{game_id}:muggins:{read_game(world.database, game_id).version}"
+            message = await hand_with(world, caller, button_id)
+            called = await fd.click(caller, message, button_id)
+            (note,) = await called.wait_followups()
+            assert note.ephemeral and note.content.startswith("No muggins: that count was right")
+            await wait_for_move(world, game_id, len(game.actions))
+            wrong_calls += 1
+            continue
         await claim_from_menu(world, users[counting.seat], game_id, worth(game))
         await wait_for_move(world, game_id, len(game.actions))
-    await fd.slash(users[1], world.general, "/cribbage resign")
+    assert wrong_calls == 1
+    assert not [m for m in fd.messages(world.general) if "No muggins" in m.content]
+    await resign(fd, users[1], world.general)
     await until(fd, lambda: read_game(world.database, game_id).status == "finished")
     stats = await fd.slash(opponent, world.general, "/cribbage stats")
     assert f"muggins taken {value}, given away 0" in stats.content

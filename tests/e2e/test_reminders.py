@@ -1,6 +1,7 @@
 """Turn reminders: a player the table has waited on for TURN_REMINDER_SECONDS is reminded by
-DM, once per turn, with no controls and no card; a fast game sends none (the whole games in
-test_whole_games.py are played well inside the default delay and count every DM)."""
+DM (one message a deal, edited for a later turn), with no controls and no card; a fast game
+sends none (the whole games in test_whole_games.py are played well inside the default delay
+and count every DM)."""
 
 from __future__ import annotations
 
@@ -48,9 +49,11 @@ async def test_reminders_by_dm_after_the_delay_once_per_turn(
     assert snap.game is not None and snap.game.turn is not None
     on_turn, waiting = (al, bea) if snap.game.turn == 0 else (bea, al)
     nudged = await until(fd, lambda: [m for m in _reminders(driver, on_turn) if TURN in m.content])
+    assert len(_reminders(driver, on_turn)) == 1, "the deal's reminder, edited"
     assert f"count {snap.game.count}" in nudged[0].content
     assert not [m for m in _reminders(driver, waiting) if TURN in m.content]
     await driver.expect_current()
-    # Acting right away after that is not reminded again.
+    # One reminder message a deal: the turn's reminder brought the discard's up to date, and
+    # acting right away after that is not reminded again.
     await driver.play_out(stop_after=driver.steps + 2)
-    assert len(_reminders(driver, on_turn)) == 2
+    assert len(_reminders(driver, on_turn)) == 1

@@ -11,7 +11,7 @@ from bot.core.records import GameStatus, ResultRecord, SeatRecord
 from bot.store import Store
 from engine.outcome import Scoring
 from fakediscord.testing import BotProcess
-from tests.helpers.table_driver import World
+from tests.helpers.table_driver import World, resign
 
 
 def _result(
@@ -131,8 +131,8 @@ async def test_leaderboard_and_stats_after_finished_games(world: World, bot: Bot
     await driver.open(target=61)
     await driver.play_deal()
     quitter = rng.choice([al, bea])
-    resigned = await fd.slash(quitter, world.general, "/cribbage resign")
-    assert resigned.ephemeral and resigned.content == "You resigned."
+    resigned = await resign(fd, quitter, world.general)
+    assert resigned.original is not None and resigned.original.content == "You resigned."
     final = await driver.expect_current()
     assert final.status == "finished"
     assert final.game is not None and final.game.result is not None

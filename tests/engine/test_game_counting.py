@@ -157,11 +157,11 @@ def test_muggins_the_opponent_takes_the_difference() -> None:
 
 def test_muggins_is_called_once_and_only_on_an_open_short_claim() -> None:
     game, _ = manual_show()
-    with pytest.raises(BadMuggins, match="no short count"):
+    with pytest.raises(BadMuggins, match="no count open to muggins"):
         game.muggins(DEALER)
     game.claim(PONE, 2)
     game.muggins(DEALER)
-    with pytest.raises(BadMuggins, match="no short count"):
+    with pytest.raises(BadMuggins, match="no count open to muggins"):
         game.muggins(DEALER)
 
 

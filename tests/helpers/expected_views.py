@@ -19,8 +19,8 @@ from typing import Any
 
 from bot.core.chances import chances
 from bot.core.render.private import closed_hand_text, coach_text, hand_text
-from bot.core.render.table import deal_text
-from bot.core.render.text import MAX_MESSAGE, Names
+from bot.core.render.table import deal_text, one_message, result_line
+from bot.core.render.text import Names
 from bot.core.seeded import Seal
 from engine.cards import Card, cards_str
 from engine.events import CutForDeal, Dealt, Event, Shown
@@ -37,6 +37,8 @@ __all__ = [
     "closed_hand",
     "controls_of",
     "current_hand",
+    "ending_of",
+    "last_coach",
     "live_controls",
     "owed_views",
     "table_views",
@@ -146,11 +148,39 @@ def current_hand(
     )
 
 
-def closed_hand(channel_id: int, deal: int, kept: tuple[Card, ...], coach: str | None) -> Rendering:
-    """A hand message once its deal is over: what the seat kept, the coach's line about that
-    deal, and no controls."""
-    said = coach_text(deal, coach) if coach else None
-    return Rendering(closed_hand_text(channel_id, deal, kept, said), (), kept)
+def closed_hand(
+    channel_id: int,
+    deal: int,
+    kept: tuple[Card, ...],
+    coach: tuple[int, str] | None = None,
+    ending: str | None = None,
+) -> Rendering:
+    """A hand message once its deal is over: what the seat kept and no controls; in the deal
+    the game ended in, ``ending`` (:func:`ending_of`) and ``coach``, the last coach's line
+    (the deal it is about, the line: :func:`last_coach`). (During the game the coach's line
+    on a deal rides on the next deal's hand message alone.)"""
+    said = coach_text(*coach) if coach else None
+    return Rendering(closed_hand_text(channel_id, deal, kept, said, ending), (), kept)
+
+
+def last_coach(
+    lines: Mapping[tuple[int, int], str], deal: int, seat: int
+) -> tuple[int, str] | None:
+    """The coach's line a finished game's last hand message ends on: on its last deal, or
+    (that deal never shown) on the deal before."""
+    for about in (deal, deal - 1):
+        line = lines.get((about, seat))
+        if line:
+            return about, line
+    return None
+
+
+def ending_of(game: Game, resigned: int | None) -> str | None:
+    """How a finished game ended, as its last hand messages say it (None while it goes on)."""
+    result = game.result
+    if result is None:
+        return None
+    return result_line(Names.of(game.public_view()), result, resigned)
 
 
 # -- the table --------------------------------------------------------------------------------
@@ -185,7 +215,7 @@ def table_views(
     resigned: int | None = None,
     seeds: Sequence[str] | None = None,
 ) -> dict[str, Rendering]:
-    """The game's table messages (``table:N``, ``show:N``, ``result``) for the deals in
+    """The game's table messages (``table:N``, ``result``) for the deals in
     `deals` (deal 0 holds the cut for deal), as they must read now: the deal's calls and where
     the play stands (with the deal's seal, and its seed once shown, given the game's
     ``seeds``), its show with the board picture, and the result with the final board."""
@@ -208,13 +238,9 @@ def table_views(
             chances=_chances(view, deal, events, deals),
             seal=_seal(game, events, seeds, deal),
         )
-        board = tuple(zip(sides, scores_after(events, view), strict=True)) if text.show else None
-        together = "\n\n".join(part for part in (text.play, text.show) if part)
-        if len(together) <= MAX_MESSAGE:
-            found[f"table:{deal}"] = Rendering(together, board=board)
-        else:
-            found[f"table:{deal}"] = Rendering(text.play[:MAX_MESSAGE])
-            found[f"show:{deal}"] = Rendering(text.show[:MAX_MESSAGE], board=board)
+        shown = text.show and not text.result  # the result carries the last board
+        board = tuple(zip(sides, scores_after(events, view), strict=True)) if shown else None
+        found[f"table:{deal}"] = Rendering(one_message(text), board=board)
         if text.result:
             final = tuple(zip(sides, view.scores, strict=True))
             found["result"] = Rendering(text.result, board=final)
@@ -255,13 +281,15 @@ def owed_views(
         found["result"] = dataclasses.replace(found["result"], controls=review)
     for seat in hands:
         if over:
-            closed = closed_hand(channel_id, deal, replay.kept(deal, seat), coach.get((deal, seat)))
+            kept = replay.kept(deal, seat)
+            ending = ending_of(game, replay.resigned)
+            closed = closed_hand(channel_id, deal, kept, last_coach(coach, deal, seat), ending)
             found[f"hand:{deal}:{seat}"] = closed
             continue
         said = coach.get((deal - 1, seat))
         found[f"hand:{deal}:{seat}"] = current_hand(game, seat, game_id, version, channel_id, said)
         if deal - 1 >= 1:
             kept = replay.kept(deal - 1, seat)
-            closed = closed_hand(channel_id, deal - 1, kept, coach.get((deal - 1, seat)))
+            closed = closed_hand(channel_id, deal - 1, kept)
             found[f"hand:{deal - 1}:{seat}"] = closed
     return found

@@ -30,6 +30,7 @@ from tests.helpers.cast import CY as CY
 from tests.helpers.cast import DEE as DEE
 from tests.helpers.cast import EVE as EVE
 from tests.helpers.cast import GUILD as GUILD
+from tests.helpers.cast import PLAYERS as PLAYERS
 
 START = datetime(2026, 1, 1, 12, 0, tzinfo=UTC)
 

@@ -55,6 +55,8 @@ from tests.helpers.expected_views import (
     Rendering,
     closed_hand,
     current_hand,
+    ending_of,
+    last_coach,
     live_controls,
     owed_views,
 )
@@ -100,6 +102,15 @@ async def start_again(fd: FakeDiscord, bot: BotProcess) -> None:
     held back (the players' interactions are all answered or lost by then)."""
     fd.clock.advance(IDENTIFY_PERIOD)
     await bot.start()
+
+
+async def resign(fd: FakeDiscord, user: User, channel: Channel) -> Interaction:
+    """``/cribbage resign`` as ``user``, then Yes on the question it asks (privately): the
+    click, whose answer is the question's message saying "You resigned."."""
+    asked = await fd.slash(user, channel, "/cribbage resign")
+    assert asked.ephemeral and asked.original is not None, asked.content
+    assert "Resign this game" in asked.content and "can't be taken back" in asked.content
+    return await fd.click(user, asked.original, label="Yes, resign")
 
 
 def after_action(game: Game, action: dict[str, Any]) -> Game:
@@ -251,10 +262,9 @@ class TableDriver:
         return [m for m in self.fd.messages(self.channel) if DM_NOTICE in m.content]
 
     def table_text(self, deal: int) -> str:
-        """What the table message of `deal` says now (its show too, when that is apart)."""
-        owned = self.owned()
-        parts = [self.message(f"{kind}:{deal}", owned) for kind in ("table", "show")]
-        return "\n\n".join(m.content for m in parts if m is not None)
+        """What the table message of `deal` says now (its show too: one message a deal)."""
+        message = self.message(f"table:{deal}")
+        return "" if message is None else message.content
 
     @property
     def cards_seen(self) -> int:
@@ -400,9 +410,7 @@ class TableDriver:
         assert game is not None and self.replay is not None
         deal = game.deal_number
         if game.phase is Phase.OVER:
-            return closed_hand(
-                self.channel.id, deal, self.replay.kept(deal, seat), self.coach(deal, seat)
-            )
+            return self._last_hand(game, seat)
         coach = self.coach(deal - 1, seat)
         return current_hand(game, seat, self.game_id, snap.version, self.channel.id, coach)
 
@@ -570,10 +578,29 @@ class TableDriver:
         closed when the move ended its deal."""
         assert after.game is not None and self.replay is not None
         deal = before.deal_number
-        if after.game.deal_number != deal or after.game.phase is Phase.OVER:
-            kept = self.replay.kept(deal, seat)
-            return closed_hand(self.channel.id, deal, kept, self.coach(deal, seat))
+        if after.game.phase is Phase.OVER and after.game.deal_number == deal:
+            return self._last_hand(after.game, seat)
+        if after.game.deal_number != deal:
+            return closed_hand(self.channel.id, deal, self.replay.kept(deal, seat))
         return self.hand_now(after, seat)
+
+    def _last_hand(self, game: Game, seat: int) -> Rendering:
+        """A finished game's last hand message: closed, with how the game ended and the last
+        coach's line."""
+        assert self.replay is not None
+        deal = game.deal_number
+        lines = {
+            (about, seat): line
+            for about in (deal, deal - 1)
+            if (line := self.coach(about, seat)) is not None
+        }
+        return closed_hand(
+            self.channel.id,
+            deal,
+            self.replay.kept(deal, seat),
+            last_coach(lines, deal, seat),
+            ending_of(game, self.replay.resigned),
+        )
 
     def _advance(self, snap: Snapshot, new: list[dict[str, Any]]) -> list[Event]:
         """Replay the `new` logged actions (which took the game to `snap`) and note what every

@@ -15,6 +15,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
+from bot.core.render.table import LEFT_OUT
 from bot.core.render.text import escape
 from engine.cards import cards_str
 from engine.events import (
@@ -118,11 +119,16 @@ def scores_after(events: Sequence[Event], view: PublicView) -> list[int]:
 def check_calls(events: Sequence[Event], text: str, view: PublicView, *, live: bool) -> None:
     """`text` (a deal's table message, its show included) has one line per call of `events`,
     in order, each saying what the engine says, then (when `live`) where the play stands and
-    (after the show, unless the game ended in this deal) the scores: and no other line."""
+    (after the show, unless the game ended in this deal) the scores, or the resignation that
+    ended the game: and no other line. A deal too long for one message leaves out the calls
+    that scored nothing, and says so in a line of its own."""
     seat = [escape(p) for p in view.players]
     side = side_names(view)
     wanted: list[list[str]] = []
+    brief = LEFT_OUT in text
     for i, event in enumerate(events):
+        if brief and (isinstance(event, Go) or (isinstance(event, Played) and not event.points)):
+            continue
         after = events[i + 1] if i + 1 < len(events) else None
         facts = _facts(event, after, seat, side)
         if facts:
@@ -130,6 +136,10 @@ def check_calls(events: Sequence[Event], text: str, view: PublicView, *, live: b
     if live and view.phase is not Phase.OVER:
         wanted.append(_live_facts(view, seat))
     ended = any(isinstance(e, GameOver) for e in events)
+    over = next((e for e in events if isinstance(e, GameOver)), None)
+    if over is not None and over.result.reason == "resigned":
+        # A resignation is said on the deal's own table: who resigned, who wins.
+        wanted.append(["resigned — 🏆", side[over.result.winner]])
     if any(isinstance(e, Shown) for e in events) and not ended:
         scores = scores_after(events, view)
         wanted.append(["Scores:", *(f"{side[s]} {score}" for s, score in enumerate(scores))])
@@ -137,7 +147,7 @@ def check_calls(events: Sequence[Event], text: str, view: PublicView, *, live: b
             # Once the next deal is dealt, two players' chances to win from there.
             wanted.append(["Chances to win:", f"{side[0]} ", " · ", f"{side[1]} ", "%"])
             _check_chances(text)
-    lines = [line for line in text.splitlines() if line.strip()]
+    lines = [line for line in text.splitlines() if line.strip() and line != LEFT_OUT]
     # The deal's seal and seed (checked to the digit by the expected views): one of each.
     sealed = [line for line in lines if line.startswith(("🔒 Shuffle sealed", "🔓 Shuffle seed"))]
     assert len(sealed) == len(set(line[:2] for line in sealed)) <= 2, text

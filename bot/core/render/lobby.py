@@ -39,6 +39,12 @@ def lobby_text(
     )
     partners = " Partners sit opposite: seats 1 & 3 against 2 & 4." if num_players == 4 else ""
     lines = [head + partners, f"Seated ({len(names)}/{num_players}): {seated}"]
+    if num_players == 4 and len(names) == 4:
+        one, two, three, four = (escape(n) for n in names)
+        pairs = f"Partners: {one} & {three} against {two} & {four}."
+        if state is GameStatus.LOBBY:
+            pairs += f" {escape(creator)} can press **Change partners** for another pairing."
+        lines.append(pairs)
     if state is not GameStatus.LOBBY:
         lines.append(_CLOSED[state])
     elif missing := num_players - len(names):

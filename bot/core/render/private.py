@@ -83,17 +83,21 @@ def _show_text(names: Names, view: SeatView) -> str:
         if window.side == view.sides[view.seat]:
             lines.append(f"{owner.capitalize()} claimed {window.claimed} for the {what}.")
         else:
-            lines.append(
-                f"{owner} claimed {window.claimed} for the {what}. Missed something? "
-                "Press **Muggins!** to take the points."
-            )
+            if view.seat in window.passed:
+                lines.append(f"{owner} claimed {window.claimed} for the {what}.")
+            else:
+                lines.append(
+                    f"{owner} claimed {window.claimed} for the {what}. Missed something? "
+                    "Press **Muggins!** to take the points (a wrong call costs only the chance), "
+                    "or **No muggins** to let it stand."
+                )
     turn = view.count_turn
     if turn is not None:
         cards = f"{cards_str(turn.cards)} + starter {view.starter}"
         if turn.seat != view.seat:
             what = "the crib" if turn.crib else "their hand"
             lines.append(f"{names.seat(turn.seat)} is counting {what}: {cards}.")
-        elif window is not None and window.seat == view.seat:
+        elif window is not None and window.holds(view.seat):
             lines.append(f"Next you count your crib: {cards} (once muggins is settled).")
         else:
             what = "your crib" if turn.crib else "your hand"
@@ -105,11 +109,18 @@ def _show_text(names: Names, view: SeatView) -> str:
 
 
 def closed_hand_text(
-    channel_id: int, deal_number: int, kept: tuple[Card, ...], coach: str | None = None
+    channel_id: int,
+    deal_number: int,
+    kept: tuple[Card, ...],
+    coach: str | None = None,
+    ending: str | None = None,
 ) -> str:
     """A hand message once its deal is over (no controls left): what the seat kept, and where
-    the show is."""
+    the show is; ``ending``, for the deal the game ended in, how it ended ("The game is over:
+    Bea resigned — 🏆 Al wins, …")."""
     lines = [f"{where(channel_id)}, deal {deal_number} is over."]
+    if ending:
+        lines.append(f"The game is over: {ending}")
     if kept:
         lines.append(f"You kept {cards_str(kept)}; the show is in <#{channel_id}>.")
     if coach:
@@ -123,5 +134,7 @@ def turn_reminder(view: SeatView, channel_id: int) -> str:
         cards = plural(view.discard_count, "card")
         return f"{where(channel_id)}: the table is waiting for your {cards} for the crib."
     if view.phase is Phase.SHOW:
-        return f"{where(channel_id)}: the table is waiting for you to count your hand."
+        turn = view.count_turn
+        what = "crib" if turn is not None and turn.crib else "hand"
+        return f"{where(channel_id)}: the table is waiting for you to count your {what}."
     return f"{where(channel_id)}: it's your turn — count {view.count}."

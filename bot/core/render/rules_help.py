@@ -17,7 +17,8 @@ RULES_TOPICS: dict[str, str] = {
         "**Cribbage** is a race to 121 points (or 61 for a short game), pegged during the play "
         "and counted in the show. Each deal: everyone puts cards in the dealer's crib, a "
         "starter is cut, the play scores as cards go down, then every hand and the crib are "
-        "counted. Two, three or four players (four play as partners, sitting opposite). "
+        "counted. Two, three or four players (four play as partners, sitting opposite; the "
+        "lobby's creator can change who partners whom before the deal). "
         "Topics: `deal`, `play`, `show`, `scoring`, `commands`."
     ),
     "deal": (
@@ -40,8 +41,10 @@ RULES_TOPICS: dict[str, str] = {
         "the moment a side reaches the target — even part-way through the show, so the order "
         "matters. With `counting:manual` you count your own hand (the dealer also the crib): "
         "claim its value from your DM or with `/cribbage count`. Claim too much and you are "
-        "told to count again; claim too little and you peg what you claimed, and for a short "
-        "while every opponent may press **Muggins!** — the first takes the points you missed."
+        "told to count again. You peg what you claim, and after every claim, right or short, "
+        "every opponent may press **Muggins!** for a short while: on a short claim the first "
+        "takes the points you missed; on a right one the call costs the caller nothing but "
+        "the chance to call it again. **No muggins** lets the claim stand at once."
     ),
     "scoring": (
         "**Scoring a hand** (with the starter): every fifteen 2, every pair 2 (three of a kind "
@@ -52,7 +55,9 @@ RULES_TOPICS: dict[str, str] = {
         "game, or under 31 in a 61 game, is lurched — 2. On the skunk scale (`scoring:skunk`): "
         "a loser under 91 is skunked (2), under 61 double skunked (3); in a 61 game under 31 "
         "is skunked (2). A resignation is a loss at the scores as they stand, with the game "
-        "points they give: resign at 0-0 and the winner scores a lurch."
+        "points they give: resign at 0-0 and the winner scores a lurch. `/cribbage resign` "
+        "asks you to confirm first. With partners a resignation is the player's alone: it "
+        "concedes for the side, and the partner's consent is not asked."
     ),
     "commands": (
         "**Commands.** `/cribbage new` opens a game here (`scoring:lurch|skunk`, "

@@ -14,9 +14,10 @@ from dataclasses import dataclass
 from typing import assert_never
 
 from bot.core.chances import chances_line
-from bot.core.render.text import Names, and_list, plural
+from bot.core.render.text import MAX_MESSAGE, Names, and_list, plural
 from bot.core.seeded import Seal
 from engine.cards import cards_str
+from engine.counting import Counting
 from engine.events import (
     Claimed,
     CountReset,
@@ -39,7 +40,18 @@ from engine.phase import Phase
 from engine.speech import say_pegging, say_score
 from engine.views import PublicView
 
-__all__ = ["DealText", "deal_text", "result_line", "scores_line"]
+__all__ = [
+    "LEFT_OUT",
+    "DealText",
+    "deal_text",
+    "one_message",
+    "resign_question",
+    "result_line",
+    "scores_line",
+]
+
+#: Said in place of the plays that scored nothing when a deal's table is too long for them.
+LEFT_OUT = "_(the plays that scored nothing are left out, to keep the deal in one message)_"
 
 
 def _played(names: Names, event: Played) -> str:
@@ -68,7 +80,7 @@ def _whose(names: Names, seat: int, crib: bool) -> str:
 RARE_HANDS = {28: " — 🎉 **a 28!**", 29: " — 🎉 **a 29, the perfect hand!**"}
 
 
-def _shown(names: Names, event: Shown) -> str:
+def _shown(names: Names, event: Shown, manual: bool) -> str:
     what = _whose(names, event.seat, event.crib)
     said = say_score(event.score)
     rare = RARE_HANDS.get(event.score.total, "")
@@ -76,6 +88,13 @@ def _shown(names: Names, event: Shown) -> str:
         # The breakdown after a claim (manual counting): the claim was pegged already.
         missed = f" — {plural(event.missed, 'point')} missed" if event.missed else ""
         return f"{what} counted: {said}{missed}{rare}"
+    if manual:
+        # Counting by hand, a hand shown without a claim is one the clock counted: its owner
+        # did not claim in time, and it is pegged in full.
+        return (
+            f"Time ran out: {what} counted for them: {cards_str(event.cards)} + starter "
+            f"{event.starter} — {said} ({names.side(event.side)} {event.total}){rare}"
+        )
     return (
         f"{what}: {cards_str(event.cards)} + starter {event.starter} — {said}"
         f" ({names.side(event.side)} {event.total}){rare}"
@@ -158,6 +177,20 @@ def result_line(names: Names, result: GameResult, resigned: int | None = None) -
     return f"🏆 {winner} {verb} {scores} — {kind}{points}"
 
 
+def resign_question(names: Names, view: PublicView, seat: int) -> str:
+    """What ``/cribbage resign`` asks before it resigns: "Resign this game? It is a loss at
+    the scores as they stand (Al 40 · Bea 52 (to 121))." (with partners: for your side,
+    your partner's consent not needed)."""
+    side = view.sides[seat]
+    partners = len(view.players) == 4
+    whose = f" for {names.side(side)} (a resignation is yours alone)" if partners else ""
+    standing = scores_line(names, view.scores, view.target).removeprefix("Scores: ")
+    return (
+        f"Resign this game{whose}? It is a loss at the scores as they stand: {standing}. "
+        "It can't be taken back."
+    )
+
+
 def scores_line(names: Names, scores: Sequence[int], target: int) -> str:
     """Every side's score: "Scores: Al 45 · Bea 38 (to 121)"."""
     parts = " · ".join(f"{names.side(s)} {score}" for s, score in enumerate(scores))
@@ -172,6 +205,9 @@ class DealText:
     play: str
     show: str
     result: str
+    #: The play without the calls that scored nothing (plays and "says go"), for a deal too
+    #: long to say them all beside its show.
+    brief: str = ""
 
 
 def _status(names: Names, view: PublicView) -> str:
@@ -224,6 +260,8 @@ def deal_text(
     each side's chance to win once the deal is over, said after the scores; ``seal``: the
     deal's sealed shuffle (its seal under the deal, its seed at the show once shown)."""
     play: list[str] = [] if cut is None else [_cut(names, cut)]
+    # The indexes in ``play`` of calls that scored nothing (left out of the brief form).
+    quiet: set[int] = set()
     show: list[str] = []
     result = ""
     for i, event in enumerate(events):
@@ -240,15 +278,18 @@ def deal_text(
             case Heels():
                 pass  # said with the starter
             case Played():
+                if not event.points:
+                    quiet.add(len(play))
                 play.append(_played(names, event))
             case Go():
+                quiet.add(len(play))
                 play.append(f"{names.seat(event.seat)} says go")
             case GoPoint():
                 play.append(_go_point(names, event))
             case CountReset():
                 play.append(f"The count starts again; {names.seat(event.next_seat)} leads")
             case Shown():
-                show.append(_shown(names, event))
+                show.append(_shown(names, event, view.counting is Counting.MANUAL))
             case Claimed():
                 show.append(_claimed(names, event))
             case Mugginsed():
@@ -264,13 +305,34 @@ def deal_text(
         (show if view.phase is Phase.SHOW else play).append(status)
     if seal is not None and seal.seed is not None:
         show.append(f"🔓 Shuffle seed: `{seal.seed}` (check it: `python -m bot.verify SEED SEAL`)")
+    if result and resigned is not None:
+        # A resignation can come at any moment of a deal: the deal's own table says it ended
+        # there, and how (the result message says it too, below the last deal).
+        (show if show else play).append(result)
     if show and not result:
         # The scores after this deal's show (the deal that ended the game has the result instead).
         show.append(scores_line(names, _scores_after(events, view), view.target))
         if chances is not None:
             sides = [names.side(side) for side in range(len(chances))]
             show.append(chances_line(sides, chances))
-    return DealText("\n".join(play), "\n".join(show), result)
+    brief = [line for i, line in enumerate(play) if i not in quiet]
+    if quiet:
+        brief.append(LEFT_OUT)
+    return DealText("\n".join(play), "\n".join(show), result, "\n".join(brief))
+
+
+def one_message(text: DealText, limit: int = MAX_MESSAGE) -> str:
+    """A deal's table as one message of at most ``limit`` characters: the play, then the show.
+    When both do not fit, the plays that scored nothing give way (the brief form); if even
+    that is too long, the play is cut short from its end, and the show last of all, so the
+    deal never needs a second message (its show does not move part-way through the deal)."""
+    together = "\n\n".join(part for part in (text.play, text.show) if part)
+    if len(together) <= limit:
+        return together
+    show = text.show[:limit]
+    room = limit - len(show) - 2
+    play = text.brief if len(text.brief) <= room else text.brief[: max(room - 1, 0)] + "…"
+    return "\n\n".join(part for part in (play if room > 0 else "", show) if part)
 
 
 def _scores_after(events: Sequence[Event], view: PublicView) -> tuple[int, ...]:

@@ -1,0 +1,66 @@
+"""Choosing partners in a four-player lobby: once the table is full its creator can press
+Change partners, which seats each of the three pairings opposite in turn (not join order)."""
+
+from __future__ import annotations
+
+from bot.core.services import Services
+from bot.store import Store
+from tests.helpers.service_driver import (
+    AL,
+    BEA,
+    CHANNEL,
+    CY,
+    DEE,
+    GUILD,
+    Transcript,
+    load,
+    state,
+)
+
+
+async def _full_lobby(service: Services) -> tuple[Transcript, int]:
+    table = Transcript(service)
+    await table.record(AL.id, await service.lobbies.new_game(GUILD, CHANNEL, AL, players=4))
+    game_id = table.outcomes[0].game_id or 0
+    for user in (BEA, CY, DEE):
+        await table.record(user.id, await service.lobbies.join(CHANNEL, user))
+    return table, game_id
+
+
+async def test_the_creator_changes_partners_and_the_game_deals_them_opposite(
+    store: Store, service: Services
+) -> None:
+    table, game_id = await _full_lobby(service)
+    lobby = table.messages[(game_id, "lobby")].view
+    assert lobby.lobby is not None and "partners" in lobby.lobby.buttons
+    assert "Partners: Al & Cy against Bea & Dee" in lobby.content
+    # Someone else may not; nothing changes.
+    before = await state(store, game_id)
+    refused = await service.lobbies.click(game_id, "partners", BEA, guild_id=GUILD)
+    assert not refused.ok and "opened this game" in refused.reply.text
+    assert await state(store, game_id) == before
+    changed = await table.record(
+        AL.id, await service.lobbies.click(game_id, "partners", AL, guild_id=GUILD)
+    )
+    assert changed.ok and changed.update is not None
+    assert "Partners: Al & Dee against Cy & Bea" in changed.update.content
+    again = await table.record(
+        AL.id, await service.lobbies.click(game_id, "partners", AL, guild_id=GUILD)
+    )
+    assert (
+        again.update is not None and "Partners: Al & Bea against Dee & Cy" in again.update.content
+    )
+    await table.record(AL.id, await service.lobbies.start(CHANNEL, AL))
+    game = await load(store, game_id)
+    assert game.players == ("Al", "Dee", "Bea", "Cy")
+    assert game.side_of(0) == game.side_of(2)  # Al and Bea are partners
+
+
+async def test_partners_can_change_only_with_the_table_full(service: Services) -> None:
+    table = Transcript(service)
+    await table.record(AL.id, await service.lobbies.new_game(GUILD, CHANNEL, AL, players=4))
+    game_id = table.outcomes[0].game_id or 0
+    lobby = table.messages[(game_id, "lobby")].view
+    assert lobby.lobby is not None and "partners" not in lobby.lobby.buttons
+    refused = await service.lobbies.click(game_id, "partners", AL, guild_id=GUILD)
+    assert not refused.ok and "all four players are seated" in refused.reply.text

@@ -1,0 +1,104 @@
+"""Muggins that gives nothing away: with ``open_window`` every claim, right or short, is open
+to muggins; a call on a right claim costs the caller the chance and nothing else; claims
+logged before (without ``"open"``) replay as they were played."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from engine.counting import Counting, MugginsWindow
+from engine.errors import BadMuggins
+from engine.events import Shown
+from engine.game import Game
+from engine.phase import Phase
+from tests.engine.test_game_counting import DEALER, PONE, manual_show
+from tests.helpers.rigging import four_player_game
+
+
+def test_a_right_claim_opens_the_window_too_and_is_logged_as_open() -> None:
+    game, _ = manual_show()
+    assert len(game.claim(PONE, 4, open_window=True)) == 1  # worth 4: no breakdown yet
+    window = MugginsWindow(seat=PONE, side=PONE, crib=False, claimed=4, blind=True)
+    assert game.muggins_window == window
+    assert game.muggins_window == game.public_view().muggins
+    assert game.actions[-1] == {"type": "claim", "seat": PONE, "points": 4, "open": True}
+    assert game.muggins_missed() == 0
+
+
+def test_a_wrong_call_costs_only_the_chance_and_closes_when_no_opponent_is_left() -> None:
+    game, _ = manual_show()
+    game.claim(PONE, 4, open_window=True)
+    scores = game.scores
+    # The dealer, the only opponent, calls wrongly: no points move, the window closes and the
+    # breakdown follows, right as claimed.
+    [shown] = game.muggins(DEALER)
+    assert isinstance(shown, Shown) and shown.claimed == 4 and shown.missed == 0
+    assert game.scores == scores and game.muggins_window is None and game.turn == DEALER
+
+
+def _four_at_the_show() -> Game:
+    game, _ = four_player_game(counting=Counting.MANUAL)
+    while game.phase is Phase.PLAY:
+        assert game.turn is not None
+        game.play(game.turn, game.playable_cards(game.turn)[0])
+    return game
+
+
+def test_a_wrong_caller_may_not_call_again_while_the_other_opponent_still_may() -> None:
+    probe = _four_at_the_show()
+    probe.claim(0, 0, open_window=True)
+    value = probe.muggins_missed()  # what seat 0's hand is worth
+    game = _four_at_the_show()
+    game.claim(0, value, open_window=True)
+    scores = game.scores
+    assert game.muggins(1) == []  # seats 1 and 3 are the opponents
+    window = game.muggins_window
+    assert window is not None and window.passed == (1,)
+    with pytest.raises(BadMuggins, match="already"):
+        game.muggins(1)
+    # Seat 3 may still call; saved and read back, the window remembers who has called.
+    again = Game.from_dict(game.to_dict(), rng=random.Random(0))
+    assert again.muggins_window == window
+    [shown] = again.muggins(3)
+    assert isinstance(shown, Shown) and again.scores == scores
+    assert again.muggins_window is None
+
+
+def test_claims_logged_before_replay_as_they_were_played() -> None:
+    game, _ = manual_show()
+    events = game.claim(PONE, 4)  # no "open" in the log: the breakdown follows at once
+    assert len(events) == 2 and game.muggins_window is None
+    assert game.actions[-1] == {"type": "claim", "seat": PONE, "points": 4}
+
+
+def test_the_dealer_counts_the_crib_without_waiting_on_the_window_of_their_hand() -> None:
+    game, _ = manual_show()
+    game.claim(PONE, 4, open_window=True)
+    game.claim(DEALER, 4, open_window=True)  # closes the pone's window; the dealer's opens
+    window = game.muggins_window
+    assert window is not None and window.seat == DEALER and not window.holds(DEALER)
+    turn = game.count_turn
+    assert turn is not None and turn.crib and turn.seat == DEALER
+    # The crib is claimed at once: the claim closes the window on the dealer's hand.
+    game.claim(DEALER, 0, open_window=True)
+    window = game.muggins_window
+    assert window is not None and window.crib
+
+
+def test_no_muggins_from_every_opponent_closes_the_window() -> None:
+    game = _four_at_the_show()
+    game.claim(0, 0, open_window=True)
+    scores = game.scores
+    assert game.pass_muggins(1) == []
+    with pytest.raises(BadMuggins, match="already"):
+        game.muggins(1)
+    [shown] = game.pass_muggins(3)
+    assert isinstance(shown, Shown) and shown.claimed == 0 and game.scores == scores
+    assert game.muggins_window is None
+    replayed = Game.from_dict(game.to_dict(), rng=random.Random(0))
+    assert replayed.actions[-2:] == [
+        {"type": "pass_muggins", "seat": 1},
+        {"type": "pass_muggins", "seat": 3},
+    ]
