@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import dataclasses
 from collections import OrderedDict
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from datetime import timedelta
 
 from bot.core.coach_settings import CoachSettings
@@ -47,14 +47,17 @@ class GameMessages:
         *,
         remind_after: timedelta = REMIND_AFTER,
         retention: timedelta | None = None,
+        page_link: Callable[[int], str | None] | None = None,
     ) -> None:
         """``retention``: an ended game older than that has no messages any more (it is, or is
-        about to be, pruned)."""
+        about to be, pruned). ``page_link``: a game's page in the browser (its table messages
+        carry it), if the pages have a public address."""
         self._games = games
         self._store = store
         self._coach = coach
         self._remind_after = remind_after.total_seconds()
         self._retention = retention
+        self._page_link = page_link
         # game id -> seat -> the deal its DMs were refused in.
         self._refused: OrderedDict[int, dict[int, int]] = OrderedDict()
         # game id -> (the version and facts it was drawn for, what it owes then).
@@ -178,8 +181,15 @@ class GameMessages:
         if kept is not None and kept[0] == key:
             self._settled.move_to_end(record.id)
             return kept[1]
+        link = None if self._page_link is None else self._page_link(record.id)
         drawn = settled(
-            record, loaded, facts.refused, facts.coach_off, ratings, departed=facts.departed
+            record,
+            loaded,
+            facts.refused,
+            facts.coach_off,
+            ratings,
+            departed=facts.departed,
+            link=link,
         )
         self._settled[record.id] = (key, drawn)
         while len(self._settled) > SETTLED_KEPT:

@@ -13,6 +13,7 @@ two do not fit in one, and the result; each person gets one hand message per dea
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
@@ -41,9 +42,11 @@ from engine.views import PublicView
 __all__ = [
     "Projection",
     "TableFacts",
+    "board_at",
     "board_of",
     "hand_message",
     "hand_view",
+    "page_line",
     "project",
     "resigner",
     "settled",
@@ -76,9 +79,11 @@ class Projection:
     check_at: float | None
 
 
-def _board(
+def board_at(
     view: PublicView, pegs: Sequence[tuple[int, int]], dealer: int, winner: int | None
 ) -> BoardPicture:
+    """The board with ``pegs`` (per side: front and back) as they stand, ``dealer`` the
+    dealer's seat and ``winner`` the winning side, if any."""
     names = Names.of(view)
     return BoardPicture(
         tuple(names.plain_side(side) for side in range(len(pegs))),
@@ -95,7 +100,7 @@ def _board(
 def board_of(log: DealLog, view: PublicView) -> BoardPicture:
     """The board as the pegs stand now."""
     winner = view.result.winner if view.result is not None else None
-    return _board(view, log.pegs, view.dealer, winner)
+    return board_at(view, log.pegs, view.dealer, winner)
 
 
 def _deal_board(log: DealLog, view: PublicView, deal: int) -> BoardPicture | None:
@@ -107,7 +112,7 @@ def _deal_board(log: DealLog, view: PublicView, deal: int) -> BoardPicture | Non
     dealt = next((e for e in log.events(deal) if isinstance(e, Dealt)), None)
     if pegs is None or dealt is None:
         return None
-    return _board(view, pegs, dealt.dealer, None)
+    return board_at(view, pegs, dealt.dealer, None)
 
 
 def _coach(log: DealLog, deal: int, seat: int) -> str | None:
@@ -141,7 +146,9 @@ def _kept(log: DealLog, deal: int, seat: int) -> tuple[Card, ...]:
     return ()
 
 
-def _tables(record: GameRecord, game: Game, log: DealLog, ratings: str = "") -> list[Owed]:
+def _tables(
+    record: GameRecord, game: Game, log: DealLog, ratings: str = "", link: str | None = None
+) -> list[Owed]:
     names = Names.of(game.public_view())
     view = game.public_view()
     over = game.phase is Phase.OVER
@@ -159,6 +166,9 @@ def _tables(record: GameRecord, game: Game, log: DealLog, ratings: str = "") -> 
         )
         board = _deal_board(log, view, deal) if text.show else None
         order = _TABLE + 2 * deal
+        if link is not None:
+            # The game's page (angle brackets: a link without Discord's preview under it).
+            text = dataclasses.replace(text, play=f"{text.play}\n{page_line(link)}")
         together = "\n\n".join(part for part in (text.play, text.show) if part)
         if len(together) <= MAX_MESSAGE:
             owed.append(Owed(f"table:{deal}", MessageView(together, board=board), order=order))
@@ -176,6 +186,11 @@ def _tables(record: GameRecord, game: Game, log: DealLog, ratings: str = "") -> 
             final = MessageView(said, board=board_of(log, view))
             owed.append(Owed("result", final, order=_RESULT))
     return owed
+
+
+def page_line(link: str) -> str:
+    """The table's line that links to the game's page in the browser."""
+    return f"Watch or replay in the browser: <{link}>"
 
 
 def resigner(game: Game) -> int | None:
@@ -318,14 +333,16 @@ def settled(
     ratings: str = "",
     *,
     departed: frozenset[int] = frozenset(),
+    link: str | None = None,
 ) -> tuple[Owed, ...]:
     """The messages that depend on the stored game alone, not on the time: the same for one
     version of the game (and the same refusals, coach settings and departures), so they can
-    be kept. ``ratings`` is the line of rating changes a finished game's result ends with."""
+    be kept. ``ratings`` is the line of rating changes a finished game's result ends with;
+    ``link``, the game's page, is on each table message when there is one."""
     facts = TableFacts(refused, coach_off, 0.0, 0.0, departed)
     owed = [Owed("lobby", lobby_view(record), order=_LOBBY)]
     if loaded is not None:
-        owed += _tables(record, loaded.game, loaded.log, ratings)
+        owed += _tables(record, loaded.game, loaded.log, ratings, link)
         owed += _hands(record, loaded, facts)
     if record.is_open:
         owed += _departures(record, departed)

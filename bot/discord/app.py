@@ -43,6 +43,8 @@ from bot.discord.pacing import Pacer
 from bot.settings import Settings, StartupError
 from bot.store import Dialect, Store
 from bot.store.cluster import Cluster
+from bot.web.links import PageLinks
+from bot.web.server import WebServer
 from engine.coach import review_view
 from engine.game import Game
 
@@ -110,6 +112,8 @@ class CribbageBot(commands.AutoShardedBot):
         self._owns_store = store is None
         self._store_closed = False
         self._thinking: WorkerThinking | None = None
+        #: The game pages' server, when WEB_PORT is set.
+        self.web: WebServer | None = None
         self._max_concurrency: int | None = None
         #: Set once the gateway said READY (on any shard): from then on players may act, so
         #: the database holds what they did.
@@ -129,6 +133,7 @@ class CribbageBot(commands.AutoShardedBot):
         members = DiscordMembers(
             self, self.pacer, self.store, fresh=settings.member_check.total_seconds()
         )
+        links = _page_links(settings)
         if self._given_services is not None:
             self.services = self._given_services
         else:
@@ -145,7 +150,25 @@ class CribbageBot(commands.AutoShardedBot):
                 membership=members,
                 retention=settings.retention,
                 thinking=self._thinking,
+                page_link=links.url if links is not None and links.public_url else None,
             )
+        if links is not None and settings.web_port is not None:
+            self.web = WebServer(
+                self.services.games,
+                self.services.feed,
+                links,
+                self.store,
+                host=settings.web_host,
+                port=settings.web_port,
+            )
+            try:
+                await self.web.start()
+            except OSError as error:
+                raise StartupError(
+                    f"WEB_HOST={settings.web_host} WEB_PORT={settings.web_port}: cannot serve "
+                    f"the game pages there ({error.strerror or error}); choose another port, or "
+                    "leave WEB_PORT empty to serve no pages."
+                ) from None
         self.io = DiscordIO(self.services, members, defer_after=self.defer_after)
         courier = Courier(self, self.services.ledger, self.pacer)
         self.keeper = TableKeeper(self.services.ledger, courier, self.pacer)
@@ -311,12 +334,21 @@ class CribbageBot(commands.AutoShardedBot):
             await self.cluster.stop()
         if self._thinking is not None:
             self._thinking.close()
+        if self.web is not None:
+            await self.web.stop()
         await super().close()
         if self._owns_store and hasattr(self, "store") and not self._store_closed:
             # close() runs twice on a signal (the handler, then `async with`): close once.
             self._store_closed = True
             log.info("database round trips: %d", self.store.db.round_trips)
             await self.store.close()
+
+
+def _page_links(settings: Settings) -> PageLinks | None:
+    """The game pages' links, when the pages are served (WEB_PORT and WEB_SECRET set)."""
+    if settings.web_port is None or settings.web_secret is None:
+        return None
+    return PageLinks(settings.web_secret, settings.public_url)
 
 
 def _shard_ids(settings: Settings) -> dict[str, Any]:
