@@ -26,7 +26,7 @@ from bot.core.render.standings import change_text
 from bot.core.render.text import escape
 from bot.core.storage import MessageRecords
 
-__all__ = ["RECONCILE_ENDED", "REMIND_AFTER", "SETTLED_KEPT", "GameMessages"]
+__all__ = ["RECONCILE_ENDED", "REMIND_AFTER", "SETTLED_KEPT", "GameMessages", "ratings_line"]
 
 #: How long the table waits on a person before reminding them (a setting overrides it).
 REMIND_AFTER = timedelta(seconds=60)
@@ -153,17 +153,7 @@ class GameMessages:
         (await self._refusals(owner.id))[seat] = deal
 
     async def _ratings_line(self, record: GameRecord) -> str:
-        """For a finished game, each person's new rating and its change: "Ratings: Al 1,512
-        (+18) · Bea 988 (−18)" (empty for any other game)."""
-        if record.status is not GameStatus.FINISHED:
-            return ""
-        names = {s.seat: s.name for s in record.seats if not s.is_computer}
-        changes = [
-            f"{escape(names[c.seat])} {change_text(c.ordinal_before, c.ordinal_after)}"
-            for c in await self._store.game_rating_changes(record.id)
-            if c.seat in names
-        ]
-        return f"Ratings: {' · '.join(changes)}" if changes else ""
+        return await ratings_line(self._store, record)
 
     def _settled_for(
         self, record: GameRecord, loaded: Loaded | None, facts: TableFacts, ratings: str = ""
@@ -212,3 +202,17 @@ class GameMessages:
         """Drop what is kept of a pruned game."""
         self._refused.pop(game_id, None)
         self._settled.pop(game_id, None)
+
+
+async def ratings_line(store: MessageRecords, record: GameRecord) -> str:
+    """For a finished game, each person's new rating and its change: "Ratings: Al 1,512
+    (+18) · Bea 988 (−18)" (empty for any other game): the last line of its result."""
+    if record.status is not GameStatus.FINISHED:
+        return ""
+    names = {s.seat: s.name for s in record.seats if not s.is_computer}
+    changes = [
+        f"{escape(names[c.seat])} {change_text(c.ordinal_before, c.ordinal_after)}"
+        for c in await store.game_rating_changes(record.id)
+        if c.seat in names
+    ]
+    return f"Ratings: {' · '.join(changes)}" if changes else ""

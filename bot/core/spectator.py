@@ -46,9 +46,11 @@ def title_of(record: GameRecord) -> str:
     return f"{names}, to {record.target}"
 
 
-def table_seen(record: GameRecord, loaded: Loaded | None) -> TableSeen:
-    """What the channel of ``record``'s game shows now (``loaded``: the game, once started)."""
-    owed = settled(record, loaded, {}, frozenset())
+def table_seen(record: GameRecord, loaded: Loaded | None, ratings: str = "") -> TableSeen:
+    """What the channel of ``record``'s game shows now (``loaded``: the game, once started;
+    ``ratings``: the line of rating changes a finished game's result ends with,
+    :func:`bot.core.game_messages.ratings_line`)."""
+    owed = settled(record, loaded, {}, frozenset(), ratings)
     channel = sorted(
         (o for o in owed if o.user_id is None and o.key.split(":", 1)[0] in _SHOWN),
         key=lambda o: o.order,

@@ -29,13 +29,14 @@ from aiohttp.typedefs import Handler
 
 from bot.core import archive
 from bot.core.feed import Change, ChangeFeed
+from bot.core.game_messages import ratings_line
 from bot.core.games import Games, Loaded
 from bot.core.owners import OwnerKind
 from bot.core.pictures.board import draw_board
 from bot.core.records import GameRecord, GameStatus
 from bot.core.replay import GameReplay, replay
 from bot.core.spectator import TableSeen, table_seen
-from bot.core.storage import Archives
+from bot.core.storage import CoreStore
 from bot.web.links import PageLinks
 from bot.web.pages import (
     SCRIPT,
@@ -102,7 +103,7 @@ class WebServer:
         games: Games,
         feed: ChangeFeed,
         links: PageLinks,
-        archives: Archives | None = None,
+        store: CoreStore,
         *,
         host: str = "127.0.0.1",
         port: int = 0,
@@ -110,7 +111,7 @@ class WebServer:
         self._games = games
         self._feed = feed
         self.links = links
-        self._archives = archives
+        self._store = store
         self._host = host
         self.port = port
         self._runner: web.AppRunner | None = None
@@ -203,14 +204,15 @@ class WebServer:
             return None
         if record.snapshot is not None:
             return self._games.loaded.load(record)
-        kept = None if self._archives is None else await self._archives.archived(record.id)
+        kept = await self._store.archived(record.id)
         if kept is None:
             return None
         found = await asyncio.to_thread(archive.restore, kept)
         return Loaded(record, found.game, found.tally, found.log, found.shuffles)
 
     async def _seen(self, record: GameRecord) -> TableSeen:
-        return table_seen(record, await self._loaded(record))
+        ratings = await ratings_line(self._store, record)
+        return table_seen(record, await self._loaded(record), ratings)
 
     async def _replay(self, record: GameRecord) -> GameReplay | None:
         """The replay of an ended game, made once (on a worker thread: a whole game)."""
