@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import html
 import re
+from collections import OrderedDict
 from collections.abc import Sequence
 
 from bot.core.messages import BoardPicture, MessageView
@@ -246,18 +247,17 @@ def _show(names: Names, show: ShowReplay) -> str:
     )
 
 
-def _step_link(replay: GameReplay, path: str, index: int, current: int) -> str:
+def _step_link(replay: GameReplay, path: str, index: int) -> str:
     step = replay.steps[index]
     alt = board_alt(replay.board(index))
-    mark = ' aria-current="step"' if index == current else ""
     return (
-        f'<li><a id="s{index}" href="?step={index}#s{index}"{mark}'
+        f'<li><a id="s{index}" href="?step={index}#s{index}"'
         f' data-board="{html.escape(path)}/board.png?step={index}"'
         f' data-alt="{html.escape(alt)}">{_inline(step.text, {})}</a></li>'
     )
 
 
-def _deal(replay: GameReplay, deal: DealReplay, path: str, current: int) -> str:
+def _deal(replay: GameReplay, deal: DealReplay, steps: Sequence[str]) -> str:
     names = replay.names
     rows = "".join(
         f'<tr><th scope="row">{html.escape(names.raw[seat])}</th>'
@@ -266,9 +266,6 @@ def _deal(replay: GameReplay, deal: DealReplay, path: str, current: int) -> str:
     )
     dealer = html.escape(names.raw[deal.dealer])
     starter = _card(deal.starter) if deal.starter is not None else "not cut"
-    steps = "".join(
-        _step_link(replay, path, i, current) for i in range(deal.first_step, deal.last_step + 1)
-    )
     shows = "".join(_show(names, s) for s in deal.shows)
     show_table = (
         "<table><caption>The show</caption><thead><tr><th>Whose</th><th>Cards and items</th>"
@@ -281,7 +278,8 @@ def _deal(replay: GameReplay, deal: DealReplay, path: str, current: int) -> str:
         f'<h2 id="deal{deal.number}">Deal {deal.number} — {dealer} deals</h2>'
         "<table><thead><tr><th>Player</th><th>Dealt</th><th>To the crib</th></tr></thead>"
         f"<tbody>{rows}</tbody></table><p>Starter: {starter}</p>"
-        f'<ol class="steps" start="{deal.first_step + 1}">{steps}</ol>{show_table}</section>'
+        f'<ol class="steps" start="{deal.first_step + 1}">'
+        f"{''.join(steps[deal.first_step : deal.last_step + 1])}</ol>{show_table}</section>"
     )
 
 
@@ -296,31 +294,54 @@ def replay_page(
 ) -> str:
     """The page of a game that has ended: the replay (when the game can be replayed), the
     review of both sides when there is one (``review``: its HTML), and the channel's last
-    messages."""
+    messages. The page but the step shown is drawn once per replay and kept (a replay's page
+    is asked for again at each step chosen without the script)."""
+    if replay is None or not replay.steps:
+        return _document(seen.title, _replay_body(seen, None, path, people, review))
+    key = (seen.game_id, seen.version, path, review)
+    kept = _PAGES.get(key)
+    if kept is None or kept[0] is not replay:
+        kept = (replay, _document(seen.title, _replay_body(seen, replay, path, people, review)))
+        _PAGES[key] = kept
+        while len(_PAGES) > _PAGES_KEPT:
+            _PAGES.popitem(last=False)
+    _PAGES.move_to_end(key)
+    last = len(replay.steps) - 1
+    current = last if step is None else max(0, min(step, last))
+    caption = f'<span id="step-text">{_inline(replay.steps[current].text, {})}</span>'
+    figure = _figure(
+        replay.board(current), f"{path}/board.png?step={current}", caption, image_id="step-board"
+    )
+    mark = f'<a id="s{current}" '
+    page = kept[1].replace(_FIGURE, figure, 1)
+    return page.replace(mark, f'{mark}aria-current="step" ', 1)
+
+
+#: Where a replay's kept page takes the board of the step shown (markup no escaped text can be).
+_FIGURE = "<board-here>"
+#: Replays' pages kept (by game, version, path and review), with the replay drawn.
+_PAGES: OrderedDict[tuple[int, int, str, str | None], tuple[GameReplay, str]] = OrderedDict()
+_PAGES_KEPT = 16
+
+
+def _replay_body(
+    seen: TableSeen,
+    replay: GameReplay | None,
+    path: str,
+    people: dict[int, str],
+    review: str | None,
+) -> str:
     parts = [f"<h1>{html.escape(seen.title)}</h1>"]
-    if replay is not None and replay.steps:
-        last = len(replay.steps) - 1
-        current = last if step is None else max(0, min(step, last))
-        board = replay.board(current)
+    if replay is not None:
         parts.append(
             '<p class="status">The game is over: every hand is shown. Step through the calls '
             "with the arrow keys (or j and k, Home and End), or choose one.</p>"
         )
-        caption = f'<span id="step-text">{_inline(replay.steps[current].text, {})}</span>'
-        parts.append(
-            '<div class="viewer">'
-            + _figure(
-                board,
-                f"{path}/board.png?step={current}",
-                caption,
-                image_id="step-board",
-            )
-            + "</div>"
-        )
-        opening = "".join(_step_link(replay, path, i, current) for i in range(replay.opening))
-        if opening:
-            parts.append(f'<ol class="steps">{opening}</ol>')
-        parts.extend(_deal(replay, deal, path, current) for deal in replay.deals)
+        parts.append(f'<div class="viewer">{_FIGURE}</div>')
+        items = [_step_link(replay, path, i) for i in range(len(replay.steps))]
+        if replay.opening:
+            parts.append(f'<ol class="steps">{"".join(items[: replay.opening])}</ol>')
+        parts.extend(_deal(replay, deal, items) for deal in replay.deals)
     else:
         parts.append(
             '<p class="status">The game is over. It cannot be replayed hand by hand (it ended '
@@ -334,7 +355,7 @@ def replay_page(
     parts.extend(
         f'<article class="msg">{message_html(view, people)}</article>' for view in seen.messages
     )
-    return _document(seen.title, "".join(parts))
+    return "".join(parts)
 
 
 def not_found_page(reason: str) -> str:

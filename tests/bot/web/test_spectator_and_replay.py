@@ -83,6 +83,7 @@ async def test_an_ended_game_is_told_again_with_every_hand(service: Services) ->
     assert seen.over
     step = random.Random(3).randrange(len(told.steps))
     page = replay_page(seen, told, "/g/1/x", {}, step=step)
-    assert f'id="s{step}" href="?step={step}#s{step}" aria-current="step"' in page
+    assert f'id="s{step}" aria-current="step" href="?step={step}#s{step}"' in page
+    assert page.count('aria-current="step" href') == 1
     assert page.count('class="deal"') == game.deal_number
     assert "data-live" not in page
