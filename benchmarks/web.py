@@ -43,7 +43,9 @@ from tests.helpers.service_driver import (  # noqa: E402
     open_table,
 )
 
-LINKS = PageLinks("a benchmark's secret, long enough")
+#: The secret the pages are signed with in these runs.
+SECRET = "a benchmark's secret, long enough"
+LINKS = PageLinks(SECRET)
 
 
 def _spread(values: list[float]) -> str:
@@ -199,6 +201,45 @@ async def run(requests: int, pages: int, moves: int) -> None:
             await web.stop()
         finally:
             await store.close()
+
+
+async def _watch(port: int, game_id: int, stop: asyncio.Event, updates: list[int]) -> None:
+    """Keep game ``game_id``'s live page open until ``stop`` (waiting for the game to exist),
+    counting the updates it gets in ``updates[0]``."""
+    path = LINKS.path(game_id) + "/live"
+    while not stop.is_set():
+        reader, writer = await asyncio.open_connection("127.0.0.1", port)
+        try:
+            writer.write(f"GET {path} HTTP/1.1\r\nHost: load\r\n\r\n".encode())
+            status = await reader.readline()
+            if b" 200 " not in status:
+                await asyncio.sleep(1.0)  # the game is not open yet
+                continue
+            while line := await reader.readline():
+                if line.startswith(b"event: table"):
+                    updates[0] += 1
+        finally:
+            writer.close()
+
+
+async def watch_pages(port: int, count: int, stop: asyncio.Event) -> list[int]:
+    """Open the live pages of games 1 to ``count`` on the bot's pages at ``port`` (signed with
+    :data:`LINKS`' secret, :data:`SECRET`) until ``stop``; returns ``[updates received]``, kept
+    up to date (for ``benchmarks/bot_load.py --pages``)."""
+    updates = [0]
+    tasks = [asyncio.create_task(_watch(port, n, stop, updates)) for n in range(1, count + 1)]
+
+    async def close() -> None:
+        await stop.wait()
+        for task in tasks:
+            task.cancel()
+        await asyncio.gather(*tasks, return_exceptions=True)
+
+    _closers.append(asyncio.create_task(close()))
+    return updates
+
+
+_closers: list[asyncio.Task[None]] = []
 
 
 def main() -> None:
