@@ -22,6 +22,7 @@ import asyncio
 import contextlib
 import logging
 from collections import OrderedDict
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 
 from aiohttp import web
@@ -47,7 +48,7 @@ from bot.web.pages import (
     table_fragment,
 )
 
-__all__ = ["BAD_LINK", "GONE", "WebServer"]
+__all__ = ["BAD_LINK", "GONE", "ReviewSource", "WebServer"]
 
 log = logging.getLogger(__name__)
 
@@ -59,6 +60,9 @@ BAD_LINK = (
 GONE = "There is no such game (an old one may no longer be kept)."
 #: How often an open live page hears something (a comment), so proxies keep it open.
 KEEP_ALIVE_SECONDS = 20.0
+#: The most live pages one process keeps open (more get a short "busy" page: each costs a
+#: connection and a few KiB, and the pages must never slow the games).
+MAX_LIVE_PAGES = 2000
 #: Drawn boards kept (by game and version or step), and replays kept (by game).
 PICTURES_KEPT = 128
 REPLAYS_KEPT = 16
@@ -72,6 +76,11 @@ _HEADERS = {
         " connect-src 'self'; base-uri 'none'; frame-ancestors 'none'"
     ),
 }
+
+
+#: What gives a finished game's review for its page, as HTML (None: the game has none): the
+#: review of every decision (issue 23, item 1) is shown under the replay through this.
+ReviewSource = Callable[[GameRecord], Awaitable[str | None]]
 
 
 @dataclass(eq=False, slots=True)
@@ -107,8 +116,11 @@ class WebServer:
         *,
         host: str = "127.0.0.1",
         port: int = 0,
+        reviews: ReviewSource | None = None,
     ) -> None:
+        """``reviews``: where a finished game's review comes from, once there are reviews."""
         self._games = games
+        self._reviews = reviews
         self._feed = feed
         self.links = links
         self._store = store
@@ -276,7 +288,8 @@ class WebServer:
         step_text = request.query.get("step", "")
         step = int(step_text) if step_text.isdecimal() and len(step_text) < 7 else None
         told = await self._replay(record)
-        return _html(replay_page(seen, told, path, people, step=step))
+        review = None if self._reviews is None else await self._reviews(record)
+        return _html(replay_page(seen, told, path, people, step=step, review=review))
 
     async def _board(self, request: web.Request) -> web.Response:
         record = await self._record(request)
@@ -307,6 +320,12 @@ class WebServer:
 
     async def _live(self, request: web.Request) -> web.StreamResponse:
         record = await self._record(request)
+        if self.watching >= MAX_LIVE_PAGES:
+            # The page keeps what it shows, without the live updates.
+            raise web.HTTPServiceUnavailable(
+                text="Too many pages are open at once; this one will try again.",
+                headers={"Retry-After": "30", **_HEADERS},
+            )
         response = web.StreamResponse(
             headers={
                 "Content-Type": "text/event-stream",
