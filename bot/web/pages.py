@@ -74,7 +74,8 @@ ol.steps a { color: var(--fg); text-decoration: none; display: block; border-rad
   padding: 1px 4px; }
 ol.steps a[aria-current="step"] { background: var(--now); font-weight: 600; }
 .viewer { position: sticky; top: 0; background: var(--bg); padding-top: 4px; z-index: 1; }
-.keys { color: var(--muted); font-size: 0.9rem; }
+.sr-only { position: absolute; width: 1px; height: 1px; overflow: hidden;
+  clip: rect(0 0 0 0); white-space: nowrap; }
 .nav { display: flex; gap: 8px; flex-wrap: wrap; margin: 4px 0; }
 .nav a { border: 1px solid var(--line); border-radius: 6px; padding: 2px 10px; }
 """
@@ -87,10 +88,12 @@ SCRIPT = """
   var live = document.querySelector("[data-live]");
   if (live && window.EventSource) {
     var source = new EventSource(live.getAttribute("data-live"));
+    var latest = document.getElementById("latest");
     source.addEventListener("table", function (event) {
       live.innerHTML = event.data;
-      live.setAttribute("data-version", live.firstElementChild ?
-        live.firstElementChild.getAttribute("data-version") || "" : "");
+      // Screen readers hear the newest line, not the whole table again.
+      var lines = live.querySelectorAll("article.msg p");
+      if (latest && lines.length) { latest.textContent = lines[lines.length - 1].textContent; }
     });
     source.addEventListener("over", function () { source.close(); location.reload(); });
   }
@@ -192,7 +195,12 @@ def _figure(board: BoardPicture, src: str, caption: str, *, image_id: str = "") 
 def table_fragment(seen: TableSeen, board_src: str, people: dict[int, str]) -> str:
     """What the live part of the spectator page shows: where the game stands, the board and
     the channel's messages (swapped in whole at each change)."""
-    parts = [f'<div data-version="{seen.version}">']
+    state = "Waiting in the lobby" if seen.board is None else "Live"
+    parts = [
+        f'<div data-version="{seen.version}">',
+        f'<p class="status">{state}: this page shows what the channel sees and follows the '
+        "game as it is played. Once it is over, every hand can be replayed here.</p>",
+    ]
     if seen.board is not None:
         parts.append(_figure(seen.board, board_src, "The board as the pegs stand."))
     for view in seen.messages:
@@ -203,15 +211,11 @@ def table_fragment(seen: TableSeen, board_src: str, people: dict[int, str]) -> s
 
 def spectator_page(seen: TableSeen, path: str, people: dict[int, str]) -> str:
     """The page of a game in progress (or a lobby), following it live."""
-    state = "Waiting in the lobby" if seen.board is None else "Live"
     fragment = table_fragment(seen, f"{path}/board.png?v={seen.version}", people)
     body = (
         f"<h1>{html.escape(seen.title)}</h1>"
-        f'<p class="status">{state}: this page shows what the channel sees and follows the '
-        "game as it is played. Once it is over, every hand can be replayed here.</p>"
-        f'<div id="table" data-live="{html.escape(path)}/live?v={seen.version}"'
-        ' aria-live="polite">'
-        f"{fragment}</div>"
+        f'<div id="table" data-live="{html.escape(path)}/live?v={seen.version}">'
+        f'{fragment}</div><p id="latest" class="sr-only" aria-live="polite"></p>'
     )
     return _document(seen.title, body)
 
