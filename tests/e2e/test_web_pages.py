@@ -22,6 +22,7 @@ from playwright.async_api import Page, ViewportSize
 from bot.core.messages import MessageView
 from bot.web.links import PageLinks
 from bot.web.pages import message_html
+from fakediscord import FakeDiscord
 from fakediscord.model import Message
 from fakediscord.testing import BotLauncher, BotProcess
 from tests.helpers.bot_db import latest_game_id
@@ -233,3 +234,44 @@ async def test_no_pages_unless_configured(world: World, bot: BotProcess) -> None
     await player.open_against_computer("easy", target=61)
     table = _table(world)
     assert table is not None and "browser" not in table.content and "/g/" not in table.content
+
+
+async def test_a_page_follows_moves_made_in_another_process(
+    fake_discord: FakeDiscord, bots: BotLauncher, postgres_url: str
+) -> None:
+    # Two processes on one PostgreSQL database (shard 0 answers the DMs, so Al's clicks;
+    # shard 1 the server): a page served by the process that does not make the moves hears
+    # of them from the database's announcements, through its own change feed.
+    fd = fake_discord
+    guild = fd.add_guild("Cribbage Club", shard=(1, 2))
+    general = guild.add_text_channel("general")
+    al = fd.add_user("Al")
+    guild.add_member(al)
+    world = World(fd, guild, general, [al], al, al, postgres_url)
+    ports = {shard: _free_port() for shard in (1, 0)}
+    for shard, port in ports.items():
+        env = {"SHARD_COUNT": "2", "SHARD_IDS": str(shard)}
+        env |= {"WEB_PORT": str(port), "WEB_SECRET": SECRET}
+        await bots.process(
+            database=postgres_url,
+            dev_guild=guild.id,
+            env=env,
+            ready_text=r"this process (is the sender|does not send)",
+        )
+    player = world.driver([al], 8, command_rate=0.0)
+    snap = await player.open_against_computer("easy", target=61)
+    path = LINKS.path(player.game_id)
+    async with aiohttp.ClientSession() as session:
+        async with session.get(f"http://127.0.0.1:{ports[1]}{path}/live?v={snap.version}") as live:
+            assert live.status == 200
+            snap = await player.step(snap)  # Al's discard, by DM: made by shard 0's process
+            seen = -1
+            while seen < snap.version:
+                line = (await live.content.readline()).decode()
+                assert line, "the stream ended"
+                found = re.search(r'data-version="(\d+)"', line)
+                if found:
+                    seen = int(found.group(1))
+        # The other process's page says the same.
+        status, page = await _get(f"http://127.0.0.1:{ports[0]}{path}")
+        assert status == 200 and f'data-version="{snap.version}"' in page
