@@ -55,6 +55,7 @@ LONGEST = {
     "tests/e2e/test_restart.py": 13,
     "tests/e2e/test_standings.py": 10,
     "tests/e2e/test_coach_by_dm.py": 10,
+    "tests/e2e/test_web_pages.py::test_a_watched_game_live_then_replayed": 20,
 }
 
 

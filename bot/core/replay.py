@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from bot.core.deal_log import DealLog
 from bot.core.games import Loaded
 from bot.core.messages import BoardPicture
-from bot.core.projection import board_at
+from bot.core.projection import board_at, resigner
 from bot.core.render.table import deal_text
 from bot.core.render.text import Names
 from bot.core.shuffles import ScriptedRandom
@@ -97,9 +97,12 @@ class GameReplay:
         return board_at(self.view, at.pegs, at.dealer, at.winner)
 
 
-def _line(names: Names, events: Sequence[Event], view: PublicView) -> str:
-    """The channel's words for one event (with the heels said beside the starter)."""
-    text = deal_text(names, events, view, live=False)
+def _line(
+    names: Names, events: Sequence[Event], view: PublicView, resigned: int | None = None
+) -> str:
+    """The channel's words for one event (with the heels said beside the starter;
+    ``resigned``: the seat that resigned, for the result)."""
+    text = deal_text(names, events, view, live=False, resigned=resigned)
     if text.result:
         return text.result
     if text.play:
@@ -120,7 +123,7 @@ def replay(loaded: Loaded) -> GameReplay | None:
         scoring=game.scoring,
         counting=game.counting,
     )
-    teller = _Teller(again, game.public_view())
+    teller = _Teller(again, game.public_view(), resigner(game))
     teller.add(first, None)
     for action in game.actions:
         teller.add(again.apply(action), action)
@@ -130,8 +133,9 @@ def replay(loaded: Loaded) -> GameReplay | None:
 class _Teller:
     """Turns the replayed events into steps and deals, one action's events at a time."""
 
-    def __init__(self, again: Game, view: PublicView) -> None:
+    def __init__(self, again: Game, view: PublicView, resigned: int | None) -> None:
         self.again = again
+        self.resigned = resigned
         self.view = view
         self.names = Names.of(view)
         self.log = DealLog.start(view.num_sides)
@@ -195,7 +199,8 @@ class _Teller:
                     )
                     self._step(_line(self.names, [event], self.view))
                 case GameOver():
-                    self._step(_line(self.names, [event], self.view), event.result.winner)
+                    line = _line(self.names, [event], self.view, self.resigned)
+                    self._step(line, event.result.winner)
                 case Claimed() | Mugginsed():
                     self._step(_line(self.names, [event], self.view))
                 case _:

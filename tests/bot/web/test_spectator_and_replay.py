@@ -6,6 +6,8 @@ from __future__ import annotations
 import random
 from itertools import pairwise
 
+import pytest
+
 from bot.core.game_messages import ratings_line
 from bot.core.games import Loaded
 from bot.core.replay import replay
@@ -16,7 +18,7 @@ from bot.store import Store
 from bot.web.pages import replay_page, spectator_page
 from engine.phase import Phase
 from engine.scoring import score_hand
-from tests.helpers.service_driver import AL, BEA, drive, open_table, owed_now
+from tests.helpers.service_driver import AL, BEA, CHANNEL, CY, DEE, drive, open_table, owed_now
 
 
 async def _loaded(service: Services, game_id: int) -> Loaded:
@@ -87,3 +89,30 @@ async def test_an_ended_game_is_told_again_with_every_hand(service: Services) ->
     assert page.count('aria-current="step" href') == 1
     assert page.count('class="deal"') == game.deal_number
     assert "data-live" not in page
+
+
+@pytest.mark.parametrize("people", [3, 4])
+async def test_every_hand_of_three_and_four_is_told(service: Services, people: int) -> None:
+    users = [AL, BEA, CY, DEE][:people]
+    table = await open_table(service, users, target=61)
+    await drive(service, table, users)
+    loaded = await _loaded(service, table.outcomes[0].game_id or 0)
+    told = replay(loaded)
+    assert told is not None and told.deals
+    for deal in told.deals:
+        assert [len(hand) for hand in deal.hands] == [5] * people
+        assert all(
+            len(thrown) == 1 and set(thrown) <= set(hand)
+            for hand, thrown in zip(deal.hands, deal.discards, strict=True)
+        )
+    assert tuple(front for front, _ in told.steps[-1].pegs) == loaded.game.scores
+
+
+async def test_a_resignation_is_told_as_the_channel_said_it(service: Services) -> None:
+    table = await open_table(service, [AL, BEA], target=121)
+    await drive(service, table, [AL, BEA], stop_after=5)
+    game_id = table.outcomes[0].game_id or 0
+    resigned = await service.moves.resign(CHANNEL, BEA)
+    assert resigned.ok, resigned.reply.text
+    told = replay(await _loaded(service, game_id))
+    assert told is not None and told.steps[-1].text.startswith("Bea resigned — 🏆 Al wins")
