@@ -14,8 +14,8 @@ from typing import Any
 
 import discord
 
+from bot.core.boards import draw_board
 from bot.core.messages import BoardPicture, MessageView
-from bot.core.pictures.board import draw_board
 from bot.core.render.text import MAX_MESSAGE
 from bot.discord.components import controls_view
 

@@ -22,8 +22,9 @@ import re
 from collections import OrderedDict
 from collections.abc import Sequence
 
+from bot.core.boards import board_alt
 from bot.core.messages import BoardPicture, MessageView
-from bot.core.pictures.board import board_alt, picture_size
+from bot.core.pictures.board import picture_size
 from bot.core.render.text import Names
 from bot.core.replay import DealReplay, GameReplay, ShowReplay
 from bot.core.spectator import TableSeen

@@ -29,11 +29,11 @@ from aiohttp import web
 from aiohttp.typedefs import Handler
 
 from bot.core import archive
+from bot.core.boards import draw_board
 from bot.core.feed import Change, ChangeFeed
 from bot.core.game_messages import ratings_line
 from bot.core.games import Games, Loaded
 from bot.core.owners import OwnerKind
-from bot.core.pictures.board import draw_board
 from bot.core.records import GameRecord, GameStatus
 from bot.core.replay import GameReplay, replay
 from bot.core.spectator import TableSeen, table_seen

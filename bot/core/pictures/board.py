@@ -19,7 +19,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import TYPE_CHECKING, Literal
+from typing import Literal
 
 from PIL import Image, ImageDraw
 
@@ -45,18 +45,14 @@ from bot.core.pictures.canvas import (
     tint,
 )
 
-if TYPE_CHECKING:
-    from bot.core.messages import BoardPicture
-
 __all__ = [
     "LINE_COLOUR",
     "PEG_COLOURS",
     "BoardState",
     "Rule",
     "Side",
-    "board_alt",
+    "board_alt_text",
     "board_picture",
-    "draw_board",
     "game_lines",
     "hole_centre",
     "picture_size",
@@ -315,18 +311,6 @@ def board_picture(board: BoardState) -> Picture:
     return Picture(png_bytes(image), alt_text(_describe(board)), "board.png")
 
 
-def _state(board: BoardPicture) -> BoardState:
-    sides = tuple(
-        Side(name, front, back) for name, (front, back) in zip(board.sides, board.pegs, strict=True)
-    )
-    return BoardState(sides, board.target, board.rule, board.dealer, board.winner, board.partners)
-
-
-def draw_board(board: BoardPicture) -> Picture:
-    """The picture of what a message's :class:`~bot.core.messages.BoardPicture` says."""
-    return board_picture(_state(board))
-
-
-def board_alt(board: BoardPicture) -> str:
-    """The alt text :func:`draw_board` gives ``board``'s picture, without drawing it."""
-    return alt_text(_describe(_state(board)))
+def board_alt_text(board: BoardState) -> str:
+    """The alt text :func:`board_picture` gives ``board``, without drawing it."""
+    return alt_text(_describe(board))
