@@ -26,6 +26,7 @@ from fakediscord import FakeDiscord
 from fakediscord.model import Message
 from fakediscord.testing import BotLauncher, BotProcess
 from tests.helpers.bot_db import latest_game_id
+from tests.helpers.bot_runs import run_to_end
 from tests.helpers.browser import open_browser
 from tests.helpers.table_driver import TableDriver, World, until
 
@@ -275,3 +276,23 @@ async def test_a_page_follows_moves_made_in_another_process(
         # The other process's page says the same.
         status, page = await _get(f"http://127.0.0.1:{ports[0]}{path}")
         assert status == 200 and f'data-version="{snap.version}"' in page
+
+
+async def test_a_port_already_taken_is_one_line(fake_discord: FakeDiscord, tmp_path: Path) -> None:
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        status, lines = await run_to_end(
+            fake_discord, tmp_path / "bot.db", WEB_PORT=str(port), WEB_SECRET=SECRET
+        )
+    assert status == 2, lines
+    assert len(lines) == 1 and f"WEB_PORT={port}" in lines[0] and "another port" in lines[0]
+    assert not (tmp_path / "bot.db").exists(), "the database this start created is gone again"
+
+
+async def test_a_port_without_a_secret_is_one_line(
+    fake_discord: FakeDiscord, tmp_path: Path
+) -> None:
+    status, lines = await run_to_end(fake_discord, tmp_path / "bot.db", WEB_PORT="8080")
+    assert status == 2 and len(lines) == 1 and "WEB_SECRET" in lines[0], lines
