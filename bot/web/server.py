@@ -314,9 +314,15 @@ class WebServer:
             while len(self._pictures) > PICTURES_KEPT:
                 self._pictures.popitem(last=False)
         self._pictures.move_to_end(key)
-        return web.Response(
-            body=png, content_type="image/png", headers={"Cache-Control": "max-age=86400"}
-        )
+        # A replay's step never changes; the board of a version is kept a minute (asked for
+        # at once, it is that version's), and without one it is the board now.
+        if step_text is not None:
+            cache = "max-age=86400"
+        elif "v" in request.query:
+            cache = "max-age=60"
+        else:
+            cache = "no-store"
+        return web.Response(body=png, content_type="image/png", headers={"Cache-Control": cache})
 
     async def _live(self, request: web.Request) -> web.StreamResponse:
         record = await self._record(request)
