@@ -206,6 +206,7 @@ def _comment(example: str, name: str) -> str:
         "MEMBER_CHECK_SECONDS",
         "MUGGINS_SECONDS",
         "COUNT_TIMEOUT_SECONDS",
+        "WEB_PORT",
     ],
 )
 def test_env_example_gives_every_numeric_settings_range(name: str) -> None:
