@@ -127,7 +127,7 @@ class WebServer:
         self._host = host
         self.port = port
         self._runner: web.AppRunner | None = None
-        self._unsubscribe: object = None
+        self._unsubscribe: Callable[[], None] | None = None
         self._viewers: dict[int, set[_Viewer]] = {}
         self._drawing: dict[int, asyncio.Task[None]] = {}
         self._again: set[int] = set()
@@ -162,18 +162,18 @@ class WebServer:
         await self._runner.setup()
         site = web.TCPSite(self._runner, self._host, self.port)
         await site.start()
-        server = site._server  # the port the system gave, when asked for any
-        sockets = getattr(server, "sockets", None) or []
-        if sockets:
-            self.port = int(sockets[0].getsockname()[1])
+        addresses = self._runner.addresses  # the port the system gave, when asked for any
+        if addresses:
+            self.port = int(addresses[0][1])
         self._unsubscribe = self._feed.subscribe(self._changed)
         log.info("game pages at %s", self.address)
 
     async def stop(self) -> None:
         """Stop following the feed, end the open live pages and stop listening."""
         self._closing.set()
-        if callable(self._unsubscribe):
+        if self._unsubscribe is not None:
             self._unsubscribe()
+            self._unsubscribe = None
         for viewers in self._viewers.values():
             for viewer in viewers:
                 viewer.waiting.set()
