@@ -55,6 +55,7 @@ import argparse
 import asyncio
 import collections
 import contextlib
+import functools
 import os
 import random
 import re
@@ -78,6 +79,8 @@ from fakediscord.runner import BotProcess  # noqa: E402
 from tests.helpers.bot_db import Database, rows  # noqa: E402
 from tests.helpers.postgres import PostgresServer  # noqa: E402
 
+#: The game page's link in a table message (with --pages).
+PAGE_LINK = re.compile(r"<(http://127\.0\.0\.1:\d+/g/\d+/[\w-]+)>")
 #: What a bot process logs when it stops: its database round trips.
 ROUND_TRIPS = re.compile(r"database round trips: (\d+)")
 #: What a bot process logs once its store is open (whether it sends, with several processes).
@@ -314,6 +317,15 @@ async def _game(
         table.over = True
 
 
+def _page_link(fd: FakeDiscord, channel: Channel) -> str | None:
+    """The game page's link in ``channel``'s table message, once there is one."""
+    for message in fd.messages(channel):
+        found = PAGE_LINK.search(message.content)
+        if found:
+            return found.group(1)
+    return None
+
+
 def _free_port() -> int:
     with socket.socket() as probe:
         probe.bind(("127.0.0.1", 0))
@@ -443,7 +455,11 @@ async def run(
         for shard in reversed(range(procs)):
             env = {"SHARD_COUNT": str(procs), "SHARD_IDS": str(shard)} if procs > 1 else {}
             if pages:
-                env |= {"WEB_PORT": str(web_port + shard), "WEB_SECRET": web.SECRET}
+                env |= {
+                    "WEB_PORT": str(web_port + shard),
+                    "WEB_SECRET": web.SECRET,
+                    "PUBLIC_URL": f"http://127.0.0.1:{web_port + shard}",
+                }
             bot = BotProcess(
                 fd,
                 args,
@@ -458,7 +474,8 @@ async def run(
             bots.append(bot)
         pids = [bot.proc.pid for bot in bots if bot.proc is not None]
         watching = asyncio.Event()
-        updates = await web.watch_pages(web_port, pages, watching) if pages else [0]
+        links = [functools.partial(_page_link, fd, t.channel) for t in tables[:pages]]
+        updates = web.watch_pages(web_port, links, watching)
         figures = Figures(started=time.perf_counter(), pace=pace)
         fd.figures = figures
         playing = asyncio.gather(*(_game(fd, t, target, figures, rng, computer) for t in tables))

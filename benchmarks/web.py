@@ -24,7 +24,9 @@ import sys
 import tempfile
 import time
 import tracemalloc
+from collections.abc import Callable, Sequence
 from pathlib import Path
+from urllib.parse import urlsplit
 
 ROOT = Path(__file__).resolve().parent.parent
 if str(ROOT) not in sys.path:
@@ -203,31 +205,35 @@ async def run(requests: int, pages: int, moves: int) -> None:
             await store.close()
 
 
-async def _watch(port: int, game_id: int, stop: asyncio.Event, updates: list[int]) -> None:
-    """Keep game ``game_id``'s live page open until ``stop`` (waiting for the game to exist),
-    counting the updates it gets in ``updates[0]``."""
-    path = LINKS.path(game_id) + "/live"
-    while not stop.is_set():
-        reader, writer = await asyncio.open_connection("127.0.0.1", port)
-        try:
-            writer.write(f"GET {path} HTTP/1.1\r\nHost: load\r\n\r\n".encode())
-            status = await reader.readline()
-            if b" 200 " not in status:
-                await asyncio.sleep(1.0)  # the game is not open yet
-                continue
-            while line := await reader.readline():
-                if line.startswith(b"event: table"):
-                    updates[0] += 1
-        finally:
-            writer.close()
+async def _watch(
+    port: int, link: Callable[[], str | None], stop: asyncio.Event, updates: list[int]
+) -> None:
+    """Once ``link`` gives a game's page (its table message carries it), keep the page's live
+    stream open until ``stop``, counting the updates it gets in ``updates[0]``."""
+    found = link()
+    while found is None:
+        await asyncio.sleep(0.5)
+        found = link()
+    path = urlsplit(found).path + "/live"
+    reader, writer = await asyncio.open_connection("127.0.0.1", port)
+    try:
+        writer.write(f"GET {path} HTTP/1.1\r\nHost: load\r\n\r\n".encode())
+        while line := await reader.readline():
+            if line.startswith(b"event: table"):
+                updates[0] += 1
+    finally:
+        writer.close()
 
 
-async def watch_pages(port: int, count: int, stop: asyncio.Event) -> list[int]:
-    """Open the live pages of games 1 to ``count`` on the bot's pages at ``port`` (signed with
-    :data:`LINKS`' secret, :data:`SECRET`) until ``stop``; returns ``[updates received]``, kept
-    up to date (for ``benchmarks/bot_load.py --pages``)."""
+def watch_pages(
+    port: int, links: Sequence[Callable[[], str | None]], stop: asyncio.Event
+) -> list[int]:
+    """Open each game's live page on the bot's pages at ``port`` as soon as its ``links``
+    entry gives it (read from the game's table message, as a person would follow it), until
+    ``stop``; returns ``[updates received]``, kept up to date (for ``benchmarks/bot_load.py
+    --pages``)."""
     updates = [0]
-    tasks = [asyncio.create_task(_watch(port, n, stop, updates)) for n in range(1, count + 1)]
+    tasks = [asyncio.create_task(_watch(port, link, stop, updates)) for link in links]
 
     async def close() -> None:
         await stop.wait()
