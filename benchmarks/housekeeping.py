@@ -34,14 +34,8 @@ if str(ROOT) not in sys.path:
 
 from bot.core.services import Services  # noqa: E402
 from bot.store import Store  # noqa: E402
-from tests.helpers.service_driver import (  # noqa: E402
-    AL,
-    BEA,
-    Clock,
-    drive,
-    make_service,
-    open_table,
-)
+from tests.helpers.cast import AL, BEA  # noqa: E402
+from tests.helpers.service_driver import Clock, drive, make_service, open_table  # noqa: E402
 
 #: Distinct games played through the service, then copied.
 TEMPLATES = 8

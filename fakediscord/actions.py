@@ -96,6 +96,7 @@ class UserActions(SharedState):
             interaction,
             application_id=self.application_id,
             app_permissions=self._bot_permissions(channel),
+            bot=self.bot_user,
         )
         await self.gateway.dispatch("INTERACTION_CREATE", payload)
         if wait:
@@ -159,13 +160,11 @@ class UserActions(SharedState):
     ) -> dict[str, Any]:
         if not message.visible_to(user):
             raise EmulatorUsageError(f"{user.name} cannot see message {message.id}")
-        for row in message.components:
-            items: list[dict[str, Any]] = row.get("components", [])
-            for item in items:
-                if custom_id is not None and item.get("custom_id") == custom_id:
-                    return item
-                if label is not None and item.get("label") == label:
-                    return item
+        for item in [*message.buttons(), *message.selects()]:
+            if custom_id is not None and item.get("custom_id") == custom_id:
+                return item
+            if label is not None and item.get("label") == label:
+                return item
         wanted = custom_id if custom_id is not None else f'labelled "{label}"'
         raise EmulatorUsageError(f"message {message.id} has no component {wanted}")
 

@@ -143,7 +143,7 @@ def parse_line(
     if command is None:
         synced = ", ".join(f"/{n}" for n in registry.names(guild)) or "none"
         raise EmulatorUsageError(f"/{name} is not a synced command here (synced: {synced})")
-    _check_available(command, channel, user)
+    _check_available(command, channel, user, world.owner.bot_user)
     schema: list[dict[str, Any]] = command.get("options") or []
     path: list[str] = []
     while schema and schema[0].get("type") in (SUB_COMMAND, SUB_COMMAND_GROUP):
@@ -181,16 +181,32 @@ def _quoted(text: str) -> str:
     return f'"{text}"'
 
 
-def _check_available(command: dict[str, Any], channel: Channel, user: User) -> None:
+def _check_available(command: dict[str, Any], channel: Channel, user: User, bot: User) -> None:
     """Refuse a command the Discord client would not offer this user here."""
     name = command["name"]
     contexts = command.get("contexts")
+    if channel.is_private:
+        # Only a user install reaches a conversation the bot is not in: the command must allow
+        # user installs and private channels, and this person must have installed the app.
+        if 1 not in (command.get("integration_types") or [0]):
+            raise EmulatorUsageError(f"/{name} cannot be installed to a user")
+        if contexts is None or 2 not in contexts:
+            raise EmulatorUsageError(f"/{name} cannot be used in DMs between people")
+        if not user.installed:
+            raise EmulatorUsageError(f"{user.name} has not installed the app")
+        return
     if channel.guild is None:
         if command.get("dm_permission") is False or (contexts is not None and 1 not in contexts):
             raise EmulatorUsageError(f"/{name} cannot be used in DMs")
         return
     if contexts is not None and 0 not in contexts:
         raise EmulatorUsageError(f"/{name} cannot be used in a server")
+    if channel.guild.member(bot) is None:
+        # A server that did not invite the bot: only a user install reaches it.
+        if 1 not in (command.get("integration_types") or [0]):
+            raise EmulatorUsageError(f"/{name} cannot be installed to a user")
+        if not user.installed:
+            raise EmulatorUsageError(f"{user.name} has not installed the app")
     required = command.get("default_member_permissions")
     member = channel.guild.member(user)
     if required is not None and member is not None:

@@ -29,6 +29,9 @@ class Counters:
     channel_messages: Counter[int] = field(default_factory=Counter)
     #: New messages from the bot in a DM, by the user's id, whatever the route.
     dm_messages: Counter[int] = field(default_factory=Counter)
+    #: New messages from the bot (through interactions) in a DM between people or a group DM,
+    #: by channel id.
+    private_messages: Counter[int] = field(default_factory=Counter)
     #: Message edits by way: `"rest"` (bot token), `"webhook"` (interaction token), `"callback"`
     #: (an UPDATE_MESSAGE response to a click).
     edits: Counter[str] = field(default_factory=Counter)
@@ -53,6 +56,7 @@ class Counters:
             "webhooks": dict(self.webhooks),
             "channel_messages": sum(self.channel_messages.values()),
             "dm_messages": sum(self.dm_messages.values()),
+            "private_messages": sum(self.private_messages.values()),
             "edits": dict(self.edits),
             "deletes": dict(self.deletes),
             "rate_limited": dict(self.rate_limited),

@@ -169,7 +169,11 @@ class Gateway:
         self.shards[shard_id] = session
         self.session = session
         session.ws = ws
-        guilds = [g for g in owner.world.guilds.values() if session.covers(g.id)]
+        guilds = [
+            g
+            for g in owner.world.guilds.values()
+            if session.covers(g.id) and g.member(owner.bot_user) is not None
+        ]
         ready = {
             "v": 10,
             "user": payloads.user(owner.bot_user) | {"verified": True, "mfa_enabled": False},

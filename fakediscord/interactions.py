@@ -128,11 +128,20 @@ class Interaction:
         return f"<Interaction {kind} {self.name!r} by {self.user.name} answered={answer}>"
 
 
+def _installer(interaction: Interaction) -> User:
+    """Whose user install an interaction runs on: the person who typed the command, or, for a
+    component, the one whose command made the message it is on."""
+    source = interaction.source_message
+    installer = source.interaction_user if source is not None else None
+    return installer if installer is not None else interaction.user
+
+
 def build_payload(
     interaction: Interaction,
     *,
     application_id: int,
     app_permissions: int,
+    bot: User,
 ) -> dict[str, Any]:
     """The INTERACTION_CREATE payload for `interaction`, in the shape discord.py 2.7 reads."""
     channel = interaction.channel
@@ -160,7 +169,19 @@ def build_payload(
             guild={"id": str(channel.guild.id), "locale": "en-US", "features": []},
             member=payloads.member(member, with_permissions=True),
             context=0,
-            authorizing_integration_owners={"0": str(channel.guild.id)},
+            authorizing_integration_owners=(
+                {"0": str(channel.guild.id)}
+                if channel.guild.member(bot) is not None
+                # A server that did not invite the bot: only someone's user install reaches it.
+                else {"1": str(_installer(interaction).id)}
+            ),
+        )
+    elif channel.is_private:
+        # A DM between people or a group DM: only a user install reaches it.
+        payload.update(
+            user=payloads.user(interaction.user),
+            context=2,
+            authorizing_integration_owners={"1": str(_installer(interaction).id)},
         )
     else:
         payload.update(

@@ -23,6 +23,27 @@ COMPONENTS_V2 = 1 << 15
 BUTTON = 2
 SELECT_TYPES = (3, 5, 6, 7, 8)
 
+# Components V2 (a message flagged IS_COMPONENTS_V2): Discord's "Component Reference".
+ROW, SECTION, TEXT_DISPLAY, THUMBNAIL, MEDIA_GALLERY, FILE, SEPARATOR, CONTAINER = (
+    1,
+    9,
+    10,
+    11,
+    12,
+    13,
+    14,
+    17,
+)
+#: Components a V2 message may hold in all, nested ones included.
+MAX_V2_COMPONENTS = 40
+#: Characters of every text display of a V2 message together.
+MAX_V2_TEXT = 4000
+MAX_SECTION_TEXTS = 3
+MAX_GALLERY_ITEMS = 10
+#: What may stand at the top of a V2 message, and inside a container.
+V2_TOP_LEVEL = {ROW, SECTION, TEXT_DISPLAY, MEDIA_GALLERY, FILE, SEPARATOR, CONTAINER}
+IN_CONTAINER = {ROW, SECTION, TEXT_DISPLAY, MEDIA_GALLERY, FILE, SEPARATOR}
+
 
 def _error(path: str, code: str, message: str) -> dict[str, Any]:
     # Discord nests errors by path: {"content": {"_errors": [...]}}; a dotted path is enough
@@ -30,8 +51,15 @@ def _error(path: str, code: str, message: str) -> dict[str, Any]:
     return {path: {"_errors": [{"code": code, "message": message}]}}
 
 
-def check_message(body: dict[str, Any], *, has_files: bool = False, editing: bool = False) -> None:
-    """Raise `DiscordError` 50035/50006 if the message body breaks a Discord limit."""
+def check_message(
+    body: dict[str, Any],
+    *,
+    has_files: bool = False,
+    editing: bool = False,
+    was_v2: bool = False,
+) -> None:
+    """Raise `DiscordError` 50035/50006 if the message body breaks a Discord limit
+    (``was_v2``: an edit of a message sent with IS_COMPONENTS_V2, which stays so)."""
     errors: dict[str, Any] = {}
     content = body.get("content")
     if content is not None and len(str(content)) > MAX_CONTENT:
@@ -50,8 +78,16 @@ def check_message(body: dict[str, Any], *, has_files: bool = False, editing: boo
         )
     flags = int(body.get("flags") or 0)
     components = body.get("components") or []
-    if flags & COMPONENTS_V2:
-        errors.update(_check_ids(components, "components"))
+    if was_v2 and "flags" in body and body["flags"] is not None and not flags & COMPONENTS_V2:
+        errors.update(
+            _error(
+                "flags",
+                "MESSAGE_CANNOT_REMOVE_COMPONENTS_V2_FLAG",
+                "The IS_COMPONENTS_V2 flag cannot be removed from a message.",
+            )
+        )
+    if flags & COMPONENTS_V2 or was_v2:
+        errors.update(_check_v2(body, components))
     else:
         errors.update(_check_rows(components))
     if errors:
@@ -69,7 +105,8 @@ def _embed_size(embed: dict[str, Any]) -> int:
     return size
 
 
-def _check_rows(rows: list[dict[str, Any]]) -> dict[str, Any]:
+def _check_rows(rows: list[dict[str, Any]], at: str | None = None) -> dict[str, Any]:
+    # ``at``: one row inside a V2 message (whose custom ids are checked with the rest).
     errors: dict[str, Any] = {}
     if len(rows) > MAX_ROWS:
         errors.update(
@@ -77,7 +114,7 @@ def _check_rows(rows: list[dict[str, Any]]) -> dict[str, Any]:
         )
     seen: set[str] = set()
     for r, row in enumerate(rows):
-        where = f"components.{r}"
+        where = at or f"components.{r}"
         items = row.get("components") or []
         if row.get("type") != 1:
             errors.update(_error(where, "UNION_TYPE_CHOICES", "Top-level component must be a row."))
@@ -101,8 +138,98 @@ def _check_rows(rows: list[dict[str, Any]]) -> dict[str, Any]:
                     "The specified component exceeds the maximum width",
                 )
             )
-        for i, item in enumerate(items):
-            errors.update(_check_item(item, f"{where}.components.{i}", seen))
+        if at is None:
+            for i, item in enumerate(items):
+                errors.update(_check_item(item, f"{where}.components.{i}", seen))
+    return errors
+
+
+def _check_v2(body: dict[str, Any], components: list[dict[str, Any]]) -> dict[str, Any]:
+    """A V2 message: no content or embeds beside its components, which are checked for what
+    may hold what, how many there are (40 in all) and how much text (4000 characters)."""
+    errors: dict[str, Any] = {}
+    for legacy in ("content", "embeds", "poll", "sticker_ids"):
+        if body.get(legacy):
+            errors.update(
+                _error(
+                    legacy,
+                    "MESSAGE_CANNOT_USE_LEGACY_FIELDS_WITH_COMPONENTS_V2",
+                    f"{legacy} cannot be used with the IS_COMPONENTS_V2 flag.",
+                )
+            )
+    counted = {"components": 0, "text": 0}
+
+    def place(nodes: list[dict[str, Any]], allowed: set[int], path: str) -> None:
+        for i, node in enumerate(nodes):
+            where = f"{path}.{i}"
+            kind = node.get("type")
+            counted["components"] += 1
+            if kind not in allowed:
+                errors.update(
+                    _error(
+                        where, "UNION_TYPE_CHOICES", f"Component type {kind} is not allowed here."
+                    )
+                )
+                continue
+            children = node.get("components") or []
+            if kind == ROW:
+                errors.update(_check_rows([node], where))
+                counted["components"] += len(children)
+            elif kind == CONTAINER:
+                _length(children, 1, MAX_V2_COMPONENTS, f"{where}.components")
+                place(children, IN_CONTAINER, f"{where}.components")
+            elif kind == SECTION:
+                _length(children, 1, MAX_SECTION_TEXTS, f"{where}.components")
+                place(children, {TEXT_DISPLAY}, f"{where}.components")
+                accessory = node.get("accessory")
+                if not isinstance(accessory, dict):
+                    errors.update(
+                        _error(f"{where}.accessory", "BASE_TYPE_REQUIRED", "This field is required")
+                    )
+                else:
+                    place([accessory], {BUTTON, THUMBNAIL}, f"{where}.accessory")
+            elif kind == TEXT_DISPLAY:
+                content = str(node.get("content") or "")
+                if not content:
+                    errors.update(
+                        _error(f"{where}.content", "BASE_TYPE_REQUIRED", "This field is required")
+                    )
+                counted["text"] += len(content)
+            elif kind == MEDIA_GALLERY:
+                _length(node.get("items") or [], 1, MAX_GALLERY_ITEMS, f"{where}.items")
+            elif kind in (THUMBNAIL, FILE):
+                key = "media" if kind == THUMBNAIL else "file"
+                if not (node.get(key) or {}).get("url"):
+                    errors.update(
+                        _error(f"{where}.{key}", "BASE_TYPE_REQUIRED", "This field is required")
+                    )
+
+    def _length(items: list[Any], low: int, high: int, where: str) -> None:
+        if not low <= len(items) <= high:
+            errors.update(
+                _error(
+                    where, "BASE_TYPE_BAD_LENGTH", f"Must be between {low} and {high} in length."
+                )
+            )
+
+    place(components, V2_TOP_LEVEL, "components")
+    if counted["components"] > MAX_V2_COMPONENTS:
+        errors.update(
+            _error(
+                "components",
+                "BASE_TYPE_MAX_LENGTH",
+                f"A message may hold {MAX_V2_COMPONENTS} or fewer components in all.",
+            )
+        )
+    if counted["text"] > MAX_V2_TEXT:
+        errors.update(
+            _error(
+                "components",
+                "BASE_TYPE_MAX_LENGTH",
+                f"Text displays may hold {MAX_V2_TEXT} or fewer characters in all.",
+            )
+        )
+    errors.update(_check_ids(components, "components"))
     return errors
 
 
@@ -115,10 +242,9 @@ def _check_ids(items: list[dict[str, Any]], where: str) -> dict[str, Any]:
         for i, node in enumerate(nodes):
             errors.update(_check_item(node, f"{path}.{i}", seen))
             walk(node.get("components") or [], f"{path}.{i}.components")
-            if isinstance(node.get("component"), dict):
-                walk([node["component"]], f"{path}.{i}.component")
-            if isinstance(node.get("accessory"), dict):
-                walk([node["accessory"]], f"{path}.{i}.accessory")
+            for single in ("component", "accessory"):
+                if isinstance(node.get(single), dict):
+                    errors.update(_check_item(node[single], f"{path}.{i}.{single}", seen))
 
     walk(items, where)
     return errors

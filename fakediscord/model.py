@@ -23,6 +23,7 @@ DISCORD_EPOCH_MS = 1420070400000
 # Channel types (Discord's numbers).
 GUILD_TEXT = 0
 DM = 1
+GROUP_DM = 3
 PUBLIC_THREAD = 11
 PRIVATE_THREAD = 12
 
@@ -121,6 +122,9 @@ class User:
     name: str
     bot: bool = False
     dms_open: bool = True
+    #: Whether this person installed the app to their account (a user install): its
+    #: commands that allow it are offered to them in DMs and group DMs the bot is not in.
+    installed: bool = False
 
     @property
     def mention(self) -> str:
@@ -245,32 +249,51 @@ class Message:
             return self.ephemeral_for is user
         return self.channel.visible_to(user)
 
+    def walk(self) -> Iterator[dict[str, Any]]:
+        """Every component, nested ones included (rows, containers, sections' accessories),
+        in the order they are shown."""
+        stack = list(reversed(self.components))
+        while stack:
+            node = stack.pop()
+            yield node
+            accessory = node.get("accessory")
+            children = list(node.get("components", []))
+            if isinstance(accessory, dict):
+                children.append(accessory)
+            stack.extend(reversed(children))
+
     def buttons(self) -> Iterator[dict[str, Any]]:
-        """Every button on the message, row by row."""
-        for row in self.components:
-            for item in row.get("components", []):
-                if item.get("type") == 2:
-                    yield item
+        """Every button on the message, in the order shown (in rows, and, in a Components V2
+        layout, as sections' accessories too)."""
+        for item in self.walk():
+            if item.get("type") == 2:
+                yield item
 
     def selects(self) -> Iterator[dict[str, Any]]:
         """Every select menu on the message."""
-        for row in self.components:
-            for item in row.get("components", []):
-                if item.get("type") in (3, 5, 6, 7, 8):
-                    yield item
+        for item in self.walk():
+            if item.get("type") in (3, 5, 6, 7, 8):
+                yield item
 
     def component(self, custom_id: str) -> dict[str, Any] | None:
         """The button or select with this custom id, if present."""
-        for row in self.components:
-            items: list[dict[str, Any]] = row.get("components", [])
-            for item in items:
-                if item.get("custom_id") == custom_id:
-                    return item
+        for item in self.walk():
+            if item.get("custom_id") == custom_id:
+                return item
         return None
 
-    def text(self) -> str:
-        """Content plus embed titles, descriptions and fields, for reading in tests."""
+    def words(self) -> str:
+        """What the message says in text: its content, and the text displays of a Components
+        V2 layout (which has no content), one after the other."""
         parts = [self.content] if self.content else []
+        parts += [str(c["content"]) for c in self.walk() if c.get("type") == 10]
+        return "\n".join(parts)
+
+    def text(self) -> str:
+        """Content plus embed titles, descriptions and fields, and the text displays of a
+        Components V2 layout, for reading in tests."""
+        parts = [self.content] if self.content else []
+        parts += [str(c["content"]) for c in self.walk() if c.get("type") == 10]
         for embed in self.embeds:
             for key in ("title", "description"):
                 if embed.get(key):
@@ -301,6 +324,8 @@ class Channel:
     owner_id: int | None = None
     messages: list[Message] = field(default_factory=list)
     private_members: list[User] = field(default_factory=list)
+    #: The people of a DM between people or of a group DM: a conversation the bot is not in.
+    people: list[User] = field(default_factory=list)
     #: Permissions denied to everyone here (an @everyone overwrite; threads use their parent's).
     denied: int = 0
     #: Set once the channel is deleted (:meth:`delete`).
@@ -309,8 +334,14 @@ class Channel:
 
     @property
     def is_dm(self) -> bool:
-        """True for a direct-message channel."""
-        return self.type == DM
+        """True for a direct-message channel between the bot and a user."""
+        return self.type == DM and not self.people
+
+    @property
+    def is_private(self) -> bool:
+        """True for a DM between people or a group DM: the bot is not in it, and reaches it
+        only through interactions (a user install)."""
+        return bool(self.people)
 
     @property
     def is_thread(self) -> bool:
@@ -324,6 +355,8 @@ class Channel:
 
     def visible_to(self, user: User) -> bool:
         """Whether `user` can see this channel (members see guild channels, a DM its recipient)."""
+        if self.is_private:
+            return user in self.people
         if self.is_dm:
             return user is self.recipient or bool(user.bot)
         if self.guild is None or self.guild.member(user) is None:
@@ -334,7 +367,7 @@ class Channel:
 
     def permissions_for(self, user: User) -> int:
         """`user`'s permissions in this channel (everything in a DM they are part of)."""
-        if self.is_dm:
+        if self.is_dm or self.is_private:
             return ~0 if self.visible_to(user) else 0
         member = self.guild.member(user) if self.guild is not None else None
         if member is None:
@@ -497,6 +530,20 @@ class World:
     def on_role_updated(self, guild: Guild, role: Role) -> None:
         """Tell connected bots a role changed (its permissions)."""
         self.owner._announce_role(guild, role)
+
+    def private_channel(self, *people: User, name: str = "") -> Channel:
+        """A conversation between ``people`` that the bot is not in: a DM between two people,
+        or a group DM of three to ten (Discord's limit for a group DM)."""
+        if not 2 <= len(people) <= 10 or len(set(map(id, people))) != len(people):
+            raise ValueError("A DM is between two people; a group DM has three to ten.")
+        if any(person.bot for person in people):
+            raise ValueError("The bot is never in a private channel here: use dm_channel().")
+        kind = DM if len(people) == 2 else GROUP_DM
+        label = name or "-".join(person.name for person in people)
+        channel = Channel(id=self.ids.next(), name=label, type=kind, people=list(people))
+        channel._world = self
+        self.channels[channel.id] = channel
+        return channel
 
     def dm_channel(self, user: User) -> Channel:
         """The DM channel between the bot and `user`, created on first use."""

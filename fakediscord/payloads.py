@@ -10,6 +10,7 @@ import copy
 from typing import Any
 
 from fakediscord.model import (
+    GROUP_DM,
     Attachment,
     Channel,
     Guild,
@@ -75,7 +76,18 @@ def member(m: Member, *, with_user: bool = True, with_permissions: bool = False)
 
 
 def channel(c: Channel) -> dict[str, Any]:
-    """A channel object: guild text channel, thread or DM."""
+    """A channel object: guild text channel, thread, DM or a conversation between people."""
+    if c.is_private:
+        data: dict[str, Any] = {
+            "id": str(c.id),
+            "type": c.type,
+            "last_message_id": str(c.messages[-1].id) if c.messages else None,
+            "recipients": [user(person) for person in c.people],
+            "flags": 0,
+        }
+        if c.type == GROUP_DM:
+            data.update(name=c.name, icon=None, owner_id=str(c.people[0].id))
+        return data
     if c.is_dm:
         assert c.recipient is not None
         return {
@@ -86,7 +98,7 @@ def channel(c: Channel) -> dict[str, Any]:
             "flags": 0,
         }
     assert c.guild is not None
-    data: dict[str, Any] = {
+    data = {
         "id": str(c.id),
         "type": c.type,
         "guild_id": str(c.guild.id),

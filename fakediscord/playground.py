@@ -115,7 +115,7 @@ class Playground:
             tags.append("edited")
         tag = f" ({', '.join(tags)})" if tags else ""
         where = self._where(message.channel)
-        content = self.readable(message.content).replace("\n", "\n      ")
+        content = self.readable(message.words()).replace("\n", "\n      ")
         self.say(f"[m{self.label(message)}] {where} {message.author.name}{tag}: {content}")
         for embed in message.embeds:
             head = " - ".join(str(embed[k]) for k in ("title", "description") if embed.get(k))

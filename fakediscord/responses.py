@@ -32,7 +32,7 @@ from fakediscord.interactions import (
     Callback,
     Interaction,
 )
-from fakediscord.limits import check_message
+from fakediscord.limits import COMPONENTS_V2, check_message
 from fakediscord.model import (
     EPHEMERAL,
     LOADING,
@@ -73,13 +73,21 @@ class BotSide(SharedState):
         self.world.messages[message.id] = message
         self._notify()
 
+    def _bot_is_in(self, channel: Channel) -> bool:
+        """Whether the bot is in ``channel``'s conversation (not a DM between people, a group
+        DM or a server that did not invite it), so hears of what happens there."""
+        if channel.is_private:
+            return False
+        return channel.guild is None or channel.guild.member(self.bot_user) is not None
+
     def _intents(self, channel: Channel) -> int:
         # The intents of the session (shard) that gets this channel's events.
         session = self.gateway.route(channel.guild.id if channel.guild is not None else None)
         return session.intents if session is not None else 0
 
     async def _dispatch_message(self, event: str, message: Message) -> None:
-        if message.ephemeral:
+        if message.ephemeral or not self._bot_is_in(message.channel):
+            # No gateway events come from a conversation the bot is not in.
             return
         intents = self._intents(message.channel)
         wanted = DIRECT_MESSAGES if message.channel.is_dm else GUILD_MESSAGES
@@ -94,7 +102,9 @@ class BotSide(SharedState):
         if message.ephemeral or message.author is not self.bot_user:
             return
         channel = message.channel
-        if channel.is_dm and channel.recipient is not None:
+        if channel.is_private:
+            self.counters.private_messages[channel.id] += 1
+        elif channel.is_dm and channel.recipient is not None:
             self.counters.dm_messages[channel.recipient.id] += 1
         elif not channel.is_dm:
             self.counters.channel_messages[channel.id] += 1
@@ -171,7 +181,7 @@ class BotSide(SharedState):
         self, message: Message, body: dict[str, Any], files: list[Upload], *, way: str
     ) -> None:
         """Edit `message`; `way` (rest, webhook, callback) is how, for `fd.counters.edits`."""
-        check_message(body, editing=True)
+        check_message(body, editing=True, was_v2=bool(message.flags & COMPONENTS_V2))
         if message.deleted:
             raise unknown_message()
         attachments = attachment_list(
@@ -191,6 +201,8 @@ class BotSide(SharedState):
         message.history.append(message.version())
         message.content, message.embeds, message.components = content, embeds, components
         message.attachments = attachments
+        # A message may become V2 by an edit; it never stops being one (refused above).
+        message.flags |= int(body.get("flags") or 0) & COMPONENTS_V2
         # Editing a deferred placeholder turns it into the real response.
         message.flags &= ~LOADING
         message.edited_timestamp = iso_now()
@@ -205,7 +217,7 @@ class BotSide(SharedState):
         message.deleted = True
         self.counters.deletes[way] += 1
         self._notify()
-        if not message.ephemeral:
+        if not message.ephemeral and self._bot_is_in(message.channel):
             data = {"id": str(message.id), "channel_id": str(message.channel.id)}
             if message.channel.guild is not None:
                 data["guild_id"] = str(message.channel.guild.id)

@@ -258,6 +258,8 @@ def routes(fd: FakeDiscord) -> list[web.RouteDef]:
         guild = fd.world.guilds.get(int(request.match_info["guild"]))
         if guild is None:
             raise DiscordError(404, 10004, "Unknown Guild")
+        if guild.member(fd.bot_user) is None:
+            raise missing_access()  # a server that did not invite the bot
         return guild
 
     async def get_guild(request: web.Request) -> web.Response:

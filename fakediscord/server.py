@@ -182,11 +182,19 @@ class FakeDiscord(UserActions, BotSide):
         return self._new_user(name)
 
     def add_guild(
-        self, name: str, *, owner: User | None = None, shard: tuple[int, int] | None = None
+        self,
+        name: str,
+        *,
+        owner: User | None = None,
+        shard: tuple[int, int] | None = None,
+        bot_member: bool = True,
     ) -> Guild:
         """A new guild; the bot is a member. Announced to a connected bot at once.
 
         With `shard=(shard_id, shard_count)`, its id is one Discord routes to that shard.
+        With `bot_member=False` it is a server that did not invite the bot: the bot hears
+        nothing of it, its token is refused there (403 / 50001), and its people reach the app
+        only through their own user installs.
         """
         ids = self.world.ids
         guild_id = ids.next(shard=shard)
@@ -200,11 +208,12 @@ class FakeDiscord(UserActions, BotSide):
             ),
             _world=self.world,
         )
-        guild.members[self.bot_user.id] = Member(user=self.bot_user, guild=guild)
+        if bot_member:
+            guild.members[self.bot_user.id] = Member(user=self.bot_user, guild=guild)
         if owner is not None:
             guild.members[owner.id] = Member(user=owner, guild=guild)
         self.world.guilds[guild.id] = guild
-        if self.gateway.sessions:
+        if self.gateway.sessions and bot_member:
             self._spawn(self.gateway.dispatch("GUILD_CREATE", payloads.guild_create(guild)))
         return guild
 
@@ -212,8 +221,22 @@ class FakeDiscord(UserActions, BotSide):
         """The DM channel between the bot and `user` (for typing commands in DMs)."""
         return self.world.dm_channel(user)
 
+    def private_channel(self, *people: User, name: str = "") -> Channel:
+        """A DM between two of ``people`` or a group DM of three to ten, which the bot is not
+        in: its commands reach it only through a user install (:meth:`install_app`), and the
+        bot's own token may not read or post there (403 / 50001)."""
+        return self.world.private_channel(*people, name=name)
+
+    def install_app(self, user: User) -> None:
+        """``user`` adds the app to their account (a user install)."""
+        user.installed = True
+
+    def _bot_hears(self, guild: Guild | None) -> bool:
+        # The bot hears of a server only while it is a member.
+        return guild is not None and guild.member(self.bot_user) is not None
+
     def _announce_channel(self, channel: Channel, *, update: bool = False) -> None:
-        if self.gateway.sessions and channel.guild is not None:
+        if self.gateway.sessions and self._bot_hears(channel.guild):
             kind = "THREAD" if channel.is_thread else "CHANNEL"
             data = payloads.channel(channel)
             if channel.is_thread and not update:
@@ -222,23 +245,27 @@ class FakeDiscord(UserActions, BotSide):
             self._spawn(self.gateway.dispatch(event, data))
 
     def _announce_channel_deleted(self, channel: Channel) -> None:
-        if self.gateway.sessions and channel.guild is not None:
+        if self.gateway.sessions and self._bot_hears(channel.guild):
             event = "THREAD_DELETE" if channel.is_thread else "CHANNEL_DELETE"
             self._spawn(self.gateway.dispatch(event, payloads.channel(channel)))
 
     def _announce_member(self, member: Member) -> None:
-        if self.gateway.sessions:
+        if self.gateway.sessions and self._bot_hears(member.guild):
             data = payloads.member(member) | {"guild_id": str(member.guild.id)}
             self._spawn(self.gateway.dispatch("GUILD_MEMBER_ADD", data))
 
     def _announce_member_removed(self, member: Member) -> None:
         session = self.gateway.route(member.guild.id)
-        if session is not None and session.intents & GUILD_MEMBERS:
+        if (
+            session is not None
+            and session.intents & GUILD_MEMBERS
+            and self._bot_hears(member.guild)
+        ):
             data = {"guild_id": str(member.guild.id), "user": payloads.user(member.user)}
             self._spawn(self.gateway.dispatch("GUILD_MEMBER_REMOVE", data))
 
     def _announce_role(self, guild: Guild, role: Role) -> None:
-        if self.gateway.sessions:
+        if self.gateway.sessions and self._bot_hears(guild):
             data = {"guild_id": str(guild.id), "role": payloads.role(role)}
             self._spawn(self.gateway.dispatch("GUILD_ROLE_UPDATE", data))
 

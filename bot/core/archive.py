@@ -72,6 +72,8 @@ def compact(text: str) -> bytes:
             "shuffles": kept.shuffles,
             "actions": game.actions,
         }
+        if kept.seeds is not None:
+            record["seeds"] = kept.seeds
         try:
             replayed = _replay(record)
         except (ArchiveError, RuleError, ValueError, KeyError):
@@ -124,4 +126,7 @@ def _replay(data: dict[str, Any]) -> snapshot.Snapshot:
         log.add(events)
     if not rng.used_all:
         raise ShufflesExhausted("The game shuffled more often than the replay.")
-    return snapshot.Snapshot(game, tally, log, shuffles)
+    seeds = data.get("seeds")
+    return snapshot.Snapshot(
+        game, tally, log, shuffles, None if seeds is None else [str(s) for s in seeds]
+    )

@@ -14,7 +14,15 @@ def _state(board: BoardPicture) -> BoardState:
     sides = tuple(
         Side(name, front, back) for name, (front, back) in zip(board.sides, board.pegs, strict=True)
     )
-    return BoardState(sides, board.target, board.rule, board.dealer, board.winner, board.partners)
+    return BoardState(
+        sides,
+        board.target,
+        board.rule,
+        board.dealer,
+        board.winner,
+        board.partners,
+        board.chances,
+    )
 
 
 def draw_board(board: BoardPicture) -> Picture:

@@ -14,6 +14,7 @@ import logging
 import time
 from collections.abc import Callable, Iterable
 
+from bot.core.faults import Fault, UnreadableGame
 from bot.core.feed import Change, ChangeFeed
 from bot.core.moves import Moves
 from bot.core.owners import OwnerKind
@@ -22,7 +23,8 @@ __all__ = ["GameClock"]
 
 log = logging.getLogger(__name__)
 
-#: A catch-up that failed is tried again after this many seconds.
+#: A catch-up that failed is tried again after this many seconds (a game that cannot be read
+#: is not: it waits for a moderator to end it).
 RETRY_AFTER = 5.0
 
 
@@ -95,6 +97,14 @@ class GameClock:
                     due = await self._moves.catch_up(game_id, self._clock())
                 except asyncio.CancelledError:
                     raise
+                except UnreadableGame as fault:
+                    # Nothing can move in it until a moderator ends it (that change brings the
+                    # clock back): noted once, not looked at again meanwhile.
+                    self._moves.faults.note(fault)
+                    due = None
+                except Fault as fault:
+                    self._moves.faults.note(fault.about(game_id))
+                    due = self._clock() + RETRY_AFTER
                 except Exception:
                     log.exception("could not make the timed moves of game %s", game_id)
                     due = self._clock() + RETRY_AFTER

@@ -6,23 +6,38 @@ store's ``StoreError``. :func:`answers` turns each into :meth:`Answer.refuse`, o
 call is entered; nothing else is sent and nothing changed. A write that lost a race with
 another process (:class:`~bot.core.storage.VersionConflict`) is made once more on the game as
 it is now first: what was asked may still apply, or be refused for what changed.
+
+A :class:`~bot.core.faults.Fault` (a game that cannot be read, a store that is full or out of
+reach) is a refusal too, with a sentence that says what is wrong and what helps; it is also
+noted in the log, once per cause and game (:class:`~bot.core.faults.Faults`).
 """
 
 from __future__ import annotations
 
 import functools
 from collections.abc import Awaitable, Callable
-from typing import Concatenate, ParamSpec, TypeVar
+from typing import Concatenate, ParamSpec, Protocol, TypeVar
 
+from bot.core.faults import Fault, Faults
 from bot.core.refusals import Refused
 from bot.core.replies import Answer
 from bot.core.storage import VersionConflict
 from engine.errors import RuleError
 
-__all__ = ["answers"]
+__all__ = ["Entered", "answers"]
+
+
+class Entered(Protocol):
+    """A part of the core whose calls are entered with :func:`answers`."""
+
+    @property
+    def faults(self) -> Faults:
+        """Where the faults its calls meet are noted."""
+        ...
+
 
 _P = ParamSpec("_P")
-_S = TypeVar("_S")
+_S = TypeVar("_S", bound=Entered)
 
 
 def answers(
@@ -40,6 +55,9 @@ def answers(
                 # (the channel's lock only orders the calls of this one): read it again and
                 # try once more.
                 return await call(self, *args, **kwargs)
+        except Fault as fault:
+            self.faults.note(fault)
+            return Answer.refuse(str(fault))
         except (Refused, RuleError) as refusal:
             return Answer.refuse(str(refusal))
 

@@ -16,12 +16,14 @@ from collections.abc import Callable, Mapping, Sequence
 from datetime import timedelta
 
 from bot.core.coach_settings import CoachSettings
+from bot.core.faults import UnreadableGame
 from bot.core.games import Games, Loaded
 from bot.core.ledger import Drawing
-from bot.core.messages import Owed
+from bot.core.messages import MessageView, Owed
 from bot.core.owners import Owner
 from bot.core.projection import TableFacts, project, settled
 from bot.core.records import GameRecord, GameStatus, MessageRecord
+from bot.core.render.private import GAME_ENDED, where
 from bot.core.render.standings import change_text
 from bot.core.render.text import escape
 from bot.core.storage import MessageRecords
@@ -71,7 +73,13 @@ class GameMessages:
         record = await self._games.record(owner.id)
         if record is None or self._pruned(record, now):
             return None
-        loaded = None if record.snapshot is None else self._games.loaded.load(record)
+        try:
+            loaded = None if record.snapshot is None else self._games.loaded.load(record)
+        except UnreadableGame as fault:
+            # Noted once; nothing of it can be drawn while it is open (every pass would fail
+            # the same way), and once a moderator has ended it, what needs no snapshot.
+            self._games.faults.note(fault)
+            return None if record.is_open else _ended_unread(record, sent)
         people = [s.user_id for s in record.seats if s.user_id is not None]
         facts = TableFacts(
             refused=await self._refusals(record.id),
@@ -148,7 +156,10 @@ class GameMessages:
         seat = None if record is None else record.seat_of(user_id)
         if record is None or seat is None or record.snapshot is None:
             return
-        deal = self._games.loaded.load(record).game.deal_number
+        try:
+            deal = self._games.loaded.load(record).game.deal_number
+        except UnreadableGame:
+            return  # nothing more is sent to it but its closing (see draw)
         await self._store.refuse_dms(owner.id, seat, deal)
         (await self._refusals(owner.id))[seat] = deal
 
@@ -216,3 +227,19 @@ async def ratings_line(store: MessageRecords, record: GameRecord) -> str:
         if c.seat in names
     ]
     return f"Ratings: {' · '.join(changes)}" if changes else ""
+
+
+def _ended_unread(record: GameRecord, sent: Mapping[str, MessageRecord]) -> Drawing:
+    """The messages of an ended game whose snapshot cannot be read: the lobby and the line
+    that says how it ended, and every hand message sent, closed (no live controls stay in a
+    DM for a game that is over)."""
+    owed = list(settled(record, None, {}, frozenset()))
+    for key in sent:
+        if not key.startswith("hand:"):
+            continue
+        seat = int(key.rsplit(":", 1)[1])
+        user = record.seats[seat].user_id if seat < len(record.seats) else None
+        if user is not None:
+            view = MessageView(f"{where(record.channel_id)}: {GAME_ENDED}")
+            owed.append(Owed(key, view, user, existing=True))
+    return Drawing(record.channel_id, record.version, tuple(owed))

@@ -27,6 +27,7 @@ from typing import TypeVar
 from bot.core import refusals, snapshot
 from bot.core.computer import Step
 from bot.core.deal_log import DealLog
+from bot.core.faults import Cause, Fault, Faults, UnreadableGame
 from bot.core.feed import Change, ChangeFeed
 from bot.core.membership import Departures
 from bot.core.owners import Owner
@@ -68,13 +69,15 @@ _T = TypeVar("_T")
 class Loaded:
     """A started game as loaded for one call: its record, the engine state, the tally, the
     deal log, and the game's shuffles so far (the list its random source records into; None
-    for a game begun before they were recorded)."""
+    for a game begun before they were recorded) and their seeds (likewise; None for a game
+    begun before shuffles were sealed, :mod:`bot.core.seeded`)."""
 
     record: GameRecord
     game: Game
     tally: Tally
     log: DealLog
     shuffles: list[str] | None = None
+    seeds: list[str] | None = None
 
 
 class LoadedGames:
@@ -86,17 +89,26 @@ class LoadedGames:
         self._kept: OrderedDict[int, tuple[int, Loaded]] = OrderedDict()
 
     def load(self, record: GameRecord) -> Loaded:
-        """The game of ``record`` at its version (``record`` must be a started game)."""
+        """The game of ``record`` at its version (``record`` must be a started game).
+
+        Raises :class:`~bot.core.faults.UnreadableGame` when its snapshot cannot be read."""
         kept = self._kept.get(record.id)
         if kept is not None and kept[0] == record.version:
             self._kept.move_to_end(record.id)
             found = kept[1]
-            return Loaded(record, found.game, found.tally, found.log, found.shuffles)
+            return dataclasses.replace(found, record=record)
         if record.snapshot is None:
             raise ValueError(f"Game {record.id} has not started, so it has no snapshot.")
         rng = self._rng_factory(f"{record.id}:{record.version}")
-        decoded = snapshot.decode(record.snapshot, rng)
-        loaded = Loaded(record, decoded.game, decoded.tally, decoded.log, decoded.shuffles)
+        try:
+            decoded = snapshot.decode(record.snapshot, rng)
+        except snapshot.UnknownFormat as error:
+            raise UnreadableGame(record.id, Cause.UNKNOWN_FORMAT, str(error)) from None
+        except snapshot.SnapshotError as error:
+            raise UnreadableGame(record.id, Cause.DAMAGED, str(error)) from None
+        loaded = Loaded(
+            record, decoded.game, decoded.tally, decoded.log, decoded.shuffles, decoded.seeds
+        )
         self.keep(record.version, loaded)
         return loaded
 
@@ -153,6 +165,8 @@ class Games:
         self._channels: dict[int, int] = {}
         # Games with a move being applied and saved in this process right now.
         self._moving: set[int] = set()
+        #: Where the faults met on games are noted, once per cause and game.
+        self.faults = Faults()
 
     # -- time and locks ---------------------------------------------------------------------
     def now(self) -> float:
@@ -174,7 +188,11 @@ class Games:
             record = await self.store.open_game_in_channel(channel_id)
             if record is None:
                 raise Refused(refusals.NO_GAME)
-            return await body(record)
+            try:
+                return await body(record)
+            except Fault as fault:
+                fault.about(record.id)
+                raise
 
     async def by_id(
         self,
@@ -193,6 +211,19 @@ class Games:
         """
         if not 0 < game_id <= MAX_GAME_ID:
             raise Refused(refusals.UNKNOWN_GAME)
+        try:
+            return await self._by_id(game_id, body, user, guild_id)
+        except Fault as fault:
+            fault.about(game_id)
+            raise
+
+    async def _by_id(
+        self,
+        game_id: int,
+        body: Callable[[GameRecord], Awaitable[_T]],
+        user: User,
+        guild_id: int | None,
+    ) -> _T:
         channel_id = self._channels.get(game_id)
         if channel_id is None:
             found = await self.store.get_game(game_id)
@@ -309,7 +340,7 @@ class Games:
                 version=record.version + 1,
                 updated_at=now,
                 status=GameStatus.FINISHED if finished else GameStatus.ACTIVE,
-                snapshot=snapshot.encode(game, tally, log, loaded.shuffles),
+                snapshot=snapshot.encode(game, tally, log, loaded.shuffles, loaded.seeds),
             )
             answered = None if answer is None else answer(dataclasses.replace(loaded, record=saved))
             version = await self.store.save(
@@ -332,6 +363,7 @@ class Games:
                 self.feed.publish(Change(owner, latest, record.channel_id))
             raise
         self._moving.discard(record.id)
+        self.faults.mended(record.id)
         if not finished:
             # The game as saved goes on from here (its objects and its record).
             self.loaded.keep(version, dataclasses.replace(loaded, record=saved))
@@ -349,6 +381,7 @@ class Games:
         version = await self.store.set_seats(
             record.id, record.version, seats, now=self.now(), answered=answered
         )
+        self.faults.mended(record.id)
         self.announce(record, version, answered=answered)
         return await self.reread(record.id)
 
@@ -368,6 +401,7 @@ class Games:
             end_note=line,
             answered=answered,
         )
+        self.faults.mended(record.id)
         self.loaded.drop(record.id)
         self.departures.forget(record.id)
         self.announce(record, version, answered=answered)

@@ -14,6 +14,7 @@ from collections.abc import Callable
 from datetime import datetime, timedelta
 
 from bot.core import archive
+from bot.core.faults import Fault
 from bot.core.games import Games
 from bot.core.owners import Owner
 from bot.core.records import GameRecord, GameStatus
@@ -63,16 +64,20 @@ class Housekeeping:
         ended: list[int] = []
         after = 0
         store = self._games.store
-        while batch := await store.idle_games(cutoff, after=after, limit=EXPIRE_BATCH):
-            after = batch[-1].id
-            for stale in batch:
-                if await self._expire(stale, cutoff, line):
-                    ended.append(stale.id)
-            await asyncio.sleep(0)
+        try:
+            while batch := await store.idle_games(cutoff, after=after, limit=EXPIRE_BATCH):
+                after = batch[-1].id
+                for stale in batch:
+                    if await self._expire(stale, cutoff, line):
+                        ended.append(stale.id)
+                await asyncio.sleep(0)
+        except Fault as fault:
+            self._games.faults.note(fault)  # the store failed: the next pass goes on
         return ended
 
     async def _expire(self, stale: GameRecord, cutoff: float, line: str) -> bool:
-        """End one idle game, unless a move came since it was listed."""
+        """End one idle game, unless a move came since it was listed (or the store failed:
+        noted, and left for the next pass)."""
         async with self._games.lock(stale.channel_id):
             record = await self._games.store.get_game(stale.id)
             # A move may have arrived since the list was read: then it is not idle.
@@ -80,6 +85,9 @@ class Housekeeping:
                 return False
             try:
                 await self._games.close(record, GameStatus.EXPIRED, line)
+            except Fault as fault:
+                self._games.faults.note(fault.about(record.id))
+                return False  # the store failed: tried again at the next pass
             except Refused:
                 return False  # it moved on between the read and the write: not idle
             return True
@@ -101,6 +109,14 @@ class Housekeeping:
             return 0
         moment = now if now is not None else self._games.clock()
         cutoff = (moment - self.retention).timestamp()
+        try:
+            return await self._prune(cutoff)
+        except Fault as fault:
+            self._games.faults.note(fault)  # the store failed: the next pass goes on
+            return 0
+
+    async def _prune(self, cutoff: float) -> int:
+        """Prune the games that ended before ``cutoff``; how many."""
         pruned = 0
         while batch := await self._archives.prunable(cutoff, limit=PRUNE_BATCH):
             records = []

@@ -26,6 +26,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Protocol
 
+from bot.core.faults import Fault, Faults
 from bot.core.feed import Change, ChangeFeed
 from bot.core.messages import Owed
 from bot.core.owners import Owner, OwnerKind
@@ -126,11 +127,14 @@ class MessageLedger:
         clock: Callable[[], datetime],
         *,
         shared: bool = False,
+        faults: Faults | None = None,
     ) -> None:
         """``shared``: other processes answer clicks on the same messages, and keep what their
         answers show (it comes with each change they announce; what was sent is read again
-        from the store when a change was heard late, or a message's id is still to come)."""
+        from the store when a change was heard late, or a message's id is still to come).
+        ``faults``: where a store that fails is noted."""
         self._store = store
+        self.faults = faults or Faults()
         self._feed = feed
         self._clock = clock
         self._shared = shared
@@ -300,8 +304,11 @@ class MessageLedger:
                 [(owner, record) for (owner, _), record in unwritten.items()],
                 posted=sorted(cleared),
             )
-        except Exception:
-            log.warning("could not write what was sent; trying again", exc_info=True)
+        except Exception as error:
+            if isinstance(error, Fault):
+                self.faults.note(error)  # full, or out of reach: said once, not every try
+            else:
+                log.warning("could not write what was sent; trying again", exc_info=True)
             for (owner, _), record in unwritten.items():
                 if _replaces(record, self._unwritten.get((owner, record.key))):
                     self._unwritten[(owner, record.key)] = record

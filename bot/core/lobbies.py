@@ -22,6 +22,7 @@ from bot.core import lobby, refusals, snapshot
 from bot.core.computer import DEFAULT_LEVEL, LEVELS, ComputerPlayers, Step, computer_moves
 from bot.core.deal_log import DealLog
 from bot.core.entry import answers
+from bot.core.faults import Faults
 from bot.core.games import Games, Loaded
 from bot.core.messages import MessageView
 from bot.core.owners import Owner
@@ -29,6 +30,7 @@ from bot.core.records import GameRecord, GameStatus, MessageRecord, SeatRecord
 from bot.core.refusals import Refused
 from bot.core.render.text import escape
 from bot.core.replies import Answer, Clicked, Reply, Sequel, User
+from bot.core.seeded import SeedDealer
 from bot.core.shuffles import RecordingRandom
 from bot.core.tally import Tally
 from engine.counting import Counting
@@ -47,6 +49,11 @@ class Lobbies:
     def __init__(self, games: Games, computers: ComputerPlayers) -> None:
         self._games = games
         self._computers = computers
+
+    @property
+    def faults(self) -> Faults:
+        """Where the faults its calls meet are noted (the games')."""
+        return self._games.faults
 
     # -- opening --------------------------------------------------------------------------------
     @answers
@@ -101,7 +108,7 @@ class Lobbies:
                 loaded, actions = await self._first_deal(record)
                 dealt.append(loaded)
                 return snapshot.encode(
-                    loaded.game, loaded.tally, loaded.log, loaded.shuffles
+                    loaded.game, loaded.tally, loaded.log, loaded.shuffles, loaded.seeds
                 ), actions
 
             record = await store.create_game(
@@ -141,9 +148,12 @@ class Lobbies:
     async def _dealt(self, record: GameRecord) -> tuple[Loaded, list[Step]]:
         """The cut and the first deal of a full table, and the computer seats' discards.
         Every shuffle of the game is recorded from here on, so that it can be replayed once it
-        is over."""
+        is over, and, when the source seals them (:class:`~bot.core.seeded.SeedDealer`), its
+        seed, so that the table can show it."""
         shuffles: list[str] = []
-        rng = RecordingRandom(self._games.rng_factory(f"{record.id}:{record.version}"), shuffles)
+        source = self._games.rng_factory(f"{record.id}:{record.version}")
+        seeds = source.seeds if isinstance(source, SeedDealer) else None
+        rng = RecordingRandom(source, shuffles)
         game, events = Game.new(
             [s.name for s in record.seats],
             target=record.target,
@@ -156,7 +166,7 @@ class Lobbies:
         log = DealLog.start(game.num_sides)
         log.add(events)
         steps = await computer_moves(record.seats, game, self._computers)
-        return Loaded(record, game, tally, log, shuffles), steps
+        return Loaded(record, game, tally, log, shuffles, seeds), steps
 
     # -- the lobby ------------------------------------------------------------------------------
     @answers

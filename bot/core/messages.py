@@ -23,11 +23,13 @@ __all__ = [
     "CardChoice",
     "Controls",
     "ControlsKind",
+    "DailyPick",
     "LobbyAction",
     "LobbyControls",
     "MessageView",
     "Owed",
     "PageControls",
+    "ReviewPages",
     "Rule",
     "Table",
 ]
@@ -95,7 +97,8 @@ class BoardPicture:
 
     ``sides`` are the sides' names, ``pegs`` each side's (front, back) peg, ``rule`` the game
     points rule whose lines the board marks (``lurch`` or ``skunk``), ``dealer`` and
-    ``winner`` sides when known, ``partners`` whether each side is a pair of partners.
+    ``winner`` sides when known, ``partners`` whether each side is a pair of partners, and
+    ``chances`` each side's chance to win in words ("64%"), shown after a deal's show.
     """
 
     sides: tuple[str, ...]
@@ -105,6 +108,9 @@ class BoardPicture:
     dealer: int | None = None
     winner: int | None = None
     partners: bool = False
+    # Out of the repr, so the digests of boards without chances stay as they were stored; the
+    # digest adds them when there are some.
+    chances: tuple[str, ...] | None = field(default=None, repr=False)
 
 
 @dataclass(frozen=True, slots=True)
@@ -115,6 +121,27 @@ class PageControls:
     table: Table
     page: int
     pages: int
+
+
+@dataclass(frozen=True, slots=True)
+class ReviewPages:
+    """The buttons under a review's page: Previous and Next (``page`` of ``pages``, from 0)
+    of ``seat``'s review of game ``game_id``; with ``pages`` 0, the one *Review* button on a
+    game's result, which opens each person's own review."""
+
+    game_id: int
+    seat: int
+    page: int
+    pages: int
+
+
+@dataclass(frozen=True, slots=True)
+class DailyPick:
+    """The menu of the discard of the day: its six ``cards`` (codes), of which two are chosen,
+    for the day ``stamp`` (YYYYMMDD) names."""
+
+    stamp: str
+    cards: tuple[str, ...]
 
 
 @dataclass(frozen=True, slots=True)
@@ -132,6 +159,13 @@ class MessageView:
     pages: PageControls | None = None
     #: Pictures already drawn (the stats charts), attached in this order.
     pictures: tuple[Picture, ...] = ()
+    #: Laid out as one panel, the text with the pictures inside it (Discord's Components V2),
+    #: rather than text with the pictures attached below; for a message without controls.
+    panel: bool = False
+    #: A review page's buttons, or a result's Review button.
+    review: ReviewPages | None = None
+    #: The discard of the day's menu.
+    daily: DailyPick | None = None
 
     def digest(self) -> str:
         """A short fingerprint of everything shown, to tell whether a sent copy is current."""
@@ -145,6 +179,12 @@ class MessageView:
         if self.pages is not None or self.pictures:
             # (Only then, so the digests of the games' messages stay as they were stored.)
             parts += (self.pages, [p.png for p in self.pictures])
+        if self.board is not None and self.board.chances is not None:
+            parts += (self.board.chances,)
+        if self.panel:
+            parts += ("panel",)
+        if self.review is not None or self.daily is not None:
+            parts += (self.review, self.daily)
         shown = repr(parts)
         return hashlib.blake2b(shown.encode(), digest_size=12).hexdigest()
 

@@ -32,6 +32,7 @@ from bot.core.computer import (
 )
 from bot.core.computer import snapshot_views as views_before
 from bot.core.entry import answers
+from bot.core.faults import Faults
 from bot.core.games import Games, Loaded
 from bot.core.owners import Owner
 from bot.core.projection import hand_message
@@ -129,6 +130,11 @@ class Moves:
         # Games the clock never has anything to do in (automatic counting, no computer that
         # answers later): ids, oldest first.
         self._clockless: dict[int, None] = {}
+
+    @property
+    def faults(self) -> Faults:
+        """Where the faults its calls meet are noted (the games')."""
+        return self._games.faults
 
     # -- applying one action ------------------------------------------------------------------
     async def _apply(

@@ -17,13 +17,15 @@ import dataclasses
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
+from bot.core.chances import chances
 from bot.core.deal_log import DealLog
 from bot.core.games import Loaded
 from bot.core.lobby import lobby_view
-from bot.core.messages import BoardPicture, MessageView, Owed
+from bot.core.messages import BoardPicture, MessageView, Owed, ReviewPages
 from bot.core.prompts import controls_for
 from bot.core.records import GameRecord, GameStatus, SeatRecord
 from bot.core.render.private import (
+    GAME_ENDED,
     closed_hand_text,
     coach_text,
     hand_text,
@@ -32,6 +34,7 @@ from bot.core.render.private import (
 )
 from bot.core.render.table import deal_text
 from bot.core.render.text import MAX_MESSAGE, Names, escape
+from bot.core.seeded import Seal, seal_of
 from engine.cards import Card
 from engine.events import Dealt, Shown
 from engine.game import Game
@@ -44,6 +47,8 @@ __all__ = [
     "TableFacts",
     "board_at",
     "board_of",
+    "deal_chances",
+    "deal_seal",
     "hand_message",
     "hand_view",
     "page_line",
@@ -80,10 +85,14 @@ class Projection:
 
 
 def board_at(
-    view: PublicView, pegs: Sequence[tuple[int, int]], dealer: int, winner: int | None
+    view: PublicView,
+    pegs: Sequence[tuple[int, int]],
+    dealer: int,
+    winner: int | None,
+    said: tuple[str, ...] | None = None,
 ) -> BoardPicture:
     """The board with ``pegs`` (per side: front and back) as they stand, ``dealer`` the
-    dealer's seat and ``winner`` the winning side, if any."""
+    dealer's seat, ``winner`` the winning side, if any, and ``said`` the chances to win."""
     names = Names.of(view)
     return BoardPicture(
         tuple(names.plain_side(side) for side in range(len(pegs))),
@@ -94,6 +103,7 @@ def board_at(
         dealer=view.sides[dealer],
         winner=winner,
         partners=names.partners,
+        chances=said,
     )
 
 
@@ -103,16 +113,34 @@ def board_of(log: DealLog, view: PublicView) -> BoardPicture:
     return board_at(view, log.pegs, view.dealer, winner)
 
 
-def _deal_board(log: DealLog, view: PublicView, deal: int) -> BoardPicture | None:
+def _deal_board(
+    log: DealLog, view: PublicView, deal: int, said: tuple[str, ...] | None = None
+) -> BoardPicture | None:
     """The board as ``deal``'s show left it (None when that moment is not kept): the table of
-    a deal keeps it while the next deal moves the pegs on."""
+    a deal keeps it while the next deal moves the pegs on (``said``: the chances then)."""
     if deal == log.deal:
         return board_of(log, view)
     pegs = log.pegs_after(deal)
-    dealt = next((e for e in log.events(deal) if isinstance(e, Dealt)), None)
+    dealt = _dealt(log, deal)
     if pegs is None or dealt is None:
         return None
-    return board_at(view, pegs, dealt.dealer, None)
+    return board_at(view, pegs, dealt.dealer, None, said)
+
+
+def _dealt(log: DealLog, deal: int) -> Dealt | None:
+    return next((e for e in log.events(deal) if isinstance(e, Dealt)), None)
+
+
+def deal_chances(log: DealLog, view: PublicView, deal: int) -> tuple[str, ...] | None:
+    """Each side's chance to win as ``deal``'s show left the scores, with the next deal's
+    dealer to deal (:mod:`bot.core.chances`): only once the next deal has begun (so the show
+    is over, and the game too was not), and only between two players."""
+    if deal >= log.deal or len(view.sides) != 2:
+        return None
+    pegs, dealt = log.pegs_after(deal), _dealt(log, deal + 1)
+    if pegs is None or dealt is None:
+        return None
+    return chances([front for front, _back in pegs], view.target, view.sides[dealt.dealer])
 
 
 def _coach(log: DealLog, deal: int, seat: int) -> str | None:
@@ -126,7 +154,7 @@ def hand_view(loaded: Loaded, seat: int, *, coach: bool = True) -> MessageView:
     game, record, log = loaded.game, loaded.record, loaded.log
     view = game.view(seat)
     if record.status in (GameStatus.CANCELLED, GameStatus.EXPIRED):
-        return MessageView(f"{where(record.channel_id)}: this game ended without a result.")
+        return MessageView(f"{where(record.channel_id)}: {GAME_ENDED}")
     if game.phase is Phase.OVER:
         said = _coach(log, view.deal_number, seat) if coach else None
         kept = _kept(log, view.deal_number, seat)
@@ -147,7 +175,13 @@ def _kept(log: DealLog, deal: int, seat: int) -> tuple[Card, ...]:
 
 
 def _tables(
-    record: GameRecord, game: Game, log: DealLog, ratings: str = "", link: str | None = None
+    record: GameRecord,
+    game: Game,
+    log: DealLog,
+    ratings: str = "",
+    seeds: Sequence[str] | None = None,
+    reviewable: bool = False,
+    link: str | None = None,
 ) -> list[Owed]:
     names = Names.of(game.public_view())
     view = game.public_view()
@@ -156,6 +190,7 @@ def _tables(
     owed: list[Owed] = []
     for deal in sorted(d for d in log.deals if d >= 1):
         live = deal == game.deal_number and not over
+        odds = deal_chances(log, view, deal)
         text = deal_text(
             names,
             log.events(deal),
@@ -163,8 +198,10 @@ def _tables(
             live=live,
             cut=log.cut() if deal == 1 else None,
             resigned=resigned,
+            chances=odds,
+            seal=deal_seal(game, log, seeds, deal),
         )
-        board = _deal_board(log, view, deal) if text.show else None
+        board = _deal_board(log, view, deal, odds) if text.show else None
         order = _TABLE + 2 * deal
         if link is not None:
             # The game's page (angle brackets: a link without Discord's preview under it).
@@ -183,7 +220,9 @@ def _tables(
             )
         if text.result:
             said = f"{text.result}\n{ratings}" if ratings else text.result
-            final = MessageView(said, board=board_of(log, view))
+            # A game that can be dealt again has a review: the result offers it.
+            review = ReviewPages(record.id, 0, 0, 0) if reviewable else None
+            final = MessageView(said, board=board_of(log, view), review=review)
             owed.append(Owed("result", final, order=_RESULT))
     return owed
 
@@ -191,6 +230,22 @@ def _tables(
 def page_line(link: str) -> str:
     """The table's line that links to the game's page in the browser."""
     return f"Watch or replay in the browser: <{link}>"
+
+
+def deal_seal(game: Game, log: DealLog, seeds: Sequence[str] | None, deal: int) -> Seal | None:
+    """What the table shows of ``deal``'s shuffle: its seal, and its seed once every hand and
+    the crib of the deal have been shown (the next deal was dealt, or the game ended after
+    the crib's show); None for a game whose shuffles were not sealed."""
+    if seeds is None or deal < 1:
+        return None
+    at = len(game.cut_rounds) + deal - 1
+    if at >= len(seeds):
+        return None
+    seed = seeds[at]
+    shown = deal < game.deal_number or any(
+        isinstance(event, Shown) and event.crib for event in log.events(deal)
+    )
+    return Seal(seal_of(seed), seed if shown else None)
 
 
 def resigner(game: Game) -> int | None:
@@ -342,7 +397,8 @@ def settled(
     facts = TableFacts(refused, coach_off, 0.0, 0.0, departed)
     owed = [Owed("lobby", lobby_view(record), order=_LOBBY)]
     if loaded is not None:
-        owed += _tables(record, loaded.game, loaded.log, ratings, link)
+        reviewable = loaded.shuffles is not None and bool(_people_seats(record))
+        owed += _tables(record, loaded.game, loaded.log, ratings, loaded.seeds, reviewable, link)
         owed += _hands(record, loaded, facts)
     if record.is_open:
         owed += _departures(record, departed)

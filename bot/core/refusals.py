@@ -108,5 +108,22 @@ STALE_PLAY = (
 )
 RACED = "That move was already made — look at the table again."
 
+# -- faults (bot.core.faults): what is wrong, and what helps ------------------------------------
+DAMAGED_GAME = (
+    "This game's saved state is damaged, so it can't go on. "
+    "A moderator can end it with `/cribbage cancel`."
+)
+UNKNOWN_FORMAT_GAME = (
+    "This game was saved by a newer version of the bot, so it can't go on here. "
+    "A moderator can end it with `/cribbage cancel`."
+)
+STORAGE_FULL = (
+    "My storage is full, so nothing was recorded. "
+    "It works again once whoever runs the bot frees some space."
+)
+DATABASE_UNREACHABLE = (
+    "I can't reach my database right now, so nothing was recorded. Please try again later."
+)
+
 # -- standings ----------------------------------------------------------------------------------
 AGAINST_SELF = "Pick someone else for `against:` — everyone is even against themselves."

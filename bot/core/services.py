@@ -11,6 +11,8 @@
 | ``coach`` | the players' coach settings |
 | ``housekeeping`` | idle games end, old ended games are pruned |
 | ``clock`` | follows the feed and makes the moves that fall due in time |
+| ``reviews`` | the review of a player's decisions in a game, made in the worker |
+| ``daily`` | the discard of the day: each server's hand, everyone's one answer |
 
 The Discord layer calls the parts, sends each :class:`~bot.core.replies.Answer`, and hands it
 back with :meth:`Services.answered`; the keeper follows the feed and asks the ledger alone.
@@ -26,6 +28,7 @@ from datetime import UTC, datetime, timedelta
 from bot.core.clock import GameClock
 from bot.core.coach_settings import CoachSettings
 from bot.core.computer import ComputerPlayers
+from bot.core.daily import DailyDiscard
 from bot.core.feed import ChangeFeed
 from bot.core.game_messages import REMIND_AFTER, GameMessages
 from bot.core.games import Games, RngFactory
@@ -37,6 +40,8 @@ from bot.core.moves import COUNT_TIMEOUT, MUGGINS_WINDOW, Moves
 from bot.core.owners import Owner, OwnerKind
 from bot.core.render.rules_help import rules_text
 from bot.core.replies import Answer, Clicked
+from bot.core.review import Reviews
+from bot.core.seeded import SeedDealer
 from bot.core.standings import Standings
 from bot.core.storage import CoreStore
 from bot.core.table_info import TableInfo
@@ -59,6 +64,8 @@ class Services:
     coach: CoachSettings
     housekeeping: Housekeeping
     clock: GameClock
+    reviews: Reviews
+    daily: DailyDiscard
 
     @classmethod
     def build(
@@ -79,7 +86,8 @@ class Services:
         page_link: Callable[[int], str | None] | None = None,
     ) -> Services:
         """The core on ``store``. Without ``rng_factory``, ``clock`` and ``computer_rng`` it
-        has real randomness (``random.SystemRandom``) and the UTC clock, as the running bot;
+        has real randomness (``random.SystemRandom``, each deal sealed by a seed drawn from it:
+        :mod:`bot.core.seeded`) and the UTC clock, as the running bot;
         tests give their own. ``shared``: other processes of the bot use the same database;
         ``thinking``: where the levels that think at length make their plays (on the loop
         without); ``page_link``: a game's page in the browser, for its table messages."""
@@ -89,7 +97,7 @@ class Services:
         games = Games(
             store,
             feed,
-            rng_factory=rng_factory or (lambda _key: system),
+            rng_factory=rng_factory or (lambda _key: SeedDealer(system)),
             clock=now,
             departures=Departures(membership),
             shared=shared,
@@ -99,7 +107,7 @@ class Services:
         moves = Moves(
             games, coach, computers, muggins_window=muggins_window, count_timeout=count_timeout
         )
-        ledger = MessageLedger(store, feed, now, shared=shared)
+        ledger = MessageLedger(store, feed, now, shared=shared, faults=games.faults)
         drawn = GameMessages(
             games,
             store,
@@ -121,12 +129,14 @@ class Services:
             moves=moves,
             table=TableInfo(games, coach, store),
             ledger=ledger,
-            standings=Standings(store),
+            standings=Standings(store, games.faults),
             coach=coach,
             housekeeping=Housekeeping(
                 games, store, idle_expiry=idle_expiry, retention=retention, forget=forget
             ),
             clock=GameClock(moves, feed, clock=lambda: now().timestamp()),
+            reviews=Reviews(games, store, now, thinking),
+            daily=DailyDiscard(store, now),
         )
 
     async def answered(self, answer: Answer, *, landed: bool, shown: Clicked | None) -> None:

@@ -10,6 +10,7 @@ import asyncio
 
 from bot.core import refusals
 from bot.core.entry import answers
+from bot.core.faults import Faults
 from bot.core.messages import MessageView, PageControls, Table
 from bot.core.refusals import Refused
 from bot.core.render.standings import (
@@ -30,8 +31,10 @@ __all__ = ["Standings"]
 class Standings:
     """The leaderboard and the players' records on a server."""
 
-    def __init__(self, store: StandingsRecords) -> None:
+    def __init__(self, store: StandingsRecords, faults: Faults | None = None) -> None:
+        """``faults``: where a store that fails is noted (the games')."""
         self._store = store
+        self.faults = faults or Faults()
 
     @answers
     async def leaderboard(

@@ -16,6 +16,8 @@ from collections.abc import Awaitable, Callable, Iterable, Sequence
 from typing import Protocol
 
 from bot.core import refusals
+from bot.core.daily_records import DailyRecords
+from bot.core.faults import Cause, Fault
 from bot.core.owners import Owner
 from bot.core.records import (
     DmLink,
@@ -31,6 +33,7 @@ from bot.core.records import (
     Standing,
     StatsRow,
 )
+from bot.core.review_records import ReviewRecords
 from engine.counting import Counting
 from engine.outcome import Scoring
 
@@ -42,6 +45,7 @@ __all__ = [
     "MessageRecords",
     "StandingsRecords",
     "StoreError",
+    "StoreUnavailable",
     "UnusableStore",
     "UserSettings",
     "VersionConflict",
@@ -64,6 +68,15 @@ class ChannelBusy(StoreError):
 
     def __init__(self) -> None:
         super().__init__(refusals.CHANNEL_BUSY)
+
+
+class StoreUnavailable(StoreError, Fault):
+    """The database could not carry out a read or a write: its storage is full
+    (:attr:`Cause.FULL`) or it cannot be reached (:attr:`Cause.UNREACHABLE`). Nothing was
+    written; ``detail`` is what the driver said."""
+
+    def __init__(self, cause: Cause, detail: str) -> None:
+        Fault.__init__(self, cause, detail)
 
 
 class UnusableStore(Exception):
@@ -213,5 +226,14 @@ class Archives(Protocol):
     async def reclaim(self, pages: int) -> None: ...
 
 
-class CoreStore(GameRecords, MessageRecords, StandingsRecords, UserSettings, Archives, Protocol):
+class CoreStore(
+    GameRecords,
+    MessageRecords,
+    StandingsRecords,
+    UserSettings,
+    Archives,
+    ReviewRecords,
+    DailyRecords,
+    Protocol,
+):
     """A store as the whole core uses it (``bot.store.Store`` is one)."""

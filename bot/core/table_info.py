@@ -8,10 +8,13 @@ public view only, so a hidden card cannot reach anyone else.
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 
 from bot.core import archive, lobby, refusals
+from bot.core.chances import chances_line, start_of_deal_chances
 from bot.core.coach_settings import CoachSettings
 from bot.core.entry import answers
+from bot.core.faults import Fault, Faults
 from bot.core.games import Games, Loaded
 from bot.core.messages import MessageView
 from bot.core.projection import board_of, hand_view, resigner
@@ -33,6 +36,11 @@ class TableInfo:
         self._games = games
         self._coach = coach
         self._archives = archives
+
+    @property
+    def faults(self) -> Faults:
+        """Where the faults its calls meet are noted (the games')."""
+        return self._games.faults
 
     @answers
     async def hand(self, channel_id: int, user: User) -> Answer:
@@ -62,11 +70,18 @@ class TableInfo:
         else:
             loaded = await self._finished_or_loaded(record)
             table = loaded.game.public_view()
+            board = board_of(loaded.log, table)
             if record.status is GameStatus.FINISHED:
                 text = last_result_text(table, resigner(loaded.game))
             else:
                 text = status_text(table)
-            view = MessageView(text, board=board_of(loaded.log, table))
+                odds = start_of_deal_chances(table)
+                if odds is not None:
+                    # Before anything is scored in a deal, the expert's table applies as is.
+                    board = dataclasses.replace(board, chances=odds)
+                    text += "\n" + chances_line([board.sides[0], board.sides[1]], odds)
+            # The board inside the answer, with the words above it (Components V2).
+            view = MessageView(text, board=board, panel=True)
         return Answer.say(view.content, ephemeral=not public, view=view)
 
     async def _finished_or_loaded(self, record: GameRecord) -> Loaded:
@@ -78,7 +93,7 @@ class TableInfo:
         if kept is None:
             raise Refused(refusals.NO_GAME)
         found = await asyncio.to_thread(archive.restore, kept)
-        return Loaded(record, found.game, found.tally, found.log, found.shuffles)
+        return Loaded(record, found.game, found.tally, found.log, found.shuffles, found.seeds)
 
     async def _seat_view(self, channel_id: int, user_id: int) -> SeatView | None:
         record = await self._games.store.open_game_in_channel(channel_id)
@@ -89,6 +104,15 @@ class TableInfo:
             return None
         return self._games.loaded.load(record).game.view(seat)
 
+    async def _seat_view_or_none(self, channel_id: int, user_id: int) -> SeatView | None:
+        """:meth:`_seat_view`, or None when the game cannot be read or the store fails
+        (noted once; the command itself says why when it is sent)."""
+        try:
+            return await self._seat_view(channel_id, user_id)
+        except Fault as fault:
+            self.faults.note(fault)
+            return None
+
     async def autocomplete_discard(
         self, channel_id: int, user_id: int, current: str
     ) -> list[Choice]:
@@ -97,10 +121,10 @@ class TableInfo:
         Cards already typed in full stay in front, so ``"5H J"`` offers ``"5H JD"``,
         ``"5H JC"`` and so on.
         """
-        view = await self._seat_view(channel_id, user_id)
+        view = await self._seat_view_or_none(channel_id, user_id)
         return [] if view is None else discard_completions(view, current)
 
     async def autocomplete_play(self, channel_id: int, user_id: int, current: str) -> list[Choice]:
         """Only the cards the user may legally play now (empty when it is not their turn)."""
-        view = await self._seat_view(channel_id, user_id)
+        view = await self._seat_view_or_none(channel_id, user_id)
         return [] if view is None else play_completions(view, current)

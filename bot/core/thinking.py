@@ -13,11 +13,17 @@ threads, which ``fork`` would copy mid-work) when an expert seat first throws it
 builds its tables at once, so its first play does not wait for them (a bot with no expert game
 never starts it). Should the worker die, the play is made here, on the loop,
 and a new worker is started for the next one.
+
+Reviews of games (:mod:`bot.core.review_work`, the same expert's play-outs for every decision
+of a game) are made in a second worker process of their own, started on the first review and
+running at a lower priority (``nice``), so a review never waits behind a game's play, nor a
+play behind a review.
 """
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 import multiprocessing
 import os
@@ -27,9 +33,11 @@ import time
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 
+from bot.core.review_work import ReviewRequest, make_review
 from engine.cards import Card
 from engine.game import Game
 from engine.players import Player, make_player
+from engine.review import GameReview
 from engine.views import SeatView
 
 __all__ = ["WorkerThinking"]
@@ -38,6 +46,9 @@ log = logging.getLogger(__name__)
 
 #: How often the worker looks whether the bot's process is still there.
 PARENT_CHECK_SECONDS = 0.5
+
+#: How much lower than the bot's the review worker's priority is.
+REVIEW_NICENESS = 10
 
 #: The worker's players, one per level, made on first use (in the worker process).
 _players: dict[str, Player] = {}
@@ -76,6 +87,13 @@ def _worker_start(levels: tuple[str, ...], parent: int) -> None:
         choose_play(level, game.view(turn), 0)
 
 
+def _review_worker_start(parent: int) -> None:
+    """The review worker's first work: watch the bot's process, and step aside for games."""
+    threading.Thread(target=_watch_parent, args=(parent,), daemon=True).start()
+    with contextlib.suppress(OSError):
+        os.nice(REVIEW_NICENESS)
+
+
 def _ready() -> None:
     """Nothing: the first task, which has the worker started (and warmed)."""
 
@@ -86,6 +104,7 @@ class WorkerThinking:
     def __init__(self, levels: frozenset[str]) -> None:
         self.levels = levels
         self._pool: ProcessPoolExecutor | None = None
+        self._reviews: ProcessPoolExecutor | None = None
 
     def start(self) -> None:
         """Start the worker and have it build its tables now (in the background)."""
@@ -114,8 +133,33 @@ class WorkerThinking:
             self.start()
             return choose_play(level, view, seed)
 
+    async def review(self, request: ReviewRequest) -> GameReview:
+        """The review ``request`` asks for, made in the review worker (started now if it is
+        not running; should it die, started again and asked once more)."""
+        loop = asyncio.get_running_loop()
+        for attempt in (1, 2):
+            if self._reviews is None:
+                self._reviews = ProcessPoolExecutor(
+                    max_workers=1,
+                    mp_context=multiprocessing.get_context("spawn"),
+                    initializer=_review_worker_start,
+                    initargs=(os.getpid(),),
+                )
+            try:
+                return await loop.run_in_executor(self._reviews, make_review, request)
+            except BrokenProcessPool:
+                log.warning("the review worker process died; starting a new one")
+                self._reviews.shutdown(wait=False, cancel_futures=True)
+                self._reviews = None
+                if attempt == 2:
+                    raise
+        raise AssertionError("unreachable")
+
     def close(self) -> None:
-        """Stop the worker (a decision under way is left to finish, its answer dropped)."""
+        """Stop the workers (a decision under way is left to finish, its answer dropped)."""
         if self._pool is not None:
             self._pool.shutdown(wait=False, cancel_futures=True)
             self._pool = None
+        if self._reviews is not None:
+            self._reviews.shutdown(wait=False, cancel_futures=True)
+            self._reviews = None

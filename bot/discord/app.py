@@ -170,13 +170,16 @@ class CribbageBot(commands.AutoShardedBot):
                     "leave WEB_PORT empty to serve no pages."
                 ) from None
         self.io = DiscordIO(self.services, members, defer_after=self.defer_after)
-        courier = Courier(self, self.services.ledger, self.pacer)
-        self.keeper = TableKeeper(self.services.ledger, courier, self.pacer)
         self.cluster = Cluster(
             self.store,
             self.services.feed,
             became_sender=self._became_sender,
             stopped_sending=self._stop_sending,
+            resumed=self._resume_sending,
+        )
+        courier = Courier(self, self.services.ledger, self.pacer, may_send=self.cluster.may_send)
+        self.keeper = TableKeeper(
+            self.services.ledger, courier, self.pacer, faults=self.services.games.faults
         )
         _warm_engine()
         self.add_dynamic_items(*DYNAMIC_ITEMS)
@@ -221,9 +224,18 @@ class CribbageBot(commands.AutoShardedBot):
         release may have changed them) and bring every game's messages up to date."""
         self.services.ledger.sending_again()
         self._start_sending()
-        await self._sync_commands()
+        # What is owed first: syncing the commands waits on Discord's own limits.
         if self.is_ready():
             await self.reconcile()
+        await self._sync_commands()
+
+    async def _resume_sending(self) -> None:
+        """This process stayed the sender, but its lease lapsed a while by its own clock (it
+        was frozen, or the database slow) and nobody took it: what it held back meanwhile
+        goes now (what it kept of the messages is read again, in case another process sent
+        in between)."""
+        self.services.ledger.sending_again()
+        self.keeper.resume()
 
     async def reconcile(self) -> None:
         """Bring every open or recently ended game's messages up to date, and make the timed

@@ -16,8 +16,10 @@ from discord import app_commands
 from bot.core.computer import DEFAULT_LEVEL, LEVEL_BLURBS, LEVELS
 from bot.core.messages import Table
 from bot.core.replies import Answer, Choice, User
+from bot.core.review import add_lines
 from bot.core.services import Services
 from bot.discord.interactions import NEEDS_A_SERVER, io_of, is_moderator, send_error, user_of
+from bot.discord.places import INSTALLS, NOT_A_MEMBER, PLACES, bot_is_member
 from engine.counting import Counting
 from engine.outcome import Scoring
 
@@ -98,6 +100,8 @@ async def _completions(
     DM, nothing: games live in server channels)."""
     if interaction.channel_id is None or interaction.guild_id is None:
         return []
+    if not bot_is_member(interaction):
+        return []
     choices = await complete(interaction.channel_id, interaction.user.id, current)
     return [app_commands.Choice(name=c.name, value=c.value) for c in choices[:25]]
 
@@ -106,7 +110,12 @@ class CribbageCommands(app_commands.Group):
     """``/cribbage ...``: every command of the game."""
 
     def __init__(self) -> None:
-        super().__init__(name="cribbage", description="Play cribbage in this channel")
+        super().__init__(
+            name="cribbage",
+            description="Play cribbage in this channel",
+            allowed_installs=INSTALLS,
+            allowed_contexts=PLACES,
+        )
 
     async def _in_channel(
         self,
@@ -117,6 +126,9 @@ class CribbageCommands(app_commands.Group):
     ) -> None:
         """Run a game command for this channel (or thread), refusing it in DMs; ``ephemeral``
         is how its answer will be seen."""
+        if not bot_is_member(interaction):
+            await send_error(interaction, NOT_A_MEMBER)
+            return
         if interaction.guild_id is None or interaction.channel_id is None:
             await send_error(interaction, NEEDS_A_CHANNEL)
             return
@@ -332,9 +344,56 @@ class CribbageCommands(app_commands.Group):
         who = user_of(interaction) if user is None else User(user.id, user.display_name)
         rival = None if against is None else User(against.id, against.display_name)
         guild_id = interaction.guild_id
-        standings = _core(interaction).standings
+        core = _core(interaction)
+
+        async def call() -> Answer:
+            answer = await core.standings.stats(guild_id, who, rival)
+            if rival is not None:
+                return answer
+            answer = await core.reviews.with_stats(answer, guild_id, who.id)
+            daily = await core.daily.stats_line(guild_id, who.id)
+            return add_lines(answer, [daily] if daily else [])
+
+        await io_of(interaction).command(interaction, call, ephemeral=False)
+
+    @app_commands.command(
+        name="daily", description="The discard of the day: the same six cards for everyone here"
+    )
+    async def daily(self, interaction: discord.Interaction[Any]) -> None:
+        """Today's hand, privately, to choose the crib's two once; then the answer and the
+        server's board."""
+        if interaction.guild_id is None:
+            await send_error(interaction, NEEDS_A_SERVER)
+            return
+        guild_id, user = interaction.guild_id, user_of(interaction)
+        daily = _core(interaction).daily
+        await io_of(interaction).command(interaction, lambda: daily.daily(guild_id, user))
+
+    @app_commands.command(
+        name="review", description="Your decisions in a game beside the expert's (privately)"
+    )
+    @app_commands.describe(
+        game="The game's number (default: the latest game in this channel)",
+        player="Whose decisions (default: yours; anyone's once the game is over)",
+    )
+    async def review(
+        self,
+        interaction: discord.Interaction[Any],
+        game: app_commands.Range[int, 1, 2**53] | None = None,
+        player: discord.User | None = None,
+    ) -> None:
+        """A review of a game, paged: the summary, then each deal."""
+        if interaction.guild_id is None:
+            await send_error(interaction, NEEDS_A_CHANNEL)
+            return
+        guild_id, channel_id = interaction.guild_id, interaction.channel_id
+        user = user_of(interaction)
+        whose = None if player is None else User(player.id, player.display_name)
+        reviews = _core(interaction).reviews
         await io_of(interaction).command(
-            interaction, lambda: standings.stats(guild_id, who, rival), ephemeral=False
+            interaction,
+            lambda: reviews.review(guild_id, channel_id, user, game, whose),
+            ephemeral=True,
         )
 
     @app_commands.command(name="rules", description="How cribbage is played and scored")

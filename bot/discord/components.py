@@ -15,7 +15,11 @@ Custom ids (at most 100 characters, Discord's limit):
   counting: 26 values, one more than a select menu holds, so split in two);
 - ``crib:<game>:muggins:<stamp>``: the Muggins! button while an opponent's short claim is open;
 - ``crib:board:<people|computer>:<page>``: a leaderboard's Previous, Next and other-table
-  buttons (the server is the click's own).
+  buttons (the server is the click's own);
+- ``crib:review:<game>``: the *Review* button on a game's result (each person who clicks gets
+  their own review, privately);
+- ``crib:review:<game>:<seat>:<page>``: a review page's Previous and Next;
+- ``crib:daily:<YYYYMMDD>``: the discard of the day's menu (the server is the click's own).
 
 The stamp is :attr:`bot.core.messages.Controls.stamp`, handed back with the click so that a
 control from an earlier moment of the game gets a clear answer instead of acting.
@@ -29,7 +33,16 @@ from typing import Any, Protocol, Self, cast
 import discord
 
 from bot.core.computer import LEVEL_BLURBS, level_name
-from bot.core.messages import LOBBY_ACTIONS, CardChoice, Controls, MessageView, PageControls, Table
+from bot.core.messages import (
+    LOBBY_ACTIONS,
+    CardChoice,
+    Controls,
+    DailyPick,
+    MessageView,
+    PageControls,
+    ReviewPages,
+    Table,
+)
 from bot.core.replies import Click, ClickKind
 
 __all__ = ["COUNT_MENU_SIZE", "DYNAMIC_ITEMS", "Clicks", "controls_view"]
@@ -67,6 +80,19 @@ class Clicks(Protocol):
         self, interaction: discord.Interaction[Any], table: Table, page: int
     ) -> None:
         """A leaderboard's Previous, Next or other-table button."""
+        ...
+
+    async def review_click(
+        self, interaction: discord.Interaction[Any], game_id: int, seat: int | None, page: int
+    ) -> None:
+        """A result's Review button (``seat`` None: the clicker's own review, a new private
+        message), or a review page's Previous / Next (that page, in place)."""
+        ...
+
+    async def daily_click(
+        self, interaction: discord.Interaction[Any], stamp: str, cards: tuple[str, ...]
+    ) -> None:
+        """The two cards chosen on the discard of the day of ``stamp``."""
         ...
 
 
@@ -296,6 +322,72 @@ class PageButton(_Control, template=r"crib:board:(?P<table>people|computer):(?P<
         await clicks.page_click(interaction, self.table, self.page)
 
 
+class ReviewButton(
+    _Control,
+    template=r"crib:review:(?P<game>\d{1,19})(?::(?P<seat>[0-3]):(?P<page>\d{1,4}))?",
+):
+    """The Review button on a game's result, or Previous / Next on a review's page."""
+
+    def __init__(
+        self,
+        game_id: int,
+        seat: int | None = None,
+        page: int = 0,
+        label: str = "Review",
+        *,
+        enabled: bool = True,
+    ) -> None:
+        custom_id = f"crib:review:{game_id}"
+        if seat is not None:
+            custom_id += f":{seat}:{page}"
+        super().__init__(
+            discord.ui.Button(
+                label=label,
+                style=discord.ButtonStyle.secondary,
+                custom_id=custom_id,
+                disabled=not enabled,
+            )
+        )
+        self.game_id, self.seat, self.page = game_id, seat, page
+
+    @classmethod
+    def parsed(cls, match: re.Match[str]) -> ReviewButton:
+        seat = None if match["seat"] is None else int(match["seat"])
+        return cls(int(match["game"]), seat, int(match["page"] or 0))
+
+    async def clicked(self, clicks: Clicks, interaction: discord.Interaction[Any]) -> None:
+        await clicks.review_click(interaction, self.game_id, self.seat, self.page)
+
+
+class DailySelect(_Control, template=r"crib:daily:(?P<stamp>\d{8})"):
+    """The discard of the day's menu: choose two of the six cards for the crib."""
+
+    def __init__(self, stamp: str, cards: tuple[str, ...] = ()) -> None:
+        options = [discord.SelectOption(label=_label(code), value=code) for code in cards]
+        super().__init__(
+            discord.ui.Select(
+                custom_id=f"crib:daily:{stamp}",
+                placeholder="Choose 2 cards for the crib",
+                min_values=2,
+                max_values=2,
+                options=options or _NO_OPTIONS,
+            )
+        )
+        self.stamp = stamp
+
+    @classmethod
+    def parsed(cls, match: re.Match[str]) -> DailySelect:
+        return cls(match["stamp"])
+
+    async def clicked(self, clicks: Clicks, interaction: discord.Interaction[Any]) -> None:
+        await clicks.daily_click(interaction, self.stamp, self._values())
+
+
+def _label(code: str) -> str:
+    """A card's code as players see it (``10D`` -> ``10♦``)."""
+    return code[:-1] + {"C": "♣", "D": "♦", "H": "♥", "S": "♠"}[code[-1]]
+
+
 #: Registered in ``setup_hook`` so clicks on messages sent before a restart still work.
 DYNAMIC_ITEMS: tuple[type[discord.ui.DynamicItem[Any]], ...] = (
     LobbyButton,
@@ -303,6 +395,8 @@ DYNAMIC_ITEMS: tuple[type[discord.ui.DynamicItem[Any]], ...] = (
     HandButton,
     HandSelect,
     PageButton,
+    ReviewButton,
+    DailySelect,
 )
 
 
@@ -315,6 +409,26 @@ def _page_buttons(pages: PageControls) -> discord.ui.View:
     other: Table = "computer" if pages.table == "people" else "people"
     label = "Against the computer" if other == "computer" else "Between people"
     made.add_item(PageButton(other, 0, label))
+    return made
+
+
+def _review_buttons(pages: ReviewPages) -> discord.ui.View:
+    """A result's Review button, or a review page's Previous and Next (disabled at its ends)."""
+    made = discord.ui.View(timeout=None)
+    if pages.pages == 0:
+        made.add_item(ReviewButton(pages.game_id, label="🔍 Review"))
+        return made
+    page, last = pages.page, pages.pages - 1
+    game, seat = pages.game_id, pages.seat
+    made.add_item(ReviewButton(game, seat, max(page - 1, 0), "◀ Previous", enabled=page > 0))
+    made.add_item(ReviewButton(game, seat, min(page + 1, last), "Next ▶", enabled=page < last))
+    return made
+
+
+def _daily_menu(pick: DailyPick) -> discord.ui.View:
+    """The discard of the day's menu of six cards."""
+    made = discord.ui.View(timeout=None)
+    made.add_item(DailySelect(pick.stamp, pick.cards))
     return made
 
 
@@ -345,6 +459,10 @@ def controls_view(view: MessageView) -> discord.ui.View | None:
     "Add computer" menu while a seat is free), a hand's controls, or none."""
     if view.pages is not None:
         return _page_buttons(view.pages)
+    if view.review is not None:
+        return _review_buttons(view.review)
+    if view.daily is not None:
+        return _daily_menu(view.daily)
     lobby = view.lobby
     if lobby is not None and lobby.buttons:
         made = discord.ui.View(timeout=None)

@@ -15,7 +15,7 @@ import dataclasses
 import hashlib
 import logging
 import time
-from collections.abc import Awaitable, Callable
+from collections.abc import AsyncIterator, Awaitable, Callable
 from datetime import UTC, datetime
 from typing import Any
 
@@ -36,6 +36,7 @@ __all__ = [
     "ChannelClosed",
     "Courier",
     "DmsClosed",
+    "NotSender",
     "Superseded",
     "post_nonce",
 ]
@@ -70,6 +71,11 @@ class ChannelClosed(Exception):
     def __init__(self, text: str, *, gone: bool = False) -> None:
         super().__init__(text)
         self.gone = gone
+
+
+class NotSender(Exception):
+    """This process may not send now: its sender's lease lapsed by its own clock, or another
+    process holds it (see :mod:`bot.store.cluster`). Nothing was sent."""
 
 
 class Superseded(Exception):
@@ -136,7 +142,7 @@ def _kept_digest(message: discord.Message, payload: dict[str, Any], digest: str)
     theirs = _custom_ids(c for row in message.components for c in getattr(row, "children", []))
     pictures = len(payload.get("files", ())) + (1 if "file" in payload else 0)
     same = (
-        message.content == payload["content"]
+        message.content == payload.get("content", "")
         and ours == theirs
         and len(message.attachments) == pictures
     )
@@ -157,11 +163,33 @@ class Courier:
         pacer: Pacer,
         *,
         clock: Any = time.time,
+        may_send: Callable[[], bool] = lambda: True,
     ) -> None:
+        """``may_send`` is asked right before every request (when its turn has come): while it
+        says no, nothing is sent (:class:`NotSender`)."""
         self._client = client
         self._ledger = ledger
         self._pacer = pacer
         self._clock = clock
+        self._may_send = may_send
+
+    # -- the fence: every request is made inside one of these ------------------------------------
+    @contextlib.asynccontextmanager
+    async def _turn(
+        self, channel_id: int | None, kind: RequestKind, *, urgent: bool = False
+    ) -> AsyncIterator[None]:
+        """The pacer's turn for a request with the bot's token, if this process may send."""
+        async with self._pacer.turn(channel_id, kind, urgent=urgent):
+            if not self._may_send():
+                raise NotSender
+            yield
+
+    async def _webhook_slot(self, token: str) -> None:
+        """The pacer's slot for a request through an interaction's token, if this process may
+        send."""
+        await self._pacer.webhook_slot(token)
+        if not self._may_send():
+            raise NotSender
 
     @property
     def _app_id(self) -> int:
@@ -202,7 +230,7 @@ class Courier:
                     # What to send is made before the turn is taken: a request goes the moment
                     # its turn comes, so the pacer's spacing is the spacing Discord sees.
                     edited = await self._payload(owed.view, editing=True)
-                    async with self._pacer.turn(channel_id, RequestKind.EDIT):
+                    async with self._turn(channel_id, RequestKind.EDIT):
                         message = channel.get_partial_message(known.message_id)
                         await message.edit(**edited)
                     return MessageRecord(owed.key, channel_id, known.message_id, digest)
@@ -213,7 +241,7 @@ class Courier:
                     log.info("message %s of %s was deleted: posting it again", owed.key, channel_id)
             nonce = post_nonce(owner, owed.key, known.message_id if known else None)
             payload = await self._payload(owed.view, editing=False)
-            async with self._pacer.turn(channel_id, RequestKind.POST):
+            async with self._turn(channel_id, RequestKind.POST):
                 sent = await channel.send(nonce=nonce, **payload)
             return MessageRecord(owed.key, channel_id, sent.id, _kept_digest(sent, payload, digest))
         except (discord.Forbidden, discord.NotFound) as error:
@@ -251,7 +279,7 @@ class Courier:
             assert link.token is not None
             webhook = discord.Webhook.partial(self._app_id, link.token, client=self._client)
             try:
-                await self._pacer.webhook_slot(link.token)
+                await self._webhook_slot(link.token)
                 await _still(current)
                 # A follow-up takes no nonce: if the process dies before its id is kept, the
                 # next start looks for it (see `posted_since`).
@@ -270,7 +298,7 @@ class Courier:
         try:
             nonce = post_nonce(owner, owed.key, known.message_id if known else None)
             payload = await self._payload(owed.view, editing=False)
-            async with self._pacer.turn(channel_id, RequestKind.POST, urgent=True):
+            async with self._turn(channel_id, RequestKind.POST, urgent=True):
                 await _still(current)
                 sent = await dm.send(nonce=nonce, **payload)
         except discord.Forbidden as error:
@@ -288,7 +316,7 @@ class Courier:
         if not _fresh(known.token, known.token_at, self._clock()):
             return False
         assert known.token is not None
-        await self._pacer.webhook_slot(known.token)
+        await self._webhook_slot(known.token)
         await _still(current)
         webhook = discord.Webhook.partial(self._app_id, known.token, client=self._client)
         payload = await self._payload(view, editing=True)
@@ -317,7 +345,7 @@ class Courier:
         )
         try:
             edited = await self._payload(view, editing=True)
-            async with self._pacer.turn(known.channel_id, RequestKind.EDIT, urgent=True):
+            async with self._turn(known.channel_id, RequestKind.EDIT, urgent=True):
                 await _still(current)
                 await dm.get_partial_message(known.message_id).edit(**edited)
         except discord.NotFound as error:
@@ -341,7 +369,7 @@ class Courier:
         dm = self._client.get_partial_messageable(
             pending.channel_id, type=discord.ChannelType.private
         )
-        async with self._pacer.turn(None, RequestKind.POST):
+        async with self._turn(None, RequestKind.POST):
             messages = [
                 m async for m in dm.history(after=discord.Object(after), limit=HISTORY_LOOKED_AT)
             ]
@@ -363,14 +391,14 @@ class Courier:
         """Delete one of the bot's DMs (a second copy left by a crash)."""
         dm = self._client.get_partial_messageable(channel_id, type=discord.ChannelType.private)
         with contextlib.suppress(discord.NotFound):  # gone already
-            async with self._pacer.turn(None, RequestKind.POST):
+            async with self._turn(None, RequestKind.POST):
                 await dm.get_partial_message(message_id).delete()
 
     async def _dm_channel(self, user_id: int, link: DmLink | None) -> int:
         """The DM channel with a user, opened (and remembered) the first time."""
         if link is not None and link.channel_id is not None:
             return link.channel_id
-        async with self._pacer.turn(None, RequestKind.POST, urgent=True):
+        async with self._turn(None, RequestKind.POST, urgent=True):
             dm = await self._client.create_dm(discord.Object(user_id))
         token = link.token if link else None
         at = link.token_at if link else None

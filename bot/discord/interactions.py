@@ -25,6 +25,7 @@ from typing import Any, cast
 import discord
 from discord import app_commands
 
+from bot.core.faults import Fault
 from bot.core.messages import MessageView, Table
 from bot.core.records import DmLink
 from bot.core.replies import Answer, Click, Clicked, Reply, User
@@ -224,6 +225,28 @@ class DiscordIO:
             interaction, lambda: standings.leaderboard(guild_id, table=table, page=page)
         )
 
+    async def review_click(
+        self, interaction: discord.Interaction[Any], game_id: int, seat: int | None, page: int
+    ) -> None:
+        """A result's Review button: the clicker's own review, privately, as a command's
+        answer; or a review page's Previous / Next: that page, in place."""
+        user, guild_id = user_of(interaction), interaction.guild_id
+        reviews = self.services.reviews
+        if seat is None:
+            await self.command(
+                interaction, lambda: reviews.review(guild_id, None, user, game_id), ephemeral=True
+            )
+            return
+        await self._click(interaction, lambda: reviews.page(guild_id, user, game_id, seat, page))
+
+    async def daily_click(
+        self, interaction: discord.Interaction[Any], stamp: str, cards: tuple[str, ...]
+    ) -> None:
+        """The discard of the day chosen: the answer replaces the menu's message."""
+        user, guild_id = user_of(interaction), interaction.guild_id
+        daily = self.services.daily
+        await self._click(interaction, lambda: daily.choose(guild_id, user, stamp, cards))
+
     async def _click(self, interaction: discord.Interaction[Any], call: Call) -> None:
         await self._entered(interaction, self._clicked(interaction, call))
 
@@ -307,7 +330,13 @@ class DiscordIO:
             return None
 
     async def report(self, interaction: discord.Interaction[Any], error: BaseException) -> None:
-        """Show a known error as its sentence; log anything else with its traceback."""
+        """Show a known error as its sentence; log anything else with its traceback. A fault
+        met outside a call on the core (the store failing while a DM is remembered, say) is
+        noted once per cause and game, and said as the core says it."""
+        if isinstance(error, Fault):
+            self.services.games.faults.note(error)
+            await send_error(interaction, str(error))
+            return
         text = known_error_text(error)
         if text is None:
             log.error("error handling an interaction from %s", interaction.user.id, exc_info=error)

@@ -26,12 +26,13 @@ from enum import Enum
 
 import discord
 
+from bot.core.faults import Fault, Faults
 from bot.core.feed import Change, ChangeFeed
 from bot.core.ledger import MessageLedger, Owing
 from bot.core.messages import Owed
-from bot.core.owners import Owner
+from bot.core.owners import Owner, OwnerKind
 from bot.core.records import MessageRecord
-from bot.discord.courier import ChannelClosed, Courier, DmsClosed, Superseded
+from bot.discord.courier import ChannelClosed, Courier, DmsClosed, NotSender, Superseded
 from bot.discord.pacing import Pacer, RequestKind
 
 __all__ = ["Lane", "TableKeeper"]
@@ -74,8 +75,12 @@ class TableKeeper:
         pacer: Pacer,
         *,
         clock: Callable[[], float] = time.time,
+        faults: Faults | None = None,
     ) -> None:
+        """``faults``: where a store that fails is noted (the core's, so that a game's fault
+        is said once however many parts meet it)."""
         self._ledger = ledger
+        self._faults = faults or Faults()
         self._courier = courier
         self._pacer = pacer
         self._clock = clock
@@ -83,6 +88,8 @@ class TableKeeper:
         self._tasks: dict[tuple[int, Lane], asyncio.Task[None]] = {}
         self._timers: dict[tuple[Owner, Lane], tuple[asyncio.TimerHandle, int]] = {}
         self._failures: dict[tuple[Owner, Lane], int] = {}
+        #: What was not sent while this process's lease was not valid (see ``resume``).
+        self._held_back: set[tuple[Owner, int, Lane]] = set()
         #: When each owner next has a reminder falling due.
         self._reminders: dict[Owner, asyncio.TimerHandle] = {}
         #: Channels the bot may not post in (gone, or no permission): told once in the log.
@@ -97,11 +104,19 @@ class TableKeeper:
         if self._unsubscribe is None:
             self._unsubscribe = feed.subscribe(self._heard)
 
+    def resume(self) -> None:
+        """The lease is valid again, and nobody else took it meanwhile: send what was held
+        back while it was not."""
+        held, self._held_back = self._held_back, set()
+        for owner, channel_id, lane in held:
+            self.touch(owner, channel_id, (lane,))
+
     def unfollow(self) -> None:
         """Stop following the feed (another process sends now)."""
         if self._unsubscribe is not None:
             self._unsubscribe()
             self._unsubscribe = None
+        self._held_back.clear()  # the process that sends now brings every owner up to date
 
     def _heard(self, change: Change) -> None:
         if not change.more_coming:
@@ -204,6 +219,17 @@ class TableKeeper:
             self._failures.pop((owner, lane), None)
         except asyncio.CancelledError:
             raise
+        except NotSender:
+            # The sender's lease lapsed (or passed to another process): whoever sends next
+            # brings this owner up to date (this process too, once it renews the lease).
+            log.debug("%s not sent: this process may not send now", owner)
+            self._held_back.add((owner, channel_id, lane))
+        except Fault as fault:
+            # The store fails (full, out of reach): noted once per game, tried again later.
+            self._faults.note(fault.about(owner.id) if owner.kind is OwnerKind.GAME else fault)
+            failures = self._failures.get((owner, lane), 0) + 1
+            self._failures[(owner, lane)] = failures
+            self._later(owner, channel_id, lane, min(RETRY_MAX, RETRY_AFTER * 2 ** (failures - 1)))
         except Exception:
             failures = self._failures.get((owner, lane), 0) + 1
             self._failures[(owner, lane)] = failures

@@ -48,16 +48,33 @@ def _mentions(view: MessageView) -> discord.AllowedMentions:
     return discord.AllowedMentions(users=[discord.Object(uid) for uid in view.mentions])
 
 
-async def message_payload(view: MessageView, *, editing: bool) -> dict[str, Any]:
-    """``view`` as keyword arguments for discord.py: for a new message (``editing`` False:
-    ``send``, ``send_message``) or an edit of one (``edit``, ``edit_message``,
-    ``edit_original_response``), which also takes away what it no longer shows."""
-    payload: dict[str, Any] = {"content": clip(view.content), "allowed_mentions": _mentions(view)}
-    components = controls_view(view)
-    if components is not None:
-        payload["view"] = components
-    elif editing:
-        payload["view"] = None  # take away controls the message no longer has
+#: Characters Discord takes in all the text displays of a Components V2 message.
+MAX_PANEL_TEXT = 4000
+
+
+def _panel(view: MessageView, files: list[discord.File]) -> discord.ui.LayoutView:
+    """A panel message (Components V2): one container holding the text and, below it, the
+    pictures in a gallery (each shown from its attachment, with its alt text)."""
+    text = view.content
+    if len(text) > MAX_PANEL_TEXT:
+        text = text[: MAX_PANEL_TEXT - 1] + "…"
+    container: discord.ui.Container[discord.ui.LayoutView] = discord.ui.Container(
+        discord.ui.TextDisplay(text)
+    )
+    if files:
+        gallery: discord.ui.MediaGallery[discord.ui.LayoutView] = discord.ui.MediaGallery(
+            *(
+                discord.MediaGalleryItem(f"attachment://{f.filename}", description=f.description)
+                for f in files
+            )
+        )
+        container.add_item(gallery)
+    layout = discord.ui.LayoutView(timeout=None)
+    layout.add_item(container)
+    return layout
+
+
+async def _files(view: MessageView) -> list[discord.File]:
     files: list[discord.File] = []
     if view.board is not None:
         files.append(await board_attachment(view.board))
@@ -65,6 +82,31 @@ async def message_payload(view: MessageView, *, editing: bool) -> dict[str, Any]
         discord.File(io.BytesIO(p.png), filename=p.filename, description=p.alt_text)
         for p in view.pictures
     ]
+    return files
+
+
+async def message_payload(view: MessageView, *, editing: bool) -> dict[str, Any]:
+    """``view`` as keyword arguments for discord.py: for a new message (``editing`` False:
+    ``send``, ``send_message``) or an edit of one (``edit``, ``edit_message``,
+    ``edit_original_response``), which also takes away what it no longer shows. A panel
+    (``view.panel``) goes as a Components V2 layout, its text inside it, with no content."""
+    if view.panel:
+        if view.controls is not None or view.lobby is not None or view.pages is not None:
+            raise ValueError("A panel message carries no controls.")
+        files = await _files(view)
+        panel: dict[str, Any] = {"view": _panel(view, files), "allowed_mentions": _mentions(view)}
+        if editing:
+            panel["attachments"] = files
+        elif files:
+            panel["files"] = files
+        return panel
+    payload: dict[str, Any] = {"content": clip(view.content), "allowed_mentions": _mentions(view)}
+    components = controls_view(view)
+    if components is not None:
+        payload["view"] = components
+    elif editing:
+        payload["view"] = None  # take away controls the message no longer has
+    files = await _files(view)
     if editing:
         payload["attachments"] = files
     elif len(files) == 1:

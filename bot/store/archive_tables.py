@@ -114,3 +114,36 @@ class ArchiveTables(Queries):
             (name, holder, now + seconds, now),
         )
         return bool(rows)
+
+    # The database's own clock, in seconds since the epoch: a lease timed by it means the same
+    # to every process, whatever their machines' clocks say.
+    def _db_now(self) -> str:
+        if self.db.dialect is Dialect.SQLITE:
+            return "((julianday('now') - 2440587.5) * 86400.0)"
+        return "extract(epoch FROM clock_timestamp())::double precision"
+
+    async def hold_lease(self, name: str, holder: str, seconds: float) -> bool:
+        """Take (or, for its holder, renew) the lease ``name`` for ``seconds`` from now by the
+        database's clock; False when another holder has it and it has not lapsed."""
+        now = self._db_now()
+        rows = await self._read_write(
+            f"INSERT INTO leases (name, holder, expires_at) VALUES (?, ?, {now} + ?)"
+            " ON CONFLICT (name) DO UPDATE SET holder = excluded.holder,"
+            " expires_at = excluded.expires_at"
+            f" WHERE leases.holder = excluded.holder OR leases.expires_at <= {now}"
+            " RETURNING holder",
+            (name, holder, seconds),
+        )
+        return bool(rows)
+
+    async def lease_left(self, name: str) -> float:
+        """How many seconds are left of the lease ``name`` by the database's clock (0: nobody
+        holds it, or it has lapsed)."""
+        rows = await self._read(
+            f"SELECT expires_at - {self._db_now()} FROM leases WHERE name = ?", (name,)
+        )
+        return max(0.0, float(rows[0][0])) if rows else 0.0
+
+    async def give_up_lease(self, name: str, holder: str) -> None:
+        """Give the lease ``name`` up, if ``holder`` holds it (another may take it at once)."""
+        await self.db.execute("DELETE FROM leases WHERE name = ? AND holder = ?", (name, holder))

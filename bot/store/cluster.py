@@ -4,17 +4,30 @@ changes made elsewhere reach this one's change feed, and who may IDENTIFY when.
 A bot token has one global rate limit (50 requests a second) however many processes share it,
 and a channel takes 5 new messages per 5 seconds whoever posts them. So exactly one process,
 the **sender**, brings every game's messages up to date, through its one paced keeper, and
-does the once-per-bot jobs (syncing commands, expiring idle games, the game clock). The sender
-is whichever process holds a PostgreSQL session advisory lock (``SENDER_LOCK``, on a connection
-of its own): the others try for it every second, and take it over when the sender gives it up
-(it says so on ``STEPPED_DOWN_CHANNEL``, so they try at once) or its connection ends.
+does the once-per-bot jobs (syncing commands, expiring idle games, the game clock).
+
+The sender is whichever process holds the ``sender`` lease: a row of the ``leases`` table
+that lapses ``LEASE`` seconds after it was last renewed, by the database's clock. The sender
+renews it every ``RENEW_EVERY`` seconds. The others read how long it has left and try for it
+the moment it lapses (at once when the sender says it stepped down, on
+``STEPPED_DOWN_CHANNEL``), so a sender that is killed, frozen (SIGSTOP, a long pause, a hung
+event loop) or cut off from the database is replaced within ``LEASE`` seconds and a little.
+
+Fencing: a sender counts its lease as valid until ``LEASE - SAFETY`` seconds after it sent
+the renewal that last succeeded, by its own monotonic clock, which runs on while the process
+is frozen. Before every request the courier asks :meth:`Cluster.may_send`; a sender whose
+lease is no longer valid sends nothing (the lease cannot have passed to another process
+before then), and one that finds another process holding it stops sending. A request already
+inside discord.py's rate limiter when the lease lapses may still go out; a post carries a
+nonce, so it is never doubled, and the new sender reads every message's record again.
 
 Every process answers the interactions that reach it and stores the moves. A move bumps the
 game's version, and on PostgreSQL that same statement announces the change (``pg_notify``,
 delivered at commit), so every process hears of every change made by any other one, and
 publishes it on its own change feed (:mod:`bot.core.feed`), where the sender's keeper and
 clock follow it. The sender also looks every little while for games changed lately, should an
-announcement have been missed (a connection dropped and made again).
+announcement have been missed (a connection dropped and made again), and every second for
+clicks' answers no process said had landed.
 
 IDENTIFY is limited per token too (``max_concurrency`` sessions per 5 s): before a shard
 identifies, its process takes the lease of that shard's rate-limit key for 5 s
@@ -32,6 +45,7 @@ import logging
 import os
 import secrets
 import socket
+import sys
 import time
 from collections.abc import Awaitable, Callable
 
@@ -39,6 +53,7 @@ from bot.core.feed import Change, ChangeFeed
 from bot.core.ledger import UNCONFIRMED_AFTER
 from bot.core.owners import Owner
 from bot.core.records import MessageRecord
+from bot.core.storage import StoreUnavailable
 from bot.store.postgres import PostgresDatabase
 from bot.store.store import ANNOUNCE_CHANNEL, Store
 
@@ -46,13 +61,19 @@ __all__ = ["Cluster"]
 
 log = logging.getLogger(__name__)
 
-#: The session lock of the process that sends (any number no other part of the bot uses), and
-#: how often the others try for it (and the sender checks it still holds it).
-SENDER_LOCK = 0x0C1B_0003
+#: The lease of the process that sends; how long it lasts unless renewed, how often the sender
+#: renews it, and how long before it lapses (by the sender's own clock) the sender stops
+#: sending, for the time a renewal takes to reach the database.
+SENDER_LEASE = "sender"
+LEASE = 1.5
+RENEW_EVERY = 0.4
+SAFETY = 0.25
+#: How often a process that does not send looks at the lease at most (it sleeps until the
+#: lease would lapse, but not longer than this).
 LOOK_EVERY = 1.0
-#: How many looks a process that holds back (the one with shard 0) lets go by while the lock
-#: is free before it takes it.
-HOLD_BACK_LOOKS = 5
+#: How long the process that holds back (the one with shard 0) lets a lapsed lease lie, so
+#: that another process takes it first.
+HOLD_BACK = 0.25
 #: The channel on which a sender says it has stepped down (games' changes are announced on
 #: the store's ``ANNOUNCE_CHANNEL``).
 STEPPED_DOWN_CHANNEL = "crib_sender"
@@ -97,11 +118,14 @@ class Cluster:
         *,
         became_sender: Callable[[], Awaitable[None]],
         stopped_sending: Callable[[], None] = lambda: None,
+        resumed: Callable[[], Awaitable[None]] | None = None,
         clock: Callable[[], float] = time.time,
     ) -> None:
         """Changes made by other processes are published on ``feed``; ``became_sender`` runs
         when this process takes over as the sender, ``stopped_sending`` when it finds it no
-        longer is."""
+        longer is, ``resumed`` (by default ``became_sender``) when it renewed its lease only
+        after it had lapsed by its own clock (it sent nothing meanwhile)."""
+        self._resumed = resumed or became_sender
         self._store = store
         self._feed = feed
         self._stopped_sending = stopped_sending
@@ -117,11 +141,15 @@ class Cluster:
         self._holds_back = False
         self._swept_at = 0.0
         self._checked_at = 0.0
+        #: Until when (``time.monotonic()``) this process's lease is valid by its own clock.
+        self._valid_until = 0.0
+        #: What failed and was said (once) until it works again.
+        self._troubles: set[str] = set()
 
     # -- starting and stopping ----------------------------------------------------------------
     async def start(self, *, holds_back: bool = False) -> None:
-        """Listen for announcements, try for the sender's lock (at once, unless ``holds_back``)
-        and keep looking at it in the background."""
+        """Listen for announcements, try for the sender's lease (at once, unless
+        ``holds_back``) and keep looking at it in the background."""
         if not self.shared:
             return
         db = self._store.db
@@ -131,9 +159,9 @@ class Cluster:
         await db.listen(STEPPED_DOWN_CHANNEL, lambda _payload: self._wake.set())
         # The process with shard 0 answers every DM (nearly every click): when others share the
         # work, it leaves sending to one of them, so the two kinds of work go to two cores. It
-        # takes over only when none of them has for a few seconds.
+        # takes over only when none of them has, a moment after the lease lapsed.
         self._holds_back = holds_back
-        self.sender = False if holds_back else await db.try_lock(SENDER_LOCK)
+        self.sender = False if holds_back else await self._renew()
         self._swept_at = self._clock()
         said = "is the sender" if self.sender else "does not send (another process does)"
         log.info("this process %s (%s)", said, self.holder)
@@ -149,52 +177,97 @@ class Cluster:
                 await self._task
         if self.shared and self.sender:
             self.sender = False
+            self._valid_until = 0.0
             try:
                 db = self._store.db
                 assert isinstance(db, PostgresDatabase)
-                await db.unlock(SENDER_LOCK)
+                await self._store.give_up_lease(SENDER_LEASE, self.holder)
                 await db.notify(STEPPED_DOWN_CHANNEL, self.holder)
             except Exception:
-                # It goes when this process's connection closes, in a moment.
-                log.warning("could not give the sender's lock up", exc_info=True)
+                # It lapses by itself in a moment.
+                self._failed("give the sender's lease up", sys.exc_info()[1])
 
-    # -- the sender's lock --------------------------------------------------------------------
+    # -- the sender's lease -------------------------------------------------------------------
+    def may_send(self) -> bool:
+        """Whether this process may send now: it is the sender and its lease is still valid
+        by its own clock (a sender frozen past it, or that could not renew it in time, sends
+        nothing: another process may have taken over)."""
+        return self.sender and (not self.shared or time.monotonic() < self._valid_until)
+
+    async def _renew(self) -> bool:
+        """Take or renew the sender's lease; whether this process holds it. Its local validity
+        is counted from before the request, so it ends before the database's lease does."""
+        asked = time.monotonic()
+        held = await self._store.hold_lease(SENDER_LEASE, self.holder, LEASE)
+        if held:
+            self._valid_until = asked + LEASE - SAFETY
+        return held
+
     async def _watch(self) -> None:
-        """Try for the lock every second (at once when the sender says it stepped down); as the
-        sender, check it is still held (a dropped connection loses it)."""
-        db = self._store.db
-        assert isinstance(db, PostgresDatabase)
-        waited = 0
+        """As the sender, renew the lease every ``RENEW_EVERY`` seconds; otherwise sleep until
+        it would lapse (or the sender says it stepped down) and try for it."""
         while not self._stopping:
-            with contextlib.suppress(TimeoutError):
-                await asyncio.wait_for(self._wake.wait(), timeout=LOOK_EVERY)
+            pause = RENEW_EVERY if self.sender else await self._lease_left()
+            if pause > 0:
+                with contextlib.suppress(TimeoutError):
+                    await asyncio.wait_for(self._wake.wait(), timeout=pause)
             self._wake.clear()
             if self._stopping:
                 return
+            was_valid = self.may_send()
             try:
-                if self._holds_back and not self.sender:
-                    # Another process sends, or one may take over in a moment: hold back.
-                    waited = 0 if await db.lock_taken(SENDER_LOCK) else waited + 1
-                    if waited < HOLD_BACK_LOOKS:
-                        continue
-                held = await (db.holds_lock if self.sender else db.try_lock)(SENDER_LOCK)
-            except Exception:
-                # No database, no lock: stop sending (another process may take over).
-                log.warning("could not look at the sender's lock", exc_info=True)
+                if not self.sender and self._holds_back:
+                    # A lapsed lease is left a moment to a process that does not hold back.
+                    await asyncio.sleep(HOLD_BACK)
+                held = await self._renew()
+                self._troubles.discard("renew or take the sender's lease")
+            except Exception as error:
+                # No database, no lease: stop sending (another process may take over).
+                self._failed("renew or take the sender's lease", error)
                 held = False
             if held and not self.sender:
                 self.sender = True
                 log.info("this process is now the sender (%s)", self.holder)
-                try:
-                    await self._became_sender()
-                except Exception:
-                    log.exception("could not take over as the sender")
+                await self._take_over(self._became_sender)
+            elif held and not was_valid:
+                # Renewed late (the process was frozen, or the database slow): nobody took
+                # over meanwhile, but what this process did not send then is sent now.
+                log.warning("the sender's lease was renewed late; sending what was held back")
+                await self._take_over(self._resumed)
             elif not held and self.sender:
                 self.sender = False
                 log.warning("this process is no longer the sender (%s)", self.holder)
                 self._stopped_sending()
             if self.sender:
                 await self._sweep()
+
+    async def _lease_left(self) -> float:
+        """How long a process that does not send sleeps before trying for the lease: until it
+        would lapse, at most ``LOOK_EVERY``."""
+        try:
+            left = await self._store.lease_left(SENDER_LEASE)
+            self._troubles.discard("look at the sender's lease")
+            return min(LOOK_EVERY, left)
+        except Exception as error:
+            self._failed("look at the sender's lease", error)
+            return LOOK_EVERY
+
+    def _failed(self, what: str, error: BaseException | None) -> None:
+        """Say once that ``what`` failed, until it works again (a database out of reach
+        fails every look: one line, not one traceback a second)."""
+        if what in self._troubles:
+            return
+        self._troubles.add(what)
+        if isinstance(error, StoreUnavailable):
+            log.warning("could not %s: %s", what, error)
+        else:
+            log.warning("could not %s", what, exc_info=error)
+
+    async def _take_over(self, then: Callable[[], Awaitable[None]]) -> None:
+        try:
+            await then()
+        except Exception:
+            log.exception("could not take over as the sender")
 
     async def _sweep(self) -> None:
         """Every few seconds, the games with a click's answer that the process that answered
@@ -208,8 +281,9 @@ class Cluster:
                 found = await self._store.unconfirmed(now - UNCONFIRMED_AFTER)
                 for owner, version, channel_id in found:
                     self._feed.publish(Change(owner, version, channel_id, reread=True))
-            except Exception:
-                log.warning("could not look for unconfirmed answers", exc_info=True)
+                self._troubles.discard("look for unconfirmed answers")
+            except Exception as error:
+                self._failed("look for unconfirmed answers", error)
         if now - self._swept_at < SWEEP_EVERY:
             return
         since, self._swept_at = self._swept_at - SWEEP_OVERLAP, now
@@ -217,8 +291,9 @@ class Cluster:
             for game_id, version, channel_id in await self._store.games_changed_since(since):
                 # Heard late, not as it happened: what was sent of its messages is read again.
                 self._feed.publish(Change(Owner.game(game_id), version, channel_id, reread=True))
-        except Exception:
-            log.warning("could not look for games changed lately", exc_info=True)
+            self._troubles.discard("look for games changed lately")
+        except Exception as error:
+            self._failed("look for games changed lately", error)
 
     def _announced(self, payload: str) -> None:
         """A change made in another process: on this process's feed too."""

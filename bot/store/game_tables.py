@@ -238,7 +238,8 @@ class GameTables(Queries):
         answered: MessageRecord | None = None,
     ) -> None:
         """Move the game to the next version, or raise VersionConflict if it is not at
-        ``version`` any more (the check that makes two racing writes fail one way)."""
+        ``version`` any more (the check that makes two racing writes fail one way); with
+        ``answered``, keep what the game's message a click was answered with shows now."""
         params: tuple[Any, ...] = (now, status, snapshot, end_note, game_id, version)
         if self.db.dialect is Dialect.POSTGRES:
             # The same statement announces the change to every process (delivered when the
@@ -249,6 +250,8 @@ class GameTables(Queries):
             changed = await tx.execute(_BUMP, params)
         if changed != 1:
             raise VersionConflict()
+        if answered is not None:
+            await tx.execute(ANSWERED_SQL, answered_row(Owner.game(game_id), answered))
 
     async def create_game(
         self,
@@ -395,8 +398,6 @@ class GameTables(Queries):
             await self._bump(tx, game_id, version, now=now, answered=answered)
             await tx.execute("DELETE FROM seats WHERE game_id = ?", (game_id,))
             await tx.executemany(_INSERT_SEATS, _seat_rows(game_id, seats))
-            if answered is not None:
-                await tx.execute(ANSWERED_SQL, answered_row(Owner.game(game_id), answered))
         return version + 1
 
     async def save(
@@ -456,8 +457,6 @@ class GameTables(Queries):
                 )
             if results:
                 await self._record_results(tx, game_id, results, now)
-            if answered is not None:
-                await tx.execute(ANSWERED_SQL, answered_row(Owner.game(game_id), answered))
         return version + 1
 
     async def _record_results(

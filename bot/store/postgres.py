@@ -10,9 +10,8 @@ Several processes share the database: a write to a game still names the version 
 (``UPDATE ... WHERE version = ?``; under READ COMMITTED the second of two racing updates waits
 for the first, sees the new version and changes nothing), migrations take an advisory lock so
 two processes starting together apply them once, :meth:`PostgresDatabase.listen` wakes a
-process when another one writes something it must act on (``NOTIFY``), and
-:meth:`PostgresDatabase.try_lock` lets one process at a time do a job (a session lock, given up
-when its process's connection ends).
+process when another one writes something it must act on (``NOTIFY``); which process sends
+is a lease in a table (:mod:`bot.store.cluster`).
 """
 
 from __future__ import annotations
@@ -24,6 +23,7 @@ from typing import Any
 import asyncpg
 
 from bot.store.database import Dialect, Row, UniqueViolation, numbered_placeholders
+from bot.store.outages import on_postgres, translated
 
 __all__ = ["PostgresDatabase"]
 
@@ -104,7 +104,6 @@ class PostgresDatabase:
         self.location = url
         self.round_trips = 0
         self._listener: asyncpg.Connection | None = None
-        self._locks: asyncpg.Connection | None = None
         self._own: set[int] = set()
 
     @classmethod
@@ -126,13 +125,15 @@ class PostgresDatabase:
     async def fetch(self, sql: str, params: Sequence[Any] = ()) -> list[Row]:
         """One query's rows."""
         self.round_trips += 1
-        return list(await self.pool.fetch(numbered_placeholders(sql), *params))
+        with translated(on_postgres):
+            return list(await self.pool.fetch(numbered_placeholders(sql), *params))
 
     async def execute(self, sql: str, params: Sequence[Any] = ()) -> int:
         """One writing statement, committed by itself (one round trip)."""
         self.round_trips += 1
         try:
-            status = await self.pool.execute(numbered_placeholders(sql), *params)
+            with translated(on_postgres):
+                status = await self.pool.execute(numbered_placeholders(sql), *params)
         except asyncpg.UniqueViolationError as error:
             raise _unique(error) from None
         return _changed(status)
@@ -140,11 +141,13 @@ class PostgresDatabase:
     @contextlib.asynccontextmanager
     async def transaction(self) -> AsyncIterator[_PostgresTransaction]:
         """One transaction on one connection: ``BEGIN`` ... ``COMMIT`` (or ``ROLLBACK`` if the
-        block raised)."""
-        async with self.pool.acquire() as connection:
-            self.round_trips += 2  # BEGIN and COMMIT (or ROLLBACK)
-            async with connection.transaction():
-                yield _PostgresTransaction(self, connection)
+        block raised). A full disk or a server out of reach raises
+        :class:`~bot.core.storage.StoreUnavailable`."""
+        with translated(on_postgres):
+            async with self.pool.acquire() as connection:
+                self.round_trips += 2  # BEGIN and COMMIT (or ROLLBACK)
+                async with connection.transaction():
+                    yield _PostgresTransaction(self, connection)
 
     @contextlib.asynccontextmanager
     async def migrating(self) -> AsyncIterator[_PostgresMigration]:
@@ -184,57 +187,14 @@ class PostgresDatabase:
 
         await self._listener.add_listener(channel, received)
 
-    async def try_lock(self, key: int) -> bool:
-        """Take the session lock ``key`` if no other connection holds it (``pg_try_advisory_lock``
-        on a connection of this process's own, kept open): held until :meth:`unlock`, or until
-        this process's connection ends, however it ends. A process that dies, even by SIGKILL,
-        gives it up at once, since the server drops its connection."""
-        if self._locks is None or self._locks.is_closed():
-            self._locks = await asyncpg.connect(self.location)
-        self.round_trips += 1
-        return bool(await self._locks.fetchval("SELECT pg_try_advisory_lock($1)", key))
-
-    async def holds_lock(self, key: int) -> bool:
-        """Whether this process's lock connection still holds ``key`` (False once that
-        connection is gone: then another process may have taken it)."""
-        if self._locks is None or self._locks.is_closed():
-            return False
-        self.round_trips += 1
-        return bool(
-            await self._locks.fetchval(
-                "SELECT EXISTS (SELECT 1 FROM pg_locks WHERE locktype = 'advisory'"
-                " AND pid = pg_backend_pid() AND objid = $1 AND granted)",
-                key,
-            )
-        )
-
-    async def lock_taken(self, key: int) -> bool:
-        """Whether any session (this process's or another's) holds the session lock ``key`` in
-        this database (``pg_locks`` lists every database's: another bot's on the same server
-        is not ours)."""
-        self.round_trips += 1
-        rows = await self.pool.fetch(
-            "SELECT 1 FROM pg_locks WHERE locktype = 'advisory' AND objid = $1 AND granted"
-            " AND database = (SELECT oid FROM pg_database WHERE datname = current_database())",
-            key,
-        )
-        return bool(rows)
-
-    async def unlock(self, key: int) -> None:
-        """Give the session lock ``key`` up."""
-        if self._locks is not None and not self._locks.is_closed():
-            self.round_trips += 1
-            await self._locks.fetchval("SELECT pg_advisory_unlock($1)", key)
-
     async def reclaim(self, pages: int) -> None:
         """Nothing to do: PostgreSQL's autovacuum gives freed space back by itself."""
 
     async def close(self) -> None:
-        """Close the lock and listener connections and the pool (after the units of work
-        still running)."""
-        for connection in (self._locks, self._listener):
-            if connection is not None:
-                with contextlib.suppress(Exception):
-                    await connection.close()
-        self._locks = self._listener = None
+        """Close the listener's connection and the pool (after the units of work still
+        running)."""
+        if self._listener is not None:
+            with contextlib.suppress(Exception):
+                await self._listener.close()
+        self._listener = None
         await self.pool.close()

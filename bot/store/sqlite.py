@@ -26,6 +26,7 @@ import aiosqlite
 from bot.core.storage import UnusableStore
 from bot.store import preflight
 from bot.store.database import Dialect, Row, UniqueViolation
+from bot.store.outages import on_sqlite, translated
 
 __all__ = ["SqliteDatabase"]
 
@@ -184,7 +185,8 @@ class SqliteDatabase:
         """One query's rows, in one hop."""
         async with self._lock:
             self.round_trips += 1
-            return list(await self.connection.execute_fetchall(sql, params))
+            with translated(on_sqlite):
+                return list(await self.connection.execute_fetchall(sql, params))
 
     async def execute(self, sql: str, params: Sequence[Any] = ()) -> int:
         """One writing statement and its commit."""
@@ -194,16 +196,12 @@ class SqliteDatabase:
     @contextlib.asynccontextmanager
     async def transaction(self) -> AsyncIterator[_SqliteTransaction]:
         """A transaction: the first write statement begins it (in its own hop); commit at the
-        end, or roll back if anything in the block raised."""
+        end, or roll back if anything in the block raised. A full disk or a file that cannot
+        be read or written raises :class:`~bot.core.storage.StoreUnavailable`."""
         async with self._lock:
-            try:
-                yield _SqliteTransaction(self)
-            except BaseException:
-                if self.connection.in_transaction:
-                    await self.connection.rollback()
-                raise
-            self.round_trips += 1
-            await self.connection.commit()
+            with translated(on_sqlite):
+                async with self._committing():
+                    yield _SqliteTransaction(self)
 
     @contextlib.asynccontextmanager
     async def migrating(self) -> AsyncIterator[_SqliteMigration]:
@@ -213,14 +211,27 @@ class SqliteDatabase:
         async with self._lock:
             self.round_trips += 1
             await self.connection.execute("BEGIN IMMEDIATE")
-            try:
+            async with self._committing():
                 yield _SqliteMigration(self)
-            except BaseException:
-                if self.connection.in_transaction:
-                    await self.connection.rollback()
-                raise
-            self.round_trips += 1
+
+    @contextlib.asynccontextmanager
+    async def _committing(self) -> AsyncIterator[None]:
+        """Commit when the block ends; if it raised, roll back what it began, and re-raise.
+        The caller holds the lock."""
+        try:
+            yield
+        except BaseException:
+            if self.connection.in_transaction:
+                await self.connection.rollback()
+            raise
+        self.round_trips += 1
+        try:
             await self.connection.commit()
+        except BaseException:
+            # A commit SQLite refused (a full disk) leaves the transaction open.
+            if self.connection.in_transaction:
+                await self.connection.rollback()
+            raise
 
     async def table_names(self) -> set[str]:
         """The names of the tables in the file."""

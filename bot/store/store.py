@@ -7,6 +7,8 @@ per job (:class:`Store` is all of them on one database).
 | :mod:`~bot.store.message_tables` | the messages owners keep, the players' DMs and membership |
 | :mod:`~bot.store.standing_tables` | the standings: leaderboard, stats, head to head, replays |
 | :mod:`~bot.store.archive_tables` | pruning and the archive, user settings, leases |
+| :mod:`~bot.store.review_tables` | the reviews of games' decisions |
+| :mod:`~bot.store.daily_tables` | the discard of the day: servers' secrets, answers |
 
 The queries run on a :class:`~bot.store.database.Database`: SQLite (one file, one process; the
 default) or PostgreSQL (any number of processes), chosen by the URL :meth:`Store.open` is
@@ -21,11 +23,14 @@ from types import TracebackType
 from typing import Self
 
 from bot.store.archive_tables import ArchiveTables
+from bot.store.daily_tables import DailyTables
 from bot.store.database import Database
 from bot.store.game_tables import ANNOUNCE_CHANNEL, GameTables
 from bot.store.message_tables import MessageTables
 from bot.store.migrate import applied_migrations, migrate, number_of
+from bot.store.outages import quiet_pool_retries
 from bot.store.postgres import PostgresDatabase
+from bot.store.review_tables import ReviewTables
 from bot.store.sqlite import SqliteDatabase
 from bot.store.standing_tables import StandingTables
 
@@ -40,7 +45,7 @@ def is_postgres_url(target: str | Path) -> bool:
     return isinstance(target, str) and target.startswith(POSTGRES_SCHEMES)
 
 
-class Store(GameTables, MessageTables, StandingTables, ArchiveTables):
+class Store(GameTables, MessageTables, StandingTables, ArchiveTables, ReviewTables, DailyTables):
     """Async access to the bot's database. Open with ``await Store.open(path_or_url)``."""
 
     def __init__(self, db: Database) -> None:
@@ -58,6 +63,7 @@ class Store(GameTables, MessageTables, StandingTables, ArchiveTables):
         """
         db: Database
         if is_postgres_url(target):
+            quiet_pool_retries()
             db = await PostgresDatabase.open(str(target))
         else:
             db = await SqliteDatabase.open(target)

@@ -220,7 +220,7 @@ class WebServer:
         if kept is None:
             return None
         found = await asyncio.to_thread(archive.restore, kept)
-        return Loaded(record, found.game, found.tally, found.log, found.shuffles)
+        return Loaded(record, found.game, found.tally, found.log, found.shuffles, found.seeds)
 
     async def _seen(self, record: GameRecord) -> TableSeen:
         ratings = await ratings_line(self._store, record)

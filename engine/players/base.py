@@ -8,11 +8,17 @@ from __future__ import annotations
 
 import abc
 import random
+from collections.abc import Sequence
+from typing import TYPE_CHECKING
 
 from engine.cards import Card
+from engine.phase import Phase
 from engine.views import PublicView, SeatView
 
-__all__ = ["Player", "crib_sign", "known_cards", "playable", "unseen_cards"]
+if TYPE_CHECKING:
+    from engine.game import Game
+
+__all__ = ["Player", "crib_sign", "finish", "known_cards", "playable", "unseen_cards"]
 
 
 class Player(abc.ABC):
@@ -28,6 +34,20 @@ class Player(abc.ABC):
     @abc.abstractmethod
     def choose_play(self, view: SeatView, rng: random.Random) -> Card:
         """The card to play now: one of ``view.playable`` (never empty when asked)."""
+
+
+def finish(game: Game, players: Sequence[Player], rngs: Sequence[random.Random]) -> Game:
+    """Play ``game`` to its end, each seat choosing with its player and its random source
+    (the discards in seat order); the game."""
+    while game.phase is not Phase.OVER:
+        if game.phase is Phase.DISCARD:
+            seat = game.pending_discards()[0]
+            game.discard(seat, players[seat].choose_discard(game.view(seat), rngs[seat]))
+            continue
+        turn = game.turn
+        assert turn is not None
+        game.play(turn, players[turn].choose_play(game.view(turn), rngs[turn]))
+    return game
 
 
 def crib_sign(view: PublicView, seat: int) -> int:

@@ -11,23 +11,19 @@ from collections.abc import Awaitable, Callable
 
 import pytest
 
+from bot.core.faults import Cause
+from bot.core.ledger import Owing
 from bot.core.messages import Owed
 from bot.core.owners import Owner
 from bot.core.records import MessageRecord
 from bot.core.services import Services
+from bot.core.storage import StoreUnavailable
 from bot.discord import keeper as keeper_module
-from bot.discord.courier import DmsClosed, Superseded
+from bot.discord.courier import DmsClosed, NotSender, Superseded
 from bot.discord.keeper import TableKeeper
 from bot.discord.pacing import Bucket, Pacer, RequestKind
-from tests.helpers.service_driver import (
-    AL,
-    BEA,
-    CHANNEL,
-    GUILD,
-    first_choice,
-    game_owner,
-    open_table,
-)
+from tests.helpers.cast import AL, BEA, CHANNEL, GUILD
+from tests.helpers.service_driver import first_choice, game_owner, open_table
 
 
 class FakeClock:
@@ -86,6 +82,8 @@ class FakeCourier:
         self.closed: set[int] = set()
         self.dm_attempts: dict[int, int] = {}
         self.fail_next = 0
+        #: Whether this process may send (its sender's lease valid), as the real courier asks.
+        self.may_send = True
         self.held: asyncio.Event | None = None
         self.waiting = asyncio.Event()
 
@@ -97,6 +95,8 @@ class FakeCourier:
         known: MessageRecord | None,
         current: Callable[[], Awaitable[bool]] | None = None,
     ) -> MessageRecord:
+        if not self.may_send:
+            raise NotSender
         if self.fail_next:
             self.fail_next -= 1
             raise RuntimeError("Discord is down")
@@ -253,6 +253,28 @@ async def test_a_failed_send_is_tried_again(
     assert "trying again" in caplog.text
 
 
+async def test_what_was_held_back_while_the_lease_lapsed_goes_when_it_is_renewed(
+    service: Services, caplog: pytest.LogCaptureFixture
+) -> None:
+    """While the sender's lease is not valid nothing is sent, nor retried on a timer (it is no
+    failure); renewed, the keeper sends what it held back, once."""
+    opened = await service.lobbies.new_game(GUILD, CHANNEL, AL)
+    courier = FakeCourier()
+    courier.may_send = False
+    keeper = make_keeper(service, courier, Pacer())
+    with caplog.at_level(logging.WARNING):
+        keeper.touch(game_owner(opened.game_id or 0), CHANNEL)
+        await settle(keeper)
+    assert courier.sent == [] and "trying again" not in caplog.text
+    courier.may_send = True
+    keeper.resume()
+    await settle(keeper)
+    assert courier.sent == [("lobby", False)]
+    keeper.resume()  # held back once, sent once
+    await settle(keeper)
+    assert courier.sent == [("lobby", False)]
+
+
 async def test_a_request_on_its_way_holds_its_place_in_the_global_window() -> None:
     # Discord counts requests as they arrive: one that a busy event loop writes late must still
     # count. With room for 2 in any second, a third waits until a second after the first
@@ -269,3 +291,40 @@ async def test_a_request_on_its_way_holds_its_place_in_the_global_window() -> No
     await asyncio.gather(request("a", 0.3), request("b", 0.3), request("c", 0.0))
     assert started["a"] < 0.2 and started["b"] < 0.2
     assert started["c"] >= 1.25
+
+
+async def test_a_store_fault_is_noted_once_and_tried_again_quietly(
+    service: Services, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    monkeypatch.setattr(keeper_module, "RETRY_AFTER", 0.01)
+    opened = await service.lobbies.new_game(GUILD, CHANNEL, AL)
+    owner = game_owner(opened.game_id or 0)
+    ledger = service.ledger
+    drawn = ledger.owed
+    failing = [3]
+
+    async def out_of_reach(owner: Owner, now: float | None = None) -> Owing | None:
+        if failing[0]:
+            failing[0] -= 1
+            raise StoreUnavailable(Cause.UNREACHABLE, "PostgreSQL: connection refused")
+        return await drawn(owner, now)
+
+    monkeypatch.setattr(ledger, "owed", out_of_reach)
+    courier = FakeCourier()
+    keeper = TableKeeper(
+        ledger,
+        courier,  # type: ignore[arg-type]
+        Pacer(),
+        clock=service.games.now,
+        faults=service.games.faults,
+    )
+    with caplog.at_level(logging.INFO):
+        keeper.touch(owner, CHANNEL)
+        for _ in range(500):
+            await asyncio.sleep(0.01)
+            if courier.sent:
+                break
+    assert courier.sent == [("lobby", False)], "sent once the store answers again"
+    assert not [r for r in caplog.records if r.exc_info], "no traceback"
+    [line] = [r for r in caplog.records if r.name == "bot.core.faults"]
+    assert f"game {owner.id}: {Cause.UNREACHABLE.value}" in line.getMessage()

@@ -11,13 +11,8 @@ from bot.core.messages import BoardPicture, Owed
 from bot.core.replies import Answer, Clicked, User
 from bot.core.services import Services
 from bot.store import Store
+from tests.helpers.cast import AL, BEA, CHANNEL, CY, DEE, GUILD
 from tests.helpers.service_driver import (
-    AL,
-    BEA,
-    CHANNEL,
-    CY,
-    DEE,
-    GUILD,
     Clock,
     Transcript,
     drive,

@@ -15,21 +15,13 @@ from openskill.models import PlackettLuce, PlackettLuceRating
 
 from bot import ratings as ratings_cli
 from bot.core.ratings import COMPUTER_IDS, shown
+from bot.core.records import ResultRecord
+from bot.core.replies import User
 from bot.store import Dialect, Store
 from engine.outcome import Scoring
+from tests.helpers.cast import AL, BEA, CHANNEL, CY, DEE, GUILD
 from tests.helpers.results import finish_game, result_row
-from tests.helpers.service_driver import (
-    AL,
-    BEA,
-    CHANNEL,
-    CY,
-    DEE,
-    GUILD,
-    Clock,
-    drive,
-    make_service,
-    open_table,
-)
+from tests.helpers.service_driver import Clock, drive, make_service, open_table
 
 LIBRARY = PlackettLuce()
 
@@ -51,17 +43,21 @@ async def _rating(store: Store, user_id: int, *, vs_computer: bool = False) -> t
 NEW = (LIBRARY.mu, LIBRARY.sigma)
 
 
+def _scored(*seats: tuple[User, int]) -> list[ResultRecord]:
+    """Result rows for people in seat order, with their final scores: 121 won."""
+    return [
+        result_row(seat, user, won=score == 121, score=score)
+        for seat, (user, score) in enumerate(seats)
+    ]
+
+
 async def test_a_two_player_game_rates_both_as_the_library_does(store: Store) -> None:
-    await finish_game(
-        store, [result_row(0, AL, won=False, score=100), result_row(1, BEA, won=True, score=121)]
-    )
+    await finish_game(store, _scored((AL, 100), (BEA, 121)))
     [[al], [bea]] = _library([[NEW], [NEW]], [2, 1])
     assert await _rating(store, AL.id) == (al.mu, al.sigma)
     assert await _rating(store, BEA.id) == (bea.mu, bea.sigma)
     # The next game starts from those ratings.
-    await finish_game(
-        store, [result_row(0, AL, won=True, score=121), result_row(1, BEA, won=False, score=90)]
-    )
+    await finish_game(store, _scored((AL, 121), (BEA, 90)))
     [[al2], [bea2]] = _library([[(al.mu, al.sigma)], [(bea.mu, bea.sigma)]], [1, 2])
     assert await _rating(store, AL.id) == (al2.mu, al2.sigma)
     assert await _rating(store, BEA.id) == (bea2.mu, bea2.sigma)
@@ -73,14 +69,7 @@ async def test_a_two_player_game_rates_both_as_the_library_does(store: Store) ->
 
 
 async def test_three_players_are_ranked_winner_first_then_by_score(store: Store) -> None:
-    await finish_game(
-        store,
-        [
-            result_row(0, AL, won=False, score=88),
-            result_row(1, BEA, won=False, score=104),
-            result_row(2, CY, won=True, score=121),
-        ],
-    )
+    await finish_game(store, _scored((AL, 88), (BEA, 104), (CY, 121)))
     [[al], [bea], [cy]] = _library([[NEW], [NEW], [NEW]], [3, 2, 1])
     assert await _rating(store, AL.id) == (al.mu, al.sigma)
     assert await _rating(store, BEA.id) == (bea.mu, bea.sigma)
@@ -90,15 +79,7 @@ async def test_three_players_are_ranked_winner_first_then_by_score(store: Store)
 
 async def test_partners_are_rated_as_two_teams(store: Store) -> None:
     # Seats 0 and 2 against 1 and 3; Bea and Dee win.
-    await finish_game(
-        store,
-        [
-            result_row(0, AL, won=False, score=97),
-            result_row(1, BEA, won=True, score=121),
-            result_row(2, CY, won=False, score=97),
-            result_row(3, DEE, won=True, score=121),
-        ],
-    )
+    await finish_game(store, _scored((AL, 97), (BEA, 121), (CY, 97), (DEE, 121)))
     [[al, cy], [bea, dee]] = _library([[NEW, NEW], [NEW, NEW]], [2, 1])
     for user, expected in ((AL, al), (CY, cy), (BEA, bea), (DEE, dee)):
         assert await _rating(store, user.id) == (expected.mu, expected.sigma)
@@ -242,15 +223,9 @@ async def test_results_kept_before_the_ratings_are_rated_when_the_database_is_up
 
 async def test_one_server_never_sees_another(store: Store) -> None:
     other = GUILD + 1
-    await finish_game(
-        store, [result_row(0, AL, won=True, score=121), result_row(1, BEA, won=False, score=60)]
-    )
+    await finish_game(store, _scored((AL, 121), (BEA, 60)))
     for _ in range(3):
-        await finish_game(
-            store,
-            [result_row(0, AL, won=False, score=60), result_row(1, BEA, won=True, score=121)],
-            guild=other,
-        )
+        await finish_game(store, _scored((AL, 60), (BEA, 121)), guild=other)
     mine = (await store.standing(GUILD, AL.id))[False]
     assert (mine.standing.games, mine.standing.wins, mine.of) == (1, 1, 2)
     theirs = (await store.standing(other, AL.id))[False]
@@ -268,14 +243,9 @@ async def test_one_server_never_sees_another(store: Store) -> None:
 async def test_head_to_head_keeps_the_last_five_newest_first(store: Store) -> None:
     for game in range(7):
         al_won = game % 3 == 0
-        await finish_game(
-            store,
-            [
-                result_row(0, AL, won=al_won, score=121 if al_won else 100 + game),
-                result_row(1, BEA, won=not al_won, score=100 + game if al_won else 121),
-            ],
-            now=1000.0 + game,
-        )
+        lost = 100 + game
+        played = _scored((AL, 121), (BEA, lost)) if al_won else _scored((AL, lost), (BEA, 121))
+        await finish_game(store, played, now=1000.0 + game)
     rival = await store.rival(GUILD, AL.id, BEA.id)
     assert rival is not None
     assert (rival.games, rival.wins, rival.losses) == (7, 3, 4)
@@ -293,7 +263,7 @@ def test_the_shown_rating_is_a_friendly_number_for_the_ordinal() -> None:
 
 
 async def test_best_hands_are_the_highest_first(store: Store) -> None:
-    rows = [result_row(0, AL, won=True, score=121), result_row(1, BEA, won=False, score=80)]
+    rows = _scored((AL, 121), (BEA, 80))
     await finish_game(store, rows)
     await finish_game(store, [replace(rows[0], best_hand=24, best_hand_cards="big"), rows[1]])
     assert await store.best_hands(GUILD, AL.id) == [(24, "big"), (12, "hand 0")]
@@ -306,11 +276,7 @@ async def test_the_trend_is_the_change_over_the_last_ten_games(store: Store) -> 
     for game in range(13):
         al_wins = game % 3 != 0
         await finish_game(
-            store,
-            [
-                result_row(0, AL, won=al_wins, score=121 if al_wins else 95),
-                result_row(1, BEA, won=not al_wins, score=100 if al_wins else 121),
-            ],
+            store, _scored((AL, 121), (BEA, 100)) if al_wins else _scored((AL, 95), (BEA, 121))
         )
         [[al_r], [bea_r]] = _library([[al], [bea]], [1, 2] if al_wins else [2, 1])
         al, bea = (al_r.mu, al_r.sigma), (bea_r.mu, bea_r.sigma)

@@ -24,12 +24,8 @@ from bot.core.records import GameStatus
 from bot.core.services import Services
 from bot.store import Store
 from bot.store.sqlite import SqliteDatabase
+from tests.helpers.cast import AL, BEA, CHANNEL, CY, GUILD
 from tests.helpers.service_driver import (
-    AL,
-    BEA,
-    CHANNEL,
-    CY,
-    GUILD,
     Clock,
     Transcript,
     drive,

@@ -10,11 +10,8 @@ from bot.core.services import Services
 from bot.store import Store
 from engine.coach import review_view
 from engine.game import Game
+from tests.helpers.cast import AL, BEA, CHANNEL, GUILD
 from tests.helpers.service_driver import (
-    AL,
-    BEA,
-    CHANNEL,
-    GUILD,
     Clock,
     Transcript,
     drive,

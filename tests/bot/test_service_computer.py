@@ -19,12 +19,8 @@ from bot.core.services import Services
 from bot.store import Store
 from engine.game import Game
 from engine.phase import Phase
+from tests.helpers.cast import AL, BEA, CHANNEL, CY, GUILD
 from tests.helpers.service_driver import (
-    AL,
-    BEA,
-    CHANNEL,
-    CY,
-    GUILD,
     Clock,
     Transcript,
     drive,

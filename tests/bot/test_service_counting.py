@@ -13,12 +13,8 @@ from engine.counting import CLAIM_VALUES
 from engine.game import Game
 from engine.phase import Phase
 from engine.scoring import score_hand
+from tests.helpers.cast import AL, BEA, CHANNEL, CY, GUILD
 from tests.helpers.service_driver import (
-    AL,
-    BEA,
-    CHANNEL,
-    CY,
-    GUILD,
     Clock,
     Transcript,
     first_choice,

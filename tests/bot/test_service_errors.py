@@ -2,30 +2,23 @@
 
 from __future__ import annotations
 
-import functools
 from collections.abc import Awaitable, Callable
 
 import pytest
 
-from bot.core.messages import Controls
 from bot.core.replies import Answer, Click, User
 from bot.core.services import Services
 from bot.store import Store
 from engine.cards import Card, full_deck
-from tests.helpers.service_driver import (
-    AL,
-    BEA,
-    CHANNEL,
-    CY,
-    EVE,
-    GUILD,
-    drive,
-    load,
-    open_table,
-    state,
-)
+from tests.helpers.cast import AL, BEA, CHANNEL, CY, EVE, GUILD
+from tests.helpers.service_driver import drive, load, open_table, state
 
 Call = Callable[[Services], Awaitable[Answer]]
+
+
+def press(click: Click, user: User) -> Call:
+    """``user`` presses a button of a hand message (in a DM: no server)."""
+    return lambda s: s.moves.click(click, user, guild_id=None)
 
 
 async def assert_refused(store: Store, service: Services, call: Call, words: str) -> None:
@@ -119,48 +112,16 @@ async def test_discard_refusals(store: Store, service: Services) -> None:
         await assert_refused(store, service, call, words)
     prompt = table.latest[AL.id]
     codes = [c.code for c in prompt.cards[:2]]
-    await assert_refused(
-        store,
-        service,
-        lambda s: s.moves.click(
-            Click(prompt.game_id, "discard", 99, tuple(codes)), AL, guild_id=None
-        ),
-        "hand is over",
-    )
-    await assert_refused(
-        store,
-        service,
-        lambda s: s.moves.click(
-            Click(prompt.game_id, "discard", prompt.stamp, tuple(codes)), EVE, guild_id=None
-        ),
-        "not playing",
-    )
-    await assert_refused(
-        store,
-        service,
-        lambda s: s.moves.click(
-            Click(prompt.game_id, "discard", prompt.stamp, tuple(["XX", "5H"])), AL, guild_id=None
-        ),
-        "not a card",
-    )
-    await assert_refused(
-        store,
-        service,
-        lambda s: s.moves.click(Click(4242, "discard", 1, tuple(codes)), AL, guild_id=None),
-        "can't find",
-    )
-    await assert_refused(
-        store,
-        service,
-        lambda s: s.lobbies.click(prompt.game_id, "join", EVE, guild_id=GUILD),
-        "already started",
-    )
-    await assert_refused(
-        store,
-        service,
-        lambda s: s.lobbies.click(prompt.game_id, "dance", AL, guild_id=GUILD),
-        "button",
-    )
+    clicks: list[tuple[Call, str]] = [
+        (press(Click(prompt.game_id, "discard", 99, tuple(codes)), AL), "hand is over"),
+        (press(Click(prompt.game_id, "discard", prompt.stamp, tuple(codes)), EVE), "not playing"),
+        (press(Click(prompt.game_id, "discard", prompt.stamp, ("XX", "5H")), AL), "not a card"),
+        (press(Click(4242, "discard", 1, tuple(codes)), AL), "can't find"),
+        (lambda s: s.lobbies.click(prompt.game_id, "join", EVE, guild_id=GUILD), "already started"),
+        (lambda s: s.lobbies.click(prompt.game_id, "dance", AL, guild_id=GUILD), "button"),
+    ]
+    for call, words in clicks:
+        await assert_refused(store, service, call, words)
     assert (await service.moves.discard(CHANNEL, AL, " ".join(codes))).ok
     await assert_refused(
         store, service, lambda s: s.moves.discard(CHANNEL, AL, " ".join(codes)), "already discarded"
@@ -185,26 +146,10 @@ async def test_play_refusals(store: Store, service: Services) -> None:
     ]
     for call, words in cases:
         await assert_refused(store, service, call, words)
-    await assert_refused(
-        store,
-        service,
-        lambda s: s.moves.click(
-            Click(prompt.game_id, "play", prompt.stamp - 1, (first.code,)), mover, guild_id=None
-        ),
-        "out of date",
-    )
-    await assert_refused(
-        store,
-        service,
-        lambda s: s.moves.click(
-            Click(prompt.game_id, "play", prompt.stamp, (first.code,)), waiter, guild_id=None
-        ),
-        "turn",
-    )
-
-
-def _press(s: Services, *, prompt: Controls, user: User, code: str) -> Awaitable[Answer]:
-    return s.moves.click(Click(prompt.game_id, "play", prompt.stamp, (code,)), user, guild_id=None)
+    stale = Click(prompt.game_id, "play", prompt.stamp - 1, (first.code,))
+    await assert_refused(store, service, press(stale, mover), "out of date")
+    fresh = Click(prompt.game_id, "play", prompt.stamp, (first.code,))
+    await assert_refused(store, service, press(fresh, waiter), "turn")
 
 
 async def test_a_card_over_31_is_refused(store: Store, service: Services) -> None:
@@ -223,8 +168,8 @@ async def test_a_card_over_31_is_refused(store: Store, service: Services) -> Non
         if blocked:
             user_id, prompt, card = blocked[0]
             user = users[user_id]
-            press = functools.partial(_press, prompt=prompt, user=user, code=card.code)
-            await assert_refused(store, service, press, "would make the count")
+            click = Click(prompt.game_id, "play", prompt.stamp, (card.code,))
+            await assert_refused(store, service, press(click, user), "would make the count")
             return
     pytest.fail("no card was ever unplayable")
 
@@ -233,12 +178,6 @@ async def test_after_the_game_buttons_say_it_is_over(store: Store, service: Serv
     table = await open_table(service, [AL, BEA])
     prompt = table.latest[AL.id]
     assert (await service.moves.resign(CHANNEL, BEA)).ok
-    await assert_refused(
-        store,
-        service,
-        lambda s: s.moves.click(
-            Click(prompt.game_id, "discard", prompt.stamp, tuple(["5H", "6H"])), AL, guild_id=None
-        ),
-        "over",
-    )
+    click = Click(prompt.game_id, "discard", prompt.stamp, ("5H", "6H"))
+    await assert_refused(store, service, press(click, AL), "over")
     await assert_refused(store, service, lambda s: s.moves.play(CHANNEL, AL, "5H"), "no game")

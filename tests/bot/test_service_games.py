@@ -15,14 +15,8 @@ from bot.core.replies import Answer, Click, User
 from bot.core.services import Services
 from bot.store import Store
 from engine.cards import Card
+from tests.helpers.cast import AL, BEA, CHANNEL, CY, DEE, GUILD, PLAYERS
 from tests.helpers.service_driver import (
-    AL,
-    BEA,
-    CHANNEL,
-    CY,
-    DEE,
-    GUILD,
-    PLAYERS,
     Clock,
     Transcript,
     drive,

@@ -8,7 +8,8 @@ from hypothesis import strategies as st
 
 from bot.core.services import Services
 from bot.store import Store
-from tests.helpers.service_driver import AL, BEA, CHANNEL, EVE, open_table, state
+from tests.helpers.cast import AL, BEA, CHANNEL, EVE
+from tests.helpers.service_driver import open_table, state
 
 # Text like people type, plus card-shaped fragments so some inputs get past the parser.
 card_bits = st.sampled_from(["5H", "10d", "JC", "as", "QS", "kh", "1S", "TD", "5♥", ",", " "])

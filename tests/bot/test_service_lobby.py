@@ -9,12 +9,8 @@ from bot.core.records import GameRecord
 from bot.core.replies import Click
 from bot.core.services import Services
 from bot.store import Store
+from tests.helpers.cast import AL, BEA, CHANNEL, CY, GUILD
 from tests.helpers.service_driver import (
-    AL,
-    BEA,
-    CHANNEL,
-    CY,
-    GUILD,
     Clock,
     Transcript,
     game_owner,

@@ -13,13 +13,8 @@ from bot.core.messages import Controls
 from bot.core.replies import Answer, Click, User
 from bot.core.services import Services
 from bot.store import Store
+from tests.helpers.cast import AL, BEA, CHANNEL, CY, EVE, GUILD
 from tests.helpers.service_driver import (
-    AL,
-    BEA,
-    CHANNEL,
-    CY,
-    EVE,
-    GUILD,
     Clock,
     Transcript,
     first_choice,

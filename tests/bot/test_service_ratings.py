@@ -11,9 +11,10 @@ from bot.core.ratings import shown
 from bot.core.replies import User
 from bot.core.services import Services
 from bot.store import Store
+from tests.helpers.cast import AL, BEA, CHANNEL, GUILD
 from tests.helpers.pixels import read_png
 from tests.helpers.results import finish_game, result_row
-from tests.helpers.service_driver import AL, BEA, CHANNEL, GUILD, game_owner, open_table
+from tests.helpers.service_driver import game_owner, open_table
 
 LIBRARY = PlackettLuce()
 PLAYERS = [User(100 + n, f"P{n:02d}") for n in range(13)]

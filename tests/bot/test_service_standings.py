@@ -11,18 +11,8 @@ from bot.core.replies import User
 from bot.store import Store
 from engine.cards import Card, parse_cards
 from engine.scoring import score_hand
-from tests.helpers.service_driver import (
-    AL,
-    BEA,
-    CHANNEL,
-    CY,
-    GUILD,
-    Clock,
-    drive,
-    load,
-    make_service,
-    open_table,
-)
+from tests.helpers.cast import AL, BEA, CHANNEL, CY, GUILD
+from tests.helpers.service_driver import Clock, drive, load, make_service, open_table
 
 SHOW = re.compile(r"^(\w+)'s (hand|crib): (.+?) \+ starter (\S+) — ", re.M)
 

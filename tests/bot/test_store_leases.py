@@ -1,15 +1,11 @@
 """Leases: work that one of the bot's processes may start once in a while (an IDENTIFY per
-rate-limit key every 5 seconds), on both databases; and PostgreSQL's session locks (the
-sender's)."""
+rate-limit key every 5 seconds) and the sender's, on both databases."""
 
 from __future__ import annotations
 
 import asyncio
 
 from bot.store import Store
-from bot.store.cluster import SENDER_LOCK
-from bot.store.postgres import PostgresDatabase
-from tests.helpers.postgres import PostgresServer
 
 
 async def test_a_lease_is_held_until_it_lapses(store: Store) -> None:
@@ -32,17 +28,27 @@ async def test_only_one_of_many_racing_takers_gets_a_lapsed_lease(store: Store) 
     assert sum(won) == 1
 
 
-async def test_a_session_lock_is_apart_per_database(postgres_server: PostgresServer) -> None:
-    """Two bots whose databases share a PostgreSQL server (or two tests at once) have a sender
-    each: one's lock is not the other's, so neither holds back for the other's sender."""
-    ours = await PostgresDatabase.open(postgres_server.create_database("locks_ours"))
-    theirs = await PostgresDatabase.open(postgres_server.create_database("locks_theirs"))
-    try:
-        assert await theirs.try_lock(SENDER_LOCK)
-        assert await theirs.lock_taken(SENDER_LOCK)
-        assert not await ours.lock_taken(SENDER_LOCK), "another database's lock"
-        assert await ours.try_lock(SENDER_LOCK)
-        assert await ours.lock_taken(SENDER_LOCK)
-    finally:
-        await ours.close()
-        await theirs.close()
+async def test_the_senders_lease_is_timed_by_the_databases_clock(store: Store) -> None:
+    """The sender's lease: held for its seconds by the database's clock whatever the
+    processes' clocks say, renewed by its holder alone, taken by another once it lapsed, and
+    given up at once by its holder only."""
+    assert await store.lease_left("sender") == 0.0
+    assert await store.hold_lease("sender", "a", 30.0)
+    assert 29.0 < await store.lease_left("sender") <= 30.0
+    assert not await store.hold_lease("sender", "b", 30.0)
+    assert await store.hold_lease("sender", "a", 30.0), "its holder renews it"
+    await store.give_up_lease("sender", "b")  # not b's to give up
+    assert not await store.hold_lease("sender", "b", 30.0)
+    await store.give_up_lease("sender", "a")
+    assert await store.lease_left("sender") == 0.0
+    assert await store.hold_lease("sender", "b", 0.2)
+    assert not await store.hold_lease("sender", "a", 30.0)
+    await asyncio.sleep(0.3)  # lapsed by the database's clock: anyone may take it
+    assert await store.lease_left("sender") == 0.0
+    assert await store.hold_lease("sender", "a", 30.0)
+    assert not await store.hold_lease("sender", "b", 30.0)
+
+
+async def test_only_one_of_many_racing_takers_gets_the_senders_lease(store: Store) -> None:
+    won = await asyncio.gather(*(store.hold_lease("sender", f"p{n}", 5.0) for n in range(8)))
+    assert sum(won) == 1

@@ -191,20 +191,26 @@ async def test_a_database_at_11_made_before_009_seats_an_expert_computer(
         assert "009_expert_level" in await store.applied_migrations()
 
 
+def _made_with_rows(path: Path, commit: str, *inserts: str) -> None:
+    """A SQLite database made by the release at ``commit``, with rows put in by ``inserts``."""
+    sqlite_made_by(path, release(Dialect.SQLITE, commit))
+    with contextlib.closing(sqlite3.connect(path)) as db, db:
+        for insert in inserts:
+            db.execute(insert)
+
+
 async def test_what_earlier_versions_of_004_and_retention_kept_is_kept(tmp_path: Path) -> None:
     # A message kept by the first 004 (no token_original), then 007 added shown_version; and
     # an archive kept when retention was 007: each table is made again with its rows.
     first = tmp_path / "first004.db"
-    sqlite_made_by(first, release(Dialect.SQLITE, "8765cc2"))
-    with contextlib.closing(sqlite3.connect(first)) as db, db:
-        db.execute(
-            "INSERT INTO games (id, channel_id, creator_id, num_players, target, created_at,"
-            " updated_at) VALUES (1, 10, 1, 2, 121, 1.0, 1.0)"
-        )
-        db.execute(
-            "INSERT INTO game_messages (game_id, key, channel_id, message_id, digest, token,"
-            " token_at) VALUES (1, 'table:1', 10, 70, 'abc', 'tok', 5.0)"
-        )
+    _made_with_rows(
+        first,
+        "8765cc2",
+        "INSERT INTO games (id, channel_id, creator_id, num_players, target, created_at,"
+        " updated_at) VALUES (1, 10, 1, 2, 121, 1.0, 1.0)",
+        "INSERT INTO game_messages (game_id, key, channel_id, message_id, digest, token,"
+        " token_at) VALUES (1, 'table:1', 10, 70, 'abc', 'tok', 5.0)",
+    )
     sqlite_made_by(first, release(Dialect.SQLITE, "c10327a"))
     async with await Store.open(first) as store:
         kept = (await store.messages(Owner.game(1)))["table:1"]
@@ -216,13 +222,13 @@ async def test_what_earlier_versions_of_004_and_retention_kept_is_kept(tmp_path:
         )
 
     retention = tmp_path / "retention007.db"
-    sqlite_made_by(retention, release(Dialect.SQLITE, "9275946"))
-    with contextlib.closing(sqlite3.connect(retention)) as db, db:
-        db.execute(
-            "INSERT INTO games (id, channel_id, creator_id, num_players, target, created_at,"
-            " updated_at, status, pruned_at) VALUES (1, 10, 1, 2, 121, 1.0, 1.0, 'finished', 9.0)"
-        )
-        db.execute("INSERT INTO game_archives (game_id, record) VALUES (1, x'0102')")
+    _made_with_rows(
+        retention,
+        "9275946",
+        "INSERT INTO games (id, channel_id, creator_id, num_players, target, created_at,"
+        " updated_at, status, pruned_at) VALUES (1, 10, 1, 2, 121, 1.0, 1.0, 'finished', 9.0)",
+        "INSERT INTO game_archives (game_id, record) VALUES (1, x'0102')",
+    )
     async with await Store.open(retention) as store:
         rows = await store.db.fetch("SELECT game_id, record FROM game_archives")
         assert [tuple(row) for row in rows] == [(1, b"\x01\x02")]

@@ -30,6 +30,10 @@ def target(request: pytest.FixtureRequest, tmp_path: Path) -> str | Path:
     return tmp_path / "test.db"
 
 
+#: The first migration of most of the folders below: one table.
+BASE = {"001_base.sql": "CREATE TABLE base (x INTEGER);"}
+
+
 def _folder(tmp_path: Path, files: dict[str, str]) -> Path:
     folder = tmp_path / "migrations"
     folder.mkdir(parents=True, exist_ok=True)
@@ -49,7 +53,7 @@ async def test_migrations_apply_by_number_then_name(tmp_path: Path) -> None:
             "002_zebra.sql": "CREATE TABLE zebra (x INTEGER);",
             "010_later.sql": "CREATE TABLE later (x INTEGER);",
             "002_apple.sql": "CREATE TABLE apple (x INTEGER);",
-            "001_base.sql": "CREATE TABLE base (x INTEGER);",
+            **BASE,
             "notes.txt": "not a migration",
         },
     )
@@ -68,7 +72,7 @@ async def test_two_migrations_with_one_number_both_apply_in_order_of_name(
     folder = _folder(
         tmp_path,
         {
-            "001_base.sql": "CREATE TABLE base (x INTEGER);",
+            **BASE,
             "002_zebra.sql": "INSERT INTO base (x) VALUES (2);",
             "002_apple.sql": "INSERT INTO base (x) VALUES (1);",
         },
@@ -86,7 +90,7 @@ async def test_a_migration_merged_after_higher_numbers_is_still_applied(
     folder = _folder(
         tmp_path,
         {
-            "001_base.sql": "CREATE TABLE base (x INTEGER);",
+            **BASE,
             "010_lurches.sql": "CREATE TABLE ten (x INTEGER);",
             "011_members.sql": "CREATE TABLE eleven (x INTEGER);",
         },
@@ -110,8 +114,8 @@ async def test_a_migration_merged_after_higher_numbers_is_still_applied(
 async def test_a_migration_this_release_does_not_have_means_a_newer_release(
     tmp_path: Path, target: str | Path
 ) -> None:
-    folder = _folder(tmp_path, {"001_base.sql": "CREATE TABLE base (x INTEGER);"})
-    newer = _folder(tmp_path / "newer", {"001_base.sql": "CREATE TABLE base (x INTEGER);"})
+    folder = _folder(tmp_path, BASE)
+    newer = _folder(tmp_path / "newer", BASE)
     _folder(tmp_path / "newer", {"002_message_owners.sql": "CREATE TABLE owners (x INTEGER);"})
     await (await Store.open(target, migrations_dir=newer)).close()
     before = await _state(target)
@@ -146,7 +150,7 @@ async def _state(target: str | Path) -> object:
 
 
 async def test_the_pending_migrations_apply_all_or_none(tmp_path: Path, target: str | Path) -> None:
-    folder = _folder(tmp_path, {"001_base.sql": "CREATE TABLE base (x INTEGER);"})
+    folder = _folder(tmp_path, BASE)
     await (await Store.open(target, migrations_dir=folder)).close()
     _folder(
         tmp_path,

@@ -21,6 +21,7 @@ import pytest
 from fakediscord import FakeDiscord
 from fakediscord.testing import BotLauncher, BotProcess
 from tests.helpers.bot_db import Database
+from tests.helpers.pair import Pair, start_pair
 from tests.helpers.table_driver import NAMES, World
 
 
@@ -57,3 +58,9 @@ def world(
 async def bot(world: World, bots: BotLauncher) -> BotProcess:
     """The bot as it really runs: `python -m bot` with a database file, commands synced."""
     return await bots.process(database=world.database, dev_guild=world.guild.id)
+
+
+@pytest.fixture
+async def pair(fake_discord: FakeDiscord, bots: BotLauncher, postgres_url: str) -> Pair:
+    """The bot as two processes on one PostgreSQL database (tests.helpers.pair)."""
+    return await start_pair(fake_discord, bots, postgres_url)

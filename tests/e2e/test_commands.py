@@ -15,6 +15,7 @@ from bot.discord.interactions import RESTARTING, SORRY
 from bot.store import Store
 from engine.phase import Phase
 from fakediscord import FakeDiscord, Message
+from fakediscord.limits import COMPONENTS_V2
 from fakediscord.testing import BotLauncher, BotProcess
 from tests.helpers.bot_db import Snapshot, read_game
 from tests.helpers.card_leaks import cards_in_text, hidden_from
@@ -118,7 +119,9 @@ async def test_a_game_in_a_thread_with_autocomplete_status_hand_and_resign(
 
     status = await fd.slash(world.spectator, thread, "/cribbage status")
     assert status.ephemeral, "looking at the table adds nothing to the channel"
-    assert f"Count {game.count}" in status.content or f"count {game.count}" in status.content
+    assert status.original is not None
+    said = status.original.text()
+    assert f"Count {game.count}" in said or f"count {game.count}" in said
 
     hand = await fd.slash(on_turn, thread, "/cribbage hand")
     assert hand.ephemeral and hand.original is not None
@@ -128,10 +131,10 @@ async def test_a_game_in_a_thread_with_autocomplete_status_hand_and_resign(
     # Play one card from the ephemeral controls (a type 7 update of the ephemeral message):
     # the hand message by DM loses its buttons all the same.
     driver.resync()  # the answers above may echo cards their typist wrote
-    driver.dm_closed = {on_turn.id}
+    driver.by_hand_command = {on_turn.id}
     driver.command_rate = 0.0
     await driver.step(driver.snapshot())
-    driver.dm_closed = set()
+    driver.by_hand_command = set()
     await driver.settle(driver.resync())
 
     resigned = await fd.slash(al, thread, "/cribbage resign")
@@ -188,6 +191,18 @@ async def test_old_controls_get_a_clear_answer(world: World, bot: BotProcess) ->
     await driver.settle(after)
 
 
+def _is_a_panel(message: Message) -> None:
+    """The answer is laid out with Components V2: no content, one container holding the
+    words and the board picture (shown from its attachment) below them."""
+    assert message.flags & COMPONENTS_V2 and message.content == ""
+    (container,) = message.components
+    assert container["type"] == 17
+    words, gallery = container["components"]
+    assert words["type"] == 10 and words["content"]
+    (item,) = gallery["items"]
+    assert item["media"]["url"] == f"attachment://{message.attachments[0].filename}"
+
+
 def _board_says(message: Message, sides: dict[str, int]) -> None:
     """The message carries the board picture, whose description names every side's score."""
     assert len(message.attachments) == 1, message.attachments
@@ -215,15 +230,17 @@ async def test_status_is_private_unless_shown_and_carries_the_board(
     private = await fd.slash(world.spectator, world.general, "/cribbage status")
     assert private.response is not None and private.response.type == 4
     assert private.ephemeral and private.original is not None
-    assert f"Count {game.count}" in private.content
+    assert f"Count {game.count}" in private.original.text()
     _board_says(private.original, sides)
+    _is_a_panel(private.original)
     assert len([m for m in fd.messages(world.general) if not m.ephemeral]) == public_before
 
     shown = await fd.slash(al, world.general, "/cribbage status show:True")
     assert not shown.ephemeral and shown.original is not None
     assert shown.original in fd.visible_to(world.spectator, world.general)
     _board_says(shown.original, sides)
-    for answer in (private.content, shown.content):
+    _is_a_panel(shown.original)
+    for answer in (private.original.text(), shown.original.text()):
         assert not cards_in_text(answer) & hidden_from(game, None), answer
 
 

@@ -15,7 +15,7 @@ import re
 from typing import Any
 
 from engine.cards import Card
-from engine.counting import CLAIM_VALUES
+from engine.counting import CLAIM_VALUES, CountTurn
 from engine.game import Game
 from engine.phase import Phase
 from engine.scoring import score_hand
@@ -149,22 +149,24 @@ async def a_hand_worth_something(world: World, game_id: int, users: list[User]) 
 
 async def at_a_hand_worth_something(
     world: World, bots: BotLauncher, *, muggins_seconds: int
-) -> tuple[int, list[User], Game]:
+) -> tuple[int, list[User], Game, CountTurn]:
     """A bot whose muggins window lasts ``muggins_seconds``, and a manual game of Al and Bea
-    at the count of a hand worth a point or more: its id, its players and the game."""
+    at the count of a hand worth a point or more: its id, its players, the game and the hand
+    to count."""
     env = {"MUGGINS_SECONDS": str(muggins_seconds)}
     await bots.process(database=world.database, dev_guild=world.guild.id, env=env)
     game_id, users = await start(world)
-    return game_id, users, await a_hand_worth_something(world, game_id, users)
+    game = await a_hand_worth_something(world, game_id, users)
+    turn = game.count_turn
+    assert turn is not None
+    return game_id, users, game, turn
 
 
 async def test_manual_counting_a_refused_claim_a_short_claim_and_muggins(
     world: World, bots: BotLauncher
 ) -> None:
     fd = world.fd
-    game_id, users, game = await at_a_hand_worth_something(world, bots, muggins_seconds=60)
-    turn = game.count_turn
-    assert turn is not None
+    game_id, users, game, turn = await at_a_hand_worth_something(world, bots, muggins_seconds=60)
     owner, opponent = users[turn.seat], users[1 - turn.seat]
     value = worth(game)
     hidden = crib_cards(game) if not turn.crib else set()
@@ -215,9 +217,9 @@ async def test_manual_counting_a_refused_claim_a_short_claim_and_muggins(
 
     # The rest of the show, exactly; then Bea resigns and the stats keep the muggins.
     while (game := game_now(world, game_id)).phase is Phase.SHOW:
-        turn = game.count_turn
-        assert turn is not None
-        await claim_from_menu(world, users[turn.seat], game_id, worth(game))
+        counting = game.count_turn
+        assert counting is not None
+        await claim_from_menu(world, users[counting.seat], game_id, worth(game))
         await wait_for_move(world, game_id, len(game.actions))
     await fd.slash(users[1], world.general, "/cribbage resign")
     await until(fd, lambda: read_game(world.database, game_id).status == "finished")
@@ -231,9 +233,7 @@ async def test_manual_counting_the_muggins_window_closes_on_its_own(
     world: World, bots: BotLauncher
 ) -> None:
     fd = world.fd
-    game_id, users, game = await at_a_hand_worth_something(world, bots, muggins_seconds=5)
-    turn = game.count_turn
-    assert turn is not None
+    game_id, users, _, turn = await at_a_hand_worth_something(world, bots, muggins_seconds=5)
     await fd.slash(users[turn.seat], world.general, "/cribbage count points:0")
     assert game_now(world, game_id).muggins_window is not None
     closed = await until(fd, lambda: game_now(world, game_id).muggins_window is None or None)

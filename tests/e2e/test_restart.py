@@ -86,9 +86,7 @@ async def test_killed_at_random_moments_the_bot_loses_nothing(
     for move in range(24):
         snap = driver.snapshot()
         assert snap.status == "active" and snap.game is not None
-        seat = driver.actor(snap)
-        prompt = await driver.prompt(snap, seat)
-        action = driver.choose(snap, seat)
+        seat, prompt, action = await driver.next_move(snap)
         if move % 3 != 2:
             await driver.after(snap, action, await driver.act(snap, seat, action, prompt))
             continue
@@ -131,9 +129,7 @@ async def test_sigterm_answers_the_move_in_flight_sends_what_is_owed_and_exits_0
     await driver.open(target=61)
     await driver.play_out(stop_after=3)  # both discards and a card played
     snap = driver.snapshot()
-    seat = driver.actor(snap)
-    prompt = await driver.prompt(snap, seat)
-    action = driver.choose(snap, seat)
+    seat, prompt, action = await driver.next_move(snap)
     # The answer to the click is refused once with a 429: discord.py waits a second and sends
     # it again, so the move is saved but still being answered when SIGTERM comes.
     fd.rate_limit(r"/callback$", times=1, retry_after=1.0)

@@ -10,63 +10,21 @@ two never IDENTIFY together beyond Discord's limit.
 from __future__ import annotations
 
 import asyncio
-from dataclasses import dataclass
+import os
+import signal
 from typing import Any
 
 import pytest
 
-from fakediscord import Channel, FakeDiscord, Interaction, User
-from fakediscord.testing import BotLauncher, BotProcess
+from fakediscord import Channel, Interaction, User
 from tests.helpers.bot_db import logged_actions
-from tests.helpers.table_driver import NAMES, TableDriver, World, start_again
+from tests.helpers.pair import Pair, sends
+from tests.helpers.table_driver import TableDriver, start_again, until
 
-#: Each process says, once its store is open, whether it sends (the first to start does).
-READY = r"this process (is the sender|does not send)"
-#: What a process says when it starts sending, and when it does not (or no longer) send.
-SENDS = "this process is the sender"
-BECAME = (SENDS, "this process is now the sender")
-STOPPED = ("this process does not send", "this process is no longer the sender")
 #: How the bot answers a move made by slash command.
 MOVED = ("You put", "You played")
-
-
-@dataclass
-class Pair:
-    """The two processes of one bot and the world they play in."""
-
-    world: World
-    dms: BotProcess  # shard 0: DMs (and no server); it leaves sending to the other
-    server: BotProcess  # shard 1: the server, its channels, its slash commands; the sender
-    url: str
-
-
-async def _start(bots: BotLauncher, url: str, guild: int, shard: int) -> BotProcess:
-    return await bots.process(
-        database=url,
-        dev_guild=guild,
-        env={"SHARD_COUNT": "2", "SHARD_IDS": str(shard)},
-        ready_text=READY,
-    )
-
-
-@pytest.fixture
-async def pair(fake_discord: FakeDiscord, bots: BotLauncher, postgres_url: str) -> Pair:
-    fd = fake_discord
-    guild = fd.add_guild("Cribbage Club", shard=(1, 2))
-    general = guild.add_text_channel("general")
-    players = [fd.add_user(name) for name in NAMES]
-    for user in players:
-        guild.add_member(user)
-    spectator, moderator = fd.add_user("Eve"), fd.add_user("Mo")
-    guild.add_member(spectator)
-    guild.add_member(moderator, moderator=True)
-    world = World(fd, guild, general, players, spectator, moderator, postgres_url)
-    # The process with shard 0 answers the DMs and leaves sending to the other.
-    server = await _start(bots, postgres_url, guild.id, 1)
-    dms = await _start(bots, postgres_url, guild.id, 0)
-    assert any(SENDS in line for line in server.output)
-    assert not any(SENDS in line for line in dms.output)
-    return Pair(world, dms, server, postgres_url)
+#: Long enough for the other process to take over as the sender and bring the game up to date.
+TAKEOVER = 20.0
 
 
 def _driver(pair: Pair, seed: int, command_rate: float) -> TableDriver:
@@ -142,13 +100,6 @@ async def test_a_click_on_one_process_and_a_command_on_the_other_apply_once(pair
     await driver.play_out(stop_after=driver.steps + 2)
 
 
-def _sends(process: BotProcess) -> bool:
-    """Whether the process is running and last said it is the sender."""
-    said = [line for line in process.output if any(w in line for w in (*BECAME, *STOPPED))]
-    running = process.proc is not None and process.proc.returncode is None
-    return running and bool(said) and any(w in said[-1] for w in BECAME)
-
-
 @pytest.mark.parametrize("which", ["the sender", "the other"])
 async def test_killing_either_process_loses_nothing_owed(pair: Pair, which: str) -> None:
     """SIGKILL a process the moment it answered a move (nothing else sent yet): the other
@@ -158,8 +109,8 @@ async def test_killing_either_process_loses_nothing_owed(pair: Pair, which: str)
     await driver.open(target=61)
     for _ in range(3):
         await driver.play_out(stop_after=driver.steps + 2)
-        sender = pair.server if _sends(pair.server) else pair.dms
-        assert _sends(sender)
+        sender = pair.server if sends(pair.server) else pair.dms
+        assert sends(sender)
         victim = (
             sender
             if which == "the sender"
@@ -205,3 +156,28 @@ async def test_restarting_one_process_at_a_time_never_stops_a_game(pair: Pair) -
         driver.command_rate = 0.5
         await driver.play_out(stop_after=driver.steps + 2)
     assert pair.world.fd.gateway.identify_refused == 0
+
+
+async def test_a_frozen_sender_is_replaced_and_sends_nothing_once_it_wakes(pair: Pair) -> None:
+    """SIGSTOP the sender (its connections stay open, as in a long pause or a hung event
+    loop): the other process takes over and the game goes on; woken (SIGCONT), the old sender
+    finds its lease gone and stops sending, and nothing is doubled or left behind."""
+    fd = pair.world.fd
+    # Every move by a DM control: they reach the process with shard 0, which does not send.
+    driver = _driver(pair, 15, command_rate=0.0)
+    await driver.open(target=61)
+    await driver.play_out(stop_after=driver.steps + 2)
+    assert sends(pair.server) and not sends(pair.dms)
+    frozen = pair.server.proc
+    assert frozen is not None
+    os.kill(frozen.pid, signal.SIGSTOP)
+    try:
+        # Each move's table and the next player's prompt: sent by the process that took over.
+        await driver.play_out(stop_after=driver.steps + 4)
+        assert sends(pair.dms)
+    finally:
+        os.kill(frozen.pid, signal.SIGCONT)
+    await until(fd, lambda: not sends(pair.server))
+    assert not sends(pair.server) and sends(pair.dms)
+    await driver.play_out(stop_after=driver.steps + 4)
+    assert sends(pair.dms)

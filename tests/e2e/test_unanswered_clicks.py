@@ -40,9 +40,7 @@ async def test_a_move_whose_answer_never_landed_reaches_the_player(
     await driver.open(target=61)
     await driver.play_out(stop_after=2)  # both discards: the play begins
     snap = driver.snapshot()
-    seat = driver.actor(snap)
-    prompt = await driver.prompt(snap, seat)
-    action = driver.choose(snap, seat)
+    seat, prompt, action = await driver.next_move(snap)
     dms_before = {u.id: len(fd.dms(u)) for u in driver.players}
     if fault.startswith("404"):
         fd.fail(r"/callback$", status=404, code=10062, message="Unknown interaction")

@@ -68,7 +68,9 @@ async def test_a_whole_game_against_hard(world: World, bot: BotProcess) -> None:
     assert "No games between people have finished" in people.content
     status = await world.fd.slash(al, world.general, "/cribbage status")
     assert status.ephemeral
-    assert "The last game here is over." in status.content and "/cribbage new" in status.content
+    assert status.original is not None
+    said = status.original.text()
+    assert "The last game here is over." in said and "/cribbage new" in said
 
 
 async def test_a_short_game_against_expert(world: World, bot: BotProcess) -> None:
@@ -125,9 +127,7 @@ async def test_expert_answers_after_the_click_and_even_after_a_kill(
     for _ in range(60):
         snap = driver.snapshot()
         assert snap.status == "active" and snap.game is not None
-        seat = driver.actor(snap)
-        prompt = await driver.prompt(snap, seat)
-        action = driver.choose(snap, seat)
+        seat, prompt, action = await driver.next_move(snap)
         then = dataclasses.replace(snap, game=after_action(snap.game, action))
         if not driver.computer_owes(then):
             await driver.after(snap, action, await driver.act(snap, seat, action, prompt))

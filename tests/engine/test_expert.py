@@ -9,8 +9,8 @@ import pytest
 
 from engine.cards import Card, parse_cards
 from engine.game import Game
-from engine.phase import Phase
 from engine.players import ExpertPlayer, make_player
+from engine.players.base import finish
 from engine.players.expert_discard import discard_splits
 from engine.players.expert_play import play_values
 from tests.helpers.rigging import NAMES, rigged_game
@@ -90,17 +90,7 @@ def test_one_rank_left_to_play_needs_no_play_outs() -> None:
 def play_game(names: tuple[str, ...], seed: int, target: int = 61) -> Game:
     game, _ = Game.new(list(NAMES[: len(names)]), target=target, rng=random.Random(seed))
     players = [make_player(name) for name in names]
-    rngs = [random.Random(f"{seed}:{seat}") for seat in range(len(names))]
-    while game.phase is not Phase.OVER:
-        if game.phase is Phase.DISCARD:
-            seat = game.pending_discards()[0]
-            game.discard(seat, players[seat].choose_discard(game.view(seat), rngs[seat]))
-        else:
-            turn = game.turn
-            assert turn is not None
-            seat = turn
-            game.play(seat, players[seat].choose_play(game.view(seat), rngs[seat]))
-    return game
+    return finish(game, players, [random.Random(f"{seed}:{seat}") for seat in range(len(names))])
 
 
 @pytest.mark.parametrize(

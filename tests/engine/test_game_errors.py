@@ -62,119 +62,46 @@ def c(text: str) -> Card:
     return Card.parse(text)
 
 
-CASES: list[tuple[str, Callable[[], Game], Callable[[Game], object], type[RuleError], str]] = [
-    ("not your turn", at_play, lambda g: g.play(0, c("7C")), NotYourTurn, "It's Bea's turn."),
-    (
-        "not your turn later",
-        count_26,
-        lambda g: g.play(1, c("8D")),
-        NotYourTurn,
-        "It's Al's turn.",
-    ),
-    (
-        "count over 31",
-        count_26,
-        lambda g: g.play(0, c("6H")),
-        IllegalPlay,
-        "6♥ would make the count 32.",
-    ),
-    (
-        "count over 31 with a face card",
-        count_26,
-        lambda g: g.play(0, c("QD")),
-        IllegalPlay,
-        "Q♦ would make the count 36.",
-    ),
-    ("card not held", at_play, lambda g: g.play(1, c("QS")), CardNotHeld, "You don't hold Q♠."),
-    (
-        "card in another hand",
-        at_play,
-        lambda g: g.play(1, c("7C")),
-        CardNotHeld,
-        "You don't hold 7♣.",
-    ),
-    (
-        "card already played",
-        count_26,
-        lambda g: g.play(0, c("7C")),
-        CardNotHeld,
-        "You don't hold 7♣.",
-    ),
-    (
-        "card put in the crib",
-        at_play,
-        lambda g: g.play(1, c("2C")),
-        CardNotHeld,
-        "You don't hold 2♣.",
-    ),
-    (
-        "playing before the crib is complete",
-        after_first_discard,
-        lambda g: g.play(1, c("KH")),
-        WrongPhase,
-        "Everyone must discard before the play starts.",
-    ),
-    (
-        "too few cards for the crib",
-        at_discard,
-        lambda g: g.discard(0, [c("5H")]),
-        BadDiscard,
-        "You must put 2 cards in the crib.",
-    ),
-    (
-        "too many cards for the crib",
-        at_discard,
-        lambda g: g.discard(0, parse_cards("5H 10C 7C")),
-        BadDiscard,
-        "You must put 2 cards in the crib.",
-    ),
-    (
-        "no cards for the crib",
-        at_discard,
-        lambda g: g.discard(0, []),
-        BadDiscard,
-        "You must put 2 cards in the crib.",
-    ),
-    (
-        "one card each to the crib with three players",
-        three_at_discard,
-        lambda g: g.discard(1, parse_cards("AH KH")),
-        BadDiscard,
-        "You must put 1 card in the crib.",
-    ),
-    (
-        "the same card twice",
-        at_discard,
-        lambda g: g.discard(0, [c("5H"), c("5H")]),
-        BadDiscard,
-        "You named 5♥ twice.",
-    ),
-    (
-        "discarding a card not held",
-        at_discard,
-        lambda g: g.discard(0, parse_cards("5H KH")),
-        CardNotHeld,
-        "You don't hold K♥.",
-    ),
-    (
-        "discarding twice",
-        after_first_discard,
-        lambda g: g.discard(0, parse_cards("7C 4S")),
-        WrongPhase,
-        "You have already discarded.",
-    ),
-    (
-        "discarding in the play",
-        at_play,
-        lambda g: g.discard(1, parse_cards("KH 9C")),
-        WrongPhase,
-        "You have already discarded.",
-    ),
-    ("a seat not at the table", at_play, lambda g: g.play(2, c("KH")), NotAPlayer, ""),
-    ("a negative seat", at_discard, lambda g: g.discard(-1, [c("5H")]), NotAPlayer, ""),
+Action = Callable[[Game], object]
+
+
+def play(seat: int, card: str) -> Action:
+    """``seat`` plays ``card``."""
+    return lambda game: game.play(seat, c(card))
+
+
+def discard(seat: int, cards: str) -> Action:
+    """``seat`` puts ``cards`` in the crib, as given (none, or one card twice, are allowed)."""
+    return lambda game: game.discard(seat, [c(card) for card in cards.split()])
+
+
+CRIB_OF_2 = "You must put 2 cards in the crib."
+CRIB_OF_1 = "You must put 1 card in the crib."
+NO_PLAY_YET = "Everyone must discard before the play starts."
+DISCARDED = "You have already discarded."
+CASES: list[tuple[str, Callable[[], Game], Action, type[RuleError], str]] = [
+    ("not your turn", at_play, play(0, "7C"), NotYourTurn, "It's Bea's turn."),
+    ("not your turn later", count_26, play(1, "8D"), NotYourTurn, "It's Al's turn."),
+    ("count over 31", count_26, play(0, "6H"), IllegalPlay, "6♥ would make the count 32."),
+    ("face card over 31", count_26, play(0, "QD"), IllegalPlay, "Q♦ would make the count 36."),
+    ("card not held", at_play, play(1, "QS"), CardNotHeld, "You don't hold Q♠."),
+    ("card in another hand", at_play, play(1, "7C"), CardNotHeld, "You don't hold 7♣."),
+    ("card already played", count_26, play(0, "7C"), CardNotHeld, "You don't hold 7♣."),
+    ("card put in the crib", at_play, play(1, "2C"), CardNotHeld, "You don't hold 2♣."),
+    ("play before the crib", after_first_discard, play(1, "KH"), WrongPhase, NO_PLAY_YET),
+    ("too few cards for the crib", at_discard, discard(0, "5H"), BadDiscard, CRIB_OF_2),
+    ("too many cards for the crib", at_discard, discard(0, "5H 10C 7C"), BadDiscard, CRIB_OF_2),
+    ("no cards for the crib", at_discard, discard(0, ""), BadDiscard, CRIB_OF_2),
+    ("two to a three-player crib", three_at_discard, discard(1, "AH KH"), BadDiscard, CRIB_OF_1),
+    ("the same card twice", at_discard, discard(0, "5H 5H"), BadDiscard, "You named 5♥ twice."),
+    ("discarding one not held", at_discard, discard(0, "5H KH"), CardNotHeld, "You don't hold K♥."),
+    ("discarding twice", after_first_discard, discard(0, "7C 4S"), WrongPhase, DISCARDED),
+    ("discarding in the play", at_play, discard(1, "KH 9C"), WrongPhase, DISCARDED),
+    ("a seat not at the table", at_play, play(2, "KH"), NotAPlayer, ""),
+    ("a negative seat", at_discard, discard(-1, "5H"), NotAPlayer, ""),
     ("resigning from no seat", at_play, lambda g: g.resign(7), NotAPlayer, ""),
-    ("playing after the end", finished, lambda g: g.play(1, c("KH")), GameFinished, ""),
-    ("discarding after the end", finished, lambda g: g.discard(0, []), GameFinished, ""),
+    ("playing after the end", finished, play(1, "KH"), GameFinished, ""),
+    ("discarding after the end", finished, discard(0, ""), GameFinished, ""),
     ("resigning after the end", finished, lambda g: g.resign(0), GameFinished, ""),
 ]
 NOT_A_PLAYER = "You are not playing in this game."
@@ -188,7 +115,7 @@ GAME_OVER = "The game is over."
 )
 def test_rejected_action_raises_a_sentence_and_changes_nothing(
     setup: Callable[[], Game],
-    action: Callable[[Game], object],
+    action: Action,
     error: type[RuleError],
     message: str,
 ) -> None:

@@ -20,44 +20,29 @@ from tests.helpers.rigging import (
 
 
 @pytest.mark.parametrize(
-    ("target", "loser", "points", "kind"),
+    ("target", "loser", "lurch", "skunk"),
     [
-        (121, 120, 1, "win"),
-        (121, 61, 1, "win"),
-        (121, 60, 2, "lurch"),
-        (121, 0, 2, "lurch"),
-        (61, 60, 1, "win"),
-        (61, 31, 1, "win"),
-        (61, 30, 2, "lurch"),
-        (61, 0, 2, "lurch"),
+        (121, 120, (1, "win"), (1, "win")),
+        (121, 91, (1, "win"), (1, "win")),
+        (121, 90, (1, "win"), (2, "skunk")),
+        (121, 61, (1, "win"), (2, "skunk")),
+        (121, 60, (2, "lurch"), (3, "double_skunk")),
+        (121, 0, (2, "lurch"), (3, "double_skunk")),
+        (61, 60, (1, "win"), (1, "win")),
+        (61, 31, (1, "win"), (1, "win")),
+        (61, 30, (2, "lurch"), (2, "skunk")),
+        (61, 0, (2, "lurch"), (2, "skunk")),
     ],
 )
-def test_lurch_a_loser_under_half_the_target_gives_two_game_points(
-    target: int, loser: int, points: int, kind: str
+def test_lurch_under_half_the_target_skunk_under_91_two_under_61_three_61_games_under_31_two(
+    target: int, loser: int, lurch: tuple[int, str], skunk: tuple[int, str]
 ) -> None:
-    assert game_points(target, loser) == (points, kind)
-    assert game_points(target, loser, Scoring.LURCH) == (points, kind)
-
-
-@pytest.mark.parametrize(
-    ("target", "loser", "points", "kind"),
-    [
-        (121, 120, 1, "win"),
-        (121, 91, 1, "win"),
-        (121, 90, 2, "skunk"),
-        (121, 61, 2, "skunk"),
-        (121, 60, 3, "double_skunk"),
-        (121, 0, 3, "double_skunk"),
-        (61, 60, 1, "win"),
-        (61, 31, 1, "win"),
-        (61, 30, 2, "skunk"),
-        (61, 0, 2, "skunk"),
-    ],
-)
-def test_skunk_scale_under_91_two_under_61_three_and_61_games_under_31_two(
-    target: int, loser: int, points: int, kind: str
-) -> None:
-    assert game_points(target, loser, Scoring.SKUNK) == (points, kind)
+    # A lurch (the default scale) is a loser under half the target: two game points. On the
+    # skunk scale a 121 game under 91 is a skunk (two), under 61 a double skunk (three); a 61
+    # game under 31 is a skunk (two).
+    assert game_points(target, loser) == lurch
+    assert game_points(target, loser, Scoring.LURCH) == lurch
+    assert game_points(target, loser, Scoring.SKUNK) == skunk
 
 
 def test_game_points_three_players_the_loser_is_second_place() -> None:

@@ -5,8 +5,17 @@ from __future__ import annotations
 import pytest
 
 from fakediscord import EmulatorUsageError
+from fakediscord.model import Message
 from fakediscord.testing import InProcessBot
 from tests.helpers.emulator_world import TinyWorld
+
+
+@pytest.fixture
+async def buttons(table: TinyWorld, tiny: InProcessBot) -> Message:
+    """The tiny bot's message with buttons and a select, its answer to Al's /tiny buttons."""
+    r = await table.fd.slash(table.al, table.general, "/tiny buttons")
+    assert r.original is not None
+    return r.original
 
 
 async def test_slash_command_reply_is_seen_by_everyone_in_the_channel(
@@ -89,49 +98,38 @@ async def test_autocomplete_returns_the_bots_choices(table: TinyWorld, tiny: InP
 
 
 async def test_button_click_updates_the_message_and_keeps_history(
-    table: TinyWorld, tiny: InProcessBot
+    table: TinyWorld, buttons: Message
 ) -> None:
-    r = await table.fd.slash(table.al, table.general, "/tiny buttons")
-    message = r.original
-    assert message is not None
-    click = await table.fd.click(table.bea, message, "tiny:plus")
+    click = await table.fd.click(table.bea, buttons, "tiny:plus")
     assert click.response is not None and click.response.type == 7
-    click = await table.fd.click(table.bea, message, label="+1")
-    assert message.content == "count 2"
-    assert [v.content for v in message.history] == ["count 0", "count 1"]
+    click = await table.fd.click(table.bea, buttons, label="+1")
+    assert buttons.content == "count 2"
+    assert [v.content for v in buttons.history] == ["count 0", "count 1"]
     # The second click's payload was a snapshot of the message as it was then.
-    assert click.source_message is message
+    assert click.source_message is buttons
 
 
 async def test_disabled_and_missing_buttons_cannot_be_clicked(
-    table: TinyWorld, tiny: InProcessBot
+    table: TinyWorld, buttons: Message
 ) -> None:
-    r = await table.fd.slash(table.al, table.general, "/tiny buttons")
-    assert r.original is not None
     with pytest.raises(EmulatorUsageError, match="disabled"):
-        await table.fd.click(table.al, r.original, "tiny:off")
+        await table.fd.click(table.al, buttons, "tiny:off")
     with pytest.raises(EmulatorUsageError, match="no component"):
-        await table.fd.click(table.al, r.original, "tiny:nothing")
+        await table.fd.click(table.al, buttons, "tiny:nothing")
 
 
-async def test_dynamic_item_button_reaches_its_handler(
-    table: TinyWorld, tiny: InProcessBot
-) -> None:
-    r = await table.fd.slash(table.al, table.general, "/tiny buttons")
-    assert r.original is not None
-    click = await table.fd.click(table.al, r.original, "tiny:dyn:7")
+async def test_dynamic_item_button_reaches_its_handler(table: TinyWorld, buttons: Message) -> None:
+    click = await table.fd.click(table.al, buttons, "tiny:dyn:7")
     assert click.content == "dyn 7 pressed"
 
 
-async def test_select_sends_the_chosen_values(table: TinyWorld, tiny: InProcessBot) -> None:
-    r = await table.fd.slash(table.al, table.general, "/tiny buttons")
-    assert r.original is not None
-    chosen = await table.fd.select(table.al, r.original, "tiny:pick", ["5H", "QS"])
+async def test_select_sends_the_chosen_values(table: TinyWorld, buttons: Message) -> None:
+    chosen = await table.fd.select(table.al, buttons, "tiny:pick", ["5H", "QS"])
     assert chosen.content == "picked 5H QS" and chosen.ephemeral
     with pytest.raises(EmulatorUsageError, match="not options"):
-        await table.fd.select(table.al, r.original, "tiny:pick", ["KS"])
+        await table.fd.select(table.al, buttons, "tiny:pick", ["KS"])
     with pytest.raises(EmulatorUsageError, match="between 1 and 2"):
-        await table.fd.select(table.al, r.original, "tiny:pick", ["5H", "JD", "QS"])
+        await table.fd.select(table.al, buttons, "tiny:pick", ["5H", "JD", "QS"])
 
 
 async def test_modal_is_opened_and_submitted(table: TinyWorld, tiny: InProcessBot) -> None:
@@ -156,14 +154,12 @@ async def test_commands_in_a_thread(table: TinyWorld, tiny: InProcessBot) -> Non
 
 
 async def test_deferred_update_then_edit_of_the_clicked_message(
-    table: TinyWorld, tiny: InProcessBot
+    table: TinyWorld, buttons: Message
 ) -> None:
-    r = await table.fd.slash(table.al, table.general, "/tiny buttons")
-    assert r.original is not None
-    click = await table.fd.click(table.al, r.original, "tiny:quiet")
+    click = await table.fd.click(table.al, buttons, "tiny:quiet")
     assert click.response is not None and click.response.type == 6
-    await table.fd.wait_for(lambda: r.original is not None and r.original.history)
-    assert r.original.content == "quietly edited" and click.original is r.original
+    await table.fd.wait_for(lambda: buttons.history)
+    assert buttons.content == "quietly edited" and click.original is buttons
 
 
 async def test_original_response_can_be_deleted(table: TinyWorld, tiny: InProcessBot) -> None:
@@ -174,12 +170,10 @@ async def test_original_response_can_be_deleted(table: TinyWorld, tiny: InProces
 
 
 async def test_click_payload_is_a_snapshot_of_the_message_when_clicked(
-    table: TinyWorld, tiny: InProcessBot
+    table: TinyWorld, buttons: Message
 ) -> None:
-    r = await table.fd.slash(table.al, table.general, "/tiny buttons")
-    assert r.original is not None
-    await table.fd.click(table.al, r.original, "tiny:plus")
-    await table.fd.click(table.al, r.original, "tiny:plus")
+    await table.fd.click(table.al, buttons, "tiny:plus")
+    await table.fd.click(table.al, buttons, "tiny:plus")
     session = table.fd.gateway.session
     assert session is not None
     clicks = [d for _, t, d in session.events if t == "INTERACTION_CREATE" and d["type"] == 3]

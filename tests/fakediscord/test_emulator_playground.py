@@ -48,6 +48,13 @@ async def test_buttons_and_selects_by_number() -> None:
     assert "picked 5H QS" in text
 
 
+async def test_a_components_v2_layout_shows_its_words_picture_and_buttons(tmp_path: Path) -> None:
+    text = await play("/anywhere layout:True\nclick 1\nquit\n", pictures=tmp_path)
+    assert "#general Cribbage: taps 0\n      a section" in text
+    assert "file: square.png" in text and "[1] Tap" in text
+    assert "taps 1" in text
+
+
 def test_mentions_are_shown_as_names() -> None:
     fd = FakeDiscord()
     guild = fd.add_guild("Playground")

@@ -21,9 +21,8 @@ def rate_limit_headers(headers: dict[str, str]) -> dict[str, str]:
 async def test_every_answer_carries_its_bucket_headers(
     table: TinyWorld, http: aiohttp.ClientSession
 ) -> None:
-    posts = f"/channels/{table.general.id}/messages"
     before = time.time()
-    status, _, headers = await call_with_headers(http, "POST", posts, {"content": "one"})
+    status, _, headers = await call_with_headers(http, "POST", table.posts, {"content": "one"})
     assert status == 200
     assert headers["X-RateLimit-Limit"] == "5"
     assert headers["X-RateLimit-Remaining"] == "4"
@@ -37,7 +36,7 @@ async def test_every_answer_carries_its_bucket_headers(
     assert headers["X-RateLimit-Limit"] == "50" and headers["X-RateLimit-Remaining"] == "49"
     assert headers["X-RateLimit-Bucket"] not in ("messages", "")
     # Errors carry them too.
-    status, _, headers = await call_with_headers(http, "GET", f"{posts}/12345")
+    status, _, headers = await call_with_headers(http, "GET", f"{table.posts}/12345")
     assert status == 404 and "X-RateLimit-Remaining" in headers
 
 
@@ -46,10 +45,9 @@ async def test_sixth_message_in_a_channel_within_5s_is_refused_with_retry_after(
 ) -> None:
     fd = table.fd
     fd.clock.freeze()
-    posts = f"/channels/{table.general.id}/messages"
     for n in range(5):
-        assert (await call(http, "POST", posts, {"content": f"m{n}"}))[0] == 200
-    status, body, headers = await call_with_headers(http, "POST", posts, {"content": "m5"})
+        assert (await call(http, "POST", table.posts, {"content": f"m{n}"}))[0] == 200
+    status, body, headers = await call_with_headers(http, "POST", table.posts, {"content": "m5"})
     assert status == 429
     assert body["global"] is False and 4.9 <= body["retry_after"] <= 5.0
     assert isinstance(body["retry_after"], float)
@@ -60,7 +58,7 @@ async def test_sixth_message_in_a_channel_within_5s_is_refused_with_retry_after(
     dm = fd.dm_channel(table.al)
     assert (await call(http, "POST", f"/channels/{dm.id}/messages", {"content": "hi"}))[0] == 200
     fd.clock.advance(5)
-    assert (await call(http, "POST", posts, {"content": "m5"}))[0] == 200
+    assert (await call(http, "POST", table.posts, {"content": "m5"}))[0] == 200
     assert [m.content for m in fd.messages(table.general)] == [f"m{n}" for n in range(6)]
     assert fd.counters.rate_limited == {"user": 1}
     assert fd.counters.channel_messages[table.general.id] == 6
@@ -70,19 +68,18 @@ async def test_edits_count_apart_from_new_messages_under_the_same_bucket_name(
     table: TinyWorld, http: aiohttp.ClientSession
 ) -> None:
     table.fd.clock.freeze()
-    posts = f"/channels/{table.general.id}/messages"
-    ids = [(await call(http, "POST", posts, {"content": f"m{n}"}))[1]["id"] for n in range(5)]
-    assert (await call(http, "POST", posts, {"content": "too many"}))[0] == 429
+    ids = [(await call(http, "POST", table.posts, {"content": f"m{n}"}))[1]["id"] for n in range(5)]
+    assert (await call(http, "POST", table.posts, {"content": "too many"}))[0] == 429
     for n in range(5):
         status, _, headers = await call_with_headers(
-            http, "PATCH", f"{posts}/{ids[n]}", {"content": f"e{n}"}
+            http, "PATCH", f"{table.posts}/{ids[n]}", {"content": f"e{n}"}
         )
         assert (status, headers["X-RateLimit-Bucket"]) == (200, "messages")
         assert headers["X-RateLimit-Remaining"] == str(4 - n)
-    assert (await call(http, "PATCH", f"{posts}/{ids[0]}", {"content": "again"}))[0] == 429
+    assert (await call(http, "PATCH", f"{table.posts}/{ids[0]}", {"content": "again"}))[0] == 429
     # Deletes have their own, faster bucket: 5 per second.
     for message_id in ids:
-        status, _, headers = await call_with_headers(http, "DELETE", f"{posts}/{message_id}")
+        status, _, headers = await call_with_headers(http, "DELETE", f"{table.posts}/{message_id}")
         assert (status, headers["X-RateLimit-Bucket"]) == (204, "message-deletes")
         assert float(headers["X-RateLimit-Reset-After"]) <= 1.0
     assert table.fd.counters.edits == {"rest": 5} and table.fd.counters.deletes == {"rest": 5}
@@ -93,16 +90,15 @@ async def test_sixth_delete_within_a_second_is_refused(
 ) -> None:
     fd = table.fd
     fd.clock.freeze()
-    posts = f"/channels/{table.general.id}/messages"
     ids = []
     for n in range(6):
-        ids.append((await call(http, "POST", posts, {"content": f"m{n}"}))[1]["id"])
+        ids.append((await call(http, "POST", table.posts, {"content": f"m{n}"}))[1]["id"])
         fd.clock.advance(1)  # keep within the 5-per-5-s limit on new messages
     for message_id in ids[:5]:
-        assert (await call(http, "DELETE", f"{posts}/{message_id}"))[0] == 204
-    assert (await call(http, "DELETE", f"{posts}/{ids[5]}"))[0] == 429
+        assert (await call(http, "DELETE", f"{table.posts}/{message_id}"))[0] == 204
+    assert (await call(http, "DELETE", f"{table.posts}/{ids[5]}"))[0] == 429
     fd.clock.advance(1)
-    assert (await call(http, "DELETE", f"{posts}/{ids[5]}"))[0] == 204
+    assert (await call(http, "DELETE", f"{table.posts}/{ids[5]}"))[0] == 204
 
 
 async def test_51st_request_in_a_second_is_a_global_429(
@@ -121,8 +117,7 @@ async def test_51st_request_in_a_second_is_a_global_429(
     assert headers["Via"] and headers["Retry-After"] == "1"
     assert "X-RateLimit-Bucket" not in headers
     # Every route with the bot token shares it ...
-    posts = f"/channels/{table.general.id}/messages"
-    assert (await call(http, "POST", posts, {"content": "x"}))[0] == 429
+    assert (await call(http, "POST", table.posts, {"content": "x"}))[0] == 429
     # ... but an interaction's webhook does not: no token, no global limit.
     webhook = f"/webhooks/{fd.application_id}/{r.token}/messages/@original"
     assert (await call(http, "PATCH", webhook, {"content": "edited"}))[0] == 200

@@ -60,14 +60,15 @@ async def test_the_stored_message_lists_its_attachments_on_the_wire(
 async def test_edits_keep_listed_attachments_add_new_ones_and_drop_the_rest(
     table: TinyWorld, http: aiohttp.ClientSession
 ) -> None:
-    posts = f"/channels/{table.general.id}/messages"
     status, first = await upload(
-        http, "POST", posts, {"content": "v1"}, [("a.txt", b"a"), ("b.txt", b"b")]
+        http, "POST", table.posts, {"content": "v1"}, [("a.txt", b"a"), ("b.txt", b"b")]
     )
     assert status == 200
     a, b = first["attachments"]
     payload = {"attachments": [{"id": b["id"]}, {"id": 0, "filename": "c.txt"}]}
-    status, edited = await upload(http, "PATCH", f"{posts}/{first['id']}", payload, [("c", b"c")])
+    status, edited = await upload(
+        http, "PATCH", f"{table.posts}/{first['id']}", payload, [("c", b"c")]
+    )
     assert status == 200
     assert [x["filename"] for x in edited["attachments"]] == ["b.txt", "c.txt"]
     assert edited["attachments"][0]["id"] == b["id"]
@@ -76,7 +77,7 @@ async def test_edits_keep_listed_attachments_add_new_ones_and_drop_the_rest(
     assert [x.filename for x in message.history[0].attachments] == ["a.txt", "b.txt"]
     # An id that is neither a new part nor one of the message's attachments is refused.
     status, error = await upload(
-        http, "PATCH", f"{posts}/{first['id']}", {"attachments": [{"id": a["id"]}]}, []
+        http, "PATCH", f"{table.posts}/{first['id']}", {"attachments": [{"id": a["id"]}]}, []
     )
     assert (status, error["code"]) == (400, 50035)
 
@@ -86,20 +87,19 @@ async def test_a_file_over_10_mib_is_413_and_more_than_10_files_is_30015(
 ) -> None:
     fd = table.fd
     fd.clock.freeze()
-    posts = f"/channels/{table.general.id}/messages"
     big = [("big.bin", b"x" * (MAX_FILE_BYTES + 1))]
-    status, error = await upload(http, "POST", posts, {"content": "big"}, big)
+    status, error = await upload(http, "POST", table.posts, {"content": "big"}, big)
     assert (status, error["code"]) == (413, 40005)
     edge = [("edge.bin", b"x" * MAX_FILE_BYTES)]
-    assert (await upload(http, "POST", posts, {"content": "edge"}, edge))[0] == 200
+    assert (await upload(http, "POST", table.posts, {"content": "edge"}, edge))[0] == 200
     many = [(f"f{n}.txt", b"x") for n in range(11)]
-    status, error = await upload(http, "POST", posts, {"content": "many"}, many)
+    status, error = await upload(http, "POST", table.posts, {"content": "many"}, many)
     assert (status, error["code"]) == (400, 30015)
-    status, ten = await upload(http, "POST", posts, {"content": "ten"}, many[:10])
+    status, ten = await upload(http, "POST", table.posts, {"content": "ten"}, many[:10])
     assert status == 200 and len(ten["attachments"]) == 10
     # Ten already there: adding one more on an edit is refused as well.
     fd.clock.advance(5)
-    status, error = await upload(http, "PATCH", f"{posts}/{ten['id']}", {}, many[:1])
+    status, error = await upload(http, "PATCH", f"{table.posts}/{ten['id']}", {}, many[:1])
     assert (status, error["code"]) == (400, 30015)
     assert [m.content for m in fd.messages(table.general)] == ["edge", "ten"]
 

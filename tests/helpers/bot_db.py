@@ -52,6 +52,8 @@ class Snapshot:
     log: DealLog | None
     actions: int
     updated_at: float
+    #: The seed of every shuffle so far (None for a game whose shuffles are not sealed).
+    seeds: list[str] | None = None
 
 
 @dataclass(frozen=True)
@@ -118,12 +120,12 @@ def read_game(db: Database, game_id: int) -> Snapshot:
         " (SELECT COUNT(*) FROM actions WHERE game_id = games.id) FROM games WHERE id = ?",
         (game_id,),
     )
-    game = log = None
+    game = log = seeds = None
     if stored:
         # The rng only matters for future deals, which this copy never shows to anyone.
         found = decode(stored, random.Random(0))
-        game, log = found.game, found.log
-    return Snapshot(game_id, status, version, game, log, int(actions), updated_at)
+        game, log, seeds = found.game, found.log, found.seeds
+    return Snapshot(game_id, status, version, game, log, int(actions), updated_at, seeds)
 
 
 def logged_actions(db: Database, game_id: int) -> list[dict[str, Any]]:

@@ -24,6 +24,11 @@ class TinyWorld:
     bea: User
     cy: User
 
+    @property
+    def posts(self) -> str:
+        """The REST path of #general's messages (relative to the API's base)."""
+        return f"/channels/{self.general.id}/messages"
+
 
 def client_of(bot: InProcessBot) -> TinyBot:
     """The running tiny bot client."""

@@ -11,15 +11,19 @@ person's hand message of this deal and the closed one of the deal before.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+import dataclasses
+import hashlib
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from bot.core.chances import chances
 from bot.core.render.private import closed_hand_text, coach_text, hand_text
 from bot.core.render.table import deal_text
 from bot.core.render.text import MAX_MESSAGE, Names
+from bot.core.seeded import Seal
 from engine.cards import Card, cards_str
-from engine.events import CutForDeal, Event
+from engine.events import CutForDeal, Dealt, Event, Shown
 from engine.game import Game
 from engine.phase import Phase
 from engine.views import PublicView
@@ -160,12 +164,31 @@ def _sides(view: PublicView) -> list[str]:
     ]
 
 
+def _seal(
+    game: Game, events: Sequence[Event], seeds: Sequence[str] | None, deal: int
+) -> Seal | None:
+    """A deal's sealed shuffle as the table must show it: the seal (SHA-256 of the deal's
+    seed, the one after the cut's shuffles) from the deal on, the seed once the crib was shown
+    or the next deal dealt."""
+    at = len(game.cut_rounds) + deal - 1
+    if seeds is None or at >= len(seeds):
+        return None
+    seed = seeds[at]
+    shown = deal < game.deal_number or any(isinstance(e, Shown) and e.crib for e in events)
+    return Seal(hashlib.sha256(bytes.fromhex(seed)).hexdigest(), seed if shown else None)
+
+
 def table_views(
-    game: Game, deals: Mapping[int, list[Event]], *, resigned: int | None = None
+    game: Game,
+    deals: Mapping[int, list[Event]],
+    *,
+    resigned: int | None = None,
+    seeds: Sequence[str] | None = None,
 ) -> dict[str, Rendering]:
     """The game's table messages (``table:N``, ``show:N``, ``result``) for the deals in
     `deals` (deal 0 holds the cut for deal), as they must read now: the deal's calls and where
-    the play stands, its show with the board picture, and the result with the final board."""
+    the play stands (with the deal's seal, and its seed once shown, given the game's
+    ``seeds``), its show with the board picture, and the result with the final board."""
     view = game.public_view()
     names = Names.of(view)
     sides = _sides(view)
@@ -176,7 +199,14 @@ def table_views(
         events = deals[deal]
         live = deal == game.deal_number and not over
         text = deal_text(
-            names, events, view, live=live, cut=cut if deal == 1 else None, resigned=resigned
+            names,
+            events,
+            view,
+            live=live,
+            cut=cut if deal == 1 else None,
+            resigned=resigned,
+            chances=_chances(view, deal, events, deals),
+            seal=_seal(game, events, seeds, deal),
         )
         board = tuple(zip(sides, scores_after(events, view), strict=True)) if text.show else None
         together = "\n\n".join(part for part in (text.play, text.show) if part)
@@ -189,6 +219,17 @@ def table_views(
             final = tuple(zip(sides, view.scores, strict=True))
             found["result"] = Rendering(text.result, board=final)
     return found
+
+
+def _chances(
+    view: PublicView, deal: int, events: list[Event], deals: Mapping[int, list[Event]]
+) -> tuple[str, ...] | None:
+    """Each player's chance to win as ``deal``'s show left the scores, once the next deal is
+    dealt, between two players (who deals next: that deal's own event)."""
+    dealt = next((e for e in deals.get(deal + 1, ()) if isinstance(e, Dealt)), None)
+    if dealt is None or len(view.players) != 2:
+        return None
+    return chances(scores_after(events, view), view.target, dealt.dealer)
 
 
 def owed_views(
@@ -207,7 +248,11 @@ def owed_views(
     deal = game.deal_number
     over = game.phase is Phase.OVER
     shown = {d: e for d, e in replay.deals.items() if d >= deal - 1 or d == 0}
-    found = table_views(game, shown, resigned=replay.resigned)
+    found = table_views(game, shown, resigned=replay.resigned, seeds=replay.seeds)
+    if "result" in found:
+        # Every game the bot deals records its shuffles, so its result offers a review.
+        review = (("button", f"crib:review:{game_id}", "🔍 Review", False),)
+        found["result"] = dataclasses.replace(found["result"], controls=review)
     for seat in hands:
         if over:
             closed = closed_hand(channel_id, deal, replay.kept(deal, seat), coach.get((deal, seat)))

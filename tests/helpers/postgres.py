@@ -89,23 +89,7 @@ class PostgresServer:
                 "--locale=C",
                 "--no-sync",
             )
-            server._run(
-                "pg_ctl",
-                "-D",
-                str(folder / "data"),
-                "-l",
-                str(folder / "server.log"),
-                "-w",
-                "-t",
-                "60",
-                "-o",
-                # Loopback only, the socket in our own folder; fsync off: a test database
-                # need not survive a power cut, and tests should not wait on the disk.
-                f"-p {server.port} -c listen_addresses=127.0.0.1 -k {folder}"
-                " -c fsync=off -c synchronous_commit=off -c full_page_writes=off"
-                " -c max_connections=400",
-                "start",
-            )
+            server._start()
         except BaseException:
             server._remove()
             raise
@@ -162,6 +146,36 @@ class PostgresServer:
         """A new empty database; its URL."""
         self.psql(f'CREATE DATABASE "{name}"')
         return self.url(name)
+
+    def _start(self) -> None:
+        folder = self.folder
+        self._run(
+            "pg_ctl",
+            "-D",
+            str(folder / "data"),
+            "-l",
+            str(folder / "server.log"),
+            "-w",
+            "-t",
+            "60",
+            "-o",
+            # Loopback only, the socket in our own folder; fsync off: a test database need
+            # not survive a power cut, and tests should not wait on the disk.
+            f"-p {self.port} -c listen_addresses=127.0.0.1 -k {folder}"
+            " -c fsync=off -c synchronous_commit=off -c full_page_writes=off"
+            " -c max_connections=400",
+            "start",
+        )
+
+    def halt(self) -> None:
+        """Stop the server, keeping its folder (an outage: :meth:`resume` ends it). Its
+        connections are dropped at once; what was committed is kept (a fast shutdown: with
+        the test server's asynchronous commits an immediate one may lose the last)."""
+        self._run("pg_ctl", "-D", str(self.folder / "data"), "-m", "fast", "-w", "stop")
+
+    def resume(self) -> None:
+        """Start the server again after :meth:`halt`, on the same port."""
+        self._start()
 
     def stop(self) -> None:
         """Stop the server and remove its folder."""

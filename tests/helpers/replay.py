@@ -44,6 +44,8 @@ class Replay:
     #: The computer seats that answer a person's move in a version of their own, saved after
     #: the person's (levels that think at length: see ``bot.core.computer.answers_later``).
     later: Collection[int] = ()
+    #: The seed of each shuffle, as the bot stored them (None when its shuffles are not sealed).
+    seeds: list[str] | None = None
 
     @classmethod
     def begin(
@@ -67,6 +69,7 @@ class Replay:
         discards = [Discarded(seat=a["seat"], count=len(a["cards"])) for a in actions]
         assert list(log.events(1)) == [dealt, *discards], log.events(1)
         replay = cls(people, game, {0: cut, 1: [dealt, *discards]}, len(actions))
+        replay.seeds = snap.seeds
         replay._remember_dealt(game)
         return replay
 
@@ -89,6 +92,7 @@ class Replay:
         standing at each version it passes through (the last one being `snap`'s).
         """
         assert snap.game is not None and snap.log is not None
+        self.seeds = snap.seeds
         game = Game.from_dict(self.game.to_dict(), rng=random.Random(0))
         events: list[Event] = []
         dealt = False

@@ -1,4 +1,4 @@
-"""Helpers for the core's tests: a settable clock, users, and a driver that plays a whole game
+"""Helpers for the core's tests: a settable clock and a driver that plays a whole game
 through the core the way players do (from the prompts they are sent)."""
 
 from __future__ import annotations
@@ -17,20 +17,21 @@ from bot.core.messages import Controls, MessageView, Owed
 from bot.core.owners import Owner
 from bot.core.records import MessageRecord
 from bot.core.replies import Answer, Click, Clicked, User
+from bot.core.seeded import SeedDealer
 from bot.core.services import Services
 from bot.store import Store
 from engine.game import Game
 
-CHANNEL = 1000
-GUILD = 500
-START = datetime(2026, 1, 1, 12, 0, tzinfo=UTC)
+# The people, also named here for the tests that take them with the driver's helpers.
+from tests.helpers.cast import AL as AL
+from tests.helpers.cast import BEA as BEA
+from tests.helpers.cast import CHANNEL as CHANNEL
+from tests.helpers.cast import CY as CY
+from tests.helpers.cast import DEE as DEE
+from tests.helpers.cast import EVE as EVE
+from tests.helpers.cast import GUILD as GUILD
 
-AL = User(1, "Al")
-BEA = User(2, "Bea")
-CY = User(3, "Cy")
-DEE = User(4, "Dee")
-EVE = User(5, "Eve")
-PLAYERS = (AL, BEA, CY, DEE)
+START = datetime(2026, 1, 1, 12, 0, tzinfo=UTC)
 
 
 class Clock:
@@ -55,6 +56,12 @@ def seeded(seed: int) -> RngFactory:
     return factory
 
 
+def sealed(seed: int) -> RngFactory:
+    """Like :func:`seeded`, with every shuffle sealed by a seed (as the running bot's are)."""
+    plain = seeded(seed)
+    return lambda key: SeedDealer(plain(key))
+
+
 async def load(store: Store, game_id: int) -> Game:
     """The game as stored now."""
     record = await store.get_game(game_id)
@@ -75,14 +82,15 @@ def make_service(
     days: float = 7,
     *,
     computer: bool = False,
+    sealing: bool = False,
     **options: Any,
 ) -> Services:
     """The core, whose deals are reproducible from ``seed`` (and, with ``computer``, the
-    computer's choices too); ``options`` as :meth:`Services.build`'s (``retention``,
-    ``membership``, ``remind_after``, ...)."""
+    computer's choices too; with ``sealing``, each shuffle is sealed by a seed); ``options`` as
+    :meth:`Services.build`'s (``retention``, ``membership``, ``remind_after``, ...)."""
     return Services.build(
         store,
-        rng_factory=seeded(seed),
+        rng_factory=sealed(seed) if sealing else seeded(seed),
         clock=clock,
         idle_expiry=timedelta(days=days),
         computer_rng=random.Random(seed) if computer else None,

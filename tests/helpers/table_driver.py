@@ -182,6 +182,9 @@ class TableDriver:
     command_rate: float = 0.25
     #: Users whose DMs are closed: they get their controls from `/cribbage hand`.
     dm_closed: set[int] = field(default_factory=set)
+    #: Players who move through the `/cribbage hand` reply although their DMs are open (the
+    #: bot still keeps their hand messages by DM up to date).
+    by_hand_command: set[int] = field(default_factory=set)
     #: Users who turned the coach off (no coach's line on their hand messages).
     coach_off: set[int] = field(default_factory=set)
     #: How often the end of a deal, and any other step, waits for the bot to catch up
@@ -367,11 +370,15 @@ class TableDriver:
         assert game.turn in self.seats, "the computer never keeps the table waiting"
         return game.turn
 
-    async def step(self, snap: Snapshot) -> Snapshot:
-        """One action by whoever has to act, with every check; the game after it."""
+    async def next_move(self, snap: Snapshot) -> tuple[int, Message, dict[str, Any]]:
+        """The seat that acts next, the message with its controls and the move it chooses."""
         seat = self.actor(snap)
         prompt = await self.prompt(snap, seat)
-        action = self.choose(snap, seat)
+        return seat, prompt, self.choose(snap, seat)
+
+    async def step(self, snap: Snapshot) -> Snapshot:
+        """One action by whoever has to act, with every check; the game after it."""
+        seat, prompt, action = await self.next_move(snap)
         click = await self.act(snap, seat, action, prompt)
         after = await self.after(snap, action, click)
         self.steps += 1
@@ -404,7 +411,7 @@ class TableDriver:
         what they may do now (or the `/cribbage hand` reply when their DMs are closed)."""
         user = self.seats[seat]
         want = self.hand_now(snap, seat)
-        if user.id in self.dm_closed:
+        if user.id in self.dm_closed or user.id in self.by_hand_command:
             reply = await self.fd.slash(user, self.channel, "/cribbage hand")
             assert reply.ephemeral and reply.original is not None, reply
             problem = want.mismatch(reply.original)

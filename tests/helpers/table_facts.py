@@ -12,6 +12,7 @@ renderer over the same events.)
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 
 from bot.core.render.text import escape
@@ -132,17 +133,51 @@ def check_calls(events: Sequence[Event], text: str, view: PublicView, *, live: b
     if any(isinstance(e, Shown) for e in events) and not ended:
         scores = scores_after(events, view)
         wanted.append(["Scores:", *(f"{side[s]} {score}" for s, score in enumerate(scores))])
+        if not live and len(view.players) == 2:
+            # Once the next deal is dealt, two players' chances to win from there.
+            wanted.append(["Chances to win:", f"{side[0]} ", " · ", f"{side[1]} ", "%"])
+            _check_chances(text)
     lines = [line for line in text.splitlines() if line.strip()]
+    # The deal's seal and seed (checked to the digit by the expected views): one of each.
+    sealed = [line for line in lines if line.startswith(("🔒 Shuffle sealed", "🔓 Shuffle seed"))]
+    assert len(sealed) == len(set(line[:2] for line in sealed)) <= 2, text
+    lines = [line for line in lines if line not in sealed]
     assert len(lines) == len(wanted), (wanted, text)
     for facts, line in zip(wanted, lines, strict=True):
         for fact in facts:
             assert fact in line, (fact, line, text)
 
 
+def _check_chances(text: str) -> None:
+    """The two chances add up to all there is: whole percents summing to 100, or one side
+    above 99% and the other under 1%."""
+    found = re.search(r"Chances to win: .+ (\S+)% · .+ (\S+)%$", text, re.MULTILINE)
+    assert found is not None, text
+    first, second = found.groups()
+    if {first, second} == {">99", "<1"}:
+        return
+    assert int(first) + int(second) == 100 and 1 <= int(first) <= 99, text
+
+
 def check_result(event: GameOver, text: str) -> None:
-    """The result line says the winner's score first, then the others', and the game points."""
+    """The result line says the winner's score first, then the others' (highest first; with
+    three players each after its name: "61 to Cy's 53 and Bea's 34"), and the game points."""
     result = event.result
-    order = [result.winner] + [s for s in range(len(result.scores)) if s != result.winner]
-    assert "-".join(str(result.scores[s]) for s in order) in text, text
+    losers = sorted(
+        (s for s in range(len(result.scores)) if s != result.winner),
+        key=lambda s: (-result.scores[s], s),
+    )
+    won = str(result.scores[result.winner])
+    if len(losers) == 1:
+        assert f"{won}-{result.scores[losers[0]]}" in text, text
+    else:
+        wanted = [result.scores[s] for s in losers]
+        said = re.search(rf"{won} to .+'s (\d+) and .+'s (\d+)", text)
+        if said is None:
+            # After a resignation the scores as they stood: "(Bea 40, Cy 30, Al 20)".
+            said = re.search(r"\(.+ (\d+), .+ (\d+), .+ (\d+)\)", text)
+            wanted = [result.scores[result.winner], *wanted]
+        assert said is not None, text
+        assert [int(n) for n in said.groups()] == wanted, text
     points = result.game_points
     assert f"{points} game point{'s' if points != 1 else ''}" in text, text

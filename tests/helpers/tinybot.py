@@ -302,6 +302,55 @@ def red_square_png() -> bytes:
     return out.getvalue()
 
 
+class Layout(discord.ui.LayoutView):
+    """A Components V2 message: a container with a text, a section whose accessory is a
+    button (which counts its clicks in place), the picture in a gallery and a separator."""
+
+    def __init__(self, clicks: int = 0) -> None:
+        super().__init__(timeout=None)
+        self.clicks = clicks
+        button: discord.ui.Button[Layout] = discord.ui.Button(label="Tap", custom_id="tiny:tap")
+        button.callback = self.tap  # type: ignore[method-assign]
+        self.add_item(
+            discord.ui.Container(
+                discord.ui.TextDisplay(f"taps {clicks}"),
+                discord.ui.Section(discord.ui.TextDisplay("a section"), accessory=button),
+                discord.ui.MediaGallery(discord.MediaGalleryItem("attachment://square.png")),
+                discord.ui.Separator(),
+            )
+        )
+
+    async def tap(self, interaction: discord.Interaction) -> None:
+        await interaction.response.edit_message(view=Layout(self.clicks + 1))
+
+
+@app_commands.command(description="Works wherever its user is: servers, DMs, group DMs")
+@app_commands.allowed_installs(guilds=True, users=True)
+@app_commands.allowed_contexts(guilds=True, dms=True, private_channels=True)
+async def anywhere(
+    interaction: discord.Interaction, post: bool = False, layout: bool = False
+) -> None:
+    """Says where it was used and by which install, with the counter's buttons; ``post``:
+    first try to post in the channel with the bot's own token, and say how that went;
+    ``layout``: answer with a Components V2 layout and a picture instead."""
+    if layout:
+        square = discord.File(io.BytesIO(red_square_png()), filename="square.png")
+        await interaction.response.send_message(view=Layout(), file=square)
+        return
+    said = ""
+    if post:
+        channel = interaction.client.get_partial_messageable(interaction.channel_id or 0)
+        try:
+            await channel.send("posted with the bot token")
+            said = "posted; "
+        except discord.Forbidden as error:
+            said = f"refused {error.status}/{error.code}; "
+    context = interaction.context
+    where = "guild" if context.guild else "dm" if context.dm_channel else "private"
+    install = "user" if interaction.is_user_integration() else "guild"
+    await interaction.response.send_message(f"{said}{where} by {install} install", view=Counter())
+
+
 class TinyBot(commands.Bot):
     """The bot: syncs `/tiny` to the dev guild (or globally) in setup_hook.
 
@@ -321,6 +370,7 @@ class TinyBot(commands.Bot):
         self.add_dynamic_items(Persistent)
         self.tree.add_command(tiny)
         self.tree.add_command(tinymod)
+        self.tree.add_command(anywhere)
         if self.dev_guild:
             guild = discord.Object(self.dev_guild)
             self.tree.copy_global_to(guild=guild)

@@ -108,7 +108,7 @@ class BoardState:
     """What the board shows: the sides (two or three; with ``partners``, two pairs), the
     target, the rule for game points (``lurch`` or ``skunk``, which decides the lines), and
     optionally which side deals (for partners: whose crib it is) and which has won (by index
-    into ``sides``)."""
+    into ``sides``), and each side's chance to win in words (``chances``: "64%")."""
 
     sides: tuple[Side, ...]
     target: int = 121
@@ -116,6 +116,7 @@ class BoardState:
     dealer: int | None = None
     winner: int | None = None
     partners: bool = False
+    chances: tuple[str, ...] | None = None
 
     def __post_init__(self) -> None:
         if not 2 <= len(self.sides) <= len(SIDE_COLOURS):
@@ -133,6 +134,8 @@ class BoardState:
             raise ValueError("A back peg cannot be in the game hole: the game would have ended.")
         if sum(side.score >= self.target for side in self.sides) > 1:
             raise ValueError("Only one side can reach the game hole.")
+        if self.chances is not None and len(self.chances) != len(self.sides):
+            raise ValueError("Each side has one chance to win.")
 
     def finished_by(self) -> int | None:
         """The side that won: the one named, else the one that reached the target."""
@@ -264,7 +267,13 @@ def _draw_header(image: Image.Image, board: BoardState) -> None:
             x += text_width(gain, 24) + 10
         dealing = "CRIB" if board.partners else "DEALER"
         badge = "WON" if winner == index else dealing if board.dealer == index else ""
-        if badge and x + text_width(badge, 16) + 12 <= left + column - 8:
+        chance = ""
+        if board.chances is not None and winner is None:
+            chance = f"{board.chances[index]} to win"
+            # Right-aligned in the side's column, on the score's baseline.
+            draw_text(draw, (left + column - 12, 98), chance, 22, INK, "rs")
+        room = left + column - 8 - (text_width(chance, 22) + 12 if chance else 0)
+        if badge and x + text_width(badge, 16) + 12 <= room:
             fill = WINNER_GOLD if badge == "WON" else WOOD
             box = (x, 78, x + text_width(badge, 16) + 12, 100)
             draw.rounded_rectangle(box, radius=6, fill=fill, outline=INK, width=2)
@@ -300,6 +309,9 @@ def _describe(board: BoardState) -> str:
     if board.dealer is not None and board.finished_by() is None:
         dealer = board.sides[board.dealer].name
         text += f" {dealer} have the crib." if board.partners else f" {dealer} deals."
+    if board.chances is not None and board.finished_by() is None:
+        said = ", ".join(f"{s.name} {c}" for s, c in zip(board.sides, board.chances, strict=True))
+        text += f" Chances to win: {said}."
     return text
 
 

@@ -12,12 +12,17 @@ from engine.phase import Phase
 from engine.views import SeatView
 
 __all__ = [
+    "GAME_ENDED",
     "closed_hand_text",
     "coach_text",
     "hand_text",
     "turn_reminder",
     "where",
 ]
+
+
+#: A hand message once its game was cancelled or expired (after :func:`where`).
+GAME_ENDED = "this game ended without a result."
 
 
 def where(channel_id: int) -> str:

@@ -66,7 +66,9 @@ RULES_TOPICS: dict[str, str] = {
         "`cancel` ends a game without a result: its creator may in the lobby, and once the "
         "cards are dealt only a moderator (Manage Messages in the channel, or Manage Server). "
         "After each show "
-        "the coach DMs you a line about your discard (`/cribbage coach off` stops it). "
+        "the coach DMs you a line about your discard (`/cribbage coach off` stops it); "
+        "`review` sets every decision of a game beside the expert's, and `daily` deals the "
+        "discard of the day. "
         "`leaderboard`, `stats` and `rules` help you along. Cards are written rank then "
         "suit: A 2-10 J Q K and C D H S (or ♣ ♦ ♥ ♠)."
     ),

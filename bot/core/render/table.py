@@ -13,7 +13,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import assert_never
 
+from bot.core.chances import chances_line
 from bot.core.render.text import Names, and_list, plural
+from bot.core.seeded import Seal
 from engine.cards import cards_str
 from engine.events import (
     Claimed,
@@ -208,9 +210,13 @@ def deal_text(
     live: bool,
     cut: CutForDeal | None = None,
     resigned: int | None = None,
+    chances: Sequence[str] | None = None,
+    seal: Seal | None = None,
 ) -> DealText:
     """The text of one deal's table from its events; ``view`` is the table now (for the
-    discard count and, when ``live``, the line that says where the play stands)."""
+    discard count and, when ``live``, the line that says where the play stands); ``chances``,
+    each side's chance to win once the deal is over, said after the scores; ``seal``: the
+    deal's sealed shuffle (its seal under the deal, its seed at the show once shown)."""
     play: list[str] = [] if cut is None else [_cut(names, cut)]
     show: list[str] = []
     result = ""
@@ -218,6 +224,8 @@ def deal_text(
         match event:
             case Dealt():
                 play.append(_dealt(names, event, view.discard_count))
+                if seal is not None:
+                    play.append(f"🔒 Shuffle sealed: SHA-256 `{seal.seal}`")
             case Discarded():
                 pass  # who is still to discard is said by the status line
             case StarterCut():
@@ -248,9 +256,14 @@ def deal_text(
     if live and (status := _status(names, view)):
         # At a manual show the table waits on the show, so that is where it says so.
         (show if view.phase is Phase.SHOW else play).append(status)
+    if seal is not None and seal.seed is not None:
+        show.append(f"🔓 Shuffle seed: `{seal.seed}` (check it: `python -m bot.verify SEED SEAL`)")
     if show and not result:
         # The scores after this deal's show (the deal that ended the game has the result instead).
         show.append(scores_line(names, _scores_after(events, view), view.target))
+        if chances is not None:
+            sides = [names.side(side) for side in range(len(chances))]
+            show.append(chances_line(sides, chances))
     return DealText("\n".join(play), "\n".join(show), result)
 
 

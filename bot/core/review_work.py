@@ -1,0 +1,50 @@
+"""The work of a review, as the worker process does it: deal the game again from its
+recorded shuffles and judge each decision of a seat (:func:`engine.review.review_game`).
+
+A request holds only plain data (names, options, shuffles, the action log), so it pickles
+small for the worker; the answer is the :class:`~engine.review.GameReview`.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from bot.core.shuffles import ScriptedRandom
+from engine.counting import Counting
+from engine.outcome import Scoring
+from engine.review import GameReview, review_game
+
+__all__ = ["ReviewRequest", "make_review"]
+
+
+@dataclass(frozen=True, slots=True)
+class ReviewRequest:
+    """What a review of ``seat`` needs: the game's players and options, every shuffle it
+    had, its action log, how far to go (``through_deal``; None: the whole game) and the seed
+    of the play-outs."""
+
+    players: tuple[str, ...]
+    target: int
+    scoring: str
+    counting: str
+    shuffles: tuple[str, ...]
+    actions: tuple[dict[str, Any], ...]
+    seat: int
+    through_deal: int | None
+    seed: int
+
+
+def make_review(request: ReviewRequest) -> GameReview:
+    """The review ``request`` asks for (run in the worker process)."""
+    return review_game(
+        request.players,
+        request.actions,
+        rng=ScriptedRandom(request.shuffles),
+        seats={request.seat},
+        seed=request.seed,
+        target=request.target,
+        scoring=Scoring(request.scoring),
+        counting=Counting(request.counting),
+        through_deal=request.through_deal,
+    )

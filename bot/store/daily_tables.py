@@ -1,0 +1,84 @@
+"""The discard of the day (issue 23): each server's secret and everyone's answers."""
+
+from __future__ import annotations
+
+from bot.core.daily_records import DailyAnswer
+from bot.store.database import Row
+from bot.store.queries import Queries
+
+__all__ = ["DailyTables"]
+
+_COLUMNS = "guild_id, day, user_id, name, thrown, points, best, rank, answered_at"
+
+
+class DailyTables(Queries):
+    """Secrets kept once made; one answer a person a day."""
+
+    async def daily_secret(self, guild_id: int, fresh: str) -> str:
+        """The server's secret: ``fresh`` if it had none (kept from now on), else its own.
+        One statement each way, so two first askers at once agree on one."""
+        await self.db.execute(
+            "INSERT INTO daily_secrets (guild_id, secret) VALUES (?, ?)"
+            " ON CONFLICT (guild_id) DO NOTHING",
+            (guild_id, fresh),
+        )
+        rows = await self._read("SELECT secret FROM daily_secrets WHERE guild_id = ?", (guild_id,))
+        return str(rows[0][0])
+
+    async def save_daily(self, answer: DailyAnswer) -> bool:
+        """Keep ``answer``; False (keeping nothing) when that person had answered that day."""
+        rows = await self._read_write(
+            f"INSERT INTO daily_answers ({_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)"
+            " ON CONFLICT (guild_id, day, user_id) DO NOTHING RETURNING user_id",
+            (
+                answer.guild_id,
+                answer.day,
+                answer.user_id,
+                answer.name,
+                answer.thrown,
+                answer.points,
+                answer.best,
+                answer.rank,
+                answer.answered_at,
+            ),
+        )
+        return bool(rows)
+
+    async def daily_answer(self, guild_id: int, day: str, user_id: int) -> DailyAnswer | None:
+        """A person's answer of that day, if they gave one."""
+        rows = await self._read(
+            f"SELECT {_COLUMNS} FROM daily_answers WHERE guild_id = ? AND day = ? AND user_id = ?",
+            (guild_id, day, user_id),
+        )
+        return _answer(rows[0]) if rows else None
+
+    async def daily_board(self, guild_id: int, day: str) -> list[DailyAnswer]:
+        """Every answer of the day in the server, best first (then earliest)."""
+        rows = await self._read(
+            f"SELECT {_COLUMNS} FROM daily_answers WHERE guild_id = ? AND day = ?"
+            " ORDER BY rank, answered_at, user_id",
+            (guild_id, day),
+        )
+        return [_answer(row) for row in rows]
+
+    async def daily_days(self, guild_id: int, user_id: int) -> list[tuple[str, int]]:
+        """Every day the person answered in the server, oldest first, with the rank."""
+        rows = await self._read(
+            "SELECT day, rank FROM daily_answers WHERE guild_id = ? AND user_id = ? ORDER BY day",
+            (guild_id, user_id),
+        )
+        return [(str(row[0]), int(row[1])) for row in rows]
+
+
+def _answer(row: Row) -> DailyAnswer:
+    return DailyAnswer(
+        guild_id=int(row[0]),
+        day=str(row[1]),
+        user_id=int(row[2]),
+        name=str(row[3]),
+        thrown=str(row[4]),
+        points=float(row[5]),
+        best=float(row[6]),
+        rank=int(row[7]),
+        answered_at=float(row[8]),
+    )

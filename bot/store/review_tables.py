@@ -1,0 +1,75 @@
+"""The reviews of games (issue 23): each seat's decisions judged, kept with the game."""
+
+from __future__ import annotations
+
+from bot.core.review_records import ReviewRow
+from bot.store.database import Row
+from bot.store.queries import Queries
+
+__all__ = ["ReviewTables"]
+
+
+class ReviewTables(Queries):
+    """Reviews: saved once made, read back instead of made again, added up for the stats."""
+
+    async def review(self, game_id: int, seat: int) -> ReviewRow | None:
+        """The review kept of ``seat`` in the game (None when none was made)."""
+        rows = await self._read(
+            "SELECT game_id, seat, user_id, guild_id, deals, final, decisions, accurate,"
+            " given_up, data, made_at FROM reviews WHERE game_id = ? AND seat = ?",
+            (game_id, seat),
+        )
+        return None if not rows else _row(rows[0])
+
+    async def save_review(self, row: ReviewRow) -> None:
+        """Keep ``row`` (replacing an older review of that seat in that game)."""
+        await self.db.execute(
+            "INSERT INTO reviews (game_id, seat, user_id, guild_id, deals, final, decisions,"
+            " accurate, given_up, data, made_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
+            " ON CONFLICT (game_id, seat) DO UPDATE SET deals = excluded.deals,"
+            " final = excluded.final, decisions = excluded.decisions,"
+            " accurate = excluded.accurate, given_up = excluded.given_up,"
+            " data = excluded.data, made_at = excluded.made_at",
+            (
+                row.game_id,
+                row.seat,
+                row.user_id,
+                row.guild_id,
+                row.deals,
+                int(row.final),
+                row.decisions,
+                row.accurate,
+                row.given_up,
+                row.data,
+                row.made_at,
+            ),
+        )
+
+    async def review_totals(
+        self, guild_id: int | None, user_id: int, *, last: int
+    ) -> list[tuple[int, int, int, float]]:
+        """The figures of the player's latest ``last`` reviewed finished games in the server,
+        newest first: (game id, decisions, accurate ones, points given up)."""
+        rows = await self._read(
+            "SELECT game_id, decisions, accurate, given_up FROM reviews"
+            " WHERE final = 1 AND user_id = ? AND guild_id IS NOT DISTINCT FROM ?"
+            " ORDER BY made_at DESC, game_id DESC LIMIT ?",
+            (user_id, guild_id, last),
+        )
+        return [(int(r[0]), int(r[1]), int(r[2]), float(r[3])) for r in rows]
+
+
+def _row(values: Row) -> ReviewRow:
+    return ReviewRow(
+        game_id=int(values[0]),
+        seat=int(values[1]),
+        user_id=None if values[2] is None else int(values[2]),
+        guild_id=None if values[3] is None else int(values[3]),
+        deals=int(values[4]),
+        final=bool(values[5]),
+        decisions=int(values[6]),
+        accurate=int(values[7]),
+        given_up=float(values[8]),
+        data=str(values[9]),
+        made_at=float(values[10]),
+    )

@@ -1,0 +1,289 @@
+"""A review of a game: each decision of a seat beside the best one the expert finds.
+
+The game is dealt again from its random source (one that hands back the shuffles the game
+had) and its action log is applied in order; before each action of a reviewed seat, the
+seat's view is judged as it stood then:
+
+* a **discard** by the coach's values (:func:`engine.coach.review_discard`): the kept
+  hand's exact average over the unseen starters plus the crib's by role (minus it when the
+  crib is an opponent's), against the best split;
+* a **play** by the expert's own play-outs (:func:`engine.players.expert_play.play_values`,
+  :data:`engine.players.expert.SAMPLES` guesses at the other hands): the points the seat's
+  side is expected to peg less the others', or, near the end of a two-player game, the
+  chance to win, against the expert's choice. A play with one rank to choose from is no
+  decision and is left out.
+
+Only what the seat saw goes into a decision (its view), so a review shows nothing of the
+other hands but what the table showed. Pure: the random source and the seed of the play-outs
+are passed in, so a review is the same every time.
+
+>>> import random
+>>> from engine.game import Game
+>>> game, _ = Game.new(["Al", "Bea"], target=121, rng=random.Random(4))
+>>> for seat in (0, 1):
+...     _ = game.discard(seat, game.hand(seat)[:2])
+>>> found = review_game(
+...     ["Al", "Bea"], game.actions, rng=random.Random(4), seats={0}, seed=1, samples=16
+... )
+>>> [(d.kind, d.seat) for d in found.decisions]
+[('discard', 0)]
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Collection, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any, Literal
+
+from engine.cards import Card
+from engine.coach import review_discard
+from engine.counting import Counting
+from engine.events import Shown
+from engine.game import Game
+from engine.outcome import Scoring
+from engine.players.base import crib_sign
+from engine.players.expert import SAMPLES, endgame_outcome
+from engine.players.expert_play import play_values
+from engine.rules import SHOW_SIZE
+
+__all__ = ["CLOSE_CHANCE", "CLOSE_POINTS", "Decision", "GameReview", "review_game"]
+
+#: A decision within this many expected points of the best counts as accurate.
+CLOSE_POINTS = 0.5
+#: ... or within this chance to win (near the end of a two-player game).
+CLOSE_CHANCE = 0.02
+
+Unit = Literal["points", "chance"]
+
+
+@dataclass(frozen=True, slots=True)
+class Decision:
+    """One decision of a seat, judged: ``chosen`` (the cards thrown, or the card played)
+    against ``best``, each with its value in ``unit`` (expected points, or the chance to
+    win). ``held`` is what the seat held then (the dealt hand for a discard), ``scores``
+    the sides' scores before it, ``count`` and ``series`` the play as it stood, ``starter``
+    the starter once cut; ``kept_hand``/``kept_crib`` the parts of a discard's value (hand,
+    and the crib's signed)."""
+
+    deal: int
+    kind: Literal["discard", "play"]
+    seat: int
+    dealer: int
+    scores: tuple[int, ...]
+    held: tuple[Card, ...]
+    chosen: tuple[Card, ...]
+    best: tuple[Card, ...]
+    chosen_value: float
+    best_value: float
+    unit: Unit
+    count: int = 0
+    series: tuple[Card, ...] = ()
+    starter: Card | None = None
+    kept_hand: float = 0.0
+    kept_crib: float = 0.0
+    best_hand: float = 0.0
+    best_crib: float = 0.0
+
+    @property
+    def loss(self) -> float:
+        """What the choice gave up against the best (never below 0)."""
+        return max(0.0, self.best_value - self.chosen_value)
+
+    @property
+    def close(self) -> bool:
+        """Whether the choice was within the margin of the best (an accurate decision)."""
+        margin = CLOSE_CHANCE if self.unit == "chance" else CLOSE_POINTS
+        return self.loss <= margin
+
+    @property
+    def was_best(self) -> bool:
+        """Whether the choice was the best one (or worth as much)."""
+        return self.loss < 1e-9 or set(self.chosen) == set(self.best)
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON-ready data (cards as codes)."""
+        return {
+            "deal": self.deal,
+            "kind": self.kind,
+            "seat": self.seat,
+            "dealer": self.dealer,
+            "scores": list(self.scores),
+            "held": [c.code for c in self.held],
+            "chosen": [c.code for c in self.chosen],
+            "best": [c.code for c in self.best],
+            "chosen_value": self.chosen_value,
+            "best_value": self.best_value,
+            "unit": self.unit,
+            "count": self.count,
+            "series": [c.code for c in self.series],
+            "starter": None if self.starter is None else self.starter.code,
+            "kept_hand": self.kept_hand,
+            "kept_crib": self.kept_crib,
+            "best_hand": self.best_hand,
+            "best_crib": self.best_crib,
+        }
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> Decision:
+        """Read what :meth:`to_dict` wrote."""
+        starter = data.get("starter")
+        return cls(
+            deal=int(data["deal"]),
+            kind="discard" if data["kind"] == "discard" else "play",
+            seat=int(data["seat"]),
+            dealer=int(data["dealer"]),
+            scores=tuple(int(s) for s in data["scores"]),
+            held=tuple(Card.parse(c) for c in data["held"]),
+            chosen=tuple(Card.parse(c) for c in data["chosen"]),
+            best=tuple(Card.parse(c) for c in data["best"]),
+            chosen_value=float(data["chosen_value"]),
+            best_value=float(data["best_value"]),
+            unit="chance" if data["unit"] == "chance" else "points",
+            count=int(data["count"]),
+            series=tuple(Card.parse(c) for c in data["series"]),
+            starter=None if starter is None else Card.parse(starter),
+            kept_hand=float(data["kept_hand"]),
+            kept_crib=float(data["kept_crib"]),
+            best_hand=float(data["best_hand"]),
+            best_crib=float(data["best_crib"]),
+        )
+
+
+@dataclass(frozen=True, slots=True)
+class GameReview:
+    """Every judged decision of the reviewed seats, in the order they were made, the deals
+    the review covers (1 to ``deals``) and those whose crib was shown (every hand of them
+    seen by the table)."""
+
+    decisions: tuple[Decision, ...]
+    deals: int
+    shown: frozenset[int] = frozenset()
+
+    def of(self, seat: int) -> tuple[Decision, ...]:
+        """The decisions of ``seat``."""
+        return tuple(d for d in self.decisions if d.seat == seat)
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON-ready data."""
+        return {
+            "deals": self.deals,
+            "shown": sorted(self.shown),
+            "decisions": [d.to_dict() for d in self.decisions],
+        }
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> GameReview:
+        """Read what :meth:`to_dict` wrote."""
+        return cls(
+            tuple(Decision.from_dict(d) for d in data["decisions"]),
+            int(data["deals"]),
+            frozenset(int(deal) for deal in data["shown"]),
+        )
+
+
+def review_game(
+    players: Sequence[str],
+    actions: Sequence[Mapping[str, Any]],
+    *,
+    rng: random.Random,
+    seats: Collection[int],
+    seed: int,
+    target: int = 121,
+    scoring: Scoring = Scoring.LURCH,
+    counting: Counting = Counting.AUTO,
+    through_deal: int | None = None,
+    samples: int = SAMPLES,
+) -> GameReview:
+    """Review the decisions of ``seats`` in the game ``actions`` record, dealt by ``rng``
+    (it must shuffle as the game's source did), up to and with deal ``through_deal`` (every
+    deal without). The play-outs draw from ``seed``.
+
+    Raises :class:`engine.errors.RuleError` or ``ValueError`` when the log does not fit
+    the deals.
+    """
+    game, events = Game.new(
+        list(players), target=target, rng=rng, scoring=scoring, counting=counting
+    )
+    del events  # the cut and the first deal: nobody decided anything yet
+    decisions: list[Decision] = []
+    shown: set[int] = set()
+    for action in actions:
+        deal = game.deal_number
+        if through_deal is not None and deal > through_deal:
+            break
+        seat = action.get("seat")
+        if isinstance(seat, int) and seat in seats:
+            # Each decision's play-outs have a seed of their own: the same every time.
+            draws = random.Random(f"{seed}:{len(decisions)}")
+            found = _judge(game, seat, action, deal, draws, samples)
+            if found is not None:
+                decisions.append(found)
+        if any(isinstance(e, Shown) and e.crib for e in game.apply(action)):
+            shown.add(deal)
+    deals = game.deal_number if through_deal is None else min(game.deal_number, through_deal)
+    return GameReview(tuple(decisions), deals, frozenset(shown))
+
+
+def _judge(
+    game: Game,
+    seat: int,
+    action: Mapping[str, Any],
+    deal: int,
+    rng: random.Random,
+    samples: int,
+) -> Decision | None:
+    """The decision ``action`` makes from the seat's view now (None for an action that is no
+    decision: a forced play, a resignation, a count)."""
+    view = game.view(seat)
+    scores = tuple(view.scores)
+    kind = action.get("type")
+    if kind == "discard":
+        thrown = tuple(Card.parse(code) for code in action["cards"])
+        if len(view.hand) != SHOW_SIZE + view.discard_count:
+            return None
+        judged = review_discard(view.hand, thrown, crib_sign=crib_sign(view, seat))
+        sign = judged.chosen.crib_sign
+        return Decision(
+            kind="discard",
+            held=tuple(sorted(view.hand, key=Card.sort_key)),
+            chosen=tuple(sorted(thrown, key=Card.sort_key)),
+            best=tuple(sorted(judged.best.thrown, key=Card.sort_key)),
+            chosen_value=judged.chosen.total,
+            best_value=judged.best.total,
+            unit="points",
+            kept_hand=judged.chosen.hand,
+            kept_crib=sign * judged.chosen.crib,
+            best_hand=judged.best.hand,
+            best_crib=sign * judged.best.crib,
+            deal=deal,
+            seat=seat,
+            dealer=view.dealer,
+            scores=scores,
+            starter=view.starter,
+        )
+    if kind == "play":
+        card = Card.parse(action["card"])
+        if len({c.rank for c in view.playable}) < 2:
+            return None
+        outcome = endgame_outcome(view)
+        values = play_values(view, rng, samples=samples, outcome=outcome)
+        by_rank = {c.rank: value for c, value in values}
+        best_card, best_value = max(values, key=lambda pair: pair[1])
+        return Decision(
+            kind="play",
+            held=tuple(sorted(view.hand, key=Card.sort_key)),
+            chosen=(card,),
+            best=(best_card,),
+            chosen_value=by_rank[card.rank],
+            best_value=best_value,
+            unit="points" if outcome is None else "chance",
+            count=view.count,
+            series=tuple(view.series),
+            deal=deal,
+            seat=seat,
+            dealer=view.dealer,
+            scores=scores,
+            starter=view.starter,
+        )
+    return None

@@ -1,0 +1,193 @@
+"""Failures that trying again will not mend, through Discord (issue 21, item 6): each click is
+answered with what is wrong and what helps, and the log has one line per cause and game, not a
+traceback per click. A game whose saved state is damaged can still be ended by a moderator,
+and its hands lose their controls; a full store and a database out of reach say the move was
+not recorded."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import AsyncIterator
+from datetime import timedelta
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from bot.core import refusals
+from bot.core.faults import Cause
+from bot.core.services import Services
+from bot.store import Store
+from fakediscord import FakeDiscord, Message
+from fakediscord.testing import BotLauncher, BotProcess, RunningBot
+from tests.helpers.backends import BOTH_DATABASES
+from tests.helpers.bot_db import latest_game_id, rows
+from tests.helpers.in_process import club, start_in_process
+from tests.helpers.postgres import PostgresServer
+from tests.helpers.store_faults import fill_up
+from tests.helpers.table_driver import World, start_again, until
+
+
+def _core(store: Store) -> Services:
+    """The core as the bot builds it."""
+    return Services.build(store, idle_expiry=timedelta(days=7))
+
+
+def _hand(fd: FakeDiscord, user: Any) -> Message | None:
+    """The user's newest hand message with its crib select, if it has come."""
+    found = [m for m in fd.dms(user) if list(m.selects())]
+    return found[-1] if found else None
+
+
+async def _throw(fd: FakeDiscord, user: Any, hand: Message) -> str:
+    """Choose the first cards of the hand's crib select; the bot's answer."""
+    menu = next(iter(hand.selects()))
+    values = [o["value"] for o in menu["options"]][: int(menu.get("min_values", 1))]
+    used = await fd.select(user, hand, menu["custom_id"], values)
+    reply = await used.wait_settled()
+    assert reply is not None and reply.ephemeral, used
+    return reply.content
+
+
+def _closed(fd: FakeDiscord, user: Any) -> bool:
+    """Whether every message of the user's DMs is without controls, and the hand says the
+    game ended."""
+    dms = fd.dms(user)
+    return not [m for m in dms if m.components] and any(
+        "ended without a result" in m.content for m in dms
+    )
+
+
+def _said(bot: RunningBot, cause: Cause) -> list[str]:
+    return [line for line in bot.allowed if cause.value in line]
+
+
+async def _dealt(fd: FakeDiscord, world_general: Any, al: Any, bea: Any) -> None:
+    opened = await fd.slash(al, world_general, "/cribbage new")
+    assert opened.original is not None
+    await fd.click(bea, opened.original, label="Join")
+    await fd.slash(al, world_general, "/cribbage start")
+    await until(fd, lambda: all(_hand(fd, user) is not None for user in (al, bea)))
+
+
+@BOTH_DATABASES
+async def test_a_damaged_game_says_so_and_a_moderator_ends_it(
+    world: World, bot: BotProcess
+) -> None:
+    fd = world.fd
+    al, bea = world.players[:2]
+    await _dealt(fd, world.general, al, bea)
+    game_id = latest_game_id(world.database, world.general.id)
+    await bot.stop()
+    rows(
+        world.database, "UPDATE games SET snapshot = ? WHERE id = ?", ('{"format": 3, "ga', game_id)
+    )
+    bot.allow_errors(re.escape(Cause.DAMAGED.value))
+    await start_again(fd, bot)
+
+    for _ in range(2):
+        for user in (al, bea):
+            hand = _hand(fd, user)
+            assert hand is not None
+            assert await _throw(fd, user, hand) == refusals.DAMAGED_GAME
+    for line in ("/cribbage hand", "/cribbage status", "/cribbage discard cards:5H JD"):
+        answered = await fd.slash(al, world.general, line)
+        assert answered.ephemeral and answered.content == refusals.DAMAGED_GAME, line
+
+    refused = await fd.slash(al, world.general, "/cribbage cancel")
+    assert refused.ephemeral and "only a moderator" in refused.content
+    cancelled = await fd.slash(world.moderator, world.general, "/cribbage cancel")
+    assert cancelled.ephemeral and "cancelled" in cancelled.content.lower()
+    await until(fd, lambda: [m for m in fd.messages(world.general) if "Mo cancelled" in m.content])
+    # No hand keeps live controls: each says the game ended.
+    await until(fd, lambda: _closed(fd, al) and _closed(fd, bea))
+    # A new game can be opened in the channel.
+    opened = await fd.slash(al, world.general, "/cribbage new")
+    assert opened.original is not None and not opened.ephemeral
+    [line] = _said(bot, Cause.DAMAGED)
+    assert f"game {game_id}" in line and "/cribbage cancel" in line
+    assert "Traceback" not in "\n".join(bot.allowed)
+
+
+@BOTH_DATABASES
+async def test_a_full_store_says_the_move_was_not_recorded(
+    fake_discord: FakeDiscord,
+    bots: BotLauncher,
+    tmp_path: Path,
+    backend: str,
+    request: pytest.FixtureRequest,
+) -> None:
+    fd = fake_discord
+    guild, general, (al, bea) = club(fd, "Al", "Bea")
+    target: str | Path = tmp_path / "bot.db"
+    if backend == "postgres":
+        target = request.getfixturevalue("postgres_url")
+    async with await Store.open(target) as store:
+        running = await start_in_process(bots, fd, guild, store, _core(store))
+        await _dealt(fd, general, al, bea)
+        game = await store.open_game_in_channel(general.id)
+        assert game is not None
+        game_id = game.id
+        running.allow_errors(re.escape(Cause.FULL.value))
+        await fill_up(store)
+        for _ in range(3):
+            for user in (al, bea):
+                hand = _hand(fd, user)
+                assert hand is not None
+                assert await _throw(fd, user, hand) == refusals.STORAGE_FULL
+        resigned = await fd.slash(al, general, "/cribbage resign")
+        assert resigned.ephemeral and resigned.content == refusals.STORAGE_FULL
+        [(status, actions)] = rows(
+            target,
+            "SELECT status, (SELECT COUNT(*) FROM actions WHERE game_id = games.id)"
+            " FROM games WHERE id = ?",
+            (game_id,),
+        )
+        assert status == "active" and actions == 0, "nothing was recorded"
+        [line] = _said(running, Cause.FULL)
+        assert f"game {game_id}" in line
+        await running.stop()
+
+
+@pytest.fixture
+async def own_server() -> AsyncIterator[PostgresServer]:
+    """A PostgreSQL server of the test's own, to stop and start again."""
+    server = PostgresServer.start()
+    try:
+        yield server
+    finally:
+        server.stop()
+
+
+async def test_a_database_out_of_reach_says_the_move_was_not_recorded(
+    fake_discord: FakeDiscord, bots: BotLauncher, own_server: PostgresServer
+) -> None:
+    fd = fake_discord
+    guild, general, (al, bea) = club(fd, "Al", "Bea")
+    async with await Store.open(own_server.url()) as store:
+        running = await start_in_process(bots, fd, guild, store, _core(store))
+        await _dealt(fd, general, al, bea)
+        game = await store.open_game_in_channel(general.id)
+        assert game is not None
+        game_id = game.id
+        running.allow_errors(re.escape(Cause.UNREACHABLE.value))
+        own_server.halt()
+        for _ in range(3):
+            for user in (al, bea):
+                hand = _hand(fd, user)
+                assert hand is not None
+                assert await _throw(fd, user, hand) == refusals.DATABASE_UNREACHABLE
+        status = await fd.slash(al, general, "/cribbage status")
+        assert status.ephemeral and status.content == refusals.DATABASE_UNREACHABLE
+        assert 1 <= len(_said(running, Cause.UNREACHABLE)) <= 2  # the game's; the bot's
+        assert running.take_errors() == []
+        # Back: the next click is the move, answered by updating the hand.
+        own_server.resume()
+        hand = _hand(fd, al)
+        assert hand is not None
+        menu = next(iter(hand.selects()))
+        values = [o["value"] for o in menu["options"]][: int(menu.get("min_values", 1))]
+        used = await fd.select(al, hand, menu["custom_id"], values)
+        assert used.response is not None and used.response.type == 7, used
+        assert len(await store.actions(game_id)) == 1
+        await running.stop()

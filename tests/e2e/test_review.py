@@ -1,0 +1,62 @@
+"""The review of a game through Discord: the result's Review button and `/cribbage review`,
+private, paged with Previous / Next; refused for a game still going to those who do not play
+it; accuracy in `/cribbage stats`."""
+
+from __future__ import annotations
+
+import random
+
+from fakediscord.testing import BotProcess
+from tests.helpers.table_driver import World
+
+
+async def test_review_by_button_and_command_paged_and_private(
+    world: World, bot: BotProcess
+) -> None:
+    fd = world.fd
+    al, bea, cy, _ = world.players
+    rng = random.Random(23)
+    driver = world.driver([al, bea], rng)
+    await driver.open(target=61)
+    await driver.play_deal()
+
+    # While the game goes on, someone who does not play it is refused, and no card is shown.
+    going = await fd.slash(cy, world.general, "/cribbage review")
+    assert going.ephemeral and "still going" in going.content, going.content
+
+    resigned = await fd.slash(al, world.general, "/cribbage resign")
+    assert resigned.content == "You resigned."
+    final = await driver.expect_current()
+    assert final.status == "finished"
+
+    result = driver.message("result")
+    assert result is not None
+    opened = await fd.click(bea, result, label="🔍 Review")
+    # The first review starts the review worker: the answer may follow a deferral.
+    await opened.wait_for(
+        lambda i: any("Review of game" in m.content for m in i.messages()), timeout=60
+    )
+    messages = opened.messages()
+    assert messages and all(m.ephemeral for m in messages), messages
+    summary = next(m for m in messages if "Review of game" in m.content)
+    assert "— Bea**" in summary.content and "Page 1 of" in summary.content, summary.content
+
+    # Next, then Previous, on the private message itself.
+    turned = await fd.click(bea, summary, label="Next ▶")
+    assert turned.response is not None and turned.response.type == 7
+    assert "**Deal 1**" in summary.content and "Page 2 of" in summary.content, summary.content
+    assert summary.attachments, "the board as the deal began"
+    back = await fd.click(bea, summary, label="◀ Previous")
+    assert back.response is not None and "Page 1 of" in summary.content
+
+    # The command, for a game by number; another player's review once the game is over.
+    game = driver.game_id
+    mine = await fd.slash(al, world.general, f"/cribbage review game:{game}")
+    assert mine.ephemeral and "— Al**" in mine.content, mine.content
+    theirs = await fd.slash(cy, world.general, f"/cribbage review game:{game} player:{bea.name}")
+    assert theirs.ephemeral and "— Bea**" in theirs.content, theirs.content
+    missing = await fd.slash(al, world.general, f"/cribbage review game:{game + 1000}")
+    assert missing.ephemeral and missing.content == "I can't find that game in this server."
+
+    stats = await fd.slash(al, world.general, "/cribbage stats")
+    assert "**Accuracy**" in stats.content, stats.content

@@ -1,0 +1,111 @@
+"""The commands as a user install reaches them: declared for servers and people's accounts,
+offered in DMs between people and group DMs, and there (where the bot is not a member) every
+game command is refused in one sentence without a single request on the bot's token, while
+the rules and the coach setting work as anywhere."""
+
+from __future__ import annotations
+
+from bot.discord.interactions import NEEDS_A_SERVER
+from bot.discord.places import NOT_A_MEMBER
+from fakediscord.counters import Counters
+from fakediscord.testing import BotLauncher, BotProcess
+from tests.helpers.table_driver import World
+
+GAME_COMMANDS = (
+    "/cribbage new",
+    "/cribbage new players:3 target:61",
+    "/cribbage new vs_computer:True",
+    "/cribbage join",
+    "/cribbage start",
+    "/cribbage hand",
+    "/cribbage play card:5H",
+    "/cribbage discard cards:5H JD",
+    "/cribbage status show:True",
+    "/cribbage resign",
+    "/cribbage cancel",
+    "/cribbage leave",
+    "/cribbage count points:4",
+)
+
+
+async def _everywhere(world: World, bots: BotLauncher) -> BotProcess:
+    # Commands synced globally (no development server): only global commands reach DMs
+    # between people and group DMs.
+    return await bots.process(database=world.database)
+
+
+async def test_the_commands_declare_guild_and_user_installs_and_every_context(
+    world: World, bots: BotLauncher
+) -> None:
+    await _everywhere(world, bots)
+    command = world.fd.commands.find("cribbage", None)
+    assert command is not None
+    assert sorted(command["integration_types"]) == [0, 1]
+    assert sorted(command["contexts"]) == [0, 1, 2]
+
+
+async def test_where_the_bot_is_not_a_member_game_commands_are_refused_without_its_token(
+    world: World, bots: BotLauncher
+) -> None:
+    await _everywhere(world, bots)
+    fd = world.fd
+    al, bea, cy, _ = world.players
+    for user in (al, bea, cy):
+        fd.install_app(user)
+    dm = fd.private_channel(al, bea)
+    group = fd.private_channel(al, bea, cy)
+    fd.counters = Counters()
+    for channel in (dm, group):
+        for line in GAME_COMMANDS:
+            answer = await fd.slash(bea, channel, line)
+            assert answer.ephemeral and answer.content == NOT_A_MEMBER, (line, answer.content)
+        assert await fd.autocomplete(al, channel, "/cribbage play card:5") == []
+        for line in ("/cribbage stats", "/cribbage leaderboard"):
+            answer = await fd.slash(al, channel, line)
+            assert answer.ephemeral and answer.content == NEEDS_A_SERVER, (line, answer.content)
+    # The rules and the coach setting are a person's own: they work here too.
+    rules = await fd.slash(cy, group, "/cribbage rules")
+    assert rules.ephemeral and "cribbage" in rules.content.lower()
+    coach = await fd.slash(al, dm, "/cribbage coach setting:off")
+    assert coach.ephemeral and "off" in coach.content
+    await fd.quiet(0.2)
+    # Every answer went through the interactions themselves: nothing on the bot's token,
+    # nothing posted that anyone but the one who asked can see.
+    assert fd.counters.rest_total == 0, fd.counters.rest
+    assert fd.counters.private_messages == {}
+    assert all(m.ephemeral for channel in (dm, group) for m in fd.messages(channel))
+
+
+async def test_the_bots_own_server_and_dms_still_play_as_before(
+    world: World, bots: BotLauncher
+) -> None:
+    await _everywhere(world, bots)
+    fd = world.fd
+    al = world.players[0]
+    fd.install_app(al)  # a user install of their own changes nothing where the bot is a member
+    opened = await fd.slash(al, world.general, "/cribbage new")
+    assert opened.original is not None and not opened.ephemeral
+    assert [b["label"] for b in opened.original.buttons()] == ["Join", "Leave", "Start", "Cancel"]
+    in_dm = await fd.slash(al, fd.dm_channel(al), "/cribbage new")
+    assert in_dm.ephemeral and in_dm.content != NOT_A_MEMBER
+
+
+async def test_a_server_that_did_not_invite_the_bot_gets_the_same_sentence(
+    world: World, bots: BotLauncher
+) -> None:
+    await _everywhere(world, bots)
+    fd = world.fd
+    al, bea, _, _ = world.players
+    elsewhere = fd.add_guild("Elsewhere", bot_member=False)
+    lounge = elsewhere.add_text_channel("lounge")
+    for user in (al, bea):
+        elsewhere.add_member(user)
+        fd.install_app(user)
+    fd.counters = Counters()
+    for line in GAME_COMMANDS:
+        answer = await fd.slash(al, lounge, line)
+        assert answer.ephemeral and answer.content == NOT_A_MEMBER, (line, answer.content)
+    assert await fd.autocomplete(bea, lounge, "/cribbage discard cards:5") == []
+    await fd.quiet(0.2)
+    assert fd.counters.rest_total == 0, fd.counters.rest
+    assert all(m.ephemeral for m in fd.messages(lounge))

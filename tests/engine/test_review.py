@@ -1,0 +1,72 @@
+"""The review of a game: each decision of a seat beside the expert's, from the seat's view."""
+
+from __future__ import annotations
+
+import random
+
+from engine.cards import Card, parse_cards
+from engine.game import Game
+from engine.players import make_player
+from engine.players.base import finish
+from engine.review import GameReview, review_game
+from tests.helpers.rigging import RiggedRandom, cut_order, deal_order
+
+
+def _played(seed: int, levels: tuple[str, str] = ("easy", "hard")) -> tuple[Game, int]:
+    """A whole game between two computer levels, dealt from ``seed``."""
+    game, _ = Game.new(["Al", "Bea"], target=61, rng=random.Random(seed))
+    choices = random.Random(seed)
+    return finish(game, [make_player(level) for level in levels], [choices, choices]), seed
+
+
+def test_every_discard_and_every_real_choice_of_play_is_judged() -> None:
+    game, seed = _played(11)
+    review = review_game(
+        game.players, game.actions, rng=random.Random(seed), seats={0}, seed=1, target=61
+    )
+    assert review.deals == game.deal_number
+    discards = [d for d in review.decisions if d.kind == "discard"]
+    assert [d.deal for d in discards] == list(range(1, game.deal_number + 1))
+    plays = [d for d in review.decisions if d.kind == "play"]
+    mine = [a for a in game.actions if a["type"] == "play" and a["seat"] == 0]
+    assert 0 < len(plays) <= len(mine)
+    for decision in review.decisions:
+        assert decision.seat == 0
+        assert decision.best_value >= decision.chosen_value - 1e-9
+        assert set(decision.chosen) <= set(decision.held)
+        assert set(decision.best) <= set(decision.held)
+    # The same review every time, and through JSON.
+    again = review_game(
+        game.players, game.actions, rng=random.Random(seed), seats={0}, seed=1, target=61
+    )
+    assert again == review
+    assert GameReview.from_dict(review.to_dict()) == review
+
+
+def test_a_bad_discard_gives_up_points_and_the_best_is_named() -> None:
+    hands = [parse_cards("5H 5C JD QS 9C 2D"), parse_cards("AC 3D 7H 8S KC 4S")]
+    rng = RiggedRandom([cut_order(2, 1), deal_order(1, hands, Card.parse("6D"))])
+    game, _ = Game.new(["Al", "Bea"], rng=rng)
+    game.discard(0, parse_cards("5H 5C"))  # the pone throws a pair of fives to the dealer
+    game.discard(1, parse_cards("KC 4S"))
+    rng2 = RiggedRandom([cut_order(2, 1), deal_order(1, hands, Card.parse("6D"))])
+    review = review_game(game.players, game.actions, rng=rng2, seats={0}, seed=1)
+    [discard] = review.decisions
+    assert discard.kind == "discard" and discard.loss > 3 and not discard.close
+    assert set(discard.best) == set(parse_cards("9C 2D")) or discard.best_value > 0
+    assert discard.kept_crib < 0, "the crib was the opponent's: it counts against"
+
+
+def test_only_the_deals_asked_for_are_reviewed() -> None:
+    game, seed = _played(12)
+    review = review_game(
+        game.players,
+        game.actions,
+        rng=random.Random(seed),
+        seats={1},
+        seed=1,
+        target=61,
+        through_deal=2,
+    )
+    assert review.deals == 2 and {d.deal for d in review.decisions} == {1, 2}
+    assert review.shown == {1, 2}

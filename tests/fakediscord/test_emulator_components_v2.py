@@ -1,0 +1,182 @@
+"""Components V2 layouts (IS_COMPONENTS_V2): what Discord takes and what it refuses, checked
+on the wire, and discord.py's own LayoutView sent, shown and clicked."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import aiohttp
+import pytest
+
+from fakediscord.limits import COMPONENTS_V2, MAX_V2_COMPONENTS, MAX_V2_TEXT
+from fakediscord.testing import InProcessBot
+from tests.helpers.emulator_world import TinyWorld
+from tests.helpers.wire import call
+
+
+def text(content: str) -> dict[str, Any]:
+    return {"type": 10, "content": content}
+
+
+def button(custom_id: str, label: str = "Go") -> dict[str, Any]:
+    return {"type": 2, "style": 1, "label": label, "custom_id": custom_id}
+
+
+def row(*items: dict[str, Any]) -> dict[str, Any]:
+    return {"type": 1, "components": list(items)}
+
+
+def section(*texts: dict[str, Any], accessory: dict[str, Any] | None = None) -> dict[str, Any]:
+    node: dict[str, Any] = {"type": 9, "components": list(texts)}
+    if accessory is not None:
+        node["accessory"] = accessory
+    return node
+
+
+def container(*children: dict[str, Any]) -> dict[str, Any]:
+    return {"type": 17, "components": list(children)}
+
+
+GALLERY = {"type": 12, "items": [{"media": {"url": "https://example.com/board.png"}}]}
+GOOD = [
+    container(
+        text("**Deal 3**"),
+        section(text("Bea plays 5♥"), accessory=button("v2:a")),
+        GALLERY,
+        {"type": 14, "divider": True, "spacing": 1},
+        row(button("v2:b", "Hand"), button("v2:c", "Rules")),
+    )
+]
+
+
+async def post(http: aiohttp.ClientSession, table: TinyWorld, body: dict[str, Any]) -> Any:
+    return await call(http, "POST", f"/channels/{table.general.id}/messages", body)
+
+
+async def test_a_layout_within_the_rules_is_taken_and_read_back(
+    table: TinyWorld, http: aiohttp.ClientSession
+) -> None:
+    status, made = await post(http, table, {"flags": COMPONENTS_V2, "components": GOOD})
+    assert status == 200, made
+    message = table.fd.world.messages[int(made["id"])]
+    assert message.flags & COMPONENTS_V2
+    assert [b["custom_id"] for b in message.buttons()] == ["v2:a", "v2:b", "v2:c"]
+    assert message.text() == "**Deal 3**\nBea plays 5♥"
+    assert message.component("v2:c") is not None
+
+
+@pytest.mark.parametrize(
+    ("body", "field", "code"),
+    [
+        (
+            {"content": "hi", "components": GOOD},
+            "content",
+            "MESSAGE_CANNOT_USE_LEGACY_FIELDS_WITH_COMPONENTS_V2",
+        ),
+        (
+            {"embeds": [{"title": "t"}], "components": GOOD},
+            "embeds",
+            "MESSAGE_CANNOT_USE_LEGACY_FIELDS_WITH_COMPONENTS_V2",
+        ),
+        (
+            {"components": [text("x")] * (MAX_V2_COMPONENTS + 1)},
+            "components",
+            "BASE_TYPE_MAX_LENGTH",
+        ),
+        (
+            # 20 sections of a text and a button: 60 components, under 40 at the top level.
+            {"components": [section(text("x"), accessory=button(f"b{i}")) for i in range(20)]},
+            "components",
+            "BASE_TYPE_MAX_LENGTH",
+        ),
+        ({"components": [text("x" * (MAX_V2_TEXT + 1))]}, "components", "BASE_TYPE_MAX_LENGTH"),
+        ({"components": [section(text("x"))]}, "components.0.accessory", "BASE_TYPE_REQUIRED"),
+        (
+            {"components": [section(*[text("x")] * 4, accessory=button("a"))]},
+            "components.0.components",
+            "BASE_TYPE_BAD_LENGTH",
+        ),
+        (
+            {"components": [section(row(button("a")), accessory=button("b"))]},
+            "components.0.components.0",
+            "UNION_TYPE_CHOICES",
+        ),
+        (
+            {"components": [container(container(text("x")))]},
+            "components.0.components.0",
+            "UNION_TYPE_CHOICES",
+        ),
+        ({"components": [button("a")]}, "components.0", "UNION_TYPE_CHOICES"),
+        ({"components": [{"type": 12, "items": []}]}, "components.0.items", "BASE_TYPE_BAD_LENGTH"),
+        (
+            {"components": [row(*[button(f"r{i}") for i in range(6)])]},
+            "components.0.components",
+            "BASE_TYPE_MAX_LENGTH",
+        ),
+        (
+            {"components": [row(button("same")), section(text("x"), accessory=button("same"))]},
+            "components.1.accessory.custom_id",
+            "COMPONENT_CUSTOM_ID_DUPLICATED",
+        ),
+    ],
+    ids=[
+        "content",
+        "embeds",
+        "41-components",
+        "nested-count",
+        "4001-characters",
+        "section-without-accessory",
+        "section-of-4-texts",
+        "row-in-section",
+        "container-in-container",
+        "bare-button",
+        "empty-gallery",
+        "6-buttons-in-a-row",
+        "duplicate-custom-id",
+    ],
+)
+async def test_layouts_discord_refuses_are_refused(
+    table: TinyWorld, http: aiohttp.ClientSession, body: dict[str, Any], field: str, code: str
+) -> None:
+    status, error = await post(http, table, {"flags": COMPONENTS_V2, **body})
+    assert (status, error["code"]) == (400, 50035), error
+    assert error["errors"][field]["_errors"][0]["code"] == code, error["errors"]
+    assert table.fd.messages(table.general) == []
+
+
+async def test_without_the_flag_only_rows_stand_at_the_top(
+    table: TinyWorld, http: aiohttp.ClientSession
+) -> None:
+    status, error = await post(http, table, {"components": GOOD})
+    assert (status, error["code"]) == (400, 50035)
+
+
+async def test_a_v2_message_stays_v2_and_takes_no_content_on_edit(
+    table: TinyWorld, http: aiohttp.ClientSession
+) -> None:
+    status, made = await post(http, table, {"flags": COMPONENTS_V2, "components": GOOD})
+    assert status == 200
+    path = f"/channels/{table.general.id}/messages/{made['id']}"
+    status, error = await call(http, "PATCH", path, {"content": "plain now"})
+    assert (status, error["code"]) == (400, 50035)
+    status, error = await call(http, "PATCH", path, {"flags": 0, "components": [row(button("x"))]})
+    assert (status, error["code"]) == (400, 50035)
+    assert "flags" in error["errors"]
+    status, edited = await call(http, "PATCH", path, {"components": [text("still v2")]})
+    assert status == 200 and edited["flags"] & COMPONENTS_V2
+    message = table.fd.world.messages[int(made["id"])]
+    assert message.text() == "still v2" and len(message.history) == 1
+
+
+async def test_discord_py_layout_view_is_sent_shown_and_clicked(
+    table: TinyWorld, tiny: InProcessBot
+) -> None:
+    fd = table.fd
+    r = await fd.slash(table.al, table.general, "/anywhere layout:True")
+    message = r.original
+    assert message is not None and message.flags & COMPONENTS_V2 and message.content == ""
+    assert message.text() == "taps 0\na section"
+    assert [a.filename for a in message.attachments] == ["square.png"]
+    clicked = await fd.click(table.bea, message, label="Tap")
+    assert clicked.response is not None and clicked.response.type == 7
+    assert message.text() == "taps 1\na section"
