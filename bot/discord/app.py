@@ -44,7 +44,7 @@ from bot.settings import Settings, StartupError
 from bot.store import Dialect, Store
 from bot.store.cluster import Cluster
 from bot.web.links import PageLinks
-from bot.web.server import WebServer
+from bot.web.server import WebServer, review_source
 from engine.coach import review_view
 from engine.game import Game
 
@@ -160,6 +160,7 @@ class CribbageBot(commands.AutoShardedBot):
                 self.store,
                 host=settings.web_host,
                 port=settings.web_port,
+                reviews=review_source(self.services.reviews),
             )
             try:
                 await self.web.start()

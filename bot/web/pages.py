@@ -7,8 +7,8 @@
   every hand, what went to the crib, the starter, each call with the board after it (the
   arrow keys step through them; each step is a link too, so it works without the script), and
   the shows item by item; then the channel's messages as they ended.
-- The review of both sides, where one exists for the game, goes under the replay
-  (:func:`replay_page`'s ``review``); until then nothing stands in for it.
+- The review of both sides goes under the replay (:func:`replay_page`'s ``review``, from
+  :func:`bot.web.server.review_source`); a game with none (too old) shows none.
 
 Everything a player typed (their names) is escaped; Discord's markdown in the channel's
 messages is turned into the same emphasis here. The pages follow the system's light or dark

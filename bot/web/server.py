@@ -21,6 +21,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import re
 from collections import OrderedDict
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
@@ -33,22 +34,26 @@ from bot.core.boards import draw_board
 from bot.core.feed import Change, ChangeFeed
 from bot.core.game_messages import ratings_line
 from bot.core.games import Games, Loaded
+from bot.core.messages import MessageView
 from bot.core.owners import OwnerKind
 from bot.core.records import GameRecord, GameStatus
+from bot.core.refusals import Refused
 from bot.core.replay import GameReplay, replay
+from bot.core.review import Reviews, page_view
 from bot.core.spectator import TableSeen, table_seen
 from bot.core.storage import CoreStore
 from bot.web.links import PageLinks
 from bot.web.pages import (
     SCRIPT,
     home_page,
+    message_html,
     not_found_page,
     replay_page,
     spectator_page,
     table_fragment,
 )
 
-__all__ = ["BAD_LINK", "GONE", "ReviewSource", "WebServer"]
+__all__ = ["BAD_LINK", "GONE", "ReviewSource", "WebServer", "review_source"]
 
 log = logging.getLogger(__name__)
 
@@ -81,6 +86,37 @@ _HEADERS = {
 #: What gives a finished game's review for its page, as HTML (None: the game has none): the
 #: review of every decision (issue 23, item 1) is shown under the replay through this.
 ReviewSource = Callable[[GameRecord], Awaitable[str | None]]
+
+
+#: The review pages' lines about paging on Discord (the web page shows every page at once).
+_PAGING = re.compile(r"^(Use \*\*(Next|Previous)\*\*.*|Page \d+ of \d+)$")
+
+
+def review_source(reviews: Reviews) -> ReviewSource:
+    """The reviews of every seat of a finished game, every page of each (the summary with
+    accuracy, the points given up and the biggest mistakes, then deal by deal), as the Discord
+    review shows them to someone who did not play: made once in the worker, kept with the
+    game."""
+
+    async def source(record: GameRecord) -> str | None:
+        people = _people(record)
+        parts = []
+        for seat in record.seats:
+            try:
+                report = await reviews.report(record, seat.seat)
+            except Refused:
+                continue  # (a game too old to review, or nothing in it to show)
+            for page in range(report.pages):
+                content = page_view(report, page).content
+                kept = "\n".join(
+                    line for line in content.split("\n") if not _PAGING.match(line.strip())
+                )
+                parts.append(
+                    f'<article class="msg">{message_html(MessageView(kept), people)}</article>'
+                )
+        return "".join(parts) or None
+
+    return source
 
 
 @dataclass(eq=False, slots=True)

@@ -8,7 +8,7 @@ from bot.core.records import GameRecord
 from bot.core.services import Services
 from bot.store import Store
 from bot.web.links import PageLinks
-from bot.web.server import WebServer
+from bot.web.server import WebServer, review_source
 from tests.helpers.service_driver import AL, BEA, drive, open_table
 
 LINKS = PageLinks("one secret that is long enough")
@@ -54,3 +54,21 @@ async def test_without_reviews_the_page_has_no_review_section(
         script = await client.get("/page.js")
         assert script.status == 200 and "EventSource" in await script.text()
     assert response.status == 200 and 'id="review"' not in page and 'class="deal"' in page
+
+
+async def test_the_reviews_of_both_sides_are_on_a_finished_games_page(
+    service: Services, store: Store
+) -> None:
+    game_id = await _finished(service)
+    server = WebServer(
+        service.games, service.feed, LINKS, store, reviews=review_source(service.reviews)
+    )
+    async with TestClient(TestServer(server.app())) as client:
+        response = await client.get(LINKS.path(game_id))
+        page = await response.text()
+    assert response.status == 200
+    review = page[page.index('id="review"') : page.index('id="channel"')]
+    # Each player's review, every page of it, as the Discord review shows it (less its paging).
+    assert review.count("<strong>Review of game") >= 2
+    assert "— Al</strong>" in review and "— Bea</strong>" in review and "Accuracy" in review
+    assert "Page 1 of" not in review and "Next" not in review
