@@ -50,6 +50,9 @@ MODERATOR_PERMISSIONS = (1 << 4) | (1 << 5) | (1 << 13) | (1 << 34)
 ADMINISTRATOR = 1 << 3
 ATTACH_FILES = 1 << 15
 MANAGE_MESSAGES = 1 << 13
+CREATE_PUBLIC_THREADS = 1 << 35
+CREATE_PRIVATE_THREADS = 1 << 36
+SEND_MESSAGES_IN_THREADS = 1 << 38
 
 
 class Snowflakes:
@@ -219,6 +222,8 @@ class Message:
     edited_timestamp: str | None = None
     deleted: bool = False
     history: list[MessageVersion] = field(default_factory=list)
+    #: The thread started from this message (it has the message's id), if any.
+    thread: Channel | None = None
 
     @property
     def ephemeral(self) -> bool:
@@ -387,11 +392,14 @@ class Channel:
         if self._world is not None:
             self._world.on_channel_updated(self)
 
-    def add_thread(self, name: str, *, private: bool = False) -> Channel:
-        """Create a thread under this text channel and announce it to the bot."""
+    def add_thread(
+        self, name: str, *, private: bool = False, start: Message | None = None
+    ) -> Channel:
+        """Create a thread under this text channel and announce it to the bot; ``start``: the
+        message it is started from (the thread then has the message's id, as on Discord)."""
         assert self._world is not None and self.guild is not None
         thread = Channel(
-            id=self._world.ids.next(),
+            id=start.id if start is not None else self._world.ids.next(),
             name=name,
             type=PRIVATE_THREAD if private else PUBLIC_THREAD,
             guild=self.guild,
@@ -399,6 +407,8 @@ class Channel:
             owner_id=self.guild.owner_id,
             _world=self._world,
         )
+        if start is not None:
+            start.thread = thread
         self.guild.channels[thread.id] = thread
         self._world.channels[thread.id] = thread
         self._world.on_channel_created(thread)

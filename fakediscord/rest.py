@@ -29,7 +29,14 @@ from fakediscord.errors import (
     unknown_message,
 )
 from fakediscord.invalid_requests import cloudflare_ban
-from fakediscord.model import ATTACH_FILES, MANAGE_MESSAGES, Channel
+from fakediscord.model import (
+    ATTACH_FILES,
+    CREATE_PRIVATE_THREADS,
+    CREATE_PUBLIC_THREADS,
+    MANAGE_MESSAGES,
+    SEND_MESSAGES_IN_THREADS,
+    Channel,
+)
 from fakediscord.ratelimits import Verdict, route_template
 from fakediscord.uploads import Upload, read_body
 
@@ -183,6 +190,11 @@ def routes(fd: FakeDiscord) -> list[web.RouteDef]:
 
     async def create_message(request: web.Request) -> web.Response:
         channel = channel_of(request)
+        if (
+            channel.is_thread
+            and not channel.permissions_for(fd.bot_user) & SEND_MESSAGES_IN_THREADS
+        ):
+            raise missing_permissions()  # in a thread, Send Messages in Threads is what counts
         body, files = await body_of(request)
         if channel.is_dm and channel.recipient is not None and not channel.recipient.dms_open:
             raise cannot_dm()
@@ -275,6 +287,9 @@ def routes(fd: FakeDiscord) -> list[web.RouteDef]:
         )
 
     async def create_thread(request: web.Request) -> web.Response:
+        # Start Thread from Message / Start Thread without Message: a text channel only; the
+        # bot needs Create Public (or Private) Threads there; a message starts one thread at
+        # most (160004), and that thread has the message's id.
         channel = channel_of(request)
         if channel.is_dm or channel.is_thread:
             raise DiscordError(400, 50024, "Cannot execute action on this channel type")
@@ -282,8 +297,14 @@ def routes(fd: FakeDiscord) -> list[web.RouteDef]:
         name = str(body.get("name") or "")
         if not 1 <= len(name) <= 100:
             raise form_error("name", "BASE_TYPE_BAD_LENGTH", "Must be between 1 and 100 in length.")
-        private = int(body.get("type", 11)) == 12 and "message" not in request.match_info
-        thread = channel.add_thread(name, private=private)
+        start = message_of(request) if "message" in request.match_info else None
+        private = int(body.get("type", 11)) == 12 and start is None
+        needed = CREATE_PRIVATE_THREADS if private else CREATE_PUBLIC_THREADS
+        if not channel.permissions_for(fd.bot_user) & needed:
+            raise missing_permissions()
+        if start is not None and start.thread is not None:
+            raise DiscordError(400, 160004, "A thread has already been created for this message")
+        thread = channel.add_thread(name, private=private, start=start)
         return json_response(payloads.channel(thread))
 
     async def attachment(request: web.Request) -> web.Response:

@@ -136,6 +136,49 @@ class Lobbies:
         sequel = Sequel(Owner.game(record.id), channel_id, record.version, key=LOBBY)
         return Answer(reply=Reply(view.content, ephemeral=False, view=view), sequel=sequel)
 
+    async def open_seated(
+        self,
+        guild_id: int | None,
+        channel_id: int,
+        players: tuple[User, User],
+        *,
+        target: int,
+        scoring: str,
+    ) -> GameRecord:
+        """Open a two-player game in ``channel_id`` with both ``players`` seated and the first
+        hand dealt, in one transaction (a tournament's pairing, in its thread). The channel's
+        open game, if it has one already, is returned instead: a second call for the same
+        pairing (after a restart) opens nothing more."""
+        store = self._games.store
+        async with self._games.lock(channel_id):
+            found = await store.open_game_in_channel(channel_id)
+            if found is not None:
+                return found
+            first, second = players
+            dealt: list[Loaded] = []
+
+            async def deal(record: GameRecord) -> tuple[str, list[str]]:
+                loaded, actions = await self._first_deal(record)
+                dealt.append(loaded)
+                return snapshot.encode(
+                    loaded.game, loaded.tally, loaded.log, loaded.shuffles
+                ), actions
+
+            record = await store.create_game(
+                guild_id=guild_id,
+                channel_id=channel_id,
+                creator=SeatRecord(0, first.id, first.name),
+                num_players=2,
+                target=target,
+                now=self._games.now(),
+                scoring=Scoring(scoring),
+                fill=lambda r: (*r.seats, SeatRecord(1, second.id, second.name)),
+                deal=deal,
+            )
+            self._games.loaded.keep(record.version, dataclasses.replace(dealt[0], record=record))
+        self._games.announce(record, record.version)
+        return record
+
     async def _first_deal(self, record: GameRecord) -> tuple[Loaded, list[str]]:
         """Cut for deal and deal the first hand of a seated table: the game as dealt (the
         computer seats' discards made) and the log entries to store."""

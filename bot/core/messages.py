@@ -24,6 +24,7 @@ __all__ = [
     "Controls",
     "ControlsKind",
     "DailyPick",
+    "EntryControls",
     "LobbyAction",
     "LobbyControls",
     "MessageView",
@@ -124,6 +125,13 @@ class PageControls:
 
 
 @dataclass(frozen=True, slots=True)
+class EntryControls:
+    """The Join and Leave buttons of a tournament taking entrants."""
+
+    tournament_id: int
+
+
+@dataclass(frozen=True, slots=True)
 class ReviewPages:
     """The buttons under a review's page: Previous and Next (``page`` of ``pages``, from 0)
     of ``seat``'s review of game ``game_id``; with ``pages`` 0, the one *Review* button on a
@@ -159,6 +167,8 @@ class MessageView:
     pages: PageControls | None = None
     #: Pictures already drawn (the stats charts), attached in this order.
     pictures: tuple[Picture, ...] = ()
+    #: A tournament's Join and Leave buttons.
+    entry: EntryControls | None = None
     #: Laid out as one panel, the text with the pictures inside it (Discord's Components V2),
     #: rather than text with the pictures attached below; for a message without controls.
     panel: bool = False
@@ -179,6 +189,8 @@ class MessageView:
         if self.pages is not None or self.pictures:
             # (Only then, so the digests of the games' messages stay as they were stored.)
             parts += (self.pages, [p.png for p in self.pictures])
+        if self.entry is not None:
+            parts += (self.entry,)
         if self.board is not None and self.board.chances is not None:
             parts += (self.board.chances,)
         if self.panel:

@@ -23,6 +23,7 @@ class OwnerKind(StrEnum):
     """The kinds of things that keep messages on Discord."""
 
     GAME = "game"
+    TOURNAMENT = "tournament"
 
 
 @dataclass(frozen=True, slots=True, order=True)
@@ -39,6 +40,11 @@ class Owner:
     def game(cls, game_id: int) -> Owner:
         """The owner that is the game ``game_id``."""
         return cls(OwnerKind.GAME, game_id)
+
+    @classmethod
+    def tournament(cls, tournament_id: int) -> Owner:
+        """The owner that is the tournament ``tournament_id`` (its live message)."""
+        return cls(OwnerKind.TOURNAMENT, tournament_id)
 
     @classmethod
     def parse(cls, text: str) -> Owner:

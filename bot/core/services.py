@@ -11,6 +11,9 @@
 | ``coach`` | the players' coach settings |
 | ``housekeeping`` | idle games end, old ended games are pruned |
 | ``clock`` | follows the feed and makes the moves that fall due in time |
+| ``tournaments`` | ``/cribbage tournament``: open, enter, leave, start, withdraw, results |
+| ``director`` | runs the tournaments being played: pairs rounds, deals their games |
+| ``seasons`` | a calendar month's leaderboard, the hall of fame |
 | ``reviews`` | the review of a player's decisions in a game, made in the worker |
 | ``daily`` | the discard of the day: each server's hand, everyone's one answer |
 
@@ -24,6 +27,7 @@ import random
 from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
+from typing import Protocol
 
 from bot.core.clock import GameClock
 from bot.core.coach_settings import CoachSettings
@@ -41,13 +45,20 @@ from bot.core.owners import Owner, OwnerKind
 from bot.core.render.rules_help import rules_text
 from bot.core.replies import Answer, Clicked
 from bot.core.review import Reviews
+from bot.core.seasons import Seasons, SeasonStore
 from bot.core.seeded import SeedDealer
 from bot.core.standings import Standings
 from bot.core.storage import CoreStore
 from bot.core.table_info import TableInfo
 from bot.core.thinking import WorkerThinking
+from bot.core.tournament_director import TournamentDirector
+from bot.core.tournaments import TournamentMessages, Tournaments, TournamentStore
 
-__all__ = ["Services"]
+__all__ = ["Services", "ServicesStore"]
+
+
+class ServicesStore(CoreStore, TournamentStore, SeasonStore, Protocol):
+    """A store as the core and its tournaments use it (``bot.store.Store`` is one)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -64,13 +75,16 @@ class Services:
     coach: CoachSettings
     housekeeping: Housekeeping
     clock: GameClock
+    tournaments: Tournaments
+    director: TournamentDirector
+    seasons: Seasons
     reviews: Reviews
     daily: DailyDiscard
 
     @classmethod
     def build(
         cls,
-        store: CoreStore,
+        store: ServicesStore,
         *,
         idle_expiry: timedelta,
         rng_factory: RngFactory | None = None,
@@ -117,6 +131,9 @@ class Services:
             page_link=page_link,
         )
         ledger.add(OwnerKind.GAME, drawn)
+        stamp = lambda: now().timestamp()  # noqa: E731
+        ledger.add(OwnerKind.TOURNAMENT, TournamentMessages(store, stamp))
+        lobbies = Lobbies(games, computers)
 
         def forget(owner: Owner) -> None:
             ledger.forget(owner)
@@ -125,7 +142,7 @@ class Services:
         return cls(
             feed=feed,
             games=games,
-            lobbies=Lobbies(games, computers),
+            lobbies=lobbies,
             moves=moves,
             table=TableInfo(games, coach, store),
             ledger=ledger,
@@ -134,7 +151,10 @@ class Services:
             housekeeping=Housekeeping(
                 games, store, idle_expiry=idle_expiry, retention=retention, forget=forget
             ),
-            clock=GameClock(moves, feed, clock=lambda: now().timestamp()),
+            clock=GameClock(moves, feed, clock=stamp),
+            tournaments=Tournaments(store, feed, stamp, games.faults),
+            director=TournamentDirector(store, feed, games, lobbies, clock=stamp),
+            seasons=Seasons(store, now, games.faults),
             reviews=Reviews(games, store, now, thinking),
             daily=DailyDiscard(store, now),
         )

@@ -81,6 +81,9 @@ class Standings:
         found = await self._store.player_stats(guild_id, user.id)
         best = await self._store.best_hands(guild_id, user.id)
         text = stats_text(user.name, found.get(False), found.get(True), ranks, best)
+        played, won = await self._store.tournaments_of(guild_id, user.id)
+        if played:
+            text += f"\nTournaments: {played} played, {won} won."
         # The chart is of the people's table, or the computer's for those who only play it.
         vs_computer = False not in ranked
         standing = ranked[vs_computer].standing

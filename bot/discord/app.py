@@ -40,6 +40,7 @@ from bot.discord.interactions import (
 from bot.discord.keeper import TableKeeper
 from bot.discord.members import DiscordMembers
 from bot.discord.pacing import Pacer
+from bot.discord.threads import DiscordThreads
 from bot.settings import Settings, StartupError
 from bot.store import Dialect, Store
 from bot.store.cluster import Cluster
@@ -214,11 +215,16 @@ class CribbageBot(commands.AutoShardedBot):
         """This process sends: its keeper and its game clock follow the change feed."""
         self.keeper.follow(self.services.feed)
         self.services.clock.start()
+        # The tournaments are directed by the process that sends, from the store.
+        self._directing = asyncio.get_running_loop().create_task(
+            self.services.director.start(DiscordThreads(self, self.pacer))
+        )
 
     def _stop_sending(self) -> None:
         """Another process sends now: stop following the feed."""
         self.keeper.unfollow()
         self.services.clock.stop()
+        self.services.director.stop()
 
     async def _became_sender(self) -> None:
         """Another process stopped sending and this one took over: sync the commands (a new
@@ -340,6 +346,7 @@ class CribbageBot(commands.AutoShardedBot):
         if hasattr(self, "io"):
             await self.io.shut_down(SHUTDOWN_SECONDS / 2)
             self.services.clock.stop()
+            self.services.director.stop()
             unsent = await self.keeper.flush(SHUTDOWN_SECONDS / 2)
             if unsent:
                 log.warning("shutting down with messages still owed to %s", unsent)

@@ -20,6 +20,7 @@ from bot.core.review import add_lines
 from bot.core.services import Services
 from bot.discord.interactions import NEEDS_A_SERVER, io_of, is_moderator, send_error, user_of
 from bot.discord.places import INSTALLS, NOT_A_MEMBER, PLACES, bot_is_member
+from bot.discord.tournament_commands import TournamentCommands
 from engine.counting import Counting
 from engine.outcome import Scoring
 
@@ -67,6 +68,11 @@ DIFFICULTY_ALONE = (
 _TABLES = [
     app_commands.Choice(name="games between people", value="people"),
     app_commands.Choice(name="games against the computer", value="computer"),
+]
+_SEASONS = [
+    app_commands.Choice(name="this month", value="this_month"),
+    app_commands.Choice(name="last month", value="last_month"),
+    app_commands.Choice(name="all time (ratings)", value="all_time"),
 ]
 _TARGETS = [
     app_commands.Choice(name="121 points (full game)", value=121),
@@ -116,6 +122,7 @@ class CribbageCommands(app_commands.Group):
             allowed_installs=INSTALLS,
             allowed_contexts=PLACES,
         )
+        self.add_command(TournamentCommands())
 
     async def _in_channel(
         self,
@@ -308,19 +315,31 @@ class CribbageCommands(app_commands.Group):
         await io_of(interaction).command(interaction, lambda: coach.coach(user, on))
 
     @app_commands.command(name="leaderboard", description="This server's cribbage ratings")
-    @app_commands.describe(table="Games between people (default), or against the computer")
-    @app_commands.choices(table=_TABLES)
+    @app_commands.describe(
+        table="Games between people (default), or against the computer",
+        season="All time by rating (default), or a calendar month by game points",
+    )
+    @app_commands.choices(table=_TABLES, season=_SEASONS)
     async def leaderboard(
         self,
         interaction: discord.Interaction[Any],
         table: app_commands.Choice[str] | None = None,
+        season: app_commands.Choice[str] | None = None,
     ) -> None:
-        """The server's standings by rating, ten to a page."""
+        """The server's standings by rating, ten to a page; or a month's, by game points."""
         if interaction.guild_id is None:
             await send_error(interaction, NEEDS_A_SERVER)
             return
         guild_id = interaction.guild_id
         chosen: Table = "computer" if table is not None and table.value == "computer" else "people"
+        if season is not None and season.value != "all_time":
+            seasons, month = _core(interaction).seasons, season.value
+            await io_of(interaction).command(
+                interaction,
+                lambda: seasons.leaderboard(guild_id, month, table=chosen),
+                ephemeral=False,
+            )
+            return
         standings = _core(interaction).standings
         await io_of(interaction).command(
             interaction, lambda: standings.leaderboard(guild_id, table=chosen), ephemeral=False
@@ -394,6 +413,19 @@ class CribbageCommands(app_commands.Group):
             interaction,
             lambda: reviews.review(guild_id, channel_id, user, game, whose),
             ephemeral=True,
+        )
+
+    @app_commands.command(
+        name="halloffame", description="This server's 28s and 29s, best hands and champions"
+    )
+    async def halloffame(self, interaction: discord.Interaction[Any]) -> None:
+        """The server's hall of fame, public."""
+        if interaction.guild_id is None:
+            await send_error(interaction, NEEDS_A_SERVER)
+            return
+        guild_id, seasons = interaction.guild_id, _core(interaction).seasons
+        await io_of(interaction).command(
+            interaction, lambda: seasons.hall_of_fame(guild_id), ephemeral=False
         )
 
     @app_commands.command(name="rules", description="How cribbage is played and scored")

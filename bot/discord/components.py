@@ -16,6 +16,7 @@ Custom ids (at most 100 characters, Discord's limit):
 - ``crib:<game>:muggins:<stamp>``: the Muggins! button while an opponent's short claim is open;
 - ``crib:board:<people|computer>:<page>``: a leaderboard's Previous, Next and other-table
   buttons (the server is the click's own);
+- ``crib:tournament:<id>:<join|leave>``: a tournament message's Join and Leave buttons;
 - ``crib:review:<game>``: the *Review* button on a game's result (each person who clicks gets
   their own review, privately);
 - ``crib:review:<game>:<seat>:<page>``: a review page's Previous and Next;
@@ -38,6 +39,7 @@ from bot.core.messages import (
     CardChoice,
     Controls,
     DailyPick,
+    EntryControls,
     MessageView,
     PageControls,
     ReviewPages,
@@ -80,6 +82,12 @@ class Clicks(Protocol):
         self, interaction: discord.Interaction[Any], table: Table, page: int
     ) -> None:
         """A leaderboard's Previous, Next or other-table button."""
+        ...
+
+    async def tournament_click(
+        self, interaction: discord.Interaction[Any], tournament_id: int, action: str
+    ) -> None:
+        """A tournament message's Join or Leave button."""
         ...
 
     async def review_click(
@@ -322,6 +330,36 @@ class PageButton(_Control, template=r"crib:board:(?P<table>people|computer):(?P<
         await clicks.page_click(interaction, self.table, self.page)
 
 
+class EntryButton(_Control, template=r"crib:tournament:(?P<tid>\d+):(?P<action>join|leave)"):
+    """Join or Leave on a tournament's message while it takes entrants."""
+
+    def __init__(self, tournament_id: int, action: str) -> None:
+        join = action == "join"
+        super().__init__(
+            discord.ui.Button(
+                label="Join" if join else "Leave",
+                style=discord.ButtonStyle.primary if join else discord.ButtonStyle.secondary,
+                custom_id=f"crib:tournament:{tournament_id}:{action}",
+            )
+        )
+        self.tournament_id = tournament_id
+        self.action = action
+
+    @classmethod
+    def parsed(cls, match: re.Match[str]) -> EntryButton:
+        return cls(int(match["tid"]), match["action"])
+
+    async def clicked(self, clicks: Clicks, interaction: discord.Interaction[Any]) -> None:
+        await clicks.tournament_click(interaction, self.tournament_id, self.action)
+
+
+def _entry_buttons(entry: EntryControls) -> discord.ui.View:
+    made = discord.ui.View(timeout=None)
+    made.add_item(EntryButton(entry.tournament_id, "join"))
+    made.add_item(EntryButton(entry.tournament_id, "leave"))
+    return made
+
+
 class ReviewButton(
     _Control,
     template=r"crib:review:(?P<game>\d{1,19})(?::(?P<seat>[0-3]):(?P<page>\d{1,4}))?",
@@ -395,6 +433,7 @@ DYNAMIC_ITEMS: tuple[type[discord.ui.DynamicItem[Any]], ...] = (
     HandButton,
     HandSelect,
     PageButton,
+    EntryButton,
     ReviewButton,
     DailySelect,
 )
@@ -459,6 +498,8 @@ def controls_view(view: MessageView) -> discord.ui.View | None:
     "Add computer" menu while a seat is free), a hand's controls, or none."""
     if view.pages is not None:
         return _page_buttons(view.pages)
+    if view.entry is not None:
+        return _entry_buttons(view.entry)
     if view.review is not None:
         return _review_buttons(view.review)
     if view.daily is not None:

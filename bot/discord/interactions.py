@@ -225,6 +225,17 @@ class DiscordIO:
             interaction, lambda: standings.leaderboard(guild_id, table=table, page=page)
         )
 
+    async def tournament_click(
+        self, interaction: discord.Interaction[Any], tournament_id: int, action: str
+    ) -> None:
+        """A tournament message's Join or Leave button (answered privately; the message is
+        edited by the keeper)."""
+        user, guild_id = user_of(interaction), interaction.guild_id
+        tournaments = self.services.tournaments
+        await self._click(
+            interaction, lambda: tournaments.click(tournament_id, action, user, guild_id=guild_id)
+        )
+
     async def review_click(
         self, interaction: discord.Interaction[Any], game_id: int, seat: int | None, page: int
     ) -> None:

@@ -110,7 +110,8 @@ class DiscordMembers:
         guild_id, user_id = key
         self.asked += 1
         try:
-            async with self._pacer.turn(None, RequestKind.POST):
+            # A move by DM waits on this answer: it goes before the channels' table edits.
+            async with self._pacer.turn(None, RequestKind.POST, urgent=True):
                 await self._client.http.get_member(guild_id, user_id)
             member = True
         except (discord.NotFound, discord.Forbidden):

@@ -7,6 +7,12 @@ own). discord.py only reacts to limits once a response says they are spent; a bo
 the bot makes on its own goes through a :class:`Pacer` first: token buckets that refill
 as sliding windows, one for the whole token, one per channel and kind of request, and one per
 interaction token.
+
+A request that spends its channel's allowance is held by discord.py until the channel's window
+resets (up to 5 s: it sleeps before returning), and keeps its place in the global window all
+that time. So the bot takes one fewer than a channel allows, and, since requests can still
+arrive bunched, the last places of the global window are kept for urgent requests (what a
+player waits on to move): table edits held back never fill it against the players' controls.
 """
 
 from __future__ import annotations
@@ -28,10 +34,19 @@ __all__ = ["Bucket", "Pacer", "RequestKind"]
 #: network: 49 in one second were seen with 45 here on a loaded machine), and discord.py makes
 #: a few of its own (syncing commands at start-up), so some are kept in hand.
 GLOBAL_LIMIT = 42
+#: Places in the global window only urgent requests (a player's controls) may take: requests
+#: for the channels' tables, however many discord.py holds back at once, never take the last
+#: of them, so the next player's turn never waits behind a table edit.
+URGENT_RESERVE = 2
+#: How often the queue is looked at again while a routine request waits for a place.
+ROUTINE_LOOK = 0.02
 #: How soon to look again when every place in the global window is held by a request on its way.
 IN_FLIGHT_POLL = 0.005
-#: New messages, and edits, per channel: Discord allows 5 per 5 seconds of each.
-CHANNEL_LIMIT = 5
+#: New messages, and edits, per channel: Discord allows 5 per 5 seconds of each, and the bot
+#: takes 4. The request that leaves a channel's count at 0 is held by discord.py until the
+#: window resets (it sleeps before returning, keeping its place in the global window): the
+#: fifth change waits here instead, holding nothing.
+CHANNEL_LIMIT = 4
 CHANNEL_PERIOD = 5.0
 #: Requests through one interaction's webhook (follow-ups and edits): 5 per 2 seconds.
 WEBHOOK_LIMIT = 5
@@ -63,14 +78,20 @@ class Bucket:
         while self.times and self.times[0] <= now - self.period:
             self.times.popleft()
 
-    def wait_for(self, now: float) -> float:
-        """Seconds until one more request may go (0 if it may go now)."""
+    def wait_for(self, now: float, limit: int | None = None) -> float:
+        """Seconds until one more request may go (0 if it may go now), counting at most
+        ``limit`` requests in a period (the bucket's own limit unless given)."""
         self._forget(now)
-        if len(self.times) + self.in_flight < self.limit:
+        allowed = self.limit if limit is None else limit
+        held = len(self.times) + self.in_flight
+        if held < allowed:
             return 0.0
-        if not self.times:
-            return IN_FLIGHT_POLL  # every turn is out: look again soon
-        return self.times[0] + self.period - now
+        # The place that frees first for this request: once ``held - allowed + 1`` of the
+        # answered ones have left the window.
+        leaving = held - allowed
+        if leaving >= len(self.times):
+            return IN_FLIGHT_POLL  # the turns that would free it are out: look again soon
+        return self.times[leaving] + self.period - now
 
     def take(self, now: float) -> None:
         """Count one request (the caller waited until :meth:`wait_for` said 0)."""
@@ -102,10 +123,13 @@ class Pacer:
         global_limit: int = GLOBAL_LIMIT,
         channel_limit: int = CHANNEL_LIMIT,
         channel_period: float = CHANNEL_PERIOD,
+        urgent_reserve: int = URGENT_RESERVE,
         clock: Callable[[], float] = time.monotonic,
     ) -> None:
         self._clock = clock
         self._global = Bucket(global_limit, 1.0)
+        #: How many places of the global window requests that are not urgent may hold.
+        self._routine_limit = max(1, global_limit - urgent_reserve)
         self._channel_limit = channel_limit
         self._channel_period = channel_period
         self._channels: dict[tuple[int, RequestKind], Bucket] = {}
@@ -163,8 +187,20 @@ class Pacer:
         finally:
             self._global.end(self._clock())
 
+    def _global_wait(self, urgent: bool) -> float:
+        """Seconds until a request may take a place in the global window (urgent ones may
+        take the reserved places too)."""
+        limit = None if urgent else self._routine_limit
+        return self._global.wait_for(self._clock(), limit)
+
     async def _global_turn(self, urgent: bool, *, hold: bool) -> None:
-        if not self._waiting and self._global.wait_for(self._clock()) == 0:
+        # An urgent request goes ahead of any routine one waiting; a routine one keeps its
+        # place in the queue.
+        if urgent:
+            ahead = any(w[0] == 0 and not w[2].done() for w in self._waiting)
+        else:
+            ahead = bool(self._waiting)
+        if not ahead and self._global_wait(urgent) == 0:
             self._count(hold)
             return
         turn: asyncio.Future[None] = asyncio.get_running_loop().create_future()
@@ -181,8 +217,10 @@ class Pacer:
     async def _hand_out(self) -> None:
         """Give the waiting requests their turns, as fast as the global bucket refills."""
         while self._waiting:
-            while (delay := self._global.wait_for(self._clock())) > 0:
-                await asyncio.sleep(delay)
+            # While a routine request waits, an urgent one may come and go first: look again
+            # soon rather than sleep the routine request's whole wait.
+            while (delay := self._global_wait(urgent := self._waiting[0][0] == 0)) > 0:
+                await asyncio.sleep(delay if urgent else min(delay, ROUTINE_LOOK))
             _, _, turn, hold = heapq.heappop(self._waiting)
             if turn.done():
                 continue  # its request was given up (cancelled) meanwhile

@@ -7,6 +7,8 @@ per job (:class:`Store` is all of them on one database).
 | :mod:`~bot.store.message_tables` | the messages owners keep, the players' DMs and membership |
 | :mod:`~bot.store.standing_tables` | the standings: leaderboard, stats, head to head, replays |
 | :mod:`~bot.store.archive_tables` | pruning and the archive, user settings, leases |
+| :mod:`~bot.store.tournament_tables` | tournaments, their entrants and pairings |
+| :mod:`~bot.store.season_tables` | a month's results, the hall of fame |
 | :mod:`~bot.store.review_tables` | the reviews of games' decisions |
 | :mod:`~bot.store.daily_tables` | the discard of the day: servers' secrets, answers |
 
@@ -31,8 +33,10 @@ from bot.store.migrate import applied_migrations, migrate, number_of
 from bot.store.outages import quiet_pool_retries
 from bot.store.postgres import PostgresDatabase
 from bot.store.review_tables import ReviewTables
+from bot.store.season_tables import SeasonTables
 from bot.store.sqlite import SqliteDatabase
 from bot.store.standing_tables import StandingTables
+from bot.store.tournament_tables import TournamentTables
 
 __all__ = ["ANNOUNCE_CHANNEL", "POSTGRES_SCHEMES", "Store", "is_postgres_url"]
 
@@ -45,7 +49,16 @@ def is_postgres_url(target: str | Path) -> bool:
     return isinstance(target, str) and target.startswith(POSTGRES_SCHEMES)
 
 
-class Store(GameTables, MessageTables, StandingTables, ArchiveTables, ReviewTables, DailyTables):
+class Store(
+    GameTables,
+    MessageTables,
+    StandingTables,
+    ArchiveTables,
+    ReviewTables,
+    DailyTables,
+    TournamentTables,
+    SeasonTables,
+):
     """Async access to the bot's database. Open with ``await Store.open(path_or_url)``."""
 
     def __init__(self, db: Database) -> None:

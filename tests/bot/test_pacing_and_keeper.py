@@ -58,7 +58,7 @@ async def test_the_pacer_counts_channels_and_kinds_apart() -> None:
 
 
 async def test_when_the_global_limit_is_spent_a_players_controls_go_first() -> None:
-    pacer = Pacer(global_limit=20)
+    pacer = Pacer(global_limit=20, urgent_reserve=0)
     for _ in range(20):
         await pacer.slot(None, RequestKind.EDIT, global_limit=True)
     order: list[str] = []
@@ -279,7 +279,7 @@ async def test_a_request_on_its_way_holds_its_place_in_the_global_window() -> No
     # Discord counts requests as they arrive: one that a busy event loop writes late must still
     # count. With room for 2 in any second, a third waits until a second after the first
     # answer (at 0.3 s), not a second after the first turn.
-    pacer = Pacer(global_limit=2)
+    pacer = Pacer(global_limit=2, urgent_reserve=0)
     started: dict[str, float] = {}
     begin = time.monotonic()
 
@@ -328,3 +328,42 @@ async def test_a_store_fault_is_noted_once_and_tried_again_quietly(
     assert not [r for r in caplog.records if r.exc_info], "no traceback"
     [line] = [r for r in caplog.records if r.name == "bot.core.faults"]
     assert f"game {owner.id}: {Cause.UNREACHABLE.value}" in line.getMessage()
+
+
+async def test_table_requests_held_back_never_keep_a_players_controls_waiting() -> None:
+    # A request that spends its channel's allowance is held by discord.py until the channel's
+    # window resets (some 4.6 s), keeping its place in the global window: were the window full
+    # of such table edits, the next player's turn would go only once one of them returned.
+    pacer = Pacer(global_limit=10, urgent_reserve=2)
+    order: list[str] = []
+    returned = asyncio.Event()
+
+    async def table_edit(channel: int) -> None:
+        async with pacer.turn(channel, RequestKind.EDIT):
+            await returned.wait()  # held back by discord.py, its place kept
+
+    async def hand() -> None:
+        async with pacer.turn(CHANNEL + 1000, RequestKind.EDIT, urgent=True):
+            order.append("hand")
+
+    tables = [asyncio.create_task(table_edit(CHANNEL + n)) for n in range(10)]
+    for _ in range(20):
+        await asyncio.sleep(0)
+    turn = asyncio.create_task(hand())
+    for _ in range(20):
+        await asyncio.sleep(0)
+    order.append("a table edit returned")
+    returned.set()
+    await asyncio.gather(turn, *tables)
+    assert order == ["hand", "a table edit returned"]
+
+
+def test_a_bucket_counts_a_smaller_limit_from_the_places_that_free_first() -> None:
+    bucket = Bucket(limit=4, period=1.0)
+    for at in (0.0, 0.1, 0.2):
+        bucket.take(at)
+    assert bucket.wait_for(0.3) == 0, "its own limit has room"
+    assert bucket.wait_for(0.3, limit=2) == pytest.approx(0.8), "until the second one leaves"
+    bucket.begin(0.3)
+    assert bucket.wait_for(0.3, limit=3) == pytest.approx(0.8), "the one on its way counts"
+    assert bucket.wait_for(0.3, limit=1) > 0, "until the one on its way is answered"

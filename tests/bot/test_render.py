@@ -116,6 +116,21 @@ def test_show_is_said_item_by_item_then_the_scores(game: Game) -> None:
     ]
 
 
+@pytest.mark.parametrize(
+    ("hand", "starter", "said"),
+    [("5H 5C 5D JS", "5S", "a 29, the perfect hand!"), ("5H 5C 5D 5S", "JS", "a 28!")],
+)
+def test_a_28_or_29_is_announced_on_the_table(
+    game: Game, hand: str, starter: str, said: str
+) -> None:
+    cards, cut = parse_cards(hand), c(starter)
+    score = score_hand(cards, cut)
+    line = one([Shown(1, 1, False, cards, cut, score, 60)], game).splitlines()[0]
+    assert line.endswith(f"(Bea 60) — 🎉 **{said}**")
+    plain = score_hand(parse_cards("AH 3C 7D 9S"), c("QS"))
+    assert "🎉" not in one([Shown(1, 1, False, cards, cut, plain, 60)], game)
+
+
 def test_crib_and_a_hand_worth_nothing(game: Game) -> None:
     cards, starter = parse_cards("AH 3C 7D 9S"), c("QS")
     score = score_hand(cards, starter, crib=True)

@@ -63,16 +63,22 @@ def _whose(names: Names, seat: int, crib: bool) -> str:
     return f"{owner}'s crib" if crib else f"{owner}'s hand"
 
 
+#: What the table adds when a hand scores one of the two rarest counts (76 and 4 of the
+#: 12,994,800 hand and starter combinations).
+RARE_HANDS = {28: " — 🎉 **a 28!**", 29: " — 🎉 **a 29, the perfect hand!**"}
+
+
 def _shown(names: Names, event: Shown) -> str:
     what = _whose(names, event.seat, event.crib)
     said = say_score(event.score)
+    rare = RARE_HANDS.get(event.score.total, "")
     if event.claimed is not None:
         # The breakdown after a claim (manual counting): the claim was pegged already.
         missed = f" — {plural(event.missed, 'point')} missed" if event.missed else ""
-        return f"{what} counted: {said}{missed}"
+        return f"{what} counted: {said}{missed}{rare}"
     return (
         f"{what}: {cards_str(event.cards)} + starter {event.starter} — {said}"
-        f" ({names.side(event.side)} {event.total})"
+        f" ({names.side(event.side)} {event.total}){rare}"
     )
 
 

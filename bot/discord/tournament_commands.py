@@ -1,0 +1,198 @@
+"""``/cribbage tournament ...``: a server's tournaments, a thin line over
+:class:`bot.core.tournaments.Tournaments`.
+
+Opening a tournament needs a moderator (Manage Server or Manage Events); starting one, its
+organiser or a moderator, and the bot's permission to make threads in the channel (each
+pairing is played in a thread: Create Public Threads, Send Messages in Threads), checked
+before anything starts, so a channel without them gets one clear line and nothing else.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import discord
+from discord import app_commands
+
+from bot.core.replies import User
+from bot.core.tournament_records import Format
+from bot.discord.interactions import io_of, send_error, user_of
+from engine.outcome import Scoring
+
+__all__ = ["THREADS_NEEDED", "TournamentCommands", "is_organiser"]
+
+NEEDS_A_CHANNEL = "Tournaments live in a server channel: use this command there."
+#: Said when the bot may not make the threads a tournament is played in.
+THREADS_NEEDED = (
+    "I can't run a tournament here: each game is played in a thread, and I need the"
+    " **Create Public Threads** and **Send Messages in Threads** permissions in this channel."
+)
+_FORMATS = [
+    app_commands.Choice(name="Swiss: players on equal points meet, no rematches", value="swiss"),
+    app_commands.Choice(name="Round robin: everyone plays everyone", value="round_robin"),
+    app_commands.Choice(name="Knockout: seeded, the loser is out", value="knockout"),
+]
+_TARGETS = [
+    app_commands.Choice(name="121 points (full game)", value=121),
+    app_commands.Choice(name="61 points (short game)", value=61),
+]
+_MATCHES = [
+    app_commands.Choice(name="a single game", value=1),
+    app_commands.Choice(name="best of 3", value=3),
+]
+_PLAYOFFS = [
+    app_commands.Choice(name="top 4 into a best-of-3 knockout", value=4),
+    app_commands.Choice(name="top 8 into a best-of-3 knockout", value=8),
+]
+_SCORING = [
+    app_commands.Choice(name="lurch: 3 game points for a win by a lurch", value="lurch"),
+    app_commands.Choice(name="skunk: 3 game points for a win by a skunk", value="skunk"),
+]
+
+
+def is_organiser(interaction: discord.Interaction[Any]) -> bool:
+    """Whether the user may run tournaments here: Manage Server or Manage Events."""
+    perms = interaction.permissions
+    return bool(perms.manage_guild or perms.manage_events)
+
+
+def _may_thread(interaction: discord.Interaction[Any]) -> bool:
+    perms = interaction.app_permissions
+    return bool(perms.create_public_threads and perms.send_messages_in_threads)
+
+
+class TournamentCommands(app_commands.Group):
+    """``/cribbage tournament``: open, enter, leave, start, standings, withdraw, result."""
+
+    def __init__(self) -> None:
+        super().__init__(name="tournament", description="Tournaments on this server")
+
+    @staticmethod
+    def _where(interaction: discord.Interaction[Any]) -> tuple[int, int] | None:
+        if interaction.guild_id is None or interaction.channel_id is None:
+            return None
+        channel = interaction.channel
+        if isinstance(channel, discord.Thread):
+            return None  # the tournament's own games are in threads: its home is the channel
+        return interaction.guild_id, interaction.channel_id
+
+    @app_commands.command(name="new", description="Open a tournament in this channel (moderators)")
+    @app_commands.describe(
+        format="swiss (default), round_robin or knockout",
+        rounds="Swiss rounds (default: enough for one unbeaten player, at most 9)",
+        target="Points to win each game (default 121)",
+        scoring="Game points: lurch (default) or skunk",
+        round_hours="How long a round may take, 0.25 (15 minutes) to 336 (14 days); default 24",
+        match="Each pairing plays a single game (default) or a best of 3",
+        playoff="After the Swiss rounds, the top 4 or 8 play a best-of-3 knockout",
+    )
+    @app_commands.choices(format=_FORMATS, scoring=_SCORING)
+    @app_commands.choices(target=_TARGETS, match=_MATCHES, playoff=_PLAYOFFS)
+    async def new(
+        self,
+        interaction: discord.Interaction[Any],
+        format: app_commands.Choice[str] | None = None,
+        rounds: app_commands.Range[int, 1, 9] | None = None,
+        target: app_commands.Choice[int] | None = None,
+        scoring: app_commands.Choice[str] | None = None,
+        round_hours: app_commands.Range[float, 0.25, 336.0] | None = None,
+        match: app_commands.Choice[int] | None = None,
+        playoff: app_commands.Choice[int] | None = None,
+    ) -> None:
+        """Open a tournament; its message takes entrants with Join and Leave."""
+        where = self._where(interaction)
+        if where is None:
+            await send_error(interaction, NEEDS_A_CHANNEL)
+            return
+        if not _may_thread(interaction):
+            await send_error(interaction, THREADS_NEEDED)
+            return
+        guild_id, channel_id = where
+        user, moderator = user_of(interaction), is_organiser(interaction)
+        core = io_of(interaction).services.tournaments
+        await io_of(interaction).command(
+            interaction,
+            lambda: core.new(
+                guild_id,
+                channel_id,
+                user,
+                moderator=moderator,
+                format=format.value if format else Format.SWISS,
+                rounds=rounds or 0,
+                target=target.value if target else 121,
+                scoring=scoring.value if scoring else Scoring.LURCH,
+                round_hours=round_hours if round_hours is not None else 24.0,
+                match_games=match.value if match else 1,
+                playoff=playoff.value if playoff else 0,
+            ),
+        )
+
+    async def _here(self, interaction: discord.Interaction[Any], make: Any) -> None:
+        where = self._where(interaction)
+        if where is None:
+            await send_error(interaction, NEEDS_A_CHANNEL)
+            return
+        core = io_of(interaction).services.tournaments
+        await io_of(interaction).command(interaction, lambda: make(core, where[1]))
+
+    @app_commands.command(name="join", description="Enter this channel's tournament")
+    async def join(self, interaction: discord.Interaction[Any]) -> None:
+        """Enter the tournament."""
+        user = user_of(interaction)
+        await self._here(interaction, lambda core, ch: core.join(ch, user))
+
+    @app_commands.command(
+        name="leave", description="Leave this channel's tournament (before it starts)"
+    )
+    async def leave(self, interaction: discord.Interaction[Any]) -> None:
+        """Leave before the start."""
+        user = user_of(interaction)
+        await self._here(interaction, lambda core, ch: core.leave(ch, user))
+
+    @app_commands.command(
+        name="start", description="Start this channel's tournament (its organiser)"
+    )
+    async def start(self, interaction: discord.Interaction[Any]) -> None:
+        """Start: round 1 is paired and dealt in threads."""
+        if not _may_thread(interaction):
+            await send_error(interaction, THREADS_NEEDED)
+            return
+        user, moderator = user_of(interaction), is_organiser(interaction)
+        await self._here(interaction, lambda core, ch: core.start(ch, user, moderator=moderator))
+
+    @app_commands.command(
+        name="standings", description="This channel's tournament standings, privately"
+    )
+    async def standings(self, interaction: discord.Interaction[Any]) -> None:
+        """Everyone's line, privately."""
+        await self._here(interaction, lambda core, ch: core.standings(ch))
+
+    @app_commands.command(name="withdraw", description="Withdraw from this channel's tournament")
+    async def withdraw(self, interaction: discord.Interaction[Any]) -> None:
+        """Withdraw: remaining games are forfeited, past results stand."""
+        user = user_of(interaction)
+        await self._here(interaction, lambda core, ch: core.withdraw(ch, user))
+
+    @app_commands.command(
+        name="result", description="Record or correct a result of this round (moderators)"
+    )
+    @app_commands.describe(
+        winner="The player who won", loser="The player who lost", margin="Points between them"
+    )
+    async def result(
+        self,
+        interaction: discord.Interaction[Any],
+        winner: discord.User,
+        loser: discord.User,
+        margin: app_commands.Range[int, 0, 121] | None = None,
+    ) -> None:
+        """A moderator sets the result between two players of the round being played."""
+        user, moderator = user_of(interaction), is_organiser(interaction)
+        won = User(winner.id, winner.display_name)
+        lost = User(loser.id, loser.display_name)
+        await self._here(
+            interaction,
+            lambda core, ch: core.set_result(
+                ch, user, moderator=moderator, winner=won, loser=lost, margin=margin or 0
+            ),
+        )

@@ -1,0 +1,53 @@
+"""The store's seasons and hall of fame: a server's results within a calendar month, and its
+best hands (read from the results every finished game writes; nothing more is stored)."""
+
+from __future__ import annotations
+
+from bot.core.season_records import FamousHand, SeasonLine
+from bot.store.queries import Queries
+
+__all__ = ["SeasonTables"]
+
+#: The result rows of one server's finished games, people only.
+_PEOPLE = " FROM results r WHERE r.guild_id = ? AND r.is_computer = 0 AND r.user_id IS NOT NULL"
+
+
+class SeasonTables(Queries):
+    """Seasons (calendar months) and the hall of fame."""
+
+    async def season(
+        self, guild_id: int, *, vs_computer: bool, start: float, end: float, limit: int
+    ) -> list[SeasonLine]:
+        """The people who finished games between ``start`` and ``end`` (Unix times), best
+        first: game points, then games won, then fewer games played."""
+        rows = await self._read(
+            "SELECT r.user_id, MAX(r.display_name), COUNT(*), SUM(r.won), SUM(r.game_points)"
+            f"{_PEOPLE} AND r.vs_computer = ? AND r.finished_at >= ? AND r.finished_at < ?"
+            " GROUP BY r.user_id ORDER BY 5 DESC, 4 DESC, 3, 1 LIMIT ?",
+            (guild_id, int(vs_computer), start, end, limit),
+        )
+        return [SeasonLine(int(r[0]), str(r[1]), int(r[2]), int(r[3]), int(r[4])) for r in rows]
+
+    async def season_results(
+        self, guild_id: int, *, start: float, end: float
+    ) -> list[tuple[int, str, int, int, float]]:
+        """Every person's result between ``start`` and ``end`` in games between people: user,
+        name, won (0/1), game points, when the game finished."""
+        rows = await self._read(
+            "SELECT r.user_id, r.display_name, r.won, r.game_points, r.finished_at"
+            f"{_PEOPLE} AND r.vs_computer = 0 AND r.finished_at >= ? AND r.finished_at < ?"
+            " ORDER BY r.finished_at",
+            (guild_id, start, end),
+        )
+        return [(int(r[0]), str(r[1]), int(r[2]), int(r[3]), float(r[4])) for r in rows]
+
+    async def famous_hands(self, guild_id: int, *, at_least: int, limit: int) -> list[FamousHand]:
+        """A server's best hands of ``at_least`` points or more (each game's best of each
+        player), best first, then the latest."""
+        rows = await self._read(
+            "SELECT r.user_id, r.display_name, r.best_hand, r.best_hand_cards, r.finished_at"
+            f"{_PEOPLE} AND r.best_hand >= ?"
+            " ORDER BY r.best_hand DESC, r.finished_at DESC LIMIT ?",
+            (guild_id, at_least, limit),
+        )
+        return [FamousHand(int(r[0]), str(r[1]), int(r[2]), r[3] or "", float(r[4])) for r in rows]

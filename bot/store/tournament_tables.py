@@ -1,0 +1,413 @@
+"""The store's tournaments: the events, their entrants, and each round's pairings.
+
+Every change to a tournament moves its version on in the same transaction (on PostgreSQL it is
+announced there too, as a game's change is), so the process that sends hears of it and draws
+the tournament's message again. A round is paired in the transaction that moves the
+tournament's round on from the one before: two directors racing to pair it (a restart, a
+second process) cannot both do it. A result is written only where none is (a moderator's
+correction aside), so a game's end heard twice counts once.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from bot.core.owners import Owner, OwnerKind
+from bot.core.tournament_records import (
+    Decided,
+    EntrantRecord,
+    Format,
+    PairingRecord,
+    TournamentBusy,
+    TournamentRecord,
+    TournamentStatus,
+)
+from bot.store.database import Dialect, Row, Transaction, UniqueViolation
+from bot.store.game_tables import ANNOUNCE_CHANNEL
+from bot.store.queries import Queries
+
+__all__ = ["TournamentTables"]
+
+_COLUMNS = (
+    "id, guild_id, channel_id, organiser_id, format, rounds, target, scoring, round_hours,"
+    " status, round, round_started, version, created_at, finished_at, match_games,"
+    " playoff"
+)
+_PAIRING_COLUMNS = (
+    "round, tab, player_a, player_b, post_id, thread_id, game_id, decided, winner, lurch, margin,"
+    " wins_a, wins_b, spread_a"
+)
+#: What a write that breaks the one-tournament-per-channel index names (PostgreSQL: the
+#: index; SQLite: its column).
+_ONE_PER_CHANNEL = frozenset({"tournaments_one_per_channel", "tournaments.channel_id"})
+
+
+def _tournament(row: Row) -> TournamentRecord:
+    return TournamentRecord(
+        id=int(row[0]),
+        guild_id=int(row[1]),
+        channel_id=int(row[2]),
+        organiser_id=int(row[3]),
+        format=Format(row[4]),
+        rounds=int(row[5]),
+        target=int(row[6]),
+        scoring=str(row[7]),
+        round_hours=float(row[8]),
+        status=TournamentStatus(row[9]),
+        round=int(row[10]),
+        round_started=None if row[11] is None else float(row[11]),
+        version=int(row[12]),
+        created_at=float(row[13]),
+        finished_at=None if row[14] is None else float(row[14]),
+        match_games=int(row[15]),
+        playoff=int(row[16]),
+    )
+
+
+def _pairing(row: Row | tuple[Any, ...]) -> PairingRecord:
+    def opt(value: Any) -> int | None:
+        return None if value is None else int(value)
+
+    return PairingRecord(
+        round=int(row[0]),
+        tab=int(row[1]),
+        player_a=int(row[2]),
+        player_b=opt(row[3]),
+        post_id=opt(row[4]),
+        thread_id=opt(row[5]),
+        game_id=opt(row[6]),
+        decided=None if row[7] is None else Decided(row[7]),
+        winner=opt(row[8]),
+        lurch=bool(row[9]),
+        margin=int(row[10]),
+        wins_a=int(row[11]),
+        wins_b=int(row[12]),
+        spread_a=int(row[13]),
+    )
+
+
+class TournamentTables(Queries):
+    """Tournaments, their entrants and pairings."""
+
+    async def _bumped(self, tx: Transaction, tournament_id: int) -> None:
+        """Move the tournament's version on (and announce it on PostgreSQL)."""
+        rows = await tx.fetch(
+            "UPDATE tournaments SET version = version + 1 WHERE id = ?"
+            " RETURNING version, channel_id",
+            (tournament_id,),
+        )
+        if rows and self.db.dialect is Dialect.POSTGRES:
+            owner = Owner(OwnerKind.TOURNAMENT, tournament_id)
+            payload = f"{owner}:{int(rows[0][0])}:{int(rows[0][1])}"
+            await tx.execute("SELECT pg_notify(?, ?)", (ANNOUNCE_CHANNEL, payload))
+
+    async def create_tournament(
+        self,
+        *,
+        guild_id: int,
+        channel_id: int,
+        organiser_id: int,
+        format: Format,
+        rounds: int,
+        target: int,
+        scoring: str,
+        round_hours: float,
+        now: float,
+        match_games: int = 1,
+        playoff: int = 0,
+    ) -> TournamentRecord:
+        """Open a tournament in a channel, taking entrants. Raises :class:`TournamentBusy`."""
+        async with self._writing() as tx:
+            try:
+                rows = await tx.fetch(
+                    "INSERT INTO tournaments (guild_id, channel_id, organiser_id, format, rounds,"
+                    " target, scoring, round_hours, created_at, match_games, playoff)"
+                    f" VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING {_COLUMNS}",
+                    (
+                        guild_id,
+                        channel_id,
+                        organiser_id,
+                        str(format),
+                        rounds,
+                        target,
+                        scoring,
+                        round_hours,
+                        now,
+                        match_games,
+                        playoff,
+                    ),
+                )
+            except UniqueViolation as broken:
+                if broken.names in _ONE_PER_CHANNEL:
+                    raise TournamentBusy() from None
+                raise
+            record = _tournament(rows[0])
+            await self._bumped(tx, record.id)
+        return record
+
+    async def tournament(self, tournament_id: int) -> TournamentRecord | None:
+        """One tournament by its id."""
+        rows = await self._read(
+            f"SELECT {_COLUMNS} FROM tournaments WHERE id = ?", (tournament_id,)
+        )
+        return _tournament(rows[0]) if rows else None
+
+    async def tournament_in_channel(self, channel_id: int) -> TournamentRecord | None:
+        """The channel's tournament taking entrants or being played; else its latest."""
+        rows = await self._read(
+            f"SELECT {_COLUMNS} FROM tournaments WHERE channel_id = ?"
+            " ORDER BY CASE WHEN status IN ('open', 'running') THEN 0 ELSE 1 END, id DESC"
+            " LIMIT 1",
+            (channel_id,),
+        )
+        return _tournament(rows[0]) if rows else None
+
+    async def running_tournaments(self) -> list[TournamentRecord]:
+        """Every tournament being played, and every one taking entrants."""
+        rows = await self._read(
+            f"SELECT {_COLUMNS} FROM tournaments WHERE status IN ('open', 'running') ORDER BY id"
+        )
+        return [_tournament(row) for row in rows]
+
+    async def recent_tournaments(self, since: float) -> list[TournamentRecord]:
+        """Every tournament open, running, or ended since ``since``."""
+        rows = await self._read(
+            f"SELECT {_COLUMNS} FROM tournaments WHERE status IN ('open', 'running')"
+            " OR finished_at >= ? ORDER BY id",
+            (since,),
+        )
+        return [_tournament(row) for row in rows]
+
+    async def entrants(self, tournament_id: int) -> list[EntrantRecord]:
+        """A tournament's entrants in the order they joined."""
+        rows = await self._read(
+            "SELECT user_id, name, seed, withdrawn FROM tournament_entrants"
+            " WHERE tournament_id = ? ORDER BY seed",
+            (tournament_id,),
+        )
+        return [
+            EntrantRecord(int(r[0]), str(r[1]), int(r[2]), None if r[3] is None else int(r[3]))
+            for r in rows
+        ]
+
+    async def pairings(self, tournament_id: int) -> list[PairingRecord]:
+        """Every pairing of every round so far, by round and table."""
+        rows = await self._read(
+            f"SELECT {_PAIRING_COLUMNS} FROM tournament_pairings WHERE tournament_id = ?"
+            " ORDER BY round, tab",
+            (tournament_id,),
+        )
+        return [_pairing(row) for row in rows]
+
+    async def pairing_of_game(self, game_id: int) -> tuple[int, PairingRecord] | None:
+        """The tournament and pairing a game is played for, if any."""
+        rows = await self._read(
+            f"SELECT tournament_id, {_PAIRING_COLUMNS} FROM tournament_pairings WHERE game_id = ?",
+            (game_id,),
+        )
+        return (int(rows[0][0]), _pairing(tuple(rows[0])[1:])) if rows else None
+
+    async def enter(self, tournament_id: int, user_id: int, name: str) -> bool:
+        """Add an entrant to a tournament taking entrants (False: already in, or it no
+        longer takes entrants)."""
+        async with self._writing() as tx:
+            rows = await tx.fetch(
+                "INSERT INTO tournament_entrants (tournament_id, user_id, name, seed)"
+                " SELECT ?, ?, ?, (SELECT COALESCE(MAX(seed), 0) + 1 FROM tournament_entrants"
+                " WHERE tournament_id = ?)"
+                " WHERE EXISTS (SELECT 1 FROM tournaments WHERE id = ? AND status = 'open')"
+                " ON CONFLICT DO NOTHING RETURNING seed",
+                (tournament_id, user_id, name, tournament_id, tournament_id),
+            )
+            if rows:
+                await self._bumped(tx, tournament_id)
+        return bool(rows)
+
+    async def leave(self, tournament_id: int, user_id: int) -> bool:
+        """Take an entrant out of a tournament still taking entrants (False: not in it)."""
+        async with self._writing() as tx:
+            gone = await tx.execute(
+                "DELETE FROM tournament_entrants WHERE tournament_id = ? AND user_id = ?"
+                " AND EXISTS (SELECT 1 FROM tournaments WHERE id = ? AND status = 'open')",
+                (tournament_id, user_id, tournament_id),
+            )
+            if gone:
+                await self._bumped(tx, tournament_id)
+        return bool(gone)
+
+    async def withdraw(self, tournament_id: int, user_id: int, round_: int) -> bool:
+        """An entrant of a running tournament withdraws in ``round_`` (False: not in it, or
+        withdrawn already)."""
+        async with self._writing() as tx:
+            done = await tx.execute(
+                "UPDATE tournament_entrants SET withdrawn = ?"
+                " WHERE tournament_id = ? AND user_id = ? AND withdrawn IS NULL",
+                (round_, tournament_id, user_id),
+            )
+            if done:
+                await self._bumped(tx, tournament_id)
+        return bool(done)
+
+    async def tournaments_of(self, guild_id: int | None, user_id: int) -> tuple[int, int]:
+        """How many of a server's tournaments a player has played (started with them in
+        it) and won."""
+        rows = await self._read(
+            "SELECT COUNT(*), SUM(CASE WHEN t.champion_id = ? THEN 1 ELSE 0 END)"
+            " FROM tournament_entrants e JOIN tournaments t ON t.id = e.tournament_id"
+            " WHERE t.guild_id = ? AND e.user_id = ? AND t.status IN ('running', 'finished')",
+            (user_id, guild_id, user_id),
+        )
+        return (int(rows[0][0]), int(rows[0][1] or 0)) if rows else (0, 0)
+
+    async def reseed(self, tournament_id: int, order: Sequence[int]) -> None:
+        """Number the entrants in ``order`` (best seed first)."""
+        async with self._writing() as tx:
+            await tx.executemany(
+                "UPDATE tournament_entrants SET seed = ? WHERE tournament_id = ? AND user_id = ?",
+                [(seed, tournament_id, user) for seed, user in enumerate(order, 1)],
+            )
+            await self._bumped(tx, tournament_id)
+
+    async def set_status(
+        self,
+        tournament_id: int,
+        status: TournamentStatus,
+        *,
+        before: TournamentStatus,
+        rounds: int | None = None,
+        now: float | None = None,
+        champion: int | None = None,
+    ) -> bool:
+        """Move a tournament from ``before`` to ``status`` (with how many rounds it plays, or
+        when it ended and its champion); False if it was not ``before``."""
+        ended = status in (TournamentStatus.FINISHED, TournamentStatus.CANCELLED)
+        async with self._writing() as tx:
+            done = await tx.execute(
+                "UPDATE tournaments SET status = ?, rounds = COALESCE(?, rounds),"
+                " finished_at = ?, champion_id = ? WHERE id = ? AND status = ?",
+                (
+                    str(status),
+                    rounds,
+                    now if ended else None,
+                    champion,
+                    tournament_id,
+                    str(before),
+                ),
+            )
+            if done:
+                await self._bumped(tx, tournament_id)
+        return bool(done)
+
+    async def pair_round(
+        self,
+        tournament_id: int,
+        round_: int,
+        pairs: Sequence[tuple[int, int | None]],
+        *,
+        now: float,
+    ) -> bool:
+        """Store round ``round_``'s pairings (a pair ``(a, None)`` is ``a``'s bye, decided
+        at once as a win) and make it the round being played; False (nothing written) if the
+        tournament is not running with ``round_ - 1`` as its round: paired already."""
+        async with self._writing() as tx:
+            moved = await tx.execute(
+                "UPDATE tournaments SET round = ?, round_started = ?"
+                " WHERE id = ? AND round = ? AND status = 'running'",
+                (round_, now, tournament_id, round_ - 1),
+            )
+            if not moved:
+                return False
+            await tx.executemany(
+                "INSERT INTO tournament_pairings (tournament_id, round, tab, player_a, player_b,"
+                " decided, winner) VALUES (?, ?, ?, ?, ?, ?, ?)",
+                [
+                    (
+                        tournament_id,
+                        round_,
+                        tab,
+                        a,
+                        b,
+                        None if b is not None else str(Decided.BYE),
+                        None if b is not None else a,
+                    )
+                    for tab, (a, b) in enumerate(pairs, 1)
+                ],
+            )
+            await self._bumped(tx, tournament_id)
+        return True
+
+    async def set_post(self, tournament_id: int, round_: int, tab: int, post_id: int) -> None:
+        """The channel message a pairing's thread starts from."""
+        await self._set(tournament_id, round_, tab, "post_id", post_id)
+
+    async def set_thread(self, tournament_id: int, round_: int, tab: int, thread_id: int) -> None:
+        """A pairing's thread."""
+        await self._set(tournament_id, round_, tab, "thread_id", thread_id)
+
+    async def set_game(self, tournament_id: int, round_: int, tab: int, game_id: int) -> None:
+        """A pairing's game (the tournament's message shows its thread from now on)."""
+        await self._set(tournament_id, round_, tab, "game_id", game_id, bump=True)
+
+    async def _set(
+        self,
+        tournament_id: int,
+        round_: int,
+        tab: int,
+        column: str,
+        value: int,
+        *,
+        bump: bool = False,
+    ) -> None:
+        # ``column`` is one of the three names above, never input.
+        async with self._writing() as tx:
+            await tx.execute(
+                f"UPDATE tournament_pairings SET {column} = ?"
+                " WHERE tournament_id = ? AND round = ? AND tab = ?",
+                (value, tournament_id, round_, tab),
+            )
+            if bump:
+                await self._bumped(tx, tournament_id)
+
+    async def count_game(
+        self, tournament_id: int, round_: int, tab: int, game_id: int, *, a_won: bool, margin: int
+    ) -> bool:
+        """A game of a best of 3 ended: the winner's tally and player_a's spread move on and
+        the pairing has no game until the next is opened, in one statement that counts the
+        game once (False: it was counted already)."""
+        signed = margin if a_won else -margin
+        async with self._writing() as tx:
+            done = await tx.execute(
+                "UPDATE tournament_pairings SET wins_a = wins_a + ?, wins_b = wins_b + ?,"
+                " spread_a = spread_a + ?, game_id = NULL"
+                " WHERE tournament_id = ? AND round = ? AND tab = ? AND game_id = ?",
+                (int(a_won), int(not a_won), signed, tournament_id, round_, tab, game_id),
+            )
+            if done:
+                await self._bumped(tx, tournament_id)
+        return bool(done)
+
+    async def decide(
+        self,
+        tournament_id: int,
+        round_: int,
+        tab: int,
+        *,
+        how: Decided,
+        winner: int | None,
+        lurch: bool = False,
+        margin: int = 0,
+        again: bool = False,
+    ) -> bool:
+        """Write a pairing's result (False: it had one already, unless ``again``: a
+        moderator's correction, which replaces it)."""
+        undecided = "" if again else " AND decided IS NULL"
+        async with self._writing() as tx:
+            done = await tx.execute(
+                "UPDATE tournament_pairings SET decided = ?, winner = ?, lurch = ?, margin = ?"
+                f" WHERE tournament_id = ? AND round = ? AND tab = ?{undecided}",
+                (str(how), winner, int(lurch), margin, tournament_id, round_, tab),
+            )
+            if done:
+                await self._bumped(tx, tournament_id)
+        return bool(done)

@@ -1,0 +1,61 @@
+"""A tournament on two processes sharing PostgreSQL: one directs it (the one that sends); when
+that process dies at a round's turn, the other takes over and pairs the next round once."""
+
+from __future__ import annotations
+
+from fakediscord import Channel
+from tests.e2e.test_tournaments import _PAIRING, _board, _deals, _threads
+from tests.helpers.pair import Pair
+from tests.helpers.pair import sends as _sends
+from tests.helpers.table_driver import start_again, until
+
+
+async def test_the_other_process_takes_over_directing_at_a_rounds_turn(
+    pair: Pair,
+) -> None:
+    world, fd = pair.world, pair.world.fd
+    players = list(world.players)
+    by_name = {u.name: u for u in players}
+    assert _sends(pair.server) and not _sends(pair.dms)
+    line = "/cribbage tournament new format:swiss rounds:2 target:61"
+    assert (await fd.slash(world.moderator, world.general, line)).ephemeral
+    board = await until(fd, lambda: _board(world))
+    for user in players:
+        await fd.click(user, board, label="Join")
+    await until(fd, lambda: "Entrants (4)" in board.content)
+    await fd.slash(world.moderator, world.general, "/cribbage tournament start")
+
+    def dealt(round_: int) -> list[Channel] | None:
+        found = _threads(world, round_)
+        return found if len(found) == 2 and all(map(_deals, found)) else None
+
+    round_one = await until(fd, lambda: dealt(1))
+    # The sender is killed the moment the round's last game is answered: the other process
+    # takes over sending, and pairs and deals round 2 alone.
+    *first, last = round_one
+    for thread in first:
+        names = _PAIRING.match(thread.name)
+        assert names is not None
+        await fd.slash(by_name[names.group(2)], thread, "/cribbage resign")
+    server = pair.server
+    hook = fd.after_request(r"/callback$", lambda _: server.kill_now())
+    names = _PAIRING.match(last.name)
+    assert names is not None
+    await fd.slash(by_name[names.group(2)], last, "/cribbage resign", wait=False)
+    await until(fd, lambda: bool(hook.routes), stall=None)
+    await server.kill()
+    await until(fd, lambda: _sends(pair.dms), stall=None)
+    await until(fd, lambda: len(t := _threads(world, 2)) == 2 and all(map(_deals, t)), stall=None)
+    await start_again(fd, server)
+    for thread in _threads(world, 2):
+        names = _PAIRING.match(thread.name)
+        assert names is not None
+        await fd.slash(by_name[names.group(2)], thread, "/cribbage resign")
+    await until(fd, lambda: "**Final standings**" in board.content)
+    champions = await until(
+        fd, lambda: [m for m in world.general.messages if "wins the swiss" in m.content]
+    )
+    await fd.quiet(0.5)
+    assert len(champions) == 1
+    assert len([m for m in world.general.messages if m.content.startswith("**Round 2 ·")]) == 2
+    assert all(_deals(t) == 1 for t in _threads(world, 2))

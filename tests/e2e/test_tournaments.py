@@ -1,0 +1,388 @@
+"""Server tournaments end to end: a moderator opens one, players join with the message's
+button, it starts, each pairing is played in a thread the bot makes (both seated and dealt),
+rounds follow as games end, and the champion is announced once."""
+
+from __future__ import annotations
+
+import re
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+
+from bot.core.tournament_records import Decided
+from bot.store import Store
+from fakediscord import Channel, FakeDiscord, Message, User
+from fakediscord.model import CREATE_PUBLIC_THREADS
+from fakediscord.testing import BotLauncher, BotProcess
+from tests.helpers.backends import BOTH_DATABASES
+from tests.helpers.in_process import clocked_service, club, start_in_process
+from tests.helpers.table_driver import World, start_again, until
+
+#: A Swiss event's games to play out: each is won by resignation, fast.
+_PAIRING = re.compile(r"Round (\d+) · (.+) vs (.+)")
+
+
+def _board(world: World) -> Message | None:
+    """The tournament's live message in #general (the one with its standings)."""
+    return _board_in(world.general)
+
+
+def _board_in(channel: Channel) -> Message | None:
+    """The tournament's live message in a channel."""
+    for message in channel.messages:
+        if message.author.bot and "tournament**" in message.content and not message.deleted:
+            return message
+    return None
+
+
+def _threads(world: World, round_: int) -> list[Channel]:
+    return [
+        c
+        for c in world.guild.channels.values()
+        if c.is_thread and c.parent is world.general and c.name.startswith(f"Round {round_} ·")
+    ]
+
+
+def _deals(thread: Channel) -> int:
+    """How many games the thread's players have been dealt (each game's first table)."""
+    return sum(1 for m in thread.messages if m.author.bot and "Deal 1" in m.content)
+
+
+def _more_players(world: World, count: int) -> list[User]:
+    extra = []
+    for i in range(count):
+        user = world.fd.add_user(f"P{i + 1}")
+        world.guild.add_member(user)
+        extra.append(user)
+    return extra
+
+
+#: Who resigns each game of a pairing: the first named, then the second, then the first (a
+#: best of 3 goes to the second named, 2-1).
+_RESIGNS = (1, 2, 1)
+
+
+async def _play_round(
+    world: World, round_: int, tables: int, by_name: dict[str, User], *, games: int = 1
+) -> None:
+    """Wait for the round's threads and their games; end each game by a resignation."""
+    fd = world.fd
+
+    def paired() -> list[Channel] | None:
+        found = _threads(world, round_)
+        return found if len(found) == tables and all(_deals(t) for t in found) else None
+
+    threads = await until(fd, paired)
+    for game in range(games):
+        for thread in threads:
+
+            def dealt(thread: Channel = thread, game: int = game) -> bool:
+                return _deals(thread) > game
+
+            await until(fd, dealt)
+            found = _PAIRING.match(thread.name)
+            assert found is not None
+            loser = by_name[found.group(_RESIGNS[game] + 1)]
+            resigned = await fd.slash(loser, thread, "/cribbage resign")
+            assert "resigned" in resigned.content.lower()
+
+
+async def _open_and_fill(world: World, line: str, players: list[User]) -> Message:
+    """A moderator opens a tournament with ``line``; ``players`` join with the button; it
+    starts. Returns its live message."""
+    fd = world.fd
+    opened = await fd.slash(world.moderator, world.general, line)
+    assert opened.ephemeral, opened.content
+    board = await until(fd, lambda: _board(world))
+    for user in players:
+        await fd.click(user, board, label="Join")
+    await until(fd, lambda: f"Entrants ({len(players)})" in board.content)
+    started = await fd.slash(world.moderator, world.general, "/cribbage tournament start")
+    assert not started.ephemeral, started.content
+    return board
+
+
+def _pair_of(thread: Channel) -> frozenset[str]:
+    names = _PAIRING.match(thread.name)
+    assert names is not None
+    return frozenset((names.group(2), names.group(3)))
+
+
+def _met(world: World, rounds: int) -> list[frozenset[str]]:
+    found = []
+    for r in range(1, rounds + 1):
+        for thread in _threads(world, r):
+            names = _PAIRING.match(thread.name)
+            assert names is not None
+            found.append(frozenset((names.group(2), names.group(3))))
+    return found
+
+
+@BOTH_DATABASES
+async def test_a_swiss_event_of_seven_over_three_rounds(world: World, bot: BotProcess) -> None:
+    fd = world.fd
+    mo = world.moderator
+    players = [*world.players, *_more_players(world, 3)]
+    by_name = {u.name: u for u in players}
+
+    refused = await fd.slash(world.players[0], world.general, "/cribbage tournament new")
+    assert refused.ephemeral and "moderator" in refused.content
+
+    opened = await fd.slash(
+        mo, world.general, "/cribbage tournament new format:swiss rounds:3 target:61"
+    )
+    assert opened.ephemeral
+    board = await until(fd, lambda: _board(world))
+    assert [b["label"] for b in board.buttons()] == ["Join", "Leave"]
+    again = await fd.slash(mo, world.general, "/cribbage tournament new")
+    assert again.ephemeral and "tournament already" in again.content
+
+    for user in players[:6]:
+        joined = await fd.click(user, board, label="Join")
+        assert joined.ephemeral and "in the tournament" in joined.content
+    twice = await fd.click(players[0], board, label="Join")
+    assert twice.ephemeral and "already" in twice.content
+    by_command = await fd.slash(players[6], world.general, "/cribbage tournament join")
+    assert by_command.ephemeral
+    await until(fd, lambda: "Entrants (7)" in board.content)
+
+    not_theirs = await fd.slash(players[1], world.general, "/cribbage tournament start")
+    assert not_theirs.ephemeral and "moderator" in not_theirs.content
+    started = await fd.slash(mo, world.general, "/cribbage tournament start")
+    assert not started.ephemeral and "7 players, 3 rounds" in started.content
+
+    byes: list[str] = []
+    for round_ in (1, 2, 3):
+        heading = f"**Round {round_} of 3**"
+        await until(fd, lambda: heading in board.content)  # noqa: B023 - awaited at once
+        bye = re.search(r"\d+\. (\S+) — bye", board.content)
+        assert bye is not None
+        byes.append(bye.group(1))
+        await _play_round(world, round_, 3, by_name)
+
+    await until(fd, lambda: "**Final standings**" in board.content)
+    assert not list(board.buttons())
+    champion = await until(
+        fd, lambda: [m for m in world.general.messages if "wins the swiss tournament" in m.content]
+    )
+    assert len(champion) == 1
+    winner = next(u for u in players if u.mention in champion[0].content)
+    record = await fd.slash(mo, world.general, f"/cribbage stats user:{winner.mention}")
+    await until(fd, lambda: "Tournaments: 1 played, 1 won." in record.content)
+    # Three byes, three different players; nobody met the same player twice.
+    assert len(set(byes)) == 3
+    met = [
+        frozenset(_PAIRING.match(t.name).groups()[1:])  # type: ignore[union-attr]
+        for r in (1, 2, 3)
+        for t in _threads(world, r)
+    ]
+    assert len(met) == len(set(met)) == 9
+
+    standings = await fd.slash(players[0], world.general, "/cribbage tournament standings")
+    assert standings.ephemeral and standings.content.count(" pts,") == 7
+    after = await fd.slash(players[0], world.general, "/cribbage tournament withdraw")
+    assert after.ephemeral and "over" in after.content
+
+
+async def test_without_thread_permissions_nothing_starts(world: World, bot: BotProcess) -> None:
+    fd = world.fd
+    world.general.deny(CREATE_PUBLIC_THREADS)
+    refused = await fd.slash(world.moderator, world.general, "/cribbage tournament new")
+    assert refused.ephemeral and "Create Public Threads" in refused.content
+    assert _board(world) is None
+
+
+async def test_a_round_robin_of_four(world: World, bot: BotProcess) -> None:
+    fd = world.fd
+    players = list(world.players)
+    by_name = {u.name: u for u in players}
+    board = await _open_and_fill(
+        world, "/cribbage tournament new format:round_robin target:61", players
+    )
+    for round_ in (1, 2, 3):
+        await _play_round(world, round_, 2, by_name)
+    await until(fd, lambda: "**Final standings**" in board.content)
+    met = _met(world, 3)
+    assert len(met) == len(set(met)) == 6  # everyone met everyone once
+
+
+async def test_a_knockout_of_eight_with_best_of_three(world: World, bot: BotProcess) -> None:
+    fd = world.fd
+    players = [*world.players, *_more_players(world, 4)]
+    by_name = {u.name: u for u in players}
+    board = await _open_and_fill(
+        world, "/cribbage tournament new format:knockout match:best of 3 target:61", players
+    )
+    assert "best of 3" in board.content
+    for round_, tables in ((1, 4), (2, 2), (3, 1)):
+        await _play_round(world, round_, tables, by_name, games=3)
+    await until(fd, lambda: "**Final standings**" in board.content)
+    # Seeded by joining order: 1 meets 8, 4 meets 5, 2 meets 7, 3 meets 6.
+    first = _met(world, 1)
+    names = [u.name for u in players]
+    assert set(first) == {
+        frozenset((names[a], names[b])) for a, b in ((0, 7), (3, 4), (1, 6), (2, 5))
+    }
+    assert "wins (1–2)" in board.content or "wins (2–1)" in board.content
+    # Each round the second named won 2-1: the winners of the lower halves meet next.
+    assert len(_threads(world, 3)) == 1
+    champion = await until(
+        fd, lambda: [m for m in world.general.messages if "wins the knockout" in m.content]
+    )
+    assert len(champion) == 1
+
+
+async def test_deadline_forfeits_withdrawal_and_a_moderators_result(
+    fake_discord: FakeDiscord, bots: BotLauncher, tmp_path: Path
+) -> None:
+    fd = fake_discord
+    guild, general, players = club(fd, "Al", "Bea", "Cy", "Di", "Ed", "Flo")
+    mo = fd.add_user("Mo")
+    guild.add_member(mo, moderator=True)
+    al, bea, cy, _di, ed, flo = players
+    now = [datetime(2026, 3, 1, tzinfo=UTC)]
+    async with await Store.open(tmp_path / "bot.db") as store:
+        service = clocked_service(store, now)
+        await start_in_process(bots, fd, guild, store, service)
+        line = "/cribbage tournament new format:swiss rounds:2 target:61 round_hours:1"
+        assert (await fd.slash(mo, general, line)).ephemeral
+        board = await until(fd, lambda: _board_in(general))
+        for user in players:
+            await fd.click(user, board, label="Join")
+        await until(fd, lambda: "Entrants (6)" in board.content)
+        await fd.slash(mo, general, "/cribbage tournament start")
+
+        def dealt() -> list[Channel] | None:
+            found = [c for c in guild.channels.values() if c.is_thread and _deals(c)]
+            return found if len(found) == 3 else None
+
+        by_pair = {pair: t for t in await until(fd, dealt) for pair in [_pair_of(t)]}
+        first = by_pair[frozenset(("Al", "Bea"))]
+        # Al throws his cards; Bea never moves. Cy and Di never move. A moderator settles Ed's.
+        hand = await until(fd, lambda: [m for m in fd.dms(al) if list(m.selects())])
+        menu = next(hand[-1].selects())
+        cards = [o["value"] for o in menu["options"][:2]]
+        await fd.select(al, hand[-1], menu["custom_id"], cards)
+        refused = await fd.slash(
+            al, general, f"/cribbage tournament result winner:{al.mention} loser:{bea.mention}"
+        )
+        assert refused.ephemeral and "moderator" in refused.content
+        wrong = await fd.slash(
+            mo, general, f"/cribbage tournament result winner:{al.mention} loser:{cy.mention}"
+        )
+        assert wrong.ephemeral and "no game" in wrong.content
+        set_ = await fd.slash(
+            mo,
+            general,
+            f"/cribbage tournament result winner:{ed.mention} loser:{flo.mention} margin:12",
+        )
+        assert "Result set" in set_.content
+        ended = by_pair[frozenset(("Ed", "Flo"))]
+        await until(fd, lambda: any("moderator set" in m.content for m in ended.messages))
+        await until(fd, lambda: "set by a moderator" in board.content)
+
+        # The round's hour passes: the director decides what is left.
+        record = await store.tournament_in_channel(general.id)
+        assert record is not None
+        now[0] += timedelta(hours=1, minutes=1)
+        service.director.look(record.id)
+        await until(fd, lambda: any("only Al moved" in m.content for m in first.messages))
+        other = by_pair[frozenset(("Cy", "Di"))]
+        await until(fd, lambda: any("neither player moved" in m.content for m in other.messages))
+        await until(fd, lambda: "**Round 2 of 2**" in board.content)
+
+        # Round 2: Al withdraws; his opponent wins; he is paired no more.
+        quit_ = await fd.slash(al, general, "/cribbage tournament withdraw")
+        assert quit_.ephemeral and "withdrawn" in quit_.content
+        again = await fd.slash(al, general, "/cribbage tournament withdraw")
+        assert again.ephemeral and "already" in again.content
+        await until(fd, lambda: "(withdrew)" in board.content and "withdrawal" in board.content)
+        event = await store.pairings(record.id)
+        assert [p.decided for p in event if p.round == 1].count(Decided.FORFEIT) == 2
+        await service.director.idle()
+
+
+@BOTH_DATABASES
+async def test_killed_at_a_rounds_turn_nothing_is_paired_or_made_twice(
+    world: World, bot: BotProcess
+) -> None:
+    fd = world.fd
+    players = list(world.players)
+    by_name = {u.name: u for u in players}
+    board = await _open_and_fill(
+        world, "/cribbage tournament new format:swiss rounds:2 target:61", players
+    )
+    await _play_round(world, 1, 2, by_name, games=0)  # round 1 is dealt
+    # Killed the moment round 2's first pairing message is posted (before its id is kept),
+    # then again the moment a thread of round 2 is started (before it is kept).
+    posted = fd.after_request(rf"/channels/{world.general.id}/messages$", lambda _: bot.kill_now())
+    for thread in _threads(world, 1):
+        names = _PAIRING.match(thread.name)
+        assert names is not None
+        await fd.slash(by_name[names.group(2)], thread, "/cribbage resign")
+    await until(fd, lambda: bool(posted.routes), stall=None)
+    await bot.kill()
+    threaded = fd.after_request(r"/messages/\d+/threads$", lambda _: bot.kill_now())
+    await start_again(fd, bot)
+    await until(fd, lambda: bool(threaded.routes), stall=None)
+    await bot.kill()
+    await start_again(fd, bot)
+    await _play_round(world, 2, 2, by_name)
+    await until(fd, lambda: "**Final standings**" in board.content)
+    starts = [m for m in world.general.messages if m.content.startswith("**Round 2 ·")]
+    assert len(starts) == 2
+    assert all(_deals(t) == 1 for t in _threads(world, 2))
+    assert len(_threads(world, 2)) == 2
+
+
+async def test_too_few_to_start_and_no_leaving_once_started(world: World, bot: BotProcess) -> None:
+    fd = world.fd
+    al, bea, cy, _ = world.players
+    assert (await fd.slash(world.moderator, world.general, "/cribbage tournament new")).ephemeral
+    board = await until(fd, lambda: _board(world))
+    for user in (al, bea):
+        await fd.click(user, board, label="Join")
+    few = await fd.slash(world.moderator, world.general, "/cribbage tournament start")
+    assert few.ephemeral and "3 entrants" in few.content
+    gone = await fd.click(cy, board, label="Leave")
+    assert gone.ephemeral and "not in" in gone.content
+    await fd.slash(cy, world.general, "/cribbage tournament join")
+    started = await fd.slash(world.moderator, world.general, "/cribbage tournament start")
+    assert not started.ephemeral
+    late = await fd.slash(world.players[3], world.general, "/cribbage tournament join")
+    assert late.ephemeral and "entries are closed" in late.content
+    leave = await fd.slash(al, world.general, "/cribbage tournament leave")
+    assert leave.ephemeral and "withdraw" in leave.content
+    await until(fd, lambda: len(_threads(world, 1)) == 1)
+
+
+async def test_a_swiss_event_with_a_top_four_playoff(world: World, bot: BotProcess) -> None:
+    fd = world.fd
+    players = [*world.players, *_more_players(world, 1)]
+    by_name = {u.name: u for u in players}
+    wrong = await fd.slash(
+        world.moderator,
+        world.general,
+        "/cribbage tournament new format:knockout playoff:top 4 into a best-of-3 knockout",
+    )
+    assert wrong.ephemeral and "Swiss" in wrong.content
+    board = await _open_and_fill(
+        world,
+        "/cribbage tournament new format:swiss rounds:2 target:61"
+        " playoff:top 4 into a best-of-3 knockout",
+        players,
+    )
+    assert "then the top 4 in a best-of-3 knockout" in board.content
+    for round_ in (1, 2):
+        await _play_round(world, round_, 2, by_name)
+    await until(fd, lambda: "**Round 3 of 4** (playoff, best of 3)" in board.content)
+    await _play_round(world, 3, 2, by_name, games=3)
+    await _play_round(world, 4, 1, by_name, games=3)
+    await until(fd, lambda: "**Final standings**" in board.content)
+    final = _threads(world, 4)[0]
+    names = _PAIRING.match(final.name)
+    assert names is not None
+    champion = await until(
+        fd, lambda: [m for m in world.general.messages if "wins the swiss tournament" in m.content]
+    )
+    # The final's winner (the second named, 2-1) is the champion.
+    assert by_name[names.group(3)].mention in champion[0].content
