@@ -13,8 +13,10 @@ import argparse
 import asyncio
 import contextlib
 import logging
+import secrets
 import shutil
 import signal
+import socket
 import sys
 import tempfile
 from collections.abc import Sequence
@@ -72,14 +74,27 @@ async def _start_local_bot(fd: FakeDiscord) -> _LocalBot:
 
     guild_id = next(iter(fd.world.guilds), None)
     scratch = Path(tempfile.mkdtemp(prefix="cribbage-playground-"))
+    port = _free_port()
     settings = Settings(
         discord_token=fd.bot_token,
         database_path=str(scratch / "playground.db"),
         dev_guild_id=guild_id,
+        web_port=port,
+        web_secret=secrets.token_urlsafe(32),
+        public_url=f"http://127.0.0.1:{port}",
     )
+    # The game pages are on in the playground: each table message links to its game's page.
+    print(f"Game pages: http://127.0.0.1:{port}/ (each table message links to its game's page)")
     bot = CribbageBot(settings)
     task = asyncio.create_task(bot.start(fd.bot_token), name="cribbage-bot")
     return _LocalBot(bot, task, scratch)
+
+
+def _free_port() -> int:
+    """A port free on this machine now, for the playground's game pages."""
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return int(probe.getsockname()[1])
 
 
 def _open_playground() -> int:

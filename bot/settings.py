@@ -32,6 +32,11 @@ LOG_LEVELS = ("DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL")
 #: ``sqlite:////absolute/path.db``) and a PostgreSQL database.
 SQLITE_SCHEME = "sqlite:///"
 POSTGRES_SCHEMES = ("postgresql://", "postgres://")
+#: The address the game pages are served on when only WEB_PORT is set (this machine only; a
+#: proxy in front, or WEB_HOST=0.0.0.0, opens them to others).
+DEFAULT_WEB_HOST = "127.0.0.1"
+#: The shortest secret that signs the pages' links (a shorter one could be guessed).
+MIN_WEB_SECRET = 16
 
 
 class StartupError(Exception):
@@ -165,6 +170,37 @@ def _shards(env: Mapping[str, str]) -> tuple[int | None, tuple[int, ...] | None]
     return count, tuple(sorted(ids))
 
 
+def _web(env: Mapping[str, str]) -> tuple[str, int | None, str | None, str | None]:
+    """``WEB_HOST``, ``WEB_PORT``, ``PUBLIC_URL`` and ``WEB_SECRET``: the game pages are served
+    only when ``WEB_PORT`` is set, and then need the secret that signs their links (kept
+    across restarts, so the links in the table messages stay good)."""
+    host = _optional(env, "WEB_HOST") or DEFAULT_WEB_HOST
+    port_text = _optional(env, "WEB_PORT")
+    public = _optional(env, "PUBLIC_URL")
+    secret = _optional(env, "WEB_SECRET")
+    if port_text is None:
+        if public is not None:
+            raise SettingsError(
+                "PUBLIC_URL needs WEB_PORT (the port the game pages are served on)."
+            )
+        return host, None, None, None
+    try:
+        port = int(port_text)
+    except ValueError:
+        raise SettingsError(f"WEB_PORT must be a port number, not {port_text!r}.") from None
+    if not 1 <= port <= 65535:
+        raise SettingsError(f"WEB_PORT must be between 1 and 65535, not {port_text!r}.")
+    if secret is None or len(secret) < MIN_WEB_SECRET:
+        raise SettingsError(
+            f"WEB_PORT needs WEB_SECRET, at least {MIN_WEB_SECRET} characters that nobody can "
+            "guess (it signs the game pages' links), e.g. the output of "
+            "`python -c 'import secrets; print(secrets.token_urlsafe(32))'`."
+        )
+    if public is not None and not public.startswith(("http://", "https://")):
+        raise SettingsError(f"PUBLIC_URL must start with http:// or https://, not {public!r}.")
+    return host, port, None if public is None else public.rstrip("/"), secret
+
+
 @dataclass(frozen=True, slots=True)
 class Settings:
     """Everything the bot reads from its environment."""
@@ -187,6 +223,13 @@ class Settings:
     #: shard, or no sharding at all when ``shard_count`` is None too).
     shard_count: int | None = None
     shard_ids: tuple[int, ...] | None = None
+    #: The game pages (:mod:`bot.web`): served on ``web_host``:``web_port`` when the port is
+    #: set (0: any free port), their links signed with ``web_secret``; the table messages
+    #: link to them when ``public_url`` (where people reach the server) is set.
+    web_host: str = DEFAULT_WEB_HOST
+    web_port: int | None = None
+    public_url: str | None = None
+    web_secret: str | None = None
 
     @property
     def database(self) -> str:
@@ -249,6 +292,7 @@ class Settings:
             env = os.environ
         database_path, database_url = _database_url(env)
         shard_count, shard_ids = _shards(env)
+        web_host, web_port, public_url, web_secret = _web(env)
         if shard_ids is not None and shard_count != len(shard_ids) and database_url is None:
             raise SettingsError(
                 "Running some shards here and others in another process needs a database they "
@@ -260,6 +304,10 @@ class Settings:
             database_url=database_url,
             shard_count=shard_count,
             shard_ids=shard_ids,
+            web_host=web_host,
+            web_port=web_port,
+            public_url=public_url,
+            web_secret=web_secret,
             dev_guild_id=_optional_int(env, "DEV_GUILD_ID"),
             log_level=_log_level(env, "LOG_LEVEL"),
             discord_api_base=_optional(env, "DISCORD_API_BASE"),

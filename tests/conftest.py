@@ -61,6 +61,7 @@ LONGEST = {
     "tests/e2e/test_tournaments.py::test_a_swiss_event_with_a_top_four_playoff": 40,
     "tests/e2e/test_tournaments.py": 30,
     "tests/e2e/test_tournament_processes.py": 30,
+    "tests/e2e/test_web_pages.py::test_a_watched_game_live_then_replayed": 20,
 }
 
 

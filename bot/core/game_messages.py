@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import dataclasses
 from collections import OrderedDict
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from datetime import timedelta
 
 from bot.core.coach_settings import CoachSettings
@@ -28,7 +28,7 @@ from bot.core.render.standings import change_text
 from bot.core.render.text import escape
 from bot.core.storage import MessageRecords
 
-__all__ = ["RECONCILE_ENDED", "REMIND_AFTER", "SETTLED_KEPT", "GameMessages"]
+__all__ = ["RECONCILE_ENDED", "REMIND_AFTER", "SETTLED_KEPT", "GameMessages", "ratings_line"]
 
 #: How long the table waits on a person before reminding them (a setting overrides it).
 REMIND_AFTER = timedelta(seconds=60)
@@ -49,14 +49,17 @@ class GameMessages:
         *,
         remind_after: timedelta = REMIND_AFTER,
         retention: timedelta | None = None,
+        page_link: Callable[[int], str | None] | None = None,
     ) -> None:
         """``retention``: an ended game older than that has no messages any more (it is, or is
-        about to be, pruned)."""
+        about to be, pruned). ``page_link``: a game's page in the browser (its table messages
+        carry it), if the pages have a public address."""
         self._games = games
         self._store = store
         self._coach = coach
         self._remind_after = remind_after.total_seconds()
         self._retention = retention
+        self._page_link = page_link
         # game id -> seat -> the deal its DMs were refused in.
         self._refused: OrderedDict[int, dict[int, int]] = OrderedDict()
         # game id -> (the version and facts it was drawn for, what it owes then).
@@ -161,17 +164,7 @@ class GameMessages:
         (await self._refusals(owner.id))[seat] = deal
 
     async def _ratings_line(self, record: GameRecord) -> str:
-        """For a finished game, each person's new rating and its change: "Ratings: Al 1,512
-        (+18) · Bea 988 (−18)" (empty for any other game)."""
-        if record.status is not GameStatus.FINISHED:
-            return ""
-        names = {s.seat: s.name for s in record.seats if not s.is_computer}
-        changes = [
-            f"{escape(names[c.seat])} {change_text(c.ordinal_before, c.ordinal_after)}"
-            for c in await self._store.game_rating_changes(record.id)
-            if c.seat in names
-        ]
-        return f"Ratings: {' · '.join(changes)}" if changes else ""
+        return await ratings_line(self._store, record)
 
     def _settled_for(
         self, record: GameRecord, loaded: Loaded | None, facts: TableFacts, ratings: str = ""
@@ -189,8 +182,15 @@ class GameMessages:
         if kept is not None and kept[0] == key:
             self._settled.move_to_end(record.id)
             return kept[1]
+        link = None if self._page_link is None else self._page_link(record.id)
         drawn = settled(
-            record, loaded, facts.refused, facts.coach_off, ratings, departed=facts.departed
+            record,
+            loaded,
+            facts.refused,
+            facts.coach_off,
+            ratings,
+            departed=facts.departed,
+            link=link,
         )
         self._settled[record.id] = (key, drawn)
         while len(self._settled) > SETTLED_KEPT:
@@ -213,6 +213,20 @@ class GameMessages:
         """Drop what is kept of a pruned game."""
         self._refused.pop(game_id, None)
         self._settled.pop(game_id, None)
+
+
+async def ratings_line(store: MessageRecords, record: GameRecord) -> str:
+    """For a finished game, each person's new rating and its change: "Ratings: Al 1,512
+    (+18) · Bea 988 (−18)" (empty for any other game): the last line of its result."""
+    if record.status is not GameStatus.FINISHED:
+        return ""
+    names = {s.seat: s.name for s in record.seats if not s.is_computer}
+    changes = [
+        f"{escape(names[c.seat])} {change_text(c.ordinal_before, c.ordinal_after)}"
+        for c in await store.game_rating_changes(record.id)
+        if c.seat in names
+    ]
+    return f"Ratings: {' · '.join(changes)}" if changes else ""
 
 
 def _ended_unread(record: GameRecord, sent: Mapping[str, MessageRecord]) -> Drawing:

@@ -14,6 +14,7 @@ one hand message per deal by DM.
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
@@ -45,11 +46,13 @@ from engine.views import PublicView
 __all__ = [
     "Projection",
     "TableFacts",
+    "board_at",
     "board_of",
     "deal_chances",
     "deal_seal",
     "hand_message",
     "hand_view",
+    "page_line",
     "project",
     "resigner",
     "settled",
@@ -82,13 +85,15 @@ class Projection:
     check_at: float | None
 
 
-def _board(
+def board_at(
     view: PublicView,
     pegs: Sequence[tuple[int, int]],
     dealer: int,
     winner: int | None,
     said: tuple[str, ...] | None = None,
 ) -> BoardPicture:
+    """The board with ``pegs`` (per side: front and back) as they stand, ``dealer`` the
+    dealer's seat, ``winner`` the winning side, if any, and ``said`` the chances to win."""
     names = Names.of(view)
     return BoardPicture(
         tuple(names.plain_side(side) for side in range(len(pegs))),
@@ -106,7 +111,7 @@ def _board(
 def board_of(log: DealLog, view: PublicView) -> BoardPicture:
     """The board as the pegs stand now."""
     winner = view.result.winner if view.result is not None else None
-    return _board(view, log.pegs, view.dealer, winner)
+    return board_at(view, log.pegs, view.dealer, winner)
 
 
 def _deal_board(
@@ -120,7 +125,7 @@ def _deal_board(
     dealt = _dealt(log, deal)
     if pegs is None or dealt is None:
         return None
-    return _board(view, pegs, dealt.dealer, None, said)
+    return board_at(view, pegs, dealt.dealer, None, said)
 
 
 def _dealt(log: DealLog, deal: int) -> Dealt | None:
@@ -186,6 +191,7 @@ def _tables(
     ratings: str = "",
     seeds: Sequence[str] | None = None,
     reviewable: bool = False,
+    link: str | None = None,
 ) -> list[Owed]:
     names = Names.of(game.public_view())
     view = game.public_view()
@@ -208,6 +214,12 @@ def _tables(
         # The deal the game ended in leaves the board to the result, below it: one picture.
         board = _deal_board(log, view, deal, odds) if text.show and not text.result else None
         order = _TABLE + 2 * deal
+        if link is not None:
+            # The game's page (angle brackets: a link without Discord's preview under it).
+            line = page_line(link)
+            text = dataclasses.replace(
+                text, play=f"{text.play}\n{line}", brief=f"{text.brief}\n{line}"
+            )
         # One message per deal, whatever its length: the show never moves to another.
         view_now = MessageView(one_message(text), board=board)
         owed.append(Owed(f"table:{deal}", view_now, order=order))
@@ -218,6 +230,11 @@ def _tables(
             final = MessageView(said, board=board_of(log, view), review=review)
             owed.append(Owed("result", final, order=_RESULT))
     return owed
+
+
+def page_line(link: str) -> str:
+    """The table's line that links to the game's page in the browser."""
+    return f"Watch or replay in the browser: <{link}>"
 
 
 def deal_seal(game: Game, log: DealLog, seeds: Sequence[str] | None, deal: int) -> Seal | None:
@@ -380,15 +397,17 @@ def settled(
     ratings: str = "",
     *,
     departed: frozenset[int] = frozenset(),
+    link: str | None = None,
 ) -> tuple[Owed, ...]:
     """The messages that depend on the stored game alone, not on the time: the same for one
     version of the game (and the same refusals, coach settings and departures), so they can
-    be kept. ``ratings`` is the line of rating changes a finished game's result ends with."""
+    be kept. ``ratings`` is the line of rating changes a finished game's result ends with;
+    ``link``, the game's page, is on each table message when there is one."""
     facts = TableFacts(refused, coach_off, 0.0, 0.0, departed)
     owed = [Owed("lobby", lobby_view(record), order=_LOBBY)]
     if loaded is not None:
         reviewable = loaded.shuffles is not None and bool(_people_seats(record))
-        owed += _tables(record, loaded.game, loaded.log, ratings, loaded.seeds, reviewable)
+        owed += _tables(record, loaded.game, loaded.log, ratings, loaded.seeds, reviewable, link)
         owed += _hands(record, loaded, facts)
     if record.is_open:
         owed += _departures(record, departed)

@@ -97,13 +97,14 @@ class Services:
         membership: Membership | None = None,
         retention: timedelta | None = None,
         thinking: WorkerThinking | None = None,
+        page_link: Callable[[int], str | None] | None = None,
     ) -> Services:
         """The core on ``store``. Without ``rng_factory``, ``clock`` and ``computer_rng`` it
         has real randomness (``random.SystemRandom``, each deal sealed by a seed drawn from it:
         :mod:`bot.core.seeded`) and the UTC clock, as the running bot;
         tests give their own. ``shared``: other processes of the bot use the same database;
         ``thinking``: where the levels that think at length make their plays (on the loop
-        without)."""
+        without); ``page_link``: a game's page in the browser, for its table messages."""
         system = random.SystemRandom()
         now = clock or (lambda: datetime.now(UTC))
         feed = ChangeFeed()
@@ -121,7 +122,14 @@ class Services:
             games, coach, computers, muggins_window=muggins_window, count_timeout=count_timeout
         )
         ledger = MessageLedger(store, feed, now, shared=shared, faults=games.faults)
-        drawn = GameMessages(games, store, coach, remind_after=remind_after, retention=retention)
+        drawn = GameMessages(
+            games,
+            store,
+            coach,
+            remind_after=remind_after,
+            retention=retention,
+            page_link=page_link,
+        )
         ledger.add(OwnerKind.GAME, drawn)
         stamp = lambda: now().timestamp()  # noqa: E731
         ledger.add(OwnerKind.TOURNAMENT, TournamentMessages(store, stamp))

@@ -44,6 +44,8 @@ from bot.discord.threads import DiscordThreads
 from bot.settings import Settings, StartupError
 from bot.store import Dialect, Store
 from bot.store.cluster import Cluster
+from bot.web.links import PageLinks
+from bot.web.server import WebServer, review_source
 from engine.coach import review_view
 from engine.game import Game
 
@@ -111,6 +113,8 @@ class CribbageBot(commands.AutoShardedBot):
         self._owns_store = store is None
         self._store_closed = False
         self._thinking: WorkerThinking | None = None
+        #: The game pages' server, when WEB_PORT is set.
+        self.web: WebServer | None = None
         self._max_concurrency: int | None = None
         #: Set once the gateway said READY (on any shard): from then on players may act, so
         #: the database holds what they did.
@@ -130,6 +134,7 @@ class CribbageBot(commands.AutoShardedBot):
         members = DiscordMembers(
             self, self.pacer, self.store, fresh=settings.member_check.total_seconds()
         )
+        links = _page_links(settings)
         if self._given_services is not None:
             self.services = self._given_services
         else:
@@ -146,7 +151,26 @@ class CribbageBot(commands.AutoShardedBot):
                 membership=members,
                 retention=settings.retention,
                 thinking=self._thinking,
+                page_link=links.url if links is not None and links.public_url else None,
             )
+        if links is not None and settings.web_port is not None:
+            self.web = WebServer(
+                self.services.games,
+                self.services.feed,
+                links,
+                self.store,
+                host=settings.web_host,
+                port=settings.web_port,
+                reviews=review_source(self.services.reviews),
+            )
+            try:
+                await self.web.start()
+            except OSError as error:
+                raise StartupError(
+                    f"WEB_HOST={settings.web_host} WEB_PORT={settings.web_port}: cannot serve "
+                    f"the game pages there ({error.strerror or error}); choose another port, or "
+                    "leave WEB_PORT empty to serve no pages."
+                ) from None
         self.io = DiscordIO(self.services, members, defer_after=self.defer_after)
         self.cluster = Cluster(
             self.store,
@@ -330,12 +354,21 @@ class CribbageBot(commands.AutoShardedBot):
             await self.cluster.stop()
         if self._thinking is not None:
             self._thinking.close()
+        if self.web is not None:
+            await self.web.stop()
         await super().close()
         if self._owns_store and hasattr(self, "store") and not self._store_closed:
             # close() runs twice on a signal (the handler, then `async with`): close once.
             self._store_closed = True
             log.info("database round trips: %d", self.store.db.round_trips)
             await self.store.close()
+
+
+def _page_links(settings: Settings) -> PageLinks | None:
+    """The game pages' links, when the pages are served (WEB_PORT and WEB_SECRET set)."""
+    if settings.web_port is None or settings.web_secret is None:
+        return None
+    return PageLinks(settings.web_secret, settings.public_url)
 
 
 def _shard_ids(settings: Settings) -> dict[str, Any]:

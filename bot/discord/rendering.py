@@ -14,8 +14,8 @@ from typing import Any
 
 import discord
 
+from bot.core.boards import draw_board
 from bot.core.messages import BoardPicture, MessageView
-from bot.core.pictures.board import BoardState, Side, board_picture
 from bot.core.render.text import MAX_MESSAGE
 from bot.discord.components import controls_view
 
@@ -29,18 +29,7 @@ def clip(text: str) -> str:
 
 def board_file(board: BoardPicture) -> discord.File:
     """The board picture as an attachment, with its alt text for screen readers."""
-    state = BoardState(
-        tuple(
-            Side(n, front, back) for n, (front, back) in zip(board.sides, board.pegs, strict=True)
-        ),
-        board.target,
-        board.rule,
-        board.dealer,
-        board.winner,
-        board.partners,
-        board.chances,
-    )
-    picture = board_picture(state)
+    picture = draw_board(board)
     return discord.File(
         io.BytesIO(picture.png), filename=picture.filename, description=picture.alt_text
     )

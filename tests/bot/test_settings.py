@@ -206,6 +206,7 @@ def _comment(example: str, name: str) -> str:
         "MEMBER_CHECK_SECONDS",
         "MUGGINS_SECONDS",
         "COUNT_TIMEOUT_SECONDS",
+        "WEB_PORT",
     ],
 )
 def test_env_example_gives_every_numeric_settings_range(name: str) -> None:
@@ -218,3 +219,38 @@ def test_env_example_gives_every_numeric_settings_range(name: str) -> None:
     said = _comment(example, name)
     for number in [*re.findall(r"\d+(?:\.\d+)?", bounds.group(1)), bounds.group(2)]:
         assert re.search(rf"(?<![\d.]){re.escape(number)}(?!\.?\d)", said), (number, said)
+
+
+def test_the_game_pages_are_off_unless_a_port_is_set() -> None:
+    settings = Settings.from_env({"WEB_SECRET": "s" * 16})
+    assert settings.web_port is None and settings.public_url is None
+
+
+def test_the_game_pages_settings_are_read() -> None:
+    settings = Settings.from_env(
+        {
+            "WEB_HOST": "0.0.0.0",
+            "WEB_PORT": "8080",
+            "WEB_SECRET": "a secret of some length",
+            "PUBLIC_URL": "https://crib.example/",
+        }
+    )
+    assert (settings.web_host, settings.web_port) == ("0.0.0.0", 8080)
+    assert settings.public_url == "https://crib.example"
+    assert settings.web_secret == "a secret of some length"
+
+
+@pytest.mark.parametrize(
+    ("env", "named"),
+    [
+        ({"WEB_PORT": "8080"}, "WEB_SECRET"),
+        ({"WEB_PORT": "8080", "WEB_SECRET": "short"}, "WEB_SECRET"),
+        ({"WEB_PORT": "http", "WEB_SECRET": "s" * 16}, "WEB_PORT"),
+        ({"WEB_PORT": "70000", "WEB_SECRET": "s" * 16}, "WEB_PORT"),
+        ({"PUBLIC_URL": "https://crib.example"}, "WEB_PORT"),
+        ({"WEB_PORT": "80", "WEB_SECRET": "s" * 16, "PUBLIC_URL": "crib.example"}, "PUBLIC_URL"),
+    ],
+)
+def test_bad_game_pages_settings_are_refused(env: dict[str, str], named: str) -> None:
+    with pytest.raises(SettingsError, match=named):
+        Settings.from_env(env)

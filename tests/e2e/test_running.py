@@ -41,6 +41,8 @@ def test_local_opens_the_playground_with_the_real_bot(tmp_path: Path) -> None:
     done = _run(["--local"], tmp_path, stdin=script)
     assert done.returncode == 0, done.stderr
     assert "playground" in done.stdout
+    # The game pages are on in the playground, at the address it prints.
+    assert "Game pages: http://127.0.0.1:" in done.stdout
     assert "Opened by Al" in done.stdout and "You're in" in done.stdout
     assert "Traceback" not in done.stderr and "ERROR" not in done.stderr
     assert "voice will NOT be supported" not in done.stderr, "discord.py's voice warnings"

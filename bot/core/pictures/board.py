@@ -51,6 +51,7 @@ __all__ = [
     "BoardState",
     "Rule",
     "Side",
+    "board_alt_text",
     "board_picture",
     "game_lines",
     "hole_centre",
@@ -320,3 +321,8 @@ def board_picture(board: BoardState) -> Picture:
     _draw_header(image, board)
     _draw_pegs(image, board)
     return Picture(png_bytes(image), alt_text(_describe(board)), "board.png")
+
+
+def board_alt_text(board: BoardState) -> str:
+    """The alt text :func:`board_picture` gives ``board``, without drawing it."""
+    return alt_text(_describe(board))

@@ -1,0 +1,379 @@
+"""The game pages as HTML: plain pages written on the server, one small script for the rest.
+
+- A game in progress (or a lobby): the spectator page, the channel's messages as the channel
+  shows them and the board as the pegs stand (:class:`~bot.core.spectator.TableSeen`); the
+  script swaps in each new look the server sends (server-sent events).
+- A game that has ended: the replay (:class:`~bot.core.replay.GameReplay`), deal by deal with
+  every hand, what went to the crib, the starter, each call with the board after it (the
+  arrow keys step through them; each step is a link too, so it works without the script), and
+  the shows item by item; then the channel's messages as they ended.
+- The review of both sides goes under the replay (:func:`replay_page`'s ``review``, from
+  :func:`bot.web.server.review_source`); a game with none (too old) shows none.
+
+Everything a player typed (their names) is escaped; Discord's markdown in the channel's
+messages is turned into the same emphasis here. The pages follow the system's light or dark
+theme and fit a phone's width.
+"""
+
+from __future__ import annotations
+
+import html
+import re
+from collections import OrderedDict
+from collections.abc import Sequence
+
+from bot.core.boards import board_alt
+from bot.core.messages import BoardPicture, MessageView
+from bot.core.pictures.board import picture_size
+from bot.core.render.text import Names
+from bot.core.replay import DealReplay, GameReplay, ShowReplay
+from bot.core.spectator import TableSeen
+from engine.cards import Card, Suit
+from engine.scoring import ScoreItem, ScoreKind
+
+__all__ = [
+    "SCRIPT",
+    "home_page",
+    "message_html",
+    "not_found_page",
+    "replay_page",
+    "spectator_page",
+    "table_fragment",
+]
+
+_STYLE = """
+:root { color-scheme: light dark; --bg: #fbfaf7; --fg: #1d1c1a; --muted: #55524c;
+  --card: #ffffff; --line: #d8d3c8; --accent: #0b5cad; --red: #b3261e; --now: #fff1c2; }
+@media (prefers-color-scheme: dark) {
+  :root { --bg: #15171a; --fg: #ebe8e2; --muted: #b5b0a6; --card: #1f2226; --line: #3a3e44;
+    --accent: #8cc4ff; --red: #ff8a80; --now: #3d3622; }
+}
+* { box-sizing: border-box; }
+body { margin: 0; background: var(--bg); color: var(--fg);
+  font: 16px/1.5 system-ui, -apple-system, "Segoe UI", Roboto, sans-serif; }
+main { max-width: 860px; margin: 0 auto; padding: 12px; }
+h1 { font-size: 1.35rem; margin: 0.2em 0; overflow-wrap: anywhere; }
+h2 { font-size: 1.15rem; margin: 1.2em 0 0.4em; }
+a { color: var(--accent); }
+a:focus-visible, [tabindex]:focus-visible { outline: 3px solid var(--accent); outline-offset: 2px; }
+.status { color: var(--muted); margin: 0 0 0.8em; }
+.board { width: 100%; max-width: 800px; height: auto; display: block; border-radius: 6px; }
+figure { margin: 0 0 1em; }
+figcaption { color: var(--muted); font-size: 0.9rem; }
+.msg { background: var(--card); border: 1px solid var(--line); border-radius: 8px;
+  padding: 10px 12px; margin: 0 0 10px; overflow-wrap: anywhere; }
+.msg p { margin: 0; }
+code { font-size: 0.95em; }
+.red { color: var(--red); }
+.deal { background: var(--card); border: 1px solid var(--line); border-radius: 8px;
+  padding: 4px 12px 10px; margin: 0 0 14px; }
+table { border-collapse: collapse; width: 100%; }
+th, td { text-align: left; padding: 3px 6px; border-bottom: 1px solid var(--line);
+  vertical-align: top; overflow-wrap: anywhere; }
+ol.steps { padding-left: 1.6em; margin: 0.4em 0; }
+ol.steps a { color: var(--fg); text-decoration: none; display: block; border-radius: 4px;
+  padding: 1px 4px; }
+ol.steps a[aria-current="step"] { background: var(--now); font-weight: 600; }
+.viewer { position: sticky; top: 0; background: var(--bg); padding-top: 4px; z-index: 1; }
+.sr-only { position: absolute; width: 1px; height: 1px; overflow: hidden;
+  clip: rect(0 0 0 0); white-space: nowrap; }
+.nav { display: flex; gap: 8px; flex-wrap: wrap; margin: 4px 0; }
+.nav a { border: 1px solid var(--line); border-radius: 6px; padding: 2px 10px; }
+"""
+
+#: The pages' one script: live updates for the spectator page (server-sent events) and
+#: stepping through a replay with the keyboard.
+SCRIPT = """
+(function () {
+  "use strict";
+  var live = document.querySelector("[data-live]");
+  if (live && window.EventSource) {
+    var source = new EventSource(live.getAttribute("data-live"));
+    var latest = document.getElementById("latest");
+    source.addEventListener("table", function (event) {
+      live.innerHTML = event.data;
+      // Screen readers hear the newest line, not the whole table again.
+      var lines = live.querySelectorAll("article.msg p");
+      if (latest && lines.length) { latest.textContent = lines[lines.length - 1].textContent; }
+    });
+    source.addEventListener("over", function () { source.close(); location.reload(); });
+  }
+  var steps = Array.prototype.slice.call(document.querySelectorAll("ol.steps a"));
+  var board = document.getElementById("step-board");
+  if (!steps.length || !board) { return; }
+  var caption = document.getElementById("step-text");
+  var at = steps.findIndex(function (a) { return a.getAttribute("aria-current") === "step"; });
+  function show(i, focus) {
+    if (i < 0 || i >= steps.length) { return; }
+    if (at >= 0) { steps[at].removeAttribute("aria-current"); }
+    at = i;
+    var step = steps[i];
+    step.setAttribute("aria-current", "step");
+    board.src = step.getAttribute("data-board");
+    board.alt = step.getAttribute("data-alt");
+    caption.textContent = step.textContent;
+    history.replaceState(null, "", step.getAttribute("href"));
+    if (focus) { step.focus(); } else { step.scrollIntoView({block: "nearest"}); }
+  }
+  steps.forEach(function (a, i) {
+    a.addEventListener("click", function (event) { event.preventDefault(); show(i, true); });
+  });
+  document.addEventListener("keydown", function (event) {
+    if (event.altKey || event.ctrlKey || event.metaKey) { return; }
+    var moves = {ArrowRight: 1, ArrowDown: 1, j: 1, ArrowLeft: -1, ArrowUp: -1, k: -1};
+    if (event.key in moves) { event.preventDefault(); show(at + moves[event.key], true); }
+    else if (event.key === "Home") { event.preventDefault(); show(0, true); }
+    else if (event.key === "End") { event.preventDefault(); show(steps.length - 1, true); }
+  });
+})();
+"""
+
+_ESCAPED = re.compile(r"\\([\\*_~`|>#\[\]()])")
+_HELD = re.compile("\x00(\\d+)\x00")
+_BOLD = re.compile(r"\*\*(.+?)\*\*")
+_CODE = re.compile(r"`([^`]+)`")
+_MENTION = re.compile(r"&lt;[@#][!&]?(\d+)&gt;")
+_URL = re.compile(r"&lt;(https?://[^\s&]+)&gt;")
+
+
+def _inline(text: str, people: dict[int, str]) -> str:
+    """One line of Discord markdown as HTML: **bold**, `code`, mentions (by name), links;
+    what markdown escaping protected (a name typed with asterisks) stays as typed."""
+    held: list[str] = []
+
+    def hold(match: re.Match[str]) -> str:
+        held.append(match.group(1))
+        return f"\x00{len(held) - 1}\x00"
+
+    out = html.escape(_ESCAPED.sub(hold, text))
+    out = _BOLD.sub(r"<strong>\1</strong>", out)
+    out = _CODE.sub(r"<code>\1</code>", out)
+    out = _URL.sub(r'<a href="\1" rel="noreferrer">\1</a>', out)
+    out = _MENTION.sub(lambda m: "@" + html.escape(people.get(int(m.group(1)), "someone")), out)
+    return _HELD.sub(lambda m: html.escape(held[int(m.group(1))]), out)
+
+
+def message_html(view: MessageView, people: dict[int, str] | None = None) -> str:
+    """One channel message as an HTML block, a paragraph per line."""
+    known = people or {}
+    lines = (_inline(line, known) for line in view.content.split("\n") if line.strip())
+    return "".join(f"<p>{line}</p>" for line in lines)
+
+
+def _card(card: Card) -> str:
+    red = card.suit in (Suit.HEARTS, Suit.DIAMONDS)
+    return f'<span class="red">{card}</span>' if red else str(card)
+
+
+def _cards(cards: Sequence[Card]) -> str:
+    return " ".join(_card(c) for c in cards) or "—"
+
+
+def _document(title: str, body: str) -> str:
+    robots = '<meta name="robots" content="noindex, nofollow">'
+    return (
+        "<!doctype html>\n"
+        '<html lang="en"><head><meta charset="utf-8">'
+        '<meta name="viewport" content="width=device-width, initial-scale=1">'
+        f'<meta name="referrer" content="no-referrer">{robots}'
+        f"<title>{html.escape(title)}</title><style>{_STYLE}</style></head>"
+        f"<body><main>{body}</main>"
+        '<script src="/page.js" defer></script></body></html>'
+    )
+
+
+def _figure(board: BoardPicture, src: str, caption: str, *, image_id: str = "") -> str:
+    """The board picture (its size given, so the page does not jump as it loads)."""
+    ident = f' id="{image_id}"' if image_id else ""
+    width, height = picture_size(len(board.sides), board.target)
+    return (
+        f'<figure><img class="board"{ident} src="{html.escape(src)}"'
+        f' alt="{html.escape(board_alt(board))}" width="{width}" height="{height}">'
+        f"<figcaption>{caption}</figcaption></figure>"
+    )
+
+
+def table_fragment(seen: TableSeen, board_src: str, people: dict[int, str]) -> str:
+    """What the live part of the spectator page shows: where the game stands, the board and
+    the channel's messages (swapped in whole at each change)."""
+    state = "Waiting in the lobby" if seen.board is None else "Live"
+    parts = [
+        f'<div data-version="{seen.version}">',
+        f'<p class="status">{state}: this page shows what the channel sees and follows the '
+        "game as it is played. Once it is over, every hand can be replayed here.</p>",
+    ]
+    if seen.board is not None:
+        parts.append(_figure(seen.board, board_src, "The board as the pegs stand."))
+    for view in seen.messages:
+        parts.append(f'<article class="msg">{message_html(view, people)}</article>')
+    parts.append("</div>")
+    return "".join(parts)
+
+
+def spectator_page(seen: TableSeen, path: str, people: dict[int, str]) -> str:
+    """The page of a game in progress (or a lobby), following it live."""
+    fragment = table_fragment(seen, f"{path}/board.png?v={seen.version}", people)
+    body = (
+        f"<h1>{html.escape(seen.title)}</h1>"
+        f'<div id="table" data-live="{html.escape(path)}/live?v={seen.version}">'
+        f'{fragment}</div><p id="latest" class="sr-only" aria-live="polite"></p>'
+    )
+    return _document(seen.title, body)
+
+
+_KIND_NAMES = {
+    ScoreKind.FIFTEEN: "Fifteen",
+    ScoreKind.THIRTY_ONE: "Thirty-one",
+    ScoreKind.PAIR: "Pair",
+    ScoreKind.PAIR_ROYAL: "Pair royal",
+    ScoreKind.DOUBLE_PAIR_ROYAL: "Double pair royal",
+    ScoreKind.RUN: "Run",
+    ScoreKind.FLUSH: "Flush",
+    ScoreKind.NOBS: "Nobs",
+}
+
+
+def _items(items: Sequence[ScoreItem]) -> str:
+    if not items:
+        return "<li>Nothing</li>"
+    return "".join(
+        f"<li>{_KIND_NAMES.get(item.kind, str(item.kind))}: {_cards(item.cards)}"
+        f" — {item.points}</li>"
+        for item in items
+    )
+
+
+def _show(names: Names, show: ShowReplay) -> str:
+    whose = f"{names.raw[show.seat]}'s {'crib' if show.crib else 'hand'}"
+    return (
+        f'<tr><th scope="row">{html.escape(whose)}</th>'
+        f"<td>{_cards(show.cards)} + {_card(show.starter)}<ul>{_items(show.items)}</ul></td>"
+        f"<td>{show.points}</td><td>{show.total}</td></tr>"
+    )
+
+
+def _step_link(replay: GameReplay, path: str, index: int) -> str:
+    step = replay.steps[index]
+    alt = board_alt(replay.board(index))
+    return (
+        f'<li><a id="s{index}" href="?step={index}#s{index}"'
+        f' data-board="{html.escape(path)}/board.png?step={index}"'
+        f' data-alt="{html.escape(alt)}">{_inline(step.text, {})}</a></li>'
+    )
+
+
+def _deal(replay: GameReplay, deal: DealReplay, steps: Sequence[str]) -> str:
+    names = replay.names
+    rows = "".join(
+        f'<tr><th scope="row">{html.escape(names.raw[seat])}</th>'
+        f"<td>{_cards(hand)}</td><td>{_cards(deal.discards[seat])}</td></tr>"
+        for seat, hand in enumerate(deal.hands)
+    )
+    dealer = html.escape(names.raw[deal.dealer])
+    starter = _card(deal.starter) if deal.starter is not None else "not cut"
+    shows = "".join(_show(names, s) for s in deal.shows)
+    show_table = (
+        "<table><caption>The show</caption><thead><tr><th>Whose</th><th>Cards and items</th>"
+        f"<th>Points</th><th>Score</th></tr></thead><tbody>{shows}</tbody></table>"
+        if shows
+        else "<p>The game ended before this deal was shown.</p>"
+    )
+    return (
+        f'<section class="deal" aria-labelledby="deal{deal.number}">'
+        f'<h2 id="deal{deal.number}">Deal {deal.number} — {dealer} deals</h2>'
+        "<table><thead><tr><th>Player</th><th>Dealt</th><th>To the crib</th></tr></thead>"
+        f"<tbody>{rows}</tbody></table><p>Starter: {starter}</p>"
+        f'<ol class="steps" start="{deal.first_step + 1}">'
+        f"{''.join(steps[deal.first_step : deal.last_step + 1])}</ol>{show_table}</section>"
+    )
+
+
+def replay_page(
+    seen: TableSeen,
+    replay: GameReplay | None,
+    path: str,
+    people: dict[int, str],
+    *,
+    step: int | None = None,
+    review: str | None = None,
+) -> str:
+    """The page of a game that has ended: the replay (when the game can be replayed), the
+    review of both sides when there is one (``review``: its HTML), and the channel's last
+    messages. The page but the step shown is drawn once per replay and kept (a replay's page
+    is asked for again at each step chosen without the script)."""
+    if replay is None or not replay.steps:
+        return _document(seen.title, _replay_body(seen, None, path, people, review))
+    key = (seen.game_id, seen.version, path, review)
+    kept = _PAGES.get(key)
+    if kept is None or kept[0] is not replay:
+        kept = (replay, _document(seen.title, _replay_body(seen, replay, path, people, review)))
+        _PAGES[key] = kept
+        while len(_PAGES) > _PAGES_KEPT:
+            _PAGES.popitem(last=False)
+    _PAGES.move_to_end(key)
+    last = len(replay.steps) - 1
+    current = last if step is None else max(0, min(step, last))
+    caption = f'<span id="step-text">{_inline(replay.steps[current].text, {})}</span>'
+    figure = _figure(
+        replay.board(current), f"{path}/board.png?step={current}", caption, image_id="step-board"
+    )
+    mark = f'<a id="s{current}" '
+    page = kept[1].replace(_FIGURE, figure, 1)
+    return page.replace(mark, f'{mark}aria-current="step" ', 1)
+
+
+#: Where a replay's kept page takes the board of the step shown (markup no escaped text can be).
+_FIGURE = "<board-here>"
+#: Replays' pages kept (by game, version, path and review), with the replay drawn.
+_PAGES: OrderedDict[tuple[int, int, str, str | None], tuple[GameReplay, str]] = OrderedDict()
+_PAGES_KEPT = 16
+
+
+def _replay_body(
+    seen: TableSeen,
+    replay: GameReplay | None,
+    path: str,
+    people: dict[int, str],
+    review: str | None,
+) -> str:
+    parts = [f"<h1>{html.escape(seen.title)}</h1>"]
+    if replay is not None:
+        parts.append(
+            '<p class="status">The game is over: every hand is shown. Step through the calls '
+            "with the arrow keys (or j and k, Home and End), or choose one.</p>"
+        )
+        parts.append(f'<div class="viewer">{_FIGURE}</div>')
+        items = [_step_link(replay, path, i) for i in range(len(replay.steps))]
+        if replay.opening:
+            parts.append(f'<ol class="steps">{"".join(items[: replay.opening])}</ol>')
+        parts.extend(_deal(replay, deal, items) for deal in replay.deals)
+    else:
+        parts.append(
+            '<p class="status">The game is over. It cannot be replayed hand by hand (it ended '
+            "before it was played out, or was begun before the bot recorded its shuffles); "
+            "here is what the channel saw.</p>"
+        )
+    if review:
+        parts.append(f'<section aria-labelledby="review"><h2 id="review">Review</h2>{review}')
+        parts.append("</section>")
+    parts.append('<h2 id="channel">What the channel saw</h2>')
+    parts.extend(
+        f'<article class="msg">{message_html(view, people)}</article>' for view in seen.messages
+    )
+    return "".join(parts)
+
+
+def not_found_page(reason: str) -> str:
+    """The page for a link that leads nowhere (tampered with, cut short, or a game no longer
+    kept): one sentence, and nothing about any game."""
+    body = f"<h1>Page not found</h1><p>{html.escape(reason)}</p>"
+    return _document("Page not found", body)
+
+
+def home_page() -> str:
+    """The server's front page: no list of games, only where their pages are found."""
+    body = (
+        "<h1>Cribbage game pages</h1><p>Each game has its own page: follow the link in the "
+        "game's table message on Discord.</p>"
+    )
+    return _document("Cribbage game pages", body)

@@ -1,0 +1,443 @@
+"""The game pages' HTTP server (aiohttp, which discord.py already brings).
+
+| route | what it serves |
+| --- | --- |
+| ``/g/<id>/<signature>`` | the game's page: live while it is played, the replay once over |
+| ``…/board.png?v=<version>`` | the board as the pegs stand (``?step=<n>``: after a replay's step) |
+| ``…/live`` | server-sent events: the page's live part, each time the game changes |
+| ``/page.js`` | the pages' one script |
+
+A link whose signature is not the game's gets the same short 404 page as a game that does not
+exist, so a link tells nothing about games it was not made for; there is no list of games.
+
+Live updates come from the change feed, not from the database: the server subscribes once,
+and a change of a game somebody watches is drawn once (one read of the game, usually from
+memory) and handed to every page open on it. Each page keeps only the latest look it has not
+yet sent, so a slow reader costs one string, however many moves it missed.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import re
+from collections import OrderedDict
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass, field
+
+from aiohttp import web
+from aiohttp.typedefs import Handler
+
+from bot.core import archive
+from bot.core.boards import draw_board
+from bot.core.feed import Change, ChangeFeed
+from bot.core.game_messages import ratings_line
+from bot.core.games import Games, Loaded
+from bot.core.messages import MessageView
+from bot.core.owners import OwnerKind
+from bot.core.records import GameRecord, GameStatus
+from bot.core.refusals import Refused
+from bot.core.replay import GameReplay, replay
+from bot.core.review import Reviews, page_view
+from bot.core.spectator import TableSeen, table_seen
+from bot.core.storage import CoreStore
+from bot.web.links import PageLinks
+from bot.web.pages import (
+    SCRIPT,
+    home_page,
+    message_html,
+    not_found_page,
+    replay_page,
+    spectator_page,
+    table_fragment,
+)
+
+__all__ = ["BAD_LINK", "GONE", "ReviewSource", "WebServer", "review_source"]
+
+log = logging.getLogger(__name__)
+
+#: What a page says for a link that is not one of the bot's.
+BAD_LINK = (
+    "This link is not a game's page: check that it was copied whole, from the game's table message."
+)
+#: What it says for a game that is not kept (any more).
+GONE = "There is no such game (an old one may no longer be kept)."
+#: How often an open live page hears something (a comment), so proxies keep it open.
+KEEP_ALIVE_SECONDS = 20.0
+#: The most live pages one process keeps open (more get a short "busy" page: each costs a
+#: connection and a few KiB, and the pages must never slow the games).
+MAX_LIVE_PAGES = 2000
+#: Drawn boards kept (by game and version or step), and replays kept (by game).
+PICTURES_KEPT = 128
+REPLAYS_KEPT = 16
+
+_HEADERS = {
+    "X-Content-Type-Options": "nosniff",
+    "Referrer-Policy": "no-referrer",
+    "X-Robots-Tag": "noindex, nofollow",
+    "Content-Security-Policy": (
+        "default-src 'none'; img-src 'self'; script-src 'self'; style-src 'unsafe-inline';"
+        " connect-src 'self'; base-uri 'none'; frame-ancestors 'none'"
+    ),
+}
+
+
+#: What gives a finished game's review for its page, as HTML (None: the game has none): the
+#: review of every decision (issue 23, item 1) is shown under the replay through this.
+ReviewSource = Callable[[GameRecord], Awaitable[str | None]]
+
+
+#: The review pages' lines about paging on Discord (the web page shows every page at once).
+_PAGING = re.compile(r"^(Use \*\*(Next|Previous)\*\*.*|Page \d+ of \d+)$")
+
+
+def review_source(reviews: Reviews) -> ReviewSource:
+    """The reviews of every seat of a finished game, every page of each (the summary with
+    accuracy, the points given up and the biggest mistakes, then deal by deal), as the Discord
+    review shows them to someone who did not play: made once in the worker, kept with the
+    game."""
+
+    async def source(record: GameRecord) -> str | None:
+        people = _people(record)
+        parts = []
+        for seat in record.seats:
+            try:
+                report = await reviews.report(record, seat.seat)
+            except Refused:
+                continue  # (a game too old to review, or nothing in it to show)
+            for page in range(report.pages):
+                content = page_view(report, page).content
+                kept = "\n".join(
+                    line for line in content.split("\n") if not _PAGING.match(line.strip())
+                )
+                parts.append(
+                    f'<article class="msg">{message_html(MessageView(kept), people)}</article>'
+                )
+        return "".join(parts) or None
+
+    return source
+
+
+@dataclass(eq=False, slots=True)
+class _Viewer:
+    """One open live page: the newest look not yet sent to it."""
+
+    waiting: asyncio.Event = field(default_factory=asyncio.Event)
+    latest: str | None = None
+    version: int = -1
+    over: bool = False
+
+    def give(self, version: int, text: str, over: bool) -> None:
+        if version <= self.version and not over:
+            return
+        self.version, self.latest, self.over = version, text, over
+        self.waiting.set()
+
+
+def _people(record: GameRecord) -> dict[int, str]:
+    """User id -> name, for the mentions in the channel's messages."""
+    return {s.user_id: s.name for s in record.seats if s.user_id is not None}
+
+
+class WebServer:
+    """Serves the game pages on ``host``:``port`` (0: a free port, :attr:`port` says which)."""
+
+    def __init__(
+        self,
+        games: Games,
+        feed: ChangeFeed,
+        links: PageLinks,
+        store: CoreStore,
+        *,
+        host: str = "127.0.0.1",
+        port: int = 0,
+        reviews: ReviewSource | None = None,
+    ) -> None:
+        """``reviews``: where a finished game's review comes from, once there are reviews."""
+        self._games = games
+        self._reviews = reviews
+        self._feed = feed
+        self.links = links
+        self._store = store
+        self._host = host
+        self.port = port
+        self._runner: web.AppRunner | None = None
+        self._unsubscribe: Callable[[], None] | None = None
+        self._viewers: dict[int, set[_Viewer]] = {}
+        self._drawing: dict[int, asyncio.Task[None]] = {}
+        self._again: set[int] = set()
+        self._pictures: OrderedDict[tuple[int, str], bytes] = OrderedDict()
+        self._replays: OrderedDict[int, tuple[int, GameReplay | None]] = OrderedDict()
+        self._closing = asyncio.Event()
+
+    @property
+    def address(self) -> str:
+        """Where the server listens, as a URL."""
+        return f"http://{self._host}:{self.port}"
+
+    @property
+    def watching(self) -> int:
+        """How many live pages are open."""
+        return sum(len(v) for v in self._viewers.values())
+
+    def app(self) -> web.Application:
+        """The aiohttp application (its routes)."""
+        app = web.Application()
+        app.router.add_get("/", self._home)
+        app.router.add_get("/page.js", self._script)
+        app.router.add_get("/g/{game}/{signature}", self._page)
+        app.router.add_get("/g/{game}/{signature}/board.png", self._board)
+        app.router.add_get("/g/{game}/{signature}/live", self._live)
+        app.middlewares.append(self._errors)
+        return app
+
+    async def start(self) -> None:
+        """Listen, and follow the change feed."""
+        self._runner = web.AppRunner(self.app(), access_log=None, handle_signals=False)
+        await self._runner.setup()
+        site = web.TCPSite(self._runner, self._host, self.port)
+        await site.start()
+        addresses = self._runner.addresses  # the port the system gave, when asked for any
+        if addresses:
+            self.port = int(addresses[0][1])
+        self._unsubscribe = self._feed.subscribe(self._changed)
+        log.info("game pages at %s", self.address)
+
+    async def stop(self) -> None:
+        """Stop following the feed, end the open live pages and stop listening."""
+        self._closing.set()
+        if self._unsubscribe is not None:
+            self._unsubscribe()
+            self._unsubscribe = None
+        for viewers in self._viewers.values():
+            for viewer in viewers:
+                viewer.waiting.set()
+        for task in list(self._drawing.values()):
+            task.cancel()
+        if self._runner is not None:
+            await self._runner.cleanup()
+            self._runner = None
+
+    # -- the feed -----------------------------------------------------------------------------
+    def _changed(self, change: Change) -> None:
+        """A game changed: if a page watches it, draw its new look once for all of them."""
+        owner = change.owner
+        if owner.kind is not OwnerKind.GAME or owner.id not in self._viewers:
+            return
+        self._draw_now(owner.id)
+
+    async def _draw_for_viewers(self, game_id: int) -> None:
+        try:
+            while True:
+                self._again.discard(game_id)
+                record = await self._games.record(game_id)
+                viewers = self._viewers.get(game_id)
+                if record is not None and viewers:
+                    seen = await self._seen(record)
+                    text = table_fragment(seen, self._board_src(seen), _people(record))
+                    for viewer in tuple(viewers):
+                        viewer.give(seen.version, text, seen.over)
+                if game_id not in self._again:
+                    return
+        except Exception:
+            log.exception("could not draw game %d's page", game_id)
+        finally:
+            self._drawing.pop(game_id, None)
+
+    # -- what a page shows --------------------------------------------------------------------
+    async def _loaded(self, record: GameRecord) -> Loaded | None:
+        """The started game of ``record`` (from its snapshot, or its archive once pruned)."""
+        if record.status is GameStatus.LOBBY:
+            return None
+        if record.snapshot is not None:
+            return self._games.loaded.load(record)
+        kept = await self._store.archived(record.id)
+        if kept is None:
+            return None
+        found = await asyncio.to_thread(archive.restore, kept)
+        return Loaded(record, found.game, found.tally, found.log, found.shuffles, found.seeds)
+
+    async def _seen(self, record: GameRecord) -> TableSeen:
+        ratings = await ratings_line(self._store, record)
+        return table_seen(record, await self._loaded(record), ratings)
+
+    async def _replay(self, record: GameRecord) -> GameReplay | None:
+        """The replay of an ended game, made once (on a worker thread: a whole game)."""
+        kept = self._replays.get(record.id)
+        if kept is not None and kept[0] == record.version:
+            self._replays.move_to_end(record.id)
+            return kept[1]
+        loaded = await self._loaded(record)
+        told = None if loaded is None else await asyncio.to_thread(replay, loaded)
+        self._replays[record.id] = (record.version, told)
+        while len(self._replays) > REPLAYS_KEPT:
+            self._replays.popitem(last=False)
+        return told
+
+    def _board_src(self, seen: TableSeen) -> str:
+        return f"{self.links.path(seen.game_id)}/board.png?v={seen.version}"
+
+    async def _record(self, request: web.Request) -> GameRecord:
+        """The game a request's link names; a 404 page for a link that is not one of ours or a
+        game that is not kept."""
+        text, signature = request.match_info["game"], request.match_info["signature"]
+        if not text.isdecimal() or len(text) > 18 or not self.links.check(int(text), signature):
+            raise _not_found(BAD_LINK)
+        record = await self._games.record(int(text))
+        if record is None:
+            raise _not_found(GONE)
+        return record
+
+    # -- routes -------------------------------------------------------------------------------
+    @web.middleware
+    async def _errors(self, request: web.Request, handler: Handler) -> web.StreamResponse:
+        """Every answer carries the pages' headers; an unknown address gets the 404 page."""
+        response: web.StreamResponse
+        try:
+            response = await handler(request)
+        except web.HTTPNotFound as missing:
+            if missing.content_type == "text/html":
+                raise
+            response = _html(not_found_page(BAD_LINK), status=404)
+        if not response.prepared:
+            response.headers.update(_HEADERS)
+        return response
+
+    async def _home(self, request: web.Request) -> web.Response:
+        return _html(home_page())
+
+    async def _script(self, request: web.Request) -> web.Response:
+        return web.Response(
+            text=SCRIPT,
+            content_type="text/javascript",
+            headers={"Cache-Control": "max-age=3600"},
+        )
+
+    async def _page(self, request: web.Request) -> web.Response:
+        record = await self._record(request)
+        path = self.links.path(record.id)
+        seen = await self._seen(record)
+        people = _people(record)
+        if not seen.over:
+            return _html(spectator_page(seen, path, people))
+        step_text = request.query.get("step", "")
+        step = int(step_text) if step_text.isdecimal() and len(step_text) < 7 else None
+        told = await self._replay(record)
+        review = None if self._reviews is None else await self._reviews(record)
+        return _html(replay_page(seen, told, path, people, step=step, review=review))
+
+    async def _board(self, request: web.Request) -> web.Response:
+        record = await self._record(request)
+        step_text = request.query.get("step")
+        if step_text is not None:
+            # A replay's step: only once the game is over (its hands are no secret then).
+            told = await self._replay(record) if not record.is_open else None
+            if told is None or not step_text.isdecimal() or len(step_text) > 6 or not told.steps:
+                raise _not_found(GONE)
+            key = (record.id, f"s{min(int(step_text), len(told.steps) - 1)}")
+            board = told.board(int(step_text))
+        else:
+            seen = await self._seen(record)
+            if seen.board is None:
+                raise _not_found(GONE)
+            key = (record.id, f"v{seen.version}")
+            board = seen.board
+        png = self._pictures.get(key)
+        if png is None:
+            png = (await asyncio.to_thread(draw_board, board)).png
+            self._pictures[key] = png
+            while len(self._pictures) > PICTURES_KEPT:
+                self._pictures.popitem(last=False)
+        self._pictures.move_to_end(key)
+        # A replay's step never changes; the board of a version is kept a minute (asked for
+        # at once, it is that version's), and without one it is the board now.
+        if step_text is not None:
+            cache = "max-age=86400"
+        elif "v" in request.query:
+            cache = "max-age=60"
+        else:
+            cache = "no-store"
+        return web.Response(body=png, content_type="image/png", headers={"Cache-Control": cache})
+
+    async def _live(self, request: web.Request) -> web.StreamResponse:
+        record = await self._record(request)
+        if self.watching >= MAX_LIVE_PAGES:
+            # The page keeps what it shows, without the live updates.
+            raise web.HTTPServiceUnavailable(
+                text="Too many pages are open at once; this one will try again.",
+                headers={"Retry-After": "30", **_HEADERS},
+            )
+        response = web.StreamResponse(
+            headers={
+                "Content-Type": "text/event-stream",
+                "Cache-Control": "no-store",
+                "X-Accel-Buffering": "no",
+                **_HEADERS,
+            }
+        )
+        await response.prepare(request)
+        shown = request.query.get("v", "")
+        viewer = _Viewer(version=int(shown) if shown.isdecimal() and len(shown) < 12 else -1)
+        viewers = self._viewers.setdefault(record.id, set())
+        viewers.add(viewer)
+        if not record.is_open:
+            viewer.give(record.version, "", True)
+        elif record.version != viewer.version:
+            # It changed since the page was drawn: draw it for the page now.
+            self._draw_now(record.id)
+        try:
+            await response.write(b"retry: 3000\n\n")
+            while not self._closing.is_set():
+                with contextlib.suppress(TimeoutError):
+                    await asyncio.wait_for(viewer.waiting.wait(), KEEP_ALIVE_SECONDS)
+                if self._closing.is_set():
+                    break
+                if not viewer.waiting.is_set():
+                    await response.write(b": still here\n\n")
+                    continue
+                viewer.waiting.clear()
+                text, viewer.latest = viewer.latest, None
+                if text:
+                    await response.write(_event("table", text))
+                if viewer.over:
+                    await response.write(_event("over", "the game is over"))
+                    break
+        except (ConnectionResetError, asyncio.CancelledError):
+            pass
+        finally:
+            viewers.discard(viewer)
+            if not viewers:
+                self._viewers.pop(record.id, None)
+        return response
+
+    def _draw_now(self, game_id: int) -> None:
+        """Draw ``game_id`` for its pages (once more after the drawing under way, if one is)."""
+        if game_id in self._drawing:
+            self._again.add(game_id)
+        else:
+            self._drawing[game_id] = asyncio.create_task(self._draw_for_viewers(game_id))
+
+
+def _event(name: str, data: str) -> bytes:
+    """One server-sent event (each line of ``data`` on a ``data:`` line of its own)."""
+    lines = "".join(f"data: {line}\n" for line in data.split("\n"))
+    return f"event: {name}\n{lines}\n".encode()
+
+
+def _html(text: str, *, status: int = 200) -> web.Response:
+    return web.Response(
+        text=text,
+        status=status,
+        content_type="text/html",
+        charset="utf-8",
+        headers={"Cache-Control": "no-store"},
+    )
+
+
+def _not_found(reason: str) -> web.HTTPNotFound:
+    return web.HTTPNotFound(
+        text=not_found_page(reason),
+        content_type="text/html",
+        headers={"Cache-Control": "no-store", **_HEADERS},
+    )

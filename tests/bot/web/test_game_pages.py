@@ -1,0 +1,38 @@
+"""The pages' HTML: the channel's markdown as HTML, names as typed (never as markup)."""
+
+from __future__ import annotations
+
+from bot.core.messages import MessageView
+from bot.web.pages import home_page, message_html, not_found_page
+
+
+def test_markdown_becomes_emphasis_and_code() -> None:
+    text = "**Deal 2** — Al deals\nA moderator can end it with `/cribbage cancel`."
+    assert message_html(MessageView(text)) == (
+        "<p><strong>Deal 2</strong> — Al deals</p>"
+        "<p>A moderator can end it with <code>/cribbage cancel</code>.</p>"
+    )
+
+
+def test_a_name_is_shown_as_typed_never_as_markup() -> None:
+    # The channel escapes markdown in names (escape()); the page shows them as typed, and
+    # HTML in a name is text.
+    name = r"\*\*Al\*\* <script>alert(1)</script> \_x\_"
+    shown = message_html(MessageView(f"Seated: {name}"))
+    assert "<script>" not in shown and "<strong>" not in shown
+    assert "**Al** &lt;script&gt;alert(1)&lt;/script&gt; _x_" in shown
+
+
+def test_mentions_are_names_and_links_are_links() -> None:
+    text = "<@42>, the table is waiting. Watch: <https://crib.example/g/1/abc>"
+    shown = message_html(MessageView(text), {42: "Bea <b>"})
+    assert shown.startswith("<p>@Bea &lt;b&gt;, the table")
+    assert '<a href="https://crib.example/g/1/abc" rel="noreferrer">' in shown
+    assert "@someone" in message_html(MessageView("<@7> left"))
+
+
+def test_the_plain_pages_say_nothing_about_any_game() -> None:
+    page = not_found_page("This link is not a game's page.")
+    assert "<h1>Page not found</h1>" in page and "/g/" not in page
+    assert 'name="viewport"' in page and "prefers-color-scheme: dark" in page
+    assert "/g/" not in home_page()

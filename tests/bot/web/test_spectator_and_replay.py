@@ -1,0 +1,118 @@
+"""What a game's page is drawn from: the channel's messages while it is played (no hand, no
+card still held), and once it is over the whole game told again with every hand."""
+
+from __future__ import annotations
+
+import random
+from itertools import pairwise
+
+import pytest
+
+from bot.core.game_messages import ratings_line
+from bot.core.games import Loaded
+from bot.core.replay import replay
+from bot.core.replies import Answer, User
+from bot.core.services import Services
+from bot.core.spectator import table_seen
+from bot.store import Store
+from bot.web.pages import replay_page, spectator_page
+from engine.phase import Phase
+from engine.scoring import score_hand
+from tests.helpers.service_driver import AL, BEA, CHANNEL, CY, DEE, drive, open_table, owed_now
+
+
+async def _loaded(service: Services, game_id: int) -> Loaded:
+    record = await service.games.record(game_id)
+    assert record is not None
+    return service.games.loaded.load(record)
+
+
+async def test_the_page_shows_what_the_channel_is_owed_and_no_held_card(
+    service: Services, store: Store
+) -> None:
+    table = await open_table(service, [AL, BEA], target=121)
+    game_id = table.outcomes[0].game_id or 0
+    looked = 0
+
+    async def check(outcome: Answer, user: User) -> None:
+        nonlocal looked
+        loaded = await _loaded(service, game_id)
+        seen = table_seen(loaded.record, loaded, await ratings_line(store, loaded.record))
+        channel = [o.view for o in await owed_now(service, game_id) if o.user_id is None]
+        shown = [v for v in channel if v in seen.messages]
+        assert list(seen.messages) == shown, "the page shows the channel's messages, in order"
+        assert seen.board is not None and seen.version == loaded.record.version
+        game = loaded.game
+        if game.phase is Phase.OVER or game.deal_number < 2:
+            return  # (the cut for deal may name a card dealt later)
+        held = {str(c) for seat in range(game.num_players) for c in game.hand(seat)}
+        current = seen.messages[-1].content
+        assert f"**Deal {game.deal_number}**" in current
+        # The show of this deal has not happened: no card still in a hand is on the page.
+        assert not [card for card in held if card in current], current
+        page = spectator_page(seen, "/g/1/x", {})
+        assert "Live" in page and "data-live" in page
+        assert replay(loaded) is None, "no replay of a game still going"
+        looked += 1
+
+    await drive(service, table, [AL, BEA], check=check)
+    assert looked > 20
+
+
+async def test_an_ended_game_is_told_again_with_every_hand(service: Services) -> None:
+    table = await open_table(service, [AL, BEA], target=61)
+    await drive(service, table, [AL, BEA])
+    game_id = table.outcomes[0].game_id or 0
+    loaded = await _loaded(service, game_id)
+    told = replay(loaded)
+    assert told is not None
+    game = loaded.game
+    assert game.result is not None
+    # The last step is the result, and its pegs are the final scores.
+    assert "wins" in told.steps[-1].text and told.steps[-1].winner == game.result.winner
+    assert tuple(front for front, _ in told.steps[-1].pegs) == game.scores
+    assert len(told.deals) == game.deal_number
+    for deal in told.deals:
+        for hand, thrown in zip(deal.hands, deal.discards, strict=True):
+            assert len(hand) == 6 and len(thrown) == 2 and set(thrown) <= set(hand)
+        for show in deal.shows:
+            assert show.points == sum(item.points for item in show.items)
+            assert show.points == score_hand(show.cards, show.starter, crib=show.crib).total
+    # A step's board: the pegs never go backwards.
+    fronts = [tuple(front for front, _ in step.pegs) for step in told.steps]
+    assert all(a[s] <= b[s] for a, b in pairwise(fronts) for s in range(2))
+    seen = table_seen(loaded.record, loaded)
+    assert seen.over
+    step = random.Random(3).randrange(len(told.steps))
+    page = replay_page(seen, told, "/g/1/x", {}, step=step)
+    assert f'id="s{step}" aria-current="step" href="?step={step}#s{step}"' in page
+    assert page.count('aria-current="step" href') == 1
+    assert page.count('class="deal"') == game.deal_number
+    assert "data-live" not in page
+
+
+@pytest.mark.parametrize("people", [3, 4])
+async def test_every_hand_of_three_and_four_is_told(service: Services, people: int) -> None:
+    users = [AL, BEA, CY, DEE][:people]
+    table = await open_table(service, users, target=61)
+    await drive(service, table, users)
+    loaded = await _loaded(service, table.outcomes[0].game_id or 0)
+    told = replay(loaded)
+    assert told is not None and told.deals
+    for deal in told.deals:
+        assert [len(hand) for hand in deal.hands] == [5] * people
+        assert all(
+            len(thrown) == 1 and set(thrown) <= set(hand)
+            for hand, thrown in zip(deal.hands, deal.discards, strict=True)
+        )
+    assert tuple(front for front, _ in told.steps[-1].pegs) == loaded.game.scores
+
+
+async def test_a_resignation_is_told_as_the_channel_said_it(service: Services) -> None:
+    table = await open_table(service, [AL, BEA], target=121)
+    await drive(service, table, [AL, BEA], stop_after=5)
+    game_id = table.outcomes[0].game_id or 0
+    resigned = await service.moves.resign(CHANNEL, BEA)
+    assert resigned.ok, resigned.reply.text
+    told = replay(await _loaded(service, game_id))
+    assert told is not None and told.steps[-1].text.startswith("Bea resigned — 🏆 Al wins")

@@ -1,0 +1,74 @@
+"""The pages' server in this process: a finished game's page with and without a review."""
+
+from __future__ import annotations
+
+from aiohttp.test_utils import TestClient, TestServer
+
+from bot.core.records import GameRecord
+from bot.core.services import Services
+from bot.store import Store
+from bot.web.links import PageLinks
+from bot.web.server import WebServer, review_source
+from tests.helpers.service_driver import AL, BEA, drive, open_table
+
+LINKS = PageLinks("one secret that is long enough")
+
+
+async def _finished(service: Services) -> int:
+    table = await open_table(service, [AL, BEA], target=61)
+    await drive(service, table, [AL, BEA])
+    game_id = table.outcomes[0].game_id
+    assert game_id is not None
+    return game_id
+
+
+async def test_the_review_shows_under_the_replay_when_there_is_one(
+    service: Services, store: Store
+) -> None:
+    game_id = await _finished(service)
+    asked: list[int] = []
+
+    async def reviews(record: GameRecord) -> str | None:
+        asked.append(record.id)
+        return "<p>Both sides, decision by decision.</p>"
+
+    server = WebServer(service.games, service.feed, LINKS, store, reviews=reviews)
+    async with TestClient(TestServer(server.app())) as client:
+        response = await client.get(LINKS.path(game_id))
+        page = await response.text()
+    assert response.status == 200 and asked == [game_id]
+    assert '<h2 id="review">Review</h2><p>Both sides, decision by decision.</p>' in page
+    assert page.index('class="deal"') < page.index('id="review"') < page.index('id="channel"')
+
+
+async def test_without_reviews_the_page_has_no_review_section(
+    service: Services, store: Store
+) -> None:
+    game_id = await _finished(service)
+    server = WebServer(service.games, service.feed, LINKS, store)
+    async with TestClient(TestServer(server.app())) as client:
+        response = await client.get(LINKS.path(game_id))
+        page = await response.text()
+        assert response.headers["Referrer-Policy"] == "no-referrer"
+        assert "noindex" in response.headers["X-Robots-Tag"]
+        script = await client.get("/page.js")
+        assert script.status == 200 and "EventSource" in await script.text()
+    assert response.status == 200 and 'id="review"' not in page and 'class="deal"' in page
+
+
+async def test_the_reviews_of_both_sides_are_on_a_finished_games_page(
+    service: Services, store: Store
+) -> None:
+    game_id = await _finished(service)
+    server = WebServer(
+        service.games, service.feed, LINKS, store, reviews=review_source(service.reviews)
+    )
+    async with TestClient(TestServer(server.app())) as client:
+        response = await client.get(LINKS.path(game_id))
+        page = await response.text()
+    assert response.status == 200
+    review = page[page.index('id="review"') : page.index('id="channel"')]
+    # Each player's review, every page of it, as the Discord review shows it (less its paging).
+    assert review.count("<strong>Review of game") >= 2
+    assert "— Al</strong>" in review and "— Bea</strong>" in review and "Accuracy" in review
+    assert "Page 1 of" not in review and "Next" not in review
