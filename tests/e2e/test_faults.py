@@ -135,8 +135,12 @@ async def test_a_full_store_says_the_move_was_not_recorded(
                 hand = _hand(fd, user)
                 assert hand is not None
                 assert await _throw(fd, user, hand) == refusals.STORAGE_FULL
-        resigned = await fd.slash(al, general, "/cribbage resign")
-        assert resigned.ephemeral and resigned.content == refusals.STORAGE_FULL
+        # Resigning asks first (nothing written), and Yes is refused: nothing is recorded.
+        asked = await fd.slash(al, general, "/cribbage resign")
+        assert asked.ephemeral and asked.original is not None
+        resigned = await fd.click(al, asked.original, label="Yes, resign")
+        said = [resigned.content, *(f.content for f in resigned.followups)]
+        assert refusals.STORAGE_FULL in said, said
         [(status, actions)] = rows(
             target,
             "SELECT status, (SELECT COUNT(*) FROM actions WHERE game_id = games.id)"

@@ -7,7 +7,7 @@ from __future__ import annotations
 import random
 
 from fakediscord.testing import BotProcess
-from tests.helpers.table_driver import World
+from tests.helpers.table_driver import World, resign
 
 
 async def test_review_by_button_and_command_paged_and_private(
@@ -24,8 +24,8 @@ async def test_review_by_button_and_command_paged_and_private(
     going = await fd.slash(cy, world.general, "/cribbage review")
     assert going.ephemeral and "still going" in going.content, going.content
 
-    resigned = await fd.slash(al, world.general, "/cribbage resign")
-    assert resigned.content == "You resigned."
+    resigned = await resign(fd, al, world.general)
+    assert resigned.original is not None and resigned.original.content == "You resigned."
     final = await driver.expect_current()
     assert final.status == "finished"
 

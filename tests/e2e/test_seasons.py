@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from fakediscord.testing import BotProcess
-from tests.helpers.table_driver import World, until
+from tests.helpers.table_driver import World, resign, until
 
 
 async def test_this_months_leaderboard_and_the_hall_of_fame(world: World, bot: BotProcess) -> None:
@@ -14,7 +14,7 @@ async def test_this_months_leaderboard_and_the_hall_of_fame(world: World, bot: B
     await fd.click(bea, opened.original, label="Join")
     await fd.slash(al, world.general, "/cribbage start")
     await until(fd, lambda: [m for m in fd.dms(al) if list(m.selects())])
-    await fd.slash(al, world.general, "/cribbage resign")
+    await resign(fd, al, world.general)
 
     month = await fd.slash(bea, world.general, "/cribbage leaderboard season:this month")
     assert not month.ephemeral

@@ -7,7 +7,7 @@ from fakediscord import Channel
 from tests.e2e.test_tournaments import _PAIRING, _board, _deals, _threads
 from tests.helpers.pair import Pair
 from tests.helpers.pair import sends as _sends
-from tests.helpers.table_driver import start_again, until
+from tests.helpers.table_driver import resign, start_again, until
 
 
 async def test_the_other_process_takes_over_directing_at_a_rounds_turn(
@@ -36,12 +36,14 @@ async def test_the_other_process_takes_over_directing_at_a_rounds_turn(
     for thread in first:
         names = _PAIRING.match(thread.name)
         assert names is not None
-        await fd.slash(by_name[names.group(2)], thread, "/cribbage resign")
+        await resign(fd, by_name[names.group(2)], thread)
     server = pair.server
     hook = fd.after_request(r"/callback$", lambda _: server.kill_now())
     names = _PAIRING.match(last.name)
     assert names is not None
-    await fd.slash(by_name[names.group(2)], last, "/cribbage resign", wait=False)
+    asked = await fd.slash(by_name[names.group(2)], last, "/cribbage resign")
+    assert asked.original is not None
+    await fd.click(by_name[names.group(2)], asked.original, label="Yes, resign", wait=False)
     await until(fd, lambda: bool(hook.routes), stall=None)
     await server.kill()
     await until(fd, lambda: _sends(pair.dms), stall=None)
@@ -50,7 +52,7 @@ async def test_the_other_process_takes_over_directing_at_a_rounds_turn(
     for thread in _threads(world, 2):
         names = _PAIRING.match(thread.name)
         assert names is not None
-        await fd.slash(by_name[names.group(2)], thread, "/cribbage resign")
+        await resign(fd, by_name[names.group(2)], thread)
     await until(fd, lambda: "**Final standings**" in board.content)
     champions = await until(
         fd, lambda: [m for m in world.general.messages if "wins the swiss" in m.content]

@@ -15,7 +15,7 @@ from fakediscord.model import CREATE_PUBLIC_THREADS
 from fakediscord.testing import BotLauncher, BotProcess
 from tests.helpers.backends import BOTH_DATABASES
 from tests.helpers.in_process import clocked_service, club, start_in_process
-from tests.helpers.table_driver import World, start_again, until
+from tests.helpers.table_driver import World, resign, start_again, until
 
 #: A Swiss event's games to play out: each is won by resignation, fast.
 _PAIRING = re.compile(r"Round (\d+) · (.+) vs (.+)")
@@ -82,8 +82,8 @@ async def _play_round(
             found = _PAIRING.match(thread.name)
             assert found is not None
             loser = by_name[found.group(_RESIGNS[game] + 1)]
-            resigned = await fd.slash(loser, thread, "/cribbage resign")
-            assert "resigned" in resigned.content.lower()
+            resigned = await resign(fd, loser, thread)
+            assert resigned.original is not None and "resigned" in resigned.original.content.lower()
 
 
 async def _open_and_fill(world: World, line: str, players: list[User]) -> Message:
@@ -318,7 +318,7 @@ async def test_killed_at_a_rounds_turn_nothing_is_paired_or_made_twice(
     for thread in _threads(world, 1):
         names = _PAIRING.match(thread.name)
         assert names is not None
-        await fd.slash(by_name[names.group(2)], thread, "/cribbage resign")
+        await resign(fd, by_name[names.group(2)], thread)
     await until(fd, lambda: bool(posted.routes), stall=None)
     await bot.kill()
     threaded = fd.after_request(r"/messages/\d+/threads$", lambda _: bot.kill_now())
