@@ -19,13 +19,9 @@ from bot.core.replies import Answer, User
 from bot.core.services import Services
 from bot.core.storage import StoreUnavailable
 from bot.store import Store
+from tests.helpers.cast import AL, BEA, CHANNEL, EVE, GUILD
 from tests.helpers.postgres import PostgresServer
 from tests.helpers.service_driver import (
-    AL,
-    BEA,
-    CHANNEL,
-    EVE,
-    GUILD,
     Clock,
     Transcript,
     first_choice,
