@@ -5,7 +5,7 @@ the log once per cause and game: a game whose saved state is damaged or of an un
 from __future__ import annotations
 
 import logging
-from collections.abc import AsyncIterator, Awaitable, Callable
+from collections.abc import Awaitable, Callable
 from typing import Any
 
 import pytest
@@ -178,16 +178,6 @@ async def test_a_full_store_says_the_move_was_not_recorded(
     # What the table shows is still the game as it was: the hand's controls work once there
     # is room again.
     assert (await service.table.hand(CHANNEL, AL)).ok
-
-
-@pytest.fixture
-async def own_server() -> AsyncIterator[PostgresServer]:
-    """A PostgreSQL server of the test's own, to stop and start again."""
-    server = PostgresServer.start()
-    try:
-        yield server
-    finally:
-        server.stop()
 
 
 async def test_a_database_out_of_reach_says_so_and_recovers(
