@@ -15,6 +15,7 @@ import itertools
 import os
 import sys
 import tempfile
+from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
 
@@ -113,3 +114,13 @@ def postgres_url(postgres_server: PostgresServer) -> str:
     """The URL of a new, empty database on the run's server (named apart per worker)."""
     worker = os.environ.get("PYTEST_XDIST_WORKER", "main")
     return postgres_server.create_database(f"test_{worker}_{next(_NUMBERS)}")
+
+
+@pytest.fixture
+async def own_server() -> AsyncIterator[PostgresServer]:
+    """A PostgreSQL server of the test's own, to stop and start again."""
+    server = PostgresServer.start()
+    try:
+        yield server
+    finally:
+        server.stop()

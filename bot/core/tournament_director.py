@@ -36,6 +36,7 @@ from typing import Protocol
 from bot.core.feed import Change, ChangeFeed
 from bot.core.games import Games
 from bot.core.lobbies import Lobbies
+from bot.core.looks import Looks
 from bot.core.owners import Owner, OwnerKind
 from bot.core.records import GameRecord, GameStatus
 from bot.core.refusals import Refused
@@ -145,43 +146,31 @@ class TournamentDirector:
         self._lobbies = lobbies
         self._clock = clock
         self._threads: Threads | None = None
-        self._unsubscribe: Callable[[], None] | None = None
         # game id -> the tournament it is played for (the games of rounds being played).
         self._of_game: dict[int, int] = {}
-        self._looking: dict[int, asyncio.Task[None]] = {}
-        self._again: set[int] = set()
-        self._timers: dict[int, asyncio.TimerHandle] = {}
+        self._looks = Looks(feed, self._heard, self._due, clock=clock, name="crib-tournament")
 
     @property
     def running(self) -> bool:
         """Whether the director follows the tournaments now."""
-        return self._unsubscribe is not None
+        return self._looks.running
 
     async def start(self, threads: Threads) -> None:
         """Direct from now on (this process sends): follow the feed, and look at every
         tournament being played (carrying on whatever a stop left half-done)."""
         self._threads = threads
-        if self._unsubscribe is None:
-            self._unsubscribe = self._feed.subscribe(self._heard)
+        self._looks.follow()
         for record in await self._store.running_tournaments():
             if record.status is TournamentStatus.RUNNING:
                 self.look(record.id)
 
     def stop(self) -> None:
         """Stop directing (another process sends, or this one stops)."""
-        if self._unsubscribe is not None:
-            self._unsubscribe()
-            self._unsubscribe = None
-        for timer in self._timers.values():
-            timer.cancel()
-        self._timers.clear()
-        for task in self._looking.values():
-            task.cancel()
+        self._looks.stop()
 
     async def idle(self) -> None:
         """Wait until no look is under way (tests, shutdown)."""
-        while self._looking:
-            await asyncio.wait(list(self._looking.values()))
+        await self._looks.idle()
 
     def _heard(self, change: Change) -> None:
         if change.owner.kind is OwnerKind.TOURNAMENT:
@@ -194,52 +183,17 @@ class TournamentDirector:
     def look(self, tournament_id: int) -> None:
         """Do what is next in the tournament soon (one look at a time per tournament; a change
         heard during a look makes another after it)."""
-        if not self.running:
-            return
-        if tournament_id in self._looking:
-            self._again.add(tournament_id)
-            return
-        task = asyncio.get_running_loop().create_task(
-            self._look(tournament_id), name=f"crib-tournament-{tournament_id}"
-        )
-        self._looking[tournament_id] = task
+        self._looks.ask(tournament_id)
 
-    async def _look(self, tournament_id: int) -> None:
+    async def _due(self, tournament_id: int) -> float | None:
+        """Take the tournament's steps that are due; returns when to look again."""
         try:
-            while True:
-                self._again.discard(tournament_id)
-                try:
-                    due = await self._advance(tournament_id)
-                except asyncio.CancelledError:
-                    raise
-                except ThreadRefused as refused:
-                    log.warning(
-                        "tournament %s: Discord refused a thread (%s)", tournament_id, refused
-                    )
-                    due = self._clock() + RETRY_AFTER
-                except Exception:
-                    log.exception("could not direct tournament %s", tournament_id)
-                    due = self._clock() + RETRY_AFTER
-                if tournament_id not in self._again:
-                    break
-            self._at(tournament_id, due)
-        finally:
-            self._looking.pop(tournament_id, None)
-
-    def _at(self, tournament_id: int, due: float | None) -> None:
-        old = self._timers.pop(tournament_id, None)
-        if old is not None:
-            old.cancel()
-        if due is None or not self.running:
-            return
-        delay = max(0.0, due - self._clock())
-        self._timers[tournament_id] = asyncio.get_running_loop().call_later(
-            delay, self._fire, tournament_id
-        )
-
-    def _fire(self, tournament_id: int) -> None:
-        self._timers.pop(tournament_id, None)
-        self.look(tournament_id)
+            return await self._advance(tournament_id)
+        except ThreadRefused as refused:
+            log.warning("tournament %s: Discord refused a thread (%s)", tournament_id, refused)
+        except Exception:
+            log.exception("could not direct tournament %s", tournament_id)
+        return self._clock() + RETRY_AFTER
 
     # -- the steps ------------------------------------------------------------------------------
     async def _advance(self, tournament_id: int) -> float | None:

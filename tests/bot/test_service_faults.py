@@ -5,7 +5,7 @@ the log once per cause and game: a game whose saved state is damaged or of an un
 from __future__ import annotations
 
 import logging
-from collections.abc import AsyncIterator, Awaitable, Callable
+from collections.abc import Awaitable, Callable
 from typing import Any
 
 import pytest
@@ -19,13 +19,9 @@ from bot.core.replies import Answer, User
 from bot.core.services import Services
 from bot.core.storage import StoreUnavailable
 from bot.store import Store
+from tests.helpers.cast import AL, BEA, CHANNEL, EVE, GUILD
 from tests.helpers.postgres import PostgresServer
 from tests.helpers.service_driver import (
-    AL,
-    BEA,
-    CHANNEL,
-    EVE,
-    GUILD,
     Clock,
     Transcript,
     first_choice,
@@ -81,15 +77,20 @@ async def set_snapshot(store: Store, game_id: int, text: str) -> None:
     await store.db.execute("UPDATE games SET snapshot = ? WHERE id = ?", (text, game_id))
 
 
+async def _al_and_bea(store: Store, clock: Clock) -> tuple[Transcript, int]:
+    """Al and Bea at a table in the channel, and the id of their game there."""
+    table = await open_table(make_service(store, clock), [AL, BEA])
+    found = await store.open_game_in_channel(CHANNEL)
+    assert found is not None
+    return table, found.id
+
+
 @pytest.mark.parametrize("damage", list(UNREADABLE))
 async def test_a_game_that_cannot_be_read_says_so_and_a_moderator_ends_it(
     store: Store, clock: Clock, caplog: pytest.LogCaptureFixture, damage: str
 ) -> None:
     caplog.set_level(logging.INFO)
-    table = await open_table(make_service(store, clock), [AL, BEA])
-    found = await store.open_game_in_channel(CHANNEL)
-    assert found is not None
-    game_id = found.id
+    table, game_id = await _al_and_bea(store, clock)
     text, cause = UNREADABLE[damage]
     await set_snapshot(store, game_id, text)
     # A restart: the game is read from the store again.
@@ -159,11 +160,9 @@ async def test_a_full_store_says_the_move_was_not_recorded(
     store: Store, clock: Clock, caplog: pytest.LogCaptureFixture
 ) -> None:
     caplog.set_level(logging.INFO)
-    table = await open_table(make_service(store, clock), [AL, BEA])
-    found = await store.open_game_in_channel(CHANNEL)
-    assert found is not None
+    table, game_id = await _al_and_bea(store, clock)
     service = table.service
-    before = await state(store, found.id)
+    before = await state(store, game_id)
     await fill_up(store)
 
     for _ in range(3):
@@ -172,23 +171,13 @@ async def test_a_full_store_says_the_move_was_not_recorded(
             user = AL if user_id == AL.id else BEA
             await assert_said(service, click(controls, user), refusals.STORAGE_FULL)
         await assert_said(service, lambda s: s.moves.resign(CHANNEL, AL), refusals.STORAGE_FULL)
-    assert await state(store, found.id) == before
+    assert await state(store, game_id) == before
     [line] = fault_lines(caplog)
     assert line.levelno == logging.ERROR and line.exc_info is None
-    assert f"game {found.id}: {Cause.FULL.value}" in line.getMessage()
+    assert f"game {game_id}: {Cause.FULL.value}" in line.getMessage()
     # What the table shows is still the game as it was: the hand's controls work once there
     # is room again.
     assert (await service.table.hand(CHANNEL, AL)).ok
-
-
-@pytest.fixture
-async def own_server() -> AsyncIterator[PostgresServer]:
-    """A PostgreSQL server of the test's own, to stop and start again."""
-    server = PostgresServer.start()
-    try:
-        yield server
-    finally:
-        server.stop()
 
 
 async def test_a_database_out_of_reach_says_so_and_recovers(
@@ -196,10 +185,8 @@ async def test_a_database_out_of_reach_says_so_and_recovers(
 ) -> None:
     caplog.set_level(logging.INFO)
     async with await Store.open(own_server.url()) as store:
-        table = await open_table(make_service(store, clock), [AL, BEA])
+        table, _ = await _al_and_bea(store, clock)
         service = table.service
-        found = await store.open_game_in_channel(CHANNEL)
-        assert found is not None
         own_server.halt()
         for _ in range(2):
             for user_id, user in ((AL.id, AL), (BEA.id, BEA)):

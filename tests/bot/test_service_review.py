@@ -13,12 +13,8 @@ from bot.store import Store
 from engine.cards import Card
 from engine.review import GameReview
 from tests.helpers.card_leaks import cards_in_text
+from tests.helpers.cast import AL, BEA, CHANNEL, EVE, GUILD
 from tests.helpers.service_driver import (
-    AL,
-    BEA,
-    CHANNEL,
-    EVE,
-    GUILD,
     Clock,
     drive,
     load,

@@ -7,7 +7,6 @@ not recorded."""
 from __future__ import annotations
 
 import re
-from collections.abc import AsyncIterator
 from datetime import timedelta
 from pathlib import Path
 from typing import Any
@@ -151,16 +150,6 @@ async def test_a_full_store_says_the_move_was_not_recorded(
         [line] = _said(running, Cause.FULL)
         assert f"game {game_id}" in line
         await running.stop()
-
-
-@pytest.fixture
-async def own_server() -> AsyncIterator[PostgresServer]:
-    """A PostgreSQL server of the test's own, to stop and start again."""
-    server = PostgresServer.start()
-    try:
-        yield server
-    finally:
-        server.stop()
 
 
 async def test_a_database_out_of_reach_says_the_move_was_not_recorded(
