@@ -38,11 +38,11 @@ async def test_the_other_process_takes_over_directing_at_a_rounds_turn(
         assert names is not None
         await resign(fd, by_name[names.group(2)], thread)
     server = pair.server
-    hook = fd.after_request(r"/callback$", lambda _: server.kill_now())
     names = _PAIRING.match(last.name)
     assert names is not None
     asked = await fd.slash(by_name[names.group(2)], last, "/cribbage resign")
     assert asked.original is not None
+    hook = fd.after_request(r"/callback$", lambda _: server.kill_now())
     await fd.click(by_name[names.group(2)], asked.original, label="Yes, resign", wait=False)
     await until(fd, lambda: bool(hook.routes), stall=None)
     await server.kill()
