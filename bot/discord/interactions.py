@@ -120,7 +120,8 @@ async def _unshare(interaction: discord.Interaction[Any]) -> None:
 
 
 async def _in_time(interaction: discord.Interaction[Any], sending: Awaitable[None]) -> None:
-    """Send an interaction's first answer while Discord still takes it: within
+    """Send an interaction's first answer (a click's or a command's) while Discord still takes
+    it: within
     :data:`ANSWER_WINDOW` of the interaction (discord.py's retries of a 429 or a server error
     included); past it, give up with ``TimeoutError``. An answer that follows a deferral has its
     token's 15 minutes."""
@@ -179,7 +180,17 @@ class DiscordIO:
             return
         shown = None
         try:
-            await self._reply(interaction, answer.reply)
+            await _in_time(interaction, self._reply(interaction, answer.reply))
+        except (discord.HTTPException, TimeoutError) as error:
+            # As for a click: a move typed is saved whether or not its answer lands, and the
+            # keeper brings every message to it; an answer Discord no longer takes is dropped.
+            log.warning("a command's answer did not reach Discord (%s)", error)
+            await self.services.answered(answer, landed=False, shown=None)
+            return
+        except BaseException:
+            await self.services.answered(answer, landed=False, shown=None)
+            raise
+        try:
             sequel = answer.sequel
             if answer.ok and sequel is not None and sequel.key and answer.reply.view is not None:
                 # The answer is one of an owner's messages (/cribbage new's lobby): its id.
