@@ -28,20 +28,16 @@ if str(ROOT) not in sys.path:
 
 from fakediscord import FakeDiscord  # noqa: E402
 from fakediscord.runner import BotProcess  # noqa: E402
+from tests.helpers.pair import BECAME as TOOK_OVER  # noqa: E402
+from tests.helpers.pair import READY, sends  # noqa: E402
 from tests.helpers.postgres import PostgresServer  # noqa: E402
 
-READY = r"this process (is the sender|does not send)"
-BECAME = "this process is now the sender"
+#: What the process taking over says (the pair's words: tests.helpers.pair).
+BECAME = TOOK_OVER[1]
 RECONCILED = "reconciling"
 LOGGED_IN = "logged in as"
-SENDS = ("this process is the sender", BECAME)
 #: The promise the README makes.
 PROMISE = 2.0
-
-
-def _sends(bot: BotProcess) -> bool:
-    said = [line for line in bot.output if "process is" in line or "does not send" in line]
-    return bool(said) and any(word in said[-1] for word in SENDS)
 
 
 async def _said(bot: BotProcess, text: str, after: int, since: float) -> float:
@@ -76,7 +72,7 @@ async def run(rounds: int) -> int:
             bots[shard] = bot
         for number in range(rounds):
             how = "SIGKILL" if number % 2 == 0 else "SIGTERM"
-            sender = next(b for b in bots.values() if _sends(b))
+            sender = next(b for b in bots.values() if sends(b))
             other = next(b for b in bots.values() if b is not sender)
             seen = len(other.output)
             stopped = time.perf_counter()
