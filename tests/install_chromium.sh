@@ -11,10 +11,5 @@ if ! command -v apt-get >/dev/null; then
         "manager, or set CHROMIUM to a Chromium or Chrome executable." >&2
     exit 1
 fi
-as_root=()
-if [ "$(id -u)" -ne 0 ]; then
-    as_root=(sudo)
-fi
-export DEBIAN_FRONTEND=noninteractive
-"${as_root[@]}" apt-get update -qq
-"${as_root[@]}" apt-get install -y -qq chromium >/dev/null
+source "$(dirname "$0")/apt_install.sh"
+apt_install chromium
