@@ -17,7 +17,7 @@ from engine.phase import Phase
 from fakediscord import FakeDiscord, Message
 from fakediscord.limits import COMPONENTS_V2
 from fakediscord.testing import BotLauncher, BotProcess
-from tests.helpers.bot_db import Snapshot, read_game
+from tests.helpers.bot_db import Snapshot, latest_game_id, owned_messages, read_game
 from tests.helpers.card_leaks import cards_in_text, hidden_from
 from tests.helpers.expected_views import live_controls
 from tests.helpers.in_process import clocked_service, club, slowed, start_in_process
@@ -298,6 +298,16 @@ async def test_idle_games_expire_without_a_result(
         opened = await fd.slash(al, general, "/cribbage new")
         lobby = opened.original
         assert lobby is not None
+        # The lobby's id is learnt from the answer after it is given: the clock jumps only once
+        # it is (a token days old no longer reaches the answer, and id 0 is no message).
+        database = tmp_path / "bot.db"
+        game_id = latest_game_id(database, general.id)
+
+        def lobby_id_kept() -> bool:
+            kept = owned_messages(database, game_id).get("lobby")
+            return kept is not None and kept.message_id == lobby.id
+
+        await until(fd, lobby_id_kept)
         now[0] += timedelta(days=6)
         await running.client.expire_idle_games()
         await fd.quiet(0.05)
