@@ -173,6 +173,10 @@ class TableKeeper:
             except discord.HTTPException as error:
                 # Left for the next start; the owner is brought up to date all the same.
                 log.warning("could not look for %s of %s: %s", post.key, owner, error)
+            except NotSender:
+                # The lease passed on while taking over: whoever sends next looks for it.
+                log.debug("%s of %s not looked for: this process may not send now", post.key, owner)
+                return
 
     async def flush(self, timeout: float) -> list[Owner]:
         """Wait (at most ``timeout`` seconds) until everything owed is sent, and write down

@@ -275,6 +275,29 @@ async def test_what_was_held_back_while_the_lease_lapsed_goes_when_it_is_renewed
     assert courier.sent == [("lobby", False)]
 
 
+async def test_a_lease_lost_while_taking_over_leaves_a_lost_post_for_the_next_sender(
+    service: Services,
+) -> None:
+    """Taking over looks for DMs a dead process posted without keeping their ids; a lease
+    lost meanwhile stops the look (nothing is sent) without failing the takeover, and the post
+    stays to be looked for by whoever sends next."""
+    opened = await service.lobbies.new_game(GUILD, CHANNEL, AL)
+    owner = game_owner(opened.game_id or 0)
+    await service.ledger.posting(owner, "hand:1:0", 555)
+    courier = FakeCourier()
+    courier.may_send = False
+
+    async def posted_since(*_: object) -> list[int]:
+        raise NotSender
+
+    courier.posted_since = posted_since  # type: ignore[attr-defined]
+    keeper = make_keeper(service, courier, Pacer())
+    assert owner in await keeper.reconcile()
+    assert [p.key for p in await service.ledger.pending_posts(owner)] == ["hand:1:0"]
+    await settle(keeper)
+    assert courier.sent == []
+
+
 async def test_a_request_on_its_way_holds_its_place_in_the_global_window() -> None:
     # Discord counts requests as they arrive: one that a busy event loop writes late must still
     # count. With room for 2 in any second, a third waits until a second after the first
