@@ -15,7 +15,7 @@ from bot.core.faults import Cause
 from bot.core.ledger import Owing
 from bot.core.messages import Owed
 from bot.core.owners import Owner
-from bot.core.records import MessageRecord
+from bot.core.records import MessageRecord, PendingPost
 from bot.core.services import Services
 from bot.core.storage import StoreUnavailable
 from bot.discord import keeper as keeper_module
@@ -296,6 +296,32 @@ async def test_a_lease_lost_while_taking_over_leaves_a_lost_post_for_the_next_se
     assert [p.key for p in await service.ledger.pending_posts(owner)] == ["hand:1:0"]
     await settle(keeper)
     assert courier.sent == []
+
+
+async def test_a_change_heard_before_the_start_ups_reconciling_waits_for_the_lost_post(
+    service: Services,
+) -> None:
+    """A process killed between posting a message and keeping its id: the next sender looks
+    for that post before it sends anything of the owner, even for a change heard before its
+    start-up reconciles (then the found message is edited, not posted a second time)."""
+    opened = await service.lobbies.new_game(GUILD, CHANNEL, AL)
+    owner = game_owner(opened.game_id or 0)
+    await service.ledger.posting(owner, "lobby", CHANNEL)
+    courier = FakeCourier()
+    looked: list[str] = []
+
+    async def posted_since(_: Owner, post: PendingPost, kept: set[int]) -> list[int]:
+        looked.append(post.key)
+        return [777]
+
+    courier.posted_since = posted_since  # type: ignore[attr-defined]
+    keeper = make_keeper(service, courier, Pacer())
+    keeper.touch(owner, CHANNEL)
+    await settle(keeper)
+    assert looked == ["lobby"] and courier.sent == [("lobby", True)]
+    await keeper.reconcile()  # looked for once
+    await settle(keeper)
+    assert looked == ["lobby"]
 
 
 async def test_a_request_on_its_way_holds_its_place_in_the_global_window() -> None:
