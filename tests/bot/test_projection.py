@@ -17,6 +17,7 @@ from tests.helpers.service_driver import (
     Clock,
     Transcript,
     drive,
+    finished_game,
     first_choice,
     game_owner,
     make_service,
@@ -100,9 +101,7 @@ async def test_the_wait_before_a_reminder_is_a_setting(store: Store, clock: Cloc
 async def test_a_finished_game_owes_the_result_and_closes_every_hand(
     store: Store, service: Services
 ) -> None:
-    table = await open_table(service, [AL, BEA], target=61)
-    await drive(service, table, [AL, BEA])
-    game_id = table.outcomes[0].game_id or 0
+    _, game_id = await finished_game(service)
     owed = await owed_now(service, game_id)
     result = next(o for o in owed if o.key == "result")
     assert result.view.content.startswith("🏆") and result.view.board is not None

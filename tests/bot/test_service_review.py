@@ -17,6 +17,7 @@ from tests.helpers.cast import AL, BEA, CHANNEL, EVE, GUILD
 from tests.helpers.service_driver import (
     Clock,
     drive,
+    finished_game,
     load,
     make_service,
     open_table,
@@ -79,9 +80,7 @@ async def test_a_finished_game_is_reviewed_once_kept_and_shows_only_what_was_see
 
 async def test_once_over_anyone_may_see_a_players_review(store: Store, clock: Clock) -> None:
     service = make_service(store, clock)
-    table = await open_table(service, [AL, BEA], target=61)
-    game_id = table.outcomes[0].game_id or 0
-    await drive(service, table, [AL, BEA])
+    _, game_id = await finished_game(service)
     answer = await service.reviews.review(GUILD, CHANNEL, EVE, game_id, BEA)
     assert answer.ok and answer.reply.view is not None
     assert "— Bea**" in answer.reply.view.content
@@ -142,9 +141,7 @@ async def test_a_pruned_game_is_reviewed_from_its_archive_record(
     store: Store, clock: Clock
 ) -> None:
     service = make_service(store, clock, sealing=True, retention=timedelta(days=30))
-    table = await open_table(service, [AL, BEA], target=61)
-    game_id = table.outcomes[0].game_id or 0
-    await drive(service, table, [AL, BEA])
+    _, game_id = await finished_game(service)
     clock.advance(days=31)
     assert await service.housekeeping.prune() == 1
     record = await store.get_game(game_id)
