@@ -73,8 +73,7 @@ async def test_closed_dms_owe_a_notice_once_and_no_hand(service: Services) -> No
     assert "hand:1:1" not in keys(owed)
 
 
-async def test_a_reminder_falls_due_once_per_turn(store: Store, clock: Clock) -> None:
-    service = make_service(store, clock)
+async def test_a_reminder_falls_due_once_per_turn(clock: Clock, service: Services) -> None:
     table = await open_table(service, [AL, BEA])
     game_id = table.outcomes[0].game_id or 0
     owing = await service.ledger.owed(game_owner(game_id))
