@@ -143,6 +143,20 @@ def courier() -> FakeCourier:
     return FakeCourier()
 
 
+@pytest.fixture
+def retry_soon(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The keeper tries again 10 ms after a failure, not after its usual wait."""
+    monkeypatch.setattr(keeper_module, "RETRY_AFTER", 0.01)
+
+
+async def first_send(courier: FakeCourier, ticks: int) -> None:
+    """Wait for the courier's first send, for at most ``ticks`` times 10 ms."""
+    for _ in range(ticks):
+        await asyncio.sleep(0.01)
+        if courier.sent:
+            break
+
+
 async def test_each_message_is_sent_once_then_only_when_it_changes(
     service: Services, courier: FakeCourier
 ) -> None:
@@ -240,21 +254,14 @@ async def test_a_dm_drawn_before_a_move_is_not_sent_after_it(
 
 
 async def test_a_failed_send_is_tried_again(
-    service: Services,
-    monkeypatch: pytest.MonkeyPatch,
-    caplog: pytest.LogCaptureFixture,
-    courier: FakeCourier,
+    service: Services, caplog: pytest.LogCaptureFixture, courier: FakeCourier, retry_soon: None
 ) -> None:
-    monkeypatch.setattr(keeper_module, "RETRY_AFTER", 0.01)
     opened = await service.lobbies.new_game(GUILD, CHANNEL, AL)
     courier.fail_next = 1
     keeper = make_keeper(service, courier, Pacer())
     with caplog.at_level(logging.WARNING):
         keeper.touch(game_owner(opened.game_id or 0), CHANNEL)
-        for _ in range(100):
-            await asyncio.sleep(0.01)
-            if courier.sent:
-                break
+        await first_send(courier, 100)
     assert courier.sent == [("lobby", False)]
     assert "trying again" in caplog.text
 
@@ -326,8 +333,8 @@ async def test_a_store_fault_is_noted_once_and_tried_again_quietly(
     monkeypatch: pytest.MonkeyPatch,
     caplog: pytest.LogCaptureFixture,
     courier: FakeCourier,
+    retry_soon: None,
 ) -> None:
-    monkeypatch.setattr(keeper_module, "RETRY_AFTER", 0.01)
     opened = await service.lobbies.new_game(GUILD, CHANNEL, AL)
     owner = game_owner(opened.game_id or 0)
     ledger = service.ledger
@@ -350,10 +357,7 @@ async def test_a_store_fault_is_noted_once_and_tried_again_quietly(
     )
     with caplog.at_level(logging.INFO):
         keeper.touch(owner, CHANNEL)
-        for _ in range(500):
-            await asyncio.sleep(0.01)
-            if courier.sent:
-                break
+        await first_send(courier, 500)
     assert courier.sent == [("lobby", False)], "sent once the store answers again"
     assert not [r for r in caplog.records if r.exc_info], "no traceback"
     [line] = [r for r in caplog.records if r.name == "bot.core.faults"]
