@@ -127,10 +127,32 @@ class UserActions(SharedState):
 
         The line is read against the schema the bot synced (`/cribbage play card:5H`).
         """
+        return await self._typed(APPLICATION_COMMAND, user, channel, line, wait, timeout)
+
+    async def autocomplete(
+        self, user: User, channel: Channel, line: str, *, timeout: float | None = None
+    ) -> list[dict[str, Any]]:
+        """Type a partial command; the last option typed is focused. Returns the choices."""
+        interaction = await self._typed(AUTOCOMPLETE, user, channel, line, True, timeout)
+        return list(interaction.choices or [])
+
+    async def _typed(
+        self,
+        kind: int,
+        user: User,
+        channel: Channel,
+        line: str,
+        wait: bool,
+        timeout: float | None,
+    ) -> Interaction:
+        """Deliver ``line``, typed by ``user`` in ``channel`` and read against the schema the
+        bot synced, as a command (``kind`` APPLICATION_COMMAND) or, with its last option
+        focused, as an autocomplete."""
         self._check_can_act(user, channel)
-        typed = parse_line(line, self.commands, self.world, channel, user)
+        focus = kind == AUTOCOMPLETE
+        typed = parse_line(line, self.commands, self.world, channel, user, focus=focus)
         return await self._deliver(
-            kind=APPLICATION_COMMAND,
+            kind=kind,
             user=user,
             channel=channel,
             data=typed.data(),
@@ -138,22 +160,6 @@ class UserActions(SharedState):
             wait=wait,
             timeout=timeout,
         )
-
-    async def autocomplete(
-        self, user: User, channel: Channel, line: str, *, timeout: float | None = None
-    ) -> list[dict[str, Any]]:
-        """Type a partial command; the last option typed is focused. Returns the choices."""
-        self._check_can_act(user, channel)
-        typed = parse_line(line, self.commands, self.world, channel, user, focus=True)
-        interaction = await self._deliver(
-            kind=AUTOCOMPLETE,
-            user=user,
-            channel=channel,
-            data=typed.data(),
-            name=typed.qualified_name,
-            timeout=timeout,
-        )
-        return list(interaction.choices or [])
 
     def _find_component(
         self, user: User, message: Message, custom_id: str | None, label: str | None
