@@ -30,7 +30,7 @@ async def test_other_peoples_messages_need_manage_messages_and_never_in_dms(
 ) -> None:
     fd = table.fd
     said = await fd.say(table.al, table.general, "mine")
-    refused = await refusal(http, "DELETE", f"/channels/{table.general.id}/messages/{said.id}")
+    refused = await refusal(http, "DELETE", f"{table.posts}/{said.id}")
     assert refused == (403, 50013)
     dm = fd.dm_channel(table.al)
     said_in_dm = await fd.say(table.al, dm, "private")
@@ -65,7 +65,7 @@ async def test_ephemeral_messages_are_out_of_reach_of_channel_routes(
 ) -> None:
     r = await table.fd.slash(table.al, table.general, "/tiny secret")
     assert r.original is not None
-    path = f"/channels/{table.general.id}/messages/{r.original.id}"
+    path = f"{table.posts}/{r.original.id}"
     for method in ("GET", "DELETE"):
         assert await refusal(http, method, path) == (404, 10008)
     path = f"/webhooks/{table.fd.application_id}/{r.token}/messages/@original"

@@ -92,7 +92,7 @@ async def test_component_limits_are_invalid_form_body_50035(
     status, body = await call(
         http,
         "POST",
-        f"/channels/{table.general.id}/messages",
+        table.posts,
         {"content": "x", "components": components},
     )
     assert (status, body["code"]) == (400, 50035)
@@ -108,7 +108,7 @@ async def test_limits_at_the_edge_are_accepted(
     status, _ = await call(
         http,
         "POST",
-        f"/channels/{table.general.id}/messages",
+        table.posts,
         {"content": "y" * 2000, "components": rows},
     )
     assert status == 200
@@ -117,19 +117,18 @@ async def test_limits_at_the_edge_are_accepted(
 async def test_empty_message_is_refused_50006(
     table: TinyWorld, http: aiohttp.ClientSession
 ) -> None:
-    assert await refusal(http, "POST", f"/channels/{table.general.id}/messages", {}) == (400, 50006)
+    assert await refusal(http, "POST", table.posts, {}) == (400, 50006)
 
 
 async def test_unknown_and_deleted_messages_are_10008(
     table: TinyWorld, http: aiohttp.ClientSession
 ) -> None:
-    base = f"/channels/{table.general.id}/messages"
-    status, created = await call(http, "POST", base, {"content": "soon gone"})
+    status, created = await call(http, "POST", table.posts, {"content": "soon gone"})
     assert status == 200
-    assert (await call(http, "DELETE", f"{base}/{created['id']}"))[0] == 204
+    assert (await call(http, "DELETE", f"{table.posts}/{created['id']}"))[0] == 204
     for method, body in (("GET", None), ("PATCH", {"content": "x"}), ("DELETE", None)):
-        assert await refusal(http, method, f"{base}/{created['id']}", body) == (404, 10008)
-    assert await refusal(http, "GET", f"{base}/12345") == (404, 10008)
+        assert await refusal(http, method, f"{table.posts}/{created['id']}", body) == (404, 10008)
+    assert await refusal(http, "GET", f"{table.posts}/12345") == (404, 10008)
     assert table.fd.visible_to(table.al, table.general) == []
     assert table.fd.messages(table.general)[0].deleted
 
@@ -139,9 +138,7 @@ async def test_ephemeral_message_is_reachable_only_through_its_token(
 ) -> None:
     r = await table.fd.slash(table.al, table.general, "/tiny secret")
     assert r.original is not None
-    refused = await refusal(
-        http, "PATCH", f"/channels/{table.general.id}/messages/{r.original.id}", {"content": "x"}
-    )
+    refused = await refusal(http, "PATCH", f"{table.posts}/{r.original.id}", {"content": "x"})
     assert refused == (404, 10008)
     path = f"/webhooks/{table.fd.application_id}/{r.token}/messages/@original"
     status, body = await call(http, "PATCH", path, {"content": "still only you"})
@@ -216,7 +213,7 @@ async def test_channel_history_is_newest_first_without_ephemerals(
     await table.fd.slash(table.al, table.general, "/tiny echo text:one")
     await table.fd.slash(table.al, table.general, "/tiny secret")
     await table.fd.slash(table.al, table.general, "/tiny echo text:two")
-    status, history = await call(http, "GET", f"/channels/{table.general.id}/messages?limit=10")
+    status, history = await call(http, "GET", f"{table.posts}?limit=10")
     assert status == 200
     assert [m["content"] for m in history] == ["two", "one"]
 

@@ -13,10 +13,9 @@ from tests.helpers.wire import call, refusal
 async def test_a_thread_from_a_message_has_its_id_and_is_made_once(
     table: TinyWorld, http: aiohttp.ClientSession
 ) -> None:
-    base = f"/channels/{table.general.id}/messages"
-    status, post = await call(http, "POST", base, {"content": "Round 1 · Al vs Bea"})
+    status, post = await call(http, "POST", table.posts, {"content": "Round 1 · Al vs Bea"})
     assert status == 200
-    route = f"{base}/{post['id']}/threads"
+    route = f"{table.posts}/{post['id']}/threads"
     status, thread = await call(http, "POST", route, {"name": "Round 1 · Al vs Bea"})
     assert status == 200 and thread["id"] == post["id"] and thread["type"] == 11
     assert thread["parent_id"] == str(table.general.id)
@@ -26,7 +25,7 @@ async def test_a_thread_from_a_message_has_its_id_and_is_made_once(
     status, _ = await call(http, "POST", f"/channels/{thread['id']}/messages", {"content": "hi"})
     assert status == 200
     # A message that is not there starts nothing; nor does a thread start a thread.
-    assert await refusal(http, "POST", f"{base}/1/threads", {"name": "x"}) == (404, 10008)
+    assert await refusal(http, "POST", f"{table.posts}/1/threads", {"name": "x"}) == (404, 10008)
     refused = await refusal(
         http, "POST", f"/channels/{thread['id']}/threads", {"name": "x", "type": 11}
     )
@@ -36,10 +35,9 @@ async def test_a_thread_from_a_message_has_its_id_and_is_made_once(
 async def test_threads_need_their_permissions(
     table: TinyWorld, http: aiohttp.ClientSession
 ) -> None:
-    base = f"/channels/{table.general.id}/messages"
-    status, post = await call(http, "POST", base, {"content": "start"})
+    status, post = await call(http, "POST", table.posts, {"content": "start"})
     table.general.deny(CREATE_PUBLIC_THREADS)
-    refused = await refusal(http, "POST", f"{base}/{post['id']}/threads", {"name": "t"})
+    refused = await refusal(http, "POST", f"{table.posts}/{post['id']}/threads", {"name": "t"})
     assert refused == (403, 50013)
     assert not [c for c in table.guild.channels.values() if c.is_thread]
 
@@ -48,5 +46,5 @@ async def test_threads_need_their_permissions(
     refused = await refusal(http, "POST", f"/channels/{thread.id}/messages", {"content": "x"})
     assert refused == (403, 50013)
     # The channel itself still takes messages: Send Messages is another permission.
-    status, _ = await call(http, "POST", base, {"content": "still here"})
+    status, _ = await call(http, "POST", table.posts, {"content": "still here"})
     assert status == 200
