@@ -288,7 +288,7 @@ async def test_what_was_held_back_while_the_lease_lapsed_goes_when_it_is_renewed
 
 
 async def test_a_lease_lost_while_taking_over_leaves_a_lost_post_for_the_next_sender(
-    service: Services,
+    service: Services, courier: FakeCourier
 ) -> None:
     """Taking over looks for DMs a dead process posted without keeping their ids; a lease
     lost meanwhile stops the look (nothing is sent) without failing the takeover, and the post
@@ -296,7 +296,6 @@ async def test_a_lease_lost_while_taking_over_leaves_a_lost_post_for_the_next_se
     opened = await service.lobbies.new_game(GUILD, CHANNEL, AL)
     owner = game_owner(opened.game_id or 0)
     await service.ledger.posting(owner, "hand:1:0", 555)
-    courier = FakeCourier()
     courier.may_send = False
 
     async def posted_since(*_: object) -> list[int]:
