@@ -7,7 +7,6 @@ not recorded."""
 from __future__ import annotations
 
 import re
-from datetime import timedelta
 from pathlib import Path
 from typing import Any
 
@@ -15,21 +14,15 @@ import pytest
 
 from bot.core import refusals
 from bot.core.faults import Cause
-from bot.core.services import Services
 from bot.store import Store
 from fakediscord import FakeDiscord, Interaction, Message
 from fakediscord.testing import BotLauncher, BotProcess, InProcessBot, RunningBot
 from tests.helpers.backends import BOTH_DATABASES
 from tests.helpers.bot_db import latest_game_id, rows
-from tests.helpers.in_process import club, start_in_process
+from tests.helpers.in_process import bot_core, club, start_in_process
 from tests.helpers.postgres import PostgresServer
 from tests.helpers.store_faults import fill_up
 from tests.helpers.table_driver import World, start_again, until
-
-
-def _core(store: Store) -> Services:
-    """The core as the bot builds it."""
-    return Services.build(store, idle_expiry=timedelta(days=7))
 
 
 def _hand(fd: FakeDiscord, user: Any) -> Message | None:
@@ -79,7 +72,7 @@ async def _dealt_in_process(
 ) -> tuple[InProcessBot, int]:
     """The bot started in this process on ``store``, and a game between Al and Bea dealt in
     #general: the bot, and the game's id."""
-    running = await start_in_process(bots, fd, guild, store, _core(store))
+    running = await start_in_process(bots, fd, guild, store, bot_core(store))
     await _dealt(fd, general, al, bea)
     game = await store.open_game_in_channel(general.id)
     assert game is not None
