@@ -21,6 +21,7 @@ from bot.core.seeded import (
     permutation,
     seal_of,
 )
+from bot.core.services import Services
 from bot.core.shuffles import RecordingRandom
 from bot.core.tally import Tally
 from bot.store import Store
@@ -183,8 +184,7 @@ async def test_a_game_against_the_computer_keeps_its_seeds_from_the_first_deal(
     assert kept.seeds is not None and len(kept.seeds) == len(kept.game.cut_rounds) + 1
 
 
-async def test_a_game_begun_before_seals_shows_none(store: Store, clock: Clock) -> None:
-    service = make_service(store, clock)
+async def test_a_game_begun_before_seals_shows_none(service: Services) -> None:
     table = await open_table(service, [AL, BEA])
     owed = await owed_now(service, table.outcomes[0].game_id)
     assert not any("Shuffle sealed" in o.view.content for o in owed)
