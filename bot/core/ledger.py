@@ -409,10 +409,11 @@ class MessageLedger:
     # -- the players' DMs -----------------------------------------------------------------------
     async def dm_link(self, user_id: int) -> DmLink | None:
         """The DM channel with a user and their latest interaction there, if known (kept in
-        memory as this process learns it; read from the store when other processes answer
-        the DMs' clicks, or the link is not known here)."""
-        link = None if self._shared else self._dm_links.get(user_id)
-        if link is None:
+        memory as this process learns it; read from the store when the link is not known
+        here, or, other processes answering the DMs' clicks, when what is kept is older than
+        the store's copy can be: those write theirs down every few minutes)."""
+        link = self._dm_links.get(user_id)
+        if link is None or (self._shared and not _recent(link)):
             link = await self._store.dm_link(user_id)
             if link is not None:
                 self._dm_links[user_id] = link
@@ -454,3 +455,9 @@ class MessageLedger:
         self._unread.update(self._sent)
         for projector in self._projectors.values():
             projector.sending_again()
+
+
+def _recent(link: DmLink) -> bool:
+    """Whether ``link``'s interaction is recent enough that no newer one can be in the store
+    yet (a process writes a player's latest down every :data:`DM_LINK_REFRESH_SECONDS`)."""
+    return link.token_at is not None and time.time() - link.token_at < DM_LINK_REFRESH_SECONDS
