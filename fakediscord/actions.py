@@ -32,6 +32,7 @@ from fakediscord.model import (
     User,
 )
 from fakediscord.shared import SharedState
+from fakediscord.threads import check_post
 
 if TYPE_CHECKING:
     from fakediscord.server import FakeDiscord
@@ -304,6 +305,8 @@ class UserActions(SharedState):
     async def say(self, user: User, channel: Channel, content: str) -> Message:
         """Post an ordinary message as `user` (MESSAGE_CREATE reaches bots with the intent)."""
         self._check_can_act(user, channel)
+        if check_post(channel, user):
+            self.world.on_channel_updated(channel)  # the message reopened the thread
         message = Message(id=self.world.ids.next(), channel=channel, author=user, content=content)
         self._store(message)
         await self._dispatch_message("MESSAGE_CREATE", message)

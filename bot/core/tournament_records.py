@@ -132,3 +132,5 @@ class PairingRecord:
     wins_a: int = 0
     wins_b: int = 0
     spread_a: int = 0
+    #: Whether the bot archived the pairing's thread (once it was decided).
+    archived: bool = False

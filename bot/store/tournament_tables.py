@@ -36,7 +36,7 @@ _COLUMNS = (
 )
 _PAIRING_COLUMNS = (
     "round, tab, player_a, player_b, post_id, thread_id, game_id, decided, winner, lurch, margin,"
-    " wins_a, wins_b, spread_a"
+    " wins_a, wins_b, spread_a, archived"
 )
 #: What a write that breaks the one-tournament-per-channel index names (PostgreSQL: the
 #: index; SQLite: its column).
@@ -84,6 +84,7 @@ def _pairing(row: Row | tuple[Any, ...]) -> PairingRecord:
         wins_a=int(row[11]),
         wins_b=int(row[12]),
         spread_a=int(row[13]),
+        archived=bool(row[14]),
     )
 
 
@@ -345,6 +346,11 @@ class TournamentTables(Queries):
         """A pairing's thread."""
         await self._set(tournament_id, round_, tab, "thread_id", thread_id)
 
+    async def set_archived(self, tournament_id: int, round_: int, tab: int) -> None:
+        """A pairing's thread was archived (the tournament's message does not show it, so its
+        version stays)."""
+        await self._set(tournament_id, round_, tab, "archived", 1)
+
     async def set_game(self, tournament_id: int, round_: int, tab: int, game_id: int) -> None:
         """A pairing's game (the tournament's message shows its thread from now on)."""
         await self._set(tournament_id, round_, tab, "game_id", game_id, bump=True)
@@ -359,7 +365,7 @@ class TournamentTables(Queries):
         *,
         bump: bool = False,
     ) -> None:
-        # ``column`` is one of the three names above, never input.
+        # ``column`` is one of the four names above, never input.
         async with self._writing() as tx:
             await tx.execute(
                 f"UPDATE tournament_pairings SET {column} = ?"

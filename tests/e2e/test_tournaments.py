@@ -203,6 +203,16 @@ async def test_a_round_robin_of_four(world: World, bot: BotProcess) -> None:
     await until(fd, lambda: "**Final standings**" in board.content)
     met = _met(world, 3)
     assert len(met) == len(set(met)) == 6  # everyone met everyone once
+    # Each decided pairing's thread is archived (after its table showed the end), and both
+    # players were added to it.
+    threads = [t for r in (1, 2, 3) for t in _threads(world, r)]
+    await until(fd, lambda: all(t.archived for t in threads))
+    for thread in threads:
+        members = {fd.world.users[u].name for u in thread.thread_members}
+        assert _pair_of(thread) <= members
+        assert not thread.locked
+        table = [m for m in thread.messages if m.author.bot and "Deal 1" in m.content]
+        assert "resign" in table[-1].content.lower()
 
 
 async def test_a_knockout_of_eight_with_best_of_three(world: World, bot: BotProcess) -> None:
@@ -225,6 +235,8 @@ async def test_a_knockout_of_eight_with_best_of_three(world: World, bot: BotProc
     assert "wins (1–2)" in board.content or "wins (2–1)" in board.content
     # Each round the second named won 2-1: the winners of the lower halves meet next.
     assert len(_threads(world, 3)) == 1
+    # A match's thread is archived once the match is decided, not after its first game.
+    await until(fd, lambda: all(t.archived for r in (1, 2, 3) for t in _threads(world, r)))
     champion = await until(
         fd, lambda: [m for m in world.general.messages if "wins the knockout" in m.content]
     )
