@@ -227,6 +227,8 @@ class TournamentDirector:
                 return None
             event = await read_event(self._store, record)
             if record.status is not TournamentStatus.RUNNING:
+                if record.status is TournamentStatus.CANCELLED:
+                    await self._stop_games(event)
                 return await self._archive_threads(event)
             current = event.current()
             await self._end_decided(event, current)
@@ -388,24 +390,43 @@ class TournamentDirector:
             game = await self._store.get_game(p.game_id)
             if game is None or not game.is_open:
                 continue
-            line = _why(event, p)
+            await self._close(game, _why(event, p))
 
-            async def close(record: GameRecord, line: str = line) -> None:
-                await self._games.close(record, GameStatus.CANCELLED, line)
+    async def _close(self, game: GameRecord, line: str) -> None:
+        """End a game the tournament decided (no result of its own, unrated), its thread told
+        why."""
 
-            with contextlib.suppress(Refused):  # ended meanwhile
-                await self._games.in_channel(game.channel_id, close)
-            self._of_game.pop(p.game_id, None)
+        async def close(record: GameRecord) -> None:
+            await self._games.close(record, GameStatus.CANCELLED, line)
+
+        with contextlib.suppress(Refused):  # ended meanwhile
+            await self._games.in_channel(game.channel_id, close)
+        self._of_game.pop(game.id, None)
+
+    async def _stop_games(self, event: Event) -> None:
+        """The tournament was cancelled: every game still being played ends without a result."""
+        by = event.record.cancelled_by
+        who = f" by <@{by}>" if by is not None else ""
+        line = f"The tournament was cancelled{who}: this game ends here, without a result."
+        for p in event.pairings:
+            if p.decided is not None or p.game_id is None:
+                continue
+            game = await self._store.get_game(p.game_id)
+            if game is not None and game.is_open:
+                await self._close(game, line)
 
     async def _archive_threads(self, event: Event) -> float | None:
-        """Archive the thread of every decided pairing whose last game has ended and whose
+        """Archive the thread of every decided pairing (of every one, in a cancelled
+        tournament) whose last game has ended and whose
         table shows it (or that waited ``SETTLE_AT_MOST`` for that); when to look again if a
         thread is still waiting."""
         assert self._threads is not None
         record = event.record
         soon: float | None = None
+        # A cancelled tournament's undecided pairings are over too.
+        over = record.status is TournamentStatus.CANCELLED
         for p in event.pairings:
-            if p.decided is None or p.thread_id is None or p.archived:
+            if (p.decided is None and not over) or p.thread_id is None or p.archived:
                 continue
             key = (record.id, p.round, p.tab)
             game = await self._store.last_game_in_channel(p.thread_id)

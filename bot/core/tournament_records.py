@@ -85,6 +85,8 @@ class TournamentRecord:
     match_games: int = 1
     #: A Swiss event's playoff: its top 4 or 8 into a best-of-3 knockout (0: none).
     playoff: int = 0
+    #: Who cancelled it (None: not cancelled, or cancelled before this was kept).
+    cancelled_by: int | None = None
 
     @property
     def swiss_rounds(self) -> int:

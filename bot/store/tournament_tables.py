@@ -32,7 +32,7 @@ __all__ = ["TournamentTables"]
 _COLUMNS = (
     "id, guild_id, channel_id, organiser_id, format, rounds, target, scoring, round_hours,"
     " status, round, round_started, version, created_at, finished_at, match_games,"
-    " playoff"
+    " playoff, cancelled_by"
 )
 _PAIRING_COLUMNS = (
     "round, tab, player_a, player_b, post_id, thread_id, game_id, decided, winner, lurch, margin,"
@@ -62,6 +62,7 @@ def _tournament(row: Row) -> TournamentRecord:
         finished_at=None if row[14] is None else float(row[14]),
         match_games=int(row[15]),
         playoff=int(row[16]),
+        cancelled_by=None if row[17] is None else int(row[17]),
     )
 
 
@@ -295,6 +296,18 @@ class TournamentTables(Queries):
                     tournament_id,
                     str(before),
                 ),
+            )
+            if done:
+                await self._bumped(tx, tournament_id)
+        return bool(done)
+
+    async def cancel_tournament(self, tournament_id: int, *, by: int, now: float) -> bool:
+        """Cancel a tournament taking entrants or being played (False: it had ended)."""
+        async with self._writing() as tx:
+            done = await tx.execute(
+                "UPDATE tournaments SET status = 'cancelled', finished_at = ?, cancelled_by = ?"
+                " WHERE id = ? AND status IN ('open', 'running')",
+                (now, by, tournament_id),
             )
             if done:
                 await self._bumped(tx, tournament_id)
