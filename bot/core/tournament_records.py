@@ -9,6 +9,7 @@ from bot.core.storage import StoreError
 
 __all__ = [
     "TOURNAMENT_BUSY",
+    "ChampionRecord",
     "Decided",
     "EntrantRecord",
     "Format",
@@ -100,6 +101,19 @@ class TournamentRecord:
     def games_in(self, round_: int) -> int:
         """Games a pairing of ``round_`` plays: a playoff's are best of 3."""
         return 3 if self.in_playoff(round_) else self.match_games
+
+
+@dataclass(frozen=True, slots=True)
+class ChampionRecord:
+    """A finished tournament's champion, for the hall of fame: who, which event (its format,
+    channel and how many entered) and when it ended."""
+
+    user_id: int
+    name: str
+    format: Format
+    channel_id: int
+    entrants: int
+    finished_at: float
 
 
 @dataclass(frozen=True, slots=True)

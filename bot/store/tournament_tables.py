@@ -15,6 +15,7 @@ from typing import Any
 
 from bot.core.owners import Owner, OwnerKind
 from bot.core.tournament_records import (
+    ChampionRecord,
     Decided,
     EntrantRecord,
     Format,
@@ -261,6 +262,22 @@ class TournamentTables(Queries):
             (user_id, guild_id, user_id),
         )
         return (int(rows[0][0]), int(rows[0][1] or 0)) if rows else (0, 0)
+
+    async def tournament_champions(self, guild_id: int, *, limit: int) -> list[ChampionRecord]:
+        """A server's finished tournaments' champions, the latest first."""
+        rows = await self._read(
+            "SELECT t.champion_id, e.name, t.format, t.channel_id,"
+            " (SELECT COUNT(*) FROM tournament_entrants n WHERE n.tournament_id = t.id),"
+            " t.finished_at FROM tournaments t JOIN tournament_entrants e"
+            " ON e.tournament_id = t.id AND e.user_id = t.champion_id"
+            " WHERE t.guild_id = ? AND t.status = 'finished'"
+            " ORDER BY t.finished_at DESC, t.id DESC LIMIT ?",
+            (guild_id, limit),
+        )
+        return [
+            ChampionRecord(int(r[0]), str(r[1]), Format(r[2]), int(r[3]), int(r[4]), float(r[5]))
+            for r in rows
+        ]
 
     async def reseed(self, tournament_id: int, order: Sequence[int]) -> None:
         """Number the entrants in ``order`` (best seed first)."""

@@ -14,6 +14,7 @@ from fakediscord import Channel, FakeDiscord, Message, User
 from fakediscord.model import CREATE_PUBLIC_THREADS
 from fakediscord.testing import BotLauncher, BotProcess
 from tests.helpers.backends import BOTH_DATABASES
+from tests.helpers.bot_db import rows
 from tests.helpers.in_process import clocked_service, club, start_in_process
 from tests.helpers.table_driver import World, resign, start_again, until
 
@@ -203,6 +204,19 @@ async def test_a_round_robin_of_four(world: World, bot: BotProcess) -> None:
     await until(fd, lambda: "**Final standings**" in board.content)
     met = _met(world, 3)
     assert len(met) == len(set(met)) == 6  # everyone met everyone once
+    # The champion joins the server's hall of fame: name, tournament, date.
+    champion = await until(
+        fd, lambda: [m for m in world.general.messages if "wins the round robin" in m.content]
+    )
+    crowned = next(u for u in players if f"<@{u.id}>" in champion[0].content)
+    fame = (await fd.slash(world.spectator, world.general, "/cribbage halloffame")).content
+    lines = fame.splitlines()
+    entry = lines[lines.index("**Tournament champions**") + 1]
+    [(ended,)] = rows(world.database, "SELECT finished_at FROM tournaments")
+    day = datetime.fromtimestamp(ended, UTC).strftime("%d %b %Y")
+    assert entry == (
+        f"{crowned.name} — Round robin tournament of 4 players in <#{world.general.id}>, {day}"
+    )
     # Each decided pairing's thread is archived (after its table showed the end), and both
     # players were added to it.
     threads = [t for r in (1, 2, 3) for t in _threads(world, r)]
