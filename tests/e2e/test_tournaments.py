@@ -324,6 +324,15 @@ async def test_deadline_forfeits_withdrawal_and_a_moderators_result(
         await until(fd, lambda: "(withdrew)" in board.content and "withdrawal" in board.content)
         event = await store.pairings(record.id)
         assert [p.decided for p in event if p.round == 1].count(Decided.FORFEIT) == 2
+        # Every pairing decided otherwise than by play has its thread archived too, once its
+        # table says why the game ended.
+        decided = [
+            guild.channels[p.thread_id]
+            for p in await store.pairings(record.id)
+            if p.decided is not None and p.thread_id is not None
+        ]
+        assert set(by_pair.values()) <= set(decided)
+        await until(fd, lambda: all(t.archived for t in decided))
         await service.director.idle()
 
 
