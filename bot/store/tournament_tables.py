@@ -105,6 +105,15 @@ class TournamentTables(Queries):
             payload = f"{owner}:{int(rows[0][0])}:{int(rows[0][1])}"
             await tx.execute("SELECT pg_notify(?, ?)", (ANNOUNCE_CHANNEL, payload))
 
+    async def _changes(self, tournament_id: int, sql: str, params: Sequence[Any]) -> bool:
+        """One write that may change a tournament, whose version moves on in the same
+        transaction if it did; whether it did."""
+        async with self._writing() as tx:
+            done = await tx.execute(sql, params)
+            if done:
+                await self._bumped(tx, tournament_id)
+        return bool(done)
+
     async def create_tournament(
         self,
         *,
@@ -229,28 +238,22 @@ class TournamentTables(Queries):
 
     async def leave(self, tournament_id: int, user_id: int) -> bool:
         """Take an entrant out of a tournament still taking entrants (False: not in it)."""
-        async with self._writing() as tx:
-            gone = await tx.execute(
-                "DELETE FROM tournament_entrants WHERE tournament_id = ? AND user_id = ?"
-                " AND EXISTS (SELECT 1 FROM tournaments WHERE id = ? AND status = 'open')",
-                (tournament_id, user_id, tournament_id),
-            )
-            if gone:
-                await self._bumped(tx, tournament_id)
-        return bool(gone)
+        return await self._changes(
+            tournament_id,
+            "DELETE FROM tournament_entrants WHERE tournament_id = ? AND user_id = ?"
+            " AND EXISTS (SELECT 1 FROM tournaments WHERE id = ? AND status = 'open')",
+            (tournament_id, user_id, tournament_id),
+        )
 
     async def withdraw(self, tournament_id: int, user_id: int, round_: int) -> bool:
         """An entrant of a running tournament withdraws in ``round_`` (False: not in it, or
         withdrawn already)."""
-        async with self._writing() as tx:
-            done = await tx.execute(
-                "UPDATE tournament_entrants SET withdrawn = ?"
-                " WHERE tournament_id = ? AND user_id = ? AND withdrawn IS NULL",
-                (round_, tournament_id, user_id),
-            )
-            if done:
-                await self._bumped(tx, tournament_id)
-        return bool(done)
+        return await self._changes(
+            tournament_id,
+            "UPDATE tournament_entrants SET withdrawn = ?"
+            " WHERE tournament_id = ? AND user_id = ? AND withdrawn IS NULL",
+            (round_, tournament_id, user_id),
+        )
 
     async def tournaments_of(self, guild_id: int | None, user_id: int) -> tuple[int, int]:
         """How many of a server's tournaments a player has played (started with them in
@@ -301,34 +304,21 @@ class TournamentTables(Queries):
         """Move a tournament from ``before`` to ``status`` (with how many rounds it plays, or
         when it ended and its champion); False if it was not ``before``."""
         ended = status in (TournamentStatus.FINISHED, TournamentStatus.CANCELLED)
-        async with self._writing() as tx:
-            done = await tx.execute(
-                "UPDATE tournaments SET status = ?, rounds = COALESCE(?, rounds),"
-                " finished_at = ?, champion_id = ? WHERE id = ? AND status = ?",
-                (
-                    str(status),
-                    rounds,
-                    now if ended else None,
-                    champion,
-                    tournament_id,
-                    str(before),
-                ),
-            )
-            if done:
-                await self._bumped(tx, tournament_id)
-        return bool(done)
+        return await self._changes(
+            tournament_id,
+            "UPDATE tournaments SET status = ?, rounds = COALESCE(?, rounds),"
+            " finished_at = ?, champion_id = ? WHERE id = ? AND status = ?",
+            (str(status), rounds, now if ended else None, champion, tournament_id, str(before)),
+        )
 
     async def cancel_tournament(self, tournament_id: int, *, by: int, now: float) -> bool:
         """Cancel a tournament taking entrants or being played (False: it had ended)."""
-        async with self._writing() as tx:
-            done = await tx.execute(
-                "UPDATE tournaments SET status = 'cancelled', finished_at = ?, cancelled_by = ?"
-                " WHERE id = ? AND status IN ('open', 'running')",
-                (now, by, tournament_id),
-            )
-            if done:
-                await self._bumped(tx, tournament_id)
-        return bool(done)
+        return await self._changes(
+            tournament_id,
+            "UPDATE tournaments SET status = 'cancelled', finished_at = ?, cancelled_by = ?"
+            " WHERE id = ? AND status IN ('open', 'running')",
+            (now, by, tournament_id),
+        )
 
     async def pair_round(
         self,
@@ -412,16 +402,13 @@ class TournamentTables(Queries):
         the pairing has no game until the next is opened, in one statement that counts the
         game once (False: it was counted already)."""
         signed = margin if a_won else -margin
-        async with self._writing() as tx:
-            done = await tx.execute(
-                "UPDATE tournament_pairings SET wins_a = wins_a + ?, wins_b = wins_b + ?,"
-                " spread_a = spread_a + ?, game_id = NULL"
-                " WHERE tournament_id = ? AND round = ? AND tab = ? AND game_id = ?",
-                (int(a_won), int(not a_won), signed, tournament_id, round_, tab, game_id),
-            )
-            if done:
-                await self._bumped(tx, tournament_id)
-        return bool(done)
+        return await self._changes(
+            tournament_id,
+            "UPDATE tournament_pairings SET wins_a = wins_a + ?, wins_b = wins_b + ?,"
+            " spread_a = spread_a + ?, game_id = NULL"
+            " WHERE tournament_id = ? AND round = ? AND tab = ? AND game_id = ?",
+            (int(a_won), int(not a_won), signed, tournament_id, round_, tab, game_id),
+        )
 
     async def decide(
         self,
@@ -438,12 +425,9 @@ class TournamentTables(Queries):
         """Write a pairing's result (False: it had one already, unless ``again``: a
         moderator's correction, which replaces it)."""
         undecided = "" if again else " AND decided IS NULL"
-        async with self._writing() as tx:
-            done = await tx.execute(
-                "UPDATE tournament_pairings SET decided = ?, winner = ?, lurch = ?, margin = ?"
-                f" WHERE tournament_id = ? AND round = ? AND tab = ?{undecided}",
-                (str(how), winner, int(lurch), margin, tournament_id, round_, tab),
-            )
-            if done:
-                await self._bumped(tx, tournament_id)
-        return bool(done)
+        return await self._changes(
+            tournament_id,
+            "UPDATE tournament_pairings SET decided = ?, winner = ?, lurch = ?, margin = ?"
+            f" WHERE tournament_id = ? AND round = ? AND tab = ?{undecided}",
+            (str(how), winner, int(lurch), margin, tournament_id, round_, tab),
+        )
