@@ -34,6 +34,7 @@ if str(ROOT) not in sys.path:
 from engine.tournament import MatchResult, standings, swiss_round  # noqa: E402
 from fakediscord import Channel, FakeDiscord, Limits, Message  # noqa: E402
 from fakediscord.runner import BotProcess  # noqa: E402
+from tests.helpers.table_driver import resign  # noqa: E402
 
 _PAIRING = re.compile(r"Round (\d+) · (.+) vs (.+)")
 
@@ -137,7 +138,7 @@ async def requests_per_round(players: int) -> int:
                 for thread in _threads(general, 1):
                     found = _PAIRING.match(thread.name)
                     assert found is not None
-                    await fd.slash(by_name[found.group(2)], thread, "/cribbage resign")
+                    await resign(fd, by_name[found.group(2)], thread)
                 await fd.wait_for(
                     lambda: len(t := _threads(general, 2)) == tables and all(map(_dealt, t)),
                     timeout=120,
