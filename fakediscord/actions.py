@@ -61,6 +61,12 @@ class UserActions(SharedState):
         if not channel.visible_to(user) or user.bot:
             raise EmulatorUsageError(f"{user.name} cannot use #{channel.name}")
 
+    def _check_can_command(self, user: User, channel: Channel) -> None:
+        # Discord: "Users cannot ... use application commands ... in archived threads".
+        self._check_can_act(user, channel)
+        if channel.is_thread and channel.archived:
+            raise EmulatorUsageError(f"#{channel.name} is archived: no commands there")
+
     async def _deliver(
         self,
         *,
@@ -128,7 +134,7 @@ class UserActions(SharedState):
 
         The line is read against the schema the bot synced (`/cribbage play card:5H`).
         """
-        self._check_can_act(user, channel)
+        self._check_can_command(user, channel)
         typed = parse_line(line, self.commands, self.world, channel, user)
         return await self._deliver(
             kind=APPLICATION_COMMAND,
@@ -144,7 +150,7 @@ class UserActions(SharedState):
         self, user: User, channel: Channel, line: str, *, timeout: float | None = None
     ) -> list[dict[str, Any]]:
         """Type a partial command; the last option typed is focused. Returns the choices."""
-        self._check_can_act(user, channel)
+        self._check_can_command(user, channel)
         typed = parse_line(line, self.commands, self.world, channel, user, focus=True)
         interaction = await self._deliver(
             kind=AUTOCOMPLETE,

@@ -4,7 +4,9 @@ and a message starts one thread at most) or without one, with the permissions ea
 from __future__ import annotations
 
 import aiohttp
+import pytest
 
+from fakediscord.errors import EmulatorUsageError
 from fakediscord.model import CREATE_PUBLIC_THREADS, SEND_MESSAGES_IN_THREADS
 from tests.helpers.emulator_world import TinyWorld
 from tests.helpers.wire import call
@@ -122,3 +124,10 @@ async def test_others_threads_and_locked_threads_refuse_the_bot(
     status, refused = await call(http, "PATCH", path, {"archived": False})
     assert (status, refused["code"]) == (403, 50013)
     assert thread.archived and thread.locked
+
+
+async def test_no_command_is_typed_in_an_archived_thread(table: TinyWorld) -> None:
+    thread = table.general.add_thread("closed")
+    thread.set_archived(True)
+    with pytest.raises(EmulatorUsageError, match="archived"):
+        await table.fd.slash(table.al, thread, "/ping")
