@@ -7,10 +7,12 @@ from __future__ import annotations
 from fakediscord import Channel, Message
 from fakediscord.testing import BotProcess
 from tests.e2e.test_tournaments import _board, _open_and_fill, _pair_of, _threads
+from tests.helpers.backends import BOTH_DATABASES
 from tests.helpers.bot_db import latest_game_id, rows
 from tests.helpers.table_driver import World, resign, until
 
 
+@BOTH_DATABASES
 async def test_cancelled_while_played_and_before_the_start(world: World, bot: BotProcess) -> None:
     fd = world.fd
     mo = world.moderator
