@@ -32,6 +32,7 @@ from fakediscord.model import (
     User,
 )
 from fakediscord.shared import SharedState
+from fakediscord.threads import check_post
 
 if TYPE_CHECKING:
     from fakediscord.server import FakeDiscord
@@ -59,6 +60,12 @@ class UserActions(SharedState):
     def _check_can_act(self, user: User, channel: Channel) -> None:
         if not channel.visible_to(user) or user.bot:
             raise EmulatorUsageError(f"{user.name} cannot use #{channel.name}")
+
+    def _check_can_command(self, user: User, channel: Channel) -> None:
+        # Discord: "Users cannot ... use application commands ... in archived threads".
+        self._check_can_act(user, channel)
+        if channel.is_thread and channel.archived:
+            raise EmulatorUsageError(f"#{channel.name} is archived: no commands there")
 
     async def _deliver(
         self,
@@ -148,7 +155,7 @@ class UserActions(SharedState):
         """Deliver ``line``, typed by ``user`` in ``channel`` and read against the schema the
         bot synced, as a command (``kind`` APPLICATION_COMMAND) or, with its last option
         focused, as an autocomplete."""
-        self._check_can_act(user, channel)
+        self._check_can_command(user, channel)
         focus = kind == AUTOCOMPLETE
         typed = parse_line(line, self.commands, self.world, channel, user, focus=focus)
         return await self._deliver(
@@ -315,6 +322,8 @@ class UserActions(SharedState):
     async def say(self, user: User, channel: Channel, content: str) -> Message:
         """Post an ordinary message as `user` (MESSAGE_CREATE reaches bots with the intent)."""
         self._check_can_act(user, channel)
+        if check_post(channel, user):
+            self.world.on_channel_updated(channel)  # the message reopened the thread
         message = Message(id=self.world.ids.next(), channel=channel, author=user, content=content)
         self._store(message)
         await self._dispatch_message("MESSAGE_CREATE", message)

@@ -179,6 +179,14 @@ class MessageLedger:
         self._channels[owner] = drawn.channel_id
         return Owing(owner, drawn.channel_id, drawn.version, drawn.owed, sent, drawn.check_at)
 
+    async def settled(self, owner: Owner) -> bool:
+        """Whether every message ``owner`` keeps in its channel shows what it should now, as
+        far as this process sent it (the players' DMs aside): nothing more is owed there."""
+        owing = await self.owed(owner)
+        if owing is None:
+            return True
+        return not any(o.user_id is None and o.due(owing.sent.get(o.key)) for o in owing.owed)
+
     def changing(self, owner: Owner) -> bool:
         """Whether the owner is being changed in this process right now (its change follows
         on the feed once it is saved)."""
