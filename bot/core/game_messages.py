@@ -62,6 +62,8 @@ class GameMessages:
         self._page_link = page_link
         # game id -> seat -> the deal its DMs were refused in.
         self._refused: OrderedDict[int, dict[int, int]] = OrderedDict()
+        # game id -> (the finished game's version, the ratings line its result ends with).
+        self._ratings: OrderedDict[int, tuple[int, str]] = OrderedDict()
         # game id -> (the version and facts it was drawn for, what it owes then).
         self._settled: OrderedDict[int, tuple[object, tuple[Owed, ...]]] = OrderedDict()
 
@@ -164,7 +166,19 @@ class GameMessages:
         (await self._refusals(owner.id))[seat] = deal
 
     async def _ratings_line(self, record: GameRecord) -> str:
-        return await ratings_line(self._store, record)
+        """:func:`ratings_line`, read once for a finished game's version (a finished game is
+        drawn again whenever a sweep or a click on its result brings it up; its ratings do not
+        change)."""
+        if record.status is not GameStatus.FINISHED:
+            return ""
+        kept = self._ratings.get(record.id)
+        if kept is None or kept[0] != record.version:
+            kept = (record.version, await ratings_line(self._store, record))
+            self._ratings[record.id] = kept
+            while len(self._ratings) > SETTLED_KEPT:
+                self._ratings.popitem(last=False)
+        self._ratings.move_to_end(record.id)
+        return kept[1]
 
     def _settled_for(
         self, record: GameRecord, loaded: Loaded | None, facts: TableFacts, ratings: str = ""
@@ -213,6 +227,7 @@ class GameMessages:
         """Drop what is kept of a pruned game."""
         self._refused.pop(game_id, None)
         self._settled.pop(game_id, None)
+        self._ratings.pop(game_id, None)
 
 
 async def ratings_line(store: MessageRecords, record: GameRecord) -> str:
