@@ -358,6 +358,33 @@ class MessageLedger:
         self._keep(owner, record)
         self._unwrite(owner, record)
 
+    async def opened(
+        self,
+        owner: Owner,
+        key: str,
+        shown: Clicked,
+        digest: str,
+        version: int,
+        *,
+        clicked: Clicked | None,
+        on: str,
+    ) -> None:
+        """A click on the owner's message ``on`` (a private table's *Your hand*; ``clicked``)
+        was answered by a private message of its own, the owner's message ``key`` (``shown``,
+        showing ``digest``, drawn at ``version``): that click's token may edit both for 15
+        minutes (the clicked message is its original response, the new one its follow-up)."""
+        now = self._now()
+        record = MessageRecord(
+            key, shown.channel_id, shown.message_id, digest, shown.token, now, False, version
+        )
+        await self.sent(owner, [record])
+        table = (await self._sent_of(owner)).get(on)
+        if clicked is None or table is None or table.message_id != clicked.message_id:
+            return  # not the owner's message (an older copy of it): its token reaches no copy
+        refreshed = dataclasses.replace(table, token=clicked.token, token_at=now, original=True)
+        self._keep(owner, refreshed)
+        self._unwrite(owner, refreshed)
+
     async def _forget_look(self, owner: Owner, key: str, version: int | None) -> None:
         """What ``key`` shows is not known after all: it is edited again."""
         await self._store.forget_look(owner, key, version)

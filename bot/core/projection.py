@@ -52,6 +52,7 @@ __all__ = [
     "deal_seal",
     "hand_message",
     "hand_view",
+    "owes_move",
     "page_line",
     "project",
     "resigner",
@@ -262,7 +263,8 @@ def resigner(game: Game) -> int | None:
     return int(last["seat"]) if last.get("type") == "resign" else None
 
 
-def _owes_move(game: Game, seat: int) -> bool:
+def owes_move(game: Game, seat: int) -> bool:
+    """Whether the table waits on ``seat`` to move (discard, play, or count)."""
     if game.phase is Phase.DISCARD:
         return seat in game.pending_discards()
     if game.phase is Phase.SHOW:
@@ -320,9 +322,7 @@ def _reminders(
     owed: list[Owed] = []
     due = record.updated_at + facts.remind_after
     waiting = [
-        s
-        for s in _people_seats(record)
-        if _owes_move(game, s.seat) and s.seat not in facts.departed
+        s for s in _people_seats(record) if owes_move(game, s.seat) and s.seat not in facts.departed
     ]
     if not waiting:
         return owed, None

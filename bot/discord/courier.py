@@ -15,7 +15,7 @@ import dataclasses
 import hashlib
 import logging
 import time
-from collections.abc import AsyncIterator, Awaitable, Callable
+from collections.abc import AsyncIterator, Awaitable, Callable, Mapping
 from datetime import UTC, datetime
 from typing import Any
 
@@ -36,6 +36,7 @@ __all__ = [
     "ChannelClosed",
     "Courier",
     "DmsClosed",
+    "NoLiveToken",
     "NotSender",
     "Superseded",
     "post_nonce",
@@ -71,6 +72,12 @@ class ChannelClosed(Exception):
     def __init__(self, text: str, *, gone: bool = False) -> None:
         super().__init__(text)
         self.gone = gone
+
+
+class NoLiveToken(Exception):
+    """A message of a game where the bot is not a member, and no interaction's token that may
+    still reach it (nor, for the table, one to post it again through): nothing was sent. The
+    game's next interaction brings a token."""
 
 
 class NotSender(Exception):
@@ -208,15 +215,72 @@ class Courier:
         owed: Owed,
         known: MessageRecord | None,
         current: Current | None = None,
+        sent: Mapping[str, MessageRecord] | None = None,
     ) -> MessageRecord:
         """Make Discord show ``owed`` (posting it, or editing ``known``, the copy sent before);
         the record to keep. Raises :class:`DmsClosed` or :class:`ChannelClosed`, and, when a
         DM waited for its turn and ``current()`` then says the game moved on, :class:`Superseded`
-        (nothing sent: the player may already see newer controls, from their own click)."""
+        (nothing sent: the player may already see newer controls, from their own click).
+        A private message (``owed.private``: the bot is not a member there) goes through
+        interactions' tokens alone (``sent``: the owner's other messages, whose tokens may
+        carry it), else :class:`NoLiveToken`."""
         digest = owed.view.digest()
+        if owed.private:
+            return await self._by_token(owed, known, digest, sent or {})
         if owed.user_id is None:
             return await self._to_channel(owner, channel_id, owed, known, digest)
         return await self._to_dm(owner, owed.user_id, owed, known, digest, current)
+
+    async def _by_token(
+        self,
+        owed: Owed,
+        known: MessageRecord | None,
+        digest: str,
+        sent: Mapping[str, MessageRecord],
+    ) -> MessageRecord:
+        """Where the bot is not a member its own token reaches nothing (Discord: 403 / 50001),
+        so nothing here ever uses it. A message is edited through the freshest live token of
+        an interaction on it. A hand of a new deal takes over its player's hand of the deal
+        before (their own ephemeral message, through its token). The table, when no live
+        token reaches it any more, is posted again as a follow-up of the game's freshest
+        interaction, and that copy is the table from then on."""
+        now = self._clock()
+        if owed.user_id is not None:
+            seat = owed.key.rsplit(":", 1)[1]
+            mine = [r for k, r in sent.items() if k.startswith("hand:") and k.endswith(f":{seat}")]
+            if known is not None and known not in mine:
+                mine.append(known)
+            for carrier in sorted(mine, key=lambda r: r.token_at or 0.0, reverse=True):
+                if not _fresh(carrier.token, carrier.token_at, now):
+                    break
+                if await self._edit_through_token(carrier, owed.view):
+                    return dataclasses.replace(carrier, key=owed.key, digest=digest)
+            raise NoLiveToken(owed.key)
+        if known is not None and await self._edit_through_token(known, owed.view):
+            return dataclasses.replace(known, digest=digest)
+        carriers = sorted(
+            (r for r in sent.values() if _fresh(r.token, r.token_at, now)),
+            key=lambda r: r.token_at or 0.0,
+            reverse=True,
+        )
+        payload = await self._payload(owed.view, editing=False)
+        for carrier in carriers:
+            assert carrier.token is not None
+            webhook = discord.Webhook.partial(self._app_id, carrier.token, client=self._client)
+            await self._webhook_slot(carrier.token)
+            try:
+                posted = await webhook.send(wait=True, **payload)
+            except discord.HTTPException as error:
+                if error.code in (INVALID_WEBHOOK_TOKEN, UNKNOWN_WEBHOOK) or error.status in (
+                    401,
+                    404,
+                ):
+                    continue
+                raise
+            return MessageRecord(
+                owed.key, posted.channel.id, posted.id, digest, carrier.token, carrier.token_at
+            )
+        raise NoLiveToken(owed.key)
 
     async def _to_channel(
         self, owner: Owner, channel_id: int, owed: Owed, known: MessageRecord | None, digest: str

@@ -32,7 +32,14 @@ from bot.core.ledger import MessageLedger, Owing
 from bot.core.messages import Owed
 from bot.core.owners import Owner, OwnerKind
 from bot.core.records import MessageRecord
-from bot.discord.courier import ChannelClosed, Courier, DmsClosed, NotSender, Superseded
+from bot.discord.courier import (
+    ChannelClosed,
+    Courier,
+    DmsClosed,
+    NoLiveToken,
+    NotSender,
+    Superseded,
+)
 from bot.discord.pacing import Pacer, RequestKind
 
 __all__ = ["Lane", "TableKeeper"]
@@ -371,7 +378,12 @@ class TableKeeper:
                 owed,
                 known,
                 functools.partial(self._still_current, owing),
+                owing.sent,
             )
+        except NoLiveToken:
+            # Where the bot is not a member only an interaction's token reaches a message:
+            # the game's next interaction brings one, and the message is brought up to date.
+            return None
         except DmsClosed:
             assert owed.user_id is not None
             await self._ledger.dms_refused(owing.owner, owed.user_id)

@@ -42,7 +42,7 @@ _ENDED = "status IN ('finished', 'cancelled', 'expired')"
 _GAME_COLUMNS = (
     "g.id, g.guild_id, g.channel_id, g.status, g.creator_id, g.num_players, g.target,"
     " g.vs_computer, g.snapshot, g.version, g.created_at, g.updated_at, g.end_note,"
-    " g.scoring, g.counting,"
+    " g.scoring, g.counting, g.private_table,"
     " s.seat, s.user_id, s.display_name, s.is_computer, s.computer_level"
 )
 #: The columns of ``results`` that hold a ResultRecord, named as its fields.
@@ -96,6 +96,7 @@ def _games(rows: Iterable[Row]) -> list[GameRecord]:
                 end_note=first["end_note"],
                 scoring=Scoring(first["scoring"]),
                 counting=Counting(first["counting"]),
+                private=bool(first["private_table"]),
             )
         )
     return games
@@ -265,22 +266,25 @@ class GameTables(Queries):
         vs_computer: bool = False,
         scoring: Scoring = Scoring.LURCH,
         counting: Counting = Counting.AUTO,
+        private: bool = False,
         fill: Callable[[GameRecord], Sequence[SeatRecord]] | None = None,
         deal: Callable[[GameRecord], Awaitable[tuple[str, Sequence[str]]]] | None = None,
         answered: Callable[[GameRecord], MessageRecord | None] | None = None,
     ) -> GameRecord:
         """Open a game in one transaction: a lobby with ``creator`` in seat 0 and the table's
-        options; ``fill`` gives the seats it has from the start (every other seat a computer),
-        ``deal`` the first deal of a full table (its snapshot and log entries: the game is then
-        active), and ``answered`` the message that answers the command (the lobby), kept with
-        it. Nothing is left behind if any of it fails. Raises :class:`ChannelBusy`."""
+        options (``private``: where the bot is not a member, a game reached through
+        interactions' tokens alone); ``fill`` gives the seats it has from the start (every
+        other seat a computer), ``deal`` the first deal of a full table (its snapshot and log
+        entries: the game is then active), and ``answered`` the message that answers the
+        command (the lobby), kept with it. Nothing is left behind if any of it fails. Raises
+        :class:`ChannelBusy`."""
         async with self._writing() as tx:
             try:
                 rows = await tx.fetch(
                     "INSERT INTO games (guild_id, channel_id, status, creator_id,"
                     " num_players, target, vs_computer, version, created_at, updated_at,"
-                    " scoring, counting)"
-                    " VALUES (?, ?, 'lobby', ?, ?, ?, ?, 0, ?, ?, ?, ?) RETURNING id",
+                    " scoring, counting, private_table)"
+                    " VALUES (?, ?, 'lobby', ?, ?, ?, ?, 0, ?, ?, ?, ?, ?) RETURNING id",
                     (
                         guild_id,
                         channel_id,
@@ -292,6 +296,7 @@ class GameTables(Queries):
                         now,
                         str(scoring),
                         str(counting),
+                        int(private),
                     ),
                 )
             except UniqueViolation as broken:
@@ -314,6 +319,7 @@ class GameTables(Queries):
                 seats=(creator,),
                 scoring=scoring,
                 counting=counting,
+                private=private,
             )
             if fill is not None:
                 # Seating the table is a change of its own (the game's next version), as it is

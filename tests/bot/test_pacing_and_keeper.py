@@ -7,7 +7,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import time
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Mapping
 
 import pytest
 
@@ -94,6 +94,7 @@ class FakeCourier:
         owed: Owed,
         known: MessageRecord | None,
         current: Callable[[], Awaitable[bool]] | None = None,
+        sent: Mapping[str, MessageRecord] | None = None,
     ) -> MessageRecord:
         if not self.may_send:
             raise NotSender

@@ -1,0 +1,38 @@
+"""Games where the bot is not a member (a DM between people, a group DM), reached through a
+user install: the table is the answer to `/cribbage new`, everything after goes through the
+interactions' tokens, and the bot's own token is never used there."""
+
+from __future__ import annotations
+
+from fakediscord.counters import Counters
+from fakediscord.testing import BotLauncher
+from tests.helpers.bot_db import latest_game_id, owned_messages
+from tests.helpers.table_driver import World, until
+
+
+async def test_a_lobby_in_a_dm_between_two_people_lives_on_its_interactions(
+    world: World, bots: BotLauncher
+) -> None:
+    await bots.process(database=world.database)
+    fd = world.fd
+    al, bea, _, _ = world.players
+    for user in (al, bea):
+        fd.install_app(user)
+    dm = fd.private_channel(al, bea)
+    fd.counters = Counters()
+    opened = await fd.slash(al, dm, "/cribbage new")
+    table = opened.original
+    assert table is not None and not opened.ephemeral, opened.content
+    game = latest_game_id(world.database, dm.id)
+    joined = await fd.click(bea, table, f"crib:{game}:lobby:join")
+    assert joined.response is not None and joined.response.type == 7
+    started = await fd.click(al, table, f"crib:{game}:lobby:start")
+    assert started.response is not None and started.response.type == 7
+    await until(fd, lambda: [b for b in table.buttons() if b["label"] == "Your hand"])
+    hand = await fd.click(bea, table, label="Your hand")
+    assert hand.response is not None and hand.response.type == 6
+    [mine] = await hand.wait_followups(1)
+    assert mine.ephemeral and mine.selects(), mine
+    await fd.quiet(0.3)
+    assert fd.counters.rest_total == 0, fd.counters.rest
+    assert owned_messages(world.database, game)["lobby"].message_id == table.id
