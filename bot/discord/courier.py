@@ -47,6 +47,10 @@ log = logging.getLogger(__name__)
 #: How long an interaction's token may be used after the interaction (Discord allows 15
 #: minutes; a minute is kept in hand for clocks and slow requests).
 TOKEN_LIFE = 14 * 60.0
+#: A click's answer reaches Discord within this long of the click (Discord takes it within
+#: 3 s); until then a private table waits for it, looking again every ANSWER_RETRY seconds.
+ANSWER_LANDS_WITHIN = 4.0
+ANSWER_RETRY = 0.5
 #: How far before a post's recorded time its message may be dated (clocks differ a little).
 CLOCK_SLACK = 60.0
 #: How many of a DM's latest messages are looked at for a copy left by a crash.
@@ -77,7 +81,13 @@ class ChannelClosed(Exception):
 class NoLiveToken(Exception):
     """A message of a game where the bot is not a member, and no interaction's token that may
     still reach it (nor, for the table, one to post it again through): nothing was sent. The
-    game's next interaction brings a token."""
+    game's next interaction brings a token. ``retry_after``: a token is there whose
+    interaction is still being answered (its webhook reaches nothing until then): look again
+    after that many seconds."""
+
+    def __init__(self, key: str, retry_after: float | None = None) -> None:
+        super().__init__(key)
+        self.retry_after = retry_after
 
 
 class NotSender(Exception):
@@ -245,21 +255,39 @@ class Courier:
         token reaches it any more, is posted again as a follow-up of the game's freshest
         interaction, and that copy is the table from then on."""
         now = self._clock()
+        # A click's answer kept with its move may not have reached Discord yet: until it has,
+        # its token's webhook reaches nothing (Discord: 404 / 10015), so it waits a moment.
+        waiting = [
+            r
+            for r in (known, *sent.values())
+            if r is not None
+            and r.unconfirmed_since is not None
+            and now - r.unconfirmed_since < ANSWER_LANDS_WITHIN
+        ]
+        retry = ANSWER_RETRY if waiting else None
+
+        def usable(record: MessageRecord | None) -> bool:
+            return (
+                record is not None
+                and record not in waiting
+                and _fresh(record.token, record.token_at, now)
+            )
+
         if owed.user_id is not None:
             seat = owed.key.rsplit(":", 1)[1]
             mine = [r for k, r in sent.items() if k.startswith("hand:") and k.endswith(f":{seat}")]
             if known is not None and known not in mine:
                 mine.append(known)
             for carrier in sorted(mine, key=lambda r: r.token_at or 0.0, reverse=True):
-                if not _fresh(carrier.token, carrier.token_at, now):
-                    break
-                if await self._edit_through_token(carrier, owed.view):
+                if usable(carrier) and await self._edit_through_token(carrier, owed.view):
                     return dataclasses.replace(carrier, key=owed.key, digest=digest)
-            raise NoLiveToken(owed.key)
-        if known is not None and await self._edit_through_token(known, owed.view):
+            raise NoLiveToken(owed.key, retry)
+        if known is not None and known in waiting:
+            raise NoLiveToken(owed.key, retry)
+        if known is not None and usable(known) and await self._edit_through_token(known, owed.view):
             return dataclasses.replace(known, digest=digest)
         carriers = sorted(
-            (r for r in sent.values() if _fresh(r.token, r.token_at, now)),
+            (r for r in sent.values() if usable(r)),
             key=lambda r: r.token_at or 0.0,
             reverse=True,
         )
@@ -280,7 +308,7 @@ class Courier:
             return MessageRecord(
                 owed.key, posted.channel.id, posted.id, digest, carrier.token, carrier.token_at
             )
-        raise NoLiveToken(owed.key)
+        raise NoLiveToken(owed.key, retry)
 
     async def _to_channel(
         self, owner: Owner, channel_id: int, owed: Owed, known: MessageRecord | None, digest: str

@@ -380,9 +380,13 @@ class TableKeeper:
                 functools.partial(self._still_current, owing),
                 owing.sent,
             )
-        except NoLiveToken:
+        except NoLiveToken as error:
             # Where the bot is not a member only an interaction's token reaches a message:
-            # the game's next interaction brings one, and the message is brought up to date.
+            # the game's next interaction brings one, and the message is brought up to date
+            # (or, when a click's answer is still on its way, in a moment).
+            if error.retry_after is not None:
+                lane = Lane.TABLE if owed.user_id is None else Lane.HANDS
+                self._later(owing.owner, owing.channel_id, lane, error.retry_after)
             return None
         except DmsClosed:
             assert owed.user_id is not None

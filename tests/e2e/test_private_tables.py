@@ -4,9 +4,12 @@ interactions' tokens, and the bot's own token is never used there."""
 
 from __future__ import annotations
 
+import random
+
 from fakediscord.counters import Counters
 from fakediscord.testing import BotLauncher
 from tests.helpers.bot_db import latest_game_id, owned_messages
+from tests.helpers.private_driver import PrivateDriver, bot_token_requests
 from tests.helpers.table_driver import World, until
 
 
@@ -36,3 +39,30 @@ async def test_a_lobby_in_a_dm_between_two_people_lives_on_its_interactions(
     await fd.quiet(0.3)
     assert fd.counters.rest_total == 0, fd.counters.rest
     assert owned_messages(world.database, game)["lobby"].message_id == table.id
+
+
+async def test_a_whole_game_in_a_dm_between_friends_never_uses_the_bots_token(
+    world: World, bots: BotLauncher
+) -> None:
+    await bots.process(database=world.database)
+    fd = world.fd
+    al, bea, _, _ = world.players
+    for user in (al, bea):
+        fd.install_app(user)
+    dm = fd.private_channel(al, bea)
+    since = len(fd.requests)
+    driver = PrivateDriver(fd, dm, [al, bea], world.database, random.Random(24))
+    await driver.open(target=61)
+    final = await driver.play_out()
+    assert final.status == "finished" and final.game is not None
+    table = await driver.settled()
+    assert final.game.result is not None
+    assert table.attachments, "the final board"
+    assert not list(table.buttons()), f"a finished table has no controls: {table.content}"
+    await fd.quiet(0.3)
+    driver.check_now()
+    assert driver.cards_seen > 100
+    assert bot_token_requests(fd, since) == []
+    # One public message in the whole game: the table, the answer to /cribbage new.
+    assert fd.counters.private_messages == {dm.id: 1}
+    assert all(c.response is not None and c.response.type == 7 for c in driver.clicks)
