@@ -385,6 +385,19 @@ class MessageLedger:
         self._keep(owner, refreshed)
         self._unwrite(owner, refreshed)
 
+    async def tokens_lapsed(self, owner: Owner, tokens: Sequence[str]) -> None:
+        """Discord said these interactions' tokens may no longer reach the owner's messages
+        (past their 15 minutes): the messages they reached are kept without them."""
+        changed = False
+        for record in list((await self._sent_of(owner)).values()):
+            if record.token is not None and record.token in tokens:
+                lapsed = dataclasses.replace(record, token=None, token_at=None, original=False)
+                self._keep(owner, lapsed)
+                self._unwrite(owner, lapsed)
+                changed = True
+        if changed:
+            self._look_again(owner)  # what is drawn may say so (a mention on the table)
+
     async def _forget_look(self, owner: Owner, key: str, version: int | None) -> None:
         """What ``key`` shows is not known after all: it is edited again."""
         await self._store.forget_look(owner, key, version)

@@ -236,7 +236,14 @@ class Courier:
         carry it), else :class:`NoLiveToken`."""
         digest = owed.view.digest()
         if owed.private:
-            return await self._by_token(owed, known, digest, sent or {})
+            lapsed: list[str] = []
+            try:
+                return await self._by_token(owed, known, digest, sent or {}, lapsed)
+            finally:
+                if lapsed:
+                    # Discord says these tokens are past their 15 minutes (clocks differ):
+                    # nothing is tried through them again, and the table says who to wake.
+                    await self._ledger.tokens_lapsed(owner, lapsed)
         if owed.user_id is None:
             return await self._to_channel(owner, channel_id, owed, known, digest)
         return await self._to_dm(owner, owed.user_id, owed, known, digest, current)
@@ -247,13 +254,15 @@ class Courier:
         known: MessageRecord | None,
         digest: str,
         sent: Mapping[str, MessageRecord],
+        lapsed: list[str],
     ) -> MessageRecord:
         """Where the bot is not a member its own token reaches nothing (Discord: 403 / 50001),
         so nothing here ever uses it. A message is edited through the freshest live token of
         an interaction on it. A hand of a new deal takes over its player's hand of the deal
         before (their own ephemeral message, through its token). The table, when no live
         token reaches it any more, is posted again as a follow-up of the game's freshest
-        interaction, and that copy is the table from then on."""
+        interaction, and that copy is the table from then on. The tokens Discord says are past
+        their time go in ``lapsed``."""
         now = self._clock()
         # A click's answer kept with its move may not have reached Discord yet: until it has,
         # its token's webhook reaches nothing (Discord: 404 / 10015), so it waits a moment.
@@ -279,12 +288,18 @@ class Courier:
             if known is not None and known not in mine:
                 mine.append(known)
             for carrier in sorted(mine, key=lambda r: r.token_at or 0.0, reverse=True):
-                if usable(carrier) and await self._edit_through_token(carrier, owed.view):
+                if usable(carrier) and await self._edit_through_token(
+                    carrier, owed.view, lapsed=lapsed
+                ):
                     return dataclasses.replace(carrier, key=owed.key, digest=digest)
             raise NoLiveToken(owed.key, retry)
         if known is not None and known in waiting:
             raise NoLiveToken(owed.key, retry)
-        if known is not None and usable(known) and await self._edit_through_token(known, owed.view):
+        if (
+            known is not None
+            and usable(known)
+            and await self._edit_through_token(known, owed.view, lapsed=lapsed)
+        ):
             return dataclasses.replace(known, digest=digest)
         carriers = sorted(
             (r for r in sent.values() if usable(r)),
@@ -299,10 +314,10 @@ class Courier:
             try:
                 posted = await webhook.send(wait=True, **payload)
             except discord.HTTPException as error:
-                if error.code in (INVALID_WEBHOOK_TOKEN, UNKNOWN_WEBHOOK) or error.status in (
-                    401,
-                    404,
-                ):
+                if error.code == INVALID_WEBHOOK_TOKEN or error.status == 401:
+                    lapsed.append(carrier.token)
+                    continue
+                if error.code == UNKNOWN_WEBHOOK or error.status == 404:
                     continue
                 raise
             return MessageRecord(
@@ -400,7 +415,12 @@ class Courier:
         return MessageRecord(owed.key, channel_id, sent.id, _kept_digest(sent, payload, digest))
 
     async def _edit_through_token(
-        self, known: MessageRecord, view: MessageView, current: Current | None = None
+        self,
+        known: MessageRecord,
+        view: MessageView,
+        current: Current | None = None,
+        *,
+        lapsed: list[str] | None = None,
     ) -> bool:
         """Edit a message through the webhook of an interaction that may still edit it (its
         original response, or its follow-up), outside the global limit; False when no token
@@ -418,6 +438,8 @@ class Courier:
             else:
                 await webhook.edit_message(known.message_id, **payload)
         except discord.HTTPException as error:
+            if lapsed is not None and (error.code == INVALID_WEBHOOK_TOKEN or error.status == 401):
+                lapsed.append(known.token)
             if error.code in (INVALID_WEBHOOK_TOKEN, UNKNOWN_WEBHOOK) or error.status in (401, 404):
                 # The token cannot reach the message (expired; or an interaction whose answer
                 # never landed has no original response): that says nothing of the message

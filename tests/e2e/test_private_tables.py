@@ -6,11 +6,14 @@ from __future__ import annotations
 
 import random
 
+import aiohttp
+
 from fakediscord.counters import Counters
 from fakediscord.testing import BotLauncher
 from tests.helpers.bot_db import latest_game_id, owned_messages
 from tests.helpers.private_driver import PrivateDriver, bot_token_requests
 from tests.helpers.table_driver import World, until
+from tests.helpers.wire import call
 
 
 async def test_a_lobby_in_a_dm_between_two_people_lives_on_its_interactions(
@@ -66,3 +69,86 @@ async def test_a_whole_game_in_a_dm_between_friends_never_uses_the_bots_token(
     # One public message in the whole game: the table, the answer to /cribbage new.
     assert fd.counters.private_messages == {dm.id: 1}
     assert all(c.response is not None and c.response.type == 7 for c in driver.clicks)
+
+
+async def test_a_whole_game_in_a_group_dm_of_three(world: World, bots: BotLauncher) -> None:
+    await bots.process(database=world.database)
+    fd = world.fd
+    al, bea, cy, _ = world.players
+    for user in (al, bea, cy):
+        fd.install_app(user)
+    group = fd.private_channel(al, bea, cy)
+    since = len(fd.requests)
+    driver = PrivateDriver(fd, group, [bea, cy, al], world.database, random.Random(3))
+    await driver.open(target=61)
+    final = await driver.play_out()
+    assert final.status == "finished" and final.game is not None
+    assert final.game.num_players == 3
+    await driver.settled()
+    await fd.quiet(0.3)
+    driver.check_now()
+    assert driver.cards_seen > 100
+    assert bot_token_requests(fd, since) == []
+    assert fd.counters.private_messages == {group.id: 1}
+
+
+async def test_tokens_that_all_lapse_halfway_leave_a_game_that_resumes_on_the_next_click(
+    world: World, bots: BotLauncher
+) -> None:
+    await bots.process(database=world.database)
+    fd = world.fd
+    al, bea, _, _ = world.players
+    for user in (al, bea):
+        fd.install_app(user)
+    dm = fd.private_channel(al, bea)
+    since = len(fd.requests)
+    driver = PrivateDriver(fd, dm, [al, bea], world.database, random.Random(7))
+    first = await driver.open(target=61)
+    halfway = await driver.play_out(moves=14)
+    assert halfway.status == "active"
+    await fd.quiet(0.5)
+    fd.clock.advance(15 * 60 + 1)  # every interaction's token is dead now
+    # The next move, from a hand: its click's answer updates the hand, and since no token
+    # reaches the table any more, the table is posted again as that click's follow-up, saying
+    # where the game stands; it is the table from then on.
+    click = await driver.move(driver.snapshot())
+    again = await until(fd, lambda: driver.table() if driver.table().id != first.id else None)
+    assert again in click.followups and not again.ephemeral
+    assert "**Deal " in again.content
+    final = await driver.play_out()
+    assert final.status == "finished"
+    table = await driver.settled()
+    assert table.id == again.id
+    assert "game point" not in first.content
+    await fd.quiet(0.3)
+    driver.check_now()
+    assert bot_token_requests(fd, since) == []
+    lapsed = [r for r in fd.requests[since:] if r.status == 401]
+    assert lapsed, "the bot tried a token Discord took as dead, once"
+    assert fd.counters.private_messages[dm.id] == 2
+
+
+async def test_the_bots_own_token_is_refused_there_and_never_tried(
+    world: World, bots: BotLauncher
+) -> None:
+    await bots.process(database=world.database)
+    fd = world.fd
+    al, bea, _, _ = world.players
+    for user in (al, bea):
+        fd.install_app(user)
+    dm = fd.private_channel(al, bea)
+    since = len(fd.requests)
+    driver = PrivateDriver(fd, dm, [al, bea], world.database, random.Random(5))
+    table = await driver.open(target=61)
+    await driver.play_out(moves=6)
+    await fd.quiet(0.3)
+    assert bot_token_requests(fd, since) == []
+    # What the bot never tries, Discord refuses: a post, or an edit of the table, with its token.
+    headers = {"Authorization": f"Bot {fd.bot_token}"}
+    async with aiohttp.ClientSession(fd.api_base + "/", headers=headers) as http:
+        base = f"/channels/{dm.id}/messages"
+        status, error = await call(http, "POST", base, {"content": "hello"})
+        assert (status, error["code"]) == (403, 50001)
+        status, error = await call(http, "PATCH", f"{base}/{table.id}", {"content": "x"})
+        assert (status, error["code"]) == (403, 50001)
+    assert [r.status for r in fd.requests[since:] if "/channels/" in r.route] == [403, 403]

@@ -122,18 +122,22 @@ class PrivateDriver:
             snap = self.snapshot()
             if snap.status != "active" or (moves is not None and made >= moves):
                 return snap
-            game = snap.game
-            assert game is not None
-            if game.phase is Phase.DISCARD:
-                seat = self.rng.choice(game.pending_discards())
-            elif game.phase is Phase.PLAY and game.turn is not None:
-                seat = game.turn
-            else:
-                raise AssertionError(f"nobody to move in {game.phase}")
-            await self._move(snap, seat)
+            await self.move(snap)
             made += 1
 
-    async def _move(self, snap: Snapshot, seat: int) -> None:
+    async def move(self, snap: Snapshot) -> Interaction:
+        """One move by someone the game waits on (from their hand); the click."""
+        game = snap.game
+        assert game is not None
+        if game.phase is Phase.DISCARD:
+            seat = self.rng.choice(game.pending_discards())
+        elif game.phase is Phase.PLAY and game.turn is not None:
+            seat = game.turn
+        else:
+            raise AssertionError(f"nobody to move in {game.phase}")
+        return await self._move(snap, seat)
+
+    async def _move(self, snap: Snapshot, seat: int) -> Interaction:
         game = snap.game
         assert game is not None
         user = self.players[seat]
@@ -159,10 +163,10 @@ class PrivateDriver:
         self.clicks.append(click)
         after = await until(self.fd, lambda: self._moved_on(snap))
         assert self.replay is not None
-        self.replay.advance(
-            after, logged_actions(self.database, self.game_id)[self.replay.actions :]
-        )
+        new = logged_actions(self.database, self.game_id)[self.replay.actions :]
+        self.replay.advance(after, new)
         self._check(after)
+        return click
 
     async def _until(self, user: User, snap: Snapshot, predicate: Callable[[], Any]) -> Any:
         try:
