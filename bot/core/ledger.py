@@ -34,10 +34,13 @@ from bot.core.records import DmLink, MessageRecord, PendingPost
 from bot.core.replies import Clicked, Sequel
 from bot.core.storage import MessageRecords
 
-__all__ = ["DM_LINK_REFRESH_SECONDS", "Drawing", "MessageLedger", "Owing", "Projector"]
+__all__ = ["DM_LINK_REFRESH_SECONDS", "VIA", "Drawing", "MessageLedger", "Owing", "Projector"]
 
 log = logging.getLogger(__name__)
 
+#: The key under which the latest command's answer about an owner is kept (its token may
+#: carry the owner's messages where the bot is not a member).
+VIA = "via"
 #: How often a player's latest DM interaction is written down (its token lives 15 minutes).
 DM_LINK_REFRESH_SECONDS = 300.0
 #: Owners whose sent messages are kept in memory (the rest are read again when next drawn).
@@ -384,6 +387,16 @@ class MessageLedger:
         refreshed = dataclasses.replace(table, token=clicked.token, token_at=now, original=True)
         self._keep(owner, refreshed)
         self._unwrite(owner, refreshed)
+
+    async def carrier(self, owner: Owner, shown: Clicked) -> None:
+        """A command about the owner was answered (``shown``: its answer, and the command's
+        token): where the bot is not a member, that token may post the owner's table again
+        once no other reaches it (kept under the key ``via``, which nothing draws)."""
+        record = MessageRecord(
+            VIA, shown.channel_id, shown.message_id, "", shown.token, self._now(), True
+        )
+        await self.sent(owner, [record])
+        self._look_again(owner)
 
     async def tokens_lapsed(self, owner: Owner, tokens: Sequence[str]) -> None:
         """Discord said these interactions' tokens may no longer reach the owner's messages

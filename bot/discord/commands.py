@@ -19,7 +19,7 @@ from bot.core.replies import Answer, Choice, User
 from bot.core.review import add_lines
 from bot.core.services import Services
 from bot.discord.interactions import NEEDS_A_SERVER, io_of, is_moderator, send_error, user_of
-from bot.discord.places import INSTALLS, PLACES, bot_is_member
+from bot.discord.places import INSTALLS, NO_LEADERBOARD_HERE, PLACES, bot_is_member
 from bot.discord.tournament_commands import TournamentCommands
 from engine.counting import Counting
 from engine.outcome import Scoring
@@ -331,7 +331,8 @@ class CribbageCommands(app_commands.Group):
     ) -> None:
         """The server's standings by rating, ten to a page; or a month's, by game points."""
         if interaction.guild_id is None:
-            await send_error(interaction, NEEDS_A_SERVER)
+            here = NEEDS_A_SERVER if bot_is_member(interaction) else NO_LEADERBOARD_HERE
+            await send_error(interaction, here)
             return
         guild_id = interaction.guild_id
         chosen: Table = "computer" if table is not None and table.value == "computer" else "people"
@@ -359,14 +360,20 @@ class CribbageCommands(app_commands.Group):
         user: discord.User | None = None,
         against: discord.User | None = None,
     ) -> None:
-        """One player's record, or with ``against`` their head to head."""
-        if interaction.guild_id is None:
-            await send_error(interaction, NEEDS_A_SERVER)
-            return
+        """One player's record, or with ``against`` their head to head; in a DM or group DM
+        (where the bot is not a member), of the games played outside servers."""
         who = user_of(interaction) if user is None else User(user.id, user.display_name)
         rival = None if against is None else User(against.id, against.display_name)
         guild_id = interaction.guild_id
         core = _core(interaction)
+        if guild_id is None:
+            if bot_is_member(interaction):
+                await send_error(interaction, NEEDS_A_SERVER)
+                return
+            await io_of(interaction).command(
+                interaction, lambda: core.standings.stats(None, who, rival), ephemeral=False
+            )
+            return
 
         async def call() -> Answer:
             answer = await core.standings.stats(guild_id, who, rival)

@@ -225,20 +225,21 @@ class Courier:
         owed: Owed,
         known: MessageRecord | None,
         current: Current | None = None,
-        sent: Mapping[str, MessageRecord] | None = None,
     ) -> MessageRecord:
         """Make Discord show ``owed`` (posting it, or editing ``known``, the copy sent before);
         the record to keep. Raises :class:`DmsClosed` or :class:`ChannelClosed`, and, when a
         DM waited for its turn and ``current()`` then says the game moved on, :class:`Superseded`
         (nothing sent: the player may already see newer controls, from their own click).
         A private message (``owed.private``: the bot is not a member there) goes through
-        interactions' tokens alone (``sent``: the owner's other messages, whose tokens may
-        carry it), else :class:`NoLiveToken`."""
+        interactions' tokens alone (the owner's messages' tokens), else :class:`NoLiveToken`."""
         digest = owed.view.digest()
         if owed.private:
             lapsed: list[str] = []
+            # What was sent as it is kept now, not as it was when the owner was drawn: a
+            # click's answer kept with a move meanwhile is on its way to that very message.
+            kept = await self._ledger.kept(owner)
             try:
-                return await self._by_token(owed, known, digest, sent or {}, lapsed)
+                return await self._by_token(owed, kept.get(owed.key), digest, kept, lapsed)
             finally:
                 if lapsed:
                     # Discord says these tokens are past their 15 minutes (clocks differ):
@@ -275,6 +276,10 @@ class Courier:
         ]
         retry = ANSWER_RETRY if waiting else None
 
+        def busy(record: MessageRecord) -> bool:
+            # An edit now could land before that answer and be overwritten by it.
+            return any(r.message_id == record.message_id for r in waiting)
+
         def usable(record: MessageRecord | None) -> bool:
             return (
                 record is not None
@@ -287,13 +292,15 @@ class Courier:
             mine = [r for k, r in sent.items() if k.startswith("hand:") and k.endswith(f":{seat}")]
             if known is not None and known not in mine:
                 mine.append(known)
+            if any(busy(r) for r in mine):
+                raise NoLiveToken(owed.key, retry)
             for carrier in sorted(mine, key=lambda r: r.token_at or 0.0, reverse=True):
                 if usable(carrier) and await self._edit_through_token(
                     carrier, owed.view, lapsed=lapsed
                 ):
                     return dataclasses.replace(carrier, key=owed.key, digest=digest)
             raise NoLiveToken(owed.key, retry)
-        if known is not None and known in waiting:
+        if known is not None and busy(known):
             raise NoLiveToken(owed.key, retry)
         if (
             known is not None

@@ -27,6 +27,7 @@ from discord import app_commands
 
 from bot.core.faults import Fault
 from bot.core.messages import MessageView, Table
+from bot.core.owners import Owner
 from bot.core.private_table import HAND_BUTTON
 from bot.core.records import DmLink
 from bot.core.replies import Answer, Click, Clicked, Reply, User
@@ -202,6 +203,20 @@ class DiscordIO:
             await self.services.answered(answer, landed=False, shown=None)
             raise
         await self.services.answered(answer, landed=True, shown=shown)
+        if answer.ok and answer.game_id is not None and not bot_is_member(interaction):
+            await self._carry(interaction, answer.game_id)
+
+    async def _carry(self, interaction: discord.Interaction[Any], game_id: int) -> None:
+        """A command about a game where the bot is not a member was answered: its token may
+        post the table again there, once no other token reaches it (a game left for more than
+        15 minutes, resumed by a command)."""
+        try:
+            message = await interaction.original_response()
+        except discord.HTTPException as error:
+            log.warning("a command's answer could not be read back (%s)", error)
+            return
+        shown = Clicked(message.channel.id, message.id, interaction.token)
+        await self.services.ledger.carrier(Owner.game(game_id), shown)
 
     async def hand_click(self, interaction: discord.Interaction[Any], click: Click) -> None:
         """A hand's control: the crib select, a card button, a count menu, Muggins!."""

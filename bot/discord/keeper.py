@@ -378,7 +378,6 @@ class TableKeeper:
                 owed,
                 known,
                 functools.partial(self._still_current, owing),
-                owing.sent,
             )
         except NoLiveToken as error:
             # Where the bot is not a member only an interaction's token reaches a message:

@@ -15,12 +15,20 @@ from typing import Any
 import discord
 from discord import app_commands
 
-__all__ = ["INSTALLS", "PLACES", "bot_is_member"]
+__all__ = ["INSTALLS", "NO_LEADERBOARD_HERE", "PLACES", "bot_is_member"]
 
 #: Installs the commands declare: to a server, and to a person's account.
 INSTALLS = app_commands.AppInstallationType(guild=True, user=True)
 #: Contexts the commands declare: servers, the bot's DMs, and DMs and group DMs between people.
 PLACES = app_commands.AppCommandContext(guild=True, dm_channel=True, private_channel=True)
+
+
+#: ``/cribbage leaderboard`` in a DM or group DM: games outside servers are kept per player.
+NO_LEADERBOARD_HERE = (
+    "Games outside servers have no leaderboard: they are kept per player. `/cribbage stats` "
+    "here shows your record in them, and `/cribbage stats against:` your head to head with "
+    "a friend."
+)
 
 
 def bot_is_member(interaction: discord.Interaction[Any]) -> bool:

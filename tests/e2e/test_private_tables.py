@@ -8,6 +8,7 @@ import random
 
 import aiohttp
 
+from bot.discord.places import NO_LEADERBOARD_HERE
 from fakediscord.counters import Counters
 from fakediscord.testing import BotLauncher
 from tests.helpers.bot_db import latest_game_id, owned_messages
@@ -69,6 +70,18 @@ async def test_a_whole_game_in_a_dm_between_friends_never_uses_the_bots_token(
     # One public message in the whole game: the table, the answer to /cribbage new.
     assert fd.counters.private_messages == {dm.id: 1}
     assert all(c.response is not None and c.response.type == 7 for c in driver.clicks)
+    # The game counts in each player's record outside servers, and in their head to head.
+    result = final.game.result
+    winner, loser = (al, bea) if result.winner == final.game.side_of(0) else (bea, al)
+    record = await fd.slash(winner, dm, "/cribbage stats")
+    assert record.content.startswith(f"**{winner.name}** outside servers"), record.content
+    assert "1 game" in record.content and record.original is not None
+    assert record.original.attachments, "the rating chart"
+    h2h = await fd.slash(loser, dm, f"/cribbage stats against:{winner.name}")
+    assert h2h.content.startswith(f"**{loser.name}** against **{winner.name}**: 1 game")
+    assert f"{winner.name} won 1" in h2h.content
+    board = await fd.slash(al, dm, "/cribbage leaderboard")
+    assert board.ephemeral and board.content == NO_LEADERBOARD_HERE
 
 
 async def test_a_whole_game_in_a_group_dm_of_three(world: World, bots: BotLauncher) -> None:
@@ -115,17 +128,26 @@ async def test_tokens_that_all_lapse_halfway_leave_a_game_that_resumes_on_the_ne
     again = await until(fd, lambda: driver.table() if driver.table().id != first.id else None)
     assert again in click.followups and not again.ephemeral
     assert "**Deal " in again.content
+    # Later, a second pause: this time a move typed as a command resumes the game, and the
+    # table comes back as that command's follow-up.
+    later = await driver.play_out(moves=8)
+    assert later.status == "active"
+    await fd.quiet(0.5)
+    fd.clock.advance(15 * 60 + 1)
+    typed = await driver.type_move(driver.snapshot())
+    third = await until(fd, lambda: driver.table() if driver.table().id != again.id else None)
+    assert third in typed.followups and not third.ephemeral
     final = await driver.play_out()
     assert final.status == "finished"
     table = await driver.settled()
-    assert table.id == again.id
-    assert "game point" not in first.content
+    assert table.id == third.id
+    assert "game point" not in first.content and "game point" not in again.content
     await fd.quiet(0.3)
     driver.check_now()
     assert bot_token_requests(fd, since) == []
     lapsed = [r for r in fd.requests[since:] if r.status == 401]
     assert lapsed, "the bot tried a token Discord took as dead, once"
-    assert fd.counters.private_messages[dm.id] == 2
+    assert fd.counters.private_messages[dm.id] == 3
 
 
 async def test_the_bots_own_token_is_refused_there_and_never_tried(

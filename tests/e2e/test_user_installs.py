@@ -6,7 +6,7 @@ in test_private_tables.py), while the rules and the coach setting work as anywhe
 from __future__ import annotations
 
 from bot.core.refusals import NO_GAME
-from bot.discord.interactions import NEEDS_A_SERVER
+from bot.discord.places import NO_LEADERBOARD_HERE
 from fakediscord.counters import Counters
 from fakediscord.testing import BotLauncher, BotProcess
 from tests.helpers.table_driver import World
@@ -57,9 +57,12 @@ async def test_where_the_bot_is_not_a_member_game_commands_are_answered_without_
             answer = await fd.slash(bea, channel, line)
             assert answer.ephemeral and answer.content == NO_GAME, (line, answer.content)
         assert await fd.autocomplete(al, channel, "/cribbage play card:5") == []
-        for line in ("/cribbage stats", "/cribbage leaderboard"):
-            answer = await fd.slash(al, channel, line)
-            assert answer.ephemeral and answer.content == NEEDS_A_SERVER, (line, answer.content)
+        board = await fd.slash(al, channel, "/cribbage leaderboard")
+        assert board.ephemeral and board.content == NO_LEADERBOARD_HERE, board.content
+        # A record outside servers is a person's own: shown, though there is none yet.
+        record = await fd.slash(al, channel, "/cribbage stats")
+        assert not record.ephemeral, record.content
+        assert record.content == "Al has not finished a game outside servers yet."
     # The rules and the coach setting are a person's own: they work here too.
     rules = await fd.slash(cy, group, "/cribbage rules")
     assert rules.ephemeral and "cribbage" in rules.content.lower()
@@ -67,10 +70,11 @@ async def test_where_the_bot_is_not_a_member_game_commands_are_answered_without_
     assert coach.ephemeral and "off" in coach.content
     await fd.quiet(0.2)
     # Every answer went through the interactions themselves: nothing on the bot's token,
-    # nothing posted that anyone but the one who asked can see.
+    # nothing posted that anyone but the one who asked can see but the records asked for.
     assert fd.counters.rest_total == 0, fd.counters.rest
-    assert fd.counters.private_messages == {}
-    assert all(m.ephemeral for channel in (dm, group) for m in fd.messages(channel))
+    assert fd.counters.private_messages == {dm.id: 1, group.id: 1}
+    shown = [m for channel in (dm, group) for m in fd.messages(channel) if not m.ephemeral]
+    assert [m.content for m in shown] == ["Al has not finished a game outside servers yet."] * 2
 
 
 async def test_the_bots_own_server_and_dms_still_play_as_before(

@@ -168,6 +168,28 @@ class PrivateDriver:
         self._check(after)
         return click
 
+    async def type_move(self, snap: Snapshot) -> Interaction:
+        """One move typed as a slash command by someone the game waits on; its answer."""
+        game = snap.game
+        assert game is not None
+        if game.phase is Phase.DISCARD:
+            seat = self.rng.choice(game.pending_discards())
+            count = len(game.hand(seat)) - 4
+            cards = self.rng.sample(sorted(game.hand(seat), key=lambda c: c.index), count)
+            line = "/cribbage discard cards:" + " ".join(c.code for c in cards)
+        else:
+            assert game.phase is Phase.PLAY and game.turn is not None
+            seat = game.turn
+            line = f"/cribbage play card:{self.rng.choice(game.playable_cards(seat)).code}"
+        answer = await self.fd.slash(self.players[seat], self.channel, line)
+        assert answer.ephemeral, answer.content
+        after = await until(self.fd, lambda: self._moved_on(snap))
+        assert self.replay is not None
+        new = logged_actions(self.database, self.game_id)[self.replay.actions :]
+        self.replay.advance(after, new)
+        self._check(after)
+        return answer
+
     async def _until(self, user: User, snap: Snapshot, predicate: Callable[[], Any]) -> Any:
         try:
             return await until(self.fd, predicate)
@@ -242,16 +264,18 @@ class PrivateDriver:
         self._watch.check(lambda seat: hidden_from(game, seat))
 
     def _public_in(self, message: Message) -> set[Card]:
-        """What a message may name whoever holds the cards now: the table, what any deal so
-        far made public (it shows the deal before's show while the crib is made); a hand, the
-        cards its reader was dealt in any deal (it is carried from deal to deal)."""
+        """What a message may name whoever holds the cards now: what any deal so far made
+        public (the table shows the deal before's show while the crib is made, and a hand is
+        carried from deal to deal, naming the starter and the count's cards), and, for a hand,
+        the cards its reader was dealt in any deal."""
         assert self.replay is not None
-        if message.ephemeral_for is not None:
-            seat = next((s for s, u in enumerate(self.players) if u is message.ephemeral_for), None)
-            if seat is None:
-                return set()
-            return set().union(*(self.replay.dealt_to(seat, d) for d in self.replay.deals))
-        return set().union(*(revealed_by(events) for events in self.replay.deals.values()))
+        shown = set().union(*(revealed_by(events) for events in self.replay.deals.values()))
+        if message.ephemeral_for is None:
+            return shown
+        seat = next((s for s, u in enumerate(self.players) if u is message.ephemeral_for), None)
+        if seat is None:
+            return set()
+        return shown.union(*(self.replay.dealt_to(seat, d) for d in self.replay.deals))
 
     async def settled(self, predicate: Any = None) -> Message:
         """The table once it shows the game as saved (its result, once the game is over)."""
