@@ -13,7 +13,7 @@ from fakediscord.counters import Counters
 from fakediscord.testing import BotLauncher
 from tests.helpers.bot_db import latest_game_id, owned_messages
 from tests.helpers.private_driver import PrivateDriver, bot_token_requests
-from tests.helpers.table_driver import World, until
+from tests.helpers.table_driver import World, start_again, until
 from tests.helpers.wire import call
 
 
@@ -174,3 +174,33 @@ async def test_the_bots_own_token_is_refused_there_and_never_tried(
         status, error = await call(http, "PATCH", f"{base}/{table.id}", {"content": "x"})
         assert (status, error["code"]) == (403, 50001)
     assert [r.status for r in fd.requests[since:] if "/channels/" in r.route] == [403, 403]
+
+
+async def test_a_server_that_did_not_invite_the_bot_plays_the_same_and_survives_a_restart(
+    world: World, bots: BotLauncher
+) -> None:
+    bot = await bots.process(database=world.database)
+    fd = world.fd
+    al, bea, _, _ = world.players
+    elsewhere = fd.add_guild("Elsewhere", bot_member=False)
+    lounge = elsewhere.add_text_channel("lounge")
+    for user in (al, bea):
+        elsewhere.add_member(user)
+        fd.install_app(user)
+    since = len(fd.requests)
+    driver = PrivateDriver(fd, lounge, [al, bea], world.database, random.Random(11))
+    table = await driver.open(target=61)
+    await driver.play_out(moves=9)
+    await fd.quiet(0.3)
+    # A restart loses nothing: the game is stored like any other, and its tokens are kept.
+    await bot.stop()
+    await start_again(fd, bot)
+    since_restart = len(fd.requests)
+    final = await driver.play_out()
+    assert final.status == "finished"
+    assert (await driver.settled()).id == table.id
+    await fd.quiet(0.3)
+    driver.check_now()
+    # Nothing on the bot's token there (the restart's own start-up requests aside).
+    assert bot_token_requests(fd, since_restart) == []
+    assert [r for r in bot_token_requests(fd, since) if str(lounge.id) in r] == []
