@@ -79,9 +79,10 @@ class Standings:
         if not ranked:
             return Answer.say(stats_text(user.name, None, None, place=place), ephemeral=False)
         levels = await self._store.levels(guild_id) if True in ranked else []
+        among = guild_id is not None
         ranks = (
-            rank_line(ranked[False]) if False in ranked else None,
-            rank_line(ranked[True], levels) if True in ranked else None,
+            rank_line(ranked[False], rank=among) if False in ranked else None,
+            rank_line(ranked[True], levels, rank=among) if True in ranked else None,
         )
         found = await self._store.player_stats(guild_id, user.id)
         best = await self._store.best_hands(guild_id, user.id)

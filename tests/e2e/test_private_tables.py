@@ -76,6 +76,9 @@ async def test_a_whole_game_in_a_dm_between_friends_never_uses_the_bots_token(
     record = await fd.slash(winner, dm, "/cribbage stats")
     assert record.content.startswith(f"**{winner.name}** outside servers"), record.content
     assert "1 game" in record.content and record.original is not None
+    # Rated, but ranked among nobody: games outside servers are each player's own.
+    rating = next(line for line in record.content.splitlines() if "Rating " in line)
+    assert "#" not in rating, rating
     assert record.original.attachments, "the rating chart"
     h2h = await fd.slash(loser, dm, f"/cribbage stats against:{winner.name}")
     assert h2h.content.startswith(f"**{loser.name}** against **{winner.name}**: 1 game")

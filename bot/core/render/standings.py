@@ -112,15 +112,17 @@ def leaderboard_text(table: Table, total: int, rows: Sequence[Ranked], page: int
     return "\n".join(lines)[:MAX_MESSAGE]
 
 
-def rank_line(ranked: Ranked, levels: Sequence[Standing] = ()) -> str:
+def rank_line(ranked: Ranked, levels: Sequence[Standing] = (), *, rank: bool = True) -> str:
     """A player's rating and rank in one table (against the computer, where they stand
-    among the computer levels)."""
+    among the computer levels); without ``rank`` (games outside servers, kept per player:
+    there is nobody to rank them among) the rating alone."""
     s = ranked.standing
     said = f"Rating {rating_text(s.ordinal)}"
     if s.games < PROVISIONAL_GAMES:
         said += f" (provisional: {plural(s.games, 'rated game')})"
     trend = shown(s.ordinal) - shown(ranked.trend_from)
-    said += f", #{ranked.rank} of {ranked.of}; {_signed(trend)} over the last {min(s.games, 10)}"
+    placed = f", #{ranked.rank} of {ranked.of}" if rank else ""
+    said += f"{placed}; {_signed(trend)} over the last {min(s.games, 10)}"
     said += " games." if min(s.games, 10) != 1 else " game."
     above = [_named(lv) for lv in levels if lv.ordinal < s.ordinal]
     below = [_named(lv) for lv in levels if lv.ordinal >= s.ordinal]
