@@ -371,14 +371,17 @@ class MessageLedger:
         *,
         clicked: Clicked | None,
         on: str,
+        original: bool = False,
     ) -> None:
         """A click on the owner's message ``on`` (a private table's *Your hand*; ``clicked``)
         was answered by a private message of its own, the owner's message ``key`` (``shown``,
         showing ``digest``, drawn at ``version``): that click's token may edit both for 15
-        minutes (the clicked message is its original response, the new one its follow-up)."""
+        minutes (the clicked message is its original response, the new one its follow-up).
+        ``original``: ``shown`` is the interaction's original response (``/cribbage hand``'s
+        answer; nothing was clicked)."""
         now = self._now()
         record = MessageRecord(
-            key, shown.channel_id, shown.message_id, digest, shown.token, now, False, version
+            key, shown.channel_id, shown.message_id, digest, shown.token, now, original, version
         )
         await self.sent(owner, [record])
         table = (await self._sent_of(owner)).get(on)

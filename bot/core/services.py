@@ -177,8 +177,9 @@ class Services:
 
     async def opened(self, answer: Answer, *, shown: Clicked, clicked: Clicked | None) -> None:
         """``answer`` (a private table's *Your hand*: the hand, privately) was sent as a
-        message of its own (``shown``) for a click on the table (``clicked``): both are
-        reached through that click's token from now on (see :meth:`MessageLedger.opened`)."""
+        message of its own (``shown``) for a click on the table (``clicked``; None: it answers
+        ``/cribbage hand``): both are reached through that interaction's token from now on
+        (see :meth:`MessageLedger.opened`)."""
         sequel, view = answer.sequel, answer.reply.view
         if sequel is None or sequel.key is None or view is None or not answer.ok:
             return
@@ -190,6 +191,7 @@ class Services:
             sequel.version,
             clicked=clicked,
             on=TABLE,
+            original=clicked is None,
         )
 
     @staticmethod

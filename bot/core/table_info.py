@@ -62,17 +62,25 @@ class TableInfo:
         with its controls; the message that answers is that seat's hand message from then on
         (its key and the game's version are in the answer's sequel)."""
 
-        async def body(record: GameRecord) -> Answer:
-            loaded, seat = self._games.seated(record, user)
-            coach = user.id not in await self._coach.off([user.id])
-            view = hand_view(loaded, seat, coach=coach)
-            deal = loaded.game.deal_number
-            sequel = Sequel(
-                Owner.game(record.id), record.channel_id, record.version, hand_key(deal, seat)
-            )
-            return Answer(reply=Reply(view.content, view=view), sequel=sequel)
+        return await self._games.by_id(
+            game_id, lambda r: self._own(r, user), user=user, guild_id=guild_id
+        )
 
-        return await self._games.by_id(game_id, body, user=user, guild_id=guild_id)
+    @answers
+    async def own_hand_here(self, channel_id: int, user: User) -> Answer:
+        """``/cribbage hand`` at a private table: as :meth:`own_hand`, for the channel's game
+        (the answer is that seat's hand message from then on)."""
+        return await self._games.in_channel(channel_id, lambda r: self._own(r, user))
+
+    async def _own(self, record: GameRecord, user: User) -> Answer:
+        loaded, seat = self._games.seated(record, user)
+        coach = user.id not in await self._coach.off([user.id])
+        view = hand_view(loaded, seat, coach=coach)
+        deal = loaded.game.deal_number
+        sequel = Sequel(
+            Owner.game(record.id), record.channel_id, record.version, hand_key(deal, seat)
+        )
+        return Answer(reply=Reply(view.content, view=view), sequel=sequel)
 
     @answers
     async def status(self, channel_id: int, *, public: bool = False) -> Answer:

@@ -239,7 +239,17 @@ class CribbageCommands(app_commands.Group):
 
     @app_commands.command(name="hand", description="See your hand privately, with its controls")
     async def hand(self, interaction: discord.Interaction[Any]) -> None:
-        """Your hand, ephemerally (the fallback when DMs are closed)."""
+        """Your hand, ephemerally (the fallback when DMs are closed; at a private table, kept
+        up to date as the table's Your hand is)."""
+        if interaction.channel_id is not None and not bot_is_member(interaction):
+            table, channel = _core(interaction).table, interaction.channel_id
+            user = user_of(interaction)
+
+            async def call() -> Answer:
+                return await table.own_hand_here(channel, user)
+
+            await io_of(interaction).own_hand(interaction, call)
+            return
         await self._by_player(interaction, lambda core, ch, user: core.table.hand(ch, user))
 
     @app_commands.command(name="discard", description="Put cards from your hand in the crib")

@@ -218,6 +218,26 @@ class DiscordIO:
         shown = Clicked(message.channel.id, message.id, interaction.token)
         await self.services.ledger.carrier(Owner.game(game_id), shown)
 
+    async def own_hand(self, interaction: discord.Interaction[Any], call: Call) -> None:
+        """``/cribbage hand`` at a private table: the hand, privately, as the command's answer,
+        which the bot keeps up to date through the command's token from then on."""
+        await self._entered(interaction, self._own_hand_typed(interaction, call))
+
+    async def _own_hand_typed(self, interaction: discord.Interaction[Any], call: Call) -> None:
+        answer = await self._call(interaction, call, update=False, ephemeral=True)
+        if answer is None:
+            return
+        try:
+            await _in_time(interaction, self._reply(interaction, answer.reply))
+            if not answer.ok or answer.reply.view is None:
+                return
+            message = await interaction.original_response()
+        except (discord.HTTPException, TimeoutError) as error:
+            log.warning("a hand asked for did not reach Discord (%s)", error)
+            return
+        shown = Clicked(message.channel.id, message.id, interaction.token)
+        await self.services.opened(answer, shown=shown, clicked=None)
+
     async def hand_click(self, interaction: discord.Interaction[Any], click: Click) -> None:
         """A hand's control: the crib select, a card button, a count menu, Muggins!."""
         user, guild_id = user_of(interaction), interaction.guild_id

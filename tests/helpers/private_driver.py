@@ -59,8 +59,11 @@ class PrivateDriver:
     replay: Replay | None = None
     #: Every click on a hand (its answer must update that hand: type 7).
     clicks: list[Interaction] = field(default_factory=list)
-    #: How often a player pressed Your hand.
+    #: How often a player pressed Your hand (or typed `/cribbage hand`).
     opened: int = 0
+    #: How often a player types `/cribbage hand` rather than pressing Your hand.
+    hand_command_rate: float = 0.0
+    typed_hands: int = 0
     _watch: LeakWatch | None = None
 
     # -- reading ------------------------------------------------------------------------------
@@ -236,6 +239,13 @@ class PrivateDriver:
         return f"<@{user.id}>" in self.table().content or not self._hands_of(user)
 
     async def _open_hand(self, user: User, snap: Snapshot) -> None:
+        self.opened += 1
+        if self.rng.random() < self.hand_command_rate:
+            typed = await self.fd.slash(user, self.channel, "/cribbage hand")
+            assert typed.ephemeral and typed.original is not None, typed.content
+            assert typed.original.ephemeral_for is user
+            self.typed_hands += 1
+            return
         wanted = f"crib:{self.game_id}:lobby:{HAND_BUTTON}"
 
         def offered() -> Message | None:
@@ -247,7 +257,6 @@ class PrivateDriver:
         assert click.response is not None and click.response.type == 6, click.content
         [hand] = await click.wait_followups(1)
         assert hand.ephemeral and hand.ephemeral_for is user, hand
-        self.opened += 1
 
     def _moved_on(self, snap: Snapshot) -> Snapshot | None:
         now = self.snapshot()
