@@ -87,6 +87,28 @@ async def test_a_whole_game_in_a_dm_between_friends_never_uses_the_bots_token(
     assert board.ephemeral and board.content == NO_LEADERBOARD_HERE
 
 
+async def test_against_the_computer_in_a_dm_with_a_friend_watching(
+    world: World, bots: BotLauncher
+) -> None:
+    await bots.process(database=world.database)
+    fd = world.fd
+    al, bea, _, _ = world.players
+    for user in (al, bea):
+        fd.install_app(user)
+    dm = fd.private_channel(al, bea)
+    since = len(fd.requests)
+    driver = PrivateDriver(fd, dm, [al], world.database, random.Random(8))
+    await driver.open_against_computer("hard", watchers=(bea,))
+    final = await driver.play_out()
+    assert final.status == "finished"
+    await driver.settled()
+    await fd.quiet(0.3)
+    driver.check_now()  # Bea, watching, never saw a card of a hand
+    assert bot_token_requests(fd, since) == []
+    hands = [m for m in fd.visible_to(bea, dm) if m.ephemeral]
+    assert hands == [], "Bea opened no hand, so none is hers to see"
+
+
 async def test_a_whole_game_in_a_group_dm_of_three(world: World, bots: BotLauncher) -> None:
     await bots.process(database=world.database)
     fd = world.fd

@@ -24,6 +24,7 @@ from fakediscord import Channel, FakeDiscord, Interaction, Message, User
 from tests.helpers.bot_db import (
     Database,
     Snapshot,
+    answering_apart,
     latest_game_id,
     logged_actions,
     owned_messages,
@@ -74,8 +75,15 @@ class PrivateDriver:
     def table(self) -> Message:
         """The table message the game keeps now (the answer to `/cribbage new`, or the copy
         posted again through a later interaction once no token reached the first)."""
-        row = owned_messages(self.database, self.game_id)["lobby"]
-        return self.fd.world.messages[row.message_id]
+        found = self.table_now()
+        assert found is not None, "the table's id is kept"
+        return found
+
+    def table_now(self) -> Message | None:
+        """The table message, once its id is kept (the answer's id is written a moment after
+        it is known)."""
+        row = owned_messages(self.database, self.game_id).get("lobby")
+        return None if row is None else self.fd.world.messages.get(row.message_id)
 
     @property
     def cards_seen(self) -> int:
@@ -113,6 +121,33 @@ class PrivateDriver:
         self._check(snap)
         return table
 
+    async def open_against_computer(
+        self, difficulty: str, *, target: int = 61, watchers: tuple[User, ...] = ()
+    ) -> Message:
+        """`/cribbage new vs_computer:True` by the first player (the only person seated):
+        the game deals at once. ``watchers`` see the table and must see no hand."""
+        creator = self.players[0]
+        line = f"/cribbage new target:{target} vs_computer:True difficulty:{difficulty}"
+        reply = await self.fd.slash(creator, self.channel, line)
+        table = reply.original
+        assert table is not None and not reply.ephemeral, reply.content
+        self.game_id = latest_game_id(self.database, self.channel.id)
+        snap = await until(self.fd, self._started)
+        seats = set(range(len(self.players)))
+        self.replay = Replay.begin(snap, logged_actions(self.database, self.game_id), seats)
+        self.replay.later = answering_apart(self.database, self.game_id)
+        self._watch = LeakWatch(
+            self.fd,
+            self.channel,
+            [*self.players, *watchers],
+            {user.id: seat for seat, user in enumerate(self.players)},
+            self.replay.dealt_to,
+            cut=revealed_by(self.replay.deals[0]),
+            public=self._public_in,
+        )
+        self._check(snap)
+        return table
+
     def _started(self) -> Snapshot | None:
         snap = self.snapshot()
         return snap if snap.status == "active" and snap.game is not None else None
@@ -125,6 +160,11 @@ class PrivateDriver:
             snap = self.snapshot()
             if snap.status != "active" or (moves is not None and made >= moves):
                 return snap
+            game = snap.game
+            assert game is not None
+            if game.phase is Phase.PLAY and (game.turn or 0) >= len(self.players):
+                await self._computer_moves(snap)  # the computer answers in a version of its own
+                continue
             await self.move(snap)
             made += 1
 
@@ -164,11 +204,8 @@ class PrivateDriver:
             click = await self.fd.click(user, hand, custom_id)
         assert click.response is not None and click.response.type == 7, click.content
         self.clicks.append(click)
-        after = await until(self.fd, lambda: self._moved_on(snap))
-        assert self.replay is not None
-        new = logged_actions(self.database, self.game_id)[self.replay.actions :]
-        self.replay.advance(after, new)
-        self._check(after)
+        await until(self.fd, lambda: self._moved_on(snap))
+        self._advance()
         return click
 
     async def type_move(self, snap: Snapshot) -> Interaction:
@@ -186,12 +223,26 @@ class PrivateDriver:
             line = f"/cribbage play card:{self.rng.choice(game.playable_cards(seat)).code}"
         answer = await self.fd.slash(self.players[seat], self.channel, line)
         assert answer.ephemeral, answer.content
-        after = await until(self.fd, lambda: self._moved_on(snap))
-        assert self.replay is not None
-        new = logged_actions(self.database, self.game_id)[self.replay.actions :]
-        self.replay.advance(after, new)
-        self._check(after)
+        await until(self.fd, lambda: self._moved_on(snap))
+        self._advance()
         return answer
+
+    def _advance(self) -> None:
+        """Replay what the bot logged since the last look, on the game as saved with it (the
+        snapshot and the log read until they agree: a computer's answer saved apart may come
+        in between the two reads)."""
+        assert self.replay is not None
+        while True:
+            new = logged_actions(self.database, self.game_id)[self.replay.actions :]
+            snap = self.snapshot()
+            if snap.actions == self.replay.actions + len(new):
+                break
+        self.replay.advance(snap, new)
+        self._check(snap)
+
+    async def _computer_moves(self, snap: Snapshot) -> None:
+        await until(self.fd, lambda: self._moved_on(snap))
+        self._advance()
 
     async def _until(self, user: User, snap: Snapshot, predicate: Callable[[], Any]) -> Any:
         try:
@@ -236,7 +287,10 @@ class PrivateDriver:
     def _to_open(self, user: User) -> bool:
         """Whether ``user`` should press Your hand: the table mentions them, or no hand of
         theirs is open at all."""
-        return f"<@{user.id}>" in self.table().content or not self._hands_of(user)
+        table = self.table_now()
+        if table is None:
+            return False
+        return f"<@{user.id}>" in table.content or not self._hands_of(user)
 
     async def _open_hand(self, user: User, snap: Snapshot) -> None:
         self.opened += 1
@@ -249,7 +303,9 @@ class PrivateDriver:
         wanted = f"crib:{self.game_id}:lobby:{HAND_BUTTON}"
 
         def offered() -> Message | None:
-            table = self.table()
+            table = self.table_now()
+            if table is None:
+                return None
             return table if any(b.get("custom_id") == wanted for b in table.buttons()) else None
 
         table = await until(self.fd, offered)
@@ -290,7 +346,9 @@ class PrivateDriver:
         """The table once it shows the game as saved (its result, once the game is over)."""
 
         def shown() -> Message | None:
-            table = self.table()
+            table = self.table_now()
+            if table is None:
+                return None
             snap = self.snapshot()
             if snap.status == "finished":
                 done = "game point" in table.content and not list(table.buttons())
