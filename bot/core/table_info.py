@@ -73,6 +73,10 @@ class TableInfo:
         return await self._games.in_channel(channel_id, lambda r: self._own(r, user))
 
     async def _own(self, record: GameRecord, user: User) -> Answer:
+        if not record.private:
+            # Only a private table has the button (a forged click on a server's game: its
+            # hands are the players' DMs).
+            raise Refused(refusals.UNKNOWN_BUTTON)
         loaded, seat = self._games.seated(record, user)
         coach = user.id not in await self._coach.off([user.id])
         view = hand_view(loaded, seat, coach=coach)

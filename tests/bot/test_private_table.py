@@ -7,13 +7,13 @@ from __future__ import annotations
 
 from bot.core.messages import Owed
 from bot.core.private_table import TOKEN_LIFE
-from bot.core.refusals import NOT_A_PLAYER
+from bot.core.refusals import NOT_A_PLAYER, UNKNOWN_BUTTON
 from bot.core.replies import Clicked
 from bot.core.services import Services
 from bot.discord.rendering import message_payload
 from engine.phase import Phase
 from tests.helpers.cast import AL, BEA, CY
-from tests.helpers.service_driver import Clock, game_owner, owed_now
+from tests.helpers.service_driver import Clock, game_owner, open_table, owed_now
 
 DM = 4242
 
@@ -86,3 +86,10 @@ async def test_a_finished_private_game_keeps_its_result_on_the_table(service: Se
     assert record is not None and record.private
     loaded = service.games.loaded.load(record)
     assert loaded.game.phase is Phase.OVER
+
+
+async def test_your_hand_is_refused_on_a_servers_game(service: Services) -> None:
+    table = await open_table(service, [AL, BEA])
+    game_id = table.outcomes[0].game_id or 0
+    forged = await service.table.own_hand(game_id, AL, guild_id=None)
+    assert not forged.ok and forged.reply.text == UNKNOWN_BUTTON
