@@ -106,6 +106,17 @@ def _seat_rows(game_id: int, seats: Iterable[SeatRecord]) -> list[tuple[Any, ...
     return [(game_id, s.seat, s.user_id, s.name, int(s.is_computer), s.level) for s in seats]
 
 
+_INSERT_GAME = (
+    "INSERT INTO games (guild_id, channel_id, status, creator_id, num_players, target,"
+    " vs_computer, version, created_at, updated_at, scoring, counting)"
+    " VALUES (?, ?, 'lobby', ?, ?, ?, ?, 0, ?, ?, ?, ?) RETURNING id"
+)
+#: A game where the bot is not a member (migration 016_private_tables).
+_INSERT_PRIVATE_GAME = (
+    "INSERT INTO games (guild_id, channel_id, status, creator_id, num_players, target,"
+    " vs_computer, version, created_at, updated_at, scoring, counting, private_table)"
+    " VALUES (?, ?, 'lobby', ?, ?, ?, ?, 0, ?, ?, ?, ?, 1) RETURNING id"
+)
 _INSERT_SEATS = (
     "INSERT INTO seats (game_id, seat, user_id, display_name, is_computer, computer_level)"
     " VALUES (?, ?, ?, ?, ?, ?)"
@@ -280,11 +291,10 @@ class GameTables(Queries):
         :class:`ChannelBusy`."""
         async with self._writing() as tx:
             try:
+                # A private table says so; any other game takes the column's default (and so
+                # is written as it was before the column was there).
                 rows = await tx.fetch(
-                    "INSERT INTO games (guild_id, channel_id, status, creator_id,"
-                    " num_players, target, vs_computer, version, created_at, updated_at,"
-                    " scoring, counting, private_table)"
-                    " VALUES (?, ?, 'lobby', ?, ?, ?, ?, 0, ?, ?, ?, ?, ?) RETURNING id",
+                    _INSERT_PRIVATE_GAME if private else _INSERT_GAME,
                     (
                         guild_id,
                         channel_id,
@@ -296,7 +306,6 @@ class GameTables(Queries):
                         now,
                         str(scoring),
                         str(counting),
-                        int(private),
                     ),
                 )
             except UniqueViolation as broken:
