@@ -11,6 +11,7 @@ import aiohttp
 from bot.discord.places import NO_LEADERBOARD_HERE
 from fakediscord.counters import Counters
 from fakediscord.testing import BotLauncher
+from tests.helpers.backends import BOTH_DATABASES
 from tests.helpers.bot_db import latest_game_id, owned_messages
 from tests.helpers.private_driver import PrivateDriver, bot_token_requests
 from tests.helpers.table_driver import World, start_again, until
@@ -45,6 +46,7 @@ async def test_a_lobby_in_a_dm_between_two_people_lives_on_its_interactions(
     assert owned_messages(world.database, game)["lobby"].message_id == table.id
 
 
+@BOTH_DATABASES
 async def test_a_whole_game_in_a_dm_between_friends_never_uses_the_bots_token(
     world: World, bots: BotLauncher
 ) -> None:
