@@ -168,11 +168,13 @@ def hand_view(loaded: Loaded, seat: int, *, coach: bool = True) -> MessageView:
         if result is not None:
             ending = result_line(Names.of(game.public_view()), result, resigner(game))
         return MessageView(
-            closed_hand_text(record.channel_id, view.deal_number, kept, said, ending)
+            closed_hand_text(
+                record.channel_id, view.deal_number, kept, said, ending, private=record.private
+            )
         )
     said = _coach(log, view.deal_number - 1, seat) if coach else None
     return MessageView(
-        hand_text(view, record.channel_id, said),
+        hand_text(view, record.channel_id, said, private=record.private),
         controls=controls_for(view, record.id, record.version),
     )
 
@@ -280,7 +282,8 @@ def hand_message(loaded: Loaded, seat: int, deal: int, *, coach: bool = True) ->
     if deal == loaded.game.deal_number:
         return hand_view(loaded, seat, coach=coach)
     kept = _kept(loaded.log, deal, seat)
-    return MessageView(closed_hand_text(loaded.record.channel_id, deal, kept))
+    record = loaded.record
+    return MessageView(closed_hand_text(record.channel_id, deal, kept, private=record.private))
 
 
 def _hands(record: GameRecord, loaded: Loaded, facts: TableFacts) -> list[Owed]:

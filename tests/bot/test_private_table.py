@@ -59,6 +59,8 @@ async def test_your_hand_answers_the_clickers_hand_and_the_mention_goes(
     mine = await service.table.own_hand(game_id, AL, guild_id=None)
     assert mine.ok and mine.reply.view is not None and mine.reply.view.controls is not None
     assert mine.sequel is not None and mine.sequel.key == "hand:1:0"
+    # In the conversation itself: no "Cribbage in #channel" as a DM about a server would say.
+    assert mine.reply.view.content.startswith("Your hand, deal 1.")
     await service.opened(mine, shown=Clicked(DM, 901, "yours"), clicked=Clicked(DM, 900, "yours"))
     owing = await service.ledger.owed(game_owner(game_id))
     assert owing is not None
