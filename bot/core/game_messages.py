@@ -21,7 +21,15 @@ from bot.core.games import Games, Loaded
 from bot.core.ledger import Drawing
 from bot.core.messages import MessageView, Owed
 from bot.core.owners import Owner
-from bot.core.projection import TableFacts, project, settled
+from bot.core.private_table import (
+    TOKEN_LIFE,
+    hand_key,
+    live_token,
+    private_owed,
+    turn_mentions,
+    with_mentions,
+)
+from bot.core.projection import TableFacts, hand_message, owes_move, project, settled
 from bot.core.records import GameRecord, GameStatus, MessageRecord
 from bot.core.render.private import GAME_ENDED, where
 from bot.core.render.standings import change_text
@@ -91,6 +99,8 @@ class GameMessages:
             departed=self._games.departures.of(record.id),
         )
         ratings = await self._ratings_line(record)
+        if record.private:
+            return self._private(record, loaded, facts, ratings, sent)
         found = project(record, loaded, facts, self._settled_for(record, loaded, facts, ratings))
         if await self._reminded_gone(record, found.owed, sent):
             # Someone the table waits on has left the server: no reminder for them, and the
@@ -100,6 +110,38 @@ class GameMessages:
                 record, loaded, facts, self._settled_for(record, loaded, facts, ratings)
             )
         return Drawing(record.channel_id, record.version, found.owed, found.check_at)
+
+    def _private(
+        self,
+        record: GameRecord,
+        loaded: Loaded | None,
+        facts: TableFacts,
+        ratings: str,
+        sent: Mapping[str, MessageRecord],
+    ) -> Drawing:
+        """The messages of a game where the bot is not a member (:mod:`bot.core.private_table`):
+        the table, mentioning whoever it waits on whose hand no live token reaches, and each
+        hand of the current deal; looked at again when a waiting player's token lapses."""
+        settled_owed = self._settled_for(record, loaded, facts, ratings)
+        hands: dict[int, MessageView] = {}
+        check_at = None
+        if loaded is not None:
+            deal = loaded.game.deal_number
+            for seat in record.seats:
+                if seat.is_computer or seat.user_id is None:
+                    continue
+                coach = seat.user_id not in facts.coach_off
+                hands[seat.seat] = hand_message(loaded, seat.seat, deal, coach=coach)
+                known = sent.get(hand_key(deal, seat.seat))
+                if live_token(known, facts.now) and owes_move(loaded.game, seat.seat):
+                    assert known is not None and known.token_at is not None
+                    lapse = known.token_at + TOKEN_LIFE
+                    check_at = lapse if check_at is None else min(check_at, lapse)
+        owed = list(private_owed(record, loaded, settled_owed, hands))
+        if loaded is not None:
+            mentions = turn_mentions(record, loaded, sent, facts.now)
+            owed[0] = dataclasses.replace(owed[0], view=with_mentions(owed[0].view, mentions))
+        return Drawing(record.channel_id, record.version, tuple(owed), check_at)
 
     def moving(self, owner: Owner) -> bool:
         """Whether a move of the game is being applied and saved in this process now."""
@@ -119,7 +161,7 @@ class GameMessages:
         server (then they are noted as departed): the moment the table has waited on them long
         enough to ask, and the one time a player who left silently is found out. Only a
         reminder never sent counts (one sent is never sent again)."""
-        if record.guild_id is None or record.status is not GameStatus.ACTIVE:
+        if record.guild_id is None or record.status is not GameStatus.ACTIVE or record.private:
             return False
         reminders = [o for o in owed if o.key.startswith(("remind:", "away:"))]
         if not reminders:

@@ -429,7 +429,9 @@ def _check_place(record: GameRecord, user: User, guild_id: int | None) -> None:
     if guild_id is not None:
         if record.guild_id is not None and guild_id != record.guild_id:
             raise Refused(refusals.OTHER_SERVER)
-    elif record.seat_of(user.id) is None:
+    elif record.seat_of(user.id) is None and not record.private:
+        # (At a private table, a DM or group DM, anyone there may take a free seat: what
+        # else they may do is decided as in a server.)
         raise Refused(refusals.NOT_A_PLAYER)
 
 

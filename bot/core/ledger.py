@@ -34,10 +34,13 @@ from bot.core.records import DmLink, MessageRecord, PendingPost
 from bot.core.replies import Clicked, Sequel
 from bot.core.storage import MessageRecords
 
-__all__ = ["DM_LINK_REFRESH_SECONDS", "Drawing", "MessageLedger", "Owing", "Projector"]
+__all__ = ["DM_LINK_REFRESH_SECONDS", "VIA", "Drawing", "MessageLedger", "Owing", "Projector"]
 
 log = logging.getLogger(__name__)
 
+#: The key under which the latest command's answer about an owner is kept (its token may
+#: carry the owner's messages where the bot is not a member).
+VIA = "via"
 #: How often a player's latest DM interaction is written down (its token lives 15 minutes).
 DM_LINK_REFRESH_SECONDS = 300.0
 #: Owners whose sent messages are kept in memory (the rest are read again when next drawn).
@@ -365,6 +368,59 @@ class MessageLedger:
             )
         self._keep(owner, record)
         self._unwrite(owner, record)
+
+    async def opened(
+        self,
+        owner: Owner,
+        key: str,
+        shown: Clicked,
+        digest: str,
+        version: int,
+        *,
+        clicked: Clicked | None,
+        on: str,
+        original: bool = False,
+    ) -> None:
+        """A click on the owner's message ``on`` (a private table's *Your hand*; ``clicked``)
+        was answered by a private message of its own, the owner's message ``key`` (``shown``,
+        showing ``digest``, drawn at ``version``): that click's token may edit both for 15
+        minutes (the clicked message is its original response, the new one its follow-up).
+        ``original``: ``shown`` is the interaction's original response (``/cribbage hand``'s
+        answer; nothing was clicked)."""
+        now = self._now()
+        record = MessageRecord(
+            key, shown.channel_id, shown.message_id, digest, shown.token, now, original, version
+        )
+        await self.sent(owner, [record])
+        table = (await self._sent_of(owner)).get(on)
+        if clicked is None or table is None or table.message_id != clicked.message_id:
+            return  # not the owner's message (an older copy of it): its token reaches no copy
+        refreshed = dataclasses.replace(table, token=clicked.token, token_at=now, original=True)
+        self._keep(owner, refreshed)
+        self._unwrite(owner, refreshed)
+
+    async def carrier(self, owner: Owner, shown: Clicked) -> None:
+        """A command about the owner was answered (``shown``: its answer, and the command's
+        token): where the bot is not a member, that token may post the owner's table again
+        once no other reaches it (kept under the key ``via``, which nothing draws)."""
+        record = MessageRecord(
+            VIA, shown.channel_id, shown.message_id, "", shown.token, self._now(), True
+        )
+        await self.sent(owner, [record])
+        self._look_again(owner)
+
+    async def tokens_lapsed(self, owner: Owner, tokens: Sequence[str]) -> None:
+        """Discord said these interactions' tokens may no longer reach the owner's messages
+        (past their 15 minutes): the messages they reached are kept without them."""
+        changed = False
+        for record in list((await self._sent_of(owner)).values()):
+            if record.token is not None and record.token in tokens:
+                lapsed = dataclasses.replace(record, token=None, token_at=None, original=False)
+                self._keep(owner, lapsed)
+                self._unwrite(owner, lapsed)
+                changed = True
+        if changed:
+            self._look_again(owner)  # what is drawn may say so (a mention on the table)
 
     async def _forget_look(self, owner: Owner, key: str, version: int | None) -> None:
         """What ``key`` shows is not known after all: it is edited again."""

@@ -70,6 +70,7 @@ class Lobbies:
         scoring: str = Scoring.LURCH,
         counting: str = Counting.AUTO,
         token: str | None = None,
+        private: bool = False,
     ) -> Answer:
         """Open a game in this channel with ``user`` in the first seat.
 
@@ -78,7 +79,8 @@ class Lobbies:
         the creator may add computers). ``scoring`` is the rule for game points (``lurch`` or
         ``skunk``) and ``counting`` who counts the show (``auto``, or ``manual``: each owner
         claims, with muggins). ``token``: the interaction being answered, whose answer (the
-        lobby) is the game's lobby message.
+        lobby) is the game's lobby message. ``private``: the bot is not a member where the
+        game is (:mod:`bot.core.private_table`): that message is its table throughout.
         """
         if players not in (2, 3, 4):
             raise Refused(refusals.BAD_PLAYERS)
@@ -121,6 +123,7 @@ class Lobbies:
                 vs_computer=vs_computer,
                 scoring=Scoring(scoring),
                 counting=Counting(counting),
+                private=private,
                 fill=(lambda r: lobby.fill_with_computers(r, difficulty)) if vs_computer else None,
                 deal=deal if vs_computer else None,
                 answered=answered,
@@ -320,7 +323,11 @@ class Lobbies:
         answered = _answered(after, clicked, self._games.now())
         await self._games.save_moves(loaded, steps, lambda _: answered)
         updated = await self._games.reread(record.id)
-        text = "Dealing — your hand is on its way by DM."
+        text = (
+            "Dealing — press **Your hand** on the table to see your cards."
+            if record.private
+            else "Dealing — your hand is on its way by DM."
+        )
         return _lobby_changed(updated, text, answered is not None)
 
     async def _cancel(

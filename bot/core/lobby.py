@@ -51,7 +51,9 @@ def lobby_view(record: GameRecord, state: GameStatus | None = None) -> MessageVi
     buttons = tuple(
         b
         for b in LOBBY_ACTIONS
-        if (b != "remove_computer" or has_computer) and (b != "partners" or full_four)
+        if (b != "remove_computer" or has_computer)
+        and (b != "partners" or full_four)
+        and b != "hand"
     )
     levels = LEVELS if len(record.seats) < record.num_players else ()
     return MessageView(text, lobby=LobbyControls(record.id, buttons, levels))

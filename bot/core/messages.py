@@ -37,8 +37,9 @@ __all__ = [
 
 ControlsKind = Literal["discard", "play", "count", "muggins"]
 #: What a lobby button does (its custom id says it: ``crib:<game>:lobby:<action>``).
-LobbyAction = Literal["join", "leave", "start", "cancel", "remove_computer", "partners"]
-#: Every lobby button, in the order they are shown.
+LobbyAction = Literal["join", "leave", "start", "cancel", "remove_computer", "partners", "hand"]
+#: Every lobby button, in the order they are shown ("hand", *Your hand*, is on a private
+#: table once it is dealt: see :mod:`bot.core.private_table`).
 LOBBY_ACTIONS: tuple[LobbyAction, ...] = (
     "join",
     "leave",
@@ -46,6 +47,7 @@ LOBBY_ACTIONS: tuple[LobbyAction, ...] = (
     "cancel",
     "remove_computer",
     "partners",
+    "hand",
 )
 
 #: The two tables of a server's standings: games between people, and with a computer seat.
@@ -233,6 +235,9 @@ class Owed:
     existing: bool = False
     #: Sent in this order among the game's owed messages (lower first).
     order: int = field(default=0, compare=False)
+    #: Of a game where the bot is not a member: reached through interactions' tokens alone
+    #: (never the bot's own token; see ``bot.discord.courier``).
+    private: bool = field(default=False, compare=False)
 
     def due(self, sent: MessageRecord | None) -> bool:
         """Whether this has to be sent, given the copy ``sent`` before (if any): a message never

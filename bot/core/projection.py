@@ -52,6 +52,7 @@ __all__ = [
     "deal_seal",
     "hand_message",
     "hand_view",
+    "owes_move",
     "page_line",
     "project",
     "resigner",
@@ -167,11 +168,13 @@ def hand_view(loaded: Loaded, seat: int, *, coach: bool = True) -> MessageView:
         if result is not None:
             ending = result_line(Names.of(game.public_view()), result, resigner(game))
         return MessageView(
-            closed_hand_text(record.channel_id, view.deal_number, kept, said, ending)
+            closed_hand_text(
+                record.channel_id, view.deal_number, kept, said, ending, private=record.private
+            )
         )
     said = _coach(log, view.deal_number - 1, seat) if coach else None
     return MessageView(
-        hand_text(view, record.channel_id, said),
+        hand_text(view, record.channel_id, said, private=record.private),
         controls=controls_for(view, record.id, record.version),
     )
 
@@ -262,7 +265,8 @@ def resigner(game: Game) -> int | None:
     return int(last["seat"]) if last.get("type") == "resign" else None
 
 
-def _owes_move(game: Game, seat: int) -> bool:
+def owes_move(game: Game, seat: int) -> bool:
+    """Whether the table waits on ``seat`` to move (discard, play, or count)."""
     if game.phase is Phase.DISCARD:
         return seat in game.pending_discards()
     if game.phase is Phase.SHOW:
@@ -278,7 +282,8 @@ def hand_message(loaded: Loaded, seat: int, deal: int, *, coach: bool = True) ->
     if deal == loaded.game.deal_number:
         return hand_view(loaded, seat, coach=coach)
     kept = _kept(loaded.log, deal, seat)
-    return MessageView(closed_hand_text(loaded.record.channel_id, deal, kept))
+    record = loaded.record
+    return MessageView(closed_hand_text(record.channel_id, deal, kept, private=record.private))
 
 
 def _hands(record: GameRecord, loaded: Loaded, facts: TableFacts) -> list[Owed]:
@@ -320,9 +325,7 @@ def _reminders(
     owed: list[Owed] = []
     due = record.updated_at + facts.remind_after
     waiting = [
-        s
-        for s in _people_seats(record)
-        if _owes_move(game, s.seat) and s.seat not in facts.departed
+        s for s in _people_seats(record) if owes_move(game, s.seat) and s.seat not in facts.departed
     ]
     if not waiting:
         return owed, None

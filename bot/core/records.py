@@ -101,6 +101,9 @@ class GameRecord:
     #: The table's options: the rule for game points and who counts the show.
     scoring: Scoring = Scoring.LURCH
     counting: Counting = Counting.AUTO
+    #: Played where the bot is not a member (a DM between people, a group DM, a server that
+    #: did not invite it): its messages are reached through interactions' tokens alone.
+    private: bool = False
 
     def seat_of(self, user_id: int) -> int | None:
         """The seat ``user_id`` sits in, or None."""

@@ -42,6 +42,7 @@ from bot.core.lobbies import Lobbies
 from bot.core.membership import Departures, Membership
 from bot.core.moves import COUNT_TIMEOUT, MUGGINS_WINDOW, Moves
 from bot.core.owners import Owner, OwnerKind
+from bot.core.private_table import TABLE
 from bot.core.render.rules_help import rules_text
 from bot.core.replies import Answer, Clicked
 from bot.core.review import Reviews
@@ -175,6 +176,25 @@ class Services:
         finally:
             if sequel.computer_owes:
                 await self.moves.computer_turn(sequel.owner.id)
+
+    async def opened(self, answer: Answer, *, shown: Clicked, clicked: Clicked | None) -> None:
+        """``answer`` (a private table's *Your hand*: the hand, privately) was sent as a
+        message of its own (``shown``) for a click on the table (``clicked``; None: it answers
+        ``/cribbage hand``): both are reached through that interaction's token from now on
+        (see :meth:`MessageLedger.opened`)."""
+        sequel, view = answer.sequel, answer.reply.view
+        if sequel is None or sequel.key is None or view is None or not answer.ok:
+            return
+        await self.ledger.opened(
+            sequel.owner,
+            sequel.key,
+            shown,
+            view.digest(),
+            sequel.version,
+            clicked=clicked,
+            on=TABLE,
+            original=clicked is None,
+        )
 
     @staticmethod
     def rules(topic: str | None = None) -> Answer:

@@ -14,6 +14,8 @@ from bot.core.faults import Faults
 from bot.core.messages import MessageView, PageControls, Table
 from bot.core.refusals import Refused
 from bot.core.render.standings import (
+    ON_THIS_SERVER,
+    OUTSIDE_SERVERS,
     PAGE_SIZE,
     TABLE_TITLES,
     head_to_head_text,
@@ -63,24 +65,28 @@ class Standings:
 
     @answers
     async def stats(self, guild_id: int | None, user: User, against: User | None = None) -> Answer:
-        """One player's record on this server: rating and rank in each table, totals, best
+        """One player's record on this server (``guild_id`` None: in the games they played
+        outside servers, in DMs and group DMs): rating and rank in each table, totals, best
         hands and two charts; with ``against``, their head to head with that player."""
+        place = ON_THIS_SERVER if guild_id is not None else OUTSIDE_SERVERS
         if against is not None:
             if against.id == user.id:
                 raise Refused(refusals.AGAINST_SELF)
             rival = await self._store.rival(guild_id, user.id, against.id)
-            return Answer.say(head_to_head_text(user.name, against.name, rival), ephemeral=False)
+            text = head_to_head_text(user.name, against.name, rival, place)
+            return Answer.say(text, ephemeral=False)
         ranked = await self._store.standing(guild_id, user.id)
         if not ranked:
-            return Answer.say(stats_text(user.name, None, None), ephemeral=False)
+            return Answer.say(stats_text(user.name, None, None, place=place), ephemeral=False)
         levels = await self._store.levels(guild_id) if True in ranked else []
+        among = guild_id is not None
         ranks = (
-            rank_line(ranked[False]) if False in ranked else None,
-            rank_line(ranked[True], levels) if True in ranked else None,
+            rank_line(ranked[False], rank=among) if False in ranked else None,
+            rank_line(ranked[True], levels, rank=among) if True in ranked else None,
         )
         found = await self._store.player_stats(guild_id, user.id)
         best = await self._store.best_hands(guild_id, user.id)
-        text = stats_text(user.name, found.get(False), found.get(True), ranks, best)
+        text = stats_text(user.name, found.get(False), found.get(True), ranks, best, place)
         played, won = await self._store.tournaments_of(guild_id, user.id)
         if played:
             text += f"\nTournaments: {played} played, {won} won."

@@ -101,6 +101,7 @@ class GameRecords(Protocol):
         vs_computer: bool = ...,
         scoring: Scoring = ...,
         counting: Counting = ...,
+        private: bool = ...,
         fill: Callable[[GameRecord], Sequence[SeatRecord]] | None = ...,
         deal: Callable[[GameRecord], Awaitable[tuple[str, Sequence[str]]]] | None = ...,
         answered: Callable[[GameRecord], MessageRecord | None] | None = ...,

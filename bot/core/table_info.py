@@ -17,12 +17,14 @@ from bot.core.entry import answers
 from bot.core.faults import Fault, Faults
 from bot.core.games import Games, Loaded
 from bot.core.messages import MessageView
+from bot.core.owners import Owner
+from bot.core.private_table import hand_key
 from bot.core.projection import board_of, hand_view, resigner
 from bot.core.prompts import discard_completions, play_completions
 from bot.core.records import GameRecord, GameStatus
 from bot.core.refusals import Refused
 from bot.core.render.status import last_result_text, status_text
-from bot.core.replies import Answer, Choice, User
+from bot.core.replies import Answer, Choice, Reply, Sequel, User
 from bot.core.storage import Archives
 from engine.views import SeatView
 
@@ -53,6 +55,36 @@ class TableInfo:
             return Answer.say(view.content, view=view)
 
         return await self._games.in_channel(channel_id, body)
+
+    @answers
+    async def own_hand(self, game_id: int, user: User, *, guild_id: int | None) -> Answer:
+        """A private table's *Your hand*: the clicker's hand of the current deal, privately,
+        with its controls; the message that answers is that seat's hand message from then on
+        (its key and the game's version are in the answer's sequel)."""
+
+        return await self._games.by_id(
+            game_id, lambda r: self._own(r, user), user=user, guild_id=guild_id
+        )
+
+    @answers
+    async def own_hand_here(self, channel_id: int, user: User) -> Answer:
+        """``/cribbage hand`` at a private table: as :meth:`own_hand`, for the channel's game
+        (the answer is that seat's hand message from then on)."""
+        return await self._games.in_channel(channel_id, lambda r: self._own(r, user))
+
+    async def _own(self, record: GameRecord, user: User) -> Answer:
+        if not record.private:
+            # Only a private table has the button (a forged click on a server's game: its
+            # hands are the players' DMs).
+            raise Refused(refusals.UNKNOWN_BUTTON)
+        loaded, seat = self._games.seated(record, user)
+        coach = user.id not in await self._coach.off([user.id])
+        view = hand_view(loaded, seat, coach=coach)
+        deal = loaded.game.deal_number
+        sequel = Sequel(
+            Owner.game(record.id), record.channel_id, record.version, hand_key(deal, seat)
+        )
+        return Answer(reply=Reply(view.content, view=view), sequel=sequel)
 
     @answers
     async def status(self, channel_id: int, *, public: bool = False) -> Answer:

@@ -19,7 +19,7 @@ from bot.core.replies import Answer, Choice, User
 from bot.core.review import add_lines
 from bot.core.services import Services
 from bot.discord.interactions import NEEDS_A_SERVER, io_of, is_moderator, send_error, user_of
-from bot.discord.places import INSTALLS, NOT_A_MEMBER, PLACES, bot_is_member
+from bot.discord.places import INSTALLS, NO_LEADERBOARD_HERE, PLACES, bot_is_member
 from bot.discord.tournament_commands import TournamentCommands
 from engine.counting import Counting
 from engine.outcome import Scoring
@@ -104,10 +104,10 @@ async def _completions(
 ) -> list[app_commands.Choice[str]]:
     """Autocomplete for a card option: what ``complete`` offers this user in this channel (in a
     DM, nothing: games live in server channels)."""
-    if interaction.channel_id is None or interaction.guild_id is None:
+    if interaction.channel_id is None:
         return []
-    if not bot_is_member(interaction):
-        return []
+    if interaction.guild_id is None and bot_is_member(interaction):
+        return []  # the bot's own DM holds no game
     choices = await complete(interaction.channel_id, interaction.user.id, current)
     return [app_commands.Choice(name=c.name, value=c.value) for c in choices[:25]]
 
@@ -131,12 +131,13 @@ class CribbageCommands(app_commands.Group):
         *,
         ephemeral: bool = True,
     ) -> None:
-        """Run a game command for this channel (or thread), refusing it in DMs; ``ephemeral``
-        is how its answer will be seen."""
-        if not bot_is_member(interaction):
-            await send_error(interaction, NOT_A_MEMBER)
-            return
-        if interaction.guild_id is None or interaction.channel_id is None:
+        """Run a game command for this channel (or thread), refusing it in the bot's own
+        DMs; ``ephemeral`` is how its answer will be seen. Where the bot is not a member (a DM
+        between people, a group DM, a server that did not invite it) the game is a private
+        table (:mod:`bot.core.private_table`)."""
+        if interaction.channel_id is None or (
+            interaction.guild_id is None and bot_is_member(interaction)
+        ):
             await send_error(interaction, NEEDS_A_CHANNEL)
             return
         call = make(interaction.channel_id)
@@ -183,6 +184,7 @@ class CribbageCommands(app_commands.Group):
         computer = bool(vs_computer) or difficulty is not None
         level = difficulty.value if difficulty else DEFAULT_LEVEL
         guild_id = interaction.guild_id
+        private = not bot_is_member(interaction)
         lobbies = _core(interaction).lobbies
         await self._in_channel(
             interaction,
@@ -197,6 +199,7 @@ class CribbageCommands(app_commands.Group):
                 scoring=scoring.value if scoring else Scoring.LURCH,
                 counting=counting.value if counting else Counting.AUTO,
                 token=interaction.token,
+                private=private,
             ),
             ephemeral=False,  # the answer is the lobby, in the channel
         )
@@ -236,7 +239,17 @@ class CribbageCommands(app_commands.Group):
 
     @app_commands.command(name="hand", description="See your hand privately, with its controls")
     async def hand(self, interaction: discord.Interaction[Any]) -> None:
-        """Your hand, ephemerally (the fallback when DMs are closed)."""
+        """Your hand, ephemerally (the fallback when DMs are closed; at a private table, kept
+        up to date as the table's Your hand is)."""
+        if interaction.channel_id is not None and not bot_is_member(interaction):
+            table, channel = _core(interaction).table, interaction.channel_id
+            user = user_of(interaction)
+
+            async def call() -> Answer:
+                return await table.own_hand_here(channel, user)
+
+            await io_of(interaction).own_hand(interaction, call)
+            return
         await self._by_player(interaction, lambda core, ch, user: core.table.hand(ch, user))
 
     @app_commands.command(name="discard", description="Put cards from your hand in the crib")
@@ -328,7 +341,8 @@ class CribbageCommands(app_commands.Group):
     ) -> None:
         """The server's standings by rating, ten to a page; or a month's, by game points."""
         if interaction.guild_id is None:
-            await send_error(interaction, NEEDS_A_SERVER)
+            here = NEEDS_A_SERVER if bot_is_member(interaction) else NO_LEADERBOARD_HERE
+            await send_error(interaction, here)
             return
         guild_id = interaction.guild_id
         chosen: Table = "computer" if table is not None and table.value == "computer" else "people"
@@ -356,14 +370,20 @@ class CribbageCommands(app_commands.Group):
         user: discord.User | None = None,
         against: discord.User | None = None,
     ) -> None:
-        """One player's record, or with ``against`` their head to head."""
-        if interaction.guild_id is None:
-            await send_error(interaction, NEEDS_A_SERVER)
-            return
+        """One player's record, or with ``against`` their head to head; in a DM or group DM
+        (where the bot is not a member), of the games played outside servers."""
         who = user_of(interaction) if user is None else User(user.id, user.display_name)
         rival = None if against is None else User(against.id, against.display_name)
         guild_id = interaction.guild_id
         core = _core(interaction)
+        if guild_id is None:
+            if bot_is_member(interaction):
+                await send_error(interaction, NEEDS_A_SERVER)
+                return
+            await io_of(interaction).command(
+                interaction, lambda: core.standings.stats(None, who, rival), ephemeral=False
+            )
+            return
 
         async def call() -> Answer:
             answer = await core.standings.stats(guild_id, who, rival)

@@ -59,8 +59,13 @@ _LOBBY_STYLES = {
     "cancel": discord.ButtonStyle.danger,
     "remove_computer": discord.ButtonStyle.secondary,
     "partners": discord.ButtonStyle.secondary,
+    "hand": discord.ButtonStyle.primary,
 }
-_LOBBY_LABELS = {"remove_computer": "Remove computer", "partners": "Change partners"}
+_LOBBY_LABELS = {
+    "remove_computer": "Remove computer",
+    "partners": "Change partners",
+    "hand": "Your hand",
+}
 #: How many values each of the count menus holds (Discord: at most 25 options a menu).
 COUNT_MENU_SIZE = 13
 #: What a select rebuilt from a click carries: Discord sends only the chosen values.
@@ -151,9 +156,12 @@ class _Control(discord.ui.DynamicItem[Any], template=r"(?!)"):
 
 class LobbyButton(
     _Control,
-    template=r"crib:(?P<game>\d+):lobby:(?P<action>join|leave|start|cancel|remove_computer|partners)",
+    template=(
+        r"crib:(?P<game>\d+):lobby:(?P<action>join|leave|start|cancel|remove_computer|partners|hand)"
+    ),
 ):
-    """Join, Leave, Start, Cancel, Remove computer or Change partners on a game's lobby."""
+    """Join, Leave, Start, Cancel, Remove computer or Change partners on a game's lobby; Your
+    hand on a private table (a game where the bot is not a member)."""
 
     def __init__(self, game_id: int, action: str) -> None:
         super().__init__(

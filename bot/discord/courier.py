@@ -15,7 +15,7 @@ import dataclasses
 import hashlib
 import logging
 import time
-from collections.abc import AsyncIterator, Awaitable, Callable
+from collections.abc import AsyncIterator, Awaitable, Callable, Mapping
 from datetime import UTC, datetime
 from typing import Any
 
@@ -36,6 +36,7 @@ __all__ = [
     "ChannelClosed",
     "Courier",
     "DmsClosed",
+    "NoLiveToken",
     "NotSender",
     "Superseded",
     "post_nonce",
@@ -46,6 +47,10 @@ log = logging.getLogger(__name__)
 #: How long an interaction's token may be used after the interaction (Discord allows 15
 #: minutes; a minute is kept in hand for clocks and slow requests).
 TOKEN_LIFE = 14 * 60.0
+#: A click's answer reaches Discord within this long of the click (Discord takes it within
+#: 3 s); until then a private table waits for it, looking again every ANSWER_RETRY seconds.
+ANSWER_LANDS_WITHIN = 4.0
+ANSWER_RETRY = 0.5
 #: How far before a post's recorded time its message may be dated (clocks differ a little).
 CLOCK_SLACK = 60.0
 #: How many of a DM's latest messages are looked at for a copy left by a crash.
@@ -73,6 +78,18 @@ class ChannelClosed(Exception):
     def __init__(self, text: str, *, gone: bool = False) -> None:
         super().__init__(text)
         self.gone = gone
+
+
+class NoLiveToken(Exception):
+    """A message of a game where the bot is not a member, and no interaction's token that may
+    still reach it (nor, for the table, one to post it again through): nothing was sent. The
+    game's next interaction brings a token. ``retry_after``: a token is there whose
+    interaction is still being answered (its webhook reaches nothing until then): look again
+    after that many seconds."""
+
+    def __init__(self, key: str, retry_after: float | None = None) -> None:
+        super().__init__(key)
+        self.retry_after = retry_after
 
 
 class NotSender(Exception):
@@ -214,11 +231,108 @@ class Courier:
         """Make Discord show ``owed`` (posting it, or editing ``known``, the copy sent before);
         the record to keep. Raises :class:`DmsClosed` or :class:`ChannelClosed`, and, when a
         DM waited for its turn and ``current()`` then says the game moved on, :class:`Superseded`
-        (nothing sent: the player may already see newer controls, from their own click)."""
+        (nothing sent: the player may already see newer controls, from their own click).
+        A private message (``owed.private``: the bot is not a member there) goes through
+        interactions' tokens alone (the owner's messages' tokens), else :class:`NoLiveToken`."""
         digest = owed.view.digest()
+        if owed.private:
+            lapsed: list[str] = []
+            # What was sent as it is kept now, not as it was when the owner was drawn: a
+            # click's answer kept with a move meanwhile is on its way to that very message.
+            kept = await self._ledger.kept(owner)
+            try:
+                return await self._by_token(owed, kept.get(owed.key), digest, kept, lapsed)
+            finally:
+                if lapsed:
+                    # Discord says these tokens are past their 15 minutes (clocks differ):
+                    # nothing is tried through them again, and the table says who to wake.
+                    await self._ledger.tokens_lapsed(owner, lapsed)
         if owed.user_id is None:
             return await self._to_channel(owner, channel_id, owed, known, digest)
         return await self._to_dm(owner, owed.user_id, owed, known, digest, current)
+
+    async def _by_token(
+        self,
+        owed: Owed,
+        known: MessageRecord | None,
+        digest: str,
+        sent: Mapping[str, MessageRecord],
+        lapsed: list[str],
+    ) -> MessageRecord:
+        """Where the bot is not a member its own token reaches nothing (Discord: 403 / 50001),
+        so nothing here ever uses it. A message is edited through the freshest live token of
+        an interaction on it. A hand of a new deal takes over its player's hand of the deal
+        before (their own ephemeral message, through its token). The table, when no live
+        token reaches it any more, is posted again as a follow-up of the game's freshest
+        interaction, and that copy is the table from then on. The tokens Discord says are past
+        their time go in ``lapsed``."""
+        now = self._clock()
+        # A click's answer kept with its move may not have reached Discord yet: until it has,
+        # its token's webhook reaches nothing (Discord: 404 / 10015), so it waits a moment.
+        waiting = [
+            r
+            for r in (known, *sent.values())
+            if r is not None
+            and r.unconfirmed_since is not None
+            and now - r.unconfirmed_since < ANSWER_LANDS_WITHIN
+        ]
+        retry = ANSWER_RETRY if waiting else None
+
+        def busy(record: MessageRecord) -> bool:
+            # An edit now could land before that answer and be overwritten by it.
+            return any(r.message_id == record.message_id for r in waiting)
+
+        def usable(record: MessageRecord | None) -> bool:
+            return (
+                record is not None
+                and record not in waiting
+                and _fresh(record.token, record.token_at, now)
+            )
+
+        if owed.user_id is not None:
+            seat = owed.key.rsplit(":", 1)[1]
+            mine = [r for k, r in sent.items() if k.startswith("hand:") and k.endswith(f":{seat}")]
+            if known is not None and known not in mine:
+                mine.append(known)
+            if any(busy(r) for r in mine):
+                raise NoLiveToken(owed.key, retry)
+            for carrier in sorted(mine, key=lambda r: r.token_at or 0.0, reverse=True):
+                if usable(carrier) and await self._edit_through_token(
+                    carrier, owed.view, lapsed=lapsed
+                ):
+                    return dataclasses.replace(carrier, key=owed.key, digest=digest)
+            raise NoLiveToken(owed.key, retry)
+        if known is not None and busy(known):
+            raise NoLiveToken(owed.key, retry)
+        if (
+            known is not None
+            and usable(known)
+            and await self._edit_through_token(known, owed.view, lapsed=lapsed)
+        ):
+            return dataclasses.replace(known, digest=digest)
+        carriers = sorted(
+            (r for r in sent.values() if usable(r)),
+            key=lambda r: r.token_at or 0.0,
+            reverse=True,
+        )
+        payload = await self._payload(owed.view, editing=False)
+        for carrier in carriers:
+            assert carrier.token is not None
+            webhook = discord.Webhook.partial(self._app_id, carrier.token, client=self._client)
+            await self._webhook_slot(carrier.token)
+            try:
+                posted = await webhook.send(wait=True, **payload)
+            except discord.HTTPException as error:
+                if error.code == INVALID_WEBHOOK_TOKEN or error.status == 401:
+                    lapsed.append(carrier.token)
+                    continue
+                if error.code == UNKNOWN_WEBHOOK or error.status == 404:
+                    continue
+                raise
+            return MessageRecord(
+                owed.key, posted.channel.id, posted.id, digest, carrier.token, carrier.token_at
+            )
+        raise NoLiveToken(owed.key, retry)
 
     async def _to_channel(
         self, owner: Owner, channel_id: int, owed: Owed, known: MessageRecord | None, digest: str
@@ -326,7 +440,12 @@ class Courier:
         return MessageRecord(owed.key, channel_id, sent.id, _kept_digest(sent, payload, digest))
 
     async def _edit_through_token(
-        self, known: MessageRecord, view: MessageView, current: Current | None = None
+        self,
+        known: MessageRecord,
+        view: MessageView,
+        current: Current | None = None,
+        *,
+        lapsed: list[str] | None = None,
     ) -> bool:
         """Edit a message through the webhook of an interaction that may still edit it (its
         original response, or its follow-up), outside the global limit; False when no token
@@ -344,6 +463,8 @@ class Courier:
             else:
                 await webhook.edit_message(known.message_id, **payload)
         except discord.HTTPException as error:
+            if lapsed is not None and (error.code == INVALID_WEBHOOK_TOKEN or error.status == 401):
+                lapsed.append(known.token)
             if error.code in (INVALID_WEBHOOK_TOKEN, UNKNOWN_WEBHOOK) or error.status in (401, 404):
                 # The token cannot reach the message (expired; or an interaction whose answer
                 # never landed has no original response): that says nothing of the message

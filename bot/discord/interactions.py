@@ -27,10 +27,13 @@ from discord import app_commands
 
 from bot.core.faults import Fault
 from bot.core.messages import MessageView, Table
+from bot.core.owners import Owner
+from bot.core.private_table import HAND_BUTTON
 from bot.core.records import DmLink
 from bot.core.replies import Answer, Click, Clicked, Reply, User
 from bot.core.services import Services
 from bot.discord.members import DiscordMembers
+from bot.discord.places import bot_is_member
 from bot.discord.rendering import clip, message_payload
 
 __all__ = [
@@ -200,6 +203,40 @@ class DiscordIO:
             await self.services.answered(answer, landed=False, shown=None)
             raise
         await self.services.answered(answer, landed=True, shown=shown)
+        if answer.ok and answer.game_id is not None and not bot_is_member(interaction):
+            await self._carry(interaction, answer.game_id)
+
+    async def _carry(self, interaction: discord.Interaction[Any], game_id: int) -> None:
+        """A command about a game where the bot is not a member was answered: its token may
+        post the table again there, once no other token reaches it (a game left for more than
+        15 minutes, resumed by a command)."""
+        try:
+            message = await interaction.original_response()
+        except discord.HTTPException as error:
+            log.warning("a command's answer could not be read back (%s)", error)
+            return
+        shown = Clicked(message.channel.id, message.id, interaction.token)
+        await self.services.ledger.carrier(Owner.game(game_id), shown)
+
+    async def own_hand(self, interaction: discord.Interaction[Any], call: Call) -> None:
+        """``/cribbage hand`` at a private table: the hand, privately, as the command's answer,
+        which the bot keeps up to date through the command's token from then on."""
+        await self._entered(interaction, self._own_hand_typed(interaction, call))
+
+    async def _own_hand_typed(self, interaction: discord.Interaction[Any], call: Call) -> None:
+        answer = await self._call(interaction, call, update=False, ephemeral=True)
+        if answer is None:
+            return
+        try:
+            await _in_time(interaction, self._reply(interaction, answer.reply))
+            if not answer.ok or answer.reply.view is None:
+                return
+            message = await interaction.original_response()
+        except (discord.HTTPException, TimeoutError) as error:
+            log.warning("a hand asked for did not reach Discord (%s)", error)
+            return
+        shown = Clicked(message.channel.id, message.id, interaction.token)
+        await self.services.opened(answer, shown=shown, clicked=None)
 
     async def hand_click(self, interaction: discord.Interaction[Any], click: Click) -> None:
         """A hand's control: the crib select, a card button, a count menu, Muggins!."""
@@ -212,6 +249,9 @@ class DiscordIO:
         self, interaction: discord.Interaction[Any], game_id: int, action: str
     ) -> None:
         """A lobby button or the lobby's "Add computer" menu."""
+        if action == HAND_BUTTON:
+            await self._entered(interaction, self._own_hand(interaction, game_id))
+            return
         user, guild_id = user_of(interaction), interaction.guild_id
         moderator = is_moderator(interaction) if guild_id else False
         clicked = clicked_of(interaction)
@@ -222,6 +262,39 @@ class DiscordIO:
                 game_id, action, user, clicked, guild_id=guild_id, moderator=moderator
             ),
         )
+
+    async def _own_hand(self, interaction: discord.Interaction[Any], game_id: int) -> None:
+        """A private table's *Your hand*: the click is answered by a deferred update of the
+        table (so its token may edit the table), then the hand goes to the clicker alone as
+        the click's ephemeral follow-up; both are reached through that token from then on."""
+        user, guild_id = user_of(interaction), interaction.guild_id
+        table = self.services.table
+        answer = await self._call(
+            interaction,
+            lambda: table.own_hand(game_id, user, guild_id=guild_id),
+            update=True,
+            ephemeral=True,
+        )
+        if answer is None:
+            return
+        view = answer.reply.view
+        if not answer.ok or view is None:
+            await self._reply(interaction, answer.reply)
+            return
+        try:
+            if not interaction.response.is_done():
+
+                async def defer() -> None:
+                    await interaction.response.defer()
+
+                await _in_time(interaction, defer())
+            payload = await message_payload(view, editing=False)
+            sent = await interaction.followup.send(ephemeral=True, wait=True, **payload)
+        except (discord.HTTPException, TimeoutError) as error:
+            log.warning("a hand opened from the table did not reach Discord (%s)", error)
+            return
+        shown = Clicked(sent.channel.id, sent.id, interaction.token)
+        await self.services.opened(answer, shown=shown, clicked=clicked_of(interaction))
 
     async def page_click(
         self, interaction: discord.Interaction[Any], table: Table, page: int
@@ -336,8 +409,8 @@ class DiscordIO:
     async def _remember_dm(self, interaction: discord.Interaction[Any]) -> None:
         """A click in a DM: its webhook may post the player's next hand there, for free."""
         channel = interaction.channel
-        if interaction.guild_id is not None or channel is None:
-            return
+        if interaction.guild_id is not None or channel is None or not bot_is_member(interaction):
+            return  # (a DM between people or a group DM is no DM with the bot)
         link = DmLink(interaction.user.id, channel.id, interaction.token, time.time())
         await self.services.ledger.dm_linked(link)
 

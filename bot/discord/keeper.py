@@ -34,7 +34,14 @@ from bot.core.ledger import MessageLedger, Owing
 from bot.core.messages import Owed
 from bot.core.owners import Owner, OwnerKind
 from bot.core.records import MessageRecord
-from bot.discord.courier import ChannelClosed, Courier, DmsClosed, NotSender, Superseded
+from bot.discord.courier import (
+    ChannelClosed,
+    Courier,
+    DmsClosed,
+    NoLiveToken,
+    NotSender,
+    Superseded,
+)
 from bot.discord.pacing import Pacer, RequestKind
 
 __all__ = ["Lane", "TableKeeper"]
@@ -404,6 +411,14 @@ class TableKeeper:
                 known,
                 functools.partial(self._still_current, owing),
             )
+        except NoLiveToken as error:
+            # Where the bot is not a member only an interaction's token reaches a message:
+            # the game's next interaction brings one, and the message is brought up to date
+            # (or, when a click's answer is still on its way, in a moment).
+            if error.retry_after is not None:
+                lane = Lane.TABLE if owed.user_id is None else Lane.HANDS
+                self._later(owing.owner, owing.channel_id, lane, error.retry_after)
+            return None
         except DmsClosed:
             assert owed.user_id is not None
             await self._ledger.dms_refused(owing.owner, owed.user_id)

@@ -4,8 +4,8 @@ The ``/cribbage`` commands are offered wherever Discord lets an app be used: ser
 invited the bot and its DMs (a guild install), and, for people who added the app to their
 account (a user install), DMs between people, group DMs and servers that did not invite it.
 In those last places the bot is not a member: its own token may not post, read or edit there
-(Discord answers 403 / 50001), so everything about a game that needs the channel is refused
-there with one sentence, before anything is stored or sent.
+(Discord answers 403 / 50001), so a game there is a private table
+(:mod:`bot.core.private_table`), reached through interactions' tokens alone.
 """
 
 from __future__ import annotations
@@ -15,17 +15,19 @@ from typing import Any
 import discord
 from discord import app_commands
 
-__all__ = ["INSTALLS", "NOT_A_MEMBER", "PLACES", "bot_is_member"]
+__all__ = ["INSTALLS", "NO_LEADERBOARD_HERE", "PLACES", "bot_is_member"]
 
 #: Installs the commands declare: to a server, and to a person's account.
 INSTALLS = app_commands.AppInstallationType(guild=True, user=True)
 #: Contexts the commands declare: servers, the bot's DMs, and DMs and group DMs between people.
 PLACES = app_commands.AppCommandContext(guild=True, dm_channel=True, private_channel=True)
 
-#: A game command used where the bot is not a member.
-NOT_A_MEMBER = (
-    "I'm not a member of this conversation, so I can't keep a cribbage table here: start one "
-    "in a server channel I'm in. `/cribbage rules` and `/cribbage coach` work anywhere."
+
+#: ``/cribbage leaderboard`` in a DM or group DM: games outside servers are kept per player.
+NO_LEADERBOARD_HERE = (
+    "Games outside servers have no leaderboard: they are kept per player. `/cribbage stats` "
+    "here shows your record in them, and `/cribbage stats against:` your head to head with "
+    "a friend."
 )
 
 

@@ -42,7 +42,7 @@ _ENDED = "status IN ('finished', 'cancelled', 'expired')"
 _GAME_COLUMNS = (
     "g.id, g.guild_id, g.channel_id, g.status, g.creator_id, g.num_players, g.target,"
     " g.vs_computer, g.snapshot, g.version, g.created_at, g.updated_at, g.end_note,"
-    " g.scoring, g.counting,"
+    " g.scoring, g.counting, g.private_table,"
     " s.seat, s.user_id, s.display_name, s.is_computer, s.computer_level"
 )
 #: The columns of ``results`` that hold a ResultRecord, named as its fields.
@@ -96,6 +96,7 @@ def _games(rows: Iterable[Row]) -> list[GameRecord]:
                 end_note=first["end_note"],
                 scoring=Scoring(first["scoring"]),
                 counting=Counting(first["counting"]),
+                private=bool(first["private_table"]),
             )
         )
     return games
@@ -105,6 +106,17 @@ def _seat_rows(game_id: int, seats: Iterable[SeatRecord]) -> list[tuple[Any, ...
     return [(game_id, s.seat, s.user_id, s.name, int(s.is_computer), s.level) for s in seats]
 
 
+_INSERT_GAME = (
+    "INSERT INTO games (guild_id, channel_id, status, creator_id, num_players, target,"
+    " vs_computer, version, created_at, updated_at, scoring, counting)"
+    " VALUES (?, ?, 'lobby', ?, ?, ?, ?, 0, ?, ?, ?, ?) RETURNING id"
+)
+#: A game where the bot is not a member (migration 016_private_tables).
+_INSERT_PRIVATE_GAME = (
+    "INSERT INTO games (guild_id, channel_id, status, creator_id, num_players, target,"
+    " vs_computer, version, created_at, updated_at, scoring, counting, private_table)"
+    " VALUES (?, ?, 'lobby', ?, ?, ?, ?, 0, ?, ?, ?, ?, 1) RETURNING id"
+)
 _INSERT_SEATS = (
     "INSERT INTO seats (game_id, seat, user_id, display_name, is_computer, computer_level)"
     " VALUES (?, ?, ?, ?, ?, ?)"
@@ -265,22 +277,24 @@ class GameTables(Queries):
         vs_computer: bool = False,
         scoring: Scoring = Scoring.LURCH,
         counting: Counting = Counting.AUTO,
+        private: bool = False,
         fill: Callable[[GameRecord], Sequence[SeatRecord]] | None = None,
         deal: Callable[[GameRecord], Awaitable[tuple[str, Sequence[str]]]] | None = None,
         answered: Callable[[GameRecord], MessageRecord | None] | None = None,
     ) -> GameRecord:
         """Open a game in one transaction: a lobby with ``creator`` in seat 0 and the table's
-        options; ``fill`` gives the seats it has from the start (every other seat a computer),
-        ``deal`` the first deal of a full table (its snapshot and log entries: the game is then
-        active), and ``answered`` the message that answers the command (the lobby), kept with
-        it. Nothing is left behind if any of it fails. Raises :class:`ChannelBusy`."""
+        options (``private``: where the bot is not a member, a game reached through
+        interactions' tokens alone); ``fill`` gives the seats it has from the start (every
+        other seat a computer), ``deal`` the first deal of a full table (its snapshot and log
+        entries: the game is then active), and ``answered`` the message that answers the
+        command (the lobby), kept with it. Nothing is left behind if any of it fails. Raises
+        :class:`ChannelBusy`."""
         async with self._writing() as tx:
             try:
+                # A private table says so; any other game takes the column's default (and so
+                # is written as it was before the column was there).
                 rows = await tx.fetch(
-                    "INSERT INTO games (guild_id, channel_id, status, creator_id,"
-                    " num_players, target, vs_computer, version, created_at, updated_at,"
-                    " scoring, counting)"
-                    " VALUES (?, ?, 'lobby', ?, ?, ?, ?, 0, ?, ?, ?, ?) RETURNING id",
+                    _INSERT_PRIVATE_GAME if private else _INSERT_GAME,
                     (
                         guild_id,
                         channel_id,
@@ -314,6 +328,7 @@ class GameTables(Queries):
                 seats=(creator,),
                 scoring=scoring,
                 counting=counting,
+                private=private,
             )
             if fill is not None:
                 # Seating the table is a change of its own (the game's next version), as it is

@@ -1,22 +1,19 @@
 """The commands as a user install reaches them: declared for servers and people's accounts,
 offered in DMs between people and group DMs, and there (where the bot is not a member) every
-game command is refused in one sentence without a single request on the bot's token, while
-the rules and the coach setting work as anywhere."""
+game command is answered without a single request on the bot's token (whole games there are
+in test_private_tables.py), while the rules and the coach setting work as anywhere."""
 
 from __future__ import annotations
 
 import pytest
 
-from bot.discord.interactions import NEEDS_A_SERVER
-from bot.discord.places import NOT_A_MEMBER
+from bot.core.refusals import NO_GAME
+from bot.discord.places import NO_LEADERBOARD_HERE
 from fakediscord.counters import Counters
 from fakediscord.testing import BotLauncher, BotProcess
 from tests.helpers.table_driver import World
 
 GAME_COMMANDS = (
-    "/cribbage new",
-    "/cribbage new players:3 target:61",
-    "/cribbage new vs_computer:True",
     "/cribbage join",
     "/cribbage start",
     "/cribbage hand",
@@ -46,7 +43,7 @@ async def test_the_commands_declare_guild_and_user_installs_and_every_context(
     assert sorted(command["contexts"]) == [0, 1, 2]
 
 
-async def test_where_the_bot_is_not_a_member_game_commands_are_refused_without_its_token(
+async def test_where_the_bot_is_not_a_member_game_commands_are_answered_without_its_token(
     world: World, everywhere: BotProcess
 ) -> None:
     fd = world.fd
@@ -59,11 +56,14 @@ async def test_where_the_bot_is_not_a_member_game_commands_are_refused_without_i
     for channel in (dm, group):
         for line in GAME_COMMANDS:
             answer = await fd.slash(bea, channel, line)
-            assert answer.ephemeral and answer.content == NOT_A_MEMBER, (line, answer.content)
+            assert answer.ephemeral and answer.content == NO_GAME, (line, answer.content)
         assert await fd.autocomplete(al, channel, "/cribbage play card:5") == []
-        for line in ("/cribbage stats", "/cribbage leaderboard"):
-            answer = await fd.slash(al, channel, line)
-            assert answer.ephemeral and answer.content == NEEDS_A_SERVER, (line, answer.content)
+        board = await fd.slash(al, channel, "/cribbage leaderboard")
+        assert board.ephemeral and board.content == NO_LEADERBOARD_HERE, board.content
+        # A record outside servers is a person's own: shown, though there is none yet.
+        record = await fd.slash(al, channel, "/cribbage stats")
+        assert not record.ephemeral, record.content
+        assert record.content == "Al has not finished a game outside servers yet."
     # The rules and the coach setting are a person's own: they work here too.
     rules = await fd.slash(cy, group, "/cribbage rules")
     assert rules.ephemeral and "cribbage" in rules.content.lower()
@@ -71,10 +71,11 @@ async def test_where_the_bot_is_not_a_member_game_commands_are_refused_without_i
     assert coach.ephemeral and "off" in coach.content
     await fd.quiet(0.2)
     # Every answer went through the interactions themselves: nothing on the bot's token,
-    # nothing posted that anyone but the one who asked can see.
+    # nothing posted that anyone but the one who asked can see but the records asked for.
     assert fd.counters.rest_total == 0, fd.counters.rest
-    assert fd.counters.private_messages == {}
-    assert all(m.ephemeral for channel in (dm, group) for m in fd.messages(channel))
+    assert fd.counters.private_messages == {dm.id: 1, group.id: 1}
+    shown = [m for channel in (dm, group) for m in fd.messages(channel) if not m.ephemeral]
+    assert [m.content for m in shown] == ["Al has not finished a game outside servers yet."] * 2
 
 
 async def test_the_bots_own_server_and_dms_still_play_as_before(
@@ -87,10 +88,10 @@ async def test_the_bots_own_server_and_dms_still_play_as_before(
     assert opened.original is not None and not opened.ephemeral
     assert [b["label"] for b in opened.original.buttons()] == ["Join", "Leave", "Start", "Cancel"]
     in_dm = await fd.slash(al, fd.dm_channel(al), "/cribbage new")
-    assert in_dm.ephemeral and in_dm.content != NOT_A_MEMBER
+    assert in_dm.ephemeral and "server channel" in in_dm.content
 
 
-async def test_a_server_that_did_not_invite_the_bot_gets_the_same_sentence(
+async def test_a_server_that_did_not_invite_the_bot_answers_the_same_way(
     world: World, everywhere: BotProcess
 ) -> None:
     fd = world.fd
@@ -103,7 +104,7 @@ async def test_a_server_that_did_not_invite_the_bot_gets_the_same_sentence(
     fd.counters = Counters()
     for line in GAME_COMMANDS:
         answer = await fd.slash(al, lounge, line)
-        assert answer.ephemeral and answer.content == NOT_A_MEMBER, (line, answer.content)
+        assert answer.ephemeral and answer.content == NO_GAME, (line, answer.content)
     assert await fd.autocomplete(bea, lounge, "/cribbage discard cards:5") == []
     await fd.quiet(0.2)
     assert fd.counters.rest_total == 0, fd.counters.rest

@@ -173,3 +173,32 @@ async def test_a_server_that_did_not_invite_the_bot_is_reached_by_user_installs_
         ("GET", f"/channels/{lounge.id}/messages"),
     ):
         assert await refusal(http, method, path) == (403, 50001), path
+
+
+async def test_a_clicks_follow_ups_take_their_own_flags_beside_its_deferred_update(
+    table: TinyWorld, tiny: InProcessBot, http: aiohttp.ClientSession
+) -> None:
+    fd = table.fd
+    fd.install_app(table.al)
+    group = fd.private_channel(table.al, table.bea, table.cy)
+    shown = await fd.slash(table.al, group, "/anywhere")
+    assert shown.original is not None
+    click = await fd.click(table.bea, shown.original, "tiny:quiet")  # a deferred update
+    await fd.wait_for(lambda: shown.original is not None and "quietly" in shown.original.content)
+    hook = f"/webhooks/{fd.application_id}/{click.token}"
+    status, mine = await call(http, "POST", f"{hook}?wait=true", {"content": "yours", "flags": 64})
+    assert status == 200
+    status, everyone = await call(http, "POST", f"{hook}?wait=true", {"content": "all of you"})
+    assert status == 200
+    private = fd.world.messages[int(mine["id"])]
+    public = fd.world.messages[int(everyone["id"])]
+    assert private.ephemeral and private.visible_to(table.bea)
+    assert not private.visible_to(table.al) and not private.visible_to(table.cy)
+    assert not public.ephemeral and all(public.visible_to(u) for u in (table.al, table.cy))
+    # The click's token edits the clicked message and its own follow-ups, for 15 minutes.
+    status, _ = await call(http, "PATCH", f"{hook}/messages/{private.id}", {"content": "hand"})
+    assert status == 200 and private.content == "hand"
+    status, _ = await call(http, "PATCH", f"{hook}/messages/@original", {"content": "table"})
+    assert status == 200 and shown.original.content == "table"
+    fd.clock.advance(15 * 60 + 1)
+    assert await refusal(http, "POST", hook, {"content": "too late"}) == (401, 50027)

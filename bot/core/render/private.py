@@ -13,6 +13,7 @@ from engine.views import SeatView
 
 __all__ = [
     "GAME_ENDED",
+    "YOUR_HAND",
     "closed_hand_text",
     "coach_text",
     "hand_text",
@@ -25,6 +26,10 @@ __all__ = [
 GAME_ENDED = "this game ended without a result."
 
 
+#: What a hand at a private table says it is (it is in the conversation of the game).
+YOUR_HAND = "Your hand"
+
+
 def where(channel_id: int) -> str:
     """Which game a private message is about: "Cribbage in #general"."""
     return f"Cribbage in <#{channel_id}>"
@@ -35,10 +40,13 @@ def coach_text(deal_number: int, line: str) -> str:
     return f"Coach, deal {deal_number}: {line}"
 
 
-def hand_text(view: SeatView, channel_id: int, coach: str | None = None) -> str:
-    """The seat's hand message now: the hand, what to do (or who is to play), the scores."""
+def hand_text(
+    view: SeatView, channel_id: int, coach: str | None = None, *, private: bool = False
+) -> str:
+    """The seat's hand message now: the hand, what to do (or who is to play), the scores
+    (``private``: at a private table, in the conversation itself, not a DM about a channel)."""
     names = Names.of(view)
-    lines = [f"{where(channel_id)}, deal {view.deal_number}."]
+    lines = [f"{YOUR_HAND if private else where(channel_id)}, deal {view.deal_number}."]
     if coach:
         lines.append(coach)
     if view.phase is Phase.DISCARD:
@@ -114,15 +122,18 @@ def closed_hand_text(
     kept: tuple[Card, ...],
     coach: str | None = None,
     ending: str | None = None,
+    *,
+    private: bool = False,
 ) -> str:
     """A hand message once its deal is over (no controls left): what the seat kept, and where
     the show is; ``ending``, for the deal the game ended in, how it ended ("The game is over:
-    Bea resigned — 🏆 Al wins, …")."""
-    lines = [f"{where(channel_id)}, deal {deal_number} is over."]
+    Bea resigned — 🏆 Al wins, …"); ``private``: at a private table (the show is on it)."""
+    lines = [f"{YOUR_HAND if private else where(channel_id)}, deal {deal_number} is over."]
     if ending:
         lines.append(f"The game is over: {ending}")
     if kept:
-        lines.append(f"You kept {cards_str(kept)}; the show is in <#{channel_id}>.")
+        shown = "on the table" if private else f"in <#{channel_id}>"
+        lines.append(f"You kept {cards_str(kept)}; the show is {shown}.")
     if coach:
         lines.append(coach)
     return "\n".join(lines)

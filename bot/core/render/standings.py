@@ -23,6 +23,12 @@ __all__ = [
 ]
 
 
+#: Where a record's games were played: the server asked in, or (a game's ``guild_id`` None:
+#: DMs and group DMs, reached through a user install) no server at all, kept per player.
+ON_THIS_SERVER = "on this server"
+OUTSIDE_SERVERS = "outside servers"
+
+
 def _pct(rate: float) -> str:
     return f"{rate * 100:.0f}%"
 
@@ -106,15 +112,17 @@ def leaderboard_text(table: Table, total: int, rows: Sequence[Ranked], page: int
     return "\n".join(lines)[:MAX_MESSAGE]
 
 
-def rank_line(ranked: Ranked, levels: Sequence[Standing] = ()) -> str:
+def rank_line(ranked: Ranked, levels: Sequence[Standing] = (), *, rank: bool = True) -> str:
     """A player's rating and rank in one table (against the computer, where they stand
-    among the computer levels)."""
+    among the computer levels); without ``rank`` (games outside servers, kept per player:
+    there is nobody to rank them among) the rating alone."""
     s = ranked.standing
     said = f"Rating {rating_text(s.ordinal)}"
     if s.games < PROVISIONAL_GAMES:
         said += f" (provisional: {plural(s.games, 'rated game')})"
     trend = shown(s.ordinal) - shown(ranked.trend_from)
-    said += f", #{ranked.rank} of {ranked.of}; {_signed(trend)} over the last {min(s.games, 10)}"
+    placed = f", #{ranked.rank} of {ranked.of}" if rank else ""
+    said += f"{placed}; {_signed(trend)} over the last {min(s.games, 10)}"
     said += " games." if min(s.games, 10) != 1 else " game."
     above = [_named(lv) for lv in levels if lv.ordinal < s.ordinal]
     below = [_named(lv) for lv in levels if lv.ordinal >= s.ordinal]
@@ -166,14 +174,16 @@ def stats_text(
     computer: StatsRow | None,
     ranks: Sequence[str | None] = (None, None),
     best: Sequence[tuple[int, str]] = (),
+    place: str = ON_THIS_SERVER,
 ) -> str:
     """A player's record: games between people and games against the computer, apart, each
     after its rating line (``ranks``: people's, computer's), then their best hands (``best``,
-    from both: each hand is named once) and how many 29s they have held."""
+    from both: each hand is named once) and how many 29s they have held. ``place``: where the
+    games were played (:data:`ON_THIS_SERVER`, or :data:`OUTSIDE_SERVERS`)."""
     name = escape(name)
     if people is None and computer is None:
-        return f"{name} has not finished a game on this server yet."
-    lines = [f"**{name}** on this server"]
+        return f"{name} has not finished a game {place} yet."
+    lines = [f"**{name}** {place}"]
     for label, row, rank in (
         ("Against people", people, ranks[0]),
         ("Against the computer", computer, ranks[1]),
@@ -200,12 +210,14 @@ def _day(at: float) -> str:
     return f"{when.day} {when.strftime('%b')}"
 
 
-def head_to_head_text(name: str, other: str, rival: Rival | None) -> str:
-    """``name``'s games against ``other`` on this server: wins, game points, the average
-    margin and the last five (newest first)."""
+def head_to_head_text(
+    name: str, other: str, rival: Rival | None, place: str = ON_THIS_SERVER
+) -> str:
+    """``name``'s games against ``other`` ``place`` (on this server, or outside servers):
+    wins, game points, the average margin and the last five (newest first)."""
     name, other = escape(name), escape(other)
     if rival is None or rival.games == 0:
-        return f"{name} and {other} have not played each other on this server yet."
+        return f"{name} and {other} have not played each other {place} yet."
     lines = [
         f"**{name}** against **{other}**: {plural(rival.games, 'game')} —"
         f" {name} won {rival.wins}, {other} won {rival.losses}"

@@ -1,0 +1,154 @@
+"""The messages of a private table: a game played where the bot is not a member.
+
+In a DM between people, a group DM, or a server that did not invite the bot (reached through
+someone's user install), the bot's own token may neither post nor edit: a game there lives on
+interactions alone. It keeps one message in the channel, the answer to ``/cribbage new``
+(key ``lobby``): the lobby while seats are taken, then the table of the current deal (with
+the show of the deal before while the crib is being made, so nobody misses it), and at the end
+the result. Once dealt it carries one button, *Your hand*, whose answer is the clicker's hand
+as an ephemeral message (key ``hand:N:S``) with its controls; the keeper edits each of these
+only through the token of an interaction on it, while that token lives (15 minutes).
+
+A player whose turn it is and who holds no live token for their hand is mentioned on the
+table, so Discord tells them; nothing is ever sent by DM.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+from bot.core.games import Loaded
+from bot.core.lobby import lobby_view
+from bot.core.messages import LobbyAction, LobbyControls, MessageView, Owed
+from bot.core.projection import owes_move
+from bot.core.records import GameRecord, GameStatus, MessageRecord, SeatRecord
+from bot.core.render.text import MAX_MESSAGE
+from engine.phase import Phase
+
+__all__ = [
+    "HAND_BUTTON",
+    "TABLE",
+    "TOKEN_LIFE",
+    "hand_key",
+    "live_token",
+    "private_owed",
+    "turn_mentions",
+    "with_mentions",
+]
+
+#: The key of a private table's one channel message (the answer to ``/cribbage new``).
+TABLE = "lobby"
+#: The lobby action of the table's *Your hand* button.
+HAND_BUTTON: LobbyAction = "hand"
+#: How long an interaction's token may be used after the interaction (Discord allows 15
+#: minutes; a minute is kept in hand for clocks and slow requests).
+TOKEN_LIFE = 14 * 60.0
+#: Between the deal before's text and the current deal's.
+_RULE = "\n\n— — —\n\n"
+
+
+def hand_key(deal: int, seat: int) -> str:
+    """The key of ``seat``'s hand message for ``deal``."""
+    return f"hand:{deal}:{seat}"
+
+
+def live_token(record: MessageRecord | None, now: float) -> bool:
+    """Whether an interaction's token may still edit the message ``record`` is of."""
+    if record is None or record.token is None or record.token_at is None:
+        return False
+    return now - record.token_at < TOKEN_LIFE
+
+
+def _people(record: GameRecord) -> list[SeatRecord]:
+    return [s for s in record.seats if not s.is_computer and s.user_id is not None]
+
+
+def _tail(text: str, room: int) -> str:
+    """The end of ``text`` within ``room`` characters (a show is at a deal's end)."""
+    if len(text) <= room:
+        return text
+    return "…" + text[-(room - 1) :] if room > 1 else ""
+
+
+def _table_view(record: GameRecord, settled: tuple[Owed, ...]) -> MessageView:
+    """The one message of a started game, from what a server's channel would be shown (its
+    deals' tables and result): the current deal's table (after the deal before's, while the
+    crib is being made), the result once there is one, the board, and *Your hand* while the
+    game is being played."""
+    tables = sorted(
+        (o for o in settled if o.key.startswith("table:")),
+        key=lambda o: int(o.key.split(":")[1]),
+    )
+    result = next((o for o in settled if o.key == "result"), None)
+    current = tables[-1].view if tables else MessageView("")
+    parts = [current.content]
+    if result is not None:
+        parts.append(result.view.content)
+    board = result.view.board if result is not None else current.board
+    before = tables[-2].view if len(tables) > 1 else None
+    text = "\n\n".join(p for p in parts if p)
+    if before is not None and current.board is None and result is None:
+        room = MAX_MESSAGE - len(text) - len(_RULE)
+        if room > 200:
+            text = f"{_tail(before.content, room)}{_RULE}{text}"
+            board = before.board
+    if record.end_note:
+        text = f"{text}\n\n{record.end_note}"
+    playing = record.status is GameStatus.ACTIVE
+    controls = LobbyControls(record.id, (HAND_BUTTON,) if playing else ())
+    return MessageView(text, lobby=controls, board=board)
+
+
+def private_owed(
+    record: GameRecord,
+    loaded: Loaded | None,
+    settled: tuple[Owed, ...],
+    hands: Mapping[int, MessageView],
+) -> tuple[Owed, ...]:
+    """What a private table's messages should show: the table (the lobby until the deal) and
+    each person's hand of the current deal (``hands``, by seat), edited only where a live
+    token reaches it. ``settled``: the messages a server's channel would get of the game."""
+    if loaded is None:
+        view = lobby_view(record)
+        if record.end_note:
+            view = MessageView(f"{view.content}\n\n{record.end_note}", lobby=view.lobby)
+        return (Owed(TABLE, view, order=0, private=True),)
+    owed = [Owed(TABLE, _table_view(record, settled), order=0, private=True)]
+    deal = loaded.game.deal_number
+    for seat in _people(record):
+        hand = hands.get(seat.seat)
+        if hand is not None:
+            owed.append(Owed(hand_key(deal, seat.seat), hand, seat.user_id, order=1, private=True))
+    return tuple(owed)
+
+
+def turn_mentions(
+    record: GameRecord, loaded: Loaded, sent: Mapping[str, MessageRecord], now: float
+) -> tuple[int, ...]:
+    """The people the table waits on whose hand no live token reaches (they never opened it
+    this deal, or their last interaction with it is too old): the table mentions them."""
+    game = loaded.game
+    if record.status is not GameStatus.ACTIVE or game.phase is Phase.OVER:
+        return ()
+    deal = game.deal_number
+    waiting: list[int] = []
+    for seat in _people(record):
+        if not owes_move(game, seat.seat):
+            continue
+        if live_token(sent.get(hand_key(deal, seat.seat)), now):
+            continue
+        assert seat.user_id is not None
+        waiting.append(seat.user_id)
+    return tuple(waiting)
+
+
+def with_mentions(view: MessageView, users: tuple[int, ...]) -> MessageView:
+    """The table with a line that mentions each of ``users`` (the table waits on them)."""
+    if not users:
+        return view
+    who = " ".join(f"<@{u}>" for u in users)
+    line = f"{who} — your turn: press **Your hand**."
+    text = view.content
+    if len(text) + len(line) + 2 > MAX_MESSAGE:
+        text = _tail(text, MAX_MESSAGE - len(line) - 2)
+    return MessageView(f"{text}\n\n{line}", lobby=view.lobby, board=view.board, mentions=users)

@@ -1,0 +1,97 @@
+"""A private table's messages (a game where the bot is not a member): one table message that is
+the lobby and then the current deal, a hand per person only once it was opened, and a mention
+of whoever the table waits on whose hand no live token reaches; the one who is not seated may
+take a seat from the table, and Your hand answers the clicker's own hand."""
+
+from __future__ import annotations
+
+from bot.core.messages import Owed
+from bot.core.private_table import TOKEN_LIFE
+from bot.core.refusals import NOT_A_PLAYER, UNKNOWN_BUTTON
+from bot.core.replies import Clicked
+from bot.core.services import Services
+from bot.discord.rendering import message_payload
+from engine.phase import Phase
+from tests.helpers.cast import AL, BEA, CY
+from tests.helpers.service_driver import Clock, game_owner, open_table, owed_now
+
+DM = 4242
+
+
+async def _private_game(service: Services) -> int:
+    opened = await service.lobbies.new_game(None, DM, AL, token="new", private=True)
+    assert opened.ok and opened.game_id is not None
+    await service.answered(opened, landed=True, shown=Clicked(DM, 900, "new"))
+    # Bea is in no seat, and in a DM between people that is no refusal: she takes one.
+    joined = await service.lobbies.click(opened.game_id, "join", BEA, guild_id=None)
+    assert joined.ok, joined.reply.text
+    started = await service.lobbies.click(opened.game_id, "start", AL, guild_id=None)
+    assert started.ok and "Your hand" in started.reply.text
+    return opened.game_id
+
+
+def _by_key(owed: tuple[Owed, ...]) -> dict[str, Owed]:
+    return {o.key: o for o in owed}
+
+
+async def test_the_table_is_one_message_reached_by_tokens_alone(service: Services) -> None:
+    game_id = await _private_game(service)
+    owed = _by_key(await owed_now(service, game_id))
+    table = owed["lobby"]
+    assert table.private and table.user_id is None
+    assert set(owed) == {"lobby", "hand:1:0", "hand:1:1"}
+    assert all(o.private and o.user_id is not None for k, o in owed.items() if k != "lobby")
+    assert table.view.content.startswith("Cut for deal:") and "**Deal 1**" in table.view.content
+    assert table.view.lobby is not None and table.view.lobby.buttons == ("hand",)
+    # Neither opened their hand yet: both are mentioned, and only they may be pinged.
+    assert table.view.mentions == (AL.id, BEA.id)
+    assert f"<@{AL.id}> <@{BEA.id}> — your turn" in table.view.content
+    payload = await message_payload(table.view, editing=True)
+    assert {u.id for u in payload["allowed_mentions"].users} == {AL.id, BEA.id}
+
+
+async def test_your_hand_answers_the_clickers_hand_and_the_mention_goes(
+    service: Services, clock: Clock
+) -> None:
+    game_id = await _private_game(service)
+    stranger = await service.table.own_hand(game_id, CY, guild_id=None)
+    assert not stranger.ok and stranger.reply.text == NOT_A_PLAYER
+    mine = await service.table.own_hand(game_id, AL, guild_id=None)
+    assert mine.ok and mine.reply.view is not None and mine.reply.view.controls is not None
+    assert mine.sequel is not None and mine.sequel.key == "hand:1:0"
+    # In the conversation itself: no "Cribbage in #channel" as a DM about a server would say.
+    assert mine.reply.view.content.startswith("Your hand, deal 1.")
+    await service.opened(mine, shown=Clicked(DM, 901, "yours"), clicked=Clicked(DM, 900, "yours"))
+    owing = await service.ledger.owed(game_owner(game_id))
+    assert owing is not None
+    table = _by_key(owing.owed)["lobby"]
+    assert table.view.mentions == (BEA.id,)
+    # The click's token now reaches the table and the hand, and is looked at again when it
+    # lapses (then the table mentions Al again).
+    assert owing.sent["lobby"].token == "yours" and owing.sent["hand:1:0"].message_id == 901
+    assert owing.check_at is not None
+    clock.advance(seconds=TOKEN_LIFE + 1)
+    later = _by_key(await owed_now(service, game_id))["lobby"]
+    assert set(later.view.mentions) == {AL.id, BEA.id}
+
+
+async def test_a_finished_private_game_keeps_its_result_on_the_table(service: Services) -> None:
+    game_id = await _private_game(service)
+    resigned = await service.moves.resign(DM, BEA)
+    assert resigned.ok
+    owed = _by_key(await owed_now(service, game_id))
+    table = owed["lobby"].view
+    assert "resigned" in table.content and "game point" in table.content
+    assert table.board is not None and table.mentions == ()
+    assert table.lobby is not None and table.lobby.buttons == ()
+    record = await service.games.record(game_id)
+    assert record is not None and record.private
+    loaded = service.games.loaded.load(record)
+    assert loaded.game.phase is Phase.OVER
+
+
+async def test_your_hand_is_refused_on_a_servers_game(service: Services) -> None:
+    table = await open_table(service, [AL, BEA])
+    game_id = table.outcomes[0].game_id or 0
+    forged = await service.table.own_hand(game_id, AL, guild_id=None)
+    assert not forged.ok and forged.reply.text == UNKNOWN_BUTTON
