@@ -385,6 +385,19 @@ class Reviews:
             raise Refused(NOT_A_PLAYER)
         return await self._report(record, viewer or User(0, ""), None, seat=seat)
 
+    async def review_all(self, record: GameRecord) -> bool:
+        """Make and keep the final review of every person's seat in ``record``'s finished
+        game (one at a time; those kept already are left as they are). False, with nothing
+        made, for a game begun before shuffles were recorded (it cannot be dealt again).
+        Raises :class:`~bot.core.faults.UnreadableGame` for a snapshot that cannot be read."""
+        loaded = await self._loaded(record)
+        if loaded.shuffles is None:
+            return False
+        for seat in record.seats:
+            if not seat.is_computer:
+                await self._row(record, loaded, seat.seat, None)
+        return True
+
     async def stats_line(self, guild_id: int | None, user_id: int) -> str | None:
         """The accuracy line of ``/cribbage stats`` (None before any reviewed game)."""
         return accuracy_line(await self._store.review_totals(guild_id, user_id, last=STATS_GAMES))

@@ -15,6 +15,7 @@
 | ``director`` | runs the tournaments being played: pairs rounds, deals their games |
 | ``seasons`` | a calendar month's leaderboard, the hall of fame |
 | ``reviews`` | the review of a player's decisions in a game, made in the worker |
+| ``auto_reviews`` | reviews every finished game's people in the background (the sender) |
 | ``daily`` | the discard of the day: each server's hand, everyone's one answer |
 
 The Discord layer calls the parts, sends each :class:`~bot.core.replies.Answer`, and hands it
@@ -29,6 +30,7 @@ from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from typing import Protocol
 
+from bot.core.auto_reviews import AutoReviews
 from bot.core.clock import GameClock
 from bot.core.coach_settings import CoachSettings
 from bot.core.computer import ComputerPlayers
@@ -80,6 +82,7 @@ class Services:
     seasons: Seasons
     reviews: Reviews
     daily: DailyDiscard
+    auto_reviews: AutoReviews
 
     @classmethod
     def build(
@@ -135,6 +138,8 @@ class Services:
         ledger.add(OwnerKind.TOURNAMENT, TournamentMessages(store, stamp))
         lobbies = Lobbies(games, computers)
 
+        reviews = Reviews(games, store, now, thinking)
+
         def forget(owner: Owner) -> None:
             ledger.forget(owner)
             drawn.forget(owner.id)
@@ -155,8 +160,9 @@ class Services:
             tournaments=Tournaments(store, feed, stamp, games.faults),
             director=TournamentDirector(store, feed, games, lobbies, clock=stamp),
             seasons=Seasons(store, now, games.faults),
-            reviews=Reviews(games, store, now, thinking),
+            reviews=reviews,
             daily=DailyDiscard(store, now),
+            auto_reviews=AutoReviews(reviews, games, store, feed, clock=stamp),
         )
 
     async def answered(self, answer: Answer, *, landed: bool, shown: Clicked | None) -> None:

@@ -1,13 +1,15 @@
 """The review of a game through Discord: the result's Review button and `/cribbage review`,
 private, paged with Previous / Next; refused for a game still going to those who do not play
-it; accuracy in `/cribbage stats`."""
+it; accuracy in `/cribbage stats`, from reviews made by themselves as games end."""
 
 from __future__ import annotations
 
 import random
+import sqlite3
 
 from fakediscord.testing import BotProcess
-from tests.helpers.table_driver import World, resign
+from tests.helpers.bot_db import rows
+from tests.helpers.table_driver import World, resign, start_again, until
 
 
 async def test_review_by_button_and_command_paged_and_private(
@@ -60,3 +62,48 @@ async def test_review_by_button_and_command_paged_and_private(
 
     stats = await fd.slash(al, world.general, "/cribbage stats")
     assert "**Accuracy**" in stats.content, stats.content
+
+
+def _reviewed(world: World, game_id: int) -> list[tuple[object, ...]]:
+    """The game's kept final reviews (seat, user), once its automatic review is noted done."""
+    done = rows(world.database, "SELECT outcome FROM auto_reviews WHERE game_id = ?", (game_id,))
+    if done != [("reviewed",)]:
+        return []
+    return rows(
+        world.database,
+        "SELECT seat, user_id FROM reviews WHERE game_id = ? AND final = 1 ORDER BY seat",
+        (game_id,),
+    )
+
+
+async def test_a_finished_game_is_reviewed_by_itself_and_again_after_a_restart(
+    world: World, bot: BotProcess
+) -> None:
+    """Nobody presses Review: the game that ends is reviewed in the background, and `/cribbage
+    stats` shows the accuracy; a game left unreviewed when the bot stopped (its review cut
+    short) is reviewed after the next start."""
+    fd = world.fd
+    al, bea, _, _ = world.players
+    driver = world.driver([al, bea], random.Random(5))
+    await driver.open(target=61)
+    await driver.play_deal()
+    resigned = await resign(fd, bea, world.general)
+    assert resigned.original is not None and resigned.original.content == "You resigned."
+    game = driver.game_id
+    assert (await driver.expect_current()).status == "finished"
+    # The first review starts the review worker.
+    made = await until(fd, lambda: _reviewed(world, game), stall=None)
+    assert made == [(0, al.id), (1, bea.id)]
+    stats = await fd.slash(al, world.general, "/cribbage stats")
+    assert "**Accuracy**" in stats.content and "last 1 reviewed game" in stats.content, (
+        stats.content
+    )
+
+    # Stopped, as if the reviews had been cut short: nothing kept of them.
+    await bot.stop()
+    with sqlite3.connect(world.database) as db:
+        db.execute("DELETE FROM reviews WHERE game_id = ?", (game,))
+        db.execute("DELETE FROM auto_reviews WHERE game_id = ?", (game,))
+    await start_again(fd, bot)
+    again = await until(fd, lambda: _reviewed(world, game), stall=None)
+    assert again == made
