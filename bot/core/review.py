@@ -60,7 +60,15 @@ STATS_GAMES = 10
 
 NO_SUCH_GAME = "I can't find that game in this server."
 NOT_STARTED = "That game never got to the deal, so there is nothing to review."
-TOO_OLD = "That game was played before reviews were kept, so it can't be reviewed."
+TOO_OLD = (
+    "That game began before the bot recorded its shuffles, so it can't be reviewed, and its "
+    "shuffle can't be checked."
+)
+#: The review's summary of a game begun before shuffles were sealed.
+UNSEALED_LINE = (
+    "This game began before the bot sealed its shuffles, so its deals can't be checked "
+    "(`python -m bot.verify` needs a deal's seed)."
+)
 STILL_GOING = "That game is still going: only its players can review it before it ends."
 OWN_ONLY = "While the game goes on, you can review only your own decisions."
 NOT_A_PLAYER = "That person didn't play in that game."
@@ -84,6 +92,9 @@ class ReviewReport:
     final: bool
     deals: int
     decisions: tuple[Decision, ...]
+    #: Whether the game's shuffles were sealed (False: begun before, its deals can't be
+    #: checked).
+    sealed: bool = True
 
     @property
     def accuracy(self) -> float | None:
@@ -132,10 +143,11 @@ def build_report(
     rule: str,
     final: bool,
     others: bool,
+    sealed: bool = True,
 ) -> ReviewReport:
     """The pages' data of ``review`` (of ``seat``, named ``player``, on ``side``). With
     ``others`` (the person looking is not that player) only deals whose crib was shown are
-    kept."""
+    kept. ``sealed``: whether the game's shuffles were sealed (the summary says when not)."""
     decisions = tuple(d for d in review.of(seat) if not others or d.deal in review.shown)
     return ReviewReport(
         game_id=game_id,
@@ -149,6 +161,7 @@ def build_report(
         final=final,
         deals=review.deals,
         decisions=decisions,
+        sealed=sealed,
     )
 
 
@@ -193,6 +206,8 @@ def _summary(report: ReviewReport) -> str:
     accuracy = report.accuracy
     if accuracy is None:
         lines.append("No decisions to review: every play was forced.")
+        if not report.sealed:
+            lines.append(UNSEALED_LINE)
         return "\n".join(lines)
     close = sum(1 for d in report.decisions if d.close)
     given = f"{_number(report.points_given_up)} expected points given up"
@@ -210,6 +225,8 @@ def _summary(report: ReviewReport) -> str:
             lines.append(f"• {_headline(decision)} — best {best} ({_loss(decision)} given up)")
     else:
         lines.append("No mistakes: every decision was within the margin of the best.")
+    if not report.sealed:
+        lines.append(UNSEALED_LINE)
     lines.append("Use **Next** for each deal, decision by decision.")
     return "\n".join(lines)
 
@@ -478,6 +495,7 @@ class Reviews:
             rule=view.scoring.value,
             final=over,
             others=seat != mine,
+            sealed=loaded.seeds is not None,
         )
 
     async def _row(

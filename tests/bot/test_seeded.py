@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import doctest
 import hashlib
+import json
 import random
 import re
 
@@ -12,7 +13,9 @@ import pytest
 from bot import verify
 from bot.core import archive, seeded, snapshot
 from bot.core.deal_log import DealLog
+from bot.core.render.table import NOT_SEALED
 from bot.core.replies import Answer, User
+from bot.core.review import TOO_OLD, UNSEALED_LINE
 from bot.core.seeded import (
     SeedDealer,
     deal_from_seed,
@@ -183,11 +186,57 @@ async def test_a_game_against_the_computer_keeps_its_seeds_from_the_first_deal(
     assert kept.seeds is not None and len(kept.seeds) == len(kept.game.cut_rounds) + 1
 
 
-async def test_a_game_begun_before_seals_shows_none(store: Store, clock: Clock) -> None:
-    service = make_service(store, clock)
-    table = await open_table(service, [AL, BEA])
-    owed = await owed_now(service, table.outcomes[0].game_id)
+async def test_a_game_begun_before_seals_says_its_deals_cant_be_checked(
+    store: Store, clock: Clock
+) -> None:
+    service = make_service(store, clock)  # its shuffles are recorded, not sealed
+    table = await open_table(service, [AL, BEA], target=61)
+    game_id = table.outcomes[0].game_id or 0
+    owed = await owed_now(service, game_id)
+    tables = [o.view.content for o in owed if o.key.startswith("table:")]
+    assert tables and all(NOT_SEALED in text for text in tables), tables
     assert not any("Shuffle sealed" in o.view.content for o in owed)
+    await drive(service, table, [AL, BEA])
+    # Every deal's table says so, once, where a sealed game shows its seal; never a seed.
+    for o in await owed_now(service, game_id):
+        if o.key.startswith("table:"):
+            assert o.view.content.count(NOT_SEALED) == 1, o.view.content
+            assert not SEED_LINE.search(o.view.content)
+    # Its review too (it can be reviewed: its shuffles were recorded).
+    review = await service.reviews.review(GUILD, CHANNEL, AL, game_id)
+    assert review.ok and review.reply.view is not None, review.reply.text
+    assert UNSEALED_LINE in review.reply.view.content
+
+
+async def test_a_sealed_games_review_says_nothing_of_checking(store: Store, clock: Clock) -> None:
+    service = make_service(store, clock, sealing=True)
+    table = await open_table(service, [AL, BEA], target=61)
+    game_id = table.outcomes[0].game_id or 0
+    await drive(service, table, [AL, BEA])
+    review = await service.reviews.review(GUILD, CHANNEL, BEA)
+    assert review.ok and review.reply.view is not None, review.reply.text
+    assert "can't be checked" not in review.reply.view.content
+    assert not any(NOT_SEALED in o.view.content for o in await owed_now(service, game_id))
+
+
+async def test_a_game_begun_before_shuffles_were_recorded_cant_be_reviewed_or_checked(
+    store: Store, clock: Clock
+) -> None:
+    service = make_service(store, clock)
+    table = await open_table(service, [AL, BEA], target=61)
+    game_id = table.outcomes[0].game_id or 0
+    await drive(service, table, [AL, BEA])
+    record = await store.get_game(game_id)
+    assert record is not None and record.snapshot is not None
+    data = json.loads(record.snapshot)
+    del data["shuffles"]
+    data["format"] = 2
+    async with store.db.transaction() as tx:
+        await tx.execute("UPDATE games SET snapshot = ? WHERE id = ?", (json.dumps(data), game_id))
+    service.games.loaded.drop(game_id)
+    refused = await service.reviews.review(GUILD, CHANNEL, AL, game_id)
+    assert not refused.ok and refused.reply.text == TOO_OLD
+    assert "can't be reviewed" in TOO_OLD and "shuffle can't be checked" in TOO_OLD
 
 
 def test_verify_says_whether_the_deal_matches(capsys: pytest.CaptureFixture[str]) -> None:

@@ -4,9 +4,12 @@ it; accuracy in `/cribbage stats`, from reviews made by themselves as games end.
 
 from __future__ import annotations
 
+import json
 import random
 import sqlite3
 
+from bot.core.render.table import NOT_SEALED
+from bot.core.review import UNSEALED_LINE
 from fakediscord.testing import BotProcess
 from tests.helpers.bot_db import rows
 from tests.helpers.table_driver import World, resign, start_again, until
@@ -107,3 +110,47 @@ async def test_a_finished_game_is_reviewed_by_itself_and_again_after_a_restart(
     await start_again(fd, bot)
     again = await until(fd, lambda: _reviewed(world, game), stall=None)
     assert again == made
+
+
+async def test_a_game_begun_before_sealed_shuffles_says_its_deals_cant_be_checked(
+    world: World, bot: BotProcess
+) -> None:
+    """A game the bot began before it sealed its shuffles (made so here: its seeds taken out
+    of its snapshot while the bot was stopped) plays on after the upgrade: every deal's table
+    says, where a sealed game shows its seal, that its deals can't be checked, and so does its
+    review."""
+    fd = world.fd
+    al, bea, _, _ = world.players
+    driver = world.driver([al, bea], random.Random(11))
+    await driver.open(target=61)
+    await driver.play_deal()
+    first = driver.message("table:1")
+    assert first is not None
+    assert "🔒 Shuffle sealed: SHA-256" in first.content, first.content
+
+    await bot.stop()
+    game = driver.game_id
+    with sqlite3.connect(world.database) as db:
+        (text,) = db.execute("SELECT snapshot FROM games WHERE id = ?", (game,)).fetchone()
+        data = json.loads(text)
+        del data["seeds"]
+        db.execute("UPDATE games SET snapshot = ? WHERE id = ?", (json.dumps(data), game))
+    await start_again(fd, bot)
+    await driver.play_deal()
+    # Every table as the stored (unsealed) game says, the one drawn before it too.
+    await driver.expect_current()
+    for key in ("table:1", "table:2"):
+        table = driver.message(key)
+        assert table is not None and table.content.count(NOT_SEALED) == 1, table
+        assert "Shuffle sealed" not in table.content and "Shuffle seed" not in table.content
+
+    await resign(fd, al, world.general)
+    assert (await driver.expect_current()).status == "finished"
+    result = driver.message("result")
+    assert result is not None
+    opened = await fd.click(bea, result, label="🔍 Review")
+    await opened.wait_for(
+        lambda i: any("Review of game" in m.content for m in i.messages()), timeout=60
+    )
+    summary = next(m for m in opened.messages() if "Review of game" in m.content)
+    assert summary.ephemeral and UNSEALED_LINE in summary.content, summary.content
