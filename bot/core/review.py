@@ -372,7 +372,7 @@ class Reviews:
         """The review of ``player``'s (default: the user's) decisions in game ``game_id``
         (default: the latest game in this channel), at ``page``."""
         try:
-            record = await self._find(guild_id, channel_id, game_id)
+            record = await self.find(guild_id, channel_id, game_id)
             report = await self._report(record, user, player)
         except Refused as refused:
             return Answer.refuse(str(refused))
@@ -384,7 +384,7 @@ class Reviews:
         """Another page of a review already open (a Previous / Next click): the click's
         message is updated to it. Checked again as the first page was."""
         try:
-            record = await self._find(guild_id, None, game_id)
+            record = await self.find(guild_id, None, game_id)
             if not 0 <= seat < len(record.seats):
                 raise Refused(NOT_A_PLAYER)
             report = await self._report(record, user, None, seat=seat)
@@ -407,7 +407,7 @@ class Reviews:
         game (one at a time; those kept already are left as they are). False, with nothing
         made, for a game begun before shuffles were recorded (it cannot be dealt again).
         Raises :class:`~bot.core.faults.UnreadableGame` for a snapshot that cannot be read."""
-        loaded = await self._loaded(record)
+        loaded = await self.load(record)
         if loaded.shuffles is None:
             return False
         for seat in record.seats:
@@ -424,9 +424,12 @@ class Reviews:
         line = await self.stats_line(guild_id, user_id)
         return add_lines(answer, [line] if line else [])
 
-    async def _find(
+    async def find(
         self, guild_id: int | None, channel_id: int | None, game_id: int | None
     ) -> GameRecord:
+        """Game ``game_id`` of server ``guild_id`` (None: the latest game in ``channel_id``);
+        raises :class:`~bot.core.refusals.Refused` for one that does not exist or is in
+        another server."""
         store = self._games.store
         if game_id is None:
             if channel_id is None:
@@ -440,8 +443,8 @@ class Reviews:
             raise Refused(NO_SUCH_GAME)
         return record
 
-    async def _loaded(self, record: GameRecord) -> Loaded:
-        """The game of ``record``, from its snapshot or its archive record."""
+    async def load(self, record: GameRecord) -> Loaded:
+        """The started game of ``record``, from its snapshot or its archive record."""
         if record.snapshot is not None:
             return self._games.loaded.load(record)
         kept = await self._store.archived(record.id)
@@ -463,7 +466,7 @@ class Reviews:
                     raise Refused(NOT_A_PLAYER)
         if record.status is GameStatus.LOBBY:
             raise Refused(NOT_STARTED)
-        loaded = await self._loaded(record)
+        loaded = await self.load(record)
         game = loaded.game
         over = game.phase is Phase.OVER or not record.is_open
         if not over:

@@ -16,6 +16,7 @@
 | ``seasons`` | a calendar month's leaderboard, the hall of fame |
 | ``reviews`` | the review of a player's decisions in a game, made in the worker |
 | ``auto_reviews`` | reviews every finished game's people in the background (the sender) |
+| ``shuffles`` | ``/cribbage verify``: each shown deal checked against its seal and its deck |
 | ``daily`` | the discard of the day: each server's hand, everyone's one answer |
 
 The Discord layer calls the parts, sends each :class:`~bot.core.replies.Answer`, and hands it
@@ -49,6 +50,7 @@ from bot.core.replies import Answer, Clicked
 from bot.core.review import Reviews
 from bot.core.seasons import Seasons, SeasonStore
 from bot.core.seeded import SeedDealer
+from bot.core.shuffle_checks import ShuffleChecks
 from bot.core.standings import Standings
 from bot.core.storage import CoreStore
 from bot.core.table_info import TableInfo
@@ -83,6 +85,7 @@ class Services:
     reviews: Reviews
     daily: DailyDiscard
     auto_reviews: AutoReviews
+    shuffles: ShuffleChecks
 
     @classmethod
     def build(
@@ -163,6 +166,7 @@ class Services:
             reviews=reviews,
             daily=DailyDiscard(store, now),
             auto_reviews=AutoReviews(reviews, games, store, feed, clock=stamp),
+            shuffles=ShuffleChecks(reviews),
         )
 
     async def answered(self, answer: Answer, *, landed: bool, shown: Clicked | None) -> None:

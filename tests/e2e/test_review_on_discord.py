@@ -10,6 +10,7 @@ import sqlite3
 
 from bot.core.render.table import NOT_SEALED
 from bot.core.review import UNSEALED_LINE
+from bot.core.shuffle_checks import not_sealed
 from fakediscord.testing import BotProcess
 from tests.helpers.bot_db import rows
 from tests.helpers.table_driver import World, resign, start_again, until
@@ -118,7 +119,7 @@ async def test_a_game_begun_before_sealed_shuffles_says_its_deals_cant_be_checke
     """A game the bot began before it sealed its shuffles (made so here: its seeds taken out
     of its snapshot while the bot was stopped) plays on after the upgrade: every deal's table
     says, where a sealed game shows its seal, that its deals can't be checked, and so does its
-    review."""
+    review, and `/cribbage verify` (which checks a sealed deal against its seal)."""
     fd = world.fd
     al, bea, _, _ = world.players
     driver = world.driver([al, bea], random.Random(11))
@@ -127,6 +128,10 @@ async def test_a_game_begun_before_sealed_shuffles_says_its_deals_cant_be_checke
     first = driver.message("table:1")
     assert first is not None
     assert "🔒 Shuffle sealed: SHA-256" in first.content, first.content
+    # While the game is sealed, /cribbage verify checks the shown deal against its seal.
+    checked = await fd.slash(bea, world.general, "/cribbage verify")
+    assert checked.ephemeral and "Deal 1: ✅ SHA-256 of seed" in checked.content, checked.content
+    assert "Deal 2: sealed" in checked.content, checked.content
 
     await bot.stop()
     game = driver.game_id
@@ -154,3 +159,7 @@ async def test_a_game_begun_before_sealed_shuffles_says_its_deals_cant_be_checke
     )
     summary = next(m for m in opened.messages() if "Review of game" in m.content)
     assert summary.ephemeral and UNSEALED_LINE in summary.content, summary.content
+    old = await fd.slash(bea, world.general, f"/cribbage verify game:{game}")
+    assert old.ephemeral and old.content == not_sealed(game), old.content
+    missing = await fd.slash(bea, world.general, f"/cribbage verify game:{game + 1000}")
+    assert missing.ephemeral and missing.content == "I can't find that game in this server."
