@@ -159,5 +159,5 @@ class AutoReviews:
             log.exception("could not review game %s", game_id)
             return False
         await self._store.reviews_done(game_id, outcome, now=self._clock())
-        log.debug("game %s: %s", game_id, outcome)
+        log.info("game %s's automatic review: %s", game_id, outcome)
         return True
