@@ -14,10 +14,10 @@ tournament director), beside the games and never in their way:
   finished while the bot was down, or whose review a stop cut short, is reviewed after the
   next start (the latest games first). A game pruned already is left as it is (it can still be
   reviewed when asked, from its archive record);
-- it looks when it starts, when it hears of a change of a game not known to be still going
-  (at most once every :data:`PASS_GAP` seconds, so a busy bot costs one small query now and
-  then), and every :data:`SWEEP_SECONDS` anyway (changes heard from nowhere: another process
-  that stopped sending).
+- it looks :data:`PASS_GAP` seconds after it starts (the start's own catching up first), again
+  when it hears of a change of a game not known to be still going (at most once every
+  :data:`PASS_GAP` seconds, so a busy bot costs one small query now and then), and every
+  :data:`SWEEP_SECONDS` anyway (a change it may not have heard of: a review that failed).
 
 A game that cannot be reviewed (begun before shuffles were recorded, or whose snapshot cannot
 be read) is noted as such and not looked at again; one whose review failed otherwise (the store
@@ -112,6 +112,9 @@ class AutoReviews:
 
     async def _run(self) -> None:
         while True:
+            # Let what woke us (or the start, with its catching up) be followed by the rest of
+            # a busy moment first: one look for all of it, after the games' own work.
+            await asyncio.sleep(self._gap)
             self._wake.clear()
             try:
                 await self.review_owed()
@@ -121,8 +124,6 @@ class AutoReviews:
                 log.exception("could not look for games owed their reviews")
             with contextlib.suppress(TimeoutError):
                 await asyncio.wait_for(self._wake.wait(), self._sweep)
-            # Let the change that woke us be followed by the others of a busy moment.
-            await asyncio.sleep(self._gap)
 
     async def review_owed(self) -> int:
         """One look: review every game owed its reviews, the latest first; how many games
