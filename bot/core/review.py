@@ -22,6 +22,7 @@ from __future__ import annotations
 import asyncio
 import dataclasses
 import json
+import logging
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass
 from datetime import datetime
@@ -52,6 +53,8 @@ __all__ = [
     "build_report",
     "page_view",
 ]
+
+log = logging.getLogger(__name__)
 
 #: The biggest mistakes the summary page lists.
 MISTAKES_SHOWN = 5
@@ -514,8 +517,19 @@ class Reviews:
         if task is None:
             task = asyncio.ensure_future(self._made(record, loaded, seat, through))
             self._making[key] = task
-            task.add_done_callback(lambda _: self._making.pop(key, None))
+            task.add_done_callback(lambda done: self._made_done(key, done))
         return await asyncio.shield(task)
+
+    def _made_done(self, key: tuple[int, int], task: asyncio.Task[ReviewRow]) -> None:
+        """A review being made is done: forget it. Its failure was already given to whoever
+        waited for it; one nobody waits for any more (they stopped, or the bot is stopping:
+        the store closed under it) is said here, as a warning, not left unretrieved."""
+        self._making.pop(key, None)
+        if task.cancelled():
+            return
+        error = task.exception()
+        if error is not None:
+            log.warning("the review of game %s, seat %s, was not made: %r", *key, error)
 
     async def _made(
         self, record: GameRecord, loaded: Loaded, seat: int, through: int | None

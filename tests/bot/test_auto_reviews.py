@@ -6,8 +6,12 @@ from __future__ import annotations
 
 import asyncio
 import json
+import logging
 from collections.abc import Callable
+from concurrent.futures.process import BrokenProcessPool
 from datetime import timedelta
+
+import pytest
 
 from bot.core.auto_reviews import AutoReviews
 from bot.core.records import GameStatus
@@ -170,3 +174,23 @@ async def _until(store: Store, done: Callable[[dict[int, str]], bool]) -> None:
     while not done(await _done(store)):
         assert loop.time() < end, await _done(store)
         await asyncio.sleep(0.05)
+
+
+async def test_a_review_that_fails_is_tried_again_on_a_later_look(
+    store: Store, clock: Clock, caplog: pytest.LogCaptureFixture
+) -> None:
+    service = make_service(store, clock, sealing=True)
+    game_id = await _finished(service, [AL, BEA])
+    maker = service.reviews._make
+
+    async def broken(_request: ReviewRequest) -> GameReview:
+        raise BrokenProcessPool("the review worker died")
+
+    service.reviews._make = broken
+    with caplog.at_level(logging.WARNING):
+        assert await service.auto_reviews.review_owed() == 0
+    assert await _owed(store) == [game_id] and await store.review(game_id, 0) is None
+    assert any("could not review game" in r.getMessage() for r in caplog.records)
+    service.reviews._make = maker
+    assert await service.auto_reviews.review_owed() == 1
+    assert (await _done(store)) == {game_id: "reviewed"}
