@@ -19,9 +19,10 @@ tournament director), beside the games and never in their way:
   :data:`PASS_GAP` seconds, so a busy bot costs one small query now and then), and every
   :data:`SWEEP_SECONDS` anyway (a change it may not have heard of: a review that failed).
 
-A game that cannot be reviewed (begun before shuffles were recorded, or whose snapshot cannot
-be read) is noted as such and not looked at again; one whose review failed otherwise (the store
-out of reach, the worker gone) is tried again on a later pass.
+A game that cannot be reviewed (begun before shuffles were recorded, its snapshot unreadable,
+or nothing kept to deal it again from) is noted as such and not looked at again; one whose
+review failed otherwise (the store out of reach, the worker gone) is tried again on a later
+pass.
 """
 
 from __future__ import annotations
@@ -36,6 +37,7 @@ from bot.core.feed import Change, ChangeFeed
 from bot.core.games import Games
 from bot.core.owners import OwnerKind
 from bot.core.records import GameStatus
+from bot.core.refusals import Refused
 from bot.core.review import Reviews
 from bot.core.review_records import ReviewRecords
 
@@ -156,6 +158,9 @@ class AutoReviews:
         except Fault as fault:
             self._games.faults.note(fault.about(game_id))
             return False
+        except Refused:
+            # Nothing to deal it again from (no snapshot, no archive record): never will be.
+            outcome = "nothing kept"
         except Exception:
             log.exception("could not review game %s", game_id)
             return False

@@ -46,11 +46,12 @@ class ReviewTables(Queries):
         )
 
     async def reviews_owed(self, since: float, *, limit: int) -> list[int]:
-        """Finished games, last changed at or after ``since`` and not pruned, whose automatic
-        reviews are not done yet (no ``auto_reviews`` row): their ids, the latest first."""
+        """Finished games, last changed at or after ``since``, not pruned and with their
+        snapshot, whose automatic reviews are not done yet (no ``auto_reviews`` row): their
+        ids, the latest first."""
         rows = await self._read(
             "SELECT id FROM games WHERE status = 'finished' AND updated_at >= ?"
-            " AND pruned_at IS NULL"
+            " AND pruned_at IS NULL AND snapshot IS NOT NULL"
             " AND NOT EXISTS (SELECT 1 FROM auto_reviews a WHERE a.game_id = games.id)"
             " ORDER BY updated_at DESC, id DESC LIMIT ?",
             (since, limit),
@@ -59,7 +60,7 @@ class ReviewTables(Queries):
 
     async def reviews_done(self, game_id: int, outcome: str, *, now: float) -> None:
         """Note that game ``game_id`` is owed no more automatic reviews: ``outcome`` is
-        ``reviewed``, ``too old`` or ``unreadable``."""
+        ``reviewed``, ``too old``, ``unreadable`` or ``nothing kept``."""
         await self.db.execute(
             "INSERT INTO auto_reviews (game_id, outcome, done_at) VALUES (?, ?, ?)"
             " ON CONFLICT (game_id) DO NOTHING",

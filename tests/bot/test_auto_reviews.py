@@ -14,7 +14,7 @@ from datetime import timedelta
 import pytest
 
 from bot.core.auto_reviews import AutoReviews
-from bot.core.records import GameStatus
+from bot.core.records import GameStatus, SeatRecord
 from bot.core.replies import User
 from bot.core.review_work import ReviewRequest
 from bot.core.services import Services
@@ -194,3 +194,31 @@ async def test_a_review_that_fails_is_tried_again_on_a_later_look(
     service.reviews._make = maker
     assert await service.auto_reviews.review_owed() == 1
     assert (await _done(store)) == {game_id: "reviewed"}
+
+
+async def test_a_finished_game_with_nothing_kept_to_deal_again_is_passed_over(
+    store: Store, clock: Clock
+) -> None:
+    # A finished game written without its snapshot (as an import or an old release might).
+    now = clock().timestamp()
+    record = await store.create_game(
+        guild_id=GUILD,
+        channel_id=CHANNEL,
+        creator=SeatRecord(0, AL.id, AL.name),
+        num_players=2,
+        target=121,
+        now=now,
+    )
+    version = await store.set_seats(
+        record.id,
+        record.version,
+        [SeatRecord(0, AL.id, AL.name), SeatRecord(1, BEA.id, BEA.name)],
+        now=now,
+    )
+    await store.save(record.id, version, now=now, status=GameStatus.FINISHED)
+    assert await _owed(store) == []
+    service = make_service(store, clock, sealing=True)
+    assert await service.auto_reviews.review_owed() == 0
+    # Asked anyway (a race with pruning), it is noted as such, not tried for ever.
+    assert await service.auto_reviews._review(record.id)
+    assert (await _done(store)) == {record.id: "nothing kept"}
