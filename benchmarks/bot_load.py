@@ -131,29 +131,21 @@ class LoadDiscord(FakeDiscord):
     def _seen(self, message: Message) -> None:
         """A message was posted or edited: time the game's next prompt, wake its reader."""
         table = self.tables.get(message.channel.id)
-        figures = self.figures
-        if (
-            table is not None
-            and table.cause is not None
-            and figures is not None
-            and _has_controls(message)
-        ):
-            # The first prompt after an action: how long the game waited for it.
-            figures.prompt_latencies.append(self.clock.now() - table.cause)
-            figures.prompt_times.append(self.clock.now())
-            table.cause = None
-        if (
-            table is not None
-            and table.move_cause is not None
-            and figures is not None
-            and _has_controls(message)
-        ):
-            # The first controls after a move: the next player's (the mover's own again
-            # after a "Go"), whichever way they came (the click's answer, a webhook, the bot).
-            figures.move_latencies.append(self.clock.now() - table.move_cause)
-            table.move_cause = None
         game = self.games.get(message.channel.id)
-        if game is not None and game.table_cause is not None and figures is not None:
+        figures = self.figures
+        if figures is not None and table is not None and _has_controls(message):
+            if table.cause is not None:
+                # The first prompt after an action: how long the game waited for it.
+                figures.prompt_latencies.append(self.clock.now() - table.cause)
+                figures.prompt_times.append(self.clock.now())
+                table.cause = None
+            if table.move_cause is not None:
+                # The first controls after a move: the next player's (the mover's own again
+                # after a "Go"), whichever way they came (the click's answer, a webhook, the
+                # bot).
+                figures.move_latencies.append(self.clock.now() - table.move_cause)
+                table.move_cause = None
+        if figures is not None and game is not None and game.table_cause is not None:
             # The first change of the channel's messages after an action: how long the table
             # trailed the game.
             figures.table_latencies.append(self.clock.now() - game.table_cause)

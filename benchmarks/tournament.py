@@ -34,6 +34,7 @@ if str(ROOT) not in sys.path:
 from engine.tournament import MatchResult, standings, swiss_round  # noqa: E402
 from fakediscord import Channel, FakeDiscord, Limits, Message  # noqa: E402
 from fakediscord.runner import BotProcess  # noqa: E402
+from tests.helpers.table_driver import resign  # noqa: E402
 
 _PAIRING = re.compile(r"Round (\d+) · (.+) vs (.+)")
 
@@ -90,6 +91,17 @@ def _dealt(thread: Channel) -> bool:
     return any(m.author.bot and "Deal 1" in m.content for m in thread.messages)
 
 
+async def _round_dealt(fd: FakeDiscord, general: Channel, round_: int, tables: int) -> None:
+    """Wait until round ``round_`` has a thread for each of its ``tables``, each dealt, and the
+    requests that follow have settled."""
+    await fd.wait_for(
+        lambda: len(t := _threads(general, round_)) == tables and all(map(_dealt, t)),
+        timeout=120,
+        stall=15,
+    )
+    await fd.quiet(2.0)
+
+
 def _print_phase(title: str, routes: collections.Counter[str], pairings: int) -> None:
     total = sum(routes.values())
     print(f"{title}: {total} bot-token requests ({total / pairings:.1f} per pairing)")
@@ -123,12 +135,7 @@ async def requests_per_round(players: int) -> int:
                 tables = players // 2
                 before = _routes(fd)
                 await fd.slash(mo, general, "/cribbage tournament start")
-                await fd.wait_for(
-                    lambda: len(t := _threads(general, 1)) == tables and all(map(_dealt, t)),
-                    timeout=120,
-                    stall=15,
-                )
-                await fd.quiet(2.0)
+                await _round_dealt(fd, general, 1, tables)
                 first = _routes(fd) - before
                 _print_phase(
                     f"round 1 of a {players}-player Swiss, from start to dealt", first, tables
@@ -137,13 +144,8 @@ async def requests_per_round(players: int) -> int:
                 for thread in _threads(general, 1):
                     found = _PAIRING.match(thread.name)
                     assert found is not None
-                    await fd.slash(by_name[found.group(2)], thread, "/cribbage resign")
-                await fd.wait_for(
-                    lambda: len(t := _threads(general, 2)) == tables and all(map(_dealt, t)),
-                    timeout=120,
-                    stall=15,
-                )
-                await fd.quiet(2.0)
+                    await resign(fd, by_name[found.group(2)], thread)
+                await _round_dealt(fd, general, 2, tables)
                 turn = _routes(fd) - before
                 _print_phase("every game resigned, then round 2 paired and dealt", turn, tables)
                 print(f"429s by scope: {dict(fd.counters.rate_limited) or 'none'}")

@@ -32,6 +32,7 @@ from fakediscord.model import (
     User,
 )
 from fakediscord.shared import SharedState
+from fakediscord.threads import check_post
 
 if TYPE_CHECKING:
     from fakediscord.server import FakeDiscord
@@ -59,6 +60,12 @@ class UserActions(SharedState):
     def _check_can_act(self, user: User, channel: Channel) -> None:
         if not channel.visible_to(user) or user.bot:
             raise EmulatorUsageError(f"{user.name} cannot use #{channel.name}")
+
+    def _check_can_command(self, user: User, channel: Channel) -> None:
+        # Discord: "Users cannot ... use application commands ... in archived threads".
+        self._check_can_act(user, channel)
+        if channel.is_thread and channel.archived:
+            raise EmulatorUsageError(f"#{channel.name} is archived: no commands there")
 
     async def _deliver(
         self,
@@ -127,10 +134,32 @@ class UserActions(SharedState):
 
         The line is read against the schema the bot synced (`/cribbage play card:5H`).
         """
-        self._check_can_act(user, channel)
-        typed = parse_line(line, self.commands, self.world, channel, user)
+        return await self._typed(APPLICATION_COMMAND, user, channel, line, wait, timeout)
+
+    async def autocomplete(
+        self, user: User, channel: Channel, line: str, *, timeout: float | None = None
+    ) -> list[dict[str, Any]]:
+        """Type a partial command; the last option typed is focused. Returns the choices."""
+        interaction = await self._typed(AUTOCOMPLETE, user, channel, line, True, timeout)
+        return list(interaction.choices or [])
+
+    async def _typed(
+        self,
+        kind: int,
+        user: User,
+        channel: Channel,
+        line: str,
+        wait: bool,
+        timeout: float | None,
+    ) -> Interaction:
+        """Deliver ``line``, typed by ``user`` in ``channel`` and read against the schema the
+        bot synced, as a command (``kind`` APPLICATION_COMMAND) or, with its last option
+        focused, as an autocomplete."""
+        self._check_can_command(user, channel)
+        focus = kind == AUTOCOMPLETE
+        typed = parse_line(line, self.commands, self.world, channel, user, focus=focus)
         return await self._deliver(
-            kind=APPLICATION_COMMAND,
+            kind=kind,
             user=user,
             channel=channel,
             data=typed.data(),
@@ -138,22 +167,6 @@ class UserActions(SharedState):
             wait=wait,
             timeout=timeout,
         )
-
-    async def autocomplete(
-        self, user: User, channel: Channel, line: str, *, timeout: float | None = None
-    ) -> list[dict[str, Any]]:
-        """Type a partial command; the last option typed is focused. Returns the choices."""
-        self._check_can_act(user, channel)
-        typed = parse_line(line, self.commands, self.world, channel, user, focus=True)
-        interaction = await self._deliver(
-            kind=AUTOCOMPLETE,
-            user=user,
-            channel=channel,
-            data=typed.data(),
-            name=typed.qualified_name,
-            timeout=timeout,
-        )
-        return list(interaction.choices or [])
 
     def _find_component(
         self, user: User, message: Message, custom_id: str | None, label: str | None
@@ -167,6 +180,19 @@ class UserActions(SharedState):
                 return item
         wanted = custom_id if custom_id is not None else f'labelled "{label}"'
         raise EmulatorUsageError(f"message {message.id} has no component {wanted}")
+
+    def _enabled(
+        self, user: User, message: Message, custom_id: str | None, label: str | None, kind: int
+    ) -> dict[str, Any]:
+        """The component ``user`` means to use: of ``kind`` (2, a button; 3, a string select),
+        and enabled, since Discord lets nobody use a disabled one."""
+        item = self._find_component(user, message, custom_id, label)
+        what = "button" if kind == 2 else "string select menu"
+        if item.get("type") != kind:
+            raise EmulatorUsageError(f"{item.get('custom_id')} is not a {what}")
+        if item.get("disabled"):
+            raise EmulatorUsageError(f'{what} "{item.get("label") or custom_id}" is disabled')
+        return item
 
     async def _component_used(
         self,
@@ -199,11 +225,7 @@ class UserActions(SharedState):
         timeout: float | None = None,
     ) -> Interaction:
         """Press a button (by custom id or label) on `message` as `user`."""
-        button = self._find_component(user, message, custom_id, label)
-        if button.get("type") != 2:
-            raise EmulatorUsageError(f"{button.get('custom_id')} is not a button")
-        if button.get("disabled"):
-            raise EmulatorUsageError(f'button "{button.get("label")}" is disabled')
+        button = self._enabled(user, message, custom_id, label, 2)
         if "custom_id" not in button:
             raise EmulatorUsageError("link buttons open a URL; they send no interaction")
         data = {"custom_id": button["custom_id"], "component_type": 2}
@@ -246,11 +268,7 @@ class UserActions(SharedState):
         timeout: float | None = None,
     ) -> Interaction:
         """Choose `values` in the select menu `custom_id` on `message` as `user`."""
-        menu = self._find_component(user, message, custom_id, None)
-        if menu.get("type") != 3:
-            raise EmulatorUsageError(f"{custom_id} is not a string select menu")
-        if menu.get("disabled"):
-            raise EmulatorUsageError(f"select menu {custom_id} is disabled")
+        menu = self._enabled(user, message, custom_id, None, 3)
         allowed = [o["value"] for o in menu.get("options", [])]
         wrong = [v for v in values if v not in allowed]
         if wrong:
@@ -304,6 +322,8 @@ class UserActions(SharedState):
     async def say(self, user: User, channel: Channel, content: str) -> Message:
         """Post an ordinary message as `user` (MESSAGE_CREATE reaches bots with the intent)."""
         self._check_can_act(user, channel)
+        if check_post(channel, user):
+            self.world.on_channel_updated(channel)  # the message reopened the thread
         message = Message(id=self.world.ids.next(), channel=channel, author=user, content=content)
         self._store(message)
         await self._dispatch_message("MESSAGE_CREATE", message)

@@ -50,9 +50,14 @@ MODERATOR_PERMISSIONS = (1 << 4) | (1 << 5) | (1 << 13) | (1 << 34)
 ADMINISTRATOR = 1 << 3
 ATTACH_FILES = 1 << 15
 MANAGE_MESSAGES = 1 << 13
+MANAGE_CHANNELS = 1 << 4
+MANAGE_THREADS = 1 << 34
 CREATE_PUBLIC_THREADS = 1 << 35
 CREATE_PRIVATE_THREADS = 1 << 36
 SEND_MESSAGES_IN_THREADS = 1 << 38
+#: How long a thread stays in the channel list after its last activity, in minutes: the
+#: values Discord takes.
+ARCHIVE_DURATIONS = (60, 1440, 4320, 10080)
 
 
 class Snowflakes:
@@ -328,7 +333,15 @@ class Channel:
     recipient: User | None = None
     owner_id: int | None = None
     messages: list[Message] = field(default_factory=list)
-    private_members: list[User] = field(default_factory=list)
+    #: A thread's members (user id -> when they joined): its creator, whoever posted in it,
+    #: and whoever was added. A private thread is seen by its members (and moderators) only.
+    thread_members: dict[int, str] = field(default_factory=dict)
+    #: A thread's state (its ``thread_metadata``): archived (closed; a message reopens it),
+    #: locked (only Manage Threads may reopen it or post), and when either last changed.
+    archived: bool = False
+    locked: bool = False
+    auto_archive_duration: int = 1440
+    archive_timestamp: str = field(default_factory=lambda: iso_now())
     #: The people of a DM between people or of a group DM: a conversation the bot is not in.
     people: list[User] = field(default_factory=list)
     #: Permissions denied to everyone here (an @everyone overwrite; threads use their parent's).
@@ -367,7 +380,9 @@ class Channel:
         if self.guild is None or self.guild.member(user) is None:
             return False
         if self.type == PRIVATE_THREAD:
-            return user in self.private_members or user.bot
+            return user.id in self.thread_members or bool(
+                self.permissions_for(user) & MANAGE_THREADS
+            )
         return True
 
     def permissions_for(self, user: User) -> int:
@@ -393,10 +408,16 @@ class Channel:
             self._world.on_channel_updated(self)
 
     def add_thread(
-        self, name: str, *, private: bool = False, start: Message | None = None
+        self,
+        name: str,
+        *,
+        private: bool = False,
+        start: Message | None = None,
+        creator: User | None = None,
     ) -> Channel:
         """Create a thread under this text channel and announce it to the bot; ``start``: the
-        message it is started from (the thread then has the message's id, as on Discord)."""
+        message it is started from (the thread then has the message's id, as on Discord);
+        ``creator``: who started it (its owner and first member; default the server's owner)."""
         assert self._world is not None and self.guild is not None
         thread = Channel(
             id=start.id if start is not None else self._world.ids.next(),
@@ -404,15 +425,35 @@ class Channel:
             type=PRIVATE_THREAD if private else PUBLIC_THREAD,
             guild=self.guild,
             parent=self,
-            owner_id=self.guild.owner_id,
+            owner_id=creator.id if creator is not None else self.guild.owner_id,
             _world=self._world,
         )
+        if creator is not None:
+            thread.thread_members[creator.id] = iso_now()
         if start is not None:
             start.thread = thread
         self.guild.channels[thread.id] = thread
         self._world.channels[thread.id] = thread
         self._world.on_channel_created(thread)
         return thread
+
+    def join(self, user: User) -> bool:
+        """Make ``user`` a member of this thread; False if they were one already."""
+        if user.id in self.thread_members:
+            return False
+        self.thread_members[user.id] = iso_now()
+        return True
+
+    def set_archived(self, archived: bool, *, locked: bool | None = None) -> None:
+        """Archive (or reopen) this thread, and lock or unlock it, as a moderator would in
+        the client; connected bots get THREAD_UPDATE."""
+        assert self.is_thread and self._world is not None
+        if locked is not None:
+            self.locked = locked
+        if archived != self.archived:
+            self.archived = archived
+            self.archive_timestamp = iso_now()
+        self._world.on_channel_updated(self)
 
     def delete(self) -> None:
         """Delete this channel (with its threads and messages), as a server's admin would:

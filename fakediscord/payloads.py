@@ -116,18 +116,28 @@ def channel(c: Channel) -> dict[str, Any]:
         data.update(
             owner_id=str(c.owner_id or c.guild.owner_id),
             message_count=len(c.messages),
-            member_count=len(c.private_members) or len(c.guild.members),
+            member_count=min(len(c.thread_members), 50),
             thread_metadata={
-                "archived": False,
-                "auto_archive_duration": 1440,
-                "archive_timestamp": iso_now(),
-                "locked": False,
+                "archived": c.archived,
+                "auto_archive_duration": c.auto_archive_duration,
+                "archive_timestamp": c.archive_timestamp,
+                "locked": c.locked,
                 "invitable": True,
                 "create_timestamp": iso_now(),
             },
             total_message_sent=len(c.messages),
         )
     return data
+
+
+def thread_member(thread: Channel, user_id: int, joined: str) -> dict[str, Any]:
+    """A thread member object: the thread, the user, when they joined, their flags."""
+    return {
+        "id": str(thread.id),
+        "user_id": str(user_id),
+        "join_timestamp": joined,
+        "flags": 0,
+    }
 
 
 def overwrites(c: Channel) -> list[dict[str, Any]]:
@@ -140,7 +150,8 @@ def overwrites(c: Channel) -> list[dict[str, Any]]:
 def guild_create(g: Guild) -> dict[str, Any]:
     """The GUILD_CREATE dispatch payload: the guild with members, channels and threads."""
     channels = [channel(c) for c in g.channels.values() if not c.is_thread]
-    threads = [channel(c) for c in g.channels.values() if c.is_thread]
+    # Only active threads are synced up front (Discord: "archived threads are not synced").
+    threads = [channel(c) for c in g.channels.values() if c.is_thread and not c.archived]
     return {
         "id": str(g.id),
         "name": g.name,

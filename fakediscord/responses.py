@@ -44,6 +44,7 @@ from fakediscord.model import (
 )
 from fakediscord.shared import SharedState
 from fakediscord.switches import Limits
+from fakediscord.threads import check_edit, check_post
 from fakediscord.uploads import Upload, attachment_list
 
 GUILD_MEMBERS = 1 << 1
@@ -153,6 +154,8 @@ class BotSide(SharedState):
         if channel.deleted:
             raise unknown_channel()
         check_message(body, has_files=bool(files) or flags is not None)
+        if check_post(channel, author):
+            self.world.on_channel_updated(channel)  # the message reopened the thread
         attachments = self._attachments(body, files, [])
         message = Message(
             id=self.world.ids.next(),
@@ -184,6 +187,7 @@ class BotSide(SharedState):
         check_message(body, editing=True, was_v2=bool(message.flags & COMPONENTS_V2))
         if message.deleted:
             raise unknown_message()
+        check_edit(message.channel, message.author)
         attachments = attachment_list(
             self.world,
             self.base_url,

@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Any
 
 from aiohttp import web
 
-from fakediscord import payloads
+from fakediscord import payloads, threads
 from fakediscord.errors import (
     DiscordError,
     cannot_dm,
@@ -304,7 +304,7 @@ def routes(fd: FakeDiscord) -> list[web.RouteDef]:
             raise missing_permissions()
         if start is not None and start.thread is not None:
             raise DiscordError(400, 160004, "A thread has already been created for this message")
-        thread = channel.add_thread(name, private=private, start=start)
+        thread = channel.add_thread(name, private=private, start=start, creator=fd.bot_user)
         return json_response(payloads.channel(thread))
 
     async def attachment(request: web.Request) -> web.Response:
@@ -340,6 +340,7 @@ def routes(fd: FakeDiscord) -> list[web.RouteDef]:
         web.get(API + r"/guilds/{guild:\d+}/channels", guild_channels),
         web.post(API + r"/channels/{channel:\d+}/threads", create_thread),
         web.post(API + r"/channels/{channel:\d+}/messages/{message:\d+}/threads", create_thread),
+        *threads.routes(fd, API, channel_of),
         web.get(r"/attachments/{attachment:\d+}/{filename}", attachment),
         web.get(r"/media/attachments/{attachment:\d+}/{filename}", attachment),
     ]

@@ -249,18 +249,35 @@ class FakeDiscord(UserActions, BotSide):
             event = "THREAD_DELETE" if channel.is_thread else "CHANNEL_DELETE"
             self._spawn(self.gateway.dispatch(event, payloads.channel(channel)))
 
+    def _announce_thread_members(self, thread: Channel, added: User) -> None:
+        # THREAD_MEMBERS_UPDATE goes to apps with the GUILD_MEMBERS intent, and to the bot
+        # itself when it is the one added.
+        assert thread.guild is not None
+        if not self.gateway.sessions or not self._bot_hears(thread.guild):
+            return
+        if added is not self.bot_user and not self._members_intent(thread.guild):
+            return
+        joined = thread.thread_members[added.id]
+        data = {
+            "id": str(thread.id),
+            "guild_id": str(thread.guild.id),
+            "member_count": min(len(thread.thread_members), 50),
+            "added_members": [payloads.thread_member(thread, added.id, joined)],
+        }
+        self._spawn(self.gateway.dispatch("THREAD_MEMBERS_UPDATE", data))
+
     def _announce_member(self, member: Member) -> None:
         if self.gateway.sessions and self._bot_hears(member.guild):
             data = payloads.member(member) | {"guild_id": str(member.guild.id)}
             self._spawn(self.gateway.dispatch("GUILD_MEMBER_ADD", data))
 
+    def _members_intent(self, guild: Guild) -> bool:
+        """Whether the session that hears of ``guild`` asked for the GUILD_MEMBERS intent."""
+        session = self.gateway.route(guild.id)
+        return session is not None and bool(session.intents & GUILD_MEMBERS)
+
     def _announce_member_removed(self, member: Member) -> None:
-        session = self.gateway.route(member.guild.id)
-        if (
-            session is not None
-            and session.intents & GUILD_MEMBERS
-            and self._bot_hears(member.guild)
-        ):
+        if self._members_intent(member.guild) and self._bot_hears(member.guild):
             data = {"guild_id": str(member.guild.id), "user": payloads.user(member.user)}
             self._spawn(self.gateway.dispatch("GUILD_MEMBER_REMOVE", data))
 

@@ -179,6 +179,14 @@ class MessageLedger:
         self._channels[owner] = drawn.channel_id
         return Owing(owner, drawn.channel_id, drawn.version, drawn.owed, sent, drawn.check_at)
 
+    async def settled(self, owner: Owner) -> bool:
+        """Whether every message ``owner`` keeps in its channel shows what it should now, as
+        far as this process sent it (the players' DMs aside): nothing more is owed there."""
+        owing = await self.owed(owner)
+        if owing is None:
+            return True
+        return not any(o.user_id is None and o.due(owing.sent.get(o.key)) for o in owing.owed)
+
     def changing(self, owner: Owner) -> bool:
         """Whether the owner is being changed in this process right now (its change follows
         on the feed once it is saved)."""
@@ -409,10 +417,11 @@ class MessageLedger:
     # -- the players' DMs -----------------------------------------------------------------------
     async def dm_link(self, user_id: int) -> DmLink | None:
         """The DM channel with a user and their latest interaction there, if known (kept in
-        memory as this process learns it; read from the store when other processes answer
-        the DMs' clicks, or the link is not known here)."""
-        link = None if self._shared else self._dm_links.get(user_id)
-        if link is None:
+        memory as this process learns it; read from the store when the link is not known
+        here, or, other processes answering the DMs' clicks, when what is kept is older than
+        the store's copy can be: those write theirs down every few minutes)."""
+        link = self._dm_links.get(user_id)
+        if link is None or (self._shared and not _recent(link)):
             link = await self._store.dm_link(user_id)
             if link is not None:
                 self._dm_links[user_id] = link
@@ -454,3 +463,9 @@ class MessageLedger:
         self._unread.update(self._sent)
         for projector in self._projectors.values():
             projector.sending_again()
+
+
+def _recent(link: DmLink) -> bool:
+    """Whether ``link``'s interaction is recent enough that no newer one can be in the store
+    yet (a process writes a player's latest down every :data:`DM_LINK_REFRESH_SECONDS`)."""
+    return link.token_at is not None and time.time() - link.token_at < DM_LINK_REFRESH_SECONDS

@@ -3,8 +3,8 @@ best hands and monthly champions, all read from the results every finished game 
 
 A season's table ranks the people who finished games that month by game points, then games
 won, then fewer games played. A month's champion is the top of its table. The hall of fame
-lists every 28 and 29, the best other hands of 24 or more, and the champion of each of the
-last twelve finished months.
+lists every 28 and 29, the best other hands of 24 or more, the champion of each of the
+last twelve finished months, and the latest tournaments' champions.
 """
 
 from __future__ import annotations
@@ -21,6 +21,8 @@ from bot.core.refusals import Refused
 from bot.core.render.text import escape
 from bot.core.replies import Answer
 from bot.core.season_records import FamousHand, SeasonLine
+from bot.core.tournament_records import ChampionRecord
+from bot.core.tournament_view import FORMAT_NAMES
 
 __all__ = ["SEASONS", "Season", "SeasonStore", "Seasons", "month_bounds"]
 
@@ -31,6 +33,8 @@ SEASONS: tuple[Season, ...] = ("this_month", "last_month", "all_time")
 SEASON_SHOWN = 20
 #: Months of champions the hall of fame lists.
 CHAMPION_MONTHS = 12
+#: Tournament champions the hall of fame lists (the latest).
+TOURNAMENT_CHAMPIONS = 10
 
 
 class SeasonStore(Protocol):
@@ -45,6 +49,7 @@ class SeasonStore(Protocol):
     async def famous_hands(
         self, guild_id: int, *, at_least: int, limit: int
     ) -> list[FamousHand]: ...
+    async def tournament_champions(self, guild_id: int, *, limit: int) -> list[ChampionRecord]: ...
 
 
 def month_bounds(now: datetime, back: int = 0) -> tuple[datetime, datetime]:
@@ -143,7 +148,18 @@ class Seasons:
             f"{_month_name(month)}: {escape(name)} ({points} game points)"
             for month, _, name, points in champions(results)
         ] or ["None yet: the first is crowned when a month with games ends."]
+        crowned = await self._store.tournament_champions(guild_id, limit=TOURNAMENT_CHAMPIONS)
+        parts.append("**Tournament champions**")
+        parts += [_champion(c) for c in crowned] or [
+            "None yet: a moderator opens a tournament with `/cribbage tournament new`."
+        ]
         return Answer.say("\n".join(parts)[:2000], ephemeral=False)
+
+
+def _champion(champion: ChampionRecord) -> str:
+    when = datetime.fromtimestamp(champion.finished_at, UTC).strftime("%d %b %Y")
+    event = f"{FORMAT_NAMES[champion.format]} tournament of {champion.entrants} players"
+    return f"{escape(champion.name)} — {event} in <#{champion.channel_id}>, {when}"
 
 
 def _hand(hand: FamousHand) -> str:

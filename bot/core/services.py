@@ -161,7 +161,9 @@ class Services:
             ),
             clock=GameClock(moves, feed, clock=stamp),
             tournaments=Tournaments(store, feed, stamp, games.faults),
-            director=TournamentDirector(store, feed, games, lobbies, clock=stamp),
+            director=TournamentDirector(
+                store, feed, games, lobbies, clock=stamp, settled=ledger.settled
+            ),
             seasons=Seasons(store, now, games.faults),
             reviews=reviews,
             daily=DailyDiscard(store, now),

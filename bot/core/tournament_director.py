@@ -14,13 +14,16 @@ before the next is taken, so a stop at any moment is carried on from the store:
    seated and dealt in one transaction (a second try finds the thread's game);
 3. a game that ended gives its pairing's result (written only where none is);
 4. when every pairing of the round has a result, the next round is paired, or, after the
-   last, the tournament ends (its message then announces the champion, once).
+   last, the tournament ends (its message then announces the champion, once);
+5. a decided pairing's thread is archived, once the table of its last game shows how it ended
+   (an edit of a message in an archived thread is refused), and kept as archived.
 
 A round's deadline (``round_hours`` after it was paired) decides what is left: a game still
 going by the score (the leader wins, without a lurch; level is a loss for both), a game in
 which a player never moved forfeited by that player (by both if neither did).
 
-The Discord side of steps 2 (posting, starting a thread) is given as :class:`Threads`.
+The Discord side of steps 2 and 5 (posting, starting a thread with both players in it,
+archiving it) is given as :class:`Threads`.
 """
 
 from __future__ import annotations
@@ -30,7 +33,7 @@ import contextlib
 import dataclasses
 import json
 import logging
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from typing import Protocol
 
 from bot.core.feed import Change, ChangeFeed
@@ -49,7 +52,7 @@ from bot.core.tournament_records import (
     TournamentStatus,
 )
 from bot.core.tournament_view import Event, champion_of, table_of
-from bot.core.tournaments import TournamentStore, read_event
+from bot.core.tournaments import RECONCILE_ENDED, TournamentStore, read_event
 from engine.tournament import knockout_first_round, round_robin_round, swiss_round
 
 __all__ = ["ThreadRefused", "Threads", "TournamentDirector", "pair_next"]
@@ -62,6 +65,10 @@ RETRY_AFTER = 10.0
 _MOVES = frozenset({"discard", "play", "claim", "muggins", "resign"})
 #: The most steps one look takes (a round paired, its tables set up, ...) before it yields.
 STEPS = 50
+#: A decided pairing's thread waits for its table's last edit, looking again this often...
+SETTLE_EVERY = 1.0
+#: ... and at most this long (a table that cannot be sent, its thread deleted, say).
+SETTLE_AT_MOST = 120.0
 
 
 class ThreadRefused(Exception):
@@ -77,8 +84,16 @@ class Threads(Protocol):
         message made the first time); its id."""
         ...
 
-    async def start_thread(self, channel_id: int, message_id: int, name: str) -> int:
-        """Start a public thread from a message (or find the one it started); the thread's id."""
+    async def start_thread(
+        self, channel_id: int, message_id: int, name: str, members: tuple[int, ...]
+    ) -> int:
+        """Start a public thread from a message (or find the one it started), with
+        ``members`` added to it; the thread's id."""
+        ...
+
+    async def archive(self, thread_id: int) -> None:
+        """Archive a thread (it leaves the channel's list; a message in it reopens it); one
+        archived already, or gone, is left as it is."""
         ...
 
 
@@ -139,8 +154,14 @@ class TournamentDirector:
         lobbies: Lobbies,
         *,
         clock: Callable[[], float],
+        settled: Callable[[Owner], Awaitable[bool]],
     ) -> None:
+        """``settled``: whether an owner's messages in its channel show what they should (the
+        ledger's), so that a thread is archived only after its table's last edit."""
         self._store = store
+        self._settled = settled
+        # (tournament, round, table) -> when its thread was first found waiting to be archived.
+        self._settling: dict[tuple[int, int, int], float] = {}
         self._feed = feed
         self._games = games
         self._lobbies = lobbies
@@ -160,8 +181,10 @@ class TournamentDirector:
         tournament being played (carrying on whatever a stop left half-done)."""
         self._threads = threads
         self._looks.follow()
-        for record in await self._store.running_tournaments():
-            if record.status is TournamentStatus.RUNNING:
+        # Those being played, and those ended lately (a thread a stop left to archive).
+        since = self._clock() - RECONCILE_ENDED.total_seconds()
+        for record in await self._store.recent_tournaments(since):
+            if record.status is not TournamentStatus.OPEN:
                 self.look(record.id)
 
     def stop(self) -> None:
@@ -200,9 +223,13 @@ class TournamentDirector:
         """Take every step that is due; returns when to look again (the round's deadline)."""
         for _ in range(STEPS):
             record = await self._store.tournament(tournament_id)
-            if record is None or record.status is not TournamentStatus.RUNNING:
+            if record is None or record.status is TournamentStatus.OPEN:
                 return None
             event = await read_event(self._store, record)
+            if record.status is not TournamentStatus.RUNNING:
+                if record.status is TournamentStatus.CANCELLED:
+                    await self._stop_games(event)
+                return await self._archive_threads(event)
             current = event.current()
             await self._end_decided(event, current)
             if record.round == 0 or all(p.decided is not None for p in current):
@@ -227,7 +254,8 @@ class TournamentDirector:
             if changed:
                 self._announce(record.id)
                 continue
-            return deadline
+            soon = await self._archive_threads(event)
+            return deadline if soon is None else min(deadline, soon)
         return self._clock()
 
     def _announce(self, tournament_id: int) -> None:
@@ -270,7 +298,9 @@ class TournamentDirector:
             await self._store.set_post(record.id, p.round, p.tab, post)
             return True
         if p.thread_id is None:
-            thread = await self._threads.start_thread(record.channel_id, p.post_id, name[:100])
+            thread = await self._threads.start_thread(
+                record.channel_id, p.post_id, name[:100], (p.player_a, p.player_b)
+            )
             await self._store.set_thread(record.id, p.round, p.tab, thread)
             return True
         if p.game_id is None and await self._series_over(record, p):
@@ -360,14 +390,57 @@ class TournamentDirector:
             game = await self._store.get_game(p.game_id)
             if game is None or not game.is_open:
                 continue
-            line = _why(event, p)
+            await self._close(game, _why(event, p))
 
-            async def close(record: GameRecord, line: str = line) -> None:
-                await self._games.close(record, GameStatus.CANCELLED, line)
+    async def _close(self, game: GameRecord, line: str) -> None:
+        """End a game the tournament decided (no result of its own, unrated), its thread told
+        why."""
 
-            with contextlib.suppress(Refused):  # ended meanwhile
-                await self._games.in_channel(game.channel_id, close)
-            self._of_game.pop(p.game_id, None)
+        async def close(record: GameRecord) -> None:
+            await self._games.close(record, GameStatus.CANCELLED, line)
+
+        with contextlib.suppress(Refused):  # ended meanwhile
+            await self._games.in_channel(game.channel_id, close)
+        self._of_game.pop(game.id, None)
+
+    async def _stop_games(self, event: Event) -> None:
+        """The tournament was cancelled: every game still being played ends without a result."""
+        by = event.record.cancelled_by
+        who = f" by <@{by}>" if by is not None else ""
+        line = f"The tournament was cancelled{who}: this game ends here, without a result."
+        for p in event.pairings:
+            if p.decided is not None or p.game_id is None:
+                continue
+            game = await self._store.get_game(p.game_id)
+            if game is not None and game.is_open:
+                await self._close(game, line)
+
+    async def _archive_threads(self, event: Event) -> float | None:
+        """Archive the thread of every decided pairing (of every one, in a cancelled
+        tournament) whose last game has ended and whose
+        table shows it (or that waited ``SETTLE_AT_MOST`` for that); when to look again if a
+        thread is still waiting."""
+        assert self._threads is not None
+        record = event.record
+        soon: float | None = None
+        # A cancelled tournament's undecided pairings are over too.
+        over = record.status is TournamentStatus.CANCELLED
+        for p in event.pairings:
+            if (p.decided is None and not over) or p.thread_id is None or p.archived:
+                continue
+            key = (record.id, p.round, p.tab)
+            game = await self._store.last_game_in_channel(p.thread_id)
+            waited = self._clock() - self._settling.setdefault(key, self._clock())
+            if game is not None and waited < SETTLE_AT_MOST:
+                owner = Owner.game(game.id)
+                if game.is_open or not await self._settled(owner):
+                    # Ended on this look or the next (its table's last edit still to go).
+                    soon = self._clock() + SETTLE_EVERY
+                    continue
+            await self._threads.archive(p.thread_id)
+            await self._store.set_archived(record.id, p.round, p.tab)
+            self._settling.pop(key, None)
+        return soon
 
     async def _deadline(self, record: TournamentRecord, current: list[PairingRecord]) -> bool:
         """The round's time is up: every pairing still undecided is decided (see the module)."""

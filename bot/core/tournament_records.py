@@ -9,6 +9,7 @@ from bot.core.storage import StoreError
 
 __all__ = [
     "TOURNAMENT_BUSY",
+    "ChampionRecord",
     "Decided",
     "EntrantRecord",
     "Format",
@@ -85,6 +86,8 @@ class TournamentRecord:
     match_games: int = 1
     #: A Swiss event's playoff: its top 4 or 8 into a best-of-3 knockout (0: none).
     playoff: int = 0
+    #: Who cancelled it (None: not cancelled, or cancelled before this was kept).
+    cancelled_by: int | None = None
 
     @property
     def swiss_rounds(self) -> int:
@@ -98,6 +101,19 @@ class TournamentRecord:
     def games_in(self, round_: int) -> int:
         """Games a pairing of ``round_`` plays: a playoff's are best of 3."""
         return 3 if self.in_playoff(round_) else self.match_games
+
+
+@dataclass(frozen=True, slots=True)
+class ChampionRecord:
+    """A finished tournament's champion, for the hall of fame: who, which event (its format,
+    channel and how many entered) and when it ended."""
+
+    user_id: int
+    name: str
+    format: Format
+    channel_id: int
+    entrants: int
+    finished_at: float
 
 
 @dataclass(frozen=True, slots=True)
@@ -132,3 +148,5 @@ class PairingRecord:
     wins_a: int = 0
     wins_b: int = 0
     spread_a: int = 0
+    #: Whether the bot archived the pairing's thread (once it was decided).
+    archived: bool = False

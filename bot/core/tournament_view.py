@@ -83,7 +83,9 @@ def _pairing_line(event: Event, p: PairingRecord) -> str:
     where = f" in <#{p.thread_id}>" if p.thread_id else ""
     series = f" ({p.wins_a}–{p.wins_b})" if p.wins_a or p.wins_b else ""
     if p.decided is None:
-        return f"{p.tab}. {a} vs {b}{where} — playing{series}"
+        cancelled = event.record.status is TournamentStatus.CANCELLED
+        state = "not finished, no result" if cancelled else "playing"
+        return f"{p.tab}. {a} vs {b}{where} — {state}{series}"
     if p.winner is None:
         outcome = "both lose"
     else:
@@ -150,7 +152,10 @@ def _board(event: Event, shown: int) -> str:
         ]
         return "\n".join(head)
     if t.status is TournamentStatus.CANCELLED:
-        return "\n".join([*head, "This tournament was cancelled."])
+        by = f" by <@{t.cancelled_by}>" if t.cancelled_by is not None else ""
+        head.append(f"**Cancelled**{by}.")
+        if not t.round:
+            return "\n".join(head)
     current = event.current()
     if current:
         stage = " (playoff, best of 3)" if t.in_playoff(t.round) else ""
@@ -165,6 +170,8 @@ def _board(event: Event, shown: int) -> str:
             head.append(f"… and {len(current) - shown} more tables.")
     if t.status is TournamentStatus.FINISHED:
         head.append(f"**Final standings** after {t.rounds} rounds")
+    elif t.status is TournamentStatus.CANCELLED:
+        head.append(f"**Standings** when it was cancelled, in round {t.round} of {t.rounds}")
     else:
         head.append("**Standings**")
     head.append(standings_text(event, limit=shown))

@@ -61,6 +61,9 @@ NO_TOURNAMENT = (
     "There's no tournament in this channel. A moderator opens one with `/cribbage tournament new`."
 )
 MODERATORS_ONLY = "Only a moderator (Manage Server or Manage Events) can do that."
+ORGANISER_ONLY = (
+    "Only the tournament's organiser or a moderator (Manage Server or Manage Events) can do that."
+)
 NOT_OPEN = "This tournament has started: entries are closed."
 ALREADY_IN = "You're in this tournament already."
 NOT_IN = "You're not in this tournament."
@@ -114,6 +117,7 @@ class TournamentStore(Protocol):
         now: float | None = None,
         champion: int | None = None,
     ) -> bool: ...
+    async def cancel_tournament(self, tournament_id: int, *, by: int, now: float) -> bool: ...
     async def pair_round(
         self,
         tournament_id: int,
@@ -127,6 +131,8 @@ class TournamentStore(Protocol):
         self, tournament_id: int, round_: int, tab: int, thread_id: int
     ) -> None: ...
     async def set_game(self, tournament_id: int, round_: int, tab: int, game_id: int) -> None: ...
+    async def set_archived(self, tournament_id: int, round_: int, tab: int) -> None: ...
+    async def last_game_in_channel(self, channel_id: int) -> GameRecord | None: ...
     async def count_game(
         self, tournament_id: int, round_: int, tab: int, game_id: int, *, a_won: bool, margin: int
     ) -> bool: ...
@@ -329,6 +335,26 @@ class Tournaments:
             " are being dealt in their threads.",
             ephemeral=False,
         )
+
+    @answers
+    async def cancel(self, channel_id: int, user: User, *, moderator: bool) -> Answer:
+        """Cancel this channel's tournament (its organiser or a moderator), before or while it
+        is played: games being played end without a result (and unrated), the message keeps
+        the standings so far and says who cancelled it, the threads are archived."""
+        record = await self._here(channel_id)
+        if not moderator and user.id != record.organiser_id:
+            raise Refused(ORGANISER_ONLY)
+        if record.status in (TournamentStatus.FINISHED, TournamentStatus.CANCELLED):
+            raise Refused(ENDED)
+        if not await self._store.cancel_tournament(record.id, by=user.id, now=self._now()):
+            raise Refused(ENDED)
+        await self._changed(record.id)
+        playing = (
+            " The games being played end here, without a result."
+            if record.status is TournamentStatus.RUNNING
+            else ""
+        )
+        return Answer.say(f"The tournament is cancelled.{playing}", ephemeral=False)
 
     @answers
     async def standings(self, channel_id: int) -> Answer:

@@ -58,6 +58,8 @@ MISSING_ACCESS = 50001
 MISSING_PERMISSIONS = 50013
 UNKNOWN_CHANNEL = 10003
 UNKNOWN_WEBHOOK = 10015
+#: "Thread is archived": a message in an archived thread takes no edit.
+THREAD_ARCHIVED = 50083
 
 
 class DmsClosed(Exception):
@@ -230,9 +232,7 @@ class Courier:
                     # What to send is made before the turn is taken: a request goes the moment
                     # its turn comes, so the pacer's spacing is the spacing Discord sees.
                     edited = await self._payload(owed.view, editing=True)
-                    async with self._turn(channel_id, RequestKind.EDIT):
-                        message = channel.get_partial_message(known.message_id)
-                        await message.edit(**edited)
+                    await self._edit(channel.get_partial_message(known.message_id), edited)
                     return MessageRecord(owed.key, channel_id, known.message_id, digest)
                 except discord.NotFound as error:
                     if error.code != UNKNOWN_MESSAGE:
@@ -248,6 +248,24 @@ class Courier:
             if error.code in (MISSING_ACCESS, MISSING_PERMISSIONS, UNKNOWN_CHANNEL):
                 raise ChannelClosed(str(error), gone=error.code == UNKNOWN_CHANNEL) from error
             raise
+
+    async def _edit(self, message: discord.PartialMessage, payload: dict[str, Any]) -> None:
+        """Edit a message with the bot's token. In a thread that was archived (by Discord after
+        a day without messages, or by a moderator) an edit is refused until the thread is
+        reopened, which its member, the bot, may do: then it is edited again."""
+        channel_id = message.channel.id
+        try:
+            async with self._turn(channel_id, RequestKind.EDIT):
+                await message.edit(**payload)
+            return
+        except discord.HTTPException as error:
+            if error.code != THREAD_ARCHIVED:
+                raise
+        log.info("thread %s is archived: reopening it to edit a message there", channel_id)
+        async with self._turn(None, RequestKind.EDIT):
+            await self._client.http.edit_channel(channel_id, archived=False)
+        async with self._turn(channel_id, RequestKind.EDIT):
+            await message.edit(**payload)
 
     async def _to_dm(
         self,
@@ -331,6 +349,8 @@ class Courier:
                 # never landed has no original response): that says nothing of the message
                 # itself, which the bot's own token edits (and finds gone, if it is).
                 return False
+            if error.code == THREAD_ARCHIVED:
+                return False  # the bot's own token reopens the thread, then edits
             raise
         return True
 

@@ -17,10 +17,12 @@ whatever is missing or stale is sent. A send that failed is tried again after a 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import dataclasses
 import functools
 import logging
 import time
+from collections import OrderedDict
 from collections.abc import Callable
 from enum import Enum
 
@@ -46,6 +48,9 @@ RETRY_MAX = 120.0
 MAX_PASSES = 20
 #: Owners brought up to date at once at start-up.
 RECONCILE_AT_ONCE = 16
+#: How many owners the keeper remembers having looked for lost posts of (one forgotten is
+#: looked at again: one read).
+RECOVERED_KEPT = 10_000
 #: When a change says another follows in a moment (the computer's answer, thought over
 #: apart), the table waits for it this long at most, so it changes once.
 MORE_COMING_WAIT = 3.0
@@ -97,6 +102,9 @@ class TableKeeper:
         #: Set while shutting down: no more timers (reminders, retries) are started.
         self._stopping = False
         self._unsubscribe: Callable[[], None] | None = None
+        # Owners whose lost posts were looked for (or are being) since this process began to
+        # send: none is sent to before (see _recovered).
+        self._recovering: OrderedDict[Owner, asyncio.Task[None]] = OrderedDict()
 
     # -- following the feed ---------------------------------------------------------------------
     def follow(self, feed: ChangeFeed) -> None:
@@ -117,6 +125,7 @@ class TableKeeper:
             self._unsubscribe()
             self._unsubscribe = None
         self._held_back.clear()  # the process that sends now brings every owner up to date
+        self._recovering.clear()  # and one that sends again looks for its lost posts again
 
     def _heard(self, change: Change) -> None:
         if not change.more_coming:
@@ -145,11 +154,33 @@ class TableKeeper:
         """Bring every open or recently ended owner up to date (start-up); which they were."""
         owners = await self._ledger.to_reconcile()
         for owner, channel_id in owners:
-            await self._recover(owner)
+            with contextlib.suppress(NotSender):
+                # (If not, looked for when this process sends again: see _recovered.)
+                await self._recovered(owner)
             self.touch(owner, channel_id)
             if len(self._tasks) >= RECONCILE_AT_ONCE:
                 await asyncio.wait(list(self._tasks.values()), return_when=asyncio.FIRST_COMPLETED)
         return [owner for owner, _ in owners]
+
+    async def _recovered(self, owner: Owner) -> None:
+        """Look for the owner's lost posts once after this process began to send, before
+        anything of it is sent: a change heard before the start-up's reconciling (a sweep, a
+        click) would otherwise post a DM again that a process killed mid-post already made.
+        When the look fails (the lease passed on: :class:`NotSender`; the store) it is made
+        again by the next pass."""
+        task = self._recovering.get(owner)
+        if task is None:
+            task = asyncio.get_running_loop().create_task(self._recover(owner))
+            self._recovering[owner] = task
+            while len(self._recovering) > RECOVERED_KEPT:
+                self._recovering.popitem(last=False)
+        self._recovering.move_to_end(owner)
+        try:
+            await asyncio.shield(task)
+        except Exception:
+            if self._recovering.get(owner) is task:
+                del self._recovering[owner]
+            raise
 
     async def _recover(self, owner: Owner) -> None:
         """Keep what a process that died between posting a DM and keeping its id left behind:
@@ -275,6 +306,7 @@ class TableKeeper:
         self.touch(owner, channel_id, (lane,))
 
     async def _sync(self, owner: Owner, channel_id: int, lane: Lane) -> None:
+        await self._recovered(owner)
         for _ in range(MAX_PASSES):
             owing = await self._ledger.owed(owner)
             if owing is None:

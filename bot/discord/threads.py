@@ -4,11 +4,15 @@ public thread started from it (the director's :class:`~bot.core.tournament_direc
 Both are made so that making them again after a stop makes nothing new: the message is posted
 with a nonce (Discord's ``enforce_nonce`` gives back the message made the first time), and a
 message starts one thread at most, whose id is the message's ("Start Thread from Message":
-160004 when it has one already). Both go through the pacer like every bot-token request.
+160004 when it has one already). Both players are added to the thread (adding a member twice
+is no error), and once the match is decided the thread is archived: as the thread's creator the
+bot needs no Manage Threads for that. Every request goes through the pacer like every
+bot-token request.
 """
 
 from __future__ import annotations
 
+import logging
 from typing import Literal
 
 import discord
@@ -18,8 +22,12 @@ from bot.discord.pacing import Pacer, RequestKind
 
 __all__ = ["THREAD_EXISTS", "DiscordThreads"]
 
+log = logging.getLogger(__name__)
+
 #: "A thread has already been created for this message."
 THREAD_EXISTS = 160004
+#: "Thread is archived": an operation an archived thread does not take.
+THREAD_ARCHIVED = 50083
 #: Threads close themselves after a day without messages (they open again when one comes).
 ARCHIVE_AFTER_MINUTES: Literal[1440] = 1440
 
@@ -44,8 +52,11 @@ class DiscordThreads:
             raise ThreadRefused(str(error)) from error
         return sent.id
 
-    async def start_thread(self, channel_id: int, message_id: int, name: str) -> int:
-        """Start a public thread from the message (or find the one it started)."""
+    async def start_thread(
+        self, channel_id: int, message_id: int, name: str, members: tuple[int, ...]
+    ) -> int:
+        """Start a public thread from the message (or find the one it started), and add
+        ``members`` to it."""
         try:
             async with self._pacer.turn(channel_id, RequestKind.POST):
                 made = await self._client.http.start_thread_with_message(
@@ -54,10 +65,32 @@ class DiscordThreads:
                     name=name,
                     auto_archive_duration=ARCHIVE_AFTER_MINUTES,
                 )
+            thread_id = int(made["id"])
         except discord.HTTPException as error:
-            if error.code == THREAD_EXISTS:
-                return message_id  # started before a stop: it has the message's id
+            if error.code != THREAD_EXISTS:
+                if isinstance(error, discord.Forbidden | discord.NotFound):
+                    raise ThreadRefused(str(error)) from error
+                raise
+            thread_id = message_id  # started before a stop: it has the message's id
+        for user_id in members:
+            try:
+                async with self._pacer.turn(None, RequestKind.EDIT):
+                    await self._client.http.add_user_to_thread(thread_id, user_id)
+            except (discord.Forbidden, discord.NotFound) as error:
+                # Left the server, say: the game is dealt all the same (the mention in the
+                # thread's first message still reaches whoever can read it).
+                log.warning("could not add %s to thread %s: %s", user_id, thread_id, error)
+        return thread_id
+
+    async def archive(self, thread_id: int) -> None:
+        """Archive the thread (left as it is if it is archived already, or gone)."""
+        try:
+            async with self._pacer.turn(None, RequestKind.EDIT):
+                await self._client.http.edit_channel(thread_id, archived=True)
+        except discord.HTTPException as error:
+            if error.code == THREAD_ARCHIVED:
+                return
             if isinstance(error, discord.Forbidden | discord.NotFound):
-                raise ThreadRefused(str(error)) from error
+                log.warning("could not archive thread %s: %s", thread_id, error)
+                return
             raise
-        return int(made["id"])

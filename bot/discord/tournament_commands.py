@@ -62,7 +62,8 @@ def _may_thread(interaction: discord.Interaction[Any]) -> bool:
 
 
 class TournamentCommands(app_commands.Group):
-    """``/cribbage tournament``: open, enter, leave, start, standings, withdraw, result."""
+    """``/cribbage tournament``: open, enter, leave, start, cancel, standings, withdraw,
+    result."""
 
     def __init__(self) -> None:
         super().__init__(name="tournament", description="Tournaments on this server")
@@ -159,6 +160,14 @@ class TournamentCommands(app_commands.Group):
             return
         user, moderator = user_of(interaction), is_organiser(interaction)
         await self._here(interaction, lambda core, ch: core.start(ch, user, moderator=moderator))
+
+    @app_commands.command(
+        name="cancel", description="Cancel this channel's tournament (its organiser or a moderator)"
+    )
+    async def cancel(self, interaction: discord.Interaction[Any]) -> None:
+        """Cancel: games being played end without a result; the standings so far stay."""
+        user, moderator = user_of(interaction), is_organiser(interaction)
+        await self._here(interaction, lambda core, ch: core.cancel(ch, user, moderator=moderator))
 
     @app_commands.command(
         name="standings", description="This channel's tournament standings, privately"

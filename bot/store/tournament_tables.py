@@ -15,6 +15,7 @@ from typing import Any
 
 from bot.core.owners import Owner, OwnerKind
 from bot.core.tournament_records import (
+    ChampionRecord,
     Decided,
     EntrantRecord,
     Format,
@@ -32,11 +33,11 @@ __all__ = ["TournamentTables"]
 _COLUMNS = (
     "id, guild_id, channel_id, organiser_id, format, rounds, target, scoring, round_hours,"
     " status, round, round_started, version, created_at, finished_at, match_games,"
-    " playoff"
+    " playoff, cancelled_by"
 )
 _PAIRING_COLUMNS = (
     "round, tab, player_a, player_b, post_id, thread_id, game_id, decided, winner, lurch, margin,"
-    " wins_a, wins_b, spread_a"
+    " wins_a, wins_b, spread_a, archived"
 )
 #: What a write that breaks the one-tournament-per-channel index names (PostgreSQL: the
 #: index; SQLite: its column).
@@ -62,6 +63,7 @@ def _tournament(row: Row) -> TournamentRecord:
         finished_at=None if row[14] is None else float(row[14]),
         match_games=int(row[15]),
         playoff=int(row[16]),
+        cancelled_by=None if row[17] is None else int(row[17]),
     )
 
 
@@ -84,6 +86,7 @@ def _pairing(row: Row | tuple[Any, ...]) -> PairingRecord:
         wins_a=int(row[11]),
         wins_b=int(row[12]),
         spread_a=int(row[13]),
+        archived=bool(row[14]),
     )
 
 
@@ -101,6 +104,15 @@ class TournamentTables(Queries):
             owner = Owner(OwnerKind.TOURNAMENT, tournament_id)
             payload = f"{owner}:{int(rows[0][0])}:{int(rows[0][1])}"
             await tx.execute("SELECT pg_notify(?, ?)", (ANNOUNCE_CHANNEL, payload))
+
+    async def _changes(self, tournament_id: int, sql: str, params: Sequence[Any]) -> bool:
+        """One write that may change a tournament, whose version moves on in the same
+        transaction if it did; whether it did."""
+        async with self._writing() as tx:
+            done = await tx.execute(sql, params)
+            if done:
+                await self._bumped(tx, tournament_id)
+        return bool(done)
 
     async def create_tournament(
         self,
@@ -226,28 +238,22 @@ class TournamentTables(Queries):
 
     async def leave(self, tournament_id: int, user_id: int) -> bool:
         """Take an entrant out of a tournament still taking entrants (False: not in it)."""
-        async with self._writing() as tx:
-            gone = await tx.execute(
-                "DELETE FROM tournament_entrants WHERE tournament_id = ? AND user_id = ?"
-                " AND EXISTS (SELECT 1 FROM tournaments WHERE id = ? AND status = 'open')",
-                (tournament_id, user_id, tournament_id),
-            )
-            if gone:
-                await self._bumped(tx, tournament_id)
-        return bool(gone)
+        return await self._changes(
+            tournament_id,
+            "DELETE FROM tournament_entrants WHERE tournament_id = ? AND user_id = ?"
+            " AND EXISTS (SELECT 1 FROM tournaments WHERE id = ? AND status = 'open')",
+            (tournament_id, user_id, tournament_id),
+        )
 
     async def withdraw(self, tournament_id: int, user_id: int, round_: int) -> bool:
         """An entrant of a running tournament withdraws in ``round_`` (False: not in it, or
         withdrawn already)."""
-        async with self._writing() as tx:
-            done = await tx.execute(
-                "UPDATE tournament_entrants SET withdrawn = ?"
-                " WHERE tournament_id = ? AND user_id = ? AND withdrawn IS NULL",
-                (round_, tournament_id, user_id),
-            )
-            if done:
-                await self._bumped(tx, tournament_id)
-        return bool(done)
+        return await self._changes(
+            tournament_id,
+            "UPDATE tournament_entrants SET withdrawn = ?"
+            " WHERE tournament_id = ? AND user_id = ? AND withdrawn IS NULL",
+            (round_, tournament_id, user_id),
+        )
 
     async def tournaments_of(self, guild_id: int | None, user_id: int) -> tuple[int, int]:
         """How many of a server's tournaments a player has played (started with them in
@@ -259,6 +265,22 @@ class TournamentTables(Queries):
             (user_id, guild_id, user_id),
         )
         return (int(rows[0][0]), int(rows[0][1] or 0)) if rows else (0, 0)
+
+    async def tournament_champions(self, guild_id: int, *, limit: int) -> list[ChampionRecord]:
+        """A server's finished tournaments' champions, the latest first."""
+        rows = await self._read(
+            "SELECT t.champion_id, e.name, t.format, t.channel_id,"
+            " (SELECT COUNT(*) FROM tournament_entrants n WHERE n.tournament_id = t.id),"
+            " t.finished_at FROM tournaments t JOIN tournament_entrants e"
+            " ON e.tournament_id = t.id AND e.user_id = t.champion_id"
+            " WHERE t.guild_id = ? AND t.status = 'finished'"
+            " ORDER BY t.finished_at DESC, t.id DESC LIMIT ?",
+            (guild_id, limit),
+        )
+        return [
+            ChampionRecord(int(r[0]), str(r[1]), Format(r[2]), int(r[3]), int(r[4]), float(r[5]))
+            for r in rows
+        ]
 
     async def reseed(self, tournament_id: int, order: Sequence[int]) -> None:
         """Number the entrants in ``order`` (best seed first)."""
@@ -282,22 +304,21 @@ class TournamentTables(Queries):
         """Move a tournament from ``before`` to ``status`` (with how many rounds it plays, or
         when it ended and its champion); False if it was not ``before``."""
         ended = status in (TournamentStatus.FINISHED, TournamentStatus.CANCELLED)
-        async with self._writing() as tx:
-            done = await tx.execute(
-                "UPDATE tournaments SET status = ?, rounds = COALESCE(?, rounds),"
-                " finished_at = ?, champion_id = ? WHERE id = ? AND status = ?",
-                (
-                    str(status),
-                    rounds,
-                    now if ended else None,
-                    champion,
-                    tournament_id,
-                    str(before),
-                ),
-            )
-            if done:
-                await self._bumped(tx, tournament_id)
-        return bool(done)
+        return await self._changes(
+            tournament_id,
+            "UPDATE tournaments SET status = ?, rounds = COALESCE(?, rounds),"
+            " finished_at = ?, champion_id = ? WHERE id = ? AND status = ?",
+            (str(status), rounds, now if ended else None, champion, tournament_id, str(before)),
+        )
+
+    async def cancel_tournament(self, tournament_id: int, *, by: int, now: float) -> bool:
+        """Cancel a tournament taking entrants or being played (False: it had ended)."""
+        return await self._changes(
+            tournament_id,
+            "UPDATE tournaments SET status = 'cancelled', finished_at = ?, cancelled_by = ?"
+            " WHERE id = ? AND status IN ('open', 'running')",
+            (now, by, tournament_id),
+        )
 
     async def pair_round(
         self,
@@ -345,6 +366,11 @@ class TournamentTables(Queries):
         """A pairing's thread."""
         await self._set(tournament_id, round_, tab, "thread_id", thread_id)
 
+    async def set_archived(self, tournament_id: int, round_: int, tab: int) -> None:
+        """A pairing's thread was archived (the tournament's message does not show it, so its
+        version stays)."""
+        await self._set(tournament_id, round_, tab, "archived", 1)
+
     async def set_game(self, tournament_id: int, round_: int, tab: int, game_id: int) -> None:
         """A pairing's game (the tournament's message shows its thread from now on)."""
         await self._set(tournament_id, round_, tab, "game_id", game_id, bump=True)
@@ -359,7 +385,7 @@ class TournamentTables(Queries):
         *,
         bump: bool = False,
     ) -> None:
-        # ``column`` is one of the three names above, never input.
+        # ``column`` is one of the four names above, never input.
         async with self._writing() as tx:
             await tx.execute(
                 f"UPDATE tournament_pairings SET {column} = ?"
@@ -376,16 +402,13 @@ class TournamentTables(Queries):
         the pairing has no game until the next is opened, in one statement that counts the
         game once (False: it was counted already)."""
         signed = margin if a_won else -margin
-        async with self._writing() as tx:
-            done = await tx.execute(
-                "UPDATE tournament_pairings SET wins_a = wins_a + ?, wins_b = wins_b + ?,"
-                " spread_a = spread_a + ?, game_id = NULL"
-                " WHERE tournament_id = ? AND round = ? AND tab = ? AND game_id = ?",
-                (int(a_won), int(not a_won), signed, tournament_id, round_, tab, game_id),
-            )
-            if done:
-                await self._bumped(tx, tournament_id)
-        return bool(done)
+        return await self._changes(
+            tournament_id,
+            "UPDATE tournament_pairings SET wins_a = wins_a + ?, wins_b = wins_b + ?,"
+            " spread_a = spread_a + ?, game_id = NULL"
+            " WHERE tournament_id = ? AND round = ? AND tab = ? AND game_id = ?",
+            (int(a_won), int(not a_won), signed, tournament_id, round_, tab, game_id),
+        )
 
     async def decide(
         self,
@@ -402,12 +425,9 @@ class TournamentTables(Queries):
         """Write a pairing's result (False: it had one already, unless ``again``: a
         moderator's correction, which replaces it)."""
         undecided = "" if again else " AND decided IS NULL"
-        async with self._writing() as tx:
-            done = await tx.execute(
-                "UPDATE tournament_pairings SET decided = ?, winner = ?, lurch = ?, margin = ?"
-                f" WHERE tournament_id = ? AND round = ? AND tab = ?{undecided}",
-                (str(how), winner, int(lurch), margin, tournament_id, round_, tab),
-            )
-            if done:
-                await self._bumped(tx, tournament_id)
-        return bool(done)
+        return await self._changes(
+            tournament_id,
+            "UPDATE tournament_pairings SET decided = ?, winner = ?, lurch = ?, margin = ?"
+            f" WHERE tournament_id = ? AND round = ? AND tab = ?{undecided}",
+            (str(how), winner, int(lurch), margin, tournament_id, round_, tab),
+        )

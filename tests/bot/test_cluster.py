@@ -32,7 +32,10 @@ class Process:
     heard: list[Change] = field(default_factory=list)
     cluster: Cluster | None = None
 
-    def make(self) -> Cluster:
+    async def start(self, *, holds_back: bool = False) -> Cluster:
+        """A cluster for this process, started (``holds_back``: as a process that waits for
+        another to take the lease first)."""
+
         async def became() -> None:
             self.events.append("became")
 
@@ -47,6 +50,7 @@ class Process:
             stopped_sending=lambda: self.events.append("stopped"),
             resumed=resumed,
         )
+        await self.cluster.start(holds_back=holds_back)
         return self.cluster
 
 
@@ -80,9 +84,7 @@ async def test_a_sender_that_stops_renewing_is_replaced_and_stops_sending(
     two: tuple[Process, Process],
 ) -> None:
     first, second = two
-    a, b = first.make(), second.make()
-    await a.start()
-    await b.start()
+    a, b = await first.start(), await second.start()
     assert a.sender and a.may_send() and not b.sender and not b.may_send()
     _freeze(a)
     # The frozen sender's own clock says its lease is over before the database lets another
@@ -104,9 +106,7 @@ async def test_a_sender_that_stops_renewing_is_replaced_and_stops_sending(
 
 async def test_a_sender_that_stops_hands_over_at_once(two: tuple[Process, Process]) -> None:
     first, second = two
-    a, b = first.make(), second.make()
-    await a.start()
-    await b.start(holds_back=True)
+    a, b = await first.start(), await second.start(holds_back=True)
     loop = asyncio.get_running_loop()
     await a.stop()
     stopped = loop.time()
@@ -120,8 +120,7 @@ async def test_a_sender_renewing_late_sends_again_what_it_held_back(
     two: tuple[Process, Process],
 ) -> None:
     first, _ = two
-    a = first.make()
-    await a.start()
+    a = await first.start()
     _freeze(a)
     await _until(lambda: not a.may_send())
     # Nobody took the lease meanwhile: renewed late, it is the sender still, and brings every
@@ -136,9 +135,8 @@ async def test_changes_made_by_one_process_reach_the_others_feed(
     two: tuple[Process, Process],
 ) -> None:
     first, second = two
-    a, b = first.make(), second.make()
-    await a.start()
-    await b.start()
+    await first.start()
+    await second.start()
     game = Owner.game(7)
     db = first.store.db
     assert isinstance(db, PostgresDatabase)

@@ -15,7 +15,7 @@ from bot.core.faults import Cause
 from bot.core.ledger import Owing
 from bot.core.messages import Owed
 from bot.core.owners import Owner
-from bot.core.records import MessageRecord
+from bot.core.records import MessageRecord, PendingPost
 from bot.core.services import Services
 from bot.core.storage import StoreUnavailable
 from bot.discord import keeper as keeper_module
@@ -132,32 +132,55 @@ async def settle(keeper: TableKeeper) -> None:
     assert unsent == []
 
 
-async def test_each_message_is_sent_once_then_only_when_it_changes(service: Services) -> None:
+async def catch_up(keeper: TableKeeper, game_id: int) -> None:
+    """Tell the keeper the game changed, and let it send all it owes."""
+    keeper.touch(game_owner(game_id), CHANNEL)
+    await settle(keeper)
+
+
+@pytest.fixture
+def courier() -> FakeCourier:
+    return FakeCourier()
+
+
+@pytest.fixture
+def retry_soon(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The keeper tries again 10 ms after a failure, not after its usual wait."""
+    monkeypatch.setattr(keeper_module, "RETRY_AFTER", 0.01)
+
+
+async def first_send(courier: FakeCourier, ticks: int) -> None:
+    """Wait for the courier's first send, for at most ``ticks`` times 10 ms."""
+    for _ in range(ticks):
+        await asyncio.sleep(0.01)
+        if courier.sent:
+            break
+
+
+async def test_each_message_is_sent_once_then_only_when_it_changes(
+    service: Services, courier: FakeCourier
+) -> None:
     opened = await service.lobbies.new_game(GUILD, CHANNEL, AL)
     game_id = opened.game_id or 0
     await service.lobbies.join(CHANNEL, BEA)
     await service.lobbies.start(CHANNEL, AL)
-    courier = FakeCourier()
     keeper = make_keeper(service, courier, Pacer())
-    keeper.touch(game_owner(game_id), CHANNEL)
-    await settle(keeper)
+    await catch_up(keeper, game_id)
     assert sorted(courier.sent) == [
         ("hand:1:0", False),
         ("hand:1:1", False),
         ("lobby", False),
         ("table:1", False),
     ]
-    keeper.touch(game_owner(game_id), CHANNEL)
-    await settle(keeper)
+    await catch_up(keeper, game_id)
     assert len(courier.sent) == 4, "nothing changed, nothing sent"
 
 
 async def test_moves_made_while_the_channel_waits_go_out_in_one_edit(
-    service: Services,
+    service: Services, courier: FakeCourier
 ) -> None:
     table = await open_table(service, [AL, BEA])
     game_id = table.outcomes[0].game_id or 0
-    courier = FakeCourier()
     # One edit a second per channel, and that one just spent.
     pacer = Pacer(channel_limit=1, channel_period=1.0)
     await pacer.slot(CHANNEL, RequestKind.EDIT, global_limit=False)
@@ -175,41 +198,38 @@ async def test_moves_made_while_the_channel_waits_go_out_in_one_edit(
 
 
 async def test_closed_dms_become_the_channels_notice_and_are_not_tried_again(
-    service: Services,
+    service: Services, courier: FakeCourier
 ) -> None:
     table = await open_table(service, [AL, BEA])
     game_id = table.outcomes[0].game_id or 0
-    courier = FakeCourier()
     courier.closed = {BEA.id}
     keeper = make_keeper(service, courier, Pacer())
     # Bea's hand was never delivered in this fake Discord: everything is owed afresh.
     for key in ("hand:1:1",):
         await service.ledger.gone(game_owner(game_id), key)
-    keeper.touch(game_owner(game_id), CHANNEL)
-    await settle(keeper)
-    keeper.touch(game_owner(game_id), CHANNEL)
-    await settle(keeper)
+    await catch_up(keeper, game_id)
+    await catch_up(keeper, game_id)
     assert ("dm-closed:1:1", False) in courier.sent
     assert courier.dm_attempts[BEA.id] == 1, "no second DM to a closed inbox in the deal"
 
 
 async def test_a_refused_dm_is_told_in_the_channel_without_waiting_for_another_move(
-    service: Services,
+    service: Services, courier: FakeCourier
 ) -> None:
     # The hands and the table are sent by two tasks: the table's may well have finished when
     # the DM is refused, and the notice is the table's to post.
     table = await open_table(service, [AL, BEA])
     game_id = table.outcomes[0].game_id or 0
     await service.ledger.gone(game_owner(game_id), "hand:1:1")
-    courier = FakeCourier()
     courier.closed = {BEA.id}
     keeper = make_keeper(service, courier, Pacer())
-    keeper.touch(game_owner(game_id), CHANNEL)
-    await settle(keeper)
+    await catch_up(keeper, game_id)
     assert ("dm-closed:1:1", False) in courier.sent
 
 
-async def test_a_dm_drawn_before_a_move_is_not_sent_after_it(service: Services) -> None:
+async def test_a_dm_drawn_before_a_move_is_not_sent_after_it(
+    service: Services, courier: FakeCourier
+) -> None:
     # A player's click is answered with their hand as the move left it; a DM drawn before the
     # move, still waiting for its turn, must not bring the old controls back over that answer.
     table = await open_table(service, [AL, BEA])
@@ -217,7 +237,6 @@ async def test_a_dm_drawn_before_a_move_is_not_sent_after_it(service: Services) 
     prompt = table.latest[AL.id]
     for key in ("hand:1:0", "hand:1:1"):
         await service.ledger.gone(game_owner(game_id), key)  # owed afresh: drawn now, at the deal
-    courier = FakeCourier()
     courier.held = asyncio.Event()
     keeper = make_keeper(service, courier, Pacer())
     keeper.touch(game_owner(game_id), CHANNEL)
@@ -226,8 +245,7 @@ async def test_a_dm_drawn_before_a_move_is_not_sent_after_it(service: Services) 
     moved = await service.moves.click(click, AL, guild_id=None)
     assert moved.ok
     courier.held.set()
-    keeper.touch(game_owner(game_id), CHANNEL)
-    await settle(keeper)
+    await catch_up(keeper, game_id)
     owing = await service.ledger.owed(game_owner(game_id))
     assert owing is not None and not service.ledger.moved_on(owing)
     hands = {o.key: o.view.digest() for o in owing.owed if o.key.startswith("hand:")}
@@ -236,30 +254,24 @@ async def test_a_dm_drawn_before_a_move_is_not_sent_after_it(service: Services) 
 
 
 async def test_a_failed_send_is_tried_again(
-    service: Services, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+    service: Services, caplog: pytest.LogCaptureFixture, courier: FakeCourier, retry_soon: None
 ) -> None:
-    monkeypatch.setattr(keeper_module, "RETRY_AFTER", 0.01)
     opened = await service.lobbies.new_game(GUILD, CHANNEL, AL)
-    courier = FakeCourier()
     courier.fail_next = 1
     keeper = make_keeper(service, courier, Pacer())
     with caplog.at_level(logging.WARNING):
         keeper.touch(game_owner(opened.game_id or 0), CHANNEL)
-        for _ in range(100):
-            await asyncio.sleep(0.01)
-            if courier.sent:
-                break
+        await first_send(courier, 100)
     assert courier.sent == [("lobby", False)]
     assert "trying again" in caplog.text
 
 
 async def test_what_was_held_back_while_the_lease_lapsed_goes_when_it_is_renewed(
-    service: Services, caplog: pytest.LogCaptureFixture
+    service: Services, caplog: pytest.LogCaptureFixture, courier: FakeCourier
 ) -> None:
     """While the sender's lease is not valid nothing is sent, nor retried on a timer (it is no
     failure); renewed, the keeper sends what it held back, once."""
     opened = await service.lobbies.new_game(GUILD, CHANNEL, AL)
-    courier = FakeCourier()
     courier.may_send = False
     keeper = make_keeper(service, courier, Pacer())
     with caplog.at_level(logging.WARNING):
@@ -273,6 +285,54 @@ async def test_what_was_held_back_while_the_lease_lapsed_goes_when_it_is_renewed
     keeper.resume()  # held back once, sent once
     await settle(keeper)
     assert courier.sent == [("lobby", False)]
+
+
+async def test_a_lease_lost_while_taking_over_leaves_a_lost_post_for_the_next_sender(
+    service: Services, courier: FakeCourier
+) -> None:
+    """Taking over looks for DMs a dead process posted without keeping their ids; a lease
+    lost meanwhile stops the look (nothing is sent) without failing the takeover, and the post
+    stays to be looked for by whoever sends next."""
+    opened = await service.lobbies.new_game(GUILD, CHANNEL, AL)
+    owner = game_owner(opened.game_id or 0)
+    await service.ledger.posting(owner, "hand:1:0", 555)
+    courier.may_send = False
+
+    async def posted_since(*_: object) -> list[int]:
+        raise NotSender
+
+    courier.posted_since = posted_since  # type: ignore[attr-defined]
+    keeper = make_keeper(service, courier, Pacer())
+    assert owner in await keeper.reconcile()
+    assert [p.key for p in await service.ledger.pending_posts(owner)] == ["hand:1:0"]
+    await settle(keeper)
+    assert courier.sent == []
+
+
+async def test_a_change_heard_before_the_start_ups_reconciling_waits_for_the_lost_post(
+    service: Services,
+) -> None:
+    """A process killed between posting a message and keeping its id: the next sender looks
+    for that post before it sends anything of the owner, even for a change heard before its
+    start-up reconciles (then the found message is edited, not posted a second time)."""
+    opened = await service.lobbies.new_game(GUILD, CHANNEL, AL)
+    owner = game_owner(opened.game_id or 0)
+    await service.ledger.posting(owner, "lobby", CHANNEL)
+    courier = FakeCourier()
+    looked: list[str] = []
+
+    async def posted_since(_: Owner, post: PendingPost, kept: set[int]) -> list[int]:
+        looked.append(post.key)
+        return [777]
+
+    courier.posted_since = posted_since  # type: ignore[attr-defined]
+    keeper = make_keeper(service, courier, Pacer())
+    keeper.touch(owner, CHANNEL)
+    await settle(keeper)
+    assert looked == ["lobby"] and courier.sent == [("lobby", True)]
+    await keeper.reconcile()  # looked for once
+    await settle(keeper)
+    assert looked == ["lobby"]
 
 
 async def test_a_request_on_its_way_holds_its_place_in_the_global_window() -> None:
@@ -294,9 +354,12 @@ async def test_a_request_on_its_way_holds_its_place_in_the_global_window() -> No
 
 
 async def test_a_store_fault_is_noted_once_and_tried_again_quietly(
-    service: Services, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+    service: Services,
+    monkeypatch: pytest.MonkeyPatch,
+    caplog: pytest.LogCaptureFixture,
+    courier: FakeCourier,
+    retry_soon: None,
 ) -> None:
-    monkeypatch.setattr(keeper_module, "RETRY_AFTER", 0.01)
     opened = await service.lobbies.new_game(GUILD, CHANNEL, AL)
     owner = game_owner(opened.game_id or 0)
     ledger = service.ledger
@@ -310,7 +373,6 @@ async def test_a_store_fault_is_noted_once_and_tried_again_quietly(
         return await drawn(owner, now)
 
     monkeypatch.setattr(ledger, "owed", out_of_reach)
-    courier = FakeCourier()
     keeper = TableKeeper(
         ledger,
         courier,  # type: ignore[arg-type]
@@ -320,10 +382,7 @@ async def test_a_store_fault_is_noted_once_and_tried_again_quietly(
     )
     with caplog.at_level(logging.INFO):
         keeper.touch(owner, CHANNEL)
-        for _ in range(500):
-            await asyncio.sleep(0.01)
-            if courier.sent:
-                break
+        await first_send(courier, 500)
     assert courier.sent == [("lobby", False)], "sent once the store answers again"
     assert not [r for r in caplog.records if r.exc_info], "no traceback"
     [line] = [r for r in caplog.records if r.name == "bot.core.faults"]

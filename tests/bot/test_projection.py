@@ -17,6 +17,7 @@ from tests.helpers.service_driver import (
     Clock,
     Transcript,
     drive,
+    finished_game,
     first_choice,
     game_owner,
     make_service,
@@ -72,8 +73,7 @@ async def test_closed_dms_owe_a_notice_once_and_no_hand(service: Services) -> No
     assert "hand:1:1" not in keys(owed)
 
 
-async def test_a_reminder_falls_due_once_per_turn(store: Store, clock: Clock) -> None:
-    service = make_service(store, clock)
+async def test_a_reminder_falls_due_once_per_turn(clock: Clock, service: Services) -> None:
     table = await open_table(service, [AL, BEA])
     game_id = table.outcomes[0].game_id or 0
     owing = await service.ledger.owed(game_owner(game_id))
@@ -100,9 +100,7 @@ async def test_the_wait_before_a_reminder_is_a_setting(store: Store, clock: Cloc
 async def test_a_finished_game_owes_the_result_and_closes_every_hand(
     store: Store, service: Services
 ) -> None:
-    table = await open_table(service, [AL, BEA], target=61)
-    await drive(service, table, [AL, BEA])
-    game_id = table.outcomes[0].game_id or 0
+    _, game_id = await finished_game(service)
     owed = await owed_now(service, game_id)
     result = next(o for o in owed if o.key == "result")
     assert result.view.content.startswith("🏆") and result.view.board is not None

@@ -17,6 +17,7 @@ from bot import ratings as ratings_cli
 from bot.core.ratings import COMPUTER_IDS, shown
 from bot.core.records import ResultRecord
 from bot.core.replies import User
+from bot.core.services import Services
 from bot.store import Dialect, Store
 from engine.outcome import Scoring
 from tests.helpers.cast import AL, BEA, CHANNEL, CY, DEE, GUILD
@@ -126,9 +127,8 @@ async def test_computer_levels_are_rated_apart_as_players_of_their_own(store: St
 
 
 async def test_resignations_count_and_cancelled_or_expired_games_do_not(
-    store: Store, clock: Clock
+    store: Store, clock: Clock, service: Services
 ) -> None:
-    service = make_service(store, clock)
     await open_table(service, [AL, BEA], channel=CHANNEL)
     resigned = await service.moves.resign(CHANNEL, AL)
     assert resigned.ok

@@ -25,6 +25,7 @@ from bot.core.seeded import (
     permutation,
     seal_of,
 )
+from bot.core.services import Services
 from bot.core.shuffle_checks import NOT_DEALT, not_sealed
 from bot.core.shuffles import RecordingRandom
 from bot.core.tally import Tally
@@ -189,9 +190,9 @@ async def test_a_game_against_the_computer_keeps_its_seeds_from_the_first_deal(
 
 
 async def test_a_game_begun_before_seals_says_its_deals_cant_be_checked(
-    store: Store, clock: Clock
+    service: Services,
 ) -> None:
-    service = make_service(store, clock)  # its shuffles are recorded, not sealed
+    # The service fixture's shuffles are recorded, not sealed.
     table = await open_table(service, [AL, BEA], target=61)
     game_id = table.outcomes[0].game_id or 0
     owed = await owed_now(service, game_id)

@@ -264,8 +264,7 @@ async def test_manual_counting_an_idle_player_is_counted_for_them(
     assert game.scores[side] >= scores[side] + value
 
 
-async def test_count_is_refused_in_a_game_the_bot_counts(store: Store, clock: Clock) -> None:
-    service = make_service(store, clock)
+async def test_count_is_refused_in_a_game_the_bot_counts(service: Services) -> None:
     table = Transcript(service)
     await table.record(AL.id, await service.lobbies.new_game(GUILD, CHANNEL, AL))
     await table.record(BEA.id, await service.lobbies.join(CHANNEL, BEA))

@@ -15,6 +15,7 @@ from tests.helpers.service_driver import (
     Clock,
     Transcript,
     drive,
+    finished_game,
     make_service,
     open_table,
 )
@@ -38,9 +39,7 @@ async def test_a_resignation_is_said_on_the_table_and_in_every_hand_message(
 async def test_a_game_won_by_pegging_out_says_the_result_in_the_last_hand_message(
     service: Services,
 ) -> None:
-    table = await open_table(service, [AL, BEA], target=61)
-    game_id = table.outcomes[0].game_id or 0
-    await drive(service, table, [AL, BEA])
+    table, game_id = await finished_game(service)
     result = table.messages[(game_id, "result")].view.content
     winner = result.split("🏆 ", 1)[1].split(" wins", 1)[0]
     for user in (AL, BEA):

@@ -4,15 +4,13 @@ message, and the final board is one picture at the game's end."""
 from __future__ import annotations
 
 from bot.core.services import Services
-from tests.helpers.service_driver import AL, BEA, drive, open_table
+from tests.helpers.service_driver import AL, BEA, finished_game
 
 
 async def test_the_coach_line_and_the_last_board_are_each_in_one_message(
     service: Services,
 ) -> None:
-    table = await open_table(service, [AL, BEA], target=61)
-    game_id = table.outcomes[0].game_id or 0
-    await drive(service, table, [AL, BEA])
+    table, game_id = await finished_game(service)
     for user in (AL, BEA):
         mine = [s for (g, k), s in table.messages.items() if g == game_id and s.user_id == user.id]
         # Every coach's line, with the messages that ever showed it (in any of their edits).

@@ -17,6 +17,7 @@ from tests.helpers.cast import AL, BEA, CHANNEL, EVE, GUILD
 from tests.helpers.service_driver import (
     Clock,
     drive,
+    finished_game,
     load,
     make_service,
     open_table,
@@ -38,9 +39,8 @@ async def _pages(service: Services, user: User, first: Answer) -> list[str]:
 
 
 async def test_a_finished_game_is_reviewed_once_kept_and_shows_only_what_was_seen(
-    store: Store, clock: Clock
+    store: Store, service: Services
 ) -> None:
-    service = make_service(store, clock)
     table = await open_table(service, [AL, BEA], target=61)
     game_id = table.outcomes[0].game_id or 0
     own: set[Card] = set()  # every card Al held
@@ -77,11 +77,8 @@ async def test_a_finished_game_is_reviewed_once_kept_and_shows_only_what_was_see
     assert line is not None and "Accuracy" in line and "last 1 reviewed game" in line
 
 
-async def test_once_over_anyone_may_see_a_players_review(store: Store, clock: Clock) -> None:
-    service = make_service(store, clock)
-    table = await open_table(service, [AL, BEA], target=61)
-    game_id = table.outcomes[0].game_id or 0
-    await drive(service, table, [AL, BEA])
+async def test_once_over_anyone_may_see_a_players_review(store: Store, service: Services) -> None:
+    _, game_id = await finished_game(service)
     answer = await service.reviews.review(GUILD, CHANNEL, EVE, game_id, BEA)
     assert answer.ok and answer.reply.view is not None
     assert "— Bea**" in answer.reply.view.content
@@ -96,9 +93,8 @@ async def test_once_over_anyone_may_see_a_players_review(store: Store, clock: Cl
 
 
 async def test_a_game_going_on_is_reviewed_only_by_its_players_up_to_the_last_deal(
-    store: Store, clock: Clock
+    store: Store, service: Services
 ) -> None:
-    service = make_service(store, clock)
     table = await open_table(service, [AL, BEA], target=121)
     game_id = table.outcomes[0].game_id or 0
     await drive(service, table, [AL, BEA], stop_after=1)
@@ -121,8 +117,7 @@ async def test_a_game_going_on_is_reviewed_only_by_its_players_up_to_the_last_de
     assert await service.reviews.stats_line(GUILD, AL.id) is None
 
 
-async def test_a_game_elsewhere_or_nowhere_is_not_found(store: Store, clock: Clock) -> None:
-    service = make_service(store, clock)
+async def test_a_game_elsewhere_or_nowhere_is_not_found(service: Services) -> None:
     table = await open_table(service, [AL, BEA], target=61)
     game_id = table.outcomes[0].game_id or 0
     for answer in (
@@ -142,9 +137,7 @@ async def test_a_pruned_game_is_reviewed_from_its_archive_record(
     store: Store, clock: Clock
 ) -> None:
     service = make_service(store, clock, sealing=True, retention=timedelta(days=30))
-    table = await open_table(service, [AL, BEA], target=61)
-    game_id = table.outcomes[0].game_id or 0
-    await drive(service, table, [AL, BEA])
+    _, game_id = await finished_game(service)
     clock.advance(days=31)
     assert await service.housekeeping.prune() == 1
     record = await store.get_game(game_id)

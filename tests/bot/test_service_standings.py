@@ -8,6 +8,7 @@ from collections import Counter, defaultdict
 
 from bot.core.ratings import shown
 from bot.core.replies import User
+from bot.core.services import Services
 from bot.store import Store
 from engine.cards import Card, parse_cards
 from engine.scoring import score_hand
@@ -116,8 +117,7 @@ async def test_stats_match_the_shows(store: Store, clock: Clock) -> None:
     assert "Against the computer" not in text
 
 
-async def test_empty_standings_say_so(store: Store, clock: Clock) -> None:
-    service = make_service(store, clock)
+async def test_empty_standings_say_so(service: Services) -> None:
     assert "No games" in (await service.standings.leaderboard(GUILD)).reply.text
     assert "has not finished a game" in (await service.standings.stats(GUILD, AL)).reply.text
 

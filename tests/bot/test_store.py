@@ -12,12 +12,14 @@ import pytest
 
 from bot.core.owners import Owner
 from bot.core.records import GameStatus, MessageRecord, ResultRecord, SeatRecord
+from bot.core.replies import User
 from bot.core.storage import ChannelBusy, VersionConflict
 from bot.store import Dialect, Store, migrations
 from bot.store.database import UniqueViolation
 from bot.store.sqlite import SqliteDatabase
 from engine.counting import Counting
 from engine.outcome import Scoring
+from tests.helpers.results import result_row
 
 SQLITE_MIGRATIONS = Dialect.SQLITE.migrations_dir
 
@@ -37,26 +39,10 @@ async def _lobby(store: Store, channel: int = 10) -> int:
 
 
 def _result(seat: int, user: int, *, won: bool) -> ResultRecord:
-    return ResultRecord(
-        seat=seat,
-        user_id=user,
-        display_name=f"P{user}",
-        is_computer=False,
-        won=won,
-        game_points=2,
-        skunk_given=won,
-        skunk_taken=not won,
-        score=121 if won else 80,
-        final_scores="121-80",
-        reason="target",
-        pegging_points=30,
-        hand_points=60,
-        crib_points=20,
-        deals=9,
-        best_hand=16,
-        best_hand_cards="5♥ 5♣ 5♦ J♠ + 5♠",
-        twenty_nines=0,
-    )
+    """A skunk (2 game points, 121-80) won or lost by user ``user``, in ``seat``."""
+    player = User(user, f"P{user}")
+    score = 121 if won else 80
+    return result_row(seat, player, won=won, score=score, beyond=Scoring.SKUNK, final="121-80")
 
 
 async def test_migrations_set_the_schema_version_to_the_last_file(store: Store) -> None:

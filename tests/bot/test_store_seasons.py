@@ -93,4 +93,6 @@ async def test_this_month_last_month_and_the_hall_of_fame(store: Store) -> None:
     assert "Bea (5H 5C 5D JS + 5S), 20 Feb 2026" in perfect[0]
     assert any(line.startswith("24 — Cy") for line in lines)
     # February's champion; March is not over, so it has none yet.
-    assert lines[-1] == "February 2026: Al (3 game points)"
+    crowned = lines.index("**Tournament champions**")
+    assert lines[crowned - 1] == "February 2026: Al (3 game points)"
+    assert lines[crowned + 1].startswith("None yet")

@@ -20,7 +20,7 @@ from fakediscord.testing import BotLauncher, BotProcess
 from tests.helpers.bot_db import Snapshot, latest_game_id, owned_messages, read_game
 from tests.helpers.card_leaks import cards_in_text, hidden_from
 from tests.helpers.expected_views import live_controls
-from tests.helpers.in_process import clocked_service, club, slowed, start_in_process
+from tests.helpers.in_process import bot_core, clocked_service, club, slowed, start_in_process
 from tests.helpers.table_driver import World, resign, until
 
 
@@ -247,7 +247,7 @@ async def test_status_is_private_unless_shown_and_carries_the_board(
 def _slow_service(store: Store) -> Services:
     """A real core whose status and lobby clicks take longer than the bot waits before
     deferring, and whose leaderboard is broken."""
-    services = Services.build(store, idle_expiry=timedelta(days=7))
+    services = bot_core(store)
     slowed(services.table, "status", 0.4)
     slowed(services.lobbies, "click", 0.4)
 
@@ -330,7 +330,7 @@ async def test_while_shutting_down_commands_and_clicks_are_told_to_try_again(
     fd = fake_discord
     guild, general, (al, bea) = club(fd, "Al", "Bea")
     async with await Store.open(tmp_path / "bot.db") as store:
-        service = Services.build(store, idle_expiry=timedelta(days=7))
+        service = bot_core(store)
         running = await start_in_process(bots, fd, guild, store, service)
         opened = await fd.slash(al, general, "/cribbage new")
         lobby = opened.original

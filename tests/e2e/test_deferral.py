@@ -6,7 +6,6 @@ Discord does: the first follow-up after a "thinking" deferral becomes that messa
 
 from __future__ import annotations
 
-from datetime import timedelta
 from pathlib import Path
 from typing import Any
 
@@ -15,7 +14,7 @@ from bot.discord.interactions import SORRY
 from bot.store import Store
 from fakediscord import FakeDiscord, Message
 from fakediscord.testing import BotLauncher
-from tests.helpers.in_process import club, slowed, start_in_process
+from tests.helpers.in_process import bot_core, club, slowed, start_in_process
 
 SLOW = 0.4
 
@@ -23,7 +22,7 @@ SLOW = 0.4
 def _slow(store: Store) -> Services:
     """A real core whose answers take longer than the bot waits before deferring (and whose
     stats break, after a public deferral, for a player called Bug)."""
-    services = Services.build(store, idle_expiry=timedelta(days=7))
+    services = bot_core(store)
     slowed(services.lobbies, "new_game", SLOW)
     slowed(services.table, "status", SLOW)
     slowed(services.standings, "leaderboard", SLOW)

@@ -7,7 +7,6 @@ not recorded."""
 from __future__ import annotations
 
 import re
-from datetime import timedelta
 from pathlib import Path
 from typing import Any
 
@@ -15,21 +14,15 @@ import pytest
 
 from bot.core import refusals
 from bot.core.faults import Cause
-from bot.core.services import Services
 from bot.store import Store
-from fakediscord import FakeDiscord, Message
-from fakediscord.testing import BotLauncher, BotProcess, RunningBot
+from fakediscord import FakeDiscord, Interaction, Message
+from fakediscord.testing import BotLauncher, BotProcess, InProcessBot, RunningBot
 from tests.helpers.backends import BOTH_DATABASES
 from tests.helpers.bot_db import latest_game_id, rows
-from tests.helpers.in_process import club, start_in_process
+from tests.helpers.in_process import bot_core, club, start_in_process
 from tests.helpers.postgres import PostgresServer
 from tests.helpers.store_faults import fill_up
 from tests.helpers.table_driver import World, start_again, until
-
-
-def _core(store: Store) -> Services:
-    """The core as the bot builds it."""
-    return Services.build(store, idle_expiry=timedelta(days=7))
 
 
 def _hand(fd: FakeDiscord, user: Any) -> Message | None:
@@ -38,11 +31,16 @@ def _hand(fd: FakeDiscord, user: Any) -> Message | None:
     return found[-1] if found else None
 
 
-async def _throw(fd: FakeDiscord, user: Any, hand: Message) -> str:
-    """Choose the first cards of the hand's crib select; the bot's answer."""
+async def _choose_first(fd: FakeDiscord, user: Any, hand: Message) -> Interaction:
+    """Choose the first cards of the hand's crib select (as many as it asks for)."""
     menu = next(iter(hand.selects()))
     values = [o["value"] for o in menu["options"]][: int(menu.get("min_values", 1))]
-    used = await fd.select(user, hand, menu["custom_id"], values)
+    return await fd.select(user, hand, menu["custom_id"], values)
+
+
+async def _throw(fd: FakeDiscord, user: Any, hand: Message) -> str:
+    """Choose the first cards of the hand's crib select; the bot's answer."""
+    used = await _choose_first(fd, user, hand)
     reply = await used.wait_settled()
     assert reply is not None and reply.ephemeral, used
     return reply.content
@@ -69,6 +67,30 @@ async def _dealt(fd: FakeDiscord, world_general: Any, al: Any, bea: Any) -> None
     await until(fd, lambda: all(_hand(fd, user) is not None for user in (al, bea)))
 
 
+async def _dealt_in_process(
+    bots: BotLauncher, fd: FakeDiscord, guild: Any, general: Any, store: Store, al: Any, bea: Any
+) -> tuple[InProcessBot, int]:
+    """The bot started in this process on ``store``, and a game between Al and Bea dealt in
+    #general: the bot, and the game's id."""
+    running = await start_in_process(bots, fd, guild, store, bot_core(store))
+    await _dealt(fd, general, al, bea)
+    game = await store.open_game_in_channel(general.id)
+    assert game is not None
+    return running, game.id
+
+
+async def _throws_refused(
+    fd: FakeDiscord, users: tuple[Any, ...], rounds: int, refusal: str
+) -> None:
+    """Each of ``users`` tries ``rounds`` times to throw to the crib, and every try is
+    answered with ``refusal``."""
+    for _ in range(rounds):
+        for user in users:
+            hand = _hand(fd, user)
+            assert hand is not None
+            assert await _throw(fd, user, hand) == refusal
+
+
 @BOTH_DATABASES
 async def test_a_damaged_game_says_so_and_a_moderator_ends_it(
     world: World, bot: BotProcess
@@ -84,11 +106,7 @@ async def test_a_damaged_game_says_so_and_a_moderator_ends_it(
     bot.allow_errors(re.escape(Cause.DAMAGED.value))
     await start_again(fd, bot)
 
-    for _ in range(2):
-        for user in (al, bea):
-            hand = _hand(fd, user)
-            assert hand is not None
-            assert await _throw(fd, user, hand) == refusals.DAMAGED_GAME
+    await _throws_refused(fd, (al, bea), 2, refusals.DAMAGED_GAME)
     for line in ("/cribbage hand", "/cribbage status", "/cribbage discard cards:5H JD"):
         answered = await fd.slash(al, world.general, line)
         assert answered.ephemeral and answered.content == refusals.DAMAGED_GAME, line
@@ -122,18 +140,10 @@ async def test_a_full_store_says_the_move_was_not_recorded(
     if backend == "postgres":
         target = request.getfixturevalue("postgres_url")
     async with await Store.open(target) as store:
-        running = await start_in_process(bots, fd, guild, store, _core(store))
-        await _dealt(fd, general, al, bea)
-        game = await store.open_game_in_channel(general.id)
-        assert game is not None
-        game_id = game.id
+        running, game_id = await _dealt_in_process(bots, fd, guild, general, store, al, bea)
         running.allow_errors(re.escape(Cause.FULL.value))
         await fill_up(store)
-        for _ in range(3):
-            for user in (al, bea):
-                hand = _hand(fd, user)
-                assert hand is not None
-                assert await _throw(fd, user, hand) == refusals.STORAGE_FULL
+        await _throws_refused(fd, (al, bea), 3, refusals.STORAGE_FULL)
         # Resigning asks first (nothing written), and Yes is refused: nothing is recorded.
         asked = await fd.slash(al, general, "/cribbage resign")
         assert asked.ephemeral and asked.original is not None
@@ -158,18 +168,10 @@ async def test_a_database_out_of_reach_says_the_move_was_not_recorded(
     fd = fake_discord
     guild, general, (al, bea) = club(fd, "Al", "Bea")
     async with await Store.open(own_server.url()) as store:
-        running = await start_in_process(bots, fd, guild, store, _core(store))
-        await _dealt(fd, general, al, bea)
-        game = await store.open_game_in_channel(general.id)
-        assert game is not None
-        game_id = game.id
+        running, game_id = await _dealt_in_process(bots, fd, guild, general, store, al, bea)
         running.allow_errors(re.escape(Cause.UNREACHABLE.value))
         own_server.halt()
-        for _ in range(3):
-            for user in (al, bea):
-                hand = _hand(fd, user)
-                assert hand is not None
-                assert await _throw(fd, user, hand) == refusals.DATABASE_UNREACHABLE
+        await _throws_refused(fd, (al, bea), 3, refusals.DATABASE_UNREACHABLE)
         status = await fd.slash(al, general, "/cribbage status")
         assert status.ephemeral and status.content == refusals.DATABASE_UNREACHABLE
         assert 1 <= len(_said(running, Cause.UNREACHABLE)) <= 2  # the game's; the bot's
@@ -178,9 +180,7 @@ async def test_a_database_out_of_reach_says_the_move_was_not_recorded(
         own_server.resume()
         hand = _hand(fd, al)
         assert hand is not None
-        menu = next(iter(hand.selects()))
-        values = [o["value"] for o in menu["options"]][: int(menu.get("min_values", 1))]
-        used = await fd.select(al, hand, menu["custom_id"], values)
+        used = await _choose_first(fd, al, hand)
         assert used.response is not None and used.response.type == 7, used
         assert len(await store.actions(game_id)) == 1
         await running.stop()

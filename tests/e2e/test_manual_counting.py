@@ -11,6 +11,7 @@ its own (MUGGINS_SECONDS). The stats then hold the points missed and mugginsed.
 
 from __future__ import annotations
 
+import functools
 import re
 from typing import Any
 
@@ -20,6 +21,7 @@ from engine.game import Game
 from engine.phase import Phase
 from engine.scoring import score_hand
 from fakediscord import FakeDiscord
+from fakediscord.interactions import Interaction
 from fakediscord.model import Message, User
 from fakediscord.runner import BotLauncher
 from fakediscord.testing import BotProcess
@@ -232,8 +234,7 @@ async def test_manual_counting_a_refused_claim_a_short_claim_and_muggins(
             called = await fd.click(caller, message, button_id)
             # Told privately, beside whatever else the click's token carries (the next deal's
             # hand may go out as its follow-up first).
-            told = called.followups
-            note = await until(fd, lambda told=told: next((m for m in told if m.ephemeral), None))
+            note = await until(fd, functools.partial(_ephemeral_followup, called))
             assert note.content.startswith("No muggins: that count was right")
             await wait_for_move(world, game_id, len(game.actions))
             wrong_calls += 1
@@ -325,3 +326,8 @@ async def test_a_whole_manual_game_against_the_computer_with_muggins(
     stats = await fd.slash(al, world.general, "/cribbage stats")
     if al_taken:
         assert f"muggins taken {al_taken}, given away 0" in stats.content
+
+
+def _ephemeral_followup(interaction: Interaction) -> Message | None:
+    """The first ephemeral follow-up to ``interaction`` so far."""
+    return next((m for m in interaction.followups if m.ephemeral), None)

@@ -57,9 +57,12 @@ async def test_review_by_button_and_command_paged_and_private(
 
     # The command, for a game by number; another player's review once the game is over.
     game = driver.game_id
+    # (A review not made yet is made first: its answer may follow a deferral.)
     mine = await fd.slash(al, world.general, f"/cribbage review game:{game}")
+    await mine.wait_settled(timeout=60)
     assert mine.ephemeral and "— Al**" in mine.content, mine.content
     theirs = await fd.slash(cy, world.general, f"/cribbage review game:{game} player:{bea.name}")
+    await theirs.wait_settled(timeout=60)
     assert theirs.ephemeral and "— Bea**" in theirs.content, theirs.content
     missing = await fd.slash(al, world.general, f"/cribbage review game:{game + 1000}")
     assert missing.ephemeral and missing.content == "I can't find that game in this server."

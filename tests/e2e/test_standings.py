@@ -7,102 +7,41 @@ import random
 import re
 import time
 
-from bot.core.records import GameStatus, ResultRecord, SeatRecord
+from bot.core.replies import User
 from bot.store import Store
 from engine.outcome import Scoring
+from fakediscord import User as Member
 from fakediscord.testing import BotProcess
+from tests.helpers.results import finish_game, result_row
 from tests.helpers.table_driver import World, resign
-
-
-def _result(
-    seat: int,
-    user_id: int,
-    name: str,
-    *,
-    won: bool,
-    points: int,
-    score: int,
-    final: str,
-    skunk: bool,
-) -> ResultRecord:
-    return ResultRecord(
-        seat=seat,
-        user_id=user_id,
-        display_name=name,
-        is_computer=False,
-        won=won,
-        game_points=points,
-        skunk_given=won and skunk,
-        skunk_taken=not won and skunk,
-        scoring=Scoring.SKUNK,
-        score=score,
-        final_scores=final,
-        reason="target",
-        pegging_points=40,
-        hand_points=60,
-        crib_points=20 if won else 10,
-        deals=10,
-        best_hand=24 if won else 12,
-        best_hand_cards=None,
-        twenty_nines=0,
-    )
 
 
 async def _seed_finished_game(
     world: World,
     channel_id: int,
-    winner: tuple[int, str],
-    loser: tuple[int, str],
+    winner: Member,
+    loser: Member,
     loser_score: int,
 ) -> None:
-    """One finished 121 game between two people, written as the service would write it."""
+    """One finished 121 game between two people (on the skunk scale: a skunk below 91, a
+    double skunk below 61), written as the service would write it."""
     points = 3 if loser_score < 61 else 2 if loser_score < 91 else 1
-    skunk = points > 1
+    beyond = Scoring.SKUNK if points > 1 else None
     final = f"121-{loser_score}"
-    now = time.time()
+    seats = [(User(winner.id, winner.name), 121), (User(loser.id, loser.name), loser_score)]
+    results = [
+        result_row(
+            seat, user, won=seat == 0, score=score, beyond=beyond, game_points=points, final=final
+        )
+        for seat, (user, score) in enumerate(seats)
+    ]
     async with await Store.open(world.database) as store:
-        record = await store.create_game(
-            guild_id=world.guild.id,
-            channel_id=channel_id,
-            creator=SeatRecord(0, winner[0], winner[1]),
-            num_players=2,
-            target=121,
-            now=now,
-            scoring=Scoring.SKUNK,
-        )
-        version = await store.set_seats(
-            record.id,
-            record.version,
-            [SeatRecord(0, winner[0], winner[1]), SeatRecord(1, loser[0], loser[1])],
-            now=now,
-        )
-        await store.save(
-            record.id,
-            version,
-            now=now,
-            status=GameStatus.FINISHED,
-            results=[
-                _result(
-                    0,
-                    winner[0],
-                    winner[1],
-                    won=True,
-                    points=points,
-                    score=121,
-                    final=final,
-                    skunk=skunk,
-                ),
-                _result(
-                    1,
-                    loser[0],
-                    loser[1],
-                    won=False,
-                    points=points,
-                    score=loser_score,
-                    final=final,
-                    skunk=skunk,
-                ),
-            ],
+        await finish_game(
+            store,
+            results,
+            guild=world.guild.id,
+            channel=channel_id,
+            now=time.time(),
         )
 
 
@@ -144,9 +83,9 @@ async def test_leaderboard_and_stats_after_finished_games(world: World, bot: Bot
 
     # Three more, seeded: Al skunks Bea, Cy beats Al, Bea double-skunks Cy.
     other = world.guild.add_text_channel("other")
-    await _seed_finished_game(world, other.id, (al.id, al.name), (bea.id, bea.name), 80)
-    await _seed_finished_game(world, other.id, (cy.id, cy.name), (al.id, al.name), 112)
-    await _seed_finished_game(world, other.id, (bea.id, bea.name), (cy.id, cy.name), 50)
+    await _seed_finished_game(world, other.id, al, bea, 80)
+    await _seed_finished_game(world, other.id, cy, al, 112)
+    await _seed_finished_game(world, other.id, bea, cy, 50)
 
     board = await fd.slash(cy, world.general, "/cribbage leaderboard")
     assert not board.ephemeral, "the leaderboard is for everyone"

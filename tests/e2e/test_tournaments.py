@@ -14,6 +14,7 @@ from fakediscord import Channel, FakeDiscord, Message, User
 from fakediscord.model import CREATE_PUBLIC_THREADS
 from fakediscord.testing import BotLauncher, BotProcess
 from tests.helpers.backends import BOTH_DATABASES
+from tests.helpers.bot_db import rows
 from tests.helpers.in_process import clocked_service, club, start_in_process
 from tests.helpers.table_driver import World, resign, start_again, until
 
@@ -203,6 +204,29 @@ async def test_a_round_robin_of_four(world: World, bot: BotProcess) -> None:
     await until(fd, lambda: "**Final standings**" in board.content)
     met = _met(world, 3)
     assert len(met) == len(set(met)) == 6  # everyone met everyone once
+    # The champion joins the server's hall of fame: name, tournament, date.
+    champion = await until(
+        fd, lambda: [m for m in world.general.messages if "wins the round robin" in m.content]
+    )
+    crowned = next(u for u in players if f"<@{u.id}>" in champion[0].content)
+    fame = (await fd.slash(world.spectator, world.general, "/cribbage halloffame")).content
+    lines = fame.splitlines()
+    entry = lines[lines.index("**Tournament champions**") + 1]
+    [(ended,)] = rows(world.database, "SELECT finished_at FROM tournaments")
+    day = datetime.fromtimestamp(ended, UTC).strftime("%d %b %Y")
+    assert entry == (
+        f"{crowned.name} — Round robin tournament of 4 players in <#{world.general.id}>, {day}"
+    )
+    # Each decided pairing's thread is archived (after its table showed the end), and both
+    # players were added to it.
+    threads = [t for r in (1, 2, 3) for t in _threads(world, r)]
+    await until(fd, lambda: all(t.archived for t in threads))
+    for thread in threads:
+        members = {fd.world.users[u].name for u in thread.thread_members}
+        assert _pair_of(thread) <= members
+        assert not thread.locked
+        table = [m for m in thread.messages if m.author.bot and "Deal 1" in m.content]
+        assert "resign" in table[-1].content.lower()
 
 
 async def test_a_knockout_of_eight_with_best_of_three(world: World, bot: BotProcess) -> None:
@@ -225,6 +249,8 @@ async def test_a_knockout_of_eight_with_best_of_three(world: World, bot: BotProc
     assert "wins (1–2)" in board.content or "wins (2–1)" in board.content
     # Each round the second named won 2-1: the winners of the lower halves meet next.
     assert len(_threads(world, 3)) == 1
+    # A match's thread is archived once the match is decided, not after its first game.
+    await until(fd, lambda: all(t.archived for r in (1, 2, 3) for t in _threads(world, r)))
     champion = await until(
         fd, lambda: [m for m in world.general.messages if "wins the knockout" in m.content]
     )
@@ -298,6 +324,15 @@ async def test_deadline_forfeits_withdrawal_and_a_moderators_result(
         await until(fd, lambda: "(withdrew)" in board.content and "withdrawal" in board.content)
         event = await store.pairings(record.id)
         assert [p.decided for p in event if p.round == 1].count(Decided.FORFEIT) == 2
+        # Every pairing decided otherwise than by play has its thread archived too, once its
+        # table says why the game ended.
+        decided = [
+            guild.channels[p.thread_id]
+            for p in await store.pairings(record.id)
+            if p.decided is not None and p.thread_id is not None
+        ]
+        assert set(by_pair.values()) <= set(decided)
+        await until(fd, lambda: all(t.archived for t in decided))
         await service.director.idle()
 
 

@@ -5,6 +5,8 @@ the rules and the coach setting work as anywhere."""
 
 from __future__ import annotations
 
+import pytest
+
 from bot.discord.interactions import NEEDS_A_SERVER
 from bot.discord.places import NOT_A_MEMBER
 from fakediscord.counters import Counters
@@ -28,16 +30,16 @@ GAME_COMMANDS = (
 )
 
 
-async def _everywhere(world: World, bots: BotLauncher) -> BotProcess:
-    # Commands synced globally (no development server): only global commands reach DMs
-    # between people and group DMs.
+@pytest.fixture
+async def everywhere(world: World, bots: BotLauncher) -> BotProcess:
+    """The bot with its commands synced globally (no development server): only global
+    commands reach DMs between people and group DMs."""
     return await bots.process(database=world.database)
 
 
 async def test_the_commands_declare_guild_and_user_installs_and_every_context(
-    world: World, bots: BotLauncher
+    world: World, everywhere: BotProcess
 ) -> None:
-    await _everywhere(world, bots)
     command = world.fd.commands.find("cribbage", None)
     assert command is not None
     assert sorted(command["integration_types"]) == [0, 1]
@@ -45,9 +47,8 @@ async def test_the_commands_declare_guild_and_user_installs_and_every_context(
 
 
 async def test_where_the_bot_is_not_a_member_game_commands_are_refused_without_its_token(
-    world: World, bots: BotLauncher
+    world: World, everywhere: BotProcess
 ) -> None:
-    await _everywhere(world, bots)
     fd = world.fd
     al, bea, cy, _ = world.players
     for user in (al, bea, cy):
@@ -77,9 +78,8 @@ async def test_where_the_bot_is_not_a_member_game_commands_are_refused_without_i
 
 
 async def test_the_bots_own_server_and_dms_still_play_as_before(
-    world: World, bots: BotLauncher
+    world: World, everywhere: BotProcess
 ) -> None:
-    await _everywhere(world, bots)
     fd = world.fd
     al = world.players[0]
     fd.install_app(al)  # a user install of their own changes nothing where the bot is a member
@@ -91,9 +91,8 @@ async def test_the_bots_own_server_and_dms_still_play_as_before(
 
 
 async def test_a_server_that_did_not_invite_the_bot_gets_the_same_sentence(
-    world: World, bots: BotLauncher
+    world: World, everywhere: BotProcess
 ) -> None:
-    await _everywhere(world, bots)
     fd = world.fd
     al, bea, _, _ = world.players
     elsewhere = fd.add_guild("Elsewhere", bot_member=False)

@@ -28,17 +28,7 @@ def test_run_in_any_order_among_the_latest_cards() -> None:
     assert score.items[0].cards == parse_cards("5C 7H 6S")
 
 
-def test_foreign_card_breaks_the_run() -> None:
-    # 000: 5 J 6 7 -- the jack is foreign, so 5, 6 and 7 are no run.
-    assert called("5S JD 6C 7H") == []
-
-
 # --- fifteen and thirty-one -----------------------------------------------------------------
-
-
-def test_fifteen_scores_two() -> None:
-    assert called("7S 8D") == [("fifteen", 2)]
-    assert called("KS 2D 3C") == [("fifteen", 2)]
 
 
 def test_thirty_one_scores_two_not_three() -> None:
@@ -61,59 +51,7 @@ def test_empty_or_repeated_pile_is_rejected() -> None:
         score_pegging([five, Card(5, five.suit)])
 
 
-# --- pairs ----------------------------------------------------------------------------------
-
-
-def test_pair_scores_two() -> None:
-    assert called("9S 9D") == [("pair", 2)]
-
-
-def test_pair_royal_scores_six() -> None:
-    assert called("9S 9D 9C") == [("pair_royal", 6)]
-
-
-def test_double_pair_royal_scores_twelve() -> None:
-    assert called("2S 2D 2C 2H") == [("double_pair_royal", 12)]
-
-
-def test_pair_must_be_consecutive() -> None:
-    assert called("9S 8D 9C") == []
-
-
-def test_pair_is_by_rank_not_value() -> None:
-    # A ten and a king are both worth ten but are not a pair.
-    assert called("10S KD") == []
-
-
-def test_pair_royal_counts_only_the_consecutive_cards() -> None:
-    # The first 4 is cut off by the 6: the last three cards are a pair, not a pair royal.
-    assert called("4S 6D 4C 4H") == [("pair", 2)]
-
-
-def test_fifteen_and_pair_royal_on_one_card() -> None:
-    assert called("5S 5D 5C") == [("fifteen", 2), ("pair_royal", 6)]
-
-
-def test_thirty_one_and_a_pair_on_one_card() -> None:
-    assert called("KS 9D 2C 5H 5S") == [("thirty_one", 2), ("pair", 2)]
-
-
 # --- runs -----------------------------------------------------------------------------------
-
-
-def test_run_of_three() -> None:
-    assert called("2S 3D 4C") == [("run", 3)]
-
-
-def test_runs_out_of_order() -> None:
-    # 3, 5, 2, 4: the 4 completes a run of four.
-    assert called("3S 5D 2C 4H") == [("run", 4)]
-
-
-def test_longest_run_counts_once() -> None:
-    # A run of four is 4, not 4 + 3.
-    assert called("AS 2D 3C 4H") == [("run", 4)]
-    assert called("AS 2D 3C 4H 5S") == [("fifteen", 2), ("run", 5)]
 
 
 def test_run_grows_card_by_card() -> None:
@@ -122,33 +60,54 @@ def test_run_grows_card_by_card() -> None:
     assert [score_pegging(pile[: n + 1]).total for n in range(len(pile))] == expected
 
 
-def test_run_after_a_foreign_card() -> None:
-    assert called("9S 3D 4C 5H") == [("run", 3)]
+# --- the calls, rule by rule ---------------------------------------------------------------
 
-
-def test_run_and_a_pair_never_come_from_the_same_card() -> None:
+#: Piles whose last card earns exactly these calls, each named after the rule it checks.
+CALLS = [
+    # Worked example 000: 5 J 6 7 -- the jack is foreign, so 5, 6 and 7 are no run.
+    pytest.param("5S JD 6C 7H", [], id="foreign card breaks the run"),
+    # Fifteen and thirty-one.
+    pytest.param("7S 8D", [("fifteen", 2)], id="fifteen scores two (1)"),
+    pytest.param("KS 2D 3C", [("fifteen", 2)], id="fifteen scores two (2)"),
+    # Pairs.
+    pytest.param("9S 9D", [("pair", 2)], id="pair scores two"),
+    pytest.param("9S 9D 9C", [("pair_royal", 6)], id="pair royal scores six"),
+    pytest.param("2S 2D 2C 2H", [("double_pair_royal", 12)], id="double pair royal scores twelve"),
+    pytest.param("9S 8D 9C", [], id="pair must be consecutive"),
+    # A ten and a king are both worth ten but are not a pair.
+    pytest.param("10S KD", [], id="pair is by rank not value"),
+    # The first 4 is cut off by the 6: the last three cards are a pair, not a pair royal.
+    pytest.param("4S 6D 4C 4H", [("pair", 2)], id="pair royal counts only the consecutive cards"),
+    pytest.param(
+        "5S 5D 5C", [("fifteen", 2), ("pair_royal", 6)], id="fifteen and pair royal on one card"
+    ),
+    pytest.param(
+        "KS 9D 2C 5H 5S", [("thirty_one", 2), ("pair", 2)], id="thirty one and a pair on one card"
+    ),
+    # Runs.
+    pytest.param("2S 3D 4C", [("run", 3)], id="run of three"),
+    # 3, 5, 2, 4: the 4 completes a run of four.
+    pytest.param("3S 5D 2C 4H", [("run", 4)], id="runs out of order"),
+    # A run of four is 4, not 4 + 3.
+    pytest.param("AS 2D 3C 4H", [("run", 4)], id="longest run counts once (1)"),
+    pytest.param("AS 2D 3C 4H 5S", [("fifteen", 2), ("run", 5)], id="longest run counts once (2)"),
+    pytest.param("9S 3D 4C 5H", [("run", 3)], id="run after a foreign card"),
     # The second 6 pairs the first; 4-5-6 is not a run any more because a repeated rank sits
     # inside it. The card scores the pair only.
-    assert called("4S 5D 6C 6H") == [("pair", 2)]
-
-
-def test_run_broken_by_a_pair() -> None:
+    pytest.param("4S 5D 6C 6H", [("pair", 2)], id="run and a pair never come from the same card"),
     # 3, 4, 4, 5: the second 4 is foreign to any run through the 5.
-    assert called("3S 4D 4C 5H") == []
-
-
-def test_run_resumes_after_the_pair_is_left_behind() -> None:
+    pytest.param("3S 4D 4C 5H", [], id="run broken by a pair"),
     # 4, 4, 5, 6: the latest three (4, 5, 6) are a run.
-    assert called("4S 4D 5C 6H") == [("run", 3)]
+    pytest.param("4S 4D 5C 6H", [("run", 3)], id="run resumes after the pair is left behind"),
+    pytest.param("QS KD AC", [], id="ace is low in runs (1)"),
+    pytest.param("AS 2D 3C", [("run", 3)], id="ace is low in runs (2)"),
+    pytest.param("4S 6D 5C", [("fifteen", 2), ("run", 3)], id="fifteen and run on one card"),
+]
 
 
-def test_ace_is_low_in_runs() -> None:
-    assert called("QS KD AC") == []
-    assert called("AS 2D 3C") == [("run", 3)]
-
-
-def test_fifteen_and_run_on_one_card() -> None:
-    assert called("4S 6D 5C") == [("fifteen", 2), ("run", 3)]
+@pytest.mark.parametrize(("pile", "calls"), CALLS)
+def test_the_last_card_earns_what_the_rules_say(pile: str, calls: list[tuple[str, int]]) -> None:
+    assert called(pile) == calls
 
 
 # --- properties -----------------------------------------------------------------------------

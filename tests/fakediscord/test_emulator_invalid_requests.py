@@ -28,7 +28,7 @@ async def test_401_403_and_429_count_but_not_shared_429s_or_404s(
     assert (await call(http, "GET", "/users/@me"))[0] == 429
     fd.rate_limit("GET /users/@me", scope="shared")
     assert (await call(http, "GET", "/users/@me"))[0] == 429
-    assert (await call(http, "GET", f"/channels/{table.general.id}/messages/1"))[0] == 404
+    assert (await call(http, "GET", f"{table.posts}/1"))[0] == 404
     assert fd.invalid_requests.count == 3 == fd.counters.invalid_requests
     # They are counted over the last 10 minutes only.
     fd.clock.advance(601)

@@ -7,14 +7,14 @@ import aiohttp
 
 from fakediscord.nonces import NONCE_WINDOW
 from tests.helpers.emulator_world import TinyWorld
-from tests.helpers.wire import call
+from tests.helpers.wire import call, refusal
 
 
 async def test_an_enforced_nonce_posts_once_within_the_window(
     table: TinyWorld, http: aiohttp.ClientSession
 ) -> None:
     fd = table.fd
-    base = f"/channels/{table.general.id}/messages"
+    base = table.posts
     body = {"content": "the table", "nonce": "deal-3-table", "enforce_nonce": True}
     status, first = await call(http, "POST", base, body)
     assert status == 200 and first["nonce"] == "deal-3-table"
@@ -32,7 +32,6 @@ async def test_an_enforced_nonce_posts_once_within_the_window(
 async def test_a_nonce_longer_than_25_characters_is_refused(
     table: TinyWorld, http: aiohttp.ClientSession
 ) -> None:
-    base = f"/channels/{table.general.id}/messages"
-    status, error = await call(http, "POST", base, {"content": "x", "nonce": "n" * 26})
-    assert (status, error["code"]) == (400, 50035)
+    refused = await refusal(http, "POST", table.posts, {"content": "x", "nonce": "n" * 26})
+    assert refused == (400, 50035)
     assert table.fd.messages(table.general) == []

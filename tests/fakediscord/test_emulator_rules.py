@@ -11,7 +11,7 @@ import pytest
 from fakediscord import FakeDiscord
 from fakediscord.testing import InProcessBot
 from tests.helpers.emulator_world import TinyWorld, client_of
-from tests.helpers.wire import call
+from tests.helpers.wire import call, refusal
 
 
 def row(*items: dict[str, Any]) -> dict[str, Any]:
@@ -57,8 +57,7 @@ async def test_interaction_token_expires_after_15_minutes_50027(
     path = f"/webhooks/{table.fd.application_id}/{r.token}/messages/@original"
     assert (await call(http, "PATCH", path, {"content": "edited"}))[0] == 200
     table.fd.clock.advance(15 * 60 + 1)
-    status, body = await call(http, "PATCH", path, {"content": "too late"})
-    assert (status, body["code"]) == (401, 50027)
+    assert await refusal(http, "PATCH", path, {"content": "too late"}) == (401, 50027)
     assert r.content == "edited"
 
 
@@ -93,7 +92,7 @@ async def test_component_limits_are_invalid_form_body_50035(
     status, body = await call(
         http,
         "POST",
-        f"/channels/{table.general.id}/messages",
+        table.posts,
         {"content": "x", "components": components},
     )
     assert (status, body["code"]) == (400, 50035)
@@ -109,7 +108,7 @@ async def test_limits_at_the_edge_are_accepted(
     status, _ = await call(
         http,
         "POST",
-        f"/channels/{table.general.id}/messages",
+        table.posts,
         {"content": "y" * 2000, "components": rows},
     )
     assert status == 200
@@ -118,22 +117,18 @@ async def test_limits_at_the_edge_are_accepted(
 async def test_empty_message_is_refused_50006(
     table: TinyWorld, http: aiohttp.ClientSession
 ) -> None:
-    status, body = await call(http, "POST", f"/channels/{table.general.id}/messages", {})
-    assert (status, body["code"]) == (400, 50006)
+    assert await refusal(http, "POST", table.posts, {}) == (400, 50006)
 
 
 async def test_unknown_and_deleted_messages_are_10008(
     table: TinyWorld, http: aiohttp.ClientSession
 ) -> None:
-    base = f"/channels/{table.general.id}/messages"
-    status, created = await call(http, "POST", base, {"content": "soon gone"})
+    status, created = await call(http, "POST", table.posts, {"content": "soon gone"})
     assert status == 200
-    assert (await call(http, "DELETE", f"{base}/{created['id']}"))[0] == 204
+    assert (await call(http, "DELETE", f"{table.posts}/{created['id']}"))[0] == 204
     for method, body in (("GET", None), ("PATCH", {"content": "x"}), ("DELETE", None)):
-        status, error = await call(http, method, f"{base}/{created['id']}", body)
-        assert (status, error["code"]) == (404, 10008)
-    status, error = await call(http, "GET", f"{base}/12345")
-    assert (status, error["code"]) == (404, 10008)
+        assert await refusal(http, method, f"{table.posts}/{created['id']}", body) == (404, 10008)
+    assert await refusal(http, "GET", f"{table.posts}/12345") == (404, 10008)
     assert table.fd.visible_to(table.al, table.general) == []
     assert table.fd.messages(table.general)[0].deleted
 
@@ -143,10 +138,8 @@ async def test_ephemeral_message_is_reachable_only_through_its_token(
 ) -> None:
     r = await table.fd.slash(table.al, table.general, "/tiny secret")
     assert r.original is not None
-    status, error = await call(
-        http, "PATCH", f"/channels/{table.general.id}/messages/{r.original.id}", {"content": "x"}
-    )
-    assert (status, error["code"]) == (404, 10008)
+    refused = await refusal(http, "PATCH", f"{table.posts}/{r.original.id}", {"content": "x"})
+    assert refused == (404, 10008)
     path = f"/webhooks/{table.fd.application_id}/{r.token}/messages/@original"
     status, body = await call(http, "PATCH", path, {"content": "still only you"})
     assert status == 200 and body["flags"] & 64
@@ -156,14 +149,14 @@ async def test_ephemeral_message_is_reachable_only_through_its_token(
 async def test_original_of_unanswered_interaction_and_unknown_token(
     table: TinyWorld, http: aiohttp.ClientSession
 ) -> None:
-    status, error = await call(
+    refused = await refusal(
         http, "GET", f"/webhooks/{table.fd.application_id}/nope/messages/@original"
     )
-    assert (status, error["code"]) == (404, 10015)
-    status, error = await call(
+    assert refused == (404, 10015)
+    refused = await refusal(
         http, "POST", "/interactions/1/nope/callback", {"type": 4, "data": {"content": "x"}}
     )
-    assert (status, error["code"]) == (404, 10062)
+    assert refused == (404, 10062)
 
 
 async def test_callback_type_must_fit_the_interaction(
@@ -172,8 +165,8 @@ async def test_callback_type_must_fit_the_interaction(
     r = await table.fd.slash(table.al, table.general, "/tiny slow seconds:0.3", wait=False)
     path = f"/interactions/{r.id}/{r.token}/callback?with_response=1"
     for wrong in (6, 7, 8):
-        status, error = await call(http, "POST", path, {"type": wrong, "data": {"choices": []}})
-        assert (status, error["code"]) == (400, 50035)
+        refused = await refusal(http, "POST", path, {"type": wrong, "data": {"choices": []}})
+        assert refused == (400, 50035)
     await r.wait_for(lambda i: i.response is not None)
     assert r.content == "late"
 
@@ -220,7 +213,7 @@ async def test_channel_history_is_newest_first_without_ephemerals(
     await table.fd.slash(table.al, table.general, "/tiny echo text:one")
     await table.fd.slash(table.al, table.general, "/tiny secret")
     await table.fd.slash(table.al, table.general, "/tiny echo text:two")
-    status, history = await call(http, "GET", f"/channels/{table.general.id}/messages?limit=10")
+    status, history = await call(http, "GET", f"{table.posts}?limit=10")
     assert status == 200
     assert [m["content"] for m in history] == ["two", "one"]
 

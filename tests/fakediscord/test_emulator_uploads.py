@@ -45,9 +45,7 @@ async def test_the_stored_message_lists_its_attachments_on_the_wire(
         ],
     }
     files = [("ignored.png", red_square_png()), ("n.txt", b"hello")]
-    status, body = await upload(
-        http, "POST", f"/channels/{table.general.id}/messages", payload, files
-    )
+    status, body = await upload(http, "POST", table.posts, payload, files)
     assert status == 200
     board, notes = body["attachments"]
     assert board["filename"] == "board.png" and board["description"] == "the board"

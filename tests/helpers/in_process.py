@@ -18,7 +18,7 @@ from bot.store import Store
 from fakediscord import Channel, FakeDiscord, Guild, User
 from fakediscord.testing import BotLauncher, InProcessBot
 
-__all__ = ["clocked_service", "club", "slowed", "start_in_process"]
+__all__ = ["bot_core", "clocked_service", "club", "slowed", "start_in_process"]
 
 
 def club(fd: FakeDiscord, *names: str) -> tuple[Guild, Channel, list[User]]:
@@ -29,6 +29,11 @@ def club(fd: FakeDiscord, *names: str) -> tuple[Guild, Channel, list[User]]:
     for user in users:
         guild.add_member(user)
     return guild, general, users
+
+
+def bot_core(store: Store) -> Services:
+    """The core as the bot builds it with the default settings (a week's idle expiry)."""
+    return Services.build(store, idle_expiry=timedelta(days=7))
 
 
 def clocked_service(store: Store, now: list[datetime]) -> Services:

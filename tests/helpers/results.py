@@ -19,20 +19,23 @@ def result_row(
     score: int,
     level: str | None = None,
     beyond: Scoring | None = None,
+    game_points: int | None = None,
+    final: str = "121-100",
 ) -> ResultRecord:
     """A result row for ``user`` (None: a computer at ``level``) with made-up totals; with
-    ``beyond``, the game was won by a lurch or a skunk by that rule (2 game points)."""
+    ``beyond``, the game was won by a lurch or a skunk by that rule (2 game points unless
+    ``game_points`` says more: 3 for a double skunk). ``final`` is the game's final scores."""
     return ResultRecord(
         seat=seat,
         user_id=None if user is None else user.id,
         display_name=f"Computer ({level})" if user is None else user.name,
         is_computer=user is None,
         won=won,
-        game_points=1 if beyond is None else 2,
+        game_points=game_points or (1 if beyond is None else 2),
         skunk_given=beyond is not None and won,
         skunk_taken=beyond is not None and not won,
         score=score,
-        final_scores="121-100",
+        final_scores=final,
         reason="target",
         pegging_points=20 + seat,
         hand_points=50 + seat,
@@ -50,16 +53,22 @@ CHANNELS = itertools.count(10_000)
 
 
 async def finish_game(
-    store: Store, results: list[ResultRecord], *, guild: int = 500, now: float = 500.0
+    store: Store,
+    results: list[ResultRecord],
+    *,
+    guild: int = 500,
+    channel: int | None = None,
+    now: float = 500.0,
 ) -> int:
-    """A game with these seats, finished with these results; its id."""
+    """A game with these seats, finished with these results (in ``channel``, or a channel of
+    its own); its id."""
     seats = [
         SeatRecord(r.seat, r.user_id, r.display_name, r.is_computer, r.computer_level)
         for r in results
     ]
     record = await store.create_game(
         guild_id=guild,
-        channel_id=next(CHANNELS),
+        channel_id=next(CHANNELS) if channel is None else channel,
         creator=seats[0],
         num_players=len(seats),
         target=121,

@@ -334,3 +334,13 @@ async def drive(
         if check is not None:
             await check(outcome, user)
     raise AssertionError("the game did not end")
+
+
+async def finished_game(
+    service: Services, users: Sequence[User] = (AL, BEA), target: int = 61
+) -> tuple[Transcript, int]:
+    """A game between ``users`` to ``target``, opened and played to its end by :func:`drive`:
+    what was sent, and the game's id."""
+    table = await open_table(service, users, target=target)
+    await drive(service, table, users)
+    return table, table.outcomes[0].game_id or 0

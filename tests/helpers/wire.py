@@ -17,6 +17,16 @@ async def call(
         return response.status, data
 
 
+async def refusal(
+    http: aiohttp.ClientSession, method: str, path: str, body: Any = None
+) -> tuple[int, int | None]:
+    """Status and Discord's error code (None when the answer carries none) of one request,
+    for checking how one is refused."""
+    status, data = await call(http, method, path, body)
+    code = data.get("code") if isinstance(data, dict) else None
+    return status, code
+
+
 async def call_with_headers(
     http: aiohttp.ClientSession, method: str, path: str, body: Any = None
 ) -> tuple[int, Any, dict[str, str]]:

@@ -1,0 +1,44 @@
+"""A game in a thread that was archived under it (by Discord after a day without messages, or
+by a moderator): an archived thread takes no edit, so the bot reopens it and the table is kept
+up to date all the same. (Nobody types a command in an archived thread: the players move from
+their hands by DM.)"""
+
+from __future__ import annotations
+
+from fakediscord import Message, User
+from fakediscord.testing import BotProcess
+from tests.helpers.table_driver import World, until
+
+
+async def test_the_table_is_kept_in_a_thread_archived_under_it(
+    world: World, bot: BotProcess
+) -> None:
+    fd = world.fd
+    al, bea = world.players[:2]
+    thread = world.general.add_thread("cribbage night")
+    driver = world.driver([al, bea], 4, channel=thread)
+    await driver.open(target=121)
+    table = await until(
+        fd, lambda: next((m for m in thread.messages if "Deal 1" in m.content), None)
+    )
+    for player in (al, bea):
+        await fd.quiet(0.5)  # the deal's messages are all sent
+        edits = len(table.history)
+        thread.set_archived(True)
+
+        def hand(player: User = player) -> list[Message]:
+            return [m for m in fd.dms(player) if list(m.selects())]
+
+        def edited(edits: int = edits) -> bool:
+            return len(table.history) > edits
+
+        shown = await until(fd, hand)
+        menu = next(shown[-1].selects())
+        cards = [o["value"] for o in menu["options"][:2]]
+        await fd.select(player, shown[-1], menu["custom_id"], cards)
+        await until(fd, edited)
+        assert not thread.archived
+    # Each time: the edit refused (50083), the thread reopened by the bot, the edit made.
+    reopen = [r for r in fd.requests if r.route == f"PATCH /channels/{thread.id}"]
+    assert len(reopen) == 2 and all(r.status == 200 for r in reopen)
+    assert any(r.code == 50083 for r in fd.requests)

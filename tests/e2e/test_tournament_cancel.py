@@ -1,0 +1,100 @@
+"""`/cribbage tournament cancel`: its organiser or a moderator ends the event, before it
+starts or while it is played. Games being played end without a result (and unrated), the
+message says who cancelled it and keeps the standings so far, and the threads are archived."""
+
+from __future__ import annotations
+
+from fakediscord import Channel, Message
+from fakediscord.testing import BotProcess
+from tests.e2e.test_tournaments import _board, _open_and_fill, _pair_of, _threads
+from tests.helpers.backends import BOTH_DATABASES
+from tests.helpers.bot_db import latest_game_id, rows
+from tests.helpers.table_driver import World, resign, until
+
+
+@BOTH_DATABASES
+async def test_cancelled_while_played_and_before_the_start(world: World, bot: BotProcess) -> None:
+    fd = world.fd
+    mo = world.moderator
+    al = world.players[0]
+    by_name = {u.name: u for u in world.players}
+    nothing = await fd.slash(mo, world.general, "/cribbage tournament cancel")
+    assert nothing.ephemeral and "no tournament" in nothing.content
+
+    board = await _open_and_fill(
+        world, "/cribbage tournament new format:swiss rounds:2 target:61", world.players
+    )
+
+    def dealt() -> list[Channel] | None:
+        found = _threads(world, 1)
+        return found if len(found) == 2 and all(_game_in(world, t.id) for t in found) else None
+
+    threads = await until(fd, dealt)
+    # One match is decided; the other is still being played when the event is cancelled.
+    done, playing = threads
+    winner, loser = sorted(_pair_of(done))
+    await resign(fd, by_name[loser], done)
+    await until(fd, lambda: f"{winner} wins" in board.content)
+
+    refused = await fd.slash(al, world.general, "/cribbage tournament cancel")
+    assert refused.ephemeral and "organiser or a moderator" in refused.content
+    cancelled = await fd.slash(mo, world.general, "/cribbage tournament cancel")
+    assert not cancelled.ephemeral and "cancelled" in cancelled.content, cancelled.content
+
+    await until(fd, lambda: f"**Cancelled** by <@{mo.id}>" in board.content)
+    assert "when it was cancelled" in board.content and f"{winner} wins" in board.content
+    assert "no result" in board.content and "**Final standings**" not in board.content
+    await until(fd, lambda: any("tournament was cancelled" in m.content for m in playing.messages))
+    # The stopped game has no result and changed no rating; the finished one counts.
+    stopped = latest_game_id(world.database, playing.id)
+    assert rows(world.database, "SELECT status FROM games WHERE id = ?", (stopped,)) == [
+        ("cancelled",)
+    ]
+    assert rows(world.database, "SELECT COUNT(*) FROM results WHERE game_id = ?", (stopped,)) == [
+        (0,)
+    ]
+    finished = latest_game_id(world.database, done.id)
+    assert rows(world.database, "SELECT COUNT(*) FROM results WHERE game_id = ?", (finished,)) == [
+        (2,)
+    ]
+    await until(fd, lambda: all(t.archived for t in threads))
+    assert not any("wins the" in m.content for m in world.general.messages)  # no champion
+
+    again = await fd.slash(mo, world.general, "/cribbage tournament cancel")
+    assert again.ephemeral and "over" in again.content
+    late = await fd.slash(al, world.general, "/cribbage tournament withdraw")
+    assert late.ephemeral and "over" in late.content
+
+    # A new one in the same channel, cancelled by its organiser before it starts.
+    opened = await fd.slash(mo, world.general, "/cribbage tournament new")
+    assert opened.ephemeral, opened.content
+
+    def opened_again() -> Message | None:
+        found = _latest_board(world)
+        return found if found is not board else None
+
+    second = await until(fd, opened_again)
+    await fd.click(al, second, label="Join")
+    await until(fd, lambda: "Entrants (1)" in second.content)
+    gone = await fd.slash(mo, world.general, "/cribbage tournament cancel")
+    assert not gone.ephemeral and "without a result" not in gone.content
+    await until(fd, lambda: "**Cancelled**" in second.content and not list(second.buttons()))
+    assert _board(world) is board  # the first one's message stays as it was
+
+
+def _latest_board(world: World) -> Message | None:
+    """The latest tournament message in #general."""
+    found = [
+        m
+        for m in world.general.messages
+        if m.author.bot and "tournament**" in m.content and not m.deleted
+    ]
+    return found[-1] if found else None
+
+
+def _game_in(world: World, channel_id: int) -> int | None:
+    """The newest game opened in a channel, if any."""
+    [(newest,)] = rows(
+        world.database, "SELECT MAX(id) FROM games WHERE channel_id = ?", (channel_id,)
+    )
+    return None if newest is None else int(newest)

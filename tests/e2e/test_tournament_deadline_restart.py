@@ -1,0 +1,48 @@
+"""A round's deadline that passed while the bot was down (killed, then started again later) is
+decided as soon as the bot is back: the director looks at every tournament being played when
+it starts, so no deadline waits for the next change."""
+
+from __future__ import annotations
+
+import sqlite3
+
+from fakediscord import Channel
+from fakediscord.testing import BotProcess
+from tests.e2e.test_tournaments import _deals, _open_and_fill, _pair_of, _threads
+from tests.helpers.table_driver import World, start_again, until
+
+
+async def test_a_deadline_passed_while_the_bot_was_down(world: World, bot: BotProcess) -> None:
+    fd = world.fd
+    al = world.players[0]
+    board = await _open_and_fill(
+        world,
+        "/cribbage tournament new format:swiss rounds:2 target:61 round_hours:1",
+        world.players,
+    )
+
+    def dealt() -> list[Channel] | None:
+        found = _threads(world, 1)
+        return found if len(found) == 2 and all(_deals(t) for t in found) else None
+
+    threads = await until(fd, dealt)
+    # Al throws his cards; nobody else moves.
+    hand = await until(fd, lambda: [m for m in fd.dms(al) if list(m.selects())])
+    menu = next(hand[-1].selects())
+    await fd.select(al, hand[-1], menu["custom_id"], [o["value"] for o in menu["options"][:2]])
+    his = next(t for t in threads if al.name in _pair_of(t))
+    other = next(t for t in threads if t is not his)
+    await until(fd, lambda: "Round 1 of 2" in board.content)
+
+    await bot.kill()
+    # The bot stays down past the round's hour: its start is moved back by more than that.
+    with sqlite3.connect(world.database) as db:
+        db.execute("UPDATE tournaments SET round_started = round_started - 3660")
+    await start_again(fd, bot)
+
+    await until(fd, lambda: any("only Al moved" in m.content for m in his.messages))
+    await until(fd, lambda: any("neither player moved" in m.content for m in other.messages))
+    await until(fd, lambda: "**Round 2 of 2**" in board.content)
+    # Decided once: each thread was told once.
+    assert sum("round's time is up" in m.content for m in his.messages) == 1
+    assert sum("round's time is up" in m.content for m in other.messages) == 1
