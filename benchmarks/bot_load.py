@@ -383,6 +383,7 @@ def _recorded(database: Database) -> tuple[int, int, int]:
 
 
 def _percentile(values: list[float], fraction: float) -> float:
+    """The value at ``fraction`` of the way up ``values`` sorted (0.99: the p99)."""
     ordered = sorted(values)
     return ordered[min(len(ordered) - 1, int(fraction * len(ordered)))]
 
@@ -432,6 +433,39 @@ async def run(
     and per channel); without, none of its limits. ``database`` is ``sqlite`` or ``postgres``;
     with ``procs`` above 1 the bot is that many processes, one shard each, on PostgreSQL.
     ``pages``: the bot serves the game pages, and that many games' live pages stay open."""
+    code, _ = await measure(
+        games,
+        players,
+        target,
+        seed,
+        profile,
+        pace,
+        duration,
+        limits,
+        computer,
+        database,
+        procs,
+        pages,
+    )
+    return code
+
+
+async def measure(
+    games: int,
+    players: int,
+    target: int,
+    seed: int,
+    profile: str | None = None,
+    pace: tuple[float, float] | None = None,
+    duration: float | None = None,
+    limits: bool = True,
+    computer: str | None = None,
+    database: str = "sqlite",
+    procs: int = 1,
+    pages: int = 0,
+) -> tuple[int, Figures]:
+    """:func:`run`, which also returns what it measured (for a script that compares runs:
+    ``benchmarks/pages_load.py``)."""
     rng = random.Random(seed)
     if computer is not None:
         players = 1
@@ -505,7 +539,7 @@ async def run(
         peak = max((p for p in peaks if p is not None), default=None)
         code = _report(fd, bots, tables, figures, peak, finished, recorded, logged, target)
         _report_processes(bots, cpu, tables, database)
-        return max(code, _report_budget(fd, tables, where, figures))
+        return max(code, _report_budget(fd, tables, where, figures)), figures
 
 
 def _report_processes(

@@ -35,7 +35,7 @@ from bot.core.render.private import (
 )
 from bot.core.render.table import deal_text, one_message, result_line
 from bot.core.render.text import Names, escape
-from bot.core.seeded import Seal, seal_of
+from bot.core.seeded import UNSEALED, Seal, seal_of
 from engine.cards import Card
 from engine.events import Dealt, Shown
 from engine.game import Game
@@ -243,9 +243,12 @@ def page_line(link: str) -> str:
 def deal_seal(game: Game, log: DealLog, seeds: Sequence[str] | None, deal: int) -> Seal | None:
     """What the table shows of ``deal``'s shuffle: its seal, and its seed once every hand and
     the crib of the deal have been shown (the next deal was dealt, or the game ended after
-    the crib's show); None for a game whose shuffles were not sealed."""
-    if seeds is None or deal < 1:
+    the crib's show); :data:`~bot.core.seeded.UNSEALED` for a game begun before shuffles were
+    sealed."""
+    if deal < 1:
         return None
+    if seeds is None:
+        return UNSEALED
     at = len(game.cut_rounds) + deal - 1
     if at >= len(seeds):
         return None

@@ -22,6 +22,7 @@ from __future__ import annotations
 import asyncio
 import dataclasses
 import json
+import logging
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass
 from datetime import datetime
@@ -53,6 +54,8 @@ __all__ = [
     "page_view",
 ]
 
+log = logging.getLogger(__name__)
+
 #: The biggest mistakes the summary page lists.
 MISTAKES_SHOWN = 5
 #: The latest reviewed games ``/cribbage stats`` adds up.
@@ -60,7 +63,15 @@ STATS_GAMES = 10
 
 NO_SUCH_GAME = "I can't find that game in this server."
 NOT_STARTED = "That game never got to the deal, so there is nothing to review."
-TOO_OLD = "That game was played before reviews were kept, so it can't be reviewed."
+TOO_OLD = (
+    "That game began before the bot recorded its shuffles, so it can't be reviewed, and its "
+    "shuffle can't be checked."
+)
+#: The review's summary of a game begun before shuffles were sealed.
+UNSEALED_LINE = (
+    "This game began before the bot sealed its shuffles, so its deals can't be checked "
+    "(`python -m bot.verify` needs a deal's seed)."
+)
 STILL_GOING = "That game is still going: only its players can review it before it ends."
 OWN_ONLY = "While the game goes on, you can review only your own decisions."
 NOT_A_PLAYER = "That person didn't play in that game."
@@ -84,6 +95,9 @@ class ReviewReport:
     final: bool
     deals: int
     decisions: tuple[Decision, ...]
+    #: Whether the game's shuffles were sealed (False: begun before, its deals can't be
+    #: checked).
+    sealed: bool = True
 
     @property
     def accuracy(self) -> float | None:
@@ -132,10 +146,11 @@ def build_report(
     rule: str,
     final: bool,
     others: bool,
+    sealed: bool = True,
 ) -> ReviewReport:
     """The pages' data of ``review`` (of ``seat``, named ``player``, on ``side``). With
     ``others`` (the person looking is not that player) only deals whose crib was shown are
-    kept."""
+    kept. ``sealed``: whether the game's shuffles were sealed (the summary says when not)."""
     decisions = tuple(d for d in review.of(seat) if not others or d.deal in review.shown)
     return ReviewReport(
         game_id=game_id,
@@ -149,6 +164,7 @@ def build_report(
         final=final,
         deals=review.deals,
         decisions=decisions,
+        sealed=sealed,
     )
 
 
@@ -193,6 +209,8 @@ def _summary(report: ReviewReport) -> str:
     accuracy = report.accuracy
     if accuracy is None:
         lines.append("No decisions to review: every play was forced.")
+        if not report.sealed:
+            lines.append(UNSEALED_LINE)
         return "\n".join(lines)
     close = sum(1 for d in report.decisions if d.close)
     given = f"{_number(report.points_given_up)} expected points given up"
@@ -210,6 +228,8 @@ def _summary(report: ReviewReport) -> str:
             lines.append(f"• {_headline(decision)} — best {best} ({_loss(decision)} given up)")
     else:
         lines.append("No mistakes: every decision was within the margin of the best.")
+    if not report.sealed:
+        lines.append(UNSEALED_LINE)
     lines.append("Use **Next** for each deal, decision by decision.")
     return "\n".join(lines)
 
@@ -355,7 +375,7 @@ class Reviews:
         """The review of ``player``'s (default: the user's) decisions in game ``game_id``
         (default: the latest game in this channel), at ``page``."""
         try:
-            record = await self._find(guild_id, channel_id, game_id)
+            record = await self.find(guild_id, channel_id, game_id)
             report = await self._report(record, user, player)
         except Refused as refused:
             return Answer.refuse(str(refused))
@@ -367,7 +387,7 @@ class Reviews:
         """Another page of a review already open (a Previous / Next click): the click's
         message is updated to it. Checked again as the first page was."""
         try:
-            record = await self._find(guild_id, None, game_id)
+            record = await self.find(guild_id, None, game_id)
             if not 0 <= seat < len(record.seats):
                 raise Refused(NOT_A_PLAYER)
             report = await self._report(record, user, None, seat=seat)
@@ -385,6 +405,19 @@ class Reviews:
             raise Refused(NOT_A_PLAYER)
         return await self._report(record, viewer or User(0, ""), None, seat=seat)
 
+    async def review_all(self, record: GameRecord) -> bool:
+        """Make and keep the final review of every person's seat in ``record``'s finished
+        game (one at a time; those kept already are left as they are). False, with nothing
+        made, for a game begun before shuffles were recorded (it cannot be dealt again).
+        Raises :class:`~bot.core.faults.UnreadableGame` for a snapshot that cannot be read."""
+        loaded = await self.load(record)
+        if loaded.shuffles is None:
+            return False
+        for seat in record.seats:
+            if not seat.is_computer:
+                await self._row(record, loaded, seat.seat, None)
+        return True
+
     async def stats_line(self, guild_id: int | None, user_id: int) -> str | None:
         """The accuracy line of ``/cribbage stats`` (None before any reviewed game)."""
         return accuracy_line(await self._store.review_totals(guild_id, user_id, last=STATS_GAMES))
@@ -394,9 +427,12 @@ class Reviews:
         line = await self.stats_line(guild_id, user_id)
         return add_lines(answer, [line] if line else [])
 
-    async def _find(
+    async def find(
         self, guild_id: int | None, channel_id: int | None, game_id: int | None
     ) -> GameRecord:
+        """Game ``game_id`` of server ``guild_id`` (None: the latest game in ``channel_id``);
+        raises :class:`~bot.core.refusals.Refused` for one that does not exist or is in
+        another server."""
         store = self._games.store
         if game_id is None:
             if channel_id is None:
@@ -410,8 +446,8 @@ class Reviews:
             raise Refused(NO_SUCH_GAME)
         return record
 
-    async def _loaded(self, record: GameRecord) -> Loaded:
-        """The game of ``record``, from its snapshot or its archive record."""
+    async def load(self, record: GameRecord) -> Loaded:
+        """The started game of ``record``, from its snapshot or its archive record."""
         if record.snapshot is not None:
             return self._games.loaded.load(record)
         kept = await self._store.archived(record.id)
@@ -433,7 +469,7 @@ class Reviews:
                     raise Refused(NOT_A_PLAYER)
         if record.status is GameStatus.LOBBY:
             raise Refused(NOT_STARTED)
-        loaded = await self._loaded(record)
+        loaded = await self.load(record)
         game = loaded.game
         over = game.phase is Phase.OVER or not record.is_open
         if not over:
@@ -465,6 +501,7 @@ class Reviews:
             rule=view.scoring.value,
             final=over,
             others=seat != mine,
+            sealed=loaded.seeds is not None,
         )
 
     async def _row(
@@ -480,8 +517,19 @@ class Reviews:
         if task is None:
             task = asyncio.ensure_future(self._made(record, loaded, seat, through))
             self._making[key] = task
-            task.add_done_callback(lambda _: self._making.pop(key, None))
+            task.add_done_callback(lambda done: self._made_done(key, done))
         return await asyncio.shield(task)
+
+    def _made_done(self, key: tuple[int, int], task: asyncio.Task[ReviewRow]) -> None:
+        """A review being made is done: forget it. Its failure was already given to whoever
+        waited for it; one nobody waits for any more (they stopped, or the bot is stopping:
+        the store closed under it) is said here, as a warning, not left unretrieved."""
+        self._making.pop(key, None)
+        if task.cancelled():
+            return
+        error = task.exception()
+        if error is not None:
+            log.warning("the review of game %s, seat %s, was not made: %r", *key, error)
 
     async def _made(
         self, record: GameRecord, loaded: Loaded, seat: int, through: int | None

@@ -134,10 +134,15 @@ def deal_from_seed(seed: bytes, players: int) -> DealtFromSeed:
 @dataclass(frozen=True, slots=True)
 class Seal:
     """What the table shows of one deal's shuffle: the seal, and the seed once it may be
-    shown (None before)."""
+    shown (None before). A game begun before shuffles were sealed has neither
+    (:data:`UNSEALED`): the table says its deals cannot be checked."""
 
-    seal: str
+    seal: str | None
     seed: str | None
+
+
+#: The shuffle of a game begun before shuffles were sealed: no seal, no seed, nothing to check.
+UNSEALED = Seal(None, None)
 
 
 class SeedDealer(random.Random):

@@ -15,6 +15,8 @@
 | ``director`` | runs the tournaments being played: pairs rounds, deals their games |
 | ``seasons`` | a calendar month's leaderboard, the hall of fame |
 | ``reviews`` | the review of a player's decisions in a game, made in the worker |
+| ``auto_reviews`` | reviews every finished game's people in the background (the sender) |
+| ``shuffles`` | ``/cribbage verify``: each shown deal checked against its seal and its deck |
 | ``daily`` | the discard of the day: each server's hand, everyone's one answer |
 
 The Discord layer calls the parts, sends each :class:`~bot.core.replies.Answer`, and hands it
@@ -29,6 +31,7 @@ from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from typing import Protocol
 
+from bot.core.auto_reviews import AutoReviews
 from bot.core.clock import GameClock
 from bot.core.coach_settings import CoachSettings
 from bot.core.computer import ComputerPlayers
@@ -48,6 +51,7 @@ from bot.core.replies import Answer, Clicked
 from bot.core.review import Reviews
 from bot.core.seasons import Seasons, SeasonStore
 from bot.core.seeded import SeedDealer
+from bot.core.shuffle_checks import ShuffleChecks
 from bot.core.standings import Standings
 from bot.core.storage import CoreStore
 from bot.core.table_info import TableInfo
@@ -81,6 +85,8 @@ class Services:
     seasons: Seasons
     reviews: Reviews
     daily: DailyDiscard
+    auto_reviews: AutoReviews
+    shuffles: ShuffleChecks
 
     @classmethod
     def build(
@@ -136,6 +142,8 @@ class Services:
         ledger.add(OwnerKind.TOURNAMENT, TournamentMessages(store, stamp))
         lobbies = Lobbies(games, computers)
 
+        reviews = Reviews(games, store, now, thinking)
+
         def forget(owner: Owner) -> None:
             ledger.forget(owner)
             drawn.forget(owner.id)
@@ -158,8 +166,10 @@ class Services:
                 store, feed, games, lobbies, clock=stamp, settled=ledger.settled
             ),
             seasons=Seasons(store, now, games.faults),
-            reviews=Reviews(games, store, now, thinking),
+            reviews=reviews,
             daily=DailyDiscard(store, now),
+            auto_reviews=AutoReviews(reviews, games, store, feed, clock=stamp),
+            shuffles=ShuffleChecks(reviews),
         )
 
     async def answered(self, answer: Answer, *, landed: bool, shown: Clicked | None) -> None:

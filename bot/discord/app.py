@@ -215,6 +215,8 @@ class CribbageBot(commands.AutoShardedBot):
         """This process sends: its keeper and its game clock follow the change feed."""
         self.keeper.follow(self.services.feed)
         self.services.clock.start()
+        # Finished games' reviews, made in the review worker (one at a time, at low priority).
+        self.services.auto_reviews.start()
         # The tournaments are directed by the process that sends, from the store.
         self._directing = asyncio.get_running_loop().create_task(
             self.services.director.start(DiscordThreads(self, self.pacer))
@@ -225,6 +227,7 @@ class CribbageBot(commands.AutoShardedBot):
         self.keeper.unfollow()
         self.services.clock.stop()
         self.services.director.stop()
+        self.services.auto_reviews.stop()
 
     async def _became_sender(self) -> None:
         """Another process stopped sending and this one took over: sync the commands (a new
@@ -347,6 +350,7 @@ class CribbageBot(commands.AutoShardedBot):
             await self.io.shut_down(SHUTDOWN_SECONDS / 2)
             self.services.clock.stop()
             self.services.director.stop()
+            self.services.auto_reviews.stop()
             unsent = await self.keeper.flush(SHUTDOWN_SECONDS / 2)
             if unsent:
                 log.warning("shutting down with messages still owed to %s", unsent)

@@ -436,6 +436,25 @@ class CribbageCommands(app_commands.Group):
         )
 
     @app_commands.command(
+        name="verify", description="Check a game's shuffles against the seals shown (privately)"
+    )
+    @app_commands.describe(game="The game's number (default: the latest game in this channel)")
+    async def verify(
+        self,
+        interaction: discord.Interaction[Any],
+        game: app_commands.Range[int, 1, 2**53] | None = None,
+    ) -> None:
+        """Each shown deal's seed checked against its seal and the deck it was dealt from."""
+        if interaction.guild_id is None:
+            await send_error(interaction, NEEDS_A_CHANNEL)
+            return
+        guild_id, channel_id = interaction.guild_id, interaction.channel_id
+        shuffles = _core(interaction).shuffles
+        await io_of(interaction).command(
+            interaction, lambda: shuffles.check(guild_id, channel_id, game), ephemeral=True
+        )
+
+    @app_commands.command(
         name="halloffame", description="This server's 28s and 29s, best hands and champions"
     )
     async def halloffame(self, interaction: discord.Interaction[Any]) -> None:

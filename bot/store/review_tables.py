@@ -45,15 +45,39 @@ class ReviewTables(Queries):
             ),
         )
 
+    async def reviews_owed(self, since: float, *, limit: int) -> list[int]:
+        """Finished games, last changed at or after ``since``, not pruned and with their
+        snapshot, whose automatic reviews are not done yet (no ``auto_reviews`` row): their
+        ids, the latest first."""
+        rows = await self._read(
+            "SELECT id FROM games WHERE status = 'finished' AND updated_at >= ?"
+            " AND pruned_at IS NULL AND snapshot IS NOT NULL"
+            " AND NOT EXISTS (SELECT 1 FROM auto_reviews a WHERE a.game_id = games.id)"
+            " ORDER BY updated_at DESC, id DESC LIMIT ?",
+            (since, limit),
+        )
+        return [int(row[0]) for row in rows]
+
+    async def reviews_done(self, game_id: int, outcome: str, *, now: float) -> None:
+        """Note that game ``game_id`` is owed no more automatic reviews: ``outcome`` is
+        ``reviewed``, ``too old``, ``unreadable`` or ``nothing kept``."""
+        await self.db.execute(
+            "INSERT INTO auto_reviews (game_id, outcome, done_at) VALUES (?, ?, ?)"
+            " ON CONFLICT (game_id) DO NOTHING",
+            (game_id, outcome, now),
+        )
+
     async def review_totals(
         self, guild_id: int | None, user_id: int, *, last: int
     ) -> list[tuple[int, int, int, float]]:
         """The figures of the player's latest ``last`` reviewed finished games in the server,
-        newest first: (game id, decisions, accurate ones, points given up)."""
+        the game that ended last first (whenever each review was made): (game id, decisions,
+        accurate ones, points given up)."""
         rows = await self._read(
-            "SELECT game_id, decisions, accurate, given_up FROM reviews"
-            " WHERE final = 1 AND user_id = ? AND guild_id IS NOT DISTINCT FROM ?"
-            " ORDER BY made_at DESC, game_id DESC LIMIT ?",
+            "SELECT r.game_id, r.decisions, r.accurate, r.given_up FROM reviews r"
+            " JOIN games g ON g.id = r.game_id"
+            " WHERE r.final = 1 AND r.user_id = ? AND r.guild_id IS NOT DISTINCT FROM ?"
+            " ORDER BY g.updated_at DESC, r.game_id DESC LIMIT ?",
             (user_id, guild_id, last),
         )
         return [(int(r[0]), int(r[1]), int(r[2]), float(r[3])) for r in rows]

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import doctest
 import hashlib
+import json
 import random
 import re
 
@@ -11,8 +12,11 @@ import pytest
 
 from bot import verify
 from bot.core import archive, seeded, snapshot
+from bot.core import review as reviews
 from bot.core.deal_log import DealLog
+from bot.core.render.table import NOT_SEALED
 from bot.core.replies import Answer, User
+from bot.core.review import TOO_OLD, UNSEALED_LINE
 from bot.core.seeded import (
     SeedDealer,
     deal_from_seed,
@@ -22,6 +26,7 @@ from bot.core.seeded import (
     seal_of,
 )
 from bot.core.services import Services
+from bot.core.shuffle_checks import NOT_DEALT, not_sealed
 from bot.core.shuffles import RecordingRandom
 from bot.core.tally import Tally
 from bot.store import Store
@@ -184,10 +189,57 @@ async def test_a_game_against_the_computer_keeps_its_seeds_from_the_first_deal(
     assert kept.seeds is not None and len(kept.seeds) == len(kept.game.cut_rounds) + 1
 
 
-async def test_a_game_begun_before_seals_shows_none(service: Services) -> None:
-    table = await open_table(service, [AL, BEA])
-    owed = await owed_now(service, table.outcomes[0].game_id)
+async def test_a_game_begun_before_seals_says_its_deals_cant_be_checked(
+    service: Services,
+) -> None:
+    # The service fixture's shuffles are recorded, not sealed.
+    table = await open_table(service, [AL, BEA], target=61)
+    game_id = table.outcomes[0].game_id or 0
+    owed = await owed_now(service, game_id)
+    tables = [o.view.content for o in owed if o.key.startswith("table:")]
+    assert tables and all(NOT_SEALED in text for text in tables), tables
     assert not any("Shuffle sealed" in o.view.content for o in owed)
+    await drive(service, table, [AL, BEA])
+    # Every deal's table says so, once, where a sealed game shows its seal; never a seed.
+    for o in await owed_now(service, game_id):
+        if o.key.startswith("table:"):
+            assert o.view.content.count(NOT_SEALED) == 1, o.view.content
+            assert not SEED_LINE.search(o.view.content)
+    # Its review too (it can be reviewed: its shuffles were recorded).
+    review = await service.reviews.review(GUILD, CHANNEL, AL, game_id)
+    assert review.ok and review.reply.view is not None, review.reply.text
+    assert UNSEALED_LINE in review.reply.view.content
+
+
+async def test_a_sealed_games_review_says_nothing_of_checking(store: Store, clock: Clock) -> None:
+    service = make_service(store, clock, sealing=True)
+    table = await open_table(service, [AL, BEA], target=61)
+    game_id = table.outcomes[0].game_id or 0
+    await drive(service, table, [AL, BEA])
+    review = await service.reviews.review(GUILD, CHANNEL, BEA)
+    assert review.ok and review.reply.view is not None, review.reply.text
+    assert "can't be checked" not in review.reply.view.content
+    assert not any(NOT_SEALED in o.view.content for o in await owed_now(service, game_id))
+
+
+async def test_a_game_begun_before_shuffles_were_recorded_cant_be_reviewed_or_checked(
+    store: Store, clock: Clock
+) -> None:
+    service = make_service(store, clock)
+    table = await open_table(service, [AL, BEA], target=61)
+    game_id = table.outcomes[0].game_id or 0
+    await drive(service, table, [AL, BEA])
+    record = await store.get_game(game_id)
+    assert record is not None and record.snapshot is not None
+    data = json.loads(record.snapshot)
+    del data["shuffles"]
+    data["format"] = 2
+    async with store.db.transaction() as tx:
+        await tx.execute("UPDATE games SET snapshot = ? WHERE id = ?", (json.dumps(data), game_id))
+    service.games.loaded.drop(game_id)
+    refused = await service.reviews.review(GUILD, CHANNEL, AL, game_id)
+    assert not refused.ok and refused.reply.text == TOO_OLD
+    assert "can't be reviewed" in TOO_OLD and "shuffle can't be checked" in TOO_OLD
 
 
 def test_verify_says_whether_the_deal_matches(capsys: pytest.CaptureFixture[str]) -> None:
@@ -208,3 +260,63 @@ def test_verify_says_whether_the_deal_matches(capsys: pytest.CaptureFixture[str]
     assert verify.main(["nonsense", seal]) == 2
     assert verify.main([seed.hex(), seal, "--starter", "XX"]) == 2
     assert verify.main([seed.hex(), seal, "--hand", "AH", "--hand", "2H", "--hand", "3H"]) == 2
+
+
+async def test_verify_checks_each_shown_deal_against_its_seal_and_its_deck(
+    store: Store, clock: Clock
+) -> None:
+    service = make_service(store, clock, sealing=True)
+    table = await open_table(service, [AL, BEA], target=61)
+    game_id = table.outcomes[0].game_id or 0
+    early = await service.shuffles.check(GUILD, CHANNEL)
+    assert early.ok and early.reply.ephemeral, early.reply.text
+    # Deal 1 is being played: its seal only, never its seed.
+    assert "Deal 1: sealed" in early.reply.text and not SEED_LINE.search(early.reply.text)
+    await drive(service, table, [AL, BEA])
+    record = await store.get_game(game_id)
+    assert record is not None and record.snapshot is not None
+    kept = snapshot.decode(record.snapshot, random.Random(0))
+    answer = await service.shuffles.check(GUILD, None, game_id)
+    lines = answer.reply.text.splitlines()
+    checked = [line for line in lines if line.startswith("Deal ")]
+    assert len(checked) == kept.game.deal_number, answer.reply.text
+    # Every deal but the last was shown; the last, if the game ended before its crib was
+    # shown, keeps its seed secret.
+    assert all("✅" in line for line in checked[:-1]), answer.reply.text
+    assert "✅" in checked[-1] or "its seed stays secret" in checked[-1], answer.reply.text
+    assert kept.seeds is not None
+    seed = kept.seeds[len(kept.game.cut_rounds)]
+    assert f"seed `{seed[:16]}…`" in checked[0]
+    assert "python -m bot.verify" in lines[-1]
+
+    # A seed that is not the one the deal was dealt from: said, not passed over.
+    wrong = list(kept.seeds)
+    wrong[len(kept.game.cut_rounds)] = "00" * 32
+    data = json.loads(record.snapshot)
+    data["seeds"] = wrong
+    async with store.db.transaction() as tx:
+        await tx.execute("UPDATE games SET snapshot = ? WHERE id = ?", (json.dumps(data), game_id))
+    service.games.loaded.drop(game_id)
+    tampered = await service.shuffles.check(GUILD, None, game_id)
+    assert "Deal 1: ❌" in tampered.reply.text and "python -m bot.verify" not in tampered.reply.text
+
+
+async def test_verify_of_an_old_game_a_lobby_or_another_servers_game(
+    store: Store, clock: Clock
+) -> None:
+    service = make_service(store, clock)  # shuffles recorded, not sealed
+    table = await open_table(service, [AL, BEA], target=61)
+    game_id = table.outcomes[0].game_id or 0
+    old = await service.shuffles.check(GUILD, CHANNEL)
+    assert old.ok and old.reply.text == not_sealed(game_id)
+    assert "can't be checked" in old.reply.text
+    elsewhere = await service.shuffles.check(GUILD + 1, None, game_id)
+    assert not elsewhere.ok and elsewhere.reply.text == reviews.NO_SUCH_GAME
+    missing = await service.shuffles.check(GUILD, None, game_id + 1000)
+    assert not missing.ok and missing.reply.text == reviews.NO_SUCH_GAME
+    nowhere = await service.shuffles.check(GUILD, CHANNEL + 1)
+    assert not nowhere.ok and nowhere.reply.text == reviews.NO_GAME_HERE
+    lobby = await service.lobbies.new_game(GUILD, CHANNEL + 2, AL)
+    assert lobby.ok
+    waiting = await service.shuffles.check(GUILD, CHANNEL + 2)
+    assert not waiting.ok and waiting.reply.text == NOT_DEALT

@@ -1,13 +1,19 @@
 """The review of a game through Discord: the result's Review button and `/cribbage review`,
 private, paged with Previous / Next; refused for a game still going to those who do not play
-it; accuracy in `/cribbage stats`."""
+it; accuracy in `/cribbage stats`, from reviews made by themselves as games end."""
 
 from __future__ import annotations
 
+import json
 import random
+import sqlite3
 
+from bot.core.render.table import NOT_SEALED
+from bot.core.review import UNSEALED_LINE
+from bot.core.shuffle_checks import not_sealed
 from fakediscord.testing import BotProcess
-from tests.helpers.table_driver import World, resign
+from tests.helpers.bot_db import rows
+from tests.helpers.table_driver import World, resign, start_again, until
 
 
 async def test_review_by_button_and_command_paged_and_private(
@@ -63,3 +69,100 @@ async def test_review_by_button_and_command_paged_and_private(
 
     stats = await fd.slash(al, world.general, "/cribbage stats")
     assert "**Accuracy**" in stats.content, stats.content
+
+
+def _reviewed(world: World, game_id: int) -> list[tuple[object, ...]]:
+    """The game's kept final reviews (seat, user), once its automatic review is noted done."""
+    done = rows(world.database, "SELECT outcome FROM auto_reviews WHERE game_id = ?", (game_id,))
+    if done != [("reviewed",)]:
+        return []
+    return rows(
+        world.database,
+        "SELECT seat, user_id FROM reviews WHERE game_id = ? AND final = 1 ORDER BY seat",
+        (game_id,),
+    )
+
+
+async def test_a_finished_game_is_reviewed_by_itself_and_again_after_a_restart(
+    world: World, bot: BotProcess
+) -> None:
+    """Nobody presses Review: the game that ends is reviewed in the background, and `/cribbage
+    stats` shows the accuracy; a game left unreviewed when the bot stopped (its review cut
+    short) is reviewed after the next start."""
+    fd = world.fd
+    al, bea, _, _ = world.players
+    driver = world.driver([al, bea], random.Random(5))
+    await driver.open(target=61)
+    await driver.play_deal()
+    resigned = await resign(fd, bea, world.general)
+    assert resigned.original is not None and resigned.original.content == "You resigned."
+    game = driver.game_id
+    assert (await driver.expect_current()).status == "finished"
+    # The first review starts the review worker.
+    made = await until(fd, lambda: _reviewed(world, game), stall=None)
+    assert made == [(0, al.id), (1, bea.id)]
+    stats = await fd.slash(al, world.general, "/cribbage stats")
+    assert "**Accuracy**" in stats.content and "last 1 reviewed game" in stats.content, (
+        stats.content
+    )
+
+    # Stopped, as if the reviews had been cut short: nothing kept of them.
+    await bot.stop()
+    with sqlite3.connect(world.database) as db:
+        db.execute("DELETE FROM reviews WHERE game_id = ?", (game,))
+        db.execute("DELETE FROM auto_reviews WHERE game_id = ?", (game,))
+    await start_again(fd, bot)
+    again = await until(fd, lambda: _reviewed(world, game), stall=None)
+    assert again == made
+
+
+async def test_a_game_begun_before_sealed_shuffles_says_its_deals_cant_be_checked(
+    world: World, bot: BotProcess
+) -> None:
+    """A game the bot began before it sealed its shuffles (made so here: its seeds taken out
+    of its snapshot while the bot was stopped) plays on after the upgrade: every deal's table
+    says, where a sealed game shows its seal, that its deals can't be checked, and so does its
+    review, and `/cribbage verify` (which checks a sealed deal against its seal)."""
+    fd = world.fd
+    al, bea, _, _ = world.players
+    driver = world.driver([al, bea], random.Random(11))
+    await driver.open(target=61)
+    await driver.play_deal()
+    first = driver.message("table:1")
+    assert first is not None
+    assert "🔒 Shuffle sealed: SHA-256" in first.content, first.content
+    # While the game is sealed, /cribbage verify checks the shown deal against its seal.
+    checked = await fd.slash(bea, world.general, "/cribbage verify")
+    assert checked.ephemeral and "Deal 1: ✅ SHA-256 of seed" in checked.content, checked.content
+    assert "Deal 2: sealed" in checked.content, checked.content
+
+    await bot.stop()
+    game = driver.game_id
+    with sqlite3.connect(world.database) as db:
+        (text,) = db.execute("SELECT snapshot FROM games WHERE id = ?", (game,)).fetchone()
+        data = json.loads(text)
+        del data["seeds"]
+        db.execute("UPDATE games SET snapshot = ? WHERE id = ?", (json.dumps(data), game))
+    await start_again(fd, bot)
+    await driver.play_deal()
+    # Every table as the stored (unsealed) game says, the one drawn before it too.
+    await driver.expect_current()
+    for key in ("table:1", "table:2"):
+        table = driver.message(key)
+        assert table is not None and table.content.count(NOT_SEALED) == 1, table
+        assert "Shuffle sealed" not in table.content and "Shuffle seed" not in table.content
+
+    await resign(fd, al, world.general)
+    assert (await driver.expect_current()).status == "finished"
+    result = driver.message("result")
+    assert result is not None
+    opened = await fd.click(bea, result, label="🔍 Review")
+    await opened.wait_for(
+        lambda i: any("Review of game" in m.content for m in i.messages()), timeout=60
+    )
+    summary = next(m for m in opened.messages() if "Review of game" in m.content)
+    assert summary.ephemeral and UNSEALED_LINE in summary.content, summary.content
+    old = await fd.slash(bea, world.general, f"/cribbage verify game:{game}")
+    assert old.ephemeral and old.content == not_sealed(game), old.content
+    missing = await fd.slash(bea, world.general, f"/cribbage verify game:{game + 1000}")
+    assert missing.ephemeral and missing.content == "I can't find that game in this server."

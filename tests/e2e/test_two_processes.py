@@ -2,9 +2,10 @@
 click) in one, shard 1 (the server, so the slash commands) in the other.
 
 Any process serves any game; a click on one and a command on the other for the same game at
-the same moment apply once; killing either process loses nothing owed (the other takes over
-sending when the sender dies); restarting one process at a time never stops a game; and the
-two never IDENTIFY together beyond Discord's limit.
+the same moment apply once; a finished game is reviewed by the sender alone; killing either
+process loses nothing owed (the other takes over sending when the sender dies); restarting one
+process at a time never stops a game; and the two never IDENTIFY together beyond Discord's
+limit.
 """
 
 from __future__ import annotations
@@ -17,7 +18,7 @@ from typing import Any
 import pytest
 
 from fakediscord import Channel, Interaction, User
-from tests.helpers.bot_db import logged_actions
+from tests.helpers.bot_db import logged_actions, rows
 from tests.helpers.pair import Pair, sends
 from tests.helpers.table_driver import TableDriver, start_again, until
 
@@ -45,6 +46,15 @@ async def test_a_whole_game_is_served_by_both_processes(pair: Pair) -> None:
     assert set(shards) == {0, 1} and driver.clicks and driver.commands
     assert fd.gateway.identify_refused == 0, "the two never identified together"
     assert fd.counters.rate_limited["global"] == 0
+    # The finished game is reviewed by itself, by the process that sends and by it alone.
+    game = driver.game_id
+    done = "SELECT outcome FROM auto_reviews WHERE game_id = ?"
+    await until(fd, lambda: rows(pair.url, done, (game,)) == [("reviewed",)], stall=None)
+    said = f"game {game}'s automatic review: reviewed"
+    sender = pair.sender()
+    assert sender is not None and any(said in line for line in sender.output)
+    other = pair.dms if sender is pair.server else pair.server
+    assert not any(said in line for line in other.output)
 
 
 def _play_line(action: dict[str, Any]) -> str:

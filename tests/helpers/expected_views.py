@@ -199,9 +199,11 @@ def _seal(
 ) -> Seal | None:
     """A deal's sealed shuffle as the table must show it: the seal (SHA-256 of the deal's
     seed, the one after the cut's shuffles) from the deal on, the seed once the crib was shown
-    or the next deal dealt."""
+    or the next deal dealt; for an unsealed game, that it has none."""
+    if seeds is None:
+        return Seal(None, None)  # a game begun before shuffles were sealed: nothing to check
     at = len(game.cut_rounds) + deal - 1
-    if seeds is None or at >= len(seeds):
+    if at >= len(seeds):
         return None
     seed = seeds[at]
     shown = deal < game.deal_number or any(isinstance(e, Shown) and e.crib for e in events)

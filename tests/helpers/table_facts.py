@@ -148,8 +148,13 @@ def check_calls(events: Sequence[Event], text: str, view: PublicView, *, live: b
             wanted.append(["Chances to win:", f"{side[0]} ", " · ", f"{side[1]} ", "%"])
             _check_chances(text)
     lines = [line for line in text.splitlines() if line.strip() and line != LEFT_OUT]
-    # The deal's seal and seed (checked to the digit by the expected views): one of each.
-    sealed = [line for line in lines if line.startswith(("🔒 Shuffle sealed", "🔓 Shuffle seed"))]
+    # The deal's seal and seed (checked to the digit by the expected views): one of each; or,
+    # in a game begun before shuffles were sealed, the one line that says so.
+    sealed = [
+        line
+        for line in lines
+        if line.startswith(("🔒 Shuffle sealed", "🔓 Shuffle seed", "🔒 No sealed shuffle"))
+    ]
     assert len(sealed) == len(set(line[:2] for line in sealed)) <= 2, text
     lines = [line for line in lines if line not in sealed]
     assert len(lines) == len(wanted), (wanted, text)

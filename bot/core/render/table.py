@@ -42,6 +42,7 @@ from engine.views import PublicView
 
 __all__ = [
     "LEFT_OUT",
+    "NOT_SEALED",
     "DealText",
     "deal_text",
     "one_message",
@@ -52,6 +53,12 @@ __all__ = [
 
 #: Said in place of the plays that scored nothing when a deal's table is too long for them.
 LEFT_OUT = "_(the plays that scored nothing are left out, to keep the deal in one message)_"
+#: Said under the deal, where a sealed shuffle's seal would be, in a game begun before
+#: shuffles were sealed (it has no seed to show, so nobody can check its deals).
+NOT_SEALED = (
+    "🔒 No sealed shuffle: this game began before the bot sealed its shuffles, so its deals "
+    "can't be checked."
+)
 
 
 def _played(names: Names, event: Played) -> str:
@@ -258,7 +265,8 @@ def deal_text(
     """The text of one deal's table from its events; ``view`` is the table now (for the
     discard count and, when ``live``, the line that says where the play stands); ``chances``,
     each side's chance to win once the deal is over, said after the scores; ``seal``: the
-    deal's sealed shuffle (its seal under the deal, its seed at the show once shown)."""
+    deal's sealed shuffle (its seal under the deal, its seed at the show once shown; for a game
+    begun before shuffles were sealed, :data:`NOT_SEALED` under the deal)."""
     play: list[str] = [] if cut is None else [_cut(names, cut)]
     # The indexes in ``play`` of calls that scored nothing (left out of the brief form).
     quiet: set[int] = set()
@@ -268,7 +276,9 @@ def deal_text(
         match event:
             case Dealt():
                 play.append(_dealt(names, event, view.discard_count))
-                if seal is not None:
+                if seal is not None and seal.seal is None:
+                    play.append(NOT_SEALED)
+                elif seal is not None:
                     play.append(f"🔒 Shuffle sealed: SHA-256 `{seal.seal}`")
             case Discarded():
                 pass  # who is still to discard is said by the status line
