@@ -413,43 +413,6 @@ def _first_tenth_and_rest(timed: list[tuple[float, float]]) -> None:
             )
 
 
-async def run(
-    games: int,
-    players: int,
-    target: int,
-    seed: int,
-    profile: str | None = None,
-    pace: tuple[float, float] | None = None,
-    duration: float | None = None,
-    limits: bool = True,
-    computer: str | None = None,
-    database: str = "sqlite",
-    procs: int = 1,
-    pages: int = 0,
-) -> int:
-    """Play ``games`` games at once (at ``pace``, for ``duration`` seconds, if given; against
-    the ``computer`` at that level, if given); print the figures; return 0 if every check
-    passed. With ``limits`` (the default), fakediscord enforces Discord's rate limits (global
-    and per channel); without, none of its limits. ``database`` is ``sqlite`` or ``postgres``;
-    with ``procs`` above 1 the bot is that many processes, one shard each, on PostgreSQL.
-    ``pages``: the bot serves the game pages, and that many games' live pages stay open."""
-    code, _ = await measure(
-        games,
-        players,
-        target,
-        seed,
-        profile,
-        pace,
-        duration,
-        limits,
-        computer,
-        database,
-        procs,
-        pages,
-    )
-    return code
-
-
 async def measure(
     games: int,
     players: int,
@@ -464,8 +427,14 @@ async def measure(
     procs: int = 1,
     pages: int = 0,
 ) -> tuple[int, Figures]:
-    """:func:`run`, which also returns what it measured (for a script that compares runs:
-    ``benchmarks/pages_load.py``)."""
+    """Play ``games`` games at once (at ``pace``, for ``duration`` seconds, if given; against
+    the ``computer`` at that level, if given); print the figures; return 0 if every check
+    passed, with what was measured (for a script that compares runs:
+    ``benchmarks/pages_load.py``). With ``limits`` (the default), fakediscord enforces
+    Discord's rate limits (global and per channel); without, none of its limits. ``database``
+    is ``sqlite`` or ``postgres``; with ``procs`` above 1 the bot is that many processes, one
+    shard each, on PostgreSQL. ``pages``: the bot serves the game pages, and that many games'
+    live pages stay open."""
     rng = random.Random(seed)
     if computer is not None:
         players = 1
@@ -806,8 +775,8 @@ def main(argv: list[str] | None = None) -> int:
     if args.pace:
         lo, _, hi = args.pace.partition("-")
         pace = (float(lo), float(hi or lo))
-    return asyncio.run(
-        run(
+    code, _ = asyncio.run(
+        measure(
             args.games,
             args.players,
             args.target,
@@ -822,6 +791,7 @@ def main(argv: list[str] | None = None) -> int:
             args.pages,
         )
     )
+    return code
 
 
 if __name__ == "__main__":

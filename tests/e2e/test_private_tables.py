@@ -10,6 +10,7 @@ import aiohttp
 
 from bot.discord.places import NO_LEADERBOARD_HERE
 from fakediscord.counters import Counters
+from fakediscord.model import Channel, User
 from fakediscord.testing import BotLauncher
 from tests.helpers.backends import BOTH_DATABASES
 from tests.helpers.bot_db import latest_game_id, owned_messages
@@ -21,12 +22,9 @@ from tests.helpers.wire import call
 async def test_a_lobby_in_a_dm_between_two_people_lives_on_its_interactions(
     world: World, bots: BotLauncher
 ) -> None:
-    await bots.process(database=world.database)
     fd = world.fd
     al, bea, _, _ = world.players
-    for user in (al, bea):
-        fd.install_app(user)
-    dm = fd.private_channel(al, bea)
+    dm = await _conversation(world, bots, al, bea)
     fd.counters = Counters()
     opened = await fd.slash(al, dm, "/cribbage new")
     table = opened.original
@@ -50,12 +48,9 @@ async def test_a_lobby_in_a_dm_between_two_people_lives_on_its_interactions(
 async def test_a_whole_game_in_a_dm_between_friends_never_uses_the_bots_token(
     world: World, bots: BotLauncher
 ) -> None:
-    await bots.process(database=world.database)
     fd = world.fd
     al, bea, _, _ = world.players
-    for user in (al, bea):
-        fd.install_app(user)
-    dm = fd.private_channel(al, bea)
+    dm = await _conversation(world, bots, al, bea)
     since = len(fd.requests)
     driver = PrivateDriver(fd, dm, [al, bea], world.database, random.Random(24))
     await driver.open(target=61)
@@ -92,32 +87,25 @@ async def test_a_whole_game_in_a_dm_between_friends_never_uses_the_bots_token(
 async def test_against_the_computer_in_a_dm_with_a_friend_watching(
     world: World, bots: BotLauncher
 ) -> None:
-    await bots.process(database=world.database)
     fd = world.fd
     al, bea, _, _ = world.players
-    for user in (al, bea):
-        fd.install_app(user)
-    dm = fd.private_channel(al, bea)
+    dm = await _conversation(world, bots, al, bea)
     since = len(fd.requests)
     driver = PrivateDriver(fd, dm, [al], world.database, random.Random(8))
     await driver.open_against_computer("hard", watchers=(bea,))
     final = await driver.play_out()
     assert final.status == "finished"
-    await driver.settled()
-    await fd.quiet(0.3)
-    driver.check_now()  # Bea, watching, never saw a card of a hand
-    assert bot_token_requests(fd, since) == []
+    await _settled_unseen_and_tokens_only(
+        driver, since
+    )  # Bea, watching, never saw a card of a hand
     hands = [m for m in fd.visible_to(bea, dm) if m.ephemeral]
     assert hands == [], "Bea opened no hand, so none is hers to see"
 
 
 async def test_a_whole_game_in_a_group_dm_of_three(world: World, bots: BotLauncher) -> None:
-    await bots.process(database=world.database)
     fd = world.fd
     al, bea, cy, _ = world.players
-    for user in (al, bea, cy):
-        fd.install_app(user)
-    group = fd.private_channel(al, bea, cy)
+    group = await _conversation(world, bots, al, bea, cy)
     since = len(fd.requests)
     driver = PrivateDriver(fd, group, [bea, cy, al], world.database, random.Random(3))
     driver.hand_command_rate = 0.5  # some open their hand with /cribbage hand instead
@@ -137,12 +125,9 @@ async def test_a_whole_game_in_a_group_dm_of_three(world: World, bots: BotLaunch
 async def test_tokens_that_all_lapse_halfway_leave_a_game_that_resumes_on_the_next_click(
     world: World, bots: BotLauncher
 ) -> None:
-    await bots.process(database=world.database)
     fd = world.fd
     al, bea, _, _ = world.players
-    for user in (al, bea):
-        fd.install_app(user)
-    dm = fd.private_channel(al, bea)
+    dm = await _conversation(world, bots, al, bea)
     since = len(fd.requests)
     driver = PrivateDriver(fd, dm, [al, bea], world.database, random.Random(7))
     first = await driver.open(target=61)
@@ -182,12 +167,9 @@ async def test_tokens_that_all_lapse_halfway_leave_a_game_that_resumes_on_the_ne
 async def test_the_bots_own_token_is_refused_there_and_never_tried(
     world: World, bots: BotLauncher
 ) -> None:
-    await bots.process(database=world.database)
     fd = world.fd
     al, bea, _, _ = world.players
-    for user in (al, bea):
-        fd.install_app(user)
-    dm = fd.private_channel(al, bea)
+    dm = await _conversation(world, bots, al, bea)
     since = len(fd.requests)
     driver = PrivateDriver(fd, dm, [al, bea], world.database, random.Random(5))
     table = await driver.open(target=61)
@@ -233,3 +215,21 @@ async def test_a_server_that_did_not_invite_the_bot_plays_the_same_and_survives_
     # Nothing on the bot's token there (the restart's own start-up requests aside).
     assert bot_token_requests(fd, since_restart) == []
     assert [r for r in bot_token_requests(fd, since) if str(lounge.id) in r] == []
+
+
+async def _conversation(world: World, bots: BotLauncher, *people: User) -> Channel:
+    """The bot started, and a DM (two people) or group DM between ``people``, each of whom
+    installed the app: a place the bot is not a member of."""
+    await bots.process(database=world.database)
+    for user in people:
+        world.fd.install_app(user)
+    return world.fd.private_channel(*people)
+
+
+async def _settled_unseen_and_tokens_only(driver: PrivateDriver, since: int) -> None:
+    """Once every message shows the game: no viewer ever saw a card not theirs to see, and
+    no request since ``since`` used the bot's own token."""
+    await driver.settled()
+    await driver.fd.quiet(0.3)
+    driver.check_now()
+    assert bot_token_requests(driver.fd, since) == []
