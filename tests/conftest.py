@@ -63,11 +63,6 @@ LONGEST = {
     "tests/e2e/test_tournaments.py": 30,
     "tests/e2e/test_tournament_processes.py": 30,
     "tests/e2e/test_web_pages.py::test_a_watched_game_live_then_replayed": 20,
-    # Measured beside a busy core (with two test processes).
-    "tests/e2e/test_review_on_discord.py::test_a_finished_game_is_reviewed_by_itself": 30,
-    "tests/e2e/test_review_on_discord.py": 18,
-    "tests/e2e/test_private_tables.py": 12,
-    "tests/e2e/test_tournament_cancel.py": 10,
 }
 
 
