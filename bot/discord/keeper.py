@@ -111,7 +111,8 @@ class TableKeeper:
         self._unsubscribe: Callable[[], None] | None = None
         # Owners whose lost posts were looked for (or are being) since this process began to
         # send: none is sent to before (see _recovered).
-        self._recovering: OrderedDict[Owner, asyncio.Task[None]] = OrderedDict()
+        self._recovered_owners: OrderedDict[Owner, None] = OrderedDict()
+        self._recovering: dict[Owner, asyncio.Lock] = {}
 
     # -- following the feed ---------------------------------------------------------------------
     def follow(self, feed: ChangeFeed) -> None:
@@ -132,7 +133,7 @@ class TableKeeper:
             self._unsubscribe()
             self._unsubscribe = None
         self._held_back.clear()  # the process that sends now brings every owner up to date
-        self._recovering.clear()  # and one that sends again looks for its lost posts again
+        self._recovered_owners.clear()  # and one that sends again looks for lost posts again
 
     def _heard(self, change: Change) -> None:
         if not change.more_coming:
@@ -175,19 +176,23 @@ class TableKeeper:
         click) would otherwise post a DM again that a process killed mid-post already made.
         When the look fails (the lease passed on: :class:`NotSender`; the store) it is made
         again by the next pass."""
-        task = self._recovering.get(owner)
-        if task is None:
-            task = asyncio.get_running_loop().create_task(self._recover(owner))
-            self._recovering[owner] = task
-            while len(self._recovering) > RECOVERED_KEPT:
-                self._recovering.popitem(last=False)
-        self._recovering.move_to_end(owner)
+        if owner in self._recovered_owners:
+            self._recovered_owners.move_to_end(owner)
+            return
+        # Looked for in the caller's own task (a stop cancels it with them), one at a time
+        # per owner: a second caller waits for the first's look, then finds it made.
+        lock = self._recovering.setdefault(owner, asyncio.Lock())
         try:
-            await asyncio.shield(task)
-        except Exception:
-            if self._recovering.get(owner) is task:
+            async with lock:
+                if owner in self._recovered_owners:
+                    return
+                await self._recover(owner)
+                self._recovered_owners[owner] = None
+                while len(self._recovered_owners) > RECOVERED_KEPT:
+                    self._recovered_owners.popitem(last=False)
+        finally:
+            if not lock.locked() and self._recovering.get(owner) is lock:
                 del self._recovering[owner]
-            raise
 
     async def _recover(self, owner: Owner) -> None:
         """Keep what a process that died between posting a DM and keeping its id left behind:
