@@ -132,7 +132,9 @@ async def test_a_game_begun_before_sealed_shuffles_says_its_deals_cant_be_checke
     assert first is not None
     assert "🔒 Shuffle sealed: SHA-256" in first.content, first.content
     # While the game is sealed, /cribbage verify checks the shown deal against its seal.
+    # (Its answer may follow a deferral: the review worker may be busy beside it.)
     checked = await fd.slash(bea, world.general, "/cribbage verify")
+    await checked.wait_settled(timeout=60)
     assert checked.ephemeral and "Deal 1: ✅ SHA-256 of seed" in checked.content, checked.content
     assert "Deal 2: sealed" in checked.content, checked.content
 
@@ -163,6 +165,7 @@ async def test_a_game_begun_before_sealed_shuffles_says_its_deals_cant_be_checke
     summary = next(m for m in opened.messages() if "Review of game" in m.content)
     assert summary.ephemeral and UNSEALED_LINE in summary.content, summary.content
     old = await fd.slash(bea, world.general, f"/cribbage verify game:{game}")
+    await old.wait_settled(timeout=60)
     assert old.ephemeral and old.content == not_sealed(game), old.content
     missing = await fd.slash(bea, world.general, f"/cribbage verify game:{game + 1000}")
     assert missing.ephemeral and missing.content == "I can't find that game in this server."
