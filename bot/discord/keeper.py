@@ -109,8 +109,8 @@ class TableKeeper:
         #: Set while shutting down: no more timers (reminders, retries) are started.
         self._stopping = False
         self._unsubscribe: Callable[[], None] | None = None
-        # Owners whose lost posts were looked for (or are being) since this process began to
-        # send: none is sent to before (see _recovered).
+        # Owners whose lost posts were looked for since this process began to send (none is
+        # sent to before: see _recovered), and the lock of each look not made yet.
         self._recovered_owners: OrderedDict[Owner, None] = OrderedDict()
         self._recovering: dict[Owner, asyncio.Lock] = {}
 
@@ -181,18 +181,15 @@ class TableKeeper:
             return
         # Looked for in the caller's own task (a stop cancels it with them), one at a time
         # per owner: a second caller waits for the first's look, then finds it made.
-        lock = self._recovering.setdefault(owner, asyncio.Lock())
-        try:
-            async with lock:
-                if owner in self._recovered_owners:
-                    return
-                await self._recover(owner)
-                self._recovered_owners[owner] = None
-                while len(self._recovered_owners) > RECOVERED_KEPT:
-                    self._recovered_owners.popitem(last=False)
-        finally:
-            if not lock.locked() and self._recovering.get(owner) is lock:
-                del self._recovering[owner]
+        async with self._recovering.setdefault(owner, asyncio.Lock()):
+            if owner in self._recovered_owners:
+                return
+            await self._recover(owner)
+            self._recovered_owners[owner] = None
+            # Whoever still waits on the lock holds it; later callers return above.
+            del self._recovering[owner]
+            while len(self._recovered_owners) > RECOVERED_KEPT:
+                self._recovered_owners.popitem(last=False)
 
     async def _recover(self, owner: Owner) -> None:
         """Keep what a process that died between posting a DM and keeping its id left behind:
