@@ -399,14 +399,24 @@ class MessageLedger:
         self._keep(owner, refreshed)
         self._unwrite(owner, refreshed)
 
-    async def carrier(self, owner: Owner, shown: Clicked) -> None:
-        """A command about the owner was answered (``shown``: its answer, and the command's
-        token): where the bot is not a member, that token may post the owner's table again
-        once no other reaches it (kept under the key ``via``, which nothing draws)."""
+    async def carrier(self, owner: Owner, shown: Clicked, *, check: str | None = None) -> None:
+        """An interaction about the owner was answered (``shown``: its answer, and the
+        interaction's token): where the bot is not a member, that token may post the owner's
+        table again once no other reaches it (kept under the key ``via``, which nothing draws).
+
+        ``check``: the key of a message only tokens reach (a private table's table) that the
+        answer did not touch. Its token may have lapsed without the bot knowing (Discord's clock
+        is its own), and nothing would try it before the game next changes: it is sent again
+        now, which edits it through its token while that lives (showing what it shows) and
+        otherwise posts it again through this one."""
         record = MessageRecord(
             VIA, shown.channel_id, shown.message_id, "", shown.token, self._now(), True
         )
         await self.sent(owner, [record])
+        known = None if check is None else (await self._sent_of(owner)).get(check)
+        if known is not None and known.token != shown.token and known.digest:
+            # In memory only: a look forgotten here costs at most one edit of what it shows.
+            self._keep(owner, dataclasses.replace(known, digest=""))
         self._look_again(owner)
 
     async def tokens_lapsed(self, owner: Owner, tokens: Sequence[str]) -> None:

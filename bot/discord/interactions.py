@@ -28,6 +28,7 @@ from discord import app_commands
 from bot.core.faults import Fault
 from bot.core.messages import MessageView, Table
 from bot.core.owners import Owner
+from bot.core.private_resume import PrivateResume
 from bot.core.private_table import HAND_BUTTON
 from bot.core.records import DmLink
 from bot.core.replies import Answer, Click, Clicked, Reply, User
@@ -166,6 +167,7 @@ class DiscordIO:
         self.defer_after = defer_after
         self._in_flight: set[asyncio.Task[Any]] = set()
         self.closing = False
+        self._resume = PrivateResume(services.games, services.ledger)
 
     # -- entry points -------------------------------------------------------------------------
     async def command(
@@ -203,20 +205,40 @@ class DiscordIO:
             await self.services.answered(answer, landed=False, shown=None)
             raise
         await self.services.answered(answer, landed=True, shown=shown)
-        if answer.ok and answer.game_id is not None and not bot_is_member(interaction):
-            await self._carry(interaction, answer.game_id)
+        moved = answer.ok and answer.sequel is not None
+        await self._carry(interaction, answer.game_id if moved else None, moved=moved)
 
-    async def _carry(self, interaction: discord.Interaction[Any], game_id: int) -> None:
-        """A command about a game where the bot is not a member was answered: its token may
-        post the table again there, once no other token reaches it (a game left for more than
-        15 minutes, resumed by a command)."""
+    async def _carry(
+        self,
+        interaction: discord.Interaction[Any],
+        game_id: int | None,
+        *,
+        moved: bool,
+        shown: Clicked | None = None,
+    ) -> None:
+        """An interaction was answered where the bot is not a member: at a private table its
+        token may post the table again there once no other token reaches it (a game left for
+        more than 15 minutes, resumed by whatever comes next: a move, a refused click or
+        command, a hand asked for). ``game_id``: the game it is about (None: the channel's
+        open game, if any); ``moved``: it made a move (see :meth:`PrivateResume.answered`);
+        ``shown``: its original response, when known without asking Discord."""
+        channel = interaction.channel
+        if bot_is_member(interaction) or channel is None or not interaction.response.is_done():
+            return  # (an interaction never answered has no webhook to post through)
+        resume = self._resume
         try:
-            message = await interaction.original_response()
+            owner = Owner.game(game_id) if game_id is not None else None
+            owner = owner or await resume.game_here(channel.id)
+            if owner is None:
+                return
+            if shown is None:
+                message = await interaction.original_response()
+                shown = Clicked(message.channel.id, message.id, interaction.token)
+            await resume.answered(owner, shown, moved=moved)
         except discord.HTTPException as error:
-            log.warning("a command's answer could not be read back (%s)", error)
-            return
-        shown = Clicked(message.channel.id, message.id, interaction.token)
-        await self.services.ledger.carrier(Owner.game(game_id), shown)
+            log.warning("an answer at a private table could not be read back (%s)", error)
+        except Fault as fault:
+            self.services.games.faults.note(fault)  # the answer itself went; said in the log
 
     async def own_hand(self, interaction: discord.Interaction[Any], call: Call) -> None:
         """``/cribbage hand`` at a private table: the hand, privately, as the command's answer,
@@ -230,6 +252,7 @@ class DiscordIO:
         try:
             await _in_time(interaction, self._reply(interaction, answer.reply))
             if not answer.ok or answer.reply.view is None:
+                await self._carry(interaction, None, moved=False)
                 return
             message = await interaction.original_response()
         except (discord.HTTPException, TimeoutError) as error:
@@ -237,6 +260,7 @@ class DiscordIO:
             return
         shown = Clicked(message.channel.id, message.id, interaction.token)
         await self.services.opened(answer, shown=shown, clicked=None)
+        await self._carry(interaction, answer.game_id, moved=False)
 
     async def hand_click(self, interaction: discord.Interaction[Any], click: Click) -> None:
         """A hand's control: the crib select, a card button, a count menu, Muggins!."""
@@ -280,6 +304,7 @@ class DiscordIO:
         view = answer.reply.view
         if not answer.ok or view is None:
             await self._reply(interaction, answer.reply)
+            await self._carry(interaction, None, moved=False)
             return
         try:
             if not interaction.response.is_done():
@@ -295,6 +320,10 @@ class DiscordIO:
             return
         shown = Clicked(sent.channel.id, sent.id, interaction.token)
         await self.services.opened(answer, shown=shown, clicked=clicked_of(interaction))
+        # (Clicked on the table, the click's token now edits it, and nothing more is done;
+        # on an older copy of it, the table comes back if no token reaches it. The deferred
+        # update made the clicked message the click's original response.)
+        await self._carry(interaction, answer.game_id, moved=False, shown=clicked_of(interaction))
 
     async def page_click(
         self, interaction: discord.Interaction[Any], table: Table, page: int
@@ -385,6 +414,10 @@ class DiscordIO:
             await self.services.answered(answer, landed=False, shown=None)
             raise
         await self.services.answered(answer, landed=True, shown=shown)
+        if not answer.ok or answer.sequel is None:
+            # A move's answer keeps its token with the message it updated; anything else
+            # brings a private table back, should no token reach it any more.
+            await self._carry(interaction, None, moved=False)
 
     async def _entered(self, interaction: discord.Interaction[Any], work: Awaitable[None]) -> None:
         """Run an interaction's work, counted so that shutting down waits for it; errors become
