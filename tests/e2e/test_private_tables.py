@@ -4,17 +4,22 @@ interactions' tokens, and the bot's own token is never used there."""
 
 from __future__ import annotations
 
+import asyncio
 import random
 
 import aiohttp
 
+from bot.core.private_table import HAND_BUTTON
+from bot.core.render.text import plural
 from bot.discord.places import NO_LEADERBOARD_HERE
+from engine.phase import Phase
 from fakediscord.counters import Counters
-from fakediscord.model import Channel, User
+from fakediscord.interactions import Interaction
+from fakediscord.model import Channel, Message, User
 from fakediscord.testing import BotLauncher
 from tests.helpers.backends import BOTH_DATABASES
-from tests.helpers.bot_db import latest_game_id, owned_messages
-from tests.helpers.private_driver import PrivateDriver, bot_token_requests
+from tests.helpers.bot_db import latest_game_id, logged_actions, owned_messages
+from tests.helpers.private_driver import PrivateDriver, bot_token_requests, uninvited_server
 from tests.helpers.table_driver import World, start_again, until
 from tests.helpers.wire import call
 
@@ -48,22 +53,16 @@ async def test_a_lobby_in_a_dm_between_two_people_lives_on_its_interactions(
 async def test_a_whole_game_in_a_dm_between_friends_never_uses_the_bots_token(
     world: World, bots: BotLauncher
 ) -> None:
-    fd = world.fd
-    al, bea, _, _ = world.players
-    dm = await _conversation(world, bots, al, bea)
-    since = len(fd.requests)
-    driver = PrivateDriver(fd, dm, [al, bea], world.database, random.Random(24))
+    driver, since = await _two_in_a_dm(world, bots, 24)
+    fd, dm, (al, bea) = driver.fd, driver.channel, driver.players
     await driver.open(target=61)
     final = await driver.play_out()
     assert final.status == "finished" and final.game is not None
-    table = await driver.settled()
+    table = await _settled_unseen_and_tokens_only(driver, since)
     assert final.game.result is not None
     assert table.attachments, "the final board"
     assert not list(table.buttons()), f"a finished table has no controls: {table.content}"
-    await fd.quiet(0.3)
-    driver.check_now()
     assert driver.cards_seen > 100
-    assert bot_token_requests(fd, since) == []
     # One public message in the whole game: the table, the answer to /cribbage new.
     assert fd.counters.private_messages == {dm.id: 1}
     assert all(c.response is not None and c.response.type == 7 for c in driver.clicks)
@@ -122,16 +121,10 @@ async def test_a_whole_game_in_a_group_dm_of_three(world: World, bots: BotLaunch
 async def test_tokens_that_all_lapse_halfway_leave_a_game_that_resumes_on_the_next_click(
     world: World, bots: BotLauncher
 ) -> None:
-    fd = world.fd
-    al, bea, _, _ = world.players
-    dm = await _conversation(world, bots, al, bea)
-    since = len(fd.requests)
-    driver = PrivateDriver(fd, dm, [al, bea], world.database, random.Random(7))
+    driver, since = await _two_in_a_dm(world, bots, 7)
+    fd, dm = driver.fd, driver.channel
     first = await driver.open(target=61)
-    halfway = await driver.play_out(moves=14)
-    assert halfway.status == "active"
-    await fd.quiet(0.5)
-    fd.clock.advance(15 * 60 + 1)  # every interaction's token is dead now
+    await _pause_after(driver, 14)  # every interaction's token is dead now
     # The next move, from a hand: its click's answer updates the hand, and since no token
     # reaches the table any more, the table is posted again as that click's follow-up, saying
     # where the game stands; it is the table from then on.
@@ -141,34 +134,120 @@ async def test_tokens_that_all_lapse_halfway_leave_a_game_that_resumes_on_the_ne
     assert "**Deal " in again.content
     # Later, a second pause: this time a move typed as a command resumes the game, and the
     # table comes back as that command's follow-up.
-    later = await driver.play_out(moves=8)
-    assert later.status == "active"
-    await fd.quiet(0.5)
-    fd.clock.advance(15 * 60 + 1)
+    await _pause_after(driver, 8)
     typed = await driver.type_move(driver.snapshot())
     third = await until(fd, lambda: driver.table() if driver.table().id != again.id else None)
     assert third in typed.followups and not third.ephemeral
     final = await driver.play_out()
     assert final.status == "finished"
-    table = await driver.settled()
+    table = await _settled_unseen_and_tokens_only(driver, since)
     assert table.id == third.id
     assert "game point" not in first.content and "game point" not in again.content
-    await fd.quiet(0.3)
-    driver.check_now()
-    assert bot_token_requests(fd, since) == []
     lapsed = [r for r in fd.requests[since:] if r.status == 401]
     assert lapsed, "the bot tried a token Discord took as dead, once"
     assert fd.counters.private_messages[dm.id] == 3
 
 
+async def test_after_a_long_pause_a_refused_click_or_command_brings_the_table_back(
+    world: World, bots: BotLauncher
+) -> None:
+    driver, since = await _two_in_a_dm(world, bots, 12)
+    fd, dm, (al, bea) = driver.fd, driver.channel, driver.players
+    first = await driver.open(target=61)
+    # Al opens his hand twice: the first copy is left behind, its crib menu soon stale.
+    hand_button = f"crib:{driver.game_id}:lobby:{HAND_BUTTON}"
+    table = await driver.settled(lambda t: any(b["custom_id"] == hand_button for b in t.buttons()))
+    copies = []
+    for _ in range(2):
+        opened = await fd.click(al, table, hand_button)
+        copies += await opened.wait_followups(1)
+    stale = copies[0]
+    await _pause_after(driver, 6)  # both have discarded, and the play is under way
+    menu = next(iter(stale.selects()))
+    picked = [str(o["value"]) for o in menu["options"][: int(menu["min_values"])]]
+
+    # A stale menu, refused: the refusal goes to Al alone, and since no token reaches the
+    # table any more, the table comes back as that click's follow-up.
+    refused = await fd.select(al, stale, str(menu["custom_id"]), picked)
+    again = await _table_back(driver, first, refused)
+    # A bad command after a second pause, refused: the same.
+    await _pause_after(driver, 4)
+    typed = await fd.slash(bea, dm, "/cribbage play card:ZZ")
+    third = await _table_back(driver, again, typed)
+    # Two refused at once after a third pause: the table comes back once.
+    await _pause_after(driver, 4)
+    posted = fd.counters.private_messages[dm.id]
+    both = await asyncio.gather(
+        fd.select(al, stale, str(menu["custom_id"]), picked),
+        fd.slash(bea, dm, "/cribbage join"),
+    )
+    fourth = await until(fd, lambda: driver.table() if driver.table().id != third.id else None)
+    assert any(fourth in i.followups for i in both)
+    await fd.quiet(0.5)
+    assert fd.counters.private_messages[dm.id] == posted + 1, "one table, not two"
+    assert all(i.ephemeral and i.response is not None for i in both)
+
+    final = await driver.play_out()
+    assert final.status == "finished"
+    assert (await _settled_unseen_and_tokens_only(driver, since)).id == fourth.id
+    assert fd.counters.private_messages[dm.id] == 4
+
+
+async def test_a_whole_game_counted_by_hand_in_a_dm_claims_and_muggins_go_to_each_alone(
+    world: World, bots: BotLauncher
+) -> None:
+    # (A long muggins window: each claim is answered by a click, never by the clock.)
+    driver, since = await _two_in_a_dm(world, bots, 31, env={"MUGGINS_SECONDS": "600"})
+    fd, dm = driver.fd, driver.channel
+    driver.count_plan = ["over", "short", "typed", "short-pass"]
+    await driver.open(target=61, options="counting:manual")
+    final = await driver.play_out()
+    assert final.status == "finished" and final.game is not None
+    assert driver.count_plan == [], "every kind of claim was made"
+    assert {"muggins", "pass"} <= set(driver.answers)
+    await _settled_unseen_and_tokens_only(driver, since)
+    # The count menus went to whoever counted, Muggins! and No muggins to their opponent,
+    # each on a message only they see.
+    assert driver.check_count_controls() > len(driver.claims)
+    # The table said every claim, and the points a short one missed, as the show went.
+    said = _said_in(driver)
+    names = [u.name for u in driver.players]
+    for claim in driver.claims:
+        assert f"{names[claim.seat]} claims {claim.points} " in said, claim
+    taken = next(c for c in driver.claims if c.plan == "short")
+    caller = names[1 - taken.seat]
+    missed = plural(taken.worth - taken.points, "point")
+    assert f"Muggins! {caller} takes the {missed} {names[taken.seat]} missed" in said
+    assert fd.counters.private_messages == {dm.id: 1}
+
+
+async def test_a_count_left_too_long_in_a_dm_is_made_by_the_clock(
+    world: World, bots: BotLauncher
+) -> None:
+    driver, since = await _two_in_a_dm(world, bots, 41, env={"COUNT_TIMEOUT_SECONDS": "5"})
+    await driver.open(target=61, options="counting:manual")
+    snap = driver.snapshot()
+    while snap.game is not None and snap.game.phase is not Phase.SHOW:
+        await driver.move(snap)
+        snap = driver.snapshot()
+    # Nobody counts: each hand in turn is counted for its owner, in full, without muggins.
+    while snap.game is not None and snap.game.phase is Phase.SHOW:
+        snap = await driver.left_alone(snap)
+    assert snap.status == "active" and snap.game is not None and snap.game.deal_number == 2
+    actions = logged_actions(world.database, driver.game_id)
+    counted = [a["type"] for a in actions if a["type"] in ("claim", "auto_count")]
+    assert counted == ["auto_count"] * 3, "nobody claimed"
+    # The table, while the next crib is made, shows the deal before's show as the clock made it.
+    table = await driver.settled(lambda table: "**Deal 2**" in table.content)
+    assert table.content.count("Time ran out") == 3, "two hands and the crib"
+    await _settled_unseen_and_tokens_only(driver, since)
+
+
 async def test_the_bots_own_token_is_refused_there_and_never_tried(
     world: World, bots: BotLauncher
 ) -> None:
-    fd = world.fd
-    al, bea, _, _ = world.players
-    dm = await _conversation(world, bots, al, bea)
-    since = len(fd.requests)
-    driver = PrivateDriver(fd, dm, [al, bea], world.database, random.Random(5))
+    driver, since = await _two_in_a_dm(world, bots, 5)
+    fd, dm = driver.fd, driver.channel
     table = await driver.open(target=61)
     await driver.play_out(moves=6)
     await fd.quiet(0.3)
@@ -190,11 +269,7 @@ async def test_a_server_that_did_not_invite_the_bot_plays_the_same_and_survives_
     bot = await bots.process(database=world.database)
     fd = world.fd
     al, bea, _, _ = world.players
-    elsewhere = fd.add_guild("Elsewhere", bot_member=False)
-    lounge = elsewhere.add_text_channel("lounge")
-    for user in (al, bea):
-        elsewhere.add_member(user)
-        fd.install_app(user)
+    lounge = uninvited_server(fd, al, bea)
     since = len(fd.requests)
     driver = PrivateDriver(fd, lounge, [al, bea], world.database, random.Random(11))
     table = await driver.open(target=61)
@@ -206,27 +281,65 @@ async def test_a_server_that_did_not_invite_the_bot_plays_the_same_and_survives_
     since_restart = len(fd.requests)
     final = await driver.play_out()
     assert final.status == "finished"
-    assert (await driver.settled()).id == table.id
-    await fd.quiet(0.3)
-    driver.check_now()
     # Nothing on the bot's token there (the restart's own start-up requests aside).
-    assert bot_token_requests(fd, since_restart) == []
+    assert (await _settled_unseen_and_tokens_only(driver, since_restart)).id == table.id
     assert [r for r in bot_token_requests(fd, since) if str(lounge.id) in r] == []
 
 
-async def _conversation(world: World, bots: BotLauncher, *people: User) -> Channel:
-    """The bot started, and a DM (two people) or group DM between ``people``, each of whom
-    installed the app: a place the bot is not a member of."""
-    await bots.process(database=world.database)
+async def _conversation(
+    world: World, bots: BotLauncher, *people: User, env: dict[str, str] | None = None
+) -> Channel:
+    """The bot started (with ``env``), and a DM (two people) or group DM between ``people``,
+    each of whom installed the app: a place the bot is not a member of."""
+    await bots.process(database=world.database, env=env)
     for user in people:
         world.fd.install_app(user)
     return world.fd.private_channel(*people)
 
 
-async def _settled_unseen_and_tokens_only(driver: PrivateDriver, since: int) -> None:
+async def _two_in_a_dm(
+    world: World, bots: BotLauncher, seed: int, env: dict[str, str] | None = None
+) -> tuple[PrivateDriver, int]:
+    """A driver for Al and Bea in their DM (the bot started with ``env``), playing with the
+    random choices of ``seed``; and how many requests had been made by then."""
+    al, bea, _, _ = world.players
+    dm = await _conversation(world, bots, al, bea, env=env)
+    driver = PrivateDriver(world.fd, dm, [al, bea], world.database, random.Random(seed))
+    return driver, len(world.fd.requests)
+
+
+async def _pause_after(driver: PrivateDriver, moves: int) -> None:
+    """``moves`` more moves, then a pause longer than an interaction's token lives (the
+    emulator's clock is moved on): no token reaches any message of the game any more."""
+    assert (await driver.play_out(moves=moves)).status == "active"
+    await driver.fd.quiet(0.5)
+    driver.fd.clock.advance(15 * 60 + 1)
+
+
+async def _table_back(driver: PrivateDriver, before: Message, refused: Interaction) -> Message:
+    """After a pause, ``refused`` (a click or a command) was refused, privately, and the table
+    (``before``, out of any token's reach) came back as its follow-up, saying where the game
+    stands: the table from then on."""
+    assert refused.response is not None and refused.response.type == 4, refused
+    assert refused.ephemeral and refused.content, refused
+    fd = driver.fd
+    again = await until(fd, lambda: driver.table() if driver.table().id != before.id else None)
+    assert again in refused.followups and not again.ephemeral
+    assert "**Deal " in again.content and again.content != refused.content
+    return again
+
+
+def _said_in(driver: PrivateDriver) -> str:
+    """Every version of every message the whole conversation saw."""
+    messages = [m for m in driver.fd.messages(driver.channel) if not m.ephemeral]
+    return "\n".join(v.content for m in messages for v in [*m.history, m.version()])
+
+
+async def _settled_unseen_and_tokens_only(driver: PrivateDriver, since: int) -> Message:
     """Once every message shows the game: no viewer ever saw a card not theirs to see, and
-    no request since ``since`` used the bot's own token."""
-    await driver.settled()
+    no request since ``since`` used the bot's own token. The table then."""
+    table = await driver.settled()
     await driver.fd.quiet(0.3)
     driver.check_now()
     assert bot_token_requests(driver.fd, since) == []
+    return table

@@ -11,6 +11,7 @@ from bot.core.refusals import NO_GAME
 from bot.discord.places import NO_LEADERBOARD_HERE
 from fakediscord.counters import Counters
 from fakediscord.testing import BotLauncher, BotProcess
+from tests.helpers.private_driver import uninvited_server
 from tests.helpers.table_driver import World
 
 GAME_COMMANDS = (
@@ -96,11 +97,7 @@ async def test_a_server_that_did_not_invite_the_bot_answers_the_same_way(
 ) -> None:
     fd = world.fd
     al, bea, _, _ = world.players
-    elsewhere = fd.add_guild("Elsewhere", bot_member=False)
-    lounge = elsewhere.add_text_channel("lounge")
-    for user in (al, bea):
-        elsewhere.add_member(user)
-        fd.install_app(user)
+    lounge = uninvited_server(fd, al, bea)
     fd.counters = Counters()
     for line in GAME_COMMANDS:
         answer = await fd.slash(al, lounge, line)

@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from engine.cards import Card, cards_str
-from engine.events import CutForDeal, Event, Played, Shown, StarterCut
+from engine.events import Claimed, CutForDeal, Event, Played, Shown, StarterCut
 from engine.game import Game
 from fakediscord import Attachment, Channel, FakeDiscord, Message, User
 
@@ -78,7 +78,8 @@ def revealed_by(events: Iterable[Event]) -> set[Card]:
     for event in events:
         if isinstance(event, Played | StarterCut):
             cards.add(event.card)
-        elif isinstance(event, Shown):
+        elif isinstance(event, Shown | Claimed):
+            # (A hand claimed with manual counting is laid face up with its claim.)
             cards |= set(event.cards) | {event.starter}
         elif isinstance(event, CutForDeal):
             for cut in event.rounds:

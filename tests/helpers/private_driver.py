@@ -19,7 +19,9 @@ from typing import Any
 
 from bot.core.private_table import HAND_BUTTON
 from engine.cards import Card
+from engine.counting import CLAIM_VALUES
 from engine.phase import Phase
+from engine.scoring import score_hand
 from fakediscord import Channel, FakeDiscord, Interaction, Message, User
 from tests.helpers.bot_db import (
     Database,
@@ -34,7 +36,10 @@ from tests.helpers.card_leaks import LeakWatch, hidden_from, revealed_by
 from tests.helpers.replay import Replay
 from tests.helpers.table_driver import until
 
-__all__ = ["PrivateDriver", "bot_token_requests"]
+__all__ = ["OVER_CLAIM", "Claim", "PrivateDriver", "bot_token_requests", "uninvited_server"]
+
+#: The refusal of a claim over what the hand is worth (it names no card and no value).
+OVER_CLAIM = "That's more than this hand is worth."
 
 
 def bot_token_requests(fd: FakeDiscord, since: int = 0) -> list[str]:
@@ -45,6 +50,29 @@ def bot_token_requests(fd: FakeDiscord, since: int = 0) -> list[str]:
         for r in fd.requests[since:]
         if not r.template.startswith("POST /interactions/") and "/webhooks/" not in r.template
     ]
+
+
+def uninvited_server(fd: FakeDiscord, *people: User) -> Channel:
+    """A text channel of a new server that did not invite the bot, whose members are
+    ``people``, each of whom installed the app to their account."""
+    elsewhere = fd.add_guild("Elsewhere", bot_member=False)
+    lounge = elsewhere.add_text_channel("lounge")
+    for user in people:
+        elsewhere.add_member(user)
+        fd.install_app(user)
+    return lounge
+
+
+@dataclass(frozen=True)
+class Claim:
+    """A count claimed by ``seat`` for its hand (or the crib), what the hand was worth, and
+    what the plan had it do (see :attr:`PrivateDriver.count_plan`)."""
+
+    seat: int
+    crib: bool
+    points: int
+    worth: int
+    plan: str
 
 
 @dataclass
@@ -65,7 +93,20 @@ class PrivateDriver:
     #: How often a player types `/cribbage hand` rather than pressing Your hand.
     hand_command_rate: float = 0.0
     typed_hands: int = 0
+    #: With manual counting, what the next claims do, in order (each hand after them is
+    #: claimed right from the menus, and its claim let stand): ``over`` (a claim over the
+    #: value first, refused), ``short`` (under the value; the opponent calls muggins),
+    #: ``short-pass`` (under it; the opponent lets it stand), ``typed`` (right, by
+    #: `/cribbage count`). A short one waits for a hand worth a point.
+    count_plan: list[str] = field(default_factory=list)
+    #: Every claim made, in order, and every answer to one (``muggins`` or ``pass``).
+    claims: list[Claim] = field(default_factory=list)
+    answers: list[str] = field(default_factory=list)
+    #: At each version of a manual show: the seat counting a hand, and the seats that may
+    #: answer the open claim.
+    show_turns: dict[int, tuple[int | None, tuple[int, ...]]] = field(default_factory=dict)
     _watch: LeakWatch | None = None
+    _turned_up: set[Card] = field(default_factory=set)
 
     # -- reading ------------------------------------------------------------------------------
     def snapshot(self) -> Snapshot:
@@ -91,34 +132,18 @@ class PrivateDriver:
         return self._watch.cards_seen if self._watch is not None else 0
 
     # -- opening ------------------------------------------------------------------------------
-    async def open(self, *, target: int = 61) -> Message:
-        """`/cribbage new` by the first player, the others join on the table, the creator
-        starts: every click answered by updating the table (type 7)."""
+    async def open(self, *, target: int = 61, options: str = "") -> Message:
+        """`/cribbage new` by the first player (with ``options``, e.g. `counting:manual`), the
+        others join on the table, the creator starts: every click answered by updating the
+        table (type 7)."""
         creator = self.players[0]
-        line = f"/cribbage new players:{len(self.players)} target:{target}"
-        reply = await self.fd.slash(creator, self.channel, line)
-        table = reply.original
-        assert table is not None and not reply.ephemeral, reply.content
-        self.game_id = latest_game_id(self.database, self.channel.id)
+        table = await self._new(f"players:{len(self.players)} target:{target} {options}")
         for user in self.players[1:]:
             click = await self.fd.click(user, table, f"crib:{self.game_id}:lobby:join")
             assert click.response is not None and click.response.type == 7, click
         start = await self.fd.click(creator, table, f"crib:{self.game_id}:lobby:start")
         assert start.response is not None and start.response.type == 7
-        snap = await until(self.fd, self._started)
-        assert snap.game is not None
-        seats = set(range(len(self.players)))
-        self.replay = Replay.begin(snap, logged_actions(self.database, self.game_id), seats)
-        self._watch = LeakWatch(
-            self.fd,
-            self.channel,
-            list(self.players),
-            {user.id: seat for seat, user in enumerate(self.players)},
-            self.replay.dealt_to,
-            cut=revealed_by(self.replay.deals[0]),
-            public=self._public_in,
-        )
-        self._check(snap)
+        await self._begin(watchers=())
         return table
 
     async def open_against_computer(
@@ -126,16 +151,27 @@ class PrivateDriver:
     ) -> Message:
         """`/cribbage new vs_computer:True` by the first player (the only person seated):
         the game deals at once. ``watchers`` see the table and must see no hand."""
-        creator = self.players[0]
-        line = f"/cribbage new target:{target} vs_computer:True difficulty:{difficulty}"
-        reply = await self.fd.slash(creator, self.channel, line)
+        table = await self._new(f"target:{target} vs_computer:True difficulty:{difficulty}")
+        await self._begin(watchers=watchers, apart=True)
+        return table
+
+    async def _new(self, options: str) -> Message:
+        """`/cribbage new` with ``options`` by the first player: the table, its public answer."""
+        reply = await self.fd.slash(self.players[0], self.channel, f"/cribbage new {options}")
         table = reply.original
         assert table is not None and not reply.ephemeral, reply.content
         self.game_id = latest_game_id(self.database, self.channel.id)
+        return table
+
+    async def _begin(self, *, watchers: tuple[User, ...], apart: bool = False) -> None:
+        """Once the game is dealt: its replay (``apart``: a computer that thinks at length
+        answers in a version of its own) and the watch over every message ``watchers`` and
+        the players see."""
         snap = await until(self.fd, self._started)
         seats = set(range(len(self.players)))
         self.replay = Replay.begin(snap, logged_actions(self.database, self.game_id), seats)
-        self.replay.later = answering_apart(self.database, self.game_id)
+        if apart:
+            self.replay.later = answering_apart(self.database, self.game_id)
         self._watch = LeakWatch(
             self.fd,
             self.channel,
@@ -146,7 +182,6 @@ class PrivateDriver:
             public=self._public_in,
         )
         self._check(snap)
-        return table
 
     def _started(self) -> Snapshot | None:
         snap = self.snapshot()
@@ -163,7 +198,7 @@ class PrivateDriver:
             game = snap.game
             assert game is not None
             if game.phase is Phase.PLAY and (game.turn or 0) >= len(self.players):
-                await self._computer_moves(snap)  # the computer answers in a version of its own
+                await self.left_alone(snap)  # the computer answers in a version of its own
                 continue
             await self.move(snap)
             made += 1
@@ -176,22 +211,30 @@ class PrivateDriver:
             seat = self.rng.choice(game.pending_discards())
         elif game.phase is Phase.PLAY and game.turn is not None:
             seat = game.turn
+        elif game.phase is Phase.SHOW:
+            return await self._show(snap)
         else:
             raise AssertionError(f"nobody to move in {game.phase}")
         return await self._move(snap, seat)
+
+    async def _reach(self, user: User, snap: Snapshot, wanted: str) -> tuple[Message, str]:
+        """``user``'s newest hand with a control whose custom id starts with ``wanted``, and
+        that control: pressing *Your hand* first when the table mentions them or they have
+        no hand open."""
+        found = await self._until(
+            user, snap, lambda: self._control(user, wanted) or self._to_open(user)
+        )
+        if found is True:
+            await self._open_hand(user, snap)
+            found = await self._until(user, snap, lambda: self._control(user, wanted))
+        assert isinstance(found, tuple)
+        return found
 
     async def _move(self, snap: Snapshot, seat: int) -> Interaction:
         game = snap.game
         assert game is not None
         user = self.players[seat]
-        found = await self._until(
-            user, snap, lambda: self._controls(user, snap) or self._to_open(user)
-        )
-        if found is True:
-            await self._open_hand(user, snap)
-            found = await self._until(user, snap, lambda: self._controls(user, snap))
-        assert isinstance(found, tuple)
-        hand, custom_id = found
+        hand, custom_id = await self._reach(user, snap, self._wanted(snap))
         if game.phase is Phase.DISCARD:
             menu = hand.component(custom_id)
             assert menu is not None
@@ -202,11 +245,89 @@ class PrivateDriver:
             click = await self.fd.select(user, hand, custom_id, pick)
         else:
             click = await self.fd.click(user, hand, custom_id)
+        return await self._made(snap, click)
+
+    async def _made(self, snap: Snapshot, click: Interaction) -> Interaction:
+        """A move's click, answered by updating the hand it was made on; once it is saved, the
+        replay follows it and every message is looked at."""
         assert click.response is not None and click.response.type == 7, click.content
         self.clicks.append(click)
         await until(self.fd, lambda: self._moved_on(snap))
         self._advance()
         return click
+
+    # -- counting by hand (manual counting) ----------------------------------------------------
+    async def _show(self, snap: Snapshot) -> Interaction:
+        """The next step of a manual show: an open claim answered by an opponent (Muggins! on
+        a short one, unless the plan lets it stand; No muggins on a right one), else the
+        hand waiting to be counted claimed by its owner (see :attr:`count_plan`)."""
+        game = snap.game
+        assert game is not None
+        window, turn = game.muggins_window, game.count_turn
+        callers = [
+            s
+            for s in range(game.num_players)
+            if window is not None and game.side_of(s) != window.side and s not in window.passed
+        ]
+        self.show_turns[snap.version] = (None if turn is None else turn.seat, tuple(callers))
+        if window is not None:
+            claim = self.claims[-1]
+            call = claim.points < claim.worth and claim.plan != "short-pass"
+            answer = await self._answer_claim(snap, callers[0], "muggins" if call else "pass")
+            if call:
+                await self._table_says(f"Muggins! {self.players[callers[0]].name} takes the ")
+            return answer
+        assert turn is not None and game.starter is not None
+        worth = score_hand(turn.cards, game.starter, crib=turn.crib).total
+        plan = self.count_plan[0] if self.count_plan else "right"
+        if plan.startswith("short") and worth == 0:
+            plan = "right"  # (nothing to leave out: the plan waits for a hand worth points)
+        if plan != "right":
+            self.count_plan.pop(0)
+        if plan == "over":
+            over = next(v for v in CLAIM_VALUES if v > worth)
+            refused = await self._claim(snap, turn.seat, over, typed=False)
+            assert refused.response is not None and refused.response.type == 4, refused
+            assert refused.ephemeral and refused.content == OVER_CLAIM, refused.content
+            assert self.snapshot().version == snap.version, "a refused claim changes nothing"
+        points = self.rng.randrange(worth) if plan.startswith("short") else worth
+        self.claims.append(Claim(turn.seat, turn.crib, points, worth, plan))
+        typed = plan == "typed"
+        made = await self._claim(snap, turn.seat, points, typed=typed)
+        if typed:
+            assert made.ephemeral and made.content == f"You claimed {points}.", made.content
+            await until(self.fd, lambda: self._moved_on(snap))
+            self._advance()
+        else:
+            await self._made(snap, made)
+        await self._table_says(f"{self.players[turn.seat].name} claims {points} ")
+        return made
+
+    async def _table_says(self, words: str) -> None:
+        """Wait until the table says ``words`` (players take a moment over a show: the next
+        move would otherwise come before the table's edit, and the two go out as one)."""
+        await self.settled(lambda table: words in table.content)
+
+    async def _claim(self, snap: Snapshot, seat: int, points: int, *, typed: bool) -> Interaction:
+        """``seat`` claims ``points`` for the hand it counts: typed, or from the count menus
+        of its hand (26 values in two menus); the interaction."""
+        user = self.players[seat]
+        if typed:
+            return await self.fd.slash(user, self.channel, f"/cribbage count points:{points}")
+        wanted = f"crib:{self.game_id}:count:{snap.version}:"
+        hand, _ = await self._reach(user, snap, wanted)
+        menus = [m for m in hand.selects() if str(m["custom_id"]).startswith(wanted)]
+        assert [int(o["value"]) for m in menus for o in m["options"]] == list(CLAIM_VALUES)
+        menu = next(m for m in menus if str(points) in [o["value"] for o in m["options"]])
+        return await self.fd.select(user, hand, menu["custom_id"], [str(points)])
+
+    async def _answer_claim(self, snap: Snapshot, seat: int, kind: str) -> Interaction:
+        """``seat`` answers the open claim from its hand: ``muggins`` or ``pass``."""
+        user = self.players[seat]
+        hand, custom_id = await self._reach(user, snap, f"crib:{self.game_id}:{kind}:")
+        assert custom_id == f"crib:{self.game_id}:{kind}:{snap.version}", custom_id
+        self.answers.append(kind)
+        return await self._made(snap, await self.fd.click(user, hand, custom_id))
 
     async def type_move(self, snap: Snapshot) -> Interaction:
         """One move typed as a slash command by someone the game waits on; its answer."""
@@ -240,9 +361,12 @@ class PrivateDriver:
         self.replay.advance(snap, new)
         self._check(snap)
 
-    async def _computer_moves(self, snap: Snapshot) -> None:
+    async def left_alone(self, snap: Snapshot) -> Snapshot:
+        """Nobody acts: once the game moves on by itself (a computer's answer, a count the
+        clock makes), the replay follows it and every message is looked at; the game then."""
         await until(self.fd, lambda: self._moved_on(snap))
         self._advance()
+        return self.snapshot()
 
     async def _until(self, user: User, snap: Snapshot, predicate: Callable[[], Any]) -> Any:
         try:
@@ -258,14 +382,17 @@ class PrivateDriver:
                 f"{hands}; the table {self.table().content!r}; kept {owned}"
             ) from waited
 
-    def _controls(self, user: User, snap: Snapshot) -> tuple[Message, str] | None:
-        """The newest of ``user``'s hands that shows what they may do now, and the control."""
+    def _wanted(self, snap: Snapshot) -> str:
+        """How the custom id of a control that discards or plays now begins."""
         game = snap.game
         assert game is not None
         if game.phase is Phase.DISCARD:
-            wanted = f"crib:{self.game_id}:discard:{game.deal_number}"
-        else:
-            wanted = f"crib:{self.game_id}:play:{snap.version}:"
+            return f"crib:{self.game_id}:discard:{game.deal_number}"
+        return f"crib:{self.game_id}:play:{snap.version}:"
+
+    def _control(self, user: User, wanted: str) -> tuple[Message, str] | None:
+        """The newest of ``user``'s hands with an enabled control whose custom id starts with
+        ``wanted``, and the control."""
         for message in reversed(self._hands_of(user)):
             for item in message.walk():
                 custom_id = str(item.get("custom_id", ""))
@@ -326,15 +453,42 @@ class PrivateDriver:
     def _check(self, snap: Snapshot) -> None:
         game = snap.game
         assert game is not None and self._watch is not None
+        if game.count_turn is not None:
+            # At a manual show the hand to count is face up, the crib too once its turn comes.
+            self._turned_up |= set(game.count_turn.cards)
         self._watch.check(lambda seat: hidden_from(game, seat))
+
+    def check_count_controls(self) -> int:
+        """Every enabled count menu, Muggins! and No muggins button ever shown (in any version
+        of any message here) was on an ephemeral message of the one it was for, at the
+        version its custom id names: the player counting, or an opponent of the open claim.
+        How many were seen."""
+        seen = 0
+        for message in self.fd.messages(self.channel):
+            for version in [*message.history, message.version()]:
+                for item in _walk(version.components):
+                    parts = str(item.get("custom_id", "")).split(":")
+                    if parts[:2] != ["crib", str(self.game_id)] or item.get("disabled"):
+                        continue
+                    if parts[2] not in ("count", "muggins", "pass"):
+                        continue
+                    reader = message.ephemeral_for
+                    assert reader is not None, f"{parts} on a message everyone sees"
+                    counting, callers = self.show_turns[int(parts[3])]
+                    meant = (counting,) if parts[2] == "count" else callers
+                    assert self.players.index(reader) in meant, (parts, reader.name, meant)
+                    seen += 1
+        return seen
 
     def _public_in(self, message: Message) -> set[Card]:
         """What a message may name whoever holds the cards now: what any deal so far made
         public (the table shows the deal before's show while the crib is made, and a hand is
-        carried from deal to deal, naming the starter and the count's cards), and, for a hand,
-        the cards its reader was dealt in any deal."""
+        carried from deal to deal, naming the starter and the count's cards; a manual show
+        turns each hand up when its count comes), and, for a hand, the cards its reader was
+        dealt in any deal."""
         assert self.replay is not None
         shown = set().union(*(revealed_by(events) for events in self.replay.deals.values()))
+        shown |= self._turned_up
         if message.ephemeral_for is None:
             return shown
         seat = next((s for s, u in enumerate(self.players) if u is message.ephemeral_for), None)
@@ -356,3 +510,13 @@ class PrivateDriver:
             return table if predicate is None or predicate(table) else None
 
         return await until(self.fd, shown)
+
+
+def _walk(components: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Every component in ``components``, nested ones included."""
+    found: list[dict[str, Any]] = []
+    for node in components:
+        found.append(node)
+        accessory = node.get("accessory")
+        found += _walk([*node.get("components", []), *([accessory] if accessory else [])])
+    return found
