@@ -86,11 +86,8 @@ async def test_a_whole_game_in_a_dm_between_friends_never_uses_the_bots_token(
 async def test_against_the_computer_in_a_dm_with_a_friend_watching(
     world: World, bots: BotLauncher
 ) -> None:
-    fd = world.fd
-    al, bea, _, _ = world.players
-    dm = await _conversation(world, bots, al, bea)
-    since = len(fd.requests)
-    driver = PrivateDriver(fd, dm, [al], world.database, random.Random(8))
+    driver, since = await _two_in_a_dm(world, bots, 8, seated=1)
+    fd, dm, bea = driver.fd, driver.channel, world.players[1]
     await driver.open_against_computer("hard", watchers=(bea,))
     final = await driver.play_out()
     assert final.status == "finished"
@@ -298,13 +295,20 @@ async def _conversation(
 
 
 async def _two_in_a_dm(
-    world: World, bots: BotLauncher, seed: int, env: dict[str, str] | None = None
+    world: World,
+    bots: BotLauncher,
+    seed: int,
+    env: dict[str, str] | None = None,
+    *,
+    seated: int = 2,
 ) -> tuple[PrivateDriver, int]:
     """A driver for Al and Bea in their DM (the bot started with ``env``), playing with the
-    random choices of ``seed``; and how many requests had been made by then."""
+    random choices of ``seed`` (``seated`` 1: Al alone plays, Bea watches); and how many
+    requests had been made by then."""
     al, bea, _, _ = world.players
     dm = await _conversation(world, bots, al, bea, env=env)
-    driver = PrivateDriver(world.fd, dm, [al, bea], world.database, random.Random(seed))
+    players = [al, bea][:seated]
+    driver = PrivateDriver(world.fd, dm, players, world.database, random.Random(seed))
     return driver, len(world.fd.requests)
 
 
