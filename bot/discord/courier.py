@@ -283,10 +283,12 @@ class Courier:
             return any(r.message_id == record.message_id for r in waiting)
 
         def usable(record: MessageRecord | None) -> bool:
+            # (A token Discord just called dead is not tried again through another message.)
             return (
                 record is not None
                 and record not in waiting
                 and _fresh(record.token, record.token_at, now)
+                and record.token not in lapsed
             )
 
         if owed.user_id is not None:
@@ -317,6 +319,8 @@ class Courier:
         )
         payload = await self._payload(owed.view, editing=False)
         for carrier in carriers:
+            if not usable(carrier):
+                continue  # (its token was found dead through another message meanwhile)
             assert carrier.token is not None
             webhook = discord.Webhook.partial(self._app_id, carrier.token, client=self._client)
             await self._webhook_slot(carrier.token)
