@@ -203,12 +203,12 @@ async def test_a_whole_game_counted_by_hand_in_a_dm_claims_and_muggins_go_to_eac
     # (A long muggins window: each claim is answered by a click, never by the clock.)
     driver, since = await _two_in_a_dm(world, bots, 31, env={"MUGGINS_SECONDS": "600"})
     fd, dm = driver.fd, driver.channel
-    driver.count_plan = ["over", "short", "typed", "short-pass"]
+    driver.count_plan = ["over", "short", "typed", "wrong-call", "short-pass"]
     await driver.open(target=61, options="counting:manual")
     final = await driver.play_out()
     assert final.status == "finished" and final.game is not None
     assert driver.count_plan == [], "every kind of claim was made"
-    assert {"muggins", "pass"} <= set(driver.answers)
+    assert driver.answers.count("muggins") >= 2 and "pass" in driver.answers
     await _settled_unseen_and_tokens_only(driver, since)
     # The count menus went to whoever counted, Muggins! and No muggins to their opponent,
     # each on a message only they see.

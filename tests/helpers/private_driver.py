@@ -97,7 +97,8 @@ class PrivateDriver:
     #: claimed right from the menus, and its claim let stand): ``over`` (a claim over the
     #: value first, refused), ``short`` (under the value; the opponent calls muggins),
     #: ``short-pass`` (under it; the opponent lets it stand), ``typed`` (right, by
-    #: `/cribbage count`). A short one waits for a hand worth a point.
+    #: `/cribbage count`), ``wrong-call`` (right; the opponent calls muggins all the same).
+    #: A short one waits for a hand worth a point.
     count_plan: list[str] = field(default_factory=list)
     #: Every claim made, in order, and every answer to one (``muggins`` or ``pass``).
     claims: list[Claim] = field(default_factory=list)
@@ -272,10 +273,18 @@ class PrivateDriver:
         self.show_turns[snap.version] = (None if turn is None else turn.seat, tuple(callers))
         if window is not None:
             claim = self.claims[-1]
-            call = claim.points < claim.worth and claim.plan != "short-pass"
+            short = claim.points < claim.worth
+            call = (short and claim.plan != "short-pass") or claim.plan == "wrong-call"
             answer = await self._answer_claim(snap, callers[0], "muggins" if call else "pass")
-            if call:
+            if call and short:
                 await self._table_says(f"Muggins! {self.players[callers[0]].name} takes the ")
+            elif call:
+                # Called on a right claim: it costs the caller only the chance, said to them
+                # alone beside the update of their hand.
+                note = await until(
+                    self.fd, lambda: next((m for m in answer.followups if m.ephemeral), None)
+                )
+                assert note.content.startswith("No muggins: that count was right"), note
             return answer
         assert turn is not None and game.starter is not None
         worth = score_hand(turn.cards, game.starter, crib=turn.crib).total
