@@ -18,7 +18,6 @@ import dataclasses
 import json
 import random
 import weakref
-from collections import OrderedDict
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass
 from datetime import datetime
@@ -31,6 +30,7 @@ from bot.core.faults import Cause, Fault, Faults, UnreadableGame
 from bot.core.feed import Change, ChangeFeed
 from bot.core.membership import Departures
 from bot.core.owners import Owner
+from bot.core.recent import Recent
 from bot.core.records import GameRecord, GameStatus, MessageRecord, SeatRecord
 from bot.core.refusals import Refused
 from bot.core.replies import User
@@ -85,8 +85,7 @@ class LoadedGames:
 
     def __init__(self, rng_factory: RngFactory, size: int = CACHED_GAMES) -> None:
         self._rng_factory = rng_factory
-        self._size = size
-        self._kept: OrderedDict[int, tuple[int, Loaded]] = OrderedDict()
+        self._kept: Recent[int, tuple[int, Loaded]] = Recent(size)
 
     def load(self, record: GameRecord) -> Loaded:
         """The game of ``record`` at its version (``record`` must be a started game).
@@ -94,7 +93,6 @@ class LoadedGames:
         Raises :class:`~bot.core.faults.UnreadableGame` when its snapshot cannot be read."""
         kept = self._kept.get(record.id)
         if kept is not None and kept[0] == record.version:
-            self._kept.move_to_end(record.id)
             found = kept[1]
             return dataclasses.replace(found, record=record)
         if record.snapshot is None:
@@ -115,25 +113,21 @@ class LoadedGames:
     def keep(self, version: int, loaded: Loaded) -> None:
         """Remember ``loaded``'s game (with its tally, log and shuffles) as saved at
         ``version``."""
-        game_id = loaded.record.id
-        self._kept[game_id] = (version, loaded)
-        self._kept.move_to_end(game_id)
-        while len(self._kept) > self._size:
-            self._kept.popitem(last=False)
+        self._kept.keep(loaded.record.id, (version, loaded))
 
     def version(self, game_id: int) -> int | None:
         """The version a kept game was saved at (None when it is not kept, or is changing)."""
-        kept = self._kept.get(game_id)
+        kept = self._kept.peek(game_id)
         return None if kept is None else kept[0]
 
     def record(self, game_id: int) -> GameRecord | None:
         """The record of a kept game as it was saved (None when it is not kept)."""
-        kept = self._kept.get(game_id)
+        kept = self._kept.peek(game_id)
         return None if kept is None or kept[1].record.version != kept[0] else kept[1].record
 
     def drop(self, game_id: int) -> None:
         """Forget a game about to change: until it is saved, its objects must not be reused."""
-        self._kept.pop(game_id, None)
+        self._kept.forget(game_id)
 
 
 class Games:

@@ -22,7 +22,6 @@ import asyncio
 import contextlib
 import logging
 import re
-from collections import OrderedDict
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 
@@ -36,6 +35,7 @@ from bot.core.game_messages import ratings_line
 from bot.core.games import Games, Loaded
 from bot.core.messages import MessageView
 from bot.core.owners import OwnerKind
+from bot.core.recent import Recent
 from bot.core.records import GameRecord, GameStatus
 from bot.core.refusals import Refused
 from bot.core.replay import GameReplay, replay
@@ -167,8 +167,8 @@ class WebServer:
         self._viewers: dict[int, set[_Viewer]] = {}
         self._drawing: dict[int, asyncio.Task[None]] = {}
         self._again: set[int] = set()
-        self._pictures: OrderedDict[tuple[int, str], bytes] = OrderedDict()
-        self._replays: OrderedDict[int, tuple[int, GameReplay | None]] = OrderedDict()
+        self._pictures: Recent[tuple[int, str], bytes] = Recent(PICTURES_KEPT)
+        self._replays: Recent[int, tuple[int, GameReplay | None]] = Recent(REPLAYS_KEPT)
         self._closing = asyncio.Event()
 
     @property
@@ -266,13 +266,10 @@ class WebServer:
         """The replay of an ended game, made once (on a worker thread: a whole game)."""
         kept = self._replays.get(record.id)
         if kept is not None and kept[0] == record.version:
-            self._replays.move_to_end(record.id)
             return kept[1]
         loaded = await self._loaded(record)
         told = None if loaded is None else await asyncio.to_thread(replay, loaded)
-        self._replays[record.id] = (record.version, told)
-        while len(self._replays) > REPLAYS_KEPT:
-            self._replays.popitem(last=False)
+        self._replays.keep(record.id, (record.version, told))
         return told
 
     def _board_src(self, seen: TableSeen) -> str:
@@ -346,10 +343,7 @@ class WebServer:
         png = self._pictures.get(key)
         if png is None:
             png = (await asyncio.to_thread(draw_board, board)).png
-            self._pictures[key] = png
-            while len(self._pictures) > PICTURES_KEPT:
-                self._pictures.popitem(last=False)
-        self._pictures.move_to_end(key)
+            self._pictures.keep(key, png)
         # A replay's step never changes; the board of a version is kept a minute (asked for
         # at once, it is that version's), and without one it is the board now.
         if step_text is not None:
