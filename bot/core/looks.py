@@ -13,7 +13,7 @@ from collections.abc import Awaitable, Callable
 
 from bot.core.feed import Change, ChangeFeed
 
-__all__ = ["Looks"]
+__all__ = ["Looking", "Looks"]
 
 
 class Looks:
@@ -100,3 +100,25 @@ class Looks:
     def _fire(self, key: int) -> None:
         self._timers.pop(key, None)
         self.ask(key)
+
+
+class Looking:
+    """What follows the feed through :class:`Looks` (the game clock, the tournament
+    director): whether it runs, its stop, and a wait for its looks. A subclass sets
+    ``_looks``."""
+
+    _looks: Looks
+
+    @property
+    def running(self) -> bool:
+        """Whether it follows the feed now."""
+        return self._looks.running
+
+    def stop(self) -> None:
+        """Stop following the feed (another process does this work, or this one stops), with
+        every look under way and every timer."""
+        self._looks.stop()
+
+    async def idle(self) -> None:
+        """Wait until no look is under way (tests, shutdown)."""
+        await self._looks.idle()
