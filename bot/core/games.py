@@ -43,7 +43,15 @@ from engine.events import Shown
 from engine.game import Game
 from engine.phase import Phase
 
-__all__ = ["CACHED_GAMES", "MAX_GAME_ID", "Games", "Loaded", "LoadedGames", "RngFactory"]
+__all__ = [
+    "CACHED_GAMES",
+    "MAX_GAME_ID",
+    "Games",
+    "Loaded",
+    "LoadedGames",
+    "OnGames",
+    "RngFactory",
+]
 
 #: Makes the random source for one engine call; the key ("<game id>:<version>") lets tests
 #: seed every deal differently yet reproducibly.
@@ -442,3 +450,15 @@ def _coach_after_show(log: DealLog, step: Step) -> None:
         if review is not None:
             lines[seat] = review.line()
     log.set_coach(next(iter(step.before.values())).deal_number, lines)
+
+
+class OnGames:
+    """A part of the core whose calls work on :class:`Games` (``_games``, set by the
+    subclass), and so note their faults where the games do."""
+
+    _games: Games
+
+    @property
+    def faults(self) -> Faults:
+        """Where the faults its calls meet are noted (the games')."""
+        return self._games.faults

@@ -22,8 +22,7 @@ from bot.core import lobby, refusals, snapshot
 from bot.core.computer import DEFAULT_LEVEL, LEVELS, ComputerPlayers, Step, computer_moves
 from bot.core.deal_log import DealLog
 from bot.core.entry import answers
-from bot.core.faults import Faults
-from bot.core.games import Games, Loaded
+from bot.core.games import Games, Loaded, OnGames
 from bot.core.messages import MessageView
 from bot.core.owners import Owner
 from bot.core.records import GameRecord, GameStatus, MessageRecord, SeatRecord
@@ -43,17 +42,12 @@ __all__ = ["Lobbies"]
 LOBBY = "lobby"
 
 
-class Lobbies:
+class Lobbies(OnGames):
     """The lobby's calls: open, join, leave, add or remove a computer, start, cancel."""
 
     def __init__(self, games: Games, computers: ComputerPlayers) -> None:
         self._games = games
         self._computers = computers
-
-    @property
-    def faults(self) -> Faults:
-        """Where the faults its calls meet are noted (the games')."""
-        return self._games.faults
 
     # -- opening --------------------------------------------------------------------------------
     @answers
