@@ -19,6 +19,7 @@ from bot.core.replies import Answer, Choice, User
 from bot.core.review import add_lines
 from bot.core.services import Services
 from bot.discord.interactions import NEEDS_A_SERVER, io_of, is_moderator, send_error, user_of
+from bot.discord.options import TARGETS
 from bot.discord.places import INSTALLS, NO_LEADERBOARD_HERE, PLACES, bot_is_member
 from bot.discord.tournament_commands import TournamentCommands
 from engine.counting import Counting
@@ -73,10 +74,6 @@ _SEASONS = [
     app_commands.Choice(name="this month", value="this_month"),
     app_commands.Choice(name="last month", value="last_month"),
     app_commands.Choice(name="all time (ratings)", value="all_time"),
-]
-_TARGETS = [
-    app_commands.Choice(name="121 points (full game)", value=121),
-    app_commands.Choice(name="61 points (short game)", value=61),
 ]
 _SCORING = [
     app_commands.Choice(name="lurch: 2 game points when the loser is short of half", value="lurch"),
@@ -161,7 +158,7 @@ class CribbageCommands(app_commands.Group):
         scoring="Game points: lurch (default, 2 for a loser short of half) or the skunk scale",
         counting="Who counts the show: auto (default) or manual, you count, with muggins",
     )
-    @app_commands.choices(players=_PLAYERS, target=_TARGETS)
+    @app_commands.choices(players=_PLAYERS, target=TARGETS)
     @app_commands.choices(difficulty=_DIFFICULTIES, scoring=_SCORING, counting=_COUNTING)
     async def new(
         self,
