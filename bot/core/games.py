@@ -14,14 +14,15 @@ were saved at (:class:`LoadedGames`); a stored game at another version is read a
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import dataclasses
 import json
 import random
 import weakref
-from collections.abc import Awaitable, Callable, Sequence
+from collections.abc import Awaitable, Callable, Iterator, Sequence
 from dataclasses import dataclass
 from datetime import datetime
-from typing import TypeVar
+from typing import TypeAlias, TypeVar
 
 from bot.core import refusals, snapshot
 from bot.core.computer import Step
@@ -71,6 +72,8 @@ _CLOSED = {
 }
 
 _T = TypeVar("_T")
+#: A call's work on a game, given its record under the channel's lock.
+_Body: TypeAlias = Callable[[GameRecord], Awaitable[_T]]
 
 
 @dataclass(slots=True)
@@ -86,6 +89,16 @@ class Loaded:
     log: DealLog
     shuffles: list[str] | None = None
     seeds: list[str] | None = None
+
+
+@contextlib.contextmanager
+def _about(game_id: int) -> Iterator[None]:
+    """A fault met inside is about ``game_id`` (when it does not say already), for the log."""
+    try:
+        yield
+    except Fault as fault:
+        fault.about(game_id)
+        raise
 
 
 class LoadedGames:
@@ -184,22 +197,19 @@ class Games:
         return lock
 
     # -- finding a game ---------------------------------------------------------------------
-    async def in_channel(self, channel_id: int, body: Callable[[GameRecord], Awaitable[_T]]) -> _T:
+    async def in_channel(self, channel_id: int, body: _Body[_T]) -> _T:
         """Run ``body`` on the channel's open game, holding the channel's lock."""
         async with self.lock(channel_id):
             record = await self.store.open_game_in_channel(channel_id)
             if record is None:
                 raise Refused(refusals.NO_GAME)
-            try:
+            with _about(record.id):
                 return await body(record)
-            except Fault as fault:
-                fault.about(record.id)
-                raise
 
     async def by_id(
         self,
         game_id: int,
-        body: Callable[[GameRecord], Awaitable[_T]],
+        body: _Body[_T],
         *,
         user: User,
         guild_id: int | None,
@@ -213,16 +223,13 @@ class Games:
         """
         if not 0 < game_id <= MAX_GAME_ID:
             raise Refused(refusals.UNKNOWN_GAME)
-        try:
+        with _about(game_id):
             return await self._by_id(game_id, body, user, guild_id)
-        except Fault as fault:
-            fault.about(game_id)
-            raise
 
     async def _by_id(
         self,
         game_id: int,
-        body: Callable[[GameRecord], Awaitable[_T]],
+        body: _Body[_T],
         user: User,
         guild_id: int | None,
     ) -> _T:
@@ -260,7 +267,7 @@ class Games:
     async def _on(
         self,
         record: GameRecord,
-        body: Callable[[GameRecord], Awaitable[_T]],
+        body: _Body[_T],
         user: User,
         guild_id: int | None,
     ) -> _T:
