@@ -224,33 +224,24 @@ class Games:
         if not 0 < game_id <= MAX_GAME_ID:
             raise Refused(refusals.UNKNOWN_GAME)
         with _about(game_id):
-            return await self._by_id(game_id, body, user, guild_id)
-
-    async def _by_id(
-        self,
-        game_id: int,
-        body: _Body[_T],
-        user: User,
-        guild_id: int | None,
-    ) -> _T:
-        channel_id = self._channels.get(game_id)
-        if channel_id is None:
-            found = await self.store.get_game(game_id)
-            if found is None:
-                raise Refused(refusals.UNKNOWN_GAME)
-            channel_id = self._channels[game_id] = found.channel_id
-        async with self.lock(channel_id):
-            # The game as kept in memory when it is known to be current; else read again under
-            # the lock (the first read only told us which lock to take).
-            kept = self.current(game_id)
-            try:
-                return await self._on(kept or await self.reread(game_id), body, user, guild_id)
-            except (Refused, RuleError):
-                if kept is None or not self._shared:
-                    raise
-            # Another process may have moved the game before its announcement arrived: what
-            # was refused is asked again of the game as it is stored.
-            return await self._on(await self.reread(game_id), body, user, guild_id)
+            channel_id = self._channels.get(game_id)
+            if channel_id is None:
+                found = await self.store.get_game(game_id)
+                if found is None:
+                    raise Refused(refusals.UNKNOWN_GAME)
+                channel_id = self._channels[game_id] = found.channel_id
+            async with self.lock(channel_id):
+                # The game as kept in memory when it is known to be current; else read again
+                # under the lock (the first read only told us which lock to take).
+                kept = self.current(game_id)
+                try:
+                    return await self._on(kept or await self.reread(game_id), body, user, guild_id)
+                except (Refused, RuleError):
+                    if kept is None or not self._shared:
+                        raise
+                # Another process may have moved the game before its announcement arrived:
+                # what was refused is asked again of the game as it is stored.
+                return await self._on(await self.reread(game_id), body, user, guild_id)
 
     def current(self, game_id: int) -> GameRecord | None:
         """The game as kept in memory, if it is current: in this process alone, whenever it is
