@@ -1,9 +1,10 @@
 """Looks at things by their id, one at a time each, and again when each says it is due.
 
-The game clock and the tournament director both follow the change feed and, for each game or
-tournament that changed, do what is due in it: :class:`Looks` keeps their one look at a time
-per id (a look asked for during one makes another after it, so no change is missed) and the
-timer of each id's next look, at the time its look returned.
+The game clock and the tournament director follow the change feed and, for each game or
+tournament that changed, do what is due in it (the game pages' server, likewise, draws a
+watched game again): :class:`Looks` keeps their one look at a time per id (a look asked for
+during one makes another after it, so no change is missed) and the timer of each id's next
+look, at the time its look returned.
 """
 
 from __future__ import annotations
