@@ -536,16 +536,8 @@ class Reviews:
     ) -> ReviewRow:
         game = loaded.game
         assert loaded.shuffles is not None
-        request = ReviewRequest(
-            players=tuple(game.players),
-            target=game.target,
-            scoring=game.scoring.value,
-            counting=game.counting.value,
-            shuffles=tuple(loaded.shuffles),
-            actions=tuple(dict(action) for action in game.actions),
-            seat=seat,
-            through_deal=through,
-            seed=record.id,
+        request = ReviewRequest.of(
+            game, loaded.shuffles, seat=seat, through_deal=through, seed=record.id
         )
         review = await self._make(request)
         mine = review.of(seat)
