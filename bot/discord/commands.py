@@ -93,6 +93,14 @@ def _core(interaction: discord.Interaction[Any]) -> Services:
     return io_of(interaction).services
 
 
+def _game_channel(interaction: discord.Interaction[Any]) -> int | None:
+    """The channel (or thread, DM, group DM) a game command works in; None in the bot's own
+    DMs, which hold no game."""
+    if interaction.guild_id is None and bot_is_member(interaction):
+        return None
+    return interaction.channel_id
+
+
 Completer = Callable[[int, int, str], Awaitable[list[Choice]]]
 
 
@@ -101,11 +109,10 @@ async def _completions(
 ) -> list[app_commands.Choice[str]]:
     """Autocomplete for a card option: what ``complete`` offers this user in this channel (in a
     DM, nothing: games live in server channels)."""
-    if interaction.channel_id is None:
+    channel_id = _game_channel(interaction)
+    if channel_id is None:
         return []
-    if interaction.guild_id is None and bot_is_member(interaction):
-        return []  # the bot's own DM holds no game
-    choices = await complete(interaction.channel_id, interaction.user.id, current)
+    choices = await complete(channel_id, interaction.user.id, current)
     return [app_commands.Choice(name=c.name, value=c.value) for c in choices[:25]]
 
 
@@ -132,12 +139,11 @@ class CribbageCommands(app_commands.Group):
         DMs; ``ephemeral`` is how its answer will be seen. Where the bot is not a member (a DM
         between people, a group DM, a server that did not invite it) the game is a private
         table (:mod:`bot.core.private_table`)."""
-        if interaction.channel_id is None or (
-            interaction.guild_id is None and bot_is_member(interaction)
-        ):
+        channel_id = _game_channel(interaction)
+        if channel_id is None:
             await send_error(interaction, NEEDS_A_CHANNEL)
             return
-        call = make(interaction.channel_id)
+        call = make(channel_id)
         await io_of(interaction).command(interaction, call, ephemeral=ephemeral)
 
     async def _by_player(self, interaction: discord.Interaction[Any], act: Act) -> None:
