@@ -80,6 +80,12 @@ def clicked_of(interaction: discord.Interaction[Any]) -> Clicked | None:
     message = interaction.message
     if message is None or message.channel is None:
         return None
+    return _reached(interaction, message)
+
+
+def _reached(interaction: discord.Interaction[Any], message: discord.Message) -> Clicked:
+    """``message`` (the one clicked, or one sent as the interaction's answer) as the core
+    keeps it: where it is, its id, and the interaction's token, whose webhook reaches it."""
     return Clicked(message.channel.id, message.id, interaction.token)
 
 
@@ -190,7 +196,7 @@ class DiscordIO:
             if answer.ok and sequel is not None and sequel.key and answer.reply.view is not None:
                 # The answer is one of an owner's messages (/cribbage new's lobby): its id.
                 message = await interaction.original_response()
-                shown = Clicked(message.channel.id, message.id, interaction.token)
+                shown = _reached(interaction, message)
         except discord.HTTPException:
             await self.services.answered(answer, landed=False, shown=None)
             raise
@@ -207,7 +213,7 @@ class DiscordIO:
         except discord.HTTPException as error:
             log.warning("a command's answer could not be read back (%s)", error)
             return
-        shown = Clicked(message.channel.id, message.id, interaction.token)
+        shown = _reached(interaction, message)
         await self.services.ledger.carrier(Owner.game(game_id), shown)
 
     async def own_hand(self, interaction: discord.Interaction[Any], call: Call) -> None:
@@ -227,7 +233,7 @@ class DiscordIO:
         except (discord.HTTPException, TimeoutError) as error:
             log.warning("a hand asked for did not reach Discord (%s)", error)
             return
-        shown = Clicked(message.channel.id, message.id, interaction.token)
+        shown = _reached(interaction, message)
         await self.services.opened(answer, shown=shown, clicked=None)
 
     async def hand_click(self, interaction: discord.Interaction[Any], click: Click) -> None:
@@ -285,7 +291,7 @@ class DiscordIO:
         except (discord.HTTPException, TimeoutError) as error:
             log.warning("a hand opened from the table did not reach Discord (%s)", error)
             return
-        shown = Clicked(sent.channel.id, sent.id, interaction.token)
+        shown = _reached(interaction, sent)
         await self.services.opened(answer, shown=shown, clicked=clicked_of(interaction))
 
     async def page_click(
