@@ -49,17 +49,7 @@ def main() -> None:
     decisions = 0
     for n in range(args.games):
         game, shuffles = _game(args.seed + n, args.target)
-        request = ReviewRequest(
-            players=tuple(game.players),
-            target=game.target,
-            scoring=game.scoring.value,
-            counting=game.counting.value,
-            shuffles=tuple(shuffles),
-            actions=tuple(dict(a) for a in game.actions),
-            seat=n % 2,
-            through_deal=None,
-            seed=n,
-        )
+        request = ReviewRequest.of(game, shuffles, seat=n % 2, through_deal=None, seed=n)
         start = time.perf_counter()
         review = make_review(request)
         times.append(time.perf_counter() - start)

@@ -4,13 +4,16 @@ from __future__ import annotations
 
 import math
 import os
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from datetime import timedelta
+from typing import TypeVar
 
 from dotenv import load_dotenv
 
 __all__ = ["Settings", "SettingsError", "StartupError"]
+
+_N = TypeVar("_N", int, float)
 
 DEFAULT_DATABASE_PATH = "./cribbage.db"
 DEFAULT_IDLE_EXPIRY_DAYS = 7.0
@@ -61,24 +64,25 @@ def _optional(env: Mapping[str, str], name: str) -> str | None:
     return value or None
 
 
+def _read(kind: Callable[[str], _N], name: str, value: str, what: str) -> _N:
+    """``value`` of the setting ``name`` read as ``kind`` (``int`` or ``float``), or a
+    :class:`SettingsError` that says it must be ``what``."""
+    try:
+        return kind(value)
+    except ValueError:
+        raise SettingsError(f"{name} must be {what}, not {value!r}.") from None
+
+
 def _optional_int(env: Mapping[str, str], name: str) -> int | None:
     value = _optional(env, name)
-    if value is None:
-        return None
-    try:
-        return int(value)
-    except ValueError:
-        raise SettingsError(f"{name} must be a number (a Discord id), not {value!r}.") from None
+    return None if value is None else _read(int, name, value, "a number (a Discord id)")
 
 
 def _seconds(env: Mapping[str, str], name: str, default: float) -> float:
     value = _optional(env, name)
     if value is None:
         return default
-    try:
-        seconds = float(value)
-    except ValueError:
-        raise SettingsError(f"{name} must be a number of seconds, not {value!r}.") from None
+    seconds = _read(float, name, value, "a number of seconds")
     if not 5 <= seconds <= 86_400:
         raise SettingsError(f"{name} must be between 5 and 86400 seconds, not {value!r}.")
     return seconds
@@ -93,10 +97,7 @@ def _days(
     value = _optional(env, name)
     if value is None:
         return default
-    try:
-        days = float(value)
-    except ValueError:
-        raise SettingsError(f"{name} must be a number of days, not {value!r}.") from None
+    days = _read(float, name, value, "a number of days")
     if not (math.isfinite(days) and low <= days <= high):
         raise SettingsError(
             f"{name} must be a number of days from {shown} to {high:.0f}, not {value!r}."
@@ -145,10 +146,7 @@ def _shards(env: Mapping[str, str]) -> tuple[int | None, tuple[int, ...] | None]
         if ids_text is not None:
             raise SettingsError("SHARD_IDS needs SHARD_COUNT (how many shards the bot has).")
         return None, None
-    try:
-        count = int(count_text)
-    except ValueError:
-        raise SettingsError(f"SHARD_COUNT must be a whole number, not {count_text!r}.") from None
+    count = _read(int, "SHARD_COUNT", count_text, "a whole number")
     if not 1 <= count <= 1024:
         raise SettingsError(f"SHARD_COUNT must be between 1 and 1024, not {count_text!r}.")
     if ids_text is None:
@@ -184,10 +182,7 @@ def _web(env: Mapping[str, str]) -> tuple[str, int | None, str | None, str | Non
                 "PUBLIC_URL needs WEB_PORT (the port the game pages are served on)."
             )
         return host, None, None, None
-    try:
-        port = int(port_text)
-    except ValueError:
-        raise SettingsError(f"WEB_PORT must be a port number, not {port_text!r}.") from None
+    port = _read(int, "WEB_PORT", port_text, "a port number")
     if not 1 <= port <= 65535:
         raise SettingsError(f"WEB_PORT must be between 1 and 65535, not {port_text!r}.")
     if secret is None or len(secret) < MIN_WEB_SECRET:

@@ -313,33 +313,37 @@ def routes(fd: FakeDiscord) -> list[web.RouteDef]:
             raise web.HTTPNotFound()
         return web.Response(body=found.data, headers={"Content-Type": found.content_type})
 
-    app = r"/applications/{app:\d+}"
+    app = API + r"/applications/{app:\d+}"
+    guild = API + r"/guilds/{guild:\d+}"
+    channel = API + r"/channels/{channel:\d+}"
+    message = channel + r"/messages/{message:\d+}"
+    webhook = API + r"/webhooks/{app:\d+}/{token}"
     return [
         web.get(API + "/users/@me", me),
         web.get(API + "/oauth2/applications/@me", application),
         web.get(API + "/gateway", gateway),
         web.get(API + "/gateway/bot", gateway_bot),
-        web.put(API + app + "/commands", put_commands),
-        web.get(API + app + "/commands", get_commands),
-        web.put(API + app + r"/guilds/{guild:\d+}/commands", put_commands),
-        web.get(API + app + r"/guilds/{guild:\d+}/commands", get_commands),
+        web.put(app + "/commands", put_commands),
+        web.get(app + "/commands", get_commands),
+        web.put(app + r"/guilds/{guild:\d+}/commands", put_commands),
+        web.get(app + r"/guilds/{guild:\d+}/commands", get_commands),
         web.post(API + r"/interactions/{interaction:\d+}/{token}/callback", callback),
-        web.post(API + r"/webhooks/{app:\d+}/{token}", followup),
-        web.route("*", API + r"/webhooks/{app:\d+}/{token}/messages/{message}", webhook_message),
+        web.post(webhook, followup),
+        web.route("*", webhook + "/messages/{message}", webhook_message),
         web.post(API + "/users/@me/channels", open_dm),
         web.get(API + r"/users/{user:\d+}", get_user),
-        web.get(API + r"/guilds/{guild:\d+}/members/{user:\d+}", get_member),
-        web.get(API + r"/channels/{channel:\d+}", get_channel),
-        web.post(API + r"/channels/{channel:\d+}/messages", create_message),
-        web.get(API + r"/channels/{channel:\d+}/messages", history),
-        web.get(API + r"/channels/{channel:\d+}/messages/{message:\d+}", get_message),
-        web.patch(API + r"/channels/{channel:\d+}/messages/{message:\d+}", edit_message),
-        web.delete(API + r"/channels/{channel:\d+}/messages/{message:\d+}", delete_message),
-        web.post(API + r"/channels/{channel:\d+}/typing", typing),
-        web.get(API + r"/guilds/{guild:\d+}", get_guild),
-        web.get(API + r"/guilds/{guild:\d+}/channels", guild_channels),
-        web.post(API + r"/channels/{channel:\d+}/threads", create_thread),
-        web.post(API + r"/channels/{channel:\d+}/messages/{message:\d+}/threads", create_thread),
+        web.get(guild + r"/members/{user:\d+}", get_member),
+        web.get(channel, get_channel),
+        web.post(channel + "/messages", create_message),
+        web.get(channel + "/messages", history),
+        web.get(message, get_message),
+        web.patch(message, edit_message),
+        web.delete(message, delete_message),
+        web.post(channel + "/typing", typing),
+        web.get(guild, get_guild),
+        web.get(guild + "/channels", guild_channels),
+        web.post(channel + "/threads", create_thread),
+        web.post(message + "/threads", create_thread),
         *threads.routes(fd, API, channel_of),
         web.get(r"/attachments/{attachment:\d+}/{filename}", attachment),
         web.get(r"/media/attachments/{attachment:\d+}/{filename}", attachment),

@@ -15,7 +15,7 @@ from collections.abc import Callable, Iterable
 
 from bot.core.faults import Fault, UnreadableGame
 from bot.core.feed import Change, ChangeFeed
-from bot.core.looks import Looks
+from bot.core.looks import Looking, Looks
 from bot.core.moves import Moves
 from bot.core.owners import OwnerKind
 
@@ -28,7 +28,7 @@ log = logging.getLogger(__name__)
 RETRY_AFTER = 5.0
 
 
-class GameClock:
+class GameClock(Looking):
     """Makes each game's timed moves when they fall due, while it runs."""
 
     def __init__(
@@ -38,25 +38,12 @@ class GameClock:
         self._clock = clock
         self._looks = Looks(feed, self._heard, self._due, clock=clock, name="crib-clock")
 
-    @property
-    def running(self) -> bool:
-        """Whether the clock follows the games now."""
-        return self._looks.running
-
     def start(self, games: Iterable[int] = ()) -> None:
         """Follow the games from now on, and look at ``games`` at once (those that may have
         moves due after a stop)."""
         self._looks.follow()
         for game_id in games:
             self.look(game_id)
-
-    def stop(self) -> None:
-        """Stop following the games (another process runs the clock, or this one stops)."""
-        self._looks.stop()
-
-    async def idle(self) -> None:
-        """Wait until no look is under way (tests, shutdown)."""
-        await self._looks.idle()
 
     def _heard(self, change: Change) -> None:
         if change.owner.kind is OwnerKind.GAME:

@@ -31,7 +31,7 @@ from datetime import date, datetime, timedelta
 
 from bot.core.daily_records import DailyAnswer, DailyRecords
 from bot.core.messages import DailyPick, MessageView
-from bot.core.render.text import escape
+from bot.core.render.text import MAX_MESSAGE, escape
 from bot.core.replies import Answer, User
 from bot.core.seeded import deck_from_seed
 from engine.cards import Card, cards_str
@@ -224,7 +224,7 @@ class DailyDiscard:
             _table(choices, chosen),
             _board(board),
         ]
-        return MessageView("\n".join(part for part in parts if part)[:2000])
+        return MessageView("\n".join(part for part in parts if part)[:MAX_MESSAGE])
 
     async def stats_line(self, guild_id: int | None, user_id: int) -> str | None:
         """The stats' line of a person's discards of the day (None before their first)."""

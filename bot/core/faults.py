@@ -14,10 +14,10 @@ again once the game has been saved since (the store works again, and may fail ag
 from __future__ import annotations
 
 import logging
-from collections import OrderedDict
 from enum import Enum
 
 from bot.core import refusals
+from bot.core.recent import Recent
 from bot.core.refusals import Refused
 
 __all__ = ["Cause", "Fault", "Faults", "UnreadableGame"]
@@ -85,19 +85,16 @@ class Faults:
     """Says each fault in the log once per cause and game (see the module)."""
 
     def __init__(self) -> None:
-        self._said: OrderedDict[tuple[Cause, int | None], None] = OrderedDict()
+        self._said: Recent[tuple[Cause, int | None], bool] = Recent(SAID_KEPT)
 
     def note(self, fault: Fault, game_id: int | None = None) -> bool:
         """Log ``fault`` (about ``game_id``, when the fault does not say) unless it was said
         for its cause and game already; whether it was logged now."""
         game = fault.game_id if fault.game_id is not None else game_id
         key = (fault.cause, game)
-        if key in self._said:
-            self._said.move_to_end(key)
+        if self._said.get(key):
             return False
-        self._said[key] = None
-        while len(self._said) > SAID_KEPT:
-            self._said.popitem(last=False)
+        self._said.keep(key, True)
         if fault.cause.of_store:
             what = "nothing is recorded until it is mended"
         else:
@@ -111,4 +108,4 @@ class Faults:
         said again)."""
         for cause in (Cause.FULL, Cause.UNREACHABLE):
             for game in (game_id, None):
-                self._said.pop((cause, game), None)
+                self._said.forget((cause, game))

@@ -11,7 +11,6 @@ be a member of the game's server.
 from __future__ import annotations
 
 import dataclasses
-from collections import OrderedDict
 from collections.abc import Callable, Mapping, Sequence
 from datetime import timedelta
 
@@ -30,6 +29,7 @@ from bot.core.private_table import (
     with_mentions,
 )
 from bot.core.projection import TableFacts, hand_message, owes_move, project, settled
+from bot.core.recent import Recent
 from bot.core.records import GameRecord, GameStatus, MessageRecord
 from bot.core.render.private import GAME_ENDED, where
 from bot.core.render.standings import change_text
@@ -69,11 +69,11 @@ class GameMessages:
         self._retention = retention
         self._page_link = page_link
         # game id -> seat -> the deal its DMs were refused in.
-        self._refused: OrderedDict[int, dict[int, int]] = OrderedDict()
+        self._refused: Recent[int, dict[int, int]] = Recent(SETTLED_KEPT)
         # game id -> (the finished game's version, the ratings line its result ends with).
-        self._ratings: OrderedDict[int, tuple[int, str]] = OrderedDict()
+        self._ratings: Recent[int, tuple[int, str]] = Recent(SETTLED_KEPT)
         # game id -> (the version and facts it was drawn for, what it owes then).
-        self._settled: OrderedDict[int, tuple[object, tuple[Owed, ...]]] = OrderedDict()
+        self._settled: Recent[int, tuple[object, tuple[Owed, ...]]] = Recent(SETTLED_KEPT)
 
     async def draw(
         self, owner: Owner, now: float, sent: Mapping[str, MessageRecord]
@@ -187,10 +187,7 @@ class GameMessages:
         refused = self._refused.get(game_id)
         if refused is None:
             refused = await self._store.dm_refusals(game_id)
-            self._refused[game_id] = refused
-            while len(self._refused) > SETTLED_KEPT:
-                self._refused.popitem(last=False)
-        self._refused.move_to_end(game_id)
+            self._refused.keep(game_id, refused)
         return refused
 
     async def dms_refused(self, owner: Owner, user_id: int) -> None:
@@ -216,10 +213,7 @@ class GameMessages:
         kept = self._ratings.get(record.id)
         if kept is None or kept[0] != record.version:
             kept = (record.version, await ratings_line(self._store, record))
-            self._ratings[record.id] = kept
-            while len(self._ratings) > SETTLED_KEPT:
-                self._ratings.popitem(last=False)
-        self._ratings.move_to_end(record.id)
+            self._ratings.keep(record.id, kept)
         return kept[1]
 
     def _settled_for(
@@ -236,7 +230,6 @@ class GameMessages:
         )
         kept = self._settled.get(record.id)
         if kept is not None and kept[0] == key:
-            self._settled.move_to_end(record.id)
             return kept[1]
         link = None if self._page_link is None else self._page_link(record.id)
         drawn = settled(
@@ -248,9 +241,7 @@ class GameMessages:
             departed=facts.departed,
             link=link,
         )
-        self._settled[record.id] = (key, drawn)
-        while len(self._settled) > SETTLED_KEPT:
-            self._settled.popitem(last=False)
+        self._settled.keep(record.id, (key, drawn))
         return drawn
 
     async def to_reconcile(self, now: float) -> list[tuple[Owner, int]]:
@@ -267,9 +258,9 @@ class GameMessages:
 
     def forget(self, game_id: int) -> None:
         """Drop what is kept of a pruned game."""
-        self._refused.pop(game_id, None)
-        self._settled.pop(game_id, None)
-        self._ratings.pop(game_id, None)
+        self._refused.forget(game_id)
+        self._settled.forget(game_id)
+        self._ratings.forget(game_id)
 
 
 async def ratings_line(store: MessageRecords, record: GameRecord) -> str:

@@ -14,15 +14,15 @@ were saved at (:class:`LoadedGames`); a stored game at another version is read a
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import dataclasses
 import json
 import random
 import weakref
-from collections import OrderedDict
-from collections.abc import Awaitable, Callable, Sequence
+from collections.abc import Awaitable, Callable, Iterator, Sequence
 from dataclasses import dataclass
 from datetime import datetime
-from typing import TypeVar
+from typing import TypeAlias, TypeVar
 
 from bot.core import refusals, snapshot
 from bot.core.computer import Step
@@ -31,6 +31,7 @@ from bot.core.faults import Cause, Fault, Faults, UnreadableGame
 from bot.core.feed import Change, ChangeFeed
 from bot.core.membership import Departures
 from bot.core.owners import Owner
+from bot.core.recent import Recent
 from bot.core.records import GameRecord, GameStatus, MessageRecord, SeatRecord
 from bot.core.refusals import Refused
 from bot.core.replies import User
@@ -43,7 +44,15 @@ from engine.events import Shown
 from engine.game import Game
 from engine.phase import Phase
 
-__all__ = ["CACHED_GAMES", "MAX_GAME_ID", "Games", "Loaded", "LoadedGames", "RngFactory"]
+__all__ = [
+    "CACHED_GAMES",
+    "MAX_GAME_ID",
+    "Games",
+    "Loaded",
+    "LoadedGames",
+    "OnGames",
+    "RngFactory",
+]
 
 #: Makes the random source for one engine call; the key ("<game id>:<version>") lets tests
 #: seed every deal differently yet reproducibly.
@@ -63,6 +72,8 @@ _CLOSED = {
 }
 
 _T = TypeVar("_T")
+#: A call's work on a game, given its record under the channel's lock.
+_Body: TypeAlias = Callable[[GameRecord], Awaitable[_T]]
 
 
 @dataclass(slots=True)
@@ -80,13 +91,22 @@ class Loaded:
     seeds: list[str] | None = None
 
 
+@contextlib.contextmanager
+def _about(game_id: int) -> Iterator[None]:
+    """A fault met inside is about ``game_id`` (when it does not say already), for the log."""
+    try:
+        yield
+    except Fault as fault:
+        fault.about(game_id)
+        raise
+
+
 class LoadedGames:
     """The recently used started games, by id, each at the version it was saved at."""
 
     def __init__(self, rng_factory: RngFactory, size: int = CACHED_GAMES) -> None:
         self._rng_factory = rng_factory
-        self._size = size
-        self._kept: OrderedDict[int, tuple[int, Loaded]] = OrderedDict()
+        self._kept: Recent[int, tuple[int, Loaded]] = Recent(size)
 
     def load(self, record: GameRecord) -> Loaded:
         """The game of ``record`` at its version (``record`` must be a started game).
@@ -94,7 +114,6 @@ class LoadedGames:
         Raises :class:`~bot.core.faults.UnreadableGame` when its snapshot cannot be read."""
         kept = self._kept.get(record.id)
         if kept is not None and kept[0] == record.version:
-            self._kept.move_to_end(record.id)
             found = kept[1]
             return dataclasses.replace(found, record=record)
         if record.snapshot is None:
@@ -115,25 +134,21 @@ class LoadedGames:
     def keep(self, version: int, loaded: Loaded) -> None:
         """Remember ``loaded``'s game (with its tally, log and shuffles) as saved at
         ``version``."""
-        game_id = loaded.record.id
-        self._kept[game_id] = (version, loaded)
-        self._kept.move_to_end(game_id)
-        while len(self._kept) > self._size:
-            self._kept.popitem(last=False)
+        self._kept.keep(loaded.record.id, (version, loaded))
 
     def version(self, game_id: int) -> int | None:
         """The version a kept game was saved at (None when it is not kept, or is changing)."""
-        kept = self._kept.get(game_id)
+        kept = self._kept.peek(game_id)
         return None if kept is None else kept[0]
 
     def record(self, game_id: int) -> GameRecord | None:
         """The record of a kept game as it was saved (None when it is not kept)."""
-        kept = self._kept.get(game_id)
+        kept = self._kept.peek(game_id)
         return None if kept is None or kept[1].record.version != kept[0] else kept[1].record
 
     def drop(self, game_id: int) -> None:
         """Forget a game about to change: until it is saved, its objects must not be reused."""
-        self._kept.pop(game_id, None)
+        self._kept.forget(game_id)
 
 
 class Games:
@@ -182,22 +197,19 @@ class Games:
         return lock
 
     # -- finding a game ---------------------------------------------------------------------
-    async def in_channel(self, channel_id: int, body: Callable[[GameRecord], Awaitable[_T]]) -> _T:
+    async def in_channel(self, channel_id: int, body: _Body[_T]) -> _T:
         """Run ``body`` on the channel's open game, holding the channel's lock."""
         async with self.lock(channel_id):
             record = await self.store.open_game_in_channel(channel_id)
             if record is None:
                 raise Refused(refusals.NO_GAME)
-            try:
+            with _about(record.id):
                 return await body(record)
-            except Fault as fault:
-                fault.about(record.id)
-                raise
 
     async def by_id(
         self,
         game_id: int,
-        body: Callable[[GameRecord], Awaitable[_T]],
+        body: _Body[_T],
         *,
         user: User,
         guild_id: int | None,
@@ -211,37 +223,25 @@ class Games:
         """
         if not 0 < game_id <= MAX_GAME_ID:
             raise Refused(refusals.UNKNOWN_GAME)
-        try:
-            return await self._by_id(game_id, body, user, guild_id)
-        except Fault as fault:
-            fault.about(game_id)
-            raise
-
-    async def _by_id(
-        self,
-        game_id: int,
-        body: Callable[[GameRecord], Awaitable[_T]],
-        user: User,
-        guild_id: int | None,
-    ) -> _T:
-        channel_id = self._channels.get(game_id)
-        if channel_id is None:
-            found = await self.store.get_game(game_id)
-            if found is None:
-                raise Refused(refusals.UNKNOWN_GAME)
-            channel_id = self._channels[game_id] = found.channel_id
-        async with self.lock(channel_id):
-            # The game as kept in memory when it is known to be current; else read again under
-            # the lock (the first read only told us which lock to take).
-            kept = self.current(game_id)
-            try:
-                return await self._on(kept or await self.reread(game_id), body, user, guild_id)
-            except (Refused, RuleError):
-                if kept is None or not self._shared:
-                    raise
-            # Another process may have moved the game before its announcement arrived: what
-            # was refused is asked again of the game as it is stored.
-            return await self._on(await self.reread(game_id), body, user, guild_id)
+        with _about(game_id):
+            channel_id = self._channels.get(game_id)
+            if channel_id is None:
+                found = await self.store.get_game(game_id)
+                if found is None:
+                    raise Refused(refusals.UNKNOWN_GAME)
+                channel_id = self._channels[game_id] = found.channel_id
+            async with self.lock(channel_id):
+                # The game as kept in memory when it is known to be current; else read again
+                # under the lock (the first read only told us which lock to take).
+                kept = self.current(game_id)
+                try:
+                    return await self._on(kept or await self.reread(game_id), body, user, guild_id)
+                except (Refused, RuleError):
+                    if kept is None or not self._shared:
+                        raise
+                # Another process may have moved the game before its announcement arrived:
+                # what was refused is asked again of the game as it is stored.
+                return await self._on(await self.reread(game_id), body, user, guild_id)
 
     def current(self, game_id: int) -> GameRecord | None:
         """The game as kept in memory, if it is current: in this process alone, whenever it is
@@ -258,7 +258,7 @@ class Games:
     async def _on(
         self,
         record: GameRecord,
-        body: Callable[[GameRecord], Awaitable[_T]],
+        body: _Body[_T],
         user: User,
         guild_id: int | None,
     ) -> _T:
@@ -448,3 +448,15 @@ def _coach_after_show(log: DealLog, step: Step) -> None:
         if review is not None:
             lines[seat] = review.line()
     log.set_coach(next(iter(step.before.values())).deal_number, lines)
+
+
+class OnGames:
+    """A part of the core whose calls work on :class:`Games` (``_games``, set by the
+    subclass), and so note their faults where the games do."""
+
+    _games: Games
+
+    @property
+    def faults(self) -> Faults:
+        """Where the faults its calls meet are noted (the games')."""
+        return self._games.faults

@@ -20,7 +20,6 @@ import asyncio
 import dataclasses
 import logging
 import time
-from collections import OrderedDict
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime
@@ -30,6 +29,7 @@ from bot.core.faults import Fault, Faults
 from bot.core.feed import Change, ChangeFeed
 from bot.core.messages import Owed
 from bot.core.owners import Owner, OwnerKind
+from bot.core.recent import Recent
 from bot.core.records import DmLink, MessageRecord, PendingPost
 from bot.core.replies import Clicked, Sequel
 from bot.core.storage import MessageRecords
@@ -144,7 +144,7 @@ class MessageLedger:
         self._projectors: dict[OwnerKind, Projector] = {}
         # owner -> what was last sent of its messages (kept with every change this process
         # makes or hears of: it is the one that sends them).
-        self._sent: OrderedDict[Owner, dict[str, MessageRecord]] = OrderedDict()
+        self._sent: Recent[Owner, dict[str, MessageRecord]] = Recent(SENT_KEPT)
         # (owner, key) of the DMs this process said it was about to post (see posting).
         self._posting: set[tuple[Owner, str]] = set()
         # user id -> until when their DM link need not be written again, and the link itself.
@@ -219,10 +219,7 @@ class MessageLedger:
             for (unwritten_owner, key), record in self._unwritten.items():
                 if unwritten_owner == owner:
                     sent[key] = record
-            self._sent[owner] = sent
-            while len(self._sent) > SENT_KEPT:
-                self._sent.popitem(last=False)
-        self._sent.move_to_end(owner)
+            self._sent.keep(owner, sent)
         return sent
 
     def _unconfirmed_unknown(self, sent: dict[str, MessageRecord]) -> dict[str, MessageRecord]:
@@ -242,7 +239,7 @@ class MessageLedger:
     def _keep(self, owner: Owner, record: MessageRecord) -> None:
         """``record`` in this process's memory of what was sent, unless what is kept of the
         same message is of a later version."""
-        sent = self._sent.get(owner)
+        sent = self._sent.peek(owner)
         if sent is not None and _replaces(record, sent.get(record.key)):
             sent[record.key] = record
 
@@ -255,7 +252,7 @@ class MessageLedger:
         answered = change.answered
         if answered is None:
             return
-        sent = self._sent.get(change.owner)
+        sent = self._sent.peek(change.owner)
         known = None if sent is None else sent.get(answered.key)
         if known is not None and known.message_id in (answered.message_id, 0):
             message_id = answered.message_id or known.message_id
@@ -272,7 +269,7 @@ class MessageLedger:
         that landed while this edit was on its way) may have put that older look over the
         answer: what the message shows is then not known, and it is edited again."""
         clobbered = False
-        sent = self._sent.get(owner)
+        sent = self._sent.peek(owner)
         for record in records:
             known = None if sent is None else sent.get(record.key)
             if known is not None and not _replaces(record, known):
@@ -435,7 +432,7 @@ class MessageLedger:
     async def _forget_look(self, owner: Owner, key: str, version: int | None) -> None:
         """What ``key`` shows is not known after all: it is edited again."""
         await self._store.forget_look(owner, key, version)
-        sent = self._sent.get(owner)
+        sent = self._sent.peek(owner)
         known = None if sent is None else sent.get(key)
         if sent is not None and known is not None and version in (None, known.version):
             sent[key] = dataclasses.replace(known, digest="")
@@ -452,7 +449,7 @@ class MessageLedger:
     async def gone(self, owner: Owner, key: str) -> None:
         """A message of ``owner`` is gone from Discord (someone deleted it): send it again."""
         await self._store.forget_message(owner, key)
-        sent = self._sent.get(owner)
+        sent = self._sent.peek(owner)
         if sent is not None:
             sent.pop(key, None)
 
@@ -517,7 +514,7 @@ class MessageLedger:
 
     def forget(self, owner: Owner) -> None:
         """Drop what is kept in memory of an owner that has no messages any more."""
-        self._sent.pop(owner, None)
+        self._sent.forget(owner)
         self._channels.pop(owner, None)
         for key in [k for k in self._unwritten if k[0] == owner]:
             del self._unwritten[key]

@@ -22,8 +22,7 @@ from bot.core import lobby, refusals, snapshot
 from bot.core.computer import DEFAULT_LEVEL, LEVELS, ComputerPlayers, Step, computer_moves
 from bot.core.deal_log import DealLog
 from bot.core.entry import answers
-from bot.core.faults import Faults
-from bot.core.games import Games, Loaded
+from bot.core.games import Games, Loaded, OnGames
 from bot.core.messages import MessageView
 from bot.core.owners import Owner
 from bot.core.records import GameRecord, GameStatus, MessageRecord, SeatRecord
@@ -43,17 +42,12 @@ __all__ = ["Lobbies"]
 LOBBY = "lobby"
 
 
-class Lobbies:
+class Lobbies(OnGames):
     """The lobby's calls: open, join, leave, add or remove a computer, start, cancel."""
 
     def __init__(self, games: Games, computers: ComputerPlayers) -> None:
         self._games = games
         self._computers = computers
-
-    @property
-    def faults(self) -> Faults:
-        """Where the faults its calls meet are noted (the games')."""
-        return self._games.faults
 
     # -- opening --------------------------------------------------------------------------------
     @answers
@@ -105,14 +99,6 @@ class Lobbies:
                 return _answer_record(record, channel_id, None, token, now)
 
             dealt: list[Loaded] = []
-
-            async def deal(record: GameRecord) -> tuple[str, list[str]]:
-                loaded, actions = await self._first_deal(record)
-                dealt.append(loaded)
-                return snapshot.encode(
-                    loaded.game, loaded.tally, loaded.log, loaded.shuffles, loaded.seeds
-                ), actions
-
             record = await store.create_game(
                 guild_id=guild_id,
                 channel_id=channel_id,
@@ -125,14 +111,10 @@ class Lobbies:
                 counting=Counting(counting),
                 private=private,
                 fill=(lambda r: lobby.fill_with_computers(r, difficulty)) if vs_computer else None,
-                deal=deal if vs_computer else None,
+                deal=(lambda r: self._first_deal(r, dealt)) if vs_computer else None,
                 answered=answered,
             )
-            if dealt:
-                # The game as dealt goes on from here, its random source and all.
-                self._games.loaded.keep(
-                    record.version, dataclasses.replace(dealt[0], record=record)
-                )
+            self._keep_dealt(record, dealt)
         self._games.announce(record, record.version)
         # The answer is the lobby itself, in the channel (closed already against the computer).
         view = lobby.lobby_view(record)
@@ -159,14 +141,6 @@ class Lobbies:
                 return found
             first, second = players
             dealt: list[Loaded] = []
-
-            async def deal(record: GameRecord) -> tuple[str, list[str]]:
-                loaded, actions = await self._first_deal(record)
-                dealt.append(loaded)
-                return snapshot.encode(
-                    loaded.game, loaded.tally, loaded.log, loaded.shuffles
-                ), actions
-
             record = await store.create_game(
                 guild_id=guild_id,
                 channel_id=channel_id,
@@ -176,20 +150,31 @@ class Lobbies:
                 now=self._games.now(),
                 scoring=Scoring(scoring),
                 fill=lambda r: (*r.seats, SeatRecord(1, second.id, second.name)),
-                deal=deal,
+                deal=lambda r: self._first_deal(r, dealt),
             )
-            self._games.loaded.keep(record.version, dataclasses.replace(dealt[0], record=record))
+            self._keep_dealt(record, dealt)
         self._games.announce(record, record.version)
         return record
 
-    async def _first_deal(self, record: GameRecord) -> tuple[Loaded, list[str]]:
-        """Cut for deal and deal the first hand of a seated table: the game as dealt (the
-        computer seats' discards made) and the log entries to store."""
+    async def _first_deal(self, record: GameRecord, dealt: list[Loaded]) -> tuple[str, list[str]]:
+        """Cut for deal and deal the first hand of a seated table (the computer seats' discards
+        made), for the store to save in the transaction that opens the game: its snapshot (with
+        the shuffles and their seeds) and the log entries. The game as dealt is added to
+        ``dealt``."""
         loaded, steps = await self._dealt(record)
         for step in steps:
             loaded.tally.add(step.events)
             loaded.log.add(step.events)
-        return loaded, [json.dumps(step.action) for step in steps]
+        dealt.append(loaded)
+        encoded = snapshot.encode(
+            loaded.game, loaded.tally, loaded.log, loaded.shuffles, loaded.seeds
+        )
+        return encoded, [json.dumps(step.action) for step in steps]
+
+    def _keep_dealt(self, record: GameRecord, dealt: list[Loaded]) -> None:
+        """The game as dealt (if it was) goes on from here, its random source and all."""
+        for loaded in dealt:
+            self._games.loaded.keep(record.version, dataclasses.replace(loaded, record=record))
 
     async def _dealt(self, record: GameRecord) -> tuple[Loaded, list[Step]]:
         """The cut and the first deal of a full table, and the computer seats' discards.

@@ -1,9 +1,10 @@
 """Looks at things by their id, one at a time each, and again when each says it is due.
 
-The game clock and the tournament director both follow the change feed and, for each game or
-tournament that changed, do what is due in it: :class:`Looks` keeps their one look at a time
-per id (a look asked for during one makes another after it, so no change is missed) and the
-timer of each id's next look, at the time its look returned.
+The game clock and the tournament director follow the change feed and, for each game or
+tournament that changed, do what is due in it (the game pages' server, likewise, draws a
+watched game again): :class:`Looks` keeps their one look at a time per id (a look asked for
+during one makes another after it, so no change is missed) and the timer of each id's next
+look, at the time its look returned.
 """
 
 from __future__ import annotations
@@ -13,7 +14,7 @@ from collections.abc import Awaitable, Callable
 
 from bot.core.feed import Change, ChangeFeed
 
-__all__ = ["Looks"]
+__all__ = ["Looking", "Looks"]
 
 
 class Looks:
@@ -100,3 +101,25 @@ class Looks:
     def _fire(self, key: int) -> None:
         self._timers.pop(key, None)
         self.ask(key)
+
+
+class Looking:
+    """What follows the feed through :class:`Looks` (the game clock, the tournament
+    director): whether it runs, its stop, and a wait for its looks. A subclass sets
+    ``_looks``."""
+
+    _looks: Looks
+
+    @property
+    def running(self) -> bool:
+        """Whether it follows the feed now."""
+        return self._looks.running
+
+    def stop(self) -> None:
+        """Stop following the feed (another process does this work, or this one stops), with
+        every look under way and every timer."""
+        self._looks.stop()
+
+    async def idle(self) -> None:
+        """Wait until no look is under way (tests, shutdown)."""
+        await self._looks.idle()

@@ -33,8 +33,7 @@ from bot.core.computer import (
 )
 from bot.core.computer import snapshot_views as views_before
 from bot.core.entry import answers
-from bot.core.faults import Faults
-from bot.core.games import Games, Loaded
+from bot.core.games import Games, Loaded, OnGames
 from bot.core.messages import ConfirmControls, MessageView
 from bot.core.owners import Owner
 from bot.core.projection import hand_message
@@ -115,7 +114,7 @@ def _seat_of_action(step: Step) -> int | None:
     return seat if isinstance(seat, int) else None
 
 
-class Moves:
+class Moves(OnGames):
     """The moves of started games: the people's, the computer's and the clock's."""
 
     def __init__(
@@ -135,11 +134,6 @@ class Moves:
         # Games the clock never has anything to do in (automatic counting, no computer that
         # answers later): ids, oldest first.
         self._clockless: dict[int, None] = {}
-
-    @property
-    def faults(self) -> Faults:
-        """Where the faults its calls meet are noted (the games')."""
-        return self._games.faults
 
     # -- applying one action ------------------------------------------------------------------
     async def _apply(

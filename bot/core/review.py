@@ -301,7 +301,7 @@ def page_view(report: ReviewReport, page: int) -> MessageView:
         text, board = _deal_page(report, report.deal_pages[page - 1])
     footer = f"\nPage {page + 1} of {report.pages}"
     controls = ReviewPages(report.game_id, report.seat, page, report.pages)
-    return MessageView(text[: 2000 - len(footer)] + footer, board=board, review=controls)
+    return MessageView(text[: MAX_MESSAGE - len(footer)] + footer, board=board, review=controls)
 
 
 def accuracy_line(totals: Sequence[tuple[int, int, int, float]]) -> str | None:
@@ -536,16 +536,8 @@ class Reviews:
     ) -> ReviewRow:
         game = loaded.game
         assert loaded.shuffles is not None
-        request = ReviewRequest(
-            players=tuple(game.players),
-            target=game.target,
-            scoring=game.scoring.value,
-            counting=game.counting.value,
-            shuffles=tuple(loaded.shuffles),
-            actions=tuple(dict(action) for action in game.actions),
-            seat=seat,
-            through_deal=through,
-            seed=record.id,
+        request = ReviewRequest.of(
+            game, loaded.shuffles, seat=seat, through_deal=through, seed=record.id
         )
         review = await self._make(request)
         mine = review.of(seat)

@@ -7,11 +7,13 @@ small for the worker; the answer is the :class:`~engine.review.GameReview`.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
 from bot.core.shuffles import ScriptedRandom
 from engine.counting import Counting
+from engine.game import Game
 from engine.outcome import Scoring
 from engine.review import GameReview, review_game
 
@@ -33,6 +35,29 @@ class ReviewRequest:
     seat: int
     through_deal: int | None
     seed: int
+
+    @classmethod
+    def of(
+        cls,
+        game: Game,
+        shuffles: Sequence[str],
+        *,
+        seat: int,
+        through_deal: int | None,
+        seed: int,
+    ) -> ReviewRequest:
+        """The request for a review of ``seat`` in ``game``, dealt from ``shuffles``."""
+        return cls(
+            players=tuple(game.players),
+            target=game.target,
+            scoring=game.scoring.value,
+            counting=game.counting.value,
+            shuffles=tuple(shuffles),
+            actions=tuple(dict(action) for action in game.actions),
+            seat=seat,
+            through_deal=through_deal,
+            seed=seed,
+        )
 
 
 def make_review(request: ReviewRequest) -> GameReview:

@@ -18,7 +18,7 @@ from bot.core.entry import answers
 from bot.core.faults import Faults
 from bot.core.messages import Table
 from bot.core.refusals import Refused
-from bot.core.render.text import escape
+from bot.core.render.text import MAX_MESSAGE, escape
 from bot.core.replies import Answer
 from bot.core.season_records import FamousHand, SeasonLine
 from bot.core.tournament_records import ChampionRecord
@@ -153,7 +153,7 @@ class Seasons:
         parts += [_champion(c) for c in crowned] or [
             "None yet: a moderator opens a tournament with `/cribbage tournament new`."
         ]
-        return Answer.say("\n".join(parts)[:2000], ephemeral=False)
+        return Answer.say("\n".join(parts)[:MAX_MESSAGE], ephemeral=False)
 
 
 def _champion(champion: ChampionRecord) -> str:

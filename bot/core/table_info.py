@@ -14,8 +14,8 @@ from bot.core import archive, lobby, refusals
 from bot.core.chances import chances_line, start_of_deal_chances
 from bot.core.coach_settings import CoachSettings
 from bot.core.entry import answers
-from bot.core.faults import Fault, Faults
-from bot.core.games import Games, Loaded
+from bot.core.faults import Fault
+from bot.core.games import Games, Loaded, OnGames
 from bot.core.messages import MessageView
 from bot.core.owners import Owner
 from bot.core.private_table import hand_key
@@ -31,18 +31,13 @@ from engine.views import SeatView
 __all__ = ["TableInfo"]
 
 
-class TableInfo:
+class TableInfo(OnGames):
     """Private and public looks at a channel's game."""
 
     def __init__(self, games: Games, coach: CoachSettings, archives: Archives) -> None:
         self._games = games
         self._coach = coach
         self._archives = archives
-
-    @property
-    def faults(self) -> Faults:
-        """Where the faults its calls meet are noted (the games')."""
-        return self._games.faults
 
     @answers
     async def hand(self, channel_id: int, user: User) -> Answer:

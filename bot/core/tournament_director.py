@@ -39,7 +39,7 @@ from typing import Protocol
 from bot.core.feed import Change, ChangeFeed
 from bot.core.games import Games
 from bot.core.lobbies import Lobbies
-from bot.core.looks import Looks
+from bot.core.looks import Looking, Looks
 from bot.core.owners import Owner, OwnerKind
 from bot.core.records import GameRecord, GameStatus
 from bot.core.refusals import Refused
@@ -143,7 +143,7 @@ def pair_next(event: Event) -> list[tuple[int, int | None]]:
     return found
 
 
-class TournamentDirector:
+class TournamentDirector(Looking):
     """Runs the tournaments being played (see the module's steps), while it is started."""
 
     def __init__(
@@ -171,11 +171,6 @@ class TournamentDirector:
         self._of_game: dict[int, int] = {}
         self._looks = Looks(feed, self._heard, self._due, clock=clock, name="crib-tournament")
 
-    @property
-    def running(self) -> bool:
-        """Whether the director follows the tournaments now."""
-        return self._looks.running
-
     async def start(self, threads: Threads) -> None:
         """Direct from now on (this process sends): follow the feed, and look at every
         tournament being played (carrying on whatever a stop left half-done)."""
@@ -186,14 +181,6 @@ class TournamentDirector:
         for record in await self._store.recent_tournaments(since):
             if record.status is not TournamentStatus.OPEN:
                 self.look(record.id)
-
-    def stop(self) -> None:
-        """Stop directing (another process sends, or this one stops)."""
-        self._looks.stop()
-
-    async def idle(self) -> None:
-        """Wait until no look is under way (tests, shutdown)."""
-        await self._looks.idle()
 
     def _heard(self, change: Change) -> None:
         if change.owner.kind is OwnerKind.TOURNAMENT:

@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from bot.core.render.text import escape
+from bot.core.render.text import MAX_MESSAGE, escape
 from bot.core.tournament_records import (
     Decided,
     EntrantRecord,
@@ -36,8 +36,6 @@ FORMAT_NAMES = {
 #: Lines of pairings and of standings the message shows at most (it must fit 2,000
 #: characters; ``/cribbage tournament standings`` shows everyone).
 SHOWN = 16
-#: Discord's limit on a message's content.
-MESSAGE_LIMIT = 2000
 
 
 @dataclass(frozen=True, slots=True)
@@ -125,7 +123,7 @@ def board_text(event: Event) -> str:
     text = ""
     for shown in (SHOWN, 10, 6, 3, 1):
         text = _board(event, shown)
-        if len(text) <= MESSAGE_LIMIT:
+        if len(text) <= MAX_MESSAGE:
             break
     return text
 

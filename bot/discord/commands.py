@@ -19,6 +19,7 @@ from bot.core.replies import Answer, Choice, User
 from bot.core.review import add_lines
 from bot.core.services import Services
 from bot.discord.interactions import NEEDS_A_SERVER, io_of, is_moderator, send_error, user_of
+from bot.discord.options import TARGETS
 from bot.discord.places import INSTALLS, NO_LEADERBOARD_HERE, PLACES, bot_is_member
 from bot.discord.tournament_commands import TournamentCommands
 from engine.counting import Counting
@@ -74,10 +75,6 @@ _SEASONS = [
     app_commands.Choice(name="last month", value="last_month"),
     app_commands.Choice(name="all time (ratings)", value="all_time"),
 ]
-_TARGETS = [
-    app_commands.Choice(name="121 points (full game)", value=121),
-    app_commands.Choice(name="61 points (short game)", value=61),
-]
 _SCORING = [
     app_commands.Choice(name="lurch: 2 game points when the loser is short of half", value="lurch"),
     app_commands.Choice(name="skunk: 2 under 91, 3 under 61 (61 games: 2 under 31)", value="skunk"),
@@ -96,6 +93,14 @@ def _core(interaction: discord.Interaction[Any]) -> Services:
     return io_of(interaction).services
 
 
+def _game_channel(interaction: discord.Interaction[Any]) -> int | None:
+    """The channel (or thread, DM, group DM) a game command works in; None in the bot's own
+    DMs, which hold no game."""
+    if interaction.guild_id is None and bot_is_member(interaction):
+        return None
+    return interaction.channel_id
+
+
 Completer = Callable[[int, int, str], Awaitable[list[Choice]]]
 
 
@@ -104,11 +109,10 @@ async def _completions(
 ) -> list[app_commands.Choice[str]]:
     """Autocomplete for a card option: what ``complete`` offers this user in this channel (in a
     DM, nothing: games live in server channels)."""
-    if interaction.channel_id is None:
+    channel_id = _game_channel(interaction)
+    if channel_id is None:
         return []
-    if interaction.guild_id is None and bot_is_member(interaction):
-        return []  # the bot's own DM holds no game
-    choices = await complete(interaction.channel_id, interaction.user.id, current)
+    choices = await complete(channel_id, interaction.user.id, current)
     return [app_commands.Choice(name=c.name, value=c.value) for c in choices[:25]]
 
 
@@ -135,12 +139,11 @@ class CribbageCommands(app_commands.Group):
         DMs; ``ephemeral`` is how its answer will be seen. Where the bot is not a member (a DM
         between people, a group DM, a server that did not invite it) the game is a private
         table (:mod:`bot.core.private_table`)."""
-        if interaction.channel_id is None or (
-            interaction.guild_id is None and bot_is_member(interaction)
-        ):
+        channel_id = _game_channel(interaction)
+        if channel_id is None:
             await send_error(interaction, NEEDS_A_CHANNEL)
             return
-        call = make(interaction.channel_id)
+        call = make(channel_id)
         await io_of(interaction).command(interaction, call, ephemeral=ephemeral)
 
     async def _by_player(self, interaction: discord.Interaction[Any], act: Act) -> None:
@@ -161,7 +164,7 @@ class CribbageCommands(app_commands.Group):
         scoring="Game points: lurch (default, 2 for a loser short of half) or the skunk scale",
         counting="Who counts the show: auto (default) or manual, you count, with muggins",
     )
-    @app_commands.choices(players=_PLAYERS, target=_TARGETS)
+    @app_commands.choices(players=_PLAYERS, target=TARGETS)
     @app_commands.choices(difficulty=_DIFFICULTIES, scoring=_SCORING, counting=_COUNTING)
     async def new(
         self,

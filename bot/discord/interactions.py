@@ -81,6 +81,12 @@ def clicked_of(interaction: discord.Interaction[Any]) -> Clicked | None:
     message = interaction.message
     if message is None or message.channel is None:
         return None
+    return _reached(interaction, message)
+
+
+def _reached(interaction: discord.Interaction[Any], message: discord.Message) -> Clicked:
+    """``message`` (the one clicked, or one sent as the interaction's answer) as the core
+    keeps it: where it is, its id, and the interaction's token, whose webhook reaches it."""
     return Clicked(message.channel.id, message.id, interaction.token)
 
 
@@ -183,24 +189,16 @@ class DiscordIO:
         answer = await self._call(interaction, call, update=False, ephemeral=ephemeral)
         if answer is None:
             return
-        shown = None
-        try:
-            await _in_time(interaction, self._reply(interaction, answer.reply))
-        except (discord.HTTPException, TimeoutError) as error:
-            # As for a click: a move typed is saved whether or not its answer lands, and the
-            # keeper brings every message to it; an answer Discord no longer takes is dropped.
-            log.warning("a command's answer did not reach Discord (%s)", error)
-            await self.services.answered(answer, landed=False, shown=None)
+        sending = _in_time(interaction, self._reply(interaction, answer.reply))
+        if not await self._landed(answer, sending, "a command's answer did not reach Discord (%s)"):
             return
-        except BaseException:
-            await self.services.answered(answer, landed=False, shown=None)
-            raise
+        shown = None
         try:
             sequel = answer.sequel
             if answer.ok and sequel is not None and sequel.key and answer.reply.view is not None:
                 # The answer is one of an owner's messages (/cribbage new's lobby): its id.
                 message = await interaction.original_response()
-                shown = Clicked(message.channel.id, message.id, interaction.token)
+                shown = _reached(interaction, message)
         except discord.HTTPException:
             await self.services.answered(answer, landed=False, shown=None)
             raise
@@ -232,8 +230,7 @@ class DiscordIO:
             if owner is None:
                 return
             if shown is None:
-                message = await interaction.original_response()
-                shown = Clicked(message.channel.id, message.id, interaction.token)
+                shown = _reached(interaction, await interaction.original_response())
             await resume.answered(owner, shown, moved=moved)
         except discord.HTTPException as error:
             log.warning("an answer at a private table could not be read back (%s)", error)
@@ -258,7 +255,7 @@ class DiscordIO:
         except (discord.HTTPException, TimeoutError) as error:
             log.warning("a hand asked for did not reach Discord (%s)", error)
             return
-        shown = Clicked(message.channel.id, message.id, interaction.token)
+        shown = _reached(interaction, message)
         await self.services.opened(answer, shown=shown, clicked=None)
         await self._carry(interaction, answer.game_id, moved=False)
 
@@ -318,7 +315,7 @@ class DiscordIO:
         except (discord.HTTPException, TimeoutError) as error:
             log.warning("a hand opened from the table did not reach Discord (%s)", error)
             return
-        shown = Clicked(sent.channel.id, sent.id, interaction.token)
+        shown = _reached(interaction, sent)
         await self.services.opened(answer, shown=shown, clicked=clicked_of(interaction))
         # (Clicked on the table, the click's token now edits it, and nothing more is done;
         # on an older copy of it, the table comes back if no token reaches it. The deferred
@@ -391,33 +388,46 @@ class DiscordIO:
         answer = await self._call(interaction, call, update=True, ephemeral=True)
         if answer is None:
             return
-        message = interaction.message
-        shown = clicked_of(interaction)
-        try:
-            if answer.ok and answer.update is not None and message is not None:
-                # Answer by updating the clicked message itself (free of the global limit).
-                await _in_time(interaction, self._update(interaction, answer.update))
-                if answer.note:
-                    # Said to the clicker alone (an interaction follow-up: outside the limit).
-                    await interaction.followup.send(answer.note, ephemeral=True)
-            else:
-                shown = None
+        # Answer by updating the clicked message itself (free of the global limit), when the
+        # answer is an update of it.
+        update = answer.update if answer.ok and interaction.message is not None else None
+
+        async def send() -> None:
+            if update is None:
                 await self._reply(interaction, answer.reply)
-        except (discord.HTTPException, TimeoutError) as error:
-            # The answer never landed, or is not known to have: the move stands (it is saved),
-            # and what the clicked message shows is brought to it by the keeper. Nothing waits
-            # on this answer, and nothing retries it once Discord would no longer take it.
-            log.warning("a click's answer did not reach Discord (%s); its message is edited", error)
-            await self.services.answered(answer, landed=False, shown=None)
+                return
+            await _in_time(interaction, self._update(interaction, update))
+            if answer.note:
+                # Said to the clicker alone (an interaction follow-up: outside the limit).
+                await interaction.followup.send(answer.note, ephemeral=True)
+
+        warning = "a click's answer did not reach Discord (%s); its message is edited"
+        if not await self._landed(answer, send(), warning):
             return
-        except BaseException:
-            await self.services.answered(answer, landed=False, shown=None)
-            raise
+        shown = None if update is None else clicked_of(interaction)
         await self.services.answered(answer, landed=True, shown=shown)
         if not answer.ok or answer.sequel is None:
             # A move's answer keeps its token with the message it updated; anything else
             # brings a private table back, should no token reach it any more.
             await self._carry(interaction, None, moved=False)
+
+    async def _landed(self, answer: Answer, sending: Awaitable[None], warning: str) -> bool:
+        """Send ``answer`` (``sending``), and whether it landed; if it did not, or is not known
+        to have, the core is told (and ``warning`` logged with the error Discord gave).
+
+        The move stands either way (it is saved), and what the messages show is brought to it
+        by the keeper. Nothing waits on this answer, and nothing retries it once Discord would
+        no longer take it."""
+        try:
+            await sending
+        except (discord.HTTPException, TimeoutError) as error:
+            log.warning(warning, error)
+            await self.services.answered(answer, landed=False, shown=None)
+            return False
+        except BaseException:
+            await self.services.answered(answer, landed=False, shown=None)
+            raise
+        return True
 
     async def _entered(self, interaction: discord.Interaction[Any], work: Awaitable[None]) -> None:
         """Run an interaction's work, counted so that shutting down waits for it; errors become

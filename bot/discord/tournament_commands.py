@@ -17,6 +17,7 @@ from discord import app_commands
 from bot.core.replies import User
 from bot.core.tournament_records import Format
 from bot.discord.interactions import io_of, send_error, user_of
+from bot.discord.options import TARGETS
 from engine.outcome import Scoring
 
 __all__ = ["THREADS_NEEDED", "TournamentCommands", "is_organiser"]
@@ -31,10 +32,6 @@ _FORMATS = [
     app_commands.Choice(name="Swiss: players on equal points meet, no rematches", value="swiss"),
     app_commands.Choice(name="Round robin: everyone plays everyone", value="round_robin"),
     app_commands.Choice(name="Knockout: seeded, the loser is out", value="knockout"),
-]
-_TARGETS = [
-    app_commands.Choice(name="121 points (full game)", value=121),
-    app_commands.Choice(name="61 points (short game)", value=61),
 ]
 _MATCHES = [
     app_commands.Choice(name="a single game", value=1),
@@ -88,7 +85,7 @@ class TournamentCommands(app_commands.Group):
         playoff="After the Swiss rounds, the top 4 or 8 play a best-of-3 knockout",
     )
     @app_commands.choices(format=_FORMATS, scoring=_SCORING)
-    @app_commands.choices(target=_TARGETS, match=_MATCHES, playoff=_PLAYOFFS)
+    @app_commands.choices(target=TARGETS, match=_MATCHES, playoff=_PLAYOFFS)
     async def new(
         self,
         interaction: discord.Interaction[Any],

@@ -19,12 +19,12 @@ from __future__ import annotations
 
 import html
 import re
-from collections import OrderedDict
 from collections.abc import Sequence
 
 from bot.core.boards import board_alt
 from bot.core.messages import BoardPicture, MessageView
 from bot.core.pictures.board import picture_size
+from bot.core.recent import Recent
 from bot.core.render.text import Names
 from bot.core.replay import DealReplay, GameReplay, ShowReplay
 from bot.core.spectator import TableSeen
@@ -307,10 +307,7 @@ def replay_page(
     kept = _PAGES.get(key)
     if kept is None or kept[0] is not replay:
         kept = (replay, _document(seen.title, _replay_body(seen, replay, path, people, review)))
-        _PAGES[key] = kept
-        while len(_PAGES) > _PAGES_KEPT:
-            _PAGES.popitem(last=False)
-    _PAGES.move_to_end(key)
+        _PAGES.keep(key, kept)
     last = len(replay.steps) - 1
     current = last if step is None else max(0, min(step, last))
     caption = f'<span id="step-text">{_inline(replay.steps[current].text, {})}</span>'
@@ -325,8 +322,8 @@ def replay_page(
 #: Where a replay's kept page takes the board of the step shown (markup no escaped text can be).
 _FIGURE = "<board-here>"
 #: Replays' pages kept (by game, version, path and review), with the replay drawn.
-_PAGES: OrderedDict[tuple[int, int, str, str | None], tuple[GameReplay, str]] = OrderedDict()
 _PAGES_KEPT = 16
+_PAGES: Recent[tuple[int, int, str, str | None], tuple[GameReplay, str]] = Recent(_PAGES_KEPT)
 
 
 def _replay_body(

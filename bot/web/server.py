@@ -22,7 +22,7 @@ import asyncio
 import contextlib
 import logging
 import re
-from collections import OrderedDict
+import time
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 
@@ -34,8 +34,10 @@ from bot.core.boards import draw_board
 from bot.core.feed import Change, ChangeFeed
 from bot.core.game_messages import ratings_line
 from bot.core.games import Games, Loaded
+from bot.core.looks import Looks
 from bot.core.messages import MessageView
 from bot.core.owners import OwnerKind
+from bot.core.recent import Recent
 from bot.core.records import GameRecord, GameStatus
 from bot.core.refusals import Refused
 from bot.core.replay import GameReplay, replay
@@ -157,18 +159,17 @@ class WebServer:
         """``reviews``: where a finished game's review comes from, once there are reviews."""
         self._games = games
         self._reviews = reviews
-        self._feed = feed
         self.links = links
         self._store = store
         self._host = host
         self.port = port
         self._runner: web.AppRunner | None = None
-        self._unsubscribe: Callable[[], None] | None = None
         self._viewers: dict[int, set[_Viewer]] = {}
-        self._drawing: dict[int, asyncio.Task[None]] = {}
-        self._again: set[int] = set()
-        self._pictures: OrderedDict[tuple[int, str], bytes] = OrderedDict()
-        self._replays: OrderedDict[int, tuple[int, GameReplay | None]] = OrderedDict()
+        # One drawing at a time per game, for all its pages; a change heard meanwhile draws
+        # it once more after.
+        self._looks = Looks(feed, self._changed, self._draw, clock=time.time, name="crib-page")
+        self._pictures: Recent[tuple[int, str], bytes] = Recent(PICTURES_KEPT)
+        self._replays: Recent[int, tuple[int, GameReplay | None]] = Recent(REPLAYS_KEPT)
         self._closing = asyncio.Event()
 
     @property
@@ -201,20 +202,16 @@ class WebServer:
         addresses = self._runner.addresses  # the port the system gave, when asked for any
         if addresses:
             self.port = int(addresses[0][1])
-        self._unsubscribe = self._feed.subscribe(self._changed)
+        self._looks.follow()
         log.info("game pages at %s", self.address)
 
     async def stop(self) -> None:
         """Stop following the feed, end the open live pages and stop listening."""
         self._closing.set()
-        if self._unsubscribe is not None:
-            self._unsubscribe()
-            self._unsubscribe = None
+        self._looks.stop()
         for viewers in self._viewers.values():
             for viewer in viewers:
                 viewer.waiting.set()
-        for task in list(self._drawing.values()):
-            task.cancel()
         if self._runner is not None:
             await self._runner.cleanup()
             self._runner = None
@@ -225,25 +222,22 @@ class WebServer:
         owner = change.owner
         if owner.kind is not OwnerKind.GAME or owner.id not in self._viewers:
             return
-        self._draw_now(owner.id)
+        self._looks.ask(owner.id)
 
-    async def _draw_for_viewers(self, game_id: int) -> None:
+    async def _draw(self, game_id: int) -> float | None:
+        """Draw the game's look once for all the pages that watch it; never again by a timer
+        (the feed says when it changes)."""
         try:
-            while True:
-                self._again.discard(game_id)
-                record = await self._games.record(game_id)
-                viewers = self._viewers.get(game_id)
-                if record is not None and viewers:
-                    seen = await self._seen(record)
-                    text = table_fragment(seen, self._board_src(seen), _people(record))
-                    for viewer in tuple(viewers):
-                        viewer.give(seen.version, text, seen.over)
-                if game_id not in self._again:
-                    return
+            record = await self._games.record(game_id)
+            viewers = self._viewers.get(game_id)
+            if record is not None and viewers:
+                seen = await self._seen(record)
+                text = table_fragment(seen, self._board_src(seen), _people(record))
+                for viewer in tuple(viewers):
+                    viewer.give(seen.version, text, seen.over)
         except Exception:
             log.exception("could not draw game %d's page", game_id)
-        finally:
-            self._drawing.pop(game_id, None)
+        return None
 
     # -- what a page shows --------------------------------------------------------------------
     async def _loaded(self, record: GameRecord) -> Loaded | None:
@@ -266,13 +260,10 @@ class WebServer:
         """The replay of an ended game, made once (on a worker thread: a whole game)."""
         kept = self._replays.get(record.id)
         if kept is not None and kept[0] == record.version:
-            self._replays.move_to_end(record.id)
             return kept[1]
         loaded = await self._loaded(record)
         told = None if loaded is None else await asyncio.to_thread(replay, loaded)
-        self._replays[record.id] = (record.version, told)
-        while len(self._replays) > REPLAYS_KEPT:
-            self._replays.popitem(last=False)
+        self._replays.keep(record.id, (record.version, told))
         return told
 
     def _board_src(self, seen: TableSeen) -> str:
@@ -346,10 +337,7 @@ class WebServer:
         png = self._pictures.get(key)
         if png is None:
             png = (await asyncio.to_thread(draw_board, board)).png
-            self._pictures[key] = png
-            while len(self._pictures) > PICTURES_KEPT:
-                self._pictures.popitem(last=False)
-        self._pictures.move_to_end(key)
+            self._pictures.keep(key, png)
         # A replay's step never changes; the board of a version is kept a minute (asked for
         # at once, it is that version's), and without one it is the board now.
         if step_text is not None:
@@ -385,7 +373,7 @@ class WebServer:
             viewer.give(record.version, "", True)
         elif record.version != viewer.version:
             # It changed since the page was drawn: draw it for the page now.
-            self._draw_now(record.id)
+            self._looks.ask(record.id)
         try:
             await response.write(b"retry: 3000\n\n")
             while not self._closing.is_set():
@@ -410,13 +398,6 @@ class WebServer:
             if not viewers:
                 self._viewers.pop(record.id, None)
         return response
-
-    def _draw_now(self, game_id: int) -> None:
-        """Draw ``game_id`` for its pages (once more after the drawing under way, if one is)."""
-        if game_id in self._drawing:
-            self._again.add(game_id)
-        else:
-            self._drawing[game_id] = asyncio.create_task(self._draw_for_viewers(game_id))
 
 
 def _event(name: str, data: str) -> bytes:

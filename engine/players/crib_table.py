@@ -31,7 +31,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from engine.data import shipped
-from engine.players.fastscore import RANK, SUIT, grouped_sum
+from engine.players.fastscore import RANK, SUIT, card_index, grouped_sum
 
 __all__ = [
     "DATA_FILE",
@@ -44,6 +44,7 @@ __all__ = [
     "load_table",
     "single_key",
     "two_key",
+    "two_keys",
 ]
 
 #: The data file's name inside the ``engine.data`` package.
@@ -56,10 +57,6 @@ METHOD = (
 )
 #: Digits kept in the data file.
 DIGITS = 6
-
-
-def _card(rank: int, suit: int) -> int:
-    return suit * 13 + rank - 1
 
 
 def two_key(rank_a: int, rank_b: int, suited: bool) -> str:
@@ -104,15 +101,17 @@ def build_two(rank_a: int, rank_b: int, suited: bool) -> float:
     if rank_a == rank_b and suited:
         raise ValueError("Two cards of one rank cannot share a suit.")
     second_suit = 0 if suited else 1
-    return _crib_average((_card(rank_a, 0), _card(rank_b, second_suit)), 2)
+    return _crib_average((card_index(rank_a, 0), card_index(rank_b, second_suit)), 2)
 
 
 def build_single(rank: int) -> float:
     """Expected crib from one thrown card of this rank, by enumeration (see the module)."""
-    return _crib_average((_card(rank, 0),), 3)
+    return _crib_average((card_index(rank, 0),), 3)
 
 
-def _two_keys() -> list[tuple[int, int, bool]]:
+def two_keys() -> list[tuple[int, int, bool]]:
+    """Every two thrown cards the table has a value for, as (low rank, high rank, suited):
+    by low rank then high rank, the unsuited before the suited."""
     keys = []
     for low in range(1, 14):
         for high in range(low, 14):
@@ -126,7 +125,7 @@ def build_table() -> dict[str, Any]:
     """Compute the whole table (a few seconds): the content of the data file."""
     return {
         "method": METHOD,
-        "two": {two_key(a, b, s): round(build_two(a, b, s), DIGITS) for a, b, s in _two_keys()},
+        "two": {two_key(a, b, s): round(build_two(a, b, s), DIGITS) for a, b, s in two_keys()},
         "one": {single_key(r): round(build_single(r), DIGITS) for r in range(1, 14)},
     }
 

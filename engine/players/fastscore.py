@@ -36,6 +36,7 @@ __all__ = [
     "RANK",
     "SUIT",
     "base_points",
+    "card_index",
     "grouped_sum",
     "hand_points",
     "peg_points",
@@ -48,6 +49,17 @@ RANK: tuple[int, ...] = tuple(i % 13 + 1 for i in range(52))
 SUIT: tuple[int, ...] = tuple(i // 13 for i in range(52))
 #: Rank code of each card index: the sum of five codes keys the scorer's rank table.
 CODE: tuple[int, ...] = tuple(RANK_CODE[r] for r in RANK)
+
+
+def card_index(rank: int, suit: int) -> int:
+    """The index of the card of ``rank`` (1..13) and suit number ``suit`` (0..3): the inverse
+    of :data:`RANK` and :data:`SUIT`.
+
+    >>> card_index(RANK[40], SUIT[40])
+    40
+    """
+    return suit * 13 + rank - 1
+
 
 #: Rank-multiset code -> fifteens, pairs and runs: the scorer's own table, not a copy.
 base_points = rank_table

@@ -71,8 +71,8 @@ from math import comb
 from typing import Any
 
 from engine.data import shipped
-from engine.players.crib_table import crib_value_of_ranks, two_key
-from engine.players.fastscore import RANK, SUIT, base_points, grouped_sum
+from engine.players.crib_table import crib_value_of_ranks, two_key, two_keys
+from engine.players.fastscore import RANK, SUIT, base_points, card_index, grouped_sum
 from engine.rules import JACK, NOBS_POINTS
 from engine.scoring import RANK_CODE
 
@@ -193,17 +193,13 @@ def _halfway(old: dict[str, float], new: dict[str, float]) -> dict[str, float]:
     return {key: (old.get(key, 0.0) + new.get(key, 0.0)) / 2 for key in old.keys() | new.keys()}
 
 
-def _card(rank: int, suit: int) -> int:
-    return suit * 13 + rank - 1
-
-
 def build_crib_entry(rank_a: int, rank_b: int, suited: bool, throws: dict[str, float]) -> float:
     """The expected crib when I throw two cards of these ranks (of one suit or not) and the
     opponent's two cards come from ``throws`` (rank pair key -> chance): exact over every
     suit the opponent's ranks can come in and every starter left."""
     if rank_a == rank_b and suited:
         raise ValueError("Two cards of one rank cannot share a suit.")
-    mine = (_card(rank_a, 0), _card(rank_b, 0 if suited else 1))
+    mine = (card_index(rank_a, 0), card_index(rank_b, 0 if suited else 1))
     rest = [i for i in range(52) if i not in mine]
     by_rank_cards: list[list[int]] = [[] for _ in range(14)]
     for card in rest:
@@ -244,15 +240,6 @@ def build_crib_entry(rank_a: int, rank_b: int, suited: bool, throws: dict[str, f
     return weighted / weight
 
 
-def _two_keys() -> list[tuple[int, int, bool]]:
-    keys = []
-    for low, high in _PAIRS:
-        keys.append((low, high, False))
-        if low != high:
-            keys.append((low, high, True))
-    return keys
-
-
 def _rank_table(suited_table: dict[str, float]) -> dict[str, float]:
     """Suits aside: a pair of ranks is of one suit 4 times in 16."""
     table = {}
@@ -269,7 +256,7 @@ def _rank_table(suited_table: dict[str, float]) -> dict[str, float]:
 
 
 def _crib_tables(throws: dict[str, float]) -> dict[str, float]:
-    return {two_key(a, b, s): build_crib_entry(a, b, s, throws) for a, b, s in _two_keys()}
+    return {two_key(a, b, s): build_crib_entry(a, b, s, throws) for a, b, s in two_keys()}
 
 
 def _keep_ratios(keeps: dict[str, float]) -> dict[str, float]:

@@ -189,6 +189,19 @@ async def test_a_game_against_the_computer_keeps_its_seeds_from_the_first_deal(
     assert kept.seeds is not None and len(kept.seeds) == len(kept.game.cut_rounds) + 1
 
 
+async def test_a_tournament_pairing_keeps_its_seeds_from_the_first_deal(
+    store: Store, clock: Clock
+) -> None:
+    service = make_service(store, clock, sealing=True)
+    record = await service.lobbies.open_seated(
+        GUILD, CHANNEL, (AL, BEA), target=61, scoring="lurch"
+    )
+    stored = await store.get_game(record.id)
+    assert stored is not None and stored.snapshot is not None
+    kept = snapshot.decode(stored.snapshot, random.Random(0))
+    assert kept.seeds is not None and len(kept.seeds) == len(kept.game.cut_rounds) + 1
+
+
 async def test_a_game_begun_before_seals_says_its_deals_cant_be_checked(
     service: Services,
 ) -> None:

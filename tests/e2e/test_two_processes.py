@@ -18,8 +18,9 @@ from typing import Any
 import pytest
 
 from fakediscord import Channel, Interaction, User
+from fakediscord.runner import BotProcess
 from tests.helpers.bot_db import logged_actions, rows
-from tests.helpers.pair import Pair, sends
+from tests.helpers.pair import Pair, said_it_sends, sends
 from tests.helpers.table_driver import TableDriver, start_again, until
 
 #: How the bot answers a move made by slash command.
@@ -51,10 +52,22 @@ async def test_a_whole_game_is_served_by_both_processes(pair: Pair) -> None:
     done = "SELECT outcome FROM auto_reviews WHERE game_id = ?"
     await until(fd, lambda: rows(pair.url, done, (game,)) == [("reviewed",)], stall=None)
     said = f"game {game}'s automatic review: reviewed"
-    sender = pair.sender()
-    assert sender is not None and any(said in line for line in sender.output)
-    other = pair.dms if sender is pair.server else pair.server
-    assert not any(said in line for line in other.output)
+    # The line is logged just after the row is kept, so wait for it too.
+    await until(fd, lambda: [p for p in pair.processes if _said(p, said)], stall=None)
+    reviewers = [p for p in pair.processes if _said(p, said)]
+    assert len(reviewers) == 1, "one process reviewed the game"
+    assert _sending_when(reviewers[0], said), "the reviewer was the sender when it reviewed"
+
+
+def _said(process: BotProcess, line: str) -> bool:
+    return any(line in out for out in process.output)
+
+
+def _sending_when(process: BotProcess, line: str) -> bool:
+    """Whether ``process`` had last said it sends before it said ``line`` (the sender may
+    change later, under load, when its lease lapses)."""
+    said_at = next(i for i, out in enumerate(process.output) if line in out)
+    return said_it_sends(process.output[:said_at])
 
 
 def _play_line(action: dict[str, Any]) -> str:

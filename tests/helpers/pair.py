@@ -10,7 +10,7 @@ from fakediscord import FakeDiscord
 from fakediscord.testing import BotLauncher, BotProcess
 from tests.helpers.table_driver import NAMES, World
 
-__all__ = ["BECAME", "READY", "SENDS", "STOPPED", "Pair", "sends", "start_pair"]
+__all__ = ["BECAME", "READY", "SENDS", "STOPPED", "Pair", "said_it_sends", "sends", "start_pair"]
 
 #: Each process says, once its store is open, whether it sends (the first to start does).
 READY = r"this process (is the sender|does not send)"
@@ -40,9 +40,15 @@ class Pair:
 
 def sends(process: BotProcess) -> bool:
     """Whether the process is running and last said it is the sender."""
-    said = [line for line in process.output if any(w in line for w in (*BECAME, *STOPPED))]
     running = process.proc is not None and process.proc.returncode is None
-    return running and bool(said) and any(w in said[-1] for w in BECAME)
+    return running and said_it_sends(process.output)
+
+
+def said_it_sends(output: list[str]) -> bool:
+    """Whether, of these lines of a process's output, the last that says its role says it is
+    the sender."""
+    said = [line for line in output if any(w in line for w in (*BECAME, *STOPPED))]
+    return bool(said) and any(w in said[-1] for w in BECAME)
 
 
 async def _start(bots: BotLauncher, url: str, guild: int, shard: int) -> BotProcess:
