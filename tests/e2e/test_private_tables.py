@@ -252,7 +252,7 @@ async def test_the_bots_own_token_is_refused_there_and_never_tried(
 ) -> None:
     driver, since = await _two_in_a_dm(world, bots, 5)
     fd, dm = driver.fd, driver.channel
-    table = await driver.open(target=61)
+    table = await driver.open()
     await driver.play_out(moves=6)
     await fd.quiet(0.3)
     assert bot_token_requests(fd, since) == []
