@@ -28,7 +28,7 @@ async def test_a_lobby_in_a_dm_between_two_people_lives_on_its_interactions(
     fd.counters = Counters()
     opened = await fd.slash(al, dm, "/cribbage new")
     table = opened.original
-    assert table is not None and not opened.ephemeral, opened.content
+    assert table is not None and not opened.ephemeral, opened.words()
     game = latest_game_id(world.database, dm.id)
     joined = await fd.click(bea, table, f"crib:{game}:lobby:join")
     assert joined.response is not None and joined.response.type == 7
@@ -59,7 +59,7 @@ async def test_a_whole_game_in_a_dm_between_friends_never_uses_the_bots_token(
     table = await driver.settled()
     assert final.game.result is not None
     assert table.attachments, "the final board"
-    assert not list(table.buttons()), f"a finished table has no controls: {table.content}"
+    assert not list(table.buttons()), f"a finished table has no controls: {table.words()}"
     await fd.quiet(0.3)
     driver.check_now()
     assert driver.cards_seen > 100
@@ -71,17 +71,17 @@ async def test_a_whole_game_in_a_dm_between_friends_never_uses_the_bots_token(
     result = final.game.result
     winner, loser = (al, bea) if result.winner == final.game.side_of(0) else (bea, al)
     record = await fd.slash(winner, dm, "/cribbage stats")
-    assert record.content.startswith(f"**{winner.name}** outside servers"), record.content
-    assert "1 game" in record.content and record.original is not None
+    assert record.words().startswith(f"**{winner.name}** outside servers"), record.words()
+    assert "1 game" in record.words() and record.original is not None
     # Rated, but ranked among nobody: games outside servers are each player's own.
-    rating = next(line for line in record.content.splitlines() if "Rating " in line)
+    rating = next(line for line in record.words().splitlines() if "Rating " in line)
     assert "#" not in rating, rating
     assert record.original.attachments, "the rating chart"
     h2h = await fd.slash(loser, dm, f"/cribbage stats against:{winner.name}")
-    assert h2h.content.startswith(f"**{loser.name}** against **{winner.name}**: 1 game")
-    assert f"{winner.name} won 1" in h2h.content
+    assert h2h.words().startswith(f"**{loser.name}** against **{winner.name}**: 1 game")
+    assert f"{winner.name} won 1" in h2h.words()
     board = await fd.slash(al, dm, "/cribbage leaderboard")
-    assert board.ephemeral and board.content == NO_LEADERBOARD_HERE
+    assert board.ephemeral and board.words() == NO_LEADERBOARD_HERE
 
 
 async def test_against_the_computer_in_a_dm_with_a_friend_watching(
@@ -138,7 +138,7 @@ async def test_tokens_that_all_lapse_halfway_leave_a_game_that_resumes_on_the_ne
     click = await driver.move(driver.snapshot())
     again = await until(fd, lambda: driver.table() if driver.table().id != first.id else None)
     assert again in click.followups and not again.ephemeral
-    assert "**Deal " in again.content
+    assert "**Deal " in again.words()
     # Later, a second pause: this time a move typed as a command resumes the game, and the
     # table comes back as that command's follow-up.
     later = await driver.play_out(moves=8)
@@ -152,7 +152,7 @@ async def test_tokens_that_all_lapse_halfway_leave_a_game_that_resumes_on_the_ne
     assert final.status == "finished"
     table = await driver.settled()
     assert table.id == third.id
-    assert "game point" not in first.content and "game point" not in again.content
+    assert "game point" not in first.words() and "game point" not in again.words()
     await fd.quiet(0.3)
     driver.check_now()
     assert bot_token_requests(fd, since) == []

@@ -255,7 +255,7 @@ class PrivateDriver:
             owned = owned_messages(self.database, self.game_id)
             raise AssertionError(
                 f"{user.name} never got controls at version {snap.version}: their hands "
-                f"{hands}; the table {self.table().content!r}; kept {owned}"
+                f"{hands}; the table {self.table().words()!r}; kept {owned}"
             ) from waited
 
     def _controls(self, user: User, snap: Snapshot) -> tuple[Message, str] | None:
@@ -290,7 +290,7 @@ class PrivateDriver:
         table = self.table_now()
         if table is None:
             return False
-        return f"<@{user.id}>" in table.content or not self._hands_of(user)
+        return f"<@{user.id}>" in table.words() or not self._hands_of(user)
 
     async def _open_hand(self, user: User, snap: Snapshot) -> None:
         self.opened += 1
@@ -351,7 +351,7 @@ class PrivateDriver:
                 return None
             snap = self.snapshot()
             if snap.status == "finished":
-                done = "game point" in table.content and not list(table.buttons())
+                done = "game point" in table.words() and not list(table.buttons())
                 return table if done else None
             return table if predicate is None or predicate(table) else None
 
