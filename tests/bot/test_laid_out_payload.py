@@ -7,13 +7,14 @@ from __future__ import annotations
 from typing import Any
 
 from bot.core.messages import BoardPicture, MessageView, ReviewPages, laid_out
+from bot.core.replies import User
 from bot.discord.rendering import MAX_PANEL_COMPONENTS, MAX_PANEL_TEXT, message_payload
 from bot.store import Store
 from engine.counting import Counting
 from fakediscord.limits import COMPONENTS_V2, check_message
 from fakediscord.model import walk_components
 from tests.helpers.cast import AL, BEA, CY, DEE
-from tests.helpers.service_driver import Clock, User, drive, make_service, open_table, owed_now
+from tests.helpers.service_driver import Clock, drive, make_service, open_table, owed_now
 
 BOARD = BoardPicture(("Al", "Bea"), ((10, 4), (7, 0)), 121, dealer=0)
 
