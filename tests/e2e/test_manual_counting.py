@@ -35,10 +35,10 @@ CARD_TEXT = re.compile(r"(10|[2-9AJQK])[♣♦♥♠]")
 def controls(fd: FakeDiscord, user: User, prefix: str) -> Message | None:
     """The newest DM to ``user`` with a component whose custom id starts with ``prefix``."""
     for message in reversed(fd.dms(user)):
-        for row in message.components:
-            for item in row.get("components", []):
-                if str(item.get("custom_id", "")).startswith(prefix):
-                    return message
+        # Anywhere in the message: a hand's controls are nested in its layout.
+        for item in message.walk():
+            if str(item.get("custom_id", "")).startswith(prefix):
+                return message
     return None
 
 
