@@ -109,6 +109,15 @@ async def test_a_layout_within_the_rules_is_taken_and_read_back(
         ({"components": [button("a")]}, "components.0", "UNION_TYPE_CHOICES"),
         ({"components": [{"type": 12, "items": []}]}, "components.0.items", "BASE_TYPE_BAD_LENGTH"),
         (
+            {
+                "components": [
+                    {"type": 12, "items": [{"media": {"url": "https://example.com/b.png"}}] * 11}
+                ]
+            },
+            "components.0.items",
+            "BASE_TYPE_BAD_LENGTH",
+        ),
+        (
             {"components": [row(*[button(f"r{i}") for i in range(6)])]},
             "components.0.components",
             "BASE_TYPE_MAX_LENGTH",
@@ -131,6 +140,7 @@ async def test_a_layout_within_the_rules_is_taken_and_read_back(
         "container-in-container",
         "bare-button",
         "empty-gallery",
+        "gallery-of-11",
         "6-buttons-in-a-row",
         "duplicate-custom-id",
     ],
