@@ -16,7 +16,8 @@ from fakediscord.limits import COMPONENTS_V2, CONTAINER, MEDIA_GALLERY, SEPARATO
 from fakediscord.model import Message, walk_components
 from fakediscord.testing import BotProcess
 from tests.helpers.backends import BOTH_DATABASES
-from tests.helpers.table_driver import World
+from tests.helpers.bot_db import rows
+from tests.helpers.table_driver import World, start_again, until
 
 pytestmark = BOTH_DATABASES
 
@@ -67,3 +68,28 @@ async def test_tables_results_and_hands_are_laid_out(world: World, bot: BotProce
             buttons += sum(1 for c in controls if ":play:" in c["custom_id"])
             selects += sum(1 for c in controls if ":discard:" in c["custom_id"])
     assert buttons and selects
+
+
+async def test_a_table_sent_plain_before_the_upgrade_is_laid_out_when_brought_up_to_date(
+    world: World, bot: BotProcess
+) -> None:
+    """A deal's table an older bot sent as plain text (its look kept as that) is edited into
+    a layout by the first look after the upgrade, its content cleared, as Discord requires;
+    it says the same."""
+    fd = world.fd
+    player = world.driver(world.players[:1], 5, command_rate=0.0)
+    await player.open_against_computer("easy", target=61)
+    await player.play_out(stop_after=3)
+    await bot.stop()
+    table = player.message("table:1")
+    assert table is not None and table.flags & COMPONENTS_V2
+    said = table.words()
+    # As the older bot left it: the same words as plain content, and its digest of that.
+    table.history.append(table.version())
+    table.content, table.components, table.flags = said, [], 0
+    rows(world.database, "UPDATE messages SET digest = ? WHERE message_id = ?", ("old", table.id))
+    edits = fd.counters.edits["rest"]
+    await start_again(fd, bot)
+    await until(fd, lambda: bool(table.flags & COMPONENTS_V2))
+    assert table.content == "" and table.words() == said
+    assert fd.counters.edits["rest"] > edits and _container(table)
