@@ -187,6 +187,10 @@ def test_the_live_table_says_the_count_and_whose_turn(game: Game) -> None:
     events = game.play(turn, card)
     last = one(events, game, live=True).splitlines()[-1]
     assert last == f"**Count {card.value}** ({card}) — {game.players[1 - turn]} to play."
+    # Laid out, where the play stands is a text of its own after the calls.
+    view = game.public_view()
+    text = deal_text(Names.of(view), events, view, live=True)
+    assert deal_layout(text) == ((text.play.removesuffix("\n" + last), last),)
 
 
 def test_result_with_skunk_and_game_points(game: Game) -> None:

@@ -224,6 +224,9 @@ class DealText:
     #: muggins when counting by hand), then the lines after them (the scores, the chances);
     #: ``show`` is these parts, a line each.
     show_parts: tuple[str, ...] = ()
+    #: Where the play stands now (a live table's last line of its play, the phase's own line;
+    #: empty otherwise), which a laid-out table shows apart from the calls.
+    status: str = ""
 
 
 def _status(names: Names, view: PublicView) -> str:
@@ -326,7 +329,8 @@ def deal_text(
                 play.append(_cut(names, event))
             case _:
                 assert_never(event)
-    if live and (status := _status(names, view)):
+    status = _status(names, view) if live else ""
+    if status:
         # At a manual show the table waits on the show, so that is where it says so.
         (show if view.phase is Phase.SHOW else play).append(status)
     if seal is not None and seal.seed is not None:
@@ -347,7 +351,14 @@ def deal_text(
     parts = tuple("\n".join(lines) for lines in hands)
     if show:
         parts += ("\n".join(show),)
-    return DealText("\n".join(play), "\n".join(parts), result, "\n".join(brief), show_parts=parts)
+    return DealText(
+        "\n".join(play),
+        "\n".join(parts),
+        result,
+        "\n".join(brief),
+        show_parts=parts,
+        status=status if play and play[-1] == status else "",
+    )
 
 
 def one_message(text: DealText, limit: int = MAX_MESSAGE) -> str:
@@ -372,7 +383,7 @@ def deal_layout(text: DealText, limit: int = MAX_LAID_OUT) -> tuple[tuple[str, .
     all, so the deal never needs a second message."""
     shows = tuple(p for p in text.show_parts if p)
     if len(text.play) + sum(len(p) for p in shows) <= limit:
-        return ((text.play,), *((p,) for p in shows))
+        return (_apart(text.play, text.status), *((p,) for p in shows))
     kept: list[str] = []
     used = 0
     for part in shows:
@@ -381,8 +392,19 @@ def deal_layout(text: DealText, limit: int = MAX_LAID_OUT) -> tuple[tuple[str, .
             kept.append(part)
             used += len(part)
     room = limit - used
-    play = text.brief if len(text.brief) <= room else text.brief[: max(room - 1, 0)] + "…"
+    if len(text.brief) <= room:
+        return (_apart(text.brief, text.status), *((p,) for p in kept))
+    play = text.brief[: max(room - 1, 0)] + "…"
     return ((play if room > 0 else "",), *((p,) for p in kept))
+
+
+def _apart(play: str, status: str) -> tuple[str, ...]:
+    """The play's calls, and the line that says where it stands apart from them (the two
+    texts hold the same characters as ``play`` but the line break between them)."""
+    calls = play.removesuffix(status)
+    if not status or calls == play:
+        return (play,)
+    return (calls.removesuffix("\n"), status) if calls else (status,)
 
 
 def _scores_after(events: Sequence[Event], view: PublicView) -> tuple[int, ...]:
