@@ -55,6 +55,11 @@ class Callback:
         """The response message's current content ('' when there is none)."""
         return self.message.content if self.message is not None else ""
 
+    def words(self) -> str:
+        """What the response message says in text now (:meth:`Message.words`: its content,
+        or a Components V2 layout's text displays)."""
+        return self.message.words() if self.message is not None else ""
+
     @property
     def components(self) -> list[dict[str, Any]]:
         """The response message's current components."""
@@ -98,6 +103,11 @@ class Interaction:
     def content(self) -> str:
         """The original response's current content ('' if none)."""
         return self.original.content if self.original is not None else ""
+
+    def words(self) -> str:
+        """What the original response says in text now (:meth:`Message.words`: its content,
+        or a Components V2 layout's text displays; '' if none)."""
+        return self.original.words() if self.original is not None else ""
 
     def messages(self) -> list[Message]:
         """The original response (if any) and the follow-ups, in order, deleted ones left out."""

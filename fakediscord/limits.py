@@ -96,6 +96,23 @@ def check_message(
         raise empty_message()
 
 
+def check_laid_out(content: str, embeds: list[dict[str, Any]]) -> None:
+    """Refuse an edit that lays out (IS_COMPONENTS_V2) a plain message but leaves it its
+    content or embeds: a V2 message has neither, so the edit must clear them (``null``)."""
+    errors: dict[str, Any] = {}
+    for legacy, left in (("content", content), ("embeds", embeds)):
+        if left:
+            errors.update(
+                _error(
+                    legacy,
+                    "MESSAGE_CANNOT_USE_LEGACY_FIELDS_WITH_COMPONENTS_V2",
+                    f"{legacy} cannot be used with the IS_COMPONENTS_V2 flag.",
+                )
+            )
+    if errors:
+        raise invalid_form(errors)
+
+
 def _embed_size(embed: dict[str, Any]) -> int:
     size = len(embed.get("title") or "") + len(embed.get("description") or "")
     for fld in embed.get("fields") or []:
@@ -129,6 +146,15 @@ def _check_rows(rows: list[dict[str, Any]], at: str | None = None) -> dict[str, 
                     f"Must be {MAX_ROW_BUTTONS} or fewer in length.",
                 )
             )
+        for i, item in enumerate(items):
+            if item.get("type") != BUTTON and item.get("type") not in SELECT_TYPES:
+                errors.update(
+                    _error(
+                        f"{where}.components.{i}",
+                        "UNION_TYPE_CHOICES",
+                        f"Component type {item.get('type')} is not allowed in a row.",
+                    )
+                )
         has_select = any(i.get("type") in SELECT_TYPES for i in items)
         if has_select and len(items) > 1:
             errors.update(

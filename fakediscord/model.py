@@ -205,6 +205,32 @@ class MessageVersion:
     flags: int
     at: str
 
+    def words(self) -> str:
+        """What this version says in text (see :meth:`Message.words`)."""
+        return words_of(self.content, self.components)
+
+
+def walk_components(components: list[dict[str, Any]]) -> Iterator[dict[str, Any]]:
+    """Every component of a message's ``components``, nested ones included (rows,
+    containers, sections' accessories), in the order they are shown."""
+    stack = list(reversed(components))
+    while stack:
+        node = stack.pop()
+        yield node
+        accessory = node.get("accessory")
+        children = list(node.get("components", []))
+        if isinstance(accessory, dict):
+            children.append(accessory)
+        stack.extend(reversed(children))
+
+
+def words_of(content: str, components: list[dict[str, Any]]) -> str:
+    """What a message (or one version of it) says in text: its content, and the text
+    displays of a Components V2 layout (which has no content), a line each."""
+    parts = [content] if content else []
+    parts += [str(c["content"]) for c in walk_components(components) if c.get("type") == 10]
+    return "\n".join(parts)
+
 
 @dataclass(eq=False)
 class Message:
@@ -262,15 +288,7 @@ class Message:
     def walk(self) -> Iterator[dict[str, Any]]:
         """Every component, nested ones included (rows, containers, sections' accessories),
         in the order they are shown."""
-        stack = list(reversed(self.components))
-        while stack:
-            node = stack.pop()
-            yield node
-            accessory = node.get("accessory")
-            children = list(node.get("components", []))
-            if isinstance(accessory, dict):
-                children.append(accessory)
-            stack.extend(reversed(children))
+        return walk_components(self.components)
 
     def buttons(self) -> Iterator[dict[str, Any]]:
         """Every button on the message, in the order shown (in rows, and, in a Components V2
@@ -295,9 +313,7 @@ class Message:
     def words(self) -> str:
         """What the message says in text: its content, and the text displays of a Components
         V2 layout (which has no content), one after the other."""
-        parts = [self.content] if self.content else []
-        parts += [str(c["content"]) for c in self.walk() if c.get("type") == 10]
-        return "\n".join(parts)
+        return words_of(self.content, self.components)
 
     def text(self) -> str:
         """Content plus embed titles, descriptions and fields, and the text displays of a

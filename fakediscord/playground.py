@@ -23,6 +23,7 @@ from typing import Any, TextIO
 from fakediscord.discordpy import point_discord_py_at
 from fakediscord.errors import DiscordError, EmulatorUsageError, NoResponse
 from fakediscord.interactions import Interaction
+from fakediscord.limits import COMPONENTS_V2, SEPARATOR, TEXT_DISPLAY
 from fakediscord.model import Attachment, Channel, Guild, Message, User
 from fakediscord.runner import BotProcess
 from fakediscord.server import FakeDiscord
@@ -115,7 +116,7 @@ class Playground:
             tags.append("edited")
         tag = f" ({', '.join(tags)})" if tags else ""
         where = self._where(message.channel)
-        content = self.readable(message.words()).replace("\n", "\n      ")
+        content = self.readable(_shown_text(message)).replace("\n", "\n      ")
         self.say(f"[m{self.label(message)}] {where} {message.author.name}{tag}: {content}")
         for embed in message.embeds:
             head = " - ".join(str(embed[k]) for k in ("title", "description") if embed.get(k))
@@ -445,3 +446,21 @@ def run_playground(
         run = playground(start_bot, users=users, stdin=stdin, stdout=stdout, pictures=pictures)
         asyncio.run(run)
     return 0
+
+
+#: How a Components V2 separator reads in the terminal.
+_SEPARATOR = "─" * 24
+
+
+def _shown_text(message: Message) -> str:
+    """A message's text as it reads: its content, or a Components V2 layout's text displays
+    with its separators drawn as rules between them."""
+    if not message.flags & COMPONENTS_V2:
+        return message.words()
+    parts = []
+    for item in message.walk():
+        if item.get("type") == TEXT_DISPLAY:
+            parts.append(str(item.get("content", "")))
+        elif item.get("type") == SEPARATOR and item.get("divider", True):
+            parts.append(_SEPARATOR)
+    return "\n".join(parts)

@@ -32,7 +32,7 @@ from fakediscord.interactions import (
     Callback,
     Interaction,
 )
-from fakediscord.limits import COMPONENTS_V2, check_message
+from fakediscord.limits import COMPONENTS_V2, check_laid_out, check_message
 from fakediscord.model import (
     EPHEMERAL,
     LOADING,
@@ -200,6 +200,8 @@ class BotSide(SharedState):
         embeds = list(body["embeds"] or []) if "embeds" in body else message.embeds
         components = list(body["components"] or []) if "components" in body else message.components
         attachments = message.attachments if attachments is None else attachments
+        if int(body.get("flags") or 0) & COMPONENTS_V2 and not message.flags & COMPONENTS_V2:
+            check_laid_out(content, embeds)  # a plain message laid out loses its text
         if not (content or embeds or components or attachments):
             raise empty_message()
         message.history.append(message.version())

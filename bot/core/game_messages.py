@@ -18,7 +18,7 @@ from bot.core.coach_settings import CoachSettings
 from bot.core.faults import UnreadableGame
 from bot.core.games import Games, Loaded
 from bot.core.ledger import Drawing
-from bot.core.messages import MessageView, Owed
+from bot.core.messages import MessageView, Owed, laid_out
 from bot.core.owners import Owner
 from bot.core.private_table import (
     TOKEN_LIFE,
@@ -288,6 +288,6 @@ def _ended_unread(record: GameRecord, sent: Mapping[str, MessageRecord]) -> Draw
         seat = int(key.rsplit(":", 1)[1])
         user = record.seats[seat].user_id if seat < len(record.seats) else None
         if user is not None:
-            view = MessageView(f"{where(record.channel_id)}: {GAME_ENDED}")
+            view = laid_out(((f"{where(record.channel_id)}: {GAME_ENDED}",),))
             owed.append(Owed(key, view, user, existing=True))
     return Drawing(record.channel_id, record.version, tuple(owed))

@@ -11,8 +11,9 @@ and a restart loses nothing a player needs.
 from __future__ import annotations
 
 import hashlib
+from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Literal
+from typing import Any, Literal
 
 from bot.core.pictures.canvas import Picture
 from bot.core.records import MessageRecord
@@ -33,6 +34,7 @@ __all__ = [
     "ReviewPages",
     "Rule",
     "Table",
+    "laid_out",
 ]
 
 ControlsKind = Literal["discard", "play", "count", "muggins"]
@@ -196,6 +198,15 @@ class MessageView:
     daily: DailyPick | None = None
     #: Yes / No for a question asked before a move (an ephemeral answer: never kept).
     confirm: ConfirmControls | None = None
+    #: Laid out in parts (Discord's Components V2; see :func:`laid_out`): groups of texts,
+    #: each group set apart from the next, the picture and the controls inside the layout
+    #: too. ``content`` is then every text of it, one after the other, a line each. A message
+    #: once laid out stays so (Discord cannot edit it back into plain text).
+    layout: tuple[tuple[str, ...], ...] = ()
+
+    def __post_init__(self) -> None:
+        if self.layout and self.content != "\n".join(t for group in self.layout for t in group):
+            raise ValueError("A laid-out message's content is the text of its layout.")
 
     def digest(self) -> str:
         """A short fingerprint of everything shown, to tell whether a sent copy is current."""
@@ -217,8 +228,21 @@ class MessageView:
             parts += ("panel",)
         if self.review is not None or self.daily is not None:
             parts += (self.review, self.daily)
+        if self.layout:
+            parts += (self.layout,)
         shown = repr(parts)
         return hashlib.blake2b(shown.encode(), digest_size=12).hexdigest()
+
+
+def laid_out(groups: Sequence[Sequence[str]], **parts: Any) -> MessageView:
+    """A message laid out in ``groups`` of texts (empty texts and groups left out), with
+    ``parts`` (the controls, the board, ...) as :class:`MessageView` takes them; its
+    ``content`` is its texts, a line each, for readers that want plain text."""
+    kept = tuple(g for g in (tuple(t for t in group if t) for group in groups) if g)
+    if not kept:
+        kept = (("…",),)  # Discord takes no empty text display
+    content = "\n".join(t for group in kept for t in group)
+    return MessageView(content, layout=kept, **parts)
 
 
 @dataclass(frozen=True, slots=True)

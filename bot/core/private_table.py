@@ -15,13 +15,14 @@ table, so Discord tells them; nothing is ever sent by DM.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 
 from bot.core.games import Loaded
 from bot.core.lobby import lobby_view
-from bot.core.messages import LobbyAction, LobbyControls, MessageView, Owed
+from bot.core.messages import LobbyAction, LobbyControls, MessageView, Owed, laid_out
 from bot.core.projection import owes_move
 from bot.core.records import GameRecord, GameStatus, MessageRecord, SeatRecord
+from bot.core.render.table import MAX_LAID_OUT
 from bot.core.render.text import MAX_MESSAGE
 from engine.phase import Phase
 
@@ -44,7 +45,7 @@ HAND_BUTTON: LobbyAction = "hand"
 #: minutes; a minute is kept in hand for clocks and slow requests).
 TOKEN_LIFE = 14 * 60.0
 #: Between the deal before's text and the current deal's.
-_RULE = "\n\n— — —\n\n"
+_RULE = "— — —"
 
 
 def hand_key(deal: int, seat: int) -> str:
@@ -70,33 +71,55 @@ def _tail(text: str, room: int) -> str:
     return "…" + text[-(room - 1) :] if room > 1 else ""
 
 
+def _size(groups: Sequence[Sequence[str]]) -> int:
+    return sum(len(text) for group in groups for text in group)
+
+
+def _last(groups: Sequence[Sequence[str]], room: int) -> tuple[tuple[str, ...], ...]:
+    """The end of a layout's ``groups`` within ``room`` characters (a show is at a deal's
+    end): whole texts from the end, and the tail of the first one that does not fit."""
+    kept: list[tuple[str, ...]] = []
+    for group in reversed(groups):
+        texts: list[str] = []
+        for text in reversed(group):
+            if len(text) > room:
+                texts.append(_tail(text, room))
+                room = 0
+                break
+            texts.append(text)
+            room -= len(text)
+        kept.append(tuple(reversed(texts)))
+        if room <= 0:
+            break
+    return tuple(reversed(kept))
+
+
 def _table_view(record: GameRecord, settled: tuple[Owed, ...]) -> MessageView:
     """The one message of a started game, from what a server's channel would be shown (its
-    deals' tables and result): the current deal's table (after the deal before's, while the
-    crib is being made), the result once there is one, the board, and *Your hand* while the
-    game is being played."""
+    deals' tables and result), laid out as they are: the current deal's table (after the deal
+    before's, while the crib is being made), the result once there is one, the board, and
+    *Your hand* while the game is being played."""
     tables = sorted(
         (o for o in settled if o.key.startswith("table:")),
         key=lambda o: int(o.key.split(":")[1]),
     )
     result = next((o for o in settled if o.key == "result"), None)
-    current = tables[-1].view if tables else MessageView("")
-    parts = [current.content]
+    current = tables[-1].view if tables else laid_out(())
+    groups = list(current.layout)
     if result is not None:
-        parts.append(result.view.content)
+        groups += result.view.layout
     board = result.view.board if result is not None else current.board
     before = tables[-2].view if len(tables) > 1 else None
-    text = "\n\n".join(p for p in parts if p)
     if before is not None and current.board is None and result is None:
-        room = MAX_MESSAGE - len(text) - len(_RULE)
+        room = MAX_LAID_OUT - _size(groups) - len(_RULE)
         if room > 200:
-            text = f"{_tail(before.content, room)}{_RULE}{text}"
+            groups = [*_last(before.layout, room), (_RULE,), *groups]
             board = before.board
     if record.end_note:
-        text = f"{text}\n\n{record.end_note}"
+        groups.append((record.end_note,))
     playing = record.status is GameStatus.ACTIVE
     controls = LobbyControls(record.id, (HAND_BUTTON,) if playing else ())
-    return MessageView(text, lobby=controls, board=board)
+    return laid_out(_last(groups, MAX_LAID_OUT), lobby=controls, board=board)
 
 
 def private_owed(
@@ -148,6 +171,9 @@ def with_mentions(view: MessageView, users: tuple[int, ...]) -> MessageView:
         return view
     who = " ".join(f"<@{u}>" for u in users)
     line = f"{who} — your turn: press **Your hand**."
+    if view.layout:
+        groups = (*_last(view.layout, MAX_LAID_OUT - len(line)), (line,))
+        return laid_out(groups, lobby=view.lobby, board=view.board, mentions=users)
     text = view.content
     if len(text) + len(line) + 2 > MAX_MESSAGE:
         text = _tail(text, MAX_MESSAGE - len(line) - 2)

@@ -22,7 +22,7 @@ from bot.core.chances import chances
 from bot.core.deal_log import DealLog
 from bot.core.games import Loaded
 from bot.core.lobby import lobby_view
-from bot.core.messages import BoardPicture, MessageView, Owed, ReviewPages
+from bot.core.messages import BoardPicture, MessageView, Owed, ReviewPages, laid_out
 from bot.core.prompts import controls_for
 from bot.core.records import GameRecord, GameStatus, SeatRecord
 from bot.core.render.private import (
@@ -33,7 +33,7 @@ from bot.core.render.private import (
     turn_reminder,
     where,
 )
-from bot.core.render.table import deal_text, one_message, result_line
+from bot.core.render.table import deal_layout, deal_text, result_line
 from bot.core.render.text import Names, escape
 from bot.core.seeded import UNSEALED, Seal, seal_of
 from engine.cards import Card
@@ -156,7 +156,7 @@ def hand_view(loaded: Loaded, seat: int, *, coach: bool = True) -> MessageView:
     game, record, log = loaded.game, loaded.record, loaded.log
     view = game.view(seat)
     if record.status in (GameStatus.CANCELLED, GameStatus.EXPIRED):
-        return MessageView(f"{where(record.channel_id)}: {GAME_ENDED}")
+        return laid_out(((f"{where(record.channel_id)}: {GAME_ENDED}",),))
     if game.phase is Phase.OVER:
         # The last word on the game: the coach's line on its last show, or (the game ended
         # before that show) the line on the deal before, which this message carried already.
@@ -167,14 +167,13 @@ def hand_view(loaded: Loaded, seat: int, *, coach: bool = True) -> MessageView:
         ending = None
         if result is not None:
             ending = result_line(Names.of(game.public_view()), result, resigner(game))
-        return MessageView(
-            closed_hand_text(
-                record.channel_id, view.deal_number, kept, said, ending, private=record.private
-            )
+        closed = closed_hand_text(
+            record.channel_id, view.deal_number, kept, said, ending, private=record.private
         )
+        return laid_out(((closed,),))
     said = _coach(log, view.deal_number - 1, seat) if coach else None
-    return MessageView(
-        hand_text(view, record.channel_id, said, private=record.private),
+    return laid_out(
+        ((hand_text(view, record.channel_id, said, private=record.private),),),
         controls=controls_for(view, record.id, record.version),
     )
 
@@ -224,13 +223,12 @@ def _tables(
                 text, play=f"{text.play}\n{line}", brief=f"{text.brief}\n{line}"
             )
         # One message per deal, whatever its length: the show never moves to another.
-        view_now = MessageView(one_message(text), board=board)
+        view_now = laid_out(deal_layout(text), board=board)
         owed.append(Owed(f"table:{deal}", view_now, order=order))
         if text.result:
-            said = f"{text.result}\n{ratings}" if ratings else text.result
             # A game that can be dealt again has a review: the result offers it.
             review = ReviewPages(record.id, 0, 0, 0) if reviewable else None
-            final = MessageView(said, board=board_of(log, view), review=review)
+            final = laid_out(((text.result,), (ratings,)), board=board_of(log, view), review=review)
             owed.append(Owed("result", final, order=_RESULT))
     return owed
 
@@ -286,7 +284,7 @@ def hand_message(loaded: Loaded, seat: int, deal: int, *, coach: bool = True) ->
         return hand_view(loaded, seat, coach=coach)
     kept = _kept(loaded.log, deal, seat)
     record = loaded.record
-    return MessageView(closed_hand_text(record.channel_id, deal, kept, private=record.private))
+    return laid_out(((closed_hand_text(record.channel_id, deal, kept, private=record.private),),))
 
 
 def _hands(record: GameRecord, loaded: Loaded, facts: TableFacts) -> list[Owed]:

@@ -15,7 +15,7 @@ import dataclasses
 import hashlib
 import logging
 import time
-from collections.abc import AsyncIterator, Awaitable, Callable, Mapping
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterator, Mapping, Sequence
 from datetime import UTC, datetime
 from typing import Any
 
@@ -148,17 +148,13 @@ def post_nonce(owner: Owner, key: str, replacing: int | None) -> str:
     return hashlib.blake2b(text, digest_size=12).hexdigest()
 
 
-def _custom_ids(items: Any) -> list[str]:
-    return sorted(str(getattr(item, "custom_id", None) or "") for item in items)
-
-
 def _kept_digest(message: discord.Message, payload: dict[str, Any], digest: str) -> str:
     """The digest to keep for a message just posted: ``digest``, unless Discord gave back an
     earlier post with the same nonce that shows something else (then unknown: it is edited
     once)."""
     view = payload.get("view")
-    ours = _custom_ids(view.children) if view is not None else []
-    theirs = _custom_ids(c for row in message.components for c in getattr(row, "children", []))
+    ours = sorted(_custom_ids(view.children)) if view is not None else []
+    theirs = sorted(_custom_ids(message.components))
     pictures = len(payload.get("files", ())) + (1 if "file" in payload else 0)
     same = (
         message.content == payload.get("content", "")
@@ -523,12 +519,7 @@ class Courier:
         for message in messages:
             if message.author.id != self._client.application_id or message.id in kept:
                 continue
-            ids = [
-                getattr(child, "custom_id", None) or ""
-                for row in message.components
-                for child in getattr(row, "children", [])
-            ]
-            if any(i.startswith(prefix) for i in ids):
+            if any(i.startswith(prefix) for i in _custom_ids(message.components)):
                 found.append(message.id)
         return sorted(found)
 
@@ -549,3 +540,17 @@ class Courier:
         at = link.token_at if link else None
         await self._ledger.dm_linked(DmLink(user_id, dm.id, token, at))
         return dm.id
+
+
+def _custom_ids(components: Sequence[object]) -> Iterator[str]:
+    """Every custom id among a message's components (as Discord gave them back, or as a View
+    holds them), however deeply nested: in rows, or in a Components V2 layout's containers
+    and sections."""
+    for component in components:
+        custom_id = getattr(component, "custom_id", None)
+        if custom_id:
+            yield str(custom_id)
+        yield from _custom_ids(getattr(component, "children", None) or ())
+        accessory = getattr(component, "accessory", None)
+        if accessory is not None:
+            yield from _custom_ids((accessory,))

@@ -10,7 +10,8 @@ from __future__ import annotations
 
 import asyncio
 import io
-from typing import Any
+from collections.abc import Sequence
+from typing import Any, cast
 
 import discord
 
@@ -19,7 +20,15 @@ from bot.core.messages import BoardPicture, MessageView
 from bot.core.render.text import MAX_MESSAGE
 from bot.discord.components import controls_view
 
-__all__ = ["board_attachment", "board_file", "clip", "message_payload"]
+__all__ = [
+    "MAX_PANEL_COMPONENTS",
+    "MAX_PANEL_TEXT",
+    "board_attachment",
+    "board_file",
+    "clip",
+    "layout_of",
+    "message_payload",
+]
 
 
 def clip(text: str) -> str:
@@ -50,17 +59,58 @@ def _mentions(view: MessageView) -> discord.AllowedMentions:
 
 #: Characters Discord takes in all the text displays of a Components V2 message.
 MAX_PANEL_TEXT = 4000
+#: Components Discord takes in a Components V2 message, nested ones counted.
+MAX_PANEL_COMPONENTS = 40
 
 
-def _panel(view: MessageView, files: list[discord.File]) -> discord.ui.LayoutView:
-    """A panel message (Components V2): one container holding the text and, below it, the
-    pictures in a gallery (each shown from its attachment, with its alt text)."""
-    text = view.content
-    if len(text) > MAX_PANEL_TEXT:
-        text = text[: MAX_PANEL_TEXT - 1] + "…"
-    container: discord.ui.Container[discord.ui.LayoutView] = discord.ui.Container(
-        discord.ui.TextDisplay(text)
-    )
+def _fit(groups: tuple[tuple[str, ...], ...]) -> list[list[str]]:
+    """``groups`` within :data:`MAX_PANEL_TEXT` characters in all (the core keeps a table
+    within it; this only guards the limit): the texts that do not fit are cut from the end."""
+    room = MAX_PANEL_TEXT
+    fitted: list[list[str]] = []
+    for group in groups:
+        kept: list[str] = []
+        for text in group:
+            if len(text) > room:
+                text = text[: room - 1] + "…" if room > 1 else ""
+            if text:
+                kept.append(text)
+                room -= len(text)
+        if kept:
+            fitted.append(kept)
+    return fitted or [["…"]]
+
+
+def _rows(view: MessageView) -> list[discord.ui.ActionRow[discord.ui.LayoutView]]:
+    """The message's controls (:func:`controls_view`) as action rows, in the rows a plain
+    message would show them in (the same components, so their custom ids are unchanged)."""
+    legacy = controls_view(view)
+    if legacy is None:
+        return []
+    items = {
+        cast(discord.ui.DynamicItem[Any], i).custom_id: cast(discord.ui.Item[Any], i)
+        for i in legacy.children
+    }
+    return [
+        discord.ui.ActionRow(*(items[c["custom_id"]] for c in row["components"]))
+        for row in legacy.to_components()
+    ]
+
+
+def layout_of(
+    groups: tuple[tuple[str, ...], ...],
+    files: list[discord.File],
+    rows: Sequence[discord.ui.ActionRow[discord.ui.LayoutView]] = (),
+) -> discord.ui.LayoutView:
+    """A Components V2 layout: one container holding the texts (each group set apart from the
+    next by a separator), the pictures in a gallery (each shown from its attachment, with its
+    alt text) and the controls in action rows, in that order."""
+    container: discord.ui.Container[discord.ui.LayoutView] = discord.ui.Container()
+    for i, group in enumerate(_fit(groups)):
+        if i:
+            container.add_item(discord.ui.Separator())
+        for text in group:
+            container.add_item(discord.ui.TextDisplay(text))
     if files:
         gallery: discord.ui.MediaGallery[discord.ui.LayoutView] = discord.ui.MediaGallery(
             *(
@@ -69,6 +119,8 @@ def _panel(view: MessageView, files: list[discord.File]) -> discord.ui.LayoutVie
             )
         )
         container.add_item(gallery)
+    for row in rows:
+        container.add_item(row)
     layout = discord.ui.LayoutView(timeout=None)
     layout.add_item(container)
     return layout
@@ -89,13 +141,18 @@ async def message_payload(view: MessageView, *, editing: bool) -> dict[str, Any]
     """``view`` as keyword arguments for discord.py: for a new message (``editing`` False:
     ``send``, ``send_message``) or an edit of one (``edit``, ``edit_message``,
     ``edit_original_response``), which also takes away what it no longer shows. A panel
-    (``view.panel``) goes as a Components V2 layout, its text inside it, with no content."""
-    if view.panel:
-        if view.controls is not None or view.lobby is not None or view.pages is not None:
+    (``view.panel``) or a laid-out message (``view.layout``) goes as a Components V2 layout,
+    its text, pictures and controls inside it, with no content."""
+    if view.panel or view.layout:
+        if view.panel and controls_view(view) is not None:
             raise ValueError("A panel message carries no controls.")
         files = await _files(view)
-        panel: dict[str, Any] = {"view": _panel(view, files), "allowed_mentions": _mentions(view)}
+        groups = view.layout or ((view.content,),)
+        layout = layout_of(groups, files, _rows(view))
+        panel: dict[str, Any] = {"view": layout, "allowed_mentions": _mentions(view)}
         if editing:
+            # No text beside the layout: a plain message laid out by this edit loses its own.
+            panel["content"] = None
             panel["attachments"] = files
         elif files:
             panel["files"] = files

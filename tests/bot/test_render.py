@@ -3,6 +3,7 @@ live line), the status board, the private hand, the standings and the rules help
 
 from __future__ import annotations
 
+import dataclasses
 import random
 
 import pytest
@@ -13,11 +14,19 @@ from bot.core.render.private import hand_text
 from bot.core.render.rules_help import RULES_TOPICS, rules_text
 from bot.core.render.standings import leaderboard_text, rank_line, stats_text
 from bot.core.render.status import board, status_text
-from bot.core.render.table import deal_text, result_line
+from bot.core.render.table import (
+    LEFT_OUT,
+    MAX_LAID_OUT,
+    DealText,
+    deal_layout,
+    deal_text,
+    result_line,
+)
 from bot.core.render.text import MAX_MESSAGE, Names, chunk
 from engine.cards import Card, parse_cards
 from engine.counting import Counting
 from engine.events import (
+    Claimed,
     CountReset,
     CutForDeal,
     Dealt,
@@ -27,6 +36,7 @@ from engine.events import (
     Go,
     GoPoint,
     Heels,
+    Mugginsed,
     Played,
     Shown,
     StarterCut,
@@ -177,6 +187,10 @@ def test_the_live_table_says_the_count_and_whose_turn(game: Game) -> None:
     events = game.play(turn, card)
     last = one(events, game, live=True).splitlines()[-1]
     assert last == f"**Count {card.value}** ({card}) — {game.players[1 - turn]} to play."
+    # Laid out, where the play stands is a text of its own after the calls.
+    view = game.public_view()
+    text = deal_text(Names.of(view), events, view, live=True)
+    assert deal_layout(text) == ((text.play.removesuffix("\n" + last), last),)
 
 
 def test_result_with_skunk_and_game_points(game: Game) -> None:
@@ -399,3 +413,53 @@ def test_a_computer_level_is_named_by_its_level_in_the_standings() -> None:
     table = leaderboard_text("computer", 2, rows, 0).split("```")[1]
     assert "Easy bot" in table and "Computer" not in table
     assert rank_line(rows[0], [easy]).endswith("Rated above Easy bot.")
+
+
+def test_the_show_is_laid_out_a_part_per_hand_and_the_crib_then_the_scores(game: Game) -> None:
+    """Each hand and the crib is a part of its own (set apart on the table), then the
+    scores; with manual counting, a claim and its breakdown and a muggins stay together."""
+    starter = c("2C")
+    al, bea, crib = (
+        parse_cards("5H 5C JD 8S"),
+        parse_cards("AH 3D 7C KS"),
+        parse_cards("4S 4D 9H QC"),
+    )
+    view = game.public_view()
+    events: list[Event] = [
+        Shown(1, 1, False, bea, starter, score_hand(bea, starter), 4),
+        Shown(0, 0, False, al, starter, score_hand(al, starter), 10),
+        Shown(0, 0, True, crib, starter, score_hand(crib, starter, crib=True), 14),
+    ]
+    text = deal_text(Names.of(view), events, view, live=False)
+    assert len(text.show_parts) == 4
+    assert [p.split(":")[0] for p in text.show_parts] == [
+        "Bea's hand",
+        "Al's hand",
+        "Al's crib",
+        "Scores",
+    ]
+    assert text.show == "\n".join(text.show_parts)
+    claim = Claimed(1, 1, False, bea, starter, 0, 0)
+    full = Shown(1, 1, False, bea, starter, score_hand(bea, starter), 0, claimed=0)
+    caught = Mugginsed(0, 0, 1, 2, 12)
+    manual = deal_text(Names.of(view), [claim, caught, full, events[1]], view, live=False)
+    assert manual.show_parts[0].splitlines()[0].startswith("Bea's hand: A♥")
+    assert "Muggins! Al takes the 2 points Bea missed" in manual.show_parts[0]
+    assert manual.show_parts[0].splitlines()[-1].startswith("Bea's hand counted")
+    assert manual.show_parts[1].startswith("Al's hand")
+
+
+def test_a_laid_out_deal_keeps_its_show_and_gives_way_only_past_4000() -> None:
+    """Within Components V2's 4,000 characters a deal is said whole; past them the plays
+    that scored nothing give way first, then the play is cut from its end, the show last."""
+    brief = "b" * 100 + "\n" + LEFT_OUT
+    text = DealText("p" * 2800, "s" * 500 + "\n" + "t" * 600, "", brief, ("s" * 500, "t" * 600))
+    assert deal_layout(text) == (("p" * 2800,), ("s" * 500,), ("t" * 600,))
+    longer = dataclasses.replace(text, play="p" * 3000)
+    assert deal_layout(longer) == ((brief,), ("s" * 500,), ("t" * 600,))
+    assert sum(len(t) for g in deal_layout(longer) for t in g) <= MAX_LAID_OUT
+    cramped = dataclasses.replace(longer, brief="b" * 3000)
+    play = deal_layout(cramped)[0][0]
+    assert play.endswith("…") and len(play) == MAX_LAID_OUT - 1100
+    huge = dataclasses.replace(cramped, show_parts=("s" * 3000, "t" * 1500))
+    assert deal_layout(huge) == (("",), ("s" * 3000,), ("t" * 1000,))

@@ -19,7 +19,7 @@ async def test_the_table_is_kept_in_a_thread_archived_under_it(
     driver = world.driver([al, bea], 4, channel=thread)
     await driver.open(target=121)
     table = await until(
-        fd, lambda: next((m for m in thread.messages if "Deal 1" in m.content), None)
+        fd, lambda: next((m for m in thread.messages if "Deal 1" in m.words()), None)
     )
     for player in (al, bea):
         await fd.quiet(0.5)  # the deal's messages are all sent

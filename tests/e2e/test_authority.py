@@ -31,16 +31,16 @@ async def test_after_the_deal_only_a_moderator_cancels(world: World, bot: BotPro
     before = read_game(world.database, game_id).version
     for user in (al, bea):
         refused = await fd.slash(user, world.general, "/cribbage cancel")
-        assert refused.ephemeral and "only a moderator" in refused.content
-        assert "/cribbage resign" in refused.content
+        assert refused.ephemeral and "only a moderator" in refused.words()
+        assert "/cribbage resign" in refused.words()
     assert read_game(world.database, game_id).version == before, "nothing changed"
     cancelled = await fd.slash(world.moderator, world.general, "/cribbage cancel")
-    assert cancelled.ephemeral and "cancelled" in cancelled.content.lower()
+    assert cancelled.ephemeral and "cancelled" in cancelled.words().lower()
     await until(fd, lambda: read_game(world.database, game_id).status == "cancelled")
     said = await until(
-        fd, lambda: [m for m in fd.messages(world.general) if "Mo cancelled" in m.content]
+        fd, lambda: [m for m in fd.messages(world.general) if "Mo cancelled" in m.words()]
     )
-    assert not said[0].ephemeral and "No result" in said[0].content
+    assert not said[0].ephemeral and "No result" in said[0].words()
     assert _results(world, game_id) == []
 
 
@@ -51,9 +51,9 @@ async def test_against_the_computer_the_creator_resigns(world: World, bot: BotPr
     game_id = latest_game_id(world.database, world.general.id)
     await until(fd, lambda: read_game(world.database, game_id).status == "active")
     refused = await fd.slash(al, world.general, "/cribbage cancel")
-    assert refused.ephemeral and "/cribbage resign" in refused.content
+    assert refused.ephemeral and "/cribbage resign" in refused.words()
     resigned = await resign(fd, al, world.general)
-    assert resigned.original is not None and "You resigned" in resigned.original.content
+    assert resigned.original is not None and "You resigned" in resigned.original.words()
     await until(fd, lambda: read_game(world.database, game_id).status == "finished")
     assert _results(world, game_id) == [(al.id, 0), (None, 1)], "the loss is recorded"
 
@@ -92,7 +92,7 @@ async def test_forged_component_ids_get_a_clear_refusal(world: World, bots: BotL
     ):
         values = ["5H", "6H"] if ":discard:" in custom_id else None
         answer = await fd.forged_click(al, hand, custom_id, values=values)
-        assert answer.ephemeral and answer.content == "I can't find that game.", custom_id
+        assert answer.ephemeral and answer.words() == "I can't find that game.", custom_id
     assert read_game(world.database, game_id).version == before
 
     # Another server's moderator, on a message of the bot's there, names this game.
@@ -104,7 +104,7 @@ async def test_forged_component_ids_get_a_clear_refusal(world: World, bots: BotL
     forged = await fd.forged_click(
         world.moderator, elsewhere.original, f"crib:{game_id}:lobby:cancel"
     )
-    assert forged.ephemeral and "another server" in forged.content
+    assert forged.ephemeral and "another server" in forged.words()
     assert read_game(world.database, game_id).status == "active"
     assert read_game(world.database, game_id).version == before
 
@@ -126,7 +126,7 @@ async def test_a_member_who_left_cannot_play_by_dm(world: World, bots: BotLaunch
     options = [o["value"] for o in select["options"]][:2]
     before = read_game(world.database, game_id).version
     refused = await fd.select(bea, hand, select["custom_id"], options)
-    assert refused.ephemeral and "no longer a member" in refused.content
+    assert refused.ephemeral and "no longer a member" in refused.words()
     assert read_game(world.database, game_id).version == before
     assert any(
         r.template == "GET /guilds/{id}/members/{id}" and r.code == 10007 for r in fd.requests
@@ -134,10 +134,10 @@ async def test_a_member_who_left_cannot_play_by_dm(world: World, bots: BotLaunch
     # The table is told how the game can end, and a moderator ends it.
     notice = await until(
         fd,
-        lambda: [m for m in fd.messages(world.general) if "no longer a member" in m.content],
+        lambda: [m for m in fd.messages(world.general) if "no longer a member" in m.words()],
     )
-    assert len(notice) == 1 and not notice[0].ephemeral and "**Bea**" in notice[0].content
-    assert "/cribbage cancel" in notice[0].content
+    assert len(notice) == 1 and not notice[0].ephemeral and "**Bea**" in notice[0].words()
+    assert "/cribbage cancel" in notice[0].words()
     # Al, still a member, plays on meanwhile.
     mine = _hand(world, al)
     assert mine is not None

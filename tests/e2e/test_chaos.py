@@ -162,9 +162,9 @@ def _one_of_each(driver: TableDriver) -> None:
             continue
         kept = fd.world.messages.get(row.message_id)
         assert kept is not None and not kept.deleted, key
-        head = kept.content.split("\n", 1)[0]
+        head = kept.words().split("\n", 1)[0]
         place = [m for m in kept.channel.messages if not m.deleted and not m.ephemeral]
-        alike = [m.id for m in place if m.content.split("\n", 1)[0] == head]
+        alike = [m.id for m in place if m.words().split("\n", 1)[0] == head]
         assert alike == [kept.id], f"{key}: {len(alike)} messages begin {head!r}"
 
 

@@ -15,9 +15,9 @@ async def test_coach_off_means_no_line(world: World, bot: BotProcess) -> None:
     fd = world.fd
     al = world.players[0]
     asked = await fd.slash(al, world.general, "/cribbage coach")
-    assert asked.ephemeral and "The coach is on" in asked.content
+    assert asked.ephemeral and "The coach is on" in asked.words()
     off = await fd.slash(al, world.general, "/cribbage coach setting:off")
-    assert off.ephemeral and "Coach off" in off.content
+    assert off.ephemeral and "Coach off" in off.words()
     player = against_computer(world, 3)
     player.coach_off = {al.id}
     snap = await player.open_against_computer("hard")
@@ -26,10 +26,10 @@ async def test_coach_off_means_no_line(world: World, bot: BotProcess) -> None:
     while snap.status == "active" and snap.game is not None and snap.game.deal_number < 3:
         snap = await player.step(snap)
     assert player.replay is not None and (1, 0) in player.replay.coach_lines
-    versions = [v.content for m in fd.dms(al) for v in m.history] + [m.content for m in fd.dms(al)]
+    versions = [v.words() for m in fd.dms(al) for v in m.history] + [m.words() for m in fd.dms(al)]
     assert versions and not any("Coach" in text for text in versions)
     on = await fd.slash(al, world.general, "/cribbage coach setting:on")
-    assert "Coach on" in on.content
+    assert "Coach on" in on.words()
 
 
 async def test_closed_dms_get_one_notice_per_deal_and_no_coach_in_the_channel(
@@ -55,12 +55,12 @@ async def test_closed_dms_get_one_notice_per_deal_and_no_coach_in_the_channel(
     # finished deal is dropped, not posted late.)
     assert 1 <= len(notices) <= deals
     assert f"dm-closed:{deals}:0" in player.owned()
-    assert all(f"<@{al.id}>" in m.content for m in notices)
+    assert all(f"<@{al.id}>" in m.words() for m in notices)
     refused = [r for r in fd.requests if r.status == 403 and r.code == 50007]
     assert len(refused) == deals
     assert fd.dms(al) == []
     public = [m for m in fd.messages(world.general) if not m.ephemeral]
-    assert not any("Coach" in m.content or "coach" in m.content for m in public)
+    assert not any("Coach" in m.words() or "coach" in m.words() for m in public)
     # The coach's line was not lost: it rides on Al's private /cribbage hand answer.
     hand = await fd.slash(al, world.general, "/cribbage hand")
-    assert hand.ephemeral and f"Coach, deal {deals - 1}:" in hand.content
+    assert hand.ephemeral and f"Coach, deal {deals - 1}:" in hand.words()

@@ -36,33 +36,33 @@ async def test_lobby_by_commands_and_buttons(world: World, bot: BotProcess) -> N
     lobby = opened.original
     assert lobby is not None and not opened.ephemeral
     assert [b["label"] for b in lobby.buttons()] == ["Join", "Leave", "Start", "Cancel"]
-    assert "3 players, to 61" in lobby.content
+    assert "3 players, to 61" in lobby.words()
 
     second = await fd.slash(bea, world.general, "/cribbage new")
-    assert second.ephemeral and "already a game" in second.content
+    assert second.ephemeral and "already a game" in second.words()
 
     too_early = await fd.slash(al, world.general, "/cribbage start")
-    assert too_early.ephemeral and _one_sentence(too_early.content)
+    assert too_early.ephemeral and _one_sentence(too_early.words())
 
     joined = await fd.slash(bea, world.general, "/cribbage join")
     assert joined.ephemeral
-    await until(fd, lambda: "Bea" in lobby.content)  # the lobby message is edited
+    await until(fd, lambda: "Bea" in lobby.words())  # the lobby message is edited
     again = await fd.slash(bea, world.general, "/cribbage join")
-    assert again.ephemeral and _one_sentence(again.content)
+    assert again.ephemeral and _one_sentence(again.words())
     left = await fd.click(bea, lobby, label="Leave")
     assert left.response is not None and left.response.type == 7
-    assert "Bea" not in lobby.content.split("Seated")[1]
+    assert "Bea" not in lobby.words().split("Seated")[1]
 
     # Only the creator or a moderator may cancel.
     refused = await fd.click(cy, lobby, label="Cancel")
-    assert refused.ephemeral and _one_sentence(refused.content)
+    assert refused.ephemeral and _one_sentence(refused.words())
     assert list(lobby.buttons())
     cancelled = await fd.slash(world.moderator, world.general, "/cribbage cancel")
     assert cancelled.response is not None
     await until(fd, lambda: not list(lobby.buttons()))
     status = await fd.slash(cy, world.general, "/cribbage status")
-    assert "no game" in status.content.lower()
-    ended = [m for m in fd.messages(world.general) if "cancelled the game" in m.content]
+    assert "no game" in status.words().lower()
+    ended = [m for m in fd.messages(world.general) if "cancelled the game" in m.words()]
     assert len(ended) == 1 and not ended[0].ephemeral
 
 
@@ -73,12 +73,12 @@ async def test_commands_in_a_dm_say_where_to_use_them(world: World, bots: BotLau
     dm = fd.dm_channel(world.players[0])
     for line in ("/cribbage new", "/cribbage join", "/cribbage hand", "/cribbage play card:5H"):
         reply = await fd.slash(world.players[0], dm, line)
-        assert reply.content == NEEDS_A_CHANNEL, line
+        assert reply.words() == NEEDS_A_CHANNEL, line
     for line in ("/cribbage leaderboard", "/cribbage stats"):
         reply = await fd.slash(world.players[0], dm, line)
-        assert reply.content == NEEDS_A_SERVER, line
+        assert reply.words() == NEEDS_A_SERVER, line
     rules = await fd.slash(world.players[0], dm, "/cribbage rules topic:play")
-    assert "count" in rules.content and "31" in rules.content
+    assert "count" in rules.words() and "31" in rules.words()
     assert await fd.autocomplete(world.players[0], dm, "/cribbage play card:") == []
 
 
@@ -101,7 +101,7 @@ async def test_a_game_in_a_thread_with_autocomplete_status_hand_and_resign(
     # The spectator is offered nothing and cannot see a hand.
     assert await fd.autocomplete(world.spectator, thread, "/cribbage discard cards:") == []
     peek = await fd.slash(world.spectator, thread, "/cribbage hand")
-    assert peek.ephemeral and _one_sentence(peek.content)
+    assert peek.ephemeral and _one_sentence(peek.words())
 
     while (snap := driver.snapshot()).game is not None and snap.game.phase is Phase.DISCARD:
         await driver.step(snap)
@@ -115,7 +115,7 @@ async def test_a_game_in_a_thread_with_autocomplete_status_hand_and_resign(
     early = await fd.slash(
         waiting, thread, f"/cribbage play card:{game.hand(1 - game.turn)[0].code}"
     )
-    assert early.ephemeral and _one_sentence(early.content)
+    assert early.ephemeral and _one_sentence(early.words())
 
     status = await fd.slash(world.spectator, thread, "/cribbage status")
     assert status.ephemeral, "looking at the table adds nothing to the channel"
@@ -150,7 +150,7 @@ async def test_a_game_in_a_thread_with_autocomplete_status_hand_and_resign(
     # The table and both hands show the end: "Al resigned — ..." with the board, hands closed.
     await driver.expect_current()
     result = driver.message("result")
-    assert result is not None and result.content.startswith("Al resigned") and result.attachments
+    assert result is not None and result.words().startswith("Al resigned") and result.attachments
     assert not any(live_controls(m) for user in (al, bea) for m in fd.dms(user))
 
 
@@ -176,13 +176,13 @@ async def test_old_controls_get_a_clear_answer(world: World, bot: BotProcess) ->
         for menu in copy.selects():
             values = [o["value"] for o in menu["options"]][: menu["min_values"]]
             stale = await fd.select(user, copy, menu["custom_id"], values)
-            assert stale.ephemeral and _one_sentence(stale.content), stale.content
+            assert stale.ephemeral and _one_sentence(stale.words()), stale.words()
             checked += 1
         for button in copy.buttons():
             if button.get("disabled"):
                 continue
             stale = await fd.click(user, copy, button["custom_id"])
-            assert stale.ephemeral and _one_sentence(stale.content), stale.content
+            assert stale.ephemeral and _one_sentence(stale.words()), stale.words()
             checked += 1
     assert checked >= 5
     after = driver.snapshot()
@@ -269,7 +269,7 @@ async def test_slow_calls_are_deferred_and_bugs_answer_briefly(
         slow = await fd.slash(al, general, "/cribbage status")
         assert slow.response is not None and slow.response.type == 5, "deferred"
         settled = await slow.wait_settled()
-        assert settled is not None and "no game" in settled.content.lower()
+        assert settled is not None and "no game" in settled.words().lower()
 
         # A slow click is deferred (type 6), then its message is edited all the same.
         opened = await fd.slash(al, general, "/cribbage new")
@@ -277,11 +277,11 @@ async def test_slow_calls_are_deferred_and_bugs_answer_briefly(
         assert lobby is not None
         join = await fd.click(bea, lobby, label="Join")
         assert join.response is not None and join.response.type == 6
-        await until(fd, lambda: "Al, Bea" in lobby.content)
+        await until(fd, lambda: "Al, Bea" in lobby.words())
 
         running.allow_errors("leaderboard query broke|error handling an interaction")
         broken = await fd.slash(al, general, "/cribbage leaderboard")
-        assert broken.ephemeral and broken.content == SORRY
+        assert broken.ephemeral and broken.words() == SORRY
         logged = [r for r in caplog.records if r.levelname == "ERROR"]
         assert any(r.exc_info and "leaderboard query broke" in str(r.exc_info[1]) for r in logged)
         await running.stop()
@@ -316,11 +316,11 @@ async def test_idle_games_expire_without_a_result(
         await running.client.expire_idle_games()
         await until(fd, lambda: not list(lobby.buttons()))
         said = await until(
-            fd, lambda: [m for m in fd.messages(general) if "Nobody moved" in m.content]
+            fd, lambda: [m for m in fd.messages(general) if "Nobody moved" in m.words()]
         )
         assert not said[0].ephemeral
         fresh = await fd.slash(al, general, "/cribbage new")
-        assert "already" not in fresh.content, "the channel is free again"
+        assert "already" not in fresh.words(), "the channel is free again"
         await running.stop()
 
 
@@ -339,13 +339,13 @@ async def test_while_shutting_down_commands_and_clicks_are_told_to_try_again(
         # SIGTERM's first step: no new moves from here on, only the ones in flight finish.
         running.client.io.closing = True
         join = await fd.click(bea, lobby, label="Join")
-        assert join.ephemeral and join.content == RESTARTING
+        assert join.ephemeral and join.words() == RESTARTING
         status = await fd.slash(bea, general, "/cribbage status")
-        assert status.ephemeral and status.content == RESTARTING
+        assert status.ephemeral and status.words() == RESTARTING
         # Nothing changed: Bea did not join, and the lobby still says so.
         after = await store.open_game_in_channel(general.id)
         assert before is not None and after is not None
         assert after.version == before.version and len(after.seats) == len(before.seats)
-        assert "Bea" not in lobby.content
+        assert "Bea" not in lobby.words()
         running.client.io.closing = False
         await running.stop()

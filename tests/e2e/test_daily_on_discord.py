@@ -12,8 +12,8 @@ async def test_the_discard_of_the_day(world: World, bot: BotProcess) -> None:
     fd = world.fd
     al, bea, _, _ = world.players
     dealt = await fd.slash(al, world.general, "/cribbage daily")
-    assert dealt.ephemeral and "Discard of the day" in dealt.content, dealt.content
-    assert "Today's board" not in dealt.content, "the board only after answering"
+    assert dealt.ephemeral and "Discard of the day" in dealt.words(), dealt.words()
+    assert "Today's board" not in dealt.words(), "the board only after answering"
     message = dealt.original
     assert message is not None
     [row] = message.components
@@ -30,12 +30,12 @@ async def test_the_discard_of_the_day(world: World, bot: BotProcess) -> None:
 
     chosen = await fd.select(al, message, custom_id, codes[:2])
     assert chosen.response is not None and chosen.response.type == 7
-    assert "◀ yours" in message.content and "Today's board** (1 answered)" in message.content
+    assert "◀ yours" in message.words() and "Today's board** (1 answered)" in message.words()
     assert not message.components, "one answer a day: the menu is gone"
 
     again = await fd.slash(al, world.general, "/cribbage daily")
-    assert again.ephemeral and "◀ yours" in again.content
+    assert again.ephemeral and "◀ yours" in again.words()
     assert again.original is not None and not again.original.components
 
     stats = await fd.slash(al, world.general, "/cribbage stats")
-    assert "**Discard of the day** 1 answered" in stats.content and "streak 1" in stats.content
+    assert "**Discard of the day** 1 answered" in stats.words() and "streak 1" in stats.words()

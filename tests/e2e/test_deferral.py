@@ -76,7 +76,7 @@ async def test_deferred_answers_keep_their_visibility(
         said = await busy.wait_for(lambda i: any(m.ephemeral for m in i.messages()))
         assert said
         refusal = next(m for m in busy.messages() if m.ephemeral)
-        assert "already a game" in refusal.content and refusal.ephemeral_for is bea
+        assert "already a game" in refusal.words() and refusal.ephemeral_for is bea
         assert _seen_by_others(fd, general, al) == seen_before, "nothing public was left"
 
         # So does the apology for a bug.
@@ -84,6 +84,6 @@ async def test_deferred_answers_keep_their_visibility(
         broken = await fd.slash(al, general, "/cribbage stats against:Bug")
         await broken.wait_for(lambda i: any(m.ephemeral for m in i.messages()))
         apology = next(m for m in broken.messages() if m.ephemeral)
-        assert apology.content == SORRY
-        assert not [m for m in fd.visible_to(bea, general) if m.loading or m.content == SORRY]
+        assert apology.words() == SORRY
+        assert not [m for m in fd.visible_to(bea, general) if m.loading or m.words() == SORRY]
         await running.stop()

@@ -25,7 +25,7 @@ def _refused(fd: FakeDiscord) -> int:
 
 
 def _away(driver: TableDriver) -> list[Message]:
-    return [m for m in driver.fd.messages(driver.channel) if AWAY_NOTICE in m.content]
+    return [m for m in driver.fd.messages(driver.channel) if AWAY_NOTICE in m.words()]
 
 
 async def test_closed_dms_are_told_once_per_deal_even_across_a_restart(
@@ -44,7 +44,7 @@ async def test_closed_dms_are_told_once_per_deal_even_across_a_restart(
     # The channel tells Bea (by mention) to use /cribbage hand; one DM was tried, no more.
     notices = driver.dm_notices()
     assert len(notices) == 1 and not notices[0].ephemeral
-    assert f"<@{bea.id}>" in notices[0].content and "/cribbage hand" in notices[0].content
+    assert f"<@{bea.id}>" in notices[0].words() and "/cribbage hand" in notices[0].words()
     assert _refused(fd) == 1
 
     # A restart remembers it (the database does): no second notice, no DM tried in this deal.
@@ -55,8 +55,8 @@ async def test_closed_dms_are_told_once_per_deal_even_across_a_restart(
     # Both owe a discard: after the delay Al is reminded by DM and Bea mentioned in the
     # channel, once.
     away = await until(fd, lambda: _away(driver))
-    assert len(away) == 1 and f"<@{bea.id}>" in away[0].content and not away[0].ephemeral
-    await until(fd, lambda: [m for m in fd.dms(al) if "the table is waiting" in m.content])
+    assert len(away) == 1 and f"<@{bea.id}>" in away[0].words() and not away[0].ephemeral
+    await until(fd, lambda: [m for m in fd.dms(al) if "the table is waiting" in m.words()])
     await driver.expect_current()
     assert len(driver.dm_notices()) == 1 and _refused(fd) == 1
 
@@ -70,7 +70,7 @@ async def test_closed_dms_are_told_once_per_deal_even_across_a_restart(
     assert len(_away(driver)) == 1, "the table never waited long enough again"
     assert fd.dms(bea) == [], "nothing reached Bea's closed DMs"
     assert fd.dms(al), "Al's DMs worked throughout"
-    assert all(f"<@{bea.id}>" in m.content for m in driver.dm_notices())
+    assert all(f"<@{bea.id}>" in m.words() for m in driver.dm_notices())
 
 
 async def test_rate_limits_slow_the_bot_but_lose_nothing(world: World, bots: BotLauncher) -> None:

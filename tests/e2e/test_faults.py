@@ -43,16 +43,15 @@ async def _throw(fd: FakeDiscord, user: Any, hand: Message) -> str:
     used = await _choose_first(fd, user, hand)
     reply = await used.wait_settled()
     assert reply is not None and reply.ephemeral, used
-    return reply.content
+    return reply.words()
 
 
 def _closed(fd: FakeDiscord, user: Any) -> bool:
     """Whether every message of the user's DMs is without controls, and the hand says the
     game ended."""
     dms = fd.dms(user)
-    return not [m for m in dms if m.components] and any(
-        "ended without a result" in m.content for m in dms
-    )
+    live = [m for m in dms if list(m.buttons()) or list(m.selects())]
+    return not live and any("ended without a result" in m.words() for m in dms)
 
 
 def _said(bot: RunningBot, cause: Cause) -> list[str]:
@@ -109,13 +108,13 @@ async def test_a_damaged_game_says_so_and_a_moderator_ends_it(
     await _throws_refused(fd, (al, bea), 2, refusals.DAMAGED_GAME)
     for line in ("/cribbage hand", "/cribbage status", "/cribbage discard cards:5H JD"):
         answered = await fd.slash(al, world.general, line)
-        assert answered.ephemeral and answered.content == refusals.DAMAGED_GAME, line
+        assert answered.ephemeral and answered.words() == refusals.DAMAGED_GAME, line
 
     refused = await fd.slash(al, world.general, "/cribbage cancel")
-    assert refused.ephemeral and "only a moderator" in refused.content
+    assert refused.ephemeral and "only a moderator" in refused.words()
     cancelled = await fd.slash(world.moderator, world.general, "/cribbage cancel")
-    assert cancelled.ephemeral and "cancelled" in cancelled.content.lower()
-    await until(fd, lambda: [m for m in fd.messages(world.general) if "Mo cancelled" in m.content])
+    assert cancelled.ephemeral and "cancelled" in cancelled.words().lower()
+    await until(fd, lambda: [m for m in fd.messages(world.general) if "Mo cancelled" in m.words()])
     # No hand keeps live controls: each says the game ended.
     await until(fd, lambda: _closed(fd, al) and _closed(fd, bea))
     # A new game can be opened in the channel.
@@ -148,7 +147,7 @@ async def test_a_full_store_says_the_move_was_not_recorded(
         asked = await fd.slash(al, general, "/cribbage resign")
         assert asked.ephemeral and asked.original is not None
         resigned = await fd.click(al, asked.original, label="Yes, resign")
-        said = [resigned.content, *(f.content for f in resigned.followups)]
+        said = [resigned.words(), *(f.words() for f in resigned.followups)]
         assert refusals.STORAGE_FULL in said, said
         [(status, actions)] = rows(
             target,
@@ -173,7 +172,7 @@ async def test_a_database_out_of_reach_says_the_move_was_not_recorded(
         own_server.halt()
         await _throws_refused(fd, (al, bea), 3, refusals.DATABASE_UNREACHABLE)
         status = await fd.slash(al, general, "/cribbage status")
-        assert status.ephemeral and status.content == refusals.DATABASE_UNREACHABLE
+        assert status.ephemeral and status.words() == refusals.DATABASE_UNREACHABLE
         assert 1 <= len(_said(running, Cause.UNREACHABLE)) <= 2  # the game's; the bot's
         assert running.take_errors() == []
         # Back: the next click is the move, answered by updating the hand.

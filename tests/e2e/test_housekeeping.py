@@ -42,7 +42,7 @@ async def test_a_game_whose_channel_is_gone_expires_quietly(
         with caplog.at_level(logging.INFO):
             await running.client.expire_idle_games()
             said = await until(
-                fd, lambda: [m for m in fd.messages(general) if "Nobody moved" in m.content]
+                fd, lambda: [m for m in fd.messages(general) if "Nobody moved" in m.words()]
             )
             assert len(said) == 1
             await fd.quiet(0.5)

@@ -35,10 +35,10 @@ CARD_TEXT = re.compile(r"(10|[2-9AJQK])[♣♦♥♠]")
 def controls(fd: FakeDiscord, user: User, prefix: str) -> Message | None:
     """The newest DM to ``user`` with a component whose custom id starts with ``prefix``."""
     for message in reversed(fd.dms(user)):
-        for row in message.components:
-            for item in row.get("components", []):
-                if str(item.get("custom_id", "")).startswith(prefix):
-                    return message
+        # Anywhere in the message: a hand's controls are nested in its layout.
+        for item in message.walk():
+            if str(item.get("custom_id", "")).startswith(prefix):
+                return message
     return None
 
 
@@ -81,7 +81,7 @@ async def start(world: World) -> tuple[int, list[User]]:
     fd = world.fd
     al, bea = world.players[:2]
     opened = await fd.slash(al, world.general, "/cribbage new counting:manual")
-    assert "you count your hands (muggins)" in opened.content
+    assert "you count your hands (muggins)" in opened.words()
     game_id = latest_game_id(world.database, world.general.id)
     lobby = opened.original
     assert lobby is not None
@@ -177,28 +177,28 @@ async def test_manual_counting_a_refused_claim_a_short_claim_and_muggins(
     # Over the value, from the menu and by the slash command: one sentence, no card, no value.
     over = next(v for v in CLAIM_VALUES if v > value)
     refused = await claim_from_menu(world, owner, game_id, over)
-    assert refused.response is not None and refused.response.content == REFUSAL
+    assert refused.response is not None and refused.response.words() == REFUSAL
     typed = await fd.slash(owner, world.general, f"/cribbage count points:{over}")
-    assert typed.ephemeral and typed.content == REFUSAL
+    assert typed.ephemeral and typed.words() == REFUSAL
     assert not CARD_TEXT.search(REFUSAL)
     after = read_game(world.database, game_id)
     assert (after.version, after.actions) == (before.version, before.actions)
     this_deal = [
-        m for m in fd.messages(world.general) if f"**Deal {game.deal_number}**" in m.content
+        m for m in fd.messages(world.general) if f"**Deal {game.deal_number}**" in m.words()
     ]
     for message in [*this_deal, *fd.dms(owner), refused.original, typed.original]:
         if message is not None:
             # (The cut for deal is from a shuffle of its own: its cards say nothing.)
-            lines = [x for x in message.content.splitlines() if not x.startswith("Cut for deal")]
-            assert not {c for c in hidden if c in "\n".join(lines)}, message.content
+            lines = [x for x in message.words().splitlines() if not x.startswith("Cut for deal")]
+            assert not {c for c in hidden if c in "\n".join(lines)}, message.words()
 
     # Short: pegged, and the opponent may call muggins.
     claimed = await fd.slash(owner, world.general, "/cribbage count points:0")
-    assert claimed.ephemeral and claimed.content == "You claimed 0."
+    assert claimed.ephemeral and claimed.words() == "You claimed 0."
     version = read_game(world.database, game_id).version
     button_id = f"crib:{game_id}:muggins:{version}"
     message = await hand_with(world, opponent, button_id)
-    assert "Press **Muggins!**" in message.content
+    assert "Press **Muggins!**" in message.words()
     # Beside it, No muggins lets the claim stand without waiting out the window.
     assert message.component(f"crib:{game_id}:pass:{version}") is not None
     took = await fd.click(opponent, message, button_id)
@@ -210,8 +210,8 @@ async def test_manual_counting_a_refused_claim_a_short_claim_and_muggins(
     assert game.scores[side] == before.game.scores[side] + value  # type: ignore[union-attr]
 
     def table_says() -> str | None:
-        tables = [m for m in fd.messages(world.general) if "claims 0" in m.content]
-        text = tables[-1].content if tables else ""
+        tables = [m for m in fd.messages(world.general) if "claims 0" in m.words()]
+        text = tables[-1].words() if tables else ""
         return text if "counted:" in text else None
 
     table = await until(fd, table_says)
@@ -235,20 +235,20 @@ async def test_manual_counting_a_refused_claim_a_short_claim_and_muggins(
             # Told privately, beside whatever else the click's token carries (the next deal's
             # hand may go out as its follow-up first).
             note = await until(fd, functools.partial(_ephemeral_followup, called))
-            assert note.content.startswith("No muggins: that count was right")
+            assert note.words().startswith("No muggins: that count was right")
             await wait_for_move(world, game_id, len(game.actions))
             wrong_calls += 1
             continue
         await claim_from_menu(world, users[counting.seat], game_id, worth(game))
         await wait_for_move(world, game_id, len(game.actions))
     assert wrong_calls == 1
-    assert not [m for m in fd.messages(world.general) if "No muggins" in m.content]
+    assert not [m for m in fd.messages(world.general) if "No muggins" in m.words()]
     await resign(fd, users[1], world.general)
     await until(fd, lambda: read_game(world.database, game_id).status == "finished")
     stats = await fd.slash(opponent, world.general, "/cribbage stats")
-    assert f"muggins taken {value}, given away 0" in stats.content
+    assert f"muggins taken {value}, given away 0" in stats.words()
     stats = await fd.slash(owner, world.general, "/cribbage stats")
-    assert f"{points} missed; muggins taken 0, given away {value}" in stats.content
+    assert f"{points} missed; muggins taken 0, given away {value}" in stats.words()
 
 
 async def test_manual_counting_the_muggins_window_closes_on_its_own(
@@ -270,7 +270,7 @@ async def test_new_accepts_the_scoring_and_counting_options(world: World, bot: B
     opened = await world.fd.slash(
         world.players[0], world.general, "/cribbage new scoring:skunk counting:manual"
     )
-    assert "game points on the skunk scale, you count your hands (muggins)" in opened.content
+    assert "game points on the skunk scale, you count your hands (muggins)" in opened.words()
 
 
 async def test_a_whole_manual_game_against_the_computer_with_muggins(
@@ -286,7 +286,7 @@ async def test_a_whole_manual_game_against_the_computer_with_muggins(
         world.general,
         "/cribbage new vs_computer:True difficulty:easy target:61 counting:manual",
     )
-    assert "you count your hands (muggins)" in opened.content
+    assert "you count your hands (muggins)" in opened.words()
     game_id = latest_game_id(world.database, world.general.id)
     for _ in range(400):
         snap = read_game(world.database, game_id)
@@ -325,7 +325,7 @@ async def test_a_whole_manual_game_against_the_computer_with_muggins(
     assert cpu_given <= cpu_missed
     stats = await fd.slash(al, world.general, "/cribbage stats")
     if al_taken:
-        assert f"muggins taken {al_taken}, given away 0" in stats.content
+        assert f"muggins taken {al_taken}, given away 0" in stats.words()
 
 
 def _ephemeral_followup(interaction: Interaction) -> Message | None:

@@ -18,17 +18,17 @@ async def test_the_creator_changes_partners_before_the_deal(world: World, bot: B
     for user in (bea, cy, dee):
         await fd.click(user, lobby, f"crib:{game_id}:lobby:join")
     await until(
-        fd, lambda: any("Seated (4/4)" in m.content for m in fd.messages(world.general)) or None
+        fd, lambda: any("Seated (4/4)" in m.words() for m in fd.messages(world.general)) or None
     )
     # Only the creator may; the others are told so, privately.
     button = f"crib:{game_id}:lobby:partners"
     refused = await fd.click(bea, lobby, button)
-    assert refused.ephemeral and "opened this game" in refused.content
+    assert refused.ephemeral and "opened this game" in refused.words()
     changed = await fd.click(al, lobby, button)
     assert changed.response is not None and changed.response.type == 7
     names = [al.name, cy.name, dee.name, bea.name]  # A B C D -> A C D B
     said = f"Partners: {names[0]} & {names[2]} against {names[1]} & {names[3]}."
-    assert changed.original is not None and said in changed.original.content
+    assert changed.original is not None and said in changed.original.words()
     await fd.click(al, lobby, f"crib:{game_id}:lobby:start")
     snap = await until(
         fd, lambda: s if (s := read_game(world.database, game_id)).game is not None else None

@@ -33,7 +33,7 @@ async def test_a_lobby_in_a_dm_between_two_people_lives_on_its_interactions(
     fd.counters = Counters()
     opened = await fd.slash(al, dm, "/cribbage new")
     table = opened.original
-    assert table is not None and not opened.ephemeral, opened.content
+    assert table is not None and not opened.ephemeral, opened.words()
     game = latest_game_id(world.database, dm.id)
     joined = await fd.click(bea, table, f"crib:{game}:lobby:join")
     assert joined.response is not None and joined.response.type == 7
@@ -61,7 +61,7 @@ async def test_a_whole_game_in_a_dm_between_friends_never_uses_the_bots_token(
     table = await _settled_unseen_and_tokens_only(driver, since)
     assert final.game.result is not None
     assert table.attachments, "the final board"
-    assert not list(table.buttons()), f"a finished table has no controls: {table.content}"
+    assert not list(table.buttons()), f"a finished table has no controls: {table.words()}"
     assert driver.cards_seen > 100
     # One public message in the whole game: the table, the answer to /cribbage new.
     assert fd.counters.private_messages == {dm.id: 1}
@@ -70,17 +70,17 @@ async def test_a_whole_game_in_a_dm_between_friends_never_uses_the_bots_token(
     result = final.game.result
     winner, loser = (al, bea) if result.winner == final.game.side_of(0) else (bea, al)
     record = await fd.slash(winner, dm, "/cribbage stats")
-    assert record.content.startswith(f"**{winner.name}** outside servers"), record.content
-    assert "1 game" in record.content and record.original is not None
+    assert record.words().startswith(f"**{winner.name}** outside servers"), record.words()
+    assert "1 game" in record.words() and record.original is not None
     # Rated, but ranked among nobody: games outside servers are each player's own.
-    rating = next(line for line in record.content.splitlines() if "Rating " in line)
+    rating = next(line for line in record.words().splitlines() if "Rating " in line)
     assert "#" not in rating, rating
     assert record.original.attachments, "the rating chart"
     h2h = await fd.slash(loser, dm, f"/cribbage stats against:{winner.name}")
-    assert h2h.content.startswith(f"**{loser.name}** against **{winner.name}**: 1 game")
-    assert f"{winner.name} won 1" in h2h.content
+    assert h2h.words().startswith(f"**{loser.name}** against **{winner.name}**: 1 game")
+    assert f"{winner.name} won 1" in h2h.words()
     board = await fd.slash(al, dm, "/cribbage leaderboard")
-    assert board.ephemeral and board.content == NO_LEADERBOARD_HERE
+    assert board.ephemeral and board.words() == NO_LEADERBOARD_HERE
 
 
 async def test_against_the_computer_in_a_dm_with_a_friend_watching(
@@ -128,7 +128,7 @@ async def test_tokens_that_all_lapse_halfway_leave_a_game_that_resumes_on_the_ne
     click = await driver.move(driver.snapshot())
     again = await until(fd, lambda: driver.table() if driver.table().id != first.id else None)
     assert again in click.followups and not again.ephemeral
-    assert "**Deal " in again.content
+    assert "**Deal " in again.words()
     # Later, a second pause: this time a move typed as a command resumes the game, and the
     # table comes back as that command's follow-up.
     await _pause_after(driver, 8)
@@ -139,7 +139,7 @@ async def test_tokens_that_all_lapse_halfway_leave_a_game_that_resumes_on_the_ne
     assert final.status == "finished"
     table = await _settled_unseen_and_tokens_only(driver, since)
     assert table.id == third.id
-    assert "game point" not in first.content and "game point" not in again.content
+    assert "game point" not in first.words() and "game point" not in again.words()
     lapsed = [r for r in fd.requests[since:] if r.status == 401]
     assert lapsed, "the bot tried a token Discord took as dead, once"
     assert fd.counters.private_messages[dm.id] == 3
@@ -242,8 +242,8 @@ async def test_a_count_left_too_long_in_a_dm_is_made_by_the_clock(
     counted = [a["type"] for a in actions if a["type"] in ("claim", "auto_count")]
     assert counted == ["auto_count"] * 3, "nobody claimed"
     # The table, while the next crib is made, shows the deal before's show as the clock made it.
-    table = await driver.settled(lambda table: "**Deal 2**" in table.content)
-    assert table.content.count("Time ran out") == 3, "two hands and the crib"
+    table = await driver.settled(lambda table: "**Deal 2**" in table.words())
+    assert table.words().count("Time ran out") == 3, "two hands and the crib"
     await _settled_unseen_and_tokens_only(driver, since)
 
 
@@ -332,18 +332,18 @@ async def _table_back(driver: PrivateDriver, before: Message, refused: Interacti
     (``before``, out of any token's reach) came back as its follow-up, saying where the game
     stands: the table from then on."""
     assert refused.response is not None and refused.response.type == 4, refused
-    assert refused.ephemeral and refused.content, refused
+    assert refused.ephemeral and refused.words(), refused
     fd = driver.fd
     again = await until(fd, lambda: driver.table() if driver.table().id != before.id else None)
     assert again in refused.followups and not again.ephemeral
-    assert "**Deal " in again.content and again.content != refused.content
+    assert "**Deal " in again.words() and again.words() != refused.words()
     return again
 
 
 def _said_in(driver: PrivateDriver) -> str:
     """Every version of every message the whole conversation saw."""
     messages = [m for m in driver.fd.messages(driver.channel) if not m.ephemeral]
-    return "\n".join(v.content for m in messages for v in [*m.history, m.version()])
+    return "\n".join(v.words() for m in messages for v in [*m.history, m.version()])
 
 
 async def _settled_unseen_and_tokens_only(driver: PrivateDriver, since: int) -> Message:

@@ -21,7 +21,7 @@ def _one_applied(first: Interaction, second: Interaction) -> Interaction:
     assert types == [4, 7], (first, second)
     refused = first if first.response.type == 4 else second
     assert refused.ephemeral
-    text = refused.content
+    text = refused.words()
     assert text and "\n" not in text and len(text) < 200, text
     return refused
 
@@ -72,7 +72,7 @@ async def test_racing_clicks_apply_once(world: World, bot: BotProcess) -> None:
         fd.click(player, dm, button["custom_id"]), fd.click(player, dm, button["custom_id"])
     )
     refused = _one_applied(first, second)
-    assert "out of date" in refused.content or "turn" in refused.content, refused.content
+    assert "out of date" in refused.words() or "turn" in refused.words(), refused.words()
     after = driver.snapshot()
     assert after.actions == snap.actions + 1
 

@@ -45,23 +45,23 @@ async def test_leaderboard_pages_survive_a_restart(world: World, bot: BotProcess
     await _seed(world)
     board = await fd.slash(al, world.general, "/cribbage leaderboard")
     assert not board.ephemeral and board.original is not None
-    assert "page 1 of 2" in board.content and _ranks(board.content) == [
+    assert "page 1 of 2" in board.words() and _ranks(board.words()) == [
         str(n) for n in range(1, 11)
     ]
     message = board.original
     await fd.click(al, message, label="Next ▶")
-    await until(fd, lambda: "page 2 of 2" in message.content)
-    assert _ranks(message.content) == ["11", "12", "13", "14", "15"]
+    await until(fd, lambda: "page 2 of 2" in message.words())
+    assert _ranks(message.words()) == ["11", "12", "13", "14", "15"]
 
     await bot.stop()
     await start_again(fd, bot)
     # The buttons of a message sent before the restart still work.
     await until(fd, lambda: any(c for c in message.components))
     await fd.click(world.players[1], message, label="◀ Previous", timeout=15)
-    await until(fd, lambda: "page 1 of 2" in message.content)
+    await until(fd, lambda: "page 1 of 2" in message.words())
     await fd.click(al, message, label="Against the computer")
-    await until(fd, lambda: "games against the computer" in message.content)
-    assert "No games against the computer have finished" in message.content
+    await until(fd, lambda: "games against the computer" in message.words())
+    assert "No games against the computer have finished" in message.words()
 
 
 async def test_stats_with_charts_and_head_to_head(world: World, bot: BotProcess) -> None:
@@ -70,20 +70,20 @@ async def test_stats_with_charts_and_head_to_head(world: World, bot: BotProcess)
     await _seed(world)
     mine = await fd.slash(al, world.general, "/cribbage stats")
     assert not mine.ephemeral and mine.original is not None
-    assert "Rating " in mine.content and "of 15" in mine.content
-    assert "Best hands: 12 (hand 0)" in mine.content
+    assert "Rating " in mine.words() and "of 15" in mine.words()
+    assert "Best hands: 12 (hand 0)" in mine.words()
     pictures = mine.original.attachments
     assert [p.filename for p in pictures] == ["rating.png", "points.png"]
     assert all(p.data.startswith(b"\x89PNG") and p.description for p in pictures)
     assert f"{al.name}'s rating over 5 games" in (pictures[0].description or "")
 
     h2h = await fd.slash(al, world.general, f"/cribbage stats user:{bea.name} against:{al.name}")
-    text = h2h.content
+    text = h2h.words()
     assert text.startswith(f"**{bea.name}** against **{al.name}**: 5 games")
     assert f"{bea.name} won 1, {al.name} won 4." in text
     assert "Last 5 games: L 88-121" in text and "W 121-99" in text
     itself = await fd.slash(al, world.general, f"/cribbage stats against:{al.name}")
-    assert itself.ephemeral and "someone else" in itself.content
+    assert itself.ephemeral and "someone else" in itself.words()
 
 
 async def test_another_server_sees_none_of_it(world: World, bot: BotProcess) -> None:
@@ -97,8 +97,8 @@ async def test_another_server_sees_none_of_it(world: World, bot: BotProcess) -> 
     # development server only).
     fd.commands.global_commands = fd.commands.guild_commands[world.guild.id]
     board = await fd.slash(al, room, "/cribbage leaderboard")
-    assert "No games between people have finished on this server yet." in board.content
+    assert "No games between people have finished on this server yet." in board.words()
     stats = await fd.slash(al, room, "/cribbage stats")
-    assert "has not finished a game on this server" in stats.content
+    assert "has not finished a game on this server" in stats.words()
     h2h = await fd.slash(al, room, f"/cribbage stats against:{world.players[1].name}")
-    assert "have not played each other on this server yet" in h2h.content
+    assert "have not played each other on this server yet" in h2h.words()

@@ -18,7 +18,7 @@ TURN = "it's your turn"
 
 
 def _reminders(driver: TableDriver, user: User) -> list[Message]:
-    return [m for m in driver.fd.dms(user) if WAITING in m.content or TURN in m.content]
+    return [m for m in driver.fd.dms(user) if WAITING in m.words() or TURN in m.words()]
 
 
 async def test_reminders_by_dm_after_the_delay_once_per_turn(
@@ -38,7 +38,7 @@ async def test_reminders_by_dm_after_the_delay_once_per_turn(
     await asyncio.sleep(REMIND_AFTER + 0.5)
     for user in (al, bea):
         (reminder,) = _reminders(driver, user)
-        assert "2 cards for the crib" in reminder.content
+        assert "2 cards for the crib" in reminder.words()
         assert not reminder.components, "the hand message keeps the only live controls"
     # The reminders are checked with every other message: no card, no live controls.
     snap = await driver.expect_current()
@@ -48,10 +48,10 @@ async def test_reminders_by_dm_after_the_delay_once_per_turn(
         snap = await driver.step(snap)
     assert snap.game is not None and snap.game.turn is not None
     on_turn, waiting = (al, bea) if snap.game.turn == 0 else (bea, al)
-    nudged = await until(fd, lambda: [m for m in _reminders(driver, on_turn) if TURN in m.content])
+    nudged = await until(fd, lambda: [m for m in _reminders(driver, on_turn) if TURN in m.words()])
     assert len(_reminders(driver, on_turn)) == 1, "the deal's reminder, edited"
-    assert f"count {snap.game.count}" in nudged[0].content
-    assert not [m for m in _reminders(driver, waiting) if TURN in m.content]
+    assert f"count {snap.game.count}" in nudged[0].words()
+    assert not [m for m in _reminders(driver, waiting) if TURN in m.words()]
     await driver.expect_current()
     # One reminder message a deal: the turn's reminder brought the discard's up to date, and
     # acting right away after that is not reminded again.

@@ -198,9 +198,9 @@ async def test_killed_between_a_post_and_keeping_its_id_the_bot_keeps_that_messa
     moved = await driver.expect_current()
     assert moved.game is not None and moved.game.deal_number == dealt + 1
     deal = moved.game.deal_number
-    tables = [m for m in fd.messages(world.general) if m.content.startswith(f"**Deal {deal}**")]
+    tables = [m for m in fd.messages(world.general) if m.words().startswith(f"**Deal {deal}**")]
     assert len(tables) == 1, "one table for the new deal"
     for user in driver.players:
-        hands = [m for m in fd.dms(user) if f"deal {deal}" in m.content.lower()]
+        hands = [m for m in fd.dms(user) if f"deal {deal}" in m.words().lower()]
         assert len(hands) == 1, f"{user.name} has one hand message for deal {deal}: {hands}"
     await driver.play_deal()

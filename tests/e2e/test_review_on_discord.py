@@ -28,10 +28,10 @@ async def test_review_by_button_and_command_paged_and_private(
 
     # While the game goes on, someone who does not play it is refused, and no card is shown.
     going = await fd.slash(cy, world.general, "/cribbage review")
-    assert going.ephemeral and "still going" in going.content, going.content
+    assert going.ephemeral and "still going" in going.words(), going.words()
 
     resigned = await resign(fd, al, world.general)
-    assert resigned.original is not None and resigned.original.content == "You resigned."
+    assert resigned.original is not None and resigned.original.words() == "You resigned."
     final = await driver.expect_current()
     assert final.status == "finished"
 
@@ -40,35 +40,35 @@ async def test_review_by_button_and_command_paged_and_private(
     opened = await fd.click(bea, result, label="🔍 Review")
     # The first review starts the review worker: the answer may follow a deferral.
     await opened.wait_for(
-        lambda i: any("Review of game" in m.content for m in i.messages()), timeout=60
+        lambda i: any("Review of game" in m.words() for m in i.messages()), timeout=60
     )
     messages = opened.messages()
     assert messages and all(m.ephemeral for m in messages), messages
-    summary = next(m for m in messages if "Review of game" in m.content)
-    assert "— Bea**" in summary.content and "Page 1 of" in summary.content, summary.content
+    summary = next(m for m in messages if "Review of game" in m.words())
+    assert "— Bea**" in summary.words() and "Page 1 of" in summary.words(), summary.words()
 
     # Next, then Previous, on the private message itself.
     turned = await fd.click(bea, summary, label="Next ▶")
     assert turned.response is not None and turned.response.type == 7
-    assert "**Deal 1**" in summary.content and "Page 2 of" in summary.content, summary.content
+    assert "**Deal 1**" in summary.words() and "Page 2 of" in summary.words(), summary.words()
     assert summary.attachments, "the board as the deal began"
     back = await fd.click(bea, summary, label="◀ Previous")
-    assert back.response is not None and "Page 1 of" in summary.content
+    assert back.response is not None and "Page 1 of" in summary.words()
 
     # The command, for a game by number; another player's review once the game is over.
     game = driver.game_id
     # (A review not made yet is made first: its answer may follow a deferral.)
     mine = await fd.slash(al, world.general, f"/cribbage review game:{game}")
     await mine.wait_settled(timeout=60)
-    assert mine.ephemeral and "— Al**" in mine.content, mine.content
+    assert mine.ephemeral and "— Al**" in mine.words(), mine.words()
     theirs = await fd.slash(cy, world.general, f"/cribbage review game:{game} player:{bea.name}")
     await theirs.wait_settled(timeout=60)
-    assert theirs.ephemeral and "— Bea**" in theirs.content, theirs.content
+    assert theirs.ephemeral and "— Bea**" in theirs.words(), theirs.words()
     missing = await fd.slash(al, world.general, f"/cribbage review game:{game + 1000}")
-    assert missing.ephemeral and missing.content == "I can't find that game in this server."
+    assert missing.ephemeral and missing.words() == "I can't find that game in this server."
 
     stats = await fd.slash(al, world.general, "/cribbage stats")
-    assert "**Accuracy**" in stats.content, stats.content
+    assert "**Accuracy**" in stats.words(), stats.words()
 
 
 def _reviewed(world: World, game_id: int) -> list[tuple[object, ...]]:
@@ -95,15 +95,15 @@ async def test_a_finished_game_is_reviewed_by_itself_and_again_after_a_restart(
     await driver.open(target=61)
     await driver.play_deal()
     resigned = await resign(fd, bea, world.general)
-    assert resigned.original is not None and resigned.original.content == "You resigned."
+    assert resigned.original is not None and resigned.original.words() == "You resigned."
     game = driver.game_id
     assert (await driver.expect_current()).status == "finished"
     # The first review starts the review worker.
     made = await until(fd, lambda: _reviewed(world, game), stall=None)
     assert made == [(0, al.id), (1, bea.id)]
     stats = await fd.slash(al, world.general, "/cribbage stats")
-    assert "**Accuracy**" in stats.content and "last 1 reviewed game" in stats.content, (
-        stats.content
+    assert "**Accuracy**" in stats.words() and "last 1 reviewed game" in stats.words(), (
+        stats.words()
     )
 
     # Stopped, as if the reviews had been cut short: nothing kept of them.
@@ -130,13 +130,13 @@ async def test_a_game_begun_before_sealed_shuffles_says_its_deals_cant_be_checke
     await driver.play_deal()
     first = driver.message("table:1")
     assert first is not None
-    assert "🔒 Shuffle sealed: SHA-256" in first.content, first.content
+    assert "🔒 Shuffle sealed: SHA-256" in first.words(), first.words()
     # While the game is sealed, /cribbage verify checks the shown deal against its seal.
     # (Its answer may follow a deferral: the review worker may be busy beside it.)
     checked = await fd.slash(bea, world.general, "/cribbage verify")
     await checked.wait_settled(timeout=60)
-    assert checked.ephemeral and "Deal 1: ✅ SHA-256 of seed" in checked.content, checked.content
-    assert "Deal 2: sealed" in checked.content, checked.content
+    assert checked.ephemeral and "Deal 1: ✅ SHA-256 of seed" in checked.words(), checked.words()
+    assert "Deal 2: sealed" in checked.words(), checked.words()
 
     await bot.stop()
     game = driver.game_id
@@ -151,8 +151,8 @@ async def test_a_game_begun_before_sealed_shuffles_says_its_deals_cant_be_checke
     await driver.expect_current()
     for key in ("table:1", "table:2"):
         table = driver.message(key)
-        assert table is not None and table.content.count(NOT_SEALED) == 1, table
-        assert "Shuffle sealed" not in table.content and "Shuffle seed" not in table.content
+        assert table is not None and table.words().count(NOT_SEALED) == 1, table
+        assert "Shuffle sealed" not in table.words() and "Shuffle seed" not in table.words()
 
     await resign(fd, al, world.general)
     assert (await driver.expect_current()).status == "finished"
@@ -160,12 +160,12 @@ async def test_a_game_begun_before_sealed_shuffles_says_its_deals_cant_be_checke
     assert result is not None
     opened = await fd.click(bea, result, label="🔍 Review")
     await opened.wait_for(
-        lambda i: any("Review of game" in m.content for m in i.messages()), timeout=60
+        lambda i: any("Review of game" in m.words() for m in i.messages()), timeout=60
     )
-    summary = next(m for m in opened.messages() if "Review of game" in m.content)
-    assert summary.ephemeral and UNSEALED_LINE in summary.content, summary.content
+    summary = next(m for m in opened.messages() if "Review of game" in m.words())
+    assert summary.ephemeral and UNSEALED_LINE in summary.words(), summary.words()
     old = await fd.slash(bea, world.general, f"/cribbage verify game:{game}")
     await old.wait_settled(timeout=60)
-    assert old.ephemeral and old.content == not_sealed(game), old.content
+    assert old.ephemeral and old.words() == not_sealed(game), old.words()
     missing = await fd.slash(bea, world.general, f"/cribbage verify game:{game + 1000}")
-    assert missing.ephemeral and missing.content == "I can't find that game in this server."
+    assert missing.ephemeral and missing.words() == "I can't find that game in this server."

@@ -18,15 +18,15 @@ async def test_this_months_leaderboard_and_the_hall_of_fame(world: World, bot: B
 
     month = await fd.slash(bea, world.general, "/cribbage leaderboard season:this month")
     assert not month.ephemeral
-    lines = month.content.splitlines()
+    lines = month.words().splitlines()
     assert lines[0].startswith("**Leaderboard — ")
     assert lines[1].startswith("1. Bea — ") and "1 of 1 won" in lines[1]
     assert lines[2].startswith("2. Al — ") and "0 of 1 won" in lines[2]
     last = await fd.slash(bea, world.general, "/cribbage leaderboard season:last month")
-    assert "No games finished that month yet." in last.content
+    assert "No games finished that month yet." in last.words()
     rated = await fd.slash(bea, world.general, "/cribbage leaderboard season:all time (ratings)")
     assert rated.original is not None and list(rated.original.buttons())
 
     fame = await fd.slash(bea, world.general, "/cribbage halloffame")
     assert not fame.ephemeral
-    assert "**🏛️ Hall of fame**" in fame.content and "**28s and 29s**" in fame.content
+    assert "**🏛️ Hall of fame**" in fame.words() and "**28s and 29s**" in fame.words()

@@ -61,7 +61,7 @@ async def test_leaderboard_and_stats_after_finished_games(world: World, bot: Bot
 
     # Before any game: a clear answer, not an error.
     empty = await fd.slash(cy, world.general, "/cribbage leaderboard")
-    assert "No games" in empty.content
+    assert "No games" in empty.words()
 
     # One game through Discord, Al against Bea: a deal played, then one of them resigns (a
     # whole game to the target is played in test_whole_games.py).
@@ -71,7 +71,7 @@ async def test_leaderboard_and_stats_after_finished_games(world: World, bot: Bot
     await driver.play_deal()
     quitter = rng.choice([al, bea])
     resigned = await resign(fd, quitter, world.general)
-    assert resigned.original is not None and resigned.original.content == "You resigned."
+    assert resigned.original is not None and resigned.original.words() == "You resigned."
     final = await driver.expect_current()
     assert final.status == "finished"
     assert final.game is not None and final.game.result is not None
@@ -89,7 +89,7 @@ async def test_leaderboard_and_stats_after_finished_games(world: World, bot: Bot
 
     board = await fd.slash(cy, world.general, "/cribbage leaderboard")
     assert not board.ephemeral, "the leaderboard is for everyone"
-    text = board.content
+    text = board.words()
     wins = {al.id: 1, bea.id: 1, cy.id: 1}
     losses = {al.id: 1, bea.id: 1, cy.id: 1}
     # Skunks given and taken in the seeded games (skunk scale): Al +1, Bea +1 -1, Cy -1; the
@@ -113,16 +113,16 @@ async def test_leaderboard_and_stats_after_finished_games(world: World, bot: Bot
 
     stats = await fd.slash(al, world.general, f"/cribbage stats user:{bea.name}")
     assert not stats.ephemeral
-    assert bea.name in stats.content
+    assert bea.name in stats.words()
     games = wins[bea.id] + losses[bea.id]
-    assert f"{games} games, {wins[bea.id]} win" in stats.content, stats.content
+    assert f"{games} games, {wins[bea.id]} win" in stats.words(), stats.words()
     skunks = f"skunks given {given[bea.id]}, taken {taken[bea.id]}"
     if lurch:
         lurches = f"lurches given {lurches_given[bea.id]}, taken {lurches_taken[bea.id]}"
-        assert f"{lurches}; {skunks}." in stats.content, stats.content
+        assert f"{lurches}; {skunks}." in stats.words(), stats.words()
     else:
-        assert f"%); {skunks}." in stats.content, stats.content
+        assert f"%); {skunks}." in stats.words(), stats.words()
     mine = await fd.slash(cy, world.general, "/cribbage stats")
-    assert cy.name in mine.content and "2 games, 1 win" in mine.content, mine.content
+    assert cy.name in mine.words() and "2 games, 1 win" in mine.words(), mine.words()
     nobody = await fd.slash(al, world.general, f"/cribbage stats user:{world.spectator.name}")
-    assert "has not finished a game" in nobody.content
+    assert "has not finished a game" in nobody.words()

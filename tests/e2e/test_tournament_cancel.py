@@ -19,7 +19,7 @@ async def test_cancelled_while_played_and_before_the_start(world: World, bot: Bo
     al = world.players[0]
     by_name = {u.name: u for u in world.players}
     nothing = await fd.slash(mo, world.general, "/cribbage tournament cancel")
-    assert nothing.ephemeral and "no tournament" in nothing.content
+    assert nothing.ephemeral and "no tournament" in nothing.words()
 
     board = await _open_and_fill(
         world, "/cribbage tournament new format:swiss rounds:2 target:61", world.players
@@ -34,17 +34,17 @@ async def test_cancelled_while_played_and_before_the_start(world: World, bot: Bo
     done, playing = threads
     winner, loser = sorted(_pair_of(done))
     await resign(fd, by_name[loser], done)
-    await until(fd, lambda: f"{winner} wins" in board.content)
+    await until(fd, lambda: f"{winner} wins" in board.words())
 
     refused = await fd.slash(al, world.general, "/cribbage tournament cancel")
-    assert refused.ephemeral and "organiser or a moderator" in refused.content
+    assert refused.ephemeral and "organiser or a moderator" in refused.words()
     cancelled = await fd.slash(mo, world.general, "/cribbage tournament cancel")
-    assert not cancelled.ephemeral and "cancelled" in cancelled.content, cancelled.content
+    assert not cancelled.ephemeral and "cancelled" in cancelled.words(), cancelled.words()
 
-    await until(fd, lambda: f"**Cancelled** by <@{mo.id}>" in board.content)
-    assert "when it was cancelled" in board.content and f"{winner} wins" in board.content
-    assert "no result" in board.content and "**Final standings**" not in board.content
-    await until(fd, lambda: any("tournament was cancelled" in m.content for m in playing.messages))
+    await until(fd, lambda: f"**Cancelled** by <@{mo.id}>" in board.words())
+    assert "when it was cancelled" in board.words() and f"{winner} wins" in board.words()
+    assert "no result" in board.words() and "**Final standings**" not in board.words()
+    await until(fd, lambda: any("tournament was cancelled" in m.words() for m in playing.messages))
     # The stopped game has no result and changed no rating; the finished one counts.
     stopped = latest_game_id(world.database, playing.id)
     assert rows(world.database, "SELECT status FROM games WHERE id = ?", (stopped,)) == [
@@ -58,16 +58,16 @@ async def test_cancelled_while_played_and_before_the_start(world: World, bot: Bo
         (2,)
     ]
     await until(fd, lambda: all(t.archived for t in threads))
-    assert not any("wins the" in m.content for m in world.general.messages)  # no champion
+    assert not any("wins the" in m.words() for m in world.general.messages)  # no champion
 
     again = await fd.slash(mo, world.general, "/cribbage tournament cancel")
-    assert again.ephemeral and "over" in again.content
+    assert again.ephemeral and "over" in again.words()
     late = await fd.slash(al, world.general, "/cribbage tournament withdraw")
-    assert late.ephemeral and "over" in late.content
+    assert late.ephemeral and "over" in late.words()
 
     # A new one in the same channel, cancelled by its organiser before it starts.
     opened = await fd.slash(mo, world.general, "/cribbage tournament new")
-    assert opened.ephemeral, opened.content
+    assert opened.ephemeral, opened.words()
 
     def opened_again() -> Message | None:
         found = _latest_board(world)
@@ -75,10 +75,10 @@ async def test_cancelled_while_played_and_before_the_start(world: World, bot: Bo
 
     second = await until(fd, opened_again)
     await fd.click(al, second, label="Join")
-    await until(fd, lambda: "Entrants (1)" in second.content)
+    await until(fd, lambda: "Entrants (1)" in second.words())
     gone = await fd.slash(mo, world.general, "/cribbage tournament cancel")
-    assert not gone.ephemeral and "without a result" not in gone.content
-    await until(fd, lambda: "**Cancelled**" in second.content and not list(second.buttons()))
+    assert not gone.ephemeral and "without a result" not in gone.words()
+    await until(fd, lambda: "**Cancelled**" in second.words() and not list(second.buttons()))
     assert _board(world) is board  # the first one's message stays as it was
 
 
@@ -87,7 +87,7 @@ def _latest_board(world: World) -> Message | None:
     found = [
         m
         for m in world.general.messages
-        if m.author.bot and "tournament**" in m.content and not m.deleted
+        if m.author.bot and "tournament**" in m.words() and not m.deleted
     ]
     return found[-1] if found else None
 

@@ -32,7 +32,7 @@ async def test_a_deadline_passed_while_the_bot_was_down(world: World, bot: BotPr
     await fd.select(al, hand[-1], menu["custom_id"], [o["value"] for o in menu["options"][:2]])
     his = next(t for t in threads if al.name in _pair_of(t))
     other = next(t for t in threads if t is not his)
-    await until(fd, lambda: "Round 1 of 2" in board.content)
+    await until(fd, lambda: "Round 1 of 2" in board.words())
 
     await bot.kill()
     # The bot stays down past the round's hour: its start is moved back by more than that.
@@ -40,9 +40,9 @@ async def test_a_deadline_passed_while_the_bot_was_down(world: World, bot: BotPr
         db.execute("UPDATE tournaments SET round_started = round_started - 3660")
     await start_again(fd, bot)
 
-    await until(fd, lambda: any("only Al moved" in m.content for m in his.messages))
-    await until(fd, lambda: any("neither player moved" in m.content for m in other.messages))
-    await until(fd, lambda: "**Round 2 of 2**" in board.content)
+    await until(fd, lambda: any("only Al moved" in m.words() for m in his.messages))
+    await until(fd, lambda: any("neither player moved" in m.words() for m in other.messages))
+    await until(fd, lambda: "**Round 2 of 2**" in board.words())
     # Decided once: each thread was told once.
-    assert sum("round's time is up" in m.content for m in his.messages) == 1
-    assert sum("round's time is up" in m.content for m in other.messages) == 1
+    assert sum("round's time is up" in m.words() for m in his.messages) == 1
+    assert sum("round's time is up" in m.words() for m in other.messages) == 1

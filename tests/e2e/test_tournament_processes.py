@@ -22,7 +22,7 @@ async def test_the_other_process_takes_over_directing_at_a_rounds_turn(
     board = await until(fd, lambda: _board(world))
     for user in players:
         await fd.click(user, board, label="Join")
-    await until(fd, lambda: "Entrants (4)" in board.content)
+    await until(fd, lambda: "Entrants (4)" in board.words())
     await fd.slash(world.moderator, world.general, "/cribbage tournament start")
 
     def dealt(round_: int) -> list[Channel] | None:
@@ -53,11 +53,11 @@ async def test_the_other_process_takes_over_directing_at_a_rounds_turn(
         names = _PAIRING.match(thread.name)
         assert names is not None
         await resign(fd, by_name[names.group(2)], thread)
-    await until(fd, lambda: "**Final standings**" in board.content)
+    await until(fd, lambda: "**Final standings**" in board.words())
     champions = await until(
-        fd, lambda: [m for m in world.general.messages if "wins the swiss" in m.content]
+        fd, lambda: [m for m in world.general.messages if "wins the swiss" in m.words()]
     )
     await fd.quiet(0.5)
     assert len(champions) == 1
-    assert len([m for m in world.general.messages if m.content.startswith("**Round 2 ·")]) == 2
+    assert len([m for m in world.general.messages if m.words().startswith("**Round 2 ·")]) == 2
     assert all(_deals(t) == 1 for t in _threads(world, 2))

@@ -30,7 +30,7 @@ def _board(world: World) -> Message | None:
 def _board_in(channel: Channel) -> Message | None:
     """The tournament's live message in a channel."""
     for message in channel.messages:
-        if message.author.bot and "tournament**" in message.content and not message.deleted:
+        if message.author.bot and "tournament**" in message.words() and not message.deleted:
             return message
     return None
 
@@ -45,7 +45,7 @@ def _threads(world: World, round_: int) -> list[Channel]:
 
 def _deals(thread: Channel) -> int:
     """How many games the thread's players have been dealt (each game's first table)."""
-    return sum(1 for m in thread.messages if m.author.bot and "Deal 1" in m.content)
+    return sum(1 for m in thread.messages if m.author.bot and "Deal 1" in m.words())
 
 
 def _more_players(world: World, count: int) -> list[User]:
@@ -84,7 +84,7 @@ async def _play_round(
             assert found is not None
             loser = by_name[found.group(_RESIGNS[game] + 1)]
             resigned = await resign(fd, loser, thread)
-            assert resigned.original is not None and "resigned" in resigned.original.content.lower()
+            assert resigned.original is not None and "resigned" in resigned.original.words().lower()
 
 
 async def _open_and_fill(world: World, line: str, players: list[User]) -> Message:
@@ -92,13 +92,13 @@ async def _open_and_fill(world: World, line: str, players: list[User]) -> Messag
     starts. Returns its live message."""
     fd = world.fd
     opened = await fd.slash(world.moderator, world.general, line)
-    assert opened.ephemeral, opened.content
+    assert opened.ephemeral, opened.words()
     board = await until(fd, lambda: _board(world))
     for user in players:
         await fd.click(user, board, label="Join")
-    await until(fd, lambda: f"Entrants ({len(players)})" in board.content)
+    await until(fd, lambda: f"Entrants ({len(players)})" in board.words())
     started = await fd.slash(world.moderator, world.general, "/cribbage tournament start")
-    assert not started.ephemeral, started.content
+    assert not started.ephemeral, started.words()
     return board
 
 
@@ -126,7 +126,7 @@ async def test_a_swiss_event_of_seven_over_three_rounds(world: World, bot: BotPr
     by_name = {u.name: u for u in players}
 
     refused = await fd.slash(world.players[0], world.general, "/cribbage tournament new")
-    assert refused.ephemeral and "moderator" in refused.content
+    assert refused.ephemeral and "moderator" in refused.words()
 
     opened = await fd.slash(
         mo, world.general, "/cribbage tournament new format:swiss rounds:3 target:61"
@@ -135,40 +135,40 @@ async def test_a_swiss_event_of_seven_over_three_rounds(world: World, bot: BotPr
     board = await until(fd, lambda: _board(world))
     assert [b["label"] for b in board.buttons()] == ["Join", "Leave"]
     again = await fd.slash(mo, world.general, "/cribbage tournament new")
-    assert again.ephemeral and "tournament already" in again.content
+    assert again.ephemeral and "tournament already" in again.words()
 
     for user in players[:6]:
         joined = await fd.click(user, board, label="Join")
-        assert joined.ephemeral and "in the tournament" in joined.content
+        assert joined.ephemeral and "in the tournament" in joined.words()
     twice = await fd.click(players[0], board, label="Join")
-    assert twice.ephemeral and "already" in twice.content
+    assert twice.ephemeral and "already" in twice.words()
     by_command = await fd.slash(players[6], world.general, "/cribbage tournament join")
     assert by_command.ephemeral
-    await until(fd, lambda: "Entrants (7)" in board.content)
+    await until(fd, lambda: "Entrants (7)" in board.words())
 
     not_theirs = await fd.slash(players[1], world.general, "/cribbage tournament start")
-    assert not_theirs.ephemeral and "moderator" in not_theirs.content
+    assert not_theirs.ephemeral and "moderator" in not_theirs.words()
     started = await fd.slash(mo, world.general, "/cribbage tournament start")
-    assert not started.ephemeral and "7 players, 3 rounds" in started.content
+    assert not started.ephemeral and "7 players, 3 rounds" in started.words()
 
     byes: list[str] = []
     for round_ in (1, 2, 3):
         heading = f"**Round {round_} of 3**"
-        await until(fd, lambda: heading in board.content)  # noqa: B023 - awaited at once
-        bye = re.search(r"\d+\. (\S+) — bye", board.content)
+        await until(fd, lambda: heading in board.words())  # noqa: B023 - awaited at once
+        bye = re.search(r"\d+\. (\S+) — bye", board.words())
         assert bye is not None
         byes.append(bye.group(1))
         await _play_round(world, round_, 3, by_name)
 
-    await until(fd, lambda: "**Final standings**" in board.content)
+    await until(fd, lambda: "**Final standings**" in board.words())
     assert not list(board.buttons())
     champion = await until(
-        fd, lambda: [m for m in world.general.messages if "wins the swiss tournament" in m.content]
+        fd, lambda: [m for m in world.general.messages if "wins the swiss tournament" in m.words()]
     )
     assert len(champion) == 1
-    winner = next(u for u in players if u.mention in champion[0].content)
+    winner = next(u for u in players if u.mention in champion[0].words())
     record = await fd.slash(mo, world.general, f"/cribbage stats user:{winner.mention}")
-    await until(fd, lambda: "Tournaments: 1 played, 1 won." in record.content)
+    await until(fd, lambda: "Tournaments: 1 played, 1 won." in record.words())
     # Three byes, three different players; nobody met the same player twice.
     assert len(set(byes)) == 3
     met = [
@@ -179,16 +179,16 @@ async def test_a_swiss_event_of_seven_over_three_rounds(world: World, bot: BotPr
     assert len(met) == len(set(met)) == 9
 
     standings = await fd.slash(players[0], world.general, "/cribbage tournament standings")
-    assert standings.ephemeral and standings.content.count(" pts,") == 7
+    assert standings.ephemeral and standings.words().count(" pts,") == 7
     after = await fd.slash(players[0], world.general, "/cribbage tournament withdraw")
-    assert after.ephemeral and "over" in after.content
+    assert after.ephemeral and "over" in after.words()
 
 
 async def test_without_thread_permissions_nothing_starts(world: World, bot: BotProcess) -> None:
     fd = world.fd
     world.general.deny(CREATE_PUBLIC_THREADS)
     refused = await fd.slash(world.moderator, world.general, "/cribbage tournament new")
-    assert refused.ephemeral and "Create Public Threads" in refused.content
+    assert refused.ephemeral and "Create Public Threads" in refused.words()
     assert _board(world) is None
 
 
@@ -201,15 +201,15 @@ async def test_a_round_robin_of_four(world: World, bot: BotProcess) -> None:
     )
     for round_ in (1, 2, 3):
         await _play_round(world, round_, 2, by_name)
-    await until(fd, lambda: "**Final standings**" in board.content)
+    await until(fd, lambda: "**Final standings**" in board.words())
     met = _met(world, 3)
     assert len(met) == len(set(met)) == 6  # everyone met everyone once
     # The champion joins the server's hall of fame: name, tournament, date.
     champion = await until(
-        fd, lambda: [m for m in world.general.messages if "wins the round robin" in m.content]
+        fd, lambda: [m for m in world.general.messages if "wins the round robin" in m.words()]
     )
-    crowned = next(u for u in players if f"<@{u.id}>" in champion[0].content)
-    fame = (await fd.slash(world.spectator, world.general, "/cribbage halloffame")).content
+    crowned = next(u for u in players if f"<@{u.id}>" in champion[0].words())
+    fame = (await fd.slash(world.spectator, world.general, "/cribbage halloffame")).words()
     lines = fame.splitlines()
     entry = lines[lines.index("**Tournament champions**") + 1]
     [(ended,)] = rows(world.database, "SELECT finished_at FROM tournaments")
@@ -225,8 +225,8 @@ async def test_a_round_robin_of_four(world: World, bot: BotProcess) -> None:
         members = {fd.world.users[u].name for u in thread.thread_members}
         assert _pair_of(thread) <= members
         assert not thread.locked
-        table = [m for m in thread.messages if m.author.bot and "Deal 1" in m.content]
-        assert "resign" in table[-1].content.lower()
+        table = [m for m in thread.messages if m.author.bot and "Deal 1" in m.words()]
+        assert "resign" in table[-1].words().lower()
 
 
 async def test_a_knockout_of_eight_with_best_of_three(world: World, bot: BotProcess) -> None:
@@ -236,23 +236,23 @@ async def test_a_knockout_of_eight_with_best_of_three(world: World, bot: BotProc
     board = await _open_and_fill(
         world, "/cribbage tournament new format:knockout match:best of 3 target:61", players
     )
-    assert "best of 3" in board.content
+    assert "best of 3" in board.words()
     for round_, tables in ((1, 4), (2, 2), (3, 1)):
         await _play_round(world, round_, tables, by_name, games=3)
-    await until(fd, lambda: "**Final standings**" in board.content)
+    await until(fd, lambda: "**Final standings**" in board.words())
     # Seeded by joining order: 1 meets 8, 4 meets 5, 2 meets 7, 3 meets 6.
     first = _met(world, 1)
     names = [u.name for u in players]
     assert set(first) == {
         frozenset((names[a], names[b])) for a, b in ((0, 7), (3, 4), (1, 6), (2, 5))
     }
-    assert "wins (1–2)" in board.content or "wins (2–1)" in board.content
+    assert "wins (1–2)" in board.words() or "wins (2–1)" in board.words()
     # Each round the second named won 2-1: the winners of the lower halves meet next.
     assert len(_threads(world, 3)) == 1
     # A match's thread is archived once the match is decided, not after its first game.
     await until(fd, lambda: all(t.archived for r in (1, 2, 3) for t in _threads(world, r)))
     champion = await until(
-        fd, lambda: [m for m in world.general.messages if "wins the knockout" in m.content]
+        fd, lambda: [m for m in world.general.messages if "wins the knockout" in m.words()]
     )
     assert len(champion) == 1
 
@@ -274,7 +274,7 @@ async def test_deadline_forfeits_withdrawal_and_a_moderators_result(
         board = await until(fd, lambda: _board_in(general))
         for user in players:
             await fd.click(user, board, label="Join")
-        await until(fd, lambda: "Entrants (6)" in board.content)
+        await until(fd, lambda: "Entrants (6)" in board.words())
         await fd.slash(mo, general, "/cribbage tournament start")
 
         def dealt() -> list[Channel] | None:
@@ -291,37 +291,37 @@ async def test_deadline_forfeits_withdrawal_and_a_moderators_result(
         refused = await fd.slash(
             al, general, f"/cribbage tournament result winner:{al.mention} loser:{bea.mention}"
         )
-        assert refused.ephemeral and "moderator" in refused.content
+        assert refused.ephemeral and "moderator" in refused.words()
         wrong = await fd.slash(
             mo, general, f"/cribbage tournament result winner:{al.mention} loser:{cy.mention}"
         )
-        assert wrong.ephemeral and "no game" in wrong.content
+        assert wrong.ephemeral and "no game" in wrong.words()
         set_ = await fd.slash(
             mo,
             general,
             f"/cribbage tournament result winner:{ed.mention} loser:{flo.mention} margin:12",
         )
-        assert "Result set" in set_.content
+        assert "Result set" in set_.words()
         ended = by_pair[frozenset(("Ed", "Flo"))]
-        await until(fd, lambda: any("moderator set" in m.content for m in ended.messages))
-        await until(fd, lambda: "set by a moderator" in board.content)
+        await until(fd, lambda: any("moderator set" in m.words() for m in ended.messages))
+        await until(fd, lambda: "set by a moderator" in board.words())
 
         # The round's hour passes: the director decides what is left.
         record = await store.tournament_in_channel(general.id)
         assert record is not None
         now[0] += timedelta(hours=1, minutes=1)
         service.director.look(record.id)
-        await until(fd, lambda: any("only Al moved" in m.content for m in first.messages))
+        await until(fd, lambda: any("only Al moved" in m.words() for m in first.messages))
         other = by_pair[frozenset(("Cy", "Di"))]
-        await until(fd, lambda: any("neither player moved" in m.content for m in other.messages))
-        await until(fd, lambda: "**Round 2 of 2**" in board.content)
+        await until(fd, lambda: any("neither player moved" in m.words() for m in other.messages))
+        await until(fd, lambda: "**Round 2 of 2**" in board.words())
 
         # Round 2: Al withdraws; his opponent wins; he is paired no more.
         quit_ = await fd.slash(al, general, "/cribbage tournament withdraw")
-        assert quit_.ephemeral and "withdrawn" in quit_.content
+        assert quit_.ephemeral and "withdrawn" in quit_.words()
         again = await fd.slash(al, general, "/cribbage tournament withdraw")
-        assert again.ephemeral and "already" in again.content
-        await until(fd, lambda: "(withdrew)" in board.content and "withdrawal" in board.content)
+        assert again.ephemeral and "already" in again.words()
+        await until(fd, lambda: "(withdrew)" in board.words() and "withdrawal" in board.words())
         event = await store.pairings(record.id)
         assert [p.decided for p in event if p.round == 1].count(Decided.FORFEIT) == 2
         # Every pairing decided otherwise than by play has its thread archived too, once its
@@ -362,8 +362,8 @@ async def test_killed_at_a_rounds_turn_nothing_is_paired_or_made_twice(
     await bot.kill()
     await start_again(fd, bot)
     await _play_round(world, 2, 2, by_name)
-    await until(fd, lambda: "**Final standings**" in board.content)
-    starts = [m for m in world.general.messages if m.content.startswith("**Round 2 ·")]
+    await until(fd, lambda: "**Final standings**" in board.words())
+    starts = [m for m in world.general.messages if m.words().startswith("**Round 2 ·")]
     assert len(starts) == 2
     assert all(_deals(t) == 1 for t in _threads(world, 2))
     assert len(_threads(world, 2)) == 2
@@ -377,16 +377,16 @@ async def test_too_few_to_start_and_no_leaving_once_started(world: World, bot: B
     for user in (al, bea):
         await fd.click(user, board, label="Join")
     few = await fd.slash(world.moderator, world.general, "/cribbage tournament start")
-    assert few.ephemeral and "3 entrants" in few.content
+    assert few.ephemeral and "3 entrants" in few.words()
     gone = await fd.click(cy, board, label="Leave")
-    assert gone.ephemeral and "not in" in gone.content
+    assert gone.ephemeral and "not in" in gone.words()
     await fd.slash(cy, world.general, "/cribbage tournament join")
     started = await fd.slash(world.moderator, world.general, "/cribbage tournament start")
     assert not started.ephemeral
     late = await fd.slash(world.players[3], world.general, "/cribbage tournament join")
-    assert late.ephemeral and "entries are closed" in late.content
+    assert late.ephemeral and "entries are closed" in late.words()
     leave = await fd.slash(al, world.general, "/cribbage tournament leave")
-    assert leave.ephemeral and "withdraw" in leave.content
+    assert leave.ephemeral and "withdraw" in leave.words()
     await until(fd, lambda: len(_threads(world, 1)) == 1)
 
 
@@ -399,25 +399,25 @@ async def test_a_swiss_event_with_a_top_four_playoff(world: World, bot: BotProce
         world.general,
         "/cribbage tournament new format:knockout playoff:top 4 into a best-of-3 knockout",
     )
-    assert wrong.ephemeral and "Swiss" in wrong.content
+    assert wrong.ephemeral and "Swiss" in wrong.words()
     board = await _open_and_fill(
         world,
         "/cribbage tournament new format:swiss rounds:2 target:61"
         " playoff:top 4 into a best-of-3 knockout",
         players,
     )
-    assert "then the top 4 in a best-of-3 knockout" in board.content
+    assert "then the top 4 in a best-of-3 knockout" in board.words()
     for round_ in (1, 2):
         await _play_round(world, round_, 2, by_name)
-    await until(fd, lambda: "**Round 3 of 4** (playoff, best of 3)" in board.content)
+    await until(fd, lambda: "**Round 3 of 4** (playoff, best of 3)" in board.words())
     await _play_round(world, 3, 2, by_name, games=3)
     await _play_round(world, 4, 1, by_name, games=3)
-    await until(fd, lambda: "**Final standings**" in board.content)
+    await until(fd, lambda: "**Final standings**" in board.words())
     final = _threads(world, 4)[0]
     names = _PAIRING.match(final.name)
     assert names is not None
     champion = await until(
-        fd, lambda: [m for m in world.general.messages if "wins the swiss tournament" in m.content]
+        fd, lambda: [m for m in world.general.messages if "wins the swiss tournament" in m.words()]
     )
     # The final's winner (the second named, 2-1) is the champion.
-    assert by_name[names.group(3)].mention in champion[0].content
+    assert by_name[names.group(3)].mention in champion[0].words()

@@ -110,11 +110,11 @@ async def test_a_click_on_one_process_and_a_command_on_the_other_apply_once(pair
     for _ in range(12):
         by_click, by_command = await _race(driver, pair.world.general)
         won_click = by_click.response is not None and by_click.response.type == 7
-        won_command = by_command.content.startswith(MOVED)
+        won_command = by_command.words().startswith(MOVED)
         # Exactly one of the two was the move; the other was told why not, privately.
-        assert won_click != won_command, (by_click.content, by_command.content)
+        assert won_click != won_command, (by_click.words(), by_command.words())
         loser = by_command if won_click else by_click
-        assert loser.ephemeral and not loser.content.startswith(MOVED), loser.content
+        assert loser.ephemeral and not loser.words().startswith(MOVED), loser.words()
         clicked += won_click
         typed += won_command
         await driver.expect_current()

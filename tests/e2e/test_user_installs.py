@@ -57,26 +57,26 @@ async def test_where_the_bot_is_not_a_member_game_commands_are_answered_without_
     for channel in (dm, group):
         for line in GAME_COMMANDS:
             answer = await fd.slash(bea, channel, line)
-            assert answer.ephemeral and answer.content == NO_GAME, (line, answer.content)
+            assert answer.ephemeral and answer.words() == NO_GAME, (line, answer.words())
         assert await fd.autocomplete(al, channel, "/cribbage play card:5") == []
         board = await fd.slash(al, channel, "/cribbage leaderboard")
-        assert board.ephemeral and board.content == NO_LEADERBOARD_HERE, board.content
+        assert board.ephemeral and board.words() == NO_LEADERBOARD_HERE, board.words()
         # A record outside servers is a person's own: shown, though there is none yet.
         record = await fd.slash(al, channel, "/cribbage stats")
-        assert not record.ephemeral, record.content
-        assert record.content == "Al has not finished a game outside servers yet."
+        assert not record.ephemeral, record.words()
+        assert record.words() == "Al has not finished a game outside servers yet."
     # The rules and the coach setting are a person's own: they work here too.
     rules = await fd.slash(cy, group, "/cribbage rules")
-    assert rules.ephemeral and "cribbage" in rules.content.lower()
+    assert rules.ephemeral and "cribbage" in rules.words().lower()
     coach = await fd.slash(al, dm, "/cribbage coach setting:off")
-    assert coach.ephemeral and "off" in coach.content
+    assert coach.ephemeral and "off" in coach.words()
     await fd.quiet(0.2)
     # Every answer went through the interactions themselves: nothing on the bot's token,
     # nothing posted that anyone but the one who asked can see but the records asked for.
     assert fd.counters.rest_total == 0, fd.counters.rest
     assert fd.counters.private_messages == {dm.id: 1, group.id: 1}
     shown = [m for channel in (dm, group) for m in fd.messages(channel) if not m.ephemeral]
-    assert [m.content for m in shown] == ["Al has not finished a game outside servers yet."] * 2
+    assert [m.words() for m in shown] == ["Al has not finished a game outside servers yet."] * 2
 
 
 async def test_the_bots_own_server_and_dms_still_play_as_before(
@@ -89,7 +89,7 @@ async def test_the_bots_own_server_and_dms_still_play_as_before(
     assert opened.original is not None and not opened.ephemeral
     assert [b["label"] for b in opened.original.buttons()] == ["Join", "Leave", "Start", "Cancel"]
     in_dm = await fd.slash(al, fd.dm_channel(al), "/cribbage new")
-    assert in_dm.ephemeral and "server channel" in in_dm.content
+    assert in_dm.ephemeral and "server channel" in in_dm.words()
 
 
 async def test_a_server_that_did_not_invite_the_bot_answers_the_same_way(
@@ -101,7 +101,7 @@ async def test_a_server_that_did_not_invite_the_bot_answers_the_same_way(
     fd.counters = Counters()
     for line in GAME_COMMANDS:
         answer = await fd.slash(al, lounge, line)
-        assert answer.ephemeral and answer.content == NO_GAME, (line, answer.content)
+        assert answer.ephemeral and answer.words() == NO_GAME, (line, answer.words())
     assert await fd.autocomplete(bea, lounge, "/cribbage discard cards:5") == []
     await fd.quiet(0.2)
     assert fd.counters.rest_total == 0, fd.counters.rest

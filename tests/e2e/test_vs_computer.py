@@ -16,6 +16,7 @@ import dataclasses
 import functools
 
 from engine.game import Game
+from fakediscord.model import words_of
 from fakediscord.testing import BotProcess
 from tests.helpers.backends import BOTH_DATABASES
 from tests.helpers.bot_db import latest_game_id, read_game, rows
@@ -39,8 +40,8 @@ async def test_a_whole_game_against_hard(world: World, bot: BotProcess) -> None:
     result = snap.game.result
     assert result is not None and max(result.scores) >= 61
     table = player.table_messages()
-    assert "game point" in table[-1].content
-    shows = sum(1 for m in table if "Al's hand:" in m.content)
+    assert "game point" in table[-1].words()
+    shows = sum(1 for m in table if "Al's hand:" in m.words())
     al = player.players[0]
     coached = [d for d, seat in player.replay.coach_lines if seat == 0] if player.replay else []
     assert shows >= 2 and len(coached) >= shows
@@ -48,7 +49,7 @@ async def test_a_whole_game_against_hard(world: World, bot: BotProcess) -> None:
     said = {
         line
         for m in world.fd.dms(al)
-        for text in [*(v.content for v in m.history), m.content]
+        for text in [*(v.words() for v in m.history), m.words()]
         for line in text.splitlines()
         if line.startswith("Coach, deal")
     }
@@ -67,13 +68,13 @@ async def test_a_whole_game_against_hard(world: World, bot: BotProcess) -> None:
     assert bool(found[0][3]) == (result.winner == 0)
 
     stats = await world.fd.slash(al, world.general, "/cribbage stats")
-    assert "Against the computer: 1 game" in stats.content and "Against people" not in stats.content
+    assert "Against the computer: 1 game" in stats.words() and "Against people" not in stats.words()
     board = await world.fd.slash(al, world.general, "/cribbage leaderboard table:computer")
     # Against the computer, the computer's level is a rated player beside Al.
-    assert "games against the computer" in board.content
-    assert "Hard bot" in board.content and al.name in board.content
+    assert "games against the computer" in board.words()
+    assert "Hard bot" in board.words() and al.name in board.words()
     people = await world.fd.slash(al, world.general, "/cribbage leaderboard")
-    assert "No games between people have finished" in people.content
+    assert "No games between people have finished" in people.words()
     status = await world.fd.slash(al, world.general, "/cribbage status")
     assert status.ephemeral
     assert status.original is not None
@@ -93,7 +94,7 @@ async def test_a_short_game_against_expert(world: World, bot: BotProcess) -> Non
     al = player.players[0]
     board = await world.fd.slash(al, world.general, "/cribbage leaderboard table:computer")
     # Whole in the table's 15 characters (the old "Computer (expert)" was cut).
-    assert "Expert bot" in board.content and "…" not in board.content.split("```")[1]
+    assert "Expert bot" in board.words() and "…" not in board.words().split("```")[1]
 
 
 async def test_the_lobby_seats_a_computer_for_three(world: World, bot: BotProcess) -> None:
@@ -106,10 +107,10 @@ async def test_the_lobby_seats_a_computer_for_three(world: World, bot: BotProces
     assert lobby is not None and lobby.component(menu_id) is not None
     await fd.click(bea, lobby, f"crib:{game_id}:lobby:join")
     refused = await fd.select(bea, lobby, menu_id, ["easy"])
-    assert "Only the player who opened this game" in refused.content
+    assert "Only the player who opened this game" in refused.words()
     added = await fd.select(al, lobby, menu_id, ["medium"])
     assert added.response is not None and added.response.type == 7
-    assert "Medium bot" in lobby.content
+    assert "Medium bot" in lobby.words()
     assert lobby.component(menu_id) is None, "a full table offers no more computers"
     await fd.click(al, lobby, f"crib:{game_id}:lobby:start")
 
@@ -149,7 +150,8 @@ async def test_expert_answers_after_the_click_and_even_after_a_kill(
         assert stored.version == snap.version + 1 and driver.computer_owes(stored)
         # The answer went out with the computer still to play: Al's hand shows his move.
         assert sent.response is not None and sent.response.type == 7
-        content = sent.response.data["content"]
+        data = sent.response.data
+        content = words_of(data.get("content") or "", data.get("components") or [])
         assert "Expert bot to play." in content, content
         await start_again(fd, bot)
         # The answer owed is made once the click's answer can no longer be on its way

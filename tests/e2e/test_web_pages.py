@@ -73,7 +73,7 @@ def _articles(page: str) -> list[str]:
 def _channel_html(world: World) -> list[str]:
     """The channel's messages from the bot, as the page writes them."""
     return [
-        html.unescape(message_html(MessageView(m.content)))
+        html.unescape(message_html(MessageView(m.words())))
         for m in world.fd.messages(world.general)
     ]
 
@@ -192,7 +192,7 @@ async def test_links_are_signed_and_the_table_carries_them(world: World, bots: B
     game_id = latest_game_id(world.database, world.general.id)
     link = base + LINKS.path(game_id)
     table = await until(world.fd, lambda: _table(world))
-    assert f"Watch or replay in the browser: <{link}>" in table.content
+    assert f"Watch or replay in the browser: <{link}>" in table.words()
 
     status, page = await _get(link)
     assert status == 200 and "Live" in page
@@ -225,7 +225,7 @@ async def test_links_are_signed_and_the_table_carries_them(world: World, bots: B
 
 def _table(world: World) -> Message | None:
     """The first deal's table message, once it is there."""
-    return next((m for m in world.fd.messages(world.general) if "**Deal 1**" in m.content), None)
+    return next((m for m in world.fd.messages(world.general) if "**Deal 1**" in m.words()), None)
 
 
 async def test_no_pages_unless_configured(world: World, bot: BotProcess) -> None:
@@ -234,7 +234,7 @@ async def test_no_pages_unless_configured(world: World, bot: BotProcess) -> None
     player = world.driver(world.players[:1], 5, command_rate=0.0)
     await player.open_against_computer("easy", target=61)
     table = _table(world)
-    assert table is not None and "browser" not in table.content and "/g/" not in table.content
+    assert table is not None and "browser" not in table.words() and "/g/" not in table.words()
 
 
 async def test_a_page_follows_moves_made_in_another_process(

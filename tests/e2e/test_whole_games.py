@@ -56,7 +56,7 @@ async def _whole_game(world: World, driver: TableDriver, target: int) -> Snapsho
     assert driver.cards_seen > 50 * len(driver.players), "the hidden-card check looked"
     # The last message of the channel is the result, with the board.
     last = driver.table_messages()[-1]
-    assert "game point" in last.content and last.attachments
+    assert "game point" in last.words() and last.attachments
     return final
 
 

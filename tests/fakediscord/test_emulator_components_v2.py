@@ -109,6 +109,15 @@ async def test_a_layout_within_the_rules_is_taken_and_read_back(
         ({"components": [button("a")]}, "components.0", "UNION_TYPE_CHOICES"),
         ({"components": [{"type": 12, "items": []}]}, "components.0.items", "BASE_TYPE_BAD_LENGTH"),
         (
+            {
+                "components": [
+                    {"type": 12, "items": [{"media": {"url": "https://example.com/b.png"}}] * 11}
+                ]
+            },
+            "components.0.items",
+            "BASE_TYPE_BAD_LENGTH",
+        ),
+        (
             {"components": [row(*[button(f"r{i}") for i in range(6)])]},
             "components.0.components",
             "BASE_TYPE_MAX_LENGTH",
@@ -131,6 +140,7 @@ async def test_a_layout_within_the_rules_is_taken_and_read_back(
         "container-in-container",
         "bare-button",
         "empty-gallery",
+        "gallery-of-11",
         "6-buttons-in-a-row",
         "duplicate-custom-id",
     ],
@@ -179,3 +189,36 @@ async def test_discord_py_layout_view_is_sent_shown_and_clicked(
     clicked = await fd.click(table.bea, message, label="Tap")
     assert clicked.response is not None and clicked.response.type == 7
     assert message.text() == "taps 1\na section"
+
+
+@pytest.mark.parametrize(
+    ("components", "field"),
+    [([row(text("x"))], "components.0.components.0"), ([{"type": 99}], "components.0")],
+    ids=["text-in-a-row", "unknown-type"],
+)
+async def test_components_of_unknown_or_misplaced_types_are_refused(
+    table: TinyWorld, http: aiohttp.ClientSession, components: list[dict[str, Any]], field: str
+) -> None:
+    status, error = await post(http, table, {"flags": COMPONENTS_V2, "components": components})
+    assert (status, error["code"]) == (400, 50035), error
+    assert error["errors"][field]["_errors"][0]["code"] == "UNION_TYPE_CHOICES", error["errors"]
+
+
+async def test_a_plain_message_is_laid_out_by_an_edit_that_clears_its_content(
+    table: TinyWorld, http: aiohttp.ClientSession
+) -> None:
+    """A message sent plain may be edited into Components V2 by setting the flag, but only
+    if the edit takes its content away (a V2 message has none); then it stays V2."""
+    status, made = await post(http, table, {"content": "Deal 1: plain text"})
+    assert status == 200
+    path = f"{table.posts}/{made['id']}"
+    body = {"flags": COMPONENTS_V2, "components": GOOD}
+    status, error = await call(http, "PATCH", path, body)
+    assert (status, error["code"]) == (400, 50035), error
+    assert "content" in error["errors"]
+    status, edited = await call(http, "PATCH", path, {**body, "content": None})
+    assert status == 200 and edited["flags"] & COMPONENTS_V2, edited
+    message = table.fd.world.messages[int(made["id"])]
+    assert message.content == "" and message.text() == "**Deal 3**\nBea plays 5♥"
+    back = {"flags": 0, "content": "plain again", "components": []}
+    assert await refusal(http, "PATCH", path, back) == (400, 50035)

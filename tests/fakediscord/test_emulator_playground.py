@@ -7,7 +7,8 @@ import io
 import re
 from pathlib import Path
 
-from fakediscord import FakeDiscord
+from fakediscord import FakeDiscord, Message
+from fakediscord.limits import COMPONENTS_V2
 from fakediscord.playground import PICTURES, Playground, playground
 from tests.helpers.tinybot import TinyBot, make_bot, red_square_png
 
@@ -74,6 +75,32 @@ def test_markdown_escapes_are_shown_as_discord_shows_them() -> None:
     pg = Playground(fd, guild, io.StringIO())
     text = r"Computer \(hard\) says \*hi\* `raw \(kept\)` ```a \_b``` and \\ ends"
     assert pg.readable(text) == r"Computer (hard) says *hi* `raw \(kept\)` ```a \_b``` and \ ends"
+
+
+def test_a_laid_out_table_reads_its_parts_apart_and_its_nested_buttons() -> None:
+    """A Components V2 table: its text displays a line each, a rule where a separator
+    divides them, and the buttons nested in its container numbered like any others."""
+    fd = FakeDiscord()
+    guild = fd.add_guild("Playground")
+    general = guild.add_text_channel("general")
+    al = fd.add_user("Al")
+    guild.add_member(al)
+    out = io.StringIO()
+    pg = Playground(fd, guild, out)
+    layout = {
+        "type": 17,
+        "components": [
+            {"type": 10, "content": "Deal 1: Al deals"},
+            {"type": 14, "divider": True},
+            {"type": 10, "content": "Bea's hand: 5♥ 5♣"},
+            {"type": 1, "components": [{"type": 2, "label": "Review", "custom_id": "r"}]},
+        ],
+    }
+    message = Message(1, general, al, components=[layout], flags=COMPONENTS_V2)
+    pg.render(message)
+    shown = out.getvalue()
+    assert "Al: Deal 1: Al deals\n      ────" in shown
+    assert "\n      Bea's hand: 5♥ 5♣\n" in shown and "[1] Review" in shown
 
 
 async def test_dms_and_modals() -> None:

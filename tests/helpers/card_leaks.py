@@ -17,6 +17,7 @@ from engine.cards import Card, cards_str
 from engine.events import Claimed, CutForDeal, Event, Played, Shown, StarterCut
 from engine.game import Game
 from fakediscord import Attachment, Channel, FakeDiscord, Message, User
+from fakediscord.model import walk_components
 
 __all__ = [
     "COACH_LINE",
@@ -47,15 +48,19 @@ def _codes(text: str) -> set[Card]:
 def _cards_in_parts(
     text: str, components: list[dict[str, Any]], attachments: Iterable[Attachment]
 ) -> set[Card]:
+    # ``text`` holds the text displays of a Components V2 layout already (its coach and cut
+    # lines taken out); every other component, however deeply nested, is read here.
     found = cards_in_text(text)
-    for row in components:
-        for item in row.get("components", []):
-            found |= cards_in_text(str(item.get("label", "")))
-            found |= _codes(str(item.get("custom_id", "")).split(":")[-1])
-            for option in item.get("options", []):
-                found |= cards_in_text(str(option.get("label", "")))
-                found |= cards_in_text(str(option.get("description", "")))
-                found |= _codes(str(option.get("value", "")))
+    for item in walk_components(components):
+        found |= cards_in_text(str(item.get("label", "")))
+        found |= cards_in_text(str(item.get("placeholder", "")))
+        found |= _codes(str(item.get("custom_id", "")).split(":")[-1])
+        for option in item.get("options", []):
+            found |= cards_in_text(str(option.get("label", "")))
+            found |= cards_in_text(str(option.get("description", "")))
+            found |= _codes(str(option.get("value", "")))
+        for shown in item.get("items", []):  # a media gallery's pictures and their alt text
+            found |= cards_in_text(str(shown.get("description", "")))
     for attachment in attachments:
         found |= cards_in_text(attachment.description or "")
     return found
@@ -96,7 +101,7 @@ class _Version:
 
 def _versions(message: Message) -> list[_Version]:
     """Every state the message has had, oldest first, the current one last."""
-    found = [_Version(v.content, v.components, v.attachments) for v in message.history]
+    found = [_Version(v.words(), v.components, v.attachments) for v in message.history]
     found.append(_Version(message.text(), message.components, message.attachments))
     return found
 

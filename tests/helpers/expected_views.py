@@ -18,8 +18,9 @@ from dataclasses import dataclass
 from typing import Any
 
 from bot.core.chances import chances
+from bot.core.messages import laid_out
 from bot.core.render.private import closed_hand_text, coach_text, hand_text
-from bot.core.render.table import deal_text, one_message, result_line
+from bot.core.render.table import deal_layout, deal_text, result_line
 from bot.core.render.text import Names
 from bot.core.seeded import Seal
 from engine.cards import Card, cards_str
@@ -28,6 +29,7 @@ from engine.game import Game
 from engine.phase import Phase
 from engine.views import PublicView
 from fakediscord import Attachment, Message
+from fakediscord.model import walk_components, words_of
 from tests.helpers.replay import Replay
 from tests.helpers.table_facts import scores_after
 
@@ -54,15 +56,14 @@ PNG = b"\x89PNG\r\n\x1a\n"
 def controls_of(components: list[dict[str, Any]]) -> Controls:
     """The controls of a message's components, in order."""
     found: list[tuple[Any, ...]] = []
-    for row in components:
-        for item in row.get("components", []):
-            disabled = bool(item.get("disabled"))
-            if item.get("type") == 3:
-                options = tuple((o["value"], o["label"]) for o in item.get("options", []))
-                low, high = int(item.get("min_values", 1)), int(item.get("max_values", 1))
-                found.append(("select", item["custom_id"], options, low, high, disabled))
-            elif item.get("type") == 2:
-                found.append(("button", item.get("custom_id"), item.get("label"), disabled))
+    for item in walk_components(components):  # in rows, or nested in a V2 layout
+        disabled = bool(item.get("disabled"))
+        if item.get("type") == 3:
+            options = tuple((o["value"], o["label"]) for o in item.get("options", []))
+            low, high = int(item.get("min_values", 1)), int(item.get("max_values", 1))
+            found.append(("select", item["custom_id"], options, low, high, disabled))
+        elif item.get("type") == 2:
+            found.append(("button", item.get("custom_id"), item.get("label"), disabled))
     return tuple(found)
 
 
@@ -85,7 +86,9 @@ class Rendering:
     def mismatch_in(
         self, content: str, components: list[dict[str, Any]], attachments: Iterable[Attachment]
     ) -> str | None:
-        """Why a message with these parts does not look like this (None when it does)."""
+        """Why a message with these parts does not look like this (None when it does): its
+        text is its content, or the text displays of its Components V2 layout."""
+        content = words_of(content, components)
         if content != self.content:
             return f"it reads {content!r}, not {self.content!r}"
         shown = controls_of(components)
@@ -242,7 +245,7 @@ def table_views(
         )
         shown = text.show and not text.result  # the result carries the last board
         board = tuple(zip(sides, scores_after(events, view), strict=True)) if shown else None
-        found[f"table:{deal}"] = Rendering(one_message(text), board=board)
+        found[f"table:{deal}"] = Rendering(laid_out(deal_layout(text)).content, board=board)
         if text.result:
             final = tuple(zip(sides, view.scores, strict=True))
             found["result"] = Rendering(text.result, board=final)

@@ -160,7 +160,7 @@ class PrivateDriver:
         """`/cribbage new` with ``options`` by the first player: the table, its public answer."""
         reply = await self.fd.slash(self.players[0], self.channel, f"/cribbage new {options}")
         table = reply.original
-        assert table is not None and not reply.ephemeral, reply.content
+        assert table is not None and not reply.ephemeral, reply.words()
         self.game_id = latest_game_id(self.database, self.channel.id)
         return table
 
@@ -251,7 +251,7 @@ class PrivateDriver:
     async def _made(self, snap: Snapshot, click: Interaction) -> Interaction:
         """A move's click, answered by updating the hand it was made on; once it is saved, the
         replay follows it and every message is looked at."""
-        assert click.response is not None and click.response.type == 7, click.content
+        assert click.response is not None and click.response.type == 7, click.words()
         self.clicks.append(click)
         await until(self.fd, lambda: self._moved_on(snap))
         self._advance()
@@ -284,7 +284,7 @@ class PrivateDriver:
                 note = await until(
                     self.fd, lambda: next((m for m in answer.followups if m.ephemeral), None)
                 )
-                assert note.content.startswith("No muggins: that count was right"), note
+                assert note.words().startswith("No muggins: that count was right"), note
             return answer
         assert turn is not None and game.starter is not None
         worth = score_hand(turn.cards, game.starter, crib=turn.crib).total
@@ -297,14 +297,14 @@ class PrivateDriver:
             over = next(v for v in CLAIM_VALUES if v > worth)
             refused = await self._claim(snap, turn.seat, over, typed=False)
             assert refused.response is not None and refused.response.type == 4, refused
-            assert refused.ephemeral and refused.content == OVER_CLAIM, refused.content
+            assert refused.ephemeral and refused.words() == OVER_CLAIM, refused.words()
             assert self.snapshot().version == snap.version, "a refused claim changes nothing"
         points = self.rng.randrange(worth) if plan.startswith("short") else worth
         self.claims.append(Claim(turn.seat, turn.crib, points, worth, plan))
         typed = plan == "typed"
         made = await self._claim(snap, turn.seat, points, typed=typed)
         if typed:
-            assert made.ephemeral and made.content == f"You claimed {points}.", made.content
+            assert made.ephemeral and made.words() == f"You claimed {points}.", made.words()
             await until(self.fd, lambda: self._moved_on(snap))
             self._advance()
         else:
@@ -315,7 +315,7 @@ class PrivateDriver:
     async def _table_says(self, words: str) -> None:
         """Wait until the table says ``words`` (players take a moment over a show: the next
         move would otherwise come before the table's edit, and the two go out as one)."""
-        await self.settled(lambda table: words in table.content)
+        await self.settled(lambda table: words in table.words())
 
     async def _claim(self, snap: Snapshot, seat: int, points: int, *, typed: bool) -> Interaction:
         """``seat`` claims ``points`` for the hand it counts: typed, or from the count menus
@@ -352,7 +352,7 @@ class PrivateDriver:
             seat = game.turn
             line = f"/cribbage play card:{self.rng.choice(game.playable_cards(seat)).code}"
         answer = await self.fd.slash(self.players[seat], self.channel, line)
-        assert answer.ephemeral, answer.content
+        assert answer.ephemeral, answer.words()
         await until(self.fd, lambda: self._moved_on(snap))
         self._advance()
         return answer
@@ -388,7 +388,7 @@ class PrivateDriver:
             owned = owned_messages(self.database, self.game_id)
             raise AssertionError(
                 f"{user.name} never got controls at version {snap.version}: their hands "
-                f"{hands}; the table {self.table().content!r}; kept {owned}"
+                f"{hands}; the table {self.table().words()!r}; kept {owned}"
             ) from waited
 
     def _wanted(self, snap: Snapshot) -> str:
@@ -426,13 +426,13 @@ class PrivateDriver:
         table = self.table_now()
         if table is None:
             return False
-        return f"<@{user.id}>" in table.content or not self._hands_of(user)
+        return f"<@{user.id}>" in table.words() or not self._hands_of(user)
 
     async def _open_hand(self, user: User, snap: Snapshot) -> None:
         self.opened += 1
         if self.rng.random() < self.hand_command_rate:
             typed = await self.fd.slash(user, self.channel, "/cribbage hand")
-            assert typed.ephemeral and typed.original is not None, typed.content
+            assert typed.ephemeral and typed.original is not None, typed.words()
             assert typed.original.ephemeral_for is user
             self.typed_hands += 1
             return
@@ -446,7 +446,7 @@ class PrivateDriver:
 
         table = await until(self.fd, offered)
         click = await self.fd.click(user, table, wanted)
-        assert click.response is not None and click.response.type == 6, click.content
+        assert click.response is not None and click.response.type == 6, click.words()
         [hand] = await click.wait_followups(1)
         assert hand.ephemeral and hand.ephemeral_for is user, hand
 
@@ -514,7 +514,7 @@ class PrivateDriver:
                 return None
             snap = self.snapshot()
             if snap.status == "finished":
-                done = "game point" in table.content and not list(table.buttons())
+                done = "game point" in table.words() and not list(table.buttons())
                 return table if done else None
             return table if predicate is None or predicate(table) else None
 

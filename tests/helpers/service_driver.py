@@ -263,15 +263,20 @@ class Transcript:
 
 
 async def open_table(
-    service: Services, users: Sequence[User], target: int = 121, channel: int = CHANNEL
+    service: Services,
+    users: Sequence[User],
+    target: int = 121,
+    channel: int = CHANNEL,
+    **options: Any,
 ) -> Transcript:
-    """Open a game, seat ``users`` and start it; returns what was sent so far."""
+    """Open a game, seat ``users`` and start it (``options``: the table's others, as
+    ``/cribbage new`` takes them); returns what was sent so far."""
     table = Transcript(service)
     lobbies = service.lobbies
-    await table.record(
-        users[0].id,
-        await lobbies.new_game(GUILD, channel, users[0], players=len(users), target=target),
+    opened = await lobbies.new_game(
+        GUILD, channel, users[0], players=len(users), target=target, **options
     )
+    await table.record(users[0].id, opened)
     for user in users[1:]:
         assert (await table.record(user.id, await lobbies.join(channel, user))).ok
     started = await table.record(users[0].id, await lobbies.start(channel, users[0]))

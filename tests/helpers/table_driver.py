@@ -253,18 +253,18 @@ class TableDriver:
             for m in self.fd.messages(self.channel)
             if not m.ephemeral
             and not m.deleted
-            and DM_NOTICE not in m.content
-            and AWAY_NOTICE not in m.content
+            and DM_NOTICE not in m.words()
+            and AWAY_NOTICE not in m.words()
         ]
 
     def dm_notices(self) -> list[Message]:
         """The channel lines telling a player their DMs are closed."""
-        return [m for m in self.fd.messages(self.channel) if DM_NOTICE in m.content]
+        return [m for m in self.fd.messages(self.channel) if DM_NOTICE in m.words()]
 
     def table_text(self, deal: int) -> str:
         """What the table message of `deal` says now (its show too: one message a deal)."""
         message = self.message(f"table:{deal}")
-        return "" if message is None else message.content
+        return "" if message is None else message.words()
 
     @property
     def cards_seen(self) -> int:
@@ -733,7 +733,7 @@ class TableDriver:
         if over is not None:
             result = self.message("result")
             assert result is not None
-            check_result(over, result.content)
+            check_result(over, result.words())
 
     def _mismatches(self, snap: Snapshot) -> list[str]:
         """What in Discord does not show `snap` yet (empty: the bot has caught up)."""
@@ -764,7 +764,7 @@ class TableDriver:
             if game.phase is Phase.OVER:
                 return []
             notice = self.message(f"dm-closed:{deal}:{seat}", owned)
-            if notice is None or f"<@{user.id}>" not in notice.content:
+            if notice is None or f"<@{user.id}>" not in notice.words():
                 return [f"{user.name} was not told in the channel that their DMs are closed"]
             return []
         current = self.message(f"hand:{deal}:{seat}", owned)

@@ -42,8 +42,10 @@ from engine.views import PublicView
 
 __all__ = [
     "LEFT_OUT",
+    "MAX_LAID_OUT",
     "NOT_SEALED",
     "DealText",
+    "deal_layout",
     "deal_text",
     "one_message",
     "resign_question",
@@ -51,6 +53,9 @@ __all__ = [
     "scores_line",
 ]
 
+#: Characters a laid-out table may hold in all its texts (Discord: 4000 across the text
+#: displays of a Components V2 message).
+MAX_LAID_OUT = 4000
 #: Said in place of the plays that scored nothing when a deal's table is too long for them.
 LEFT_OUT = "_(the plays that scored nothing are left out, to keep the deal in one message)_"
 #: Said under the deal, where a sealed shuffle's seal would be, in a game begun before
@@ -215,6 +220,13 @@ class DealText:
     #: The play without the calls that scored nothing (plays and "says go"), for a deal too
     #: long to say them all beside its show.
     brief: str = ""
+    #: The show in parts, one after the other: each hand and the crib (with its claim and any
+    #: muggins when counting by hand), then the lines after them (the scores, the chances);
+    #: ``show`` is these parts, a line each.
+    show_parts: tuple[str, ...] = ()
+    #: Where the play stands now (a live table's last line of its play, the phase's own line;
+    #: empty otherwise), which a laid-out table shows apart from the calls.
+    status: str = ""
 
 
 def _status(names: Names, view: PublicView) -> str:
@@ -270,6 +282,8 @@ def deal_text(
     play: list[str] = [] if cut is None else [_cut(names, cut)]
     # The indexes in ``play`` of calls that scored nothing (left out of the brief form).
     quiet: set[int] = set()
+    # The show, a group of lines per hand counted (and the crib), in the order counted.
+    hands: list[list[str]] = []
     show: list[str] = []
     result = ""
     for i, event in enumerate(events):
@@ -299,18 +313,24 @@ def deal_text(
             case CountReset():
                 play.append(f"The count starts again; {names.seat(event.next_seat)} leads")
             case Shown():
-                show.append(_shown(names, event, view.counting is Counting.MANUAL))
+                # A breakdown after a claim belongs with the claim; any other show is a hand.
+                if event.claimed is None or not hands:
+                    hands.append([])
+                hands[-1].append(_shown(names, event, view.counting is Counting.MANUAL))
             case Claimed():
-                show.append(_claimed(names, event))
+                hands.append([_claimed(names, event)])
             case Mugginsed():
-                show.append(_mugginsed(names, event))
+                if not hands:
+                    hands.append([])
+                hands[-1].append(_mugginsed(names, event))
             case GameOver():
                 result = result_line(names, event.result, resigned)
             case CutForDeal():
                 play.append(_cut(names, event))
             case _:
                 assert_never(event)
-    if live and (status := _status(names, view)):
+    status = _status(names, view) if live else ""
+    if status:
         # At a manual show the table waits on the show, so that is where it says so.
         (show if view.phase is Phase.SHOW else play).append(status)
     if seal is not None and seal.seed is not None:
@@ -318,8 +338,8 @@ def deal_text(
     if result and resigned is not None:
         # A resignation can come at any moment of a deal: the deal's own table says it ended
         # there, and how (the result message says it too, below the last deal).
-        (show if show else play).append(result)
-    if show and not result:
+        (show if show or hands else play).append(result)
+    if (show or hands) and not result:
         # The scores after this deal's show (the deal that ended the game has the result instead).
         show.append(scores_line(names, _scores_after(events, view), view.target))
         if chances is not None:
@@ -328,7 +348,17 @@ def deal_text(
     brief = [line for i, line in enumerate(play) if i not in quiet]
     if quiet:
         brief.append(LEFT_OUT)
-    return DealText("\n".join(play), "\n".join(show), result, "\n".join(brief))
+    parts = tuple("\n".join(lines) for lines in hands)
+    if show:
+        parts += ("\n".join(show),)
+    return DealText(
+        "\n".join(play),
+        "\n".join(parts),
+        result,
+        "\n".join(brief),
+        show_parts=parts,
+        status=status if play and play[-1] == status else "",
+    )
 
 
 def one_message(text: DealText, limit: int = MAX_MESSAGE) -> str:
@@ -343,6 +373,38 @@ def one_message(text: DealText, limit: int = MAX_MESSAGE) -> str:
     room = limit - len(show) - 2
     play = text.brief if len(text.brief) <= room else text.brief[: max(room - 1, 0)] + "…"
     return "\n\n".join(part for part in (play if room > 0 else "", show) if part)
+
+
+def deal_layout(text: DealText, limit: int = MAX_LAID_OUT) -> tuple[tuple[str, ...], ...]:
+    """A deal's table laid out in parts (:func:`bot.core.messages.laid_out`): the play, then
+    each part of the show set apart, within ``limit`` characters in all. The rules of
+    :func:`one_message` hold: when everything does not fit, the plays that scored nothing give
+    way; if even that is too long, the play is cut short from its end, and the show last of
+    all, so the deal never needs a second message."""
+    shows = tuple(p for p in text.show_parts if p)
+    if len(text.play) + sum(len(p) for p in shows) <= limit:
+        return (_apart(text.play, text.status), *((p,) for p in shows))
+    kept: list[str] = []
+    used = 0
+    for part in shows:
+        part = part[: limit - used]
+        if part:
+            kept.append(part)
+            used += len(part)
+    room = limit - used
+    if len(text.brief) <= room:
+        return (_apart(text.brief, text.status), *((p,) for p in kept))
+    play = text.brief[: max(room - 1, 0)] + "…"
+    return ((play if room > 0 else "",), *((p,) for p in kept))
+
+
+def _apart(play: str, status: str) -> tuple[str, ...]:
+    """The play's calls, and the line that says where it stands apart from them (the two
+    texts hold the same characters as ``play`` but the line break between them)."""
+    calls = play.removesuffix(status)
+    if not status or calls == play:
+        return (play,)
+    return (calls.removesuffix("\n"), status) if calls else (status,)
 
 
 def _scores_after(events: Sequence[Event], view: PublicView) -> tuple[int, ...]:
