@@ -26,6 +26,7 @@ from bot.core.private_table import (
     live_token,
     private_owed,
     turn_mentions,
+    unreadable_table,
     with_mentions,
 )
 from bot.core.projection import TableFacts, hand_message, owes_move, project, settled
@@ -280,8 +281,10 @@ async def ratings_line(store: MessageRecords, record: GameRecord) -> str:
 def _ended_unread(record: GameRecord, sent: Mapping[str, MessageRecord]) -> Drawing:
     """The messages of an ended game whose snapshot cannot be read: the lobby and the line
     that says how it ended, and every hand message sent, closed (no live controls stay in a
-    DM for a game that is over)."""
-    owed = list(settled(record, None, {}, frozenset()))
+    DM for a game that is over). At a private table, the table in place of the lobby, and
+    every message through interactions' tokens."""
+    private = record.private
+    owed = list(unreadable_table(record) if private else settled(record, None, {}, frozenset()))
     for key in sent:
         if not key.startswith("hand:"):
             continue
@@ -289,5 +292,5 @@ def _ended_unread(record: GameRecord, sent: Mapping[str, MessageRecord]) -> Draw
         user = record.seats[seat].user_id if seat < len(record.seats) else None
         if user is not None:
             view = laid_out(((f"{where(record.channel_id)}: {GAME_ENDED}",),))
-            owed.append(Owed(key, view, user, existing=True))
+            owed.append(Owed(key, view, user, existing=True, private=private))
     return Drawing(record.channel_id, record.version, tuple(owed))

@@ -34,6 +34,7 @@ __all__ = [
     "live_token",
     "private_owed",
     "turn_mentions",
+    "unreadable_table",
     "with_mentions",
 ]
 
@@ -120,6 +121,18 @@ def _table_view(record: GameRecord, settled: tuple[Owed, ...]) -> MessageView:
     playing = record.status is GameStatus.ACTIVE
     controls = LobbyControls(record.id, (HAND_BUTTON,) if playing else ())
     return laid_out(_last(groups, MAX_LAID_OUT), lobby=controls, board=board)
+
+
+def unreadable_table(record: GameRecord) -> tuple[Owed, ...]:
+    """The table of an ended game whose snapshot cannot be read. One that ended without a
+    result (``end_note``: expired, cancelled) says how it was set up and how it ended, with no
+    controls, laid out as the dealt table was (Discord edits a laid-out message only into
+    another); one that ended with its result on the table is left as it was sent."""
+    if record.end_note is None:
+        return ()
+    closed = LobbyControls(record.id, ())
+    view = laid_out([(lobby_view(record).content,), (record.end_note,)], lobby=closed)
+    return (Owed(TABLE, view, private=True),)
 
 
 def private_owed(

@@ -7,13 +7,15 @@ from __future__ import annotations
 
 from bot.core.messages import Owed
 from bot.core.private_table import TOKEN_LIFE
+from bot.core.records import MessageRecord
 from bot.core.refusals import NOT_A_PLAYER, UNKNOWN_BUTTON
 from bot.core.replies import Clicked
 from bot.core.services import Services
 from bot.discord.rendering import message_payload
+from bot.store import Store
 from engine.phase import Phase
 from tests.helpers.cast import AL, BEA, CY
-from tests.helpers.service_driver import Clock, game_owner, open_table, owed_now
+from tests.helpers.service_driver import Clock, game_owner, make_service, open_table, owed_now
 
 DM = 4242
 
@@ -95,3 +97,30 @@ async def test_your_hand_is_refused_on_a_servers_game(service: Services) -> None
     game_id = table.outcomes[0].game_id or 0
     forged = await service.table.own_hand(game_id, AL, guild_id=None)
     assert not forged.ok and forged.reply.text == UNKNOWN_BUTTON
+
+
+async def test_an_ended_game_that_cannot_be_read_keeps_its_table_laid_out_and_private(
+    store: Store, clock: Clock
+) -> None:
+    service = make_service(store, clock)
+    game_id = await _private_game(service)
+    await store.db.execute("UPDATE games SET snapshot = ? WHERE id = ?", ("{", game_id))
+    # A restart: nothing of the game is kept in memory, so its snapshot is read again.
+    again = make_service(store, clock)
+    hand_sent = MessageRecord("hand:1:0", DM, 77, "digest", token="t", token_at=clock().timestamp())
+    await store.set_messages([(game_owner(game_id), hand_sent)])
+    assert await again.ledger.owed(game_owner(game_id)) is None, "nothing drawn while open"
+    # Left idle, it expires (no snapshot is needed for that).
+    clock.advance(days=8)
+    assert await again.housekeeping.expire_idle() == [game_id]
+    owing = await again.ledger.owed(game_owner(game_id))
+    assert owing is not None
+    owed = _by_key(owing.owed)
+    table = owed["lobby"]
+    # Laid out as the dealt table was (Discord edits a laid-out message only into another),
+    # reached by tokens alone, with no controls, saying how the game ended.
+    assert table.private and table.view.layout and table.view.lobby is not None
+    assert table.view.lobby.buttons == () and "Nobody moved" in table.view.content
+    hand = owed["hand:1:0"]
+    assert hand.private and hand.existing and hand.user_id == AL.id and hand.view.layout
+    assert set(owed) == {"lobby", "hand:1:0"}, "nothing posted in the channel by the bot"
