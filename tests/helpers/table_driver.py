@@ -227,6 +227,8 @@ class TableDriver:
     _called: set[int] = field(default_factory=set)
     #: The game before what `sync` replayed, and the events it replayed, until checked.
     _unseen: tuple[Game, list[Event]] | None = None
+    #: Answers the game keeps no record of (a command's) that speak of one deal, by message id.
+    _about: dict[int, int] = field(default_factory=dict)
 
     # -- reading ------------------------------------------------------------------------------
 
@@ -792,11 +794,18 @@ class TableDriver:
 
     # -- hidden cards -------------------------------------------------------------------------
 
+    def about_deal(self, message: Message, deal: int) -> None:
+        """Take ``message`` (an answer the game keeps no record of) as speaking of ``deal``:
+        it may name the cards that deal made public, whoever holds them now."""
+        self._about[message.id] = deal
+
     def _public_in(self, message: Message) -> set[Card]:
         """What a message about deal N may name whoever holds the cards now: a table
-        (``table:N``) the cards deal N made public, a hand message (``hand:N:seat``, in that
-        seat's DMs) the cards that seat was dealt in deal N."""
+        (``table:N``, or an answer taken as about deal N) the cards deal N made public, a hand
+        message (``hand:N:seat``, in that seat's DMs) the cards that seat was dealt in deal N."""
         assert self.replay is not None
+        if message.id in self._about:
+            return revealed_by(self.replay.deals.get(self._about[message.id], []))
         keys = {row.message_id: key for key, row in self.owned().items()}
         kind, *rest = keys.get(message.id, "").split(":")
         if kind == "table" and len(rest) == 1:
