@@ -1,12 +1,14 @@
 """New databases that start at today's schema without running the migrations again.
 
-Most tests of the store and the core want an empty database at the current schema; applying
-every migration to a new one costs about half a second on either backend, paid by hundreds of
-tests. So the migrations run once: on PostgreSQL into a template database, once per test run
-(shared by the run's processes, under a lock in the folder they share), that each test's
-database is copied from (``CREATE DATABASE ... TEMPLATE``); on SQLite into a file, once per
-process, that each test's file is copied from. A copy is the database the migrations would
-have made: the tests of the migrations themselves still start from empty databases.
+Most tests of the store and the core (the `store` fixture), and the end-to-end bot of the
+`world` fixture, want an empty database at the current schema. Migrating a new one from
+nothing costs about a tenth of a second more than copying a migrated one on PostgreSQL, and
+three hundredths on SQLite (`benchmarks/fixture_databases.py`; more on a busy machine), paid
+by hundreds of tests. So the migrations run once: on PostgreSQL into a template database,
+once per test run (shared by the run's processes, under a lock in the folder they share),
+that each test's database is copied from (``CREATE DATABASE ... TEMPLATE``); on SQLite into
+a file, once per process, that each test's file is copied from. A copy is the database the
+migrations would have made: the tests of the migrations themselves start from empty ones.
 """
 
 from __future__ import annotations
