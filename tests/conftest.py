@@ -59,7 +59,7 @@ LONGEST = {
     "tests/e2e/test_standings.py": 10,
     "tests/e2e/test_coach_by_dm.py": 10,
     # Measured alone on a shared core: each event plays 6 to 17 games, by resignation.
-    "tests/e2e/test_tournaments.py::test_a_swiss_event_of_seven_over_three_rounds[postgres]": 45,
+    "tests/e2e/test_tournaments.py::test_a_swiss_event_of_seven_over_three_rounds": 40,
     "tests/e2e/test_tournaments.py::test_a_knockout_of_eight": 40,
     "tests/e2e/test_tournaments.py::test_a_swiss_event_with_a_top_four_playoff": 40,
     "tests/e2e/test_tournaments.py": 30,
