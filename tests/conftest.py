@@ -65,6 +65,12 @@ LONGEST = {
     "tests/e2e/test_tournaments.py": 30,
     "tests/e2e/test_tournament_processes.py": 30,
     "tests/e2e/test_web_pages.py::test_a_watched_game_live_then_replayed": 20,
+    # Measured alone on a busy machine (load 4 to 7), scaled by test_whole_games.py's figure
+    # there against its figure above.
+    "tests/e2e/test_chaos.py::test_chaos_on_postgres_with_two_processes": 40,
+    "tests/e2e/test_chaos.py": 25,
+    "tests/e2e/test_review_on_discord.py::test_a_finished_game_is_reviewed_by_itself": 25,
+    "tests/e2e/test_review_on_discord.py": 12,
 }
 
 
