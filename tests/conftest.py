@@ -1,6 +1,7 @@
 """Project-wide pytest setup: the fakediscord fixtures (`fake_discord`, `bots`), one throwaway
 PostgreSQL server for the whole run (`postgres_server`), on which each test that asks for
-`postgres_url` gets a database of its own, and the order the tests start in.
+`postgres_url` gets a database of its own (`migrated_postgres_url`: one at today's schema, as
+`migrated_sqlite_path` on SQLite), and the order the tests start in.
 
 The suite runs in several processes at once (pytest-xdist: ``-n`` in pyproject.toml): most of
 its time is end-to-end games waiting on a bot process, which leaves the cores free for other
@@ -26,6 +27,7 @@ ROOT = str(Path(__file__).resolve().parent.parent)
 if ROOT not in sys.path:
     sys.path.insert(0, ROOT)
 
+from tests.helpers.migrated import copy_migrated_sqlite, migrated_template  # noqa: E402
 from tests.helpers.postgres import PostgresServer, SharedServer  # noqa: E402
 
 pytest_plugins = ["fakediscord.testing"]
@@ -57,12 +59,18 @@ LONGEST = {
     "tests/e2e/test_standings.py": 10,
     "tests/e2e/test_coach_by_dm.py": 10,
     # Measured alone on a shared core: each event plays 6 to 17 games, by resignation.
-    "tests/e2e/test_tournaments.py::test_a_swiss_event_of_seven_over_three_rounds[postgres]": 45,
+    "tests/e2e/test_tournaments.py::test_a_swiss_event_of_seven_over_three_rounds": 40,
     "tests/e2e/test_tournaments.py::test_a_knockout_of_eight": 40,
     "tests/e2e/test_tournaments.py::test_a_swiss_event_with_a_top_four_playoff": 40,
     "tests/e2e/test_tournaments.py": 30,
     "tests/e2e/test_tournament_processes.py": 30,
     "tests/e2e/test_web_pages.py::test_a_watched_game_live_then_replayed": 20,
+    # Measured alone on a busy machine (load 4 to 7), scaled by test_whole_games.py's figure
+    # there against its figure above.
+    "tests/e2e/test_chaos.py::test_chaos_on_postgres_with_two_processes": 40,
+    "tests/e2e/test_chaos.py": 25,
+    "tests/e2e/test_review_on_discord.py::test_a_finished_game_is_reviewed_by_itself": 25,
+    "tests/e2e/test_review_on_discord.py": 12,
 }
 
 
@@ -114,6 +122,22 @@ def postgres_url(postgres_server: PostgresServer) -> str:
     """The URL of a new, empty database on the run's server (named apart per worker)."""
     worker = os.environ.get("PYTEST_XDIST_WORKER", "main")
     return postgres_server.create_database(f"test_{worker}_{next(_NUMBERS)}")
+
+
+@pytest.fixture
+def migrated_postgres_url(postgres_server: PostgresServer, request: pytest.FixtureRequest) -> str:
+    """Like `postgres_url`, a new database of the test's own, but with every migration
+    applied already: a copy of a database migrated once per run (tests.helpers.migrated)."""
+    template = migrated_template(postgres_server, _shared_folder(request.config))
+    worker = os.environ.get("PYTEST_XDIST_WORKER", "main")
+    return postgres_server.create_database(f"test_{worker}_{next(_NUMBERS)}", template)
+
+
+@pytest.fixture
+def migrated_sqlite_path(tmp_path: Path, tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A new SQLite file in the test's folder with every migration applied already: a copy of
+    one migrated once per process (tests.helpers.migrated)."""
+    return copy_migrated_sqlite(tmp_path_factory.getbasetemp(), tmp_path / "test.db")
 
 
 @pytest.fixture

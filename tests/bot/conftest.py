@@ -1,4 +1,5 @@
-"""Fixtures for the bot's Discord-free tests: a fresh database on each backend, a clock and the
+"""Fixtures for the bot's Discord-free tests: a fresh database on each backend (at today's
+schema, copied from one migrated once: tests.helpers.migrated), a clock and the
 service. Every test that takes `store` (or `service`) runs twice: on SQLite and on PostgreSQL."""
 
 from __future__ import annotations
@@ -14,11 +15,12 @@ from tests.helpers.service_driver import Clock, make_service
 
 
 @pytest.fixture(params=["sqlite", "postgres"])
-async def store(request: pytest.FixtureRequest, tmp_path: Path) -> AsyncIterator[Store]:
+async def store(request: pytest.FixtureRequest) -> AsyncIterator[Store]:
+    # A database at today's schema, copied rather than migrated again for every test.
     if request.param == "postgres":
-        target: str | Path = request.getfixturevalue("postgres_url")
+        target: str | Path = request.getfixturevalue("migrated_postgres_url")
     else:
-        target = tmp_path / "test.db"
+        target = request.getfixturevalue("migrated_sqlite_path")
     opened = await Store.open(target)
     try:
         yield opened

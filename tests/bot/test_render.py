@@ -23,24 +23,9 @@ from bot.core.render.table import (
     result_line,
 )
 from bot.core.render.text import MAX_MESSAGE, Names, chunk
+from engine import events as ev
 from engine.cards import Card, parse_cards
 from engine.counting import Counting
-from engine.events import (
-    Claimed,
-    CountReset,
-    CutForDeal,
-    Dealt,
-    Discarded,
-    Event,
-    GameOver,
-    Go,
-    GoPoint,
-    Heels,
-    Mugginsed,
-    Played,
-    Shown,
-    StarterCut,
-)
 from engine.game import Game
 from engine.outcome import EndReason, Scoring, make_result
 from engine.pegging import score_pegging
@@ -57,18 +42,18 @@ def game() -> Game:
     return Game.new(["Al", "Bea"], rng=random.Random(3))[0]
 
 
-def one(events: list[Event], game: Game, *, live: bool = False) -> str:
+def one(events: list[ev.Event], game: Game, *, live: bool = False) -> str:
     """The table text of ``events`` (the play, then the show, then the result)."""
     view = game.public_view()
     text = deal_text(Names.of(view), events, view, live=live)
     return "\n".join(part for part in (text.play, text.show, text.result) if part)
 
 
-def played(seat: int, pile: str, score: int = 0) -> Played:
+def played(seat: int, pile: str, score: int = 0) -> ev.Played:
     cards = parse_cards(pile)
     points = score_pegging(cards)
     count = sum(card.value for card in cards)
-    return Played(seat, seat, cards[-1], count, points.items, points.total, score)
+    return ev.Played(seat, seat, cards[-1], count, points.items, points.total, score)
 
 
 def test_a_card_that_scores_nothing_says_the_count(game: Game) -> None:
@@ -89,28 +74,30 @@ def test_thirty_one_for_two(game: Game) -> None:
 
 
 def test_go_and_the_point_for_it(game: Game) -> None:
-    lines = one([played(1, "10S KH 9D"), Go(0), GoPoint(1, 1, 1, 7, False)], game).splitlines()
+    lines = one(
+        [played(1, "10S KH 9D"), ev.Go(0), ev.GoPoint(1, 1, 1, 7, False)], game
+    ).splitlines()
     assert lines == ["Bea plays 9♦ (count 29)", "Al says go", "Go — Bea pegs 1 (Bea 7)"]
 
 
 def test_last_card_and_reset(game: Game) -> None:
-    lines = one([GoPoint(0, 0, 1, 12, True)], game)
+    lines = one([ev.GoPoint(0, 0, 1, 12, True)], game)
     assert lines == "Last card — Al pegs 1 (Al 12)"
-    assert one([CountReset(1)], game) == "The count starts again; Bea leads"
+    assert one([ev.CountReset(1)], game) == "The count starts again; Bea leads"
 
 
 def test_starter_with_his_heels(game: Game) -> None:
-    text = one([StarterCut(c("JS"), 0), Heels(0, 0, 2, 2)], game)
+    text = one([ev.StarterCut(c("JS"), 0), ev.Heels(0, 0, 2, 2)], game)
     assert text == "Starter: J♠ — his heels, Al pegs 2 (Al 2)."
 
 
 def test_starter_without_heels(game: Game) -> None:
-    assert one([StarterCut(c("9S"), 1)], game) == "Starter: 9♠."
+    assert one([ev.StarterCut(c("9S"), 1)], game) == "Starter: 9♠."
 
 
 def test_his_heels_that_wins_names_no_leader(game: Game) -> None:
     result = make_result(121, (121, 80), 0, EndReason.TARGET)
-    text = one([StarterCut(c("JS"), 0), Heels(0, 0, 2, 121), GameOver(result)], game)
+    text = one([ev.StarterCut(c("JS"), 0), ev.Heels(0, 0, 2, 121), ev.GameOver(result)], game)
     assert text.splitlines()[0] == "Starter: J♠ — his heels, Al pegs 2 (Al 121)."
     assert "leads" not in text
 
@@ -118,7 +105,7 @@ def test_his_heels_that_wins_names_no_leader(game: Game) -> None:
 def test_show_is_said_item_by_item_then_the_scores(game: Game) -> None:
     cards, starter = parse_cards("5H 5C JD 8S"), c("2C")
     score = score_hand(cards, starter)
-    text = one([Shown(1, 1, False, cards, starter, score, 40)], game)
+    text = one([ev.Shown(1, 1, False, cards, starter, score, 40)], game)
     assert text.splitlines() == [
         "Bea's hand: 5♥ 5♣ J♦ 8♠ + starter 2♣ — fifteen two, fifteen four, fifteen six, "
         "fifteen eight, and a pair is ten (Bea 40)",
@@ -135,32 +122,32 @@ def test_a_28_or_29_is_announced_on_the_table(
 ) -> None:
     cards, cut = parse_cards(hand), c(starter)
     score = score_hand(cards, cut)
-    line = one([Shown(1, 1, False, cards, cut, score, 60)], game).splitlines()[0]
+    line = one([ev.Shown(1, 1, False, cards, cut, score, 60)], game).splitlines()[0]
     assert line.endswith(f"(Bea 60) — 🎉 **{said}**")
     plain = score_hand(parse_cards("AH 3C 7D 9S"), c("QS"))
-    assert "🎉" not in one([Shown(1, 1, False, cards, cut, plain, 60)], game)
+    assert "🎉" not in one([ev.Shown(1, 1, False, cards, cut, plain, 60)], game)
 
 
 def test_crib_and_a_hand_worth_nothing(game: Game) -> None:
     cards, starter = parse_cards("AH 3C 7D 9S"), c("QS")
     score = score_hand(cards, starter, crib=True)
-    text = one([Shown(0, 0, True, cards, starter, score, 3)], game)
+    text = one([ev.Shown(0, 0, True, cards, starter, score, 3)], game)
     assert text.splitlines()[0] == "Al's crib: A♥ 3♣ 7♦ 9♠ + starter Q♠ — nothing (Al 3)"
 
 
 def test_a_deal_opens_with_who_deals_and_how_many_cards_go_to_the_crib(game: Game) -> None:
-    text = one([Dealt(1, 2, 6, False)], game)
+    text = one([ev.Dealt(1, 2, 6, False)], game)
     assert text == "**Deal 2** — Bea deals 6 each; everyone puts 2 cards in Bea's crib."
 
 
 def test_three_players_get_a_crib_card_from_the_deck(game: Game) -> None:
-    text = one([Dealt(0, 1, 5, True)], game)
+    text = one([ev.Dealt(0, 1, 5, True)], game)
     assert "Al deals 5 each" in text
     assert "in Al's crib, and the top card of the deck joins it" in text
 
 
 def test_cut_for_deal_with_a_tie(game: Game) -> None:
-    event = CutForDeal(((c("5S"), c("5D")), (c("KC"), c("3H"))), 1)
+    event = ev.CutForDeal(((c("5S"), c("5D")), (c("KC"), c("3H"))), 1)
     assert one([event], game) == (
         "Cut for deal: Al 5♠, Bea 5♦ — a tie for lowest, cut again: Al K♣, Bea 3♥. "
         "Bea cuts lowest and deals first."
@@ -172,7 +159,7 @@ def test_discards_never_name_the_cards_and_the_live_table_says_who_is_waited_for
 ) -> None:
     thrown = game.hand(0)[:2]
     events = game.discard(0, thrown)
-    assert events == [Discarded(0, 2)]
+    assert events == [ev.Discarded(0, 2)]
     text = one(events, game, live=True)
     assert text == "Waiting for Bea to put cards in the crib."
     assert not any(str(card) in text for card in thrown)
@@ -195,11 +182,11 @@ def test_the_live_table_says_the_count_and_whose_turn(game: Game) -> None:
 
 def test_result_with_skunk_and_game_points(game: Game) -> None:
     result = make_result(121, (121, 84), 0, EndReason.TARGET, Scoring.SKUNK)
-    assert one([GameOver(result)], game) == "🏆 Al wins 121-84 — a skunk, 2 game points"
+    assert one([ev.GameOver(result)], game) == "🏆 Al wins 121-84 — a skunk, 2 game points"
     plain = make_result(121, (100, 121), 1, EndReason.TARGET, Scoring.SKUNK)
-    assert one([GameOver(plain)], game) == "🏆 Bea wins 121-100 — 1 game point"
+    assert one([ev.GameOver(plain)], game) == "🏆 Bea wins 121-100 — 1 game point"
     lurch = make_result(121, (121, 60), 0, EndReason.TARGET)
-    assert one([GameOver(lurch)], game) == "🏆 Al wins 121-60 — a lurch, 2 game points"
+    assert one([ev.GameOver(lurch)], game) == "🏆 Al wins 121-60 — a lurch, 2 game points"
     resigned = make_result(121, (10, 40), 1, EndReason.RESIGNED, Scoring.SKUNK)
     assert result_line(Names(["Al", "Bea"], 2), resigned, resigned=0) == (
         "Al resigned — 🏆 Bea wins, a double skunk, 3 game points (40-10)"
@@ -425,10 +412,10 @@ def test_the_show_is_laid_out_a_part_per_hand_and_the_crib_then_the_scores(game:
         parse_cards("4S 4D 9H QC"),
     )
     view = game.public_view()
-    events: list[Event] = [
-        Shown(1, 1, False, bea, starter, score_hand(bea, starter), 4),
-        Shown(0, 0, False, al, starter, score_hand(al, starter), 10),
-        Shown(0, 0, True, crib, starter, score_hand(crib, starter, crib=True), 14),
+    events: list[ev.Event] = [
+        ev.Shown(1, 1, False, bea, starter, score_hand(bea, starter), 4),
+        ev.Shown(0, 0, False, al, starter, score_hand(al, starter), 10),
+        ev.Shown(0, 0, True, crib, starter, score_hand(crib, starter, crib=True), 14),
     ]
     text = deal_text(Names.of(view), events, view, live=False)
     assert len(text.show_parts) == 4
@@ -439,9 +426,9 @@ def test_the_show_is_laid_out_a_part_per_hand_and_the_crib_then_the_scores(game:
         "Scores",
     ]
     assert text.show == "\n".join(text.show_parts)
-    claim = Claimed(1, 1, False, bea, starter, 0, 0)
-    full = Shown(1, 1, False, bea, starter, score_hand(bea, starter), 0, claimed=0)
-    caught = Mugginsed(0, 0, 1, 2, 12)
+    claim = ev.Claimed(1, 1, False, bea, starter, 0, 0)
+    full = ev.Shown(1, 1, False, bea, starter, score_hand(bea, starter), 0, claimed=0)
+    caught = ev.Mugginsed(0, 0, 1, 2, 12)
     manual = deal_text(Names.of(view), [claim, caught, full, events[1]], view, live=False)
     assert manual.show_parts[0].splitlines()[0].startswith("Bea's hand: A♥")
     assert "Muggins! Al takes the 2 points Bea missed" in manual.show_parts[0]

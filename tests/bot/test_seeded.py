@@ -39,6 +39,7 @@ from tests.helpers.service_driver import (
     CHANNEL,
     GUILD,
     Clock,
+    Transcript,
     drive,
     make_service,
     open_table,
@@ -142,12 +143,17 @@ def test_the_dealer_seals_every_shuffle_and_the_snapshot_keeps_the_seeds() -> No
     assert again.game.starter == dealt.starter
 
 
+async def _sealed_game(store: Store, clock: Clock) -> tuple[Services, Transcript, int]:
+    """Al and Bea's sealed 61-point game, started: the core, what it sent, the game's id."""
+    service = make_service(store, clock, sealing=True)
+    table = await open_table(service, [AL, BEA], target=61)
+    return service, table, table.outcomes[0].game_id or 0
+
+
 async def test_the_table_shows_the_seal_at_the_deal_and_the_seed_after_the_show(
     store: Store, clock: Clock
 ) -> None:
-    service = make_service(store, clock, sealing=True)
-    table = await open_table(service, [AL, BEA], target=61)
-    game_id = table.outcomes[0].game_id or 0
+    service, table, game_id = await _sealed_game(store, clock)
     checked: set[int] = set()
 
     async def check(outcome: Answer, user: User) -> None:
@@ -225,9 +231,7 @@ async def test_a_game_begun_before_seals_says_its_deals_cant_be_checked(
 
 
 async def test_a_sealed_games_review_says_nothing_of_checking(store: Store, clock: Clock) -> None:
-    service = make_service(store, clock, sealing=True)
-    table = await open_table(service, [AL, BEA], target=61)
-    game_id = table.outcomes[0].game_id or 0
+    service, table, game_id = await _sealed_game(store, clock)
     await drive(service, table, [AL, BEA])
     review = await service.reviews.review(GUILD, CHANNEL, BEA)
     assert review.ok and review.reply.view is not None, review.reply.text
@@ -278,9 +282,7 @@ def test_verify_says_whether_the_deal_matches(capsys: pytest.CaptureFixture[str]
 async def test_verify_checks_each_shown_deal_against_its_seal_and_its_deck(
     store: Store, clock: Clock
 ) -> None:
-    service = make_service(store, clock, sealing=True)
-    table = await open_table(service, [AL, BEA], target=61)
-    game_id = table.outcomes[0].game_id or 0
+    service, table, game_id = await _sealed_game(store, clock)
     early = await service.shuffles.check(GUILD, CHANNEL)
     assert early.ok and early.reply.ephemeral, early.reply.text
     # Deal 1 is being played: its seal only, never its seed.

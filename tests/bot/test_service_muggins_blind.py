@@ -3,20 +3,25 @@ one), and a wrong call costs the caller nothing but the chance, said to them alo
 
 from __future__ import annotations
 
-from bot.core.replies import Click
+from bot.core.replies import Answer, Click, User
 from bot.store import Store
-from tests.bot.test_service_counting import first_count, worth
+from tests.bot.test_service_counting import Table, first_count, worth
 from tests.helpers.service_driver import AL, BEA, CHANNEL, Clock, load
+
+
+async def _claimed(store: Store, clock: Clock, *, right: bool) -> tuple[Table, int, User, Answer]:
+    """Al and Bea's manual game at its first count, claimed (rightly, or as nothing): the
+    table, the game's id, the opponent (who may call muggins) and the claim's answer."""
+    table, game_id, game, owner = await first_count(store, clock)
+    claim = await table.service.moves.count(CHANNEL, owner, worth(game) if right else 0)
+    return table, game_id, BEA if owner is AL else AL, await table.record(owner.id, claim)
 
 
 async def test_a_right_claim_is_open_to_muggins_and_a_wrong_call_costs_only_the_chance(
     store: Store, clock: Clock
 ) -> None:
-    table, game_id, game, owner = await first_count(store, clock)
+    table, game_id, opponent, right = await _claimed(store, clock, right=True)
     service = table.service
-    opponent = BEA if owner is AL else AL
-    value = worth(game)
-    right = await table.record(owner.id, await service.moves.count(CHANNEL, owner, value))
     assert right.ok, right.reply.text
     # The claim was right, and still the opponent is offered the call, as after any claim.
     offered = table.latest[opponent.id]
@@ -44,10 +49,8 @@ async def test_a_right_claim_is_open_to_muggins_and_a_wrong_call_costs_only_the_
 async def test_no_muggins_lets_the_claim_stand_without_waiting_out_the_window(
     store: Store, clock: Clock
 ) -> None:
-    table, game_id, _, owner = await first_count(store, clock)
+    table, game_id, opponent, claimed = await _claimed(store, clock, right=False)
     service = table.service
-    opponent = BEA if owner is AL else AL
-    claimed = await table.record(owner.id, await service.moves.count(CHANNEL, owner, 0))
     assert claimed.ok
     before = await load(store, game_id)
     assert before.muggins_window is not None

@@ -8,16 +8,9 @@ from typing import Any
 
 import pytest
 
+from bot.core import tournament_records as tr
 from bot.core.replies import User
 from bot.core.services import Services
-from bot.core.tournament_records import (
-    Decided,
-    EntrantRecord,
-    Format,
-    PairingRecord,
-    TournamentRecord,
-    TournamentStatus,
-)
 from bot.core.tournament_view import Event, board_text
 from bot.core.tournaments import read_event
 from bot.store import Store
@@ -92,7 +85,7 @@ async def test_a_round_is_paired_once_and_a_result_counted_once(
 ) -> None:
     tid = await _open(service, match_games=3)
     assert await store.set_status(
-        tid, TournamentStatus.RUNNING, before=TournamentStatus.OPEN, rounds=3
+        tid, tr.TournamentStatus.RUNNING, before=tr.TournamentStatus.OPEN, rounds=3
     )
     pairs = [(PEOPLE[0].id, PEOPLE[1].id), (PEOPLE[2].id, None)]
     assert await store.pair_round(tid, 1, pairs, now=1.0)
@@ -101,18 +94,18 @@ async def test_a_round_is_paired_once_and_a_result_counted_once(
     await store.set_game(tid, 1, 1, 77)
     assert await store.count_game(tid, 1, 1, 77, a_won=False, margin=20)
     assert not await store.count_game(tid, 1, 1, 77, a_won=False, margin=20)  # heard twice
-    assert await store.decide(tid, 1, 1, how=Decided.GAME, winner=PEOPLE[1].id, margin=20)
-    assert not await store.decide(tid, 1, 1, how=Decided.GAME, winner=PEOPLE[0].id)
+    assert await store.decide(tid, 1, 1, how=tr.Decided.GAME, winner=PEOPLE[1].id, margin=20)
+    assert not await store.decide(tid, 1, 1, how=tr.Decided.GAME, winner=PEOPLE[0].id)
     assert await store.decide(
-        tid, 1, 1, how=Decided.MODERATOR, winner=PEOPLE[0].id, margin=3, again=True
+        tid, 1, 1, how=tr.Decided.MODERATOR, winner=PEOPLE[0].id, margin=3, again=True
     )
     record = await store.tournament(tid)
-    assert record is not None and record.format is Format.SWISS and record.match_games == 3
+    assert record is not None and record.format is tr.Format.SWISS and record.match_games == 3
     event: Event = await read_event(store, record)
     first, bye = event.current()
     assert (first.wins_a, first.wins_b, first.spread_a) == (0, 1, -20)
-    assert first.decided is Decided.MODERATOR and first.winner == PEOPLE[0].id
-    assert bye.decided is Decided.BYE and bye.winner == PEOPLE[2].id
+    assert first.decided is tr.Decided.MODERATOR and first.winner == PEOPLE[0].id
+    assert bye.decided is tr.Decided.BYE and bye.winner == PEOPLE[2].id
     text = board_text(event)
     assert "Al wins (0–1) by 3 — set by a moderator" in text
     assert "Cy — bye (counts as a win)" in text
@@ -120,14 +113,18 @@ async def test_a_round_is_paired_once_and_a_result_counted_once(
 
 def test_the_board_fits_a_message_however_many_play() -> None:
     long = "W" * 32
-    entrants = tuple(EntrantRecord(1000 + n, f"{long}{n}", n + 1) for n in range(256))
+    entrants = tuple(tr.EntrantRecord(1000 + n, f"{long}{n}", n + 1) for n in range(256))
     pairings = tuple(
-        PairingRecord(1, n + 1, 1000 + 2 * n, 1001 + 2 * n, thread_id=10**18 + n)
+        tr.PairingRecord(1, n + 1, 1000 + 2 * n, 1001 + 2 * n, thread_id=10**18 + n)
         for n in range(128)
     )
-    for status in (TournamentStatus.OPEN, TournamentStatus.RUNNING, TournamentStatus.FINISHED):
-        record = TournamentRecord(
-            1, GUILD, CHANNEL, MO.id, Format.SWISS, 8, 121, "lurch", 24.0, status, 1, 0.0, 3, 0.0
+    for status in (
+        tr.TournamentStatus.OPEN,
+        tr.TournamentStatus.RUNNING,
+        tr.TournamentStatus.FINISHED,
+    ):
+        record = tr.TournamentRecord(
+            1, GUILD, CHANNEL, MO.id, tr.Format.SWISS, 8, 121, "lurch", 24.0, status, 1, 0.0, 3, 0.0
         )
         text = board_text(Event(record, entrants, pairings))
         assert len(text) <= 2000, (status, len(text))

@@ -227,14 +227,8 @@ def test_the_game_pages_are_off_unless_a_port_is_set() -> None:
 
 
 def test_the_game_pages_settings_are_read() -> None:
-    settings = Settings.from_env(
-        {
-            "WEB_HOST": "0.0.0.0",
-            "WEB_PORT": "8080",
-            "WEB_SECRET": "a secret of some length",
-            "PUBLIC_URL": "https://crib.example/",
-        }
-    )
+    web = {"WEB_HOST": "0.0.0.0", "WEB_PORT": "8080", "PUBLIC_URL": "https://crib.example/"}
+    settings = Settings.from_env({**web, "WEB_SECRET": "a secret of some length"})
     assert (settings.web_host, settings.web_port) == ("0.0.0.0", 8080)
     assert settings.public_url == "https://crib.example"
     assert settings.web_secret == "a secret of some length"

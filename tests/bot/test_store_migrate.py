@@ -87,14 +87,8 @@ async def test_two_migrations_with_one_number_both_apply_in_order_of_name(
 async def test_a_migration_merged_after_higher_numbers_is_still_applied(
     tmp_path: Path, target: str | Path
 ) -> None:
-    folder = _folder(
-        tmp_path,
-        {
-            **BASE,
-            "010_lurches.sql": "CREATE TABLE ten (x INTEGER);",
-            "011_members.sql": "CREATE TABLE eleven (x INTEGER);",
-        },
-    )
+    ten, eleven = "CREATE TABLE ten (x INTEGER);", "CREATE TABLE eleven (x INTEGER);"
+    folder = _folder(tmp_path, {**BASE, "010_lurches.sql": ten, "011_members.sql": eleven})
     await (await Store.open(target, migrations_dir=folder)).close()
     # 009 was written before 010 and 011 but merged after them.
     _folder(tmp_path, {"009_expert.sql": "ALTER TABLE base ADD COLUMN level TEXT;"})

@@ -21,6 +21,7 @@ import pytest
 from fakediscord import FakeDiscord
 from fakediscord.testing import BotLauncher, BotProcess
 from tests.helpers.bot_db import Database
+from tests.helpers.migrated import copy_migrated_sqlite
 from tests.helpers.pair import Pair, start_pair
 from tests.helpers.table_driver import NAMES, World
 
@@ -34,13 +35,20 @@ def backend(request: pytest.FixtureRequest) -> str:
 
 @pytest.fixture
 def world(
-    fake_discord: FakeDiscord, tmp_path: Path, backend: str, request: pytest.FixtureRequest
+    fake_discord: FakeDiscord,
+    tmp_path: Path,
+    tmp_path_factory: pytest.TempPathFactory,
+    backend: str,
+    request: pytest.FixtureRequest,
 ) -> World:
     """A server with #general, Al, Bea, Cy and Di, Eve watching, and Mo the moderator; the bot's
-    database a file in the test's folder, or a PostgreSQL database of its own."""
-    database: Database = tmp_path / "bot.db"
+    database a file in the test's folder, or a PostgreSQL database of its own, either at
+    today's schema already (a copy of one migrated once: tests.helpers.migrated)."""
+    database: Database
     if backend == "postgres":
-        database = request.getfixturevalue("postgres_url")
+        database = request.getfixturevalue("migrated_postgres_url")
+    else:
+        database = copy_migrated_sqlite(tmp_path_factory.getbasetemp(), tmp_path / "bot.db")
     fd = fake_discord
     guild = fd.add_guild("Cribbage Club")
     general = guild.add_text_channel("general")

@@ -118,7 +118,9 @@ def _met(world: World, rounds: int) -> list[frozenset[str]]:
     return found
 
 
-@BOTH_DATABASES
+# On SQLite only: the tournament's tables are tested on both databases in
+# tests/bot/test_service_tournaments.py (a bye, results, rounds), and a Swiss event is
+# directed on PostgreSQL end to end in test_tournament_processes.py.
 async def test_a_swiss_event_of_seven_over_three_rounds(world: World, bot: BotProcess) -> None:
     fd = world.fd
     mo = world.moderator

@@ -17,18 +17,23 @@ import random
 import pytest
 
 from fakediscord.testing import BotProcess
-from tests.helpers.backends import BOTH_DATABASES
 from tests.helpers.table_driver import TableDriver, World, start_again, until
-
-pytestmark = BOTH_DATABASES
 
 #: The issue's promise: every player sees the saved game within a few seconds.
 BACK_WITHIN = 8.0
 
+#: The faults, each with the bot on SQLite; the first and the last on PostgreSQL too. The
+#: database's part is the same whichever way Discord refused the answer (the move saved, its
+#: answer kept as unconfirmed, read back by the keeper), so one refusal proves it there; the
+#: kill proves it across a restart.
+FAULTS = ["404 unknown interaction", "500 until too late", "503 until too late", "429, then killed"]
+ON_POSTGRES = (FAULTS[0], FAULTS[-1])
+
 
 @pytest.mark.parametrize(
-    "fault",
-    ["404 unknown interaction", "500 until too late", "503 until too late", "429, then killed"],
+    ("backend", "fault"),
+    [("sqlite", fault) for fault in FAULTS] + [("postgres", fault) for fault in ON_POSTGRES],
+    indirect=["backend"],
 )
 async def test_a_move_whose_answer_never_landed_reaches_the_player(
     world: World, bot: BotProcess, fault: str

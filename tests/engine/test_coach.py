@@ -9,7 +9,7 @@ import pytest
 from engine.cards import parse_cards
 from engine.coach import review_discard, review_view
 from engine.players.expert_discard import coach_choices
-from tests.helpers.rigging import fives_and_fours_game, rigged_game
+from tests.helpers.rigging import fives_and_fours_game, fives_and_fours_table
 
 NUMBER = r"−?\d+\.\d"
 LINE = re.compile(
@@ -71,13 +71,7 @@ def test_no_review_before_the_discard() -> None:
 
 
 def test_three_players_review_one_thrown_card() -> None:
-    game, _ = rigged_game(
-        ["5H 5C JD QS", "4C 4D 9S KH", "2H 3H 6H 8H"],
-        ["10S", "7C", "2D"],
-        dealer=2,
-        starter="6S",
-        crib_card="AS",
-    )
+    game, _ = fives_and_fours_table(3)
     review = review_view(game.view(2))
     assert review is not None
     assert review.chosen.thrown == parse_cards("2D")

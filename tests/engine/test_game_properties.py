@@ -22,6 +22,8 @@ from engine.game import Game, Phase
 from tests.helpers.rigging import NAMES
 
 FULL_DECK_CODES = {card.code for card in full_deck()}
+#: A table: how many players, and the target.
+Table = tuple[int, int]
 TABLES = st.sampled_from([(2, 121), (3, 121), (4, 121), (2, 61), (3, 61), (4, 61)])
 SEEDS = st.integers(0, 2**32 - 1)
 #: Random games: a table (players, target), the deal's seed and the choices' seed.
@@ -139,7 +141,7 @@ def legal_action(game: Game, chooser: random.Random) -> list[Event]:
     return game.play(game.turn, chooser.choice(game.playable_cards(game.turn)))
 
 
-def run_game(table: tuple[int, int], seed: int, chooser: random.Random, *, deep: bool) -> None:
+def run_game(table: Table, seed: int, chooser: random.Random, *, deep: bool) -> None:
     n, target = table
     game, first = Game.new(NAMES[:n], target=target, rng=random.Random(seed))
     history = [first]
@@ -171,18 +173,14 @@ def run_game(table: tuple[int, int], seed: int, chooser: random.Random, *, deep:
 
 @settings(WHOLE_GAMES, max_examples=100)
 @random_games
-def test_random_games_checked_at_every_step(
-    table: tuple[int, int], seed: int, choices: int
-) -> None:
+def test_random_games_checked_at_every_step(table: Table, seed: int, choices: int) -> None:
     """Every step: cards, count, scores, ending, JSON round trip, a refused random action."""
     run_game(table, seed, random.Random(choices), deep=True)
 
 
 @settings(WHOLE_GAMES, max_examples=2500)
 @random_games
-def test_many_random_games_keep_the_invariants(
-    table: tuple[int, int], seed: int, choices: int
-) -> None:
+def test_many_random_games_keep_the_invariants(table: Table, seed: int, choices: int) -> None:
     """Many more games with the cheaper checks: cards, count, scores, ending, replay."""
     run_game(table, seed, random.Random(choices), deep=False)
 
@@ -191,7 +189,7 @@ def test_many_random_games_keep_the_invariants(
 @settings(WHOLE_GAMES, max_examples=20_000)
 @random_games
 def test_exhaustive_random_games_checked_at_every_step(
-    table: tuple[int, int], seed: int, choices: int
+    table: Table, seed: int, choices: int
 ) -> None:
     """The long run of the step-by-step checks (pytest -m exhaustive)."""
     run_game(table, seed, random.Random(choices), deep=True)

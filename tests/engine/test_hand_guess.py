@@ -8,25 +8,39 @@ from collections import Counter
 
 from engine.cards import Card
 from engine.players.base import unseen_cards
-from engine.players.hand_guess import rank_guesses, view_guesses
+from engine.players.hand_guess import Guess, rank_guesses, view_guesses
 from engine.players.play_history import view_history
 from engine.rules import PIP_VALUES
 from tests.helpers.views import play_view
 
 
-def test_guesses_use_only_unseen_ranks_and_respect_the_floors() -> None:
-    unseen = [1, 1, 2, 5, 5, 9, 10, 10, 11, 12, 13, 13]
-    guesses = rank_guesses(
+def _two_seat_guesses(
+    unseen: list[int],
+    floors: tuple[int, int],
+    held: tuple[int, int],
+    my_ranks: list[int],
+    *,
+    samples: int,
+    seed: int,
+) -> list[Guess]:
+    """Seat 1's guesses at both seats' ranks (seat 1 holding ``my_ranks``) before anyone has
+    played, unweighted by any keep."""
+    return rank_guesses(
         unseen=unseen,
-        floors=(6, 1),
-        held=(3, 2),
+        floors=floors,
+        held=held,
         me=1,
-        my_ranks=[3, 4],
+        my_ranks=my_ranks,
         played=((), ()),
         keep=None,
-        samples=32,
-        rng=random.Random(4),
+        samples=samples,
+        rng=random.Random(seed),
     )
+
+
+def test_guesses_use_only_unseen_ranks_and_respect_the_floors() -> None:
+    unseen = [1, 1, 2, 5, 5, 9, 10, 10, 11, 12, 13, 13]
+    guesses = _two_seat_guesses(unseen, (6, 1), (3, 2), [3, 4], samples=32, seed=4)
     assert len(guesses) == 32
     pool = Counter(unseen)
     for hands, weight in guesses:
@@ -39,17 +53,7 @@ def test_guesses_use_only_unseen_ranks_and_respect_the_floors() -> None:
 
 def test_one_card_held_is_listed_exactly_by_its_chance() -> None:
     # Two fives and one ten unseen: the five is twice as likely.
-    guesses = rank_guesses(
-        unseen=[5, 5, 10],
-        floors=(1, 1),
-        held=(1, 2),
-        me=1,
-        my_ranks=[2, 3],
-        played=((), ()),
-        keep=None,
-        samples=8,
-        rng=random.Random(1),
-    )
+    guesses = _two_seat_guesses([5, 5, 10], (1, 1), (1, 2), [2, 3], samples=8, seed=1)
     assert sorted((hands[0], weight) for hands, weight in guesses) == [([5], 2.0), ([10], 1.0)]
 
 

@@ -13,7 +13,7 @@ from engine.phase import Phase
 from engine.players import LEVELS, PLAYER_NAMES, Player, make_player
 from engine.players.base import known_cards, unseen_cards
 from engine.views import SeatView
-from tests.helpers.rigging import NAMES, fives_and_fours_game, rigged_game
+from tests.helpers.rigging import NAMES, facing_the_fours, fives_and_fours_game
 from tests.helpers.views import walk
 
 
@@ -73,13 +73,7 @@ def test_a_player_choice_depends_only_on_its_view() -> None:
     # Two deals where seat 1 holds the same cards but seat 0's hidden cards differ: seat 1's
     # views are equal, so every player makes the same choice in both.
     first, _ = fives_and_fours_game(discard=False)
-    second, _ = rigged_game(
-        ["AH 2H 3H 6H", "4C 4D 9S KH"],
-        ["10D JH", "7C 8C"],
-        dealer=0,
-        starter="6S",
-        discard=False,
-    )
+    second, _ = facing_the_fours("AH 2H 3H 6H", "10D JH", discard=False)
     assert first.view(1) == second.view(1)
     for name in PLAYER_NAMES:
         choices = {

@@ -12,7 +12,7 @@ from engine.players.crib_table import crib_value_of_ranks
 from engine.players.discard_ev import discard_choices, hand_ev, hand_points_by_starter
 from engine.players.fastscore import hand_points
 from engine.scoring import hand_total
-from tests.helpers.rigging import rigged_game
+from tests.helpers.rigging import facing_the_fours, fives_and_fours_table, rigged_game
 
 
 def test_four_fives_average_over_the_46_unseen_starters() -> None:
@@ -97,25 +97,13 @@ def test_discard_choices_refuse_a_wrong_size() -> None:
 
 
 def test_four_players_a_partner_deals_the_crib_is_ours() -> None:
-    game, _ = rigged_game(
-        ["5H 5C JD QS", "4C 4D 9S KH", "2H 3H 6H 8H", "AS 7D 9C QC"],
-        ["10S", "7C", "2D", "3C"],
-        dealer=2,
-        starter="6S",
-        discard=False,
-    )
+    game, _ = fives_and_fours_table(4, discard=False)
     view = game.view(0)
     assert [crib_sign(view, seat) for seat in range(4)] == [1, -1, 1, -1]
 
 
 def test_hard_throws_by_expected_value_and_greedy_ignores_the_crib() -> None:
-    game, _ = rigged_game(
-        ["5C 5D 6S 9H", "4C 4D 9S KH"],
-        ["JC KD", "7C 8C"],
-        dealer=0,
-        starter="6D",
-        discard=False,
-    )
+    game, _ = facing_the_fours("5C 5D 6S 9H", "JC KD", starter="6D", discard=False)
     for seat, sign in ((0, 1), (1, -1)):
         view = game.view(seat)
         expected = discard_choices(view.hand, 2, crib_sign=sign)[0].thrown

@@ -9,7 +9,7 @@ from typing import Any
 import aiohttp
 import pytest
 
-from fakediscord import FakeDiscord
+from fakediscord import Channel, FakeDiscord, User
 from fakediscord.errors import EmulatorUsageError
 from fakediscord.testing import InProcessBot
 from tests.helpers.emulator_world import TinyWorld
@@ -19,6 +19,13 @@ from tests.helpers.wire import call, refusal
 def last_interaction(fd: FakeDiscord) -> dict[str, Any]:
     """The payload of the latest INTERACTION_CREATE the bot was sent."""
     return next(d for _, t, d in reversed(fd.gateway.shards[0].events) if t == "INTERACTION_CREATE")
+
+
+def _installed(table: TinyWorld, *others: User) -> tuple[FakeDiscord, Channel]:
+    """Al installs the app to his account; the emulator, and a conversation the bot is not in
+    between Al and ``others`` (a DM with one, a group DM with more)."""
+    table.fd.install_app(table.al)
+    return table.fd, table.fd.private_channel(table.al, *others)
 
 
 async def test_a_private_channel_is_seen_by_its_people_only(table: TinyWorld) -> None:
@@ -58,16 +65,14 @@ async def test_the_synced_command_declares_its_installs_and_contexts(
 ) -> None:
     command = table.fd.commands.find("anywhere", None)
     assert command is not None
-    assert sorted(command["integration_types"]) == [0, 1]
-    assert sorted(command["contexts"]) == [0, 1, 2]
+    declared = sorted(command["integration_types"]), sorted(command["contexts"])
+    assert declared == ([0, 1], [0, 1, 2])  # guild and user installs; guild, bot DM, private
 
 
 async def test_interactions_say_their_context_and_whose_install_they_run_on(
     table: TinyWorld, tiny: InProcessBot
 ) -> None:
-    fd = table.fd
-    fd.install_app(table.al)
-    dm = fd.private_channel(table.al, table.bea)
+    fd, dm = _installed(table, table.bea)
     r = await fd.slash(table.al, dm, "/anywhere")
     assert r.content == "private by user install"
     payload = last_interaction(fd)
@@ -96,9 +101,7 @@ async def test_interactions_say_their_context_and_whose_install_they_run_on(
 async def test_the_bots_token_may_not_post_or_read_where_the_bot_is_not(
     table: TinyWorld, tiny: InProcessBot, http: aiohttp.ClientSession
 ) -> None:
-    fd = table.fd
-    fd.install_app(table.al)
-    group = fd.private_channel(table.al, table.bea, table.cy)
+    fd, group = _installed(table, table.bea, table.cy)
     r = await fd.slash(table.al, group, "/anywhere post:True")
     assert r.content == "refused 403/50001; private by user install"
     base = f"/channels/{group.id}/messages"
@@ -113,9 +116,7 @@ async def test_the_bots_token_may_not_post_or_read_where_the_bot_is_not(
 async def test_a_clicks_token_edits_the_message_clicked_and_no_other(
     table: TinyWorld, tiny: InProcessBot, http: aiohttp.ClientSession
 ) -> None:
-    fd = table.fd
-    fd.install_app(table.al)
-    dm = fd.private_channel(table.al, table.bea)
+    fd, dm = _installed(table, table.bea)
     first = await fd.slash(table.al, dm, "/anywhere")
     second = await fd.slash(table.al, dm, "/anywhere")
     assert first.original is not None and second.original is not None
@@ -178,9 +179,7 @@ async def test_a_server_that_did_not_invite_the_bot_is_reached_by_user_installs_
 async def test_a_clicks_follow_ups_take_their_own_flags_beside_its_deferred_update(
     table: TinyWorld, tiny: InProcessBot, http: aiohttp.ClientSession
 ) -> None:
-    fd = table.fd
-    fd.install_app(table.al)
-    group = fd.private_channel(table.al, table.bea, table.cy)
+    fd, group = _installed(table, table.bea, table.cy)
     shown = await fd.slash(table.al, group, "/anywhere")
     assert shown.original is not None
     click = await fd.click(table.bea, shown.original, "tiny:quiet")  # a deferred update

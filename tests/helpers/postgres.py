@@ -142,9 +142,11 @@ class PostgresServer:
             raise RuntimeError(f"psql failed: {done.stderr}")
         return done.stdout
 
-    def create_database(self, name: str) -> str:
-        """A new empty database; its URL."""
-        self.psql(f'CREATE DATABASE "{name}"')
+    def create_database(self, name: str, template: str | None = None) -> str:
+        """A new database, empty or a copy of the database ``template`` (which nobody may be
+        connected to meanwhile); its URL."""
+        copied = "" if template is None else f' TEMPLATE "{template}"'
+        self.psql(f'CREATE DATABASE "{name}"{copied}')
         return self.url(name)
 
     def _start(self) -> None:

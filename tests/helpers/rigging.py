@@ -118,12 +118,42 @@ four_player_game = partial(
     starter="3H",
 )
 
-#: A two-player deal the tests share in which seat 1 keeps 4♣ 4♦ 9♠ K♥ and throws 7♣ 8♣ to
-#: seat 0's crib, and seat 0 keeps 5♥ 5♣ J♦ Q♠ and throws 2♦ 3♦ (starter 6♠), options as
-#: :func:`rigged_game`'s.
-fives_and_fours_game = partial(
-    rigged_game, ("5H 5C JD QS", "4C 4D 9S KH"), ("2D 3D", "7C 8C"), dealer=0, starter="6S"
-)
+
+def facing_the_fours(
+    kept: str, thrown: str, *, starter: str = "6S", discard: bool = True
+) -> tuple[Game, list[Event]]:
+    """A two-player deal in which seat 1 keeps 4♣ 4♦ 9♠ K♥ and throws 7♣ 8♣ to the crib of
+    seat 0, who deals, keeps ``kept`` and throws ``thrown`` (``discard`` as
+    :func:`rigged_game`'s)."""
+    return rigged_game(
+        (kept, "4C 4D 9S KH"), (thrown, "7C 8C"), dealer=0, starter=starter, discard=discard
+    )
+
+
+#: The two-player deal the tests share most: :func:`facing_the_fours` with seat 0 keeping
+#: 5♥ 5♣ J♦ Q♠ and throwing 2♦ 3♦ (starter 6♠).
+fives_and_fours_game = partial(facing_the_fours, "5H 5C JD QS", "2D 3D")
+
+#: The fives and fours with more seats: seat 2 keeps 2♥ 3♥ 6♥ 8♥, seat 3 A♠ 7♦ 9♣ Q♣; each
+#: seat throws one card.
+_TABLE_KEPT = ("5H 5C JD QS", "4C 4D 9S KH", "2H 3H 6H 8H", "AS 7D 9C QC")
+_TABLE_THROWN = ("10S", "7C", "2D", "3C")
+
+
+def fives_and_fours_table(players: int, *, discard: bool = True) -> tuple[Game, list[Event]]:
+    """A deal for three or four players (seat 2 deals, starter 6♠) in which seat 0 keeps
+    5♥ 5♣ J♦ Q♠ and seat 1 4♣ 4♦ 9♠ K♥ (as in :data:`fives_and_fours_game`), seat 2 keeps
+    2♥ 3♥ 6♥ 8♥ and seat 3 A♠ 7♦ 9♣ Q♣, throwing 10♠, 7♣, 2♦ and 3♣ in turn; with three,
+    the deck's A♠ goes to the crib (``discard`` as :func:`rigged_game`'s)."""
+    return rigged_game(
+        _TABLE_KEPT[:players],
+        _TABLE_THROWN[:players],
+        dealer=2,
+        starter="6S",
+        crib_card="AS" if players == 3 else None,
+        discard=discard,
+    )
+
 
 #: A three-player deal the tests share: what each seat keeps and throws (seat 0 deals).
 THREE_KEPT = ("10S AS 7D 6H", "KH QH 2C 5C", "JD 9S 4D 8C")
