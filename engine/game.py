@@ -450,6 +450,20 @@ class Game:
         order, the scores, the last show and the action log (not the random source)."""
         return self._state(share=False)
 
+    def card_places(self) -> dict[str, Any]:
+        """Where every card is, as :meth:`to_dict` writes it (``deck``, ``hands``, ``kept``,
+        ``discards``, ``played``, ``crib`` and ``starter``, as card codes), without the cost of
+        copying the action log."""
+        return {
+            "deck": _codes(self._deck),
+            "hands": [_codes(h) for h in self._hands],
+            "kept": [_codes(k) for k in self._kept],
+            "discards": [_codes(d) for d in self._discards],
+            "played": [_codes(p) for p in self._played],
+            "crib": _codes(self._crib),
+            "starter": None if self._starter is None else self._starter.code,
+        }
+
     def _state(self, *, share: bool) -> dict[str, Any]:
         # With share=True the action log and the last show are the game's own lists: only for
         # to_json, which reads them at once and never hands them out.
@@ -477,13 +491,7 @@ class Game:
                 "deal_number": self._deal_number,
                 "scores": list(self._scores),
                 "cut_rounds": [_cut_codes(r) for r in self._cut_rounds],
-                "deck": _codes(self._deck),
-                "hands": [_codes(h) for h in self._hands],
-                "kept": [_codes(k) for k in self._kept],
-                "discards": [_codes(d) for d in self._discards],
-                "played": [_codes(p) for p in self._played],
-                "crib": _codes(self._crib),
-                "starter": None if self._starter is None else self._starter.code,
+                **self.card_places(),
                 "series": _codes(self._series),
                 "count": self._count,
                 "turn": self._turn,

@@ -34,7 +34,7 @@ WHOLE_GAMES = settings(deadline=None, suppress_health_check=[HealthCheck.too_slo
 
 def check_cards(game: Game) -> None:
     """All 52 cards are in exactly one place: deck, crib, a hand, played, or the starter."""
-    data = game.to_dict()
+    data = game.card_places()
     places = [data["deck"], data["crib"], *data["hands"], *data["played"]]
     codes = [code for place in places for code in place]
     if data["starter"] is not None:
