@@ -6,6 +6,8 @@ from __future__ import annotations
 
 from typing import Any
 
+import pytest
+
 from bot.core.messages import BoardPicture, MessageView, ReviewPages, laid_out
 from bot.core.replies import User
 from bot.discord.rendering import MAX_PANEL_COMPONENTS, MAX_PANEL_TEXT, message_payload
@@ -59,6 +61,9 @@ async def test_a_table_holds_its_parts_board_and_button_in_one_container() -> No
     assert row["components"][0]["custom_id"] == "crib:review:7"
 
 
+# What a message looks like does not depend on the database (and each look drawn costs a board
+# picture): one backend suffices.
+@pytest.mark.parametrize("store", ["sqlite"], indirect=True)
 async def test_every_laid_out_message_of_a_long_manual_four_player_game_is_within_limits(
     store: Store, clock: Clock
 ) -> None:
