@@ -1,0 +1,67 @@
+"""The README and the package's description say what the code does: the Python it needs, the
+databases it runs on, and every command of the local playground."""
+
+from __future__ import annotations
+
+import re
+import tomllib
+from pathlib import Path
+
+from fakediscord.playground import HELP, PICTURES
+
+ROOT = Path(__file__).parents[1]
+README = (ROOT / "README.md").read_text(encoding="utf-8")
+PROJECT = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["project"]
+
+#: The name a reader knows each store's migrations folder by.
+DATABASES = {"sqlite": "SQLite", "postgres": "PostgreSQL"}
+
+
+def _section(title: str) -> str:
+    start = README.index(f"\n## {title}\n")
+    end = README.find("\n## ", start + 1)
+    return README[start : end if end != -1 else None]
+
+
+def test_the_readme_says_the_python_the_package_requires() -> None:
+    # Issue 25: the quick start did not say which Python; pip refuses an older one.
+    floor = PROJECT["requires-python"].removeprefix(">=")
+    assert re.fullmatch(r"3\.\d+", floor), PROJECT["requires-python"]
+    assert f"Python {floor} or later" in README
+
+
+def test_the_description_names_every_database_the_store_runs_on() -> None:
+    # Issue 25: the project's description named SQLite alone.
+    folders = sorted(p.name for p in (ROOT / "bot/store/migrations").iterdir() if p.is_dir())
+    assert folders, "the stores' migrations"
+    for folder in folders:
+        assert DATABASES[folder] in PROJECT["description"], (folder, PROJECT["description"])
+
+
+def _playground_commands() -> list[str]:
+    """The words that start each of the playground's commands, as its help lists them."""
+    commands: list[str] = []
+    for line in HELP.splitlines():
+        if line.startswith("   "):
+            continue  # a description wrapped onto another line
+        usage = re.split(r"\s{2,}", line.strip())[0]
+        if usage.startswith("/"):
+            continue  # the slash commands, typed as in Discord
+        for form in usage.split("|"):
+            words = form.split()
+            # "mod on": the second word is part of the command; "click [mN] K" takes arguments.
+            commands.append(" ".join(words[:2]) if words[0] == "mod" else words[0])
+    commands += re.findall(r"`(\w+)` lists", HELP)
+    return commands
+
+
+def test_the_playground_guide_names_every_playground_command() -> None:
+    # Issue 25: the playground needed its own guide (options as name:value, being a moderator,
+    # where pictures are saved, a scratch database).
+    guide = _section("The local playground")
+    commands = _playground_commands()
+    assert {"as", "mod on", "mod off", "users", "click", "choose", "quit"} <= set(commands)
+    for command in commands:
+        assert re.search(rf"`{re.escape(command)}[ `]", guide), command
+    assert "`name:value`" in guide and "scratch database" in guide
+    assert PICTURES.name in guide
