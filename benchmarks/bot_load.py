@@ -216,14 +216,14 @@ async def _answered(
     if click and (response is None or response.type not in (6, 7)):
         # Players here only make legal moves, and a move updates its message (type 7, or 6 and
         # an edit when the bot deferred): any other answer is a refusal, something went wrong.
-        figures.refused.append(response.content if response else "no response")
+        figures.refused.append(response.words() if response else "no response")
     return interaction
 
 
 def _watch_channel(table: LoadGame) -> None:
     messages = table.channel.messages
     for message in messages[table.seen :]:
-        if RESULT_MARK in message.content and not message.ephemeral:
+        if RESULT_MARK in message.words() and not message.ephemeral:
             table.over = True
     table.seen = len(messages)
 
@@ -329,7 +329,7 @@ async def _game(
 def _page_link(fd: FakeDiscord, channel: Channel) -> str | None:
     """The game page's link in ``channel``'s table message, once there is one."""
     for message in fd.messages(channel):
-        found = PAGE_LINK.search(message.content)
+        found = PAGE_LINK.search(message.words())
         if found:
             return found.group(1)
     return None
@@ -641,7 +641,7 @@ def _report_budget(
             continue
         mine = [m for m in table.channel.messages if not m.ephemeral]
         # The lobby and the final result are a game's own, not a deal's.
-        extra = 1 + sum(1 for m in mine if m.content.startswith("🏆") or "resigned —" in m.content)
+        extra = 1 + sum(1 for m in mine if m.words().startswith("🏆") or "resigned —" in m.words())
         channel_posts.append((len(mine) - extra) / played)
         channel_edits.append(sum(len(m.history) for m in mine) / played)
         for user in table.players:

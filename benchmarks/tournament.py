@@ -82,13 +82,13 @@ def _threads(general: Channel, round_: int) -> list[Channel]:
 
 def _board(general: Channel) -> Message | None:
     for message in general.messages:
-        if message.author.bot and "tournament**" in message.content:
+        if message.author.bot and "tournament**" in message.words():
             return message
     return None
 
 
 def _dealt(thread: Channel) -> bool:
-    return any(m.author.bot and "Deal 1" in m.content for m in thread.messages)
+    return any(m.author.bot and "Deal 1" in m.words() for m in thread.messages)
 
 
 async def _round_dealt(fd: FakeDiscord, general: Channel, round_: int, tables: int) -> None:
@@ -130,7 +130,7 @@ async def requests_per_round(players: int) -> int:
                 assert board is not None
                 for user in users:
                     await fd.click(user, board, label="Join")
-                await fd.wait_for(lambda: f"Entrants ({players})" in board.content, timeout=30)
+                await fd.wait_for(lambda: f"Entrants ({players})" in board.words(), timeout=30)
                 await fd.quiet(1.0)
                 tables = players // 2
                 before = _routes(fd)
