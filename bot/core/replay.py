@@ -13,6 +13,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
+from bot.core.chances import chances, chances_line
 from bot.core.deal_log import DealLog
 from bot.core.games import Loaded
 from bot.core.messages import BoardPicture
@@ -49,6 +50,8 @@ class Step:
     pegs: tuple[tuple[int, int], ...]
     dealer: int
     winner: int | None = None
+    #: Each side's chance to win, on a deal's first step (two players: bot.core.chances).
+    chances: tuple[str, ...] | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -94,7 +97,7 @@ class GameReplay:
     def board(self, step: int) -> BoardPicture:
         """The board after ``step`` (clamped to the game's steps)."""
         at = self.steps[max(0, min(step, len(self.steps) - 1))]
-        return board_at(self.view, at.pegs, at.dealer, at.winner)
+        return board_at(self.view, at.pegs, at.dealer, at.winner, at.chances)
 
 
 def _line(
@@ -143,9 +146,11 @@ class _Teller:
         self.deals: list[DealReplay] = []
         self.opening = 0
 
-    def _step(self, text: str, winner: int | None = None) -> None:
+    def _step(
+        self, text: str, winner: int | None = None, said: tuple[str, ...] | None = None
+    ) -> None:
         dealer = self.deals[-1].dealer if self.deals else 0
-        self.steps.append(Step(text, tuple(self.log.pegs), dealer, winner))
+        self.steps.append(Step(text, tuple(self.log.pegs), dealer, winner, said))
         if self.deals:
             self.deals[-1].last_step = len(self.steps) - 1
 
@@ -175,7 +180,12 @@ class _Teller:
                             first_step=len(self.steps),
                         )
                     )
-                    self._step(_line(self.names, [event], self.view))
+                    said = self._chances(event.dealer)
+                    line = _line(self.names, [event], self.view)
+                    if said is not None:
+                        sides = [self.names.side(side) for side in range(2)]
+                        line += " " + chances_line(sides, said)
+                    self._step(line, said=said)
                 case StarterCut():
                     self.deals[-1].starter = event.card
                     after = events[i + 1] if i + 1 < len(events) else None
@@ -207,6 +217,13 @@ class _Teller:
                     line = _line(self.names, [event], self.view)
                     if line:
                         self._step(line)
+
+    def _chances(self, dealer: int) -> tuple[str, ...] | None:
+        """Each side's chance to win as a deal that ``dealer`` deals begins (two players)."""
+        if len(self.view.sides) != 2:
+            return None
+        scores = [front for front, _back in self.log.pegs]
+        return chances(scores, self.view.target, self.view.sides[dealer])
 
     def done(self) -> GameReplay:
         """The game told."""

@@ -29,6 +29,7 @@ from datetime import datetime
 from typing import Protocol
 
 from bot.core import archive
+from bot.core.chances import chances, chances_line
 from bot.core.games import Games, Loaded
 from bot.core.messages import BoardPicture, MessageView, ReviewPages
 from bot.core.records import GameRecord, GameStatus
@@ -278,6 +279,10 @@ def _deal_page(report: ReviewReport, deal: int) -> tuple[str, BoardPicture | Non
     if starter is not None:
         head += f" · starter {starter}"
     lines = [head]
+    # Each side's chance to win as the deal began (two players: see bot.core.chances).
+    said = None if report.partners else chances(first.scores, report.target, first.dealer)
+    if said is not None:
+        lines.append(chances_line([escape(side) for side in report.sides], said))
     lines.append("(Play values are the points your side is expected to peg less the other's.)")
     for decision in decisions:
         lines.append(_decision_line(decision, escape(report.player)))
@@ -286,7 +291,9 @@ def _deal_page(report: ReviewReport, deal: int) -> tuple[str, BoardPicture | Non
         tuple((score, score) for score in first.scores),
         report.target,
         "lurch" if report.rule == Scoring.LURCH.value else "skunk",
+        dealer=None if said is None else first.dealer,
         partners=report.partners,
+        chances=said,
     )
     return "\n".join(lines), board
 

@@ -8,6 +8,7 @@ from itertools import pairwise
 
 import pytest
 
+from bot.core.chances import chances, chances_line
 from bot.core.game_messages import ratings_line
 from bot.core.games import Loaded
 from bot.core.replay import replay
@@ -18,6 +19,7 @@ from bot.store import Store
 from bot.web.pages import replay_page, spectator_page
 from engine.phase import Phase
 from engine.scoring import score_hand
+from tests.helpers.cast import GUILD
 from tests.helpers.service_driver import AL, BEA, CHANNEL, CY, DEE, drive, open_table, owed_now
 
 
@@ -116,3 +118,33 @@ async def test_a_resignation_is_told_as_the_channel_said_it(service: Services) -
     assert resigned.ok, resigned.reply.text
     told = replay(await _loaded(service, game_id))
     assert told is not None and told.steps[-1].text.startswith("Bea resigned — 🏆 Al wins")
+
+
+async def test_the_replay_and_the_review_say_each_deals_chances_to_win(
+    service: Services,
+) -> None:
+    table = await open_table(service, [AL, BEA], target=61)
+    await drive(service, table, [AL, BEA])
+    game_id = table.outcomes[0].game_id or 0
+    told = replay(await _loaded(service, game_id))
+    assert told is not None
+    for deal in told.deals:
+        step = told.steps[deal.first_step]
+        # Said as the deal begins, from the scores then and its dealer, and on its board.
+        fronts = [front for front, _ in step.pegs]
+        said = chances(fronts, 61, deal.dealer)
+        assert said is not None and step.chances == said
+        assert step.text.endswith(chances_line(["Al", "Bea"], said)), step.text
+        assert told.board(deal.first_step).chances == said
+        assert all(s.chances is None for s in told.steps[deal.first_step + 1 : deal.last_step + 1])
+    # The review's page of each deal says them too, with its board.
+    first = await service.reviews.review(GUILD, CHANNEL, AL, game_id)
+    view = first.reply.view
+    assert first.ok and view is not None and view.review is not None, first.reply.text
+    pages = view.review
+    for page in range(1, pages.pages):
+        turned = await service.reviews.page(GUILD, AL, game_id, pages.seat, page)
+        shown = turned.update
+        assert shown is not None and shown.board is not None
+        assert shown.board.chances is not None
+        assert chances_line(["Al", "Bea"], shown.board.chances) in shown.content
