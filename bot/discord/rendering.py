@@ -17,6 +17,7 @@ import discord
 
 from bot.core.boards import draw_board
 from bot.core.messages import BoardPicture, MessageView
+from bot.core.render.table import MAX_LAID_OUT
 from bot.core.render.text import MAX_MESSAGE
 from bot.discord.components import controls_view
 
@@ -57,8 +58,9 @@ def _mentions(view: MessageView) -> discord.AllowedMentions:
     return discord.AllowedMentions(users=[discord.Object(uid) for uid in view.mentions])
 
 
-#: Characters Discord takes in all the text displays of a Components V2 message.
-MAX_PANEL_TEXT = 4000
+#: Characters Discord takes in all the text displays of a Components V2 message (the limit the
+#: core lays its tables out within).
+MAX_PANEL_TEXT = MAX_LAID_OUT
 #: Components Discord takes in a Components V2 message, nested ones counted.
 MAX_PANEL_COMPONENTS = 40
 
@@ -144,11 +146,12 @@ async def message_payload(view: MessageView, *, editing: bool) -> dict[str, Any]
     (``view.panel``) or a laid-out message (``view.layout``) goes as a Components V2 layout,
     its text, pictures and controls inside it, with no content."""
     if view.panel or view.layout:
-        if view.panel and controls_view(view) is not None:
+        rows = _rows(view)
+        if view.panel and rows:
             raise ValueError("A panel message carries no controls.")
         files = await _files(view)
         groups = view.layout or ((view.content,),)
-        layout = layout_of(groups, files, _rows(view))
+        layout = layout_of(groups, files, rows)
         panel: dict[str, Any] = {"view": layout, "allowed_mentions": _mentions(view)}
         if editing:
             # No text beside the layout: a plain message laid out by this edit loses its own.
