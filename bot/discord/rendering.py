@@ -146,9 +146,10 @@ async def message_payload(view: MessageView, *, editing: bool) -> dict[str, Any]
     (``view.panel``) or a laid-out message (``view.layout``) goes as a Components V2 layout,
     its text, pictures and controls inside it, with no content."""
     if view.panel or view.layout:
-        rows = _rows(view)
-        if view.panel and rows:
+        # Checked only for panels, so a laid-out message's controls are still built once.
+        if view.panel and controls_view(view) is not None:
             raise ValueError("A panel message carries no controls.")
+        rows = _rows(view)
         files = await _files(view)
         groups = view.layout or ((view.content,),)
         layout = layout_of(groups, files, rows)
