@@ -1,5 +1,6 @@
 """Faults on demand: answer chosen REST routes with 429s or server errors a set number of times,
-or run a test's action the moment a request has been handled, before its answer goes back.
+hold chosen requests back for a while before they reach Discord (a slow network), or run a
+test's action the moment a request has been handled, before its answer goes back.
 
 A route pattern is a regular expression searched in `"METHOD /path"`, the path without the
 `/api/v10` prefix, e.g. `"POST /channels/\\d+/messages"` or `"callback"`.
@@ -64,6 +65,17 @@ class Hook:
     routes: list[str] = field(default_factory=list)
 
 
+@dataclass
+class Delay:
+    """The next `times` requests matching `pattern` reach Discord `seconds` late (the network
+    between the bot and Discord is slow), then are handled as usual."""
+
+    pattern: re.Pattern[str]
+    seconds: float
+    times: int
+    routes: list[str] = field(default_factory=list)
+
+
 class FaultBook:
     """The faults waiting to happen, in the order they were added."""
 
@@ -71,6 +83,7 @@ class FaultBook:
         self.pending: list[Fault] = []
         self.used: list[tuple[str, int]] = []
         self.hooks: list[Hook] = []
+        self.delays: list[Delay] = []
 
     def hook(self, hook: Hook) -> Hook:
         """Arm a hook."""
@@ -85,6 +98,22 @@ class FaultBook:
                 if len(hook.routes) >= hook.times:
                     self.hooks.remove(hook)
                 hook.action(route)
+
+    def delay(self, delay: Delay) -> Delay:
+        """Arm a delay."""
+        self.delays.append(delay)
+        return delay
+
+    def late_by(self, route: str) -> float:
+        """How late a request to `route` reaches Discord (the first armed delay matching it,
+        counting one use): 0 when none matches."""
+        for delay in self.delays:
+            if delay.pattern.search(route):
+                delay.routes.append(route)
+                if len(delay.routes) >= delay.times:
+                    self.delays.remove(delay)
+                return delay.seconds
+        return 0.0
 
     def add(self, fault: Fault) -> Fault:
         """Arm a fault."""
@@ -103,6 +132,7 @@ class FaultBook:
         return None
 
     def clear(self) -> None:
-        """Disarm every fault and hook."""
+        """Disarm every fault, delay and hook."""
         self.pending.clear()
         self.hooks.clear()
+        self.delays.clear()

@@ -10,6 +10,7 @@ on every answer.
 
 from __future__ import annotations
 
+import asyncio
 import json
 import re
 from collections.abc import Awaitable, Callable
@@ -367,6 +368,9 @@ def middleware(fd: FakeDiscord) -> Callable[..., Any]:
             return await handler(request)
         path = re.sub(r"^/api/v\d+", "", request.path)
         route = f"{request.method} {path}"
+        late = fd.faults.late_by(route)
+        if late:
+            await asyncio.sleep(late)  # on its way over a slow network
         resource = request.match_info.route.resource
         template = route if resource is None else route_template(request.method, resource.canonical)
         interaction = INTERACTION_ROUTES.match(request.path) is not None

@@ -26,7 +26,7 @@ from fakediscord.errors import (
     BotFailure,
     BotStalled,
 )
-from fakediscord.faults import Fault, FaultBook, Hook
+from fakediscord.faults import Delay, Fault, FaultBook, Hook
 from fakediscord.gateway import Gateway
 from fakediscord.interactions import (
     Interaction,
@@ -331,6 +331,11 @@ class FakeDiscord(UserActions, BotSide):
     ) -> Fault:
         """Answer the next `times` requests matching `route` with `status` (and `code`)."""
         return self.faults.add(Fault(re.compile(route), times, status, code=code, message=message))
+
+    def delay(self, route: str, seconds: float, times: int = 1) -> Delay:
+        """The next `times` requests matching `route` reach Discord `seconds` late (a slow
+        network: e.g. a click's answer still on its way while the bot sends other requests)."""
+        return self.faults.delay(Delay(re.compile(route), seconds, times))
 
     def after_request(self, route: str, action: Callable[[str], object], times: int = 1) -> Hook:
         """Run `action(route)` when each of the next `times` requests matching `route` has been

@@ -157,6 +157,9 @@ class MessageLedger:
         # What was sent and is not written yet, by owner and key; and the pending posts it
         # clears once written.
         self._unwritten: dict[tuple[Owner, str], MessageRecord] = {}
+        # What is being written now (taken out of _unwritten, not yet in the store): a read of
+        # the store meanwhile would not see it.
+        self._writing: list[dict[tuple[Owner, str], MessageRecord]] = []
         self._cleared: set[tuple[Owner, str]] = set()
         self._writer: asyncio.Task[None] | None = None
         # When this process began keeping the ledger.
@@ -215,10 +218,12 @@ class MessageLedger:
         if sent is None or stale:
             self._unread.discard(owner)
             sent = self._unconfirmed_unknown(await self._store.messages(owner))
-            # What this process sent and has not written yet is newer than what was read.
-            for (unwritten_owner, key), record in self._unwritten.items():
-                if unwritten_owner == owner:
-                    sent[key] = record
+            # What this process sent and has not written yet (or is writing now, so the read
+            # may not have seen it) is newer than what was read.
+            for unwritten in (*self._writing, self._unwritten):
+                for (unwritten_owner, key), record in unwritten.items():
+                    if unwritten_owner == owner and _replaces(record, sent.get(key)):
+                        sent[key] = record
             self._sent.keep(owner, sent)
         return sent
 
@@ -307,6 +312,7 @@ class MessageLedger:
             return True
         unwritten, cleared = self._unwritten, self._cleared
         self._unwritten, self._cleared = {}, set()
+        self._writing.append(unwritten)
         try:
             await self._store.set_messages(
                 [(owner, record) for (owner, _), record in unwritten.items()],
@@ -322,6 +328,8 @@ class MessageLedger:
                     self._unwritten[(owner, record.key)] = record
             self._cleared |= cleared
             return False
+        finally:
+            self._writing.remove(unwritten)
         return True
 
     async def answered(
@@ -456,6 +464,14 @@ class MessageLedger:
     async def dms_refused(self, owner: Owner, user_id: int) -> None:
         """Discord refused a DM of ``owner`` to this player (see :meth:`Projector.dms_refused`)."""
         await self._projectors[owner.kind].dms_refused(owner, user_id)
+
+    @property
+    def hears_every_answer(self) -> bool:
+        """Whether every click's answer is made in this process (it is the only one), so an
+        answer not known here to have landed has not landed yet. With other processes
+        answering too, this process hears of an answer when its move is saved, not when it
+        lands."""
+        return not self._shared
 
     async def kept(self, owner: Owner) -> dict[str, MessageRecord]:
         """The owner's messages as last sent, by key."""

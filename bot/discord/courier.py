@@ -92,6 +92,27 @@ class NoLiveToken(Exception):
         self.retry_after = retry_after
 
 
+class AnswerOnItsWay(Exception):
+    """A click's answer to this very message (kept with its move) may still be on its way to
+    Discord: an edit made now could land first and then be overwritten by that answer's older
+    look, and the interaction's webhook reaches nothing until the answer has landed (Discord:
+    404 / 10015). Nothing was sent: look again after ``retry_after`` seconds."""
+
+    def __init__(self, key: str, retry_after: float = ANSWER_RETRY) -> None:
+        super().__init__(key)
+        self.retry_after = retry_after
+
+
+def answer_on_its_way(record: MessageRecord | None, now: float) -> bool:
+    """Whether ``record`` is a click's answer kept with its move that is not yet known to have
+    reached Discord, and may still (Discord takes an answer within 3 s of the click)."""
+    return (
+        record is not None
+        and record.unconfirmed_since is not None
+        and now - record.unconfirmed_since < ANSWER_LANDS_WITHIN
+    )
+
+
 class NotSender(Exception):
     """This process may not send now: its sender's lease lapsed by its own clock, or another
     process holds it (see :mod:`bot.store.cluster`). Nothing was sent."""
@@ -229,7 +250,9 @@ class Courier:
         DM waited for its turn and ``current()`` then says the game moved on, :class:`Superseded`
         (nothing sent: the player may already see newer controls, from their own click).
         A private message (``owed.private``: the bot is not a member there) goes through
-        interactions' tokens alone (the owner's messages' tokens), else :class:`NoLiveToken`."""
+        interactions' tokens alone (the owner's messages' tokens), else :class:`NoLiveToken`.
+        Any other message is left alone while a click's answer to it may still be on its way
+        (:class:`AnswerOnItsWay`)."""
         digest = owed.view.digest()
         if owed.private:
             lapsed: list[str] = []
@@ -243,9 +266,38 @@ class Courier:
                     # Discord says these tokens are past their 15 minutes (clocks differ):
                     # nothing is tried through them again, and the table says who to wake.
                     await self._ledger.tokens_lapsed(owner, lapsed)
+        answering = await self._answer_on_its_way(owner, owed, known)
+        if answering is not None:
+            return await self._after_answer(owed, answering, digest)
         if owed.user_id is None:
             return await self._to_channel(owner, channel_id, owed, known, digest)
         return await self._to_dm(owner, owed.user_id, owed, known, digest, current)
+
+    async def _answer_on_its_way(
+        self, owner: Owner, owed: Owed, known: MessageRecord | None
+    ) -> MessageRecord | None:
+        """The click's answer to this message that may still be on its way (kept with its
+        move: as the message was when the owner was drawn, or as it is kept now), if any."""
+        now = self._clock()
+        for record in (known, (await self._ledger.kept(owner)).get(owed.key)):
+            if record is not None and answer_on_its_way(record, now):
+                return record
+        return None
+
+    async def _after_answer(
+        self, owed: Owed, answering: MessageRecord, digest: str
+    ) -> MessageRecord:
+        """Edit a message whose click's answer may still be on its way, only once that answer
+        has landed, so that it never lands over the edit: where this process made the answer
+        and has not heard it land, later (:class:`AnswerOnItsWay`); where another process
+        made it, through that answer's own token, which reaches the message only once the
+        answer has landed (Discord: the interaction's webhook is unknown until then, 404 /
+        10015), and later if it does not yet."""
+        if self._ledger.hears_every_answer or not await self._edit_through_token(
+            answering, owed.view
+        ):
+            raise AnswerOnItsWay(owed.key)
+        return dataclasses.replace(answering, digest=digest, unconfirmed_since=None)
 
     async def _by_token(
         self,
@@ -266,11 +318,7 @@ class Courier:
         # A click's answer kept with its move may not have reached Discord yet: until it has,
         # its token's webhook reaches nothing (Discord: 404 / 10015), so it waits a moment.
         waiting = [
-            r
-            for r in (known, *sent.values())
-            if r is not None
-            and r.unconfirmed_since is not None
-            and now - r.unconfirmed_since < ANSWER_LANDS_WITHIN
+            r for r in (known, *sent.values()) if r is not None and answer_on_its_way(r, now)
         ]
         retry = ANSWER_RETRY if waiting else None
 

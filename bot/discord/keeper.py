@@ -35,6 +35,7 @@ from bot.core.messages import Owed
 from bot.core.owners import Owner, OwnerKind
 from bot.core.records import MessageRecord
 from bot.discord.courier import (
+    AnswerOnItsWay,
     ChannelClosed,
     Courier,
     DmsClosed,
@@ -420,6 +421,12 @@ class TableKeeper:
             if error.retry_after is not None:
                 lane = Lane.TABLE if owed.user_id is None else Lane.HANDS
                 self._later(owing.owner, owing.channel_id, lane, error.retry_after)
+            return None
+        except AnswerOnItsWay as error:
+            # Edited once the answer has landed (or is taken as lost): an edit now could land
+            # first and then be overwritten by the answer's older look.
+            lane = Lane.TABLE if owed.user_id is None else Lane.HANDS
+            self._later(owing.owner, owing.channel_id, lane, error.retry_after)
             return None
         except DmsClosed:
             assert owed.user_id is not None

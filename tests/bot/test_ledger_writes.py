@@ -1,0 +1,68 @@
+"""What the ledger writes behind stays what it knows while the write is on its way: reading the
+owner's messages from the store meanwhile (a change heard late, another process's answer)
+must not forget a message just sent, or the keeper posts it again or edits it back to an
+older look."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Sequence
+from datetime import UTC, datetime
+from typing import Any
+
+from bot.core.feed import Change, ChangeFeed
+from bot.core.ledger import MessageLedger
+from bot.core.owners import Owner
+from bot.core.records import MessageRecord
+
+OWNER = Owner.game(7)
+HAND = MessageRecord("hand:1:0", 900, 5001, "digest-of-the-hand", version=3)
+
+
+class SlowStore:
+    """Holds no messages until a write of them has finished, and lets a test hold a write."""
+
+    def __init__(self) -> None:
+        self.rows: dict[str, MessageRecord] = {}
+        self.writing = asyncio.Event()
+        self.release = asyncio.Event()
+
+    async def messages(self, owner: Owner) -> dict[str, MessageRecord]:
+        return dict(self.rows)
+
+    async def set_messages(
+        self, records: Sequence[tuple[Owner, MessageRecord]], *, posted: Sequence[Any] = ()
+    ) -> None:
+        self.writing.set()
+        await self.release.wait()
+        self.rows.update({record.key: record for _, record in records})
+
+
+async def test_a_read_while_a_write_is_on_its_way_keeps_what_it_writes() -> None:
+    store = SlowStore()
+    feed = ChangeFeed()
+    ledger = MessageLedger(store, feed, lambda: datetime.now(UTC), shared=True)  # type: ignore[arg-type]
+    await ledger.sent(OWNER, [HAND])
+    await asyncio.wait_for(store.writing.wait(), timeout=5)
+    # A change heard late: what is kept of the owner's messages is read again, mid-write.
+    feed.publish(Change(OWNER, 4, 900, reread=True))
+    assert (await ledger.kept(OWNER)).get(HAND.key) == HAND
+    store.release.set()
+    assert await ledger.flush()
+    feed.publish(Change(OWNER, 4, 900, reread=True))
+    assert (await ledger.kept(OWNER)).get(HAND.key) == HAND
+
+
+async def test_a_newer_look_in_the_store_is_not_replaced_by_an_older_one_being_written() -> None:
+    store = SlowStore()
+    feed = ChangeFeed()
+    ledger = MessageLedger(store, feed, lambda: datetime.now(UTC), shared=True)  # type: ignore[arg-type]
+    await ledger.sent(OWNER, [HAND])
+    await asyncio.wait_for(store.writing.wait(), timeout=5)
+    # Another process answered a click on the same message meanwhile, at a later version.
+    answered = MessageRecord(HAND.key, 900, 5001, "digest-of-the-answer", "tok", 1.0, True, 5)
+    store.rows[HAND.key] = answered
+    feed.publish(Change(OWNER, 5, 900, reread=True))
+    assert (await ledger.kept(OWNER)).get(HAND.key) == answered
+    store.release.set()
+    await ledger.flush()

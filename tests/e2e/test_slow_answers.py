@@ -1,0 +1,69 @@
+"""A click's answer that is slow to reach Discord never lands over a newer look.
+
+A player's discard is answered by updating their hand message ("waiting for the others"). If
+that answer is still on its way when the other player discards and the play begins, the keeper
+owes the same hand message its newer look at once. Edited then, the newer look would land
+first and the slow answer after it, leaving the player a hand that says the discards are still
+going on, with no controls, while the game waits for them: the game stuck, and the bot
+believing the newer look was shown. The keeper waits for the answer to land instead (in one
+process it hears it land; with several processes it edits through the answer's own token,
+which Discord lets reach the message only once the answer has landed), then edits.
+"""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from fakediscord.testing import BotProcess
+from tests.helpers.pair import Pair
+from tests.helpers.table_driver import TableDriver, World, until
+
+#: How late the first discard's answer reaches Discord: well within the 3 s Discord allows an
+#: answer, and long enough that the second discard is saved and its change sent meanwhile.
+LATE = 1.5
+
+
+async def _discard_with_a_slow_answer(driver: TableDriver) -> None:
+    """Both players discard, the first one's answer arriving ``LATE`` seconds late; then every
+    message of the game, the first player's hand above all, shows the play as it is."""
+    fd = driver.fd
+    snap = driver.snapshot()
+    prompts = [await driver.prompt(snap, seat) for seat in (0, 1)]
+    fd.delay(r"/callback$", LATE)
+    slow = await driver.send(snap, 0, driver.choose(snap, 0), prompts[0])
+    # The move is saved before it is answered: the second discard follows while the first
+    # one's answer is still on its way.
+    await until(fd, lambda: driver._moved(snap), timeout=10)
+    assert slow.response is None, "the first answer has not landed yet"
+    second = driver.snapshot()
+    quick = await driver.send(second, 1, driver.choose(second, 1), prompts[1])
+    await fd.wait_for(lambda: quick.response is not None and slow.response is not None, timeout=10)
+    assert slow.response is not None and slow.response.type == 7, "the slow answer landed"
+    await driver.expect_current(timeout=8)
+    # The game goes on from the messages the players have.
+    await driver.play_out(stop_after=driver.steps + 4)
+
+
+@pytest.mark.parametrize("backend", ["sqlite", "postgres"], indirect=True)
+async def test_a_slow_answer_never_lands_over_the_next_look(world: World, bot: BotProcess) -> None:
+    driver = TableDriver(
+        world.fd,
+        world.general,
+        world.players[:2],
+        world.database,
+        random.Random(3),
+        command_rate=0.0,
+    )
+    await driver.open(target=61)
+    await _discard_with_a_slow_answer(driver)
+
+
+async def test_a_slow_answer_made_by_another_process_never_lands_over_the_next_look(
+    pair: Pair,
+) -> None:
+    world = pair.world
+    driver = world.driver(world.players[:2], 3, command_rate=0.0)
+    await driver.open(target=61)
+    await _discard_with_a_slow_answer(driver)
