@@ -85,11 +85,10 @@ async def test_commands_in_a_dm_say_where_to_use_them(world: World, bots: BotLau
 async def test_a_game_in_a_thread_with_autocomplete_status_hand_and_resign(
     world: World, bot: BotProcess
 ) -> None:
-    fd = world.fd
-    al, bea = world.players[:2]
-    thread = world.general.add_thread("cribbage night")
-    driver = world.driver([al, bea], 4, channel=thread, spectators=[world.spectator])
-    await driver.open(target=121)
+    fd, (al, bea), driver = await world.open_for_two(
+        4, target=121, thread="cribbage night", spectators=[world.spectator]
+    )
+    thread = driver.channel
     snap = driver.snapshot()
     assert snap.game is not None
 
@@ -157,10 +156,7 @@ async def test_a_game_in_a_thread_with_autocomplete_status_hand_and_resign(
 async def test_old_controls_get_a_clear_answer(world: World, bot: BotProcess) -> None:
     """Controls the game no longer keeps up to date (the private copy `/cribbage hand` showed,
     once its player moved on another way) answer in one sentence and change nothing."""
-    fd = world.fd
-    al, bea = world.players[:2]
-    driver = world.driver([al, bea], 8, command_rate=1.0)
-    await driver.open(target=61)
+    fd, _, driver = await world.open_for_two(8, target=61, command_rate=1.0)
     copies = []
     for _ in range(5):  # both discards and three cards played, each by slash command
         snap = driver.snapshot()
