@@ -21,6 +21,7 @@ import pytest
 from bot.core.owners import Owner
 from bot.core.records import SeatRecord
 from bot.store import Dialect, Store, migrations
+from tests.helpers import old_releases
 from tests.helpers.old_releases import (
     FOLDER,
     RELEASES,
@@ -53,17 +54,43 @@ def test_the_old_migration_files_are_those_git_had() -> None:
         for one in releases
         for name in one.files
     }
-    kept = {(path.parent.name, path.name) for path in FOLDER.glob("*/*.sql")}
-    # A copy is kept only of a file listed, and only when today's file of its name differs.
-    assert kept <= listed
+    whole = {(path.parent.name, path.name) for path in FOLDER.glob("*/*.sql")}
+    diffs = {
+        (path.parent.name, path.name.removesuffix(".diff")) for path in FOLDER.glob("*/*.diff")
+    }
+    # A file is kept (whole when today's folder has none of its name, else as a diff) only when
+    # it is listed and today's file of its name differs.
+    assert whole <= listed and diffs <= listed and not whole & diffs
     for dialect, name in listed:
         found = old_file(Dialect(dialect), name)
-        assert blob_id(found.read_bytes()).startswith(name.split(".")[1]), name
-        if (dialect, name) in kept:
-            today = Dialect(dialect).migrations_dir / f"{name.split('.')[0]}.sql"
-            assert not today.exists() or today.read_bytes() != found.read_bytes(), name
+        # old_file checks this itself; said again here, as what this test is for.
+        assert blob_id(found).startswith(name.split(".")[1]), name
+        today = Dialect(dialect).migrations_dir / f"{name.split('.')[0]}.sql"
+        if (dialect, name) in whole:
+            assert not today.exists(), name
+        if (dialect, name) in diffs:
+            assert today.read_bytes() != found, name
     # The releases that made 011 without 009, and the last before names, are main's.
     assert release(Dialect.SQLITE, "6befaa3").on_main and release(Dialect.SQLITE, "c10327a").on_main
+
+
+def test_an_old_file_that_cannot_be_rebuilt_as_git_had_it_is_refused(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    name = "004_messages.dc5d3e06c5.sql"
+    diff = (FOLDER / "sqlite" / f"{name}.diff").read_text()
+    (tmp_path / "sqlite").mkdir()
+    monkeypatch.setattr(old_releases, "FOLDER", tmp_path)
+    # A diff that applies but names another blob: what it makes is not that file.
+    (tmp_path / "sqlite" / "004_messages.0123456789.sql.diff").write_text(diff)
+    with pytest.raises(FileNotFoundError, match="is not the file git had"):
+        old_file(Dialect.SQLITE, "004_messages.0123456789.sql")
+    # A diff whose lines today's file no longer has (as if it had been edited).
+    (tmp_path / "sqlite" / f"{name}.diff").write_text(
+        diff.replace(" token_at   REAL", " token_at   TEXT", 1)
+    )
+    with pytest.raises(FileNotFoundError, match="no longer applies"):
+        old_file(Dialect.SQLITE, name)
 
 
 async def _check_opened(dialect: Dialect, target: str | Path, want: dict[str, object]) -> None:

@@ -13,15 +13,12 @@ from tests.helpers.table_driver import World, until
 async def test_the_table_is_kept_in_a_thread_archived_under_it(
     world: World, bot: BotProcess
 ) -> None:
-    fd = world.fd
-    al, bea = world.players[:2]
-    thread = world.general.add_thread("cribbage night")
-    driver = world.driver([al, bea], 4, channel=thread)
-    await driver.open(target=121)
+    fd, players, driver = await world.open_for_two(4, target=121, thread="cribbage night")
+    thread = driver.channel
     table = await until(
         fd, lambda: next((m for m in thread.messages if "Deal 1" in m.words()), None)
     )
-    for player in (al, bea):
+    for player in players:
         await fd.quiet(0.5)  # the deal's messages are all sent
         edits = len(table.history)
         thread.set_archived(True)

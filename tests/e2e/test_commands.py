@@ -14,13 +14,13 @@ from bot.discord.commands import NEEDS_A_CHANNEL, NEEDS_A_SERVER
 from bot.discord.interactions import RESTARTING, SORRY
 from bot.store import Store
 from engine.phase import Phase
-from fakediscord import FakeDiscord, Message
+from fakediscord import Message
 from fakediscord.limits import COMPONENTS_V2
 from fakediscord.testing import BotLauncher, BotProcess
 from tests.helpers.bot_db import Snapshot, latest_game_id, owned_messages, read_game
 from tests.helpers.card_leaks import cards_in_text, hidden_from
 from tests.helpers.expected_views import live_controls
-from tests.helpers.in_process import bot_core, clocked_service, club, slowed, start_in_process
+from tests.helpers.in_process import bot_core, clocked_service, in_club, slowed
 from tests.helpers.table_driver import World, resign, until
 
 
@@ -85,11 +85,10 @@ async def test_commands_in_a_dm_say_where_to_use_them(world: World, bots: BotLau
 async def test_a_game_in_a_thread_with_autocomplete_status_hand_and_resign(
     world: World, bot: BotProcess
 ) -> None:
-    fd = world.fd
-    al, bea = world.players[:2]
-    thread = world.general.add_thread("cribbage night")
-    driver = world.driver([al, bea], 4, channel=thread, spectators=[world.spectator])
-    await driver.open(target=121)
+    fd, (al, bea), driver = await world.open_for_two(
+        4, target=121, thread="cribbage night", spectators=[world.spectator]
+    )
+    thread = driver.channel
     snap = driver.snapshot()
     assert snap.game is not None
 
@@ -157,10 +156,7 @@ async def test_a_game_in_a_thread_with_autocomplete_status_hand_and_resign(
 async def test_old_controls_get_a_clear_answer(world: World, bot: BotProcess) -> None:
     """Controls the game no longer keeps up to date (the private copy `/cribbage hand` showed,
     once its player moved on another way) answer in one sentence and change nothing."""
-    fd = world.fd
-    al, bea = world.players[:2]
-    driver = world.driver([al, bea], 8, command_rate=1.0)
-    await driver.open(target=61)
+    fd, _, driver = await world.open_for_two(8, target=61, command_rate=1.0)
     copies = []
     for _ in range(5):  # both discards and three cards played, each by slash command
         snap = driver.snapshot()
@@ -259,13 +255,11 @@ def _slow_service(store: Store) -> Services:
 
 
 async def test_slow_calls_are_deferred_and_bugs_answer_briefly(
-    fake_discord: FakeDiscord, bots: BotLauncher, tmp_path: Path, caplog: pytest.LogCaptureFixture
+    bots: BotLauncher, tmp_path: Path, caplog: pytest.LogCaptureFixture
 ) -> None:
-    fd = fake_discord
-    guild, general, (al, bea) = club(fd, "Al", "Bea")
-    async with await Store.open(tmp_path / "bot.db") as store:
-        service = _slow_service(store)
-        running = await start_in_process(bots, fd, guild, store, service, defer_after=0.1)
+    async with in_club(
+        bots, tmp_path / "bot.db", "Al", "Bea", service=_slow_service, defer_after=0.1
+    ) as (fd, _, general, (al, bea), _, running):
         slow = await fd.slash(al, general, "/cribbage status")
         assert slow.response is not None and slow.response.type == 5, "deferred"
         settled = await slow.wait_settled()
@@ -284,23 +278,18 @@ async def test_slow_calls_are_deferred_and_bugs_answer_briefly(
         assert broken.ephemeral and broken.words() == SORRY
         logged = [r for r in caplog.records if r.levelname == "ERROR"]
         assert any(r.exc_info and "leaderboard query broke" in str(r.exc_info[1]) for r in logged)
-        await running.stop()
 
 
-async def test_idle_games_expire_without_a_result(
-    fake_discord: FakeDiscord, bots: BotLauncher, tmp_path: Path
-) -> None:
-    fd = fake_discord
-    guild, general, (al,) = club(fd, "Al")
+async def test_idle_games_expire_without_a_result(bots: BotLauncher, tmp_path: Path) -> None:
     now = [datetime(2026, 1, 1, tzinfo=UTC)]
-    async with await Store.open(tmp_path / "bot.db") as store:
-        running = await start_in_process(bots, fd, guild, store, clocked_service(store, now))
+    database = tmp_path / "bot.db"
+    opening = in_club(bots, database, "Al", service=lambda store: clocked_service(store, now))
+    async with opening as (fd, _, general, (al,), _, running):
         opened = await fd.slash(al, general, "/cribbage new")
         lobby = opened.original
         assert lobby is not None
         # The lobby's id is learnt from the answer after it is given: the clock jumps only once
         # it is (a token days old no longer reaches the answer, and id 0 is no message).
-        database = tmp_path / "bot.db"
         game_id = latest_game_id(database, general.id)
 
         def lobby_id_kept() -> bool:
@@ -321,17 +310,13 @@ async def test_idle_games_expire_without_a_result(
         assert not said[0].ephemeral
         fresh = await fd.slash(al, general, "/cribbage new")
         assert "already" not in fresh.words(), "the channel is free again"
-        await running.stop()
 
 
 async def test_while_shutting_down_commands_and_clicks_are_told_to_try_again(
-    fake_discord: FakeDiscord, bots: BotLauncher, tmp_path: Path
+    bots: BotLauncher, tmp_path: Path
 ) -> None:
-    fd = fake_discord
-    guild, general, (al, bea) = club(fd, "Al", "Bea")
-    async with await Store.open(tmp_path / "bot.db") as store:
-        service = bot_core(store)
-        running = await start_in_process(bots, fd, guild, store, service)
+    opening = in_club(bots, tmp_path / "bot.db", "Al", "Bea")
+    async with opening as (fd, _, general, (al, bea), store, running):
         opened = await fd.slash(al, general, "/cribbage new")
         lobby = opened.original
         assert lobby is not None
@@ -348,4 +333,3 @@ async def test_while_shutting_down_commands_and_clicks_are_told_to_try_again(
         assert after.version == before.version and len(after.seats) == len(before.seats)
         assert "Bea" not in lobby.words()
         running.client.io.closing = False
-        await running.stop()

@@ -14,7 +14,7 @@ from bot.discord.interactions import SORRY
 from bot.store import Store
 from fakediscord import FakeDiscord, Message
 from fakediscord.testing import BotLauncher
-from tests.helpers.in_process import bot_core, club, slowed, start_in_process
+from tests.helpers.in_process import bot_core, in_club, slowed
 
 SLOW = 0.4
 
@@ -39,15 +39,9 @@ def _seen_by_others(fd: FakeDiscord, channel: Any, viewer: Any) -> list[Message]
     return [m for m in fd.visible_to(viewer, channel) if not m.deleted]
 
 
-async def test_deferred_answers_keep_their_visibility(
-    fake_discord: FakeDiscord, bots: BotLauncher, tmp_path: Path
-) -> None:
-    fd = fake_discord
-    guild, general, (al, bea, _) = club(fd, "Al", "Bea", "Bug")
-    async with await Store.open(tmp_path / "bot.db") as store:
-        service = _slow(store)
-        running = await start_in_process(bots, fd, guild, store, service, defer_after=0.1)
-
+async def test_deferred_answers_keep_their_visibility(bots: BotLauncher, tmp_path: Path) -> None:
+    opening = in_club(bots, tmp_path / "bot.db", "Al", "Bea", "Bug", service=_slow, defer_after=0.1)
+    async with opening as (fd, _, general, (al, bea, _), _, running):
         # Public answers: deferred publicly, answered publicly.
         for line in (
             "/cribbage leaderboard",
@@ -86,4 +80,3 @@ async def test_deferred_answers_keep_their_visibility(
         apology = next(m for m in broken.messages() if m.ephemeral)
         assert apology.words() == SORRY
         assert not [m for m in fd.visible_to(bea, general) if m.loading or m.words() == SORRY]
-        await running.stop()

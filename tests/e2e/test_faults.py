@@ -16,10 +16,10 @@ from bot.core import refusals
 from bot.core.faults import Cause
 from bot.store import Store
 from fakediscord import FakeDiscord, Interaction, Message
-from fakediscord.testing import BotLauncher, BotProcess, InProcessBot, RunningBot
+from fakediscord.testing import BotLauncher, BotProcess, RunningBot
 from tests.helpers.backends import BOTH_DATABASES
 from tests.helpers.bot_db import latest_game_id, rows
-from tests.helpers.in_process import bot_core, club, start_in_process
+from tests.helpers.in_process import in_club
 from tests.helpers.postgres import PostgresServer
 from tests.helpers.store_faults import fill_up
 from tests.helpers.table_driver import World, start_again, until
@@ -66,16 +66,12 @@ async def _dealt(fd: FakeDiscord, world_general: Any, al: Any, bea: Any) -> None
     await until(fd, lambda: all(_hand(fd, user) is not None for user in (al, bea)))
 
 
-async def _dealt_in_process(
-    bots: BotLauncher, fd: FakeDiscord, guild: Any, general: Any, store: Store, al: Any, bea: Any
-) -> tuple[InProcessBot, int]:
-    """The bot started in this process on ``store``, and a game between Al and Bea dealt in
-    #general: the bot, and the game's id."""
-    running = await start_in_process(bots, fd, guild, store, bot_core(store))
+async def _dealt_in(fd: FakeDiscord, general: Any, store: Store, al: Any, bea: Any) -> int:
+    """A game between Al and Bea dealt in #general by the bot running on ``store``: its id."""
     await _dealt(fd, general, al, bea)
     game = await store.open_game_in_channel(general.id)
     assert game is not None
-    return running, game.id
+    return game.id
 
 
 async def _throws_refused(
@@ -127,19 +123,14 @@ async def test_a_damaged_game_says_so_and_a_moderator_ends_it(
 
 @BOTH_DATABASES
 async def test_a_full_store_says_the_move_was_not_recorded(
-    fake_discord: FakeDiscord,
-    bots: BotLauncher,
-    tmp_path: Path,
-    backend: str,
-    request: pytest.FixtureRequest,
+    bots: BotLauncher, tmp_path: Path, backend: str, request: pytest.FixtureRequest
 ) -> None:
-    fd = fake_discord
-    guild, general, (al, bea) = club(fd, "Al", "Bea")
     target: str | Path = tmp_path / "bot.db"
     if backend == "postgres":
         target = request.getfixturevalue("postgres_url")
-    async with await Store.open(target) as store:
-        running, game_id = await _dealt_in_process(bots, fd, guild, general, store, al, bea)
+    opening = in_club(bots, target, "Al", "Bea")
+    async with opening as (fd, _, general, (al, bea), store, running):
+        game_id = await _dealt_in(fd, general, store, al, bea)
         running.allow_errors(re.escape(Cause.FULL.value))
         await fill_up(store)
         await _throws_refused(fd, (al, bea), 3, refusals.STORAGE_FULL)
@@ -158,16 +149,14 @@ async def test_a_full_store_says_the_move_was_not_recorded(
         assert status == "active" and actions == 0, "nothing was recorded"
         [line] = _said(running, Cause.FULL)
         assert f"game {game_id}" in line
-        await running.stop()
 
 
 async def test_a_database_out_of_reach_says_the_move_was_not_recorded(
-    fake_discord: FakeDiscord, bots: BotLauncher, own_server: PostgresServer
+    bots: BotLauncher, own_server: PostgresServer
 ) -> None:
-    fd = fake_discord
-    guild, general, (al, bea) = club(fd, "Al", "Bea")
-    async with await Store.open(own_server.url()) as store:
-        running, game_id = await _dealt_in_process(bots, fd, guild, general, store, al, bea)
+    opening = in_club(bots, own_server.url(), "Al", "Bea")
+    async with opening as (fd, _, general, (al, bea), store, running):
+        game_id = await _dealt_in(fd, general, store, al, bea)
         running.allow_errors(re.escape(Cause.UNREACHABLE.value))
         own_server.halt()
         await _throws_refused(fd, (al, bea), 3, refusals.DATABASE_UNREACHABLE)
@@ -182,4 +171,3 @@ async def test_a_database_out_of_reach_says_the_move_was_not_recorded(
         used = await _choose_first(fd, al, hand)
         assert used.response is not None and used.response.type == 7, used
         assert len(await store.actions(game_id)) == 1
-        await running.stop()

@@ -125,10 +125,7 @@ def _codes_in(text: str) -> set[Card]:
 
 
 async def test_garbage_in_every_string_option(world: World, bot: BotProcess) -> None:
-    fd = world.fd
-    al, bea = world.players[:2]
-    driver = world.driver([al, bea], 3)
-    await driver.open(target=61)
+    fd, (al, _), driver = await world.open_for_two(3, target=61)
 
     # Discard phase: Al could discard now; garbage must not do it.
     sent = await _type_garbage(

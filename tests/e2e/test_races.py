@@ -27,10 +27,7 @@ def _one_applied(first: Interaction, second: Interaction) -> Interaction:
 
 
 async def test_racing_clicks_apply_once(world: World, bot: BotProcess) -> None:
-    fd = world.fd
-    al, bea = world.players[:2]
-    driver = world.driver([al, bea], 11)
-    await driver.open(target=61)
+    fd, (al, bea), driver = await world.open_for_two(11, target=61)
     snap = driver.snapshot()
     assert snap.game is not None and snap.game.phase is Phase.DISCARD
     deal = snap.game.deal_number

@@ -29,10 +29,7 @@ async def test_reminders_by_dm_after_the_delay_once_per_turn(
         dev_guild=world.guild.id,
         env={"TURN_REMINDER_SECONDS": str(REMIND_AFTER)},
     )
-    fd = world.fd
-    al, bea = world.players[:2]
-    driver = world.driver([al, bea], 4, command_rate=0.0)
-    await driver.open(target=61)
+    fd, (al, bea), driver = await world.open_for_two(4, target=61, command_rate=0.0)
     # Both owe their cards for the crib: after the delay each is reminded, once.
     await until(fd, lambda: all(_reminders(driver, u) for u in (al, bea)))
     await asyncio.sleep(REMIND_AFTER + 0.5)

@@ -89,10 +89,7 @@ async def test_a_finished_game_is_reviewed_by_itself_and_again_after_a_restart(
     """Nobody presses Review: the game that ends is reviewed in the background, and `/cribbage
     stats` shows the accuracy; a game left unreviewed when the bot stopped (its review cut
     short) is reviewed after the next start."""
-    fd = world.fd
-    al, bea, _, _ = world.players
-    driver = world.driver([al, bea], random.Random(5))
-    await driver.open(target=61)
+    fd, (al, bea), driver = await world.open_for_two(random.Random(5), target=61)
     await driver.play_deal()
     resigned = await resign(fd, bea, world.general)
     assert resigned.original is not None and resigned.original.words() == "You resigned."
@@ -123,10 +120,7 @@ async def test_a_game_begun_before_sealed_shuffles_says_its_deals_cant_be_checke
     of its snapshot while the bot was stopped) plays on after the upgrade: every deal's table
     says, where a sealed game shows its seal, that its deals can't be checked, and so does its
     review, and `/cribbage verify` (which checks a sealed deal against its seal)."""
-    fd = world.fd
-    al, bea, _, _ = world.players
-    driver = world.driver([al, bea], random.Random(11))
-    await driver.open(target=61)
+    fd, (al, bea), driver = await world.open_for_two(random.Random(11), target=61)
     await driver.play_deal()
     first = driver.message("table:1")
     assert first is not None

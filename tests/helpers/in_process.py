@@ -5,11 +5,12 @@ bot started on it."""
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import functools
 import random
-from collections.abc import Awaitable, Callable
+from collections.abc import AsyncIterator, Awaitable, Callable
 from datetime import datetime, timedelta
-from typing import Any
+from typing import Any, NamedTuple
 
 from bot.core.services import Services
 from bot.discord.app import CribbageBot
@@ -17,8 +18,17 @@ from bot.settings import Settings
 from bot.store import Store
 from fakediscord import Channel, FakeDiscord, Guild, User
 from fakediscord.testing import BotLauncher, InProcessBot
+from tests.helpers.bot_db import Database
 
-__all__ = ["bot_core", "clocked_service", "club", "slowed", "start_in_process"]
+__all__ = [
+    "InClub",
+    "bot_core",
+    "clocked_service",
+    "club",
+    "in_club",
+    "slowed",
+    "start_in_process",
+]
 
 
 def club(fd: FakeDiscord, *names: str) -> tuple[Guild, Channel, list[User]]:
@@ -86,3 +96,38 @@ async def start_in_process(
         return CribbageBot(settings, store=store, services=service, defer_after=defer_after)
 
     return await bots.in_process(make)
+
+
+class InClub(NamedTuple):
+    """What :func:`in_club` made: the server, its channel and members, the bot's store, the bot."""
+
+    fd: FakeDiscord
+    guild: Guild
+    general: Channel
+    members: list[User]
+    store: Store
+    running: InProcessBot
+
+
+@contextlib.asynccontextmanager
+async def in_club(
+    bots: BotLauncher,
+    database: Database,
+    *names: str,
+    service: Callable[[Store], Services] = bot_core,
+    defer_after: float | None = None,
+) -> AsyncIterator[InClub]:
+    """The common opening of a test with the bot in its own process: a server "Club" with a
+    member for each of ``names`` (:func:`club`), and the bot started (:func:`start_in_process`)
+    on a store of ``database`` and the core ``service`` builds on it. When the block ends the
+    bot is stopped before its store is closed (so it never writes to a closed store)."""
+    fd = bots.fd
+    guild, general, members = club(fd, *names)
+    async with await Store.open(database) as store:
+        running = await start_in_process(
+            bots, fd, guild, store, service(store), defer_after=defer_after
+        )
+        try:
+            yield InClub(fd, guild, general, members, store, running)
+        finally:
+            await running.stop()

@@ -1,10 +1,11 @@
 """Databases as the releases before migrations were recorded by name made them.
 
 Every state the migration folders had in main's history is listed in
-``old_migrations/releases.txt``, with each file as it was then, named by its git blob id: kept
-in ``old_migrations/<dialect>/`` when it has changed since, else read from today's migration
-folder (:func:`old_file`). :func:`run_sqlite_release` and :func:`run_postgres_release` migrate
-a database the way those releases did: each file numbered above the number the database kept
+``old_migrations/releases.txt``, with each file as it was then, named by its git blob id and
+rebuilt to the byte by :func:`old_file`: from today's migration folder, or a diff against it
+when it has changed since, or a copy when today's folder no longer has a file of its name.
+:func:`run_sqlite_release` and :func:`run_postgres_release` migrate a database the way those
+releases did: each file numbered above the number the database kept
 (SQLite's ``PRAGMA user_version``, PostgreSQL's ``schema_version`` table), in order, each in a
 transaction of its own with the new number; the first one that fails stops it (that release
 refused to start), leaving the ones before it applied. :func:`reachable` finds every database
@@ -26,6 +27,7 @@ import asyncpg
 from bot.store import Dialect
 from bot.store.database import Row, numbered_placeholders
 from bot.store.postgres import MIGRATION_LOCK
+from tests.helpers.unified_diff import DiffMismatch, apply_unified_diff
 
 __all__ = [
     "FOLDER",
@@ -66,7 +68,7 @@ class OldRelease:
     def migrations(self) -> list[tuple[int, str]]:
         """Each file's number and script, in the order the release applied them."""
         found = [
-            (int(name.split("_", 1)[0]), old_file(self.dialect, name).read_text())
+            (int(name.split("_", 1)[0]), old_file(self.dialect, name).decode())
             for name in self.files
         ]
         return sorted(found, key=lambda item: item[0])
@@ -101,21 +103,49 @@ def blob_id(data: bytes) -> str:
     return hashlib.sha1(b"blob %d\0" % len(data) + data).hexdigest()
 
 
-def old_file(dialect: Dialect, name: str) -> Path:
-    """Where the old file ``name`` (``NNN_name.<blob id>.sql``) is: its copy in
-    ``old_migrations/<dialect>/`` when it has changed since, else today's file of that name,
-    which must still be the same to the byte (an old file is never read changed)."""
-    kept = FOLDER / dialect.value / name
-    if kept.exists():
-        return kept
+def old_file(dialect: Dialect, name: str) -> bytes:
+    """The old file ``name`` (``NNN_name.<blob id>.sql``), byte for byte as git had it.
+
+    Kept in ``old_migrations/<dialect>/`` as ``<name>.diff``, a unified diff from today's file of
+    its name (``diff -u --label NNN_name.sql --label <name> <today's file> <old file>``), when
+    that file has changed since; as ``<name>`` itself when today's folder has no file of that
+    name; else it is today's file. Whichever way it is rebuilt, its git blob id must be the one
+    in its name, or this raises. So a diff holds only while today's file stays as it is, as it
+    should, since a released migration is never edited (they are applied by name, once); this
+    check, made for every listed file by tests/bot/test_store_legacy.py, is what catches an edit
+    to one of them. Were one edited after all, keep each old file again from git (``git
+    cat-file blob <id>``) and make its diff against the edited file."""
     stem, blob, _ = name.rsplit(".", 2)
+    kept = FOLDER / dialect.value / name
+    patch = kept.with_name(f"{name}.diff")
     today = dialect.migrations_dir / f"{stem}.sql"
-    if not today.exists() or not blob_id(today.read_bytes()).startswith(blob):
+    where = kept if kept.exists() else patch if patch.exists() else today
+    if kept.exists():
+        data = kept.read_bytes()
+    elif not today.exists():
         raise FileNotFoundError(
-            f"{today} is no longer the file {name} an old release had: keep that one"
+            f"{today} is gone, and with it the file {name} an old release had: keep that one"
             f" (git cat-file blob {blob} > {kept})"
         )
-    return today
+    elif patch.exists():
+        try:
+            # Decoded and encoded as UTF-8 without newline translation, so bytes stay bytes.
+            text = apply_unified_diff(today.read_bytes().decode(), patch.read_bytes().decode())
+        except DiffMismatch as mismatch:
+            raise FileNotFoundError(
+                f"{patch} no longer applies to {today} ({mismatch}): was it edited?"
+                f" Make the diff again from git cat-file blob {blob}"
+            ) from mismatch
+        data = text.encode()
+    else:
+        data = today.read_bytes()
+    if not blob_id(data).startswith(blob):
+        raise FileNotFoundError(
+            f"{name}, read from {where}, is not the file git had (its blob id is"
+            f" {blob_id(data)[:10]}): was {today} edited? Keep the old file again from"
+            f" git cat-file blob {blob}"
+        )
+    return data
 
 
 def run_sqlite_release(release: OldRelease, db: sqlite3.Connection) -> None:

@@ -29,7 +29,7 @@ import dataclasses
 import random
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any, TypeVar, cast
+from typing import Any, NamedTuple, TypeVar, cast
 
 from bot.core.render.text import escape
 from engine.cards import Card
@@ -69,6 +69,7 @@ __all__ = [
     "DM_NOTICE",
     "NAMES",
     "STALL",
+    "OpenedForTwo",
     "TableDriver",
     "World",
     "start_again",
@@ -167,6 +168,27 @@ class World:
         chooser = rng if isinstance(rng, random.Random) else random.Random(rng)
         place = self.general if channel is None else channel
         return TableDriver(self.fd, place, players, self.database, chooser, **options)
+
+    async def open_for_two(
+        self, rng: random.Random | int, *, target: int, thread: str | None = None, **options: Any
+    ) -> OpenedForTwo:
+        """The common opening of an end-to-end game: Al and Bea (the first two players) at a
+        game opened and started by a :meth:`driver` (:meth:`TableDriver.open`), in #general or
+        in a new thread of it named ``thread``; ``options`` as :class:`TableDriver`'s."""
+        channel = None if thread is None else self.general.add_thread(thread)
+        al, bea = self.players[:2]
+        driver = self.driver([al, bea], rng, channel=channel, **options)
+        await driver.open(target=target)
+        return OpenedForTwo(self.fd, (al, bea), driver)
+
+
+class OpenedForTwo(NamedTuple):
+    """What :meth:`World.open_for_two` opened: the emulator, the two players in seat order,
+    and the driver of their game (whose ``channel`` is where it is played)."""
+
+    fd: FakeDiscord
+    players: tuple[User, User]
+    driver: TableDriver
 
 
 @dataclass
