@@ -38,12 +38,18 @@ class SlowStore:
         self.rows.update({record.key: record for _, record in records})
 
 
-async def test_a_read_while_a_write_is_on_its_way_keeps_what_it_writes() -> None:
+async def _writing_the_hand() -> tuple[SlowStore, ChangeFeed, MessageLedger]:
+    """A ledger (of a process among several) whose write of the hand just sent is held."""
     store = SlowStore()
     feed = ChangeFeed()
     ledger = MessageLedger(store, feed, lambda: datetime.now(UTC), shared=True)  # type: ignore[arg-type]
     await ledger.sent(OWNER, [HAND])
     await asyncio.wait_for(store.writing.wait(), timeout=5)
+    return store, feed, ledger
+
+
+async def test_a_read_while_a_write_is_on_its_way_keeps_what_it_writes() -> None:
+    store, feed, ledger = await _writing_the_hand()
     # A change heard late: what is kept of the owner's messages is read again, mid-write.
     feed.publish(Change(OWNER, 4, 900, reread=True))
     assert (await ledger.kept(OWNER)).get(HAND.key) == HAND
@@ -54,11 +60,7 @@ async def test_a_read_while_a_write_is_on_its_way_keeps_what_it_writes() -> None
 
 
 async def test_a_newer_look_in_the_store_is_not_replaced_by_an_older_one_being_written() -> None:
-    store = SlowStore()
-    feed = ChangeFeed()
-    ledger = MessageLedger(store, feed, lambda: datetime.now(UTC), shared=True)  # type: ignore[arg-type]
-    await ledger.sent(OWNER, [HAND])
-    await asyncio.wait_for(store.writing.wait(), timeout=5)
+    store, feed, ledger = await _writing_the_hand()
     # Another process answered a click on the same message meanwhile, at a later version.
     answered = MessageRecord(HAND.key, 900, 5001, "digest-of-the-answer", "tok", 1.0, True, 5)
     store.rows[HAND.key] = answered
