@@ -39,8 +39,9 @@ ALLOWED_CALLBACKS = {
 
 
 class _Responded(ABC):
-    """What a test reads of the message an interaction's response made (its original
-    response), which may be none (a deferred update, a modal, autocomplete choices)."""
+    """What a test reads of the message an interaction's response shows, its original
+    response (a message it posted, or the one a component's update is of): none for a
+    modal or autocomplete choices."""
 
     @property
     @abstractmethod
