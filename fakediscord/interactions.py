@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import copy
+from abc import ABC, abstractmethod
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
@@ -37,8 +38,36 @@ ALLOWED_CALLBACKS = {
 }
 
 
+class _Responded(ABC):
+    """What a test reads of the message an interaction's response shows, its original
+    response (a message it posted, or the one a component's update is of): none for a
+    modal or autocomplete choices."""
+
+    @property
+    @abstractmethod
+    def _response_message(self) -> Message | None: ...
+
+    @property
+    def ephemeral(self) -> bool:
+        """Whether the response message is visible only to the user who interacted."""
+        message = self._response_message
+        return message is not None and message.ephemeral
+
+    @property
+    def content(self) -> str:
+        """The response message's current content ('' when there is none)."""
+        message = self._response_message
+        return message.content if message is not None else ""
+
+    def words(self) -> str:
+        """What the response message says in text now (:meth:`Message.words`: its content,
+        or a Components V2 layout's text displays; '' when there is none)."""
+        message = self._response_message
+        return message.words() if message is not None else ""
+
+
 @dataclass
-class Callback:
+class Callback(_Responded):
     """The bot's first (and only) response to an interaction."""
 
     type: int
@@ -46,19 +75,8 @@ class Callback:
     message: Message | None
 
     @property
-    def ephemeral(self) -> bool:
-        """Whether the response message is visible only to the user who interacted."""
-        return self.message is not None and self.message.ephemeral
-
-    @property
-    def content(self) -> str:
-        """The response message's current content ('' when there is none)."""
-        return self.message.content if self.message is not None else ""
-
-    def words(self) -> str:
-        """What the response message says in text now (:meth:`Message.words`: its content,
-        or a Components V2 layout's text displays)."""
-        return self.message.words() if self.message is not None else ""
+    def _response_message(self) -> Message | None:
+        return self.message
 
     @property
     def components(self) -> list[dict[str, Any]]:
@@ -67,7 +85,7 @@ class Callback:
 
 
 @dataclass(eq=False)
-class Interaction:
+class Interaction(_Responded):
     """One interaction delivered to the bot, and everything the bot did in answer."""
 
     id: int
@@ -95,19 +113,8 @@ class Interaction:
         return None if self.answered_at is None else self.answered_at - self.created_at
 
     @property
-    def ephemeral(self) -> bool:
-        """Whether the original response is ephemeral."""
-        return self.original is not None and self.original.ephemeral
-
-    @property
-    def content(self) -> str:
-        """The original response's current content ('' if none)."""
-        return self.original.content if self.original is not None else ""
-
-    def words(self) -> str:
-        """What the original response says in text now (:meth:`Message.words`: its content,
-        or a Components V2 layout's text displays; '' if none)."""
-        return self.original.words() if self.original is not None else ""
+    def _response_message(self) -> Message | None:
+        return self.original
 
     def messages(self) -> list[Message]:
         """The original response (if any) and the follow-ups, in order, deleted ones left out."""

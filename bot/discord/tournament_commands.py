@@ -9,13 +9,16 @@ before anything starts, so a channel without them gets one clear line and nothin
 
 from __future__ import annotations
 
+from collections.abc import Awaitable, Callable
+from functools import partial
 from typing import Any
 
 import discord
 from discord import app_commands
 
-from bot.core.replies import User
+from bot.core.replies import Answer, User
 from bot.core.tournament_records import Format
+from bot.core.tournaments import Tournaments
 from bot.discord.interactions import io_of, send_error, user_of
 from bot.discord.options import TARGETS
 from engine.outcome import Scoring
@@ -45,6 +48,8 @@ _SCORING = [
     app_commands.Choice(name="lurch: 3 game points for a win by a lurch", value="lurch"),
     app_commands.Choice(name="skunk: 3 game points for a win by a skunk", value="skunk"),
 ]
+#: A tournament command's call to the core, in the tournament's channel, as the user.
+Act = Callable[[Tournaments, int, User], Awaitable[Answer]]
 
 
 def is_organiser(interaction: discord.Interaction[Any]) -> bool:
@@ -125,27 +130,25 @@ class TournamentCommands(app_commands.Group):
             ),
         )
 
-    async def _here(self, interaction: discord.Interaction[Any], make: Any) -> None:
+    async def _here(self, interaction: discord.Interaction[Any], act: Act) -> None:
         where = self._where(interaction)
         if where is None:
             await send_error(interaction, NEEDS_A_CHANNEL)
             return
-        core = io_of(interaction).services.tournaments
-        await io_of(interaction).command(interaction, lambda: make(core, where[1]))
+        core, user = io_of(interaction).services.tournaments, user_of(interaction)
+        await io_of(interaction).command(interaction, lambda: act(core, where[1], user))
 
     @app_commands.command(name="join", description="Enter this channel's tournament")
     async def join(self, interaction: discord.Interaction[Any]) -> None:
         """Enter the tournament."""
-        user = user_of(interaction)
-        await self._here(interaction, lambda core, ch: core.join(ch, user))
+        await self._here(interaction, Tournaments.join)
 
     @app_commands.command(
         name="leave", description="Leave this channel's tournament (before it starts)"
     )
     async def leave(self, interaction: discord.Interaction[Any]) -> None:
         """Leave before the start."""
-        user = user_of(interaction)
-        await self._here(interaction, lambda core, ch: core.leave(ch, user))
+        await self._here(interaction, Tournaments.leave)
 
     @app_commands.command(
         name="start", description="Start this channel's tournament (its organiser)"
@@ -155,29 +158,28 @@ class TournamentCommands(app_commands.Group):
         if not _may_thread(interaction):
             await send_error(interaction, THREADS_NEEDED)
             return
-        user, moderator = user_of(interaction), is_organiser(interaction)
-        await self._here(interaction, lambda core, ch: core.start(ch, user, moderator=moderator))
+        moderator = is_organiser(interaction)
+        await self._here(interaction, partial(Tournaments.start, moderator=moderator))
 
     @app_commands.command(
         name="cancel", description="Cancel this channel's tournament (its organiser or a moderator)"
     )
     async def cancel(self, interaction: discord.Interaction[Any]) -> None:
         """Cancel: games being played end without a result; the standings so far stay."""
-        user, moderator = user_of(interaction), is_organiser(interaction)
-        await self._here(interaction, lambda core, ch: core.cancel(ch, user, moderator=moderator))
+        moderator = is_organiser(interaction)
+        await self._here(interaction, partial(Tournaments.cancel, moderator=moderator))
 
     @app_commands.command(
         name="standings", description="This channel's tournament standings, privately"
     )
     async def standings(self, interaction: discord.Interaction[Any]) -> None:
         """Everyone's line, privately."""
-        await self._here(interaction, lambda core, ch: core.standings(ch))
+        await self._here(interaction, lambda core, ch, _user: core.standings(ch))
 
     @app_commands.command(name="withdraw", description="Withdraw from this channel's tournament")
     async def withdraw(self, interaction: discord.Interaction[Any]) -> None:
         """Withdraw: remaining games are forfeited, past results stand."""
-        user = user_of(interaction)
-        await self._here(interaction, lambda core, ch: core.withdraw(ch, user))
+        await self._here(interaction, Tournaments.withdraw)
 
     @app_commands.command(
         name="result", description="Record or correct a result of this round (moderators)"
@@ -193,12 +195,12 @@ class TournamentCommands(app_commands.Group):
         margin: app_commands.Range[int, 0, 121] | None = None,
     ) -> None:
         """A moderator sets the result between two players of the round being played."""
-        user, moderator = user_of(interaction), is_organiser(interaction)
+        moderator = is_organiser(interaction)
         won = User(winner.id, winner.display_name)
         lost = User(loser.id, loser.display_name)
         await self._here(
             interaction,
-            lambda core, ch: core.set_result(
+            lambda core, ch, user: core.set_result(
                 ch, user, moderator=moderator, winner=won, loser=lost, margin=margin or 0
             ),
         )

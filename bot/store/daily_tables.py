@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 from bot.core.daily_records import DailyAnswer
-from bot.store.database import Row
 from bot.store.queries import Queries
+from bot.store.rows import columns, reader
 
 __all__ = ["DailyTables"]
 
-_COLUMNS = "guild_id, day, user_id, name, thrown, points, best, rank, answered_at"
+_COLUMNS = columns(DailyAnswer)
+_answer = reader(DailyAnswer)
 
 
 class DailyTables(Queries):
@@ -68,17 +69,3 @@ class DailyTables(Queries):
             (guild_id, user_id),
         )
         return [(str(row[0]), int(row[1])) for row in rows]
-
-
-def _answer(row: Row) -> DailyAnswer:
-    return DailyAnswer(
-        guild_id=int(row[0]),
-        day=str(row[1]),
-        user_id=int(row[2]),
-        name=str(row[3]),
-        thrown=str(row[4]),
-        points=float(row[5]),
-        best=float(row[6]),
-        rank=int(row[7]),
-        answered_at=float(row[8]),
-    )

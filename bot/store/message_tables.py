@@ -13,8 +13,9 @@ from bot.core.records import (
     MessageRecord,
     PendingPost,
 )
-from bot.store.database import Dialect, Row
+from bot.store.database import Dialect
 from bot.store.queries import Queries
+from bot.store.rows import reader
 
 __all__ = ["MessageTables"]
 
@@ -23,6 +24,8 @@ _MESSAGE_COLUMNS = (
     "key, channel_id, message_id, digest, token, token_at, token_original, shown_version,"
     " unconfirmed_since"
 )
+#: A MessageRecord from a row of those columns.
+_message = reader(MessageRecord)
 #: Messages as last sent, upserted (never over a record of a later version of the owner, unless
 #: it is another message: one posted again after the one before was deleted).
 _KEEP_MESSAGES = (
@@ -81,20 +84,6 @@ def answered_row(owner: Owner, record: MessageRecord | None) -> tuple[Any, ...]:
         record.key,
         record.message_id,
         record.version,
-    )
-
-
-def _message(row: Row) -> MessageRecord:
-    return MessageRecord(
-        key=row["key"],
-        channel_id=row["channel_id"],
-        message_id=row["message_id"],
-        digest=row["digest"],
-        token=row["token"],
-        token_at=row["token_at"],
-        original=bool(row["token_original"]),
-        version=row["shown_version"],
-        unconfirmed_since=row["unconfirmed_since"],
     )
 
 

@@ -3,10 +3,13 @@
 from __future__ import annotations
 
 from bot.core.review_records import ReviewRow
-from bot.store.database import Row
 from bot.store.queries import Queries
+from bot.store.rows import columns, reader
 
 __all__ = ["ReviewTables"]
+
+_COLUMNS = columns(ReviewRow)
+_row = reader(ReviewRow)
 
 
 class ReviewTables(Queries):
@@ -15,8 +18,7 @@ class ReviewTables(Queries):
     async def review(self, game_id: int, seat: int) -> ReviewRow | None:
         """The review kept of ``seat`` in the game (None when none was made)."""
         rows = await self._read(
-            "SELECT game_id, seat, user_id, guild_id, deals, final, decisions, accurate,"
-            " given_up, data, made_at FROM reviews WHERE game_id = ? AND seat = ?",
+            f"SELECT {_COLUMNS} FROM reviews WHERE game_id = ? AND seat = ?",
             (game_id, seat),
         )
         return None if not rows else _row(rows[0])
@@ -24,8 +26,7 @@ class ReviewTables(Queries):
     async def save_review(self, row: ReviewRow) -> None:
         """Keep ``row`` (replacing an older review of that seat in that game)."""
         await self.db.execute(
-            "INSERT INTO reviews (game_id, seat, user_id, guild_id, deals, final, decisions,"
-            " accurate, given_up, data, made_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
+            f"INSERT INTO reviews ({_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
             " ON CONFLICT (game_id, seat) DO UPDATE SET deals = excluded.deals,"
             " final = excluded.final, decisions = excluded.decisions,"
             " accurate = excluded.accurate, given_up = excluded.given_up,"
@@ -81,19 +82,3 @@ class ReviewTables(Queries):
             (user_id, guild_id, last),
         )
         return [(int(r[0]), int(r[1]), int(r[2]), float(r[3])) for r in rows]
-
-
-def _row(values: Row) -> ReviewRow:
-    return ReviewRow(
-        game_id=int(values[0]),
-        seat=int(values[1]),
-        user_id=None if values[2] is None else int(values[2]),
-        guild_id=None if values[3] is None else int(values[3]),
-        deals=int(values[4]),
-        final=bool(values[5]),
-        decisions=int(values[6]),
-        accurate=int(values[7]),
-        given_up=float(values[8]),
-        data=str(values[9]),
-        made_at=float(values[10]),
-    )

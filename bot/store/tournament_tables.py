@@ -24,70 +24,20 @@ from bot.core.tournament_records import (
     TournamentRecord,
     TournamentStatus,
 )
-from bot.store.database import Dialect, Row, Transaction, UniqueViolation
+from bot.store.database import Dialect, Transaction, UniqueViolation
 from bot.store.game_tables import ANNOUNCE_CHANNEL
 from bot.store.queries import Queries
+from bot.store.rows import columns, reader
 
 __all__ = ["TournamentTables"]
 
-_COLUMNS = (
-    "id, guild_id, channel_id, organiser_id, format, rounds, target, scoring, round_hours,"
-    " status, round, round_started, version, created_at, finished_at, match_games,"
-    " playoff, cancelled_by"
-)
-_PAIRING_COLUMNS = (
-    "round, tab, player_a, player_b, post_id, thread_id, game_id, decided, winner, lurch, margin,"
-    " wins_a, wins_b, spread_a, archived"
-)
+#: Each record's columns (its fields, in order) and what reads it from a row of them.
+_COLUMNS, _tournament = columns(TournamentRecord), reader(TournamentRecord)
+_PAIRING_COLUMNS, _pairing = columns(PairingRecord), reader(PairingRecord)
+_ENTRANT_COLUMNS, _entrant = columns(EntrantRecord), reader(EntrantRecord)
 #: What a write that breaks the one-tournament-per-channel index names (PostgreSQL: the
 #: index; SQLite: its column).
 _ONE_PER_CHANNEL = frozenset({"tournaments_one_per_channel", "tournaments.channel_id"})
-
-
-def _tournament(row: Row) -> TournamentRecord:
-    return TournamentRecord(
-        id=int(row[0]),
-        guild_id=int(row[1]),
-        channel_id=int(row[2]),
-        organiser_id=int(row[3]),
-        format=Format(row[4]),
-        rounds=int(row[5]),
-        target=int(row[6]),
-        scoring=str(row[7]),
-        round_hours=float(row[8]),
-        status=TournamentStatus(row[9]),
-        round=int(row[10]),
-        round_started=None if row[11] is None else float(row[11]),
-        version=int(row[12]),
-        created_at=float(row[13]),
-        finished_at=None if row[14] is None else float(row[14]),
-        match_games=int(row[15]),
-        playoff=int(row[16]),
-        cancelled_by=None if row[17] is None else int(row[17]),
-    )
-
-
-def _pairing(row: Row | tuple[Any, ...]) -> PairingRecord:
-    def opt(value: Any) -> int | None:
-        return None if value is None else int(value)
-
-    return PairingRecord(
-        round=int(row[0]),
-        tab=int(row[1]),
-        player_a=int(row[2]),
-        player_b=opt(row[3]),
-        post_id=opt(row[4]),
-        thread_id=opt(row[5]),
-        game_id=opt(row[6]),
-        decided=None if row[7] is None else Decided(row[7]),
-        winner=opt(row[8]),
-        lurch=bool(row[9]),
-        margin=int(row[10]),
-        wins_a=int(row[11]),
-        wins_b=int(row[12]),
-        spread_a=int(row[13]),
-        archived=bool(row[14]),
-    )
 
 
 class TournamentTables(Queries):
@@ -194,14 +144,11 @@ class TournamentTables(Queries):
     async def entrants(self, tournament_id: int) -> list[EntrantRecord]:
         """A tournament's entrants in the order they joined."""
         rows = await self._read(
-            "SELECT user_id, name, seed, withdrawn FROM tournament_entrants"
-            " WHERE tournament_id = ? ORDER BY seed",
+            f"SELECT {_ENTRANT_COLUMNS} FROM tournament_entrants WHERE tournament_id = ?"
+            " ORDER BY seed",
             (tournament_id,),
         )
-        return [
-            EntrantRecord(int(r[0]), str(r[1]), int(r[2]), None if r[3] is None else int(r[3]))
-            for r in rows
-        ]
+        return [_entrant(row) for row in rows]
 
     async def pairings(self, tournament_id: int) -> list[PairingRecord]:
         """Every pairing of every round so far, by round and table."""

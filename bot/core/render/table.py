@@ -16,25 +16,9 @@ from typing import assert_never
 from bot.core.chances import chances_line
 from bot.core.render.text import MAX_MESSAGE, Names, and_list, plural
 from bot.core.seeded import Seal
+from engine import events as ev
 from engine.cards import cards_str
 from engine.counting import Counting
-from engine.events import (
-    Claimed,
-    CountReset,
-    CutForDeal,
-    Dealt,
-    Discarded,
-    Event,
-    GameOver,
-    Go,
-    GoPoint,
-    Heels,
-    Mugginsed,
-    Played,
-    Shown,
-    StarterCut,
-    points_scored,
-)
 from engine.outcome import GameResult
 from engine.phase import Phase
 from engine.speech import say_pegging, say_score
@@ -66,7 +50,7 @@ NOT_SEALED = (
 )
 
 
-def _played(names: Names, event: Played) -> str:
+def _played(names: Names, event: ev.Played) -> str:
     said = say_pegging(event.items, event.points)
     name = names.seat(event.seat)
     if said:
@@ -74,7 +58,7 @@ def _played(names: Names, event: Played) -> str:
     return f"{name} plays {event.card} (count {event.count})"
 
 
-def _go_point(names: Names, event: GoPoint) -> str:
+def _go_point(names: Names, event: ev.GoPoint) -> str:
     label = "Last card" if event.last_card else "Go"
     return (
         f"{label} — {names.seat(event.seat)} pegs {event.points}"
@@ -92,7 +76,7 @@ def _whose(names: Names, seat: int, crib: bool) -> str:
 RARE_HANDS = {28: " — 🎉 **a 28!**", 29: " — 🎉 **a 29, the perfect hand!**"}
 
 
-def _shown(names: Names, event: Shown, manual: bool) -> str:
+def _shown(names: Names, event: ev.Shown, manual: bool) -> str:
     what = _whose(names, event.seat, event.crib)
     said = say_score(event.score)
     rare = RARE_HANDS.get(event.score.total, "")
@@ -113,7 +97,7 @@ def _shown(names: Names, event: Shown, manual: bool) -> str:
     )
 
 
-def _claimed(names: Names, event: Claimed) -> str:
+def _claimed(names: Names, event: ev.Claimed) -> str:
     return (
         f"{_whose(names, event.seat, event.crib)}: {cards_str(event.cards)} + starter "
         f"{event.starter} — {names.seat(event.seat)} claims {event.points}"
@@ -121,14 +105,14 @@ def _claimed(names: Names, event: Claimed) -> str:
     )
 
 
-def _mugginsed(names: Names, event: Mugginsed) -> str:
+def _mugginsed(names: Names, event: ev.Mugginsed) -> str:
     return (
         f"Muggins! {names.seat(event.seat)} takes the {plural(event.points, 'point')}"
         f" {names.seat(event.owner)} missed ({names.side(event.side)} {event.score})"
     )
 
 
-def _cut(names: Names, event: CutForDeal) -> str:
+def _cut(names: Names, event: ev.CutForDeal) -> str:
     rounds = [
         ", ".join(f"{names.seat(s)} {card}" for s, card in enumerate(cards) if card is not None)
         for cards in event.rounds
@@ -137,7 +121,7 @@ def _cut(names: Names, event: CutForDeal) -> str:
     return f"Cut for deal: {said}. {names.seat(event.dealer)} cuts lowest and deals first."
 
 
-def _dealt(names: Names, event: Dealt, discard_count: int) -> str:
+def _dealt(names: Names, event: ev.Dealt, discard_count: int) -> str:
     dealer = names.seat(event.dealer)
     cards = plural(discard_count, "card")
     extra = ", and the top card of the deck joins it" if event.crib_from_deck else ""
@@ -147,7 +131,7 @@ def _dealt(names: Names, event: Dealt, discard_count: int) -> str:
     )
 
 
-def _starter(names: Names, event: StarterCut, heels: Heels | None) -> str:
+def _starter(names: Names, event: ev.StarterCut, heels: ev.Heels | None) -> str:
     if heels is None:
         return f"Starter: {event.card}."
     return (
@@ -265,11 +249,11 @@ def _counting(names: Names, view: PublicView) -> str:
 
 def deal_text(
     names: Names,
-    events: Sequence[Event],
+    events: Sequence[ev.Event],
     view: PublicView,
     *,
     live: bool,
-    cut: CutForDeal | None = None,
+    cut: ev.CutForDeal | None = None,
     resigned: int | None = None,
     chances: Sequence[str] | None = None,
     seal: Seal | None = None,
@@ -288,44 +272,44 @@ def deal_text(
     result = ""
     for i, event in enumerate(events):
         match event:
-            case Dealt():
+            case ev.Dealt():
                 play.append(_dealt(names, event, view.discard_count))
                 if seal is not None and seal.seal is None:
                     play.append(NOT_SEALED)
                 elif seal is not None:
                     play.append(f"🔒 Shuffle sealed: SHA-256 `{seal.seal}`")
-            case Discarded():
+            case ev.Discarded():
                 pass  # who is still to discard is said by the status line
-            case StarterCut():
+            case ev.StarterCut():
                 after = events[i + 1] if i + 1 < len(events) else None
-                play.append(_starter(names, event, after if isinstance(after, Heels) else None))
-            case Heels():
+                play.append(_starter(names, event, after if isinstance(after, ev.Heels) else None))
+            case ev.Heels():
                 pass  # said with the starter
-            case Played():
+            case ev.Played():
                 if not event.points:
                     quiet.add(len(play))
                 play.append(_played(names, event))
-            case Go():
+            case ev.Go():
                 quiet.add(len(play))
                 play.append(f"{names.seat(event.seat)} says go")
-            case GoPoint():
+            case ev.GoPoint():
                 play.append(_go_point(names, event))
-            case CountReset():
+            case ev.CountReset():
                 play.append(f"The count starts again; {names.seat(event.next_seat)} leads")
-            case Shown():
+            case ev.Shown():
                 # A breakdown after a claim belongs with the claim; any other show is a hand.
                 if event.claimed is None or not hands:
                     hands.append([])
                 hands[-1].append(_shown(names, event, view.counting is Counting.MANUAL))
-            case Claimed():
+            case ev.Claimed():
                 hands.append([_claimed(names, event)])
-            case Mugginsed():
+            case ev.Mugginsed():
                 if not hands:
                     hands.append([])
                 hands[-1].append(_mugginsed(names, event))
-            case GameOver():
+            case ev.GameOver():
                 result = result_line(names, event.result, resigned)
-            case CutForDeal():
+            case ev.CutForDeal():
                 play.append(_cut(names, event))
             case _:
                 assert_never(event)
@@ -407,13 +391,13 @@ def _apart(play: str, status: str) -> tuple[str, ...]:
     return (calls.removesuffix("\n"), status) if calls else (status,)
 
 
-def _scores_after(events: Sequence[Event], view: PublicView) -> tuple[int, ...]:
+def _scores_after(events: Sequence[ev.Event], view: PublicView) -> tuple[int, ...]:
     """The scores when the deal's show ended (or as it stands, while a manual show goes on):
     every side shows a hand, so each side's last points of the deal say its score then (the
     view may be of a later deal, whose heels or play moved on)."""
     scores = list(view.scores)
     for event in events:
-        scored = points_scored(event)
+        scored = ev.points_scored(event)
         if scored is not None:
             scores[scored.side] = scored.total
     return tuple(scores)
