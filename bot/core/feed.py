@@ -38,7 +38,8 @@ class Change:
     Discord) comes at the version the owner already had. ``answered``: the look a click's
     answer gave one of the owner's messages, kept with the change. ``reread``: the change was
     heard late (a catch-up after announcements may have been missed): what is kept in memory
-    of the owner's messages is read again."""
+    of the owner's messages is read again. ``elsewhere``: the change was made by another process
+    (heard from its announcement), so a click's answer kept with it is that process's to send."""
 
     owner: Owner
     version: int
@@ -46,6 +47,7 @@ class Change:
     more_coming: bool = False
     answered: MessageRecord | None = None
     reread: bool = False
+    elsewhere: bool = False
 
 
 #: Called with every change, as it is published.

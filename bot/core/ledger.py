@@ -154,6 +154,8 @@ class MessageLedger:
         self._channels: dict[Owner, int] = {}
         # Owners whose messages are read again from the store when next drawn.
         self._unread: set[Owner] = set()
+        # The clicks' answers this process is sending, (owner, key, version), and since when.
+        self._answering: dict[tuple[Owner, str, int], float] = {}
         # What was sent and is not written yet, by owner and key; and the pending posts it
         # clears once written.
         self._unwritten: dict[tuple[Owner, str], MessageRecord] = {}
@@ -241,6 +243,18 @@ class MessageLedger:
                 sent[key] = dataclasses.replace(record, digest="")
         return sent
 
+    def _answering_now(self, owner: Owner, answer: MessageRecord) -> None:
+        """This process is sending ``answer`` (a click's answer kept with its move): noted until
+        it is heard to land or fail, or until it is taken as lost."""
+        now = self._now()
+        self._answering[(owner, answer.key, answer.version)] = now
+        # (An answer whose end was never heard: its handler failed, and it is taken as lost.)
+        while self._answering:
+            first = next(iter(self._answering))
+            if now - self._answering[first] < UNCONFIRMED_AFTER:
+                break
+            del self._answering[first]
+
     def _keep(self, owner: Owner, record: MessageRecord) -> None:
         """``record`` in this process's memory of what was sent, unless what is kept of the
         same message is of a later version."""
@@ -257,6 +271,8 @@ class MessageLedger:
         answered = change.answered
         if answered is None:
             return
+        if not change.elsewhere:
+            self._answering_now(change.owner, answered)
         sent = self._sent.peek(change.owner)
         known = None if sent is None else sent.get(answered.key)
         if known is not None and known.message_id in (answered.message_id, 0):
@@ -345,6 +361,7 @@ class MessageLedger:
         if sequel.key is None:
             return
         owner, key = sequel.owner, sequel.key
+        self._answering.pop((owner, key, sequel.version), None)
         if not landed:
             if sequel.kept:
                 # Kept as shown with the move, but it never got there: edit it again.
@@ -465,13 +482,12 @@ class MessageLedger:
         """Discord refused a DM of ``owner`` to this player (see :meth:`Projector.dms_refused`)."""
         await self._projectors[owner.kind].dms_refused(owner, user_id)
 
-    @property
-    def hears_every_answer(self) -> bool:
-        """Whether every click's answer is made in this process (it is the only one), so an
-        answer not known here to have landed has not landed yet. With other processes
-        answering too, this process hears of an answer when its move is saved, not when it
+    def sends_answer(self, owner: Owner, record: MessageRecord) -> bool:
+        """Whether ``record``, a click's answer kept with a move, is one this process is
+        sending: it then hears it land (:meth:`answered`), and until it does it has not. One
+        made by another process, this process hears of when its move is saved, not when it
         lands."""
-        return not self._shared
+        return (owner, record.key, record.version) in self._answering
 
     async def kept(self, owner: Owner) -> dict[str, MessageRecord]:
         """The owner's messages as last sent, by key."""

@@ -268,7 +268,7 @@ class Courier:
                     await self._ledger.tokens_lapsed(owner, lapsed)
         answering = await self._answer_on_its_way(owner, owed, known)
         if answering is not None:
-            return await self._after_answer(owed, answering, digest)
+            return await self._after_answer(owner, owed, answering, digest, current)
         if owed.user_id is None:
             return await self._to_channel(owner, channel_id, owed, known, digest)
         return await self._to_dm(owner, owed.user_id, owed, known, digest, current)
@@ -285,16 +285,21 @@ class Courier:
         return None
 
     async def _after_answer(
-        self, owed: Owed, answering: MessageRecord, digest: str
+        self,
+        owner: Owner,
+        owed: Owed,
+        answering: MessageRecord,
+        digest: str,
+        current: Current | None,
     ) -> MessageRecord:
         """Edit a message whose click's answer may still be on its way, only once that answer
-        has landed, so that it never lands over the edit: where this process made the answer
+        has landed, so that it never lands over the edit: where this process sends the answer
         and has not heard it land, later (:class:`AnswerOnItsWay`); where another process
         made it, through that answer's own token, which reaches the message only once the
         answer has landed (Discord: the interaction's webhook is unknown until then, 404 /
         10015), and later if it does not yet."""
-        if self._ledger.hears_every_answer or not await self._edit_through_token(
-            answering, owed.view
+        if self._ledger.sends_answer(owner, answering) or not await self._edit_through_token(
+            answering, owed.view, current
         ):
             raise AnswerOnItsWay(owed.key)
         return dataclasses.replace(answering, digest=digest, unconfirmed_since=None)

@@ -97,7 +97,7 @@ def change_of(payload: str) -> Change | None:
     head, _, answered = payload.partition("|")
     parts = head.split(":")
     if len(parts) == 2 and all(p.isdecimal() for p in parts):
-        return Change(Owner.game(int(parts[0])), 0, int(parts[1]), reread=True)
+        return Change(Owner.game(int(parts[0])), 0, int(parts[1]), reread=True, elsewhere=True)
     if len(parts) != 4 or not all(p.isdecimal() for p in parts[1:]):
         return None
     try:
@@ -105,7 +105,7 @@ def change_of(payload: str) -> Change | None:
         record = MessageRecord(**json.loads(answered)) if answered else None
     except (ValueError, TypeError):
         return None
-    return Change(owner, int(parts[2]), int(parts[3]), answered=record)
+    return Change(owner, int(parts[2]), int(parts[3]), answered=record, elsewhere=True)
 
 
 class Cluster:

@@ -58,6 +58,8 @@ async def test_a_slow_answer_never_lands_over_the_next_look(world: World, bot: B
     )
     await driver.open(target=61)
     await _discard_with_a_slow_answer(driver)
+    # The process that sends the answer hears it land: it never asks Discord before then.
+    assert not [r.route for r in world.fd.requests if r.status == 404]
 
 
 async def test_a_slow_answer_made_by_another_process_never_lands_over_the_next_look(
