@@ -507,6 +507,8 @@ async def measure(
         finished, recorded, logged = _recorded(where)
         peak = max((p for p in peaks if p is not None), default=None)
         code = _report(fd, bots, tables, figures, peak, finished, recorded, logged, target)
+        if pace is None:
+            _report_unfinished(fd, tables, where)
         _report_processes(bots, cpu, tables, database)
         return max(code, _report_budget(fd, tables, where, figures)), figures
 
@@ -618,6 +620,35 @@ def _report(
         print(f"no errors, every finished game recorded: {'yes' if ok else 'NO'}")
     print(f"p99 under 100 ms: {'yes' if p99 < 100 else 'NO'}")
     return 0 if ok else 1
+
+
+def _report_unfinished(
+    fd: FakeDiscord, tables: list[LoadGame], database: Database, most: int = 3
+) -> None:
+    """For a few games that did not finish (a run not stopped by the clock): where the store
+    says they stand, what it says their messages show, and what each player's DMs show."""
+    stuck = [t for t in tables if not t.over][:most]
+    for table in stuck:
+        found = rows(
+            database,
+            "SELECT id, version, status FROM games WHERE channel_id = ?",
+            (table.channel.id,),
+        )
+        print(f"unfinished: channel {table.channel.id}, game (id, version, status) {found}")
+        for game_id, *_ in found:
+            kept = rows(
+                database,
+                "SELECT key, message_id, substr(digest, 1, 8), shown_version, unconfirmed_since"
+                " FROM messages WHERE owner = ? ORDER BY key",
+                (f"game:{game_id}",),
+            )
+            for row in kept:
+                print(f"  kept {row}")
+        for user in table.players:
+            for message in fd.dms(user)[-2:]:
+                controls = "controls" if _has_controls(message) else "no controls"
+                words = " ".join(message.words().split())[:90]
+                print(f"  {user.name}: {message.id} v{len(message.history)} {controls}: {words}")
 
 
 def _deals(database: Database) -> dict[int, int]:

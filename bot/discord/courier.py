@@ -268,7 +268,10 @@ class Courier:
                     await self._ledger.tokens_lapsed(owner, lapsed)
         answering = await self._answer_on_its_way(owner, owed, known)
         if answering is not None:
-            return await self._after_answer(owner, owed, answering, digest, current)
+            # (A DM that waited for its turn is not sent if the game moved on meanwhile: the
+            # keeper draws the hands again; the channel's messages go as drawn.)
+            mine = current if owed.user_id is not None else None
+            return await self._after_answer(owner, owed, answering, digest, mine)
         if owed.user_id is None:
             return await self._to_channel(owner, channel_id, owed, known, digest)
         return await self._to_dm(owner, owed.user_id, owed, known, digest, current)
