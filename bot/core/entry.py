@@ -19,7 +19,8 @@ from collections.abc import Awaitable, Callable
 from typing import Concatenate, ParamSpec, Protocol, TypeVar
 
 from bot.core.faults import Fault, Faults
-from bot.core.refusals import Refused
+from bot.core.owners import Owner
+from bot.core.refusals import Refused, StaleControl
 from bot.core.replies import Answer
 from bot.core.storage import VersionConflict
 from engine.errors import RuleError
@@ -58,6 +59,8 @@ def answers(
         except Fault as fault:
             self.faults.note(fault)
             return Answer.refuse(str(fault))
+        except StaleControl as refusal:
+            return Answer.refuse(str(refusal), stale=Owner.game(refusal.game_id))
         except (Refused, RuleError) as refusal:
             return Answer.refuse(str(refusal))
 

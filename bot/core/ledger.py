@@ -482,6 +482,26 @@ class MessageLedger:
         """Discord refused a DM of ``owner`` to this player (see :meth:`Projector.dms_refused`)."""
         await self._projectors[owner.kind].dms_refused(owner, user_id)
 
+    async def doubt(self, owner: Owner, message_id: int) -> None:
+        """A control on the owner's message ``message_id`` was refused as being from an earlier
+        moment of the owner: the message may show an older look than the one last sent to it
+        (an edit that reached Discord after a newer one). Unless a click's answer to it is
+        still on its way (whose landing brings it up to date), it is edited again: in this
+        process at once; with several, by the one that sends, which finds it among the answers
+        not known to have landed (as one that never did)."""
+        lost = self._now() - UNCONFIRMED_AFTER - 1.0
+        # What this process sent or heard land and has not written yet is written first (an
+        # answer that landed a moment ago is confirmed in the store too).
+        await self.flush()
+        if not await self._store.doubt_look(owner, message_id, lost if self._shared else None):
+            return
+        sent = self._sent.peek(owner)
+        if sent is not None:
+            for key, record in list(sent.items()):
+                if record.message_id == message_id and record.unconfirmed_since is None:
+                    sent[key] = dataclasses.replace(record, digest="")
+        self._look_again(owner)
+
     def sends_answer(self, owner: Owner, record: MessageRecord) -> bool:
         """Whether ``record``, a click's answer kept with a move, is one this process is
         sending: it then hears it land (:meth:`answered`), and until it does it has not. One

@@ -38,7 +38,7 @@ from bot.core.messages import ConfirmControls, MessageView
 from bot.core.owners import Owner
 from bot.core.projection import hand_message
 from bot.core.records import GameRecord, GameStatus, MessageRecord
-from bot.core.refusals import Refused
+from bot.core.refusals import Refused, StaleControl
 from bot.core.render.table import resign_question
 from bot.core.render.text import Names, card_labels, plural
 from bot.core.replies import Answer, Click, Clicked, Reply, Sequel, User
@@ -286,12 +286,12 @@ class Moves(OnGames):
             game = self._games.started(record).game
             if click.kind == "discard":
                 if click.stamp != game.deal_number:
-                    raise Refused(refusals.STALE_DISCARD)
+                    raise StaleControl(refusals.STALE_DISCARD, click.game_id)
                 cards = [_card(code) for code in click.values]
                 answering = _Answering(click.stamp, clicked)
                 return await self._discard(record, user, cards, answering=answering)
             if click.stamp != record.version:
-                raise Refused(_STALE[click.kind])
+                raise StaleControl(_STALE[click.kind], click.game_id)
             answering = _Answering(game.deal_number, clicked)
             if click.kind == "play":
                 if len(click.values) != 1:

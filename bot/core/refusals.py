@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-__all__ = ["Departed", "Refused", "or_list"]
+__all__ = ["Departed", "Refused", "StaleControl", "or_list"]
 
 
 class Refused(Exception):
@@ -26,6 +26,16 @@ class Departed(Refused):
         super().__init__(LEFT_SERVER)
         self.game_id = game_id
         self.channel_id = channel_id
+
+
+class StaleControl(Refused):
+    """A control of game ``game_id`` from an earlier moment of it. Clicked on the message the
+    game keeps, it says that message shows an older look than the one last sent to it (an edit
+    that reached Discord after a newer one): the message is looked at again."""
+
+    def __init__(self, text: str, game_id: int) -> None:
+        super().__init__(text)
+        self.game_id = game_id
 
 
 def or_list(words: Sequence[str]) -> str:

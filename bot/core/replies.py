@@ -106,6 +106,8 @@ class Answer:
     the core reads. Whatever a call changed reaches the owners' messages through the change
     feed, not through the answer. ``note``: a sentence for the person alone that a click's
     update would not say (a wrong call of muggins), sent privately after the update.
+    ``stale``: for the refusal of a control from an earlier moment of a game, that game: the
+    clicked message, if the game keeps it, is looked at again (see ``StaleControl``).
     """
 
     reply: Reply
@@ -113,6 +115,7 @@ class Answer:
     update: MessageView | None = None
     sequel: Sequel | None = None
     note: str | None = None
+    stale: Owner | None = None
 
     @property
     def game_id(self) -> int | None:
@@ -126,9 +129,10 @@ class Answer:
         return 0 if self.sequel is None else self.sequel.version
 
     @classmethod
-    def refuse(cls, text: str) -> Answer:
-        """A refusal: one ephemeral sentence, nothing else sent, nothing changed."""
-        return cls(reply=Reply(text), ok=False)
+    def refuse(cls, text: str, *, stale: Owner | None = None) -> Answer:
+        """A refusal: one ephemeral sentence, nothing else sent, nothing changed (``stale``:
+        see the class)."""
+        return cls(reply=Reply(text), ok=False, stale=stale)
 
     @classmethod
     def say(cls, text: str, *, ephemeral: bool = True, view: MessageView | None = None) -> Answer:

@@ -175,8 +175,11 @@ class Services:
     async def answered(self, answer: Answer, *, landed: bool, shown: Clicked | None) -> None:
         """``answer`` was sent to the person who acted (``landed``), or could not be: the look
         it gave a message is confirmed or forgotten (``shown``: the message that now shows it),
-        then the computer's reply to the move, if one was left for now, is made."""
+        then the computer's reply to the move, if one was left for now, is made. For the
+        refusal of a stale control, ``shown`` is the message clicked, looked at again."""
         sequel = answer.sequel
+        if not answer.ok and answer.stale is not None and shown is not None:
+            await self.ledger.doubt(answer.stale, shown.message_id)
         if sequel is None or not answer.ok:
             return
         view = answer.update if answer.update is not None else answer.reply.view

@@ -404,7 +404,9 @@ class DiscordIO:
         warning = "a click's answer did not reach Discord (%s); its message is edited"
         if not await self._landed(answer, send(), warning):
             return
-        shown = None if update is None else clicked_of(interaction)
+        # (A refused stale control: the message clicked, which may show an older look.)
+        on = update is not None or (answer.stale is not None and interaction.message is not None)
+        shown = clicked_of(interaction) if on else None
         await self.services.answered(answer, landed=True, shown=shown)
         if not answer.ok or answer.sequel is None:
             # A move's answer keeps its token with the message it updated; anything else

@@ -155,6 +155,19 @@ class MessageTables(Queries):
             (str(owner), key, version),
         )
 
+    async def doubt_look(self, owner: Owner, message_id: int, lost_since: float | None) -> bool:
+        """What the owner's message ``message_id`` shows is not known after all (a stale control
+        was clicked on it), unless a click's answer to it is still to be confirmed: it is
+        edited again. ``lost_since``: kept as an answer that never landed since then, so the
+        process that sends, which reads those, finds it (None: this process sends). Whether
+        there was such a message."""
+        found = await self._read_write(
+            "UPDATE messages SET digest = '', unconfirmed_since = ?"
+            " WHERE owner = ? AND message_id = ? AND unconfirmed_since IS NULL RETURNING key",
+            (lost_since, str(owner), message_id),
+        )
+        return bool(found)
+
     async def forget_message(self, owner: Owner, key: str) -> None:
         """A message that is gone from Discord: it will be sent again."""
         await self.db.execute("DELETE FROM messages WHERE owner = ? AND key = ?", (str(owner), key))

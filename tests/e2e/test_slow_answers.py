@@ -12,7 +12,9 @@ which Discord lets reach the message only once the answer has landed), then edit
 
 from __future__ import annotations
 
+import copy
 import random
+from typing import Any
 
 import pytest
 
@@ -69,3 +71,68 @@ async def test_a_slow_answer_made_by_another_process_never_lands_over_the_next_l
     driver = world.driver(world.players[:2], 3, command_rate=0.0)
     await driver.open(target=61)
     await _discard_with_a_slow_answer(driver)
+
+
+def _live_play_buttons(components: list[dict[str, Any]]) -> list[str]:
+    """The custom ids of the card buttons that may be clicked, however deeply nested."""
+    found: list[str] = []
+    for item in components:
+        custom_id = str(item.get("custom_id", ""))
+        if item.get("type") == 2 and ":play:" in custom_id and not item.get("disabled"):
+            found.append(custom_id)
+        found += _live_play_buttons(list(item.get("components") or []))
+        if isinstance(item.get("accessory"), dict):
+            found += _live_play_buttons([item["accessory"]])
+    return found
+
+
+async def _a_late_look_is_mended(driver: TableDriver) -> None:
+    """The first player to play has played: their hand shows it, with no card to click. Then
+    Discord shows that hand as it was before (with the card buttons of that earlier moment),
+    as when an older edit reaches it after the newer one, which the bot cannot hear of. A
+    click on one of those buttons is refused as out of date, and the hand is brought back to
+    what it should show."""
+    fd = driver.fd
+    await driver.play_out(stop_after=3)  # both discards, then the first card of the play
+    snap = driver.snapshot()
+    assert snap.game is not None
+    deal = snap.game.deal_number
+    seat, hand = next(
+        (seat, hand)
+        for seat in (0, 1)
+        if (hand := driver.message(f"hand:{deal}:{seat}")) is not None
+        and not _live_play_buttons(hand.components)
+        and any(_live_play_buttons(v.components) for v in hand.history)
+    )
+    now = hand.version()
+    older = next(v for v in reversed(hand.history) if _live_play_buttons(v.components))
+    hand.content, hand.components = older.content, copy.deepcopy(older.components)
+    stale = _live_play_buttons(hand.components)[0]
+    refused = await fd.click(driver.seats[seat], hand, stale)
+    assert refused.ephemeral and "out of date" in refused.words(), refused.words()
+    await until(fd, lambda: hand.content == now.content and hand.components == now.components)
+    # The game goes on from the messages the players have.
+    driver.resync()
+    await driver.play_out(stop_after=driver.steps + 4)
+
+
+async def test_a_stale_click_on_a_hand_that_shows_an_older_look_mends_it(
+    world: World, bot: BotProcess
+) -> None:
+    driver = TableDriver(
+        world.fd,
+        world.general,
+        world.players[:2],
+        world.database,
+        random.Random(4),
+        command_rate=0.0,
+    )
+    await driver.open(target=61)
+    await _a_late_look_is_mended(driver)
+
+
+async def test_with_two_processes_a_stale_click_mends_the_hand_too(pair: Pair) -> None:
+    world = pair.world
+    driver = world.driver(world.players[:2], 4, command_rate=0.0)
+    await driver.open(target=61)
+    await _a_late_look_is_mended(driver)
