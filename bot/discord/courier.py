@@ -174,12 +174,13 @@ def _kept_digest(message: discord.Message, payload: dict[str, Any], digest: str)
     earlier post with the same nonce that shows something else (then unknown: it is edited
     once)."""
     view = payload.get("view")
-    ours = sorted(_custom_ids(view.children)) if view is not None else []
-    theirs = sorted(_custom_ids(message.components))
+    mine = list(view.children) if view is not None else []
     pictures = len(payload.get("files", ())) + (1 if "file" in payload else 0)
+    # A laid-out message has no content: what it says is in its text displays.
     same = (
         message.content == payload.get("content", "")
-        and ours == theirs
+        and _texts(message.components) == _texts(mine)
+        and sorted(_custom_ids(message.components)) == sorted(_custom_ids(mine))
         and len(message.attachments) == pictures
     )
     return digest if same else ""
@@ -598,15 +599,26 @@ class Courier:
         return dm.id
 
 
-def _custom_ids(components: Sequence[object]) -> Iterator[str]:
-    """Every custom id among a message's components (as Discord gave them back, or as a View
-    holds them), however deeply nested: in rows, or in a Components V2 layout's containers
-    and sections."""
+def _nested(components: Sequence[object]) -> Iterator[object]:
+    """Every component of a message (as Discord gave them back, or as a view holds them),
+    however deeply nested: in rows, or in a Components V2 layout's containers and sections."""
     for component in components:
+        yield component
+        yield from _nested(getattr(component, "children", None) or ())
+        accessory = getattr(component, "accessory", None)
+        if accessory is not None:
+            yield from _nested((accessory,))
+
+
+def _custom_ids(components: Sequence[object]) -> Iterator[str]:
+    """Every custom id among a message's components, however deeply nested."""
+    for component in _nested(components):
         custom_id = getattr(component, "custom_id", None)
         if custom_id:
             yield str(custom_id)
-        yield from _custom_ids(getattr(component, "children", None) or ())
-        accessory = getattr(component, "accessory", None)
-        if accessory is not None:
-            yield from _custom_ids((accessory,))
+
+
+def _texts(components: Sequence[object]) -> list[str]:
+    """The words of a Components V2 layout's text displays, in order."""
+    kinds = (discord.components.TextDisplay, discord.ui.TextDisplay)
+    return [str(c.content) for c in _nested(components) if isinstance(c, kinds)]
