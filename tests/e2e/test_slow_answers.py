@@ -13,7 +13,6 @@ which Discord lets reach the message only once the answer has landed), then edit
 from __future__ import annotations
 
 import copy
-import random
 from typing import Any
 
 import pytest
@@ -25,6 +24,13 @@ from tests.helpers.table_driver import TableDriver, World, until
 #: How late the first discard's answer reaches Discord: well within the 3 s Discord allows an
 #: answer, and long enough that the second discard is saved and its change sent meanwhile.
 LATE = 1.5
+
+
+async def _opened(world: World, seed: int) -> TableDriver:
+    """A game of Al and Bea to 61, dealt, played by clicks alone."""
+    driver = world.driver(world.players[:2], seed, command_rate=0.0)
+    await driver.open(target=61)
+    return driver
 
 
 async def _discard_with_a_slow_answer(driver: TableDriver) -> None:
@@ -50,15 +56,7 @@ async def _discard_with_a_slow_answer(driver: TableDriver) -> None:
 
 @pytest.mark.parametrize("backend", ["sqlite", "postgres"], indirect=True)
 async def test_a_slow_answer_never_lands_over_the_next_look(world: World, bot: BotProcess) -> None:
-    driver = TableDriver(
-        world.fd,
-        world.general,
-        world.players[:2],
-        world.database,
-        random.Random(3),
-        command_rate=0.0,
-    )
-    await driver.open(target=61)
+    driver = await _opened(world, 3)
     await _discard_with_a_slow_answer(driver)
     # The process that sends the answer hears it land: it never asks Discord before then.
     assert not [r.route for r in world.fd.requests if r.status == 404]
@@ -67,10 +65,7 @@ async def test_a_slow_answer_never_lands_over_the_next_look(world: World, bot: B
 async def test_a_slow_answer_made_by_another_process_never_lands_over_the_next_look(
     pair: Pair,
 ) -> None:
-    world = pair.world
-    driver = world.driver(world.players[:2], 3, command_rate=0.0)
-    await driver.open(target=61)
-    await _discard_with_a_slow_answer(driver)
+    await _discard_with_a_slow_answer(await _opened(pair.world, 3))
 
 
 def _live_play_buttons(components: list[dict[str, Any]]) -> list[str]:
@@ -119,20 +114,8 @@ async def _a_late_look_is_mended(driver: TableDriver) -> None:
 async def test_a_stale_click_on_a_hand_that_shows_an_older_look_mends_it(
     world: World, bot: BotProcess
 ) -> None:
-    driver = TableDriver(
-        world.fd,
-        world.general,
-        world.players[:2],
-        world.database,
-        random.Random(4),
-        command_rate=0.0,
-    )
-    await driver.open(target=61)
-    await _a_late_look_is_mended(driver)
+    await _a_late_look_is_mended(await _opened(world, 4))
 
 
 async def test_with_two_processes_a_stale_click_mends_the_hand_too(pair: Pair) -> None:
-    world = pair.world
-    driver = world.driver(world.players[:2], 4, command_rate=0.0)
-    await driver.open(target=61)
-    await _a_late_look_is_mended(driver)
+    await _a_late_look_is_mended(await _opened(pair.world, 4))
