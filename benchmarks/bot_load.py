@@ -647,8 +647,15 @@ def _report_unfinished(
         for user in table.players:
             for message in fd.dms(user)[-2:]:
                 controls = "controls" if _has_controls(message) else "no controls"
-                words = " ".join(message.words().split())[:90]
-                print(f"  {user.name}: {message.id} v{len(message.history)} {controls}: {words}")
+                words = " ".join(message.words().split())
+                when = message.edited_timestamp or message.timestamp
+                print(
+                    f"  {user.name}: {message.id} v{len(message.history)} at {when} {controls}:"
+                    f" {words[:60]} … {words[-90:]}"
+                )
+                # Each earlier look, oldest first: when it was made, and what it said last.
+                for look in message.history:
+                    print(f"    was at {look.at}: {' '.join(look.words().split())[-90:]}")
 
 
 def _deals(database: Database) -> dict[int, int]:
