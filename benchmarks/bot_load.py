@@ -68,6 +68,7 @@ import sys
 import tempfile
 import time
 from dataclasses import dataclass, field
+from datetime import datetime
 from pathlib import Path
 from typing import Any
 
@@ -656,6 +657,14 @@ def _report_unfinished(
                 # Each earlier look, oldest first: when it was made, and what it said last.
                 for look in message.history:
                     print(f"    was at {look.at}: {' '.join(look.words().split())[-90:]}")
+                if message.history and message.edited_timestamp:
+                    # The requests answered about when its last look was made (which request
+                    # made it): the emulator's clock is monotonic, the timestamps wall-clock.
+                    edited = datetime.fromisoformat(message.edited_timestamp).timestamp()
+                    then = edited - (time.time() - fd.clock.now())
+                    near = [r for r in fd.requests if abs(r.at - then) < 0.015]
+                    for r in near:
+                        print(f"    request {r.at - then:+.4f} s: {r.status} {r.route[:150]}")
 
 
 def _deals(database: Database) -> dict[int, int]:
