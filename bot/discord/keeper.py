@@ -414,19 +414,15 @@ class TableKeeper:
                 known,
                 functools.partial(self._still_current, owing),
             )
-        except NoLiveToken as error:
-            # Where the bot is not a member only an interaction's token reaches a message:
-            # the game's next interaction brings one, and the message is brought up to date
-            # (or, when a click's answer is still on its way, in a moment).
+        except (NoLiveToken, AnswerOnItsWay) as error:
+            # Not sent now. Where the bot is not a member only an interaction's token reaches
+            # a message: the game's next interaction brings one, and the message is brought up
+            # to date. A click's answer still on its way to the message: edited in a moment,
+            # once it has landed (or is taken as lost), since an edit now could land first and
+            # then be overwritten by the answer's older look.
             if error.retry_after is not None:
                 lane = Lane.TABLE if owed.user_id is None else Lane.HANDS
                 self._later(owing.owner, owing.channel_id, lane, error.retry_after)
-            return None
-        except AnswerOnItsWay as error:
-            # Edited once the answer has landed (or is taken as lost): an edit now could land
-            # first and then be overwritten by the answer's older look.
-            lane = Lane.TABLE if owed.user_id is None else Lane.HANDS
-            self._later(owing.owner, owing.channel_id, lane, error.retry_after)
             return None
         except DmsClosed:
             assert owed.user_id is not None
