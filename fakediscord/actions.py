@@ -7,6 +7,7 @@ delivered as INTERACTION_CREATE; by default it returns once the bot has answered
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 import secrets
 from collections.abc import Callable
@@ -38,6 +39,9 @@ if TYPE_CHECKING:
     from fakediscord.server import FakeDiscord
 
 T = TypeVar("T")
+
+#: Seconds :meth:`slash` waits for a deferred answer to be made before it returns anyway.
+SETTLE_WITHIN = 30.0
 
 
 class UserActions(SharedState):
@@ -132,9 +136,16 @@ class UserActions(SharedState):
     ) -> Interaction:
         """Type a slash command as `user` in `channel`; return once the bot answers.
 
-        The line is read against the schema the bot synced (`/cribbage play card:5H`).
+        The line is read against the schema the bot synced (`/cribbage play card:5H`). A
+        deferred answer ("thinking") is waited for as a person would wait, up to
+        :data:`SETTLE_WITHIN` seconds (the returned interaction says ``settled``), so a test
+        reads the answer whether or not a busy machine made the bot defer it.
         """
-        return await self._typed(APPLICATION_COMMAND, user, channel, line, wait, timeout)
+        interaction = await self._typed(APPLICATION_COMMAND, user, channel, line, wait, timeout)
+        if wait and not interaction.settled:
+            with contextlib.suppress(TimeoutError):
+                await interaction.wait_settled(timeout=SETTLE_WITHIN)
+        return interaction
 
     async def autocomplete(
         self, user: User, channel: Channel, line: str, *, timeout: float | None = None

@@ -132,11 +132,22 @@ class Interaction(_Responded):
         await self.wait_for(lambda i: len(i.followups) >= count, timeout=timeout)
         return list(self.followups)
 
+    @property
+    def settled(self) -> bool:
+        """Whether the answer is made: answered, and not a deferral still "thinking" (a
+        deferral is settled once its message is edited, or deleted for a follow-up)."""
+        if self.response is None:
+            return False
+        if self.response.type != DEFERRED_MESSAGE:
+            return True
+        original = self.original
+        if original is not None and original.deleted:
+            return bool(self.followups)
+        return original is not None and not original.loading
+
     async def wait_settled(self, timeout: float = 5.0) -> Message | None:
         """Wait until a deferred response is no longer "thinking"; return the original."""
-        await self.wait_for(
-            lambda i: i.original is not None and not i.original.loading, timeout=timeout
-        )
+        await self.wait_for(lambda i: i.settled, timeout=timeout)
         return self.original
 
     def __repr__(self) -> str:

@@ -42,6 +42,8 @@ async def test_deferred_reply_is_edited_then_followed_up(
 ) -> None:
     r = await table.fd.slash(table.al, table.general, "/tiny think ephemeral:true")
     assert r.response is not None and r.response.type == 5
+    # slash() returns once the deferred answer is made, as a person sees it.
+    assert r.settled and r.content == "thought"
     await r.wait_followups(1)
     assert r.content == "thought" and r.ephemeral
     assert [m.content for m in r.followups] == ["and a follow-up"]
