@@ -275,9 +275,17 @@ class MessageLedger:
             self._answering_now(change.owner, answered)
         sent = self._sent.peek(change.owner)
         known = None if sent is None else sent.get(answered.key)
-        if known is not None and known.message_id in (answered.message_id, 0):
+        if sent is not None and known is not None and known.message_id in (answered.message_id, 0):
             message_id = answered.message_id or known.message_id
-            self._keep(change.owner, dataclasses.replace(answered, message_id=message_id))
+            record = dataclasses.replace(answered, message_id=message_id)
+            if change.elsewhere and known.version > answered.version:
+                # Heard after this process edited that message for a later move: the other
+                # process's answer may land over that edit, and then it is what the message
+                # shows. Taken as shown until then, so the message is edited again once that
+                # answer has landed (through its own token, which reaches it only then).
+                sent[answered.key] = record
+            else:
+                self._keep(change.owner, record)
         elif sent is not None and known is None and answered.message_id == 0:
             sent[answered.key] = answered  # /cribbage new's answer: the lobby, id to come
 

@@ -1,0 +1,82 @@
+"""A click's answer made by another process, heard after this process edited the same message
+for a later move: that answer may land over the edit (Discord applies whichever arrives last),
+so the message is taken as showing the answer until it is known to have landed, and the
+keeper edits it again. Forgotten, the player is left with the older look and no controls
+while the game waits on them (seen with two processes in ``benchmarks/bot_load.py``)."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from datetime import UTC, datetime
+from typing import Any
+
+from bot.core.feed import Change, ChangeFeed
+from bot.core.ledger import MessageLedger
+from bot.core.owners import Owner
+from bot.core.records import MessageRecord
+
+OWNER = Owner.game(7)
+NOW = datetime(2026, 3, 1, tzinfo=UTC)
+#: The play's controls, which this process (the one that sends) put on the hand at version 5.
+PLAY = MessageRecord("hand:1:0", 900, 5001, "digest-of-the-play", version=5)
+
+
+class Store:
+    """Keeps what it is told, and nothing of the other process's writes."""
+
+    def __init__(self) -> None:
+        self.rows: dict[str, MessageRecord] = {}
+
+    async def messages(self, owner: Owner) -> dict[str, MessageRecord]:
+        return dict(self.rows)
+
+    async def set_messages(
+        self, records: Sequence[tuple[Owner, MessageRecord]], *, posted: Sequence[Any] = ()
+    ) -> None:
+        self.rows.update({record.key: record for _, record in records})
+
+
+def _answer(version: int) -> MessageRecord:
+    """The discard's answer another process sends to the hand, kept with its move."""
+    return MessageRecord(
+        PLAY.key,
+        900,
+        5001,
+        "digest-of-the-answer",
+        "token-of-the-click",
+        NOW.timestamp(),
+        True,
+        version,
+        unconfirmed_since=NOW.timestamp(),
+    )
+
+
+async def _sender() -> tuple[ChangeFeed, MessageLedger]:
+    feed = ChangeFeed()
+    ledger = MessageLedger(Store(), feed, lambda: NOW, shared=True)  # type: ignore[arg-type]
+    await ledger.kept(OWNER)  # drawn once: from then on kept in memory with every change
+    await ledger.sent(OWNER, [PLAY])
+    assert (await ledger.kept(OWNER))[PLAY.key] == PLAY
+    return feed, ledger
+
+
+async def test_an_older_answer_from_another_process_heard_late_is_taken_as_shown() -> None:
+    feed, ledger = await _sender()
+    feed.publish(Change(OWNER, 4, 900, answered=_answer(4), elsewhere=True))
+    kept = (await ledger.kept(OWNER))[PLAY.key]
+    assert kept == _answer(4), "the hand may show the answer: it is edited again once it lands"
+    assert not ledger.sends_answer(OWNER, kept), "the other process sends it"
+
+
+async def test_a_later_answer_from_another_process_is_kept_as_before() -> None:
+    feed, ledger = await _sender()
+    feed.publish(Change(OWNER, 6, 900, answered=_answer(6), elsewhere=True))
+    assert (await ledger.kept(OWNER))[PLAY.key] == _answer(6)
+
+
+async def test_an_answer_of_this_process_never_replaces_a_later_look() -> None:
+    # This process hears its own moves as it saves them: an older answer of its own is one
+    # it made before that later look, and has been accounted for.
+    feed, ledger = await _sender()
+    feed.publish(Change(OWNER, 4, 900, answered=_answer(4)))
+    assert (await ledger.kept(OWNER))[PLAY.key] == PLAY
