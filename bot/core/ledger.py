@@ -163,6 +163,10 @@ class MessageLedger:
         # the store meanwhile would not see it.
         self._writing: list[dict[tuple[Owner, str], MessageRecord]] = []
         self._cleared: set[tuple[Owner, str]] = set()
+        # Clicks' answers heard for a message not kept yet, by owner and key: one posted a
+        # moment ago, whose record comes when the keeper's send of its owner ends (the click
+        # came first). Kept over that record when it comes, if it is of the same message.
+        self._early: dict[tuple[Owner, str], MessageRecord] = {}
         self._writer: asyncio.Task[None] | None = None
         # When this process began keeping the ledger.
         self._started = self._now()
@@ -288,6 +292,18 @@ class MessageLedger:
                 self._keep(change.owner, record)
         elif sent is not None and known is None and answered.message_id == 0:
             sent[answered.key] = answered  # /cribbage new's answer: the lobby, id to come
+        elif sent is not None and known is None:
+            self._answered_early(change.owner, answered)
+
+    def _answered_early(self, owner: Owner, answered: MessageRecord) -> None:
+        """A click's answer to a message this process has not kept yet: it was just posted,
+        and the player clicked it before the rest of its owner's messages were sent. (A click
+        on a private copy of the owner's message is dropped when the record comes.)"""
+        self._early[(owner, answered.key)] = answered
+        lost = self._now() - UNCONFIRMED_AFTER
+        for where, early in list(self._early.items()):
+            if early.unconfirmed_since is None or early.unconfirmed_since < lost:
+                del self._early[where]  # (whose record never came: nothing is posted now)
 
     async def sent(self, owner: Owner, records: Sequence[MessageRecord]) -> None:
         """Messages of ``owner`` were sent or edited as ``records`` say (each drawn at the
@@ -296,17 +312,30 @@ class MessageLedger:
 
         A record of an older version than the look kept of the same message (a click's answer
         that landed while this edit was on its way) may have put that older look over the
-        answer: what the message shows is then not known, and it is edited again."""
+        answer: what the message shows is then not known, and it is edited again. A message
+        posted and clicked before its record came (the click's answer heard on the feed
+        meanwhile) is kept as that answer shows it."""
         clobbered = False
         sent = self._sent.peek(owner)
         for record in records:
             known = None if sent is None else sent.get(record.key)
+            early = self._early.pop((owner, record.key), None)
             if known is not None and not _replaces(record, known):
                 self._keep(owner, dataclasses.replace(known, digest=""))
                 self._unwrite(owner, dataclasses.replace(known, digest=""))
                 clobbered = True
                 continue
-            self._keep(owner, record)
+            if (
+                known is None
+                and early is not None
+                and early.message_id == record.message_id
+                and early.version > record.version
+            ):
+                # Posted, then clicked and answered before this record came: that answer
+                # lands after the post, and may still be on its way.
+                self._keep(owner, early)
+            else:
+                self._keep(owner, record)
             if (owner, record.key) in self._posting:
                 self._posting.discard((owner, record.key))
                 self._cleared.add((owner, record.key))
@@ -576,6 +605,7 @@ class MessageLedger:
         """Drop what is kept in memory of an owner that has no messages any more."""
         self._sent.forget(owner)
         self._channels.pop(owner, None)
+        self._early = {k: r for k, r in self._early.items() if k[0] != owner}
         for key in [k for k in self._unwritten if k[0] == owner]:
             del self._unwritten[key]
         self._cleared = {k for k in self._cleared if k[0] != owner}

@@ -1,14 +1,20 @@
-"""A click's answer made by another process, heard after this process edited the same message
-for a later move: that answer may land over the edit (Discord applies whichever arrives last),
-so the message is taken as showing the answer until it is known to have landed, and the
-keeper edits it again. Forgotten, the player is left with the older look and no controls
-while the game waits on them (seen with two processes in ``benchmarks/bot_load.py``)."""
+"""A click's answer heard out of step with what this process sent of the same message: made by
+another process and heard after this process edited the message for a later move, or heard
+before the record of the message's post came (the player clicked it the moment it was posted,
+while the keeper was still sending the rest). Either way that answer may land after what this
+process sent (Discord applies whichever arrives last), so the message is taken as showing the
+answer until it is known to have landed, and the keeper edits it again then. Forgotten, the
+player is left with the older look and no controls while the game waits on them (seen with
+two processes in ``benchmarks/bot_load.py``)."""
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Sequence
 from datetime import UTC, datetime
 from typing import Any
+
+import pytest
 
 from bot.core.feed import Change, ChangeFeed
 from bot.core.ledger import MessageLedger
@@ -80,3 +86,34 @@ async def test_an_answer_of_this_process_never_replaces_a_later_look() -> None:
     feed, ledger = await _sender()
     feed.publish(Change(OWNER, 4, 900, answered=_answer(4)))
     assert (await ledger.kept(OWNER))[PLAY.key] == PLAY
+
+
+#: The hand of a new deal as posted at version 3, its record still to come (the keeper is
+#: sending the rest of the game's messages).
+POSTED = MessageRecord("hand:1:0", 900, 5001, "digest-of-the-discard-menu", version=3)
+
+
+async def _posting() -> tuple[ChangeFeed, MessageLedger]:
+    feed = ChangeFeed()
+    ledger = MessageLedger(Store(), feed, lambda: NOW, shared=True)  # type: ignore[arg-type]
+    await ledger.kept(OWNER)
+    return feed, ledger
+
+
+@pytest.mark.parametrize("elsewhere", [True, False], ids=["other process", "this process"])
+async def test_an_answer_to_a_post_heard_before_its_record_is_kept_over_it(
+    elsewhere: bool,
+) -> None:
+    feed, ledger = await _posting()
+    feed.publish(Change(OWNER, 4, 900, answered=_answer(4), elsewhere=elsewhere))
+    await ledger.sent(OWNER, [POSTED])
+    assert (await ledger.kept(OWNER))[POSTED.key] == _answer(4)
+    assert ledger.sends_answer(OWNER, _answer(4)) is not elsewhere
+
+
+async def test_an_answer_to_a_private_copy_heard_before_the_post_is_dropped() -> None:
+    feed, ledger = await _posting()
+    copy = dataclasses.replace(_answer(4), message_id=7777)  # /cribbage hand's copy, clicked
+    feed.publish(Change(OWNER, 4, 900, answered=copy, elsewhere=True))
+    await ledger.sent(OWNER, [POSTED])
+    assert (await ledger.kept(OWNER))[POSTED.key] == POSTED
