@@ -17,7 +17,9 @@ from typing import Any
 
 import pytest
 
+from fakediscord import Message
 from fakediscord.testing import BotProcess
+from tests.helpers.bot_db import latest_game_id
 from tests.helpers.pair import Pair
 from tests.helpers.table_driver import TableDriver, World, until
 
@@ -119,3 +121,50 @@ async def test_a_stale_click_on_a_hand_that_shows_an_older_look_mends_it(
 
 async def test_with_two_processes_a_stale_click_mends_the_hand_too(pair: Pair) -> None:
     await _a_late_look_is_mended(await _opened(pair.world, 4))
+
+
+def _menu_in(messages: list[Message]) -> Message | None:
+    """The one message of ``messages`` with a select menu (a hand asking for its discard)."""
+    return next((m for m in messages if list(m.selects())), None)
+
+
+async def _clicked_the_moment_it_is_posted(world: World) -> None:
+    """Al's hand is posted and Bea's a second later; Al discards the moment his hand appears,
+    while the bot is still posting Bea's, and his discard's answer is slow. Bea discards as
+    soon as her hand comes, and the play begins: Al's hand is owed the play's look while his
+    own discard's answer ("waiting for Bea") may still land. It must not land over that look."""
+    fd = world.fd
+    al, bea = world.players[:2]
+    reply = await fd.slash(al, world.general, "/cribbage new players:2 target:61")
+    lobby = reply.original
+    assert lobby is not None
+    game = latest_game_id(world.database, world.general.id)
+    await fd.click(bea, lobby, f"crib:{game}:lobby:join")
+    fd.delay(rf"^POST /channels/{fd.dm_channel(bea).id}/messages$", 1.0)
+    await fd.click(al, lobby, f"crib:{game}:lobby:start")
+    hand = await until(fd, lambda: _menu_in(fd.dms(al)))
+    assert _menu_in(fd.dms(bea)) is None, "Al's hand came first; Bea's is still on its way"
+    fd.delay(r"/callback$", LATE)
+    menu = next(hand.selects())
+    cards = [o["value"] for o in menu["options"][:2]]
+    slow = await fd.select(al, hand, menu["custom_id"], cards, wait=False)
+    theirs = await until(fd, lambda: _menu_in(fd.dms(bea)), timeout=10)
+    assert slow.response is None, "Al's answer is still on its way"
+    menu = next(theirs.selects())
+    await fd.select(bea, theirs, menu["custom_id"], [o["value"] for o in menu["options"][:2]])
+    await fd.wait_for(lambda: slow.response is not None, timeout=10)
+    assert slow.response is not None and slow.response.type == 7, "the slow answer landed"
+    # Al's hand shows the play (the starter is cut once both have discarded), not his answer.
+    await until(fd, lambda: "starter" in hand.words(), timeout=10)
+
+
+async def test_a_hand_clicked_the_moment_it_is_posted_is_not_edited_under_its_answer(
+    world: World, bot: BotProcess
+) -> None:
+    await _clicked_the_moment_it_is_posted(world)
+
+
+async def test_with_two_processes_a_hand_clicked_as_it_is_posted_is_not_edited_under_it(
+    pair: Pair,
+) -> None:
+    await _clicked_the_moment_it_is_posted(pair.world)
