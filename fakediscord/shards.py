@@ -75,6 +75,7 @@ class SessionStarts:
         return {
             "total": self.total,
             "remaining": max(0, self.total - self.used),
-            "reset_after": math.ceil((self.day_ends - now) * 1000),
+            # (Rounded first: (now + DAY) - now may exceed DAY by a float's last digit.)
+            "reset_after": math.ceil(round((self.day_ends - now) * 1000, 3)),
             "max_concurrency": self.max_concurrency,
         }
