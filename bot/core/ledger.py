@@ -314,7 +314,9 @@ class MessageLedger:
         that landed while this edit was on its way) may have put that older look over the
         answer: what the message shows is then not known, and it is edited again. A message
         posted and clicked before its record came (the click's answer heard on the feed
-        meanwhile) is kept as that answer shows it."""
+        meanwhile) is kept as that answer shows it, and so is a message edited while a click's
+        answer to it was heard of (the answer may land over the edit): it is edited again once
+        that answer has landed."""
         clobbered = False
         sent = self._sent.peek(owner)
         for record in records:
@@ -324,6 +326,9 @@ class MessageLedger:
                 self._keep(owner, dataclasses.replace(known, digest=""))
                 self._unwrite(owner, dataclasses.replace(known, digest=""))
                 clobbered = True
+                continue
+            if self._landing_over(known, record):
+                clobbered = True  # (kept as the answer shows it: edited again once it lands)
                 continue
             if (
                 known is None
@@ -342,6 +347,18 @@ class MessageLedger:
             self._unwrite(owner, record)
         if clobbered:
             self._look_again(owner)
+
+    def _landing_over(self, known: MessageRecord | None, record: MessageRecord) -> bool:
+        """Whether ``known`` is a click's answer to the message ``record`` edited that may land
+        over that edit: heard while the edit was on its way (an edit made knowing of it goes
+        through its token, once it has landed), and not yet known to have landed."""
+        return (
+            known is not None
+            and known.unconfirmed_since is not None
+            and known.message_id == record.message_id
+            and known.token != record.token
+            and self._now() - known.unconfirmed_since < UNCONFIRMED_AFTER
+        )
 
     def _unwrite(self, owner: Owner, record: MessageRecord) -> None:
         """Have ``record`` written to the store soon, with whatever else is sent meanwhile."""

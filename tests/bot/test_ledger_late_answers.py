@@ -117,3 +117,28 @@ async def test_an_answer_to_a_private_copy_heard_before_the_post_is_dropped() ->
     feed.publish(Change(OWNER, 4, 900, answered=copy, elsewhere=True))
     await ledger.sent(OWNER, [POSTED])
     assert (await ledger.kept(OWNER))[POSTED.key] == POSTED
+
+
+async def _answer_heard_while_editing() -> tuple[ChangeFeed, MessageLedger]:
+    """The hand was posted (at version 3); the keeper draws version 5 and edits the hand, and
+    the discard's answer (version 4) is heard while that edit is on its way."""
+    feed, ledger = await _posting()
+    await ledger.sent(OWNER, [POSTED])
+    feed.publish(Change(OWNER, 4, 900, answered=_answer(4), elsewhere=True))
+    return feed, ledger
+
+
+async def test_an_edit_made_while_an_answer_to_it_was_heard_of_is_taken_as_overwritten() -> None:
+    _, ledger = await _answer_heard_while_editing()
+    await ledger.sent(OWNER, [dataclasses.replace(PLAY, version=5)])
+    kept = (await ledger.kept(OWNER))[PLAY.key]
+    assert kept == _answer(4), "the answer may land over the edit: edited again once it has"
+
+
+async def test_an_edit_made_through_the_answers_own_token_is_what_the_message_shows() -> None:
+    # The courier edits through the answer's token once it knows of that answer: the edit
+    # reaches the message only after the answer has landed.
+    _, ledger = await _answer_heard_while_editing()
+    edited = dataclasses.replace(_answer(4), digest=PLAY.digest, version=5, unconfirmed_since=None)
+    await ledger.sent(OWNER, [edited])
+    assert (await ledger.kept(OWNER))[PLAY.key] == edited
