@@ -40,7 +40,8 @@ if TYPE_CHECKING:
 
 T = TypeVar("T")
 
-#: Seconds :meth:`slash` waits for a deferred answer to be made before it returns anyway.
+#: Seconds an action waits for a deferred answer ("thinking") to be made before it returns
+#: anyway (the returned interaction says whether it is ``settled``).
 SETTLE_WITHIN = 30.0
 
 
@@ -118,6 +119,11 @@ class UserActions(SharedState):
                 raise NoResponse(
                     f"the bot did not answer {interaction!r} within {limit}s"
                 ) from None
+            if not interaction.settled:
+                # A deferred answer ("thinking") is waited for as a person would wait, so a
+                # test reads the answer whether or not a busy machine made the bot defer it.
+                with contextlib.suppress(TimeoutError):
+                    await interaction.wait_settled(timeout=SETTLE_WITHIN)
         return interaction
 
     def _bot_permissions(self, channel: Channel) -> int:
@@ -136,16 +142,9 @@ class UserActions(SharedState):
     ) -> Interaction:
         """Type a slash command as `user` in `channel`; return once the bot answers.
 
-        The line is read against the schema the bot synced (`/cribbage play card:5H`). A
-        deferred answer ("thinking") is waited for as a person would wait, up to
-        :data:`SETTLE_WITHIN` seconds (the returned interaction says ``settled``), so a test
-        reads the answer whether or not a busy machine made the bot defer it.
+        The line is read against the schema the bot synced (`/cribbage play card:5H`).
         """
-        interaction = await self._typed(APPLICATION_COMMAND, user, channel, line, wait, timeout)
-        if wait and not interaction.settled:
-            with contextlib.suppress(TimeoutError):
-                await interaction.wait_settled(timeout=SETTLE_WITHIN)
-        return interaction
+        return await self._typed(APPLICATION_COMMAND, user, channel, line, wait, timeout)
 
     async def autocomplete(
         self, user: User, channel: Channel, line: str, *, timeout: float | None = None

@@ -104,6 +104,8 @@ class Interaction(_Responded):
     modal: dict[str, Any] | None = None
     late: bool = False
     answered_at: float | None = None
+    #: For a deferred update (type 6): how many earlier versions the clicked message had then.
+    edits_when_deferred: int | None = None
     _owner: FakeDiscord | None = None
     answered: asyncio.Event = field(default_factory=asyncio.Event)
 
@@ -134,13 +136,17 @@ class Interaction(_Responded):
 
     @property
     def settled(self) -> bool:
-        """Whether the answer is made: answered, and not a deferral still "thinking" (a
-        deferral is settled once its message is edited, or deleted for a follow-up)."""
+        """Whether the answer is made: answered, and not a deferral still waiting for it (a
+        "thinking" one is settled once its message is edited, or deleted for a follow-up; a
+        deferred update once the clicked message is edited or a follow-up is sent)."""
         if self.response is None:
             return False
+        original = self.original
+        if self.response.type == DEFERRED_UPDATE:
+            edits = self.edits_when_deferred or 0
+            return bool(self.followups) or (original is not None and len(original.history) > edits)
         if self.response.type != DEFERRED_MESSAGE:
             return True
-        original = self.original
         if original is not None and original.deleted:
             return bool(self.followups)
         return original is not None and not original.loading

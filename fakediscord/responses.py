@@ -278,6 +278,8 @@ class BotSide(SharedState):
                 )
             if kind == UPDATE_MESSAGE:
                 self._edit_message(message, data, files, way="callback")
+            else:
+                interaction.edits_when_deferred = len(message.history)
             interaction.original = message
         elif kind == AUTOCOMPLETE_RESULT:
             choices = list(data.get("choices") or [])
