@@ -164,7 +164,9 @@ class GameMessages:
         reminder never sent counts (one sent is never sent again)."""
         if record.guild_id is None or record.status is not GameStatus.ACTIVE or record.private:
             return False
-        reminders = [o for o in owed if o.key.startswith(("remind:", "away:"))]
+        reminders = [
+            o for o in owed if o.key.startswith(("remind:", "away:")) and not o.existing
+        ]  # (not one brought up to date once its turn is over)
         if not reminders:
             return False
         found = False

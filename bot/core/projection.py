@@ -30,6 +30,7 @@ from bot.core.render.private import (
     closed_hand_text,
     coach_text,
     hand_text,
+    reminder_done,
     turn_reminder,
     where,
 )
@@ -354,6 +355,24 @@ def _reminders(
     return owed, None
 
 
+def _reminders_done(record: GameRecord, game: Game, facts: TableFacts) -> list[Owed]:
+    """Every turn reminder sent this deal or the one before whose turn is over (the player moved,
+    the clock moved for them, or the game ended), brought up to date by an edit: never posted."""
+    owed: list[Owed] = []
+    deal = game.deal_number
+    active = record.status is GameStatus.ACTIVE
+    for seat in _people_seats(record):
+        if facts.refused.get(seat.seat) == deal:
+            continue  # their DMs are closed: the channel's notices stand in for reminders
+        waiting = active and owes_move(game, seat.seat) and seat.seat not in facts.departed
+        view = MessageView(reminder_done(record.channel_id))
+        for reminded in (deal - 1, deal):
+            if reminded >= 1 and not (waiting and reminded == deal):
+                key = f"remind:{reminded}:{seat.seat}"
+                owed.append(Owed(key, view, seat.user_id, existing=True))
+    return owed
+
+
 def _departures(record: GameRecord, departed: frozenset[int]) -> list[Owed]:
     """The channel's notice, once, for each player who has left the server: the table cannot
     finish without them, and a moderator can end the game."""
@@ -389,6 +408,8 @@ def project(
     if loaded is not None and record.status is GameStatus.ACTIVE:
         reminders, check_at = _reminders(record, loaded.game, facts)
         owed += reminders
+    if loaded is not None and record.status is not GameStatus.LOBBY:
+        owed += _reminders_done(record, loaded.game, facts)
     owed.sort(key=lambda o: (o.user_id is not None, o.order))
     return Projection(tuple(owed), check_at)
 

@@ -90,6 +90,40 @@ async def test_a_reminder_falls_due_once_per_turn(clock: Clock, service: Service
     assert not any(o.once for o in reminders)
 
 
+async def test_a_reminder_whose_turn_is_over_says_so_and_none_is_posted_for_it(
+    clock: Clock, service: Services
+) -> None:
+    table = await open_table(service, [AL, BEA])
+    game_id = table.outcomes[0].game_id or 0
+    clock.advance(seconds=61)
+    await table.settle(game_id)
+    assert {k for (_, k) in table.messages if k.startswith("remind:")} == {
+        "remind:1:0",
+        "remind:1:1",
+    }
+    # Al throws his cards: his reminder is brought up to date (edited, not posted again);
+    # Bea's still stands.
+    reminded = {k: s for (_, k), s in table.messages.items() if k.startswith("remind:")}
+    await table.record(
+        AL.id, await service.moves.click(first_choice(table.latest[AL.id]), AL, guild_id=None)
+    )
+    await table.settle(game_id)
+    now = {k: s for (_, k), s in table.messages.items() if k.startswith("remind:")}
+    assert now["remind:1:0"].message_id == reminded["remind:1:0"].message_id
+    assert now["remind:1:0"].view.content.endswith("done, the table has moved on.")
+    assert "waiting for your 2 cards" in now["remind:1:1"].view.content
+
+
+async def test_no_reminder_is_posted_only_to_say_its_turn_is_over(service: Services) -> None:
+    table = await open_table(service, [AL, BEA])
+    game_id = table.outcomes[0].game_id or 0
+    await table.record(
+        AL.id, await service.moves.click(first_choice(table.latest[AL.id]), AL, guild_id=None)
+    )
+    await table.settle(game_id)
+    assert not [k for (_, k) in table.messages if k.startswith("remind:")]
+
+
 async def test_the_wait_before_a_reminder_is_a_setting(store: Store, clock: Clock) -> None:
     service = make_service(store, clock, remind_after=timedelta(seconds=5))
     table = await open_table(service, [AL, BEA])
@@ -107,7 +141,9 @@ async def test_a_finished_game_owes_the_result_and_closes_every_hand(
     assert result.view.board.winner is not None
     hands = [o for o in owed if o.key.startswith("hand:")]
     assert hands and all(o.existing and o.view.controls is None for o in hands)
-    assert not any(o.key.startswith("remind:") for o in owed)
+    # A turn reminder sent meanwhile is brought up to date (never posted): nobody is waited on.
+    reminders = [o for o in owed if o.key.startswith("remind:")]
+    assert reminders and all(o.existing and "moved on" in o.view.content for o in reminders)
 
 
 async def test_every_shown_deal_keeps_the_board_its_show_left(service: Services) -> None:

@@ -1,5 +1,6 @@
 """Turn reminders: a player the table has waited on for TURN_REMINDER_SECONDS is reminded by
-DM (one message a deal, edited for a later turn), with no controls and no card; a fast game
+DM (one message a deal, edited for a later turn, and to say the table moved on once the turn
+is over), with no controls and no card; a fast game
 sends none (the whole games in test_whole_games.py are played well inside the default delay
 and count every DM)."""
 
@@ -15,6 +16,7 @@ from tests.helpers.table_driver import TableDriver, World, until
 REMIND_AFTER = 5
 WAITING = "the table is waiting for your"
 TURN = "it's your turn"
+MOVED_ON = "done, the table has moved on"
 
 
 def _reminders(driver: TableDriver, user: User) -> list[Message]:
@@ -50,7 +52,15 @@ async def test_reminders_by_dm_after_the_delay_once_per_turn(
     assert f"count {snap.game.count}" in nudged[0].words()
     assert not [m for m in _reminders(driver, waiting) if TURN in m.words()]
     await driver.expect_current()
+    # Once they play, their reminder says the table has moved on: no DM is left saying it
+    # waits on them when it does not.
+    (reminder,) = _reminders(driver, on_turn)
+    snap = await driver.step(snap)
+    await until(fd, lambda: MOVED_ON in reminder.words())
+    assert not reminder.components
     # One reminder message a deal: the turn's reminder brought the discard's up to date, and
     # acting right away after that is not reminded again.
     await driver.play_out(stop_after=driver.steps + 2)
-    assert len(_reminders(driver, on_turn)) == 1
+    assert [m for m in fd.dms(on_turn) if m is reminder or m in _reminders(driver, on_turn)] == [
+        reminder
+    ]

@@ -139,6 +139,12 @@ def closed_hand_text(
     return "\n".join(lines)
 
 
+def reminder_done(channel_id: int) -> str:
+    """A turn reminder once the turn it reminded of is over (played, counted, or made by the
+    clock), so that no DM still says the table waits on a player it no longer waits on."""
+    return f"{where(channel_id)}: done, the table has moved on."
+
+
 def turn_reminder(view: SeatView, channel_id: int) -> str:
     """The short DM a player gets when the table has waited a while for them."""
     if view.phase is Phase.DISCARD:
