@@ -12,6 +12,7 @@ import io
 import logging
 import math
 import os
+import signal
 import sys
 from typing import Any
 
@@ -415,7 +416,28 @@ def main() -> None:
     sharding = {"shard_id": int(shard), "shard_count": int(count)} if count else {}
     bot = TinyBot(dev_guild, **sharding)
     level = getattr(logging, os.environ.get("TINYBOT_LOG", "INFO"))
-    bot.run(os.environ["DISCORD_TOKEN"], log_level=level, root_logger=True)
+    discord.utils.setup_logging(level=level, root=True)
+    asyncio.run(_run_until_interrupted(bot, os.environ["DISCORD_TOKEN"]))
+
+
+async def _run_until_interrupted(bot: TinyBot, token: str) -> None:
+    """Run ``bot`` until SIGINT or SIGTERM, then close it. (Not ``bot.run``: that stops on
+    SIGINT by cancelling its task, and a cancellation that lands in ``asyncio.wait_for`` as it
+    completes is lost on Python 3.11, leaving the process running until it is killed.)"""
+    stop = asyncio.Event()
+    loop = asyncio.get_running_loop()
+    for signum in (signal.SIGINT, signal.SIGTERM):
+        loop.add_signal_handler(signum, stop.set)
+    async with bot:
+        running = asyncio.create_task(bot.start(token))
+        stopping = asyncio.create_task(stop.wait())
+        await asyncio.wait({running, stopping}, return_when=asyncio.FIRST_COMPLETED)
+        stopping.cancel()
+        if running.done():
+            running.result()  # (a failure to start is the process's failure)
+        else:
+            await bot.close()
+            await asyncio.wait({running}, timeout=10)
 
 
 if __name__ == "__main__":
