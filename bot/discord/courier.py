@@ -261,7 +261,7 @@ class Courier:
             # click's answer kept with a move meanwhile is on its way to that very message.
             kept = await self._ledger.kept(owner)
             try:
-                return await self._by_token(owed, kept.get(owed.key), digest, kept, lapsed)
+                return await self._by_token(owner, owed, kept.get(owed.key), digest, kept, lapsed)
             finally:
                 if lapsed:
                     # Discord says these tokens are past their 15 minutes (clocks differ):
@@ -310,6 +310,7 @@ class Courier:
 
     async def _by_token(
         self,
+        owner: Owner,
         owed: Owed,
         known: MessageRecord | None,
         digest: str,
@@ -321,8 +322,10 @@ class Courier:
         an interaction on it. A hand of a new deal takes over its player's hand of the deal
         before (their own ephemeral message, through its token). The table, when no live
         token reaches it any more, is posted again as a follow-up of the game's freshest
-        interaction, and that copy is the table from then on. The tokens Discord says are past
-        their time go in ``lapsed``."""
+        interaction, and that copy is the table from then on. A message a click's answer may
+        still be on its way to is edited only through that answer's own token, when another
+        process sends it (it reaches the message only once the answer has landed), and else a
+        moment later. The tokens Discord says are past their time go in ``lapsed``."""
         now = self._clock()
         # A click's answer kept with its move may not have reached Discord yet: until it has,
         # its token's webhook reaches nothing (Discord: 404 / 10015), so it waits a moment.
@@ -344,13 +347,29 @@ class Courier:
                 and record.token not in lapsed
             )
 
+        async def after_answer(targets: list[MessageRecord]) -> MessageRecord:
+            # Through the answer on its way to one of ``targets``, if another process sends it
+            # and it has landed (else Discord says 404 and nothing is shown); else later.
+            for answer in waiting:
+                if (
+                    any(answer.message_id == t.message_id for t in targets)
+                    and not self._ledger.sends_answer(owner, answer)
+                    and _fresh(answer.token, answer.token_at, now)
+                    and answer.token not in lapsed
+                    and await self._edit_through_token(answer, owed.view, lapsed=lapsed)
+                ):
+                    return dataclasses.replace(
+                        answer, key=owed.key, digest=digest, unconfirmed_since=None
+                    )
+            raise NoLiveToken(owed.key, retry)
+
         if owed.user_id is not None:
             seat = owed.key.rsplit(":", 1)[1]
             mine = [r for k, r in sent.items() if k.startswith("hand:") and k.endswith(f":{seat}")]
             if known is not None and known not in mine:
                 mine.append(known)
             if any(busy(r) for r in mine):
-                raise NoLiveToken(owed.key, retry)
+                return await after_answer(mine)
             for carrier in sorted(mine, key=lambda r: r.token_at or 0.0, reverse=True):
                 if usable(carrier) and await self._edit_through_token(
                     carrier, owed.view, lapsed=lapsed
@@ -358,7 +377,7 @@ class Courier:
                     return dataclasses.replace(carrier, key=owed.key, digest=digest)
             raise NoLiveToken(owed.key, retry)
         if known is not None and busy(known):
-            raise NoLiveToken(owed.key, retry)
+            return await after_answer([known])
         if (
             known is not None
             and usable(known)
