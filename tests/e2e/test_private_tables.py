@@ -13,12 +13,14 @@ from bot.core.private_table import HAND_BUTTON
 from bot.core.render.text import plural
 from bot.discord.places import NO_LEADERBOARD_HERE
 from engine.phase import Phase
+from fakediscord import FakeDiscord
 from fakediscord.counters import Counters
 from fakediscord.interactions import Interaction
 from fakediscord.model import Channel, Message, User
 from fakediscord.testing import BotLauncher
 from tests.helpers.backends import BOTH_DATABASES
 from tests.helpers.bot_db import latest_game_id, logged_actions, owned_messages
+from tests.helpers.pair import start_pair
 from tests.helpers.private_driver import PrivateDriver, bot_token_requests, uninvited_server
 from tests.helpers.table_driver import World, start_again, until
 from tests.helpers.wire import call
@@ -81,6 +83,27 @@ async def test_a_whole_game_in_a_dm_between_friends_never_uses_the_bots_token(
     assert f"{winner.name} won 1" in h2h.words()
     board = await fd.slash(al, dm, "/cribbage leaderboard")
     assert board.ephemeral and board.words() == NO_LEADERBOARD_HERE
+
+
+async def test_with_two_processes_a_game_in_a_dm_goes_through_both(
+    fake_discord: FakeDiscord, bots: BotLauncher, postgres_url: str
+) -> None:
+    """The process that answers the clicks (every one of this DM's, on shard 0) is not the
+    one that sends the other messages (on shard 1): the game still plays out on interactions'
+    tokens alone, every message brought up to date, no card seen that is not one's own."""
+    world = (await start_pair(fake_discord, bots, postgres_url, everywhere=True)).world
+    fd = world.fd
+    al, bea = world.players[:2]
+    for user in (al, bea):
+        fd.install_app(user)
+    dm = fd.private_channel(al, bea)
+    driver = PrivateDriver(fd, dm, [al, bea], world.database, random.Random(29))
+    since = len(fd.requests)
+    await driver.open(target=61)
+    final = await driver.play_out()
+    assert final.status == "finished" and final.game is not None
+    await _settled_unseen_and_tokens_only(driver, since)
+    assert fd.counters.private_messages == {dm.id: 1}, "one table, answering /cribbage new"
 
 
 async def test_against_the_computer_in_a_dm_with_a_friend_watching(

@@ -51,7 +51,7 @@ def said_it_sends(output: list[str]) -> bool:
     return bool(said) and any(w in said[-1] for w in BECAME)
 
 
-async def _start(bots: BotLauncher, url: str, guild: int, shard: int) -> BotProcess:
+async def _start(bots: BotLauncher, url: str, guild: int | None, shard: int) -> BotProcess:
     return await bots.process(
         database=url,
         dev_guild=guild,
@@ -60,9 +60,12 @@ async def _start(bots: BotLauncher, url: str, guild: int, shard: int) -> BotProc
     )
 
 
-async def start_pair(fd: FakeDiscord, bots: BotLauncher, url: str) -> Pair:
+async def start_pair(
+    fd: FakeDiscord, bots: BotLauncher, url: str, *, everywhere: bool = False
+) -> Pair:
     """A server on shard 1 with #general, the players, Eve watching and Mo the moderator, and
-    the bot's two processes on the database at ``url``."""
+    the bot's two processes on the database at ``url``; their commands synced for that server
+    alone, or (``everywhere``) globally, as for places the bot is not in (user installs)."""
     guild = fd.add_guild("Cribbage Club", shard=(1, 2))
     general = guild.add_text_channel("general")
     players = [fd.add_user(name) for name in NAMES]
@@ -72,8 +75,9 @@ async def start_pair(fd: FakeDiscord, bots: BotLauncher, url: str) -> Pair:
     guild.add_member(spectator)
     guild.add_member(moderator, moderator=True)
     world = World(fd, guild, general, players, spectator, moderator, url)
-    server = await _start(bots, url, guild.id, 1)
-    dms = await _start(bots, url, guild.id, 0)
+    dev_guild = None if everywhere else guild.id
+    server = await _start(bots, url, dev_guild, 1)
+    dms = await _start(bots, url, dev_guild, 0)
     assert any(SENDS in line for line in server.output)
     assert not any(SENDS in line for line in dms.output)
     return Pair(world, dms, server, url)
