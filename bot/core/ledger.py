@@ -11,7 +11,9 @@ owner owes (:meth:`MessageLedger.owed`), sends only what differs and reports eac
 Alone, the process that sends is the only one writing what was sent, so the ledger reads an
 owner's messages once and keeps them up to date in memory (a click's answer kept with a move
 reaches it on the change feed). With other processes answering clicks on the same messages
-(several processes on one PostgreSQL database), what was sent is read from the store each time.
+(several processes on one PostgreSQL database), their answers reach it with the changes they
+announce, and what was sent is read again from the store after a change heard late. The
+players' DM channels are kept apart (:mod:`bot.core.dm_links`).
 """
 
 from __future__ import annotations
@@ -19,30 +21,28 @@ from __future__ import annotations
 import asyncio
 import dataclasses
 import logging
-import time
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Protocol
 
+from bot.core.dm_links import DmLinks
 from bot.core.faults import Fault, Faults
 from bot.core.feed import Change, ChangeFeed
 from bot.core.messages import Owed
 from bot.core.owners import Owner, OwnerKind
 from bot.core.recent import Recent
-from bot.core.records import DmLink, MessageRecord, PendingPost
+from bot.core.records import MessageRecord, PendingPost
 from bot.core.replies import Clicked, Sequel
 from bot.core.storage import MessageRecords
 
-__all__ = ["DM_LINK_REFRESH_SECONDS", "VIA", "Drawing", "MessageLedger", "Owing", "Projector"]
+__all__ = ["VIA", "Drawing", "MessageLedger", "Owing", "Projector"]
 
 log = logging.getLogger(__name__)
 
 #: The key under which the latest command's answer about an owner is kept (its token may
 #: carry the owner's messages where the bot is not a member).
 VIA = "via"
-#: How often a player's latest DM interaction is written down (its token lives 15 minutes).
-DM_LINK_REFRESH_SECONDS = 300.0
 #: Owners whose sent messages are kept in memory (the rest are read again when next drawn).
 SENT_KEPT = 512
 #: What was sent is written to the store this long after it was sent, with everything else
@@ -147,9 +147,8 @@ class MessageLedger:
         self._sent: Recent[Owner, dict[str, MessageRecord]] = Recent(SENT_KEPT)
         # (owner, key) of the DMs this process said it was about to post (see posting).
         self._posting: set[tuple[Owner, str]] = set()
-        # user id -> until when their DM link need not be written again, and the link itself.
-        self._dm_linked: dict[int, float] = {}
-        self._dm_links: dict[int, DmLink] = {}
+        #: What this process knows of the players' DM channels.
+        self.dm_links = DmLinks(store, shared=shared)
         # owner -> the channel its channel messages go to (from its changes and drawings).
         self._channels: dict[Owner, int] = {}
         # Owners whose messages are read again from the store when next drawn.
@@ -584,30 +583,6 @@ class MessageLedger:
         await self._store.clear_pending(owner, key)
 
     # -- the players' DMs -----------------------------------------------------------------------
-    async def dm_link(self, user_id: int) -> DmLink | None:
-        """The DM channel with a user and their latest interaction there, if known (kept in
-        memory as this process learns it; read from the store when the link is not known
-        here, or, other processes answering the DMs' clicks, when what is kept is older than
-        the store's copy can be: those write theirs down every few minutes)."""
-        link = self._dm_links.get(user_id)
-        if link is None or (self._shared and not _recent(link)):
-            link = await self._store.dm_link(user_id)
-            if link is not None:
-                self._dm_links[user_id] = link
-        return link
-
-    async def dm_linked(self, link: DmLink) -> None:
-        """Remember the DM channel with a user (and their latest interaction there). A click
-        refreshes it in the store at most every few minutes: a token lives 15, and this is
-        asked often."""
-        self._dm_links[link.user_id] = link
-        now = time.monotonic()
-        if link.token is not None:
-            if self._dm_linked.get(link.user_id, 0.0) > now:
-                return
-            self._dm_linked[link.user_id] = now + DM_LINK_REFRESH_SECONDS
-        await self._store.set_dm_link(link)
-
     # -- start-up and housekeeping ----------------------------------------------------------------
     async def to_reconcile(self) -> list[tuple[Owner, int]]:
         """Every owner (and its channel) whose messages may be owed something: what start-up
@@ -633,9 +608,3 @@ class MessageLedger:
         self._unread.update(self._sent)
         for projector in self._projectors.values():
             projector.sending_again()
-
-
-def _recent(link: DmLink) -> bool:
-    """Whether ``link``'s interaction is recent enough that no newer one can be in the store
-    yet (a process writes a player's latest down every :data:`DM_LINK_REFRESH_SECONDS`)."""
-    return link.token_at is not None and time.time() - link.token_at < DM_LINK_REFRESH_SECONDS

@@ -478,7 +478,7 @@ class Courier:
                     known.token,
                     known.token_at,
                 )
-        link = await self._ledger.dm_link(user_id)
+        link = await self._ledger.dm_links.link(user_id)
         if (
             link is not None
             and link.channel_id is not None
@@ -614,7 +614,7 @@ class Courier:
             dm = await self._client.create_dm(discord.Object(user_id))
         token = link.token if link else None
         at = link.token_at if link else None
-        await self._ledger.dm_linked(DmLink(user_id, dm.id, token, at))
+        await self._ledger.dm_links.linked(DmLink(user_id, dm.id, token, at))
         return dm.id
 
 
