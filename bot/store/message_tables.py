@@ -109,8 +109,11 @@ class MessageTables(Queries):
         transaction."""
         if not messages:
             return
-        rows = ", ".join("(?, ?, ?, ?, ?, ?, ?, ?, ?, ?)" for _ in messages)
-        params = [value for owner, m in messages for value in message_row(owner, m)]
+        # In one order, whoever writes: two processes writing the same rows in other orders
+        # could each hold a row the other waits for (PostgreSQL: deadlock detected).
+        ordered = sorted(messages, key=lambda item: (str(item[0]), item[1].key))
+        rows = ", ".join("(?, ?, ?, ?, ?, ?, ?, ?, ?, ?)" for _ in ordered)
+        params = [value for owner, m in ordered for value in message_row(owner, m)]
         sql = _KEEP_MESSAGES.format(rows=rows)
         if not posted and self.dialect is Dialect.POSTGRES:
             # One statement, committed by itself: one round trip.
