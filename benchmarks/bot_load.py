@@ -609,6 +609,9 @@ def _report(
     failures = [f"HTTP {r.status} ({r.code}) {r.template or r.route}" for r in failed_requests]
     for error in (bot_errors + figures.refused + game_errors + failures)[:5]:
         print(f"  {error[:200]}")
+        last = [line for line in error.splitlines() if line.strip()][-1:]
+        if last and last[0] not in error[:200]:
+            print(f"    ... {last[0][:300]}")  # (a traceback's last line says what it was)
     print(f"finished in the database: {finished}/{games}; with results: {recorded}/{games}")
     clean = not bot_errors and not figures.refused and not failed_requests and not game_errors
     p99 = _percentile(lat, 0.99) if lat else float("inf")
