@@ -93,10 +93,13 @@ class Lobbies(OnGames):
             now = self._games.now()
             creator = SeatRecord(0, user.id, user.name)
 
+            kept: list[MessageRecord] = []
+
             def answered(record: GameRecord) -> MessageRecord | None:
                 if token is None:
                     return None
-                return _answer_record(record, channel_id, None, token, now)
+                kept.append(_answer_record(record, channel_id, None, token, now))
+                return kept[-1]
 
             dealt: list[Loaded] = []
             record = await store.create_game(
@@ -115,7 +118,9 @@ class Lobbies(OnGames):
                 answered=answered,
             )
             self._keep_dealt(record, dealt)
-        self._games.announce(record, record.version)
+        # (The answer kept with the game travels with the change, so the ledger knows it is this
+        # process's to send: nothing edits it through its token before it has landed.)
+        self._games.announce(record, record.version, answered=kept[-1] if kept else None)
         # The answer is the lobby itself, in the channel (closed already against the computer).
         view = lobby.lobby_view(record)
         sequel = Sequel(Owner.game(record.id), channel_id, record.version, key=LOBBY)

@@ -124,3 +124,24 @@ async def test_an_ended_game_that_cannot_be_read_keeps_its_table_laid_out_and_pr
     hand = owed["hand:1:0"]
     assert hand.private and hand.existing and hand.user_id == AL.id and hand.view.layout
     assert set(owed) == {"lobby", "hand:1:0"}, "nothing posted in the channel by the bot"
+
+
+async def test_the_answer_to_new_against_the_computer_is_this_process_s_to_send(
+    service: Services,
+) -> None:
+    """Against the computer the game deals as it opens, so the table is owed a newer look at
+    once, while the answer (the lobby) may still be on its way: the change announced with the
+    new game carries that answer, so nothing edits it through its token before it lands (an
+    edit that did was kept with no message id, and the table was lost)."""
+    opened = await service.lobbies.new_game(
+        None, DM, AL, token="new", private=True, vs_computer=True
+    )
+    assert opened.ok and opened.game_id is not None
+    [answer] = (await service.ledger.kept(game_owner(opened.game_id))).values()
+    assert answer.key == "lobby" and answer.message_id == 0
+    assert service.ledger.sends_answer(game_owner(opened.game_id), answer)
+    await service.answered(opened, landed=True, shown=Clicked(DM, 900, "new"))
+    landed = (await service.ledger.kept(game_owner(opened.game_id)))["lobby"]
+    assert landed.message_id == 900 and not service.ledger.sends_answer(
+        game_owner(opened.game_id), landed
+    )
