@@ -119,6 +119,21 @@ def _replaces(record: MessageRecord, known: MessageRecord | None) -> bool:
     return known is None or known.message_id != record.message_id or known.version <= record.version
 
 
+def _with_learned_id(record: MessageRecord, known: MessageRecord | None) -> MessageRecord:
+    """``record`` with the message's id, when it was sent through an interaction's original
+    response whose id it did not know (0) and the same answer's id was learned meanwhile (the
+    answer landed while the edit through its token was on its way)."""
+    if (
+        known is None
+        or record.message_id != 0
+        or known.message_id == 0
+        or record.token is None
+        or record.token != known.token
+    ):
+        return record
+    return dataclasses.replace(record, channel_id=known.channel_id, message_id=known.message_id)
+
+
 class MessageLedger:
     """What every owner's messages should show, what was sent of them, and what the keeper
     knows of the players' DMs."""
@@ -320,6 +335,7 @@ class MessageLedger:
         sent = self._sent.peek(owner)
         for record in records:
             known = None if sent is None else sent.get(record.key)
+            record = _with_learned_id(record, known)
             early = self._early.pop((owner, record.key), None)
             if known is not None and not _replaces(record, known):
                 self._keep(owner, dataclasses.replace(known, digest=""))

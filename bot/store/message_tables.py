@@ -26,17 +26,22 @@ _MESSAGE_COLUMNS = (
 )
 #: A MessageRecord from a row of those columns.
 _message = reader(MessageRecord)
+#: A row written for an interaction's original response whose id is not known (0), through the
+#: same token as the row kept: the same message, whose id was learned meanwhile.
+_SAME_ANSWER = "(excluded.message_id = 0 AND excluded.token = messages.token)"
 #: Messages as last sent, upserted (never over a record of a later version of the owner, unless
-#: it is another message: one posted again after the one before was deleted).
+#: it is another message: one posted again after the one before was deleted). A message's id,
+#: once learned, is never forgotten for a row of the same answer without it.
 _KEEP_MESSAGES = (
     f"INSERT INTO messages (owner, {_MESSAGE_COLUMNS}) VALUES {{rows}}"
     " ON CONFLICT (owner, key) DO UPDATE SET channel_id = excluded.channel_id,"
-    " message_id = excluded.message_id, digest = excluded.digest,"
+    f" message_id = CASE WHEN {_SAME_ANSWER} THEN messages.message_id"
+    " ELSE excluded.message_id END, digest = excluded.digest,"
     " token = excluded.token, token_at = excluded.token_at,"
     " token_original = excluded.token_original, shown_version = excluded.shown_version,"
     " unconfirmed_since = excluded.unconfirmed_since"
     " WHERE messages.shown_version <= excluded.shown_version"
-    " OR messages.message_id <> excluded.message_id"
+    f" OR (messages.message_id <> excluded.message_id AND NOT {_SAME_ANSWER})"
 )
 #: A click on an owner's message answered by updating it: what it shows, and the click's token
 #: (if it is the owner's own message, or the one kept without its id yet, and what is kept of

@@ -6,6 +6,7 @@ older look."""
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 from collections.abc import Sequence
 from datetime import UTC, datetime
 from typing import Any
@@ -68,3 +69,17 @@ async def test_a_newer_look_in_the_store_is_not_replaced_by_an_older_one_being_w
     assert (await ledger.kept(OWNER)).get(HAND.key) == answered
     store.release.set()
     await ledger.flush()
+
+
+async def test_a_message_s_id_once_learned_is_kept_over_its_answer_s_token_alone() -> None:
+    """An edit through an answer's token that did not know the message's id (0: the answer to
+    /cribbage new) comes after the answer landed and its id was learned: the id stays."""
+    store = SlowStore()
+    store.release.set()
+    ledger = MessageLedger(store, ChangeFeed(), lambda: datetime.now(UTC))  # type: ignore[arg-type]
+    answer = MessageRecord("lobby", 900, 0, "the lobby", "tok", 1.0, True, 1)
+    await ledger.kept(OWNER)  # drawn once: kept in memory from then on
+    await ledger.sent(OWNER, [dataclasses.replace(answer, message_id=5002)])
+    await ledger.sent(OWNER, [dataclasses.replace(answer, digest="dealt", version=2)])
+    kept = (await ledger.kept(OWNER))["lobby"]
+    assert (kept.message_id, kept.digest) == (5002, "dealt")

@@ -355,6 +355,23 @@ async def test_what_a_message_shows_is_never_replaced_by_an_older_look(store: St
     assert (await store.messages(owner))["hand:1:0"].message_id == 71
 
 
+async def test_a_message_s_id_once_learned_is_kept_over_its_answer_s_token_alone(
+    store: Store,
+) -> None:
+    # /cribbage new's answer is kept before its id is known (0); another process that edits it
+    # through that answer's token writes it without the id, after this one learned it.
+    owner = Owner.game(await _lobby(store))
+    answer = MessageRecord("lobby", 7, 0, "lobby", "tok", 1.0, True, 1, unconfirmed_since=1.0)
+    await store.set_messages([(owner, answer)])
+    await store.set_answered(owner, replace(answer, message_id=70, unconfirmed_since=None))
+    await store.set_messages([(owner, replace(answer, digest="dealt", version=2))])
+    kept = (await store.messages(owner))["lobby"]
+    assert (kept.message_id, kept.digest, kept.version) == (70, "dealt", 2)
+    # Another interaction's answer without its id is another message.
+    await store.set_messages([(owner, replace(answer, token="other", digest="x", version=3))])
+    assert (await store.messages(owner))["lobby"].message_id == 0
+
+
 async def test_when_a_member_was_last_seen_is_kept_for_every_process(store: Store) -> None:
     assert await store.member_seen(5, 1) is None
     await store.saw_member(5, 1, 100.0)

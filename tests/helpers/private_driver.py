@@ -386,9 +386,11 @@ class PrivateDriver:
                 for m in self._hands_of(user)
             ]
             owned = owned_messages(self.database, self.game_id)
+            table = self.table_now()  # (not kept is what may have gone wrong)
             raise AssertionError(
                 f"{user.name} never got controls at version {snap.version}: their hands "
-                f"{hands}; the table {self.table().words()!r}; kept {owned}"
+                f"{hands}; the table {'not kept' if table is None else table.words()!r}; "
+                f"kept {owned}"
             ) from waited
 
     def _wanted(self, snap: Snapshot) -> str:
