@@ -203,6 +203,8 @@ class MessageView:
     #: too. ``content`` is then every text of it, one after the other, a line each. A message
     #: once laid out stays so (Discord cannot edit it back into plain text).
     layout: tuple[tuple[str, ...], ...] = ()
+    # The digest, once worked out (the keeper asks for it several times a draw).
+    _digest: str = field(default="", init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         if self.layout and self.content != "\n".join(t for group in self.layout for t in group):
@@ -210,6 +212,11 @@ class MessageView:
 
     def digest(self) -> str:
         """A short fingerprint of everything shown, to tell whether a sent copy is current."""
+        if not self._digest:
+            object.__setattr__(self, "_digest", self._worked_out_digest())
+        return self._digest
+
+    def _worked_out_digest(self) -> str:
         parts: tuple[object, ...] = (
             self.content,
             self.controls,

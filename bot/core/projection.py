@@ -361,11 +361,11 @@ def _reminders_done(record: GameRecord, game: Game, facts: TableFacts) -> list[O
     owed: list[Owed] = []
     deal = game.deal_number
     active = record.status is GameStatus.ACTIVE
+    view = MessageView(reminder_done(record.channel_id))
     for seat in _people_seats(record):
         if facts.refused.get(seat.seat) == deal:
             continue  # their DMs are closed: the channel's notices stand in for reminders
         waiting = active and owes_move(game, seat.seat) and seat.seat not in facts.departed
-        view = MessageView(reminder_done(record.channel_id))
         for reminded in (deal - 1, deal):
             if reminded >= 1 and not (waiting and reminded == deal):
                 key = f"remind:{reminded}:{seat.seat}"
