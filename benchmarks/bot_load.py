@@ -671,11 +671,13 @@ def _report_unfinished(
 
 
 def _deals(database: Database) -> dict[int, int]:
-    """Channel id -> how many deals its game got to (its table messages)."""
+    """Channel id -> how many deals its game got to (the first seat's discards: the table
+    messages the store keeps are not a count, since a settled deal's may be forgotten)."""
     found = rows(
         database,
-        "SELECT g.channel_id, COUNT(*) FROM messages m JOIN games g"
-        " ON m.owner = 'game:' || g.id WHERE m.key LIKE 'table:%' GROUP BY g.channel_id",
+        "SELECT g.channel_id, COUNT(*) FROM actions a JOIN games g ON a.game_id = g.id"
+        """ WHERE a.action LIKE '%"type": "discard"%' AND a.action LIKE '%"seat": 0,%'"""
+        " GROUP BY g.channel_id",
     )
     return {int(channel): int(count) for channel, count in found}
 
