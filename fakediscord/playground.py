@@ -23,7 +23,7 @@ from typing import Any, TextIO
 from fakediscord.discordpy import point_discord_py_at
 from fakediscord.errors import DiscordError, EmulatorUsageError, NoResponse
 from fakediscord.interactions import Interaction
-from fakediscord.limits import COMPONENTS_V2, SEPARATOR, TEXT_DISPLAY
+from fakediscord.limits import COMPONENTS_V2, CONTAINER, SEPARATOR, TEXT_DISPLAY
 from fakediscord.model import Attachment, Channel, Guild, Message, User
 from fakediscord.runner import BotProcess
 from fakediscord.server import FakeDiscord
@@ -454,13 +454,15 @@ _SEPARATOR = "─" * 24
 
 def _shown_text(message: Message) -> str:
     """A message's text as it reads: its content, or a Components V2 layout's text displays
-    with its separators drawn as rules between them."""
+    with its separators, and the edges between its containers, drawn as rules."""
     if not message.flags & COMPONENTS_V2:
         return message.words()
     parts = []
     for item in message.walk():
         if item.get("type") == TEXT_DISPLAY:
             parts.append(str(item.get("content", "")))
-        elif item.get("type") == SEPARATOR and item.get("divider", True):
+        elif (item.get("type") == SEPARATOR and item.get("divider", True)) or (
+            item.get("type") == CONTAINER and parts
+        ):
             parts.append(_SEPARATOR)
     return "\n".join(parts)

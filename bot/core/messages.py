@@ -203,6 +203,10 @@ class MessageView:
     #: too. ``content`` is then every text of it, one after the other, a line each. A message
     #: once laid out stays so (Discord cannot edit it back into plain text).
     layout: tuple[tuple[str, ...], ...] = ()
+    #: A laid-out message whose groups are each a frame of their own (Discord's containers:
+    #: a deal's play, then each hand and the crib of its show, then the scores with the board
+    #: and the controls), rather than one frame with the groups set apart by rules.
+    framed: bool = False
     # The digest, once worked out (the keeper asks for it several times a draw).
     _digest: str = field(default="", init=False, repr=False, compare=False)
 
@@ -237,6 +241,8 @@ class MessageView:
             parts += (self.review, self.daily)
         if self.layout:
             parts += (self.layout,)
+        if self.framed:
+            parts += ("framed",)
         shown = repr(parts)
         return hashlib.blake2b(shown.encode(), digest_size=12).hexdigest()
 

@@ -112,15 +112,17 @@ def _table_view(record: GameRecord, settled: tuple[Owed, ...]) -> MessageView:
     board = result.view.board if result is not None else current.board
     before = tables[-2].view if len(tables) > 1 else None
     if before is not None and current.board is None and result is None:
-        room = MAX_LAID_OUT - _size(groups) - len(_RULE)
+        # (Framed, the deals are set apart by their frames; else by a rule of their own.)
+        rule: tuple[tuple[str, ...], ...] = () if current.framed else ((_RULE,),)
+        room = MAX_LAID_OUT - _size(groups) - _size(rule)
         if room > 200:
-            groups = [*_last(before.layout, room), (_RULE,), *groups]
+            groups = [*_last(before.layout, room), *rule, *groups]
             board = before.board
     if record.end_note:
         groups.append((record.end_note,))
     playing = record.status is GameStatus.ACTIVE
     controls = LobbyControls(record.id, (HAND_BUTTON,) if playing else ())
-    return laid_out(_last(groups, MAX_LAID_OUT), lobby=controls, board=board)
+    return laid_out(_last(groups, MAX_LAID_OUT), lobby=controls, board=board, framed=current.framed)
 
 
 def unreadable_table(record: GameRecord) -> tuple[Owed, ...]:
@@ -186,7 +188,9 @@ def with_mentions(view: MessageView, users: tuple[int, ...]) -> MessageView:
     line = f"{who} — your turn: press **Your hand**."
     if view.layout:
         groups = (*_last(view.layout, MAX_LAID_OUT - len(line)), (line,))
-        return laid_out(groups, lobby=view.lobby, board=view.board, mentions=users)
+        return laid_out(
+            groups, lobby=view.lobby, board=view.board, mentions=users, framed=view.framed
+        )
     text = view.content
     if len(text) + len(line) + 2 > MAX_MESSAGE:
         text = _tail(text, MAX_MESSAGE - len(line) - 2)

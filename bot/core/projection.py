@@ -224,7 +224,7 @@ def _tables(
                 text, play=f"{text.play}\n{line}", brief=f"{text.brief}\n{line}"
             )
         # One message per deal, whatever its length: the show never moves to another.
-        view_now = laid_out(deal_layout(text), board=board)
+        view_now = laid_out(deal_layout(text), board=board, framed=True)
         owed.append(Owed(f"table:{deal}", view_now, order=order))
         if text.result:
             # A game that can be dealt again has a review: the result offers it.

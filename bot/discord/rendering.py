@@ -103,13 +103,21 @@ def layout_of(
     groups: tuple[tuple[str, ...], ...],
     files: list[discord.File],
     rows: Sequence[discord.ui.ActionRow[discord.ui.LayoutView]] = (),
+    *,
+    framed: bool = False,
 ) -> discord.ui.LayoutView:
     """A Components V2 layout: one container holding the texts (each group set apart from the
     next by a separator), the pictures in a gallery (each shown from its attachment, with its
-    alt text) and the controls in action rows, in that order."""
+    alt text) and the controls in action rows, in that order. ``framed``: each group is a
+    container of its own instead (as many components as the separators would be), the
+    pictures and the controls in the last."""
+    layout = discord.ui.LayoutView(timeout=None)
     container: discord.ui.Container[discord.ui.LayoutView] = discord.ui.Container()
     for i, group in enumerate(_fit(groups)):
-        if i:
+        if i and framed:
+            layout.add_item(container)
+            container = discord.ui.Container()
+        elif i:
             container.add_item(discord.ui.Separator())
         for text in group:
             container.add_item(discord.ui.TextDisplay(text))
@@ -123,7 +131,6 @@ def layout_of(
         container.add_item(gallery)
     for row in rows:
         container.add_item(row)
-    layout = discord.ui.LayoutView(timeout=None)
     layout.add_item(container)
     return layout
 
@@ -152,7 +159,7 @@ async def message_payload(view: MessageView, *, editing: bool) -> dict[str, Any]
         rows = _rows(view)
         files = await _files(view)
         groups = view.layout or ((view.content,),)
-        layout = layout_of(groups, files, rows)
+        layout = layout_of(groups, files, rows, framed=view.framed)
         panel: dict[str, Any] = {"view": layout, "allowed_mentions": _mentions(view)}
         if editing:
             # No text beside the layout: a plain message laid out by this edit loses its own.

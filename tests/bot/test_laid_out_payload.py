@@ -61,6 +61,25 @@ async def test_a_table_holds_its_parts_board_and_button_in_one_container() -> No
     assert row["components"][0]["custom_id"] == "crib:review:7"
 
 
+async def test_a_framed_table_holds_each_part_in_a_container_of_its_own() -> None:
+    """A deal's table at its show: the play, each hand and the crib, and the scores each in
+    a frame of its own (as many components as one frame with rules between its parts), the
+    board and the button in the last."""
+    groups = (("Deal 3: Al deals",), ("Bea's hand: …",), ("Al's hand: …",), ("Scores: …",))
+    framed = laid_out(groups, board=BOARD, review=ReviewPages(7, 0, 0, 0), framed=True)
+    plain = laid_out(groups, board=BOARD, review=ReviewPages(7, 0, 0, 0))
+    assert framed.content == plain.content and framed.digest() != plain.digest()
+    containers = await _sent(framed)
+    assert [c["type"] for c in containers] == [17, 17, 17, 17]
+    assert [[p["type"] for p in c["components"]] for c in containers] == [
+        [10],
+        [10],
+        [10],
+        [10, 12, 1],
+    ]
+    assert _count(containers) == _count(await _sent(plain))
+
+
 # What a message looks like does not depend on the database (and each look drawn costs a board
 # picture): one backend suffices.
 @pytest.mark.parametrize("store", ["sqlite"], indirect=True)

@@ -1,10 +1,10 @@
 """The table, the result and the hand as a player sees them: Components V2 layouts.
 
 A game against the computer is played out from Al's DMs (the table driver checks every
-version of every message as it goes, hidden cards included). Then: each deal's table is one
-container with the deal's calls, each hand and the crib of the show and the scores set apart
-by separators, the board picture inside it (from its attachment, with its alt text); the
-result carries its Review button in a row inside its container; every hand message with
+version of every message as it goes, hidden cards included). Then: each deal's table is a
+container with the deal's calls, then one for each hand and the crib of the show and one for
+the scores, the board picture inside that last one (from its attachment, with its alt text);
+the result carries its Review button in a row inside its container; every hand message with
 controls is laid out, its card buttons and crib select nested in it.
 """
 
@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from fakediscord.limits import COMPONENTS_V2, CONTAINER, MEDIA_GALLERY, SEPARATOR, TEXT_DISPLAY
+from fakediscord.limits import COMPONENTS_V2, CONTAINER, MEDIA_GALLERY, TEXT_DISPLAY
 from fakediscord.model import Message, walk_components
 from fakediscord.testing import BotProcess
 from tests.helpers.backends import BOTH_DATABASES
@@ -38,14 +38,16 @@ async def test_tables_results_and_hands_are_laid_out(world: World, bot: BotProce
 
     table = player.message("table:1")
     assert table is not None
-    parts = _container(table)
-    texts = [p["content"] for p in parts if p["type"] == TEXT_DISPLAY]
-    # The play, the two hands and the crib, then the scores: each set apart from the next.
-    assert [p["type"] for p in parts].count(SEPARATOR) == len(texts) - 1 == 4
+    assert table.flags & COMPONENTS_V2 and table.content == "", table
+    frames = table.components
+    assert all(f["type"] == CONTAINER for f in frames)
+    texts = [p["content"] for p in walk_components(frames) if p["type"] == TEXT_DISPLAY]
+    # The play, the two hands and the crib, then the scores: each a frame of its own.
+    assert len(frames) == len(texts) == 5
     assert [t.split(":")[0].split("'s ")[-1] for t in texts[1:4]] == ["hand", "hand", "crib"]
     assert "Scores:" in texts[4]
     assert table.words() == "\n".join(texts)
-    (gallery,) = [p for p in parts if p["type"] == MEDIA_GALLERY]
+    (gallery,) = [p for p in frames[-1]["components"] if p["type"] == MEDIA_GALLERY]
     (item,) = gallery["items"]
     (board,) = table.attachments
     assert board.filename in item["media"]["url"]
