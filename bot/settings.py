@@ -237,6 +237,14 @@ class Settings:
         return "DATABASE_URL" if self.database_url else "DATABASE_PATH"
 
     @property
+    def database_label(self) -> str:
+        """How a start-up line names the database: the setting, and the file (never the
+        PostgreSQL URL itself, which may hold a password)."""
+        if self.database_url:
+            return "DATABASE_URL (PostgreSQL)"
+        return f"{self.database_name}={self.database_path}"
+
+    @property
     def several_processes(self) -> bool:
         """Whether other processes run the rest of the bot's shards."""
         return self.shard_ids is not None and self.shard_count != len(self.shard_ids)
