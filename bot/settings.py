@@ -273,7 +273,8 @@ class Settings:
 
     @property
     def muggins_window(self) -> timedelta:
-        """With manual counting: how long opponents may call muggins on a short claim."""
+        """With manual counting: how long opponents may call muggins after every claim, right
+        or short (a wrong call costs the caller only the chance to call it again)."""
         return timedelta(seconds=self.muggins_seconds)
 
     @property
