@@ -237,6 +237,14 @@ class Settings:
         return "DATABASE_URL" if self.database_url else "DATABASE_PATH"
 
     @property
+    def database_label(self) -> str:
+        """How a start-up line names the database: the setting, and the file (never the
+        PostgreSQL URL itself, which may hold a password)."""
+        if self.database_url:
+            return "DATABASE_URL (PostgreSQL)"
+        return f"{self.database_name}={self.database_path}"
+
+    @property
     def several_processes(self) -> bool:
         """Whether other processes run the rest of the bot's shards."""
         return self.shard_ids is not None and self.shard_count != len(self.shard_ids)
@@ -265,7 +273,8 @@ class Settings:
 
     @property
     def muggins_window(self) -> timedelta:
-        """With manual counting: how long opponents may call muggins on a short claim."""
+        """With manual counting: how long opponents may call muggins after every claim, right
+        or short (a wrong call costs the caller only the chance to call it again)."""
         return timedelta(seconds=self.muggins_seconds)
 
     @property

@@ -292,7 +292,8 @@ class Game:
 
     @property
     def muggins_window(self) -> MugginsWindow | None:
-        """A short claim that opponents may still call muggins on, if any."""
+        """The claim opponents may still call muggins on, if any (every claim opens one;
+        in games logged before that rule, only a short one)."""
         return self._window
 
     @property

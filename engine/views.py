@@ -28,7 +28,7 @@ class PublicView:
 
     The table's options: ``scoring`` (lurch or skunk) and ``counting`` (auto or manual).
     With manual counting, ``count_turn`` is the hand whose claim the table waits for (phase
-    ``SHOW``) and ``muggins`` the short claim open to muggins, if any. These four are
+    ``SHOW``) and ``muggins`` the claim open to muggins, if any. These four are
     keyword-only with today's defaults, so views built by hand elsewhere need not name them.
     """
 

@@ -69,11 +69,13 @@ class Gateway:
         #: The latest session to identify or resume (the only one for an unsharded bot).
         self.session: Session | None = None
         self.heartbeat_interval_ms = 41250
-        #: Seconds before a heartbeat is acknowledged: Discord's ACK crosses a network. discord.py
-        #: notes when it sent a heartbeat only after its keep-alive thread wakes from the send; an
-        #: ACK read before that counts the whole interval as latency and logs "Can't keep up,
-        #: shard ID 0 websocket is 41.3s behind".
-        self.heartbeat_ack_delay = 0.02
+        #: Seconds before a heartbeat is acknowledged: Discord's ACK crosses a network (a round
+        #: trip of some 0.1-0.3 s). discord.py notes when it sent a heartbeat only once its
+        #: keep-alive thread wakes from the send; an ACK read before that counts the whole
+        #: interval as latency and logs "Can't keep up, shard ID 0 websocket is 41.3s behind".
+        #: A quarter second leaves that thread room to wake on a busy machine (20 ms did not),
+        #: and nothing waits on an ACK.
+        self.heartbeat_ack_delay = 0.25
         self.identify_count = 0  # sessions started
         self.identify_refused = 0  # IDENTIFYs answered with op 9 (too soon after another)
         self.resume_count = 0

@@ -51,7 +51,7 @@ from engine.phase import Phase
 
 __all__ = ["COMPUTER_ANSWER_AFTER", "COUNT_TIMEOUT", "MUGGINS_WINDOW", "Moves"]
 
-#: Manual counting: how long opponents may call muggins on a short claim, and how long a
+#: Manual counting: how long opponents may call muggins after a claim, and how long a
 #: person may take to claim before the bot counts for them (settings override both).
 MUGGINS_WINDOW = timedelta(seconds=30)
 COUNT_TIMEOUT = timedelta(seconds=180)
@@ -440,7 +440,7 @@ class Moves(OnGames):
 
     def _clock_move(self, record: GameRecord, game: Game) -> tuple[float, ClockMove] | None:
         """The move the clock makes at a manual show, and when: closing the muggins window on
-        a short claim (at once when no person sits among the opponents, so nobody can call
+        a claim (at once when no person sits among the opponents, so nobody can call
         it), or counting the hand of a person who has not claimed in time."""
         if record.status is not GameStatus.ACTIVE or game.phase is not Phase.SHOW:
             return None

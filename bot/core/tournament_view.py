@@ -6,6 +6,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from bot.core.render.standings import signed_text
 from bot.core.render.text import MAX_MESSAGE, escape
 from bot.core.tournament_records import (
     Decided,
@@ -110,7 +111,7 @@ def standings_text(event: Event, *, limit: int | None = SHOWN) -> str:
         note = " (withdrew)" if s.player in withdrawn else ""
         lines.append(
             f"{place}. {event.name(s.player)} — {s.points} pts, {s.won} won,"
-            f" spread {s.spread:+d}{note}"
+            f" spread {signed_text(s.spread)}{note}"
         )
     if limit and len(table) > limit:
         lines.append(f"… and {len(table) - limit} more: `/cribbage tournament standings`.")
@@ -192,7 +193,7 @@ def champion_text(event: Event) -> str:
     line = next(s for s in table_of(event) if s.player == champion)
     return (
         f"🏆 <@{champion}> wins the {FORMAT_NAMES[event.record.format].lower()} tournament"
-        f" with {line.points} game points ({line.won} won, spread {line.spread:+d})!"
+        f" with {line.points} game points ({line.won} won, spread {signed_text(line.spread)})!"
     )
 
 

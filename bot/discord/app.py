@@ -1,7 +1,8 @@
 """The Discord client: the composition of the bot, command registration, errors, housekeeping.
 
-``setup_hook`` puts the bot together on the store :func:`bot.discord.launch.run_bot` opened:
-the core (:class:`~bot.core.services.Services`), what answers interactions
+``setup_hook`` brings the store :func:`bot.discord.launch.run_bot` opened and checked to this
+release's schema (Discord has taken the token by then), and puts the bot together on it: the
+core (:class:`~bot.core.services.Services`), what answers interactions
 (:class:`~bot.discord.interactions.DiscordIO`), the keeper that sends the owners' messages and
 the courier it sends through, and this process's place among the bot's processes
 (:class:`~bot.store.cluster.Cluster`); it registers the persistent components, adds and syncs
@@ -26,6 +27,7 @@ from discord.ext import commands, tasks
 from bot.core.computer import THINKS_AT_LENGTH
 from bot.core.owners import OwnerKind
 from bot.core.services import Services
+from bot.core.storage import UnusableStore
 from bot.core.thinking import WorkerThinking
 from bot.discord.commands import CribbageCommands
 from bot.discord.components import DYNAMIC_ITEMS
@@ -61,6 +63,21 @@ MISSING_ACCESS = 50001
 SHUTDOWN_SECONDS = 10.0
 
 
+async def _upgrade(store: Store, settings: Settings) -> None:
+    """Bring the database start-up checked to this release's schema; what stops that (a newer
+    release migrated it meanwhile, the PostgreSQL server went away) is a
+    :class:`StartupError` naming the setting, with nothing changed."""
+    try:
+        await store.upgrade()
+    except UnusableStore as error:
+        raise StartupError(f"{settings.database_label}: {error}") from None
+    except OSError as error:
+        raise StartupError(f"{settings.database_label}: cannot connect ({error}).") from None
+    version = await store.user_version()
+    applied = f"; applied {', '.join(store.migrated)}" if store.migrated else ""
+    log.info("database %s ready (schema version %d%s)", store.db.dialect.value, version, applied)
+
+
 class CribbageBot(commands.AutoShardedBot):
     """The cribbage bot: the ``/cribbage`` group, its components and the core.
 
@@ -82,10 +99,11 @@ class CribbageBot(commands.AutoShardedBot):
         services: Services | None = None,
         defer_after: float = DEFER_AFTER,
     ) -> None:
-        """``store``: the store to use (start-up opens and checks it before logging in; a test
-        may bring its own); without one the bot opens ``settings.database`` and closes it.
-        ``services``: a core made elsewhere (tests), on that store. ``defer_after``: seconds a
-        call may take before its interaction is deferred."""
+        """``store``: the store to use (start-up opens and checks it before logging in, and
+        ``setup_hook`` upgrades it; a test may bring its own); without one the bot opens
+        ``settings.database`` and closes it. ``services``: a core made elsewhere (tests), on
+        that store. ``defer_after``: seconds a call may take before its interaction is
+        deferred."""
         # Only the guilds intent: commands and components arrive as interactions, so the bot
         # needs neither message content nor the member list (no privileged intents).
         intents = discord.Intents.none()
@@ -126,11 +144,16 @@ class CribbageBot(commands.AutoShardedBot):
         self.tree.error(self.on_app_command_error)
 
     async def setup_hook(self) -> None:
-        """Put the bot together on its store, register components and commands; find out
-        whether this process is the one that sends (then sync the commands, and follow the
+        """Bring the store to this release's schema (discord.py calls this once Discord has
+        taken the token), put the bot together on it, register components and commands; find
+        out whether this process is the one that sends (then sync the commands, and follow the
         change feed)."""
         settings = self.settings
         self.store = self._given_store or await Store.open(settings.database)
+        if not self.store.upgraded:
+            # Start-up only checked the database: Discord has taken the token now, so a
+            # start that Discord refuses has left it exactly as it was.
+            await _upgrade(self.store, settings)
         members = DiscordMembers(
             self, self.pacer, self.store, fresh=settings.member_check.total_seconds()
         )

@@ -1,11 +1,13 @@
 """Starting the bot: the store opened and checked before logging in, closed on every way out.
 
 :func:`run_bot` (as discord.py's ``examples/advanced_startup.py`` does) opens the store (which
-checks the file, refuses a newer schema or a read-only file, and applies the migrations) before
-logging in, and closes it on every way out; a stop signal once the bot is set up closes it
-cleanly, during start-up it stops the start-up where it is. What stops start-up (the database,
-``DEV_GUILD_ID``, Discord out of reach) is a :class:`~bot.settings.StartupError`: one line for
-whoever runs the bot.
+checks the file, refuses a newer schema or a read-only file, and changes nothing) before
+logging in, and closes it on every way out; the migrations are applied once Discord has taken
+the token (the bot's ``setup_hook``), so a start that Discord refuses or cannot be reached for
+leaves a database an older release made exactly as it was. A stop signal once the bot is set
+up closes it cleanly; during start-up it stops the start-up where it is. What stops start-up
+(the database, ``DEV_GUILD_ID``, Discord out of reach) is a
+:class:`~bot.settings.StartupError`: one line for whoever runs the bot.
 """
 
 from __future__ import annotations
@@ -46,32 +48,22 @@ def point_at_api(api_base: str | None, gateway_url: str | None) -> None:
         discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY = yarl.URL(gateway_url)
 
 
-def _database_named(settings: Settings) -> str:
-    """How a start-up line names the database: the setting, and the file (never the PostgreSQL
-    URL itself, which may hold a password)."""
-    if settings.database_url:
-        return "DATABASE_URL (PostgreSQL)"
-    return f"{settings.database_name}={settings.database_path}"
-
-
 async def open_store(settings: Settings) -> Store:
-    """The store ``DATABASE_PATH`` (or ``DATABASE_URL``) names, checked and migrated; a
+    """The store ``DATABASE_PATH`` (or ``DATABASE_URL``) names, checked but not yet brought
+    to this release's schema (the bot does that once Discord has taken its token, see
+    :meth:`CribbageBot.setup_hook <bot.discord.app.CribbageBot.setup_hook>`); a
     :class:`StartupError` naming the setting when it cannot be used (nothing on disk changed
     then)."""
     try:
-        store = await Store.open(settings.database)
+        return await Store.open(settings.database, upgrade=False)
     except UnusableStore as error:
-        raise StartupError(f"{_database_named(settings)}: {error}") from None
+        raise StartupError(f"{settings.database_label}: {error}") from None
     except OSError as error:
         # A PostgreSQL server out of reach (SQLite's problems are UnusableStore).
         raise StartupError(
-            f"{_database_named(settings)}: cannot connect ({error}): check that the server runs"
+            f"{settings.database_label}: cannot connect ({error}): check that the server runs"
             " and the URL names it."
         ) from None
-    version = await store.user_version()
-    applied = f"; applied {', '.join(store.migrated)}" if store.migrated else ""
-    log.info("database %s ready (schema version %d%s)", store.db.dialect.value, version, applied)
-    return store
 
 
 async def _log_in(bot: CribbageBot, token: str, settings: Settings) -> None:
@@ -107,14 +99,16 @@ def _remove_database_file(path: Path) -> None:
 async def run_bot(settings: Settings) -> None:
     """Run the bot until it is closed or the process gets SIGTERM/SIGINT.
 
-    The store is opened (and checked) before logging in, and closed on every way out. A stop
+    The store is opened (and checked, changing nothing) before logging in, brought to this
+    release's schema once Discord has taken the token, and closed on every way out. A stop
     signal once the bot is set up and its shards launched closes it cleanly (no new moves,
     what is owed is sent); during start-up it stops the start-up where it is. Raises
     :class:`StartupError` for what stops start-up (the database, ``DEV_GUILD_ID``, Discord out
     of reach).
 
-    A start that ends before the gateway said READY changes nothing on disk: a SQLite file it
-    created is removed again. Its log lines wait until it is logged in and set up; a start
+    A start that ends before the gateway said READY leaves no new file: a SQLite file it
+    created is removed again; one that ends before Discord took the token leaves an existing
+    database exactly as it was. Its log lines wait until it is logged in and set up; a start
     that fails shows only its warnings and errors, so its reason is the one line that counts.
     """
     token = settings.discord_token

@@ -14,7 +14,9 @@ write lock on SQLite and an advisory lock on PostgreSQL before it reads what was
 two processes starting together apply each migration once: the second finds them applied.
 
 A database that has applied a migration this release does not have was made by a newer one
-and is refused (:class:`~bot.store.database.NewerSchema`, naming it), changing nothing.
+and is refused (:class:`~bot.store.database.NewerSchema`, naming it), changing nothing;
+:func:`check` makes that refusal alone, reading only, so that start-up can refuse such a
+database before logging in and apply the migrations once Discord has taken the token.
 
 Releases before names were recorded kept only the number of the last migration applied
 (SQLite's ``PRAGMA user_version``, PostgreSQL's ``schema_version`` table). Such a database is
@@ -40,7 +42,7 @@ from bot.store.database import (
     migrations,
 )
 
-__all__ = ["TABLE", "applied_migrations", "migrate", "number_of"]
+__all__ = ["TABLE", "applied_migrations", "check", "migrate", "number_of"]
 
 #: The table of applied migrations, in both databases.
 TABLE = "schema_migrations"
@@ -119,6 +121,31 @@ async def _adopted(tx: MigrationTransaction, dialect: Dialect, known: list[Migra
     return names
 
 
+def _refuse_unknown(applied: list[str], known: list[Migration]) -> None:
+    """Refuse a database that has applied migrations this release does not have."""
+    names = {migration.name for migration in known}
+    unknown = sorted(set(applied) - names, key=lambda name: (number_of(name), name))
+    if unknown:
+        last = known[-1].name if known else "none"
+        raise NewerSchema.applied(unknown, last)
+
+
+async def check(db: Database, directory: Path) -> None:
+    """Refuse, as :func:`migrate` would, a database made by a newer release than the one
+    whose migrations are in ``directory`` (:class:`~bot.store.database.NewerSchema`), and
+    change nothing: this only reads, so a start-up can check the database before it knows
+    it will run, and :func:`migrate` it after."""
+    known = migrations(directory)
+    async with db.migrating() as tx:
+        if await _has_table(tx, db.dialect, TABLE):
+            _refuse_unknown(await _recorded(tx, db.dialect), known)
+            return
+        number = await _number(tx, db.dialect)
+        last = max((migration.number for migration in known), default=0)
+        if number > last:
+            raise NewerSchema.numbered(number, last)
+
+
 async def migrate(db: Database, directory: Path) -> list[str]:
     """Apply every migration in ``directory`` the database has not applied, in one
     transaction; the names of those applied now, in the order they were.
@@ -132,11 +159,7 @@ async def migrate(db: Database, directory: Path) -> list[str]:
             applied = await _recorded(tx, db.dialect)
         else:
             applied = await _adopted(tx, db.dialect, known)
-        names = {migration.name for migration in known}
-        unknown = sorted(set(applied) - names, key=lambda name: (number_of(name), name))
-        if unknown:
-            last = known[-1].name if known else "none"
-            raise NewerSchema.applied(unknown, last)
+        _refuse_unknown(applied, known)
         pending = [migration for migration in known if migration.name not in applied]
         for migration in pending:
             await tx.script(migration.sql())

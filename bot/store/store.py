@@ -29,7 +29,7 @@ from bot.store.daily_tables import DailyTables
 from bot.store.database import Database
 from bot.store.game_tables import ANNOUNCE_CHANNEL, GameTables
 from bot.store.message_tables import MessageTables
-from bot.store.migrate import applied_migrations, migrate, number_of
+from bot.store.migrate import applied_migrations, check, migrate, number_of
 from bot.store.outages import quiet_pool_retries
 from bot.store.postgres import PostgresDatabase
 from bot.store.review_tables import ReviewTables
@@ -61,15 +61,22 @@ class Store(
 ):
     """Async access to the bot's database. Open with ``await Store.open(path_or_url)``."""
 
-    def __init__(self, db: Database) -> None:
+    def __init__(self, db: Database, migrations_dir: Path | None = None) -> None:
         self.db = db
-        #: The migrations :meth:`open` applied, in the order it did.
+        #: The migrations :meth:`upgrade` applied, in the order it did.
         self.migrated: list[str] = []
+        #: Whether :meth:`upgrade` has brought the database to this release's schema.
+        self.upgraded = False
+        self._migrations_dir = migrations_dir or db.dialect.migrations_dir
 
     @classmethod
-    async def open(cls, target: str | Path, *, migrations_dir: Path | None = None) -> Self:
+    async def open(
+        cls, target: str | Path, *, migrations_dir: Path | None = None, upgrade: bool = True
+    ) -> Self:
         """Open the database ``target`` names (a SQLite file's path, created if needed, or a
-        ``postgresql://`` URL) and apply its pending migrations.
+        ``postgresql://`` URL) and apply its pending migrations (:meth:`upgrade`); with
+        ``upgrade`` False only check it, changing nothing, until :meth:`upgrade` is called
+        (start-up upgrades a database once it knows the bot will run).
 
         Raises :class:`~bot.store.database.NewerSchema` (closing it again) when the database
         was made by a newer release than this one.
@@ -81,15 +88,29 @@ class Store(
         else:
             db = await SqliteDatabase.open(target)
         try:
-            store = cls(db)
-            store.migrated = await migrate(db, migrations_dir or db.dialect.migrations_dir)
-            if await store._ratings_missing():
-                # Results kept from before the ratings (migration 006): rate them once.
-                await store.rebuild_ratings()
+            store = cls(db, migrations_dir)
+            if upgrade:
+                await store.upgrade()
+            else:
+                await check(db, store._migrations_dir)
         except BaseException:
             await db.close()
             raise
         return store
+
+    async def upgrade(self) -> None:
+        """Apply the pending migrations (all in one transaction; :attr:`migrated` names them)
+        and rate results kept from before the ratings; once (later calls do nothing).
+
+        Raises :class:`~bot.store.database.NewerSchema` (nothing changed) when the database
+        was made by a newer release than this one."""
+        if self.upgraded:
+            return
+        self.migrated = await migrate(self.db, self._migrations_dir)
+        if await self._ratings_missing():
+            # Results kept from before the ratings (migration 006): rate them once.
+            await self.rebuild_ratings()
+        self.upgraded = True
 
     async def close(self) -> None:
         """Close the database (after any unit of work still running)."""

@@ -40,3 +40,7 @@ async def test_with_partners_resigning_is_the_player_s_alone(service: Services) 
     asked = await service.moves.ask_resign(CHANNEL, BEA)
     assert asked.ok and "for Bea & Dee" in asked.reply.text
     assert "is the player's alone" in rules_text("scoring")
+    # The commands topic says it too, and that resigning is confirmed first.
+    commands = rules_text("commands")
+    assert "`resign` concedes" in commands and "confirm" in commands and "Yes / No" in commands
+    assert "partners" in commands and "concedes for your side" in commands

@@ -11,7 +11,7 @@ import pytest
 from bot.core import tournament_records as tr
 from bot.core.replies import User
 from bot.core.services import Services
-from bot.core.tournament_view import Event, board_text
+from bot.core.tournament_view import Event, board_text, champion_text, standings_text
 from bot.core.tournaments import read_event
 from bot.store import Store
 
@@ -129,3 +129,41 @@ def test_the_board_fits_a_message_however_many_play() -> None:
         text = board_text(Event(record, entrants, pairings))
         assert len(text) <= 2000, (status, len(text))
         assert "more" in text
+
+
+def test_a_negative_spread_is_written_with_a_minus_sign() -> None:
+    """Al wins twice by a little and loses once by a lot: the champion, spread −37."""
+    al, bea, cy = (10, 11, 12)
+    entrants = tuple(
+        tr.EntrantRecord(p, n, i)
+        for i, (p, n) in enumerate(zip((al, bea, cy), ("Al", "Bea", "Cy"), strict=True), 1)
+    )
+    game = tr.Decided.GAME
+    pairings = (
+        tr.PairingRecord(1, 1, al, bea, decided=game, winner=al, margin=2),
+        tr.PairingRecord(2, 1, al, cy, decided=game, winner=al, margin=1),
+        tr.PairingRecord(3, 1, cy, al, decided=game, winner=cy, margin=40),
+    )
+    record = tr.TournamentRecord(
+        1,
+        GUILD,
+        CHANNEL,
+        MO.id,
+        tr.Format.ROUND_ROBIN,
+        3,
+        121,
+        "lurch",
+        24.0,
+        tr.TournamentStatus.FINISHED,
+        3,
+        0.0,
+        9,
+        0.0,
+    )
+    event = Event(record, entrants, pairings)
+    assert standings_text(event).splitlines() == [
+        "1. Al — 4 pts, 2 won, spread −37",
+        "2. Cy — 2 pts, 1 won, spread +39",
+        "3. Bea — 0 pts, 0 won, spread −2",
+    ]
+    assert champion_text(event).endswith("with 4 game points (2 won, spread −37)!")

@@ -248,3 +248,28 @@ def test_the_game_pages_settings_are_read() -> None:
 def test_bad_game_pages_settings_are_refused(env: dict[str, str], named: str) -> None:
     with pytest.raises(SettingsError, match=named):
         Settings.from_env(env)
+
+
+def test_the_muggins_window_is_said_to_follow_every_claim() -> None:
+    # Issue 25: these still said muggins was offered only after a short claim; every claim,
+    # right or short, opens the window now (a wrong call costs only the chance to call it).
+    root = Path(__file__).parents[2]
+    comment = _comment((root / ".env.example").read_text(encoding="utf-8"), "MUGGINS_SECONDS")
+    service = (root / "docs" / "bot-service.md").read_text(encoding="utf-8")
+    section = service[service.index("## Manual counting and muggins") :]
+    section = section[: section.index("\n## ")]
+    docstring = Settings.muggins_window.__doc__ or ""
+    stale = []
+    for where, text in (
+        (".env.example", comment),
+        ("Settings.muggins_window", docstring),
+        ("docs/bot-service.md", section),
+    ):
+        flat = " ".join(text.replace("#", " ").split())
+        says_every_claim = "every claim" in flat or "right or short" in flat
+        says_short = any(
+            f"{before} a short claim" in flat for before in ("after", "on", "opponent of")
+        )
+        if not says_every_claim or says_short or "only the chance" not in flat:
+            stale.append(where)
+    assert stale == []

@@ -123,6 +123,32 @@ async def test_a_migration_this_release_does_not_have_means_a_newer_release(
         assert await store.applied_migrations() == ["001_base", "002_message_owners"]
 
 
+async def test_a_check_changes_nothing_and_the_upgrade_applies_what_is_pending(
+    tmp_path: Path, target: str | Path
+) -> None:
+    # What start-up does: check before logging in, upgrade once Discord took the token.
+    folder = _folder(tmp_path, BASE)
+    await (await Store.open(target, migrations_dir=folder)).close()
+    _folder(tmp_path, {"002_one.sql": "CREATE TABLE one (x INTEGER);"})
+    before = await _state(target)
+    async with await Store.open(target, migrations_dir=folder, upgrade=False) as store:
+        assert not store.upgraded and await store.applied_migrations() == ["001_base"]
+    assert await _state(target) == before, "checked, and nothing changed"
+    async with await Store.open(target, migrations_dir=folder, upgrade=False) as store:
+        await store.upgrade()
+        assert store.upgraded and store.migrated == ["002_one"]
+        assert await _tables(store) == {"base", "one"}
+        await store.upgrade()  # once only
+        assert store.migrated == ["002_one"]
+    later = "CREATE TABLE two (x INTEGER);"
+    newer = _folder(tmp_path / "newer", {**BASE, "002_one.sql": "SELECT 1;", "003_two.sql": later})
+    await (await Store.open(target, migrations_dir=newer)).close()
+    before = await _state(target)
+    with pytest.raises(NewerSchema, match="003_two"):
+        await Store.open(target, migrations_dir=folder, upgrade=False)
+    assert await _state(target) == before, "refused, and nothing changed"
+
+
 async def _state(target: str | Path) -> object:
     """What a database holds: a SQLite file's bytes; a PostgreSQL database's tables and the
     rows of those that record migrations."""

@@ -234,6 +234,27 @@ async def test_discord_unreachable_is_one_line(
     assert _files(tmp_path) == before, "nothing on disk changed"
 
 
+@pytest.mark.parametrize("refusal", ["token refused", "Discord unreachable"])
+async def test_a_start_discord_refuses_leaves_an_older_database_as_it_was(
+    fake_discord: FakeDiscord, tmp_path: Path, refusal: str
+) -> None:
+    # The migrations wait until Discord has taken the token: this file stays at schema 5.
+    path = tmp_path / "bot.db"
+    sqlite_made_by(path, release(Dialect.SQLITE, "a759045"))
+    before = _files(tmp_path)
+    if refusal == "token refused":
+        extra, said = {"DISCORD_TOKEN": "not-the-token"}, "Discord refused the token"
+    else:
+        wrong = f"http://127.0.0.1:{_free_port()}/api/v10"
+        extra, said = {"DISCORD_API_BASE": wrong}, "DISCORD_API_BASE"
+    status, lines = await run_to_end(fake_discord, path, **extra)
+    assert status == 1
+    line = _refusal(lines)
+    assert said in line, line
+    assert len(lines) == 1, lines
+    assert _files(tmp_path) == before, "the older database is byte for byte as it was"
+
+
 async def test_no_warning_about_voice_support(
     fake_discord: FakeDiscord, bots: BotLauncher, tmp_path: Path
 ) -> None:

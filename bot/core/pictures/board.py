@@ -55,6 +55,7 @@ __all__ = [
     "board_picture",
     "game_lines",
     "hole_centre",
+    "name_lines",
     "picture_size",
 ]
 
@@ -84,6 +85,11 @@ PEG_COLOURS: tuple[tuple[RGB, RGB], ...] = tuple(
 )
 PEG = 21  # a front peg's size; the hollow back peg is a little smaller
 HOLE_SIZE = 8
+# A side's name in the header: one line, as large as fits, else two lines whose capitals
+# (14 px tall) span the side's shape and whose descenders stop above the score.
+ONE_LINE_SIZES = (28, 26, 24, 22, 20)
+TWO_LINE_SIZE = 20
+TWO_LINE_BASELINES = (32, 55)
 
 
 @dataclass(frozen=True)
@@ -247,6 +253,54 @@ def _draw_pegs(image: Image.Image, board: BoardState) -> None:
         stamp(image, sprite(shape, size, colour, INK, 1.6), front)
 
 
+def _name_room(sides: int) -> int:
+    """How wide, in pixels, a side's name may be drawn in the header of a board of ``sides``
+    sides: its column, less the side's shape before the name and a gutter after it."""
+    return (WIDTH - 40) // sides - 46
+
+
+def _break(name: str, size: int, room: int) -> tuple[str, str] | None:
+    """``name`` broken at a space into two lines of ``size`` pixels, or None when it has no
+    space. Partners break at their "&" (after it, else before it) when both lines then fit
+    in ``room``, so that each line names one player; otherwise the break that makes the
+    longer line shortest."""
+    words = name.split(" ")
+    breaks = [(" ".join(words[:i]), " ".join(words[i:])) for i in range(1, len(words))]
+    at_and = [b for b in breaks if b[0].endswith(" &")] + [b for b in breaks if b[1][:2] == "& "]
+    for lines in at_and:
+        if max(text_width(line, size) for line in lines) <= room:
+            return lines
+    if not breaks:
+        return None
+    return min(breaks, key=lambda lines: max(text_width(line, size) for line in lines))
+
+
+def name_lines(name: str, sides: int) -> tuple[int, tuple[str, ...]]:
+    """The size and the lines a side's ``name`` (already :func:`drawable`) is drawn in, in the
+    header of a board of ``sides`` sides: one line, as large as fits from 28 pixels down to
+    20; else two lines of 20 (partners one to a line); only a name too long for that (two
+    lines of some 20 letters in a column of three) is cut, with an ellipsis. So every
+    computer seat's name ("Medium bot 3 & Medium bot 4") and most people's read whole."""
+    room = _name_room(sides)
+    for size in ONE_LINE_SIZES:
+        if text_width(name, size) <= room:
+            return size, (name,)
+    lines = _break(name, TWO_LINE_SIZE, room)
+    if lines is None:
+        return ONE_LINE_SIZES[-1], (fit(name, ONE_LINE_SIZES[-1], room),)
+    return TWO_LINE_SIZE, tuple(fit(line, TWO_LINE_SIZE, room) for line in lines)
+
+
+def _draw_name(draw: ImageDraw.ImageDraw, left: int, name: str, sides: int) -> None:
+    size, lines = name_lines(name, sides)
+    if len(lines) == 1:
+        # Capitals stand about 0.7 of the size tall: centred on the side's shape at y 36.
+        draw_text(draw, (left, 36 + round(size * 0.35)), lines[0], size, INK, bold=True)
+        return
+    for row, line in enumerate(lines):
+        draw_text(draw, (left, TWO_LINE_BASELINES[row]), line, size, INK, bold=True)
+
+
 def _draw_header(image: Image.Image, board: BoardState) -> None:
     draw = ImageDraw.Draw(image)
     count = len(board.sides)
@@ -256,8 +310,7 @@ def _draw_header(image: Image.Image, board: BoardState) -> None:
         left = 24 + index * column
         colour, shape = SIDE_COLOURS[index], SIDE_SHAPES[index]
         stamp(image, sprite(shape, 26, colour, INK, 2), (left + 13, 36))
-        name = drawable(side.name, f"Player {index + 1}")
-        draw_text(draw, (left + 34, 46), fit(name, 28, column - 46), 28, INK, bold=True)
+        _draw_name(draw, left + 34, drawable(side.name, f"Player {index + 1}"), count)
         score = str(side.score)
         draw_text(draw, (left, 100), score, 50, INK, bold=True)
         x = left + text_width(score, 50) + 8

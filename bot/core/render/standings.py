@@ -19,6 +19,7 @@ __all__ = [
     "leaderboard_text",
     "rank_line",
     "rating_text",
+    "signed_text",
     "stats_text",
 ]
 
@@ -49,7 +50,9 @@ def rating_text(ordinal: float) -> str:
     return f"{shown(ordinal):,}".replace("-", MINUS)
 
 
-def _signed(n: int) -> str:
+def signed_text(n: int) -> str:
+    """A whole number with its sign as players read it: ``+18``, ``−22`` (a minus sign, never
+    a hyphen), ``±0``."""
     return f"+{n}" if n > 0 else f"{MINUS}{-n}" if n < 0 else "±0"
 
 
@@ -63,7 +66,7 @@ def _signed_tenths(x: float) -> str:
 
 def change_text(before: float, after: float) -> str:
     """A rating and its change: ``1,512 (+18)``."""
-    return f"{rating_text(after)} ({_signed(shown(after) - shown(before))})"
+    return f"{rating_text(after)} ({signed_text(shown(after) - shown(before))})"
 
 
 def _short(name: str) -> str:
@@ -102,7 +105,7 @@ def leaderboard_text(table: Table, total: int, rows: Sequence[Ranked], page: int
         trend = shown(s.ordinal) - shown(row.trend_from)
         lines.append(
             f"{row.rank:>2} {_short(_named(s)):<{NAME_WIDTH}} {rating_text(s.ordinal):>6}{mark}"
-            f" {s.games:>4} {_pct(s.win_rate):>4} {_signed(trend):>4}"
+            f" {s.games:>4} {_pct(s.win_rate):>4} {signed_text(trend):>4}"
         )
     lines.append("```")
     notes = ["10g: rating change over the last 10 games"]
@@ -122,7 +125,7 @@ def rank_line(ranked: Ranked, levels: Sequence[Standing] = (), *, rank: bool = T
         said += f" (provisional: {plural(s.games, 'rated game')})"
     trend = shown(s.ordinal) - shown(ranked.trend_from)
     placed = f", #{ranked.rank} of {ranked.of}" if rank else ""
-    said += f"{placed}; {_signed(trend)} over the last {min(s.games, 10)}"
+    said += f"{placed}; {signed_text(trend)} over the last {min(s.games, 10)}"
     said += " games." if min(s.games, 10) != 1 else " game."
     above = [_named(lv) for lv in levels if lv.ordinal < s.ordinal]
     below = [_named(lv) for lv in levels if lv.ordinal >= s.ordinal]

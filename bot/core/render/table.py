@@ -232,7 +232,7 @@ def _status(names: Names, view: PublicView) -> str:
 
 
 def _counting(names: Names, view: PublicView) -> str:
-    """Where a manual show stands: a short claim open to muggins, and whose count is next."""
+    """Where a manual show stands: a claim open to muggins, and whose count is next."""
     lines = []
     if view.muggins is not None:
         owner = names.seat(view.muggins.seat)

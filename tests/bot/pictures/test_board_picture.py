@@ -4,9 +4,14 @@ with the scores in words. Pixels are read back from the PNG."""
 
 from __future__ import annotations
 
-import pytest
-from PIL import Image
+import itertools
+from typing import Any
 
+import pytest
+from PIL import Image, ImageDraw
+
+from bot.core.computer import LEVELS, level_name
+from bot.core.pictures import board as board_module
 from bot.core.pictures.board import (
     LINE_COLOUR,
     PEG_COLOURS,
@@ -17,9 +22,10 @@ from bot.core.pictures.board import (
     board_picture,
     game_lines,
     hole_centre,
+    name_lines,
     picture_size,
 )
-from bot.core.pictures.canvas import HOLE, WOOD, drawable
+from bot.core.pictures.canvas import HOLE, WOOD, draw_text, drawable
 from tests.helpers.pixels import colours, near, read_png
 
 ROW = 30  # holes in a row of the track
@@ -271,3 +277,88 @@ def test_the_largest_board_stays_small() -> None:
         dealer=2,
     )
     assert len(board_picture(board).png) < 150_000
+
+
+# Every name a computer seat can have: its level's name, numbered from the second on.
+COMPUTER_NAMES = [
+    name
+    for level in LEVELS
+    for name in (level_name(level), *(f"{level_name(level)} {n}" for n in range(2, 5)))
+]
+LONG_PERSON = "Bartholomew Fitzgerald-Smythe Jr"  # 32 characters, Discord's longest name
+
+
+def drawn_names(board: BoardState, monkeypatch: pytest.MonkeyPatch) -> list[str]:
+    """Each side's name as the header draws it: its lines (bold, above the scores) read in
+    order and joined with a space."""
+    lines: dict[float, list[str]] = {}
+
+    def spy(
+        draw: ImageDraw.ImageDraw,
+        xy: tuple[float, float],
+        text: str,
+        size: int,
+        *args: Any,
+        **kwargs: Any,
+    ) -> None:
+        if kwargs.get("bold") and xy[1] < 64:  # the scores stand on y 100
+            lines.setdefault(xy[0], []).append(text)
+        draw_text(draw, xy, text, size, *args, **kwargs)
+
+    monkeypatch.setattr(board_module, "draw_text", spy)
+    board_picture(board)
+    return [" ".join(lines[x]) for x in sorted(lines)]
+
+
+@pytest.mark.parametrize(("first", "second"), list(itertools.product(LEVELS, repeat=2)))
+def test_computer_partners_of_any_levels_are_named_whole(
+    first: str, second: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # "Medium bot & Medium bot 3" was drawn "Medium bot & Medium b…".
+    names = (
+        f"{level_name(first)} 3 & {level_name(second)} 4",
+        f"{level_name(second)} & {level_name(first)} 2",
+    )
+    board = BoardState((Side(names[0], 40, 31), Side(names[1], 52, 50)), dealer=0, partners=True)
+    assert drawn_names(board, monkeypatch) == list(names)
+    assert all(name in board_picture(board).alt_text for name in names)
+
+
+def test_every_pair_of_computer_names_fits_on_one_line() -> None:
+    for first, second in itertools.permutations(COMPUTER_NAMES, 2):
+        name = f"{first} & {second}"
+        size, lines = name_lines(name, 2)
+        assert lines == (name,) and size >= 20, name
+    for alone in COMPUTER_NAMES:
+        assert name_lines(alone, 3) == (28, (alone,))
+        assert name_lines(f"{LONG_PERSON} & {alone}", 2)[1] in {
+            (f"{LONG_PERSON} &", alone),
+            (LONG_PERSON, f"& {alone}"),
+        }
+
+
+@pytest.mark.parametrize(
+    "board",
+    [
+        BoardState((Side(LONG_PERSON, 3), Side("Bea", 5))),
+        BoardState((Side(LONG_PERSON, 3), Side("Hard bot", 5), Side("Cy", 9)), dealer=0),
+        BoardState(
+            (Side(f"{LONG_PERSON} & Expert bot 2", 3), Side("Expert bot & Medium bot", 5)),
+            dealer=0,
+            partners=True,
+            chances=("40%", "60%"),
+        ),
+    ],
+    ids=["two", "three", "partners"],
+)
+def test_a_long_name_of_a_person_reads_whole_within_its_column(
+    board: BoardState, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    assert drawn_names(board, monkeypatch) == [side.name for side in board.sides]
+    image = pixels(board)
+    column = (image.width - 40) // len(board.sides)
+    for edge in range(1, len(board.sides)):  # only wood between the columns
+        gutter = image.crop((24 + edge * column - 6, 10, 24 + edge * column, 105))
+        assert colours(gutter) == {WOOD}
+    # The names stop short of the scores, whose figures stand from y 64.
+    assert colours(image.crop((12, 60, image.width - 12, 64))) == {WOOD}
