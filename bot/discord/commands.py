@@ -107,8 +107,8 @@ Completer = Callable[[int, int, str], Awaitable[list[Choice]]]
 async def _completions(
     interaction: discord.Interaction[Any], complete: Completer, current: str
 ) -> list[app_commands.Choice[str]]:
-    """Autocomplete for a card option: what ``complete`` offers this user in this channel (in a
-    DM, nothing: games live in server channels)."""
+    """Autocomplete for a card option: what ``complete`` offers this user in this channel (in
+    the bot's own DMs, nothing: no game lives there)."""
     channel_id = _game_channel(interaction)
     if channel_id is None:
         return []
@@ -379,19 +379,16 @@ class CribbageCommands(app_commands.Group):
         rival = None if against is None else User(against.id, against.display_name)
         guild_id = interaction.guild_id
         core = _core(interaction)
-        if guild_id is None:
-            if bot_is_member(interaction):
-                await send_error(interaction, NEEDS_A_SERVER)
-                return
-            await io_of(interaction).command(
-                interaction, lambda: core.standings.stats(None, who, rival), ephemeral=False
-            )
+        if guild_id is None and bot_is_member(interaction):
+            await send_error(interaction, NEEDS_A_SERVER)
             return
 
         async def call() -> Answer:
             answer = await core.standings.stats(guild_id, who, rival)
             if rival is not None:
                 return answer
+            # The accuracy of the reviewed games, outside servers too (the games there are
+            # reviewed as a server's are); the discard of the day is a server's alone.
             answer = await core.reviews.with_stats(answer, guild_id, who.id)
             daily = await core.daily.stats_line(guild_id, who.id)
             return add_lines(answer, [daily] if daily else [])
@@ -424,11 +421,13 @@ class CribbageCommands(app_commands.Group):
         game: app_commands.Range[int, 1, 2**53] | None = None,
         player: discord.User | None = None,
     ) -> None:
-        """A review of a game, paged: the summary, then each deal."""
-        if interaction.guild_id is None:
+        """A review of a game, paged: the summary, then each deal (at a private table, a DM
+        or group DM, as in a server: its answer and pages go through the interactions)."""
+        channel_id = _game_channel(interaction)
+        if channel_id is None:
             await send_error(interaction, NEEDS_A_CHANNEL)
             return
-        guild_id, channel_id = interaction.guild_id, interaction.channel_id
+        guild_id = interaction.guild_id
         user = user_of(interaction)
         whose = None if player is None else User(player.id, player.display_name)
         reviews = _core(interaction).reviews
@@ -447,11 +446,13 @@ class CribbageCommands(app_commands.Group):
         interaction: discord.Interaction[Any],
         game: app_commands.Range[int, 1, 2**53] | None = None,
     ) -> None:
-        """Each shown deal's seed checked against its seal and the deck it was dealt from."""
-        if interaction.guild_id is None:
+        """Each shown deal's seed checked against its seal and the deck it was dealt from
+        (at a private table too)."""
+        channel_id = _game_channel(interaction)
+        if channel_id is None:
             await send_error(interaction, NEEDS_A_CHANNEL)
             return
-        guild_id, channel_id = interaction.guild_id, interaction.channel_id
+        guild_id = interaction.guild_id
         shuffles = _core(interaction).shuffles
         await io_of(interaction).command(
             interaction, lambda: shuffles.check(guild_id, channel_id, game), ephemeral=True

@@ -1,35 +1,88 @@
 """A private table's messages (a game where the bot is not a member): one table message that is
 the lobby and then the current deal, a hand per person only once it was opened, and a mention
 of whoever the table waits on whose hand no live token reaches; the one who is not seated may
-take a seat from the table, and Your hand answers the clicker's own hand."""
+take a seat from the table, and Your hand answers the clicker's own hand. The game there is a
+server's: the review and the check of the shuffles."""
 
 from __future__ import annotations
 
-from bot.core.messages import Owed
+from collections.abc import Awaitable, Callable, Sequence
+
+from bot.core import review as reviews
+from bot.core.messages import Owed, ReviewPages
 from bot.core.private_table import TOKEN_LIFE
 from bot.core.records import MessageRecord
 from bot.core.refusals import NOT_A_PLAYER, UNKNOWN_BUTTON
-from bot.core.replies import Clicked
+from bot.core.replies import Clicked, User
 from bot.core.services import Services
 from bot.discord.rendering import message_payload
 from bot.store import Store
+from engine.cards import Card
+from engine.game import Game
 from engine.phase import Phase
-from tests.helpers.cast import AL, BEA, CY
-from tests.helpers.service_driver import Clock, game_owner, make_service, open_table, owed_now
+from tests.helpers.card_leaks import cards_in_text
+from tests.helpers.cast import AL, BEA, CHANNEL, CY, GUILD
+from tests.helpers.service_driver import (
+    Clock,
+    game_owner,
+    load,
+    make_service,
+    open_table,
+    owed_now,
+)
 
 DM = 4242
+#: A group DM of four people.
+GROUP = 4343
 
 
-async def _private_game(service: Services) -> int:
-    opened = await service.lobbies.new_game(None, DM, AL, token="new", private=True)
+async def _private_game(
+    service: Services, people: Sequence[User] = (AL, BEA), channel: int = DM
+) -> int:
+    """A game of ``people`` in a DM (or group DM) between them, opened by the first, dealt."""
+    opened = await service.lobbies.new_game(
+        None, channel, people[0], players=len(people), token="new", private=True
+    )
     assert opened.ok and opened.game_id is not None
-    await service.answered(opened, landed=True, shown=Clicked(DM, 900, "new"))
-    # Bea is in no seat, and in a DM between people that is no refusal: she takes one.
-    joined = await service.lobbies.click(opened.game_id, "join", BEA, guild_id=None)
-    assert joined.ok, joined.reply.text
-    started = await service.lobbies.click(opened.game_id, "start", AL, guild_id=None)
+    await service.answered(opened, landed=True, shown=Clicked(channel, 900, "new"))
+    # The others are in no seat, and in a DM between people that is no refusal: they take one.
+    for user in people[1:]:
+        joined = await service.lobbies.click(opened.game_id, "join", user, guild_id=None)
+        assert joined.ok, joined.reply.text
+    started = await service.lobbies.click(opened.game_id, "start", people[0], guild_id=None)
     assert started.ok and "Your hand" in started.reply.text
     return opened.game_id
+
+
+async def _typed_moves(
+    service: Services,
+    store: Store,
+    game_id: int,
+    people: Sequence[User],
+    done: Callable[[Game], bool],
+    *,
+    channel: int = DM,
+    each: Callable[[Game], Awaitable[None]] | None = None,
+) -> Game:
+    """Moves typed by whoever the game waits on (the first cards held to the crib, the first
+    card that may be played) until ``done``; ``each`` looks at the game before every move.
+    The game then."""
+    for _ in range(100):
+        game = await load(store, game_id)
+        if done(game):
+            return game
+        if each is not None:
+            await each(game)
+        if game.phase is Phase.DISCARD:
+            seat = game.pending_discards()[0]
+            thrown = game.hand(seat)[: len(game.hand(seat)) - 4]
+            answer = await service.moves.discard(channel, people[seat], thrown)
+        else:
+            assert game.phase is Phase.PLAY and game.turn is not None, game.phase
+            card = game.playable_cards(game.turn)[0]
+            answer = await service.moves.play(channel, people[game.turn], card)
+        assert answer.ok, answer.reply.text
+    raise AssertionError("the game never got there")
 
 
 def _by_key(owed: tuple[Owed, ...]) -> dict[str, Owed]:
@@ -145,3 +198,61 @@ async def test_the_answer_to_new_against_the_computer_is_this_process_s_to_send(
     assert landed.message_id == 900 and not service.ledger.sends_answer(
         game_owner(opened.game_id), landed
     )
+
+
+def _seen(text: str) -> set[Card]:
+    """The cards ``text`` names now, but for the cut for the first deal (those go back in the
+    deck, so they may be anyone's now without telling anything) and a coach's line (about the
+    cards its reader was dealt in a deal before)."""
+    lines = text.splitlines()
+    return cards_in_text("\n".join(t for t in lines if not t.startswith(("Cut for", "Coach,"))))
+
+
+async def test_review_and_verify_at_a_private_table_as_in_a_server(
+    store: Store, clock: Clock
+) -> None:
+    service = make_service(store, clock, sealing=True)
+    game_id = await _private_game(service)
+    dealt = await load(store, game_id)
+    cut = await _typed_moves(service, store, game_id, (AL, BEA), lambda g: g.phase is Phase.PLAY)
+    assert cut.starter is not None
+    # Deal 1's cards: the review may name Al's and what the table showed, all of them by now.
+    deal_1 = {*dealt.hand(0), *dealt.hand(1), cut.starter}
+    await _typed_moves(service, store, game_id, (AL, BEA), lambda g: g.deal_number == 2)
+
+    # While the game goes on: Al's own decisions, up to the deal that is over, nothing of
+    # Bea's hand now; paged in place.
+    first = await service.reviews.review(None, DM, AL)
+    assert first.ok and first.reply.view is not None, first.reply.text
+    pages = first.reply.view.review
+    assert pages is not None and pages.pages == 2 and "— Al**" in first.reply.view.content
+    turned = await service.reviews.page(None, AL, game_id, 0, 1, channel_id=DM)
+    assert turned.ok and turned.update is not None, turned.reply.text
+    assert "**Deal 1**" in turned.update.content and "**Deal 2**" not in turned.update.content
+    for text in (first.reply.view.content, turned.update.content):
+        assert _seen(text) <= deal_1, text
+    assert _seen(turned.update.content) & set(dealt.hand(0)), "Al's own cards"
+    theirs = await service.reviews.review(None, DM, AL, game_id, BEA)
+    assert theirs.reply.text == reviews.OWN_ONLY
+    # Found only in its own conversation (by number too), and in no server.
+    for answer in (
+        await service.reviews.review(None, GROUP, AL, game_id),
+        await service.reviews.page(None, AL, game_id, 0, 1, channel_id=GROUP),
+        await service.reviews.page(None, AL, game_id, 0, 1),
+        await service.shuffles.check(None, GROUP, game_id),
+    ):
+        assert not answer.ok and answer.reply.text == reviews.NOT_IN_THIS_CONVERSATION
+    server = await service.reviews.review(GUILD, CHANNEL, AL, game_id)
+    assert server.reply.text == reviews.NO_SUCH_GAME
+    # The shuffles: deal 1's seed, shown by its show, checked against its seal.
+    checked = await service.shuffles.check(None, DM)
+    assert checked.ok and "Deal 1: ✅ SHA-256" in checked.reply.text, checked.reply.text
+    assert "Deal 2: sealed" in checked.reply.text
+
+    # Over: the result on the table keeps its Review button, which opens anyone's own.
+    assert (await service.moves.resign(DM, BEA)).ok
+    table = {o.key: o for o in await owed_now(service, game_id)}["lobby"].view
+    assert table.review == ReviewPages(game_id, 0, 0, 0)
+    assert table.lobby is not None and table.lobby.buttons == ()
+    hers = await service.reviews.review(None, DM, BEA, game_id)
+    assert hers.ok and hers.reply.view is not None and "— Bea**" in hers.reply.view.content

@@ -63,16 +63,44 @@ async def test_a_whole_game_in_a_dm_between_friends_never_uses_the_bots_token(
     table = await _settled_unseen_and_tokens_only(driver, since)
     assert final.game.result is not None
     assert table.attachments, "the final board"
-    assert not list(table.buttons()), f"a finished table has no controls: {table.words()}"
+    labels = [b["label"] for b in table.buttons()]
+    assert labels == ["🔍 Review"], f"a finished table offers its review alone: {labels}"
     assert driver.cards_seen > 100
     # One public message in the whole game: the table, the answer to /cribbage new.
     assert fd.counters.private_messages == {dm.id: 1}
     assert all(c.response is not None and c.response.type == 7 for c in driver.clicks)
-    # The game counts in each player's record outside servers, and in their head to head.
     result = final.game.result
     winner, loser = (al, bea) if result.winner == final.game.side_of(0) else (bea, al)
+
+    # The review, as in a server: the clicker's own, privately, paged in place; and the
+    # shuffles checked; all through the interactions, and no card of another's hand shown.
+    asked = len(fd.requests)
+    opened = await fd.click(winner, table, label="🔍 Review")
+    # (The first review starts the review worker: its answer may follow a deferral.)
+    await opened.wait_for(
+        lambda i: any("Review of game" in m.words() for m in i.messages()), timeout=60
+    )
+    summary = next(m for m in opened.messages() if "Review of game" in m.words())
+    assert summary.ephemeral_for is winner and f"— {winner.name}**" in summary.words()
+    turned = await fd.click(winner, summary, label="Next ▶")
+    assert turned.response is not None and turned.response.type == 7
+    assert "**Deal 1**" in summary.words() and "Page 2 of" in summary.words(), summary.words()
+    back = await fd.click(winner, summary, label="◀ Previous")
+    assert back.response is not None and back.response.type == 7
+    assert "Page 1 of" in summary.words()
+    checked = await fd.slash(loser, dm, "/cribbage verify")
+    await checked.wait_settled(timeout=60)
+    assert checked.ephemeral and "Deal 1: ✅ SHA-256 of seed" in checked.words(), checked.words()
+    await fd.quiet(0.3)
+    driver.check_now()
+    assert bot_token_requests(fd, asked) == []
+    assert fd.counters.private_messages == {dm.id: 1}
+
+    # The game counts in each player's record outside servers, and in their head to head,
+    # with the accuracy of the reviewed game.
     record = await fd.slash(winner, dm, "/cribbage stats")
     assert record.words().startswith(f"**{winner.name}** outside servers"), record.words()
+    assert "**Accuracy**" in record.words() and "last 1 reviewed game" in record.words()
     assert "1 game" in record.words() and record.original is not None
     # Rated, but ranked among nobody: games outside servers are each player's own.
     rating = next(line for line in record.words().splitlines() if "Rating " in line)
