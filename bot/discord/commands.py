@@ -29,12 +29,19 @@ __all__ = [
     "DIFFICULTY_ALONE",
     "NEEDS_A_CHANNEL",
     "NEEDS_A_SERVER",
+    "NO_HALL_OF_FAME_HERE",
     "RULE_TOPICS",
     "CribbageCommands",
 ]
 
 NEEDS_A_CHANNEL = (
     "Cribbage games live in a server channel or thread: use this command there, not in a DM."
+)
+
+#: ``/cribbage halloffame`` outside servers (a DM, a group DM, the bot's DMs).
+NO_HALL_OF_FAME_HERE = (
+    "The hall of fame is kept per server (its 28s and 29s, best hands and champions): use "
+    "`/cribbage halloffame` in a server. Your own best hands are in `/cribbage stats`."
 )
 
 #: Topics of ``/cribbage rules``, in the order they are offered.
@@ -400,10 +407,7 @@ class CribbageCommands(app_commands.Group):
     )
     async def daily(self, interaction: discord.Interaction[Any]) -> None:
         """Today's hand, privately, to choose the crib's two once; then the answer and the
-        server's board."""
-        if interaction.guild_id is None:
-            await send_error(interaction, NEEDS_A_SERVER)
-            return
+        server's board (outside servers the core says the hand of the day is a server's)."""
         guild_id, user = interaction.guild_id, user_of(interaction)
         daily = _core(interaction).daily
         await io_of(interaction).command(interaction, lambda: daily.daily(guild_id, user))
@@ -464,7 +468,7 @@ class CribbageCommands(app_commands.Group):
     async def halloffame(self, interaction: discord.Interaction[Any]) -> None:
         """The server's hall of fame, public."""
         if interaction.guild_id is None:
-            await send_error(interaction, NEEDS_A_SERVER)
+            await send_error(interaction, NO_HALL_OF_FAME_HERE)
             return
         guild_id, seasons = interaction.guild_id, _core(interaction).seasons
         await io_of(interaction).command(

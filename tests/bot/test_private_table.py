@@ -2,12 +2,14 @@
 the lobby and then the current deal, a hand per person only once it was opened, and a mention
 of whoever the table waits on whose hand no live token reaches; the one who is not seated may
 take a seat from the table, and Your hand answers the clicker's own hand. The game there is a
-server's: the review and the check of the shuffles."""
+server's: the review and the check of the shuffles; and what is a moderator's in a server is
+nobody's there."""
 
 from __future__ import annotations
 
 from collections.abc import Awaitable, Callable, Sequence
 
+from bot.core import refusals
 from bot.core import review as reviews
 from bot.core.messages import Owed, ReviewPages
 from bot.core.private_table import TOKEN_LIFE
@@ -256,3 +258,31 @@ async def test_review_and_verify_at_a_private_table_as_in_a_server(
     assert table.lobby is not None and table.lobby.buttons == ()
     hers = await service.reviews.review(None, DM, BEA, game_id)
     assert hers.ok and hers.reply.view is not None and "— Bea**" in hers.reply.view.content
+
+
+async def test_once_dealt_nobody_can_cancel_a_game_in_a_dm_and_the_refusals_say_so(
+    store: Store, service: Services
+) -> None:
+    # In the lobby its creator may; nobody else (there are no moderators to name).
+    opened = await service.lobbies.new_game(None, GROUP, AL, token="new", private=True)
+    assert opened.ok and opened.game_id is not None
+    await service.answered(opened, landed=True, shown=Clicked(GROUP, 900, "new"))
+    refused = await service.lobbies.cancel(GROUP, BEA)
+    assert refused.reply.text == refusals.CANCEL_CREATOR_OUTSIDE
+    assert (await service.lobbies.cancel(GROUP, AL)).ok
+    # Once dealt: a player is told to resign, someone else that it cannot be cancelled.
+    game_id = await _private_game(service)
+    player = await service.lobbies.cancel(DM, AL)
+    assert player.reply.text == refusals.CANCEL_DEALT_OUTSIDE
+    assert "moderator" in player.reply.text and "`/cribbage resign`" in player.reply.text
+    stranger = await service.lobbies.cancel(DM, CY)
+    assert stranger.reply.text == refusals.CANCEL_DEALT_OUTSIDE_NOT_PLAYING
+    record = await service.games.record(game_id)
+    assert record is not None and record.is_open
+    # In a server a moderator still may (a server that did not invite the bot too).
+    table = await open_table(service, [AL, BEA], private=True)
+    server_game = table.outcomes[0].game_id
+    assert (await service.lobbies.cancel(CHANNEL, AL)).reply.text == refusals.CANCEL_DEALT
+    assert (await service.lobbies.cancel(CHANNEL, CY, moderator=True)).ok
+    record = await service.games.record(server_game or 0)
+    assert record is not None and not record.is_open
