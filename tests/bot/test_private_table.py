@@ -2,7 +2,8 @@
 the lobby and then the current deal, a hand per person only once it was opened, and a mention
 of whoever the table waits on whose hand no live token reaches; the one who is not seated may
 take a seat from the table, and Your hand answers the clicker's own hand. The game there is a
-server's: the review and the check of the shuffles; and what is a moderator's in a server is
+server's: partners in a group DM of four, the chance to win, the autocomplete of a player's
+own cards, the review and the check of the shuffles; and what is a moderator's in a server is
 nobody's there."""
 
 from __future__ import annotations
@@ -22,8 +23,8 @@ from bot.store import Store
 from engine.cards import Card
 from engine.game import Game
 from engine.phase import Phase
-from tests.helpers.card_leaks import cards_in_text
-from tests.helpers.cast import AL, BEA, CHANNEL, CY, GUILD
+from tests.helpers.card_leaks import cards_in_text, hidden_from
+from tests.helpers.cast import AL, BEA, CHANNEL, CY, DEE, GUILD
 from tests.helpers.service_driver import (
     Clock,
     game_owner,
@@ -210,6 +211,115 @@ def _seen(text: str) -> set[Card]:
     return cards_in_text("\n".join(t for t in lines if not t.startswith(("Cut for", "Coach,"))))
 
 
+async def test_partners_in_a_group_dm_of_four_play_as_in_a_server_and_see_only_their_own(
+    store: Store, service: Services
+) -> None:
+    people = (AL, BEA, CY, DEE)
+    game_id = await _private_game(service, people, GROUP)
+    seat_of = {user.id: seat for seat, user in enumerate(people)}
+    looks = 0
+
+    async def nothing_hidden_shown(game: Game) -> None:
+        """What every message of the game shows now names no card hidden from its reader
+        (the table: from anyone)."""
+        nonlocal looks
+        owed = await owed_now(service, game_id)
+        # Reached by tokens alone: the table (no one's) and the four hands, nothing by DM.
+        assert all(o.private for o in owed)
+        assert {o.user_id for o in owed} == {None, *seat_of}
+        for item in owed:
+            seats = range(4) if item.user_id is None else (seat_of[item.user_id],)
+            for seat in seats:
+                leaked = _seen(item.view.content) & hidden_from(game, seat)
+                assert not leaked, (item.key, seat, leaked, item.view.content)
+        looks += 1
+
+    game = await _typed_moves(
+        service,
+        store,
+        game_id,
+        people,
+        lambda g: g.deal_number == 2,
+        channel=GROUP,
+        each=nothing_hidden_shown,
+    )
+    assert looks == 4 + 16, "one to the crib each, then all sixteen cards played"
+    assert game.num_players == 4
+    # The show of deal 1, counted for the sides of partners, while deal 2's crib is made.
+    table = {o.key: o for o in await owed_now(service, game_id)}["lobby"].view
+    assert "**Deal 2**" in table.content and "Al & Cy" in table.content, table.content
+    assert _seen(table.content), "the show names its cards"
+    # Each player's own hand, as the table's Your hand answers it: theirs alone.
+    for user in people:
+        mine = await service.table.own_hand(game_id, user, guild_id=None)
+        assert mine.ok and mine.reply.view is not None
+        held = set(game.hand(seat_of[user.id]))
+        shown = _seen(mine.reply.view.content)
+        assert held <= shown and not shown & hidden_from(game, seat_of[user.id])
+
+
+async def test_after_a_deal_the_table_says_each_players_chance_to_win(
+    store: Store, service: Services
+) -> None:
+    game_id = await _private_game(service)
+    await _typed_moves(service, store, game_id, (AL, BEA), lambda g: g.deal_number == 2)
+    # While deal 2's crib is made the table shows deal 1's show, with the chances from there,
+    # in its words and on the board below them, as a server's deal 1 table does.
+    table = {o.key: o for o in await owed_now(service, game_id)}["lobby"].view
+    assert "**Deal 2**" in table.content
+    [line] = [t for t in table.content.splitlines() if t.startswith("Chances to win: ")]
+    assert "Al " in line and "Bea " in line and line.count("%") == 2, line
+    assert table.board is not None and table.board.chances is not None
+    assert len(table.board.chances) == 2
+
+
+async def test_a_players_cards_are_offered_to_them_alone_in_a_dm(
+    store: Store, service: Services
+) -> None:
+    game_id = await _private_game(service)
+    game = await load(store, game_id)
+    for seat, user in enumerate((AL, BEA)):
+        offered = await service.table.autocomplete_discard(DM, user.id, "")
+        assert {Card.parse(c.value) for c in offered} == set(game.hand(seat))
+    assert await service.table.autocomplete_discard(DM, CY.id, "") == []  # not playing
+    assert await service.table.autocomplete_play(DM, AL.id, "") == []  # not the play yet
+    game = await _typed_moves(service, store, game_id, (AL, BEA), lambda g: g.phase is Phase.PLAY)
+    assert game.turn is not None
+    mover, other = (AL, BEA) if game.turn == 0 else (BEA, AL)
+    legal = [c.code for c in game.playable_cards(game.turn)]
+    assert [c.value for c in await service.table.autocomplete_play(DM, mover.id, "")] == legal
+    assert await service.table.autocomplete_play(DM, other.id, "") == []
+    assert await service.table.autocomplete_discard(DM, mover.id, "") == []  # thrown already
+
+
+async def test_once_dealt_nobody_can_cancel_a_game_in_a_dm_and_the_refusals_say_so(
+    store: Store, service: Services
+) -> None:
+    # In the lobby its creator may; nobody else (there are no moderators to name).
+    opened = await service.lobbies.new_game(None, GROUP, AL, token="new", private=True)
+    assert opened.ok and opened.game_id is not None
+    await service.answered(opened, landed=True, shown=Clicked(GROUP, 900, "new"))
+    refused = await service.lobbies.cancel(GROUP, BEA)
+    assert refused.reply.text == refusals.CANCEL_CREATOR_OUTSIDE
+    assert (await service.lobbies.cancel(GROUP, AL)).ok
+    # Once dealt: a player is told to resign, someone else that it cannot be cancelled.
+    game_id = await _private_game(service)
+    player = await service.lobbies.cancel(DM, AL)
+    assert player.reply.text == refusals.CANCEL_DEALT_OUTSIDE
+    assert "moderator" in player.reply.text and "`/cribbage resign`" in player.reply.text
+    stranger = await service.lobbies.cancel(DM, CY)
+    assert stranger.reply.text == refusals.CANCEL_DEALT_OUTSIDE_NOT_PLAYING
+    record = await service.games.record(game_id)
+    assert record is not None and record.is_open
+    # In a server a moderator still may (a server that did not invite the bot too).
+    table = await open_table(service, [AL, BEA], private=True)
+    server_game = table.outcomes[0].game_id
+    assert (await service.lobbies.cancel(CHANNEL, AL)).reply.text == refusals.CANCEL_DEALT
+    assert (await service.lobbies.cancel(CHANNEL, CY, moderator=True)).ok
+    record = await service.games.record(server_game or 0)
+    assert record is not None and not record.is_open
+
+
 async def test_review_and_verify_at_a_private_table_as_in_a_server(
     store: Store, clock: Clock
 ) -> None:
@@ -258,31 +368,3 @@ async def test_review_and_verify_at_a_private_table_as_in_a_server(
     assert table.lobby is not None and table.lobby.buttons == ()
     hers = await service.reviews.review(None, DM, BEA, game_id)
     assert hers.ok and hers.reply.view is not None and "— Bea**" in hers.reply.view.content
-
-
-async def test_once_dealt_nobody_can_cancel_a_game_in_a_dm_and_the_refusals_say_so(
-    store: Store, service: Services
-) -> None:
-    # In the lobby its creator may; nobody else (there are no moderators to name).
-    opened = await service.lobbies.new_game(None, GROUP, AL, token="new", private=True)
-    assert opened.ok and opened.game_id is not None
-    await service.answered(opened, landed=True, shown=Clicked(GROUP, 900, "new"))
-    refused = await service.lobbies.cancel(GROUP, BEA)
-    assert refused.reply.text == refusals.CANCEL_CREATOR_OUTSIDE
-    assert (await service.lobbies.cancel(GROUP, AL)).ok
-    # Once dealt: a player is told to resign, someone else that it cannot be cancelled.
-    game_id = await _private_game(service)
-    player = await service.lobbies.cancel(DM, AL)
-    assert player.reply.text == refusals.CANCEL_DEALT_OUTSIDE
-    assert "moderator" in player.reply.text and "`/cribbage resign`" in player.reply.text
-    stranger = await service.lobbies.cancel(DM, CY)
-    assert stranger.reply.text == refusals.CANCEL_DEALT_OUTSIDE_NOT_PLAYING
-    record = await service.games.record(game_id)
-    assert record is not None and record.is_open
-    # In a server a moderator still may (a server that did not invite the bot too).
-    table = await open_table(service, [AL, BEA], private=True)
-    server_game = table.outcomes[0].game_id
-    assert (await service.lobbies.cancel(CHANNEL, AL)).reply.text == refusals.CANCEL_DEALT
-    assert (await service.lobbies.cancel(CHANNEL, CY, moderator=True)).ok
-    record = await service.games.record(server_game or 0)
-    assert record is not None and not record.is_open
