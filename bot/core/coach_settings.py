@@ -45,11 +45,13 @@ class CoachSettings:
         if on is None:
             state = "off" if user.id in await self.off([user.id]) else "on"
             return Answer.say(
-                f"The coach is {state} for you. After each show it DMs you one line about "
-                "your discard. Change it with `/cribbage coach on` or `off`."
+                f"The coach is {state} for you. After each show, your next hand carries one "
+                "line about your discard. Change it with `/cribbage coach on` or `off`."
             )
         await self._store.set_coach(user.id, on, now=self._clock().timestamp())
         self._cache.pop(user.id, None)
         if on:
-            return Answer.say("Coach on: after each show I'll DM you a line about your discard.")
+            return Answer.say(
+                "Coach on: after each show, your next hand carries a line about your discard."
+            )
         return Answer.say("Coach off: no more lines about your discards.")

@@ -40,7 +40,11 @@ from engine.players.expert_discard import coach_choices
 
 __all__ = ["DailyDiscard", "DailyHand", "daily_hand", "streaks"]
 
-NEEDS_A_SERVER = "The discard of the day is kept per server: use this command in a server."
+#: ``/cribbage daily`` outside servers (a DM, a group DM): the hand of the day is a server's.
+NEEDS_A_SERVER = (
+    "The discard of the day is dealt per server: everyone in a server gets the same six cards. "
+    "Use `/cribbage daily` in a server."
+)
 NOT_TODAY = "That was another day's hand: use `/cribbage daily` for today's."
 ANSWERED = "You already chose today's discard; here it is again."
 PICK_TWO = "Choose two of today's six cards for the crib."

@@ -325,13 +325,21 @@ class Lobbies(OnGames):
     ) -> Answer:
         if not moderator:
             # Cancelling records no result: after the deal that would let someone who is
-            # losing (against the computer too) walk away from the loss.
+            # losing (against the computer too) walk away from the loss. Outside servers (a
+            # DM, a group DM) nobody is a moderator: the refusals say what is left.
+            outside = record.guild_id is None
             if record.status is not GameStatus.LOBBY:
                 if record.seat_of(user.id) is None:
-                    raise Refused(refusals.CANCEL_DEALT_NOT_PLAYING)
-                raise Refused(refusals.CANCEL_DEALT)
+                    raise Refused(
+                        refusals.CANCEL_DEALT_OUTSIDE_NOT_PLAYING
+                        if outside
+                        else refusals.CANCEL_DEALT_NOT_PLAYING
+                    )
+                raise Refused(refusals.CANCEL_DEALT_OUTSIDE if outside else refusals.CANCEL_DEALT)
             if user.id != record.creator_id:
-                raise Refused(refusals.CANCEL_CREATOR)
+                raise Refused(
+                    refusals.CANCEL_CREATOR_OUTSIDE if outside else refusals.CANCEL_CREATOR
+                )
         line = f"{escape(user.name)} cancelled the game. No result is recorded."
         return await self._close(record, line, "Game cancelled.", clicked)
 

@@ -6,8 +6,9 @@ interactions alone. It keeps one message in the channel, the answer to ``/cribba
 (key ``lobby``): the lobby while seats are taken, then the table of the current deal (with
 the show of the deal before while the crib is being made, so nobody misses it), and at the end
 the result. Once dealt it carries one button, *Your hand*, whose answer is the clicker's hand
-as an ephemeral message (key ``hand:N:S``) with its controls; the keeper edits each of these
-only through the token of an interaction on it, while that token lives (15 minutes).
+as an ephemeral message (key ``hand:N:S``) with its controls, and at the end the result's
+*Review*; the keeper edits each of these only through the token of an interaction on it, while
+that token lives (15 minutes).
 
 A player whose turn it is and who holds no live token for their hand is mentioned on the
 table, so Discord tells them; nothing is ever sent by DM.
@@ -98,8 +99,8 @@ def _last(groups: Sequence[Sequence[str]], room: int) -> tuple[tuple[str, ...], 
 def _table_view(record: GameRecord, settled: tuple[Owed, ...]) -> MessageView:
     """The one message of a started game, from what a server's channel would be shown (its
     deals' tables and result), laid out as they are: the current deal's table (after the deal
-    before's, while the crib is being made), the result once there is one, the board, and
-    *Your hand* while the game is being played."""
+    before's, while the crib is being made), the result once there is one (with its *Review*),
+    the board, and *Your hand* while the game is being played."""
     tables = sorted(
         (o for o in settled if o.key.startswith("table:")),
         key=lambda o: int(o.key.split(":")[1]),
@@ -122,7 +123,16 @@ def _table_view(record: GameRecord, settled: tuple[Owed, ...]) -> MessageView:
         groups.append((record.end_note,))
     playing = record.status is GameStatus.ACTIVE
     controls = LobbyControls(record.id, (HAND_BUTTON,) if playing else ())
-    return laid_out(_last(groups, MAX_LAID_OUT), lobby=controls, board=board, framed=current.framed)
+    # The result's Review button, as in a server: its answer is the clicker's own review,
+    # privately, and its pages turn through their clicks' answers alone.
+    review = result.view.review if result is not None else None
+    return laid_out(
+        _last(groups, MAX_LAID_OUT),
+        lobby=controls,
+        board=board,
+        review=review,
+        framed=current.framed,
+    )
 
 
 def unreadable_table(record: GameRecord) -> tuple[Owed, ...]:

@@ -104,6 +104,17 @@ CANCEL_DEALT_NOT_PLAYING = (
     "You're not playing in this game, and now that the cards are dealt only a moderator can "
     "cancel it."
 )
+#: The same outside servers (a DM or group DM), where nobody is a moderator.
+CANCEL_CREATOR_OUTSIDE = "Only the player who opened this game can cancel it."
+CANCEL_DEALT_OUTSIDE = (
+    "The cards are dealt, and outside servers there is no moderator to cancel a game. "
+    "To give up, use `/cribbage resign` (a loss); a game nobody moves in ends by itself, "
+    "with no result."
+)
+CANCEL_DEALT_OUTSIDE_NOT_PLAYING = (
+    "You're not playing in this game, and once the cards are dealt a game outside servers "
+    "can't be cancelled: it ends when a player resigns, or by itself when nobody moves in it."
+)
 UNKNOWN_BUTTON = "That button does nothing I know of."
 
 

@@ -63,6 +63,11 @@ MISTAKES_SHOWN = 5
 STATS_GAMES = 10
 
 NO_SUCH_GAME = "I can't find that game in this server."
+#: A game outside servers (a DM or group DM) asked for from another conversation.
+NOT_IN_THIS_CONVERSATION = (
+    "I can't find that game in this conversation: a game played in a DM or group DM is "
+    "reviewed and checked there."
+)
 NOT_STARTED = "That game never got to the deal, so there is nothing to review."
 TOO_OLD = (
     "That game began before the bot recorded its shuffles, so it can't be reviewed, and its "
@@ -380,7 +385,7 @@ class Reviews:
         page: int = 0,
     ) -> Answer:
         """The review of ``player``'s (default: the user's) decisions in game ``game_id``
-        (default: the latest game in this channel), at ``page``."""
+        (default: the latest game in ``channel_id``, where it was asked for), at ``page``."""
         try:
             record = await self.find(guild_id, channel_id, game_id)
             report = await self._report(record, user, player)
@@ -389,12 +394,19 @@ class Reviews:
         return Answer.say("", view=page_view(report, page))
 
     async def page(
-        self, guild_id: int | None, user: User, game_id: int, seat: int, page: int
+        self,
+        guild_id: int | None,
+        user: User,
+        game_id: int,
+        seat: int,
+        page: int,
+        *,
+        channel_id: int | None = None,
     ) -> Answer:
-        """Another page of a review already open (a Previous / Next click): the click's
-        message is updated to it. Checked again as the first page was."""
+        """Another page of a review already open (a Previous / Next click in ``channel_id``):
+        the click's message is updated to it. Checked again as the first page was."""
         try:
-            record = await self.find(guild_id, None, game_id)
+            record = await self.find(guild_id, None, game_id, here=channel_id)
             if not 0 <= seat < len(record.seats):
                 raise Refused(NOT_A_PLAYER)
             report = await self._report(record, user, None, seat=seat)
@@ -435,11 +447,20 @@ class Reviews:
         return add_lines(answer, [line] if line else [])
 
     async def find(
-        self, guild_id: int | None, channel_id: int | None, game_id: int | None
+        self,
+        guild_id: int | None,
+        channel_id: int | None,
+        game_id: int | None,
+        *,
+        here: int | None = None,
     ) -> GameRecord:
-        """Game ``game_id`` of server ``guild_id`` (None: the latest game in ``channel_id``);
-        raises :class:`~bot.core.refusals.Refused` for one that does not exist or is in
-        another server."""
+        """Game ``game_id`` of server ``guild_id`` (None: the latest game in ``channel_id``),
+        asked for in channel ``here`` (default ``channel_id``); raises
+        :class:`~bot.core.refusals.Refused` for one that does not exist, is in another
+        server, or was played outside servers (``guild_id`` None: a DM or group DM) in
+        another conversation than ``here``: such a game is its conversation's, as a
+        server's is its members'."""
+        here = channel_id if here is None else here
         store = self._games.store
         if game_id is None:
             if channel_id is None:
@@ -451,6 +472,8 @@ class Reviews:
             record = await store.get_game(game_id) if 0 < game_id < 2**63 else None
         if record is None or record.guild_id != guild_id:
             raise Refused(NO_SUCH_GAME)
+        if record.guild_id is None and record.channel_id != here:
+            raise Refused(NOT_IN_THIS_CONVERSATION)
         return record
 
     async def load(self, record: GameRecord) -> Loaded:

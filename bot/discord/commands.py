@@ -29,12 +29,19 @@ __all__ = [
     "DIFFICULTY_ALONE",
     "NEEDS_A_CHANNEL",
     "NEEDS_A_SERVER",
+    "NO_HALL_OF_FAME_HERE",
     "RULE_TOPICS",
     "CribbageCommands",
 ]
 
 NEEDS_A_CHANNEL = (
     "Cribbage games live in a server channel or thread: use this command there, not in a DM."
+)
+
+#: ``/cribbage halloffame`` outside servers (a DM, a group DM, the bot's DMs).
+NO_HALL_OF_FAME_HERE = (
+    "The hall of fame is kept per server (its 28s and 29s, best hands and champions): use "
+    "`/cribbage halloffame` in a server. Your own best hands are in `/cribbage stats`."
 )
 
 #: Topics of ``/cribbage rules``, in the order they are offered.
@@ -107,8 +114,8 @@ Completer = Callable[[int, int, str], Awaitable[list[Choice]]]
 async def _completions(
     interaction: discord.Interaction[Any], complete: Completer, current: str
 ) -> list[app_commands.Choice[str]]:
-    """Autocomplete for a card option: what ``complete`` offers this user in this channel (in a
-    DM, nothing: games live in server channels)."""
+    """Autocomplete for a card option: what ``complete`` offers this user in this channel (in
+    the bot's own DMs, nothing: no game lives there)."""
     channel_id = _game_channel(interaction)
     if channel_id is None:
         return []
@@ -379,19 +386,16 @@ class CribbageCommands(app_commands.Group):
         rival = None if against is None else User(against.id, against.display_name)
         guild_id = interaction.guild_id
         core = _core(interaction)
-        if guild_id is None:
-            if bot_is_member(interaction):
-                await send_error(interaction, NEEDS_A_SERVER)
-                return
-            await io_of(interaction).command(
-                interaction, lambda: core.standings.stats(None, who, rival), ephemeral=False
-            )
+        if guild_id is None and bot_is_member(interaction):
+            await send_error(interaction, NEEDS_A_SERVER)
             return
 
         async def call() -> Answer:
             answer = await core.standings.stats(guild_id, who, rival)
             if rival is not None:
                 return answer
+            # The accuracy of the reviewed games, outside servers too (the games there are
+            # reviewed as a server's are); the discard of the day is a server's alone.
             answer = await core.reviews.with_stats(answer, guild_id, who.id)
             daily = await core.daily.stats_line(guild_id, who.id)
             return add_lines(answer, [daily] if daily else [])
@@ -403,10 +407,7 @@ class CribbageCommands(app_commands.Group):
     )
     async def daily(self, interaction: discord.Interaction[Any]) -> None:
         """Today's hand, privately, to choose the crib's two once; then the answer and the
-        server's board."""
-        if interaction.guild_id is None:
-            await send_error(interaction, NEEDS_A_SERVER)
-            return
+        server's board (outside servers the core says the hand of the day is a server's)."""
         guild_id, user = interaction.guild_id, user_of(interaction)
         daily = _core(interaction).daily
         await io_of(interaction).command(interaction, lambda: daily.daily(guild_id, user))
@@ -424,11 +425,13 @@ class CribbageCommands(app_commands.Group):
         game: app_commands.Range[int, 1, 2**53] | None = None,
         player: discord.User | None = None,
     ) -> None:
-        """A review of a game, paged: the summary, then each deal."""
-        if interaction.guild_id is None:
+        """A review of a game, paged: the summary, then each deal (at a private table, a DM
+        or group DM, as in a server: its answer and pages go through the interactions)."""
+        channel_id = _game_channel(interaction)
+        if channel_id is None:
             await send_error(interaction, NEEDS_A_CHANNEL)
             return
-        guild_id, channel_id = interaction.guild_id, interaction.channel_id
+        guild_id = interaction.guild_id
         user = user_of(interaction)
         whose = None if player is None else User(player.id, player.display_name)
         reviews = _core(interaction).reviews
@@ -447,11 +450,13 @@ class CribbageCommands(app_commands.Group):
         interaction: discord.Interaction[Any],
         game: app_commands.Range[int, 1, 2**53] | None = None,
     ) -> None:
-        """Each shown deal's seed checked against its seal and the deck it was dealt from."""
-        if interaction.guild_id is None:
+        """Each shown deal's seed checked against its seal and the deck it was dealt from
+        (at a private table too)."""
+        channel_id = _game_channel(interaction)
+        if channel_id is None:
             await send_error(interaction, NEEDS_A_CHANNEL)
             return
-        guild_id, channel_id = interaction.guild_id, interaction.channel_id
+        guild_id = interaction.guild_id
         shuffles = _core(interaction).shuffles
         await io_of(interaction).command(
             interaction, lambda: shuffles.check(guild_id, channel_id, game), ephemeral=True
@@ -463,7 +468,7 @@ class CribbageCommands(app_commands.Group):
     async def halloffame(self, interaction: discord.Interaction[Any]) -> None:
         """The server's hall of fame, public."""
         if interaction.guild_id is None:
-            await send_error(interaction, NEEDS_A_SERVER)
+            await send_error(interaction, NO_HALL_OF_FAME_HERE)
             return
         guild_id, seasons = interaction.guild_id, _core(interaction).seasons
         await io_of(interaction).command(

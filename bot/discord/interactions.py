@@ -352,13 +352,20 @@ class DiscordIO:
         """A result's Review button: the clicker's own review, privately, as a command's
         answer; or a review page's Previous / Next: that page, in place."""
         user, guild_id = user_of(interaction), interaction.guild_id
+        # (The channel clicked in: a game outside servers is found only in its conversation.)
+        channel_id = interaction.channel_id
         reviews = self.services.reviews
         if seat is None:
             await self.command(
-                interaction, lambda: reviews.review(guild_id, None, user, game_id), ephemeral=True
+                interaction,
+                lambda: reviews.review(guild_id, channel_id, user, game_id),
+                ephemeral=True,
             )
             return
-        await self._click(interaction, lambda: reviews.page(guild_id, user, game_id, seat, page))
+        await self._click(
+            interaction,
+            lambda: reviews.page(guild_id, user, game_id, seat, page, channel_id=channel_id),
+        )
 
     async def daily_click(
         self, interaction: discord.Interaction[Any], stamp: str, cards: tuple[str, ...]

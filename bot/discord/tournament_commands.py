@@ -4,7 +4,8 @@
 Opening a tournament needs a moderator (Manage Server or Manage Events); starting one, its
 organiser or a moderator, and the bot's permission to make threads in the channel (each
 pairing is played in a thread: Create Public Threads, Send Messages in Threads), checked
-before anything starts, so a channel without them gets one clear line and nothing else.
+before anything starts, so a channel without them gets one clear line and nothing else. A
+server that did not invite the bot (reached through someone's user install) has none.
 """
 
 from __future__ import annotations
@@ -21,11 +22,19 @@ from bot.core.tournament_records import Format
 from bot.core.tournaments import Tournaments
 from bot.discord.interactions import io_of, send_error, user_of
 from bot.discord.options import TARGETS
+from bot.discord.places import bot_is_member
 from engine.outcome import Scoring
 
-__all__ = ["THREADS_NEEDED", "TournamentCommands", "is_organiser"]
+__all__ = ["NEEDS_THE_BOT", "THREADS_NEEDED", "TournamentCommands", "is_organiser"]
 
 NEEDS_A_CHANNEL = "Tournaments live in a server channel: use this command there."
+#: Said in a server that did not invite the bot (reached through someone's user install):
+#: the bot's token may make no thread there.
+NEEDS_THE_BOT = (
+    "Tournaments need the bot invited to this server: each game is played in a thread the "
+    "bot starts, and it can't start one in a server it wasn't invited to. Ask someone who "
+    "manages the server to invite it."
+)
 #: Said when the bot may not make the threads a tournament is played in.
 THREADS_NEEDED = (
     "I can't run a tournament here: each game is played in a thread, and I need the"
@@ -71,12 +80,16 @@ class TournamentCommands(app_commands.Group):
         super().__init__(name="tournament", description="Tournaments on this server")
 
     @staticmethod
-    def _where(interaction: discord.Interaction[Any]) -> tuple[int, int] | None:
+    def _where(interaction: discord.Interaction[Any]) -> tuple[int, int] | str:
+        """The tournament's server and channel, or why there can be none here."""
         if interaction.guild_id is None or interaction.channel_id is None:
-            return None
+            return NEEDS_A_CHANNEL
+        if not bot_is_member(interaction):
+            return NEEDS_THE_BOT
         channel = interaction.channel
         if isinstance(channel, discord.Thread):
-            return None  # the tournament's own games are in threads: its home is the channel
+            # The tournament's own games are in threads: its home is the channel.
+            return NEEDS_A_CHANNEL
         return interaction.guild_id, interaction.channel_id
 
     @app_commands.command(name="new", description="Open a tournament in this channel (moderators)")
@@ -104,8 +117,8 @@ class TournamentCommands(app_commands.Group):
     ) -> None:
         """Open a tournament; its message takes entrants with Join and Leave."""
         where = self._where(interaction)
-        if where is None:
-            await send_error(interaction, NEEDS_A_CHANNEL)
+        if isinstance(where, str):
+            await send_error(interaction, where)
             return
         if not _may_thread(interaction):
             await send_error(interaction, THREADS_NEEDED)
@@ -132,8 +145,8 @@ class TournamentCommands(app_commands.Group):
 
     async def _here(self, interaction: discord.Interaction[Any], act: Act) -> None:
         where = self._where(interaction)
-        if where is None:
-            await send_error(interaction, NEEDS_A_CHANNEL)
+        if isinstance(where, str):
+            await send_error(interaction, where)
             return
         core, user = io_of(interaction).services.tournaments, user_of(interaction)
         await io_of(interaction).command(interaction, lambda: act(core, where[1], user))
@@ -155,6 +168,10 @@ class TournamentCommands(app_commands.Group):
     )
     async def start(self, interaction: discord.Interaction[Any]) -> None:
         """Start: round 1 is paired and dealt in threads."""
+        where = self._where(interaction)
+        if isinstance(where, str):
+            await send_error(interaction, where)
+            return
         if not _may_thread(interaction):
             await send_error(interaction, THREADS_NEEDED)
             return

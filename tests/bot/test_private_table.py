@@ -1,35 +1,91 @@
 """A private table's messages (a game where the bot is not a member): one table message that is
 the lobby and then the current deal, a hand per person only once it was opened, and a mention
 of whoever the table waits on whose hand no live token reaches; the one who is not seated may
-take a seat from the table, and Your hand answers the clicker's own hand."""
+take a seat from the table, and Your hand answers the clicker's own hand. The game there is a
+server's: partners in a group DM of four, the chance to win, the autocomplete of a player's
+own cards, the review and the check of the shuffles; and what is a moderator's in a server is
+nobody's there."""
 
 from __future__ import annotations
 
-from bot.core.messages import Owed
+from collections.abc import Awaitable, Callable, Sequence
+
+from bot.core import refusals
+from bot.core import review as reviews
+from bot.core.messages import Owed, ReviewPages
 from bot.core.private_table import TOKEN_LIFE
 from bot.core.records import MessageRecord
 from bot.core.refusals import NOT_A_PLAYER, UNKNOWN_BUTTON
-from bot.core.replies import Clicked
+from bot.core.replies import Clicked, User
 from bot.core.services import Services
 from bot.discord.rendering import message_payload
 from bot.store import Store
+from engine.cards import Card
+from engine.game import Game
 from engine.phase import Phase
-from tests.helpers.cast import AL, BEA, CY
-from tests.helpers.service_driver import Clock, game_owner, make_service, open_table, owed_now
+from tests.helpers.card_leaks import cards_in_text, hidden_from
+from tests.helpers.cast import AL, BEA, CHANNEL, CY, DEE, GUILD
+from tests.helpers.service_driver import (
+    Clock,
+    game_owner,
+    load,
+    make_service,
+    open_table,
+    owed_now,
+)
 
 DM = 4242
+#: A group DM of four people.
+GROUP = 4343
 
 
-async def _private_game(service: Services) -> int:
-    opened = await service.lobbies.new_game(None, DM, AL, token="new", private=True)
+async def _private_game(
+    service: Services, people: Sequence[User] = (AL, BEA), channel: int = DM
+) -> int:
+    """A game of ``people`` in a DM (or group DM) between them, opened by the first, dealt."""
+    opened = await service.lobbies.new_game(
+        None, channel, people[0], players=len(people), token="new", private=True
+    )
     assert opened.ok and opened.game_id is not None
-    await service.answered(opened, landed=True, shown=Clicked(DM, 900, "new"))
-    # Bea is in no seat, and in a DM between people that is no refusal: she takes one.
-    joined = await service.lobbies.click(opened.game_id, "join", BEA, guild_id=None)
-    assert joined.ok, joined.reply.text
-    started = await service.lobbies.click(opened.game_id, "start", AL, guild_id=None)
+    await service.answered(opened, landed=True, shown=Clicked(channel, 900, "new"))
+    # The others are in no seat, and in a DM between people that is no refusal: they take one.
+    for user in people[1:]:
+        joined = await service.lobbies.click(opened.game_id, "join", user, guild_id=None)
+        assert joined.ok, joined.reply.text
+    started = await service.lobbies.click(opened.game_id, "start", people[0], guild_id=None)
     assert started.ok and "Your hand" in started.reply.text
     return opened.game_id
+
+
+async def _typed_moves(
+    service: Services,
+    store: Store,
+    game_id: int,
+    people: Sequence[User],
+    done: Callable[[Game], bool],
+    *,
+    channel: int = DM,
+    each: Callable[[Game], Awaitable[None]] | None = None,
+) -> Game:
+    """Moves typed by whoever the game waits on (the first cards held to the crib, the first
+    card that may be played) until ``done``; ``each`` looks at the game before every move.
+    The game then."""
+    for _ in range(100):
+        game = await load(store, game_id)
+        if done(game):
+            return game
+        if each is not None:
+            await each(game)
+        if game.phase is Phase.DISCARD:
+            seat = game.pending_discards()[0]
+            thrown = game.hand(seat)[: len(game.hand(seat)) - 4]
+            answer = await service.moves.discard(channel, people[seat], thrown)
+        else:
+            assert game.phase is Phase.PLAY and game.turn is not None, game.phase
+            card = game.playable_cards(game.turn)[0]
+            answer = await service.moves.play(channel, people[game.turn], card)
+        assert answer.ok, answer.reply.text
+    raise AssertionError("the game never got there")
 
 
 def _by_key(owed: tuple[Owed, ...]) -> dict[str, Owed]:
@@ -145,3 +201,170 @@ async def test_the_answer_to_new_against_the_computer_is_this_process_s_to_send(
     assert landed.message_id == 900 and not service.ledger.sends_answer(
         game_owner(opened.game_id), landed
     )
+
+
+def _seen(text: str) -> set[Card]:
+    """The cards ``text`` names now, but for the cut for the first deal (those go back in the
+    deck, so they may be anyone's now without telling anything) and a coach's line (about the
+    cards its reader was dealt in a deal before)."""
+    lines = text.splitlines()
+    return cards_in_text("\n".join(t for t in lines if not t.startswith(("Cut for", "Coach,"))))
+
+
+async def test_partners_in_a_group_dm_of_four_play_as_in_a_server_and_see_only_their_own(
+    store: Store, service: Services
+) -> None:
+    people = (AL, BEA, CY, DEE)
+    game_id = await _private_game(service, people, GROUP)
+    seat_of = {user.id: seat for seat, user in enumerate(people)}
+    looks = 0
+
+    async def nothing_hidden_shown(game: Game) -> None:
+        """What every message of the game shows now names no card hidden from its reader
+        (the table: from anyone)."""
+        nonlocal looks
+        owed = await owed_now(service, game_id)
+        # Reached by tokens alone: the table (no one's) and the four hands, nothing by DM.
+        assert all(o.private for o in owed)
+        assert {o.user_id for o in owed} == {None, *seat_of}
+        for item in owed:
+            seats = range(4) if item.user_id is None else (seat_of[item.user_id],)
+            for seat in seats:
+                leaked = _seen(item.view.content) & hidden_from(game, seat)
+                assert not leaked, (item.key, seat, leaked, item.view.content)
+        looks += 1
+
+    game = await _typed_moves(
+        service,
+        store,
+        game_id,
+        people,
+        lambda g: g.deal_number == 2,
+        channel=GROUP,
+        each=nothing_hidden_shown,
+    )
+    assert looks == 4 + 16, "one to the crib each, then all sixteen cards played"
+    assert game.num_players == 4
+    # The show of deal 1, counted for the sides of partners, while deal 2's crib is made.
+    table = {o.key: o for o in await owed_now(service, game_id)}["lobby"].view
+    assert "**Deal 2**" in table.content and "Al & Cy" in table.content, table.content
+    assert _seen(table.content), "the show names its cards"
+    # Each player's own hand, as the table's Your hand answers it: theirs alone.
+    for user in people:
+        mine = await service.table.own_hand(game_id, user, guild_id=None)
+        assert mine.ok and mine.reply.view is not None
+        held = set(game.hand(seat_of[user.id]))
+        shown = _seen(mine.reply.view.content)
+        assert held <= shown and not shown & hidden_from(game, seat_of[user.id])
+
+
+async def test_after_a_deal_the_table_says_each_players_chance_to_win(
+    store: Store, service: Services
+) -> None:
+    game_id = await _private_game(service)
+    await _typed_moves(service, store, game_id, (AL, BEA), lambda g: g.deal_number == 2)
+    # While deal 2's crib is made the table shows deal 1's show, with the chances from there,
+    # in its words and on the board below them, as a server's deal 1 table does.
+    table = {o.key: o for o in await owed_now(service, game_id)}["lobby"].view
+    assert "**Deal 2**" in table.content
+    [line] = [t for t in table.content.splitlines() if t.startswith("Chances to win: ")]
+    assert "Al " in line and "Bea " in line and line.count("%") == 2, line
+    assert table.board is not None and table.board.chances is not None
+    assert len(table.board.chances) == 2
+
+
+async def test_a_players_cards_are_offered_to_them_alone_in_a_dm(
+    store: Store, service: Services
+) -> None:
+    game_id = await _private_game(service)
+    game = await load(store, game_id)
+    for seat, user in enumerate((AL, BEA)):
+        offered = await service.table.autocomplete_discard(DM, user.id, "")
+        assert {Card.parse(c.value) for c in offered} == set(game.hand(seat))
+    assert await service.table.autocomplete_discard(DM, CY.id, "") == []  # not playing
+    assert await service.table.autocomplete_play(DM, AL.id, "") == []  # not the play yet
+    game = await _typed_moves(service, store, game_id, (AL, BEA), lambda g: g.phase is Phase.PLAY)
+    assert game.turn is not None
+    mover, other = (AL, BEA) if game.turn == 0 else (BEA, AL)
+    legal = [c.code for c in game.playable_cards(game.turn)]
+    assert [c.value for c in await service.table.autocomplete_play(DM, mover.id, "")] == legal
+    assert await service.table.autocomplete_play(DM, other.id, "") == []
+    assert await service.table.autocomplete_discard(DM, mover.id, "") == []  # thrown already
+
+
+async def test_once_dealt_nobody_can_cancel_a_game_in_a_dm_and_the_refusals_say_so(
+    store: Store, service: Services
+) -> None:
+    # In the lobby its creator may; nobody else (there are no moderators to name).
+    opened = await service.lobbies.new_game(None, GROUP, AL, token="new", private=True)
+    assert opened.ok and opened.game_id is not None
+    await service.answered(opened, landed=True, shown=Clicked(GROUP, 900, "new"))
+    refused = await service.lobbies.cancel(GROUP, BEA)
+    assert refused.reply.text == refusals.CANCEL_CREATOR_OUTSIDE
+    assert (await service.lobbies.cancel(GROUP, AL)).ok
+    # Once dealt: a player is told to resign, someone else that it cannot be cancelled.
+    game_id = await _private_game(service)
+    player = await service.lobbies.cancel(DM, AL)
+    assert player.reply.text == refusals.CANCEL_DEALT_OUTSIDE
+    assert "moderator" in player.reply.text and "`/cribbage resign`" in player.reply.text
+    stranger = await service.lobbies.cancel(DM, CY)
+    assert stranger.reply.text == refusals.CANCEL_DEALT_OUTSIDE_NOT_PLAYING
+    record = await service.games.record(game_id)
+    assert record is not None and record.is_open
+    # In a server a moderator still may (a server that did not invite the bot too).
+    table = await open_table(service, [AL, BEA], private=True)
+    server_game = table.outcomes[0].game_id
+    assert (await service.lobbies.cancel(CHANNEL, AL)).reply.text == refusals.CANCEL_DEALT
+    assert (await service.lobbies.cancel(CHANNEL, CY, moderator=True)).ok
+    record = await service.games.record(server_game or 0)
+    assert record is not None and not record.is_open
+
+
+async def test_review_and_verify_at_a_private_table_as_in_a_server(
+    store: Store, clock: Clock
+) -> None:
+    service = make_service(store, clock, sealing=True)
+    game_id = await _private_game(service)
+    dealt = await load(store, game_id)
+    cut = await _typed_moves(service, store, game_id, (AL, BEA), lambda g: g.phase is Phase.PLAY)
+    assert cut.starter is not None
+    # Deal 1's cards: the review may name Al's and what the table showed, all of them by now.
+    deal_1 = {*dealt.hand(0), *dealt.hand(1), cut.starter}
+    await _typed_moves(service, store, game_id, (AL, BEA), lambda g: g.deal_number == 2)
+
+    # While the game goes on: Al's own decisions, up to the deal that is over, nothing of
+    # Bea's hand now; paged in place.
+    first = await service.reviews.review(None, DM, AL)
+    assert first.ok and first.reply.view is not None, first.reply.text
+    pages = first.reply.view.review
+    assert pages is not None and pages.pages == 2 and "— Al**" in first.reply.view.content
+    turned = await service.reviews.page(None, AL, game_id, 0, 1, channel_id=DM)
+    assert turned.ok and turned.update is not None, turned.reply.text
+    assert "**Deal 1**" in turned.update.content and "**Deal 2**" not in turned.update.content
+    for text in (first.reply.view.content, turned.update.content):
+        assert _seen(text) <= deal_1, text
+    assert _seen(turned.update.content) & set(dealt.hand(0)), "Al's own cards"
+    theirs = await service.reviews.review(None, DM, AL, game_id, BEA)
+    assert theirs.reply.text == reviews.OWN_ONLY
+    # Found only in its own conversation (by number too), and in no server.
+    for answer in (
+        await service.reviews.review(None, GROUP, AL, game_id),
+        await service.reviews.page(None, AL, game_id, 0, 1, channel_id=GROUP),
+        await service.reviews.page(None, AL, game_id, 0, 1),
+        await service.shuffles.check(None, GROUP, game_id),
+    ):
+        assert not answer.ok and answer.reply.text == reviews.NOT_IN_THIS_CONVERSATION
+    server = await service.reviews.review(GUILD, CHANNEL, AL, game_id)
+    assert server.reply.text == reviews.NO_SUCH_GAME
+    # The shuffles: deal 1's seed, shown by its show, checked against its seal.
+    checked = await service.shuffles.check(None, DM)
+    assert checked.ok and "Deal 1: ✅ SHA-256" in checked.reply.text, checked.reply.text
+    assert "Deal 2: sealed" in checked.reply.text
+
+    # Over: the result on the table keeps its Review button, which opens anyone's own.
+    assert (await service.moves.resign(DM, BEA)).ok
+    table = {o.key: o for o in await owed_now(service, game_id)}["lobby"].view
+    assert table.review == ReviewPages(game_id, 0, 0, 0)
+    assert table.lobby is not None and table.lobby.buttons == ()
+    hers = await service.reviews.review(None, DM, BEA, game_id)
+    assert hers.ok and hers.reply.view is not None and "— Bea**" in hers.reply.view.content

@@ -85,7 +85,11 @@ async def test_people_each_get_their_own_line(store: Store, clock: Clock) -> Non
 
 async def test_the_coach_can_be_turned_off_and_on(store: Store, clock: Clock) -> None:
     service = make_service(store, clock, computer=True)
-    assert "The coach is on" in (await service.coach.coach(AL)).reply.text
+    said = (await service.coach.coach(AL)).reply.text
+    assert "The coach is on" in said
+    # The line rides on the next hand, which is no DM at a private table (a DM between
+    # people, a group DM): the answer says where it comes, wherever it is asked.
+    assert "your next hand carries" in said and "DM" not in said, said
     off = await service.coach.coach(AL, False)
     assert off.ok and off.reply.ephemeral and "Coach off" in off.reply.text
     assert "The coach is off" in (await service.coach.coach(AL)).reply.text

@@ -8,9 +8,10 @@ from pathlib import Path
 
 import pytest
 
+from bot.core.daily import NEEDS_A_SERVER as DAILY_NEEDS_A_SERVER
 from bot.core.replies import Answer
 from bot.core.services import Services
-from bot.discord.commands import NEEDS_A_CHANNEL, NEEDS_A_SERVER
+from bot.discord.commands import NEEDS_A_CHANNEL, NEEDS_A_SERVER, NO_HALL_OF_FAME_HERE
 from bot.discord.interactions import RESTARTING, SORRY
 from bot.store import Store
 from engine.phase import Phase
@@ -77,6 +78,14 @@ async def test_commands_in_a_dm_say_where_to_use_them(world: World, bots: BotLau
     for line in ("/cribbage leaderboard", "/cribbage stats"):
         reply = await fd.slash(world.players[0], dm, line)
         assert reply.words() == NEEDS_A_SERVER, line
+    # What a server has alone says what it is, not that stats are kept per server.
+    for line, said in (
+        ("/cribbage daily", DAILY_NEEDS_A_SERVER),
+        ("/cribbage halloffame", NO_HALL_OF_FAME_HERE),
+        ("/cribbage review", NEEDS_A_CHANNEL),
+    ):
+        reply = await fd.slash(world.players[0], dm, line)
+        assert reply.ephemeral and reply.words() == said, line
     rules = await fd.slash(world.players[0], dm, "/cribbage rules topic:play")
     assert "count" in rules.words() and "31" in rules.words()
     assert await fd.autocomplete(world.players[0], dm, "/cribbage play card:") == []

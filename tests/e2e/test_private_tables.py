@@ -12,12 +12,13 @@ import aiohttp
 from bot.core.private_table import HAND_BUTTON
 from bot.core.render.text import plural
 from bot.discord.places import NO_LEADERBOARD_HERE
+from engine.cards import Card
 from engine.phase import Phase
 from fakediscord import FakeDiscord
 from fakediscord.counters import Counters
 from fakediscord.interactions import Interaction
 from fakediscord.model import Channel, Message, User
-from fakediscord.testing import BotLauncher
+from fakediscord.testing import BotLauncher, BotProcess
 from tests.helpers.backends import BOTH_DATABASES
 from tests.helpers.bot_db import latest_game_id, logged_actions, owned_messages
 from tests.helpers.pair import start_pair
@@ -63,16 +64,44 @@ async def test_a_whole_game_in_a_dm_between_friends_never_uses_the_bots_token(
     table = await _settled_unseen_and_tokens_only(driver, since)
     assert final.game.result is not None
     assert table.attachments, "the final board"
-    assert not list(table.buttons()), f"a finished table has no controls: {table.words()}"
+    labels = [b["label"] for b in table.buttons()]
+    assert labels == ["🔍 Review"], f"a finished table offers its review alone: {labels}"
     assert driver.cards_seen > 100
     # One public message in the whole game: the table, the answer to /cribbage new.
     assert fd.counters.private_messages == {dm.id: 1}
     assert all(c.response is not None and c.response.type == 7 for c in driver.clicks)
-    # The game counts in each player's record outside servers, and in their head to head.
     result = final.game.result
     winner, loser = (al, bea) if result.winner == final.game.side_of(0) else (bea, al)
+
+    # The review, as in a server: the clicker's own, privately, paged in place; and the
+    # shuffles checked; all through the interactions, and no card of another's hand shown.
+    asked = len(fd.requests)
+    opened = await fd.click(winner, table, label="🔍 Review")
+    # (The first review starts the review worker: its answer may follow a deferral.)
+    await opened.wait_for(
+        lambda i: any("Review of game" in m.words() for m in i.messages()), timeout=60
+    )
+    summary = next(m for m in opened.messages() if "Review of game" in m.words())
+    assert summary.ephemeral_for is winner and f"— {winner.name}**" in summary.words()
+    turned = await fd.click(winner, summary, label="Next ▶")
+    assert turned.response is not None and turned.response.type == 7
+    assert "**Deal 1**" in summary.words() and "Page 2 of" in summary.words(), summary.words()
+    back = await fd.click(winner, summary, label="◀ Previous")
+    assert back.response is not None and back.response.type == 7
+    assert "Page 1 of" in summary.words()
+    checked = await fd.slash(loser, dm, "/cribbage verify")
+    await checked.wait_settled(timeout=60)
+    assert checked.ephemeral and "Deal 1: ✅ SHA-256 of seed" in checked.words(), checked.words()
+    await fd.quiet(0.3)
+    driver.check_now()
+    assert bot_token_requests(fd, asked) == []
+    assert fd.counters.private_messages == {dm.id: 1}
+
+    # The game counts in each player's record outside servers, and in their head to head,
+    # with the accuracy of the reviewed game.
     record = await fd.slash(winner, dm, "/cribbage stats")
     assert record.words().startswith(f"**{winner.name}** outside servers"), record.words()
+    assert "**Accuracy**" in record.words() and "last 1 reviewed game" in record.words()
     assert "1 game" in record.words() and record.original is not None
     # Rated, but ranked among nobody: games outside servers are each player's own.
     rating = next(line for line in record.words().splitlines() if "Rating " in line)
@@ -138,13 +167,21 @@ async def test_a_whole_game_in_a_group_dm_of_three(world: World, bots: BotLaunch
     assert fd.counters.private_messages == {group.id: 1}
 
 
-async def test_tokens_that_all_lapse_halfway_leave_a_game_that_resumes_on_the_next_click(
+async def test_tokens_that_all_lapse_over_a_restart_leave_a_game_that_resumes_on_the_next_click(
     world: World, bots: BotLauncher
 ) -> None:
-    driver, since = await _two_in_a_dm(world, bots, 7)
+    driver, start = await _two_in_a_dm(world, bots, 7)
     fd, dm = driver.fd, driver.channel
     first = await driver.open(target=61)
     await _pause_after(driver, 14)  # every interaction's token is dead now
+    # And the bot restarts meanwhile: all it has of the game is what it stored, tokens that
+    # no longer reach anything.
+    bot = bots.bots[-1]
+    assert isinstance(bot, BotProcess)
+    await bot.stop()
+    assert bot_token_requests(fd, start) == []
+    await start_again(fd, bot)
+    since = len(fd.requests)  # (the restart's own start-up requests aside)
     # The next move, from a hand: its click's answer updates the hand, and since no token
     # reaches the table any more, the table is posted again as that click's follow-up, saying
     # where the game stands; it is the table from then on.
@@ -163,9 +200,10 @@ async def test_tokens_that_all_lapse_halfway_leave_a_game_that_resumes_on_the_ne
     table = await _settled_unseen_and_tokens_only(driver, since)
     assert table.id == third.id
     assert "game point" not in first.words() and "game point" not in again.words()
-    lapsed = [r for r in fd.requests[since:] if r.status == 401]
+    lapsed = [r for r in fd.requests[start:] if r.status == 401]
     assert lapsed, "the bot tried a token Discord took as dead, once"
     assert fd.counters.private_messages[dm.id] == 3
+    assert [r for r in bot_token_requests(fd, start) if str(dm.id) in r] == []
 
 
 async def test_after_a_long_pause_a_refused_click_or_command_brings_the_table_back(
@@ -273,10 +311,24 @@ async def test_a_count_left_too_long_in_a_dm_is_made_by_the_clock(
 async def test_the_bots_own_token_is_refused_there_and_never_tried(
     world: World, bots: BotLauncher
 ) -> None:
+    """Nothing of a game in a DM goes through the bot's own token, the autocomplete of each
+    player's own cards included; and what it never tries, Discord would refuse."""
     driver, since = await _two_in_a_dm(world, bots, 5)
     fd, dm = driver.fd, driver.channel
     table = await driver.open()
-    await driver.play_out(moves=6)
+    # Autocomplete offers each player their own cards, answered on the interaction itself.
+    dealt = driver.snapshot().game
+    assert dealt is not None
+    for seat, user in enumerate(driver.players):
+        offered = await fd.autocomplete(user, dm, "/cribbage discard cards:")
+        assert {str(Card.parse(c["value"])) for c in offered} == {str(c) for c in dealt.hand(seat)}
+    snap = await driver.play_out(moves=6)
+    game = snap.game
+    assert game is not None and game.phase is Phase.PLAY and game.turn is not None
+    mover, other = driver.players[game.turn], driver.players[1 - game.turn]
+    offered = await fd.autocomplete(mover, dm, "/cribbage play card:")
+    assert [c["value"] for c in offered] == [c.code for c in game.playable_cards(game.turn)]
+    assert await fd.autocomplete(other, dm, "/cribbage play card:") == []
     await fd.quiet(0.3)
     assert bot_token_requests(fd, since) == []
     # What the bot never tries, Discord refuses: a post, or an edit of the table, with its token.

@@ -7,8 +7,13 @@ from __future__ import annotations
 
 import pytest
 
+from bot.core.daily import NEEDS_A_SERVER as DAILY_NEEDS_A_SERVER
 from bot.core.refusals import NO_GAME
+from bot.core.review import NO_GAME_HERE
+from bot.discord.commands import NO_HALL_OF_FAME_HERE
 from bot.discord.places import NO_LEADERBOARD_HERE
+from bot.discord.tournament_commands import NEEDS_A_CHANNEL as TOURNAMENTS_NEED_A_CHANNEL
+from bot.discord.tournament_commands import NEEDS_THE_BOT
 from fakediscord.counters import Counters
 from fakediscord.testing import BotLauncher, BotProcess
 from tests.helpers.private_driver import uninvited_server
@@ -25,6 +30,20 @@ GAME_COMMANDS = (
     "/cribbage cancel",
     "/cribbage leave",
     "/cribbage count points:4",
+)
+
+
+#: Commands about what only servers have, and their answers in a DM or group DM.
+SERVERS_ONLY = (
+    ("/cribbage daily", DAILY_NEEDS_A_SERVER),
+    ("/cribbage halloffame", NO_HALL_OF_FAME_HERE),
+    ("/cribbage tournament new", TOURNAMENTS_NEED_A_CHANNEL),
+)
+TOURNAMENT_COMMANDS = (
+    "/cribbage tournament new",
+    "/cribbage tournament start",
+    "/cribbage tournament join",
+    "/cribbage tournament standings",
 )
 
 
@@ -61,6 +80,12 @@ async def test_where_the_bot_is_not_a_member_game_commands_are_answered_without_
         assert await fd.autocomplete(al, channel, "/cribbage play card:5") == []
         board = await fd.slash(al, channel, "/cribbage leaderboard")
         assert board.ephemeral and board.words() == NO_LEADERBOARD_HERE, board.words()
+        # What is a server's says so, and what works here is answered as in a server.
+        for line, said in (*SERVERS_ONLY, ("/cribbage review", NO_GAME_HERE)):
+            answer = await fd.slash(cy if channel is group else bea, channel, line)
+            assert answer.ephemeral and answer.words() == said, (line, answer.words())
+        checked = await fd.slash(al, channel, "/cribbage verify")
+        assert checked.ephemeral and checked.words() == NO_GAME_HERE, checked.words()
         # A record outside servers is a person's own: shown, though there is none yet.
         record = await fd.slash(al, channel, "/cribbage stats")
         assert not record.ephemeral, record.words()
@@ -103,6 +128,11 @@ async def test_a_server_that_did_not_invite_the_bot_answers_the_same_way(
         answer = await fd.slash(al, lounge, line)
         assert answer.ephemeral and answer.words() == NO_GAME, (line, answer.words())
     assert await fd.autocomplete(bea, lounge, "/cribbage discard cards:5") == []
+    # Tournaments make threads with the bot's own token: they need the bot in the server
+    # (not the thread permissions a server that invited it may lack).
+    for line in TOURNAMENT_COMMANDS:
+        answer = await fd.slash(al, lounge, line)
+        assert answer.ephemeral and answer.words() == NEEDS_THE_BOT, (line, answer.words())
     await fd.quiet(0.2)
     assert fd.counters.rest_total == 0, fd.counters.rest
     assert all(m.ephemeral for m in fd.messages(lounge))

@@ -508,7 +508,8 @@ class PrivateDriver:
         return shown.union(*(self.replay.dealt_to(seat, d) for d in self.replay.deals))
 
     async def settled(self, predicate: Any = None) -> Message:
-        """The table once it shows the game as saved (its result, once the game is over)."""
+        """The table once it shows the game as saved (its result and Review button, once the
+        game is over)."""
 
         def shown() -> Message | None:
             table = self.table_now()
@@ -516,11 +517,18 @@ class PrivateDriver:
                 return None
             snap = self.snapshot()
             if snap.status == "finished":
-                done = "game point" in table.words() and not list(table.buttons())
+                # The result, with no control left but its Review button.
+                reviews = [b for b in table.buttons() if _reviews(b)]
+                done = "game point" in table.words() and reviews == list(table.buttons())
                 return table if done else None
             return table if predicate is None or predicate(table) else None
 
         return await until(self.fd, shown)
+
+
+def _reviews(button: dict[str, Any]) -> bool:
+    """Whether ``button`` is a result's Review button."""
+    return str(button.get("custom_id", "")).startswith("crib:review:")
 
 
 def _walk(components: list[dict[str, Any]]) -> list[dict[str, Any]]:
