@@ -98,7 +98,10 @@ class Faults:
         if fault.cause.of_store:
             what = "nothing is recorded until it is mended"
         else:
-            what = "it cannot go on; a moderator can end it with /cribbage cancel"
+            what = (
+                "it cannot go on; a moderator (outside servers, a player) can end it"
+                " with /cribbage cancel"
+            )
         subject = "the bot" if game is None else f"game {game}"
         log.error("%s: %s (%s); %s", subject, fault.cause.value, fault.detail, what)
         return True

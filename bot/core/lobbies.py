@@ -22,6 +22,7 @@ from bot.core import lobby, refusals, snapshot
 from bot.core.computer import DEFAULT_LEVEL, LEVELS, ComputerPlayers, Step, computer_moves
 from bot.core.deal_log import DealLog
 from bot.core.entry import answers
+from bot.core.faults import UnreadableGame
 from bot.core.games import Games, Loaded, OnGames
 from bot.core.messages import MessageView
 from bot.core.owners import Owner
@@ -323,11 +324,15 @@ class Lobbies(OnGames):
     async def _cancel(
         self, record: GameRecord, user: User, moderator: bool, clicked: Clicked | None
     ) -> Answer:
-        if not moderator:
+        outside = record.guild_id is None
+        # Outside servers (a DM, a group DM) nobody is a moderator: a game that cannot go on
+        # is ended by any of its players there.
+        if not moderator and not (
+            outside and record.seat_of(user.id) is not None and self._unreadable(record)
+        ):
             # Cancelling records no result: after the deal that would let someone who is
-            # losing (against the computer too) walk away from the loss. Outside servers (a
-            # DM, a group DM) nobody is a moderator: the refusals say what is left.
-            outside = record.guild_id is None
+            # losing (against the computer too) walk away from the loss. Outside servers the
+            # refusals say what is left.
             if record.status is not GameStatus.LOBBY:
                 if record.seat_of(user.id) is None:
                     raise Refused(
@@ -342,6 +347,16 @@ class Lobbies(OnGames):
                 )
         line = f"{escape(user.name)} cancelled the game. No result is recorded."
         return await self._close(record, line, "Game cancelled.", clicked)
+
+    def _unreadable(self, record: GameRecord) -> bool:
+        """Whether ``record`` is a started game whose saved state cannot be read."""
+        if record.status is GameStatus.LOBBY or record.snapshot is None:
+            return False
+        try:
+            self._games.loaded.load(record)
+        except UnreadableGame:
+            return True
+        return False
 
     async def _close(
         self, record: GameRecord, line: str, reply: str, clicked: Clicked | None

@@ -138,13 +138,12 @@ STALE_PLAY = (
 RACED = "That move was already made — look at the table again."
 
 # -- faults (bot.core.faults): what is wrong, and what helps ------------------------------------
-DAMAGED_GAME = (
-    "This game's saved state is damaged, so it can't go on. "
-    "A moderator can end it with `/cribbage cancel`."
-)
+#: Who may end a game that cannot go on (outside servers, where nobody is a moderator, any of
+#: its players may).
+_END_IT = "A moderator (outside servers, any of its players) can end it with `/cribbage cancel`."
+DAMAGED_GAME = f"This game's saved state is damaged, so it can't go on. {_END_IT}"
 UNKNOWN_FORMAT_GAME = (
-    "This game was saved by a newer version of the bot, so it can't go on here. "
-    "A moderator can end it with `/cribbage cancel`."
+    f"This game was saved by a newer version of the bot, so it can't go on here. {_END_IT}"
 )
 STORAGE_FULL = (
     "My storage is full, so nothing was recorded. "

@@ -292,6 +292,27 @@ async def test_a_players_cards_are_offered_to_them_alone_in_a_dm(
     assert await service.table.autocomplete_discard(DM, mover.id, "") == []  # thrown already
 
 
+async def test_a_game_in_a_dm_that_cannot_go_on_is_ended_by_one_of_its_players(
+    store: Store, clock: Clock
+) -> None:
+    """Nobody is a moderator outside servers: a game whose saved state cannot be read says
+    that any of its players can end it there, and one can (someone else still can't)."""
+    service = make_service(store, clock)
+    game_id = await _private_game(service)
+    await store.db.execute("UPDATE games SET snapshot = ? WHERE id = ?", ('{"format": 3', game_id))
+    service = make_service(store, clock)  # a restart: the game is read from the store again
+    damaged = await service.moves.play(DM, AL, "5H")
+    assert (
+        damaged.reply.text == refusals.DAMAGED_GAME and "any of its players" in damaged.reply.text
+    )
+    stranger = await service.lobbies.cancel(DM, CY)
+    assert stranger.reply.text == refusals.CANCEL_DEALT_OUTSIDE_NOT_PLAYING
+    assert (await service.lobbies.cancel(DM, BEA)).ok
+    record = await service.games.record(game_id)
+    assert record is not None and not record.is_open and record.end_note is not None
+    assert "Bea cancelled the game" in record.end_note
+
+
 async def test_once_dealt_nobody_can_cancel_a_game_in_a_dm_and_the_refusals_say_so(
     store: Store, service: Services
 ) -> None:
