@@ -168,6 +168,36 @@ async def test_tokens_that_all_lapse_halfway_leave_a_game_that_resumes_on_the_ne
     assert fd.counters.private_messages[dm.id] == 3
 
 
+async def test_a_token_whose_follow_ups_are_used_up_carries_no_table_and_is_not_tried_again(
+    world: World, bots: BotLauncher
+) -> None:
+    """Discord takes 5 follow-ups per interaction here (a sixth: 400 / 40094). After a pause,
+    the next move's token is the only one alive; if it has had its follow-ups, the table waits
+    for the next interaction, which brings it back, and the full token is not tried again."""
+    driver, since = await _two_in_a_dm(world, bots, 7)
+    fd = driver.fd
+    first = await driver.open(target=61)
+    await _pause_after(driver, 14)  # every interaction's token is dead now
+
+    def used_up(route: str) -> None:
+        # As if the bot had sent five follow-ups through this click's token already.
+        token = route.split("/")[3]
+        next(i for i in fd.interactions.values() if i.token == token).followups_made = 5
+
+    fd.after_request(r"^POST /interactions/\d+/[^/]+/callback", used_up)
+    full = await driver.move(driver.snapshot())
+    await fd.quiet(0.5)
+    assert driver.table().id == first.id, "no other token could post the table again"
+    # The next interactions bring it back (a move's token posting it again, or a Your hand
+    # pressed on it editing it), and it follows the game to its end.
+    final = await driver.play_out()
+    assert final.status == "finished"
+    await _settled_unseen_and_tokens_only(driver, since)
+    hook = f"POST /webhooks/{fd.application_id}/{full.token}"
+    tried = [(r.status, r.code) for r in fd.requests[since:] if r.route.startswith(hook)]
+    assert tried == [(400, 40094)], "tried once, then never again"
+
+
 async def test_after_a_long_pause_a_refused_click_or_command_brings_the_table_back(
     world: World, bots: BotLauncher
 ) -> None:
