@@ -327,7 +327,8 @@ class Courier:
         token reaches it any more, is posted again as a follow-up of the game's freshest
         interaction, and that copy is the table from then on (a token carries a few such
         posts at most, none once Discord says its follow-ups are used up: see
-        :mod:`bot.discord.followups`). A message a click's answer may
+        :mod:`bot.discord.followups`; nor one whose follow-up Discord made ephemeral, the copy
+        then deleted). A message a click's answer may
         still be on its way to is edited only through that answer's own token, when another
         process sends it (it reaches the message only once the answer has landed), and else a
         moment later. The tokens Discord says are past their time go in ``lapsed``."""
@@ -421,6 +422,15 @@ class Courier:
                     continue
                 raise
             self._followups.carried(carrier.token, carrier.token_at, self._clock())
+            if posted.flags.ephemeral:
+                # Discord made it private: its interaction's user may not let apps answer in
+                # public there (Use External Apps), so the copy would be theirs alone. It goes,
+                # and that token carries nothing more.
+                self._followups.exhausted(carrier.token, carrier.token_at, self._clock())
+                with contextlib.suppress(discord.HTTPException):
+                    await self._webhook_slot(carrier.token)
+                    await webhook.delete_message(posted.id)
+                continue
             return MessageRecord(
                 owed.key, posted.channel.id, posted.id, digest, carrier.token, carrier.token_at
             )
