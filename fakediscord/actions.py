@@ -24,6 +24,8 @@ from fakediscord.interactions import (
     MESSAGE_COMPONENT,
     MODAL_SUBMIT,
     Interaction,
+    answers_privately,
+    authorizing_owners,
     build_payload,
 )
 from fakediscord.model import (
@@ -102,6 +104,8 @@ class UserActions(SharedState):
             source_message=source,
             _owner=cast("FakeDiscord", self),
         )
+        interaction.owners = authorizing_owners(interaction, self.bot_user)
+        interaction.answers_privately = answers_privately(interaction, self.bot_user)
         self.interactions[interaction.id] = interaction
         self._by_token[interaction.token] = interaction
         payload = build_payload(

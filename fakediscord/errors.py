@@ -61,6 +61,13 @@ def invalid_webhook_token() -> DiscordError:
     return DiscordError(401, 50027, "Invalid Webhook Token")
 
 
+def too_many_followups() -> DiscordError:
+    """40094: a sixth follow-up of an interaction only a user install authorised."""
+    return DiscordError(
+        400, 40094, "This interaction has hit the maximum number of follow up messages"
+    )
+
+
 def cannot_dm() -> DiscordError:
     """50007: the user does not accept direct messages from the bot."""
     return DiscordError(403, 50007, "Cannot send messages to this user")

@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from fakediscord import payloads
-from fakediscord.model import Channel, Message, User
+from fakediscord.model import USE_EXTERNAL_APPS, Channel, Message, User
 
 if TYPE_CHECKING:
     from fakediscord.server import FakeDiscord
@@ -29,6 +29,10 @@ DEFERRED_UPDATE = 6
 UPDATE_MESSAGE = 7
 AUTOCOMPLETE_RESULT = 8
 MODAL = 9
+
+#: Follow-ups an interaction takes when only a user install authorised it (Discord, "Create
+#: Followup Message").
+USER_INSTALL_FOLLOWUPS = 5
 
 ALLOWED_CALLBACKS = {
     APPLICATION_COMMAND: {MESSAGE, DEFERRED_MESSAGE, MODAL},
@@ -106,8 +110,23 @@ class Interaction(_Responded):
     answered_at: float | None = None
     #: For a deferred update (type 6): how many earlier versions the clicked message had then.
     edits_when_deferred: int | None = None
+    #: ``authorizing_integration_owners`` as the payload carried it: ``"0"`` (a guild
+    #: install: the guild's id, or ``"0"`` in the bot's DM) and/or ``"1"`` (a user's install).
+    owners: dict[str, str] = field(default_factory=dict)
+    #: Whether Discord makes every response and follow-up ephemeral: a user install used in
+    #: a server that did not install the app, by someone without Use External Apps there.
+    answers_privately: bool = False
+    #: Create Followup Message requests accepted so far (the one that completes a
+    #: "thinking" deferral included).
+    followups_made: int = 0
     _owner: FakeDiscord | None = None
     answered: asyncio.Event = field(default_factory=asyncio.Event)
+
+    @property
+    def user_installed_only(self) -> bool:
+        """Whether only a user install authorised this interaction (the app is not installed
+        where it was used): Discord then takes at most 5 follow-ups."""
+        return set(self.owners) == {"1"}
 
     @property
     def latency(self) -> float | None:
@@ -170,6 +189,34 @@ def _installer(interaction: Interaction) -> User:
     return installer if installer is not None else interaction.user
 
 
+def authorizing_owners(interaction: Interaction, bot: User) -> dict[str, str]:
+    """``authorizing_integration_owners`` for ``interaction``: the guild install (``"0"``)
+    where the bot is in the server, or in its own DM (value ``"0"`` there); the user install
+    (``"1"``) of whoever's command made the message clicked, else of the one who typed, where
+    the bot is not (and in the bot's DM, for someone who installed the app)."""
+    channel = interaction.channel
+    if channel.guild is not None and channel.guild.member(bot) is not None:
+        return {"0": str(channel.guild.id)}
+    if channel.guild is not None or channel.is_private:
+        # A server that did not invite the bot, a DM between people or a group DM: only
+        # someone's user install reaches it.
+        return {"1": str(_installer(interaction).id)}
+    owners = {"0": "0"}
+    if interaction.user.installed:
+        owners["1"] = str(interaction.user.id)
+    return owners
+
+
+def answers_privately(interaction: Interaction, bot: User) -> bool:
+    """Whether Discord forces ``interaction``'s responses to be ephemeral: in a server that did
+    not install the app, for someone whose permissions in the channel lack Use External Apps."""
+    channel = interaction.channel
+    guild = channel.guild
+    if guild is None or guild.member(bot) is not None:
+        return False
+    return not channel.permissions_for(interaction.user) & USE_EXTERNAL_APPS
+
+
 def build_payload(
     interaction: Interaction,
     *,
@@ -193,35 +240,36 @@ def build_payload(
         "data": copy.deepcopy(interaction.data),
     }
     channel_payload = payloads.channel(channel)
+    owners = dict(interaction.owners) or authorizing_owners(interaction, bot)
     if channel.guild is not None:
         member = channel.guild.member(interaction.user)
         assert member is not None
-        channel_payload["permissions"] = str(member.permissions)
+        # "total permissions of the member in the channel, including overwrites, returned
+        # when in the interaction object" (Discord, the guild member object).
+        here = str(channel.permissions_for(interaction.user))
+        channel_payload["permissions"] = here
+        member_payload = payloads.member(member, with_permissions=True)
+        member_payload["permissions"] = here
         payload.update(
             guild_id=str(channel.guild.id),
             guild_locale="en-US",
             guild={"id": str(channel.guild.id), "locale": "en-US", "features": []},
-            member=payloads.member(member, with_permissions=True),
+            member=member_payload,
             context=0,
-            authorizing_integration_owners=(
-                {"0": str(channel.guild.id)}
-                if channel.guild.member(bot) is not None
-                # A server that did not invite the bot: only someone's user install reaches it.
-                else {"1": str(_installer(interaction).id)}
-            ),
+            authorizing_integration_owners=owners,
         )
     elif channel.is_private:
         # A DM between people or a group DM: only a user install reaches it.
         payload.update(
             user=payloads.user(interaction.user),
             context=2,
-            authorizing_integration_owners={"1": str(_installer(interaction).id)},
+            authorizing_integration_owners=owners,
         )
     else:
         payload.update(
             user=payloads.user(interaction.user),
             context=1,
-            authorizing_integration_owners={"1": str(interaction.user.id)},
+            authorizing_integration_owners=owners,
         )
     payload["channel"] = channel_payload
     if interaction.source_message is not None:

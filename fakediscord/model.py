@@ -44,6 +44,7 @@ MEMBER_PERMISSIONS = (
     | (1 << 31)  # use application commands
     | (1 << 35)  # create public threads
     | (1 << 38)  # send messages in threads
+    | (1 << 50)  # use external apps (on by default, as in a new server)
 )
 # What a moderator adds: manage channels, manage guild, manage messages, manage threads.
 MODERATOR_PERMISSIONS = (1 << 4) | (1 << 5) | (1 << 13) | (1 << 34)
@@ -55,6 +56,9 @@ MANAGE_THREADS = 1 << 34
 CREATE_PUBLIC_THREADS = 1 << 35
 CREATE_PRIVATE_THREADS = 1 << 36
 SEND_MESSAGES_IN_THREADS = 1 << 38
+#: Lets user-installed apps answer publicly where the app is not installed (else their
+#: responses are ephemeral).
+USE_EXTERNAL_APPS = 1 << 50
 #: How long a thread stays in the channel list after its last activity, in minutes: the
 #: values Discord takes.
 ARCHIVE_DURATIONS = (60, 1440, 4320, 10080)

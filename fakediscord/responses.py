@@ -16,6 +16,7 @@ from fakediscord.errors import (
     form_error,
     invalid_form,
     invalid_webhook_token,
+    too_many_followups,
     unknown_channel,
     unknown_interaction,
     unknown_message,
@@ -29,6 +30,7 @@ from fakediscord.interactions import (
     MESSAGE,
     MODAL,
     UPDATE_MESSAGE,
+    USER_INSTALL_FOLLOWUPS,
     Callback,
     Interaction,
 )
@@ -129,7 +131,9 @@ class BotSide(SharedState):
         flags: int | None = None,
     ) -> Message:
         """A message of the bot's in answer to ``interaction``, in its channel (seen only by
-        the user who acted when ``ephemeral``)."""
+        the user who acted when ``ephemeral``, or whenever Discord makes its answers so: a user
+        install without Use External Apps in a server that did not install the app)."""
+        ephemeral = ephemeral or interaction.answers_privately
         return self._create_message(
             interaction.channel,
             self.bot_user,
@@ -327,6 +331,14 @@ class BotSide(SharedState):
         interaction = self._interaction_by_token(token)
         if interaction.response is None:
             raise unknown_webhook()
+        if (
+            self.limits.followups
+            and interaction.user_installed_only
+            and interaction.followups_made >= USER_INSTALL_FOLLOWUPS
+        ):
+            # Discord: "Apps are limited to 5 followup messages per interaction if it was
+            # initiated from a user-installed app and isn't installed in the server".
+            raise too_many_followups()
         original = interaction.original
         if (
             interaction.response.type == DEFERRED_MESSAGE
@@ -339,10 +351,12 @@ class BotSide(SharedState):
             # with the deferral's visibility whatever its flags say (once the "thinking"
             # message is deleted, a follow-up is a message of its own, flags and all).
             self._edit_message(original, body, files, way="webhook")
+            interaction.followups_made += 1
             return original
         ephemeral = bool(int(body.get("flags") or 0) & EPHEMERAL)
         message = self._answer(interaction, body, files, ephemeral)
         interaction.followups.append(message)
+        interaction.followups_made += 1
         self._notify()
         return message
 

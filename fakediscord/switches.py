@@ -35,6 +35,9 @@ class Limits:
     uploads: bool = True
     #: Interaction tokens stop working `token_lifetime` (15 min) after the interaction.
     token_expiry: bool = True
+    #: At most 5 follow-ups per interaction that only a user install authorised (the app is
+    #: not installed where it was used).
+    followups: bool = True
 
     @classmethod
     def none(cls) -> Limits:

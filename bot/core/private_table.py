@@ -11,7 +11,9 @@ as an ephemeral message (key ``hand:N:S``) with its controls, and at the end the
 that token lives (15 minutes).
 
 A player whose turn it is and who holds no live token for their hand is mentioned on the
-table, so Discord tells them; nothing is ever sent by DM.
+table, so everyone sees who is awaited; nothing is ever sent by DM. (The mention comes by an
+edit of the table: Discord documents notifications for the mentions of a message it is sent
+with, and of an edit only that its mentions are worked out again, so it may not notify.)
 """
 
 from __future__ import annotations

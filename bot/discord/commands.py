@@ -20,7 +20,14 @@ from bot.core.review import add_lines
 from bot.core.services import Services
 from bot.discord.interactions import NEEDS_A_SERVER, io_of, is_moderator, send_error, user_of
 from bot.discord.options import TARGETS
-from bot.discord.places import INSTALLS, NO_LEADERBOARD_HERE, PLACES, bot_is_member
+from bot.discord.places import (
+    INSTALLS,
+    NO_LEADERBOARD_HERE,
+    NO_PUBLIC_TABLE,
+    PLACES,
+    answers_only_privately,
+    bot_is_member,
+)
 from bot.discord.tournament_commands import TournamentCommands
 from engine.counting import Counting
 from engine.outcome import Scoring
@@ -186,6 +193,10 @@ class CribbageCommands(app_commands.Group):
         """Open a game; you take the first seat (against the computer: it deals at once)."""
         if difficulty is not None and vs_computer is False:
             await send_error(interaction, DIFFICULTY_ALONE)
+            return
+        if answers_only_privately(interaction):
+            # The table would be the opener's alone: nothing is opened.
+            await send_error(interaction, NO_PUBLIC_TABLE)
             return
         user = user_of(interaction)
         seats = players.value if players else 2

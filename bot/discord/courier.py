@@ -28,6 +28,7 @@ from bot.core.ledger import MessageLedger
 from bot.core.messages import MessageView, Owed
 from bot.core.owners import Owner, OwnerKind
 from bot.core.records import DmLink, MessageRecord, PendingPost
+from bot.discord.followups import TOO_MANY_FOLLOWUPS, FollowupBudget
 from bot.discord.pacing import Pacer, RequestKind
 from bot.discord.rendering import message_payload
 
@@ -209,6 +210,8 @@ class Courier:
         self._pacer = pacer
         self._clock = clock
         self._may_send = may_send
+        # Follow-ups posted through each interaction's token where the bot is not a member.
+        self._followups = FollowupBudget(TOKEN_LIFE)
 
     # -- the fence: every request is made inside one of these ------------------------------------
     @contextlib.asynccontextmanager
@@ -322,7 +325,10 @@ class Courier:
         an interaction on it. A hand of a new deal takes over its player's hand of the deal
         before (their own ephemeral message, through its token). The table, when no live
         token reaches it any more, is posted again as a follow-up of the game's freshest
-        interaction, and that copy is the table from then on. A message a click's answer may
+        interaction, and that copy is the table from then on (a token carries a few such
+        posts at most, none once Discord says its follow-ups are used up: see
+        :mod:`bot.discord.followups`; nor one whose follow-up Discord made ephemeral, the copy
+        then deleted). A message a click's answer may
         still be on its way to is edited only through that answer's own token, when another
         process sends it (it reaches the message only once the answer has landed), and else a
         moment later. The tokens Discord says are past their time go in ``lapsed``."""
@@ -384,16 +390,21 @@ class Courier:
             and await self._edit_through_token(known, owed.view, lapsed=lapsed)
         ):
             return dataclasses.replace(known, digest=digest)
+
+        def may_carry(record: MessageRecord) -> bool:
+            # Discord takes few follow-ups per interaction here (see bot.discord.followups).
+            return usable(record) and self._followups.may_carry(record.token or "")
+
         carriers = sorted(
-            (r for r in sent.values() if usable(r)),
+            (r for r in sent.values() if may_carry(r)),
             key=lambda r: r.token_at or 0.0,
             reverse=True,
         )
         payload = await self._payload(owed.view, editing=False)
         for carrier in carriers:
-            if not usable(carrier):
-                continue  # (its token was found dead through another message meanwhile)
-            assert carrier.token is not None
+            if not may_carry(carrier):
+                continue  # (its token was found dead, or full, through another message)
+            assert carrier.token is not None and carrier.token_at is not None
             webhook = discord.Webhook.partial(self._app_id, carrier.token, client=self._client)
             await self._webhook_slot(carrier.token)
             try:
@@ -404,7 +415,22 @@ class Courier:
                     continue
                 if error.code == UNKNOWN_WEBHOOK or error.status == 404:
                     continue
+                if error.code == TOO_MANY_FOLLOWUPS:
+                    # Its interaction has had all the follow-ups Discord gives: it still edits
+                    # what it sent, but carries nothing more.
+                    self._followups.exhausted(carrier.token, carrier.token_at, self._clock())
+                    continue
                 raise
+            self._followups.carried(carrier.token, carrier.token_at, self._clock())
+            if posted.flags.ephemeral:
+                # Discord made it private: its interaction's user may not let apps answer in
+                # public there (Use External Apps), so the copy would be theirs alone. It goes,
+                # and that token carries nothing more.
+                self._followups.exhausted(carrier.token, carrier.token_at, self._clock())
+                with contextlib.suppress(discord.HTTPException):
+                    await self._webhook_slot(carrier.token)
+                    await webhook.delete_message(posted.id)
+                continue
             return MessageRecord(
                 owed.key, posted.channel.id, posted.id, digest, carrier.token, carrier.token_at
             )

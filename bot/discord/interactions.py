@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import dataclasses
 import logging
 import time
 from collections.abc import Awaitable, Callable
@@ -34,7 +35,7 @@ from bot.core.records import DmLink
 from bot.core.replies import Answer, Click, Clicked, Reply, User
 from bot.core.services import Services
 from bot.discord.members import DiscordMembers
-from bot.discord.places import bot_is_member
+from bot.discord.places import ONLY_YOU_SEE_THIS, answers_only_privately, bot_is_member
 from bot.discord.rendering import clip, message_payload
 
 __all__ = [
@@ -147,6 +148,20 @@ async def _in_time(interaction: discord.Interaction[Any], sending: Awaitable[Non
     await asyncio.wait_for(sending, timeout=left)
 
 
+def _only_yours(reply: Reply) -> Reply:
+    """``reply``, meant for everyone, as the private answer Discord makes of it where the app
+    may answer only privately: saying so first."""
+    text = f"{ONLY_YOU_SEE_THIS}\n\n{reply.text}" if reply.text else ONLY_YOU_SEE_THIS
+    view = reply.view
+    if view is not None and view.layout:
+        layout = ((ONLY_YOU_SEE_THIS,), *view.layout)
+        content = "\n".join(t for group in layout for t in group)
+        view = dataclasses.replace(view, layout=layout, content=content)
+    elif view is not None:
+        view = dataclasses.replace(view, content=f"{ONLY_YOU_SEE_THIS}\n\n{view.content}")
+    return dataclasses.replace(reply, text=text, view=view, ephemeral=True)
+
+
 async def send_error(interaction: discord.Interaction[Any], text: str) -> None:
     """Tell the user ``text`` privately, whether or not the interaction was answered yet."""
     try:
@@ -186,9 +201,16 @@ class DiscordIO:
     async def _commanded(
         self, interaction: discord.Interaction[Any], call: Call, ephemeral: bool
     ) -> None:
-        answer = await self._call(interaction, call, update=False, ephemeral=ephemeral)
+        private_only = answers_only_privately(interaction)
+        answer = await self._call(
+            interaction, call, update=False, ephemeral=ephemeral or private_only
+        )
         if answer is None:
             return
+        if private_only and not answer.reply.ephemeral:
+            # Discord would show it to this user alone anyway: say so, rather than let them
+            # think the channel saw it.
+            answer = dataclasses.replace(answer, reply=_only_yours(answer.reply))
         sending = _in_time(interaction, self._reply(interaction, answer.reply))
         if not await self._landed(answer, sending, "a command's answer did not reach Discord (%s)"):
             return

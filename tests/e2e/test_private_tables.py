@@ -17,7 +17,7 @@ from engine.phase import Phase
 from fakediscord import FakeDiscord
 from fakediscord.counters import Counters
 from fakediscord.interactions import Interaction
-from fakediscord.model import Channel, Message, User
+from fakediscord.model import USE_EXTERNAL_APPS, Channel, Message, User
 from fakediscord.testing import BotLauncher, BotProcess
 from tests.helpers.backends import BOTH_DATABASES
 from tests.helpers.bot_db import latest_game_id, logged_actions, owned_messages
@@ -204,6 +204,62 @@ async def test_tokens_that_all_lapse_over_a_restart_leave_a_game_that_resumes_on
     assert lapsed, "the bot tried a token Discord took as dead, once"
     assert fd.counters.private_messages[dm.id] == 3
     assert [r for r in bot_token_requests(fd, start) if str(dm.id) in r] == []
+
+
+async def test_a_token_whose_follow_ups_are_used_up_carries_no_table_and_is_not_tried_again(
+    world: World, bots: BotLauncher
+) -> None:
+    """Discord takes 5 follow-ups per interaction here (a sixth: 400 / 40094). After a pause,
+    the next move's token is the only one alive; if it has had its follow-ups, the table waits
+    for the next interaction, which brings it back, and the full token is not tried again."""
+    driver, since = await _two_in_a_dm(world, bots, 7)
+    fd = driver.fd
+    first = await driver.open(target=61)
+    await _pause_after(driver, 14)  # every interaction's token is dead now
+
+    def used_up(route: str) -> None:
+        # As if the bot had sent five follow-ups through this click's token already.
+        token = route.split("/")[3]
+        next(i for i in fd.interactions.values() if i.token == token).followups_made = 5
+
+    fd.after_request(r"^POST /interactions/\d+/[^/]+/callback", used_up)
+    full = await driver.move(driver.snapshot())
+    await fd.quiet(0.5)
+    assert driver.table().id == first.id, "no other token could post the table again"
+    # The next interactions bring it back (a move's token posting it again, or a Your hand
+    # pressed on it editing it), and it follows the game to its end.
+    final = await driver.play_out()
+    assert final.status == "finished"
+    await _settled_unseen_and_tokens_only(driver, since)
+    hook = f"POST /webhooks/{fd.application_id}/{full.token}"
+    tried = [(r.status, r.code) for r in fd.requests[since:] if r.route.startswith(hook)]
+    assert tried == [(400, 40094)], "tried once, then never again"
+
+
+async def test_a_table_posted_again_that_discord_makes_private_is_not_kept(
+    world: World, bots: BotLauncher
+) -> None:
+    """In a server that did not install the app, without Use External Apps every answer is
+    ephemeral: the table posted again through such a token would be its mover's alone. It is
+    deleted, that token carries nothing more, and the table stays the one everyone sees."""
+    await bots.process(database=world.database)
+    fd = world.fd
+    al, bea, _, _ = world.players
+    lounge = uninvited_server(fd, al, bea)
+    assert lounge.guild is not None
+    since = len(fd.requests)
+    driver = PrivateDriver(fd, lounge, [al, bea], world.database, random.Random(7))
+    first = await driver.open(target=61)
+    await _pause_after(driver, 14)  # every interaction's token is dead now
+    lounge.guild.deny(USE_EXTERNAL_APPS)  # by a moderator
+    click = await driver.move(driver.snapshot())
+    await fd.quiet(0.5)
+    copies = [m for m in click.followups if "**Deal " in m.words()]
+    assert copies and all(m.ephemeral and m.deleted for m in copies), copies
+    assert driver.table().id == first.id and not first.deleted
+    hook = f"POST /webhooks/{fd.application_id}/{click.token}"
+    assert len([r for r in fd.requests[since:] if r.route.startswith(hook)]) == len(copies) == 1
+    assert bot_token_requests(fd, since) == []
 
 
 async def test_after_a_long_pause_a_refused_click_or_command_brings_the_table_back(

@@ -11,11 +11,13 @@ from bot.core.daily import NEEDS_A_SERVER as DAILY_NEEDS_A_SERVER
 from bot.core.refusals import NO_GAME
 from bot.core.review import NO_GAME_HERE
 from bot.discord.commands import NO_HALL_OF_FAME_HERE
-from bot.discord.places import NO_LEADERBOARD_HERE
+from bot.discord.places import NO_LEADERBOARD_HERE, NO_PUBLIC_TABLE, ONLY_YOU_SEE_THIS
 from bot.discord.tournament_commands import NEEDS_A_CHANNEL as TOURNAMENTS_NEED_A_CHANNEL
 from bot.discord.tournament_commands import NEEDS_THE_BOT
 from fakediscord.counters import Counters
+from fakediscord.model import USE_EXTERNAL_APPS
 from fakediscord.testing import BotLauncher, BotProcess
+from tests.helpers.bot_db import latest_game_id
 from tests.helpers.private_driver import uninvited_server
 from tests.helpers.table_driver import World
 
@@ -136,3 +138,28 @@ async def test_a_server_that_did_not_invite_the_bot_answers_the_same_way(
     await fd.quiet(0.2)
     assert fd.counters.rest_total == 0, fd.counters.rest
     assert all(m.ephemeral for m in fd.messages(lounge))
+
+
+async def test_where_the_server_lets_apps_answer_only_privately_no_table_is_opened(
+    world: World, everywhere: BotProcess
+) -> None:
+    fd = world.fd
+    al, bea, _, _ = world.players
+    lounge = uninvited_server(fd, al, bea)
+    assert lounge.guild is not None
+    opened = await fd.slash(al, lounge, "/cribbage new")  # allowed: a table for everyone
+    assert not opened.ephemeral, opened.words()
+    game = latest_game_id(world.database, lounge.id)
+    shown = await fd.slash(bea, lounge, "/cribbage status show:True")
+    assert not shown.ephemeral and not shown.words().startswith(ONLY_YOU_SEE_THIS)
+    # A moderator turns Use External Apps off: Discord makes every answer private there.
+    lounge.guild.deny(USE_EXTERNAL_APPS)
+    # Answers meant for everyone come privately, saying so.
+    for line in ("/cribbage status show:True", "/cribbage stats", "/cribbage leaderboard"):
+        answer = await fd.slash(bea, lounge, line)
+        assert answer.ephemeral and answer.words().startswith(ONLY_YOU_SEE_THIS), line
+    # A new table would be its opener's alone: none is opened.
+    await fd.slash(al, lounge, "/cribbage cancel")
+    refused = await fd.slash(al, lounge, "/cribbage new vs_computer:True")
+    assert refused.ephemeral and refused.words() == NO_PUBLIC_TABLE
+    assert latest_game_id(world.database, lounge.id) == game, "no game was opened"

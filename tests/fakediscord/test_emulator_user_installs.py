@@ -11,6 +11,7 @@ import pytest
 
 from fakediscord import Channel, FakeDiscord, User
 from fakediscord.errors import EmulatorUsageError
+from fakediscord.model import USE_EXTERNAL_APPS
 from fakediscord.testing import InProcessBot
 from tests.helpers.emulator_world import TinyWorld
 from tests.helpers.wire import call, refusal
@@ -201,3 +202,64 @@ async def test_a_clicks_follow_ups_take_their_own_flags_beside_its_deferred_upda
     assert status == 200 and shown.original.content == "table"
     fd.clock.advance(15 * 60 + 1)
     assert await refusal(http, "POST", hook, {"content": "too late"}) == (401, 50027)
+
+
+async def test_an_interaction_only_a_user_install_authorised_takes_five_follow_ups(
+    table: TinyWorld, tiny: InProcessBot, http: aiohttp.ClientSession
+) -> None:
+    fd, dm = _installed(table, table.bea)
+    where_installed = fd.dm_channel(table.al)
+    for channel, limited in ((dm, True), (table.general, False), (where_installed, False)):
+        r = await fd.slash(table.al, channel, "/anywhere")
+        assert r.response is not None
+        owners = last_interaction(fd)["authorizing_integration_owners"]
+        assert (set(owners) == {"1"}) is limited, owners
+        hook = f"/webhooks/{fd.application_id}/{r.token}?wait=true"
+        for n in range(5):
+            assert (await call(http, "POST", hook, {"content": f"follow-up {n}"}))[0] == 200
+        sixth = await refusal(http, "POST", hook, {"content": "one too many"})
+        assert sixth == ((400, 40094) if limited else (200, None)), channel.name
+        # The token still edits what it sent.
+        status, _ = await call(
+            http,
+            "PATCH",
+            f"/webhooks/{fd.application_id}/{r.token}/messages/@original",
+            {"content": "edited"},
+        )
+        assert status == 200
+    # In the bot's own DM the guild install answers ("0": "0"), and Al's own install too.
+    assert last_interaction(fd)["authorizing_integration_owners"] == {
+        "0": "0",
+        "1": str(table.al.id),
+    }
+
+
+async def test_without_use_external_apps_a_user_install_answers_only_privately(
+    table: TinyWorld, tiny: InProcessBot, http: aiohttp.ClientSession
+) -> None:
+    fd = table.fd
+    fd.install_app(table.al)
+    elsewhere = fd.add_guild("Elsewhere", bot_member=False)
+    lounge = elsewhere.add_text_channel("lounge")
+    elsewhere.add_member(table.al)
+    elsewhere.add_member(table.bea)
+    r = await fd.slash(table.al, lounge, "/anywhere")
+    assert not r.ephemeral, "Use External Apps is on by default"
+    perms = int(last_interaction(fd)["member"]["permissions"])
+    assert perms & USE_EXTERNAL_APPS
+    elsewhere.deny(USE_EXTERNAL_APPS)
+    r = await fd.slash(table.al, lounge, "/anywhere")
+    assert r.content == "guild by user install" and r.ephemeral, "asked public, made private"
+    assert r.original is not None and not r.original.visible_to(table.bea)
+    payload = last_interaction(fd)
+    assert not int(payload["member"]["permissions"]) & USE_EXTERNAL_APPS
+    assert not int(payload["channel"]["permissions"]) & USE_EXTERNAL_APPS
+    # Its follow-ups too, whatever their flags.
+    hook = f"/webhooks/{fd.application_id}/{r.token}?wait=true"
+    status, sent = await call(http, "POST", hook, {"content": "for everyone?"})
+    assert status == 200 and sent["flags"] & 64
+    assert not fd.world.messages[int(sent["id"])].visible_to(table.bea)
+    # Where the app is installed to the server, the permission does not matter.
+    table.guild.deny(USE_EXTERNAL_APPS)
+    r = await fd.slash(table.al, table.general, "/anywhere")
+    assert r.content == "guild by guild install" and not r.ephemeral
