@@ -357,6 +357,13 @@ def test_rules_game_points_by_the_lurch_the_skunk_scale_and_resignation() -> Non
     assert "`counting:manual`" in rules_text("show") and "Muggins!" in rules_text("show")
 
 
+def test_rules_say_where_the_hand_is_and_who_cancels_in_a_dm_or_group_dm() -> None:
+    text = rules_text("commands")
+    assert "in a DM or group DM, the table's **Your hand** button" in text
+    assert "in a DM or group DM nobody, unless the game cannot go on" in text
+    assert "coach DMs" not in text  # (outside servers there are no DMs: it rides on the hand)
+
+
 def test_manual_show_says_the_cards_the_claim_the_muggins_and_then_the_breakdown() -> None:
     game, _ = two_player_game(counting=Counting.MANUAL)
     events = play_cards(game, "KH 5C 6D KS 10H JC 5S 6C")
