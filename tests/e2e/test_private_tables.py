@@ -217,13 +217,17 @@ async def test_a_token_whose_follow_ups_are_used_up_carries_no_table_and_is_not_
     first = await driver.open(target=61)
     await _pause_after(driver, 14)  # every interaction's token is dead now
 
+    full: list[str] = []
+
     def used_up(route: str) -> None:
-        # As if the bot had sent five follow-ups through this click's token already.
+        # As if the bot had sent five follow-ups through this click's token already (the
+        # first interaction after the pause: the move, or Your hand pressed before it).
         token = route.split("/")[3]
         next(i for i in fd.interactions.values() if i.token == token).followups_made = 5
+        full.append(token)
 
     fd.after_request(r"^POST /interactions/\d+/[^/]+/callback", used_up)
-    full = await driver.move(driver.snapshot())
+    await driver.move(driver.snapshot())
     await fd.quiet(0.5)
     assert driver.table().id == first.id, "no other token could post the table again"
     # The next interactions bring it back (a move's token posting it again, or a Your hand
@@ -231,7 +235,7 @@ async def test_a_token_whose_follow_ups_are_used_up_carries_no_table_and_is_not_
     final = await driver.play_out()
     assert final.status == "finished"
     await _settled_unseen_and_tokens_only(driver, since)
-    hook = f"POST /webhooks/{fd.application_id}/{full.token}"
+    hook = f"POST /webhooks/{fd.application_id}/{full[0]}"
     tried = [(r.status, r.code) for r in fd.requests[since:] if r.route.startswith(hook)]
     assert tried == [(400, 40094)], "tried once, then never again"
 
