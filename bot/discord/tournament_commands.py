@@ -116,12 +116,8 @@ class TournamentCommands(app_commands.Group):
         playoff: app_commands.Choice[int] | None = None,
     ) -> None:
         """Open a tournament; its message takes entrants with Join and Leave."""
-        where = self._where(interaction)
-        if isinstance(where, str):
-            await send_error(interaction, where)
-            return
-        if not _may_thread(interaction):
-            await send_error(interaction, THREADS_NEEDED)
+        where = await self._threads_here(interaction)
+        if where is None:
             return
         guild_id, channel_id = where
         user, moderator = user_of(interaction), is_organiser(interaction)
@@ -142,6 +138,18 @@ class TournamentCommands(app_commands.Group):
                 playoff=playoff.value if playoff else 0,
             ),
         )
+
+    async def _threads_here(self, interaction: discord.Interaction[Any]) -> tuple[int, int] | None:
+        """The server and channel of a tournament that starts threads here, or None once the
+        refusal is answered (not a place for tournaments, or no right to start threads)."""
+        where = self._where(interaction)
+        if isinstance(where, str):
+            await send_error(interaction, where)
+            return None
+        if not _may_thread(interaction):
+            await send_error(interaction, THREADS_NEEDED)
+            return None
+        return where
 
     async def _here(self, interaction: discord.Interaction[Any], act: Act) -> None:
         where = self._where(interaction)
@@ -168,12 +176,7 @@ class TournamentCommands(app_commands.Group):
     )
     async def start(self, interaction: discord.Interaction[Any]) -> None:
         """Start: round 1 is paired and dealt in threads."""
-        where = self._where(interaction)
-        if isinstance(where, str):
-            await send_error(interaction, where)
-            return
-        if not _may_thread(interaction):
-            await send_error(interaction, THREADS_NEEDED)
+        if await self._threads_here(interaction) is None:
             return
         moderator = is_organiser(interaction)
         await self._here(interaction, partial(Tournaments.start, moderator=moderator))

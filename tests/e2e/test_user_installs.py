@@ -14,8 +14,9 @@ from bot.discord.commands import NO_HALL_OF_FAME_HERE
 from bot.discord.places import NO_LEADERBOARD_HERE, NO_PUBLIC_TABLE, ONLY_YOU_SEE_THIS
 from bot.discord.tournament_commands import NEEDS_A_CHANNEL as TOURNAMENTS_NEED_A_CHANNEL
 from bot.discord.tournament_commands import NEEDS_THE_BOT
+from fakediscord import FakeDiscord
 from fakediscord.counters import Counters
-from fakediscord.model import USE_EXTERNAL_APPS
+from fakediscord.model import USE_EXTERNAL_APPS, Channel, User
 from fakediscord.testing import BotLauncher, BotProcess
 from tests.helpers.bot_db import latest_game_id
 from tests.helpers.private_driver import uninvited_server
@@ -122,9 +123,7 @@ async def test_the_bots_own_server_and_dms_still_play_as_before(
 async def test_a_server_that_did_not_invite_the_bot_answers_the_same_way(
     world: World, everywhere: BotProcess
 ) -> None:
-    fd = world.fd
-    al, bea, _, _ = world.players
-    lounge = uninvited_server(fd, al, bea)
+    fd, al, bea, lounge = _in_the_lounge(world)
     fd.counters = Counters()
     for line in GAME_COMMANDS:
         answer = await fd.slash(al, lounge, line)
@@ -143,9 +142,7 @@ async def test_a_server_that_did_not_invite_the_bot_answers_the_same_way(
 async def test_where_the_server_lets_apps_answer_only_privately_no_table_is_opened(
     world: World, everywhere: BotProcess
 ) -> None:
-    fd = world.fd
-    al, bea, _, _ = world.players
-    lounge = uninvited_server(fd, al, bea)
+    fd, al, bea, lounge = _in_the_lounge(world)
     assert lounge.guild is not None
     opened = await fd.slash(al, lounge, "/cribbage new")  # allowed: a table for everyone
     assert not opened.ephemeral, opened.words()
@@ -163,3 +160,11 @@ async def test_where_the_server_lets_apps_answer_only_privately_no_table_is_open
     refused = await fd.slash(al, lounge, "/cribbage new vs_computer:True")
     assert refused.ephemeral and refused.words() == NO_PUBLIC_TABLE
     assert latest_game_id(world.database, lounge.id) == game, "no game was opened"
+
+
+def _in_the_lounge(world: World) -> tuple[FakeDiscord, User, User, Channel]:
+    """The emulator, Al and Bea, and a channel of a server of theirs that did not invite the
+    bot (where they use their own install)."""
+    fd = world.fd
+    al, bea, _, _ = world.players
+    return fd, al, bea, uninvited_server(fd, al, bea)
