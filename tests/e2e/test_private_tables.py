@@ -231,6 +231,14 @@ async def test_a_token_whose_follow_ups_are_used_up_carries_no_table_and_is_not_
 
     fd.after_request(r"^POST /interactions/\d+/[^/]+/callback", used_up)
     await driver.move(driver.snapshot())
+    hook = f"POST /webhooks/{fd.application_id}/{full[0]}"
+
+    def tried() -> list[tuple[int, int | None]]:
+        return [(r.status, r.code) for r in fd.requests[since:] if r.route.startswith(hook)]
+
+    # Nobody acts until the bot has found that no token reaches the table and tried the only
+    # live one (a player's next interaction, were it first, would rightly be used instead).
+    assert await until(fd, tried) == [(400, 40094)]
     await fd.quiet(0.5)
     assert driver.table().id == first.id, "no other token could post the table again"
     # The next interactions bring it back (a move's token posting it again, or a Your hand
@@ -238,9 +246,7 @@ async def test_a_token_whose_follow_ups_are_used_up_carries_no_table_and_is_not_
     final = await driver.play_out()
     assert final.status == "finished"
     await _settled_unseen_and_tokens_only(driver, since)
-    hook = f"POST /webhooks/{fd.application_id}/{full[0]}"
-    tried = [(r.status, r.code) for r in fd.requests[since:] if r.route.startswith(hook)]
-    assert tried == [(400, 40094)], "tried once, then never again"
+    assert tried() == [(400, 40094)], "tried once, then never again"
 
 
 async def test_a_table_posted_again_that_discord_makes_private_is_not_kept(
