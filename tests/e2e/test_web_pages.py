@@ -131,6 +131,14 @@ async def test_a_watched_game_live_then_replayed(
         await desktop.keyboard.press("End")
         assert await current.get_attribute("id") == f"s{steps - 1}"
         assert "wins" in (await desktop.inner_text("#step-text"))
+        # A later deal's first step says each side's chance to win, in the caption and in
+        # the board's alt text, as the table did once that deal was dealt.
+        dealt = desktop.locator("ol.steps a", has_text="Chances to win").first
+        await dealt.click()
+        caption = await desktop.inner_text("#step-text")
+        assert "Chances to win: Al " in caption, caption
+        alt = await desktop.get_attribute("#step-board", "alt") or ""
+        assert "Chances to win: Al " in alt, alt
 
     status, replay = await _get(page_url)
     assert status == 200
