@@ -267,11 +267,17 @@ async def test_a_table_posted_again_that_discord_makes_private_is_not_kept(
     lounge.guild.deny(USE_EXTERNAL_APPS)  # by a moderator
     before = set(fd.interactions)
     await driver.move(driver.snapshot())
+
+    def copies() -> list[tuple[Interaction, Message]]:
+        # (The first interaction after the pause is the move, or Your hand pressed before it
+        # when the table's mention came first: either one's token carries the table.)
+        fresh = [i for key, i in fd.interactions.items() if key not in before]
+        return [(i, m) for i in fresh for m in i.followups if "**Deal " in m.words()]
+
+    # Nobody acts until the bot has posted the table again and deleted that private copy.
+    await until(fd, lambda: all(m.deleted for _, m in copies()) and copies())
     await fd.quiet(0.5)
-    # (The first interaction after the pause is the move, or Your hand pressed before it
-    # when the table's mention came first: either one's token carries the table.)
-    fresh = [i for key, i in fd.interactions.items() if key not in before]
-    [(carrier, copy)] = [(i, m) for i in fresh for m in i.followups if "**Deal " in m.words()]
+    [(carrier, copy)] = copies()
     assert copy.ephemeral and copy.deleted, copy
     assert driver.table().id == first.id and not first.deleted
     hook = f"POST /webhooks/{fd.application_id}/{carrier.token}"
