@@ -194,6 +194,9 @@ class Figures:
     refused: list[str] = field(default_factory=list)
     #: Seconds each player thinks before an action (None: act at once).
     pace: tuple[float, float] | None = None
+    #: Players move by typing /cribbage discard and /cribbage play in the channel (reading
+    #: their hand from its DM), not by its controls.
+    by_commands: bool = False
     started: float = 0.0
     finished: float = 0.0
     bot_cpu: float | None = None
@@ -260,15 +263,24 @@ async def _player(
             menu = menus[0]
             options = [o["value"] for o in menu["options"]]
             values = rng.sample(options, int(menu["min_values"]))
-            interaction = await fd.select(user, prompt, menu["custom_id"], values, wait=False)
+            if figures.by_commands:
+                line = f"/cribbage discard cards:{' '.join(values)}"
+                interaction = await fd.slash(user, table.channel, line, wait=False)
+            else:
+                interaction = await fd.select(user, prompt, menu["custom_id"], values, wait=False)
             kind = "discard"
         else:
             enabled = [b for b in prompt.buttons() if not b.get("disabled")]
             button = rng.choice(enabled)
-            interaction = await fd.click(user, prompt, button["custom_id"], wait=False)
+            if figures.by_commands and ":play:" in button["custom_id"]:
+                code = button["custom_id"].rsplit(":", 1)[1]
+                line = f"/cribbage play card:{code}"
+                interaction = await fd.slash(user, table.channel, line, wait=False)
+            else:
+                interaction = await fd.click(user, prompt, button["custom_id"], wait=False)
             kind = "play"
         table.cause = table.table_cause = table.move_cause = interaction.created_at
-        await _answered(figures, interaction, kind, click=True)
+        await _answered(figures, interaction, kind, click=not figures.by_commands)
         table.actions += 1
 
 
@@ -427,6 +439,7 @@ async def measure(
     database: str = "sqlite",
     procs: int = 1,
     pages: int = 0,
+    by_commands: bool = False,
 ) -> tuple[int, Figures]:
     """Play ``games`` games at once (at ``pace``, for ``duration`` seconds, if given; against
     the ``computer`` at that level, if given); print the figures; return 0 if every check
@@ -489,7 +502,7 @@ async def measure(
         watching = asyncio.Event()
         links = [functools.partial(_page_link, fd, t.channel) for t in tables[:pages]]
         updates = web.watch_pages(web_port, links, watching)
-        figures = Figures(started=time.perf_counter(), pace=pace)
+        figures = Figures(started=time.perf_counter(), pace=pace, by_commands=by_commands)
         fd.figures = figures
         playing = asyncio.gather(*(_game(fd, t, target, figures, rng, computer) for t in tables))
         # The paced run stops on time; its games need not be over.
@@ -782,6 +795,8 @@ def _report_latencies(figures: Figures) -> None:
     moves = [x * 1000 for x in figures.move_latencies]
     if moves:
         print(f"latency move -> next player's controls: {_spread(moves)}")
+        slow = sum(1 for x in moves if x > 1000)
+        print(f"moves whose next player's controls took over 1 s: {slow} of {len(moves)}")
         under = _percentile(moves, 0.99) < 1000
         print(f"p99 move -> next player's controls under 1 s: {'yes' if under else 'NO'}")
 
@@ -831,6 +846,13 @@ def main(argv: list[str] | None = None) -> int:
         metavar="LEVEL",
         help="each game one person against the computer at this level (e.g. hard)",
     )
+    parser.add_argument(
+        "--by",
+        choices=("controls", "commands"),
+        default="controls",
+        help="players move with their hand's controls (the default) or by typing"
+        " /cribbage discard and /cribbage play in the channel",
+    )
     args: Any = parser.parse_args(argv)
     if args.procs > 1 and args.database != "postgres":
         parser.error("several processes share a PostgreSQL database: add --database postgres")
@@ -852,6 +874,7 @@ def main(argv: list[str] | None = None) -> int:
             args.database,
             args.procs,
             args.pages,
+            args.by == "commands",
         )
     )
     return code
