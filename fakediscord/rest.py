@@ -368,6 +368,9 @@ def middleware(fd: FakeDiscord) -> Callable[..., Any]:
             return await handler(request)
         path = re.sub(r"^/api/v\d+", "", request.path)
         route = f"{request.method} {path}"
+        peername = request.transport.get_extra_info("peername") if request.transport else None
+        peer: int | None = peername[1] if peername else None
+        arrived = fd.clock.now()
         late = fd.faults.late_by(route)
         if late:
             await asyncio.sleep(late)  # on its way over a slow network
@@ -378,29 +381,42 @@ def middleware(fd: FakeDiscord) -> Callable[..., Any]:
         fd._count_request(template, interaction=interaction, authorized=authorized)
         if fd.invalid_requests.banned():
             # Cloudflare's own answers are not Discord's: they count toward nothing.
-            return fd._answered(route, template, cloudflare_ban(), counted=False)
+            return fd._answered(
+                route, template, cloudflare_ban(), counted=False, peer=peer, arrived=arrived
+            )
         verdict = Verdict({})
         try:
             fault = fd.faults.take(route)
             if fault is not None:
                 scope = "global" if fault.is_global else fault.scope
-                return fd._answered(route, template, fault.response(), scope=scope)
+                return fd._answered(
+                    route, template, fault.response(), scope=scope, peer=peer, arrived=arrived
+                )
             if not authorized and not interaction:
                 raise unauthorized()
             token = None if interaction else fd.bot_token
             verdict = fd.ratelimits.check(token, template, request.match_info)
             if verdict.refusal is not None:
-                return fd._answered(route, template, verdict.refusal, scope=verdict.scope)
+                return fd._answered(
+                    route,
+                    template,
+                    verdict.refusal,
+                    scope=verdict.scope,
+                    peer=peer,
+                    arrived=arrived,
+                )
             response = await handler(request)
         except DiscordError as error:
             response = error_response(error, verdict.headers)
-            return fd._answered(route, template, response, code=error.code)
+            return fd._answered(
+                route, template, response, code=error.code, peer=peer, arrived=arrived
+            )
         except web.HTTPNotFound:
             fd.unhandled.append(route)
             response = json_response({"message": "404: Not Found", "code": 0}, status=404)
-            return fd._answered(route, template, response)
+            return fd._answered(route, template, response, peer=peer, arrived=arrived)
         response.headers.update(verdict.headers)
-        answered = fd._answered(route, template, response)
+        answered = fd._answered(route, template, response, peer=peer, arrived=arrived)
         # A test's action for this route runs now, before the bot hears the answer.
         fd.faults.handled(route)
         return answered

@@ -65,6 +65,10 @@ class RequestRecord:
     code: int | None = None
     template: str = ""  # "POST /channels/{id}/messages"
     at: float = 0.0  # when it was answered, on the emulator's clock
+    #: The client's port (which of several bot processes made it: a benchmark maps ports to
+    #: processes), and when the request arrived, on the emulator's clock.
+    peer: int | None = None
+    arrived: float = 0.0
 
 
 def _new_token() -> str:
@@ -455,12 +459,17 @@ class FakeDiscord(UserActions, BotSide):
         scope: str | None = None,
         code: int | None = None,
         counted: bool = True,
+        peer: int | None = None,
+        arrived: float = 0.0,
     ) -> web.StreamResponse:
         if response.status == 429 and scope is not None:
             self.counters.rate_limited[scope] += 1
         if counted and self.invalid_requests.record(response.status, scope):
             self.counters.invalid_requests += 1
-        record = RequestRecord(route, response.status, code, template, self.clock.now())
+        now = self.clock.now()
+        record = RequestRecord(
+            route, response.status, code, template, now, peer=peer, arrived=arrived or now
+        )
         self.requests.append(record)
         self._notify()
         return response

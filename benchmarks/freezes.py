@@ -1,0 +1,446 @@
+"""Freezes of the sender under load: two bot processes on PostgreSQL, the sender stopped
+(SIGSTOP) for longer than its lease again and again while games are played (issue 32).
+
+Two processes share a throwaway PostgreSQL database, one shard each, as the bot runs sharded
+(shard 0's process answers every DM and leaves sending to the other while it can). Games are
+played on both shards by players who press their hands' controls as soon as they come, a new
+game starting in a channel as soon as one ends. Every ``--gap`` seconds the process that sends
+is frozen for ``--freeze`` seconds (longer than the 1.5 s lease, so the other takes over), then
+woken. fakediscord enforces Discord's limits throughout.
+
+Each request fakediscord receives is put down to the process that made it (by its TCP port,
+looked up in /proc while the connection is open), and each process's role over time is read
+from what it logs ("is now the sender", "no longer the sender"). It prints:
+
+- late sends: posts, edits and deletes (bot token or an interaction's webhook; interaction
+  callbacks, which any process makes to answer, apart) that reached Discord from a process
+  while the other held the lease;
+- regressed messages: a message edited back to an earlier deal, or out of "the game is over";
+- doubled messages: a DM holding two messages with live controls of one game, and orphans:
+  such a message that is not the game's newest in that DM (checked once the run is over and
+  the bot has caught up);
+- takeover times: from each freeze to the other process saying it sends, and to it having
+  brought the games up to date;
+- 429s the bot received, and whether every game recorded is whole.
+
+    .venv/bin/python benchmarks/freezes.py [--freezes 80] [--freeze 2.5] [--gap 2.0]
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import contextlib
+import os
+import random
+import re
+import signal
+import statistics
+import sys
+import time
+from collections import defaultdict
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parent.parent
+if str(ROOT) not in sys.path:
+    sys.path.insert(0, str(ROOT))
+
+from benchmarks.bot_load import (  # noqa: E402
+    CLUSTER_READY,
+    Figures,
+    LoadDiscord,
+    LoadGame,
+    _game,
+)
+from fakediscord import Limits, Message  # noqa: E402
+from fakediscord.runner import BotProcess  # noqa: E402
+from tests.helpers.postgres import PostgresServer  # noqa: E402
+
+#: What a process logs when its role changes (bot/store/cluster.py).
+BECOMES = re.compile(r"this process (is the sender|is now the sender)")
+STOPS = re.compile(r"this process (does not send|is no longer the sender)")
+RECONCILED = re.compile(r"reconciling \d+ games")
+#: Requests that send (change what Discord shows), as fakediscord names their routes.
+SENDS = re.compile(r"^(POST|PATCH|DELETE) /(channels/\d+/messages|webhooks/)")
+CALLBACK = re.compile(r"^POST /interactions/")
+WEBHOOK = re.compile(r"^\w+ /webhooks/\d+/([^/?]+)")
+DEAL = re.compile(r"deal (\d+)", re.IGNORECASE)
+OVER = "game is over"
+
+
+class Stamped:
+    """The lines a process prints, each with when it arrived (``time.monotonic``)."""
+
+    def __init__(self, bot: BotProcess) -> None:
+        self.bot = bot
+        self.lines: list[tuple[float, str]] = []
+        self._task = asyncio.get_running_loop().create_task(self._follow())
+
+    async def _follow(self) -> None:
+        seen = 0
+        while True:
+            output = self.bot.output
+            now = time.monotonic()
+            while seen < len(output):
+                self.lines.append((now, output[seen]))
+                seen += 1
+            await asyncio.sleep(0.002)
+
+    def close(self) -> None:
+        self._task.cancel()
+
+    def roles(self) -> list[tuple[float, bool]]:
+        """When the process began or stopped sending, by its own words."""
+        changes = []
+        for at, line in self.lines:
+            if BECOMES.search(line):
+                changes.append((at, True))
+            elif STOPS.search(line):
+                changes.append((at, False))
+        return changes
+
+
+def _sockets(pid: int) -> set[str]:
+    inodes = set()
+    with contextlib.suppress(OSError):
+        for fd in os.listdir(f"/proc/{pid}/fd"):
+            with contextlib.suppress(OSError):
+                link = os.readlink(f"/proc/{pid}/fd/{fd}")
+                if link.startswith("socket:["):
+                    inodes.add(link[8:-1])
+    return inodes
+
+
+def _ports() -> dict[str, int]:
+    """Socket inode -> local port, of every TCP socket on the machine."""
+    found = {}
+    for table in ("/proc/net/tcp", "/proc/net/tcp6"):
+        with contextlib.suppress(OSError), open(table) as lines:
+            next(lines)
+            for line in lines:
+                parts = line.split()
+                found[parts[9]] = int(parts[1].rsplit(":", 1)[1], 16)
+    return found
+
+
+class FreezeDiscord(LoadDiscord):
+    """fakediscord that knows which bot process each request came from, and when it arrived
+    on the wall clock the role lines are stamped with (``time.monotonic``)."""
+
+    def __init__(self, limits: Limits) -> None:
+        super().__init__(limits)
+        self.pids: dict[int, str] = {}  # pid -> process name
+        self.port_of: dict[int, str] = {}  # client port -> process name
+        #: (arrived, process, route, status) of every request that is not part of an answer.
+        self.log: list[tuple[float, str, str, int]] = []
+        #: The interactions' tokens whose deferred answer was already completed.
+        self._completed: set[str] = set()
+
+    def _answers(self, route: str) -> bool:
+        """Whether the request completes an interaction's deferred answer (the first edit of
+        its original response after a deferred update, or the first follow-up after
+        "thinking"): the answering process's, whichever sends."""
+        found = WEBHOOK.search(route)
+        if found is None:
+            return False
+        token = found[1]
+        interaction = next((i for i in self.interactions.values() if i.token == token), None)
+        if interaction is None or interaction.response is None or token in self._completed:
+            return False
+        kind = interaction.response.type
+        first = (kind == 6 and route.startswith("PATCH") and route.endswith("@original")) or (
+            kind == 5 and route.startswith("POST")
+        )
+        if first:
+            self._completed.add(token)
+        return first
+
+    def _owner_of(self, port: int | None) -> str:
+        if port is None:
+            return "?"
+        if port not in self.port_of:
+            ports = _ports()
+            for pid, name in self.pids.items():
+                for inode in _sockets(pid):
+                    if inode in ports:
+                        self.port_of[ports[inode]] = name
+        return self.port_of.get(port, "?")
+
+    def _answered(self, route: str, template: str, response: Any, **kwargs: Any) -> Any:
+        answered = super()._answered(route, template, response, **kwargs)
+        record = self.requests[-1]
+        if self._answers(route):
+            return answered
+        # The request's arrival, moved from the emulator's clock to time.monotonic.
+        arrived = time.monotonic() - (self.clock.now() - record.arrived)
+        self.log.append((arrived, self._owner_of(record.peer), route, response.status))
+        return answered
+
+
+@dataclass
+class Freeze:
+    process: str
+    at: float
+    woken: float = 0.0
+    took_over: float | None = None
+    reconciled: float | None = None
+
+
+@dataclass
+class Run:
+    freezes: list[Freeze] = field(default_factory=list)
+    games: int = 0
+
+
+def _sender(stamped: dict[str, Stamped]) -> str | None:
+    """The process that last said it sends (and has not since said it does not)."""
+    latest: tuple[float, str] | None = None
+    for name, s in stamped.items():
+        roles = s.roles()
+        if roles and roles[-1][1] and (latest is None or roles[-1][0] > latest[0]):
+            latest = (roles[-1][0], name)
+    return None if latest is None else latest[1]
+
+
+async def _freezer(
+    bots: dict[str, BotProcess],
+    stamped: dict[str, Stamped],
+    run: Run,
+    count: int,
+    length: float,
+    gap: float,
+) -> None:
+    for number in range(count):
+        await asyncio.sleep(gap)
+        name = _sender(stamped)
+        if name is None:
+            continue
+        proc = bots[name].proc
+        assert proc is not None
+        other = next(n for n in bots if n != name)
+        mark = len(stamped[other].lines)
+        freeze = Freeze(name, time.monotonic())
+        proc.send_signal(signal.SIGSTOP)
+        await asyncio.sleep(length)
+        proc.send_signal(signal.SIGCONT)
+        freeze.woken = time.monotonic()
+        run.freezes.append(freeze)
+        # The other's takeover, as it said it (it may come after the wake: looked at later).
+        freeze.took_over = -float(mark)  # (filled in by _takeovers from the line index)
+        print(f"freeze {number + 1}/{count} of {name}", flush=True)
+
+
+def _takeovers(run: Run, stamped: dict[str, Stamped]) -> None:
+    for freeze in run.freezes:
+        other = next(n for n in stamped if n != freeze.process)
+        lines = stamped[other].lines[int(-(freeze.took_over or 0)) :]
+        freeze.took_over = None
+        for at, line in lines:
+            if at < freeze.at:
+                continue
+            if freeze.took_over is None and BECOMES.search(line):
+                freeze.took_over = at
+            elif freeze.took_over is not None and RECONCILED.search(line):
+                freeze.reconciled = at
+                break
+
+
+def _late_sends(fd: FreezeDiscord, stamped: dict[str, Stamped]) -> list[tuple[float, str, str]]:
+    """Sends that reached Discord from a process while the other one held the lease."""
+    # Who held the lease when: the latest of the two processes' "now the sender".
+    changes = sorted((at, name) for name, s in stamped.items() for at, sends in s.roles() if sends)
+    late = []
+    for arrived, name, route, status in fd.log:
+        if not SENDS.search(route) or CALLBACK.search(route) or name == "?":
+            continue
+        holder = None
+        for at, who in changes:
+            if at > arrived:
+                break
+            holder = who
+        if holder is not None and holder != name and 200 <= status < 300:
+            late.append((arrived, name, route))
+    return late
+
+
+def _regressed(messages: list[Message]) -> list[str]:
+    """Messages edited back to an earlier deal, or out of the game's end."""
+    found = []
+    for message in messages:
+        deals: list[int] = []
+        over = False
+        for version in [*message.history, message.version()]:
+            words = version.words()
+            if over and OVER not in words:
+                found.append(f"{message.id}: out of the game's end: {words[:80]!r}")
+                break
+            over = over or OVER in words
+            deal = DEAL.search(words)
+            if deal:
+                number = int(deal[1])
+                if deals and number < deals[-1]:
+                    found.append(f"{message.id}: deal {deals[-1]} -> {number}")
+                    break
+                deals.append(number)
+    return found
+
+
+def _live(message: Message) -> bool:
+    return bool(list(message.selects())) or any(not b.get("disabled") for b in message.buttons())
+
+
+def _game_of(message: Message) -> str | None:
+    for component in [*message.selects(), *message.buttons()]:
+        custom = str(component.get("custom_id", ""))
+        if custom.startswith("crib:"):
+            return custom.split(":")[1]
+    return None
+
+
+def _doubled_and_orphans(fd: FreezeDiscord) -> tuple[list[str], list[str]]:
+    doubled, orphans = [], []
+    for channel in fd.world.channels.values():
+        if not channel.is_dm:
+            continue
+        newest: dict[str, int] = {}
+        live: dict[str, list[int]] = defaultdict(list)
+        for message in channel.messages:
+            game = _game_of(message)
+            if game is None:
+                continue
+            newest[game] = message.id
+            if _live(message):
+                live[game].append(message.id)
+        for game, ids in live.items():
+            if len(ids) > 1:
+                doubled.append(f"DM {channel.id}, game {game}: {len(ids)} live hands")
+            orphans += [f"DM {channel.id}, game {game}: {i}" for i in ids if i != newest[game]]
+    return doubled, orphans
+
+
+async def _channel_games(
+    fd: FreezeDiscord,
+    table: LoadGame,
+    figures: Figures,
+    rng: random.Random,
+    stop: asyncio.Event,
+    run: Run,
+) -> None:
+    while not stop.is_set():
+        game = LoadGame(table.channel, table.players, seen=len(table.channel.messages))
+        fd.games[table.channel.id] = game
+        for user in table.players:
+            fd.tables[fd.dm_channel(user).id] = game
+        await _game(fd, game, 61, figures, rng)
+        if game.error:
+            print(f"game in {table.channel.name} failed: {game.error}", flush=True)
+            return
+        run.games += 1
+
+
+async def measure(count: int, length: float, gap: float, games: int, seed: int) -> int:
+    rng = random.Random(seed)
+    fd = FreezeDiscord(Limits())
+    run = Run()
+    async with fd, contextlib.AsyncExitStack() as stack:
+        guilds = [fd.add_guild(f"Freeze {n}", shard=(n, 2)) for n in range(2)]
+        tables = []
+        for number in range(games):
+            guild = guilds[number % 2]
+            channel = guild.add_text_channel(f"table-{number}")
+            seated = [fd.add_user(f"p{number}-{seat}") for seat in range(2)]
+            for user in seated:
+                guild.add_member(user)
+            tables.append(LoadGame(channel, seated))
+        server = stack.enter_context(PostgresServer.start())
+        url = server.create_database("freezes")
+        bots: dict[str, BotProcess] = {}
+        stamped: dict[str, Stamped] = {}
+        # Shard 1's process starts first and sends; shard 0's answers the DMs.
+        for shard in (1, 0):
+            bot = BotProcess(
+                fd,
+                database=url,
+                env={"SHARD_COUNT": "2", "SHARD_IDS": str(shard)},
+                ready_timeout=60,
+                ready_text=CLUSTER_READY,
+            )
+            name = f"shard {shard}"
+            # Errors logged while frozen and woken are figures here, not failures.
+            bot.watched = False
+            bots[name] = bot
+            await bot.start()
+            assert bot.proc is not None
+            fd.pids[bot.proc.pid] = name
+            stamped[name] = Stamped(bot)
+        figures = Figures(started=time.perf_counter())
+        fd.figures = figures
+        stop = asyncio.Event()
+        playing = [
+            asyncio.create_task(_channel_games(fd, t, figures, rng, stop, run)) for t in tables
+        ]
+        await _freezer(bots, stamped, run, count, length, gap)
+        stop.set()
+        # The games in play finish (or the bot has caught up with them).
+        with contextlib.suppress(TimeoutError):
+            await asyncio.wait_for(asyncio.gather(*playing), timeout=120)
+        await asyncio.sleep(3.0)  # (a benchmark may wait: the last edits land)
+        _takeovers(run, stamped)
+        late = _late_sends(fd, stamped)
+        channels = [*fd.world.channels.values()]
+        channels += [c for g in fd.world.guilds.values() for c in g.channels.values()]
+        every_message = [m for c in channels for m in c.messages]
+        regressed = _regressed(every_message)
+        doubled, orphans = _doubled_and_orphans(fd)
+        errors = [line for s in stamped.values() for _, line in s.lines if " ERROR " in line]
+        for bot in bots.values():
+            await bot.stop()
+        for s in stamped.values():
+            s.close()
+    took = [f.took_over - f.at for f in run.freezes if f.took_over is not None]
+    up = [f.reconciled - f.at for f in run.freezes if f.reconciled is not None]
+    print(f"freezes: {len(run.freezes)} of {length:.1f} s; games finished: {run.games}")
+    print(f"moves answered: {len(figures.latencies)}")
+    print(f"late sends (after the lease passed on): {len(late)}")
+    for _arrived, name, route in late[:10]:
+        print(f"  {name}: {route}")
+    print(f"regressed messages: {len(regressed)}")
+    for line in regressed[:10]:
+        print(f"  {line}")
+    print(f"doubled messages: {len(doubled)}; orphan messages: {len(orphans)}")
+    for line in (doubled + orphans)[:10]:
+        print(f"  {line}")
+    if took:
+        print(
+            f"takeover (freeze -> the other sends): median {statistics.median(took):.2f} s,"
+            f" max {max(took):.2f} s (n={len(took)})"
+        )
+    if up:
+        print(
+            f"freeze -> the other has reconciled: median {statistics.median(up):.2f} s,"
+            f" max {max(up):.2f} s (n={len(up)})"
+        )
+    print(f"429s received by the bot: {dict(fd.counters.rate_limited) or 'none'}")
+    print(f"errors logged: {len(errors)}")
+    for line in errors[:5]:
+        print(f"  {line[:200]}")
+    bad = len(late) + len(regressed) + len(doubled) + len(orphans)
+    print(f"no late send, regression, double or orphan: {'yes' if not bad else 'NO'}")
+    return 0 if not bad else 1
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--freezes", type=int, default=80)
+    parser.add_argument("--freeze", type=float, default=2.5, help="seconds frozen (2.5)")
+    parser.add_argument("--gap", type=float, default=2.0, help="seconds between freezes (2)")
+    parser.add_argument("--games", type=int, default=4, help="channels playing at once (4)")
+    parser.add_argument("--seed", type=int, default=1)
+    args = parser.parse_args(argv)
+    return asyncio.run(measure(args.freezes, args.freeze, args.gap, args.games, args.seed))
+
+
+if __name__ == "__main__":
+    sys.exit(main())
