@@ -17,13 +17,11 @@ from datetime import timedelta
 from bot.core.coach_settings import CoachSettings
 from bot.core.faults import UnreadableGame
 from bot.core.games import Games, Loaded
-from bot.core.ledger import Drawing
+from bot.core.ledger.life import Drawing, Projector
 from bot.core.messages import MessageView, Owed, laid_out
 from bot.core.owners import Owner
 from bot.core.private_table import (
-    TOKEN_LIFE,
-    hand_key,
-    live_token,
+    hand_carrier,
     private_owed,
     turn_mentions,
     unreadable_table,
@@ -36,6 +34,7 @@ from bot.core.render.private import GAME_ENDED, where
 from bot.core.render.standings import change_text
 from bot.core.render.text import escape
 from bot.core.storage import MessageRecords
+from bot.core.timing import TOKEN_USABLE
 
 __all__ = ["RECONCILE_ENDED", "REMIND_AFTER", "SETTLED_KEPT", "GameMessages", "ratings_line"]
 
@@ -47,7 +46,7 @@ RECONCILE_ENDED = timedelta(days=1)
 SETTLED_KEPT = 512
 
 
-class GameMessages:
+class GameMessages(Projector):
     """Draws each game's messages (the ledger's projector for games)."""
 
     def __init__(
@@ -133,10 +132,10 @@ class GameMessages:
                     continue
                 coach = seat.user_id not in facts.coach_off
                 hands[seat.seat] = hand_message(loaded, seat.seat, deal, coach=coach)
-                known = sent.get(hand_key(deal, seat.seat))
-                if live_token(known, facts.now) and owes_move(loaded.game, seat.seat):
-                    assert known is not None and known.token_at is not None
-                    lapse = known.token_at + TOKEN_LIFE
+                known = hand_carrier(sent, deal, seat.seat, facts.now)
+                if known is not None and owes_move(loaded.game, seat.seat):
+                    assert known.token_at is not None
+                    lapse = known.token_at + TOKEN_USABLE
                     check_at = lapse if check_at is None else min(check_at, lapse)
         owed = list(private_owed(record, loaded, settled_owed, hands))
         if loaded is not None:

@@ -24,6 +24,7 @@ from bot.core.deal_log import DealLog
 from bot.core.entry import answers
 from bot.core.faults import UnreadableGame
 from bot.core.games import Games, Loaded, OnGames
+from bot.core.ledger.life import answer_kept
 from bot.core.messages import MessageView
 from bot.core.owners import Owner
 from bot.core.records import GameRecord, GameStatus, MessageRecord, SeatRecord
@@ -375,17 +376,8 @@ def _answer_record(
     """The lobby message as an interaction's answer shows it: ``record``'s lobby, reachable
     through the interaction's token (its id is 0 until the answer tells it)."""
     view = lobby.lobby_view(record)
-    return MessageRecord(
-        LOBBY,
-        channel_id,
-        message_id or 0,
-        view.digest(),
-        token,
-        at,
-        True,
-        record.version,
-        unconfirmed_since=at,
-    )
+    reached = Clicked(channel_id, message_id or 0, token)
+    return answer_kept(reached, LOBBY, view.digest(), record.version, at)
 
 
 def _answered(after: GameRecord, clicked: Clicked | None, at: float) -> MessageRecord | None:

@@ -214,6 +214,17 @@ class MessageView:
         if self.layout and self.content != "\n".join(t for group in self.layout for t in group):
             raise ValueError("A laid-out message's content is the text of its layout.")
 
+    def offers(self) -> str | None:
+        """A short fingerprint of what the message offers its reader to act on now (a hand's
+        live controls), or None when it offers nothing (no controls, or none enabled): an edit
+        that changes this gives a player their turn; one that does not is a redraw."""
+        controls = self.controls
+        if controls is None:
+            return None
+        if controls.kind == "play" and not any(card.enabled for card in controls.cards):
+            return None
+        return hashlib.blake2b(repr(controls).encode(), digest_size=12).hexdigest()
+
     def digest(self) -> str:
         """A short fingerprint of everything shown, to tell whether a sent copy is current."""
         if not self._digest:
@@ -273,8 +284,14 @@ class Owed:
     #: Sent in this order among the game's owed messages (lower first).
     order: int = field(default=0, compare=False)
     #: Of a game where the bot is not a member: reached through interactions' tokens alone
-    #: (never the bot's own token; see ``bot.discord.courier``).
+    #: (never the bot's own token; see :mod:`bot.core.ledger.routes`).
     private: bool = field(default=False, compare=False)
+    #: The keys of other messages whose interactions' tokens may carry this one where the bot
+    #: is not a member (a player's hand of the deals before, for the hand of a new deal).
+    fallbacks: tuple[str, ...] = field(default=(), compare=False)
+    #: What an older copy of this message shows once a token reaches it (a table posted
+    #: again: the older copy says it moved on, with no controls); None: it has none.
+    closed: MessageView | None = field(default=None, compare=False)
 
     def due(self, sent: MessageRecord | None) -> bool:
         """Whether this has to be sent, given the copy ``sent`` before (if any): a message never

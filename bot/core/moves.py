@@ -34,6 +34,7 @@ from bot.core.computer import (
 from bot.core.computer import snapshot_views as views_before
 from bot.core.entry import answers
 from bot.core.games import Games, Loaded, OnGames
+from bot.core.ledger.life import answer_kept
 from bot.core.messages import ConfirmControls, MessageView
 from bot.core.owners import Owner
 from bot.core.projection import hand_message
@@ -179,18 +180,8 @@ class Moves(OnGames):
             update = hand_message(saved, seat, answering.deal, coach=coach)
             if answering.clicked is None:
                 return None
-            clicked = answering.clicked
-            return MessageRecord(
-                key,
-                clicked.channel_id,
-                clicked.message_id,
-                update.digest(),
-                clicked.token,
-                self._games.now(),
-                True,
-                saved.record.version,
-                unconfirmed_since=self._games.now(),
-            )
+            at = self._games.now()
+            return answer_kept(answering.clicked, key, update.digest(), saved.record.version, at)
 
         version = await self._games.save_moves(loaded, steps, answer, more_coming=computer_owes)
         kept = answering is not None and answering.clicked is not None and update is not None

@@ -21,6 +21,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 
 from bot.core.games import Loaded
+from bot.core.ledger.routes import live
 from bot.core.lobby import lobby_view
 from bot.core.messages import LobbyAction, LobbyControls, MessageView, Owed, laid_out
 from bot.core.projection import owes_move
@@ -31,10 +32,10 @@ from engine.phase import Phase
 
 __all__ = [
     "HAND_BUTTON",
+    "MOVED_ON",
     "TABLE",
-    "TOKEN_LIFE",
+    "hand_carrier",
     "hand_key",
-    "live_token",
     "private_owed",
     "turn_mentions",
     "unreadable_table",
@@ -45,9 +46,9 @@ __all__ = [
 TABLE = "lobby"
 #: The lobby action of the table's *Your hand* button.
 HAND_BUTTON: LobbyAction = "hand"
-#: How long an interaction's token may be used after the interaction (Discord allows 15
-#: minutes; a minute is kept in hand for clocks and slow requests).
-TOKEN_LIFE = 14 * 60.0
+#: What an older copy of the table says once a token reaches it (the table was posted again
+#: below it, after a pause longer than any token's life).
+MOVED_ON = "↓ This table moved: the game carries on in a newer message below."
 #: Between the deal before's text and the current deal's.
 _RULE = "— — —"
 
@@ -57,11 +58,19 @@ def hand_key(deal: int, seat: int) -> str:
     return f"hand:{deal}:{seat}"
 
 
-def live_token(record: MessageRecord | None, now: float) -> bool:
-    """Whether an interaction's token may still edit the message ``record`` is of."""
-    if record is None or record.token is None or record.token_at is None:
-        return False
-    return now - record.token_at < TOKEN_LIFE
+def _hand_keys(deal: int, seat: int) -> tuple[str, ...]:
+    """The keys of ``seat``'s hand messages, this deal's first, then the deals' before."""
+    return tuple(hand_key(d, seat) for d in range(deal, 0, -1))
+
+
+def hand_carrier(
+    sent: Mapping[str, MessageRecord], deal: int, seat: int, now: float
+) -> MessageRecord | None:
+    """The freshest of ``seat``'s hand messages (this deal's, or one of a deal before, which
+    the hand of a new deal takes over) that an interaction's live token reaches: how its
+    hand is reached now (None: it is not)."""
+    reached = [r for k in _hand_keys(deal, seat) if live(r := sent.get(k), now) and r is not None]
+    return max(reached, key=lambda r: r.token_at or 0.0, default=None)
 
 
 def _people(record: GameRecord) -> list[SeatRecord]:
@@ -163,20 +172,44 @@ def private_owed(
         if record.end_note:
             view = MessageView(f"{view.content}\n\n{record.end_note}", lobby=view.lobby)
         return (Owed(TABLE, view, order=0, private=True),)
-    owed = [Owed(TABLE, _table_view(record, settled), order=0, private=True)]
+    table = _table_view(record, settled)
+    owed = [Owed(TABLE, table, order=0, private=True, closed=moved_on(record, table))]
     deal = loaded.game.deal_number
     for seat in _people(record):
         hand = hands.get(seat.seat)
         if hand is not None:
-            owed.append(Owed(hand_key(deal, seat.seat), hand, seat.user_id, order=1, private=True))
+            key, *before = _hand_keys(deal, seat.seat)
+            owed.append(
+                Owed(
+                    key,
+                    hand,
+                    seat.user_id,
+                    order=1,
+                    private=True,
+                    fallbacks=tuple(before),
+                )
+            )
     return tuple(owed)
+
+
+def moved_on(record: GameRecord, table: MessageView) -> MessageView:
+    """What an older copy of the table shows once a token reaches it: the table as it is,
+    without its controls, saying that it moved (a copy posted again below it carries on)."""
+    closed = LobbyControls(record.id, ())
+    if table.layout:
+        groups = (*_last(table.layout, MAX_LAID_OUT - len(MOVED_ON)), (MOVED_ON,))
+        return laid_out(groups, lobby=closed, board=table.board, framed=table.framed)
+    text = _tail(table.content, MAX_MESSAGE - len(MOVED_ON) - 2)
+    return MessageView(f"{text}\n\n{MOVED_ON}", lobby=closed, board=table.board)
 
 
 def turn_mentions(
     record: GameRecord, loaded: Loaded, sent: Mapping[str, MessageRecord], now: float
 ) -> tuple[int, ...]:
-    """The people the table waits on whose hand no live token reaches (they never opened it
-    this deal, or their last interaction with it is too old): the table mentions them."""
+    """The people the table waits on whose hand no live token reaches (they never opened it,
+    this deal or one before, or their last interaction with it is too old): the table
+    mentions them. A hand of a deal before whose token lives carries the new deal's hand, so
+    its player is not awaited at the table."""
     game = loaded.game
     if record.status is not GameStatus.ACTIVE or game.phase is Phase.OVER:
         return ()
@@ -185,8 +218,8 @@ def turn_mentions(
     for seat in _people(record):
         if not owes_move(game, seat.seat):
             continue
-        if live_token(sent.get(hand_key(deal, seat.seat)), now):
-            continue
+        if hand_carrier(sent, deal, seat.seat, now) is not None:
+            continue  # (their hand of this deal, or of one before, which carries it)
         assert seat.user_id is not None
         waiting.append(seat.user_id)
     return tuple(waiting)

@@ -17,7 +17,7 @@ from typing import Protocol
 from bot.core.entry import answers
 from bot.core.faults import Faults
 from bot.core.feed import Change, ChangeFeed
-from bot.core.ledger import Drawing
+from bot.core.ledger.life import Drawing, Projector
 from bot.core.messages import EntryControls, MessageView, Owed
 from bot.core.owners import Owner
 from bot.core.records import GameRecord, MessageRecord, Ranked, ResultRecord
@@ -430,7 +430,7 @@ class Tournaments:
         raise Refused(NO_SUCH_PAIRING)
 
 
-class TournamentMessages:
+class TournamentMessages(Projector):
     """Draws each tournament's live message (the ledger's projector for tournaments): the
     board, edited in place, and the champion's announcement, posted once at the end."""
 
@@ -454,13 +454,6 @@ class TournamentMessages:
             owed.append(Owed("champion", view, once=True))
         return Drawing(record.channel_id, record.version, tuple(owed))
 
-    def moving(self, owner: Owner) -> bool:
-        """A tournament's writes are single statements: never half-way in memory."""
-        return False
-
-    async def dms_refused(self, owner: Owner, user_id: int) -> None:
-        """A tournament sends no DMs."""
-
     async def to_reconcile(self, now: float) -> list[tuple[Owner, int]]:
         """Every tournament open, running, or ended in the last day."""
         since = now - RECONCILE_ENDED.total_seconds()
@@ -468,6 +461,3 @@ class TournamentMessages:
             (Owner.tournament(t.id), t.channel_id)
             for t in await self._store.recent_tournaments(since)
         ]
-
-    def sending_again(self) -> None:
-        """Nothing of what was sent is kept here."""

@@ -25,23 +25,22 @@ from discord import app_commands
 from discord.ext import commands, tasks
 
 from bot.core.computer import THINKS_AT_LENGTH
+from bot.core.ledger import MessageKeeper, Pacer
 from bot.core.owners import OwnerKind
 from bot.core.services import Services
 from bot.core.storage import UnusableStore
 from bot.core.thinking import WorkerThinking
+from bot.core.timing import DEFER_AFTER
 from bot.discord.commands import CribbageCommands
 from bot.discord.components import DYNAMIC_ITEMS
-from bot.discord.courier import Courier
+from bot.discord.courier import Courier, fence_trace
 from bot.discord.interactions import (
-    DEFER_AFTER,
     SORRY,
     DiscordIO,
     known_error_text,
     send_error,
 )
-from bot.discord.keeper import TableKeeper
 from bot.discord.members import DiscordMembers
-from bot.discord.pacing import Pacer
 from bot.discord.threads import DiscordThreads
 from bot.settings import Settings, StartupError
 from bot.store import Dialect, Store
@@ -88,7 +87,7 @@ class CribbageBot(commands.AutoShardedBot):
     store: Store
     services: Services
     io: DiscordIO
-    keeper: TableKeeper
+    keeper: MessageKeeper
     cluster: Cluster
 
     def __init__(
@@ -119,6 +118,8 @@ class CribbageBot(commands.AutoShardedBot):
             member_cache_flags=discord.MemberCacheFlags.none(),
             allowed_mentions=discord.AllowedMentions(everyone=False, roles=False, users=True),
             shard_count=settings.shard_count or 1,
+            # Every send is checked against this process's lease right before it is written.
+            http_trace=fence_trace(),
             **_shard_ids(settings),
         )
         if services is not None and store is None:
@@ -131,6 +132,8 @@ class CribbageBot(commands.AutoShardedBot):
         self._owns_store = store is None
         self._store_closed = False
         self._thinking: WorkerThinking | None = None
+        #: Bringing the games up to date after taking over from another process.
+        self._taking_over: asyncio.Task[None] | None = None
         #: The game pages' server, when WEB_PORT is set.
         self.web: WebServer | None = None
         self._max_concurrency: int | None = None
@@ -202,9 +205,12 @@ class CribbageBot(commands.AutoShardedBot):
             stopped_sending=self._stop_sending,
             resumed=self._resume_sending,
         )
-        courier = Courier(self, self.services.ledger, self.pacer, may_send=self.cluster.may_send)
-        self.keeper = TableKeeper(
-            self.services.ledger, courier, self.pacer, faults=self.services.games.faults
+        self.keeper = MessageKeeper(
+            self.services.ledger,
+            Courier(self, self.pacer),
+            self.pacer,
+            lease=self.cluster,
+            faults=self.services.games.faults,
         )
         _warm_engine()
         self.add_dynamic_items(*DYNAMIC_ITEMS)
@@ -257,9 +263,13 @@ class CribbageBot(commands.AutoShardedBot):
         release may have changed them) and bring every game's messages up to date."""
         self.services.ledger.sending_again()
         self._start_sending()
-        # What is owed first: syncing the commands waits on Discord's own limits.
+        # What is owed first: syncing the commands waits on Discord's own limits. The taking
+        # over waits out what the sender before may still have on its way: in a task of its
+        # own, so the lease is renewed meanwhile.
         if self.is_ready():
-            await self.reconcile()
+            self._taking_over = asyncio.get_running_loop().create_task(
+                self.reconcile(taking_over=True), name="crib-take-over"
+            )
         await self._sync_commands()
 
     async def _resume_sending(self) -> None:
@@ -270,10 +280,15 @@ class CribbageBot(commands.AutoShardedBot):
         self.services.ledger.sending_again()
         self.keeper.resume()
 
-    async def reconcile(self) -> None:
+    async def reconcile(self, *, taking_over: bool = False) -> None:
         """Bring every open or recently ended game's messages up to date, and make the timed
-        moves that fell due while nobody was looking (start-up, taking over)."""
-        owners = await self.keeper.reconcile()
+        moves that fell due while nobody was looking (start-up, taking over: then first wait
+        out what the sender before may still have on its way, see
+        :meth:`MessageKeeper.take_over`)."""
+        if taking_over:
+            owners = await self.keeper.take_over()
+        else:
+            owners = await self.keeper.reconcile()
         self.services.clock.start(o.id for o in owners if o.kind is OwnerKind.GAME)
         log.info("reconciling %d games with their messages", len(owners))
 
@@ -341,9 +356,7 @@ class CribbageBot(commands.AutoShardedBot):
     @tasks.loop(minutes=EXPIRY_CHECK_MINUTES)
     async def expire_idle_games(self) -> None:
         """End games nobody has touched for the configured time (no stats); prune the games
-        that ended longer ago than the retention period; forget the rate buckets of channels
-        and interactions long idle."""
-        self.pacer.forget_idle()
+        that ended longer ago than the retention period."""
         if not self.cluster.sender:
             return  # the process that sends expires them, once for the whole bot
         housekeeping = self.services.housekeeping

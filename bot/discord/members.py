@@ -26,7 +26,7 @@ from typing import Any
 
 import discord
 
-from bot.discord.pacing import Pacer, RequestKind
+from bot.core.ledger.pacer import Pacer, RequestKind
 from bot.store import Store
 
 __all__ = ["DiscordMembers"]

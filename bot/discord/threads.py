@@ -17,8 +17,8 @@ from typing import Literal
 
 import discord
 
+from bot.core.ledger.pacer import Pacer, RequestKind
 from bot.core.tournament_director import ThreadRefused
-from bot.discord.pacing import Pacer, RequestKind
 
 __all__ = ["THREAD_EXISTS", "DiscordThreads"]
 

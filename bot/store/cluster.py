@@ -8,18 +8,21 @@ does the once-per-bot jobs (syncing commands, expiring idle games, the game cloc
 
 The sender is whichever process holds the ``sender`` lease: a row of the ``leases`` table
 that lapses ``LEASE`` seconds after it was last renewed, by the database's clock. The sender
-renews it every ``RENEW_EVERY`` seconds. The others read how long it has left and try for it
+renews it every ``LEASE_RENEW_EVERY`` seconds. The others read how long it has left and try for it
 the moment it lapses (at once when the sender says it stepped down, on
 ``STEPPED_DOWN_CHANNEL``), so a sender that is killed, frozen (SIGSTOP, a long pause, a hung
 event loop) or cut off from the database is replaced within ``LEASE`` seconds and a little.
 
-Fencing: a sender counts its lease as valid until ``LEASE - SAFETY`` seconds after it sent
-the renewal that last succeeded, by its own monotonic clock, which runs on while the process
-is frozen. Before every request the courier asks :meth:`Cluster.may_send`; a sender whose
-lease is no longer valid sends nothing (the lease cannot have passed to another process
-before then), and one that finds another process holding it stops sending. A request already
-inside discord.py's rate limiter when the lease lapses may still go out; a post carries a
-nonce, so it is never doubled, and the new sender reads every message's record again.
+Fencing: a sender counts its lease as valid until ``LEASE - LEASE_SAFETY`` seconds after it
+sent the renewal that last succeeded, by its own monotonic clock, which runs on while the
+process is frozen. Each stretch of validity is an *epoch* (:meth:`Cluster.epoch`); every send
+begins under one, and right before its request is written to the network (after any wait for
+its turn, inside discord.py's rate limiter or not) the Discord layer asks
+:meth:`Cluster.holds` whether this process still sends under it. A sender whose lease is no
+longer valid writes nothing (the lease cannot have passed to another process before then),
+and one that finds another process holding it stops sending. The process that takes over
+waits out what may still be on its way and sends again what the one before may have touched
+(``bot.core.ledger.keeper.MessageKeeper.take_over``).
 
 Every process answers the interactions that reach it and stores the moves. A move bumps the
 game's version, and on PostgreSQL that same statement announces the change (``pg_notify``,
@@ -50,10 +53,10 @@ import time
 from collections.abc import Awaitable, Callable
 
 from bot.core.feed import Change, ChangeFeed
-from bot.core.ledger import UNCONFIRMED_AFTER
 from bot.core.owners import Owner
 from bot.core.records import MessageRecord
 from bot.core.storage import StoreUnavailable
+from bot.core.timing import ANSWER_LANDS_WITHIN, LEASE, LEASE_RENEW_EVERY, LEASE_SAFETY
 from bot.store.postgres import PostgresDatabase
 from bot.store.store import ANNOUNCE_CHANNEL, Store
 
@@ -65,9 +68,6 @@ log = logging.getLogger(__name__)
 #: renews it, and how long before it lapses (by the sender's own clock) the sender stops
 #: sending, for the time a renewal takes to reach the database.
 SENDER_LEASE = "sender"
-LEASE = 1.5
-RENEW_EVERY = 0.4
-SAFETY = 0.25
 #: How often a process that does not send looks at the lease at most (it sleeps until the
 #: lease would lapse, but not longer than this).
 LOOK_EVERY = 1.0
@@ -141,8 +141,10 @@ class Cluster:
         self._holds_back = False
         self._swept_at = 0.0
         self._checked_at = 0.0
-        #: Until when (``time.monotonic()``) this process's lease is valid by its own clock.
+        #: Until when (``time.monotonic()``) this process's lease is valid by its own clock,
+        #: and the epoch that validity belongs to.
         self._valid_until = 0.0
+        self._epoch = 1
         #: What failed and was said (once) until it works again.
         self._troubles: set[str] = set()
 
@@ -188,6 +190,15 @@ class Cluster:
                 self._failed("give the sender's lease up", sys.exc_info()[1])
 
     # -- the sender's lease -------------------------------------------------------------------
+    def epoch(self) -> int | None:
+        """The epoch this process sends under now (None: it may not send)."""
+        return self._epoch if self.may_send() else None
+
+    def holds(self, epoch: int) -> bool:
+        """Whether this process still sends under ``epoch`` (checked right before a request is
+        written: one that waited while the lease lapsed and was taken again is not)."""
+        return epoch == self._epoch and self.may_send()
+
     def may_send(self) -> bool:
         """Whether this process may send now: it is the sender and its lease is still valid
         by its own clock (a sender frozen past it, or that could not renew it in time, sends
@@ -198,16 +209,19 @@ class Cluster:
         """Take or renew the sender's lease; whether this process holds it. Its local validity
         is counted from before the request, so it ends before the database's lease does."""
         asked = time.monotonic()
+        was_valid = self.may_send()
         held = await self._store.hold_lease(SENDER_LEASE, self.holder, LEASE)
         if held:
-            self._valid_until = asked + LEASE - SAFETY
+            if not was_valid:
+                self._epoch += 1  # a new stretch: what began under the last may not go
+            self._valid_until = asked + LEASE - LEASE_SAFETY
         return held
 
     async def _watch(self) -> None:
-        """As the sender, renew the lease every ``RENEW_EVERY`` seconds; otherwise sleep until
+        """As the sender, renew the lease every ``LEASE_RENEW_EVERY`` seconds; otherwise sleep until
         it would lapse (or the sender says it stepped down) and try for it."""
         while not self._stopping:
-            pause = RENEW_EVERY if self.sender else await self._lease_left()
+            pause = LEASE_RENEW_EVERY if self.sender else await self._lease_left()
             if pause > 0:
                 with contextlib.suppress(TimeoutError):
                     await asyncio.wait_for(self._wake.wait(), timeout=pause)
@@ -278,7 +292,7 @@ class Cluster:
         if now - self._checked_at >= UNCONFIRMED_EVERY:
             self._checked_at = now
             try:
-                found = await self._store.unconfirmed(now - UNCONFIRMED_AFTER)
+                found = await self._store.unconfirmed(now - ANSWER_LANDS_WITHIN)
                 for owner, version, channel_id in found:
                     self._feed.publish(Change(owner, version, channel_id, reread=True))
                 self._troubles.discard("look for unconfirmed answers")

@@ -12,8 +12,9 @@ import pytest
 
 from bot.core.feed import Change, ChangeFeed
 from bot.core.owners import Owner
+from bot.core.timing import LEASE
 from bot.store import Store
-from bot.store.cluster import LEASE, Cluster
+from bot.store.cluster import Cluster
 from bot.store.postgres import PostgresDatabase
 from bot.store.store import ANNOUNCE_CHANNEL
 

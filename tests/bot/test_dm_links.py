@@ -7,9 +7,9 @@ from __future__ import annotations
 import time
 from datetime import UTC, datetime
 
-from bot.core.dm_links import DM_LINK_REFRESH_SECONDS
 from bot.core.feed import ChangeFeed
 from bot.core.ledger import MessageLedger
+from bot.core.ledger.tokens import DM_LINK_REFRESH_SECONDS
 from bot.core.records import DmLink
 from bot.store import Store
 

@@ -4,7 +4,8 @@ interaction's own answer, and never again once Discord says the token has none l
 
 from __future__ import annotations
 
-from bot.discord.followups import CARRIED_PER_TOKEN, FOLLOWUPS_PER_TOKEN, FollowupBudget
+from bot.core.ledger.tokens import CARRIED_PER_TOKEN, FollowupBudget
+from bot.core.timing import FOLLOWUPS_PER_TOKEN
 
 
 def test_a_token_carries_a_few_follow_ups_and_leaves_room_for_its_own_answer() -> None:

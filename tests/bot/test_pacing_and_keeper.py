@@ -12,16 +12,16 @@ from collections.abc import Awaitable, Callable
 import pytest
 
 from bot.core.faults import Cause
-from bot.core.ledger import Owing
-from bot.core.messages import Owed
+from bot.core.ledger import MessageKeeper, Owing
+from bot.core.ledger import keeper as keeper_module
+from bot.core.ledger.pacer import Bucket, Pacer, RequestKind
+from bot.core.ledger.routes import Attempt
+from bot.core.ledger.transport import Carried, DmsClosed, Fence, NotSender
+from bot.core.messages import MessageView
 from bot.core.owners import Owner
-from bot.core.records import MessageRecord, PendingPost
+from bot.core.records import PendingPost
 from bot.core.services import Services
 from bot.core.storage import StoreUnavailable
-from bot.discord import keeper as keeper_module
-from bot.discord.courier import DmsClosed, NotSender, Superseded
-from bot.discord.keeper import TableKeeper
-from bot.discord.pacing import Bucket, Pacer, RequestKind
 from tests.helpers.cast import AL, BEA, CHANNEL, GUILD
 from tests.helpers.service_driver import first_choice, game_owner, open_table
 
@@ -72,9 +72,10 @@ async def test_when_the_global_limit_is_spent_a_players_controls_go_first() -> N
 
 
 class FakeCourier:
-    """Records what the keeper sends; refuses DMs to some users, or fails on demand; holds DMs
-    (as their pacing would) while `held` is set, and then, like the real courier, sends none
-    whose game moved on meanwhile."""
+    """Discord as the keeper's transport sees it: records what is carried; refuses DMs to some
+    users, or fails on demand; holds DMs (as their pacing would) while `held` is set, then
+    checks the fence as the real courier does right before writing (so a DM whose game moved
+    on meanwhile is not sent). It is also the lease: while `may_send` is off, nothing goes."""
 
     def __init__(self) -> None:
         self.sent: list[tuple[str, bool]] = []  # (key, edit?)
@@ -82,57 +83,74 @@ class FakeCourier:
         self.closed: set[int] = set()
         self.dm_attempts: dict[int, int] = {}
         self.fail_next = 0
-        #: Whether this process may send (its sender's lease valid), as the real courier asks.
+        #: Whether this process may send (its sender's lease valid).
         self.may_send = True
         self.held: asyncio.Event | None = None
         self.waiting = asyncio.Event()
+        self.lost: Callable[[Owner, PendingPost, set[int]], Awaitable[list[int]]] | None = None
 
-    async def send(
-        self,
-        owner: Owner,
-        channel_id: int,
-        owed: Owed,
-        known: MessageRecord | None,
-        current: Callable[[], Awaitable[bool]] | None = None,
-    ) -> MessageRecord:
-        if not self.may_send:
-            raise NotSender
+    # -- the lease --
+    def epoch(self) -> int | None:
+        return 1 if self.may_send else None
+
+    def holds(self, epoch: int) -> bool:
+        return self.may_send
+
+    # -- the transport --
+    async def carry(self, attempt: Attempt, view: MessageView, fence: Fence) -> Carried:
+        user = attempt.user_id or (attempt.channel_id if attempt.urgent else None)
         if self.fail_next:
             self.fail_next -= 1
             raise RuntimeError("Discord is down")
-        if owed.user_id is not None:
-            if self.held is not None:
-                self.waiting.set()
-                await self.held.wait()
-            if current is not None and not await current():
-                raise Superseded
-            self.dm_attempts[owed.user_id] = self.dm_attempts.get(owed.user_id, 0) + 1
-            if owed.user_id in self.closed:
+        if user is not None and self.held is not None:
+            self.waiting.set()
+            await self.held.wait()
+        fence()
+        if user is not None:
+            self.dm_attempts[user] = self.dm_attempts.get(user, 0) + 1
+            if user in self.closed:
                 raise DmsClosed("Cannot send messages to this user")
-        self.shown.append((owed.key, owed.view.digest()))
-        self.sent.append((owed.key, known is not None))
-        message_id = known.message_id if known else len(self.sent)
-        return MessageRecord(owed.key, channel_id, message_id, owed.view.digest())
+        key = attempt.keep.key
+        self.shown.append((key, view.digest()))
+        self.sent.append((key, not attempt.way.posts))
+        channel = attempt.channel_id or attempt.user_id or 0
+        message_id = attempt.message_id if attempt.message_id else len(self.sent)
+        return Carried(channel, message_id)
+
+    async def delete_followup(self, token: str, message_id: int, fence: Fence) -> None:
+        fence()
+
+    async def lost_posts(
+        self, owner: Owner, post: PendingPost, kept: set[int], fence: Fence
+    ) -> list[int]:
+        fence()
+        if self.lost is None:
+            return []
+        return await self.lost(owner, post, kept)
+
+    async def delete(self, channel_id: int, message_id: int, fence: Fence) -> None:
+        fence()
 
 
-def make_keeper(service: Services, courier: FakeCourier, pacer: Pacer) -> TableKeeper:
+def make_keeper(service: Services, courier: FakeCourier, pacer: Pacer) -> MessageKeeper:
     """A keeper on the service's own clock (the tests' clock stands still)."""
-    return TableKeeper(
+    return MessageKeeper(
         service.ledger,
-        courier,  # type: ignore[arg-type]
+        courier,
         pacer,
+        lease=courier,
         clock=service.games.now,
     )
 
 
-async def settle(keeper: TableKeeper) -> None:
+async def settle(keeper: MessageKeeper) -> None:
     # Done as soon as nothing is owed; the bound is only for a busy machine (the suite runs
     # several tests at once): a flush that runs out of time cuts a send short.
     unsent = await keeper.flush(timeout=60)
     assert unsent == []
 
 
-async def catch_up(keeper: TableKeeper, game_id: int) -> None:
+async def catch_up(keeper: MessageKeeper, game_id: int) -> None:
     """Tell the keeper the game changed, and let it send all it owes."""
     keeper.touch(game_owner(game_id), CHANNEL)
     await settle(keeper)
@@ -298,10 +316,10 @@ async def test_a_lease_lost_while_taking_over_leaves_a_lost_post_for_the_next_se
     await service.ledger.posting(owner, "hand:1:0", 555)
     courier.may_send = False
 
-    async def posted_since(*_: object) -> list[int]:
+    async def lost(*_: object) -> list[int]:
         raise NotSender
 
-    courier.posted_since = posted_since  # type: ignore[attr-defined]
+    courier.lost = lost
     keeper = make_keeper(service, courier, Pacer())
     assert owner in await keeper.reconcile()
     assert [p.key for p in await service.ledger.pending_posts(owner)] == ["hand:1:0"]
@@ -321,11 +339,11 @@ async def test_a_change_heard_before_the_start_ups_reconciling_waits_for_the_los
     courier = FakeCourier()
     looked: list[str] = []
 
-    async def posted_since(_: Owner, post: PendingPost, kept: set[int]) -> list[int]:
+    async def lost(_: Owner, post: PendingPost, kept: set[int]) -> list[int]:
         looked.append(post.key)
         return [777]
 
-    courier.posted_since = posted_since  # type: ignore[attr-defined]
+    courier.lost = lost
     keeper = make_keeper(service, courier, Pacer())
     keeper.touch(owner, CHANNEL)
     await settle(keeper)
@@ -373,10 +391,11 @@ async def test_a_store_fault_is_noted_once_and_tried_again_quietly(
         return await drawn(owner, now)
 
     monkeypatch.setattr(ledger, "owed", out_of_reach)
-    keeper = TableKeeper(
+    keeper = MessageKeeper(
         ledger,
-        courier,  # type: ignore[arg-type]
+        courier,
         Pacer(),
+        lease=courier,
         clock=service.games.now,
         faults=service.games.faults,
     )

@@ -13,11 +13,11 @@ from collections.abc import Awaitable, Callable, Sequence
 from bot.core import refusals
 from bot.core import review as reviews
 from bot.core.messages import Owed, ReviewPages
-from bot.core.private_table import TOKEN_LIFE
 from bot.core.records import MessageRecord
 from bot.core.refusals import NOT_A_PLAYER, UNKNOWN_BUTTON
 from bot.core.replies import Clicked, User
 from bot.core.services import Services
+from bot.core.timing import TOKEN_USABLE
 from bot.discord.rendering import message_payload
 from bot.store import Store
 from engine.cards import Card
@@ -128,7 +128,7 @@ async def test_your_hand_answers_the_clickers_hand_and_the_mention_goes(
     # lapses (then the table mentions Al again).
     assert owing.sent["lobby"].token == "yours" and owing.sent["hand:1:0"].message_id == 901
     assert owing.check_at is not None
-    clock.advance(seconds=TOKEN_LIFE + 1)
+    clock.advance(seconds=TOKEN_USABLE + 1)
     later = _by_key(await owed_now(service, game_id))["lobby"]
     assert set(later.view.mentions) == {AL.id, BEA.id}
 

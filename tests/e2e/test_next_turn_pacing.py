@@ -15,8 +15,9 @@ import re
 import time
 from pathlib import Path
 
+from bot.core.ledger.pacer import CHANNEL_LIMIT, GLOBAL_LIMIT, RequestKind
+from bot.core.timing import CHANNEL_PERIOD
 from bot.discord.app import CribbageBot
-from bot.discord.pacing import CHANNEL_LIMIT, CHANNEL_PERIOD, GLOBAL_LIMIT, RequestKind
 from bot.settings import Settings
 from bot.store import Store
 from fakediscord import Channel, FakeDiscord, Message, User

@@ -1,13 +1,20 @@
-"""The table keeper: makes every owner's Discord messages match the stored owner.
+"""The keeper: makes every owner's Discord messages match the stored owner.
 
 It follows the change feed (:mod:`bot.core.feed`) while this process is the one that sends: an
-owner that changed is *touched*; its channel's keeper task then asks the ledger what the owner's
-messages should show (:meth:`bot.core.ledger.MessageLedger.owed`), compares it with what was
-last sent, and sends only the difference through the :class:`~bot.discord.courier.Courier`,
-reporting what it sent back to the ledger, once per pass. Bursts coalesce: while a channel's
-buckets are spent, the keeper waits and then draws the owner afresh, so three moves in a second
-cost one edit of the table, never three. DMs go in a lane of their own, so the next player's
-controls are never held up by the table's pacing.
+owner that changed is *touched*; its channel's task then asks the ledger what the owner's
+messages should show (:meth:`~bot.core.ledger.life.MessageLedger.owed`), and sends only what
+differs: for each message, the ways :func:`~bot.core.ledger.routes.route` names, tried in order
+through the Discord layer (:class:`~bot.core.ledger.transport.Transport`), reporting what went
+back to the ledger. Bursts coalesce: while a channel's counts are spent, the keeper waits and
+then draws the owner afresh, so three moves in a second cost one edit of the table, never
+three. DMs go in a lane of their own, so the next player's controls are never held up by the
+table's pacing; and in that lane what gives a player their turn goes first: a redraw that
+offers them nothing new to act on waits while the message's own count is low.
+
+Every request goes under the lease epoch the keeper holds (:class:`Lease`), checked right before
+the request is written. A process that takes over (:meth:`MessageKeeper.take_over`) first waits
+out what the sender before it may still have on its way, takes what that one may have spent of
+each channel's counts as spent, and sends again every message it may have touched.
 
 Because the messages are a view of the stored owner and what was sent is stored too, nothing a
 player needs is lost to a crash: at start-up every open or recently ended owner is touched and
@@ -19,33 +26,37 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import dataclasses
-import functools
 import logging
 import time
 from collections import OrderedDict
 from collections.abc import Callable
 from enum import Enum
-
-import discord
+from typing import Protocol
 
 from bot.core.faults import Fault, Faults
 from bot.core.feed import Change, ChangeFeed
-from bot.core.ledger import MessageLedger, Owing
+from bot.core.ledger.life import MessageLedger, Owing, Send
+from bot.core.ledger.pacer import Pacer, RequestKind
+from bot.core.ledger.routes import Attempt, Facts, Way, route
+from bot.core.ledger.transport import (
+    ChannelClosed,
+    DmsClosed,
+    Fence,
+    FollowupsUsedUp,
+    MessageGone,
+    NotSender,
+    Rejected,
+    Superseded,
+    TokenLapsed,
+    TokenUnreachable,
+    Transport,
+)
 from bot.core.messages import Owed
 from bot.core.owners import Owner, OwnerKind
-from bot.core.records import MessageRecord
-from bot.discord.courier import (
-    AnswerOnItsWay,
-    ChannelClosed,
-    Courier,
-    DmsClosed,
-    NoLiveToken,
-    NotSender,
-    Superseded,
-)
-from bot.discord.pacing import Pacer, RequestKind
+from bot.core.records import DmLink, MessageRecord
+from bot.core.timing import CHANNEL_PERIOD, REQUEST_LANDS_WITHIN
 
-__all__ = ["Lane", "TableKeeper"]
+__all__ = ["AlwaysSender", "Lane", "Lease", "MessageKeeper"]
 
 log = logging.getLogger(__name__)
 
@@ -62,6 +73,32 @@ RECOVERED_KEPT = 10_000
 #: When a change says another follows in a moment (the computer's answer, thought over
 #: apart), the table waits for it this long at most, so it changes once.
 MORE_COMING_WAIT = 3.0
+#: Of a hand message's count of writes (its DM channel's edits, or its token's), a redraw that
+#: offers the player nothing new leaves this many for the edit that gives them their turn.
+PROMPT_RESERVE = 2
+
+
+class Lease(Protocol):
+    """Whether this process may send, as an epoch: a number that changes whenever its right to
+    send was lost and taken again (``bot.store.cluster.Cluster``)."""
+
+    def epoch(self) -> int | None:
+        """The epoch this process sends under now (None: it may not send)."""
+        ...
+
+    def holds(self, epoch: int) -> bool:
+        """Whether this process still sends under ``epoch``, by its own clock."""
+        ...
+
+
+class AlwaysSender:
+    """The lease of a bot that is one process (SQLite): it always sends."""
+
+    def epoch(self) -> int | None:
+        return 1
+
+    def holds(self, epoch: int) -> bool:
+        return True
 
 
 class Lane(Enum):
@@ -73,29 +110,41 @@ class Lane(Enum):
     TABLE = "table"
 
 
+class _Hold(Exception):
+    """Nothing went now: look again after ``retry_after`` seconds (None: not until something
+    else happens)."""
+
+    def __init__(self, retry_after: float | None) -> None:
+        super().__init__(retry_after)
+        self.retry_after = retry_after
+
+
 def _kind(known: MessageRecord | None) -> RequestKind:
     """What sending a message costs the channel: a post when none was sent, else an edit."""
     return RequestKind.POST if known is None else RequestKind.EDIT
 
 
-class TableKeeper:
+class MessageKeeper:
     """Per channel and lane, one task with owners to bring up to date; timers per owner."""
 
     def __init__(
         self,
         ledger: MessageLedger,
-        courier: Courier,
+        transport: Transport,
         pacer: Pacer,
         *,
+        lease: Lease | None = None,
         clock: Callable[[], float] = time.time,
         faults: Faults | None = None,
     ) -> None:
-        """``faults``: where a store that fails is noted (the core's, so that a game's fault
-        is said once however many parts meet it)."""
+        """``lease``: whether this process may send (always, without one). ``faults``: where a
+        store that fails is noted (the core's, so that a game's fault is said once however
+        many parts meet it)."""
         self._ledger = ledger
         self._faults = faults or Faults()
-        self._courier = courier
+        self._transport = transport
         self._pacer = pacer
+        self._lease: Lease = lease or AlwaysSender()
         self._clock = clock
         self._dirty: dict[tuple[int, Lane], set[Owner]] = {}
         self._tasks: dict[tuple[int, Lane], asyncio.Task[None]] = {}
@@ -114,6 +163,9 @@ class TableKeeper:
         # sent to before: see _recovered), and the lock of each look not made yet.
         self._recovered_owners: OrderedDict[Owner, None] = OrderedDict()
         self._recovering: dict[Owner, asyncio.Lock] = {}
+        # Open unless a takeover is waiting out what the sender before may still be sending.
+        self._open = asyncio.Event()
+        self._open.set()
 
     # -- following the feed ---------------------------------------------------------------------
     def follow(self, feed: ChangeFeed) -> None:
@@ -171,10 +223,41 @@ class TableKeeper:
                 await asyncio.wait(list(self._tasks.values()), return_when=asyncio.FIRST_COMPLETED)
         return [owner for owner, _ in owners]
 
+    async def take_over(self) -> list[Owner]:
+        """This process sends now, after another that may have stopped mid-send (killed, frozen,
+        cut off): wait out what that one may still have on its way (it stopped writing when
+        its lease ended, which was before this one took it; what it wrote lands within
+        :data:`~bot.core.timing.REQUEST_LANDS_WITHIN`), count what it may have spent of the
+        channels' counts as spent, take every message it may have been sending as unknown,
+        then look for lost posts and bring every owner up to date (:meth:`reconcile`)."""
+        began = self._clock()
+        self._open.clear()
+        try:
+            touched = self._ledger.touched_since(began - 2 * CHANNEL_PERIOD)
+            self._ledger.reassert(owner for owner, _ in touched)
+            self._spent_before(touched, began)
+            await asyncio.sleep(max(0.0, began + REQUEST_LANDS_WITHIN - self._clock()))
+        finally:
+            self._open.set()
+        return await self.reconcile()
+
+    def _spent_before(self, touched: list[tuple[Owner, int]], now: float) -> None:
+        """The channels of the owners another sender was sending lately: each of their
+        changes heard in the last channel period may have cost it a post and an edit there,
+        which Discord still counts."""
+        ages: dict[int, list[float]] = {}
+        for owner, channel_id in touched:
+            ages.setdefault(channel_id, []).extend(
+                now - t for t in self._ledger.changes_of(owner) if now - t < CHANNEL_PERIOD
+            )
+        for channel_id, heard in ages.items():
+            for kind in RequestKind:
+                self._pacer.spent_before(channel_id, kind, heard)
+
     async def _recovered(self, owner: Owner) -> None:
         """Look for the owner's lost posts once after this process began to send, before
         anything of it is sent: a change heard before the start-up's reconciling (a sweep, a
-        click) would otherwise post a DM again that a process killed mid-post already made.
+        click) would otherwise post a DM again that a process stopped mid-post already made.
         When the look fails (the lease passed on: :class:`NotSender`; the store) it is made
         again by the next pass."""
         if owner in self._recovered_owners:
@@ -193,25 +276,29 @@ class TableKeeper:
                 self._recovered_owners.popitem(last=False)
 
     async def _recover(self, owner: Owner) -> None:
-        """Keep what a process that died between posting a DM and keeping its id left behind:
-        the newest copy found becomes the message (the next pass edits it to match the owner),
-        any other copy is deleted, so no second hand with live controls stays in a DM."""
+        """Keep what a process that stopped between posting a DM and keeping its id left
+        behind: the newest copy found becomes the message (the next pass edits it to match the
+        owner), any other copy is deleted, so no second hand with live controls stays in a
+        DM."""
         pending = await self._ledger.pending_posts(owner)
         if not pending:
             return
+        fence = self._fence(self._epoch())
         kept = {record.message_id for record in (await self._ledger.kept(owner)).values()}
         for post in pending:
             try:
-                found = await self._courier.posted_since(owner, post, kept)
+                found = await self._transport.lost_posts(owner, post, kept, fence)
                 if found:
                     *extra, newest = found
                     kept.add(newest)
                     record = MessageRecord(post.key, post.channel_id, newest, "")
                     await self._ledger.sent(owner, [record])
                     for message_id in extra:
-                        await self._courier.delete_dm(post.channel_id, message_id)
+                        await self._transport.delete(post.channel_id, message_id, fence)
                 await self._ledger.looked_for(owner, post.key)
-            except discord.HTTPException as error:
+            except (NotSender, Fault):
+                raise
+            except Exception as error:
                 # Left for the next start; the owner is brought up to date all the same.
                 log.warning("could not look for %s of %s: %s", post.key, owner, error)
 
@@ -242,6 +329,7 @@ class TableKeeper:
     async def _run(self, key: tuple[int, Lane]) -> None:
         channel_id, lane = key
         try:
+            await self._open.wait()
             while owners := self._dirty.pop(key, None):
                 for owner in sorted(owners):
                     await self._sync_safely(owner, channel_id, lane)
@@ -261,28 +349,30 @@ class TableKeeper:
         except asyncio.CancelledError:
             raise
         except NotSender:
-            # The sender's lease lapsed (or passed to another process): whoever sends next
-            # brings this owner up to date (this process too, once it renews the lease).
-            log.debug("%s not sent: this process may not send now", owner)
+            # The sender's lease lapsed (or passed to another process), perhaps while a
+            # request waited for its turn: whoever sends next brings this owner up to date
+            # (this process too, once it renews the lease).
+            log.info("%s's messages not written: this process no longer sends", owner)
             self._held_back.add((owner, channel_id, lane))
         except Fault as fault:
             # The store fails (full, out of reach): noted once per game, tried again later.
             self._faults.note(fault.about(owner.id) if owner.kind is OwnerKind.GAME else fault)
-            failures = self._failures.get((owner, lane), 0) + 1
-            self._failures[(owner, lane)] = failures
-            self._later(owner, channel_id, lane, min(RETRY_MAX, RETRY_AFTER * 2 ** (failures - 1)))
+            self._retry(owner, channel_id, lane)
         except Exception:
-            failures = self._failures.get((owner, lane), 0) + 1
-            self._failures[(owner, lane)] = failures
-            pause = min(RETRY_MAX, RETRY_AFTER * 2 ** (failures - 1))
+            failures = self._retry(owner, channel_id, lane)
             log.warning(
                 "could not bring %s up to date (try %d); trying again in %.0f s",
                 owner,
                 failures,
-                pause,
+                min(RETRY_MAX, RETRY_AFTER * 2 ** (failures - 1)),
                 exc_info=True,
             )
-            self._later(owner, channel_id, lane, pause)
+
+    def _retry(self, owner: Owner, channel_id: int, lane: Lane) -> int:
+        failures = self._failures.get((owner, lane), 0) + 1
+        self._failures[(owner, lane)] = failures
+        self._later(owner, channel_id, lane, min(RETRY_MAX, RETRY_AFTER * 2 ** (failures - 1)))
+        return failures
 
     def _later(self, owner: Owner, channel_id: int, lane: Lane, delay: float) -> None:
         """Look at the owner again after ``delay`` seconds (the channel's pacing, a retry, the
@@ -328,6 +418,8 @@ class TableKeeper:
                 for o in owing.owed
                 if (o.user_id is not None) == (lane is Lane.HANDS) and o.due(owing.sent.get(o.key))
             ]
+            if lane is Lane.TABLE:
+                await self._close_older(owing)
             if not due:
                 return
             if lane is Lane.HANDS:
@@ -343,9 +435,10 @@ class TableKeeper:
             waits = {
                 kind: self._pacer.channel_delay(owing.channel_id, kind) for kind in RequestKind
             }
-            ready = [(o, k) for o, k in due if waits[_kind(k)] <= 0]
+            private = [(o, k) for o, k in due if o.private]
+            ready = private + [(o, k) for o, k in due if not o.private and waits[_kind(k)] <= 0]
             shown = await self._deliver_all(owing, ready)
-            held = [waits[_kind(k)] for _, k in due if waits[_kind(k)] > 0]
+            held = [waits[_kind(k)] for o, k in due if not o.private and waits[_kind(k)] > 0]
             if held:
                 # The channel's counts are spent: come back when they allow, and draw the owner
                 # afresh then, so every move made meanwhile goes out in the same edit (while
@@ -364,23 +457,52 @@ class TableKeeper:
     async def _send_hands(self, owing: Owing, due: list[tuple[Owed, MessageRecord | None]]) -> bool:
         """Send the DMs due; False if the owner moved on before they were all sent (a move's
         click already updated the mover's hand: an older state must not overwrite it), or one
-        shows something else (an earlier copy Discord gave back)."""
+        shows something else (an earlier copy Discord gave back). What gives a player their
+        turn goes before what does not."""
         records: list[MessageRecord] = []
+        prompts = {o.key: self._prompts(owing.owner, o, k) for o, k in due}
+        ordered = sorted(due, key=lambda item: not prompts[item[0].key])
         try:
-            for owed, known in due:
+            for owed, known in ordered:
                 if self._ledger.moved_on(owing):
                     return False
+                if not prompts[owed.key] and self._redraw_waits(owing, owed, known):
+                    continue
                 try:
                     record = await self._deliver(owing, owed, known)
                 except Superseded:
                     return False  # it moved on while the DM waited for its turn
                 if record is not None:
                     records.append(record)
+                    self._ledger.offered(owing.owner, owed.key, record.digest, owed.view.offers())
                     if record.digest != owed.view.digest():
                         return False
             return True
         finally:
             await self._ledger.sent(owing.owner, records)
+
+    def _prompts(self, owner: Owner, owed: Owed, known: MessageRecord | None) -> bool:
+        """Whether sending ``owed`` gives its player something new to act on (live controls
+        the copy shown does not offer, as far as is known): their turn."""
+        offers = owed.view.offers()
+        if offers is None:
+            return False
+        return known is None or self._ledger.offering(owner, owed.key, known.digest) != offers
+
+    def _redraw_waits(self, owing: Owing, owed: Owed, known: MessageRecord | None) -> bool:
+        """Whether a redraw of a hand (nothing new to act on) waits, leaving the message's
+        count of writes to the edit that gives its player their turn: then it is looked at
+        again once that count allows."""
+        if known is None or owed.private:
+            return False
+        rooms = [self._pacer.room(known.channel_id, RequestKind.EDIT)]
+        if known.token is not None:
+            rooms.append(self._pacer.webhook_room(known.token))
+        if max(rooms) > PROMPT_RESERVE:
+            return False
+        delay = self._pacer.channel_delay(known.channel_id, RequestKind.EDIT)
+        self._later(owing.owner, owing.channel_id, Lane.HANDS, max(delay, 0.25))
+        return True
 
     async def _deliver_all(
         self, owing: Owing, ready: list[tuple[Owed, MessageRecord | None]]
@@ -398,31 +520,69 @@ class TableKeeper:
         owed_digests = {o.key: o.view.digest() for o, _ in ready}
         return all(r.digest == owed_digests[r.key] for r in records)
 
-    async def _still_current(self, owing: Owing) -> bool:
-        return not self._ledger.moved_on(owing)
+    async def _close_older(self, owing: Owing) -> None:
+        """Close the older copies of the owner's messages that a live token reaches (a table
+        posted again at a private table, whose older copy was clicked since): each shows the
+        message as it is, without controls, saying it moved on."""
+        for owed in owing.owed:
+            closed = owed.closed
+            if closed is None:
+                continue
+            for copy in self._ledger.older(owing.owner, owed.key):
+                if copy.digest == closed.digest():
+                    continue
+                attempt = Attempt(
+                    Way.EDIT_THROUGH,
+                    dataclasses.replace(copy, digest=closed.digest()),
+                    channel_id=copy.channel_id,
+                    message_id=copy.message_id,
+                    token=copy.token,
+                    token_at=copy.token_at,
+                    original=copy.original,
+                )
+                try:
+                    await self._transport.carry(attempt, closed, self._fence(self._epoch()))
+                except (TokenLapsed, TokenUnreachable, MessageGone):
+                    self._ledger.closed_older(owing.owner, copy)
+                    continue
+                self._ledger.closed_older(owing.owner, copy)
+
+    def _epoch(self) -> int:
+        epoch = self._lease.epoch()
+        if epoch is None:
+            raise NotSender
+        return epoch
+
+    def _fence(self, epoch: int, owing: Owing | None = None) -> Fence:
+        """What a request checks right before it is written: that this process still sends
+        under ``epoch``, and (for a player's hand, ``owing`` given) that the owner has not
+        moved on while the request waited for its turn."""
+        lease, ledger = self._lease, self._ledger
+
+        def fence() -> None:
+            if not lease.holds(epoch):
+                raise NotSender
+            if owing is not None and ledger.moved_on(owing):
+                raise Superseded
+
+        return fence
 
     async def _deliver(
         self, owing: Owing, owed: Owed, known: MessageRecord | None
     ) -> MessageRecord | None:
         """Send one message; the record to keep of it (None: nothing to keep, the DM or the
-        channel being closed, which is what the owner hears of instead)."""
+        channel being closed, which is what the owner hears of instead, or nothing that may
+        go now: looked at again when the route says)."""
         try:
-            record = await self._courier.send(
-                owing.owner,
-                owing.channel_id,
-                owed,
-                known,
-                functools.partial(self._still_current, owing),
-            )
-        except (NoLiveToken, AnswerOnItsWay) as error:
+            return await self._go(owing, owed, known)
+        except _Hold as hold:
             # Not sent now. Where the bot is not a member only an interaction's token reaches
-            # a message: the game's next interaction brings one, and the message is brought up
-            # to date. A click's answer still on its way to the message: edited in a moment,
-            # once it has landed (or is taken as lost), since an edit now could land first and
-            # then be overwritten by the answer's older look.
-            if error.retry_after is not None:
+            # a message: the game's next interaction brings one. A click's answer still on
+            # its way to the message: edited in a moment, once it has landed (or is taken as
+            # lost), since an edit now could land first and then be overwritten by it.
+            if hold.retry_after is not None:
                 lane = Lane.TABLE if owed.user_id is None else Lane.HANDS
-                self._later(owing.owner, owing.channel_id, lane, error.retry_after)
+                self._later(owing.owner, owing.channel_id, lane, hold.retry_after)
             return None
         except DmsClosed:
             assert owed.user_id is not None
@@ -443,12 +603,109 @@ class TableKeeper:
                 else:
                     log.warning("cannot post in channel %s (%s)", owing.channel_id, error)
             return None
-        except discord.HTTPException as error:
-            if owed.once and error.status == 400:
+        except Rejected as error:
+            if owed.once:
                 # A notice Discord will never take: say so, and do not try it forever.
                 log.warning("Discord refused %s of %s: %s", owed.key, owing.owner, error)
                 return None
             raise
-        # What it shows was drawn at the owner's version then (a record of a later one, kept
-        # by another process answering a click on it meanwhile, is not replaced).
-        return dataclasses.replace(record, version=owing.version)
+
+    async def _go(self, owing: Owing, owed: Owed, known: MessageRecord | None) -> MessageRecord:
+        """Try the ways the route names, in order, until one goes (see :mod:`routes`)."""
+        ledger, owner = self._ledger, owing.owner
+        # What was sent as it is kept now, not as it was when the owner was drawn: a click's
+        # answer kept with a move meanwhile is on its way to that very message.
+        sent = await ledger.kept(owner)
+        link = None
+        if owed.user_id is not None and not owed.private:
+            link = await ledger.dm_links.link(owed.user_id)
+        now = self._clock()
+        facts = Facts(
+            owner,
+            owing.channel_id,
+            sent,
+            now,
+            mine=lambda record: ledger.sends_answer(owner, record),
+            may_carry=ledger.followups.may_carry,
+            link=link,
+        )
+        chosen = route(owed, sent.get(owed.key) if owed.private else known, facts)
+        epoch = self._epoch()
+        # (A DM that waited for its turn is not sent if the game moved on meanwhile: the
+        # keeper draws the hands again; the channel's messages go as drawn.)
+        fence = self._fence(epoch, owing if owed.user_id is not None else None)
+        lapsed: list[str] = []
+        gone = False
+        try:
+            for attempt in chosen.attempts:
+                token = attempt.token
+                if token is not None and token in lapsed:
+                    continue  # (Discord called it dead through another message)
+                if gone and not attempt.way.posts:
+                    continue
+                private_post = owed.private and attempt.way is Way.POST_THROUGH
+                if private_post and not ledger.followups.may_carry(token or ""):
+                    continue
+                if attempt.way is Way.POST_THROUGH and not owed.private:
+                    # A follow-up takes no nonce: if the process stops before its id is kept,
+                    # the next one to send looks for it (Transport.lost_posts).
+                    assert attempt.channel_id is not None
+                    await ledger.posting(owner, owed.key, attempt.channel_id)
+                ledger.sending(owner, owed.key, Send(attempt, epoch, now))
+                try:
+                    carried = await self._transport.carry(attempt, owed.view, fence)
+                except TokenLapsed:
+                    assert token is not None
+                    lapsed.append(token)
+                    continue
+                except TokenUnreachable:
+                    continue
+                except FollowupsUsedUp:
+                    assert token is not None and attempt.token_at is not None
+                    ledger.followups.exhausted(token, attempt.token_at, self._clock())
+                    continue
+                except MessageGone:
+                    # Deleted by someone (or with its channel: posting again says which).
+                    log.info("message %s of %s was deleted: posting it again", owed.key, owner)
+                    gone = True
+                    continue
+                finally:
+                    ledger.sending(owner, owed.key, None)
+                if private_post:
+                    assert token is not None and attempt.token_at is not None
+                    ledger.followups.carried(token, attempt.token_at, self._clock())
+                    if carried.private:
+                        # Discord made it ephemeral: its interaction's user may not let apps
+                        # answer in public there (Use External Apps), so the copy would be
+                        # theirs alone. It goes, and that token carries nothing more.
+                        ledger.followups.exhausted(token, attempt.token_at, self._clock())
+                        with contextlib.suppress(Exception):
+                            await self._transport.delete_followup(token, carried.message_id, fence)
+                        continue
+                if attempt.way is Way.POST_AS_BOT and attempt.channel_id is None:
+                    assert attempt.user_id is not None
+                    await ledger.dm_links.linked(
+                        DmLink(
+                            attempt.user_id,
+                            carried.channel_id,
+                            link.token if link else None,
+                            link.token_at if link else None,
+                        )
+                    )
+                keep = attempt.keep
+                if attempt.way.posts:
+                    keep = dataclasses.replace(
+                        keep, channel_id=carried.channel_id, message_id=carried.message_id
+                    )
+                if not carried.same:
+                    keep = dataclasses.replace(keep, digest="")
+                # What it shows was drawn at the owner's version then (a record of a later
+                # one, kept by another process answering a click on it meanwhile, is not
+                # replaced).
+                return dataclasses.replace(keep, version=owing.version)
+            raise _Hold(chosen.hold)
+        finally:
+            if lapsed and owed.private:
+                # Discord says these tokens are past their 15 minutes (clocks differ):
+                # nothing is tried through them again, and the table says who to wake.
+                await ledger.tokens_lapsed(owner, lapsed)

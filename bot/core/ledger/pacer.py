@@ -27,13 +27,18 @@ from collections import deque
 from collections.abc import AsyncIterator, Callable
 from enum import Enum
 
+from bot.core.timing import (
+    CHANNEL_PERIOD,
+    CHANNEL_WRITES_TAKEN,
+    GLOBAL_TAKEN,
+    WEBHOOK_PERIOD,
+    WEBHOOK_WRITES,
+)
+
 __all__ = ["Bucket", "Pacer", "RequestKind"]
 
-#: Requests the bot allows itself in any one second, in all. Discord's limit is 50, counted as
-#: requests arrive; requests spaced here can arrive a little bunched (a busy event loop, the
-#: network: 49 in one second were seen with 45 here on a loaded machine), and discord.py makes
-#: a few of its own (syncing commands at start-up), so some are kept in hand.
-GLOBAL_LIMIT = 42
+#: Requests the bot allows itself in any one second, in all (see :data:`GLOBAL_TAKEN`).
+GLOBAL_LIMIT = GLOBAL_TAKEN
 #: Places in the global window only urgent requests (a player's controls) may take: requests
 #: for the channels' tables, however many discord.py holds back at once, never take the last
 #: of them, so the next player's turn never waits behind a table edit.
@@ -42,15 +47,13 @@ URGENT_RESERVE = 2
 ROUTINE_LOOK = 0.02
 #: How soon to look again when every place in the global window is held by a request on its way.
 IN_FLIGHT_POLL = 0.005
-#: New messages, and edits, per channel: Discord allows 5 per 5 seconds of each, and the bot
-#: takes 4. The request that leaves a channel's count at 0 is held by discord.py until the
-#: window resets (it sleeps before returning, keeping its place in the global window): the
-#: fifth change waits here instead, holding nothing.
-CHANNEL_LIMIT = 4
-CHANNEL_PERIOD = 5.0
-#: Requests through one interaction's webhook (follow-ups and edits): 5 per 2 seconds.
-WEBHOOK_LIMIT = 5
-WEBHOOK_PERIOD = 2.0
+#: New messages, and edits, per channel and period (see :data:`CHANNEL_WRITES_TAKEN`).
+CHANNEL_LIMIT = CHANNEL_WRITES_TAKEN
+#: Requests through one interaction's webhook (follow-ups and edits) per period.
+WEBHOOK_LIMIT = WEBHOOK_WRITES
+#: Buckets made between two looks for empty ones (a bucket whose window is empty is dropped:
+#: it would let a request through at once anyway).
+SWEEP_AFTER = 256
 
 
 class RequestKind(Enum):
@@ -93,6 +96,17 @@ class Bucket:
             return IN_FLIGHT_POLL  # the turns that would free it are out: look again soon
         return self.times[leaving] + self.period - now
 
+    def room(self, now: float) -> int:
+        """How many more requests may go now."""
+        self._forget(now)
+        return max(0, self.limit - len(self.times) - self.in_flight)
+
+    def empty(self, now: float) -> bool:
+        """Whether nothing is counted in it any more (it would let a request through at once:
+        it may be dropped)."""
+        self._forget(now)
+        return not self.times and not self.in_flight
+
     def take(self, now: float) -> None:
         """Count one request (the caller waited until :meth:`wait_for` said 0)."""
         self._forget(now)
@@ -134,6 +148,7 @@ class Pacer:
         self._channel_period = channel_period
         self._channels: dict[tuple[int, RequestKind], Bucket] = {}
         self._webhooks: dict[str, Bucket] = {}
+        self._made = 0  # buckets made since the last look for empty ones
         # Requests waiting for the global bucket: urgent ones (a player's controls) first,
         # then in the order they came; one task hands out the turns.
         self._waiting: list[tuple[int, int, asyncio.Future[None], bool]] = []
@@ -144,9 +159,54 @@ class Pacer:
         key = (channel_id, kind)
         bucket = self._channels.get(key)
         if bucket is None:
+            self._made_one()
             bucket = Bucket(self._channel_limit, self._channel_period)
             self._channels[key] = bucket
         return bucket
+
+    def _webhook(self, token: str) -> Bucket:
+        bucket = self._webhooks.get(token)
+        if bucket is None:
+            self._made_one()
+            bucket = Bucket(WEBHOOK_LIMIT, WEBHOOK_PERIOD)
+            self._webhooks[token] = bucket
+        return bucket
+
+    def _made_one(self) -> None:
+        """A bucket is about to be made: now and then, drop the buckets whose windows are
+        empty (a channel or a token not used for a period), so memory holds only the buckets
+        in use, however many channels and interactions pass."""
+        self._made += 1
+        if self._made < SWEEP_AFTER:
+            return
+        self._made = 0
+        now = self._clock()
+        for key in [k for k, b in self._channels.items() if b.empty(now)]:
+            del self._channels[key]
+        for token in [t for t, b in self._webhooks.items() if b.empty(now)]:
+            del self._webhooks[token]
+
+    @property
+    def buckets(self) -> int:
+        """How many channel and token buckets are kept (for the memory figures)."""
+        return len(self._channels) + len(self._webhooks)
+
+    def room(self, channel_id: int, kind: RequestKind) -> int:
+        """How many more requests of ``kind`` ``channel_id`` takes now."""
+        return self._channel(channel_id, kind).room(self._clock())
+
+    def webhook_room(self, token: str) -> int:
+        """How many more requests ``token``'s webhook takes now."""
+        return self._webhook(token).room(self._clock())
+
+    def spent_before(self, channel_id: int, kind: RequestKind, ages: list[float]) -> None:
+        """Another process may have made requests of ``kind`` in ``channel_id`` this many
+        seconds ago (``ages``: the sender before this one, whose counts Discord still holds):
+        they are counted here too, so this one stays within what is left."""
+        bucket = self._channel(channel_id, kind)
+        now = self._clock()
+        recent = sorted(now - age for age in ages if 0 <= age < bucket.period)
+        bucket.times = deque(sorted([*bucket.times, *recent[-bucket.limit :]]))
 
     def channel_delay(self, channel_id: int, kind: RequestKind) -> float:
         """Seconds until ``channel_id`` takes one more request of ``kind``."""
@@ -236,21 +296,7 @@ class Pacer:
     async def webhook_slot(self, token: str) -> None:
         """Wait until one more request may go through an interaction's webhook (these do not
         count toward the global limit, but each interaction's token has a limit of its own)."""
-        bucket = self._webhooks.get(token)
-        if bucket is None:
-            bucket = Bucket(WEBHOOK_LIMIT, WEBHOOK_PERIOD)
-            self._webhooks[token] = bucket
+        bucket = self._webhook(token)
         while (delay := bucket.wait_for(self._clock())) > 0:
             await asyncio.sleep(delay)
         bucket.take(self._clock())
-
-    def forget_idle(self, older_than: float = 900.0) -> None:
-        """Drop the buckets not used for a while (they are full again anyway, and a token
-        lives 15 minutes)."""
-        now = self._clock()
-        for key, bucket in list(self._channels.items()):
-            if now - bucket.stamp > older_than:
-                del self._channels[key]
-        for token, bucket in list(self._webhooks.items()):
-            if now - bucket.stamp > older_than:
-                del self._webhooks[token]

@@ -1,0 +1,39 @@
+"""The ledger: every Discord message an owner keeps, from a saved change to what Discord shows.
+
+Start with :mod:`bot.core.ledger.life`, which tells a message's life in one place. Beside it:
+
+- ``life``: the model: what each message should show, what it shows, what is on its way
+  (sends and clicks' answers), what reaches the store (:class:`MessageLedger`);
+- ``routes``: which way a message goes (a pure function: the bot's token or an interaction's,
+  edit or post);
+- ``transport``: what the Discord layer does for it: carry one attempt under a fence, and say
+  how it went;
+- ``keeper``: when: follows the feed, coalesces, paces, retries, takes over from another
+  sender;
+- ``pacer``: Discord's rate limits as buckets, kept before a request rather than learnt from
+  a 429;
+- ``tokens``: what is known of interactions' tokens: the players' DM links, follow-ups per
+  token.
+
+Discord's clocks and limits, and the bot's choices made from them, are in
+:mod:`bot.core.timing`.
+"""
+
+from bot.core.ledger.keeper import AlwaysSender, Lane, Lease, MessageKeeper
+from bot.core.ledger.life import VIA, Drawing, MessageLedger, Owing, Projector, answer_kept
+from bot.core.ledger.pacer import Pacer, RequestKind
+
+__all__ = [
+    "VIA",
+    "AlwaysSender",
+    "Drawing",
+    "Lane",
+    "Lease",
+    "MessageKeeper",
+    "MessageLedger",
+    "Owing",
+    "Pacer",
+    "Projector",
+    "RequestKind",
+    "answer_kept",
+]

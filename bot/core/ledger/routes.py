@@ -1,0 +1,382 @@
+"""Which way a message goes to Discord: a pure function of what is known of it.
+
+A message is edited where it is, or posted; through an interaction's token (its webhook: outside
+the bot's global rate limit, good for 15 minutes, and the only way at all where the bot is not a
+member), or with the bot's own token. :func:`route` names the ways to try, in order, as
+:class:`Attempt` values, each with the record to keep once it went; the ledger's keeper tries them
+through the Discord layer (:class:`~bot.core.ledger.transport.Transport`) and moves on to the next
+when one cannot be used (a token Discord calls dead, a message found deleted). Nothing here waits,
+sends or remembers: given the same facts it gives the same route.
+
+The choices, by where the message is:
+
+- **A click's answer on its way to it** (kept with its move, not yet known to have landed): an edit
+  now could land first and then be overwritten by the answer's older look. If this process sends
+  that answer, wait until it is heard to land; if another process does, edit through the answer's
+  own token, which reaches the message only once the answer has landed (Discord: 404 / 10015
+  before), and otherwise look again in a moment.
+- **In a server's channel or the bot's DM**: edit through the token of the latest click on it
+  while that lives, else with the bot's token; a message found deleted, or never sent, is posted
+  with the bot's token and a nonce made from the owner and the key (Discord gives back the same
+  message for a post sent again after a crash). A DM is posted as a follow-up of the player's latest
+  interaction in that DM while its token lives (no nonce: the ledger notes the post first).
+- **Where the bot is not a member** (a private table: ``Owed.private``): through tokens alone. A
+  hand of a new deal takes over its player's hand of a deal before (``Owed.fallbacks``); the table,
+  once no token reaches it, is posted again as a follow-up of the game's freshest interaction.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import hashlib
+from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass
+from enum import Enum
+
+from bot.core.messages import Owed
+from bot.core.owners import Owner, OwnerKind
+from bot.core.records import DmLink, MessageRecord
+from bot.core.timing import ANSWER_LANDS_WITHIN, ANSWER_RETRY, TOKEN_USABLE
+
+__all__ = [
+    "Attempt",
+    "Facts",
+    "Route",
+    "Way",
+    "answer_on_its_way",
+    "live",
+    "post_nonce",
+    "route",
+]
+
+
+class Way(Enum):
+    """How a request reaches a message."""
+
+    #: Edit it through an interaction's token (its original response or a follow-up).
+    EDIT_THROUGH = "edit through a token"
+    #: Edit it with the bot's token.
+    EDIT_AS_BOT = "edit as the bot"
+    #: Post it as a follow-up of an interaction (no nonce).
+    POST_THROUGH = "post through a token"
+    #: Post it with the bot's token (with a nonce); to a user's DM, opened first if need be.
+    POST_AS_BOT = "post as the bot"
+
+    @property
+    def posts(self) -> bool:
+        return self in (Way.POST_THROUGH, Way.POST_AS_BOT)
+
+    @property
+    def through_token(self) -> bool:
+        return self in (Way.EDIT_THROUGH, Way.POST_THROUGH)
+
+
+@dataclass(frozen=True, slots=True)
+class Attempt:
+    """One way to try. ``keep`` is the record kept once it went (for a post, with the channel
+    and id Discord gives; its digest emptied if Discord gave back an earlier post showing
+    something else). ``channel_id`` is where (None: the DM of ``user_id``, opened first),
+    ``message_id`` what is edited, ``token`` (and ``original``: its original response rather
+    than a follow-up) the interaction's token it goes through, ``nonce`` a bot's post's nonce,
+    ``urgent`` whether a player waits on it to move (it goes first when the bot's requests are
+    many)."""
+
+    way: Way
+    keep: MessageRecord
+    channel_id: int | None = None
+    message_id: int | None = None
+    token: str | None = None
+    token_at: float | None = None
+    original: bool = False
+    user_id: int | None = None
+    nonce: str | None = None
+    urgent: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class Route:
+    """The attempts, in order; and, if none of them goes (or there are none), when to look
+    again (``hold`` seconds; None: not until something else happens, such as the game's next
+    interaction bringing a token)."""
+
+    attempts: tuple[Attempt, ...]
+    hold: float | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Facts:
+    """What a route is chosen from, besides the message: the owner's messages as kept now
+    (``sent``, by key), the player's DM link (for a DM), the tokens Discord called dead,
+    whether a click's answer is one this process sends (``mine``), whether a token may carry one
+    more follow-up (``may_carry``), and the time."""
+
+    owner: Owner
+    channel_id: int
+    sent: Mapping[str, MessageRecord]
+    now: float
+    mine: Callable[[MessageRecord], bool]
+    may_carry: Callable[[str], bool]
+    link: DmLink | None = None
+    lapsed: frozenset[str] = frozenset()
+
+
+def live(record: MessageRecord | None, now: float) -> bool:
+    """Whether an interaction's token may still reach the message ``record`` is of."""
+    return (
+        record is not None
+        and record.token is not None
+        and record.token_at is not None
+        and now - record.token_at < TOKEN_USABLE
+    )
+
+
+def answer_on_its_way(record: MessageRecord | None, now: float) -> bool:
+    """Whether ``record`` is a click's answer kept with its move that is not yet known to have
+    reached Discord, and may still (Discord takes an answer within its window)."""
+    return (
+        record is not None
+        and record.unconfirmed_since is not None
+        and now - record.unconfirmed_since < ANSWER_LANDS_WITHIN
+    )
+
+
+def post_nonce(owner: Owner, key: str, replacing: int | None) -> str:
+    """The nonce a message is posted with (Discord's ``enforce_nonce``): the same for the same
+    message of an owner, so a post sent again after the process died before keeping its id
+    gives back the message Discord made, not a second one. A message posted again because the
+    one before was deleted (``replacing`` its id) gets another nonce. 24 characters (Discord
+    takes 25). (A game's nonces are what they were before messages had owners of other kinds.)
+
+    >>> post_nonce(Owner.game(3), "table:1", None) == post_nonce(Owner.game(3), "table:1", 0)
+    True
+    """
+    named = str(owner.id) if owner.kind is OwnerKind.GAME else str(owner)
+    text = f"{named}/{key}/{replacing or 0}".encode()
+    return hashlib.blake2b(text, digest_size=12).hexdigest()
+
+
+def route(owed: Owed, known: MessageRecord | None, facts: Facts) -> Route:
+    """The ways to make Discord show ``owed``, whose copy sent before is ``known`` (as the
+    owner was drawn; ``facts.sent`` has it as kept now, which may hold a click's answer heard
+    since)."""
+    digest = owed.view.digest()
+    if owed.private:
+        return _by_token(owed, known, digest, facts)
+    answering = _answering(owed, known, facts)
+    if answering is not None:
+        return _after_answer(answering, digest, facts)
+    if owed.user_id is None:
+        return _to_channel(owed, known, digest, facts)
+    return _to_dm(owed, known, digest, facts)
+
+
+def _answering(owed: Owed, known: MessageRecord | None, facts: Facts) -> MessageRecord | None:
+    """The click's answer to this message that may still be on its way (kept with its move:
+    as the message was when the owner was drawn, or as it is kept now), if any."""
+    for record in (known, facts.sent.get(owed.key)):
+        if record is not None and answer_on_its_way(record, facts.now):
+            return record
+    return None
+
+
+def _through_answer(answer: MessageRecord, key: str, digest: str) -> Attempt:
+    """Edit the message a click's answer is on its way to, through that answer's own token
+    (it reaches the message only once the answer has landed)."""
+    assert answer.token is not None
+    return Attempt(
+        Way.EDIT_THROUGH,
+        dataclasses.replace(answer, key=key, digest=digest, unconfirmed_since=None),
+        channel_id=answer.channel_id,
+        message_id=answer.message_id,
+        token=answer.token,
+        token_at=answer.token_at,
+        original=answer.original,
+    )
+
+
+def _after_answer(answering: MessageRecord, digest: str, facts: Facts) -> Route:
+    """A message whose click's answer may still be on its way is edited only once that answer
+    has landed, so that it never lands over the edit: this process's own, once heard; another
+    process's, through its own token (and later if that reaches nothing yet)."""
+    if facts.mine(answering) or not live(answering, facts.now):
+        return Route((), hold=ANSWER_RETRY)
+    return Route((_through_answer(answering, answering.key, digest),), hold=ANSWER_RETRY)
+
+
+def _edits(owed: Owed, known: MessageRecord, digest: str, facts: Facts) -> list[Attempt]:
+    """Edit ``known`` through the latest token that reaches it while it lives, else with the
+    bot's token (a DM's edit is urgent: it is what the player acts on)."""
+    attempts = []
+    dm = owed.user_id is not None
+    if live(known, facts.now) and known.token not in facts.lapsed:
+        attempts.append(
+            Attempt(
+                Way.EDIT_THROUGH,
+                dataclasses.replace(known, key=owed.key, digest=digest),
+                channel_id=known.channel_id,
+                message_id=known.message_id,
+                token=known.token,
+                token_at=known.token_at,
+                original=known.original,
+            )
+        )
+    # (A channel's message is edited in the owner's channel; a DM where it was posted.)
+    channel_id = known.channel_id if dm else facts.channel_id
+    keep = MessageRecord(owed.key, channel_id, known.message_id, digest)
+    if dm:
+        # (What the token reached is kept with the bot's edit too: it may still edit it.)
+        keep = dataclasses.replace(keep, token=known.token, token_at=known.token_at)
+    attempts.append(
+        Attempt(
+            Way.EDIT_AS_BOT,
+            keep,
+            channel_id=channel_id,
+            message_id=known.message_id,
+            urgent=dm,
+        )
+    )
+    return attempts
+
+
+def _to_channel(owed: Owed, known: MessageRecord | None, digest: str, facts: Facts) -> Route:
+    attempts = [] if known is None else _edits(owed, known, digest, facts)
+    nonce = post_nonce(facts.owner, owed.key, known.message_id if known else None)
+    keep = MessageRecord(owed.key, facts.channel_id, 0, digest)
+    attempts.append(Attempt(Way.POST_AS_BOT, keep, channel_id=facts.channel_id, nonce=nonce))
+    return Route(tuple(attempts))
+
+
+def _to_dm(owed: Owed, known: MessageRecord | None, digest: str, facts: Facts) -> Route:
+    assert owed.user_id is not None
+    attempts = [] if known is None else _edits(owed, known, digest, facts)
+    link = facts.link
+    if (
+        link is not None
+        and link.channel_id is not None
+        and link.token is not None
+        and live(MessageRecord("", 0, 0, "", link.token, link.token_at), facts.now)
+        and link.token not in facts.lapsed
+    ):
+        keep = MessageRecord(owed.key, link.channel_id, 0, digest, link.token, link.token_at)
+        attempts.append(
+            Attempt(
+                Way.POST_THROUGH,
+                keep,
+                channel_id=link.channel_id,
+                token=link.token,
+                token_at=link.token_at,
+                urgent=True,
+            )
+        )
+    channel = link.channel_id if link is not None else None
+    nonce = post_nonce(facts.owner, owed.key, known.message_id if known else None)
+    keep = MessageRecord(owed.key, channel or 0, 0, digest)
+    attempts.append(
+        Attempt(
+            Way.POST_AS_BOT,
+            keep,
+            channel_id=channel,
+            user_id=owed.user_id,
+            nonce=nonce,
+            urgent=True,
+        )
+    )
+    return Route(tuple(attempts))
+
+
+def _by_token(owed: Owed, known: MessageRecord | None, digest: str, facts: Facts) -> Route:
+    """Where the bot is not a member its own token reaches nothing (Discord: 403 / 50001), so
+    nothing here uses it. A message is edited through the freshest live token of an
+    interaction on it. A hand of a new deal takes over its player's hand of a deal before
+    (their own ephemeral message, through its token). The table, when no live token reaches
+    it any more, is posted again as a follow-up of the game's freshest interaction (a token
+    carries a few such posts at most: ``facts.may_carry``). A message a click's answer may
+    still be on its way to is edited only through that answer's own token, when another
+    process sends it, and else a moment later."""
+    now = facts.now
+    waiting = [
+        r for r in (known, *facts.sent.values()) if r is not None and answer_on_its_way(r, now)
+    ]
+    hold = ANSWER_RETRY if waiting else None
+
+    def busy(record: MessageRecord) -> bool:
+        return any(r.message_id == record.message_id for r in waiting)
+
+    def usable(record: MessageRecord | None) -> bool:
+        return (
+            record is not None
+            and record not in waiting
+            and live(record, now)
+            and record.token not in facts.lapsed
+        )
+
+    def after_answer(targets: Iterable[MessageRecord]) -> Route:
+        ids = {t.message_id for t in targets}
+        attempts = tuple(
+            _through_answer(answer, owed.key, digest)
+            for answer in waiting
+            if answer.message_id in ids
+            and not facts.mine(answer)
+            and live(answer, now)
+            and answer.token not in facts.lapsed
+        )
+        return Route(attempts, hold=hold)
+
+    if owed.user_id is not None:
+        mine = [facts.sent[k] for k in (owed.key, *owed.fallbacks) if k in facts.sent]
+        if known is not None and known not in mine:
+            mine.append(known)
+        if any(busy(r) for r in mine):
+            return after_answer(mine)
+        carriers = sorted(
+            (r for r in mine if usable(r)), key=lambda r: r.token_at or 0.0, reverse=True
+        )
+        return Route(
+            tuple(
+                Attempt(
+                    Way.EDIT_THROUGH,
+                    dataclasses.replace(carrier, key=owed.key, digest=digest),
+                    channel_id=carrier.channel_id,
+                    message_id=carrier.message_id,
+                    token=carrier.token,
+                    token_at=carrier.token_at,
+                    original=carrier.original,
+                )
+                for carrier in carriers
+            ),
+            hold=hold,
+        )
+    if known is not None and busy(known):
+        return after_answer([known])
+    attempts: list[Attempt] = []
+    if known is not None and usable(known):
+        attempts.append(
+            Attempt(
+                Way.EDIT_THROUGH,
+                dataclasses.replace(known, digest=digest),
+                channel_id=known.channel_id,
+                message_id=known.message_id,
+                token=known.token,
+                token_at=known.token_at,
+                original=known.original,
+            )
+        )
+    carriers = sorted(
+        (r for r in facts.sent.values() if usable(r) and facts.may_carry(r.token or "")),
+        key=lambda r: r.token_at or 0.0,
+        reverse=True,
+    )
+    for carrier in carriers:
+        keep = MessageRecord(
+            owed.key, carrier.channel_id, 0, digest, carrier.token, carrier.token_at
+        )
+        attempts.append(
+            Attempt(
+                Way.POST_THROUGH,
+                keep,
+                channel_id=carrier.channel_id,
+                token=carrier.token,
+                token_at=carrier.token_at,
+            )
+        )
+    return Route(tuple(attempts), hold=hold)
