@@ -85,6 +85,7 @@ class UserActions(SharedState):
         source: Message | None = None,
         wait: bool = True,
         timeout: float | None = None,
+        made_ago: float = 0.0,
     ) -> Interaction:
         self.check_health()
         guild_id = channel.guild.id if channel.guild is not None else None
@@ -93,12 +94,14 @@ class UserActions(SharedState):
             shard = f" on the shard of {channel.guild.name}" if channel.guild is not None else ""
             raise EmulatorUsageError(f"No bot has connected to the gateway{shard}.")
         interaction = Interaction(
-            id=self.world.ids.next(),
+            # (Made ``made_ago`` seconds before the bot hears of it: a bot whose process was
+            # frozen, or whose event loop was held up, reads its gateway late.)
+            id=self.world.ids.dated(made_ago) if made_ago else self.world.ids.next(),
             token="aW50ZXJhY3Rpb246" + secrets.token_urlsafe(48),
             type=kind,
             user=user,
             channel=channel,
-            created_at=self.clock.now(),
+            created_at=self.clock.now() - made_ago,
             data=data,
             name=name,
             source_message=source,
@@ -143,12 +146,17 @@ class UserActions(SharedState):
         *,
         wait: bool = True,
         timeout: float | None = None,
+        made_ago: float = 0.0,
     ) -> Interaction:
         """Type a slash command as `user` in `channel`; return once the bot answers.
 
         The line is read against the schema the bot synced (`/cribbage play card:5H`).
+        ``made_ago``: the bot hears of it that many seconds after Discord made it (past 3 s,
+        Discord has told the user it failed and takes no answer).
         """
-        return await self._typed(APPLICATION_COMMAND, user, channel, line, wait, timeout)
+        return await self._typed(
+            APPLICATION_COMMAND, user, channel, line, wait, timeout, made_ago=made_ago
+        )
 
     async def autocomplete(
         self, user: User, channel: Channel, line: str, *, timeout: float | None = None
@@ -165,6 +173,8 @@ class UserActions(SharedState):
         line: str,
         wait: bool,
         timeout: float | None,
+        *,
+        made_ago: float = 0.0,
     ) -> Interaction:
         """Deliver ``line``, typed by ``user`` in ``channel`` and read against the schema the
         bot synced, as a command (``kind`` APPLICATION_COMMAND) or, with its last option
@@ -180,6 +190,7 @@ class UserActions(SharedState):
             name=typed.qualified_name,
             wait=wait,
             timeout=timeout,
+            made_ago=made_ago,
         )
 
     def _find_component(
@@ -215,6 +226,7 @@ class UserActions(SharedState):
         data: dict[str, Any],
         wait: bool,
         timeout: float | None,
+        made_ago: float = 0.0,
     ) -> Interaction:
         """Deliver the use of the component of ``source`` that ``data`` names (its custom id)."""
         return await self._deliver(
@@ -226,6 +238,7 @@ class UserActions(SharedState):
             source=source,
             wait=wait,
             timeout=timeout,
+            made_ago=made_ago,
         )
 
     async def click(
@@ -237,13 +250,15 @@ class UserActions(SharedState):
         label: str | None = None,
         wait: bool = True,
         timeout: float | None = None,
+        made_ago: float = 0.0,
     ) -> Interaction:
-        """Press a button (by custom id or label) on `message` as `user`."""
+        """Press a button (by custom id or label) on `message` as `user` (``made_ago``: see
+        :meth:`slash`)."""
         button = self._enabled(user, message, custom_id, label, 2)
         if "custom_id" not in button:
             raise EmulatorUsageError("link buttons open a URL; they send no interaction")
         data = {"custom_id": button["custom_id"], "component_type": 2}
-        return await self._component_used(user, message, data, wait, timeout)
+        return await self._component_used(user, message, data, wait, timeout, made_ago)
 
     async def forged_click(
         self,
@@ -280,8 +295,10 @@ class UserActions(SharedState):
         *,
         wait: bool = True,
         timeout: float | None = None,
+        made_ago: float = 0.0,
     ) -> Interaction:
-        """Choose `values` in the select menu `custom_id` on `message` as `user`."""
+        """Choose `values` in the select menu `custom_id` on `message` as `user` (``made_ago``:
+        see :meth:`slash`)."""
         menu = self._enabled(user, message, custom_id, None, 3)
         allowed = [o["value"] for o in menu.get("options", [])]
         wrong = [v for v in values if v not in allowed]
@@ -293,7 +310,7 @@ class UserActions(SharedState):
         if not low <= len(values) <= high or len(set(values)) != len(values):
             raise EmulatorUsageError(f"choose between {low} and {high} distinct options")
         data = {"custom_id": custom_id, "component_type": 3, "values": list(values)}
-        return await self._component_used(user, message, data, wait, timeout)
+        return await self._component_used(user, message, data, wait, timeout, made_ago)
 
     async def submit_modal(
         self,

@@ -85,6 +85,12 @@ class Snowflakes:
         self._last_ms = ms
         return (ms << 22) | (next(self._counter) & 0x3FFFFF)
 
+    def dated(self, seconds_ago: float) -> int:
+        """A new id whose time part is ``seconds_ago`` before now (unique, by its counter; not
+        in order with the others): something Discord made a while before the bot heard of it."""
+        ms = int((time.time() - seconds_ago) * 1000) - DISCORD_EPOCH_MS
+        return (ms << 22) | (next(self._counter) & 0x3FFFFF)
+
 
 #: Slack when comparing clock times: a clock advanced by exactly a period counts as past it,
 #: whatever floating point makes of the sum.

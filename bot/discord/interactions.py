@@ -34,12 +34,12 @@ from bot.core.private_table import HAND_BUTTON
 from bot.core.records import DmLink
 from bot.core.replies import Answer, Click, Clicked, Reply, User
 from bot.core.services import Services
+from bot.core.timing import ANSWER_WINDOW, DEFER_AFTER, InteractionAges
 from bot.discord.members import DiscordMembers
 from bot.discord.places import ONLY_YOU_SEE_THIS, answers_only_privately, bot_is_member
 from bot.discord.rendering import clip, message_payload
 
 __all__ = [
-    "DEFER_AFTER",
     "NEEDS_A_SERVER",
     "RESTARTING",
     "SORRY",
@@ -59,11 +59,8 @@ SORRY = "Sorry, something went wrong on my side. Please try again."
 NEEDS_A_SERVER = "Leaderboards and stats are kept per server: use this command in a server."
 #: What a user sees while the bot is shutting down.
 RESTARTING = "I'm restarting — try again in a few seconds."
-#: Answer the interaction by then at the latest; Discord gives up on it after 3 seconds.
-DEFER_AFTER = 2.0
-#: Discord takes an interaction's first answer for this long after the interaction; past it
-#: (404, "Unknown interaction") nothing sent is an answer any more, so nothing retries one.
-ANSWER_WINDOW = 3.0
+#: Discord's code for an interaction it no longer takes an answer to (past its window).
+UNKNOWN_INTERACTION = 10062
 #: Marks (in ``Interaction.extras``) a command deferred publicly: its "thinking" message
 #: becomes the answer, visible to the channel.
 PUBLIC_DEFERRAL = "cribbage:public-deferral"
@@ -188,6 +185,8 @@ class DiscordIO:
         self.defer_after = defer_after
         self._in_flight: set[asyncio.Task[Any]] = set()
         self.closing = False
+        #: The ages the interactions reached this process at (for the clocks' skew).
+        self._ages = InteractionAges()
         self._resume = PrivateResume(services.games, services.ledger)
 
     # -- entry points -------------------------------------------------------------------------
@@ -464,6 +463,21 @@ class DiscordIO:
         """Run an interaction's work, counted so that shutting down waits for it; errors become
         a sentence for the user (components' errors never reach the command tree's handler)."""
         self.members.saw(interaction)  # one from a server is proof of membership, for free
+        age = (discord.utils.utcnow() - interaction.created_at).total_seconds()
+        if self._ages.too_late(age):
+            # Discord has already shown the user "This interaction failed" (the process was
+            # frozen, or its event loop held up): what it asked for is not done, so a retry
+            # by the user is not refused for something they never saw happen.
+            if asyncio.iscoroutine(work):
+                work.close()
+            log.info(
+                "an interaction from %s reached the bot %.1f s after it was made, past "
+                "Discord's answer window: nothing done",
+                interaction.user.id,
+                age,
+            )
+            return
+        self._ages.note(age)
         if self.closing:
             if asyncio.iscoroutine(work):
                 work.close()
@@ -503,11 +517,21 @@ class DiscordIO:
             done, _ = await asyncio.wait({task}, timeout=self.defer_after)
             if not done:
                 # Keep the interaction alive: a slow call must not cost the user their action.
-                if update:
-                    await interaction.response.defer()
-                else:
-                    await interaction.response.defer(ephemeral=ephemeral, thinking=True)
-                    interaction.extras[PUBLIC_DEFERRAL] = not ephemeral
+                try:
+                    if update:
+                        await interaction.response.defer()
+                    else:
+                        await interaction.response.defer(ephemeral=ephemeral, thinking=True)
+                        interaction.extras[PUBLIC_DEFERRAL] = not ephemeral
+                except discord.NotFound as error:
+                    if error.code != UNKNOWN_INTERACTION:
+                        raise
+                    # Past Discord's window already (the event loop was held up): the call
+                    # goes on, and its answer, which cannot land, is taken as lost.
+                    log.info(
+                        "an interaction from %s could not be deferred in time",
+                        user_of(interaction).id,
+                    )
             return await task
         except Exception as error:
             await self.report(interaction, error)
