@@ -7,12 +7,13 @@ from __future__ import annotations
 
 import asyncio
 import dataclasses
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from datetime import UTC, datetime
 from typing import Any
 
 from bot.core.feed import Change, ChangeFeed
-from bot.core.ledger import MessageLedger
+from bot.core.ledger import Drawing, MessageLedger, Projector
+from bot.core.messages import MessageView, Owed
 from bot.core.owners import Owner
 from bot.core.records import MessageRecord
 
@@ -83,3 +84,53 @@ async def test_a_message_s_id_once_learned_is_kept_over_its_answer_s_token_alone
     await ledger.sent(OWNER, [dataclasses.replace(answer, digest="dealt", version=2)])
     kept = (await ledger.kept(OWNER))["lobby"]
     assert (kept.message_id, kept.digest) == (5002, "dealt")
+
+
+class OneTable(Projector):
+    """An owner whose one channel message, its table, should show ``digest``."""
+
+    def __init__(self, digest: str) -> None:
+        self.view = MessageView(digest)
+
+    async def draw(
+        self, owner: Owner, now: float, sent: Mapping[str, MessageRecord]
+    ) -> Drawing | None:
+        return Drawing(900, 3, (Owed("table:1", self.view),))
+
+    async def to_reconcile(self, now: float) -> list[tuple[Owner, int]]:
+        return []
+
+
+async def test_a_table_is_settled_only_once_what_it_shows_is_written() -> None:
+    """Issue 32, item 4: the tournament director archives a finished match's thread once its
+    table is settled. Were that said from memory alone, a stop before the write-behind would
+    leave a restart that knows nothing of the last edit: it sends it again into the archived
+    thread (and unarchives it to do so). Settled means written."""
+    store = SlowStore()
+    projector = OneTable("the end")
+    ledger = MessageLedger(store, ChangeFeed(), lambda: datetime.now(UTC))  # type: ignore[arg-type]
+    ledger.add(OWNER.kind, projector)
+    sent = MessageRecord("table:1", 900, 5001, projector.view.digest(), version=3)
+    await ledger.sent(OWNER, [sent])
+    settled = asyncio.ensure_future(ledger.settled(OWNER))
+    await asyncio.wait_for(store.writing.wait(), timeout=5)
+    await asyncio.sleep(0)
+    assert not settled.done(), "not settled while what it shows is still being written"
+    store.release.set()
+    assert await asyncio.wait_for(settled, timeout=5)
+    assert store.rows["table:1"] == sent, "settled: the store has it"
+
+
+async def test_a_table_whose_write_fails_is_not_settled() -> None:
+    class Refusing(SlowStore):
+        async def set_messages(
+            self, records: Sequence[tuple[Owner, MessageRecord]], *, posted: Sequence[Any] = ()
+        ) -> None:
+            raise ConnectionError("the database went away")
+
+    store = Refusing()
+    projector = OneTable("the end")
+    ledger = MessageLedger(store, ChangeFeed(), lambda: datetime.now(UTC))  # type: ignore[arg-type]
+    ledger.add(OWNER.kind, projector)
+    await ledger.sent(OWNER, [MessageRecord("table:1", 900, 5001, projector.view.digest())])
+    assert not await ledger.settled(OWNER)

@@ -6,10 +6,11 @@ from __future__ import annotations
 
 import asyncio
 import random
+import re
 
 import aiohttp
 
-from bot.core.private_table import HAND_BUTTON
+from bot.core.private_table import HAND_BUTTON, MOVED_ON
 from bot.core.render.text import plural
 from bot.discord.places import NO_LEADERBOARD_HERE
 from engine.cards import Card
@@ -509,3 +510,60 @@ async def _settled_unseen_and_tokens_only(driver: PrivateDriver, since: int) -> 
     driver.check_now()
     assert bot_token_requests(driver.fd, since) == []
     return table
+
+
+#: What the table says of whoever it waits on whose hand no token reaches.
+CALLED = "— your turn: press **Your hand**"
+
+
+async def test_a_player_a_live_token_reaches_is_never_called_to_press_your_hand(
+    world: World, bots: BotLauncher
+) -> None:
+    """Issue 32, item 6: at each deal's start the bot brings every hand to the new deal's crib
+    select through the token of its player's hand of the deal before. Those players are not
+    awaited at the table: once each has opened their hand in the first deal (no token lapses
+    in a game played at once), no version of the table calls them to press *Your hand*."""
+    driver, _ = await _two_in_a_dm(world, bots, 33)
+    fd = driver.fd
+    await driver.open(target=61)
+    # Every edit through a token reaches Discord a moment late, as over a slow network: at
+    # each deal's start the table is drawn again while the hands are still on their way.
+    fd.delay(r"^PATCH /webhooks/", 0.02, times=100_000)
+    final = await driver.play_out()
+    assert final.status == "finished"
+    table = await driver.settled()
+    later = re.compile(r"\*\*Deal (?:[2-9]|\d\d+)\*\*")
+    called = [v.words() for v in [*table.history, table.version()] if CALLED in v.words()]
+    assert called, "the first deal calls whoever has not opened a hand yet"
+    assert not [c for c in called if later.search(c)], [c[-200:] for c in called]
+
+
+async def test_an_older_copy_of_the_table_clicked_again_says_it_moved_on(
+    world: World, bots: BotLauncher
+) -> None:
+    """Issue 32, item 5: after a pause longer than any token's life the table is posted again
+    as a follow-up; the older copy cannot be edited then (no token reaches it) and still shows
+    *Your hand*. Pressed there, its click's answer gives a token that reaches it: it is edited
+    at once to say the table moved on, with no control left, while the click opens the hand
+    as anywhere."""
+    driver, _ = await _two_in_a_dm(world, bots, 12)
+    fd, dm, (al, bea) = driver.fd, driver.channel, driver.players
+    first = await driver.open(target=61)
+    await _pause_after(driver, 3)
+    typed = await fd.slash(bea, dm, "/cribbage play card:ZZ")
+    again = await _table_back(driver, first, typed)
+    assert any(b["label"] == "Your hand" for b in first.buttons()), "the older copy, stale"
+    opened = await fd.click(al, first, label="Your hand")
+    assert opened.response is not None and opened.response.type == 6
+    [hand] = await opened.wait_followups(1)
+    assert hand.ephemeral_for is al and list(hand.walk())
+
+    def moved_on() -> Message | None:
+        return first if MOVED_ON in first.words() else None
+
+    closed = await until(fd, moved_on)
+    assert not list(closed.buttons()) and not list(closed.selects()), closed.components
+    assert "**Deal " in closed.words(), "the table as it stands, above the line"
+    assert driver.table().id == again.id, "the newer copy stays the table"
+    final = await driver.play_out()
+    assert final.status == "finished"

@@ -204,3 +204,48 @@ async def test_a_frozen_sender_is_replaced_and_sends_nothing_once_it_wakes(pair:
     assert not sends(pair.server) and sends(pair.dms)
     await driver.play_out(stop_after=driver.steps + 4)
     assert sends(pair.dms)
+
+
+#: What a process logs when a send that waited for its turn was refused at the fence (issue 32).
+FENCED = "not written: this process no longer sends"
+
+
+async def test_a_follow_up_that_waited_while_the_sender_was_frozen_is_never_posted(
+    pair: Pair,
+) -> None:
+    """Issue 32, items 1 and 2: the sender posts the next deal's hand as a follow-up of the
+    player's latest DM click, Discord answers 429, and discord.py waits to try again; the
+    sender is frozen meanwhile, longer than its lease. The other process takes over and posts
+    the hand (there is no nonce on a follow-up, and nothing was posted: no lost post is
+    found). When the old sender wakes, its retry must not be written: the DM would hold two
+    hands of the deal, one of them left with live controls."""
+    fd = pair.world.fd
+    driver = _driver(pair, 21, command_rate=0.0)
+    await driver.open(target=61)
+    # (Every click of deal 1 is in a DM: deal 2's hands go as follow-ups of those clicks.)
+    follow_up = fd.rate_limit(r"^POST /webhooks/\d+/[^/]+$", retry_after=2.5)
+    frozen = pair.server.proc
+    assert frozen is not None and sends(pair.server)
+    mark = len(pair.server.output)
+
+    async def freeze_when_refused() -> None:
+        await fd.wait_for(lambda: follow_up.hits == 1, timeout=60, stall=None)
+        os.kill(frozen.pid, signal.SIGSTOP)
+        try:
+            await until(fd, lambda: sends(pair.dms), stall=None)
+        finally:
+            os.kill(frozen.pid, signal.SIGCONT)
+
+    freezing = asyncio.create_task(freeze_when_refused())
+    await driver.play_deal()
+    await freezing
+
+    def outcome() -> str | None:
+        if any(FENCED in line for line in pair.server.output[mark:]):
+            return "refused at the fence"
+        retries = [r for r in fd.requests if r.route.startswith("POST /webhooks/")]
+        return "posted late" if len([r for r in retries if r.status < 300]) > 1 else None
+
+    assert await fd.wait_for(outcome, timeout=30, stall=None) == "refused at the fence"
+    await driver.play_out(stop_after=driver.steps + 4)
+    await driver.expect_current(timeout=TAKEOVER)
