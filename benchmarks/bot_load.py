@@ -131,8 +131,11 @@ class LoadDiscord(FakeDiscord):
 
     def _seen(self, message: Message) -> None:
         """A message was posted or edited: time the game's next prompt, wake its reader."""
-        table = self.tables.get(message.channel.id)
         game = self.games.get(message.channel.id)
+        table = self.tables.get(message.channel.id)
+        if table is None and game is not None and message.ephemeral:
+            # A player's private copy of their hand where they typed their move (by command).
+            table = game
         figures = self.figures
         if figures is not None and table is not None and _has_controls(message):
             if table.cause is not None:
@@ -237,22 +240,33 @@ async def _player(
 ) -> None:
     dm = fd.dm_channel(user)
     inbox = fd.event_for(dm)
+    typed = fd.event_for(table.channel)
     # Each hand message is used once per version of it: (message id, edits so far).
     done: set[tuple[int, int]] = set()
     while not table.over:
         prompt = None
-        for candidate in reversed(dm.messages):
+        candidates = list(dm.messages)
+        if figures.by_commands:
+            # Their private copies of the hand where they type (a move's answer shows it).
+            mine = [m for m in table.channel.messages if m.ephemeral_for is user]
+            candidates = sorted(
+                [*candidates, *mine], key=lambda m: m.edited_timestamp or m.timestamp
+            )
+        for candidate in reversed(candidates):
             if _has_controls(candidate) and (candidate.id, len(candidate.history)) not in done:
                 prompt = candidate
                 break
         if prompt is None:
             inbox.clear()
+            typed.clear()
             _watch_channel(table)
             if table.over:
                 return
             # The result lands in the channel, not the DM: look again now and then.
-            with contextlib.suppress(TimeoutError):
-                await asyncio.wait_for(inbox.wait(), timeout=0.5)
+            waits = [asyncio.ensure_future(inbox.wait()), asyncio.ensure_future(typed.wait())]
+            await asyncio.wait(waits, timeout=0.5, return_when=asyncio.FIRST_COMPLETED)
+            for wait in waits:
+                wait.cancel()
             continue
         done.add((prompt.id, len(prompt.history)))
         await _think(figures, rng)

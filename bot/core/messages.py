@@ -10,6 +10,7 @@ and a restart loses nothing a player needs.
 
 from __future__ import annotations
 
+import dataclasses
 import hashlib
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -225,6 +226,19 @@ class MessageView:
             return None
         return hashlib.blake2b(repr(controls).encode(), digest_size=12).hexdigest()
 
+    def without_controls(self) -> MessageView:
+        """The same message with none of its controls (a copy left behind by a newer one)."""
+        return dataclasses.replace(
+            self,
+            controls=None,
+            lobby=None,
+            pages=None,
+            entry=None,
+            review=None,
+            daily=None,
+            confirm=None,
+        )
+
     def digest(self) -> str:
         """A short fingerprint of everything shown, to tell whether a sent copy is current."""
         if not self._digest:
@@ -292,11 +306,16 @@ class Owed:
     #: What an older copy of this message shows once a token reaches it (a table posted
     #: again: the older copy says it moved on, with no controls); None: it has none.
     closed: MessageView | None = field(default=None, compare=False)
+    #: Only its private copies are kept up to date (a player's answers that show their hand),
+    #: not the message itself (their DMs are closed).
+    mirrors_only: bool = field(default=False, compare=False)
 
     def due(self, sent: MessageRecord | None) -> bool:
         """Whether this has to be sent, given the copy ``sent`` before (if any): a message never
         sent (unless it only exists to be kept up to date), or showing something else (unless
-        it is posted once)."""
+        it is posted once); never one whose private copies alone are kept up to date."""
+        if self.mirrors_only:
+            return False
         if sent is None:
             return not self.existing
         return not self.once and sent.digest != self.view.digest()

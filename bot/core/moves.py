@@ -35,8 +35,9 @@ from bot.core.computer import snapshot_views as views_before
 from bot.core.entry import answers
 from bot.core.games import Games, Loaded, OnGames
 from bot.core.ledger.life import answer_kept
-from bot.core.messages import ConfirmControls, MessageView
+from bot.core.messages import ConfirmControls, MessageView, laid_out
 from bot.core.owners import Owner
+from bot.core.private_table import hand_key
 from bot.core.projection import hand_message
 from bot.core.records import GameRecord, GameStatus, MessageRecord
 from bot.core.refusals import Refused, StaleControl
@@ -144,14 +145,20 @@ class Moves(OnGames):
         reply: Callable[[Game, Sequence[Event]], str],
         *,
         answering: _Answering | None = None,
+        mirror: bool = False,
     ) -> Answer:
         """Apply one engine action and the computer's answers to it, save them in one
         transaction, and say what happened. ``answering``: the hand message whose control was
         used (its new look is the click's answer, kept with the move when the click is known).
-        With no ``act``, only the computer's owed answers (see :meth:`computer_turn`)."""
+        ``mirror``: a move by command, answered with the mover's hand as it is now (a private
+        copy of their hand message, kept up to date while the command's token lives: their
+        next turn reaches them where they typed, at once). With no ``act``, only the
+        computer's owed answers (see :meth:`computer_turn`)."""
         game, record = loaded.game, loaded.record
         people = [s.user_id for s in record.seats if s.user_id is not None]
-        coach_off = await self._coach.off(people) if answering is not None else frozenset()
+        mirror = mirror and not record.private  # (there, hands are the players' own copies)
+        asked = answering is not None or mirror
+        coach_off = await self._coach.off(people) if asked else frozenset()
         steps: list[Step] = []
         said = ""
         seat = None
@@ -183,7 +190,20 @@ class Moves(OnGames):
             at = self._games.now()
             return answer_kept(answering.clicked, key, update.digest(), saved.record.version, at)
 
-        version = await self._games.save_moves(loaded, steps, answer, more_coming=computer_owes)
+        hand: tuple[str, MessageView] | None = None
+
+        def answer_with_hand(saved: Loaded) -> MessageRecord | None:
+            nonlocal hand
+            if mirror and seat is not None and saved.game.phase is not Phase.OVER:
+                user = record.seats[seat].user_id
+                coach = user is None or user not in coach_off
+                deal = saved.game.deal_number
+                hand = (hand_key(deal, seat), hand_message(saved, seat, deal, coach=coach))
+            return answer(saved)
+
+        version = await self._games.save_moves(
+            loaded, steps, answer_with_hand, more_coming=computer_owes
+        )
         kept = answering is not None and answering.clicked is not None and update is not None
         sequel = Sequel(
             Owner.game(record.id),
@@ -193,6 +213,11 @@ class Moves(OnGames):
             kept=kept,
             computer_owes=computer_owes,
         )
+        if hand is not None:
+            mirrored, view = hand
+            sequel = dataclasses.replace(sequel, key=mirrored, mirror=view.digest())
+            shown = laid_out(((said,), *view.layout), controls=view.controls)
+            return Answer(reply=Reply(said, view=shown), sequel=sequel)
         return Answer(reply=Reply(said), update=update, sequel=sequel)
 
     # -- by command (the channel's game) -------------------------------------------------------
@@ -247,17 +272,23 @@ class Moves(OnGames):
     @answers
     async def discard(self, channel_id: int, user: User, cards: str | Sequence[Card]) -> Answer:
         """Put cards in the crib (text as typed, e.g. ``"5H JD"``, or cards)."""
-        return await self._games.in_channel(channel_id, lambda r: self._discard(r, user, cards))
+        return await self._games.in_channel(
+            channel_id, lambda r: self._discard(r, user, cards, mirror=True)
+        )
 
     @answers
     async def play(self, channel_id: int, user: User, card: str | Card) -> Answer:
         """Play one card in the play."""
-        return await self._games.in_channel(channel_id, lambda r: self._play(r, user, card))
+        return await self._games.in_channel(
+            channel_id, lambda r: self._play(r, user, card, mirror=True)
+        )
 
     @answers
     async def count(self, channel_id: int, user: User, points: int) -> Answer:
         """Manual counting: claim ``points`` for the hand (or crib) you must count now."""
-        return await self._games.in_channel(channel_id, lambda r: self._count(r, user, points))
+        return await self._games.in_channel(
+            channel_id, lambda r: self._count(r, user, points, mirror=True)
+        )
 
     # -- by a hand's control (a game by id) -----------------------------------------------------
     @answers
@@ -307,6 +338,7 @@ class Moves(OnGames):
         cards: str | Sequence[Card],
         *,
         answering: _Answering | None = None,
+        mirror: bool = False,
     ) -> Answer:
         loaded, seat = self._games.seated(record, user)
         chosen = _parse(cards) if isinstance(cards, str) else tuple(cards)
@@ -318,7 +350,7 @@ class Moves(OnGames):
             return f"{said} You keep {cards_str(game.view(seat).kept)}."
 
         return await self._apply(
-            loaded, lambda g: g.discard(seat, chosen), reply, answering=answering
+            loaded, lambda g: g.discard(seat, chosen), reply, answering=answering, mirror=mirror
         )
 
     async def _play(
@@ -328,6 +360,7 @@ class Moves(OnGames):
         card: str | Card,
         *,
         answering: _Answering | None = None,
+        mirror: bool = False,
     ) -> Answer:
         loaded, seat = self._games.seated(record, user)
         if isinstance(card, str):
@@ -342,7 +375,9 @@ class Moves(OnGames):
             rest = f" You hold {cards_str(left)}." if left else ""
             return f"You played {chosen}.{rest}"
 
-        return await self._apply(loaded, lambda g: g.play(seat, chosen), reply, answering=answering)
+        return await self._apply(
+            loaded, lambda g: g.play(seat, chosen), reply, answering=answering, mirror=mirror
+        )
 
     async def _count(
         self,
@@ -351,6 +386,7 @@ class Moves(OnGames):
         points: int,
         *,
         answering: _Answering | None = None,
+        mirror: bool = False,
     ) -> Answer:
         loaded, seat = self._games.seated(record, user)
         if loaded.game.counting is not Counting.MANUAL:
@@ -361,6 +397,7 @@ class Moves(OnGames):
             lambda g: g.claim(seat, points, open_window=True),
             lambda g, e: f"You claimed {points}.",
             answering=answering,
+            mirror=mirror,
         )
 
     async def _muggins(self, record: GameRecord, user: User, answering: _Answering) -> Answer:

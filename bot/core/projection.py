@@ -307,9 +307,20 @@ def _hands(record: GameRecord, loaded: Loaded, facts: TableFacts) -> list[Owed]:
             )
             view = MessageView(notice, mentions=(user,))
             owed.append(Owed(f"dm-closed:{deal}:{seat.seat}", view, once=True, order=_NOTICE))
-        else:
-            view = hand_message(loaded, seat.seat, deal, coach=coach)
-            owed.append(Owed(f"hand:{deal}:{seat.seat}", view, user, existing=over))
+        # (The deal before's hand's private copies follow the player into this deal's.)
+        before = (f"hand:{deal - 1}:{seat.seat}",) if deal > 1 else ()
+        hand = hand_message(loaded, seat.seat, deal, coach=coach)
+        refused = facts.refused.get(seat.seat) == deal
+        owed.append(
+            Owed(
+                f"hand:{deal}:{seat.seat}",
+                hand,
+                user,
+                existing=over,
+                fallbacks=before,
+                mirrors_only=refused,
+            )
+        )
         if deal > 1 and deal - 1 in log.deals:
             # Owed while the game goes on and once it is over: a resignation or pegging out
             # soon after the deal may come before the sender closed the deal before.

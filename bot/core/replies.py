@@ -84,7 +84,10 @@ class Sequel:
     (:meth:`bot.core.services.Services.answered`): the message of ``owner`` kept under ``key``
     that the answer shows (at the owner's ``version``), whether that look was kept with the
     move (``kept``: then it is confirmed, or forgotten if the answer never landed), and
-    whether the computer's reply to the move is still to be made (``computer_owes``)."""
+    whether the computer's reply to the move is still to be made (``computer_owes``).
+    ``mirror``: the answer is a private copy of the owner's message ``key`` (a move by command
+    is answered with the mover's hand), showing the look of this digest: kept up to date
+    through the interaction's token while it lives."""
 
     owner: Owner
     channel_id: int
@@ -92,6 +95,7 @@ class Sequel:
     key: str | None = None
     kept: bool = False
     computer_owes: bool = False
+    mirror: str | None = None
 
 
 @dataclass(frozen=True, slots=True)

@@ -26,6 +26,7 @@ from bot.core.refusals import Refused
 from bot.core.render.status import last_result_text, status_text
 from bot.core.replies import Answer, Choice, Reply, Sequel, User
 from bot.core.storage import Archives
+from engine.phase import Phase
 from engine.views import SeatView
 
 __all__ = ["TableInfo"]
@@ -47,7 +48,19 @@ class TableInfo(OnGames):
             loaded, seat = self._games.seated(record, user)
             coach = user.id not in await self._coach.off([user.id])
             view = hand_view(loaded, seat, coach=coach)
-            return Answer.say(view.content, view=view)
+            deal = loaded.game.deal_number
+            if record.private or loaded.game.phase is Phase.OVER:
+                return Answer.say(view.content, view=view)
+            # A private copy of their hand message, kept up to date while the command's token
+            # lives (the players whose DMs are closed play from it).
+            sequel = Sequel(
+                Owner.game(record.id),
+                record.channel_id,
+                record.version,
+                hand_key(deal, seat),
+                mirror=view.digest(),
+            )
+            return Answer(reply=Reply(view.content, view=view), sequel=sequel)
 
         return await self._games.in_channel(channel_id, body)
 

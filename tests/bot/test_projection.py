@@ -62,7 +62,9 @@ async def test_a_move_changes_only_what_it_shows(service: Services) -> None:
     assert due == ["table:1"]
 
 
-async def test_closed_dms_owe_a_notice_once_and_no_hand(service: Services) -> None:
+async def test_closed_dms_owe_a_notice_once_and_no_hand_but_its_private_copies(
+    service: Services,
+) -> None:
     table = Transcript(service, dms_closed={BEA.id})
     await table.record(AL.id, await service.lobbies.new_game(GUILD, CHANNEL, AL))
     await table.record(BEA.id, await service.lobbies.join(CHANNEL, BEA))
@@ -70,7 +72,9 @@ async def test_closed_dms_owe_a_notice_once_and_no_hand(service: Services) -> No
     owed = await owed_now(service, started.game_id or 0)
     notice = next(o for o in owed if o.key == "dm-closed:1:1")
     assert notice.once and notice.user_id is None and notice.view.mentions == (BEA.id,)
-    assert "hand:1:1" not in keys(owed)
+    # No DM: the hand is owed to the answers that show it (/cribbage hand) alone.
+    hand = next(o for o in owed if o.key == "hand:1:1")
+    assert hand.mirrors_only
 
 
 async def test_a_reminder_falls_due_once_per_turn(clock: Clock, service: Services) -> None:

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -15,7 +16,7 @@ from bot.discord.commands import NEEDS_A_CHANNEL, NEEDS_A_SERVER, NO_HALL_OF_FAM
 from bot.discord.interactions import RESTARTING, SORRY
 from bot.store import Store
 from engine.phase import Phase
-from fakediscord import Message
+from fakediscord import Message, User
 from fakediscord.limits import COMPONENTS_V2
 from fakediscord.testing import BotLauncher, BotProcess
 from tests.helpers.bot_db import Snapshot, latest_game_id, owned_messages, read_game
@@ -163,35 +164,50 @@ async def test_a_game_in_a_thread_with_autocomplete_status_hand_and_resign(
 
 
 async def test_old_controls_get_a_clear_answer(world: World, bot: BotProcess) -> None:
-    """Controls the game no longer keeps up to date (the private copy `/cribbage hand` showed,
-    once its player moved on another way) answer in one sentence and change nothing."""
+    """`/cribbage hand` answers with the hand, privately, kept up to date through the
+    command's token while it lives: the newest such answer shows the current controls, an
+    older one is closed (no control left) once a newer one comes. Controls of a moment that
+    has passed (as those answers showed them then) answer in one sentence and change
+    nothing."""
     fd, _, driver = await world.open_for_two(8, target=61, command_rate=1.0)
-    copies = []
+    shown: list[tuple[User, Message, list[dict[str, Any]]]] = []
     for _ in range(5):  # both discards and three cards played, each by slash command
         snap = driver.snapshot()
         seat = driver.actor(snap)
         user = driver.seats[seat]
         reply = await fd.slash(user, world.general, "/cribbage hand")
         assert reply.ephemeral and reply.original is not None and reply.original.components
-        copies.append((user, reply.original))
+        controls = [*reply.original.selects(), *reply.original.buttons()]
+        shown.append((user, reply.original, controls))
         await driver.step(snap)
     snap = driver.snapshot()
+    await driver.settle(snap)
     checked = 0
-    for user, copy in copies:
-        for menu in copy.selects():
-            values = [o["value"] for o in menu["options"]][: menu["min_values"]]
-            stale = await fd.select(user, copy, menu["custom_id"], values)
-            assert stale.ephemeral and _one_sentence(stale.words()), stale.words()
-            checked += 1
-        for button in copy.buttons():
-            if button.get("disabled"):
+    for user, copy, controls in shown:
+        for control in controls:
+            custom_id = str(control["custom_id"])
+            if control.get("disabled"):
                 continue
-            stale = await fd.click(user, copy, button["custom_id"])
+            if control.get("type") == 3:
+                values = [str(o["value"]) for o in control["options"]][: control["min_values"]]
+                stale = await fd.forged_click(user, copy, custom_id, values=values)
+            else:
+                stale = await fd.forged_click(user, copy, custom_id)
             assert stale.ephemeral and _one_sentence(stale.words()), stale.words()
             checked += 1
     assert checked >= 5
     after = driver.snapshot()
     assert (after.version, after.actions) == (snap.version, snap.actions)
+    # Of each player's answers, only the newest still offers controls: the current ones.
+    for user in {user for user, _, _ in shown}:
+        answers = [copy for who, copy, _ in shown if who is user]
+        *older, newest = answers
+
+        def closed(older: list[Message] = older) -> bool | None:
+            return all(not live_controls(c) for c in older) or None
+
+        await until(fd, closed)
+        assert newest.components
     # The hand messages by DM kept no live controls but the current player's.
     await driver.settle(after)
 

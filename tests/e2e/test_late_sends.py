@@ -20,6 +20,7 @@ from typing import Any
 
 import pytest
 
+from bot.core.ledger.pacer import RequestKind
 from bot.store.cluster import Cluster
 from fakediscord import Message
 from fakediscord.testing import BotLauncher
@@ -125,3 +126,60 @@ async def test_a_click_discord_already_failed_is_not_played(
         assert stale.response is None
         after = await club.store.open_game_in_channel(general.id)
         assert after is not None and after.version == game.version + 1, "Bea's throw alone"
+
+
+def _live(message: Message) -> bool:
+    return bool(list(message.selects())) or any(
+        not button.get("disabled") for button in message.buttons()
+    )
+
+
+async def test_the_turn_reaches_a_player_moving_by_command_where_they_typed(
+    bots: BotLauncher, tmp_path: Path
+) -> None:
+    """Issue 32, item 7: a player moving by command is answered with their hand, and that
+    answer is kept up to date through the command's token, so their next turn reaches them
+    where they typed at once, even while their DM's count of edits is spent (Discord takes 5
+    in 5 s a channel: by DM alone the fifth quick turn would wait for the window)."""
+    async with in_club(bots, tmp_path / "bot.db", "Al", "Bea") as club:
+        fd, general, (al, bea) = club.fd, club.general, club.members
+        opened = await fd.slash(al, general, "/cribbage new")
+        assert opened.original is not None
+        await fd.click(bea, opened.original, label="Join")
+        await fd.slash(al, general, "/cribbage start")
+        await until(fd, lambda: all(_hand(fd, u) is not None for u in (al, bea)))
+        hands = {u.id: _hand(fd, u) for u in (al, bea)}
+        thrown = {}
+        for user in (al, bea):
+            hand = hands[user.id]
+            assert hand is not None
+            menu = next(iter(hand.selects()))
+            codes = [str(o["value"]) for o in menu["options"]][:2]
+            thrown[user.id] = await fd.slash(
+                user, general, f"/cribbage discard cards:{' '.join(codes)}"
+            )
+        # Each answer showed its player's hand (with the reply above it), and is kept up to
+        # date since.
+        for user in (al, bea):
+            answer = thrown[user.id].original
+            assert answer is not None and answer.ephemeral_for is user
+            first = (answer.history or [answer.version()])[0]
+            assert first.words().startswith("You put"), first.words()
+            assert "Cribbage in <#" in first.words(), "and then the hand"
+        game = await club.store.open_game_in_channel(general.id)
+        assert game is not None and game.snapshot is not None
+        # Whoever plays first: their DM's edits are all spent for the next five seconds.
+        dms = {u.id: fd.dm_channel(u).id for u in (al, bea)}
+        for user in (al, bea):
+            club.running.client.pacer.spent_before(dms[user.id], RequestKind.EDIT, [0.0] * 5)
+
+        def turn() -> tuple[Any, Message] | None:
+            for user in (al, bea):
+                answer = thrown[user.id].original
+                if answer is not None and _live(answer):
+                    return user, answer
+            return None
+
+        mover, shown = await until(fd, turn)
+        assert "to play" in shown.words() or "Your turn" in shown.words(), shown.words()
+        assert mover in (al, bea)

@@ -194,7 +194,7 @@ async def test_manual_counting_a_refused_claim_a_short_claim_and_muggins(
 
     # Short: pegged, and the opponent may call muggins.
     claimed = await fd.slash(owner, world.general, "/cribbage count points:0")
-    assert claimed.ephemeral and claimed.words() == "You claimed 0."
+    assert claimed.ephemeral and claimed.words().startswith("You claimed 0.\n")
     version = read_game(world.database, game_id).version
     button_id = f"crib:{game_id}:muggins:{version}"
     message = await hand_with(world, opponent, button_id)

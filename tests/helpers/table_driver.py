@@ -466,7 +466,7 @@ class TableDriver:
             else:
                 line = f"/cribbage play card:{action['card']}"
             reply = await self.fd.slash(user, self.channel, line)
-            assert reply.ephemeral and reply.content.startswith("You "), reply.content
+            assert reply.ephemeral and reply.words().startswith("You "), reply.words()
             self.commands += 1
             return None
         if action["type"] == "discard":

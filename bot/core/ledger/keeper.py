@@ -37,7 +37,7 @@ from bot.core.faults import Fault, Faults
 from bot.core.feed import Change, ChangeFeed
 from bot.core.ledger.life import MessageLedger, Owing, Send
 from bot.core.ledger.pacer import Pacer, RequestKind
-from bot.core.ledger.routes import Attempt, Facts, Way, route
+from bot.core.ledger.routes import Attempt, Facts, Way, answer_on_its_way, live, route
 from bot.core.ledger.transport import (
     ChannelClosed,
     DmsClosed,
@@ -51,10 +51,10 @@ from bot.core.ledger.transport import (
     TokenUnreachable,
     Transport,
 )
-from bot.core.messages import Owed
+from bot.core.messages import MessageView, Owed
 from bot.core.owners import Owner, OwnerKind
 from bot.core.records import DmLink, MessageRecord
-from bot.core.timing import CHANNEL_PERIOD, REQUEST_LANDS_WITHIN
+from bot.core.timing import ANSWER_RETRY, CHANNEL_PERIOD, REQUEST_LANDS_WITHIN, WEBHOOK_PERIOD
 
 __all__ = ["AlwaysSender", "Lane", "Lease", "MessageKeeper"]
 
@@ -102,10 +102,13 @@ class AlwaysSender:
 
 
 class Lane(Enum):
-    """The two queues of a channel: the players' hands (DMs, what someone waits on to move)
-    and the table (the channel's messages, paced and coalesced). Each has its own task, so a
-    table edit waiting on the channel's pacing never holds up the next player's controls."""
+    """The queues of a channel: the players' private copies of their hands (through their
+    interactions' tokens: what a player moving by command waits on), the players' hands
+    (DMs, what someone waits on to move) and the table (the channel's messages, paced and
+    coalesced). Each has its own task, so a table edit waiting on the channel's pacing never
+    holds up the next player's controls, nor a DM held by discord.py a copy's."""
 
+    COPIES = "copies"
     HANDS = "hands"
     TABLE = "table"
 
@@ -193,7 +196,7 @@ class MessageKeeper:
             self.touch(change.owner, change.channel_id)
             return
         # The hands go at once; the table waits a moment for the change that follows.
-        self.touch(change.owner, change.channel_id, (Lane.HANDS,))
+        self.touch(change.owner, change.channel_id, (Lane.COPIES, Lane.HANDS))
         self._later(change.owner, change.channel_id, Lane.TABLE, MORE_COMING_WAIT)
 
     # -- asking ---------------------------------------------------------------------------------
@@ -376,13 +379,16 @@ class MessageKeeper:
 
     def _later(self, owner: Owner, channel_id: int, lane: Lane, delay: float) -> None:
         """Look at the owner again after ``delay`` seconds (the channel's pacing, a retry, the
-        change that is coming)."""
+        change that is coming), unless it is already to be looked at sooner (a pass waits for
+        whatever it owes first, never for the last reason given)."""
         if self._stopping:
             return
-        old = self._timers.pop((owner, lane), None)
-        if old is not None:
-            old[0].cancel()
         loop = asyncio.get_running_loop()
+        old = self._timers.get((owner, lane))
+        if old is not None:
+            if old[0].when() <= loop.time() + delay:
+                return
+            old[0].cancel()
         handle = loop.call_later(max(0.0, delay), self._fire, owner, channel_id, lane)
         self._timers[(owner, lane)] = (handle, channel_id)
 
@@ -411,12 +417,22 @@ class MessageKeeper:
             owing = await self._ledger.owed(owner)
             if owing is None:
                 return
+            if lane is Lane.COPIES:
+                if self._ledger.changing(owner):
+                    return  # a move is being saved: its change brings the keeper back
+                try:
+                    await self._send_mirrors(owing)
+                except Superseded:
+                    continue  # the owner moved on meanwhile: draw it again
+                return
             if lane is Lane.HANDS and owing.check_at is not None:
                 self._remind(owner, channel_id, owing.check_at - self._clock())
             due = [
                 (o, owing.sent.get(o.key))
                 for o in owing.owed
-                if (o.user_id is not None) == (lane is Lane.HANDS) and o.due(owing.sent.get(o.key))
+                if (o.user_id is not None) == (lane is Lane.HANDS)
+                and not o.mirrors_only
+                and o.due(owing.sent.get(o.key))
             ]
             if lane is Lane.TABLE:
                 await self._close_older(owing)
@@ -425,7 +441,7 @@ class MessageKeeper:
             if lane is Lane.HANDS:
                 if self._ledger.changing(owner):
                     return  # a move is being saved: its change brings the keeper back
-                if not await self._send_hands(owing, due):
+                if not await self._send_hands(owing, due, self._mirrored(owing)):
                     continue  # the owner moved on meanwhile: draw it again
                 return
             if owing.channel_id in self._closed_channels:
@@ -454,19 +470,108 @@ class MessageKeeper:
         log.info("%s kept changing while it was being sent; looking again", owner)
         self.touch(owner, channel_id, (lane,))
 
-    async def _send_hands(self, owing: Owing, due: list[tuple[Owed, MessageRecord | None]]) -> bool:
+    async def _send_mirrors(self, owing: Owing) -> set[str]:
+        """Bring the players' private copies of their hands up to date (their answers that
+        show their hand: a move by command, ``/cribbage hand``), through their tokens: outside
+        every count but the token's own, so a player who moves by command gets their turn
+        where they typed, at once. What gives a player their turn goes first; a redraw waits
+        while the copy's token has few writes left. The keys whose copies show what is owed
+        now."""
+        owner, shown = owing.owner, set()
+        work: list[tuple[bool, Owed, MessageRecord, MessageView]] = []
+        for owed in owing.owed:
+            if owed.user_id is None or owed.private:
+                continue
+            copies = sorted(
+                self._ledger.mirrors(owner, owed.key, owed.fallbacks),
+                key=lambda c: c.token_at or 0.0,
+            )
+            if not copies:
+                continue
+            # The newest copy is kept up to date; an older one (the player answered again
+            # since) is closed once: the hand as it is, without its controls.
+            *older, newest = copies
+            work += [(False, owed, copy, owed.view.without_controls()) for copy in older]
+            if newest.digest == owed.view.digest():
+                shown.add(owed.key)
+            elif answer_on_its_way(newest, self._clock()):
+                # A click's answer on its way there would land over an edit made now.
+                self._later(owner, owing.channel_id, Lane.COPIES, ANSWER_RETRY)
+            else:
+                work.append((owed.view.offers() is not None, owed, newest, owed.view))
+        for prompt, owed, copy, view in sorted(work, key=lambda item: not item[0]):
+            assert copy.token is not None
+            if not prompt and self._pacer.webhook_room(copy.token) <= PROMPT_RESERVE:
+                # (Looked at again once the token's count allows.)
+                self._later(owner, owing.channel_id, Lane.COPIES, WEBHOOK_PERIOD / 2)
+                continue
+            if not await self._edit_copy(owing, copy, view):
+                continue
+            if view is owed.view:
+                self._ledger.mirror_sent(
+                    owner, dataclasses.replace(copy, digest=view.digest(), version=owing.version)
+                )
+                shown.add(owed.key)
+            else:
+                self._ledger.mirror_lost(owner, copy)
+        return shown
+
+    def _mirrored(self, owing: Owing) -> set[str]:
+        """The hands whose newest private copy shows what is owed now: its DM is no longer
+        what its player waits on."""
+        shown = set()
+        for owed in owing.owed:
+            if owed.user_id is None or owed.private:
+                continue
+            copies = self._ledger.mirrors(owing.owner, owed.key, owed.fallbacks)
+            newest = max(copies, key=lambda c: c.token_at or 0.0, default=None)
+            if newest is not None and newest.digest == owed.view.digest():
+                shown.add(owed.key)
+        return shown
+
+    async def _edit_copy(self, owing: Owing, copy: MessageRecord, view: MessageView) -> bool:
+        """Edit a private copy through its token; False (and it is forgotten) when the token
+        reaches it no more."""
+        assert copy.token is not None
+        attempt = Attempt(
+            Way.EDIT_THROUGH,
+            copy,
+            channel_id=copy.channel_id,
+            message_id=copy.message_id,
+            token=copy.token,
+            token_at=copy.token_at,
+            original=copy.original,
+        )
+        try:
+            await self._transport.carry(attempt, view, self._fence(self._epoch(), owing))
+        except (TokenLapsed, TokenUnreachable, MessageGone):
+            self._ledger.mirror_lost(owing.owner, copy)
+            return False
+        return True
+
+    async def _send_hands(
+        self,
+        owing: Owing,
+        due: list[tuple[Owed, MessageRecord | None]],
+        mirrored: set[str] = frozenset(),  # type: ignore[assignment]
+    ) -> bool:
         """Send the DMs due; False if the owner moved on before they were all sent (a move's
         click already updated the mover's hand: an older state must not overwrite it), or one
         shows something else (an earlier copy Discord gave back). What gives a player their
-        turn goes before what does not."""
+        turn goes before what does not (``mirrored``: the hands a private copy of which shows
+        them already, whose DM is no longer what they wait on)."""
         records: list[MessageRecord] = []
-        prompts = {o.key: self._prompts(owing.owner, o, k) for o, k in due}
+        prompts = {
+            o.key: o.key not in mirrored and self._prompts(owing.owner, o, k) for o, k in due
+        }
         ordered = sorted(due, key=lambda item: not prompts[item[0].key])
         try:
             for owed, known in ordered:
                 if self._ledger.moved_on(owing):
                     return False
                 if not prompts[owed.key] and self._redraw_waits(owing, owed, known):
+                    continue
+                if await self._dm_waits(owing, owed, known):
                     continue
                 try:
                     record = await self._deliver(owing, owed, known)
@@ -495,13 +600,41 @@ class MessageKeeper:
         again once that count allows."""
         if known is None or owed.private:
             return False
-        rooms = [self._pacer.room(known.channel_id, RequestKind.EDIT)]
-        if known.token is not None:
-            rooms.append(self._pacer.webhook_room(known.token))
-        if max(rooms) > PROMPT_RESERVE:
+        # (The count of the way it would go: its token's while that lives, else its DM's.)
+        through = live(known, self._clock()) and known.token is not None
+        if through:
+            assert known.token is not None
+            room = self._pacer.webhook_room(known.token)
+        else:
+            room = self._pacer.room(known.channel_id, RequestKind.EDIT)
+        if room > PROMPT_RESERVE:
             return False
-        delay = self._pacer.channel_delay(known.channel_id, RequestKind.EDIT)
-        self._later(owing.owner, owing.channel_id, Lane.HANDS, max(delay, 0.25))
+        delay = WEBHOOK_PERIOD / 2 if through else CHANNEL_PERIOD / 2
+        self._later(owing.owner, owing.channel_id, Lane.HANDS, delay)
+        return True
+
+    async def _dm_waits(self, owing: Owing, owed: Owed, known: MessageRecord | None) -> bool:
+        """Whether a hand's post or edit with the bot's token waits for its DM's count (the
+        other hands in the same lane are not held up meanwhile): then it is looked at again
+        once that count allows."""
+        now = self._clock()
+        if owed.private or owed.user_id is None or (known is not None and live(known, now)):
+            return False  # (through a token: its own count)
+        if known is None:
+            # A new deal's hand, posted in the player's DM (as a follow-up of their latest
+            # click there while its token lives: its own count).
+            link = await self._ledger.dm_links.link(owed.user_id)
+            if link is None or link.channel_id is None:
+                return False
+            if live(MessageRecord("", 0, 0, "", link.token, link.token_at), now):
+                return False
+            channel_id, kind = link.channel_id, RequestKind.POST
+        else:
+            channel_id, kind = known.channel_id, RequestKind.EDIT
+        delay = self._pacer.channel_delay(channel_id, kind)
+        if delay <= 0:
+            return False
+        self._later(owing.owner, owing.channel_id, Lane.HANDS, delay)
         return True
 
     async def _deliver_all(

@@ -197,6 +197,10 @@ class Life:
     #: What the copy shown offers its player to act on (``MessageView.offers``), while it shows
     #: the look of this digest.
     offers: tuple[str, str | None] | None = None
+    #: Private copies of it, by message id, each with the token that reaches it: a player's
+    #: answers that show their hand (a move by command, ``/cribbage hand``), kept up to date
+    #: while their tokens live.
+    mirrors: dict[int, MessageRecord] = field(default_factory=dict)
 
     def passing(self, now: float) -> bool:
         """Whether it holds anything besides what it shows that must outlive a while out of
@@ -206,10 +210,18 @@ class Life:
                 del self.answering[version]  # (its end was never heard: taken as lost)
         if self.early is not None and not answer_on_its_way(self.early, now):
             self.early = None  # (its post's record never came: nothing was posted)
-        for message_id, copy in list(self.older.items()):
-            if copy.token_at is None or now - copy.token_at >= TOKEN_USABLE:
-                del self.older[message_id]
-        return bool(self.answering or self.early or self.posting or self.sending or self.older)
+        for copies in (self.older, self.mirrors):
+            for message_id, copy in list(copies.items()):
+                if copy.token_at is None or now - copy.token_at >= TOKEN_USABLE:
+                    del copies[message_id]
+        return bool(
+            self.answering
+            or self.early
+            or self.posting
+            or self.sending
+            or self.older
+            or self.mirrors
+        )
 
 
 @dataclass(slots=True)
@@ -435,6 +447,12 @@ class MessageLedger:
         now = self._now()
         if not change.elsewhere:
             entry.life(answered.key).answering[answered.version] = now
+        mirror = entry.life(answered.key).mirrors.get(answered.message_id)
+        if mirror is not None:
+            # A click on a private copy: it shows that answer once it lands (until then it is
+            # on its way there, and nothing else is sent to that copy).
+            entry.life(answered.key).mirrors[answered.message_id] = answered
+            return
         if not entry.read:
             return
         life = entry.life(answered.key)
@@ -483,9 +501,23 @@ class MessageLedger:
         if sequel.key is None:
             return
         owner, key = sequel.owner, sequel.key
+        if sequel.mirror is not None:
+            if landed and shown is not None:
+                self._mirrored(owner, key, shown, sequel.mirror, sequel.version)
+            return
         entry = self._owners.get(owner)
         if entry is not None and key in entry.lives:
             entry.lives[key].answering.pop(sequel.version, None)
+            mirror = entry.lives[key].mirrors.get(shown.message_id) if shown else None
+            if mirror is not None:
+                # A click's answer on a private copy: landed (what it shows) or not (unknown).
+                confirmed = dataclasses.replace(
+                    mirror,
+                    unconfirmed_since=None,
+                    digest=mirror.digest if landed else "",
+                )
+                entry.lives[key].mirrors[mirror.message_id] = confirmed
+                return
         if not landed:
             if sequel.kept:
                 # Kept as shown with the move, but it never got there: edit it again.
@@ -753,6 +785,53 @@ class MessageLedger:
         life = None if entry is None else entry.lives.get(copy.key)
         if life is not None:
             life.older.pop(copy.message_id, None)
+
+    def _mirrored(self, owner: Owner, key: str, shown: Clicked, digest: str, version: int) -> None:
+        """An interaction's answer (``shown``) is a private copy of the owner's message ``key``
+        showing ``digest``: kept up to date through its token while that lives (looked at at
+        once: the owner may have changed while the answer was on its way)."""
+        self._owner(owner).life(key).mirrors[shown.message_id] = MessageRecord(
+            key,
+            shown.channel_id,
+            shown.message_id,
+            digest,
+            token=shown.token,
+            token_at=self._now(),
+            original=True,
+            version=version,
+        )
+        self._look_again(owner)
+
+    def mirrors(self, owner: Owner, key: str, before: Iterable[str] = ()) -> list[MessageRecord]:
+        """The private copies of the owner's message ``key`` a live token reaches, with those
+        of the messages it takes over (``before``: a player's hand of the deal before, whose
+        copies follow their hand into the new deal)."""
+        entry = self._owners.get(owner)
+        if entry is None:
+            return []
+        now = self._now()
+        life = entry.life(key)
+        for old in before:
+            moved = entry.lives.get(old)
+            if moved is not None and moved.mirrors:
+                for copy in moved.mirrors.values():
+                    life.mirrors.setdefault(copy.message_id, dataclasses.replace(copy, key=key))
+                moved.mirrors.clear()
+        life.passing(now)
+        return list(life.mirrors.values())
+
+    def mirror_sent(self, owner: Owner, record: MessageRecord) -> None:
+        """A private copy was edited to show what ``record`` says."""
+        life = self._owner(owner).life(record.key)
+        if record.message_id in life.mirrors:
+            life.mirrors[record.message_id] = record
+
+    def mirror_lost(self, owner: Owner, copy: MessageRecord) -> None:
+        """A private copy cannot be reached any more: nothing more is sent to it."""
+        entry = self._owners.get(owner)
+        life = None if entry is None else entry.lives.get(copy.key)
+        if life is not None:
+            life.mirrors.pop(copy.message_id, None)
 
     async def carrier(self, owner: Owner, shown: Clicked, *, check: str | None = None) -> None:
         """An interaction about the owner was answered (``shown``: its answer, and the
