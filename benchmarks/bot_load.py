@@ -746,6 +746,27 @@ def _report_budget(
             f"new DMs per player per deal: median {statistics.median(dms):.2f},"
             f" max {max(dms):.2f} (over {sum(deals.values())} deals)"
         )
+    moves = len(figures.move_latencies)
+    if moves:
+        dm_channels = {fd.dm_channel(u).id for t in tables for u in t.players}
+        by_bot = sum(
+            1
+            for r in fd.requests
+            if r.route.startswith("PATCH /channels/")
+            and int(r.route.split("/")[2]) in dm_channels
+            and r.status < 300
+        )
+        through = 0
+        for r in fd.requests:
+            if not r.route.startswith("PATCH /webhooks/") or r.status >= 300:
+                continue
+            found = fd._by_token.get(r.route.split("/")[3])
+            if found is not None and found.channel.id in dm_channels:
+                through += 1
+        print(
+            f"DM edits per move: {(by_bot + through) / moves:.2f} ({by_bot / moves:.2f} with the"
+            f" bot's token, {through / moves:.2f} through interactions' tokens)"
+        )
     print(f"429s received by the bot: {limited}")
     if limited:
         refused = collections.Counter(r.template or r.route for r in fd.requests if r.status == 429)
@@ -754,9 +775,9 @@ def _report_budget(
     ok = per_action <= 1.2 and limited == 0
     if channel_posts:
         ok = ok and statistics.median(channel_posts) <= 2 and statistics.median(dms) <= 1.5
-    moves = figures.move_latencies
-    if figures.pace is not None and moves:
-        ok = ok and _percentile(moves, 0.99) < 1.0
+    latencies = figures.move_latencies
+    if figures.pace is not None and latencies:
+        ok = ok and _percentile(latencies, 0.99) < 1.0
     if figures.pace is not None and figures.table_latencies:
         ok = ok and _percentile(figures.table_latencies, 0.99) < 1.0
     print(

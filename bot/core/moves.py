@@ -44,6 +44,7 @@ from bot.core.refusals import Refused, StaleControl
 from bot.core.render.table import resign_question
 from bot.core.render.text import Names, card_labels, plural
 from bot.core.replies import Answer, Click, Clicked, Reply, Sequel, User
+from bot.core.timing import ANSWER_WINDOW
 from engine.cards import Card, cards_str, parse_cards
 from engine.counting import Counting
 from engine.errors import RuleError
@@ -64,7 +65,7 @@ MAX_CLOCK_MOVES = 5
 #: person is answered; failing that (the process died, the answer failed), by the clock's
 #: catch-up once this long has passed since the move: by then the click's answer went out or
 #: never will, so nothing edits the person's hand before its answer lands.
-COMPUTER_ANSWER_AFTER = 3.0
+COMPUTER_ANSWER_AFTER = ANSWER_WINDOW
 #: Games whose record says the clock never has anything to do in them are remembered (by id)
 #: so that their changes cost the clock no read.
 CLOCKLESS_KEPT = 4096
