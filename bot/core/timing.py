@@ -96,11 +96,12 @@ CHANNEL_WRITES_TAKEN = CHANNEL_WRITES - 1
 LEASE = 1.5
 LEASE_RENEW_EVERY = 0.4
 LEASE_SAFETY = 0.25
-#: A request written before its sender's lease ended reaches Discord within this long (the
-#: network, and Discord's own handling). A process that takes over waits this long after the
-#: lease it took lapsed before it looks at what Discord shows: by then nothing the sender
-#: before it wrote is still on its way.
-REQUEST_LANDS_WITHIN = 1.0
+#: A request written to the network reaches Discord within this long (the network, and
+#: Discord's own handling). The sender before stopped writing ``LEASE_SAFETY`` before its lease
+#: lapsed, and a process takes the lease only once it has lapsed: it waits the rest of this
+#: before it looks at what Discord shows, and by then nothing the one before wrote is still on
+#: its way.
+REQUEST_LANDS_WITHIN = 0.5
 #: What was sent is written to the store this long after it was sent, with whatever else was
 #: sent meanwhile (one write for many messages).
 WRITE_BEHIND = 0.05

@@ -267,8 +267,9 @@ class CribbageBot(commands.AutoShardedBot):
         # over waits out what the sender before may still have on its way: in a task of its
         # own, so the lease is renewed meanwhile.
         if self.is_ready():
+            handed_over = self.cluster.handed_over
             self._taking_over = asyncio.get_running_loop().create_task(
-                self.reconcile(taking_over=True), name="crib-take-over"
+                self.reconcile(taking_over=True, handed_over=handed_over), name="crib-take-over"
             )
         await self._sync_commands()
 
@@ -280,13 +281,14 @@ class CribbageBot(commands.AutoShardedBot):
         self.services.ledger.sending_again()
         self.keeper.resume()
 
-    async def reconcile(self, *, taking_over: bool = False) -> None:
+    async def reconcile(self, *, taking_over: bool = False, handed_over: bool = False) -> None:
         """Bring every open or recently ended game's messages up to date, and make the timed
         moves that fell due while nobody was looking (start-up, taking over: then first wait
         out what the sender before may still have on its way, see
-        :meth:`MessageKeeper.take_over`)."""
+        :meth:`MessageKeeper.take_over`; ``handed_over``: the one before stepped down
+        cleanly)."""
         if taking_over:
-            owners = await self.keeper.take_over()
+            owners = await self.keeper.take_over(handed_over=handed_over)
         else:
             owners = await self.keeper.reconcile()
         self.services.clock.start(o.id for o in owners if o.kind is OwnerKind.GAME)

@@ -147,6 +147,9 @@ class Cluster:
         self._epoch = 1
         #: What failed and was said (once) until it works again.
         self._troubles: set[str] = set()
+        #: Whether the last sender stepped down cleanly, as far as this process heard (then
+        #: nothing of it is still on its way when this one takes over).
+        self.handed_over = False
 
     # -- starting and stopping ----------------------------------------------------------------
     async def start(self, *, holds_back: bool = False) -> None:
@@ -158,7 +161,7 @@ class Cluster:
         assert isinstance(db, PostgresDatabase)
         # Its own changes this process publishes as it makes them.
         await db.listen(ANNOUNCE_CHANNEL, self._announced, others_only=True)
-        await db.listen(STEPPED_DOWN_CHANNEL, lambda _payload: self._wake.set())
+        await db.listen(STEPPED_DOWN_CHANNEL, self._stepped_down)
         # The process with shard 0 answers every DM (nearly every click): when others share the
         # work, it leaves sending to one of them, so the two kinds of work go to two cores. It
         # takes over only when none of them has, a moment after the lease lapsed.
@@ -188,6 +191,12 @@ class Cluster:
             except Exception:
                 # It lapses by itself in a moment.
                 self._failed("give the sender's lease up", sys.exc_info()[1])
+
+    def _stepped_down(self, _payload: str) -> None:
+        """The sender said it stepped down (it stopped cleanly, having sent what it owed): take
+        the lease at once, and with nothing of it on its way."""
+        self.handed_over = True
+        self._wake.set()
 
     # -- the sender's lease -------------------------------------------------------------------
     def epoch(self) -> int | None:
@@ -243,6 +252,7 @@ class Cluster:
                 self.sender = True
                 log.info("this process is now the sender (%s)", self.holder)
                 await self._take_over(self._became_sender)
+                self.handed_over = False
             elif held and not was_valid:
                 # Renewed late (the process was frozen, or the database slow): nobody took
                 # over meanwhile, but what this process did not send then is sent now.

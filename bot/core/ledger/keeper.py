@@ -54,7 +54,13 @@ from bot.core.ledger.transport import (
 from bot.core.messages import MessageView, Owed
 from bot.core.owners import Owner, OwnerKind
 from bot.core.records import DmLink, MessageRecord
-from bot.core.timing import ANSWER_RETRY, CHANNEL_PERIOD, REQUEST_LANDS_WITHIN, WEBHOOK_PERIOD
+from bot.core.timing import (
+    ANSWER_RETRY,
+    CHANNEL_PERIOD,
+    LEASE_SAFETY,
+    REQUEST_LANDS_WITHIN,
+    WEBHOOK_PERIOD,
+)
 
 __all__ = ["AlwaysSender", "Lane", "Lease", "MessageKeeper"]
 
@@ -226,20 +232,25 @@ class MessageKeeper:
                 await asyncio.wait(list(self._tasks.values()), return_when=asyncio.FIRST_COMPLETED)
         return [owner for owner, _ in owners]
 
-    async def take_over(self) -> list[Owner]:
+    async def take_over(self, *, handed_over: bool = False) -> list[Owner]:
         """This process sends now, after another that may have stopped mid-send (killed, frozen,
-        cut off): wait out what that one may still have on its way (it stopped writing when
-        its lease ended, which was before this one took it; what it wrote lands within
-        :data:`~bot.core.timing.REQUEST_LANDS_WITHIN`), count what it may have spent of the
-        channels' counts as spent, take every message it may have been sending as unknown,
-        then look for lost posts and bring every owner up to date (:meth:`reconcile`)."""
+        cut off): wait out what that one may still have on its way (it stopped writing
+        :data:`~bot.core.timing.LEASE_SAFETY` before its lease lapsed, which was before this one
+        took it, and what it wrote lands within :data:`~bot.core.timing.REQUEST_LANDS_WITHIN`),
+        count what it may have spent of the channels' counts as spent, take every message it
+        may have been sending as unknown, then look for lost posts and bring every owner up to
+        date (:meth:`reconcile`). ``handed_over``: the one before stepped down cleanly, having
+        sent what it owed: nothing of it is on its way."""
+        if handed_over:
+            return await self.reconcile()
         began = self._clock()
         self._open.clear()
         try:
             touched = self._ledger.touched_since(began - 2 * CHANNEL_PERIOD)
             self._ledger.reassert(owner for owner, _ in touched)
             self._spent_before(touched, began)
-            await asyncio.sleep(max(0.0, began + REQUEST_LANDS_WITHIN - self._clock()))
+            waits = REQUEST_LANDS_WITHIN - LEASE_SAFETY
+            await asyncio.sleep(max(0.0, began + waits - self._clock()))
         finally:
             self._open.set()
         return await self.reconcile()
