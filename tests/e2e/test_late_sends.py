@@ -34,6 +34,15 @@ def _hand(fd: Any, user: Any) -> Message | None:
     return found[-1] if found else None
 
 
+async def _dealt(fd: Any, general: Any, al: Any, bea: Any) -> None:
+    """A game between Al and Bea in #general, dealt: each holds a hand with its crib select."""
+    opened = await fd.slash(al, general, "/cribbage new")
+    assert opened.original is not None
+    await fd.click(bea, opened.original, label="Join")
+    await fd.slash(al, general, "/cribbage start")
+    await until(fd, lambda: all(_hand(fd, u) is not None for u in (al, bea)))
+
+
 async def _choose(fd: Any, user: Any, hand: Message, **kwargs: Any) -> Any:
     menu = next(iter(hand.selects()))
     values = [o["value"] for o in menu["options"]][: int(menu.get("min_values", 1))]
@@ -48,11 +57,7 @@ async def test_an_edit_that_waited_while_the_lease_was_lost_is_never_written(
     monkeypatch.setattr(Cluster, "may_send", lambda self: lease[0])
     async with in_club(bots, tmp_path / "bot.db", "Al", "Bea") as club:
         fd, general, (al, bea) = club.fd, club.general, club.members
-        opened = await fd.slash(al, general, "/cribbage new")
-        assert opened.original is not None
-        await fd.click(bea, opened.original, label="Join")
-        await fd.slash(al, general, "/cribbage start")
-        await until(fd, lambda: all(_hand(fd, u) is not None for u in (al, bea)))
+        await _dealt(fd, general, al, bea)
         table = re.escape(f"PATCH /channels/{general.id}/messages/")
         # The table's next edit is refused with a 429: discord.py waits a second and tries
         # again. The lease is lost while it waits.
@@ -108,11 +113,7 @@ async def test_a_click_discord_already_failed_is_not_played(
 ) -> None:
     async with in_club(bots, tmp_path / "bot.db", "Al", "Bea") as club:
         fd, general, (al, bea) = club.fd, club.general, club.members
-        opened = await fd.slash(al, general, "/cribbage new")
-        assert opened.original is not None
-        await fd.click(bea, opened.original, label="Join")
-        await fd.slash(al, general, "/cribbage start")
-        await until(fd, lambda: all(_hand(fd, u) is not None for u in (al, bea)))
+        await _dealt(fd, general, al, bea)
         hand = _hand(fd, al)
         assert hand is not None
         game = await club.store.open_game_in_channel(general.id)
@@ -143,11 +144,7 @@ async def test_the_turn_reaches_a_player_moving_by_command_where_they_typed(
     in 5 s a channel: by DM alone the fifth quick turn would wait for the window)."""
     async with in_club(bots, tmp_path / "bot.db", "Al", "Bea") as club:
         fd, general, (al, bea) = club.fd, club.general, club.members
-        opened = await fd.slash(al, general, "/cribbage new")
-        assert opened.original is not None
-        await fd.click(bea, opened.original, label="Join")
-        await fd.slash(al, general, "/cribbage start")
-        await until(fd, lambda: all(_hand(fd, u) is not None for u in (al, bea)))
+        await _dealt(fd, general, al, bea)
         hands = {u.id: _hand(fd, u) for u in (al, bea)}
         thrown = {}
         for user in (al, bea):

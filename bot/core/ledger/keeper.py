@@ -37,7 +37,7 @@ from bot.core.faults import Fault, Faults
 from bot.core.feed import Change, ChangeFeed
 from bot.core.ledger.life import MessageLedger, Owing, Send
 from bot.core.ledger.pacer import Pacer, RequestKind
-from bot.core.ledger.routes import Attempt, Facts, Way, answer_on_its_way, live, route
+from bot.core.ledger.routes import Facts, Way, answer_on_its_way, live, route, through
 from bot.core.ledger.transport import (
     ChannelClosed,
     DmsClosed,
@@ -544,17 +544,8 @@ class MessageKeeper:
         """Edit a private copy through its token; False (and it is forgotten) when the token
         reaches it no more."""
         assert copy.token is not None
-        attempt = Attempt(
-            Way.EDIT_THROUGH,
-            copy,
-            channel_id=copy.channel_id,
-            message_id=copy.message_id,
-            token=copy.token,
-            token_at=copy.token_at,
-            original=copy.original,
-        )
         try:
-            await self._transport.carry(attempt, view, self._fence(self._epoch(), owing))
+            await self._transport.carry(through(copy), view, self._fence(self._epoch(), owing))
         except (TokenLapsed, TokenUnreachable, MessageGone):
             self._ledger.mirror_lost(owing.owner, copy)
             return False
@@ -675,17 +666,8 @@ class MessageKeeper:
             for copy in self._ledger.older(owing.owner, owed.key):
                 if copy.digest == closed.digest():
                     continue
-                attempt = Attempt(
-                    Way.EDIT_THROUGH,
-                    dataclasses.replace(copy, digest=closed.digest()),
-                    channel_id=copy.channel_id,
-                    message_id=copy.message_id,
-                    token=copy.token,
-                    token_at=copy.token_at,
-                    original=copy.original,
-                )
                 try:
-                    await self._transport.carry(attempt, closed, self._fence(self._epoch()))
+                    await self._transport.carry(through(copy), closed, self._fence(self._epoch()))
                 except (TokenLapsed, TokenUnreachable, MessageGone):
                     self._ledger.closed_older(owing.owner, copy)
                     continue

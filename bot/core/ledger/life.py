@@ -79,6 +79,7 @@ __all__ = [
     "Projector",
     "Send",
     "answer_kept",
+    "reached",
 ]
 
 log = logging.getLogger(__name__)
@@ -100,16 +101,32 @@ def answer_kept(clicked: Clicked, key: str, digest: str, version: int, at: float
     """The record of a click's answer kept with its move: the clicked message (the owner's
     ``key``) shows ``digest``, drawn at ``version``, once the answer lands; the click's token
     (its original response is the message clicked) may edit it again."""
+    return reached(clicked, key, digest, at, version=version, unconfirmed_since=at)
+
+
+def reached(
+    shown: Clicked,
+    key: str,
+    digest: str,
+    at: float,
+    *,
+    original: bool = True,
+    version: int = 0,
+    unconfirmed_since: float | None = None,
+) -> MessageRecord:
+    """The owner's message ``key`` as an interaction (made at ``at``) reached it: the message
+    ``shown`` (its original response, or with ``original`` False a follow-up of it), showing
+    ``digest`` drawn at ``version``, which the interaction's token may edit while it lives."""
     return MessageRecord(
         key,
-        clicked.channel_id,
-        clicked.message_id,
+        shown.channel_id,
+        shown.message_id,
         digest,
-        token=clicked.token,
+        token=shown.token,
         token_at=at,
-        original=True,
+        original=original,
         version=version,
-        unconfirmed_since=at,
+        unconfirmed_since=unconfirmed_since,
     )
 
 
@@ -730,16 +747,7 @@ class MessageLedger:
         answer; nothing was clicked). A click on an older copy of ``on`` (posted over since)
         gives a token that reaches that copy: it is closed through it."""
         now = self._now()
-        record = MessageRecord(
-            key,
-            shown.channel_id,
-            shown.message_id,
-            digest,
-            token=shown.token,
-            token_at=now,
-            original=original,
-            version=version,
-        )
+        record = reached(shown, key, digest, now, original=original, version=version)
         await self.sent(owner, [record])
         if clicked is None:
             return
@@ -758,15 +766,7 @@ class MessageLedger:
         a private table) was answered: its token reaches that copy for a while, and the copy
         is closed through it (it shows the message as it is, without controls)."""
         life = self._owner(owner).life(key)
-        life.older[clicked.message_id] = MessageRecord(
-            key,
-            clicked.channel_id,
-            clicked.message_id,
-            "",
-            token=clicked.token,
-            token_at=self._now(),
-            original=True,
-        )
+        life.older[clicked.message_id] = reached(clicked, key, "", self._now())
         self._look_again(owner)
 
     def older(self, owner: Owner, key: str) -> list[MessageRecord]:
@@ -790,16 +790,8 @@ class MessageLedger:
         """An interaction's answer (``shown``) is a private copy of the owner's message ``key``
         showing ``digest``: kept up to date through its token while that lives (looked at at
         once: the owner may have changed while the answer was on its way)."""
-        self._owner(owner).life(key).mirrors[shown.message_id] = MessageRecord(
-            key,
-            shown.channel_id,
-            shown.message_id,
-            digest,
-            token=shown.token,
-            token_at=self._now(),
-            original=True,
-            version=version,
-        )
+        life = self._owner(owner).life(key)
+        life.mirrors[shown.message_id] = reached(shown, key, digest, self._now(), version=version)
         self._look_again(owner)
 
     def mirrors(self, owner: Owner, key: str, before: Iterable[str] = ()) -> list[MessageRecord]:
@@ -843,16 +835,7 @@ class MessageLedger:
         is its own), and nothing would try it before the game next changes: it is sent again
         now, which edits it through its token while that lives (showing what it shows) and
         otherwise posts it again through this one."""
-        record = MessageRecord(
-            VIA,
-            shown.channel_id,
-            shown.message_id,
-            "",
-            token=shown.token,
-            token_at=self._now(),
-            original=True,
-        )
-        await self.sent(owner, [record])
+        await self.sent(owner, [reached(shown, VIA, "", self._now())])
         known = None if check is None else (await self._sent_of(owner)).get(check)
         if known is not None and known.token != shown.token and known.digest:
             # In memory only: a look forgotten here costs at most one edit of what it shows.

@@ -47,6 +47,7 @@ __all__ = [
     "live",
     "post_nonce",
     "route",
+    "through",
 ]
 
 
@@ -101,6 +102,20 @@ class Route:
 
     attempts: tuple[Attempt, ...]
     hold: float | None = None
+
+
+def through(copy: MessageRecord, keep: MessageRecord | None = None) -> Attempt:
+    """Edit the message ``copy`` is of through the token that reaches it (its original response
+    or a follow-up of that interaction); ``keep``: what is kept once it went (``copy``)."""
+    return Attempt(
+        Way.EDIT_THROUGH,
+        copy if keep is None else keep,
+        channel_id=copy.channel_id,
+        message_id=copy.message_id,
+        token=copy.token,
+        token_at=copy.token_at,
+        original=copy.original,
+    )
 
 
 @dataclass(frozen=True, slots=True)
@@ -183,14 +198,8 @@ def _through_answer(answer: MessageRecord, key: str, digest: str) -> Attempt:
     """Edit the message a click's answer is on its way to, through that answer's own token
     (it reaches the message only once the answer has landed)."""
     assert answer.token is not None
-    return Attempt(
-        Way.EDIT_THROUGH,
-        dataclasses.replace(answer, key=key, digest=digest, unconfirmed_since=None),
-        channel_id=answer.channel_id,
-        message_id=answer.message_id,
-        token=answer.token,
-        token_at=answer.token_at,
-        original=answer.original,
+    return through(
+        answer, dataclasses.replace(answer, key=key, digest=digest, unconfirmed_since=None)
     )
 
 
@@ -209,17 +218,7 @@ def _edits(owed: Owed, known: MessageRecord, digest: str, facts: Facts) -> list[
     attempts = []
     dm = owed.user_id is not None
     if live(known, facts.now) and known.token not in facts.lapsed:
-        attempts.append(
-            Attempt(
-                Way.EDIT_THROUGH,
-                dataclasses.replace(known, key=owed.key, digest=digest),
-                channel_id=known.channel_id,
-                message_id=known.message_id,
-                token=known.token,
-                token_at=known.token_at,
-                original=known.original,
-            )
-        )
+        attempts.append(through(known, dataclasses.replace(known, key=owed.key, digest=digest)))
     # (A channel's message is edited in the owner's channel; a DM where it was posted.)
     channel_id = known.channel_id if dm else facts.channel_id
     keep = MessageRecord(owed.key, channel_id, known.message_id, digest)
@@ -333,15 +332,7 @@ def _by_token(owed: Owed, known: MessageRecord | None, digest: str, facts: Facts
         )
         return Route(
             tuple(
-                Attempt(
-                    Way.EDIT_THROUGH,
-                    dataclasses.replace(carrier, key=owed.key, digest=digest),
-                    channel_id=carrier.channel_id,
-                    message_id=carrier.message_id,
-                    token=carrier.token,
-                    token_at=carrier.token_at,
-                    original=carrier.original,
-                )
+                through(carrier, dataclasses.replace(carrier, key=owed.key, digest=digest))
                 for carrier in carriers
             ),
             hold=hold,
@@ -350,17 +341,7 @@ def _by_token(owed: Owed, known: MessageRecord | None, digest: str, facts: Facts
         return after_answer([known])
     attempts: list[Attempt] = []
     if known is not None and usable(known):
-        attempts.append(
-            Attempt(
-                Way.EDIT_THROUGH,
-                dataclasses.replace(known, digest=digest),
-                channel_id=known.channel_id,
-                message_id=known.message_id,
-                token=known.token,
-                token_at=known.token_at,
-                original=known.original,
-            )
-        )
+        attempts.append(through(known, dataclasses.replace(known, digest=digest)))
     carriers = sorted(
         (r for r in facts.sent.values() if usable(r) and facts.may_carry(r.token or "")),
         key=lambda r: r.token_at or 0.0,
