@@ -377,7 +377,7 @@ def _stat(path: Path) -> list[str] | None:
 
 def _cpu_seconds(pid: int) -> float | None:
     """User + system CPU time the process has used so far, with that of its live child
-    processes (the worker where the expert thinks, see bot.core.thinking)."""
+    processes (the worker where the expert thinks, see bot.core.worker.thinking)."""
     fields = _stat(Path(f"/proc/{pid}/stat"))
     if fields is None:
         return None

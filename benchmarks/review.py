@@ -5,7 +5,7 @@
 Each game is a whole two-player game between the ``hard`` and ``expert`` computer levels,
 dealt from sealed shuffles as the bot deals; the review of one seat (every discard judged by
 the coach's values, every real choice of play by the expert's 128 play-outs) is made as the
-review worker makes it (:func:`bot.core.review_work.make_review`), in this process, one at a
+review worker makes it (:func:`bot.core.worker.review_work.make_review`), in this process, one at a
 time. The bot makes it in its review worker, beside the games, so this is the wait a player
 sees for a review not kept yet, on a machine with a core to spare.
 """
@@ -22,9 +22,9 @@ from pathlib import Path
 # Run as a script from a checkout: make the project importable without installing it.
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from bot.core.review_work import ReviewRequest, make_review
-from bot.core.seeded import SeedDealer
-from bot.core.shuffles import RecordingRandom
+from bot.core.base.seeded import SeedDealer
+from bot.core.base.shuffles import RecordingRandom
+from bot.core.worker.review_work import ReviewRequest, make_review
 from engine.game import Game
 from engine.players import make_player
 from engine.players.base import finish

@@ -29,8 +29,8 @@ from typing import Any
 # Run as a script from a checkout: make the project importable without installing it.
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+from bot.core.base.text import shown
 from bot.core.pictures import PointsPerDeal, RatingPoint, points_chart, rating_chart
-from bot.core.ratings import shown
 from bot.store import Store
 
 READ_MS, CHART_MS = 5.0, 50.0

@@ -11,7 +11,7 @@ from collections.abc import Callable, Coroutine
 from pathlib import Path
 from typing import Any
 
-from bot.core.storage import UnusableStore
+from bot.core.base.store_errors import UnusableStore
 from bot.settings import Settings, SettingsError
 from bot.store import is_postgres_url
 

@@ -3,7 +3,7 @@
 
 The table shows a deal's seal (SHA-256 of its seed) when the cards are dealt and the seed once
 the deal has been shown. This says whether the seed has that seal, and deals the deck the seed
-gives by the procedure in :mod:`bot.core.seeded` (the README writes it out): each hand in the
+gives by the procedure in :mod:`bot.core.base.seeded` (the README writes it out): each hand in the
 order dealt (the first is left of the dealer, the last the dealer's), the crib's card from the
 deck (three players) and the starter. Given the starter and the cards each player showed (in
 the same order: ``--hand`` once per player), it also says whether they match what was played:
@@ -20,7 +20,7 @@ import argparse
 import sys
 from collections.abc import Sequence
 
-from bot.core.seeded import deal_from_seed, parse_seed, seal_of
+from bot.core.base.seeded import deal_from_seed, parse_seed, seal_of
 from engine.cards import Card, cards_str, parse_cards
 
 __all__ = ["main"]

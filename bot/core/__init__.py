@@ -1,5 +1,17 @@
-"""The Discord-free core of the bot: the game service and everything it returns and renders.
+"""The Discord-free core of the bot, in wings that import one another in one direction only.
 
-Nothing under ``bot.core`` imports discord.py or a database driver (``tests/bot/test_purity.py``
-checks it), so every rule of what the bot says and does can be tested without Discord.
+- ``base``: what every wing shares (owners and the change feed, message views, replies,
+  faults and refusals, timing, the words every message uses, the deck's procedure);
+- ``ledger``: a message's life, from a saved change to what Discord shows;
+- ``games`` (with ``games.messages``): lobbies, deals, moves, the computer seats, the clock,
+  and the messages a game keeps;
+- ``standings``, ``seasons``, ``tournaments``, ``review``, ``daily``: the features built on
+  finished and running games;
+- ``worker``: the slow decisions, made in another process; ``pictures``: the board and charts.
+
+``services`` puts one object per job together; ``store`` names the store as the whole core
+uses it. Nothing under ``bot.core`` imports discord.py or a database driver
+(``tests/bot/core/test_core_purity.py`` checks it), so every rule of what the bot says and
+does can be tested without Discord. ``docs/glossary.md`` gives one meaning for each word
+the code uses.
 """

@@ -19,7 +19,7 @@
 | ``shuffles`` | ``/cribbage verify``: each shown deal checked against its seal and its deck |
 | ``daily`` | the discard of the day: each server's hand, everyone's one answer |
 
-The Discord layer calls the parts, sends each :class:`~bot.core.replies.Answer`, and hands it
+The Discord layer calls the parts, sends each :class:`~bot.core.base.replies.Answer`, and hands it
 back with :meth:`Services.answered`; the keeper follows the feed and asks the ledger alone.
 """
 
@@ -31,33 +31,33 @@ from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from typing import Protocol
 
-from bot.core.auto_reviews import AutoReviews
-from bot.core.clock import GameClock
-from bot.core.coach_settings import CoachSettings
-from bot.core.computer import ComputerPlayers
-from bot.core.daily import DailyDiscard
-from bot.core.feed import ChangeFeed
-from bot.core.game_messages import REMIND_AFTER, GameMessages
-from bot.core.games import Games, RngFactory
-from bot.core.housekeeping import Housekeeping
+from bot.core.base.feed import ChangeFeed
+from bot.core.base.owners import Owner, OwnerKind
+from bot.core.base.replies import Answer, Clicked
+from bot.core.base.rules_help import rules_text
+from bot.core.base.seeded import SeedDealer
+from bot.core.daily.daily import DailyDiscard
+from bot.core.games.clock import GameClock
+from bot.core.games.coach_settings import CoachSettings
+from bot.core.games.computer import ComputerPlayers
+from bot.core.games.games import Games, RngFactory
+from bot.core.games.housekeeping import Housekeeping
+from bot.core.games.membership import Departures, Membership
+from bot.core.games.messages.private_table import TABLE
+from bot.core.games.messages.projector import REMIND_AFTER, GameMessages
+from bot.core.games.moves import COUNT_TIMEOUT, MUGGINS_WINDOW, Moves
+from bot.core.games.opening import Lobbies
+from bot.core.games.table_info import TableInfo
 from bot.core.ledger import MessageLedger
-from bot.core.lobbies import Lobbies
-from bot.core.membership import Departures, Membership
-from bot.core.moves import COUNT_TIMEOUT, MUGGINS_WINDOW, Moves
-from bot.core.owners import Owner, OwnerKind
-from bot.core.private_table import TABLE
-from bot.core.render.rules_help import rules_text
-from bot.core.replies import Answer, Clicked
-from bot.core.review import Reviews
-from bot.core.seasons import Seasons, SeasonStore
-from bot.core.seeded import SeedDealer
-from bot.core.shuffle_checks import ShuffleChecks
-from bot.core.standings import Standings
-from bot.core.storage import CoreStore
-from bot.core.table_info import TableInfo
-from bot.core.thinking import WorkerThinking
-from bot.core.tournament_director import TournamentDirector
-from bot.core.tournaments import TournamentMessages, Tournaments, TournamentStore
+from bot.core.review.automatic import AutoReviews
+from bot.core.review.review import Reviews
+from bot.core.review.verify import ShuffleChecks
+from bot.core.seasons.seasons import Seasons, SeasonStore
+from bot.core.standings.standings import Standings
+from bot.core.store import CoreStore
+from bot.core.tournaments.director import TournamentDirector
+from bot.core.tournaments.tournaments import TournamentMessages, Tournaments, TournamentStore
+from bot.core.worker.thinking import WorkerThinking
 
 __all__ = ["Services", "ServicesStore"]
 
@@ -108,7 +108,7 @@ class Services:
     ) -> Services:
         """The core on ``store``. Without ``rng_factory``, ``clock`` and ``computer_rng`` it
         has real randomness (``random.SystemRandom``, each deal sealed by a seed drawn from it:
-        :mod:`bot.core.seeded`) and the UTC clock, as the running bot;
+        :mod:`bot.core.base.seeded`) and the UTC clock, as the running bot;
         tests give their own. ``shared``: other processes of the bot use the same database;
         ``thinking``: where the levels that think at length make their plays (on the loop
         without); ``page_link``: a game's page in the browser, for its table messages."""

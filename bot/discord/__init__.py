@@ -1,5 +1,5 @@
-"""The Discord layer: the client, the ``/cribbage`` commands, the components and the sending.
+"""The Discord layer: the client, the ``/cribbage`` commands, the components and the courier.
 
-It turns interactions into game service calls and what they return into Discord messages;
-it decides no rule.
+It turns interactions into calls on the core (``bot.core.services.Services``) and what they
+return into Discord messages; it decides no rule.
 """

@@ -24,13 +24,13 @@ import discord
 from discord import app_commands
 from discord.ext import commands, tasks
 
-from bot.core.computer import THINKS_AT_LENGTH
+from bot.core.base.owners import OwnerKind
+from bot.core.base.store_errors import UnusableStore
+from bot.core.base.timing import DEFER_AFTER
+from bot.core.games.computer import THINKS_AT_LENGTH
 from bot.core.ledger import MessageKeeper, Pacer
-from bot.core.owners import OwnerKind
 from bot.core.services import Services
-from bot.core.storage import UnusableStore
-from bot.core.thinking import WorkerThinking
-from bot.core.timing import DEFER_AFTER
+from bot.core.worker.thinking import WorkerThinking
 from bot.discord.commands import CribbageCommands
 from bot.discord.components import DYNAMIC_ITEMS
 from bot.discord.courier import Courier, fence_trace

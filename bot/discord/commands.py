@@ -13,10 +13,10 @@ from typing import Any
 import discord
 from discord import app_commands
 
-from bot.core.computer import DEFAULT_LEVEL, LEVEL_BLURBS, LEVELS
-from bot.core.messages import Table
-from bot.core.replies import Answer, Choice, User
-from bot.core.review import add_lines
+from bot.core.base.replies import Answer, Choice, User
+from bot.core.base.views import Table
+from bot.core.games.computer import DEFAULT_LEVEL, LEVEL_BLURBS, LEVELS
+from bot.core.review.review import add_lines
 from bot.core.services import Services
 from bot.discord.interactions import NEEDS_A_SERVER, io_of, is_moderator, send_error, user_of
 from bot.discord.options import TARGETS
@@ -152,7 +152,7 @@ class CribbageCommands(app_commands.Group):
         """Run a game command for this channel (or thread), refusing it in the bot's own
         DMs; ``ephemeral`` is how its answer will be seen. Where the bot is not a member (a DM
         between people, a group DM, a server that did not invite it) the game is a private
-        table (:mod:`bot.core.private_table`)."""
+        table (:mod:`bot.core.games.messages.private_table`)."""
         channel_id = _game_channel(interaction)
         if channel_id is None:
             await send_error(interaction, NEEDS_A_CHANNEL)

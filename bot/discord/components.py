@@ -23,7 +23,7 @@ Custom ids (at most 100 characters, Discord's limit):
 - ``crib:review:<game>:<seat>:<page>``: a review page's Previous and Next;
 - ``crib:daily:<YYYYMMDD>``: the discard of the day's menu (the server is the click's own).
 
-The stamp is :attr:`bot.core.messages.Controls.stamp`, handed back with the click so that a
+The stamp is :attr:`bot.core.base.views.Controls.stamp`, handed back with the click so that a
 control from an earlier moment of the game gets a clear answer instead of acting.
 """
 
@@ -34,8 +34,8 @@ from typing import Any, Protocol, Self, cast
 
 import discord
 
-from bot.core.computer import LEVEL_BLURBS, level_name
-from bot.core.messages import (
+from bot.core.base.replies import Click, ClickKind
+from bot.core.base.views import (
     LOBBY_ACTIONS,
     CardChoice,
     Controls,
@@ -46,7 +46,7 @@ from bot.core.messages import (
     ReviewPages,
     Table,
 )
-from bot.core.replies import Click, ClickKind
+from bot.core.games.computer import LEVEL_BLURBS, level_name
 
 __all__ = ["COUNT_MENU_SIZE", "DYNAMIC_ITEMS", "Clicks", "controls_view"]
 

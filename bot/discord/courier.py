@@ -28,7 +28,10 @@ from discord.http import handle_message_parameters
 from discord.utils import MISSING
 from discord.webhook.async_ import async_context
 
+from bot.core.base.owners import Owner
+from bot.core.base.views import MessageView
 from bot.core.ledger.pacer import Pacer, RequestKind
+from bot.core.ledger.records import PendingPost
 from bot.core.ledger.routes import Attempt, Way
 from bot.core.ledger.transport import (
     Carried,
@@ -41,9 +44,6 @@ from bot.core.ledger.transport import (
     TokenLapsed,
     TokenUnreachable,
 )
-from bot.core.messages import MessageView
-from bot.core.owners import Owner
-from bot.core.records import PendingPost
 from bot.discord.rendering import message_payload
 
 __all__ = ["Courier", "fence_trace", "fenced"]

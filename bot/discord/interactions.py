@@ -26,15 +26,15 @@ from typing import Any, cast
 import discord
 from discord import app_commands
 
-from bot.core.faults import Fault
-from bot.core.messages import MessageView, Table
-from bot.core.owners import Owner
-from bot.core.private_resume import PrivateResume
-from bot.core.private_table import HAND_BUTTON
-from bot.core.records import DmLink
-from bot.core.replies import Answer, Click, Clicked, Reply, User
+from bot.core.base.faults import Fault
+from bot.core.base.owners import Owner
+from bot.core.base.replies import Answer, Click, Clicked, Reply, User
+from bot.core.base.timing import ANSWER_WINDOW, DEFER_AFTER, InteractionAges
+from bot.core.base.views import MessageView, Table
+from bot.core.games.messages.private_resume import PrivateResume
+from bot.core.games.messages.private_table import HAND_BUTTON
+from bot.core.ledger.records import DmLink
 from bot.core.services import Services
-from bot.core.timing import ANSWER_WINDOW, DEFER_AFTER, InteractionAges
 from bot.discord.members import DiscordMembers
 from bot.discord.places import ONLY_YOU_SEE_THIS, answers_only_privately, bot_is_member
 from bot.discord.rendering import clip, message_payload

@@ -23,7 +23,7 @@ import aiohttp
 import discord
 import yarl
 
-from bot.core.storage import UnusableStore
+from bot.core.base.store_errors import UnusableStore
 from bot.discord.app import CribbageBot
 from bot.discord.logs import HeldLog, configure_logging
 from bot.settings import Settings, StartupError

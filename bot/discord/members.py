@@ -38,7 +38,7 @@ MEMBERS_KEPT = 4096
 
 
 class DiscordMembers:
-    """:class:`bot.core.membership.Membership` from Discord, with a memory."""
+    """:class:`bot.core.games.membership.Membership` from Discord, with a memory."""
 
     def __init__(
         self,

@@ -5,7 +5,7 @@ invited the bot and its DMs (a guild install), and, for people who added the app
 account (a user install), DMs between people, group DMs and servers that did not invite it.
 In those last places the bot is not a member: its own token may not post, read or edit there
 (Discord answers 403 / 50001), so a game there is a private table
-(:mod:`bot.core.private_table`), reached through interactions' tokens alone.
+(:mod:`bot.core.games.messages.private_table`), reached through interactions' tokens alone.
 """
 
 from __future__ import annotations

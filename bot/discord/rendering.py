@@ -1,4 +1,4 @@
-"""A message the core drew (:class:`~bot.core.messages.MessageView`) as discord.py's arguments.
+"""A message the core drew (:class:`~bot.core.base.views.MessageView`) as discord.py's arguments.
 
 One conversion for every way a message reaches Discord: an interaction's answer or update,
 a post or an edit by the bot's token, a webhook's follow-up or edit. Posting attaches the
@@ -15,10 +15,10 @@ from typing import Any, cast
 
 import discord
 
-from bot.core.boards import draw_board
-from bot.core.messages import BoardPicture, MessageView
-from bot.core.render.table import MAX_LAID_OUT
-from bot.core.render.text import MAX_MESSAGE
+from bot.core.base.text import MAX_MESSAGE
+from bot.core.base.views import BoardPicture, MessageView
+from bot.core.games.messages.boards import draw_board
+from bot.core.games.messages.table import MAX_LAID_OUT
 from bot.discord.components import controls_view
 
 __all__ = [

@@ -1,5 +1,5 @@
 """A tournament pairing's place on Discord: its message in the tournament's channel and the
-public thread started from it (the director's :class:`~bot.core.tournament_director.Threads`).
+public thread started from it (the director's :class:`~bot.core.tournaments.director.Threads`).
 
 Both are made so that making them again after a stop makes nothing new: the message is posted
 with a nonce (Discord's ``enforce_nonce`` gives back the message made the first time), and a
@@ -18,7 +18,7 @@ from typing import Literal
 import discord
 
 from bot.core.ledger.pacer import Pacer, RequestKind
-from bot.core.tournament_director import ThreadRefused
+from bot.core.tournaments.director import ThreadRefused
 
 __all__ = ["THREAD_EXISTS", "DiscordThreads"]
 

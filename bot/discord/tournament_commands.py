@@ -1,5 +1,5 @@
 """``/cribbage tournament ...``: a server's tournaments, a thin line over
-:class:`bot.core.tournaments.Tournaments`.
+:class:`bot.core.tournaments.tournaments.Tournaments`.
 
 Opening a tournament needs a moderator (Manage Server or Manage Events); starting one, its
 organiser or a moderator, and the bot's permission to make threads in the channel (each
@@ -17,9 +17,9 @@ from typing import Any
 import discord
 from discord import app_commands
 
-from bot.core.replies import Answer, User
-from bot.core.tournament_records import Format
-from bot.core.tournaments import Tournaments
+from bot.core.base.replies import Answer, User
+from bot.core.tournaments.records import Format
+from bot.core.tournaments.tournaments import Tournaments
 from bot.discord.interactions import io_of, send_error, user_of
 from bot.discord.options import TARGETS
 from bot.discord.places import bot_is_member

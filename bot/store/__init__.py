@@ -2,7 +2,7 @@
 on (``sqlite``, the default, and ``postgres``), their migrations (``migrate``), what is derived
 from the results (``standings``), and the processes' coordination on PostgreSQL (``cluster``).
 
-The values it reads and writes are :mod:`bot.core.records`; its refusals are
+The values it reads and writes are :mod:`bot.core.standings.records`; its refusals are
 :mod:`bot.core.storage`'s errors, raised here and answered where a call enters the core.
 """
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 
-from bot.core.owners import Owner
+from bot.core.base.owners import Owner
 from bot.store.database import Dialect
 from bot.store.queries import Queries
 

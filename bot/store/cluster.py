@@ -27,7 +27,7 @@ waits out what may still be on its way and sends again what the one before may h
 Every process answers the interactions that reach it and stores the moves. A move bumps the
 game's version, and on PostgreSQL that same statement announces the change (``pg_notify``,
 delivered at commit), so every process hears of every change made by any other one, and
-publishes it on its own change feed (:mod:`bot.core.feed`), where the sender's keeper and
+publishes it on its own change feed (:mod:`bot.core.base.feed`), where the sender's keeper and
 clock follow it. The sender also looks every little while for games changed lately, should an
 announcement have been missed (a connection dropped and made again), and every second for
 clicks' answers no process said had landed.
@@ -52,11 +52,11 @@ import sys
 import time
 from collections.abc import Awaitable, Callable
 
-from bot.core.feed import Change, ChangeFeed
-from bot.core.owners import Owner
-from bot.core.records import MessageRecord
-from bot.core.storage import StoreUnavailable
-from bot.core.timing import ANSWER_LANDS_WITHIN, LEASE, LEASE_RENEW_EVERY, LEASE_SAFETY
+from bot.core.base.feed import Change, ChangeFeed
+from bot.core.base.owners import Owner
+from bot.core.base.store_errors import StoreUnavailable
+from bot.core.base.timing import ANSWER_LANDS_WITHIN, LEASE, LEASE_RENEW_EVERY, LEASE_SAFETY
+from bot.core.base.views import MessageRecord
 from bot.store.postgres import PostgresDatabase
 from bot.store.store import ANNOUNCE_CHANNEL, Store
 

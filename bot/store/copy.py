@@ -30,8 +30,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from bot.core import archive
-from bot.core.snapshot import SnapshotError, decode
+from bot.core.games import archive
+from bot.core.games.snapshot import SnapshotError, decode
 from bot.store.database import Database
 from bot.store.store import Store, is_postgres_url
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from bot.core.daily_records import DailyAnswer
+from bot.core.daily.records import DailyAnswer
 from bot.store.queries import Queries
 from bot.store.rows import columns, reader
 

@@ -22,7 +22,7 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any, NamedTuple, Protocol, overload
 
-from bot.core.storage import UnusableStore
+from bot.core.base.store_errors import UnusableStore
 
 __all__ = [
     "MIGRATIONS_DIR",

@@ -1,10 +1,9 @@
 """The store's games: games and their seats, each move saved with its version check, the action
 log and the results (with the ratings they change, in the same transaction).
 
-Each accepted action is one transaction: append to the log, update the snapshot
-``WHERE version = ?``, and for a finished game write the results and what they change in the
-ratings; a write that lost a race raises :class:`~bot.core.storage.VersionConflict` and changes
-nothing.
+Each accepted action is one transaction: append to the log, update the snapshot ``WHERE version =
+?``, and for a finished game write the results and what they change in the ratings; a write that
+lost a race raises :class:`~bot.core.base.store_errors.VersionConflict` and changes nothing.
 """
 
 from __future__ import annotations
@@ -15,15 +14,10 @@ import json
 from collections.abc import Awaitable, Callable, Iterable, Sequence
 from typing import Any
 
-from bot.core.owners import Owner
-from bot.core.records import (
-    GameRecord,
-    GameStatus,
-    MessageRecord,
-    ResultRecord,
-    SeatRecord,
-)
-from bot.core.storage import ChannelBusy, VersionConflict
+from bot.core.base.owners import Owner
+from bot.core.base.store_errors import ChannelBusy, VersionConflict
+from bot.core.base.views import MessageRecord
+from bot.core.games.records import GameRecord, GameStatus, ResultRecord, SeatRecord
 from bot.store import standings as derived
 from bot.store.database import Dialect, Row, Transaction, UniqueViolation
 from bot.store.message_tables import ANSWER_KEPT_SQL, ANSWERED_SQL, answered_row, message_row

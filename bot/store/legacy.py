@@ -17,7 +17,7 @@ So such a database is read, once, by what its migrations made (:func:`adopt`): f
 :data:`REPAIRS` bring what an earlier version of a migration left to what today's makes (rows
 kept), then every migration of that era whose work is there (:data:`DONE`) is recorded as
 applied; the others apply as any pending migration does. Every database any earlier release
-made ends with the schema a new one has (``tests/bot/test_migration_history.py`` builds them
+made ends with the schema a new one has (``tests/bot/store/test_store_legacy.py`` builds them
 all). Migrations added since names are recorded never need an entry here.
 """
 

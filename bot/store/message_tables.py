@@ -7,12 +7,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from bot.core.owners import Owner
-from bot.core.records import (
-    DmLink,
-    MessageRecord,
-    PendingPost,
-)
+from bot.core.base.owners import Owner
+from bot.core.base.views import MessageRecord
+from bot.core.ledger.records import DmLink, PendingPost
 from bot.store.database import Dialect
 from bot.store.queries import Queries
 from bot.store.rows import reader

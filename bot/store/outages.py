@@ -1,8 +1,8 @@
 """What the drivers raise when the database itself fails, as the core's
-:class:`~bot.core.storage.StoreUnavailable`: its storage is full, or it cannot be reached.
+:class:`~bot.core.base.store_errors.StoreUnavailable`: its storage is full, or it cannot be reached.
 
 Both are a lasting condition, not a bug in a query: the core tells the player what is wrong and
-notes it in the log once per game (:mod:`bot.core.faults`) instead of a traceback per click.
+notes it in the log once per game (:mod:`bot.core.base.faults`) instead of a traceback per click.
 Every other error passes unchanged.
 
 - full: SQLite's ``SQLITE_FULL`` ("database or disk is full"), PostgreSQL's ``DiskFullError``
@@ -22,8 +22,8 @@ from collections.abc import Callable, Iterator
 
 import asyncpg.exceptions as pg
 
-from bot.core.faults import Cause
-from bot.core.storage import StoreUnavailable
+from bot.core.base.faults import Cause
+from bot.core.base.store_errors import StoreUnavailable
 
 __all__ = ["on_postgres", "on_sqlite", "quiet_pool_retries", "translated"]
 

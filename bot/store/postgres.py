@@ -142,7 +142,7 @@ class PostgresDatabase:
     async def transaction(self) -> AsyncIterator[_PostgresTransaction]:
         """One transaction on one connection: ``BEGIN`` ... ``COMMIT`` (or ``ROLLBACK`` if the
         block raised). A full disk or a server out of reach raises
-        :class:`~bot.core.storage.StoreUnavailable`."""
+        :class:`~bot.core.base.store_errors.StoreUnavailable`."""
         with translated(on_postgres):
             async with self.pool.acquire() as connection:
                 self.round_trips += 2  # BEGIN and COMMIT (or ROLLBACK)

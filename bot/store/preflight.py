@@ -4,7 +4,7 @@
 (a journal beside it, a header if it is empty), so a file that is not a SQLite database, or
 one cut short, is refused on its first bytes alone and left exactly as it was; so is a path on
 a read-only file system (a read-only mount), where the bot could not record a move. It raises
-:class:`~bot.core.storage.UnusableStore` with one sentence saying what to do.
+:class:`~bot.core.base.store_errors.UnusableStore` with one sentence saying what to do.
 :func:`read_only` says why a file SQLite could not write is read-only.
 """
 
@@ -13,7 +13,7 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
-from bot.core.storage import UnusableStore
+from bot.core.base.store_errors import UnusableStore
 
 __all__ = ["HEADER", "check_file", "read_only"]
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from bot.core.review_records import ReviewRow
+from bot.core.review.records import ReviewRow
 from bot.store.queries import Queries
 from bot.store.rows import columns, reader
 

@@ -3,7 +3,7 @@ best hands (read from the results every finished game writes; nothing more is st
 
 from __future__ import annotations
 
-from bot.core.season_records import FamousHand, SeasonLine
+from bot.core.seasons.records import FamousHand, SeasonLine
 from bot.store.queries import Queries
 
 __all__ = ["SeasonTables"]

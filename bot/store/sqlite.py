@@ -23,7 +23,7 @@ from typing import Any
 
 import aiosqlite
 
-from bot.core.storage import UnusableStore
+from bot.core.base.store_errors import UnusableStore
 from bot.store import preflight
 from bot.store.database import Dialect, Row, UniqueViolation
 from bot.store.outages import on_sqlite, translated
@@ -160,10 +160,10 @@ class SqliteDatabase:
     async def open(cls, path: str | Path) -> SqliteDatabase:
         """Open (creating if needed) the database file at ``path``.
 
-        Raises :class:`~bot.core.storage.UnusableStore` (nothing changed) for a directory, a
-        missing folder, a file that is not a SQLite database or is shorter than its header
-        says, a read-only file system (checked before SQLite touches it), and a file or
-        folder it cannot write (saying which).
+        Raises :class:`~bot.core.base.store_errors.UnusableStore` (nothing changed) for a directory,
+        a missing folder, a file that is not a SQLite database or is shorter than its header says, a
+        read-only file system (checked before SQLite touches it), and a file or folder it cannot
+        write (saying which).
         """
         preflight.check_file(Path(path))
         try:
@@ -197,7 +197,7 @@ class SqliteDatabase:
     async def transaction(self) -> AsyncIterator[_SqliteTransaction]:
         """A transaction: the first write statement begins it (in its own hop); commit at the
         end, or roll back if anything in the block raised. A full disk or a file that cannot
-        be read or written raises :class:`~bot.core.storage.StoreUnavailable`."""
+        be read or written raises :class:`~bot.core.base.store_errors.StoreUnavailable`."""
         async with self._lock:
             with translated(on_sqlite):
                 async with self._committing():

@@ -6,15 +6,8 @@ from __future__ import annotations
 
 import itertools
 
-from bot.core.records import (
-    LeaderRow,
-    Ranked,
-    RatingChange,
-    Rival,
-    Standing,
-    StatsRow,
-    ordinal_sql,
-)
+from bot.core.games.records import RatingChange, ordinal_sql
+from bot.core.standings.records import LeaderRow, Ranked, Rival, Standing, StatsRow
 from bot.store import standings as derived
 from bot.store.game_tables import RESULT_COLUMNS, result_of
 from bot.store.queries import Queries

@@ -14,8 +14,9 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from bot.core.ratings import RatedGame, player_id, rate_game
-from bot.core.records import RatingChange, ResultRecord, Rival, RivalGame, Standing, ordinal_sql
+from bot.core.games.records import RatingChange, ResultRecord, ordinal_sql
+from bot.core.standings.ratings import RatedGame, player_id, rate_game
+from bot.core.standings.records import Rival, RivalGame, Standing
 from bot.store.database import Row
 
 __all__ = [

@@ -13,8 +13,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from bot.core.owners import Owner, OwnerKind
-from bot.core.tournament_records import (
+from bot.core.base.owners import Owner, OwnerKind
+from bot.core.tournaments.records import (
     ChampionRecord,
     Decided,
     EntrantRecord,

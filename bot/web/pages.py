@@ -1,9 +1,10 @@
 """The game pages as HTML: plain pages written on the server, one small script for the rest.
 
 - A game in progress (or a lobby): the spectator page, the channel's messages as the channel
-  shows them and the board as the pegs stand (:class:`~bot.core.spectator.TableSeen`); the
-  script swaps in each new look the server sends (server-sent events).
-- A game that has ended: the replay (:class:`~bot.core.replay.GameReplay`), deal by deal with
+  shows them and the board as the pegs stand
+  (:class:`~bot.core.games.messages.spectator.TableSeen`); the script swaps in each new look the
+  server sends (server-sent events).
+- A game that has ended: the replay (:class:`~bot.core.review.replay.GameReplay`), deal by deal with
   every hand, what went to the crib, the starter, each call with the board after it (the
   arrow keys step through them; each step is a link too, so it works without the script), and
   the shows item by item; then the channel's messages as they ended.
@@ -21,13 +22,13 @@ import html
 import re
 from collections.abc import Sequence
 
-from bot.core.boards import board_alt
-from bot.core.messages import BoardPicture, MessageView
+from bot.core.base.recent import Recent
+from bot.core.base.text import Names
+from bot.core.base.views import BoardPicture, MessageView
+from bot.core.games.messages.boards import board_alt
+from bot.core.games.messages.spectator import TableSeen
 from bot.core.pictures.board import picture_size
-from bot.core.recent import Recent
-from bot.core.render.text import Names
-from bot.core.replay import DealReplay, GameReplay, ShowReplay
-from bot.core.spectator import TableSeen
+from bot.core.review.replay import DealReplay, GameReplay, ShowReplay
 from engine.cards import Card, Suit
 from engine.scoring import ScoreItem, ScoreKind
 

@@ -29,21 +29,21 @@ from dataclasses import dataclass, field
 from aiohttp import web
 from aiohttp.typedefs import Handler
 
-from bot.core import archive
-from bot.core.boards import draw_board
-from bot.core.feed import Change, ChangeFeed
-from bot.core.game_messages import ratings_line
-from bot.core.games import Games, Loaded
-from bot.core.looks import Looks
-from bot.core.messages import MessageView
-from bot.core.owners import OwnerKind
-from bot.core.recent import Recent
-from bot.core.records import GameRecord, GameStatus
-from bot.core.refusals import Refused
-from bot.core.replay import GameReplay, replay
-from bot.core.review import Reviews, page_view
-from bot.core.spectator import TableSeen, table_seen
-from bot.core.storage import CoreStore
+from bot.core.base.feed import Change, ChangeFeed
+from bot.core.base.owners import OwnerKind
+from bot.core.base.patrol import Patrol
+from bot.core.base.recent import Recent
+from bot.core.base.refusals import Refused
+from bot.core.base.views import MessageView
+from bot.core.games import archive
+from bot.core.games.games import Games, Loaded
+from bot.core.games.messages.boards import draw_board
+from bot.core.games.messages.projector import ratings_line
+from bot.core.games.messages.spectator import TableSeen, table_seen
+from bot.core.games.records import GameRecord, GameStatus
+from bot.core.review.replay import GameReplay, replay
+from bot.core.review.review import Reviews, page_view
+from bot.core.store import CoreStore
 from bot.web.links import PageLinks
 from bot.web.pages import (
     SCRIPT,
@@ -167,7 +167,7 @@ class WebServer:
         self._viewers: dict[int, set[_Viewer]] = {}
         # One drawing at a time per game, for all its pages; a change heard meanwhile draws
         # it once more after.
-        self._looks = Looks(feed, self._changed, self._draw, clock=time.time, name="crib-page")
+        self._patrol = Patrol(feed, self._changed, self._draw, clock=time.time, name="crib-page")
         self._pictures: Recent[tuple[int, str], bytes] = Recent(PICTURES_KEPT)
         self._replays: Recent[int, tuple[int, GameReplay | None]] = Recent(REPLAYS_KEPT)
         self._closing = asyncio.Event()
@@ -202,13 +202,13 @@ class WebServer:
         addresses = self._runner.addresses  # the port the system gave, when asked for any
         if addresses:
             self.port = int(addresses[0][1])
-        self._looks.follow()
+        self._patrol.follow()
         log.info("game pages at %s", self.address)
 
     async def stop(self) -> None:
         """Stop following the feed, end the open live pages and stop listening."""
         self._closing.set()
-        self._looks.stop()
+        self._patrol.stop()
         for viewers in self._viewers.values():
             for viewer in viewers:
                 viewer.waiting.set()
@@ -222,7 +222,7 @@ class WebServer:
         owner = change.owner
         if owner.kind is not OwnerKind.GAME or owner.id not in self._viewers:
             return
-        self._looks.ask(owner.id)
+        self._patrol.ask(owner.id)
 
     async def _draw(self, game_id: int) -> float | None:
         """Draw the game's look once for all the pages that watch it; never again by a timer
@@ -373,7 +373,7 @@ class WebServer:
             viewer.give(record.version, "", True)
         elif record.version != viewer.version:
             # It changed since the page was drawn: draw it for the page now.
-            self._looks.ask(record.id)
+            self._patrol.ask(record.id)
         try:
             await response.write(b"retry: 3000\n\n")
             while not self._closing.is_set():

@@ -9,8 +9,8 @@ from typing import Any
 
 import pytest
 
-from bot.core.daily import NEEDS_A_SERVER as DAILY_NEEDS_A_SERVER
-from bot.core.replies import Answer
+from bot.core.base.replies import Answer
+from bot.core.daily.daily import NEEDS_A_SERVER as DAILY_NEEDS_A_SERVER
 from bot.core.services import Services
 from bot.discord.commands import NEEDS_A_CHANNEL, NEEDS_A_SERVER, NO_HALL_OF_FAME_HERE
 from bot.discord.interactions import RESTARTING, SORRY

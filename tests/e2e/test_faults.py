@@ -12,8 +12,8 @@ from typing import Any
 
 import pytest
 
-from bot.core import refusals
-from bot.core.faults import Cause
+from bot.core.base import refusals
+from bot.core.base.faults import Cause
 from bot.store import Store
 from fakediscord import FakeDiscord, Interaction, Message
 from fakediscord.testing import BotLauncher, BotProcess, RunningBot

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import time
 
-from bot.core.replies import User as Player
+from bot.core.base.replies import User as Player
 from bot.store import Store
 from fakediscord.testing import BotProcess
 from tests.helpers.results import finish_game, result_row

@@ -8,9 +8,9 @@ import json
 import random
 import sqlite3
 
-from bot.core.render.table import NOT_SEALED
-from bot.core.review import UNSEALED_LINE
-from bot.core.shuffle_checks import not_sealed
+from bot.core.games.messages.table import NOT_SEALED
+from bot.core.review.review import UNSEALED_LINE
+from bot.core.review.verify import not_sealed
 from fakediscord.testing import BotProcess
 from tests.helpers.bot_db import rows
 from tests.helpers.table_driver import World, resign, start_again, until

@@ -7,7 +7,7 @@ import random
 import re
 import time
 
-from bot.core.replies import User
+from bot.core.base.replies import User
 from bot.store import Store
 from engine.outcome import Scoring
 from fakediscord import User as Member

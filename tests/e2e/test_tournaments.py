@@ -8,7 +8,7 @@ import re
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
-from bot.core.tournament_records import Decided
+from bot.core.tournaments.records import Decided
 from bot.store import Store
 from fakediscord import Channel, FakeDiscord, Message, User
 from fakediscord.model import CREATE_PUBLIC_THREADS
@@ -119,7 +119,7 @@ def _met(world: World, rounds: int) -> list[frozenset[str]]:
 
 
 # On SQLite only: the tournament's tables are tested on both databases in
-# tests/bot/test_service_tournaments.py (a bye, results, rounds), and a Swiss event is
+# tests/bot/core/tournaments/test_tournaments_core.py (a bye, results, rounds), and a Swiss event is
 # directed on PostgreSQL end to end in test_tournament_processes.py.
 async def test_a_swiss_event_of_seven_over_three_rounds(world: World, bot: BotProcess) -> None:
     fd = world.fd

@@ -7,9 +7,9 @@ from __future__ import annotations
 
 import pytest
 
-from bot.core.daily import NEEDS_A_SERVER as DAILY_NEEDS_A_SERVER
-from bot.core.refusals import NO_GAME
-from bot.core.review import NO_GAME_HERE
+from bot.core.base.refusals import NO_GAME
+from bot.core.daily.daily import NEEDS_A_SERVER as DAILY_NEEDS_A_SERVER
+from bot.core.review.review import NO_GAME_HERE
 from bot.discord.commands import NO_HALL_OF_FAME_HERE
 from bot.discord.places import NO_LEADERBOARD_HERE, NO_PUBLIC_TABLE, ONLY_YOU_SEE_THIS
 from bot.discord.tournament_commands import NEEDS_A_CHANNEL as TOURNAMENTS_NEED_A_CHANNEL

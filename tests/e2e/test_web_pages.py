@@ -19,7 +19,7 @@ import aiohttp
 from PIL import Image
 from playwright.async_api import Page, ViewportSize
 
-from bot.core.messages import MessageView
+from bot.core.base.views import MessageView
 from bot.web.links import PageLinks
 from bot.web.pages import message_html
 from fakediscord import FakeDiscord

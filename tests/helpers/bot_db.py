@@ -21,10 +21,10 @@ from typing import Any
 
 import asyncpg
 
-from bot.core.computer import THINKS_AT_LENGTH
-from bot.core.deal_log import DealLog
-from bot.core.ratings import shown
-from bot.core.snapshot import decode
+from bot.core.base.text import shown
+from bot.core.games.computer import THINKS_AT_LENGTH
+from bot.core.games.deal_log import DealLog
+from bot.core.games.snapshot import decode
 from bot.store.database import numbered_placeholders
 from engine.game import Game
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from bot.core.replies import User
+from bot.core.base.replies import User
 
 GUILD = 500
 CHANNEL = 1000

@@ -17,12 +17,12 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from bot.core.chances import chances
-from bot.core.messages import laid_out
-from bot.core.render.private import closed_hand_text, coach_text, hand_text
-from bot.core.render.table import deal_layout, deal_text, result_line
-from bot.core.render.text import Names
-from bot.core.seeded import Seal
+from bot.core.base.seeded import Seal
+from bot.core.base.text import Names
+from bot.core.base.views import laid_out
+from bot.core.games.chances import chances
+from bot.core.games.messages.private import closed_hand_text, coach_text, hand_text
+from bot.core.games.messages.table import deal_layout, deal_text, result_line
 from engine.cards import Card, cards_str
 from engine.events import CutForDeal, Dealt, Event, Shown
 from engine.game import Game

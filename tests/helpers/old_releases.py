@@ -112,8 +112,8 @@ def old_file(dialect: Dialect, name: str) -> bytes:
     name; else it is today's file. Whichever way it is rebuilt, its git blob id must be the one
     in its name, or this raises. So a diff holds only while today's file stays as it is, as it
     should, since a released migration is never edited (they are applied by name, once); this
-    check, made for every listed file by tests/bot/test_store_legacy.py, is what catches an edit
-    to one of them. Were one edited after all, keep each old file again from git (``git
+    check, made for every listed file by tests/bot/store/test_store_legacy.py, is what catches an
+    edit to one of them. Were one edited after all, keep each old file again from git (``git
     cat-file blob <id>``) and make its diff against the edited file."""
     stem, blob, _ = name.rsplit(".", 2)
     kept = FOLDER / dialect.value / name

@@ -17,7 +17,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from bot.core.private_table import HAND_BUTTON
+from bot.core.games.messages.private_table import HAND_BUTTON
 from engine.cards import Card
 from engine.counting import CLAIM_VALUES
 from engine.phase import Phase

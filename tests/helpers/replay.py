@@ -42,7 +42,7 @@ class Replay:
     coach_lines: dict[tuple[int, int], str] = field(default_factory=dict)
     resigned: int | None = None
     #: The computer seats that answer a person's move in a version of their own, saved after
-    #: the person's (levels that think at length: see ``bot.core.computer.answers_later``).
+    #: the person's (levels that think at length: see ``bot.core.games.computer.answers_later``).
     later: Collection[int] = ()
     #: The seed of each shuffle, as the bot stored them (None when its shuffles are not sealed).
     seeds: list[str] | None = None

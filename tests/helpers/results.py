@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import itertools
 
-from bot.core.records import GameStatus, ResultRecord, SeatRecord
-from bot.core.replies import User
+from bot.core.base.replies import User
+from bot.core.games.records import GameStatus, ResultRecord, SeatRecord
 from bot.store import Store
 from engine.outcome import Scoring
 

@@ -10,14 +10,13 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
-from bot.core import snapshot
-from bot.core.feed import Change
-from bot.core.games import RngFactory
-from bot.core.messages import Controls, MessageView, Owed
-from bot.core.owners import Owner
-from bot.core.records import MessageRecord
-from bot.core.replies import Answer, Click, Clicked, User
-from bot.core.seeded import SeedDealer
+from bot.core.base.feed import Change
+from bot.core.base.owners import Owner
+from bot.core.base.replies import Answer, Click, Clicked, User
+from bot.core.base.seeded import SeedDealer
+from bot.core.base.views import Controls, MessageRecord, MessageView, Owed
+from bot.core.games import snapshot
+from bot.core.games.games import RngFactory
 from bot.core.services import Services
 from bot.store import Store
 from engine.game import Game

@@ -31,7 +31,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, NamedTuple, TypeVar, cast
 
-from bot.core.render.text import escape
+from bot.core.base.text import escape
 from engine.cards import Card
 from engine.events import Event
 from engine.game import Game
@@ -542,7 +542,7 @@ class TableDriver:
         dealt = moved.game.deal_number != before.game.deal_number
         chance = self.deal_settle_rate if dealt else self.settle_rate
         # The bot keeps a finished deal's table up to date for two more deals (see
-        # bot.core.deal_log): the driver, far quicker than people, waits before going further.
+        # bot.core.games.deal_log): the driver, far quicker than people, waits before going further.
         unread = (
             dealt
             and moved.game.deal_number - 2 >= 1

@@ -15,8 +15,8 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
-from bot.core.render.table import LEFT_OUT
-from bot.core.render.text import escape
+from bot.core.base.text import escape
+from bot.core.games.messages.table import LEFT_OUT
 from engine.cards import cards_str
 from engine.events import (
     CountReset,

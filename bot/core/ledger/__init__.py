@@ -16,7 +16,7 @@ Start with :mod:`bot.core.ledger.life`, which tells a message's life in one plac
   token.
 
 Discord's clocks and limits, and the bot's choices made from them, are in
-:mod:`bot.core.timing`.
+:mod:`bot.core.base.timing`.
 """
 
 from bot.core.ledger.keeper import AlwaysSender, Lane, Lease, MessageKeeper

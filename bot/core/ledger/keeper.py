@@ -1,6 +1,6 @@
 """The keeper: makes every owner's Discord messages match the stored owner.
 
-It follows the change feed (:mod:`bot.core.feed`) while this process is the one that sends: an
+It follows the change feed (:mod:`bot.core.base.feed`) while this process is the one that sends: an
 owner that changed is *touched*; its channel's task then asks the ledger what the owner's
 messages should show (:meth:`~bot.core.ledger.life.MessageLedger.owed`), and sends only what
 differs: for each message, the ways :func:`~bot.core.ledger.routes.route` names, tried in order
@@ -33,10 +33,20 @@ from collections.abc import Callable
 from enum import Enum
 from typing import Protocol
 
-from bot.core.faults import Fault, Faults
-from bot.core.feed import Change, ChangeFeed
+from bot.core.base.faults import Fault, Faults
+from bot.core.base.feed import Change, ChangeFeed
+from bot.core.base.owners import Owner, OwnerKind
+from bot.core.base.timing import (
+    ANSWER_RETRY,
+    CHANNEL_PERIOD,
+    LEASE_SAFETY,
+    REQUEST_LANDS_WITHIN,
+    WEBHOOK_PERIOD,
+)
+from bot.core.base.views import MessageRecord, MessageView, Owed
 from bot.core.ledger.life import MessageLedger, Owing, Send
 from bot.core.ledger.pacer import Pacer, RequestKind
+from bot.core.ledger.records import DmLink
 from bot.core.ledger.routes import Facts, Way, answer_on_its_way, live, route, through
 from bot.core.ledger.transport import (
     ChannelClosed,
@@ -50,16 +60,6 @@ from bot.core.ledger.transport import (
     TokenLapsed,
     TokenUnreachable,
     Transport,
-)
-from bot.core.messages import MessageView, Owed
-from bot.core.owners import Owner, OwnerKind
-from bot.core.records import DmLink, MessageRecord
-from bot.core.timing import (
-    ANSWER_RETRY,
-    CHANNEL_PERIOD,
-    LEASE_SAFETY,
-    REQUEST_LANDS_WITHIN,
-    WEBHOOK_PERIOD,
 )
 
 __all__ = ["AlwaysSender", "Lane", "Lease", "MessageKeeper"]
@@ -235,11 +235,12 @@ class MessageKeeper:
     async def take_over(self, *, handed_over: bool = False) -> list[Owner]:
         """This process sends now, after another that may have stopped mid-send (killed, frozen,
         cut off): wait out what that one may still have on its way (it stopped writing
-        :data:`~bot.core.timing.LEASE_SAFETY` before its lease lapsed, which was before this one
-        took it, and what it wrote lands within :data:`~bot.core.timing.REQUEST_LANDS_WITHIN`),
-        count what it may have spent of the channels' counts as spent, take every message it
-        may have been sending as unknown, then look for lost posts and bring every owner up to
-        date (:meth:`reconcile`). ``handed_over``: the one before stepped down cleanly, having
+        :data:`~bot.core.base.timing.LEASE_SAFETY` before its lease lapsed, which was before this
+        one took it, and what it wrote lands within
+        :data:`~bot.core.base.timing.REQUEST_LANDS_WITHIN`), count what it may have spent of the
+        channels' counts as spent, take every message it may have been sending as unknown, then look
+        for lost posts and bring every owner up to date (:meth:`reconcile`). ``handed_over``: the
+        one before stepped down cleanly, having
         sent what it owed: nothing of it is on its way."""
         if handed_over:
             return await self.reconcile()

@@ -1,14 +1,14 @@
 """A message's life: from a saved change to what Discord shows, in one place.
 
-An owner (a game, a tournament: :mod:`bot.core.owners`) keeps a few messages on Discord, each
+An owner (a game, a tournament: :mod:`bot.core.base.owners`) keeps a few messages on Discord, each
 under a stable key (``table:3``, ``hand:3:1``). For each (owner, key) the ledger knows, as a
 :class:`Life`:
 
 1. **What it should show.** A :class:`Projector` draws every message of an owner from the stored
-   owner (a game's: :mod:`bot.core.game_messages`). A message is *owed* when what it should
-   show differs from what it shows (:meth:`MessageLedger.owed`).
+   owner (a game's: :mod:`bot.core.games.messages.projector`). A message is *owed* when what it
+   should show differs from what it shows (:meth:`MessageLedger.owed`).
 2. **What it shows**: the copy Discord holds (``Life.shown``, a
-   :class:`~bot.core.records.MessageRecord`: where it is, a digest of its look, the version of
+   :class:`~bot.core.base.views.MessageRecord`: where it is, a digest of its look, the version of
    the owner it was drawn at, and the interaction's token that may still edit it). It is what
    Discord confirmed: a send's answer, or a click's answer heard to land.
 3. **The sends on their way** (``Life.sending``): the attempt (which carrier: the bot's token, or
@@ -22,7 +22,7 @@ under a stable key (``table:3``, ``hand:3:1``). For each (owner, key) the ledger
    keeps is answered by updating that message, and the look it gives is *kept* with the move (in
    the move's transaction: ``unconfirmed_since`` set), then *landed* (the Discord layer heard it
    land: :meth:`MessageLedger.answered`) or *lost* (it never did, or not within
-   :data:`~bot.core.timing.ANSWER_LANDS_WITHIN`: the message is edited again). While an answer
+   :data:`~bot.core.base.timing.ANSWER_LANDS_WITHIN`: the message is edited again). While an answer
    may be on its way, nothing else is sent to that message (it would be overwritten). This
    process's own answers on their way are ``Life.answering``; one heard before the record of
    its message's post came (the player clicked the moment it appeared) is ``Life.early``.
@@ -30,7 +30,7 @@ under a stable key (``table:3``, ``hand:3:1``). For each (owner, key) the ledger
    its older copy behind; one clicked again gives a token that reaches it, and it is closed
    through it (``Life.older``: it shows the table as it is, without controls, saying it moved).
 6. **What reaches the store.** What was sent is kept in memory at once and written a moment later
-   (:data:`~bot.core.timing.WRITE_BEHIND`), many messages in one statement. A follow-up, which
+   (:data:`~bot.core.base.timing.WRITE_BEHIND`), many messages in one statement. A follow-up, which
    takes no nonce, is noted as about to be posted first (``Life.posting``, and a pending post in
    the store), so a process that starts or takes over looks for it. No decision rests on what
    is only in memory: :meth:`MessageLedger.settled` writes first.
@@ -52,22 +52,22 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 
-from bot.core.faults import Fault, Faults
-from bot.core.feed import Change, ChangeFeed
-from bot.core.ledger.routes import Attempt, answer_on_its_way
-from bot.core.ledger.tokens import DmLinks, FollowupBudget
-from bot.core.messages import Owed
-from bot.core.owners import Owner, OwnerKind
-from bot.core.records import MessageRecord, PendingPost
-from bot.core.replies import Clicked, Sequel
-from bot.core.storage import MessageRecords
-from bot.core.timing import (
+from bot.core.base.faults import Fault, Faults
+from bot.core.base.feed import Change, ChangeFeed
+from bot.core.base.owners import Owner, OwnerKind
+from bot.core.base.replies import Clicked, Sequel
+from bot.core.base.timing import (
     ANSWER_LANDS_WITHIN,
     CHANNEL_PERIOD,
     CHANNEL_WRITES,
     TOKEN_USABLE,
     WRITE_BEHIND,
 )
+from bot.core.base.views import MessageRecord, Owed
+from bot.core.ledger.records import PendingPost
+from bot.core.ledger.routes import Attempt, answer_on_its_way
+from bot.core.ledger.storage import MessageRecords
+from bot.core.ledger.tokens import DmLinks, FollowupBudget
 
 __all__ = [
     "SENT_KEPT",
@@ -592,7 +592,7 @@ class MessageLedger:
     # -- what was sent ----------------------------------------------------------------------------
     def offered(self, owner: Owner, key: str, digest: str, offers: str | None) -> None:
         """The owner's message ``key`` was sent showing ``digest``, which offers its player
-        ``offers`` to act on (see :meth:`bot.core.messages.MessageView.offers`)."""
+        ``offers`` to act on (see :meth:`bot.core.base.views.MessageView.offers`)."""
         self._owner(owner).life(key).offers = (digest, offers)
 
     def offering(self, owner: Owner, key: str, digest: str) -> str | None:
@@ -612,7 +612,7 @@ class MessageLedger:
     async def sent(self, owner: Owner, records: Sequence[MessageRecord]) -> None:
         """Messages of ``owner`` were sent or edited as ``records`` say (each drawn at the
         version it carries): kept in memory now, written to the store a moment later with
-        whatever else was sent meanwhile (:data:`~bot.core.timing.WRITE_BEHIND`,
+        whatever else was sent meanwhile (:data:`~bot.core.base.timing.WRITE_BEHIND`,
         :meth:`flush`).
 
         A record of an older version than the look kept of the same message (a click's answer

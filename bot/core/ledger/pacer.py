@@ -27,7 +27,7 @@ from collections import deque
 from collections.abc import AsyncIterator, Callable
 from enum import Enum
 
-from bot.core.timing import (
+from bot.core.base.timing import (
     CHANNEL_PERIOD,
     CHANNEL_WRITES_TAKEN,
     GLOBAL_TAKEN,

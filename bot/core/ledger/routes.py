@@ -33,10 +33,10 @@ from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from enum import Enum
 
-from bot.core.messages import Owed
-from bot.core.owners import Owner, OwnerKind
-from bot.core.records import DmLink, MessageRecord
-from bot.core.timing import ANSWER_LANDS_WITHIN, ANSWER_RETRY, TOKEN_USABLE
+from bot.core.base.owners import Owner, OwnerKind
+from bot.core.base.timing import ANSWER_LANDS_WITHIN, ANSWER_RETRY, TOKEN_USABLE
+from bot.core.base.views import MessageRecord, Owed
+from bot.core.ledger.records import DmLink
 
 __all__ = [
     "Attempt",

@@ -5,23 +5,24 @@ member.
 
 Discord takes at most 5 follow-up messages per interaction that only a user install authorised
 ("Create Followup Message": "Apps are limited to 5 followup messages per interaction if it was
-initiated from a user-installed app and isn't installed in the server"; a sixth is refused with
-JSON code 40094). That is every interaction at a private table (:mod:`bot.core.private_table`).
-An interaction's own answer needs at most two of them (a hand opened from the table, a note to
-the clicker, an error after a deferral); the ledger posts a table again through a token (a
-carrier) only while fewer than :data:`CARRIED_PER_TOKEN` were posted through it, so that a
-token is never asked for more than Discord gives, and once Discord says a token has none left
-it carries nothing more. The count is this process's own, kept in memory for a token's life.
+initiated from a user-installed app and isn't installed in the server"; a sixth is refused with JSON
+code 40094). That is every interaction at a private table
+(:mod:`bot.core.games.messages.private_table`). An interaction's own answer needs at most two of
+them (a hand opened from the table, a note to the clicker, an error after a deferral); the ledger
+posts a table again through a token (a carrier) only while fewer than :data:`CARRIED_PER_TOKEN` were
+posted through it, so that a token is never asked for more than Discord gives, and once Discord says
+a token has none left it carries nothing more. The count is this process's own, kept in memory for a
+token's life.
 """
 
 from __future__ import annotations
 
 import time
 
-from bot.core.recent import Recent
-from bot.core.records import DmLink
-from bot.core.storage import MessageRecords
-from bot.core.timing import FOLLOWUPS_PER_TOKEN, TOKEN_USABLE
+from bot.core.base.recent import Recent
+from bot.core.base.timing import FOLLOWUPS_PER_TOKEN, TOKEN_USABLE
+from bot.core.ledger.records import DmLink
+from bot.core.ledger.storage import MessageRecords
 
 __all__ = ["CARRIED_PER_TOKEN", "DM_LINK_REFRESH_SECONDS", "DmLinks", "FollowupBudget"]
 

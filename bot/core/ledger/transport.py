@@ -19,10 +19,10 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Protocol
 
+from bot.core.base.owners import Owner
+from bot.core.base.views import MessageView
+from bot.core.ledger.records import PendingPost
 from bot.core.ledger.routes import Attempt
-from bot.core.messages import MessageView
-from bot.core.owners import Owner
-from bot.core.records import PendingPost
 
 __all__ = [
     "Carried",

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from bot.core.messages import MessageView
+from bot.core.base.views import MessageView
 from bot.web.pages import home_page, message_html, not_found_page
 
 

@@ -8,13 +8,13 @@ from itertools import pairwise
 
 import pytest
 
-from bot.core.chances import chances, chances_line
-from bot.core.game_messages import ratings_line
-from bot.core.games import Loaded
-from bot.core.replay import replay
-from bot.core.replies import Answer, User
+from bot.core.base.replies import Answer, User
+from bot.core.games.chances import chances, chances_line
+from bot.core.games.games import Loaded
+from bot.core.games.messages.projector import ratings_line
+from bot.core.games.messages.spectator import table_seen
+from bot.core.review.replay import replay
 from bot.core.services import Services
-from bot.core.spectator import table_seen
 from bot.store import Store
 from bot.web.pages import replay_page, spectator_page
 from engine.phase import Phase

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from aiohttp.test_utils import TestClient, TestServer
 
-from bot.core.records import GameRecord
+from bot.core.games.records import GameRecord
 from bot.core.services import Services
 from bot.store import Store
 from bot.web.links import PageLinks

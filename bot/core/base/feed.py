@@ -1,0 +1,92 @@
+"""The change feed: every saved change of an owner (a game, ...) as ``(owner, version)``.
+
+Whatever must follow the games subscribes here instead of being called by whoever made the
+change: the keeper that makes Discord match the stored games, the clock that makes a game's
+timed moves, and next a web page's live view or a tournament director. A move publishes its
+change once it is saved.
+
+In one process (SQLite) the feed is all there is. With several processes sharing a PostgreSQL
+database, a change saved in another process reaches this one's feed from the database's
+announcement (``NOTIFY``, sent in the transaction that saved it), with a catch-up read when the
+connection that listens is made again (``bot.store.cluster``), so nothing missed is lost.
+
+Subscribers are called at once, in the order they subscribed, and must not block: they note
+the change and do their work in tasks of their own.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from bot.core.base.owners import Owner
+from bot.core.base.views import MessageRecord
+
+__all__ = ["Change", "ChangeFeed", "Subscriber"]
+
+log = logging.getLogger(__name__)
+
+
+@dataclass(frozen=True, slots=True)
+class Change:
+    """``owner`` was saved at ``version``; its channel messages go to ``channel_id``.
+
+    ``more_coming``: another change of the same owner follows in a moment (the computer's
+    answer to a person's move, thought over apart): what draws its messages may wait for it.
+    A change of what was sent rather than of the owner (a click's answer that never reached
+    Discord) comes at the version the owner already had. ``answered``: the look a click's
+    answer gave one of the owner's messages, kept with the change. ``reread``: the change was
+    heard late (a catch-up after announcements may have been missed): what is kept in memory
+    of the owner's messages is read again. ``elsewhere``: the change was made by another process
+    (heard from its announcement), so a click's answer kept with it is that process's to send."""
+
+    owner: Owner
+    version: int
+    channel_id: int
+    more_coming: bool = False
+    answered: MessageRecord | None = None
+    reread: bool = False
+    elsewhere: bool = False
+
+
+#: Called with every change, as it is published.
+Subscriber = Callable[[Change], None]
+
+
+class ChangeFeed:
+    """Publishes changes to its subscribers and remembers each owner's latest version."""
+
+    def __init__(self) -> None:
+        self._subscribers: list[Subscriber] = []
+        self._latest: dict[Owner, int] = {}
+
+    def subscribe(self, subscriber: Subscriber) -> Callable[[], None]:
+        """Call ``subscriber`` with every change from now on; returns what unsubscribes it."""
+        self._subscribers.append(subscriber)
+
+        def unsubscribe() -> None:
+            if subscriber in self._subscribers:
+                self._subscribers.remove(subscriber)
+
+        return unsubscribe
+
+    def publish(self, change: Change) -> None:
+        """Tell every subscriber of ``change`` (a subscriber that fails is logged; the others
+        still hear of it)."""
+        known = self._latest.get(change.owner)
+        if known is None or change.version > known:
+            self._latest[change.owner] = change.version
+        for subscriber in tuple(self._subscribers):
+            try:
+                subscriber(change)
+            except Exception:
+                log.exception("a follower of the change feed failed on %s", change)
+
+    def latest(self, owner: Owner) -> int | None:
+        """The newest version of ``owner`` this process has heard of (None: none yet)."""
+        return self._latest.get(owner)
+
+    def forget(self, owner: Owner) -> None:
+        """Stop remembering ``owner`` (it has ended and was pruned)."""
+        self._latest.pop(owner, None)

@@ -1,0 +1,126 @@
+"""A patrol: visits things by their id, one visit at a time each, and again when each says it is
+due.
+
+The game clock and the tournament director follow the change feed and, for each game or
+tournament that changed, do what is due in it (the game pages' server, likewise, draws a
+watched game again): :class:`Patrol` keeps their one visit at a time per id (a visit asked
+for during one makes another after it, so no change is missed) and the timer of each id's next
+visit, at the time its visit returned.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Awaitable, Callable
+
+from bot.core.base.feed import Change, ChangeFeed
+
+__all__ = ["OnPatrol", "Patrol"]
+
+
+class Patrol:
+    """While it follows the feed (``heard`` is told every change), runs ``visit(id)`` for each
+    id asked for, one at a time per id, and again at the time it returns (``None``: not until
+    asked again); ``visit`` notes its own failures and returns when to try again."""
+
+    def __init__(
+        self,
+        feed: ChangeFeed,
+        heard: Callable[[Change], None],
+        visit: Callable[[int], Awaitable[float | None]],
+        *,
+        clock: Callable[[], float],
+        name: str,
+    ) -> None:
+        self._feed = feed
+        self._heard = heard
+        self._visit = visit
+        self._clock = clock
+        self._name = name
+        # id -> the task visiting it now, and the timer of its next visit.
+        self._visiting: dict[int, asyncio.Task[None]] = {}
+        self._again: set[int] = set()
+        self._timers: dict[int, asyncio.TimerHandle] = {}
+        self._unsubscribe: Callable[[], None] | None = None
+
+    @property
+    def running(self) -> bool:
+        """Whether it follows the feed now."""
+        return self._unsubscribe is not None
+
+    def follow(self) -> None:
+        """Follow the feed from now on (again after a stop)."""
+        if self._unsubscribe is None:
+            self._unsubscribe = self._feed.subscribe(self._heard)
+
+    def ask(self, key: int) -> None:
+        """Look at ``key`` soon (after the visit under way, if there is one)."""
+        if not self.running:
+            return
+        if key in self._visiting:
+            self._again.add(key)
+            return
+        task = asyncio.get_running_loop().create_task(self._run(key), name=f"{self._name}-{key}")
+        self._visiting[key] = task
+
+    def stop(self) -> None:
+        """Stop following the feed, and cancel every timer and every visit under way."""
+        if self._unsubscribe is not None:
+            self._unsubscribe()
+            self._unsubscribe = None
+        for timer in self._timers.values():
+            timer.cancel()
+        self._timers.clear()
+        for task in self._visiting.values():
+            task.cancel()
+
+    async def idle(self) -> None:
+        """Wait until no visit is under way (tests, shutdown)."""
+        while self._visiting:
+            await asyncio.wait(list(self._visiting.values()))
+
+    async def _run(self, key: int) -> None:
+        try:
+            while True:
+                self._again.discard(key)
+                due = await self._visit(key)
+                if key not in self._again:
+                    break
+            self._at(key, due)
+        finally:
+            self._visiting.pop(key, None)
+
+    def _at(self, key: int, due: float | None) -> None:
+        old = self._timers.pop(key, None)
+        if old is not None:
+            old.cancel()
+        if due is None or not self.running:
+            return
+        delay = max(0.0, due - self._clock())
+        self._timers[key] = asyncio.get_running_loop().call_later(delay, self._fire, key)
+
+    def _fire(self, key: int) -> None:
+        self._timers.pop(key, None)
+        self.ask(key)
+
+
+class OnPatrol:
+    """What follows the feed through :class:`Patrol` (the game clock, the tournament
+    director): whether it runs, its stop, and a wait for its visits. A subclass sets
+    ``_patrol``."""
+
+    _patrol: Patrol
+
+    @property
+    def running(self) -> bool:
+        """Whether it follows the feed now."""
+        return self._patrol.running
+
+    def stop(self) -> None:
+        """Stop following the feed (another process does this work, or this one stops), with
+        every visit under way and every timer."""
+        self._patrol.stop()
+
+    async def idle(self) -> None:
+        """Wait until no visit is under way (tests, shutdown)."""
+        await self._patrol.idle()

@@ -1,0 +1,157 @@
+"""Refusals: why the service will not do what was asked, in one sentence for the player.
+
+A refusal is raised where it is found (:class:`Refused`, the engine's ``RuleError``, a store's
+``StoreError``) and turned into the ephemeral answer once, where the service call is entered
+(the core's services). The sentences live here, so the same refusal always reads the same.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+__all__ = ["Departed", "Refused", "StaleControl", "or_list"]
+
+
+class Refused(Exception):
+    """The service will not carry out a call; ``str()`` is the sentence for the player.
+    Nothing changed."""
+
+
+class Departed(Refused):
+    """A move by DM from a player who is no longer a member of the game's server: refused,
+    and the game's table now owes the channel the notice that they left (so the caller has
+    the game's messages brought up to date)."""
+
+    def __init__(self, game_id: int, channel_id: int) -> None:
+        super().__init__(LEFT_SERVER)
+        self.game_id = game_id
+        self.channel_id = channel_id
+
+
+class StaleControl(Refused):
+    """A control of game ``game_id`` from an earlier moment of it. Clicked on the message the
+    game keeps, it says that message shows an older look than the one last sent to it (an edit
+    that reached Discord after a newer one): the message is looked at again."""
+
+    def __init__(self, text: str, game_id: int) -> None:
+        super().__init__(text)
+        self.game_id = game_id
+
+
+def or_list(words: Sequence[str]) -> str:
+    """``easy, medium, hard or expert``."""
+    if len(words) <= 1:
+        return "".join(words)
+    return ", ".join(words[:-1]) + " or " + words[-1]
+
+
+# -- finding the game ---------------------------------------------------------------------------
+NO_GAME = "There's no game in this channel. Start one with `/cribbage new`."
+CHANNEL_BUSY = "There's already a game in this channel — see it with `/cribbage status`."
+UNKNOWN_GAME = "I can't find that game."
+OTHER_SERVER = "That control belongs to a game on another server."
+LEFT_SERVER = (
+    "You're no longer a member of the server this game is played in, so you can't play in it."
+)
+GAME_OVER = "That game is over."
+GAME_CANCELLED = "That game was cancelled."
+GAME_EXPIRED = "That game ended after sitting idle."
+
+# -- opening a game ----------------------------------------------------------------------------
+BAD_PLAYERS = "A game has 2, 3 or 4 players."
+BAD_TARGET = "A game is played to 121 or to 61 points."
+BAD_SCORING = "Game points follow the lurch or the skunk scale: choose `lurch` or `skunk`."
+AUTO_COUNTING = (
+    "This game counts every hand for you: claiming a count is for games opened with "
+    "`counting:manual`."
+)
+STALE_COUNT = "That count menu is from an earlier moment of the game: use the latest one."
+STALE_MUGGINS = "Too late: that count is settled."
+#: Not a refusal (the call is made, and costs the caller the chance): what a wrong call of
+#: muggins is told, privately.
+WRONG_MUGGINS = (
+    "No muggins: that count was right. A wrong call costs nothing but the chance: you can't "
+    "call muggins on this count again."
+)
+BAD_COUNT = "Choose a number of points from the menu."
+BAD_COUNTING = "Counting is `auto` (the bot counts) or `manual` (you count, with muggins)."
+
+
+def bad_level(levels: Sequence[str]) -> str:
+    """A computer level that does not exist."""
+    return f"The computer plays {or_list(levels)}."
+
+
+# -- the lobby ---------------------------------------------------------------------------------
+ALREADY_STARTED = "The game here has already started."
+ALREADY_SEATED = "You're already in this game."
+TABLE_FULL = "This game is full."
+PARTNERS_CREATOR = "Only the player who opened this game can change partners."
+PARTNERS_FULL = "Partners can be changed once all four players are seated."
+NOT_SEATED = "You're not in this game."
+LEAVE_STARTED = "The game has started: use `/cribbage resign` to concede."
+START_NOT_SEATED = "Only players in this game can start it."
+ADD_COMPUTER_CREATOR = "Only the player who opened this game can add a computer player."
+REMOVE_COMPUTER_CREATOR = "Only the player who opened this game can remove a computer player."
+NO_COMPUTER = "There is no computer player at this table."
+CANCEL_CREATOR = "Only the player who opened this game, or a moderator, can cancel it."
+CANCEL_DEALT = (
+    "The cards are dealt, so only a moderator can cancel this game now. "
+    "To give up, use `/cribbage resign`."
+)
+#: The same, to someone not playing in the game (resigning is not theirs to do).
+CANCEL_DEALT_NOT_PLAYING = (
+    "You're not playing in this game, and now that the cards are dealt only a moderator can "
+    "cancel it."
+)
+#: The same outside servers (a DM or group DM), where nobody is a moderator.
+CANCEL_CREATOR_OUTSIDE = "Only the player who opened this game can cancel it."
+CANCEL_DEALT_OUTSIDE = (
+    "The cards are dealt, and outside servers there is no moderator to cancel a game. "
+    "To give up, use `/cribbage resign` (a loss); a game nobody moves in ends by itself, "
+    "with no result."
+)
+CANCEL_DEALT_OUTSIDE_NOT_PLAYING = (
+    "You're not playing in this game, and once the cards are dealt a game outside servers "
+    "can't be cancelled: it ends when a player resigns, or by itself when nobody moves in it."
+)
+UNKNOWN_BUTTON = "That button does nothing I know of."
+
+
+def waiting_for(missing: int) -> str:
+    """Start pressed before the table is full."""
+    more = "1 more player" if missing == 1 else f"{missing} more players"
+    return f"Waiting for {more} before dealing."
+
+
+# -- the game ----------------------------------------------------------------------------------
+NOT_STARTED = (
+    "The game hasn't started yet: it deals when the table is full and someone presses Start."
+)
+NOT_A_PLAYER = "You're not playing in this game."
+ONE_CARD = "Play one card at a time, like 7C."
+STALE_DISCARD = "That hand is over — use your newest message, or `/cribbage hand`."
+STALE_PLAY = (
+    "Those buttons are out of date — that turn has passed. Use your newest message, "
+    "or `/cribbage hand`."
+)
+RACED = "That move was already made — look at the table again."
+
+# -- faults (bot.core.base.faults): what is wrong, and what helps ----------------------------------
+#: Who may end a game that cannot go on (outside servers, where nobody is a moderator, any of
+#: its players may).
+_END_IT = "A moderator (outside servers, any of its players) can end it with `/cribbage cancel`."
+DAMAGED_GAME = f"This game's saved state is damaged, so it can't go on. {_END_IT}"
+UNKNOWN_FORMAT_GAME = (
+    f"This game was saved by a newer version of the bot, so it can't go on here. {_END_IT}"
+)
+STORAGE_FULL = (
+    "My storage is full, so nothing was recorded. "
+    "It works again once whoever runs the bot frees some space."
+)
+DATABASE_UNREACHABLE = (
+    "I can't reach my database right now, so nothing was recorded. Please try again later."
+)
+
+# -- standings ----------------------------------------------------------------------------------
+AGAINST_SELF = "Pick someone else for `against:` — everyone is even against themselves."

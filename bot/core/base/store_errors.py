@@ -1,0 +1,44 @@
+"""The refusals a store may raise: a write that lost a race, a channel busy with another game, a
+store that cannot be reached or cannot be used.
+"""
+
+from __future__ import annotations
+
+from bot.core.base import refusals
+from bot.core.base.faults import Cause, Fault
+
+__all__ = ["ChannelBusy", "StoreError", "StoreUnavailable", "UnusableStore", "VersionConflict"]
+
+
+class StoreError(refusals.Refused):
+    """A write the store refused (nothing was written); the message is for the player."""
+
+
+class VersionConflict(StoreError):
+    """The game changed since it was loaded: another action got there first."""
+
+    def __init__(self) -> None:
+        super().__init__(refusals.RACED)
+
+
+class ChannelBusy(StoreError):
+    """The channel already has an open game."""
+
+    def __init__(self) -> None:
+        super().__init__(refusals.CHANNEL_BUSY)
+
+
+class StoreUnavailable(StoreError, Fault):
+    """The database could not carry out a read or a write: its storage is full
+    (:attr:`Cause.FULL`) or it cannot be reached (:attr:`Cause.UNREACHABLE`). Nothing was
+    written; ``detail`` is what the driver said."""
+
+    def __init__(self, cause: Cause, detail: str) -> None:
+        Fault.__init__(self, cause, detail)
+
+
+class UnusableStore(Exception):
+    """The store cannot be opened for use as it is: the file is not a database, is damaged,
+    cannot be written, or was made by a newer release (``bot.store.NewerSchema``). ``str()``
+    says what is wrong and what to do, in words for whoever runs the bot (the caller names the
+    setting). Nothing was changed."""

@@ -1,0 +1,154 @@
+"""What every message uses: players' and sides' names, markdown escaping, message splitting."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+
+from engine.cards import Card
+from engine.views import PublicView
+
+__all__ = [
+    "MAX_MESSAGE",
+    "Names",
+    "and_list",
+    "card_labels",
+    "change_text",
+    "chunk",
+    "code_safe",
+    "escape",
+    "plural",
+    "rating_text",
+    "shown",
+    "signed_tenths",
+    "signed_text",
+]
+
+#: Discord's limit on one message's content.
+MAX_MESSAGE = 2000
+
+_MARKDOWN = str.maketrans({ch: "\\" + ch for ch in "\\*_~`|>#[]()"})
+
+
+def escape(name: str) -> str:
+    """A display name made safe for Discord markdown (a name like ``**Al**`` stays as typed)."""
+    return name.translate(_MARKDOWN)
+
+
+def code_safe(name: str) -> str:
+    """A name for inside a code block: backticks would end the block."""
+    return name.replace("`", "'")
+
+
+def plural(n: int, word: str) -> str:
+    """``1 card``, ``2 cards``."""
+    return f"{n} {word}" if n == 1 else f"{n} {word}s"
+
+
+class Names:
+    """The names at a table: players by seat, and sides (partners are "Al & Cy")."""
+
+    def __init__(self, players: Sequence[str], num_sides: int) -> None:
+        self.raw = tuple(players)
+        self.players = tuple(escape(name) for name in players)
+        self.num_sides = num_sides
+
+    @classmethod
+    def of(cls, view: PublicView) -> Names:
+        """The names of a game's public view."""
+        return cls(view.players, view.num_sides)
+
+    @property
+    def partners(self) -> bool:
+        """Whether sides are pairs of partners (four players)."""
+        return self.num_sides != len(self.players)
+
+    def seat(self, seat: int) -> str:
+        """A player's name."""
+        return self.players[seat]
+
+    def side(self, side: int) -> str:
+        """A side's name: the player, or both partners with four players."""
+        if not self.partners:
+            return self.players[side]
+        return " & ".join(self.players[s] for s in range(side, len(self.players), self.num_sides))
+
+    def plain_side(self, side: int) -> str:
+        """A side's name for inside a code block (no markdown there, but no backticks)."""
+        if not self.partners:
+            return code_safe(self.raw[side])
+        partners = range(side, len(self.raw), self.num_sides)
+        return code_safe(" & ".join(self.raw[s] for s in partners))
+
+    def verb(self, singular: str, plural: str) -> str:
+        """``wins`` for one player, ``win`` for partners."""
+        return plural if self.partners else singular
+
+
+def chunk(lines: Iterable[str], limit: int = MAX_MESSAGE) -> list[str]:
+    """Join lines into messages of at most ``limit`` characters (a longer line is cut)."""
+    messages: list[str] = []
+    current = ""
+    for line in lines:
+        line = line if len(line) <= limit else line[: limit - 1] + "…"
+        if current and len(current) + 1 + len(line) > limit:
+            messages.append(current)
+            current = line
+        else:
+            current = f"{current}\n{line}" if current else line
+    if current:
+        messages.append(current)
+    return messages
+
+
+def and_list(words: Iterable[str]) -> str:
+    """Words for a sentence: "Al", "Al and Bea", "Al, Bea and Cy"."""
+    said = list(words)
+    if len(said) <= 1:
+        return "".join(said)
+    return ", ".join(said[:-1]) + " and " + said[-1]
+
+
+def card_labels(cards: Iterable[Card]) -> str:
+    """Cards for a sentence: "5♥ and J♦"."""
+    return and_list(str(c) for c in cards)
+
+
+#: The minus sign players see before a number (U+2212, as in "Bea 963 (−37)"), never a hyphen.
+MINUS = "−"
+
+
+def rating_text(ordinal: float) -> str:
+    """A rating as players see it: ``1,512``."""
+    return f"{shown(ordinal):,}".replace("-", MINUS)
+
+
+def signed_text(n: int) -> str:
+    """A whole number with its sign as players read it: ``+18``, ``−22`` (a minus sign, never
+    a hyphen), ``±0``."""
+    return f"+{n}" if n > 0 else f"{MINUS}{-n}" if n < 0 else "±0"
+
+
+def signed_tenths(x: float) -> str:
+    """``+8.0``, ``−8.0``; ``0.0`` when it rounds to nothing."""
+    text = f"{abs(x):.1f}"
+    if text.strip("0.") == "":
+        return text
+    return f"+{text}" if x > 0 else f"{MINUS}{text}"
+
+
+def change_text(before: float, after: float) -> str:
+    """A rating and its change: ``1,512 (+18)``."""
+    return f"{rating_text(after)} ({signed_text(shown(after) - shown(before))})"
+
+
+#: How the ordinal is shown: a newcomer (ordinal 0) is 1,000.
+SHOWN_BASE, SHOWN_SCALE = 1000, 20
+
+
+def shown(ordinal: float) -> int:
+    """The friendly number for an ordinal (``mu - 3 sigma``).
+
+    >>> shown(0.0), shown(15.62)
+    (1000, 1312)
+    """
+    return round(SHOWN_BASE + SHOWN_SCALE * ordinal)

@@ -1,0 +1,342 @@
+"""The Discord messages a game owns, as plain values: what each should show and where.
+
+Every message a game owns is a projection of the stored game
+(:mod:`bot.core.games.messages.projection`): the lobby, one table message per deal in the channel
+(and one more for the show when a deal's text does not fit in one), the result, the notices that are
+posted once, and one hand message per person per deal by DM. Each has a stable ``key``; the store
+keeps, per key, the Discord message id and a digest of what it last showed, so the Discord layer
+sends only what differs and a restart loses nothing a player needs.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import hashlib
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any, Literal
+
+from bot.core.pictures.canvas import Picture
+
+__all__ = [
+    "LOBBY_ACTIONS",
+    "BoardPicture",
+    "CardChoice",
+    "Controls",
+    "ControlsKind",
+    "DailyPick",
+    "EntryControls",
+    "LobbyAction",
+    "LobbyControls",
+    "MessageRecord",
+    "MessageView",
+    "Owed",
+    "PageControls",
+    "ReviewPages",
+    "Rule",
+    "Table",
+    "laid_out",
+]
+
+ControlsKind = Literal["discard", "play", "count", "muggins"]
+#: What a lobby button does (its custom id says it: ``crib:<game>:lobby:<action>``).
+LobbyAction = Literal["join", "leave", "start", "cancel", "remove_computer", "partners", "hand"]
+#: Every lobby button, in the order they are shown ("hand", *Your hand*, is on a private
+#: table once it is dealt: see :mod:`bot.core.games.messages.private_table`).
+LOBBY_ACTIONS: tuple[LobbyAction, ...] = (
+    "join",
+    "leave",
+    "start",
+    "cancel",
+    "remove_computer",
+    "partners",
+    "hand",
+)
+
+#: The two tables of a server's standings: games between people, and with a computer seat.
+Table = Literal["people", "computer"]
+
+#: The rule for game points a board marks the lines of.
+Rule = Literal["lurch", "skunk"]
+
+
+@dataclass(frozen=True, slots=True)
+class CardChoice:
+    """One card on a hand's controls: ``code`` (``"10D"``, for custom ids and select values),
+    ``label`` (``"10♦"``) and whether it may be chosen now."""
+
+    code: str
+    label: str
+    enabled: bool = True
+
+
+@dataclass(frozen=True, slots=True)
+class Controls:
+    """A hand's controls: ``kind`` ``"discard"`` (a select menu: choose exactly ``pick`` cards
+    for the crib), ``"play"`` (one button per card held, disabled ones cannot be played now),
+    and with manual counting ``"count"`` (two select menus of the values a hand can score,
+    ``claims``: 26 values, one more than a menu holds) or ``"muggins"`` (the Muggins! button
+    alone). ``muggins`` adds the Muggins! button to a count's menus, for a player who must
+    count next and may still call muggins on the claim before.
+
+    ``stamp`` says which moment the controls belong to (the deal for a discard, the game's
+    version otherwise); it comes back with the click (:class:`bot.core.base.replies.Click`) so that
+    a control from an earlier moment gets a clear answer, not a move.
+    """
+
+    game_id: int
+    kind: ControlsKind
+    cards: tuple[CardChoice, ...]
+    pick: int
+    stamp: int
+    claims: tuple[int, ...] = ()
+    muggins: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class LobbyControls:
+    """The lobby's buttons (``buttons``; none once the lobby is closed) and the computer levels
+    of its "Add computer" menu (none when no seat is free); choosing a level is the lobby
+    action ``computer:<level>``."""
+
+    game_id: int
+    buttons: tuple[LobbyAction, ...]
+    levels: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class BoardPicture:
+    """What the board picture attached to a message shows (drawn when it is sent).
+
+    ``sides`` are the sides' names, ``pegs`` each side's (front, back) peg, ``rule`` the game
+    points rule whose lines the board marks (``lurch`` or ``skunk``), ``dealer`` and
+    ``winner`` sides when known, ``partners`` whether each side is a pair of partners, and
+    ``chances`` each side's chance to win in words ("64%"), shown after a deal's show.
+    """
+
+    sides: tuple[str, ...]
+    pegs: tuple[tuple[int, int], ...]
+    target: int
+    rule: Rule = "lurch"
+    dealer: int | None = None
+    winner: int | None = None
+    partners: bool = False
+    # Out of the repr, so the digests of boards without chances stay as they were stored; the
+    # digest adds them when there are some.
+    chances: tuple[str, ...] | None = field(default=None, repr=False)
+
+
+@dataclass(frozen=True, slots=True)
+class PageControls:
+    """The buttons under a leaderboard page: Previous and Next within ``table`` (``page`` of
+    ``pages``, counted from 0), and one to show the other table."""
+
+    table: Table
+    page: int
+    pages: int
+
+
+@dataclass(frozen=True, slots=True)
+class EntryControls:
+    """The Join and Leave buttons of a tournament taking entrants."""
+
+    tournament_id: int
+
+
+@dataclass(frozen=True, slots=True)
+class ReviewPages:
+    """The buttons under a review's page: Previous and Next (``page`` of ``pages``, from 0)
+    of ``seat``'s review of game ``game_id``; with ``pages`` 0, the one *Review* button on a
+    game's result, which opens each person's own review."""
+
+    game_id: int
+    seat: int
+    page: int
+    pages: int
+
+
+@dataclass(frozen=True, slots=True)
+class DailyPick:
+    """The menu of the discard of the day: its six ``cards`` (codes), of which two are chosen,
+    for the day ``stamp`` (YYYYMMDD) names."""
+
+    stamp: str
+    cards: tuple[str, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class ConfirmControls:
+    """Yes and No under a question asked before a move that cannot be taken back (today the
+    resignation of ``game_id``), shown to the asker alone."""
+
+    game_id: int
+    action: Literal["resign"] = "resign"
+
+
+@dataclass(frozen=True, slots=True)
+class MessageView:
+    """What one message shows: its text, and at most one kind of controls (a hand's discard
+    select or card buttons, or the lobby's buttons), and possibly the board picture."""
+
+    content: str
+    controls: Controls | None = None
+    lobby: LobbyControls | None = None
+    board: BoardPicture | None = None
+    #: Users the message may notify by mention (closed-DM notices, turn reminders).
+    mentions: tuple[int, ...] = ()
+    #: A leaderboard page's buttons.
+    pages: PageControls | None = None
+    #: Pictures already drawn (the stats charts), attached in this order.
+    pictures: tuple[Picture, ...] = ()
+    #: A tournament's Join and Leave buttons.
+    entry: EntryControls | None = None
+    #: Laid out as one panel, the text with the pictures inside it (Discord's Components V2),
+    #: rather than text with the pictures attached below; for a message without controls.
+    panel: bool = False
+    #: A review page's buttons, or a result's Review button.
+    review: ReviewPages | None = None
+    #: The discard of the day's menu.
+    daily: DailyPick | None = None
+    #: Yes / No for a question asked before a move (an ephemeral answer: never kept).
+    confirm: ConfirmControls | None = None
+    #: Laid out in parts (Discord's Components V2; see :func:`laid_out`): groups of texts,
+    #: each group set apart from the next, the picture and the controls inside the layout
+    #: too. ``content`` is then every text of it, one after the other, a line each. A message
+    #: once laid out stays so (Discord cannot edit it back into plain text).
+    layout: tuple[tuple[str, ...], ...] = ()
+    #: A laid-out message whose groups are each a frame of their own (Discord's containers:
+    #: a deal's play, then each hand and the crib of its show, then the scores with the board
+    #: and the controls), rather than one frame with the groups set apart by rules.
+    framed: bool = False
+    # The digest, once worked out (the keeper asks for it several times a draw).
+    _digest: str = field(default="", init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        if self.layout and self.content != "\n".join(t for group in self.layout for t in group):
+            raise ValueError("A laid-out message's content is the text of its layout.")
+
+    def offers(self) -> str | None:
+        """A short fingerprint of what the message offers its reader to act on now (a hand's
+        live controls), or None when it offers nothing (no controls, or none enabled): an edit
+        that changes this gives a player their turn; one that does not is a redraw."""
+        controls = self.controls
+        if controls is None:
+            return None
+        if controls.kind == "play" and not any(card.enabled for card in controls.cards):
+            return None
+        return hashlib.blake2b(repr(controls).encode(), digest_size=12).hexdigest()
+
+    def without_controls(self) -> MessageView:
+        """The same message with none of its controls (a copy left behind by a newer one)."""
+        return dataclasses.replace(
+            self,
+            controls=None,
+            lobby=None,
+            pages=None,
+            entry=None,
+            review=None,
+            daily=None,
+            confirm=None,
+        )
+
+    def digest(self) -> str:
+        """A short fingerprint of everything shown, to tell whether a sent copy is current."""
+        if not self._digest:
+            object.__setattr__(self, "_digest", self._worked_out_digest())
+        return self._digest
+
+    def _worked_out_digest(self) -> str:
+        parts: tuple[object, ...] = (
+            self.content,
+            self.controls,
+            self.lobby,
+            self.board,
+            self.mentions,
+        )
+        if self.pages is not None or self.pictures:
+            # (Only then, so the digests of the games' messages stay as they were stored.)
+            parts += (self.pages, [p.png for p in self.pictures])
+        if self.entry is not None:
+            parts += (self.entry,)
+        if self.board is not None and self.board.chances is not None:
+            parts += (self.board.chances,)
+        if self.panel:
+            parts += ("panel",)
+        if self.review is not None or self.daily is not None:
+            parts += (self.review, self.daily)
+        if self.layout:
+            parts += (self.layout,)
+        if self.framed:
+            parts += ("framed",)
+        shown = repr(parts)
+        return hashlib.blake2b(shown.encode(), digest_size=12).hexdigest()
+
+
+def laid_out(groups: Sequence[Sequence[str]], **parts: Any) -> MessageView:
+    """A message laid out in ``groups`` of texts (empty texts and groups left out), with
+    ``parts`` (the controls, the board, ...) as :class:`MessageView` takes them; its
+    ``content`` is its texts, a line each, for readers that want plain text."""
+    kept = tuple(g for g in (tuple(t for t in group if t) for group in groups) if g)
+    if not kept:
+        kept = (("…",),)  # Discord takes no empty text display
+    content = "\n".join(t for group in kept for t in group)
+    return MessageView(content, layout=kept, **parts)
+
+
+@dataclass(frozen=True, slots=True)
+class Owed:
+    """A message the game owes: ``key`` names it for good (``table:3``, ``hand:3:1``), ``user_id``
+    is the person it is a DM to (None: the game's channel), ``once`` marks a message that is
+    posted once and never edited (a notice, a turn reminder), ``existing`` one that is only
+    brought up to date if it was ever sent (a hand message whose deal is over)."""
+
+    key: str
+    view: MessageView
+    user_id: int | None = None
+    once: bool = False
+    existing: bool = False
+    #: Sent in this order among the game's owed messages (lower first).
+    order: int = field(default=0, compare=False)
+    #: Of a game where the bot is not a member: reached through interactions' tokens alone
+    #: (never the bot's own token; see :mod:`bot.core.ledger.routes`).
+    private: bool = field(default=False, compare=False)
+    #: The keys of other messages whose interactions' tokens may carry this one where the bot
+    #: is not a member (a player's hand of the deals before, for the hand of a new deal).
+    fallbacks: tuple[str, ...] = field(default=(), compare=False)
+    #: What an older copy of this message shows once a token reaches it (a table posted
+    #: again: the older copy says it moved on, with no controls); None: it has none.
+    closed: MessageView | None = field(default=None, compare=False)
+    #: Only its private copies are kept up to date (a player's answers that show their hand),
+    #: not the message itself (their DMs are closed).
+    mirrors_only: bool = field(default=False, compare=False)
+
+    def due(self, sent: MessageRecord | None) -> bool:
+        """Whether this has to be sent, given the copy ``sent`` before (if any): a message never
+        sent (unless it only exists to be kept up to date), or showing something else (unless
+        it is posted once); never one whose private copies alone are kept up to date."""
+        if self.mirrors_only:
+            return False
+        if sent is None:
+            return not self.existing
+        return not self.once and sent.digest != self.view.digest()
+
+
+@dataclass(frozen=True, slots=True)
+class MessageRecord:
+    """A message a game owns, as last sent: where it is, and a digest of what it showed
+    (``""`` when unknown). ``token``/``token_at``: an interaction whose webhook may edit it
+    until 15 minutes after ``token_at``: the one it is a follow-up of, or (``original``) the
+    latest click on it, whose original response it then is. ``version``: the game's version
+    what it shows was drawn at (a record of an older one never replaces a newer one).
+    ``unconfirmed_since``: the look is a click's answer, kept with its move, not yet known to
+    have reached Discord (since then)."""
+
+    key: str
+    channel_id: int
+    message_id: int
+    digest: str
+    token: str | None = None
+    token_at: float | None = None
+    original: bool = False
+    version: int = 0
+    unconfirmed_since: float | None = None

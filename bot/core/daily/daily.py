@@ -1,0 +1,245 @@
+"""The discard of the day: six cards and a seat, the same for everyone in a server that day.
+
+``/cribbage daily`` deals them (privately) with a menu to choose the two for the crib; each
+person answers once a day. The answer is the choice's expected points (the kept hand's average
+over every starter, plus the crib's by role as the coach counts it, or minus it for the pone)
+against the best, its rank among the fifteen splits, and the full table of all fifteen; then
+the server's board of the day's answers, which nobody sees before answering. ``/cribbage
+stats`` shows the streak of days in a row answered.
+
+The cards follow from the server's secret (random, made on first use and kept) and the date:
+the seed of the day is HMAC-SHA256(secret, "<server id>:<YYYY-MM-DD>"), its deck is dealt by
+the procedure of :mod:`bot.core.base.seeded` (the first six cards), and its last byte's low bit says
+the seat (1: dealer). Nobody can work out another day's hand, nor another server's.
+
+>>> hand = daily_hand("00" * 32, 1, date(2026, 1, 1))
+>>> len(hand.cards), hand.dealer in (True, False)
+(6, True)
+>>> hand == daily_hand("00" * 32, 1, date(2026, 1, 1)) != daily_hand("00" * 32, 2, date(2026, 1, 1))
+True
+"""
+
+from __future__ import annotations
+
+import functools
+import hashlib
+import hmac
+import secrets
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from datetime import date, datetime, timedelta
+
+from bot.core.base.replies import Answer, User
+from bot.core.base.seeded import deck_from_seed
+from bot.core.base.text import MAX_MESSAGE, escape
+from bot.core.base.views import DailyPick, MessageView
+from bot.core.daily.records import DailyAnswer, DailyRecords
+from engine.cards import Card, cards_str
+from engine.players.discard_ev import DiscardChoice
+from engine.players.expert_discard import coach_choices
+
+__all__ = ["DailyDiscard", "DailyHand", "daily_hand", "streaks"]
+
+#: ``/cribbage daily`` outside servers (a DM, a group DM): the hand of the day is a server's.
+NEEDS_A_SERVER = (
+    "The discard of the day is dealt per server: everyone in a server gets the same six cards. "
+    "Use `/cribbage daily` in a server."
+)
+NOT_TODAY = "That was another day's hand: use `/cribbage daily` for today's."
+ANSWERED = "You already chose today's discard; here it is again."
+PICK_TWO = "Choose two of today's six cards for the crib."
+#: Answers the board lists.
+BOARD_SHOWN = 15
+
+
+@dataclass(frozen=True, slots=True)
+class DailyHand:
+    """A server's hand of the day: six cards and whether you deal (the crib is yours)."""
+
+    day: date
+    cards: tuple[Card, ...]
+    dealer: bool
+
+
+def daily_hand(secret: str, guild_id: int, day: date) -> DailyHand:
+    """The hand of ``day`` in server ``guild_id`` with secret ``secret`` (see the module)."""
+    seed = hmac.new(
+        bytes.fromhex(secret), f"{guild_id}:{day.isoformat()}".encode(), hashlib.sha256
+    ).digest()
+    cards = tuple(sorted(deck_from_seed(seed)[:6], key=Card.sort_key))
+    return DailyHand(day, cards, bool(seed[-1] & 1))
+
+
+def _number(value: float) -> str:
+    text = f"{value:.1f}"
+    return "0.0" if text == "-0.0" else text.replace("-", "−")
+
+
+def _seat(hand: DailyHand) -> str:
+    if hand.dealer:
+        return "You deal: the crib is yours."
+    return "You are the pone: the crib is theirs."
+
+
+@functools.lru_cache(maxsize=256)
+def _choices(hand: DailyHand) -> tuple[DiscardChoice, ...]:
+    """The fifteen splits, best first, as the coach values them (about 4 ms: kept for the
+    day's hands, so each answer after the first in a server costs nothing)."""
+    return tuple(coach_choices(hand.cards, 2, crib_sign=1 if hand.dealer else -1))
+
+
+def _worth(choice: DiscardChoice) -> str:
+    sign = "+" if choice.crib_sign > 0 else "−"
+    return f"{_number(choice.hand)} {sign} {_number(choice.crib)} = **{_number(choice.total)}**"
+
+
+def _table(choices: Sequence[DiscardChoice], chosen: frozenset[Card]) -> str:
+    """All fifteen splits, best first; the chosen one marked."""
+    lines = ["Rank · throw · keep · hand ± crib = expected"]
+    for rank, choice in enumerate(choices, start=1):
+        mark = " ◀ yours" if frozenset(choice.thrown) == chosen else ""
+        thrown = cards_str(sorted(choice.thrown, key=Card.sort_key))
+        kept = cards_str(sorted(choice.kept, key=Card.sort_key))
+        lines.append(f"{rank}. {thrown} · {kept} · {_worth(choice)}{mark}")
+    return "\n".join(lines)
+
+
+def _board(answers: Sequence[DailyAnswer]) -> str:
+    lines = [f"**Today's board** ({len(answers)} answered)"]
+    for answer in answers[:BOARD_SHOWN]:
+        thrown = cards_str(Card.parse(code) for code in answer.thrown.split())
+        lines.append(
+            f"{answer.rank}. {escape(answer.name)} threw {thrown} — {_number(answer.points)} "
+            f"({_number(answer.points - answer.best)})"
+        )
+    if len(answers) > BOARD_SHOWN:
+        lines.append(f"… and {len(answers) - BOARD_SHOWN} more")
+    return "\n".join(lines)
+
+
+def streaks(days: Sequence[str], today: date) -> tuple[int, int]:
+    """(the current streak, the longest) of days in a row among ``days`` (ISO dates, oldest
+    first); the current one still counts on a day not yet answered, if yesterday was.
+
+    >>> streaks(["2026-01-01", "2026-01-02", "2026-01-04", "2026-01-05"], date(2026, 1, 6))
+    (2, 2)
+    >>> streaks(["2026-01-01", "2026-01-02", "2026-01-03"], date(2026, 1, 5))
+    (0, 3)
+    """
+    longest = run = 0
+    last: date | None = None
+    for text in days:
+        day = date.fromisoformat(text)
+        run = run + 1 if last is not None and day - last == timedelta(days=1) else 1
+        longest = max(longest, run)
+        last = day
+    current = run if last is not None and today - last <= timedelta(days=1) else 0
+    return current, longest
+
+
+class DailyDiscard:
+    """Deals each server's hand of the day and takes everyone's one answer."""
+
+    def __init__(self, store: DailyRecords, clock: Callable[[], datetime]) -> None:
+        self._store = store
+        self._clock = clock
+
+    def _today(self) -> date:
+        return self._clock().date()
+
+    async def _hand(self, guild_id: int, day: date) -> DailyHand:
+        secret = await self._store.daily_secret(guild_id, secrets.token_hex(32))
+        return daily_hand(secret, guild_id, day)
+
+    async def daily(self, guild_id: int | None, user: User) -> Answer:
+        """Today's hand with the menu to choose the crib's two; once answered, the answer."""
+        if guild_id is None:
+            return Answer.refuse(NEEDS_A_SERVER)
+        day = self._today()
+        hand = await self._hand(guild_id, day)
+        given = await self._store.daily_answer(guild_id, day.isoformat(), user.id)
+        if given is not None:
+            return Answer.say("", view=await self._answered(hand, given))
+        text = (
+            f"**Discard of the day** — {day.isoformat()}\n"
+            f"Your six cards: **{cards_str(hand.cards)}**. {_seat(hand)}\n"
+            "Choose two for the crib — once: everyone in this server gets the same hand today, "
+            "and the board of their answers shows once you have answered."
+        )
+        pick = DailyPick(day.strftime("%Y%m%d"), tuple(c.code for c in hand.cards))
+        return Answer.say("", view=MessageView(text, daily=pick))
+
+    async def choose(
+        self, guild_id: int | None, user: User, stamp: str, codes: Sequence[str]
+    ) -> Answer:
+        """``user`` throws ``codes`` from the hand of the day ``stamp`` (YYYYMMDD) names: kept
+        once; the message they chose on shows the answer."""
+        if guild_id is None:
+            return Answer.refuse(NEEDS_A_SERVER)
+        day = self._today()
+        if stamp != day.strftime("%Y%m%d"):
+            return Answer.refuse(NOT_TODAY)
+        hand = await self._hand(guild_id, day)
+        try:
+            thrown = frozenset(Card.parse(code) for code in codes)
+        except ValueError:
+            return Answer.refuse(PICK_TWO)
+        if len(thrown) != 2 or len(codes) != 2 or not thrown <= set(hand.cards):
+            return Answer.refuse(PICK_TWO)
+        choices = _choices(hand)
+        rank = next(i for i, c in enumerate(choices, start=1) if frozenset(c.thrown) == thrown)
+        answer = DailyAnswer(
+            guild_id=guild_id,
+            day=day.isoformat(),
+            user_id=user.id,
+            name=user.name,
+            thrown=" ".join(c.code for c in sorted(thrown, key=Card.sort_key)),
+            points=choices[rank - 1].total,
+            best=choices[0].total,
+            rank=rank,
+            answered_at=self._clock().timestamp(),
+        )
+        kept = await self._store.save_daily(answer)
+        if not kept:
+            found = await self._store.daily_answer(guild_id, day.isoformat(), user.id)
+            assert found is not None
+            view = await self._answered(hand, found, note=ANSWERED)
+            return Answer(reply=Answer.say(ANSWERED).reply, update=view)
+        return Answer(reply=Answer.say("").reply, update=await self._answered(hand, answer))
+
+    async def _answered(self, hand: DailyHand, given: DailyAnswer, note: str = "") -> MessageView:
+        choices = _choices(hand)
+        chosen = frozenset(Card.parse(code) for code in given.thrown.split())
+        thrown = cards_str(sorted(chosen, key=Card.sort_key))
+        if given.rank == 1:
+            verdict = f"**{thrown}** is the best choice: {_number(given.points)} expected."
+        else:
+            verdict = (
+                f"**{thrown}**: {_number(given.points)} expected, rank **{given.rank}** of "
+                f"{len(choices)}; the best was "
+                f"{cards_str(sorted(choices[0].thrown, key=Card.sort_key))}: "
+                f"{_number(given.best)} ({_number(given.points - given.best)})."
+            )
+        board = await self._store.daily_board(given.guild_id, given.day)
+        parts = [
+            note,
+            f"**Discard of the day** — {given.day}: {cards_str(hand.cards)}. {_seat(hand)}",
+            verdict,
+            _table(choices, chosen),
+            _board(board),
+        ]
+        return MessageView("\n".join(part for part in parts if part)[:MAX_MESSAGE])
+
+    async def stats_line(self, guild_id: int | None, user_id: int) -> str | None:
+        """The stats' line of a person's discards of the day (None before their first)."""
+        if guild_id is None:
+            return None
+        days = await self._store.daily_days(guild_id, user_id)
+        if not days:
+            return None
+        current, longest = streaks([day for day, _ in days], self._today())
+        best = sum(1 for _, rank in days if rank == 1)
+        return (
+            f"**Discard of the day** {len(days)} answered, {best} best · streak {current} "
+            f"(longest {longest})"
+        )

@@ -1,0 +1,57 @@
+"""Each player's coach setting: whether the coach's line about their discard is shown to them.
+
+Asked at every move (the clicked hand's new look has the line, or not), so the answers are
+kept in memory for a while: a setting changes rarely, and when it does in this process it is
+forgotten at once.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Sequence
+from datetime import datetime
+
+from bot.core.base.replies import Answer, User
+from bot.core.games.storage import UserSettings
+
+__all__ = ["COACH_CACHE_SECONDS", "CoachSettings"]
+
+#: How long a user's coach setting is taken as known (in this process) before it is asked again.
+COACH_CACHE_SECONDS = 60.0
+
+
+class CoachSettings:
+    """The players' coach settings: read (kept a while), shown and changed."""
+
+    def __init__(self, store: UserSettings, clock: Callable[[], datetime]) -> None:
+        self._store = store
+        self._clock = clock
+        # user id -> (until when, coach off?)
+        self._cache: dict[int, tuple[float, bool]] = {}
+
+    async def off(self, user_ids: Sequence[int]) -> frozenset[int]:
+        """Which of these users turned the coach off."""
+        now = time.monotonic()
+        missing = [u for u in user_ids if self._cache.get(u, (0.0, False))[0] < now]
+        if missing:
+            off = await self._store.coach_off(missing)
+            for user in missing:
+                self._cache[user] = (now + COACH_CACHE_SECONDS, user in off)
+        return frozenset(u for u in user_ids if self._cache[u][1])
+
+    async def coach(self, user: User, on: bool | None = None) -> Answer:
+        """``/cribbage coach``: turn the coach's lines on or off for ``user``; None just says
+        which it is."""
+        if on is None:
+            state = "off" if user.id in await self.off([user.id]) else "on"
+            return Answer.say(
+                f"The coach is {state} for you. After each show, your next hand carries one "
+                "line about your discard. Change it with `/cribbage coach on` or `off`."
+            )
+        await self._store.set_coach(user.id, on, now=self._clock().timestamp())
+        self._cache.pop(user.id, None)
+        if on:
+            return Answer.say(
+                "Coach on: after each show, your next hand carries a line about your discard."
+            )
+        return Answer.say("Coach off: no more lines about your discards.")

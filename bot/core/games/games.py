@@ -1,0 +1,464 @@
+"""Games as the core works on them: found under their channel's lock, loaded, saved, announced.
+
+Every call on a game goes through :class:`Games`: it takes the channel's lock (one per channel,
+weakly held, as RoboDanny's stars cog does per guild), reads the game, and once the call's
+engine actions are applied saves them in one transaction (the action log, the snapshot, the
+version check) and publishes the change on the feed (:mod:`bot.core.base.feed`), where the keeper,
+the clock and whatever else follows the games hear of it.
+
+Rebuilding a game from its JSON snapshot costs more than the rest of an action, and a version
+names exactly one state, so the most recently used games are kept by id with the version they
+were saved at (:class:`LoadedGames`); a stored game at another version is read again.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import dataclasses
+import json
+import random
+import weakref
+from collections.abc import Awaitable, Callable, Iterator, Sequence
+from dataclasses import dataclass
+from datetime import datetime
+from typing import TypeAlias, TypeVar
+
+from bot.core.base import refusals
+from bot.core.base.faults import Cause, Fault, Faults, UnreadableGame
+from bot.core.base.feed import Change, ChangeFeed
+from bot.core.base.owners import Owner
+from bot.core.base.recent import Recent
+from bot.core.base.refusals import Refused
+from bot.core.base.replies import User
+from bot.core.base.views import MessageRecord
+from bot.core.games import snapshot
+from bot.core.games.computer import Step
+from bot.core.games.deal_log import DealLog
+from bot.core.games.membership import Departures
+from bot.core.games.records import GameRecord, GameStatus, SeatRecord
+from bot.core.games.results import result_rows
+from bot.core.games.storage import GameRecords
+from bot.core.games.tally import Tally
+from engine.coach import review_view
+from engine.errors import RuleError
+from engine.events import Shown
+from engine.game import Game
+from engine.phase import Phase
+
+__all__ = [
+    "CACHED_GAMES",
+    "MAX_GAME_ID",
+    "Games",
+    "Loaded",
+    "LoadedGames",
+    "OnGames",
+    "RngFactory",
+]
+
+#: Makes the random source for one engine call; the key ("<game id>:<version>") lets tests
+#: seed every deal differently yet reproducibly.
+RngFactory = Callable[[str], random.Random]
+
+#: Games kept in memory (the rest are read from their snapshot when used).
+CACHED_GAMES = 512
+#: The largest game id SQLite can hold (a signed 64-bit integer): a control naming a larger
+#: one was not made by this bot.
+MAX_GAME_ID = 2**63 - 1
+
+#: Why a game that is no longer open refuses a click.
+_CLOSED = {
+    GameStatus.FINISHED: refusals.GAME_OVER,
+    GameStatus.CANCELLED: refusals.GAME_CANCELLED,
+    GameStatus.EXPIRED: refusals.GAME_EXPIRED,
+}
+
+_T = TypeVar("_T")
+#: A call's work on a game, given its record under the channel's lock.
+_Body: TypeAlias = Callable[[GameRecord], Awaitable[_T]]
+
+
+@dataclass(slots=True)
+class Loaded:
+    """A started game as loaded for one call: its record, the engine state, the tally, the
+    deal log, and the game's shuffles so far (the list its random source records into; None
+    for a game begun before they were recorded) and their seeds (likewise; None for a game
+    begun before shuffles were sealed, :mod:`bot.core.base.seeded`)."""
+
+    record: GameRecord
+    game: Game
+    tally: Tally
+    log: DealLog
+    shuffles: list[str] | None = None
+    seeds: list[str] | None = None
+
+
+@contextlib.contextmanager
+def _about(game_id: int) -> Iterator[None]:
+    """A fault met inside is about ``game_id`` (when it does not say already), for the log."""
+    try:
+        yield
+    except Fault as fault:
+        fault.about(game_id)
+        raise
+
+
+class LoadedGames:
+    """The recently used started games, by id, each at the version it was saved at."""
+
+    def __init__(self, rng_factory: RngFactory, size: int = CACHED_GAMES) -> None:
+        self._rng_factory = rng_factory
+        self._kept: Recent[int, tuple[int, Loaded]] = Recent(size)
+
+    def load(self, record: GameRecord) -> Loaded:
+        """The game of ``record`` at its version (``record`` must be a started game).
+
+        Raises :class:`~bot.core.base.faults.UnreadableGame` when its snapshot cannot be read."""
+        kept = self._kept.get(record.id)
+        if kept is not None and kept[0] == record.version:
+            found = kept[1]
+            return dataclasses.replace(found, record=record)
+        if record.snapshot is None:
+            raise ValueError(f"Game {record.id} has not started, so it has no snapshot.")
+        rng = self._rng_factory(f"{record.id}:{record.version}")
+        try:
+            decoded = snapshot.decode(record.snapshot, rng)
+        except snapshot.UnknownFormat as error:
+            raise UnreadableGame(record.id, Cause.UNKNOWN_FORMAT, str(error)) from None
+        except snapshot.SnapshotError as error:
+            raise UnreadableGame(record.id, Cause.DAMAGED, str(error)) from None
+        loaded = Loaded(
+            record, decoded.game, decoded.tally, decoded.log, decoded.shuffles, decoded.seeds
+        )
+        self.keep(record.version, loaded)
+        return loaded
+
+    def keep(self, version: int, loaded: Loaded) -> None:
+        """Remember ``loaded``'s game (with its tally, log and shuffles) as saved at
+        ``version``."""
+        self._kept.keep(loaded.record.id, (version, loaded))
+
+    def version(self, game_id: int) -> int | None:
+        """The version a kept game was saved at (None when it is not kept, or is changing)."""
+        kept = self._kept.peek(game_id)
+        return None if kept is None else kept[0]
+
+    def record(self, game_id: int) -> GameRecord | None:
+        """The record of a kept game as it was saved (None when it is not kept)."""
+        kept = self._kept.peek(game_id)
+        return None if kept is None or kept[1].record.version != kept[0] else kept[1].record
+
+    def drop(self, game_id: int) -> None:
+        """Forget a game about to change: until it is saved, its objects must not be reused."""
+        self._kept.forget(game_id)
+
+
+class Games:
+    """Finds, locks, loads and saves games, and publishes each saved change."""
+
+    def __init__(
+        self,
+        store: GameRecords,
+        feed: ChangeFeed,
+        *,
+        rng_factory: RngFactory,
+        clock: Callable[[], datetime],
+        departures: Departures | None = None,
+        shared: bool = False,
+    ) -> None:
+        """``shared``: other processes move the same games (several processes on one
+        PostgreSQL database): a game kept in memory is taken as it is only while the change
+        feed has heard of no later version."""
+        self.store = store
+        self._shared = shared
+        self.feed = feed
+        self.rng_factory = rng_factory
+        self.clock = clock
+        self.departures = departures or Departures()
+        self.loaded = LoadedGames(rng_factory)
+        # One lock per channel, dropped when no call holds it.
+        self._locks: weakref.WeakValueDictionary[int, asyncio.Lock] = weakref.WeakValueDictionary()
+        # Game id -> channel id (which never changes), to find a click's lock without a read.
+        self._channels: dict[int, int] = {}
+        # Games with a move being applied and saved in this process right now.
+        self._moving: set[int] = set()
+        #: Where the faults met on games are noted, once per cause and game.
+        self.faults = Faults()
+
+    # -- time and locks ---------------------------------------------------------------------
+    def now(self) -> float:
+        """The time now, as a Unix time."""
+        return self.clock().timestamp()
+
+    def lock(self, channel_id: int) -> asyncio.Lock:
+        """The lock every call on the channel's game holds."""
+        lock = self._locks.get(channel_id)
+        if lock is None:
+            lock = asyncio.Lock()
+            self._locks[channel_id] = lock
+        return lock
+
+    # -- finding a game ---------------------------------------------------------------------
+    async def in_channel(self, channel_id: int, body: _Body[_T]) -> _T:
+        """Run ``body`` on the channel's open game, holding the channel's lock."""
+        async with self.lock(channel_id):
+            record = await self.store.open_game_in_channel(channel_id)
+            if record is None:
+                raise Refused(refusals.NO_GAME)
+            with _about(record.id):
+                return await body(record)
+
+    async def by_id(
+        self,
+        game_id: int,
+        body: _Body[_T],
+        *,
+        user: User,
+        guild_id: int | None,
+    ) -> _T:
+        """Run ``body`` on an open game found by id (a component's), holding its channel's
+        lock, for a click made in the server ``guild_id`` (None: in a DM).
+
+        A custom id is not proof of anything: the game must exist, be of the server the click
+        came from, and a click in a DM must come from someone seated there who is still a
+        member of the game's server (one who left is refused, and the channel is told).
+        """
+        if not 0 < game_id <= MAX_GAME_ID:
+            raise Refused(refusals.UNKNOWN_GAME)
+        with _about(game_id):
+            channel_id = self._channels.get(game_id)
+            if channel_id is None:
+                found = await self.store.get_game(game_id)
+                if found is None:
+                    raise Refused(refusals.UNKNOWN_GAME)
+                channel_id = self._channels[game_id] = found.channel_id
+            async with self.lock(channel_id):
+                # The game as kept in memory when it is known to be current; else read again
+                # under the lock (the first read only told us which lock to take).
+                kept = self.current(game_id)
+                try:
+                    return await self._on(kept or await self.reread(game_id), body, user, guild_id)
+                except (Refused, RuleError):
+                    if kept is None or not self._shared:
+                        raise
+                # Another process may have moved the game before its announcement arrived:
+                # what was refused is asked again of the game as it is stored.
+                return await self._on(await self.reread(game_id), body, user, guild_id)
+
+    def current(self, game_id: int) -> GameRecord | None:
+        """The game as kept in memory, if it is current: in this process alone, whenever it is
+        kept (only this process moves it); with others, while the change feed has heard of no
+        later version. (A save made on a stale copy fails its version check, and the call is
+        made again on the game as stored: see :func:`bot.core.base.entry.answers`.)"""
+        kept = self.loaded.record(game_id)
+        if kept is None:
+            return None
+        if self._shared and self.feed.latest(Owner.game(game_id)) != kept.version:
+            return None
+        return kept
+
+    async def _on(
+        self,
+        record: GameRecord,
+        body: _Body[_T],
+        user: User,
+        guild_id: int | None,
+    ) -> _T:
+        _check_place(record, user, guild_id)
+        if not record.is_open:
+            raise Refused(_CLOSED[record.status])
+        if guild_id is None:
+            await self._check_member(record, user)
+        return await body(record)
+
+    async def _check_member(self, record: GameRecord, user: User) -> None:
+        """Refuse a move by DM from a player who has left the game's server, and have the
+        table told, once, how the game can end."""
+        seat = record.seat_of(user.id)
+        if record.guild_id is None or seat is None:
+            return
+        if await self.departures.still_member(record.id, record.guild_id, seat, user.id):
+            return
+        # Nothing was saved, but the game's messages now owe the channel's notice.
+        self.announce(record, record.version)
+        raise Refused(refusals.LEFT_SERVER)
+
+    async def record(self, game_id: int) -> GameRecord | None:
+        """The game as it is now: kept in memory when that is current (see :meth:`current`),
+        else read (None for a game that does not exist)."""
+        return self.current(game_id) or await self.store.get_game(game_id)
+
+    async def reread(self, game_id: int) -> GameRecord:
+        """The game as stored now (games are never deleted)."""
+        found = await self.store.get_game(game_id)
+        assert found is not None
+        return found
+
+    def started(self, record: GameRecord) -> Loaded:
+        """The game being played, or the refusal for a lobby."""
+        if record.status is GameStatus.LOBBY:
+            raise Refused(refusals.NOT_STARTED)
+        return self.loaded.load(record)
+
+    def seated(self, record: GameRecord, user: User) -> tuple[Loaded, int]:
+        """The started game and ``user``'s seat in it."""
+        loaded = self.started(record)
+        seat = record.seat_of(user.id)
+        if seat is None:
+            raise Refused(refusals.NOT_A_PLAYER)
+        return loaded, seat
+
+    def moving(self, game_id: int) -> bool:
+        """Whether a move of the game is being applied and saved in this process now."""
+        return game_id in self._moving
+
+    # -- saving -----------------------------------------------------------------------------
+    async def save_moves(
+        self,
+        loaded: Loaded,
+        steps: Sequence[Step],
+        answer: Callable[[Loaded], MessageRecord | None] | None = None,
+        *,
+        more_coming: bool = False,
+    ) -> int:
+        """Store the moves of one call (each its own log entry) in one transaction; the new
+        version. The tally and the deal log take the moves' events (and the coach's lines when
+        a deal was shown); a finished game gets its results in the same transaction, and a
+        clicked message's new look (``answer``, drawn from the game as saved) is kept with it.
+        ``more_coming``: the computer's answer follows as a change of its own."""
+        record, game, tally, log = loaded.record, loaded.game, loaded.tally, loaded.log
+        # The moves change these objects: until they are saved they must not be reused.
+        self.loaded.drop(record.id)
+        self._moving.add(record.id)
+        try:
+            for step in steps:
+                tally.add(step.events)
+                log.add(step.events)
+                _coach_after_show(log, step)
+            finished = game.phase is Phase.OVER
+            now = self.now()
+            saved = dataclasses.replace(
+                record,
+                version=record.version + 1,
+                updated_at=now,
+                status=GameStatus.FINISHED if finished else GameStatus.ACTIVE,
+                snapshot=snapshot.encode(game, tally, log, loaded.shuffles, loaded.seeds),
+            )
+            answered = None if answer is None else answer(dataclasses.replace(loaded, record=saved))
+            version = await self.store.save(
+                record.id,
+                record.version,
+                now=now,
+                status=saved.status,
+                snapshot=saved.snapshot,
+                actions=[json.dumps(step.action) for step in steps],
+                results=result_rows(record, game, tally) if finished else (),
+                answered=answered,
+            )
+        except BaseException:
+            self._moving.discard(record.id)
+            # A change heard while this move was being saved was left to it by the keeper; the
+            # move did not land (another process moved first), so hand that change on again.
+            owner = Owner.game(record.id)
+            latest = self.feed.latest(owner)
+            if latest is not None and latest > record.version:
+                self.feed.publish(Change(owner, latest, record.channel_id))
+            raise
+        self._moving.discard(record.id)
+        self.faults.mended(record.id)
+        if not finished:
+            # The game as saved goes on from here (its objects and its record).
+            self.loaded.keep(version, dataclasses.replace(loaded, record=saved))
+        self.announce(record, version, more_coming=more_coming, answered=answered)
+        return version
+
+    async def reseat(
+        self,
+        record: GameRecord,
+        seats: Sequence[SeatRecord],
+        answered: MessageRecord | None = None,
+    ) -> GameRecord:
+        """Store the lobby's new seats (and the lobby's new look, when a click on it is
+        answered with it); the game as it is now."""
+        version = await self.store.set_seats(
+            record.id, record.version, seats, now=self.now(), answered=answered
+        )
+        self.faults.mended(record.id)
+        self.announce(record, version, answered=answered)
+        return await self.reread(record.id)
+
+    async def close(
+        self,
+        record: GameRecord,
+        status: GameStatus,
+        line: str,
+        answered: MessageRecord | None = None,
+    ) -> GameRecord:
+        """End a game without a result (cancelled or expired); ``line`` tells the channel."""
+        version = await self.store.save(
+            record.id,
+            record.version,
+            now=self.now(),
+            status=status,
+            end_note=line,
+            answered=answered,
+        )
+        self.faults.mended(record.id)
+        self.loaded.drop(record.id)
+        self.departures.forget(record.id)
+        self.announce(record, version, answered=answered)
+        return await self.reread(record.id)
+
+    def announce(
+        self,
+        record: GameRecord,
+        version: int,
+        *,
+        more_coming: bool = False,
+        answered: MessageRecord | None = None,
+    ) -> None:
+        """Publish that the game is now at ``version`` (a click's answer kept with it, if any,
+        travels with the change to this process's ledger)."""
+        change = Change(Owner.game(record.id), version, record.channel_id, more_coming, answered)
+        self.feed.publish(change)
+
+
+def _check_place(record: GameRecord, user: User, guild_id: int | None) -> None:
+    """A click must come from the game's own server, or, in a DM, from a player seated at
+    it: Discord delivers only custom ids that are on a message, but nothing else stops a
+    component naming another server's game (where a moderator of the other server could
+    cancel it)."""
+    if guild_id is not None:
+        if record.guild_id is not None and guild_id != record.guild_id:
+            raise Refused(refusals.OTHER_SERVER)
+    elif record.seat_of(user.id) is None and not record.private:
+        # (At a private table, a DM or group DM, anyone there may take a free seat: what
+        # else they may do is decided as in a server.)
+        raise Refused(refusals.NOT_A_PLAYER)
+
+
+def _coach_after_show(log: DealLog, step: Step) -> None:
+    """When a step ended the play and showed the deal (or, with manual counting, opened the
+    show), keep the coach's line about each seat's discard (judged from its view just before
+    the play ended; a person only ever sees their own)."""
+    shown = any(isinstance(e, Shown) for e in step.events) or step.table.phase is Phase.SHOW
+    if not shown or not step.before:
+        return
+    lines = {}
+    for seat, view in step.before.items():
+        review = review_view(view)
+        if review is not None:
+            lines[seat] = review.line()
+    log.set_coach(next(iter(step.before.values())).deal_number, lines)
+
+
+class OnGames:
+    """A part of the core whose calls work on :class:`Games` (``_games``, set by the
+    subclass), and so note their faults where the games do."""
+
+    _games: Games
+
+    @property
+    def faults(self) -> Faults:
+        """Where the faults its calls meet are noted (the games')."""
+        return self._games.faults

@@ -1,0 +1,57 @@
+"""The lobby message: who is seated, and what the table is waiting for."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from bot.core.base.rules_help import RULE_NAMES as _RULE_NAMES
+from bot.core.base.text import escape, plural
+from bot.core.games.records import GameStatus
+from engine.counting import Counting
+from engine.outcome import Scoring
+
+__all__ = ["lobby_text"]
+
+#: The last line of a lobby that is no longer open, by what became of the game.
+_CLOSED = {
+    GameStatus.ACTIVE: "The game has started.",
+    GameStatus.FINISHED: "The game has started.",
+    GameStatus.CANCELLED: "This game was cancelled.",
+    GameStatus.EXPIRED: "This game ended: nobody moved for too long.",
+}
+
+
+def lobby_text(
+    creator: str,
+    names: Sequence[str],
+    num_players: int,
+    target: int,
+    state: GameStatus = GameStatus.LOBBY,
+    scoring: Scoring = Scoring.LURCH,
+    counting: Counting = Counting.AUTO,
+) -> str:
+    """The lobby message as it reads while the game is in ``state``."""
+    seated = ", ".join(escape(n) for n in names) if names else "nobody"
+    counted = "you count your hands (muggins)" if counting is Counting.MANUAL else "auto counting"
+    head = (
+        f"**Cribbage** — {num_players} players, to {target}; {_RULE_NAMES[scoring]},"
+        f" {counted}. Opened by {escape(creator)}."
+    )
+    partners = " Partners sit opposite: seats 1 & 3 against 2 & 4." if num_players == 4 else ""
+    lines = [head + partners, f"Seated ({len(names)}/{num_players}): {seated}"]
+    if num_players == 4 and len(names) == 4:
+        one, two, three, four = (escape(n) for n in names)
+        pairs = f"Partners: {one} & {three} against {two} & {four}."
+        if state is GameStatus.LOBBY:
+            pairs += f" {escape(creator)} can press **Change partners** for another pairing."
+        lines.append(pairs)
+    if state is not GameStatus.LOBBY:
+        lines.append(_CLOSED[state])
+    elif missing := num_players - len(names):
+        lines.append(
+            f"Waiting for {plural(missing, 'more player')}: press **Join**"
+            f" (or {escape(creator)} can add a computer player)."
+        )
+    else:
+        lines.append("The table is full: press **Start** to deal.")
+    return "\n".join(lines)

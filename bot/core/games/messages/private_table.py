@@ -1,0 +1,249 @@
+"""The messages of a private table: a game played where the bot is not a member.
+
+In a DM between people, a group DM, or a server that did not invite the bot (reached through
+someone's user install), the bot's own token may neither post nor edit: a game there lives on
+interactions alone. It keeps one message in the channel, the answer to ``/cribbage new``
+(key ``lobby``): the lobby while seats are taken, then the table of the current deal (with
+the show of the deal before while the crib is being made, so nobody misses it), and at the end
+the result. Once dealt it carries one button, *Your hand*, whose answer is the clicker's hand
+as an ephemeral message (key ``hand:N:S``) with its controls, and at the end the result's
+*Review*; the keeper edits each of these only through the token of an interaction on it, while
+that token lives (15 minutes).
+
+A player whose turn it is and who holds no live token for their hand is mentioned on the
+table, so everyone sees who is awaited; nothing is ever sent by DM. (The mention comes by an
+edit of the table: Discord documents notifications for the mentions of a message it is sent
+with, and of an edit only that its mentions are worked out again, so it may not notify.)
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+
+from bot.core.base.text import MAX_MESSAGE
+from bot.core.base.views import (
+    LobbyAction,
+    LobbyControls,
+    MessageRecord,
+    MessageView,
+    Owed,
+    laid_out,
+)
+from bot.core.games.games import Loaded
+from bot.core.games.lobby import lobby_view
+from bot.core.games.messages.projection import owes_move
+from bot.core.games.messages.table import MAX_LAID_OUT
+from bot.core.games.records import GameRecord, GameStatus, SeatRecord
+from bot.core.ledger.routes import live
+from engine.phase import Phase
+
+__all__ = [
+    "HAND_BUTTON",
+    "MOVED_ON",
+    "TABLE",
+    "hand_carrier",
+    "hand_key",
+    "private_owed",
+    "turn_mentions",
+    "unreadable_table",
+    "with_mentions",
+]
+
+#: The key of a private table's one channel message (the answer to ``/cribbage new``).
+TABLE = "lobby"
+#: The lobby action of the table's *Your hand* button.
+HAND_BUTTON: LobbyAction = "hand"
+#: What an older copy of the table says once a token reaches it (the table was posted again
+#: below it, after a pause longer than any token's life).
+MOVED_ON = "↓ This table moved: the game carries on in a newer message below."
+#: Between the deal before's text and the current deal's.
+_RULE = "— — —"
+
+
+def hand_key(deal: int, seat: int) -> str:
+    """The key of ``seat``'s hand message for ``deal``."""
+    return f"hand:{deal}:{seat}"
+
+
+def _hand_keys(deal: int, seat: int) -> tuple[str, ...]:
+    """The keys of ``seat``'s hand messages, this deal's first, then the deals' before."""
+    return tuple(hand_key(d, seat) for d in range(deal, 0, -1))
+
+
+def hand_carrier(
+    sent: Mapping[str, MessageRecord], deal: int, seat: int, now: float
+) -> MessageRecord | None:
+    """The freshest of ``seat``'s hand messages (this deal's, or one of a deal before, which
+    the hand of a new deal takes over) that an interaction's live token reaches: how its
+    hand is reached now (None: it is not)."""
+    reached = [r for k in _hand_keys(deal, seat) if live(r := sent.get(k), now) and r is not None]
+    return max(reached, key=lambda r: r.token_at or 0.0, default=None)
+
+
+def _people(record: GameRecord) -> list[SeatRecord]:
+    return [s for s in record.seats if not s.is_computer and s.user_id is not None]
+
+
+def _tail(text: str, room: int) -> str:
+    """The end of ``text`` within ``room`` characters (a show is at a deal's end)."""
+    if len(text) <= room:
+        return text
+    return "…" + text[-(room - 1) :] if room > 1 else ""
+
+
+def _size(groups: Sequence[Sequence[str]]) -> int:
+    return sum(len(text) for group in groups for text in group)
+
+
+def _last(groups: Sequence[Sequence[str]], room: int) -> tuple[tuple[str, ...], ...]:
+    """The end of a layout's ``groups`` within ``room`` characters (a show is at a deal's
+    end): whole texts from the end, and the tail of the first one that does not fit."""
+    kept: list[tuple[str, ...]] = []
+    for group in reversed(groups):
+        texts: list[str] = []
+        for text in reversed(group):
+            if len(text) > room:
+                texts.append(_tail(text, room))
+                room = 0
+                break
+            texts.append(text)
+            room -= len(text)
+        kept.append(tuple(reversed(texts)))
+        if room <= 0:
+            break
+    return tuple(reversed(kept))
+
+
+def _table_view(record: GameRecord, settled: tuple[Owed, ...]) -> MessageView:
+    """The one message of a started game, from what a server's channel would be shown (its
+    deals' tables and result), laid out as they are: the current deal's table (after the deal
+    before's, while the crib is being made), the result once there is one (with its *Review*),
+    the board, and *Your hand* while the game is being played."""
+    tables = sorted(
+        (o for o in settled if o.key.startswith("table:")),
+        key=lambda o: int(o.key.split(":")[1]),
+    )
+    result = next((o for o in settled if o.key == "result"), None)
+    current = tables[-1].view if tables else laid_out(())
+    groups = list(current.layout)
+    if result is not None:
+        groups += result.view.layout
+    board = result.view.board if result is not None else current.board
+    before = tables[-2].view if len(tables) > 1 else None
+    if before is not None and current.board is None and result is None:
+        # (Framed, the deals are set apart by their frames; else by a rule of their own.)
+        rule: tuple[tuple[str, ...], ...] = () if current.framed else ((_RULE,),)
+        room = MAX_LAID_OUT - _size(groups) - _size(rule)
+        if room > 200:
+            groups = [*_last(before.layout, room), *rule, *groups]
+            board = before.board
+    if record.end_note:
+        groups.append((record.end_note,))
+    playing = record.status is GameStatus.ACTIVE
+    controls = LobbyControls(record.id, (HAND_BUTTON,) if playing else ())
+    # The result's Review button, as in a server: its answer is the clicker's own review,
+    # privately, and its pages turn through their clicks' answers alone.
+    review = result.view.review if result is not None else None
+    return laid_out(
+        _last(groups, MAX_LAID_OUT),
+        lobby=controls,
+        board=board,
+        review=review,
+        framed=current.framed,
+    )
+
+
+def unreadable_table(record: GameRecord) -> tuple[Owed, ...]:
+    """The table of an ended game whose snapshot cannot be read. One that ended without a
+    result (``end_note``: expired, cancelled) says how it was set up and how it ended, with no
+    controls, laid out as the dealt table was (Discord edits a laid-out message only into
+    another); one that ended with its result on the table is left as it was sent."""
+    if record.end_note is None:
+        return ()
+    closed = LobbyControls(record.id, ())
+    view = laid_out([(lobby_view(record).content,), (record.end_note,)], lobby=closed)
+    return (Owed(TABLE, view, private=True),)
+
+
+def private_owed(
+    record: GameRecord,
+    loaded: Loaded | None,
+    settled: tuple[Owed, ...],
+    hands: Mapping[int, MessageView],
+) -> tuple[Owed, ...]:
+    """What a private table's messages should show: the table (the lobby until the deal) and
+    each person's hand of the current deal (``hands``, by seat), edited only where a live
+    token reaches it. ``settled``: the messages a server's channel would get of the game."""
+    if loaded is None:
+        view = lobby_view(record)
+        if record.end_note:
+            view = MessageView(f"{view.content}\n\n{record.end_note}", lobby=view.lobby)
+        return (Owed(TABLE, view, order=0, private=True),)
+    table = _table_view(record, settled)
+    owed = [Owed(TABLE, table, order=0, private=True, closed=moved_on(record, table))]
+    deal = loaded.game.deal_number
+    for seat in _people(record):
+        hand = hands.get(seat.seat)
+        if hand is not None:
+            key, *before = _hand_keys(deal, seat.seat)
+            owed.append(
+                Owed(
+                    key,
+                    hand,
+                    seat.user_id,
+                    order=1,
+                    private=True,
+                    fallbacks=tuple(before),
+                )
+            )
+    return tuple(owed)
+
+
+def moved_on(record: GameRecord, table: MessageView) -> MessageView:
+    """What an older copy of the table shows once a token reaches it: the table as it is,
+    without its controls, saying that it moved (a copy posted again below it carries on)."""
+    closed = LobbyControls(record.id, ())
+    if table.layout:
+        groups = (*_last(table.layout, MAX_LAID_OUT - len(MOVED_ON)), (MOVED_ON,))
+        return laid_out(groups, lobby=closed, board=table.board, framed=table.framed)
+    text = _tail(table.content, MAX_MESSAGE - len(MOVED_ON) - 2)
+    return MessageView(f"{text}\n\n{MOVED_ON}", lobby=closed, board=table.board)
+
+
+def turn_mentions(
+    record: GameRecord, loaded: Loaded, sent: Mapping[str, MessageRecord], now: float
+) -> tuple[int, ...]:
+    """The people the table waits on whose hand no live token reaches (they never opened it,
+    this deal or one before, or their last interaction with it is too old): the table
+    mentions them. A hand of a deal before whose token lives carries the new deal's hand, so
+    its player is not awaited at the table."""
+    game = loaded.game
+    if record.status is not GameStatus.ACTIVE or game.phase is Phase.OVER:
+        return ()
+    deal = game.deal_number
+    waiting: list[int] = []
+    for seat in _people(record):
+        if not owes_move(game, seat.seat):
+            continue
+        if hand_carrier(sent, deal, seat.seat, now) is not None:
+            continue  # (their hand of this deal, or of one before, which carries it)
+        assert seat.user_id is not None
+        waiting.append(seat.user_id)
+    return tuple(waiting)
+
+
+def with_mentions(view: MessageView, users: tuple[int, ...]) -> MessageView:
+    """The table with a line that mentions each of ``users`` (the table waits on them)."""
+    if not users:
+        return view
+    who = " ".join(f"<@{u}>" for u in users)
+    line = f"{who} — your turn: press **Your hand**."
+    if view.layout:
+        groups = (*_last(view.layout, MAX_LAID_OUT - len(line)), (line,))
+        return laid_out(
+            groups, lobby=view.lobby, board=view.board, mentions=users, framed=view.framed
+        )
+    text = view.content
+    if len(text) + len(line) + 2 > MAX_MESSAGE:
+        text = _tail(text, MAX_MESSAGE - len(line) - 2)
+    return MessageView(f"{text}\n\n{line}", lobby=view.lobby, board=view.board, mentions=users)

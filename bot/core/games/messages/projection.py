@@ -1,0 +1,452 @@
+"""Every message a game owns, drawn from the stored game: what each should show right now.
+
+The Discord layer calls :func:`project` whenever a game may have changed (after a move, on a
+timer, at start-up) and makes Discord match: it posts what was never sent, edits what shows
+something else, posts ``once`` messages a single time. Nothing here sends or stores; the same
+stored game always projects the same messages (``now`` only decides which turn reminders are
+due), so a message lost to a crash is simply found missing and sent again.
+
+The channel gets the lobby, one table message per deal (kept for the current deal and the one
+before, whose end may still have to be drawn; a deal too long for one message leaves out its
+plays that scored nothing, never moves its show to another), and the result; each person gets
+one hand message per deal by DM.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+
+from bot.core.base.seeded import UNSEALED, Seal, seal_of
+from bot.core.base.text import Names, escape
+from bot.core.base.views import BoardPicture, MessageView, Owed, ReviewPages, laid_out
+from bot.core.games.chances import chances
+from bot.core.games.deal_log import DealLog
+from bot.core.games.games import Loaded
+from bot.core.games.lobby import lobby_view
+from bot.core.games.messages.private import (
+    GAME_ENDED,
+    closed_hand_text,
+    coach_text,
+    hand_text,
+    reminder_done,
+    turn_reminder,
+    where,
+)
+from bot.core.games.messages.prompts import controls_for
+from bot.core.games.messages.table import deal_layout, deal_text, result_line
+from bot.core.games.records import GameRecord, GameStatus, SeatRecord
+from engine.cards import Card
+from engine.events import Dealt, Shown
+from engine.game import Game
+from engine.outcome import Scoring
+from engine.phase import Phase
+from engine.views import PublicView
+
+__all__ = [
+    "Projection",
+    "TableFacts",
+    "board_at",
+    "board_of",
+    "deal_chances",
+    "deal_seal",
+    "hand_message",
+    "hand_view",
+    "owes_move",
+    "page_line",
+    "project",
+    "resigner",
+    "settled",
+]
+
+#: Where each kind of channel message goes among the others (lower first).
+_LOBBY, _TABLE, _NOTICE, _RESULT, _ENDED = 0, 10, 1000, 2000, 2100
+
+
+@dataclass(frozen=True, slots=True)
+class TableFacts:
+    """What, besides the game, decides the messages: ``refused`` maps a seat to the deal in
+    which its DMs were refused (no more DMs to it in that deal), ``coach_off`` the users who
+    turned the coach off, ``now`` and ``remind_after`` (seconds a person may take before being
+    reminded that the table waits for them), and ``departed``: the seats whose player has left
+    the game's server (the channel is told once; they get no reminders)."""
+
+    refused: Mapping[int, int]
+    coach_off: frozenset[int]
+    now: float
+    remind_after: float
+    departed: frozenset[int] = frozenset()
+
+
+@dataclass(frozen=True, slots=True)
+class Projection:
+    """The messages a game owes, and when to look again (a reminder falls due), if ever."""
+
+    owed: tuple[Owed, ...]
+    check_at: float | None
+
+
+def board_at(
+    view: PublicView,
+    pegs: Sequence[tuple[int, int]],
+    dealer: int,
+    winner: int | None,
+    said: tuple[str, ...] | None = None,
+) -> BoardPicture:
+    """The board with ``pegs`` (per side: front and back) as they stand, ``dealer`` the
+    dealer's seat, ``winner`` the winning side, if any, and ``said`` the chances to win."""
+    names = Names.of(view)
+    return BoardPicture(
+        tuple(names.plain_side(side) for side in range(len(pegs))),
+        tuple(pegs),
+        view.target,
+        # The game's own rule: a game saved before it was an option is on the skunk scale.
+        "lurch" if view.scoring == Scoring.LURCH else "skunk",
+        dealer=view.sides[dealer],
+        winner=winner,
+        partners=names.partners,
+        chances=said,
+    )
+
+
+def board_of(log: DealLog, view: PublicView) -> BoardPicture:
+    """The board as the pegs stand now."""
+    winner = view.result.winner if view.result is not None else None
+    return board_at(view, log.pegs, view.dealer, winner)
+
+
+def _deal_board(
+    log: DealLog, view: PublicView, deal: int, said: tuple[str, ...] | None = None
+) -> BoardPicture | None:
+    """The board as ``deal``'s show left it (None when that moment is not kept): the table of
+    a deal keeps it while the next deal moves the pegs on (``said``: the chances then)."""
+    if deal == log.deal:
+        return board_of(log, view)
+    pegs = log.pegs_after(deal)
+    dealt = _dealt(log, deal)
+    if pegs is None or dealt is None:
+        return None
+    return board_at(view, pegs, dealt.dealer, None, said)
+
+
+def _dealt(log: DealLog, deal: int) -> Dealt | None:
+    return next((e for e in log.events(deal) if isinstance(e, Dealt)), None)
+
+
+def deal_chances(log: DealLog, view: PublicView, deal: int) -> tuple[str, ...] | None:
+    """Each side's chance to win as ``deal``'s show left the scores, with the next deal's
+    dealer to deal (:mod:`bot.core.games.chances`): only once the next deal has begun (so the show
+    is over, and the game too was not), and only between two players."""
+    if deal >= log.deal or len(view.sides) != 2:
+        return None
+    pegs, dealt = log.pegs_after(deal), _dealt(log, deal + 1)
+    if pegs is None or dealt is None:
+        return None
+    return chances([front for front, _back in pegs], view.target, view.sides[dealt.dealer])
+
+
+def _coach(log: DealLog, deal: int, seat: int) -> str | None:
+    line = log.coach.get(seat) if log.coach_deal == deal else None
+    return None if line is None else coach_text(deal, line)
+
+
+def hand_view(loaded: Loaded, seat: int, *, coach: bool = True) -> MessageView:
+    """A person's hand message for the current deal, with the controls for what they may do
+    (the coach's line about the deal before on top, unless ``coach`` is off)."""
+    game, record, log = loaded.game, loaded.record, loaded.log
+    view = game.view(seat)
+    if record.status in (GameStatus.CANCELLED, GameStatus.EXPIRED):
+        return laid_out(((f"{where(record.channel_id)}: {GAME_ENDED}",),))
+    if game.phase is Phase.OVER:
+        # The last word on the game: the coach's line on its last show, or (the game ended
+        # before that show) the line on the deal before, which this message carried already.
+        deal = view.deal_number
+        said = (_coach(log, deal, seat) or _coach(log, deal - 1, seat)) if coach else None
+        kept = _kept(log, view.deal_number, seat)
+        result = game.result
+        ending = None
+        if result is not None:
+            ending = result_line(Names.of(game.public_view()), result, resigner(game))
+        closed = closed_hand_text(
+            record.channel_id, view.deal_number, kept, said, ending, private=record.private
+        )
+        return laid_out(((closed,),))
+    said = _coach(log, view.deal_number - 1, seat) if coach else None
+    return laid_out(
+        ((hand_text(view, record.channel_id, said, private=record.private),),),
+        controls=controls_for(view, record.id, record.version),
+    )
+
+
+def _kept(log: DealLog, deal: int, seat: int) -> tuple[Card, ...]:
+    """The cards ``seat`` kept in ``deal``, as its show said (empty if it never showed)."""
+    for event in log.events(deal):
+        if isinstance(event, Shown) and event.seat == seat and not event.crib:
+            return event.cards
+    return ()
+
+
+def _tables(
+    record: GameRecord,
+    game: Game,
+    log: DealLog,
+    ratings: str = "",
+    seeds: Sequence[str] | None = None,
+    reviewable: bool = False,
+    link: str | None = None,
+) -> list[Owed]:
+    names = Names.of(game.public_view())
+    view = game.public_view()
+    over = game.phase is Phase.OVER
+    resigned = resigner(game)
+    owed: list[Owed] = []
+    for deal in sorted(d for d in log.deals if d >= 1):
+        live = deal == game.deal_number and not over
+        odds = deal_chances(log, view, deal)
+        text = deal_text(
+            names,
+            log.events(deal),
+            view,
+            live=live,
+            cut=log.cut() if deal == 1 else None,
+            resigned=resigned,
+            chances=odds,
+            seal=deal_seal(game, log, seeds, deal),
+        )
+        # The deal the game ended in leaves the board to the result, below it: one picture.
+        board = _deal_board(log, view, deal, odds) if text.show and not text.result else None
+        order = _TABLE + 2 * deal
+        if link is not None:
+            # The game's page (angle brackets: a link without Discord's preview under it).
+            line = page_line(link)
+            text = dataclasses.replace(
+                text, play=f"{text.play}\n{line}", brief=f"{text.brief}\n{line}"
+            )
+        # One message per deal, whatever its length: the show never moves to another.
+        view_now = laid_out(deal_layout(text), board=board, framed=True)
+        owed.append(Owed(f"table:{deal}", view_now, order=order))
+        if text.result:
+            # A game that can be dealt again has a review: the result offers it.
+            review = ReviewPages(record.id, 0, 0, 0) if reviewable else None
+            final = laid_out(((text.result,), (ratings,)), board=board_of(log, view), review=review)
+            owed.append(Owed("result", final, order=_RESULT))
+    return owed
+
+
+def page_line(link: str) -> str:
+    """The table's line that links to the game's page in the browser."""
+    return f"Watch or replay in the browser: <{link}>"
+
+
+def deal_seal(game: Game, log: DealLog, seeds: Sequence[str] | None, deal: int) -> Seal | None:
+    """What the table shows of ``deal``'s shuffle: its seal, and its seed once every hand and
+    the crib of the deal have been shown (the next deal was dealt, or the game ended after
+    the crib's show); :data:`~bot.core.base.seeded.UNSEALED` for a game begun before shuffles were
+    sealed."""
+    if deal < 1:
+        return None
+    if seeds is None:
+        return UNSEALED
+    at = len(game.cut_rounds) + deal - 1
+    if at >= len(seeds):
+        return None
+    seed = seeds[at]
+    shown = deal < game.deal_number or any(
+        isinstance(event, Shown) and event.crib for event in log.events(deal)
+    )
+    return Seal(seal_of(seed), seed if shown else None)
+
+
+def resigner(game: Game) -> int | None:
+    """The seat that resigned, if that is how the game ended (the log's last action says)."""
+    result = game.result
+    if result is None or result.reason != "resigned" or not game.actions:
+        return None
+    last = game.actions[-1]
+    return int(last["seat"]) if last.get("type") == "resign" else None
+
+
+def owes_move(game: Game, seat: int) -> bool:
+    """Whether the table waits on ``seat`` to move (discard, play, or count)."""
+    if game.phase is Phase.DISCARD:
+        return seat in game.pending_discards()
+    if game.phase is Phase.SHOW:
+        turn, window = game.count_turn, game.muggins_window
+        return turn is not None and turn.seat == seat and (window is None or not window.holds(seat))
+    return game.phase is Phase.PLAY and game.turn == seat
+
+
+def hand_message(loaded: Loaded, seat: int, deal: int, *, coach: bool = True) -> MessageView:
+    """What the hand message of ``seat`` for ``deal`` shows now: the current deal's hand (see
+    :func:`hand_view`), or, for the deal before, what the seat kept. (The coach's line on
+    that deal rides on the next deal's hand message alone, so it is said once.)"""
+    if deal == loaded.game.deal_number:
+        return hand_view(loaded, seat, coach=coach)
+    kept = _kept(loaded.log, deal, seat)
+    record = loaded.record
+    return laid_out(((closed_hand_text(record.channel_id, deal, kept, private=record.private),),))
+
+
+def _hands(record: GameRecord, loaded: Loaded, facts: TableFacts) -> list[Owed]:
+    """Each person's hand message for this deal (brought up to date only if it was sent,
+    once the game is over) and for the deal before (only if it was sent, while the game goes
+    on), or, when their DMs were refused this deal, the channel's notice instead."""
+    game, log = loaded.game, loaded.log
+    deal = game.deal_number
+    over = game.phase is Phase.OVER or record.status is not GameStatus.ACTIVE
+    owed: list[Owed] = []
+    for seat in _people_seats(record):
+        user = seat.user_id
+        assert user is not None
+        coach = user not in facts.coach_off
+        if facts.refused.get(seat.seat) == deal:
+            notice = (
+                f"<@{user}>, I can't send you direct messages. Use `/cribbage hand` here to see "
+                "your cards and play."
+            )
+            view = MessageView(notice, mentions=(user,))
+            owed.append(Owed(f"dm-closed:{deal}:{seat.seat}", view, once=True, order=_NOTICE))
+        # (The deal before's hand's private copies follow the player into this deal's.)
+        before = (f"hand:{deal - 1}:{seat.seat}",) if deal > 1 else ()
+        hand = hand_message(loaded, seat.seat, deal, coach=coach)
+        refused = facts.refused.get(seat.seat) == deal
+        owed.append(
+            Owed(
+                f"hand:{deal}:{seat.seat}",
+                hand,
+                user,
+                existing=over,
+                fallbacks=before,
+                mirrors_only=refused,
+            )
+        )
+        if deal > 1 and deal - 1 in log.deals:
+            # Owed while the game goes on and once it is over: a resignation or pegging out
+            # soon after the deal may come before the sender closed the deal before.
+            closed = hand_message(loaded, seat.seat, deal - 1, coach=coach)
+            owed.append(Owed(f"hand:{deal - 1}:{seat.seat}", closed, user, existing=True))
+    return owed
+
+
+def _reminders(
+    record: GameRecord, game: Game, facts: TableFacts
+) -> tuple[list[Owed], float | None]:
+    """A short reminder for each person the table has waited on for ``remind_after`` (by DM: one
+    message a deal, brought up to date for each turn it reminds of; or a mention in the channel
+    when their DMs were refused, once per turn); and when the next one falls due."""
+    owed: list[Owed] = []
+    due = record.updated_at + facts.remind_after
+    waiting = [
+        s for s in _people_seats(record) if owes_move(game, s.seat) and s.seat not in facts.departed
+    ]
+    if not waiting:
+        return owed, None
+    if facts.now < due:
+        return owed, due
+    deal = game.deal_number
+    turn = f"d{deal}" if game.phase is Phase.DISCARD else f"v{record.version}"
+    if game.count_turn is not None:
+        # A count is one turn however often the version moves meanwhile (a muggins window
+        # closing): the hand, or the crib.
+        turn = f"c{deal}{'c' if game.count_turn.crib else 'h'}"
+    for seat in waiting:
+        user = seat.user_id
+        assert user is not None
+        if facts.refused.get(seat.seat) == deal:
+            text = f"<@{user}>, the table is waiting for you — use `/cribbage hand`."
+            view = MessageView(text, mentions=(user,))
+            owed.append(Owed(f"away:{turn}:{seat.seat}", view, once=True, order=_NOTICE + 1))
+        else:
+            # One reminder a deal: the first is posted (a DM the player is told of), any
+            # later one in the deal edits it to what the table waits for now, so reminders
+            # never pile up as DMs saying the same.
+            text = turn_reminder(game.view(seat.seat), record.channel_id)
+            owed.append(Owed(f"remind:{deal}:{seat.seat}", MessageView(text), user))
+    return owed, None
+
+
+def _reminders_done(record: GameRecord, game: Game, facts: TableFacts) -> list[Owed]:
+    """Every turn reminder sent this deal or the one before whose turn is over (the player moved,
+    the clock moved for them, or the game ended), brought up to date by an edit: never posted."""
+    owed: list[Owed] = []
+    deal = game.deal_number
+    active = record.status is GameStatus.ACTIVE
+    view = MessageView(reminder_done(record.channel_id))
+    for seat in _people_seats(record):
+        if facts.refused.get(seat.seat) == deal:
+            continue  # their DMs are closed: the channel's notices stand in for reminders
+        waiting = active and owes_move(game, seat.seat) and seat.seat not in facts.departed
+        for reminded in (deal - 1, deal):
+            if reminded >= 1 and not (waiting and reminded == deal):
+                key = f"remind:{reminded}:{seat.seat}"
+                owed.append(Owed(key, view, seat.user_id, existing=True))
+    return owed
+
+
+def _departures(record: GameRecord, departed: frozenset[int]) -> list[Owed]:
+    """The channel's notice, once, for each player who has left the server: the table cannot
+    finish without them, and a moderator can end the game."""
+    owed = []
+    for seat in sorted(departed):
+        name = escape(record.seats[seat].name)
+        text = (
+            f"**{name}** is no longer a member of this server, so this game can't go on. "
+            "A moderator can end it with `/cribbage cancel` (no result is recorded)."
+        )
+        owed.append(Owed(f"left:{seat}", MessageView(text), once=True, order=_NOTICE + 2))
+    return owed
+
+
+def _people_seats(record: GameRecord) -> list[SeatRecord]:
+    return [s for s in record.seats if not s.is_computer and s.user_id is not None]
+
+
+def project(
+    record: GameRecord,
+    loaded: Loaded | None,
+    facts: TableFacts,
+    drawn: tuple[Owed, ...] | None = None,
+) -> Projection:
+    """Every message ``record``'s game owes now (``loaded``: the game, once it has started;
+    ``drawn``: :func:`settled` for it, if already at hand)."""
+    owed = list(
+        drawn
+        if drawn is not None
+        else settled(record, loaded, facts.refused, facts.coach_off, departed=facts.departed)
+    )
+    check_at = None
+    if loaded is not None and record.status is GameStatus.ACTIVE:
+        reminders, check_at = _reminders(record, loaded.game, facts)
+        owed += reminders
+    if loaded is not None and record.status is not GameStatus.LOBBY:
+        owed += _reminders_done(record, loaded.game, facts)
+    owed.sort(key=lambda o: (o.user_id is not None, o.order))
+    return Projection(tuple(owed), check_at)
+
+
+def settled(
+    record: GameRecord,
+    loaded: Loaded | None,
+    refused: Mapping[int, int],
+    coach_off: frozenset[int],
+    ratings: str = "",
+    *,
+    departed: frozenset[int] = frozenset(),
+    link: str | None = None,
+) -> tuple[Owed, ...]:
+    """The messages that depend on the stored game alone, not on the time: the same for one
+    version of the game (and the same refusals, coach settings and departures), so they can
+    be kept. ``ratings`` is the line of rating changes a finished game's result ends with;
+    ``link``, the game's page, is on each table message when there is one."""
+    facts = TableFacts(refused, coach_off, 0.0, 0.0, departed)
+    owed = [Owed("lobby", lobby_view(record), order=_LOBBY)]
+    if loaded is not None:
+        reviewable = loaded.shuffles is not None and bool(_people_seats(record))
+        owed += _tables(record, loaded.game, loaded.log, ratings, loaded.seeds, reviewable, link)
+        owed += _hands(record, loaded, facts)
+    if record.is_open:
+        owed += _departures(record, departed)
+    if record.end_note:
+        owed.append(Owed("ended", MessageView(record.end_note), once=True, order=_ENDED))
+    return tuple(owed)

@@ -1,0 +1,298 @@
+"""The messages a game keeps, drawn from the stored game for the ledger (a game's projector).
+
+The drawing itself is :mod:`bot.core.games.messages.projection` (pure functions of the game and a
+few facts); this gathers those facts (the seats whose DMs were refused, the players' coach settings,
+who has left the server, the rating changes of a finished game) and keeps what it drew once per
+version, since the keeper looks at a game several times for each move. Time only decides which turn
+reminders are due; before a reminder goes out, the player it is for is checked to still be a member
+of the game's server.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Callable, Mapping, Sequence
+from datetime import timedelta
+
+from bot.core.base.faults import UnreadableGame
+from bot.core.base.owners import Owner
+from bot.core.base.recent import Recent
+from bot.core.base.text import change_text, escape
+from bot.core.base.timing import TOKEN_USABLE
+from bot.core.base.views import MessageRecord, MessageView, Owed, laid_out
+from bot.core.games.coach_settings import CoachSettings
+from bot.core.games.games import Games, Loaded
+from bot.core.games.messages.private import GAME_ENDED, where
+from bot.core.games.messages.private_table import (
+    hand_carrier,
+    private_owed,
+    turn_mentions,
+    unreadable_table,
+    with_mentions,
+)
+from bot.core.games.messages.projection import TableFacts, hand_message, owes_move, project, settled
+from bot.core.games.records import GameRecord, GameStatus
+from bot.core.games.storage import GameRecords
+from bot.core.ledger.life import Drawing, Projector
+from bot.core.ledger.storage import MessageRecords
+
+__all__ = ["RECONCILE_ENDED", "REMIND_AFTER", "SETTLED_KEPT", "GameMessages", "ratings_line"]
+
+#: How long the table waits on a person before reminding them (a setting overrides it).
+REMIND_AFTER = timedelta(seconds=60)
+#: Games that ended this recently are brought up to date at start-up too.
+RECONCILE_ENDED = timedelta(days=1)
+#: Games whose messages are kept drawn (per version), for the keeper's repeated looks.
+SETTLED_KEPT = 512
+
+
+class GameMessages(Projector):
+    """Draws each game's messages (the ledger's projector for games)."""
+
+    def __init__(
+        self,
+        games: Games,
+        store: MessageRecords,
+        coach: CoachSettings,
+        *,
+        remind_after: timedelta = REMIND_AFTER,
+        retention: timedelta | None = None,
+        page_link: Callable[[int], str | None] | None = None,
+    ) -> None:
+        """``retention``: an ended game older than that has no messages any more (it is, or is
+        about to be, pruned). ``page_link``: a game's page in the browser (its table messages
+        carry it), if the pages have a public address."""
+        self._games = games
+        self._store = store
+        self._coach = coach
+        self._remind_after = remind_after.total_seconds()
+        self._retention = retention
+        self._page_link = page_link
+        # game id -> seat -> the deal its DMs were refused in.
+        self._refused: Recent[int, dict[int, int]] = Recent(SETTLED_KEPT)
+        # game id -> (the finished game's version, the ratings line its result ends with).
+        self._ratings: Recent[int, tuple[int, str]] = Recent(SETTLED_KEPT)
+        # game id -> (the version and facts it was drawn for, what it owes then).
+        self._settled: Recent[int, tuple[object, tuple[Owed, ...]]] = Recent(SETTLED_KEPT)
+
+    async def draw(
+        self, owner: Owner, now: float, sent: Mapping[str, MessageRecord]
+    ) -> Drawing | None:
+        """What every message of the game should show at ``now``, given what was last sent
+        (``sent``, by key) (None for a game that does not exist, or was pruned)."""
+        record = await self._games.record(owner.id)
+        if record is None or self._pruned(record, now):
+            return None
+        try:
+            loaded = None if record.snapshot is None else self._games.loaded.load(record)
+        except UnreadableGame as fault:
+            # Noted once; nothing of it can be drawn while it is open (every pass would fail
+            # the same way), and once a moderator has ended it, what needs no snapshot.
+            self._games.faults.note(fault)
+            return None if record.is_open else _ended_unread(record, sent)
+        people = [s.user_id for s in record.seats if s.user_id is not None]
+        facts = TableFacts(
+            refused=await self._refusals(record.id),
+            coach_off=await self._coach.off(people),
+            now=now,
+            remind_after=self._remind_after,
+            departed=self._games.departures.of(record.id),
+        )
+        ratings = await self._ratings_line(record)
+        if record.private:
+            return self._private(record, loaded, facts, ratings, sent)
+        found = project(record, loaded, facts, self._settled_for(record, loaded, facts, ratings))
+        if await self._reminded_gone(record, found.owed, sent):
+            # Someone the table waits on has left the server: no reminder for them, and the
+            # channel is told how the game can end instead.
+            facts = dataclasses.replace(facts, departed=self._games.departures.of(record.id))
+            found = project(
+                record, loaded, facts, self._settled_for(record, loaded, facts, ratings)
+            )
+        return Drawing(record.channel_id, record.version, found.owed, found.check_at)
+
+    def _private(
+        self,
+        record: GameRecord,
+        loaded: Loaded | None,
+        facts: TableFacts,
+        ratings: str,
+        sent: Mapping[str, MessageRecord],
+    ) -> Drawing:
+        """The messages of a game where the bot is not a member
+        (:mod:`bot.core.games.messages.private_table`): the table, mentioning whoever it waits on
+        whose hand no live token reaches, and each
+        hand of the current deal; looked at again when a waiting player's token lapses."""
+        settled_owed = self._settled_for(record, loaded, facts, ratings)
+        hands: dict[int, MessageView] = {}
+        check_at = None
+        if loaded is not None:
+            deal = loaded.game.deal_number
+            for seat in record.seats:
+                if seat.is_computer or seat.user_id is None:
+                    continue
+                coach = seat.user_id not in facts.coach_off
+                hands[seat.seat] = hand_message(loaded, seat.seat, deal, coach=coach)
+                known = hand_carrier(sent, deal, seat.seat, facts.now)
+                if known is not None and owes_move(loaded.game, seat.seat):
+                    assert known.token_at is not None
+                    lapse = known.token_at + TOKEN_USABLE
+                    check_at = lapse if check_at is None else min(check_at, lapse)
+        owed = list(private_owed(record, loaded, settled_owed, hands))
+        if loaded is not None:
+            mentions = turn_mentions(record, loaded, sent, facts.now)
+            owed[0] = dataclasses.replace(owed[0], view=with_mentions(owed[0].view, mentions))
+        return Drawing(record.channel_id, record.version, tuple(owed), check_at)
+
+    def moving(self, owner: Owner) -> bool:
+        """Whether a move of the game is being applied and saved in this process now."""
+        return self._games.moving(owner.id)
+
+    def _pruned(self, record: GameRecord, now: float) -> bool:
+        """Whether ``record`` ended before the retention period (so it is, or is about to be,
+        pruned: nothing of it is drawn or sent any more)."""
+        if self._retention is None or record.is_open:
+            return False
+        return record.updated_at < now - self._retention.total_seconds()
+
+    async def _reminded_gone(
+        self, record: GameRecord, owed: Sequence[Owed], sent: Mapping[str, MessageRecord]
+    ) -> bool:
+        """Before a turn reminder goes out, whether the player it is for has left the game's
+        server (then they are noted as departed): the moment the table has waited on them long
+        enough to ask, and the one time a player who left silently is found out. Only a
+        reminder never sent counts (one sent is never sent again)."""
+        if record.guild_id is None or record.status is not GameStatus.ACTIVE or record.private:
+            return False
+        reminders = [
+            o for o in owed if o.key.startswith(("remind:", "away:")) and not o.existing
+        ]  # (not one brought up to date once its turn is over)
+        if not reminders:
+            return False
+        found = False
+        for item in reminders:
+            if not item.due(sent.get(item.key)):
+                continue
+            seat = int(item.key.rsplit(":", 1)[1])
+            user = record.seats[seat].user_id
+            if user is None:
+                continue
+            if not await self._games.departures.still_member(
+                record.id, record.guild_id, seat, user
+            ):
+                found = True
+        return found
+
+    async def _refusals(self, game_id: int) -> dict[int, int]:
+        """Seat -> the deal its DMs were refused in, read once and then kept up to date (only
+        the process that sends learns of a refusal; one that sends again after another did
+        reads them again, :meth:`sending_again`)."""
+        refused = self._refused.get(game_id)
+        if refused is None:
+            refused = await self._store.dm_refusals(game_id)
+            self._refused.keep(game_id, refused)
+        return refused
+
+    async def dms_refused(self, owner: Owner, user_id: int) -> None:
+        """Discord refused a DM to this player: no more DMs to them this deal; the channel is
+        told once (the game's projection says so from now on)."""
+        record = await self._games.store.get_game(owner.id)
+        seat = None if record is None else record.seat_of(user_id)
+        if record is None or seat is None or record.snapshot is None:
+            return
+        try:
+            deal = self._games.loaded.load(record).game.deal_number
+        except UnreadableGame:
+            return  # nothing more is sent to it but its closing (see draw)
+        await self._store.refuse_dms(owner.id, seat, deal)
+        (await self._refusals(owner.id))[seat] = deal
+
+    async def _ratings_line(self, record: GameRecord) -> str:
+        """:func:`ratings_line`, read once for a finished game's version (a finished game is
+        drawn again whenever a sweep or a click on its result brings it up; its ratings do not
+        change)."""
+        if record.status is not GameStatus.FINISHED:
+            return ""
+        kept = self._ratings.get(record.id)
+        if kept is None or kept[0] != record.version:
+            kept = (record.version, await ratings_line(self._games.store, record))
+            self._ratings.keep(record.id, kept)
+        return kept[1]
+
+    def _settled_for(
+        self, record: GameRecord, loaded: Loaded | None, facts: TableFacts, ratings: str = ""
+    ) -> tuple[Owed, ...]:
+        """The game's messages but the reminders, drawn once per version (and refusals, coach
+        settings and departures)."""
+        key = (
+            record.version,
+            record.status,
+            tuple(sorted(facts.refused.items())),
+            facts.coach_off,
+            facts.departed,
+        )
+        kept = self._settled.get(record.id)
+        if kept is not None and kept[0] == key:
+            return kept[1]
+        link = None if self._page_link is None else self._page_link(record.id)
+        drawn = settled(
+            record,
+            loaded,
+            facts.refused,
+            facts.coach_off,
+            ratings,
+            departed=facts.departed,
+            link=link,
+        )
+        self._settled.keep(record.id, (key, drawn))
+        return drawn
+
+    async def to_reconcile(self, now: float) -> list[tuple[Owner, int]]:
+        """Every lobby and active game, and every game that ended in the last day (its last
+        messages may be owed): what start-up brings up to date."""
+        since = now - RECONCILE_ENDED.total_seconds()
+        return [
+            (Owner.game(g.id), g.channel_id) for g in await self._games.store.recent_games(since)
+        ]
+
+    def sending_again(self) -> None:
+        """This process sends again after another did: read the refused DMs again."""
+        self._refused.clear()
+
+    def forget(self, game_id: int) -> None:
+        """Drop what is kept of a pruned game."""
+        self._refused.forget(game_id)
+        self._settled.forget(game_id)
+        self._ratings.forget(game_id)
+
+
+async def ratings_line(store: GameRecords, record: GameRecord) -> str:
+    """For a finished game, each person's new rating and its change: "Ratings: Al 1,512
+    (+18) · Bea 988 (−18)" (empty for any other game): the last line of its result."""
+    if record.status is not GameStatus.FINISHED:
+        return ""
+    names = {s.seat: s.name for s in record.seats if not s.is_computer}
+    changes = [
+        f"{escape(names[c.seat])} {change_text(c.ordinal_before, c.ordinal_after)}"
+        for c in await store.game_rating_changes(record.id)
+        if c.seat in names
+    ]
+    return f"Ratings: {' · '.join(changes)}" if changes else ""
+
+
+def _ended_unread(record: GameRecord, sent: Mapping[str, MessageRecord]) -> Drawing:
+    """The messages of an ended game whose snapshot cannot be read: the lobby and the line
+    that says how it ended, and every hand message sent, closed (no live controls stay in a
+    DM for a game that is over). At a private table, the table in place of the lobby, and
+    every message through interactions' tokens."""
+    private = record.private
+    owed = list(unreadable_table(record) if private else settled(record, None, {}, frozenset()))
+    for key in sent:
+        if not key.startswith("hand:"):
+            continue
+        seat = int(key.rsplit(":", 1)[1])
+        user = record.seats[seat].user_id if seat < len(record.seats) else None
+        if user is not None:
+            view = laid_out(((f"{where(record.channel_id)}: {GAME_ENDED}",),))
+            owed.append(Owed(key, view, user, existing=True, private=private))
+    return Drawing(record.channel_id, record.version, tuple(owed))

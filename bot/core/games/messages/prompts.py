@@ -1,0 +1,109 @@
+"""The controls on a player's hand: the crib select, the card buttons, the count menus and
+the Muggins! button (manual counting), and the autocomplete choices of ``/cribbage discard``
+and ``/cribbage play``.
+
+Built from one seat's view only, so controls can only ever hold that seat's own cards.
+"""
+
+from __future__ import annotations
+
+from bot.core.base.replies import Choice
+from bot.core.base.views import CardChoice, Controls
+from engine.cards import Card, cards_str
+from engine.counting import CLAIM_VALUES
+from engine.phase import Phase
+from engine.views import SeatView
+
+__all__ = ["MAX_CHOICES", "controls_for", "discard_completions", "play_completions"]
+
+#: Discord shows at most 25 autocomplete choices.
+MAX_CHOICES = 25
+
+
+def controls_for(view: SeatView, game_id: int, version: int) -> Controls | None:
+    """What the seat can do now: choose cards for the crib (the stamp is the deal), play a
+    card (one button per card held, the unplayable disabled; the stamp is the game's version),
+    or nothing."""
+    if view.phase is Phase.DISCARD and view.seat in view.pending_discards:
+        return Controls(
+            game_id=game_id,
+            kind="discard",
+            cards=tuple(CardChoice(c.code, str(c)) for c in view.hand),
+            pick=view.discard_count,
+            stamp=view.deal_number,
+        )
+    if view.phase is Phase.PLAY and view.turn == view.seat:
+        return Controls(
+            game_id=game_id,
+            kind="play",
+            cards=tuple(CardChoice(c.code, str(c), c in view.playable) for c in view.hand),
+            pick=1,
+            stamp=version,
+        )
+    if view.phase is Phase.SHOW:
+        return _show_controls(view, game_id, version)
+    return None
+
+
+def _show_controls(view: SeatView, game_id: int, version: int) -> Controls | None:
+    """At a manual show: the count menus for the hand the seat must count now (unless it
+    waits for muggins on its own last claim) and the Muggins! button while an opponent's
+    claim is open to it (unless the seat has called it wrongly already)."""
+    window = view.muggins
+    can_muggins = (
+        window is not None
+        and window.side != view.sides[view.seat]
+        and view.seat not in window.passed
+    )
+    turn = view.count_turn
+    counts = (
+        turn is not None
+        and turn.seat == view.seat
+        and (window is None or not window.holds(view.seat))
+    )
+    if counts:
+        return Controls(game_id, "count", (), 1, version, claims=CLAIM_VALUES, muggins=can_muggins)
+    if can_muggins:
+        return Controls(game_id, "muggins", (), 0, version)
+    return None
+
+
+def _matches(card: Card, typed: str) -> bool:
+    """Whether ``card`` fits what was typed so far (code or label, any case)."""
+    typed = typed.strip().upper()
+    if not typed:
+        return True
+    return card.code.upper().startswith(typed) or str(card).upper().startswith(typed)
+
+
+def discard_completions(view: SeatView, current: str) -> list[Choice]:
+    """The seat's cards matching what was typed, empty unless it still has to discard.
+
+    Held cards already typed in full stay in front, so ``"5H J"`` offers ``"5H JD"``,
+    ``"5H JC"`` and so on.
+    """
+    if view.seat not in view.pending_discards:
+        return []
+    words = current.replace(",", " ").split()
+    partial = "" if current.endswith((" ", ",")) or not words else words.pop()
+    done: list[Card] = []
+    for word in words:
+        try:
+            card = Card.parse(word)
+        except ValueError:
+            continue
+        if card in view.hand and card not in done:
+            done.append(card)
+    del done[max(view.discard_count - 1, 0) :]
+    choices = []
+    for card in view.hand:
+        if card in done or not _matches(card, partial):
+            continue
+        picked = [*done, card]
+        choices.append(Choice(cards_str(picked), " ".join(c.code for c in picked)))
+    return choices[:MAX_CHOICES]
+
+
+def play_completions(view: SeatView, current: str) -> list[Choice]:
+    """Only the cards the seat may play now (none when it is not its turn)."""
+    return [Choice(str(c), c.code) for c in view.playable if _matches(c, current)][:MAX_CHOICES]

@@ -1,0 +1,69 @@
+"""What a game's channel sees, for a page that watches it: the same table messages, drawn by
+the same projection (:func:`bot.core.games.messages.projection.settled`), and the board as the pegs
+stand.
+
+Only the channel's own messages are taken (the lobby, one table per deal, the result, how the
+game ended), never a hand message or a notice to one person, so a page shows no card the
+channel has not seen.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from bot.core.base.views import BoardPicture, MessageView
+from bot.core.games.games import Loaded
+from bot.core.games.messages.projection import board_of, settled
+from bot.core.games.records import GameRecord, GameStatus
+
+__all__ = ["TableSeen", "table_seen"]
+
+#: The channel messages a page shows, by the first part of their key.
+_SHOWN = frozenset({"lobby", "table", "show", "result", "ended"})
+
+
+@dataclass(frozen=True, slots=True)
+class TableSeen:
+    """A game as its channel shows it at ``version``: the messages in the channel's order, the
+    board as the pegs stand now (None before the deal), and whether the game is over (then the
+    whole game may be shown)."""
+
+    game_id: int
+    version: int
+    status: GameStatus
+    title: str
+    messages: tuple[MessageView, ...]
+    board: BoardPicture | None
+
+    @property
+    def over(self) -> bool:
+        """Whether the game has ended (finished, cancelled or expired)."""
+        return self.status not in (GameStatus.LOBBY, GameStatus.ACTIVE)
+
+
+def title_of(record: GameRecord) -> str:
+    """ "Al v Bea, to 121" (the seats taken so far, in a lobby)."""
+    names = " v ".join(s.name for s in record.seats) or "A new game"
+    return f"{names}, to {record.target}"
+
+
+def table_seen(record: GameRecord, loaded: Loaded | None, ratings: str = "") -> TableSeen:
+    """What the channel of ``record``'s game shows now (``loaded``: the game, once started;
+    ``ratings``: the line of rating changes a finished game's result ends with,
+    :func:`bot.core.games.messages.projector.ratings_line`)."""
+    owed = settled(record, loaded, {}, frozenset(), ratings)
+    channel = sorted(
+        (o for o in owed if o.user_id is None and o.key.split(":", 1)[0] in _SHOWN),
+        key=lambda o: o.order,
+    )
+    board = None
+    if loaded is not None and loaded.log.deal >= 1:
+        board = board_of(loaded.log, loaded.game.public_view())
+    return TableSeen(
+        record.id,
+        record.version,
+        record.status,
+        title_of(record),
+        tuple(o.view for o in channel),
+        board,
+    )

@@ -1,0 +1,71 @@
+"""The table as a whole, for ``/cribbage status``: a text board and where the deal stands."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from bot.core.base.text import Names, plural
+from bot.core.games.messages.table import result_line
+from engine.cards import cards_str
+from engine.phase import Phase
+from engine.views import PublicView
+
+__all__ = ["board", "last_result_text", "status_text"]
+
+_BOARD_WIDTH = 30
+
+
+def board(names: Names, scores: Sequence[int], target: int) -> str:
+    """A text track per side, in a code block: ``Al   ▰▰▰▰▱▱▱▱  45``."""
+    sides = [names.plain_side(s) for s in range(len(scores))]
+    width = max(len(name) for name in sides)
+    lines = []
+    for side, score in enumerate(scores):
+        filled = min(_BOARD_WIDTH, score * _BOARD_WIDTH // target)
+        track = "▰" * filled + "▱" * (_BOARD_WIDTH - filled)
+        lines.append(f"{sides[side].ljust(width)}  {track} {score:>3}")
+    return "```\n" + "\n".join(lines) + f"\n{'':>{width}}  to {target}\n```"
+
+
+def status_text(view: PublicView, resigned: int | None = None) -> str:
+    """The public table: board, dealer, phase, whose turn, the count and the series (or how
+    the game ended; ``resigned``: the seat that resigned, if one did)."""
+    names = Names.of(view)
+    lines = [board(names, view.scores, view.target)]
+    if view.phase is Phase.OVER and view.result is not None:
+        lines.append(result_line(names, view.result, resigned))
+        return "\n".join(lines)
+    dealer = names.seat(view.dealer)
+    lines.append(f"Deal {view.deal_number} — {dealer} deals and has the crib.")
+    if view.phase is Phase.DISCARD:
+        waiting = ", ".join(names.seat(s) for s in view.pending_discards)
+        lines.append(f"Discarding: waiting for {waiting}.")
+    elif view.phase is Phase.SHOW:
+        # Manual counting: the show waits for a claim, or for muggins on a short one.
+        lines.append(f"The show — starter {view.starter}.")
+        if view.muggins is not None:
+            owner = names.seat(view.muggins.seat)
+            lines.append(f"{owner} claimed {view.muggins.claimed}: muggins may be called.")
+        if view.count_turn is not None:
+            what = "the crib" if view.count_turn.crib else "their hand"
+            lines.append(f"{names.seat(view.count_turn.seat)} to count {what}.")
+    else:
+        lines.append(f"The play — starter {view.starter}.")
+        if view.turn is not None:
+            lines.append(f"{names.seat(view.turn)} to play.")
+        series = cards_str(view.series) if view.series else "no cards yet"
+        lines.append(f"Count {view.count}: {series}.")
+        held = ", ".join(
+            f"{names.seat(s)} {plural(n, 'card')}" for s, n in enumerate(view.hand_sizes)
+        )
+        lines.append(f"Cards left: {held}.")
+    return "\n".join(lines)
+
+
+def last_result_text(view: PublicView, resigned: int | None = None) -> str:
+    """``status`` in a channel whose last game has finished: the final board and result."""
+    return (
+        "The last game here is over.\n"
+        + status_text(view, resigned)
+        + "\nStart a new one with `/cribbage new`."
+    )

@@ -1,0 +1,403 @@
+"""The table in the channel: one message per deal, the calls of that deal said as players say
+them, where the play stands now, and at the end the show, item by item, and the scores.
+
+"Bea plays 5♥ — fifteen for 2 (Bea 17)" (a scoring call says the caller's running score),
+"Al plays 9♦ (count 24)", "Go — Bea pegs 1 (Bea 18)", the starter and his heels, every hand and
+the crib counted, the result. Made from the deal's events and the public view only, so a card
+still in someone's hand cannot reach the channel by mistake.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import assert_never
+
+from bot.core.base.seeded import Seal
+from bot.core.base.text import MAX_MESSAGE, Names, and_list, plural
+from bot.core.games.chances import chances_line
+from engine import events as ev
+from engine.cards import cards_str
+from engine.counting import Counting
+from engine.outcome import GameResult
+from engine.phase import Phase
+from engine.speech import say_pegging, say_score
+from engine.views import PublicView
+
+__all__ = [
+    "LEFT_OUT",
+    "MAX_LAID_OUT",
+    "NOT_SEALED",
+    "DealText",
+    "deal_layout",
+    "deal_text",
+    "one_message",
+    "resign_question",
+    "result_line",
+    "scores_line",
+]
+
+#: Characters a laid-out table may hold in all its texts (Discord: 4000 across the text
+#: displays of a Components V2 message).
+MAX_LAID_OUT = 4000
+#: Said in place of the plays that scored nothing when a deal's table is too long for them.
+LEFT_OUT = "_(the plays that scored nothing are left out, to keep the deal in one message)_"
+#: Said under the deal, where a sealed shuffle's seal would be, in a game begun before
+#: shuffles were sealed (it has no seed to show, so nobody can check its deals).
+NOT_SEALED = (
+    "🔒 No sealed shuffle: this game began before the bot sealed its shuffles, so its deals "
+    "can't be checked."
+)
+
+
+def _played(names: Names, event: ev.Played) -> str:
+    said = say_pegging(event.items, event.points)
+    name = names.seat(event.seat)
+    if said:
+        return f"{name} plays {event.card} — {said} ({names.side(event.side)} {event.score})"
+    return f"{name} plays {event.card} (count {event.count})"
+
+
+def _go_point(names: Names, event: ev.GoPoint) -> str:
+    label = "Last card" if event.last_card else "Go"
+    return (
+        f"{label} — {names.seat(event.seat)} pegs {event.points}"
+        f" ({names.side(event.side)} {event.score})"
+    )
+
+
+def _whose(names: Names, seat: int, crib: bool) -> str:
+    owner = names.seat(seat)
+    return f"{owner}'s crib" if crib else f"{owner}'s hand"
+
+
+#: What the table adds when a hand scores one of the two rarest counts (76 and 4 of the
+#: 12,994,800 hand and starter combinations).
+RARE_HANDS = {28: " — 🎉 **a 28!**", 29: " — 🎉 **a 29, the perfect hand!**"}
+
+
+def _shown(names: Names, event: ev.Shown, manual: bool) -> str:
+    what = _whose(names, event.seat, event.crib)
+    said = say_score(event.score)
+    rare = RARE_HANDS.get(event.score.total, "")
+    if event.claimed is not None:
+        # The breakdown after a claim (manual counting): the claim was pegged already.
+        missed = f" — {plural(event.missed, 'point')} missed" if event.missed else ""
+        return f"{what} counted: {said}{missed}{rare}"
+    if manual:
+        # Counting by hand, a hand shown without a claim is one the clock counted: its owner
+        # did not claim in time, and it is pegged in full.
+        return (
+            f"Time ran out: {what} counted for them: {cards_str(event.cards)} + starter "
+            f"{event.starter} — {said} ({names.side(event.side)} {event.total}){rare}"
+        )
+    return (
+        f"{what}: {cards_str(event.cards)} + starter {event.starter} — {said}"
+        f" ({names.side(event.side)} {event.total}){rare}"
+    )
+
+
+def _claimed(names: Names, event: ev.Claimed) -> str:
+    return (
+        f"{_whose(names, event.seat, event.crib)}: {cards_str(event.cards)} + starter "
+        f"{event.starter} — {names.seat(event.seat)} claims {event.points}"
+        f" ({names.side(event.side)} {event.score})"
+    )
+
+
+def _mugginsed(names: Names, event: ev.Mugginsed) -> str:
+    return (
+        f"Muggins! {names.seat(event.seat)} takes the {plural(event.points, 'point')}"
+        f" {names.seat(event.owner)} missed ({names.side(event.side)} {event.score})"
+    )
+
+
+def _cut(names: Names, event: ev.CutForDeal) -> str:
+    rounds = [
+        ", ".join(f"{names.seat(s)} {card}" for s, card in enumerate(cards) if card is not None)
+        for cards in event.rounds
+    ]
+    said = " — a tie for lowest, cut again: ".join(rounds)
+    return f"Cut for deal: {said}. {names.seat(event.dealer)} cuts lowest and deals first."
+
+
+def _dealt(names: Names, event: ev.Dealt, discard_count: int) -> str:
+    dealer = names.seat(event.dealer)
+    cards = plural(discard_count, "card")
+    extra = ", and the top card of the deck joins it" if event.crib_from_deck else ""
+    return (
+        f"**Deal {event.deal_number}** — {dealer} deals {event.hand_size} each; "
+        f"everyone puts {cards} in {dealer}'s crib{extra}."
+    )
+
+
+def _starter(names: Names, event: ev.StarterCut, heels: ev.Heels | None) -> str:
+    if heels is None:
+        return f"Starter: {event.card}."
+    return (
+        f"Starter: {event.card} — his heels, {names.seat(heels.seat)} pegs {heels.points}"
+        f" ({names.side(heels.side)} {heels.score})."
+    )
+
+
+def result_line(names: Names, result: GameResult, resigned: int | None = None) -> str:
+    """The end of a game: "🏆 Al wins 121-84 — a skunk, 2 game points" (with ``resigned``,
+    the seat that resigned: "Bea resigned — 🏆 Al wins, a lurch, 2 game points (40-10)").
+    With three players each loser's score is named, highest first: "🏆 Al wins 61 to Cy's
+    53 and Bea's 34", "(Bea 40, Cy 30, Al 20)"."""
+    winner = names.side(result.winner)
+    verb = names.verb("wins", "win")
+    losers = sorted(
+        (s for s in range(len(result.scores)) if s != result.winner),
+        key=lambda s: (-result.scores[s], s),
+    )
+    won = result.scores[result.winner]
+    if len(losers) == 1:
+        scores = f"{won}-{result.scores[losers[0]]}"
+        standing = scores
+    else:
+        scores = f"{won} to " + and_list(f"{names.side(s)}'s {result.scores[s]}" for s in losers)
+        standing = ", ".join(
+            f"{names.side(s)} {result.scores[s]}" for s in [result.winner, *losers]
+        )
+    points = plural(result.game_points, "game point")
+    kinds = {
+        "skunk": "a skunk, ",
+        "double_skunk": "a double skunk, ",
+        "lurch": "a lurch, ",
+    }
+    kind = kinds.get(result.kind, "")
+    if resigned is not None:
+        # A resignation is a loss at the scores as they stand, with the game points they give.
+        return f"{names.seat(resigned)} resigned — 🏆 {winner} {verb}, {kind}{points} ({standing})"
+    return f"🏆 {winner} {verb} {scores} — {kind}{points}"
+
+
+def resign_question(names: Names, view: PublicView, seat: int) -> str:
+    """What ``/cribbage resign`` asks before it resigns: "Resign this game? It is a loss at
+    the scores as they stand (Al 40 · Bea 52 (to 121))." (with partners: for your side,
+    your partner's consent not needed)."""
+    side = view.sides[seat]
+    partners = len(view.players) == 4
+    whose = f" for {names.side(side)} (a resignation is yours alone)" if partners else ""
+    standing = scores_line(names, view.scores, view.target).removeprefix("Scores: ")
+    return (
+        f"Resign this game{whose}? It is a loss at the scores as they stand: {standing}. "
+        "It can't be taken back."
+    )
+
+
+def scores_line(names: Names, scores: Sequence[int], target: int) -> str:
+    """Every side's score: "Scores: Al 45 · Bea 38 (to 121)"."""
+    parts = " · ".join(f"{names.side(s)} {score}" for s, score in enumerate(scores))
+    return f"Scores: {parts} (to {target})"
+
+
+@dataclass(frozen=True, slots=True)
+class DealText:
+    """A deal as the channel shows it: the play (with where it stands now, while it goes on)
+    and, once counted, the show (with the scores after it); the result if the game ended."""
+
+    play: str
+    show: str
+    result: str
+    #: The play without the calls that scored nothing (plays and "says go"), for a deal too
+    #: long to say them all beside its show.
+    brief: str = ""
+    #: The show in parts, one after the other: each hand and the crib (with its claim and any
+    #: muggins when counting by hand), then the lines after them (the scores, the chances);
+    #: ``show`` is these parts, a line each.
+    show_parts: tuple[str, ...] = ()
+    #: Where the play stands now (a live table's last line of its play, the phase's own line;
+    #: empty otherwise), which a laid-out table shows apart from the calls.
+    status: str = ""
+
+
+def _status(names: Names, view: PublicView) -> str:
+    """Where the deal stands now, for a live table."""
+    match view.phase:
+        case Phase.DISCARD:
+            waiting = and_list(names.seat(s) for s in view.pending_discards)
+            return f"Waiting for {waiting} to put cards in the crib."
+        case Phase.PLAY:
+            series = cards_str(view.series) if view.series else "nothing played yet"
+            turn = f" — {names.seat(view.turn)} to play." if view.turn is not None else "."
+            return f"**Count {view.count}** ({series}){turn}"
+        case Phase.SHOW:
+            return _counting(names, view)
+        case Phase.OVER:
+            return ""
+        case _:
+            assert_never(view.phase)
+
+
+def _counting(names: Names, view: PublicView) -> str:
+    """Where a manual show stands: a claim open to muggins, and whose count is next."""
+    lines = []
+    if view.muggins is not None:
+        owner = names.seat(view.muggins.seat)
+        lines.append(f"{owner} claimed {view.muggins.claimed} — an opponent may call **Muggins!**")
+    turn = view.count_turn
+    if turn is not None:
+        what = "the crib" if turn.crib else "their hand"
+        lines.append(
+            f"Waiting for {names.seat(turn.seat)} to count {what}: {cards_str(turn.cards)}"
+            f" + starter {view.starter}."
+        )
+    return "\n".join(lines)
+
+
+def deal_text(
+    names: Names,
+    events: Sequence[ev.Event],
+    view: PublicView,
+    *,
+    live: bool,
+    cut: ev.CutForDeal | None = None,
+    resigned: int | None = None,
+    chances: Sequence[str] | None = None,
+    seal: Seal | None = None,
+) -> DealText:
+    """The text of one deal's table from its events; ``view`` is the table now (for the
+    discard count and, when ``live``, the line that says where the play stands); ``chances``,
+    each side's chance to win once the deal is over, said after the scores; ``seal``: the
+    deal's sealed shuffle (its seal under the deal, its seed at the show once shown; for a game
+    begun before shuffles were sealed, :data:`NOT_SEALED` under the deal)."""
+    play: list[str] = [] if cut is None else [_cut(names, cut)]
+    # The indexes in ``play`` of calls that scored nothing (left out of the brief form).
+    quiet: set[int] = set()
+    # The show, a group of lines per hand counted (and the crib), in the order counted.
+    hands: list[list[str]] = []
+    show: list[str] = []
+    result = ""
+    for i, event in enumerate(events):
+        match event:
+            case ev.Dealt():
+                play.append(_dealt(names, event, view.discard_count))
+                if seal is not None and seal.seal is None:
+                    play.append(NOT_SEALED)
+                elif seal is not None:
+                    play.append(f"🔒 Shuffle sealed: SHA-256 `{seal.seal}`")
+            case ev.Discarded():
+                pass  # who is still to discard is said by the status line
+            case ev.StarterCut():
+                after = events[i + 1] if i + 1 < len(events) else None
+                play.append(_starter(names, event, after if isinstance(after, ev.Heels) else None))
+            case ev.Heels():
+                pass  # said with the starter
+            case ev.Played():
+                if not event.points:
+                    quiet.add(len(play))
+                play.append(_played(names, event))
+            case ev.Go():
+                quiet.add(len(play))
+                play.append(f"{names.seat(event.seat)} says go")
+            case ev.GoPoint():
+                play.append(_go_point(names, event))
+            case ev.CountReset():
+                play.append(f"The count starts again; {names.seat(event.next_seat)} leads")
+            case ev.Shown():
+                # A breakdown after a claim belongs with the claim; any other show is a hand.
+                if event.claimed is None or not hands:
+                    hands.append([])
+                hands[-1].append(_shown(names, event, view.counting is Counting.MANUAL))
+            case ev.Claimed():
+                hands.append([_claimed(names, event)])
+            case ev.Mugginsed():
+                if not hands:
+                    hands.append([])
+                hands[-1].append(_mugginsed(names, event))
+            case ev.GameOver():
+                result = result_line(names, event.result, resigned)
+            case ev.CutForDeal():
+                play.append(_cut(names, event))
+            case _:
+                assert_never(event)
+    status = _status(names, view) if live else ""
+    if status:
+        # At a manual show the table waits on the show, so that is where it says so.
+        (show if view.phase is Phase.SHOW else play).append(status)
+    if seal is not None and seal.seed is not None:
+        show.append(f"🔓 Shuffle seed: `{seal.seed}` (check it: `python -m bot.verify SEED SEAL`)")
+    if result and resigned is not None:
+        # A resignation can come at any moment of a deal: the deal's own table says it ended
+        # there, and how (the result message says it too, below the last deal).
+        (show if show or hands else play).append(result)
+    if (show or hands) and not result:
+        # The scores after this deal's show (the deal that ended the game has the result instead).
+        show.append(scores_line(names, _scores_after(events, view), view.target))
+        if chances is not None:
+            sides = [names.side(side) for side in range(len(chances))]
+            show.append(chances_line(sides, chances))
+    brief = [line for i, line in enumerate(play) if i not in quiet]
+    if quiet:
+        brief.append(LEFT_OUT)
+    parts = tuple("\n".join(lines) for lines in hands)
+    if show:
+        parts += ("\n".join(show),)
+    return DealText(
+        "\n".join(play),
+        "\n".join(parts),
+        result,
+        "\n".join(brief),
+        show_parts=parts,
+        status=status if play and play[-1] == status else "",
+    )
+
+
+def one_message(text: DealText, limit: int = MAX_MESSAGE) -> str:
+    """A deal's table as one message of at most ``limit`` characters: the play, then the show.
+    When both do not fit, the plays that scored nothing give way (the brief form); if even
+    that is too long, the play is cut short from its end, and the show last of all, so the
+    deal never needs a second message (its show does not move part-way through the deal)."""
+    together = "\n\n".join(part for part in (text.play, text.show) if part)
+    if len(together) <= limit:
+        return together
+    show = text.show[:limit]
+    room = limit - len(show) - 2
+    play = text.brief if len(text.brief) <= room else text.brief[: max(room - 1, 0)] + "…"
+    return "\n\n".join(part for part in (play if room > 0 else "", show) if part)
+
+
+def deal_layout(text: DealText, limit: int = MAX_LAID_OUT) -> tuple[tuple[str, ...], ...]:
+    """A deal's table laid out in parts (:func:`bot.core.base.views.laid_out`): the play, then
+    each part of the show set apart, within ``limit`` characters in all. The rules of
+    :func:`one_message` hold: when everything does not fit, the plays that scored nothing give
+    way; if even that is too long, the play is cut short from its end, and the show last of
+    all, so the deal never needs a second message."""
+    shows = tuple(p for p in text.show_parts if p)
+    if len(text.play) + sum(len(p) for p in shows) <= limit:
+        return (_apart(text.play, text.status), *((p,) for p in shows))
+    kept: list[str] = []
+    used = 0
+    for part in shows:
+        part = part[: limit - used]
+        if part:
+            kept.append(part)
+            used += len(part)
+    room = limit - used
+    if len(text.brief) <= room:
+        return (_apart(text.brief, text.status), *((p,) for p in kept))
+    play = text.brief[: max(room - 1, 0)] + "…"
+    return ((play if room > 0 else "",), *((p,) for p in kept))
+
+
+def _apart(play: str, status: str) -> tuple[str, ...]:
+    """The play's calls, and the line that says where it stands apart from them (the two
+    texts hold the same characters as ``play`` but the line break between them)."""
+    calls = play.removesuffix(status)
+    if not status or calls == play:
+        return (play,)
+    return (calls.removesuffix("\n"), status) if calls else (status,)
+
+
+def _scores_after(events: Sequence[ev.Event], view: PublicView) -> tuple[int, ...]:
+    """The scores when the deal's show ended (or as it stands, while a manual show goes on):
+    every side shows a hand, so each side's last points of the deal say its score then (the
+    view may be of a later deal, whose heels or play moved on)."""
+    scores = list(view.scores)
+    for event in events:
+        scored = ev.points_scored(event)
+        if scored is not None:
+            scores[scored.side] = scored.total
+    return tuple(scores)

@@ -1,0 +1,539 @@
+"""The moves of a game being played: a person's discard, play, count, muggins or resignation
+(by command or by a hand's control), the computer seats' answers, and the clock's moves.
+
+Each call finds the game under its channel's lock (:class:`~bot.core.games.games.Games`), validates
+and applies ONE engine action, lets the computer seats make the moves they owe in answer, saves
+them in one transaction and answers the person (:class:`~bot.core.base.replies.Answer`). A move made
+from a hand message is answered by updating that message, and its new look is kept with the
+move, so whatever sends the game's messages never draws it from before the move.
+
+Two kinds of move are nobody's click, and :meth:`Moves.catch_up` makes them when they are due:
+the clock's (manual counting: the muggins window closes, a person who has not counted in time
+is counted for) and the computer's answer that was left for after the person was answered (a
+level that thinks at length) when the Discord layer never made it. The game clock
+(:mod:`bot.core.games.clock`) calls it as the feed says a game changed, and when a move falls due.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from datetime import timedelta
+
+from bot.core.base import refusals
+from bot.core.base.entry import answers
+from bot.core.base.owners import Owner
+from bot.core.base.refusals import Refused, StaleControl
+from bot.core.base.replies import Answer, Click, Clicked, Reply, Sequel, User
+from bot.core.base.text import Names, card_labels, plural
+from bot.core.base.timing import ANSWER_WINDOW
+from bot.core.base.views import ConfirmControls, MessageRecord, MessageView, laid_out
+from bot.core.games.coach_settings import CoachSettings
+from bot.core.games.computer import (
+    THINKS_AT_LENGTH,
+    ComputerPlayers,
+    Step,
+    answers_later,
+    computer_moves,
+    computer_to_move,
+)
+from bot.core.games.computer import snapshot_views as views_before
+from bot.core.games.games import Games, Loaded, OnGames
+from bot.core.games.messages.private_table import hand_key
+from bot.core.games.messages.projection import hand_message
+from bot.core.games.messages.table import resign_question
+from bot.core.games.records import GameRecord, GameStatus
+from bot.core.ledger.life import answer_kept
+from engine.cards import Card, cards_str, parse_cards
+from engine.counting import Counting
+from engine.errors import RuleError
+from engine.events import Dealt, Event, Mugginsed
+from engine.game import Game
+from engine.phase import Phase
+
+__all__ = ["COMPUTER_ANSWER_AFTER", "COUNT_TIMEOUT", "MUGGINS_WINDOW", "Moves"]
+
+#: Manual counting: how long opponents may call muggins after a claim, and how long a
+#: person may take to claim before the bot counts for them (settings override both).
+MUGGINS_WINDOW = timedelta(seconds=30)
+COUNT_TIMEOUT = timedelta(seconds=180)
+#: The most clock moves made in one catch-up (each one settles a hand, and a show has at most
+#: five hands; the computer's answers come inside each).
+MAX_CLOCK_MOVES = 5
+#: A computer's answer left for after a person's move is made by the Discord layer once the
+#: person is answered; failing that (the process died, the answer failed), by the clock's
+#: catch-up once this long has passed since the move: by then the click's answer went out or
+#: never will, so nothing edits the person's hand before its answer lands.
+COMPUTER_ANSWER_AFTER = ANSWER_WINDOW
+#: Games whose record says the clock never has anything to do in them are remembered (by id)
+#: so that their changes cost the clock no read.
+CLOCKLESS_KEPT = 4096
+
+#: A move the clock makes in a game (closing a muggins window, counting for an idle player).
+ClockMove = Callable[[Game], list[Event]]
+#: What a click that comes too late is told, by the kind of control.
+_STALE = {
+    "play": refusals.STALE_PLAY,
+    "count": refusals.STALE_COUNT,
+    "muggins": refusals.STALE_MUGGINS,
+    "pass": refusals.STALE_MUGGINS,
+}
+
+
+@dataclass(frozen=True, slots=True)
+class _Answering:
+    """A move made from a hand message: the deal it is the hand of, and (when the caller gave
+    it) the click, whose answer is kept with the move."""
+
+    deal: int
+    clicked: Clicked | None = None
+
+
+def _parse(text: str) -> tuple[Card, ...]:
+    """Cards as typed, or the refusal that says what was wrong with them."""
+    try:
+        return parse_cards(text)
+    except ValueError as err:
+        raise Refused(str(err)) from None
+
+
+def _card(code: str) -> Card:
+    """One card from a control's value (``"10D"``), or the refusal."""
+    try:
+        return Card.parse(code)
+    except ValueError as err:
+        raise Refused(str(err)) from None
+
+
+def _new_deal(game: Game, events: Sequence[Event]) -> bool:
+    """Whether the action ended the deal (the hand the actor held is gone)."""
+    return game.phase is Phase.OVER or any(isinstance(e, Dealt) for e in events)
+
+
+def _seat_of_action(step: Step) -> int | None:
+    """The seat whose move a log entry is (every discard, play and resignation names it)."""
+    seat = step.action.get("seat")
+    return seat if isinstance(seat, int) else None
+
+
+class Moves(OnGames):
+    """The moves of started games: the people's, the computer's and the clock's."""
+
+    def __init__(
+        self,
+        games: Games,
+        coach: CoachSettings,
+        computers: ComputerPlayers,
+        *,
+        muggins_window: timedelta = MUGGINS_WINDOW,
+        count_timeout: timedelta = COUNT_TIMEOUT,
+    ) -> None:
+        self._games = games
+        self._coach = coach
+        self._computers = computers
+        self._muggins_window = muggins_window.total_seconds()
+        self._count_timeout = count_timeout.total_seconds()
+        # Games the clock never has anything to do in (automatic counting, no computer that
+        # answers later): ids, oldest first.
+        self._clockless: dict[int, None] = {}
+
+    # -- applying one action ------------------------------------------------------------------
+    async def _apply(
+        self,
+        loaded: Loaded,
+        act: Callable[[Game], list[Event]] | None,
+        reply: Callable[[Game, Sequence[Event]], str],
+        *,
+        answering: _Answering | None = None,
+        mirror: bool = False,
+    ) -> Answer:
+        """Apply one engine action and the computer's answers to it, save them in one
+        transaction, and say what happened. ``answering``: the hand message whose control was
+        used (its new look is the click's answer, kept with the move when the click is known).
+        ``mirror``: a move by command, answered with the mover's hand as it is now (a private
+        copy of their hand message, kept up to date while the command's token lives: their
+        next turn reaches them where they typed, at once). With no ``act``, only the
+        computer's owed answers (see :meth:`computer_turn`)."""
+        game, record = loaded.game, loaded.record
+        people = [s.user_id for s in record.seats if s.user_id is not None]
+        mirror = mirror and not record.private  # (there, hands are the players' own copies)
+        asked = answering is not None or mirror
+        coach_off = await self._coach.off(people) if asked else frozenset()
+        steps: list[Step] = []
+        said = ""
+        seat = None
+        if act is not None:
+            before = views_before(game)
+            events = act(game)
+            # The reply is about the person's own move, before the computer changes it.
+            said = reply(game, events)
+            # Every accepted discard, play or resignation adds exactly one log entry.
+            steps.append(Step(game.actions[-1], events, before, game.public_view()))
+            seat = _seat_of_action(steps[0])
+        # A computer that thinks at length answers after the person hears of their move
+        # (see computer_turn); any other answers inside the same transaction.
+        computer_owes = act is not None and answers_later(record.seats, game)
+        if not computer_owes:
+            steps += await computer_moves(record.seats, game, self._computers)
+        key = None if answering is None or seat is None else f"hand:{answering.deal}:{seat}"
+        update = None
+
+        def answer(saved: Loaded) -> MessageRecord | None:
+            nonlocal update
+            if answering is None or seat is None or key is None:
+                return None
+            user = record.seats[seat].user_id
+            coach = user is None or user not in coach_off
+            update = hand_message(saved, seat, answering.deal, coach=coach)
+            if answering.clicked is None:
+                return None
+            at = self._games.now()
+            return answer_kept(answering.clicked, key, update.digest(), saved.record.version, at)
+
+        hand: tuple[str, MessageView] | None = None
+
+        def answer_with_hand(saved: Loaded) -> MessageRecord | None:
+            nonlocal hand
+            if mirror and seat is not None and saved.game.phase is not Phase.OVER:
+                user = record.seats[seat].user_id
+                coach = user is None or user not in coach_off
+                deal = saved.game.deal_number
+                hand = (hand_key(deal, seat), hand_message(saved, seat, deal, coach=coach))
+            return answer(saved)
+
+        version = await self._games.save_moves(
+            loaded, steps, answer_with_hand, more_coming=computer_owes
+        )
+        kept = answering is not None and answering.clicked is not None and update is not None
+        sequel = Sequel(
+            Owner.game(record.id),
+            record.channel_id,
+            version,
+            key=key if update is not None else None,
+            kept=kept,
+            computer_owes=computer_owes,
+        )
+        if hand is not None:
+            mirrored, view = hand
+            sequel = dataclasses.replace(sequel, key=mirrored, mirror=view.digest())
+            shown = laid_out(((said,), *view.layout), controls=view.controls)
+            return Answer(reply=Reply(said, view=shown), sequel=sequel)
+        return Answer(reply=Reply(said), update=update, sequel=sequel)
+
+    # -- by command (the channel's game) -------------------------------------------------------
+    @answers
+    async def resign(self, channel_id: int, user: User) -> Answer:
+        """Concede: the other side wins; counts as a loss."""
+
+        async def body(record: GameRecord) -> Answer:
+            loaded, seat = self._games.seated(record, user)
+            return await self._apply(loaded, lambda g: g.resign(seat), lambda g, e: "You resigned.")
+
+        return await self._games.in_channel(channel_id, body)
+
+    @answers
+    async def ask_resign(self, channel_id: int, user: User) -> Answer:
+        """``/cribbage resign``: asks the player to confirm, privately, with Yes and No (see
+        :meth:`confirm_resign`); nothing changes yet. In a partners game the resignation is
+        the player's alone, for their side."""
+
+        async def body(record: GameRecord) -> Answer:
+            loaded, seat = self._games.seated(record, user)
+            game = loaded.game
+            try:
+                game.verify_resign(seat)
+            except RuleError as err:
+                raise Refused(str(err)) from None
+            text = resign_question(Names.of(game.public_view()), game.public_view(), seat)
+            view = MessageView(text, confirm=ConfirmControls(record.id))
+            return Answer.say(text, view=view)
+
+        return await self._games.in_channel(channel_id, body)
+
+    @answers
+    async def confirm_resign(
+        self, game_id: int, user: User, yes: bool, *, guild_id: int | None
+    ) -> Answer:
+        """The answer to the question :meth:`ask_resign` asked: Yes resigns the game (a loss),
+        No plays on; either way the question's message says so, without its buttons."""
+        if not yes:
+            said = "You play on."
+            return Answer(reply=Reply(said), update=MessageView(said))
+
+        async def body(record: GameRecord) -> Answer:
+            loaded, seat = self._games.seated(record, user)
+            answer = await self._apply(
+                loaded, lambda g: g.resign(seat), lambda g, e: "You resigned."
+            )
+            return dataclasses.replace(answer, update=MessageView("You resigned."))
+
+        return await self._games.by_id(game_id, body, user=user, guild_id=guild_id)
+
+    @answers
+    async def discard(self, channel_id: int, user: User, cards: str | Sequence[Card]) -> Answer:
+        """Put cards in the crib (text as typed, e.g. ``"5H JD"``, or cards)."""
+        return await self._games.in_channel(
+            channel_id, lambda r: self._discard(r, user, cards, mirror=True)
+        )
+
+    @answers
+    async def play(self, channel_id: int, user: User, card: str | Card) -> Answer:
+        """Play one card in the play."""
+        return await self._games.in_channel(
+            channel_id, lambda r: self._play(r, user, card, mirror=True)
+        )
+
+    @answers
+    async def count(self, channel_id: int, user: User, points: int) -> Answer:
+        """Manual counting: claim ``points`` for the hand (or crib) you must count now."""
+        return await self._games.in_channel(
+            channel_id, lambda r: self._count(r, user, points, mirror=True)
+        )
+
+    # -- by a hand's control (a game by id) -----------------------------------------------------
+    @answers
+    async def click(
+        self,
+        click: Click,
+        user: User,
+        clicked: Clicked | None = None,
+        *,
+        guild_id: int | None,
+    ) -> Answer:
+        """A hand's control (by DM or from ``/cribbage hand``), made in the server ``guild_id``
+        (None: a DM). ``clicked``: the message and the click, whose answer is kept with the
+        move. A control from an earlier moment of the game (its stamp) gets a clear answer."""
+
+        async def body(record: GameRecord) -> Answer:
+            game = self._games.started(record).game
+            if click.kind == "discard":
+                if click.stamp != game.deal_number:
+                    raise StaleControl(refusals.STALE_DISCARD, click.game_id)
+                cards = [_card(code) for code in click.values]
+                answering = _Answering(click.stamp, clicked)
+                return await self._discard(record, user, cards, answering=answering)
+            if click.stamp != record.version:
+                raise StaleControl(_STALE[click.kind], click.game_id)
+            answering = _Answering(game.deal_number, clicked)
+            if click.kind == "play":
+                if len(click.values) != 1:
+                    raise Refused(refusals.ONE_CARD)
+                return await self._play(record, user, _card(click.values[0]), answering=answering)
+            if click.kind == "count":
+                if len(click.values) != 1 or not click.values[0].isdecimal():
+                    raise Refused(refusals.BAD_COUNT)
+                points = int(click.values[0])
+                return await self._count(record, user, points, answering=answering)
+            if click.kind == "pass":
+                return await self._pass(record, user, answering)
+            return await self._muggins(record, user, answering)
+
+        return await self._games.by_id(click.game_id, body, user=user, guild_id=guild_id)
+
+    # -- the moves themselves -------------------------------------------------------------------
+    async def _discard(
+        self,
+        record: GameRecord,
+        user: User,
+        cards: str | Sequence[Card],
+        *,
+        answering: _Answering | None = None,
+        mirror: bool = False,
+    ) -> Answer:
+        loaded, seat = self._games.seated(record, user)
+        chosen = _parse(cards) if isinstance(cards, str) else tuple(cards)
+
+        def reply(game: Game, events: Sequence[Event]) -> str:
+            said = f"You put {card_labels(chosen)} in the crib."
+            if _new_deal(game, events):
+                return said
+            return f"{said} You keep {cards_str(game.view(seat).kept)}."
+
+        return await self._apply(
+            loaded, lambda g: g.discard(seat, chosen), reply, answering=answering, mirror=mirror
+        )
+
+    async def _play(
+        self,
+        record: GameRecord,
+        user: User,
+        card: str | Card,
+        *,
+        answering: _Answering | None = None,
+        mirror: bool = False,
+    ) -> Answer:
+        loaded, seat = self._games.seated(record, user)
+        if isinstance(card, str):
+            parsed = _parse(card)
+            if len(parsed) != 1:
+                raise Refused(refusals.ONE_CARD)
+            card = parsed[0]
+        chosen = card
+
+        def reply(game: Game, events: Sequence[Event]) -> str:
+            left = () if _new_deal(game, events) else game.view(seat).hand
+            rest = f" You hold {cards_str(left)}." if left else ""
+            return f"You played {chosen}.{rest}"
+
+        return await self._apply(
+            loaded, lambda g: g.play(seat, chosen), reply, answering=answering, mirror=mirror
+        )
+
+    async def _count(
+        self,
+        record: GameRecord,
+        user: User,
+        points: int,
+        *,
+        answering: _Answering | None = None,
+        mirror: bool = False,
+    ) -> Answer:
+        loaded, seat = self._games.seated(record, user)
+        if loaded.game.counting is not Counting.MANUAL:
+            raise Refused(refusals.AUTO_COUNTING)
+        return await self._apply(
+            loaded,
+            # Every claim is open to muggins, so an open window gives nothing away.
+            lambda g: g.claim(seat, points, open_window=True),
+            lambda g, e: f"You claimed {points}.",
+            answering=answering,
+            mirror=mirror,
+        )
+
+    async def _muggins(self, record: GameRecord, user: User, answering: _Answering) -> Answer:
+        loaded, seat = self._games.seated(record, user)
+        wrong = False
+
+        def reply(game: Game, events: Sequence[Event]) -> str:
+            nonlocal wrong
+            taken = next((e for e in events if isinstance(e, Mugginsed)), None)
+            if taken is None:
+                wrong = True
+                return refusals.WRONG_MUGGINS
+            return f"Muggins! You take {plural(taken.points, 'point')}."
+
+        answer = await self._apply(loaded, lambda g: g.muggins(seat), reply, answering=answering)
+        # A wrong call is said to the caller alone: the table learns nothing of it.
+        return dataclasses.replace(answer, note=answer.reply.text) if wrong else answer
+
+    async def _pass(self, record: GameRecord, user: User, answering: _Answering) -> Answer:
+        loaded, seat = self._games.seated(record, user)
+        return await self._apply(
+            loaded,
+            lambda g: g.pass_muggins(seat),
+            lambda g, e: "No muggins from you: the claim stands.",
+            answering=answering,
+        )
+
+    # -- the computer and the clock -------------------------------------------------------------
+    async def computer_turn(self, game_id: int) -> None:
+        """Make the moves the computer seats owe in a game: the answer to a person's move that
+        was left for after the person was answered, saved in its own transaction. Nothing when
+        none is owed (another call made it first)."""
+        record = await self._games.record(game_id)
+        if record is not None:
+            await self._computer_answers(record, self._games.now(), wait=False)
+
+    async def catch_up(self, game_id: int, now: float | None = None) -> float | None:
+        """Make the moves nobody clicks for that are due in the game by ``now``: the clock's
+        at a manual show, and the computer's answer left for after a person's move that was
+        never made. Returns when the next one falls due (None: nothing is waiting on time)."""
+        if game_id in self._clockless:
+            return None
+        moment = self._games.now() if now is None else now
+        record = await self._games.record(game_id)
+        if record is None:
+            return None
+        if not self._needs_clock(record):
+            self._clockless[game_id] = None
+            while len(self._clockless) > CLOCKLESS_KEPT:
+                del self._clockless[next(iter(self._clockless))]
+            return None
+        record, next_move = await self._clock_moves(record, moment)
+        record, computer_due = await self._computer_answers(record, moment)
+        times = [t for t in (next_move, computer_due) if t is not None]
+        return min(times) if times else None
+
+    @staticmethod
+    def _needs_clock(record: GameRecord) -> bool:
+        """Whether the clock may ever have a move to make in the game: it is open, and counts
+        by hand or has a computer seat that answers after the person (a game's seats and
+        options never change once it is dealt)."""
+        if not record.is_open:
+            return False
+        if record.status is GameStatus.LOBBY:
+            return True  # its seats may still change
+        slow = any(s.is_computer and s.level in THINKS_AT_LENGTH for s in record.seats)
+        return record.counting is Counting.MANUAL or slow
+
+    def _clock_move(self, record: GameRecord, game: Game) -> tuple[float, ClockMove] | None:
+        """The move the clock makes at a manual show, and when: closing the muggins window on
+        a claim (at once when no person sits among the opponents, so nobody can call
+        it), or counting the hand of a person who has not claimed in time."""
+        if record.status is not GameStatus.ACTIVE or game.phase is not Phase.SHOW:
+            return None
+        window = game.muggins_window
+        if window is not None:
+            owner = window.seat
+            # Only a person can still call it (a computer that calls muggins did so at once):
+            # with no person among the opponents, the window closes without a wait.
+            callers = [
+                s
+                for s in record.seats
+                if not s.is_computer
+                and game.side_of(s.seat) != window.side
+                and s.seat not in window.passed
+            ]
+            wait = self._muggins_window if callers else 0.0
+            return record.updated_at + wait, lambda g: g.close_muggins(owner)
+        turn = game.count_turn
+        if turn is None or record.seats[turn.seat].is_computer:
+            return None
+        seat = turn.seat
+        return record.updated_at + self._count_timeout, lambda g: g.auto_count(seat)
+
+    async def _computer_answers(
+        self, record: GameRecord, now: float, *, wait: bool = True
+    ) -> tuple[GameRecord, float | None]:
+        """Make the computer's owed moves in ``record``'s game; the game as it is then, and
+        (``wait``: the clock looking, not the Discord layer right after the answer) when to
+        look again if the move is so recent that its answer may still be on its way."""
+        if record.status is not GameStatus.ACTIVE or record.snapshot is None:
+            return record, None
+        if not any(seat.is_computer for seat in record.seats):
+            return record, None
+        if not computer_to_move(record.seats, self._games.loaded.load(record).game):
+            return record, None
+        if wait and now < record.updated_at + COMPUTER_ANSWER_AFTER:
+            return record, record.updated_at + COMPUTER_ANSWER_AFTER
+        async with self._games.lock(record.channel_id):
+            record = await self._games.reread(record.id)
+            if record.status is not GameStatus.ACTIVE or record.snapshot is None:
+                return record, None
+            loaded = self._games.loaded.load(record)
+            if not computer_to_move(record.seats, loaded.game):
+                return record, None
+            await self._apply(loaded, None, lambda g, e: "")
+            return await self._games.reread(record.id), None
+
+    async def _clock_moves(self, record: GameRecord, now: float) -> tuple[GameRecord, float | None]:
+        """Make the clock's moves of a manual show that are due (each under the channel's
+        lock, the computer answering as after any move): the game as it is then, and when the
+        next move falls due, if any."""
+        for _ in range(2 * MAX_CLOCK_MOVES):
+            if record.counting is not Counting.MANUAL or record.snapshot is None:
+                return record, None
+            due = self._clock_move(record, self._games.loaded.load(record).game)
+            if due is None or due[0] > now:
+                return record, None if due is None else due[0]
+            async with self._games.lock(record.channel_id):
+                record = await self._games.reread(record.id)
+                if record.snapshot is None:
+                    continue
+                loaded = self._games.loaded.load(record)
+                due = self._clock_move(record, loaded.game)
+                if due is not None and due[0] <= now:
+                    await self._apply(loaded, due[1], lambda g, e: "")
+                    record = await self._games.reread(record.id)
+        return record, None

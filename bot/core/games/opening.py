@@ -1,0 +1,397 @@
+"""Opening a game and its lobby: who sits, computers added and removed, the deal, a cancel.
+
+``/cribbage new`` opens a lobby in a channel (at most one open game per channel); players join
+and leave by command or by the lobby's buttons, its creator seats computers from its menu, and
+the game deals when every seat is taken and a seated player starts it. A game against the
+computer is opened, seated and dealt in one transaction. The rules of who may do what are in
+:mod:`bot.core.games.lobby`; this stores the changes and answers.
+
+A click on the lobby message is answered by updating it, and that look is kept with the
+change; ``/cribbage new``'s answer is the lobby itself, kept as the game's message from the
+start (its id comes once the answer is sent; until then its interaction's token reaches it).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import functools
+import json
+from collections.abc import Awaitable, Callable
+
+from bot.core.base import refusals
+from bot.core.base.entry import answers
+from bot.core.base.faults import UnreadableGame
+from bot.core.base.owners import Owner
+from bot.core.base.refusals import Refused
+from bot.core.base.replies import Answer, Clicked, Reply, Sequel, User
+from bot.core.base.seeded import SeedDealer
+from bot.core.base.shuffles import RecordingRandom
+from bot.core.base.text import escape
+from bot.core.base.views import MessageRecord, MessageView
+from bot.core.games import lobby, snapshot
+from bot.core.games.computer import DEFAULT_LEVEL, LEVELS, ComputerPlayers, Step, computer_moves
+from bot.core.games.deal_log import DealLog
+from bot.core.games.games import Games, Loaded, OnGames
+from bot.core.games.records import GameRecord, GameStatus, SeatRecord
+from bot.core.games.tally import Tally
+from bot.core.ledger.life import answer_kept
+from engine.counting import Counting
+from engine.game import Game
+from engine.outcome import TARGETS, Scoring
+
+__all__ = ["Lobbies"]
+
+#: The key of the lobby message among a game's messages.
+LOBBY = "lobby"
+
+
+class Lobbies(OnGames):
+    """The lobby's calls: open, join, leave, add or remove a computer, start, cancel."""
+
+    def __init__(self, games: Games, computers: ComputerPlayers) -> None:
+        self._games = games
+        self._computers = computers
+
+    # -- opening --------------------------------------------------------------------------------
+    @answers
+    async def new_game(
+        self,
+        guild_id: int | None,
+        channel_id: int,
+        user: User,
+        *,
+        players: int = 2,
+        target: int = 121,
+        vs_computer: bool = False,
+        difficulty: str = DEFAULT_LEVEL,
+        scoring: str = Scoring.LURCH,
+        counting: str = Counting.AUTO,
+        token: str | None = None,
+        private: bool = False,
+    ) -> Answer:
+        """Open a game in this channel with ``user`` in the first seat.
+
+        With ``vs_computer`` every other seat is a computer player at ``difficulty`` and the game
+        deals at once (in the transaction that opens it); otherwise a lobby opens (where the creator
+        may add computers). ``scoring`` is the rule for game points (``lurch`` or ``skunk``) and
+        ``counting`` who counts the show (``auto``, or ``manual``: each owner claims, with muggins).
+        ``token``: the interaction being answered, whose answer (the lobby) is the game's lobby
+        message. ``private``: the bot is not a member where the game is
+        (:mod:`bot.core.games.messages.private_table`): that message is its table throughout.
+        """
+        if players not in (2, 3, 4):
+            raise Refused(refusals.BAD_PLAYERS)
+        if target not in TARGETS:
+            raise Refused(refusals.BAD_TARGET)
+        if difficulty not in LEVELS:
+            raise Refused(refusals.bad_level(LEVELS))
+        if scoring not in tuple(Scoring):
+            raise Refused(refusals.BAD_SCORING)
+        if counting not in tuple(Counting):
+            raise Refused(refusals.BAD_COUNTING)
+        store = self._games.store
+        async with self._games.lock(channel_id):
+            if await store.open_game_in_channel(channel_id) is not None:
+                raise Refused(refusals.CHANNEL_BUSY)
+            now = self._games.now()
+            creator = SeatRecord(0, user.id, user.name)
+
+            kept: list[MessageRecord] = []
+
+            def answered(record: GameRecord) -> MessageRecord | None:
+                if token is None:
+                    return None
+                kept.append(_answer_record(record, channel_id, None, token, now))
+                return kept[-1]
+
+            dealt: list[Loaded] = []
+            record = await store.create_game(
+                guild_id=guild_id,
+                channel_id=channel_id,
+                creator=creator,
+                num_players=players,
+                target=target,
+                now=now,
+                vs_computer=vs_computer,
+                scoring=Scoring(scoring),
+                counting=Counting(counting),
+                private=private,
+                fill=(lambda r: lobby.fill_with_computers(r, difficulty)) if vs_computer else None,
+                deal=(lambda r: self._first_deal(r, dealt)) if vs_computer else None,
+                answered=answered,
+            )
+            self._keep_dealt(record, dealt)
+        # (The answer kept with the game travels with the change, so the ledger knows it is this
+        # process's to send: nothing edits it through its token before it has landed.)
+        self._games.announce(record, record.version, answered=kept[-1] if kept else None)
+        # The answer is the lobby itself, in the channel (closed already against the computer).
+        view = lobby.lobby_view(record)
+        sequel = Sequel(Owner.game(record.id), channel_id, record.version, key=LOBBY)
+        return Answer(reply=Reply(view.content, ephemeral=False, view=view), sequel=sequel)
+
+    async def open_seated(
+        self,
+        guild_id: int | None,
+        channel_id: int,
+        players: tuple[User, User],
+        *,
+        target: int,
+        scoring: str,
+    ) -> GameRecord:
+        """Open a two-player game in ``channel_id`` with both ``players`` seated and the first
+        hand dealt, in one transaction (a tournament's pairing, in its thread). The channel's
+        open game, if it has one already, is returned instead: a second call for the same
+        pairing (after a restart) opens nothing more."""
+        store = self._games.store
+        async with self._games.lock(channel_id):
+            found = await store.open_game_in_channel(channel_id)
+            if found is not None:
+                return found
+            first, second = players
+            dealt: list[Loaded] = []
+            record = await store.create_game(
+                guild_id=guild_id,
+                channel_id=channel_id,
+                creator=SeatRecord(0, first.id, first.name),
+                num_players=2,
+                target=target,
+                now=self._games.now(),
+                scoring=Scoring(scoring),
+                fill=lambda r: (*r.seats, SeatRecord(1, second.id, second.name)),
+                deal=lambda r: self._first_deal(r, dealt),
+            )
+            self._keep_dealt(record, dealt)
+        self._games.announce(record, record.version)
+        return record
+
+    async def _first_deal(self, record: GameRecord, dealt: list[Loaded]) -> tuple[str, list[str]]:
+        """Cut for deal and deal the first hand of a seated table (the computer seats' discards
+        made), for the store to save in the transaction that opens the game: its snapshot (with
+        the shuffles and their seeds) and the log entries. The game as dealt is added to
+        ``dealt``."""
+        loaded, steps = await self._dealt(record)
+        for step in steps:
+            loaded.tally.add(step.events)
+            loaded.log.add(step.events)
+        dealt.append(loaded)
+        encoded = snapshot.encode(
+            loaded.game, loaded.tally, loaded.log, loaded.shuffles, loaded.seeds
+        )
+        return encoded, [json.dumps(step.action) for step in steps]
+
+    def _keep_dealt(self, record: GameRecord, dealt: list[Loaded]) -> None:
+        """The game as dealt (if it was) goes on from here, its random source and all."""
+        for loaded in dealt:
+            self._games.loaded.keep(record.version, dataclasses.replace(loaded, record=record))
+
+    async def _dealt(self, record: GameRecord) -> tuple[Loaded, list[Step]]:
+        """The cut and the first deal of a full table, and the computer seats' discards.
+        Every shuffle of the game is recorded from here on, so that it can be replayed once it
+        is over, and, when the source seals them (:class:`~bot.core.base.seeded.SeedDealer`), its
+        seed, so that the table can show it."""
+        shuffles: list[str] = []
+        source = self._games.rng_factory(f"{record.id}:{record.version}")
+        seeds = source.seeds if isinstance(source, SeedDealer) else None
+        rng = RecordingRandom(source, shuffles)
+        game, events = Game.new(
+            [s.name for s in record.seats],
+            target=record.target,
+            rng=rng,
+            scoring=record.scoring,
+            counting=record.counting,
+        )
+        tally = Tally.empty(record.num_players)
+        tally.add(events)
+        log = DealLog.start(game.num_sides)
+        log.add(events)
+        steps = await computer_moves(record.seats, game, self._computers)
+        return Loaded(record, game, tally, log, shuffles, seeds), steps
+
+    # -- the lobby ------------------------------------------------------------------------------
+    @answers
+    async def join(self, channel_id: int, user: User) -> Answer:
+        """Take a seat in the channel's lobby."""
+        return await self._games.in_channel(channel_id, lambda r: self._join(r, user, None))
+
+    @answers
+    async def leave(self, channel_id: int, user: User) -> Answer:
+        """Give up a seat in the lobby (the creator leaving closes the lobby)."""
+        return await self._games.in_channel(channel_id, lambda r: self._leave(r, user, None))
+
+    @answers
+    async def start(self, channel_id: int, user: User) -> Answer:
+        """Deal, when every seat is taken (any seated player may start)."""
+        return await self._games.in_channel(channel_id, lambda r: self._start(r, user, None))
+
+    @answers
+    async def cancel(self, channel_id: int, user: User, *, moderator: bool = False) -> Answer:
+        """End the game with no result: in the lobby its creator or a moderator may; once the
+        cards are dealt only a moderator (a player who wants out resigns, which is a loss)."""
+        return await self._games.in_channel(
+            channel_id, lambda r: self._cancel(r, user, moderator, None)
+        )
+
+    @answers
+    async def click(
+        self,
+        game_id: int,
+        action: str,
+        user: User,
+        clicked: Clicked | None = None,
+        *,
+        guild_id: int | None,
+        moderator: bool = False,
+    ) -> Answer:
+        """A lobby control: ``"join"``, ``"leave"``, ``"start"``, ``"cancel"``,
+        ``"remove_computer"``, ``"partners"`` (the next pairing of a full four-player table),
+        or ``"computer:<level>"`` from the "Add computer" menu; the answer updates the lobby
+        message (``clicked``), and that look is kept with the change."""
+        actions: dict[str, Callable[[GameRecord], Awaitable[Answer]]] = {
+            "join": lambda r: self._join(r, user, clicked),
+            "leave": lambda r: self._leave(r, user, clicked),
+            "start": lambda r: self._start(r, user, clicked),
+            "cancel": lambda r: self._cancel(r, user, moderator, clicked),
+            "remove_computer": lambda r: self._remove_computer(r, user, clicked),
+            "partners": lambda r: self._partners(r, user, clicked),
+        }
+        for level in LEVELS:
+            actions[f"computer:{level}"] = functools.partial(
+                self._add_computer, user=user, level=level, clicked=clicked
+            )
+        body = actions.get(action)
+        if body is None:
+            raise Refused(refusals.UNKNOWN_BUTTON)
+        return await self._games.by_id(game_id, body, user=user, guild_id=guild_id)
+
+    async def _join(self, record: GameRecord, user: User, clicked: Clicked | None) -> Answer:
+        seats = lobby.seats_joining(record, user)
+        text = f"You're in: seat {len(seats)} of {record.num_players}."
+        return await self._seats_changed(record, seats, text, clicked)
+
+    async def _leave(self, record: GameRecord, user: User, clicked: Clicked | None) -> Answer:
+        seats = lobby.seats_leaving(record, user)
+        if user.id == record.creator_id:
+            line = f"{escape(user.name)} left and closed the lobby."
+            return await self._close(record, line, "You left.", clicked)
+        return await self._seats_changed(record, seats, "You left the game.", clicked)
+
+    async def _add_computer(
+        self, record: GameRecord, *, user: User, level: str, clicked: Clicked | None
+    ) -> Answer:
+        seats = lobby.seats_adding_computer(record, user, level)
+        text = f"{seats[-1].name} takes seat {len(seats)}."
+        return await self._seats_changed(record, seats, text, clicked)
+
+    async def _remove_computer(
+        self, record: GameRecord, user: User, clicked: Clicked | None
+    ) -> Answer:
+        seats, name = lobby.seats_removing_computer(record, user)
+        return await self._seats_changed(record, seats, f"{name} left the table.", clicked)
+
+    async def _partners(self, record: GameRecord, user: User, clicked: Clicked | None) -> Answer:
+        seats = lobby.seats_changing_partners(record, user)
+        one, two, three, four = (escape(s.name) for s in seats)
+        text = f"Partners now: {one} & {three} against {two} & {four}."
+        return await self._seats_changed(record, seats, text, clicked)
+
+    async def _seats_changed(
+        self,
+        record: GameRecord,
+        seats: list[SeatRecord],
+        text: str,
+        clicked: Clicked | None,
+    ) -> Answer:
+        """Store the lobby's new seats; a lobby button's answer is the lobby as it is now."""
+        after = dataclasses.replace(record, seats=tuple(seats), version=record.version + 1)
+        answered = _answered(after, clicked, self._games.now())
+        updated = await self._games.reseat(record, seats, answered)
+        if len(seats) == record.num_players:
+            text += " The table is full: press Start to deal."
+        return _lobby_changed(updated, text, answered is not None)
+
+    async def _start(self, record: GameRecord, user: User, clicked: Clicked | None) -> Answer:
+        lobby.check_start(record, user)
+        loaded, steps = await self._dealt(record)
+        after = dataclasses.replace(record, status=GameStatus.ACTIVE, version=record.version + 1)
+        answered = _answered(after, clicked, self._games.now())
+        await self._games.save_moves(loaded, steps, lambda _: answered)
+        updated = await self._games.reread(record.id)
+        text = (
+            "Dealing — press **Your hand** on the table to see your cards."
+            if record.private
+            else "Dealing — your hand is on its way by DM."
+        )
+        return _lobby_changed(updated, text, answered is not None)
+
+    async def _cancel(
+        self, record: GameRecord, user: User, moderator: bool, clicked: Clicked | None
+    ) -> Answer:
+        outside = record.guild_id is None
+        # Outside servers (a DM, a group DM) nobody is a moderator: a game that cannot go on
+        # is ended by any of its players there.
+        if not moderator and not (
+            outside and record.seat_of(user.id) is not None and self._unreadable(record)
+        ):
+            # Cancelling records no result: after the deal that would let someone who is
+            # losing (against the computer too) walk away from the loss. Outside servers the
+            # refusals say what is left.
+            if record.status is not GameStatus.LOBBY:
+                if record.seat_of(user.id) is None:
+                    raise Refused(
+                        refusals.CANCEL_DEALT_OUTSIDE_NOT_PLAYING
+                        if outside
+                        else refusals.CANCEL_DEALT_NOT_PLAYING
+                    )
+                raise Refused(refusals.CANCEL_DEALT_OUTSIDE if outside else refusals.CANCEL_DEALT)
+            if user.id != record.creator_id:
+                raise Refused(
+                    refusals.CANCEL_CREATOR_OUTSIDE if outside else refusals.CANCEL_CREATOR
+                )
+        line = f"{escape(user.name)} cancelled the game. No result is recorded."
+        return await self._close(record, line, "Game cancelled.", clicked)
+
+    def _unreadable(self, record: GameRecord) -> bool:
+        """Whether ``record`` is a started game whose saved state cannot be read."""
+        if record.status is GameStatus.LOBBY or record.snapshot is None:
+            return False
+        try:
+            self._games.loaded.load(record)
+        except UnreadableGame:
+            return True
+        return False
+
+    async def _close(
+        self, record: GameRecord, line: str, reply: str, clicked: Clicked | None
+    ) -> Answer:
+        after = dataclasses.replace(
+            record, status=GameStatus.CANCELLED, version=record.version + 1, end_note=line
+        )
+        answered = _answered(after, clicked, self._games.now())
+        updated = await self._games.close(record, GameStatus.CANCELLED, line, answered)
+        return _lobby_changed(updated, reply, answered is not None)
+
+
+def _answer_record(
+    record: GameRecord, channel_id: int, message_id: int | None, token: str, at: float
+) -> MessageRecord:
+    """The lobby message as an interaction's answer shows it: ``record``'s lobby, reachable
+    through the interaction's token (its id is 0 until the answer tells it)."""
+    view = lobby.lobby_view(record)
+    reached = Clicked(channel_id, message_id or 0, token)
+    return answer_kept(reached, LOBBY, view.digest(), record.version, at)
+
+
+def _answered(after: GameRecord, clicked: Clicked | None, at: float) -> MessageRecord | None:
+    """The lobby's look once a click on it is answered (None: not a click on the lobby)."""
+    if clicked is None:
+        return None
+    return _answer_record(after, clicked.channel_id, clicked.message_id, clicked.token, at)
+
+
+def _lobby_changed(record: GameRecord, text: str, kept: bool) -> Answer:
+    """A change to the lobby: a lobby button's answer updates the lobby message itself (its
+    look ``kept`` with the change); a slash command answers ``text``, and the lobby is
+    brought up to date with the rest of the game's messages."""
+    view: MessageView = lobby.lobby_view(record)
+    sequel = Sequel(Owner.game(record.id), record.channel_id, record.version, LOBBY, kept)
+    return Answer(reply=Reply(text), update=view, sequel=sequel)

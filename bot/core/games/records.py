@@ -1,0 +1,167 @@
+"""What the store keeps of a game, as plain values: the game with its seats, each player's result,
+and the rating change a result shows.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from enum import StrEnum
+
+from engine.counting import Counting
+from engine.outcome import Scoring
+
+__all__ = [
+    "OPEN_STATUSES",
+    "ORDINAL_SIGMAS",
+    "GameRecord",
+    "GameStatus",
+    "RatingChange",
+    "ResultRecord",
+    "SeatRecord",
+    "ordinal",
+    "ordinal_sql",
+]
+
+
+class GameStatus(StrEnum):
+    """Where a game is in its life (the ``games.status`` column)."""
+
+    LOBBY = "lobby"
+    ACTIVE = "active"
+    FINISHED = "finished"
+    CANCELLED = "cancelled"
+    EXPIRED = "expired"
+
+
+#: A game that may still change: at most one per channel.
+OPEN_STATUSES = (GameStatus.LOBBY, GameStatus.ACTIVE)
+
+
+@dataclass(frozen=True, slots=True)
+class SeatRecord:
+    """One seat of a game: who sits there and the name shown at the table; a computer seat
+    (``is_computer``, no user) also has its difficulty ``level``."""
+
+    seat: int
+    user_id: int | None
+    name: str
+    is_computer: bool = False
+    level: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class GameRecord:
+    """One game as stored, with its seats in seat order."""
+
+    id: int
+    guild_id: int | None
+    channel_id: int
+    status: GameStatus
+    creator_id: int
+    num_players: int
+    target: int
+    vs_computer: bool
+    snapshot: str | None
+    version: int
+    created_at: float
+    updated_at: float
+    seats: tuple[SeatRecord, ...]
+    #: Why a game without a result ended, as the channel was told (cancelled, expired).
+    end_note: str | None = None
+    #: The table's options: the rule for game points and who counts the show.
+    scoring: Scoring = Scoring.LURCH
+    counting: Counting = Counting.AUTO
+    #: Played where the bot is not a member (a DM between people, a group DM, a server that
+    #: did not invite it): its messages are reached through interactions' tokens alone.
+    private: bool = False
+
+    def seat_of(self, user_id: int) -> int | None:
+        """The seat ``user_id`` sits in, or None."""
+        for seat in self.seats:
+            if seat.user_id == user_id and not seat.is_computer:
+                return seat.seat
+        return None
+
+    @property
+    def is_open(self) -> bool:
+        """Whether the game may still change (a lobby or a game being played)."""
+        return self.status in OPEN_STATUSES
+
+
+@dataclass(frozen=True, slots=True)
+class ResultRecord:
+    """One player's result in a finished game."""
+
+    seat: int
+    user_id: int | None
+    display_name: str
+    is_computer: bool
+    won: bool
+    game_points: int
+    skunk_given: bool
+    skunk_taken: bool
+    score: int
+    final_scores: str
+    reason: str
+    pegging_points: int
+    hand_points: int
+    crib_points: int
+    deals: int
+    best_hand: int
+    best_hand_cards: str | None
+    twenty_nines: int
+    #: Manual counting: points this player's claims left out, points opponents took from
+    #: them by muggins, and points they took from others.
+    points_missed: int = 0
+    muggins_given: int = 0
+    muggins_taken: int = 0
+    computer_level: str | None = None
+    #: The rule the game's points were scored by: its losses past the first threshold are
+    #: lurches (``lurch``) or skunks (``skunk``, the American scale).
+    scoring: Scoring = Scoring.SKUNK
+
+
+@dataclass(frozen=True, slots=True)
+class RatingChange:
+    """One seat's rating before and after one game (``order`` is the game's ``rated_order``)."""
+
+    game_id: int
+    seat: int
+    guild_id: int
+    vs_computer: bool
+    player_id: int
+    order: int
+    mu_before: float
+    sigma_before: float
+    mu_after: float
+    sigma_after: float
+    finished_at: float
+
+    @property
+    def ordinal_before(self) -> float:
+        """The conservative rating before the game."""
+        return ordinal(self.mu_before, self.sigma_before)
+
+    @property
+    def ordinal_after(self) -> float:
+        """The conservative rating after it."""
+        return ordinal(self.mu_after, self.sigma_after)
+
+
+#: How many standard deviations the conservative rating stays below the mean: a player's
+#: ordinal, which ranks them, is ``mu - ORDINAL_SIGMAS * sigma`` (openskill's ordinal).
+ORDINAL_SIGMAS = 3
+
+
+def ordinal(mu: float, sigma: float) -> float:
+    """The conservative rating that ranks players: ``mu - 3 sigma``.
+
+    >>> ordinal(25.0, 25 / 3)
+    0.0
+    """
+    return mu - ORDINAL_SIGMAS * sigma
+
+
+def ordinal_sql(mu: str, sigma: str) -> str:
+    """:func:`ordinal` as SQL, of the columns ``mu`` and ``sigma``."""
+    return f"{mu} - {ORDINAL_SIGMAS} * {sigma}"

@@ -1,0 +1,54 @@
+"""The result rows of a finished game: one per player, from the engine's result and the
+per-seat tallies kept during the game."""
+
+from __future__ import annotations
+
+from bot.core.games.records import GameRecord, ResultRecord
+from bot.core.games.tally import Tally
+from engine.game import Game
+
+__all__ = ["result_rows"]
+
+
+def result_rows(record: GameRecord, game: Game, tally: Tally) -> list[ResultRecord]:
+    """One row per seat: won or lost (partners share), game points, skunks, final scores
+    (winner first, e.g. ``"121-84"``) and where the seat's points came from."""
+    result = game.result
+    if result is None:
+        raise ValueError("The game is not over, so it has no result yet.")
+    order = [result.winner] + [s for s in range(len(result.scores)) if s != result.winner]
+    final = "-".join(str(result.scores[s]) for s in order)
+    skunk = result.kind != "win"
+    rows = []
+    for seat in record.seats:
+        side = game.side_of(seat.seat)
+        won = side == result.winner
+        mine = tally.seats[seat.seat]
+        rows.append(
+            ResultRecord(
+                seat=seat.seat,
+                user_id=seat.user_id,
+                display_name=seat.name,
+                is_computer=seat.is_computer,
+                won=won,
+                game_points=result.game_points,
+                skunk_given=won and skunk,
+                skunk_taken=not won and skunk,
+                score=result.scores[side],
+                final_scores=final,
+                reason=result.reason,
+                pegging_points=mine.pegging,
+                hand_points=mine.hand,
+                crib_points=mine.crib,
+                deals=mine.deals,
+                best_hand=mine.best_hand,
+                best_hand_cards=mine.best_hand_cards,
+                twenty_nines=mine.twenty_nines,
+                points_missed=mine.missed,
+                muggins_given=mine.muggins_given,
+                muggins_taken=mine.muggins_taken,
+                computer_level=seat.level if seat.is_computer else None,
+                scoring=record.scoring,
+            )
+        )
+    return rows

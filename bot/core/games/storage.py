@@ -1,0 +1,100 @@
+"""What the games need from a store: the games and their moves (:class:`GameRecords`), the players'
+settings (:class:`UserSettings`) and the archive of ended games (:class:`Archives`). Every write
+is one transaction; a write to a game names the version it was based on and raises
+:class:`~bot.core.base.store_errors.VersionConflict` (changing nothing) when the game has moved
+on since. The methods are documented where they are written, in ``bot.store.store``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Callable, Iterable, Sequence
+from typing import Protocol
+
+from bot.core.base.views import MessageRecord
+from bot.core.games.records import GameRecord, GameStatus, RatingChange, ResultRecord, SeatRecord
+from engine.counting import Counting
+from engine.outcome import Scoring
+
+__all__ = ["Archives", "GameRecords", "UserSettings"]
+
+
+class GameRecords(Protocol):
+    """Games, their seats and their action logs."""
+
+    async def create_game(
+        self,
+        *,
+        guild_id: int | None,
+        channel_id: int,
+        creator: SeatRecord,
+        num_players: int,
+        target: int,
+        now: float,
+        vs_computer: bool = ...,
+        scoring: Scoring = ...,
+        counting: Counting = ...,
+        private: bool = ...,
+        fill: Callable[[GameRecord], Sequence[SeatRecord]] | None = ...,
+        deal: Callable[[GameRecord], Awaitable[tuple[str, Sequence[str]]]] | None = ...,
+        answered: Callable[[GameRecord], MessageRecord | None] | None = ...,
+    ) -> GameRecord: ...
+
+    async def get_game(self, game_id: int) -> GameRecord | None: ...
+
+    async def open_game_in_channel(self, channel_id: int) -> GameRecord | None: ...
+
+    async def last_game_in_channel(self, channel_id: int) -> GameRecord | None: ...
+
+    async def idle_games(
+        self, before: float, *, after: int = ..., limit: int | None = ...
+    ) -> list[GameRecord]: ...
+
+    async def set_seats(
+        self,
+        game_id: int,
+        version: int,
+        seats: Sequence[SeatRecord],
+        *,
+        now: float,
+        answered: MessageRecord | None = ...,
+    ) -> int: ...
+
+    async def save(
+        self,
+        game_id: int,
+        version: int,
+        *,
+        now: float,
+        status: GameStatus,
+        snapshot: str | None = ...,
+        actions: Sequence[str] = ...,
+        results: Sequence[ResultRecord] = ...,
+        end_note: str | None = ...,
+        answered: MessageRecord | None = ...,
+    ) -> int: ...
+
+    async def recent_games(self, since: float) -> list[GameRecord]: ...
+
+    async def game_rating_changes(self, game_id: int) -> list[RatingChange]: ...
+
+
+class UserSettings(Protocol):
+    """What each player chose for themselves."""
+
+    async def coach_off(self, user_ids: Iterable[int]) -> set[int]: ...
+
+    async def set_coach(self, user_id: int, on: bool, *, now: float) -> None: ...
+
+
+class Archives(Protocol):
+    """Ended games kept small: pruned to their results and one archive record."""
+
+    async def prunable(self, before: float, *, limit: int) -> list[tuple[int, str | None]]: ...
+
+    async def prune(
+        self, records: Sequence[tuple[int, bytes | None]], *, before: float, now: float
+    ) -> int: ...
+
+    async def archived(self, game_id: int) -> bytes | None: ...
+
+    async def reclaim(self, pages: int) -> None: ...

@@ -1,0 +1,30 @@
+"""What the store keeps for the ledger besides each message: posts on their way (to find a lost one
+after a stop) and the links to the players' DMs.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+__all__ = ["DmLink", "PendingPost"]
+
+
+@dataclass(frozen=True, slots=True)
+class PendingPost:
+    """A DM that was about to be posted (since ``since``, a Unix time) when last heard of: if
+    its id was never kept, the process died between the post and the keeping."""
+
+    key: str
+    channel_id: int
+    since: float
+
+
+@dataclass(frozen=True, slots=True)
+class DmLink:
+    """What is known of the DM channel with a user: its id, and their latest interaction in
+    it (whose webhook may post follow-ups there until 15 minutes after ``token_at``)."""
+
+    user_id: int
+    channel_id: int | None
+    token: str | None
+    token_at: float | None

@@ -1,0 +1,230 @@
+"""A finished game told again deal by deal, every hand revealed: what its page replays.
+
+The game is dealt again from its recorded shuffles (:mod:`bot.core.base.shuffles`) and every logged
+action applied in turn, so each deal's hands can be read as they were dealt. Each call is
+worded as the channel worded it (:func:`bot.core.games.messages.table.deal_text`), and with each one
+the pegs as it left them, for the board at that step. Only a game that has ended is replayed
+(:func:`replay` refuses one still going): its hands are no secret then. Cards left in the deck
+are never shown.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+from bot.core.base.shuffles import ScriptedRandom
+from bot.core.base.text import Names
+from bot.core.base.views import BoardPicture
+from bot.core.games.chances import chances, chances_line
+from bot.core.games.deal_log import DealLog
+from bot.core.games.games import Loaded
+from bot.core.games.messages.projection import board_at, resigner
+from bot.core.games.messages.table import deal_text
+from engine.cards import Card
+from engine.events import (
+    Claimed,
+    CutForDeal,
+    Dealt,
+    Event,
+    GameOver,
+    Heels,
+    Mugginsed,
+    Shown,
+    StarterCut,
+)
+from engine.game import Game
+from engine.phase import Phase
+from engine.scoring import ScoreItem
+from engine.views import PublicView
+
+__all__ = ["DealReplay", "GameReplay", "ShowReplay", "Step", "replay"]
+
+
+@dataclass(frozen=True, slots=True)
+class Step:
+    """One call of the game, as the channel said it, the pegs it left (per side), the dealer's
+    seat then and the winning side once the game is won."""
+
+    text: str
+    pegs: tuple[tuple[int, int], ...]
+    dealer: int
+    winner: int | None = None
+    #: Each side's chance to win, on a deal's first step (two players: bot.core.games.chances).
+    chances: tuple[str, ...] | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class ShowReplay:
+    """One hand (or the crib) counted: whose, the cards, the starter and each scoring item."""
+
+    seat: int
+    crib: bool
+    cards: tuple[Card, ...]
+    starter: Card
+    items: tuple[ScoreItem, ...]
+    points: int
+    #: The side's score after it.
+    total: int
+
+
+@dataclass(slots=True)
+class DealReplay:
+    """One deal: who dealt, each seat's hand as dealt and what it put in the crib, the
+    starter, the steps (indexes into :attr:`GameReplay.steps`) and the shows."""
+
+    number: int
+    dealer: int
+    hands: list[tuple[Card, ...]]
+    discards: list[tuple[Card, ...]]
+    starter: Card | None = None
+    first_step: int = 0
+    last_step: int = 0
+    shows: list[ShowReplay] = field(default_factory=list)
+
+
+@dataclass(frozen=True, slots=True)
+class GameReplay:
+    """A whole ended game: the names, the steps in order and the deals they fall in."""
+
+    names: Names
+    view: PublicView
+    steps: tuple[Step, ...]
+    deals: tuple[DealReplay, ...]
+    #: The lines before the first deal (the cut for deal).
+    opening: int
+
+    def board(self, step: int) -> BoardPicture:
+        """The board after ``step`` (clamped to the game's steps)."""
+        at = self.steps[max(0, min(step, len(self.steps) - 1))]
+        return board_at(self.view, at.pegs, at.dealer, at.winner, at.chances)
+
+
+def _line(
+    names: Names, events: Sequence[Event], view: PublicView, resigned: int | None = None
+) -> str:
+    """The channel's words for one event (with the heels said beside the starter;
+    ``resigned``: the seat that resigned, for the result)."""
+    text = deal_text(names, events, view, live=False, resigned=resigned)
+    if text.result:
+        return text.result
+    if text.play:
+        return text.play
+    return text.show.split("\n", 1)[0]
+
+
+def replay(loaded: Loaded) -> GameReplay | None:
+    """The ended game of ``loaded`` told again, or None when it cannot be (a game begun before
+    shuffles were recorded, or one not over: its hands are still secret)."""
+    game = loaded.game
+    if loaded.shuffles is None or game.phase is not Phase.OVER:
+        return None
+    again, first = Game.new(
+        list(game.players),
+        target=game.target,
+        rng=ScriptedRandom(list(loaded.shuffles)),
+        scoring=game.scoring,
+        counting=game.counting,
+    )
+    teller = _Teller(again, game.public_view(), resigner(game))
+    teller.add(first, None)
+    for action in game.actions:
+        teller.add(again.apply(action), action)
+    return teller.done()
+
+
+class _Teller:
+    """Turns the replayed events into steps and deals, one action's events at a time."""
+
+    def __init__(self, again: Game, view: PublicView, resigned: int | None) -> None:
+        self.again = again
+        self.resigned = resigned
+        self.view = view
+        self.names = Names.of(view)
+        self.log = DealLog.start(view.num_sides)
+        self.steps: list[Step] = []
+        self.deals: list[DealReplay] = []
+        self.opening = 0
+
+    def _step(
+        self, text: str, winner: int | None = None, said: tuple[str, ...] | None = None
+    ) -> None:
+        dealer = self.deals[-1].dealer if self.deals else 0
+        self.steps.append(Step(text, tuple(self.log.pegs), dealer, winner, said))
+        if self.deals:
+            self.deals[-1].last_step = len(self.steps) - 1
+
+    def add(self, events: Sequence[Event], action: dict[str, object] | None) -> None:
+        """The events of one action (``action``: the logged action; None for the first deal)."""
+        if action is not None and action.get("type") == "discard" and self.deals:
+            seat = int(str(action["seat"]))
+            codes = action.get("cards")
+            if isinstance(codes, list):
+                self.deals[-1].discards[seat] = tuple(Card.parse(str(c)) for c in codes)
+        for i, event in enumerate(events):
+            if isinstance(event, Heels) and i > 0 and isinstance(events[i - 1], StarterCut):
+                continue  # said (and pegged) with the starter
+            self.log.add([event])
+            match event:
+                case CutForDeal():
+                    self._step(_line(self.names, [event], self.view))
+                    self.opening = len(self.steps)
+                case Dealt():
+                    seats = range(self.again.num_players)
+                    self.deals.append(
+                        DealReplay(
+                            event.deal_number,
+                            event.dealer,
+                            [self.again.hand(s) for s in seats],
+                            [() for _ in seats],
+                            first_step=len(self.steps),
+                        )
+                    )
+                    said = self._chances(event.dealer)
+                    line = _line(self.names, [event], self.view)
+                    if said is not None:
+                        sides = [self.names.side(side) for side in range(2)]
+                        line += " " + chances_line(sides, said)
+                    self._step(line, said=said)
+                case StarterCut():
+                    self.deals[-1].starter = event.card
+                    after = events[i + 1] if i + 1 < len(events) else None
+                    if isinstance(after, Heels):
+                        # Said with the starter, with the heels' peg moved.
+                        self.log.add([after])
+                        self._step(_line(self.names, [event, after], self.view))
+                    else:
+                        self._step(_line(self.names, [event], self.view))
+                case Shown():
+                    self.deals[-1].shows.append(
+                        ShowReplay(
+                            event.seat,
+                            event.crib,
+                            event.cards,
+                            event.starter,
+                            event.score.items,
+                            event.score.total,
+                            event.total,
+                        )
+                    )
+                    self._step(_line(self.names, [event], self.view))
+                case GameOver():
+                    line = _line(self.names, [event], self.view, self.resigned)
+                    self._step(line, event.result.winner)
+                case Claimed() | Mugginsed():
+                    self._step(_line(self.names, [event], self.view))
+                case _:
+                    line = _line(self.names, [event], self.view)
+                    if line:
+                        self._step(line)
+
+    def _chances(self, dealer: int) -> tuple[str, ...] | None:
+        """Each side's chance to win as a deal that ``dealer`` deals begins (two players)."""
+        if len(self.view.sides) != 2:
+            return None
+        scores = [front for front, _back in self.log.pegs]
+        return chances(scores, self.view.target, self.view.sides[dealer])
+
+    def done(self) -> GameReplay:
+        """The game told."""
+        return GameReplay(self.names, self.view, tuple(self.steps), tuple(self.deals), self.opening)

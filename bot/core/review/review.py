@@ -1,0 +1,588 @@
+"""The review of a game: each of a player's decisions beside the expert's, page by page.
+
+``/cribbage review [game] [player]`` and the *Review* button on a game's result open it,
+privately: a summary page (accuracy, the points given up, the biggest mistakes first), then
+one page per deal (the discard and each play, with the board as the deal began). The review
+itself is made in the worker process (:meth:`bot.core.worker.thinking.WorkerThinking.review`; in a
+thread where there is none, as in tests), once, and kept with the game in the store; a review
+of a game still going covers the deals already over and is made again when more are.
+
+What a review may show: the reviewed player's own cards as they held them and the public
+table (the count, the cards played, the starter); never another hand, the deck, or what an
+opponent threw. The decisions of someone else are shown only once the game is over, and only
+from deals whose crib was shown (so every card in them was seen). While a game goes on only
+its players may review it, each their own decisions.
+
+:func:`build_report` makes the pages' data (:class:`ReviewReport`) from a review, and
+:func:`page_view` draws one page for Discord; a web page can draw the same report its way.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import dataclasses
+import json
+import logging
+from collections.abc import Awaitable, Callable, Sequence
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Protocol
+
+from bot.core.base.refusals import Refused
+from bot.core.base.replies import Answer, User
+from bot.core.base.text import MAX_MESSAGE, Names, escape
+from bot.core.base.views import BoardPicture, MessageView, ReviewPages
+from bot.core.games import archive
+from bot.core.games.chances import chances, chances_line
+from bot.core.games.games import Games, Loaded
+from bot.core.games.records import GameRecord, GameStatus
+from bot.core.games.storage import Archives
+from bot.core.review.records import ReviewRecords, ReviewRow
+from bot.core.worker.review_work import ReviewRequest, make_review
+from bot.core.worker.thinking import WorkerThinking
+from engine.cards import Card, cards_str
+from engine.outcome import Scoring
+from engine.phase import Phase
+from engine.review import Decision, GameReview
+
+__all__ = [
+    "MISTAKES_SHOWN",
+    "ReviewReport",
+    "Reviews",
+    "accuracy_line",
+    "add_lines",
+    "build_report",
+    "page_view",
+]
+
+log = logging.getLogger(__name__)
+
+#: The biggest mistakes the summary page lists.
+MISTAKES_SHOWN = 5
+#: The latest reviewed games ``/cribbage stats`` adds up.
+STATS_GAMES = 10
+
+NO_SUCH_GAME = "I can't find that game in this server."
+#: A game outside servers (a DM or group DM) asked for from another conversation.
+NOT_IN_THIS_CONVERSATION = (
+    "I can't find that game in this conversation: a game played in a DM or group DM is "
+    "reviewed and checked there."
+)
+NOT_STARTED = "That game never got to the deal, so there is nothing to review."
+TOO_OLD = (
+    "That game began before the bot recorded its shuffles, so it can't be reviewed, and its "
+    "shuffle can't be checked."
+)
+#: The review's summary of a game begun before shuffles were sealed.
+UNSEALED_LINE = (
+    "This game began before the bot sealed its shuffles, so its deals can't be checked "
+    "(`python -m bot.verify` needs a deal's seed)."
+)
+STILL_GOING = "That game is still going: only its players can review it before it ends."
+OWN_ONLY = "While the game goes on, you can review only your own decisions."
+NOT_A_PLAYER = "That person didn't play in that game."
+NOTHING_YET = "Nothing to review yet: the first deal of that game isn't over."
+NO_GAME_HERE = "There is no game in this channel to review: give the game's number."
+
+
+@dataclass(frozen=True, slots=True)
+class ReviewReport:
+    """A review as its pages show it: whose it is, the sides' names and the rule for the
+    board, every decision that may be shown, and its figures."""
+
+    game_id: int
+    seat: int
+    player: str
+    sides: tuple[str, ...]
+    side: int
+    target: int
+    rule: str
+    partners: bool
+    final: bool
+    deals: int
+    decisions: tuple[Decision, ...]
+    #: Whether the game's shuffles were sealed (False: begun before, its deals can't be
+    #: checked).
+    sealed: bool = True
+
+    @property
+    def accuracy(self) -> float | None:
+        """The share of decisions within the margin of the best (None with none)."""
+        if not self.decisions:
+            return None
+        return sum(1 for d in self.decisions if d.close) / len(self.decisions)
+
+    @property
+    def points_given_up(self) -> float:
+        """Expected points given up in all (decisions valued in points)."""
+        return sum(d.loss for d in self.decisions if d.unit == "points")
+
+    @property
+    def chance_given_up(self) -> float:
+        """Chance to win given up in all (decisions near the end, valued by it)."""
+        return sum(d.loss for d in self.decisions if d.unit == "chance")
+
+    @property
+    def deal_pages(self) -> tuple[int, ...]:
+        """The deals that have a page: those with a decision to show, in order."""
+        return tuple(sorted({d.deal for d in self.decisions}))
+
+    @property
+    def pages(self) -> int:
+        """The summary and one page per deal."""
+        return 1 + len(self.deal_pages)
+
+    def mistakes(self) -> list[Decision]:
+        """The decisions that gave something up, biggest first (chance to win counted as
+        points at 100 points for the whole game)."""
+        wrong = [d for d in self.decisions if not d.close]
+        return sorted(wrong, key=lambda d: -(d.loss * 100 if d.unit == "chance" else d.loss))
+
+
+def build_report(
+    review: GameReview,
+    *,
+    game_id: int,
+    seat: int,
+    player: str,
+    names: Names,
+    sides: int,
+    side: int,
+    target: int,
+    rule: str,
+    final: bool,
+    others: bool,
+    sealed: bool = True,
+) -> ReviewReport:
+    """The pages' data of ``review`` (of ``seat``, named ``player``, on ``side``). With
+    ``others`` (the person looking is not that player) only deals whose crib was shown are
+    kept. ``sealed``: whether the game's shuffles were sealed (the summary says when not)."""
+    decisions = tuple(d for d in review.of(seat) if not others or d.deal in review.shown)
+    return ReviewReport(
+        game_id=game_id,
+        seat=seat,
+        player=player,
+        sides=tuple(names.plain_side(s) for s in range(sides)),
+        side=side,
+        target=target,
+        rule=rule,
+        partners=names.partners,
+        final=final,
+        deals=review.deals,
+        decisions=decisions,
+        sealed=sealed,
+    )
+
+
+def _number(value: float) -> str:
+    """One decimal, with a real minus sign."""
+    text = f"{value:.1f}"
+    return "0.0" if text == "-0.0" else text.replace("-", "−")
+
+
+def _percent(value: float) -> str:
+    return f"{round(value * 100)}%"
+
+
+def _loss(decision: Decision) -> str:
+    if decision.unit == "chance":
+        return f"{_percent(decision.loss)} chance to win"
+    return f"{_number(decision.loss)} points"
+
+
+def _cards(cards: Sequence[Card]) -> str:
+    return cards_str(sorted(cards, key=Card.sort_key))
+
+
+def _headline(decision: Decision) -> str:
+    """A decision in a few words: "Deal 3, discard 9♣ 2♦", "Deal 5, 4♦ at count 11"."""
+    if decision.kind == "discard":
+        return f"Deal {decision.deal}: threw {_cards(decision.chosen)}"
+    where = "led" if decision.count == 0 else f"at count {decision.count}"
+    return f"Deal {decision.deal}: {decision.chosen[0]} {where}"
+
+
+def _value(decision: Decision, value: float) -> str:
+    if decision.unit == "chance":
+        return f"{_percent(value)} to win"
+    return f"{_number(value)}"
+
+
+def _summary(report: ReviewReport) -> str:
+    who = escape(report.player)
+    state = "" if report.final else f" (deals 1-{report.deals}; the game goes on)"
+    lines = [f"**Review of game {report.game_id} — {who}**{state}"]
+    accuracy = report.accuracy
+    if accuracy is None:
+        lines.append("No decisions to review: every play was forced.")
+        if not report.sealed:
+            lines.append(UNSEALED_LINE)
+        return "\n".join(lines)
+    close = sum(1 for d in report.decisions if d.close)
+    given = f"{_number(report.points_given_up)} expected points given up"
+    if report.chance_given_up > 0:
+        given += f", and {_percent(report.chance_given_up)} chance to win"
+    lines.append(
+        f"Accuracy **{_percent(accuracy)}** ({close} of {len(report.decisions)} decisions within "
+        f"half a point of the expert's best) · {given}."
+    )
+    mistakes = report.mistakes()[:MISTAKES_SHOWN]
+    if mistakes:
+        lines.append("**Biggest mistakes**")
+        for decision in mistakes:
+            best = _cards(decision.best)
+            lines.append(f"• {_headline(decision)} — best {best} ({_loss(decision)} given up)")
+    else:
+        lines.append("No mistakes: every decision was within the margin of the best.")
+    if not report.sealed:
+        lines.append(UNSEALED_LINE)
+    lines.append("Use **Next** for each deal, decision by decision.")
+    return "\n".join(lines)
+
+
+def _decision_line(decision: Decision, who: str) -> str:
+    """One decision on a deal's page."""
+    mark = "✅" if decision.close else "❌"
+    if decision.kind == "discard":
+        kept = [c for c in decision.held if c not in decision.chosen]
+        crib = "your crib" if decision.kept_crib >= 0 else "their crib"
+        sign = "+" if decision.kept_crib >= 0 else "−"
+        said = (
+            f"{mark} **Discard** from {_cards(decision.held)}: {who} threw "
+            f"{_cards(decision.chosen)}, kept {_cards(kept)} — "
+            f"{_number(decision.kept_hand)} in hand {sign} {_number(abs(decision.kept_crib))} "
+            f"in {crib} = {_number(decision.chosen_value)}"
+        )
+        if decision.was_best:
+            return f"{said}, the best split."
+        return (
+            f"{said}; best was to throw {_cards(decision.best)}: "
+            f"{_number(decision.best_value)} ({_loss(decision)} given up)."
+        )
+    series = f" ({cards_str(decision.series)})" if decision.series else ""
+    where = "to lead" if decision.count == 0 else f"at count {decision.count}{series}"
+    said = (
+        f"{mark} **Play** {where}, holding {_cards(decision.held)}: {who} played "
+        f"{decision.chosen[0]} — {_value(decision, decision.chosen_value)}"
+    )
+    if decision.was_best:
+        return f"{said}, the expert's choice."
+    return (
+        f"{said}; the expert plays {decision.best[0]}: "
+        f"{_value(decision, decision.best_value)} ({_loss(decision)} given up)."
+    )
+
+
+def _deal_page(report: ReviewReport, deal: int) -> tuple[str, BoardPicture | None]:
+    decisions = [d for d in report.decisions if d.deal == deal]
+    first = decisions[0]
+    scores = " · ".join(
+        f"{escape(name)} {score}" for name, score in zip(report.sides, first.scores, strict=False)
+    )
+    starter = next((d.starter for d in decisions if d.starter is not None), None)
+    head = f"**Deal {deal}** — {scores}"
+    if starter is not None:
+        head += f" · starter {starter}"
+    lines = [head]
+    # Each side's chance to win as the deal began (two players: see bot.core.games.chances).
+    said = None if report.partners else chances(first.scores, report.target, first.dealer)
+    if said is not None:
+        lines.append(chances_line([escape(side) for side in report.sides], said))
+    lines.append("(Play values are the points your side is expected to peg less the other's.)")
+    for decision in decisions:
+        lines.append(_decision_line(decision, escape(report.player)))
+    board = BoardPicture(
+        report.sides,
+        tuple((score, score) for score in first.scores),
+        report.target,
+        "lurch" if report.rule == Scoring.LURCH.value else "skunk",
+        dealer=None if said is None else first.dealer,
+        partners=report.partners,
+        chances=said,
+    )
+    return "\n".join(lines), board
+
+
+def page_view(report: ReviewReport, page: int) -> MessageView:
+    """Page ``page`` of the review (0: the summary; then one a deal), with Previous / Next
+    (a page out of range shows the last one)."""
+    page = max(0, min(page, report.pages - 1))
+    if page == 0:
+        text, board = _summary(report), None
+    else:
+        text, board = _deal_page(report, report.deal_pages[page - 1])
+    footer = f"\nPage {page + 1} of {report.pages}"
+    controls = ReviewPages(report.game_id, report.seat, page, report.pages)
+    return MessageView(text[: MAX_MESSAGE - len(footer)] + footer, board=board, review=controls)
+
+
+def accuracy_line(totals: Sequence[tuple[int, int, int, float]]) -> str | None:
+    """The stats' line of the latest reviewed games: (game, decisions, accurate, given up)."""
+    decisions = sum(t[1] for t in totals)
+    if not decisions:
+        return None
+    accurate = sum(t[2] for t in totals)
+    given = sum(t[3] for t in totals) / len(totals)
+    games = len(totals)
+    return (
+        f"**Accuracy** {_percent(accurate / decisions)} over the last {games} reviewed "
+        f"game{'s' if games != 1 else ''} ({_number(given)} expected points given up a game)"
+    )
+
+
+def add_lines(answer: Answer, lines: Sequence[str]) -> Answer:
+    """``answer`` with ``lines`` added to its text (and its message's), if they fit."""
+    if not lines or not answer.ok:
+        return answer
+    extra = "\n" + "\n".join(lines)
+    reply = answer.reply
+    if len(reply.text) + len(extra) > MAX_MESSAGE:
+        return answer
+    view = reply.view
+    if view is not None:
+        view = dataclasses.replace(view, content=view.content + extra)
+    return dataclasses.replace(
+        answer, reply=dataclasses.replace(reply, text=reply.text + extra, view=view)
+    )
+
+
+class ReviewStore(ReviewRecords, Archives, Protocol):
+    """What the reviews need of the store."""
+
+
+Maker = Callable[[ReviewRequest], Awaitable[GameReview]]
+
+
+class Reviews:
+    """Opens reviews: finds the game and the seat, refuses what may not be shown, makes the
+    review in the worker (or reads the one kept) and draws its pages."""
+
+    def __init__(
+        self,
+        games: Games,
+        store: ReviewStore,
+        clock: Callable[[], datetime],
+        thinking: WorkerThinking | None = None,
+    ) -> None:
+        self._games = games
+        self._store = store
+        self._clock = clock
+        self._make: Maker = (
+            thinking.review
+            if thinking is not None
+            else lambda request: asyncio.to_thread(make_review, request)
+        )
+        # (game, seat) -> the review being made now, so two asking at once share it.
+        self._making: dict[tuple[int, int], asyncio.Task[ReviewRow]] = {}
+
+    async def review(
+        self,
+        guild_id: int | None,
+        channel_id: int | None,
+        user: User,
+        game_id: int | None = None,
+        player: User | None = None,
+        page: int = 0,
+    ) -> Answer:
+        """The review of ``player``'s (default: the user's) decisions in game ``game_id``
+        (default: the latest game in ``channel_id``, where it was asked for), at ``page``."""
+        try:
+            record = await self.find(guild_id, channel_id, game_id)
+            report = await self._report(record, user, player)
+        except Refused as refused:
+            return Answer.refuse(str(refused))
+        return Answer.say("", view=page_view(report, page))
+
+    async def page(
+        self,
+        guild_id: int | None,
+        user: User,
+        game_id: int,
+        seat: int,
+        page: int,
+        *,
+        channel_id: int | None = None,
+    ) -> Answer:
+        """Another page of a review already open (a Previous / Next click in ``channel_id``):
+        the click's message is updated to it. Checked again as the first page was."""
+        try:
+            record = await self.find(guild_id, None, game_id, here=channel_id)
+            if not 0 <= seat < len(record.seats):
+                raise Refused(NOT_A_PLAYER)
+            report = await self._report(record, user, None, seat=seat)
+        except Refused as refused:
+            return Answer.refuse(str(refused))
+        return Answer(reply=Answer.say("").reply, update=page_view(report, page))
+
+    async def report(
+        self, record: GameRecord, seat: int, viewer: User | None = None
+    ) -> ReviewReport:
+        """The review of ``seat`` in ``record``'s game as data, for another way of drawing it
+        (a web page): as ``viewer`` may see it (None: someone who did not play). Raises
+        :class:`~bot.core.base.refusals.Refused` with the sentence where it may not be shown."""
+        if not 0 <= seat < len(record.seats):
+            raise Refused(NOT_A_PLAYER)
+        return await self._report(record, viewer or User(0, ""), None, seat=seat)
+
+    async def review_all(self, record: GameRecord) -> bool:
+        """Make and keep the final review of every person's seat in ``record``'s finished
+        game (one at a time; those kept already are left as they are). False, with nothing
+        made, for a game begun before shuffles were recorded (it cannot be dealt again).
+        Raises :class:`~bot.core.base.faults.UnreadableGame` for a snapshot that cannot be read."""
+        loaded = await self.load(record)
+        if loaded.shuffles is None:
+            return False
+        for seat in record.seats:
+            if not seat.is_computer:
+                await self._row(record, loaded, seat.seat, None)
+        return True
+
+    async def stats_line(self, guild_id: int | None, user_id: int) -> str | None:
+        """The accuracy line of ``/cribbage stats`` (None before any reviewed game)."""
+        return accuracy_line(await self._store.review_totals(guild_id, user_id, last=STATS_GAMES))
+
+    async def with_stats(self, answer: Answer, guild_id: int | None, user_id: int) -> Answer:
+        """``/cribbage stats``'s answer with the accuracy line added (when there is one)."""
+        line = await self.stats_line(guild_id, user_id)
+        return add_lines(answer, [line] if line else [])
+
+    async def find(
+        self,
+        guild_id: int | None,
+        channel_id: int | None,
+        game_id: int | None,
+        *,
+        here: int | None = None,
+    ) -> GameRecord:
+        """Game ``game_id`` of server ``guild_id`` (None: the latest game in ``channel_id``),
+        asked for in channel ``here`` (default ``channel_id``); raises
+        :class:`~bot.core.base.refusals.Refused` for one that does not exist, is in another
+        server, or was played outside servers (``guild_id`` None: a DM or group DM) in
+        another conversation than ``here``: such a game is its conversation's, as a
+        server's is its members'."""
+        here = channel_id if here is None else here
+        store = self._games.store
+        if game_id is None:
+            if channel_id is None:
+                raise Refused(NO_GAME_HERE)
+            record = await store.last_game_in_channel(channel_id)
+            if record is None:
+                raise Refused(NO_GAME_HERE)
+        else:
+            record = await store.get_game(game_id) if 0 < game_id < 2**63 else None
+        if record is None or record.guild_id != guild_id:
+            raise Refused(NO_SUCH_GAME)
+        if record.guild_id is None and record.channel_id != here:
+            raise Refused(NOT_IN_THIS_CONVERSATION)
+        return record
+
+    async def load(self, record: GameRecord) -> Loaded:
+        """The started game of ``record``, from its snapshot or its archive record."""
+        if record.snapshot is not None:
+            return self._games.loaded.load(record)
+        kept = await self._store.archived(record.id)
+        if kept is None:
+            raise Refused(NOT_STARTED)
+        found = await asyncio.to_thread(archive.restore, kept)
+        return Loaded(record, found.game, found.tally, found.log, found.shuffles, found.seeds)
+
+    async def _report(
+        self, record: GameRecord, user: User, player: User | None, *, seat: int | None = None
+    ) -> ReviewReport:
+        mine = next((s.seat for s in record.seats if s.user_id == user.id), None)
+        if seat is None:
+            if player is None or player.id == user.id:
+                seat = mine
+            else:
+                seat = next((s.seat for s in record.seats if s.user_id == player.id), None)
+                if seat is None:
+                    raise Refused(NOT_A_PLAYER)
+        if record.status is GameStatus.LOBBY:
+            raise Refused(NOT_STARTED)
+        loaded = await self.load(record)
+        game = loaded.game
+        over = game.phase is Phase.OVER or not record.is_open
+        if not over:
+            if mine is None:
+                raise Refused(STILL_GOING)
+            if seat != mine:
+                raise Refused(OWN_ONLY)
+        if seat is None:
+            # Someone who did not play, once the game is over: the first person's decisions.
+            seat = next((s.seat for s in record.seats if not s.is_computer), 0)
+        if loaded.shuffles is None:
+            raise Refused(TOO_OLD)
+        through = None if over else game.deal_number - 1
+        if through is not None and through < 1:
+            raise Refused(NOTHING_YET)
+        row = await self._row(record, loaded, seat, through)
+        review = GameReview.from_dict(json.loads(row.data))
+        view = game.public_view()
+        names = Names.of(view)
+        return build_report(
+            review,
+            game_id=record.id,
+            seat=seat,
+            player=record.seats[seat].name,
+            names=names,
+            sides=view.num_sides,
+            side=view.sides[seat],
+            target=view.target,
+            rule=view.scoring.value,
+            final=over,
+            others=seat != mine,
+            sealed=loaded.seeds is not None,
+        )
+
+    async def _row(
+        self, record: GameRecord, loaded: Loaded, seat: int, through: int | None
+    ) -> ReviewRow:
+        """The kept review of ``seat``, made now if none covers ``through`` (None: the
+        whole game)."""
+        kept = await self._store.review(record.id, seat)
+        if kept is not None and (kept.final or (through is not None and kept.deals >= through)):
+            return kept
+        key = (record.id, seat)
+        task = self._making.get(key)
+        if task is None:
+            task = asyncio.ensure_future(self._made(record, loaded, seat, through))
+            self._making[key] = task
+            task.add_done_callback(lambda done: self._made_done(key, done))
+        return await asyncio.shield(task)
+
+    def _made_done(self, key: tuple[int, int], task: asyncio.Task[ReviewRow]) -> None:
+        """A review being made is done: forget it. Its failure was already given to whoever
+        waited for it; one nobody waits for any more (they stopped, or the bot is stopping:
+        the store closed under it) is said here, as a warning, not left unretrieved."""
+        self._making.pop(key, None)
+        if task.cancelled():
+            return
+        error = task.exception()
+        if error is not None:
+            log.warning("the review of game %s, seat %s, was not made: %r", *key, error)
+
+    async def _made(
+        self, record: GameRecord, loaded: Loaded, seat: int, through: int | None
+    ) -> ReviewRow:
+        game = loaded.game
+        assert loaded.shuffles is not None
+        request = ReviewRequest.of(
+            game, loaded.shuffles, seat=seat, through_deal=through, seed=record.id
+        )
+        review = await self._make(request)
+        mine = review.of(seat)
+        row = ReviewRow(
+            game_id=record.id,
+            seat=seat,
+            user_id=record.seats[seat].user_id,
+            guild_id=record.guild_id,
+            deals=review.deals,
+            final=through is None,
+            decisions=len(mine),
+            accurate=sum(1 for d in mine if d.close),
+            given_up=sum(d.loss for d in mine if d.unit == "points"),
+            data=json.dumps(review.to_dict(), separators=(",", ":")),
+            made_at=self._clock().timestamp(),
+        )
+        await self._store.save_review(row)
+        return row

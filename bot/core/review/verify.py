@@ -1,0 +1,100 @@
+"""``/cribbage verify [game]``: whether each deal of a game was dealt from the deck its seal
+promised (:mod:`bot.core.base.seeded`), said privately.
+
+For every deal whose seed the table has shown (its crib was shown, or the next deal dealt),
+the seed is checked against the seal shown when the cards were dealt (SHA-256) and against the
+deck the game was dealt from (the shuffle recorded with the game): the seed must give that very
+deck, card for card. A deal still being played says its seed comes once its crib is shown (the
+answer never shows a seed the table has not). A game begun before shuffles were sealed says its
+deals can't be checked; the deal a game ended in before its crib was shown keeps its seed
+secret. Anyone can redo the check with ``python -m bot.verify`` from the seal
+and the seed the table showed.
+"""
+
+from __future__ import annotations
+
+from bot.core.base.refusals import Refused
+from bot.core.base.replies import Answer
+from bot.core.base.seeded import deal_from_seed, parse_seed, seal_of
+from bot.core.base.shuffles import decode
+from bot.core.games.messages.projection import deal_seal
+from bot.core.games.records import GameStatus
+from bot.core.review.review import Reviews
+from engine.phase import Phase
+
+__all__ = ["ShuffleChecks", "not_sealed"]
+
+NOT_DEALT = "That game never got to the deal, so there is no shuffle to check."
+#: The most deal lines one answer holds (a 121-point game has some 10 to 20 deals).
+MAX_DEALS = 30
+
+
+def not_sealed(game_id: int) -> str:
+    """The answer for a game begun before shuffles were sealed."""
+    return (
+        f"Game {game_id} began before the bot sealed its shuffles, so its deals can't be "
+        "checked: no seal was shown when they were dealt."
+    )
+
+
+class ShuffleChecks:
+    """Checks a game's sealed shuffles (the games are found and loaded as reviews find them:
+    in the asker's server, by number or the channel's latest)."""
+
+    def __init__(self, reviews: Reviews) -> None:
+        self._reviews = reviews
+
+    async def check(
+        self, guild_id: int | None, channel_id: int | None, game_id: int | None = None
+    ) -> Answer:
+        """Each shown deal of game ``game_id`` (default: the latest in this channel) checked
+        against its seal and the deck it was dealt from."""
+        try:
+            record = await self._reviews.find(guild_id, channel_id, game_id)
+            if record.status is GameStatus.LOBBY:
+                raise Refused(NOT_DEALT)
+            loaded = await self._reviews.load(record)
+        except Refused as refused:
+            return Answer.refuse(str(refused))
+        game, seeds = loaded.game, loaded.seeds
+        if seeds is None:
+            return Answer.say(not_sealed(record.id))
+        shuffles = loaded.shuffles or []
+        lines = [f"**The shuffles of game {record.id}**"]
+        matched = True
+        for deal in range(1, game.deal_number + 1)[-MAX_DEALS:]:
+            seal = deal_seal(game, loaded.log, seeds, deal)
+            if seal is None or seal.seal is None:
+                continue
+            if seal.seed is None and game.phase is Phase.OVER:
+                lines.append(
+                    f"Deal {deal}: sealed `{seal.seal[:16]}…`; the game ended before its crib "
+                    "was shown, so its seed stays secret (those cards were never seen)."
+                )
+                continue
+            if seal.seed is None:
+                lines.append(
+                    f"Deal {deal}: sealed `{seal.seal[:16]}…`; its seed is shown, and can be "
+                    "checked, once the deal's crib has been shown."
+                )
+                continue
+            at = len(game.cut_rounds) + deal - 1
+            given = deal_from_seed(parse_seed(seal.seed), game.num_players)
+            dealt = decode(shuffles[at]) if at < len(shuffles) else None
+            if seal_of(seal.seed) != seal.seal or list(given.deck) != dealt:
+                matched = False
+                lines.append(f"Deal {deal}: ❌ the seed does NOT give the deck this deal had.")
+                continue
+            starter = given.starter
+            lines.append(
+                f"Deal {deal}: ✅ SHA-256 of seed `{seal.seed[:16]}…` is the seal shown at the "
+                f"deal, and the seed gives the very deck it was dealt from (starter {starter})."
+            )
+        if len(lines) == 1:
+            lines.append("No deal has been dealt yet.")
+        elif matched:
+            lines.append(
+                "To check a deal yourself: `python -m bot.verify SEED SEAL --players "
+                f"{game.num_players}` with the seal and the seed its table shows."
+            )
+        return Answer.say("\n".join(lines))

@@ -1,0 +1,3 @@
+"""Seasons and the hall of fame: a server's month, its champions, famous hands and tournament
+winners.
+"""

@@ -1,0 +1,168 @@
+"""Seasons and the hall of fame: a server's leaderboard for a calendar month (UTC), and its
+best hands and monthly champions, all read from the results every finished game writes.
+
+A season's table ranks the people who finished games that month by game points, then games
+won, then fewer games played. A month's champion is the top of its table. The hall of fame
+lists every 28 and 29, the best other hands of 24 or more, the champion of each of the
+last twelve finished months, and the latest tournaments' champions.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from collections.abc import Callable
+from datetime import UTC, datetime
+from typing import Literal, Protocol
+
+from bot.core.base.entry import answers
+from bot.core.base.faults import Faults
+from bot.core.base.refusals import Refused
+from bot.core.base.replies import Answer
+from bot.core.base.text import MAX_MESSAGE, escape
+from bot.core.base.views import Table
+from bot.core.seasons.records import FamousHand, SeasonLine
+from bot.core.tournaments.records import ChampionRecord
+from bot.core.tournaments.view import FORMAT_NAMES
+
+__all__ = ["SEASONS", "Season", "SeasonStore", "Seasons", "month_bounds"]
+
+#: What the leaderboard's ``season`` option takes.
+Season = Literal["this_month", "last_month", "all_time"]
+SEASONS: tuple[Season, ...] = ("this_month", "last_month", "all_time")
+#: People listed in a season's table.
+SEASON_SHOWN = 20
+#: Months of champions the hall of fame lists.
+CHAMPION_MONTHS = 12
+#: Tournament champions the hall of fame lists (the latest).
+TOURNAMENT_CHAMPIONS = 10
+
+
+class SeasonStore(Protocol):
+    """What seasons need of a store (written in ``bot.store.season_tables``)."""
+
+    async def season(
+        self, guild_id: int, *, vs_computer: bool, start: float, end: float, limit: int
+    ) -> list[SeasonLine]: ...
+    async def season_results(
+        self, guild_id: int, *, start: float, end: float
+    ) -> list[tuple[int, str, int, int, float]]: ...
+    async def famous_hands(
+        self, guild_id: int, *, at_least: int, limit: int
+    ) -> list[FamousHand]: ...
+    async def tournament_champions(self, guild_id: int, *, limit: int) -> list[ChampionRecord]: ...
+
+
+def month_bounds(now: datetime, back: int = 0) -> tuple[datetime, datetime]:
+    """The calendar month (UTC) ``back`` months before the one ``now`` is in: its first moment
+    and the next month's.
+
+    >>> [d.date().isoformat() for d in month_bounds(datetime(2026, 1, 20, tzinfo=UTC), 1)]
+    ['2025-12-01', '2026-01-01']
+    """
+    index = now.year * 12 + (now.month - 1) - back
+    start = datetime(index // 12, index % 12 + 1, 1, tzinfo=UTC)
+    after = index + 1
+    return start, datetime(after // 12, after % 12 + 1, 1, tzinfo=UTC)
+
+
+def _month_name(start: datetime) -> str:
+    return start.strftime("%B %Y")
+
+
+def champions(
+    results: list[tuple[int, str, int, int, float]],
+) -> list[tuple[datetime, int, str, int]]:
+    """Each month's champion from its results: (month, user, name, game points), newest
+    first: most game points, then most wins, then fewest games."""
+    months: dict[datetime, dict[int, list[int]]] = defaultdict(dict)
+    names: dict[int, str] = {}
+    for user, name, won, points, at in results:
+        moment = datetime.fromtimestamp(at, UTC)
+        month = datetime(moment.year, moment.month, 1, tzinfo=UTC)
+        line = months[month].setdefault(user, [0, 0, 0])
+        line[0] += points
+        line[1] += won
+        line[2] += 1
+        names[user] = name
+    found = []
+    for month, table in months.items():
+        best = min(table.items(), key=lambda kv: (-kv[1][0], -kv[1][1], kv[1][2], kv[0]))
+        found.append((month, best[0], names[best[0]], best[1][0]))
+    return sorted(found, reverse=True)
+
+
+class Seasons:
+    """The month's leaderboard and the hall of fame."""
+
+    def __init__(
+        self, store: SeasonStore, clock: Callable[[], datetime], faults: Faults | None = None
+    ) -> None:
+        """``faults``: where a store that fails is noted (the games')."""
+        self._store = store
+        self._clock = clock
+        self.faults = faults or Faults()
+
+    @answers
+    async def leaderboard(self, guild_id: int, season: str, *, table: Table = "people") -> Answer:
+        """A calendar month's table (``this_month`` or ``last_month``), public."""
+        if season not in ("this_month", "last_month"):
+            raise Refused("`season` must be this month, last month or all time.")
+        start, end = month_bounds(self._clock(), 1 if season == "last_month" else 0)
+        lines = await self._store.season(
+            guild_id,
+            vs_computer=table == "computer",
+            start=start.timestamp(),
+            end=end.timestamp(),
+            limit=SEASON_SHOWN,
+        )
+        kind = "against the computer" if table == "computer" else "between people"
+        head = f"**Leaderboard — {_month_name(start)}** (games {kind}, by game points)"
+        if not lines:
+            return Answer.say(f"{head}\nNo games finished that month yet.", ephemeral=False)
+        rows = [
+            f"{place}. {escape(line.name)} — {line.game_points} game points,"
+            f" {line.wins} of {line.games} won"
+            for place, line in enumerate(lines, 1)
+        ]
+        return Answer.say("\n".join([head, *rows]), ephemeral=False)
+
+    @answers
+    async def hall_of_fame(self, guild_id: int) -> Answer:
+        """The server's hall of fame, public."""
+        now = self._clock()
+        perfect = await self._store.famous_hands(guild_id, at_least=28, limit=50)
+        great = [h for h in await self._store.famous_hands(guild_id, at_least=24, limit=60)]
+        great = [h for h in great if h.points < 28][:10]
+        first, _ = month_bounds(now, CHAMPION_MONTHS)
+        this_month, _ = month_bounds(now)
+        results = await self._store.season_results(
+            guild_id, start=first.timestamp(), end=this_month.timestamp()
+        )
+        parts = ["**🏛️ Hall of fame**"]
+        parts.append("**28s and 29s**")
+        parts += [_hand(h) for h in perfect] or ["None yet: the odds are 80 in 12,994,800."]
+        parts.append("**Hands of 24 or more**")
+        parts += [_hand(h) for h in great] or ["None yet."]
+        parts.append("**Season champions** (most game points in a month)")
+        parts += [
+            f"{_month_name(month)}: {escape(name)} ({points} game points)"
+            for month, _, name, points in champions(results)
+        ] or ["None yet: the first is crowned when a month with games ends."]
+        crowned = await self._store.tournament_champions(guild_id, limit=TOURNAMENT_CHAMPIONS)
+        parts.append("**Tournament champions**")
+        parts += [_champion(c) for c in crowned] or [
+            "None yet: a moderator opens a tournament with `/cribbage tournament new`."
+        ]
+        return Answer.say("\n".join(parts)[:MAX_MESSAGE], ephemeral=False)
+
+
+def _champion(champion: ChampionRecord) -> str:
+    when = datetime.fromtimestamp(champion.finished_at, UTC).strftime("%d %b %Y")
+    event = f"{FORMAT_NAMES[champion.format]} tournament of {champion.entrants} players"
+    return f"{escape(champion.name)} — {event} in <#{champion.channel_id}>, {when}"
+
+
+def _hand(hand: FamousHand) -> str:
+    when = datetime.fromtimestamp(hand.at, UTC).strftime("%d %b %Y")
+    cards = f" ({hand.cards})" if hand.cards else ""
+    return f"{hand.points} — {escape(hand.name)}{cards}, {when}"

@@ -1,0 +1,3 @@
+"""Standings: ratings from each finished game, the leaderboard, a player's stats and charts, head
+to head.
+"""

@@ -1,0 +1,164 @@
+"""What the store keeps of the standings, as plain values: a player's standing, the rows of the
+leaderboard and of their stats, their rivals, and the ordinal ratings are ranked by.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from bot.core.games.records import ordinal
+
+__all__ = [
+    "LeaderRow",
+    "Ranked",
+    "Rival",
+    "RivalGame",
+    "Standing",
+    "StatsRow",
+]
+
+
+class _WinRate:
+    """``win_rate`` for a row with ``games`` and ``wins``."""
+
+    __slots__ = ()
+    games: int
+    wins: int
+
+    @property
+    def win_rate(self) -> float:
+        """Wins as a fraction of games played (0 when none)."""
+        return self.wins / self.games if self.games else 0.0
+
+
+@dataclass(frozen=True, slots=True)
+class LeaderRow(_WinRate):
+    """A player's standing on a server, over games between people or against the computer."""
+
+    user_id: int
+    name: str
+    games: int
+    wins: int
+    losses: int
+    game_points: int
+    skunks_given: int
+    skunks_taken: int
+    lurches_given: int = 0
+    lurches_taken: int = 0
+
+
+@dataclass(frozen=True, slots=True)
+class StatsRow(_WinRate):
+    """A player's totals over one group of games (people only, or against the computer)."""
+
+    games: int
+    wins: int
+    skunks_given: int
+    skunks_taken: int
+    pegging_points: int
+    hand_points: int
+    crib_points: int
+    deals: int
+    best_hand: int
+    best_hand_cards: str | None
+    twenty_nines: int
+    points_missed: int = 0
+    muggins_given: int = 0
+    muggins_taken: int = 0
+    #: Games won (given) and lost (taken) by a lurch; ``skunks_*`` count those of the skunk
+    #: scale, the rule each game was played under deciding which.
+    lurches_given: int = 0
+    lurches_taken: int = 0
+
+
+@dataclass(frozen=True, slots=True)
+class Standing(_WinRate):
+    """A player's rating and running totals on a server, over games between people
+    (``vs_computer`` False) or games with a computer seat. ``player_id`` is the user's id, or
+    for a computer level a negative number (:data:`bot.core.standings.ratings.COMPUTER_IDS`)."""
+
+    guild_id: int
+    vs_computer: bool
+    player_id: int
+    name: str
+    mu: float
+    sigma: float
+    games: int = 0
+    wins: int = 0
+    game_points: int = 0
+    skunks_given: int = 0
+    skunks_taken: int = 0
+    lurches_given: int = 0
+    lurches_taken: int = 0
+    pegging_points: int = 0
+    hand_points: int = 0
+    crib_points: int = 0
+    deals: int = 0
+    best_hand: int = 0
+    best_hand_cards: str | None = None
+    twenty_nines: int = 0
+    points_missed: int = 0
+    muggins_given: int = 0
+    muggins_taken: int = 0
+    last_order: int = 0
+
+    @property
+    def ordinal(self) -> float:
+        """The conservative rating that ranks players (:func:`ordinal`)."""
+        return ordinal(self.mu, self.sigma)
+
+    @property
+    def losses(self) -> int:
+        """Games not won."""
+        return self.games - self.wins
+
+    @property
+    def is_computer(self) -> bool:
+        """Whether this is a computer level rather than a person."""
+        return self.player_id < 0
+
+
+@dataclass(frozen=True, slots=True)
+class RivalGame:
+    """One game between two people, from the first one's side: ``outcome`` is ``"W"`` (their
+    side won), ``"L"`` (the other's side won) or ``"-"`` (a third player won)."""
+
+    game_id: int
+    finished_at: float
+    outcome: str
+    score: int
+    opponent_score: int
+    game_points: int
+
+
+@dataclass(frozen=True, slots=True)
+class Rival:
+    """Head to head: ``user_id``'s games on a server against ``opponent_id`` (on opposite
+    sides), with the last five, newest first."""
+
+    guild_id: int
+    user_id: int
+    opponent_id: int
+    games: int = 0
+    wins: int = 0
+    losses: int = 0
+    points_won: int = 0
+    points_lost: int = 0
+    margin: int = 0
+    recent: tuple[RivalGame, ...] = ()
+
+    @property
+    def average_margin(self) -> float:
+        """The user's score less the opponent's, on average per game (0 when none)."""
+        return self.margin / self.games if self.games else 0.0
+
+
+@dataclass(frozen=True, slots=True)
+class Ranked:
+    """A standing with its place in its table: ``rank`` (1 is first) of ``of`` players, and
+    ``trend_from``, the ordinal before the player's last 10 games (the trend's baseline)."""
+
+    standing: Standing
+    rank: int
+    of: int
+    trend_from: float

@@ -1,0 +1,99 @@
+"""A server's standings: the leaderboard by rating, a player's stats and charts, head to head.
+
+Everything here is read from the standings the store derives from the results, in the
+transaction that records each finished game (``bot.store.standings``); nothing changes.
+"""
+
+from __future__ import annotations
+
+import asyncio
+
+from bot.core.base import refusals
+from bot.core.base.entry import answers
+from bot.core.base.faults import Faults
+from bot.core.base.refusals import Refused
+from bot.core.base.replies import Answer, Reply, User
+from bot.core.base.views import MessageView, PageControls, Table
+from bot.core.standings.stats import stats_pictures
+from bot.core.standings.storage import StandingsRecords
+from bot.core.standings.words import (
+    ON_THIS_SERVER,
+    OUTSIDE_SERVERS,
+    PAGE_SIZE,
+    TABLE_TITLES,
+    head_to_head_text,
+    leaderboard_text,
+    rank_line,
+    stats_text,
+)
+
+__all__ = ["Standings"]
+
+
+class Standings:
+    """The leaderboard and the players' records on a server."""
+
+    def __init__(self, store: StandingsRecords, faults: Faults | None = None) -> None:
+        """``faults``: where a store that fails is noted (the games')."""
+        self._store = store
+        self.faults = faults or Faults()
+
+    @answers
+    async def leaderboard(
+        self, guild_id: int | None, *, table: Table = "people", page: int = 0
+    ) -> Answer:
+        """One page of the server's standings by rating: ``table`` ``people`` (games between
+        people) or ``computer`` (games with a computer seat, each level a rated player). The
+        page is both the reply and, for its buttons, the clicked message's new look."""
+        if table not in TABLE_TITLES:
+            raise Refused(refusals.UNKNOWN_BUTTON)
+        vs_computer = table == "computer"
+        total, rows = await self._store.ranking(
+            guild_id, vs_computer=vs_computer, offset=max(page, 0) * PAGE_SIZE, limit=PAGE_SIZE
+        )
+        pages = max(1, -(-total // PAGE_SIZE))
+        if page >= pages or page < 0:
+            # A page that is gone (a button from an older, longer table): the last one.
+            page = min(max(page, 0), pages - 1)
+            total, rows = await self._store.ranking(
+                guild_id, vs_computer=vs_computer, offset=page * PAGE_SIZE, limit=PAGE_SIZE
+            )
+        view = MessageView(
+            leaderboard_text(table, total, rows, page), pages=PageControls(table, page, pages)
+        )
+        return Answer(reply=Reply(view.content, ephemeral=False, view=view), update=view)
+
+    @answers
+    async def stats(self, guild_id: int | None, user: User, against: User | None = None) -> Answer:
+        """One player's record on this server (``guild_id`` None: in the games they played
+        outside servers, in DMs and group DMs): rating and rank in each table, totals, best
+        hands and two charts; with ``against``, their head to head with that player."""
+        place = ON_THIS_SERVER if guild_id is not None else OUTSIDE_SERVERS
+        if against is not None:
+            if against.id == user.id:
+                raise Refused(refusals.AGAINST_SELF)
+            rival = await self._store.rival(guild_id, user.id, against.id)
+            text = head_to_head_text(user.name, against.name, rival, place)
+            return Answer.say(text, ephemeral=False)
+        ranked = await self._store.standing(guild_id, user.id)
+        if not ranked:
+            return Answer.say(stats_text(user.name, None, None, place=place), ephemeral=False)
+        levels = await self._store.levels(guild_id) if True in ranked else []
+        among = guild_id is not None
+        ranks = (
+            rank_line(ranked[False], rank=among) if False in ranked else None,
+            rank_line(ranked[True], levels, rank=among) if True in ranked else None,
+        )
+        found = await self._store.player_stats(guild_id, user.id)
+        best = await self._store.best_hands(guild_id, user.id)
+        text = stats_text(user.name, found.get(False), found.get(True), ranks, best, place)
+        played, won = await self._store.tournaments_of(guild_id, user.id)
+        if played:
+            text += f"\nTournaments: {played} played, {won} won."
+        # The chart is of the people's table, or the computer's for those who only play it.
+        vs_computer = False not in ranked
+        standing = ranked[vs_computer].standing
+        history = await self._store.rating_history(guild_id, user.id, vs_computer=vs_computer)
+        server = await self._store.server_points(guild_id)
+        pictures = await asyncio.to_thread(stats_pictures, user.name, standing, history, server)
+        return Answer.say(text, ephemeral=False, view=MessageView(text, pictures=pictures))

@@ -1,0 +1,39 @@
+"""What the standings need from a store: the leaderboard, a player's stats and head to head, and
+the ratings' changes.
+"""
+
+from __future__ import annotations
+
+from typing import Protocol
+
+from bot.core.standings.records import Ranked, Rival, Standing, StatsRow
+
+__all__ = ["StandingsRecords"]
+
+
+class StandingsRecords(Protocol):
+    """The standings derived from the results: ratings, totals, head to head."""
+
+    async def ranking(
+        self, guild_id: int | None, *, vs_computer: bool = ..., offset: int = ..., limit: int = ...
+    ) -> tuple[int, list[Ranked]]: ...
+
+    async def standing(self, guild_id: int | None, player_id: int) -> dict[bool, Ranked]: ...
+
+    async def tournaments_of(self, guild_id: int | None, user_id: int) -> tuple[int, int]: ...
+
+    async def levels(self, guild_id: int | None) -> list[Standing]: ...
+
+    async def player_stats(self, guild_id: int | None, user_id: int) -> dict[bool, StatsRow]: ...
+
+    async def rating_history(
+        self, guild_id: int | None, player_id: int, *, vs_computer: bool = ..., last: int = ...
+    ) -> list[tuple[float, float]]: ...
+
+    async def best_hands(
+        self, guild_id: int | None, user_id: int, *, limit: int = ...
+    ) -> list[tuple[int, str]]: ...
+
+    async def server_points(self, guild_id: int | None) -> tuple[int, int, int, int]: ...
+
+    async def rival(self, guild_id: int | None, user_id: int, opponent_id: int) -> Rival | None: ...

@@ -1,0 +1,222 @@
+"""The server's standings and one player's record."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from datetime import UTC, datetime
+
+from bot.core.base.text import (
+    MAX_MESSAGE,
+    chunk,
+    code_safe,
+    escape,
+    plural,
+    rating_text,
+    shown,
+    signed_tenths,
+    signed_text,
+)
+from bot.core.base.views import Table
+from bot.core.games.computer import level_name
+from bot.core.standings.ratings import COMPUTER_IDS, PROVISIONAL_GAMES
+from bot.core.standings.records import Ranked, Rival, Standing, StatsRow
+
+__all__ = [
+    "PAGE_SIZE",
+    "TABLE_TITLES",
+    "head_to_head_text",
+    "leaderboard_text",
+    "rank_line",
+    "stats_text",
+]
+
+
+#: Where a record's games were played: the server asked in, or (a game's ``guild_id`` None:
+#: DMs and group DMs, reached through a user install) no server at all, kept per player.
+ON_THIS_SERVER = "on this server"
+OUTSIDE_SERVERS = "outside servers"
+
+
+def _pct(rate: float) -> str:
+    return f"{rate * 100:.0f}%"
+
+
+#: Players per leaderboard page.
+PAGE_SIZE = 10
+#: A name in the leaderboard's table is cut to this many characters (it must fit a phone).
+NAME_WIDTH = 15
+TABLE_TITLES = {"people": "games between people", "computer": "games against the computer"}
+
+
+def _short(name: str) -> str:
+    name = code_safe(name)
+    return name if len(name) <= NAME_WIDTH else name[: NAME_WIDTH - 1] + "…"
+
+
+#: Each computer level's rated player id, to its level.
+_LEVELS_BY_ID = {player: level for level, player in COMPUTER_IDS.items()}
+
+
+def _named(standing: Standing) -> str:
+    """Who a standing is: the player's name, or for a computer level the level's name (its
+    standing keeps the name of the seat it last sat in, which may be numbered, or older)."""
+    level = _LEVELS_BY_ID.get(standing.player_id)
+    return standing.name if level is None else level_name(level)
+
+
+def leaderboard_text(table: Table, total: int, rows: Sequence[Ranked], page: int) -> str:
+    """One page of a server's table, ranked by rating (openskill's ordinal, shown as a
+    friendly number): rating (``?`` while provisional), games, win % and the change over the
+    last 10 games, narrow enough for a phone."""
+    title = f"**Leaderboard** — {TABLE_TITLES[table]}"
+    if not rows:
+        return f"{title}\nNo {TABLE_TITLES[table]} have finished on this server yet."
+    pages = max(1, -(-total // PAGE_SIZE))
+    lines = [f"{title} · page {page + 1} of {pages}", "```"]
+    lines.append(
+        f"{'#':>2} {'player':<{NAME_WIDTH}} {'rating':>7} {'gms':>4} {'win':>4} {'10g':>4}"
+    )
+    provisional = False
+    for row in rows:
+        s = row.standing
+        mark = "?" if s.games < PROVISIONAL_GAMES else " "
+        provisional |= mark == "?"
+        trend = shown(s.ordinal) - shown(row.trend_from)
+        lines.append(
+            f"{row.rank:>2} {_short(_named(s)):<{NAME_WIDTH}} {rating_text(s.ordinal):>6}{mark}"
+            f" {s.games:>4} {_pct(s.win_rate):>4} {signed_text(trend):>4}"
+        )
+    lines.append("```")
+    notes = ["10g: rating change over the last 10 games"]
+    if provisional:
+        notes.insert(0, f"? provisional (under {PROVISIONAL_GAMES} games)")
+    lines.append(" · ".join(notes))
+    return "\n".join(lines)[:MAX_MESSAGE]
+
+
+def rank_line(ranked: Ranked, levels: Sequence[Standing] = (), *, rank: bool = True) -> str:
+    """A player's rating and rank in one table (against the computer, where they stand
+    among the computer levels); without ``rank`` (games outside servers, kept per player:
+    there is nobody to rank them among) the rating alone."""
+    s = ranked.standing
+    said = f"Rating {rating_text(s.ordinal)}"
+    if s.games < PROVISIONAL_GAMES:
+        said += f" (provisional: {plural(s.games, 'rated game')})"
+    trend = shown(s.ordinal) - shown(ranked.trend_from)
+    placed = f", #{ranked.rank} of {ranked.of}" if rank else ""
+    said += f"{placed}; {signed_text(trend)} over the last {min(s.games, 10)}"
+    said += " games." if min(s.games, 10) != 1 else " game."
+    above = [_named(lv) for lv in levels if lv.ordinal < s.ordinal]
+    below = [_named(lv) for lv in levels if lv.ordinal >= s.ordinal]
+    if levels:
+        parts = []
+        if above:
+            parts.append(f"above {', '.join(above)}")
+        if below:
+            parts.append(f"below {', '.join(below)}")
+        said += f" Rated {' and '.join(parts)}."
+    return said
+
+
+def _margins(row: StatsRow) -> str:
+    """The games won and lost by a lurch, and by a skunk, each named by the rule its games
+    were played under (only the ones that happened)."""
+    parts = [
+        f"{name} given {given}, taken {taken}"
+        for name, given, taken in (
+            ("lurches", row.lurches_given, row.lurches_taken),
+            ("skunks", row.skunks_given, row.skunks_taken),
+        )
+        if given or taken
+    ]
+    return "; ".join(parts) or "no lurches or skunks"
+
+
+def _stats_block(label: str, row: StatsRow) -> list[str]:
+    per = max(row.deals, 1)
+    lines = [
+        f"{label}: {plural(row.games, 'game')}, {plural(row.wins, 'win')}"
+        f" ({_pct(row.win_rate)}); {_margins(row)}.",
+        f"  Points per deal — pegging {row.pegging_points / per:.1f},"
+        f" hand {row.hand_points / per:.1f}, crib {row.crib_points / per:.1f}"
+        f" (over {plural(row.deals, 'deal')}).",
+    ]
+    if row.points_missed or row.muggins_given or row.muggins_taken:
+        # Only players who have counted their own hands (manual counting) have these.
+        lines.append(
+            f"  Counting your own hands: {plural(row.points_missed, 'point')} missed;"
+            f" muggins taken {row.muggins_taken}, given away {row.muggins_given}."
+        )
+    return lines
+
+
+def stats_text(
+    name: str,
+    people: StatsRow | None,
+    computer: StatsRow | None,
+    ranks: Sequence[str | None] = (None, None),
+    best: Sequence[tuple[int, str]] = (),
+    place: str = ON_THIS_SERVER,
+) -> str:
+    """A player's record: games between people and games against the computer, apart, each
+    after its rating line (``ranks``: people's, computer's), then their best hands (``best``,
+    from both: each hand is named once) and how many 29s they have held. ``place``: where the
+    games were played (:data:`ON_THIS_SERVER`, or :data:`OUTSIDE_SERVERS`)."""
+    name = escape(name)
+    if people is None and computer is None:
+        return f"{name} has not finished a game {place} yet."
+    lines = [f"**{name}** {place}"]
+    for label, row, rank in (
+        ("Against people", people, ranks[0]),
+        ("Against the computer", computer, ranks[1]),
+    ):
+        if row is None:
+            continue
+        block = _stats_block(label, row)
+        lines.append(block[0])
+        if rank is not None:
+            lines.append(f"  {rank}")
+        lines.extend(block[1:])
+    held = [f"{points} ({cards})" for points, cards in best]
+    nines = sum(row.twenty_nines for row in (people, computer) if row is not None)
+    parts = [f"Best hands: {' · '.join(held)}"] if held else []
+    if nines > sum(points == 29 for points, _ in best):  # more 29s than the list shows
+        parts.append(f"29s held: {nines}")
+    if parts:
+        lines.append("; ".join(parts) + ".")
+    return chunk(lines)[0]
+
+
+def _day(at: float) -> str:
+    when = datetime.fromtimestamp(at, UTC)
+    return f"{when.day} {when.strftime('%b')}"
+
+
+def head_to_head_text(
+    name: str, other: str, rival: Rival | None, place: str = ON_THIS_SERVER
+) -> str:
+    """``name``'s games against ``other`` ``place`` (on this server, or outside servers):
+    wins, game points, the average margin and the last five (newest first)."""
+    name, other = escape(name), escape(other)
+    if rival is None or rival.games == 0:
+        return f"{name} and {other} have not played each other {place} yet."
+    lines = [
+        f"**{name}** against **{other}**: {plural(rival.games, 'game')} —"
+        f" {name} won {rival.wins}, {other} won {rival.losses}"
+        + (
+            f", others won {rival.games - rival.wins - rival.losses}"
+            if rival.games > rival.wins + rival.losses
+            else ""
+        )
+        + ".",
+        f"Game points: {name} {rival.points_won}, {other} {rival.points_lost}."
+        f" Average margin: {signed_tenths(rival.average_margin)} points a game for {name}.",
+        "Last "
+        + plural(len(rival.recent), "game")
+        + ": "
+        + " · ".join(
+            f"{g.outcome} {g.score}-{g.opponent_score} ({_day(g.finished_at)})"
+            for g in rival.recent
+        ),
+    ]
+    return "\n".join(lines)

@@ -1,0 +1,501 @@
+"""The tournament director: runs every tournament being played, in the process that sends.
+
+It follows the change feed. When a tournament changes (it started, a result was set) or one
+of its games changes, it looks at the tournament and does whatever is next, each step written
+before the next is taken, so a stop at any moment is carried on from the store:
+
+1. a round with no pairings is paired (:func:`engine.tournament.swiss_round`, the circle
+   method, or the knockout's bracket) in the one transaction that moves the round on, so it
+   is never paired twice;
+2. each pairing gets a message in the tournament's channel ("Round 2 · Al vs Bea", posted with
+   a nonce, so posting it again after a stop gives back the same message), then a thread
+   started from that message (a message starts one thread at most, and the thread has the
+   message's id, so it is never made twice), then a game in the thread with both players
+   seated and dealt in one transaction (a second try finds the thread's game);
+3. a game that ended gives its pairing's result (written only where none is);
+4. when every pairing of the round has a result, the next round is paired, or, after the
+   last, the tournament ends (its message then announces the champion, once);
+5. a decided pairing's thread is archived, once the table of its last game shows how it ended
+   (an edit of a message in an archived thread is refused), and kept as archived.
+
+A round's deadline (``round_hours`` after it was paired) decides what is left: a game still
+going by the score (the leader wins, without a lurch; level is a loss for both), a game in
+which a player never moved forfeited by that player (by both if neither did).
+
+The Discord side of steps 2 and 5 (posting, starting a thread with both players in it,
+archiving it) is given as :class:`Threads`.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import dataclasses
+import json
+import logging
+from collections.abc import Awaitable, Callable
+from typing import Protocol
+
+from bot.core.base.feed import Change, ChangeFeed
+from bot.core.base.owners import Owner, OwnerKind
+from bot.core.base.patrol import OnPatrol, Patrol
+from bot.core.base.refusals import Refused
+from bot.core.base.replies import User
+from bot.core.games.games import Games
+from bot.core.games.opening import Lobbies
+from bot.core.games.records import GameRecord, GameStatus
+from bot.core.tournaments.records import (
+    Decided,
+    Format,
+    PairingRecord,
+    TournamentRecord,
+    TournamentStatus,
+)
+from bot.core.tournaments.tournaments import RECONCILE_ENDED, TournamentStore, read_event
+from bot.core.tournaments.view import Event, champion_of, table_of
+from engine.tournament import knockout_first_round, round_robin_round, swiss_round
+
+__all__ = ["ThreadRefused", "Threads", "TournamentDirector", "pair_next"]
+
+log = logging.getLogger(__name__)
+
+#: A look that failed is tried again after this many seconds.
+RETRY_AFTER = 10.0
+#: The action log's entries that are a player's own move (not time's: a count made for them).
+_MOVES = frozenset({"discard", "play", "claim", "muggins", "resign"})
+#: The most steps one look takes (a round paired, its tables set up, ...) before it yields.
+STEPS = 50
+#: A decided pairing's thread waits for its table's last edit, looking again this often...
+SETTLE_EVERY = 1.0
+#: ... and at most this long (a table that cannot be sent, its thread deleted, say).
+SETTLE_AT_MOST = 120.0
+
+
+class ThreadRefused(Exception):
+    """Discord refused to post a pairing's message or start its thread (a permission is
+    missing, the channel is gone): the director tries again later."""
+
+
+class Threads(Protocol):
+    """What the director asks of Discord for a pairing."""
+
+    async def post(self, channel_id: int, text: str, nonce: str, mentions: tuple[int, ...]) -> int:
+        """Post ``text`` in the channel (``nonce``: the same post made again gives back the
+        message made the first time); its id."""
+        ...
+
+    async def start_thread(
+        self, channel_id: int, message_id: int, name: str, members: tuple[int, ...]
+    ) -> int:
+        """Start a public thread from a message (or find the one it started), with
+        ``members`` added to it; the thread's id."""
+        ...
+
+    async def archive(self, thread_id: int) -> None:
+        """Archive a thread (it leaves the channel's list; a message in it reopens it); one
+        archived already, or gone, is left as it is."""
+        ...
+
+
+def pair_next(event: Event) -> list[tuple[int, int | None]]:
+    """The next round's pairs (``(a, None)``: a bye for ``a``), from the results so far."""
+    record = event.record
+    active = [e.user_id for e in event.entrants if e.withdrawn is None]
+    done = [p for p in event.pairings if p.decided is not None]
+    next_round = record.round + 1
+    if record.format is Format.ROUND_ROBIN:
+        everyone = [e.user_id for e in event.entrants]
+        pairs: list[tuple[int, int | None]] = []
+        for a, b in round_robin_round(everyone, next_round - 1):
+            here = [p for p in (a, b) if p is not None and p in active]
+            if len(here) == 2:
+                pairs.append((here[0], here[1]))
+            elif here:
+                pairs.append((here[0], None))
+        return pairs
+    knockout = record.format is Format.KNOCKOUT or record.in_playoff(next_round)
+    if knockout:
+        if next_round == 1:
+            return list(knockout_first_round(active))
+        if next_round == record.swiss_rounds + 1 and record.playoff:
+            # The Swiss rounds' top players, seeded by their standing.
+            top = [s.player for s in table_of(event) if s.player in active][: record.playoff]
+            return list(knockout_first_round(top))
+        last = [p for p in event.pairings if p.round == record.round]
+        winners = [p.winner if p.winner is not None else p.player_a for p in last]
+        alive = [w for w in winners if w in active]
+        return [
+            (alive[i], alive[i + 1] if i + 1 < len(alive) else None)
+            for i in range(0, len(alive), 2)
+        ]
+    table = [s for s in table_of(event) if s.player in active]
+    played = {frozenset((p.player_a, p.player_b)) for p in done if p.player_b is not None}
+    byes = {p.player_a for p in event.pairings if p.player_b is None}
+    paired = swiss_round(
+        [s.player for s in table],
+        points={s.player: s.points for s in table},
+        played=played,
+        byes=byes,
+    )
+    found: list[tuple[int, int | None]] = list(paired.pairs)
+    if paired.bye is not None:
+        found.append((paired.bye, None))
+    return found
+
+
+class TournamentDirector(OnPatrol):
+    """Runs the tournaments being played (see the module's steps), while it is started."""
+
+    def __init__(
+        self,
+        store: TournamentStore,
+        feed: ChangeFeed,
+        games: Games,
+        lobbies: Lobbies,
+        *,
+        clock: Callable[[], float],
+        settled: Callable[[Owner], Awaitable[bool]],
+    ) -> None:
+        """``settled``: whether an owner's messages in its channel show what they should (the
+        ledger's), so that a thread is archived only after its table's last edit."""
+        self._store = store
+        self._settled = settled
+        # (tournament, round, table) -> when its thread was first found waiting to be archived.
+        self._settling: dict[tuple[int, int, int], float] = {}
+        self._feed = feed
+        self._games = games
+        self._lobbies = lobbies
+        self._clock = clock
+        self._threads: Threads | None = None
+        # game id -> the tournament it is played for (the games of rounds being played).
+        self._of_game: dict[int, int] = {}
+        self._patrol = Patrol(feed, self._heard, self._due, clock=clock, name="crib-tournament")
+
+    async def start(self, threads: Threads) -> None:
+        """Direct from now on (this process sends): follow the feed, and look at every
+        tournament being played (carrying on whatever a stop left half-done)."""
+        self._threads = threads
+        self._patrol.follow()
+        # Those being played, and those ended lately (a thread a stop left to archive).
+        since = self._clock() - RECONCILE_ENDED.total_seconds()
+        for record in await self._store.recent_tournaments(since):
+            if record.status is not TournamentStatus.OPEN:
+                self.look(record.id)
+
+    def _heard(self, change: Change) -> None:
+        if change.owner.kind is OwnerKind.TOURNAMENT:
+            self.look(change.owner.id)
+        elif change.owner.kind is OwnerKind.GAME:
+            tournament = self._of_game.get(change.owner.id)
+            if tournament is not None:
+                self.look(tournament)
+
+    def look(self, tournament_id: int) -> None:
+        """Do what is next in the tournament soon (one look at a time per tournament; a change
+        heard during a look makes another after it)."""
+        self._patrol.ask(tournament_id)
+
+    async def _due(self, tournament_id: int) -> float | None:
+        """Take the tournament's steps that are due; returns when to look again."""
+        try:
+            return await self._advance(tournament_id)
+        except ThreadRefused as refused:
+            log.warning("tournament %s: Discord refused a thread (%s)", tournament_id, refused)
+        except Exception:
+            log.exception("could not direct tournament %s", tournament_id)
+        return self._clock() + RETRY_AFTER
+
+    # -- the steps ------------------------------------------------------------------------------
+    async def _advance(self, tournament_id: int) -> float | None:
+        """Take every step that is due; returns when to look again (the round's deadline)."""
+        for _ in range(STEPS):
+            record = await self._store.tournament(tournament_id)
+            if record is None or record.status is TournamentStatus.OPEN:
+                return None
+            event = await read_event(self._store, record)
+            if record.status is not TournamentStatus.RUNNING:
+                if record.status is TournamentStatus.CANCELLED:
+                    await self._stop_games(event)
+                return await self._archive_threads(event)
+            current = event.current()
+            await self._end_decided(event, current)
+            if record.round == 0 or all(p.decided is not None for p in current):
+                if record.round >= record.rounds and record.round > 0:
+                    await self._finish(record)
+                    return None
+                pairs = pair_next(event)
+                if not pairs:
+                    await self._finish(record)
+                    return None
+                await self._store.pair_round(record.id, record.round + 1, pairs, now=self._clock())
+                self._announce(record.id)
+                continue
+            deadline = (record.round_started or self._clock()) + record.round_hours * 3600
+            if self._clock() >= deadline and await self._deadline(record, current):
+                self._announce(record.id)
+                continue
+            changed = False
+            for pairing in current:
+                if pairing.decided is None and pairing.player_b is not None:
+                    changed |= await self._table(record, event, pairing)
+            if changed:
+                self._announce(record.id)
+                continue
+            soon = await self._archive_threads(event)
+            return deadline if soon is None else min(deadline, soon)
+        return self._clock()
+
+    def _announce(self, tournament_id: int) -> None:
+        """Publish the tournament's change (its message is drawn again)."""
+
+        async def publish() -> None:
+            record = await self._store.tournament(tournament_id)
+            if record is not None:
+                self._feed.publish(
+                    Change(Owner.tournament(record.id), record.version, record.channel_id)
+                )
+
+        asyncio.get_running_loop().create_task(publish())
+
+    async def _finish(self, record: TournamentRecord) -> None:
+        event = await read_event(self._store, record)
+        await self._store.set_status(
+            record.id,
+            TournamentStatus.FINISHED,
+            before=TournamentStatus.RUNNING,
+            now=self._clock(),
+            champion=champion_of(event) if event.entrants else None,
+        )
+        self._announce(record.id)
+
+    async def _table(self, record: TournamentRecord, event: Event, p: PairingRecord) -> bool:
+        """Set one pairing's table up, or take its result; whether anything was written."""
+        assert p.player_b is not None and self._threads is not None
+        a, b = event.name(p.player_a), event.name(p.player_b)
+        name = f"Round {p.round} · {a} vs {b}"
+        if p.post_id is None:
+            text = (
+                f"**{name}** — <@{p.player_a}> and <@{p.player_b}>, your game is dealt in the"
+                " thread below."
+            )
+            nonce = f"crib-t{record.id}r{p.round}t{p.tab}"[:25]
+            post = await self._threads.post(
+                record.channel_id, text, nonce, (p.player_a, p.player_b)
+            )
+            await self._store.set_post(record.id, p.round, p.tab, post)
+            return True
+        if p.thread_id is None:
+            thread = await self._threads.start_thread(
+                record.channel_id, p.post_id, name[:100], (p.player_a, p.player_b)
+            )
+            await self._store.set_thread(record.id, p.round, p.tab, thread)
+            return True
+        if p.game_id is None and await self._series_over(record, p):
+            return True  # (counted, then stopped before it was decided)
+        if p.game_id is None:
+            names = {e.user_id: e.name for e in event.entrants}
+            game = await self._lobbies.open_seated(
+                record.guild_id,
+                p.thread_id,
+                (User(p.player_a, names[p.player_a]), User(p.player_b, names[p.player_b])),
+                target=record.target,
+                scoring=record.scoring,
+            )
+            self._of_game[game.id] = record.id
+            await self._store.set_game(record.id, p.round, p.tab, game.id)
+            return True
+        self._of_game[p.game_id] = record.id
+        return await self._result(record, p)
+
+    async def _result(self, record: TournamentRecord, p: PairingRecord) -> bool:
+        """A pairing's game that has ended gives its result."""
+        assert p.game_id is not None
+        game = await self._store.get_game(p.game_id)
+        if game is None or game.is_open:
+            return False
+        self._of_game.pop(p.game_id, None)
+        if game.status is not GameStatus.FINISHED:
+            # Cancelled by a moderator, or ended idle: a loss for both.
+            return await self._store.decide(
+                record.id, p.round, p.tab, how=Decided.FORFEIT, winner=None
+            )
+        rows = await self._store.results(p.game_id)
+        won = [r for r in rows if r.won]
+        lost = [r for r in rows if not r.won]
+        if not won or not lost:
+            return await self._store.decide(
+                record.id, p.round, p.tab, how=Decided.FORFEIT, winner=None
+            )
+        winner, loser = won[0], lost[0]
+        margin = max(0, winner.score - loser.score)
+        if record.games_in(p.round) > 1:
+            a_won = winner.user_id == p.player_a
+            if not await self._store.count_game(
+                record.id, p.round, p.tab, p.game_id, a_won=a_won, margin=margin
+            ):
+                return False
+            signed = margin if a_won else -margin
+            counted = dataclasses.replace(
+                p,
+                game_id=None,
+                wins_a=p.wins_a + int(a_won),
+                wins_b=p.wins_b + int(not a_won),
+                spread_a=p.spread_a + signed,
+            )
+            await self._series_over(record, counted)
+            return True
+        return await self._store.decide(
+            record.id,
+            p.round,
+            p.tab,
+            how=Decided.GAME,
+            winner=winner.user_id,
+            lurch=winner.game_points >= 2,
+            margin=margin,
+        )
+
+    async def _series_over(self, record: TournamentRecord, p: PairingRecord) -> bool:
+        """A best of 3 that one player has won twice is decided (False: not over yet)."""
+        need = record.games_in(p.round) // 2 + 1
+        if max(p.wins_a, p.wins_b) < need:
+            return False
+        a_won = p.wins_a >= need
+        winner = p.player_a if a_won else p.player_b
+        margin = max(0, p.spread_a if a_won else -p.spread_a)
+        await self._store.decide(
+            record.id, p.round, p.tab, how=Decided.GAME, winner=winner, margin=margin
+        )
+        return True
+
+    async def _end_decided(self, event: Event, current: list[PairingRecord]) -> None:
+        """A game still open in a pairing decided otherwise than by it (the deadline, a
+        withdrawal, a moderator) ends, its thread told why (after the result is written, so a
+        stop in between leaves the result, and the game is ended on the next look)."""
+        for p in current:
+            if p.decided in (None, Decided.GAME, Decided.BYE) or p.game_id is None:
+                continue
+            game = await self._store.get_game(p.game_id)
+            if game is None or not game.is_open:
+                continue
+            await self._close(game, _why(event, p))
+
+    async def _close(self, game: GameRecord, line: str) -> None:
+        """End a game the tournament decided (no result of its own, unrated), its thread told
+        why."""
+
+        async def close(record: GameRecord) -> None:
+            await self._games.close(record, GameStatus.CANCELLED, line)
+
+        with contextlib.suppress(Refused):  # ended meanwhile
+            await self._games.in_channel(game.channel_id, close)
+        self._of_game.pop(game.id, None)
+
+    async def _stop_games(self, event: Event) -> None:
+        """The tournament was cancelled: every game still being played ends without a result."""
+        by = event.record.cancelled_by
+        who = f" by <@{by}>" if by is not None else ""
+        line = f"The tournament was cancelled{who}: this game ends here, without a result."
+        for p in event.pairings:
+            if p.decided is not None or p.game_id is None:
+                continue
+            game = await self._store.get_game(p.game_id)
+            if game is not None and game.is_open:
+                await self._close(game, line)
+
+    async def _archive_threads(self, event: Event) -> float | None:
+        """Archive the thread of every decided pairing (of every one, in a cancelled
+        tournament) whose last game has ended and whose
+        table shows it (or that waited ``SETTLE_AT_MOST`` for that); when to look again if a
+        thread is still waiting."""
+        assert self._threads is not None
+        record = event.record
+        soon: float | None = None
+        # A cancelled tournament's undecided pairings are over too.
+        over = record.status is TournamentStatus.CANCELLED
+        for p in event.pairings:
+            if (p.decided is None and not over) or p.thread_id is None or p.archived:
+                continue
+            key = (record.id, p.round, p.tab)
+            game = await self._store.last_game_in_channel(p.thread_id)
+            waited = self._clock() - self._settling.setdefault(key, self._clock())
+            if game is not None and waited < SETTLE_AT_MOST:
+                owner = Owner.game(game.id)
+                if game.is_open or not await self._settled(owner):
+                    # Ended on this look or the next (its table's last edit still to go).
+                    soon = self._clock() + SETTLE_EVERY
+                    continue
+            await self._threads.archive(p.thread_id)
+            await self._store.set_archived(record.id, p.round, p.tab)
+            self._settling.pop(key, None)
+        return soon
+
+    async def _deadline(self, record: TournamentRecord, current: list[PairingRecord]) -> bool:
+        """The round's time is up: every pairing still undecided is decided (see the module)."""
+        changed = False
+        for p in current:
+            if p.decided is not None or p.player_b is None:
+                continue
+            winner: int | None = None
+            how = Decided.DEADLINE
+            margin = 0
+            if p.game_id is None and p.wins_a != p.wins_b:
+                # Between two games of a best of 3: the one ahead wins it.
+                winner = p.player_a if p.wins_a > p.wins_b else p.player_b
+                margin = abs(p.spread_a)
+            elif p.game_id is None:
+                how = Decided.FORFEIT
+            else:
+                game = await self._store.get_game(p.game_id)
+                if game is not None and not game.is_open:
+                    changed |= await self._result(record, p)
+                    continue
+                moved = await self._movers(p.game_id)
+                if not moved:
+                    how = Decided.FORFEIT
+                elif len(moved) == 1:
+                    how = Decided.FORFEIT
+                    winner = next(iter(moved))
+                elif game is not None:
+                    scores = self._games.loaded.load(game).game.scores
+                    seats = {s.seat: s.user_id for s in game.seats}
+                    if scores[0] != scores[1]:
+                        lead = 0 if scores[0] > scores[1] else 1
+                        winner = seats[lead]
+                        margin = abs(scores[0] - scores[1])
+            changed |= await self._store.decide(
+                record.id, p.round, p.tab, how=how, winner=winner, margin=margin
+            )
+        return changed
+
+    async def _movers(self, game_id: int) -> set[int]:
+        """The players who made a move of their own in the game (a discard or later)."""
+        game = await self._store.get_game(game_id)
+        if game is None:
+            return set()
+        seats = {s.seat: s.user_id for s in game.seats if s.user_id is not None}
+        moved: set[int] = set()
+        for text in await self._store.actions(game_id):
+            action = json.loads(text)
+            if not isinstance(action, dict) or action.get("type") not in _MOVES:
+                continue
+            seat = action.get("seat")
+            if isinstance(seat, int) and seat in seats:
+                moved.add(seats[seat])
+        return moved
+
+
+def _why(event: Event, p: PairingRecord) -> str:
+    """What a pairing's thread is told when its game ends by the tournament, not by play."""
+    winner = event.name(p.winner) if p.winner is not None else None
+    if p.decided is Decided.WITHDRAWN:
+        gone = p.player_b if p.winner == p.player_a else p.player_a
+        return f"{event.name(gone)} withdrew from the tournament: {winner} wins this match."
+    if p.decided is Decided.MODERATOR:
+        return f"A moderator set this match's result: {winner} wins."
+    if p.decided is Decided.FORFEIT:
+        if winner is None:
+            return "The round's time is up and neither player moved: a loss for both."
+        return f"The round's time is up and only {winner} moved: {winner} wins by forfeit."
+    if winner is None:
+        return "The round's time is up with the scores level: a loss for both."
+    return f"The round's time is up: {winner} was ahead and wins, without a lurch."

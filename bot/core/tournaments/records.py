@@ -1,0 +1,152 @@
+"""What the store keeps of a tournament: the event, its entrants and its pairings."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from enum import StrEnum
+
+from bot.core.base.store_errors import StoreError
+
+__all__ = [
+    "TOURNAMENT_BUSY",
+    "ChampionRecord",
+    "Decided",
+    "EntrantRecord",
+    "Format",
+    "PairingRecord",
+    "TournamentBusy",
+    "TournamentRecord",
+    "TournamentStatus",
+]
+
+#: The knockout rounds of a playoff of 4 or 8.
+PLAYOFF_ROUNDS = {0: 0, 4: 2, 8: 3}
+
+TOURNAMENT_BUSY = (
+    "This channel has a tournament already: see its message, or `/cribbage tournament standings`."
+)
+
+
+class TournamentBusy(StoreError):
+    """The channel already has a tournament taking entrants or being played."""
+
+    def __init__(self) -> None:
+        super().__init__(TOURNAMENT_BUSY)
+
+
+class Format(StrEnum):
+    """How a tournament pairs its rounds."""
+
+    SWISS = "swiss"
+    ROUND_ROBIN = "round_robin"
+    KNOCKOUT = "knockout"
+
+
+class TournamentStatus(StrEnum):
+    """Where a tournament is: taking entrants, being played, over."""
+
+    OPEN = "open"
+    RUNNING = "running"
+    FINISHED = "finished"
+    CANCELLED = "cancelled"
+
+
+class Decided(StrEnum):
+    """How a pairing's result came about."""
+
+    GAME = "game"
+    BYE = "bye"
+    FORFEIT = "forfeit"
+    DEADLINE = "deadline"
+    WITHDRAWN = "withdrawn"
+    MODERATOR = "moderator"
+
+
+@dataclass(frozen=True, slots=True)
+class TournamentRecord:
+    """One tournament as stored. ``rounds`` 0 until it starts (then how many it plays);
+    ``round`` the round being played (0: not started)."""
+
+    id: int
+    guild_id: int
+    channel_id: int
+    organiser_id: int
+    format: Format
+    rounds: int
+    target: int
+    scoring: str
+    round_hours: float
+    status: TournamentStatus
+    round: int
+    round_started: float | None
+    version: int
+    created_at: float
+    finished_at: float | None = None
+    #: Games a pairing plays: 1, or 3 (best of 3: the first to win 2).
+    match_games: int = 1
+    #: A Swiss event's playoff: its top 4 or 8 into a best-of-3 knockout (0: none).
+    playoff: int = 0
+    #: Who cancelled it (None: not cancelled, or cancelled before this was kept).
+    cancelled_by: int | None = None
+
+    @property
+    def swiss_rounds(self) -> int:
+        """The rounds before the playoff (all of them without one)."""
+        return self.rounds - PLAYOFF_ROUNDS[self.playoff]
+
+    def in_playoff(self, round_: int) -> bool:
+        """Whether ``round_`` is a playoff round."""
+        return bool(self.playoff) and round_ > self.swiss_rounds
+
+    def games_in(self, round_: int) -> int:
+        """Games a pairing of ``round_`` plays: a playoff's are best of 3."""
+        return 3 if self.in_playoff(round_) else self.match_games
+
+
+@dataclass(frozen=True, slots=True)
+class ChampionRecord:
+    """A finished tournament's champion, for the hall of fame: who, which event (its format,
+    channel and how many entered) and when it ended."""
+
+    user_id: int
+    name: str
+    format: Format
+    channel_id: int
+    entrants: int
+    finished_at: float
+
+
+@dataclass(frozen=True, slots=True)
+class EntrantRecord:
+    """One entrant: who, the name shown, the order they joined in, and the round they
+    withdrew in (None: still in)."""
+
+    user_id: int
+    name: str
+    seed: int
+    withdrawn: int | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class PairingRecord:
+    """One table of one round: ``player_b`` None is a bye. The thread's start (``post_id``),
+    the thread and the game are kept as they are made; ``decided`` says how the result came
+    (None: still to play), ``winner`` None once decided is a loss for both."""
+
+    round: int
+    tab: int
+    player_a: int
+    player_b: int | None
+    post_id: int | None = None
+    thread_id: int | None = None
+    game_id: int | None = None
+    decided: Decided | None = None
+    winner: int | None = None
+    lurch: bool = False
+    margin: int = 0
+    #: A best of 3 so far: games each has won, and player_a's margins (won minus lost).
+    wins_a: int = 0
+    wins_b: int = 0
+    spread_a: int = 0
+    #: Whether the bot archived the pairing's thread (once it was decided).
+    archived: bool = False

@@ -1,0 +1,458 @@
+"""A server's tournaments: open one in a channel, enter and leave, start, withdraw, the
+standings, and a moderator's result. What happens once it runs (pairing each round, a thread
+and a dealt game per pairing, results as games end) is the director's
+(:mod:`bot.core.tournaments.director`); the live message is drawn by
+:class:`TournamentMessages` for the ledger.
+
+Every call is one write that moves the tournament's version on: the change feed then tells the
+keeper (the message is edited) and the director (a round may be paired).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from datetime import timedelta
+from typing import Protocol
+
+from bot.core.base.entry import answers
+from bot.core.base.faults import Faults
+from bot.core.base.feed import Change, ChangeFeed
+from bot.core.base.owners import Owner
+from bot.core.base.refusals import Refused
+from bot.core.base.replies import Answer, User
+from bot.core.base.views import EntryControls, MessageRecord, MessageView, Owed
+from bot.core.games.records import GameRecord, ResultRecord
+from bot.core.ledger.life import Drawing, Projector
+from bot.core.standings.records import Ranked
+from bot.core.tournaments.records import (
+    PLAYOFF_ROUNDS,
+    Decided,
+    EntrantRecord,
+    Format,
+    PairingRecord,
+    TournamentRecord,
+    TournamentStatus,
+)
+from bot.core.tournaments.view import Event, board_text, champion_of, champion_text, standings_text
+from engine.outcome import TARGETS, Scoring
+from engine.tournament import default_swiss_rounds, round_robin_rounds
+
+__all__ = [
+    "MIN_ENTRANTS",
+    "ROUND_HOURS",
+    "TournamentMessages",
+    "TournamentStore",
+    "Tournaments",
+]
+
+#: A tournament starts with at least this many entrants.
+MIN_ENTRANTS = 3
+#: How long a round may take, in hours: from 15 minutes to 14 days.
+ROUND_HOURS = (0.25, 24.0 * 14)
+#: Ended tournaments' messages are brought up to date at start-up this long after.
+RECONCILE_ENDED = timedelta(days=1)
+
+NO_TOURNAMENT = (
+    "There's no tournament in this channel. A moderator opens one with `/cribbage tournament new`."
+)
+MODERATORS_ONLY = "Only a moderator (Manage Server or Manage Events) can do that."
+ORGANISER_ONLY = (
+    "Only the tournament's organiser or a moderator (Manage Server or Manage Events) can do that."
+)
+NOT_OPEN = "This tournament has started: entries are closed."
+ALREADY_IN = "You're in this tournament already."
+NOT_IN = "You're not in this tournament."
+TOO_FEW = f"A tournament needs {MIN_ENTRANTS} entrants at least to start."
+NOT_RUNNING = "This tournament is not being played."
+ENDED = "This tournament is over: nothing can change now."
+BAD_ROUNDS = "`rounds` must be from 1 to 9."
+BAD_HOURS = "`round_hours` must be from 0.25 (15 minutes) to 336 (14 days)."
+BAD_FORMAT = "`format` must be swiss, round_robin or knockout."
+NO_SUCH_PAIRING = "Those two players have no game in this round of the tournament."
+BAD_WINNER = "The winner must be one of the two players."
+
+
+class TournamentStore(Protocol):
+    """What the tournaments need of a store (written in ``bot.store.tournament_tables``)."""
+
+    async def create_tournament(
+        self,
+        *,
+        guild_id: int,
+        channel_id: int,
+        organiser_id: int,
+        format: Format,
+        rounds: int,
+        target: int,
+        scoring: str,
+        round_hours: float,
+        now: float,
+        match_games: int = 1,
+        playoff: int = 0,
+    ) -> TournamentRecord: ...
+    async def tournament(self, tournament_id: int) -> TournamentRecord | None: ...
+    async def tournament_in_channel(self, channel_id: int) -> TournamentRecord | None: ...
+    async def running_tournaments(self) -> list[TournamentRecord]: ...
+    async def recent_tournaments(self, since: float) -> list[TournamentRecord]: ...
+    async def entrants(self, tournament_id: int) -> list[EntrantRecord]: ...
+    async def pairings(self, tournament_id: int) -> list[PairingRecord]: ...
+    async def pairing_of_game(self, game_id: int) -> tuple[int, PairingRecord] | None: ...
+    async def enter(self, tournament_id: int, user_id: int, name: str) -> bool: ...
+    async def leave(self, tournament_id: int, user_id: int) -> bool: ...
+    async def withdraw(self, tournament_id: int, user_id: int, round_: int) -> bool: ...
+    async def reseed(self, tournament_id: int, order: list[int]) -> None: ...
+    async def standing(self, guild_id: int | None, player_id: int) -> dict[bool, Ranked]: ...
+    async def set_status(
+        self,
+        tournament_id: int,
+        status: TournamentStatus,
+        *,
+        before: TournamentStatus,
+        rounds: int | None = None,
+        now: float | None = None,
+        champion: int | None = None,
+    ) -> bool: ...
+    async def cancel_tournament(self, tournament_id: int, *, by: int, now: float) -> bool: ...
+    async def pair_round(
+        self,
+        tournament_id: int,
+        round_: int,
+        pairs: list[tuple[int, int | None]],
+        *,
+        now: float,
+    ) -> bool: ...
+    async def set_post(self, tournament_id: int, round_: int, tab: int, post_id: int) -> None: ...
+    async def set_thread(
+        self, tournament_id: int, round_: int, tab: int, thread_id: int
+    ) -> None: ...
+    async def set_game(self, tournament_id: int, round_: int, tab: int, game_id: int) -> None: ...
+    async def set_archived(self, tournament_id: int, round_: int, tab: int) -> None: ...
+    async def last_game_in_channel(self, channel_id: int) -> GameRecord | None: ...
+    async def count_game(
+        self, tournament_id: int, round_: int, tab: int, game_id: int, *, a_won: bool, margin: int
+    ) -> bool: ...
+    async def decide(
+        self,
+        tournament_id: int,
+        round_: int,
+        tab: int,
+        *,
+        how: Decided,
+        winner: int | None,
+        lurch: bool = False,
+        margin: int = 0,
+        again: bool = False,
+    ) -> bool: ...
+    async def get_game(self, game_id: int) -> GameRecord | None: ...
+    async def results(self, game_id: int) -> list[ResultRecord]: ...
+    async def actions(self, game_id: int) -> list[str]: ...
+
+
+async def read_event(store: TournamentStore, record: TournamentRecord) -> Event:
+    """A tournament with its entrants and pairings."""
+    entrants = await store.entrants(record.id)
+    pairings = await store.pairings(record.id)
+    return Event(record, tuple(entrants), tuple(pairings))
+
+
+def planned_rounds(format: Format, entrants: int, asked: int) -> int:
+    """How many rounds a tournament of ``entrants`` plays: a Swiss event ``asked`` (0: enough
+    for one unbeaten player, at most 9, and never more than there are opponents); a round
+    robin one round per opponent (one more with a bye); a knockout until one is left."""
+    if format is Format.SWISS:
+        return min(asked, entrants - 1) if asked else default_swiss_rounds(entrants)
+    if format is Format.ROUND_ROBIN:
+        return round_robin_rounds(entrants)
+    return max(1, (entrants - 1).bit_length())
+
+
+class Tournaments:
+    """The calls of ``/cribbage tournament``, and the Join/Leave buttons."""
+
+    def __init__(
+        self,
+        store: TournamentStore,
+        feed: ChangeFeed,
+        now: Callable[[], float],
+        faults: Faults | None = None,
+    ) -> None:
+        """``faults``: where a store that fails is noted (the games')."""
+        self._store = store
+        self._feed = feed
+        self._now = now
+        self.faults = faults or Faults()
+
+    def _announce(self, record: TournamentRecord) -> None:
+        """The tournament changed: its message is drawn again, the director looks at it."""
+        self._feed.publish(Change(Owner.tournament(record.id), record.version, record.channel_id))
+
+    async def _changed(self, tournament_id: int) -> TournamentRecord:
+        record = await self._store.tournament(tournament_id)
+        assert record is not None
+        self._announce(record)
+        return record
+
+    async def _here(self, channel_id: int) -> TournamentRecord:
+        record = await self._store.tournament_in_channel(channel_id)
+        if record is None:
+            raise Refused(NO_TOURNAMENT)
+        return record
+
+    @answers
+    async def new(
+        self,
+        guild_id: int,
+        channel_id: int,
+        user: User,
+        *,
+        moderator: bool,
+        format: str = Format.SWISS,
+        rounds: int = 0,
+        target: int = 121,
+        scoring: str = Scoring.LURCH,
+        round_hours: float = 24.0,
+        match_games: int = 1,
+        playoff: int = 0,
+    ) -> Answer:
+        """Open a tournament in this channel (moderators only); its message is posted with
+        Join and Leave buttons."""
+        if not moderator:
+            raise Refused(MODERATORS_ONLY)
+        if format not in tuple(Format):
+            raise Refused(BAD_FORMAT)
+        if not 0 <= rounds <= 9:
+            raise Refused(BAD_ROUNDS)
+        if target not in TARGETS:
+            raise Refused("`target` must be 121 or 61.")
+        if scoring not in tuple(Scoring):
+            raise Refused("`scoring` must be lurch or skunk.")
+        if not ROUND_HOURS[0] <= round_hours <= ROUND_HOURS[1]:
+            raise Refused(BAD_HOURS)
+        if match_games not in (1, 3):
+            raise Refused("`match` must be a single game or best of 3.")
+        if playoff not in PLAYOFF_ROUNDS:
+            raise Refused("`playoff` must be the top 4 or the top 8.")
+        if playoff and format != Format.SWISS:
+            raise Refused("A playoff follows a Swiss event: choose `format:swiss` for one.")
+        record = await self._store.create_tournament(
+            guild_id=guild_id,
+            channel_id=channel_id,
+            organiser_id=user.id,
+            format=Format(format),
+            rounds=rounds,
+            target=target,
+            scoring=scoring,
+            round_hours=round_hours,
+            now=self._now(),
+            match_games=match_games,
+            playoff=playoff,
+        )
+        await self._changed(record.id)
+        return Answer.say(
+            "The tournament is open: its message with the Join button is on its way here."
+        )
+
+    @answers
+    async def join(self, channel_id: int, user: User) -> Answer:
+        """Enter this channel's tournament."""
+        return await self._join(await self._here(channel_id), user)
+
+    @answers
+    async def leave(self, channel_id: int, user: User) -> Answer:
+        """Leave this channel's tournament before it starts."""
+        return await self._leave(await self._here(channel_id), user)
+
+    @answers
+    async def click(
+        self, tournament_id: int, action: str, user: User, *, guild_id: int | None
+    ) -> Answer:
+        """The tournament message's Join or Leave button."""
+        record = await self._store.tournament(tournament_id)
+        if record is None or record.guild_id != guild_id:
+            raise Refused("I can't find that tournament.")
+        if action == "join":
+            return await self._join(record, user)
+        if action == "leave":
+            return await self._leave(record, user)
+        raise Refused("That button does nothing any more.")
+
+    async def _join(self, record: TournamentRecord, user: User) -> Answer:
+        if record.status is not TournamentStatus.OPEN:
+            raise Refused(NOT_OPEN)
+        if not await self._store.enter(record.id, user.id, user.name):
+            raise Refused(ALREADY_IN)
+        await self._changed(record.id)
+        return Answer.say("You're in the tournament. Good luck!")
+
+    async def _leave(self, record: TournamentRecord, user: User) -> Answer:
+        if record.status is not TournamentStatus.OPEN:
+            raise Refused(NOT_OPEN + " To drop out, use `/cribbage tournament withdraw`.")
+        if not await self._store.leave(record.id, user.id):
+            raise Refused(NOT_IN)
+        await self._changed(record.id)
+        return Answer.say("You've left the tournament.")
+
+    @answers
+    async def start(self, channel_id: int, user: User, *, moderator: bool) -> Answer:
+        """Start this channel's tournament (its organiser or a moderator): the first round is
+        paired and its games dealt in their threads by the director."""
+        record = await self._here(channel_id)
+        if not moderator and user.id != record.organiser_id:
+            raise Refused(MODERATORS_ONLY)
+        if record.status is not TournamentStatus.OPEN:
+            raise Refused("This tournament has started already.")
+        entrants = await self._store.entrants(record.id)
+        if len(entrants) < MIN_ENTRANTS:
+            raise Refused(TOO_FEW)
+        if len(entrants) < record.playoff:
+            raise Refused(
+                f"A top-{record.playoff} playoff needs {record.playoff} entrants at least."
+            )
+        rounds = planned_rounds(record.format, len(entrants), record.rounds)
+        rounds += PLAYOFF_ROUNDS[record.playoff]
+        if record.format is Format.KNOCKOUT:
+            # A pure knockout is seeded by rating (between people); the unrated after the
+            # rated, each in the order they joined.
+            async def rating(entrant: EntrantRecord) -> float:
+                ranked = (await self._store.standing(record.guild_id, entrant.user_id)).get(False)
+                return ranked.standing.ordinal if ranked is not None else float("-inf")
+
+            ratings = {e.user_id: await rating(e) for e in entrants}
+            order = sorted(entrants, key=lambda e: (-ratings[e.user_id], e.seed))
+            await self._store.reseed(record.id, [e.user_id for e in order])
+        if not await self._store.set_status(
+            record.id, TournamentStatus.RUNNING, before=TournamentStatus.OPEN, rounds=rounds
+        ):
+            raise Refused("This tournament has started already.")
+        await self._changed(record.id)
+        return Answer.say(
+            f"The tournament starts: {len(entrants)} players, {rounds} rounds. Round 1's games"
+            " are being dealt in their threads.",
+            ephemeral=False,
+        )
+
+    @answers
+    async def cancel(self, channel_id: int, user: User, *, moderator: bool) -> Answer:
+        """Cancel this channel's tournament (its organiser or a moderator), before or while it
+        is played: games being played end without a result (and unrated), the message keeps
+        the standings so far and says who cancelled it, the threads are archived."""
+        record = await self._here(channel_id)
+        if not moderator and user.id != record.organiser_id:
+            raise Refused(ORGANISER_ONLY)
+        if record.status in (TournamentStatus.FINISHED, TournamentStatus.CANCELLED):
+            raise Refused(ENDED)
+        if not await self._store.cancel_tournament(record.id, by=user.id, now=self._now()):
+            raise Refused(ENDED)
+        await self._changed(record.id)
+        playing = (
+            " The games being played end here, without a result."
+            if record.status is TournamentStatus.RUNNING
+            else ""
+        )
+        return Answer.say(f"The tournament is cancelled.{playing}", ephemeral=False)
+
+    @answers
+    async def standings(self, channel_id: int) -> Answer:
+        """This channel's tournament standings, privately, everyone listed."""
+        record = await self._here(channel_id)
+        event = await read_event(self._store, record)
+        text = standings_text(event, limit=None) or "Nobody has entered yet."
+        return Answer.say(f"**Standings** (round {record.round} of {record.rounds})\n{text}")
+
+    @answers
+    async def withdraw(self, channel_id: int, user: User) -> Answer:
+        """Withdraw from a running tournament: the game of this round, if undecided, is
+        forfeited, and no later round pairs this player; past results stand."""
+        record = await self._here(channel_id)
+        if record.status in (TournamentStatus.FINISHED, TournamentStatus.CANCELLED):
+            raise Refused(ENDED)
+        if record.status is TournamentStatus.OPEN:
+            return await self._leave(record, user)
+        entrants = {e.user_id: e for e in await self._store.entrants(record.id)}
+        entrant = entrants.get(user.id)
+        if entrant is None:
+            raise Refused(NOT_IN)
+        if entrant.withdrawn is not None:
+            raise Refused("You have withdrawn already.")
+        await self._store.withdraw(record.id, user.id, record.round)
+        for p in await self._store.pairings(record.id):
+            if (
+                p.round == record.round
+                and p.decided is None
+                and user.id in (p.player_a, p.player_b)
+            ):
+                other = p.player_b if p.player_a == user.id else p.player_a
+                await self._store.decide(
+                    record.id, p.round, p.tab, how=Decided.WITHDRAWN, winner=other
+                )
+        await self._changed(record.id)
+        return Answer.say("You have withdrawn: your remaining games are forfeited.", ephemeral=True)
+
+    @answers
+    async def set_result(
+        self,
+        channel_id: int,
+        user: User,
+        *,
+        moderator: bool,
+        winner: User,
+        loser: User,
+        margin: int = 0,
+    ) -> Answer:
+        """A moderator records or corrects the result between two players in the round being
+        played (``winner`` beat ``loser``); the standings show it as set by hand."""
+        if not moderator:
+            raise Refused(MODERATORS_ONLY)
+        record = await self._here(channel_id)
+        if record.status is not TournamentStatus.RUNNING:
+            raise Refused(ENDED if record.status is TournamentStatus.FINISHED else NOT_RUNNING)
+        if not 0 <= margin <= record.target:
+            raise Refused(f"`margin` must be from 0 to {record.target}.")
+        pair = {winner.id, loser.id}
+        for p in await self._store.pairings(record.id):
+            if p.round == record.round and {p.player_a, p.player_b} == pair:
+                await self._store.decide(
+                    record.id,
+                    p.round,
+                    p.tab,
+                    how=Decided.MODERATOR,
+                    winner=winner.id,
+                    margin=margin,
+                    again=True,
+                )
+                await self._changed(record.id)
+                return Answer.say(f"Result set: {winner.name} beat {loser.name}.")
+        raise Refused(NO_SUCH_PAIRING)
+
+
+class TournamentMessages(Projector):
+    """Draws each tournament's live message (the ledger's projector for tournaments): the
+    board, edited in place, and the champion's announcement, posted once at the end."""
+
+    def __init__(self, store: TournamentStore, now: Callable[[], float]) -> None:
+        self._store = store
+        self._now = now
+
+    async def draw(
+        self, owner: Owner, now: float, sent: Mapping[str, MessageRecord]
+    ) -> Drawing | None:
+        """The tournament's messages now (None: no such tournament)."""
+        record = await self._store.tournament(owner.id)
+        if record is None:
+            return None
+        event = await read_event(self._store, record)
+        entry = EntryControls(record.id) if record.status is TournamentStatus.OPEN else None
+        owed = [Owed("board", MessageView(board_text(event), entry=entry))]
+        if record.status is TournamentStatus.FINISHED and event.entrants:
+            champion = champion_of(event)
+            view = MessageView(champion_text(event), mentions=(champion,))
+            owed.append(Owed("champion", view, once=True))
+        return Drawing(record.channel_id, record.version, tuple(owed))
+
+    async def to_reconcile(self, now: float) -> list[tuple[Owner, int]]:
+        """Every tournament open, running, or ended in the last day."""
+        since = now - RECONCILE_ENDED.total_seconds()
+        return [
+            (Owner.tournament(t.id), t.channel_id)
+            for t in await self._store.recent_tournaments(since)
+        ]

@@ -1,0 +1,204 @@
+"""A tournament's live message, as text: the settings, the entrants, the round's pairings and
+results, and the standings (pure functions of what the store keeps)."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from bot.core.base.text import MAX_MESSAGE, escape, signed_text
+from bot.core.tournaments.records import (
+    Decided,
+    EntrantRecord,
+    Format,
+    PairingRecord,
+    TournamentRecord,
+    TournamentStatus,
+)
+from engine.tournament import MatchResult, Standing, standings
+
+__all__ = [
+    "FORMAT_NAMES",
+    "Event",
+    "board_text",
+    "champion_of",
+    "champion_text",
+    "results_of",
+    "standings_text",
+    "table_of",
+]
+
+FORMAT_NAMES = {
+    Format.SWISS: "Swiss",
+    Format.ROUND_ROBIN: "Round robin",
+    Format.KNOCKOUT: "Knockout",
+}
+#: Lines of pairings and of standings the message shows at most (it must fit 2,000
+#: characters; ``/cribbage tournament standings`` shows everyone).
+SHOWN = 16
+
+
+@dataclass(frozen=True, slots=True)
+class Event:
+    """A tournament with its entrants and pairings, as read together."""
+
+    record: TournamentRecord
+    entrants: tuple[EntrantRecord, ...]
+    pairings: tuple[PairingRecord, ...]
+
+    def name(self, user_id: int | None) -> str:
+        """An entrant's name as shown (escaped)."""
+        for entrant in self.entrants:
+            if entrant.user_id == user_id:
+                return escape(entrant.name)
+        return "?"
+
+    def current(self) -> list[PairingRecord]:
+        """The pairings of the round being played."""
+        return [p for p in self.pairings if p.round == self.record.round]
+
+
+def results_of(pairings: Sequence[PairingRecord]) -> list[MatchResult]:
+    """The decided pairings as the engine's results."""
+    return [
+        MatchResult(p.player_a, p.player_b, p.winner, p.lurch, p.margin)
+        for p in pairings
+        if p.decided is not None
+    ]
+
+
+def table_of(event: Event) -> list[Standing]:
+    """The standings now, best first (seeded by the order they joined)."""
+    players = [e.user_id for e in event.entrants]
+    return standings(players, results_of(event.pairings))
+
+
+def _pairing_line(event: Event, p: PairingRecord) -> str:
+    a = event.name(p.player_a)
+    if p.player_b is None:
+        return f"{p.tab}. {a} — bye (counts as a win)"
+    b = event.name(p.player_b)
+    where = f" in <#{p.thread_id}>" if p.thread_id else ""
+    series = f" ({p.wins_a}–{p.wins_b})" if p.wins_a or p.wins_b else ""
+    if p.decided is None:
+        cancelled = event.record.status is TournamentStatus.CANCELLED
+        state = "not finished, no result" if cancelled else "playing"
+        return f"{p.tab}. {a} vs {b}{where} — {state}{series}"
+    if p.winner is None:
+        outcome = "both lose"
+    else:
+        outcome = f"{event.name(p.winner)} wins{series}"
+        if p.margin:
+            outcome += f" by {p.margin}"
+        if p.lurch:
+            outcome += " (lurch)"
+    how = {
+        Decided.FORFEIT: " — forfeit",
+        Decided.DEADLINE: " — decided at the deadline",
+        Decided.WITHDRAWN: " — withdrawal",
+        Decided.MODERATOR: " — set by a moderator",
+    }.get(p.decided, "")
+    return f"{p.tab}. {a} vs {b}{where} — {outcome}{how}"
+
+
+def standings_text(event: Event, *, limit: int | None = SHOWN) -> str:
+    """The standings table, one line a player: place, name, game points, games won, spread."""
+    table = table_of(event)
+    withdrawn = {e.user_id for e in event.entrants if e.withdrawn is not None}
+    lines = []
+    for place, s in enumerate(table[:limit] if limit else table, 1):
+        note = " (withdrew)" if s.player in withdrawn else ""
+        lines.append(
+            f"{place}. {event.name(s.player)} — {s.points} pts, {s.won} won,"
+            f" spread {signed_text(s.spread)}{note}"
+        )
+    if limit and len(table) > limit:
+        lines.append(f"… and {len(table) - limit} more: `/cribbage tournament standings`.")
+    return "\n".join(lines)
+
+
+def board_text(event: Event) -> str:
+    """The whole live message, within Discord's 2,000 characters: with many players, fewer
+    tables and standings lines are listed (everyone's line is in ``standings``)."""
+    text = ""
+    for shown in (SHOWN, 10, 6, 3, 1):
+        text = _board(event, shown)
+        if len(text) <= MAX_MESSAGE:
+            break
+    return text
+
+
+def _board(event: Event, shown: int) -> str:
+    t = event.record
+    rounds = f"{t.rounds} rounds" if t.rounds else "rounds set at the start"
+    match = "best of 3" if t.match_games == 3 else "single games"
+    if t.playoff:
+        match += f", then the top {t.playoff} in a best-of-3 knockout"
+    head = [
+        f"**🏆 {FORMAT_NAMES[t.format]} tournament** — {rounds} · {match} · {t.target} points ·"
+        f" {t.scoring} · rounds of {_hours(t.round_hours)}",
+        f"Organised by <@{t.organiser_id}>.",
+    ]
+    if t.status is TournamentStatus.OPEN:
+        listed = shown * 2
+        names = ", ".join(escape(e.name) for e in event.entrants[:listed]) or "nobody yet"
+        more = f" and {len(event.entrants) - listed} more" if len(event.entrants) > listed else ""
+        head += [
+            f"**Entrants ({len(event.entrants)}):** {names}{more}",
+            "Press **Join** to enter. The organiser starts it with"
+            " `/cribbage tournament start` (3 entrants at least).",
+        ]
+        return "\n".join(head)
+    if t.status is TournamentStatus.CANCELLED:
+        by = f" by <@{t.cancelled_by}>" if t.cancelled_by is not None else ""
+        head.append(f"**Cancelled**{by}.")
+        if not t.round:
+            return "\n".join(head)
+    current = event.current()
+    if current:
+        stage = " (playoff, best of 3)" if t.in_playoff(t.round) else ""
+        if t.status is TournamentStatus.RUNNING:
+            head.append(
+                f"**Round {t.round} of {t.rounds}**{stage} — each game is played in its thread."
+            )
+        else:
+            head.append(f"**Round {t.round} of {t.rounds}**{stage}")
+        head += [_pairing_line(event, p) for p in current[:shown]]
+        if len(current) > shown:
+            head.append(f"… and {len(current) - shown} more tables.")
+    if t.status is TournamentStatus.FINISHED:
+        head.append(f"**Final standings** after {t.rounds} rounds")
+    elif t.status is TournamentStatus.CANCELLED:
+        head.append(f"**Standings** when it was cancelled, in round {t.round} of {t.rounds}")
+    else:
+        head.append("**Standings**")
+    head.append(standings_text(event, limit=shown))
+    return "\n".join(head)
+
+
+def champion_of(event: Event) -> int:
+    """The winner: of a knockout, its final's; otherwise the top of the standings."""
+    record = event.record
+    if record.format is Format.KNOCKOUT or record.in_playoff(record.round):
+        final = event.current()
+        if len(final) == 1 and final[0].winner is not None:
+            return final[0].winner
+    return table_of(event)[0].player
+
+
+def champion_text(event: Event) -> str:
+    """The champion's announcement, posted once at the end."""
+    champion = champion_of(event)
+    line = next(s for s in table_of(event) if s.player == champion)
+    return (
+        f"🏆 <@{champion}> wins the {FORMAT_NAMES[event.record.format].lower()} tournament"
+        f" with {line.points} game points ({line.won} won, spread {signed_text(line.spread)})!"
+    )
+
+
+def _hours(hours: float) -> str:
+    if hours < 1:
+        return f"{round(hours * 60)} min"
+    if hours >= 48 and hours % 24 == 0:
+        return f"{int(hours // 24)} days"
+    return f"{hours:g} h"

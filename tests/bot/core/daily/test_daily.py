@@ -1,0 +1,103 @@
+"""The discard of the day: the same hand for everyone in a server each day, one answer each,
+the answer against all fifteen splits, the server's board after answering, and streaks."""
+
+from __future__ import annotations
+
+import doctest
+import re
+from datetime import date
+
+from bot.core.base.replies import Answer
+from bot.core.daily import daily as daily_module
+from bot.core.daily.daily import daily_hand
+from bot.core.services import Services
+from bot.store import Store
+from engine.cards import Card
+from engine.players.expert_discard import coach_choices
+from tests.helpers.service_driver import AL, BEA, GUILD, Clock
+
+
+def test_the_hand_follows_from_the_secret_the_server_and_the_day() -> None:
+    secret = "ab" * 32
+    today = daily_hand(secret, GUILD, date(2026, 3, 1))
+    assert len(set(today.cards)) == 6
+    assert today == daily_hand(secret, GUILD, date(2026, 3, 1))
+    others = {daily_hand(secret, GUILD, date(2026, 3, d)).cards for d in range(2, 12)}
+    assert today.cards not in others and len(others) == 10
+    assert daily_hand("cd" * 32, GUILD, date(2026, 3, 1)).cards != today.cards
+    assert doctest.testmod(daily_module).failed == 0
+
+
+def _pick(answer: Answer) -> tuple[str, tuple[str, ...]]:
+    view = answer.reply.view
+    assert answer.ok and view is not None and view.daily is not None, answer.reply.text
+    assert "Today's board" not in view.content, "the board only after answering"
+    return view.daily.stamp, view.daily.cards
+
+
+async def test_everyone_gets_the_same_hand_and_answers_once(
+    service: Services, clock: Clock
+) -> None:
+    stamp, cards = _pick(await service.daily.daily(GUILD, AL))
+    assert (stamp, cards) == _pick(await service.daily.daily(GUILD, BEA))
+    assert stamp == clock.now.strftime("%Y%m%d") and len(cards) == 6
+
+    # Bad choices change nothing.
+    for codes in ((cards[0],), (cards[0], cards[0]), (cards[0], "ZZ"), cards[:3]):
+        refused = await service.daily.choose(GUILD, AL, stamp, codes)
+        assert not refused.ok and refused.reply.text == daily_module.PICK_TWO
+    stranger = next(c.code for c in _deck() if c.code not in cards)
+    refused = await service.daily.choose(GUILD, AL, stamp, (cards[0], stranger))
+    assert refused.reply.text == daily_module.PICK_TWO
+    stale = await service.daily.choose(GUILD, AL, "20000101", cards[:2])
+    assert not stale.ok and stale.reply.text == daily_module.NOT_TODAY
+    assert _pick(await service.daily.daily(GUILD, AL)) == (stamp, cards)
+
+    chosen = await service.daily.choose(GUILD, AL, stamp, cards[:2])
+    assert chosen.ok and chosen.update is not None
+    text = chosen.update.content
+    assert chosen.update.daily is None, "the menu is gone once answered"
+    table = [line for line in text.splitlines() if re.match(r"\d+\. ", line)]
+    assert len([line for line in table if "·" in line]) == 15
+    assert "◀ yours" in text and "Today's board** (1 answered)" in text and "Al threw" in text
+    hand = [Card.parse(code) for code in cards]
+    seat = text.split("\n")[0]
+    sign = 1 if "You deal" in seat else -1
+    best = coach_choices(hand, 2, crib_sign=sign)[0]
+    assert f"{best.total:.1f}".replace("-", "−") in text
+
+    again = await service.daily.choose(GUILD, AL, stamp, cards[2:4])
+    assert again.update is not None and daily_module.ANSWERED in again.update.content
+    assert again.update.content.count("◀ yours") == 1
+    assert "Al threw" in again.update.content
+
+    # Bea answers the best split: the board has both, the best first.
+    bea = await service.daily.choose(GUILD, BEA, stamp, tuple(c.code for c in best.thrown))
+    assert bea.update is not None and "is the best choice" in bea.update.content
+    board = bea.update.content.split("**Today's board**")[1]
+    assert board.index("Bea threw") < board.index("Al threw") or "1. Al" in board
+
+    line = await service.daily.stats_line(GUILD, AL.id)
+    assert line is not None and "streak 1 (longest 1)" in line
+    clock.advance(days=1)
+    stamp2, cards2 = _pick(await service.daily.daily(GUILD, AL))
+    assert stamp2 != stamp
+    assert (await service.daily.choose(GUILD, AL, stamp2, cards2[:2])).ok
+    line = await service.daily.stats_line(GUILD, AL.id)
+    assert line is not None and "2 answered" in line and "streak 2 (longest 2)" in line
+    clock.advance(days=3)
+    line = await service.daily.stats_line(GUILD, AL.id)
+    assert line is not None and "streak 0 (longest 2)" in line
+
+
+async def test_outside_a_server_there_is_none(service: Services, store: Store) -> None:
+    assert (await service.daily.daily(None, AL)).reply.text == daily_module.NEEDS_A_SERVER
+    assert not (await service.daily.choose(None, AL, "20260101", ("AH", "2H"))).ok
+    assert await service.daily.stats_line(None, AL.id) is None
+    assert await service.daily.stats_line(GUILD, AL.id) is None
+
+
+def _deck() -> list[Card]:
+    from engine.cards import full_deck
+
+    return full_deck()

@@ -1,0 +1,87 @@
+"""An interaction at a private table that moves nothing keeps its token to carry the table, and
+has the table sent again (its own token may have lapsed without the bot knowing); one at
+another table, in another channel, or on the table itself changes nothing of the kind."""
+
+from __future__ import annotations
+
+from bot.core.base.owners import Owner
+from bot.core.base.replies import Clicked
+from bot.core.base.views import MessageRecord
+from bot.core.games.messages.private_resume import PrivateResume
+from bot.core.games.messages.private_table import TABLE
+from bot.core.ledger import VIA
+from bot.core.services import Services
+from tests.helpers.cast import AL, BEA
+from tests.helpers.service_driver import game_owner
+
+DM = 4343
+SERVER, GENERAL = 1, 10
+
+
+async def _shown_table(service: Services) -> Owner:
+    """A private game of Al and Bea, dealt, whose table was last sent as it should look now
+    through the token ``table``."""
+    opened = await service.lobbies.new_game(None, DM, AL, token="new", private=True)
+    assert opened.game_id is not None
+    await service.answered(opened, landed=True, shown=Clicked(DM, 900, "new"))
+    await service.lobbies.click(opened.game_id, "join", BEA, guild_id=None)
+    await service.lobbies.click(opened.game_id, "start", AL, guild_id=None)
+    owner = game_owner(opened.game_id)
+    owing = await service.ledger.owed(owner)
+    assert owing is not None
+    [table] = [o for o in owing.owed if o.key == TABLE]
+    now = service.games.now()
+    shown = MessageRecord(TABLE, DM, 900, table.view.digest(), "table", now, True, owing.version)
+    await service.ledger.sent(owner, [shown])
+    assert not await _table_due(service, owner)
+    return owner
+
+
+async def _table_due(service: Services, owner: Owner) -> bool:
+    owing = await service.ledger.owed(owner)
+    assert owing is not None
+    [table] = [o for o in owing.owed if o.key == TABLE]
+    return table.due(owing.sent.get(TABLE))
+
+
+async def test_a_refusal_at_the_table_keeps_its_token_and_sends_the_table_again(
+    service: Services,
+) -> None:
+    owner = await _shown_table(service)
+    resume = PrivateResume(service.games, service.ledger)
+    assert await resume.game_here(DM) == owner
+    await resume.answered(owner, Clicked(DM, 950, "refused"), moved=False)
+    kept = await service.ledger.kept(owner)
+    assert kept[VIA].token == "refused" and kept[VIA].message_id == 950
+    assert await _table_due(service, owner), "sent again: an edit while its token lives"
+
+
+async def test_a_move_keeps_its_token_and_leaves_the_table_to_its_change(
+    service: Services,
+) -> None:
+    owner = await _shown_table(service)
+    resume = PrivateResume(service.games, service.ledger)
+    await resume.answered(owner, Clicked(DM, 951, "moved"), moved=True)
+    assert (await service.ledger.kept(owner))[VIA].token == "moved"
+    assert not await _table_due(service, owner)
+
+
+async def test_nothing_is_kept_from_another_channel_nor_of_the_tables_own_token(
+    service: Services,
+) -> None:
+    owner = await _shown_table(service)
+    resume = PrivateResume(service.games, service.ledger)
+    await resume.answered(owner, Clicked(DM + 1, 952, "elsewhere"), moved=False)
+    assert VIA not in await service.ledger.kept(owner)
+    assert not await _table_due(service, owner)
+    # A click whose answer was the table itself (Your hand on it): its token reaches it.
+    await resume.answered(owner, Clicked(DM, 900, "table"), moved=False)
+    assert not await _table_due(service, owner)
+
+
+async def test_no_private_game_where_the_bot_keeps_its_own_messages(service: Services) -> None:
+    resume = PrivateResume(service.games, service.ledger)
+    assert await resume.game_here(DM) is None
+    opened = await service.lobbies.new_game(SERVER, GENERAL, AL)
+    assert opened.ok and opened.game_id is not None
+    assert await resume.game_here(GENERAL) is None

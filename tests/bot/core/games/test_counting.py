@@ -1,0 +1,324 @@
+"""Manual counting through the service: the count menus and the Muggins! button on the hand
+messages, /cribbage count, refusals that reveal nothing, the clock closing a muggins window and
+counting for an idle player, the computer's claims and muggins, and the stats it all leaves."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from bot.core.base.replies import Click, User
+from bot.core.services import Services
+from bot.store import Store
+from engine.counting import CLAIM_VALUES
+from engine.game import Game
+from engine.phase import Phase
+from engine.scoring import score_hand
+from tests.helpers.cast import AL, BEA, CHANNEL, CY, GUILD
+from tests.helpers.service_driver import (
+    Clock,
+    Transcript,
+    first_choice,
+    game_owner,
+    load,
+    make_service,
+    state,
+)
+
+Claim = Callable[[int], int]
+
+
+def worth(game: Game) -> int:
+    """What the hand the table waits on is worth."""
+    turn = game.count_turn
+    assert turn is not None and game.starter is not None
+    return score_hand(turn.cards, game.starter, crib=turn.crib).total
+
+
+class Table(Transcript):
+    """The transcript, with the store the tests read the game from."""
+
+    store: Store
+
+
+async def manual_table(
+    service: Services, store: Store, *, vs_computer: bool = False, level: str = "hard"
+) -> tuple[Table, int]:
+    table = Table(service)
+    table.store = store
+    if vs_computer:
+        opened = await service.lobbies.new_game(
+            GUILD, CHANNEL, AL, vs_computer=True, difficulty=level, counting="manual"
+        )
+        await table.record(AL.id, opened)
+    else:
+        await table.record(
+            AL.id, await service.lobbies.new_game(GUILD, CHANNEL, AL, counting="manual")
+        )
+        await table.record(BEA.id, await service.lobbies.join(CHANNEL, BEA))
+        await table.record(AL.id, await service.lobbies.start(CHANNEL, AL))
+    game_id = table.outcomes[0].game_id
+    assert game_id is not None
+    return table, game_id
+
+
+async def to_the_show(service: Services, table: Table, users: list[User], game_id: int) -> Game:
+    """Play with the hand messages' controls until the table waits on a count."""
+    by_id = {u.id: u for u in users}
+    for _ in range(40):
+        game = await load(table.store, game_id)
+        if game.phase in (Phase.SHOW, Phase.OVER):
+            return game
+        live = sorted(
+            ((uid, c) for uid, c in table.latest.items() if uid in by_id),
+            key=lambda item: item[1].kind != "discard",
+        )
+        uid, controls = live[0]
+        outcome = await service.moves.click(first_choice(controls), by_id[uid], guild_id=None)
+        assert outcome.ok, outcome.reply.text
+        await table.record(uid, outcome)
+    raise AssertionError("the show never came")
+
+
+async def first_count(store: Store, clock: Clock, seed: int = 1) -> tuple[Table, int, Game, User]:
+    """Al and Bea's manual game, dealt from ``seed``, played to its first count: the table (its
+    ``service`` is the core), the game's id, the game and who must count."""
+    table, game_id = await manual_table(make_service(store, clock, seed), store)
+    game = await to_the_show(table.service, table, [AL, BEA], game_id)
+    turn = game.count_turn
+    assert turn is not None
+    return table, game_id, game, (AL, BEA)[turn.seat]
+
+
+async def a_count_worth_something(
+    table: Table, people: list[User], game_id: int
+) -> tuple[Game, User]:
+    """Play on, claiming 0 for hands worth nothing, until the hand to count is worth a point
+    or more: the game, and who must count it."""
+    for _ in range(12):
+        game = await to_the_show(table.service, table, people, game_id)
+        turn = game.count_turn
+        assert turn is not None
+        if worth(game) > 0:
+            return game, people[turn.seat]
+        await table.record(None, await table.service.moves.count(CHANNEL, people[turn.seat], 0))
+    raise AssertionError("no hand worth a point in twelve counts")
+
+
+async def test_manual_counting_the_hand_message_offers_26_values_in_two_menus(
+    store: Store, clock: Clock
+) -> None:
+    table, game_id, game, counter = await first_count(store, clock)
+    controls = table.latest[counter.id]
+    assert controls.kind == "count" and controls.claims == CLAIM_VALUES
+    assert len(controls.claims) == 26 and not controls.muggins
+    view = table.hand(game_id, counter.id)
+    assert view is not None and "Count your hand" in view.content
+    other = BEA if counter is AL else AL
+    assert other.id not in table.latest  # nothing to do for the other player yet
+    assert "Waiting for" in table.table(game_id, game.deal_number)
+
+
+async def test_manual_counting_a_claim_over_the_value_is_refused_and_reveals_nothing(
+    store: Store, clock: Clock
+) -> None:
+    table, game_id, game, counter = await first_count(store, clock)
+    service = table.service
+    value = worth(game)
+    before = await state(store, game_id)
+    refusals = set()
+    for over in [v for v in CLAIM_VALUES if v > value][:4]:
+        refused = await service.moves.count(CHANNEL, counter, over)
+        assert not refused.ok
+        refusals.add(refused.reply.text)
+    # The same sentence whatever was claimed: it says nothing about what the hand is worth.
+    assert refusals == {"That's more than this hand is worth."}
+    assert await state(store, game_id) == before
+    accepted = await table.record(counter.id, await service.moves.count(CHANNEL, counter, value))
+    assert accepted.ok and accepted.reply.text == f"You claimed {value}."
+
+
+async def test_manual_counting_a_short_claim_is_mugginsed_by_the_opponent(
+    store: Store, clock: Clock
+) -> None:
+    service = make_service(store, clock, seed=3)
+    table, game_id = await manual_table(service, store)
+    game, owner = await a_count_worth_something(table, [AL, BEA], game_id)
+    opponent = BEA if owner is AL else AL
+    seat = (AL, BEA).index(owner)
+    value = worth(game)
+    scores = game.scores
+    controls = table.latest[owner.id]
+    claimed = await service.moves.click(
+        Click(game_id, "count", controls.stamp, ("0",)), owner, guild_id=None
+    )
+    assert claimed.ok, claimed.reply.text
+    await table.record(owner.id, claimed)
+    muggins = table.latest[opponent.id]
+    assert muggins.kind in ("count", "muggins") and (muggins.kind == "muggins" or muggins.muggins)
+    hand = table.hand(game_id, opponent.id)
+    assert hand is not None and "Muggins!" in hand.content
+    took = await service.moves.click(
+        Click(game_id, "muggins", muggins.stamp), opponent, guild_id=None
+    )
+    assert took.ok and took.reply.text == f"Muggins! You take {value} point" + (
+        "s." if value != 1 else "."
+    )
+    await table.record(opponent.id, took)
+    game = await load(store, game_id)
+    assert game.scores[1 - seat] == scores[1 - seat] + value
+    assert game.scores[seat] == scores[seat]
+    text = table.table(game_id, game.deal_number)
+    assert f"{owner.name} claims 0" in text
+    assert f"Muggins! {opponent.name} takes" in text and "missed" in text
+    # Pressing again is answered, not applied: the count is settled.
+    again = await service.moves.click(
+        Click(game_id, "muggins", muggins.stamp), opponent, guild_id=None
+    )
+    assert not again.ok
+
+
+async def test_manual_counting_with_three_players_the_first_opponent_to_call_muggins_takes_it(
+    store: Store, clock: Clock
+) -> None:
+    service = make_service(store, clock, seed=5)
+    table = Table(service)
+    table.store = store
+    people = [AL, BEA, CY]
+    opened = await service.lobbies.new_game(GUILD, CHANNEL, AL, players=3, counting="manual")
+    await table.record(AL.id, opened)
+    for user in people[1:]:
+        await table.record(user.id, await service.lobbies.join(CHANNEL, user))
+    await table.record(AL.id, await service.lobbies.start(CHANNEL, AL))
+    game_id = table.outcomes[0].game_id
+    assert game_id is not None
+    game, owner = await a_count_worth_something(table, people, game_id)
+    first, second = [p for p in people if p is not owner]
+    value, scores = worth(game), game.scores
+    await table.record(owner.id, await service.moves.count(CHANNEL, owner, 0))
+    # Both opponents are offered the call; the first to press it takes the points.
+    offered = {p.id: table.latest[p.id] for p in (first, second)}
+    for controls in offered.values():
+        assert controls.kind == "muggins" or controls.muggins
+    took = await service.moves.click(
+        Click(game_id, "muggins", offered[second.id].stamp), second, guild_id=None
+    )
+    assert took.ok, took.reply.text
+    await table.record(second.id, took)
+    late = await service.moves.click(
+        Click(game_id, "muggins", offered[first.id].stamp), first, guild_id=None
+    )
+    assert not late.ok
+    game = await load(store, game_id)
+    expected = list(scores)
+    expected[people.index(second)] += value
+    assert list(game.scores) == expected
+
+
+async def test_manual_counting_the_clock_closes_the_muggins_window(
+    store: Store, clock: Clock
+) -> None:
+    table, game_id, game, owner = await first_count(store, clock, seed=3)
+    service = table.service
+    value = worth(game)
+    await table.record(owner.id, await service.moves.count(CHANNEL, owner, 0))
+    game = await load(store, game_id)
+    assert (game.muggins_window is not None) == (value > 0)
+    # The clock's next move: the window closes in 30 s, or (none open) the next hand is
+    # counted for its owner after 180 s; the table reminds them after 60.
+    due = await service.moves.catch_up(game_id)
+    assert due == clock().timestamp() + (30 if value else 180)
+    owing = await service.ledger.owed(game_owner(game_id))
+    assert owing is not None
+    assert value or owing.check_at == clock().timestamp() + 60
+    clock.advance(seconds=29)
+    await table.settle(game_id)
+    assert (await load(store, game_id)).muggins_window == game.muggins_window
+    clock.advance(seconds=2)
+    await table.settle(game_id)
+    after = await load(store, game_id)
+    assert after.muggins_window is None
+    # The short claim stands: nobody took the points it missed.
+    assert after.scores == game.scores
+    if value:
+        assert after.actions[-1] == {"type": "close_muggins", "seat": (AL, BEA).index(owner)}
+        missed = f"{value} point{'s' if value != 1 else ''} missed"
+        assert missed in table.table(game_id, game.deal_number)
+
+
+async def test_manual_counting_an_idle_player_is_counted_for_them(
+    store: Store, clock: Clock
+) -> None:
+    table, game_id, game, owner = await first_count(store, clock)
+    seat = (AL, BEA).index(owner)
+    value = worth(game)
+    scores = game.scores
+    actions = len(game.actions)
+    clock.advance(seconds=179)
+    await table.settle(game_id)
+    assert len((await load(store, game_id)).actions) == actions
+    clock.advance(seconds=2)
+    await table.settle(game_id)
+    game = await load(store, game_id)
+    assert game.actions[actions] == {"type": "auto_count", "seat": seat}
+    side = game.side_of(seat)
+    assert game.scores[side] >= scores[side] + value
+
+
+async def test_count_is_refused_in_a_game_the_bot_counts(service: Services) -> None:
+    table = Transcript(service)
+    await table.record(AL.id, await service.lobbies.new_game(GUILD, CHANNEL, AL))
+    await table.record(BEA.id, await service.lobbies.join(CHANNEL, BEA))
+    await table.record(AL.id, await service.lobbies.start(CHANNEL, AL))
+    refused = await service.moves.count(CHANNEL, AL, 4)
+    assert not refused.ok and "counting:manual" in refused.reply.text
+
+
+async def _claim_through(
+    service: Services, table: Table, game_id: int, clock: Clock, claim: Claim
+) -> Game:
+    """Play a game against the computer to the end, Al claiming ``claim(value)``."""
+    for _ in range(400):
+        game = await to_the_show(service, table, [AL], game_id)
+        if game.phase is Phase.OVER:
+            return game
+        turn = game.count_turn
+        if turn is None or game.muggins_window is not None:
+            # Al's own claim is open to muggins (the computer chose not to call it).
+            clock.advance(seconds=31)
+            await table.settle(game_id)
+            continue
+        assert turn.seat == 0, "the computer never leaves its count to the clock"
+        outcome = await service.moves.count(CHANNEL, AL, claim(worth(game)))
+        assert outcome.ok, outcome.reply.text
+        await table.record(AL.id, outcome)
+    raise AssertionError("the game did not end")
+
+
+async def test_manual_counting_a_hard_computer_claims_exactly_and_calls_muggins(
+    store: Store, clock: Clock
+) -> None:
+    service = make_service(store, clock, seed=5, computer=True)
+    table, game_id = await manual_table(service, store, vs_computer=True, level="hard")
+    game = await _claim_through(service, table, game_id, clock, lambda value: value // 2)
+    claims = [a for a in game.actions if a["type"] == "claim"]
+    muggins = [a for a in game.actions if a["type"] == "muggins"]
+    assert claims and muggins and all(a["seat"] == 1 for a in muggins)
+    results = {r.seat: r for r in await store.results(game_id)}
+    assert results[0].points_missed > 0
+    assert results[0].muggins_given == results[1].muggins_taken > 0
+    assert results[1].points_missed == 0  # hard counts exactly
+    stats = (await service.standings.stats(GUILD, AL)).reply.text
+    assert f"{results[0].points_missed} points missed" in stats
+    assert f"muggins taken 0, given away {results[0].muggins_given}" in stats
+
+
+async def test_manual_counting_an_easy_computer_misses_points_and_never_calls_muggins(
+    store: Store, clock: Clock
+) -> None:
+    service = make_service(store, clock, seed=8, computer=True)
+    table, game_id = await manual_table(service, store, vs_computer=True, level="easy")
+    game = await _claim_through(service, table, game_id, clock, lambda value: value)
+    assert not [a for a in game.actions if a["type"] == "muggins" and a["seat"] == 1]
+    results = {r.seat: r for r in await store.results(game_id)}
+    assert results[0].points_missed == 0
+    assert results[1].points_missed > 0  # the beginner forgot a fifteen or a nobs

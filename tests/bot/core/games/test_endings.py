@@ -1,0 +1,75 @@
+"""How a game's end reads in the messages it leaves: the deal's table message and each
+player's hand message say how the game ended, whether by a resignation or by pegging out."""
+
+from __future__ import annotations
+
+from bot.core.base.text import MAX_MESSAGE
+from bot.core.games.messages.table import MAX_LAID_OUT
+from bot.core.services import Services
+from bot.store import Store
+from tests.helpers.service_driver import (
+    AL,
+    BEA,
+    CHANNEL,
+    GUILD,
+    PLAYERS,
+    Clock,
+    Transcript,
+    drive,
+    finished_game,
+    make_service,
+    open_table,
+)
+
+
+async def test_a_resignation_is_said_on_the_table_and_in_every_hand_message(
+    service: Services,
+) -> None:
+    table = await open_table(service, [AL, BEA])
+    game_id = table.outcomes[0].game_id or 0
+    await table.record(BEA.id, await service.moves.resign(CHANNEL, BEA))
+    deal = table.table(game_id, 1)
+    # Not the deal's header alone: the table says the game ended there, and how.
+    assert "Bea resigned" in deal and "Al wins" in deal
+    for user in (AL, BEA):
+        hand = table.hand(game_id, user.id)
+        assert hand is not None and hand.controls is None
+        assert "Bea resigned" in hand.content and "Al wins" in hand.content
+
+
+async def test_a_game_won_by_pegging_out_says_the_result_in_the_last_hand_message(
+    service: Services,
+) -> None:
+    table, game_id = await finished_game(service)
+    result = table.messages[(game_id, "result")].view.content
+    winner = result.split("🏆 ", 1)[1].split(" wins", 1)[0]
+    for user in (AL, BEA):
+        hand = table.hand(game_id, user.id)
+        assert hand is not None
+        assert f"{winner} wins" in hand.content, hand.content
+
+
+async def test_a_long_manual_show_stays_in_its_deal_s_one_table_message(
+    store: Store, clock: Clock
+) -> None:
+    # Four players counting by hand, every hand claimed as nothing and mugginsed: the longest
+    # deals there are. Each deal keeps one table message, which never hands its show over to
+    # another (the show's lines do not jump to a new message part-way through).
+    service = make_service(store, clock, seed=3)
+    table = Transcript(service)
+    opened = await service.lobbies.new_game(GUILD, CHANNEL, AL, players=4, counting="manual")
+    await table.record(AL.id, opened)
+    for user in PLAYERS[1:]:
+        await table.record(user.id, await service.lobbies.join(CHANNEL, user))
+    await table.record(AL.id, await service.lobbies.start(CHANNEL, AL))
+    game_id = table.outcomes[0].game_id or 0
+    await drive(service, table, PLAYERS)
+    tables = {k: s for (g, k), s in table.messages.items() if g == game_id}
+    assert not [k for k in tables if k.startswith("show:")]
+    first = tables["table:1"]
+    for view in first.views:
+        assert view.layout and sum(len(t) for g in view.layout for t in g) <= MAX_LAID_OUT
+    # Deal 1 (the cut for deal, sixteen cards played, five hands claimed and mugginsed) is
+    # too long for a plain message; laid out (4,000 characters), it is said whole.
+    assert "Muggins!" in first.view.content and "Scores:" in first.view.content
+    assert len(first.view.content) > MAX_MESSAGE and "left out" not in first.view.content

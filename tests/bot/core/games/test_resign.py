@@ -1,0 +1,46 @@
+"""Resigning asks first: `/cribbage resign` puts a private question with Yes and No, which
+changes nothing; Yes resigns (a loss), No plays on. With partners it is the player's alone."""
+
+from __future__ import annotations
+
+from bot.core.base.rules_help import rules_text
+from bot.core.services import Services
+from bot.store import Store
+from tests.helpers.service_driver import AL, BEA, CHANNEL, PLAYERS, open_table, state
+
+
+async def test_resign_asks_first_and_changes_nothing_until_yes(
+    store: Store, service: Services
+) -> None:
+    table = await open_table(service, [AL, BEA])
+    game_id = table.outcomes[0].game_id or 0
+    before = await state(store, game_id)
+    asked = await service.moves.ask_resign(CHANNEL, BEA)
+    assert asked.ok and asked.reply.ephemeral
+    view = asked.reply.view
+    assert view is not None and view.confirm is not None and view.confirm.game_id == game_id
+    assert "Resign this game?" in view.content and "Al 0 · Bea 0" in view.content
+    assert await state(store, game_id) == before
+    stay = await service.moves.confirm_resign(game_id, BEA, False, guild_id=None)
+    assert stay.ok and stay.update is not None and stay.update.content == "You play on."
+    assert await state(store, game_id) == before
+    # Someone else's click on the question changes nothing either.
+    assert not (await service.moves.confirm_resign(game_id, PLAYERS[2], True, guild_id=None)).ok
+    gone = await table.record(
+        BEA.id, await service.moves.confirm_resign(game_id, BEA, True, guild_id=None)
+    )
+    assert gone.ok and gone.update is not None and gone.update.confirm is None
+    assert "Bea resigned" in table.messages[(game_id, "result")].view.content
+    # Asked again once the game is over: there is nothing to resign.
+    assert not (await service.moves.ask_resign(CHANNEL, BEA)).ok
+
+
+async def test_with_partners_resigning_is_the_player_s_alone(service: Services) -> None:
+    await open_table(service, list(PLAYERS))
+    asked = await service.moves.ask_resign(CHANNEL, BEA)
+    assert asked.ok and "for Bea & Dee" in asked.reply.text
+    assert "is the player's alone" in rules_text("scoring")
+    # The commands topic says it too, and that resigning is confirmed first.
+    commands = rules_text("commands")
+    assert "`resign` concedes" in commands and "confirm" in commands and "Yes / No" in commands
+    assert "partners" in commands and "concedes for your side" in commands

@@ -1,0 +1,44 @@
+"""The DM link (a player's DM channel and latest interaction there) as the process that sends
+reads it when other processes answer the DMs' clicks: from the store only when its copy may be
+older than the store's (every hand DM used to read it)."""
+
+from __future__ import annotations
+
+import time
+from datetime import UTC, datetime
+
+from bot.core.base.feed import ChangeFeed
+from bot.core.ledger import MessageLedger
+from bot.core.ledger.records import DmLink
+from bot.core.ledger.tokens import DM_LINK_REFRESH_SECONDS
+from bot.store import Store
+
+USER = 41
+
+
+def _shared_ledger(store: Store) -> MessageLedger:
+    return MessageLedger(store, ChangeFeed(), lambda: datetime.now(UTC), shared=True)
+
+
+async def test_a_recent_link_is_read_from_the_store_once(store: Store) -> None:
+    await store.set_dm_link(DmLink(USER, 900, "token-a", time.time()))
+    ledger = _shared_ledger(store)
+    first = store.db.round_trips
+    link = await ledger.dm_links.link(USER)
+    assert link is not None and link.token == "token-a"
+    read = store.db.round_trips
+    assert read > first
+    for _ in range(3):
+        assert await ledger.dm_links.link(USER) == link
+    assert store.db.round_trips == read
+
+
+async def test_an_older_link_is_read_again_for_a_newer_one(store: Store) -> None:
+    old = time.time() - DM_LINK_REFRESH_SECONDS - 1
+    await store.set_dm_link(DmLink(USER, 900, "token-a", old))
+    ledger = _shared_ledger(store)
+    assert (await ledger.dm_links.link(USER)) == DmLink(USER, 900, "token-a", old)
+    # Another process answered a newer click in the DM and wrote its token down.
+    await store.set_dm_link(DmLink(USER, 900, "token-b", time.time()))
+    newer = await ledger.dm_links.link(USER)
+    assert newer is not None and newer.token == "token-b"

@@ -1,0 +1,144 @@
+"""A click's answer heard out of step with what this process sent of the same message: made by
+another process and heard after this process edited the message for a later move, or heard
+before the record of the message's post came (the player clicked it the moment it was posted,
+while the keeper was still sending the rest). Either way that answer may land after what this
+process sent (Discord applies whichever arrives last), so the message is taken as showing the
+answer until it is known to have landed, and the keeper edits it again then. Forgotten, the
+player is left with the older look and no controls while the game waits on them (seen with
+two processes in ``benchmarks/bot_load.py``)."""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Sequence
+from datetime import UTC, datetime
+from typing import Any
+
+import pytest
+
+from bot.core.base.feed import Change, ChangeFeed
+from bot.core.base.owners import Owner
+from bot.core.base.views import MessageRecord
+from bot.core.ledger import MessageLedger
+
+OWNER = Owner.game(7)
+NOW = datetime(2026, 3, 1, tzinfo=UTC)
+#: The play's controls, which this process (the one that sends) put on the hand at version 5.
+PLAY = MessageRecord("hand:1:0", 900, 5001, "digest-of-the-play", version=5)
+
+
+class Store:
+    """Keeps what it is told, and nothing of the other process's writes."""
+
+    def __init__(self) -> None:
+        self.rows: dict[str, MessageRecord] = {}
+
+    async def messages(self, owner: Owner) -> dict[str, MessageRecord]:
+        return dict(self.rows)
+
+    async def set_messages(
+        self, records: Sequence[tuple[Owner, MessageRecord]], *, posted: Sequence[Any] = ()
+    ) -> None:
+        self.rows.update({record.key: record for _, record in records})
+
+
+def _answer(version: int) -> MessageRecord:
+    """The discard's answer another process sends to the hand, kept with its move."""
+    return MessageRecord(
+        PLAY.key,
+        900,
+        5001,
+        "digest-of-the-answer",
+        "token-of-the-click",
+        NOW.timestamp(),
+        True,
+        version,
+        unconfirmed_since=NOW.timestamp(),
+    )
+
+
+async def _sender() -> tuple[ChangeFeed, MessageLedger]:
+    feed = ChangeFeed()
+    ledger = MessageLedger(Store(), feed, lambda: NOW, shared=True)  # type: ignore[arg-type]
+    await ledger.kept(OWNER)  # drawn once: from then on kept in memory with every change
+    await ledger.sent(OWNER, [PLAY])
+    assert (await ledger.kept(OWNER))[PLAY.key] == PLAY
+    return feed, ledger
+
+
+async def test_an_older_answer_from_another_process_heard_late_is_taken_as_shown() -> None:
+    feed, ledger = await _sender()
+    feed.publish(Change(OWNER, 4, 900, answered=_answer(4), elsewhere=True))
+    kept = (await ledger.kept(OWNER))[PLAY.key]
+    assert kept == _answer(4), "the hand may show the answer: it is edited again once it lands"
+    assert not ledger.sends_answer(OWNER, kept), "the other process sends it"
+
+
+async def test_a_later_answer_from_another_process_is_kept_as_before() -> None:
+    feed, ledger = await _sender()
+    feed.publish(Change(OWNER, 6, 900, answered=_answer(6), elsewhere=True))
+    assert (await ledger.kept(OWNER))[PLAY.key] == _answer(6)
+
+
+async def test_an_answer_of_this_process_never_replaces_a_later_look() -> None:
+    # This process hears its own moves as it saves them: an older answer of its own is one
+    # it made before that later look, and has been accounted for.
+    feed, ledger = await _sender()
+    feed.publish(Change(OWNER, 4, 900, answered=_answer(4)))
+    assert (await ledger.kept(OWNER))[PLAY.key] == PLAY
+
+
+#: The hand of a new deal as posted at version 3, its record still to come (the keeper is
+#: sending the rest of the game's messages).
+POSTED = MessageRecord("hand:1:0", 900, 5001, "digest-of-the-discard-menu", version=3)
+
+
+async def _posting() -> tuple[ChangeFeed, MessageLedger]:
+    feed = ChangeFeed()
+    ledger = MessageLedger(Store(), feed, lambda: NOW, shared=True)  # type: ignore[arg-type]
+    await ledger.kept(OWNER)
+    return feed, ledger
+
+
+@pytest.mark.parametrize("elsewhere", [True, False], ids=["other process", "this process"])
+async def test_an_answer_to_a_post_heard_before_its_record_is_kept_over_it(
+    elsewhere: bool,
+) -> None:
+    feed, ledger = await _posting()
+    feed.publish(Change(OWNER, 4, 900, answered=_answer(4), elsewhere=elsewhere))
+    await ledger.sent(OWNER, [POSTED])
+    assert (await ledger.kept(OWNER))[POSTED.key] == _answer(4)
+    assert ledger.sends_answer(OWNER, _answer(4)) is not elsewhere
+
+
+async def test_an_answer_to_a_private_copy_heard_before_the_post_is_dropped() -> None:
+    feed, ledger = await _posting()
+    copy = dataclasses.replace(_answer(4), message_id=7777)  # /cribbage hand's copy, clicked
+    feed.publish(Change(OWNER, 4, 900, answered=copy, elsewhere=True))
+    await ledger.sent(OWNER, [POSTED])
+    assert (await ledger.kept(OWNER))[POSTED.key] == POSTED
+
+
+async def _answer_heard_while_editing() -> tuple[ChangeFeed, MessageLedger]:
+    """The hand was posted (at version 3); the keeper draws version 5 and edits the hand, and
+    the discard's answer (version 4) is heard while that edit is on its way."""
+    feed, ledger = await _posting()
+    await ledger.sent(OWNER, [POSTED])
+    feed.publish(Change(OWNER, 4, 900, answered=_answer(4), elsewhere=True))
+    return feed, ledger
+
+
+async def test_an_edit_made_while_an_answer_to_it_was_heard_of_is_taken_as_overwritten() -> None:
+    _, ledger = await _answer_heard_while_editing()
+    await ledger.sent(OWNER, [dataclasses.replace(PLAY, version=5)])
+    kept = (await ledger.kept(OWNER))[PLAY.key]
+    assert kept == _answer(4), "the answer may land over the edit: edited again once it has"
+
+
+async def test_an_edit_made_through_the_answers_own_token_is_what_the_message_shows() -> None:
+    # The courier edits through the answer's token once it knows of that answer: the edit
+    # reaches the message only after the answer has landed.
+    _, ledger = await _answer_heard_while_editing()
+    edited = dataclasses.replace(_answer(4), digest=PLAY.digest, version=5, unconfirmed_since=None)
+    await ledger.sent(OWNER, [edited])
+    assert (await ledger.kept(OWNER))[PLAY.key] == edited

@@ -1,0 +1,447 @@
+"""The pacer's buckets, and the table keeper that makes a game's messages match the stored game:
+each message sent once and then only when it changes, moves made meanwhile coalesced into one
+edit, closed DMs turned into the channel's notice, and failed sends tried again."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import time
+from collections.abc import Awaitable, Callable
+
+import pytest
+
+from bot.core.base.faults import Cause
+from bot.core.base.owners import Owner
+from bot.core.base.store_errors import StoreUnavailable
+from bot.core.base.views import MessageView
+from bot.core.ledger import MessageKeeper, Owing
+from bot.core.ledger import keeper as keeper_module
+from bot.core.ledger.pacer import Bucket, Pacer, RequestKind
+from bot.core.ledger.records import PendingPost
+from bot.core.ledger.routes import Attempt
+from bot.core.ledger.transport import Carried, DmsClosed, Fence, NotSender
+from bot.core.services import Services
+from tests.helpers.cast import AL, BEA, CHANNEL, GUILD
+from tests.helpers.service_driver import first_choice, game_owner, open_table
+
+
+class FakeClock:
+    def __init__(self) -> None:
+        self.now = 100.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+def test_a_bucket_never_lets_more_than_its_limit_through_in_any_period() -> None:
+    bucket = Bucket(limit=5, period=5.0)
+    for at in (0.0, 1.0, 2.0, 3.0, 4.0):
+        assert bucket.wait_for(at) == 0
+        bucket.take(at)
+    assert bucket.wait_for(4.5) == pytest.approx(0.5), "until the first leaves the window"
+    bucket.take(5.0)
+    assert bucket.wait_for(5.0) == pytest.approx(1.0)
+    # Whatever fixed window Discord counts in, it never sees more than 5 of these.
+    times = list(bucket.times)
+    assert all(sum(1 for x in times if s <= x < s + 5) <= 5 for s in times)
+
+
+async def test_the_pacer_counts_channels_and_kinds_apart() -> None:
+    clock = FakeClock()
+    pacer = Pacer(global_limit=1000, channel_limit=2, channel_period=1.0, clock=clock)
+    for _ in range(2):
+        await pacer.slot(7, RequestKind.POST, global_limit=True)
+    assert pacer.channel_delay(7, RequestKind.POST) == pytest.approx(1.0)
+    assert pacer.channel_delay(7, RequestKind.EDIT) == 0, "edits have a count of their own"
+    assert pacer.channel_delay(8, RequestKind.POST) == 0, "another channel is not affected"
+
+
+async def test_when_the_global_limit_is_spent_a_players_controls_go_first() -> None:
+    pacer = Pacer(global_limit=20, urgent_reserve=0)
+    for _ in range(20):
+        await pacer.slot(None, RequestKind.EDIT, global_limit=True)
+    order: list[str] = []
+
+    async def send(name: str, urgent: bool) -> None:
+        await pacer.slot(None, RequestKind.EDIT, global_limit=True, urgent=urgent)
+        order.append(name)
+
+    await asyncio.gather(send("table", False), send("table 2", False), send("hand", True))
+    assert order == ["hand", "table", "table 2"]
+
+
+class FakeCourier:
+    """Discord as the keeper's transport sees it: records what is carried; refuses DMs to some
+    users, or fails on demand; holds DMs (as their pacing would) while `held` is set, then
+    checks the fence as the real courier does right before writing (so a DM whose game moved
+    on meanwhile is not sent). It is also the lease: while `may_send` is off, nothing goes."""
+
+    def __init__(self) -> None:
+        self.sent: list[tuple[str, bool]] = []  # (key, edit?)
+        self.shown: list[tuple[str, str]] = []  # (key, digest of what was sent), in order
+        self.closed: set[int] = set()
+        self.dm_attempts: dict[int, int] = {}
+        self.fail_next = 0
+        #: Whether this process may send (its sender's lease valid).
+        self.may_send = True
+        self.held: asyncio.Event | None = None
+        self.waiting = asyncio.Event()
+        self.lost: Callable[[Owner, PendingPost, set[int]], Awaitable[list[int]]] | None = None
+
+    # -- the lease --
+    def epoch(self) -> int | None:
+        return 1 if self.may_send else None
+
+    def holds(self, epoch: int) -> bool:
+        return self.may_send
+
+    # -- the transport --
+    async def carry(self, attempt: Attempt, view: MessageView, fence: Fence) -> Carried:
+        user = attempt.user_id or (attempt.channel_id if attempt.urgent else None)
+        if self.fail_next:
+            self.fail_next -= 1
+            raise RuntimeError("Discord is down")
+        if user is not None and self.held is not None:
+            self.waiting.set()
+            await self.held.wait()
+        fence()
+        if user is not None:
+            self.dm_attempts[user] = self.dm_attempts.get(user, 0) + 1
+            if user in self.closed:
+                raise DmsClosed("Cannot send messages to this user")
+        key = attempt.keep.key
+        self.shown.append((key, view.digest()))
+        self.sent.append((key, not attempt.way.posts))
+        channel = attempt.channel_id or attempt.user_id or 0
+        message_id = attempt.message_id if attempt.message_id else len(self.sent)
+        return Carried(channel, message_id)
+
+    async def delete_followup(self, token: str, message_id: int, fence: Fence) -> None:
+        fence()
+
+    async def lost_posts(
+        self, owner: Owner, post: PendingPost, kept: set[int], fence: Fence
+    ) -> list[int]:
+        fence()
+        if self.lost is None:
+            return []
+        return await self.lost(owner, post, kept)
+
+    async def delete(self, channel_id: int, message_id: int, fence: Fence) -> None:
+        fence()
+
+
+def make_keeper(service: Services, courier: FakeCourier, pacer: Pacer) -> MessageKeeper:
+    """A keeper on the service's own clock (the tests' clock stands still)."""
+    return MessageKeeper(
+        service.ledger,
+        courier,
+        pacer,
+        lease=courier,
+        clock=service.games.now,
+    )
+
+
+async def settle(keeper: MessageKeeper) -> None:
+    # Done as soon as nothing is owed; the bound is only for a busy machine (the suite runs
+    # several tests at once): a flush that runs out of time cuts a send short.
+    unsent = await keeper.flush(timeout=60)
+    assert unsent == []
+
+
+async def catch_up(keeper: MessageKeeper, game_id: int) -> None:
+    """Tell the keeper the game changed, and let it send all it owes."""
+    keeper.touch(game_owner(game_id), CHANNEL)
+    await settle(keeper)
+
+
+@pytest.fixture
+def courier() -> FakeCourier:
+    return FakeCourier()
+
+
+@pytest.fixture
+def retry_soon(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The keeper tries again 10 ms after a failure, not after its usual wait."""
+    monkeypatch.setattr(keeper_module, "RETRY_AFTER", 0.01)
+
+
+async def first_send(courier: FakeCourier, ticks: int) -> None:
+    """Wait for the courier's first send, for at most ``ticks`` times 10 ms."""
+    for _ in range(ticks):
+        await asyncio.sleep(0.01)
+        if courier.sent:
+            break
+
+
+async def test_each_message_is_sent_once_then_only_when_it_changes(
+    service: Services, courier: FakeCourier
+) -> None:
+    opened = await service.lobbies.new_game(GUILD, CHANNEL, AL)
+    game_id = opened.game_id or 0
+    await service.lobbies.join(CHANNEL, BEA)
+    await service.lobbies.start(CHANNEL, AL)
+    keeper = make_keeper(service, courier, Pacer())
+    await catch_up(keeper, game_id)
+    assert sorted(courier.sent) == [
+        ("hand:1:0", False),
+        ("hand:1:1", False),
+        ("lobby", False),
+        ("table:1", False),
+    ]
+    await catch_up(keeper, game_id)
+    assert len(courier.sent) == 4, "nothing changed, nothing sent"
+
+
+async def test_moves_made_while_the_channel_waits_go_out_in_one_edit(
+    service: Services, courier: FakeCourier
+) -> None:
+    table = await open_table(service, [AL, BEA])
+    game_id = table.outcomes[0].game_id or 0
+    # One edit a second per channel, and that one just spent.
+    pacer = Pacer(channel_limit=1, channel_period=1.0)
+    await pacer.slot(CHANNEL, RequestKind.EDIT, global_limit=False)
+    await pacer.slot(CHANNEL, RequestKind.POST, global_limit=False)
+    keeper = make_keeper(service, courier, pacer)
+    for user in (AL, BEA):
+        prompt = table.latest[user.id]
+        click = first_choice(prompt)
+        assert (await service.moves.click(click, user, guild_id=None)).ok
+        keeper.touch(game_owner(game_id), CHANNEL)
+        await asyncio.sleep(0)
+    await settle(keeper)
+    table_edits = [key for key, edit in courier.sent if key == "table:1" and edit]
+    assert table_edits == ["table:1"], courier.sent
+
+
+async def test_closed_dms_become_the_channels_notice_and_are_not_tried_again(
+    service: Services, courier: FakeCourier
+) -> None:
+    table = await open_table(service, [AL, BEA])
+    game_id = table.outcomes[0].game_id or 0
+    courier.closed = {BEA.id}
+    keeper = make_keeper(service, courier, Pacer())
+    # Bea's hand was never delivered in this fake Discord: everything is owed afresh.
+    for key in ("hand:1:1",):
+        await service.ledger.gone(game_owner(game_id), key)
+    await catch_up(keeper, game_id)
+    await catch_up(keeper, game_id)
+    assert ("dm-closed:1:1", False) in courier.sent
+    assert courier.dm_attempts[BEA.id] == 1, "no second DM to a closed inbox in the deal"
+
+
+async def test_a_refused_dm_is_told_in_the_channel_without_waiting_for_another_move(
+    service: Services, courier: FakeCourier
+) -> None:
+    # The hands and the table are sent by two tasks: the table's may well have finished when
+    # the DM is refused, and the notice is the table's to post.
+    table = await open_table(service, [AL, BEA])
+    game_id = table.outcomes[0].game_id or 0
+    await service.ledger.gone(game_owner(game_id), "hand:1:1")
+    courier.closed = {BEA.id}
+    keeper = make_keeper(service, courier, Pacer())
+    await catch_up(keeper, game_id)
+    assert ("dm-closed:1:1", False) in courier.sent
+
+
+async def test_a_dm_drawn_before_a_move_is_not_sent_after_it(
+    service: Services, courier: FakeCourier
+) -> None:
+    # A player's click is answered with their hand as the move left it; a DM drawn before the
+    # move, still waiting for its turn, must not bring the old controls back over that answer.
+    table = await open_table(service, [AL, BEA])
+    game_id = table.outcomes[0].game_id or 0
+    prompt = table.latest[AL.id]
+    for key in ("hand:1:0", "hand:1:1"):
+        await service.ledger.gone(game_owner(game_id), key)  # owed afresh: drawn now, at the deal
+    courier.held = asyncio.Event()
+    keeper = make_keeper(service, courier, Pacer())
+    keeper.touch(game_owner(game_id), CHANNEL)
+    await asyncio.wait_for(courier.waiting.wait(), timeout=60)
+    click = first_choice(prompt)
+    moved = await service.moves.click(click, AL, guild_id=None)
+    assert moved.ok
+    courier.held.set()
+    await catch_up(keeper, game_id)
+    owing = await service.ledger.owed(game_owner(game_id))
+    assert owing is not None and not service.ledger.moved_on(owing)
+    hands = {o.key: o.view.digest() for o in owing.owed if o.key.startswith("hand:")}
+    sent = [(key, digest) for key, digest in courier.shown if key.startswith("hand:")]
+    assert sorted(sent) == sorted(hands.items()), "each hand sent once, as the move left it"
+
+
+async def test_a_failed_send_is_tried_again(
+    service: Services, caplog: pytest.LogCaptureFixture, courier: FakeCourier, retry_soon: None
+) -> None:
+    opened = await service.lobbies.new_game(GUILD, CHANNEL, AL)
+    courier.fail_next = 1
+    keeper = make_keeper(service, courier, Pacer())
+    with caplog.at_level(logging.WARNING):
+        keeper.touch(game_owner(opened.game_id or 0), CHANNEL)
+        await first_send(courier, 100)
+    assert courier.sent == [("lobby", False)]
+    assert "trying again" in caplog.text
+
+
+async def test_what_was_held_back_while_the_lease_lapsed_goes_when_it_is_renewed(
+    service: Services, caplog: pytest.LogCaptureFixture, courier: FakeCourier
+) -> None:
+    """While the sender's lease is not valid nothing is sent, nor retried on a timer (it is no
+    failure); renewed, the keeper sends what it held back, once."""
+    opened = await service.lobbies.new_game(GUILD, CHANNEL, AL)
+    courier.may_send = False
+    keeper = make_keeper(service, courier, Pacer())
+    with caplog.at_level(logging.WARNING):
+        keeper.touch(game_owner(opened.game_id or 0), CHANNEL)
+        await settle(keeper)
+    assert courier.sent == [] and "trying again" not in caplog.text
+    courier.may_send = True
+    keeper.resume()
+    await settle(keeper)
+    assert courier.sent == [("lobby", False)]
+    keeper.resume()  # held back once, sent once
+    await settle(keeper)
+    assert courier.sent == [("lobby", False)]
+
+
+async def test_a_lease_lost_while_taking_over_leaves_a_lost_post_for_the_next_sender(
+    service: Services, courier: FakeCourier
+) -> None:
+    """Taking over looks for DMs a dead process posted without keeping their ids; a lease
+    lost meanwhile stops the look (nothing is sent) without failing the takeover, and the post
+    stays to be looked for by whoever sends next."""
+    opened = await service.lobbies.new_game(GUILD, CHANNEL, AL)
+    owner = game_owner(opened.game_id or 0)
+    await service.ledger.posting(owner, "hand:1:0", 555)
+    courier.may_send = False
+
+    async def lost(*_: object) -> list[int]:
+        raise NotSender
+
+    courier.lost = lost
+    keeper = make_keeper(service, courier, Pacer())
+    assert owner in await keeper.reconcile()
+    assert [p.key for p in await service.ledger.pending_posts(owner)] == ["hand:1:0"]
+    await settle(keeper)
+    assert courier.sent == []
+
+
+async def test_a_change_heard_before_the_start_ups_reconciling_waits_for_the_lost_post(
+    service: Services,
+) -> None:
+    """A process killed between posting a message and keeping its id: the next sender looks
+    for that post before it sends anything of the owner, even for a change heard before its
+    start-up reconciles (then the found message is edited, not posted a second time)."""
+    opened = await service.lobbies.new_game(GUILD, CHANNEL, AL)
+    owner = game_owner(opened.game_id or 0)
+    await service.ledger.posting(owner, "lobby", CHANNEL)
+    courier = FakeCourier()
+    looked: list[str] = []
+
+    async def lost(_: Owner, post: PendingPost, kept: set[int]) -> list[int]:
+        looked.append(post.key)
+        return [777]
+
+    courier.lost = lost
+    keeper = make_keeper(service, courier, Pacer())
+    keeper.touch(owner, CHANNEL)
+    await settle(keeper)
+    assert looked == ["lobby"] and courier.sent == [("lobby", True)]
+    await keeper.reconcile()  # looked for once
+    await settle(keeper)
+    assert looked == ["lobby"]
+
+
+async def test_a_request_on_its_way_holds_its_place_in_the_global_window() -> None:
+    # Discord counts requests as they arrive: one that a busy event loop writes late must still
+    # count. With room for 2 in any second, a third waits until a second after the first
+    # answer (at 0.3 s), not a second after the first turn.
+    pacer = Pacer(global_limit=2, urgent_reserve=0)
+    started: dict[str, float] = {}
+    begin = time.monotonic()
+
+    async def request(name: str, takes: float) -> None:
+        async with pacer.turn(None, RequestKind.POST):
+            started[name] = time.monotonic() - begin
+            await asyncio.sleep(takes)
+
+    await asyncio.gather(request("a", 0.3), request("b", 0.3), request("c", 0.0))
+    assert started["a"] < 0.2 and started["b"] < 0.2
+    assert started["c"] >= 1.25
+
+
+async def test_a_store_fault_is_noted_once_and_tried_again_quietly(
+    service: Services,
+    monkeypatch: pytest.MonkeyPatch,
+    caplog: pytest.LogCaptureFixture,
+    courier: FakeCourier,
+    retry_soon: None,
+) -> None:
+    opened = await service.lobbies.new_game(GUILD, CHANNEL, AL)
+    owner = game_owner(opened.game_id or 0)
+    ledger = service.ledger
+    drawn = ledger.owed
+    failing = [3]
+
+    async def out_of_reach(owner: Owner, now: float | None = None) -> Owing | None:
+        if failing[0]:
+            failing[0] -= 1
+            raise StoreUnavailable(Cause.UNREACHABLE, "PostgreSQL: connection refused")
+        return await drawn(owner, now)
+
+    monkeypatch.setattr(ledger, "owed", out_of_reach)
+    keeper = MessageKeeper(
+        ledger,
+        courier,
+        Pacer(),
+        lease=courier,
+        clock=service.games.now,
+        faults=service.games.faults,
+    )
+    with caplog.at_level(logging.INFO):
+        keeper.touch(owner, CHANNEL)
+        await first_send(courier, 500)
+    assert courier.sent == [("lobby", False)], "sent once the store answers again"
+    assert not [r for r in caplog.records if r.exc_info], "no traceback"
+    [line] = [r for r in caplog.records if r.name == "bot.core.base.faults"]
+    assert f"game {owner.id}: {Cause.UNREACHABLE.value}" in line.getMessage()
+
+
+async def test_table_requests_held_back_never_keep_a_players_controls_waiting() -> None:
+    # A request that spends its channel's allowance is held by discord.py until the channel's
+    # window resets (some 4.6 s), keeping its place in the global window: were the window full
+    # of such table edits, the next player's turn would go only once one of them returned.
+    pacer = Pacer(global_limit=10, urgent_reserve=2)
+    order: list[str] = []
+    returned = asyncio.Event()
+
+    async def table_edit(channel: int) -> None:
+        async with pacer.turn(channel, RequestKind.EDIT):
+            await returned.wait()  # held back by discord.py, its place kept
+
+    async def hand() -> None:
+        async with pacer.turn(CHANNEL + 1000, RequestKind.EDIT, urgent=True):
+            order.append("hand")
+
+    tables = [asyncio.create_task(table_edit(CHANNEL + n)) for n in range(10)]
+    for _ in range(20):
+        await asyncio.sleep(0)
+    turn = asyncio.create_task(hand())
+    for _ in range(20):
+        await asyncio.sleep(0)
+    order.append("a table edit returned")
+    returned.set()
+    await asyncio.gather(turn, *tables)
+    assert order == ["hand", "a table edit returned"]
+
+
+def test_a_bucket_counts_a_smaller_limit_from_the_places_that_free_first() -> None:
+    bucket = Bucket(limit=4, period=1.0)
+    for at in (0.0, 0.1, 0.2):
+        bucket.take(at)
+    assert bucket.wait_for(0.3) == 0, "its own limit has room"
+    assert bucket.wait_for(0.3, limit=2) == pytest.approx(0.8), "until the second one leaves"
+    bucket.begin(0.3)
+    assert bucket.wait_for(0.3, limit=3) == pytest.approx(0.8), "the one on its way counts"
+    assert bucket.wait_for(0.3, limit=1) > 0, "until the one on its way is answered"

@@ -1,0 +1,147 @@
+"""Reviews of games through the core: made once and kept, paged, refused where they would show
+what they may not, and added up in the stats."""
+
+from __future__ import annotations
+
+import json
+from datetime import timedelta
+
+from bot.core.base.replies import Answer, User
+from bot.core.review import review as reviews
+from bot.core.services import Services
+from bot.store import Store
+from engine.cards import Card
+from engine.review import GameReview
+from tests.helpers.card_leaks import cards_in_text
+from tests.helpers.cast import AL, BEA, CHANNEL, EVE, GUILD
+from tests.helpers.service_driver import (
+    Clock,
+    drive,
+    finished_game,
+    load,
+    make_service,
+    open_table,
+)
+
+
+async def _pages(service: Services, user: User, first: Answer) -> list[str]:
+    """Every page of the review ``first`` opened, by its Next button."""
+    view = first.reply.view
+    assert first.ok and view is not None and view.review is not None, first.reply.text
+    texts = [view.content]
+    pages = view.review
+    for page in range(1, pages.pages):
+        answer = await service.reviews.page(GUILD, user, pages.game_id, pages.seat, page)
+        assert answer.ok and answer.update is not None, answer.reply.text
+        assert answer.update.review == type(pages)(pages.game_id, pages.seat, page, pages.pages)
+        texts.append(answer.update.content)
+    return texts
+
+
+async def test_a_finished_game_is_reviewed_once_kept_and_shows_only_what_was_seen(
+    store: Store, service: Services
+) -> None:
+    table = await open_table(service, [AL, BEA], target=61)
+    game_id = table.outcomes[0].game_id or 0
+    own: set[Card] = set()  # every card Al held
+    public: set[Card] = set()  # every card the table showed
+
+    async def watch(outcome: Answer, user: User) -> None:
+        game = await load(store, game_id)
+        view = game.view(0)
+        own.update(view.hand, view.kept, view.discards)
+        public.update(card for played in view.played for card in played)
+        if view.starter is not None:
+            public.add(view.starter)
+
+    await drive(service, table, [AL, BEA], check=watch)
+    first = await service.reviews.review(GUILD, CHANNEL, AL)
+    texts = await _pages(service, AL, first)
+    assert "Accuracy" in texts[0] and "Review of game" in texts[0]
+    assert any("**Deal 1**" in text for text in texts[1:])
+    for text in texts:
+        assert cards_in_text(text) <= own | public, text
+    kept = await store.review(game_id, 0)
+    assert kept is not None and kept.final and kept.user_id == AL.id
+    figures = GameReview.from_dict(json.loads(kept.data)).of(0)
+    assert kept.decisions == len(figures) > 0
+
+    # Kept: asked again, it is read, not made.
+    async def fail(_request: object) -> GameReview:
+        raise AssertionError("made again")
+
+    service.reviews._make = fail
+    again = await service.reviews.review(GUILD, CHANNEL, AL, game_id)
+    assert again.reply.view is not None and again.reply.view.content == texts[0]
+    line = await service.reviews.stats_line(GUILD, AL.id)
+    assert line is not None and "Accuracy" in line and "last 1 reviewed game" in line
+
+
+async def test_once_over_anyone_may_see_a_players_review(store: Store, service: Services) -> None:
+    _, game_id = await finished_game(service)
+    answer = await service.reviews.review(GUILD, CHANNEL, EVE, game_id, BEA)
+    assert answer.ok and answer.reply.view is not None
+    assert "— Bea**" in answer.reply.view.content
+    refused = await service.reviews.review(GUILD, CHANNEL, AL, game_id, EVE)
+    assert refused.reply.text == reviews.NOT_A_PLAYER
+    # The same as data, for a page: both sides, to someone who did not play.
+    record = await store.get_game(game_id)
+    assert record is not None
+    both = [await service.reviews.report(record, seat) for seat in (0, 1)]
+    assert [r.player for r in both] == ["Al", "Bea"] and all(r.final for r in both)
+    assert all(r.accuracy is not None and r.pages > 1 for r in both)
+
+
+async def test_a_game_going_on_is_reviewed_only_by_its_players_up_to_the_last_deal(
+    store: Store, service: Services
+) -> None:
+    table = await open_table(service, [AL, BEA], target=121)
+    game_id = table.outcomes[0].game_id or 0
+    await drive(service, table, [AL, BEA], stop_after=1)
+    early = await service.reviews.review(GUILD, CHANNEL, AL)
+    assert not early.ok and early.reply.text == reviews.NOTHING_YET
+    await drive(service, table, [AL, BEA], stop_after=30)
+    game = await load(store, game_id)
+    assert game.deal_number >= 2
+    stranger = await service.reviews.review(GUILD, CHANNEL, EVE, game_id)
+    assert not stranger.ok and stranger.reply.text == reviews.STILL_GOING
+    other = await service.reviews.review(GUILD, CHANNEL, AL, game_id, BEA)
+    assert not other.ok and other.reply.text == reviews.OWN_ONLY
+    mine = await service.reviews.review(GUILD, CHANNEL, AL, game_id)
+    assert mine.ok, mine.reply.text
+    kept = await store.review(game_id, 0)
+    assert kept is not None and not kept.final and kept.deals == game.deal_number - 1
+    decided = {d.deal for d in GameReview.from_dict(json.loads(kept.data)).decisions}
+    assert decided and max(decided) < game.deal_number, "nothing of the deal being played"
+    # Not counted in the stats before the game is over.
+    assert await service.reviews.stats_line(GUILD, AL.id) is None
+
+
+async def test_a_game_elsewhere_or_nowhere_is_not_found(service: Services) -> None:
+    table = await open_table(service, [AL, BEA], target=61)
+    game_id = table.outcomes[0].game_id or 0
+    for answer in (
+        await service.reviews.review(GUILD + 1, CHANNEL, AL, game_id),
+        await service.reviews.review(GUILD, CHANNEL, AL, game_id + 1000),
+        await service.reviews.review(GUILD, CHANNEL, AL, 2**62),
+        await service.reviews.page(GUILD + 1, AL, game_id, 0, 1),
+    ):
+        assert not answer.ok and answer.reply.text == reviews.NO_SUCH_GAME
+    nowhere = await service.reviews.review(GUILD, CHANNEL + 1, AL)
+    assert not nowhere.ok and nowhere.reply.text == reviews.NO_GAME_HERE
+    bad_seat = await service.reviews.page(GUILD, AL, game_id, 3, 0)
+    assert not bad_seat.ok and bad_seat.reply.text == reviews.NOT_A_PLAYER
+
+
+async def test_a_pruned_game_is_reviewed_from_its_archive_record(
+    store: Store, clock: Clock
+) -> None:
+    service = make_service(store, clock, sealing=True, retention=timedelta(days=30))
+    _, game_id = await finished_game(service)
+    clock.advance(days=31)
+    assert await service.housekeeping.prune() == 1
+    record = await store.get_game(game_id)
+    assert record is not None and record.snapshot is None
+    answer = await service.reviews.review(GUILD, CHANNEL, BEA, game_id)
+    assert answer.ok and answer.reply.view is not None, answer.reply.text
+    assert "— Bea**" in answer.reply.view.content and "Accuracy" in answer.reply.view.content

@@ -1,0 +1,169 @@
+"""Tournaments in the core and the store (both databases): the refusals that change nothing,
+a knockout seeded by rating, and the writes a restart may repeat counting once."""
+
+from __future__ import annotations
+
+from types import SimpleNamespace
+from typing import Any
+
+import pytest
+
+from bot.core.base.replies import User
+from bot.core.services import Services
+from bot.core.tournaments import records as tr
+from bot.core.tournaments.tournaments import read_event
+from bot.core.tournaments.view import Event, board_text, champion_text, standings_text
+from bot.store import Store
+
+GUILD, CHANNEL = 5, 50
+MO = User(1, "Mo")
+PEOPLE = [User(10 + n, name) for n, name in enumerate(("Al", "Bea", "Cy", "Di", "Ed"))]
+
+
+async def _open(service: Services, **options: Any) -> int:
+    opened = await service.tournaments.new(GUILD, CHANNEL, MO, moderator=True, **options)
+    assert opened.ok, opened.reply.text
+    for user in PEOPLE:
+        assert (await service.tournaments.join(CHANNEL, user)).ok
+    record = await service.tournaments._store.tournament_in_channel(CHANNEL)
+    assert record is not None
+    return record.id
+
+
+@pytest.mark.parametrize(
+    ("options", "said"),
+    [
+        ({"rounds": 10}, "rounds"),
+        ({"round_hours": 0.1}, "round_hours"),
+        ({"round_hours": 400.0}, "round_hours"),
+        ({"format": "ladder"}, "format"),
+        ({"target": 100}, "target"),
+        ({"scoring": "double"}, "scoring"),
+        ({"match_games": 2}, "match"),
+    ],
+)
+async def test_bad_options_are_refused_and_open_nothing(
+    service: Services, store: Store, options: dict[str, Any], said: str
+) -> None:
+    answer = await service.tournaments.new(GUILD, CHANNEL, MO, moderator=True, **options)
+    assert not answer.ok and said in answer.reply.text
+    assert await store.tournament_in_channel(CHANNEL) is None
+
+
+async def test_refusals_change_nothing(service: Services, store: Store) -> None:
+    t = service.tournaments
+    assert not (await t.join(CHANNEL, PEOPLE[0])).ok  # none here
+    assert not (await t.new(GUILD, CHANNEL, PEOPLE[0], moderator=False)).ok
+    tid = await _open(service)
+    version = (await store.tournament(tid)).version  # type: ignore[union-attr]
+    assert not (await t.join(CHANNEL, PEOPLE[0])).ok
+    assert not (await t.start(CHANNEL, PEOPLE[0], moderator=False)).ok
+    assert not (
+        await t.set_result(CHANNEL, MO, moderator=True, winner=PEOPLE[0], loser=PEOPLE[1])
+    ).ok
+    assert not (await t.click(tid, "join", PEOPLE[0], guild_id=GUILD + 1)).ok  # another server
+    assert (await store.tournament(tid)).version == version  # type: ignore[union-attr]
+
+
+async def test_a_knockout_is_seeded_by_rating(service: Services, store: Store) -> None:
+    tid = await _open(service, format="knockout")
+    ratings = {PEOPLE[4].id: 30.0, PEOPLE[2].id: 20.0}
+
+    async def standing(guild_id: int | None, player_id: int) -> dict[bool, Any]:
+        if player_id not in ratings:
+            return {}
+        return {False: SimpleNamespace(standing=SimpleNamespace(ordinal=ratings[player_id]))}
+
+    store.standing = standing  # type: ignore[method-assign]
+    assert (await service.tournaments.start(CHANNEL, MO, moderator=True)).ok
+    order = [e.name for e in await store.entrants(tid)]
+    assert order == ["Ed", "Cy", "Al", "Bea", "Di"]
+
+
+async def test_a_round_is_paired_once_and_a_result_counted_once(
+    service: Services, store: Store
+) -> None:
+    tid = await _open(service, match_games=3)
+    assert await store.set_status(
+        tid, tr.TournamentStatus.RUNNING, before=tr.TournamentStatus.OPEN, rounds=3
+    )
+    pairs = [(PEOPLE[0].id, PEOPLE[1].id), (PEOPLE[2].id, None)]
+    assert await store.pair_round(tid, 1, pairs, now=1.0)
+    assert not await store.pair_round(tid, 1, pairs, now=2.0)  # paired already
+    assert not await store.pair_round(tid, 3, pairs, now=2.0)  # not the next round
+    await store.set_game(tid, 1, 1, 77)
+    assert await store.count_game(tid, 1, 1, 77, a_won=False, margin=20)
+    assert not await store.count_game(tid, 1, 1, 77, a_won=False, margin=20)  # heard twice
+    assert await store.decide(tid, 1, 1, how=tr.Decided.GAME, winner=PEOPLE[1].id, margin=20)
+    assert not await store.decide(tid, 1, 1, how=tr.Decided.GAME, winner=PEOPLE[0].id)
+    assert await store.decide(
+        tid, 1, 1, how=tr.Decided.MODERATOR, winner=PEOPLE[0].id, margin=3, again=True
+    )
+    record = await store.tournament(tid)
+    assert record is not None and record.format is tr.Format.SWISS and record.match_games == 3
+    event: Event = await read_event(store, record)
+    first, bye = event.current()
+    assert (first.wins_a, first.wins_b, first.spread_a) == (0, 1, -20)
+    assert first.decided is tr.Decided.MODERATOR and first.winner == PEOPLE[0].id
+    assert bye.decided is tr.Decided.BYE and bye.winner == PEOPLE[2].id
+    text = board_text(event)
+    assert "Al wins (0–1) by 3 — set by a moderator" in text
+    assert "Cy — bye (counts as a win)" in text
+
+
+def test_the_board_fits_a_message_however_many_play() -> None:
+    long = "W" * 32
+    entrants = tuple(tr.EntrantRecord(1000 + n, f"{long}{n}", n + 1) for n in range(256))
+    pairings = tuple(
+        tr.PairingRecord(1, n + 1, 1000 + 2 * n, 1001 + 2 * n, thread_id=10**18 + n)
+        for n in range(128)
+    )
+    for status in (
+        tr.TournamentStatus.OPEN,
+        tr.TournamentStatus.RUNNING,
+        tr.TournamentStatus.FINISHED,
+    ):
+        record = tr.TournamentRecord(
+            1, GUILD, CHANNEL, MO.id, tr.Format.SWISS, 8, 121, "lurch", 24.0, status, 1, 0.0, 3, 0.0
+        )
+        text = board_text(Event(record, entrants, pairings))
+        assert len(text) <= 2000, (status, len(text))
+        assert "more" in text
+
+
+def test_a_negative_spread_is_written_with_a_minus_sign() -> None:
+    """Al wins twice by a little and loses once by a lot: the champion, spread −37."""
+    al, bea, cy = (10, 11, 12)
+    entrants = tuple(
+        tr.EntrantRecord(p, n, i)
+        for i, (p, n) in enumerate(zip((al, bea, cy), ("Al", "Bea", "Cy"), strict=True), 1)
+    )
+    game = tr.Decided.GAME
+    pairings = (
+        tr.PairingRecord(1, 1, al, bea, decided=game, winner=al, margin=2),
+        tr.PairingRecord(2, 1, al, cy, decided=game, winner=al, margin=1),
+        tr.PairingRecord(3, 1, cy, al, decided=game, winner=cy, margin=40),
+    )
+    record = tr.TournamentRecord(
+        1,
+        GUILD,
+        CHANNEL,
+        MO.id,
+        tr.Format.ROUND_ROBIN,
+        3,
+        121,
+        "lurch",
+        24.0,
+        tr.TournamentStatus.FINISHED,
+        3,
+        0.0,
+        9,
+        0.0,
+    )
+    event = Event(record, entrants, pairings)
+    assert standings_text(event).splitlines() == [
+        "1. Al — 4 pts, 2 won, spread −37",
+        "2. Cy — 2 pts, 1 won, spread +39",
+        "3. Bea — 0 pts, 0 won, spread −2",
+    ]
+    assert champion_text(event).endswith("with 4 game points (2 won, spread −37)!")

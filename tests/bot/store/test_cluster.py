@@ -1,0 +1,148 @@
+"""Which process sends, on PostgreSQL: the sender's lease passes to another process when the
+sender stops renewing it (killed, frozen, cut off), and a sender that finds it gone sends
+nothing more; changes announced by one process reach the other's feed."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import AsyncIterator, Callable
+from dataclasses import dataclass, field
+
+import pytest
+
+from bot.core.base.feed import Change, ChangeFeed
+from bot.core.base.owners import Owner
+from bot.core.base.timing import LEASE
+from bot.store import Store
+from bot.store.cluster import Cluster
+from bot.store.postgres import PostgresDatabase
+from bot.store.store import ANNOUNCE_CHANNEL
+
+#: Generous bounds for what must happen "within a lease and a little": the assertions are on
+#: what happens, and in what order; these only stop a broken cluster from hanging the test.
+WITHIN = 30.0
+
+
+@dataclass
+class Process:
+    """One bot process's cluster, and what it was told."""
+
+    store: Store
+    feed: ChangeFeed = field(default_factory=ChangeFeed)
+    events: list[str] = field(default_factory=list)
+    heard: list[Change] = field(default_factory=list)
+    cluster: Cluster | None = None
+
+    async def start(self, *, holds_back: bool = False) -> Cluster:
+        """A cluster for this process, started (``holds_back``: as a process that waits for
+        another to take the lease first)."""
+
+        async def became() -> None:
+            self.events.append("became")
+
+        async def resumed() -> None:
+            self.events.append("resumed")
+
+        self.feed.subscribe(self.heard.append)
+        self.cluster = Cluster(
+            self.store,
+            self.feed,
+            became_sender=became,
+            stopped_sending=lambda: self.events.append("stopped"),
+            resumed=resumed,
+        )
+        await self.cluster.start(holds_back=holds_back)
+        return self.cluster
+
+
+async def _until(condition: Callable[[], bool]) -> None:
+    async with asyncio.timeout(WITHIN):
+        while not condition():
+            await asyncio.sleep(0.05)
+
+
+@pytest.fixture
+async def two(postgres_url: str) -> AsyncIterator[tuple[Process, Process]]:
+    first = Process(await Store.open(postgres_url))
+    second = Process(await Store.open(postgres_url))
+    try:
+        yield first, second
+    finally:
+        for process in (first, second):
+            if process.cluster is not None:
+                await process.cluster.stop()
+            await process.store.close()
+
+
+def _freeze(cluster: Cluster) -> None:
+    """Stop the cluster's renewals as a frozen process would (its connection stays open)."""
+    task = cluster._task
+    assert task is not None
+    task.cancel()
+
+
+async def test_a_sender_that_stops_renewing_is_replaced_and_stops_sending(
+    two: tuple[Process, Process],
+) -> None:
+    first, second = two
+    a, b = await first.start(), await second.start()
+    assert a.sender and a.may_send() and not b.sender and not b.may_send()
+    _freeze(a)
+    # The frozen sender's own clock says its lease is over before the database lets another
+    # process take it: there is no moment when both may send.
+    both: list[bool] = []
+
+    def taken() -> bool:
+        both.append(a.may_send() and b.may_send())
+        return b.sender
+
+    await _until(taken)
+    assert not any(both), "both processes could send at once"
+    assert not a.may_send() and b.may_send() and second.events == ["became"]
+    # Woken, the old sender tries to renew, finds the lease taken, and stops sending.
+    a._task = asyncio.create_task(a._watch())
+    await _until(lambda: not a.sender)
+    assert first.events == ["stopped"] and not a.may_send() and b.may_send()
+
+
+async def test_a_sender_that_stops_hands_over_at_once(two: tuple[Process, Process]) -> None:
+    first, second = two
+    a, b = await first.start(), await second.start(holds_back=True)
+    loop = asyncio.get_running_loop()
+    await a.stop()
+    stopped = loop.time()
+    await _until(lambda: b.sender)
+    # Said on the stepped-down channel: taken well before the lease could have lapsed.
+    assert loop.time() - stopped < LEASE
+    assert not a.may_send() and b.may_send()
+
+
+async def test_a_sender_renewing_late_sends_again_what_it_held_back(
+    two: tuple[Process, Process],
+) -> None:
+    first, _ = two
+    a = await first.start()
+    _freeze(a)
+    await _until(lambda: not a.may_send())
+    # Nobody took the lease meanwhile: renewed late, it is the sender still, and brings every
+    # game up to date (what the courier refused to send while the lease was not valid).
+    a._task = asyncio.create_task(a._watch())
+    await _until(lambda: a.may_send())
+    await _until(lambda: first.events == ["resumed"])
+    assert a.sender
+
+
+async def test_changes_made_by_one_process_reach_the_others_feed(
+    two: tuple[Process, Process],
+) -> None:
+    first, second = two
+    await first.start()
+    await second.start()
+    game = Owner.game(7)
+    db = first.store.db
+    assert isinstance(db, PostgresDatabase)
+    await db.notify(ANNOUNCE_CHANNEL, "game:7:3:99")
+    await _until(lambda: any(c.owner == game for c in second.heard))
+    [change] = [c for c in second.heard if c.owner == game]
+    assert (change.version, change.channel_id) == (3, 99)
+    assert not any(c.owner == game for c in first.heard), "a process hears its own as it saves"

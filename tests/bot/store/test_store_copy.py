@@ -1,0 +1,108 @@
+"""`python -m bot.store.copy`: a SQLite database copied into PostgreSQL loses nothing, checked by
+comparing every row and replaying every game; a copy that lost something is caught."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+from pathlib import Path
+
+import pytest
+
+from bot.core.base.replies import User
+from bot.store import Store
+from bot.store.copy import copy_database, main, verify_copy
+from tests.helpers.service_driver import Clock, drive, load, make_service, open_table
+
+AL, BEA, CY = User(1, "Al"), User(2, "Bea"), User(3, "Cy")
+
+
+async def _bot_database(path: Path) -> list[int]:
+    """A SQLite database as a bot leaves it: finished games (2 and 3 players, the first pruned
+    after its retention period), one in play, an open lobby, message records and settings;
+    the ids of the started games that were not pruned."""
+    clock = Clock()
+    async with await Store.open(path) as store:
+        started = []
+        for seed, users, stop in [(1, [AL, BEA], None), (2, [BEA, CY, AL], None), (3, [AL, CY], 9)]:
+            service = make_service(store, clock, seed=seed)
+            table = await open_table(service, users, channel=100 + seed)
+            await drive(service, table, users, stop_after=stop)
+            game_id = table.outcomes[0].game_id
+            assert game_id is not None
+            started.append(game_id)
+            clock.advance(minutes=20)
+        lobby = make_service(store, clock, seed=9)
+        assert (await lobby.lobbies.new_game(5, 200, CY)).ok
+        await store.set_coach(BEA.id, False, now=1.0)
+        keeper = make_service(store, clock, retention=timedelta(minutes=50))
+        assert await keeper.housekeeping.prune() == 1
+        assert await store.archived(started[0]) is not None
+    return started[1:]
+
+
+async def test_a_copy_into_postgresql_has_every_row_and_replays_every_game(
+    tmp_path: Path, postgres_url: str
+) -> None:
+    path = tmp_path / "bot.db"
+    started = await _bot_database(path)
+    assert await main_async([str(path), postgres_url]) == 0
+    async with await Store.open(path) as lite, await Store.open(postgres_url) as postgres:
+        report = await verify_copy(lite, postgres)
+        # The pruned game replays from its archive record; the others from their snapshots.
+        assert report.differences == [] and report.games_replayed == 3
+        assert (await postgres.db.fetch("SELECT COUNT(*) FROM game_archives"))[0][0] == 1
+        for game_id in started:
+            assert (await load(postgres, game_id)).to_dict() == (
+                await load(lite, game_id)
+            ).to_dict()
+            assert await postgres.results(game_id) == await lite.results(game_id)
+            assert await postgres.actions(game_id) == await lite.actions(game_id)
+        assert await postgres.stored_ratings() == await lite.stored_ratings()
+        # The game in play goes on from the copy, and new games take new numbers.
+        service = make_service(postgres, Clock(), seed=3)
+        assert (await service.lobbies.new_game(5, 300, BEA)).ok
+        newest = await postgres.open_game_in_channel(300)
+        assert newest is not None and newest.id > max(started)
+
+
+async def test_a_copy_that_lost_something_is_caught(tmp_path: Path, postgres_url: str) -> None:
+    path = tmp_path / "bot.db"
+    game = (await _bot_database(path))[0]
+    async with await Store.open(path) as lite, await Store.open(postgres_url) as postgres:
+        report = await copy_database(lite, postgres)
+        assert report.rows["games"] == 4 and report.rows["actions"] > 100
+        async with postgres.db.transaction() as tx:
+            await tx.execute(
+                "DELETE FROM actions WHERE seq = (SELECT MAX(seq) FROM actions WHERE game_id = ?)"
+                " AND game_id = ?",
+                (game, game),
+            )
+            await tx.execute("UPDATE standings SET wins = wins + 1 WHERE player_id = ?", (AL.id,))
+        found = await verify_copy(lite, postgres)
+    said = "\n".join(found.differences)
+    assert "actions: " in said and f"game {game}: its action log differs" in said
+    assert "standings: " in said and "ratings recomputed" in said
+
+
+async def test_a_copy_goes_only_into_an_empty_database(tmp_path: Path, postgres_url: str) -> None:
+    path = tmp_path / "bot.db"
+    await _bot_database(path)
+    assert await main_async([str(path), postgres_url]) == 0
+    assert await main_async([str(path), postgres_url]) == 2
+
+
+def test_the_command_names_what_it_needs(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert main([str(tmp_path / "missing.db"), "postgresql://db/x"]) == 2
+    assert "No SQLite database" in capsys.readouterr().err
+    (tmp_path / "bot.db").write_bytes(b"")
+    assert main([str(tmp_path / "bot.db"), "sqlite:///other.db"]) == 2
+    assert "postgresql://" in capsys.readouterr().err
+
+
+async def main_async(argv: list[str]) -> int:
+    """The command, run on this test's event loop (``main`` starts one of its own)."""
+    from bot.store.copy import run
+
+    return await run(argv[0], argv[1])

@@ -1,0 +1,165 @@
+"""Opening the database refuses what would corrupt it or be used wrongly (issue 10, items 1-3):
+a schema newer than this code, a file that is not a SQLite database (never overwritten: its
+header is read before SQLite touches it), a truncated one, a directory or a missing folder.
+Each refusal is one sentence saying what is wrong and what to do, and changes nothing on disk.
+Only the one-open-game-per-channel constraint means "channel busy"; any other integrity error
+is a bug and is raised as one."""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import sqlite3
+from pathlib import Path
+
+import pytest
+
+from bot.core.base.store_errors import ChannelBusy, UnusableStore
+from bot.core.games.records import SeatRecord
+from bot.store import Dialect, NewerSchema, Store, migrations
+
+SQLITE_MIGRATIONS = migrations(Dialect.SQLITE.migrations_dir)
+LAST = SQLITE_MIGRATIONS[-1][0]
+AL = SeatRecord(0, 1, "Al")
+
+
+def _files(folder: Path) -> dict[str, bytes]:
+    """Every file in ``folder`` with its bytes."""
+    return {p.name: p.read_bytes() for p in sorted(folder.iterdir()) if p.is_file()}
+
+
+async def _made(path: Path) -> None:
+    """A database made by this release, closed."""
+    await (await Store.open(path)).close()
+
+
+async def test_a_schema_newer_than_the_code_is_refused_naming_both_versions(
+    tmp_path: Path,
+) -> None:
+    path = tmp_path / "future.db"
+    await _made(path)
+    with contextlib.closing(sqlite3.connect(path)) as db:
+        db.execute(f"PRAGMA user_version = {LAST + 1}")
+    before = _files(tmp_path)
+    with pytest.raises(NewerSchema) as refused:
+        await Store.open(path)
+    said = str(refused.value)
+    assert f"schema version {LAST + 1}" in said and f"up to {LAST}" in said
+    assert refused.value.found == LAST + 1 and refused.value.known == LAST
+    assert _files(tmp_path) == before, "nothing on disk changed"
+
+
+async def test_a_file_that_is_not_a_database_is_left_alone(tmp_path: Path) -> None:
+    path = tmp_path / "notes.db"
+    path.write_bytes(os.urandom(3000))
+    before = _files(tmp_path)
+    with pytest.raises(UnusableStore, match="not a SQLite database"):
+        await Store.open(path)
+    assert _files(tmp_path) == before, "not overwritten, no journal made beside it"
+
+
+async def test_a_short_text_file_is_not_a_database_either(tmp_path: Path) -> None:
+    path = tmp_path / "cribbage.db"
+    path.write_text("DISCORD_TOKEN=oops\n")
+    with pytest.raises(UnusableStore, match="not a SQLite database"):
+        await Store.open(path)
+    assert path.read_text() == "DISCORD_TOKEN=oops\n"
+
+
+async def test_a_truncated_database_is_refused(tmp_path: Path) -> None:
+    path = tmp_path / "cut.db"
+    store = await Store.open(path)
+    for channel in range(200):
+        await store.create_game(
+            guild_id=5, channel_id=channel, creator=AL, num_players=2, target=121, now=1.0
+        )
+    await store.close()
+    with contextlib.closing(sqlite3.connect(path)) as db:
+        db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+    data = path.read_bytes()
+    path.write_bytes(data[: len(data) // 2])
+    before = _files(tmp_path)
+    with pytest.raises(UnusableStore, match="truncated") as refused:
+        await Store.open(path)
+    assert "backup" in str(refused.value)
+    assert _files(tmp_path) == before
+
+
+async def test_a_header_cut_short_is_refused(tmp_path: Path) -> None:
+    path = tmp_path / "stub.db"
+    path.write_bytes(b"SQLite format 3\x00\x10\x00")
+    with pytest.raises(UnusableStore, match="truncated"):
+        await Store.open(path)
+
+
+async def test_a_directory_given_as_the_database_is_refused(tmp_path: Path) -> None:
+    with pytest.raises(UnusableStore, match="is a directory"):
+        await Store.open(tmp_path)
+    assert list(tmp_path.iterdir()) == []
+
+
+async def test_a_missing_folder_is_refused_and_not_made(tmp_path: Path) -> None:
+    path = tmp_path / "no" / "such" / "cribbage.db"
+    with pytest.raises(UnusableStore, match="does not exist") as refused:
+        await Store.open(path)
+    assert str(tmp_path / "no" / "such") in str(refused.value)
+    assert list(tmp_path.iterdir()) == []
+
+
+@pytest.mark.parametrize("what", ["database", "new file"])
+async def test_a_read_only_file_system_is_named_before_sqlite_touches_it(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, what: str
+) -> None:
+    # The real mount is in tests/e2e/test_startup.py (it needs a mount namespace); here the
+    # file system only says it is mounted read-only, as statvfs(2) does for one.
+    path = tmp_path / "bot.db"
+    await _made(path)
+    if what == "new file":
+        path = tmp_path / "new.db"
+    before = _files(tmp_path)
+
+    class ReadOnly:
+        f_flag = os.ST_RDONLY
+
+    monkeypatch.setattr(os, "statvfs", lambda folder: ReadOnly())
+    with pytest.raises(UnusableStore, match="read-only file system") as refused:
+        await Store.open(path)
+    assert str(tmp_path) in str(refused.value) and "read-write" in str(refused.value)
+    monkeypatch.undo()
+    assert _files(tmp_path) == before, "nothing on disk changed"
+
+
+async def test_an_empty_file_becomes_a_new_database(tmp_path: Path) -> None:
+    path = tmp_path / "empty.db"
+    path.touch()
+    store = await Store.open(path)
+    try:
+        assert await store.user_version() == LAST
+    finally:
+        await store.close()
+
+
+async def test_only_the_open_game_constraint_means_the_channel_is_busy(tmp_path: Path) -> None:
+    path = tmp_path / "future.db"
+    store = await Store.open(path)
+    try:
+        await store.create_game(
+            guild_id=5, channel_id=10, creator=AL, num_players=2, target=121, now=1.0
+        )
+        with pytest.raises(ChannelBusy):
+            await store.create_game(
+                guild_id=5, channel_id=10, creator=AL, num_players=2, target=121, now=1.0
+            )
+        # A rule of some later schema that this code does not know of.
+        async with store.db.transaction() as tx:
+            await tx.execute(
+                "CREATE TRIGGER no_third_server BEFORE INSERT ON games WHEN NEW.guild_id = 3"
+                " BEGIN SELECT RAISE(ABORT, 'servers are capped'); END"
+            )
+        with pytest.raises(sqlite3.IntegrityError, match="capped"):
+            await store.create_game(
+                guild_id=3, channel_id=11, creator=AL, num_players=2, target=121, now=1.0
+            )
+        assert await store.open_game_in_channel(11) is None
+    finally:
+        await store.close()

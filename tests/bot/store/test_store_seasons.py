@@ -1,0 +1,98 @@
+"""Seasons and the hall of fame, from the results finished games write (both databases)."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+
+from bot.core.seasons.seasons import Seasons, champions, month_bounds
+from bot.store import Store
+
+GUILD = 7
+NOW = datetime(2026, 3, 15, 12, tzinfo=UTC)
+
+
+async def _result(
+    store: Store,
+    game: int,
+    at: datetime,
+    winner: tuple[int, str],
+    loser: tuple[int, str],
+    *,
+    points: int = 2,
+    best: tuple[int, str] = (8, "5H 5C JD 8S + 2C"),
+) -> None:
+    """A finished game between two people with its two result rows."""
+    stamp = at.timestamp()
+    async with store.db.transaction() as tx:
+        await tx.execute(
+            "INSERT INTO games (id, guild_id, channel_id, status, creator_id, num_players,"
+            " target, vs_computer, version, created_at, updated_at)"
+            " VALUES (?, ?, ?, 'finished', ?, 2, 121, 0, 9, ?, ?)",
+            (game, GUILD, 1000 + game, winner[0], stamp, stamp),
+        )
+        for seat, (user, name), won, gp, hand in (
+            (0, winner, 1, points, best),
+            (1, loser, 0, 0, (4, "AH 3C 7D 9S + QS")),
+        ):
+            await tx.execute(
+                "INSERT INTO results (game_id, guild_id, seat, user_id, display_name, won,"
+                " game_points, score, final_scores, reason, best_hand, best_hand_cards,"
+                " finished_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, '121-80', 'target', ?, ?, ?)",
+                (game, GUILD, seat, user, name, won, gp, 121 if won else 80, *hand, stamp),
+            )
+
+
+def test_month_bounds_cross_the_year() -> None:
+    assert month_bounds(datetime(2026, 1, 3, tzinfo=UTC)) == (
+        datetime(2026, 1, 1, tzinfo=UTC),
+        datetime(2026, 2, 1, tzinfo=UTC),
+    )
+    assert month_bounds(datetime(2026, 1, 3, tzinfo=UTC), 13)[0] == datetime(
+        2024, 12, 1, tzinfo=UTC
+    )
+
+
+def test_a_months_champion_has_the_most_game_points_then_wins() -> None:
+    feb = datetime(2026, 2, 10, tzinfo=UTC).timestamp()
+    results = [(1, "Al", 1, 2, feb), (2, "Bea", 1, 3, feb), (1, "Al", 1, 2, feb)]
+    assert champions(results) == [(datetime(2026, 2, 1, tzinfo=UTC), 1, "Al", 4)]
+
+
+async def test_this_month_last_month_and_the_hall_of_fame(store: Store) -> None:
+    al, bea, cy = (1, "Al"), (2, "Bea"), (3, "Cy")
+    await _result(store, 1, datetime(2026, 2, 3, tzinfo=UTC), al, bea, points=3)
+    await _result(
+        store, 2, datetime(2026, 2, 20, tzinfo=UTC), bea, al, best=(29, "5H 5C 5D JS + 5S")
+    )
+    await _result(
+        store, 3, datetime(2026, 2, 28, 23, tzinfo=UTC), cy, bea, best=(24, "3H 3C 3D 3S + 9S")
+    )
+    await _result(
+        store, 4, datetime(2026, 3, 2, tzinfo=UTC), bea, cy, best=(28, "5H 5C 5D 5S + JS")
+    )
+    seasons = Seasons(store, lambda: NOW)
+
+    now = await seasons.leaderboard(GUILD, "this_month")
+    assert now.ok and not now.reply.ephemeral
+    assert now.reply.text.splitlines()[1:] == [
+        "1. Bea — 2 game points, 1 of 1 won",
+        "2. Cy — 0 game points, 0 of 1 won",
+    ]
+    last = await seasons.leaderboard(GUILD, "last_month")
+    assert "February 2026" in last.reply.text
+    assert last.reply.text.splitlines()[1].startswith("1. Al — 3 game points, 1 of 2 won")
+    other = await seasons.leaderboard(GUILD + 1, "last_month")
+    assert "No games finished" in other.reply.text
+    refused = await seasons.leaderboard(GUILD, "next_year")
+    assert not refused.ok
+
+    fame = (await seasons.hall_of_fame(GUILD)).reply.text
+    lines = fame.splitlines()
+    perfect = lines[lines.index("**28s and 29s**") + 1 : lines.index("**Hands of 24 or more**")]
+    assert [line.split(" — ")[0] for line in perfect] == ["29", "28"]
+    assert "Bea (5H 5C 5D JS + 5S), 20 Feb 2026" in perfect[0]
+    assert any(line.startswith("24 — Cy") for line in lines)
+    # February's champion; March is not over, so it has none yet.
+    crowned = lines.index("**Tournament champions**")
+    assert lines[crowned - 1] == "February 2026: Al (3 game points)"
+    assert lines[crowned + 1].startswith("None yet")
