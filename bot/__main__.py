@@ -1,10 +1,13 @@
-"""``python -m bot``: run the bot against Discord, or the local playground without a token.
+"""``python -m bot``: run the bot against Discord, or the local playground without a token, or one
+of the maintenance commands (``python -m bot <verb>``, listed by ``--help``).
 
 - With ``DISCORD_TOKEN`` set (environment or ``.env``) the bot logs in and runs until stopped.
 - Without a token, in an interactive terminal, it says so in one line and opens the playground
   (the real bot against ``fakediscord`` in this process); with no terminal it prints how to set a
   token and exits with status 2.
 - ``--local`` always opens the playground.
+- ``python -m bot ratings|compact|verify|copy ...`` runs that maintenance command
+  (:mod:`bot.tools`); ``python -m bot <verb> --help`` says what it takes.
 """
 
 from __future__ import annotations
@@ -12,6 +15,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
+import importlib
 import logging
 import secrets
 import shutil
@@ -35,10 +39,35 @@ NO_TOKEN = (
 )
 
 
+#: The maintenance commands: verb -> (its module in :mod:`bot.tools`, one line for --help).
+#: Each module is imported only when its verb is asked for, so the running bot never loads one.
+TOOLS = {
+    "ratings": (
+        "bot.tools.ratings",
+        "recompute the ratings from the stored results (--check or --rebuild)",
+    ),
+    "compact": (
+        "bot.tools.compact",
+        "let an older SQLite database give back the space pruning frees",
+    ),
+    "verify": (
+        "bot.tools.verify",
+        "check a deal's shuffle from the seed and seal its table showed",
+    ),
+    "copy": (
+        "bot.tools.copy",
+        "copy a SQLite database into PostgreSQL, and prove nothing was lost",
+    ),
+}
+
+
 def _parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
+    verbs = "\n".join(f"  {verb:<9} {line}" for verb, (_, line) in TOOLS.items())
     parser = argparse.ArgumentParser(
         prog="python -m bot",
         description="Cribbage for Discord. Settings come from the environment or a .env file.",
+        epilog=f"maintenance commands (python -m bot <command> --help for each):\n{verbs}",
+        formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     parser.add_argument(
         "--local",
@@ -110,7 +139,12 @@ def _open_playground() -> int:
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Run what the command line and the settings ask for; return the exit status."""
-    args = _parse_args(argv)
+    given = list(sys.argv[1:] if argv is None else argv)
+    if given and given[0] in TOOLS:
+        tool = importlib.import_module(TOOLS[given[0]][0])
+        status: int = tool.main(given[1:])
+        return status
+    args = _parse_args(given)
     if args.local:
         return _open_playground()
     try:

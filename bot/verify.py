@@ -1,92 +1,12 @@
-"""Check a deal's shuffle: ``python -m bot.verify SEED SEAL [--players N] [--starter CARD]
-[--hand CARDS ...]``.
-
-The table shows a deal's seal (SHA-256 of its seed) when the cards are dealt and the seed once
-the deal has been shown. This says whether the seed has that seal, and deals the deck the seed
-gives by the procedure in :mod:`bot.core.base.seeded` (the README writes it out): each hand in the
-order dealt (the first is left of the dealer, the last the dealer's), the crib's card from the
-deck (three players) and the starter. Given the starter and the cards each player showed (in
-the same order: ``--hand`` once per player), it also says whether they match what was played:
-a hand shown is the four cards its player kept, so it matches when every one of them was dealt
-to that player.
-
-Exit status: 0 when everything given matches, 1 when something does not, 2 for input that is
-not a seed, seal or card.
-"""
+"""``python -m bot.verify``: the name table messages posted before ``python -m bot verify`` gave
+this check, kept so that those messages still say something that works (see
+:mod:`bot.tools.verify`)."""
 
 from __future__ import annotations
 
-import argparse
 import sys
-from collections.abc import Sequence
 
-from bot.core.base.seeded import deal_from_seed, parse_seed, seal_of
-from engine.cards import Card, cards_str, parse_cards
-
-__all__ = ["main"]
-
-
-def _parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(
-        prog="python -m bot.verify",
-        description="Check that a deal's seed has the seal the table showed, and deal its deck.",
-    )
-    parser.add_argument("seed", help="the seed the table showed after the show (64 hex digits)")
-    parser.add_argument("seal", help="the seal the table showed at the deal (SHA-256, hex)")
-    parser.add_argument("--players", type=int, default=2, choices=(2, 3, 4))
-    parser.add_argument("--starter", help="the starter the table showed, e.g. 5H")
-    parser.add_argument(
-        "--hand",
-        action="append",
-        default=[],
-        help="the cards a player showed, e.g. '5H 5D JC QS'; once per player, left of the "
-        "dealer first, the dealer last",
-    )
-    return parser
-
-
-def main(argv: Sequence[str] | None = None) -> int:
-    """Run the check; print what it found; the exit status (see the module)."""
-    args = _parser().parse_args(argv)
-    try:
-        seed = parse_seed(args.seed)
-        seal = args.seal.strip().strip("`").lower()
-        starter = None if args.starter is None else Card.parse(args.starter)
-        shown = [parse_cards(hand) for hand in args.hand]
-    except ValueError as error:
-        print(error, file=sys.stderr)
-        return 2
-    if len(shown) > args.players:
-        print(f"{len(shown)} hands given for {args.players} players.", file=sys.stderr)
-        return 2
-    good = True
-    if seal_of(seed.hex()) == seal:
-        print("The seal matches: SHA-256 of this seed is the seal shown at the deal.")
-    else:
-        print(f"The seal does NOT match: SHA-256 of this seed is {seal_of(seed.hex())}.")
-        good = False
-    dealt = deal_from_seed(seed, args.players)
-    print(f"Deck, top first: {cards_str(dealt.deck)}")
-    for at, hand in enumerate(dealt.hands):
-        who = "the dealer" if at == args.players - 1 else f"player {at + 1} from the dealer's left"
-        print(f"Dealt to {who}: {cards_str(sorted(hand, key=Card.sort_key))}")
-    if dealt.crib_card is not None:
-        print(f"To the crib from the deck: {dealt.crib_card}")
-    print(f"Starter: {dealt.starter}")
-    if starter is not None:
-        same = starter == dealt.starter
-        good = good and same
-        print("The starter matches." if same else f"The starter played, {starter}, does NOT.")
-    for at, hand in enumerate(shown):
-        foreign = [card for card in hand if card not in dealt.hands[at]]
-        if foreign:
-            good = False
-            print(f"Hand {at + 1} does NOT match: {cards_str(foreign)} was not dealt to it.")
-        else:
-            print(f"Hand {at + 1} matches: every card shown was dealt to it.")
-    print("Everything matches." if good else "Something does NOT match.")
-    return 0 if good else 1
-
+from bot.tools.verify import main
 
 if __name__ == "__main__":
-    raise SystemExit(main())
+    sys.exit(main())

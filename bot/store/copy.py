@@ -1,4 +1,4 @@
-"""``python -m bot.store.copy``: copy a SQLite database into PostgreSQL, and prove nothing was lost.
+"""Copy a SQLite database into PostgreSQL, and prove nothing was lost (``python -m bot copy``).
 
 For a bot moving from one process on SQLite to several on PostgreSQL (README, "Running at
 scale"). Stop the bot first. The SQLite file is brought to the current schema (the bot would do
@@ -15,27 +15,23 @@ Then the copy is checked, and the command fails (exit status 1) on any differenc
 - every rating, total and head to head is recomputed from the copied results, in the order they
   were recorded, and equals what was copied.
 
-    python -m bot.store.copy ./cribbage.db postgresql://bot@localhost/cribbage
+    python -m bot copy ./cribbage.db postgresql://bot@localhost/cribbage
 """
 
 from __future__ import annotations
 
-import argparse
-import asyncio
 import json
 import random
-import sys
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import Any
 
 from bot.core.games import archive
 from bot.core.games.snapshot import SnapshotError, decode
 from bot.store.database import Database
-from bot.store.store import Store, is_postgres_url
+from bot.store.store import Store
 
-__all__ = ["CopyReport", "copy_database", "main", "verify_copy"]
+__all__ = ["CopyReport", "copy_database", "verify_copy"]
 
 #: Rows inserted per statement batch.
 BATCH = 1000
@@ -154,48 +150,3 @@ async def _replay_games(target: Store, report: CopyReport) -> None:
             if [r.score for r in results] != [game.scores[game.side_of(r.seat)] for r in results]:
                 report.differences.append(f"game {game_id}: its results differ from its scores")
         report.games_replayed += 1
-
-
-async def run(sqlite_path: str, postgres_url: str) -> int:
-    """Copy, check, and print what happened; the exit status."""
-    async with (
-        await Store.open(sqlite_path) as source,
-        await Store.open(postgres_url) as target,
-    ):
-        try:
-            report = await copy_database(source, target)
-        except ValueError as error:
-            print(error, file=sys.stderr)
-            return 2
-        copied = ", ".join(f"{table} {count:,}" for table, count in report.rows.items())
-        print(f"Copied {sum(report.rows.values()):,} rows: {copied}.")
-        await verify_copy(source, target, report)
-    if report.differences:
-        print(f"{len(report.differences)} differences found:", file=sys.stderr)
-        for line in report.differences[:20]:
-            print(f"  {line}", file=sys.stderr)
-        return 1
-    print(
-        f"Checked: every row of every table is equal in both; {report.games_replayed:,} games"
-        " replayed from the copy; the ratings recomputed from its results are the ones copied."
-    )
-    return 0
-
-
-def main(argv: Sequence[str] | None = None) -> int:
-    """The command line."""
-    parser = argparse.ArgumentParser(prog="python -m bot.store.copy", description=__doc__)
-    parser.add_argument("sqlite", help="the bot's SQLite file (DATABASE_PATH)")
-    parser.add_argument("postgres", help="the new PostgreSQL database (postgresql://...)")
-    args = parser.parse_args(argv)
-    if not Path(args.sqlite).is_file():
-        print(f"No SQLite database at {args.sqlite}.", file=sys.stderr)
-        return 2
-    if not is_postgres_url(args.postgres):
-        print("The second argument must be a postgresql:// URL.", file=sys.stderr)
-        return 2
-    return asyncio.run(run(args.sqlite, args.postgres))
-
-
-if __name__ == "__main__":
-    sys.exit(main())

@@ -68,7 +68,7 @@ async def _prepare(db: aiosqlite.Connection) -> None:
     if version == 0 and not await db.execute_fetchall("SELECT 1 FROM sqlite_master LIMIT 1"):
         # A new file: let pruning give space back a little at a time (this can only be
         # chosen before the first table; an older file needs one VACUUM, python -m
-        # bot.compact).
+        # python -m bot compact).
         await db.execute("PRAGMA auto_vacuum = INCREMENTAL")
     await db.execute("PRAGMA journal_mode = WAL")
     await db.execute("PRAGMA foreign_keys = ON")

@@ -2,7 +2,7 @@
 seat's rating change, and head to head between people (migration 006).
 
 They are written in the transaction that records a game's results (:meth:`Store.save`) and
-can be recomputed from the results alone (:func:`replay`, ``python -m bot.ratings --rebuild``),
+can be recomputed from the results alone (:func:`replay`, ``python -m bot ratings --rebuild``),
 in ``rated_order``: the order the results were recorded in.
 """
 

@@ -16,7 +16,7 @@ drawn from the secure source, and the deck is put in the order the seed gives:
 
 The table shows SHA-256(seed) (the seal) when the cards are dealt, and the seed once the deal
 has been shown, so anyone can check that the deck was fixed before anyone played and that it is
-the deck the seed gives (``python -m bot.verify SEED SEAL``). The standard library's ``random``
+the deck the seed gives (``python -m bot verify SEED SEAL``). The standard library's ``random``
 is not used for the order: its algorithms may change between Python versions.
 
 >>> seed = bytes(range(32))

@@ -76,7 +76,7 @@ TOO_OLD = (
 #: The review's summary of a game begun before shuffles were sealed.
 UNSEALED_LINE = (
     "This game began before the bot sealed its shuffles, so its deals can't be checked "
-    "(`python -m bot.verify` needs a deal's seed)."
+    "(`python -m bot verify` needs a deal's seed)."
 )
 STILL_GOING = "That game is still going: only its players can review it before it ends."
 OWN_ONLY = "While the game goes on, you can review only your own decisions."

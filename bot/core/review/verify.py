@@ -7,7 +7,7 @@ deck the game was dealt from (the shuffle recorded with the game): the seed must
 deck, card for card. A deal still being played says its seed comes once its crib is shown (the
 answer never shows a seed the table has not). A game begun before shuffles were sealed says its
 deals can't be checked; the deal a game ended in before its crib was shown keeps its seed
-secret. Anyone can redo the check with ``python -m bot.verify`` from the seal
+secret. Anyone can redo the check with ``python -m bot verify`` from the seal
 and the seed the table showed.
 """
 
@@ -94,7 +94,7 @@ class ShuffleChecks:
             lines.append("No deal has been dealt yet.")
         elif matched:
             lines.append(
-                "To check a deal yourself: `python -m bot.verify SEED SEAL --players "
+                "To check a deal yourself: `python -m bot verify SEED SEAL --players "
                 f"{game.num_players}` with the seal and the seed its table shows."
             )
         return Answer.say("\n".join(lines))

@@ -1,4 +1,4 @@
-"""`python -m bot.store.copy`: a SQLite database copied into PostgreSQL loses nothing, checked by
+"""`python -m bot copy`: a SQLite database copied into PostgreSQL loses nothing, checked by
 comparing every row and replaying every game; a copy that lost something is caught."""
 
 from __future__ import annotations
@@ -10,7 +10,8 @@ import pytest
 
 from bot.core.base.replies import User
 from bot.store import Store
-from bot.store.copy import copy_database, main, verify_copy
+from bot.store.copy import copy_database, verify_copy
+from bot.tools.copy import main
 from tests.helpers.service_driver import Clock, drive, load, make_service, open_table
 
 AL, BEA, CY = User(1, "Al"), User(2, "Bea"), User(3, "Cy")
@@ -103,6 +104,6 @@ def test_the_command_names_what_it_needs(
 
 async def main_async(argv: list[str]) -> int:
     """The command, run on this test's event loop (``main`` starts one of its own)."""
-    from bot.store.copy import run
+    from bot.tools.copy import run
 
     return await run(argv[0], argv[1])

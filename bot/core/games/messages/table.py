@@ -318,7 +318,7 @@ def deal_text(
         # At a manual show the table waits on the show, so that is where it says so.
         (show if view.phase is Phase.SHOW else play).append(status)
     if seal is not None and seal.seed is not None:
-        show.append(f"🔓 Shuffle seed: `{seal.seed}` (check it: `python -m bot.verify SEED SEAL`)")
+        show.append(f"🔓 Shuffle seed: `{seal.seed}` (check it: `python -m bot verify SEED SEAL`)")
     if result and resigned is not None:
         # A resignation can come at any moment of a deal: the deal's own table says it ended
         # there, and how (the result message says it too, below the last deal).

@@ -1,4 +1,4 @@
-"""The sealed shuffle: its procedure, its seal and seed on the table, `python -m bot.verify`."""
+"""The sealed shuffle: its procedure, its seal and seed on the table, `python -m bot verify`."""
 
 from __future__ import annotations
 
@@ -10,7 +10,6 @@ import re
 
 import pytest
 
-from bot import verify
 from bot.core.base import seeded
 from bot.core.base.replies import Answer, User
 from bot.core.base.seeded import (
@@ -31,6 +30,7 @@ from bot.core.review.review import TOO_OLD, UNSEALED_LINE
 from bot.core.review.verify import NOT_DEALT, not_sealed
 from bot.core.services import Services
 from bot.store import Store
+from bot.tools import verify
 from engine.cards import Card, cards_str, full_deck
 from engine.game import Game
 from engine.phase import Phase
@@ -303,7 +303,7 @@ async def test_verify_checks_each_shown_deal_against_its_seal_and_its_deck(
     assert kept.seeds is not None
     seed = kept.seeds[len(kept.game.cut_rounds)]
     assert f"seed `{seed[:16]}…`" in checked[0]
-    assert "python -m bot.verify" in lines[-1]
+    assert "python -m bot verify" in lines[-1]
 
     # A seed that is not the one the deal was dealt from: said, not passed over.
     wrong = list(kept.seeds)
@@ -314,7 +314,7 @@ async def test_verify_checks_each_shown_deal_against_its_seal_and_its_deck(
         await tx.execute("UPDATE games SET snapshot = ? WHERE id = ?", (json.dumps(data), game_id))
     service.games.loaded.drop(game_id)
     tampered = await service.shuffles.check(GUILD, None, game_id)
-    assert "Deal 1: ❌" in tampered.reply.text and "python -m bot.verify" not in tampered.reply.text
+    assert "Deal 1: ❌" in tampered.reply.text and "python -m bot verify" not in tampered.reply.text
 
 
 async def test_verify_of_an_old_game_a_lobby_or_another_servers_game(

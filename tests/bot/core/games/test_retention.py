@@ -17,7 +17,6 @@ from pathlib import Path
 
 import pytest
 
-from bot import compact as compact_cli
 from bot.core.base import shuffles
 from bot.core.games import archive, snapshot
 from bot.core.games.housekeeping import PRUNE_BATCH
@@ -25,6 +24,7 @@ from bot.core.games.records import GameStatus
 from bot.core.services import Services
 from bot.store import Store
 from bot.store.sqlite import SqliteDatabase
+from bot.tools import compact as compact_cli
 from tests.helpers.cast import AL, BEA, CHANNEL, CY, GUILD
 from tests.helpers.service_driver import (
     Clock,

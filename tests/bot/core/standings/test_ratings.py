@@ -13,13 +13,13 @@ from pathlib import Path
 import pytest
 from openskill.models import PlackettLuce, PlackettLuceRating
 
-from bot import ratings as ratings_cli
 from bot.core.base.replies import User
 from bot.core.base.text import shown
 from bot.core.games.records import ResultRecord
 from bot.core.services import Services
 from bot.core.standings.ratings import COMPUTER_IDS
 from bot.store import Dialect, Store
+from bot.tools import ratings as ratings_cli
 from engine.outcome import Scoring
 from tests.helpers.cast import AL, BEA, CHANNEL, CY, DEE, GUILD
 from tests.helpers.results import finish_game, result_row

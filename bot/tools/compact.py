@@ -1,4 +1,4 @@
-"""``python -m bot.compact``: let an older database give back the space pruning frees.
+"""``python -m bot compact``: let an older database give back the space pruning frees.
 
 A database made by this release gives space back as old games are pruned (SQLite's
 incremental auto-vacuum, chosen when the file is created). One made before can only switch
@@ -6,13 +6,12 @@ that on by rebuilding the file once (``VACUUM``): run this while the bot is stop
 room for a second copy of the file and takes about as long as copying it. Without it nothing is
 lost: freed space is reused for new games, the file just never shrinks.
 
-    .venv/bin/python -m bot.compact [--database PATH]
+    .venv/bin/python -m bot compact [--database PATH]
 """
 
 from __future__ import annotations
 
 import argparse
-import sys
 from collections.abc import Sequence
 from pathlib import Path
 
@@ -42,11 +41,7 @@ async def run(database: str) -> int:
 
 def main(argv: Sequence[str] | None = None) -> int:
     """The command line."""
-    parser = argparse.ArgumentParser(prog="python -m bot.compact", description=__doc__)
+    parser = argparse.ArgumentParser(prog="python -m bot compact", description=__doc__)
     parser.add_argument("--database", help="the database file (default: DATABASE_PATH)")
     args = parser.parse_args(argv)
     return run_on_database(args.database, run)
-
-
-if __name__ == "__main__":
-    sys.exit(main())

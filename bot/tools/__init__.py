@@ -1,5 +1,6 @@
-"""What the maintenance commands (``python -m bot.ratings``, ``python -m bot.compact``) share:
-which database they work on (``--database``: a SQLite file's path or a PostgreSQL URL, else the
+"""The maintenance commands, ``python -m bot <verb>`` (``ratings``, ``compact``, ``verify``,
+``copy``; ``python -m bot --help`` lists them), and what those that open a database share: which
+database they work on (``--database``: a SQLite file's path or a PostgreSQL URL, else the
 one ``DATABASE_URL`` or ``DATABASE_PATH`` names), and one line, not a traceback, when it is
 missing or cannot be used."""
 

@@ -1,4 +1,4 @@
-"""``python -m bot.ratings``: recompute the ratings from the stored results.
+"""``python -m bot ratings``: recompute the ratings from the stored results.
 
 Every rating, per-player total and head to head is derived from the ``results`` table, in the
 order the results were recorded. ``--check`` recomputes them and says whether the stored
@@ -10,7 +10,6 @@ or the one the bot's settings name (``DATABASE_URL`` or ``DATABASE_PATH``).
 from __future__ import annotations
 
 import argparse
-import sys
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
@@ -68,7 +67,7 @@ async def run(database: str | Path, *, write: bool) -> int:
 
 def main(argv: Sequence[str] | None = None) -> int:
     """The command line."""
-    parser = argparse.ArgumentParser(prog="python -m bot.ratings", description=__doc__)
+    parser = argparse.ArgumentParser(prog="python -m bot ratings", description=__doc__)
     action = parser.add_mutually_exclusive_group(required=True)
     action.add_argument("--check", action="store_true", help="recompute and compare only")
     action.add_argument("--rebuild", action="store_true", help="recompute and store")
@@ -78,7 +77,3 @@ def main(argv: Sequence[str] | None = None) -> int:
     )
     args = parser.parse_args(argv)
     return run_on_database(args.database, lambda database: run(database, write=args.rebuild))
-
-
-if __name__ == "__main__":
-    sys.exit(main())

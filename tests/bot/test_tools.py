@@ -1,0 +1,37 @@
+"""`python -m bot <verb>`: the maintenance commands are one family under the bot's own command,
+with one --help that lists them all."""
+
+from __future__ import annotations
+
+import pytest
+
+from bot.__main__ import TOOLS, main
+from bot.core.base.seeded import seal_of
+
+
+def test_the_help_lists_every_maintenance_command(capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit) as stopped:
+        main(["--help"])
+    assert stopped.value.code == 0
+    said = capsys.readouterr().out
+    assert set(TOOLS) == {"ratings", "compact", "verify", "copy"}
+    for verb, (_, line) in TOOLS.items():
+        assert f"  {verb}" in said and line in said, verb
+
+
+def test_a_verb_runs_its_command_under_the_bots_name(capsys: pytest.CaptureFixture[str]) -> None:
+    seed = "ab" * 32
+    assert main(["verify", seed, seal_of(seed)]) == 0
+    assert "The seal matches" in capsys.readouterr().out
+    with pytest.raises(SystemExit) as stopped:
+        main(["ratings"])
+    assert stopped.value.code == 2
+    assert "usage: python -m bot ratings" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("verb", sorted(TOOLS))
+def test_each_verb_has_its_own_help(verb: str, capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit) as stopped:
+        main([verb, "--help"])
+    assert stopped.value.code == 0
+    assert f"usage: python -m bot {verb}" in capsys.readouterr().out
