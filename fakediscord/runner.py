@@ -338,8 +338,9 @@ class BotLauncher:
         return bot
 
     async def close(self) -> list[str]:
-        """Stop every bot; return the problems found (errors, deaths)."""
+        """Stop every bot; return the problems found (errors, deaths), and what the checks the
+        test left for the end (:meth:`FakeDiscord.at_the_end`) found once they had stopped."""
         problems = [p for p in (b.problem() for b in self.bots) if p]
         for bot in self.bots:
             await bot.stop()
-        return problems
+        return problems + self.fd.end_checks()

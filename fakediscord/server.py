@@ -126,6 +126,7 @@ class FakeDiscord(UserActions, BotSide):
         self.owner_user = self._new_user("Owner")
         self._changed = asyncio.Event()
         self._health_checks: list[Callable[[], str | None]] = []
+        self._end_checks: list[Callable[[], None]] = []
         self._runner: web.AppRunner | None = None
         self._tasks: set[asyncio.Task[Any]] = set()
 
@@ -423,7 +424,11 @@ class FakeDiscord(UserActions, BotSide):
                 await asyncio.wait_for(event.wait(), timeout=min(remaining, 0.05))
 
     async def quiet(self, period: float = 0.1, timeout: float = 5.0) -> None:
-        """Wait until the bot has made no REST request for `period` seconds."""
+        """Wait until the bot has made no REST request for `period` seconds.
+
+        For the playground's console (a pause before the next prompt), never for a test: on a
+        busy machine a quiet spell proves nothing. A test waits for the event that proves its
+        point (`wait_for`), and asserts what must never happen with `at_the_end`."""
         loop = asyncio.get_running_loop()
         deadline = loop.time() + timeout
         while loop.time() < deadline:
@@ -433,6 +438,23 @@ class FakeDiscord(UserActions, BotSide):
             if len(self.requests) == count:
                 return
         raise TimeoutError(f"the bot kept making requests for {timeout}s")
+
+    def at_the_end(self, check: Callable[[], None]) -> None:
+        """Run `check` (which asserts) once every bot of the test has stopped: the way to say
+        that something never happens (a request, a second post), checked when nothing a bot
+        had on its way can still come (`BotLauncher.close` runs it after the stops)."""
+        self._end_checks.append(check)
+
+    def end_checks(self) -> list[str]:
+        """Run the checks `at_the_end` was given, once; what each that failed said."""
+        checks, self._end_checks = self._end_checks, []
+        failed: list[str] = []
+        for check in checks:
+            try:
+                check()
+            except AssertionError as error:
+                failed.append(f"checked once the bots had stopped: {error}")
+        return failed
 
     async def wait_until_connected(self, timeout: float = 10.0) -> None:
         """Wait until a bot has identified and received every GUILD_CREATE."""

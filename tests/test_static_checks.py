@@ -4,6 +4,7 @@ unhandled by a ``match`` that ends in ``assert_never``), lint and format (``ruff
 
 from __future__ import annotations
 
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -27,3 +28,17 @@ def test_the_code_is_linted_and_formatted() -> None:
     assert lint.returncode == 0, lint.stdout + lint.stderr
     form = _run("ruff", "format", "--check", ".")
     assert form.returncode == 0, form.stdout + form.stderr
+
+
+def test_no_test_waits_for_quiet() -> None:
+    """A test waits for the event that proves its point, and asserts what must never happen
+    once the bots have stopped (``fd.at_the_end``), never after a quiet spell (``fd.quiet``),
+    which a busy machine makes pass vacuously."""
+    tests = Path(__file__).resolve().parent
+    waits = [
+        f"{path.relative_to(tests)}:{number}"
+        for path in sorted(tests.rglob("*.py"))
+        for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1)
+        if re.search(r"\.quiet\(", line) and path != Path(__file__).resolve()
+    ]
+    assert waits == [], waits

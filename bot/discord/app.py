@@ -129,6 +129,8 @@ class CribbageBot(commands.AutoShardedBot):
         self.pacer = Pacer()
         self._given_store = store
         self._given_services = services
+        # The task that says when a reconciliation is over (kept so it is not collected early).
+        self._caught_up: asyncio.Task[None] | None = None
         self._owns_store = store is None
         self._store_closed = False
         self._thinking: WorkerThinking | None = None
@@ -293,6 +295,13 @@ class CribbageBot(commands.AutoShardedBot):
             owners = await self.keeper.reconcile()
         self.services.clock.start(o.id for o in owners if o.kind is OwnerKind.GAME)
         log.info("reconciling %d games with their messages", len(owners))
+        self._caught_up = asyncio.create_task(self._say_caught_up(len(owners)))
+
+    async def _say_caught_up(self, games: int) -> None:
+        """Say once the reconciliation's sends are all made (an operator sees when a start or a
+        takeover is over; a test waits for it)."""
+        await self.keeper.caught_up()
+        log.info("caught up: the messages of %d games show what they should", games)
 
     async def before_identify_hook(self, shard_id: int | None, *, initial: bool = False) -> None:
         """With the shards split over several processes, wait for this shard's turn to IDENTIFY

@@ -19,7 +19,7 @@ async def test_the_table_is_kept_in_a_thread_archived_under_it(
         fd, lambda: next((m for m in thread.messages if "Deal 1" in m.words()), None)
     )
     for player in players:
-        await fd.quiet(0.5)  # the deal's messages are all sent
+        await driver.expect_current()  # the deal's messages all show the stored game
         edits = len(table.history)
         thread.set_archived(True)
 

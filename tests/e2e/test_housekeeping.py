@@ -35,7 +35,11 @@ async def test_a_game_whose_channel_is_gone_expires_quietly(
             await fd.click(bea, opened.original, label="Join")
             await fd.slash(al, channel, "/cribbage start")
         await until(fd, lambda: len([m for m in fd.dms(bea) if list(m.selects())]) == 2)
-        await fd.quiet(0.2)
+        # The deal's messages all sent: each channel's table is there.
+        await until(
+            fd,
+            lambda: all(any("Deal 1" in m.words() for m in c.messages) for c in (general, doomed)),
+        )
         doomed.delete()
         now[0] += timedelta(days=8)
         caplog.clear()
@@ -45,7 +49,13 @@ async def test_a_game_whose_channel_is_gone_expires_quietly(
                 fd, lambda: [m for m in fd.messages(general) if "Nobody moved" in m.words()]
             )
             assert len(said) == 1
-            await fd.quiet(0.5)
+
+            def told() -> list[logging.LogRecord]:
+                return [r for r in caplog.records if str(doomed.id) in r.getMessage()]
+
+            await until(fd, told)
+            # Stopped before counting: however many times the keeper would try, it has.
+            await running.stop()
         for game in (await store.recent_games(0.0))[:2]:
             assert game.status == "expired"
         loud = [
@@ -58,4 +68,3 @@ async def test_a_game_whose_channel_is_gone_expires_quietly(
         assert len(gone) == 1 and gone[0].levelno == logging.INFO, [
             (r.levelname, r.getMessage()) for r in gone
         ]
-        await running.stop()

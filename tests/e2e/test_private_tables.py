@@ -21,7 +21,7 @@ from fakediscord.interactions import Interaction
 from fakediscord.model import USE_EXTERNAL_APPS, Channel, Message, User
 from fakediscord.testing import BotLauncher, BotProcess
 from tests.helpers.backends import BOTH_DATABASES
-from tests.helpers.bot_db import latest_game_id, logged_actions, owned_messages
+from tests.helpers.bot_db import latest_game_id, logged_actions, owned_messages, shown_versions
 from tests.helpers.pair import start_pair
 from tests.helpers.private_driver import PrivateDriver, bot_token_requests, uninvited_server
 from tests.helpers.table_driver import World, start_again, until
@@ -48,9 +48,13 @@ async def test_a_lobby_in_a_dm_between_two_people_lives_on_its_interactions(
     assert hand.response is not None and hand.response.type == 6
     [mine] = await hand.wait_followups(1)
     assert mine.ephemeral and mine.selects(), mine
-    await fd.quiet(0.3)
-    assert fd.counters.rest_total == 0, fd.counters.rest
     assert owned_messages(world.database, game)["lobby"].message_id == table.id
+    counters = fd.counters
+
+    def tokens_only() -> None:
+        assert counters.rest_total == 0, counters.rest
+
+    fd.at_the_end(tokens_only)
 
 
 @BOTH_DATABASES
@@ -93,9 +97,8 @@ async def test_a_whole_game_in_a_dm_between_friends_never_uses_the_bots_token(
     checked = await fd.slash(loser, dm, "/cribbage verify")
     await checked.wait_settled(timeout=60)
     assert checked.ephemeral and "Deal 1: ✅ SHA-256 of seed" in checked.words(), checked.words()
-    await fd.quiet(0.3)
     driver.check_now()
-    assert bot_token_requests(fd, asked) == []
+    _never_the_bots_token(fd, asked)
     assert fd.counters.private_messages == {dm.id: 1}
 
     # The game counts in each player's record outside servers, and in their head to head,
@@ -240,7 +243,6 @@ async def test_a_token_whose_follow_ups_are_used_up_carries_no_table_and_is_not_
     # Nobody acts until the bot has found that no token reaches the table and tried the only
     # live one (a player's next interaction, were it first, would rightly be used instead).
     assert await until(fd, tried) == [(400, 40094)]
-    await fd.quiet(0.5)
     assert driver.table().id == first.id, "no other token could post the table again"
     # The next interactions bring it back (a move's token posting it again, or a Your hand
     # pressed on it editing it), and it follows the game to its end.
@@ -277,14 +279,17 @@ async def test_a_table_posted_again_that_discord_makes_private_is_not_kept(
 
     # Nobody acts until the bot has posted the table again and deleted that private copy.
     await until(fd, lambda: all(m.deleted for _, m in copies()) and copies())
-    await fd.quiet(0.5)
     [(carrier, copy)] = copies()
     assert copy.ephemeral and copy.deleted, copy
     assert driver.table().id == first.id and not first.deleted
     hook = f"POST /webhooks/{fd.application_id}/{carrier.token}"
-    posts = [r for r in fd.requests[since:] if r.route.startswith(hook)]
-    assert len(posts) == len(carrier.followups), "nothing tried through it again"
-    assert bot_token_requests(fd, since) == []
+
+    def nothing_tried_again() -> None:
+        posts = [r for r in fd.requests[since:] if r.route.startswith(hook)]
+        assert len(posts) == len(carrier.followups), "nothing tried through it again"
+
+    fd.at_the_end(nothing_tried_again)
+    _never_the_bots_token(fd, since)
 
 
 async def test_after_a_long_pause_a_refused_click_or_command_brings_the_table_back(
@@ -310,12 +315,21 @@ async def test_after_a_long_pause_a_refused_click_or_command_brings_the_table_ba
     asked = len(fd.requests)
     refused = await fd.select(al, stale, str(menu["custom_id"]), picked)
     again = await _table_back(driver, first, refused)
+
     # Each token Discord says is dead is tried once (the table's own first), no more.
-    await fd.quiet(0.3)
-    dead = [
-        r.route.split("/webhooks/")[1].split("/")[1] for r in fd.requests[asked:] if r.status == 401
-    ]
-    assert dead and len(dead) == len(set(dead)), dead
+    def dead() -> list[str]:
+        return [
+            r.route.split("/webhooks/")[1].split("/")[1]
+            for r in fd.requests[asked:]
+            if r.status == 401
+        ]
+
+    assert dead()
+
+    def each_dead_token_tried_once() -> None:
+        assert len(dead()) == len(set(dead())), dead()
+
+    fd.at_the_end(each_dead_token_tried_once)
     # A bad command after a second pause, refused: the same.
     await _pause_after(driver, 4)
     typed = await fd.slash(bea, dm, "/cribbage play card:ZZ")
@@ -329,7 +343,6 @@ async def test_after_a_long_pause_a_refused_click_or_command_brings_the_table_ba
     )
     fourth = await until(fd, lambda: driver.table() if driver.table().id != third.id else None)
     assert any(fourth in i.followups for i in both)
-    await fd.quiet(0.5)
     assert fd.counters.private_messages[dm.id] == posted + 1, "one table, not two"
     assert all(i.ephemeral and i.response is not None for i in both)
 
@@ -410,7 +423,6 @@ async def test_the_bots_own_token_is_refused_there_and_never_tried(
     offered = await fd.autocomplete(mover, dm, "/cribbage play card:")
     assert [c["value"] for c in offered] == [c.code for c in game.playable_cards(game.turn)]
     assert await fd.autocomplete(other, dm, "/cribbage play card:") == []
-    await fd.quiet(0.3)
     assert bot_token_requests(fd, since) == []
     # What the bot never tries, Discord refuses: a post, or an edit of the table, with its token.
     headers = {"Authorization": f"Bot {fd.bot_token}"}
@@ -420,7 +432,12 @@ async def test_the_bots_own_token_is_refused_there_and_never_tried(
         assert (status, error["code"]) == (403, 50001)
         status, error = await call(http, "PATCH", f"{base}/{table.id}", {"content": "x"})
         assert (status, error["code"]) == (403, 50001)
-    assert [r.status for r in fd.requests[since:] if "/channels/" in r.route] == [403, 403]
+
+    def the_tests_own_two_alone() -> None:
+        assert [r.status for r in fd.requests[since:] if "/channels/" in r.route] == [403, 403]
+
+    the_tests_own_two_alone()
+    fd.at_the_end(the_tests_own_two_alone)
 
 
 async def test_a_server_that_did_not_invite_the_bot_plays_the_same_and_survives_a_restart(
@@ -434,7 +451,6 @@ async def test_a_server_that_did_not_invite_the_bot_plays_the_same_and_survives_
     driver = PrivateDriver(fd, lounge, [al, bea], world.database, random.Random(11))
     table = await driver.open(target=61)
     await driver.play_out(moves=9)
-    await fd.quiet(0.3)
     # A restart loses nothing: the game is stored like any other, and its tokens are kept.
     await bot.stop()
     await start_again(fd, bot)
@@ -478,8 +494,18 @@ async def _two_in_a_dm(
 async def _pause_after(driver: PrivateDriver, moves: int) -> None:
     """``moves`` more moves, then a pause longer than an interaction's token lives (the
     emulator's clock is moved on): no token reaches any message of the game any more."""
-    assert (await driver.play_out(moves=moves)).status == "active"
-    await driver.fd.quiet(1.0)  # (the last move's edits all made)
+    snap = await driver.play_out(moves=moves)
+    assert snap.status == "active"
+
+    def table_shows_the_last_move() -> bool:
+        # (The table, kept as the answer to /cribbage new or a copy posted since, is edited
+        # last of a move's messages: each prompt goes first.)
+        shown = shown_versions(driver.database, driver.game_id)
+        tables = [v for key, (v, _) in shown.items() if key == "lobby" or key.startswith("table")]
+        unconfirmed = any(pending for _, pending in shown.values())
+        return bool(tables) and max(tables) >= snap.version and not unconfirmed
+
+    await until(driver.fd, table_shows_the_last_move)
     driver.fd.clock.advance(15 * 60 + 1)
 
 
@@ -506,10 +532,20 @@ async def _settled_unseen_and_tokens_only(driver: PrivateDriver, since: int) -> 
     """Once every message shows the game: no viewer ever saw a card not theirs to see, and
     no request since ``since`` used the bot's own token. The table then."""
     table = await driver.settled()
-    await driver.fd.quiet(0.3)
     driver.check_now()
-    assert bot_token_requests(driver.fd, since) == []
+    _never_the_bots_token(driver.fd, since)
     return table
+
+
+def _never_the_bots_token(fd: FakeDiscord, since: int) -> None:
+    """No request from ``since`` to the end of the test uses the bot's own token (checked now,
+    and again once the bot has stopped)."""
+    assert bot_token_requests(fd, since) == []
+
+    def tokens_only() -> None:
+        assert bot_token_requests(fd, since) == []
+
+    fd.at_the_end(tokens_only)
 
 
 #: What the table says of whoever it waits on whose hand no token reaches.

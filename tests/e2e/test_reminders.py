@@ -6,8 +6,6 @@ and count every DM)."""
 
 from __future__ import annotations
 
-import asyncio
-
 from fakediscord import Message, User
 from fakediscord.testing import BotLauncher
 from tests.helpers.table_driver import TableDriver, World, until
@@ -34,7 +32,6 @@ async def test_reminders_by_dm_after_the_delay_once_per_turn(
     fd, (al, bea), driver = await world.open_for_two(4, target=61, command_rate=0.0)
     # Both owe their cards for the crib: after the delay each is reminded, once.
     await until(fd, lambda: all(_reminders(driver, u) for u in (al, bea)))
-    await asyncio.sleep(REMIND_AFTER + 0.5)
     for user in (al, bea):
         (reminder,) = _reminders(driver, user)
         assert "2 cards for the crib" in reminder.words()
@@ -51,6 +48,14 @@ async def test_reminders_by_dm_after_the_delay_once_per_turn(
     assert len(_reminders(driver, on_turn)) == 1, "the deal's reminder, edited"
     assert f"count {snap.game.count}" in nudged[0].words()
     assert not [m for m in _reminders(driver, waiting) if TURN in m.words()]
+    # Once per turn: the nudge came at least the delay after the crib's reminders, and the
+    # player who owes nothing now was not reminded of the crib again meanwhile.
+    reminded = [
+        m
+        for m in driver.fd.dms(waiting)
+        if MOVED_ON in m.words() or m in _reminders(driver, waiting)
+    ]
+    assert len(reminded) == 1, "the crib's reminder, said to be done with, and no other"
     await driver.expect_current()
     # Once they play, their reminder says the table has moved on: no DM is left saying it
     # waits on them when it does not.

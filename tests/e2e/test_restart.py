@@ -24,7 +24,7 @@ from tests.helpers.table_driver import CATCH_UP, TableDriver, World, start_again
 pytestmark = BOTH_DATABASES
 
 #: What the bot logs once it has looked at every open game after starting.
-RECONCILED = re.compile(r"reconciling \d+ games with their messages")
+RECONCILED = re.compile(r"caught up: the messages of \d+ games show what they should")
 
 
 def _shown(world: World, users: list[User]) -> dict[int, int]:
@@ -34,8 +34,12 @@ def _shown(world: World, users: list[User]) -> dict[int, int]:
 
 
 async def _reconciled(world: World, bot: BotProcess, since: int) -> None:
-    await until(world.fd, lambda: any(RECONCILED.search(line) for line in bot.output[since:]))
-    await world.fd.quiet(0.2, timeout=CATCH_UP)
+    # The bot says so once every message reconciled shows what it should (its sends made).
+    await until(
+        world.fd,
+        lambda: any(RECONCILED.search(line) for line in bot.output[since:]),
+        timeout=CATCH_UP,
+    )
 
 
 async def _restart_keeping_prompts(world: World, bot: BotProcess, driver: TableDriver) -> None:

@@ -98,11 +98,16 @@ async def test_where_the_bot_is_not_a_member_game_commands_are_answered_without_
     assert rules.ephemeral and "cribbage" in rules.words().lower()
     coach = await fd.slash(al, dm, "/cribbage coach setting:off")
     assert coach.ephemeral and "off" in coach.words()
-    await fd.quiet(0.2)
     # Every answer went through the interactions themselves: nothing on the bot's token,
     # nothing posted that anyone but the one who asked can see but the records asked for.
-    assert fd.counters.rest_total == 0, fd.counters.rest
-    assert fd.counters.private_messages == {dm.id: 1, group.id: 1}
+    counters = fd.counters
+
+    def answered_through_the_interactions_alone() -> None:
+        assert counters.rest_total == 0, counters.rest
+        assert counters.private_messages == {dm.id: 1, group.id: 1}
+
+    answered_through_the_interactions_alone()
+    fd.at_the_end(answered_through_the_interactions_alone)
     shown = [m for channel in (dm, group) for m in fd.messages(channel) if not m.ephemeral]
     assert [m.words() for m in shown] == ["Al has not finished a game outside servers yet."] * 2
 
@@ -134,9 +139,14 @@ async def test_a_server_that_did_not_invite_the_bot_answers_the_same_way(
     for line in TOURNAMENT_COMMANDS:
         answer = await fd.slash(al, lounge, line)
         assert answer.ephemeral and answer.words() == NEEDS_THE_BOT, (line, answer.words())
-    await fd.quiet(0.2)
-    assert fd.counters.rest_total == 0, fd.counters.rest
-    assert all(m.ephemeral for m in fd.messages(lounge))
+    counters = fd.counters
+
+    def answered_privately_and_through_the_interactions_alone() -> None:
+        assert counters.rest_total == 0, counters.rest
+        assert all(m.ephemeral for m in fd.messages(lounge))
+
+    answered_privately_and_through_the_interactions_alone()
+    fd.at_the_end(answered_privately_and_through_the_interactions_alone)
 
 
 async def test_where_the_server_lets_apps_answer_only_privately_no_table_is_opened(

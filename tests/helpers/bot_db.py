@@ -151,6 +151,17 @@ def owned_messages(db: Database, game_id: int) -> dict[str, OwnedMessage]:
     return {key: OwnedMessage(key, int(ch), int(mid), digest) for key, ch, mid, digest in found}
 
 
+def shown_versions(db: Database, game_id: int) -> dict[str, tuple[int, bool]]:
+    """Each message the game keeps, by key: the game's version Discord confirmed it shows, and
+    whether a click's answer kept with a move is still not known to have reached Discord."""
+    found = rows(
+        db,
+        "SELECT key, shown_version, unconfirmed_since FROM messages WHERE owner = ?",
+        (f"game:{game_id}",),
+    )
+    return {key: (int(version), since is not None) for key, version, since in found}
+
+
 def answering_apart(db: Database, game_id: int) -> set[int]:
     """The computer seats of a game whose answers to a person's play are saved apart from it
     (their level thinks at length)."""

@@ -317,6 +317,19 @@ class MessageKeeper:
                 # Left for the next start; the owner is brought up to date all the same.
                 log.warning("could not look for %s of %s: %s", post.key, owner, error)
 
+    async def caught_up(self) -> None:
+        """Wait until nothing is being sent, waits to be, or waits on a timer (the channels'
+        pacing, a retry): after a start or a takeover, the moment every owner reconciled shows
+        what it owes (reminders not yet due aside)."""
+        loop = asyncio.get_running_loop()
+        while self._tasks or self._timers:
+            if self._tasks:
+                await asyncio.wait(list(self._tasks.values()))
+            else:
+                # A timer fires into a task (``_fire`` touches its owner): wait for it to fire.
+                soonest = min(timer.when() for timer, _ in self._timers.values())
+                await asyncio.sleep(max(0.0, soonest - loop.time()))
+
     async def flush(self, timeout: float) -> list[Owner]:
         """Wait (at most ``timeout`` seconds) until everything owed is sent, and write down
         what was sent; the owners still owed something when the time ran out. Owners waiting
