@@ -42,3 +42,11 @@ def test_no_test_waits_for_quiet() -> None:
         if re.search(r"\.quiet\(", line) and path != Path(__file__).resolve()
     ]
     assert waits == [], waits
+
+
+def test_every_test_module_has_a_name_of_its_own() -> None:
+    """pytest imports test modules by their file name (the test folders are not packages),
+    so two with one name in different folders would stop the whole run."""
+    tests = Path(__file__).resolve().parent
+    names = [path.name for path in tests.rglob("test_*.py")]
+    assert sorted({n for n in names if names.count(n) > 1}) == []

@@ -23,14 +23,14 @@ Custom ids (at most 100 characters, Discord's limit):
 - ``crib:review:<game>:<seat>:<page>``: a review page's Previous and Next;
 - ``crib:daily:<YYYYMMDD>``: the discard of the day's menu (the server is the click's own).
 
-The stamp is :attr:`bot.core.base.views.Controls.stamp`, handed back with the click so that a
+The stamp is :attr:`bot.core.base.views.HandControls.stamp`, handed back with the click so that a
 control from an earlier moment of the game gets a clear answer instead of acting.
 """
 
 from __future__ import annotations
 
 import re
-from typing import Any, Protocol, Self, cast
+from typing import Any, Protocol, Self, assert_never, cast
 
 import discord
 
@@ -38,9 +38,11 @@ from bot.core.base.replies import Click, ClickKind
 from bot.core.base.views import (
     LOBBY_ACTIONS,
     CardChoice,
-    Controls,
+    ConfirmControls,
     DailyPick,
     EntryControls,
+    HandControls,
+    LobbyControls,
     MessageView,
     PageControls,
     ReviewPages,
@@ -519,7 +521,7 @@ def _daily_menu(pick: DailyPick) -> discord.ui.View:
     return made
 
 
-def _hand_controls(controls: Controls) -> discord.ui.View:
+def _hand_controls(controls: HandControls) -> discord.ui.View:
     """A hand's crib select, its card buttons, or its count menus and Muggins! button."""
     made = discord.ui.View(timeout=None)
     game, stamp = controls.game_id, controls.stamp
@@ -543,30 +545,35 @@ def _hand_controls(controls: Controls) -> discord.ui.View:
 
 
 def controls_view(view: MessageView) -> discord.ui.View | None:
-    """The components of a message: a leaderboard page's buttons, the lobby's buttons (and its
-    "Add computer" menu while a seat is free), a hand's controls, or none."""
-    if view.pages is not None:
-        return _page_buttons(view.pages)
-    if view.entry is not None:
-        return _entry_buttons(view.entry)
-    if view.review is not None:
-        return _review_buttons(view.review)
-    if view.daily is not None:
-        return _daily_menu(view.daily)
-    if view.confirm is not None:
-        made = discord.ui.View(timeout=None)
-        made.add_item(ConfirmButton(view.confirm.game_id, True))
-        made.add_item(ConfirmButton(view.confirm.game_id, False))
-        return made
-    lobby = view.lobby
-    if lobby is not None and lobby.buttons:
-        made = discord.ui.View(timeout=None)
-        for action in LOBBY_ACTIONS:
-            if action in lobby.buttons:
-                made.add_item(LobbyButton(lobby.game_id, action))
-        if lobby.levels:
-            made.add_item(ComputerSelect(lobby.game_id, lobby.levels))
-        return made
-    if view.controls is None:
-        return None
-    return _hand_controls(view.controls)
+    """The components of a message's controls (a hand's, the lobby's buttons and its "Add
+    computer" menu while a seat is free, a leaderboard page's, ...), or none."""
+    match view.controls:
+        case None:
+            return None
+        case HandControls() as hand:
+            return _hand_controls(hand)
+        case LobbyControls() as lobby:
+            if not lobby.buttons:
+                return None
+            made = discord.ui.View(timeout=None)
+            for action in LOBBY_ACTIONS:
+                if action in lobby.buttons:
+                    made.add_item(LobbyButton(lobby.game_id, action))
+            if lobby.levels:
+                made.add_item(ComputerSelect(lobby.game_id, lobby.levels))
+            return made
+        case PageControls() as pages:
+            return _page_buttons(pages)
+        case EntryControls() as entry:
+            return _entry_buttons(entry)
+        case ReviewPages() as review:
+            return _review_buttons(review)
+        case DailyPick() as pick:
+            return _daily_menu(pick)
+        case ConfirmControls() as confirm:
+            made = discord.ui.View(timeout=None)
+            made.add_item(ConfirmButton(confirm.game_id, True))
+            made.add_item(ConfirmButton(confirm.game_id, False))
+            return made
+        case unknown:
+            assert_never(unknown)

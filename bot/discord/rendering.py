@@ -16,7 +16,7 @@ from typing import Any, cast
 import discord
 
 from bot.core.base.text import MAX_MESSAGE
-from bot.core.base.views import BoardPicture, MessageView
+from bot.core.base.views import BoardPicture, MessageView, Style
 from bot.core.games.messages.boards import draw_board
 from bot.core.games.messages.table import MAX_LAID_OUT
 from bot.discord.components import controls_view
@@ -149,17 +149,17 @@ async def _files(view: MessageView) -> list[discord.File]:
 async def message_payload(view: MessageView, *, editing: bool) -> dict[str, Any]:
     """``view`` as keyword arguments for discord.py: for a new message (``editing`` False:
     ``send``, ``send_message``) or an edit of one (``edit``, ``edit_message``,
-    ``edit_original_response``), which also takes away what it no longer shows. A panel
-    (``view.panel``) or a laid-out message (``view.layout``) goes as a Components V2 layout,
-    its text, pictures and controls inside it, with no content."""
-    if view.panel or view.layout:
+    ``edit_original_response``), which also takes away what it no longer shows. A panel or a
+    laid-out message (``view.style``) goes as a Components V2 layout, its text, pictures and
+    controls inside it, with no content."""
+    if view.style is not Style.TEXT:
         # Checked only for panels, so a laid-out message's controls are still built once.
-        if view.panel and controls_view(view) is not None:
+        if view.style is Style.PANEL and controls_view(view) is not None:
             raise ValueError("A panel message carries no controls.")
         rows = _rows(view)
         files = await _files(view)
         groups = view.layout or ((view.content,),)
-        layout = layout_of(groups, files, rows, framed=view.framed)
+        layout = layout_of(groups, files, rows, framed=view.style is Style.FRAMED)
         panel: dict[str, Any] = {"view": layout, "allowed_mentions": _mentions(view)}
         if editing:
             # No text beside the layout: a plain message laid out by this edit loses its own.

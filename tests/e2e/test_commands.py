@@ -166,7 +166,7 @@ async def test_a_game_in_a_thread_with_autocomplete_status_hand_and_resign(
 async def test_old_controls_get_a_clear_answer(world: World, bot: BotProcess) -> None:
     """`/cribbage hand` answers with the hand, privately, kept up to date through the
     command's token while it lives: the newest such answer shows the current controls, an
-    older one is closed (no control left) once a newer one comes. Controls of a moment that
+    older one is closed (no control left) once a newer one comes. HandControls of a moment that
     has passed (as those answers showed them then) answer in one sentence and change
     nothing."""
     fd, _, driver = await world.open_for_two(8, target=61, command_rate=1.0)

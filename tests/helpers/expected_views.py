@@ -34,7 +34,7 @@ from tests.helpers.replay import Replay
 from tests.helpers.table_facts import scores_after
 
 __all__ = [
-    "Controls",
+    "HandControls",
     "Rendering",
     "closed_hand",
     "controls_of",
@@ -49,11 +49,11 @@ __all__ = [
 #: A message's controls, reduced to what a player can see and use: per select
 #: ("select", custom id, ((value, label), ...), min, max, disabled), per button
 #: ("button", custom id, label, disabled).
-Controls = tuple[tuple[Any, ...], ...]
+HandControls = tuple[tuple[Any, ...], ...]
 PNG = b"\x89PNG\r\n\x1a\n"
 
 
-def controls_of(components: list[dict[str, Any]]) -> Controls:
+def controls_of(components: list[dict[str, Any]]) -> HandControls:
     """The controls of a message's components, in order."""
     found: list[tuple[Any, ...]] = []
     for item in walk_components(components):  # in rows, or nested in a V2 layout
@@ -77,7 +77,7 @@ class Rendering:
     """One message as it must look."""
 
     content: str
-    controls: Controls = ()
+    controls: HandControls = ()
     #: Cards the text must name (a hand's own: what it holds, or what it kept).
     cards: tuple[Card, ...] = ()
     #: The board picture: each side's name and score, as its description must say them.
@@ -123,7 +123,7 @@ def _board_mismatch(
 # -- hands ------------------------------------------------------------------------------------
 
 
-def _controls(game: Game, seat: int, game_id: int, version: int) -> Controls:
+def _controls(game: Game, seat: int, game_id: int, version: int) -> HandControls:
     view = game.view(seat)
     if view.phase is Phase.DISCARD and seat in view.pending_discards:
         options = tuple((c.code, str(c)) for c in view.hand)

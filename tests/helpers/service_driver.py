@@ -14,7 +14,7 @@ from bot.core.base.feed import Change
 from bot.core.base.owners import Owner
 from bot.core.base.replies import Answer, Click, Clicked, User
 from bot.core.base.seeded import SeedDealer
-from bot.core.base.views import Controls, MessageRecord, MessageView, Owed
+from bot.core.base.views import HandControls, MessageRecord, MessageView, Owed
 from bot.core.games import snapshot
 from bot.core.games.games import RngFactory
 from bot.core.services import Services
@@ -243,13 +243,13 @@ class Transcript:
         return [
             (gid, s.user_id, s)
             for (gid, key), s in self.messages.items()
-            if key.startswith("hand:") and s.user_id is not None and s.view.controls is not None
+            if key.startswith("hand:") and s.user_id is not None and s.view.hand is not None
         ]
 
     @property
-    def latest(self) -> dict[int, Controls]:
+    def latest(self) -> dict[int, HandControls]:
         """user id -> the live controls on that user's hand (only users who may act now)."""
-        return {uid: s.view.controls for _, uid, s in self.hands() if s.view.controls is not None}
+        return {uid: hand for _, uid, s in self.hands() if (hand := s.view.hand) is not None}
 
     def hand(self, game_id: int, user_id: int) -> MessageView | None:
         """The newest hand message of a user in a game, as it reads now."""
@@ -286,12 +286,12 @@ async def open_table(
 Check = Callable[[Answer, User], Awaitable[None]]
 
 
-def click_of(controls: Controls, *values: str) -> Click:
+def click_of(controls: HandControls, *values: str) -> Click:
     """A click on a hand's ``controls`` with ``values`` (cards, a count)."""
     return Click(controls.game_id, controls.kind, controls.stamp, values)
 
 
-def first_choice(controls: Controls) -> Click:
+def first_choice(controls: HandControls) -> Click:
     """The plainest click on ``controls``: the first cards to throw, the first card that may
     be played, the first count offered, or Muggins!"""
     match controls.kind:
@@ -322,13 +322,11 @@ async def drive(
         if stop_after is not None and move == stop_after:
             return table
         live = [(gid, uid, s) for gid, uid, s in table.hands() if uid in by_id]
-        live.sort(
-            key=lambda h: (h[2].view.controls is None or h[2].view.controls.kind != "discard")
-        )
+        live.sort(key=lambda h: (h[2].view.hand is None or h[2].view.hand.kind != "discard"))
         if not live:
             return table
         _, user_id, sent = live[0]
-        controls = sent.view.controls
+        controls = sent.view.hand
         assert controls is not None
         user = by_id[user_id]
         outcome = await service.moves.click(first_choice(controls), user, guild_id=None)

@@ -6,6 +6,7 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import Iterator, Sequence
 
+from bot.core.base.views import C, MessageView
 from engine.cards import Card, parse_cards
 from engine.phase import Phase
 from engine.views import SeatView
@@ -74,3 +75,11 @@ def walk(value: object) -> Iterator[object]:
     elif dataclasses.is_dataclass(value) and not isinstance(value, type):
         for field in dataclasses.fields(value):
             yield from walk(getattr(value, field.name))
+
+
+def controls(view: MessageView | None, kind: type[C]) -> C:
+    """The controls of ``view``, which must be of ``kind`` (the test fails otherwise)."""
+    assert view is not None, "no message"
+    found = view.controls_of(kind)
+    assert found is not None, f"not {kind.__name__}: {view.controls!r}"
+    return found

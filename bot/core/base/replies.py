@@ -68,7 +68,7 @@ ClickKind = Literal["discard", "play", "count", "muggins", "pass"]
 @dataclass(frozen=True, slots=True)
 class Click:
     """A hand's control used: on game ``game_id``, of ``kind``, made at ``stamp`` (the moment
-    its controls belong to, :attr:`bot.core.base.views.Controls.stamp`), with ``values`` (the
+    its controls belong to, :attr:`bot.core.base.views.HandControls.stamp`), with ``values`` (the
     cards chosen or played, the count claimed; none for muggins). Read from a custom id and
     a select's values, so nothing in it is trusted."""
 

@@ -14,18 +14,22 @@ import dataclasses
 import hashlib
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Any, Literal
+from enum import Enum
+from typing import Any, Literal, TypeVar
 
 from bot.core.pictures.canvas import Picture
 
 __all__ = [
+    "DIGEST_VERSION",
     "LOBBY_ACTIONS",
     "BoardPicture",
     "CardChoice",
+    "ConfirmControls",
     "Controls",
     "ControlsKind",
     "DailyPick",
     "EntryControls",
+    "HandControls",
     "LobbyAction",
     "LobbyControls",
     "MessageRecord",
@@ -34,7 +38,9 @@ __all__ = [
     "PageControls",
     "ReviewPages",
     "Rule",
+    "Style",
     "Table",
+    "first_digest",
     "laid_out",
 ]
 
@@ -71,7 +77,7 @@ class CardChoice:
 
 
 @dataclass(frozen=True, slots=True)
-class Controls:
+class HandControls:
     """A hand's controls: ``kind`` ``"discard"`` (a select menu: choose exactly ``pick`` cards
     for the crib), ``"play"`` (one button per card held, disabled ones cannot be played now),
     and with manual counting ``"count"`` (two select menus of the values a hand can score,
@@ -173,53 +179,85 @@ class ConfirmControls:
     action: Literal["resign"] = "resign"
 
 
+#: The controls a message offers (one kind at most): a hand's, the lobby's buttons, a
+#: leaderboard page's, a tournament's Join and Leave, a review's pages (or a result's Review
+#: button), the discard of the day's menu, or Yes and No under a question.
+Controls = (
+    HandControls
+    | LobbyControls
+    | PageControls
+    | EntryControls
+    | ReviewPages
+    | DailyPick
+    | ConfirmControls
+)
+
+
+#: One kind of :data:`Controls` (see :meth:`MessageView.controls_of`).
+C = TypeVar("C", bound=Controls)
+
+
+class Style(Enum):
+    """How a message is laid out on Discord."""
+
+    #: Its text, with its pictures (the board, the charts) attached below.
+    TEXT = "text"
+    #: One panel, the text with the pictures inside it (Components V2); no controls.
+    PANEL = "panel"
+    #: In groups of texts, each set apart from the next by a rule, in one frame, the picture
+    #: and the controls inside it too (Components V2; see :func:`laid_out`).
+    LAID_OUT = "laid out"
+    #: As LAID_OUT, each group a frame of its own (Discord's containers): a deal's play, then
+    #: each hand and the crib of its show, then the scores with the board and the controls.
+    FRAMED = "framed"
+
+
+#: The version of :meth:`MessageView.digest`; digests stored before it (no ``2:`` in front)
+#: are read by the first one's rules (see :meth:`MessageView.shows`).
+DIGEST_VERSION = 2
+
+
 @dataclass(frozen=True, slots=True)
 class MessageView:
-    """What one message shows: its text, and at most one kind of controls (a hand's discard
-    select or card buttons, or the lobby's buttons), and possibly the board picture."""
+    """What one message shows: its text, at most one kind of :data:`Controls`, possibly the
+    board picture or other pictures, laid out in a :class:`Style`."""
 
     content: str
     controls: Controls | None = None
-    lobby: LobbyControls | None = None
     board: BoardPicture | None = None
     #: Users the message may notify by mention (closed-DM notices, turn reminders).
     mentions: tuple[int, ...] = ()
-    #: A leaderboard page's buttons.
-    pages: PageControls | None = None
     #: Pictures already drawn (the stats charts), attached in this order.
     pictures: tuple[Picture, ...] = ()
-    #: A tournament's Join and Leave buttons.
-    entry: EntryControls | None = None
-    #: Laid out as one panel, the text with the pictures inside it (Discord's Components V2),
-    #: rather than text with the pictures attached below; for a message without controls.
-    panel: bool = False
-    #: A review page's buttons, or a result's Review button.
-    review: ReviewPages | None = None
-    #: The discard of the day's menu.
-    daily: DailyPick | None = None
-    #: Yes / No for a question asked before a move (an ephemeral answer: never kept).
-    confirm: ConfirmControls | None = None
-    #: Laid out in parts (Discord's Components V2; see :func:`laid_out`): groups of texts,
-    #: each group set apart from the next, the picture and the controls inside the layout
-    #: too. ``content`` is then every text of it, one after the other, a line each. A message
-    #: once laid out stays so (Discord cannot edit it back into plain text).
+    style: Style = Style.TEXT
+    #: The groups of texts of a LAID_OUT or FRAMED message (see :func:`laid_out`); ``content``
+    #: is then every text of it, one after the other, a line each. A message once laid out
+    #: stays so (Discord cannot edit it back into plain text).
     layout: tuple[tuple[str, ...], ...] = ()
-    #: A laid-out message whose groups are each a frame of their own (Discord's containers:
-    #: a deal's play, then each hand and the crib of its show, then the scores with the board
-    #: and the controls), rather than one frame with the groups set apart by rules.
-    framed: bool = False
     # The digest, once worked out (the keeper asks for it several times a draw).
     _digest: str = field(default="", init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
+        laid = self.style in (Style.LAID_OUT, Style.FRAMED)
+        if laid != bool(self.layout):
+            raise ValueError("A laid-out message, and it alone, has groups of texts.")
         if self.layout and self.content != "\n".join(t for group in self.layout for t in group):
             raise ValueError("A laid-out message's content is the text of its layout.")
+
+    @property
+    def hand(self) -> HandControls | None:
+        """A hand's controls, if these are."""
+        return self.controls_of(HandControls)
+
+    def controls_of(self, kind: type[C]) -> C | None:
+        """The controls, if they are of ``kind`` (for a reader that expects one kind)."""
+        return self.controls if isinstance(self.controls, kind) else None
 
     def offers(self) -> str | None:
         """A short fingerprint of what the message offers its reader to act on now (a hand's
         live controls), or None when it offers nothing (no controls, or none enabled): an edit
         that changes this gives a player their turn; one that does not is a redraw."""
-        controls = self.controls
+        controls = self.hand
         if controls is None:
             return None
         if controls.kind == "play" and not any(card.enabled for card in controls.cards):
@@ -228,51 +266,79 @@ class MessageView:
 
     def without_controls(self) -> MessageView:
         """The same message with none of its controls (a copy left behind by a newer one)."""
-        return dataclasses.replace(
-            self,
-            controls=None,
-            lobby=None,
-            pages=None,
-            entry=None,
-            review=None,
-            daily=None,
-            confirm=None,
-        )
+        return dataclasses.replace(self, controls=None)
 
     def digest(self) -> str:
         """A short fingerprint of everything shown, to tell whether a sent copy is current."""
         if not self._digest:
-            object.__setattr__(self, "_digest", self._worked_out_digest())
+            shown = repr(
+                (
+                    self.content,
+                    self.controls,
+                    self.board,
+                    self.board.chances if self.board is not None else None,
+                    self.mentions,
+                    [p.png for p in self.pictures],
+                    self.style.value,
+                    self.layout,
+                )
+            )
+            worked_out = hashlib.blake2b(shown.encode(), digest_size=12).hexdigest()
+            object.__setattr__(self, "_digest", f"{DIGEST_VERSION}:{worked_out}")
         return self._digest
 
-    def _worked_out_digest(self) -> str:
-        parts: tuple[object, ...] = (
-            self.content,
-            self.controls,
-            self.lobby,
-            self.board,
-            self.mentions,
-        )
-        if self.pages is not None or self.pictures:
-            # (Only then, so the digests of the games' messages stay as they were stored.)
-            parts += (self.pages, [p.png for p in self.pictures])
-        if self.entry is not None:
-            parts += (self.entry,)
-        if self.board is not None and self.board.chances is not None:
-            parts += (self.board.chances,)
-        if self.panel:
-            parts += ("panel",)
-        if self.review is not None or self.daily is not None:
-            parts += (self.review, self.daily)
-        if self.layout:
-            parts += (self.layout,)
-        if self.framed:
-            parts += ("framed",)
-        shown = repr(parts)
-        return hashlib.blake2b(shown.encode(), digest_size=12).hexdigest()
+    def shows(self, digest: str) -> bool:
+        """Whether a message whose digest is ``digest`` shows this view: a digest of this
+        version, or one stored before it, read by the first version's rules (so an upgrade
+        edits no message that shows what it should)."""
+        if digest.startswith(f"{DIGEST_VERSION}:"):
+            return digest == self.digest()
+        return bool(digest) and digest == first_digest(self)
 
 
-def laid_out(groups: Sequence[Sequence[str]], **parts: Any) -> MessageView:
+def first_digest(view: MessageView) -> str:
+    """The digest as the first version worked it out (kept to read digests stored by it):
+    the views of each kind of controls were separate fields then, and a field joined the
+    fingerprint only where it was set, so that older digests stayed as they were."""
+    controls = view.controls
+
+    def kind(of: type) -> str:
+        return _first_repr(controls) if isinstance(controls, of) else "None"
+
+    parts = [
+        repr(view.content),
+        kind(HandControls),
+        kind(LobbyControls),
+        repr(view.board),
+        repr(view.mentions),
+    ]
+    if isinstance(controls, PageControls) or view.pictures:
+        parts += [kind(PageControls), repr([p.png for p in view.pictures])]
+    if isinstance(controls, EntryControls):
+        parts.append(kind(EntryControls))
+    if view.board is not None and view.board.chances is not None:
+        parts.append(repr(view.board.chances))
+    if view.style is Style.PANEL:
+        parts.append(repr("panel"))
+    if isinstance(controls, (ReviewPages, DailyPick)):
+        parts += [kind(ReviewPages), kind(DailyPick)]
+    if view.layout:
+        parts.append(repr(view.layout))
+    if view.style is Style.FRAMED:
+        parts.append(repr("framed"))
+    shown = "(" + ", ".join(parts) + ")"
+    return hashlib.blake2b(shown.encode(), digest_size=12).hexdigest()
+
+
+def _first_repr(controls: object) -> str:
+    """``repr`` of controls as the first digests saw it (a hand's were class ``Controls``)."""
+    text = repr(controls)
+    if isinstance(controls, HandControls):
+        return "Controls(" + text.removeprefix("HandControls(")
+    return text
+
+
+def laid_out(groups: Sequence[Sequence[str]], *, framed: bool = False, **parts: Any) -> MessageView:
     """A message laid out in ``groups`` of texts (empty texts and groups left out), with
     ``parts`` (the controls, the board, ...) as :class:`MessageView` takes them; its
     ``content`` is its texts, a line each, for readers that want plain text."""
@@ -280,7 +346,8 @@ def laid_out(groups: Sequence[Sequence[str]], **parts: Any) -> MessageView:
     if not kept:
         kept = (("…",),)  # Discord takes no empty text display
     content = "\n".join(t for group in kept for t in group)
-    return MessageView(content, layout=kept, **parts)
+    style = Style.FRAMED if framed else Style.LAID_OUT
+    return MessageView(content, layout=kept, style=style, **parts)
 
 
 @dataclass(frozen=True, slots=True)
@@ -318,7 +385,7 @@ class Owed:
             return False
         if sent is None:
             return not self.existing
-        return not self.once and sent.digest != self.view.digest()
+        return not self.once and not self.view.shows(sent.digest)
 
 
 @dataclass(frozen=True, slots=True)

@@ -167,7 +167,7 @@ class DailyDiscard:
             "and the board of their answers shows once you have answered."
         )
         pick = DailyPick(day.strftime("%Y%m%d"), tuple(c.code for c in hand.cards))
-        return Answer.say("", view=MessageView(text, daily=pick))
+        return Answer.say("", view=MessageView(text, controls=pick))
 
     async def choose(
         self, guild_id: int | None, user: User, stamp: str, codes: Sequence[str]

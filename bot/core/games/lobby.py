@@ -45,7 +45,7 @@ def lobby_view(record: GameRecord, state: GameStatus | None = None) -> MessageVi
         record.counting,
     )
     if state is not GameStatus.LOBBY:
-        return MessageView(text, lobby=LobbyControls(record.id, ()))
+        return MessageView(text, controls=LobbyControls(record.id, ()))
     has_computer = any(s.is_computer for s in record.seats)
     full_four = record.num_players == 4 and len(record.seats) == 4
     buttons = tuple(
@@ -56,7 +56,7 @@ def lobby_view(record: GameRecord, state: GameStatus | None = None) -> MessageVi
         and b != "hand"
     )
     levels = LEVELS if len(record.seats) < record.num_players else ()
-    return MessageView(text, lobby=LobbyControls(record.id, buttons, levels))
+    return MessageView(text, controls=LobbyControls(record.id, buttons, levels))
 
 
 def _open(record: GameRecord) -> None:

@@ -246,7 +246,7 @@ class Moves(OnGames):
             except RuleError as err:
                 raise Refused(str(err)) from None
             text = resign_question(Names.of(game.public_view()), game.public_view(), seat)
-            view = MessageView(text, confirm=ConfirmControls(record.id))
+            view = MessageView(text, controls=ConfirmControls(record.id))
             return Answer.say(text, view=view)
 
         return await self._games.in_channel(channel_id, body)

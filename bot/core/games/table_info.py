@@ -16,7 +16,7 @@ from bot.core.base.faults import Fault
 from bot.core.base.owners import Owner
 from bot.core.base.refusals import Refused
 from bot.core.base.replies import Answer, Choice, Reply, Sequel, User
-from bot.core.base.views import MessageView
+from bot.core.base.views import MessageView, Style
 from bot.core.games import archive, lobby
 from bot.core.games.chances import chances_line, start_of_deal_chances
 from bot.core.games.coach_settings import CoachSettings
@@ -122,7 +122,7 @@ class TableInfo(OnGames):
                     board = dataclasses.replace(board, chances=odds)
                     text += "\n" + chances_line([board.sides[0], board.sides[1]], odds)
             # The board inside the answer, with the words above it (Components V2).
-            view = MessageView(text, board=board, panel=True)
+            view = MessageView(text, board=board, style=Style.PANEL)
         return Answer.say(view.content, ephemeral=not public, view=view)
 
     async def _finished_or_loaded(self, record: GameRecord) -> Loaded:

@@ -313,7 +313,7 @@ def page_view(report: ReviewReport, page: int) -> MessageView:
         text, board = _deal_page(report, report.deal_pages[page - 1])
     footer = f"\nPage {page + 1} of {report.pages}"
     controls = ReviewPages(report.game_id, report.seat, page, report.pages)
-    return MessageView(text[: MAX_MESSAGE - len(footer)] + footer, board=board, review=controls)
+    return MessageView(text[: MAX_MESSAGE - len(footer)] + footer, board=board, controls=controls)
 
 
 def accuracy_line(totals: Sequence[tuple[int, int, int, float]]) -> str | None:

@@ -59,7 +59,7 @@ class Standings:
                 guild_id, vs_computer=vs_computer, offset=page * PAGE_SIZE, limit=PAGE_SIZE
             )
         view = MessageView(
-            leaderboard_text(table, total, rows, page), pages=PageControls(table, page, pages)
+            leaderboard_text(table, total, rows, page), controls=PageControls(table, page, pages)
         )
         return Answer(reply=Reply(view.content, ephemeral=False, view=view), update=view)
 

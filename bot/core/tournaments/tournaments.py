@@ -442,7 +442,7 @@ class TournamentMessages(Projector):
             return None
         event = await read_event(self._store, record)
         entry = EntryControls(record.id) if record.status is TournamentStatus.OPEN else None
-        owed = [Owed("board", MessageView(board_text(event), entry=entry))]
+        owed = [Owed("board", MessageView(board_text(event), controls=entry))]
         if record.status is TournamentStatus.FINISHED and event.entrants:
             champion = champion_of(event)
             view = MessageView(champion_text(event), mentions=(champion,))

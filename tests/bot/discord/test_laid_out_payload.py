@@ -48,7 +48,7 @@ async def test_a_table_holds_its_parts_board_and_button_in_one_container() -> No
     view = laid_out(
         (("Deal 3: Al deals",), ("Bea's hand: …", "Al's hand: …"), ("Scores: Al 10 · Bea 7",)),
         board=BOARD,
-        review=ReviewPages(7, 0, 0, 0),
+        controls=ReviewPages(7, 0, 0, 0),
     )
     assert view.content == "Deal 3: Al deals\nBea's hand: …\nAl's hand: …\nScores: Al 10 · Bea 7"
     (container,) = await _sent(view)
@@ -66,8 +66,8 @@ async def test_a_framed_table_holds_each_part_in_a_container_of_its_own() -> Non
     a frame of its own (as many components as one frame with rules between its parts), the
     board and the button in the last."""
     groups = (("Deal 3: Al deals",), ("Bea's hand: …",), ("Al's hand: …",), ("Scores: …",))
-    framed = laid_out(groups, board=BOARD, review=ReviewPages(7, 0, 0, 0), framed=True)
-    plain = laid_out(groups, board=BOARD, review=ReviewPages(7, 0, 0, 0))
+    framed = laid_out(groups, board=BOARD, controls=ReviewPages(7, 0, 0, 0), framed=True)
+    plain = laid_out(groups, board=BOARD, controls=ReviewPages(7, 0, 0, 0))
     assert framed.content == plain.content and framed.digest() != plain.digest()
     containers = await _sent(framed)
     assert [c["type"] for c in containers] == [17, 17, 17, 17]
@@ -110,8 +110,8 @@ async def test_every_laid_out_message_of_a_long_manual_four_player_game_is_withi
             components = await _sent(view)
             most["components"] = max(most["components"], _count(components))
             most["text"] = max(most["text"], _text(components))
-            if view.controls is not None:
-                kinds.add(view.controls.kind + ("+muggins" if view.controls.muggins else ""))
+            if view.hand is not None:
+                kinds.add(view.hand.kind + ("+muggins" if view.hand.muggins else ""))
                 ids = {c.get("custom_id") for c in walk_components(components)}
                 assert any(str(i).startswith(f"crib:{game_id}:") for i in ids)
 

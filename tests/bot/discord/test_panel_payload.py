@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from bot.core.base.views import BoardPicture, Controls, MessageView
+from bot.core.base.views import BoardPicture, HandControls, MessageView, Style
 from bot.discord.rendering import MAX_PANEL_TEXT, message_payload
 from fakediscord.limits import COMPONENTS_V2, check_message
 
@@ -13,7 +13,9 @@ BOARD = BoardPicture(("Al", "Bea"), ((10, 4), (7, 0)), 121, dealer=0, chances=("
 
 
 async def test_a_panel_holds_its_words_and_its_board() -> None:
-    payload = await message_payload(MessageView("Deal 3", board=BOARD, panel=True), editing=False)
+    payload = await message_payload(
+        MessageView("Deal 3", board=BOARD, style=Style.PANEL), editing=False
+    )
     assert "content" not in payload
     layout = payload["view"]
     assert layout.has_components_v2()
@@ -29,7 +31,7 @@ async def test_a_panel_holds_its_words_and_its_board() -> None:
 
 
 async def test_long_words_are_cut_to_what_a_panel_takes() -> None:
-    payload = await message_payload(MessageView("x" * 5000, panel=True), editing=False)
+    payload = await message_payload(MessageView("x" * 5000, style=Style.PANEL), editing=False)
     (container,) = payload["view"].to_components()
     (words,) = container["components"]
     assert len(words["content"]) == MAX_PANEL_TEXT and words["content"].endswith("…")
@@ -37,12 +39,14 @@ async def test_long_words_are_cut_to_what_a_panel_takes() -> None:
 
 
 async def test_an_edited_panel_lists_the_pictures_it_keeps() -> None:
-    payload = await message_payload(MessageView("Deal 3", board=BOARD, panel=True), editing=True)
+    payload = await message_payload(
+        MessageView("Deal 3", board=BOARD, style=Style.PANEL), editing=True
+    )
     assert [f.filename for f in payload["attachments"]] == ["board.png"]
 
 
 async def test_a_panel_carries_no_controls() -> None:
-    controls = Controls(game_id=1, kind="play", cards=(), pick=0, stamp=1)
-    view = MessageView("x", controls=controls, panel=True)
+    controls = HandControls(game_id=1, kind="play", cards=(), pick=0, stamp=1)
+    view = MessageView("x", controls=controls, style=Style.PANEL)
     with pytest.raises(ValueError, match="no controls"):
         await message_payload(view, editing=False)

@@ -9,6 +9,7 @@ from itertools import pairwise
 import pytest
 
 from bot.core.base.replies import Answer, User
+from bot.core.base.views import ReviewPages
 from bot.core.games.chances import chances, chances_line
 from bot.core.games.games import Loaded
 from bot.core.games.messages.projector import ratings_line
@@ -140,8 +141,8 @@ async def test_the_replay_and_the_review_say_each_deals_chances_to_win(
     # The review's page of each deal says them too, with its board.
     first = await service.reviews.review(GUILD, CHANNEL, AL, game_id)
     view = first.reply.view
-    assert first.ok and view is not None and view.review is not None, first.reply.text
-    pages = view.review
+    pages = view.controls_of(ReviewPages) if view is not None else None
+    assert first.ok and pages is not None, first.reply.text
     for page in range(1, pages.pages):
         turned = await service.reviews.page(GUILD, AL, game_id, pages.seat, page)
         shown = turned.update

@@ -27,6 +27,8 @@ from bot.core.base.views import (
     MessageRecord,
     MessageView,
     Owed,
+    ReviewPages,
+    Style,
     laid_out,
 )
 from bot.core.games.games import Loaded
@@ -132,7 +134,7 @@ def _table_view(record: GameRecord, settled: tuple[Owed, ...]) -> MessageView:
     before = tables[-2].view if len(tables) > 1 else None
     if before is not None and current.board is None and result is None:
         # (Framed, the deals are set apart by their frames; else by a rule of their own.)
-        rule: tuple[tuple[str, ...], ...] = () if current.framed else ((_RULE,),)
+        rule: tuple[tuple[str, ...], ...] = () if current.style is Style.FRAMED else ((_RULE,),)
         room = MAX_LAID_OUT - _size(groups) - _size(rule)
         if room > 200:
             groups = [*_last(before.layout, room), *rule, *groups]
@@ -143,13 +145,12 @@ def _table_view(record: GameRecord, settled: tuple[Owed, ...]) -> MessageView:
     controls = LobbyControls(record.id, (HAND_BUTTON,) if playing else ())
     # The result's Review button, as in a server: its answer is the clicker's own review,
     # privately, and its pages turn through their clicks' answers alone.
-    review = result.view.review if result is not None else None
+    review = result.view.controls if result is not None else None
     return laid_out(
         _last(groups, MAX_LAID_OUT),
-        lobby=controls,
+        controls=review if isinstance(review, ReviewPages) else controls,
         board=board,
-        review=review,
-        framed=current.framed,
+        framed=current.style is Style.FRAMED,
     )
 
 
@@ -161,7 +162,7 @@ def unreadable_table(record: GameRecord) -> tuple[Owed, ...]:
     if record.end_note is None:
         return ()
     closed = LobbyControls(record.id, ())
-    view = laid_out([(lobby_view(record).content,), (record.end_note,)], lobby=closed)
+    view = laid_out([(lobby_view(record).content,), (record.end_note,)], controls=closed)
     return (Owed(TABLE, view, private=True),)
 
 
@@ -177,7 +178,7 @@ def private_owed(
     if loaded is None:
         view = lobby_view(record)
         if record.end_note:
-            view = MessageView(f"{view.content}\n\n{record.end_note}", lobby=view.lobby)
+            view = MessageView(f"{view.content}\n\n{record.end_note}", controls=view.controls)
         return (Owed(TABLE, view, order=0, private=True),)
     table = _table_view(record, settled)
     owed = [Owed(TABLE, table, order=0, private=True, closed=moved_on(record, table))]
@@ -205,9 +206,11 @@ def moved_on(record: GameRecord, table: MessageView) -> MessageView:
     closed = LobbyControls(record.id, ())
     if table.layout:
         groups = (*_last(table.layout, MAX_LAID_OUT - len(MOVED_ON)), (MOVED_ON,))
-        return laid_out(groups, lobby=closed, board=table.board, framed=table.framed)
+        return laid_out(
+            groups, controls=closed, board=table.board, framed=table.style is Style.FRAMED
+        )
     text = _tail(table.content, MAX_MESSAGE - len(MOVED_ON) - 2)
-    return MessageView(f"{text}\n\n{MOVED_ON}", lobby=closed, board=table.board)
+    return MessageView(f"{text}\n\n{MOVED_ON}", controls=closed, board=table.board)
 
 
 def turn_mentions(
@@ -241,9 +244,15 @@ def with_mentions(view: MessageView, users: tuple[int, ...]) -> MessageView:
     if view.layout:
         groups = (*_last(view.layout, MAX_LAID_OUT - len(line)), (line,))
         return laid_out(
-            groups, lobby=view.lobby, board=view.board, mentions=users, framed=view.framed
+            groups,
+            controls=view.controls,
+            board=view.board,
+            mentions=users,
+            framed=view.style is Style.FRAMED,
         )
     text = view.content
     if len(text) + len(line) + 2 > MAX_MESSAGE:
         text = _tail(text, MAX_MESSAGE - len(line) - 2)
-    return MessageView(f"{text}\n\n{line}", lobby=view.lobby, board=view.board, mentions=users)
+    return MessageView(
+        f"{text}\n\n{line}", controls=view.controls, board=view.board, mentions=users
+    )

@@ -229,7 +229,9 @@ def _tables(
         if text.result:
             # A game that can be dealt again has a review: the result offers it.
             review = ReviewPages(record.id, 0, 0, 0) if reviewable else None
-            final = laid_out(((text.result,), (ratings,)), board=board_of(log, view), review=review)
+            final = laid_out(
+                ((text.result,), (ratings,)), board=board_of(log, view), controls=review
+            )
             owed.append(Owed("result", final, order=_RESULT))
     return owed
 

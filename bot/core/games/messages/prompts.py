@@ -8,7 +8,7 @@ Built from one seat's view only, so controls can only ever hold that seat's own 
 from __future__ import annotations
 
 from bot.core.base.replies import Choice
-from bot.core.base.views import CardChoice, Controls
+from bot.core.base.views import CardChoice, HandControls
 from engine.cards import Card, cards_str
 from engine.counting import CLAIM_VALUES
 from engine.phase import Phase
@@ -20,12 +20,12 @@ __all__ = ["MAX_CHOICES", "controls_for", "discard_completions", "play_completio
 MAX_CHOICES = 25
 
 
-def controls_for(view: SeatView, game_id: int, version: int) -> Controls | None:
+def controls_for(view: SeatView, game_id: int, version: int) -> HandControls | None:
     """What the seat can do now: choose cards for the crib (the stamp is the deal), play a
     card (one button per card held, the unplayable disabled; the stamp is the game's version),
     or nothing."""
     if view.phase is Phase.DISCARD and view.seat in view.pending_discards:
-        return Controls(
+        return HandControls(
             game_id=game_id,
             kind="discard",
             cards=tuple(CardChoice(c.code, str(c)) for c in view.hand),
@@ -33,7 +33,7 @@ def controls_for(view: SeatView, game_id: int, version: int) -> Controls | None:
             stamp=view.deal_number,
         )
     if view.phase is Phase.PLAY and view.turn == view.seat:
-        return Controls(
+        return HandControls(
             game_id=game_id,
             kind="play",
             cards=tuple(CardChoice(c.code, str(c), c in view.playable) for c in view.hand),
@@ -45,7 +45,7 @@ def controls_for(view: SeatView, game_id: int, version: int) -> Controls | None:
     return None
 
 
-def _show_controls(view: SeatView, game_id: int, version: int) -> Controls | None:
+def _show_controls(view: SeatView, game_id: int, version: int) -> HandControls | None:
     """At a manual show: the count menus for the hand the seat must count now (unless it
     waits for muggins on its own last claim) and the Muggins! button while an opponent's
     claim is open to it (unless the seat has called it wrongly already)."""
@@ -62,9 +62,11 @@ def _show_controls(view: SeatView, game_id: int, version: int) -> Controls | Non
         and (window is None or not window.holds(view.seat))
     )
     if counts:
-        return Controls(game_id, "count", (), 1, version, claims=CLAIM_VALUES, muggins=can_muggins)
+        return HandControls(
+            game_id, "count", (), 1, version, claims=CLAIM_VALUES, muggins=can_muggins
+        )
     if can_muggins:
-        return Controls(game_id, "muggins", (), 0, version)
+        return HandControls(game_id, "muggins", (), 0, version)
     return None
 
 

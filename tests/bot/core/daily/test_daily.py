@@ -8,6 +8,7 @@ import re
 from datetime import date
 
 from bot.core.base.replies import Answer
+from bot.core.base.views import DailyPick
 from bot.core.daily import daily as daily_module
 from bot.core.daily.daily import daily_hand
 from bot.core.services import Services
@@ -15,6 +16,7 @@ from bot.store import Store
 from engine.cards import Card
 from engine.players.expert_discard import coach_choices
 from tests.helpers.service_driver import AL, BEA, GUILD, Clock
+from tests.helpers.views import controls
 
 
 def test_the_hand_follows_from_the_secret_the_server_and_the_day() -> None:
@@ -30,9 +32,11 @@ def test_the_hand_follows_from_the_secret_the_server_and_the_day() -> None:
 
 def _pick(answer: Answer) -> tuple[str, tuple[str, ...]]:
     view = answer.reply.view
-    assert answer.ok and view is not None and view.daily is not None, answer.reply.text
+    assert answer.ok and view is not None and view.controls_of(DailyPick) is not None, (
+        answer.reply.text
+    )
     assert "Today's board" not in view.content, "the board only after answering"
-    return view.daily.stamp, view.daily.cards
+    return controls(view, DailyPick).stamp, controls(view, DailyPick).cards
 
 
 async def test_everyone_gets_the_same_hand_and_answers_once(
@@ -56,7 +60,7 @@ async def test_everyone_gets_the_same_hand_and_answers_once(
     chosen = await service.daily.choose(GUILD, AL, stamp, cards[:2])
     assert chosen.ok and chosen.update is not None
     text = chosen.update.content
-    assert chosen.update.daily is None, "the menu is gone once answered"
+    assert chosen.update.controls_of(DailyPick) is None, "the menu is gone once answered"
     table = [line for line in text.splitlines() if re.match(r"\d+\. ", line)]
     assert len([line for line in table if "·" in line]) == 15
     assert "◀ yours" in text and "Today's board** (1 answered)" in text and "Al threw" in text

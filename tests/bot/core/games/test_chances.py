@@ -9,7 +9,7 @@ import re
 import pytest
 
 from bot.core.base.replies import Answer, User
-from bot.core.base.views import BoardPicture, MessageView
+from bot.core.base.views import BoardPicture, MessageView, Style
 from bot.core.games.chances import chances, chances_line, percent_pair
 from bot.core.pictures.board import BoardState, Side, board_picture
 from bot.core.services import Services
@@ -169,7 +169,7 @@ async def test_status_during_the_discard_says_the_chances_as_a_panel(service: Se
     await open_table(service, [AL, BEA])
     answer = await service.table.status(CHANNEL, public=False)
     view = answer.reply.view
-    assert view is not None and view.panel and view.board is not None
+    assert view is not None and view.style is Style.PANEL and view.board is not None
     assert view.board.dealer is not None
     said = chances((0, 0), 121, dealer=view.board.dealer)
     assert view.board.chances == said

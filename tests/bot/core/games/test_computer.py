@@ -11,6 +11,7 @@ import pytest
 
 from bot.core.base.replies import Answer, User
 from bot.core.base.text import Names
+from bot.core.base.views import LobbyControls
 from bot.core.games.computer import LEVEL_BLURBS, LEVELS
 from bot.core.pictures.board import WIDTH as BOARD_WIDTH
 from bot.core.pictures.canvas import drawable, fit
@@ -29,6 +30,7 @@ from tests.helpers.service_driver import (
     load,
     make_service,
 )
+from tests.helpers.views import controls
 
 
 async def vs_computer(
@@ -67,7 +69,11 @@ async def test_vs_computer_deals_at_once_and_the_computer_has_discarded(
     table = await vs_computer(service, target=121)
     started = table.outcomes[0]
     lobby = started.reply.view
-    assert lobby is not None and lobby.lobby is not None and lobby.lobby.buttons == ()
+    assert (
+        lobby is not None
+        and lobby.controls_of(LobbyControls) is not None
+        and controls(lobby, LobbyControls).buttons == ()
+    )
     assert "Hard bot" in lobby.content and "has started" in lobby.content
     record = await store.open_game_in_channel(CHANNEL)
     assert record is not None and record.status == "active" and record.vs_computer
@@ -179,7 +185,7 @@ async def test_expert_answers_after_the_person_is_answered(store: Store, clock: 
     outcome = await _until_the_computer_owes(service, table, game_id)
     game = await load(store, game_id)
     assert game.phase is Phase.PLAY and game.turn == 1
-    assert outcome.update is not None and outcome.update.controls is None
+    assert outcome.update is not None and outcome.update.hand is None
     moves = len(game.actions)
     await service.moves.computer_turn(game_id)
     game = await load(store, game_id)
@@ -227,8 +233,11 @@ async def test_three_players_with_a_computer_from_the_lobby(store: Store, clock:
     assert (await service.lobbies.join(CHANNEL, BEA)).ok
     added = await service.lobbies.click(game_id, "computer:medium", AL, guild_id=GUILD)
     assert added.ok and added.reply.text.startswith("Medium bot takes seat 3.")
-    assert added.update is not None and added.update.lobby is not None
-    assert added.update.lobby.levels == () and "remove_computer" in added.update.lobby.buttons
+    assert added.update is not None and added.update.controls_of(LobbyControls) is not None
+    assert (
+        controls(added.update, LobbyControls).levels == ()
+        and "remove_computer" in controls(added.update, LobbyControls).buttons
+    )
     table = Transcript(service)
     started = await table.record(BEA.id, await service.lobbies.start(CHANNEL, BEA))
     assert started.ok

@@ -33,7 +33,7 @@ async def test_a_resignation_is_said_on_the_table_and_in_every_hand_message(
     assert "Bea resigned" in deal and "Al wins" in deal
     for user in (AL, BEA):
         hand = table.hand(game_id, user.id)
-        assert hand is not None and hand.controls is None
+        assert hand is not None and hand.hand is None
         assert "Bea resigned" in hand.content and "Al wins" in hand.content
 
 

@@ -81,7 +81,7 @@ def private_checker(store: Store, table: Transcript, users: Sequence[User]):  # 
             if view.starter is not None:
                 public.add(view.starter)
             assert cards_in(rest) <= own | public, text
-            controls = sent.view.controls
+            controls = sent.view.hand
             if controls is None:
                 continue
             assert {Card.parse(c.code) for c in controls.cards} == set(view.hand)
@@ -245,18 +245,18 @@ async def test_hand_gives_the_controls_of_the_moment(store: Store, service: Serv
     table = await open_table(service, [AL, BEA])
     outcome = await service.table.hand(CHANNEL, AL)
     view = outcome.reply.view
-    assert outcome.reply.ephemeral and view is not None and view.controls is not None
-    assert view.controls.kind == "discard"
-    assert view.controls.cards == table.latest[AL.id].cards
+    assert outcome.reply.ephemeral and view is not None and view.hand is not None
+    assert view.hand.kind == "discard"
+    assert view.hand.cards == table.latest[AL.id].cards
     await drive(service, table, [AL, BEA], stop_after=2)
     ((mover_id, prompt),) = [(u, p) for u, p in table.latest.items() if p.kind == "play"]
     mover = AL if mover_id == AL.id else BEA
     waiter = BEA if mover is AL else AL
     mine = (await service.table.hand(CHANNEL, mover)).reply.view
-    assert mine is not None and mine.controls is not None
-    assert mine.controls.kind == "play" and mine.controls.stamp == prompt.stamp
+    assert mine is not None and mine.hand is not None
+    assert mine.hand.kind == "play" and mine.hand.stamp == prompt.stamp
     waiting = (await service.table.hand(CHANNEL, waiter)).reply.view
-    assert waiting is not None and waiting.controls is None
+    assert waiting is not None and waiting.hand is None
     assert f"{mover.name} to play" in waiting.content
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from bot.core.base.replies import Click
+from bot.core.base.views import LobbyControls
 from bot.core.games.housekeeping import EXPIRE_BATCH
 from bot.core.games.records import GameRecord
 from bot.core.services import Services
@@ -18,6 +19,7 @@ from tests.helpers.service_driver import (
     open_table,
     state,
 )
+from tests.helpers.views import controls
 
 
 async def test_new_game_answers_with_the_lobby_in_the_channel(service: Services) -> None:
@@ -26,9 +28,9 @@ async def test_new_game_answers_with_the_lobby_in_the_channel(service: Services)
     assert outcome.ok and not outcome.reply.ephemeral and view is not None
     assert outcome.sequel is not None
     assert outcome.sequel.key == "lobby" and outcome.sequel.channel_id == CHANNEL
-    assert view.lobby is not None
-    assert view.lobby.buttons == ("join", "leave", "start", "cancel")
-    assert view.lobby.levels == ("easy", "medium", "hard", "expert")
+    assert view.controls_of(LobbyControls) is not None
+    assert controls(view, LobbyControls).buttons == ("join", "leave", "start", "cancel")
+    assert controls(view, LobbyControls).levels == ("easy", "medium", "hard", "expert")
     assert "3 players, to 61" in view.content and "Seated (1/3): Al" in view.content
 
 
@@ -42,7 +44,10 @@ async def test_the_lobby_message_follows_the_seats(store: Store, service: Servic
     lobby = table.messages[(opened.game_id, "lobby")]
     assert "Seated (2/2): Al, Bea" in lobby.view.content and "Start" in lobby.view.content
     await table.record(BEA.id, await service.lobbies.start(CHANNEL, BEA))
-    assert lobby.view.lobby is not None and lobby.view.lobby.buttons == ()
+    assert (
+        lobby.view.controls_of(LobbyControls) is not None
+        and controls(lobby.view, LobbyControls).buttons == ()
+    )
     assert "started" in lobby.view.content
 
 
@@ -80,8 +85,12 @@ async def test_creator_leaving_closes_the_lobby(store: Store, service: Services)
     opened = await table.record(AL.id, await service.lobbies.new_game(GUILD, CHANNEL, AL))
     await table.record(BEA.id, await service.lobbies.join(CHANNEL, BEA))
     outcome = await table.record(AL.id, await service.lobbies.leave(CHANNEL, AL))
-    assert outcome.ok and outcome.update is not None and outcome.update.lobby is not None
-    assert outcome.update.lobby.buttons == ()
+    assert (
+        outcome.ok
+        and outcome.update is not None
+        and outcome.update.controls_of(LobbyControls) is not None
+    )
+    assert controls(outcome.update, LobbyControls).buttons == ()
     assert await store.open_game_in_channel(CHANNEL) is None
     assert table.channel(opened.game_id)[-1] == "Al left and closed the lobby."
 
@@ -108,9 +117,9 @@ async def test_start_deals_and_sends_every_player_a_hand(service: Services) -> N
     assert set(table.latest) == {AL.id, BEA.id}
     for user in (AL, BEA):
         hand = table.hand(game_id, user.id)
-        assert hand is not None and hand.controls is not None
-        assert hand.controls.kind == "discard" and hand.controls.pick == 2
-        assert len(hand.controls.cards) == 6 and f"<#{CHANNEL}>" in hand.content
+        assert hand is not None and hand.hand is not None
+        assert hand.hand.kind == "discard" and hand.hand.pick == 2
+        assert len(hand.hand.cards) == 6 and f"<#{CHANNEL}>" in hand.content
 
 
 async def test_one_game_per_channel_but_threads_are_separate(service: Services) -> None:
@@ -139,7 +148,11 @@ async def test_idle_games_expire_without_stats(store: Store, clock: Clock) -> No
         assert "7 days" in ended and "No result" in ended
     lobby_game = next(r.id for r in records if r is not None and r.channel_id == CHANNEL + 1)
     lobby = table.messages[(lobby_game, "lobby")].view
-    assert lobby.lobby is not None and lobby.lobby.buttons == () and "too long" in lobby.content
+    assert (
+        lobby.controls_of(LobbyControls) is not None
+        and controls(lobby, LobbyControls).buttons == ()
+        and "too long" in lobby.content
+    )
     game_id = table.outcomes[0].game_id or 0
     record = await store.get_game(game_id)
     assert record is not None and record.status == "expired"

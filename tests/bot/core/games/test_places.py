@@ -10,7 +10,7 @@ from __future__ import annotations
 import pytest
 
 from bot.core.base.replies import Answer, Click, User
-from bot.core.base.views import Controls
+from bot.core.base.views import HandControls
 from bot.core.services import Services
 from bot.store import Store
 from tests.helpers.cast import AL, BEA, CHANNEL, CY, EVE, GUILD
@@ -43,12 +43,12 @@ def _service(store: Store, clock: Clock, members: Members) -> Services:
     return make_service(store, clock, computer=True, membership=members)
 
 
-async def _discard(service: Services, prompt: Controls, user: User = AL) -> Answer:
+async def _discard(service: Services, prompt: HandControls, user: User = AL) -> Answer:
     """``user`` chooses the first cards of ``prompt`` for the crib, from their DM."""
     return await service.moves.click(first_choice(prompt), user, guild_id=None)
 
 
-async def _dealt(service: Services) -> tuple[Transcript, int, Controls]:
+async def _dealt(service: Services) -> tuple[Transcript, int, HandControls]:
     table = await open_table(service, [AL, BEA])
     game_id = table.outcomes[0].game_id or 0
     return table, game_id, table.latest[AL.id]

@@ -4,6 +4,7 @@ changes nothing; Yes resigns (a loss), No plays on. With partners it is the play
 from __future__ import annotations
 
 from bot.core.base.rules_help import rules_text
+from bot.core.base.views import ConfirmControls
 from bot.core.services import Services
 from bot.store import Store
 from tests.helpers.service_driver import AL, BEA, CHANNEL, PLAYERS, open_table, state
@@ -18,7 +19,8 @@ async def test_resign_asks_first_and_changes_nothing_until_yes(
     asked = await service.moves.ask_resign(CHANNEL, BEA)
     assert asked.ok and asked.reply.ephemeral
     view = asked.reply.view
-    assert view is not None and view.confirm is not None and view.confirm.game_id == game_id
+    confirm = view.controls_of(ConfirmControls) if view is not None else None
+    assert view is not None and confirm is not None and confirm.game_id == game_id
     assert "Resign this game?" in view.content and "Al 0 · Bea 0" in view.content
     assert await state(store, game_id) == before
     stay = await service.moves.confirm_resign(game_id, BEA, False, guild_id=None)
@@ -29,7 +31,7 @@ async def test_resign_asks_first_and_changes_nothing_until_yes(
     gone = await table.record(
         BEA.id, await service.moves.confirm_resign(game_id, BEA, True, guild_id=None)
     )
-    assert gone.ok and gone.update is not None and gone.update.confirm is None
+    assert gone.ok and gone.update is not None and gone.update.controls_of(ConfirmControls) is None
     assert "Bea resigned" in table.messages[(game_id, "result")].view.content
     # Asked again once the game is over: there is nothing to resign.
     assert not (await service.moves.ask_resign(CHANNEL, BEA)).ok

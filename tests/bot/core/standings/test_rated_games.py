@@ -55,12 +55,14 @@ async def test_the_leaderboard_pages_by_rating_ten_at_a_time(
     await _thirteen_players(store)
     first = await service.standings.leaderboard(GUILD)
     assert first.reply.view is not None and not first.reply.ephemeral
-    assert first.reply.view.pages == PageControls("people", 0, 2)
+    assert first.reply.view.controls_of(PageControls) == PageControls("people", 0, 2)
     assert "page 1 of 2" in first.reply.text
     table = first.reply.text.split("```")[1].splitlines()[2:]
     assert [line.split()[0] for line in table] == [str(n) for n in range(1, 11)]
     second = await service.standings.leaderboard(GUILD, page=1)
-    assert second.update is not None and second.update.pages == PageControls("people", 1, 2)
+    assert second.update is not None and second.update.controls_of(PageControls) == PageControls(
+        "people", 1, 2
+    )
     rows = second.update.content.split("```")[1].splitlines()[2:]
     assert [line.split()[0] for line in rows] == ["11", "12", "13"]
     named = {line.split()[1] for line in table + rows}

@@ -14,7 +14,7 @@ from bot.core.base import refusals
 from bot.core.base.refusals import NOT_A_PLAYER, UNKNOWN_BUTTON
 from bot.core.base.replies import Clicked, User
 from bot.core.base.timing import TOKEN_USABLE
-from bot.core.base.views import MessageRecord, Owed, ReviewPages
+from bot.core.base.views import LobbyControls, MessageRecord, Owed, ReviewPages
 from bot.core.review import review as reviews
 from bot.core.services import Services
 from bot.discord.rendering import message_payload
@@ -32,6 +32,7 @@ from tests.helpers.service_driver import (
     open_table,
     owed_now,
 )
+from tests.helpers.views import controls
 
 DM = 4242
 #: A group DM of four people.
@@ -99,7 +100,7 @@ async def test_the_table_is_one_message_reached_by_tokens_alone(service: Service
     assert set(owed) == {"lobby", "hand:1:0", "hand:1:1"}
     assert all(o.private and o.user_id is not None for k, o in owed.items() if k != "lobby")
     assert table.view.content.startswith("Cut for deal:") and "**Deal 1**" in table.view.content
-    assert table.view.lobby is not None and table.view.lobby.buttons == ("hand",)
+    assert controls(table.view, LobbyControls).buttons == ("hand",)
     # Neither opened their hand yet: both are mentioned, and only they may be pinged.
     assert table.view.mentions == (AL.id, BEA.id)
     assert f"<@{AL.id}> <@{BEA.id}> — your turn" in table.view.content
@@ -114,7 +115,7 @@ async def test_your_hand_answers_the_clickers_hand_and_the_mention_goes(
     stranger = await service.table.own_hand(game_id, CY, guild_id=None)
     assert not stranger.ok and stranger.reply.text == NOT_A_PLAYER
     mine = await service.table.own_hand(game_id, AL, guild_id=None)
-    assert mine.ok and mine.reply.view is not None and mine.reply.view.controls is not None
+    assert mine.ok and mine.reply.view is not None and mine.reply.view.hand is not None
     assert mine.sequel is not None and mine.sequel.key == "hand:1:0"
     # In the conversation itself: no "Cribbage in #channel" as a DM about a server would say.
     assert mine.reply.view.content.startswith("Your hand, deal 1.")
@@ -140,7 +141,8 @@ async def test_a_finished_private_game_keeps_its_result_on_the_table(service: Se
     table = owed["lobby"].view
     assert "resigned" in table.content and "game point" in table.content
     assert table.board is not None and table.mentions == ()
-    assert table.lobby is not None and table.lobby.buttons == ()
+    # No control but the result's Review button.
+    assert table.controls is None or isinstance(table.controls, ReviewPages), table.controls
     record = await service.games.record(game_id)
     assert record is not None and record.private
     loaded = service.games.loaded.load(record)
@@ -174,8 +176,10 @@ async def test_an_ended_game_that_cannot_be_read_keeps_its_table_laid_out_and_pr
     table = owed["lobby"]
     # Laid out as the dealt table was (Discord edits a laid-out message only into another),
     # reached by tokens alone, with no controls, saying how the game ended.
-    assert table.private and table.view.layout and table.view.lobby is not None
-    assert table.view.lobby.buttons == () and "Nobody moved" in table.view.content
+    assert table.private and table.view.layout and table.view.controls_of(LobbyControls) is not None
+    assert (
+        controls(table.view, LobbyControls).buttons == () and "Nobody moved" in table.view.content
+    )
     hand = owed["hand:1:0"]
     assert hand.private and hand.existing and hand.user_id == AL.id and hand.view.layout
     assert set(owed) == {"lobby", "hand:1:0"}, "nothing posted in the channel by the bot"
@@ -356,7 +360,7 @@ async def test_review_and_verify_at_a_private_table_as_in_a_server(
     # Bea's hand now; paged in place.
     first = await service.reviews.review(None, DM, AL)
     assert first.ok and first.reply.view is not None, first.reply.text
-    pages = first.reply.view.review
+    pages = first.reply.view.controls_of(ReviewPages)
     assert pages is not None and pages.pages == 2 and "— Al**" in first.reply.view.content
     turned = await service.reviews.page(None, AL, game_id, 0, 1, channel_id=DM)
     assert turned.ok and turned.update is not None, turned.reply.text
@@ -384,7 +388,6 @@ async def test_review_and_verify_at_a_private_table_as_in_a_server(
     # Over: the result on the table keeps its Review button, which opens anyone's own.
     assert (await service.moves.resign(DM, BEA)).ok
     table = {o.key: o for o in await owed_now(service, game_id)}["lobby"].view
-    assert table.review == ReviewPages(game_id, 0, 0, 0)
-    assert table.lobby is not None and table.lobby.buttons == ()
+    assert table.controls == ReviewPages(game_id, 0, 0, 0), "the Review button alone"
     hers = await service.reviews.review(None, DM, BEA, game_id)
     assert hers.ok and hers.reply.view is not None and "— Bea**" in hers.reply.view.content

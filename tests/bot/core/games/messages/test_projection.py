@@ -39,7 +39,7 @@ async def test_a_dealt_game_owes_its_lobby_table_and_a_hand_per_person(
     assert keys(owed) == ["lobby", "table:1", "hand:1:0", "hand:1:1"]
     hands = {o.user_id: o for o in owed if o.key.startswith("hand:")}
     assert set(hands) == {AL.id, BEA.id}
-    assert all(not o.once and o.view.controls is not None for o in hands.values())
+    assert all(not o.once and o.view.hand is not None for o in hands.values())
     # Nothing is owed twice: once sent, a message is due again only when it changes.
     owing = await service.ledger.owed(game_owner(game_id))
     assert owing is not None and not [o for o in owing.owed if o.due(owing.sent.get(o.key))]
@@ -144,7 +144,7 @@ async def test_a_finished_game_owes_the_result_and_closes_every_hand(
     assert result.view.content.startswith("🏆") and result.view.board is not None
     assert result.view.board.winner is not None
     hands = [o for o in owed if o.key.startswith("hand:")]
-    assert hands and all(o.existing and o.view.controls is None for o in hands)
+    assert hands and all(o.existing and o.view.hand is None for o in hands)
     # A turn reminder sent meanwhile is brought up to date (never posted): nobody is waited on.
     reminders = [o for o in owed if o.key.startswith("remind:")]
     assert reminders and all(o.existing and "moved on" in o.view.content for o in reminders)
@@ -232,7 +232,7 @@ async def test_a_cancelled_game_owes_its_note_and_takes_the_controls_away(
     ended = next(o for o in owed if o.key == "ended")
     assert ended.once and ended.view.content == "Cy cancelled the game. No result is recorded."
     assert table.latest == {}
-    assert all(o.view.controls is None for o in owed)
+    assert all(o.view.hand is None for o in owed)
 
 
 class _SecondDeal(Exception):
@@ -258,7 +258,7 @@ async def test_a_game_ended_early_in_a_deal_still_closes_the_deal_before(
     owed = {o.key: o for o in await owed_now(service, game_id)}
     for seat in (0, 1):
         closed = owed[f"hand:1:{seat}"]
-        assert closed.existing and closed.view.controls is None
+        assert closed.existing and closed.view.hand is None
         assert "deal 1 is over" in closed.view.content and "Coach" not in closed.view.content
         last = owed[f"hand:2:{seat}"]
         assert "Coach, deal 1" in last.view.content and "resigned" in last.view.content

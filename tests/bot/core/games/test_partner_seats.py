@@ -3,6 +3,7 @@ Change partners, which seats each of the three pairings opposite in turn (not jo
 
 from __future__ import annotations
 
+from bot.core.base.views import LobbyControls
 from bot.core.services import Services
 from bot.store import Store
 from tests.helpers.service_driver import (
@@ -32,7 +33,8 @@ async def test_the_creator_changes_partners_and_the_game_deals_them_opposite(
 ) -> None:
     table, game_id = await _full_lobby(service)
     lobby = table.messages[(game_id, "lobby")].view
-    assert lobby.lobby is not None and "partners" in lobby.lobby.buttons
+    buttons = lobby.controls_of(LobbyControls)
+    assert buttons is not None and "partners" in buttons.buttons
     assert "Partners: Al & Cy against Bea & Dee" in lobby.content
     # Someone else may not; nothing changes.
     before = await state(store, game_id)
@@ -61,6 +63,7 @@ async def test_partners_can_change_only_with_the_table_full(service: Services) -
     await table.record(AL.id, await service.lobbies.new_game(GUILD, CHANNEL, AL, players=4))
     game_id = table.outcomes[0].game_id or 0
     lobby = table.messages[(game_id, "lobby")].view
-    assert lobby.lobby is not None and "partners" not in lobby.lobby.buttons
+    buttons = lobby.controls_of(LobbyControls)
+    assert buttons is not None and "partners" not in buttons.buttons
     refused = await service.lobbies.click(game_id, "partners", AL, guild_id=GUILD)
     assert not refused.ok and "all four players are seated" in refused.reply.text

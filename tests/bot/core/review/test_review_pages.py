@@ -7,6 +7,7 @@ import json
 from datetime import timedelta
 
 from bot.core.base.replies import Answer, User
+from bot.core.base.views import ReviewPages
 from bot.core.review import review as reviews
 from bot.core.services import Services
 from bot.store import Store
@@ -27,13 +28,15 @@ from tests.helpers.service_driver import (
 async def _pages(service: Services, user: User, first: Answer) -> list[str]:
     """Every page of the review ``first`` opened, by its Next button."""
     view = first.reply.view
-    assert first.ok and view is not None and view.review is not None, first.reply.text
+    pages = view.controls_of(ReviewPages) if view is not None else None
+    assert first.ok and view is not None and pages is not None, first.reply.text
     texts = [view.content]
-    pages = view.review
     for page in range(1, pages.pages):
         answer = await service.reviews.page(GUILD, user, pages.game_id, pages.seat, page)
         assert answer.ok and answer.update is not None, answer.reply.text
-        assert answer.update.review == type(pages)(pages.game_id, pages.seat, page, pages.pages)
+        assert answer.update.controls_of(ReviewPages) == type(pages)(
+            pages.game_id, pages.seat, page, pages.pages
+        )
         texts.append(answer.update.content)
     return texts
 

@@ -15,7 +15,7 @@ from bot.core.base.faults import Cause
 from bot.core.base.owners import Owner
 from bot.core.base.replies import Answer, User
 from bot.core.base.store_errors import StoreUnavailable
-from bot.core.base.views import Controls, MessageRecord
+from bot.core.base.views import HandControls, MessageRecord
 from bot.core.games.records import GameStatus
 from bot.core.services import Services
 from bot.store import Store
@@ -46,7 +46,7 @@ def fault_lines(caplog: pytest.LogCaptureFixture) -> list[logging.LogRecord]:
     return [r for r in caplog.records if r.name == "bot.core.base.faults" or r.exc_info]
 
 
-def click(controls: Controls, user: User) -> Call:
+def click(controls: HandControls, user: User) -> Call:
     """The plainest click on ``controls``, by ``user``, in the game's server."""
     return lambda s: s.moves.click(first_choice(controls), user, None, guild_id=GUILD)
 

@@ -56,7 +56,7 @@ def coach_checker(  # type: ignore[no-untyped-def]
             review = review_view(before.view(seat))
             assert review is not None
             assert line == (str(before.deal_number), review.line())
-            assert hand.controls is None or hand.controls.kind == "discard"
+            assert hand.hand is None or hand.hand.kind == "discard"
             lines.append((user_id, line[1]))
 
     return check
@@ -110,7 +110,7 @@ async def test_closed_dms_are_told_once_per_deal(store: Store, clock: Clock) -> 
     game_id = table.outcomes[0].game_id or 0
     deals = 0
     while (prompt := (await service.table.hand(CHANNEL, AL)).reply.view) is not None:
-        controls = prompt.controls
+        controls = prompt.hand
         if controls is None:
             break
         deals = max(deals, (await load(store, game_id)).deal_number)
