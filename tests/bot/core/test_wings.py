@@ -1,0 +1,56 @@
+"""The core's layout: wings that import one another in one direction only, none too big to
+find one's way in (see docs/bot-service.md, "The core, by wing")."""
+
+from __future__ import annotations
+
+import ast
+from collections import defaultdict
+from pathlib import Path
+
+CORE = Path(__file__).resolve().parents[3] / "bot" / "core"
+
+
+def _wing(parts: tuple[str, ...]) -> str:
+    """The wing a module of the core is in (its top-level modules are each their own)."""
+    return parts[0] if (CORE / parts[0]).is_dir() else f"core.{parts[0]}"
+
+
+def _arrows() -> dict[str, set[str]]:
+    """wing -> the other wings its modules import."""
+    arrows: dict[str, set[str]] = defaultdict(set)
+    for path in CORE.rglob("*.py"):
+        source = _wing(path.relative_to(CORE).with_suffix("").parts)
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.ImportFrom) and (node.module or "").startswith("bot.core"):
+                named = (node.module or "").split(".")[2:]
+                for parts in [named] if named else [[a.name] for a in node.names]:
+                    target = _wing(tuple(parts))
+                    if target != source:
+                        arrows[source].add(target)
+    return arrows
+
+
+def test_no_wing_imports_another_in_a_circle() -> None:
+    arrows = _arrows()
+    circles: list[list[str]] = []
+
+    def walk(wing: str, path: list[str]) -> None:
+        for next_wing in sorted(arrows.get(wing, ())):
+            if next_wing in path:
+                circles.append([*path[path.index(next_wing) :], next_wing])
+            elif len(path) < len(arrows) + 1:
+                walk(next_wing, [*path, next_wing])
+
+    for wing in sorted(arrows):
+        walk(wing, [wing])
+    assert circles == []
+
+
+def test_the_core_and_each_wing_stay_small() -> None:
+    assert len(list(CORE.glob("*.py"))) <= 15
+    for wing in (p for p in CORE.iterdir() if p.is_dir() and p.name != "__pycache__"):
+        for folder in [
+            wing,
+            *(p for p in wing.iterdir() if p.is_dir() and p.name != "__pycache__"),
+        ]:
+            assert len(list(folder.glob("*.py"))) <= 20, folder
