@@ -19,9 +19,11 @@ class SeasonTables(Queries):
         self, guild_id: int, *, vs_computer: bool, start: float, end: float, limit: int
     ) -> list[SeasonLine]:
         """The people who finished games between ``start`` and ``end`` (Unix times), best
-        first: game points, then games won, then fewer games played."""
+        first: game points, then games won, then fewer games played. A result row holds its
+        game's points whether its player won or not: they count for the winners alone."""
         rows = await self._read(
-            "SELECT r.user_id, MAX(r.display_name), COUNT(*), SUM(r.won), SUM(r.game_points)"
+            "SELECT r.user_id, MAX(r.display_name), COUNT(*), SUM(r.won),"
+            " SUM(r.won * r.game_points)"
             f"{_PEOPLE} AND r.vs_computer = ? AND r.finished_at >= ? AND r.finished_at < ?"
             " GROUP BY r.user_id ORDER BY 5 DESC, 4 DESC, 3, 1 LIMIT ?",
             (guild_id, int(vs_computer), start, end, limit),
@@ -32,7 +34,7 @@ class SeasonTables(Queries):
         self, guild_id: int, *, start: float, end: float
     ) -> list[tuple[int, str, int, int, float]]:
         """Every person's result between ``start`` and ``end`` in games between people: user,
-        name, won (0/1), game points, when the game finished."""
+        name, won (0/1), the game's points (whether they won or not), when the game finished."""
         rows = await self._read(
             "SELECT r.user_id, r.display_name, r.won, r.game_points, r.finished_at"
             f"{_PEOPLE} AND r.vs_computer = 0 AND r.finished_at >= ? AND r.finished_at < ?"

@@ -73,14 +73,15 @@ def champions(
     results: list[tuple[int, str, int, int, float]],
 ) -> list[tuple[datetime, int, str, int]]:
     """Each month's champion from its results: (month, user, name, game points), newest
-    first: most game points, then most wins, then fewest games."""
+    first: most game points, then most wins, then fewest games. A result holds its game's
+    points whether its player won or not: they count for the winners alone."""
     months: dict[datetime, dict[int, list[int]]] = defaultdict(dict)
     names: dict[int, str] = {}
     for user, name, won, points, at in results:
         moment = datetime.fromtimestamp(at, UTC)
         month = datetime(moment.year, moment.month, 1, tzinfo=UTC)
         line = months[month].setdefault(user, [0, 0, 0])
-        line[0] += points
+        line[0] += points if won else 0
         line[1] += won
         line[2] += 1
         names[user] = name

@@ -21,7 +21,8 @@ async def _result(
     points: int = 2,
     best: tuple[int, str] = (8, "5H 5C JD 8S + 2C"),
 ) -> None:
-    """A finished game between two people with its two result rows."""
+    """A finished game between two people with its two result rows, as the bot writes them:
+    each row holds the game's points, the loser's too."""
     stamp = at.timestamp()
     async with store.db.transaction() as tx:
         await tx.execute(
@@ -32,7 +33,7 @@ async def _result(
         )
         for seat, (user, name), won, gp, hand in (
             (0, winner, 1, points, best),
-            (1, loser, 0, 0, (4, "AH 3C 7D 9S + QS")),
+            (1, loser, 0, points, (4, "AH 3C 7D 9S + QS")),
         ):
             await tx.execute(
                 "INSERT INTO results (game_id, guild_id, seat, user_id, display_name, won,"
@@ -56,6 +57,25 @@ def test_a_months_champion_has_the_most_game_points_then_wins() -> None:
     feb = datetime(2026, 2, 10, tzinfo=UTC).timestamp()
     results = [(1, "Al", 1, 2, feb), (2, "Bea", 1, 3, feb), (1, "Al", 1, 2, feb)]
     assert champions(results) == [(datetime(2026, 2, 1, tzinfo=UTC), 1, "Al", 4)]
+
+
+def test_a_champion_counts_the_game_points_of_games_won_alone() -> None:
+    """Every result row holds its game's points, the loser's too: Bea lost two skunks (3
+    each) and won one game (2): 2 points, not 8; Al won the skunks: 6."""
+    feb = datetime(2026, 2, 10, tzinfo=UTC).timestamp()
+    results = [
+        (1, "Al", 1, 3, feb),
+        (2, "Bea", 0, 3, feb),
+        (1, "Al", 1, 3, feb),
+        (2, "Bea", 0, 3, feb),
+        (2, "Bea", 1, 2, feb),
+        (1, "Al", 0, 2, feb),
+    ]
+    assert champions(results) == [(datetime(2026, 2, 1, tzinfo=UTC), 1, "Al", 6)]
+    # A month where Bea lost every game: she is never its champion on game points.
+    mar = datetime(2026, 3, 10, tzinfo=UTC).timestamp()
+    lost = [(2, "Bea", 0, 3, mar), (2, "Bea", 0, 3, mar), (3, "Cy", 1, 2, mar)]
+    assert champions(lost) == [(datetime(2026, 3, 1, tzinfo=UTC), 3, "Cy", 2)]
 
 
 async def test_this_month_last_month_and_the_hall_of_fame(store: Store) -> None:
@@ -96,3 +116,75 @@ async def test_this_month_last_month_and_the_hall_of_fame(store: Store) -> None:
     crowned = lines.index("**Tournament champions**")
     assert lines[crowned - 1] == "February 2026: Al (3 game points)"
     assert lines[crowned + 1].startswith("None yet")
+
+
+async def _game(
+    store: Store,
+    game: int,
+    rows: list[tuple[int | None, str, int]],
+    *,
+    points: int,
+    vs_computer: bool = False,
+) -> None:
+    """A finished game of ``rows`` (user, or None for a computer seat; name; won), each row
+    holding the game's ``points`` as the bot writes them, the losers' too."""
+    stamp = datetime(2026, 3, 5, tzinfo=UTC).timestamp()
+    async with store.db.transaction() as tx:
+        await tx.execute(
+            "INSERT INTO games (id, guild_id, channel_id, status, creator_id, num_players,"
+            " target, vs_computer, version, created_at, updated_at)"
+            " VALUES (?, ?, ?, 'finished', ?, ?, 121, ?, 9, ?, ?)",
+            (game, GUILD, 1000 + game, rows[0][0] or 1, len(rows), int(vs_computer), stamp, stamp),
+        )
+        for seat, (user, name, won) in enumerate(rows):
+            await tx.execute(
+                "INSERT INTO results (game_id, guild_id, seat, user_id, display_name,"
+                " is_computer, vs_computer, won, game_points, score, final_scores, reason,"
+                " finished_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, '121-84', 'target', ?)",
+                (
+                    game,
+                    GUILD,
+                    seat,
+                    user,
+                    name,
+                    int(user is None),
+                    int(vs_computer),
+                    won,
+                    points,
+                    121 if won else 84,
+                    stamp,
+                ),
+            )
+
+
+async def test_a_months_table_gives_game_points_to_winners_alone(store: Store) -> None:
+    """Losers, lurches and skunks, partners and three players: each result row holds its
+    game's points, and the month's tables and champion count them for the winners alone."""
+    al, bea, cy, dee = (1, "Al"), (2, "Bea"), (3, "Cy"), (4, "Dee")
+    # A lurch (2) won by Al over Bea; a skunk (3) won by Bea over Al.
+    await _game(store, 1, [(*al, 1), (*bea, 0)], points=2)
+    await _game(store, 2, [(*bea, 1), (*al, 0)], points=3)
+    # Three players, Cy wins a plain game (1).
+    await _game(store, 3, [(*cy, 1), (*al, 0), (*bea, 0)], points=1)
+    # Partners: Al and Cy win a lurch against Bea and Dee (2 each to the winners).
+    await _game(store, 4, [(*al, 1), (*bea, 0), (*cy, 1), (*dee, 0)], points=2)
+    # Against the computer: Dee loses a lurch, Bea wins one.
+    await _game(store, 5, [(*dee, 0), (None, "Hard bot", 1)], points=2, vs_computer=True)
+    await _game(store, 6, [(*bea, 1), (None, "Easy bot", 0)], points=2, vs_computer=True)
+    seasons = Seasons(store, lambda: NOW)
+
+    people = await seasons.leaderboard(GUILD, "this_month")
+    assert people.reply.text.splitlines()[1:] == [
+        "1. Al — 4 game points, 2 of 4 won",
+        "2. Cy — 3 game points, 2 of 2 won",
+        "3. Bea — 3 game points, 1 of 4 won",
+        "4. Dee — 0 game points, 0 of 1 won",
+    ]
+    computer = await seasons.leaderboard(GUILD, "this_month", table="computer")
+    assert computer.reply.text.splitlines()[1:] == [
+        "1. Bea — 2 game points, 1 of 1 won",
+        "2. Dee — 0 game points, 0 of 1 won",
+    ]
+    start, end = month_bounds(NOW)
+    month = await store.season_results(GUILD, start=start.timestamp(), end=end.timestamp())
+    assert champions(month) == [(datetime(2026, 3, 1, tzinfo=UTC), 1, "Al", 4)]
