@@ -167,3 +167,24 @@ async def test_a_game_begun_before_sealed_shuffles_says_its_deals_cant_be_checke
     assert old.ephemeral and old.words() == not_sealed(game), old.words()
     missing = await fd.slash(bea, world.general, f"/cribbage verify game:{game + 1000}")
     assert missing.ephemeral and missing.words() == "I can't find that game in this server."
+
+
+async def test_a_review_with_nothing_to_judge_arrives_and_says_so(
+    world: World, bot: BotProcess
+) -> None:
+    """Resigned before the first discard: the review is one page, with no button to turn it
+    (Discord refuses two buttons of one id), and it says there was nothing to judge."""
+    fd = world.fd
+    al = world.players[0]
+    opened = await fd.slash(al, world.general, "/cribbage new vs_computer:True")
+    assert opened.original is not None, opened.words()
+    await resign(fd, al, world.general)
+    asked = await fd.slash(al, world.general, "/cribbage review")
+    await asked.wait_for(
+        lambda i: any("Review of game" in m.words() for m in i.messages()), timeout=60
+    )
+    review = next(m for m in asked.messages() if "Review of game" in m.words())
+    assert review.ephemeral and "Nothing to judge" in review.words(), review.words()
+    assert "Page" not in review.words() and not list(review.buttons())
+    refused = [r for r in fd.requests if r.status >= 400]
+    assert refused == [], refused

@@ -214,7 +214,10 @@ def _summary(report: ReviewReport) -> str:
     lines = [f"**Review of game {report.game_id} — {who}**{state}"]
     accuracy = report.accuracy
     if accuracy is None:
-        lines.append("No decisions to review: every play was forced.")
+        lines.append(
+            f"Nothing to judge: {who} made no choice in this game (it ended before the first"
+            " discard, or every card was forced)."
+        )
         if not report.sealed:
             lines.append(UNSEALED_LINE)
         return "\n".join(lines)
@@ -305,7 +308,7 @@ def _deal_page(report: ReviewReport, deal: int) -> tuple[str, BoardPicture | Non
 
 def page_view(report: ReviewReport, page: int) -> MessageView:
     """Page ``page`` of the review (0: the summary; then one a deal), with Previous / Next
-    (a page out of range shows the last one)."""
+    (a page out of range shows the last one); a review of one page has nothing to turn."""
     page = max(0, min(page, report.pages - 1))
     if page == 0:
         text, board = _summary(report), None
@@ -313,6 +316,9 @@ def page_view(report: ReviewReport, page: int) -> MessageView:
         text, board = _deal_page(report, report.deal_pages[page - 1])
     footer = f"\nPage {page + 1} of {report.pages}"
     controls = ReviewPages(report.game_id, report.seat, page, report.pages)
+    if report.pages == 1:
+        # (Previous and Next would be one button twice: Discord refuses two of one id.)
+        return MessageView(text[:MAX_MESSAGE], board=board)
     return MessageView(text[: MAX_MESSAGE - len(footer)] + footer, board=board, controls=controls)
 
 
