@@ -173,9 +173,20 @@ def routes(
         ]
         return _json(members)
 
+    async def get_member(request: web.Request) -> web.Response:
+        # Get Thread Member: the one member, or 404 / 10007 for a user who is not one. Only
+        # ``with_member=true`` (not used here) is said to need the GUILD_MEMBERS intent.
+        thread = thread_of(request)
+        user_id = int(request.match_info["user"])
+        joined = thread.thread_members.get(user_id)
+        if joined is None:
+            raise DiscordError(404, 10007, "Unknown Member")
+        return _json(payloads.thread_member(thread, user_id, joined))
+
     members = api + r"/channels/{channel:\d+}/thread-members"
     return [
         web.patch(api + r"/channels/{channel:\d+}", modify_channel),
         web.put(members + r"/{user:\d+}", add_member),
+        web.get(members + r"/{user:\d+}", get_member),
         web.get(members, list_members),
     ]

@@ -142,7 +142,7 @@ class Services:
         ledger.add(OwnerKind.TOURNAMENT, TournamentMessages(store, stamp))
         lobbies = Lobbies(games, computers)
 
-        reviews = Reviews(games, store, now, thinking)
+        reviews = Reviews(games, store, now, thinking, membership)
 
         def forget(owner: Owner) -> None:
             ledger.forget(owner)

@@ -467,10 +467,12 @@ class CribbageCommands(app_commands.Group):
         if channel_id is None:
             await send_error(interaction, NEEDS_A_CHANNEL)
             return
-        guild_id = interaction.guild_id
+        guild_id, viewer = interaction.guild_id, interaction.user.id
         shuffles = _core(interaction).shuffles
         await io_of(interaction).command(
-            interaction, lambda: shuffles.check(guild_id, channel_id, game), ephemeral=True
+            interaction,
+            lambda: shuffles.check(guild_id, channel_id, game, viewer=viewer),
+            ephemeral=True,
         )
 
     @app_commands.command(

@@ -124,6 +124,43 @@ class DiscordMembers:
             await self._note(key, self._clock())
         return member
 
+    async def sees(self, guild_id: int, user_id: int, channel_id: int) -> bool:
+        """Whether ``user_id`` can see ``channel_id`` of ``guild_id``: its permissions there
+        (the channel's overwrites, a thread's parent's), and for a private thread its
+        membership (or Manage Threads). Asked of Discord when not in the cache; False when
+        Discord cannot say (a game is kept from whoever might not see it)."""
+        guild = self._client.get_guild(guild_id)
+        if guild is None:
+            return False
+        try:
+            member = guild.get_member(user_id)
+            if member is None:
+                async with self._pacer.turn(None, RequestKind.POST, urgent=True):
+                    member = await guild.fetch_member(user_id)
+            channel = guild.get_channel_or_thread(channel_id)
+            if channel is None:
+                async with self._pacer.turn(None, RequestKind.POST, urgent=True):
+                    fetched = await guild.fetch_channel(channel_id)
+                if not isinstance(fetched, (discord.abc.GuildChannel, discord.Thread)):
+                    return False
+                channel = fetched
+            allowed = channel.permissions_for(member)
+            if not allowed.view_channel:
+                return False
+            thread = channel if isinstance(channel, discord.Thread) else None
+            if thread is None or not thread.is_private() or allowed.manage_threads:
+                return True
+            if any(known.id == user_id for known in thread.members):
+                return True
+            async with self._pacer.turn(None, RequestKind.POST, urgent=True):
+                await thread.fetch_member(user_id)
+            return True
+        except (discord.NotFound, discord.Forbidden):
+            return False
+        except discord.HTTPException as error:
+            log.warning("could not tell whether %s sees channel %s: %s", user_id, channel_id, error)
+            return False
+
     async def _note(self, key: tuple[int, int], at: float) -> None:
         """Note in the database that a member was seen (a failure only costs a request later)."""
         if self.store is None:

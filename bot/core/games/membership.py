@@ -1,4 +1,5 @@
-"""Who is still a member of a server: what the service asks before taking a move made by DM.
+"""Who is still a member of a server (what the service asks before taking a move made by DM),
+and who can see one of its channels (what it asks before showing a game played there).
 
 A click in a DM carries no server, so nothing in it shows that the player is still in the
 server the game is played in; someone who left (or was removed) would otherwise play on and
@@ -22,12 +23,22 @@ class Membership(Protocol):
         passing failure must not stop a game)."""
         ...
 
+    async def sees(self, guild_id: int, user_id: int, channel_id: int) -> bool:
+        """Whether ``user_id`` can see channel or thread ``channel_id`` of ``guild_id`` (a
+        private thread: as one of its members, or one who manages threads); False when it
+        cannot be told (what a game shows is kept from whoever might not see it)."""
+        ...
+
 
 class EveryoneStays:
     """Membership where nobody ever leaves (tests, and a service with no Discord behind it)."""
 
     async def is_member(self, guild_id: int, user_id: int) -> bool:
         """Always True."""
+        return True
+
+    async def sees(self, guild_id: int, user_id: int, channel_id: int) -> bool:
+        """Always True: every channel is open to everyone."""
         return True
 
 

@@ -35,6 +35,7 @@ from bot.core.base.views import BoardPicture, MessageView, ReviewPages
 from bot.core.games import archive
 from bot.core.games.chances import chances, chances_line
 from bot.core.games.games import Games, Loaded
+from bot.core.games.membership import EveryoneStays, Membership
 from bot.core.games.records import GameRecord, GameStatus
 from bot.core.games.storage import Archives
 from bot.core.review.records import ReviewRecords, ReviewRow
@@ -369,8 +370,12 @@ class Reviews:
         store: ReviewStore,
         clock: Callable[[], datetime],
         thinking: WorkerThinking | None = None,
+        sight: Membership | None = None,
     ) -> None:
+        """``sight``: who can see a server's channel (a game is shown to its players and to
+        those who can see where it was played; default: everyone sees every channel)."""
         self._games = games
+        self._sight: Membership = sight or EveryoneStays()
         self._store = store
         self._clock = clock
         self._make: Maker = (
@@ -393,7 +398,7 @@ class Reviews:
         """The review of ``player``'s (default: the user's) decisions in game ``game_id``
         (default: the latest game in ``channel_id``, where it was asked for), at ``page``."""
         try:
-            record = await self.find(guild_id, channel_id, game_id)
+            record = await self.find(guild_id, channel_id, game_id, viewer=user.id)
             report = await self._report(record, user, player)
         except Refused as refused:
             return Answer.refuse(str(refused))
@@ -412,7 +417,7 @@ class Reviews:
         """Another page of a review already open (a Previous / Next click in ``channel_id``):
         the click's message is updated to it. Checked again as the first page was."""
         try:
-            record = await self.find(guild_id, None, game_id, here=channel_id)
+            record = await self.find(guild_id, None, game_id, here=channel_id, viewer=user.id)
             if not 0 <= seat < len(record.seats):
                 raise Refused(NOT_A_PLAYER)
             report = await self._report(record, user, None, seat=seat)
@@ -459,13 +464,16 @@ class Reviews:
         game_id: int | None,
         *,
         here: int | None = None,
+        viewer: int | None = None,
     ) -> GameRecord:
         """Game ``game_id`` of server ``guild_id`` (None: the latest game in ``channel_id``),
-        asked for in channel ``here`` (default ``channel_id``); raises
+        asked for in channel ``here`` (default ``channel_id``) by ``viewer``; raises
         :class:`~bot.core.base.refusals.Refused` for one that does not exist, is in another
-        server, or was played outside servers (``guild_id`` None: a DM or group DM) in
-        another conversation than ``here``: such a game is its conversation's, as a
-        server's is its members'."""
+        server, was played outside servers (``guild_id`` None: a DM or group DM) in another
+        conversation than ``here`` (such a game is its conversation's, as a server's is its
+        members'), or was played in a channel or thread ``viewer`` cannot see and is not a
+        player of: then with the very words for a game that does not exist, so that asking
+        for every number tells nothing of the games in private threads."""
         here = channel_id if here is None else here
         store = self._games.store
         if game_id is None:
@@ -480,6 +488,14 @@ class Reviews:
             raise Refused(NO_SUCH_GAME)
         if record.guild_id is None and record.channel_id != here:
             raise Refused(NOT_IN_THIS_CONVERSATION)
+        if (
+            viewer is not None
+            and record.guild_id is not None
+            and record.channel_id != here
+            and all(seat.user_id != viewer for seat in record.seats)
+            and not await self._sight.sees(record.guild_id, viewer, record.channel_id)
+        ):
+            raise Refused(NO_SUCH_GAME)
         return record
 
     async def load(self, record: GameRecord) -> Loaded:

@@ -45,12 +45,18 @@ class ShuffleChecks:
         self._reviews = reviews
 
     async def check(
-        self, guild_id: int | None, channel_id: int | None, game_id: int | None = None
+        self,
+        guild_id: int | None,
+        channel_id: int | None,
+        game_id: int | None = None,
+        *,
+        viewer: int | None = None,
     ) -> Answer:
         """Each shown deal of game ``game_id`` (default: the latest in this channel) checked
-        against its seal and the deck it was dealt from."""
+        against its seal and the deck it was dealt from, for ``viewer`` (a game where they
+        cannot see it was played, and do not play, is not found)."""
         try:
-            record = await self._reviews.find(guild_id, channel_id, game_id)
+            record = await self._reviews.find(guild_id, channel_id, game_id, viewer=viewer)
             if record.status is GameStatus.LOBBY:
                 raise Refused(NOT_DEALT)
             loaded = await self._reviews.load(record)
