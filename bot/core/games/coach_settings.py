@@ -11,6 +11,7 @@ import time
 from collections.abc import Callable, Sequence
 from datetime import datetime
 
+from bot.core.base.recent import Recent
 from bot.core.base.replies import Answer, User
 from bot.core.games.storage import UserSettings
 
@@ -18,6 +19,8 @@ __all__ = ["COACH_CACHE_SECONDS", "CoachSettings"]
 
 #: How long a user's coach setting is taken as known (in this process) before it is asked again.
 COACH_CACHE_SECONDS = 60.0
+#: How many players' settings are kept in memory at most (the least recently asked go).
+SETTINGS_KEPT = 10_000
 
 
 class CoachSettings:
@@ -26,18 +29,20 @@ class CoachSettings:
     def __init__(self, store: UserSettings, clock: Callable[[], datetime]) -> None:
         self._store = store
         self._clock = clock
-        # user id -> (until when, coach off?)
-        self._cache: dict[int, tuple[float, bool]] = {}
+        # user id -> (until when, coach off?), for the players seen lately.
+        self._cache: Recent[int, tuple[float, bool]] = Recent(SETTINGS_KEPT)
 
     async def off(self, user_ids: Sequence[int]) -> frozenset[int]:
         """Which of these users turned the coach off."""
         now = time.monotonic()
-        missing = [u for u in user_ids if self._cache.get(u, (0.0, False))[0] < now]
+        known = {u: self._cache.get(u) for u in user_ids}
+        missing = [u for u, kept in known.items() if kept is None or kept[0] < now]
         if missing:
             off = await self._store.coach_off(missing)
             for user in missing:
-                self._cache[user] = (now + COACH_CACHE_SECONDS, user in off)
-        return frozenset(u for u in user_ids if self._cache[u][1])
+                known[user] = (now + COACH_CACHE_SECONDS, user in off)
+                self._cache.keep(user, (now + COACH_CACHE_SECONDS, user in off))
+        return frozenset(u for u, kept in known.items() if kept is not None and kept[1])
 
     async def coach(self, user: User, on: bool | None = None) -> Answer:
         """``/cribbage coach``: turn the coach's lines on or off for ``user``; None just says
@@ -49,7 +54,7 @@ class CoachSettings:
                 "line about your discard. Change it with `/cribbage coach on` or `off`."
             )
         await self._store.set_coach(user.id, on, now=self._clock().timestamp())
-        self._cache.pop(user.id, None)
+        self._cache.forget(user.id)
         if on:
             return Answer.say(
                 "Coach on: after each show, your next hand carries a line about your discard."

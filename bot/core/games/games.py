@@ -62,6 +62,8 @@ RngFactory = Callable[[str], random.Random]
 
 #: Games kept in memory (the rest are read from their snapshot when used).
 CACHED_GAMES = 512
+#: Games whose channel is remembered (to take a click's channel lock without a read).
+CHANNELS_KEPT = 10_000
 #: The largest game id SQLite can hold (a signed 64-bit integer): a control naming a larger
 #: one was not made by this bot.
 MAX_GAME_ID = 2**63 - 1
@@ -178,8 +180,9 @@ class Games:
         self.loaded = LoadedGames(rng_factory)
         # One lock per channel, dropped when no call holds it.
         self._locks: weakref.WeakValueDictionary[int, asyncio.Lock] = weakref.WeakValueDictionary()
-        # Game id -> channel id (which never changes), to find a click's lock without a read.
-        self._channels: dict[int, int] = {}
+        # Game id -> channel id (which never changes), to find a click's lock without a read:
+        # the games clicked lately (a game played on is kept; one gone quiet is read again).
+        self._channels: Recent[int, int] = Recent(CHANNELS_KEPT)
         # Games with a move being applied and saved in this process right now.
         self._moving: set[int] = set()
         #: Where the faults met on games are noted, once per cause and game.
@@ -231,7 +234,8 @@ class Games:
                 found = await self.store.get_game(game_id)
                 if found is None:
                     raise Refused(refusals.UNKNOWN_GAME)
-                channel_id = self._channels[game_id] = found.channel_id
+                channel_id = found.channel_id
+                self._channels.keep(game_id, channel_id)
             async with self.lock(channel_id):
                 # The game as kept in memory when it is known to be current; else read again
                 # under the lock (the first read only told us which lock to take).

@@ -59,11 +59,13 @@ class Departures:
         """Whether the player in ``seat`` is still a member of the game's server (asked now);
         a player found gone is noted, one found back again is forgotten."""
         member = await self._membership.is_member(guild_id, user_id)
-        seats = self._seats.setdefault(game_id, set())
-        if member:
-            seats.discard(seat)
-        else:
-            seats.add(seat)
+        if not member:
+            self._seats.setdefault(game_id, set()).add(seat)
+        elif game_id in self._seats:
+            # (Kept only for games with someone gone: a map entry per move would never end.)
+            self._seats[game_id].discard(seat)
+            if not self._seats[game_id]:
+                del self._seats[game_id]
         return member
 
     def forget(self, game_id: int) -> None:
