@@ -6,9 +6,10 @@
 | ``…/board.png?v=<version>`` | the board as the pegs stand (``?step=<n>``: after a replay's step) |
 | ``…/live`` | server-sent events: the page's live part, each time the game changes |
 | ``/page.js`` | the pages' one script |
+| ``/favicon.ico`` | the pages' icon |
 
-A link whose signature is not the game's gets the same short 404 page as a game that does not
-exist, so a link tells nothing about games it was not made for; there is no list of games.
+A link whose signature is not the game's (or whose number is not written as the bot writes it:
+``/g/01/…`` is not game 1's) gets the same short 404 page as a game that does not exist, so a link tells nothing about games it was not made for; there is no list of games.
 
 Live updates come from the change feed, not from the database: the server subscribes once,
 and a change of a game somebody watches is drawn once (one read of the game, usually from
@@ -20,6 +21,8 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
+import io
 import logging
 import re
 import time
@@ -28,6 +31,7 @@ from dataclasses import dataclass, field
 
 from aiohttp import web
 from aiohttp.typedefs import Handler
+from PIL import Image, ImageDraw
 
 from bot.core.base.feed import Change, ChangeFeed
 from bot.core.base.owners import OwnerKind
@@ -142,6 +146,26 @@ def _people(record: GameRecord) -> dict[int, str]:
     return {s.user_id: s.name for s in record.seats if s.user_id is not None}
 
 
+@functools.cache
+def favicon() -> bytes:
+    """The pages' icon (a browser asks for ``/favicon.ico`` with every page): a board's green
+    with two rows of peg holes and a red peg, as an ICO of 16, 32 and 48 pixels."""
+    size = 48
+    image = Image.new("RGBA", (size, size), (0, 0, 0, 0))
+    draw = ImageDraw.Draw(image)
+    draw.rounded_rectangle((2, 8, size - 3, size - 9), radius=8, fill=(21, 101, 52, 255))
+    for row, y in enumerate((19, 29)):
+        for hole in range(5):
+            x = 10 + hole * 7
+            peg = row == 0 and hole == 3
+            colour = (220, 38, 38, 255) if peg else (240, 230, 200, 255)
+            radius = 3 if peg else 2
+            draw.ellipse((x - radius, y - radius, x + radius, y + radius), fill=colour)
+    out = io.BytesIO()
+    image.save(out, format="ICO", sizes=[(16, 16), (32, 32), (48, 48)])
+    return out.getvalue()
+
+
 class WebServer:
     """Serves the game pages on ``host``:``port`` (0: a free port, :attr:`port` says which)."""
 
@@ -187,6 +211,7 @@ class WebServer:
         app = web.Application()
         app.router.add_get("/", self._home)
         app.router.add_get("/page.js", self._script)
+        app.router.add_get("/favicon.ico", self._favicon)
         app.router.add_get("/g/{game}/{signature}", self._page)
         app.router.add_get("/g/{game}/{signature}/board.png", self._board)
         app.router.add_get("/g/{game}/{signature}/live", self._live)
@@ -273,7 +298,10 @@ class WebServer:
         """The game a request's link names; a 404 page for a link that is not one of ours or a
         game that is not kept."""
         text, signature = request.match_info["game"], request.match_info["signature"]
-        if not text.isdecimal() or len(text) > 18 or not self.links.check(int(text), signature):
+        # One address per game: the number as the bot writes it (no leading zero, no other
+        # digits than 0-9), so a changed link finds nothing.
+        canonical = text.isascii() and text.isdecimal() and text == str(int(text))
+        if not canonical or len(text) > 18 or not self.links.check(int(text), signature):
             raise _not_found(BAD_LINK)
         record = await self._games.record(int(text))
         if record is None:
@@ -303,6 +331,11 @@ class WebServer:
             text=SCRIPT,
             content_type="text/javascript",
             headers={"Cache-Control": "max-age=3600"},
+        )
+
+    async def _favicon(self, request: web.Request) -> web.Response:
+        return web.Response(
+            body=favicon(), content_type="image/x-icon", headers={"Cache-Control": "max-age=86400"}
         )
 
     async def _page(self, request: web.Request) -> web.Response:

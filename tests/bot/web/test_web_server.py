@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import io
+
 from aiohttp.test_utils import TestClient, TestServer
+from PIL import Image
 
 from bot.core.games.records import GameRecord
 from bot.core.services import Services
@@ -72,3 +75,24 @@ async def test_the_reviews_of_both_sides_are_on_a_finished_games_page(
     assert review.count("<strong>Review of game") >= 2
     assert "— Al</strong>" in review and "— Bea</strong>" in review and "Accuracy" in review
     assert "Page 1 of" not in review and "Next" not in review
+
+
+async def test_a_game_has_one_address_and_the_pages_an_icon(
+    service: Services, store: Store
+) -> None:
+    """``/g/01/<signature>`` is not game 1's page (a changed link finds nothing), and the
+    icon every browser asks for is there."""
+    game_id = await _finished(service)
+    server = WebServer(service.games, service.feed, LINKS, store)
+    path = LINKS.path(game_id)
+    signature = path.rsplit("/", 1)[1]
+    async with TestClient(TestServer(server.app())) as client:
+        assert (await client.get(path)).status == 200
+        for changed in (f"/g/0{game_id}/{signature}", f"/g/{game_id}٠/{signature}"):
+            assert (await client.get(changed)).status == 404, changed
+        icon = await client.get("/favicon.ico")
+        body = await icon.read()
+    assert icon.status == 200 and icon.content_type == "image/x-icon"
+    assert "max-age" in icon.headers["Cache-Control"]
+    with Image.open(io.BytesIO(body)) as read:
+        assert read.format == "ICO" and read.size == (48, 48)
