@@ -8,8 +8,9 @@
 | ``/page.js`` | the pages' one script |
 | ``/favicon.ico`` | the pages' icon |
 
-A link whose signature is not the game's (or whose number is not written as the bot writes it:
-``/g/01/…`` is not game 1's) gets the same short 404 page as a game that does not exist, so a link tells nothing about games it was not made for; there is no list of games.
+A link whose signature is not the game's (or whose number is not written as the bot writes
+it: ``/g/01/…`` is not game 1's) gets the same short 404 page as a game that does not exist,
+so a link tells nothing about games it was not made for; there is no list of games.
 
 Live updates come from the change feed, not from the database: the server subscribes once,
 and a change of a game somebody watches is drawn once (one read of the game, usually from

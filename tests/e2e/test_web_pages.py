@@ -200,7 +200,11 @@ async def test_links_are_signed_and_the_table_carries_them(world: World, bots: B
     game_id = latest_game_id(world.database, world.general.id)
     link = base + LINKS.path(game_id)
     table = await until(world.fd, lambda: _table(world))
-    assert f"Watch or replay in the browser: <{link}>" in table.words()
+    said = f"Watch or replay in the browser: <{link}>"
+    # The message's last line, a part of its own after the calls (not inside their frame).
+    assert table.words().splitlines()[-1] == said, table.words()
+    last = [c for c in table.walk() if c.get("type") == 10][-1]
+    assert last["content"] == said
 
     status, page = await _get(link)
     assert status == 200 and "Live" in page

@@ -14,7 +14,6 @@ one hand message per deal by DM.
 
 from __future__ import annotations
 
-import dataclasses
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
@@ -35,7 +34,7 @@ from bot.core.games.messages.private import (
     where,
 )
 from bot.core.games.messages.prompts import controls_for
-from bot.core.games.messages.table import deal_layout, deal_text, result_line
+from bot.core.games.messages.table import MAX_LAID_OUT, deal_layout, deal_text, result_line
 from bot.core.games.records import GameRecord, GameStatus, SeatRecord
 from engine.cards import Card
 from engine.events import Dealt, Shown
@@ -217,14 +216,12 @@ def _tables(
         # The deal the game ended in leaves the board to the result, below it: one picture.
         board = _deal_board(log, view, deal, odds) if text.show and not text.result else None
         order = _TABLE + 2 * deal
-        if link is not None:
-            # The game's page (angle brackets: a link without Discord's preview under it).
-            line = page_line(link)
-            text = dataclasses.replace(
-                text, play=f"{text.play}\n{line}", brief=f"{text.brief}\n{line}"
-            )
-        # One message per deal, whatever its length: the show never moves to another.
-        view_now = laid_out(deal_layout(text), board=board, framed=True)
+        # One message per deal, whatever its length: the show never moves to another. The
+        # game's page is its last line, a part of its own (angle brackets: a link without
+        # Discord's preview under it).
+        ending = () if link is None else ((page_line(link),),)
+        room = MAX_LAID_OUT - sum(len(t) + 1 for group in ending for t in group)
+        view_now = laid_out((*deal_layout(text, room), *ending), board=board, framed=True)
         owed.append(Owed(f"table:{deal}", view_now, order=order))
         if text.result:
             # A game that can be dealt again has a review: the result offers it.
