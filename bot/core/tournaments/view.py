@@ -55,7 +55,11 @@ class Event:
 
     def current(self) -> list[PairingRecord]:
         """The pairings of the round being played."""
-        return [p for p in self.pairings if p.round == self.record.round]
+        return self.of_round(self.record.round)
+
+    def of_round(self, round_number: int) -> list[PairingRecord]:
+        """The pairings of one round."""
+        return [p for p in self.pairings if p.round == round_number]
 
 
 def results_of(pairings: Sequence[PairingRecord]) -> list[MatchResult]:
@@ -166,6 +170,13 @@ def _board(event: Event, shown: int) -> str:
         head += [_pairing_line(event, p) for p in current[:shown]]
         if len(current) > shown:
             head.append(f"… and {len(current) - shown} more tables.")
+        before = event.of_round(t.round - 1) if t.status is TournamentStatus.RUNNING else []
+        if before:
+            # The round that decided these pairings, so its results are seen on the message.
+            head.append(f"**Round {t.round - 1} results**")
+            head += [_pairing_line(event, p) for p in before[:shown]]
+            if len(before) > shown:
+                head.append(f"… and {len(before) - shown} more tables.")
     if t.status is TournamentStatus.FINISHED:
         head.append(f"**Final standings** after {t.rounds} rounds")
     elif t.status is TournamentStatus.CANCELLED:

@@ -167,3 +167,41 @@ def test_a_negative_spread_is_written_with_a_minus_sign() -> None:
         "3. Bea — 0 pts, 0 won, spread −2",
     ]
     assert champion_text(event).endswith("with 4 game points (2 won, spread −37)!")
+
+
+def test_the_next_rounds_pairings_keep_the_last_rounds_results_in_view() -> None:
+    """Round 2 paired: the live message shows its tables and, under them, how round 1 ended
+    (the pairings used to replace the round that decided them at once)."""
+    entrants = tuple(tr.EntrantRecord(1000 + n, name, n + 1) for n, name in enumerate("ABCD"))
+    first = (
+        tr.PairingRecord(
+            1, 1, 1000, 1001, decided=tr.Decided.GAME, winner=1000, margin=12, wins_a=1
+        ),
+        tr.PairingRecord(1, 2, 1002, 1003, decided=tr.Decided.FORFEIT, winner=1003, wins_b=1),
+    )
+    second = (tr.PairingRecord(2, 1, 1000, 1003), tr.PairingRecord(2, 2, 1001, 1002))
+    record = tr.TournamentRecord(
+        1,
+        GUILD,
+        CHANNEL,
+        MO.id,
+        tr.Format.SWISS,
+        3,
+        121,
+        "lurch",
+        24.0,
+        tr.TournamentStatus.RUNNING,
+        2,
+        0.0,
+        1,
+        0.0,
+    )
+    text = board_text(Event(record, entrants, first + second))
+    lines = text.splitlines()
+    at = lines.index("**Round 1 results**")
+    assert lines.index("**Round 2 of 3** — each game is played in its thread.") < at
+    assert lines[at + 1 : at + 3] == [
+        "1. A vs B — A wins (1–0) by 12",
+        "2. C vs D — D wins (0–1) — forfeit",
+    ]
+    assert "1. A vs D — playing" in lines and "2. B vs C — playing" in lines
