@@ -51,7 +51,7 @@ def _closed(fd: FakeDiscord, user: Any) -> bool:
     game ended."""
     dms = fd.dms(user)
     live = [m for m in dms if list(m.buttons()) or list(m.selects())]
-    return not live and any("ended without a result" in m.words() for m in dms)
+    return not live and any("No result is recorded" in m.words() for m in dms)
 
 
 def _said(bot: RunningBot, cause: Cause) -> list[str]:

@@ -314,6 +314,13 @@ async def test_deadline_forfeits_withdrawal_and_a_moderators_result(
         now[0] += timedelta(hours=1, minutes=1)
         service.director.look(record.id)
         await until(fd, lambda: any("only Al moved" in m.words() for m in first.messages))
+        # Each player's hand says how the game ended, as the thread was told.
+        for player in (al, bea):
+            print("DEBUG", player.name, [m.words()[:120] for m in fd.dms(player)])
+            await until(
+                fd, lambda p=player: any("Al wins by forfeit" in m.words() for m in fd.dms(p))
+            )
+        await until(fd, lambda: "**Round 1 results**" in board.words())
         other = by_pair[frozenset(("Cy", "Di"))]
         await until(fd, lambda: any("neither player moved" in m.words() for m in other.messages))
         await until(fd, lambda: "**Round 2 of 2**" in board.words())

@@ -16,6 +16,7 @@ __all__ = [
     "YOUR_HAND",
     "closed_hand_text",
     "coach_text",
+    "ended_text",
     "hand_text",
     "turn_reminder",
     "where",
@@ -33,6 +34,13 @@ YOUR_HAND = "Your hand"
 def where(channel_id: int) -> str:
     """Which game a private message is about: "Cribbage in #general"."""
     return f"Cribbage in <#{channel_id}>"
+
+
+def ended_text(channel_id: int, end_note: str | None) -> str:
+    """A hand message once its game ended without being played out: how it ended, as the
+    channel was told (a tournament's forfeit or withdrawal names the winner), else that it
+    ended without a result."""
+    return f"{where(channel_id)}: {end_note or GAME_ENDED}"
 
 
 def coach_text(deal_number: int, line: str) -> str:

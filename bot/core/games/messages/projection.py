@@ -25,13 +25,12 @@ from bot.core.games.deal_log import DealLog
 from bot.core.games.games import Loaded
 from bot.core.games.lobby import lobby_view
 from bot.core.games.messages.private import (
-    GAME_ENDED,
     closed_hand_text,
     coach_text,
+    ended_text,
     hand_text,
     reminder_done,
     turn_reminder,
-    where,
 )
 from bot.core.games.messages.prompts import controls_for
 from bot.core.games.messages.table import MAX_LAID_OUT, deal_layout, deal_text, result_line
@@ -156,7 +155,7 @@ def hand_view(loaded: Loaded, seat: int, *, coach: bool = True) -> MessageView:
     game, record, log = loaded.game, loaded.record, loaded.log
     view = game.view(seat)
     if record.status in (GameStatus.CANCELLED, GameStatus.EXPIRED):
-        return laid_out(((f"{where(record.channel_id)}: {GAME_ENDED}",),))
+        return laid_out(((ended_text(record.channel_id, record.end_note),),))
     if game.phase is Phase.OVER:
         # The last word on the game: the coach's line on its last show, or (the game ended
         # before that show) the line on the deal before, which this message carried already.

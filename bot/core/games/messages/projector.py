@@ -22,7 +22,7 @@ from bot.core.base.timing import TOKEN_USABLE
 from bot.core.base.views import MessageRecord, MessageView, Owed, laid_out
 from bot.core.games.coach_settings import CoachSettings
 from bot.core.games.games import Games, Loaded
-from bot.core.games.messages.private import GAME_ENDED, where
+from bot.core.games.messages.private import ended_text
 from bot.core.games.messages.private_table import (
     hand_carrier,
     private_owed,
@@ -293,6 +293,6 @@ def _ended_unread(record: GameRecord, sent: Mapping[str, MessageRecord]) -> Draw
         seat = int(key.rsplit(":", 1)[1])
         user = record.seats[seat].user_id if seat < len(record.seats) else None
         if user is not None:
-            view = laid_out(((f"{where(record.channel_id)}: {GAME_ENDED}",),))
+            view = laid_out(((ended_text(record.channel_id, record.end_note),),))
             owed.append(Owed(key, view, user, existing=True, private=private))
     return Drawing(record.channel_id, record.version, tuple(owed))

@@ -124,7 +124,7 @@ async def test_a_game_that_cannot_be_read_says_so_and_a_moderator_ends_it(
     assert table.hands() == []
     for user in (AL, BEA):
         hand = table.hand(game_id, user.id)
-        assert hand is not None and "ended without a result" in hand.content
+        assert hand is not None and "Eve cancelled the game. No result is recorded." in hand.content
     # The channel is free for a new game.
     assert (await service.lobbies.new_game(GUILD, CHANNEL, AL, players=2)).ok
     assert len(fault_lines(caplog)) == 1
