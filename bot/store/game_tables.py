@@ -36,7 +36,7 @@ _ENDED = "status IN ('finished', 'cancelled', 'expired')"
 _GAME_COLUMNS = (
     "g.id, g.guild_id, g.channel_id, g.status, g.creator_id, g.num_players, g.target,"
     " g.vs_computer, g.snapshot, g.version, g.created_at, g.updated_at, g.end_note,"
-    " g.scoring, g.counting, g.private_table,"
+    " g.scoring, g.counting, g.private_table, g.occasion,"
     " s.seat, s.user_id, s.display_name, s.is_computer, s.computer_level"
 )
 #: The columns of ``results`` that hold a ResultRecord, named as its fields.
@@ -91,6 +91,7 @@ def _games(rows: Iterable[Row]) -> list[GameRecord]:
                 scoring=Scoring(first["scoring"]),
                 counting=Counting(first["counting"]),
                 private=bool(first["private_table"]),
+                occasion=first["occasion"],
             )
         )
     return games
@@ -272,16 +273,18 @@ class GameTables(Queries):
         scoring: Scoring = Scoring.LURCH,
         counting: Counting = Counting.AUTO,
         private: bool = False,
+        occasion: str | None = None,
         fill: Callable[[GameRecord], Sequence[SeatRecord]] | None = None,
         deal: Callable[[GameRecord], Awaitable[tuple[str, Sequence[str]]]] | None = None,
         answered: Callable[[GameRecord], MessageRecord | None] | None = None,
     ) -> GameRecord:
         """Open a game in one transaction: a lobby with ``creator`` in seat 0 and the table's
         options (``private``: where the bot is not a member, a game reached through
-        interactions' tokens alone); ``fill`` gives the seats it has from the start (every
-        other seat a computer), ``deal`` the first deal of a full table (its snapshot and log
-        entries: the game is then active), and ``answered`` the message that answers the
-        command (the lobby), kept with it. Nothing is left behind if any of it fails. Raises
+        interactions' tokens alone; ``occasion``: what it is part of, a tournament's round);
+        ``fill`` gives the seats it has from the start (every other seat a computer), ``deal``
+        the first deal of a full table (its snapshot and log entries: the game is then
+        active), and ``answered`` the message that answers the command (the lobby), kept with
+        it. Nothing is left behind if any of it fails. Raises
         :class:`ChannelBusy`."""
         async with self._writing() as tx:
             try:
@@ -323,7 +326,12 @@ class GameTables(Queries):
                 scoring=scoring,
                 counting=counting,
                 private=private,
+                occasion=occasion,
             )
+            if occasion is not None:
+                await tx.execute(
+                    "UPDATE games SET occasion = ? WHERE id = ?", (occasion, record.id)
+                )
             if fill is not None:
                 # Seating the table is a change of its own (the game's next version), as it is
                 # when players join one by one.

@@ -285,6 +285,11 @@ async def test_deadline_forfeits_withdrawal_and_a_moderators_result(
 
         by_pair = {pair: t for t in await until(fd, dealt) for pair in [_pair_of(t)]}
         first = by_pair[frozenset(("Al", "Bea"))]
+        # Each thread's first line says what the game is played for, not who opened it.
+        for thread in by_pair.values():
+            opening = thread.messages[0].words().splitlines()[0]
+            assert "Round 1 of the Swiss tournament." in opening, opening
+            assert "Opened by" not in opening, opening
         # Al throws his cards; Bea never moves. Cy and Di never move. A moderator settles Ed's.
         hand = await until(fd, lambda: [m for m in fd.dms(al) if list(m.selects())])
         menu = next(hand[-1].selects())
@@ -316,10 +321,11 @@ async def test_deadline_forfeits_withdrawal_and_a_moderators_result(
         await until(fd, lambda: any("only Al moved" in m.words() for m in first.messages))
         # Each player's hand says how the game ended, as the thread was told.
         for player in (al, bea):
-            print("DEBUG", player.name, [m.words()[:120] for m in fd.dms(player)])
-            await until(
-                fd, lambda p=player: any("Al wins by forfeit" in m.words() for m in fd.dms(p))
-            )
+
+            def told(user: User = player) -> bool:
+                return any("Al wins by forfeit" in m.words() for m in fd.dms(user))
+
+            await until(fd, told)
         await until(fd, lambda: "**Round 1 results**" in board.words())
         other = by_pair[frozenset(("Cy", "Di"))]
         await until(fd, lambda: any("neither player moved" in m.words() for m in other.messages))

@@ -43,6 +43,7 @@ def lobby_view(record: GameRecord, state: GameStatus | None = None) -> MessageVi
         state,
         record.scoring,
         record.counting,
+        record.occasion,
     )
     if state is not GameStatus.LOBBY:
         return MessageView(text, controls=LobbyControls(record.id, ()))

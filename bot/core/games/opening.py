@@ -137,11 +137,13 @@ class Lobbies(OnGames):
         *,
         target: int,
         scoring: str,
+        occasion: str | None = None,
     ) -> GameRecord:
         """Open a two-player game in ``channel_id`` with both ``players`` seated and the first
-        hand dealt, in one transaction (a tournament's pairing, in its thread). The channel's
-        open game, if it has one already, is returned instead: a second call for the same
-        pairing (after a restart) opens nothing more."""
+        hand dealt, in one transaction (a tournament's pairing, in its thread, ``occasion``
+        saying which round of which tournament). The channel's open game, if it has one
+        already, is returned instead: a second call for the same pairing (after a restart)
+        opens nothing more."""
         store = self._games.store
         async with self._games.lock(channel_id):
             found = await store.open_game_in_channel(channel_id)
@@ -157,6 +159,7 @@ class Lobbies(OnGames):
                 target=target,
                 now=self._games.now(),
                 scoring=Scoring(scoring),
+                occasion=occasion,
                 fill=lambda r: (*r.seats, SeatRecord(1, second.id, second.name)),
                 deal=lambda r: self._first_deal(r, dealt),
             )

@@ -74,6 +74,9 @@ class GameRecord:
     #: Played where the bot is not a member (a DM between people, a group DM, a server that
     #: did not invite it): its messages are reached through interactions' tokens alone.
     private: bool = False
+    #: What the game is part of, said first in its lobby (a tournament's round); None for a
+    #: game someone opened (the lobby says who).
+    occasion: str | None = None
 
     def seat_of(self, user_id: int) -> int | None:
         """The seat ``user_id`` sits in, or None."""

@@ -34,6 +34,7 @@ class GameRecords(Protocol):
         scoring: Scoring = ...,
         counting: Counting = ...,
         private: bool = ...,
+        occasion: str | None = ...,
         fill: Callable[[GameRecord], Sequence[SeatRecord]] | None = ...,
         deal: Callable[[GameRecord], Awaitable[tuple[str, Sequence[str]]]] | None = ...,
         answered: Callable[[GameRecord], MessageRecord | None] | None = ...,

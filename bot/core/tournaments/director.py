@@ -52,7 +52,7 @@ from bot.core.tournaments.records import (
     TournamentStatus,
 )
 from bot.core.tournaments.tournaments import RECONCILE_ENDED, TournamentStore, read_event
-from bot.core.tournaments.view import Event, champion_of, table_of
+from bot.core.tournaments.view import FORMAT_NAMES, Event, champion_of, table_of
 from engine.tournament import knockout_first_round, round_robin_round, swiss_round
 
 __all__ = ["ThreadRefused", "Threads", "TournamentDirector", "pair_next"]
@@ -300,6 +300,7 @@ class TournamentDirector(OnPatrol):
                 (User(p.player_a, names[p.player_a]), User(p.player_b, names[p.player_b])),
                 target=record.target,
                 scoring=record.scoring,
+                occasion=f"Round {p.round} of the {FORMAT_NAMES[record.format]} tournament",
             )
             self._of_game[game.id] = record.id
             await self._store.set_game(record.id, p.round, p.tab, game.id)

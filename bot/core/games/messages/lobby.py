@@ -29,13 +29,15 @@ def lobby_text(
     state: GameStatus = GameStatus.LOBBY,
     scoring: Scoring = Scoring.LURCH,
     counting: Counting = Counting.AUTO,
+    occasion: str | None = None,
 ) -> str:
-    """The lobby message as it reads while the game is in ``state``."""
+    """The lobby message as it reads while the game is in ``state``; it says who opened the
+    game, or what it is played for (``occasion``: a tournament's round)."""
     seated = ", ".join(escape(n) for n in names) if names else "nobody"
     counted = "you count your hands (muggins)" if counting is Counting.MANUAL else "auto counting"
     head = (
         f"**Cribbage** — {num_players} players, to {target}; {_RULE_NAMES[scoring]},"
-        f" {counted}. Opened by {escape(creator)}."
+        f" {counted}. {escape(occasion) if occasion else f'Opened by {escape(creator)}'}."
     )
     partners = " Partners sit opposite: seats 1 & 3 against 2 & 4." if num_players == 4 else ""
     lines = [head + partners, f"Seated ({len(names)}/{num_players}): {seated}"]

@@ -384,8 +384,12 @@ def test_manual_show_says_the_cards_the_claim_the_muggins_and_then_the_breakdown
 
 
 def test_lobby_names_the_table_options() -> None:
-    assert "to 121; game points by the lurch, auto counting." in lobby_text("Al", ["Al"], 2, 121)
-    skunk = lobby_text("Al", ["Al"], 2, 61, scoring=Scoring.SKUNK, counting=Counting.MANUAL)
+    assert "to 121; game points by the lurch, auto counting." in lobby_text(
+        "Opened by Al", ["Al"], 2, 121
+    )
+    skunk = lobby_text(
+        "Opened by Al", ["Al"], 2, 61, scoring=Scoring.SKUNK, counting=Counting.MANUAL
+    )
     assert "to 61; game points on the skunk scale, you count your hands (muggins)." in skunk
 
 
