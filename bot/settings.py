@@ -78,13 +78,17 @@ def _optional_int(env: Mapping[str, str], name: str) -> int | None:
     return None if value is None else _read(int, name, value, "a number (a Discord id)")
 
 
-def _seconds(env: Mapping[str, str], name: str, default: float) -> float:
+def _seconds(env: Mapping[str, str], name: str, default: float, *, or_none: bool = False) -> float:
+    """Seconds from 5 to 86400 (``or_none``: 0 too, meaning none at all)."""
     value = _optional(env, name)
     if value is None:
         return default
     seconds = _read(float, name, value, "a number of seconds")
+    if or_none and seconds == 0:
+        return 0.0
     if not 5 <= seconds <= 86_400:
-        raise SettingsError(f"{name} must be between 5 and 86400 seconds, not {value!r}.")
+        low = "0, or between 5" if or_none else "between 5"
+        raise SettingsError(f"{name} must be {low} and 86400 seconds, not {value!r}.")
     return seconds
 
 
@@ -337,7 +341,7 @@ class Settings:
             ),
             muggins_seconds=_seconds(env, "MUGGINS_SECONDS", DEFAULT_MUGGINS_SECONDS),
             member_check_seconds=_seconds(
-                env, "MEMBER_CHECK_SECONDS", DEFAULT_MEMBER_CHECK_SECONDS
+                env, "MEMBER_CHECK_SECONDS", DEFAULT_MEMBER_CHECK_SECONDS, or_none=True
             ),
             count_timeout_seconds=_seconds(
                 env, "COUNT_TIMEOUT_SECONDS", DEFAULT_COUNT_TIMEOUT_SECONDS

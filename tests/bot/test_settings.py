@@ -88,9 +88,13 @@ def test_the_turn_reminder_delay_is_a_setting_within_bounds() -> None:
 def test_how_long_membership_is_taken_as_seen_is_a_setting_within_bounds() -> None:
     assert Settings.from_env({}).member_check == timedelta(minutes=10)
     assert Settings.from_env({"MEMBER_CHECK_SECONDS": "30"}).member_check == timedelta(seconds=30)
-    for bad in ("0", "86401", "always", "nan"):
-        with pytest.raises(SettingsError, match="MEMBER_CHECK_SECONDS"):
+    # 0: Discord is asked before every move by DM.
+    assert Settings.from_env({"MEMBER_CHECK_SECONDS": "0"}).member_check == timedelta(0)
+    for bad in ("3", "86401", "nan", "-1"):
+        with pytest.raises(SettingsError, match="MEMBER_CHECK_SECONDS must be 0, or between 5"):
             Settings.from_env({"MEMBER_CHECK_SECONDS": bad})
+    with pytest.raises(SettingsError, match="MEMBER_CHECK_SECONDS must be a number of seconds"):
+        Settings.from_env({"MEMBER_CHECK_SECONDS": "always"})
 
 
 @pytest.mark.parametrize("value", ["inf", "-inf", "nan", "1e10", "1e-300", "0.01", "366", "-1"])
