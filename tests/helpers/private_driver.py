@@ -44,11 +44,13 @@ OVER_CLAIM = "That's more than this hand is worth."
 
 def bot_token_requests(fd: FakeDiscord, since: int = 0) -> list[str]:
     """The requests made with the bot's own token (not an interaction's callback or webhook)
-    among ``fd.requests[since:]``."""
+    among ``fd.requests[since:]``, a process's sync of its commands aside (a start-up's, made
+    whenever a process gets to it: nothing of any game)."""
     return [
         f"{r.route} -> {r.status}"
         for r in fd.requests[since:]
-        if not r.template.startswith("POST /interactions/") and "/webhooks/" not in r.template
+        if not r.template.startswith(("POST /interactions/", "PUT /applications/"))
+        and "/webhooks/" not in r.template
     ]
 
 

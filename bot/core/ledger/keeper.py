@@ -322,9 +322,12 @@ class MessageKeeper:
         pacing, a retry): after a start or a takeover, the moment every owner reconciled shows
         what it owes (reminders not yet due aside)."""
         loop = asyncio.get_running_loop()
-        while self._tasks or self._timers:
-            if self._tasks:
-                await asyncio.wait(list(self._tasks.values()))
+        while not self._stopping and (self._tasks or self._timers):
+            running = [task for task in self._tasks.values() if not task.done()]
+            if running:
+                await asyncio.wait(running)
+            elif self._tasks:
+                return  # (only tasks cancelled before they ran are left: a stop under way)
             else:
                 # A timer fires into a task (``_fire`` touches its owner): wait for it to fire.
                 soonest = min(timer.when() for timer, _ in self._timers.values())
