@@ -28,6 +28,7 @@ from bot.discord.app import CribbageBot
 from bot.discord.logs import HeldLog, configure_logging
 from bot.settings import Settings, StartupError
 from bot.store import Store
+from bot.web.capacity import raise_open_files
 
 __all__ = ["open_store", "point_at_api", "run_bot"]
 
@@ -116,6 +117,9 @@ async def run_bot(settings: Settings) -> None:
         raise ValueError("DISCORD_TOKEN is not set.")
     point_at_api(settings.discord_api_base, settings.discord_gateway_url)
     configure_logging(settings.log_level)
+    # Every connection is a file: a low soft limit (a service manager's 1,024) would let the
+    # game pages starve Discord and the database (bot.web.capacity).
+    raise_open_files()
     held = HeldLog()
     new_file = _new_database_file(settings)
     loop = asyncio.get_running_loop()

@@ -89,15 +89,34 @@ SCRIPT = """
   "use strict";
   var live = document.querySelector("[data-live]");
   if (live && window.EventSource) {
-    var source = new EventSource(live.getAttribute("data-live"));
     var latest = document.getElementById("latest");
-    source.addEventListener("table", function (event) {
-      live.innerHTML = event.data;
-      // Screen readers hear the newest line, not the whole table again.
-      var lines = live.querySelectorAll("article.msg p");
-      if (latest && lines.length) { latest.textContent = lines[lines.length - 1].textContent; }
-    });
-    source.addEventListener("over", function () { source.close(); location.reload(); });
+    // Said when the server is too busy to follow the game for this page (it answered 503).
+    var paused = document.createElement("p");
+    paused.className = "status";
+    paused.setAttribute("role", "status");
+    paused.hidden = true;
+    live.parentNode.insertBefore(paused, live);
+    var follow = function () {
+      var source = new EventSource(live.getAttribute("data-live"));
+      source.addEventListener("open", function () { paused.hidden = true; });
+      source.addEventListener("table", function (event) {
+        live.innerHTML = event.data;
+        // Screen readers hear the newest line, not the whole table again.
+        var lines = live.querySelectorAll("article.msg p");
+        if (latest && lines.length) { latest.textContent = lines[lines.length - 1].textContent; }
+      });
+      source.addEventListener("over", function () { source.close(); location.reload(); });
+      source.addEventListener("error", function () {
+        // A lost connection is tried again by the browser; a refusal (503: too many pages
+        // open) closes the stream: say so, and try again in a minute or so.
+        if (source.readyState !== EventSource.CLOSED) { return; }
+        paused.textContent = "Live updates are paused: the server is busy. " +
+          "This page tries again in a minute (or reload it).";
+        paused.hidden = false;
+        setTimeout(follow, 45000 + Math.random() * 30000);
+      });
+    };
+    follow();
   }
   var steps = Array.prototype.slice.call(document.querySelectorAll("ol.steps a"));
   var board = document.getElementById("step-board");

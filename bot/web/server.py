@@ -12,6 +12,16 @@ A link whose signature is not the game's (or whose number is not written as the 
 it: ``/g/01/…`` is not game 1's) gets the same short 404 page as a game that does not exist,
 so a link tells nothing about games it was not made for; there is no list of games.
 
+Under pressure the server stays within what :mod:`bot.web.capacity` gives it (from the open-file
+limit, less what Discord and the database need): a live page beyond its share is refused with
+503 and ``Retry-After`` (the page's script waits and tries again, saying so), a connection
+beyond it is closed at once, and the first refusal of a spell is logged as one warning. A
+connection that has not sent a whole request within :data:`IDLE_SECONDS` (headers sent slowly,
+or nothing) is closed, and so is a live page that takes no data for :data:`SEND_SECONDS`. A
+malformed request is logged as one line at most (no traceback), and not more than once a
+minute. Every answer, aiohttp's own 400 and 405 included, carries the pages' security headers
+and no ``Server`` header.
+
 Live updates come from the change feed, not from the database: the server subscribes once,
 and a change of a game somebody watches is drawn once (one read of the game, usually from
 memory) and handed to every page open on it. Each page keeps only the latest look it has not
@@ -29,8 +39,10 @@ import re
 import time
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
+from typing import Any
 
-from aiohttp import web
+from aiohttp import hdrs, web
+from aiohttp.http_exceptions import HttpProcessingError
 from aiohttp.typedefs import Handler
 from PIL import Image, ImageDraw
 
@@ -49,6 +61,7 @@ from bot.core.games.records import GameRecord, GameStatus
 from bot.core.review.replay import GameReplay, replay
 from bot.core.review.review import Reviews, page_view
 from bot.core.store import CoreStore
+from bot.web.capacity import Capacity, capacity, open_files, soft_limit
 from bot.web.links import PageLinks
 from bot.web.pages import (
     SCRIPT,
@@ -72,9 +85,18 @@ BAD_LINK = (
 GONE = "There is no such game (an old one may no longer be kept)."
 #: How often an open live page hears something (a comment), so proxies keep it open.
 KEEP_ALIVE_SECONDS = 20.0
-#: The most live pages one process keeps open (more get a short "busy" page: each costs a
-#: connection and a few KiB, and the pages must never slow the games).
-MAX_LIVE_PAGES = 2000
+#: A connection that has not sent a whole request within this many seconds is closed (headers
+#: trickled in, or nothing sent), and so is one kept alive this long after its last answer
+#: (aiohttp's keep-alive timer starts when the connection is made, and again after each answer).
+IDLE_SECONDS = 15.0
+#: A live page that takes nothing of what is sent to it for this long is closed (its reader
+#: stopped reading: its buffers would otherwise grow with every move).
+SEND_SECONDS = 30.0
+#: What a refused live page is told to wait before trying again (seconds).
+RETRY_AFTER = 60
+#: Malformed requests are logged at most once in this many seconds (each time saying how many
+#: came since): anyone can send them.
+BAD_REQUEST_LOG_SECONDS = 60.0
 #: Drawn boards kept (by game and version or step), and replays kept (by game).
 PICTURES_KEPT = 128
 REPLAYS_KEPT = 16
@@ -167,6 +189,68 @@ def favicon() -> bytes:
     return out.getvalue()
 
 
+def _dressed(response: web.StreamResponse) -> None:
+    """The pages' headers on an answer, and no ``Server`` header (it tells what to attack)."""
+    response.headers.update(_HEADERS)
+    response.headers.popall(hdrs.SERVER, None)
+
+
+async def _dress(request: web.Request, response: web.StreamResponse) -> None:
+    """Every routed answer (the router's 404 and 405 too) goes out dressed."""
+    _dressed(response)
+
+
+class _Request(web.Request):
+    """A request whose answer goes out dressed even when no route saw it (aiohttp's own 400
+    for a request it could not read)."""
+
+    async def _prepare_hook(self, response: web.StreamResponse) -> None:
+        # (Called by aiohttp after it set the answer's headers and before it writes them.)
+        _dressed(response)
+        await super()._prepare_hook(response)
+
+
+class _BadRequests(logging.Filter):
+    """aiohttp's server log, with a malformed request one line (no traceback) at most once a
+    :data:`BAD_REQUEST_LOG_SECONDS`, saying how many came since the last; anything else
+    (a fault in a handler) logged as aiohttp logs it."""
+
+    def __init__(self, clock: Callable[[], float] = time.monotonic) -> None:
+        super().__init__()
+        self._clock = clock
+        self._last: float | None = None
+        self._unsaid = 0
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        error = record.exc_info[1] if record.exc_info else None
+        if not isinstance(error, HttpProcessingError):
+            return True
+        self._unsaid += 1
+        now = self._clock()
+        if self._last is not None and now - self._last < BAD_REQUEST_LOG_SECONDS:
+            return False
+        self._last = now
+        count, self._unsaid = self._unsaid, 0
+        said = " ".join(str(error.message or type(error).__name__).split())[:120]
+        record.msg = "malformed requests to the game pages: %d since the last said (%s: %s)"
+        record.args = (count, type(error).__name__, said)
+        record.levelno, record.levelname = logging.WARNING, "WARNING"
+        record.exc_info = record.exc_text = None
+        return True
+
+
+#: aiohttp's server log for the pages (see :class:`_BadRequests`).
+_server_log = logging.getLogger(f"{__name__}.requests")
+_server_log.addFilter(_BadRequests())
+
+
+class _Closed(asyncio.Protocol):
+    """A connection beyond the server's share of open files: closed as soon as it is made."""
+
+    def connection_made(self, transport: asyncio.BaseTransport) -> None:
+        transport.close()
+
+
 class WebServer:
     """Serves the game pages on ``host``:``port`` (0: a free port, :attr:`port` says which)."""
 
@@ -180,8 +264,11 @@ class WebServer:
         host: str = "127.0.0.1",
         port: int = 0,
         reviews: ReviewSource | None = None,
+        limits: Capacity | None = None,
     ) -> None:
-        """``reviews``: where a finished game's review comes from, once there are reviews."""
+        """``reviews``: where a finished game's review comes from, once there are reviews;
+        ``limits``: what the server may hold (by default worked out at start from the
+        open-file limit, :func:`bot.web.capacity.capacity`)."""
         self._games = games
         self._reviews = reviews
         self.links = links
@@ -196,6 +283,10 @@ class WebServer:
         self._pictures: Recent[tuple[int, str], bytes] = Recent(PICTURES_KEPT)
         self._replays: Recent[int, tuple[int, GameReplay | None]] = Recent(REPLAYS_KEPT)
         self._closing = asyncio.Event()
+        self.limits = limits
+        #: Live pages and connections refused since the last was taken (None: not refusing).
+        self._refusing: int | None = None
+        self._server: asyncio.Server | None = None
 
     @property
     def address(self) -> str:
@@ -217,24 +308,86 @@ class WebServer:
         app.router.add_get("/g/{game}/{signature}/board.png", self._board)
         app.router.add_get("/g/{game}/{signature}/live", self._live)
         app.middlewares.append(self._errors)
+        app.on_response_prepare.append(_dress)
         return app
+
+    def runner(self) -> web.AppRunner:
+        """The aiohttp runner of :meth:`app`, as :meth:`start` runs it: idle connections
+        closed after :data:`IDLE_SECONDS`, aiohttp's log of bad requests kept short
+        (:class:`_BadRequests`), no access log."""
+        return web.AppRunner(
+            self.app(),
+            access_log=None,
+            handle_signals=False,
+            keepalive_timeout=IDLE_SECONDS,
+            logger=_server_log,
+        )
 
     async def start(self) -> None:
         """Listen, and follow the change feed."""
-        self._runner = web.AppRunner(self.app(), access_log=None, handle_signals=False)
+        if self.limits is None:
+            self.limits = capacity(soft=soft_limit(), in_use=open_files())
+        self._runner = self.runner()
         await self._runner.setup()
-        site = web.TCPSite(self._runner, self._host, self.port)
-        await site.start()
-        addresses = self._runner.addresses  # the port the system gave, when asked for any
-        if addresses:
-            self.port = int(addresses[0][1])
+        server = self._runner.server
+        assert server is not None
+        app = self._runner.app
+
+        def request(
+            message: Any, payload: Any, protocol: Any, writer: Any, task: Any
+        ) -> web.Request:
+            # Every request is a _Request, so every answer goes out dressed.
+            return app._make_request(message, payload, protocol, writer, task, _cls=_Request)
+
+        server.request_factory = request
+        loop = asyncio.get_running_loop()
+        self._server = await loop.create_server(self._connection, self._host, self.port)
+        self.port = int(self._server.sockets[0].getsockname()[1])
         self._patrol.follow()
-        log.info("game pages at %s", self.address)
+        log.info(
+            "game pages at %s (up to %d live pages, %d connections)",
+            self.address,
+            self.limits.live_pages,
+            self.limits.connections,
+        )
+
+    def _connection(self) -> asyncio.BaseProtocol:
+        """A new connection's protocol: aiohttp's, or, beyond the server's share of open
+        files, one that closes it at once (so the pages never take what Discord needs)."""
+        runner = self._runner
+        server = None if runner is None else runner.server
+        limits = self.limits
+        if server is None or limits is None or len(server.connections) >= limits.connections:
+            self._refused("connections", len(server.connections) if server else 0)
+            return _Closed()
+        return server()
+
+    def _refused(self, what: str, count: int) -> None:
+        """Note a refusal; the first of a spell is a warning (one line), the rest are
+        counted until a live page is taken again."""
+        if self._refusing is None:
+            self._refusing = 0
+            log.warning(
+                "game pages: %d %s open, the most this process takes (its open-file limit is "
+                "%d): refusing more until some close",
+                count,
+                what,
+                soft_limit(),
+            )
+        self._refusing += 1
+
+    def _taken(self) -> None:
+        if self._refusing is not None:
+            log.info("game pages: taking live pages again (%d refused)", self._refusing)
+            self._refusing = None
 
     async def stop(self) -> None:
         """Stop following the feed, end the open live pages and stop listening."""
         self._closing.set()
         self._patrol.stop()
+        if self._server is not None:
+            self._server.close()
+            self._server = None
         for viewers in self._viewers.values():
             for viewer in viewers:
                 viewer.waiting.set()
@@ -312,17 +465,14 @@ class WebServer:
     # -- routes -------------------------------------------------------------------------------
     @web.middleware
     async def _errors(self, request: web.Request, handler: Handler) -> web.StreamResponse:
-        """Every answer carries the pages' headers; an unknown address gets the 404 page."""
-        response: web.StreamResponse
+        """An unknown address gets the 404 page (every answer is dressed as it goes out:
+        :func:`_dress`)."""
         try:
-            response = await handler(request)
+            return await handler(request)
         except web.HTTPNotFound as missing:
             if missing.content_type == "text/html":
                 raise
-            response = _html(not_found_page(BAD_LINK), status=404)
-        if not response.prepared:
-            response.headers.update(_HEADERS)
-        return response
+            return _html(not_found_page(BAD_LINK), status=404)
 
     async def _home(self, request: web.Request) -> web.Response:
         return _html(home_page())
@@ -384,12 +534,19 @@ class WebServer:
 
     async def _live(self, request: web.Request) -> web.StreamResponse:
         record = await self._record(request)
-        if self.watching >= MAX_LIVE_PAGES:
-            # The page keeps what it shows, without the live updates.
-            raise web.HTTPServiceUnavailable(
+        limits = self.limits
+        if limits is None or self.watching >= limits.live_pages:
+            # The page keeps what it shows; its script says so and tries again later. The
+            # connection is closed: a refused page holds no file.
+            self._refused("live pages", self.watching)
+            busy = web.Response(
+                status=503,
                 text="Too many pages are open at once; this one will try again.",
-                headers={"Retry-After": "30", **_HEADERS},
+                headers={"Retry-After": str(RETRY_AFTER), "Cache-Control": "no-store"},
             )
+            busy.force_close()
+            return busy
+        self._taken()
         response = web.StreamResponse(
             headers={
                 "Content-Type": "text/event-stream",
@@ -409,22 +566,26 @@ class WebServer:
             # It changed since the page was drawn: draw it for the page now.
             self._patrol.ask(record.id)
         try:
-            await response.write(b"retry: 3000\n\n")
+            await self._send(response, b"retry: 3000\n\n")
             while not self._closing.is_set():
                 with contextlib.suppress(TimeoutError):
                     await asyncio.wait_for(viewer.waiting.wait(), KEEP_ALIVE_SECONDS)
                 if self._closing.is_set():
                     break
                 if not viewer.waiting.is_set():
-                    await response.write(b": still here\n\n")
+                    await self._send(response, b": still here\n\n")
                     continue
                 viewer.waiting.clear()
                 text, viewer.latest = viewer.latest, None
                 if text:
-                    await response.write(_event("table", text))
+                    await self._send(response, _event("table", text))
                 if viewer.over:
-                    await response.write(_event("over", "the game is over"))
+                    await self._send(response, _event("over", "the game is over"))
                     break
+        except TimeoutError:
+            # It stopped reading: drop it, so nothing waits on it any more.
+            if request.transport is not None:
+                request.transport.abort()
         except (ConnectionResetError, asyncio.CancelledError):
             pass
         finally:
@@ -432,6 +593,12 @@ class WebServer:
             if not viewers:
                 self._viewers.pop(record.id, None)
         return response
+
+    @staticmethod
+    async def _send(response: web.StreamResponse, data: bytes) -> None:
+        """Write to a live page; a page that takes nothing for :data:`SEND_SECONDS` raises
+        :class:`TimeoutError` (and is closed)."""
+        await asyncio.wait_for(response.write(data), SEND_SECONDS)
 
 
 def _event(name: str, data: str) -> bytes:

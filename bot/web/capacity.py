@@ -1,0 +1,115 @@
+"""How many connections the pages may hold, from the process's open-file limit.
+
+Each connection to the pages' server is a file descriptor, and so is every connection the
+Discord client makes, the database's files and sockets, the worker processes' pipes and the
+logs. Once the process runs out, accepting fails, Discord's requests fail and SQLite cannot
+open its journal: the pages would starve the games. So:
+
+- at start the process raises its soft open-file limit to the hard one
+  (:func:`raise_open_files`: a service manager's default soft limit is often 1,024 while the
+  hard one is far higher);
+- the pages' server then takes what is left, less :data:`RESERVED` descriptors kept for
+  Discord and the database, and only :data:`MARGIN` of that (:func:`capacity`): that many
+  connections in all, and live pages up to that less :data:`FETCH_ROOM` (the page fetches,
+  the script, the board pictures), never more than :data:`MAX_LIVE_PAGES`.
+
+>>> capacity(soft=1024, in_use=40)
+Capacity(connections=582, live_pages=454)
+>>> capacity(soft=65536, in_use=40).live_pages
+2000
+>>> capacity(soft=200, in_use=40)
+Capacity(connections=0, live_pages=0)
+"""
+
+from __future__ import annotations
+
+import contextlib
+import logging
+import os
+import resource
+from dataclasses import dataclass
+
+__all__ = [
+    "FETCH_ROOM",
+    "MARGIN",
+    "MAX_CONNECTIONS",
+    "MAX_LIVE_PAGES",
+    "RESERVED",
+    "Capacity",
+    "capacity",
+    "open_files",
+    "raise_open_files",
+    "soft_limit",
+]
+
+log = logging.getLogger(__name__)
+
+#: Descriptors never given to the pages: the Discord client's connections (discord.py's
+#: HTTP pool holds up to 100, and a gateway per shard), the database (SQLite's file, journal
+#: and shared memory; PostgreSQL's pool), the worker processes' pipes, the logs, and room for
+#: the games to grow while the pages are full.
+RESERVED = 256
+#: The share of what is left that the pages' server may hold (the rest is slack: the count of
+#: open descriptors is read once, at start).
+MARGIN = 0.8
+#: Of the pages' connections, kept for what is not a live page: page fetches, the script,
+#: board pictures (a page's live stream is refused before these run out).
+FETCH_ROOM = 128
+#: The most live pages one process keeps open, however high its limit (each costs a few KiB
+#: and a draw handed to it on every move: the pages must never slow the games).
+MAX_LIVE_PAGES = 2000
+#: The most connections the pages' server holds at once, however high the limit.
+MAX_CONNECTIONS = MAX_LIVE_PAGES + 4 * FETCH_ROOM
+# Linux refuses a soft limit above this (fs.nr_open's default) when the hard one is
+# unlimited.
+_UNLIMITED_CAP = 1 << 20
+
+
+@dataclass(frozen=True, slots=True)
+class Capacity:
+    """What the pages' server may hold: ``connections`` in all, ``live_pages`` of them
+    live streams."""
+
+    connections: int
+    live_pages: int
+
+
+def capacity(*, soft: int, in_use: int) -> Capacity:
+    """What the pages may hold with a soft limit of ``soft`` descriptors, ``in_use`` of which
+    are open already."""
+    spare = max(0, soft - in_use - RESERVED)
+    connections = min(MAX_CONNECTIONS, int(spare * MARGIN))
+    live = min(MAX_LIVE_PAGES, max(0, connections - FETCH_ROOM))
+    return Capacity(connections, live)
+
+
+def open_files() -> int:
+    """How many descriptors this process has open (Linux's /proc; elsewhere a guess that errs
+    high)."""
+    with contextlib.suppress(OSError):
+        return len(os.listdir("/proc/self/fd"))
+    return 64
+
+
+def raise_open_files() -> tuple[int, int]:
+    """Raise this process's soft open-file limit to its hard one (as far as the system lets
+    it); the soft and hard limits after. Logs the change, or why it could not."""
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    wanted = _UNLIMITED_CAP if hard == resource.RLIM_INFINITY else hard
+    if soft != resource.RLIM_INFINITY and soft < wanted:
+        try:
+            resource.setrlimit(resource.RLIMIT_NOFILE, (wanted, hard))
+        except (ValueError, OSError) as error:
+            log.warning(
+                "could not raise the open-file limit from %d to %d: %s", soft, wanted, error
+            )
+        else:
+            log.info("open-file limit raised from %d to %d", soft, wanted)
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    return soft, hard
+
+
+def soft_limit() -> int:
+    """This process's soft open-file limit (an unlimited one counted as very high)."""
+    soft = resource.getrlimit(resource.RLIMIT_NOFILE)[0]
+    return _UNLIMITED_CAP if soft == resource.RLIM_INFINITY else soft
