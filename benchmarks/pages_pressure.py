@@ -300,9 +300,9 @@ async def run(args: argparse.Namespace) -> int:
                 f"move -> next controls, pages / no pages: median x{median:.2f}, "
                 f"p99 x{p99s[1] / p99s[0]:.2f}"
             )
-        errors = [t.error for t in tables if t.error]
-        if errors:
-            print(f"games stopped by an error: {len(errors)} (first: {errors[0]})")
+        stopped = [t.error for t in tables if t.error]
+        if stopped:
+            print(f"games stopped by an error: {len(stopped)} (first: {stopped[0]})")
         await bot.stop()
     return 0
 
