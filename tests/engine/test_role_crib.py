@@ -4,7 +4,9 @@ shipped throws, and the tables sit near the published ones they are compared wit
 from __future__ import annotations
 
 import json
+import re
 from importlib import resources
+from pathlib import Path
 
 import pytest
 
@@ -89,3 +91,15 @@ def test_a_same_suit_pair_of_cards_is_worth_a_little_more() -> None:
 def test_sensible_players_keep_fives_more_often_than_chance() -> None:
     assert keep_ratio([5, 5, 10, 10], dealer=True) > 1
     assert keep_ratio([1, 6, 9, 13], dealer=False) < 1
+
+
+def test_the_docs_crib_figures_are_the_shipped_tables() -> None:
+    # docs/crib-figures.md says how close the coach's crib figures are to published ones:
+    # its "ours" column must be the shipped table, rebuilt or not.
+    doc = (Path(__file__).resolve().parents[2] / "docs" / "crib-figures.md").read_text()
+    rows = re.findall(r"^\| (\d+|A)-(\d+|K) \| (dealer|pone) \| ([\d.]+) \|", doc, re.M)
+    assert len(rows) >= 6
+    names = {"A": 1, "J": 11, "Q": 12, "K": 13}
+    for low, high, role, ours in rows:
+        a, b = (names[x] if x in names else int(x) for x in (low, high))
+        assert f"{rank_crib_value(a, b, dealer=role == 'dealer'):.2f}" == ours, (low, high, role)
