@@ -737,7 +737,7 @@ class TableDriver:
         try:
             await until(self.fd, lambda: not self._mismatches(snap), timeout=limit)
         except TimeoutError as waited:
-            problems = "\n".join(self._mismatches(snap))
+            problems = "\n".join(self._mismatches(snap) + self._dm_history())
             raise AssertionError(
                 f"the bot did not catch up: {_why(waited, limit)}:\n{problems}"
             ) from None
@@ -794,6 +794,26 @@ class TableDriver:
         current = self.message(f"hand:{deal}:{seat}", owned)
         live = [m for m in self.fd.dms(user) if m is not current and live_controls(m)]
         return [f"{user.name} has live controls on older DMs: {live}"] if live else []
+
+    def _dm_history(self) -> list[str]:
+        """For a failure's report: each DM message of the players that still has live
+        controls, with the key the bot keeps it under (if any) and each version's first line,
+        so an orphan says where it came from (a follow-up, a bot post) and what it showed."""
+        keys = {row.message_id: key for key, row in self.owned().items()}
+        lines: list[str] = []
+        for user in self.seats.values():
+            for m in self.fd.dms(user):
+                if not live_controls(m):
+                    continue
+                way = "follow-up" if m.webhook_id else "interaction" if m.interaction_id else "bot"
+                firsts = [v.words().split("\n", 1)[0] for v in m.history] + [
+                    m.words().split("\n", 1)[0]
+                ]
+                lines.append(
+                    f"  {user.name}'s DM {m.id} ({way}, posted {m.timestamp}, kept as "
+                    f"{keys.get(m.id, 'nothing')}): {' -> '.join(firsts)}"
+                )
+        return lines
 
     def _count_created(self, deal: int) -> None:
         """Count the messages the bot created since the last count, each as the deal its key
