@@ -50,14 +50,16 @@ class Swiss(TournamentFormat):
 
     def pair(self, progress: Progress) -> Pairs:
         """The next Swiss round by the standings; in a playoff, the knockout's next round."""
-        next_round = progress.round + 1
-        if _in_playoff(progress, next_round):
-            if not _in_playoff(progress, progress.round):
-                top = [s.player for s in self.standings(progress)]
-                return knockout_first_round(
-                    [p for p in top if p not in progress.withdrawn][: progress.playoff]
-                )
+        if not _in_playoff(progress, progress.round + 1):
+            return self._swiss_round(progress)
+        if _in_playoff(progress, progress.round):
             return next_knockout_round(progress)
+        # The playoff's first round: the top of the standings still in, seeded by them.
+        table = [s.player for s in self.standings(progress) if s.player not in progress.withdrawn]
+        return knockout_first_round(table[: progress.playoff])
+
+    def _swiss_round(self, progress: Progress) -> Pairs:
+        """The players still in, paired by their game points so far (see the module)."""
         table = [s for s in self.standings(progress) if s.player not in progress.withdrawn]
         met = {frozenset((m.a, m.b)) for m in progress.matches() if m.decided and m.b is not None}
         paired = swiss_round(
