@@ -5,7 +5,8 @@ with a lurch (or a skunk, by the table's rule) 3; a bye counts as a plain win (2
 game won, no spread). Ties are broken by games won, then spread (the sum of winning margins
 minus losing margins), then head to head between the two tied players.
 
-Three formats pair players:
+Three ways of pairing a round are here (the formats that use them, one strategy each, are in
+:mod:`engine.formats`):
 
 - Swiss (:func:`swiss_round`): players on equal game points meet, never the same two twice
   while that can be avoided, and with an odd number the lowest standing player who has not had
@@ -37,6 +38,8 @@ __all__ = [
     "default_swiss_rounds",
     "knockout_first_round",
     "knockout_next_round",
+    "knockout_rounds",
+    "playoff_rounds",
     "round_robin_round",
     "round_robin_rounds",
     "standings",
@@ -281,6 +284,24 @@ def knockout_first_round(seeds: Sequence[int]) -> tuple[tuple[int, int | None], 
         if x is not None:
             pairs.append((x, y))
     return tuple(pairs)
+
+
+def knockout_rounds(entrants: int) -> int:
+    """How many rounds a knockout of ``entrants`` takes: until one is left (at least one).
+
+    >>> knockout_rounds(2), knockout_rounds(5), knockout_rounds(8)
+    (1, 3, 3)
+    """
+    return max(1, (entrants - 1).bit_length())
+
+
+def playoff_rounds(playoff: int) -> int:
+    """The knockout rounds of a playoff of ``playoff`` players (0: no playoff, no rounds).
+
+    >>> playoff_rounds(0), playoff_rounds(4), playoff_rounds(8)
+    (0, 2, 3)
+    """
+    return knockout_rounds(playoff) if playoff else 0
 
 
 def knockout_next_round(winners: Sequence[int]) -> tuple[tuple[int, int], ...]:

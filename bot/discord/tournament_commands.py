@@ -18,14 +18,21 @@ import discord
 from discord import app_commands
 
 from bot.core.base.replies import Answer, User
-from bot.core.tournaments.records import Format
-from bot.core.tournaments.tournaments import Tournaments
+from bot.core.tournaments.tournaments import DEFAULT_FORMAT, Tournaments
 from bot.discord.interactions import io_of, send_error, user_of
 from bot.discord.options import TARGETS
 from bot.discord.places import bot_is_member
+from engine import formats
 from engine.outcome import Scoring
 
-__all__ = ["NEEDS_THE_BOT", "THREADS_NEEDED", "TournamentCommands", "is_organiser"]
+__all__ = [
+    "NEEDS_THE_BOT",
+    "THREADS_NEEDED",
+    "TournamentCommands",
+    "format_choices",
+    "format_described",
+    "is_organiser",
+]
 
 NEEDS_A_CHANNEL = "Tournaments live in a server channel: use this command there."
 #: Said in a server that did not invite the bot (reached through someone's user install):
@@ -40,11 +47,21 @@ THREADS_NEEDED = (
     "I can't run a tournament here: each game is played in a thread, and I need the"
     " **Create Public Threads** and **Send Messages in Threads** permissions in this channel."
 )
-_FORMATS = [
-    app_commands.Choice(name="Swiss: players on equal points meet, no rematches", value="swiss"),
-    app_commands.Choice(name="Round robin: everyone plays everyone", value="round_robin"),
-    app_commands.Choice(name="Knockout: seeded, the loser is out", value="knockout"),
-]
+
+
+def format_choices() -> list[app_commands.Choice[str]]:
+    """The ``format`` option's choices: every registered format (:mod:`engine.formats`)."""
+    return [
+        app_commands.Choice(name=f"{kind.title}: {kind.summary}", value=kind.name)
+        for kind in formats.listed()
+    ]
+
+
+def format_described() -> str:
+    """The ``format`` option's description: the formats' names, the default marked."""
+    return formats.choices_text(default=DEFAULT_FORMAT)
+
+
 _MATCHES = [
     app_commands.Choice(name="a single game", value=1),
     app_commands.Choice(name="best of 3", value=3),
@@ -94,7 +111,7 @@ class TournamentCommands(app_commands.Group):
 
     @app_commands.command(name="new", description="Open a tournament in this channel (moderators)")
     @app_commands.describe(
-        format="swiss (default), round_robin or knockout",
+        format=format_described(),
         rounds="Swiss rounds (default: enough for one unbeaten player, at most 9)",
         target="Points to win each game (default 121)",
         scoring="Game points: lurch (default) or skunk",
@@ -102,7 +119,7 @@ class TournamentCommands(app_commands.Group):
         match="Each pairing plays a single game (default) or a best of 3",
         playoff="After the Swiss rounds, the top 4 or 8 play a best-of-3 knockout",
     )
-    @app_commands.choices(format=_FORMATS, scoring=_SCORING)
+    @app_commands.choices(format=format_choices(), scoring=_SCORING)
     @app_commands.choices(target=TARGETS, match=_MATCHES, playoff=_PLAYOFFS)
     async def new(
         self,
@@ -129,7 +146,7 @@ class TournamentCommands(app_commands.Group):
                 channel_id,
                 user,
                 moderator=moderator,
-                format=format.value if format else Format.SWISS,
+                format=format.value if format else DEFAULT_FORMAT,
                 rounds=rounds or 0,
                 target=target.value if target else 121,
                 scoring=scoring.value if scoring else Scoring.LURCH,

@@ -20,7 +20,8 @@ __all__ = ["columns", "reader"]
 
 R = TypeVar("R", bound="DataclassInstance")
 
-#: The plain types a column's value is converted to (an enum's value is converted too).
+#: The plain types a column's value is converted to (an enum's value is converted too, and a
+#: value kept by its name is read with its type's ``from_name``: a tournament's format).
 _PLAIN: tuple[type, ...] = (int, float, str, bool)
 
 
@@ -40,6 +41,9 @@ def _converter(hint: Any) -> Callable[[Any], Any]:
         return lambda value: None if value is None else convert(value)
     if isinstance(hint, type) and (hint in _PLAIN or issubclass(hint, Enum)):
         return hint
+    from_name = getattr(hint, "from_name", None)
+    if isinstance(hint, type) and callable(from_name):
+        return lambda value: from_name(str(value))
     raise TypeError(f"A column holds an int, float, str, bool or enum, not {hint}.")
 
 

@@ -18,7 +18,6 @@ from bot.core.tournaments.records import (
     ChampionRecord,
     Decided,
     EntrantRecord,
-    Format,
     PairingRecord,
     TournamentBusy,
     TournamentRecord,
@@ -28,6 +27,7 @@ from bot.store.database import Dialect, Transaction, UniqueViolation
 from bot.store.game_tables import ANNOUNCE_CHANNEL
 from bot.store.queries import Queries
 from bot.store.rows import columns, reader
+from engine.formats import TournamentFormat
 
 __all__ = ["TournamentTables"]
 
@@ -70,7 +70,7 @@ class TournamentTables(Queries):
         guild_id: int,
         channel_id: int,
         organiser_id: int,
-        format: Format,
+        format: TournamentFormat,
         rounds: int,
         target: int,
         scoring: str,
@@ -90,7 +90,7 @@ class TournamentTables(Queries):
                         guild_id,
                         channel_id,
                         organiser_id,
-                        str(format),
+                        format.name,
                         rounds,
                         target,
                         scoring,
@@ -225,7 +225,14 @@ class TournamentTables(Queries):
             (guild_id, limit),
         )
         return [
-            ChampionRecord(int(r[0]), str(r[1]), Format(r[2]), int(r[3]), int(r[4]), float(r[5]))
+            ChampionRecord(
+                int(r[0]),
+                str(r[1]),
+                TournamentFormat.from_name(str(r[2])),
+                int(r[3]),
+                int(r[4]),
+                float(r[5]),
+            )
             for r in rows
         ]
 

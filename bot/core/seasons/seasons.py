@@ -22,7 +22,6 @@ from bot.core.base.text import MAX_MESSAGE, escape
 from bot.core.base.views import Table
 from bot.core.seasons.records import FamousHand, SeasonLine
 from bot.core.tournaments.records import ChampionRecord
-from bot.core.tournaments.view import FORMAT_NAMES
 
 __all__ = ["SEASONS", "Season", "SeasonStore", "Seasons", "month_bounds"]
 
@@ -159,7 +158,7 @@ class Seasons:
 
 def _champion(champion: ChampionRecord) -> str:
     when = datetime.fromtimestamp(champion.finished_at, UTC).strftime("%d %b %Y")
-    event = f"{FORMAT_NAMES[champion.format]} tournament of {champion.entrants} players"
+    event = f"{champion.format.title} tournament of {champion.entrants} players"
     return f"{escape(champion.name)} — {event} in <#{champion.channel_id}>, {when}"
 
 

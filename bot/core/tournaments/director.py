@@ -4,17 +4,18 @@ It follows the change feed. When a tournament changes (it started, a result was 
 of its games changes, it looks at the tournament and does whatever is next, each step written
 before the next is taken, so a stop at any moment is carried on from the store:
 
-1. a round with no pairings is paired (:func:`engine.tournament.swiss_round`, the circle
-   method, or the knockout's bracket) in the one transaction that moves the round on, so it
-   is never paired twice;
+1. a round with no pairings is paired by the tournament's format (its strategy from
+   :mod:`engine.formats`) in the one transaction that moves the round on, so it is never
+   paired twice;
 2. each pairing gets a message in the tournament's channel ("Round 2 · Al vs Bea", posted with
    a nonce, so posting it again after a stop gives back the same message), then a thread
    started from that message (a message starts one thread at most, and the thread has the
    message's id, so it is never made twice), then a game in the thread with both players
    seated and dealt in one transaction (a second try finds the thread's game);
 3. a game that ended gives its pairing's result (written only where none is);
-4. when every pairing of the round has a result, the next round is paired, or, after the
-   last, the tournament ends (its message then announces the champion, once);
+4. when every pairing of the round has a result, the next round is paired, or, once the
+   format says the event is over (or has nobody left to pair), the tournament ends (its
+   message then announces the champion the format decides, once);
 5. a decided pairing's thread is archived, once the table of its last game shows how it ended
    (an edit of a message in an archived thread is refused), and kept as archived.
 
@@ -46,14 +47,12 @@ from bot.core.games.opening import Lobbies
 from bot.core.games.records import GameRecord, GameStatus
 from bot.core.tournaments.records import (
     Decided,
-    Format,
     PairingRecord,
     TournamentRecord,
     TournamentStatus,
 )
 from bot.core.tournaments.tournaments import RECONCILE_ENDED, TournamentStore, read_event
-from bot.core.tournaments.view import FORMAT_NAMES, Event, champion_of, table_of
-from engine.tournament import knockout_first_round, round_robin_round, swiss_round
+from bot.core.tournaments.view import Event, champion_of, progress_of
 
 __all__ = ["ThreadRefused", "Threads", "TournamentDirector", "pair_next"]
 
@@ -98,49 +97,9 @@ class Threads(Protocol):
 
 
 def pair_next(event: Event) -> list[tuple[int, int | None]]:
-    """The next round's pairs (``(a, None)``: a bye for ``a``), from the results so far."""
-    record = event.record
-    active = [e.user_id for e in event.entrants if e.withdrawn is None]
-    done = [p for p in event.pairings if p.decided is not None]
-    next_round = record.round + 1
-    if record.format is Format.ROUND_ROBIN:
-        everyone = [e.user_id for e in event.entrants]
-        pairs: list[tuple[int, int | None]] = []
-        for a, b in round_robin_round(everyone, next_round - 1):
-            here = [p for p in (a, b) if p is not None and p in active]
-            if len(here) == 2:
-                pairs.append((here[0], here[1]))
-            elif here:
-                pairs.append((here[0], None))
-        return pairs
-    knockout = record.format is Format.KNOCKOUT or record.in_playoff(next_round)
-    if knockout:
-        if next_round == 1:
-            return list(knockout_first_round(active))
-        if next_round == record.swiss_rounds + 1 and record.playoff:
-            # The Swiss rounds' top players, seeded by their standing.
-            top = [s.player for s in table_of(event) if s.player in active][: record.playoff]
-            return list(knockout_first_round(top))
-        last = [p for p in event.pairings if p.round == record.round]
-        winners = [p.winner if p.winner is not None else p.player_a for p in last]
-        alive = [w for w in winners if w in active]
-        return [
-            (alive[i], alive[i + 1] if i + 1 < len(alive) else None)
-            for i in range(0, len(alive), 2)
-        ]
-    table = [s for s in table_of(event) if s.player in active]
-    played = {frozenset((p.player_a, p.player_b)) for p in done if p.player_b is not None}
-    byes = {p.player_a for p in event.pairings if p.player_b is None}
-    paired = swiss_round(
-        [s.player for s in table],
-        points={s.player: s.points for s in table},
-        played=played,
-        byes=byes,
-    )
-    found: list[tuple[int, int | None]] = list(paired.pairs)
-    if paired.bye is not None:
-        found.append((paired.bye, None))
-    return found
+    """The next round's pairs (``(a, None)``: a bye for ``a``), as the event's format pairs
+    them from the results so far (empty: nobody is left to pair)."""
+    return list(event.record.format.pair(progress_of(event)))
 
 
 class TournamentDirector(OnPatrol):
@@ -220,7 +179,7 @@ class TournamentDirector(OnPatrol):
             current = event.current()
             await self._end_decided(event, current)
             if record.round == 0 or all(p.decided is not None for p in current):
-                if record.round >= record.rounds and record.round > 0:
+                if record.format.is_over(progress_of(event)):
                     await self._finish(record)
                     return None
                 pairs = pair_next(event)
@@ -300,7 +259,7 @@ class TournamentDirector(OnPatrol):
                 (User(p.player_a, names[p.player_a]), User(p.player_b, names[p.player_b])),
                 target=record.target,
                 scoring=record.scoring,
-                occasion=f"Round {p.round} of the {FORMAT_NAMES[record.format]} tournament",
+                occasion=f"Round {p.round} of the {record.format.title} tournament",
             )
             self._of_game[game.id] = record.id
             await self._store.set_game(record.id, p.round, p.tab, game.id)

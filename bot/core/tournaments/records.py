@@ -1,11 +1,20 @@
-"""What the store keeps of a tournament: the event, its entrants and its pairings."""
+"""What the store keeps of a tournament: the event, its entrants and its pairings.
+
+A tournament's format is kept by its name and read back as its strategy from the engine's
+registry (:mod:`engine.formats`): ``record.format`` pairs the rounds, says who wins and how
+many rounds there are. The store does not limit the names; the core takes only a registered
+one (``Tournaments.new``).
+"""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 from enum import StrEnum
+from typing import Final
 
 from bot.core.base.store_errors import StoreError
+from engine.formats import TournamentFormat, named
+from engine.tournament import playoff_rounds
 
 __all__ = [
     "TOURNAMENT_BUSY",
@@ -19,8 +28,8 @@ __all__ = [
     "TournamentStatus",
 ]
 
-#: The knockout rounds of a playoff of 4 or 8.
-PLAYOFF_ROUNDS = {0: 0, 4: 2, 8: 3}
+#: The knockout rounds of a playoff of 4 or 8 (the sizes a tournament may choose; 0: none).
+PLAYOFF_ROUNDS = {size: playoff_rounds(size) for size in (0, 4, 8)}
 
 TOURNAMENT_BUSY = (
     "This channel has a tournament already: see its message, or `/cribbage tournament standings`."
@@ -34,12 +43,13 @@ class TournamentBusy(StoreError):
         super().__init__(TOURNAMENT_BUSY)
 
 
-class Format(StrEnum):
-    """How a tournament pairs its rounds."""
+class Format:
+    """The formats every release has, for the code that means one of them by name (a test, a
+    default); a tournament's format is whichever registered one it was opened with."""
 
-    SWISS = "swiss"
-    ROUND_ROBIN = "round_robin"
-    KNOCKOUT = "knockout"
+    SWISS: Final[TournamentFormat] = named("swiss")
+    ROUND_ROBIN: Final[TournamentFormat] = named("round_robin")
+    KNOCKOUT: Final[TournamentFormat] = named("knockout")
 
 
 class TournamentStatus(StrEnum):
@@ -71,7 +81,7 @@ class TournamentRecord:
     guild_id: int
     channel_id: int
     organiser_id: int
-    format: Format
+    format: TournamentFormat
     rounds: int
     target: int
     scoring: str
@@ -110,7 +120,7 @@ class ChampionRecord:
 
     user_id: int
     name: str
-    format: Format
+    format: TournamentFormat
     channel_id: int
     entrants: int
     finished_at: float

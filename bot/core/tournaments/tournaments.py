@@ -28,16 +28,17 @@ from bot.core.tournaments.records import (
     PLAYOFF_ROUNDS,
     Decided,
     EntrantRecord,
-    Format,
     PairingRecord,
     TournamentRecord,
     TournamentStatus,
 )
 from bot.core.tournaments.view import Event, board_text, champion_of, champion_text, standings_text
+from engine import formats
+from engine.formats import TournamentFormat
 from engine.outcome import TARGETS, Scoring
-from engine.tournament import default_swiss_rounds, round_robin_rounds
 
 __all__ = [
+    "DEFAULT_FORMAT",
     "MIN_ENTRANTS",
     "ROUND_HOURS",
     "TournamentMessages",
@@ -45,6 +46,8 @@ __all__ = [
     "Tournaments",
 ]
 
+#: The format of a tournament opened without one (a name in :mod:`engine.formats`).
+DEFAULT_FORMAT = "swiss"
 #: A tournament starts with at least this many entrants.
 MIN_ENTRANTS = 3
 #: How long a round may take, in hours: from 15 minutes to 14 days.
@@ -67,7 +70,6 @@ NOT_RUNNING = "This tournament is not being played."
 ENDED = "This tournament is over: nothing can change now."
 BAD_ROUNDS = "`rounds` must be from 1 to 9."
 BAD_HOURS = "`round_hours` must be from 0.25 (15 minutes) to 336 (14 days)."
-BAD_FORMAT = "`format` must be swiss, round_robin or knockout."
 NO_SUCH_PAIRING = "Those two players have no game in this round of the tournament."
 BAD_WINNER = "The winner must be one of the two players."
 
@@ -81,7 +83,7 @@ class TournamentStore(Protocol):
         guild_id: int,
         channel_id: int,
         organiser_id: int,
-        format: Format,
+        format: TournamentFormat,
         rounds: int,
         target: int,
         scoring: str,
@@ -155,15 +157,17 @@ async def read_event(store: TournamentStore, record: TournamentRecord) -> Event:
     return Event(record, tuple(entrants), tuple(pairings))
 
 
-def planned_rounds(format: Format, entrants: int, asked: int) -> int:
-    """How many rounds a tournament of ``entrants`` plays: a Swiss event ``asked`` (0: enough
-    for one unbeaten player, at most 9, and never more than there are opponents); a round
-    robin one round per opponent (one more with a bye); a knockout until one is left."""
-    if format is Format.SWISS:
-        return min(asked, entrants - 1) if asked else default_swiss_rounds(entrants)
-    if format is Format.ROUND_ROBIN:
-        return round_robin_rounds(entrants)
-    return max(1, (entrants - 1).bit_length())
+def bad_format() -> str:
+    """What a format no registered one has is told: the names there are."""
+    return f"`format` must be {formats.choices_text()}."
+
+
+def playoff_refused() -> str:
+    """What a playoff asked of a format that takes none is told: the ones that take one."""
+    takers = [f for f in formats.listed() if f.takes_playoff]
+    events = " or ".join(f"{f.title}" for f in takers)
+    choose = " or ".join(f"`format:{f.name}`" for f in takers)
+    return f"A playoff follows a {events} event: choose {choose} for one."
 
 
 class Tournaments:
@@ -206,7 +210,7 @@ class Tournaments:
         user: User,
         *,
         moderator: bool,
-        format: str = Format.SWISS,
+        format: str = DEFAULT_FORMAT,
         rounds: int = 0,
         target: int = 121,
         scoring: str = Scoring.LURCH,
@@ -218,8 +222,9 @@ class Tournaments:
         Join and Leave buttons."""
         if not moderator:
             raise Refused(MODERATORS_ONLY)
-        if format not in tuple(Format):
-            raise Refused(BAD_FORMAT)
+        kind = formats.find(format)
+        if kind is None:
+            raise Refused(bad_format())
         if not 0 <= rounds <= 9:
             raise Refused(BAD_ROUNDS)
         if target not in TARGETS:
@@ -232,13 +237,13 @@ class Tournaments:
             raise Refused("`match` must be a single game or best of 3.")
         if playoff not in PLAYOFF_ROUNDS:
             raise Refused("`playoff` must be the top 4 or the top 8.")
-        if playoff and format != Format.SWISS:
-            raise Refused("A playoff follows a Swiss event: choose `format:swiss` for one.")
+        if playoff and not kind.takes_playoff:
+            raise Refused(playoff_refused())
         record = await self._store.create_tournament(
             guild_id=guild_id,
             channel_id=channel_id,
             organiser_id=user.id,
-            format=Format(format),
+            format=kind,
             rounds=rounds,
             target=target,
             scoring=scoring,
@@ -308,11 +313,10 @@ class Tournaments:
             raise Refused(
                 f"A top-{record.playoff} playoff needs {record.playoff} entrants at least."
             )
-        rounds = planned_rounds(record.format, len(entrants), record.rounds)
-        rounds += PLAYOFF_ROUNDS[record.playoff]
-        if record.format is Format.KNOCKOUT:
-            # A pure knockout is seeded by rating (between people); the unrated after the
-            # rated, each in the order they joined.
+        rounds = record.format.rounds(len(entrants), asked=record.rounds, playoff=record.playoff)
+        if record.format.seeded_by_rating:
+            # Seeded by rating (between people); the unrated after the rated, each in the
+            # order they joined.
             async def rating(entrant: EntrantRecord) -> float:
                 ranked = (await self._store.standing(record.guild_id, entrant.user_id)).get(False)
                 return ranked.standing.ordinal if ranked is not None else float("-inf")

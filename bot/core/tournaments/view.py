@@ -3,36 +3,29 @@ results, and the standings (pure functions of what the store keeps)."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from dataclasses import dataclass
 
 from bot.core.base.text import MAX_MESSAGE, escape, signed_text
 from bot.core.tournaments.records import (
     Decided,
     EntrantRecord,
-    Format,
     PairingRecord,
     TournamentRecord,
     TournamentStatus,
 )
-from engine.tournament import MatchResult, Standing, standings
+from engine.formats import Match, Progress
+from engine.tournament import Standing
 
 __all__ = [
-    "FORMAT_NAMES",
     "Event",
     "board_text",
     "champion_of",
     "champion_text",
-    "results_of",
+    "progress_of",
     "standings_text",
     "table_of",
 ]
 
-FORMAT_NAMES = {
-    Format.SWISS: "Swiss",
-    Format.ROUND_ROBIN: "Round robin",
-    Format.KNOCKOUT: "Knockout",
-}
 #: Lines of pairings and of standings the message shows at most (it must fit 2,000
 #: characters; ``/cribbage tournament standings`` shows everyone).
 SHOWN = 16
@@ -62,19 +55,29 @@ class Event:
         return [p for p in self.pairings if p.round == round_number]
 
 
-def results_of(pairings: Sequence[PairingRecord]) -> list[MatchResult]:
-    """The decided pairings as the engine's results."""
-    return [
-        MatchResult(p.player_a, p.player_b, p.winner, p.lurch, p.margin)
-        for p in pairings
-        if p.decided is not None
-    ]
+def progress_of(event: Event) -> Progress:
+    """The event as its format sees it: the entrants in seeding order, who withdrew, and each
+    round's tables so far."""
+    record = event.record
+    return Progress(
+        seeds=tuple(e.user_id for e in event.entrants),
+        withdrawn=frozenset(e.user_id for e in event.entrants if e.withdrawn is not None),
+        played=tuple(
+            tuple(
+                Match(p.player_a, p.player_b, p.decided is not None, p.winner, p.lurch, p.margin)
+                for p in event.pairings
+                if p.round == round_
+            )
+            for round_ in range(1, record.round + 1)
+        ),
+        planned=record.rounds,
+        playoff=record.playoff,
+    )
 
 
 def table_of(event: Event) -> list[Standing]:
-    """The standings now, best first (seeded by the order they joined)."""
-    players = [e.user_id for e in event.entrants]
-    return standings(players, results_of(event.pairings))
+    """The standings now, best first, in the order the event's format says."""
+    return event.record.format.standings(progress_of(event))
 
 
 def _pairing_line(event: Event, p: PairingRecord) -> str:
@@ -139,7 +142,7 @@ def _board(event: Event, shown: int) -> str:
     if t.playoff:
         match += f", then the top {t.playoff} in a best-of-3 knockout"
     head = [
-        f"**🏆 {FORMAT_NAMES[t.format]} tournament** — {rounds} · {match} · {t.target} points ·"
+        f"**🏆 {t.format.title} tournament** — {rounds} · {match} · {t.target} points ·"
         f" {t.scoring} · rounds of {_hours(t.round_hours)}",
         f"Organised by <@{t.organiser_id}>.",
     ]
@@ -188,13 +191,9 @@ def _board(event: Event, shown: int) -> str:
 
 
 def champion_of(event: Event) -> int:
-    """The winner: of a knockout, its final's; otherwise the top of the standings."""
-    record = event.record
-    if record.format is Format.KNOCKOUT or record.in_playoff(record.round):
-        final = event.current()
-        if len(final) == 1 and final[0].winner is not None:
-            return final[0].winner
-    return table_of(event)[0].player
+    """The winner, as the event's format decides it (a knockout's final's, the top of a
+    round robin's standings, ...)."""
+    return event.record.format.champion(progress_of(event))
 
 
 def champion_text(event: Event) -> str:
@@ -202,7 +201,7 @@ def champion_text(event: Event) -> str:
     champion = champion_of(event)
     line = next(s for s in table_of(event) if s.player == champion)
     return (
-        f"🏆 <@{champion}> wins the {FORMAT_NAMES[event.record.format].lower()} tournament"
+        f"🏆 <@{champion}> wins the {event.record.format.title.lower()} tournament"
         f" with {line.points} game points ({line.won} won, spread {signed_text(line.spread)})!"
     )
 
