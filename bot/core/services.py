@@ -155,7 +155,7 @@ class Services:
             moves=moves,
             table=TableInfo(games, coach, store),
             ledger=ledger,
-            standings=Standings(store, games.faults),
+            standings=Standings(store, games.faults, membership),
             coach=coach,
             housekeeping=Housekeeping(
                 games, store, idle_expiry=idle_expiry, retention=retention, forget=forget
@@ -165,7 +165,7 @@ class Services:
             director=TournamentDirector(
                 store, feed, games, lobbies, clock=stamp, settled=ledger.settled
             ),
-            seasons=Seasons(store, now, games.faults),
+            seasons=Seasons(store, now, games.faults, membership),
             reviews=reviews,
             daily=DailyDiscard(store, now),
             auto_reviews=AutoReviews(reviews, games, store, feed, clock=stamp),

@@ -402,7 +402,7 @@ class CribbageCommands(app_commands.Group):
             return
 
         async def call() -> Answer:
-            answer = await core.standings.stats(guild_id, who, rival)
+            answer = await core.standings.stats(guild_id, who, rival, here=interaction.channel_id)
             if rival is not None:
                 return answer
             # The accuracy of the reviewed games, outside servers too (the games there are
@@ -485,7 +485,9 @@ class CribbageCommands(app_commands.Group):
             return
         guild_id, seasons = interaction.guild_id, _core(interaction).seasons
         await io_of(interaction).command(
-            interaction, lambda: seasons.hall_of_fame(guild_id), ephemeral=False
+            interaction,
+            lambda: seasons.hall_of_fame(guild_id, here=interaction.channel_id),
+            ephemeral=False,
         )
 
     @app_commands.command(name="rules", description="How cribbage is played and scored")

@@ -161,6 +161,30 @@ class DiscordMembers:
             log.warning("could not tell whether %s sees channel %s: %s", user_id, channel_id, error)
             return False
 
+    async def open_to_all(self, guild_id: int, channel_id: int) -> bool:
+        """Whether every member of ``guild_id`` sees ``channel_id``: ``@everyone`` may view it
+        (a thread: its parent) and it is not a private thread. Asked of Discord when not in
+        the cache; False when Discord cannot say."""
+        guild = self._client.get_guild(guild_id)
+        if guild is None:
+            return False
+        try:
+            channel = guild.get_channel_or_thread(channel_id)
+            if channel is None:
+                async with self._pacer.turn(None, RequestKind.POST, urgent=True):
+                    fetched = await guild.fetch_channel(channel_id)
+                if not isinstance(fetched, (discord.abc.GuildChannel, discord.Thread)):
+                    return False
+                channel = fetched
+            if isinstance(channel, discord.Thread) and channel.is_private():
+                return False
+            return channel.permissions_for(guild.default_role).view_channel
+        except (discord.NotFound, discord.Forbidden):
+            return False
+        except discord.HTTPException as error:
+            log.warning("could not tell whether channel %s is open to all: %s", channel_id, error)
+            return False
+
     async def _note(self, key: tuple[int, int], at: float) -> None:
         """Note in the database that a member was seen (a failure only costs a request later)."""
         if self.store is None:

@@ -47,9 +47,20 @@ class SeasonTables(Queries):
         """A server's best hands of ``at_least`` points or more (each game's best of each
         player), best first, then the latest."""
         rows = await self._read(
-            "SELECT r.user_id, r.display_name, r.best_hand, r.best_hand_cards, r.finished_at"
+            "SELECT r.user_id, r.display_name, r.best_hand, r.best_hand_cards, r.finished_at,"
+            " (SELECT g.channel_id FROM games g WHERE g.id = r.game_id)"
             f"{_PEOPLE} AND r.best_hand >= ?"
             " ORDER BY r.best_hand DESC, r.finished_at DESC LIMIT ?",
             (guild_id, at_least, limit),
         )
-        return [FamousHand(int(r[0]), str(r[1]), int(r[2]), r[3] or "", float(r[4])) for r in rows]
+        return [
+            FamousHand(
+                int(r[0]),
+                str(r[1]),
+                int(r[2]),
+                r[3] or "",
+                float(r[4]),
+                None if r[5] is None else int(r[5]),
+            )
+            for r in rows
+        ]

@@ -5,6 +5,7 @@ with each result, :mod:`bot.store.standings`), and the reads of ``/cribbage lead
 from __future__ import annotations
 
 import itertools
+from collections.abc import Sequence
 
 from bot.core.games.records import RatingChange, ordinal_sql
 from bot.core.standings.records import LeaderRow, Ranked, Rival, Standing, StatsRow
@@ -214,15 +215,29 @@ class StandingTables(Queries):
 
     async def best_hands(
         self, guild_id: int | None, user_id: int, *, limit: int = 3
-    ) -> list[tuple[int, str]]:
-        """A player's best hands on a server (points and cards), best and earliest first."""
+    ) -> list[tuple[int, str, int | None]]:
+        """A player's best hands on a server (points, cards and the channel of the game they
+        were held in), best and earliest first."""
         rows = await self._read(
-            "SELECT best_hand, best_hand_cards FROM results"
-            " WHERE guild_id IS NOT DISTINCT FROM ? AND user_id = ? AND best_hand_cards IS NOT NULL"
-            " ORDER BY best_hand DESC, finished_at LIMIT ?",
+            "SELECT r.best_hand, r.best_hand_cards,"
+            " (SELECT g.channel_id FROM games g WHERE g.id = r.game_id) FROM results r"
+            " WHERE r.guild_id IS NOT DISTINCT FROM ? AND r.user_id = ?"
+            " AND r.best_hand_cards IS NOT NULL"
+            " ORDER BY r.best_hand DESC, r.finished_at LIMIT ?",
             (guild_id, user_id, limit),
         )
-        return [(row[0], row[1]) for row in rows]
+        return [(row[0], row[1], None if row[2] is None else int(row[2])) for row in rows]
+
+    async def game_channels(self, game_ids: Sequence[int]) -> dict[int, int]:
+        """The channel each of ``game_ids`` was played in (those that exist)."""
+        wanted = sorted(set(game_ids))
+        if not wanted:
+            return {}
+        marks = ", ".join("?" for _ in wanted)
+        rows = await self._read(
+            f"SELECT id, channel_id FROM games WHERE id IN ({marks})", tuple(wanted)
+        )
+        return {int(row[0]): int(row[1]) for row in rows}
 
     async def rival(self, guild_id: int | None, user_id: int, opponent_id: int) -> Rival | None:
         """``user_id``'s head to head against ``opponent_id`` on a server, or None."""

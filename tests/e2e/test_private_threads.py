@@ -1,7 +1,8 @@
 """A game played in a private thread is its members' (issue 33): its review, its shuffles'
 check and its pages reach its players and whoever can see the thread; anyone else, asking
 for its number from another channel, is told what they would be told of a game that does not
-exist, so that asking for every number shows nothing of it."""
+exist, so that asking for every number shows nothing of it. A public answer elsewhere (the
+head to head) counts it in the totals but does not name it."""
 
 from __future__ import annotations
 
@@ -48,3 +49,13 @@ async def test_a_game_in_a_private_thread_is_shown_to_those_who_can_see_it_alone
     joined = await fd.slash(eve, world.general, f"/cribbage verify game:{game}")
     await joined.wait_settled(timeout=60)
     assert f"The shuffles of game {game}" in joined.words(), joined.words()
+
+    # The head to head, public: in #general the totals count the game, but it is not named
+    # (its score and date); in the thread it is.
+    outside = await fd.slash(eve, world.general, "/cribbage stats user:Al against:Bea")
+    await outside.wait_settled(timeout=60)
+    assert "**Al** against **Bea**: 1 game" in outside.words(), outside.words()
+    assert "Last" not in outside.words(), outside.words()
+    inside = await fd.slash(eve, thread, "/cribbage stats user:Al against:Bea")
+    await inside.wait_settled(timeout=60)
+    assert "Last 1 game: W " in inside.words(), inside.words()

@@ -12,11 +12,13 @@ from __future__ import annotations
 
 from typing import Protocol
 
+from bot.core.base.audience import ChannelSight
+
 __all__ = ["Departures", "EveryoneStays", "Membership"]
 
 
-class Membership(Protocol):
-    """Whether a user is a member of a server now."""
+class Membership(ChannelSight, Protocol):
+    """Whether a user is a member of a server now, and who sees its channels."""
 
     async def is_member(self, guild_id: int, user_id: int) -> bool:
         """True while ``user_id`` is in ``guild_id`` (True too when it cannot be told: a
@@ -38,6 +40,10 @@ class EveryoneStays:
         return True
 
     async def sees(self, guild_id: int, user_id: int, channel_id: int) -> bool:
+        """Always True: every channel is open to everyone."""
+        return True
+
+    async def open_to_all(self, guild_id: int, channel_id: int) -> bool:
         """Always True: every channel is open to everyone."""
         return True
 

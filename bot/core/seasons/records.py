@@ -20,10 +20,12 @@ class SeasonLine:
 
 @dataclass(frozen=True, slots=True)
 class FamousHand:
-    """A hand for the hall of fame: whose, its count, its cards, when (a Unix time)."""
+    """A hand for the hall of fame: whose, its count, its cards, when (a Unix time), and the
+    channel its game was played in (None if that is not known)."""
 
     user_id: int
     name: str
     points: int
     cards: str
     at: float
+    channel_id: int | None = None

@@ -14,6 +14,7 @@ from collections.abc import Callable
 from datetime import UTC, datetime
 from typing import Literal, Protocol
 
+from bot.core.base.audience import Audience, ChannelSight, OpenChannels
 from bot.core.base.entry import answers
 from bot.core.base.faults import Faults
 from bot.core.base.refusals import Refused
@@ -95,12 +96,19 @@ class Seasons:
     """The month's leaderboard and the hall of fame."""
 
     def __init__(
-        self, store: SeasonStore, clock: Callable[[], datetime], faults: Faults | None = None
+        self,
+        store: SeasonStore,
+        clock: Callable[[], datetime],
+        faults: Faults | None = None,
+        sight: ChannelSight | None = None,
     ) -> None:
-        """``faults``: where a store that fails is noted (the games')."""
+        """``faults``: where a store that fails is noted (the games'); ``sight``: which
+        channels every member of a server sees (a hand is named only to those who can see
+        the game it was held in, a tournament only to those who see its channel)."""
         self._store = store
         self._clock = clock
         self.faults = faults or Faults()
+        self._sight: ChannelSight = sight or OpenChannels()
 
     @answers
     async def leaderboard(self, guild_id: int, season: str, *, table: Table = "people") -> Answer:
@@ -127,12 +135,22 @@ class Seasons:
         return Answer.say("\n".join([head, *rows]), ephemeral=False)
 
     @answers
-    async def hall_of_fame(self, guild_id: int) -> Answer:
-        """The server's hall of fame, public."""
+    async def hall_of_fame(self, guild_id: int, *, here: int | None = None) -> Answer:
+        """The server's hall of fame, public in channel ``here``: the hands of games played
+        where everyone reading can see them (:class:`Audience`), and the tournaments held
+        there; the month's champions count every game."""
         now = self._clock()
-        perfect = await self._store.famous_hands(guild_id, at_least=28, limit=50)
-        great = [h for h in await self._store.famous_hands(guild_id, at_least=24, limit=60)]
-        great = [h for h in great if h.points < 28][:10]
+        audience = Audience(self._sight, guild_id, here)
+        perfect = [
+            h
+            for h in await self._store.famous_hands(guild_id, at_least=28, limit=50)
+            if await audience.may_name(h.channel_id)
+        ]
+        great = [
+            h
+            for h in await self._store.famous_hands(guild_id, at_least=24, limit=60)
+            if h.points < 28 and await audience.may_name(h.channel_id)
+        ][:10]
         first, _ = month_bounds(now, CHAMPION_MONTHS)
         this_month, _ = month_bounds(now)
         results = await self._store.season_results(
@@ -148,7 +166,11 @@ class Seasons:
             f"{_month_name(month)}: {escape(name)} ({points} game points)"
             for month, _, name, points in champions(results)
         ] or ["None yet: the first is crowned when a month with games ends."]
-        crowned = await self._store.tournament_champions(guild_id, limit=TOURNAMENT_CHAMPIONS)
+        crowned = [
+            c
+            for c in await self._store.tournament_champions(guild_id, limit=TOURNAMENT_CHAMPIONS)
+            if await audience.may_name(c.channel_id)
+        ]
         parts.append("**Tournament champions**")
         parts += [_champion(c) for c in crowned] or [
             "None yet: a moderator opens a tournament with `/cribbage tournament new`."

@@ -7,8 +7,10 @@ transaction that records each finished game (``bot.store.standings``); nothing c
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 
 from bot.core.base import refusals
+from bot.core.base.audience import Audience, ChannelSight, OpenChannels
 from bot.core.base.entry import answers
 from bot.core.base.faults import Faults
 from bot.core.base.refusals import Refused
@@ -29,14 +31,27 @@ from bot.core.standings.words import (
 
 __all__ = ["Standings"]
 
+#: The best hands a player's stats show, and how many are looked at to find them among the
+#: games everyone reading may know of.
+BEST_SHOWN = 3
+BEST_LOOKED_AT = 12
+
 
 class Standings:
     """The leaderboard and the players' records on a server."""
 
-    def __init__(self, store: StandingsRecords, faults: Faults | None = None) -> None:
-        """``faults``: where a store that fails is noted (the games')."""
+    def __init__(
+        self,
+        store: StandingsRecords,
+        faults: Faults | None = None,
+        sight: ChannelSight | None = None,
+    ) -> None:
+        """``faults``: where a store that fails is noted (the games'); ``sight``: which
+        channels every member of a server sees (a game's hands and scores are named only to
+        those who can see where it was played)."""
         self._store = store
         self.faults = faults or Faults()
+        self._sight: ChannelSight = sight or OpenChannels()
 
     @answers
     async def leaderboard(
@@ -64,15 +79,32 @@ class Standings:
         return Answer(reply=Reply(view.content, ephemeral=False, view=view), update=view)
 
     @answers
-    async def stats(self, guild_id: int | None, user: User, against: User | None = None) -> Answer:
+    async def stats(
+        self,
+        guild_id: int | None,
+        user: User,
+        against: User | None = None,
+        *,
+        here: int | None = None,
+    ) -> Answer:
         """One player's record on this server (``guild_id`` None: in the games they played
         outside servers, in DMs and group DMs): rating and rank in each table, totals, best
-        hands and two charts; with ``against``, their head to head with that player."""
+        hands and two charts; with ``against``, their head to head with that player. The
+        answer is public in channel ``here``: a hand's cards and a game's score are named
+        only from games played where everyone reading it can see them (:class:`Audience`);
+        totals and ratings count every game."""
         place = ON_THIS_SERVER if guild_id is not None else OUTSIDE_SERVERS
+        audience = Audience(self._sight, guild_id, here)
         if against is not None:
             if against.id == user.id:
                 raise Refused(refusals.AGAINST_SELF)
             rival = await self._store.rival(guild_id, user.id, against.id)
+            if rival is not None and rival.recent:
+                channels = await self._store.game_channels([g.game_id for g in rival.recent])
+                shown = [
+                    g for g in rival.recent if await audience.may_name(channels.get(g.game_id))
+                ]
+                rival = dataclasses.replace(rival, recent=tuple(shown))
             text = head_to_head_text(user.name, against.name, rival, place)
             return Answer.say(text, ephemeral=False)
         ranked = await self._store.standing(guild_id, user.id)
@@ -85,7 +117,13 @@ class Standings:
             rank_line(ranked[True], levels, rank=among) if True in ranked else None,
         )
         found = await self._store.player_stats(guild_id, user.id)
-        best = await self._store.best_hands(guild_id, user.id)
+        best = [
+            (points, cards)
+            for points, cards, channel_id in await self._store.best_hands(
+                guild_id, user.id, limit=BEST_LOOKED_AT
+            )
+            if await audience.may_name(channel_id)
+        ][:BEST_SHOWN]
         text = stats_text(user.name, found.get(False), found.get(True), ranks, best, place)
         played, won = await self._store.tournaments_of(guild_id, user.id)
         if played:

@@ -4,6 +4,7 @@ the ratings' changes.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Protocol
 
 from bot.core.standings.records import Ranked, Rival, Standing, StatsRow
@@ -32,7 +33,9 @@ class StandingsRecords(Protocol):
 
     async def best_hands(
         self, guild_id: int | None, user_id: int, *, limit: int = ...
-    ) -> list[tuple[int, str]]: ...
+    ) -> list[tuple[int, str, int | None]]: ...
+
+    async def game_channels(self, game_ids: Sequence[int]) -> dict[int, int]: ...
 
     async def server_points(self, guild_id: int | None) -> tuple[int, int, int, int]: ...
 

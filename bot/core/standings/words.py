@@ -196,7 +196,8 @@ def head_to_head_text(
     name: str, other: str, rival: Rival | None, place: str = ON_THIS_SERVER
 ) -> str:
     """``name``'s games against ``other`` ``place`` (on this server, or outside servers):
-    wins, game points, the average margin and the last five (newest first)."""
+    wins, game points, the average margin and the last five (newest first; those that may be
+    named where it is asked: see :class:`~bot.core.base.audience.Audience`)."""
     name, other = escape(name), escape(other)
     if rival is None or rival.games == 0:
         return f"{name} and {other} have not played each other {place} yet."
@@ -211,12 +212,16 @@ def head_to_head_text(
         + ".",
         f"Game points: {name} {rival.points_won}, {other} {rival.points_lost}."
         f" Average margin: {signed_tenths(rival.average_margin)} points a game for {name}.",
+    ]
+    if not rival.recent:
+        return "\n".join(lines)
+    lines.append(
         "Last "
         + plural(len(rival.recent), "game")
         + ": "
         + " · ".join(
             f"{g.outcome} {g.score}-{g.opponent_score} ({_day(g.finished_at)})"
             for g in rival.recent
-        ),
-    ]
+        )
+    )
     return "\n".join(lines)

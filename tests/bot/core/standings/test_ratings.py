@@ -267,7 +267,8 @@ async def test_best_hands_are_the_highest_first(store: Store) -> None:
     rows = _scored((AL, 121), (BEA, 80))
     await finish_game(store, rows)
     await finish_game(store, [replace(rows[0], best_hand=24, best_hand_cards="big"), rows[1]])
-    assert await store.best_hands(GUILD, AL.id) == [(24, "big"), (12, "hand 0")]
+    found = await store.best_hands(GUILD, AL.id)
+    assert [(points, cards) for points, cards, _ in found] == [(24, "big"), (12, "hand 0")]
 
 
 async def test_the_trend_is_the_change_over_the_last_ten_games(store: Store) -> None:
