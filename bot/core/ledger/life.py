@@ -319,6 +319,8 @@ class MessageLedger:
         self._cleared: set[tuple[Owner, str]] = set()
         self._writing: list[dict[tuple[Owner, str], MessageRecord]] = []
         self._writer: asyncio.Task[None] | None = None
+        # One write at a time: a flush waits for the write on its way (see flush).
+        self._write_turn = asyncio.Lock()
         # When this process began keeping the ledger.
         self._started = self._now()
         feed.subscribe(self._heard)
@@ -685,8 +687,16 @@ class MessageLedger:
                 await asyncio.sleep(WRITE_RETRY)
 
     async def flush(self) -> bool:
-        """Write what was sent and is not written yet, in one go; False if the store refused
-        it (it is kept, to be written again)."""
+        """Write what was sent and is not written yet, in one go, once the write on its way
+        (the write-behind's) has ended: when it returns True everything sent is in the store.
+        (Returning at once while a write was still on its way let a stopping sender give up
+        its lease first: the process taking over read the store without the last post's
+        record, and posted the hand again, leaving the first copy with live controls.) False
+        if the store refused it (it is kept, to be written again)."""
+        async with self._write_turn:
+            return await self._write()
+
+    async def _write(self) -> bool:
         if not self._unwritten:
             return True
         unwritten, cleared = self._unwritten, self._cleared

@@ -60,6 +60,23 @@ async def test_a_read_while_a_write_is_on_its_way_keeps_what_it_writes() -> None
     assert (await ledger.kept(OWNER)).get(HAND.key) == HAND
 
 
+async def test_a_flush_returns_once_the_write_on_its_way_has_ended() -> None:
+    """A stopping sender flushes, then gives up its lease, and the process taking over reads
+    the store at once (a clean hand-over waits nothing). A flush that returned while the
+    write-behind's write was still on its way (nothing left unwritten, so nothing to do) let
+    the next sender read the store without the hand just posted: it posted the hand again,
+    and the first copy kept its live controls (seen in tests/e2e/test_two_processes.py's
+    rolling restart)."""
+    store, _, ledger = await _writing_the_hand()
+    flushed = asyncio.ensure_future(ledger.flush())
+    for _ in range(5):  # (every step a flush could make without waiting for the store)
+        await asyncio.sleep(0)
+    assert not flushed.done(), "flushed while the hand's record was still being written"
+    store.release.set()
+    assert await asyncio.wait_for(flushed, timeout=5)
+    assert store.rows[HAND.key] == HAND, "flushed: the store has it"
+
+
 async def test_a_newer_look_in_the_store_is_not_replaced_by_an_older_one_being_written() -> None:
     store, feed, ledger = await _writing_the_hand()
     # Another process answered a click on the same message meanwhile, at a later version.
