@@ -398,7 +398,7 @@ class CribbageBot(commands.AutoShardedBot):
             self.services.clock.stop()
             self.services.director.stop()
             self.services.auto_reviews.stop()
-            unsent = await self.keeper.flush(SHUTDOWN_SECONDS / 2)
+            unsent = await self.keeper.flush(SHUTDOWN_SECONDS / 2, last=True)
             if unsent:
                 log.warning("shutting down with messages still owed to %s", unsent)
         if hasattr(self, "cluster"):

@@ -167,6 +167,8 @@ class MessageKeeper:
         self._closed_channels: set[int] = set()
         #: Set while shutting down: no more timers (reminders, retries) are started.
         self._stopping = False
+        #: Set once a stop's flush has sent what was owed: nothing more is sent from then on.
+        self._closed = False
         self._unsubscribe: Callable[[], None] | None = None
         # Owners whose lost posts were looked for since this process began to send (none is
         # sent to before: see _recovered), and the lock of each look not made yet.
@@ -207,7 +209,10 @@ class MessageKeeper:
 
     # -- asking ---------------------------------------------------------------------------------
     def touch(self, owner: Owner, channel_id: int, lanes: tuple[Lane, ...] = tuple(Lane)) -> None:
-        """The owner may have changed: bring its messages up to date soon."""
+        """The owner may have changed: bring its messages up to date soon (not once a stop
+        has flushed: see :meth:`flush`)."""
+        if self._closed:
+            return
         for lane in lanes:
             key = (channel_id, lane)
             self._dirty.setdefault(key, set()).add(owner)
@@ -333,11 +338,12 @@ class MessageKeeper:
                 soonest = min(timer.when() for timer, _ in self._timers.values())
                 await asyncio.sleep(max(0.0, soonest - loop.time()))
 
-    async def flush(self, timeout: float) -> list[Owner]:
+    async def flush(self, timeout: float, *, last: bool = False) -> list[Owner]:
         """Wait (at most ``timeout`` seconds) until everything owed is sent, and write down
         what was sent; the owners still owed something when the time ran out. Owners waiting
         on a timer (the channel's pacing, a retry) are looked at now; reminders not yet due are
-        left for the next start."""
+        left for the next start. ``last``: the process is stopping, and nothing new is sent
+        once what was owed is (what a change heard later owes is the next sender's)."""
         self._stopping = True
         for (owner, lane), (timer, channel_id) in list(self._timers.items()):
             timer.cancel()
@@ -349,6 +355,13 @@ class MessageKeeper:
         deadline = time.monotonic() + timeout
         while self._tasks and (left := deadline - time.monotonic()) > 0:
             await asyncio.wait(list(self._tasks.values()), timeout=left)
+        # From here on nothing new starts: a change heard now (another process's move) would
+        # start a send while the lease is being given up, and a post written then, whose id
+        # this process never keeps, is posted again by the process taking over (a clean
+        # hand-over waits nothing). Whatever the change owes is the next sender's.
+        if last:
+            self._closed = True
+            self.unfollow()
         unsent = sorted({o for owners in self._dirty.values() for o in owners})
         for task in self._tasks.values():
             task.cancel()

@@ -194,6 +194,27 @@ async def test_each_message_is_sent_once_then_only_when_it_changes(
     assert len(courier.sent) == 4, "nothing changed, nothing sent"
 
 
+async def test_a_stopping_sender_starts_nothing_once_it_has_flushed(
+    service: Services, courier: FakeCourier
+) -> None:
+    """A stopping sender flushes, then gives up its lease; the next takes over at once (a
+    clean hand-over waits nothing). A change heard in between (another process's move) must
+    not start a send: a post written then, whose id the stopping process never keeps, would
+    be posted again by the next sender, leaving the first copy with live controls (seen in
+    tests/e2e/test_two_processes.py's rolling restart)."""
+    table = await open_table(service, [AL, BEA])
+    game_id = table.outcomes[0].game_id or 0
+    keeper = make_keeper(service, courier, Pacer())
+    keeper.follow(service.feed)
+    await catch_up(keeper, game_id)
+    sent = len(courier.sent)
+    assert await keeper.flush(timeout=60, last=True) == []
+    assert (await service.moves.click(first_choice(table.latest[AL.id]), AL, guild_id=None)).ok
+    assert not keeper.busy, "a send started after the last flush"
+    keeper.touch(game_owner(game_id), CHANNEL)
+    assert not keeper.busy and len(courier.sent) == sent
+
+
 async def test_moves_made_while_the_channel_waits_go_out_in_one_edit(
     service: Services, courier: FakeCourier
 ) -> None:
