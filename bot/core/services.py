@@ -41,6 +41,7 @@ from bot.core.games.clock import GameClock
 from bot.core.games.coach_settings import CoachSettings
 from bot.core.games.computer import ComputerPlayers
 from bot.core.games.games import Games, RngFactory
+from bot.core.games.hand_count import HandCounter
 from bot.core.games.housekeeping import Housekeeping
 from bot.core.games.membership import Departures, Membership
 from bot.core.games.messages.private_table import TABLE
@@ -87,6 +88,7 @@ class Services:
     daily: DailyDiscard
     auto_reviews: AutoReviews
     shuffles: ShuffleChecks
+    hands: HandCounter
 
     @classmethod
     def build(
@@ -170,6 +172,7 @@ class Services:
             daily=DailyDiscard(store, now),
             auto_reviews=AutoReviews(reviews, games, store, feed, clock=stamp),
             shuffles=ShuffleChecks(reviews),
+            hands=HandCounter(games.faults),
         )
 
     async def answered(self, answer: Answer, *, landed: bool, shown: Clicked | None) -> None:

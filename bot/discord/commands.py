@@ -14,8 +14,10 @@ import discord
 from discord import app_commands
 
 from bot.core.base.replies import Answer, Choice, User
+from bot.core.base.rules_help import HELP
 from bot.core.base.views import Table
 from bot.core.games.computer import DEFAULT_LEVEL, LEVEL_BLURBS, LEVELS
+from bot.core.games.hand_count import complete_cards
 from bot.core.review.review import add_lines
 from bot.core.services import Services
 from bot.discord.interactions import NEEDS_A_SERVER, io_of, is_moderator, send_error, user_of
@@ -414,6 +416,49 @@ class CribbageCommands(app_commands.Group):
         await io_of(interaction).command(interaction, call, ephemeral=False)
 
     @app_commands.command(
+        name="count-hand",
+        description="What a hand is worth: the count itemised, as the show says it",
+    )
+    @app_commands.describe(
+        cards="The four hand cards, like 5H 5D JC QS",
+        starter="The starter, like 5S",
+        crib="Count it as a crib (a crib's flush needs the starter's suit too)",
+        show="Answer in the channel for everyone (default: just you)",
+    )
+    async def count_hand(
+        self,
+        interaction: discord.Interaction[Any],
+        cards: str,
+        starter: str,
+        crib: bool = False,
+        show: bool = False,
+    ) -> None:
+        """Count any hand, anywhere (a DM too): nothing in a game changes."""
+        hands = _core(interaction).hands
+        await io_of(interaction).command(
+            interaction,
+            lambda: hands.count(cards, starter, crib=crib, show=show),
+            ephemeral=not show,
+        )
+
+    @count_hand.autocomplete("cards")
+    async def _count_hand_cards(
+        self, interaction: discord.Interaction[Any], current: str
+    ) -> list[app_commands.Choice[str]]:
+        return [app_commands.Choice(name=c, value=c) for c in complete_cards(current, 4)]
+
+    @count_hand.autocomplete("starter")
+    async def _count_hand_starter(
+        self, interaction: discord.Interaction[Any], current: str
+    ) -> list[app_commands.Choice[str]]:
+        hand = str(getattr(interaction.namespace, "cards", "") or "")
+        return [
+            app_commands.Choice(name=c, value=c)
+            for c in complete_cards(current, 1)
+            if c not in hand.upper().split()
+        ]
+
+    @app_commands.command(
         name="daily", description="The discard of the day: the same six cards for everyone here"
     )
     async def daily(self, interaction: discord.Interaction[Any]) -> None:
@@ -489,6 +534,15 @@ class CribbageCommands(app_commands.Group):
             lambda: seasons.hall_of_fame(guild_id, here=interaction.channel_id),
             ephemeral=False,
         )
+
+    @app_commands.command(name="help", description="The commands you need first")
+    async def help(self, interaction: discord.Interaction[Any]) -> None:
+        """The first commands, privately; works anywhere, DMs included."""
+
+        async def call() -> Answer:
+            return Answer.say(HELP)
+
+        await io_of(interaction).command(interaction, call)
 
     @app_commands.command(name="rules", description="How cribbage is played and scored")
     @app_commands.describe(topic="What to explain (default: an overview)")

@@ -359,3 +359,28 @@ async def test_while_shutting_down_commands_and_clicks_are_told_to_try_again(
         assert after.version == before.version and len(after.seats) == len(before.seats)
         assert "Bea" not in lobby.words()
         running.client.io.closing = False
+
+
+async def test_any_hand_is_counted_privately_or_for_the_channel(
+    world: World, bot: BotProcess
+) -> None:
+    """`/cribbage count-hand` (issue 37): itemised as the show says it, privately unless
+    `show:True`; autocomplete of its cards; a bad card answered in one line."""
+    fd = world.fd
+    al = world.players[0]
+    counted = await fd.slash(al, world.general, "/cribbage count-hand cards:5H 5D JC QS starter:5S")
+    assert counted.ephemeral and "— 20 points" in counted.words(), counted.words()
+    assert "• Three of a kind: 5♦ 5♥ 5♠ — 6" in counted.words()
+    shown = await fd.slash(
+        al, world.general, "/cribbage count-hand cards:2H 4H 6H 8H starter:KS crib:True show:True"
+    )
+    assert not shown.ephemeral and "— 0 points" in shown.words()
+    assert "a flush needs the starter's suit too" in shown.words()
+    bad = await fd.slash(al, world.general, "/cribbage count-hand cards:5H 5H JC QS starter:5S")
+    assert bad.ephemeral and _one_sentence(bad.words()) and "named twice" in bad.words()
+    choices = await fd.autocomplete(al, world.general, "/cribbage count-hand cards:5H 5")
+    assert [c["value"] for c in choices] == ["5H 5C", "5H 5D", "5H 5S"]
+    starters = await fd.autocomplete(
+        al, world.general, "/cribbage count-hand cards:5H 5D JC QS starter:5"
+    )
+    assert [c["value"] for c in starters] == ["5C", "5S"]

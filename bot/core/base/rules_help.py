@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from engine.outcome import Scoring
 
-__all__ = ["RULES_TOPICS", "RULE_NAMES", "rules_text"]
+__all__ = ["HELP", "RULES_TOPICS", "RULE_NAMES", "rules_text"]
 
 #: How the table names its rule for game points (the lobby, the rules, the standings).
 RULE_NAMES = {
@@ -60,30 +60,51 @@ RULES_TOPICS: dict[str, str] = {
         "concedes for the side, and the partner's consent is not asked."
     ),
     "commands": (
-        "**Commands.** `/cribbage new` opens a game here (`scoring:lurch|skunk`, "
-        "`counting:auto|manual`); `join`, `leave`, `start` in the "
-        "lobby (whose creator can also add computer players). `new vs_computer:True` deals "
-        "at once against the computer (`difficulty:` easy, medium, hard — the default — or "
-        "expert). `count 12` claims your hand "
-        "with manual counting. Your hand comes by DM (or "
-        "`/cribbage hand`; in a DM or group DM, the table's **Your hand** button). "
-        "`discard 5H JD` puts cards in the crib, `play 7C` plays a card — "
-        "autocomplete offers your cards. `status` shows the board; `resign` concedes the "
-        "game once you confirm it (Yes / No, privately) — with partners it is your decision "
-        "alone and concedes for your side; "
-        "`cancel` ends a game without a result: its creator may in the lobby, and once the "
-        "cards are dealt only a moderator (Manage Messages in the channel, or Manage Server; in "
-        "a DM or group DM nobody, unless the game cannot go on). "
-        "After each show "
-        "the coach sends you a line about your discard, with your hand "
-        "(`/cribbage coach off` stops it); "
-        "`review` sets every decision of a game beside the expert's, `verify` checks a "
-        "game's shuffles against the seals the table showed, and `daily` deals the "
-        "discard of the day. "
-        "`leaderboard`, `stats` and `rules` help you along. Cards are written rank then "
-        "suit: A 2-10 J Q K and C D H S (or ♣ ♦ ♥ ♠)."
+        "**Commands.** `/cribbage new` opens a game here (`/cribbage new scoring:skunk`, "
+        "`/cribbage new counting:manual`, `/cribbage new players:4 target:61`); "
+        "`/cribbage join`, `/cribbage leave` and `/cribbage start` in the lobby (whose creator "
+        "can also add computer players). `/cribbage new vs_computer:True` deals at once against "
+        "the computer (`/cribbage new vs_computer:True difficulty:expert`: easy, medium, hard "
+        "— the default — or expert). Your hand comes by DM (or `/cribbage hand`; in a DM or "
+        "group DM, the table's **Your hand** button). `/cribbage discard cards:5H JD` puts "
+        "cards in the crib, `/cribbage play card:7C` plays a card — autocomplete offers your "
+        "cards; `/cribbage count points:12` claims your hand with manual counting. "
+        "`/cribbage status` shows the board; `/cribbage resign` concedes the game once you "
+        "confirm it (Yes / No, privately) — with partners it is your decision alone and "
+        "concedes for your side; `/cribbage cancel` ends a game without a result: its creator "
+        "may in the lobby, and once the cards are dealt only a moderator (Manage Messages in "
+        "the channel, or Manage Server; in a DM or group DM nobody, unless the game cannot go "
+        "on). After each show the coach sends you a line about your discard, with your hand "
+        "(`/cribbage coach setting:off` stops it). `/cribbage review` sets every decision of a "
+        "game beside the expert's, `/cribbage verify` checks a game's shuffles against the "
+        "seals the table showed, `/cribbage daily` deals the discard of the day, and "
+        "`/cribbage count-hand cards:5H 5D JC QS starter:5S` counts any hand. "
+        "`/cribbage leaderboard`, `/cribbage stats`, `/cribbage halloffame`, "
+        "`/cribbage tournament new` and `/cribbage rules` help you along. Cards are written "
+        "rank then suit: A 2-10 J Q K and C D H S (or ♣ ♦ ♥ ♠)."
     ),
 }
+
+#: ``/cribbage help``: the commands a player needs first, as they are typed.
+HELP = "\n".join(
+    [
+        "**Cribbage: the commands you need first**",
+        "`/cribbage new` — open a game in this channel; friends press **Join**, you press "
+        "**Start**.",
+        "`/cribbage new vs_computer:True` — play the computer at once "
+        "(`difficulty:easy`, `medium`, `hard` or `expert`).",
+        "Your hand comes by DM: choose your crib cards and play with its buttons "
+        "(or `/cribbage discard cards:5H JD`, `/cribbage play card:7C`).",
+        "`/cribbage hand` — your cards, privately · `/cribbage status` — the board.",
+        "`/cribbage resign` — concede (it asks first) · `/cribbage review` — your decisions "
+        "beside the expert's.",
+        "`/cribbage count-hand cards:5H 5D JC QS starter:5S` — what any hand is worth.",
+        "`/cribbage stats`, `/cribbage leaderboard`, `/cribbage daily`, "
+        "`/cribbage tournament new` — records, ratings, the discard of the day, tournaments.",
+        "`/cribbage rules` — how to play and score; `/cribbage rules topic:commands` — every "
+        "command.",
+    ]
+)
 
 
 def rules_text(topic: str | None) -> str:

@@ -1,0 +1,157 @@
+"""``/cribbage count-hand``: what any four cards and a starter are worth, as the show says it.
+
+Settling "what's this worth?" at a real table: the count said aloud the way the table says a
+show ("fifteen two, fifteen four, and a pair is six"), then every item with its cards, and
+the total. The flush rule that differs between a hand and the crib (a crib's flush needs the
+starter's suit too) is explained whenever the four cards share a suit.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from bot.core.base.entry import answers
+from bot.core.base.faults import Faults
+from bot.core.base.refusals import Refused
+from bot.core.base.replies import Answer
+from engine.cards import Card, cards_str, full_deck, parse_cards
+from engine.scoring import ScoreItem, score_hand
+from engine.speech import say_score
+
+__all__ = ["HandCounter", "complete_cards"]
+
+#: Cards in a hand that is counted (the starter apart).
+HAND_CARDS = 4
+#: Autocomplete offers at most this many choices (Discord's limit).
+MAX_CHOICES = 25
+
+_ITEM_NAMES = {
+    "fifteen": "Fifteen",
+    "pair": "Pair",
+    "pair_royal": "Three of a kind",
+    "double_pair_royal": "Four of a kind",
+    "run": "Run",
+    "flush": "Flush",
+    "nobs": "His nobs",
+}
+
+
+class HandCounter:
+    """Counts a hand someone types, privately or for the channel; changes nothing."""
+
+    def __init__(self, faults: Faults | None = None) -> None:
+        self.faults = faults or Faults()
+
+    @answers
+    async def count(
+        self, cards: str, starter: str | None, *, crib: bool = False, show: bool = False
+    ) -> Answer:
+        """The count of ``cards`` (four, as typed) with ``starter`` (as a crib, with
+        ``crib``): itemised and totalled; to the channel with ``show``, else privately. Bad
+        cards, a repeated card or a wrong number of cards are refused in one line."""
+        hand, cut = _read(cards, starter)
+        return Answer.say(count_text(hand, cut, crib=crib), ephemeral=not show)
+
+
+def _read(cards: str, starter: str | None) -> tuple[tuple[Card, ...], Card]:
+    """The hand and the starter as typed, or :class:`Refused` saying what is wrong."""
+    try:
+        hand = parse_cards(cards)
+    except ValueError as error:
+        raise Refused(str(error)) from None
+    if starter is None or not starter.strip():
+        if len(hand) == HAND_CARDS + 1:
+            raise Refused(
+                "Put the starter in `starter:`, apart from the four hand cards "
+                f"(like `cards:{' '.join(_typed(c) for c in hand[:4])} starter:{_typed(hand[4])}`)."
+            )
+        raise Refused("Name the starter too, like `starter:5S`.")
+    if len(hand) != HAND_CARDS:
+        raise Refused(
+            f"A hand is four cards; you named {len(hand)}. The starter goes in `starter:`."
+        )
+    try:
+        cuts = parse_cards(starter)
+    except ValueError as error:
+        raise Refused(str(error)) from None
+    if len(cuts) != 1:
+        raise Refused(f"The starter is one card, like `starter:5S`; you named {len(cuts)}.")
+    cut = cuts[0]
+    if cut in hand:
+        raise Refused(
+            f"{cut} is named in the hand and as the starter: each card is in the pack once."
+        )
+    return hand, cut
+
+
+def _typed(card: Card) -> str:
+    """A card as it is typed: ``5H``, ``10D``, ``QS``."""
+    rank = {1: "A", 11: "J", 12: "Q", 13: "K"}.get(card.rank, str(card.rank))
+    return rank + card.suit.value
+
+
+def count_text(hand: Sequence[Card], starter: Card, *, crib: bool = False) -> str:
+    """The count of a hand as the bot gives it: the cards, the count said aloud, every item
+    with its cards, the total, and the crib's flush rule where the four cards share a suit."""
+    score = score_hand(hand, starter, crib=crib)
+    what = "Crib" if crib else "Hand"
+    lines = [
+        f"**{what}: {cards_str(hand)} + starter {starter}** — "
+        f"{score.total} point{'s' if score.total != 1 else ''}",
+        f"“{_capital(say_score(score))}.”",
+    ]
+    lines += [_item_line(item) for item in score.items]
+    suits = {card.suit for card in hand}
+    if len(suits) == 1:
+        if starter.suit in suits:
+            lines.append("All five cards are one suit: a flush of 5, in a hand or a crib.")
+        elif crib:
+            lines.append(
+                "No flush: in the crib a flush needs the starter's suit too (these four would "
+                "score 4 as a hand)."
+            )
+        else:
+            lines.append(
+                "The four hand cards are one suit: a flush of 4 (in the crib they would score "
+                "nothing without the starter's suit)."
+            )
+    return "\n".join(lines)
+
+
+def _item_line(item: ScoreItem) -> str:
+    name = _ITEM_NAMES.get(item.kind, item.kind.replace("_", " ").capitalize())
+    if item.kind == "run":
+        name = f"Run of {len(item.cards)}"
+    return f"• {name}: {cards_str(item.cards)} — {item.points}"
+
+
+def _capital(text: str) -> str:
+    return text[:1].upper() + text[1:]
+
+
+def complete_cards(current: str, wanted: int) -> list[str]:
+    """Autocomplete for typed cards: what is typed so far (each whole card read as typed)
+    followed by each card that could come next and is not named yet, up to ``wanted`` cards
+    in all; the last, unfinished word narrows the choices by how it starts."""
+    words = current.upper().split()
+    done, partial = (words, "") if current.endswith(" ") or not words else (words[:-1], words[-1])
+    named: list[Card] = []
+    for word in done:
+        try:
+            card = Card.parse(word)
+        except ValueError:
+            return []  # (a word that is not a card: the answer says what is wrong)
+        if card in named:
+            return []
+        named.append(card)
+    if len(named) >= wanted:
+        return [" ".join(_typed(c) for c in named)]
+    head = " ".join(_typed(c) for c in named)
+    found: list[str] = []
+    for card in full_deck():
+        if card in named or not _typed(card).startswith(partial):
+            continue
+        found.append(f"{head} {_typed(card)}".strip())
+        if len(found) == MAX_CHOICES:
+            break
+    return found

@@ -1,0 +1,115 @@
+"""`/cribbage count-hand`: any hand counted as the show says it, itemised, with the crib's
+flush rule explained where it matters; bad input answered in one line."""
+
+from __future__ import annotations
+
+import itertools
+import random
+
+import pytest
+
+from bot.core.games.hand_count import HandCounter, complete_cards
+from engine.cards import Card, full_deck
+from engine.scoring import hand_total
+
+
+def _typed(card: Card) -> str:
+    return {1: "A", 11: "J", 12: "Q", 13: "K"}.get(card.rank, str(card.rank)) + card.suit.value
+
+
+async def _count(cards: str, starter: str | None, **options: bool) -> tuple[bool, str, bool]:
+    answer = await HandCounter().count(cards, starter, **options)
+    return answer.ok, answer.reply.text, answer.reply.ephemeral
+
+
+async def test_the_count_is_said_itemised_and_totalled_privately() -> None:
+    ok, text, private = await _count("5H 5D JC QS", "5S")
+    assert ok and private
+    lines = text.splitlines()
+    assert lines[0] == "**Hand: 5♥ 5♦ J♣ Q♠ + starter 5♠** — 20 points"
+    assert lines[1].startswith("“Fifteen two, fifteen four,") and lines[1].endswith(
+        "and three of a kind is twenty.”"
+    )
+    assert lines.count("• Fifteen: 5♦ J♣ — 2") == 1
+    assert sum(line.startswith("• Fifteen:") for line in lines) == 7
+    assert "• Three of a kind: 5♦ 5♥ 5♠ — 6" in lines
+
+
+async def test_the_perfect_hand_counts_twenty_nine_with_his_nobs() -> None:
+    ok, text, _ = await _count("5H 5C 5D JS", "5S", show=True)
+    assert ok and "— 29 points" in text and "• His nobs: J♠ — 1" in text
+
+
+async def test_shown_to_the_channel_only_when_asked() -> None:
+    *_, private = await _count("AH 3C 7D 9S", "QS", show=True)
+    assert not private
+
+
+async def test_a_crib_scores_a_flush_only_with_the_starters_suit() -> None:
+    _, hand, _ = await _count("2H 4H 6H 8H", "KS")
+    assert "— 4 points" in hand and "• Flush: 2♥ 4♥ 6♥ 8♥ — 4" in hand
+    assert "in the crib they would score nothing" in hand
+    _, crib, _ = await _count("2H 4H 6H 8H", "KS", crib=True)
+    assert crib.startswith("**Crib:") and "— 0 points" in crib and "“Nothing.”" in crib
+    assert "a flush needs the starter's suit too" in crib
+    _, five, _ = await _count("2H 4H 6H 8H", "KH", crib=True)
+    assert "— 5 points" in five and "All five cards are one suit" in five
+
+
+async def test_a_hand_of_mixed_suits_says_nothing_of_flushes() -> None:
+    _, text, _ = await _count("AH 3C 7D 9S", "QS")
+    assert "flush" not in text.lower()
+
+
+@pytest.mark.parametrize(
+    ("cards", "starter", "said"),
+    [
+        ("5H 5D JC", "5S", "A hand is four cards; you named 3."),
+        ("5H 5D JC QS 5S", None, "Put the starter in `starter:`"),
+        ("5H 5D JC QS", None, "Name the starter too"),
+        ("5H 5H JC QS", "5S", "5♥ is named twice."),
+        ("5H 5D JC QS", "5H", "5♥ is named in the hand and as the starter"),
+        ("5X 5D JC QS", "5S", "has no suit I know"),
+        ("5H 5D JC QS", "5S 6S", "The starter is one card"),
+        ("", "5S", "No cards given"),
+        ("11H 5D JC QS", "5S", "is not a card"),
+    ],
+)
+async def test_bad_input_is_answered_in_one_line(
+    cards: str, starter: str | None, said: str
+) -> None:
+    ok, text, private = await _count(cards, starter)
+    assert not ok and private and said in text and "\n" not in text
+
+
+async def test_every_total_is_the_engines_on_random_hands() -> None:
+    rng = random.Random(7)
+    deck = full_deck()
+    for _ in range(300):
+        *hand, starter = rng.sample(deck, 5)
+        typed = " ".join(_typed(c) for c in hand)
+        crib = rng.random() < 0.5
+        _, text, _ = await _count(typed, _typed(starter), crib=crib)
+        total = hand_total(hand, starter, crib=crib)
+        assert f"— {total} point" in text.splitlines()[0]
+        items = [int(line.rsplit("— ", 1)[1]) for line in text.splitlines() if line.startswith("•")]
+        assert sum(items) == total
+
+
+def test_autocomplete_offers_the_cards_not_named_yet() -> None:
+    assert complete_cards("5H 5", 4) == ["5H 5C", "5H 5D", "5H 5S"]
+    assert complete_cards("5H 5D JC QS", 4) == ["5H 5D JC QS"]
+    assert len(complete_cards("", 4)) == 25
+    assert complete_cards("5H 5D ", 4)[0] == "5H 5D AC"
+    assert complete_cards("ZZ 5", 4) == [], "a word that is not a card: nothing offered"
+    # Every choice parses, and names no card twice.
+    assert complete_cards("QS", 4) == ["QS"]
+    for choice in complete_cards("QS ", 4):
+        cards = [Card.parse(word) for word in choice.split()]
+        assert len(set(cards)) == len(cards) == 2
+
+
+def test_a_starter_is_offered_among_every_card() -> None:
+    offered = {c for partial in "A23456789JQK1" for c in complete_cards(partial, 1)}
+    assert len(offered) == 52 and all(len(c.split()) == 1 for c in offered)
+    assert not set(itertools.chain.from_iterable(c.split() for c in offered)) - offered
