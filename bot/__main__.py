@@ -101,13 +101,14 @@ async def _start_local_bot(fd: FakeDiscord) -> _LocalBot:
     """Start the real bot in this process against ``fd`` (already pointed at by discord.py)."""
     from bot.discord.app import CribbageBot
 
-    guild_id = next(iter(fd.world.guilds), None)
     scratch = Path(tempfile.mkdtemp(prefix="cribbage-playground-"))
     port = _free_port()
     settings = Settings(
         discord_token=fd.bot_token,
         database_path=str(scratch / "playground.db"),
-        dev_guild_id=guild_id,
+        # Synced as global commands, as in production: they reach the DMs and group DMs
+        # the playground makes, through its users' installs.
+        dev_guild_id=None,
         web_port=port,
         web_secret=secrets.token_urlsafe(32),
         public_url=f"http://127.0.0.1:{port}",

@@ -116,6 +116,15 @@ class TypedCommand:
         return " ".join([self.command["name"], *self.path])
 
 
+class ChoicesOffered(EmulatorUsageError):
+    """An option with fixed choices was asked to autocomplete: the client lists its choices
+    instead (no interaction is sent). ``option`` is its schema."""
+
+    def __init__(self, option: dict[str, Any]) -> None:
+        super().__init__(f"Option {option['name']} has fixed choices.")
+        self.option = option
+
+
 def parse_line(
     line: str,
     registry: CommandRegistry,
@@ -265,6 +274,8 @@ def _build_options(
             focused_name = auto[0]["name"]
             values = [(focused_name, "")]
         if not by_name[focused_name].get("autocomplete"):
+            if by_name[focused_name].get("choices"):
+                raise ChoicesOffered(by_name[focused_name])
             raise EmulatorUsageError(f"Option {focused_name} has no autocomplete.")
     built = []
     for name, raw in values:
@@ -298,9 +309,14 @@ def _convert(
         for choice in option["choices"]:
             if raw.lower() in (str(choice["name"]).lower(), str(choice["value"]).lower()):
                 return choice["value"]
-        names = [c["name"] for c in option["choices"]]
+        # What to type for each, with the label the client shows beside it.
+        typed_as = [
+            f"{name}:{c['value']}"
+            + (f" ({c['name']})" if str(c["name"]) != str(c["value"]) else "")
+            for c in option["choices"]
+        ]
         raise EmulatorUsageError(
-            f"{name}: {_quoted(raw)} is not one of the choices: {', '.join(names)}"
+            f"{name}: {_quoted(raw)} is not one of the choices; type {', '.join(typed_as)}"
         )
     if kind == STRING:
         low, high = option.get("min_length", 0), option.get("max_length", 6000)

@@ -4,8 +4,8 @@
 coroutine). You act as one of several users,
 type slash commands as in Discord (a trailing `?` on an option lists autocomplete choices by
 number), see the channel and your DMs, press buttons and choose select options by number. A
-picture the bot posts is saved to a file (under `pictures`, by default
-`<temp dir>/fakediscord-pictures`) whose path is printed with the message. It knows nothing
+picture the bot posts is saved to a file (under `pictures`, by default in the playground's
+scratch folder, removed when it ends) whose path is printed with the message. It knows nothing
 about cribbage. Type `help` for the commands.
 """
 
@@ -20,6 +20,7 @@ from collections.abc import Awaitable, Callable, Sequence
 from pathlib import Path
 from typing import Any, TextIO
 
+from fakediscord.commands import ChoicesOffered
 from fakediscord.discordpy import point_discord_py_at
 from fakediscord.errors import DiscordError, EmulatorUsageError, NoResponse
 from fakediscord.interactions import Interaction
@@ -32,12 +33,13 @@ from fakediscord.server import FakeDiscord
 _CODE = re.compile(r"(```.*?```|`[^`\n]*`)", re.DOTALL)
 # Discord's markdown escape: a backslash before any punctuation shows the punctuation alone.
 _ESCAPE = re.compile(r"\\([^\w\s])")
-#: Where pictures the bot posts are saved unless the playground is given another directory.
-PICTURES = Path(tempfile.gettempdir()) / "fakediscord-pictures"
 
 HELP = """\
+  /cribbage help             the bot's own help: start with /cribbage new (friends join), or
+                             /cribbage new vs_computer:True to play the computer at once
   /command sub opt:value     a slash command, typed as in Discord
-  /command sub opt:?         list autocomplete choices; answer with a number to send it
+  /command sub opt:?         list autocomplete choices (or an option's fixed choices);
+                             answer with a number to send it
   as NAME                    act as NAME (a new name joins the server); `users` lists them
   mod on | mod off           make yourself a moderator of the server (Manage Messages, Manage
                              Server), or an ordinary member again
@@ -45,20 +47,27 @@ HELP = """\
   click [mN] K               press button K (of message mN, else the latest with buttons)
   choose [mN] K [K ...]      choose options K... in the select menu (likewise)
   say TEXT                   post an ordinary message
-  channel NAME | thread NAME | dm    switch to a channel, a thread of it, or your DM channel
+  channel NAME | thread NAME switch to a channel, or a thread of it (names may have spaces:
+                             thread Round 1 · Al vs Bea)
+  dm                         your DM with the bot
+  dm NAME                    a DM between you and NAME, and group NAME NAME... a group DM:
+                             the bot is not in them, its commands come by your user install
   help | quit"""
+
+#: How many of a channel's messages `as NAME` shows on arrival (`look` shows more).
+ARRIVAL_SHOWN = 4
 
 
 class Playground:
     """The chat loop's state: who you are, where you are, what you have been shown."""
 
     def __init__(
-        self, fd: FakeDiscord, guild: Guild, out: TextIO, pictures: Path = PICTURES
+        self, fd: FakeDiscord, guild: Guild, out: TextIO, pictures: Path | None = None
     ) -> None:
         self.fd = fd
         self.guild = guild
         self.out = out
-        self.pictures = pictures
+        self.pictures = pictures or Path(tempfile.gettempdir()) / "fakediscord-pictures"
         self.channel: Channel = next(iter(guild.channels.values()))
         self.user: User = next(m.user for m in guild.members.values() if not m.user.bot)
         self.shown: dict[tuple[int, int], tuple[int, int]] = {}  # (user, message) -> version
@@ -78,6 +87,8 @@ class Playground:
     def _where(self, channel: Channel) -> str:
         if channel.is_dm:
             return "@DM"
+        if channel.people:
+            return "@" + ",".join(u.name for u in channel.people if u is not self.user)
         return f"#{channel.name}"
 
     def label(self, message: Message) -> int:
@@ -162,19 +173,28 @@ class Playground:
             path.write_bytes(attachment.data)
         return path
 
-    def show_new(self) -> None:
-        """Print messages this user can see that are new or changed since last shown."""
+    def show_new(self, at_most: int | None = None) -> None:
+        """Print messages this user can see that are new or changed since last shown (with
+        ``at_most``, only that many of each channel's latest, saying how many are left)."""
         channels = [self.channel]
         dm = self.fd.dm_channel(self.user)
         if dm is not self.channel:
             channels.append(dm)
         for channel in channels:
+            changed = []
             for message in self.fd.visible_to(self.user, channel):
                 key = (self.user.id, message.id)
                 version = (len(message.history), message.flags)
                 if self.shown.get(key) != version:
                     self.shown[key] = version
-                    self.render(message)
+                    changed.append(message)
+            if at_most is not None and len(changed) > at_most:
+                left = len(changed) - at_most
+                where = "dms" if channel is dm else "look"
+                self.say(f"({left} earlier in {self._where(channel)}: `{where}` shows more)")
+                changed = changed[-at_most:]
+            for message in changed:
+                self.render(message)
 
     def show_all(self, channel: Channel, limit: int = 15) -> None:
         """Print the last `limit` messages of `channel` as this user sees them."""
@@ -236,7 +256,16 @@ async def _answer(pg: Playground, interaction: Interaction, stream: TextIO) -> N
 
 async def _slash(pg: Playground, line: str, stream: TextIO) -> None:
     if re.search(r":\S*\?\s*$", line) or line.rstrip().endswith("?"):
-        choices = await pg.fd.autocomplete(pg.user, pg.channel, line)
+        try:
+            choices = await pg.fd.autocomplete(pg.user, pg.channel, line)
+        except ChoicesOffered as offered:
+            # Fixed choices: the client lists them itself, as typed and as labelled.
+            choices = [
+                {"name": f"{c['value']} ({c['name']})", "value": c["value"]}
+                if str(c["name"]) != str(c["value"])
+                else {"name": str(c["name"]), "value": c["value"]}
+                for c in offered.option["choices"]
+            ]
         if not choices:
             pg.say("(no choices)")
             return
@@ -304,25 +333,36 @@ async def _step(pg: Playground, line: str, stream: TextIO) -> bool:
             pg.user = found[0]
         else:
             pg.user = fd.add_user(wanted)
+            fd.install_app(pg.user)
             pg.guild.add_member(pg.user)
             pg.say(f"{wanted} joined {pg.guild.name}")
-        if pg.channel.is_dm:
+        if pg.channel.is_dm or (pg.channel.people and pg.user not in pg.channel.people):
             pg.channel = next(c for c in pg.guild.channels.values() if not c.is_thread)
         pg.say(f"you are {pg.user.name} in {pg._where(pg.channel)}")
-        pg.show_new()
+        pg.show_new(at_most=ARRIVAL_SHOWN)
     elif command == "look":
         pg.show_all(pg.channel)
     elif command == "dms":
         pg.show_all(fd.dm_channel(pg.user))
-    elif command == "dm":
+    elif command == "dm" and len(words) == 1:
         pg.channel = fd.dm_channel(pg.user)
         pg.say("you are in your DMs with the bot")
-    elif command in ("channel", "thread") and len(words) == 2:
-        name = words[1].removeprefix("#")
+    elif command in ("dm", "group") and len(words) >= 2:
+        people = [pg.user] + [_person(pg, name) for name in words[1:]]
+        if command == "dm" and len(people) != 2:
+            raise EmulatorUsageError("a DM is between two people: dm NAME (group NAME NAME...)")
+        if command == "group" and not 3 <= len(set(people)) <= 10:
+            raise EmulatorUsageError("a group DM has 3 to 10 people: group NAME NAME ...")
+        pg.channel = _private(fd, people)
+        pg.say(f"you are in {pg._where(pg.channel)} (the bot is not in it: /cribbage works here")
+        pg.say("  through your user install; its table and hands come as answers)")
+        pg.show_all(pg.channel, limit=5)
+    elif command in ("channel", "thread") and len(words) >= 2:
+        name = line.split(None, 1)[1].strip().removeprefix("#")
         parent = pg.channel.parent or pg.channel
         found_channel = next((c for c in pg.guild.channels.values() if c.name == name), None)
         if found_channel is None:
-            if command == "thread" and not parent.is_dm:
+            if command == "thread" and parent.guild is not None:
                 found_channel = parent.add_thread(name)
             else:
                 found_channel = pg.guild.add_text_channel(name)
@@ -360,6 +400,23 @@ async def _step(pg: Playground, line: str, stream: TextIO) -> bool:
     return True
 
 
+def _person(pg: Playground, name: str) -> User:
+    """A user of the playground's server by name (any case)."""
+    for member in pg.guild.members.values():
+        if member.user.name.lower() == name.lower() and not member.user.bot:
+            return member.user
+    raise EmulatorUsageError(f"no one called {name} here (`users` lists them; `as {name}` adds)")
+
+
+def _private(fd: FakeDiscord, people: list[User]) -> Channel:
+    """The DM or group DM of exactly ``people`` (made once)."""
+    wanted = {u.id for u in people}
+    for channel in fd.world.channels.values():
+        if channel.guild is None and {u.id for u in channel.people} == wanted:
+            return channel
+    return fd.private_channel(*people)
+
+
 async def playground(
     start_bot: Callable[[FakeDiscord], Awaitable[Any]] | None = None,
     *,
@@ -367,11 +424,13 @@ async def playground(
     stdin: TextIO | None = None,
     stdout: TextIO | None = None,
     bot_args: Sequence[str] = ("-m", "bot"),
-    pictures: Path = PICTURES,
+    pictures: Path | None = None,
 ) -> None:
     """Start the emulator and the bot, then the chat loop until `quit` or end of input.
 
-    Pictures the bot posts are saved under `pictures`.
+    Pictures the bot posts are saved under `pictures` (by default in the scratch folder,
+    removed with it at the end). Every user has the app installed (a user install), so its
+    commands reach the DMs and group DMs they make.
 
     `start_bot(fd)` runs the real bot in this process against `fd` (discord.py is already
     pointed at it; log in with `fd.bot_token`; the guild is `fd.world.guilds`) and returns once
@@ -385,15 +444,21 @@ async def playground(
         guild = fd.add_guild("Playground")
         guild.add_text_channel("general")
         for name in users:
-            guild.add_member(fd.add_user(name))
+            user = fd.add_user(name)
+            fd.install_app(user)
+            guild.add_member(user)
         undo = point_discord_py_at(fd)
         with tempfile.TemporaryDirectory(prefix="fakediscord-") as scratch:
+            # Pictures go with the scratch folder unless asked elsewhere: nothing is kept.
+            saved_to = Path(scratch) / "pictures" if pictures is None else pictures
             if start_bot is None:
+                # Synced as global commands (no development server), as a bot in production
+                # is: they reach DMs and group DMs too, through a user install.
                 child = BotProcess(
                     fd,
                     bot_args,
                     database=Path(scratch) / "playground.db",
-                    dev_guild=guild.id,
+                    dev_guild=None,
                     ready_timeout=60,
                 )
                 child.watched = False
@@ -406,7 +471,7 @@ async def playground(
             try:
                 await fd.wait_until_connected(timeout=30)
                 await fd.wait_for(lambda: fd.commands.sync_count > 0, timeout=30)
-                await _chat(Playground(fd, guild, out, pictures), users, stream, handle)
+                await _chat(Playground(fd, guild, out, saved_to), users, stream, handle)
             finally:
                 if closer is not None:
                     await closer()
@@ -439,7 +504,7 @@ def run_playground(
     users: tuple[str, ...] = ("Al", "Bea", "Cy"),
     stdin: TextIO | None = None,
     stdout: TextIO | None = None,
-    pictures: Path = PICTURES,
+    pictures: Path | None = None,
 ) -> int:
     """`playground(...)` from synchronous code (e.g. `python -m bot --local`); returns 0."""
     with contextlib.suppress(KeyboardInterrupt):

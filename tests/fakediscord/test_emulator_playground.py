@@ -5,11 +5,12 @@ from __future__ import annotations
 import asyncio
 import io
 import re
+from collections.abc import Awaitable, Callable
 from pathlib import Path
 
 from fakediscord import FakeDiscord, Message
 from fakediscord.limits import COMPONENTS_V2
-from fakediscord.playground import PICTURES, Playground, playground
+from fakediscord.playground import Playground, playground
 from tests.helpers.tinybot import TinyBot, make_bot, red_square_png
 
 
@@ -20,9 +21,20 @@ async def start_tiny(fd: FakeDiscord) -> TinyBot:
     return bot
 
 
-async def play(script: str, pictures: Path = PICTURES) -> str:
+async def start_tiny_everywhere(fd: FakeDiscord) -> TinyBot:
+    """The tiny bot with its commands synced globally: they reach DMs and group DMs."""
+    bot = make_bot(None)
+    bot.loop_task = asyncio.create_task(bot.start(fd.bot_token))  # type: ignore[attr-defined]
+    return bot
+
+
+async def play(
+    script: str,
+    pictures: Path | None = None,
+    start: Callable[[FakeDiscord], Awaitable[TinyBot]] = start_tiny,
+) -> str:
     out = io.StringIO()
-    run = playground(start_tiny, stdin=io.StringIO(script), stdout=out, pictures=pictures)
+    run = playground(start, stdin=io.StringIO(script), stdout=out, pictures=pictures)
     await asyncio.wait_for(run, timeout=120)  # a bound for a hung playground, not a speed
     return out.getvalue()
 
@@ -178,3 +190,39 @@ async def test_a_user_becomes_a_moderator_and_back() -> None:
     assert "needs permissions Al does not have" in before
     assert "users: Al (moderator), Bea, Cy" in moderating and "Cribbage: moderated" in moderating
     assert "needs permissions Al does not have" in after and "moderated" not in after
+
+
+async def test_an_options_fixed_choices_are_listed_as_typed_and_a_number_sends_one() -> None:
+    text = await play("/order size:?\n2\n/order size:huge\nquit\n")
+    assert "1) small (a small one)" in text and "2) large (a large one)" in text
+    assert "> /order size:large" in text and "ordered large" in text
+    # A wrong value says what to type, not only the labels.
+    assert "type size:small (a small one), size:large (a large one)" in text
+
+
+async def test_a_thread_named_with_spaces_is_reached_by_its_whole_name() -> None:
+    text = await play("thread Round 1 · Al vs Bea\n/tiny echo text:in the thread\nquit\n")
+    assert "you are in #Round 1 · Al vs Bea" in text
+    assert "#Round 1 · Al vs Bea Cribbage: in the thread" in text
+
+
+async def test_dms_and_group_dms_between_people_reach_the_commands_by_a_user_install() -> None:
+    script = "group Bea Cy\n/anywhere\ndm Bea\n/anywhere\ndm Zed\nquit\n"
+    text = await play(script, start=start_tiny_everywhere)
+    assert "Al @Bea,Cy> " in text and "Al @Bea> " in text
+    assert text.count("Cribbage: ") >= 2, text
+    assert "! no one called Zed here" in text
+
+
+async def test_arriving_as_another_player_shows_the_latest_few_messages() -> None:
+    lines = "".join(f"/tiny echo text:line {n}\n" for n in range(9))
+    text = await play(lines + "as Bea\nquit\n")
+    arrived = text.split("you are Bea")[1]
+    assert "(5 earlier in #general: `look` shows more)" in arrived
+    assert "line 8" in arrived and "line 4" not in arrived
+
+
+async def test_pictures_go_with_the_scratch_folder_when_the_playground_ends() -> None:
+    text = await play("/tiny board\nquit\n")
+    [path] = re.findall(r"saved to (\S+)", text)
+    assert not Path(path).exists(), "a picture was kept after quit"

@@ -249,11 +249,16 @@ async def test_commands_synced_globally_and_to_the_guild(
 ) -> None:
     app = table.fd.application_id
     status, global_commands = await call(http, "GET", f"/applications/{app}/commands")
-    assert status == 200 and [c["name"] for c in global_commands] == ["tiny", "tinymod", "anywhere"]
+    assert status == 200 and [c["name"] for c in global_commands] == [
+        "tiny",
+        "tinymod",
+        "anywhere",
+        "order",
+    ]
     status, guild_commands = await call(
         http, "GET", f"/applications/{app}/guilds/{table.guild.id}/commands"
     )
-    assert [c["name"] for c in guild_commands] == ["tiny", "tinymod", "anywhere"]
+    assert [c["name"] for c in guild_commands] == ["tiny", "tinymod", "anywhere", "order"]
     assert guild_commands[0]["guild_id"] == str(table.guild.id)
     await tiny.restart()
     status, again = await call(http, "GET", f"/applications/{app}/commands")

@@ -92,6 +92,17 @@ async def echo(interaction: discord.Interaction, text: str, times: int = 1) -> N
     await interaction.response.send_message(" ".join([text] * times))
 
 
+@app_commands.command(description="An option with fixed choices")
+@app_commands.choices(
+    size=[
+        app_commands.Choice(name="a small one", value="small"),
+        app_commands.Choice(name="a large one", value="large"),
+    ]
+)
+async def order(interaction: discord.Interaction, size: app_commands.Choice[str]) -> None:
+    await interaction.response.send_message(f"ordered {size.value}")
+
+
 @tiny.command(description="An ephemeral reply")
 async def secret(interaction: discord.Interaction) -> None:
     await interaction.response.send_message("only you", ephemeral=True)
@@ -372,6 +383,7 @@ class TinyBot(commands.Bot):
         self.tree.add_command(tiny)
         self.tree.add_command(tinymod)
         self.tree.add_command(anywhere)
+        self.tree.add_command(order)
         if self.dev_guild:
             guild = discord.Object(self.dev_guild)
             self.tree.copy_global_to(guild=guild)
