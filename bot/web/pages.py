@@ -374,6 +374,16 @@ def _replay_body(
         parts.append(f'<section aria-labelledby="review"><h2 id="review">Review</h2>{review}')
         parts.append("</section>")
     parts.append('<h2 id="channel">What the channel saw</h2>')
+    if seen.earlier_deals:
+        shown = "deal" if seen.earlier_deals == 1 else f"{seen.earlier_deals} deals"
+        parts.append(
+            f'<p class="status">The channel\'s messages as they stand: the tables of the first '
+            f"{shown} are further up its history (and step by step in the replay above), "
+            "not here.</p>"
+            if replay is not None and replay.steps
+            else f'<p class="status">The channel\'s messages as they stand: the tables of the '
+            f"first {shown} are further up its history, not here.</p>"
+        )
     parts.extend(
         f'<article class="msg">{message_html(view, people)}</article>' for view in seen.messages
     )

@@ -54,10 +54,10 @@ async def test_the_other_process_takes_over_directing_at_a_rounds_turn(
         assert names is not None
         await resign(fd, by_name[names.group(2)], thread)
     await until(fd, lambda: "**Final standings**" in board.words())
-    await until(fd, lambda: [m for m in world.general.messages if "wins the swiss" in m.words()])
+    await until(fd, lambda: [m for m in world.general.messages if "wins the Swiss" in m.words()])
 
     def said_once_each() -> None:
-        champions = [m for m in world.general.messages if "wins the swiss" in m.words()]
+        champions = [m for m in world.general.messages if "wins the Swiss" in m.words()]
         assert len(champions) == 1
         rounds = [m for m in world.general.messages if m.words().startswith("**Round 2 ·")]
         assert len(rounds) == 2

@@ -165,7 +165,7 @@ async def test_a_swiss_event_of_seven_over_three_rounds(world: World, bot: BotPr
     await until(fd, lambda: "**Final standings**" in board.words())
     assert not list(board.buttons())
     champion = await until(
-        fd, lambda: [m for m in world.general.messages if "wins the swiss tournament" in m.words()]
+        fd, lambda: [m for m in world.general.messages if "wins the Swiss tournament" in m.words()]
     )
     assert len(champion) == 1
     winner = next(u for u in players if u.mention in champion[0].words())
@@ -432,7 +432,7 @@ async def test_a_swiss_event_with_a_top_four_playoff(world: World, bot: BotProce
     names = _PAIRING.match(final.name)
     assert names is not None
     champion = await until(
-        fd, lambda: [m for m in world.general.messages if "wins the swiss tournament" in m.words()]
+        fd, lambda: [m for m in world.general.messages if "wins the Swiss tournament" in m.words()]
     )
     # The final's winner (the second named, 2-1) is the champion.
     assert by_name[names.group(3)].mention in champion[0].words()

@@ -75,6 +75,12 @@ def _number(value: float) -> str:
     return "0.0" if text == "-0.0" else text.replace("-", "−")
 
 
+def _gap(points: float, best: float) -> str:
+    """How far a choice is behind the best, as the difference of the two figures shown (5.0
+    against 6.6 is −1.6, never −1.5 from the unrounded values)."""
+    return _number(float(f"{points:.1f}") - float(f"{best:.1f}"))
+
+
 def _seat(hand: DailyHand) -> str:
     if hand.dealer:
         return "You deal: the crib is yours."
@@ -110,7 +116,7 @@ def _board(answers: Sequence[DailyAnswer]) -> str:
         thrown = cards_str(Card.parse(code) for code in answer.thrown.split())
         lines.append(
             f"{answer.rank}. {escape(answer.name)} threw {thrown} — {_number(answer.points)} "
-            f"({_number(answer.points - answer.best)})"
+            f"({_gap(answer.points, answer.best)})"
         )
     if len(answers) > BOARD_SHOWN:
         lines.append(f"… and {len(answers) - BOARD_SHOWN} more")
@@ -218,7 +224,7 @@ class DailyDiscard:
                 f"**{thrown}**: {_number(given.points)} expected, rank **{given.rank}** of "
                 f"{len(choices)}; the best was "
                 f"{cards_str(sorted(choices[0].thrown, key=Card.sort_key))}: "
-                f"{_number(given.best)} ({_number(given.points - given.best)})."
+                f"{_number(given.best)} ({_gap(given.points, given.best)})."
             )
         board = await self._store.daily_board(given.guild_id, given.day)
         parts = [

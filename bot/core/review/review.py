@@ -185,9 +185,19 @@ def _percent(value: float) -> str:
     return f"{round(value * 100)}%"
 
 
+def _chance_lost(value: float) -> str:
+    """A loss of the chance to win, in percentage points: never "0% chance to win", which
+    reads as if there never was one."""
+    points = value * 100
+    if points < 0.5:
+        return "under 1 percentage point of the chance to win"
+    shown = round(points)
+    return f"{shown} percentage point{'s' if shown != 1 else ''} of the chance to win"
+
+
 def _loss(decision: Decision) -> str:
     if decision.unit == "chance":
-        return f"{_percent(decision.loss)} chance to win"
+        return _chance_lost(decision.loss)
     return f"{_number(decision.loss)} points"
 
 
@@ -225,7 +235,7 @@ def _summary(report: ReviewReport) -> str:
     close = sum(1 for d in report.decisions if d.close)
     given = f"{_number(report.points_given_up)} expected points given up"
     if report.chance_given_up > 0:
-        given += f", and {_percent(report.chance_given_up)} chance to win"
+        given += f", and {_chance_lost(report.chance_given_up)}"
     lines.append(
         f"Accuracy **{_percent(accuracy)}** ({close} of {len(report.decisions)} decisions within "
         f"half a point of the expert's best) · {given}."
@@ -249,7 +259,8 @@ def _decision_line(decision: Decision, who: str) -> str:
     mark = "✅" if decision.close else "❌"
     if decision.kind == "discard":
         kept = [c for c in decision.held if c not in decision.chosen]
-        crib = "your crib" if decision.kept_crib >= 0 else "their crib"
+        # (Whose decisions these are, the viewer's or not: the crib is for or against them.)
+        crib = f"the crib (for {who})" if decision.kept_crib >= 0 else f"the crib (against {who})"
         sign = "+" if decision.kept_crib >= 0 else "−"
         said = (
             f"{mark} **Discard** from {_cards(decision.held)}: {who} threw "

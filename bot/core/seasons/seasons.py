@@ -126,7 +126,8 @@ class Seasons:
         kind = "against the computer" if table == "computer" else "between people"
         head = f"**Leaderboard — {_month_name(start)}** (games {kind}, by game points)"
         if not lines:
-            return Answer.say(f"{head}\nNo games finished that month yet.", ephemeral=False)
+            when = "this month" if season == "this_month" else "that month"
+            return Answer.say(f"{head}\nNo games finished {when} yet.", ephemeral=False)
         rows = [
             f"{place}. {escape(line.name)} — {line.game_points} game points,"
             f" {line.wins} of {line.games} won"

@@ -34,6 +34,9 @@ class TableSeen:
     title: str
     messages: tuple[MessageView, ...]
     board: BoardPicture | None
+    #: The deals whose tables are not among ``messages`` (the channel's table keeps the
+    #: latest deals; the earlier ones are in its history).
+    earlier_deals: int = 0
 
     @property
     def over(self) -> bool:
@@ -57,8 +60,11 @@ def table_seen(record: GameRecord, loaded: Loaded | None, ratings: str = "") -> 
         key=lambda o: o.order,
     )
     board = None
+    earlier = 0
     if loaded is not None and loaded.log.deal >= 1:
         board = board_of(loaded.log, loaded.game.public_view())
+        tables = sum(1 for o in channel if o.key.startswith("table:"))
+        earlier = max(0, loaded.log.deal - tables)
     return TableSeen(
         record.id,
         record.version,
@@ -66,4 +72,5 @@ def table_seen(record: GameRecord, loaded: Loaded | None, ratings: str = "") -> 
         title_of(record),
         tuple(o.view for o in channel),
         board,
+        earlier,
     )

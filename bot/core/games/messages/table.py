@@ -19,7 +19,7 @@ from bot.core.games.chances import chances_line
 from engine import events as ev
 from engine.cards import cards_str
 from engine.counting import Counting
-from engine.outcome import GameResult
+from engine.outcome import EndReason, GameResult, ResultKind, make_result
 from engine.phase import Phase
 from engine.speech import say_pegging, say_score
 from engine.views import PublicView
@@ -181,10 +181,28 @@ def resign_question(names: Names, view: PublicView, seat: int) -> str:
     partners = len(view.players) == 4
     whose = f" for {names.side(side)} (a resignation is yours alone)" if partners else ""
     standing = scores_line(names, view.scores, view.target).removeprefix("Scores: ")
-    return (
-        f"Resign this game{whose}? It is a loss at the scores as they stand: {standing}. "
-        "It can't be taken back."
+    # Who would win, and what it is worth: as the engine scores a resignation (the leader
+    # among the others, ties to the resigner's left; a lurch or skunk at the scores now).
+    sides = len(view.scores)
+    others = [(side + k) % sides for k in range(1, sides)]
+    winner = max(others, key=lambda s: (view.scores[s], -others.index(s)))
+    result = make_result(view.target, view.scores, winner, EndReason.RESIGNED, view.scoring)
+    worth = _WORTH[result.kind].format(
+        winner=names.side(winner), points=plural(result.game_points, "game point")
     )
+    return (
+        f"Resign this game{whose}? It is a loss at the scores as they stand: {standing}; "
+        f"{worth}. It can't be taken back."
+    )
+
+
+#: What a resignation would give the winner, by the kind of win it is at the scores now.
+_WORTH = {
+    ResultKind.WIN: "{winner} would win {points}",
+    ResultKind.LURCH: "{winner} would win by a lurch, {points}",
+    ResultKind.SKUNK: "{winner} would win by a skunk, {points}",
+    ResultKind.DOUBLE_SKUNK: "{winner} would win by a double skunk, {points}",
+}
 
 
 def scores_line(names: Names, scores: Sequence[int], target: int) -> str:

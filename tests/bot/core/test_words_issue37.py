@@ -1,0 +1,35 @@
+"""Words players met that read wrong (issue 37, item 4): a chance to win given up is never
+"0%", a review's crib is for or against the player reviewed (not "your crib" in a review of
+someone else), a champion's format is named as it is written, the gap to the best discard
+of the day is the difference of the figures shown, and this month's empty table says
+"this month"."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+
+from bot.core.daily.daily import _gap
+from bot.core.review import review
+from bot.core.seasons.seasons import Seasons
+from bot.store import Store
+
+
+def test_a_chance_to_win_given_up_under_half_a_point_is_not_said_as_zero() -> None:
+    assert review._chance_lost(0.004) == "under 1 percentage point of the chance to win"
+    assert review._chance_lost(0.012) == "1 percentage point of the chance to win"
+    assert review._chance_lost(0.07) == "7 percentage points of the chance to win"
+
+
+def test_the_gap_to_the_best_discard_is_the_difference_of_the_figures_shown() -> None:
+    # 5.04 and 6.55 show as 5.0 and 6.5 (6.55 is just under it in binary): the gap is −1.5;
+    # 4.96 and 6.56 show as 5.0 and 6.6: −1.6, not the −1.5 of the unrounded figures.
+    assert _gap(4.96, 6.56) == "−1.6"
+    assert _gap(6.6, 6.6) == "0.0"
+
+
+async def test_this_months_empty_table_says_this_month(store: Store) -> None:
+    seasons = Seasons(store, lambda: datetime(2026, 11, 20, tzinfo=UTC))
+    this = (await seasons.leaderboard(5, "this_month")).reply.text
+    last = (await seasons.leaderboard(5, "last_month")).reply.text
+    assert this.endswith("No games finished this month yet.")
+    assert last.endswith("No games finished that month yet.")
