@@ -253,6 +253,9 @@ class _Owner:
     touched: float = 0.0  # when a change of it was last heard
     #: When its latest changes were heard (what another sender may have spent on them).
     changes: deque[float] = field(default_factory=lambda: deque(maxlen=CHANNEL_WRITES))
+    #: Held while its messages are read again from the store: whoever draws it meanwhile
+    #: waits for that read (see MessageLedger._sent_of).
+    reading: asyncio.Lock = field(default_factory=asyncio.Lock)
 
     def life(self, key: str) -> Life:
         found = self.lives.get(key)
@@ -397,14 +400,21 @@ class MessageLedger:
         click's answer heard of on the feed. Read again after a change heard late, and (other
         processes answering too) while a message's id is still to come."""
         entry = self._owner(owner)
-        stale = entry.unread or (
-            self._shared
-            and entry.read
-            and any(life.shown.message_id == 0 for life in entry.lives.values() if life.shown)
-        )
-        if not entry.read or stale:
+        if not entry.reading.locked() and not self._stale(entry):
+            return entry.shown()
+        # One read at a time, and nobody draws from memory while one is on its way: a caller
+        # that came while another read (the keeper's lanes start together after a takeover)
+        # would otherwise draw from what was kept before it, without what the last sender
+        # posted, and post it again.
+        async with entry.reading:
+            if not self._stale(entry):
+                return entry.shown()
             entry.unread = False
-            read = self._unconfirmed_unknown(await self._store.messages(owner))
+            try:
+                read = self._unconfirmed_unknown(await self._store.messages(owner))
+            except BaseException:
+                entry.unread = True  # (read again by the next to draw it)
+                raise
             if entry.doubted:
                 entry.doubted = False
                 read = {key: dataclasses.replace(r, digest="") for key, r in read.items()}
@@ -420,6 +430,19 @@ class MessageLedger:
                 entry.life(key).shown = record
             entry.read = True
         return entry.shown()
+
+    def _stale(self, entry: _Owner) -> bool:
+        """Whether what is kept of an owner's messages is to be read from the store first:
+        never read, a change heard late, or (other processes answering too) a message's id
+        still to come."""
+        return (
+            not entry.read
+            or entry.unread
+            or (
+                self._shared
+                and any(life.shown.message_id == 0 for life in entry.lives.values() if life.shown)
+            )
+        )
 
     def _unconfirmed_unknown(self, sent: dict[str, MessageRecord]) -> dict[str, MessageRecord]:
         """What was sent, as read from the store, with every click's answer that is not known to

@@ -150,3 +150,48 @@ async def test_a_table_whose_write_fails_is_not_settled() -> None:
     ledger.add(OWNER.kind, projector)
     await ledger.sent(OWNER, [MessageRecord("table:1", 900, 5001, projector.view.digest())])
     assert not await ledger.settled(OWNER)
+
+
+class HeldReads:
+    """A store whose reads of an owner's messages a test holds, and whose rows it sets."""
+
+    def __init__(self) -> None:
+        self.rows: dict[str, MessageRecord] = {}
+        self.reading = asyncio.Event()
+        self.release = asyncio.Event()
+        self.release.set()
+
+    async def messages(self, owner: Owner) -> dict[str, MessageRecord]:
+        self.reading.set()
+        await self.release.wait()
+        return dict(self.rows)
+
+    async def set_messages(
+        self, records: Sequence[tuple[Owner, MessageRecord]], *, posted: Sequence[Any] = ()
+    ) -> None:
+        self.rows.update({record.key: record for _, record in records})
+
+
+async def test_who_draws_an_owner_while_it_is_read_again_waits_for_that_read() -> None:
+    """After a takeover every owner is read again, and the keeper's lanes draw it at once,
+    together. The first to draw started the read; the others drew from what was kept before
+    it, without the hand the last sender had posted, and posted it again (seen in
+    tests/e2e/test_two_processes.py's rolling restart: a hand posted twice, the first left
+    with live controls)."""
+    store = HeldReads()
+    ledger = MessageLedger(store, ChangeFeed(), lambda: datetime.now(UTC), shared=True)  # type: ignore[arg-type]
+    assert await ledger.kept(OWNER) == {}  # (kept in memory from here on)
+    # The sender before posted the hand and wrote it down; this process takes over.
+    store.rows[HAND.key] = HAND
+    ledger.sending_again()
+    store.release.clear()
+    store.reading.clear()
+    first = asyncio.ensure_future(ledger.kept(OWNER))
+    await asyncio.wait_for(store.reading.wait(), timeout=5)
+    second = asyncio.ensure_future(ledger.kept(OWNER))
+    for _ in range(5):  # (every step a draw from memory alone could make)
+        await asyncio.sleep(0)
+    assert not second.done(), "drawn from memory while the owner was being read again"
+    store.release.set()
+    assert (await asyncio.wait_for(first, timeout=5)).get(HAND.key) == HAND
+    assert (await asyncio.wait_for(second, timeout=5)).get(HAND.key) == HAND
