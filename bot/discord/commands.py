@@ -255,7 +255,7 @@ class CribbageCommands(app_commands.Group):
         lobbies = _core(interaction).lobbies
         moderator = is_moderator(interaction) if interaction.guild_id else False
         await self._in_channel(
-            interaction, lambda ch: lambda: lobbies.cancel(ch, user, moderator=moderator)
+            interaction, lambda ch: lambda: lobbies.ask_cancel(ch, user, moderator=moderator)
         )
 
     # -- the game -----------------------------------------------------------------------------

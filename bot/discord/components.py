@@ -38,6 +38,7 @@ from bot.core.base.replies import Click, ClickKind
 from bot.core.base.views import (
     LOBBY_ACTIONS,
     CardChoice,
+    ConfirmAction,
     ConfirmControls,
     DailyPick,
     EntryControls,
@@ -113,9 +114,14 @@ class Clicks(Protocol):
         ...
 
     async def confirm_click(
-        self, interaction: discord.Interaction[Any], game_id: int, yes: bool
+        self,
+        interaction: discord.Interaction[Any],
+        subject: int,
+        action: ConfirmAction,
+        yes: bool,
     ) -> None:
-        """Yes or No under the question ``/cribbage resign`` asked."""
+        """Yes or No under a question asked before ``action`` on ``subject`` (a resignation, a
+        moderator's cancel of a dealt game, a tournament's withdrawal or cancel)."""
         ...
 
 
@@ -333,25 +339,57 @@ class HandSelect(
         await clicks.hand_click(interaction, click)
 
 
-class ConfirmButton(_Control, template=r"crib:(?P<game>\d+):resign:(?P<choice>yes|no)"):
-    """Yes or No under ``/cribbage resign``'s question (an ephemeral message): Yes resigns."""
+#: Each question's two answers: (Yes, No).
+_CONFIRM_LABELS = {
+    "resign": ("Yes, resign", "No, play on"),
+    "cancel": ("Yes, cancel the game", "No, let it go on"),
+    "withdraw": ("Yes, withdraw", "No, stay in"),
+    "cancel_tournament": ("Yes, cancel the tournament", "No, let it go on"),
+}
+#: How a question's action is written in its custom id (a tournament's, as its Join button's).
+_CONFIRM_IDS = {
+    "resign": ("", "resign"),
+    "cancel": ("", "cancel"),
+    "withdraw": ("tournament:", "withdraw"),
+    "cancel_tournament": ("tournament:", "cancel"),
+}
 
-    def __init__(self, game_id: int, yes: bool) -> None:
+
+class ConfirmButton(
+    _Control,
+    template=(
+        r"crib:(?:(?P<game>\d+):(?P<on_game>resign|cancel)"
+        r"|tournament:(?P<tournament>\d+):(?P<on_tournament>withdraw|cancel)):(?P<choice>yes|no)"
+    ),
+):
+    """Yes or No under a question asked before something that cannot be taken back (an
+    ephemeral message): ``/cribbage resign``, a moderator's ``/cribbage cancel`` of a dealt
+    game, ``/cribbage tournament withdraw`` and ``/cribbage tournament cancel``."""
+
+    def __init__(self, subject: int, action: ConfirmAction, yes: bool) -> None:
+        prefix, word = _CONFIRM_IDS[action]
         super().__init__(
             discord.ui.Button(
-                label="Yes, resign" if yes else "No, play on",
+                label=_CONFIRM_LABELS[action][0 if yes else 1],
                 style=discord.ButtonStyle.danger if yes else discord.ButtonStyle.secondary,
-                custom_id=f"crib:{game_id}:resign:{'yes' if yes else 'no'}",
+                custom_id=f"crib:{prefix}{subject}:{word}:{'yes' if yes else 'no'}",
             )
         )
-        self.game_id, self.yes = game_id, yes
+        self.subject, self.action, self.yes = subject, action, yes
 
     @classmethod
     def parsed(cls, match: re.Match[str]) -> ConfirmButton:
-        return cls(int(match["game"]), match["choice"] == "yes")
+        action: ConfirmAction
+        if match["tournament"] is not None:
+            subject = int(match["tournament"])
+            action = "withdraw" if match["on_tournament"] == "withdraw" else "cancel_tournament"
+        else:
+            subject = int(match["game"])
+            action = "resign" if match["on_game"] == "resign" else "cancel"
+        return cls(subject, action, match["choice"] == "yes")
 
     async def clicked(self, clicks: Clicks, interaction: discord.Interaction[Any]) -> None:
-        await clicks.confirm_click(interaction, self.game_id, self.yes)
+        await clicks.confirm_click(interaction, self.subject, self.action, self.yes)
 
 
 class PageButton(_Control, template=r"crib:board:(?P<table>people|computer):(?P<page>\d{1,6})"):
@@ -572,8 +610,8 @@ def controls_view(view: MessageView) -> discord.ui.View | None:
             return _daily_menu(pick)
         case ConfirmControls() as confirm:
             made = discord.ui.View(timeout=None)
-            made.add_item(ConfirmButton(confirm.game_id, True))
-            made.add_item(ConfirmButton(confirm.game_id, False))
+            made.add_item(ConfirmButton(confirm.subject, confirm.action, True))
+            made.add_item(ConfirmButton(confirm.subject, confirm.action, False))
             return made
         case unknown:
             assert_never(unknown)

@@ -30,7 +30,7 @@ from bot.core.base.faults import Fault
 from bot.core.base.owners import Owner
 from bot.core.base.replies import Answer, Click, Clicked, Reply, User
 from bot.core.base.timing import ANSWER_WINDOW, DEFER_AFTER, InteractionAges
-from bot.core.base.views import MessageView, Table
+from bot.core.base.views import ConfirmAction, MessageView, Table
 from bot.core.games.messages.private_resume import PrivateResume
 from bot.core.games.messages.private_table import HAND_BUTTON
 from bot.core.ledger.records import DmLink
@@ -46,6 +46,7 @@ __all__ = [
     "DiscordIO",
     "io_of",
     "is_moderator",
+    "is_organiser",
     "known_error_text",
     "send_error",
     "user_of",
@@ -91,6 +92,12 @@ def _reached(interaction: discord.Interaction[Any], message: discord.Message) ->
 def user_of(interaction: discord.Interaction[Any]) -> User:
     """The acting user as the core knows them: id and the name shown at the table."""
     return User(interaction.user.id, interaction.user.display_name)
+
+
+def is_organiser(interaction: discord.Interaction[Any]) -> bool:
+    """Whether the user may run tournaments here: Manage Server or Manage Events."""
+    perms = interaction.permissions
+    return bool(perms.manage_guild or perms.manage_events)
 
 
 def is_moderator(interaction: discord.Interaction[Any]) -> bool:
@@ -397,16 +404,36 @@ class DiscordIO:
         await self._click(interaction, lambda: daily.choose(guild_id, user, stamp, cards))
 
     async def confirm_click(
-        self, interaction: discord.Interaction[Any], game_id: int, yes: bool
+        self,
+        interaction: discord.Interaction[Any],
+        subject: int,
+        action: ConfirmAction,
+        yes: bool,
     ) -> None:
-        """Yes or No under ``/cribbage resign``'s question: the question's message says what
-        was done, in place."""
+        """Yes or No under a question asked before something that cannot be taken back: the
+        question's message says what was done, in place. Who may do it is asked again now (a
+        moderator's permissions as they are at the click)."""
         user = user_of(interaction)
         guild_id = interaction.guild_id
-        moves = self.services.moves
-        await self._click(
-            interaction, lambda: moves.confirm_resign(game_id, user, yes, guild_id=guild_id)
-        )
+        services = self.services
+        call: Call
+        if action == "resign":
+            call = lambda: services.moves.confirm_resign(  # noqa: E731
+                subject, user, yes, guild_id=guild_id
+            )
+        elif action == "cancel":
+            moderator = is_moderator(interaction) if guild_id else False
+            call = lambda: services.lobbies.confirm_cancel(  # noqa: E731
+                subject, user, yes, moderator=moderator, guild_id=guild_id
+            )
+        elif action == "withdraw":
+            call = lambda: services.tournaments.confirm_withdraw(subject, user, yes)  # noqa: E731
+        else:
+            organiser = is_organiser(interaction)
+            call = lambda: services.tournaments.confirm_cancel(  # noqa: E731
+                subject, user, yes, moderator=organiser
+            )
+        await self._click(interaction, call)
 
     async def _click(self, interaction: discord.Interaction[Any], call: Call) -> None:
         await self._entered(interaction, self._clicked(interaction, call))

@@ -19,7 +19,7 @@ from discord import app_commands
 
 from bot.core.base.replies import Answer, User
 from bot.core.tournaments.tournaments import DEFAULT_FORMAT, Tournaments
-from bot.discord.interactions import io_of, send_error, user_of
+from bot.discord.interactions import io_of, is_organiser, send_error, user_of
 from bot.discord.options import TARGETS
 from bot.discord.places import bot_is_member
 from engine import formats
@@ -76,12 +76,6 @@ _SCORING = [
 ]
 #: A tournament command's call to the core, in the tournament's channel, as the user.
 Act = Callable[[Tournaments, int, User], Awaitable[Answer]]
-
-
-def is_organiser(interaction: discord.Interaction[Any]) -> bool:
-    """Whether the user may run tournaments here: Manage Server or Manage Events."""
-    perms = interaction.permissions
-    return bool(perms.manage_guild or perms.manage_events)
 
 
 def _may_thread(interaction: discord.Interaction[Any]) -> bool:
@@ -204,7 +198,7 @@ class TournamentCommands(app_commands.Group):
     async def cancel(self, interaction: discord.Interaction[Any]) -> None:
         """Cancel: games being played end without a result; the standings so far stay."""
         moderator = is_organiser(interaction)
-        await self._here(interaction, partial(Tournaments.cancel, moderator=moderator))
+        await self._here(interaction, partial(Tournaments.ask_cancel, moderator=moderator))
 
     @app_commands.command(
         name="standings", description="This channel's tournament standings, privately"
@@ -216,7 +210,7 @@ class TournamentCommands(app_commands.Group):
     @app_commands.command(name="withdraw", description="Withdraw from this channel's tournament")
     async def withdraw(self, interaction: discord.Interaction[Any]) -> None:
         """Withdraw: remaining games are forfeited, past results stand."""
-        await self._here(interaction, Tournaments.withdraw)
+        await self._here(interaction, Tournaments.ask_withdraw)
 
     @app_commands.command(
         name="result", description="Record or correct a result of this round (moderators)"

@@ -122,8 +122,18 @@ class TournamentFormat(ABC):
     name: ClassVar[str]
     #: The name people read: "Round robin".
     title: ClassVar[str]
+    #: The name within a sentence ("wins the round robin tournament"): the title in lower
+    #: case, unless it is a proper name ("Swiss").
+    in_sentence: ClassVar[str] = ""
     #: What it does, in a few words after the title in the command's choices.
     summary: ClassVar[str]
+
+    @classmethod
+    def named(cls) -> str:
+        """The format named within a sentence: :attr:`in_sentence`, or the title in lower
+        case."""
+        return cls.in_sentence or cls.title.lower()
+
     #: Where it comes in lists and choices (lowest first).
     rank: ClassVar[int]
     #: Whether its top players may go on to a knockout playoff after its rounds.

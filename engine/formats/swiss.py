@@ -38,6 +38,7 @@ class Swiss(TournamentFormat):
 
     name = "swiss"
     title = "Swiss"
+    in_sentence = "Swiss"  # (a proper name: after Switzerland, where it was first played)
     summary = "players on equal points meet, no rematches"
     rank = 10
     takes_playoff = True

@@ -11,7 +11,7 @@ from typing import Any
 from fakediscord import Message
 from fakediscord.testing import BotLauncher, BotProcess
 from tests.helpers.bot_db import latest_game_id, read_game, rows
-from tests.helpers.table_driver import World, resign, until
+from tests.helpers.table_driver import World, confirmed, resign, until
 
 
 def _results(world: World, game_id: int) -> list[tuple[int | None, int]]:
@@ -33,8 +33,15 @@ async def test_after_the_deal_only_a_moderator_cancels(world: World, bot: BotPro
         assert refused.ephemeral and "only a moderator" in refused.words()
         assert "/cribbage resign" in refused.words()
     assert read_game(world.database, game_id).version == before, "nothing changed"
-    cancelled = await fd.slash(world.moderator, world.general, "/cribbage cancel")
-    assert cancelled.ephemeral and "cancelled" in cancelled.words().lower()
+    # A moderator is asked first (Yes / No, privately); No changes nothing.
+    asked = await fd.slash(world.moderator, world.general, "/cribbage cancel")
+    assert asked.ephemeral and asked.original is not None
+    assert "Cancel this game?" in asked.words() and "no change to anyone's rating" in asked.words()
+    kept = await fd.click(world.moderator, asked.original, label="No, let it go on")
+    assert kept.original is not None and kept.original.words() == "The game goes on."
+    assert read_game(world.database, game_id).version == before, "nothing changed"
+    cancelled = await confirmed(fd, world.moderator, world.general, "/cribbage cancel")
+    assert cancelled.original is not None and cancelled.original.words() == "Game cancelled."
     await until(fd, lambda: read_game(world.database, game_id).status == "cancelled")
     said = await until(
         fd, lambda: [m for m in fd.messages(world.general) if "Mo cancelled" in m.words()]
@@ -143,7 +150,7 @@ async def test_a_member_who_left_cannot_play_by_dm(world: World, bots: BotLaunch
     al_options = [o["value"] for o in al_select["options"]][:2]
     played = await fd.select(al, mine, al_select["custom_id"], al_options)
     assert played.response is not None and played.response.type == 7
-    cancelled = await fd.slash(world.moderator, world.general, "/cribbage cancel")
-    assert cancelled.ephemeral
+    cancelled = await confirmed(fd, world.moderator, world.general, "/cribbage cancel")
+    assert cancelled.original is not None and cancelled.original.words() == "Game cancelled."
     await until(fd, lambda: read_game(world.database, game_id).status == "cancelled")
     assert _results(world, game_id) == []

@@ -9,7 +9,7 @@ from fakediscord.testing import BotProcess
 from tests.e2e.test_tournaments import _board, _open_and_fill, _pair_of, _threads
 from tests.helpers.backends import BOTH_DATABASES
 from tests.helpers.bot_db import latest_game_id, rows
-from tests.helpers.table_driver import World, resign, until
+from tests.helpers.table_driver import World, confirmed, resign, until
 
 
 @BOTH_DATABASES
@@ -38,8 +38,16 @@ async def test_cancelled_while_played_and_before_the_start(world: World, bot: Bo
 
     refused = await fd.slash(al, world.general, "/cribbage tournament cancel")
     assert refused.ephemeral and "organiser or a moderator" in refused.words()
-    cancelled = await fd.slash(mo, world.general, "/cribbage tournament cancel")
-    assert not cancelled.ephemeral and "cancelled" in cancelled.words(), cancelled.words()
+    # Asked first, privately; No leaves it as it is.
+    asked = await fd.slash(mo, world.general, "/cribbage tournament cancel")
+    assert asked.ephemeral and asked.original is not None
+    assert "The games being played end at once, without a result." in asked.words()
+    kept = await fd.click(mo, asked.original, label="No, let it go on")
+    assert kept.original is not None and kept.original.words() == "The tournament goes on."
+    assert "**Cancelled**" not in board.words()
+    cancelled = await confirmed(fd, mo, world.general, "/cribbage tournament cancel")
+    assert cancelled.original is not None
+    assert "The tournament is cancelled." in cancelled.original.words()
 
     await until(fd, lambda: f"**Cancelled** by <@{mo.id}>" in board.words())
     assert "when it was cancelled" in board.words() and f"{winner} wins" in board.words()
@@ -76,8 +84,8 @@ async def test_cancelled_while_played_and_before_the_start(world: World, bot: Bo
     second = await until(fd, opened_again)
     await fd.click(al, second, label="Join")
     await until(fd, lambda: "Entrants (1)" in second.words())
-    gone = await fd.slash(mo, world.general, "/cribbage tournament cancel")
-    assert not gone.ephemeral and "without a result" not in gone.words()
+    gone = await confirmed(fd, mo, world.general, "/cribbage tournament cancel")
+    assert gone.original is not None and "without a result" not in gone.original.words()
     await until(fd, lambda: "**Cancelled**" in second.words() and not list(second.buttons()))
     assert _board(world) is board  # the first one's message stays as it was
 

@@ -16,7 +16,7 @@ from fakediscord.testing import BotLauncher, BotProcess
 from tests.helpers.backends import BOTH_DATABASES
 from tests.helpers.bot_db import rows
 from tests.helpers.in_process import clocked_service, club, start_in_process
-from tests.helpers.table_driver import World, resign, start_again, until
+from tests.helpers.table_driver import World, confirmed, resign, start_again, until
 
 #: A Swiss event's games to play out: each is won by resignation, fast.
 _PAIRING = re.compile(r"Round (\d+) · (.+) vs (.+)")
@@ -332,8 +332,8 @@ async def test_deadline_forfeits_withdrawal_and_a_moderators_result(
         await until(fd, lambda: "**Round 2 of 2**" in board.words())
 
         # Round 2: Al withdraws; his opponent wins; he is paired no more.
-        quit_ = await fd.slash(al, general, "/cribbage tournament withdraw")
-        assert quit_.ephemeral and "withdrawn" in quit_.words()
+        quit_ = await confirmed(fd, al, general, "/cribbage tournament withdraw")
+        assert quit_.original is not None and "withdrawn" in quit_.original.words()
         again = await fd.slash(al, general, "/cribbage tournament withdraw")
         assert again.ephemeral and "already" in again.words()
         await until(fd, lambda: "(withdrew)" in board.words() and "withdrawal" in board.words())

@@ -114,6 +114,17 @@ async def resign(fd: FakeDiscord, user: User, channel: Channel) -> Interaction:
     return await fd.click(user, asked.original, label="Yes, resign")
 
 
+async def confirmed(fd: FakeDiscord, user: User, channel: Channel, line: str) -> Interaction:
+    """``line`` (``/cribbage cancel`` of a dealt game, ``/cribbage tournament withdraw`` or
+    ``cancel``) as ``user``, then Yes on the question it asks privately (issue 37): the click,
+    whose answer is the question's message saying what was done."""
+    asked = await fd.slash(user, channel, line)
+    assert asked.ephemeral and asked.original is not None, asked.content
+    assert "can't be taken back" in asked.content, asked.content
+    yes = next(b["label"] for b in asked.original.buttons() if b["label"].startswith("Yes"))
+    return await fd.click(user, asked.original, label=yes)
+
+
 def after_action(game: Game, action: dict[str, Any]) -> Game:
     """A copy of ``game`` with the logged ``action`` applied (``game`` itself unchanged)."""
     copied = Game.from_dict(game.to_dict(), rng=random.Random(0))

@@ -170,13 +170,19 @@ class DailyPick:
     cards: tuple[str, ...]
 
 
+#: What a question asks before doing: resign game N, cancel game N (a moderator, once it is
+#: dealt), withdraw from tournament N, cancel tournament N.
+ConfirmAction = Literal["resign", "cancel", "withdraw", "cancel_tournament"]
+
+
 @dataclass(frozen=True, slots=True)
 class ConfirmControls:
-    """Yes and No under a question asked before a move that cannot be taken back (today the
-    resignation of ``game_id``), shown to the asker alone."""
+    """Yes and No under a question asked before something that cannot be taken back, shown to
+    the asker alone: ``action`` on ``subject`` (a game's id; a tournament's, for
+    ``withdraw`` and ``cancel_tournament``)."""
 
-    game_id: int
-    action: Literal["resign"] = "resign"
+    subject: int
+    action: ConfirmAction = "resign"
 
 
 #: The controls a message offers (one kind at most): a hand's, the lobby's buttons, a

@@ -27,7 +27,7 @@ from bot.core.base.replies import Answer, Clicked, Reply, Sequel, User
 from bot.core.base.seeded import SeedDealer
 from bot.core.base.shuffles import RecordingRandom
 from bot.core.base.text import escape
-from bot.core.base.views import MessageRecord, MessageView
+from bot.core.base.views import ConfirmControls, MessageRecord, MessageView
 from bot.core.games import lobby, snapshot
 from bot.core.games.computer import DEFAULT_LEVEL, LEVELS, ComputerPlayers, Step, computer_moves
 from bot.core.games.deal_log import DealLog
@@ -228,11 +228,48 @@ class Lobbies(OnGames):
 
     @answers
     async def cancel(self, channel_id: int, user: User, *, moderator: bool = False) -> Answer:
-        """End the game with no result: in the lobby its creator or a moderator may; once the
-        cards are dealt only a moderator (a player who wants out resigns, which is a loss)."""
+        """End the game with no result, at once: in the lobby its creator or a moderator may;
+        once the cards are dealt only a moderator (a player who wants out resigns, which is a
+        loss). ``/cribbage cancel`` asks first once the cards are dealt: :meth:`ask_cancel`."""
         return await self._games.in_channel(
             channel_id, lambda r: self._cancel(r, user, moderator, None)
         )
+
+    @answers
+    async def ask_cancel(self, channel_id: int, user: User, *, moderator: bool = False) -> Answer:
+        """``/cribbage cancel``: a lobby is cancelled at once; a game being played (a
+        moderator's to cancel) asks first, privately, with Yes and No
+        (:meth:`confirm_cancel`), and nothing changes yet."""
+
+        async def body(record: GameRecord) -> Answer:
+            if record.status is GameStatus.LOBBY:
+                return await self._cancel(record, user, moderator, None)
+            self._may_cancel(record, user, moderator)
+            text = (
+                "Cancel this game? It ends at once with no result: no winner, no game points, "
+                "no change to anyone's rating. It can't be taken back."
+            )
+            controls = ConfirmControls(record.id, "cancel")
+            return Answer.say(text, view=MessageView(text, controls=controls))
+
+        return await self._games.in_channel(channel_id, body)
+
+    @answers
+    async def confirm_cancel(
+        self, game_id: int, user: User, yes: bool, *, moderator: bool, guild_id: int | None
+    ) -> Answer:
+        """The answer to :meth:`cancel`'s question: Yes ends the game with no result (who may is
+        asked again), No lets it go on; either way the question's message says so, without its
+        buttons."""
+        if not yes:
+            said = "The game goes on."
+            return Answer(reply=Reply(said), update=MessageView(said))
+
+        async def body(record: GameRecord) -> Answer:
+            answer = await self._cancel(record, user, moderator, None)
+            return dataclasses.replace(answer, update=MessageView("Game cancelled."))
+
+        return await self._games.by_id(game_id, body, user=user, guild_id=guild_id)
 
     @answers
     async def click(
@@ -329,6 +366,12 @@ class Lobbies(OnGames):
     async def _cancel(
         self, record: GameRecord, user: User, moderator: bool, clicked: Clicked | None
     ) -> Answer:
+        self._may_cancel(record, user, moderator)
+        line = f"{escape(user.name)} cancelled the game. No result is recorded."
+        return await self._close(record, line, "Game cancelled.", clicked)
+
+    def _may_cancel(self, record: GameRecord, user: User, moderator: bool) -> None:
+        """Refuse unless ``user`` may cancel ``record``'s game now."""
         outside = record.guild_id is None
         # Outside servers (a DM, a group DM) nobody is a moderator: a game that cannot go on
         # is ended by any of its players there.
@@ -350,8 +393,6 @@ class Lobbies(OnGames):
                 raise Refused(
                     refusals.CANCEL_CREATOR_OUTSIDE if outside else refusals.CANCEL_CREATOR
                 )
-        line = f"{escape(user.name)} cancelled the game. No result is recorded."
-        return await self._close(record, line, "Game cancelled.", clicked)
 
     def _unreadable(self, record: GameRecord) -> bool:
         """Whether ``record`` is a started game whose saved state cannot be read."""

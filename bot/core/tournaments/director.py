@@ -259,7 +259,7 @@ class TournamentDirector(OnPatrol):
                 (User(p.player_a, names[p.player_a]), User(p.player_b, names[p.player_b])),
                 target=record.target,
                 scoring=record.scoring,
-                occasion=f"Round {p.round} of the {record.format.title} tournament",
+                occasion=f"Round {p.round} of the {record.format.named()} tournament",
             )
             self._of_game[game.id] = record.id
             await self._store.set_game(record.id, p.round, p.tab, game.id)

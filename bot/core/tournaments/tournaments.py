@@ -19,8 +19,8 @@ from bot.core.base.faults import Faults
 from bot.core.base.feed import Change, ChangeFeed
 from bot.core.base.owners import Owner
 from bot.core.base.refusals import Refused
-from bot.core.base.replies import Answer, User
-from bot.core.base.views import EntryControls, MessageRecord, MessageView, Owed
+from bot.core.base.replies import Answer, Reply, User
+from bot.core.base.views import ConfirmControls, EntryControls, MessageRecord, MessageView, Owed
 from bot.core.games.records import GameRecord, ResultRecord
 from bot.core.ledger.life import Drawing, Projector
 from bot.core.standings.records import Ranked
@@ -337,14 +337,49 @@ class Tournaments:
 
     @answers
     async def cancel(self, channel_id: int, user: User, *, moderator: bool) -> Answer:
-        """Cancel this channel's tournament (its organiser or a moderator), before or while it
-        is played: games being played end without a result (and unrated), the message keeps
-        the standings so far and says who cancelled it, the threads are archived."""
+        """Cancel this channel's tournament at once (its organiser or a moderator), before or
+        while it is played: games being played end without a result (and unrated), the
+        message keeps the standings so far and says who cancelled it, the threads are archived.
+        ``/cribbage tournament cancel`` asks first: :meth:`ask_cancel`."""
         record = await self._here(channel_id)
-        if not moderator and user.id != record.organiser_id:
-            raise Refused(ORGANISER_ONLY)
-        if record.status in (TournamentStatus.FINISHED, TournamentStatus.CANCELLED):
-            raise Refused(ENDED)
+        return await self._cancel(record, user, moderator)
+
+    @answers
+    async def ask_cancel(self, channel_id: int, user: User, *, moderator: bool) -> Answer:
+        """``/cribbage tournament cancel``: asks first, privately, with Yes and No
+        (:meth:`confirm_cancel`); nothing changes yet."""
+        record = await self._here(channel_id)
+        self._may_cancel(record, user, moderator)
+        playing = (
+            " The games being played end at once, without a result."
+            if record.status is TournamentStatus.RUNNING
+            else ""
+        )
+        text = (
+            f"Cancel this tournament?{playing} The standings so far stay on its message, and "
+            "no champion is crowned. It can't be taken back."
+        )
+        view = MessageView(text, controls=ConfirmControls(record.id, "cancel_tournament"))
+        return Answer.say(text, view=view)
+
+    @answers
+    async def confirm_cancel(
+        self, tournament_id: int, user: User, yes: bool, *, moderator: bool
+    ) -> Answer:
+        """The answer to :meth:`cancel`'s question: Yes cancels the tournament (games being
+        played end without a result, and unrated; the message keeps the standings so far and
+        says who cancelled it; the threads are archived), No leaves it; either way the
+        question's message says so, without its buttons."""
+        if not yes:
+            return _answered("The tournament goes on.")
+        record = await self._store.tournament(tournament_id)
+        if record is None:
+            raise Refused("I can't find that tournament.")
+        done = await self._cancel(record, user, moderator)
+        return _answered(done.reply.text)
+
+    async def _cancel(self, record: TournamentRecord, user: User, moderator: bool) -> Answer:
+        self._may_cancel(record, user, moderator)
         if not await self._store.cancel_tournament(record.id, by=user.id, now=self._now()):
             raise Refused(ENDED)
         await self._changed(record.id)
@@ -354,6 +389,13 @@ class Tournaments:
             else ""
         )
         return Answer.say(f"The tournament is cancelled.{playing}", ephemeral=False)
+
+    @staticmethod
+    def _may_cancel(record: TournamentRecord, user: User, moderator: bool) -> None:
+        if not moderator and user.id != record.organiser_id:
+            raise Refused(ORGANISER_ONLY)
+        if record.status in (TournamentStatus.FINISHED, TournamentStatus.CANCELLED):
+            raise Refused(ENDED)
 
     @answers
     async def standings(self, channel_id: int) -> Answer:
@@ -365,19 +407,50 @@ class Tournaments:
 
     @answers
     async def withdraw(self, channel_id: int, user: User) -> Answer:
-        """Withdraw from a running tournament: the game of this round, if undecided, is
-        forfeited, and no later round pairs this player; past results stand."""
+        """Withdraw from a running tournament at once: the game of this round, if undecided, is
+        forfeited, and no later round pairs this player; past results stand (before it starts,
+        this is leaving it). ``/cribbage tournament withdraw`` asks first: :meth:`ask_withdraw`."""
+        record = await self._here(channel_id)
+        if record.status is TournamentStatus.OPEN:
+            return await self._leave(record, user)
+        return await self._withdraw(record, user)
+
+    @answers
+    async def ask_withdraw(self, channel_id: int, user: User) -> Answer:
+        """``/cribbage tournament withdraw``: before the tournament starts this is leaving it,
+        at once; once it runs it asks first, privately, with Yes and No
+        (:meth:`confirm_withdraw`), and nothing changes yet."""
         record = await self._here(channel_id)
         if record.status in (TournamentStatus.FINISHED, TournamentStatus.CANCELLED):
             raise Refused(ENDED)
         if record.status is TournamentStatus.OPEN:
             return await self._leave(record, user)
-        entrants = {e.user_id: e for e in await self._store.entrants(record.id)}
-        entrant = entrants.get(user.id)
-        if entrant is None:
-            raise Refused(NOT_IN)
-        if entrant.withdrawn is not None:
-            raise Refused("You have withdrawn already.")
+        await self._entrant(record, user)
+        text = (
+            "Withdraw from this tournament? Your game of this round, if it is not decided, is "
+            "forfeited, and you are paired no more; your results so far stand. It can't be "
+            "taken back."
+        )
+        controls = ConfirmControls(record.id, "withdraw")
+        return Answer.say(text, view=MessageView(text, controls=controls))
+
+    @answers
+    async def confirm_withdraw(self, tournament_id: int, user: User, yes: bool) -> Answer:
+        """The answer to :meth:`withdraw`'s question: Yes withdraws (the game of this round, if
+        undecided, is forfeited, and no later round pairs this player; past results stand),
+        No stays in; either way the question's message says so, without its buttons."""
+        if not yes:
+            return _answered("You stay in the tournament.")
+        record = await self._store.tournament(tournament_id)
+        if record is None:
+            raise Refused("I can't find that tournament.")
+        done = await self._withdraw(record, user)
+        return _answered(done.reply.text)
+
+    async def _withdraw(self, record: TournamentRecord, user: User) -> Answer:
+        if record.status in (TournamentStatus.FINISHED, TournamentStatus.CANCELLED):
+            raise Refused(ENDED)
+        await self._entrant(record, user)
         await self._store.withdraw(record.id, user.id, record.round)
         for p in await self._store.pairings(record.id):
             if (
@@ -391,6 +464,15 @@ class Tournaments:
                 )
         await self._changed(record.id)
         return Answer.say("You have withdrawn: your remaining games are forfeited.", ephemeral=True)
+
+    async def _entrant(self, record: TournamentRecord, user: User) -> None:
+        """Refuse unless ``user`` is in ``record``'s tournament and has not withdrawn."""
+        entrants = {e.user_id: e for e in await self._store.entrants(record.id)}
+        entrant = entrants.get(user.id)
+        if entrant is None:
+            raise Refused(NOT_IN)
+        if entrant.withdrawn is not None:
+            raise Refused("You have withdrawn already.")
 
     @answers
     async def set_result(
@@ -460,3 +542,9 @@ class TournamentMessages(Projector):
             (Owner.tournament(t.id), t.channel_id)
             for t in await self._store.recent_tournaments(since)
         ]
+
+
+def _answered(said: str) -> Answer:
+    """A question's answer: said privately, and the question's message says it in place,
+    without its buttons."""
+    return Answer(reply=Reply(said), update=MessageView(said))

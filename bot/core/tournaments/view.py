@@ -201,7 +201,7 @@ def champion_text(event: Event) -> str:
     champion = champion_of(event)
     line = next(s for s in table_of(event) if s.player == champion)
     return (
-        f"🏆 <@{champion}> wins the {event.record.format.title} tournament"
+        f"🏆 <@{champion}> wins the {event.record.format.named()} tournament"
         f" with {line.points} game points ({line.won} won, spread {signed_text(line.spread)})!"
     )
 

@@ -20,7 +20,12 @@ async def test_resign_asks_first_and_changes_nothing_until_yes(
     assert asked.ok and asked.reply.ephemeral
     view = asked.reply.view
     confirm = view.controls_of(ConfirmControls) if view is not None else None
-    assert view is not None and confirm is not None and confirm.game_id == game_id
+    assert (
+        view is not None
+        and confirm is not None
+        and confirm.subject == game_id
+        and confirm.action == "resign"
+    )
     assert "Resign this game?" in view.content and "Al 0 · Bea 0" in view.content
     # At 0-0 a resignation is a lurch: the question says what it gives (issue 37).
     assert "Al would win by a lurch, 2 game points" in view.content
@@ -46,5 +51,9 @@ async def test_with_partners_resigning_is_the_player_s_alone(service: Services) 
     assert "is the player's alone" in rules_text("scoring")
     # The commands topic says it too, and that resigning is confirmed first.
     commands = rules_text("commands")
-    assert "`/cribbage resign` concedes" in commands and "confirm" in commands and "Yes / No" in commands
+    assert (
+        "`/cribbage resign` concedes" in commands
+        and "confirm" in commands
+        and "Yes / No" in commands
+    )
     assert "partners" in commands and "concedes for your side" in commands

@@ -130,7 +130,7 @@ async def test_a_registered_format_is_offered_stored_paired_and_decided_without_
         done = await store.tournament(record.id)
         assert done is not None and done.status is tr.TournamentStatus.FINISHED
         event = await read_event(store, done)
-        assert champion_text(event).startswith(f"🏆 <@{di}> wins the Gauntlet tournament")
+        assert champion_text(event).startswith(f"🏆 <@{di}> wins the gauntlet tournament")
         champions = await store.tournament_champions(GUILD, limit=5)
         assert [(c.user_id, c.format) for c in champions] == [(di, gauntlet)]
     finally:
