@@ -65,3 +65,34 @@ def test_the_playground_guide_names_every_playground_command() -> None:
         assert re.search(rf"`{re.escape(command)}[ `]", guide), command
     assert "`name:value`" in guide and "scratch database" in guide
     assert "removed when you quit" in guide
+
+
+def test_the_readme_is_short_and_says_where_the_rest_is() -> None:
+    # Issue 37: a server owner reads it in five minutes; the rest is in docs/, one page per
+    # audience, each linked from it.
+    assert len(README.splitlines()) <= 250
+    for page in sorted((ROOT / "docs").glob("*.md")):
+        assert f"(docs/{page.name}" in README, page.name
+    for section in ("Quick start", "Running the bot on Discord", "Commands", "Testing"):
+        assert _section(section)
+
+
+def test_the_commands_table_names_every_subcommand() -> None:
+    from discord import app_commands
+
+    from bot.discord.commands import CribbageCommands
+
+    table = _section("Commands")
+
+    def names(group: app_commands.Group, prefix: str) -> list[str]:
+        found: list[str] = []
+        for command in group.commands:
+            path = f"{prefix} {command.name}"
+            if isinstance(command, app_commands.Group):
+                found += names(command, path)
+            else:
+                found.append(path)
+        return found
+
+    for name in names(CribbageCommands(), "/cribbage"):
+        assert f"`{name}`" in table, name

@@ -1,6 +1,6 @@
 """Copy a SQLite database into PostgreSQL, and prove nothing was lost (``python -m bot copy``).
 
-For a bot moving from one process on SQLite to several on PostgreSQL (README, "Running at
+For a bot moving from one process on SQLite to several on PostgreSQL (docs/running.md, "Running at
 scale"). Stop the bot first. The SQLite file is brought to the current schema (the bot would do
 the same at its next start), the PostgreSQL database must be new or empty, and every row of
 every table is copied in one transaction (a copy that fails part-way leaves nothing behind).

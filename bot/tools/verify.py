@@ -3,12 +3,12 @@
 
 The table shows a deal's seal (SHA-256 of its seed) when the cards are dealt and the seed once
 the deal has been shown. This says whether the seed has that seal, and deals the deck the seed
-gives by the procedure in :mod:`bot.core.base.seeded` (the README writes it out): each hand in the
-order dealt (the first is left of the dealer, the last the dealer's), the crib's card from the
-deck (three players) and the starter. Given the starter and the cards each player showed (in
-the same order: ``--hand`` once per player), it also says whether they match what was played:
-a hand shown is the four cards its player kept, so it matches when every one of them was dealt
-to that player.
+gives by the procedure in :mod:`bot.core.base.seeded` (docs/shuffle.md writes it out): each hand
+in the order dealt (the first is left of the dealer, the last the dealer's), the crib's card
+from the deck (three players) and the starter. Given the starter and the cards each player
+showed (in the same order: ``--hand`` once per player), it also says whether they match what was
+played: a hand shown is the four cards its player kept, so it matches when every one of them was
+dealt to that player.
 
 Exit status: 0 when everything given matches, 1 when something does not, 2 for input that is
 not a seed, seal or card.

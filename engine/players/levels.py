@@ -10,7 +10,7 @@
   play; pegging by playing each card out to the end against many guesses at the other
   hands; the chance to win deciding near the end (:mod:`engine.players.expert`).
 
-Each level beats the one below (``benchmarks/ai_strength.py``; the README has the figures).
+Each level beats the one below (``benchmarks/ai_strength.py``; docs/computer.md has the figures).
 The baselines ``random``, ``greedy`` and ``club`` (the yardstick: a club player's discard
 tables and rules of thumb, :mod:`engine.players.club`) are available by name too, for
 benchmarks.

@@ -20,6 +20,7 @@ from bot.core.base.feed import Change, ChangeFeed
 from bot.core.base.owners import Owner
 from bot.core.base.refusals import Refused
 from bot.core.base.replies import Answer, Reply, User
+from bot.core.base.text import plural
 from bot.core.base.views import ConfirmControls, EntryControls, MessageRecord, MessageView, Owed
 from bot.core.games.records import GameRecord, ResultRecord
 from bot.core.ledger.life import Drawing, Projector
@@ -330,8 +331,8 @@ class Tournaments:
             raise Refused("This tournament has started already.")
         await self._changed(record.id)
         return Answer.say(
-            f"The tournament starts: {len(entrants)} players, {rounds} rounds. Round 1's games"
-            " are being dealt in their threads.",
+            f"The tournament starts: {len(entrants)} players, {plural(rounds, 'round')}."
+            " Round 1's games are being dealt in their threads.",
             ephemeral=False,
         )
 

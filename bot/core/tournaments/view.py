@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from bot.core.base.text import MAX_MESSAGE, escape, signed_text
+from bot.core.base.text import MAX_MESSAGE, escape, plural, signed_text
 from bot.core.tournaments.records import (
     Decided,
     EntrantRecord,
@@ -137,7 +137,7 @@ def board_text(event: Event) -> str:
 
 def _board(event: Event, shown: int) -> str:
     t = event.record
-    rounds = f"{t.rounds} rounds" if t.rounds else "rounds set at the start"
+    rounds = plural(t.rounds, "round") if t.rounds else "rounds set at the start"
     match = "best of 3" if t.match_games == 3 else "single games"
     if t.playoff:
         match += f", then the top {t.playoff} in a best-of-3 knockout"
@@ -181,7 +181,7 @@ def _board(event: Event, shown: int) -> str:
             if len(before) > shown:
                 head.append(f"… and {len(before) - shown} more tables.")
     if t.status is TournamentStatus.FINISHED:
-        head.append(f"**Final standings** after {t.rounds} rounds")
+        head.append(f"**Final standings** after {plural(t.rounds, 'round')}")
     elif t.status is TournamentStatus.CANCELLED:
         head.append(f"**Standings** when it was cancelled, in round {t.round} of {t.rounds}")
     else:

@@ -52,7 +52,7 @@ SEED_LINE = re.compile(r"🔓 Shuffle seed: `([0-9a-f]{64})`")
 
 
 def test_the_procedure_is_pinned() -> None:
-    # The README writes the procedure out; a change to it would make every published seed
+    # docs/shuffle.md writes the procedure out; a change to it would make every published seed
     # deal another deck, so the first cards of two seeds' decks are written down here.
     assert [c.code for c in deck_from_seed(bytes(32))[:8]] == [
         "9S",
@@ -69,7 +69,7 @@ def test_the_procedure_is_pinned() -> None:
 
 
 def _pinned(seed: bytes) -> list[Card]:
-    """The procedure as the README says it, written again independently."""
+    """The procedure as docs/shuffle.md says it, written again independently."""
     deck = full_deck()
     words: list[int] = []
     counter = 0
