@@ -1,0 +1,182 @@
+"""Soak: the bot's memory over thousands of games (issue 33, item 7).
+
+The bot runs as its own process (``python -m bot``, SQLite file) against fakediscord in this
+process, with Discord's limits on. ``--channels`` channels each play game after game, every
+game with a new player (a new Discord user, so a new DM, new interaction tokens, new coach
+settings) against the computer, until ``--games`` games have finished after the warm-up
+(``--warm-up`` games). The bot's resident memory (VmRSS) is read every ``--every`` games;
+the run prints it against the games finished, and the verdict: the largest RSS after the
+warm-up against the RSS at its end (goal: within 10%).
+
+Every map the bot keeps per game, channel, player or interaction token must be bounded or
+freed when its game ends (tests/bot/core/games/test_memory_bounds.py holds each); this run is
+the whole bot's figure. Before the fix the issue measured RSS 68 -> 232 MB over 608 games, about
+111 MB per 1,000 games and still rising.
+
+    .venv/bin/python benchmarks/soak.py                          # 150 channels, 300 + 2,000 games
+    .venv/bin/python benchmarks/soak.py --channels 50 --games 500 --warm-up 100
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import contextlib
+import itertools
+import random
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+if str(ROOT) not in sys.path:
+    sys.path.insert(0, str(ROOT))
+
+from benchmarks.bot_load import Figures, LoadDiscord, LoadGame, _game  # noqa: E402
+from fakediscord import Guild, Limits  # noqa: E402
+from fakediscord.runner import BotProcess  # noqa: E402
+
+#: Goal: the RSS after the warm-up stays within this share of the RSS at its end.
+FLAT_WITHIN = 0.10
+
+
+def _rss_kib(pid: int) -> int | None:
+    """The process's resident memory now, in KiB."""
+    try:
+        status = Path(f"/proc/{pid}/status").read_text()
+    except OSError:
+        return None
+    for line in status.splitlines():
+        if line.startswith("VmRSS:"):
+            return int(line.split()[1])
+    return None
+
+
+class Soak:
+    """Game after game in each channel, each with a new player, counting the games."""
+
+    def __init__(self, fd: LoadDiscord, guild: Guild, target: int, level: str, seed: int) -> None:
+        self.fd, self.guild, self.target, self.level = fd, guild, target, level
+        self.rng = random.Random(seed)
+        self.figures = Figures()
+        self.finished = 0
+        self.failed: list[str] = []
+        self.wanted = 0
+        self.done = asyncio.Event()
+        self._players = itertools.count()
+
+    async def channel(self, number: int) -> None:
+        """Play games in one channel until enough have finished."""
+        channel = self.guild.add_text_channel(f"soak-{number}")
+        while self.finished < self.wanted:
+            user = self.fd.add_user(f"s{next(self._players)}")
+            self.guild.add_member(user)
+            table = LoadGame(channel, [user], seen=len(channel.messages))
+            self.fd.games[channel.id] = table
+            self.fd.tables[self.fd.dm_channel(user).id] = table
+            await _game(self.fd, table, self.target, self.figures, self.rng, self.level)
+            if table.error is not None:
+                self.failed.append(f"#{channel.name}: {table.error}")
+                if len(self.failed) > 20:
+                    self.done.set()
+                    return
+            self.fd.tables.pop(self.fd.dm_channel(user).id, None)
+            self.finished += 1
+            if self.finished >= self.wanted:
+                self.done.set()
+
+
+async def measure(
+    channels: int, games: int, warm_up: int, every: int, target: int, level: str, seed: int
+) -> int:
+    """Run the soak; print the RSS series and the verdict; 0 if memory stayed flat."""
+    fd = LoadDiscord(Limits())
+    async with fd, contextlib.AsyncExitStack() as stack:
+        guild = fd.add_guild("Soak")
+        scratch = stack.enter_context(tempfile.TemporaryDirectory(prefix="bot-soak-"))
+        bot = BotProcess(
+            fd,
+            ("-m", "bot"),
+            database=Path(scratch) / "soak.db",
+            dev_guild=guild.id,
+            ready_timeout=60,
+        )
+        await bot.start()
+        assert bot.proc is not None
+        pid = bot.proc.pid
+        soak = Soak(fd, guild, target, level, seed)
+        soak.wanted = warm_up + games
+        started = time.perf_counter()
+        print(
+            f"soak: {channels} channels, {warm_up} games of warm-up then {games}; each game"
+            f" one new player against the computer ({level}) to {target}; limits on"
+        )
+        print("  games  RSS (MB)  elapsed")
+        series: list[tuple[int, int]] = []
+        tasks = [asyncio.ensure_future(soak.channel(n)) for n in range(channels)]
+        mark = 0
+        while not soak.done.is_set():
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(soak.done.wait(), timeout=1.0)
+            if soak.finished >= mark or soak.done.is_set():
+                rss = _rss_kib(pid)
+                if rss is None:
+                    print("the bot stopped")
+                    break
+                series.append((soak.finished, rss))
+                took = time.perf_counter() - started
+                print(f"  {soak.finished:5}  {rss / 1024:8.1f}  {took:6.0f} s")
+                mark = soak.finished + every
+        # The games under way end (no new one starts), so the bot stops with nothing owed.
+        with contextlib.suppress(TimeoutError):
+            await asyncio.wait_for(asyncio.gather(*tasks, return_exceptions=True), timeout=600)
+        await bot.stop()
+    errors = [line for line in bot.output if " ERROR " in line]
+    if soak.failed or errors:
+        print(f"failures: {len(soak.failed)} games, {len(errors)} errors logged")
+        for line in (soak.failed + errors)[:10]:
+            print(f"  {line}")
+        return 1
+    after = [rss for done, rss in series if done >= warm_up]
+    if len(after) < 2:
+        print("too few samples after the warm-up")
+        return 1
+    base, top = after[0], max(after)
+    grew = top / base - 1
+    per_thousand = (after[-1] - base) / 1024 / max(1, series[-1][0] - warm_up) * 1000
+    print(
+        f"after the warm-up ({warm_up} games): RSS {base / 1024:.1f} MB; over the next"
+        f" {series[-1][0] - warm_up} games at most {top / 1024:.1f} MB (+{grew:.1%}),"
+        f" at the end {after[-1] / 1024:.1f} MB ({per_thousand:+.1f} MB per 1,000 games)"
+    )
+    flat = grew <= FLAT_WITHIN
+    print(f"goal: flat within {FLAT_WITHIN:.0%}: {'met' if flat else 'NOT met'}")
+    return 0 if flat else 1
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--channels", type=int, default=150, help="channels playing (150)")
+    parser.add_argument("--games", type=int, default=2000, help="games after the warm-up")
+    parser.add_argument("--warm-up", type=int, default=300, help="games before measuring")
+    parser.add_argument("--every", type=int, default=100, help="games between readings")
+    parser.add_argument("--target", type=int, choices=(61, 121), default=61)
+    parser.add_argument("--level", default="easy", help="the computer's level (easy)")
+    parser.add_argument("--seed", type=int, default=1)
+    args = parser.parse_args(argv)
+    return asyncio.run(
+        measure(
+            args.channels,
+            args.games,
+            args.warm_up,
+            args.every,
+            args.target,
+            args.level,
+            args.seed,
+        )
+    )
+
+
+if __name__ == "__main__":
+    sys.exit(main())
