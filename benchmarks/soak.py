@@ -14,7 +14,13 @@ the whole bot's figure. Before the fix the issue measured RSS 68 -> 232 MB over 
 111 MB per 1,000 games and still rising.
 
     .venv/bin/python benchmarks/soak.py                          # 150 channels, 300 + 2,000 games
+    .venv/bin/python benchmarks/soak.py --short                  # each resigned after a discard
     .venv/bin/python benchmarks/soak.py --channels 50 --games 500 --warm-up 100
+
+Whole games are paced by Discord's limits (the bot keeps to 50 requests a second), about 0.4
+games a second here; with ``--short`` each game ends after its first discard (the player
+resigns), with every per-game thing a whole game makes (a new player, their DM and coach
+setting, interaction tokens, the game's records and messages), about 12 games a second.
 """
 
 from __future__ import annotations
@@ -33,8 +39,15 @@ ROOT = Path(__file__).resolve().parent.parent
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
-from benchmarks.bot_load import Figures, LoadDiscord, LoadGame, _game  # noqa: E402
-from fakediscord import Guild, Limits  # noqa: E402
+from benchmarks.bot_load import (  # noqa: E402
+    RESULT_MARK,
+    Figures,
+    LoadDiscord,
+    LoadGame,
+    _answered,
+    _game,
+)
+from fakediscord import Guild, Limits, Message, User  # noqa: E402
 from fakediscord.runner import BotProcess  # noqa: E402
 
 #: Goal: the RSS after the warm-up stays within this share of the RSS at its end.
@@ -56,8 +69,13 @@ def _rss_kib(pid: int) -> int | None:
 class Soak:
     """Game after game in each channel, each with a new player, counting the games."""
 
-    def __init__(self, fd: LoadDiscord, guild: Guild, target: int, level: str, seed: int) -> None:
+    def __init__(
+        self, fd: LoadDiscord, guild: Guild, target: int, level: str, seed: int, short: bool
+    ) -> None:
         self.fd, self.guild, self.target, self.level = fd, guild, target, level
+        #: Each game ends after its first discard: the player resigns (a whole game's
+        #: per-game state for a fraction of its requests, so thousands fit in minutes).
+        self.short = short
         self.rng = random.Random(seed)
         self.figures = Figures()
         self.finished = 0
@@ -75,7 +93,10 @@ class Soak:
             table = LoadGame(channel, [user], seen=len(channel.messages))
             self.fd.games[channel.id] = table
             self.fd.tables[self.fd.dm_channel(user).id] = table
-            await _game(self.fd, table, self.target, self.figures, self.rng, self.level)
+            if self.short:
+                await self._short_game(table, user)
+            else:
+                await _game(self.fd, table, self.target, self.figures, self.rng, self.level)
             if table.error is not None:
                 self.failed.append(f"#{channel.name}: {table.error}")
                 if len(self.failed) > 20:
@@ -86,9 +107,53 @@ class Soak:
             if self.finished >= self.wanted:
                 self.done.set()
 
+    async def _short_game(self, table: LoadGame, user: User) -> None:
+        """Open a game against the computer, throw two cards to the crib from the hand's DM,
+        then resign (Yes on the question): the result is posted and recorded as any game's."""
+        fd = self.fd
+        try:
+            line = f"/cribbage new target:{self.target} vs_computer:True difficulty:{self.level}"
+            await _answered(
+                self.figures, await fd.slash(user, table.channel, line, wait=False), "new"
+            )
+            dm = fd.dm_channel(user)
+            inbox = fd.event_for(dm)
+
+            def hand() -> Message | None:
+                return next((m for m in dm.messages if list(m.selects())), None)
+
+            while (found := hand()) is None:
+                inbox.clear()
+                await asyncio.wait_for(inbox.wait(), timeout=60)
+            menu = next(iter(found.selects()))
+            values = [o["value"] for o in menu["options"]][: int(menu["min_values"])]
+            chosen = await fd.select(user, found, menu["custom_id"], values, wait=False)
+            await _answered(self.figures, chosen, "discard", click=True)
+            asked = await fd.slash(user, table.channel, "/cribbage resign")
+            assert asked.original is not None, asked.words()
+            await fd.click(user, asked.original, label="Yes, resign")
+            channel = fd.event_for(table.channel)
+            while not any(
+                RESULT_MARK in m.words() and not m.ephemeral
+                for m in table.channel.messages[table.seen :]
+            ):
+                channel.clear()
+                await asyncio.wait_for(channel.wait(), timeout=60)
+            table.over = True
+        except Exception as error:  # a benchmark reports failures instead of stopping
+            table.error = f"{type(error).__name__}: {error}"
+            table.over = True
+
 
 async def measure(
-    channels: int, games: int, warm_up: int, every: int, target: int, level: str, seed: int
+    channels: int,
+    games: int,
+    warm_up: int,
+    every: int,
+    target: int,
+    level: str,
+    seed: int,
+    short: bool = False,
 ) -> int:
     """Run the soak; print the RSS series and the verdict; 0 if memory stayed flat."""
     fd = LoadDiscord(Limits())
@@ -105,12 +170,14 @@ async def measure(
         await bot.start()
         assert bot.proc is not None
         pid = bot.proc.pid
-        soak = Soak(fd, guild, target, level, seed)
+        soak = Soak(fd, guild, target, level, seed, short)
         soak.wanted = warm_up + games
         started = time.perf_counter()
         print(
             f"soak: {channels} channels, {warm_up} games of warm-up then {games}; each game"
-            f" one new player against the computer ({level}) to {target}; limits on"
+            f" one new player against the computer ({level}) to {target}"
+            + (", resigned after the first discard" if short else ", played out")
+            + "; limits on"
         )
         print("  games  RSS (MB)  elapsed")
         series: list[tuple[int, int]] = []
@@ -164,6 +231,11 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--target", type=int, choices=(61, 121), default=61)
     parser.add_argument("--level", default="easy", help="the computer's level (easy)")
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument(
+        "--short",
+        action="store_true",
+        help="each game ends after its first discard (the player resigns): many more games",
+    )
     args = parser.parse_args(argv)
     return asyncio.run(
         measure(
@@ -174,6 +246,7 @@ def main(argv: list[str] | None = None) -> int:
             args.target,
             args.level,
             args.seed,
+            args.short,
         )
     )
 
