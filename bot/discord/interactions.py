@@ -94,6 +94,21 @@ def user_of(interaction: discord.Interaction[Any]) -> User:
     return User(interaction.user.id, interaction.user.display_name)
 
 
+def _let_go(kwargs: dict[str, Any]) -> None:
+    """Let discord.py forget the view just sent. Every control the bot sends is a dynamic item,
+    dispatched by its custom id's template whatever view it came in, so the view is of no use
+    once sent; but discord.py keeps an ephemeral answer's view, with a task, for 15 minutes
+    (its timeout for a view without one): thousands of them at a busy hour (the soak, issue
+    33). Stopping a view of dynamic items alone removes no template (``ViewStore.remove_view``
+    touches a message's items only when it had others)."""
+    view = kwargs.get("view")
+    if isinstance(view, discord.ui.view.BaseView) and all(
+        isinstance(item, discord.ui.DynamicItem) or not item.is_dispatchable()
+        for item in view.walk_children()
+    ):
+        view.stop()
+
+
 def is_organiser(interaction: discord.Interaction[Any]) -> bool:
     """Whether the user may run tournaments here: Manage Server or Manage Events."""
     perms = interaction.permissions
@@ -586,10 +601,12 @@ class DiscordIO:
             kwargs = {"content": clip(reply.text)}
         if not interaction.response.is_done():
             await interaction.response.send_message(ephemeral=reply.ephemeral, **kwargs)
+            _let_go(kwargs)
             return
         if reply.ephemeral:
             await _unshare(interaction)
         await interaction.followup.send(ephemeral=reply.ephemeral, **kwargs)
+        _let_go(kwargs)
 
     async def _update(self, interaction: discord.Interaction[Any], view: MessageView) -> None:
         """Edit the message the clicked component is on: in the answer (type 7), or, when the
