@@ -16,6 +16,8 @@ from tests.helpers.table_driver import World, start_again, until
 async def _seed(world: World) -> None:
     """Thirteen players in a chain of wins, and Al and Bea's five games (Al wins four)."""
     guild = world.guild.id
+    # (Played where the stats are asked: a public answer names only games its readers can see.)
+    channel = world.general.id
     chain = [Player(900 + n, f"Player {n:02d}") for n in range(13)]
     al, bea = (Player(u.id, u.name) for u in world.players[:2])
     now = time.time() - 86_400
@@ -26,14 +28,14 @@ async def _seed(world: World) -> None:
                     result_row(0, winner, won=True, score=121),
                     result_row(1, loser, won=False, score=96),
                 ]
-                await finish_game(store, rows, guild=guild, now=now)
+                await finish_game(store, rows, guild=guild, channel=channel, now=now)
         for game in range(5):
             al_won = game != 1
             rows = [
                 result_row(0, al, won=al_won, score=121 if al_won else 99),
                 result_row(1, bea, won=not al_won, score=88 if al_won else 121),
             ]
-            await finish_game(store, rows, guild=guild, now=now + game)
+            await finish_game(store, rows, guild=guild, channel=channel, now=now + game)
 
 
 def _ranks(content: str) -> list[str]:

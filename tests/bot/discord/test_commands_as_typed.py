@@ -7,6 +7,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 from discord import app_commands
 
@@ -33,7 +34,7 @@ def _texts() -> Iterator[tuple[str, str]]:
 def _problem(line: str, group: app_commands.Group) -> str | None:
     """What is wrong with one written command, or None."""
     words = line.split()[1:]
-    node: app_commands.Group | app_commands.Command[..., ..., ...] = group
+    node: app_commands.Group | app_commands.Command[Any, Any, Any] = group
     while words and isinstance(node, app_commands.Group):
         found = node.get_command(words[0])
         if found is None:
