@@ -137,13 +137,9 @@ class DiscordMembers:
             if member is None:
                 async with self._pacer.turn(None, RequestKind.POST, urgent=True):
                     member = await guild.fetch_member(user_id)
-            channel = guild.get_channel_or_thread(channel_id)
+            channel = await self._channel(guild, channel_id)
             if channel is None:
-                async with self._pacer.turn(None, RequestKind.POST, urgent=True):
-                    fetched = await guild.fetch_channel(channel_id)
-                if not isinstance(fetched, (discord.abc.GuildChannel, discord.Thread)):
-                    return False
-                channel = fetched
+                return False
             allowed = channel.permissions_for(member)
             if not allowed.view_channel:
                 return False
@@ -169,13 +165,9 @@ class DiscordMembers:
         if guild is None:
             return False
         try:
-            channel = guild.get_channel_or_thread(channel_id)
+            channel = await self._channel(guild, channel_id)
             if channel is None:
-                async with self._pacer.turn(None, RequestKind.POST, urgent=True):
-                    fetched = await guild.fetch_channel(channel_id)
-                if not isinstance(fetched, (discord.abc.GuildChannel, discord.Thread)):
-                    return False
-                channel = fetched
+                return False
             if isinstance(channel, discord.Thread) and channel.is_private():
                 return False
             return channel.permissions_for(guild.default_role).view_channel
@@ -184,6 +176,20 @@ class DiscordMembers:
         except discord.HTTPException as error:
             log.warning("could not tell whether channel %s is open to all: %s", channel_id, error)
             return False
+
+    async def _channel(
+        self, guild: discord.Guild, channel_id: int
+    ) -> discord.abc.GuildChannel | discord.Thread | None:
+        """A channel or thread of ``guild``, from the cache or else asked of Discord (None: not
+        one whose permissions can be read; Discord's refusals are the caller's to handle)."""
+        channel = guild.get_channel_or_thread(channel_id)
+        if channel is not None:
+            return channel
+        async with self._pacer.turn(None, RequestKind.POST, urgent=True):
+            fetched = await guild.fetch_channel(channel_id)
+        if not isinstance(fetched, (discord.abc.GuildChannel, discord.Thread)):
+            return None
+        return fetched
 
     async def _note(self, key: tuple[int, int], at: float) -> None:
         """Note in the database that a member was seen (a failure only costs a request later)."""
