@@ -382,6 +382,10 @@ class Owed:
     #: Only its private copies are kept up to date (a player's answers that show their hand),
     #: not the message itself (their DMs are closed).
     mirrors_only: bool = field(default=False, compare=False)
+    #: What it shows now is its last look (a finished deal's hand), owed only for a while (as
+    #: long as the game keeps that deal): it goes as soon as its channel allows, never held
+    #: back to leave room for a player's turn, or the deals after it could end first.
+    last: bool = field(default=False, compare=False)
 
     def due(self, sent: MessageRecord | None) -> bool:
         """Whether this has to be sent, given the copy ``sent`` before (if any): a message never

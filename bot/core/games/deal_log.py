@@ -20,8 +20,8 @@ from engine.events import CutForDeal, Dealt, Event, event_from_dict, points_scor
 __all__ = ["DealLog"]
 
 #: How many deals' events are kept: the current one and the two before (a deal's last edit
-#: waits at most one window of the channel's edit limit, 5 s; two whole deals in that time
-#: would take superhuman players).
+#: of its table, or of a player's hand, waits at most one window of the channel's edit limit,
+#: 5 s; two whole deals in that time would take superhuman players).
 _KEPT = 3
 
 

@@ -629,8 +629,9 @@ class MessageKeeper:
     def _redraw_waits(self, owing: Owing, owed: Owed, known: MessageRecord | None) -> bool:
         """Whether a redraw of a hand (nothing new to act on) waits, leaving the message's
         count of writes to the edit that gives its player their turn: then it is looked at
-        again once that count allows."""
-        if known is None or owed.private:
+        again once that count allows. A hand's last look (a finished deal's) never waits so:
+        it is owed only while the game keeps its deal."""
+        if known is None or owed.private or owed.last:
             return False
         # (The count of the way it would go: its token's while that lives, else its DM's.)
         through = live(known, self._clock()) and known.token is not None

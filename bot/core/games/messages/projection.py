@@ -277,8 +277,9 @@ def owes_move(game: Game, seat: int) -> bool:
 
 def hand_message(loaded: Loaded, seat: int, deal: int, *, coach: bool = True) -> MessageView:
     """What the hand message of ``seat`` for ``deal`` shows now: the current deal's hand (see
-    :func:`hand_view`), or, for the deal before, what the seat kept. (The coach's line on
-    that deal rides on the next deal's hand message alone, so it is said once.)"""
+    :func:`hand_view`), or, for a deal before (one the log keeps), what the seat kept. (The
+    coach's line on that deal rides on the next deal's hand message alone, so it is said
+    once.)"""
     if deal == loaded.game.deal_number:
         return hand_view(loaded, seat, coach=coach)
     kept = _kept(loaded.log, deal, seat)
@@ -288,8 +289,8 @@ def hand_message(loaded: Loaded, seat: int, deal: int, *, coach: bool = True) ->
 
 def _hands(record: GameRecord, loaded: Loaded, facts: TableFacts) -> list[Owed]:
     """Each person's hand message for this deal (brought up to date only if it was sent,
-    once the game is over) and for the deal before (only if it was sent, while the game goes
-    on), or, when their DMs were refused this deal, the channel's notice instead."""
+    once the game is over) and for each deal before it that the log keeps (closed, only if it
+    was sent), or, when their DMs were refused this deal, the channel's notice instead."""
     game, log = loaded.game, loaded.log
     deal = game.deal_number
     over = game.phase is Phase.OVER or record.status is not GameStatus.ACTIVE
@@ -319,11 +320,16 @@ def _hands(record: GameRecord, loaded: Loaded, facts: TableFacts) -> list[Owed]:
                 mirrors_only=refused,
             )
         )
-        if deal > 1 and deal - 1 in log.deals:
-            # Owed while the game goes on and once it is over: a resignation or pegging out
-            # soon after the deal may come before the sender closed the deal before.
-            closed = hand_message(loaded, seat.seat, deal - 1, coach=coach)
-            owed.append(Owed(f"hand:{deal - 1}:{seat.seat}", closed, user, existing=True))
+        for finished in range(deal - 1, 0, -1):
+            if finished not in log.deals:
+                break
+            # Owed while the game goes on and once it is over, for as long as the deal is
+            # kept: a resignation or pegging out soon after the deal may come before the
+            # sender closed the deal before, and a closing held up by the DM's pacing while
+            # quick players finish the next deal is still sent after it.
+            closed = hand_message(loaded, seat.seat, finished, coach=coach)
+            key = f"hand:{finished}:{seat.seat}"
+            owed.append(Owed(key, closed, user, existing=True, last=True))
     return owed
 
 

@@ -5,6 +5,7 @@ edit, closed DMs turned into the channel's notice, and failed sends tried again.
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import logging
 import time
 from collections.abc import Awaitable, Callable
@@ -23,7 +24,7 @@ from bot.core.ledger.routes import Attempt
 from bot.core.ledger.transport import Carried, DmsClosed, Fence, NotSender
 from bot.core.services import Services
 from tests.helpers.cast import AL, BEA, CHANNEL, GUILD
-from tests.helpers.service_driver import first_choice, game_owner, open_table
+from tests.helpers.service_driver import first_choice, game_owner, open_table, owed_now
 
 
 class FakeClock:
@@ -466,3 +467,43 @@ def test_a_bucket_counts_a_smaller_limit_from_the_places_that_free_first() -> No
     bucket.begin(0.3)
     assert bucket.wait_for(0.3, limit=3) == pytest.approx(0.8), "the one on its way counts"
     assert bucket.wait_for(0.3, limit=1) > 0, "until the one on its way is answered"
+
+
+async def test_a_finished_deals_closing_is_not_held_back_for_a_players_turn(
+    service: Services, courier: FakeCourier
+) -> None:
+    """A redraw that offers a player nothing new waits while their DM's edits are few, so the
+    edit that gives them their turn finds room; a finished deal's hand is owed its closing only
+    while the game keeps that deal, so it never waits so (it could be drawn no more before it
+    went: a hand left showing a turn of a deal long gone)."""
+    table = await open_table(service, [AL, BEA])
+    game_id = table.outcomes[0].game_id or 0
+    owner = game_owner(game_id)
+
+    async def second_deal() -> bool:
+        return any(o.key == "table:2" for o in await owed_now(service, game_id))
+
+    while not await second_deal():
+        live = sorted(table.hands(), key=lambda h: h[2].view.hand is None)
+        _, user_id, sent = live[0]
+        user = AL if user_id == AL.id else BEA
+        assert sent.view.hand is not None
+        clicked = await service.moves.click(first_choice(sent.view.hand), user, guild_id=None)
+        await table.record(user.id, clicked)
+    # The sender had not closed Al's hand of deal 1 yet (it shows a turn of deal 1), and no
+    # click's token reaches it any more: it is edited with the bot's token, in Al's DM.
+    kept = dataclasses.replace(
+        (await service.ledger.kept(owner))["hand:1:0"],
+        digest="a turn of deal 1",
+        token=None,
+        token_at=None,
+    )
+    await service.ledger.sent(owner, [kept])
+    # Al's DM has room for two more edits: a redraw would wait, leaving them to his turn.
+    pacer = Pacer(channel_limit=4)
+    for _ in range(2):
+        await pacer.slot(kept.channel_id, RequestKind.EDIT, global_limit=False)
+    assert pacer.room(kept.channel_id, RequestKind.EDIT) == keeper_module.PROMPT_RESERVE
+    keeper = make_keeper(service, courier, pacer)
+    await catch_up(keeper, game_id)
+    assert ("hand:1:0", True) in courier.sent, courier.sent

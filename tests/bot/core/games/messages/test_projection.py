@@ -262,3 +262,31 @@ async def test_a_game_ended_early_in_a_deal_still_closes_the_deal_before(
         assert "deal 1 is over" in closed.view.content and "Coach" not in closed.view.content
         last = owed[f"hand:2:{seat}"]
         assert "Coach, deal 1" in last.view.content and "resigned" in last.view.content
+
+
+class _ThirdDeal(Exception):
+    """The third deal has begun (stops the driver there)."""
+
+
+async def test_a_finished_deals_hands_are_owed_their_closing_while_the_deal_is_kept(
+    service: Services,
+) -> None:
+    # A closing held up by a DM's pacing while quick players finish the next deal must still
+    # be owed after it (once the deal after it was over too, it was drawn no more, and a hand
+    # message kept showing a turn of a deal long gone: seen in CI on PostgreSQL).
+    table = await open_table(service, [AL, BEA], target=121)
+    game_id = table.outcomes[0].game_id or 0
+
+    async def check(outcome: Answer, user: User) -> None:
+        if "table:3" in keys(await owed_now(service, game_id)):
+            raise _ThirdDeal
+
+    with contextlib.suppress(_ThirdDeal):
+        await drive(service, table, [AL, BEA], check=check)
+    owed = {o.key: o for o in await owed_now(service, game_id)}
+    for deal in (1, 2):
+        for seat in (0, 1):
+            closed = owed[f"hand:{deal}:{seat}"]
+            assert closed.existing and closed.last and closed.view.hand is None
+            assert f"deal {deal} is over" in closed.view.content
+    assert not owed["hand:3:0"].last, "the hand being played is no last look"
