@@ -53,9 +53,11 @@ def main() -> None:
         for total, n in counts.items():
             print(f"    {total}: {n:_},")
         print("}")
-        if args.check:
+        if args.check and args.crib and size != 4:
+            print("# nothing recorded for cribs of this size (every variant's crib has four cards)")
+        elif args.check:
             if args.crib:
-                ok = size == 4 and counts[0] == FOUR_CARD_CRIBS_ZERO
+                ok = counts[0] == FOUR_CARD_CRIBS_ZERO and round(mean(counts), 6) == 4.734819
             else:
                 ok = counts == RECORDED[size]
             print(f"# matches the recorded figures: {'yes' if ok else 'NO'}")
