@@ -21,6 +21,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from hypothesis import HealthCheck, settings
 
 # `pytest` run directly (not `python -m pytest`) does not put the project on sys.path.
 ROOT = str(Path(__file__).resolve().parent.parent)
@@ -31,6 +32,14 @@ from tests.helpers.migrated import copy_migrated_sqlite, migrated_template  # no
 from tests.helpers.postgres import PostgresServer, SharedServer  # noqa: E402
 
 pytest_plugins = ["fakediscord.testing"]
+
+# Hypothesis judges what a test finds, never how fast the machine is: no deadline per example
+# and no health check on slow data generation (on a busy machine, with four test processes and
+# their bots on two cores, a draw took 2 s and failed a scoring test that was right).
+settings.register_profile(
+    "suite", deadline=None, suppress_health_check=[HealthCheck.too_slow], print_blob=True
+)
+settings.load_profile("suite")
 
 #: The names of the databases made for tests (one per test that asks), apart per process.
 _NUMBERS = itertools.count(1)

@@ -22,7 +22,10 @@ async def start_tiny(fd: FakeDiscord) -> TinyBot:
 
 
 async def start_tiny_everywhere(fd: FakeDiscord) -> TinyBot:
-    """The tiny bot with its commands synced globally: they reach DMs and group DMs."""
+    """The tiny bot with its commands synced globally: they reach DMs and group DMs. The
+    emulator's clock stands still (what is tested is where a command reaches, not how soon it
+    is answered: on a busy machine the bot in this process answered past Discord's 3 s)."""
+    fd.clock.freeze()
     bot = make_bot(None)
     bot.loop_task = asyncio.create_task(bot.start(fd.bot_token))  # type: ignore[attr-defined]
     return bot
