@@ -92,6 +92,8 @@ class ActivityHost:
         self._session: aiohttp.ClientSession | None = None
         self.port = 0
         self._sockets: set[web.WebSocketResponse] = set()
+        #: While set, the proxy refuses new WebSockets (the network is down).
+        self.refusing = False
         #: What each stand-in client was told by its Activity with ``CLOSE`` (for tests).
         self.closed: list[dict[str, Any]] = []
 
@@ -134,15 +136,21 @@ class ActivityHost:
             await self._runner.cleanup()
             self._runner = None
 
-    async def drop_connections(self) -> None:
+    async def drop_connections(self, *, refuse: bool = False) -> None:
         """Cut every WebSocket the proxy carries (the Activity's side sees the connection
-        drop, code 1006, as over a network that failed)."""
+        drop, code 1006, as over a network that failed); ``refuse``: and refuse new ones
+        until :meth:`reconnect` (the network stays down)."""
+        self.refusing = refuse
         for socket in list(self._sockets):
             with contextlib.suppress(Exception):
                 transport = socket._req.transport if socket._req is not None else None
                 if transport is not None:
                     transport.abort()
         self._sockets.clear()
+
+    def reconnect(self) -> None:
+        """Take new WebSockets again (the network is back)."""
+        self.refusing = False
 
     # -- the client ----------------------------------------------------------------------------
     def _session_of(self, request: web.Request, session: str) -> Any:
@@ -232,6 +240,8 @@ class ActivityHost:
         target = self._target(request)
         headers = {k: v for k, v in request.headers.items() if k.lower() not in _HOP}
         if request.headers.get("Upgrade", "").lower() == "websocket":
+            if self.refusing:
+                return web.Response(status=503, text="the network is down")
             return await self._proxy_socket(request, f"ws://{target}", headers)
         assert self._session is not None
         body = await request.read()

@@ -164,6 +164,21 @@ def routes(fd: FakeDiscord) -> list[web.RouteDef]:
         fd._notify()
         return json_response(stored)
 
+    async def create_command(request: web.Request) -> web.Response:
+        # Create Global Application Command: one command, made or (same name and type)
+        # replaced; the others stay. 201 when new, 200 when replaced.
+        body, _ = await body_of(request)
+        if not isinstance(body, dict):
+            raise form_error("_", "DICT_TYPE_CONVERT", "Only dictionaries may be used.")
+        key = (body.get("name"), int(body.get("type", 1)))
+        others = [c for c in fd.commands.global_commands if (c["name"], c.get("type", 1)) != key]
+        check_commands([*others, body], guild=False, embedded=fd.activities.enabled)
+        known = len(others) != len(fd.commands.global_commands)
+        stored = fd.commands.replace(fd.application_id, None, [*others, body])
+        fd._notify()
+        made = next(c for c in stored if (c["name"], c.get("type", 1)) == key)
+        return json_response(made, status=200 if known else 201)
+
     async def get_commands(request: web.Request) -> web.Response:
         return json_response(fd.commands.listing(commands_guild(request)))
 
@@ -366,6 +381,7 @@ def routes(fd: FakeDiscord) -> list[web.RouteDef]:
         web.get(API + "/gateway/bot", gateway_bot),
         web.put(app + "/commands", put_commands),
         web.get(app + "/commands", get_commands),
+        web.post(app + "/commands", create_command),
         web.put(app + r"/guilds/{guild:\d+}/commands", put_commands),
         web.get(app + r"/guilds/{guild:\d+}/commands", get_commands),
         web.post(API + r"/interactions/{interaction:\d+}/{token}/callback", callback),
