@@ -79,7 +79,7 @@ export function caption(state) {
 }
 
 function scoreItems(hand) {
-  if (!hand.items.length) { return h("p", { class: "items", text: "Nothing — 0" }); }
+  if (!hand.items.length) { return null; }
   return h("ul", { class: "items" }, hand.items.map((item) =>
     h("li", {}, h("span", { text: item.kind + " " }), cardRow(item.cards, "tiny"), h("span", { class: "points", text: " " + item.points }))));
 }

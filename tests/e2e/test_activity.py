@@ -17,7 +17,6 @@ from __future__ import annotations
 
 import asyncio
 import json
-import re
 import socket
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -36,7 +35,7 @@ from fakediscord.activities import Instance
 from fakediscord.testing import BotLauncher
 from tests.helpers.bot_db import Snapshot, latest_game_id, read_game, rows
 from tests.helpers.browser import open_browser
-from tests.helpers.card_leaks import cards_in_text, revealed_by
+from tests.helpers.card_leaks import cards_named, revealed_by
 from tests.helpers.table_driver import World
 
 SECRET = "a test secret, long enough"
@@ -44,24 +43,12 @@ PHONE: ViewportSize = {"width": 360, "height": 640}
 DESKTOP: ViewportSize = {"width": 1280, "height": 800}
 #: How long a page may take to show a move (a busy machine: generous; the wait ends at once).
 SHOWN_WITHIN = 30_000
-CODES = re.compile(r"(?<![0-9A-Za-z])(10|[2-9AJQK])([CDHS])(?![0-9A-Za-z])")
-NAMED = re.compile(r"(ace|jack|queen|king|10|[2-9]) of (clubs|diamonds|hearts|spades)")
-_RANK = {"ace": "A", "jack": "J", "queen": "Q", "king": "K"}
 
 
 def _free_port() -> int:
     with socket.socket() as probe:
         probe.bind(("127.0.0.1", 0))
         return int(probe.getsockname()[1])
-
-
-def cards_named(text: str) -> set[Card]:
-    """Every card a page's data names: by label (5♥), by code (5H) or in words (5 of hearts)."""
-    found = cards_in_text(text)
-    found |= {Card.parse(rank + suit) for rank, suit in CODES.findall(text)}
-    for rank, suit in NAMED.findall(text):
-        found.add(Card.parse(_RANK.get(rank, rank) + suit[0].upper()))
-    return found
 
 
 @dataclass
@@ -418,4 +405,7 @@ async def test_a_whole_game_at_the_table_inside_discord(
             )
 
         await fd.wait_for(new_lobby, timeout=60, stall=20)
-        await _shows(eve_page, latest_game_id(db, general.id), 1)
+        fresh = latest_game_id(db, general.id)
+        await eve_page.table.locator(f'#app[data-game="{fresh}"][data-status="lobby"]').wait_for(
+            state="attached", timeout=SHOWN_WITHIN
+        )
