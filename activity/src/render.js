@@ -47,7 +47,7 @@ export function seats(state) {
         avatar(seat),
         h("span", { class: "who" },
           h("span", { class: "name", text: seat.name + (seat.you ? " (you)" : "") }),
-          h("span", { class: "meta" }, side ? h("span", { class: "score", text: side.score + " pts" }) : null, held, badges)
+          h("span", { class: "meta" }, side ? h("span", { class: "score", text: side.score + (side.score === 1 ? " pt" : " pts") }) : null, held, badges)
         ),
         seat.played && seat.played.length ? cardRow(seat.played, "tiny") : null
       );
@@ -181,6 +181,10 @@ function controls(state, ui, actions) {
   if (act.kind === "count") {
     const whose = act.crib ? "your crib" : "your hand";
     buttons.push(h("p", { class: "hint", text: "Count " + whose + ": how many points?" }));
+    if (state.counting && state.starter) {
+      buttons.push(h("p", { class: "counted" }, cardRow(state.counting.cards, "tiny"),
+        h("span", { class: "plus", text: "+ starter" }), cardFace(state.starter, "tiny")));
+    }
     buttons.push(h("div", { class: "claims", role: "group", "aria-label": "Claim points" },
       act.claims.map((n) => h("button", { type: "button", class: "claim", "data-key": "claim-" + n, "data-claim": n, disabled: ui.busy, "aria-label": "Claim " + n + (n === 1 ? " point" : " points"), onclick: () => actions.count(n), text: String(n) }))));
   }

@@ -101,8 +101,10 @@ class Person:
 
     user: User
     page: Page
-    frames: list[str] = field(default_factory=list)
-    answers: list[str] = field(default_factory=list)
+    #: Everything received, as it came: the live socket's frames and the server's answers.
+    received: list[str] = field(default_factory=list)
+    looks: list[dict[str, Any]] = field(default_factory=list)
+    read: int = 0
     checked: int = 0
 
     @property
@@ -111,12 +113,12 @@ class Person:
 
     def states(self) -> list[dict[str, Any]]:
         """Every look of the game this page was sent (frames and answers), in order."""
-        found = []
-        for text in [*self.frames, *self.answers]:
+        for text in self.received[self.read :]:
             data = json.loads(text)
             if isinstance(data, dict) and isinstance(data.get("state"), dict):
-                found.append(data["state"])
-        return found
+                self.looks.append(data["state"])
+        self.read = len(self.received)
+        return self.looks
 
 
 async def _open(
@@ -134,7 +136,7 @@ async def _open(
     def on_socket(ws: Any) -> None:
         ws.on(
             "framereceived",
-            lambda payload: person.frames.append(
+            lambda payload: person.received.append(
                 payload if isinstance(payload, str) else payload.decode()
             ),
         )
@@ -142,7 +144,7 @@ async def _open(
     async def on_response(response: Any) -> None:
         if "/api/" in response.url and "/api/live" not in response.url:
             try:
-                person.answers.append(await response.text())
+                person.received.append(await response.text())
             except Exception:
                 return
 
@@ -334,6 +336,16 @@ async def test_a_whole_game_at_the_table_inside_discord(
         await _moved(fd, db, game_id, before)
         snap = read_game(db, game_id)
         assert snap.game is not None
+        # The deal's table offers the table too (the lobby's button is closed now).
+        await fd.wait_for(
+            lambda: any(
+                "Deal 1" in m.words()
+                and any(b.get("label") == "Play at the table" for b in m.buttons())
+                for m in fd.messages(general)
+            ),
+            timeout=30,
+            stall=20,
+        )
         seat_of = {al.id: 0, bea.id: 1}
         knowledge = Knowledge(seat_of)
         by_seat = {0: al, 1: bea}
