@@ -40,6 +40,7 @@ from bot.discord.places import ONLY_YOU_SEE_THIS, answers_only_privately, bot_is
 from bot.discord.rendering import clip, message_payload
 
 __all__ = [
+    "LAUNCH_REFUSED",
     "NEEDS_A_SERVER",
     "NO_TABLE",
     "RESTARTING",
@@ -61,7 +62,11 @@ SORRY = "Sorry, something went wrong on my side. Please try again."
 NEEDS_A_SERVER = "Leaderboards and stats are kept per server: use this command in a server."
 #: What a user sees while the bot is shutting down.
 RESTARTING = "I'm restarting — try again in a few seconds."
-#: *Play at the table* (or the Entry Point command) where the Activity is off, or refused.
+#: *Play at the table* (or the Entry Point command) where Discord would not open the Activity.
+LAUNCH_REFUSED = (
+    "Discord couldn't open the table here: play with the buttons and `/cribbage` commands."
+)
+#: *Play at the table* (or the Entry Point command) where the Activity is off.
 NO_TABLE = (
     "The table inside Discord isn't open on this bot (its owner hasn't set up the Activity): "
     "play here with the buttons and `/cribbage` commands."
@@ -363,7 +368,7 @@ class DiscordIO:
         except (discord.HTTPException, TimeoutError) as error:
             log.warning("the Activity could not be launched (%s)", error)
             if not interaction.response.is_done():
-                await send_error(interaction, NO_TABLE)
+                await send_error(interaction, LAUNCH_REFUSED)
 
     async def _own_hand(self, interaction: discord.Interaction[Any], game_id: int) -> None:
         """A private table's *Your hand*: the click is answered by a deferred update of the

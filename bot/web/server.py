@@ -7,6 +7,7 @@
 | ``…/live`` | server-sent events: the page's live part, each time the game changes |
 | ``/page.js`` | the pages' one script |
 | ``/favicon.ico`` | the pages' icon |
+| ``/activity/…`` | the game as an Activity inside Discord, once on (:mod:`bot.web.activity`) |
 
 A link whose signature is not the game's (or whose number is not written as the bot writes
 it: ``/g/01/…`` is not game 1's) gets the same short 404 page as a game that does not exist,
