@@ -260,7 +260,8 @@ class ActivityHost:
             for key, value in upstream.headers.items():
                 if key.lower() not in _HOP:
                     response.headers.add(key, value)
-            response.headers["Content-Security-Policy"] = DISCORD_CSP
+            # Discord's policy is added to the app's own (a browser enforces every one sent).
+            response.headers.add("Content-Security-Policy", DISCORD_CSP)
             await response.prepare(request)
             async for chunk in upstream.content.iter_any():
                 await response.write(chunk)
