@@ -103,6 +103,9 @@ async def _start_local_bot(fd: FakeDiscord) -> _LocalBot:
 
     scratch = Path(tempfile.mkdtemp(prefix="cribbage-playground-"))
     port = _free_port()
+    # The Activity too: the emulator's proxy serves it from the pages' server, and its
+    # stand-in client opens in a browser (the playground prints the address at each launch).
+    await fd.enable_activity(f"127.0.0.1:{port}/activity")
     settings = Settings(
         discord_token=fd.bot_token,
         database_path=str(scratch / "playground.db"),
@@ -112,6 +115,7 @@ async def _start_local_bot(fd: FakeDiscord) -> _LocalBot:
         web_port=port,
         web_secret=secrets.token_urlsafe(32),
         public_url=f"http://127.0.0.1:{port}",
+        client_secret=fd.activities.client_secret,
     )
     # The game pages are on in the playground: each table message links to its game's page.
     print(f"Game pages: http://127.0.0.1:{port}/ (each table message links to its game's page)")

@@ -200,6 +200,18 @@ def _web(env: Mapping[str, str]) -> tuple[str, int | None, str | None, str | Non
     return host, port, None if public is None else public.rstrip("/"), secret
 
 
+def _client_secret(env: Mapping[str, str], web_port: int | None) -> str | None:
+    """``CLIENT_SECRET``: the application's OAuth2 client secret, with which the game pages'
+    server exchanges an Activity's authorization code (so it is served only with the pages)."""
+    secret = _optional(env, "CLIENT_SECRET")
+    if secret is not None and web_port is None:
+        raise SettingsError(
+            "CLIENT_SECRET needs WEB_PORT (and WEB_SECRET): the Activity is served by the game "
+            "pages' server."
+        )
+    return secret
+
+
 @dataclass(frozen=True, slots=True)
 class Settings:
     """Everything the bot reads from its environment."""
@@ -229,6 +241,14 @@ class Settings:
     web_port: int | None = None
     public_url: str | None = None
     web_secret: str | None = None
+    #: The application's OAuth2 client secret (the developer portal's *OAuth2* page): with it
+    #: (and the game pages) the Activity is served and launched (:mod:`bot.web.activity`).
+    client_secret: str | None = None
+
+    @property
+    def activity(self) -> bool:
+        """Whether the Activity is on: the game pages are served and the client secret set."""
+        return self.client_secret is not None and self.web_port is not None
 
     @property
     def database(self) -> str:
@@ -316,6 +336,7 @@ class Settings:
             web_port=web_port,
             public_url=public_url,
             web_secret=web_secret,
+            client_secret=_client_secret(env, web_port),
             dev_guild_id=_optional_int(env, "DEV_GUILD_ID"),
             log_level=_log_level(env, "LOG_LEVEL"),
             discord_api_base=_optional(env, "DISCORD_API_BASE"),

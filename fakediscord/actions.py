@@ -13,7 +13,8 @@ import secrets
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, TypeVar, cast
 
-from fakediscord.commands import CommandRegistry, parse_line
+from fakediscord.activities import APP_HANDLER, PRIMARY_ENTRY_POINT
+from fakediscord.commands import CommandRegistry, check_available, parse_line
 from fakediscord.errors import (
     EmulatorUsageError,
     NoResponse,
@@ -156,6 +157,34 @@ class UserActions(SharedState):
         """
         return await self._typed(
             APPLICATION_COMMAND, user, channel, line, wait, timeout, made_ago=made_ago
+        )
+
+    async def launch(
+        self, user: User, channel: Channel, *, wait: bool = True, timeout: float | None = None
+    ) -> Interaction:
+        """Invoke the app's Entry Point command as `user` in `channel` (the App Launcher's
+        button), whose handler is the app's (``APP_HANDLER``): the app answers, with
+        ``LAUNCH_ACTIVITY`` to open its Activity (``r.activity_instance``). With
+        ``DISCORD_LAUNCH_ACTIVITY`` no interaction reaches the app: Discord opens the Activity
+        itself (``fd.activities.launch(user, channel)``)."""
+        self._check_can_command(user, channel)
+        command = self.commands.entry_point()
+        if command is None:
+            raise EmulatorUsageError("The app has no Entry Point command.")
+        if command.get("handler", APP_HANDLER) != APP_HANDLER:
+            raise EmulatorUsageError(
+                "Discord handles this Entry Point command: fd.activities.launch(user, channel)"
+            )
+        check_available(command, channel, user, self.bot_user)
+        data = {"id": command["id"], "name": command["name"], "type": PRIMARY_ENTRY_POINT}
+        return await self._deliver(
+            kind=APPLICATION_COMMAND,
+            user=user,
+            channel=channel,
+            data=data,
+            name=command["name"],
+            wait=wait,
+            timeout=timeout,
         )
 
     async def autocomplete(

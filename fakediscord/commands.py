@@ -37,28 +37,46 @@ class CommandRegistry:
         """Bulk overwrite (PUT): keep ids of commands whose name is unchanged, as Discord does."""
         old = self.global_commands if guild_id is None else self.guild_commands.get(guild_id, [])
         old_ids = {(c["name"], c.get("type", 1)): c["id"] for c in old}
-        stored = []
-        for command in commands:
-            entry = copy.deepcopy(command)
-            key = (entry["name"], entry.get("type", 1))
-            entry["id"] = old_ids.get(key) or str(self._ids.next())
-            entry["application_id"] = str(app_id)
-            entry.setdefault("type", 1)
-            entry.setdefault("description", "")
-            entry.setdefault("options", [])
-            entry.setdefault("default_member_permissions", None)
-            entry.setdefault("dm_permission", True)
-            entry.setdefault("nsfw", False)
-            entry["version"] = str(self._ids.next())
-            if guild_id is not None:
-                entry["guild_id"] = str(guild_id)
-            stored.append(entry)
+        stored = [self._entry(app_id, guild_id, command, old_ids) for command in commands]
         if guild_id is None:
             self.global_commands = stored
         else:
             self.guild_commands[guild_id] = stored
         self.sync_count += 1
         return copy.deepcopy(stored)
+
+    def add_global(self, app_id: int, command: dict[str, Any]) -> None:
+        """Add one global command (what Discord makes itself: an Activity's default Entry
+        Point command)."""
+        self.global_commands.append(self._entry(app_id, None, command, {}))
+
+    def _entry(
+        self,
+        app_id: int,
+        guild_id: int | None,
+        command: dict[str, Any],
+        old_ids: dict[tuple[str, int], str],
+    ) -> dict[str, Any]:
+        """A command as stored: its id (kept for an unchanged name and type), its version and
+        Discord's defaults."""
+        entry = copy.deepcopy(command)
+        key = (entry["name"], entry.get("type", 1))
+        entry["id"] = old_ids.get(key) or str(self._ids.next())
+        entry["application_id"] = str(app_id)
+        entry.setdefault("type", 1)
+        entry.setdefault("description", "")
+        entry.setdefault("options", [])
+        entry.setdefault("default_member_permissions", None)
+        entry.setdefault("dm_permission", True)
+        entry.setdefault("nsfw", False)
+        entry["version"] = str(self._ids.next())
+        if guild_id is not None:
+            entry["guild_id"] = str(guild_id)
+        return entry
+
+    def entry_point(self) -> dict[str, Any] | None:
+        """The app's Entry Point command (a global ``PRIMARY_ENTRY_POINT``, type 4), if any."""
+        return next((c for c in self.global_commands if c.get("type") == 4), None)
 
     def listing(self, guild_id: int | None) -> list[dict[str, Any]]:
         """The commands registered globally (None) or in one guild."""
@@ -152,7 +170,7 @@ def parse_line(
     if command is None:
         synced = ", ".join(f"/{n}" for n in registry.names(guild)) or "none"
         raise EmulatorUsageError(f"/{name} is not a synced command here (synced: {synced})")
-    _check_available(command, channel, user, world.owner.bot_user)
+    check_available(command, channel, user, world.owner.bot_user)
     schema: list[dict[str, Any]] = command.get("options") or []
     path: list[str] = []
     while schema and schema[0].get("type") in (SUB_COMMAND, SUB_COMMAND_GROUP):
@@ -190,7 +208,7 @@ def _quoted(text: str) -> str:
     return f'"{text}"'
 
 
-def _check_available(command: dict[str, Any], channel: Channel, user: User, bot: User) -> None:
+def check_available(command: dict[str, Any], channel: Channel, user: User, bot: User) -> None:
     """Refuse a command the Discord client would not offer this user here."""
     name = command["name"]
     contexts = command.get("contexts")

@@ -18,6 +18,7 @@ from fakediscord import payloads
 from fakediscord.model import USE_EXTERNAL_APPS, Channel, Message, User
 
 if TYPE_CHECKING:
+    from fakediscord.activities import Instance
     from fakediscord.server import FakeDiscord
 
 # Interaction types.
@@ -29,16 +30,25 @@ DEFERRED_UPDATE = 6
 UPDATE_MESSAGE = 7
 AUTOCOMPLETE_RESULT = 8
 MODAL = 9
+#: Open the app's Activity (only for an app that has one).
+LAUNCH_ACTIVITY = 12
 
 #: Follow-ups an interaction takes when only a user install authorised it (Discord, "Create
 #: Followup Message").
 USER_INSTALL_FOLLOWUPS = 5
 
 ALLOWED_CALLBACKS = {
-    APPLICATION_COMMAND: {MESSAGE, DEFERRED_MESSAGE, MODAL},
-    MESSAGE_COMPONENT: {MESSAGE, DEFERRED_MESSAGE, DEFERRED_UPDATE, UPDATE_MESSAGE, MODAL},
+    APPLICATION_COMMAND: {MESSAGE, DEFERRED_MESSAGE, MODAL, LAUNCH_ACTIVITY},
+    MESSAGE_COMPONENT: {
+        MESSAGE,
+        DEFERRED_MESSAGE,
+        DEFERRED_UPDATE,
+        UPDATE_MESSAGE,
+        MODAL,
+        LAUNCH_ACTIVITY,
+    },
     AUTOCOMPLETE: {AUTOCOMPLETE_RESULT},
-    MODAL_SUBMIT: {MESSAGE, DEFERRED_MESSAGE, DEFERRED_UPDATE, UPDATE_MESSAGE},
+    MODAL_SUBMIT: {MESSAGE, DEFERRED_MESSAGE, DEFERRED_UPDATE, UPDATE_MESSAGE, LAUNCH_ACTIVITY},
 }
 
 
@@ -119,6 +129,8 @@ class Interaction(_Responded):
     #: Create Followup Message requests accepted so far (the one that completes a
     #: "thinking" deferral included).
     followups_made: int = 0
+    #: The Activity a LAUNCH_ACTIVITY answer opened for the user (the instance they are in).
+    activity_instance: Instance | None = None
     _owner: FakeDiscord | None = None
     answered: asyncio.Event = field(default_factory=asyncio.Event)
 

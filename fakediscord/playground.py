@@ -47,6 +47,8 @@ HELP = """\
   click [mN] K               press button K (of message mN, else the latest with buttons)
   choose [mN] K [K ...]      choose options K... in the select menu (likewise)
   say TEXT                   post an ordinary message
+  launch                     open the app's Activity here (its Entry Point command); a
+                             table's Play at the table does too: open the printed address
   channel NAME | thread NAME switch to a channel, or a thread of it (names may have spaces:
                              thread Round 1 · Al vs Bea)
   dm                         your DM with the bot
@@ -250,6 +252,11 @@ async def _answer(pg: Playground, interaction: Interaction, stream: TextIO) -> N
                     line = await _read_line(stream)
                     values[item["custom_id"]] = (line or "").strip()
         interaction = await pg.fd.submit_modal(pg.user, interaction, values)
+    instance = interaction.activity_instance
+    if instance is not None:
+        # Discord would open the Activity in the client: here, a page to open in a browser.
+        url = pg.fd.activity_client_url(pg.user, instance)
+        pg.say(f"The Activity opened for {pg.user.name}: open {url} in a browser")
     await pg.fd.quiet(0.05)
     pg.show_new()
 
@@ -373,6 +380,8 @@ async def _step(pg: Playground, line: str, stream: TextIO) -> bool:
         await fd.say(pg.user, pg.channel, line.split(None, 1)[1])
         await fd.quiet(0.05)
         pg.show_new()
+    elif command == "launch" and len(words) == 1:
+        await _answer(pg, await fd.launch(pg.user, pg.channel), stream)
     elif command == "click":
         message, rest = pg.target(words[1:], "button")
         buttons = list(message.buttons())

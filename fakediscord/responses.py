@@ -27,6 +27,7 @@ from fakediscord.interactions import (
     AUTOCOMPLETE_RESULT,
     DEFERRED_MESSAGE,
     DEFERRED_UPDATE,
+    LAUNCH_ACTIVITY,
     MESSAGE,
     MODAL,
     UPDATE_MESSAGE,
@@ -294,6 +295,17 @@ class BotSide(SharedState):
                     "At most 25 choices, with names of at most 100 characters.",
                 )
             interaction.choices = choices
+        elif kind == LAUNCH_ACTIVITY:
+            # "Only available for apps with Activities enabled" (Interaction Callback Type).
+            if not self.activities.enabled:
+                raise form_error(
+                    "type",
+                    "INTERACTION_RESPONSE_TYPE_INVALID",
+                    "This application has no Activity to launch.",
+                )
+            interaction.activity_instance = self.activities.launch(
+                interaction.user, interaction.channel
+            )
         elif kind == MODAL:
             if len(str(data.get("custom_id", ""))) > 100 or not data.get("title"):
                 raise form_error(
@@ -316,6 +328,9 @@ class BotSide(SharedState):
         }
         if message is not None and kind != DEFERRED_UPDATE:
             result["resource"]["message"] = payloads.message(message)
+        if interaction.activity_instance is not None:
+            result["interaction"]["activity_instance_id"] = interaction.activity_instance.id
+            result["resource"]["activity_instance"] = {"id": interaction.activity_instance.id}
         return result
 
     def _interaction_by_token(self, token: str) -> Interaction:

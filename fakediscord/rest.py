@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING, Any
 from aiohttp import web
 
 from fakediscord import payloads, threads
+from fakediscord.activities import OAuthError, check_commands
 from fakediscord.errors import (
     DiscordError,
     cannot_dm,
@@ -66,7 +67,42 @@ def routes(fd: FakeDiscord) -> list[web.RouteDef]:
     """Every REST route the emulator serves."""
 
     async def me(request: web.Request) -> web.Response:
+        header = request.headers.get("Authorization", "")
+        if header.startswith("Bearer "):
+            # Get Current User with an OAuth2 token: the token's user, with `identify`.
+            access = fd.activities.bearer(header)
+            if access is None or "identify" not in access.scopes:
+                raise unauthorized()
+            return json_response(payloads.user(access.user) | {"mfa_enabled": False})
         return json_response(payloads.user(fd.bot_user) | {"verified": True, "mfa_enabled": False})
+
+    async def authorization_info(request: web.Request) -> web.Response:
+        # Get Current Authorization Information: a bearer token's app, scopes and user.
+        access = fd.activities.bearer(request.headers.get("Authorization", ""))
+        if access is None:
+            raise unauthorized()
+        return json_response(fd.activities.authorization_info(access))
+
+    async def oauth_token(request: web.Request) -> web.Response:
+        # The token URL takes application/x-www-form-urlencoded only (Discord, OAuth2).
+        if request.content_type != "application/x-www-form-urlencoded":
+            body = {
+                "error": "invalid_request",
+                "error_description": "Content-Type must be application/x-www-form-urlencoded",
+            }
+            return json_response(body, status=400)
+        form = await request.post()
+        fields = {key: str(value) for key, value in form.items()}
+        try:
+            answer = fd.activities.exchange(fields, request.headers.get("Authorization", ""))
+        except OAuthError as error:
+            return json_response(error.body(), status=error.status)
+        return json_response(answer)
+
+    async def activity_instance(request: web.Request) -> web.Response:
+        app_id = int(request.match_info["app"])
+        found = fd.activities.instance_payload(app_id, request.match_info["instance"])
+        return json_response(found)
 
     async def application(request: web.Request) -> web.Response:
         bot = payloads.user(fd.bot_user)
@@ -84,7 +120,7 @@ def routes(fd: FakeDiscord) -> list[web.RouteDef]:
                 "owner": payloads.user(fd.owner_user),
                 "verify_key": "0" * 64,
                 "team": None,
-                "flags": 0,
+                "flags": fd.activities.flags,
                 "tags": [],
                 "redirect_uris": [],
                 "interactions_endpoint_url": None,
@@ -123,9 +159,25 @@ def routes(fd: FakeDiscord) -> list[web.RouteDef]:
     async def put_commands(request: web.Request) -> web.Response:
         guild_id = commands_guild(request)
         body, _ = await body_of(request)
+        check_commands(list(body), guild=guild_id is not None, embedded=fd.activities.enabled)
         stored = fd.commands.replace(fd.application_id, guild_id, list(body))
         fd._notify()
         return json_response(stored)
+
+    async def create_command(request: web.Request) -> web.Response:
+        # Create Global Application Command: one command, made or (same name and type)
+        # replaced; the others stay. 201 when new, 200 when replaced.
+        body, _ = await body_of(request)
+        if not isinstance(body, dict):
+            raise form_error("_", "DICT_TYPE_CONVERT", "Only dictionaries may be used.")
+        key = (body.get("name"), int(body.get("type", 1)))
+        others = [c for c in fd.commands.global_commands if (c["name"], c.get("type", 1)) != key]
+        check_commands([*others, body], guild=False, embedded=fd.activities.enabled)
+        known = len(others) != len(fd.commands.global_commands)
+        stored = fd.commands.replace(fd.application_id, None, [*others, body])
+        fd._notify()
+        made = next(c for c in stored if (c["name"], c.get("type", 1)) == key)
+        return json_response(made, status=200 if known else 201)
 
     async def get_commands(request: web.Request) -> web.Response:
         return json_response(fd.commands.listing(commands_guild(request)))
@@ -321,11 +373,15 @@ def routes(fd: FakeDiscord) -> list[web.RouteDef]:
     webhook = API + r"/webhooks/{app:\d+}/{token}"
     return [
         web.get(API + "/users/@me", me),
+        web.get(API + "/oauth2/@me", authorization_info),
+        web.post(API + "/oauth2/token", oauth_token),
+        web.get(app + "/activity-instances/{instance}", activity_instance),
         web.get(API + "/oauth2/applications/@me", application),
         web.get(API + "/gateway", gateway),
         web.get(API + "/gateway/bot", gateway_bot),
         web.put(app + "/commands", put_commands),
         web.get(app + "/commands", get_commands),
+        web.post(app + "/commands", create_command),
         web.put(app + r"/guilds/{guild:\d+}/commands", put_commands),
         web.get(app + r"/guilds/{guild:\d+}/commands", get_commands),
         web.post(API + r"/interactions/{interaction:\d+}/{token}/callback", callback),
@@ -354,6 +410,9 @@ def routes(fd: FakeDiscord) -> list[web.RouteDef]:
 # Routes outside the global limit that need no bot token: an interaction's callback and its
 # webhook (`/webhooks/{application}/{token}/...`).
 INTERACTION_ROUTES = re.compile(r"^/api/v\d+/(interactions|webhooks)/")
+# What a bearer token (an OAuth2 grant, not the bot's) or the app's client credentials call:
+# outside the bot token's limits, and not counted with its requests.
+OAUTH_ROUTES = re.compile(r"^/api/v\d+/(oauth2/token|oauth2/@me|users/@me)$")
 # The gateway and the CDN (attachments) are other hosts: no token, no limits, not counted.
 OTHER_HOSTS = re.compile(r"^/gw|^/(media/)?attachments/")
 
@@ -377,7 +436,11 @@ def middleware(fd: FakeDiscord) -> Callable[..., Any]:
         resource = request.match_info.route.resource
         template = route if resource is None else route_template(request.method, resource.canonical)
         interaction = INTERACTION_ROUTES.match(request.path) is not None
-        authorized = request.headers.get("Authorization") == f"Bot {fd.bot_token}"
+        header = request.headers.get("Authorization", "")
+        authorized = header == f"Bot {fd.bot_token}"
+        oauth = OAUTH_ROUTES.match(request.path) is not None and (
+            request.path.endswith("/token") or header.startswith("Bearer ")
+        )
         fd._count_request(template, interaction=interaction, authorized=authorized)
         if fd.invalid_requests.banned():
             # Cloudflare's own answers are not Discord's: they count toward nothing.
@@ -392,10 +455,11 @@ def middleware(fd: FakeDiscord) -> Callable[..., Any]:
                 return fd._answered(
                     route, template, fault.response(), scope=scope, peer=peer, arrived=arrived
                 )
-            if not authorized and not interaction:
+            if not authorized and not interaction and not oauth:
                 raise unauthorized()
             token = None if interaction else fd.bot_token
-            verdict = fd.ratelimits.check(token, template, request.match_info)
+            if not oauth:
+                verdict = fd.ratelimits.check(token, template, request.match_info)
             if verdict.refusal is not None:
                 return fd._answered(
                     route,

@@ -20,6 +20,8 @@ from aiohttp import web
 
 from fakediscord import payloads
 from fakediscord.actions import UserActions
+from fakediscord.activities import Activities, Instance
+from fakediscord.activity_client import ActivityHost
 from fakediscord.commands import CommandRegistry
 from fakediscord.counters import Counters
 from fakediscord.errors import (
@@ -124,6 +126,10 @@ class FakeDiscord(UserActions, BotSide):
         self.bot_user = self._new_user(bot_name, bot=True)
         self.application_id = self.bot_user.id
         self.owner_user = self._new_user("Owner")
+        self.activities = Activities(self)
+        #: The app's ``discordsays.com`` origin: the stand-in client and the proxy (started by
+        #: :meth:`enable_activity`).
+        self.activity_host = ActivityHost(self)
         self._changed = asyncio.Event()
         self._health_checks: list[Callable[[], str | None]] = []
         self._end_checks: list[Callable[[], None]] = []
@@ -149,6 +155,7 @@ class FakeDiscord(UserActions, BotSide):
 
     async def close(self) -> None:
         """Close gateway connections and stop the server."""
+        await self.activity_host.close()
         await self.gateway.close_all()
         if self._runner is not None:
             await self._runner.cleanup()
@@ -174,6 +181,23 @@ class FakeDiscord(UserActions, BotSide):
     def gateway_url(self) -> str:
         """The value for `DiscordWebSocket.DEFAULT_GATEWAY` / `DISCORD_GATEWAY_URL`."""
         return f"ws://{self.host}:{self.port}/gw/"
+
+    # --- the app's Activity ----------------------------------------------------------------
+
+    async def enable_activity(self, target: str) -> None:
+        """Give the app an Activity whose root URL mapping (``/``) is ``target``
+        (``host:port/path``, no scheme, as the developer portal takes it), and serve its
+        origin: the stand-in client and the proxy (``fd.activity_host``)."""
+        self.activities.enable(target)
+        await self.activity_host.start()
+
+    def activity_client_url(
+        self, user: User, instance: Instance, *, platform: str = "desktop"
+    ) -> str:
+        """The stand-in client's page for ``user`` in ``instance`` (they launched or joined
+        it): open it in a browser and it hosts the Activity as Discord's client does."""
+        session = self.activities.client_session(user, instance)
+        return self.activity_host.client_url(session, platform=platform)
 
     # --- building the world ------------------------------------------------------------------
 

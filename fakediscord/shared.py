@@ -3,6 +3,7 @@ bot does): the state lives on `FakeDiscord`; it is declared here once for the ty
 
 from __future__ import annotations
 
+from fakediscord.activities import Activities
 from fakediscord.gateway import Gateway
 from fakediscord.interactions import Interaction
 from fakediscord.model import Clock, User, World
@@ -20,3 +21,5 @@ class SharedState:
     application_id: int
     interactions: dict[int, Interaction]
     _by_token: dict[str, Interaction]
+    #: The app's Activity, its OAuth2 grants and its instances.
+    activities: Activities

@@ -74,6 +74,9 @@ LONGEST = {
     "tests/e2e/test_tournaments.py": 30,
     "tests/e2e/test_tournament_processes.py": 30,
     "tests/e2e/test_web_pages.py::test_a_watched_game_live_then_replayed": 20,
+    # Measured alone on a busy machine (load 12): 85 s, against the watched page's 31 s.
+    "tests/e2e/test_activity.py": 55,
+    "tests/bot/web/test_activity_bundle.py": 8,
     # Measured alone on a busy machine (load 4 to 7), scaled by test_whole_games.py's figure
     # there against its figure above.
     "tests/e2e/test_chaos.py::test_chaos_on_postgres_with_two_processes": 40,

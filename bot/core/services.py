@@ -107,13 +107,16 @@ class Services:
         retention: timedelta | None = None,
         thinking: WorkerThinking | None = None,
         page_link: Callable[[int], str | None] | None = None,
+        activity: bool = False,
     ) -> Services:
         """The core on ``store``. Without ``rng_factory``, ``clock`` and ``computer_rng`` it
         has real randomness (``random.SystemRandom``, each deal sealed by a seed drawn from it:
         :mod:`bot.core.base.seeded`) and the UTC clock, as the running bot;
         tests give their own. ``shared``: other processes of the bot use the same database;
         ``thinking``: where the levels that think at length make their plays (on the loop
-        without); ``page_link``: a game's page in the browser, for its table messages."""
+        without); ``page_link``: a game's page in the browser, for its table messages;
+        ``activity``: the game's Activity is on (the lobby and the live table offer *Play at
+        the table*)."""
         system = random.SystemRandom()
         now = clock or (lambda: datetime.now(UTC))
         feed = ChangeFeed()
@@ -138,11 +141,12 @@ class Services:
             remind_after=remind_after,
             retention=retention,
             page_link=page_link,
+            launch=activity,
         )
         ledger.add(OwnerKind.GAME, drawn)
         stamp = lambda: now().timestamp()  # noqa: E731
         ledger.add(OwnerKind.TOURNAMENT, TournamentMessages(store, stamp))
-        lobbies = Lobbies(games, computers)
+        lobbies = Lobbies(games, computers, launch=activity)
 
         reviews = Reviews(games, store, now, thinking, membership)
 

@@ -31,6 +31,7 @@ from bot.core.games.computer import THINKS_AT_LENGTH
 from bot.core.ledger import MessageKeeper, Pacer
 from bot.core.services import Services
 from bot.core.worker.thinking import WorkerThinking
+from bot.discord.activity import CribbageTree, DiscordActivity, sync_entry_point
 from bot.discord.commands import CribbageCommands
 from bot.discord.components import DYNAMIC_ITEMS
 from bot.discord.courier import Courier, fence_trace
@@ -45,6 +46,8 @@ from bot.discord.threads import DiscordThreads
 from bot.settings import Settings, StartupError
 from bot.store import Dialect, Store
 from bot.store.cluster import Cluster
+from bot.web.activity.server import ActivityServer
+from bot.web.activity.sessions import Sessions
 from bot.web.links import PageLinks
 from bot.web.server import WebServer, review_source
 from engine.coach import review_view
@@ -120,6 +123,8 @@ class CribbageBot(commands.AutoShardedBot):
             shard_count=settings.shard_count or 1,
             # Every send is checked against this process's lease right before it is written.
             http_trace=fence_trace(),
+            # An Entry Point command's interaction opens the Activity (bot.discord.activity).
+            tree_cls=CribbageTree,
             **_shard_ids(settings),
         )
         if services is not None and store is None:
@@ -138,6 +143,8 @@ class CribbageBot(commands.AutoShardedBot):
         self._taking_over: asyncio.Task[None] | None = None
         #: The game pages' server, when WEB_PORT is set.
         self.web: WebServer | None = None
+        #: What the Activity's server asks of Discord, when the Activity is on.
+        self.activity_discord: DiscordActivity | None = None
         self._max_concurrency: int | None = None
         #: Set once the gateway said READY (on any shard): from then on players may act, so
         #: the database holds what they did.
@@ -163,6 +170,8 @@ class CribbageBot(commands.AutoShardedBot):
             self, self.pacer, self.store, fresh=settings.member_check.total_seconds()
         )
         links = _page_links(settings)
+        # The Activity is served by the game pages' server (CLIENT_SECRET and WEB_PORT set).
+        activity = settings.activity and links is not None
         if self._given_services is not None:
             self.services = self._given_services
         else:
@@ -180,8 +189,20 @@ class CribbageBot(commands.AutoShardedBot):
                 retention=settings.retention,
                 thinking=self._thinking,
                 page_link=links.url if links is not None and links.public_url else None,
+                activity=activity,
             )
         if links is not None and settings.web_port is not None:
+            reviews = review_source(self.services.reviews)
+            table = None
+            if activity and settings.client_secret and settings.web_secret:
+                self.activity_discord = DiscordActivity(self, settings.client_secret)
+                table = ActivityServer(
+                    self.services,
+                    self.store,
+                    self.activity_discord,
+                    Sessions(settings.web_secret),
+                    reviews=reviews,
+                )
             self.web = WebServer(
                 self.services.games,
                 self.services.feed,
@@ -189,7 +210,8 @@ class CribbageBot(commands.AutoShardedBot):
                 self.store,
                 host=settings.web_host,
                 port=settings.web_port,
-                reviews=review_source(self.services.reviews),
+                reviews=reviews,
+                activity=table,
             )
             try:
                 await self.web.start()
@@ -199,7 +221,12 @@ class CribbageBot(commands.AutoShardedBot):
                     f"the game pages there ({error.strerror or error}); choose another port, or "
                     "leave WEB_PORT empty to serve no pages."
                 ) from None
-        self.io = DiscordIO(self.services, members, defer_after=self.defer_after)
+        self.io = DiscordIO(
+            self.services,
+            members,
+            defer_after=self.defer_after,
+            activity=self.activity_discord is not None,
+        )
         self.cluster = Cluster(
             self.store,
             self.services.feed,
@@ -333,6 +360,23 @@ class CribbageBot(commands.AutoShardedBot):
                     "globally."
                 ) from None
             log.info("synced %d commands to guild %s", len(synced), guild_id)
+            if self.activity_discord is not None:
+                # (An Entry Point command is global only: made alone, the others left be.)
+                try:
+                    await sync_entry_point(self, with_globals=None)
+                except discord.HTTPException as error:
+                    log.warning(
+                        "could not sync the Activity's Entry Point command (%s): an app has one "
+                        "at most; name it launch in the developer portal, or delete it",
+                        error,
+                    )
+                else:
+                    log.info("synced the Activity's Entry Point command")
+        elif self.activity_discord is not None:
+            # A bulk overwrite replaces every global command: the Entry Point goes with them.
+            payload = [command.to_dict(self.tree) for command in self.tree.get_commands()]
+            await sync_entry_point(self, with_globals=payload)
+            log.info("synced %d global commands and the Activity's Entry Point", len(payload))
         else:
             synced = await self.tree.sync()
             log.info("synced %d global commands", len(synced))
@@ -407,6 +451,8 @@ class CribbageBot(commands.AutoShardedBot):
             self._thinking.close()
         if self.web is not None:
             await self.web.stop()
+        if self.activity_discord is not None:
+            await self.activity_discord.close()
         await super().close()
         if self._owns_store and hasattr(self, "store") and not self._store_closed:
             # close() runs twice on a signal (the handler, then `async with`): close once.

@@ -7,7 +7,9 @@ to live in memory. The state is in the database; a click is routed to the bot's
 
 Custom ids (at most 100 characters, Discord's limit):
 
-- ``crib:<game>:lobby:<join|leave|start|cancel|remove_computer>``: the lobby message's buttons;
+- ``crib:<game>:lobby:<join|leave|start|cancel|remove_computer|partners>``: the lobby message's
+  buttons; ``crib:<game>:lobby:hand``: a private table's *Your hand*;
+  ``crib:<game>:lobby:table``: *Play at the table* (the Activity), on the lobby and the table;
 - ``crib:<game>:lobby:computer``: the lobby's "Add computer" menu (values are levels);
 - ``crib:<game>:discard:<stamp>``: the crib select menu sent with each deal;
 - ``crib:<game>:play:<stamp>:<card code>``: one button per card on your turn;
@@ -63,11 +65,13 @@ _LOBBY_STYLES = {
     "remove_computer": discord.ButtonStyle.secondary,
     "partners": discord.ButtonStyle.secondary,
     "hand": discord.ButtonStyle.primary,
+    "table": discord.ButtonStyle.success,
 }
 _LOBBY_LABELS = {
     "remove_computer": "Remove computer",
     "partners": "Change partners",
     "hand": "Your hand",
+    "table": "Play at the table",
 }
 #: How many values each of the count menus holds (Discord: at most 25 options a menu).
 COUNT_MENU_SIZE = 13
@@ -165,11 +169,12 @@ class _Control(discord.ui.DynamicItem[Any], template=r"(?!)"):
 class LobbyButton(
     _Control,
     template=(
-        r"crib:(?P<game>\d+):lobby:(?P<action>join|leave|start|cancel|remove_computer|partners|hand)"
+        r"crib:(?P<game>\d+):lobby:(?P<action>join|leave|start|cancel|remove_computer|partners|hand|table)"
     ),
 ):
     """Join, Leave, Start, Cancel, Remove computer or Change partners on a game's lobby; Your
-    hand on a private table (a game where the bot is not a member)."""
+    hand on a private table (a game where the bot is not a member); Play at the table (the
+    game's Activity) on the lobby and the live deal's table."""
 
     def __init__(self, game_id: int, action: str) -> None:
         super().__init__(

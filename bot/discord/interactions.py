@@ -30,7 +30,7 @@ from bot.core.base.faults import Fault
 from bot.core.base.owners import Owner
 from bot.core.base.replies import Answer, Click, Clicked, Reply, User
 from bot.core.base.timing import ANSWER_WINDOW, DEFER_AFTER, InteractionAges
-from bot.core.base.views import ConfirmAction, MessageView, Table
+from bot.core.base.views import TABLE_BUTTON, ConfirmAction, MessageView, Table
 from bot.core.games.messages.private_resume import PrivateResume
 from bot.core.games.messages.private_table import HAND_BUTTON
 from bot.core.ledger.records import DmLink
@@ -40,7 +40,9 @@ from bot.discord.places import ONLY_YOU_SEE_THIS, answers_only_privately, bot_is
 from bot.discord.rendering import clip, message_payload
 
 __all__ = [
+    "LAUNCH_REFUSED",
     "NEEDS_A_SERVER",
+    "NO_TABLE",
     "RESTARTING",
     "SORRY",
     "DiscordIO",
@@ -60,6 +62,15 @@ SORRY = "Sorry, something went wrong on my side. Please try again."
 NEEDS_A_SERVER = "Leaderboards and stats are kept per server: use this command in a server."
 #: What a user sees while the bot is shutting down.
 RESTARTING = "I'm restarting — try again in a few seconds."
+#: *Play at the table* (or the Entry Point command) where Discord would not open the Activity.
+LAUNCH_REFUSED = (
+    "Discord couldn't open the table here: play with the buttons and `/cribbage` commands."
+)
+#: *Play at the table* (or the Entry Point command) where the Activity is off.
+NO_TABLE = (
+    "The table inside Discord isn't open on this bot (its owner hasn't set up the Activity): "
+    "play here with the buttons and `/cribbage` commands."
+)
 #: Discord's code for an interaction it no longer takes an answer to (past its window).
 UNKNOWN_INTERACTION = 10062
 #: Marks (in ``Interaction.extras``) a command deferred publicly: its "thinking" message
@@ -198,9 +209,17 @@ class DiscordIO:
     """Runs core calls for interactions and answers them (the bot's :class:`Clicks` too)."""
 
     def __init__(
-        self, services: Services, members: DiscordMembers, *, defer_after: float = DEFER_AFTER
+        self,
+        services: Services,
+        members: DiscordMembers,
+        *,
+        defer_after: float = DEFER_AFTER,
+        activity: bool = False,
     ) -> None:
+        """``activity``: the game's Activity is on (*Play at the table* and the Entry Point
+        command open it)."""
         self.services = services
+        self.activity = activity
         #: Who is still a member of which server (seen in interactions, else asked of Discord).
         self.members = members
         #: Seconds a call may take before the interaction is deferred.
@@ -316,6 +335,9 @@ class DiscordIO:
         if action == HAND_BUTTON:
             await self._entered(interaction, self._own_hand(interaction, game_id))
             return
+        if action == TABLE_BUTTON:
+            await self.launch(interaction)
+            return
         user, guild_id = user_of(interaction), interaction.guild_id
         moderator = is_moderator(interaction) if guild_id else False
         clicked = clicked_of(interaction)
@@ -326,6 +348,27 @@ class DiscordIO:
                 game_id, action, user, clicked, guild_id=guild_id, moderator=moderator
             ),
         )
+
+    async def launch(self, interaction: discord.Interaction[Any]) -> None:
+        """*Play at the table*, or the Entry Point command: open the Activity for whoever
+        acted, in this channel (answered with ``LAUNCH_ACTIVITY``; the Activity finds the
+        channel's game itself, and who may see what there)."""
+        await self._entered(interaction, self._launched(interaction))
+
+    async def _launched(self, interaction: discord.Interaction[Any]) -> None:
+        if not self.activity:
+            await send_error(interaction, NO_TABLE)
+            return
+
+        async def launch() -> None:
+            await interaction.response.launch_activity()
+
+        try:
+            await _in_time(interaction, launch())
+        except (discord.HTTPException, TimeoutError) as error:
+            log.warning("the Activity could not be launched (%s)", error)
+            if not interaction.response.is_done():
+                await send_error(interaction, LAUNCH_REFUSED)
 
     async def _own_hand(self, interaction: discord.Interaction[Any], game_id: int) -> None:
         """A private table's *Your hand*: the click is answered by a deferred update of the

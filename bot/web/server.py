@@ -7,6 +7,7 @@
 | ``…/live`` | server-sent events: the page's live part, each time the game changes |
 | ``/page.js`` | the pages' one script |
 | ``/favicon.ico`` | the pages' icon |
+| ``/activity/…`` | the game as an Activity inside Discord, once on (:mod:`bot.web.activity`) |
 
 A link whose signature is not the game's (or whose number is not written as the bot writes
 it: ``/g/01/…`` is not game 1's) gets the same short 404 page as a game that does not exist,
@@ -52,17 +53,18 @@ from bot.core.base.patrol import Patrol
 from bot.core.base.recent import Recent
 from bot.core.base.refusals import Refused
 from bot.core.base.views import MessageView
-from bot.core.games import archive
 from bot.core.games.games import Games, Loaded
 from bot.core.games.messages.boards import draw_board
 from bot.core.games.messages.projector import ratings_line
 from bot.core.games.messages.spectator import TableSeen, table_seen
-from bot.core.games.records import GameRecord, GameStatus
+from bot.core.games.records import GameRecord
 from bot.core.review.replay import GameReplay, replay
 from bot.core.review.review import Reviews, page_view
 from bot.core.store import CoreStore
+from bot.web.activity.server import ActivityServer
 from bot.web.capacity import Capacity, capacity, open_files, soft_limit
 from bot.web.links import PageLinks
+from bot.web.loading import load_started
 from bot.web.pages import (
     SCRIPT,
     home_page,
@@ -190,8 +192,10 @@ def favicon() -> bytes:
 
 
 def _dressed(response: web.StreamResponse) -> None:
-    """The pages' headers on an answer, and no ``Server`` header (it tells what to attack)."""
-    response.headers.update(_HEADERS)
+    """The pages' headers on an answer (where it has none of its own: the Activity's page
+    sets its own content policy), and no ``Server`` header (it tells what to attack)."""
+    for name, value in _HEADERS.items():
+        response.headers.setdefault(name, value)
     response.headers.popall(hdrs.SERVER, None)
 
 
@@ -265,10 +269,12 @@ class WebServer:
         port: int = 0,
         reviews: ReviewSource | None = None,
         limits: Capacity | None = None,
+        activity: ActivityServer | None = None,
     ) -> None:
         """``reviews``: where a finished game's review comes from, once there are reviews;
         ``limits``: what the server may hold (by default worked out at start from the
-        open-file limit, :func:`bot.web.capacity.capacity`)."""
+        open-file limit, :func:`bot.web.capacity.capacity`); ``activity``: the Activity's
+        routes, served here too (its live pages count with the game pages')."""
         self._games = games
         self._reviews = reviews
         self.links = links
@@ -284,6 +290,9 @@ class WebServer:
         self._replays: Recent[int, tuple[int, GameReplay | None]] = Recent(REPLAYS_KEPT)
         self._closing = asyncio.Event()
         self.limits = limits
+        self.activity = activity
+        if activity is not None:
+            activity.room = self._room
         #: Live pages and connections refused since the last was taken (None: not refusing).
         self._refusing: int | None = None
         self._server: asyncio.Server | None = None
@@ -295,8 +304,18 @@ class WebServer:
 
     @property
     def watching(self) -> int:
-        """How many live pages are open."""
-        return sum(len(v) for v in self._viewers.values())
+        """How many live pages are open (the Activity's too)."""
+        pages = sum(len(v) for v in self._viewers.values())
+        return pages + (self.activity.watching if self.activity is not None else 0)
+
+    def _room(self) -> bool:
+        """Whether another live page may open now (a refusal is noted, as for the pages)."""
+        limits = self.limits
+        if limits is None or self.watching >= limits.live_pages:
+            self._refused("live pages", self.watching)
+            return False
+        self._taken()
+        return True
 
     def app(self) -> web.Application:
         """The aiohttp application (its routes)."""
@@ -307,6 +326,8 @@ class WebServer:
         app.router.add_get("/g/{game}/{signature}", self._page)
         app.router.add_get("/g/{game}/{signature}/board.png", self._board)
         app.router.add_get("/g/{game}/{signature}/live", self._live)
+        if self.activity is not None:
+            self.activity.add_routes(app)
         app.middlewares.append(self._errors)
         app.on_response_prepare.append(_dress)
         return app
@@ -344,6 +365,8 @@ class WebServer:
         self._server = await loop.create_server(self._connection, self._host, self.port)
         self.port = int(self._server.sockets[0].getsockname()[1])
         self._patrol.follow()
+        if self.activity is not None:
+            self.activity.start()
         log.info(
             "game pages at %s (up to %d live pages, %d connections)",
             self.address,
@@ -385,6 +408,8 @@ class WebServer:
         """Stop following the feed, end the open live pages and stop listening."""
         self._closing.set()
         self._patrol.stop()
+        if self.activity is not None:
+            self.activity.stop()
         if self._server is not None:
             self._server.close()
             self._server = None
@@ -421,15 +446,7 @@ class WebServer:
     # -- what a page shows --------------------------------------------------------------------
     async def _loaded(self, record: GameRecord) -> Loaded | None:
         """The started game of ``record`` (from its snapshot, or its archive once pruned)."""
-        if record.status is GameStatus.LOBBY:
-            return None
-        if record.snapshot is not None:
-            return self._games.loaded.load(record)
-        kept = await self._store.archived(record.id)
-        if kept is None:
-            return None
-        found = await asyncio.to_thread(archive.restore, kept)
-        return Loaded(record, found.game, found.tally, found.log, found.shuffles, found.seeds)
+        return await load_started(self._games, self._store, record)
 
     async def _seen(self, record: GameRecord) -> TableSeen:
         ratings = await ratings_line(self._store, record)

@@ -238,9 +238,17 @@ def test_the_game_pages_settings_are_read() -> None:
     assert settings.web_secret == "a secret of some length"
 
 
+def test_the_activity_is_on_with_the_client_secret_and_the_game_pages() -> None:
+    pages = {"WEB_PORT": "8080", "WEB_SECRET": "a secret of some length"}
+    assert not Settings.from_env(pages).activity
+    settings = Settings.from_env({**pages, "CLIENT_SECRET": "from the portal"})
+    assert settings.activity and settings.client_secret == "from the portal"
+
+
 @pytest.mark.parametrize(
     ("env", "named"),
     [
+        ({"CLIENT_SECRET": "from the portal"}, "WEB_PORT"),
         ({"WEB_PORT": "8080"}, "WEB_SECRET"),
         ({"WEB_PORT": "8080", "WEB_SECRET": "short"}, "WEB_SECRET"),
         ({"WEB_PORT": "http", "WEB_SECRET": "s" * 16}, "WEB_PORT"),

@@ -37,13 +37,16 @@ def test_without_a_token_and_no_terminal_it_says_how_to_set_one(tmp_path: Path) 
 
 
 def test_local_opens_the_playground_with_the_real_bot(tmp_path: Path) -> None:
-    script = "/cribbage new\nas Bea\n/cribbage join\nquit\n"
+    script = "/cribbage new\nas Bea\n/cribbage join\nlaunch\nquit\n"
     done = _run(["--local"], tmp_path, stdin=script)
     assert done.returncode == 0, done.stderr
     assert "playground" in done.stdout
     # The game pages are on in the playground, at the address it prints.
     assert "Game pages: http://127.0.0.1:" in done.stdout
     assert "Opened by Al" in done.stdout and "You're in" in done.stdout
+    # The Activity too: its Entry Point opens it, at an address to open in a browser.
+    assert "The Activity opened for Bea: open http://127.0.0.1:" in done.stdout
+    assert "Play at the table" in done.stdout
     assert "Traceback" not in done.stderr and "ERROR" not in done.stderr
     assert "voice will NOT be supported" not in done.stderr, "discord.py's voice warnings"
 

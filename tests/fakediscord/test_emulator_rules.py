@@ -254,11 +254,18 @@ async def test_commands_synced_globally_and_to_the_guild(
         "tinymod",
         "anywhere",
         "order",
+        "tinyplay",
     ]
     status, guild_commands = await call(
         http, "GET", f"/applications/{app}/guilds/{table.guild.id}/commands"
     )
-    assert [c["name"] for c in guild_commands] == ["tiny", "tinymod", "anywhere", "order"]
+    assert [c["name"] for c in guild_commands] == [
+        "tiny",
+        "tinymod",
+        "anywhere",
+        "order",
+        "tinyplay",
+    ]
     assert guild_commands[0]["guild_id"] == str(table.guild.id)
     await tiny.restart()
     status, again = await call(http, "GET", f"/applications/{app}/commands")

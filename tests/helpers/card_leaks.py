@@ -23,6 +23,7 @@ __all__ = [
     "COACH_LINE",
     "LeakWatch",
     "cards_in_text",
+    "cards_named",
     "hidden_from",
     "revealed_by",
 ]
@@ -43,6 +44,20 @@ def cards_in_text(text: str) -> set[Card]:
 
 def _codes(text: str) -> set[Card]:
     return {Card.parse(rank + suit) for rank, suit in CARD_CODES.findall(text)}
+
+
+#: A card in words, as the Activity names it for screen readers ("5 of hearts").
+CARD_WORDS = re.compile(r"(ace|jack|queen|king|10|[2-9]) of (clubs|diamonds|hearts|spades)")
+_WORD_RANKS = {"ace": "A", "jack": "J", "queen": "Q", "king": "K"}
+
+
+def cards_named(text: str) -> set[Card]:
+    """Every card `text` names in any way: its label (`5♥`), its code (`5H`) or in words
+    (`5 of hearts`), as the Activity's data does."""
+    found = cards_in_text(text) | _codes(text)
+    for rank, suit in CARD_WORDS.findall(text):
+        found.add(Card.parse(_WORD_RANKS.get(rank, rank) + suit[0].upper()))
+    return found
 
 
 def _cards_in_parts(

@@ -115,6 +115,14 @@ async def think(interaction: discord.Interaction, ephemeral: bool = False) -> No
     await interaction.followup.send("and a follow-up", ephemeral=ephemeral)
 
 
+@app_commands.command(name="tinyplay", description="Open the app's Activity (LAUNCH_ACTIVITY)")
+async def tinyplay(interaction: discord.Interaction) -> None:
+    try:
+        await interaction.response.launch_activity()
+    except discord.HTTPException as error:
+        await interaction.response.send_message(f"refused {error.status}/{error.code}")
+
+
 @tiny.command(description="Reply, then fetch, edit and delete through the token")
 async def lifecycle(interaction: discord.Interaction) -> None:
     await interaction.response.send_message("v1")
@@ -384,6 +392,7 @@ class TinyBot(commands.Bot):
         self.tree.add_command(tinymod)
         self.tree.add_command(anywhere)
         self.tree.add_command(order)
+        self.tree.add_command(tinyplay)
         if self.dev_guild:
             guild = discord.Object(self.dev_guild)
             self.tree.copy_global_to(guild=guild)

@@ -22,6 +22,7 @@ from bot.core.pictures.canvas import Picture
 __all__ = [
     "DIGEST_VERSION",
     "LOBBY_ACTIONS",
+    "TABLE_BUTTON",
     "BoardPicture",
     "CardChoice",
     "ConfirmControls",
@@ -46,9 +47,13 @@ __all__ = [
 
 ControlsKind = Literal["discard", "play", "count", "muggins"]
 #: What a lobby button does (its custom id says it: ``crib:<game>:lobby:<action>``).
-LobbyAction = Literal["join", "leave", "start", "cancel", "remove_computer", "partners", "hand"]
+LobbyAction = Literal[
+    "join", "leave", "start", "cancel", "remove_computer", "partners", "hand", "table"
+]
 #: Every lobby button, in the order they are shown ("hand", *Your hand*, is on a private
-#: table once it is dealt: see :mod:`bot.core.games.messages.private_table`).
+#: table once it is dealt: see :mod:`bot.core.games.messages.private_table`; "table", *Play
+#: at the table*, opens the game's Activity, on the lobby and the deal's table while the
+#: Activity is on).
 LOBBY_ACTIONS: tuple[LobbyAction, ...] = (
     "join",
     "leave",
@@ -57,7 +62,10 @@ LOBBY_ACTIONS: tuple[LobbyAction, ...] = (
     "remove_computer",
     "partners",
     "hand",
+    "table",
 )
+#: The lobby action of *Play at the table*.
+TABLE_BUTTON: LobbyAction = "table"
 
 #: The two tables of a server's standings: games between people, and with a computer seat.
 Table = Literal["people", "computer"]

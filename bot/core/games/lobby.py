@@ -12,7 +12,7 @@ from collections.abc import Iterable
 from bot.core.base import refusals
 from bot.core.base.refusals import Refused
 from bot.core.base.replies import User
-from bot.core.base.views import LOBBY_ACTIONS, LobbyControls, MessageView
+from bot.core.base.views import LOBBY_ACTIONS, TABLE_BUTTON, LobbyControls, MessageView
 from bot.core.games.computer import LEVELS, computer_name
 from bot.core.games.messages.lobby import lobby_text
 from bot.core.games.records import GameRecord, GameStatus, SeatRecord
@@ -29,10 +29,13 @@ __all__ = [
 ]
 
 
-def lobby_view(record: GameRecord, state: GameStatus | None = None) -> MessageView:
+def lobby_view(
+    record: GameRecord, state: GameStatus | None = None, *, launch: bool = False
+) -> MessageView:
     """The lobby message of ``record`` as it should read in ``state`` (by default the game's
-    own status): open while it is a lobby; closed, with no controls, once the game started,
-    was cancelled or expired."""
+    own status): open while it is a lobby (``launch``: with *Play at the table*, which opens
+    the game's Activity); closed, with no controls, once the game started, was cancelled or
+    expired."""
     state = record.status if state is None else state
     creator = next((s.name for s in record.seats if s.user_id == record.creator_id), None)
     text = lobby_text(
@@ -55,6 +58,7 @@ def lobby_view(record: GameRecord, state: GameStatus | None = None) -> MessageVi
         if (b != "remove_computer" or has_computer)
         and (b != "partners" or full_four)
         and b != "hand"
+        and (b != TABLE_BUTTON or launch)
     )
     levels = LEVELS if len(record.seats) < record.num_players else ()
     return MessageView(text, controls=LobbyControls(record.id, buttons, levels))

@@ -48,9 +48,11 @@ LOBBY = "lobby"
 class Lobbies(OnGames):
     """The lobby's calls: open, join, leave, add or remove a computer, start, cancel."""
 
-    def __init__(self, games: Games, computers: ComputerPlayers) -> None:
+    def __init__(self, games: Games, computers: ComputerPlayers, *, launch: bool = False) -> None:
+        """``launch``: the Activity is on (the lobby offers *Play at the table*)."""
         self._games = games
         self._computers = computers
+        self._launch = launch
 
     # -- opening --------------------------------------------------------------------------------
     @answers
@@ -101,7 +103,7 @@ class Lobbies(OnGames):
             def answered(record: GameRecord) -> MessageRecord | None:
                 if token is None:
                     return None
-                kept.append(_answer_record(record, channel_id, None, token, now))
+                kept.append(_answer_record(record, channel_id, None, token, now, self._launch))
                 return kept[-1]
 
             dealt: list[Loaded] = []
@@ -125,7 +127,7 @@ class Lobbies(OnGames):
         # process's to send: nothing edits it through its token before it has landed.)
         self._games.announce(record, record.version, answered=kept[-1] if kept else None)
         # The answer is the lobby itself, in the channel (closed already against the computer).
-        view = lobby.lobby_view(record)
+        view = lobby.lobby_view(record, launch=self._launch)
         sequel = Sequel(Owner.game(record.id), channel_id, record.version, key=LOBBY)
         return Answer(reply=Reply(view.content, ephemeral=False, view=view), sequel=sequel)
 
@@ -343,17 +345,17 @@ class Lobbies(OnGames):
     ) -> Answer:
         """Store the lobby's new seats; a lobby button's answer is the lobby as it is now."""
         after = dataclasses.replace(record, seats=tuple(seats), version=record.version + 1)
-        answered = _answered(after, clicked, self._games.now())
+        answered = _answered(after, clicked, self._games.now(), self._launch)
         updated = await self._games.reseat(record, seats, answered)
         if len(seats) == record.num_players:
             text += " The table is full: press Start to deal."
-        return _lobby_changed(updated, text, answered is not None)
+        return _lobby_changed(updated, text, answered is not None, self._launch)
 
     async def _start(self, record: GameRecord, user: User, clicked: Clicked | None) -> Answer:
         lobby.check_start(record, user)
         loaded, steps = await self._dealt(record)
         after = dataclasses.replace(record, status=GameStatus.ACTIVE, version=record.version + 1)
-        answered = _answered(after, clicked, self._games.now())
+        answered = _answered(after, clicked, self._games.now(), self._launch)
         await self._games.save_moves(loaded, steps, lambda _: answered)
         updated = await self._games.reread(record.id)
         text = (
@@ -361,7 +363,7 @@ class Lobbies(OnGames):
             if record.private
             else "Dealing — your hand is on its way by DM."
         )
-        return _lobby_changed(updated, text, answered is not None)
+        return _lobby_changed(updated, text, answered is not None, self._launch)
 
     async def _cancel(
         self, record: GameRecord, user: User, moderator: bool, clicked: Clicked | None
@@ -410,32 +412,39 @@ class Lobbies(OnGames):
         after = dataclasses.replace(
             record, status=GameStatus.CANCELLED, version=record.version + 1, end_note=line
         )
-        answered = _answered(after, clicked, self._games.now())
+        answered = _answered(after, clicked, self._games.now(), self._launch)
         updated = await self._games.close(record, GameStatus.CANCELLED, line, answered)
-        return _lobby_changed(updated, reply, answered is not None)
+        return _lobby_changed(updated, reply, answered is not None, self._launch)
 
 
 def _answer_record(
-    record: GameRecord, channel_id: int, message_id: int | None, token: str, at: float
+    record: GameRecord,
+    channel_id: int,
+    message_id: int | None,
+    token: str,
+    at: float,
+    launch: bool,
 ) -> MessageRecord:
     """The lobby message as an interaction's answer shows it: ``record``'s lobby, reachable
     through the interaction's token (its id is 0 until the answer tells it)."""
-    view = lobby.lobby_view(record)
+    view = lobby.lobby_view(record, launch=launch)
     reached = Clicked(channel_id, message_id or 0, token)
     return answer_kept(reached, LOBBY, view.digest(), record.version, at)
 
 
-def _answered(after: GameRecord, clicked: Clicked | None, at: float) -> MessageRecord | None:
+def _answered(
+    after: GameRecord, clicked: Clicked | None, at: float, launch: bool
+) -> MessageRecord | None:
     """The lobby's look once a click on it is answered (None: not a click on the lobby)."""
     if clicked is None:
         return None
-    return _answer_record(after, clicked.channel_id, clicked.message_id, clicked.token, at)
+    return _answer_record(after, clicked.channel_id, clicked.message_id, clicked.token, at, launch)
 
 
-def _lobby_changed(record: GameRecord, text: str, kept: bool) -> Answer:
+def _lobby_changed(record: GameRecord, text: str, kept: bool, launch: bool) -> Answer:
     """A change to the lobby: a lobby button's answer updates the lobby message itself (its
     look ``kept`` with the change); a slash command answers ``text``, and the lobby is
     brought up to date with the rest of the game's messages."""
-    view: MessageView = lobby.lobby_view(record)
+    view: MessageView = lobby.lobby_view(record, launch=launch)
     sequel = Sequel(Owner.game(record.id), record.channel_id, record.version, LOBBY, kept)
     return Answer(reply=Reply(text), update=view, sequel=sequel)

@@ -22,6 +22,7 @@ from collections.abc import Mapping, Sequence
 
 from bot.core.base.text import MAX_MESSAGE
 from bot.core.base.views import (
+    TABLE_BUTTON,
     LobbyAction,
     LobbyControls,
     MessageRecord,
@@ -116,11 +117,12 @@ def _last(groups: Sequence[Sequence[str]], room: int) -> tuple[tuple[str, ...], 
     return tuple(reversed(kept))
 
 
-def _table_view(record: GameRecord, settled: tuple[Owed, ...]) -> MessageView:
+def _table_view(record: GameRecord, settled: tuple[Owed, ...], launch: bool) -> MessageView:
     """The one message of a started game, from what a server's channel would be shown (its
     deals' tables and result), laid out as they are: the current deal's table (after the deal
     before's, while the crib is being made), the result once there is one (with its *Review*),
-    the board, and *Your hand* while the game is being played."""
+    the board, and *Your hand* while the game is being played (with *Play at the table*
+    while the Activity is on: ``launch``)."""
     tables = sorted(
         (o for o in settled if o.key.startswith("table:")),
         key=lambda o: int(o.key.split(":")[1]),
@@ -142,7 +144,8 @@ def _table_view(record: GameRecord, settled: tuple[Owed, ...]) -> MessageView:
     if record.end_note:
         groups.append((record.end_note,))
     playing = record.status is GameStatus.ACTIVE
-    controls = LobbyControls(record.id, (HAND_BUTTON,) if playing else ())
+    buttons: tuple[LobbyAction, ...] = (HAND_BUTTON, TABLE_BUTTON) if launch else (HAND_BUTTON,)
+    controls = LobbyControls(record.id, buttons if playing else ())
     # The result's Review button, as in a server: its answer is the clicker's own review,
     # privately, and its pages turn through their clicks' answers alone.
     review = result.view.controls if result is not None else None
@@ -171,16 +174,19 @@ def private_owed(
     loaded: Loaded | None,
     settled: tuple[Owed, ...],
     hands: Mapping[int, MessageView],
+    *,
+    launch: bool = False,
 ) -> tuple[Owed, ...]:
     """What a private table's messages should show: the table (the lobby until the deal) and
     each person's hand of the current deal (``hands``, by seat), edited only where a live
-    token reaches it. ``settled``: the messages a server's channel would get of the game."""
+    token reaches it. ``settled``: the messages a server's channel would get of the game;
+    ``launch``: the Activity is on (*Play at the table* on the lobby and the table)."""
     if loaded is None:
-        view = lobby_view(record)
+        view = lobby_view(record, launch=launch)
         if record.end_note:
             view = MessageView(f"{view.content}\n\n{record.end_note}", controls=view.controls)
         return (Owed(TABLE, view, order=0, private=True),)
-    table = _table_view(record, settled)
+    table = _table_view(record, settled, launch)
     owed = [Owed(TABLE, table, order=0, private=True, closed=moved_on(record, table))]
     deal = loaded.game.deal_number
     for seat in _people(record):

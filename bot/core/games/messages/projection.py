@@ -19,7 +19,15 @@ from dataclasses import dataclass
 
 from bot.core.base.seeded import UNSEALED, Seal, seal_of
 from bot.core.base.text import Names, escape
-from bot.core.base.views import BoardPicture, MessageView, Owed, ReviewPages, laid_out
+from bot.core.base.views import (
+    TABLE_BUTTON,
+    BoardPicture,
+    LobbyControls,
+    MessageView,
+    Owed,
+    ReviewPages,
+    laid_out,
+)
 from bot.core.games.chances import chances
 from bot.core.games.deal_log import DealLog
 from bot.core.games.games import Loaded
@@ -193,6 +201,7 @@ def _tables(
     seeds: Sequence[str] | None = None,
     reviewable: bool = False,
     link: str | None = None,
+    launch: bool = False,
 ) -> list[Owed]:
     names = Names.of(game.public_view())
     view = game.public_view()
@@ -220,7 +229,11 @@ def _tables(
         # Discord's preview under it).
         ending = () if link is None else ((page_line(link),),)
         room = MAX_LAID_OUT - sum(len(t) + 1 for group in ending for t in group)
-        view_now = laid_out((*deal_layout(text, room), *ending), board=board, framed=True)
+        # While the Activity is on, the live deal's table opens it (*Play at the table*).
+        table = LobbyControls(record.id, (TABLE_BUTTON,)) if launch and live else None
+        view_now = laid_out(
+            (*deal_layout(text, room), *ending), board=board, framed=True, controls=table
+        )
         owed.append(Owed(f"table:{deal}", view_now, order=order))
         if text.result:
             # A game that can be dealt again has a review: the result offers it.
@@ -438,16 +451,20 @@ def settled(
     *,
     departed: frozenset[int] = frozenset(),
     link: str | None = None,
+    launch: bool = False,
 ) -> tuple[Owed, ...]:
     """The messages that depend on the stored game alone, not on the time: the same for one
     version of the game (and the same refusals, coach settings and departures), so they can
     be kept. ``ratings`` is the line of rating changes a finished game's result ends with;
-    ``link``, the game's page, is on each table message when there is one."""
+    ``link``, the game's page, is on each table message when there is one; ``launch``: the
+    Activity is on, so the lobby and the live deal's table offer *Play at the table*."""
     facts = TableFacts(refused, coach_off, 0.0, 0.0, departed)
-    owed = [Owed("lobby", lobby_view(record), order=_LOBBY)]
+    owed = [Owed("lobby", lobby_view(record, launch=launch), order=_LOBBY)]
     if loaded is not None:
         reviewable = loaded.shuffles is not None and bool(_people_seats(record))
-        owed += _tables(record, loaded.game, loaded.log, ratings, loaded.seeds, reviewable, link)
+        owed += _tables(
+            record, loaded.game, loaded.log, ratings, loaded.seeds, reviewable, link, launch
+        )
         owed += _hands(record, loaded, facts)
     if record.is_open:
         owed += _departures(record, departed)

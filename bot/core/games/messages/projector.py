@@ -58,16 +58,19 @@ class GameMessages(Projector):
         remind_after: timedelta = REMIND_AFTER,
         retention: timedelta | None = None,
         page_link: Callable[[int], str | None] | None = None,
+        launch: bool = False,
     ) -> None:
         """``retention``: an ended game older than that has no messages any more (it is, or is
         about to be, pruned). ``page_link``: a game's page in the browser (its table messages
-        carry it), if the pages have a public address."""
+        carry it), if the pages have a public address. ``launch``: the Activity is on (the
+        lobby and the live table offer *Play at the table*)."""
         self._games = games
         self._store = store
         self._coach = coach
         self._remind_after = remind_after.total_seconds()
         self._retention = retention
         self._page_link = page_link
+        self._launch = launch
         # game id -> seat -> the deal its DMs were refused in.
         self._refused: Recent[int, dict[int, int]] = Recent(SETTLED_KEPT)
         # game id -> (the finished game's version, the ratings line its result ends with).
@@ -138,7 +141,7 @@ class GameMessages(Projector):
                     assert known.token_at is not None
                     lapse = known.token_at + TOKEN_USABLE
                     check_at = lapse if check_at is None else min(check_at, lapse)
-        owed = list(private_owed(record, loaded, settled_owed, hands))
+        owed = list(private_owed(record, loaded, settled_owed, hands, launch=self._launch))
         if loaded is not None:
             mentions = turn_mentions(record, loaded, sent, facts.now)
             owed[0] = dataclasses.replace(owed[0], view=with_mentions(owed[0].view, mentions))
@@ -243,6 +246,7 @@ class GameMessages(Projector):
             ratings,
             departed=facts.departed,
             link=link,
+            launch=self._launch,
         )
         self._settled.keep(record.id, (key, drawn))
         return drawn

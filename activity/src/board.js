@@ -1,0 +1,76 @@
+// The board: a lane per side with its holes in fives, the line that a lurch (or skunk) is
+// measured by, and two pegs per side, the front one where the side stands and the back one
+// where it stood before it last scored. The pegs are kept from one look to the next and moved,
+// so they slide along the lane as points are pegged.
+const SVG = "http://www.w3.org/2000/svg";
+const WIDTH = 320;
+const LANE = 26;
+const PAD = 14;
+const COLOURS = ["#f0b232", "#5865f2", "#23a55a", "#eb459e"];
+
+function svg(tag, attributes) {
+  const element = document.createElementNS(SVG, tag);
+  for (const [name, value] of Object.entries(attributes)) { element.setAttribute(name, String(value)); }
+  return element;
+}
+
+function x(score, target) {
+  const clamped = Math.max(0, Math.min(score, target));
+  return PAD + (clamped / target) * (WIDTH - 2 * PAD);
+}
+
+// The score lines the game's rule marks: half the target for a lurch; for the skunk scale,
+// 91 and 61 in a game to 121 (31 in a game to 61).
+function lines(target, scoring) {
+  if (scoring === "skunk") { return target === 121 ? [61, 91] : [31]; }
+  return [Math.floor(target / 2)];
+}
+
+export class Board {
+  constructor() {
+    this.element = svg("svg", { class: "board", role: "img" });
+    this.key = "";
+    this.pegs = [];
+  }
+
+  // Draw the lanes again only when the sides change; otherwise move the pegs.
+  show(state) {
+    const sides = state.sides || [];
+    const target = (state.options && state.options.target) || 121;
+    const scoring = (state.options && state.options.scoring) || "lurch";
+    const key = sides.map((s) => s.name).join("|") + "/" + target + "/" + scoring;
+    if (key !== this.key) { this.draw(sides, target, scoring); this.key = key; }
+    sides.forEach((side, i) => {
+      const [front, back, label] = this.pegs[i];
+      front.style.transform = "translateX(" + x(side.score, target) + "px)";
+      back.style.transform = "translateX(" + x(side.back, target) + "px)";
+      label.textContent = side.name + " " + side.score;
+    });
+    const said = sides.map((s) => s.name + " " + s.score).join(", ");
+    this.element.setAttribute("aria-label", "The board: " + said + " (to " + target + ")");
+  }
+
+  draw(sides, target, scoring) {
+    const height = sides.length * LANE + 4;
+    this.element.replaceChildren();
+    this.element.setAttribute("viewBox", "0 0 " + WIDTH + " " + height);
+    this.pegs = [];
+    sides.forEach((side, i) => {
+      const top = 2 + i * LANE;
+      const middle = top + LANE / 2 + 3;
+      this.element.append(svg("rect", { x: 2, y: top + 1, width: WIDTH - 4, height: LANE - 2, rx: 6, class: "lane" }));
+      for (let hole = 0; hole <= target; hole += 5) {
+        this.element.append(svg("circle", { cx: x(hole, target), cy: middle, r: hole % 30 === 0 ? 1.8 : 1.1, class: "hole" }));
+      }
+      const label = svg("text", { x: PAD, y: top + 9, class: "lane-name" });
+      const back = svg("circle", { cx: 0, cy: middle, r: 4, class: "peg back", fill: COLOURS[i % 4] });
+      const front = svg("circle", { cx: 0, cy: middle, r: 5.5, class: "peg", fill: COLOURS[i % 4] });
+      this.element.append(label, back, front);
+      this.pegs.push([front, back, label]);
+    });
+    for (const score of lines(target, scoring)) {
+      this.element.append(svg("line", { x1: x(score, target), x2: x(score, target), y1: 0, y2: height, class: "mark" }));
+    }
+    this.element.append(svg("line", { x1: x(target, target), x2: x(target, target), y1: 0, y2: height, class: "finish" }));
+  }
+}

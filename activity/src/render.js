@@ -1,0 +1,262 @@
+// The table, drawn from one look of the game (the server's JSON for this person): the seats,
+// the play, the show, the player's hand with what they may do now, the lobby, a new game's
+// choices, the result and its review. Every control is a real button (keyboard and touch
+// alike, nothing on hover only); every card has its name in words.
+import { avatar, cardFace, cardRow, h } from "./dom.js";
+
+const PHASES = { discard: "The crib", play: "The play", show: "The show", over: "Game over" };
+
+function seatName(state, seat) {
+  const found = (state.seats || []).find((s) => s.seat === seat);
+  return found ? found.name : "?";
+}
+
+export function title(state) {
+  if (!state.game) { return "Cribbage"; }
+  if (state.status === "lobby") { return state.title + " — waiting to deal"; }
+  const phase = PHASES[state.phase] || "";
+  return state.title + (state.deal ? " · deal " + state.deal : "") + (phase ? " · " + phase : "");
+}
+
+// Whose move the table waits for, in words.
+export function waitingLine(state) {
+  if (state.status !== "active") { return ""; }
+  const waiting = (state.seats || []).filter((s) => s.waiting);
+  if (!waiting.length) { return ""; }
+  if (waiting.some((s) => s.you)) {
+    const others = waiting.filter((s) => !s.you).map((s) => s.name);
+    return others.length ? "Your move (and " + others.join(", ") + "'s)." : "Your move.";
+  }
+  return "Waiting for " + waiting.map((s) => s.name).join(" and ") + ".";
+}
+
+export function seats(state) {
+  const sides = state.sides || [];
+  return h(
+    "ul",
+    { class: "seats", "aria-label": "Players" },
+    (state.seats || []).map((seat) => {
+      const side = seat.side === undefined ? null : sides[seat.side];
+      const badges = [];
+      if (seat.dealer) { badges.push(h("span", { class: "badge", title: "Dealer", text: "Dealer" })); }
+      if (seat.waiting) { badges.push(h("span", { class: "badge turn", text: seat.you ? "Your move" : "To move" })); }
+      const held = seat.held === undefined ? null : h("span", { class: "held", text: seat.held + (seat.held === 1 ? " card" : " cards") });
+      return h(
+        "li",
+        { class: "seat" + (seat.waiting ? " waiting" : "") + (seat.you ? " you" : "") },
+        avatar(seat),
+        h("span", { class: "who" },
+          h("span", { class: "name", text: seat.name + (seat.you ? " (you)" : "") }),
+          h("span", { class: "meta" }, side ? h("span", { class: "score", text: side.score + (side.score === 1 ? " pt" : " pts") }) : null, held, badges)
+        ),
+        seat.played && seat.played.length ? cardRow(seat.played, "tiny") : null
+      );
+    })
+  );
+}
+
+export function table(state) {
+  if (!state.phase) { return null; }
+  const parts = [];
+  const starter = state.starter
+    ? h("div", { class: "spot" }, h("span", { class: "label", text: "Starter" }), cardFace(state.starter))
+    : h("div", { class: "spot" }, h("span", { class: "label", text: "Starter" }), h("span", { class: "card back", role: "img", "aria-label": "not cut yet" }));
+  parts.push(starter);
+  const crib = h("div", { class: "spot crib", id: "crib-zone" },
+    h("span", { class: "label", text: seatName(state, state.crib.owner) + "'s crib" }),
+    h("span", { class: "card back", role: "img", "aria-label": state.crib.size + " cards in the crib" }, h("span", { class: "count-badge", "aria-hidden": "true", text: String(state.crib.size) })));
+  parts.push(crib);
+  if (state.phase === "play") {
+    parts.push(h("div", { class: "spot pile" },
+      h("span", { class: "label", text: "Count " + state.count }),
+      state.series.length ? cardRow(state.series) : h("span", { class: "empty", text: "Nothing played yet" })));
+  }
+  return h("section", { class: "felt", "aria-label": "The table" }, parts);
+}
+
+export function caption(state) {
+  return state.caption ? h("p", { class: "caption", text: state.caption }) : null;
+}
+
+function scoreItems(hand) {
+  if (!hand.items.length) { return null; }
+  return h("ul", { class: "items" }, hand.items.map((item) =>
+    h("li", {}, h("span", { text: item.kind + " " }), cardRow(item.cards, "tiny"), h("span", { class: "points", text: " " + item.points }))));
+}
+
+export function show(state) {
+  const shown = state.show;
+  if (!shown || !shown.hands.length) { return null; }
+  const heading = shown.deal === state.deal ? "The show" : "The show of deal " + shown.deal;
+  return h("section", { class: "show", "aria-label": heading },
+    h("h2", { text: heading }),
+    shown.hands.map((hand) => h("article", { class: "shown" },
+      h("h3", { text: hand.whose }),
+      h("div", { class: "shown-cards" }, cardRow(hand.cards), h("span", { class: "plus", text: "+" }), cardFace(hand.starter)),
+      scoreItems(hand),
+      h("p", { class: "said" },
+        h("span", { text: hand.said + " — " + hand.points }),
+        hand.claimed === null ? null : h("span", { class: hand.missed ? "missed" : "", text: " · claimed " + hand.claimed + (hand.missed ? ", " + hand.missed + " missed" : "") }))
+    )));
+}
+
+export function extras(state) {
+  const parts = [];
+  if (state.counting) {
+    const whose = seatName(state, state.counting.seat) + (state.counting.crib ? "'s crib" : "'s hand");
+    parts.push(h("p", { class: "note" }, h("span", { text: "Counting " + whose + ": " }), cardRow(state.counting.cards, "tiny"), h("span", { text: " + starter" })));
+  }
+  if (state.muggins) {
+    const whose = seatName(state, state.muggins.seat);
+    parts.push(h("p", { class: "note", text: whose + " claimed " + state.muggins.claimed + (state.muggins.crib ? " for the crib" : "") + ": an opponent may call Muggins!" }));
+  }
+  if (state.coach) { parts.push(h("p", { class: "coach", text: state.coach })); }
+  if (state.chances) {
+    const said = state.sides.map((side, i) => side.name + " " + state.chances[i]).join(" · ");
+    parts.push(h("p", { class: "chances", text: "Chances to win: " + said }));
+  }
+  return parts.length ? h("section", { class: "extras" }, parts) : null;
+}
+
+export function calls(state) {
+  if (!state.calls || !state.calls.length) { return null; }
+  return h("details", { class: "calls", open: true },
+    h("summary", { text: "The calls of deal " + state.deal }),
+    h("ol", {}, state.calls.map((line) => h("li", { html: line }))));
+}
+
+// The player's hand, and what they may do with it now.
+export function hand(state, ui, actions) {
+  if (!state.hand) { return null; }
+  const act = state.act || null;
+  const discarding = act && act.kind === "discard";
+  const playing = act && act.kind === "play";
+  const cards = state.hand.map((card) => {
+    const chosen = ui.chosen.has(card.code);
+    let label = card.alt;
+    let disabled = false;
+    if (playing) {
+      disabled = !card.playable;
+      label = (card.playable ? "Play " : "Can't play ") + card.alt;
+    } else if (discarding) {
+      label = (chosen ? "Keep " : "Put in the crib: ") + card.alt;
+    }
+    const face = cardFace(card);
+    const button = h("button", {
+      type: "button",
+      class: "card-button" + (chosen ? " chosen" : "") + (playing && card.playable ? " playable" : "") + (disabled ? " dim" : ""),
+      "data-card": card.code,
+      "data-key": "card-" + card.code,
+      "aria-label": label,
+      "aria-pressed": discarding ? String(chosen) : null,
+      disabled: disabled || (!discarding && !playing) || ui.busy,
+      onclick: () => {
+        if (discarding) { actions.toggle(card.code, act.pick); }
+        else if (playing) { actions.play(card.code); }
+      },
+    }, face);
+    if (discarding && !ui.busy) { actions.draggable(button, card.code, act.pick); }
+    return button;
+  });
+  const area = [h("div", { class: "hand", role: "group", "aria-label": "Your hand" }, cards)];
+  if (!state.hand.length && state.kept && state.kept.length) {
+    area.push(h("p", { class: "kept" }, h("span", { text: "You kept " }), cardRow(state.kept, "tiny")));
+  }
+  return h("section", { class: "hand-area", "aria-label": "Your hand" }, area, controls(state, ui, actions));
+}
+
+function controls(state, ui, actions) {
+  const act = state.act;
+  if (!act) { return null; }
+  if (act.kind === "discard") {
+    const left = act.pick - ui.chosen.size;
+    const text = left > 0 ? "Choose " + left + " more for the crib (tap or drag)" : "Put them in the crib";
+    return h("div", { class: "actions" },
+      h("button", { type: "button", class: "primary", "data-key": "discard", disabled: left !== 0 || ui.busy, onclick: () => actions.discard(), text: text }));
+  }
+  if (act.kind === "play") {
+    return h("p", { class: "hint", text: "Your turn: tap a card to play it (count " + state.count + ")." });
+  }
+  const buttons = [];
+  if (act.kind === "count") {
+    const whose = act.crib ? "your crib" : "your hand";
+    buttons.push(h("p", { class: "hint", text: "Count " + whose + ": how many points?" }));
+    if (state.counting && state.starter) {
+      buttons.push(h("p", { class: "counted" }, cardRow(state.counting.cards, "tiny"),
+        h("span", { class: "plus", text: "+ starter" }), cardFace(state.starter, "tiny")));
+    }
+    buttons.push(h("div", { class: "claims", role: "group", "aria-label": "Claim points" },
+      act.claims.map((n) => h("button", { type: "button", class: "claim", "data-key": "claim-" + n, "data-claim": n, disabled: ui.busy, "aria-label": "Claim " + n + (n === 1 ? " point" : " points"), onclick: () => actions.count(n), text: String(n) }))));
+  }
+  if (act.kind === "muggins" || act.muggins) {
+    buttons.push(h("div", { class: "actions" },
+      h("button", { type: "button", class: "danger", "data-key": "muggins", disabled: ui.busy, onclick: () => actions.muggins(), text: "Muggins!" }),
+      act.kind === "muggins" ? h("button", { type: "button", "data-key": "pass", disabled: ui.busy, onclick: () => actions.pass(), text: "No muggins" }) : null));
+  }
+  return h("div", { class: "counting" }, buttons);
+}
+
+export function lobby(state, ui, actions) {
+  if (state.status !== "lobby") { return null; }
+  const me = state.lobby;
+  const options = state.options;
+  const buttons = [];
+  if (!me.seated && me.free > 0) { buttons.push(h("button", { type: "button", class: "primary", "data-key": "join", disabled: ui.busy, onclick: () => actions.lobby("join"), text: "Take a seat" })); }
+  if (me.seated && me.free === 0) { buttons.push(h("button", { type: "button", class: "primary", "data-key": "start", disabled: ui.busy, onclick: () => actions.lobby("start"), text: "Deal" })); }
+  if (me.seated && !me.creator) { buttons.push(h("button", { type: "button", "data-key": "leave", disabled: ui.busy, onclick: () => actions.lobby("leave"), text: "Leave" })); }
+  if (me.creator) { buttons.push(h("button", { type: "button", class: "danger", "data-key": "cancel", disabled: ui.busy, onclick: () => actions.lobby("cancel"), text: "Cancel the game" })); }
+  const computer = me.levels.length
+    ? h("label", { class: "field" }, h("span", { text: "Add the computer" }),
+      h("select", { "data-key": "computer", disabled: ui.busy, onchange: (event) => { if (event.target.value) { actions.lobby("computer:" + event.target.value); } } },
+        h("option", { value: "", text: "Choose a level…" }),
+        me.levels.map((level) => h("option", { value: level.level, text: level.name + " — " + level.blurb }))))
+    : null;
+  const wanted = me.free === 1 ? "1 more player" : me.free + " more players";
+  return h("section", { class: "lobby", "aria-label": "The lobby" },
+    h("h2", { text: "Waiting to deal" }),
+    h("p", { text: options.players + " players, to " + options.target + ", " + options.scoring + ", " + options.counting + " counting." + (me.free ? " Waiting for " + wanted + "." : " Every seat is taken.") }),
+    h("div", { class: "actions" }, buttons),
+    computer);
+}
+
+export function result(state, ui, actions) {
+  if (!["finished", "cancelled", "expired"].includes(state.status)) { return null; }
+  const parts = [h("h2", { text: "Game over" })];
+  if (state.result) { parts.push(h("p", { class: "result", html: state.result.html })); }
+  if (state.end_note) { parts.push(h("p", { class: "result", html: state.end_note })); }
+  if (state.review) {
+    parts.push(ui.review
+      ? h("section", { class: "review", "aria-label": "Review", html: ui.review })
+      : h("button", { type: "button", "data-key": "review", disabled: ui.busy, onclick: () => actions.review(), text: "Review the game" }));
+  }
+  return h("section", { class: "over" }, parts);
+}
+
+// A new game's choices: those of /cribbage new.
+export function newGame(state, ui, actions) {
+  if (state.game && ["lobby", "active"].includes(state.status)) { return null; }
+  const form = ui.form;
+  const radio = (name, value, label) => h("label", { class: "choice" },
+    h("input", { type: "radio", name: name, value: value, checked: String(form[name]) === String(value), onchange: () => { form[name] = value; actions.redraw(); } }),
+    h("span", { text: label }));
+  const command = "/cribbage new players:" + form.players + " target:" + form.target +
+    (form.vs_computer ? " vs_computer:True difficulty:" + form.difficulty : "") +
+    " scoring:" + form.scoring + " counting:" + form.counting;
+  return h("section", { class: "new-game", "aria-label": "A new game" },
+    h("h2", { text: state.game ? "Another game" : "No game at this table yet" }),
+    h("fieldset", {}, h("legend", { text: "Players" }), radio("players", 2, "2"), radio("players", 3, "3"), radio("players", 4, "4 (partners)")),
+    h("fieldset", {}, h("legend", { text: "Points to win" }), radio("target", 121, "121"), radio("target", 61, "61")),
+    h("fieldset", {}, h("legend", { text: "Game points" }), radio("scoring", "lurch", "Lurch"), radio("scoring", "skunk", "Skunk")),
+    h("fieldset", {}, h("legend", { text: "Counting" }), radio("counting", "auto", "The bot counts"), radio("counting", "manual", "Count yourselves (muggins)")),
+    h("label", { class: "choice" },
+      h("input", { type: "checkbox", checked: form.vs_computer, onchange: (event) => { form.vs_computer = event.target.checked; actions.redraw(); } }),
+      h("span", { text: "Against the computer" })),
+    form.vs_computer
+      ? h("label", { class: "field" }, h("span", { text: "How well it plays" }),
+        h("select", { onchange: (event) => { form.difficulty = event.target.value; } },
+          state.open.levels.map(([level, name]) => h("option", { value: level, selected: form.difficulty === level, text: name }))))
+      : null,
+    state.open.here
+      ? h("div", { class: "actions" }, h("button", { type: "button", class: "primary", "data-key": "open", disabled: ui.busy, onclick: () => actions.open(), text: "Open the game" }))
+      : h("p", { class: "hint" }, h("span", { text: "Here the bot can only answer commands: type " }), h("code", { text: command }), h("span", { text: " in the chat, and the game shows up at this table." })));
+}

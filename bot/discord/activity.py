@@ -1,0 +1,191 @@
+"""The Activity on Discord's side: its Entry Point command, the launch, and who a page's person is.
+
+- The Entry Point command (:data:`ENTRY_POINT`, *launch*, a ``PRIMARY_ENTRY_POINT`` command,
+  type 4) is the App Launcher's way in. It has the name of the one Discord makes when
+  Activities are turned on in the developer portal, so syncing it replaces that one (an app
+  has one Entry Point command at most). Its handler is ``APP_HANDLER`` (1): Discord sends the
+  bot the interaction, and the bot answers it with ``LAUNCH_ACTIVITY`` (callback type 12), the
+  same answer as a table's *Play at the table* button (:meth:`DiscordIO.launch
+  <bot.discord.interactions.DiscordIO.launch>`), so both open the Activity the same way, and
+  nothing is posted in the channel for it (with ``DISCORD_LAUNCH_ACTIVITY`` Discord would
+  launch it itself and post a message there). discord.py's command tree has no type for it:
+  :class:`CribbageTree` takes its interactions before the tree looks for a command, and the
+  command is synced with the global commands (:func:`sync_entry_point`).
+- :class:`DiscordActivity` is what the game pages' server asks Discord
+  (:class:`bot.web.activity.identity.ActivityDiscord`): the OAuth2 code exchanged with the
+  application's client secret, the person looked up with their token, and the Activity's
+  instance looked up with the bot's own token (through discord.py's HTTP client, so it is
+  paced within the bot's limits).
+"""
+
+from __future__ import annotations
+
+import logging
+from typing import Any
+
+import aiohttp
+import discord
+from discord import app_commands
+from discord.http import Route
+
+from bot.web.activity.identity import ActivityPerson, ActivityPlace, ActivityRefused
+
+__all__ = [
+    "ENTRY_POINT",
+    "PRIMARY_ENTRY_POINT",
+    "SIGNED_OUT",
+    "CribbageTree",
+    "DiscordActivity",
+    "sync_entry_point",
+]
+
+log = logging.getLogger(__name__)
+
+#: The command type of an Entry Point command (Application Commands, "Application Command
+#: Types").
+PRIMARY_ENTRY_POINT = 4
+#: The bot's Entry Point command: handled by the app (``handler`` 1, APP_HANDLER), usable
+#: where a game can be (server installs and user installs; servers, and DMs and group DMs
+#: between people; not the bot's own DM, which holds no game).
+ENTRY_POINT: dict[str, Any] = {
+    "name": "launch",
+    "description": "Open the cribbage table of this channel",
+    "type": PRIMARY_ENTRY_POINT,
+    "handler": 1,
+    "integration_types": [0, 1],
+    "contexts": [0, 2],
+}
+#: What the page is told when Discord would not give its person's token.
+SIGNED_OUT = (
+    "Discord didn't confirm who you are (the sign-in expired): close the table and open it again."
+)
+#: What it is told when Discord refused the bot's client secret (the operator's to mend).
+NOT_SET_UP = "This bot's Activity isn't set up right: its owner should check CLIENT_SECRET."
+
+
+class CribbageTree(app_commands.CommandTree[Any]):
+    """The bot's command tree: an Entry Point command's interaction opens the Activity
+    (discord.py's tree knows no command of that type, and would fail to find one)."""
+
+    async def interaction_check(self, interaction: discord.Interaction[Any], /) -> bool:
+        """Let the tree handle every interaction but the Entry Point command's."""
+        data: dict[str, Any] = dict(interaction.data or {})
+        if data.get("type") == PRIMARY_ENTRY_POINT:
+            io = getattr(interaction.client, "io", None)
+            if io is not None:
+                await io.launch(interaction)
+            return False
+        return True
+
+
+async def sync_entry_point(client: discord.Client, *, with_globals: list[Any] | None) -> None:
+    """Register the Entry Point command. ``with_globals``: the global commands' payloads being
+    synced (a bulk overwrite replaces them all, so the Entry Point goes with them); None when
+    only a server's commands are synced (an Entry Point command is global only: it is created
+    alone, leaving the other global commands as they are)."""
+    app_id = client.application_id
+    assert app_id is not None
+    if with_globals is None:
+        await client.http.upsert_global_command(app_id, payload=dict(ENTRY_POINT))  # type: ignore[arg-type]
+    else:
+        payload = [*with_globals, dict(ENTRY_POINT)]
+        await client.http.bulk_upsert_global_commands(app_id, payload=payload)
+
+
+class DiscordActivity:
+    """Discord, as the Activity's server needs it (:class:`bot.web.activity.identity.
+    ActivityDiscord`), through ``client`` (the bot) and the application's ``client_secret``."""
+
+    def __init__(self, client: discord.Client, client_secret: str) -> None:
+        self._client = client
+        self._secret = client_secret
+        self._session: aiohttp.ClientSession | None = None
+        self._told_secret = False
+
+    @property
+    def application_id(self) -> int:
+        """The application's id (its OAuth2 client id)."""
+        assert self._client.application_id is not None
+        return self._client.application_id
+
+    def _http(self) -> aiohttp.ClientSession:
+        if self._session is None or self._session.closed:
+            self._session = aiohttp.ClientSession(timeout=aiohttp.ClientTimeout(total=15))
+        return self._session
+
+    async def close(self) -> None:
+        """Close the HTTP session the OAuth2 calls use."""
+        if self._session is not None:
+            await self._session.close()
+
+    async def exchange(self, code: str) -> str:
+        """Exchange an authorization code at Discord's token endpoint (form-encoded, with the
+        client's id and secret); the person's bearer token."""
+        form = {
+            "client_id": str(self.application_id),
+            "client_secret": self._secret,
+            "grant_type": "authorization_code",
+            "code": code,
+        }
+        try:
+            async with self._http().post(f"{Route.BASE}/oauth2/token", data=form) as answer:
+                body = await answer.json(content_type=None)
+                status = answer.status
+        except (aiohttp.ClientError, TimeoutError, ValueError) as error:
+            log.warning("the Activity's code exchange did not reach Discord (%s)", error)
+            raise ActivityRefused("Discord couldn't be reached: try again in a moment.") from None
+        token = body.get("access_token") if isinstance(body, dict) else None
+        if status == 200 and isinstance(token, str):
+            return token
+        if status == 401 and not self._told_secret:
+            # Once: the operator's CLIENT_SECRET is wrong (or was reset in the portal).
+            self._told_secret = True
+            log.warning("Discord refused the Activity's client secret (401): check CLIENT_SECRET")
+        raise ActivityRefused(NOT_SET_UP if status == 401 else SIGNED_OUT)
+
+    async def person(self, access_token: str) -> ActivityPerson:
+        """Who ``access_token`` is of (``GET /users/@me``, which needs the ``identify``
+        scope)."""
+        headers = {"Authorization": f"Bearer {access_token}"}
+        try:
+            async with self._http().get(f"{Route.BASE}/users/@me", headers=headers) as answer:
+                body = await answer.json(content_type=None)
+                status = answer.status
+        except (aiohttp.ClientError, TimeoutError, ValueError) as error:
+            log.warning("the Activity's user lookup did not reach Discord (%s)", error)
+            raise ActivityRefused("Discord couldn't be reached: try again in a moment.") from None
+        if status != 200 or not isinstance(body, dict) or "id" not in body:
+            raise ActivityRefused(SIGNED_OUT)
+        name = body.get("global_name") or body.get("username") or "someone"
+        avatar = body.get("avatar")
+        return ActivityPerson(
+            int(body["id"]), str(name)[:80], avatar if isinstance(avatar, str) else None
+        )
+
+    async def place(self, instance_id: str) -> ActivityPlace | None:
+        """The instance's location and people (``GET /applications/{app}/activity-instances/
+        {instance}``, with the bot's token); None for one Discord does not know (404)."""
+        route = Route(
+            "GET",
+            "/applications/{application_id}/activity-instances/{instance_id}",
+            application_id=self.application_id,
+            instance_id=instance_id,
+        )
+        try:
+            found = await self._client.http.request(route)
+        except discord.NotFound:
+            return None
+        except discord.HTTPException as error:
+            log.warning("the Activity's instance could not be looked up (%s)", error)
+            raise ActivityRefused("Discord couldn't be reached: try again in a moment.") from None
+        location = found.get("location") or {}
+        guild = location.get("guild_id")
+        return ActivityPlace(
+            int(location["channel_id"]),
+            int(guild) if guild else None,
+            frozenset(int(u) for u in found.get("users", [])),
+        )
+
+    def bot_in(self, guild_id: int | None) -> bool:
+        """Whether the bot is a member of the server (it has its GUILD_CREATE)."""
+        return guild_id is not None and self._client.get_guild(guild_id) is not None

@@ -1,0 +1,546 @@
+"""The Activity's routes on the game pages' server: its page, who each page belongs to, the
+channel's game live, and moves made from it. Under ``/activity/``:
+
+- ``GET /activity/``: the page (Discord's proxy serves it at the Activity's root), with its
+  built front end, ``app.js`` and ``app.css`` (:mod:`bot.web.activity`);
+- ``POST api/token``: ``{code, instance_id}``: the code exchanged, the person and the instance
+  looked up with Discord (:mod:`bot.web.activity.identity`); answers the person's bearer token
+  (for the SDK's ``authenticate``) and a session;
+- ``GET api/state``: the channel's game as the session's person sees it;
+- ``GET api/live``: a WebSocket whose first message is ``{"session": ...}``; then the game as
+  this person sees it, each time it changes;
+- ``POST api/act``: a move (discard, play, count, muggins, pass) or a lobby action, by the
+  session's person, on the channel's game;
+- ``POST api/new``: a new game in the channel with ``/cribbage new``'s choices (where the bot
+  is a member);
+- ``GET api/review``: the finished game's review.
+
+Every call but the token's shows its session (``Authorization: Bearer``); a missing, changed or
+ended one is 401 and the page asks Discord again. A page sees only its session's channel.
+
+Moves go through the core's own services, the very calls a click on a hand message or the lobby
+makes (:meth:`Moves.click`, :meth:`Lobbies.click`, :meth:`Lobbies.new_game`), then
+:meth:`Services.answered`, as the Discord layer does: a move made here reaches the channel and
+the DMs through the change feed and the keeper, and a move made there reaches the pages here
+the same way. Live pages follow the feed by channel: a change is drawn once for each reader
+whose view differs (each player, and everyone else once) and handed to every page of theirs,
+each keeping only the newest look not yet sent.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import hashlib
+import json
+import logging
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from importlib import resources
+from typing import Any
+
+from aiohttp import WSMsgType, web
+
+from bot.core.base.feed import Change
+from bot.core.base.owners import OwnerKind
+from bot.core.base.patrol import Patrol
+from bot.core.base.replies import Answer, Click, User
+from bot.core.games.games import Loaded
+from bot.core.games.records import GameRecord, GameStatus
+from bot.core.services import Services
+from bot.core.store import CoreStore
+from bot.web.activity.identity import ActivityDiscord, ActivityRefused
+from bot.web.activity.sessions import Session, Sessions
+from bot.web.activity.state import activity_state
+from bot.web.loading import load_started
+
+__all__ = [
+    "ACTIVITY_CSP",
+    "NOT_HERE",
+    "NOT_IN_ACTIVITY",
+    "ActivityServer",
+    "ReviewHtml",
+]
+
+log = logging.getLogger(__name__)
+
+#: The Activity page's content policy: only its own origin (which is Discord's proxy in
+#: Discord), avatars from Discord's CDN, and framed only by Discord's clients (or its own
+#: origin: Discord's proxy serves the client's frame there in fakediscord).
+ACTIVITY_CSP = (
+    "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:"
+    " https://cdn.discordapp.com; connect-src 'self'; base-uri 'none'; form-action 'none';"
+    " frame-ancestors 'self' https://discord.com https://*.discord.com https://discordapp.com"
+    " https://*.discordapp.com"
+)
+#: The largest request body taken (a move is a few dozen bytes).
+MAX_BODY = 4096
+#: A live page must show its session this soon after connecting.
+HELLO_SECONDS = 10.0
+#: How often a live socket is pinged (proxies close quiet connections).
+PING_SECONDS = 25.0
+#: Code exchanges taken per minute for the whole server (each costs requests to Discord).
+EXCHANGES_PER_MINUTE = 120
+#: A live socket that takes nothing of what is sent for this long is dropped.
+SEND_SECONDS = 30.0
+
+#: What the page says when Discord does not list the person in the Activity they claim.
+NOT_IN_ACTIVITY = "Discord doesn't list you in this Activity: close it and open it again."
+#: A new game from the Activity where the bot may not post its messages itself.
+NOT_HERE = (
+    "Here, the bot can only answer commands: open the game with {command} in the chat, and "
+    "it shows up at this table."
+)
+#: A request the server could not read.
+NOT_UNDERSTOOD = "That request was not understood."
+BUSY = "Too many people are opening the table at once; try again in a minute."
+
+#: What gives a finished game's review as HTML (None: none to show).
+ReviewHtml = Callable[[GameRecord], Any]
+
+_HEADERS = {
+    "Content-Security-Policy": ACTIVITY_CSP,
+    "Cache-Control": "no-store",
+    "X-Content-Type-Options": "nosniff",
+    "Referrer-Policy": "no-referrer",
+}
+
+
+@dataclass(eq=False, slots=True)
+class _Page:
+    """One live page: whose it is, and the newest look not yet sent to it."""
+
+    session: Session
+    waiting: asyncio.Event = field(default_factory=asyncio.Event)
+    latest: str | None = None
+    sent: str | None = None
+
+    def give(self, text: str) -> None:
+        if text == self.sent or text == self.latest:
+            return
+        self.latest = text
+        self.waiting.set()
+
+
+def _json(data: Any, status: int = 200) -> web.Response:
+    return web.json_response(data, status=status, headers=_HEADERS)
+
+
+def _refuse(text: str, status: int = 400) -> web.Response:
+    return _json({"ok": False, "said": text}, status)
+
+
+async def _body(request: web.Request) -> dict[str, Any]:
+    """The request's JSON object (a 400 for anything else)."""
+    if request.content_length is not None and request.content_length > MAX_BODY:
+        raise web.HTTPRequestEntityTooLarge(MAX_BODY, request.content_length)
+    raw = await request.content.read(MAX_BODY + 1)
+    if len(raw) > MAX_BODY:
+        raise web.HTTPRequestEntityTooLarge(MAX_BODY, len(raw))
+    try:
+        body = json.loads(raw or b"null")
+    except (ValueError, UnicodeDecodeError):
+        body = None
+    if not isinstance(body, dict):
+        raise _bad()
+    return body
+
+
+def _bad(text: str = NOT_UNDERSTOOD) -> web.HTTPBadRequest:
+    return web.HTTPBadRequest(
+        text=json.dumps({"ok": False, "said": text}),
+        content_type="application/json",
+        headers=_HEADERS,
+    )
+
+
+def _int(body: dict[str, Any], name: str, *, default: int | None = None) -> int:
+    value = body.get(name, default)
+    if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value < 2**63:
+        raise _bad()
+    return value
+
+
+def _text(body: dict[str, Any], name: str, *, limit: int = 100) -> str:
+    value = body.get(name)
+    if not isinstance(value, str) or not 0 < len(value) <= limit:
+        raise _bad()
+    return value
+
+
+def _static(name: str) -> bytes | None:
+    try:
+        return resources.files("bot.web.activity").joinpath("static", name).read_bytes()
+    except (FileNotFoundError, OSError):
+        return None
+
+
+class ActivityServer:
+    """The Activity's routes and live pages (mounted on :class:`bot.web.server.WebServer`)."""
+
+    def __init__(
+        self,
+        services: Services,
+        store: CoreStore,
+        discord: ActivityDiscord,
+        sessions: Sessions,
+        *,
+        reviews: ReviewHtml | None = None,
+        clock: Callable[[], float] = time.monotonic,
+    ) -> None:
+        self._services = services
+        self._store = store
+        self._discord = discord
+        self._sessions = sessions
+        self._reviews = reviews
+        self._clock = clock
+        self._pages: dict[int, set[_Page]] = {}
+        #: The game each channel changed last (the channel's game, without a read).
+        self._games_of: dict[int, int] = {}
+        #: Avatars of the people who opened the Activity, by user id.
+        self._avatars: dict[int, str] = {}
+        self._exchanges: list[float] = []
+        self._patrol = Patrol(
+            services.feed, self._changed, self._draw, clock=time.time, name="crib-activity"
+        )
+        self._closing = asyncio.Event()
+        #: Whether another live page may open (the server's share of connections decides:
+        #: set by :class:`bot.web.server.WebServer`).
+        self.room: Callable[[], bool] = lambda: True
+        script, style = _static("app.js"), _static("app.css")
+        self._script = script
+        self._style = style
+        digest = hashlib.sha256((script or b"") + (style or b"")).hexdigest()[:12]
+        self._version = digest
+
+    @property
+    def watching(self) -> int:
+        """How many live pages are open."""
+        return sum(len(pages) for pages in self._pages.values())
+
+    def add_routes(self, app: web.Application) -> None:
+        """Put the Activity's routes on ``app``."""
+        app.router.add_get("/activity", self._to_page)
+        app.router.add_get("/activity/", self._page)
+        app.router.add_get("/activity/app.js", self._script_file)
+        app.router.add_get("/activity/app.css", self._style_file)
+        app.router.add_post("/activity/api/token", self._token)
+        app.router.add_get("/activity/api/state", self._state)
+        app.router.add_get("/activity/api/live", self._live)
+        app.router.add_post("/activity/api/act", self._act)
+        app.router.add_post("/activity/api/new", self._new)
+        app.router.add_get("/activity/api/review", self._review)
+
+    def start(self) -> None:
+        """Follow the change feed."""
+        self._patrol.follow()
+
+    def stop(self) -> None:
+        """Stop following the feed and end the live pages."""
+        self._closing.set()
+        self._patrol.stop()
+        for pages in self._pages.values():
+            for page in pages:
+                page.waiting.set()
+
+    # -- the page and its files ---------------------------------------------------------------
+    async def _to_page(self, request: web.Request) -> web.StreamResponse:
+        raise web.HTTPFound(
+            "/activity/" + (f"?{request.query_string}" if request.query_string else "")
+        )
+
+    async def _page(self, request: web.Request) -> web.Response:
+        if self._script is None or self._style is None:
+            body = (
+                "<p>The table's script is not built: run <code>bash activity/build.sh</code>.</p>"
+            )
+        else:
+            body = '<main id="app"><p class="status">Opening the table…</p></main>'
+        html = (
+            '<!doctype html>\n<html lang="en"><head><meta charset="utf-8">'
+            '<meta name="viewport" content="width=device-width, initial-scale=1, '
+            'viewport-fit=cover"><meta name="color-scheme" content="dark">'
+            '<meta name="referrer" content="no-referrer"><title>Cribbage</title>'
+            f'<link rel="stylesheet" href="app.css?v={self._version}"></head>'
+            f'<body data-client-id="{self._discord.application_id}">{body}'
+            f'<script src="app.js?v={self._version}"></script></body></html>'
+        )
+        return web.Response(text=html, content_type="text/html", charset="utf-8", headers=_HEADERS)
+
+    async def _script_file(self, request: web.Request) -> web.Response:
+        return self._file(self._script, "text/javascript")
+
+    async def _style_file(self, request: web.Request) -> web.Response:
+        return self._file(self._style, "text/css")
+
+    def _file(self, body: bytes | None, kind: str) -> web.Response:
+        if body is None:
+            raise web.HTTPNotFound()
+        headers = {**_HEADERS, "Cache-Control": "max-age=86400"}
+        return web.Response(body=body, content_type=kind, charset="utf-8", headers=headers)
+
+    # -- who the page belongs to --------------------------------------------------------------
+    def _session(self, request: web.Request) -> Session:
+        scheme, _, token = request.headers.get("Authorization", "").partition(" ")
+        session = self._sessions.read(token) if scheme == "Bearer" else None
+        if session is None:
+            raise web.HTTPUnauthorized(
+                text=json.dumps({"ok": False, "said": "Your session ended: opening again."}),
+                content_type="application/json",
+                headers=_HEADERS,
+            )
+        return session
+
+    def _exchange_taken(self) -> bool:
+        now = self._clock()
+        self._exchanges = [t for t in self._exchanges if now - t < 60.0]
+        if len(self._exchanges) >= EXCHANGES_PER_MINUTE:
+            return False
+        self._exchanges.append(now)
+        return True
+
+    async def _token(self, request: web.Request) -> web.Response:
+        body = await _body(request)
+        code, instance = _text(body, "code", limit=200), _text(body, "instance_id", limit=200)
+        if not self._exchange_taken():
+            return _refuse(BUSY, 429)
+        try:
+            access = await self._discord.exchange(code)
+            person = await self._discord.person(access)
+            place = await self._discord.place(instance)
+        except ActivityRefused as refused:
+            return _refuse(str(refused), 403)
+        if place is None or person.id not in place.users:
+            return _refuse(NOT_IN_ACTIVITY, 403)
+        if person.avatar:
+            self._avatars[person.id] = person.avatar
+        session = self._sessions.new(
+            person.id, person.name, person.avatar, place.channel_id, place.guild_id, instance
+        )
+        return _json(
+            {
+                "ok": True,
+                "access_token": access,
+                "session": self._sessions.sign(session),
+                "you": {"id": str(person.id), "name": person.name},
+            }
+        )
+
+    # -- the channel's game -------------------------------------------------------------------
+    async def _channel_game(self, channel_id: int) -> GameRecord | None:
+        """The channel's open game, else its last one (None: it never had one)."""
+        games = self._services.games
+        known = self._games_of.get(channel_id)
+        record = None if known is None else await games.record(known)
+        if record is not None and record.is_open:
+            return record
+        store = games.store
+        found = await store.open_game_in_channel(channel_id)
+        if found is None:
+            found = await store.last_game_in_channel(channel_id)
+        if found is not None:
+            self._games_of[channel_id] = found.id
+        return found
+
+    async def _loaded(self, record: GameRecord | None) -> Loaded | None:
+        if record is None:
+            return None
+        return await load_started(self._services.games, self._store, record)
+
+    async def _drawn(
+        self, channel_id: int, readers: set[int], guild_id: int | None
+    ) -> tuple[GameRecord | None, dict[int | None, str]]:
+        """The channel's game as each reader sees it: by seated player (their user id), and
+        everyone else once (None)."""
+        record = await self._channel_game(channel_id)
+        loaded = await self._loaded(record)
+        seated = {r for r in readers if record is not None and record.seat_of(r) is not None}
+        off = await self._services.coach.off(sorted(seated)) if seated else set()
+        can_open = self._discord.bot_in(guild_id)
+        drawn: dict[int | None, str] = {}
+        for reader in (*sorted(seated), None):
+            if reader is None and not readers - seated:
+                continue
+            state = activity_state(
+                record,
+                loaded,
+                reader if reader is not None else 0,
+                coach=reader not in off,
+                avatars=self._avatars,
+                can_open=can_open,
+            )
+            drawn[reader] = json.dumps({"type": "state", "state": state}, separators=(",", ":"))
+        return record, drawn
+
+    async def _state_of(self, session: Session) -> str:
+        _, drawn = await self._drawn(session.channel_id, {session.user_id}, session.guild_id)
+        return next(iter(drawn.values()))
+
+    async def _state(self, request: web.Request) -> web.Response:
+        session = self._session(request)
+        text = await self._state_of(session)
+        return web.Response(text=text, content_type="application/json", headers=_HEADERS)
+
+    # -- live pages ---------------------------------------------------------------------------
+    def _changed(self, change: Change) -> None:
+        if change.owner.kind is not OwnerKind.GAME or change.channel_id not in self._pages:
+            return
+        known = self._games_of.get(change.channel_id)
+        if known is None or change.owner.id >= known:
+            self._games_of[change.channel_id] = change.owner.id
+        self._patrol.ask(change.channel_id)
+
+    async def _draw(self, channel_id: int) -> float | None:
+        """Draw the channel's game once for each reader of its live pages."""
+        try:
+            pages = self._pages.get(channel_id)
+            if not pages:
+                return None
+            readers = {p.session.user_id for p in pages}
+            guild = next(iter(pages)).session.guild_id
+            record, drawn = await self._drawn(channel_id, readers, guild)
+            for page in tuple(pages):
+                seated = record is not None and record.seat_of(page.session.user_id) is not None
+                text = drawn.get(page.session.user_id if seated else None)
+                if text is not None:
+                    page.give(text)
+        except Exception:
+            log.exception("could not draw the Activity of channel %d", channel_id)
+        return None
+
+    async def _live(self, request: web.Request) -> web.StreamResponse:
+        if not self.room():
+            # The page keeps what it shows and tries again later (as the game pages do).
+            busy = web.Response(
+                status=503,
+                text="Too many pages are open at once; this one will try again.",
+                headers={"Retry-After": "60", "Cache-Control": "no-store"},
+            )
+            busy.force_close()
+            return busy
+        socket = web.WebSocketResponse(heartbeat=PING_SECONDS, max_msg_size=MAX_BODY)
+        await socket.prepare(request)
+        try:
+            hello = await socket.receive(timeout=HELLO_SECONDS)
+        except TimeoutError:
+            await socket.close(code=4001, message=b"no session")
+            return socket
+        session = None
+        if hello.type is WSMsgType.TEXT:
+            with contextlib.suppress(ValueError, AttributeError, TypeError):
+                session = self._sessions.read(str(json.loads(hello.data).get("session", "")))
+        if session is None:
+            await socket.close(code=4001, message=b"session")
+            return socket
+        page = _Page(session)
+        pages = self._pages.setdefault(session.channel_id, set())
+        pages.add(page)
+        reading = asyncio.ensure_future(self._read(socket))
+        try:
+            page.give(await self._state_of(session))
+            while not self._closing.is_set() and not reading.done():
+                waiting = asyncio.ensure_future(page.waiting.wait())
+                await asyncio.wait({waiting, reading}, return_when=asyncio.FIRST_COMPLETED)
+                waiting.cancel()
+                if reading.done() or self._closing.is_set():
+                    break
+                page.waiting.clear()
+                text, page.latest = page.latest, None
+                if text is None:
+                    continue
+                if session.expires <= time.time():
+                    await socket.close(code=4001, message=b"session")
+                    break
+                await asyncio.wait_for(socket.send_str(text), SEND_SECONDS)
+                page.sent = text
+        except (ConnectionResetError, TimeoutError):
+            pass
+        finally:
+            reading.cancel()
+            pages.discard(page)
+            if not pages:
+                self._pages.pop(session.channel_id, None)
+            if not socket.closed:
+                await socket.close()
+        return socket
+
+    @staticmethod
+    async def _read(socket: web.WebSocketResponse) -> None:
+        """Read (and drop) what the page sends until it closes."""
+        async for _message in socket:
+            pass
+
+    # -- moves --------------------------------------------------------------------------------
+    async def _act(self, request: web.Request) -> web.Response:
+        session = self._session(request)
+        body = await _body(request)
+        action = _text(body, "action", limit=30)
+        game_id = _int(body, "game")
+        user = User(session.user_id, session.name)
+        record = await self._services.games.record(game_id)
+        if record is None or record.channel_id != session.channel_id:
+            return _refuse("That game is not at this table.")
+        services = self._services
+        if action in ("discard", "play", "count", "muggins", "pass"):
+            values = body.get("values", [])
+            if not isinstance(values, list) or len(values) > 6:
+                raise _bad()
+            if not all(isinstance(v, str) and 0 < len(v) <= 4 for v in values):
+                raise _bad()
+            click = Click(game_id, action, _int(body, "stamp"), tuple(values))  # type: ignore[arg-type]
+            answer = await services.moves.click(click, user, None, guild_id=session.guild_id)
+        elif action in ("join", "leave", "start", "cancel") or action.startswith("computer:"):
+            answer = await services.lobbies.click(
+                game_id, action, user, None, guild_id=session.guild_id
+            )
+        else:
+            raise _bad()
+        return await self._answer(session, answer)
+
+    async def _answer(self, session: Session, answer: Answer) -> web.Response:
+        """Hand the answer back to the core (as the Discord layer does once it is sent: the
+        computer's reply follows), and tell the page what was said and the game now."""
+        await self._services.answered(answer, landed=True, shown=None)
+        said = answer.note or answer.reply.text
+        state = json.loads(await self._state_of(session))["state"]
+        return _json({"ok": answer.ok, "said": said, "state": state})
+
+    async def _new(self, request: web.Request) -> web.Response:
+        session = self._session(request)
+        body = await _body(request)
+        players, target = _int(body, "players", default=2), _int(body, "target", default=121)
+        computer = body.get("vs_computer", False)
+        difficulty = body.get("difficulty", "hard")
+        scoring, counting = body.get("scoring", "lurch"), body.get("counting", "auto")
+        if not isinstance(computer, bool) or not all(
+            isinstance(v, str) and len(v) <= 20 for v in (difficulty, scoring, counting)
+        ):
+            raise _bad()
+        if not self._discord.bot_in(session.guild_id):
+            command = f"`/cribbage new players:{players} target:{target}`"
+            return _refuse(NOT_HERE.format(command=command), 409)
+        answer = await self._services.lobbies.new_game(
+            session.guild_id,
+            session.channel_id,
+            User(session.user_id, session.name),
+            players=players,
+            target=target,
+            vs_computer=computer,
+            difficulty=str(difficulty),
+            scoring=str(scoring),
+            counting=str(counting),
+        )
+        if answer.game_id is not None:
+            self._games_of[session.channel_id] = answer.game_id
+        return await self._answer(session, answer)
+
+    async def _review(self, request: web.Request) -> web.Response:
+        session = self._session(request)
+        record = await self._channel_game(session.channel_id)
+        if record is None or record.status is not GameStatus.FINISHED or self._reviews is None:
+            return _refuse("There is no finished game here to review.", 404)
+        html = await self._reviews(record)
+        if not html:
+            return _refuse("This game has no review.", 404)
+        return _json({"ok": True, "html": html})

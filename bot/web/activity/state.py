@@ -1,0 +1,358 @@
+"""What one person's Activity shows of a channel's game, as JSON for its page.
+
+Drawn from the stored game alone, for one reader: a player gets the game's public view and
+their own seat's view (``Game.view(seat)``: their hand, what they kept and threw, what they may
+play), and the controls the hand messages give them (:func:`~bot.core.games.messages.prompts.
+controls_for`, the same decisions); anyone else gets the public view only, as the channel does.
+So no card still in someone else's hand, in the crib or in the deck can reach a page that may
+not see it: nothing else here reads a hidden card.
+
+The calls are the channel's own (the deal's table, :func:`~bot.core.games.messages.table.
+deal_text`), the show is the public view's last show item by item, the chances are the board's
+(:mod:`bot.core.games.chances`), the coach's line is the player's own, and the result is the
+result message's line. Text that carries Discord's markdown is sent as HTML, escaped
+(:func:`bot.web.pages.message_html`); names are sent as typed, for the page to set as text.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from bot.core.base.text import Names, plural
+from bot.core.base.views import HandControls, MessageView
+from bot.core.games.chances import chances
+from bot.core.games.computer import LEVEL_BLURBS, LEVELS, level_name
+from bot.core.games.deal_log import DealLog
+from bot.core.games.games import Loaded
+from bot.core.games.messages.private import coach_text
+from bot.core.games.messages.projection import owes_move, resigner
+from bot.core.games.messages.prompts import controls_for
+from bot.core.games.messages.spectator import title_of
+from bot.core.games.messages.table import deal_text, result_line
+from bot.core.games.records import GameRecord, GameStatus
+from bot.web.pages import message_html
+from engine import events as ev
+from engine.cards import Card, Suit
+from engine.phase import Phase
+from engine.scoring import Score, ScoreKind
+from engine.speech import say_pegging, say_score
+from engine.views import PublicView, SeatView
+
+__all__ = ["CARD_NAMES", "activity_state", "avatar_url", "card_json", "card_name"]
+
+_RANKS = {1: "ace", 11: "jack", 12: "queen", 13: "king"}
+_SUITS = {
+    Suit.CLUBS: "clubs",
+    Suit.DIAMONDS: "diamonds",
+    Suit.HEARTS: "hearts",
+    Suit.SPADES: "spades",
+}
+#: How a card is named for a screen reader ("5 of hearts", "queen of spades").
+CARD_NAMES = r"(ace|jack|queen|king|10|[2-9]) of (clubs|diamonds|hearts|spades)"
+_KINDS = {
+    ScoreKind.FIFTEEN: "Fifteen",
+    ScoreKind.THIRTY_ONE: "Thirty-one",
+    ScoreKind.PAIR: "Pair",
+    ScoreKind.PAIR_ROYAL: "Three of a kind",
+    ScoreKind.DOUBLE_PAIR_ROYAL: "Four of a kind",
+    ScoreKind.RUN: "Run",
+    ScoreKind.FLUSH: "Flush",
+    ScoreKind.NOBS: "Nobs",
+}
+
+
+def card_name(card: Card) -> str:
+    """A card in words, for screen readers: ``5 of hearts``, ``king of clubs``."""
+    return f"{_RANKS.get(card.rank, str(card.rank))} of {_SUITS[card.suit]}"
+
+
+def card_json(card: Card, *, playable: bool | None = None) -> dict[str, Any]:
+    """A card for the page: its code (what a move names), label, name in words, colour."""
+    data: dict[str, Any] = {
+        "code": card.code,
+        "label": str(card),
+        "alt": card_name(card),
+        "red": card.suit in (Suit.HEARTS, Suit.DIAMONDS),
+    }
+    if playable is not None:
+        data["playable"] = playable
+    return data
+
+
+def _cards(cards: Sequence[Card]) -> list[dict[str, Any]]:
+    return [card_json(c) for c in cards]
+
+
+def avatar_url(user_id: int, avatar: str | None) -> str | None:
+    """A person's avatar on Discord's CDN (which Discord lets an Activity load), or None for
+    Discord's default one (the page draws their initial instead)."""
+    if not avatar:
+        return None
+    return f"https://cdn.discordapp.com/avatars/{user_id}/{avatar}.png?size=64"
+
+
+def _html(text: str) -> str:
+    return message_html(MessageView(text)) if text else ""
+
+
+def _items(score: Score) -> list[dict[str, Any]]:
+    return [
+        {
+            "kind": _KINDS.get(item.kind, str(item.kind)),
+            "cards": _cards(item.cards),
+            "points": item.points,
+        }
+        for item in score.items
+    ]
+
+
+def _show(names: Names, shown: Sequence[ev.Shown]) -> list[dict[str, Any]]:
+    """The show hand by hand, every item: what was counted (and claimed, counting by hand)."""
+    hands = []
+    for event in shown:
+        owner = names.raw[event.seat]
+        hands.append(
+            {
+                "seat": event.seat,
+                "whose": f"{owner}'s crib" if event.crib else f"{owner}'s hand",
+                "crib": event.crib,
+                "cards": _cards(event.cards),
+                "starter": card_json(event.starter),
+                "items": _items(event.score),
+                "said": say_score(event.score),
+                "points": event.score.total,
+                "claimed": event.claimed,
+                "missed": event.missed,
+                "total": event.total,
+            }
+        )
+    return hands
+
+
+def _caption(names: Names, events: Sequence[ev.Event]) -> str | None:
+    """The last call, in a few words: "Bea: fifteen for 2", "Go — Al pegs 1"; a muggins
+    called on the last claim is said while that claim's hand is shown."""
+    claims = [i for i, e in enumerate(events) if isinstance(e, ev.Claimed)]
+    taken = [e for e in events[claims[-1] :] if isinstance(e, ev.Mugginsed)] if claims else []
+    if taken:
+        last = taken[-1]
+        points = plural(last.points, "point")
+        return f"Muggins! {names.raw[last.seat]} takes the {points} {names.raw[last.owner]} missed"
+    for event in reversed(events):
+        match event:
+            case ev.Played() if event.points:
+                return f"{names.raw[event.seat]}: {say_pegging(event.items, event.points)}"
+            case ev.Played():
+                return f"{names.raw[event.seat]} plays {event.card} — {event.count}"
+            case ev.GoPoint():
+                label = "Last card" if event.last_card else "Go"
+                return f"{label} — {names.raw[event.seat]} pegs {event.points}"
+            case ev.Heels():
+                return f"His heels — {names.raw[event.seat]} pegs {event.points}"
+            case ev.Shown():
+                whose = "crib" if event.crib else "hand"
+                return f"{names.raw[event.seat]}'s {whose}: {say_score(event.score)}"
+            case ev.Claimed():
+                return f"{names.raw[event.seat]} claims {event.points}"
+            case ev.Mugginsed():
+                return f"Muggins! {names.raw[event.seat]} takes {event.points}"
+            case ev.StarterCut():
+                return f"Starter: {event.card}"
+    return None
+
+
+def _chances(log: DealLog, view: PublicView) -> list[str] | None:
+    """Each side's chance to win as this deal began (two players only)."""
+    if len(view.sides) != 2 or view.phase is Phase.OVER:
+        return None
+    deal = view.deal_number
+    start = log.pegs_after(deal - 1) if deal > 1 else [(0, 0), (0, 0)]
+    if start is None:
+        return None
+    said = chances([front for front, _ in start], view.target, view.sides[view.dealer])
+    return None if said is None else list(said)
+
+
+def _act(controls: HandControls | None, view: SeatView) -> dict[str, Any] | None:
+    """What the reader may do now, from their hand's controls."""
+    if controls is None:
+        return None
+    act: dict[str, Any] = {"kind": controls.kind, "stamp": controls.stamp}
+    if controls.kind == "discard":
+        act["pick"] = controls.pick
+    if controls.kind == "count":
+        turn = view.count_turn
+        act["claims"] = list(controls.claims)
+        act["muggins"] = controls.muggins
+        act["crib"] = bool(turn and turn.crib)
+    return act
+
+
+def _seats(
+    record: GameRecord, loaded: Loaded | None, viewer: int, avatars: Mapping[int, str]
+) -> list[dict[str, Any]]:
+    view = loaded.game.public_view() if loaded is not None else None
+    active = loaded is not None and record.status is GameStatus.ACTIVE
+    seats = []
+    for seat in record.seats:
+        data: dict[str, Any] = {
+            "seat": seat.seat,
+            "name": seat.name,
+            "computer": seat.is_computer,
+            "you": seat.user_id == viewer,
+            "avatar": None
+            if seat.user_id is None
+            else avatar_url(seat.user_id, avatars.get(seat.user_id)),
+        }
+        if view is not None and loaded is not None:
+            data.update(
+                side=view.sides[seat.seat],
+                dealer=view.dealer == seat.seat,
+                waiting=active and owes_move(loaded.game, seat.seat),
+                held=view.hand_sizes[seat.seat],
+                played=_cards(view.played[seat.seat]),
+            )
+        seats.append(data)
+    return seats
+
+
+def _lobby(record: GameRecord, viewer: int) -> dict[str, Any]:
+    seated = record.seat_of(viewer) is not None
+    creator = record.creator_id == viewer
+    free = len(record.seats) < record.num_players
+    return {
+        "seated": seated,
+        "creator": creator,
+        "free": record.num_players - len(record.seats),
+        "levels": [
+            {"level": level, "name": level_name(level), "blurb": LEVEL_BLURBS[level]}
+            for level in LEVELS
+        ]
+        if creator and free
+        else [],
+    }
+
+
+def _options(record: GameRecord) -> dict[str, Any]:
+    return {
+        "players": record.num_players,
+        "target": record.target,
+        "scoring": str(record.scoring),
+        "counting": str(record.counting),
+    }
+
+
+def _played_out(record: GameRecord, loaded: Loaded, viewer: int, coach: bool) -> dict[str, Any]:
+    """A started game as the reader may see it."""
+    game, log = loaded.game, loaded.log
+    view = game.public_view()
+    names = Names.of(view)
+    deal = view.deal_number
+    events = log.events(deal)
+    over = view.phase is Phase.OVER or record.status is not GameStatus.ACTIVE
+    shown_deal = deal if view.phase in (Phase.SHOW, Phase.OVER) else deal - 1
+    text = deal_text(names, events, view, live=not over)
+    state: dict[str, Any] = {
+        "phase": view.phase.value,
+        "deal": deal,
+        "dealer": view.dealer,
+        "sides": [
+            {
+                "side": side,
+                "name": names.plain_side(side),
+                "score": view.scores[side],
+                "back": log.pegs[side][1] if side < len(log.pegs) else 0,
+            }
+            for side in range(view.num_sides)
+        ],
+        "count": view.count,
+        "series": _cards(view.series),
+        "starter": None if view.starter is None else card_json(view.starter),
+        "crib": {"owner": view.dealer, "size": view.crib_size},
+        "calls": [_html(line) for line in text.play.split("\n") if line],
+        "caption": _caption(names, events),
+        "show": {"deal": shown_deal, "hands": _show(names, view.last_show)},
+        "counting": None
+        if view.count_turn is None
+        else {
+            "seat": view.count_turn.seat,
+            "crib": view.count_turn.crib,
+            "cards": _cards(view.count_turn.cards),
+        },
+        "muggins": None
+        if view.muggins is None
+        else {
+            "seat": view.muggins.seat,
+            "crib": view.muggins.crib,
+            "claimed": view.muggins.claimed,
+        },
+        "chances": _chances(log, view),
+        "result": None,
+    }
+    if game.result is not None:
+        result = game.result
+        line = result_line(names, result, resigner(game))
+        state["result"] = {
+            "html": _html(line),
+            "winner": result.winner,
+            "points": result.game_points,
+            "scores": list(result.scores),
+        }
+    seat = record.seat_of(viewer)
+    if seat is None:
+        return state
+    own = game.view(seat)
+    playable = set(own.playable)
+    state["hand"] = [
+        card_json(c, playable=c in playable if view.phase is Phase.PLAY else None) for c in own.hand
+    ]
+    state["kept"] = _cards(own.kept)
+    state["discards"] = _cards(own.discards)
+    if not over:
+        state["act"] = _act(controls_for(own, record.id, record.version), own)
+    said = log.coach.get(seat) if coach and log.coach_deal in (deal, deal - 1) else None
+    state["coach"] = None if said is None else coach_text(log.coach_deal, said)
+    return state
+
+
+def activity_state(
+    record: GameRecord | None,
+    loaded: Loaded | None,
+    viewer: int,
+    *,
+    coach: bool = True,
+    avatars: Mapping[int, str] | None = None,
+    can_open: bool = True,
+) -> dict[str, Any]:
+    """What ``viewer``'s Activity shows of ``record`` (the channel's open game, or its last
+    one; None: it never had one), ``loaded`` once it was dealt. ``coach``: the viewer's coach
+    is on; ``avatars``: the avatars known, by user id; ``can_open``: a new game may be opened
+    from the Activity here (the bot is a member where it runs; elsewhere only a command
+    opens one)."""
+    known = avatars or {}
+    state: dict[str, Any] = {
+        "game": None,
+        "version": 0,
+        "status": "none",
+        "open": {"here": can_open, "levels": [[lv, level_name(lv)] for lv in LEVELS]},
+    }
+    if record is None:
+        return state
+    state.update(
+        game=record.id,
+        version=record.version,
+        status=record.status.value,
+        title=title_of(record),
+        options=_options(record),
+        seats=_seats(record, loaded, viewer, known),
+        you=record.seat_of(viewer),
+        end_note=_html(record.end_note or ""),
+    )
+    if record.status is GameStatus.LOBBY:
+        state["lobby"] = _lobby(record, viewer)
+        return state
+    if loaded is not None:
+        state.update(_played_out(record, loaded, viewer, coach))
+        state["review"] = record.status is GameStatus.FINISHED and loaded.shuffles is not None
+    return state

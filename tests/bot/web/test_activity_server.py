@@ -1,0 +1,255 @@
+"""The Activity's server in this process (issue 36): what each person is sent of a game, who a
+page is, moves and bad input, and the live socket following the change feed."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import AsyncIterator
+from typing import Any
+
+import aiohttp
+import pytest
+from aiohttp.test_utils import TestClient, TestServer
+
+from bot.core.base.replies import Answer, User
+from bot.core.games.games import Loaded
+from bot.core.services import Services
+from bot.store import Store
+from bot.web.activity.identity import ActivityPerson, ActivityPlace, ActivityRefused
+from bot.web.activity.server import NOT_IN_ACTIVITY, ActivityServer
+from bot.web.activity.sessions import Sessions
+from bot.web.activity.state import activity_state
+from bot.web.capacity import Capacity
+from bot.web.links import PageLinks
+from bot.web.server import WebServer
+from engine.cards import Card
+from engine.phase import Phase
+from tests.helpers.card_leaks import cards_named, revealed_by
+from tests.helpers.service_driver import AL, BEA, CHANNEL, CY, GUILD, drive, open_table
+
+SECRET = "one secret that is long enough"
+OTHER_CHANNEL = CHANNEL + 1
+
+
+class FakeDiscordSide:
+    """Discord as the Activity's server asks it: codes are ``code-<user id>``, and everyone is
+    in the one instance, ``i-1``, in the test channel (``bot_in``: the bot is in the server)."""
+
+    application_id = 424242
+
+    def __init__(self, *, bot_in: bool = True) -> None:
+        self.people = {u.id: u for u in (AL, BEA, CY)}
+        self.member = bot_in
+
+    async def exchange(self, code: str) -> str:
+        if not code.startswith("code-"):
+            raise ActivityRefused("That sign-in expired.")
+        return "token-" + code.removeprefix("code-")
+
+    async def person(self, access_token: str) -> ActivityPerson:
+        user = self.people[int(access_token.removeprefix("token-"))]
+        return ActivityPerson(user.id, user.name, None)
+
+    async def place(self, instance_id: str) -> ActivityPlace | None:
+        if instance_id != "i-1":
+            return None
+        return ActivityPlace(CHANNEL, GUILD, frozenset({AL.id, BEA.id}))
+
+    def bot_in(self, guild_id: int | None) -> bool:
+        return self.member and guild_id == GUILD
+
+
+def _known(loaded: Loaded, seat: int | None) -> set[Card]:
+    """What ``seat`` (None: someone else) may know now: their own cards of this deal, and what
+    the deal made public."""
+    game, log = loaded.game, loaded.log
+    view = game.public_view()
+    known = revealed_by(log.events(view.deal_number))
+    known |= {c for played in view.played for c in played}
+    if view.starter is not None:
+        known.add(view.starter)
+    if view.count_turn is not None:
+        known |= set(view.count_turn.cards)
+    if seat is not None:
+        mine = game.view(seat)
+        known |= set(mine.hand) | set(mine.kept) | set(mine.discards)
+    return known
+
+
+async def test_each_person_is_sent_only_what_they_may_see(service: Services) -> None:
+    table = await open_table(service, [AL, BEA], target=61, counting="manual")
+    looks = {"cards": 0, "coach": 0, "hands": 0}
+
+    async def check(answer: Answer, user: User) -> None:
+        record = await service.games.record(answer.game_id or 0)
+        assert record is not None
+        loaded = service.games.loaded.load(record)
+        for reader, seat in ((AL, 0), (BEA, 1), (CY, None)):
+            state = activity_state(record, loaded, reader.id)
+            if loaded.game.phase is Phase.OVER:
+                continue  # (over: every hand may be shown)
+            # The coach's line names the reader's own cards of the deal before, and a show of
+            # the deal before what it made public: left to the end-to-end test's history.
+            text = json.dumps({k: v for k, v in state.items() if k not in ("coach", "show")})
+            named = cards_named(text)
+            looks["cards"] += len(named)
+            leaked = named - _known(loaded, seat)
+            assert not leaked, f"{reader.name} was sent {leaked}: {state}"
+            if seat is None:
+                assert "hand" not in state and "act" not in state and "coach" not in state
+            else:
+                looks["hands"] += bool(state["hand"])
+                looks["coach"] += bool(state.get("coach"))
+
+    await drive(service, table, [AL, BEA], check=check)
+    assert looks["cards"] > 500 and looks["hands"] > 50 and looks["coach"] > 0, looks
+
+
+@pytest.fixture
+async def client(service: Services, store: Store) -> AsyncIterator[TestClient[Any, Any]]:
+    activity = ActivityServer(service, store, FakeDiscordSide(), Sessions(SECRET))
+    limits = Capacity(connections=100, live_pages=10)
+    links = PageLinks(SECRET)
+    server = WebServer(service.games, service.feed, links, store, activity=activity, limits=limits)
+    activity.start()
+    async with TestClient(TestServer(server.app())) as test_client:
+        yield test_client
+    activity.stop()
+
+
+async def _session(client: TestClient[Any, Any], user: User) -> str:
+    response = await client.post(
+        "/activity/api/token", json={"code": f"code-{user.id}", "instance_id": "i-1"}
+    )
+    answer = await response.json()
+    assert response.status == 200, answer
+    assert answer["access_token"] == f"token-{user.id}"
+    return str(answer["session"])
+
+
+async def test_a_page_is_who_discord_says_it_is_and_no_one_else(
+    client: TestClient[Any, Any],
+) -> None:
+    token = "/activity/api/token"
+    refused = await client.post(token, json={"code": "stolen", "instance_id": "i-1"})
+    assert refused.status == 403 and (await refused.json())["said"] == "That sign-in expired."
+    elsewhere = await client.post(token, json={"code": f"code-{AL.id}", "instance_id": "i-9"})
+    assert elsewhere.status == 403 and (await elsewhere.json())["said"] == NOT_IN_ACTIVITY
+    # Cy is not in the Activity Discord lists: no session for him.
+    outsider = await client.post(token, json={"code": f"code-{CY.id}", "instance_id": "i-1"})
+    assert outsider.status == 403
+    for junk in (b"", b"[]", b'{"code": 5}', b"\xff" * 10, b'{"code": "x"}'):
+        answer = await client.post(token, data=junk)
+        assert answer.status == 400, junk
+    session = await _session(client, AL)
+    state = await client.get("/activity/api/state", headers={"Authorization": "Bearer " + session})
+    assert state.status == 200 and (await state.json())["state"]["status"] == "none"
+    for wrong in ("", "Bearer ", "Bearer " + session[:-3] + "abc", session):
+        answer = await client.get("/activity/api/state", headers={"Authorization": wrong})
+        assert answer.status == 401
+    page = await client.get("/activity/")
+    assert page.status == 200 and 'data-client-id="424242"' in await page.text()
+    assert "frame-ancestors 'self' https://discord.com" in page.headers["Content-Security-Policy"]
+
+
+async def test_moves_from_the_table_go_through_the_core(
+    service: Services, client: TestClient[Any, Any]
+) -> None:
+    al = {"Authorization": "Bearer " + await _session(client, AL)}
+    bea = {"Authorization": "Bearer " + await _session(client, BEA)}
+    # A new game with /cribbage new's choices; Bea takes a seat; Al deals.
+    opened = await client.post("/activity/api/new", json={"players": 2, "target": 61}, headers=al)
+    state = (await opened.json())["state"]
+    assert state["status"] == "lobby" and state["lobby"]["creator"]
+    game = state["game"]
+    joined = await (
+        await client.post("/activity/api/act", json={"action": "join", "game": game}, headers=bea)
+    ).json()
+    assert joined["ok"] and joined["state"]["lobby"]["seated"]
+    dealt = await (
+        await client.post("/activity/api/act", json={"action": "start", "game": game}, headers=al)
+    ).json()
+    act = dealt["state"]["act"]
+    assert dealt["ok"] and act["kind"] == "discard" and len(dealt["state"]["hand"]) == 6
+    mine = [card["code"] for card in dealt["state"]["hand"]]
+    # Bad input gets a short answer and changes nothing.
+    for body in (
+        {"action": "discard", "game": game, "stamp": act["stamp"], "values": mine[:1]},
+        {"action": "discard", "game": game, "stamp": act["stamp"] + 1, "values": mine[:2]},
+        {"action": "play", "game": game, "stamp": 0, "values": [mine[0]]},
+    ):
+        answer = await (await client.post("/activity/api/act", json=body, headers=al)).json()
+        assert answer["ok"] is False and answer["said"], body
+    for body in (
+        {"action": "discard", "game": game, "stamp": "1", "values": mine[:2]},
+        {"action": "discard", "game": game, "stamp": 1, "values": "5H JD"},
+        {"action": "fold", "game": game},
+        {"action": "play", "game": -1, "stamp": 1, "values": []},
+    ):
+        answer = await client.post("/activity/api/act", json=body, headers=al)
+        assert answer.status == 400, body
+    record = await service.games.record(game)
+    assert record is not None and record.version == dealt["state"]["version"]
+    # The move itself: the core applied it (the game's version moved on).
+    body = {"action": "discard", "game": game, "stamp": act["stamp"], "values": mine[:2]}
+    thrown = await (await client.post("/activity/api/act", json=body, headers=al)).json()
+    assert thrown["ok"] and len(thrown["state"]["hand"]) == 4
+    assert thrown["state"]["act"] is None and thrown["state"]["version"] > record.version
+
+
+async def test_a_new_game_is_opened_here_only_where_the_bot_may_post(
+    service: Services, store: Store
+) -> None:
+    activity = ActivityServer(service, store, FakeDiscordSide(bot_in=False), Sessions(SECRET))
+    server = WebServer(service.games, service.feed, PageLinks(SECRET), store, activity=activity)
+    async with TestClient(TestServer(server.app())) as client:
+        al = {"Authorization": "Bearer " + await _session(client, AL)}
+        state = await (await client.get("/activity/api/state", headers=al)).json()
+        assert state["state"]["open"]["here"] is False
+        body = {"players": 3, "target": 61}
+        answer = await client.post("/activity/api/new", json=body, headers=al)
+        said = (await answer.json())["said"]
+        assert answer.status == 409 and "`/cribbage new players:3 target:61`" in said
+    assert await service.games.store.open_game_in_channel(CHANNEL) is None
+
+
+async def test_a_live_page_follows_moves_made_anywhere(
+    service: Services, client: TestClient[Any, Any]
+) -> None:
+    table = await open_table(service, [AL, BEA], target=61)
+    game = table.outcomes[0].game_id
+    async with client.ws_connect("/activity/api/live") as socket:
+        await socket.send_str(json.dumps({"session": await _session(client, BEA)}))
+        first = json.loads(await socket.receive_str(timeout=10))["state"]
+        assert first["game"] == game and first["act"]["kind"] == "discard"
+        # Al throws in the chat (the core's command call): Bea's page is told.
+        hand = [c.code for c in (await _hand(service, game or 0, 0))]
+        moved = await service.moves.discard(CHANNEL, AL, " ".join(hand[:2]))
+        assert moved.ok
+        after = json.loads(await socket.receive_str(timeout=10))["state"]
+        assert after["version"] > first["version"]
+        assert [s["waiting"] for s in after["seats"]] == [False, True]
+    # A socket that does not say whose it is is closed.
+    async with client.ws_connect("/activity/api/live") as socket:
+        await socket.send_str(json.dumps({"session": "forged.x"}))
+        closed = await socket.receive(timeout=10)
+        assert closed.type is aiohttp.WSMsgType.CLOSE and closed.data == 4001
+
+
+async def _hand(service: Services, game_id: int, seat: int) -> tuple[Card, ...]:
+    record = await service.games.record(game_id)
+    assert record is not None
+    return service.games.loaded.load(record).game.view(seat).hand
+
+
+async def test_a_page_sees_only_its_own_channel(
+    service: Services, client: TestClient[Any, Any]
+) -> None:
+    other = await service.lobbies.new_game(GUILD, OTHER_CHANNEL, CY, players=2, target=61)
+    assert other.ok and other.game_id is not None
+    al = {"Authorization": "Bearer " + await _session(client, AL)}
+    state = await (await client.get("/activity/api/state", headers=al)).json()
+    assert state["state"]["game"] is None
+    body = {"action": "join", "game": other.game_id}
+    answer = await (await client.post("/activity/api/act", json=body, headers=al)).json()
+    assert answer == {"ok": False, "said": "That game is not at this table."}
