@@ -3,7 +3,11 @@
 Start with :mod:`bot.core.ledger.life`, which tells a message's life in one place. Beside it:
 
 - ``life``: the model: what each message should show, what it shows, what is on its way
-  (sends and clicks' answers), what reaches the store (:class:`MessageLedger`);
+  (sends and clicks' answers), what reaches the store;
+- ``ledger``: :class:`MessageLedger`, the model kept, a part for each job: ``shown`` (what each
+  message shows), ``writes`` (what reaches the store), ``answers`` (clicks' answers),
+  ``copies`` (copies that interactions' tokens reach), ``touches`` (what a takeover looks at
+  again);
 - ``routes``: which way a message goes (a pure function: the bot's token or an interaction's,
   edit or post);
 - ``transport``: what the Discord layer does for it: carry one attempt under a fence, and say
@@ -20,7 +24,8 @@ Discord's clocks and limits, and the bot's choices made from them, are in
 """
 
 from bot.core.ledger.keeper import AlwaysSender, Lane, Lease, MessageKeeper
-from bot.core.ledger.life import VIA, Drawing, MessageLedger, Owing, Projector, answer_kept
+from bot.core.ledger.ledger import MessageLedger
+from bot.core.ledger.life import VIA, Drawing, Owing, Projector, answer_kept
 from bot.core.ledger.pacer import Pacer, RequestKind
 
 __all__ = [

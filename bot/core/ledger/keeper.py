@@ -2,7 +2,7 @@
 
 It follows the change feed (:mod:`bot.core.base.feed`) while this process is the one that sends: an
 owner that changed is *touched*; its channel's task then asks the ledger what the owner's
-messages should show (:meth:`~bot.core.ledger.life.MessageLedger.owed`), and sends only what
+messages should show (:meth:`~bot.core.ledger.ledger.MessageLedger.owed`), and sends only what
 differs: for each message, the ways :func:`~bot.core.ledger.routes.route` names, tried in order
 through the Discord layer (:class:`~bot.core.ledger.transport.Transport`), reporting what went
 back to the ledger. Bursts coalesce: while a channel's counts are spent, the keeper waits and
@@ -44,7 +44,8 @@ from bot.core.base.timing import (
     WEBHOOK_PERIOD,
 )
 from bot.core.base.views import MessageRecord, MessageView, Owed
-from bot.core.ledger.life import MessageLedger, Owing, Send
+from bot.core.ledger.ledger import MessageLedger
+from bot.core.ledger.life import Owing, Send
 from bot.core.ledger.pacer import Pacer, RequestKind
 from bot.core.ledger.records import DmLink
 from bot.core.ledger.routes import Facts, Way, answer_on_its_way, live, route, through
@@ -252,8 +253,8 @@ class MessageKeeper:
         began = self._clock()
         self._open.clear()
         try:
-            touched = self._ledger.touched_since(began - 2 * CHANNEL_PERIOD)
-            self._ledger.reassert(owner for owner, _ in touched)
+            touched = self._ledger.touches.touched_since(began - 2 * CHANNEL_PERIOD)
+            self._ledger.touches.reassert(owner for owner, _ in touched)
             self._spent_before(touched, began)
             waits = REQUEST_LANDS_WITHIN - LEASE_SAFETY
             await asyncio.sleep(max(0.0, began + waits - self._clock()))
@@ -268,7 +269,7 @@ class MessageKeeper:
         ages: dict[int, list[float]] = {}
         for owner, channel_id in touched:
             ages.setdefault(channel_id, []).extend(
-                now - t for t in self._ledger.changes_of(owner) if now - t < CHANNEL_PERIOD
+                now - t for t in self._ledger.touches.changes_of(owner) if now - t < CHANNEL_PERIOD
             )
         for channel_id, heard in ages.items():
             for kind in RequestKind:
@@ -300,11 +301,11 @@ class MessageKeeper:
         behind: the newest copy found becomes the message (the next pass edits it to match the
         owner), any other copy is deleted, so no second hand with live controls stays in a
         DM."""
-        pending = await self._ledger.pending_posts(owner)
+        pending = await self._ledger.writes.pending_posts(owner)
         if not pending:
             return
         fence = self._fence(self._epoch())
-        kept = {record.message_id for record in (await self._ledger.kept(owner)).values()}
+        kept = {record.message_id for record in (await self._ledger.shown.kept(owner)).values()}
         for post in pending:
             try:
                 found = await self._transport.lost_posts(owner, post, kept, fence)
@@ -312,10 +313,10 @@ class MessageKeeper:
                     *extra, newest = found
                     kept.add(newest)
                     record = MessageRecord(post.key, post.channel_id, newest, "")
-                    await self._ledger.sent(owner, [record])
+                    await self._ledger.shown.sent(owner, [record])
                     for message_id in extra:
                         await self._transport.delete(post.channel_id, message_id, fence)
-                await self._ledger.looked_for(owner, post.key)
+                await self._ledger.writes.looked_for(owner, post.key)
             except (NotSender, Fault):
                 raise
             except Exception as error:
@@ -365,7 +366,7 @@ class MessageKeeper:
         unsent = sorted({o for owners in self._dirty.values() for o in owners})
         for task in self._tasks.values():
             task.cancel()
-        if not await self._ledger.flush():
+        if not await self._ledger.writes.flush():
             log.warning("what was sent could not all be written down before stopping")
         return unsent
 
@@ -524,7 +525,7 @@ class MessageKeeper:
             if owed.user_id is None or owed.private:
                 continue
             copies = sorted(
-                self._ledger.mirrors(owner, owed.key, owed.fallbacks),
+                self._ledger.copies.mirrors(owner, owed.key, owed.fallbacks),
                 key=lambda c: c.token_at or 0.0,
             )
             if not copies:
@@ -549,12 +550,12 @@ class MessageKeeper:
             if not await self._edit_copy(owing, copy, view):
                 continue
             if view is owed.view:
-                self._ledger.mirror_sent(
+                self._ledger.copies.mirror_sent(
                     owner, dataclasses.replace(copy, digest=view.digest(), version=owing.version)
                 )
                 shown.add(owed.key)
             else:
-                self._ledger.mirror_lost(owner, copy)
+                self._ledger.copies.mirror_lost(owner, copy)
         return shown
 
     def _mirrored(self, owing: Owing) -> set[str]:
@@ -564,7 +565,7 @@ class MessageKeeper:
         for owed in owing.owed:
             if owed.user_id is None or owed.private:
                 continue
-            copies = self._ledger.mirrors(owing.owner, owed.key, owed.fallbacks)
+            copies = self._ledger.copies.mirrors(owing.owner, owed.key, owed.fallbacks)
             newest = max(copies, key=lambda c: c.token_at or 0.0, default=None)
             if newest is not None and newest.digest == owed.view.digest():
                 shown.add(owed.key)
@@ -577,7 +578,7 @@ class MessageKeeper:
         try:
             await self._transport.carry(through(copy), view, self._fence(self._epoch(), owing))
         except (TokenLapsed, TokenUnreachable, MessageGone):
-            self._ledger.mirror_lost(owing.owner, copy)
+            self._ledger.copies.mirror_lost(owing.owner, copy)
             return False
         return True
 
@@ -616,7 +617,7 @@ class MessageKeeper:
                         return False
             return True
         finally:
-            await self._ledger.sent(owing.owner, records)
+            await self._ledger.shown.sent(owing.owner, records)
 
     def _prompts(self, owner: Owner, owed: Owed, known: MessageRecord | None) -> bool:
         """Whether sending ``owed`` gives its player something new to act on (live controls
@@ -682,7 +683,7 @@ class MessageKeeper:
                 if record is not None:
                     records.append(record)
         finally:
-            await self._ledger.sent(owing.owner, records)
+            await self._ledger.shown.sent(owing.owner, records)
         owed_digests = {o.key: o.view.digest() for o, _ in ready}
         return all(r.digest == owed_digests[r.key] for r in records)
 
@@ -694,15 +695,15 @@ class MessageKeeper:
             closed = owed.closed
             if closed is None:
                 continue
-            for copy in self._ledger.older(owing.owner, owed.key):
+            for copy in self._ledger.copies.older(owing.owner, owed.key):
                 if copy.digest == closed.digest():
                     continue
                 try:
                     await self._transport.carry(through(copy), closed, self._fence(self._epoch()))
                 except (TokenLapsed, TokenUnreachable, MessageGone):
-                    self._ledger.closed_older(owing.owner, copy)
+                    self._ledger.copies.closed_older(owing.owner, copy)
                     continue
-                self._ledger.closed_older(owing.owner, copy)
+                self._ledger.copies.closed_older(owing.owner, copy)
 
     def _epoch(self) -> int:
         epoch = self._lease.epoch()
@@ -772,7 +773,7 @@ class MessageKeeper:
         ledger, owner = self._ledger, owing.owner
         # What was sent as it is kept now, not as it was when the owner was drawn: a click's
         # answer kept with a move meanwhile is on its way to that very message.
-        sent = await ledger.kept(owner)
+        sent = await ledger.shown.kept(owner)
         link = None
         if owed.user_id is not None and not owed.private:
             link = await ledger.dm_links.link(owed.user_id)
@@ -782,7 +783,7 @@ class MessageKeeper:
             owing.channel_id,
             sent,
             now,
-            mine=lambda record: ledger.sends_answer(owner, record),
+            mine=lambda record: ledger.answers.sends_answer(owner, record),
             may_carry=ledger.followups.may_carry,
             link=link,
         )
@@ -807,7 +808,7 @@ class MessageKeeper:
                     # A follow-up takes no nonce: if the process stops before its id is kept,
                     # the next one to send looks for it (Transport.lost_posts).
                     assert attempt.channel_id is not None
-                    await ledger.posting(owner, owed.key, attempt.channel_id)
+                    await ledger.writes.posting(owner, owed.key, attempt.channel_id)
                 ledger.sending(owner, owed.key, Send(attempt, epoch, now))
                 try:
                     carried = await self._transport.carry(attempt, owed.view, fence)
@@ -865,4 +866,4 @@ class MessageKeeper:
             if lapsed and owed.private:
                 # Discord says these tokens are past their 15 minutes (clocks differ):
                 # nothing is tried through them again, and the table says who to wake.
-                await ledger.tokens_lapsed(owner, lapsed)
+                await ledger.copies.tokens_lapsed(owner, lapsed)
