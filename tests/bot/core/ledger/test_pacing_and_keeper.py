@@ -17,7 +17,8 @@ from bot.core.base.owners import Owner
 from bot.core.base.store_errors import StoreUnavailable
 from bot.core.base.views import MessageView
 from bot.core.ledger import MessageKeeper, Owing
-from bot.core.ledger import keeper as keeper_module
+from bot.core.ledger import hands as hands_module
+from bot.core.ledger import lanes as lanes_module
 from bot.core.ledger.pacer import Bucket, Pacer, RequestKind
 from bot.core.ledger.records import PendingPost
 from bot.core.ledger.routes import Attempt
@@ -165,7 +166,7 @@ def courier() -> FakeCourier:
 @pytest.fixture
 def retry_soon(monkeypatch: pytest.MonkeyPatch) -> None:
     """The keeper tries again 10 ms after a failure, not after its usual wait."""
-    monkeypatch.setattr(keeper_module, "RETRY_AFTER", 0.01)
+    monkeypatch.setattr(lanes_module, "RETRY_AFTER", 0.01)
 
 
 async def first_send(courier: FakeCourier, ticks: int) -> None:
@@ -505,7 +506,7 @@ async def test_a_finished_deals_closing_is_not_held_back_for_a_players_turn(
     pacer = Pacer(channel_limit=4)
     for _ in range(2):
         await pacer.slot(kept.channel_id, RequestKind.EDIT, global_limit=False)
-    assert pacer.room(kept.channel_id, RequestKind.EDIT) == keeper_module.PROMPT_RESERVE
+    assert pacer.room(kept.channel_id, RequestKind.EDIT) == hands_module.PROMPT_RESERVE
     keeper = make_keeper(service, courier, pacer)
     await catch_up(keeper, game_id)
     assert ("hand:1:0", True) in courier.sent, courier.sent
