@@ -186,13 +186,13 @@ class Services:
         refusal of a stale control, ``shown`` is the message clicked, looked at again."""
         sequel = answer.sequel
         if not answer.ok and answer.stale is not None and shown is not None:
-            await self.ledger.doubt(answer.stale, shown.message_id)
+            await self.ledger.answers.doubt(answer.stale, shown.message_id)
         if sequel is None or not answer.ok:
             return
         view = answer.update if answer.update is not None else answer.reply.view
         digest = None if view is None else view.digest()
         try:
-            await self.ledger.answered(sequel, landed, shown, digest)
+            await self.ledger.answers.answered(sequel, landed, shown, digest)
         finally:
             if sequel.computer_owes:
                 await self.moves.computer_turn(sequel.owner.id)
@@ -201,11 +201,11 @@ class Services:
         """``answer`` (a private table's *Your hand*: the hand, privately) was sent as a
         message of its own (``shown``) for a click on the table (``clicked``; None: it answers
         ``/cribbage hand``): both are reached through that interaction's token from now on
-        (see :meth:`MessageLedger.opened`)."""
+        (see :meth:`Copies.opened <bot.core.ledger.copies.Copies.opened>`)."""
         sequel, view = answer.sequel, answer.reply.view
         if sequel is None or sequel.key is None or view is None or not answer.ok:
             return
-        await self.ledger.opened(
+        await self.ledger.copies.opened(
             sequel.owner,
             sequel.key,
             shown,

@@ -142,3 +142,9 @@ class Answer:
     def say(cls, text: str, *, ephemeral: bool = True, view: MessageView | None = None) -> Answer:
         """A plain answer: ``text`` (or ``view``), nothing else to follow."""
         return cls(reply=Reply(text, ephemeral=ephemeral, view=view))
+
+    @classmethod
+    def in_place(cls, said: str) -> Answer:
+        """A question's answer (Yes or No on a question asked privately): ``said`` privately,
+        and the question's message says it in place, without its buttons."""
+        return cls(reply=Reply(said), update=MessageView(said))

@@ -258,8 +258,7 @@ class Moves(OnGames):
         """The answer to the question :meth:`ask_resign` asked: Yes resigns the game (a loss),
         No plays on; either way the question's message says so, without its buttons."""
         if not yes:
-            said = "You play on."
-            return Answer(reply=Reply(said), update=MessageView(said))
+            return Answer.in_place("You play on.")
 
         async def body(record: GameRecord) -> Answer:
             loaded, seat = self._games.seated(record, user)

@@ -264,8 +264,7 @@ class Lobbies(OnGames):
         asked again), No lets it go on; either way the question's message says so, without its
         buttons."""
         if not yes:
-            said = "The game goes on."
-            return Answer(reply=Reply(said), update=MessageView(said))
+            return Answer.in_place("The game goes on.")
 
         async def body(record: GameRecord) -> Answer:
             answer = await self._cancel(record, user, moderator, None)

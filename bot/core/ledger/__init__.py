@@ -3,13 +3,19 @@
 Start with :mod:`bot.core.ledger.life`, which tells a message's life in one place. Beside it:
 
 - ``life``: the model: what each message should show, what it shows, what is on its way
-  (sends and clicks' answers), what reaches the store (:class:`MessageLedger`);
+  (sends and clicks' answers), what reaches the store;
+- ``ledger``: :class:`MessageLedger`, the model kept, a part for each job: ``shown`` (what each
+  message shows), ``writes`` (what reaches the store), ``answers`` (clicks' answers),
+  ``copies`` (copies that interactions' tokens reach), ``touches`` (what a takeover looks at
+  again);
 - ``routes``: which way a message goes (a pure function: the bot's token or an interaction's,
   edit or post);
 - ``transport``: what the Discord layer does for it: carry one attempt under a fence, and say
   how it went;
 - ``keeper``: when: follows the feed, coalesces, paces, retries, takes over from another
-  sender;
+  sender; beside it ``lanes`` (per channel and lane one task, and the timers), ``attempts``
+  (one message sent the ways its route names, under the fence), ``hands`` (the players' hands
+  and their private copies, prompts first) and ``takeover`` (after another sender; lost posts);
 - ``pacer``: Discord's rate limits as buckets, kept before a request rather than learnt from
   a 429;
 - ``tokens``: what is known of interactions' tokens: the players' DM links, follow-ups per
@@ -19,8 +25,11 @@ Discord's clocks and limits, and the bot's choices made from them, are in
 :mod:`bot.core.base.timing`.
 """
 
-from bot.core.ledger.keeper import AlwaysSender, Lane, Lease, MessageKeeper
-from bot.core.ledger.life import VIA, Drawing, MessageLedger, Owing, Projector, answer_kept
+from bot.core.ledger.attempts import AlwaysSender, Lease
+from bot.core.ledger.keeper import MessageKeeper
+from bot.core.ledger.lanes import Lane
+from bot.core.ledger.ledger import MessageLedger
+from bot.core.ledger.life import VIA, Drawing, Owing, Projector, answer_kept
 from bot.core.ledger.pacer import Pacer, RequestKind
 
 __all__ = [

@@ -19,7 +19,7 @@ from bot.core.base.faults import Faults
 from bot.core.base.feed import Change, ChangeFeed
 from bot.core.base.owners import Owner
 from bot.core.base.refusals import Refused
-from bot.core.base.replies import Answer, Reply, User
+from bot.core.base.replies import Answer, User
 from bot.core.base.text import plural
 from bot.core.base.views import ConfirmControls, EntryControls, MessageRecord, MessageView, Owed
 from bot.core.games.records import GameRecord, ResultRecord
@@ -372,12 +372,12 @@ class Tournaments:
         says who cancelled it; the threads are archived), No leaves it; either way the
         question's message says so, without its buttons."""
         if not yes:
-            return _answered("The tournament goes on.")
+            return Answer.in_place("The tournament goes on.")
         record = await self._store.tournament(tournament_id)
         if record is None:
             raise Refused("I can't find that tournament.")
         done = await self._cancel(record, user, moderator)
-        return _answered(done.reply.text)
+        return Answer.in_place(done.reply.text)
 
     async def _cancel(self, record: TournamentRecord, user: User, moderator: bool) -> Answer:
         self._may_cancel(record, user, moderator)
@@ -441,12 +441,12 @@ class Tournaments:
         undecided, is forfeited, and no later round pairs this player; past results stand),
         No stays in; either way the question's message says so, without its buttons."""
         if not yes:
-            return _answered("You stay in the tournament.")
+            return Answer.in_place("You stay in the tournament.")
         record = await self._store.tournament(tournament_id)
         if record is None:
             raise Refused("I can't find that tournament.")
         done = await self._withdraw(record, user)
-        return _answered(done.reply.text)
+        return Answer.in_place(done.reply.text)
 
     async def _withdraw(self, record: TournamentRecord, user: User) -> Answer:
         if record.status in (TournamentStatus.FINISHED, TournamentStatus.CANCELLED):
@@ -543,9 +543,3 @@ class TournamentMessages(Projector):
             (Owner.tournament(t.id), t.channel_id)
             for t in await self._store.recent_tournaments(since)
         ]
-
-
-def _answered(said: str) -> Answer:
-    """A question's answer: said privately, and the question's message says it in place,
-    without its buttons."""
-    return Answer(reply=Reply(said), update=MessageView(said))

@@ -7,9 +7,9 @@ from __future__ import annotations
 
 import asyncio
 import dataclasses
-from collections.abc import Mapping, Sequence
+from collections.abc import Coroutine, Mapping, Sequence
 from datetime import UTC, datetime
-from typing import Any
+from typing import Any, TypeVar
 
 from bot.core.base.feed import Change, ChangeFeed
 from bot.core.base.owners import Owner
@@ -18,6 +18,7 @@ from bot.core.ledger import Drawing, MessageLedger, Projector
 
 OWNER = Owner.game(7)
 HAND = MessageRecord("hand:1:0", 900, 5001, "digest-of-the-hand", version=3)
+T = TypeVar("T")
 
 
 class SlowStore:
@@ -39,12 +40,27 @@ class SlowStore:
         self.rows.update({record.key: record for _, record in records})
 
 
+async def _started(work: Coroutine[Any, Any, T]) -> asyncio.Task[T]:
+    """``work`` in a task of its own, once it has gone as far as it goes without waiting on
+    anything: to its end, or to the first thing it waits for (whatever it does before then
+    is done, so a test can tell which it waits for)."""
+    began = asyncio.Event()
+
+    async def run() -> T:
+        began.set()  # (this task goes on until it waits; the test wakes after that)
+        return await work
+
+    task = asyncio.create_task(run())
+    await began.wait()
+    return task
+
+
 async def _writing_the_hand() -> tuple[SlowStore, ChangeFeed, MessageLedger]:
     """A ledger (of a process among several) whose write of the hand just sent is held."""
     store = SlowStore()
     feed = ChangeFeed()
     ledger = MessageLedger(store, feed, lambda: datetime.now(UTC), shared=True)  # type: ignore[arg-type]
-    await ledger.sent(OWNER, [HAND])
+    await ledger.shown.sent(OWNER, [HAND])
     await asyncio.wait_for(store.writing.wait(), timeout=5)
     return store, feed, ledger
 
@@ -53,11 +69,11 @@ async def test_a_read_while_a_write_is_on_its_way_keeps_what_it_writes() -> None
     store, feed, ledger = await _writing_the_hand()
     # A change heard late: what is kept of the owner's messages is read again, mid-write.
     feed.publish(Change(OWNER, 4, 900, reread=True))
-    assert (await ledger.kept(OWNER)).get(HAND.key) == HAND
+    assert (await ledger.shown.kept(OWNER)).get(HAND.key) == HAND
     store.release.set()
-    assert await ledger.flush()
+    assert await ledger.writes.flush()
     feed.publish(Change(OWNER, 4, 900, reread=True))
-    assert (await ledger.kept(OWNER)).get(HAND.key) == HAND
+    assert (await ledger.shown.kept(OWNER)).get(HAND.key) == HAND
 
 
 async def test_a_flush_returns_once_the_write_on_its_way_has_ended() -> None:
@@ -68,13 +84,15 @@ async def test_a_flush_returns_once_the_write_on_its_way_has_ended() -> None:
     and the first copy kept its live controls (seen in tests/e2e/test_two_processes.py's
     rolling restart)."""
     store, _, ledger = await _writing_the_hand()
-    flushed = asyncio.ensure_future(ledger.flush())
-    for _ in range(5):  # (every step a flush could make without waiting for the store)
-        await asyncio.sleep(0)
-    assert not flushed.done(), "flushed while the hand's record was still being written"
-    store.release.set()
-    assert await asyncio.wait_for(flushed, timeout=5)
-    assert store.rows[HAND.key] == HAND, "flushed: the store has it"
+
+    async def flush() -> dict[str, MessageRecord]:
+        assert await ledger.writes.flush()
+        return dict(store.rows)  # (what the store holds the moment the flush returns)
+
+    flushing = await _started(flush())
+    store.release.set()  # the write-behind's write ends
+    written = await asyncio.wait_for(flushing, timeout=5)
+    assert written.get(HAND.key) == HAND, "flushed while the hand's record was being written"
 
 
 async def test_a_newer_look_in_the_store_is_not_replaced_by_an_older_one_being_written() -> None:
@@ -83,9 +101,9 @@ async def test_a_newer_look_in_the_store_is_not_replaced_by_an_older_one_being_w
     answered = MessageRecord(HAND.key, 900, 5001, "digest-of-the-answer", "tok", 1.0, True, 5)
     store.rows[HAND.key] = answered
     feed.publish(Change(OWNER, 5, 900, reread=True))
-    assert (await ledger.kept(OWNER)).get(HAND.key) == answered
+    assert (await ledger.shown.kept(OWNER)).get(HAND.key) == answered
     store.release.set()
-    await ledger.flush()
+    await ledger.writes.flush()
 
 
 async def test_a_message_s_id_once_learned_is_kept_over_its_answer_s_token_alone() -> None:
@@ -95,10 +113,10 @@ async def test_a_message_s_id_once_learned_is_kept_over_its_answer_s_token_alone
     store.release.set()
     ledger = MessageLedger(store, ChangeFeed(), lambda: datetime.now(UTC))  # type: ignore[arg-type]
     answer = MessageRecord("lobby", 900, 0, "the lobby", "tok", 1.0, True, 1)
-    await ledger.kept(OWNER)  # drawn once: kept in memory from then on
-    await ledger.sent(OWNER, [dataclasses.replace(answer, message_id=5002)])
-    await ledger.sent(OWNER, [dataclasses.replace(answer, digest="dealt", version=2)])
-    kept = (await ledger.kept(OWNER))["lobby"]
+    await ledger.shown.kept(OWNER)  # drawn once: kept in memory from then on
+    await ledger.shown.sent(OWNER, [dataclasses.replace(answer, message_id=5002)])
+    await ledger.shown.sent(OWNER, [dataclasses.replace(answer, digest="dealt", version=2)])
+    kept = (await ledger.shown.kept(OWNER))["lobby"]
     assert (kept.message_id, kept.digest) == (5002, "dealt")
 
 
@@ -127,14 +145,16 @@ async def test_a_table_is_settled_only_once_what_it_shows_is_written() -> None:
     ledger = MessageLedger(store, ChangeFeed(), lambda: datetime.now(UTC))  # type: ignore[arg-type]
     ledger.add(OWNER.kind, projector)
     sent = MessageRecord("table:1", 900, 5001, projector.view.digest(), version=3)
-    await ledger.sent(OWNER, [sent])
-    settled = asyncio.ensure_future(ledger.settled(OWNER))
-    await asyncio.wait_for(store.writing.wait(), timeout=5)
-    await asyncio.sleep(0)
-    assert not settled.done(), "not settled while what it shows is still being written"
-    store.release.set()
-    assert await asyncio.wait_for(settled, timeout=5)
-    assert store.rows["table:1"] == sent, "settled: the store has it"
+    await ledger.shown.sent(OWNER, [sent])
+
+    async def settle() -> dict[str, MessageRecord]:
+        assert await ledger.settled(OWNER)
+        return dict(store.rows)  # (what the store holds the moment it is said settled)
+
+    settling = await _started(settle())
+    store.release.set()  # the write of what it shows ends
+    written = await asyncio.wait_for(settling, timeout=5)
+    assert written.get("table:1") == sent, "settled while what it shows was being written"
 
 
 async def test_a_table_whose_write_fails_is_not_settled() -> None:
@@ -148,7 +168,7 @@ async def test_a_table_whose_write_fails_is_not_settled() -> None:
     projector = OneTable("the end")
     ledger = MessageLedger(store, ChangeFeed(), lambda: datetime.now(UTC))  # type: ignore[arg-type]
     ledger.add(OWNER.kind, projector)
-    await ledger.sent(OWNER, [MessageRecord("table:1", 900, 5001, projector.view.digest())])
+    await ledger.shown.sent(OWNER, [MessageRecord("table:1", 900, 5001, projector.view.digest())])
     assert not await ledger.settled(OWNER)
 
 
@@ -180,18 +200,16 @@ async def test_who_draws_an_owner_while_it_is_read_again_waits_for_that_read() -
     with live controls)."""
     store = HeldReads()
     ledger = MessageLedger(store, ChangeFeed(), lambda: datetime.now(UTC), shared=True)  # type: ignore[arg-type]
-    assert await ledger.kept(OWNER) == {}  # (kept in memory from here on)
+    assert await ledger.shown.kept(OWNER) == {}  # (kept in memory from here on)
     # The sender before posted the hand and wrote it down; this process takes over.
     store.rows[HAND.key] = HAND
     ledger.sending_again()
     store.release.clear()
     store.reading.clear()
-    first = asyncio.ensure_future(ledger.kept(OWNER))
+    first = asyncio.ensure_future(ledger.shown.kept(OWNER))
     await asyncio.wait_for(store.reading.wait(), timeout=5)
-    second = asyncio.ensure_future(ledger.kept(OWNER))
-    for _ in range(5):  # (every step a draw from memory alone could make)
-        await asyncio.sleep(0)
-    assert not second.done(), "drawn from memory while the owner was being read again"
-    store.release.set()
+    second = await _started(ledger.shown.kept(OWNER))  # drawn while the read is on its way
+    store.release.set()  # the read ends
     assert (await asyncio.wait_for(first, timeout=5)).get(HAND.key) == HAND
-    assert (await asyncio.wait_for(second, timeout=5)).get(HAND.key) == HAND
+    drawn = await asyncio.wait_for(second, timeout=5)
+    assert drawn.get(HAND.key) == HAND, "drawn from memory while the owner was read again"

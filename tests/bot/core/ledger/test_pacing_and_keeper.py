@@ -17,7 +17,8 @@ from bot.core.base.owners import Owner
 from bot.core.base.store_errors import StoreUnavailable
 from bot.core.base.views import MessageView
 from bot.core.ledger import MessageKeeper, Owing
-from bot.core.ledger import keeper as keeper_module
+from bot.core.ledger import hands as hands_module
+from bot.core.ledger import lanes as lanes_module
 from bot.core.ledger.pacer import Bucket, Pacer, RequestKind
 from bot.core.ledger.records import PendingPost
 from bot.core.ledger.routes import Attempt
@@ -165,7 +166,7 @@ def courier() -> FakeCourier:
 @pytest.fixture
 def retry_soon(monkeypatch: pytest.MonkeyPatch) -> None:
     """The keeper tries again 10 ms after a failure, not after its usual wait."""
-    monkeypatch.setattr(keeper_module, "RETRY_AFTER", 0.01)
+    monkeypatch.setattr(lanes_module, "RETRY_AFTER", 0.01)
 
 
 async def first_send(courier: FakeCourier, ticks: int) -> None:
@@ -246,7 +247,7 @@ async def test_closed_dms_become_the_channels_notice_and_are_not_tried_again(
     keeper = make_keeper(service, courier, Pacer())
     # Bea's hand was never delivered in this fake Discord: everything is owed afresh.
     for key in ("hand:1:1",):
-        await service.ledger.gone(game_owner(game_id), key)
+        await service.ledger.shown.gone(game_owner(game_id), key)
     await catch_up(keeper, game_id)
     await catch_up(keeper, game_id)
     assert ("dm-closed:1:1", False) in courier.sent
@@ -260,7 +261,7 @@ async def test_a_refused_dm_is_told_in_the_channel_without_waiting_for_another_m
     # the DM is refused, and the notice is the table's to post.
     table = await open_table(service, [AL, BEA])
     game_id = table.outcomes[0].game_id or 0
-    await service.ledger.gone(game_owner(game_id), "hand:1:1")
+    await service.ledger.shown.gone(game_owner(game_id), "hand:1:1")
     courier.closed = {BEA.id}
     keeper = make_keeper(service, courier, Pacer())
     await catch_up(keeper, game_id)
@@ -276,7 +277,9 @@ async def test_a_dm_drawn_before_a_move_is_not_sent_after_it(
     game_id = table.outcomes[0].game_id or 0
     prompt = table.latest[AL.id]
     for key in ("hand:1:0", "hand:1:1"):
-        await service.ledger.gone(game_owner(game_id), key)  # owed afresh: drawn now, at the deal
+        await service.ledger.shown.gone(
+            game_owner(game_id), key
+        )  # owed afresh: drawn now, at the deal
     courier.held = asyncio.Event()
     keeper = make_keeper(service, courier, Pacer())
     keeper.touch(game_owner(game_id), CHANNEL)
@@ -335,7 +338,7 @@ async def test_a_lease_lost_while_taking_over_leaves_a_lost_post_for_the_next_se
     stays to be looked for by whoever sends next."""
     opened = await service.lobbies.new_game(GUILD, CHANNEL, AL)
     owner = game_owner(opened.game_id or 0)
-    await service.ledger.posting(owner, "hand:1:0", 555)
+    await service.ledger.writes.posting(owner, "hand:1:0", 555)
     courier.may_send = False
 
     async def lost(*_: object) -> list[int]:
@@ -344,7 +347,7 @@ async def test_a_lease_lost_while_taking_over_leaves_a_lost_post_for_the_next_se
     courier.lost = lost
     keeper = make_keeper(service, courier, Pacer())
     assert owner in await keeper.reconcile()
-    assert [p.key for p in await service.ledger.pending_posts(owner)] == ["hand:1:0"]
+    assert [p.key for p in await service.ledger.writes.pending_posts(owner)] == ["hand:1:0"]
     await settle(keeper)
     assert courier.sent == []
 
@@ -357,7 +360,7 @@ async def test_a_change_heard_before_the_start_ups_reconciling_waits_for_the_los
     start-up reconciles (then the found message is edited, not posted a second time)."""
     opened = await service.lobbies.new_game(GUILD, CHANNEL, AL)
     owner = game_owner(opened.game_id or 0)
-    await service.ledger.posting(owner, "lobby", CHANNEL)
+    await service.ledger.writes.posting(owner, "lobby", CHANNEL)
     courier = FakeCourier()
     looked: list[str] = []
 
@@ -498,17 +501,17 @@ async def test_a_finished_deals_closing_is_not_held_back_for_a_players_turn(
     # The sender had not closed Al's hand of deal 1 yet (it shows a turn of deal 1), and no
     # click's token reaches it any more: it is edited with the bot's token, in Al's DM.
     kept = dataclasses.replace(
-        (await service.ledger.kept(owner))["hand:1:0"],
+        (await service.ledger.shown.kept(owner))["hand:1:0"],
         digest="a turn of deal 1",
         token=None,
         token_at=None,
     )
-    await service.ledger.sent(owner, [kept])
+    await service.ledger.shown.sent(owner, [kept])
     # Al's DM has room for two more edits: a redraw would wait, leaving them to his turn.
     pacer = Pacer(channel_limit=4)
     for _ in range(2):
         await pacer.slot(kept.channel_id, RequestKind.EDIT, global_limit=False)
-    assert pacer.room(kept.channel_id, RequestKind.EDIT) == keeper_module.PROMPT_RESERVE
+    assert pacer.room(kept.channel_id, RequestKind.EDIT) == hands_module.PROMPT_RESERVE
     keeper = make_keeper(service, courier, pacer)
     await catch_up(keeper, game_id)
     assert ("hand:1:0", True) in courier.sent, courier.sent

@@ -1,0 +1,185 @@
+"""Clicks' answers: kept with the move, then landed or lost.
+
+A click on a message an owner keeps is answered by updating that message, and the look the answer
+gives is kept with the move (in the move's transaction). The change that carries it is heard on
+the feed (:meth:`Answers.heard`): the answer is then on its way, and nothing else is sent to that
+message until it has landed (:meth:`Answers.answered`, from the Discord layer) or is taken as lost
+(it never was heard to land, or not within :data:`~bot.core.base.timing.ANSWER_LANDS_WITHIN`: the
+message is edited again). A control refused as being from an earlier moment says the message may
+show an older look (:meth:`Answers.doubt`).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Callable
+
+from bot.core.base.feed import Change
+from bot.core.base.owners import Owner
+from bot.core.base.replies import Clicked, Sequel
+from bot.core.base.timing import ANSWER_LANDS_WITHIN
+from bot.core.base.views import MessageRecord
+from bot.core.ledger.copies import Copies
+from bot.core.ledger.life import Lives
+from bot.core.ledger.shown import Shown
+from bot.core.ledger.storage import MessageRecords
+from bot.core.ledger.writes import WriteBehind
+
+__all__ = ["Answers"]
+
+
+class Answers:
+    """The clicks' answers to the owners' messages: on their way, landed, or lost."""
+
+    def __init__(
+        self,
+        store: MessageRecords,
+        lives: Lives,
+        shown: Shown,
+        writes: WriteBehind,
+        copies: Copies,
+        now: Callable[[], float],
+        *,
+        shared: bool,
+    ) -> None:
+        """``shared``: other processes answer clicks on the same messages too."""
+        self._store = store
+        self._lives = lives
+        self._shown = shown
+        self._writes = writes
+        self._copies = copies
+        self._now = now
+        self._shared = shared
+
+    def heard(self, change: Change) -> None:
+        """A change on the feed: a click's answer kept with it is what that message shows
+        (if it is the message the owner keeps under that key: not a private copy)."""
+        answered = change.answered
+        if answered is None:
+            return
+        entry = self._lives.of(change.owner)
+        now = self._now()
+        if not change.elsewhere:
+            entry.life(answered.key).answering[answered.version] = now
+        mirror = entry.life(answered.key).mirrors.get(answered.message_id)
+        if mirror is not None:
+            # A click on a private copy: it shows that answer once it lands (until then it is
+            # on its way there, and nothing else is sent to that copy).
+            entry.life(answered.key).mirrors[answered.message_id] = answered
+            return
+        if not entry.read:
+            return
+        life = entry.life(answered.key)
+        known = life.shown
+        if known is not None and known.message_id in (answered.message_id, 0):
+            message_id = answered.message_id or known.message_id
+            record = dataclasses.replace(answered, message_id=message_id)
+            if change.elsewhere and known.version > answered.version:
+                # Heard after this process edited that message for a later move: the other
+                # process's answer may land over that edit, and then it is what the message
+                # shows. Taken as shown until then, so the message is edited again once that
+                # answer has landed (through its own token, which reaches it only then).
+                life.shown = record
+            else:
+                self._shown.keep(change.owner, record)
+        elif known is None and answered.message_id == 0:
+            life.shown = answered  # /cribbage new's answer: the lobby, its id to come
+        elif known is None:
+            # A click's answer to a message not kept yet: it was just posted, and the player
+            # clicked it before the rest of its owner's messages were sent. (A click on a
+            # private copy of the owner's message is dropped when the record comes.)
+            life.early = answered
+
+    def sends_answer(self, owner: Owner, record: MessageRecord) -> bool:
+        """Whether ``record``, a click's answer kept with a move, is one this process is
+        sending: it then hears it land (:meth:`answered`), and until it does it has not. One
+        made by another process, this process hears of when its move is saved, not when it
+        lands."""
+        life = self._lives.find(owner, record.key)
+        if life is None:
+            return False
+        since = life.answering.get(record.version)
+        return since is not None and self._now() - since < ANSWER_LANDS_WITHIN
+
+    async def answered(
+        self, sequel: Sequel, landed: bool, shown: Clicked | None, digest: str | None
+    ) -> None:
+        """An answer was sent (``landed``) or could not be. ``shown`` is the message that now
+        shows it (for ``/cribbage new``: its answer), ``digest`` what it shows. A look kept
+        with the move is confirmed, or forgotten if the answer never landed (the message is
+        edited again); a look not kept with the move is kept now, with the interaction's
+        token, which may edit that message again; a message the owner keeps that was only
+        reached through the interaction's token learns its id. A private copy (from
+        ``/cribbage hand``) is none of the owner's messages, and nothing is kept of it."""
+        if sequel.key is None:
+            return
+        owner, key = sequel.owner, sequel.key
+        if sequel.mirror is not None:
+            if landed and shown is not None:
+                self._copies.mirrored(owner, key, shown, sequel.mirror, sequel.version)
+            return
+        life = self._lives.find(owner, key)
+        if life is not None:
+            life.answering.pop(sequel.version, None)
+            mirror = life.mirrors.get(shown.message_id) if shown else None
+            if mirror is not None:
+                # A click's answer on a private copy: landed (what it shows) or not (unknown).
+                confirmed = dataclasses.replace(
+                    mirror,
+                    unconfirmed_since=None,
+                    digest=mirror.digest if landed else "",
+                )
+                life.mirrors[mirror.message_id] = confirmed
+                return
+        if not landed:
+            if sequel.kept:
+                # Kept as shown with the move, but it never got there: edit it again.
+                await self._shown.forget_look(owner, key, sequel.version)
+                self._lives.look_again(owner, sequel)
+            return
+        if shown is None:
+            return
+        known = (await self._shown.kept(owner)).get(key)
+        if known is None or known.message_id not in (0, shown.message_id):
+            return
+        record = dataclasses.replace(
+            known,
+            channel_id=shown.channel_id,
+            message_id=shown.message_id,
+            unconfirmed_since=None,
+        )
+        if not sequel.kept and digest is not None:
+            record = dataclasses.replace(
+                record,
+                digest=digest,
+                token=shown.token,
+                token_at=self._now(),
+                original=True,
+                version=sequel.version,
+            )
+        self._shown.keep_and_write(owner, record)
+
+    async def doubt(self, owner: Owner, message_id: int) -> None:
+        """A control on the owner's message ``message_id`` was refused as being from an earlier
+        moment of the owner: the message may show an older look than the one last sent to it
+        (an edit that reached Discord after a newer one). Unless a click's answer to it is
+        still on its way (whose landing brings it up to date), it is edited again: in this
+        process at once; with several, by the one that sends, which finds it among the answers
+        not known to have landed (as one that never did)."""
+        lost = self._now() - ANSWER_LANDS_WITHIN - 1.0
+        # What this process sent or heard land and has not written yet is written first (an
+        # answer that landed a moment ago is confirmed in the store too).
+        await self._writes.flush()
+        if not await self._store.doubt_look(owner, message_id, lost if self._shared else None):
+            return
+        entry = self._lives.get(owner)
+        if entry is not None:
+            for life in entry.lives.values():
+                record = life.shown
+                if (
+                    record is not None
+                    and record.message_id == message_id
+                    and record.unconfirmed_since is None
+                ):
+                    life.shown = dataclasses.replace(record, digest="")
+        self._lives.look_again(owner)

@@ -1,0 +1,289 @@
+"""One message sent: the ways its route names, tried in order, each under the sender's fence.
+
+:func:`~bot.core.ledger.routes.route` names the ways (:class:`~bot.core.ledger.routes.Attempt`),
+a pure function of what is known; :class:`Attempts` makes them through the Discord layer
+(:class:`~bot.core.ledger.transport.Transport`) until one goes, moving on when one cannot be
+used (a token Discord calls dead, a message found deleted), and says what it went as. Every
+request carries a fence, checked right before it is written: that this process still sends
+under the lease epoch the send began under, and, for a player's hand, that its owner has not
+moved on meanwhile.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import dataclasses
+import logging
+from collections.abc import Callable
+from typing import Protocol
+
+from bot.core.base.views import MessageRecord, MessageView, Owed
+from bot.core.ledger.lanes import Lane, Lanes
+from bot.core.ledger.ledger import MessageLedger
+from bot.core.ledger.life import Owing, Send
+from bot.core.ledger.records import DmLink
+from bot.core.ledger.routes import Facts, Way, route, through
+from bot.core.ledger.transport import (
+    ChannelClosed,
+    DmsClosed,
+    Fence,
+    FollowupsUsedUp,
+    MessageGone,
+    NotSender,
+    Rejected,
+    Superseded,
+    TokenLapsed,
+    TokenUnreachable,
+    Transport,
+)
+
+__all__ = ["AlwaysSender", "Attempts", "Lease"]
+
+log = logging.getLogger(__name__)
+
+
+class Lease(Protocol):
+    """Whether this process may send, as an epoch: a number that changes whenever its right to
+    send was lost and taken again (``bot.store.cluster.Cluster``)."""
+
+    def epoch(self) -> int | None:
+        """The epoch this process sends under now (None: it may not send)."""
+        ...
+
+    def holds(self, epoch: int) -> bool:
+        """Whether this process still sends under ``epoch``, by its own clock."""
+        ...
+
+
+class AlwaysSender:
+    """The lease of a bot that is one process (SQLite): it always sends."""
+
+    def epoch(self) -> int | None:
+        return 1
+
+    def holds(self, epoch: int) -> bool:
+        return True
+
+
+class _Hold(Exception):
+    """Nothing went now: look again after ``retry_after`` seconds (None: not until something
+    else happens)."""
+
+    def __init__(self, retry_after: float | None) -> None:
+        super().__init__(retry_after)
+        self.retry_after = retry_after
+
+
+class Attempts:
+    """Sends one message at a time the ways its route names, under the sender's fence."""
+
+    def __init__(
+        self,
+        ledger: MessageLedger,
+        transport: Transport,
+        lease: Lease,
+        lanes: Lanes,
+        clock: Callable[[], float],
+    ) -> None:
+        self._ledger = ledger
+        self._transport = transport
+        self._lease = lease
+        self._lanes = lanes
+        self._clock = clock
+        #: Channels the bot may not post in (gone, or no permission): told once in the log.
+        self._closed_channels: set[int] = set()
+
+    def closed(self, channel_id: int) -> bool:
+        """Whether the bot may not post in this channel (gone, or no permission)."""
+        return channel_id in self._closed_channels
+
+    def epoch(self) -> int:
+        """The lease epoch this process sends under now (:class:`NotSender` if none)."""
+        epoch = self._lease.epoch()
+        if epoch is None:
+            raise NotSender
+        return epoch
+
+    def fence(self, epoch: int, owing: Owing | None = None) -> Fence:
+        """What a request checks right before it is written: that this process still sends
+        under ``epoch``, and (for a player's hand, ``owing`` given) that the owner has not
+        moved on while the request waited for its turn."""
+        lease, ledger = self._lease, self._ledger
+
+        def fence() -> None:
+            if not lease.holds(epoch):
+                raise NotSender
+            if owing is not None and ledger.moved_on(owing):
+                raise Superseded
+
+        return fence
+
+    async def edit_copy(
+        self, copy: MessageRecord, view: MessageView, owing: Owing | None = None
+    ) -> bool:
+        """Edit a copy of a message through the token that reaches it, to show ``view`` (under
+        the fence of ``owing``, if given); False when the token reaches it no more."""
+        try:
+            await self._transport.carry(through(copy), view, self.fence(self.epoch(), owing))
+        except (TokenLapsed, TokenUnreachable, MessageGone):
+            return False
+        return True
+
+    async def deliver_all(
+        self, owing: Owing, ready: list[tuple[Owed, MessageRecord | None]]
+    ) -> bool:
+        """Send the channel's messages that may go now and report them in one go; False when
+        one now shows something other than what is owed (an earlier copy Discord gave back)."""
+        records: list[MessageRecord] = []
+        try:
+            for owed, known in ready:
+                record = await self.deliver(owing, owed, known)
+                if record is not None:
+                    records.append(record)
+        finally:
+            await self._ledger.shown.sent(owing.owner, records)
+        owed_digests = {o.key: o.view.digest() for o, _ in ready}
+        return all(r.digest == owed_digests[r.key] for r in records)
+
+    async def deliver(
+        self, owing: Owing, owed: Owed, known: MessageRecord | None
+    ) -> MessageRecord | None:
+        """Send one message; the record to keep of it (None: nothing to keep, the DM or the
+        channel being closed, which is what the owner hears of instead, or nothing that may
+        go now: looked at again when the route says)."""
+        try:
+            return await self._go(owing, owed, known)
+        except _Hold as hold:
+            # Not sent now. Where the bot is not a member only an interaction's token reaches
+            # a message: the game's next interaction brings one. A click's answer still on
+            # its way to the message: edited in a moment, once it has landed (or is taken as
+            # lost), since an edit now could land first and then be overwritten by it.
+            if hold.retry_after is not None:
+                lane = Lane.TABLE if owed.user_id is None else Lane.HANDS
+                self._lanes.later(owing.owner, owing.channel_id, lane, hold.retry_after)
+            return None
+        except DmsClosed:
+            assert owed.user_id is not None
+            await self._ledger.dms_refused(owing.owner, owed.user_id)
+            # The channel's notice is owed now, and the table's task may be done already.
+            self._lanes.touch(owing.owner, owing.channel_id, (Lane.TABLE,))
+            return None
+        except ChannelClosed as error:
+            if owing.channel_id not in self._closed_channels:
+                self._closed_channels.add(owing.channel_id)
+                if error.gone:
+                    # Deleted, with its owner in it: nothing to fix, nothing more to send there.
+                    log.info(
+                        "channel %s is gone: %s's messages there are not sent",
+                        owing.channel_id,
+                        owing.owner,
+                    )
+                else:
+                    log.warning("cannot post in channel %s (%s)", owing.channel_id, error)
+            return None
+        except Rejected as error:
+            if owed.once:
+                # A notice Discord will never take: say so, and do not try it forever.
+                log.warning("Discord refused %s of %s: %s", owed.key, owing.owner, error)
+                return None
+            raise
+
+    async def _go(self, owing: Owing, owed: Owed, known: MessageRecord | None) -> MessageRecord:
+        """Try the ways the route names, in order, until one goes (see :mod:`routes`)."""
+        ledger, owner = self._ledger, owing.owner
+        # What was sent as it is kept now, not as it was when the owner was drawn: a click's
+        # answer kept with a move meanwhile is on its way to that very message.
+        sent = await ledger.shown.kept(owner)
+        link = None
+        if owed.user_id is not None and not owed.private:
+            link = await ledger.dm_links.link(owed.user_id)
+        now = self._clock()
+        facts = Facts(
+            owner,
+            owing.channel_id,
+            sent,
+            now,
+            mine=lambda record: ledger.answers.sends_answer(owner, record),
+            may_carry=ledger.followups.may_carry,
+            link=link,
+        )
+        chosen = route(owed, sent.get(owed.key) if owed.private else known, facts)
+        epoch = self.epoch()
+        # (A DM that waited for its turn is not sent if the game moved on meanwhile: the
+        # keeper draws the hands again; the channel's messages go as drawn.)
+        fence = self.fence(epoch, owing if owed.user_id is not None else None)
+        lapsed: list[str] = []
+        gone = False
+        try:
+            for attempt in chosen.attempts:
+                token = attempt.token
+                if token is not None and token in lapsed:
+                    continue  # (Discord called it dead through another message)
+                if gone and not attempt.way.posts:
+                    continue
+                private_post = owed.private and attempt.way is Way.POST_THROUGH
+                if private_post and not ledger.followups.may_carry(token or ""):
+                    continue
+                if attempt.way is Way.POST_THROUGH and not owed.private:
+                    # A follow-up takes no nonce: if the process stops before its id is kept,
+                    # the next one to send looks for it (Transport.lost_posts).
+                    assert attempt.channel_id is not None
+                    await ledger.writes.posting(owner, owed.key, attempt.channel_id)
+                ledger.sending(owner, owed.key, Send(attempt, epoch, now))
+                try:
+                    carried = await self._transport.carry(attempt, owed.view, fence)
+                except TokenLapsed:
+                    assert token is not None
+                    lapsed.append(token)
+                    continue
+                except TokenUnreachable:
+                    continue
+                except FollowupsUsedUp:
+                    assert token is not None and attempt.token_at is not None
+                    ledger.followups.exhausted(token, attempt.token_at, self._clock())
+                    continue
+                except MessageGone:
+                    # Deleted by someone (or with its channel: posting again says which).
+                    log.info("message %s of %s was deleted: posting it again", owed.key, owner)
+                    gone = True
+                    continue
+                finally:
+                    ledger.sending(owner, owed.key, None)
+                if private_post:
+                    assert token is not None and attempt.token_at is not None
+                    ledger.followups.carried(token, attempt.token_at, self._clock())
+                    if carried.private:
+                        # Discord made it ephemeral: its interaction's user may not let apps
+                        # answer in public there (Use External Apps), so the copy would be
+                        # theirs alone. It goes, and that token carries nothing more.
+                        ledger.followups.exhausted(token, attempt.token_at, self._clock())
+                        with contextlib.suppress(Exception):
+                            await self._transport.delete_followup(token, carried.message_id, fence)
+                        continue
+                if attempt.way is Way.POST_AS_BOT and attempt.channel_id is None:
+                    assert attempt.user_id is not None
+                    await ledger.dm_links.linked(
+                        DmLink(
+                            attempt.user_id,
+                            carried.channel_id,
+                            link.token if link else None,
+                            link.token_at if link else None,
+                        )
+                    )
+                keep = attempt.keep
+                if attempt.way.posts:
+                    keep = dataclasses.replace(
+                        keep, channel_id=carried.channel_id, message_id=carried.message_id
+                    )
+                if not carried.same:
+                    keep = dataclasses.replace(keep, digest="")
+                # What it shows was drawn at the owner's version then (a record of a later
+                # one, kept by another process answering a click on it meanwhile, is not
+                # replaced).
+                return dataclasses.replace(keep, version=owing.version)
+            raise _Hold(chosen.hold)
+        finally:
+            if lapsed and owed.private:
+                # Discord says these tokens are past their 15 minutes (clocks differ):
+                # nothing is tried through them again, and the table says who to wake.
+                await ledger.copies.tokens_lapsed(owner, lapsed)

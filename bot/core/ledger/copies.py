@@ -1,0 +1,161 @@
+"""Copies of the owners' messages that interactions' tokens reach.
+
+An interaction's token may edit its answer and post follow-ups for 15 minutes. So a message
+reached through one can be kept up to date through it, besides (or, where the bot is not a
+member, instead of) the bot's own token:
+
+- **Private copies** (``Life.mirrors``): a player's answers that show their hand (a move by
+  command, ``/cribbage hand``), kept up to date while their tokens live.
+- **Older copies** (``Life.older``): a message posted again (a private table's table, once no
+  token reaches it) leaves its older copy behind; one clicked again gives a token that reaches
+  it, and it is closed through it.
+- **Carriers**: the latest interaction about an owner (kept under the key ``via``), whose token
+  may post the owner's table again where the bot is not a member.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Callable, Iterable
+
+from bot.core.base.owners import Owner
+from bot.core.base.replies import Clicked
+from bot.core.base.views import MessageRecord
+from bot.core.ledger.life import VIA, Lives, reached
+from bot.core.ledger.shown import Shown
+
+__all__ = ["Copies"]
+
+
+class Copies:
+    """The copies of the owners' messages that live tokens reach, and the tokens that reach
+    the messages themselves."""
+
+    def __init__(self, lives: Lives, shown: Shown, now: Callable[[], float]) -> None:
+        self._lives = lives
+        self._shown = shown
+        self._now = now
+
+    async def opened(
+        self,
+        owner: Owner,
+        key: str,
+        shown: Clicked,
+        digest: str,
+        version: int,
+        *,
+        clicked: Clicked | None,
+        on: str,
+        original: bool = False,
+    ) -> None:
+        """A click on the owner's message ``on`` (a private table's *Your hand*; ``clicked``)
+        was answered by a private message of its own, the owner's message ``key`` (``shown``,
+        showing ``digest``, drawn at ``version``): that click's token may edit both for 15
+        minutes (the clicked message is its original response, the new one its follow-up).
+        ``original``: ``shown`` is the interaction's original response (``/cribbage hand``'s
+        answer; nothing was clicked). A click on an older copy of ``on`` (posted over since)
+        gives a token that reaches that copy: it is closed through it."""
+        now = self._now()
+        record = reached(shown, key, digest, now, original=original, version=version)
+        await self._shown.sent(owner, [record])
+        if clicked is None:
+            return
+        table = (await self._shown.kept(owner)).get(on)
+        if table is None:
+            return
+        if table.message_id != clicked.message_id:
+            self.reached_older(owner, on, clicked)
+            return
+        refreshed = dataclasses.replace(table, token=clicked.token, token_at=now, original=True)
+        self._shown.keep_and_write(owner, refreshed)
+
+    def reached_older(self, owner: Owner, key: str, clicked: Clicked) -> None:
+        """An interaction on an older copy of the owner's message ``key`` (one posted over, at
+        a private table) was answered: its token reaches that copy for a while, and the copy
+        is closed through it (it shows the message as it is, without controls)."""
+        life = self._lives.of(owner).life(key)
+        life.older[clicked.message_id] = reached(clicked, key, "", self._now())
+        self._lives.look_again(owner)
+
+    def older(self, owner: Owner, key: str) -> list[MessageRecord]:
+        """The older copies of the owner's message ``key`` that a live token reaches."""
+        life = self._lives.find(owner, key)
+        if life is None:
+            return []
+        life.passing(self._now())
+        return list(life.older.values())
+
+    def closed_older(self, owner: Owner, copy: MessageRecord) -> None:
+        """An older copy was closed (or cannot be reached any more): nothing more is sent to
+        it."""
+        life = self._lives.find(owner, copy.key)
+        if life is not None:
+            life.older.pop(copy.message_id, None)
+
+    def mirrored(self, owner: Owner, key: str, shown: Clicked, digest: str, version: int) -> None:
+        """An interaction's answer (``shown``) is a private copy of the owner's message ``key``
+        showing ``digest``: kept up to date through its token while that lives (looked at at
+        once: the owner may have changed while the answer was on its way)."""
+        life = self._lives.of(owner).life(key)
+        life.mirrors[shown.message_id] = reached(shown, key, digest, self._now(), version=version)
+        self._lives.look_again(owner)
+
+    def mirrors(self, owner: Owner, key: str, before: Iterable[str] = ()) -> list[MessageRecord]:
+        """The private copies of the owner's message ``key`` a live token reaches, with those
+        of the messages it takes over (``before``: a player's hand of the deal before, whose
+        copies follow their hand into the new deal)."""
+        entry = self._lives.get(owner)
+        if entry is None:
+            return []
+        now = self._now()
+        life = entry.life(key)
+        for old in before:
+            moved = entry.lives.get(old)
+            if moved is not None and moved.mirrors:
+                for copy in moved.mirrors.values():
+                    life.mirrors.setdefault(copy.message_id, dataclasses.replace(copy, key=key))
+                moved.mirrors.clear()
+        life.passing(now)
+        return list(life.mirrors.values())
+
+    def mirror_sent(self, owner: Owner, record: MessageRecord) -> None:
+        """A private copy was edited to show what ``record`` says."""
+        life = self._lives.of(owner).life(record.key)
+        if record.message_id in life.mirrors:
+            life.mirrors[record.message_id] = record
+
+    def mirror_lost(self, owner: Owner, copy: MessageRecord) -> None:
+        """A private copy cannot be reached any more: nothing more is sent to it."""
+        life = self._lives.find(owner, copy.key)
+        if life is not None:
+            life.mirrors.pop(copy.message_id, None)
+
+    async def carrier(self, owner: Owner, shown: Clicked, *, check: str | None = None) -> None:
+        """An interaction about the owner was answered (``shown``: its answer, and the
+        interaction's token): where the bot is not a member, that token may post the owner's
+        table again once no other reaches it (kept under the key ``via``, which nothing draws).
+
+        ``check``: the key of a message only tokens reach (a private table's table) that the
+        answer did not touch. Its token may have lapsed without the bot knowing (Discord's clock
+        is its own), and nothing would try it before the game next changes: it is sent again
+        now, which edits it through its token while that lives (showing what it shows) and
+        otherwise posts it again through this one."""
+        await self._shown.sent(owner, [reached(shown, VIA, "", self._now())])
+        known = None if check is None else (await self._shown.kept(owner)).get(check)
+        if known is not None and known.token != shown.token and known.digest:
+            # In memory only: a look forgotten here costs at most one edit of what it shows.
+            self._shown.keep(owner, dataclasses.replace(known, digest=""))
+        self._lives.look_again(owner)
+
+    async def tokens_lapsed(self, owner: Owner, tokens: Iterable[str]) -> None:
+        """Discord said these interactions' tokens may no longer reach the owner's messages
+        (past their 15 minutes): the messages they reached are kept without them."""
+        dead = set(tokens)
+        changed = False
+        for record in list((await self._shown.kept(owner)).values()):
+            if record.token is not None and record.token in dead:
+                lapsed = dataclasses.replace(record, token=None, token_at=None, original=False)
+                self._shown.keep_and_write(owner, lapsed)
+                changed = True
+        if changed:
+            self._lives.look_again(owner)  # what is drawn may say so (a mention on the table)

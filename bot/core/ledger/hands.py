@@ -1,0 +1,198 @@
+"""The players' hands, in their two lanes: what gives a player their turn goes first.
+
+Every move redraws the waiting player's hand, so under quick play a hand's count of writes (its
+DM channel's edits, or its token's) would be spent on redraws, and the edit that says "Your
+turn" would wait behind them. So in the hands' lanes what gives a player something new to act
+on (``MessageView.offers``) goes before what does not, and a redraw waits while the message's
+count is low (:data:`PROMPT_RESERVE`); a DM that would wait for its channel's count is looked at
+again when the count allows, so it never holds up the other hands.
+
+A player's private copies of their hand (their answers that show it: a move by command,
+``/cribbage hand``) go in a lane of their own, through their tokens: outside every count but the
+token's own, so a player who moves by command gets their turn where they typed, at once.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Callable
+
+from bot.core.base.owners import Owner
+from bot.core.base.timing import ANSWER_RETRY, CHANNEL_PERIOD, WEBHOOK_PERIOD
+from bot.core.base.views import MessageRecord, MessageView, Owed
+from bot.core.ledger.attempts import Attempts
+from bot.core.ledger.lanes import Lane, Lanes
+from bot.core.ledger.ledger import MessageLedger
+from bot.core.ledger.life import Owing
+from bot.core.ledger.pacer import Pacer, RequestKind
+from bot.core.ledger.routes import answer_on_its_way, live
+from bot.core.ledger.transport import Superseded
+
+__all__ = ["PROMPT_RESERVE", "Hands"]
+
+#: Of a hand message's count of writes (its DM channel's edits, or its token's), a redraw that
+#: offers the player nothing new leaves this many for the edit that gives them their turn.
+PROMPT_RESERVE = 2
+
+
+class Hands:
+    """Sends the players' hands (their DMs) and their private copies, prompts first."""
+
+    def __init__(
+        self,
+        ledger: MessageLedger,
+        attempts: Attempts,
+        pacer: Pacer,
+        lanes: Lanes,
+        clock: Callable[[], float],
+    ) -> None:
+        self._ledger = ledger
+        self._attempts = attempts
+        self._pacer = pacer
+        self._lanes = lanes
+        self._clock = clock
+
+    async def send_mirrors(self, owing: Owing) -> set[str]:
+        """Bring the players' private copies of their hands up to date (their answers that
+        show their hand: a move by command, ``/cribbage hand``), through their tokens: outside
+        every count but the token's own, so a player who moves by command gets their turn
+        where they typed, at once. What gives a player their turn goes first; a redraw waits
+        while the copy's token has few writes left. The keys whose copies show what is owed
+        now."""
+        owner, shown = owing.owner, set()
+        work: list[tuple[bool, Owed, MessageRecord, MessageView]] = []
+        for owed in owing.owed:
+            if owed.user_id is None or owed.private:
+                continue
+            copies = sorted(
+                self._ledger.copies.mirrors(owner, owed.key, owed.fallbacks),
+                key=lambda c: c.token_at or 0.0,
+            )
+            if not copies:
+                continue
+            # The newest copy is kept up to date; an older one (the player answered again
+            # since) is closed once: the hand as it is, without its controls.
+            *older, newest = copies
+            work += [(False, owed, copy, owed.view.without_controls()) for copy in older]
+            if newest.digest == owed.view.digest():
+                shown.add(owed.key)
+            elif answer_on_its_way(newest, self._clock()):
+                # A click's answer on its way there would land over an edit made now.
+                self._lanes.later(owner, owing.channel_id, Lane.COPIES, ANSWER_RETRY)
+            else:
+                work.append((owed.view.offers() is not None, owed, newest, owed.view))
+        for prompt, owed, copy, view in sorted(work, key=lambda item: not item[0]):
+            assert copy.token is not None
+            if not prompt and self._pacer.webhook_room(copy.token) <= PROMPT_RESERVE:
+                # (Looked at again once the token's count allows.)
+                self._lanes.later(owner, owing.channel_id, Lane.COPIES, WEBHOOK_PERIOD / 2)
+                continue
+            if not await self._attempts.edit_copy(copy, view, owing):
+                self._ledger.copies.mirror_lost(owner, copy)  # (its token reaches it no more)
+                continue
+            if view is owed.view:
+                self._ledger.copies.mirror_sent(
+                    owner, dataclasses.replace(copy, digest=view.digest(), version=owing.version)
+                )
+                shown.add(owed.key)
+            else:
+                self._ledger.copies.mirror_lost(owner, copy)
+        return shown
+
+    def _mirrored(self, owing: Owing) -> set[str]:
+        """The hands whose newest private copy shows what is owed now: its DM is no longer
+        what its player waits on."""
+        shown = set()
+        for owed in owing.owed:
+            if owed.user_id is None or owed.private:
+                continue
+            copies = self._ledger.copies.mirrors(owing.owner, owed.key, owed.fallbacks)
+            newest = max(copies, key=lambda c: c.token_at or 0.0, default=None)
+            if newest is not None and newest.digest == owed.view.digest():
+                shown.add(owed.key)
+        return shown
+
+    async def send(self, owing: Owing, due: list[tuple[Owed, MessageRecord | None]]) -> bool:
+        """Send the DMs due; False if the owner moved on before they were all sent (a move's
+        click already updated the mover's hand: an older state must not overwrite it), or one
+        shows something else (an earlier copy Discord gave back). What gives a player their
+        turn goes before what does not (a hand a private copy of which shows it already is no
+        longer what its player waits on)."""
+        mirrored = self._mirrored(owing)
+        records: list[MessageRecord] = []
+        prompts = {
+            o.key: o.key not in mirrored and self._prompts(owing.owner, o, k) for o, k in due
+        }
+        ordered = sorted(due, key=lambda item: not prompts[item[0].key])
+        try:
+            for owed, known in ordered:
+                if self._ledger.moved_on(owing):
+                    return False
+                if not prompts[owed.key] and self._redraw_waits(owing, owed, known):
+                    continue
+                if await self._dm_waits(owing, owed, known):
+                    continue
+                try:
+                    record = await self._attempts.deliver(owing, owed, known)
+                except Superseded:
+                    return False  # it moved on while the DM waited for its turn
+                if record is not None:
+                    records.append(record)
+                    self._ledger.offered(owing.owner, owed.key, record.digest, owed.view.offers())
+                    if record.digest != owed.view.digest():
+                        return False
+            return True
+        finally:
+            await self._ledger.shown.sent(owing.owner, records)
+
+    def _prompts(self, owner: Owner, owed: Owed, known: MessageRecord | None) -> bool:
+        """Whether sending ``owed`` gives its player something new to act on (live controls
+        the copy shown does not offer, as far as is known): their turn."""
+        offers = owed.view.offers()
+        if offers is None:
+            return False
+        return known is None or self._ledger.offering(owner, owed.key, known.digest) != offers
+
+    def _redraw_waits(self, owing: Owing, owed: Owed, known: MessageRecord | None) -> bool:
+        """Whether a redraw of a hand (nothing new to act on) waits, leaving the message's
+        count of writes to the edit that gives its player their turn: then it is looked at
+        again once that count allows. A hand's last look (a finished deal's) never waits so:
+        it is owed only while the game keeps its deal."""
+        if known is None or owed.private or owed.last:
+            return False
+        # (The count of the way it would go: its token's while that lives, else its DM's.)
+        through = live(known, self._clock()) and known.token is not None
+        if through:
+            assert known.token is not None
+            room = self._pacer.webhook_room(known.token)
+        else:
+            room = self._pacer.room(known.channel_id, RequestKind.EDIT)
+        if room > PROMPT_RESERVE:
+            return False
+        delay = WEBHOOK_PERIOD / 2 if through else CHANNEL_PERIOD / 2
+        self._lanes.later(owing.owner, owing.channel_id, Lane.HANDS, delay)
+        return True
+
+    async def _dm_waits(self, owing: Owing, owed: Owed, known: MessageRecord | None) -> bool:
+        """Whether a hand's post or edit with the bot's token waits for its DM's count (the
+        other hands in the same lane are not held up meanwhile): then it is looked at again
+        once that count allows."""
+        now = self._clock()
+        if owed.private or owed.user_id is None or (known is not None and live(known, now)):
+            return False  # (through a token: its own count)
+        if known is None:
+            # A new deal's hand, posted in the player's DM (as a follow-up of their latest
+            # click there while its token lives: its own count).
+            link = await self._ledger.dm_links.link(owed.user_id)
+            if link is None or link.channel_id is None:
+                return False
+            if live(MessageRecord("", 0, 0, "", link.token, link.token_at), now):
+                return False
+            channel_id, kind = link.channel_id, RequestKind.POST
+        else:
+            channel_id, kind = known.channel_id, RequestKind.EDIT
+        delay = self._pacer.channel_delay(channel_id, kind)
+        if delay <= 0:
+            return False
+        self._lanes.later(owing.owner, owing.channel_id, Lane.HANDS, delay)
+        return True

@@ -1,0 +1,206 @@
+"""What each message shows (``Life.shown``): read from the store once, then kept with every send.
+
+Alone, the process that sends is the only one writing what was sent, so an owner's messages are
+read once and then kept in memory with every send and every click's answer heard of on the feed.
+They are read again after a change heard late, and (other processes answering clicks too) while a
+message's id is still to come; one read at a time, and whoever draws the owner meanwhile waits
+for it.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Callable, Sequence
+
+from bot.core.base.owners import Owner
+from bot.core.base.timing import ANSWER_LANDS_WITHIN
+from bot.core.base.views import MessageRecord
+from bot.core.ledger.life import Lives, OwnerLives, replaces
+from bot.core.ledger.routes import answer_on_its_way
+from bot.core.ledger.storage import MessageRecords
+from bot.core.ledger.writes import WriteBehind
+
+__all__ = ["Shown"]
+
+
+def _with_learned_id(record: MessageRecord, known: MessageRecord | None) -> MessageRecord:
+    """``record`` with the message's id, when it was sent through an interaction's original
+    response whose id it did not know (0) and the same answer's id was learned meanwhile (the
+    answer landed while the edit through its token was on its way)."""
+    if (
+        known is None
+        or record.message_id != 0
+        or known.message_id == 0
+        or record.token is None
+        or record.token != known.token
+    ):
+        return record
+    return dataclasses.replace(record, channel_id=known.channel_id, message_id=known.message_id)
+
+
+class Shown:
+    """What the owners' messages show, as Discord confirmed it: read once, kept in memory."""
+
+    def __init__(
+        self,
+        store: MessageRecords,
+        lives: Lives,
+        writes: WriteBehind,
+        now: Callable[[], float],
+        *,
+        shared: bool,
+    ) -> None:
+        """``shared``: other processes answer clicks on the same messages, and keep what their
+        answers show (what was sent is read again while a message's id is still to come)."""
+        self._store = store
+        self._lives = lives
+        self._writes = writes
+        self._now = now
+        self._shared = shared
+        # When this process began keeping the ledger.
+        self._started = now()
+
+    async def kept(self, owner: Owner) -> dict[str, MessageRecord]:
+        """The owner's messages as they show now, by key: read once and then kept with every
+        send and every click's answer heard of on the feed. Read again after a change heard
+        late, and (other processes answering too) while a message's id is still to come."""
+        entry = self._lives.of(owner)
+        if not entry.reading.locked() and not self._stale(entry):
+            return entry.shown()
+        # One read at a time, and nobody draws from memory while one is on its way: a caller
+        # that came while another read (the keeper's lanes start together after a takeover)
+        # would otherwise draw from what was kept before it, without what the last sender
+        # posted, and post it again.
+        async with entry.reading:
+            if not self._stale(entry):
+                return entry.shown()
+            entry.unread = False
+            try:
+                read = self._unconfirmed_unknown(await self._store.messages(owner))
+            except BaseException:
+                entry.unread = True  # (read again by the next to draw it)
+                raise
+            if entry.doubted:
+                entry.doubted = False
+                read = {key: dataclasses.replace(r, digest="") for key, r in read.items()}
+            # What this process sent and has not written yet (or is writing now, so the read
+            # may not have seen it) is newer than what was read.
+            read = self._writes.over(owner, read)
+            for life in entry.lives.values():
+                life.shown = None
+            for key, record in read.items():
+                entry.life(key).shown = record
+            entry.read = True
+        return entry.shown()
+
+    def _stale(self, entry: OwnerLives) -> bool:
+        """Whether what is kept of an owner's messages is to be read from the store first:
+        never read, a change heard late, or (other processes answering too) a message's id
+        still to come."""
+        return (
+            not entry.read
+            or entry.unread
+            or (
+                self._shared
+                and any(life.shown.message_id == 0 for life in entry.lives.values() if life.shown)
+            )
+        )
+
+    def _unconfirmed_unknown(self, sent: dict[str, MessageRecord]) -> dict[str, MessageRecord]:
+        """What was sent, as read from the store, with every click's answer that is not known to
+        have landed taken as unknown (to be edited again): one kept longer than
+        :data:`ANSWER_LANDS_WITHIN` ago, and, alone, one kept before this process started (the
+        process that answered stopped before it knew; this one knows of its own)."""
+        before = self._now() - ANSWER_LANDS_WITHIN
+        if not self._shared:
+            before = max(before, self._started)
+        for key, record in sent.items():
+            since = record.unconfirmed_since
+            if since is not None and since < before:
+                sent[key] = dataclasses.replace(record, digest="")
+        return sent
+
+    def keep(self, owner: Owner, record: MessageRecord) -> None:
+        """``record`` as what the message shows, unless what is kept of it is of a later
+        version (only for an owner whose messages are in memory: the others are read)."""
+        entry = self._lives.get(owner)
+        if entry is not None and entry.read:
+            life = entry.life(record.key)
+            if replaces(record, life.shown):
+                life.shown = record
+
+    def keep_and_write(self, owner: Owner, record: MessageRecord) -> None:
+        """``record`` as what the message shows (see :meth:`keep`), written to the store soon."""
+        self.keep(owner, record)
+        self._writes.write(owner, record)
+
+    async def sent(self, owner: Owner, records: Sequence[MessageRecord]) -> None:
+        """Messages of ``owner`` were sent or edited as ``records`` say (each drawn at the
+        version it carries): kept in memory now, written to the store a moment later with
+        whatever else was sent meanwhile (:data:`~bot.core.base.timing.WRITE_BEHIND`,
+        :meth:`WriteBehind.flush <bot.core.ledger.writes.WriteBehind.flush>`).
+
+        A record of an older version than the look kept of the same message (a click's answer
+        that landed while this edit was on its way) may have put that older look over the
+        answer: what the message shows is then not known, and it is edited again. A message
+        posted and clicked before its record came (the click's answer heard on the feed
+        meanwhile) is kept as that answer shows it, and so is a message edited while a click's
+        answer to it was heard of (the answer may land over the edit): it is edited again once
+        that answer has landed."""
+        clobbered = False
+        entry = self._lives.of(owner)
+        for record in records:
+            life = entry.life(record.key)
+            known = life.shown if entry.read else None
+            record = _with_learned_id(record, known)
+            early, life.early = life.early, None
+            if known is not None and not replaces(record, known):
+                self.keep_and_write(owner, dataclasses.replace(known, digest=""))
+                clobbered = True
+                continue
+            if self._landing_over(known, record):
+                clobbered = True  # (kept as the answer shows it: edited again once it lands)
+                continue
+            if (
+                known is None
+                and early is not None
+                and early.message_id == record.message_id
+                and early.version > record.version
+                and answer_on_its_way(early, self._now())
+            ):
+                # Posted, then clicked and answered before this record came: that answer
+                # lands after the post, and may still be on its way.
+                self.keep(owner, early)
+            else:
+                self.keep(owner, record)
+            # Its pending post, if any, goes in the same write as its record.
+            self._writes.write(owner, record, posted=life.posting)
+            life.posting = False
+        if clobbered:
+            self._lives.look_again(owner)
+
+    def _landing_over(self, known: MessageRecord | None, record: MessageRecord) -> bool:
+        """Whether ``known`` is a click's answer to the message ``record`` edited that may land
+        over that edit: heard while the edit was on its way (an edit made knowing of it goes
+        through its token, once it has landed), and not yet known to have landed."""
+        return (
+            known is not None
+            and known.message_id == record.message_id
+            and known.token != record.token
+            and answer_on_its_way(known, self._now())
+        )
+
+    async def forget_look(self, owner: Owner, key: str, version: int | None) -> None:
+        """What ``key`` shows is not known after all: it is edited again."""
+        await self._store.forget_look(owner, key, version)
+        life = self._lives.find(owner, key)
+        known = None if life is None else life.shown
+        if life is not None and known is not None and version in (None, known.version):
+            life.shown = dataclasses.replace(known, digest="")
+
+    async def gone(self, owner: Owner, key: str) -> None:
+        """A message of ``owner`` is gone from Discord (someone deleted it): send it again."""
+        await self._store.forget_message(owner, key)
+        life = self._lives.find(owner, key)
+        if life is not None:
+            life.shown = None

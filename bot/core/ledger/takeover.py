@@ -1,0 +1,136 @@
+"""A process that begins to send: after the sender before it, and after posts a stop left behind.
+
+A sender that stopped mid-send (killed, frozen, cut off) may still have requests on their way,
+may have spent some of each channel's counts, and may have posted a follow-up (which takes no
+nonce) without keeping its id. The process that takes over waits out the first, counts the
+second as spent and takes what it may have been sending as unknown
+(:meth:`Takeover.wait_out`); and before it sends anything of an owner, at start-up too, it looks
+for the owner's lost posts (:meth:`Takeover.recovered`).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections import OrderedDict
+from collections.abc import Callable
+
+from bot.core.base.faults import Fault
+from bot.core.base.owners import Owner
+from bot.core.base.timing import CHANNEL_PERIOD, LEASE_SAFETY, REQUEST_LANDS_WITHIN
+from bot.core.base.views import MessageRecord
+from bot.core.ledger.attempts import Attempts
+from bot.core.ledger.ledger import MessageLedger
+from bot.core.ledger.pacer import Pacer, RequestKind
+from bot.core.ledger.touches import TOUCHED_KEPT
+from bot.core.ledger.transport import NotSender, Transport
+
+__all__ = ["RECOVERED_KEPT", "Takeover"]
+
+log = logging.getLogger(__name__)
+
+#: How many owners the keeper remembers having looked for lost posts of (one forgotten is
+#: looked at again: one read).
+RECOVERED_KEPT = 10_000
+
+
+class Takeover:
+    """Takes over from the sender before, and looks for the posts a stop left behind."""
+
+    def __init__(
+        self,
+        ledger: MessageLedger,
+        transport: Transport,
+        attempts: Attempts,
+        pacer: Pacer,
+        clock: Callable[[], float],
+    ) -> None:
+        self._ledger = ledger
+        self._transport = transport
+        self._attempts = attempts
+        self._pacer = pacer
+        self._clock = clock
+        # Owners whose lost posts were looked for since this process began to send (none is
+        # sent to before: see recovered), and the lock of each look not made yet.
+        self._recovered_owners: OrderedDict[Owner, None] = OrderedDict()
+        self._recovering: dict[Owner, asyncio.Lock] = {}
+
+    async def wait_out(self) -> None:
+        """Wait out what the sender before may still have on its way (it stopped writing
+        :data:`~bot.core.base.timing.LEASE_SAFETY` before its lease lapsed, which was before
+        this process took it, and what it wrote lands within
+        :data:`~bot.core.base.timing.REQUEST_LANDS_WITHIN`), having counted what it may have
+        spent of the channels' counts as spent and taken every message it may have been
+        sending as unknown."""
+        began = self._clock()
+        touched = self._ledger.touches.touched_since(began - TOUCHED_KEPT)
+        self._ledger.touches.reassert(owner for owner, _ in touched)
+        self._spent_before(touched, began)
+        waits = REQUEST_LANDS_WITHIN - LEASE_SAFETY
+        await asyncio.sleep(max(0.0, began + waits - self._clock()))
+
+    def _spent_before(self, touched: list[tuple[Owner, int]], now: float) -> None:
+        """The channels of the owners another sender was sending lately: each of their
+        changes heard in the last channel period may have cost it a post and an edit there,
+        which Discord still counts."""
+        ages: dict[int, list[float]] = {}
+        for owner, channel_id in touched:
+            ages.setdefault(channel_id, []).extend(
+                now - t for t in self._ledger.touches.changes_of(owner) if now - t < CHANNEL_PERIOD
+            )
+        for channel_id, heard in ages.items():
+            for kind in RequestKind:
+                self._pacer.spent_before(channel_id, kind, heard)
+
+    def forget(self) -> None:
+        """Another process sends now: this one, once it sends again, looks for lost posts
+        again."""
+        self._recovered_owners.clear()
+
+    async def recovered(self, owner: Owner) -> None:
+        """Look for the owner's lost posts once after this process began to send, before
+        anything of it is sent: a change heard before the start-up's reconciling (a sweep, a
+        click) would otherwise post a DM again that a process stopped mid-post already made.
+        When the look fails (the lease passed on: :class:`NotSender`; the store) it is made
+        again by the next pass."""
+        if owner in self._recovered_owners:
+            self._recovered_owners.move_to_end(owner)
+            return
+        # Looked for in the caller's own task (a stop cancels it with them), one at a time
+        # per owner: a second caller waits for the first's look, then finds it made.
+        async with self._recovering.setdefault(owner, asyncio.Lock()):
+            if owner in self._recovered_owners:
+                return
+            await self._recover(owner)
+            self._recovered_owners[owner] = None
+            # Whoever still waits on the lock holds it; later callers return above.
+            del self._recovering[owner]
+            while len(self._recovered_owners) > RECOVERED_KEPT:
+                self._recovered_owners.popitem(last=False)
+
+    async def _recover(self, owner: Owner) -> None:
+        """Keep what a process that stopped between posting a DM and keeping its id left
+        behind: the newest copy found becomes the message (the next pass edits it to match the
+        owner), any other copy is deleted, so no second hand with live controls stays in a
+        DM."""
+        pending = await self._ledger.writes.pending_posts(owner)
+        if not pending:
+            return
+        fence = self._attempts.fence(self._attempts.epoch())
+        kept = {record.message_id for record in (await self._ledger.shown.kept(owner)).values()}
+        for post in pending:
+            try:
+                found = await self._transport.lost_posts(owner, post, kept, fence)
+                if found:
+                    *extra, newest = found
+                    kept.add(newest)
+                    record = MessageRecord(post.key, post.channel_id, newest, "")
+                    await self._ledger.shown.sent(owner, [record])
+                    for message_id in extra:
+                        await self._transport.delete(post.channel_id, message_id, fence)
+                await self._ledger.writes.looked_for(owner, post.key)
+            except (NotSender, Fault):
+                raise
+            except Exception as error:
+                # Left for the next start; the owner is brought up to date all the same.
+                log.warning("could not look for %s of %s: %s", post.key, owner, error)
