@@ -199,10 +199,13 @@ def _short(game: Game, events: list[Any]) -> bool:
     return score_hand(claim.cards, claim.starter, crib=claim.crib).total > window.claimed
 
 
-def next_move(snap: Snapshot, seats: list[int], claims: list[int]) -> Move:
+def next_move(snap: Snapshot, seats: list[int], claims: list[bool]) -> Move:
     """The next move a sensible player makes: muggins on a short claim, else let a claim
-    stand, else count (the first claim of the game a point short, to be mugginsed), else
-    throw the first two cards, else play the first card that may be played."""
+    stand, else count (the first claim of a pone's hand worth something a point short, to be
+    mugginsed while the dealer's count follows: a hand worth nothing cannot be claimed short,
+    and a muggins on the deal's last count is followed at once by the next deal), else throw
+    the first two cards, else play the first card that may be played. ``claims`` says of
+    each claim made so far whether it was short."""
     game, log = snap.game, snap.log
     assert game is not None and log is not None
     events = list(log.events(game.deal_number))
@@ -218,8 +221,10 @@ def next_move(snap: Snapshot, seats: list[int], claims: list[int]) -> Move:
             turn, starter = game.count_turn, game.public_view().starter
             assert turn is not None and starter is not None
             worth = score_hand(turn.cards, starter, crib=turn.crib).total
-            claim = worth - 1 if not claims and worth > 0 else worth
-            claims.append(claim)
+            pone = not turn.crib and turn.seat != game.dealer
+            short = pone and worth > 0 and not any(claims)
+            claim = worth - 1 if short else worth
+            claims.append(short)
             return Move(seat, "count", (str(claim),))
     for seat, c in controls.items():
         if c is not None and c.kind == "discard":
@@ -350,7 +355,7 @@ async def test_a_whole_game_at_the_table_inside_discord(
         knowledge = Knowledge(seat_of)
         by_seat = {0: al, 1: bea}
         pages = {0: al_page, 1: bea_page}
-        claims: list[int] = []
+        claims: list[bool] = []
         moves = cards = 0
         cut = False
         pictures: set[str] = set()
