@@ -11,12 +11,12 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from engine import rules
-from engine.cards import Card, full_deck
+from engine.cards import JACK, Card, full_deck
 from engine.errors import BadDiscard, CardNotHeld, WrongPhase
 from engine.events import CutForDeal, Dealt, Discarded, Event, Heels, StarterCut
 from engine.outcome import EndReason
 from engine.phase import Phase
-from engine.rules import HEELS_POINTS, JACK
+from engine.rules import HEELS_POINTS
 from engine.state import GameState
 
 __all__ = ["Dealing"]

@@ -22,14 +22,12 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from enum import StrEnum
 
-from engine.cards import Card
+from engine.cards import JACK, PIP_VALUES, Card
 from engine.rules import (
     FIFTEEN,
     FIFTEEN_POINTS,
-    JACK,
     MIN_RUN,
     NOBS_POINTS,
-    PIP_VALUES,
     SET_POINTS,
     SHOW_SIZE,
     flush_points,

@@ -31,14 +31,14 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import cache
 
-from engine.cards import Card
+from engine.cards import JACK, Card
 from engine.players.crib_table import crib_value
 from engine.players.discard_ev import DiscardChoice
 from engine.players.fastscore import RANK, hand_points
 from engine.players.peg_table import pegging_value
 from engine.players.role_crib import load_tables, rank_crib_value, role_crib_value
 from engine.players.win_chance import counted_chance, load_table
-from engine.rules import HEELS_POINTS, JACK, SHOW_SIZE
+from engine.rules import HEELS_POINTS, SHOW_SIZE
 
 __all__ = [
     "ENDGAME_CANDIDATES",

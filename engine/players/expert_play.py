@@ -15,12 +15,11 @@ from __future__ import annotations
 import random
 from collections.abc import Callable, Sequence
 
-from engine.cards import Card
+from engine.cards import PIP_VALUES, Card
 from engine.players.fastscore import peg_points
 from engine.players.hand_guess import view_guesses
 from engine.players.play_history import view_history
 from engine.players.playout import finish_play
-from engine.rules import PIP_VALUES
 from engine.views import SeatView
 
 __all__ = ["Outcome", "net_points", "play_values"]

@@ -16,12 +16,12 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from engine.cards import JACK
 from engine.rules import (
     FIFTEEN,
     FIFTEEN_POINTS,
     FIVE_CARD_FLUSH_POINTS,
     FOUR_CARD_FLUSH_POINTS,
-    JACK,
     MAX_COUNT,
     MIN_RUN,
     NOBS_POINTS,

@@ -34,12 +34,13 @@ from collections.abc import Callable, Sequence
 from functools import cache
 from math import comb
 
+from engine.cards import PIP_VALUES
 from engine.players.base import unseen_cards
 from engine.players.fastscore import RANK
 from engine.players.play_history import Play, PlayHistory
 from engine.players.playout import thumb_value
 from engine.players.role_crib import keep_ratio
-from engine.rules import MAX_COUNT, PIP_VALUES, SHOW_SIZE
+from engine.rules import MAX_COUNT, SHOW_SIZE
 from engine.scoring import RANK_CODE
 from engine.views import SeatView
 

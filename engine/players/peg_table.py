@@ -32,11 +32,12 @@ from functools import cache
 from math import comb
 from typing import Any
 
+from engine.cards import PIP_VALUES
 from engine.data import shipped
 from engine.players.fastscore import peg_points
 from engine.players.playout import finish_play, thumb_choice
 from engine.players.role_crib import keep_key, load_tables
-from engine.rules import PIP_VALUES, SHOW_SIZE
+from engine.rules import SHOW_SIZE
 
 __all__ = ["DATA_FILE", "METHOD", "build_entry", "build_table", "load_table", "pegging_value"]
 

@@ -22,10 +22,10 @@ from __future__ import annotations
 
 from math import comb
 
-from engine.cards import Card
+from engine.cards import PIP_VALUES, Card
 from engine.players.base import unseen_cards
 from engine.players.fastscore import RANK, peg_points
-from engine.rules import FIFTEEN, LAST_CARD_POINTS, MAX_COUNT, PIP_VALUES
+from engine.rules import FIFTEEN, LAST_CARD_POINTS, MAX_COUNT
 from engine.views import SeatView
 
 __all__ = ["immediate_points", "lookahead_play_values", "simple_play_values"]

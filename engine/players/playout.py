@@ -24,14 +24,9 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from engine.cards import PIP_VALUES
 from engine.players.fastscore import peg_points
-from engine.rules import (
-    FIFTEEN,
-    GO_POINTS,
-    LAST_CARD_POINTS,
-    MAX_COUNT,
-    PIP_VALUES,
-)
+from engine.rules import FIFTEEN, GO_POINTS, LAST_CARD_POINTS, MAX_COUNT
 
 __all__ = [
     "DANGER_COUNTS",

@@ -70,10 +70,11 @@ from functools import cache
 from math import comb
 from typing import Any
 
+from engine.cards import JACK
 from engine.data import shipped
 from engine.players.crib_table import crib_value_of_ranks, two_key, two_keys
 from engine.players.fastscore import RANK, SUIT, base_points, card_index, grouped_sum
-from engine.rules import JACK, NOBS_POINTS
+from engine.rules import NOBS_POINTS
 from engine.scoring import RANK_CODE
 
 __all__ = [

@@ -7,13 +7,13 @@ import random
 
 import pytest
 
+from engine.cards import PIP_VALUES
 from engine.events import GoPoint, Played
 from engine.game import Game
 from engine.phase import Phase
 from engine.players import ClubPlayer
 from engine.players.fastscore import peg_points
 from engine.players.playout import finish_play, thumb_choice
-from engine.rules import PIP_VALUES
 from tests.helpers.rigging import NAMES
 
 CLUB = ClubPlayer()

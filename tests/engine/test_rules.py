@@ -7,7 +7,7 @@ import random
 import pytest
 
 from engine import rules
-from engine.cards import full_deck, parse_cards
+from engine.cards import JACK, full_deck, parse_cards
 from engine.game import Game
 from engine.scoring import hand_total
 from tests.helpers.rigging import NAMES
@@ -19,7 +19,7 @@ def test_pip_values_ace_one_numbers_face_value_court_cards_ten() -> None:
 
 
 def test_the_jack_is_rank_eleven() -> None:
-    assert parse_cards("JH")[0].rank == rules.JACK
+    assert parse_cards("JH")[0].rank == JACK
 
 
 def test_flush_a_hand_scores_four_or_five_a_crib_only_five() -> None:
