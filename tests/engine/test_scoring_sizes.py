@@ -46,10 +46,10 @@ def naive(hand: Sequence[Card], starter: Card, crib: bool) -> int:
     points += 2 * sum(1 for a, b in itertools.combinations(cards, 2) if a.rank == b.rank)
     runs = []
     for size in range(3, len(cards) + 1):
-        for subset in itertools.combinations(cards, size):
-            ranks = sorted(card.rank for card in subset)
+        for chosen in itertools.combinations(cards, size):
+            ranks = sorted(card.rank for card in chosen)
             if ranks == list(range(ranks[0], ranks[0] + size)):
-                runs.append(set(subset))
+                runs.append(set(chosen))
     points += sum(len(run) for run in runs if not any(run < other for other in runs))
     suits = {card.suit for card in hand}
     if len(suits) == 1:
