@@ -1,22 +1,22 @@
 """The deal and the crib: the cut for first deal, each deal, the discards, and the starter.
 
 A part of :class:`~engine.game.Game` (see :mod:`engine.state`): it shuffles with the game's
-random source, deals one card at a time from the dealer's left, takes each seat's discards
-into the crib, and once the crib is complete cuts the starter (his heels scored) and hands
-the play its first turn.
+random source, deals one card at a time from the dealer's left as many as the rules give each
+seat, makes up the crib from the pack when the rules say so, takes each seat's discards into
+the crib, and once the crib is complete cuts the starter (his heels scored) and hands the play
+its first turn. At the start of a game whose rules give points for last, the seat left of the
+first dealer pegs them.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 
-from engine import rules
 from engine.cards import JACK, Card, full_deck
 from engine.errors import BadDiscard, CardNotHeld, WrongPhase
-from engine.events import CutForDeal, Dealt, Discarded, Event, Heels, StarterCut
+from engine.events import CutForDeal, Dealt, Discarded, Event, ForLast, Heels, StarterCut
 from engine.outcome import EndReason
 from engine.phase import Phase
-from engine.rules import HEELS_POINTS
 from engine.state import GameState
 
 __all__ = ["Dealing"]
@@ -28,15 +28,9 @@ class Dealing:
     def __init__(self, state: GameState) -> None:
         self.state = state
 
-    @property
-    def hand_size(self) -> int:
-        """Cards dealt to each seat: 6 with two players, else 5."""
-        return rules.hand_size(self.state.num_players)
-
-    @property
-    def discard_count(self) -> int:
-        """Cards each seat puts in the crib: 2 with two players, else 1."""
-        return rules.discard_count(self.state.num_players)
+    def discard_count(self, seat: int) -> int:
+        """Cards ``seat`` puts in the crib this deal."""
+        return self.state.rules.to_crib(seat, self.state.dealer)
 
     def pending_discards(self) -> tuple[int, ...]:
         """Seats that still have to put cards in the crib."""
@@ -66,24 +60,39 @@ class Dealing:
                 rounds = tuple(tuple(r) for r in state.cut_rounds)
                 return CutForDeal(rounds=rounds, dealer=state.dealer)
 
+    def for_last(self) -> list[Event]:
+        """At the start of the game, the points for last (if the rules give any) to the seat
+        left of the first dealer."""
+        state = self.state
+        points = state.rules.points_for_last
+        if not points:
+            return []
+        seat = state.rules.leader(state.dealer)
+        side = state.side_of(seat)
+        state.scores[side] += points
+        return [ForLast(seat=seat, side=side, points=points, score=state.scores[side])]
+
     def deal(self) -> list[Event]:
         """Shuffle and deal one card at a time, starting left of the dealer."""
         state = self.state
+        rules = state.rules
         n = state.num_players
         deck = full_deck()
         state.rng.shuffle(deck)
-        size = self.hand_size
+        order = rules.deal_order(state.dealer)
         hands: list[list[Card]] = [[] for _ in range(n)]
-        for i in range(size * n):
-            hands[(state.dealer + 1 + i) % n].append(deck[i])
-        state.deck = deck[size * n :]
-        state.crib = []
-        # Three players: the crib gets the top card of the deck to make four.
-        crib_from_deck = n == 3
-        if crib_from_deck:
-            state.crib.append(state.deck.pop(0))
+        for seat, card in zip(order, deck, strict=False):
+            hands[seat].append(card)
+        state.deck = deck[len(order) :]
+        # The crib is made up from the top of the pack when the throws do not fill it
+        # (three players: one card).
+        state.crib = [state.deck.pop(0) for _ in range(rules.crib_from_pack)]
         state.hands = [sorted(h, key=Card.sort_key) for h in hands]
-        state.kept = [[] for _ in range(n)]
+        # A seat that throws nothing (the dealer in five-hand) keeps its hand at once.
+        state.kept = [
+            list(state.hands[seat]) if not rules.to_crib(seat, state.dealer) else []
+            for seat in range(n)
+        ]
         state.discards = [[] for _ in range(n)]
         state.played = [[] for _ in range(n)]
         state.starter = None
@@ -99,15 +108,15 @@ class Dealing:
             Dealt(
                 dealer=state.dealer,
                 deal_number=state.deal_number,
-                hand_size=size,
-                crib_from_deck=crib_from_deck,
+                hand_size=rules.others.dealt,
+                crib_from_deck=rules.crib_from_pack > 0,
             )
         ]
 
     def deal_next(self) -> list[Event]:
         """The deal passes to the left, and the next deal is dealt."""
         state = self.state
-        state.dealer = (state.dealer + 1) % state.num_players
+        state.dealer = state.rules.next_dealer(state.dealer)
         return self.deal()
 
     def verify_discard(self, seat: int, cards: Sequence[Card]) -> None:
@@ -124,7 +133,7 @@ class Dealing:
             if card in seen:
                 raise BadDiscard(f"You named {card} twice.")
             seen.add(card)
-        need = self.discard_count
+        need = self.discard_count(seat)
         if len(seen) != need:
             noun = "card" if need == 1 else "cards"
             raise BadDiscard(f"You must put {need} {noun} in the crib.")
@@ -157,13 +166,12 @@ class Dealing:
         events: list[Event] = [StarterCut(card=starter, dealer=dealer)]
         if starter.rank == JACK:
             side = state.side_of(dealer)
-            state.scores[side] += HEELS_POINTS
-            events.append(
-                Heels(seat=dealer, side=side, points=HEELS_POINTS, score=state.scores[side])
-            )
+            heels = state.rules.points.heels
+            state.scores[side] += heels
+            events.append(Heels(seat=dealer, side=side, points=heels, score=state.scores[side]))
             if state.reached_target(side):
                 events.append(state.finish(side, EndReason.TARGET))
                 return events
         state.phase = Phase.PLAY
-        state.turn = (dealer + 1) % state.num_players
+        state.turn = state.rules.leader(dealer)
         return events

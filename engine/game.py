@@ -1,4 +1,5 @@
-"""The whole game of cribbage as a state machine, for 2, 3 and 4 players (4 as partners).
+"""The whole game of cribbage as a state machine, played by a rules value (2, 3 and 4
+players, 4 as partners, in the standard game).
 
 A game waits for one of a few actions (:meth:`Game.discard`, :meth:`Game.play`,
 :meth:`Game.resign`, and with manual counting :meth:`Game.claim`, :meth:`Game.muggins`,
@@ -8,8 +9,11 @@ player, and returns the events it caused. Everything that needs no decision happ
 action: the starter and his heels once the crib is complete, every "go" in the play, the show
 (when counting is automatic), and the next deal.
 
-The table's options are chosen when the game is made: ``scoring`` (game points by the lurch,
-the default, or the skunk scale) and ``counting`` (automatic, the default, or manual with
+The rules are handed to the game when it is made (:class:`~engine.rules.Rules`: the deal,
+the crib, the show, the play, the sides, the target and its scale, the counting) and every
+part reads them from it (``game.rules``, ``view.rules``). For the standard game the table's
+options are enough: the ``target`` (121 or 61), ``scoring`` (game points by the lurch, the
+default, or the skunk scale) and ``counting`` (automatic, the default, or manual with
 muggins).
 
 :class:`Game` is the one door; behind it the game's state (:mod:`engine.state`) is run by
@@ -50,9 +54,10 @@ from engine.errors import (
     WrongPhase,
 )
 from engine.events import Event
-from engine.outcome import TARGETS, GameResult, Scoring
+from engine.outcome import GameResult, Scoring
 from engine.phase import Phase
 from engine.playing import Playing
+from engine.rules import Rules
 from engine.saving import FORMAT_VERSION, SAVED_SCORING
 from engine.showing import Showing
 from engine.state import GameState
@@ -74,8 +79,9 @@ class Game:
     """One game of cribbage. Create it with :meth:`new`, restore it with :meth:`from_dict`.
 
     Seats are numbered from 0 in the order the players were given; the deal passes to the left
-    (seat + 1). Scores are kept per side: with four players seats 0 and 2 are one side and
-    seats 1 and 3 the other (see :meth:`side_of`); otherwise every seat is its own side.
+    (seat + 1). Scores are kept per side, as the rules make the sides: in the standard game
+    with four players seats 0 and 2 are one side and seats 1 and 3 the other (see
+    :meth:`side_of`); otherwise every seat is its own side.
     The random source is kept on the object and never serialised: every shuffle uses it, and
     the shuffled deck is part of the state, so a restored game continues exactly.
     """
@@ -84,21 +90,16 @@ class Game:
         self,
         players: Sequence[str],
         *,
-        target: int,
         rng: random.Random,
-        scoring: Scoring = Scoring.LURCH,
-        counting: Counting = Counting.AUTO,
+        rules: Rules | None = None,
+        target: int | None = None,
+        scoring: Scoring | None = None,
+        counting: Counting | None = None,
     ) -> None:
         """An empty table; use :meth:`new` (or :meth:`from_dict`) rather than this."""
         names = tuple(str(p) for p in players)
-        if not 2 <= len(names) <= 4:
-            raise ValueError("Cribbage is played by 2, 3 or 4 players.")
-        if target not in TARGETS:
-            raise ValueError("A game is played to 121 or to 61 points.")
         self._take(
-            GameState(
-                names, target=target, scoring=Scoring(scoring), counting=Counting(counting), rng=rng
-            )
+            GameState(names, rules=_rules(len(names), rules, target, scoring, counting), rng=rng)
         )
 
     def _take(self, state: GameState) -> None:
@@ -115,18 +116,25 @@ class Game:
         cls,
         players: Sequence[str],
         *,
-        target: int = 121,
         rng: random.Random,
-        scoring: Scoring = Scoring.LURCH,
-        counting: Counting = Counting.AUTO,
+        rules: Rules | None = None,
+        target: int | None = None,
+        scoring: Scoring | None = None,
+        counting: Counting | None = None,
     ) -> tuple[Game, list[Event]]:
-        """Seat ``players`` (display names, 2 to 4), cut for first deal, and deal.
+        """Seat ``players`` (display names), cut for first deal, peg any points for last,
+        and deal.
 
-        ``scoring`` is the rule for game points and ``counting`` who counts the show.
-        Raises ``ValueError`` for a wrong number of players or a target other than 121 or 61.
+        The game is played by ``rules``; or, without them, by the standard game's for the
+        players (2 to 4) with the table's options: ``target`` (121, the default, or 61),
+        ``scoring`` (the rule for game points) and ``counting`` (who counts the show).
+        Raises ``ValueError`` for rules that seat another number of players, for both rules
+        and options, or (the standard game) for a wrong number of players or a target other
+        than 121 or 61.
         """
-        game = cls(players, target=target, rng=rng, scoring=scoring, counting=counting)
+        game = cls(players, rng=rng, rules=rules, target=target, scoring=scoring, counting=counting)
         events: list[Event] = [game._dealing.cut_for_deal()]
+        events.extend(game._dealing.for_last())
         events.extend(game._dealing.deal())
         return game, events
 
@@ -135,19 +143,22 @@ class Game:
         cls,
         players: Sequence[str],
         *,
-        target: int,
         rng: random.Random,
         actions: Sequence[Mapping[str, Any]],
-        scoring: Scoring = Scoring.LURCH,
-        counting: Counting = Counting.AUTO,
+        rules: Rules | None = None,
+        target: int | None = None,
+        scoring: Scoring | None = None,
+        counting: Counting | None = None,
     ) -> Game:
         """A new game with ``rng`` and every action of ``actions`` applied in order.
 
-        Given an rng seeded as the original was (and the same options), this reproduces the
-        original state exactly (and each :meth:`apply` returns the same events the original
-        action did).
+        Given an rng seeded as the original was (and the same rules, or options), this
+        reproduces the original state exactly (and each :meth:`apply` returns the same events
+        the original action did).
         """
-        game, _ = cls.new(players, target=target, rng=rng, scoring=scoring, counting=counting)
+        game, _ = cls.new(
+            players, rng=rng, rules=rules, target=target, scoring=scoring, counting=counting
+        )
         for action in actions:
             game.apply(action)
         return game
@@ -184,19 +195,24 @@ class Game:
         return self._state.players
 
     @property
+    def rules(self) -> Rules:
+        """The rules the game is played by."""
+        return self._state.rules
+
+    @property
     def target(self) -> int:
-        """Points needed to win: 121 or 61."""
-        return self._state.target
+        """Points needed to win (the rules': 121 or 61 in the standard game)."""
+        return self._state.rules.target
 
     @property
     def scoring(self) -> Scoring:
         """The rule for game points: the lurch or the skunk scale."""
-        return self._state.scoring
+        return self._state.rules.scoring
 
     @property
     def counting(self) -> Counting:
         """Who counts the show: the engine, or each hand's owner (with muggins)."""
-        return self._state.counting
+        return self._state.rules.counting
 
     @property
     def phase(self) -> Phase:
@@ -228,16 +244,17 @@ class Game:
 
     @property
     def num_players(self) -> int:
-        """How many seats: 2, 3 or 4."""
+        """How many seats (2, 3 or 4 in the standard game)."""
         return self._state.num_players
 
     @property
     def num_sides(self) -> int:
-        """How many scores are kept: 2 with 2 or 4 players, 3 with 3."""
-        return len(self._state.scores)
+        """How many scores are kept (the rules' sides: 2 with 2 or 4 players, 3 with 3)."""
+        return self._state.rules.num_sides
 
     def side_of(self, seat: int) -> int:
-        """The side a seat scores for: ``seat % 2`` with four players, else the seat itself."""
+        """The side a seat scores for (the rules'; ``seat % 2`` with four players in the
+        standard game, else the seat itself)."""
         self._state.check_seat(seat)
         return self._state.side_of(seat)
 
@@ -268,13 +285,15 @@ class Game:
 
     @property
     def hand_size(self) -> int:
-        """Cards dealt to each seat: 6 with two players, else 5."""
-        return self._dealing.hand_size
+        """Cards dealt to each seat but the dealer (all of them in the standard game: 6 with
+        two players, else 5); :meth:`~engine.rules.Rules.dealt` says each seat's."""
+        return self._state.rules.others.dealt
 
     @property
     def discard_count(self) -> int:
-        """Cards each seat puts in the crib: 2 with two players, else 1."""
-        return self._dealing.discard_count
+        """Cards each seat but the dealer puts in the crib (all of them in the standard game:
+        2 with two players, else 1); a seat's view says its own."""
+        return self._state.rules.others.to_crib
 
     @property
     def result(self) -> GameResult | None:
@@ -333,8 +352,10 @@ class Game:
         """What ``seat`` may know: the public view plus its own cards."""
         state = self._state
         state.check_seat(seat)
+        fields = self._public_fields()
+        fields["discard_count"] = self._dealing.discard_count(seat)
         return SeatView(
-            **self._public_fields(),
+            **fields,
             seat=seat,
             hand=tuple(state.hands[seat]),
             kept=tuple(state.kept[seat]),
@@ -347,7 +368,6 @@ class Game:
         n = state.num_players
         return {
             "players": state.players,
-            "target": state.target,
             "num_sides": len(state.scores),
             "sides": tuple(state.side_of(s) for s in range(n)),
             "scores": tuple(state.scores),
@@ -365,8 +385,7 @@ class Game:
             "discard_count": self.discard_count,
             "result": state.result,
             "last_show": tuple(state.last_show),
-            "scoring": state.scoring,
-            "counting": state.counting,
+            "rules": state.rules,
             "count_turn": self.count_turn,
             "muggins": state.window,
         }
@@ -456,7 +475,8 @@ class Game:
     # ----------------------------------------------------------------- actions
 
     def discard(self, seat: int, cards: Sequence[Card]) -> list[Event]:
-        """Put ``cards`` from ``seat``'s hand in the crib (2 with two players, else 1).
+        """Put ``cards`` from ``seat``'s hand in the crib (as many as the rules say: 2 with two
+        players, else 1, in the standard game).
 
         When the crib is complete the starter is cut (his heels scored) and the play begins.
         """
@@ -516,3 +536,24 @@ class Game:
         full value, with no muggins (a window still open closes first)."""
         self.verify_auto_count(seat)
         return self._showing.auto_count(seat)
+
+
+def _rules(
+    players: int,
+    rules: Rules | None,
+    target: int | None,
+    scoring: Scoring | None,
+    counting: Counting | None,
+) -> Rules:
+    """The rules a new game is played by: ``rules``, or the standard game's for ``players``
+    with the table's options."""
+    if rules is None:
+        return Rules.standard(
+            players,
+            target=121 if target is None else target,
+            scoring=Scoring.LURCH if scoring is None else scoring,
+            counting=Counting.AUTO if counting is None else counting,
+        )
+    if target is not None or scoring is not None or counting is not None:
+        raise ValueError("A game takes its rules or the table's options, not both.")
+    return rules

@@ -3,7 +3,9 @@
 A part of :class:`~engine.game.Game` (see :mod:`engine.state`). After each card it decides
 who moves next: the next seat that can play, the player who played last when everyone else
 said go, or, when nobody can, the go point and a new count; after the last card the show
-(:class:`~engine.showing.Showing`) begins.
+(:class:`~engine.showing.Showing`) begins. When the rules play one pass to 31
+(:attr:`engine.rules.PlayEnd.FIRST_GO`), the first go or 31 ends the play instead. The count's
+limit and what each card, go and last card scores are the rules'.
 """
 
 from __future__ import annotations
@@ -14,7 +16,7 @@ from engine.events import CountReset, Event, Go, GoPoint, Played
 from engine.outcome import EndReason
 from engine.pegging import score_pegging
 from engine.phase import Phase
-from engine.rules import GO_POINTS, LAST_CARD_POINTS, MAX_COUNT
+from engine.rules import PlayEnd
 from engine.showing import Showing
 from engine.state import GameState
 
@@ -34,7 +36,8 @@ class Playing:
         state.check_seat(seat)
         if state.phase is not Phase.PLAY or state.turn != seat:
             return ()
-        return tuple(c for c in state.hands[seat] if state.count + c.value <= MAX_COUNT)
+        room = state.rules.points.max_count - state.count
+        return tuple(c for c in state.hands[seat] if c.value <= room)
 
     def verify_play(self, seat: int, card: Card) -> None:
         """Raise the :class:`RuleError` that :meth:`play` would raise, or nothing."""
@@ -50,7 +53,7 @@ class Playing:
             raise CardNotHeld("Name the card to play, like 5H.")
         if card not in state.hands[seat]:
             raise CardNotHeld(f"You don't hold {card}.")
-        if state.count + card.value > MAX_COUNT:
+        if state.count + card.value > state.rules.points.max_count:
             raise IllegalPlay(f"{card} would make the count {state.count + card.value}.")
 
     def play(self, seat: int, card: Card) -> list[Event]:
@@ -61,7 +64,7 @@ class Playing:
         state.played[seat].append(card)
         state.series.append(card)
         state.count += card.value
-        score = score_pegging(state.series)
+        score = score_pegging(state.series, state.rules)
         side = state.side_of(seat)
         state.scores[side] += score.total
         events: list[Event] = [
@@ -85,11 +88,12 @@ class Playing:
         """Decide who moves after ``last`` played: go, go points, resets, or the show."""
         state = self.state
         n = state.num_players
+        one_pass = state.rules.play_end is PlayEnd.FIRST_GO
         events: list[Event] = []
-        if state.count == MAX_COUNT:
+        if state.count == state.rules.points.max_count:
             # 31 scored 2 in the play itself; there is no go point after it.
             leader = self._next_holder(last)
-            if leader is None:
+            if leader is None or one_pass:
                 return self.show.start()
             self._reset(leader)
             return [CountReset(next_seat=leader)]
@@ -115,6 +119,8 @@ class Playing:
         events.extend(self._go_point(last, last_card=False))
         if state.phase is Phase.OVER:
             return events
+        if one_pass:
+            return events + self.show.start()
         leader = self._next_holder(last)
         assert leader is not None  # someone holds cards, or this was the last card
         self._reset(leader)
@@ -123,7 +129,8 @@ class Playing:
 
     def _can_move(self, seat: int) -> bool:
         state = self.state
-        return any(state.count + c.value <= MAX_COUNT for c in state.hands[seat])
+        room = state.rules.points.max_count - state.count
+        return any(c.value <= room for c in state.hands[seat])
 
     def _next_holder(self, last: int) -> int | None:
         """The first seat after ``last`` (ending with ``last`` itself) still holding cards."""
@@ -146,7 +153,7 @@ class Playing:
         """1 to ``seat`` for the go or the last card, and the end if that reaches the target."""
         state = self.state
         side = state.side_of(seat)
-        points = LAST_CARD_POINTS if last_card else GO_POINTS
+        points = state.rules.points.last_card if last_card else state.rules.points.go
         state.scores[side] += points
         events: list[Event] = [
             GoPoint(

@@ -3,8 +3,10 @@ and :meth:`engine.game.Game.from_dict` reads.
 
 The format is versioned (:data:`FORMAT_VERSION`). Options are written only when they differ
 from what a game saved before they existed was played with, so those games save back byte for
-byte. The random source is never saved; the shuffled deck is, so a restored game continues
-exactly.
+byte: the players, the target and the table's options name the standard game's rules
+(:meth:`engine.rules.Rules.standard`), and a game played by other rules writes them whole
+under ``"rules"``. The random source is never saved; the shuffled deck is, so a restored game
+continues exactly.
 """
 
 from __future__ import annotations
@@ -18,6 +20,7 @@ from engine.counting import Counting, MugginsWindow
 from engine.events import Shown, event_from_dict
 from engine.outcome import GameResult, Scoring
 from engine.phase import Phase
+from engine.rules import Rules
 from engine.state import GameState
 
 __all__ = ["FORMAT_VERSION", "SAVED_SCORING", "card_places", "copy_actions", "restore", "save"]
@@ -90,15 +93,18 @@ def save(state: GameState, *, share: bool) -> dict[str, Any]:
     them out."""
     actions = state.actions if share else copy_actions(state.actions)
     last_show = state.last_show_data if share else [shown.to_dict() for shown in state.last_show]
+    rules = state.rules
     data: dict[str, Any] = {
         "version": FORMAT_VERSION,
         "players": list(state.players),
-        "target": state.target,
+        "target": rules.target,
     }
-    if state.scoring != SAVED_SCORING:
-        data["scoring"] = state.scoring.value
-    if state.counting is Counting.MANUAL:
-        data["counting"] = state.counting.value
+    if rules.scoring != SAVED_SCORING:
+        data["scoring"] = rules.scoring.value
+    if rules != _named(len(state.players), rules.target, rules.scoring, rules.counting):
+        data["rules"] = rules.to_dict()
+    if rules.counting is Counting.MANUAL:
+        data["counting"] = rules.counting.value
         data["to_count"] = [[seat, crib] for seat, crib in state.to_count]
         data["muggins"] = None if state.window is None else state.window.to_dict()
     data.update(
@@ -130,13 +136,17 @@ def restore(data: Mapping[str, Any], rng: random.Random) -> GameState:
     """
     if data.get("version") != FORMAT_VERSION:
         raise ValueError(f"Unknown game format version {data.get('version')!r}.")
-    state = GameState(
-        tuple(str(p) for p in data["players"]),
-        target=int(data["target"]),
-        scoring=Scoring(data.get("scoring", SAVED_SCORING)),
-        counting=Counting(data.get("counting", Counting.AUTO)),
-        rng=rng,
-    )
+    players = tuple(str(p) for p in data["players"])
+    if "rules" in data:
+        rules = Rules.from_dict(data["rules"])
+    else:
+        rules = Rules.standard(
+            len(players),
+            target=int(data["target"]),
+            scoring=Scoring(data.get("scoring", SAVED_SCORING)),
+            counting=Counting(data.get("counting", Counting.AUTO)),
+        )
+    state = GameState(players, rules=rules, rng=rng)
     state.phase = Phase(data["phase"])
     state.dealer = int(data["dealer"])
     state.deal_number = int(data["deal_number"])
@@ -161,7 +171,7 @@ def restore(data: Mapping[str, Any], rng: random.Random) -> GameState:
         if not isinstance(shown, Shown):
             raise ValueError("The last show holds something other than shows.")
         state.add_to_last_show(shown)
-    if state.counting is Counting.MANUAL:
+    if rules.counting is Counting.MANUAL:
         state.to_count = [(int(seat), bool(crib)) for seat, crib in data["to_count"]]
         window = data["muggins"]
         state.window = None if window is None else MugginsWindow.from_dict(window)
@@ -173,7 +183,7 @@ def restore(data: Mapping[str, Any], rng: random.Random) -> GameState:
 def _check_cards(state: GameState) -> None:
     n = state.num_players
     lists = (state.hands, state.kept, state.discards, state.played)
-    if any(len(x) != n for x in lists) or len(state.scores) != (2 if n == 4 else n):
+    if any(len(x) != n for x in lists) or len(state.scores) != state.rules.num_sides:
         raise ValueError("The saved game does not match its number of players.")
     held = [*state.deck, *state.crib]
     for seat in range(n):
@@ -182,3 +192,12 @@ def _check_cards(state: GameState) -> None:
         held.append(state.starter)
     if len(held) != 52 or len(set(held)) != 52:
         raise ValueError("The saved game does not hold exactly the 52 cards of one deck.")
+
+
+def _named(players: int, target: int, scoring: Scoring, counting: Counting) -> Rules | None:
+    """The standard game's rules for these players, target and options (what a saved game
+    without ``"rules"`` is played by), or None when there is none."""
+    try:
+        return Rules.standard(players, target=target, scoring=scoring, counting=counting)
+    except ValueError:
+        return None

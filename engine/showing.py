@@ -1,11 +1,12 @@
 """The show: every hand and the crib counted in order, by the engine or, with manual counting,
 claimed by each owner with muggins for the others.
 
-A part of :class:`~engine.game.Game` (see :mod:`engine.state`). The show counts from the
-dealer's left round to the dealer, then the crib, and stops the moment a side reaches the
-target; then the next deal (:class:`~engine.dealing.Dealing`) is dealt. With manual counting
-it waits for each owner's claim instead: an over-claim is refused, a claim is pegged, and a
-short one is open to muggins until the window closes.
+A part of :class:`~engine.game.Game` (see :mod:`engine.state`). The show counts in the
+rules' order (from the dealer's left round to the dealer, then the crib), each hand by the
+rules, and stops the moment a side reaches the target; then the next deal
+(:class:`~engine.dealing.Dealing`) is dealt. With manual counting it waits for each owner's
+claim instead: an over-claim is refused, a claim is pegged, and a short one is open to
+muggins until the window closes.
 """
 
 from __future__ import annotations
@@ -13,13 +14,13 @@ from __future__ import annotations
 import dataclasses
 from typing import Any
 
-from engine.counting import CLAIM_VALUES, Counting, CountTurn, MugginsWindow
+from engine.counting import Counting, CountTurn, MugginsWindow
 from engine.dealing import Dealing
 from engine.errors import BadClaim, BadMuggins, NotYourTurn, WrongPhase
 from engine.events import Claimed, Event, Mugginsed, Shown
 from engine.outcome import EndReason
 from engine.phase import Phase
-from engine.scoring import Score, score_hand
+from engine.scoring import Score, claim_values, score_hand
 from engine.state import GameState
 
 __all__ = ["Showing"]
@@ -73,8 +74,9 @@ class Showing:
         window = self.state.window
         if window is not None and window.holds(seat):
             raise WrongPhase("Wait a moment: the others may still call muggins on your count.")
-        if isinstance(points, bool) or not isinstance(points, int) or points not in CLAIM_VALUES:
-            raise BadClaim("Claim from 0 to 29 points (no hand scores 19, 25, 26 or 27).")
+        values = claim_values(self.state.rules)
+        if isinstance(points, bool) or not isinstance(points, int) or points not in values:
+            raise BadClaim(_claim_range(values))
         if points > self._show_score(seat, crib).total:
             raise BadClaim("That's more than this hand is worth.")
 
@@ -112,13 +114,11 @@ class Showing:
         With manual counting nothing is counted here: the show waits for each owner's claim.
         """
         state = self.state
-        n = state.num_players
         state.turn = None
         state.last_show = []
         state.last_show_data = []
-        order = [((state.dealer + k) % n, False) for k in range(1, n + 1)]
-        order.append((state.dealer, True))
-        if state.counting is Counting.MANUAL:
+        order = list(state.rules.show_order(state.dealer))
+        if state.rules.counting is Counting.MANUAL:
             state.to_count = order
             state.phase = Phase.SHOW
             state.turn = order[0][0]
@@ -247,7 +247,8 @@ class Showing:
 
     def _show_score(self, seat: int, crib: bool) -> Score:
         state = self.state
-        return score_hand(state.show_cards(seat, crib), state.the_starter(), crib=crib)
+        cards = state.show_cards(seat, crib)
+        return score_hand(cards, state.the_starter(), crib=crib, rules=state.rules)
 
     def _score_show(self, seat: int, crib: bool) -> Shown:
         """Count one hand (or the crib) and peg its whole value to its side."""
@@ -291,3 +292,13 @@ class Showing:
             state.turn = state.to_count[0][0]
             return []
         return self.dealing.deal_next()
+
+
+def _claim_range(values: tuple[int, ...]) -> str:
+    """What a claim may be: "Claim from 0 to 29 points (no hand scores 19, 25, 26 or 27)."."""
+    missing = [str(v) for v in range(values[-1]) if v not in values]
+    said = f"Claim from 0 to {values[-1]} points"
+    if not missing:
+        return said + "."
+    listed = missing[0] if len(missing) == 1 else ", ".join(missing[:-1]) + " or " + missing[-1]
+    return f"{said} (no hand scores {listed})."

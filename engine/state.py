@@ -5,7 +5,8 @@ it is, and the action log.
 (:mod:`engine.dealing`, :mod:`engine.playing`, :mod:`engine.showing`) and the one that saves
 and restores it (:mod:`engine.saving`) each read and change this state. It holds no rule of
 its own beyond what belongs to the whole table: who sits where, which side a seat scores for,
-pegging a side's points and ending the game when a side reaches the target.
+pegging a side's points and ending the game when a side reaches the target. The rules
+(:class:`engine.rules.Rules`) are part of the state, and every part reads them from here.
 """
 
 from __future__ import annotations
@@ -15,11 +16,12 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from engine.cards import Card
-from engine.counting import Counting, MugginsWindow
+from engine.counting import MugginsWindow
 from engine.errors import GameFinished, NotAPlayer
 from engine.events import GameOver, Shown
-from engine.outcome import EndReason, GameResult, Scoring, make_result
+from engine.outcome import EndReason, GameResult
 from engine.phase import Phase
+from engine.rules import Rules
 
 __all__ = ["GameState"]
 
@@ -27,12 +29,10 @@ __all__ = ["GameState"]
 @dataclass(slots=True, eq=False)
 class GameState:
     """One game's whole state (see the module). Seats are numbered from 0 in the order the
-    players were given; scores are kept per side."""
+    players were given; scores are kept per side, as the rules make the sides."""
 
     players: tuple[str, ...]
-    target: int
-    scoring: Scoring
-    counting: Counting
+    rules: Rules
     #: The random source: every shuffle uses it. Never saved (the shuffled deck is).
     rng: random.Random
     phase: Phase = Phase.DISCARD
@@ -65,8 +65,10 @@ class GameState:
 
     def __post_init__(self) -> None:
         n = len(self.players)
+        if n != self.rules.seats:
+            raise ValueError(f"These rules seat {self.rules.seats} players, not {n}.")
         if not self.scores:
-            self.scores = [0] * (2 if n == 4 else n)
+            self.scores = [0] * self.rules.num_sides
         for name in ("hands", "kept", "discards", "played"):
             if not getattr(self, name):
                 setattr(self, name, [[] for _ in range(n)])
@@ -77,8 +79,8 @@ class GameState:
         return len(self.players)
 
     def side_of(self, seat: int) -> int:
-        """The side a seat scores for: ``seat % 2`` with four players, else the seat itself."""
-        return seat % 2 if len(self.players) == 4 else seat
+        """The side a seat scores for (the rules': partners share one)."""
+        return self.rules.side_of(seat)
 
     def check_seat(self, seat: int) -> None:
         """Raise :class:`NotAPlayer` unless ``seat`` is a seat of this game."""
@@ -96,7 +98,7 @@ class GameState:
         return self.starter
 
     def show_cards(self, seat: int, crib: bool) -> list[Card]:
-        """The cards ``seat`` shows: the four it kept, or (``crib``) the crib, sorted."""
+        """The cards ``seat`` shows: the ones it kept, or (``crib``) the crib, sorted."""
         return sorted(self.crib, key=Card.sort_key) if crib else self.kept[seat]
 
     def add_to_last_show(self, shown: Shown) -> None:
@@ -106,11 +108,11 @@ class GameState:
 
     def reached_target(self, side: int) -> bool:
         """Whether ``side`` has reached the target."""
-        return self.scores[side] >= self.target
+        return self.scores[side] >= self.rules.target
 
     def finish(self, winner: int, reason: EndReason) -> GameOver:
         """End the game, won by side ``winner``; nothing is played or counted after it."""
-        self.result = make_result(self.target, self.scores, winner, reason, self.scoring)
+        self.result = self.rules.result(self.scores, winner, reason)
         self.phase = Phase.OVER
         self.turn = None
         return GameOver(result=self.result)

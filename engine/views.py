@@ -13,6 +13,7 @@ from engine.counting import Counting, CountTurn, MugginsWindow
 from engine.events import Shown
 from engine.outcome import GameResult, Scoring
 from engine.phase import Phase
+from engine.rules import Rules
 
 __all__ = ["PublicView", "SeatView"]
 
@@ -26,14 +27,17 @@ class PublicView:
     ``hand_sizes`` how many cards each seat still holds, ``last_show`` the most recent show
     (during a manual show, the hands counted so far).
 
-    The table's options: ``scoring`` (lurch or skunk) and ``counting`` (auto or manual).
-    With manual counting, ``count_turn`` is the hand whose claim the table waits for (phase
-    ``SHOW``) and ``muggins`` the claim open to muggins, if any. These four are
-    keyword-only with today's defaults, so views built by hand elsewhere need not name them.
+    ``rules`` are the game's (:class:`~engine.rules.Rules`: every part reads the rules from
+    here), with the target and the table's options (``scoring``, lurch or skunk, and
+    ``counting``, auto or manual) as properties. ``discard_count`` is what each seat but the
+    dealer throws (in a seat's view, what that seat throws). With manual counting,
+    ``count_turn`` is the hand whose claim the table waits for (phase ``SHOW``) and
+    ``muggins`` the claim open to muggins, if any. These three are keyword-only with today's
+    defaults (the standard two-player game), so views built by hand elsewhere need not name
+    them.
     """
 
     players: tuple[str, ...]
-    target: int
     num_sides: int
     sides: tuple[int, ...]
     scores: tuple[int, ...]
@@ -51,17 +55,31 @@ class PublicView:
     discard_count: int
     result: GameResult | None
     last_show: tuple[Shown, ...]
-    scoring: Scoring = field(default=Scoring.LURCH, kw_only=True)
-    counting: Counting = field(default=Counting.AUTO, kw_only=True)
+    rules: Rules = field(default_factory=Rules, kw_only=True)
     count_turn: CountTurn | None = field(default=None, kw_only=True)
     muggins: MugginsWindow | None = field(default=None, kw_only=True)
+
+    @property
+    def target(self) -> int:
+        """Points needed to win."""
+        return self.rules.target
+
+    @property
+    def scoring(self) -> Scoring:
+        """The rule for game points: the lurch or the skunk scale."""
+        return self.rules.scoring
+
+    @property
+    def counting(self) -> Counting:
+        """Who counts the show: the engine, or each hand's owner (with muggins)."""
+        return self.rules.counting
 
 
 @dataclass(frozen=True, slots=True)
 class SeatView(PublicView):
     """The table as one seat sees it: the public view plus that seat's own cards.
 
-    ``hand`` is what the seat still holds, ``kept`` the four cards it kept this deal (empty
+    ``hand`` is what the seat still holds, ``kept`` the cards it kept this deal (empty
     before it discards), ``discards`` what it put in the crib and ``playable`` the cards it may
     play right now.
     """

@@ -37,7 +37,8 @@ from bot.core.games.tally import Tally
 from bot.core.ledger.life import answer_kept
 from engine.counting import Counting
 from engine.game import Game
-from engine.outcome import TARGETS, Scoring
+from engine.outcome import Scoring
+from engine.rules import Rules
 
 __all__ = ["Lobbies"]
 
@@ -81,7 +82,7 @@ class Lobbies(OnGames):
         """
         if players not in (2, 3, 4):
             raise Refused(refusals.BAD_PLAYERS)
-        if target not in TARGETS:
+        if target not in Rules.STANDARD_TARGETS:
             raise Refused(refusals.BAD_TARGET)
         if difficulty not in LEVELS:
             raise Refused(refusals.bad_level(LEVELS))

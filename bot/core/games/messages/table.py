@@ -19,7 +19,7 @@ from bot.core.games.chances import chances_line
 from engine import events as ev
 from engine.cards import cards_str
 from engine.counting import Counting
-from engine.outcome import EndReason, GameResult, ResultKind, make_result
+from engine.outcome import EndReason, GameResult, ResultKind
 from engine.phase import Phase
 from engine.speech import say_pegging, say_score
 from engine.views import PublicView
@@ -131,6 +131,13 @@ def _dealt(names: Names, event: ev.Dealt, discard_count: int) -> str:
     )
 
 
+def _for_last(names: Names, event: ev.ForLast) -> str:
+    return (
+        f"{names.seat(event.seat)} takes {event.points} for last"
+        f" ({names.side(event.side)} {event.score})."
+    )
+
+
 def _starter(names: Names, event: ev.StarterCut, heels: ev.Heels | None) -> str:
     if heels is None:
         return f"Starter: {event.card}."
@@ -178,7 +185,7 @@ def resign_question(names: Names, view: PublicView, seat: int) -> str:
     the scores as they stand (Al 40 · Bea 52 (to 121))." (with partners: for your side,
     your partner's consent not needed)."""
     side = view.sides[seat]
-    partners = len(view.players) == 4
+    partners = view.rules.partners
     whose = f" for {names.side(side)} (a resignation is yours alone)" if partners else ""
     standing = scores_line(names, view.scores, view.target).removeprefix("Scores: ")
     # Who would win, and what it is worth: as the engine scores a resignation (the leader
@@ -186,7 +193,7 @@ def resign_question(names: Names, view: PublicView, seat: int) -> str:
     sides = len(view.scores)
     others = [(side + k) % sides for k in range(1, sides)]
     winner = max(others, key=lambda s: (view.scores[s], -others.index(s)))
-    result = make_result(view.target, view.scores, winner, EndReason.RESIGNED, view.scoring)
+    result = view.rules.result(view.scores, winner, EndReason.RESIGNED)
     worth = _WORTH[result.kind].format(
         winner=names.side(winner), points=plural(result.game_points, "game point")
     )
@@ -329,6 +336,8 @@ def deal_text(
                 result = result_line(names, event.result, resigned)
             case ev.CutForDeal():
                 play.append(_cut(names, event))
+            case ev.ForLast():
+                play.append(_for_last(names, event))
             case _:
                 assert_never(event)
     status = _status(names, view) if live else ""

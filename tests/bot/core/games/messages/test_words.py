@@ -27,10 +27,23 @@ from engine import events as ev
 from engine.cards import Card, parse_cards
 from engine.counting import Counting
 from engine.game import Game
-from engine.outcome import EndReason, Scoring, make_result
+from engine.outcome import EndReason, GameResult, Scoring
 from engine.pegging import score_pegging
+from engine.rules import Rules
 from engine.scoring import score_hand
 from tests.helpers.rigging import play_cards, two_player_game
+
+
+def make_result(
+    target: int,
+    scores: tuple[int, ...],
+    winner: int,
+    reason: EndReason,
+    scoring: Scoring = Scoring.LURCH,
+) -> GameResult:
+    """The result the standard game's rules give (as many players as scores, two for two)."""
+    rules = Rules.standard(len(scores), target=target, scoring=scoring)
+    return rules.result(scores, winner, reason)
 
 
 def c(text: str) -> Card:
