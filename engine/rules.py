@@ -34,7 +34,7 @@ four players 5 each, 1 to the crib, partners sitting opposite.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 from enum import StrEnum
 from functools import cache
 from typing import Any, ClassVar
@@ -82,12 +82,18 @@ class Points:
     heels: int = 2
     go: int = 1
     last_card: int = 1
+    #: The hash, worked out once: the fast players look their tables up by the points.
+    _hash: int = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
+        object.__setattr__(self, "_hash", hash(_fields(self)))
         if len(self.sets) != 5 or self.sets[:2] != (0, 0):
             raise ValueError("Sets score by the number of cards of a rank, 0 to 4.")
         if not 2 <= self.min_run <= 13 or self.fifteen < 1 or self.max_count < 1:
             raise ValueError("A run, a fifteen and the count need sensible sizes.")
+
+    def __hash__(self) -> int:
+        return self._hash
 
 
 @dataclass(frozen=True, slots=True)
@@ -105,6 +111,11 @@ class Share:
     def kept(self) -> int:
         """The cards the seat keeps for the play and the show."""
         return self.dealt - self.to_crib
+
+
+def _fields(value: Any) -> tuple[Any, ...]:
+    """The compared fields of a dataclass value, in order (what its hash is made of)."""
+    return tuple(getattr(value, f.name) for f in fields(value) if f.compare)
 
 
 def _alone(seats: int) -> tuple[tuple[int, ...], ...]:
@@ -140,8 +151,9 @@ class Rules:
     points_for_last: int = 0
     play_end: PlayEnd = PlayEnd.ALL_CARDS
     points: Points = Points()
-    #: The side of each seat, worked out once from ``sides``.
+    #: The side of each seat, worked out once from ``sides``, and the hash.
     _side_of: tuple[int, ...] = field(init=False, repr=False, compare=False)
+    _hash: int = field(init=False, repr=False, compare=False)
 
     #: The lengths the standard game is played to: twice round the board, and once ("61 up").
     STANDARD_TARGETS: ClassVar[tuple[int, ...]] = (121, 61)
@@ -174,6 +186,10 @@ class Rules:
             for seat in members:
                 side_of[seat] = side
         object.__setattr__(self, "_side_of", tuple(side_of))
+        object.__setattr__(self, "_hash", hash(_fields(self)))
+
+    def __hash__(self) -> int:
+        return self._hash
 
     @classmethod
     def standard(
