@@ -39,7 +39,6 @@ from enum import StrEnum
 from functools import cache
 from typing import Any, ClassVar
 
-from engine.cards import PIP_VALUES
 from engine.counting import Counting
 from engine.outcome import EndReason, GameResult, ResultKind, Scoring
 
@@ -392,62 +391,3 @@ def _standard(players: int, target: int, scoring: Scoring, counting: Counting) -
         sides=sides,
         **options,
     )
-
-
-# ---- The module constants below are what every part read before the rules became a value;
-# they go as each part reads the game's rules instead.
-
-
-#: Cards whose pip values add up to this score a fifteen, in the show and in the play.
-FIFTEEN = 15
-FIFTEEN_POINTS = 2
-#: The count in the play may never pass this; reaching it exactly scores.
-MAX_COUNT = 31
-THIRTY_ONE_POINTS = 2
-#: Points for n cards of one rank, by n: a pair 2, a pair royal 6, a double pair royal 12.
-SET_POINTS: tuple[int, ...] = (0, 0, 2, 6, 12)
-#: The shortest run that scores (one point a card).
-MIN_RUN = 3
-
-#: Four cards of one suit in a hand (not the crib), the starter another suit.
-FOUR_CARD_FLUSH_POINTS = 4
-#: All five cards, hand or crib, of one suit.
-FIVE_CARD_FLUSH_POINTS = 5
-#: The jack of the starter's suit in a hand or the crib.
-NOBS_POINTS = 1
-#: A jack turned as the starter, to the dealer.
-HEELS_POINTS = 2
-#: To the last player to play when nobody else can, and for the last card of the play
-#: (unless it made 31, which scores :data:`THIRTY_ONE_POINTS` instead).
-GO_POINTS = 1
-LAST_CARD_POINTS = 1
-
-#: Cards in a hand, or in the crib, at the show (the starter is the fifth card).
-SHOW_SIZE = 4
-
-
-def pip_value(rank: int) -> int:
-    """The pip value of a rank (1 to 13) for counts and fifteens."""
-    return PIP_VALUES[rank]
-
-
-def flush_points(*, starter_matches: bool, crib: bool) -> int:
-    """Flush points for four cards of one suit, with a starter of that suit or not.
-
-    A hand flush counts four, five with the starter; a crib flush counts only with the
-    starter (five).
-    """
-    if starter_matches:
-        return FIVE_CARD_FLUSH_POINTS
-    return 0 if crib else FOUR_CARD_FLUSH_POINTS
-
-
-def hand_size(players: int) -> int:
-    """Cards dealt to each seat: 6 with two players, 5 with three or four."""
-    return 6 if players == 2 else 5
-
-
-def discard_count(players: int) -> int:
-    """Cards each seat throws to the crib: 2 with two players, 1 with three or four (three
-    players' crib takes its fourth card from the deck)."""
-    return hand_size(players) - SHOW_SIZE
