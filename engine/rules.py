@@ -204,6 +204,16 @@ class Rules:
         anything else."""
         return _standard(players, target, Scoring(scoring), Counting(counting))
 
+    @property
+    def is_standard(self) -> bool:
+        """Whether these are the standard game's rules for their seats, target and options
+        (what a saved game that names no rules is played by)."""
+        try:
+            standard = _standard(self.seats, self.target, self.scoring, self.counting)
+        except ValueError:
+            return False
+        return self == standard
+
     # ----------------------------------------------------------------- the deal
 
     @property
@@ -294,17 +304,22 @@ class Rules:
         61 game the two are one line, 31)."""
         return tuple(sorted({self.target - 30, self.lurch_line}, reverse=True))
 
+    @property
+    def lines(self) -> tuple[tuple[int, ResultKind], ...]:
+        """The lines of the game's scale, as (hole, what a loser short of it loses by), the
+        first worth 2 game points and the next 3: by the lurch (61, lurch) in a 121 game; on
+        the skunk scale (91, skunk) and (61, double skunk), in a 61 game (31, skunk)."""
+        if self.scoring is Scoring.LURCH:
+            return ((self.lurch_line, ResultKind.LURCH),)
+        kinds = (ResultKind.SKUNK, ResultKind.DOUBLE_SKUNK)
+        return tuple(zip(self.skunk_lines, kinds, strict=False))
+
     def game_points(self, loser_score: int) -> tuple[int, ResultKind]:
         """Game points and their name for a win over a loser who finished on
         ``loser_score``: 2 for a lurch by the lurch; by the skunk scale 2 for a skunk, 3 for
         a double skunk; else 1."""
-        if self.scoring is Scoring.LURCH:
-            if loser_score < self.lurch_line:
-                return 2, ResultKind.LURCH
-            return 1, ResultKind.WIN
-        kinds = (ResultKind.SKUNK, ResultKind.DOUBLE_SKUNK)
         won: tuple[int, ResultKind] = (1, ResultKind.WIN)
-        for points, (line, kind) in enumerate(zip(self.skunk_lines, kinds, strict=False), 2):
+        for points, (line, kind) in enumerate(self.lines, 2):
             if loser_score < line:
                 won = (points, kind)
         return won

@@ -101,7 +101,7 @@ def save(state: GameState, *, share: bool) -> dict[str, Any]:
     }
     if rules.scoring != SAVED_SCORING:
         data["scoring"] = rules.scoring.value
-    if rules != _named(len(state.players), rules.target, rules.scoring, rules.counting):
+    if not rules.is_standard:
         data["rules"] = rules.to_dict()
     if rules.counting is Counting.MANUAL:
         data["counting"] = rules.counting.value
@@ -192,12 +192,3 @@ def _check_cards(state: GameState) -> None:
         held.append(state.starter)
     if len(held) != 52 or len(set(held)) != 52:
         raise ValueError("The saved game does not hold exactly the 52 cards of one deck.")
-
-
-def _named(players: int, target: int, scoring: Scoring, counting: Counting) -> Rules | None:
-    """The standard game's rules for these players, target and options (what a saved game
-    without ``"rules"`` is played by), or None when there is none."""
-    try:
-        return Rules.standard(players, target=target, scoring=scoring, counting=counting)
-    except ValueError:
-        return None

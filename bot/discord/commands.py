@@ -445,7 +445,8 @@ class CribbageCommands(app_commands.Group):
     async def _count_hand_cards(
         self, interaction: discord.Interaction[Any], current: str
     ) -> list[app_commands.Choice[str]]:
-        return [app_commands.Choice(name=c, value=c) for c in complete_cards(current, 4)]
+        kept = _core(interaction).hands.rules.kept
+        return [app_commands.Choice(name=c, value=c) for c in complete_cards(current, kept)]
 
     @count_hand.autocomplete("starter")
     async def _count_hand_starter(

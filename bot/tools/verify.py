@@ -22,6 +22,7 @@ from collections.abc import Sequence
 
 from bot.core.base.seeded import deal_from_seed, parse_seed, seal_of
 from engine.cards import Card, cards_str, parse_cards
+from engine.rules import Rules
 
 __all__ = ["main"]
 
@@ -65,13 +66,13 @@ def main(argv: Sequence[str] | None = None) -> int:
     else:
         print(f"The seal does NOT match: SHA-256 of this seed is {seal_of(seed.hex())}.")
         good = False
-    dealt = deal_from_seed(seed, args.players)
+    dealt = deal_from_seed(seed, Rules.standard(args.players))
     print(f"Deck, top first: {cards_str(dealt.deck)}")
     for at, hand in enumerate(dealt.hands):
         who = "the dealer" if at == args.players - 1 else f"player {at + 1} from the dealer's left"
         print(f"Dealt to {who}: {cards_str(sorted(hand, key=Card.sort_key))}")
-    if dealt.crib_card is not None:
-        print(f"To the crib from the deck: {dealt.crib_card}")
+    if dealt.crib_cards:
+        print(f"To the crib from the deck: {cards_str(dealt.crib_cards)}")
     print(f"Starter: {dealt.starter}")
     if starter is not None:
         same = starter == dealt.starter

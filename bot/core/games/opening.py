@@ -197,13 +197,7 @@ class Lobbies(OnGames):
         source = self._games.rng_factory(f"{record.id}:{record.version}")
         seeds = source.seeds if isinstance(source, SeedDealer) else None
         rng = RecordingRandom(source, shuffles)
-        game, events = Game.new(
-            [s.name for s in record.seats],
-            target=record.target,
-            rng=rng,
-            scoring=record.scoring,
-            counting=record.counting,
-        )
+        game, events = Game.new([s.name for s in record.seats], rng=rng, rules=record.rules)
         tally = Tally.empty(record.num_players)
         tally.add(events)
         log = DealLog.start(game.num_sides)

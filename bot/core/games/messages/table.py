@@ -21,6 +21,7 @@ from engine.cards import cards_str
 from engine.counting import Counting
 from engine.outcome import EndReason, GameResult, ResultKind
 from engine.phase import Phase
+from engine.rules import Rules
 from engine.speech import say_pegging, say_score
 from engine.views import PublicView
 
@@ -121,14 +122,26 @@ def _cut(names: Names, event: ev.CutForDeal) -> str:
     return f"Cut for deal: {said}. {names.seat(event.dealer)} cuts lowest and deals first."
 
 
-def _dealt(names: Names, event: ev.Dealt, discard_count: int) -> str:
+def _dealt(names: Names, event: ev.Dealt, rules: Rules) -> str:
+    """The deal's line, as the rules deal: "Al deals 6 each; everyone puts 2 cards in Al's
+    crib." (a dealer whose share differs is said apart: "Al deals 5 each (4 to the dealer);
+    everyone else puts 1 card in Al's crib.")."""
     dealer = names.seat(event.dealer)
-    cards = plural(discard_count, "card")
+    own, others = rules.dealer, rules.others
+    cards = plural(others.to_crib, "card")
     extra = ", and the top card of the deck joins it" if event.crib_from_deck else ""
-    return (
-        f"**Deal {event.deal_number}** — {dealer} deals {event.hand_size} each; "
-        f"everyone puts {cards} in {dealer}'s crib{extra}."
+    if own == others:
+        return (
+            f"**Deal {event.deal_number}** — {dealer} deals {event.hand_size} each; "
+            f"everyone puts {cards} in {dealer}'s crib{extra}."
+        )
+    dealt = f"{event.hand_size} each" + (
+        f" ({own.dealt} to the dealer)" if own.dealt != others.dealt else ""
     )
+    throws = f"everyone else puts {cards} in {dealer}'s crib"
+    if own.to_crib:
+        throws += f" and {dealer} {plural(own.to_crib, 'card')}"
+    return f"**Deal {event.deal_number}** — {dealer} deals {dealt}; {throws}{extra}."
 
 
 def _for_last(names: Names, event: ev.ForLast) -> str:
@@ -298,7 +311,7 @@ def deal_text(
     for i, event in enumerate(events):
         match event:
             case ev.Dealt():
-                play.append(_dealt(names, event, view.discard_count))
+                play.append(_dealt(names, event, view.rules))
                 if seal is not None and seal.seal is None:
                     play.append(NOT_SEALED)
                 elif seal is not None:
