@@ -169,3 +169,9 @@ def test_rules_no_deck_can_deal_or_no_table_can_score_are_refused(
 def test_a_seat_cannot_throw_more_than_it_is_dealt() -> None:
     with pytest.raises(ValueError, match="at most"):
         Share(2, 3)
+
+
+def test_the_standard_games_rules_know_they_are_standard() -> None:
+    assert all(Rules.standard(n, target=t).is_standard for n in (2, 3, 4) for t in (121, 61))
+    assert Rules().is_standard and not Rules(target=181).is_standard
+    assert not Rules(dealer=Share(5, 2), others=Share(5, 2)).is_standard

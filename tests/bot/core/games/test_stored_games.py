@@ -19,15 +19,19 @@ from typing import Any
 
 import pytest
 
+from bot.core.base.shuffles import RecordingRandom
 from bot.core.games import archive, snapshot
+from bot.core.games.deal_log import DealLog
 from bot.core.games.games import LoadedGames
 from bot.core.games.records import SeatRecord
+from bot.core.games.tally import Tally
 from bot.store import Store
 from engine.counting import Counting
 from engine.game import Game
 from engine.outcome import Scoring
 from engine.phase import Phase
 from engine.players import make_player
+from engine.rules import PlayEnd, Rules, Share
 from tests.helpers.cast import GUILD, PLAYERS
 from tests.helpers.service_driver import seeded
 
@@ -106,3 +110,39 @@ async def test_a_stored_game_loads_saves_back_replays_and_goes_on(
 
     play_on(game)
     assert game.result is not None and max(game.result.scores) >= game.target
+
+
+def test_a_game_by_other_rules_keeps_them_in_its_snapshot_and_archive() -> None:
+    five_card = Rules(
+        dealer=Share(5, 2),
+        others=Share(5, 2),
+        target=61,
+        points_for_last=3,
+        play_end=PlayEnd.FIRST_GO,
+    )
+    shuffles: list[str] = []
+    game, events = Game.new(
+        ["Al", "Bea"], rng=RecordingRandom(random.Random(8), shuffles), rules=five_card
+    )
+    tally, log = Tally.empty(2), DealLog.start(2)
+    tally.add(events)
+    log.add(events)
+    for _ in range(30):
+        seat = game.pending_discards()[0] if game.phase is Phase.DISCARD else game.turn
+        assert seat is not None
+        if game.phase is Phase.DISCARD:
+            events = game.discard(seat, game.hand(seat)[:2])
+        else:
+            events = game.play(seat, game.playable_cards(seat)[0])
+        tally.add(events)
+        log.add(events)
+    text = snapshot.encode(game, tally, log, shuffles)
+    again = snapshot.decode(text, random.Random(0))
+    assert (
+        again.game.rules == five_card
+        and snapshot.encode(again.game, again.tally, again.log, again.shuffles) == text
+    )
+    blob = archive.compact(text)
+    kept = json.loads(zlib.decompress(blob))
+    assert "snapshot" not in kept and Rules.from_dict(kept["rules"]) == five_card
+    assert archive.restore(blob).game.to_dict() == game.to_dict()
