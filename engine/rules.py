@@ -156,6 +156,8 @@ class Rules:
 
     #: The lengths the standard game is played to: twice round the board, and once ("61 up").
     STANDARD_TARGETS: ClassVar[tuple[int, ...]] = (121, 61)
+    #: The tables the standard game seats: two, three, or four as partners.
+    STANDARD_SEATS: ClassVar[tuple[int, ...]] = (2, 3, 4)
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "scoring", Scoring(self.scoring))
@@ -389,7 +391,7 @@ class Rules:
 
 @cache
 def _standard(players: int, target: int, scoring: Scoring, counting: Counting) -> Rules:
-    if players not in (2, 3, 4):
+    if players not in Rules.STANDARD_SEATS:
         raise ValueError("Cribbage is played by 2, 3 or 4 players.")
     if target not in Rules.STANDARD_TARGETS:
         raise ValueError("A game is played to 121 or to 61 points.")

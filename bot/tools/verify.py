@@ -34,7 +34,7 @@ def _parser() -> argparse.ArgumentParser:
     )
     parser.add_argument("seed", help="the seed the table showed after the show (64 hex digits)")
     parser.add_argument("seal", help="the seal the table showed at the deal (SHA-256, hex)")
-    parser.add_argument("--players", type=int, default=2, choices=(2, 3, 4))
+    parser.add_argument("--players", type=int, default=2, choices=Rules.STANDARD_SEATS)
     parser.add_argument("--starter", help="the starter the table showed, e.g. 5H")
     parser.add_argument(
         "--hand",

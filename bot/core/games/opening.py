@@ -80,7 +80,7 @@ class Lobbies(OnGames):
         message. ``private``: the bot is not a member where the game is
         (:mod:`bot.core.games.messages.private_table`): that message is its table throughout.
         """
-        if players not in (2, 3, 4):
+        if players not in Rules.STANDARD_SEATS:
             raise Refused(refusals.BAD_PLAYERS)
         if target not in Rules.STANDARD_TARGETS:
             raise Refused(refusals.BAD_TARGET)
