@@ -336,6 +336,23 @@ class Rules:
 
     # ----------------------------------------------------------------- JSON
 
+    @classmethod
+    def saved(
+        cls, data: Mapping[str, Any], players: int, *, scoring: Scoring = Scoring.LURCH
+    ) -> Rules:
+        """The rules a saved game names: its ``"rules"`` whole, or (a game by the standard
+        game's rules, as every game saved before the rules were a value) the standard
+        game's for its ``players`` and its ``"target"``, ``"scoring"`` (``scoring`` when it
+        names none) and ``"counting"`` (automatic when it names none)."""
+        if "rules" in data:
+            return cls.from_dict(data["rules"])
+        return cls.standard(
+            players,
+            target=int(data["target"]),
+            scoring=Scoring(data.get("scoring", scoring)),
+            counting=Counting(data.get("counting", Counting.AUTO)),
+        )
+
     def to_dict(self) -> dict[str, Any]:
         """JSON-ready data (every field, so that a saved variant reads back whatever the
         defaults become)."""

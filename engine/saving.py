@@ -137,15 +137,7 @@ def restore(data: Mapping[str, Any], rng: random.Random) -> GameState:
     if data.get("version") != FORMAT_VERSION:
         raise ValueError(f"Unknown game format version {data.get('version')!r}.")
     players = tuple(str(p) for p in data["players"])
-    if "rules" in data:
-        rules = Rules.from_dict(data["rules"])
-    else:
-        rules = Rules.standard(
-            len(players),
-            target=int(data["target"]),
-            scoring=Scoring(data.get("scoring", SAVED_SCORING)),
-            counting=Counting(data.get("counting", Counting.AUTO)),
-        )
+    rules = Rules.saved(data, len(players), scoring=SAVED_SCORING)
     state = GameState(players, rules=rules, rng=rng)
     state.phase = Phase(data["phase"])
     state.dealer = int(data["dealer"])

@@ -87,22 +87,12 @@ class FastShow:
         another size than the hands' costs seconds and most players never look)."""
         return rank_table(self._crib_size + 1, self._points)
 
-    def base(self, crib: bool) -> dict[int, int]:
-        """The rank table of a hand (or a crib) with its starter."""
-        return self.crib_base if crib else self.hand_base
-
     def hand_points(self, hand: Sequence[int], starter: int, crib: bool = False) -> int:
         """What the card indexes of ``hand`` score with the starter index: the same total as
         ``hand_total``."""
-        key = CODE[starter]
-        suit = SUIT[hand[0]]
-        flush = True
-        for card in hand:
-            key += CODE[card]
-            if SUIT[card] != suit:
-                flush = False
-        points = (self.crib_base if crib else self.hand_base)[key]
-        if flush:
+        key, suit = _code_and_suit(hand)
+        points = (self.crib_base if crib else self.hand_base)[key + CODE[starter]]
+        if suit >= 0:
             points += self._flush[crib][SUIT[starter] == suit]
         for card in hand:
             if RANK[card] == JACK and SUIT[card] == SUIT[starter]:
@@ -133,24 +123,30 @@ class FastShow:
     ) -> int:
         """Sum of the hand's show over ``n`` starters, given as counts per rank and suit."""
         base = self.crib_base if crib else self.hand_base
-        key = 0
-        suit = SUIT[hand[0]]
-        flush = True
-        for card in hand:
-            key += CODE[card]
-            if SUIT[card] != suit:
-                flush = False
+        key, suit = _code_and_suit(hand)
         total = 0
         for rank in range(1, 14):
             if by_rank[rank]:
                 total += by_rank[rank] * base[key + RANK_CODE[rank]]
-        if flush:
+        if suit >= 0:
             alone, with_starter = self._flush[crib]
             total += with_starter * by_suit[suit] + alone * (n - by_suit[suit])
         for card in hand:
             if RANK[card] == JACK:
                 total += self.nobs * by_suit[SUIT[card]]
         return total
+
+
+def _code_and_suit(hand: Sequence[int]) -> tuple[int, int]:
+    """The hand's rank-multiset code, and its one suit (-1 when its cards are not all of one
+    suit: no flush)."""
+    key = 0
+    suit = SUIT[hand[0]]
+    for card in hand:
+        key += CODE[card]
+        if SUIT[card] != suit:
+            suit = -1
+    return key, suit
 
 
 def fast_show(rules: Rules) -> FastShow:
@@ -163,15 +159,8 @@ def fast_show(rules: Rules) -> FastShow:
     return _fast_show(rules.points, rules.kept, rules.crib_size, flush(False), flush(True))
 
 
-@cache
-def _fast_show(
-    points: Points,
-    kept: int,
-    crib_size: int,
-    hand_flush: tuple[int, int],
-    crib_flush: tuple[int, int],
-) -> FastShow:
-    return FastShow(points, kept, crib_size, hand_flush, crib_flush)
+#: One fast show per kind of show.
+_fast_show = cache(FastShow)
 
 
 @cache

@@ -35,10 +35,8 @@ from bot.core.base.shuffles import ScriptedRandom, ShufflesExhausted
 from bot.core.games import snapshot
 from bot.core.games.deal_log import DealLog
 from bot.core.games.tally import Tally
-from engine.counting import Counting
 from engine.errors import RuleError
 from engine.game import Game
-from engine.outcome import Scoring
 from engine.rules import Rules
 
 __all__ = ["ARCHIVE_FORMAT", "ArchiveError", "compact", "restore"]
@@ -116,15 +114,7 @@ def _replay(data: dict[str, Any]) -> snapshot.Snapshot:
     shuffles = [str(deck) for deck in data["shuffles"]]
     rng = ScriptedRandom(shuffles)
     players = [str(name) for name in data["players"]]
-    if "rules" in data:
-        rules = Rules.from_dict(data["rules"])
-    else:
-        rules = Rules.standard(
-            len(players),
-            target=int(data["target"]),
-            scoring=Scoring(data["scoring"]),
-            counting=Counting(data["counting"]),
-        )
+    rules = Rules.saved(data, len(players))
     game, events = Game.new(players, rng=rng, rules=rules)
     tally = Tally.empty(game.num_players)
     log = DealLog.start(game.num_sides)
