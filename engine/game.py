@@ -61,7 +61,7 @@ from engine.rules import Rules
 from engine.saving import FORMAT_VERSION, SAVED_SCORING
 from engine.showing import Showing
 from engine.state import GameState
-from engine.views import PublicView, SeatView
+from engine.views import PublicView, SeatView, public_fields, seat_fields
 
 __all__ = [
     "FORMAT_VERSION",
@@ -350,45 +350,13 @@ class Game:
 
     def view(self, seat: int) -> SeatView:
         """What ``seat`` may know: the public view plus its own cards."""
-        state = self._state
-        state.check_seat(seat)
+        self._state.check_seat(seat)
         fields = self._public_fields()
         fields["discard_count"] = self._dealing.discard_count(seat)
-        return SeatView(
-            **fields,
-            seat=seat,
-            hand=tuple(state.hands[seat]),
-            kept=tuple(state.kept[seat]),
-            discards=tuple(state.discards[seat]),
-            playable=self.playable_cards(seat),
-        )
+        return SeatView(**fields, **seat_fields(self._state, seat, self.playable_cards(seat)))
 
     def _public_fields(self) -> dict[str, Any]:
-        state = self._state
-        n = state.num_players
-        return {
-            "players": state.players,
-            "num_sides": len(state.scores),
-            "sides": tuple(state.side_of(s) for s in range(n)),
-            "scores": tuple(state.scores),
-            "dealer": state.dealer,
-            "phase": state.phase,
-            "turn": state.turn,
-            "count": state.count,
-            "series": tuple(state.series),
-            "played": tuple(tuple(p) for p in state.played),
-            "starter": state.starter,
-            "hand_sizes": tuple(len(h) for h in state.hands),
-            "crib_size": len(state.crib),
-            "pending_discards": self.pending_discards(),
-            "deal_number": state.deal_number,
-            "discard_count": self.discard_count,
-            "result": state.result,
-            "last_show": tuple(state.last_show),
-            "rules": state.rules,
-            "count_turn": self.count_turn,
-            "muggins": state.window,
-        }
+        return public_fields(self._state, self.pending_discards(), self.count_turn)
 
     # ----------------------------------------------------------------- JSON
 

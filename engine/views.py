@@ -1,12 +1,14 @@
 """What one seat, or everyone, may know about a game: frozen snapshots with no way back.
 
-A view holds only tuples of cards and numbers, built fresh by the game; it keeps no reference
-to the game or to its lists, so rendering a :class:`PublicView` cannot reach a hidden card.
+A view holds only tuples of cards and numbers, built fresh by the game from its state
+(:func:`public_fields`, :func:`seat_fields`); it keeps no reference to the game or to its
+lists, so rendering a :class:`PublicView` cannot reach a hidden card.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Any
 
 from engine.cards import Card
 from engine.counting import Counting, CountTurn, MugginsWindow
@@ -14,8 +16,9 @@ from engine.events import Shown
 from engine.outcome import GameResult, Scoring
 from engine.phase import Phase
 from engine.rules import Rules
+from engine.state import GameState
 
-__all__ = ["PublicView", "SeatView"]
+__all__ = ["PublicView", "SeatView", "public_fields", "seat_fields"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -89,3 +92,45 @@ class SeatView(PublicView):
     kept: tuple[Card, ...]
     discards: tuple[Card, ...]
     playable: tuple[Card, ...]
+
+
+def public_fields(
+    state: GameState, pending: tuple[int, ...], count_turn: CountTurn | None
+) -> dict[str, Any]:
+    """The fields of the :class:`PublicView` of ``state``, fresh tuples all (``pending``: the
+    seats still to discard; ``count_turn``: the hand a manual show waits for)."""
+    return {
+        "players": state.players,
+        "num_sides": len(state.scores),
+        "sides": tuple(state.side_of(s) for s in range(state.num_players)),
+        "scores": tuple(state.scores),
+        "dealer": state.dealer,
+        "phase": state.phase,
+        "turn": state.turn,
+        "count": state.count,
+        "series": tuple(state.series),
+        "played": tuple(tuple(p) for p in state.played),
+        "starter": state.starter,
+        "hand_sizes": tuple(len(h) for h in state.hands),
+        "crib_size": len(state.crib),
+        "pending_discards": pending,
+        "deal_number": state.deal_number,
+        "discard_count": state.rules.others.to_crib,
+        "result": state.result,
+        "last_show": tuple(state.last_show),
+        "rules": state.rules,
+        "count_turn": count_turn,
+        "muggins": state.window,
+    }
+
+
+def seat_fields(state: GameState, seat: int, playable: tuple[Card, ...]) -> dict[str, Any]:
+    """The fields a :class:`SeatView` adds for ``seat``: its own cards (``playable``: those it
+    may play now)."""
+    return {
+        "seat": seat,
+        "hand": tuple(state.hands[seat]),
+        "kept": tuple(state.kept[seat]),
+        "discards": tuple(state.discards[seat]),
+        "playable": playable,
+    }
