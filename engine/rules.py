@@ -94,6 +94,12 @@ class Points:
     def __hash__(self) -> int:
         return self._hash
 
+    def __reduce__(self) -> tuple[Any, tuple[Any, ...]]:
+        # Pickled (to the computer's worker process) as a call of the constructor, so that
+        # the hash, which strings and enums make differ from process to process, is worked
+        # out again where the value lands.
+        return self.__class__, _fields(self, init=True)
+
 
 @dataclass(frozen=True, slots=True)
 class Share:
@@ -112,9 +118,10 @@ class Share:
         return self.dealt - self.to_crib
 
 
-def _fields(value: Any) -> tuple[Any, ...]:
-    """The compared fields of a dataclass value, in order (what its hash is made of)."""
-    return tuple(getattr(value, f.name) for f in fields(value) if f.compare)
+def _fields(value: Any, *, init: bool = False) -> tuple[Any, ...]:
+    """The compared fields of a dataclass value, in order (what its hash is made of); with
+    ``init``, the constructor's."""
+    return tuple(getattr(value, f.name) for f in fields(value) if (f.init if init else f.compare))
 
 
 def _alone(seats: int) -> tuple[tuple[int, ...], ...]:
@@ -191,6 +198,12 @@ class Rules:
 
     def __hash__(self) -> int:
         return self._hash
+
+    def __reduce__(self) -> tuple[Any, tuple[Any, ...]]:
+        # Pickled (to the computer's worker process) as a call of the constructor, so that
+        # the hash, which strings and enums make differ from process to process, is worked
+        # out again where the value lands.
+        return self.__class__, _fields(self, init=True)
 
     @classmethod
     def standard(

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import pickle
+
 import pytest
 
 from engine.counting import Counting
@@ -175,3 +177,16 @@ def test_the_standard_games_rules_know_they_are_standard() -> None:
     assert all(Rules.standard(n, target=t).is_standard for n in (2, 3, 4) for t in (121, 61))
     assert Rules().is_standard and not Rules(target=181).is_standard
     assert not Rules(dealer=Share(5, 2), others=Share(5, 2)).is_standard
+
+
+def test_rules_pickle_as_a_call_of_the_constructor() -> None:
+    # The computer's worker process gets views, rules and all: the value lands equal, with
+    # its hash worked out there (strings and enums hash differently in each process).
+    for rules in (
+        Rules.standard(4, target=61),
+        Rules(seats=5, dealer=Share(4, 0), others=Share(5, 1)),
+    ):
+        again = pickle.loads(pickle.dumps(rules))
+        assert (
+            again == rules and hash(again) == hash(rules) and again.side_of(2) == rules.side_of(2)
+        )
