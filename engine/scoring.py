@@ -167,21 +167,59 @@ class _RankScorer:
 
 
 _scorers: dict[Points, _RankScorer] = {}
-# The scorer used last, found by identity before hashing the points (a hash costs as much as
-# the rest of a fast total).
-_last: list[tuple[Points, _RankScorer]] = []
 
 
 def _scorer(points: Points) -> _RankScorer:
-    if _last and _last[0][0] is points:
-        return _last[0][1]
     scorer = _scorers.get(points)
     if scorer is None:
         scorer = _scorers[points] = _RankScorer(points)
-    _last[:] = [(points, scorer)]
     return scorer
 
 
+class _Show:
+    """What one rules value's show needs, looked up once: the size of a hand and of the
+    crib, the rank scorer and tables, the flush points and nobs."""
+
+    __slots__ = ("flush", "nobs", "scorer", "sizes", "tables")
+
+    def __init__(self, rules: Rules) -> None:
+        self.scorer = _scorer(rules.points)
+        #: By crib?: the cards shown with the starter, and (once asked) their rank table.
+        self.sizes = (rules.kept, rules.crib_size)
+        self.tables: list[dict[int, int] | None] = [None, None]
+        #: By crib?, then by whether the starter is of the flush's suit.
+        self.flush = tuple(
+            tuple(rules.flush_points(crib=crib, starter_matches=m) for m in (False, True))
+            for crib in (False, True)
+        )
+        self.nobs = rules.points.nobs
+
+    def table(self, crib: bool) -> dict[int, int]:
+        found = self.tables[crib]
+        if found is None:
+            found = self.tables[crib] = self.scorer.table(self.sizes[crib] + 1)
+        return found
+
+
+_shows: dict[Rules, _Show] = {}
+# The show used last, found by identity before the dictionary (nearly every call scores by
+# the same rules as the one before).
+_last: list[tuple[Rules, _Show]] = []
+
+
+def _show(rules: Rules | None) -> _Show:
+    if rules is None:
+        rules = _standard()
+    if _last and _last[0][0] is rules:
+        return _last[0][1]
+    show = _shows.get(rules)
+    if show is None:
+        show = _shows[rules] = _Show(rules)
+    _last[:] = [(rules, show)]
+    return show
+
+
+@cache
 def _standard() -> Rules:
     return Rules.standard()
 
@@ -220,12 +258,12 @@ def _check(hand: Sequence[Card], starter: Card, size: int) -> None:
         raise ValueError("A card appears twice among the hand and the starter.")
 
 
-def _flush_points(hand: Sequence[Card], starter: Card, crib: bool, rules: Rules) -> int:
+def _flush_points(hand: Sequence[Card], starter: Card, crib: bool, show: _Show) -> int:
     suit = hand[0].suit
     for card in hand:
         if card.suit is not suit:
             return 0
-    return rules.flush_points(crib=crib, starter_matches=starter.suit is suit)
+    return show.flush[crib][starter.suit is suit]
 
 
 def score_hand(
@@ -244,20 +282,20 @@ def score_hand(
     >>> score_hand(parse_cards("AH 3H 7H 9H"), Card.parse("QS"), crib=True).total
     0
     """
-    rules = _standard() if rules is None else rules
-    _check(hand, starter, rules.show_size(crib=crib))
+    show = _show(rules)
+    _check(hand, starter, show.sizes[crib])
     cards = sorted((*hand, starter), key=Card.sort_key)
-    template = _scorer(rules.points).template(tuple(card.rank for card in cards))
+    template = show.scorer.template(tuple(card.rank for card in cards))
     items = [
         ScoreItem(kind, tuple(cards[i] for i in where), points) for kind, where, points in template
     ]
-    flush = _flush_points(hand, starter, crib, rules)
+    flush = _flush_points(hand, starter, crib, show)
     if flush:
         flush_cards = (*hand, starter) if starter.suit is hand[0].suit else tuple(hand)
         items.append(
             ScoreItem(ScoreKind.FLUSH, tuple(sorted(flush_cards, key=Card.sort_key)), flush)
         )
-    nobs = rules.points.nobs
+    nobs = show.nobs
     for card in hand:
         # A jack that is the starter is "his heels" (scored at the cut), never nobs.
         if card.rank == JACK and card.suit is starter.suit:
@@ -274,19 +312,18 @@ def hand_total(
     >>> hand_total(parse_cards("JH 2C 3D 9S"), Card.parse("5H"))
     5
     """
-    rules = _standard() if rules is None else rules
-    size = rules.show_size(crib=crib)
-    _check(hand, starter, size)
+    show = _show(rules)
+    _check(hand, starter, show.sizes[crib])
     code = RANK_CODE
     key = code[starter.rank]
     for card in hand:
         key += code[card.rank]
-    points = _scorer(rules.points).table(size + 1)[key]
-    points += _flush_points(hand, starter, crib, rules)
+    points = show.table(crib)[key]
+    points += _flush_points(hand, starter, crib, show)
     suit = starter.suit
     for card in hand:
         if card.rank == JACK and card.suit is suit:
-            points += rules.points.nobs
+            points += show.nobs
     return points
 
 
