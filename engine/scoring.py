@@ -210,8 +210,9 @@ _last: list[tuple[Rules, _Show]] = []
 def _show(rules: Rules | None) -> _Show:
     if rules is None:
         rules = _standard()
-    if _last and _last[0][0] is rules:
-        return _last[0][1]
+    last = _last[0] if _last else None
+    if last is not None and last[0] is rules:
+        return last[1]
     show = _shows.get(rules)
     if show is None:
         show = _shows[rules] = _Show(rules)
@@ -313,13 +314,26 @@ def hand_total(
     5
     """
     show = _show(rules)
-    _check(hand, starter, show.sizes[crib])
+    size = show.sizes[crib]
+    _check(hand, starter, size)
     code = RANK_CODE
-    key = code[starter.rank]
-    for card in hand:
-        key += code[card.rank]
-    points = show.table(crib)[key]
-    points += _flush_points(hand, starter, crib, show)
+    if size == 4:
+        # The standard game's hand and crib, unrolled: the fast path is called millions of
+        # times by checks that enumerate every hand.
+        a, b, c, d = hand
+        key = code[a.rank] + code[b.rank] + code[c.rank] + code[d.rank] + code[starter.rank]
+        suit = a.suit
+        flush = b.suit is suit and c.suit is suit and d.suit is suit
+    else:
+        key = code[starter.rank]
+        suit = hand[0].suit
+        flush = True
+        for card in hand:
+            key += code[card.rank]
+            flush = flush and card.suit is suit
+    points = (show.tables[crib] or show.table(crib))[key]
+    if flush:
+        points += show.flush[crib][starter.suit is suit]
     suit = starter.suit
     for card in hand:
         if card.rank == JACK and card.suit is suit:
