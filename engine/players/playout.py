@@ -131,9 +131,11 @@ class _Thumb:
 
     def choose(self, hand: list[int], series: list[int], key: int, count: int) -> tuple[int, int]:
         """:func:`thumb_choice` with the series' packed key; also the points the card scores."""
+        cache = self.cache
         if len(hand) == 1:
             rank = hand[0]
-            return rank, self.cached(key << 4 | rank, rank, series, count)[2]
+            found = cache.get(key << 4 | rank) or self.cached(key << 4 | rank, rank, series, count)
+            return rank, found[2]
         best = -1
         best_value = -1e9
         points = 0
@@ -141,7 +143,9 @@ class _Thumb:
         for rank in hand:
             if PIP_VALUES[rank] > room or rank == best:
                 continue
-            value, trap, scored = self.cached(key << 4 | rank, rank, series, count)
+            # The cache answers nearly every time: looked up here, without a call.
+            found = cache.get(key << 4 | rank) or self.cached(key << 4 | rank, rank, series, count)
+            value, trap, scored = found
             if trap and hand.count(rank) > 1:
                 value += trap
             if value > best_value or (value == best_value and rank < best):
@@ -203,7 +207,7 @@ def finish_play(
     ``points``. Returns the side that reaches its ``needs`` (points still needed to win)
     first, or -1 when no side does; the play stops there, as the game would.
     """
-    thumb = _thumb(rules.points)
+    choose = _thumb(rules.points).choose
     max_count = rules.points.max_count
     go_points, last_card = rules.points.go, rules.points.last_card
     one_pass = rules.play_end is PlayEnd.FIRST_GO
@@ -248,7 +252,7 @@ def finish_play(
                     count = key = 0
                     series = []
         hand = hands[turn]
-        rank, scored = thumb.choose(hand, series, key, count)
+        rank, scored = choose(hand, series, key, count)
         hand.remove(rank)
         left -= 1
         count += PIP_VALUES[rank]
