@@ -20,7 +20,7 @@ from engine.cards import PIP_VALUES, Card
 from engine.players.fastscore import peg_scorer
 from engine.players.hand_guess import view_guesses
 from engine.players.play_history import view_history
-from engine.players.playout import finish_play
+from engine.players.playout import finisher
 from engine.views import SeatView
 
 __all__ = ["Outcome", "net_points", "play_values"]
@@ -70,6 +70,7 @@ def play_values(
     count = view.count
     rules = view.rules
     peg = peg_scorer(rules.points)
+    finish = finisher(rules).finish
     totals = dict.fromkeys(cards, 0.0)
     weight_sum = 0.0
     for hands, weight in guesses:
@@ -84,6 +85,6 @@ def play_values(
             if points[my_side] >= needs[my_side]:
                 winner = my_side
             else:
-                winner = finish_play(played, sides, me, new_count, run, points, needs, rules=rules)
+                winner = finish(played, sides, me, new_count, run, points, needs)
             totals[rank] += weight * value_of(points, winner)
     return [(card, totals[rank] / weight_sum) for rank, card in cards.items()]

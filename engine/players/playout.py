@@ -32,8 +32,10 @@ from engine.players.fastscore import peg_scorer
 from engine.rules import PlayEnd, Points, Rules
 
 __all__ = [
+    "Finisher",
     "danger_counts",
     "finish_play",
+    "finisher",
     "thumb_choice",
     "thumb_value",
 ]
@@ -201,16 +203,60 @@ def finish_play(
 ) -> int:
     """Play the rest of the play after seat ``last`` has just played (its card is the end of
     ``series``, already scored and counted in ``count``), every seat by :func:`thumb_choice`,
-    by ``rules``.
+    by ``rules`` (:meth:`Finisher.finish`, for a caller that finishes many plays by the same
+    rules).
 
     ``hands`` (ranks per seat) and ``series`` are used up; each side's points are added to
     ``points``. Returns the side that reaches its ``needs`` (points still needed to win)
     first, or -1 when no side does; the play stops there, as the game would.
     """
-    choose = _thumb(rules.points).choose
-    max_count = rules.points.max_count
-    go_points, last_card = rules.points.go, rules.points.last_card
-    one_pass = rules.play_end is PlayEnd.FIRST_GO
+    return finisher(rules).finish(hands, sides, last, count, series, points, needs)
+
+
+class Finisher:
+    """:func:`finish_play` by one game's rules, with what the rules say looked up once (the
+    expert finishes some 300 plays a decision)."""
+
+    def __init__(self, rules: Rules) -> None:
+        self.choose = _thumb(rules.points).choose
+        self.max_count = rules.points.max_count
+        self.go_points, self.last_card = rules.points.go, rules.points.last_card
+        self.one_pass = rules.play_end is PlayEnd.FIRST_GO
+
+    def finish(
+        self,
+        hands: list[list[int]],
+        sides: Sequence[int],
+        last: int,
+        count: int,
+        series: list[int],
+        points: list[int],
+        needs: Sequence[int],
+    ) -> int:
+        """:func:`finish_play` by these rules."""
+        return _finish(self, hands, sides, last, count, series, points, needs)
+
+
+@cache
+def finisher(rules: Rules) -> Finisher:
+    """The :class:`Finisher` of ``rules`` (one per rules value)."""
+    return Finisher(rules)
+
+
+def _finish(
+    rules: Finisher,
+    hands: list[list[int]],
+    sides: Sequence[int],
+    last: int,
+    count: int,
+    series: list[int],
+    points: list[int],
+    needs: Sequence[int],
+) -> int:
+    choose = rules.choose
+    max_count = rules.max_count
+    go_points, last_card = rules.go_points, rules.last_card
+    one_pass = rules.one_pass
     n = len(hands)
     left = 0
     for hand in hands:
