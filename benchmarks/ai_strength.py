@@ -44,6 +44,7 @@ from engine.events import GoPoint, Heels, Played, Shown  # noqa: E402
 from engine.game import Game  # noqa: E402
 from engine.phase import Phase  # noqa: E402
 from engine.players import PLAYER_NAMES, make_player  # noqa: E402
+from engine.rules import Rules  # noqa: E402
 
 #: Where points come from; pegging is split by the side's role in the deal.
 SOURCES = ("peg dealer", "peg pone", "hand", "crib", "heels")
@@ -92,12 +93,17 @@ class Tally:
 
 
 def seatings(first: str, second: str, players: int) -> list[tuple[str, ...]]:
-    """The seatings each seed is played in (see the module), as the name in each seat."""
-    if players == 2:
-        return [(first, second), (second, first)]
-    if players == 3:
-        return [tuple(first if seat == k else second for seat in range(3)) for k in range(3)]
-    return [(first, second, first, second), (second, first, second, first)]
+    """The seatings each seed is played in (see the module), as the name in each seat: with
+    two sides, the first player on each side in turn (partners: every seat of the side);
+    with more, the first player in each seat in turn against the second in all the others."""
+    rules = Rules.standard(players)
+    seats = range(rules.seats)
+    if rules.num_sides == 2:
+        return [
+            tuple(first if rules.side_of(seat) == side else second for seat in seats)
+            for side in range(2)
+        ]
+    return [tuple(first if seat == k else second for seat in seats) for k in seats]
 
 
 def _timed(choose: Callable[[], Choice], wall: list[float], cpu: list[float]) -> Choice:

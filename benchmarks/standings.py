@@ -32,6 +32,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from bot.core.base.text import shown
 from bot.core.pictures import PointsPerDeal, RatingPoint, points_chart, rating_chart
 from bot.store import Store
+from engine.rules import Rules
 
 READ_MS, CHART_MS = 5.0, 50.0
 SERVERS, PLAYERS_PER_SERVER, CHANNELS_PER_SERVER = 10, 300, 100
@@ -74,7 +75,8 @@ def fill(path: Path, games: int, seed: int = 1) -> None:
             else:
                 person = _player(rng, server, taken)
                 seats.append((person, f"Player {person}", None))
-        sides = 2 if players == 4 else players
+        rules = Rules.standard(players)
+        sides = rules.num_sides
         winner = rng.randrange(sides)
         scores = [121 if s == winner else rng.randint(60, 120) for s in range(sides)]
         final = "-".join(
@@ -82,7 +84,7 @@ def fill(path: Path, games: int, seed: int = 1) -> None:
         )
         game_rows.append((game_id, guild, channel, seats[0][0], players, int(computers), now))
         for seat, (user, name, seat_level) in enumerate(seats):
-            side = seat % 2 if players == 4 else seat
+            side = rules.side_of(seat)
             won = side == winner
             deals = rng.randint(7, 10)
             best = rng.choice((8, 12, 12, 14, 16, 20, 24))

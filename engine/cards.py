@@ -15,9 +15,16 @@ import re
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-from engine.rules import PIP_VALUES
-
-__all__ = ["RANK_NAMES", "Card", "Suit", "cards_str", "full_deck", "parse_cards"]
+__all__ = [
+    "JACK",
+    "PIP_VALUES",
+    "RANK_NAMES",
+    "Card",
+    "Suit",
+    "cards_str",
+    "full_deck",
+    "parse_cards",
+]
 
 
 class Suit(enum.Enum):
@@ -37,6 +44,11 @@ class Suit(enum.Enum):
 _SUIT_SYMBOLS = {Suit.CLUBS: "♣", Suit.DIAMONDS: "♦", Suit.HEARTS: "♥", Suit.SPADES: "♠"}
 _SUIT_ORDER = {suit: i for i, suit in enumerate(Suit)}
 
+#: The rank of the jack (ace 1 ... king 13): the card of nobs and of his heels.
+JACK = 11
+#: Pip value by rank (index 0 unused): ace 1, two to ten face value, jack, queen, king 10.
+#: A card's own value, the same in every variant (what counts and fifteens add up).
+PIP_VALUES: tuple[int, ...] = (0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 10, 10, 10)
 #: Short rank labels, index = rank (index 0 unused).
 RANK_NAMES = ("", "A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K")
 _RANK_INPUT = {name: rank for rank, name in enumerate(RANK_NAMES) if rank}

@@ -5,15 +5,18 @@ values the ``expert`` computer uses (:func:`engine.players.expert_discard.coach_
 the kept hand's exact average over every unseen starter, plus the expected crib when the
 crib is the seat's side's, minus it when it is an opponent's. With two players the crib's
 value is for that role, the other two cards thrown by a sensible opponent (a pone balks the
-dealer's crib, a dealer loads its own); with three or four, the one-card table. The
-expert also weighs what the kept cards are worth in the play; the line leaves that out, so
-its sum adds up.
+dealer's crib, a dealer loads its own); with three or four, the one-card table (the tables
+the game's rules allow; where none holds, the line speaks of the hand alone). The expert
+also weighs what the kept cards are worth in the play; the line leaves that out, so its sum
+adds up.
 
 The review needs the dealt hand, which the next deal replaces, so take it while the deal is
 on (:func:`review_view` in the play) or keep the cards and call :func:`review_discard`.
 
 >>> from engine.cards import parse_cards
->>> review = review_discard(parse_cards("5H 5C JD QS 10S 2D"), parse_cards("10S 2D"), crib_sign=1)
+>>> from engine.rules import Rules
+>>> dealt, thrown = parse_cards("5H 5C JD QS 10S 2D"), parse_cards("10S 2D")
+>>> review = review_discard(dealt, thrown, crib_sign=1, rules=Rules())
 >>> for part in review.line().split("; "):
 ...     print(part)
 You kept 5♣ 5♥ J♦ Q♠ — 12.5 in hand + 3.4 in your crib = 15.9 expected
@@ -29,7 +32,7 @@ from engine.cards import Card, cards_str
 from engine.players.base import crib_sign as seat_crib_sign
 from engine.players.discard_ev import DiscardChoice
 from engine.players.expert_discard import coach_choices
-from engine.rules import SHOW_SIZE
+from engine.rules import Rules
 from engine.views import SeatView
 
 __all__ = ["DiscardReview", "review_discard", "review_view"]
@@ -88,24 +91,28 @@ def _worth(choice: DiscardChoice) -> str:
 
 
 def review_discard(
-    dealt: Sequence[Card], thrown: Sequence[Card], *, crib_sign: int
+    dealt: Sequence[Card], thrown: Sequence[Card], *, crib_sign: int, rules: Rules
 ) -> DiscardReview:
-    """Judge throwing ``thrown`` from the ``dealt`` hand (``crib_sign`` +1 ours, -1 theirs).
+    """Judge throwing ``thrown`` from the ``dealt`` hand (``crib_sign`` +1 ours, -1 theirs)
+    in a game played by ``rules``.
 
     Raises ``ValueError`` when ``thrown`` is not part of ``dealt`` or has the wrong size.
     """
     throw = set(thrown)
     if len(throw) != len(thrown) or not throw <= set(dealt):
         raise ValueError("The thrown cards must be distinct cards of the dealt hand.")
-    choices = coach_choices(dealt, len(thrown), crib_sign=crib_sign)
+    choices = coach_choices(dealt, len(thrown), crib_sign=crib_sign, rules=rules)
     chosen = next(choice for choice in choices if set(choice.thrown) == throw)
     return DiscardReview(chosen=chosen, best=choices[0])
 
 
 def review_view(view: SeatView) -> DiscardReview | None:
     """Review the seat's discard this deal from its view, or None before it has discarded."""
-    if not view.discards or len(view.kept) != SHOW_SIZE:
+    if not view.discards or len(view.kept) != view.rules.kept:
         return None
     return review_discard(
-        (*view.kept, *view.discards), view.discards, crib_sign=seat_crib_sign(view, view.seat)
+        (*view.kept, *view.discards),
+        view.discards,
+        crib_sign=seat_crib_sign(view, view.seat),
+        rules=view.rules,
     )

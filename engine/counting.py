@@ -4,10 +4,9 @@ With automatic counting (the default) the engine scores every hand and the crib 
 manual counting each owner claims what their hand (the dealer also the crib) is worth, in
 show order: a claim over the true value is refused, a claim of the exact value is pegged, and
 a claim under it is pegged and opens a muggins window in which any opponent may take the
-difference. Pegging in the play and his heels stay automatic.
+difference. Pegging in the play and his heels stay automatic. What a claim may name is what
+some hand can score under the game's rules (:func:`engine.scoring.claim_values`).
 
->>> len(CLAIM_VALUES), CLAIM_VALUES[:3], 19 in CLAIM_VALUES, CLAIM_VALUES[-1]
-(26, (0, 1, 2), False, 29)
 >>> Counting("manual") is Counting.MANUAL
 True
 """
@@ -20,14 +19,7 @@ from typing import Any
 
 from engine.cards import Card
 
-__all__ = [
-    "CLAIM_VALUES",
-    "IMPOSSIBLE_HAND_VALUES",
-    "MAX_HAND_VALUE",
-    "CountTurn",
-    "Counting",
-    "MugginsWindow",
-]
+__all__ = ["CountTurn", "Counting", "MugginsWindow"]
 
 
 class Counting(StrEnum):
@@ -38,20 +30,10 @@ class Counting(StrEnum):
     MANUAL = "manual"
 
 
-#: The best a hand or crib can be worth (5-5-5-J with the fourth five as starter, nobs).
-MAX_HAND_VALUE = 29
-#: Values no four cards and a starter can score, so no claim may name them.
-IMPOSSIBLE_HAND_VALUES = frozenset({19, 25, 26, 27})
-#: Every value a claim may name, lowest first (26 of them).
-CLAIM_VALUES: tuple[int, ...] = tuple(
-    v for v in range(MAX_HAND_VALUE + 1) if v not in IMPOSSIBLE_HAND_VALUES
-)
-
-
 @dataclass(frozen=True, slots=True)
 class CountTurn:
     """The hand whose count the table waits for: its owner, whether it is the crib, and its
-    four cards (public: hands are laid face up at the show, and the crib is turned up when
+    cards (public: hands are laid face up at the show, and the crib is turned up when
     its turn comes)."""
 
     seat: int

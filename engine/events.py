@@ -31,6 +31,7 @@ __all__ = [
     "Discarded",
     "Event",
     "EventBase",
+    "ForLast",
     "GameOver",
     "Go",
     "GoPoint",
@@ -122,8 +123,22 @@ class CutForDeal(EventBase):
 
 
 @dataclass(frozen=True, slots=True)
+class ForLast(EventBase):
+    """At the start of a game whose rules give points for last (five-card cribbage: three),
+    the seat left of the first dealer pegs them; ``score`` is its side's total after."""
+
+    kind: ClassVar[str] = "for_last"
+    seat: int
+    side: int
+    points: int
+    score: int
+
+
+@dataclass(frozen=True, slots=True)
 class Dealt(EventBase):
-    """A new deal: every seat has ``hand_size`` cards (see the seat's view)."""
+    """A new deal: every seat has ``hand_size`` cards (see the seat's view; the dealer's own
+    share as the rules give it, when theirs differs), and the pack gives the crib a card
+    when ``crib_from_deck``."""
 
     kind: ClassVar[str] = "dealt"
     dealer: int
@@ -276,6 +291,7 @@ class GameOver(EventBase):
 #: Every event the engine produces (a closed union: see :class:`EventBase`).
 Event: TypeAlias = (
     CutForDeal
+    | ForLast
     | Dealt
     | Discarded
     | StarterCut
@@ -292,11 +308,13 @@ Event: TypeAlias = (
 
 
 class PointSource(StrEnum):
-    """Where points came from: the play, his heels, a hand or the crib at the show, or
-    points taken by muggins from an opponent's short claim."""
+    """Where points came from: the play, his heels, the points for last at the start (some
+    variants), a hand or the crib at the show, or points taken by muggins from an opponent's
+    short claim."""
 
     PEGGING = "pegging"
     HEELS = "heels"
+    FOR_LAST = "for_last"
     HAND = "hand"
     CRIB = "crib"
     MUGGINS = "muggins"
@@ -327,6 +345,8 @@ def points_scored(event: Event) -> Points | None:
             return Points(event.seat, event.side, PointSource.PEGGING, event.points, event.score)
         case Heels():
             return Points(event.seat, event.side, PointSource.HEELS, event.points, event.score)
+        case ForLast():
+            return Points(event.seat, event.side, PointSource.FOR_LAST, event.points, event.score)
         case Shown():
             if event.claimed is not None:
                 return None  # the claim scored (see Claimed); this is the breakdown

@@ -1,42 +1,21 @@
 """How a game ends: the winner, the final scores and the game points (win, lurch, skunk).
 
 Game points follow the lurch by default, as the classic two-player rules say: a loser under
-61 in a 121 game, or under 31 in a 61 game, is lurched and the winner scores 2. The American
-skunk scale is a table option.
+half the target is lurched and the winner scores 2. The American skunk scale is a table
+option. The lines are the game's rules' (:meth:`engine.rules.Rules.game_points`), derived
+from the target; this module names the outcomes.
 
->>> game_points(121, 60)
-(2, <ResultKind.LURCH: 'lurch'>)
->>> game_points(121, 61)
-(1, <ResultKind.WIN: 'win'>)
->>> game_points(121, 90, Scoring.SKUNK)
-(2, <ResultKind.SKUNK: 'skunk'>)
->>> game_points(121, 60, Scoring.SKUNK)
-(3, <ResultKind.DOUBLE_SKUNK: 'double_skunk'>)
->>> game_points(61, 30), game_points(61, 30, Scoring.SKUNK)
-((2, <ResultKind.LURCH: 'lurch'>), (2, <ResultKind.SKUNK: 'skunk'>))
 >>> ResultKind.LURCH == "lurch"
 True
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from dataclasses import dataclass
 from enum import StrEnum
 from typing import Any
 
-__all__ = [
-    "TARGETS",
-    "EndReason",
-    "GameResult",
-    "ResultKind",
-    "Scoring",
-    "game_points",
-    "make_result",
-]
-
-#: The two game lengths the engine plays: twice round the board, and once round ("61 up").
-TARGETS = (121, 61)
+__all__ = ["EndReason", "GameResult", "ResultKind", "Scoring"]
 
 
 class Scoring(StrEnum):
@@ -50,12 +29,6 @@ class Scoring(StrEnum):
 
     LURCH = "lurch"
     SKUNK = "skunk"
-
-
-#: Where a loser must be to be lurched (under it), by target.
-LURCH_LINE = {121: 61, 61: 31}
-#: Under the skunk scale, a 121 game's loser under this is skunked (under 61 double skunked).
-SKUNK_LINE_121 = 91
 
 
 class ResultKind(StrEnum):
@@ -110,44 +83,3 @@ class GameResult:
             reason=EndReason(str(data["reason"])),
             kind=ResultKind(str(data["kind"])),
         )
-
-
-def game_points(
-    target: int, loser_score: int, scoring: Scoring = Scoring.LURCH
-) -> tuple[int, ResultKind]:
-    """Game points and their name for a win over a loser who finished on ``loser_score``.
-
-    Under the lurch (the default) a loser under 61 in a 121 game, or under 31 in a 61 game,
-    is lurched (2). Under the skunk scale a 121 game's loser under 91 is skunked (2) and under
-    61 double skunked (3), a 61 game's loser under 31 skunked (2). Anything else is a plain
-    win (1).
-    """
-    half = LURCH_LINE[target]
-    if scoring == Scoring.LURCH:
-        return (2, ResultKind.LURCH) if loser_score < half else (1, ResultKind.WIN)
-    if target == 121:
-        if loser_score < half:
-            return 3, ResultKind.DOUBLE_SKUNK
-        if loser_score < SKUNK_LINE_121:
-            return 2, ResultKind.SKUNK
-    elif loser_score < half:
-        return 2, ResultKind.SKUNK
-    return 1, ResultKind.WIN
-
-
-def make_result(
-    target: int,
-    scores: Sequence[int],
-    winner: int,
-    reason: EndReason,
-    scoring: Scoring = Scoring.LURCH,
-) -> GameResult:
-    """The result of a game won by side ``winner``, with game points by ``scoring``.
-
-    With more than two sides the loser that decides a lurch or skunk is the best of the
-    others (second place), so a lurch means every other side was left behind. A resignation
-    is scored the same way, at the scores as they stand.
-    """
-    loser_score = max(score for side, score in enumerate(scores) if side != winner)
-    points, kind = game_points(target, loser_score, scoring)
-    return GameResult(winner, tuple(scores), points, reason, kind)

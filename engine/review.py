@@ -38,14 +38,12 @@ from typing import Any, Literal
 
 from engine.cards import Card
 from engine.coach import review_discard
-from engine.counting import Counting
 from engine.events import Shown
 from engine.game import Game
-from engine.outcome import Scoring
 from engine.players.base import crib_sign
 from engine.players.expert import SAMPLES, endgame_outcome
 from engine.players.expert_play import play_values
-from engine.rules import SHOW_SIZE
+from engine.rules import Rules
 
 __all__ = ["CLOSE_CHANCE", "CLOSE_POINTS", "Decision", "GameReview", "review_game"]
 
@@ -189,22 +187,19 @@ def review_game(
     rng: random.Random,
     seats: Collection[int],
     seed: int,
-    target: int = 121,
-    scoring: Scoring = Scoring.LURCH,
-    counting: Counting = Counting.AUTO,
+    rules: Rules | None = None,
     through_deal: int | None = None,
     samples: int = SAMPLES,
 ) -> GameReview:
-    """Review the decisions of ``seats`` in the game ``actions`` record, dealt by ``rng``
-    (it must shuffle as the game's source did), up to and with deal ``through_deal`` (every
-    deal without). The play-outs draw from ``seed``.
+    """Review the decisions of ``seats`` in the game ``actions`` record, played by ``rules``
+    (the standard game's for the players, to 121, when None) and dealt by ``rng`` (it must
+    shuffle as the game's source did), up to and with deal ``through_deal`` (every deal
+    without). The play-outs draw from ``seed``.
 
     Raises :class:`engine.errors.RuleError` or ``ValueError`` when the log does not fit
     the deals.
     """
-    game, events = Game.new(
-        list(players), target=target, rng=rng, scoring=scoring, counting=counting
-    )
+    game, events = Game.new(list(players), rng=rng, rules=rules)
     del events  # the cut and the first deal: nobody decided anything yet
     decisions: list[Decision] = []
     shown: set[int] = set()
@@ -240,9 +235,11 @@ def _judge(
     kind = action.get("type")
     if kind == "discard":
         thrown = tuple(Card.parse(code) for code in action["cards"])
-        if len(view.hand) != SHOW_SIZE + view.discard_count:
+        if len(view.hand) != view.rules.kept + view.discard_count:
             return None
-        judged = review_discard(view.hand, thrown, crib_sign=crib_sign(view, seat))
+        judged = review_discard(
+            view.hand, thrown, crib_sign=crib_sign(view, seat), rules=view.rules
+        )
         sign = judged.chosen.crib_sign
         return Decision(
             kind="discard",

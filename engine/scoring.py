@@ -1,9 +1,12 @@
-"""Scoring a show: a hand (or the crib) of four cards plus the starter.
+"""Scoring a show: a hand (or the crib) with the starter, as the game's rules count it.
 
-Fifteens, pairs and runs depend only on the five ranks, so each of the 6,175 possible rank
-multisets is worked out once (lazily) and kept: as an itemised template of card positions for
-:func:`score_hand`, and as a plain number for the fast :func:`hand_total`. Flush and nobs depend
-on suits and are worked out per call.
+How many cards are shown comes from the rules (:class:`engine.rules.Rules`: four kept cards
+in the standard game, three in five-card cribbage, five in seven-card; the crib its own size),
+and so does what each combination scores. Fifteens, pairs and runs depend only on the ranks,
+so each rank multiset is worked out once (lazily) and kept: as an itemised template of card
+positions for :func:`score_hand`, and as a plain number for the fast :func:`hand_total`. Flush
+and nobs depend on suits and are worked out per call. A call that names no rules scores the
+standard game.
 
 >>> from engine.cards import Card, parse_cards
 >>> score = score_hand(parse_cards("5H 5C JD 8S"), Card.parse("2C"))
@@ -13,6 +16,10 @@ on suits and are worked out per call.
 ['fifteen', 'fifteen', 'fifteen', 'fifteen', 'pair']
 >>> hand_total(parse_cards("5H 5C 5S JD"), Card.parse("5D"))
 29
+>>> from engine.rules import Rules, Share
+>>> five_card = Rules(dealer=Share(5, 2), others=Share(5, 2))
+>>> hand_total(parse_cards("5H 6H 4H"), Card.parse("5S"), rules=five_card)
+15
 """
 
 from __future__ import annotations
@@ -21,36 +28,25 @@ import itertools
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from enum import StrEnum
+from functools import cache
 
-from engine.cards import Card
-from engine.rules import (
-    FIFTEEN,
-    FIFTEEN_POINTS,
-    JACK,
-    MIN_RUN,
-    NOBS_POINTS,
-    PIP_VALUES,
-    SET_POINTS,
-    SHOW_SIZE,
-    flush_points,
-)
+from engine.cards import JACK, PIP_VALUES, Card
+from engine.rules import Points, Rules
 
 __all__ = [
-    "HAND_SIZE",
     "RANK_CODE",
     "SET_KINDS",
     "Score",
     "ScoreItem",
     "ScoreKind",
+    "claim_values",
     "hand_total",
+    "possible_totals",
     "rank_points",
     "rank_table",
     "score_distribution",
     "score_hand",
 ]
-
-#: Cards in a hand or crib at the show (the starter is the fifth card).
-HAND_SIZE = SHOW_SIZE
 
 
 class ScoreKind(StrEnum):
@@ -67,7 +63,7 @@ class ScoreKind(StrEnum):
     NOBS = "nobs"
 
 
-#: The kind of a set of n cards of one rank (its points are ``rules.SET_POINTS[n]``).
+#: The kind of a set of n cards of one rank (its points are the rules' ``points.sets[n]``).
 SET_KINDS = {2: ScoreKind.PAIR, 3: ScoreKind.PAIR_ROYAL, 4: ScoreKind.DOUBLE_PAIR_ROYAL}
 
 
@@ -96,108 +92,190 @@ class Score:
         return sum(item.points for item in self.items)
 
 
-# A template is what the five ranks alone score, as (kind, positions, points) where positions
-# index the five cards sorted by rank (ties broken by suit, which the template never looks at).
+# A template is what the ranks alone score, as (kind, positions, points) where positions index
+# the cards sorted by rank (ties broken by suit, which the template never looks at).
 _Template = tuple[tuple[ScoreKind, tuple[int, ...], int], ...]
 
-# Position subsets of five cards with at least two cards, smallest first: the order fifteens
-# are usually counted in.
-_SUBSETS = tuple(
-    subset for size in range(2, 6) for subset in itertools.combinations(range(5), size)
-)
 #: A rank multiset as one int: three bits of count per rank (a count is at most 4), so adding
-#: the codes of five ranks keys :func:`rank_table`.
+#: the codes of the shown ranks keys :func:`rank_table`.
 RANK_CODE: tuple[int, ...] = tuple(1 << (3 * rank) for rank in range(14))
 
-_templates: dict[tuple[int, ...], _Template] = {}
-_base_totals: dict[int, int] = {}
+
+@cache
+def _subsets(size: int) -> tuple[tuple[int, ...], ...]:
+    """Position subsets of ``size`` cards with at least two cards, smallest first: the order
+    fifteens are usually counted in."""
+    return tuple(
+        subset for n in range(2, size + 1) for subset in itertools.combinations(range(size), n)
+    )
 
 
-def _build_template(ranks: tuple[int, ...]) -> _Template:
-    """Itemise what five ranks (sorted ascending) score as fifteens, sets and runs."""
-    items: list[tuple[ScoreKind, tuple[int, ...], int]] = []
-    for subset in _SUBSETS:
-        if sum(PIP_VALUES[ranks[i]] for i in subset) == FIFTEEN:
-            items.append((ScoreKind.FIFTEEN, subset, FIFTEEN_POINTS))
-    positions: dict[int, list[int]] = {}
-    for i, rank in enumerate(ranks):
-        positions.setdefault(rank, []).append(i)
-    for same in positions.values():
-        if len(same) >= 2:
-            items.append((SET_KINDS[len(same)], tuple(same), SET_POINTS[len(same)]))
-    # A run is a stretch of three or more consecutive ranks; every way of taking one card of
-    # each rank in the stretch is a distinct run (a double run is two runs, and so on).
-    distinct = sorted(positions)
-    start = 0
-    for end in range(1, len(distinct) + 1):
-        if end == len(distinct) or distinct[end] != distinct[end - 1] + 1:
-            stretch = distinct[start:end]
-            if len(stretch) >= MIN_RUN:
-                for run in itertools.product(*(positions[r] for r in stretch)):
-                    items.append((ScoreKind.RUN, run, len(stretch)))
-            start = end
-    return tuple(items)
+class _RankScorer:
+    """What ranks score as fifteens, sets and runs under one :class:`Points`: templates and
+    totals by rank multiset, built as they are first asked for."""
+
+    def __init__(self, points: Points) -> None:
+        self.points = points
+        self.templates: dict[tuple[int, ...], _Template] = {}
+        self.tables: dict[int, dict[int, int]] = {}
+
+    def build(self, ranks: tuple[int, ...]) -> _Template:
+        """Itemise what ``ranks`` (sorted ascending) score as fifteens, sets and runs."""
+        points = self.points
+        items: list[tuple[ScoreKind, tuple[int, ...], int]] = []
+        for subset in _subsets(len(ranks)):
+            if sum(PIP_VALUES[ranks[i]] for i in subset) == points.fifteen:
+                items.append((ScoreKind.FIFTEEN, subset, points.fifteen_points))
+        positions: dict[int, list[int]] = {}
+        for i, rank in enumerate(ranks):
+            positions.setdefault(rank, []).append(i)
+        for same in positions.values():
+            if len(same) >= 2:
+                items.append((SET_KINDS[len(same)], tuple(same), points.sets[len(same)]))
+        # A run is a stretch of consecutive ranks as long as the shortest run or longer;
+        # every way of taking one card of each rank in the stretch is a distinct run (a double
+        # run is two runs, and so on).
+        distinct = sorted(positions)
+        start = 0
+        for end in range(1, len(distinct) + 1):
+            if end == len(distinct) or distinct[end] != distinct[end - 1] + 1:
+                stretch = distinct[start:end]
+                if len(stretch) >= points.min_run:
+                    for run in itertools.product(*(positions[r] for r in stretch)):
+                        items.append((ScoreKind.RUN, run, len(stretch)))
+                start = end
+        return tuple(items)
+
+    def template(self, ranks: tuple[int, ...]) -> _Template:
+        template = self.templates.get(ranks)
+        if template is None:
+            template = self.templates[ranks] = self.build(ranks)
+        return template
+
+    def table(self, size: int) -> dict[int, int]:
+        """Rank-multiset code -> points, for every multiset of ``size`` ranks one deck allows."""
+        table = self.tables.get(size)
+        if table is None:
+            table = {}
+            for ranks in itertools.combinations_with_replacement(range(1, 14), size):
+                if any(ranks[i] == ranks[i + 4] for i in range(size - 4)):
+                    continue  # five of a rank cannot happen with one deck
+                code = sum(RANK_CODE[r] for r in ranks)
+                table[code] = sum(p for _, _, p in self.template(ranks))
+            self.tables[size] = table
+        return table
 
 
-def _template(ranks: tuple[int, ...]) -> _Template:
-    template = _templates.get(ranks)
-    if template is None:
-        template = _templates[ranks] = _build_template(ranks)
-    return template
+_scorers: dict[Points, _RankScorer] = {}
 
 
-def rank_table() -> dict[int, int]:
-    """Rank-multiset code (sum of five :data:`RANK_CODE` entries) -> points from fifteens,
-    sets and runs, for all 6,175 multisets that one deck allows. Built once, on first use."""
-    if not _base_totals:
-        table: dict[int, int] = {}
-        for ranks in itertools.combinations_with_replacement(range(1, 14), 5):
-            if ranks[0] == ranks[4]:
-                continue  # five of a rank cannot happen with one deck
-            table[sum(RANK_CODE[r] for r in ranks)] = sum(p for _, _, p in _template(ranks))
-        _base_totals.update(table)
-    return _base_totals
+def _scorer(points: Points) -> _RankScorer:
+    scorer = _scorers.get(points)
+    if scorer is None:
+        scorer = _scorers[points] = _RankScorer(points)
+    return scorer
 
 
-def rank_points(ranks: Sequence[int]) -> int:
-    """Points five ranks score from fifteens, pairs and runs alone (no flush, no nobs).
+class _Show:
+    """What one rules value's show needs, looked up once: the size of a hand and of the
+    crib, the rank scorer and tables, the flush points and nobs."""
+
+    __slots__ = ("flush", "nobs", "scorer", "sizes", "tables")
+
+    def __init__(self, rules: Rules) -> None:
+        self.scorer = _scorer(rules.points)
+        #: By crib?: the cards shown with the starter, and (once asked) their rank table.
+        self.sizes = (rules.kept, rules.crib_size)
+        self.tables: list[dict[int, int] | None] = [None, None]
+        #: By crib?, then by whether the starter is of the flush's suit.
+        self.flush = tuple(
+            tuple(rules.flush_points(crib=crib, starter_matches=m) for m in (False, True))
+            for crib in (False, True)
+        )
+        self.nobs = rules.points.nobs
+
+    def table(self, crib: bool) -> dict[int, int]:
+        found = self.tables[crib]
+        if found is None:
+            found = self.tables[crib] = self.scorer.table(self.sizes[crib] + 1)
+        return found
+
+
+_shows: dict[Rules, _Show] = {}
+# The show used last, found by identity before the dictionary (nearly every call scores by
+# the same rules as the one before).
+_last: list[tuple[Rules, _Show]] = []
+
+
+def _show(rules: Rules | None) -> _Show:
+    if rules is None:
+        rules = _standard()
+    last = _last[0] if _last else None
+    if last is not None and last[0] is rules:
+        return last[1]
+    show = _shows.get(rules)
+    if show is None:
+        show = _shows[rules] = _Show(rules)
+    _last[:] = [(rules, show)]
+    return show
+
+
+@cache
+def _standard() -> Rules:
+    return Rules.standard()
+
+
+def rank_table(size: int = 5, points: Points | None = None) -> dict[int, int]:
+    """Rank-multiset code (the sum of ``size`` :data:`RANK_CODE` entries) -> points from
+    fifteens, sets and runs, for every multiset of ``size`` ranks one deck allows (6,175 of
+    five). Built once per size and points, on first use."""
+    return _scorer(_standard().points if points is None else points).table(size)
+
+
+def rank_points(ranks: Sequence[int], points: Points | None = None) -> int:
+    """Points some ranks (the shown cards with the starter) score from fifteens, pairs and
+    runs alone (no flush, no nobs).
 
     >>> rank_points([5, 5, 5, 5, 11])
     28
     """
-    if len(ranks) != 5 or any(not 1 <= r <= 13 for r in ranks):
-        raise ValueError("Five ranks from 1 to 13 are needed.")
-    key = sum(RANK_CODE[r] for r in ranks)
-    points = rank_table().get(key)
-    if points is None:
+    if len(ranks) < 2 or any(not 1 <= r <= 13 for r in ranks):
+        raise ValueError("Two ranks or more, from 1 to 13, are needed.")
+    if any(list(ranks).count(r) > 4 for r in ranks):
         raise ValueError("No rank appears five times in one deck.")
-    return points
+    key = sum(RANK_CODE[r] for r in ranks)
+    return rank_table(len(ranks), points)[key]
 
 
-def _check(hand: Sequence[Card], starter: Card) -> None:
-    if len(hand) != HAND_SIZE:
-        raise ValueError(f"A hand to show has {HAND_SIZE} cards, not {len(hand)}.")
+def _check(hand: Sequence[Card], starter: Card, size: int) -> None:
+    if len(hand) != size:
+        raise ValueError(f"A hand to show has {size} cards, not {len(hand)}.")
     cards = (*hand, starter)
     if not all(isinstance(card, Card) for card in cards):
         raise ValueError("A hand and a starter must be cards.")
     # Suits are enum singletons, so their ids tell them apart; hashing the enum itself would
     # cost more than the rest of hand_total.
-    if len({(card.rank, id(card.suit)) for card in cards}) != HAND_SIZE + 1:
+    if len({(card.rank, id(card.suit)) for card in cards}) != size + 1:
         raise ValueError("A card appears twice among the hand and the starter.")
 
 
-def _flush_points(hand: Sequence[Card], starter: Card, crib: bool) -> int:
+def _flush_points(hand: Sequence[Card], starter: Card, crib: bool, show: _Show) -> int:
     suit = hand[0].suit
-    if hand[1].suit is not suit or hand[2].suit is not suit or hand[3].suit is not suit:
-        return 0
-    return flush_points(starter_matches=starter.suit is suit, crib=crib)
+    for card in hand:
+        if card.suit is not suit:
+            return 0
+    return show.flush[crib][starter.suit is suit]
 
 
-def score_hand(hand: Sequence[Card], starter: Card, *, crib: bool = False) -> Score:
-    """Score a hand (or, with ``crib=True``, the crib) of four cards with the starter.
+def score_hand(
+    hand: Sequence[Card], starter: Card, *, crib: bool = False, rules: Rules | None = None
+) -> Score:
+    """Score a hand (or, with ``crib=True``, the crib) with the starter, by ``rules`` (the
+    standard game when None: four cards).
 
     Items come in the order players say them: fifteens, pairs, runs, flush, nobs. Raises
-    ``ValueError`` unless ``hand`` is four distinct cards and ``starter`` is not among them.
+    ``ValueError`` unless ``hand`` is as many distinct cards as the rules show and
+    ``starter`` is not among them.
 
     >>> from engine.cards import Card, parse_cards
     >>> score_hand(parse_cards("AH 3H 7H 9H"), Card.parse("QS")).total
@@ -205,79 +283,182 @@ def score_hand(hand: Sequence[Card], starter: Card, *, crib: bool = False) -> Sc
     >>> score_hand(parse_cards("AH 3H 7H 9H"), Card.parse("QS"), crib=True).total
     0
     """
-    _check(hand, starter)
+    show = _show(rules)
+    _check(hand, starter, show.sizes[crib])
     cards = sorted((*hand, starter), key=Card.sort_key)
-    template = _template(tuple(card.rank for card in cards))
+    template = show.scorer.template(tuple(card.rank for card in cards))
     items = [
         ScoreItem(kind, tuple(cards[i] for i in where), points) for kind, where, points in template
     ]
-    flush = _flush_points(hand, starter, crib)
+    flush = _flush_points(hand, starter, crib, show)
     if flush:
         flush_cards = (*hand, starter) if starter.suit is hand[0].suit else tuple(hand)
         items.append(
             ScoreItem(ScoreKind.FLUSH, tuple(sorted(flush_cards, key=Card.sort_key)), flush)
         )
+    nobs = show.nobs
     for card in hand:
         # A jack that is the starter is "his heels" (scored at the cut), never nobs.
         if card.rank == JACK and card.suit is starter.suit:
-            items.append(ScoreItem(ScoreKind.NOBS, (card,), NOBS_POINTS))
+            items.append(ScoreItem(ScoreKind.NOBS, (card,), nobs))
     return Score(tuple(items))
 
 
-def hand_total(hand: Sequence[Card], starter: Card, *, crib: bool = False) -> int:
+def hand_total(
+    hand: Sequence[Card], starter: Card, *, crib: bool = False, rules: Rules | None = None
+) -> int:
     """The total of :func:`score_hand` without building the items: the fast path.
 
     >>> from engine.cards import Card, parse_cards
     >>> hand_total(parse_cards("JH 2C 3D 9S"), Card.parse("5H"))
     5
     """
-    _check(hand, starter)
+    show = _show(rules)
+    size = show.sizes[crib]
+    _check(hand, starter, size)
     code = RANK_CODE
-    points = rank_table()[
-        code[hand[0].rank]
-        + code[hand[1].rank]
-        + code[hand[2].rank]
-        + code[hand[3].rank]
-        + code[starter.rank]
-    ]
-    points += _flush_points(hand, starter, crib)
+    if size == 4:
+        # The standard game's hand and crib, unrolled: the fast path is called millions of
+        # times by checks that enumerate every hand.
+        a, b, c, d = hand
+        key = code[a.rank] + code[b.rank] + code[c.rank] + code[d.rank] + code[starter.rank]
+        suit = a.suit
+        flush = b.suit is suit and c.suit is suit and d.suit is suit
+    else:
+        key = code[starter.rank]
+        suit = hand[0].suit
+        flush = True
+        for card in hand:
+            key += code[card.rank]
+            flush = flush and card.suit is suit
+    points = (show.tables[crib] or show.table(crib))[key]
+    if flush:
+        points += show.flush[crib][starter.suit is suit]
     suit = starter.suit
     for card in hand:
         if card.rank == JACK and card.suit is suit:
-            points += NOBS_POINTS
+            points += show.nobs
     return points
 
 
-def score_distribution(*, crib: bool = False, deck: Iterable[Card] | None = None) -> dict[int, int]:
-    """How many (four-card hand, starter) combinations score each total, 0 to 29.
+def score_distribution(
+    *, crib: bool = False, deck: Iterable[Card] | None = None, rules: Rules | None = None
+) -> dict[int, int]:
+    """How many (hand, starter) combinations score each total, from 0 to the highest any
+    hand can (29 in the standard game), by ``rules`` (the standard game when None: four-card hands).
 
-    With no ``deck`` that is all 12,994,800 combinations of the 52 cards; ``deck`` limits the
-    enumeration to some cards. Every combination is scored, one by one, with the same rank
-    table and the same flush and nobs rules as :func:`hand_total`, working on card indexes
-    instead of ``Card`` objects so the whole enumeration takes seconds.
+    With no ``deck`` that is every combination of the 52 cards (12,994,800 in the standard
+    game); ``deck`` limits the enumeration to some cards. Every combination is scored, one by
+    one, with the same rank table and the same flush and nobs rules as :func:`hand_total`,
+    working on card indexes instead of ``Card`` objects so the whole enumeration takes
+    seconds.
 
     >>> from engine.cards import parse_cards
     >>> totals = score_distribution(deck=parse_cards("5H 5C 5S 5D JD"))
     >>> totals[29], totals[28], sum(totals.values())
     (1, 4, 5)
     """
+    rules = _standard() if rules is None else rules
+    size = rules.show_size(crib=crib)
     indexes = list(range(52)) if deck is None else sorted({card.index for card in deck})
-    base = rank_table()
+    base = _scorer(rules.points).table(size + 1)
     code = [RANK_CODE[i % 13 + 1] for i in range(52)]
     suit_of = [i // 13 for i in range(52)]
     is_jack = [i % 13 + 1 == JACK for i in range(52)]
-    counts = [0] * 30
+    nobs = rules.points.nobs
+    # Flush points by whether the starter matches the hand's one suit.
+    flush = [rules.flush_points(crib=crib, starter_matches=m) for m in (False, True)]
+    counts = [0] * (max(possible_totals(rules, crib=crib)) + 1)
+    if size == 4:
+        _count_fours(indexes, base, code, suit_of, is_jack, nobs, flush, counts)
+        return dict(enumerate(counts))
+    for hand in itertools.combinations(indexes, size):
+        key = 0
+        for card in hand:
+            key += code[card]
+        # Flush and nobs depend only on the starter's suit: extra[s] for a starter of suit s.
+        extra = [0, 0, 0, 0]
+        first = suit_of[hand[0]]
+        if all(suit_of[card] == first for card in hand):
+            extra = [flush[s == first] for s in range(4)]
+        for card in hand:
+            if is_jack[card]:
+                extra[suit_of[card]] += nobs
+        for s in indexes:
+            if s not in hand:
+                counts[base[key + code[s]] + extra[suit_of[s]]] += 1
+    return dict(enumerate(counts))
+
+
+def _count_fours(
+    indexes: list[int],
+    base: dict[int, int],
+    code: list[int],
+    suit_of: list[int],
+    is_jack: list[bool],
+    nobs: int,
+    flush: list[int],
+    counts: list[int],
+) -> None:
+    """:func:`score_distribution`'s loop for four-card hands, unrolled: the exhaustive check
+    of the standard game (12,994,800 combinations) runs it."""
     for a, b, c, d in itertools.combinations(indexes, 4):
         key = code[a] + code[b] + code[c] + code[d]
-        # Flush and nobs depend only on the starter's suit: extra[s] for a starter of suit s.
         extra = [0, 0, 0, 0]
         sa = suit_of[a]
         if sa == suit_of[b] == suit_of[c] == suit_of[d]:
-            extra = [flush_points(starter_matches=s == sa, crib=crib) for s in range(4)]
+            extra = [flush[s == sa] for s in range(4)]
         for card in (a, b, c, d):
             if is_jack[card]:
-                extra[suit_of[card]] += NOBS_POINTS
+                extra[suit_of[card]] += nobs
         for s in indexes:
             if s != a and s != b and s != c and s != d:
                 counts[base[key + code[s]] + extra[suit_of[s]]] += 1
-    return dict(enumerate(counts))
+
+
+@cache
+def possible_totals(rules: Rules, *, crib: bool) -> frozenset[int]:
+    """Every total some hand (or crib) of the rules' size scores with a starter.
+
+    Worked out from every rank multiset of the shown cards and the starter, and what suits
+    can add to it: a flush needs every shown card of one suit (so distinct ranks), one more
+    with the starter of that suit (a rank the hand lacks); nobs needs a jack of the starter's
+    suit in the hand (never when the starter is itself a jack); four jacks in the hand cannot
+    all miss it.
+    """
+    size = rules.show_size(crib=crib)
+    scorer = _scorer(rules.points)
+    nobs = rules.points.nobs
+    flush_alone = rules.flush_points(crib=crib, starter_matches=False)
+    flush_starter = rules.flush_points(crib=crib, starter_matches=True)
+    found: set[int] = set()
+    for ranks in itertools.combinations_with_replacement(range(1, 14), size + 1):
+        if any(ranks[i] == ranks[i + 4] for i in range(size - 3)):
+            continue
+        base = sum(p for _, _, p in scorer.template(ranks))
+        for starter in set(ranks):
+            hand = list(ranks)
+            hand.remove(starter)
+            jacks = hand.count(JACK)
+            nobs_can = jacks >= 1 and starter != JACK
+            nobs_must = jacks == 4
+            mixed = size >= 2  # a hand of two cards or more can mix suits
+            if mixed:
+                if not nobs_must:
+                    found.add(base)
+                if nobs_can:
+                    found.add(base + nobs)
+            distinct = len(set(hand)) == len(hand)
+            if distinct:
+                # All one suit, the starter another: no nobs.
+                found.add(base + flush_alone)
+                if starter not in hand:
+                    found.add(base + flush_starter + (nobs if jacks else 0))
+    return frozenset(found)
+
+
+@cache
+def claim_values(rules: Rules) -> tuple[int, ...]:
+    """Every value a claim at a manual show may name under ``rules``: what some hand or crib
+    scores, lowest first (26 values in the standard game: 0 to 29 but 19, 25, 26 and 27)."""
+    return tuple(sorted(possible_totals(rules, crib=False) | possible_totals(rules, crib=True)))

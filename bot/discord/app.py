@@ -52,6 +52,7 @@ from bot.web.links import PageLinks
 from bot.web.server import WebServer, review_source
 from engine.coach import review_view
 from engine.game import Game
+from engine.scoring import claim_values
 
 __all__ = ["CribbageBot"]
 
@@ -485,4 +486,5 @@ def _warm_engine() -> None:
     for seat in (0, 1):
         game.discard(seat, game.hand(seat)[:2])
     review_view(game.view(0))
+    claim_values(game.rules)  # what a claim at a manual show may name
     log.debug("engine tables ready in %.0f ms", (time.perf_counter() - started) * 1000)

@@ -21,7 +21,7 @@ from bot.core.games.hand_count import complete_cards
 from bot.core.review.review import add_lines
 from bot.core.services import Services
 from bot.discord.interactions import NEEDS_A_SERVER, io_of, is_moderator, send_error, user_of
-from bot.discord.options import TARGETS
+from bot.discord.options import TARGET_CHOICES
 from bot.discord.places import (
     INSTALLS,
     NO_LEADERBOARD_HERE,
@@ -180,7 +180,7 @@ class CribbageCommands(app_commands.Group):
         scoring="Game points: lurch (default, 2 for a loser short of half) or the skunk scale",
         counting="Who counts the show: auto (default) or manual, you count, with muggins",
     )
-    @app_commands.choices(players=_PLAYERS, target=TARGETS)
+    @app_commands.choices(players=_PLAYERS, target=TARGET_CHOICES)
     @app_commands.choices(difficulty=_DIFFICULTIES, scoring=_SCORING, counting=_COUNTING)
     async def new(
         self,
@@ -445,7 +445,8 @@ class CribbageCommands(app_commands.Group):
     async def _count_hand_cards(
         self, interaction: discord.Interaction[Any], current: str
     ) -> list[app_commands.Choice[str]]:
-        return [app_commands.Choice(name=c, value=c) for c in complete_cards(current, 4)]
+        kept = _core(interaction).hands.rules.kept
+        return [app_commands.Choice(name=c, value=c) for c in complete_cards(current, kept)]
 
     @count_hand.autocomplete("starter")
     async def _count_hand_starter(

@@ -4,10 +4,14 @@ from __future__ import annotations
 
 from discord import app_commands
 
-__all__ = ["TARGETS"]
+from engine.rules import Rules
 
-#: The points a game is played to.
-TARGETS = [
-    app_commands.Choice(name="121 points (full game)", value=121),
-    app_commands.Choice(name="61 points (short game)", value=61),
+__all__ = ["TARGET_CHOICES"]
+
+#: What each length of the standard game is called in the menus.
+_TARGET_NAMES = {121: "121 points (full game)", 61: "61 points (short game)"}
+#: The points a game is played to: the standard game's lengths.
+TARGET_CHOICES = [
+    app_commands.Choice(name=_TARGET_NAMES[target], value=target)
+    for target in Rules.STANDARD_TARGETS
 ]

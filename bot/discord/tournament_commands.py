@@ -20,7 +20,7 @@ from discord import app_commands
 from bot.core.base.replies import Answer, User
 from bot.core.tournaments.tournaments import DEFAULT_FORMAT, Tournaments
 from bot.discord.interactions import io_of, is_organiser, send_error, user_of
-from bot.discord.options import TARGETS
+from bot.discord.options import TARGET_CHOICES
 from bot.discord.places import bot_is_member
 from engine import formats
 from engine.outcome import Scoring
@@ -114,7 +114,7 @@ class TournamentCommands(app_commands.Group):
         playoff="After the Swiss rounds, the top 4 or 8 play a best-of-3 knockout",
     )
     @app_commands.choices(format=format_choices(), scoring=_SCORING)
-    @app_commands.choices(target=TARGETS, match=_MATCHES, playoff=_PLAYOFFS)
+    @app_commands.choices(target=TARGET_CHOICES, match=_MATCHES, playoff=_PLAYOFFS)
     async def new(
         self,
         interaction: discord.Interaction[Any],

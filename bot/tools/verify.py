@@ -22,6 +22,7 @@ from collections.abc import Sequence
 
 from bot.core.base.seeded import deal_from_seed, parse_seed, seal_of
 from engine.cards import Card, cards_str, parse_cards
+from engine.rules import Rules
 
 __all__ = ["main"]
 
@@ -33,7 +34,7 @@ def _parser() -> argparse.ArgumentParser:
     )
     parser.add_argument("seed", help="the seed the table showed after the show (64 hex digits)")
     parser.add_argument("seal", help="the seal the table showed at the deal (SHA-256, hex)")
-    parser.add_argument("--players", type=int, default=2, choices=(2, 3, 4))
+    parser.add_argument("--players", type=int, default=2, choices=Rules.STANDARD_SEATS)
     parser.add_argument("--starter", help="the starter the table showed, e.g. 5H")
     parser.add_argument(
         "--hand",
@@ -65,13 +66,13 @@ def main(argv: Sequence[str] | None = None) -> int:
     else:
         print(f"The seal does NOT match: SHA-256 of this seed is {seal_of(seed.hex())}.")
         good = False
-    dealt = deal_from_seed(seed, args.players)
+    dealt = deal_from_seed(seed, Rules.standard(args.players))
     print(f"Deck, top first: {cards_str(dealt.deck)}")
     for at, hand in enumerate(dealt.hands):
         who = "the dealer" if at == args.players - 1 else f"player {at + 1} from the dealer's left"
         print(f"Dealt to {who}: {cards_str(sorted(hand, key=Card.sort_key))}")
-    if dealt.crib_card is not None:
-        print(f"To the crib from the deck: {dealt.crib_card}")
+    if dealt.crib_cards:
+        print(f"To the crib from the deck: {cards_str(dealt.crib_cards)}")
     print(f"Starter: {dealt.starter}")
     if starter is not None:
         same = starter == dealt.starter

@@ -8,11 +8,12 @@ the true breakdown, so a computer's claim is never over the hand's value.
 
 >>> import random
 >>> from engine.cards import Card, parse_cards
->>> hand, starter = parse_cards("5H 5C JD 8S"), Card.parse("2C")
->>> computer_claim("hard", hand, starter, crib=False, rng=random.Random(1))
+>>> from engine.rules import Rules
+>>> hand, starter, rules = parse_cards("5H 5C JD 8S"), Card.parse("2C"), Rules()
+>>> computer_claim("hard", hand, starter, crib=False, rules=rules, rng=random.Random(1))
 10
->>> claims = {computer_claim("easy", hand, starter, crib=False, rng=random.Random(s))
-...           for s in range(40)}
+>>> claims = {computer_claim("easy", hand, starter, crib=False, rules=rules,
+...                          rng=random.Random(s)) for s in range(40)}
 >>> max(claims) == 10 and min(claims) < 10
 True
 >>> calls_muggins("hard"), calls_muggins("easy")
@@ -25,8 +26,8 @@ import random
 from collections.abc import Sequence
 
 from engine.cards import Card
-from engine.counting import CLAIM_VALUES
-from engine.scoring import ScoreKind, score_hand
+from engine.rules import Rules
+from engine.scoring import ScoreKind, claim_values, score_hand
 
 __all__ = ["BEGINNER_LEVELS", "FORGET_RATES", "calls_muggins", "computer_claim"]
 
@@ -55,14 +56,21 @@ FORGET_RATES: dict[str, dict[ScoreKind, float]] = {
 
 
 def computer_claim(
-    level: str, cards: Sequence[Card], starter: Card, *, crib: bool, rng: random.Random
+    level: str,
+    cards: Sequence[Card],
+    starter: Card,
+    *,
+    crib: bool,
+    rules: Rules,
+    rng: random.Random,
 ) -> int:
-    """What a computer of ``level`` claims for ``cards`` with ``starter`` (a crib if ``crib``).
+    """What a computer of ``level`` claims for ``cards`` with ``starter`` (a crib if ``crib``)
+    in a game played by ``rules``.
 
     Exact unless the level is a beginner's, which may forget combinations (never more than
     the hand is worth).
     """
-    score = score_hand(cards, starter, crib=crib)
+    score = score_hand(cards, starter, crib=crib, rules=rules)
     rates = FORGET_RATES.get(level)
     if rates is None:
         return score.total
@@ -77,9 +85,9 @@ def computer_claim(
                 rate = 0.0
         if rng.random() >= rate:
             claimed += item.points
-    # A slip that lands on a number no hand scores (19, 25, 26, 27) is caught by the counter
-    # at once: they recount and get it right.
-    return claimed if claimed in CLAIM_VALUES else score.total
+    # A slip that lands on a number no hand scores (19, 25, 26, 27 in the standard game) is
+    # caught by the counter at once: they recount and get it right.
+    return claimed if claimed in claim_values(rules) else score.total
 
 
 def calls_muggins(level: str) -> bool:

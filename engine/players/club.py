@@ -19,7 +19,10 @@ table with a printed discard table:
   card answers for a pair royal), keep low cards for the go. Ties go to the lower card.
 
 It ignores the score, and the random source is never used: the club player is the same
-every time.
+every time. It reads the game's rules from its view: the hand's size and value, the count
+and the play are the rules'; where the role tables do not hold (anything but the standard
+two-player game) it weighs the crib by the one-card or two-card table where that holds, and
+leaves the crib out where no table does.
 """
 
 from __future__ import annotations
@@ -28,38 +31,40 @@ import itertools
 import random
 
 from engine.cards import Card
+from engine.players import crib_table, role_crib
 from engine.players.base import Player, crib_sign, playable
-from engine.players.crib_table import crib_value
-from engine.players.fastscore import starter_sum
+from engine.players.discard_ev import check_split
+from engine.players.fastscore import fast_show
 from engine.players.playout import thumb_choice
-from engine.players.role_crib import rank_crib_value
-from engine.rules import SHOW_SIZE
+from engine.rules import Rules
 from engine.views import SeatView
 
 __all__ = ["ClubPlayer", "club_discard_values"]
 
 
 def club_discard_values(
-    hand: tuple[Card, ...], discard_count: int, sign: int
+    hand: tuple[Card, ...], discard_count: int, sign: int, rules: Rules
 ) -> list[tuple[tuple[Card, ...], float]]:
     """Every way to throw ``discard_count`` cards of ``hand`` with the club player's value
-    (``sign`` +1 when the crib is the seat's side's, -1 when an opponent's), in the order
-    the hand's cards give (best not first)."""
-    if len(hand) != SHOW_SIZE + discard_count:
-        raise ValueError(f"A hand of {len(hand)} cards cannot throw {discard_count}.")
+    (``sign`` +1 when the crib is the seat's side's, -1 when an opponent's) in a game played
+    by ``rules``, in the order the hand's cards give (best not first)."""
+    check_split(hand, discard_count, rules)
     indexes = [card.index for card in hand]
     held = set(indexes)
     unseen = [i for i in range(52) if i not in held]
+    show = fast_show(rules)
+    by_role = role_crib.holds(rules)
+    by_table = crib_table.holds(rules)
     values = []
     for thrown_at in itertools.combinations(range(len(hand)), discard_count):
         kept = [indexes[i] for i in range(len(hand)) if i not in thrown_at]
-        value = starter_sum(kept, unseen) / len(unseen)
+        value = show.starter_sum(kept, unseen) / len(unseen)
         thrown = tuple(hand[i] for i in thrown_at)
-        if discard_count == 2:
+        if by_role:
             a, b = thrown
-            value += sign * rank_crib_value(a.rank, b.rank, dealer=sign > 0)
-        else:
-            value += sign * crib_value([card.index for card in thrown])
+            value += sign * role_crib.rank_crib_value(a.rank, b.rank, dealer=sign > 0)
+        elif by_table:
+            value += sign * crib_table.crib_value([card.index for card in thrown])
         values.append((thrown, value))
     return values
 
@@ -71,7 +76,8 @@ class ClubPlayer(Player):
 
     def choose_discard(self, view: SeatView, rng: random.Random) -> tuple[Card, ...]:
         """The split with the best hand average ± crib table value (first of equals)."""
-        values = club_discard_values(view.hand, view.discard_count, crib_sign(view, view.seat))
+        sign = crib_sign(view, view.seat)
+        values = club_discard_values(view.hand, view.discard_count, sign, view.rules)
         best = max(value for _, value in values)
         return next(thrown for thrown, value in values if value >= best - 1e-9)
 
@@ -79,5 +85,5 @@ class ClubPlayer(Player):
         """The card the rules of thumb pick (see the module)."""
         cards = sorted(playable(view), key=Card.sort_key)
         series = [card.rank for card in view.series]
-        rank = thumb_choice([card.rank for card in cards], series, view.count)
+        rank = thumb_choice([card.rank for card in cards], series, view.count, rules=view.rules)
         return next(card for card in cards if card.rank == rank)

@@ -16,6 +16,10 @@ care give a slightly different crib, which this model ignores on purpose (it is 
 and reproducible). Suits matter only through flushes and nobs, so two thrown cards are keyed by
 their ranks and whether they share a suit; one card by its rank.
 
+The table is built by the standard game's rules (:func:`built_for`) and holds for any rules
+with a crib of that size scored the same way (:func:`holds`: five-card, seven-card and
+five-hand cribbage too); a player asks before it uses it.
+
 The shipped table lives in ``engine/data/crib_table.json``;
 ``benchmarks/build_tables.py crib_table`` rebuilds it with :func:`build_table` and a test
 rebuilds a sample of entries and compares.
@@ -31,7 +35,8 @@ from collections.abc import Sequence
 from typing import Any
 
 from engine.data import shipped
-from engine.players.fastscore import RANK, SUIT, card_index, grouped_sum
+from engine.players.fastscore import RANK, SUIT, card_index, fast_show
+from engine.rules import Rules
 
 __all__ = [
     "DATA_FILE",
@@ -39,8 +44,10 @@ __all__ = [
     "build_single",
     "build_table",
     "build_two",
+    "built_for",
     "crib_value",
     "crib_value_of_ranks",
+    "holds",
     "load_table",
     "single_key",
     "two_key",
@@ -57,6 +64,22 @@ METHOD = (
 )
 #: Digits kept in the data file.
 DIGITS = 6
+
+
+def built_for() -> Rules:
+    """The rules the table is built by: the standard game's."""
+    return Rules.standard()
+
+
+def holds(rules: Rules) -> bool:
+    """Whether the table holds for ``rules``: a crib of the size it was built for, scored the
+    same way, with one or two cards thrown by the seat."""
+    built = built_for()
+    return (
+        rules.crib_size == built.crib_size
+        and rules.points == built.points
+        and 1 <= rules.others.to_crib <= 2
+    )
 
 
 def two_key(rank_a: int, rank_b: int, suited: bool) -> str:
@@ -81,6 +104,7 @@ def _crib_average(thrown: Sequence[int], others: int) -> float:
         by_rank[RANK[card]] += 1
         by_suit[SUIT[card]] += 1
     starters = len(rest) - others
+    show = fast_show(built_for())
     total = 0
     cases = 0
     for extra in itertools.combinations(rest, others):
@@ -88,7 +112,7 @@ def _crib_average(thrown: Sequence[int], others: int) -> float:
         for card in extra:
             by_rank[RANK[card]] -= 1
             by_suit[SUIT[card]] -= 1
-        total += grouped_sum((*thrown, *extra), by_rank, by_suit, starters, True)
+        total += show.grouped_sum((*thrown, *extra), by_rank, by_suit, starters, True)
         for card in extra:
             by_rank[RANK[card]] += 1
             by_suit[SUIT[card]] += 1

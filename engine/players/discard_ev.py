@@ -1,12 +1,14 @@
 """Expected points of every way to split a dealt hand into kept cards and crib cards.
 
 The kept hand's value is exact: its average over every starter the seat has not seen (the
-52 cards minus the dealt hand). The thrown cards' value comes from the crib table
-(:mod:`engine.players.crib_table`), added when the crib is the seat's side's and subtracted
-when it is an opponent's.
+52 cards minus the dealt hand), as the game's rules score it. The thrown cards' value comes
+from the crib table (:mod:`engine.players.crib_table`), added when the crib is the seat's
+side's and subtracted when it is an opponent's; where the table does not hold for the rules,
+the crib is left out (every split alike).
 
 >>> from engine.cards import parse_cards
->>> best = discard_choices(parse_cards("5H 5C JD QS 9C 2D"), 2, crib_sign=1)[0]
+>>> from engine.rules import Rules
+>>> best = discard_choices(parse_cards("5H 5C JD QS 9C 2D"), 2, crib_sign=1, rules=Rules())[0]
 >>> " ".join(str(c) for c in best.kept), " ".join(str(c) for c in best.thrown)
 ('5♥ 5♣ J♦ Q♠', '9♣ 2♦')
 """
@@ -18,11 +20,17 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from engine.cards import Card
-from engine.players.crib_table import crib_value
-from engine.players.fastscore import hand_points, starter_sum
-from engine.rules import SHOW_SIZE
+from engine.players import crib_table
+from engine.players.fastscore import fast_show
+from engine.rules import Rules
 
-__all__ = ["DiscardChoice", "discard_choices", "hand_ev", "hand_points_by_starter"]
+__all__ = [
+    "DiscardChoice",
+    "check_split",
+    "discard_choices",
+    "hand_ev",
+    "hand_points_by_starter",
+]
 
 
 @dataclass(frozen=True, slots=True)
@@ -51,39 +59,50 @@ def _unseen(known: Sequence[Card]) -> list[int]:
     return [i for i in range(52) if i not in held]
 
 
-def hand_ev(kept: Sequence[Card], known: Sequence[Card]) -> float:
-    """The kept four cards' average show over every starter not among ``known`` cards.
+def hand_ev(kept: Sequence[Card], known: Sequence[Card], rules: Rules) -> float:
+    """The kept cards' average show by ``rules`` over every starter not among ``known``.
 
     ``known`` is every card the seat has seen (at the discard: the whole dealt hand).
     """
     unseen = _unseen(known)
-    return starter_sum([c.index for c in kept], unseen) / len(unseen)
+    return fast_show(rules).starter_sum([c.index for c in kept], unseen) / len(unseen)
 
 
-def hand_points_by_starter(kept: Sequence[Card], known: Sequence[Card]) -> list[int]:
-    """The kept hand's show total for each unseen starter, one entry per starter."""
+def hand_points_by_starter(kept: Sequence[Card], known: Sequence[Card], rules: Rules) -> list[int]:
+    """The kept hand's show total by ``rules`` for each unseen starter, one per starter."""
     hand = [c.index for c in kept]
-    return [hand_points(hand, s) for s in _unseen(known)]
+    show = fast_show(rules)
+    return [show.hand_points(hand, s) for s in _unseen(known)]
+
+
+def check_split(hand: Sequence[Card], discard_count: int, rules: Rules) -> None:
+    """Raise ``ValueError`` unless ``hand`` keeps the rules' cards when it throws
+    ``discard_count`` (at least one)."""
+    if discard_count < 1 or len(hand) != rules.kept + discard_count:
+        raise ValueError(f"A hand of {len(hand)} cards cannot throw {discard_count}.")
 
 
 def discard_choices(
-    hand: Sequence[Card], discard_count: int, *, crib_sign: int
+    hand: Sequence[Card], discard_count: int, *, crib_sign: int, rules: Rules
 ) -> list[DiscardChoice]:
-    """Every split of ``hand`` into kept and thrown cards, best expected total first.
+    """Every split of ``hand`` into kept and thrown cards, best expected total first, in a
+    game played by ``rules``.
 
     ``crib_sign`` is +1 when the seat's side owns the crib (dealer, or the dealer's partner),
     -1 when an opponent does, 0 to ignore the crib. Ties keep the hand's own card order, so
     the result is deterministic.
     """
-    if discard_count not in (1, 2) or len(hand) != SHOW_SIZE + discard_count:
-        raise ValueError(f"A hand of {len(hand)} cards cannot throw {discard_count}.")
+    check_split(hand, discard_count, rules)
     unseen = _unseen(hand)
     indexes = [c.index for c in hand]
+    show = fast_show(rules)
+    weigh_crib = crib_sign != 0 and crib_table.holds(rules)
     choices = []
     for thrown_at in itertools.combinations(range(len(hand)), discard_count):
         kept_at = [i for i in range(len(hand)) if i not in thrown_at]
-        hand_value = starter_sum([indexes[i] for i in kept_at], unseen) / len(unseen)
-        crib = crib_value([indexes[i] for i in thrown_at]) if crib_sign else 0.0
+        hand_value = show.starter_sum([indexes[i] for i in kept_at], unseen) / len(unseen)
+        thrown = [indexes[i] for i in thrown_at]
+        crib = crib_table.crib_value(thrown) if weigh_crib else 0.0
         choices.append(
             DiscardChoice(
                 kept=tuple(hand[i] for i in kept_at),

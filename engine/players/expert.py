@@ -13,7 +13,9 @@
   pegging out, and keeping the opponent from pegging out, come first.
 * With three or four players the same, with the partner's points and crib counted as the
   seat's own; the role tables, the pegging table and the chance to win are two-player
-  tables, so there it plays for points.
+  tables, so there it plays for points. Which tables it uses is decided by the game's rules
+  (each table says the rules it holds for); the hand's value and the play-outs follow the
+  rules themselves.
 
 It decides from its view alone with the injected random source: the same view and seed give
 the same choice.
@@ -33,7 +35,7 @@ from engine.players.expert_discard import (
     pone_win_chance,
 )
 from engine.players.expert_play import Outcome, play_values
-from engine.players.win_chance import shown_chance
+from engine.players.win_chance import holds, shown_chance
 from engine.views import SeatView
 
 __all__ = ["SAMPLES", "ExpertPlayer", "endgame_outcome"]
@@ -54,7 +56,7 @@ def _needs(view: SeatView) -> tuple[int, int] | None:
 def endgame_outcome(view: SeatView) -> Outcome | None:
     """Near the end of a two-player game: a play-out's worth is the chance to win from the
     scores it leaves (1 for pegging out, 0 for the opponent pegging out). None otherwise."""
-    if len(view.players) != 2 or _needs(view) is None:
+    if not holds(view.rules) or _needs(view) is None:
         return None
     dealer_side = view.sides[view.dealer]
     pone_side = 1 - dealer_side
@@ -83,11 +85,9 @@ class ExpertPlayer(Player):
     def choose_discard(self, view: SeatView, rng: random.Random) -> tuple[Card, ...]:
         """The best split by its expected points, or near the end by its chance to win."""
         sign = crib_sign(view, view.seat)
-        splits = discard_splits(
-            view.hand, view.discard_count, crib_sign=sign, players=len(view.players)
-        )
+        splits = discard_splits(view.hand, view.discard_count, crib_sign=sign, rules=view.rules)
         needs = _needs(view)
-        if needs is None or len(view.players) != 2 or sign > 0:
+        if needs is None or not holds(view.rules) or sign > 0:
             # The dealer keeps to points: weighing its hand and crib by the chance to win
             # measured slightly worse than the points (the crib's spread is not modelled).
             return splits[0].thrown
@@ -96,7 +96,7 @@ class ExpertPlayer(Player):
         best = max(
             splits[:ENDGAME_CANDIDATES],
             key=lambda split: pone_win_chance(
-                split, unseen, my_needs=needs[0], their_needs=needs[1]
+                split, unseen, my_needs=needs[0], their_needs=needs[1], rules=view.rules
             ),
         )
         return best.thrown

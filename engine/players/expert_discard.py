@@ -4,12 +4,15 @@ Each split (:class:`Split`) is worth:
 
 * ``hand``: the kept cards' exact average show over every starter the seat has not seen;
 * ``crib``: the thrown cards' expected crib, signed (+ the seat's side's crib, - an
-  opponent's). With two players it comes from the role tables of
-  :mod:`engine.players.role_crib` (the other two cards thrown by a sensible opponent, suits
-  counted); with three or four, from the one-card table of :mod:`engine.players.crib_table`;
-* ``pegging`` (two players): what the kept ranks are worth in the play for this role
-  (:mod:`engine.players.peg_table`), weighed at :data:`PEGGING_WEIGHT` since the table comes
-  from club players and the expert pegs better than they do.
+  opponent's). Where the role tables of :mod:`engine.players.role_crib` hold (the standard
+  two-player game) it comes from them (the other two cards thrown by a sensible opponent,
+  suits counted); otherwise from :mod:`engine.players.crib_table` where that holds (three
+  or four players: one card thrown), and not at all where no table does;
+* ``pegging`` (where the role tables hold): what the kept ranks are worth in the play for
+  this role (:mod:`engine.players.peg_table`), weighed at :data:`PEGGING_WEIGHT` since the
+  table comes from club players and the expert pegs better than they do.
+
+The hand's value and the tables' fitness are read from the game's rules.
 
 Far from the end the best split is the one with the best ``total``. Near the end of a
 two-player game (either side needing :data:`ENDGAME_NEED` or fewer) the pone, who counts
@@ -19,7 +22,8 @@ leave the dealer short. The coach's figures are the same hand and crib values
 (:func:`coach_choices`).
 
 >>> from engine.cards import parse_cards
->>> best = discard_splits(parse_cards("5H 5C JD QS 9C 2D"), 2, crib_sign=1, players=2)[0]
+>>> from engine.rules import Rules
+>>> best = discard_splits(parse_cards("5H 5C JD QS 9C 2D"), 2, crib_sign=1, rules=Rules())[0]
 >>> " ".join(str(c) for c in best.kept), " ".join(str(c) for c in best.thrown)
 ('5♥ 5♣ J♦ Q♠', '9♣ 2♦')
 """
@@ -31,14 +35,14 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import cache
 
-from engine.cards import Card
-from engine.players.crib_table import crib_value
-from engine.players.discard_ev import DiscardChoice
-from engine.players.fastscore import RANK, hand_points
+from engine.cards import JACK, Card
+from engine.players import crib_table, role_crib
+from engine.players.discard_ev import DiscardChoice, check_split
+from engine.players.fastscore import RANK, fast_show
 from engine.players.peg_table import pegging_value
 from engine.players.role_crib import load_tables, rank_crib_value, role_crib_value
 from engine.players.win_chance import counted_chance, load_table
-from engine.rules import HEELS_POINTS, JACK, SHOW_SIZE
+from engine.rules import Rules
 
 __all__ = [
     "ENDGAME_CANDIDATES",
@@ -80,30 +84,33 @@ class Split:
 
 
 def discard_splits(
-    hand: Sequence[Card], discard_count: int, *, crib_sign: int, players: int
+    hand: Sequence[Card], discard_count: int, *, crib_sign: int, rules: Rules
 ) -> list[Split]:
-    """Every split of ``hand``, best ``total`` first (ties keep the enumeration order).
+    """Every split of ``hand``, best ``total`` first (ties keep the enumeration order), in a
+    game played by ``rules``.
 
-    ``crib_sign`` is +1 when the crib is the seat's side's, -1 when an opponent's;
-    ``players`` is 2, 3 or 4 (the role tables and the pegging table are for two).
+    ``crib_sign`` is +1 when the crib is the seat's side's, -1 when an opponent's. The role
+    tables and the pegging table weigh the splits where they hold for the rules (the
+    standard two-player game), the one-card table where it does.
     """
-    if discard_count not in (1, 2) or len(hand) != SHOW_SIZE + discard_count:
-        raise ValueError(f"A hand of {len(hand)} cards cannot throw {discard_count}.")
+    check_split(hand, discard_count, rules)
     indexes = [card.index for card in hand]
     held = set(indexes)
     unseen = [i for i in range(52) if i not in held]
     dealer = crib_sign > 0
-    two = players == 2 and discard_count == 2
+    show = fast_show(rules)
+    two = role_crib.holds(rules) and discard_count == 2
+    by_table = crib_table.holds(rules)
     splits = []
     for thrown_at in itertools.combinations(range(len(hand)), discard_count):
         kept = [indexes[i] for i in range(len(hand)) if i not in thrown_at]
         thrown = [indexes[i] for i in thrown_at]
-        points = tuple(hand_points(kept, starter) for starter in unseen)
+        points = tuple(show.hand_points(kept, starter) for starter in unseen)
         if two:
             crib = crib_sign * role_crib_value(thrown[0], thrown[1], dealer=dealer)
             pegging = pegging_value([RANK[i] for i in kept], dealer=dealer)
         else:
-            crib = crib_sign * crib_value(thrown)
+            crib = crib_sign * crib_table.crib_value(thrown) if by_table else 0.0
             pegging = 0.0
         splits.append(
             Split(
@@ -144,21 +151,23 @@ def _usual_crib() -> float:
 
 
 def pone_win_chance(
-    split: Split, unseen: Sequence[int], *, my_needs: int, their_needs: int
+    split: Split, unseen: Sequence[int], *, my_needs: int, their_needs: int, rules: Rules
 ) -> float:
-    """The pone's chance to win with this split (two players), as the deal scores it: the
-    starter (a jack is the dealer's heels), the play (each side's average pegging, moved by
-    this hand's pegging value), then my hand, counted first: out, or the dealer needs what
-    is left with my throw in its crib (:func:`engine.players.win_chance.counted_chance`).
-    ``unseen`` are the starters, in the order of ``split.points``.
+    """The pone's chance to win with this split (two players, where the win-chance tables
+    hold for ``rules``), as the deal scores it: the starter (a jack is the dealer's heels),
+    the play (each side's average pegging, moved by this hand's pegging value), then my
+    hand, counted first: out, or the dealer needs what is left with my throw in its crib
+    (:func:`engine.players.win_chance.counted_chance`). ``unseen`` are the starters, in the
+    order of ``split.points``.
     """
+    heels = rules.points.heels
     dealer_peg, pone_peg = _pegging_averages()
     shift = split.pegging - (pone_peg - dealer_peg)
     mine_after_play = round(my_needs - pone_peg - shift / 2)
     extra_crib = -split.crib - _usual_crib()
     won = 0.0
     for starter, points in zip(unseen, split.points, strict=True):
-        theirs = their_needs - (HEELS_POINTS if RANK[starter] == JACK else 0)
+        theirs = their_needs - (heels if RANK[starter] == JACK else 0)
         if theirs <= 0:
             continue
         if mine_after_play <= 0 or points >= mine_after_play:
@@ -172,21 +181,22 @@ def pone_win_chance(
 
 
 def coach_choices(
-    hand: Sequence[Card], discard_count: int, *, crib_sign: int
+    hand: Sequence[Card], discard_count: int, *, crib_sign: int, rules: Rules
 ) -> list[DiscardChoice]:
     """Every split of ``hand`` as the coach shows it, best first: the expert's hand average
-    and crib value (the role tables for two cards thrown, the one-card table for one), whose
-    sum the coach's line adds up; the pegging value, which the line has no room for, is
-    left out."""
-    players = 2 if discard_count == 2 else 3
-    splits = discard_splits(hand, discard_count, crib_sign=crib_sign, players=players)
+    and crib value (the role tables where they hold for ``rules``, the one-card table for
+    one card thrown), whose sum the coach's line adds up; the pegging value, which the line
+    has no room for, is left out."""
+    splits = discard_splits(hand, discard_count, crib_sign=crib_sign, rules=rules)
+    # Where no table holds for the rules the crib is not weighed, and the line says so.
+    weighed = (role_crib.holds(rules) and discard_count == 2) or crib_table.holds(rules)
     choices = [
         DiscardChoice(
             kept=split.kept,
             thrown=split.thrown,
             hand=split.hand,
             crib=abs(split.crib),
-            crib_sign=crib_sign,
+            crib_sign=crib_sign if weighed else 0,
         )
         for split in splits
     ]

@@ -4,10 +4,11 @@ For each guess at the other seats' hands (:mod:`engine.players.hand_guess`), eac
 seat may play (one per rank: suits do not matter in the play) is played and the rest of the
 play simulated with every seat following the club player's rules of thumb
 (:func:`engine.players.playout.finish_play`). Every guess is used for every candidate, so
-the candidates are compared on the same hands. A candidate's value is the weighted average,
-over the guesses, of what its play-out is worth (:data:`Outcome`): by default the points my
-side pegs less the points the others peg (with three sides, less their average), and the
-game's end when a side reaches the target during the play.
+the candidates are compared on the same hands (and played out by the game's rules). A
+candidate's value is the weighted average, over the guesses, of what its play-out is worth
+(:data:`Outcome`): by default the points my side pegs less the points the others peg (with
+three sides, less their average), and the game's end when a side reaches the target during
+the play.
 """
 
 from __future__ import annotations
@@ -15,12 +16,11 @@ from __future__ import annotations
 import random
 from collections.abc import Callable, Sequence
 
-from engine.cards import Card
-from engine.players.fastscore import peg_points
+from engine.cards import PIP_VALUES, Card
+from engine.players.fastscore import peg_scorer
 from engine.players.hand_guess import view_guesses
 from engine.players.play_history import view_history
-from engine.players.playout import finish_play
-from engine.rules import PIP_VALUES
+from engine.players.playout import finisher
 from engine.views import SeatView
 
 __all__ = ["Outcome", "net_points", "play_values"]
@@ -68,6 +68,9 @@ def play_values(
     needs = [view.target - score for score in view.scores]
     series = [card.rank for card in view.series]
     count = view.count
+    rules = view.rules
+    peg = peg_scorer(rules.points)
+    finish = finisher(rules).finish
     totals = dict.fromkeys(cards, 0.0)
     weight_sum = 0.0
     for hands, weight in guesses:
@@ -78,10 +81,10 @@ def play_values(
             new_count = count + PIP_VALUES[rank]
             run = [*series, rank]
             points = [0] * view.num_sides
-            points[my_side] = peg_points(run, new_count)
+            points[my_side] = peg(run, new_count)
             if points[my_side] >= needs[my_side]:
                 winner = my_side
             else:
-                winner = finish_play(played, sides, me, new_count, run, points, needs)
+                winner = finish(played, sides, me, new_count, run, points, needs)
             totals[rank] += weight * value_of(points, winner)
     return [(card, totals[rank] / weight_sum) for rank, card in cards.items()]

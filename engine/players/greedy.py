@@ -34,7 +34,8 @@ class GreedyPlayer(Player):
         """Throw what leaves the best average hand (crib ignored)."""
         if self._blunders(rng):
             return tuple(rng.sample(view.hand, view.discard_count))
-        return discard_choices(view.hand, view.discard_count, crib_sign=0)[0].thrown
+        choices = discard_choices(view.hand, view.discard_count, crib_sign=0, rules=view.rules)
+        return choices[0].thrown
 
     def choose_play(self, view: SeatView, rng: random.Random) -> Card:
         """Play the card that scores most now; ties at random."""

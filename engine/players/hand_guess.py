@@ -4,11 +4,12 @@ The cards another seat still holds are among the cards this seat has not seen (n
 not the starter, not played), and each is worth at least the floor its goes set
 (:mod:`engine.players.play_history`). Two more things make a guess likelier or less likely:
 
-* **What a sensible player keeps** (two players): the opponent's four kept cards, played
-  and held, weigh by how much likelier a sensible player of its role keeps those ranks than
-  four random cards have them (:func:`engine.players.role_crib.keep_ratio`), mixed with a
-  little of the plain chance (:data:`KEEP_MIX`) so that a hand no model would keep is
-  unlikely, never impossible.
+* **What a sensible player keeps** (where the role tables hold,
+  :func:`engine.players.role_crib.holds`: the standard two-player game): the opponent's
+  four kept cards, played and held, weigh by how much likelier a sensible player of its
+  role keeps those ranks than four random cards have them
+  (:func:`engine.players.role_crib.keep_ratio`), mixed with a little of the plain chance
+  (:data:`KEEP_MIX`) so that a hand no model would keep is unlikely, never impossible.
 * **How it has played**: each earlier card of the seat that a club player holding the
   guessed cards would not have played (:func:`engine.players.playout.thumb_value`) makes
   the guess :data:`UNLIKE_PLAY` times as likely.
@@ -19,9 +20,10 @@ two cards every rank combination is listed with its exact weight. Otherwise ``DR
 each picked in proportion to its weight, so the play-outs go to the likely hands.
 
 >>> import random
+>>> from engine.rules import Rules
 >>> guesses = rank_guesses(
 ...     unseen=[5, 5, 10], floors=(1, 1), held=(1, 2), me=1, my_ranks=[2, 3],
-...     played=((), ()), keep=None, samples=8, rng=random.Random(1))
+...     played=((), ()), keep=None, samples=8, rng=random.Random(1), rules=Rules())
 >>> sorted((hands[0], weight) for hands, weight in guesses)
 [([5], 2.0), ([10], 1.0)]
 """
@@ -34,12 +36,13 @@ from collections.abc import Callable, Sequence
 from functools import cache
 from math import comb
 
+from engine.cards import PIP_VALUES
 from engine.players.base import unseen_cards
 from engine.players.fastscore import RANK
 from engine.players.play_history import Play, PlayHistory
 from engine.players.playout import thumb_value
-from engine.players.role_crib import keep_ratio
-from engine.rules import MAX_COUNT, PIP_VALUES, SHOW_SIZE
+from engine.players.role_crib import built_for, holds, keep_ratio
+from engine.rules import Rules
 from engine.scoring import RANK_CODE
 from engine.views import SeatView
 
@@ -79,23 +82,24 @@ _Earlier = tuple[int, tuple[int, ...], int, tuple[int, ...]]
 def _keep_weights(dealer: bool) -> dict[int, float]:
     """Keep ratio by the rank-multiset code of four ranks, mixed (see the module)."""
     weights = {}
-    for ranks in itertools.combinations_with_replacement(range(1, 14), SHOW_SIZE):
+    for ranks in itertools.combinations_with_replacement(range(1, 14), built_for().kept):
         code = sum(RANK_CODE[rank] for rank in ranks)
         weights[code] = (1 - KEEP_MIX) * keep_ratio(ranks, dealer=dealer) + KEEP_MIX
     return weights
 
 
-def _plays_weight(held: Sequence[int], earlier: Sequence[_Earlier]) -> float:
+def _plays_weight(held: Sequence[int], earlier: Sequence[_Earlier], rules: Rules) -> float:
     """How well a guess of a seat's ``held`` ranks explains its ``earlier`` cards."""
+    max_count = rules.points.max_count
     weight = 1.0
     for rank, series, count, later in earlier:
         hand = [*held, *later]
         run = list(series)
         best = chosen = -1e9
         for option in set(hand):
-            if count + PIP_VALUES[option] > MAX_COUNT:
+            if count + PIP_VALUES[option] > max_count:
                 continue
-            value = thumb_value(option, run, count, hand.count(option) > 1)
+            value = thumb_value(option, run, count, hand.count(option) > 1, rules=rules)
             best = max(best, value)
             if option == rank:
                 chosen = value
@@ -148,11 +152,13 @@ def rank_guesses(
     keep: KeepWeights | None,
     samples: int,
     rng: random.Random,
+    rules: Rules,
     plays: Sequence[Play] = (),
 ) -> list[Guess]:
     """Guesses at every seat's ranks, from: the ``unseen`` ranks (one per card), each
     seat's ``floors`` and number of cards ``held``, my own ranks, the ranks each seat
-    ``played`` this deal, ``keep`` (the keep weights by seat) and the ``plays`` so far."""
+    ``played`` this deal, ``keep`` (the keep weights by seat) and the ``plays`` so far, in a
+    game played by ``rules``."""
     others = [seat for seat in range(len(held)) if seat != me and held[seat]]
 
     def blank() -> list[list[int]]:
@@ -184,7 +190,7 @@ def rank_guesses(
             if table is not None:
                 weight *= table[played_codes[seat] + code]
             if earlier[seat]:
-                weight *= _plays_weight(drawn, earlier[seat])
+                weight *= _plays_weight(drawn, earlier[seat], rules)
             known[(seat, code)] = weight
         return weight
 
@@ -230,9 +236,10 @@ def rank_guesses(
 def view_guesses(
     view: SeatView, history: PlayHistory, samples: int, rng: random.Random
 ) -> list[Guess]:
-    """:func:`rank_guesses` from a seat's view (the keep model applies with two players)."""
+    """:func:`rank_guesses` from a seat's view (the keep model applies where the role tables
+    hold for the game's rules: the standard two-player game)."""
     keep: KeepWeights | None = None
-    if len(view.players) == 2:
+    if holds(view.rules):
         dealer = view.dealer
 
         def keep(seat: int) -> dict[int, float] | None:
@@ -248,5 +255,6 @@ def view_guesses(
         keep=keep,
         samples=samples,
         rng=rng,
+        rules=view.rules,
         plays=history.plays,
     )

@@ -13,6 +13,9 @@ may keep:
   points now, then the rules of thumb), from the pone's lead, which with both hands known
   is one play: no sampling, so the table is exact for that model.
 
+The table is built by the standard two-player game's rules and holds where the role tables
+do (:func:`engine.players.role_crib.holds`), whose keeps it weighs the opponent's hands by.
+
 The discard adds the kept hand's value to its hand and crib values. Only differences
 within a role matter there; the dealer's average is about +1.2 and the pone's about -1.2
 (the dealer plays second and usually takes the last card).
@@ -32,11 +35,11 @@ from functools import cache
 from math import comb
 from typing import Any
 
+from engine.cards import PIP_VALUES
 from engine.data import shipped
-from engine.players.fastscore import peg_points
+from engine.players.fastscore import peg_scorer
 from engine.players.playout import finish_play, thumb_choice
-from engine.players.role_crib import keep_key, load_tables
-from engine.rules import PIP_VALUES, SHOW_SIZE
+from engine.players.role_crib import built_for, keep_key, load_tables
 
 __all__ = ["DATA_FILE", "METHOD", "build_entry", "build_table", "load_table", "pegging_value"]
 
@@ -57,7 +60,7 @@ _NO_TARGET = (1000, 1000)
 def _hands() -> list[tuple[int, ...]]:
     return [
         hand
-        for hand in itertools.combinations_with_replacement(range(1, 14), SHOW_SIZE)
+        for hand in itertools.combinations_with_replacement(range(1, 14), built_for().kept)
         if max(hand.count(rank) for rank in hand) <= 4
     ]
 
@@ -66,7 +69,7 @@ def _hands() -> list[tuple[int, ...]]:
 def _opponents(role: str) -> tuple[tuple[tuple[int, ...], float], ...]:
     """Every hand an opponent of ``role`` keeps, with how often (its share of deals)."""
     ratios = load_tables()["keeps"][role]
-    total = comb(52, SHOW_SIZE)
+    total = comb(52, built_for().kept)
     result = []
     for hand in _hands():
         ways = 1
@@ -80,13 +83,14 @@ def _opponents(role: str) -> tuple[tuple[tuple[int, ...], float], ...]:
 
 def _play(mine: Sequence[int], theirs: Sequence[int], dealer: bool) -> int:
     """My pegging less the opponent's when both play the club's rules of thumb."""
+    rules = built_for()
     hands = [list(mine), list(theirs)]
     pone = 1 if dealer else 0
-    lead = thumb_choice(hands[pone], [], 0)
+    lead = thumb_choice(hands[pone], [], 0, rules=rules)
     hands[pone].remove(lead)
     points = [0, 0]
-    points[pone] = peg_points([lead], PIP_VALUES[lead])
-    finish_play(hands, (0, 1), pone, PIP_VALUES[lead], [lead], points, _NO_TARGET)
+    points[pone] = peg_scorer(rules.points)([lead], PIP_VALUES[lead])
+    finish_play(hands, (0, 1), pone, PIP_VALUES[lead], [lead], points, _NO_TARGET, rules=rules)
     return points[0] - points[1]
 
 

@@ -22,10 +22,11 @@ from __future__ import annotations
 
 from math import comb
 
-from engine.cards import Card
+from engine.cards import PIP_VALUES, Card
 from engine.players.base import unseen_cards
-from engine.players.fastscore import RANK, peg_points
-from engine.rules import FIFTEEN, LAST_CARD_POINTS, MAX_COUNT, PIP_VALUES
+from engine.players.fastscore import RANK, PegScorer, peg_scorer
+from engine.players.playout import danger_counts
+from engine.rules import Points
 from engine.views import SeatView
 
 __all__ = ["immediate_points", "lookahead_play_values", "simple_play_values"]
@@ -34,28 +35,29 @@ __all__ = ["immediate_points", "lookahead_play_values", "simple_play_values"]
 WIN_VALUE = 1000.0
 #: What letting the opponent reach the target with its reply costs, in points.
 LOSS_COST = 60.0
-#: Counts where any ten-card (a third of the deck) replies for fifteen or thirty-one.
-_TEN_CARD_TARGETS = (FIFTEEN - 10, MAX_COUNT - 10)
 #: Per pip of the card played: prefer shedding high cards and keeping low ones for the go.
 _KEEP_LOW = 0.03
 
 
 def immediate_points(view: SeatView, card: Card) -> int:
     """Points ``card`` scores now: 15, 31, pairs, runs, and the last card of the play."""
+    rules = view.rules.points
     count = view.count + card.value
-    points = peg_points([*(c.rank for c in view.series), card.rank], count)
-    if sum(view.hand_sizes) == 1 and count != MAX_COUNT:
-        points += LAST_CARD_POINTS  # the last card of the whole play
+    points = peg_scorer(rules)([*(c.rank for c in view.series), card.rank], count)
+    if sum(view.hand_sizes) == 1 and count != rules.max_count:
+        points += rules.last_card  # the last card of the whole play
     return points
 
 
 def simple_play_values(view: SeatView) -> list[tuple[Card, float]]:
     """Points now plus rule-of-thumb tie-breaks (each worth less than one point)."""
+    # Counts where any ten-card (a third of the deck) replies for fifteen or thirty-one.
+    danger = danger_counts(view.rules.points)
     values = []
     for card in view.playable:
         count = view.count + card.value
         value = float(immediate_points(view, card))
-        if count in _TEN_CARD_TARGETS:
+        if count in danger:
             value -= 0.5
         if view.count == 0:
             if card.value < 5:
@@ -87,6 +89,7 @@ def lookahead_play_values(view: SeatView) -> list[tuple[Card, float]]:
     for index in unseen:
         unseen_by_rank[RANK[index]] += 1
     nxt = _next_seat(view)
+    points_of = view.rules.points
     values = []
     for card in view.playable:
         points = immediate_points(view, card)
@@ -95,9 +98,10 @@ def lookahead_play_values(view: SeatView) -> list[tuple[Card, float]]:
             continue
         count = view.count + card.value
         value = points + _KEEP_LOW * card.value
-        if nxt is not None and count < MAX_COUNT:
+        if nxt is not None and count < points_of.max_count:
             rest = [c for c in view.hand if c != card]
             reply = _expected_reply(
+                points_of,
                 [*ranks, card.rank],
                 count,
                 rest,
@@ -114,6 +118,7 @@ def lookahead_play_values(view: SeatView) -> list[tuple[Card, float]]:
 
 
 def _expected_reply(
+    rules: Points,
     ranks: list[int],
     count: int,
     rest: list[Card],
@@ -123,25 +128,28 @@ def _expected_reply(
     their_score: int,
     target: int,
 ) -> float:
-    """Expected net points of the next player's reply (their points less our comeback).
+    """Expected net points of the next player's reply (their points less our comeback), by
+    the rules' ``points``.
 
     The reply player holds ``held`` of the ``unseen`` cards and plays its best-scoring rank;
     when it holds no card that fits, it says go and the point comes back (counted as -1).
     """
+    peg: PegScorer = peg_scorer(rules)
+    max_count = rules.max_count
     options = []
     for rank in range(1, 14):
         if not unseen_by_rank[rank]:
             continue
         new_count = count + PIP_VALUES[rank]
-        if new_count > MAX_COUNT:
+        if new_count > max_count:
             continue
         after = [*ranks, rank]
-        theirs = peg_points(after, new_count)
+        theirs = peg(after, new_count)
         back = 0
-        if new_count < MAX_COUNT:
+        if new_count < max_count:
             for card in rest:
-                if new_count + card.value <= MAX_COUNT:
-                    back = max(back, peg_points([*after, card.rank], new_count + card.value))
+                if new_count + card.value <= max_count:
+                    back = max(back, peg([*after, card.rank], new_count + card.value))
         net = LOSS_COST if their_score + theirs >= target else float(theirs - back)
         options.append((theirs, net, unseen_by_rank[rank]))
     # The reply player takes its best immediate score; on ties assume the worst for us.

@@ -7,13 +7,16 @@ card it played then; when it does not, or the seat is seen to play nothing more,
 Replaying the deal that way from the lead reproduces the game's own order.
 
 A go says something about the cards still held: at count ``c`` none of them fitted, so each
-is worth more than ``31 - c`` pips. The expert samples the other hands with that in mind.
+is worth more than ``31 - c`` pips (the rules' limit of the count). The expert samples the
+other hands with that in mind. Who leads, how many cards each seat kept and how far the count
+goes are the game's rules'.
 
 >>> from engine.cards import parse_cards
+>>> from engine.rules import Rules
 >>> # Seat 0 dealt. Seat 1 led K, seat 0 played Q (20), seat 1 played 9 (29): seat 0 said go
 >>> # holding its other three cards, so each is worth more than 2 pips; seat 1 plays on.
 >>> played = (parse_cards("QD"), parse_cards("KC 9S"))
->>> history = replay_play(2, 0, played, (3, 2), me=1, my_hand=parse_cards("2H 8C"))
+>>> history = replay_play(Rules(), 0, played, (3, 2), me=1, my_hand=parse_cards("2H 8C"))
 >>> history.floors
 (3, 1)
 """
@@ -24,7 +27,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from engine.cards import Card
-from engine.rules import MAX_COUNT, SHOW_SIZE
+from engine.rules import Rules
 from engine.views import SeatView
 
 __all__ = ["Play", "PlayHistory", "replay_play", "view_history"]
@@ -48,7 +51,7 @@ class PlayHistory:
 
 
 def replay_play(
-    players: int,
+    rules: Rules,
     dealer: int,
     played: Sequence[Sequence[Card]],
     held: Sequence[int],
@@ -56,9 +59,12 @@ def replay_play(
     me: int,
     my_hand: Sequence[Card] = (),
 ) -> PlayHistory:
-    """Replay the play from the lead (see the module): ``played`` per seat in order,
+    """Replay the play of a game played by ``rules`` from the lead (see the module):
+    ``played`` per seat in order,
     ``held`` the cards each seat holds now, ``me`` the seat that asks (whose ``my_hand`` is
     known). A history that does not fit the rules gives no floors rather than wrong ones."""
+    players = rules.seats
+    max_count = rules.points.max_count
     floors = [1] * players
     plays = [[card.value for card in cards] for cards in played]
     ranks = [[card.rank for card in cards] for cards in played]
@@ -69,7 +75,7 @@ def replay_play(
         return PlayHistory(tuple(floors))  # nothing played: nothing to replay
     taken = [0] * players
     holding = [len(plays[seat]) + held[seat] for seat in range(players)]
-    if any(count != SHOW_SIZE for count in holding):
+    if any(count != rules.kept for count in holding):
         return PlayHistory(tuple(floors))
     mine = [card.value for card in my_hand]
     count = 0
@@ -77,9 +83,9 @@ def replay_play(
 
     def can_move(seat: int) -> bool:
         if taken[seat] < len(plays[seat]):
-            return count + plays[seat][taken[seat]] <= MAX_COUNT
+            return count + plays[seat][taken[seat]] <= max_count
         if seat == me:
-            return any(count + value <= MAX_COUNT for value in mine)
+            return any(count + value <= max_count for value in mine)
         # Seen to play nothing more: every later turn of this seat was a go.
         return False
 
@@ -92,9 +98,9 @@ def replay_play(
 
     def said_go(seat: int) -> None:
         if seat != me:
-            floors[seat] = max(floors[seat], MAX_COUNT - count + 1)
+            floors[seat] = max(floors[seat], max_count - count + 1)
 
-    turn = (dealer + 1) % players
+    turn = rules.leader(dealer)
     while True:
         if taken[turn] >= len(plays[turn]):
             # The replay reached a seat that plays nothing more: it must be the asker, now.
@@ -102,7 +108,7 @@ def replay_play(
                 return PlayHistory(tuple(floors), tuple(order))
             return PlayHistory((1,) * players)
         value = plays[turn][taken[turn]]
-        if count + value > MAX_COUNT:
+        if count + value > max_count:
             return PlayHistory((1,) * players)
         order.append((turn, ranks[turn][taken[turn]], tuple(series), count))
         series.append(ranks[turn][taken[turn]])
@@ -112,7 +118,7 @@ def replay_play(
         done += 1
         last = turn
         # Whose turn next, as the game decides it after a card.
-        if count == MAX_COUNT:
+        if count == max_count:
             turn = next_holder(last)
             count = 0
             series = []
@@ -142,7 +148,7 @@ def replay_play(
 def view_history(view: SeatView) -> PlayHistory:
     """:func:`replay_play` for the seat whose view this is."""
     return replay_play(
-        len(view.players),
+        view.rules,
         view.dealer,
         view.played,
         view.hand_sizes,

@@ -10,11 +10,13 @@ player's rules of thumb (:func:`thumb_value`).
 The expert's pegging plays each candidate card out to the end of the play this way, many
 times, over hands the opponents might hold (:mod:`engine.players.expert_play`).
 
->>> peg_points([5, 10], 15), peg_points([4, 6, 5], 15), peg_points([7, 7, 7], 21)
-(2, 5, 6)
+The numbers it plays by (the count's limit, what each card, go and last card scores, whether
+the play ends at the first go) are the game's rules'.
+
+>>> from engine.rules import Rules
 >>> points = [0, 0]
 >>> # Seat 0 led a 4 (count 4); seat 1 holds 10 and K, seat 0 holds 6 and J.
->>> finish_play([[6, 11], [10, 13]], (0, 1), 0, 4, [4], points, (99, 99))
+>>> finish_play([[6, 11], [10, 13]], (0, 1), 0, 4, [4], points, (99, 99), rules=Rules())
 -1
 >>> points  # 10 (14), J (24; high cards first), go; 6 (30) and the go; K, the last card
 [1, 1]
@@ -23,29 +25,20 @@ times, over hands the opponents might hold (:mod:`engine.players.expert_play`).
 from __future__ import annotations
 
 from collections.abc import Sequence
+from functools import cache
 
-from engine.players.fastscore import peg_points
-from engine.rules import (
-    FIFTEEN,
-    GO_POINTS,
-    LAST_CARD_POINTS,
-    MAX_COUNT,
-    PIP_VALUES,
-)
+from engine.cards import PIP_VALUES
+from engine.players.fastscore import peg_scorer
+from engine.rules import PlayEnd, Points, Rules
 
 __all__ = [
-    "DANGER_COUNTS",
+    "Finisher",
+    "danger_counts",
     "finish_play",
+    "finisher",
     "thumb_choice",
     "thumb_value",
 ]
-
-#: Counts a card should not leave: a ten-card (a third of the deck) replies for 15 or 31.
-DANGER_COUNTS = (FIFTEEN - PIP_VALUES[10], MAX_COUNT - PIP_VALUES[10])
-#: The highest pip value a lead may have and still never give a fifteen to one card.
-_SAFE_LEAD = FIFTEEN - PIP_VALUES[10] - 1
-#: The rank a lead should never be: any ten-card replies for fifteen.
-_FIVE = FIFTEEN - PIP_VALUES[10]
 
 # The rules of thumb, as fractions of a point. They only ever break ties between cards that
 # score alike now: the largest gap they can open between two cards (a low lead from a pair
@@ -58,9 +51,18 @@ _PAIR_ROYAL_RISK = 0.05  # pairing when the third card may answer for six
 _RUN_RISK = 0.175  # a card one or two ranks from the last invites a run
 _PAIR_TRAP = 0.125  # playing from a pair: the reply that pairs it gives me a pair royal
 _KEEP_LOW = 0.01  # per pip: shed high cards, keep low ones for the go
+#: A ten-card's pip value: a third of the deck is worth ten.
+_TEN = PIP_VALUES[10]
 
 
-def thumb_value(rank: int, series: list[int], count: int, paired: bool = False) -> float:
+def danger_counts(points: Points) -> tuple[int, int]:
+    """Counts a card should not leave: a ten-card (a third of the deck) replies for 15 or 31."""
+    return points.fifteen - _TEN, points.max_count - _TEN
+
+
+def thumb_value(
+    rank: int, series: list[int], count: int, paired: bool = False, *, rules: Rules
+) -> float:
     """What the club player sees in playing ``rank`` now: the points it scores, plus
     tie-breaks worth under a point: do not leave 5 or 21, do not lead a five, lead under
     five, do not play one or two ranks from the last card when it scores nothing (a run for
@@ -72,81 +74,102 @@ def thumb_value(rank: int, series: list[int], count: int, paired: bool = False) 
     before the card; the card must fit. (The last card of the play is the only card left,
     so its point never decides anything.)
     """
-    value, trap, _ = _rules(rank, series, count)
+    value, trap, _ = _thumb(rules.points).rules(rank, series, count)
     return value + trap if paired else value
 
 
-def _rules(rank: int, series: list[int], count: int) -> tuple[float, float, int]:
-    """:func:`thumb_value` in parts: the value without the pair trap, the trap's bonus when
-    played from a pair, and the points the card scores."""
-    value = PIP_VALUES[rank]
-    new = count + value
-    series.append(rank)
-    points = peg_points(series, new)
-    series.pop()
-    score = points + _KEEP_LOW * value
-    if new in DANGER_COUNTS:
-        score -= _DANGER_COST
-    room = new + value <= MAX_COUNT  # a card of the same rank may follow
-    trap = _PAIR_TRAP if room else 0.0
-    if not series:
-        if rank == _FIVE:
-            score -= _FIVE_LEAD_COST
-        elif value <= _SAFE_LEAD:
-            score += _LOW_LEAD_BONUS
+class _Thumb:
+    """The club player's rules of thumb under one :class:`Points`, with what they said for
+    the series met so far: play-outs meet the same few thousand series over and over."""
+
+    def __init__(self, points: Points) -> None:
+        self.peg = peg_scorer(points)
+        self.max_count = points.max_count
+        self.danger = danger_counts(points)
+        # The highest pip value a lead may have and still never give a fifteen to one card,
+        # and the rank a lead should never be (any ten-card replies for fifteen).
+        self.safe_lead = points.fifteen - _TEN - 1
+        self.five = points.fifteen - _TEN
+        # What :meth:`rules` says, by the series and the card packed into one int (four bits
+        # a rank, the card last). Only speed depends on it; it is emptied when it grows large.
+        self.cache: dict[int, tuple[float, float, int]] = {}
+
+    def rules(self, rank: int, series: list[int], count: int) -> tuple[float, float, int]:
+        """:func:`thumb_value` in parts: the value without the pair trap, the trap's bonus
+        when played from a pair, and the points the card scores."""
+        value = PIP_VALUES[rank]
+        new = count + value
+        series.append(rank)
+        points = self.peg(series, new)
+        series.pop()
+        score = points + _KEEP_LOW * value
+        if new in self.danger:
+            score -= _DANGER_COST
+        room = new + value <= self.max_count  # a card of the same rank may follow
+        trap = _PAIR_TRAP if room else 0.0
+        if not series:
+            if rank == self.five:
+                score -= _FIVE_LEAD_COST
+            elif value <= self.safe_lead:
+                score += _LOW_LEAD_BONUS
+            return score, trap, points
+        gap = series[-1] - rank
+        if gap == 0:
+            if room:
+                score -= _PAIR_ROYAL_RISK
+        elif -2 <= gap <= 2 and new < self.max_count and not points:
+            score -= _RUN_RISK
         return score, trap, points
-    gap = series[-1] - rank
-    if gap == 0:
-        if room:
-            score -= _PAIR_ROYAL_RISK
-    elif -2 <= gap <= 2 and new < MAX_COUNT and not points:
-        score -= _RUN_RISK
-    return score, trap, points
+
+    def cached(
+        self, key: int, rank: int, series: list[int], count: int
+    ) -> tuple[float, float, int]:
+        found = self.cache.get(key)
+        if found is None:
+            if len(self.cache) >= _CACHE_LIMIT:
+                self.cache.clear()
+            found = self.cache[key] = self.rules(rank, series, count)
+        return found
+
+    def choose(self, hand: list[int], series: list[int], key: int, count: int) -> tuple[int, int]:
+        """:func:`thumb_choice` with the series' packed key; also the points the card scores."""
+        cache = self.cache
+        if len(hand) == 1:
+            rank = hand[0]
+            found = cache.get(key << 4 | rank) or self.cached(key << 4 | rank, rank, series, count)
+            return rank, found[2]
+        best = -1
+        best_value = -1e9
+        points = 0
+        room = self.max_count - count
+        for rank in hand:
+            if PIP_VALUES[rank] > room or rank == best:
+                continue
+            # The cache answers nearly every time: looked up here, without a call.
+            found = cache.get(key << 4 | rank) or self.cached(key << 4 | rank, rank, series, count)
+            value, trap, scored = found
+            if trap and hand.count(rank) > 1:
+                value += trap
+            if value > best_value or (value == best_value and rank < best):
+                best, best_value, points = rank, value, scored
+        return best, points
 
 
-# What :func:`_rules` says, by the series and the card packed into one int (four bits a
-# rank, the card last): play-outs meet the same few thousand series over and over. Only
-# speed depends on it; it is emptied when it grows large.
-_CACHE: dict[int, tuple[float, float, int]] = {}
 _CACHE_LIMIT = 1 << 18
 
 
-def _cached_rules(key: int, rank: int, series: list[int], count: int) -> tuple[float, float, int]:
-    found = _CACHE.get(key)
-    if found is None:
-        if len(_CACHE) >= _CACHE_LIMIT:
-            _CACHE.clear()
-        found = _CACHE[key] = _rules(rank, series, count)
-    return found
+@cache
+def _thumb(points: Points) -> _Thumb:
+    return _Thumb(points)
 
 
-def _choose(hand: list[int], series: list[int], key: int, count: int) -> tuple[int, int]:
-    """:func:`thumb_choice` with the series' packed key; also the points the card scores."""
-    if len(hand) == 1:
-        rank = hand[0]
-        return rank, _cached_rules(key << 4 | rank, rank, series, count)[2]
-    best = -1
-    best_value = -1e9
-    points = 0
-    room = MAX_COUNT - count
-    for rank in hand:
-        if PIP_VALUES[rank] > room or rank == best:
-            continue
-        value, trap, scored = _cached_rules(key << 4 | rank, rank, series, count)
-        if trap and hand.count(rank) > 1:
-            value += trap
-        if value > best_value or (value == best_value and rank < best):
-            best, best_value, points = rank, value, scored
-    return best, points
-
-
-def thumb_choice(hand: Sequence[int], series: Sequence[int], count: int) -> int:
+def thumb_choice(hand: Sequence[int], series: Sequence[int], count: int, *, rules: Rules) -> int:
     """The rank the club player plays from ``hand`` (some card must fit the count); ties go
     to the lower rank."""
     key = 0
     for rank in series:
         key = key << 4 | rank
-    return _choose(list(hand), list(series), key, count)[0]
+    return _thumb(rules.points).choose(list(hand), list(series), key, count)[0]
 
 
 def _next_holder(hands: Sequence[Sequence[int]], last: int) -> int:
@@ -175,14 +198,65 @@ def finish_play(
     series: list[int],
     points: list[int],
     needs: Sequence[int],
+    *,
+    rules: Rules,
 ) -> int:
     """Play the rest of the play after seat ``last`` has just played (its card is the end of
-    ``series``, already scored and counted in ``count``), every seat by :func:`thumb_choice`.
+    ``series``, already scored and counted in ``count``), every seat by :func:`thumb_choice`,
+    by ``rules`` (:meth:`Finisher.finish`, for a caller that finishes many plays by the same
+    rules).
 
     ``hands`` (ranks per seat) and ``series`` are used up; each side's points are added to
     ``points``. Returns the side that reaches its ``needs`` (points still needed to win)
     first, or -1 when no side does; the play stops there, as the game would.
     """
+    return finisher(rules).finish(hands, sides, last, count, series, points, needs)
+
+
+class Finisher:
+    """:func:`finish_play` by one game's rules, with what the rules say looked up once (the
+    expert finishes some 300 plays a decision)."""
+
+    def __init__(self, rules: Rules) -> None:
+        self.choose = _thumb(rules.points).choose
+        self.max_count = rules.points.max_count
+        self.go_points, self.last_card = rules.points.go, rules.points.last_card
+        self.one_pass = rules.play_end is PlayEnd.FIRST_GO
+
+    def finish(
+        self,
+        hands: list[list[int]],
+        sides: Sequence[int],
+        last: int,
+        count: int,
+        series: list[int],
+        points: list[int],
+        needs: Sequence[int],
+    ) -> int:
+        """:func:`finish_play` by these rules."""
+        return _finish(self, hands, sides, last, count, series, points, needs)
+
+
+@cache
+def finisher(rules: Rules) -> Finisher:
+    """The :class:`Finisher` of ``rules`` (one per rules value)."""
+    return Finisher(rules)
+
+
+def _finish(
+    rules: Finisher,
+    hands: list[list[int]],
+    sides: Sequence[int],
+    last: int,
+    count: int,
+    series: list[int],
+    points: list[int],
+    needs: Sequence[int],
+) -> int:
+    choose = rules.choose
+    max_count = rules.max_count
+    go_points, last_card = rules.go_points, rules.last_card
+    one_pass = rules.one_pass
     n = len(hands)
     left = 0
     for hand in hands:
@@ -192,19 +266,19 @@ def finish_play(
         key = key << 4 | rank
     while True:
         turn = -1
-        if count == MAX_COUNT:
+        if count == max_count:
             # 31 scored in the play itself; no go point after it.
-            if not left:
+            if not left or one_pass:
                 return -1
             turn = _next_holder(hands, last)
             count = key = 0
             series = []
         elif not left:
             side = sides[last]
-            points[side] += LAST_CARD_POINTS
+            points[side] += last_card
             return side if points[side] >= needs[side] else -1
         else:
-            room = MAX_COUNT - count
+            room = max_count - count
             for step in range(1, n):
                 seat = (last + step) % n
                 if hands[seat] and _can_move(hands[seat], room):
@@ -215,14 +289,16 @@ def finish_play(
                     turn = last  # everyone else said go: the last player plays on
                 else:
                     side = sides[last]
-                    points[side] += GO_POINTS
+                    points[side] += go_points
                     if points[side] >= needs[side]:
                         return side
+                    if one_pass:
+                        return -1
                     turn = _next_holder(hands, last)
                     count = key = 0
                     series = []
         hand = hands[turn]
-        rank, scored = _choose(hand, series, key, count)
+        rank, scored = choose(hand, series, key, count)
         hand.remove(rank)
         left -= 1
         count += PIP_VALUES[rank]

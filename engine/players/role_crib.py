@@ -52,6 +52,10 @@ Also kept here, from the same tallies: how often each four-card rank multiset is
 sensible player keeps, relative to how often four random cards have those ranks (the
 ``keeps`` ratios), which the expert uses to weigh the hands an opponent may hold.
 
+The tables are built by the standard two-player game's rules (:func:`built_for`: six cards
+dealt, four kept, a crib of four) and hold only for rules that deal, keep and score the same
+way (:func:`holds`); a player asks before it uses them.
+
 ``benchmarks/build_tables.py role_cribs`` writes ``engine/data/role_cribs.json`` with
 :func:`build_tables` (and ``--check`` compares); a test rebuilds a sample of crib entries
 from the shipped throws.
@@ -70,10 +74,11 @@ from functools import cache
 from math import comb
 from typing import Any
 
+from engine.cards import JACK
 from engine.data import shipped
 from engine.players.crib_table import crib_value_of_ranks, two_key, two_keys
-from engine.players.fastscore import RANK, SUIT, base_points, card_index, grouped_sum
-from engine.rules import JACK, NOBS_POINTS
+from engine.players.fastscore import RANK, SUIT, card_index, fast_show
+from engine.rules import Rules
 from engine.scoring import RANK_CODE
 
 __all__ = [
@@ -82,6 +87,8 @@ __all__ = [
     "ROLES",
     "build_crib_entry",
     "build_tables",
+    "built_for",
+    "holds",
     "keep_key",
     "keep_ratio",
     "load_tables",
@@ -116,8 +123,29 @@ MAX_ROUNDS = 40
 # The chance that a kept jack matches the starter's suit when the other hand cards' suits
 # are unknown: the starter is as likely as any other card to share the jack's suit.
 _NOBS_CHANCE = 12 / 51
-_HAND = 6
-_KEEP = 4
+
+
+def built_for() -> Rules:
+    """The rules the tables are built by: the standard two-player game's."""
+    return Rules.standard(2)
+
+
+def holds(rules: Rules) -> bool:
+    """Whether the tables hold for ``rules``: two seats dealt, throwing and keeping as the
+    standard two-player game does, the crib and every combination scored the same way."""
+    built = built_for()
+    return (
+        rules.seats == built.seats
+        and rules.dealer == built.dealer
+        and rules.others == built.others
+        and rules.crib_size == built.crib_size
+        and rules.crib_from_pack == built.crib_from_pack
+        and rules.points == built.points
+    )
+
+
+_HAND = built_for().others.dealt
+_KEEP = built_for().kept
 _UNSEEN = 52 - _HAND
 # The ranks of the rank-pair keys, in the order the tables list them.
 _PAIRS = [(a, b) for a in range(1, 14) for b in range(a, 14)]
@@ -152,7 +180,9 @@ def _hands() -> Iterator[tuple[tuple[int, ...], int]]:
 def _hand_splits() -> tuple[tuple[int, tuple[tuple[tuple[int, ...], str, float], ...]], ...]:
     """Per six-card rank multiset: its deal ways, and per split the kept ranks, the thrown
     pair's key and the kept hand's exact average over the unseen starters."""
-    base = base_points()
+    show = fast_show(built_for())
+    base = show.hand_base
+    nobs = built_for().points.nobs
     result = []
     for hand, ways in _hands():
         unseen = [4 - hand.count(rank) for rank in range(14)]
@@ -164,7 +194,7 @@ def _hand_splits() -> tuple[tuple[int, tuple[tuple[tuple[int, ...], str, float],
             for rank in range(1, 14):
                 if unseen[rank]:
                     total += unseen[rank] * base[code + RANK_CODE[rank]]
-            average = total / _UNSEEN + NOBS_POINTS * _NOBS_CHANCE * kept.count(JACK)
+            average = total / _UNSEEN + nobs * _NOBS_CHANCE * kept.count(JACK)
             thrown = pair_key(*(hand[i] for i in thrown_at))
             splits.append((kept, thrown, average))
         result.append((ways, tuple(splits)))
@@ -209,6 +239,7 @@ def build_crib_entry(rank_a: int, rank_b: int, suited: bool, throws: dict[str, f
     for card in rest:
         by_suit[SUIT[card]] += 1
     starters = len(rest) - 2
+    show = fast_show(built_for())
     weighted = 0.0
     weight = 0.0
     for c, d in _PAIRS:
@@ -231,7 +262,7 @@ def build_crib_entry(rank_a: int, rank_b: int, suited: bool, throws: dict[str, f
             for card in (x, y):
                 by_rank[RANK[card]] -= 1
                 by_suit[SUIT[card]] -= 1
-            total += grouped_sum((*mine, x, y), by_rank, by_suit, starters, True)
+            total += show.grouped_sum((*mine, x, y), by_rank, by_suit, starters, True)
             for card in (x, y):
                 by_rank[RANK[card]] += 1
                 by_suit[SUIT[card]] += 1

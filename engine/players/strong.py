@@ -41,7 +41,7 @@ class StrongPlayer(Player):
     def choose_discard(self, view: SeatView, rng: random.Random) -> tuple[Card, ...]:
         """Throw the cards whose split has the best expected value (see the module)."""
         sign = crib_sign(view, view.seat)
-        choices = discard_choices(view.hand, view.discard_count, crib_sign=sign)
+        choices = discard_choices(view.hand, view.discard_count, crib_sign=sign, rules=view.rules)
         if self.endgame and sign < 0:
             need = view.target - view.scores[view.sides[view.seat]]
             if need <= ENDGAME_REACH:
@@ -59,6 +59,6 @@ class StrongPlayer(Player):
 
 def _reach(choice: DiscardChoice, view: SeatView, need: int) -> float:
     """Expected value plus the weighted chance that the kept hand alone reaches ``need``."""
-    totals = hand_points_by_starter(choice.kept, view.hand)
+    totals = hand_points_by_starter(choice.kept, view.hand, view.rules)
     chance = sum(1 for points in totals if points >= need) / len(totals)
     return choice.total + ENDGAME_WEIGHT * chance

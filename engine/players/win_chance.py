@@ -19,6 +19,9 @@ crib (both the dealer's). The distributions come from club player against club p
 working up from the positions nearest the end (every deal scores at least the last card).
 When both sides would reach the target in the same play, each is given half.
 
+The tables are built by the standard two-player game's rules (:func:`built_for`) and hold
+for games dealt and scored the same way to a target no longer than theirs (:func:`holds`).
+
 ``benchmarks/build_tables.py win_chance`` writes ``engine/data/win_chance.json`` (the
 distributions and both tables); ``--check`` rebuilds and compares, and a test rebuilds the
 tables' corner near the end from the shipped distributions.
@@ -37,7 +40,8 @@ from functools import cache
 from typing import Any
 
 from engine.data import shipped
-from engine.rules import HEELS_POINTS
+from engine.players import role_crib
+from engine.rules import Rules
 
 __all__ = [
     "DATA_FILE",
@@ -45,8 +49,10 @@ __all__ = [
     "NEEDS",
     "TABLES",
     "build_tables",
+    "built_for",
     "counted_chance",
     "deal_chance",
+    "holds",
     "load_table",
     "shown_chance",
     "simulate_deals",
@@ -55,8 +61,23 @@ __all__ = [
 
 #: The data file's name inside the ``engine.data`` package.
 DATA_FILE = "win_chance.json"
+
+
+def built_for() -> Rules:
+    """The rules the tables are built by: the standard two-player game's, to 121."""
+    return Rules.standard(2)
+
+
+def holds(rules: Rules) -> bool:
+    """Whether the tables hold for ``rules``: two sides dealt, kept and scored as the
+    standard two-player game does (:func:`engine.players.role_crib.holds`), every pass of
+    the play, to a target no longer than the tables'."""
+    built = built_for()
+    return role_crib.holds(rules) and rules.play_end is built.play_end and rules.target <= NEEDS
+
+
 #: The most points a side can need (a game to 121 from the start).
-NEEDS = 121
+NEEDS = built_for().target
 #: Deals simulated for the distributions, and the seed of the first.
 DEALS = 40_000
 SEED = 12
@@ -128,6 +149,7 @@ def solve(tallies: dict[str, dict[str, int]], needs: int = NEEDS) -> dict[str, l
     pone_hand = _chances(tallies["pone_hand"])
     dealer_show = _chances(tallies["dealer_show"])
     size = needs + 1
+    heel_points = built_for().points.heels
     deal = [[0.0] * size for _ in range(size)]
     shown = [[0.0] * size for _ in range(size)]
     # After the pone has counted: the dealer's show, then the next deal with roles swapped.
@@ -154,7 +176,7 @@ def solve(tallies: dict[str, dict[str, int]], needs: int = NEEDS) -> dict[str, l
                 elif y < p:
                     value += chance * shown[d - x][p - y]
             cut[d][p] = value
-            heels = 1.0 if d <= HEELS_POINTS else cut[d - HEELS_POINTS][p]
+            heels = 1.0 if d <= heel_points else cut[d - heel_points][p]
             deal[d][p] = _HEELS_CHANCE * heels + (1 - _HEELS_CHANCE) * value
     return {"deal": deal, "shown": shown, "counted": counted}
 

@@ -16,10 +16,11 @@ import re
 from typing import Any
 
 from engine.cards import Card
-from engine.counting import CLAIM_VALUES, CountTurn
+from engine.counting import CountTurn
 from engine.game import Game
 from engine.phase import Phase
-from engine.scoring import score_hand
+from engine.rules import Rules
+from engine.scoring import claim_values, score_hand
 from fakediscord import FakeDiscord
 from fakediscord.interactions import Interaction
 from fakediscord.model import Message, User
@@ -27,6 +28,9 @@ from fakediscord.runner import BotLauncher
 from fakediscord.testing import BotProcess
 from tests.helpers.bot_db import latest_game_id, read_game, rows
 from tests.helpers.table_driver import World, resign, until
+
+#: What a claim may name in the standard game.
+CLAIM_VALUES = claim_values(Rules())
 
 REFUSAL = "That's more than this hand is worth."
 CARD_TEXT = re.compile(r"(10|[2-9AJQK])[♣♦♥♠]")

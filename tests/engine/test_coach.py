@@ -9,6 +9,7 @@ import pytest
 from engine.cards import parse_cards
 from engine.coach import review_discard, review_view
 from engine.players.expert_discard import coach_choices
+from engine.rules import Rules
 from tests.helpers.rigging import fives_and_fours_game, fives_and_fours_table
 
 NUMBER = r"−?\d+\.\d"
@@ -26,8 +27,8 @@ def said(value: float) -> str:
 
 def test_a_worse_discard_names_the_best_one_with_its_figure() -> None:
     dealt = parse_cards("5C 5D 7S 8H KC 2D")
-    review = review_discard(dealt, parse_cards("5C 5D"), crib_sign=-1)
-    best = coach_choices(dealt, 2, crib_sign=-1)[0]
+    review = review_discard(dealt, parse_cards("5C 5D"), crib_sign=-1, rules=Rules())
+    best = coach_choices(dealt, 2, crib_sign=-1, rules=Rules())[0]
     assert not review.was_best
     assert review.best == best
     assert review.loss == pytest.approx(best.total - review.chosen.total)
@@ -45,7 +46,7 @@ def test_a_worse_discard_names_the_best_one_with_its_figure() -> None:
 
 def test_the_best_discard_is_praised() -> None:
     dealt = parse_cards("5C 5D 7S 8H KC 2D")
-    review = review_discard(dealt, parse_cards("7S 8H"), crib_sign=1)
+    review = review_discard(dealt, parse_cards("7S 8H"), crib_sign=1, rules=Rules())
     assert review.was_best and review.loss == 0
     chosen = review.chosen
     assert review.line() == (
@@ -60,7 +61,9 @@ def test_the_review_uses_the_dealt_hand_as_the_seat_knew_it() -> None:
     game, _ = fives_and_fours_game()
     review = review_view(game.view(1))
     assert review is not None
-    alone = review_discard(parse_cards("4C 4D 9S KH 7C 8C"), parse_cards("7C 8C"), crib_sign=-1)
+    alone = review_discard(
+        parse_cards("4C 4D 9S KH 7C 8C"), parse_cards("7C 8C"), crib_sign=-1, rules=Rules()
+    )
     assert review == alone
     assert LINE.match(review.line())
 
@@ -81,4 +84,6 @@ def test_three_players_review_one_thrown_card() -> None:
 
 def test_thrown_cards_must_come_from_the_dealt_hand() -> None:
     with pytest.raises(ValueError, match="dealt hand"):
-        review_discard(parse_cards("5C 5D 7S 8H KC 2D"), parse_cards("AS 2D"), crib_sign=1)
+        review_discard(
+            parse_cards("5C 5D 7S 8H KC 2D"), parse_cards("AS 2D"), crib_sign=1, rules=Rules()
+        )

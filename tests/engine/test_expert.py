@@ -13,6 +13,7 @@ from engine.players import ExpertPlayer, make_player
 from engine.players.base import finish
 from engine.players.expert_discard import discard_splits
 from engine.players.expert_play import play_values
+from engine.rules import Rules
 from tests.helpers.rigging import NAMES, rigged_game
 from tests.helpers.views import play_view
 
@@ -41,7 +42,9 @@ def test_dealer_discard_prefers_jack_queen_to_ten_jack() -> None:
     assert thrown_codes(EXPERT.choose_discard(game.view(0), random.Random(1))) == {"JH", "QC"}
     splits = {
         frozenset(c.code for c in split.thrown): split
-        for split in discard_splits(parse_cards("AS 2C 3D 10S JH QC"), 2, crib_sign=1, players=2)
+        for split in discard_splits(
+            parse_cards("AS 2C 3D 10S JH QC"), 2, crib_sign=1, rules=Rules()
+        )
     }
     assert splits[frozenset({"JH", "QC"})].crib > splits[frozenset({"10S", "JH"})].crib
 

@@ -9,7 +9,7 @@ import random
 import pytest
 
 from engine.cards import Card, parse_cards
-from engine.counting import CLAIM_VALUES, Counting, CountTurn, MugginsWindow
+from engine.counting import Counting, CountTurn, MugginsWindow
 from engine.errors import BadClaim, BadMuggins, NotYourTurn, WrongPhase
 from engine.events import (
     Claimed,
@@ -25,7 +25,8 @@ from engine.events import (
 )
 from engine.game import Game, Phase
 from engine.players.claims import calls_muggins, computer_claim
-from engine.scoring import score_hand
+from engine.rules import Rules
+from engine.scoring import claim_values, score_hand
 from tests.helpers.rigging import (
     NAMES,
     TWO_PLAY,
@@ -33,6 +34,9 @@ from tests.helpers.rigging import (
     play_cards,
     two_player_game,
 )
+
+#: What a claim may name in the standard game.
+CLAIM_VALUES = claim_values(Rules())
 
 # Seat 0 deals. The pone (seat 1) keeps K♥ 6♦ 10♥ 5♠ (4 with the starter 2♦), the dealer
 # 5♣ K♠ J♣ 6♣ (4) and the crib is 8♥ 9♦ A♠ 3♣ (5). The play pegs 6 to the dealer.
@@ -372,9 +376,15 @@ def test_computer_claims_hard_counts_exactly_beginners_never_over() -> None:
     starter = Card.parse("5D")
     hand = parse_cards("5H JD 10S 4D")  # four fifteens, a pair and his nobs
     value = score_hand(hand, starter).total
-    assert computer_claim("hard", hand, starter, crib=False, rng=rng) == value
-    easy = [computer_claim("easy", hand, starter, crib=False, rng=rng) for _ in range(200)]
-    medium = [computer_claim("medium", hand, starter, crib=False, rng=rng) for _ in range(200)]
+    assert computer_claim("hard", hand, starter, crib=False, rules=Rules(), rng=rng) == value
+    easy = [
+        computer_claim("easy", hand, starter, crib=False, rules=Rules(), rng=rng)
+        for _ in range(200)
+    ]
+    medium = [
+        computer_claim("medium", hand, starter, crib=False, rules=Rules(), rng=rng)
+        for _ in range(200)
+    ]
     assert max(easy) == max(medium) == value
     assert all(claim in CLAIM_VALUES for claim in easy + medium)
     assert sum(value - c for c in easy) > sum(value - c for c in medium) > 0

@@ -8,7 +8,8 @@ import pytest
 
 from engine.events import GameOver
 from engine.game import Game, GameResult, Phase
-from engine.outcome import EndReason, ResultKind, Scoring, game_points, make_result
+from engine.outcome import EndReason, ResultKind, Scoring
+from engine.rules import Rules
 from tests.helpers.rigging import (
     NAMES,
     TWO_PLAY,
@@ -40,16 +41,17 @@ def test_lurch_under_half_the_target_skunk_under_91_two_under_61_three_61_games_
     # A lurch (the default scale) is a loser under half the target: two game points. On the
     # skunk scale a 121 game under 91 is a skunk (two), under 61 a double skunk (three); a 61
     # game under 31 is a skunk (two).
-    assert game_points(target, loser) == lurch
-    assert game_points(target, loser, Scoring.LURCH) == lurch
-    assert game_points(target, loser, Scoring.SKUNK) == skunk
+    assert Rules.standard(target=target).game_points(loser) == lurch
+    assert Rules.standard(target=target, scoring=Scoring.LURCH).game_points(loser) == lurch
+    assert Rules.standard(target=target, scoring=Scoring.SKUNK).game_points(loser) == skunk
 
 
 def test_game_points_three_players_the_loser_is_second_place() -> None:
-    assert make_result(121, (121, 95, 40), 0, EndReason.TARGET).kind == "win"
-    assert make_result(121, (80, 121, 95), 1, EndReason.TARGET, Scoring.SKUNK).kind == "win"
-    assert make_result(121, (60, 55, 121), 2, EndReason.TARGET).kind == "lurch"
-    assert make_result(121, (80, 85, 121), 2, EndReason.TARGET, Scoring.SKUNK) == GameResult(
+    lurch, skunk = Rules.standard(3), Rules.standard(3, scoring=Scoring.SKUNK)
+    assert lurch.result((121, 95, 40), 0, EndReason.TARGET).kind == "win"
+    assert skunk.result((80, 121, 95), 1, EndReason.TARGET).kind == "win"
+    assert lurch.result((60, 55, 121), 2, EndReason.TARGET).kind == "lurch"
+    assert skunk.result((80, 85, 121), 2, EndReason.TARGET) == GameResult(
         winner=2,
         scores=(80, 85, 121),
         game_points=2,

@@ -6,11 +6,11 @@ from __future__ import annotations
 import random
 from collections import Counter
 
-from engine.cards import Card
+from engine.cards import PIP_VALUES, Card
 from engine.players.base import unseen_cards
 from engine.players.hand_guess import Guess, rank_guesses, view_guesses
 from engine.players.play_history import view_history
-from engine.rules import PIP_VALUES
+from engine.rules import Rules
 from tests.helpers.views import play_view
 
 
@@ -35,6 +35,7 @@ def _two_seat_guesses(
         keep=None,
         samples=samples,
         rng=random.Random(seed),
+        rules=Rules(),
     )
 
 

@@ -11,7 +11,9 @@ from hypothesis import strategies as st
 import engine.pegging
 from engine.cards import Card, full_deck, parse_cards
 from engine.pegging import pile_count, score_pegging
-from engine.rules import MAX_COUNT
+from engine.rules import Rules
+
+MAX_COUNT = Rules().points.max_count
 
 
 def called(pile: str) -> list[tuple[str, int]]:

@@ -9,8 +9,9 @@ import pytest
 from engine.cards import Card, full_deck, parse_cards
 from engine.pegging import score_pegging
 from engine.players import make_player
-from engine.players.fastscore import peg_points
+from engine.players.fastscore import peg_scorer
 from engine.players.pegging_ai import lookahead_play_values, simple_play_values
+from engine.rules import Rules
 from tests.helpers.views import play_view
 
 
@@ -34,7 +35,10 @@ def test_peg_points_agree_with_score_pegging_on_random_piles() -> None:
         for end in range(1, len(pile) + 1):
             part = pile[:end]
             count = sum(c.value for c in part)
-            assert peg_points([c.rank for c in part], count) == score_pegging(part).total
+            assert (
+                peg_scorer(Rules().points)([c.rank for c in part], count)
+                == score_pegging(part).total
+            )
             checked += 1
 
 

@@ -7,39 +7,55 @@ import random
 
 import pytest
 
+from engine.cards import PIP_VALUES
 from engine.events import GoPoint, Played
 from engine.game import Game
 from engine.phase import Phase
 from engine.players import ClubPlayer
-from engine.players.fastscore import peg_points
+from engine.players.fastscore import peg_scorer
 from engine.players.playout import finish_play, thumb_choice
-from engine.rules import PIP_VALUES
+from engine.rules import PlayEnd, Rules, Share
 from tests.helpers.rigging import NAMES
 
 CLUB = ClubPlayer()
+#: Five-card cribbage's play: one pass to 31 (three kept each).
+ONE_PASS = Rules(dealer=Share(5, 2), others=Share(5, 2), target=61, play_end=PlayEnd.FIRST_GO)
+#: Five-hand: five seats, the dealer dealt four and throwing none.
+FIVE_HAND = Rules(seats=5, dealer=Share(4, 0), others=Share(5, 1), target=61)
 
 
 def simulated_play(game: Game) -> tuple[list[int], int]:
     """The play from the lead by :func:`finish_play`, every seat by the club's thumb."""
+    rules = game.rules
     n = game.num_players
     hands = [[card.rank for card in game.view(seat).hand] for seat in range(n)]
     sides = [game.side_of(seat) for seat in range(n)]
     needs = [game.target - score for score in game.scores]
-    lead = (game.dealer + 1) % n
-    rank = thumb_choice(hands[lead], [], 0)
+    lead = rules.leader(game.dealer)
+    rank = thumb_choice(hands[lead], [], 0, rules=rules)
     hands[lead].remove(rank)
     points = [0] * game.num_sides
-    points[sides[lead]] = peg_points([rank], PIP_VALUES[rank])
-    winner = finish_play(hands, sides, lead, PIP_VALUES[rank], [rank], points, needs)
+    points[sides[lead]] = peg_scorer(rules.points)([rank], PIP_VALUES[rank])
+    winner = finish_play(hands, sides, lead, PIP_VALUES[rank], [rank], points, needs, rules=rules)
     return points, winner
 
 
-@pytest.mark.parametrize("players", [2, 3, 4])
-def test_a_club_play_scores_the_same_simulated_and_in_the_game(players: int) -> None:
-    rng = random.Random(players)
+TABLES = {
+    "2 players": Rules.standard(2, target=61),
+    "3 players": Rules.standard(3, target=61),
+    "4 players": Rules.standard(4, target=61),
+    "one pass to 31": ONE_PASS,
+    "five-hand": FIVE_HAND,
+}
+
+
+@pytest.mark.parametrize("rules", TABLES.values(), ids=TABLES.keys())
+def test_a_club_play_scores_the_same_simulated_and_in_the_game(rules: Rules) -> None:
+    rng = random.Random(rules.seats)
     compared = 0
     for seed in range(8):
-        game, _ = Game.new(NAMES[:players], target=61, rng=random.Random(seed))
+        names = (*NAMES, "Ed")[: rules.seats]
+        game, _ = Game.new(names, rng=random.Random(seed), rules=rules)
         while game.phase is not Phase.OVER:
             if game.phase is Phase.DISCARD:
                 seat = game.pending_discards()[0]

@@ -1,4 +1,5 @@
-"""The engine stays pure: no module under engine/ imports discord, aiosqlite or asyncio.
+"""The engine stays pure: no module under engine/ imports discord, aiosqlite or asyncio; and
+small: no module over 700 lines, no class over 450.
 
 Every ``.py`` file under ``engine/`` is parsed (not imported), subpackages included, so a
 module added later is checked too, even one nothing imports yet.
@@ -6,6 +7,7 @@ module added later is checked too, even one nothing imports yet.
 
 from __future__ import annotations
 
+import ast
 from pathlib import Path
 
 import pytest
@@ -51,3 +53,23 @@ def test_the_check_catches_every_way_of_importing(source: str) -> None:
 )
 def test_the_check_allows_other_imports(source: str) -> None:
     assert forbidden_imports(source, FORBIDDEN) == []
+
+
+#: The sizes the engine keeps to (issue 34): a module a newcomer can read, a class that does
+#: one thing.
+MODULE_LINES, CLASS_LINES = 700, 450
+
+
+def test_no_engine_module_is_over_700_lines_nor_class_over_450() -> None:
+    found = []
+    for path in sorted(ENGINE.rglob("*.py")):
+        text = path.read_text(encoding="utf-8")
+        name = path.relative_to(ENGINE.parent).as_posix()
+        if len(text.splitlines()) > MODULE_LINES:
+            found.append(f"{name}: {len(text.splitlines())} lines")
+        for node in ast.walk(ast.parse(text)):
+            if isinstance(node, ast.ClassDef) and node.end_lineno is not None:
+                lines = node.end_lineno - node.lineno + 1
+                if lines > CLASS_LINES:
+                    found.append(f"{name}: class {node.name} {lines} lines")
+    assert found == []

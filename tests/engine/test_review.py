@@ -9,7 +9,10 @@ from engine.game import Game
 from engine.players import make_player
 from engine.players.base import finish
 from engine.review import GameReview, review_game
+from engine.rules import Rules
 from tests.helpers.rigging import RiggedRandom, cut_order, deal_order
+
+SIXTY_ONE = Rules.standard(2, target=61)
 
 
 def _played(seed: int, levels: tuple[str, str] = ("easy", "hard")) -> tuple[Game, int]:
@@ -22,7 +25,7 @@ def _played(seed: int, levels: tuple[str, str] = ("easy", "hard")) -> tuple[Game
 def test_every_discard_and_every_real_choice_of_play_is_judged() -> None:
     game, seed = _played(11)
     review = review_game(
-        game.players, game.actions, rng=random.Random(seed), seats={0}, seed=1, target=61
+        game.players, game.actions, rng=random.Random(seed), seats={0}, seed=1, rules=SIXTY_ONE
     )
     assert review.deals == game.deal_number
     discards = [d for d in review.decisions if d.kind == "discard"]
@@ -37,7 +40,7 @@ def test_every_discard_and_every_real_choice_of_play_is_judged() -> None:
         assert set(decision.best) <= set(decision.held)
     # The same review every time, and through JSON.
     again = review_game(
-        game.players, game.actions, rng=random.Random(seed), seats={0}, seed=1, target=61
+        game.players, game.actions, rng=random.Random(seed), seats={0}, seed=1, rules=SIXTY_ONE
     )
     assert again == review
     assert GameReview.from_dict(review.to_dict()) == review
@@ -65,7 +68,7 @@ def test_only_the_deals_asked_for_are_reviewed() -> None:
         rng=random.Random(seed),
         seats={1},
         seed=1,
-        target=61,
+        rules=SIXTY_ONE,
         through_deal=2,
     )
     assert review.deals == 2 and {d.deal for d in review.decisions} == {1, 2}

@@ -240,11 +240,11 @@ def test_non_cards_are_rejected() -> None:
         score_hand(["5H", "5C", "JD", "8S"], Card.parse("2C"))  # type: ignore[list-item]
 
 
-def test_rank_points_rejects_five_of_a_rank() -> None:
+def test_rank_points_rejects_five_of_a_rank_and_ranks_off_the_deck() -> None:
     assert rank_points([5, 5, 5, 5, 11]) == 28
     with pytest.raises(ValueError, match="five times"):
         rank_points([5, 5, 5, 5, 5])
-    with pytest.raises(ValueError, match="Five ranks"):
+    with pytest.raises(ValueError, match="from 1 to 13"):
         rank_points([5, 5, 14, 5, 5])
 
 

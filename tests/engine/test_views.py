@@ -12,12 +12,14 @@ import pytest
 from engine.cards import Card, parse_cards
 from engine.events import Shown
 from engine.game import Game, GameResult, Phase
+from engine.rules import Points, Rules, Share
 from engine.scoring import Score, ScoreItem
 from engine.views import PublicView, SeatView
 from tests.helpers.rigging import NAMES, rigged_game, three_player_game
 from tests.helpers.views import walk
 
-SAFE_LEAVES = (int, str, bool, type(None), enum.Enum)
+#: Plain values, and the rules (numbers and options, no card in them).
+SAFE_LEAVES = (int, str, bool, type(None), enum.Enum, Rules, Share, Points)
 
 
 def cards_in(value: object) -> set[Card]:

@@ -19,9 +19,9 @@ from typing import Any
 
 from bot.core.games.messages.private_table import HAND_BUTTON
 from engine.cards import Card
-from engine.counting import CLAIM_VALUES
 from engine.phase import Phase
-from engine.scoring import score_hand
+from engine.rules import Rules
+from engine.scoring import claim_values, score_hand
 from fakediscord import Channel, FakeDiscord, Interaction, Message, User
 from tests.helpers.bot_db import (
     Database,
@@ -35,6 +35,9 @@ from tests.helpers.bot_db import (
 from tests.helpers.card_leaks import LeakWatch, hidden_from, revealed_by
 from tests.helpers.replay import Replay
 from tests.helpers.table_driver import until
+
+#: What a claim may name in the standard game.
+CLAIM_VALUES = claim_values(Rules())
 
 __all__ = ["OVER_CLAIM", "Claim", "PrivateDriver", "bot_token_requests", "uninvited_server"]
 

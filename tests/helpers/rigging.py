@@ -12,6 +12,7 @@ from engine.counting import Counting
 from engine.events import Event
 from engine.game import Game
 from engine.outcome import Scoring
+from engine.rules import Rules
 
 NAMES = ("Al", "Bea", "Cy", "Di")
 
@@ -48,12 +49,18 @@ def deal_order(
     hands: Sequence[Sequence[Card]],
     starter: Card,
     crib_card: Card | None = None,
+    rules: Rules | None = None,
 ) -> list[Card]:
-    """The deck order that deals ``hands`` (one card at a time from the dealer's left), then
-    gives ``crib_card`` to the crib (three players) and ``starter`` as the starter."""
+    """The deck order that deals ``hands`` (one card at a time from the dealer's left, as
+    ``rules`` deal them: the standard game's when None), then gives ``crib_card`` to the crib
+    (three players) and ``starter`` as the starter."""
     n = len(hands)
-    size = len(hands[0])
-    order = [hands[(dealer + 1 + i) % n][i // n] for i in range(size * n)]
+    seats = (rules or Rules.standard(n)).deal_order(dealer)
+    taken = [0] * n
+    order = []
+    for seat in seats:
+        order.append(hands[seat][taken[seat]])
+        taken[seat] += 1
     if crib_card is not None:
         order.append(crib_card)
     order.append(starter)
@@ -72,13 +79,15 @@ def rigged_game(
     discard: bool = True,
     scoring: Scoring = Scoring.LURCH,
     counting: Counting = Counting.AUTO,
+    rules: Rules | None = None,
 ) -> tuple[Game, list[Event]]:
     """A game at the start of the play (or, with ``discard=False``, of the discard) whose seats
     keep ``kept[seat]`` and throw ``discards[seat]`` (cards as typed, e.g. ``"5H JD"``).
 
     ``scores`` sets the sides' scores before anyone discards; ``scoring`` and ``counting``
-    are the table's options. Returns the game and the events of the last discard (or of the
-    deal).
+    are the table's options, or ``rules`` the whole rules (then ``target``, ``scoring`` and
+    ``counting`` are the rules'). Returns the game and the events of the last discard (or of
+    the deal).
     """
     n = len(kept)
     hands = [
@@ -86,14 +95,17 @@ def rigged_game(
     ]
     extra = None if crib_card is None else Card.parse(crib_card)
     rng = RiggedRandom(
-        [cut_order(n, dealer), deal_order(dealer, hands, Card.parse(starter), extra)]
+        [cut_order(n, dealer), deal_order(dealer, hands, Card.parse(starter), extra, rules)]
     )
-    game, events = Game.new(NAMES[:n], target=target, rng=rng, scoring=scoring, counting=counting)
+    if rules is None:
+        rules = Rules.standard(n, target=target, scoring=scoring, counting=counting)
+    game, events = Game.new((*NAMES, "Ed", "Flo")[:n], rng=rng, rules=rules)
     if scores is not None:
         game = set_scores(game, scores, rng)
     if discard:
         for seat in range(n):
-            events = game.discard(seat, parse_cards(discards[seat]))
+            if discards[seat]:
+                events = game.discard(seat, parse_cards(discards[seat]))
     return game, events
 
 

@@ -9,6 +9,7 @@ from collections.abc import Iterator, Sequence
 from bot.core.base.views import C, MessageView
 from engine.cards import Card, parse_cards
 from engine.phase import Phase
+from engine.rules import Rules
 from engine.views import SeatView
 
 
@@ -40,7 +41,7 @@ def play_view(
     held_by_them = 4 - len(theirs) if their_cards is None else their_cards
     return SeatView(
         players=("Al", "Bea"),
-        target=target,
+        rules=Rules.standard(2, target=target),
         num_sides=2,
         sides=(0, 1),
         scores=tuple(scores),

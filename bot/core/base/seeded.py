@@ -38,6 +38,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from engine.cards import Card, full_deck
+from engine.rules import Rules
 
 __all__ = [
     "SEED_BYTES",
@@ -102,33 +103,36 @@ def parse_seed(text: str) -> bytes:
 
 @dataclass(frozen=True, slots=True)
 class DealtFromSeed:
-    """What a seed deals to a table of ``players``: each hand in the order it was dealt (the
-    first is left of the dealer, the last the dealer's), the card the deck gives the crib
-    (three players), the starter, and the whole deck."""
+    """What a seed deals to a table playing by some rules: each hand in the order it was
+    dealt (the first is left of the dealer, the last the dealer's), the cards the pack gives
+    the crib (three players: one), the starter, and the whole deck."""
 
     hands: tuple[tuple[Card, ...], ...]
-    crib_card: Card | None
+    crib_cards: tuple[Card, ...]
     starter: Card
     deck: tuple[Card, ...]
 
 
-def deal_from_seed(seed: bytes, players: int) -> DealtFromSeed:
-    """The hands, the crib's card and the starter ``seed`` deals to ``players`` (2 to 4).
+def deal_from_seed(seed: bytes, rules: Rules) -> DealtFromSeed:
+    """The hands, the crib's cards from the pack and the starter ``seed`` deals to a table
+    playing by ``rules`` (as the game deals: one card at a time from the dealer's left).
 
-    >>> dealt = deal_from_seed(bytes(32), 2)
+    >>> dealt = deal_from_seed(bytes(32), Rules.standard(2))
     >>> [len(hand) for hand in dealt.hands]
     [6, 6]
     >>> dealt.starter == dealt.deck[12]
     True
     """
-    if players not in (2, 3, 4):
-        raise ValueError("A table has 2, 3 or 4 players.")
     deck = deck_from_seed(seed)
-    size = 6 if players == 2 else 5
-    hands = tuple(tuple(deck[at : size * players : players]) for at in range(players))
-    rest = deck[size * players :]
-    crib_card = rest.pop(0) if players == 3 else None
-    return DealtFromSeed(hands, crib_card, rest[0], tuple(deck))
+    # Seats by their place from the dealer's left: the dealer is the last.
+    order = rules.deal_order(rules.seats - 1)
+    hands: list[list[Card]] = [[] for _ in range(rules.seats)]
+    for seat, card in zip(order, deck, strict=False):
+        hands[seat].append(card)
+    rest = deck[len(order) :]
+    crib = tuple(rest[: rules.crib_from_pack])
+    starter = rest[rules.crib_from_pack]
+    return DealtFromSeed(tuple(tuple(hand) for hand in hands), crib, starter, tuple(deck))
 
 
 @dataclass(frozen=True, slots=True)

@@ -45,39 +45,36 @@ def plural(n: int, word: str) -> str:
 
 
 class Names:
-    """The names at a table: players by seat, and sides (partners are "Al & Cy")."""
+    """The names at a table: players by seat, and sides (partners are "Al & Cy"), as the
+    game's rules make the sides."""
 
-    def __init__(self, players: Sequence[str], num_sides: int) -> None:
+    def __init__(self, players: Sequence[str], sides: Sequence[Sequence[int]]) -> None:
         self.raw = tuple(players)
         self.players = tuple(escape(name) for name in players)
-        self.num_sides = num_sides
+        self.sides = tuple(tuple(side) for side in sides)
+        self.num_sides = len(self.sides)
 
     @classmethod
     def of(cls, view: PublicView) -> Names:
         """The names of a game's public view."""
-        return cls(view.players, view.num_sides)
+        return cls(view.players, view.rules.sides)
 
     @property
     def partners(self) -> bool:
-        """Whether sides are pairs of partners (four players)."""
-        return self.num_sides != len(self.players)
+        """Whether sides are teams of partners (four players in the standard game)."""
+        return any(len(side) > 1 for side in self.sides)
 
     def seat(self, seat: int) -> str:
         """A player's name."""
         return self.players[seat]
 
     def side(self, side: int) -> str:
-        """A side's name: the player, or both partners with four players."""
-        if not self.partners:
-            return self.players[side]
-        return " & ".join(self.players[s] for s in range(side, len(self.players), self.num_sides))
+        """A side's name: the player, or the partners ("Al & Cy")."""
+        return " & ".join(self.players[s] for s in self.sides[side])
 
     def plain_side(self, side: int) -> str:
         """A side's name for inside a code block (no markdown there, but no backticks)."""
-        if not self.partners:
-            return code_safe(self.raw[side])
-        partners = range(side, len(self.raw), self.num_sides)
-        return code_safe(" & ".join(self.raw[s] for s in partners))
+        return code_safe(" & ".join(self.raw[s] for s in self.sides[side]))
 
     def verb(self, singular: str, plural: str) -> str:
         """``wins`` for one player, ``win`` for partners."""

@@ -37,6 +37,7 @@ from bot.core.daily.records import DailyAnswer, DailyRecords
 from engine.cards import Card, cards_str
 from engine.players.discard_ev import DiscardChoice
 from engine.players.expert_discard import coach_choices
+from engine.rules import Rules
 
 __all__ = ["DailyDiscard", "DailyHand", "daily_hand", "streaks"]
 
@@ -60,13 +61,19 @@ class DailyHand:
     cards: tuple[Card, ...]
     dealer: bool
 
+    @property
+    def rules(self) -> Rules:
+        """The rules the hand is dealt and judged by: the standard two-player game's."""
+        return Rules.standard(2)
+
 
 def daily_hand(secret: str, guild_id: int, day: date) -> DailyHand:
     """The hand of ``day`` in server ``guild_id`` with secret ``secret`` (see the module)."""
     seed = hmac.new(
         bytes.fromhex(secret), f"{guild_id}:{day.isoformat()}".encode(), hashlib.sha256
     ).digest()
-    cards = tuple(sorted(deck_from_seed(seed)[:6], key=Card.sort_key))
+    dealt = Rules.standard(2).others.dealt
+    cards = tuple(sorted(deck_from_seed(seed)[:dealt], key=Card.sort_key))
     return DailyHand(day, cards, bool(seed[-1] & 1))
 
 
@@ -91,7 +98,9 @@ def _seat(hand: DailyHand) -> str:
 def _choices(hand: DailyHand) -> tuple[DiscardChoice, ...]:
     """The fifteen splits, best first, as the coach values them (about 4 ms: kept for the
     day's hands, so each answer after the first in a server costs nothing)."""
-    return tuple(coach_choices(hand.cards, 2, crib_sign=1 if hand.dealer else -1))
+    rules = hand.rules
+    sign = 1 if hand.dealer else -1
+    return tuple(coach_choices(hand.cards, rules.others.to_crib, crib_sign=sign, rules=rules))
 
 
 def _worth(choice: DiscardChoice) -> str:

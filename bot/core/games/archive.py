@@ -2,7 +2,8 @@
 
 A game's snapshot and its action log take some 18 KB for a two-player game; once the game is
 long over (the retention period), only its results and this record are kept. The record is
-the game's seats' names and options, every shuffle it had (:mod:`bot.core.base.shuffles`) and its
+the game's seats' names and options (its rules whole, when they are not the standard game's),
+every shuffle it had (:mod:`bot.core.base.shuffles`) and its
 action log, as JSON compressed with zlib: about 1 KB. :func:`restore` replays it into the
 game, its tally and its deal log exactly as the last snapshot held them (checked when the
 record is made: a game whose replay would differ, or that was begun before shuffles were
@@ -34,10 +35,9 @@ from bot.core.base.shuffles import ScriptedRandom, ShufflesExhausted
 from bot.core.games import snapshot
 from bot.core.games.deal_log import DealLog
 from bot.core.games.tally import Tally
-from engine.counting import Counting
 from engine.errors import RuleError
 from engine.game import Game
-from engine.outcome import Scoring
+from engine.rules import Rules
 
 __all__ = ["ARCHIVE_FORMAT", "ArchiveError", "compact", "restore"]
 
@@ -72,6 +72,10 @@ def compact(text: str) -> bytes:
             "shuffles": kept.shuffles,
             "actions": game.actions,
         }
+        # A game by other rules than the standard game's for its options keeps them whole
+        # (records of standard games stay as they were).
+        if not game.rules.is_standard:
+            record["rules"] = game.rules.to_dict()
         if kept.seeds is not None:
             record["seeds"] = kept.seeds
         try:
@@ -109,13 +113,9 @@ def _replay(data: dict[str, Any]) -> snapshot.Snapshot:
     and the deal log as the game service does."""
     shuffles = [str(deck) for deck in data["shuffles"]]
     rng = ScriptedRandom(shuffles)
-    game, events = Game.new(
-        [str(name) for name in data["players"]],
-        target=int(data["target"]),
-        rng=rng,
-        scoring=Scoring(data["scoring"]),
-        counting=Counting(data["counting"]),
-    )
+    players = [str(name) for name in data["players"]]
+    rules = Rules.saved(data, len(players))
+    game, events = Game.new(players, rng=rng, rules=rules)
     tally = Tally.empty(game.num_players)
     log = DealLog.start(game.num_sides)
     tally.add(events)

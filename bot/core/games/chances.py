@@ -2,8 +2,9 @@
 
 The chances come from the expert's tables (:mod:`engine.players.win_chance`): from the points
 each side still needs and who deals next, the chance each wins between equal players. Those
-tables were built from two-player deals, so a table of two players shows its chances and a
-table of three, or of partners (whose deals score otherwise), shows none.
+tables were built from two-player deals, so a table whose rules they hold for (two players,
+:func:`engine.players.win_chance.holds`) shows its chances, and a table of three, or of
+partners (whose deals score otherwise), shows none.
 
     >>> chances((0, 0), 121, dealer=0)
     ('56%', '44%')
@@ -16,7 +17,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from engine.phase import Phase
-from engine.players.win_chance import deal_chance
+from engine.players.win_chance import deal_chance, holds
 from engine.views import PublicView
 
 __all__ = ["chances", "chances_line", "percent_pair", "start_of_deal_chances"]
@@ -46,8 +47,9 @@ def chances(scores: Sequence[int], target: int, dealer: int) -> tuple[str, ...] 
 
 def start_of_deal_chances(view: PublicView) -> tuple[str, ...] | None:
     """The chances while a deal's discards are made (nothing of the deal scored yet), for
-    the table ``view`` shows; None at any other moment, or unless two players play."""
-    if view.phase is not Phase.DISCARD or len(view.sides) != 2:
+    the table ``view`` shows; None at any other moment, or unless the tables hold for the
+    game's rules (two players)."""
+    if view.phase is not Phase.DISCARD or not holds(view.rules):
         return None
     return chances(view.scores, view.target, view.sides[view.dealer])
 

@@ -163,7 +163,9 @@ def _show_move(
     starter = game.starter
     assert starter is not None  # the show comes after the starter
     level = level_of(seats[turn.seat])
-    points = computer_claim(level, turn.cards, starter, crib=turn.crib, rng=players.rng)
+    points = computer_claim(
+        level, turn.cards, starter, crib=turn.crib, rules=game.rules, rng=players.rng
+    )
     return game.claim(turn.seat, points, open_window=True)
 
 

@@ -1,5 +1,8 @@
 """``/cribbage count-hand``: what any four cards and a starter are worth, as the show says it.
 
+The hand is counted by the standard game's rules (:class:`engine.rules.Rules`: four cards, a
+flush a point a card): the counter holds them, and every number it says comes from them.
+
 Settling "what's this worth?" at a real table: the count said aloud the way the table says a
 show ("fifteen two, fifteen four, and a pair is six"), then every item with its cards, and
 the total. The flush rule that differs between a hand and the crib (a crib's flush needs the
@@ -15,13 +18,14 @@ from bot.core.base.faults import Faults
 from bot.core.base.refusals import Refused
 from bot.core.base.replies import Answer
 from engine.cards import Card, cards_str, full_deck, parse_cards
+from engine.rules import Rules
 from engine.scoring import ScoreItem, score_hand
 from engine.speech import say_score
 
-__all__ = ["HandCounter", "complete_cards"]
+__all__ = ["HandCounter", "complete_cards", "count_text"]
 
-#: Cards in a hand that is counted (the starter apart).
-HAND_CARDS = 4
+#: Numbers as the answers spell them.
+_WORDS = {3: "three", 4: "four", 5: "five", 6: "six"}
 #: Autocomplete offers at most this many choices (Discord's limit).
 MAX_CHOICES = 25
 
@@ -37,10 +41,12 @@ _ITEM_NAMES = {
 
 
 class HandCounter:
-    """Counts a hand someone types, privately or for the channel; changes nothing."""
+    """Counts a hand someone types, privately or for the channel, by ``rules`` (the standard
+    game's); changes nothing."""
 
-    def __init__(self, faults: Faults | None = None) -> None:
+    def __init__(self, faults: Faults | None = None, rules: Rules | None = None) -> None:
         self.faults = faults or Faults()
+        self.rules = Rules.standard() if rules is None else rules
 
     @answers
     async def count(
@@ -49,26 +55,33 @@ class HandCounter:
         """The count of ``cards`` (four, as typed) with ``starter`` (as a crib, with
         ``crib``): itemised and totalled; to the channel with ``show``, else privately. Bad
         cards, a repeated card or a wrong number of cards are refused in one line."""
-        hand, cut = _read(cards, starter)
-        return Answer.say(count_text(hand, cut, crib=crib), ephemeral=not show)
+        hand, cut = _read(cards, starter, self.rules)
+        return Answer.say(count_text(hand, cut, crib=crib, rules=self.rules), ephemeral=not show)
 
 
-def _read(cards: str, starter: str | None) -> tuple[tuple[Card, ...], Card]:
+def _spelt(n: int) -> str:
+    return _WORDS.get(n, str(n))
+
+
+def _read(cards: str, starter: str | None, rules: Rules) -> tuple[tuple[Card, ...], Card]:
     """The hand and the starter as typed, or :class:`Refused` saying what is wrong."""
+    size = rules.kept
     try:
         hand = parse_cards(cards)
     except ValueError as error:
         raise Refused(str(error)) from None
     if starter is None or not starter.strip():
-        if len(hand) == HAND_CARDS + 1:
+        if len(hand) == size + 1:
             raise Refused(
-                "Put the starter in `starter:`, apart from the four hand cards "
-                f"(like `cards:{' '.join(_typed(c) for c in hand[:4])} starter:{_typed(hand[4])}`)."
+                f"Put the starter in `starter:`, apart from the {_spelt(size)} hand cards "
+                f"(like `cards:{' '.join(_typed(c) for c in hand[:size])}"
+                f" starter:{_typed(hand[size])}`)."
             )
         raise Refused("Name the starter too, like `starter:5S`.")
-    if len(hand) != HAND_CARDS:
+    if len(hand) != size:
         raise Refused(
-            f"A hand is four cards; you named {len(hand)}. The starter goes in `starter:`."
+            f"A hand is {_spelt(size)} cards; you named {len(hand)}. The starter goes in"
+            " `starter:`."
         )
     try:
         cuts = parse_cards(starter)
@@ -90,10 +103,14 @@ def _typed(card: Card) -> str:
     return rank + card.suit.value
 
 
-def count_text(hand: Sequence[Card], starter: Card, *, crib: bool = False) -> str:
-    """The count of a hand as the bot gives it: the cards, the count said aloud, every item
-    with its cards, the total, and the crib's flush rule where the four cards share a suit."""
-    score = score_hand(hand, starter, crib=crib)
+def count_text(hand: Sequence[Card], starter: Card, *, crib: bool = False, rules: Rules) -> str:
+    """The count of a hand by ``rules`` as the bot gives it: the cards, the count said aloud,
+    every item with its cards, the total, and the crib's flush rule where the hand's cards
+    share a suit."""
+    score = score_hand(hand, starter, crib=crib, rules=rules)
+    shown = _spelt(len(hand))
+    hand_flush = rules.flush_points(crib=False, starter_matches=False)
+    whole = rules.flush_points(crib=crib, starter_matches=True)
     what = "Crib" if crib else "Hand"
     lines = [
         f"**{what}: {cards_str(hand)} + starter {starter}** — "
@@ -104,16 +121,19 @@ def count_text(hand: Sequence[Card], starter: Card, *, crib: bool = False) -> st
     suits = {card.suit for card in hand}
     if len(suits) == 1:
         if starter.suit in suits:
-            lines.append("All five cards are one suit: a flush of 5, in a hand or a crib.")
+            lines.append(
+                f"All {_spelt(len(hand) + 1)} cards are one suit: a flush of {whole}, in a hand"
+                " or a crib."
+            )
         elif crib:
             lines.append(
-                "No flush: in the crib a flush needs the starter's suit too (these four would "
-                "score 4 as a hand)."
+                f"No flush: in the crib a flush needs the starter's suit too (these {shown}"
+                f" would score {hand_flush} as a hand)."
             )
         else:
             lines.append(
-                "The four hand cards are one suit: a flush of 4 (in the crib they would score "
-                "nothing without the starter's suit)."
+                f"The {shown} hand cards are one suit: a flush of {hand_flush} (in the crib"
+                " they would score nothing without the starter's suit)."
             )
     return "\n".join(lines)
 

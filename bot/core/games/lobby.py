@@ -39,19 +39,13 @@ def lobby_view(
     state = record.status if state is None else state
     creator = next((s.name for s in record.seats if s.user_id == record.creator_id), None)
     text = lobby_text(
-        creator or "someone",
-        [s.name for s in record.seats],
-        record.num_players,
-        record.target,
-        state,
-        record.scoring,
-        record.counting,
-        record.occasion,
+        creator or "someone", [s.name for s in record.seats], record.rules, state, record.occasion
     )
     if state is not GameStatus.LOBBY:
         return MessageView(text, controls=LobbyControls(record.id, ()))
     has_computer = any(s.is_computer for s in record.seats)
-    full_four = record.num_players == 4 and len(record.seats) == 4
+    # Partners may be changed once every seat is taken.
+    full_four = record.rules.partners and len(record.seats) == record.num_players
     buttons = tuple(
         b
         for b in LOBBY_ACTIONS
@@ -124,7 +118,7 @@ def seats_changing_partners(record: GameRecord, user: User) -> list[SeatRecord]:
     _open(record)
     if user.id != record.creator_id:
         raise Refused(refusals.PARTNERS_CREATOR)
-    if record.num_players != 4 or len(record.seats) != 4:
+    if not record.rules.partners or len(record.seats) != record.num_players:
         raise Refused(refusals.PARTNERS_FULL)
     first, second, third, fourth = record.seats
     return _renumber([first, third, fourth, second])

@@ -37,7 +37,8 @@ from bot.core.games.tally import Tally
 from bot.core.ledger.life import answer_kept
 from engine.counting import Counting
 from engine.game import Game
-from engine.outcome import TARGETS, Scoring
+from engine.outcome import Scoring
+from engine.rules import Rules
 
 __all__ = ["Lobbies"]
 
@@ -81,9 +82,9 @@ class Lobbies(OnGames):
         message. ``private``: the bot is not a member where the game is
         (:mod:`bot.core.games.messages.private_table`): that message is its table throughout.
         """
-        if players not in (2, 3, 4):
+        if players not in Rules.STANDARD_SEATS:
             raise Refused(refusals.BAD_PLAYERS)
-        if target not in TARGETS:
+        if target not in Rules.STANDARD_TARGETS:
             raise Refused(refusals.BAD_TARGET)
         if difficulty not in LEVELS:
             raise Refused(refusals.bad_level(LEVELS))
@@ -198,13 +199,7 @@ class Lobbies(OnGames):
         source = self._games.rng_factory(f"{record.id}:{record.version}")
         seeds = source.seeds if isinstance(source, SeedDealer) else None
         rng = RecordingRandom(source, shuffles)
-        game, events = Game.new(
-            [s.name for s in record.seats],
-            target=record.target,
-            rng=rng,
-            scoring=record.scoring,
-            counting=record.counting,
-        )
+        game, events = Game.new([s.name for s in record.seats], rng=rng, rules=record.rules)
         tally = Tally.empty(record.num_players)
         tally.add(events)
         log = DealLog.start(game.num_sides)

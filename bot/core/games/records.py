@@ -9,6 +9,7 @@ from enum import StrEnum
 
 from engine.counting import Counting
 from engine.outcome import Scoring
+from engine.rules import Rules
 
 __all__ = [
     "OPEN_STATUSES",
@@ -89,6 +90,14 @@ class GameRecord:
     def is_open(self) -> bool:
         """Whether the game may still change (a lobby or a game being played)."""
         return self.status in OPEN_STATUSES
+
+    @property
+    def rules(self) -> Rules:
+        """The rules the table's options give: the standard game's for its players, target,
+        scoring and counting (what its game is dealt by when it starts)."""
+        return Rules.standard(
+            self.num_players, target=self.target, scoring=self.scoring, counting=self.counting
+        )
 
 
 @dataclass(frozen=True, slots=True)

@@ -57,9 +57,9 @@ class Tally:
         return [asdict(seat) for seat in self.seats]
 
     def add(self, events: Iterable[Event]) -> None:
-        """Count the points of ``events`` to the seats that scored them (his heels counts
-        with the pegging; points taken by muggins are kept apart), and each hand's worth (its
-        best, its 29s, and what a claim missed) from its show."""
+        """Count the points of ``events`` to the seats that scored them (his heels and the
+        points for last count with the pegging; points taken by muggins are kept apart), and
+        each hand's worth (its best, its 29s, and what a claim missed) from its show."""
         for event in events:
             if isinstance(event, Shown):
                 self._shown(event)
@@ -70,7 +70,7 @@ class Tally:
             if scored is None or scored.source is PointSource.MUGGINS:
                 continue
             seat = self.seats[scored.seat]
-            if scored.source in (PointSource.PEGGING, PointSource.HEELS):
+            if scored.source in (PointSource.PEGGING, PointSource.HEELS, PointSource.FOR_LAST):
                 seat.pegging += scored.points
             elif scored.source is PointSource.CRIB:
                 seat.crib += scored.points

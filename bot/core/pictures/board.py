@@ -114,7 +114,11 @@ class BoardState:
     """What the board shows: the sides (two or three; with ``partners``, two pairs), the
     target, the rule for game points (``lurch`` or ``skunk``, which decides the lines), and
     optionally which side deals (for partners: whose crib it is) and which has won (by index
-    into ``sides``), and each side's chance to win in words (``chances``: "64%")."""
+    into ``sides``), and each side's chance to win in words (``chances``: "64%").
+
+    ``lines`` are the lines to draw, as ``(hole, name)``: the game's, as its rules give them
+    (the bot passes them); without them, the lines of the standard game (:func:`game_lines`).
+    """
 
     sides: tuple[Side, ...]
     target: int = 121
@@ -123,6 +127,12 @@ class BoardState:
     winner: int | None = None
     partners: bool = False
     chances: tuple[str, ...] | None = None
+    lines: tuple[tuple[int, str], ...] | None = None
+
+    @property
+    def drawn_lines(self) -> tuple[tuple[int, str], ...]:
+        """The lines drawn: :attr:`lines`, or the standard game's for the target and rule."""
+        return game_lines(self.target, self.rule) if self.lines is None else self.lines
 
     def __post_init__(self) -> None:
         if not 2 <= len(self.sides) <= len(SIDE_COLOURS):
@@ -151,8 +161,10 @@ class BoardState:
 
 
 def game_lines(target: int, rule: Rule) -> tuple[tuple[int, str], ...]:
-    """The lines on the board for this game, as ``(hole, name)``: a loser whose score is short
-    of ``hole`` is caught by the line (lurched, skunked, double skunked)."""
+    """The lines on the board of a standard game, as ``(hole, name)``: a loser whose score is
+    short of ``hole`` is caught by the line (lurched, skunked, double skunked). (The bot draws
+    the lines its game's rules give, :attr:`BoardState.lines`; a test keeps these the same as
+    the standard game's.)"""
     if target == 61:
         return ((31, rule),)
     if rule == "lurch":
@@ -197,7 +209,7 @@ def _lane_colour(side: int) -> RGB:
 
 
 @lru_cache(maxsize=16)
-def _empty_board(sides: int, target: int, rule: Rule) -> Image.Image:
+def _empty_board(sides: int, target: int, drawn: tuple[tuple[int, str], ...]) -> Image.Image:
     """The board without pegs or names: it is the same for every game of a kind, so it is
     drawn once and copied."""
     image, draw = framed(picture_size(sides, target), WOOD)
@@ -205,7 +217,7 @@ def _empty_board(sides: int, target: int, rule: Rule) -> Image.Image:
     draw.rounded_rectangle((12, HEADER - 4, width - 13, height - 13), radius=12, fill=PANEL)
     rows = _rows(target)
     hole = sprite("circle", HOLE_SIZE, HOLE, HOLE, 1)
-    lines = dict(game_lines(target, rule))
+    lines = dict(drawn)
     for row in range(rows):
         top = _row_top(sides, row)
         left = (START_X if row == 0 else FIRST_X) - 14
@@ -351,7 +363,7 @@ def _lead(board: BoardState) -> str:
 
 
 def _describe(board: BoardState) -> str:
-    lines = game_lines(board.target, board.rule)
+    lines = board.drawn_lines
     marks = " and ".join(f"{name} line at {hole}" for hole, name in lines)
     scores = ", ".join(
         f"{side.name} {side.score}"
@@ -370,7 +382,7 @@ def _describe(board: BoardState) -> str:
 
 def board_picture(board: BoardState) -> Picture:
     """The board as a PNG with its alt text (the scores in words)."""
-    image = _empty_board(len(board.sides), board.target, board.rule).copy()
+    image = _empty_board(len(board.sides), board.target, board.drawn_lines).copy()
     _draw_header(image, board)
     _draw_pegs(image, board)
     return Picture(png_bytes(image), alt_text(_describe(board)), "board.png")

@@ -35,6 +35,7 @@ from engine.events import (
 )
 from engine.game import Game
 from engine.phase import Phase
+from engine.players.win_chance import holds
 from engine.scoring import ScoreItem
 from engine.views import PublicView
 
@@ -120,11 +121,7 @@ def replay(loaded: Loaded) -> GameReplay | None:
     if loaded.shuffles is None or game.phase is not Phase.OVER:
         return None
     again, first = Game.new(
-        list(game.players),
-        target=game.target,
-        rng=ScriptedRandom(list(loaded.shuffles)),
-        scoring=game.scoring,
-        counting=game.counting,
+        list(game.players), rng=ScriptedRandom(list(loaded.shuffles)), rules=game.rules
     )
     teller = _Teller(again, game.public_view(), resigner(game))
     teller.add(first, None)
@@ -219,8 +216,9 @@ class _Teller:
                         self._step(line)
 
     def _chances(self, dealer: int) -> tuple[str, ...] | None:
-        """Each side's chance to win as a deal that ``dealer`` deals begins (two players)."""
-        if len(self.view.sides) != 2:
+        """Each side's chance to win as a deal that ``dealer`` deals begins (where the tables
+        hold for the game's rules: two players)."""
+        if not holds(self.view.rules):
             return None
         scores = [front for front, _back in self.log.pegs]
         return chances(scores, self.view.target, self.view.sides[dealer])

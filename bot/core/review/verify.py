@@ -85,7 +85,7 @@ class ShuffleChecks:
                 )
                 continue
             at = len(game.cut_rounds) + deal - 1
-            given = deal_from_seed(parse_seed(seal.seed), game.num_players)
+            given = deal_from_seed(parse_seed(seal.seed), game.rules)
             dealt = decode(shuffles[at]) if at < len(shuffles) else None
             if seal_of(seal.seed) != seal.seal or list(given.deck) != dealt:
                 matched = False

@@ -24,6 +24,7 @@ from openskill.models import PlackettLuce
 from bot.core.games.records import RatingChange, ResultRecord
 from bot.core.standings.records import Rival, RivalGame, Standing
 from engine.outcome import Scoring
+from engine.rules import Rules
 
 __all__ = [
     "COMPUTER_IDS",
@@ -71,8 +72,10 @@ class RatedGame:
 
 
 def _side(result: ResultRecord, players: int) -> int:
-    """The side a seat scored for (partners sit opposite with four players)."""
-    return result.seat % 2 if players == 4 else result.seat
+    """The side a seat scored for, as the standard game's rules for that many players make
+    the sides (partners sit opposite with four players). A result row keeps its game's
+    players but not its rules: every game rated so far was a standard game."""
+    return Rules.standard(players).side_of(result.seat)
 
 
 def _ranks(results: Sequence[ResultRecord], sides: Sequence[int]) -> list[float]:

@@ -36,7 +36,8 @@ from bot.core.tournaments.records import (
 from bot.core.tournaments.view import Event, board_text, champion_of, champion_text, standings_text
 from engine import formats
 from engine.formats import TournamentFormat
-from engine.outcome import TARGETS, Scoring
+from engine.outcome import Scoring
+from engine.rules import Rules
 
 __all__ = [
     "DEFAULT_FORMAT",
@@ -228,7 +229,7 @@ class Tournaments:
             raise Refused(bad_format())
         if not 0 <= rounds <= 9:
             raise Refused(BAD_ROUNDS)
-        if target not in TARGETS:
+        if target not in Rules.STANDARD_TARGETS:
             raise Refused("`target` must be 121 or 61.")
         if scoring not in tuple(Scoring):
             raise Refused("`scoring` must be lurch or skunk.")

@@ -12,24 +12,21 @@ from dataclasses import dataclass
 from typing import Any
 
 from bot.core.base.shuffles import ScriptedRandom
-from engine.counting import Counting
 from engine.game import Game
-from engine.outcome import Scoring
 from engine.review import GameReview, review_game
+from engine.rules import Rules
 
 __all__ = ["ReviewRequest", "make_review"]
 
 
 @dataclass(frozen=True, slots=True)
 class ReviewRequest:
-    """What a review of ``seat`` needs: the game's players and options, every shuffle it
-    had, its action log, how far to go (``through_deal``; None: the whole game) and the seed
-    of the play-outs."""
+    """What a review of ``seat`` needs: the game's players and rules (as saved: plain
+    data), every shuffle it had, its action log, how far to go (``through_deal``; None: the
+    whole game) and the seed of the play-outs."""
 
     players: tuple[str, ...]
-    target: int
-    scoring: str
-    counting: str
+    rules: dict[str, Any]
     shuffles: tuple[str, ...]
     actions: tuple[dict[str, Any], ...]
     seat: int
@@ -49,9 +46,7 @@ class ReviewRequest:
         """The request for a review of ``seat`` in ``game``, dealt from ``shuffles``."""
         return cls(
             players=tuple(game.players),
-            target=game.target,
-            scoring=game.scoring.value,
-            counting=game.counting.value,
+            rules=game.rules.to_dict(),
             shuffles=tuple(shuffles),
             actions=tuple(dict(action) for action in game.actions),
             seat=seat,
@@ -68,8 +63,6 @@ def make_review(request: ReviewRequest) -> GameReview:
         rng=ScriptedRandom(request.shuffles),
         seats={request.seat},
         seed=request.seed,
-        target=request.target,
-        scoring=Scoring(request.scoring),
-        counting=Counting(request.counting),
+        rules=Rules.from_dict(request.rules),
         through_deal=request.through_deal,
     )

@@ -7,12 +7,12 @@ thinks. In a worker process it thinks beside the loop, which only waits on a pip
 machine with a second core, not even for the CPU).
 
 A player decides from its seat's view alone (the contract of :mod:`engine.players`), which
-pickles small (about 400 bytes), and from a seed drawn from the computer's random source: a game
-is as reproducible as that source. The worker is started with ``spawn`` (the bot's process has
-threads, which ``fork`` would copy mid-work) when an expert seat first throws its cards, and
-builds its tables at once, so its first play does not wait for them (a bot with no expert game
-never starts it). Should the worker die, the play is made here, on the loop,
-and a new worker is started for the next one.
+pickles small (about 550 bytes, the game's rules in it), and from a seed drawn from the
+computer's random source: a game is as reproducible as that source. The worker is started with
+``spawn`` (the bot's process has threads, which ``fork`` would copy mid-work) when an expert
+seat first throws its cards, and builds its tables at once, so its first play does not wait for
+them (a bot with no expert game never starts it). Should the worker die, the play is made here,
+on the loop, and a new worker is started for the next one.
 
 Reviews of games (:mod:`bot.core.worker.review_work`, the same expert's play-outs for every decision
 of a game) are made in a second worker process of their own, started on the first review and

@@ -1,19 +1,31 @@
 """The board picture a message names (:class:`~bot.core.base.views.BoardPicture`), drawn or
-described: the pictures themselves know nothing of messages (:mod:`bot.core.pictures`)."""
+described: the pictures themselves know nothing of messages nor of the rules
+(:mod:`bot.core.pictures`), so the lines the game's scale puts on the board are read from the
+rules value here."""
 
 from __future__ import annotations
 
 from bot.core.base.views import BoardPicture
 from bot.core.pictures.board import BoardState, Side, board_alt_text, board_picture
 from bot.core.pictures.canvas import Picture
+from engine.outcome import Scoring
+from engine.rules import Rules
 
-__all__ = ["board_alt", "draw_board"]
+__all__ = ["board_alt", "board_lines", "draw_board"]
+
+
+def board_lines(rules: Rules) -> tuple[tuple[int, str], ...]:
+    """The lines the board draws for a game by ``rules``, as ``(hole, name)``: its scale's
+    (``"lurch"``, ``"skunk"``, ``"double skunk"``)."""
+    return tuple((hole, kind.value.replace("_", " ")) for hole, kind in rules.lines)
 
 
 def _state(board: BoardPicture) -> BoardState:
     sides = tuple(
         Side(name, front, back) for name, (front, back) in zip(board.sides, board.pegs, strict=True)
     )
+    # The picture names the game's target and scale; the lines are the rules' for them.
+    scale = Rules(target=board.target, scoring=Scoring(board.rule))
     return BoardState(
         sides,
         board.target,
@@ -22,6 +34,7 @@ def _state(board: BoardPicture) -> BoardState:
         board.winner,
         board.partners,
         board.chances,
+        board_lines(scale),
     )
 
 

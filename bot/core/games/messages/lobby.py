@@ -8,7 +8,7 @@ from bot.core.base.rules_help import RULE_NAMES as _RULE_NAMES
 from bot.core.base.text import escape, plural
 from bot.core.games.records import GameStatus
 from engine.counting import Counting
-from engine.outcome import Scoring
+from engine.rules import Rules
 
 __all__ = ["lobby_text"]
 
@@ -24,26 +24,30 @@ _CLOSED = {
 def lobby_text(
     creator: str,
     names: Sequence[str],
-    num_players: int,
-    target: int,
+    rules: Rules,
     state: GameStatus = GameStatus.LOBBY,
-    scoring: Scoring = Scoring.LURCH,
-    counting: Counting = Counting.AUTO,
     occasion: str | None = None,
 ) -> str:
-    """The lobby message as it reads while the game is in ``state``; it says who opened the
-    game, or what it is played for (``occasion``: a tournament's round)."""
+    """The lobby message of a table playing by ``rules`` (its players, target and options,
+    and who partners whom) as it reads while the game is in ``state``; it says who opened
+    the game, or what it is played for (``occasion``: a tournament's round)."""
+    num_players = rules.seats
     seated = ", ".join(escape(n) for n in names) if names else "nobody"
-    counted = "you count your hands (muggins)" if counting is Counting.MANUAL else "auto counting"
+    counted = (
+        "you count your hands (muggins)" if rules.counting is Counting.MANUAL else "auto counting"
+    )
     head = (
-        f"**Cribbage** — {num_players} players, to {target}; {_RULE_NAMES[scoring]},"
+        f"**Cribbage** — {num_players} players, to {rules.target}; {_RULE_NAMES[rules.scoring]},"
         f" {counted}. {escape(occasion) if occasion else f'Opened by {escape(creator)}'}."
     )
-    partners = " Partners sit opposite: seats 1 & 3 against 2 & 4." if num_players == 4 else ""
+    partners = ""
+    if rules.partners:
+        seats = " against ".join(" & ".join(str(s + 1) for s in side) for side in rules.sides)
+        partners = f" Partners sit opposite: seats {seats}."
     lines = [head + partners, f"Seated ({len(names)}/{num_players}): {seated}"]
-    if num_players == 4 and len(names) == 4:
-        one, two, three, four = (escape(n) for n in names)
-        pairs = f"Partners: {one} & {three} against {two} & {four}."
+    if rules.partners and len(names) == num_players:
+        teams = " against ".join(" & ".join(escape(names[s]) for s in side) for side in rules.sides)
+        pairs = f"Partners: {teams}."
         if state is GameStatus.LOBBY:
             pairs += f" {escape(creator)} can press **Change partners** for another pairing."
         lines.append(pairs)

@@ -48,6 +48,7 @@ from engine.events import Dealt, Shown
 from engine.game import Game
 from engine.outcome import Scoring
 from engine.phase import Phase
+from engine.players.win_chance import holds
 from engine.views import PublicView
 
 __all__ = [
@@ -143,8 +144,9 @@ def _dealt(log: DealLog, deal: int) -> Dealt | None:
 def deal_chances(log: DealLog, view: PublicView, deal: int) -> tuple[str, ...] | None:
     """Each side's chance to win as ``deal``'s show left the scores, with the next deal's
     dealer to deal (:mod:`bot.core.games.chances`): only once the next deal has begun (so the show
-    is over, and the game too was not), and only between two players."""
-    if deal >= log.deal or len(view.sides) != 2:
+    is over, and the game too was not), and only where the tables hold for the game's rules
+    (two players)."""
+    if deal >= log.deal or not holds(view.rules):
         return None
     pegs, dealt = log.pegs_after(deal), _dealt(log, deal + 1)
     if pegs is None or dealt is None:

@@ -10,8 +10,8 @@ from __future__ import annotations
 from bot.core.base.replies import Choice
 from bot.core.base.views import CardChoice, HandControls
 from engine.cards import Card, cards_str
-from engine.counting import CLAIM_VALUES
 from engine.phase import Phase
+from engine.scoring import claim_values
 from engine.views import SeatView
 
 __all__ = ["MAX_CHOICES", "controls_for", "discard_completions", "play_completions"]
@@ -63,7 +63,13 @@ def _show_controls(view: SeatView, game_id: int, version: int) -> HandControls |
     )
     if counts:
         return HandControls(
-            game_id, "count", (), 1, version, claims=CLAIM_VALUES, muggins=can_muggins
+            game_id,
+            "count",
+            (),
+            1,
+            version,
+            claims=claim_values(view.rules),
+            muggins=can_muggins,
         )
     if can_muggins:
         return HandControls(game_id, "muggins", (), 0, version)

@@ -19,8 +19,9 @@ from bot.core.games.chances import chances_line
 from engine import events as ev
 from engine.cards import cards_str
 from engine.counting import Counting
-from engine.outcome import EndReason, GameResult, ResultKind, make_result
+from engine.outcome import EndReason, GameResult, ResultKind
 from engine.phase import Phase
+from engine.rules import Rules
 from engine.speech import say_pegging, say_score
 from engine.views import PublicView
 
@@ -121,13 +122,32 @@ def _cut(names: Names, event: ev.CutForDeal) -> str:
     return f"Cut for deal: {said}. {names.seat(event.dealer)} cuts lowest and deals first."
 
 
-def _dealt(names: Names, event: ev.Dealt, discard_count: int) -> str:
+def _dealt(names: Names, event: ev.Dealt, rules: Rules) -> str:
+    """The deal's line, as the rules deal: "Al deals 6 each; everyone puts 2 cards in Al's
+    crib." (a dealer whose share differs is said apart: "Al deals 5 each (4 to the dealer);
+    everyone else puts 1 card in Al's crib.")."""
     dealer = names.seat(event.dealer)
-    cards = plural(discard_count, "card")
+    own, others = rules.dealer, rules.others
+    cards = plural(others.to_crib, "card")
     extra = ", and the top card of the deck joins it" if event.crib_from_deck else ""
+    if own == others:
+        return (
+            f"**Deal {event.deal_number}** — {dealer} deals {event.hand_size} each; "
+            f"everyone puts {cards} in {dealer}'s crib{extra}."
+        )
+    dealt = f"{event.hand_size} each" + (
+        f" ({own.dealt} to the dealer)" if own.dealt != others.dealt else ""
+    )
+    throws = f"everyone else puts {cards} in {dealer}'s crib"
+    if own.to_crib:
+        throws += f" and {dealer} {plural(own.to_crib, 'card')}"
+    return f"**Deal {event.deal_number}** — {dealer} deals {dealt}; {throws}{extra}."
+
+
+def _for_last(names: Names, event: ev.ForLast) -> str:
     return (
-        f"**Deal {event.deal_number}** — {dealer} deals {event.hand_size} each; "
-        f"everyone puts {cards} in {dealer}'s crib{extra}."
+        f"{names.seat(event.seat)} takes {event.points} for last"
+        f" ({names.side(event.side)} {event.score})."
     )
 
 
@@ -178,7 +198,7 @@ def resign_question(names: Names, view: PublicView, seat: int) -> str:
     the scores as they stand (Al 40 · Bea 52 (to 121))." (with partners: for your side,
     your partner's consent not needed)."""
     side = view.sides[seat]
-    partners = len(view.players) == 4
+    partners = view.rules.partners
     whose = f" for {names.side(side)} (a resignation is yours alone)" if partners else ""
     standing = scores_line(names, view.scores, view.target).removeprefix("Scores: ")
     # Who would win, and what it is worth: as the engine scores a resignation (the leader
@@ -186,7 +206,7 @@ def resign_question(names: Names, view: PublicView, seat: int) -> str:
     sides = len(view.scores)
     others = [(side + k) % sides for k in range(1, sides)]
     winner = max(others, key=lambda s: (view.scores[s], -others.index(s)))
-    result = make_result(view.target, view.scores, winner, EndReason.RESIGNED, view.scoring)
+    result = view.rules.result(view.scores, winner, EndReason.RESIGNED)
     worth = _WORTH[result.kind].format(
         winner=names.side(winner), points=plural(result.game_points, "game point")
     )
@@ -291,7 +311,7 @@ def deal_text(
     for i, event in enumerate(events):
         match event:
             case ev.Dealt():
-                play.append(_dealt(names, event, view.discard_count))
+                play.append(_dealt(names, event, view.rules))
                 if seal is not None and seal.seal is None:
                     play.append(NOT_SEALED)
                 elif seal is not None:
@@ -329,6 +349,8 @@ def deal_text(
                 result = result_line(names, event.result, resigned)
             case ev.CutForDeal():
                 play.append(_cut(names, event))
+            case ev.ForLast():
+                play.append(_for_last(names, event))
             case _:
                 assert_never(event)
     status = _status(names, view) if live else ""

@@ -34,6 +34,7 @@ from bot.tools import verify
 from engine.cards import Card, cards_str, full_deck
 from engine.game import Game
 from engine.phase import Phase
+from engine.rules import Rules, Share
 from tests.helpers.service_driver import (
     AL,
     BEA,
@@ -114,10 +115,19 @@ def test_every_seed_gives_a_whole_deck_and_the_rejection_keeps_it_fair() -> None
 
 
 def test_a_seed_deals_one_card_at_a_time_from_the_dealers_left() -> None:
-    dealt = deal_from_seed(bytes(32), 3)
+    dealt = deal_from_seed(bytes(32), Rules.standard(3))
     deck = dealt.deck
     assert dealt.hands[0] == (deck[0], deck[3], deck[6], deck[9], deck[12])
-    assert dealt.crib_card == deck[15] and dealt.starter == deck[16]
+    assert dealt.crib_cards == (deck[15],) and dealt.starter == deck[16]
+
+
+def test_a_seed_deals_each_seat_its_share_by_the_rules() -> None:
+    # Five-hand: the dealer (last) is dealt four, the others five; the pack gives nothing.
+    dealt = deal_from_seed(bytes(32), Rules(seats=5, dealer=Share(4, 0), others=Share(5, 1)))
+    deck = dealt.deck
+    assert [len(hand) for hand in dealt.hands] == [5, 5, 5, 5, 4]
+    assert dealt.hands[4] == (deck[4], deck[9], deck[14], deck[19])
+    assert dealt.hands[0][-1] == deck[20] and dealt.crib_cards == () and dealt.starter == deck[24]
 
 
 @pytest.mark.parametrize("text", ["", "abc", "g" * 64, "0" * 63, "0" * 66])
@@ -130,7 +140,7 @@ def test_the_dealer_seals_every_shuffle_and_the_snapshot_keeps_the_seeds() -> No
     seeds: list[str] = []
     game, _ = Game.new(["Al", "Bea"], rng=SeedDealer(random.Random(1), seeds))
     assert len(seeds) == len(game.cut_rounds) + 1
-    dealt = deal_from_seed(bytes.fromhex(seeds[-1]), 2)
+    dealt = deal_from_seed(bytes.fromhex(seeds[-1]), game.rules)
     # Player 1 is left of the dealer: the first card dealt is theirs.
     pone = (game.dealer + 1) % 2
     assert set(game.hand(pone)) == set(dealt.hands[0])
@@ -262,7 +272,7 @@ async def test_a_game_begun_before_shuffles_were_recorded_cant_be_reviewed_or_ch
 
 def test_verify_says_whether_the_deal_matches(capsys: pytest.CaptureFixture[str]) -> None:
     seed = bytes(range(32))
-    dealt = deal_from_seed(seed, 2)
+    dealt = deal_from_seed(seed, Rules.standard(2))
     seal = hashlib.sha256(seed).hexdigest()
     kept = [" ".join(c.code for c in hand[:4]) for hand in dealt.hands]
     args = [seed.hex(), seal, "--starter", dealt.starter.code]

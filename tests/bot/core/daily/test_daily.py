@@ -15,6 +15,7 @@ from bot.core.services import Services
 from bot.store import Store
 from engine.cards import Card
 from engine.players.expert_discard import coach_choices
+from engine.rules import Rules
 from tests.helpers.service_driver import AL, BEA, GUILD, Clock
 from tests.helpers.views import controls
 
@@ -67,7 +68,7 @@ async def test_everyone_gets_the_same_hand_and_answers_once(
     hand = [Card.parse(code) for code in cards]
     seat = text.split("\n")[0]
     sign = 1 if "You deal" in seat else -1
-    best = coach_choices(hand, 2, crib_sign=sign)[0]
+    best = coach_choices(hand, 2, crib_sign=sign, rules=Rules())[0]
     assert daily_module._number(best.total) in text  # (as the table writes it: never "−0.0")
 
     again = await service.daily.choose(GUILD, AL, stamp, cards[2:4])

@@ -20,6 +20,7 @@ from bot.core.standings.words import NAME_WIDTH
 from bot.store import Store
 from engine.game import Game
 from engine.phase import Phase
+from engine.rules import Rules
 from tests.helpers.cast import AL, BEA, CHANNEL, CY, GUILD
 from tests.helpers.service_driver import (
     Clock,
@@ -276,7 +277,7 @@ async def test_four_players_against_three_computers(store: Store, clock: Clock) 
     channel = "\n".join(table.channel(record.id))
     assert re.search(r"\((Al & Easy bot 2|Easy bot & Easy bot 3) \d+\)", channel)
     assert not re.search(r"\([^()]*\(", channel), "brackets inside brackets"
-    names = Names([s.name for s in record.seats], 2)
+    names = Names([s.name for s in record.seats], Rules.standard(2).sides)
     for side in (0, 1):
         name = names.plain_side(side)
         assert fit(drawable(name, "?"), 28, (BOARD_WIDTH - 40) // 2 - 46) == name

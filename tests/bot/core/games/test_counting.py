@@ -9,10 +9,10 @@ from collections.abc import Callable
 from bot.core.base.replies import Click, User
 from bot.core.services import Services
 from bot.store import Store
-from engine.counting import CLAIM_VALUES
 from engine.game import Game
 from engine.phase import Phase
-from engine.scoring import score_hand
+from engine.rules import Rules
+from engine.scoring import claim_values, score_hand
 from tests.helpers.cast import AL, BEA, CHANNEL, CY, GUILD
 from tests.helpers.service_driver import (
     Clock,
@@ -23,6 +23,9 @@ from tests.helpers.service_driver import (
     make_service,
     state,
 )
+
+#: What a claim may name in the standard game.
+CLAIM_VALUES = claim_values(Rules())
 
 Claim = Callable[[int], int]
 

@@ -11,6 +11,7 @@ import pytest
 from PIL import Image, ImageDraw
 
 from bot.core.games.computer import LEVELS, level_name
+from bot.core.games.messages.boards import board_lines
 from bot.core.pictures import board as board_module
 from bot.core.pictures.board import (
     LINE_COLOUR,
@@ -26,6 +27,8 @@ from bot.core.pictures.board import (
     picture_size,
 )
 from bot.core.pictures.canvas import HOLE, WOOD, draw_text, drawable
+from engine.outcome import Scoring
+from engine.rules import Rules
 from tests.helpers.pixels import colours, near, read_png
 
 ROW = 30  # holes in a row of the track
@@ -362,3 +365,12 @@ def test_a_long_name_of_a_person_reads_whole_within_its_column(
         assert colours(gutter) == {WOOD}
     # The names stop short of the scores, whose figures stand from y 64.
     assert colours(image.crop((12, 60, image.width - 12, 64))) == {WOOD}
+
+
+@pytest.mark.parametrize("target", [121, 61])
+@pytest.mark.parametrize("rule", ["lurch", "skunk"])
+def test_the_pictures_own_lines_are_the_standard_games_rules(target: int, rule: Rule) -> None:
+    # The bot draws the lines its game's rules give; a picture drawn without them shows the
+    # standard game's, which must be the same.
+    rules = Rules.standard(2, target=target, scoring=Scoring(rule))
+    assert game_lines(target, rule) == board_lines(rules)
