@@ -33,6 +33,7 @@ from bot.core.games.deal_log import DealLog
 from bot.core.games.games import Loaded
 from bot.core.games.lobby import lobby_view
 from bot.core.games.messages.private import (
+    GAME_ENDED,
     closed_hand_text,
     coach_text,
     ended_text,
@@ -207,11 +208,17 @@ def _tables(
 ) -> list[Owed]:
     names = Names.of(game.public_view())
     view = game.public_view()
-    over = game.phase is Phase.OVER
+    # A game ended without being played out (cancelled, expired, a tournament's forfeit):
+    # its last deal's table says so instead of what it was waiting for.
+    stopped = record.status in (GameStatus.CANCELLED, GameStatus.EXPIRED)
+    over = game.phase is Phase.OVER or stopped
     resigned = resigner(game)
     owed: list[Owed] = []
     for deal in sorted(d for d in log.deals if d >= 1):
         live = deal == game.deal_number and not over
+        ended = record.end_note or GAME_ENDED.capitalize()
+        if not stopped or deal != game.deal_number:
+            ended = None
         odds = deal_chances(log, view, deal)
         text = deal_text(
             names,
@@ -222,6 +229,7 @@ def _tables(
             resigned=resigned,
             chances=odds,
             seal=deal_seal(game, log, seeds, deal),
+            ended=ended,
         )
         # The deal the game ended in leaves the board to the result, below it: one picture.
         board = _deal_board(log, view, deal, odds) if text.show and not text.result else None

@@ -295,9 +295,12 @@ def deal_text(
     resigned: int | None = None,
     chances: Sequence[str] | None = None,
     seal: Seal | None = None,
+    ended: str | None = None,
 ) -> DealText:
     """The text of one deal's table from its events; ``view`` is the table now (for the
-    discard count and, when ``live``, the line that says where the play stands); ``chances``,
+    discard count and, when ``live``, the line that says where the play stands); ``ended``:
+    how the game ended without being played out (cancelled, expired, a tournament's forfeit),
+    said where the live table said what it waited for; ``chances``,
     each side's chance to win once the deal is over, said after the scores; ``seal``: the
     deal's sealed shuffle (its seal under the deal, its seed at the show once shown; for a game
     begun before shuffles were sealed, :data:`NOT_SEALED` under the deal)."""
@@ -353,7 +356,7 @@ def deal_text(
                 play.append(_for_last(names, event))
             case _:
                 assert_never(event)
-    status = _status(names, view) if live else ""
+    status = ended if ended else _status(names, view) if live else ""
     if status:
         # At a manual show the table waits on the show, so that is where it says so.
         (show if view.phase is Phase.SHOW else play).append(status)

@@ -233,6 +233,13 @@ async def test_a_cancelled_game_owes_its_note_and_takes_the_controls_away(
     assert ended.once and ended.view.content == "Cy cancelled the game. No result is recorded."
     assert table.latest == {}
     assert all(o.view.hand is None for o in owed)
+    # The deal's table no longer waits for discards (nor offers Play at the table): it says
+    # how the game ended, where it said what it waited for.
+    deal = next(o for o in owed if o.key == "table:1")
+    words = "\n".join(t for group in deal.view.layout for t in group)
+    assert "Waiting for" not in words
+    assert words.endswith("Cy cancelled the game. No result is recorded.")
+    assert deal.view.controls is None
 
 
 class _SecondDeal(Exception):
