@@ -35,7 +35,15 @@ from engine.players.expert_discard import coach_choices
 from engine.rules import Rules
 from engine.views import SeatView
 
-__all__ = ["DiscardReview", "review_discard", "review_view"]
+__all__ = [
+    "DiscardReview",
+    "as_shown",
+    "one_decimal",
+    "review_discard",
+    "review_view",
+    "shown_sum",
+    "shown_total",
+]
 
 # Differences smaller than this do not show at one decimal and are not worth a remark.
 _TOLERANCE = 0.05
@@ -69,22 +77,41 @@ class DiscardReview:
         if self.was_best:
             return f"{said}, the best choice."
         best = cards_str(sorted(self.best.kept, key=Card.sort_key))
-        return f"{said}; best was {best} — {_number(self.best.total)}."
+        return f"{said}; best was {best} — {one_decimal(shown_total(self.best))}."
 
 
-def _number(value: float) -> str:
-    """One decimal, with a real minus sign (a hyphen before a number reads as a dash)."""
+def one_decimal(value: float) -> str:
+    """``value`` to one decimal, with a real minus sign (a hyphen before a number reads as a
+    dash), never "−0.0"."""
     text = f"{value:.1f}"
     return "0.0" if text == "-0.0" else text.replace("-", "−")
 
 
+def as_shown(value: float) -> float:
+    """``value`` as :func:`one_decimal` shows it: sums and differences of figures a player
+    reads are worked out from these, so the arithmetic on the page adds up."""
+    return float(f"{value:.1f}")
+
+
+def shown_sum(hand: float, crib: float) -> float:
+    """A split's expected points as the sum of its two parts as shown (``crib`` signed: what
+    the crib adds, or takes when it is the opponent's): "8.0 − 4.7 = 3.3", never 3.4 from the
+    unrounded parts."""
+    return as_shown(hand) + as_shown(crib)
+
+
+def shown_total(choice: DiscardChoice) -> float:
+    """:func:`shown_sum` of one split."""
+    return shown_sum(choice.hand, choice.crib_sign * choice.crib)
+
+
 def _worth(choice: DiscardChoice) -> str:
     """The expected points of one split, as the sum a player can follow."""
-    hand = _number(choice.hand)
+    hand = one_decimal(choice.hand)
     if choice.crib_sign == 0:
         return f"{hand} expected in hand"
-    crib = _number(choice.crib)
-    total = _number(choice.total)
+    crib = one_decimal(choice.crib)
+    total = one_decimal(shown_total(choice))
     if choice.crib_sign > 0:
         return f"{hand} in hand + {crib} in your crib = {total} expected"
     return f"{hand} in hand − {crib} to their crib = {total} expected"

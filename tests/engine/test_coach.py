@@ -5,9 +5,12 @@ from __future__ import annotations
 import re
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from engine.cards import parse_cards
-from engine.coach import review_discard, review_view
+from engine.coach import DiscardReview, review_discard, review_view
+from engine.players.discard_ev import DiscardChoice
 from engine.players.expert_discard import coach_choices
 from engine.rules import Rules
 from tests.helpers.rigging import fives_and_fours_game, fives_and_fours_table
@@ -87,3 +90,28 @@ def test_thrown_cards_must_come_from_the_dealt_hand() -> None:
         review_discard(
             parse_cards("5C 5D 7S 8H KC 2D"), parse_cards("AS 2D"), crib_sign=1, rules=Rules()
         )
+
+
+@settings(deadline=None)
+@given(
+    hand=st.floats(0, 30, allow_nan=False),
+    crib=st.floats(0, 30, allow_nan=False),
+    sign=st.sampled_from([1, -1]),
+)
+def test_the_coachs_sum_adds_up_as_written(hand: float, crib: float, sign: int) -> None:
+    # "8.0 in hand − 4.7 to their crib = 3.4" was seen: the total of the unrounded parts.
+    # The figures a player reads add up to the total written beside them.
+    cards = parse_cards("5H 5D JC QS 2C 3D")
+    choice = DiscardChoice(cards[:4], cards[4:], hand, crib, sign)
+    said = re.search(
+        r"([−\d.]+) in hand ([+−]) ([\d.]+) (?:in your|to their) crib = ([−\d.]+)",
+        DiscardReview(choice, choice).line(),
+    )
+    assert said is not None
+    first, op, second, total = said.groups()
+
+    def value(text: str) -> float:
+        return float(text.replace("−", "-"))
+
+    expected = value(first) + (value(second) if op == "+" else -value(second))
+    assert f"{expected:.1f}".replace("-", "−").replace("−0.0", "0.0") == total

@@ -35,6 +35,8 @@ from bot.core.base.text import MAX_MESSAGE, escape
 from bot.core.base.views import DailyPick, MessageView
 from bot.core.daily.records import DailyAnswer, DailyRecords
 from engine.cards import Card, cards_str
+from engine.coach import as_shown, shown_total
+from engine.coach import one_decimal as _number
 from engine.players.discard_ev import DiscardChoice
 from engine.players.expert_discard import coach_choices
 from engine.rules import Rules
@@ -77,15 +79,10 @@ def daily_hand(secret: str, guild_id: int, day: date) -> DailyHand:
     return DailyHand(day, cards, bool(seed[-1] & 1))
 
 
-def _number(value: float) -> str:
-    text = f"{value:.1f}"
-    return "0.0" if text == "-0.0" else text.replace("-", "−")
-
-
 def _gap(points: float, best: float) -> str:
     """How far a choice is behind the best, as the difference of the two figures shown (5.0
     against 6.6 is −1.6, never −1.5 from the unrounded values)."""
-    return _number(float(f"{points:.1f}") - float(f"{best:.1f}"))
+    return _number(as_shown(points) - as_shown(best))
 
 
 def _seat(hand: DailyHand) -> str:
@@ -105,7 +102,8 @@ def _choices(hand: DailyHand) -> tuple[DiscardChoice, ...]:
 
 def _worth(choice: DiscardChoice) -> str:
     sign = "+" if choice.crib_sign > 0 else "−"
-    return f"{_number(choice.hand)} {sign} {_number(choice.crib)} = **{_number(choice.total)}**"
+    total = _number(shown_total(choice))
+    return f"{_number(choice.hand)} {sign} {_number(choice.crib)} = **{total}**"
 
 
 def _table(choices: Sequence[DiscardChoice], chosen: frozenset[Card]) -> str:
@@ -209,8 +207,9 @@ class DailyDiscard:
             user_id=user.id,
             name=user.name,
             thrown=" ".join(c.code for c in sorted(thrown, key=Card.sort_key)),
-            points=choices[rank - 1].total,
-            best=choices[0].total,
+            # The totals as the table of splits shows them (the sum of its rounded parts).
+            points=shown_total(choices[rank - 1]),
+            best=shown_total(choices[0]),
             rank=rank,
             answered_at=self._clock().timestamp(),
         )

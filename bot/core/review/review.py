@@ -42,6 +42,8 @@ from bot.core.review.records import ReviewRecords, ReviewRow
 from bot.core.worker.review_work import ReviewRequest, make_review
 from bot.core.worker.thinking import WorkerThinking
 from engine.cards import Card, cards_str
+from engine.coach import as_shown, shown_sum
+from engine.coach import one_decimal as _number
 from engine.outcome import Scoring
 from engine.phase import Phase
 from engine.review import Decision, GameReview
@@ -175,12 +177,6 @@ def build_report(
     )
 
 
-def _number(value: float) -> str:
-    """One decimal, with a real minus sign."""
-    text = f"{value:.1f}"
-    return "0.0" if text == "-0.0" else text.replace("-", "−")
-
-
 def _percent(value: float) -> str:
     return f"{round(value * 100)}%"
 
@@ -262,17 +258,25 @@ def _decision_line(decision: Decision, who: str) -> str:
         # (Whose decisions these are, the viewer's or not: the crib is for or against them.)
         crib = f"the crib (for {who})" if decision.kept_crib >= 0 else f"the crib (against {who})"
         sign = "+" if decision.kept_crib >= 0 else "−"
+        # The total as the sum of the two parts shown ("8.0 − 4.7 = 3.3").
+        chosen = shown_sum(decision.kept_hand, decision.kept_crib)
         said = (
             f"{mark} **Discard** from {_cards(decision.held)}: {who} threw "
             f"{_cards(decision.chosen)}, kept {_cards(kept)} — "
             f"{_number(decision.kept_hand)} in hand {sign} {_number(abs(decision.kept_crib))} "
-            f"in {crib} = {_number(decision.chosen_value)}"
+            f"in {crib} = {_number(chosen)}"
         )
         if decision.was_best:
             return f"{said}, the best split."
+        # The best split's figure as its own parts show it (reviews kept from before the parts
+        # were recorded have its value alone); what was given up is the difference of the two
+        # figures shown.
+        parts = decision.best_hand or decision.best_crib
+        best = shown_sum(decision.best_hand, decision.best_crib) if parts else None
+        best = as_shown(decision.best_value) if best is None else best
         return (
             f"{said}; best was to throw {_cards(decision.best)}: "
-            f"{_number(decision.best_value)} ({_loss(decision)} given up)."
+            f"{_number(best)} ({_number(best - chosen)} points given up)."
         )
     series = f" ({cards_str(decision.series)})" if decision.series else ""
     where = "to lead" if decision.count == 0 else f"at count {decision.count}{series}"

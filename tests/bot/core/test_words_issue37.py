@@ -12,6 +12,8 @@ from bot.core.daily.daily import _gap
 from bot.core.review import review
 from bot.core.seasons.seasons import Seasons
 from bot.store import Store
+from engine.cards import parse_cards
+from engine.review import Decision
 
 
 def test_a_chance_to_win_given_up_under_half_a_point_is_not_said_as_zero() -> None:
@@ -25,6 +27,31 @@ def test_the_gap_to_the_best_discard_is_the_difference_of_the_figures_shown() ->
     # 4.96 and 6.56 show as 5.0 and 6.6: −1.6, not the −1.5 of the unrounded figures.
     assert _gap(4.96, 6.56) == "−1.6"
     assert _gap(6.6, 6.6) == "0.0"
+
+
+def test_a_reviewed_discards_figures_add_up_as_written() -> None:
+    # 8.04 − 4.66 is 3.38, shown as 3.4 beside "8.0 − 4.7": the total is the sum of the parts
+    # shown (3.3), and what was given up the difference of the two totals shown.
+    decision = Decision(
+        deal=1,
+        kind="discard",
+        seat=0,
+        dealer=1,
+        scores=(0, 0),
+        held=tuple(parse_cards("5H 5D JC QS 2C 3D")),
+        chosen=tuple(parse_cards("2C 3D")),
+        best=tuple(parse_cards("JC QS")),
+        chosen_value=3.38,
+        best_value=5.34,
+        unit="points",
+        kept_hand=8.04,
+        kept_crib=-4.66,
+        best_hand=9.96,
+        best_crib=-4.62,
+    )
+    line = review._decision_line(decision, "Al")
+    assert "8.0 in hand − 4.7 in the crib (against Al) = 3.3;" in line
+    assert "5.4 (2.1 points given up)" in line
 
 
 async def test_this_months_empty_table_says_this_month(store: Store) -> None:

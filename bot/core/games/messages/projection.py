@@ -216,7 +216,7 @@ def _tables(
     owed: list[Owed] = []
     for deal in sorted(d for d in log.deals if d >= 1):
         live = deal == game.deal_number and not over
-        ended = record.end_note or GAME_ENDED.capitalize()
+        ended: str | None = record.end_note or GAME_ENDED.capitalize()
         if not stopped or deal != game.deal_number:
             ended = None
         odds = deal_chances(log, view, deal)
