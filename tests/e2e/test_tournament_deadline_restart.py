@@ -40,9 +40,16 @@ async def test_a_deadline_passed_while_the_bot_was_down(world: World, bot: BotPr
         db.execute("UPDATE tournaments SET round_started = round_started - 3660")
     await start_again(fd, bot)
 
-    await until(fd, lambda: any("only Al moved" in m.words() for m in his.messages))
-    await until(fd, lambda: any("neither player moved" in m.words() for m in other.messages))
+    def told(thread: Channel, why: str) -> bool:
+        # The thread's own message saying why, and its deal's table saying how it ended.
+        said = [m for m in thread.messages if m.words().startswith("The round's time is up")]
+        tables = [m for m in thread.messages if "Cut for deal" in m.words()]
+        return bool(said) and why in said[0].words() and why in tables[-1].words()
+
+    await until(fd, lambda: told(his, "only Al moved"))
+    await until(fd, lambda: told(other, "neither player moved"))
     await until(fd, lambda: "**Round 2 of 2**" in board.words())
     # Decided once: each thread was told once.
-    assert sum("round's time is up" in m.words() for m in his.messages) == 1
-    assert sum("round's time is up" in m.words() for m in other.messages) == 1
+    for thread in (his, other):
+        said = [m for m in thread.messages if m.words().startswith("The round's time is up")]
+        assert len(said) == 1
