@@ -91,16 +91,21 @@ class TournamentCommands(app_commands.Group):
         super().__init__(name="tournament", description="Tournaments on this server")
 
     @staticmethod
-    def _where(interaction: discord.Interaction[Any]) -> tuple[int, int] | str:
-        """The tournament's server and channel, or why there can be none here."""
+    def _where(
+        interaction: discord.Interaction[Any], *, opening: bool = False
+    ) -> tuple[int, int] | str:
+        """The tournament's server and channel, or why there can be none here. In a thread
+        (where its matches are played) that is the thread's channel, except for ``opening``
+        one: a tournament's home is a channel, whose threads it makes."""
         if interaction.guild_id is None or interaction.channel_id is None:
             return NEEDS_A_CHANNEL
         if not bot_is_member(interaction):
             return NEEDS_THE_BOT
         channel = interaction.channel
         if isinstance(channel, discord.Thread):
-            # The tournament's own games are in threads: its home is the channel.
-            return NEEDS_A_CHANNEL
+            if opening or channel.parent_id is None:
+                return NEEDS_A_CHANNEL
+            return interaction.guild_id, channel.parent_id
         return interaction.guild_id, interaction.channel_id
 
     @app_commands.command(name="new", description="Open a tournament in this channel (moderators)")
@@ -153,7 +158,7 @@ class TournamentCommands(app_commands.Group):
     async def _threads_here(self, interaction: discord.Interaction[Any]) -> tuple[int, int] | None:
         """The server and channel of a tournament that starts threads here, or None once the
         refusal is answered (not a place for tournaments, or no right to start threads)."""
-        where = self._where(interaction)
+        where = self._where(interaction, opening=True)
         if isinstance(where, str):
             await send_error(interaction, where)
             return None

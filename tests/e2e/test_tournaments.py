@@ -160,6 +160,14 @@ async def test_a_swiss_event_of_seven_over_three_rounds(world: World, bot: BotPr
         bye = re.search(r"\d+\. (\S+) — bye", board.words())
         assert bye is not None
         byes.append(bye.group(1))
+        if round_ == 1:
+            # In a match's thread the tournament is its channel's: its standings are there;
+            # a tournament is opened in a channel, not in a thread.
+            thread = (await until(fd, lambda: _threads(world, 1)))[0]
+            there = await fd.slash(players[0], thread, "/cribbage tournament standings")
+            assert there.ephemeral and there.words().count(" pts,") == 7, there.words()
+            refused = await fd.slash(mo, thread, "/cribbage tournament new")
+            assert refused.ephemeral and "server channel" in refused.words()
         await _play_round(world, round_, 3, by_name)
 
     await until(fd, lambda: "**Final standings**" in board.words())

@@ -1,6 +1,7 @@
-"""Every command the README, the docs, `/cribbage help` and `/cribbage rules` name is written
-the way it is typed (issue 37): `/cribbage` then an existing subcommand, then options by their
-real names, and for options with fixed choices one of those choices."""
+"""Every command the README, the docs, `/cribbage help`, `/cribbage rules` and the bot's own
+messages name is written the way it is typed (issue 37): `/cribbage` then an existing
+subcommand, then options by their real names (never a bare word: `/cribbage coach on` is
+refused), and for options with fixed choices one of those choices."""
 
 from __future__ import annotations
 
@@ -29,6 +30,10 @@ def _texts() -> Iterator[tuple[str, str]]:
         yield f"/cribbage rules topic:{topic}", text
     for path in [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md"))]:
         yield str(path.relative_to(ROOT)), path.read_text(encoding="utf-8")
+    # What the bot says: every message is a string in its code (a command in one is written
+    # in code spans there too).
+    for path in sorted((ROOT / "bot").rglob("*.py")):
+        yield str(path.relative_to(ROOT)), path.read_text(encoding="utf-8")
 
 
 def _problem(line: str, group: app_commands.Group) -> str | None:
@@ -36,6 +41,8 @@ def _problem(line: str, group: app_commands.Group) -> str | None:
     words = line.split()[1:]
     node: app_commands.Group | app_commands.Command[Any, Any, Any] = group
     while words and isinstance(node, app_commands.Group):
+        if words[0] in ("...", "…"):
+            return None  # (a family named as such: `/cribbage tournament ...`)
         found = node.get_command(words[0])
         if found is None:
             return f"no subcommand {words[0]!r}"
@@ -47,7 +54,11 @@ def _problem(line: str, group: app_commands.Group) -> str | None:
     for optional in OPTIONAL.findall(rest):
         if optional not in options:
             return f"no option {optional!r} of {node.qualified_name}"
-    rest = OPTIONAL.sub("", rest)
+    rest = OPTIONAL.sub("", rest).strip()
+    first = OPTION.search(rest)
+    bare = rest[: first.start()] if first else rest
+    if bare.strip() and bare.strip() not in ("…", "..."):
+        return f"{bare.strip()!r} is not typed as name:value"
     for name, value in OPTION.findall(rest):
         if name not in options:
             return f"no option {name!r} of {node.qualified_name}"
@@ -56,6 +67,7 @@ def _problem(line: str, group: app_commands.Group) -> str | None:
         if (
             choices
             and typed != "?"
+            and not typed.startswith("{")  # (a value the code fills in)
             and typed
             not in {str(c.value).lower() for c in choices} | {c.name.lower() for c in choices}
         ):
