@@ -51,7 +51,8 @@ class CoachSettings:
             state = "off" if user.id in await self.off([user.id]) else "on"
             return Answer.say(
                 f"The coach is {state} for you. After each show, your next hand carries one "
-                "line about your discard. Change it with `/cribbage coach setting:on` or `setting:off`."
+                "line about your discard. Change it with `/cribbage coach setting:on` or "
+                "`setting:off`."
             )
         await self._store.set_coach(user.id, on, now=self._clock().timestamp())
         self._cache.forget(user.id)
