@@ -44,8 +44,10 @@ HELP = """\
   mod on | mod off           make yourself a moderator of the server (Manage Messages, Manage
                              Server), or an ordinary member again
   look | dms                 the channel / your DMs as you see them now
-  click [mN] K               press button K (of message mN, else the latest with buttons)
-  choose [mN] K [K ...]      choose options K... in the select menu (likewise)
+  click [mN] K               press button K (of message mN, else the last printed with buttons)
+  choose [mN] [MENU] K [K ...]
+                             choose options K... in the select menu (likewise; a message with
+                             several menus names them a, b, ...: choose b 3)
   say TEXT                   post an ordinary message
   launch                     open the app's Activity here (its Entry Point command); a
                              table's Play at the table does too: open the printed address
@@ -55,6 +57,18 @@ HELP = """\
   dm NAME                    a DM between you and NAME, and group NAME NAME... a group DM:
                              the bot is not in them, its commands come by your user install
   help | quit"""
+
+#: What each of the playground's own commands takes, said when it is typed wrong.
+USAGE = {
+    "as": "as NAME (one name; `users` lists them)",
+    "channel": "channel NAME (names may have spaces)",
+    "thread": "thread NAME (a thread of this channel; names may have spaces)",
+    "mod": "mod on, or mod off",
+    "say": "say TEXT",
+    "dm": "dm (your DM with the bot), or dm NAME",
+    "group": "group NAME NAME ... (3 to 10 people with you)",
+    "launch": "launch (no words after it)",
+}
 
 #: How many of a channel's messages `as NAME` shows on arrival (`look` shows more).
 ARRIVAL_SHOWN = 4
@@ -74,6 +88,9 @@ class Playground:
         self.user: User = next(m.user for m in guild.members.values() if not m.user.bot)
         self.shown: dict[tuple[int, int], tuple[int, int]] = {}  # (user, message) -> version
         self.labels: dict[int, int] = {}  # message id -> its number mN
+        # message id -> when it was last printed (click and choose reach the last one printed).
+        self.printed: dict[int, int] = {}
+        self.prints = 0
         self.by_label: dict[int, Message] = {}
         self.pending: tuple[str, list[dict[str, Any]]] | None = None
 
@@ -129,6 +146,8 @@ class Playground:
             tags.append("edited")
         tag = f" ({', '.join(tags)})" if tags else ""
         where = self._where(message.channel)
+        self.prints += 1
+        self.printed[message.id] = self.prints
         content = self.readable(_shown_text(message)).replace("\n", "\n      ")
         self.say(f"[m{self.label(message)}] {where} {message.author.name}{tag}: {content}")
         for embed in message.embeds:
@@ -146,13 +165,16 @@ class Playground:
                 off = " (disabled)" if button.get("disabled") else ""
                 parts.append(f"[{number}] {label}{off}")
             self.say("      " + "  ".join(parts))
-        for menu in message.selects():
+        menus = list(message.selects())
+        for letter, menu in zip("abcdefgh", menus, strict=False):
             low, high = menu.get("min_values", 1), menu.get("max_values", 1)
             hint = menu.get("placeholder") or "choose"
+            count = f"choose {low}" if low == high else f"choose {low} to {high}"
             options = "  ".join(
                 f"{n}) {o.get('label')}" for n, o in enumerate(menu.get("options", []), 1)
             )
-            self.say(f"      {hint} ({low}-{high}): {options}")
+            name = f"menu {letter}: " if len(menus) > 1 else ""
+            self.say(f"      {name}{hint} ({count}): {options}")
 
     def describe(self, attachment: Attachment) -> str:
         """One line for a file: its name and size; for a picture, its size in pixels, its alt
@@ -225,7 +247,8 @@ class Playground:
         ]
         if not found:
             raise EmulatorUsageError(f"no message with a {kind} is shown")
-        return found[-1], words
+        # The one printed last (what the player just read), not the newest posted.
+        return max(found, key=lambda m: (self.printed.get(m.id, 0), self.labels[m.id])), words
 
     @staticmethod
     def _items(message: Message, kind: str) -> list[dict[str, Any]]:
@@ -385,25 +408,38 @@ async def _step(pg: Playground, line: str, stream: TextIO) -> bool:
     elif command == "click":
         message, rest = pg.target(words[1:], "button")
         buttons = list(message.buttons())
-        if rest and not re.fullmatch(r"\d+", rest[0]):
+        if len(rest) != 1 or not re.fullmatch(r"\d+", rest[0]):
             number = pg.label(message)
-            raise EmulatorUsageError(f"press a button by its number, such as click m{number} 1")
-        index = int(rest[0]) - 1 if rest else 0
+            raise EmulatorUsageError(
+                f"press one button by its number: click K, or click m{number} K"
+            )
+        index = int(rest[0]) - 1
         if not 0 <= index < len(buttons):
             raise EmulatorUsageError(f"choose a button from 1 to {len(buttons)}")
         interaction = await fd.click(pg.user, message, buttons[index].get("custom_id"))
         await _answer(pg, interaction, stream)
     elif command == "choose":
         message, rest = pg.target(words[1:], "select")
-        menu = next(iter(message.selects()))
+        menus = list(message.selects())
+        letters = "abcdefgh"[: len(menus)]
+        which = 0
+        if rest and len(rest[0]) == 1 and rest[0].lower() in letters:
+            which, rest = letters.index(rest[0].lower()), rest[1:]
+        menu = menus[which]
         options = menu.get("options", [])
+        low, high = menu.get("min_values", 1), menu.get("max_values", 1)
         if not rest or not all(
             re.fullmatch(r"\d+", n) and 1 <= int(n) <= len(options) for n in rest
         ):
             raise EmulatorUsageError(f"choose options by number, 1 to {len(options)}")
+        if not low <= len(set(rest)) <= high or len(set(rest)) != len(rest):
+            many = f"{low}" if low == high else f"{low} to {high}"
+            raise EmulatorUsageError(f"choose {many} different option(s) of this menu")
         values = [options[int(n) - 1]["value"] for n in rest]
         interaction = await fd.select(pg.user, message, menu["custom_id"], values)
         await _answer(pg, interaction, stream)
+    elif command in ("as", "channel", "thread", "mod", "say", "dm", "group", "launch"):
+        pg.say(f"? {command}: {USAGE[command]}")
     else:
         pg.say("? unknown command; type help")
     return True

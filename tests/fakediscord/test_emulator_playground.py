@@ -130,7 +130,7 @@ async def test_mistakes_are_reported_and_the_loop_goes_on() -> None:
     assert "! /nope is not a synced command" in text
     assert "! no message with a button" in text
     assert "? unknown command" in text
-    assert "choose [mN] K" in text  # the help
+    assert "choose [mN] [MENU] K" in text  # the help
     assert "still here" in text
 
 
@@ -181,9 +181,27 @@ async def test_mistakes_are_told_in_words_not_python() -> None:
     assert "! Option text is given twice." in text
     assert '! times: "many" is not a whole number' in text
     assert "! m1 has no buttons" in text and "! m1 has no select menu" in text
-    assert "! press a button by its number, such as click m2 1" in text
+    assert "! press one button by its number: click K, or click m2 K" in text
     assert "! m2 is not shown to Bea" in text
     assert "still here" in text
+
+
+async def test_a_click_names_one_button_and_reaches_the_message_printed_last() -> None:
+    # A bare `click` pressed the first button (it confirmed a resignation), `click 1 2` ignored
+    # the 2, and `click 1` pressed a newer message's button than the one just read.
+    script = "/tiny buttons\n/tiny dm\nclick\nclick 1 2\ndms\nlook\nclick 1\nquit\n"
+    text = await play(script)
+    assert text.count("! press one button by its number: click K, or click m") == 2
+    # `look` printed the buttons message last: its first button counts, not the DM's.
+    assert "[m1] #general Cribbage (edited): count 1" in text
+
+
+async def test_the_playgrounds_own_commands_typed_wrong_say_how_they_are_typed() -> None:
+    text = await play("as\nas Al Bea\nmod maybe\nchannel\nquit\n")
+    assert text.count("? as: as NAME (one name; `users` lists them)") == 2
+    assert "? mod: mod on, or mod off" in text
+    assert "? channel: channel NAME" in text
+    assert "unknown command" not in text
 
 
 async def test_a_user_becomes_a_moderator_and_back() -> None:
