@@ -3,6 +3,7 @@ answer, and the one-sentence refusals that change nothing."""
 
 from __future__ import annotations
 
+import itertools
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
@@ -102,10 +103,12 @@ async def test_a_game_in_a_thread_with_autocomplete_status_hand_and_resign(
     snap = driver.snapshot()
     assert snap.game is not None
 
-    # Discard autocomplete offers Al's own cards; play autocomplete nothing yet.
+    # Discard autocomplete offers whole discards of Al's own cards; play autocomplete nothing
+    # yet.
     choices = await fd.autocomplete(al, thread, "/cribbage discard cards:")
-    offered = {c["value"] for c in choices}
-    assert offered == {c.code for c in snap.game.hand(0)}
+    offered = {frozenset(c["value"].split()) for c in choices}
+    held = [c.code for c in snap.game.hand(0)]
+    assert offered == {frozenset(p) for p in itertools.combinations(held, 2)}
     assert await fd.autocomplete(al, thread, "/cribbage play card:") == []
     # The spectator is offered nothing and cannot see a hand.
     assert await fd.autocomplete(world.spectator, thread, "/cribbage discard cards:") == []

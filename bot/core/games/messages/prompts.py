@@ -7,6 +7,8 @@ Built from one seat's view only, so controls can only ever hold that seat's own 
 
 from __future__ import annotations
 
+import itertools
+
 from bot.core.base.replies import Choice
 from bot.core.base.views import CardChoice, HandControls
 from engine.cards import Card, cards_str
@@ -85,29 +87,38 @@ def _matches(card: Card, typed: str) -> bool:
 
 
 def discard_completions(view: SeatView, current: str) -> list[Choice]:
-    """The seat's cards matching what was typed, empty unless it still has to discard.
-
-    Held cards already typed in full stay in front, so ``"5H J"`` offers ``"5H JD"``,
-    ``"5H JC"`` and so on.
+    """Whole discards the seat can send, empty unless it still has to discard: every set of
+    as many held cards as it throws (all fifteen pairs of six cards), narrowed by what was
+    typed. Held cards typed in full are in each choice, in front, and a last word typed in
+    part narrows the rest: ``"5H J"`` offers ``"5H JD"``, ``"5H JC"`` and so on, ``"QC"``
+    every pair with the queen of clubs. Words that are no held card are passed over.
     """
     if view.seat not in view.pending_discards:
         return []
+    need = max(view.discard_count, 1)
     words = current.replace(",", " ").split()
-    partial = "" if current.endswith((" ", ",")) or not words else words.pop()
-    done: list[Card] = []
-    for word in words:
+    ends_word = not current.endswith((" ", ","))
+    typed: list[Card] = []
+    partial = ""
+    for i, word in enumerate(words):
         try:
-            card = Card.parse(word)
+            card: Card | None = Card.parse(word)
         except ValueError:
-            continue
-        if card in view.hand and card not in done:
-            done.append(card)
-    del done[max(view.discard_count - 1, 0) :]
+            card = None
+        if card is not None and card in view.hand:
+            if card not in typed:
+                typed.append(card)
+        elif i == len(words) - 1 and ends_word:
+            partial = word
+    del typed[need:]
     choices = []
-    for card in view.hand:
-        if card in done or not _matches(card, partial):
+    for thrown in itertools.combinations(view.hand, need):
+        rest = [c for c in thrown if c not in typed]
+        if len(rest) != need - len(typed):
+            continue  # (it leaves out a card typed in full)
+        if partial and not any(_matches(c, partial) for c in rest):
             continue
-        picked = [*done, card]
+        picked = [*typed, *rest]
         choices.append(Choice(cards_str(picked), " ".join(c.code for c in picked)))
     return choices[:MAX_CHOICES]
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 import random
 
 from bot.core.games.messages.prompts import controls_for, discard_completions, play_completions
@@ -43,12 +44,17 @@ def test_discard_choices_ignore_cards_not_held() -> None:
     hand = game.hand(0)
     stranger = next(c for c in full_deck() if c not in hand and c not in game.hand(1))
     theirs = game.hand(1)[0]
-    for typed in (f"{stranger.code} ", f"{theirs.code} ", "ZZ "):
+    # Every whole discard: the fifteen pairs of six cards, each a value the command takes.
+    every = [f"{a.code} {b.code}" for a, b in itertools.combinations(hand, 2)]
+    for typed in ("", f"{stranger.code} ", f"{theirs.code} ", "ZZ "):
         values = [c.value for c in discard_completions(game.view(0), typed)]
-        assert values == [c.code for c in hand]
+        assert values == every
     first = hand[0].code
-    pairs = discard_completions(game.view(0), f"{first} {first} ")
-    assert [c.value for c in pairs] == [f"{first} {c.code}" for c in hand[1:]]
+    for typed in (f"{first} {first} ", first, f"{first},"):
+        pairs = discard_completions(game.view(0), typed)
+        assert [c.value for c in pairs] == [f"{first} {c.code}" for c in hand[1:]]
     rank = hand[1].code[:-1]
     narrowed = discard_completions(game.view(0), f"{first} {rank}")
     assert narrowed and all(c.value.split()[1].startswith(rank) for c in narrowed)
+    both = f"{hand[2].code} {hand[4].code}"
+    assert [c.value for c in discard_completions(game.view(0), both)] == [both]
