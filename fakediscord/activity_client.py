@@ -74,6 +74,8 @@ def _client_page(config: dict[str, Any]) -> str:
     return (
         "<!doctype html><html lang='en'><head><meta charset='utf-8'>"
         "<meta name='viewport' content='width=device-width, initial-scale=1'>"
+        # No icon to fetch (the stand-in client has none; a browser asks for /favicon.ico).
+        "<link rel='icon' href='data:,'>"
         "<title>Discord (fakediscord)</title><style>"
         "html,body{margin:0;height:100%;background:#1e1f22}"
         "iframe{border:0;width:100%;height:100%;display:block}</style></head>"

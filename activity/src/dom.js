@@ -40,10 +40,13 @@ export function avatar(seat) {
     return h("img", { class: "avatar", src: seat.avatar, alt: "", width: 32, height: 32 });
   }
   const hue = [...seat.name].reduce((sum, ch) => (sum * 31 + ch.codePointAt(0)) % 360, 7);
-  return h("span", {
+  const initial = h("span", {
     class: "avatar initial",
     "aria-hidden": "true",
-    style: "--hue:" + hue,
     text: (seat.computer ? "🤖" : [...seat.name][0] || "?").toUpperCase(),
   });
+  // Through the style object, not a style attribute: the page's content policy (style-src
+  // 'self') refuses inline style attributes, and the browser logs an error for each.
+  initial.style.setProperty("--hue", String(hue));
+  return initial;
 }

@@ -106,6 +106,9 @@ class Person:
     looks: list[dict[str, Any]] = field(default_factory=list)
     read: int = 0
     checked: int = 0
+    #: What the browser said went wrong on the page (console errors, uncaught exceptions: a
+    #: content-policy refusal is one).
+    errors: list[str] = field(default_factory=list)
 
     @property
     def table(self) -> FrameLocator:
@@ -148,7 +151,13 @@ async def _open(
             except Exception:
                 return
 
+    def on_console(message: Any) -> None:
+        if message.type == "error":
+            person.errors.append(f"{message.text} ({message.location.get('url')})")
+
     page.on("websocket", on_socket)
+    page.on("console", on_console)
+    page.on("pageerror", lambda error: person.errors.append(f"uncaught: {error}"))
     page.on("response", lambda r: asyncio.ensure_future(on_response(r)))
     await page.goto(
         fd.activity_client_url(user, instance, platform="mobile" if phone else "desktop")
@@ -426,3 +435,7 @@ async def test_a_whole_game_at_the_table_inside_discord(
         await eve_page.table.locator(f'#app[data-game="{fresh}"][data-status="lobby"]').wait_for(
             state="attached", timeout=SHOWN_WITHIN
         )
+        # Nothing went wrong in any browser: no console error (a content-policy refusal of an
+        # inline style was one, for every avatar drawn), no uncaught exception.
+        for person in people:
+            assert person.errors == [], (person.user.name, person.errors)
