@@ -43,8 +43,10 @@ __all__ = [
     "CribbageCommands",
 ]
 
+#: A game command in the bot's own DMs, where no game is played.
 NEEDS_A_CHANNEL = (
-    "Cribbage games live in a server channel or thread: use this command there, not in a DM."
+    "No game is played in my DMs: use this command in a server channel or thread, or in a DM "
+    "or group DM with the people you play (with the app added to your account)."
 )
 
 #: ``/cribbage halloffame`` outside servers (a DM, a group DM, the bot's DMs).
