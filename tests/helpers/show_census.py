@@ -49,6 +49,7 @@ __all__ = [
     "census",
     "mean",
     "starter_counts",
+    "starter_totals",
 ]
 
 #: The published distribution of four-card hands with the starter (DESIGN.md section 2; the
@@ -124,6 +125,23 @@ def starter_counts(hand: Sequence[RefCard], *, crib: bool = False) -> Counter[in
     tally = [0] * _TALLY_SIZE
     _tally(hand, crib, tally)
     return Counter({total: n for total, n in enumerate(tally) if n})
+
+
+def starter_totals(hand: Sequence[RefCard], *, crib: bool = False) -> dict[RefCard, int]:
+    """What ``hand`` scores with each card not in it as its starter, card by card (the
+    reference's total, by the same two facts as :func:`census`)."""
+    by_rank = {
+        rank: total for rank, total, _ in _by_starter_rank(tuple(sorted(c.rank for c in hand)))
+    }
+    held = set(hand)
+    totals = {}
+    for suit in SUITS:
+        cards = [RefCard(rank, suit) for rank in RANKS if RefCard(rank, suit) not in held]
+        # Flush and nobs read only the starter's suit: any card of the suit stands for all.
+        extra = flush_points(hand, cards[0], crib=crib) + nobs_points(hand, cards[0])
+        for starter in cards:
+            totals[starter] = by_rank[starter.rank] + extra
+    return totals
 
 
 def census(size: int, *, crib: bool = False) -> dict[int, int]:
