@@ -198,9 +198,10 @@ def test_renaming_the_suits_never_changes_what_a_show_scores(variant: Variant, c
 
 
 @pytest.mark.exhaustive
+@pytest.mark.timeout(7200)
 def test_seven_card_every_five_card_hand_with_every_starter_one_by_one() -> None:
     # All 122,151,120 combinations through the engine's public scorer, each against the
-    # reference's total for it (several minutes).
+    # reference's total for it (about a quarter of an hour on one core).
     rules = SEVEN_CARD.rules()
     cards = CARDS
     counts: Counter[int] = Counter()
