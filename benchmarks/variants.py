@@ -172,13 +172,13 @@ def play_game(rules: Rules, level: str, seat: int, seed: int, tally: Tally | Non
             else:
                 game.discard(s, thrown())
             continue
-        s = game.turn
-        assert s is not None
-        played = partial(players[s].choose_play, game.view(s), rngs[s])
-        if s == seat and tally is not None:
-            game.play(s, _timed(played, tally.play_wall, tally.play_cpu))
+        turn = game.turn
+        assert turn is not None
+        played = partial(players[turn].choose_play, game.view(turn), rngs[turn])
+        if turn == seat and tally is not None:
+            game.play(turn, _timed(played, tally.play_wall, tally.play_cpu))
         else:
-            game.play(s, played())
+            game.play(turn, played())
     assert game.result is not None
     return game.result.winner == rules.side_of(seat)
 
