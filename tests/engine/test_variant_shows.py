@@ -7,14 +7,13 @@ item, and the fast ``hand_total``) is compared with ``tests/helpers/reference_cr
 written from the rules and not from the engine, and the totals with the censuses recorded in
 ``tests/helpers/show_census.py`` (the four-card one is the published distribution).
 
-- Three-card hands: every one of the 1,082,900 combinations, one by one.
 - Every size: every class of ``tests/helpers/show_classes.py`` (the hand's ranks, the
   starter's rank, and the suit pattern: flush with or without the starter, nobs, or neither),
   one combination of each scored and weighted by how many combinations the class holds, so
   that every combination is counted once (122,151,120 for five-card hands). That a class
   scores alike is the rules' (suits count only for the flush and nobs); renaming the suits of
-  sampled hands checks the engine agrees, and ``-m exhaustive`` scores all 122,151,120
-  five-card combinations one by one.
+  sampled hands checks the engine agrees, and ``-m exhaustive`` scores every combination one
+  by one: the 1,082,900 of three-card hands and the 122,151,120 of five-card hands.
 """
 
 from __future__ import annotations
@@ -132,6 +131,7 @@ def test_every_variant_shows_hands_of_three_four_or_five_and_a_crib_of_four() ->
     }
 
 
+@pytest.mark.exhaustive
 def test_five_card_every_three_card_hand_with_every_starter_one_by_one() -> None:
     rules = FIVE_CARD.rules()
     cards = CARDS
