@@ -35,6 +35,7 @@ from bot.discord.activity import CribbageTree, DiscordActivity, sync_entry_point
 from bot.discord.commands import CribbageCommands
 from bot.discord.components import DYNAMIC_ITEMS
 from bot.discord.courier import Courier, fence_trace
+from bot.discord.feature_clicks import FeatureClicks
 from bot.discord.interactions import (
     SORRY,
     DiscordIO,
@@ -91,6 +92,9 @@ class CribbageBot(commands.AutoShardedBot):
     store: Store
     services: Services
     io: DiscordIO
+    #: The clicks on the controls around the games (leaderboards, tournaments, reviews, the
+    #: daily, confirmations), answered through ``io``.
+    features: FeatureClicks
     keeper: MessageKeeper
     cluster: Cluster
 
@@ -228,6 +232,7 @@ class CribbageBot(commands.AutoShardedBot):
             defer_after=self.defer_after,
             activity=self.activity_discord is not None,
         )
+        self.features = FeatureClicks(self.io)
         self.cluster = Cluster(
             self.store,
             self.services.feed,

@@ -32,7 +32,7 @@ control from an earlier moment of the game gets a clear answer instead of acting
 from __future__ import annotations
 
 import re
-from typing import Any, Protocol, Self, assert_never, cast
+from typing import TYPE_CHECKING, Any, Protocol, Self, assert_never, cast
 
 import discord
 
@@ -52,6 +52,9 @@ from bot.core.base.views import (
     Table,
 )
 from bot.core.games.computer import LEVEL_BLURBS, level_name
+
+if TYPE_CHECKING:  # (the feature clicks answer through interactions, which renders these)
+    from bot.discord.feature_clicks import FeatureClicks
 
 __all__ = ["COUNT_MENU_SIZE", "DYNAMIC_ITEMS", "Clicks", "controls_view"]
 
@@ -92,46 +95,15 @@ class Clicks(Protocol):
         """A lobby button, or a level chosen in its "Add computer" menu (``computer:<level>``)."""
         ...
 
-    async def page_click(
-        self, interaction: discord.Interaction[Any], table: Table, page: int
-    ) -> None:
-        """A leaderboard's Previous, Next or other-table button."""
-        ...
-
-    async def tournament_click(
-        self, interaction: discord.Interaction[Any], tournament_id: int, action: str
-    ) -> None:
-        """A tournament message's Join or Leave button."""
-        ...
-
-    async def review_click(
-        self, interaction: discord.Interaction[Any], game_id: int, seat: int | None, page: int
-    ) -> None:
-        """A result's Review button (``seat`` None: the clicker's own review, a new private
-        message), or a review page's Previous / Next (that page, in place)."""
-        ...
-
-    async def daily_click(
-        self, interaction: discord.Interaction[Any], stamp: str, cards: tuple[str, ...]
-    ) -> None:
-        """The two cards chosen on the discard of the day of ``stamp``."""
-        ...
-
-    async def confirm_click(
-        self,
-        interaction: discord.Interaction[Any],
-        subject: int,
-        action: ConfirmAction,
-        yes: bool,
-    ) -> None:
-        """Yes or No under a question asked before ``action`` on ``subject`` (a resignation, a
-        moderator's cancel of a dealt game, a tournament's withdrawal or cancel)."""
-        ...
-
 
 def _clicks(interaction: discord.Interaction[Any]) -> Clicks:
     """The bot's click handler (the client's ``io``)."""
     return cast(Clicks, interaction.client.io)
+
+
+def _features(interaction: discord.Interaction[Any]) -> FeatureClicks:
+    """The bot's handler of the clicks around the games (the client's ``features``)."""
+    return cast("FeatureClicks", interaction.client.features)
 
 
 class _Control(discord.ui.DynamicItem[Any], template=r"(?!)"):
@@ -394,7 +366,7 @@ class ConfirmButton(
         return cls(subject, action, match["choice"] == "yes")
 
     async def clicked(self, clicks: Clicks, interaction: discord.Interaction[Any]) -> None:
-        await clicks.confirm_click(interaction, self.subject, self.action, self.yes)
+        await _features(interaction).confirm_click(interaction, self.subject, self.action, self.yes)
 
 
 class PageButton(_Control, template=r"crib:board:(?P<table>people|computer):(?P<page>\d{1,6})"):
@@ -419,7 +391,7 @@ class PageButton(_Control, template=r"crib:board:(?P<table>people|computer):(?P<
         return cls(table, int(match["page"]))
 
     async def clicked(self, clicks: Clicks, interaction: discord.Interaction[Any]) -> None:
-        await clicks.page_click(interaction, self.table, self.page)
+        await _features(interaction).page_click(interaction, self.table, self.page)
 
 
 class EntryButton(_Control, template=r"crib:tournament:(?P<tid>\d+):(?P<action>join|leave)"):
@@ -442,7 +414,7 @@ class EntryButton(_Control, template=r"crib:tournament:(?P<tid>\d+):(?P<action>j
         return cls(int(match["tid"]), match["action"])
 
     async def clicked(self, clicks: Clicks, interaction: discord.Interaction[Any]) -> None:
-        await clicks.tournament_click(interaction, self.tournament_id, self.action)
+        await _features(interaction).tournament_click(interaction, self.tournament_id, self.action)
 
 
 def _entry_buttons(entry: EntryControls) -> discord.ui.View:
@@ -486,7 +458,7 @@ class ReviewButton(
         return cls(int(match["game"]), seat, int(match["page"] or 0))
 
     async def clicked(self, clicks: Clicks, interaction: discord.Interaction[Any]) -> None:
-        await clicks.review_click(interaction, self.game_id, self.seat, self.page)
+        await _features(interaction).review_click(interaction, self.game_id, self.seat, self.page)
 
 
 class DailySelect(_Control, template=r"crib:daily:(?P<stamp>\d{8})"):
@@ -510,7 +482,7 @@ class DailySelect(_Control, template=r"crib:daily:(?P<stamp>\d{8})"):
         return cls(match["stamp"])
 
     async def clicked(self, clicks: Clicks, interaction: discord.Interaction[Any]) -> None:
-        await clicks.daily_click(interaction, self.stamp, self._values())
+        await _features(interaction).daily_click(interaction, self.stamp, self._values())
 
 
 def _label(code: str) -> str:

@@ -30,7 +30,7 @@ from bot.core.base.faults import Fault
 from bot.core.base.owners import Owner
 from bot.core.base.replies import Answer, Click, Clicked, Reply, User
 from bot.core.base.timing import ANSWER_WINDOW, DEFER_AFTER, InteractionAges
-from bot.core.base.views import TABLE_BUTTON, ConfirmAction, MessageView, Table
+from bot.core.base.views import TABLE_BUTTON, MessageView
 from bot.core.games.messages.private_resume import PrivateResume
 from bot.core.games.messages.private_table import HAND_BUTTON
 from bot.core.ledger.records import DmLink
@@ -326,7 +326,7 @@ class DiscordIO:
         user, guild_id = user_of(interaction), interaction.guild_id
         clicked = clicked_of(interaction)
         moves = self.services.moves
-        await self._click(interaction, lambda: moves.click(click, user, clicked, guild_id=guild_id))
+        await self.click(interaction, lambda: moves.click(click, user, clicked, guild_id=guild_id))
 
     async def lobby_click(
         self, interaction: discord.Interaction[Any], game_id: int, action: str
@@ -342,7 +342,7 @@ class DiscordIO:
         moderator = is_moderator(interaction) if guild_id else False
         clicked = clicked_of(interaction)
         lobbies = self.services.lobbies
-        await self._click(
+        await self.click(
             interaction,
             lambda: lobbies.click(
                 game_id, action, user, clicked, guild_id=guild_id, moderator=moderator
@@ -408,92 +408,8 @@ class DiscordIO:
         # update made the clicked message the click's original response.)
         await self._carry(interaction, answer.game_id, moved=False, shown=clicked_of(interaction))
 
-    async def page_click(
-        self, interaction: discord.Interaction[Any], table: Table, page: int
-    ) -> None:
-        """A leaderboard's Previous, Next or other-table button: that page, in place."""
-        guild_id = interaction.guild_id
-        if guild_id is None:
-            await send_error(interaction, NEEDS_A_SERVER)
-            return
-        standings = self.services.standings
-        await self._click(
-            interaction, lambda: standings.leaderboard(guild_id, table=table, page=page)
-        )
-
-    async def tournament_click(
-        self, interaction: discord.Interaction[Any], tournament_id: int, action: str
-    ) -> None:
-        """A tournament message's Join or Leave button (answered privately; the message is
-        edited by the keeper)."""
-        user, guild_id = user_of(interaction), interaction.guild_id
-        tournaments = self.services.tournaments
-        await self._click(
-            interaction, lambda: tournaments.click(tournament_id, action, user, guild_id=guild_id)
-        )
-
-    async def review_click(
-        self, interaction: discord.Interaction[Any], game_id: int, seat: int | None, page: int
-    ) -> None:
-        """A result's Review button: the clicker's own review, privately, as a command's
-        answer; or a review page's Previous / Next: that page, in place."""
-        user, guild_id = user_of(interaction), interaction.guild_id
-        # (The channel clicked in: a game outside servers is found only in its conversation.)
-        channel_id = interaction.channel_id
-        reviews = self.services.reviews
-        if seat is None:
-            await self.command(
-                interaction,
-                lambda: reviews.review(guild_id, channel_id, user, game_id),
-                ephemeral=True,
-            )
-            return
-        await self._click(
-            interaction,
-            lambda: reviews.page(guild_id, user, game_id, seat, page, channel_id=channel_id),
-        )
-
-    async def daily_click(
-        self, interaction: discord.Interaction[Any], stamp: str, cards: tuple[str, ...]
-    ) -> None:
-        """The discard of the day chosen: the answer replaces the menu's message."""
-        user, guild_id = user_of(interaction), interaction.guild_id
-        daily = self.services.daily
-        await self._click(interaction, lambda: daily.choose(guild_id, user, stamp, cards))
-
-    async def confirm_click(
-        self,
-        interaction: discord.Interaction[Any],
-        subject: int,
-        action: ConfirmAction,
-        yes: bool,
-    ) -> None:
-        """Yes or No under a question asked before something that cannot be taken back: the
-        question's message says what was done, in place. Who may do it is asked again now (a
-        moderator's permissions as they are at the click)."""
-        user = user_of(interaction)
-        guild_id = interaction.guild_id
-        services = self.services
-        call: Call
-        if action == "resign":
-            call = lambda: services.moves.confirm_resign(  # noqa: E731
-                subject, user, yes, guild_id=guild_id
-            )
-        elif action == "cancel":
-            moderator = is_moderator(interaction) if guild_id else False
-            call = lambda: services.lobbies.confirm_cancel(  # noqa: E731
-                subject, user, yes, moderator=moderator, guild_id=guild_id
-            )
-        elif action == "withdraw":
-            call = lambda: services.tournaments.confirm_withdraw(subject, user, yes)  # noqa: E731
-        else:
-            organiser = is_organiser(interaction)
-            call = lambda: services.tournaments.confirm_cancel(  # noqa: E731
-                subject, user, yes, moderator=organiser
-            )
-        await self._click(interaction, call)
-
-    async def _click(self, interaction: discord.Interaction[Any], call: Call) -> None:
+    async def click(self, interaction: discord.Interaction[Any], call: Call) -> None:
+        """A click on a control: run ``call`` and answer it (in place, or with a reply)."""
         await self._entered(interaction, self._clicked(interaction, call))
 
     async def _clicked(self, interaction: discord.Interaction[Any], call: Call) -> None:

@@ -1,0 +1,132 @@
+"""The clicks on the controls around the games: a leaderboard's pages, a tournament's Join and
+Leave, a review's pages, the discard of the day's menu, and Yes or No under a question asked
+before something that cannot be taken back. Each is one call on the core, run and answered as
+every click is (:meth:`bot.discord.interactions.DiscordIO.click`)."""
+
+from __future__ import annotations
+
+from typing import Any, Protocol
+
+import discord
+
+from bot.core.base.views import ConfirmAction, Table
+from bot.core.services import Services
+from bot.discord.interactions import (
+    NEEDS_A_SERVER,
+    Call,
+    is_moderator,
+    is_organiser,
+    send_error,
+    user_of,
+)
+
+__all__ = ["Answering", "FeatureClicks"]
+
+
+class Answering(Protocol):
+    """What runs a core call for an interaction and answers it (the bot's
+    :class:`~bot.discord.interactions.DiscordIO`)."""
+
+    services: Services
+
+    async def click(self, interaction: discord.Interaction[Any], call: Call) -> None:
+        """Run ``call`` for a click and answer it."""
+        ...
+
+    async def command(
+        self, interaction: discord.Interaction[Any], call: Call, *, ephemeral: bool = True
+    ) -> None:
+        """Run ``call`` for a command and answer it."""
+        ...
+
+
+class FeatureClicks:
+    """Turns the clicks on the controls around the games into calls on the core."""
+
+    def __init__(self, io: Answering) -> None:
+        self._io = io
+
+    async def page_click(
+        self, interaction: discord.Interaction[Any], table: Table, page: int
+    ) -> None:
+        """A leaderboard's Previous, Next or other-table button: that page, in place."""
+        guild_id = interaction.guild_id
+        if guild_id is None:
+            await send_error(interaction, NEEDS_A_SERVER)
+            return
+        standings = self._io.services.standings
+        await self._io.click(
+            interaction, lambda: standings.leaderboard(guild_id, table=table, page=page)
+        )
+
+    async def tournament_click(
+        self, interaction: discord.Interaction[Any], tournament_id: int, action: str
+    ) -> None:
+        """A tournament message's Join or Leave button (answered privately; the message is
+        edited by the keeper)."""
+        user, guild_id = user_of(interaction), interaction.guild_id
+        tournaments = self._io.services.tournaments
+        await self._io.click(
+            interaction, lambda: tournaments.click(tournament_id, action, user, guild_id=guild_id)
+        )
+
+    async def review_click(
+        self, interaction: discord.Interaction[Any], game_id: int, seat: int | None, page: int
+    ) -> None:
+        """A result's Review button: the clicker's own review, privately, as a command's
+        answer; or a review page's Previous / Next: that page, in place."""
+        user, guild_id = user_of(interaction), interaction.guild_id
+        # (The channel clicked in: a game outside servers is found only in its conversation.)
+        channel_id = interaction.channel_id
+        reviews = self._io.services.reviews
+        if seat is None:
+            await self._io.command(
+                interaction,
+                lambda: reviews.review(guild_id, channel_id, user, game_id),
+                ephemeral=True,
+            )
+            return
+        await self._io.click(
+            interaction,
+            lambda: reviews.page(guild_id, user, game_id, seat, page, channel_id=channel_id),
+        )
+
+    async def daily_click(
+        self, interaction: discord.Interaction[Any], stamp: str, cards: tuple[str, ...]
+    ) -> None:
+        """The discard of the day chosen: the answer replaces the menu's message."""
+        user, guild_id = user_of(interaction), interaction.guild_id
+        daily = self._io.services.daily
+        await self._io.click(interaction, lambda: daily.choose(guild_id, user, stamp, cards))
+
+    async def confirm_click(
+        self,
+        interaction: discord.Interaction[Any],
+        subject: int,
+        action: ConfirmAction,
+        yes: bool,
+    ) -> None:
+        """Yes or No under a question asked before something that cannot be taken back: the
+        question's message says what was done, in place. Who may do it is asked again now (a
+        moderator's permissions as they are at the click)."""
+        user = user_of(interaction)
+        guild_id = interaction.guild_id
+        services = self._io.services
+        call: Call
+        if action == "resign":
+            call = lambda: services.moves.confirm_resign(  # noqa: E731
+                subject, user, yes, guild_id=guild_id
+            )
+        elif action == "cancel":
+            moderator = is_moderator(interaction) if guild_id else False
+            call = lambda: services.lobbies.confirm_cancel(  # noqa: E731
+                subject, user, yes, moderator=moderator, guild_id=guild_id
+            )
+        elif action == "withdraw":
+            call = lambda: services.tournaments.confirm_withdraw(subject, user, yes)  # noqa: E731
+        else:
+            organiser = is_organiser(interaction)
+            call = lambda: services.tournaments.confirm_cancel(  # noqa: E731
+                subject, user, yes, moderator=organiser
+            )
+        await self._io.click(interaction, call)
