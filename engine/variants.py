@@ -54,6 +54,7 @@ from typing import Any
 from engine.counting import Counting
 from engine.errors import RuleError
 from engine.outcome import Scoring
+from engine.registry import Registry, say_or
 from engine.rules import PlayEnd, Rules, Share
 
 __all__ = [
@@ -98,13 +99,6 @@ class UnknownVariant(RuleError):
     """A variant name no registered variant has."""
 
 
-def _say_or(items: list[str]) -> str:
-    """``a, b or c``."""
-    if len(items) < 2:
-        return "".join(items)
-    return f"{', '.join(items[:-1])} or {items[-1]}"
-
-
 @dataclass(frozen=True, slots=True)
 class Variant:
     """One named way to play (see the module).
@@ -141,12 +135,12 @@ class Variant:
     @property
     def seats_text(self) -> str:
         """The numbers of players it seats, as a player reads them: ``2, 3 or 4``."""
-        return _say_or([str(n) for n in self.seats])
+        return say_or([str(n) for n in self.seats])
 
     @property
     def targets_text(self) -> str:
         """Its lengths of game, as a player reads them: ``121 or 61``."""
-        return _say_or([str(n) for n in self.targets])
+        return say_or([str(n) for n in self.targets])
 
     def check(
         self,
@@ -202,40 +196,33 @@ class Variant:
 
 
 #: The registered variants by name, in the order lists and choices show them.
-_REGISTRY: dict[str, Variant] = {}
+_VARIANTS = Registry[Variant]("variant", UnknownVariant, name=lambda v: v.name)
 
 
 def register(variant: Variant) -> Variant:
     """Register ``variant`` under its name, which must be new (or the same variant's)."""
-    held = _REGISTRY.get(variant.name)
-    if held is not None and held != variant:
-        raise ValueError(f"Two variants are named {variant.name!r}.")
-    _REGISTRY[variant.name] = variant
-    return variant
+    return _VARIANTS.register(variant)
 
 
 def unregister(name: str) -> None:
     """Forget the variant named ``name`` (a test's own variant, once the test is done)."""
-    _REGISTRY.pop(name, None)
+    _VARIANTS.unregister(name)
 
 
 def listed() -> tuple[Variant, ...]:
     """Every registered variant, in the order lists and choices show them (standard first)."""
-    return tuple(_REGISTRY.values())
+    return _VARIANTS.listed()
 
 
 def find(name: str) -> Variant | None:
     """The variant named ``name``, or None when no registered variant has that name."""
-    return _REGISTRY.get(name)
+    return _VARIANTS.find(name)
 
 
 def named(name: str) -> Variant:
     """The variant named ``name``. Raises :class:`UnknownVariant`, naming the variants there
     are."""
-    found = find(name)
-    if found is None:
-        raise UnknownVariant(f"There is no {name!r} variant: choose {choices_text()}.")
-    return found
+    return _VARIANTS.named(name)
 
 
 def choices_text(*, default: str | None = None) -> str:
@@ -244,7 +231,7 @@ def choices_text(*, default: str | None = None) -> str:
     >>> choices_text(default="standard")[:40]
     'standard (default), five_card, seven_car'
     """
-    return _say_or([f"{v.name} (default)" if v.name == default else v.name for v in listed()])
+    return _VARIANTS.choices_text(default=default)
 
 
 # ------------------------------------------------------------------ the variants

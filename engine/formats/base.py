@@ -27,6 +27,7 @@ from dataclasses import dataclass
 from typing import ClassVar, TypeVar
 
 from engine.errors import RuleError
+from engine.registry import Registry
 from engine.tournament import MatchResult, Standing, standings
 
 __all__ = [
@@ -175,39 +176,35 @@ class TournamentFormat(ABC):
 F = TypeVar("F", bound=type[TournamentFormat])
 
 #: The registered formats by name (each one instance: formats hold no state).
-_REGISTRY: dict[str, TournamentFormat] = {}
+_FORMATS = Registry[TournamentFormat](
+    "format", UnknownFormat, name=lambda f: f.name, order=lambda f: (f.rank, f.name)
+)
 
 
 def register(kind: F) -> F:
     """Register a format (use it as the class's decorator); its name must be new."""
-    held = _REGISTRY.get(kind.name)
-    if held is not None and type(held) is not kind:
-        raise ValueError(f"Two formats are named {kind.name!r}: {type(held)} and {kind}.")
-    _REGISTRY[kind.name] = kind()
+    _FORMATS.register(kind(), same=lambda held, new: type(held) is type(new))
     return kind
 
 
 def unregister(name: str) -> None:
     """Forget the format named ``name`` (a test's own format, once the test is done)."""
-    _REGISTRY.pop(name, None)
+    _FORMATS.unregister(name)
 
 
 def listed() -> tuple[TournamentFormat, ...]:
     """Every registered format, in the order lists and choices show them."""
-    return tuple(sorted(_REGISTRY.values(), key=lambda f: (f.rank, f.name)))
+    return _FORMATS.listed()
 
 
 def find(name: str) -> TournamentFormat | None:
     """The format named ``name``, or None when no registered format has that name."""
-    return _REGISTRY.get(name)
+    return _FORMATS.find(name)
 
 
 def named(name: str) -> TournamentFormat:
     """The format named ``name``. Raises :class:`UnknownFormat`, naming the formats there are."""
-    found = find(name)
-    if found is None:
-        raise UnknownFormat(f"There is no {name!r} format: choose {choices_text()}.")
-    return found
+    return _FORMATS.named(name)
 
 
 def choices_text(*, default: str | None = None) -> str:
@@ -217,7 +214,4 @@ def choices_text(*, default: str | None = None) -> str:
     >>> choices_text(default="swiss")
     'swiss (default), round_robin or knockout'
     """
-    names = [f"{f.name} (default)" if f.name == default else f.name for f in listed()]
-    if len(names) < 2:
-        return "".join(names)
-    return f"{', '.join(names[:-1])} or {names[-1]}"
+    return _FORMATS.choices_text(default=default)

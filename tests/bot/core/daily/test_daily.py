@@ -14,7 +14,7 @@ from bot.core.daily.daily import daily_hand
 from bot.core.services import Services
 from bot.store import Store
 from engine.cards import Card
-from engine.coach import shown_total
+from engine.coach import one_decimal, shown_total
 from engine.players.expert_discard import coach_choices
 from engine.rules import Rules
 from tests.helpers.service_driver import AL, BEA, GUILD, Clock
@@ -71,14 +71,14 @@ async def test_everyone_gets_the_same_hand_and_answers_once(
     sign = 1 if "You deal" in seat else -1
     best = coach_choices(hand, 2, crib_sign=sign, rules=Rules())[0]
     # (As the table writes it: never "−0.0", and the sum of its two parts as shown.)
-    assert daily_module._number(shown_total(best)) in text
-    for line in (line for line in table if "·" in line):
+    assert one_decimal(shown_total(best)) in text
+    for row in (row for row in table if "·" in row):
         # Each split's figures add up as written ("8.0 − 3.8 = 4.3" was seen).
-        said = re.search(r"([−\d.]+) ([+−]) ([\d.]+) = \*\*([−\d.]+)\*\*", line)
-        assert said is not None, line
+        said = re.search(r"([−\d.]+) ([+−]) ([\d.]+) = \*\*([−\d.]+)\*\*", row)
+        assert said is not None, row
         hand_part, op, crib_part, total = (g.replace("−", "-") for g in said.groups())
         worth = float(hand_part) + (float(crib_part) if op == "+" else -float(crib_part))
-        assert abs(worth - float(total)) < 1e-9, line
+        assert abs(worth - float(total)) < 1e-9, row
 
     again = await service.daily.choose(GUILD, AL, stamp, cards[2:4])
     assert again.update is not None and daily_module.ANSWERED in again.update.content
