@@ -4,23 +4,11 @@ only keeps the instrument working.)"""
 
 from __future__ import annotations
 
-import subprocess
-import sys
-from pathlib import Path
-
-ROOT = Path(__file__).resolve().parents[2]
+from tests.helpers.bench_runs import run_benchmark
 
 
 def test_the_activity_benchmark_measures_moves_from_both_places() -> None:
-    run = subprocess.run(
-        [sys.executable, "benchmarks/activity.py", "--moves", "12", "--watchers", "1"],
-        cwd=ROOT,
-        capture_output=True,
-        text=True,
-        timeout=180,
-    )
-    out = run.stdout + run.stderr
-    assert run.returncode == 0, out[-3000:]
+    out = run_benchmark("activity.py", "--moves", "12", "--watchers", "1", timeout=180)
     assert "a move at a table, to the other tables showing it: p50" in out, out
     assert "a move in the chat, to every table showing it: p50" in out, out
     assert "bytes sent to a watcher's table:" in out, out

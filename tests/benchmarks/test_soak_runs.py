@@ -5,26 +5,14 @@ printed. (Its figures are never asserted here; this only keeps the instrument wo
 from __future__ import annotations
 
 import re
-import subprocess
-import sys
-from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[2]
+from tests.helpers.bench_runs import run_benchmark
 
 
 def test_the_soak_plays_games_one_after_another_and_reads_the_memory() -> None:
-    run = subprocess.run(
-        [
-            sys.executable,
-            "benchmarks/soak.py",
-            *("--channels", "2", "--games", "2", "--warm-up", "2", "--every", "1"),
-        ],
-        cwd=ROOT,
-        capture_output=True,
-        text=True,
-        timeout=300,
+    out = run_benchmark(
+        "soak.py", *("--channels", "2", "--games", "2", "--warm-up", "2", "--every", "1"), ok=False
     )
-    out = run.stdout + run.stderr
     readings = re.findall(r"^\s+(\d+)\s+(\d+\.\d)\s+\d+ s$", out, re.MULTILINE)
     assert len(readings) >= 3 and int(readings[-1][0]) >= 4, out[-3000:]
     assert "after the warm-up (2 games)" in out and "goal: flat within 10%" in out, out[-3000:]
