@@ -62,7 +62,6 @@ import os
 import random
 import re
 import resource
-import socket
 import statistics
 import sys
 import tempfile
@@ -79,7 +78,7 @@ if str(ROOT) not in sys.path:
 import fakediscord  # noqa: E402
 from benchmarks import web  # noqa: E402
 from fakediscord import Channel, FakeDiscord, Interaction, Limits, Message, User  # noqa: E402
-from fakediscord.runner import BotProcess  # noqa: E402
+from fakediscord.runner import BotProcess, free_port  # noqa: E402
 from tests.helpers.bot_db import Database, rows  # noqa: E402
 from tests.helpers.postgres import PostgresServer  # noqa: E402
 
@@ -380,12 +379,6 @@ def _page_link(fd: FakeDiscord, channel: Channel) -> str | None:
     return None
 
 
-def _free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return int(probe.getsockname()[1])
-
-
 def _stat(path: Path) -> list[str] | None:
     try:
         return path.read_text().rsplit(")", 1)[1].split()
@@ -493,7 +486,7 @@ async def measure(
         ]
         tables = [fd.seat(guilds[number % procs], number, players) for number in range(games)]
         scratch = stack.enter_context(tempfile.TemporaryDirectory(prefix="bot-load-"))
-        web_port = _free_port()
+        web_port = free_port()
         where: Database = Path(scratch) / "load.db"
         if database == "postgres":
             server = stack.enter_context(PostgresServer.start())

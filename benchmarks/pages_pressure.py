@@ -48,12 +48,11 @@ from benchmarks import bot_load, web  # noqa: E402
 from benchmarks.bot_load import (  # noqa: E402
     Figures,
     LoadDiscord,
-    _free_port,
     _game,
     _page_link,
 )
 from fakediscord import Limits, Message  # noqa: E402
-from fakediscord.runner import BotProcess  # noqa: E402
+from fakediscord.runner import BotProcess, free_port  # noqa: E402
 
 #: How long a live page or a fetch may wait for its answer before it counts as unanswered.
 ANSWER_WITHIN = 10.0
@@ -173,7 +172,7 @@ async def run(args: argparse.Namespace) -> int:
         guild = fd.add_guild("Pressure")
         tables = [fd.seat(guild, number, 2) for number in range(args.games)]
         scratch = stack.enter_context(tempfile.TemporaryDirectory(prefix="pages-pressure-"))
-        port = _free_port()
+        port = free_port()
         bot = BotProcess(
             fd,
             _limited(args.soft, args.hard),
