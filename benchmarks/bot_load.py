@@ -62,7 +62,6 @@ import os
 import random
 import re
 import resource
-import socket
 import statistics
 import sys
 import tempfile
@@ -76,9 +75,10 @@ ROOT = Path(__file__).resolve().parent.parent
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
+import fakediscord  # noqa: E402
 from benchmarks import web  # noqa: E402
 from fakediscord import Channel, FakeDiscord, Interaction, Limits, Message, User  # noqa: E402
-from fakediscord.runner import BotProcess  # noqa: E402
+from fakediscord.runner import BotProcess, free_port  # noqa: E402
 from tests.helpers.bot_db import Database, rows  # noqa: E402
 from tests.helpers.postgres import PostgresServer  # noqa: E402
 
@@ -114,6 +114,23 @@ class LoadDiscord(FakeDiscord):
         self.tables: dict[int, LoadGame] = {}
         self.games: dict[int, LoadGame] = {}
         self.figures: Figures | None = None
+
+    def seat(self, guild: fakediscord.Guild, number: int, players: int) -> LoadGame:
+        """Table ``number``: a channel of its own in ``guild`` and ``players`` new members at
+        it, followed (:meth:`follow`)."""
+        channel = guild.add_text_channel(f"table-{number}")
+        seated = [self.add_user(f"p{number}-{seat}") for seat in range(players)]
+        for user in seated:
+            guild.add_member(user)
+        table = LoadGame(channel, seated)
+        self.follow(table)
+        return table
+
+    def follow(self, game: LoadGame) -> None:
+        """Time ``game`` from now on: the messages of its channel and of its players' DMs."""
+        self.games[game.channel.id] = game
+        for user in game.players:
+            self.tables[self.dm_channel(user).id] = game
 
     def event_for(self, channel: Channel) -> asyncio.Event:
         """The event set whenever a message is stored in ``channel``."""
@@ -362,12 +379,6 @@ def _page_link(fd: FakeDiscord, channel: Channel) -> str | None:
     return None
 
 
-def _free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return int(probe.getsockname()[1])
-
-
 def _stat(path: Path) -> list[str] | None:
     try:
         return path.read_text().rsplit(")", 1)[1].split()
@@ -389,13 +400,15 @@ def _cpu_seconds(pid: int) -> float | None:
     return ticks / os.sysconf("SC_CLK_TCK")
 
 
-def _peak_memory_kib(pid: int) -> int | None:
+def memory_kib(pid: int, field: str = "VmHWM") -> int | None:
+    """A process's memory in KiB as its ``/proc`` status says it: by default its peak resident
+    memory (``VmRSS``: its resident memory now)."""
     try:
         status = Path(f"/proc/{pid}/status").read_text()
     except OSError:
         return None
     for line in status.splitlines():
-        if line.startswith("VmHWM:"):
+        if line.startswith(f"{field}:"):
             return int(line.split()[1])
     return None
 
@@ -471,20 +484,9 @@ async def measure(
         guilds = [
             fd.add_guild(f"Load {n}", shard=(n, procs) if procs > 1 else None) for n in range(procs)
         ]
-        tables = []
-        for number in range(games):
-            guild = guilds[number % procs]
-            channel = guild.add_text_channel(f"table-{number}")
-            seated = [fd.add_user(f"p{number}-{seat}") for seat in range(players)]
-            for user in seated:
-                guild.add_member(user)
-            table = LoadGame(channel, seated)
-            tables.append(table)
-            fd.games[channel.id] = table
-            for user in seated:
-                fd.tables[fd.dm_channel(user).id] = table
+        tables = [fd.seat(guilds[number % procs], number, players) for number in range(games)]
         scratch = stack.enter_context(tempfile.TemporaryDirectory(prefix="bot-load-"))
-        web_port = _free_port()
+        web_port = free_port()
         where: Database = Path(scratch) / "load.db"
         if database == "postgres":
             server = stack.enter_context(PostgresServer.start())
@@ -527,7 +529,7 @@ async def measure(
         watching.set()
         if pages:
             print(f"game pages: {pages} live pages open, {updates[0]} updates received")
-        peaks = [_peak_memory_kib(pid) for pid in pids]
+        peaks = [memory_kib(pid) for pid in pids]
         cpu = [_cpu_seconds(pid) for pid in pids]
         figures.bot_cpu = sum(c for c in cpu if c is not None)
         for bot in bots:

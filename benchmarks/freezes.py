@@ -330,9 +330,7 @@ async def _channel_games(
 ) -> None:
     while not stop.is_set():
         game = LoadGame(table.channel, table.players, seen=len(table.channel.messages))
-        fd.games[table.channel.id] = game
-        for user in table.players:
-            fd.tables[fd.dm_channel(user).id] = game
+        fd.follow(game)
         await _game(fd, game, 61, figures, rng)
         if game.error:
             print(f"game in {table.channel.name} failed: {game.error}", flush=True)

@@ -48,13 +48,11 @@ from benchmarks import bot_load, web  # noqa: E402
 from benchmarks.bot_load import (  # noqa: E402
     Figures,
     LoadDiscord,
-    LoadGame,
-    _free_port,
     _game,
     _page_link,
 )
 from fakediscord import Limits, Message  # noqa: E402
-from fakediscord.runner import BotProcess  # noqa: E402
+from fakediscord.runner import BotProcess, free_port  # noqa: E402
 
 #: How long a live page or a fetch may wait for its answer before it counts as unanswered.
 ANSWER_WITHIN = 10.0
@@ -172,19 +170,9 @@ async def run(args: argparse.Namespace) -> int:
     fd = PressureDiscord(Limits())
     async with fd, contextlib.AsyncExitStack() as stack:
         guild = fd.add_guild("Pressure")
-        tables = []
-        for number in range(args.games):
-            channel = guild.add_text_channel(f"table-{number}")
-            seated = [fd.add_user(f"p{number}-{seat}") for seat in range(2)]
-            for user in seated:
-                guild.add_member(user)
-            table = LoadGame(channel, seated)
-            tables.append(table)
-            fd.games[channel.id] = table
-            for user in seated:
-                fd.tables[fd.dm_channel(user).id] = table
+        tables = [fd.seat(guild, number, 2) for number in range(args.games)]
         scratch = stack.enter_context(tempfile.TemporaryDirectory(prefix="pages-pressure-"))
-        port = _free_port()
+        port = free_port()
         bot = BotProcess(
             fd,
             _limited(args.soft, args.hard),

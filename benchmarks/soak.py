@@ -46,24 +46,13 @@ from benchmarks.bot_load import (  # noqa: E402
     LoadGame,
     _answered,
     _game,
+    memory_kib,
 )
 from fakediscord import Guild, Limits, Message, User  # noqa: E402
 from fakediscord.runner import BotProcess  # noqa: E402
 
 #: Goal: the RSS after the warm-up stays within this share of the RSS at its end.
 FLAT_WITHIN = 0.10
-
-
-def _rss_kib(pid: int) -> int | None:
-    """The process's resident memory now, in KiB."""
-    try:
-        status = Path(f"/proc/{pid}/status").read_text()
-    except OSError:
-        return None
-    for line in status.splitlines():
-        if line.startswith("VmRSS:"):
-            return int(line.split()[1])
-    return None
 
 
 class Soak:
@@ -91,8 +80,7 @@ class Soak:
             user = self.fd.add_user(f"s{next(self._players)}")
             self.guild.add_member(user)
             table = LoadGame(channel, [user], seen=len(channel.messages))
-            self.fd.games[channel.id] = table
-            self.fd.tables[self.fd.dm_channel(user).id] = table
+            self.fd.follow(table)
             if self.short:
                 await self._short_game(table, user)
             else:
@@ -187,7 +175,7 @@ async def measure(
             with contextlib.suppress(TimeoutError):
                 await asyncio.wait_for(soak.done.wait(), timeout=1.0)
             if soak.finished >= mark or soak.done.is_set():
-                rss = _rss_kib(pid)
+                rss = memory_kib(pid, "VmRSS")
                 if rss is None:
                     print("the bot stopped")
                     break

@@ -20,7 +20,6 @@ import logging
 import secrets
 import shutil
 import signal
-import socket
 import sys
 import tempfile
 from collections.abc import Sequence
@@ -100,9 +99,10 @@ class _LocalBot:
 async def _start_local_bot(fd: FakeDiscord) -> _LocalBot:
     """Start the real bot in this process against ``fd`` (already pointed at by discord.py)."""
     from bot.discord.app import CribbageBot
+    from fakediscord.runner import free_port
 
     scratch = Path(tempfile.mkdtemp(prefix="cribbage-playground-"))
-    port = _free_port()
+    port = free_port()
     # The Activity too: the emulator's proxy serves it from the pages' server, and its
     # stand-in client opens in a browser (the playground prints the address at each launch).
     await fd.enable_activity(f"127.0.0.1:{port}/activity")
@@ -122,13 +122,6 @@ async def _start_local_bot(fd: FakeDiscord) -> _LocalBot:
     bot = CribbageBot(settings)
     task = asyncio.create_task(bot.start(fd.bot_token), name="cribbage-bot")
     return _LocalBot(bot, task, scratch)
-
-
-def _free_port() -> int:
-    """A port free on this machine now, for the playground's game pages."""
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return int(probe.getsockname()[1])
 
 
 def _open_playground() -> int:

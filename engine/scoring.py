@@ -166,14 +166,10 @@ class _RankScorer:
         return table
 
 
-_scorers: dict[Points, _RankScorer] = {}
-
-
+@cache
 def _scorer(points: Points) -> _RankScorer:
-    scorer = _scorers.get(points)
-    if scorer is None:
-        scorer = _scorers[points] = _RankScorer(points)
-    return scorer
+    """The :class:`_RankScorer` of ``points`` (one per points value)."""
+    return _RankScorer(points)
 
 
 class _Show:

@@ -15,6 +15,7 @@ import logging
 import os
 import re
 import signal
+import socket
 import sys
 from collections.abc import Callable, Sequence
 from pathlib import Path
@@ -26,6 +27,14 @@ from fakediscord.server import FakeDiscord
 REPO_ROOT = Path(__file__).resolve().parent.parent
 ANSI_ESCAPE = re.compile(r"\x1b\[[0-9;]*[A-Za-z]")
 ERROR_LINE = re.compile(r"\b(ERROR|CRITICAL)\b|Traceback \(most recent call last\)")
+
+
+def free_port() -> int:
+    """A TCP port free on this machine now (for a server a bot or a test starts beside the
+    emulator: the game pages, a PostgreSQL cluster)."""
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return int(probe.getsockname()[1])
 
 
 class RunningBot:

@@ -113,6 +113,16 @@ class DiscordActivity:
             self._session = aiohttp.ClientSession(timeout=aiohttp.ClientTimeout(total=15))
         return self._session
 
+    async def _ask(self, method: str, path: str, what: str, **request: Any) -> tuple[int, Any]:
+        """Discord's answer to an OAuth2 call (its status, and its body as JSON); one that does
+        not reach Discord is noted in the log as the Activity's ``what`` and refused."""
+        try:
+            async with self._http().request(method, f"{Route.BASE}{path}", **request) as answer:
+                return answer.status, await answer.json(content_type=None)
+        except (aiohttp.ClientError, TimeoutError, ValueError) as error:
+            log.warning("the Activity's %s did not reach Discord (%s)", what, error)
+            raise ActivityRefused("Discord couldn't be reached: try again in a moment.") from None
+
     async def close(self) -> None:
         """Close the HTTP session the OAuth2 calls use."""
         if self._session is not None:
@@ -127,13 +137,7 @@ class DiscordActivity:
             "grant_type": "authorization_code",
             "code": code,
         }
-        try:
-            async with self._http().post(f"{Route.BASE}/oauth2/token", data=form) as answer:
-                body = await answer.json(content_type=None)
-                status = answer.status
-        except (aiohttp.ClientError, TimeoutError, ValueError) as error:
-            log.warning("the Activity's code exchange did not reach Discord (%s)", error)
-            raise ActivityRefused("Discord couldn't be reached: try again in a moment.") from None
+        status, body = await self._ask("POST", "/oauth2/token", "code exchange", data=form)
         token = body.get("access_token") if isinstance(body, dict) else None
         if status == 200 and isinstance(token, str):
             return token
@@ -147,13 +151,7 @@ class DiscordActivity:
         """Who ``access_token`` is of (``GET /users/@me``, which needs the ``identify``
         scope)."""
         headers = {"Authorization": f"Bearer {access_token}"}
-        try:
-            async with self._http().get(f"{Route.BASE}/users/@me", headers=headers) as answer:
-                body = await answer.json(content_type=None)
-                status = answer.status
-        except (aiohttp.ClientError, TimeoutError, ValueError) as error:
-            log.warning("the Activity's user lookup did not reach Discord (%s)", error)
-            raise ActivityRefused("Discord couldn't be reached: try again in a moment.") from None
+        status, body = await self._ask("GET", "/users/@me", "user lookup", headers=headers)
         if status != 200 or not isinstance(body, dict) or "id" not in body:
             raise ActivityRefused(SIGNED_OUT)
         name = body.get("global_name") or body.get("username") or "someone"

@@ -29,14 +29,18 @@ import os
 import resource
 from dataclasses import dataclass
 
+from aiohttp import web
+
 __all__ = [
     "FETCH_ROOM",
     "MARGIN",
     "MAX_CONNECTIONS",
     "MAX_LIVE_PAGES",
     "RESERVED",
+    "RETRY_AFTER",
     "Capacity",
     "capacity",
+    "no_room",
     "open_files",
     "raise_open_files",
     "soft_limit",
@@ -58,6 +62,8 @@ FETCH_ROOM = 128
 #: The most live pages one process keeps open, however high its limit (each costs a few KiB
 #: and a draw handed to it on every move: the pages must never slow the games).
 MAX_LIVE_PAGES = 2000
+#: What a refused live page is told to wait before trying again (seconds).
+RETRY_AFTER = 60
 #: The most connections the pages' server holds at once, however high the limit.
 MAX_CONNECTIONS = MAX_LIVE_PAGES + 4 * FETCH_ROOM
 # Linux refuses a soft limit above this (fs.nr_open's default) when the hard one is
@@ -113,3 +119,15 @@ def soft_limit() -> int:
     """This process's soft open-file limit (an unlimited one counted as very high)."""
     soft = resource.getrlimit(resource.RLIMIT_NOFILE)[0]
     return _UNLIMITED_CAP if soft == resource.RLIM_INFINITY else soft
+
+
+def no_room() -> web.Response:
+    """The answer to a live page refused for want of room: the page keeps what it shows and
+    tries again after :data:`RETRY_AFTER`; the connection is closed, so it holds no file."""
+    busy = web.Response(
+        status=503,
+        text="Too many pages are open at once; this one will try again.",
+        headers={"Retry-After": str(RETRY_AFTER), "Cache-Control": "no-store"},
+    )
+    busy.force_close()
+    return busy

@@ -62,7 +62,7 @@ from bot.core.review.replay import GameReplay, replay
 from bot.core.review.review import Reviews, page_view
 from bot.core.store import CoreStore
 from bot.web.activity.server import ActivityServer
-from bot.web.capacity import Capacity, capacity, open_files, soft_limit
+from bot.web.capacity import Capacity, capacity, no_room, open_files, soft_limit
 from bot.web.links import PageLinks
 from bot.web.loading import load_started
 from bot.web.pages import (
@@ -94,8 +94,6 @@ IDLE_SECONDS = 15.0
 #: A live page that takes nothing of what is sent to it for this long is closed (its reader
 #: stopped reading: its buffers would otherwise grow with every move).
 SEND_SECONDS = 30.0
-#: What a refused live page is told to wait before trying again (seconds).
-RETRY_AFTER = 60
 #: Malformed requests are logged at most once in this many seconds (each time saying how many
 #: came since): anyone can send them.
 BAD_REQUEST_LOG_SECONDS = 60.0
@@ -553,16 +551,9 @@ class WebServer:
         record = await self._record(request)
         limits = self.limits
         if limits is None or self.watching >= limits.live_pages:
-            # The page keeps what it shows; its script says so and tries again later. The
-            # connection is closed: a refused page holds no file.
+            # The page keeps what it shows; its script says so and tries again later.
             self._refused("live pages", self.watching)
-            busy = web.Response(
-                status=503,
-                text="Too many pages are open at once; this one will try again.",
-                headers={"Retry-After": str(RETRY_AFTER), "Cache-Control": "no-store"},
-            )
-            busy.force_close()
-            return busy
+            return no_room()
         self._taken()
         response = web.StreamResponse(
             headers={

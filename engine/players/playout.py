@@ -234,78 +234,65 @@ class Finisher:
         needs: Sequence[int],
     ) -> int:
         """:func:`finish_play` by these rules."""
-        return _finish(self, hands, sides, last, count, series, points, needs)
+        choose = self.choose
+        max_count = self.max_count
+        go_points, last_card = self.go_points, self.last_card
+        one_pass = self.one_pass
+        n = len(hands)
+        left = 0
+        for hand in hands:
+            left += len(hand)
+        key = 0
+        for rank in series:
+            key = key << 4 | rank
+        while True:
+            turn = -1
+            if count == max_count:
+                # 31 scored in the play itself; no go point after it.
+                if not left or one_pass:
+                    return -1
+                turn = _next_holder(hands, last)
+                count = key = 0
+                series = []
+            elif not left:
+                side = sides[last]
+                points[side] += last_card
+                return side if points[side] >= needs[side] else -1
+            else:
+                room = max_count - count
+                for step in range(1, n):
+                    seat = (last + step) % n
+                    if hands[seat] and _can_move(hands[seat], room):
+                        turn = seat
+                        break
+                if turn < 0:
+                    if _can_move(hands[last], room):
+                        turn = last  # everyone else said go: the last player plays on
+                    else:
+                        side = sides[last]
+                        points[side] += go_points
+                        if points[side] >= needs[side]:
+                            return side
+                        if one_pass:
+                            return -1
+                        turn = _next_holder(hands, last)
+                        count = key = 0
+                        series = []
+            hand = hands[turn]
+            rank, scored = choose(hand, series, key, count)
+            hand.remove(rank)
+            left -= 1
+            count += PIP_VALUES[rank]
+            series.append(rank)
+            key = key << 4 | rank
+            side = sides[turn]
+            points[side] += scored
+            if points[side] >= needs[side]:
+                return side
+            last = turn
 
 
 @cache
 def finisher(rules: Rules) -> Finisher:
     """The :class:`Finisher` of ``rules`` (one per rules value)."""
     return Finisher(rules)
-
-
-def _finish(
-    rules: Finisher,
-    hands: list[list[int]],
-    sides: Sequence[int],
-    last: int,
-    count: int,
-    series: list[int],
-    points: list[int],
-    needs: Sequence[int],
-) -> int:
-    choose = rules.choose
-    max_count = rules.max_count
-    go_points, last_card = rules.go_points, rules.last_card
-    one_pass = rules.one_pass
-    n = len(hands)
-    left = 0
-    for hand in hands:
-        left += len(hand)
-    key = 0
-    for rank in series:
-        key = key << 4 | rank
-    while True:
-        turn = -1
-        if count == max_count:
-            # 31 scored in the play itself; no go point after it.
-            if not left or one_pass:
-                return -1
-            turn = _next_holder(hands, last)
-            count = key = 0
-            series = []
-        elif not left:
-            side = sides[last]
-            points[side] += last_card
-            return side if points[side] >= needs[side] else -1
-        else:
-            room = max_count - count
-            for step in range(1, n):
-                seat = (last + step) % n
-                if hands[seat] and _can_move(hands[seat], room):
-                    turn = seat
-                    break
-            if turn < 0:
-                if _can_move(hands[last], room):
-                    turn = last  # everyone else said go: the last player plays on
-                else:
-                    side = sides[last]
-                    points[side] += go_points
-                    if points[side] >= needs[side]:
-                        return side
-                    if one_pass:
-                        return -1
-                    turn = _next_holder(hands, last)
-                    count = key = 0
-                    series = []
-        hand = hands[turn]
-        rank, scored = choose(hand, series, key, count)
-        hand.remove(rank)
-        left -= 1
-        count += PIP_VALUES[rank]
-        series.append(rank)
-        key = key << 4 | rank
-        side = sides[turn]
-        points[side] += scored
-        if points[side] >= needs[side]:
-            return side
-        last = turn

@@ -28,6 +28,15 @@ async def store(request: pytest.FixtureRequest) -> AsyncIterator[Store]:
         await opened.close()
 
 
+@pytest.fixture(params=["sqlite", "postgres"])
+def target(request: pytest.FixtureRequest, tmp_path: Path) -> str | Path:
+    """Where a new, empty database is, on each backend (for the tests of migrations)."""
+    if request.param == "postgres":
+        url: str = request.getfixturevalue("postgres_url")
+        return url
+    return tmp_path / "test.db"
+
+
 @pytest.fixture
 def clock() -> Clock:
     return Clock()

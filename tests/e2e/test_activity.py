@@ -17,7 +17,6 @@ from __future__ import annotations
 
 import asyncio
 import json
-import socket
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -32,6 +31,7 @@ from engine.phase import Phase
 from engine.scoring import score_hand
 from fakediscord import Channel, FakeDiscord, Message, User
 from fakediscord.activities import Instance
+from fakediscord.runner import free_port
 from fakediscord.testing import BotLauncher
 from tests.helpers.bot_db import Snapshot, latest_game_id, read_game, rows
 from tests.helpers.browser import open_browser
@@ -43,12 +43,6 @@ PHONE: ViewportSize = {"width": 360, "height": 640}
 DESKTOP: ViewportSize = {"width": 1280, "height": 800}
 #: How long a page may take to show a move (a busy machine: generous; the wait ends at once).
 SHOWN_WITHIN = 30_000
-
-
-def _free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return int(probe.getsockname()[1])
 
 
 @dataclass
@@ -308,7 +302,7 @@ async def test_a_whole_game_at_the_table_inside_discord(
     fd, general = world.fd, world.general
     al, bea = world.players[0], world.players[1]
     eve = world.spectator
-    port = _free_port()
+    port = free_port()
     await fd.enable_activity(f"127.0.0.1:{port}/activity")
     env = {
         "WEB_PORT": str(port),

@@ -6,12 +6,9 @@ cannot move by DM, and the table is told how to end the game."""
 
 from __future__ import annotations
 
-from typing import Any
-
-from fakediscord import Message
 from fakediscord.testing import BotLauncher, BotProcess
 from tests.helpers.bot_db import latest_game_id, read_game, rows
-from tests.helpers.table_driver import World, confirmed, resign, until
+from tests.helpers.table_driver import World, confirmed, dealt, hand_of, resign, until
 
 
 def _results(world: World, game_id: int) -> list[tuple[int | None, int]]:
@@ -65,21 +62,9 @@ async def test_against_the_computer_the_creator_resigns(world: World, bot: BotPr
 
 
 async def _two_player_game(world: World) -> int:
-    fd = world.fd
     al, bea = world.players[:2]
-    opened = await fd.slash(al, world.general, "/cribbage new")
-    assert opened.original is not None
-    await fd.click(bea, opened.original, label="Join")
-    await fd.slash(al, world.general, "/cribbage start")
-    game_id = latest_game_id(world.database, world.general.id)
-    await until(fd, lambda: all(_hand(world, user) is not None for user in (al, bea)))
-    return game_id
-
-
-def _hand(world: World, user: Any) -> Message | None:
-    """The user's hand message with its crib select, if it has come."""
-    found = [m for m in world.fd.dms(user) if list(m.selects())]
-    return found[-1] if found else None
+    await dealt(world.fd, world.general, al, bea)
+    return latest_game_id(world.database, world.general.id)
 
 
 async def test_forged_component_ids_get_a_clear_refusal(world: World, bots: BotLauncher) -> None:
@@ -88,7 +73,7 @@ async def test_forged_component_ids_get_a_clear_refusal(world: World, bots: BotL
     fd = world.fd
     al = world.players[0]
     game_id = await _two_player_game(world)
-    hand = _hand(world, al)
+    hand = hand_of(world.fd, al)
     assert hand is not None
     before = read_game(world.database, game_id).version
     for custom_id in (
@@ -125,7 +110,7 @@ async def test_a_member_who_left_cannot_play_by_dm(world: World, bots: BotLaunch
     al, bea = world.players[:2]
     game_id = await _two_player_game(world)
     world.guild.remove_member(bea)
-    hand = _hand(world, bea)
+    hand = hand_of(world.fd, bea)
     assert hand is not None
     select = next(iter(hand.selects()))
     options = [o["value"] for o in select["options"]][:2]
@@ -144,7 +129,7 @@ async def test_a_member_who_left_cannot_play_by_dm(world: World, bots: BotLaunch
     assert len(notice) == 1 and not notice[0].ephemeral and "**Bea**" in notice[0].words()
     assert "/cribbage cancel" in notice[0].words()
     # Al, still a member, plays on meanwhile.
-    mine = _hand(world, al)
+    mine = hand_of(world.fd, al)
     assert mine is not None
     al_select = next(iter(mine.selects()))
     al_options = [o["value"] for o in al_select["options"]][:2]

@@ -22,13 +22,7 @@ from tests.helpers.bot_db import latest_game_id, rows
 from tests.helpers.in_process import in_club
 from tests.helpers.postgres import PostgresServer
 from tests.helpers.store_faults import fill_up
-from tests.helpers.table_driver import World, confirmed, start_again, until
-
-
-def _hand(fd: FakeDiscord, user: Any) -> Message | None:
-    """The user's newest hand message with its crib select, if it has come."""
-    found = [m for m in fd.dms(user) if list(m.selects())]
-    return found[-1] if found else None
+from tests.helpers.table_driver import World, confirmed, dealt, hand_of, start_again, until
 
 
 async def _choose_first(fd: FakeDiscord, user: Any, hand: Message) -> Interaction:
@@ -58,17 +52,9 @@ def _said(bot: RunningBot, cause: Cause) -> list[str]:
     return [line for line in bot.allowed if cause.value in line]
 
 
-async def _dealt(fd: FakeDiscord, world_general: Any, al: Any, bea: Any) -> None:
-    opened = await fd.slash(al, world_general, "/cribbage new")
-    assert opened.original is not None
-    await fd.click(bea, opened.original, label="Join")
-    await fd.slash(al, world_general, "/cribbage start")
-    await until(fd, lambda: all(_hand(fd, user) is not None for user in (al, bea)))
-
-
 async def _dealt_in(fd: FakeDiscord, general: Any, store: Store, al: Any, bea: Any) -> int:
     """A game between Al and Bea dealt in #general by the bot running on ``store``: its id."""
-    await _dealt(fd, general, al, bea)
+    await dealt(fd, general, al, bea)
     game = await store.open_game_in_channel(general.id)
     assert game is not None
     return game.id
@@ -81,7 +67,7 @@ async def _throws_refused(
     answered with ``refusal``."""
     for _ in range(rounds):
         for user in users:
-            hand = _hand(fd, user)
+            hand = hand_of(fd, user)
             assert hand is not None
             assert await _throw(fd, user, hand) == refusal
 
@@ -92,7 +78,7 @@ async def test_a_damaged_game_says_so_and_a_moderator_ends_it(
 ) -> None:
     fd = world.fd
     al, bea = world.players[:2]
-    await _dealt(fd, world.general, al, bea)
+    await dealt(fd, world.general, al, bea)
     game_id = latest_game_id(world.database, world.general.id)
     await bot.stop()
     rows(
@@ -166,7 +152,7 @@ async def test_a_database_out_of_reach_says_the_move_was_not_recorded(
         assert running.take_errors() == []
         # Back: the next click is the move, answered by updating the hand.
         own_server.resume()
-        hand = _hand(fd, al)
+        hand = hand_of(fd, al)
         assert hand is not None
         used = await _choose_first(fd, al, hand)
         assert used.response is not None and used.response.type == 7, used

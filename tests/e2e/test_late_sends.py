@@ -25,22 +25,7 @@ from bot.store.cluster import Cluster
 from fakediscord import Message
 from fakediscord.testing import BotLauncher
 from tests.helpers.in_process import in_club
-from tests.helpers.table_driver import until
-
-
-def _hand(fd: Any, user: Any) -> Message | None:
-    """The user's newest hand message with its crib select, if it has come."""
-    found = [m for m in fd.dms(user) if list(m.selects())]
-    return found[-1] if found else None
-
-
-async def _dealt(fd: Any, general: Any, al: Any, bea: Any) -> None:
-    """A game between Al and Bea in #general, dealt: each holds a hand with its crib select."""
-    opened = await fd.slash(al, general, "/cribbage new")
-    assert opened.original is not None
-    await fd.click(bea, opened.original, label="Join")
-    await fd.slash(al, general, "/cribbage start")
-    await until(fd, lambda: all(_hand(fd, u) is not None for u in (al, bea)))
+from tests.helpers.table_driver import dealt, hand_of, until
 
 
 async def _choose(fd: Any, user: Any, hand: Message, **kwargs: Any) -> Any:
@@ -57,13 +42,13 @@ async def test_an_edit_that_waited_while_the_lease_was_lost_is_never_written(
     monkeypatch.setattr(Cluster, "may_send", lambda self: lease[0])
     async with in_club(bots, tmp_path / "bot.db", "Al", "Bea") as club:
         fd, general, (al, bea) = club.fd, club.general, club.members
-        await _dealt(fd, general, al, bea)
+        await dealt(fd, general, al, bea)
         table = re.escape(f"PATCH /channels/{general.id}/messages/")
         # The table's next edit is refused with a 429: discord.py waits a second and tries
         # again. The lease is lost while it waits.
         fault = fd.rate_limit(table + r"\d+", retry_after=1.0)
         mark = len(fd.requests)
-        hand = _hand(fd, al)
+        hand = hand_of(fd, al)
         assert hand is not None
         await _choose(fd, al, hand)
         await fd.wait_for(lambda: fault.hits == 1)
@@ -113,14 +98,14 @@ async def test_a_click_discord_already_failed_is_not_played(
 ) -> None:
     async with in_club(bots, tmp_path / "bot.db", "Al", "Bea") as club:
         fd, general, (al, bea) = club.fd, club.general, club.members
-        await _dealt(fd, general, al, bea)
-        hand = _hand(fd, al)
+        await dealt(fd, general, al, bea)
+        hand = hand_of(fd, al)
         assert hand is not None
         game = await club.store.open_game_in_channel(general.id)
         assert game is not None
         stale = await _choose(fd, al, hand, wait=False, made_ago=9.0)
         # Bea's throw, answered, comes after the stale one on the gateway: it was read first.
-        bea_hand = _hand(fd, bea)
+        bea_hand = hand_of(fd, bea)
         assert bea_hand is not None
         thrown = await _choose(fd, bea, bea_hand)
         assert thrown.response is not None
@@ -144,8 +129,8 @@ async def test_the_turn_reaches_a_player_moving_by_command_where_they_typed(
     in 5 s a channel: by DM alone the fifth quick turn would wait for the window)."""
     async with in_club(bots, tmp_path / "bot.db", "Al", "Bea") as club:
         fd, general, (al, bea) = club.fd, club.general, club.members
-        await _dealt(fd, general, al, bea)
-        hands = {u.id: _hand(fd, u) for u in (al, bea)}
+        await dealt(fd, general, al, bea)
+        hands = {u.id: hand_of(fd, u) for u in (al, bea)}
         thrown = {}
         for user in (al, bea):
             hand = hands[user.id]

@@ -11,7 +11,6 @@ import contextlib
 import os
 import shutil
 import signal
-import socket
 import sqlite3
 import subprocess
 import time
@@ -21,6 +20,7 @@ import pytest
 
 from bot.store import Dialect, Store, migrations
 from fakediscord import FakeDiscord
+from fakediscord.runner import free_port
 from fakediscord.testing import BotLauncher
 from tests.helpers.bot_runs import bot_environment, run_to_end, spawn_bot
 from tests.helpers.old_releases import release, sqlite_made_by
@@ -42,13 +42,6 @@ def _refusal(lines: list[str]) -> str:
 
 def _files(folder: Path) -> dict[str, bytes]:
     return {p.name: p.read_bytes() for p in sorted(folder.iterdir()) if p.is_file()}
-
-
-def _free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        port: int = sock.getsockname()[1]
-        return port
 
 
 async def test_a_database_from_a_newer_release_is_refused(
@@ -225,7 +218,7 @@ async def test_discord_unreachable_is_one_line(
     if database == "existing":
         await (await Store.open(path)).close()
     before = _files(tmp_path)
-    wrong = f"http://127.0.0.1:{_free_port()}/api/v10"
+    wrong = f"http://127.0.0.1:{free_port()}/api/v10"
     status, lines = await run_to_end(fake_discord, path, DISCORD_API_BASE=wrong)
     assert status == 1
     line = _refusal(lines)
@@ -245,7 +238,7 @@ async def test_a_start_discord_refuses_leaves_an_older_database_as_it_was(
     if refusal == "token refused":
         extra, said = {"DISCORD_TOKEN": "not-the-token"}, "Discord refused the token"
     else:
-        wrong = f"http://127.0.0.1:{_free_port()}/api/v10"
+        wrong = f"http://127.0.0.1:{free_port()}/api/v10"
         extra, said = {"DISCORD_API_BASE": wrong}, "DISCORD_API_BASE"
     status, lines = await run_to_end(fake_discord, path, **extra)
     assert status == 1

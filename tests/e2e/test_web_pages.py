@@ -24,6 +24,7 @@ from bot.web.links import PageLinks
 from bot.web.pages import message_html
 from fakediscord import FakeDiscord
 from fakediscord.model import Message
+from fakediscord.runner import free_port
 from fakediscord.testing import BotLauncher, BotProcess
 from tests.helpers.bot_db import latest_game_id
 from tests.helpers.bot_runs import run_to_end
@@ -36,14 +37,8 @@ PHONE: ViewportSize = {"width": 390, "height": 844}
 DESKTOP: ViewportSize = {"width": 1280, "height": 900}
 
 
-def _free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return int(probe.getsockname()[1])
-
-
 async def _start(world: World, bots: BotLauncher, *, public: bool) -> tuple[BotProcess, str]:
-    port = _free_port()
+    port = free_port()
     base = f"http://127.0.0.1:{port}"
     env = {"WEB_PORT": str(port), "WEB_SECRET": SECRET}
     if public:
@@ -261,7 +256,7 @@ async def test_a_page_follows_moves_made_in_another_process(
     al = fd.add_user("Al")
     guild.add_member(al)
     world = World(fd, guild, general, [al], al, al, postgres_url)
-    ports = {shard: _free_port() for shard in (1, 0)}
+    ports = {shard: free_port() for shard in (1, 0)}
     for shard, port in ports.items():
         env = {"SHARD_COUNT": "2", "SHARD_IDS": str(shard)}
         env |= {"WEB_PORT": str(port), "WEB_SECRET": SECRET}

@@ -21,7 +21,6 @@ import glob
 import json
 import os
 import shutil
-import socket
 import subprocess
 import tempfile
 import time
@@ -29,6 +28,8 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from types import TracebackType
+
+from fakediscord.runner import free_port
 
 __all__ = ["PostgresMissing", "PostgresServer", "SharedServer", "postgres_bin"]
 
@@ -53,12 +54,6 @@ def postgres_bin() -> Path:
     )
 
 
-def _free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return int(probe.getsockname()[1])
-
-
 @dataclass
 class PostgresServer:
     """A running throwaway cluster; :meth:`stop` (or leaving the ``with``) removes it."""
@@ -76,7 +71,7 @@ class PostgresServer:
         folder = Path(tempfile.mkdtemp(prefix="crib-pg-"))
         if as_user is not None:
             shutil.chown(folder, user=as_user)
-        server = cls(folder, _free_port(), bin_dir, as_user)
+        server = cls(folder, free_port(), bin_dir, as_user)
         try:
             server._run(
                 "initdb",

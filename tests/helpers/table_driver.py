@@ -125,6 +125,22 @@ async def confirmed(fd: FakeDiscord, user: User, channel: Channel, line: str) ->
     return await fd.click(user, asked.original, label=yes)
 
 
+def hand_of(fd: FakeDiscord, user: User) -> Message | None:
+    """The user's newest hand message with its crib select, if it has come."""
+    found = [m for m in fd.dms(user) if list(m.selects())]
+    return found[-1] if found else None
+
+
+async def dealt(fd: FakeDiscord, channel: Channel, al: User, bea: User) -> None:
+    """A game between ``al`` and ``bea`` in ``channel``, dealt: each holds a hand with its crib
+    select (:func:`hand_of`)."""
+    opened = await fd.slash(al, channel, "/cribbage new")
+    assert opened.original is not None
+    await fd.click(bea, opened.original, label="Join")
+    await fd.slash(al, channel, "/cribbage start")
+    await until(fd, lambda: all(hand_of(fd, user) is not None for user in (al, bea)))
+
+
 def after_action(game: Game, action: dict[str, Any]) -> Game:
     """A copy of ``game`` with the logged ``action`` applied (``game`` itself unchanged)."""
     copied = Game.from_dict(game.to_dict(), rng=random.Random(0))

@@ -11,6 +11,7 @@ visit, at the time its visit returned.
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 from collections.abc import Awaitable, Callable
 
 from bot.core.base.feed import Change, ChangeFeed
@@ -18,30 +19,25 @@ from bot.core.base.feed import Change, ChangeFeed
 __all__ = ["OnPatrol", "Patrol"]
 
 
+@dataclasses.dataclass(eq=False)
 class Patrol:
     """While it follows the feed (``heard`` is told every change), runs ``visit(id)`` for each
     id asked for, one at a time per id, and again at the time it returns (``None``: not until
-    asked again); ``visit`` notes its own failures and returns when to try again."""
+    asked again); ``visit`` notes its own failures and returns when to try again. ``name``
+    names its tasks."""
 
-    def __init__(
-        self,
-        feed: ChangeFeed,
-        heard: Callable[[Change], None],
-        visit: Callable[[int], Awaitable[float | None]],
-        *,
-        clock: Callable[[], float],
-        name: str,
-    ) -> None:
-        self._feed = feed
-        self._heard = heard
-        self._visit = visit
-        self._clock = clock
-        self._name = name
-        # id -> the task visiting it now, and the timer of its next visit.
-        self._visiting: dict[int, asyncio.Task[None]] = {}
-        self._again: set[int] = set()
-        self._timers: dict[int, asyncio.TimerHandle] = {}
-        self._unsubscribe: Callable[[], None] | None = None
+    feed: ChangeFeed
+    heard: Callable[[Change], None]
+    visit: Callable[[int], Awaitable[float | None]]
+    _: dataclasses.KW_ONLY
+    clock: Callable[[], float]
+    name: str
+    # id -> the task visiting it now (and the ids asked for again meanwhile), the timer of its
+    # next visit; and how to stop following the feed, while it does.
+    _visiting: dict[int, asyncio.Task[None]] = dataclasses.field(default_factory=dict, init=False)
+    _again: set[int] = dataclasses.field(default_factory=set, init=False)
+    _timers: dict[int, asyncio.TimerHandle] = dataclasses.field(default_factory=dict, init=False)
+    _unsubscribe: Callable[[], None] | None = dataclasses.field(default=None, init=False)
 
     @property
     def running(self) -> bool:
@@ -51,7 +47,7 @@ class Patrol:
     def follow(self) -> None:
         """Follow the feed from now on (again after a stop)."""
         if self._unsubscribe is None:
-            self._unsubscribe = self._feed.subscribe(self._heard)
+            self._unsubscribe = self.feed.subscribe(self.heard)
 
     def ask(self, key: int) -> None:
         """Look at ``key`` soon (after the visit under way, if there is one)."""
@@ -60,7 +56,7 @@ class Patrol:
         if key in self._visiting:
             self._again.add(key)
             return
-        task = asyncio.get_running_loop().create_task(self._run(key), name=f"{self._name}-{key}")
+        task = asyncio.get_running_loop().create_task(self._run(key), name=f"{self.name}-{key}")
         self._visiting[key] = task
 
     def stop(self) -> None:
@@ -83,7 +79,7 @@ class Patrol:
         try:
             while True:
                 self._again.discard(key)
-                due = await self._visit(key)
+                due = await self.visit(key)
                 if key not in self._again:
                     break
             self._at(key, due)
@@ -96,7 +92,7 @@ class Patrol:
             old.cancel()
         if due is None or not self.running:
             return
-        delay = max(0.0, due - self._clock())
+        delay = max(0.0, due - self.clock())
         self._timers[key] = asyncio.get_running_loop().call_later(delay, self._fire, key)
 
     def _fire(self, key: int) -> None:

@@ -28,28 +28,20 @@ from bot.core.ledger.writes import WriteBehind
 __all__ = ["Answers"]
 
 
+@dataclasses.dataclass(frozen=True, eq=False)
 class Answers:
-    """The clicks' answers to the owners' messages: on their way, landed, or lost."""
+    """The clicks' answers to the owners' messages: on their way, landed, or lost, as the
+    ledger's parts (its own) know them. ``shared``: other processes answer clicks on the same
+    messages too."""
 
-    def __init__(
-        self,
-        store: MessageRecords,
-        lives: Lives,
-        shown: Shown,
-        writes: WriteBehind,
-        copies: Copies,
-        now: Callable[[], float],
-        *,
-        shared: bool,
-    ) -> None:
-        """``shared``: other processes answer clicks on the same messages too."""
-        self._store = store
-        self._lives = lives
-        self._shown = shown
-        self._writes = writes
-        self._copies = copies
-        self._now = now
-        self._shared = shared
+    store: MessageRecords
+    lives: Lives
+    shown: Shown
+    writes: WriteBehind
+    copies: Copies
+    now: Callable[[], float]
+    _: dataclasses.KW_ONLY
+    shared: bool
 
     def heard(self, change: Change) -> None:
         """A change on the feed: a click's answer kept with it is what that message shows
@@ -57,8 +49,8 @@ class Answers:
         answered = change.answered
         if answered is None:
             return
-        entry = self._lives.of(change.owner)
-        now = self._now()
+        entry = self.lives.of(change.owner)
+        now = self.now()
         if not change.elsewhere:
             entry.life(answered.key).answering[answered.version] = now
         mirror = entry.life(answered.key).mirrors.get(answered.message_id)
@@ -81,7 +73,7 @@ class Answers:
                 # answer has landed (through its own token, which reaches it only then).
                 life.shown = record
             else:
-                self._shown.keep(change.owner, record)
+                self.shown.keep(change.owner, record)
         elif known is None and answered.message_id == 0:
             life.shown = answered  # /cribbage new's answer: the lobby, its id to come
         elif known is None:
@@ -95,11 +87,11 @@ class Answers:
         sending: it then hears it land (:meth:`answered`), and until it does it has not. One
         made by another process, this process hears of when its move is saved, not when it
         lands."""
-        life = self._lives.find(owner, record.key)
+        life = self.lives.find(owner, record.key)
         if life is None:
             return False
         since = life.answering.get(record.version)
-        return since is not None and self._now() - since < ANSWER_LANDS_WITHIN
+        return since is not None and self.now() - since < ANSWER_LANDS_WITHIN
 
     async def answered(
         self, sequel: Sequel, landed: bool, shown: Clicked | None, digest: str | None
@@ -116,9 +108,9 @@ class Answers:
         owner, key = sequel.owner, sequel.key
         if sequel.mirror is not None:
             if landed and shown is not None:
-                self._copies.mirrored(owner, key, shown, sequel.mirror, sequel.version)
+                self.copies.mirrored(owner, key, shown, sequel.mirror, sequel.version)
             return
-        life = self._lives.find(owner, key)
+        life = self.lives.find(owner, key)
         if life is not None:
             life.answering.pop(sequel.version, None)
             mirror = life.mirrors.get(shown.message_id) if shown else None
@@ -134,12 +126,12 @@ class Answers:
         if not landed:
             if sequel.kept:
                 # Kept as shown with the move, but it never got there: edit it again.
-                await self._shown.forget_look(owner, key, sequel.version)
-                self._lives.look_again(owner, sequel)
+                await self.shown.forget_look(owner, key, sequel.version)
+                self.lives.look_again(owner, sequel)
             return
         if shown is None:
             return
-        known = (await self._shown.kept(owner)).get(key)
+        known = (await self.shown.kept(owner)).get(key)
         if known is None or known.message_id not in (0, shown.message_id):
             return
         record = dataclasses.replace(
@@ -153,11 +145,11 @@ class Answers:
                 record,
                 digest=digest,
                 token=shown.token,
-                token_at=self._now(),
+                token_at=self.now(),
                 original=True,
                 version=sequel.version,
             )
-        self._shown.keep_and_write(owner, record)
+        self.shown.keep_and_write(owner, record)
 
     async def doubt(self, owner: Owner, message_id: int) -> None:
         """A control on the owner's message ``message_id`` was refused as being from an earlier
@@ -166,13 +158,13 @@ class Answers:
         still on its way (whose landing brings it up to date), it is edited again: in this
         process at once; with several, by the one that sends, which finds it among the answers
         not known to have landed (as one that never did)."""
-        lost = self._now() - ANSWER_LANDS_WITHIN - 1.0
+        lost = self.now() - ANSWER_LANDS_WITHIN - 1.0
         # What this process sent or heard land and has not written yet is written first (an
         # answer that landed a moment ago is confirmed in the store too).
-        await self._writes.flush()
-        if not await self._store.doubt_look(owner, message_id, lost if self._shared else None):
+        await self.writes.flush()
+        if not await self.store.doubt_look(owner, message_id, lost if self.shared else None):
             return
-        entry = self._lives.get(owner)
+        entry = self.lives.get(owner)
         if entry is not None:
             for life in entry.lives.values():
                 record = life.shown
@@ -182,4 +174,4 @@ class Answers:
                     and record.unconfirmed_since is None
                 ):
                     life.shown = dataclasses.replace(record, digest="")
-        self._lives.look_again(owner)
+        self.lives.look_again(owner)

@@ -21,6 +21,7 @@ from bot.core.base.views import MessageRecord, MessageView, Owed
 from bot.core.ledger.lanes import Lane, Lanes
 from bot.core.ledger.ledger import MessageLedger
 from bot.core.ledger.life import Owing, Send
+from bot.core.ledger.pacer import Pacer
 from bot.core.ledger.records import DmLink
 from bot.core.ledger.routes import Facts, Way, route, through
 from bot.core.ledger.transport import (
@@ -37,7 +38,7 @@ from bot.core.ledger.transport import (
     Transport,
 )
 
-__all__ = ["AlwaysSender", "Attempts", "Lease"]
+__all__ = ["AlwaysSender", "Attempts", "Crew", "Lease"]
 
 log = logging.getLogger(__name__)
 
@@ -74,22 +75,25 @@ class _Hold(Exception):
         self.retry_after = retry_after
 
 
+@dataclasses.dataclass(frozen=True)
+class Crew:
+    """What the keeper's parts (:class:`Attempts`, :class:`~bot.core.ledger.hands.Hands`,
+    :class:`~bot.core.ledger.takeover.Takeover`) work with, the keeper's own: the ledger, the
+    Discord layer, the channels' pacer, the keeper's lanes and its clock."""
+
+    ledger: MessageLedger
+    transport: Transport
+    pacer: Pacer
+    lanes: Lanes
+    clock: Callable[[], float]
+
+
 class Attempts:
     """Sends one message at a time the ways its route names, under the sender's fence."""
 
-    def __init__(
-        self,
-        ledger: MessageLedger,
-        transport: Transport,
-        lease: Lease,
-        lanes: Lanes,
-        clock: Callable[[], float],
-    ) -> None:
-        self._ledger = ledger
-        self._transport = transport
+    def __init__(self, crew: Crew, lease: Lease) -> None:
+        self._crew = crew
         self._lease = lease
-        self._lanes = lanes
-        self._clock = clock
         #: Channels the bot may not post in (gone, or no permission): told once in the log.
         self._closed_channels: set[int] = set()
 
@@ -108,7 +112,7 @@ class Attempts:
         """What a request checks right before it is written: that this process still sends
         under ``epoch``, and (for a player's hand, ``owing`` given) that the owner has not
         moved on while the request waited for its turn."""
-        lease, ledger = self._lease, self._ledger
+        lease, ledger = self._lease, self._crew.ledger
 
         def fence() -> None:
             if not lease.holds(epoch):
@@ -124,7 +128,7 @@ class Attempts:
         """Edit a copy of a message through the token that reaches it, to show ``view`` (under
         the fence of ``owing``, if given); False when the token reaches it no more."""
         try:
-            await self._transport.carry(through(copy), view, self.fence(self.epoch(), owing))
+            await self._crew.transport.carry(through(copy), view, self.fence(self.epoch(), owing))
         except (TokenLapsed, TokenUnreachable, MessageGone):
             return False
         return True
@@ -141,7 +145,7 @@ class Attempts:
                 if record is not None:
                     records.append(record)
         finally:
-            await self._ledger.shown.sent(owing.owner, records)
+            await self._crew.ledger.shown.sent(owing.owner, records)
         owed_digests = {o.key: o.view.digest() for o, _ in ready}
         return all(r.digest == owed_digests[r.key] for r in records)
 
@@ -160,13 +164,13 @@ class Attempts:
             # lost), since an edit now could land first and then be overwritten by it.
             if hold.retry_after is not None:
                 lane = Lane.TABLE if owed.user_id is None else Lane.HANDS
-                self._lanes.later(owing.owner, owing.channel_id, lane, hold.retry_after)
+                self._crew.lanes.later(owing.owner, owing.channel_id, lane, hold.retry_after)
             return None
         except DmsClosed:
             assert owed.user_id is not None
-            await self._ledger.dms_refused(owing.owner, owed.user_id)
+            await self._crew.ledger.dms_refused(owing.owner, owed.user_id)
             # The channel's notice is owed now, and the table's task may be done already.
-            self._lanes.touch(owing.owner, owing.channel_id, (Lane.TABLE,))
+            self._crew.lanes.touch(owing.owner, owing.channel_id, (Lane.TABLE,))
             return None
         except ChannelClosed as error:
             if owing.channel_id not in self._closed_channels:
@@ -190,14 +194,14 @@ class Attempts:
 
     async def _go(self, owing: Owing, owed: Owed, known: MessageRecord | None) -> MessageRecord:
         """Try the ways the route names, in order, until one goes (see :mod:`routes`)."""
-        ledger, owner = self._ledger, owing.owner
+        ledger, owner = self._crew.ledger, owing.owner
         # What was sent as it is kept now, not as it was when the owner was drawn: a click's
         # answer kept with a move meanwhile is on its way to that very message.
         sent = await ledger.shown.kept(owner)
         link = None
         if owed.user_id is not None and not owed.private:
             link = await ledger.dm_links.link(owed.user_id)
-        now = self._clock()
+        now = self._crew.clock()
         facts = Facts(
             owner,
             owing.channel_id,
@@ -231,7 +235,7 @@ class Attempts:
                     await ledger.writes.posting(owner, owed.key, attempt.channel_id)
                 ledger.sending(owner, owed.key, Send(attempt, epoch, now))
                 try:
-                    carried = await self._transport.carry(attempt, owed.view, fence)
+                    carried = await self._crew.transport.carry(attempt, owed.view, fence)
                 except TokenLapsed:
                     assert token is not None
                     lapsed.append(token)
@@ -240,7 +244,7 @@ class Attempts:
                     continue
                 except FollowupsUsedUp:
                     assert token is not None and attempt.token_at is not None
-                    ledger.followups.exhausted(token, attempt.token_at, self._clock())
+                    ledger.followups.exhausted(token, attempt.token_at, self._crew.clock())
                     continue
                 except MessageGone:
                     # Deleted by someone (or with its channel: posting again says which).
@@ -251,14 +255,16 @@ class Attempts:
                     ledger.sending(owner, owed.key, None)
                 if private_post:
                     assert token is not None and attempt.token_at is not None
-                    ledger.followups.carried(token, attempt.token_at, self._clock())
+                    ledger.followups.carried(token, attempt.token_at, self._crew.clock())
                     if carried.private:
                         # Discord made it ephemeral: its interaction's user may not let apps
                         # answer in public there (Use External Apps), so the copy would be
                         # theirs alone. It goes, and that token carries nothing more.
-                        ledger.followups.exhausted(token, attempt.token_at, self._clock())
+                        ledger.followups.exhausted(token, attempt.token_at, self._crew.clock())
                         with contextlib.suppress(Exception):
-                            await self._transport.delete_followup(token, carried.message_id, fence)
+                            await self._crew.transport.delete_followup(
+                                token, carried.message_id, fence
+                            )
                         continue
                 if attempt.way is Way.POST_AS_BOT and attempt.channel_id is None:
                     assert attempt.user_id is not None

@@ -15,16 +15,14 @@ token's own, so a player who moves by command gets their turn where they typed, 
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Callable
 
 from bot.core.base.owners import Owner
 from bot.core.base.timing import ANSWER_RETRY, CHANNEL_PERIOD, WEBHOOK_PERIOD
 from bot.core.base.views import MessageRecord, MessageView, Owed
-from bot.core.ledger.attempts import Attempts
-from bot.core.ledger.lanes import Lane, Lanes
-from bot.core.ledger.ledger import MessageLedger
+from bot.core.ledger.attempts import Attempts, Crew
+from bot.core.ledger.lanes import Lane
 from bot.core.ledger.life import Owing
-from bot.core.ledger.pacer import Pacer, RequestKind
+from bot.core.ledger.pacer import RequestKind
 from bot.core.ledger.routes import answer_on_its_way, live
 from bot.core.ledger.transport import Superseded
 
@@ -38,19 +36,9 @@ PROMPT_RESERVE = 2
 class Hands:
     """Sends the players' hands (their DMs) and their private copies, prompts first."""
 
-    def __init__(
-        self,
-        ledger: MessageLedger,
-        attempts: Attempts,
-        pacer: Pacer,
-        lanes: Lanes,
-        clock: Callable[[], float],
-    ) -> None:
-        self._ledger = ledger
+    def __init__(self, crew: Crew, attempts: Attempts) -> None:
+        self._crew = crew
         self._attempts = attempts
-        self._pacer = pacer
-        self._lanes = lanes
-        self._clock = clock
 
     async def send_mirrors(self, owing: Owing) -> set[str]:
         """Bring the players' private copies of their hands up to date (their answers that
@@ -65,7 +53,7 @@ class Hands:
             if owed.user_id is None or owed.private:
                 continue
             copies = sorted(
-                self._ledger.copies.mirrors(owner, owed.key, owed.fallbacks),
+                self._crew.ledger.copies.mirrors(owner, owed.key, owed.fallbacks),
                 key=lambda c: c.token_at or 0.0,
             )
             if not copies:
@@ -76,27 +64,27 @@ class Hands:
             work += [(False, owed, copy, owed.view.without_controls()) for copy in older]
             if newest.digest == owed.view.digest():
                 shown.add(owed.key)
-            elif answer_on_its_way(newest, self._clock()):
+            elif answer_on_its_way(newest, self._crew.clock()):
                 # A click's answer on its way there would land over an edit made now.
-                self._lanes.later(owner, owing.channel_id, Lane.COPIES, ANSWER_RETRY)
+                self._crew.lanes.later(owner, owing.channel_id, Lane.COPIES, ANSWER_RETRY)
             else:
                 work.append((owed.view.offers() is not None, owed, newest, owed.view))
         for prompt, owed, copy, view in sorted(work, key=lambda item: not item[0]):
             assert copy.token is not None
-            if not prompt and self._pacer.webhook_room(copy.token) <= PROMPT_RESERVE:
+            if not prompt and self._crew.pacer.webhook_room(copy.token) <= PROMPT_RESERVE:
                 # (Looked at again once the token's count allows.)
-                self._lanes.later(owner, owing.channel_id, Lane.COPIES, WEBHOOK_PERIOD / 2)
+                self._crew.lanes.later(owner, owing.channel_id, Lane.COPIES, WEBHOOK_PERIOD / 2)
                 continue
             if not await self._attempts.edit_copy(copy, view, owing):
-                self._ledger.copies.mirror_lost(owner, copy)  # (its token reaches it no more)
+                self._crew.ledger.copies.mirror_lost(owner, copy)  # (its token reaches it no more)
                 continue
             if view is owed.view:
-                self._ledger.copies.mirror_sent(
+                self._crew.ledger.copies.mirror_sent(
                     owner, dataclasses.replace(copy, digest=view.digest(), version=owing.version)
                 )
                 shown.add(owed.key)
             else:
-                self._ledger.copies.mirror_lost(owner, copy)
+                self._crew.ledger.copies.mirror_lost(owner, copy)
         return shown
 
     def _mirrored(self, owing: Owing) -> set[str]:
@@ -106,7 +94,7 @@ class Hands:
         for owed in owing.owed:
             if owed.user_id is None or owed.private:
                 continue
-            copies = self._ledger.copies.mirrors(owing.owner, owed.key, owed.fallbacks)
+            copies = self._crew.ledger.copies.mirrors(owing.owner, owed.key, owed.fallbacks)
             newest = max(copies, key=lambda c: c.token_at or 0.0, default=None)
             if newest is not None and newest.digest == owed.view.digest():
                 shown.add(owed.key)
@@ -126,7 +114,7 @@ class Hands:
         ordered = sorted(due, key=lambda item: not prompts[item[0].key])
         try:
             for owed, known in ordered:
-                if self._ledger.moved_on(owing):
+                if self._crew.ledger.moved_on(owing):
                     return False
                 if not prompts[owed.key] and self._redraw_waits(owing, owed, known):
                     continue
@@ -138,12 +126,14 @@ class Hands:
                     return False  # it moved on while the DM waited for its turn
                 if record is not None:
                     records.append(record)
-                    self._ledger.offered(owing.owner, owed.key, record.digest, owed.view.offers())
+                    self._crew.ledger.offered(
+                        owing.owner, owed.key, record.digest, owed.view.offers()
+                    )
                     if record.digest != owed.view.digest():
                         return False
             return True
         finally:
-            await self._ledger.shown.sent(owing.owner, records)
+            await self._crew.ledger.shown.sent(owing.owner, records)
 
     def _prompts(self, owner: Owner, owed: Owed, known: MessageRecord | None) -> bool:
         """Whether sending ``owed`` gives its player something new to act on (live controls
@@ -151,7 +141,7 @@ class Hands:
         offers = owed.view.offers()
         if offers is None:
             return False
-        return known is None or self._ledger.offering(owner, owed.key, known.digest) != offers
+        return known is None or self._crew.ledger.offering(owner, owed.key, known.digest) != offers
 
     def _redraw_waits(self, owing: Owing, owed: Owed, known: MessageRecord | None) -> bool:
         """Whether a redraw of a hand (nothing new to act on) waits, leaving the message's
@@ -161,29 +151,29 @@ class Hands:
         if known is None or owed.private or owed.last:
             return False
         # (The count of the way it would go: its token's while that lives, else its DM's.)
-        through = live(known, self._clock()) and known.token is not None
+        through = live(known, self._crew.clock()) and known.token is not None
         if through:
             assert known.token is not None
-            room = self._pacer.webhook_room(known.token)
+            room = self._crew.pacer.webhook_room(known.token)
         else:
-            room = self._pacer.room(known.channel_id, RequestKind.EDIT)
+            room = self._crew.pacer.room(known.channel_id, RequestKind.EDIT)
         if room > PROMPT_RESERVE:
             return False
         delay = WEBHOOK_PERIOD / 2 if through else CHANNEL_PERIOD / 2
-        self._lanes.later(owing.owner, owing.channel_id, Lane.HANDS, delay)
+        self._crew.lanes.later(owing.owner, owing.channel_id, Lane.HANDS, delay)
         return True
 
     async def _dm_waits(self, owing: Owing, owed: Owed, known: MessageRecord | None) -> bool:
         """Whether a hand's post or edit with the bot's token waits for its DM's count (the
         other hands in the same lane are not held up meanwhile): then it is looked at again
         once that count allows."""
-        now = self._clock()
+        now = self._crew.clock()
         if owed.private or owed.user_id is None or (known is not None and live(known, now)):
             return False  # (through a token: its own count)
         if known is None:
             # A new deal's hand, posted in the player's DM (as a follow-up of their latest
             # click there while its token lives: its own count).
-            link = await self._ledger.dm_links.link(owed.user_id)
+            link = await self._crew.ledger.dm_links.link(owed.user_id)
             if link is None or link.channel_id is None:
                 return False
             if live(MessageRecord("", 0, 0, "", link.token, link.token_at), now):
@@ -191,8 +181,8 @@ class Hands:
             channel_id, kind = link.channel_id, RequestKind.POST
         else:
             channel_id, kind = known.channel_id, RequestKind.EDIT
-        delay = self._pacer.channel_delay(channel_id, kind)
+        delay = self._crew.pacer.channel_delay(channel_id, kind)
         if delay <= 0:
             return False
-        self._lanes.later(owing.owner, owing.channel_id, Lane.HANDS, delay)
+        self._crew.lanes.later(owing.owner, owing.channel_id, Lane.HANDS, delay)
         return True

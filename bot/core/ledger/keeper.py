@@ -40,7 +40,7 @@ from bot.core.base.faults import Fault, Faults
 from bot.core.base.feed import Change, ChangeFeed
 from bot.core.base.owners import Owner, OwnerKind
 from bot.core.base.views import MessageRecord
-from bot.core.ledger.attempts import AlwaysSender, Attempts, Lease
+from bot.core.ledger.attempts import AlwaysSender, Attempts, Crew, Lease
 from bot.core.ledger.hands import Hands
 from bot.core.ledger.lanes import Lane, Lanes
 from bot.core.ledger.ledger import MessageLedger
@@ -89,9 +89,10 @@ class MessageKeeper:
         self._pacer = pacer
         self._clock = clock
         self._lanes = Lanes(self._sync_safely)
-        self._attempts = Attempts(ledger, transport, lease or AlwaysSender(), self._lanes, clock)
-        self._hands = Hands(ledger, self._attempts, pacer, self._lanes, clock)
-        self._takeover = Takeover(ledger, transport, self._attempts, pacer, clock)
+        crew = Crew(ledger, transport, pacer, self._lanes, clock)
+        self._attempts = Attempts(crew, lease or AlwaysSender())
+        self._hands = Hands(crew, self._attempts)
+        self._takeover = Takeover(crew, self._attempts)
         #: What was not sent while this process's lease was not valid (see ``resume``).
         self._held_back: set[tuple[Owner, int, Lane]] = set()
         self._unsubscribe: Callable[[], None] | None = None

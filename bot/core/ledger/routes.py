@@ -118,6 +118,28 @@ def through(copy: MessageRecord, keep: MessageRecord | None = None) -> Attempt:
     )
 
 
+def _post_through(
+    key: str,
+    channel_id: int,
+    digest: str,
+    token: str | None,
+    token_at: float | None,
+    *,
+    urgent: bool = False,
+) -> Attempt:
+    """Post the message ``key`` (showing ``digest``) in ``channel_id`` as a follow-up of the
+    interaction whose ``token`` (given at ``token_at``) reaches that channel."""
+    keep = MessageRecord(key, channel_id, 0, digest, token, token_at)
+    return Attempt(
+        Way.POST_THROUGH,
+        keep,
+        channel_id=channel_id,
+        token=token,
+        token_at=token_at,
+        urgent=urgent,
+    )
+
+
 @dataclass(frozen=True, slots=True)
 class Facts:
     """What a route is chosen from, besides the message: the owner's messages as kept now
@@ -256,16 +278,8 @@ def _to_dm(owed: Owed, known: MessageRecord | None, digest: str, facts: Facts) -
         and live(MessageRecord("", 0, 0, "", link.token, link.token_at), facts.now)
         and link.token not in facts.lapsed
     ):
-        keep = MessageRecord(owed.key, link.channel_id, 0, digest, link.token, link.token_at)
         attempts.append(
-            Attempt(
-                Way.POST_THROUGH,
-                keep,
-                channel_id=link.channel_id,
-                token=link.token,
-                token_at=link.token_at,
-                urgent=True,
-            )
+            _post_through(owed.key, link.channel_id, digest, link.token, link.token_at, urgent=True)
         )
     channel = link.channel_id if link is not None else None
     nonce = post_nonce(facts.owner, owed.key, known.message_id if known else None)
@@ -347,17 +361,8 @@ def _by_token(owed: Owed, known: MessageRecord | None, digest: str, facts: Facts
         key=lambda r: r.token_at or 0.0,
         reverse=True,
     )
-    for carrier in carriers:
-        keep = MessageRecord(
-            owed.key, carrier.channel_id, 0, digest, carrier.token, carrier.token_at
-        )
-        attempts.append(
-            Attempt(
-                Way.POST_THROUGH,
-                keep,
-                channel_id=carrier.channel_id,
-                token=carrier.token,
-                token_at=carrier.token_at,
-            )
-        )
+    attempts += [
+        _post_through(owed.key, carrier.channel_id, digest, carrier.token, carrier.token_at)
+        for carrier in carriers
+    ]
     return Route(tuple(attempts), hold=hold)

@@ -13,17 +13,15 @@ from __future__ import annotations
 import asyncio
 import logging
 from collections import OrderedDict
-from collections.abc import Callable
 
 from bot.core.base.faults import Fault
 from bot.core.base.owners import Owner
 from bot.core.base.timing import CHANNEL_PERIOD, LEASE_SAFETY, REQUEST_LANDS_WITHIN
 from bot.core.base.views import MessageRecord
-from bot.core.ledger.attempts import Attempts
-from bot.core.ledger.ledger import MessageLedger
-from bot.core.ledger.pacer import Pacer, RequestKind
+from bot.core.ledger.attempts import Attempts, Crew
+from bot.core.ledger.pacer import RequestKind
 from bot.core.ledger.touches import TOUCHED_KEPT
-from bot.core.ledger.transport import NotSender, Transport
+from bot.core.ledger.transport import NotSender
 
 __all__ = ["RECOVERED_KEPT", "Takeover"]
 
@@ -37,19 +35,9 @@ RECOVERED_KEPT = 10_000
 class Takeover:
     """Takes over from the sender before, and looks for the posts a stop left behind."""
 
-    def __init__(
-        self,
-        ledger: MessageLedger,
-        transport: Transport,
-        attempts: Attempts,
-        pacer: Pacer,
-        clock: Callable[[], float],
-    ) -> None:
-        self._ledger = ledger
-        self._transport = transport
+    def __init__(self, crew: Crew, attempts: Attempts) -> None:
+        self._crew = crew
         self._attempts = attempts
-        self._pacer = pacer
-        self._clock = clock
         # Owners whose lost posts were looked for since this process began to send (none is
         # sent to before: see recovered), and the lock of each look not made yet.
         self._recovered_owners: OrderedDict[Owner, None] = OrderedDict()
@@ -62,12 +50,12 @@ class Takeover:
         :data:`~bot.core.base.timing.REQUEST_LANDS_WITHIN`), having counted what it may have
         spent of the channels' counts as spent and taken every message it may have been
         sending as unknown."""
-        began = self._clock()
-        touched = self._ledger.touches.touched_since(began - TOUCHED_KEPT)
-        self._ledger.touches.reassert(owner for owner, _ in touched)
+        began = self._crew.clock()
+        touched = self._crew.ledger.touches.touched_since(began - TOUCHED_KEPT)
+        self._crew.ledger.touches.reassert(owner for owner, _ in touched)
         self._spent_before(touched, began)
         waits = REQUEST_LANDS_WITHIN - LEASE_SAFETY
-        await asyncio.sleep(max(0.0, began + waits - self._clock()))
+        await asyncio.sleep(max(0.0, began + waits - self._crew.clock()))
 
     def _spent_before(self, touched: list[tuple[Owner, int]], now: float) -> None:
         """The channels of the owners another sender was sending lately: each of their
@@ -76,11 +64,13 @@ class Takeover:
         ages: dict[int, list[float]] = {}
         for owner, channel_id in touched:
             ages.setdefault(channel_id, []).extend(
-                now - t for t in self._ledger.touches.changes_of(owner) if now - t < CHANNEL_PERIOD
+                now - t
+                for t in self._crew.ledger.touches.changes_of(owner)
+                if now - t < CHANNEL_PERIOD
             )
         for channel_id, heard in ages.items():
             for kind in RequestKind:
-                self._pacer.spent_before(channel_id, kind, heard)
+                self._crew.pacer.spent_before(channel_id, kind, heard)
 
     def forget(self) -> None:
         """Another process sends now: this one, once it sends again, looks for lost posts
@@ -113,22 +103,24 @@ class Takeover:
         behind: the newest copy found becomes the message (the next pass edits it to match the
         owner), any other copy is deleted, so no second hand with live controls stays in a
         DM."""
-        pending = await self._ledger.writes.pending_posts(owner)
+        pending = await self._crew.ledger.writes.pending_posts(owner)
         if not pending:
             return
         fence = self._attempts.fence(self._attempts.epoch())
-        kept = {record.message_id for record in (await self._ledger.shown.kept(owner)).values()}
+        kept = {
+            record.message_id for record in (await self._crew.ledger.shown.kept(owner)).values()
+        }
         for post in pending:
             try:
-                found = await self._transport.lost_posts(owner, post, kept, fence)
+                found = await self._crew.transport.lost_posts(owner, post, kept, fence)
                 if found:
                     *extra, newest = found
                     kept.add(newest)
                     record = MessageRecord(post.key, post.channel_id, newest, "")
-                    await self._ledger.shown.sent(owner, [record])
+                    await self._crew.ledger.shown.sent(owner, [record])
                     for message_id in extra:
-                        await self._transport.delete(post.channel_id, message_id, fence)
-                await self._ledger.writes.looked_for(owner, post.key)
+                        await self._crew.transport.delete(post.channel_id, message_id, fence)
+                await self._crew.ledger.writes.looked_for(owner, post.key)
             except (NotSender, Fault):
                 raise
             except Exception as error:

@@ -29,6 +29,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import dataclasses
 import logging
 from collections.abc import Callable
 
@@ -56,30 +57,24 @@ SWEEP_SECONDS = 600.0
 BATCH = 20
 
 
+@dataclasses.dataclass(eq=False)
 class AutoReviews:
-    """Reviews every finished game's players' decisions in the background, while started."""
+    """Reviews every finished game's players' decisions in the background, while started:
+    a look after ``gap`` seconds of quiet once a game may have finished, and one every
+    ``sweep`` seconds besides."""
 
-    def __init__(
-        self,
-        reviews: Reviews,
-        games: Games,
-        store: ReviewRecords,
-        feed: ChangeFeed,
-        *,
-        clock: Callable[[], float],
-        gap: float = PASS_GAP,
-        sweep: float = SWEEP_SECONDS,
-    ) -> None:
-        self._reviews = reviews
-        self._games = games
-        self._store = store
-        self._feed = feed
-        self._clock = clock
-        self._gap = gap
-        self._sweep = sweep
-        self._wake = asyncio.Event()
-        self._task: asyncio.Task[None] | None = None
-        self._unsubscribe: Callable[[], None] | None = None
+    reviews: Reviews
+    games: Games
+    store: ReviewRecords
+    feed: ChangeFeed
+    _: dataclasses.KW_ONLY
+    clock: Callable[[], float]
+    gap: float = PASS_GAP
+    sweep: float = SWEEP_SECONDS
+    # Set when a game may have finished; the task looking, and the feed's subscription.
+    _wake: asyncio.Event = dataclasses.field(default_factory=asyncio.Event, init=False)
+    _task: asyncio.Task[None] | None = dataclasses.field(default=None, init=False)
+    _unsubscribe: Callable[[], None] | None = dataclasses.field(default=None, init=False)
 
     @property
     def running(self) -> bool:
@@ -90,7 +85,7 @@ class AutoReviews:
         """Review what is owed now, and from now on whatever finishes."""
         if self._task is not None:
             return
-        self._unsubscribe = self._feed.subscribe(self._heard)
+        self._unsubscribe = self.feed.subscribe(self._heard)
         self._task = asyncio.get_running_loop().create_task(self._run(), name="crib-reviews")
 
     def stop(self) -> None:
@@ -108,7 +103,7 @@ class AutoReviews:
             return
         # A game this process keeps in memory at the version heard is still going (a finished
         # game is never kept): nothing to look for. Any other may have just finished.
-        if self._games.loaded.version(change.owner.id) == change.version:
+        if self.games.loaded.version(change.owner.id) == change.version:
             return
         self._wake.set()
 
@@ -116,16 +111,16 @@ class AutoReviews:
         while True:
             # Let what woke us (or the start, with its catching up) be followed by the rest of
             # a busy moment first: one look for all of it, after the games' own work.
-            await asyncio.sleep(self._gap)
+            await asyncio.sleep(self.gap)
             self._wake.clear()
             try:
                 await self.review_owed()
             except Fault as fault:
-                self._games.faults.note(fault)
+                self.games.faults.note(fault)
             except Exception:
                 log.exception("could not look for games owed their reviews")
             with contextlib.suppress(TimeoutError):
-                await asyncio.wait_for(self._wake.wait(), self._sweep)
+                await asyncio.wait_for(self._wake.wait(), self.sweep)
 
     async def review_owed(self) -> int:
         """One look: review every game owed its reviews, the latest first; how many games
@@ -133,8 +128,8 @@ class AutoReviews:
         done = 0
         failed: set[int] = set()
         while True:
-            since = self._clock() - LOOKBACK
-            owed = await self._store.reviews_owed(since, limit=BATCH + len(failed))
+            since = self.clock() - LOOKBACK
+            owed = await self.store.reviews_owed(since, limit=BATCH + len(failed))
             todo = [game_id for game_id in owed if game_id not in failed]
             if not todo:
                 return done
@@ -148,15 +143,15 @@ class AutoReviews:
         """Review one game's people and note it done; False when that failed (and it is
         left for a later look)."""
         try:
-            record = await self._games.store.get_game(game_id)
+            record = await self.games.store.get_game(game_id)
             if record is None or record.status is not GameStatus.FINISHED:
                 return False
-            outcome = "reviewed" if await self._reviews.review_all(record) else "too old"
+            outcome = "reviewed" if await self.reviews.review_all(record) else "too old"
         except UnreadableGame as fault:
-            self._games.faults.note(fault)
+            self.games.faults.note(fault)
             outcome = "unreadable"
         except Fault as fault:
-            self._games.faults.note(fault.about(game_id))
+            self.games.faults.note(fault.about(game_id))
             return False
         except Refused:
             # Nothing to deal it again from (no snapshot, no archive record): never will be.
@@ -164,6 +159,6 @@ class AutoReviews:
         except Exception:
             log.exception("could not review game %s", game_id)
             return False
-        await self._store.reviews_done(game_id, outcome, now=self._clock())
+        await self.store.reviews_done(game_id, outcome, now=self.clock())
         log.info("game %s's automatic review: %s", game_id, outcome)
         return True

@@ -32,6 +32,7 @@ import threading
 import time
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
+from functools import cache
 
 from bot.core.worker.review_work import ReviewRequest, make_review
 from engine.cards import Card
@@ -50,15 +51,12 @@ PARENT_CHECK_SECONDS = 0.5
 #: How much lower than the bot's the review worker's priority is.
 REVIEW_NICENESS = 10
 
-#: The worker's players, one per level, made on first use (in the worker process).
-_players: dict[str, Player] = {}
 
-
+@cache
 def _player(level: str) -> Player:
-    player = _players.get(level)
-    if player is None:
-        player = _players[level] = make_player(level)
-    return player
+    """The worker's player of ``level``, one per level, made on first use (in the worker
+    process)."""
+    return make_player(level)
 
 
 def choose_play(level: str, view: SeatView, seed: int) -> Card:

@@ -53,6 +53,7 @@ from bot.core.store import CoreStore
 from bot.web.activity.identity import ActivityDiscord, ActivityRefused
 from bot.web.activity.sessions import Session, Sessions
 from bot.web.activity.state import activity_state
+from bot.web.capacity import no_room
 from bot.web.loading import load_started
 
 __all__ = [
@@ -412,13 +413,7 @@ class ActivityServer:
     async def _live(self, request: web.Request) -> web.StreamResponse:
         if not self.room():
             # The page keeps what it shows and tries again later (as the game pages do).
-            busy = web.Response(
-                status=503,
-                text="Too many pages are open at once; this one will try again.",
-                headers={"Retry-After": "60", "Cache-Control": "no-store"},
-            )
-            busy.force_close()
-            return busy
+            return no_room()
         socket = web.WebSocketResponse(heartbeat=PING_SECONDS, max_msg_size=MAX_BODY)
         await socket.prepare(request)
         try:

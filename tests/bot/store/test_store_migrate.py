@@ -20,16 +20,6 @@ import pytest
 from bot.store import NewerSchema, Store, database, migrate, migrations, sqlite
 from bot.store.sqlite import statements
 
-
-@pytest.fixture(params=["sqlite", "postgres"])
-def target(request: pytest.FixtureRequest, tmp_path: Path) -> str | Path:
-    """Where a new database is, on each backend."""
-    if request.param == "postgres":
-        url: str = request.getfixturevalue("postgres_url")
-        return url
-    return tmp_path / "test.db"
-
-
 #: The first migration of most of the folders below: one table.
 BASE = {"001_base.sql": "CREATE TABLE base (x INTEGER);"}
 

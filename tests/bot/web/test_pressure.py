@@ -6,8 +6,10 @@ one line at most, and every answer dressed (the pages' headers, no ``Server``)."
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 import resource
+from collections.abc import AsyncIterator
 
 import pytest
 from aiohttp.http_exceptions import HttpProcessingError
@@ -31,10 +33,17 @@ PATIENCE = 20.0
 SQLITE = pytest.mark.parametrize("store", ["sqlite"], indirect=True)
 
 
-async def _served(service: Services, store: Store, limits: Capacity | None) -> WebServer:
+@contextlib.asynccontextmanager
+async def _served(
+    service: Services, store: Store, limits: Capacity | None
+) -> AsyncIterator[WebServer]:
+    """The pages' server, started, with ``limits``; stopped after."""
     server = WebServer(service.games, service.feed, LINKS, store, limits=limits)
     await server.start()
-    return server
+    try:
+        yield server
+    finally:
+        await server.stop()
 
 
 @pytest.fixture
@@ -103,13 +112,10 @@ async def test_the_server_sizes_its_share_from_the_open_file_limit(
         pytest.skip("a hard limit under 1,024")
     resource.setrlimit(resource.RLIMIT_NOFILE, (1024, hard))
     try:
-        server = await _served(service, store, None)
-        try:
+        async with _served(service, store, None) as server:
             limits = server.limits
             assert limits is not None
             assert 0 < limits.live_pages < limits.connections <= 1024 - RESERVED
-        finally:
-            await server.stop()
     finally:
         resource.setrlimit(resource.RLIMIT_NOFILE, (soft, hard))
 
@@ -118,9 +124,8 @@ async def test_the_server_sizes_its_share_from_the_open_file_limit(
 async def test_a_live_page_beyond_the_share_gets_503_and_one_warning(
     service: Services, store: Store, live_game: int, caplog: pytest.LogCaptureFixture
 ) -> None:
-    server = await _served(service, store, Capacity(connections=50, live_pages=1))
     live = LINKS.path(live_game) + "/live"
-    try:
+    async with _served(service, store, Capacity(connections=50, live_pages=1)) as server:
         reader, writer = await asyncio.open_connection("127.0.0.1", server.port)
         writer.write(f"GET {live} HTTP/1.1\r\nHost: pages\r\n\r\n".encode())
         assert (await asyncio.wait_for(reader.readline(), PATIENCE)).startswith(b"HTTP/1.1 200")
@@ -134,17 +139,14 @@ async def test_a_live_page_beyond_the_share_gets_503_and_one_warning(
         warned = [r for r in caplog.records if r.levelno >= logging.WARNING]
         assert len(warned) == 1 and "refusing more" in warned[0].getMessage()
         writer.close()
-    finally:
-        await server.stop()
 
 
 @SQLITE
 async def test_a_connection_beyond_the_share_is_closed_at_once(
     service: Services, store: Store
 ) -> None:
-    server = await _served(service, store, Capacity(connections=2, live_pages=1))
-    held = [await asyncio.open_connection("127.0.0.1", server.port) for _ in range(2)]
-    try:
+    async with _served(service, store, Capacity(connections=2, live_pages=1)) as server:
+        held = [await asyncio.open_connection("127.0.0.1", server.port) for _ in range(2)]
         # (Wait until the server holds both, then one more is closed without an answer.)
         runner = server._runner
         assert runner is not None and runner.server is not None
@@ -153,8 +155,6 @@ async def test_a_connection_beyond_the_share_is_closed_at_once(
         assert await _exchange(server.port, _get("/")) == b""
         for _, writer in held:
             writer.close()
-    finally:
-        await server.stop()
 
 
 @SQLITE
@@ -162,28 +162,24 @@ async def test_a_connection_that_sends_its_headers_slowly_is_closed(
     service: Services, store: Store, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.setattr(web_server, "IDLE_SECONDS", 0.5)
-    server = await _served(service, store, Capacity(connections=50, live_pages=10))
-    try:
+    async with _served(service, store, Capacity(connections=50, live_pages=10)) as server:
         reader, writer = await asyncio.open_connection("127.0.0.1", server.port)
         writer.write(b"GET / HTTP/1.1\r\nHost: pa")  # ... and the rest never comes
         # The server closes it (the read ends) rather than waiting for ever.
         assert await asyncio.wait_for(reader.read(), PATIENCE) == b""
         writer.close()
-    finally:
-        await server.stop()
 
 
 @SQLITE
 async def test_malformed_requests_are_one_line_at_most(
     service: Services, store: Store, caplog: pytest.LogCaptureFixture
 ) -> None:
-    server = await _served(service, store, Capacity(connections=50, live_pages=10))
     bad = [
         b"GET / HTTP/1.1\r\nHost: pages\r\nno colon here\r\n\r\n",
         b"GET / HTTP/1.1\r\nHost: pages\r\nContent-Length: x\r\n\r\n",
         b"GET /" + b"a" * 9000 + b" HTTP/1.1\r\nHost: pages\r\n\r\n",
     ] * 4
-    try:
+    async with _served(service, store, Capacity(connections=50, live_pages=10)) as server:
         with caplog.at_level(logging.DEBUG):
             answers = [await _exchange(server.port, request) for request in bad]
         assert all(_head(answer)[0] == 400 for answer in answers)
@@ -191,8 +187,6 @@ async def test_malformed_requests_are_one_line_at_most(
         assert len(said) <= 1
         assert all(r.exc_info is None and r.levelno == logging.WARNING for r in said)
         assert all("\n" not in r.getMessage() for r in said)
-    finally:
-        await server.stop()
 
 
 def test_malformed_requests_are_said_once_a_minute_with_how_many() -> None:
@@ -228,8 +222,7 @@ def test_malformed_requests_are_said_once_a_minute_with_how_many() -> None:
 async def test_every_answer_carries_the_pages_headers_and_no_server(
     service: Services, store: Store
 ) -> None:
-    server = await _served(service, store, Capacity(connections=50, live_pages=10))
-    try:
+    async with _served(service, store, Capacity(connections=50, live_pages=10)) as server:
         answers = {
             400: await _exchange(server.port, b"GET / HTTP/1.1\r\nHost: p\r\nbroken\r\n\r\n"),
             404: await _exchange(server.port, _get("/no/such/page")),
@@ -245,5 +238,3 @@ async def test_every_answer_carries_the_pages_headers_and_no_server(
             assert got == status
             assert all(name.lower() in headers for name in DRESS), (status, headers)
             assert "server" not in headers, (status, headers)
-    finally:
-        await server.stop()

@@ -148,15 +148,6 @@ async def test_an_unregistered_format_is_refused_naming_the_registered_ones(
     assert await store.tournament_in_channel(CHANNEL) is None
 
 
-@pytest.fixture(params=["sqlite", "postgres"])
-def target(request: pytest.FixtureRequest, tmp_path: Path) -> str | Path:
-    """Where a new, empty database is, on each backend."""
-    if request.param == "postgres":
-        url: str = request.getfixturevalue("postgres_url")
-        return url
-    return tmp_path / "test.db"
-
-
 def _before_018(dialect: Dialect, tmp_path: Path) -> Path:
     """This release's migrations of ``dialect`` without 018: the schema before it."""
     folder = tmp_path / "before018"

@@ -242,8 +242,22 @@ async def test_a_cancelled_game_owes_its_note_and_takes_the_controls_away(
     assert deal.view.controls is None
 
 
-class _SecondDeal(Exception):
-    """The second deal has begun (stops the driver there)."""
+class _DealBegun(Exception):
+    """The deal waited for has begun (stops the driver there)."""
+
+
+async def _played_until_deal(service: Services, deal: int) -> int:
+    """A game of Al and Bea to 121, played until deal ``deal`` has begun; its id."""
+    table = await open_table(service, [AL, BEA], target=121)
+    game_id = table.outcomes[0].game_id or 0
+
+    async def check(outcome: Answer, user: User) -> None:
+        if f"table:{deal}" in keys(await owed_now(service, game_id)):
+            raise _DealBegun
+
+    with contextlib.suppress(_DealBegun):
+        await drive(service, table, [AL, BEA], check=check)
+    return game_id
 
 
 async def test_a_game_ended_early_in_a_deal_still_closes_the_deal_before(
@@ -252,15 +266,7 @@ async def test_a_game_ended_early_in_a_deal_still_closes_the_deal_before(
     # A resignation soon after the deal can come before the sender closed the deal before's
     # hand messages: they are still owed their closing; the coach's line on deal 1 stays on
     # deal 2's hand message, its one place.
-    table = await open_table(service, [AL, BEA], target=121)
-    game_id = table.outcomes[0].game_id or 0
-
-    async def check(outcome: Answer, user: User) -> None:
-        if "table:2" in keys(await owed_now(service, game_id)):
-            raise _SecondDeal
-
-    with contextlib.suppress(_SecondDeal):
-        await drive(service, table, [AL, BEA], check=check)
+    game_id = await _played_until_deal(service, 2)
     assert (await service.moves.resign(CHANNEL, BEA)).ok
     owed = {o.key: o for o in await owed_now(service, game_id)}
     for seat in (0, 1):
@@ -271,25 +277,13 @@ async def test_a_game_ended_early_in_a_deal_still_closes_the_deal_before(
         assert "Coach, deal 1" in last.view.content and "resigned" in last.view.content
 
 
-class _ThirdDeal(Exception):
-    """The third deal has begun (stops the driver there)."""
-
-
 async def test_a_finished_deals_hands_are_owed_their_closing_while_the_deal_is_kept(
     service: Services,
 ) -> None:
     # A closing held up by a DM's pacing while quick players finish the next deal must still
     # be owed after it (once the deal after it was over too, it was drawn no more, and a hand
     # message kept showing a turn of a deal long gone: seen in CI on PostgreSQL).
-    table = await open_table(service, [AL, BEA], target=121)
-    game_id = table.outcomes[0].game_id or 0
-
-    async def check(outcome: Answer, user: User) -> None:
-        if "table:3" in keys(await owed_now(service, game_id)):
-            raise _ThirdDeal
-
-    with contextlib.suppress(_ThirdDeal):
-        await drive(service, table, [AL, BEA], check=check)
+    game_id = await _played_until_deal(service, 3)
     owed = {o.key: o for o in await owed_now(service, game_id)}
     for deal in (1, 2):
         for seat in (0, 1):
