@@ -124,7 +124,7 @@ class BoardPicture:
 
     ``sides`` are the sides' names, ``pegs`` each side's (front, back) peg, ``rule`` the game
     points rule whose lines the board marks (``lurch`` or ``skunk``), ``dealer`` and
-    ``winner`` sides when known, ``partners`` whether each side is a pair of partners, and
+    ``winner`` sides when known, ``partners`` whether the sides are teams of partners, and
     ``chances`` each side's chance to win in words ("64%"), shown after a deal's show.
     """
 
