@@ -1,16 +1,17 @@
 """The rules of one game of cribbage, as one frozen value the game is handed.
 
-:class:`Rules` says everything a variant may change: how many cards each seat is dealt (the
-dealer's share may differ from the others', :class:`Share`) and throws to the crib, how many
-cards come from the pack to make the crib up to its size, how many cards each keeps for the
-show (and so the flush rules), the target and the scale of game points derived from it, the
-points for last at the start of the game, how the play ends (:class:`PlayEnd`), who partners
-whom and in what order seats lead and count, and what each combination scores
-(:class:`Points`). A game reads it as ``game.rules``, a seat's view as ``view.rules``; the
-deal, the play, the show, the computer players and the bot read the rules from there and
-from nowhere else (a test keeps it so). It is saved with a game only when it is not the
-standard game for the game's players, target and options, so games saved before it existed
-load, and save back, unchanged.
+:class:`Rules` says everything a variant may change: how many cards each seat is dealt and
+throws to the crib (the dealer's :class:`Share` may differ from the others', and each seat's
+may depend on its place from the dealer's left), how many cards come from the pack to make
+the crib up to its size, how many cards each keeps for the show (and so the flush rules),
+the target and the scale of game points derived from it, the points for last at the start
+of the game, how the play ends (:class:`PlayEnd`), who partners whom and in what order seats
+lead and count, and what each combination scores (:class:`Points`). A game reads it as
+``game.rules``, a seat's view as ``view.rules``; the deal, the play, the show, the computer
+players and the bot read the rules from there and from nowhere else (a test keeps it so). It
+is saved with a game only when it is not the standard game for the game's players, target
+and options, so games saved before it existed load, and save back, unchanged. The named
+variants a table may choose (:mod:`engine.variants`) are values of it too.
 
 Today's games are values of it, made by :meth:`Rules.standard`; a variant is another value,
 as pokerkit's games are values of its state's parameters and python-chess's variants are
@@ -134,7 +135,9 @@ class Rules:
     to 121 by the lurch, counted automatically; :meth:`standard` gives the others.
 
     ``seats`` players; ``dealer`` and ``others`` the :class:`Share` of the dealer and of every
-    other seat (each keeps the same number of cards, :attr:`kept`); ``crib_from_pack`` cards
+    other seat (each keeps the same number of cards, :attr:`kept`), unless ``shares`` gives
+    each seat's share by its place from the dealer's left (see :meth:`share`);
+    ``crib_from_pack`` cards
     from the top of the pack join the crib, which then holds ``crib_size`` cards; ``sides``
     the seats of each side, which scores as one (every seat alone, the default, or partners);
     ``points_for_last`` the points the seat left of the first dealer pegs at the start of the
@@ -157,6 +160,7 @@ class Rules:
     points_for_last: int = 0
     play_end: PlayEnd = PlayEnd.ALL_CARDS
     points: Points = Points()
+    shares: tuple[Share, ...] = ()
     #: The side of each seat, worked out once from ``sides``, and the hash.
     _side_of: tuple[int, ...] = field(init=False, repr=False, compare=False)
     _hash: int = field(init=False, repr=False, compare=False)
@@ -174,12 +178,13 @@ class Rules:
             raise ValueError("Cribbage is played by two players or more.")
         if self.target < 1:
             raise ValueError("A game is played to a target of at least 1 point.")
-        if self.dealer.kept != self.others.kept or self.kept < 1:
+        round_the_table = self._round_the_table()
+        if any(share.kept != self.dealer.kept for share in round_the_table) or self.kept < 1:
             raise ValueError("Every seat keeps the same number of cards, at least one.")
-        thrown = self.dealer.to_crib + (self.seats - 1) * self.others.to_crib
+        thrown = sum(share.to_crib for share in round_the_table)
         if self.crib_from_pack < 0 or thrown + self.crib_from_pack != self.crib_size:
             raise ValueError(f"The throws and the pack must make a crib of {self.crib_size}.")
-        dealt = self.dealer.dealt + (self.seats - 1) * self.others.dealt
+        dealt = sum(share.dealt for share in round_the_table)
         if self.crib_size < 1 or dealt + self.crib_from_pack + 1 > 52:
             raise ValueError("One deck cannot deal these hands, the crib and a starter.")
         if not self.sides:
@@ -195,6 +200,24 @@ class Rules:
                 side_of[seat] = side
         object.__setattr__(self, "_side_of", tuple(side_of))
         object.__setattr__(self, "_hash", hash(_fields(self)))
+
+    def _round_the_table(self) -> tuple[Share, ...]:
+        """Checks ``shares`` against the seats, the dealer's share and the others', makes
+        shares that say no more than ``dealer`` and ``others`` () (one value, one saved
+        text), and gives each seat's share by its place from the dealer's left."""
+        if not self.shares:
+            return (*(self.others,) * (self.seats - 1), self.dealer)
+        if len(self.shares) != self.seats:
+            raise ValueError("The shares by place at the table name every seat once.")
+        if self.shares[-1] != self.dealer or self.shares[0] != self.others:
+            raise ValueError(
+                "The shares by place end with the dealer's and begin with the leader's (others)."
+            )
+        shares = tuple(self.shares)
+        object.__setattr__(self, "shares", shares)
+        if all(share == self.others for share in shares[:-1]):
+            object.__setattr__(self, "shares", ())
+        return shares
 
     def __hash__(self) -> int:
         return self._hash
@@ -237,8 +260,14 @@ class Rules:
         return self.others.kept
 
     def share(self, seat: int, dealer: int) -> Share:
-        """What ``seat`` is dealt and throws when ``dealer`` deals."""
-        return self.dealer if seat == dealer else self.others
+        """What ``seat`` is dealt and throws when ``dealer`` deals: by its place from the
+        dealer's left when the rules give ``shares`` (``shares[0]`` the leader's, ``shares[-1]``
+        the dealer's: six-hand deals five to the four seats from the dealer's left and four to
+        the seat on his right and to himself), else the dealer's share or the others'."""
+        place = (seat - dealer) % self.seats
+        if not place:
+            return self.dealer
+        return self.shares[place - 1] if self.shares else self.others
 
     def dealt(self, seat: int, dealer: int) -> int:
         """Cards dealt to ``seat`` when ``dealer`` deals."""
@@ -254,7 +283,7 @@ class Rules:
         order = [(dealer + k) % self.seats for k in range(1, self.seats + 1)]
         given = dict.fromkeys(order, 0)
         seats = []
-        for _ in range(max(self.dealer.dealt, self.others.dealt)):
+        for _ in range(max(self.dealt(seat, dealer) for seat in order)):
             for seat in order:
                 if given[seat] < self.dealt(seat, dealer):
                     given[seat] += 1
@@ -382,6 +411,7 @@ class Rules:
             "sides": [list(side) for side in self.sides],
             "points_for_last": self.points_for_last,
             "play_end": self.play_end.value,
+            **self._shares_dict(),
             "points": {
                 "fifteen": points.fifteen,
                 "fifteen_points": points.fifteen_points,
@@ -396,6 +426,13 @@ class Rules:
                 "last_card": points.last_card,
             },
         }
+
+    def _shares_dict(self) -> dict[str, Any]:
+        # Written only when the shares say more than the dealer's and the others', so every
+        # rules value saved before they could keeps its text.
+        if not self.shares:
+            return {}
+        return {"shares": [[share.dealt, share.to_crib] for share in self.shares]}
 
     @classmethod
     def from_dict(cls, data: Mapping[str, Any]) -> Rules:
@@ -416,6 +453,7 @@ class Rules:
             points_for_last=int(data["points_for_last"]),
             play_end=PlayEnd(data["play_end"]),
             points=Points(**points),
+            shares=tuple(Share(*(int(n) for n in share)) for share in data.get("shares", ())),
         )
 
 

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import json
 import pickle
+from pathlib import Path
 
 import pytest
 
@@ -190,3 +192,62 @@ def test_rules_pickle_as_a_call_of_the_constructor() -> None:
         assert (
             again == rules and hash(again) == hash(rules) and again.side_of(2) == rules.side_of(2)
         )
+
+
+#: The saved text of every rules value there was before the shares by place were added
+#: (``Rules.to_dict()`` as compact JSON), recorded then: the standard games and the variants'
+#: values the game tests play.
+SAVED_RULES = Path(__file__).parent / "saved_rules.json"
+
+
+def test_every_rules_value_saved_before_the_shares_by_place_saves_the_same_text() -> None:
+    recorded: dict[str, str] = json.loads(SAVED_RULES.read_text(encoding="utf-8"))
+    assert len(recorded) >= 30
+    for label, text in recorded.items():
+        rules = Rules.from_dict(json.loads(text))
+        assert json.dumps(rules.to_dict(), separators=(",", ":")) == text, label
+        assert rules.shares == ()
+
+
+SIX_DEAL = (Share(5, 1),) * 4 + (Share(4, 0),) * 2
+
+
+def test_a_share_can_depend_on_the_seats_place_from_the_dealers_left() -> None:
+    rules = Rules(seats=6, dealer=Share(4, 0), others=Share(5, 1), shares=SIX_DEAL,
+                  sides=((0, 2, 4), (1, 3, 5)))  # fmt: skip
+    for dealer in range(6):
+        assert [rules.share((dealer + place) % 6, dealer) for place in range(1, 7)] == list(
+            SIX_DEAL
+        )
+    assert Rules.from_dict(rules.to_dict()) == rules
+    assert rules.to_dict()["shares"] == [[5, 1]] * 4 + [[4, 0]] * 2
+    assert pickle.loads(pickle.dumps(rules)) == rules
+
+
+def test_shares_by_place_that_say_no_more_than_the_dealers_and_the_others_are_the_same_rules() -> (
+    None
+):
+    five_hand = Rules(seats=5, dealer=Share(4, 0), others=Share(5, 1))
+    said_by_place = Rules(
+        seats=5, dealer=Share(4, 0), others=Share(5, 1), shares=(Share(5, 1),) * 4 + (Share(4, 0),)
+    )
+    assert said_by_place == five_hand and said_by_place.shares == ()
+    assert said_by_place.to_dict() == five_hand.to_dict() and "shares" not in five_hand.to_dict()
+
+
+@pytest.mark.parametrize(
+    ("shares", "says"),
+    [
+        (SIX_DEAL[:5], "every seat once"),
+        ((Share(5, 1),) * 5 + (Share(4, 1),), "end with the dealer's"),
+        ((Share(4, 0), *SIX_DEAL[1:]), "begin with the leader's"),
+        ((Share(5, 1),) * 3 + (Share(6, 1),) + (Share(4, 0),) * 2, "same number"),
+        ((Share(5, 1),) * 3 + (Share(4, 0),) * 3, "crib of 4"),
+    ],
+)
+def test_shares_by_place_that_no_deck_can_deal_are_refused(
+    shares: tuple[Share, ...], says: str
+) -> None:
+    with pytest.raises(ValueError, match=says):
+        Rules(seats=6, dealer=Share(4, 0), others=Share(5, 1), shares=shares,
+              sides=((0, 2, 4), (1, 3, 5)))  # fmt: skip

@@ -4,8 +4,10 @@ The files in ``saved_games/`` stand for the snapshots kept in players' databases
 four were written by the engine before the rule facts and the closed sets (result kinds, end
 reasons, score item kinds) moved to one home and became ``StrEnum`` s; the others (three
 players, 61 and the skunk scale, counting by hand with a muggins window open) before the rules
-became a value handed to the game. While the format
-version is unchanged, a loaded game must write exactly the text it was read from.
+became a value handed to the game; the games by rules other than the standard game's
+(five-card, seven-card, five-hand, six in teams of three with a crib of six) before a share
+could depend on the seat's place from the dealer. While the format version is unchanged, a
+loaded game must write exactly the text it was read from.
 """
 
 from __future__ import annotations
