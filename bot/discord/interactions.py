@@ -409,7 +409,7 @@ class DiscordIO:
         await self._carry(interaction, answer.game_id, moved=False, shown=clicked_of(interaction))
 
     async def page_click(
-        self, interaction: discord.Interaction[Any], table: Table, page: int
+        self, interaction: discord.Interaction[Any], table: Table, page: int, variant: str
     ) -> None:
         """A leaderboard's Previous, Next or other-table button: that page, in place."""
         guild_id = interaction.guild_id
@@ -418,7 +418,8 @@ class DiscordIO:
             return
         standings = self.services.standings
         await self._click(
-            interaction, lambda: standings.leaderboard(guild_id, table=table, page=page)
+            interaction,
+            lambda: standings.leaderboard(guild_id, table=table, page=page, variant=variant),
         )
 
     async def tournament_click(

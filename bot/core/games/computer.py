@@ -96,11 +96,12 @@ def computer_name(level: str, seats: Sequence[SeatRecord]) -> str:
     so that two computers at one table can be told apart in the channel."""
     base = level_name(level)
     taken = {seat.name for seat in seats}
-    for number in range(1, 5):
+    # A name for each seat there is, and one more: one of them is free.
+    for number in range(1, len(seats) + 2):
         name = base if number == 1 else f"{base} {number}"
         if name not in taken:
             return name
-    raise ValueError("A table has at most four seats.")
+    raise AssertionError("unreachable: more names than seats")
 
 
 def level_of(seat: SeatRecord) -> str:

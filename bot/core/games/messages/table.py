@@ -81,7 +81,8 @@ RARE_HANDS = {28: " — 🎉 **a 28!**", 29: " — 🎉 **a 29, the perfect hand
 def _shown(names: Names, event: ev.Shown, manual: bool) -> str:
     what = _whose(names, event.seat, event.crib)
     said = say_score(event.score)
-    rare = RARE_HANDS.get(event.score.total, "")
+    # A 28 or 29 is rare among four cards and the starter, not among five (seven-card).
+    rare = RARE_HANDS.get(event.score.total, "") if len(event.cards) == 4 else ""
     if event.claimed is not None:
         # The breakdown after a claim (manual counting): the claim was pegged already.
         missed = f" — {plural(event.missed, 'point')} missed" if event.missed else ""

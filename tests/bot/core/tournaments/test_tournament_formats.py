@@ -158,11 +158,11 @@ def target(request: pytest.FixtureRequest, tmp_path: Path) -> str | Path:
 
 
 def _before_018(dialect: Dialect, tmp_path: Path) -> Path:
-    """This release's migrations of ``dialect`` without 018: the schema before it."""
+    """This release's migrations of ``dialect`` before 018: the schema before it."""
     folder = tmp_path / "before018"
     folder.mkdir()
     for path in dialect.migrations_dir.glob("*.sql"):
-        if not path.name.startswith("018_"):
+        if path.name < "018_":
             shutil.copy(path, folder / path.name)
     return folder
 

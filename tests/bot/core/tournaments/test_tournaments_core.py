@@ -69,7 +69,9 @@ async def test_a_knockout_is_seeded_by_rating(service: Services, store: Store) -
     tid = await _open(service, format="knockout")
     ratings = {PEOPLE[4].id: 30.0, PEOPLE[2].id: 20.0}
 
-    async def standing(guild_id: int | None, player_id: int) -> dict[bool, Any]:
+    async def standing(
+        guild_id: int | None, player_id: int, variant: str = "standard"
+    ) -> dict[bool, Any]:
         if player_id not in ratings:
             return {}
         return {False: SimpleNamespace(standing=SimpleNamespace(ordinal=ratings[player_id]))}
