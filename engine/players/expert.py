@@ -11,11 +11,15 @@
   and the best average wins. Near the end of a two-player game a play-out is worth the
   chance to win from where it leaves the scores (:mod:`engine.players.win_chance`), so
   pegging out, and keeping the opponent from pegging out, come first.
-* With three or four players the same, with the partner's points and crib counted as the
-  seat's own; the role tables, the pegging table and the chance to win are two-player
-  tables, so there it plays for points. Which tables it uses is decided by the game's rules
-  (each table says the rules it holds for); the hand's value and the play-outs follow the
-  rules themselves.
+* The role tables, the pegging table, the keep model of the guesses and the chance to win
+  are the standard two-player game's (each table says the rules it holds for). In any
+  other game (three players or more, five-card or seven-card cribbage) it does without
+  them: the crib by the one- and two-card crib table (any crib of four), no pegging value
+  in the discard, guesses weighed by the play alone, and points rather than the chance to
+  win near the end (reaching the target in a play-out still counts as the game). Partners'
+  points and crib count as the seat's own. With four other hands or more still held
+  (five- and six-hand) each card is played out against :data:`CROWDED_SAMPLES` guesses.
+  The hand's value and the play-outs follow the rules themselves.
 
 It decides from its view alone with the injected random source: the same view and seed give
 the same choice.
@@ -38,10 +42,18 @@ from engine.players.expert_play import Outcome, play_values
 from engine.players.win_chance import holds, shown_chance
 from engine.views import SeatView
 
-__all__ = ["SAMPLES", "ExpertPlayer", "endgame_outcome"]
+__all__ = ["CROWDED_HANDS", "CROWDED_SAMPLES", "SAMPLES", "ExpertPlayer", "endgame_outcome"]
 
 #: Guesses at the other hands each candidate card is played out against.
 SAMPLES = 128
+#: With this many other hands still held or more (five- and six-hand), each card is played
+#: out against :data:`CROWDED_SAMPLES` guesses instead. Guessing four or five hands and
+#: playing them all out costs several times what it does at four players (about 30 ms a
+#: play, p99 150 ms, against 9 and 30), and a table of several computer seats waits on each
+#: of them in turn; by the expert's own play-out values (1,024 guesses as the judge, 300
+#: five-hand plays) a quarter of the guesses costs it about 0.02 points a play.
+CROWDED_HANDS = 4
+CROWDED_SAMPLES = 32
 
 
 def _needs(view: SeatView) -> tuple[int, int] | None:
@@ -101,9 +113,17 @@ class ExpertPlayer(Player):
         )
         return best.thrown
 
+    def samples_for(self, view: SeatView) -> int:
+        """The guesses each card is played out against: fewer when four other hands or more
+        are still held (see :data:`CROWDED_SAMPLES`)."""
+        others = sum(1 for seat, held in enumerate(view.hand_sizes) if held and seat != view.seat)
+        return min(self.samples, CROWDED_SAMPLES) if others >= CROWDED_HANDS else self.samples
+
     def choose_play(self, view: SeatView, rng: random.Random) -> Card:
         """The card whose play-outs are worth most (see the module)."""
         playable(view)  # refuse a view with nothing to play before valuing nothing
-        values = play_values(view, rng, samples=self.samples, outcome=endgame_outcome(view))
+        values = play_values(
+            view, rng, samples=self.samples_for(view), outcome=endgame_outcome(view)
+        )
         best = max(value for _, value in values)
         return next(card for card, value in values if value >= best - 1e-12)

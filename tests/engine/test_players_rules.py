@@ -9,6 +9,7 @@ import random
 
 import pytest
 
+from engine import variants
 from engine.cards import full_deck, parse_cards
 from engine.game import Game
 from engine.phase import Phase
@@ -23,6 +24,7 @@ from engine.players import (
 )
 from engine.players.base import finish
 from engine.players.discard_ev import discard_choices
+from engine.players.expert import CROWDED_SAMPLES, SAMPLES
 from engine.players.expert_discard import discard_splits
 from engine.rules import PlayEnd, Rules, Share
 from engine.scoring import hand_total
@@ -90,3 +92,45 @@ def test_the_club_player_throws_what_its_seat_must_in_five_hand() -> None:
         assert len(thrown) == view.discard_count == 1
         game.discard(seat, thrown)
     assert game.phase is Phase.PLAY
+
+
+# ------------------------------------------------------------------ the named variants
+
+
+@pytest.mark.parametrize("variant", variants.listed(), ids=lambda v: v.name)
+@pytest.mark.parametrize("level", ["easy", "medium", "hard", "expert"])
+def test_every_level_plays_every_named_variant_to_its_end(
+    variant: variants.Variant, level: str
+) -> None:
+    rules = variant.rules(variant.seats[-1], variant.targets[-1])
+    game, _ = Game.new(NAMES[: rules.seats], rng=random.Random(17), rules=rules)
+    seats = [players_for(level) for _ in range(rules.seats)]
+    finish(game, seats, [random.Random(seat) for seat in range(rules.seats)])
+    assert game.result is not None and max(game.result.scores) >= rules.target
+
+
+def test_only_the_standard_two_player_game_has_the_experts_two_player_tables() -> None:
+    for variant in variants.listed():
+        for players in variant.seats:
+            rules = variant.rules(players)
+            two_player = variant is variants.STANDARD and players == 2
+            assert role_crib.holds(rules) == two_player
+            assert win_chance.holds(rules) == two_player
+            # The one- and two-card crib table holds for every crib of four.
+            assert crib_table.holds(rules)
+
+
+def test_the_expert_plays_out_against_fewer_guesses_when_four_other_hands_are_held() -> None:
+    expert = ExpertPlayer()
+    for variant, players, samples in [
+        (variants.STANDARD, 2, SAMPLES),
+        (variants.STANDARD, 4, SAMPLES),
+        (variants.SEVEN_CARD, 2, SAMPLES),
+        (variants.FIVE_HAND, 5, CROWDED_SAMPLES),
+        (variants.SIX_HAND, 6, CROWDED_SAMPLES),
+    ]:
+        game, _ = Game.new(NAMES[:players], rng=random.Random(2), rules=variant.rules(players))
+        for seat in game.pending_discards():
+            game.discard(seat, game.hand(seat)[: game.view(seat).discard_count])
+        assert game.turn is not None
+        assert expert.samples_for(game.view(game.turn)) == samples, variant.name
