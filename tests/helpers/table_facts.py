@@ -210,10 +210,13 @@ def check_result(event: GameOver, text: str) -> None:
         assert f"{won}-{result.scores[losers[0]]}" in text, text
     else:
         wanted = [result.scores[s] for s in losers]
-        said = re.search(rf"{won} to .+'s (\d+) and .+'s (\d+)", text)
+        # "61 to Cy's 53, Di's 40 and Bea's 34", as many as there are losing sides.
+        listed = ", ".join([r".+'s (\d+)"] * (len(losers) - 1))
+        said = re.search(rf"{won} to {listed} and .+'s (\d+)", text)
         if said is None:
             # After a resignation the scores as they stood: "(Bea 40, Cy 30, Al 20)".
-            said = re.search(r"\(.+ (\d+), .+ (\d+), .+ (\d+)\)", text)
+            stood = ", ".join([r".+ (\d+)"] * len(result.scores))
+            said = re.search(rf"\({stood}\)", text)
             wanted = [result.scores[result.winner], *wanted]
         assert said is not None, text
         assert [int(n) for n in said.groups()] == wanted, text

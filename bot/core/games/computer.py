@@ -18,6 +18,7 @@ no short claim is open to muggins, so people always get the whole window; and a 
 
 from __future__ import annotations
 
+import asyncio
 import random
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
@@ -30,6 +31,8 @@ from engine.game import Game
 from engine.phase import Phase
 from engine.players import LEVELS, Player, make_player
 from engine.players.claims import calls_muggins, computer_claim
+from engine.rules import PlayEnd, Points, Rules
+from engine.scoring import rank_table
 from engine.views import PublicView, SeatView
 
 __all__ = [
@@ -46,6 +49,7 @@ __all__ = [
     "level_name",
     "level_of",
     "snapshot_views",
+    "tables_ready",
 ]
 
 #: The level a game against the computer gets when none is chosen: ``hard``, a real game that
@@ -195,12 +199,37 @@ def answers_later(seats: Sequence[SeatRecord], game: Game) -> bool:
     return seat is not None and game.phase is Phase.PLAY and seats[seat].level in THINKS_AT_LENGTH
 
 
+#: The sizes of show (cards with the starter) and the points whose rank tables are built.
+_TABLES_BUILT: set[tuple[int, Points]] = set()
+
+
+async def tables_ready(rules: Rules) -> None:
+    """Have the engine's rank tables for the shows of ``rules`` built (once per process),
+    in a thread: the six-card show of seven-card cribbage takes a table of 18,395 rank
+    multisets, a second or more to build, which on the event loop would hold every other
+    game (and keep the interaction that opened the game from being answered in time). The
+    standard game's are built at start-up already."""
+    sizes = {(rules.kept + 1, rules.points), (rules.crib_size + 1, rules.points)}
+    missing = sizes - _TABLES_BUILT
+    if not missing:
+        return
+    await asyncio.to_thread(_build_tables, missing)
+    _TABLES_BUILT.update(missing)
+
+
+def _build_tables(sizes: set[tuple[int, Points]]) -> None:
+    for size, points in sizes:
+        rank_table(size, points)
+
+
 def snapshot_views(game: Game) -> dict[int, SeatView]:
-    """Every seat's view just before the last card of the play, the only action that ends a
-    deal (and so replaces the dealt hands the coach needs); empty before any other action."""
+    """Every seat's view just before a play that may end the play, the only action that ends
+    a deal (and so replaces the dealt hands the coach needs): the last card, or any card when
+    the play ends at the first go or 31 (five-card cribbage); empty before any other action."""
     if game.phase is not Phase.PLAY:
         return {}
-    if sum(len(game.hand(seat)) for seat in range(game.num_players)) != 1:
+    one_pass = game.rules.play_end is PlayEnd.FIRST_GO
+    if not one_pass and sum(len(game.hand(seat)) for seat in range(game.num_players)) != 1:
         return {}
     return {seat: game.view(seat) for seat in range(game.num_players)}
 

@@ -29,7 +29,14 @@ from bot.core.base.shuffles import RecordingRandom
 from bot.core.base.text import escape
 from bot.core.base.views import ConfirmControls, MessageRecord, MessageView
 from bot.core.games import lobby, snapshot
-from bot.core.games.computer import DEFAULT_LEVEL, LEVELS, ComputerPlayers, Step, computer_moves
+from bot.core.games.computer import (
+    DEFAULT_LEVEL,
+    LEVELS,
+    ComputerPlayers,
+    Step,
+    computer_moves,
+    tables_ready,
+)
 from bot.core.games.deal_log import DealLog
 from bot.core.games.games import Games, Loaded, OnGames
 from bot.core.games.records import GameRecord, GameStatus, SeatRecord
@@ -38,7 +45,7 @@ from bot.core.ledger.life import answer_kept
 from engine.counting import Counting
 from engine.game import Game
 from engine.outcome import Scoring
-from engine.variants import STANDARD
+from engine.variants import STANDARD, named
 
 __all__ = ["Lobbies"]
 
@@ -99,6 +106,7 @@ class Lobbies(OnGames):
         table = lobby.table_asked(
             variant=variant, players=players, target=target, teams=teams, scoring=scoring
         )
+        await tables_ready(table.variant.rules(table.players, table.target))
         store = self._games.store
         async with self._games.lock(channel_id):
             if await store.open_game_in_channel(channel_id) is not None:
@@ -156,6 +164,7 @@ class Lobbies(OnGames):
         thread, ``occasion`` saying which round of which tournament). The channel's open
         game, if it has one already, is returned instead: a second call for the same pairing
         (after a restart) opens nothing more."""
+        await tables_ready(named(variant).rules(2, target))
         store = self._games.store
         async with self._games.lock(channel_id):
             found = await store.open_game_in_channel(channel_id)
@@ -357,6 +366,7 @@ class Lobbies(OnGames):
 
     async def _start(self, record: GameRecord, user: User, clicked: Clicked | None) -> Answer:
         lobby.check_start(record, user)
+        await tables_ready(record.rules)
         loaded, steps = await self._dealt(record)
         after = dataclasses.replace(record, status=GameStatus.ACTIVE, version=record.version + 1)
         answered = _answered(after, clicked, self._games.now(), self._launch)

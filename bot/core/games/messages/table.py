@@ -331,7 +331,7 @@ def deal_text(
     view: PublicView,
     *,
     live: bool,
-    cut: ev.CutForDeal | None = None,
+    opening: Sequence[ev.Event] = (),
     resigned: int | None = None,
     chances: Sequence[str] | None = None,
     seal: Seal | None = None,
@@ -340,8 +340,11 @@ def deal_text(
     discard count and, when ``live``, the line that says where the play stands); ``chances``,
     each side's chance to win once the deal is over, said after the scores; ``seal``: the
     deal's sealed shuffle (its seal under the deal, its seed at the show once shown; for a game
-    begun before shuffles were sealed, :data:`NOT_SEALED` under the deal)."""
-    play: list[str] = [] if cut is None else [_cut(names, cut)]
+    begun before shuffles were sealed, :data:`NOT_SEALED` under the deal). ``opening``: the
+    events before the first deal (the cut for deal, and the points for last where the rules
+    give them), said first on the first deal's table."""
+    play: list[str] = []
+    events = [*opening, *events]
     # The indexes in ``play`` of calls that scored nothing (left out of the brief form).
     quiet: set[int] = set()
     # The show, a group of lines per hand counted (and the crib), in the order counted.
