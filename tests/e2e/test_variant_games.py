@@ -65,3 +65,17 @@ async def test_a_whole_game_of_each_variant(
     al = player.players[0]
     stats = await world.fd.slash(al, world.general, "/cribbage stats")
     assert kind.title in stats.words(), stats.words()
+
+
+async def test_a_combination_a_variant_does_not_offer_gets_one_line(
+    world: World, bot: BotProcess
+) -> None:
+    al = world.players[0]
+    for line, said in (
+        ("/cribbage new variant:five_card players:3", "Five-card cribbage is for 2 players."),
+        ("/cribbage new variant:seven_card target:121", "Seven-card cribbage is played to 181."),
+        ("/cribbage new players:4 teams:pairs", "`teams` is for six players"),
+    ):
+        reply = await world.fd.slash(al, world.general, line)
+        assert reply.ephemeral and said in reply.words() and "\n" not in reply.words(), line
+    assert not rows(world.database, "SELECT id FROM games", ())

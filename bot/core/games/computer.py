@@ -23,16 +23,17 @@ import random
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
-from bot.core.games.records import SeatRecord
+from bot.core.games.records import GameRecord, SeatRecord
 from bot.core.worker.thinking import WorkerThinking
 from engine.cards import Card
 from engine.events import Event
 from engine.game import Game
 from engine.phase import Phase
-from engine.players import LEVELS, Player, make_player
+from engine.players import LEVELS, Player, make_player, role_crib
 from engine.players.claims import calls_muggins, computer_claim
 from engine.rules import PlayEnd, Points, Rules
 from engine.scoring import rank_table
+from engine.variants import STANDARD, named
 from engine.views import PublicView, SeatView
 
 __all__ = [
@@ -47,6 +48,7 @@ __all__ = [
     "computer_name",
     "computer_to_move",
     "level_name",
+    "level_note",
     "level_of",
     "snapshot_views",
     "tables_ready",
@@ -106,6 +108,24 @@ def computer_name(level: str, seats: Sequence[SeatRecord]) -> str:
         if name not in taken:
             return name
     raise AssertionError("unreachable: more names than seats")
+
+
+def level_note(level: str, record: GameRecord) -> str | None:
+    """What a computer at ``level`` does otherwise at ``record``'s table than in the
+    standard game, said in the lobby of a variant (None: nothing). The expert's crib by
+    role, its worth of the kept cards in the play, its guesses at what others keep and its
+    chance to win are tables of the standard two-player game (:mod:`engine.players.expert`
+    says so): without them it plays a level of its own, below its standard strength. The
+    other levels' tables (the crib of any four cards) hold in every variant."""
+    variant = named(record.variant)
+    if level != "expert" or variant is STANDARD or role_crib.holds(record.rules):
+        return None
+    return (
+        f"{level_name(level)} plays {variant.title.lower()} without its two-player tables"
+        " (the crib by role, the kept cards' worth in the play, the chance to win): it weighs"
+        " the crib by the one-card table and plays for points near the end, so it is not at"
+        " full expert strength here; the other levels play as they do in the standard game."
+    )
 
 
 def level_of(seat: SeatRecord) -> str:

@@ -13,11 +13,19 @@ from bot.core.base import refusals
 from bot.core.base.refusals import Refused
 from bot.core.base.replies import User
 from bot.core.base.views import LOBBY_ACTIONS, TABLE_BUTTON, LobbyControls, MessageView
-from bot.core.games.computer import LEVELS, computer_name
+from bot.core.games.computer import LEVELS, computer_name, level_note
 from bot.core.games.messages.lobby import lobby_text
 from bot.core.games.records import GameRecord, GameStatus, SeatRecord
 from engine.outcome import Scoring
-from engine.variants import FIVE_HAND, SIX_HAND, SIX_HAND_PAIRS, STANDARD, Variant, named
+from engine.variants import (
+    FIVE_HAND,
+    SIX_HAND,
+    SIX_HAND_PAIRS,
+    STANDARD,
+    UnknownVariant,
+    Variant,
+    named,
+)
 
 __all__ = [
     "TEAMS",
@@ -65,7 +73,13 @@ def table_asked(
     if teams is not None and players is not None and players not in SIX_HAND.seats:
         raise Refused(refusals.TEAMS_ALONE)
     if variant is not None:
-        chosen = named(variant)
+        try:
+            chosen = named(variant)
+        except UnknownVariant as unknown:
+            raise Refused(str(unknown)) from None
+        if chosen is SIX_HAND and teams is not None:
+            # Six-hand names the deal; `teams` the layout (threes, or pairs).
+            chosen = TEAMS[teams]
     elif teams is not None:
         chosen = TEAMS[teams]
     elif players in FIVE_HAND.seats:
@@ -105,6 +119,10 @@ def lobby_view(
         record.occasion,
         named(record.variant),
     )
+    seated = {s.level for s in record.seats if s.is_computer and s.level is not None}
+    notes = [n for level in sorted(seated) if (n := level_note(level, record)) is not None]
+    if notes:
+        text += "\n" + "\n".join(notes)
     if state is not GameStatus.LOBBY:
         return MessageView(text, controls=LobbyControls(record.id, ()))
     has_computer = any(s.is_computer for s in record.seats)
