@@ -61,6 +61,10 @@ RULE_TOPICS: tuple[tuple[str, str], ...] = (
     ("The show (counting hands)", "show"),
     ("Scoring table", "scoring"),
     ("Bot commands", "commands"),
+    ("Five-card cribbage (with sources)", "five-card"),
+    ("Seven-card cribbage (with sources)", "seven-card"),
+    ("Five players: five-hand (with sources)", "five-hand"),
+    ("Six players: six-hand (with sources)", "six-hand"),
 )
 
 _PLAYERS = [

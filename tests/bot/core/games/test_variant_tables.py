@@ -7,10 +7,20 @@ from __future__ import annotations
 import pytest
 
 from bot.core.base.refusals import Refused
+from bot.core.base.rules_help import rules_text
 from bot.core.games.lobby import table_asked
 from bot.core.services import Services
 from bot.store import Store
-from engine.variants import FIVE_CARD, FIVE_HAND, SEVEN_CARD, SIX_HAND, SIX_HAND_PAIRS, STANDARD
+from engine.variants import (
+    FIVE_CARD,
+    FIVE_HAND,
+    SEVEN_CARD,
+    SIX_HAND,
+    SIX_HAND_PAIRS,
+    STANDARD,
+    Variant,
+    listed,
+)
 from tests.helpers.service_driver import AL, CHANNEL, GUILD, Transcript, state
 
 
@@ -111,3 +121,30 @@ async def test_the_lobby_says_where_the_expert_plays_without_its_tables(
     lobby = table.messages[(opened.game_id or 0, "lobby")].view.content
     said = "Expert bot plays" in lobby and "not at full expert strength here" in lobby
     assert said == noted, lobby
+
+
+#: How `/cribbage rules` names each source engine.variants cites (docs/variants.md in full).
+_CITED_AS = {
+    "Hoyle": "Hoyle",
+    "EB9": "Britannica 9th",
+    "EB11": "Britannica 11th",
+    "Cassell": "Cassell",
+    "Enquire": "Enquire Within",
+    "Dawson": "Dawson",
+    "Bicycle": "Bicycle",
+    "Peggers": "Germantown Peggers",
+    "Wikipedia": "Wikipedia",
+    "Pastimes": "ourpastimes.com",
+    "Lehr": "Lehr family",
+}
+
+
+@pytest.mark.parametrize("variant", [v for v in listed() if v is not STANDARD], ids=str)
+def test_each_variants_rules_topic_cites_its_sources(variant: Variant) -> None:
+    topic = variant.name.removesuffix("_pairs").replace("_", "-")
+    text = rules_text(topic)
+    assert text.startswith(f"**{variant.title.removesuffix(' in pairs')}**"), text
+    assert len(text) <= 2000  # one Discord message
+    for source in variant.sources:
+        assert _CITED_AS[source.split()[0]] in text, (source, text)
+    assert f"variant:{variant.name.removesuffix('_pairs')}" in text
