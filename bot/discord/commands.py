@@ -33,6 +33,7 @@ from bot.discord.places import (
 from bot.discord.tournament_commands import TournamentCommands
 from engine.counting import Counting
 from engine.outcome import Scoring
+from engine.variants import STANDARD
 
 __all__ = [
     "DIFFICULTY_ALONE",
@@ -374,32 +375,38 @@ class CribbageCommands(app_commands.Group):
     @app_commands.describe(
         table="Games between people (default), or against the computer",
         season="All time by rating (default), or a calendar month by game points",
+        variant="Which game's ratings: each variant is rated apart (default: standard)",
     )
-    @app_commands.choices(table=_TABLES, season=_SEASONS)
+    @app_commands.choices(table=_TABLES, season=_SEASONS, variant=VARIANT_CHOICES)
     async def leaderboard(
         self,
         interaction: discord.Interaction[Any],
         table: app_commands.Choice[str] | None = None,
         season: app_commands.Choice[str] | None = None,
+        variant: app_commands.Choice[str] | None = None,
     ) -> None:
-        """The server's standings by rating, ten to a page; or a month's, by game points."""
+        """The server's standings by rating, ten to a page; or a month's, by game points;
+        of the standard game unless ``variant`` names another (each is rated apart)."""
         if interaction.guild_id is None:
             here = NEEDS_A_SERVER if bot_is_member(interaction) else NO_LEADERBOARD_HERE
             await send_error(interaction, here)
             return
         guild_id = interaction.guild_id
         chosen: Table = "computer" if table is not None and table.value == "computer" else "people"
+        kind = variant.value if variant else STANDARD.name
         if season is not None and season.value != "all_time":
             seasons, month = _core(interaction).seasons, season.value
             await io_of(interaction).command(
                 interaction,
-                lambda: seasons.leaderboard(guild_id, month, table=chosen),
+                lambda: seasons.leaderboard(guild_id, month, table=chosen, variant=kind),
                 ephemeral=False,
             )
             return
         standings = _core(interaction).standings
         await io_of(interaction).command(
-            interaction, lambda: standings.leaderboard(guild_id, table=chosen), ephemeral=False
+            interaction,
+            lambda: standings.leaderboard(guild_id, table=chosen, variant=kind),
+            ephemeral=False,
         )
 
     @app_commands.command(name="stats", description="A player's cribbage record on this server")

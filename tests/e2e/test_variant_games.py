@@ -65,6 +65,11 @@ async def test_a_whole_game_of_each_variant(
     al = player.players[0]
     stats = await world.fd.slash(al, world.general, "/cribbage stats")
     assert kind.title in stats.words(), stats.words()
+    line = f"/cribbage leaderboard table:computer variant:{variant}"
+    board = (await world.fd.slash(al, world.general, line)).words()
+    assert kind.title in board and al.name in board, board
+    standard = await world.fd.slash(al, world.general, "/cribbage leaderboard table:computer")
+    assert al.name not in standard.words(), standard.words()
 
 
 async def test_a_combination_a_variant_does_not_offer_gets_one_line(
