@@ -9,6 +9,8 @@ import pytest
 from bot.core.base.refusals import Refused
 from bot.core.base.rules_help import rules_text
 from bot.core.games.lobby import table_asked
+from bot.core.games.records import GameRecord, GameStatus, SeatRecord
+from bot.core.review.review import review_caveat
 from bot.core.services import Services
 from bot.store import Store
 from engine.variants import (
@@ -20,6 +22,7 @@ from engine.variants import (
     STANDARD,
     Variant,
     listed,
+    named,
 )
 from tests.helpers.service_driver import AL, CHANNEL, GUILD, Transcript, state
 
@@ -148,3 +151,32 @@ def test_each_variants_rules_topic_cites_its_sources(variant: Variant) -> None:
     for source in variant.sources:
         assert _CITED_AS[source.split()[0]] in text, (source, text)
     assert f"variant:{variant.name.removesuffix('_pairs')}" in text
+
+
+def _record(variant: str, players: int) -> GameRecord:
+    kind = named(variant)
+    seats = tuple(SeatRecord(s, 10 + s, f"P{s}") for s in range(players))
+    return GameRecord(
+        1, GUILD, CHANNEL, GameStatus.FINISHED, 10, players, kind.default_target, False,
+        None, 1, 0.0, 0.0, seats, variant=variant,
+    )  # fmt: skip
+
+
+@pytest.mark.parametrize(
+    ("variant", "players", "caveat"),
+    [
+        ("standard", 2, False),
+        ("standard", 4, False),
+        ("five_card", 2, True),
+        ("seven_card", 2, True),
+        ("five_hand", 5, True),
+        ("six_hand_pairs", 6, True),
+    ],
+)
+def test_a_variants_review_says_plainly_where_the_experts_tables_do_not_hold(
+    variant: str, players: int, caveat: bool
+) -> None:
+    said = review_caveat(_record(variant, players))
+    assert bool(said) == caveat
+    if caveat:
+        assert said.startswith(f"In {named(variant).title.lower()} the expert's tables")
