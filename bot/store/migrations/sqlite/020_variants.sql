@@ -231,8 +231,11 @@ CREATE INDEX rating_changes_by_player
 CREATE INDEX reviews_by_player ON reviews (user_id, guild_id, made_at) WHERE final = 1;
 
 -- standings: one row per player per server, variant and table.
+-- The key's columns first and in its order: SQLite 3.40's quick_check misreads a WITHOUT
+-- ROWID table whose key columns are declared otherwise ("NULL value in ...").
 CREATE TABLE standings_new (
     guild_id        INTEGER NOT NULL,
+    variant         TEXT    NOT NULL DEFAULT 'standard',
     vs_computer     INTEGER NOT NULL CHECK (vs_computer IN (0, 1)),
     player_id       INTEGER NOT NULL,
     name            TEXT    NOT NULL,  -- as last seated
@@ -257,7 +260,6 @@ CREATE TABLE standings_new (
     last_order      INTEGER NOT NULL,  -- rated_order of their last game
     lurches_given   INTEGER NOT NULL DEFAULT 0,
     lurches_taken   INTEGER NOT NULL DEFAULT 0,
-    variant         TEXT    NOT NULL DEFAULT 'standard',
     PRIMARY KEY (guild_id, variant, vs_computer, player_id)
 ) WITHOUT ROWID;
 INSERT INTO standings_new (
