@@ -37,6 +37,9 @@ _ESCAPE = re.compile(r"\\([^\w\s])")
 HELP = """\
   /cribbage help             the bot's own help: start with /cribbage new (friends join), or
                              /cribbage new vs_computer:True to play the computer at once
+  /cribbage new variant:V    another game: five_card, seven_card, five_hand, six_hand (or
+                             players:5, players:6 teams:pairs); /cribbage rules topic:? lists
+                             their rules, with sources
   /command sub opt:value     a slash command, typed as in Discord
   /command sub opt:?         list autocomplete choices (or an option's fixed choices);
                              answer with a number to send it

@@ -21,7 +21,7 @@ from bot.core.games.hand_count import complete_cards
 from bot.core.review.review import add_lines
 from bot.core.services import Services
 from bot.discord.interactions import NEEDS_A_SERVER, io_of, is_moderator, send_error, user_of
-from bot.discord.options import TARGET_CHOICES
+from bot.discord.options import TARGET_CHOICES, VARIANT_CHOICES
 from bot.discord.places import (
     INSTALLS,
     NO_LEADERBOARD_HERE,
@@ -33,6 +33,7 @@ from bot.discord.places import (
 from bot.discord.tournament_commands import TournamentCommands
 from engine.counting import Counting
 from engine.outcome import Scoring
+from engine.variants import STANDARD
 
 __all__ = [
     "DIFFICULTY_ALONE",
@@ -63,12 +64,22 @@ RULE_TOPICS: tuple[tuple[str, str], ...] = (
     ("The show (counting hands)", "show"),
     ("Scoring table", "scoring"),
     ("Bot commands", "commands"),
+    ("Five-card cribbage (with sources)", "five-card"),
+    ("Seven-card cribbage (with sources)", "seven-card"),
+    ("Five players: five-hand (with sources)", "five-hand"),
+    ("Six players: six-hand (with sources)", "six-hand"),
 )
 
 _PLAYERS = [
     app_commands.Choice(name="2 players", value=2),
     app_commands.Choice(name="3 players", value=3),
     app_commands.Choice(name="4 players (two teams of partners)", value=4),
+    app_commands.Choice(name="5 players (five-hand: each for themselves)", value=5),
+    app_commands.Choice(name="6 players (six-hand: two teams of three, or teams:pairs)", value=6),
+]
+_TEAMS = [
+    app_commands.Choice(name="threes: two teams of three, in alternate seats", value="threes"),
+    app_commands.Choice(name="pairs: three teams of two, partners opposite", value="pairs"),
 ]
 #: Strongest first, as the menu reads best.
 _DIFFICULTIES = [
@@ -175,15 +186,18 @@ class CribbageCommands(app_commands.Group):
 
     @app_commands.command(name="new", description="Open a cribbage game in this channel")
     @app_commands.describe(
-        players="How many players (default 2; 4 play as two teams of partners)",
-        target="Points to win (default 121)",
+        players="How many players (default 2; 4 play as partners, 5 five-hand, 6 in teams)",
+        target="Points to win (default 121; five-card cribbage 61, seven-card 181)",
         vs_computer="Play the computer: it takes the other seats and the game deals at once",
         difficulty="How well the computer plays (default hard); implies vs_computer",
         scoring="Game points: lurch (default, 2 for a loser short of half) or the skunk scale",
         counting="Who counts the show: auto (default) or manual, you count, with muggins",
+        variant="Standard (default), five-card, seven-card, five-hand or six-hand cribbage",
+        teams="Six players only: two teams of three (default) or three teams of two",
     )
     @app_commands.choices(players=_PLAYERS, target=TARGET_CHOICES)
     @app_commands.choices(difficulty=_DIFFICULTIES, scoring=_SCORING, counting=_COUNTING)
+    @app_commands.choices(variant=VARIANT_CHOICES, teams=_TEAMS)
     async def new(
         self,
         interaction: discord.Interaction[Any],
@@ -193,6 +207,8 @@ class CribbageCommands(app_commands.Group):
         difficulty: app_commands.Choice[str] | None = None,
         scoring: app_commands.Choice[str] | None = None,
         counting: app_commands.Choice[str] | None = None,
+        variant: app_commands.Choice[str] | None = None,
+        teams: app_commands.Choice[str] | None = None,
     ) -> None:
         """Open a game; you take the first seat (against the computer: it deals at once)."""
         if difficulty is not None and vs_computer is False:
@@ -203,8 +219,11 @@ class CribbageCommands(app_commands.Group):
             await send_error(interaction, NO_PUBLIC_TABLE)
             return
         user = user_of(interaction)
-        seats = players.value if players else 2
-        points = target.value if target else 121
+        # Left out, the variant's own (the standard game: two players to 121).
+        seats = players.value if players else None
+        points = target.value if target else None
+        kind = variant.value if variant else None
+        layout = teams.value if teams else None
         # Choosing a difficulty says you want to play the computer.
         computer = bool(vs_computer) or difficulty is not None
         level = difficulty.value if difficulty else DEFAULT_LEVEL
@@ -223,6 +242,8 @@ class CribbageCommands(app_commands.Group):
                 difficulty=level,
                 scoring=scoring.value if scoring else Scoring.LURCH,
                 counting=counting.value if counting else Counting.AUTO,
+                variant=kind,
+                teams=layout,
                 token=interaction.token,
                 private=private,
             ),
@@ -356,32 +377,38 @@ class CribbageCommands(app_commands.Group):
     @app_commands.describe(
         table="Games between people (default), or against the computer",
         season="All time by rating (default), or a calendar month by game points",
+        variant="Which game's ratings: each variant is rated apart (default: standard)",
     )
-    @app_commands.choices(table=_TABLES, season=_SEASONS)
+    @app_commands.choices(table=_TABLES, season=_SEASONS, variant=VARIANT_CHOICES)
     async def leaderboard(
         self,
         interaction: discord.Interaction[Any],
         table: app_commands.Choice[str] | None = None,
         season: app_commands.Choice[str] | None = None,
+        variant: app_commands.Choice[str] | None = None,
     ) -> None:
-        """The server's standings by rating, ten to a page; or a month's, by game points."""
+        """The server's standings by rating, ten to a page; or a month's, by game points;
+        of the standard game unless ``variant`` names another (each is rated apart)."""
         if interaction.guild_id is None:
             here = NEEDS_A_SERVER if bot_is_member(interaction) else NO_LEADERBOARD_HERE
             await send_error(interaction, here)
             return
         guild_id = interaction.guild_id
         chosen: Table = "computer" if table is not None and table.value == "computer" else "people"
+        kind = variant.value if variant else STANDARD.name
         if season is not None and season.value != "all_time":
             seasons, month = _core(interaction).seasons, season.value
             await io_of(interaction).command(
                 interaction,
-                lambda: seasons.leaderboard(guild_id, month, table=chosen),
+                lambda: seasons.leaderboard(guild_id, month, table=chosen, variant=kind),
                 ephemeral=False,
             )
             return
         standings = _core(interaction).standings
         await io_of(interaction).command(
-            interaction, lambda: standings.leaderboard(guild_id, table=chosen), ephemeral=False
+            interaction,
+            lambda: standings.leaderboard(guild_id, table=chosen, variant=kind),
+            ephemeral=False,
         )
 
     @app_commands.command(name="stats", description="A player's cribbage record on this server")

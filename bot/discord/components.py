@@ -17,7 +17,8 @@ Custom ids (at most 100 characters, Discord's limit):
   counting: 26 values, one more than a select menu holds, so split in two);
 - ``crib:<game>:muggins:<stamp>``: the Muggins! button while an opponent's claim is open to it,
   and ``crib:<game>:pass:<stamp>``: No muggins beside it (the claim stands);
-- ``crib:board:<people|computer>:<page>``: a leaderboard's Previous, Next and other-table
+- ``crib:board:<people|computer>:<page>[:<variant>]``: a leaderboard's Previous, Next and
+  other-table
   buttons (the server is the click's own);
 - ``crib:tournament:<id>:<join|leave>``: a tournament message's Join and Leave buttons;
 - ``crib:review:<game>``: the *Review* button on a game's result (each person who clicks gets
@@ -52,6 +53,7 @@ from bot.core.base.views import (
     Table,
 )
 from bot.core.games.computer import LEVEL_BLURBS, level_name
+from engine.variants import STANDARD
 
 if TYPE_CHECKING:  # (the feature clicks answer through interactions, which renders these)
     from bot.discord.feature_clicks import FeatureClicks
@@ -369,29 +371,43 @@ class ConfirmButton(
         await _features(interaction).confirm_click(interaction, self.subject, self.action, self.yes)
 
 
-class PageButton(_Control, template=r"crib:board:(?P<table>people|computer):(?P<page>\d{1,6})"):
-    """A leaderboard button: show ``page`` (from 0) of ``table``. The server is the one the
-    click comes from, never the id's, so no button shows another server's players."""
+class PageButton(
+    _Control,
+    template=r"crib:board:(?P<table>people|computer):(?P<page>\d{1,6})(?::(?P<variant>[a-z_]{1,32}))?",
+):
+    """A leaderboard button: show ``page`` (from 0) of ``table`` in ``variant`` (the standard
+    game's ids name none, as before variants). The server is the one the click comes from,
+    never the id's, so no button shows another server's players."""
 
-    def __init__(self, table: Table, page: int, label: str = "", *, enabled: bool = True) -> None:
+    def __init__(
+        self,
+        table: Table,
+        page: int,
+        label: str = "",
+        *,
+        enabled: bool = True,
+        variant: str = STANDARD.name,
+    ) -> None:
+        named = "" if variant == STANDARD.name else f":{variant}"
         super().__init__(
             discord.ui.Button(
                 label=label or "Page",
                 style=discord.ButtonStyle.secondary,
-                custom_id=f"crib:board:{table}:{page}",
+                custom_id=f"crib:board:{table}:{page}{named}",
                 disabled=not enabled,
             )
         )
         self.table: Table = table
         self.page = page
+        self.variant = variant
 
     @classmethod
     def parsed(cls, match: re.Match[str]) -> PageButton:
         table: Table = "computer" if match["table"] == "computer" else "people"
-        return cls(table, int(match["page"]))
+        return cls(table, int(match["page"]), variant=match["variant"] or STANDARD.name)
 
     async def clicked(self, clicks: Clicks, interaction: discord.Interaction[Any]) -> None:
-        await _features(interaction).page_click(interaction, self.table, self.page)
+        await _features(interaction).page_click(interaction, self.table, self.page, self.variant)
 
 
 class EntryButton(_Control, template=r"crib:tournament:(?P<tid>\d+):(?P<action>join|leave)"):
@@ -426,7 +442,7 @@ def _entry_buttons(entry: EntryControls) -> discord.ui.View:
 
 class ReviewButton(
     _Control,
-    template=r"crib:review:(?P<game>\d{1,19})(?::(?P<seat>[0-3]):(?P<page>\d{1,4}))?",
+    template=r"crib:review:(?P<game>\d{1,19})(?::(?P<seat>[0-5]):(?P<page>\d{1,4}))?",
 ):
     """The Review button on a game's result, or Previous / Next on a review's page."""
 
@@ -507,12 +523,13 @@ DYNAMIC_ITEMS: tuple[type[discord.ui.DynamicItem[Any]], ...] = (
 def _page_buttons(pages: PageControls) -> discord.ui.View:
     """Previous and Next within the table (disabled at its ends), and the other table."""
     made = discord.ui.View(timeout=None)
-    page, last = pages.page, pages.pages - 1
-    made.add_item(PageButton(pages.table, max(page - 1, 0), "◀ Previous", enabled=page > 0))
-    made.add_item(PageButton(pages.table, page + 1, "Next ▶", enabled=page < last))
+    page, last, variant = pages.page, pages.pages - 1, pages.variant
+    earlier = max(page - 1, 0)
+    made.add_item(PageButton(pages.table, earlier, "◀ Previous", enabled=page > 0, variant=variant))
+    made.add_item(PageButton(pages.table, page + 1, "Next ▶", enabled=page < last, variant=variant))
     other: Table = "computer" if pages.table == "people" else "people"
     label = "Against the computer" if other == "computer" else "Between people"
-    made.add_item(PageButton(other, 0, label))
+    made.add_item(PageButton(other, 0, label, variant=variant))
     return made
 
 

@@ -47,16 +47,18 @@ class FeatureClicks:
         self._io = io
 
     async def page_click(
-        self, interaction: discord.Interaction[Any], table: Table, page: int
+        self, interaction: discord.Interaction[Any], table: Table, page: int, variant: str
     ) -> None:
-        """A leaderboard's Previous, Next or other-table button: that page, in place."""
+        """A leaderboard's Previous, Next or other-table button (of ``variant``'s tables):
+        that page, in place."""
         guild_id = interaction.guild_id
         if guild_id is None:
             await send_error(interaction, NEEDS_A_SERVER)
             return
         standings = self._io.services.standings
         await self._io.click(
-            interaction, lambda: standings.leaderboard(guild_id, table=table, page=page)
+            interaction,
+            lambda: standings.leaderboard(guild_id, table=table, page=page, variant=variant),
         )
 
     async def tournament_click(

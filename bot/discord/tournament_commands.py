@@ -18,12 +18,13 @@ import discord
 from discord import app_commands
 
 from bot.core.base.replies import Answer, User
-from bot.core.tournaments.tournaments import DEFAULT_FORMAT, Tournaments
+from bot.core.tournaments.tournaments import DEFAULT_FORMAT, TOURNAMENT_SEATS, Tournaments
 from bot.discord.interactions import io_of, is_organiser, send_error, user_of
-from bot.discord.options import TARGET_CHOICES
+from bot.discord.options import TARGET_CHOICES, variant_choices
 from bot.discord.places import bot_is_member
 from engine import formats
 from engine.outcome import Scoring
+from engine.variants import STANDARD, listed
 
 __all__ = [
     "NEEDS_THE_BOT",
@@ -62,6 +63,8 @@ def format_described() -> str:
     return formats.choices_text(default=DEFAULT_FORMAT)
 
 
+#: The variants a tournament may play: those for two players.
+_VARIANTS = variant_choices(tuple(v for v in listed() if TOURNAMENT_SEATS in v.seats))
 _MATCHES = [
     app_commands.Choice(name="a single game", value=1),
     app_commands.Choice(name="best of 3", value=3),
@@ -112,14 +115,16 @@ class TournamentCommands(app_commands.Group):
     @app_commands.describe(
         format=format_described(),
         rounds="Swiss rounds (default: enough for one unbeaten player, at most 9)",
-        target="Points to win each game (default 121)",
+        target="Points to win each game (default 121; five-card 61, seven-card 181)",
         scoring="Game points: lurch (default) or skunk",
         round_hours="How long a round may take, 0.25 (15 minutes) to 336 (14 days); default 24",
         match="Each pairing plays a single game (default) or a best of 3",
         playoff="After the Swiss rounds, the top 4 or 8 play a best-of-3 knockout",
+        variant="Every game in: standard (default), five-card or seven-card cribbage",
     )
     @app_commands.choices(format=format_choices(), scoring=_SCORING)
     @app_commands.choices(target=TARGET_CHOICES, match=_MATCHES, playoff=_PLAYOFFS)
+    @app_commands.choices(variant=_VARIANTS)
     async def new(
         self,
         interaction: discord.Interaction[Any],
@@ -130,6 +135,7 @@ class TournamentCommands(app_commands.Group):
         round_hours: app_commands.Range[float, 0.25, 336.0] | None = None,
         match: app_commands.Choice[int] | None = None,
         playoff: app_commands.Choice[int] | None = None,
+        variant: app_commands.Choice[str] | None = None,
     ) -> None:
         """Open a tournament; its message takes entrants with Join and Leave."""
         where = await self._threads_here(interaction)
@@ -147,11 +153,12 @@ class TournamentCommands(app_commands.Group):
                 moderator=moderator,
                 format=format.value if format else DEFAULT_FORMAT,
                 rounds=rounds or 0,
-                target=target.value if target else 121,
+                target=target.value if target else None,
                 scoring=scoring.value if scoring else Scoring.LURCH,
                 round_hours=round_hours if round_hours is not None else 24.0,
                 match_games=match.value if match else 1,
                 playoff=playoff.value if playoff else 0,
+                variant=variant.value if variant else STANDARD.name,
             ),
         )
 

@@ -24,6 +24,7 @@ from bot.store.message_tables import ANSWER_KEPT_SQL, ANSWERED_SQL, answered_row
 from bot.store.queries import Queries
 from engine.counting import Counting
 from engine.outcome import Scoring
+from engine.variants import STANDARD
 
 __all__ = ["ANNOUNCE_CHANNEL", "GameTables"]
 
@@ -36,7 +37,7 @@ _ENDED = "status IN ('finished', 'cancelled', 'expired')"
 _GAME_COLUMNS = (
     "g.id, g.guild_id, g.channel_id, g.status, g.creator_id, g.num_players, g.target,"
     " g.vs_computer, g.snapshot, g.version, g.created_at, g.updated_at, g.end_note,"
-    " g.scoring, g.counting, g.private_table, g.occasion,"
+    " g.scoring, g.counting, g.private_table, g.occasion, g.variant,"
     " s.seat, s.user_id, s.display_name, s.is_computer, s.computer_level"
 )
 #: The columns of ``results`` that hold a ResultRecord, named as its fields.
@@ -92,6 +93,7 @@ def _games(rows: Iterable[Row]) -> list[GameRecord]:
                 counting=Counting(first["counting"]),
                 private=bool(first["private_table"]),
                 occasion=first["occasion"],
+                variant=first["variant"],
             )
         )
     return games
@@ -150,6 +152,7 @@ def _result_rows(
             r.muggins_taken,
             r.computer_level,
             r.scoring,
+            r.variant,
             now,
             order,
         )
@@ -162,9 +165,9 @@ _INSERT_RESULTS = (
     " vs_computer, won, game_points, skunk_given, skunk_taken, score, final_scores,"
     " reason, pegging_points, hand_points, crib_points, deals, best_hand,"
     " best_hand_cards, twenty_nines, points_missed, muggins_given, muggins_taken,"
-    " computer_level, scoring, finished_at, rated_order)"
+    " computer_level, scoring, variant, finished_at, rated_order)"
     " VALUES (?, (SELECT guild_id FROM games WHERE id = ?),"
-    f" {', '.join('?' for _ in range(26))})"
+    f" {', '.join('?' for _ in range(27))})"
 )
 #: The unique index that keeps one open game per channel, as each database names it when a
 #: write breaks it (PostgreSQL: the index; SQLite: its column). No other unique index means
@@ -272,6 +275,7 @@ class GameTables(Queries):
         vs_computer: bool = False,
         scoring: Scoring = Scoring.LURCH,
         counting: Counting = Counting.AUTO,
+        variant: str = STANDARD.name,
         private: bool = False,
         occasion: str | None = None,
         fill: Callable[[GameRecord], Sequence[SeatRecord]] | None = None,
@@ -279,7 +283,8 @@ class GameTables(Queries):
         answered: Callable[[GameRecord], MessageRecord | None] | None = None,
     ) -> GameRecord:
         """Open a game in one transaction: a lobby with ``creator`` in seat 0 and the table's
-        options (``private``: where the bot is not a member, a game reached through
+        options (``variant``: the name of the variant it is played in; ``private``: where the
+        bot is not a member, a game reached through
         interactions' tokens alone; ``occasion``: what it is part of, a tournament's round);
         ``fill`` gives the seats it has from the start (every other seat a computer), ``deal``
         the first deal of a full table (its snapshot and log entries: the game is then
@@ -327,11 +332,16 @@ class GameTables(Queries):
                 counting=counting,
                 private=private,
                 occasion=occasion,
+                variant=variant,
             )
             if occasion is not None:
                 await tx.execute(
                     "UPDATE games SET occasion = ? WHERE id = ?", (occasion, record.id)
                 )
+            if variant != STANDARD.name:
+                # A standard game takes the column's default (migration 020), as every game
+                # before variants did.
+                await tx.execute("UPDATE games SET variant = ? WHERE id = ?", (variant, record.id))
             if fill is not None:
                 # Seating the table is a change of its own (the game's next version), as it is
                 # when players join one by one.

@@ -9,7 +9,12 @@ from typing import Any
 
 from bot.store.database import Database, Dialect, Row, Transaction
 
-__all__ = ["Queries"]
+__all__ = ["Queries", "marks"]
+
+
+def marks(values: Sequence[Any]) -> str:
+    """One placeholder per value, for ``IN (...)``: ``?, ?, ?``."""
+    return ", ".join("?" for _ in values)
 
 
 class Queries:

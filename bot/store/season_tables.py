@@ -3,8 +3,10 @@ best hands (read from the results every finished game writes; nothing more is st
 
 from __future__ import annotations
 
+from bot.core.games.records import FOUR_CARD_SHOWS
 from bot.core.seasons.records import FamousHand, SeasonLine
-from bot.store.queries import Queries
+from bot.store.queries import Queries, marks
+from engine.variants import STANDARD
 
 __all__ = ["SeasonTables"]
 
@@ -16,42 +18,55 @@ class SeasonTables(Queries):
     """Seasons (calendar months) and the hall of fame."""
 
     async def season(
-        self, guild_id: int, *, vs_computer: bool, start: float, end: float, limit: int
+        self,
+        guild_id: int,
+        *,
+        vs_computer: bool,
+        start: float,
+        end: float,
+        limit: int,
+        variant: str = STANDARD.name,
     ) -> list[SeasonLine]:
-        """The people who finished games between ``start`` and ``end`` (Unix times), best
-        first: game points, then games won, then fewer games played. A result row holds its
-        game's points whether its player won or not: they count for the winners alone."""
+        """The people who finished games of ``variant`` between ``start`` and ``end`` (Unix
+        times), best first: game points, then games won, then fewer games played. A result
+        row holds its game's points whether its player won or not: they count for the
+        winners alone."""
         rows = await self._read(
             "SELECT r.user_id, MAX(r.display_name), COUNT(*), SUM(r.won),"
             " SUM(r.won * r.game_points)"
-            f"{_PEOPLE} AND r.vs_computer = ? AND r.finished_at >= ? AND r.finished_at < ?"
+            f"{_PEOPLE} AND r.variant = ? AND r.vs_computer = ?"
+            " AND r.finished_at >= ? AND r.finished_at < ?"
             " GROUP BY r.user_id ORDER BY 5 DESC, 4 DESC, 3, 1 LIMIT ?",
-            (guild_id, int(vs_computer), start, end, limit),
+            (guild_id, variant, int(vs_computer), start, end, limit),
         )
         return [SeasonLine(int(r[0]), str(r[1]), int(r[2]), int(r[3]), int(r[4])) for r in rows]
 
     async def season_results(
         self, guild_id: int, *, start: float, end: float
     ) -> list[tuple[int, str, int, int, float]]:
-        """Every person's result between ``start`` and ``end`` in games between people: user,
-        name, won (0/1), the game's points (whether they won or not), when the game finished."""
+        """Every person's result between ``start`` and ``end`` in standard games between
+        people (the month's champions are the standard game's): user, name, won (0/1), the
+        game's points (whether they won or not), when the game finished."""
         rows = await self._read(
             "SELECT r.user_id, r.display_name, r.won, r.game_points, r.finished_at"
-            f"{_PEOPLE} AND r.vs_computer = 0 AND r.finished_at >= ? AND r.finished_at < ?"
+            f"{_PEOPLE} AND r.variant = ? AND r.vs_computer = 0"
+            " AND r.finished_at >= ? AND r.finished_at < ?"
             " ORDER BY r.finished_at",
-            (guild_id, start, end),
+            (guild_id, STANDARD.name, start, end),
         )
         return [(int(r[0]), str(r[1]), int(r[2]), int(r[3]), float(r[4])) for r in rows]
 
     async def famous_hands(self, guild_id: int, *, at_least: int, limit: int) -> list[FamousHand]:
         """A server's best hands of ``at_least`` points or more (each game's best of each
-        player), best first, then the latest."""
+        player), best first, then the latest: hands of four cards and the starter (the
+        standard game's, and five and six players'; not five-card or seven-card cribbage's)."""
+        shows = FOUR_CARD_SHOWS
         rows = await self._read(
             "SELECT r.user_id, r.display_name, r.best_hand, r.best_hand_cards, r.finished_at,"
             " (SELECT g.channel_id FROM games g WHERE g.id = r.game_id)"
-            f"{_PEOPLE} AND r.best_hand >= ?"
+            f"{_PEOPLE} AND r.best_hand >= ? AND r.variant IN ({marks(shows)})"
             " ORDER BY r.best_hand DESC, r.finished_at DESC LIMIT ?",
-            (guild_id, at_least, limit),
+            (guild_id, at_least, *shows, limit),
         )
         return [
             FamousHand(

@@ -7,11 +7,12 @@ from __future__ import annotations
 import itertools
 from collections.abc import Sequence
 
-from bot.core.games.records import RatingChange, ordinal_sql
+from bot.core.games.records import FOUR_CARD_SHOWS, RatingChange, ordinal_sql
 from bot.core.standings.records import LeaderRow, Ranked, Rival, Standing, StatsRow
 from bot.store import standings as derived
 from bot.store.game_tables import RESULT_COLUMNS, result_of
-from bot.store.queries import Queries
+from bot.store.queries import Queries, marks
+from engine.variants import STANDARD
 
 __all__ = ["StandingTables"]
 
@@ -20,24 +21,33 @@ class StandingTables(Queries):
     """The standings: read for the leaderboard and stats, replayed and rebuilt from the results."""
 
     async def leaderboard(
-        self, guild_id: int | None, *, limit: int = 20, vs_computer: bool = False
+        self,
+        guild_id: int | None,
+        *,
+        limit: int = 20,
+        vs_computer: bool = False,
+        variant: str = STANDARD.name,
     ) -> list[LeaderRow]:
-        """The server's players, best first: wins, then win rate, then game points. Over games
-        between people, or with ``vs_computer`` over their games against the computer
-        (computer levels themselves never get a row here). Read from the standings."""
+        """The server's players in ``variant``, best first: wins, then win rate, then game
+        points. Over games between people, or with ``vs_computer`` over their games against
+        the computer (computer levels themselves never get a row here). Read from the
+        standings."""
         rows = await self._read(
             "SELECT player_id, name, games, wins, games - wins AS losses, game_points,"
             " skunks_given, skunks_taken, lurches_given, lurches_taken FROM standings"
-            " WHERE guild_id = ? AND vs_computer = ? AND player_id > 0"
+            " WHERE guild_id = ? AND variant = ? AND vs_computer = ? AND player_id > 0"
             " ORDER BY wins DESC, CAST(wins AS REAL) / games DESC, game_points DESC,"
             " losses ASC, name LIMIT ?",
-            (guild_id or 0, int(vs_computer), limit),
+            (guild_id or 0, variant, int(vs_computer), limit),
         )
         return [LeaderRow(*row) for row in rows]
 
-    async def player_stats(self, guild_id: int | None, user_id: int) -> dict[bool, StatsRow]:
-        """A player's totals on a server, keyed by ``vs_computer`` (missing when no games)."""
-        found = await self.standing(guild_id, user_id)
+    async def player_stats(
+        self, guild_id: int | None, user_id: int, variant: str = STANDARD.name
+    ) -> dict[bool, StatsRow]:
+        """A player's totals on a server in ``variant``, keyed by ``vs_computer`` (missing
+        when no games)."""
+        found = await self.standing(guild_id, user_id, variant)
         return {
             vs_computer: StatsRow(
                 games=s.games,
@@ -109,7 +119,7 @@ class StandingTables(Queries):
         )
         stored = derived.Replayed()
         for s in map(derived.standing, standings):
-            stored.standings[(s.guild_id, s.vs_computer, s.player_id)] = s
+            stored.standings[(s.guild_id, s.variant, s.vs_computer, s.player_id)] = s
         for r in map(derived.rival, rivals):
             stored.rivals[(r.guild_id, r.user_id, r.opponent_id)] = r
         stored.changes = [derived.change(row) for row in changes]
@@ -127,42 +137,52 @@ class StandingTables(Queries):
         return replayed
 
     async def ranking(
-        self, guild_id: int | None, *, vs_computer: bool = False, offset: int = 0, limit: int = 10
+        self,
+        guild_id: int | None,
+        *,
+        vs_computer: bool = False,
+        offset: int = 0,
+        limit: int = 10,
+        variant: str = STANDARD.name,
     ) -> tuple[int, list[Ranked]]:
-        """How many players a server's table has, and ``limit`` of them from ``offset``, best
-        first (by ordinal), each with the ordinal before their last 10 games."""
-        key = (guild_id or 0, int(vs_computer))
+        """How many players a server's table of ``variant`` has, and ``limit`` of them from
+        ``offset``, best first (by ordinal), each with the ordinal before their last 10
+        games."""
+        key = (guild_id or 0, variant, int(vs_computer))
+        table = "guild_id = ? AND variant = ? AND vs_computer = ?"
         rows = await self._read(
             f"SELECT {derived.STANDING_COLUMNS},"
-            " (SELECT COUNT(*) FROM standings WHERE guild_id = ? AND vs_computer = ?) AS total,"
+            f" (SELECT COUNT(*) FROM standings WHERE {table}) AS total,"
             f" {derived.TREND_FROM} AS trend_from"
-            " FROM standings s WHERE guild_id = ? AND vs_computer = ?"
+            f" FROM standings s WHERE {table}"
             " ORDER BY ordinal DESC, player_id LIMIT ? OFFSET ?",
             (*key, *key, limit, offset),
         )
         if not rows:
-            counted = await self._read(
-                "SELECT COUNT(*) FROM standings WHERE guild_id = ? AND vs_computer = ?", key
-            )
+            counted = await self._read(f"SELECT COUNT(*) FROM standings WHERE {table}", key)
             return int(counted[0][0]), []
         return rows[0]["total"], [
             Ranked(derived.standing(row), offset + place, row["total"], row["trend_from"])
             for place, row in enumerate(rows, start=1)
         ]
 
-    async def standing(self, guild_id: int | None, player_id: int) -> dict[bool, Ranked]:
-        """A player's standing in each of the server's tables they have played in, with their
-        rank, keyed by ``vs_computer``."""
+    async def standing(
+        self, guild_id: int | None, player_id: int, variant: str = STANDARD.name
+    ) -> dict[bool, Ranked]:
+        """A player's standing in each of the server's tables of ``variant`` they have played
+        in, with their rank, keyed by ``vs_computer``."""
         rows = await self._read(
             f"SELECT {derived.STANDING_COLUMNS},"
             " (SELECT COUNT(*) FROM standings o WHERE o.guild_id = s.guild_id"
-            "   AND o.vs_computer = s.vs_computer AND (o.ordinal > s.ordinal"
+            "   AND o.variant = s.variant AND o.vs_computer = s.vs_computer"
+            "   AND (o.ordinal > s.ordinal"
             "   OR (o.ordinal = s.ordinal AND o.player_id < s.player_id))) + 1 AS rank,"
             " (SELECT COUNT(*) FROM standings o WHERE o.guild_id = s.guild_id"
-            "   AND o.vs_computer = s.vs_computer) AS total,"
+            "   AND o.variant = s.variant AND o.vs_computer = s.vs_computer) AS total,"
             f" {derived.TREND_FROM} AS trend_from"
-            " FROM standings s WHERE guild_id = ? AND vs_computer IN (0, 1) AND player_id = ?",
-            (guild_id or 0, player_id),
+            " FROM standings s WHERE guild_id = ? AND variant = ? AND vs_computer IN (0, 1)"
+            " AND player_id = ?",
+            (guild_id or 0, variant, player_id),
         )
         return {
             bool(row["vs_computer"]): Ranked(
@@ -171,37 +191,56 @@ class StandingTables(Queries):
             for row in rows
         }
 
-    async def levels(self, guild_id: int | None) -> list[Standing]:
-        """The computer levels' standings on a server, best rated first."""
+    async def levels(self, guild_id: int | None, variant: str = STANDARD.name) -> list[Standing]:
+        """The computer levels' standings on a server in ``variant``, best rated first."""
         rows = await self._read(
             f"SELECT {derived.STANDING_COLUMNS} FROM standings"
-            " WHERE guild_id = ? AND vs_computer = 1 AND player_id < 0 ORDER BY ordinal DESC",
-            (guild_id or 0,),
+            " WHERE guild_id = ? AND variant = ? AND vs_computer = 1 AND player_id < 0"
+            " ORDER BY ordinal DESC",
+            (guild_id or 0, variant),
         )
         return [derived.standing(row) for row in rows]
 
-    async def server_points(self, guild_id: int | None) -> tuple[int, int, int, int]:
-        """The server's people (in games between people) in all: pegging, hand and crib
-        points, and deals shown."""
+    async def variants_played(self, guild_id: int | None, player_id: int) -> list[str]:
+        """The variants other than the standard game a player has finished games in on a
+        server (each has tables of its own), by name."""
+        rows = await self._read(
+            "SELECT DISTINCT variant FROM standings"
+            " WHERE guild_id = ? AND player_id = ? AND variant <> ? ORDER BY variant",
+            (guild_id or 0, player_id, STANDARD.name),
+        )
+        return [str(row[0]) for row in rows]
+
+    async def server_points(
+        self, guild_id: int | None, variant: str = STANDARD.name
+    ) -> tuple[int, int, int, int]:
+        """The server's people (in games between people, in ``variant``) in all: pegging,
+        hand and crib points, and deals shown."""
         rows = await self._read(
             "SELECT COALESCE(SUM(pegging_points), 0), COALESCE(SUM(hand_points), 0),"
             " COALESCE(SUM(crib_points), 0), COALESCE(SUM(deals), 0)"
-            " FROM standings WHERE guild_id = ? AND vs_computer = 0",
-            (guild_id or 0,),
+            " FROM standings WHERE guild_id = ? AND variant = ? AND vs_computer = 0",
+            (guild_id or 0, variant),
         )
         pegging, hand, crib, deals = rows[0]
         return pegging, hand, crib, deals
 
     async def rating_history(
-        self, guild_id: int | None, player_id: int, *, vs_computer: bool = False, last: int = 200
+        self,
+        guild_id: int | None,
+        player_id: int,
+        *,
+        vs_computer: bool = False,
+        last: int = 200,
+        variant: str = STANDARD.name,
     ) -> list[tuple[float, float]]:
         """The player's ordinal after each of their last ``last`` games in one of the server's
-        tables, with when the game finished, oldest first."""
+        tables (of ``variant``), with when the game finished, oldest first."""
         rows = await self._read(
             f"SELECT {ordinal_sql('mu_after', 'sigma_after')}, finished_at FROM rating_changes"
-            " WHERE guild_id = ? AND vs_computer = ? AND player_id = ?"
+            " WHERE guild_id = ? AND variant = ? AND vs_computer = ? AND player_id = ?"
             " ORDER BY rated_order DESC LIMIT ?",
-            (guild_id or 0, int(vs_computer), player_id, last),
+            (guild_id or 0, variant, int(vs_computer), player_id, last),
         )
         return [(row[0], row[1]) for row in reversed(rows)]
 
@@ -217,14 +256,17 @@ class StandingTables(Queries):
         self, guild_id: int | None, user_id: int, *, limit: int = 3
     ) -> list[tuple[int, str, int | None]]:
         """A player's best hands on a server (points, cards and the channel of the game they
-        were held in), best and earliest first."""
+        were held in), best and earliest first: hands of four cards and the starter, in the
+        standard game or a variant that shows them (five and six players); five-card and
+        seven-card cribbage's hands, of three and five, are not ranked beside them."""
+        shows = FOUR_CARD_SHOWS
         rows = await self._read(
             "SELECT r.best_hand, r.best_hand_cards,"
             " (SELECT g.channel_id FROM games g WHERE g.id = r.game_id) FROM results r"
             " WHERE r.guild_id IS NOT DISTINCT FROM ? AND r.user_id = ?"
-            " AND r.best_hand_cards IS NOT NULL"
+            f" AND r.best_hand_cards IS NOT NULL AND r.variant IN ({marks(shows)})"
             " ORDER BY r.best_hand DESC, r.finished_at LIMIT ?",
-            (guild_id, user_id, limit),
+            (guild_id, user_id, *shows, limit),
         )
         return [(row[0], row[1], None if row[2] is None else int(row[2])) for row in rows]
 

@@ -49,7 +49,7 @@ _RIVAL_FIELDS = tuple(f.name for f in dataclasses.fields(Rival))
 RIVAL_COLUMNS = ", ".join(_RIVAL_FIELDS)
 CHANGE_COLUMNS = (
     "game_id, seat, guild_id, vs_computer, player_id, rated_order,"
-    " mu_before, sigma_before, mu_after, sigma_after, finished_at"
+    " mu_before, sigma_before, mu_after, sigma_after, finished_at, variant"
 )
 
 
@@ -67,10 +67,12 @@ def _upsert(table: str, columns: Sequence[str], key: Sequence[str]) -> str:
 
 
 _INSERT_STANDING = _upsert(
-    "standings", (*_STANDING_FIELDS, "ordinal"), ("guild_id", "vs_computer", "player_id")
+    "standings",
+    (*_STANDING_FIELDS, "ordinal"),
+    ("guild_id", "variant", "vs_computer", "player_id"),
 )
 _INSERT_RIVAL = _upsert("rivals", _RIVAL_FIELDS, ("guild_id", "user_id", "opponent_id"))
-_INSERT_CHANGE = f"INSERT INTO rating_changes ({CHANGE_COLUMNS}) VALUES ({_marks(11)})"
+_INSERT_CHANGE = f"INSERT INTO rating_changes ({CHANGE_COLUMNS}) VALUES ({_marks(12)})"
 
 
 @dataclass(frozen=True, slots=True)
@@ -87,6 +89,11 @@ class Finished:
     def vs_computer(self) -> bool:
         """Whether a computer sat at the table (then it is rated in the computer's table)."""
         return any(r.is_computer for r in self.results)
+
+    @property
+    def variant(self) -> str:
+        """The variant it was played in (each variant is rated in tables of its own)."""
+        return self.results[0].variant
 
     @property
     def people(self) -> list[int]:
@@ -131,8 +138,9 @@ def change(row: Row) -> RatingChange:
 TREND_FROM = (
     f"(SELECT {ordinal_sql('mu_before', 'sigma_before')} FROM"
     " (SELECT mu_before, sigma_before, rated_order"
-    " FROM rating_changes c WHERE c.guild_id = s.guild_id AND c.vs_computer = s.vs_computer"
-    " AND c.player_id = s.player_id ORDER BY rated_order DESC LIMIT 10) AS last_ten"
+    " FROM rating_changes c WHERE c.guild_id = s.guild_id AND c.variant = s.variant"
+    " AND c.vs_computer = s.vs_computer AND c.player_id = s.player_id"
+    " ORDER BY rated_order DESC LIMIT 10) AS last_ten"
     " ORDER BY rated_order LIMIT 1)"
 )
 
@@ -150,6 +158,7 @@ def _change_row(c: RatingChange) -> tuple[Any, ...]:
         c.mu_after,
         c.sigma_after,
         c.finished_at,
+        c.variant,
     )
 
 
@@ -157,9 +166,9 @@ def standings_query(game: Finished) -> tuple[str, tuple[Any, ...]]:
     """The standings of the game's players before it, in its table."""
     players = sorted({player_id(r) for r in game.results})
     return (
-        f"SELECT {STANDING_COLUMNS} FROM standings WHERE guild_id = ? AND vs_computer = ?"
-        f" AND player_id IN ({_marks(len(players))})",
-        (game.guild_id, int(game.vs_computer), *players),
+        f"SELECT {STANDING_COLUMNS} FROM standings WHERE guild_id = ? AND variant = ?"
+        f" AND vs_computer = ? AND player_id IN ({_marks(len(players))})",
+        (game.guild_id, game.variant, int(game.vs_computer), *players),
     )
 
 
@@ -199,7 +208,8 @@ def rate(game: Finished, standing_rows: Iterable[Row], rival_rows: Iterable[Row]
 class Replayed:
     """Every derived row, recomputed from the results."""
 
-    standings: dict[tuple[int, bool, int], Standing] = field(default_factory=dict)
+    #: By (server, variant, vs_computer, player).
+    standings: dict[tuple[int, str, bool, int], Standing] = field(default_factory=dict)
     rivals: dict[tuple[int, int, int], Rival] = field(default_factory=dict)
     changes: list[RatingChange] = field(default_factory=list)
 
@@ -208,7 +218,7 @@ def replay(games: Iterable[Finished]) -> Replayed:
     """Rate every game in order, as :meth:`Store.save` did when each was recorded."""
     done = Replayed()
     for game in games:
-        table = (game.guild_id, game.vs_computer)
+        table = (game.guild_id, game.variant, game.vs_computer)
         before = {
             pid: found
             for pid in {player_id(r) for r in game.results}

@@ -78,14 +78,16 @@ class TournamentTables(Queries):
         now: float,
         match_games: int = 1,
         playoff: int = 0,
+        variant: str = "standard",
     ) -> TournamentRecord:
-        """Open a tournament in a channel, taking entrants. Raises :class:`TournamentBusy`."""
+        """Open a tournament in a channel, taking entrants, every game of it played in
+        ``variant``. Raises :class:`TournamentBusy`."""
         async with self._writing() as tx:
             try:
                 rows = await tx.fetch(
                     "INSERT INTO tournaments (guild_id, channel_id, organiser_id, format, rounds,"
-                    " target, scoring, round_hours, created_at, match_games, playoff)"
-                    f" VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING {_COLUMNS}",
+                    " target, scoring, round_hours, created_at, match_games, playoff, variant)"
+                    f" VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING {_COLUMNS}",
                     (
                         guild_id,
                         channel_id,
@@ -98,6 +100,7 @@ class TournamentTables(Queries):
                         now,
                         match_games,
                         playoff,
+                        variant,
                     ),
                 )
             except UniqueViolation as broken:

@@ -27,6 +27,7 @@ from bot.core.games.deal_log import DealLog
 from bot.core.games.snapshot import decode
 from bot.store.database import numbered_placeholders
 from engine.game import Game
+from engine.variants import STANDARD, named
 
 __all__ = [
     "Database",
@@ -177,18 +178,22 @@ def dm_refusals(db: Database, game_id: int) -> dict[int, int]:
 
 def ratings_line(db: Database, game_id: int) -> str:
     """The line a finished game's result ends with, from the rating changes the bot stored:
-    each person's new rating and its change ("Ratings: Al 1,069 (+69) · Bea 963 (−37)")."""
+    each person's new rating and its change ("Ratings: Al 1,069 (+69) · Bea 963 (−37)"; a
+    variant's are named: "Five-card cribbage ratings: …")."""
     found = rows(
         db,
         "SELECT s.display_name, c.mu_before - 3 * c.sigma_before,"
-        " c.mu_after - 3 * c.sigma_after FROM rating_changes c"
+        " c.mu_after - 3 * c.sigma_after, c.variant FROM rating_changes c"
         " JOIN seats s ON s.game_id = c.game_id AND s.seat = c.seat"
         " WHERE c.game_id = ? AND s.is_computer = 0 ORDER BY c.seat",
         (game_id,),
     )
     parts = []
-    for name, before, after in found:
+    label = "Ratings"
+    for name, before, after, variant in found:
+        if variant != STANDARD.name:
+            label = f"{named(variant).title} ratings"
         change = shown(after) - shown(before)
         signed = f"+{change}" if change > 0 else f"−{-change}" if change < 0 else "±0"
         parts.append(f"{name} {shown(after):,} ({signed})")
-    return "Ratings: " + " · ".join(parts) if parts else ""
+    return f"{label}: " + " · ".join(parts) if parts else ""

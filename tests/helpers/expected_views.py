@@ -24,9 +24,10 @@ from bot.core.games.chances import chances
 from bot.core.games.messages.private import closed_hand_text, coach_text, hand_text
 from bot.core.games.messages.table import deal_layout, deal_text, result_line
 from engine.cards import Card, cards_str
-from engine.events import CutForDeal, Dealt, Event, Shown
+from engine.events import Dealt, Event, Shown
 from engine.game import Game
 from engine.phase import Phase
+from engine.players.win_chance import holds
 from engine.views import PublicView
 from fakediscord import Attachment, Message
 from fakediscord.model import walk_components, words_of
@@ -167,11 +168,12 @@ def closed_hand(
 
 
 def last_coach(
-    lines: Mapping[tuple[int, int], str], deal: int, seat: int
+    lines: Mapping[tuple[int, int], str], deal: int, seat: int, *, shown: bool = False
 ) -> tuple[int, str] | None:
     """The coach's line a finished game's last hand message ends on: on its last deal, or
-    (that deal never shown) on the deal before."""
-    for about in (deal, deal - 1):
+    (that deal never ``shown``) on the deal before. A seat dealt short (five and six players)
+    has no line on a deal it threw nothing in, and once that deal is shown, none at all."""
+    for about in (deal,) if shown else (deal, deal - 1):
         line = lines.get((about, seat))
         if line:
             return about, line
@@ -228,7 +230,6 @@ def table_views(
     names = Names.of(view)
     sides = _sides(view)
     over = game.phase is Phase.OVER
-    cut = next((e for e in deals.get(0, ()) if isinstance(e, CutForDeal)), None)
     found: dict[str, Rendering] = {}
     for deal in sorted(d for d in deals if d >= 1):
         events = deals[deal]
@@ -238,7 +239,7 @@ def table_views(
             events,
             view,
             live=live,
-            cut=cut if deal == 1 else None,
+            opening=deals.get(0, ()) if deal == 1 else (),
             resigned=resigned,
             chances=_chances(view, deal, events, deals),
             seal=_seal(game, events, seeds, deal),
@@ -256,9 +257,10 @@ def _chances(
     view: PublicView, deal: int, events: list[Event], deals: Mapping[int, list[Event]]
 ) -> tuple[str, ...] | None:
     """Each player's chance to win as ``deal``'s show left the scores, once the next deal is
-    dealt, between two players (who deals next: that deal's own event)."""
+    dealt, between two players of the standard game, where the tables hold (who deals next:
+    that deal's own event)."""
     dealt = next((e for e in deals.get(deal + 1, ()) if isinstance(e, Dealt)), None)
-    if dealt is None or len(view.players) != 2:
+    if dealt is None or not holds(view.rules):
         return None
     return chances(scores_after(events, view), view.target, dealt.dealer)
 
@@ -288,7 +290,9 @@ def owed_views(
         if over:
             kept = replay.kept(deal, seat)
             ending = ending_of(game, replay.resigned)
-            closed = closed_hand(channel_id, deal, kept, last_coach(coach, deal, seat), ending)
+            reviewed = any(about == deal for about, _ in replay.coach_lines)
+            last = last_coach(coach, deal, seat, shown=reviewed)
+            closed = closed_hand(channel_id, deal, kept, last, ending)
             found[f"hand:{deal}:{seat}"] = closed
             continue
         said = coach.get((deal - 1, seat))

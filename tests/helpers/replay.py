@@ -15,15 +15,31 @@ from collections.abc import Callable, Collection
 from dataclasses import dataclass, field
 from typing import Any
 
+from bot.core.base.seeded import SeedDealer
 from engine.cards import Card
 from engine.coach import review_view
-from engine.events import CutForDeal, Dealt, Discarded, Event, GameOver, Shown
+from engine.events import CutForDeal, Dealt, Discarded, Event, ForLast, GameOver, Shown
 from engine.game import Game
 from engine.phase import Phase
 from engine.views import SeatView
 from tests.helpers.bot_db import Snapshot
 
 __all__ = ["Replay"]
+
+
+class _StoredSeeds(random.Random):
+    """Gives the bot's stored seeds, in order, to a :class:`SeedDealer`, which shuffles by
+    them as the bot's did."""
+
+    def __init__(self, seeds: list[str]) -> None:
+        super().__init__(0)
+        self._seeds = [bytes.fromhex(seed) for seed in seeds]
+
+    def randbytes(self, n: int) -> bytes:
+        """The next stored seed (of ``n`` bytes, as a shuffle's)."""
+        seed = self._seeds.pop(0)
+        assert len(seed) == n
+        return seed
 
 
 @dataclass
@@ -56,15 +72,24 @@ class Replay:
         game, log = snap.game, snap.log
         assert game is not None and log is not None
         cut = list(log.events(0))
-        assert len(cut) == 1 and isinstance(cut[0], CutForDeal), cut
+        # The cut, then the points for last where the rules give them (five-card cribbage).
+        assert isinstance(cut[0], CutForDeal), cut
+        assert all(isinstance(e, ForLast) for e in cut[1:]), cut
+        assert len(cut) == 1 + bool(game.rules.points_for_last), cut
         assert [list(r) for r in cut[0].rounds] == [list(r) for r in game.cut_rounds]
-        assert all(a["type"] == "discard" and a["seat"] not in people for a in actions), actions
-        first = game.view(0)
+        assert all(a["seat"] not in people for a in actions), actions
+        if snap.seeds is not None:
+            first = cls._first_deal(snap, actions)
+            replay = cls(people, game, {0: cut, 1: first}, len(actions))
+            replay.seeds = snap.seeds
+            replay._remember_dealt(game)
+            return replay
+        assert all(a["type"] == "discard" for a in actions), actions
         dealt = Dealt(
             dealer=game.dealer,
             deal_number=1,
-            hand_size=len(first.hand) + len(first.discards),
-            crib_from_deck=game.num_players == 3,
+            hand_size=game.hand_size,
+            crib_from_deck=game.rules.crib_from_pack > 0,
         )
         discards = [Discarded(seat=a["seat"], count=len(a["cards"])) for a in actions]
         assert list(log.events(1)) == [dealt, *discards], log.events(1)
@@ -72,6 +97,26 @@ class Replay:
         replay.seeds = snap.seeds
         replay._remember_dealt(game)
         return replay
+
+    @staticmethod
+    def _first_deal(snap: Snapshot, actions: list[dict[str, Any]]) -> list[Event]:
+        """The first deal's events, from the game dealt again by the bot's seeds and the
+        computer's first actions applied to it (its discards, and with five or six players
+        its first plays when a computer leads); the stored game and log must agree."""
+        game, log = snap.game, snap.log
+        assert game is not None and log is not None and snap.seeds is not None
+        names = list(game.public_view().players)
+        rng = SeedDealer(_StoredSeeds(snap.seeds))
+        fresh, opening = Game.new(names, rng=rng, rules=game.rules)
+        split = next(i for i, e in enumerate(opening) if isinstance(e, Dealt))
+        assert opening[:split] == list(log.events(0)), opening
+        first = opening[split:]
+        for action in actions:
+            first += fresh.apply(action)
+        assert list(log.events(1)) == first, log.events(1)
+        assert fresh.scores == game.scores and fresh.phase == game.phase
+        assert all(fresh.hand(s) == game.hand(s) for s in range(game.num_players))
+        return first
 
     @property
     def deal(self) -> int:
@@ -93,7 +138,12 @@ class Replay:
         """
         assert snap.game is not None and snap.log is not None
         self.seeds = snap.seeds
-        game = Game.from_dict(self.game.to_dict(), rng=random.Random(0))
+        # With the bot's seeds the copy deals the next deal as the bot did, and replays the
+        # computer's moves in it too (with five and six players a computer may lead the new
+        # deal's play before a person acts).
+        shuffles = self._next_shuffles()
+        rng = random.Random(0) if shuffles is None else SeedDealer(shuffles)
+        game = Game.from_dict(self.game.to_dict(), rng=rng)
         events: list[Event] = []
         dealt = False
         version = snap.version - self._versions(new)
@@ -107,7 +157,7 @@ class Replay:
             if person or answer_apart:
                 version += 1
             answer_apart = False
-            if dealt:
+            if dealt and shuffles is None:
                 assert action["type"] == "discard" and action["seat"] not in self.people, action
                 step: list[Event] = [Discarded(seat=action["seat"], count=len(action["cards"]))]
             else:
@@ -116,13 +166,13 @@ class Replay:
                 step = game.apply(action)
                 if any(isinstance(e, Shown) for e in step):
                     self._review(deal, views)
-                dealt = any(isinstance(e, Dealt) for e in step)
+                dealt = dealt or any(isinstance(e, Dealt) for e in step)
                 answer_apart = person and self._answers_apart(game)
             if action["type"] == "resign" and any(isinstance(e, GameOver) for e in step):
                 self.resigned = action["seat"]
             self._add(step)
             events += step
-        if not dealt:
+        if not dealt or shuffles is not None:
             assert game.scores == snap.game.scores and game.count == snap.game.count
             assert game.series == snap.game.series and game.phase == snap.game.phase
         for deal in snap.log.deals:
@@ -131,6 +181,14 @@ class Replay:
         self._at(snap.game, snap.version, on_version)
         self._remember_dealt(snap.game)
         return events
+
+    def _next_shuffles(self) -> _StoredSeeds | None:
+        """The seeds of the shuffles after the game as replayed so far (the next deal's
+        first), when the bot stored them that far; None otherwise."""
+        if self.seeds is None:
+            return None
+        at = len(self.game.cut_rounds) + self.game.deal_number
+        return _StoredSeeds(self.seeds[at:]) if at < len(self.seeds) else None
 
     def _answers_apart(self, game: Game) -> bool:
         """Whether a computer answers the move that led to ``game`` in a version of its own."""

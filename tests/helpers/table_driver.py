@@ -355,21 +355,43 @@ class TableDriver:
         return lobby
 
     async def open_against_computer(
-        self, difficulty: str = "hard", *, target: int = 121
+        self,
+        difficulty: str = "hard",
+        *,
+        target: int | None = 121,
+        variant: str | None = None,
+        players: int | None = None,
+        title: str = "",
     ) -> Snapshot:
         """`/cribbage new vs_computer:True`: the computer takes the other seats and, since it
-        throws its cards with the deal, only the people are owed a discard."""
+        throws its cards with the deal, only the people are owed a discard. ``variant`` (a
+        ``/cribbage new variant:`` value, its lobby naming it by ``title``) seats ``players``
+        (None: one more than the people; left out of the command for a variant) to
+        ``target`` (None: left out, the variant's own)."""
         creator = self.players[0]
-        line = f"/cribbage new players:{len(self.players) + 1} target:{target} vs_computer:True"
+        line = "/cribbage new vs_computer:True"
+        if variant is not None:
+            line += f" variant:{variant}"
+        if players is not None or variant is None:
+            line += f" players:{players or len(self.players) + 1}"
+        if target is not None:
+            line += f" target:{target}"
         reply = await self.fd.slash(creator, self.channel, f"{line} difficulty:{difficulty}")
         lobby = reply.original
         assert lobby is not None and not reply.ephemeral, reply
-        assert lobby.content.startswith(f"**Cribbage** — {len(self.players) + 1} players")
+        # A variant's lobby names it, and its players (the variant's own unless asked).
+        seated = "" if title and players is None else f"{players or len(self.players) + 1} players"
+        kind = f"{title}, " if title else ""
+        assert lobby.content.startswith(f"**Cribbage** — {kind}{seated}"), lobby.content
         assert not lobby.components, "a game against the computer deals at once"
         self.game_id = latest_game_id(self.database, self.channel.id)
         snap = self.snapshot()
         assert snap.status == "active" and snap.game is not None
-        assert snap.game.pending_discards() == tuple(range(len(self.players)))
+        game = snap.game
+        # The people dealt a card or more for the crib (not one dealt short: five and six
+        # players); with none of them owing one, the play has begun.
+        throwing = tuple(s for s in range(len(self.players)) if game.view(s).discard_count)
+        assert game.pending_discards() == throwing
         assert logged_actions(self.database, self.game_id) == snap.game.actions
         await self._begin(snap)
         return snap
@@ -450,7 +472,7 @@ class TableDriver:
         game = snap.game
         assert game is not None
         if game.phase is Phase.DISCARD:
-            chosen = self.rng.sample(list(game.hand(seat)), game.discard_count)
+            chosen = self.rng.sample(list(game.hand(seat)), game.view(seat).discard_count)
             return {"type": "discard", "seat": seat, "cards": [c.code for c in chosen]}
         playable = sorted(game.playable_cards(seat), key=lambda c: c.index)
         return {"type": "play", "seat": seat, "card": self.rng.choice(playable).code}
@@ -640,6 +662,7 @@ class TableDriver:
         coach's line."""
         assert self.replay is not None
         deal = game.deal_number
+        shown = any(about == deal for about, _ in self.replay.coach_lines)
         lines = {
             (about, seat): line
             for about in (deal, deal - 1)
@@ -649,7 +672,7 @@ class TableDriver:
             self.channel.id,
             deal,
             self.replay.kept(deal, seat),
-            last_coach(lines, deal, seat),
+            last_coach(lines, deal, seat, shown=shown),
             ending_of(game, self.replay.resigned),
         )
 

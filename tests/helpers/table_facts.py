@@ -23,6 +23,7 @@ from engine.events import (
     CutForDeal,
     Dealt,
     Event,
+    ForLast,
     GameOver,
     Go,
     GoPoint,
@@ -32,6 +33,8 @@ from engine.events import (
     StarterCut,
 )
 from engine.phase import Phase
+from engine.players.win_chance import holds
+from engine.rules import PlayEnd
 from engine.speech import say_pegging, say_score
 from engine.views import PublicView
 
@@ -58,6 +61,8 @@ def _facts(event: Event, after: Event | None, seat: list[str], side: list[str]) 
             return ["Cut for deal:", *cards, f"{seat[event.dealer]} cuts lowest"]
         case Dealt():
             return [f"**Deal {event.deal_number}**", f"{seat[event.dealer]} deals"]
+        case ForLast():
+            return [f"{seat[event.seat]} takes", "for last", f"({side[event.side]} {event.score})"]
         case StarterCut():
             facts = [f"Starter: {event.card}"]
             if isinstance(after, Heels):
@@ -94,6 +99,22 @@ def _facts(event: Event, after: Event | None, seat: list[str], side: list[str]) 
             ]
         case _:
             return []
+
+
+def _ends_one_pass(so_far: Sequence[Event], after: Event | None, view: PublicView) -> bool:
+    """Whether the last of ``so_far`` (a deal's events) ended a one-pass play (five-card
+    cribbage) at its go or 31 while someone still held cards, the game going on: the table
+    then says the play is over."""
+    rules = view.rules
+    event = so_far[-1]
+    if rules.play_end is not PlayEnd.FIRST_GO or isinstance(after, GameOver):
+        return False
+    played = sum(isinstance(e, Played) for e in so_far)
+    if played == len(view.players) * rules.kept:
+        return False
+    if isinstance(event, GoPoint):
+        return not event.last_card
+    return isinstance(event, Played) and event.count == 31
 
 
 def _live_facts(view: PublicView, seat: list[str]) -> list[str]:
@@ -133,6 +154,8 @@ def check_calls(events: Sequence[Event], text: str, view: PublicView, *, live: b
         facts = _facts(event, after, seat, side)
         if facts:
             wanted.append(facts)
+        if _ends_one_pass(events[: i + 1], after, view):
+            wanted.append(["That ends the play", "not played"])
     if live and view.phase is not Phase.OVER:
         wanted.append(_live_facts(view, seat))
     ended = any(isinstance(e, GameOver) for e in events)
@@ -143,7 +166,7 @@ def check_calls(events: Sequence[Event], text: str, view: PublicView, *, live: b
     if any(isinstance(e, Shown) for e in events) and not ended:
         scores = scores_after(events, view)
         wanted.append(["Scores:", *(f"{side[s]} {score}" for s, score in enumerate(scores))])
-        if not live and len(view.players) == 2:
+        if not live and holds(view.rules):
             # Once the next deal is dealt, two players' chances to win from there.
             wanted.append(["Chances to win:", f"{side[0]} ", " · ", f"{side[1]} ", "%"])
             _check_chances(text)
@@ -187,10 +210,13 @@ def check_result(event: GameOver, text: str) -> None:
         assert f"{won}-{result.scores[losers[0]]}" in text, text
     else:
         wanted = [result.scores[s] for s in losers]
-        said = re.search(rf"{won} to .+'s (\d+) and .+'s (\d+)", text)
+        # "61 to Cy's 53, Di's 40 and Bea's 34", as many as there are losing sides.
+        listed = ", ".join([r".+'s (\d+)"] * (len(losers) - 1))
+        said = re.search(rf"{won} to {listed} and .+'s (\d+)", text)
         if said is None:
             # After a resignation the scores as they stood: "(Bea 40, Cy 30, Al 20)".
-            said = re.search(r"\(.+ (\d+), .+ (\d+), .+ (\d+)\)", text)
+            stood = ", ".join([r".+ (\d+)"] * len(result.scores))
+            said = re.search(rf"\({stood}\)", text)
             wanted = [result.scores[result.winner], *wanted]
         assert said is not None, text
         assert [int(n) for n in said.groups()] == wanted, text

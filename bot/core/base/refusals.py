@@ -58,8 +58,14 @@ GAME_CANCELLED = "That game was cancelled."
 GAME_EXPIRED = "That game ended after sitting idle."
 
 # -- opening a game ----------------------------------------------------------------------------
-BAD_PLAYERS = "A game has 2, 3 or 4 players."
-BAD_TARGET = "A game is played to 121 or to 61 points."
+BAD_PLAYERS = (
+    "A game has 2 to 6 players: 2, 3 or 4 (four as partners), 5 (five-hand), or 6 (two teams "
+    "of three, or `teams:pairs`)."
+)
+BAD_TEAMS = "`teams` is `threes` (two teams of three, the default) or `pairs` (three of two)."
+TEAMS_ALONE = (
+    "`teams` is for six players (`players:6` or a six-hand `variant`): leave it out for this table."
+)
 BAD_SCORING = "Game points follow the lurch or the skunk scale: choose `lurch` or `skunk`."
 AUTO_COUNTING = (
     "This game counts every hand for you: claiming a count is for games opened with "
@@ -87,7 +93,7 @@ ALREADY_STARTED = "The game here has already started."
 ALREADY_SEATED = "You're already in this game."
 TABLE_FULL = "This game is full."
 PARTNERS_CREATOR = "Only the player who opened this game can change partners."
-PARTNERS_FULL = "Partners can be changed once all four players are seated."
+PARTNERS_FULL = "Partners can be changed once every seat is taken."
 NOT_SEATED = "You're not in this game."
 LEAVE_STARTED = "The game has started: use `/cribbage resign` to concede."
 START_NOT_SEATED = "Only players in this game can start it."
@@ -155,3 +161,9 @@ DATABASE_UNREACHABLE = (
 
 # -- standings ----------------------------------------------------------------------------------
 AGAINST_SELF = "Pick someone else for `against:` — everyone is even against themselves."
+
+
+def teams_clash(title: str, teams: str, other: str) -> str:
+    """``teams`` asked for with a variant whose teams are otherwise (``other``: the variant
+    that seats them so)."""
+    return f"{title} does not seat `teams:{teams}`: use `variant:{other}`, or leave `teams` out."

@@ -18,8 +18,11 @@ RULES_TOPICS: dict[str, str] = {
         "and counted in the show. Each deal: everyone puts cards in the dealer's crib, a "
         "starter is cut, the play scores as cards go down, then every hand and the crib are "
         "counted. Two, three or four players (four play as partners, sitting opposite; the "
-        "lobby's creator can change who partners whom before the deal). "
-        "Topics: `deal`, `play`, `show`, `scoring`, `commands`."
+        "lobby's creator can change who partners whom before the deal). Older and bigger "
+        "games too: five-card and seven-card cribbage, five players and six "
+        "(the `variant` option of `/cribbage new`). "
+        "Topics: `deal`, `play`, `show`, `scoring`, `commands`, and one per variant: "
+        "`five-card`, `seven-card`, `five-hand`, `six-hand`."
     ),
     "deal": (
         "**The deal.** Lowest card cuts to deal first, then the deal passes left. "
@@ -61,7 +64,8 @@ RULES_TOPICS: dict[str, str] = {
     ),
     "commands": (
         "**Commands.** `/cribbage new` opens a game here (`/cribbage new scoring:skunk`, "
-        "`/cribbage new counting:manual`, `/cribbage new players:4 target:61`); "
+        "`/cribbage new counting:manual`, `/cribbage new players:4 target:61`, "
+        "`/cribbage new variant:five_card`, `/cribbage new players:6 teams:pairs`); "
         "`/cribbage join`, `/cribbage leave` and `/cribbage start` in the lobby (whose creator "
         "can also add computer players). `/cribbage new vs_computer:True` deals at once against "
         "the computer (`/cribbage new vs_computer:True difficulty:expert`: easy, medium, hard "
@@ -83,6 +87,59 @@ RULES_TOPICS: dict[str, str] = {
         "`/cribbage leaderboard`, `/cribbage stats`, `/cribbage halloffame`, "
         "`/cribbage tournament new` and `/cribbage rules` help you along. Cards are written "
         "rank then suit: A 2-10 J Q K and C D H S (or ♣ ♦ ♥ ♠)."
+    ),
+    # The variants (issue 35), each rule with its source as docs/variants.md gives them in
+    # full; what is not said is the standard game's.
+    "five-card": (
+        '**Five-card cribbage** (`/cribbage new variant:five_card`), two players to 61: "the '
+        "original game\" (Bicycle Cards; Britannica). Five cards each, two to the dealer's "
+        "crib, three kept (Hoyle's Games p. 249). At the start the non-dealer pegs 3, "
+        '"taking three for last", once a game (Hoyle p. 249; Enquire Within §81). **The '
+        "play is one series to 31**: after the first go or 31 the play is over and cards still "
+        'held are not played (Hoyle p. 250: "Such cards as remain after this, are not to be '
+        'played"; Encyclopaedia Britannica 9th ed., p. 576; Bicycle). A player who can still '
+        "come in after a go must (Hoyle p. 250; Britannica 9th says may: playing on never costs "
+        "here). **The show**: three cards and the starter; a flush is 3, or 4 with the "
+        "starter; the crib scores a flush only of all five (Cassell's Book of In-door "
+        "Amusements p. 165; Bicycle; Hoyle p. 250). The non-dealer shows first, and the game "
+        "ends the moment someone reaches 61 (Cassell p. 165). A loser under 31 is lurched: 2 "
+        "game points (Enquire Within §82; Dawson's Hoyle)."
+    ),
+    "seven-card": (
+        "**Seven-card cribbage** (`/cribbage new variant:seven_card`), two players to 181 "
+        "(Dawson's Hoyle: \"five-card, six-card, and seven-card cribbage ... 61; ... 121; and "
+        "... 181\"). Seven cards each, two to the dealer's crib, five kept (Britannica 11th "
+        "ed., vol. 7, p. 433; Dawson); no points for last (Hoyle's Games p. 249 gives them to "
+        "five cards only). Every card is played, the count starting again after each go or 31 "
+        "(Britannica 9th ed., p. 576). **The show**: five cards and the starter, six cards: "
+        "fifteens from any cards, every pair, runs up to six, and a flush of a point a card, "
+        "5 in hand or 6 with the starter; the crib only with the starter, 5 (Britannica "
+        "11th). A hand can make 46 (4-4-5-5-6 with a 6). A loser with under 91 (less than "
+        "half) is lurched: 2 game points (Dawson). There is no published skunk scale for 181, "
+        "so `scoring:skunk` is not offered."
+    ),
+    "five-hand": (
+        "**Five-hand cribbage** (`/cribbage new players:5` or `variant:five_hand`), five "
+        "players each for themselves, to 121 (or 61). The dealer gets four cards and throws "
+        "none; each other player gets five and throws one, so the crib of four is made by the "
+        'others: "You have no control at all of your own crib" (the Germantown Peggers '
+        'club, "Five Hand Cribbage"; Wikipedia, "Rules of cribbage", Variations). The '
+        "player left of the dealer leads and shows first, round to the dealer, then the crib; "
+        "every card is played, with goes and last card as with three players (Peggers). Five "
+        "tracks on the board. Game points as for three: the loser's score that counts for a "
+        "lurch or skunk is the best of the others'."
+    ),
+    "six-hand": (
+        "**Six-hand cribbage** (`/cribbage new players:6` or `variant:six_hand`), to 121 (or "
+        '61). Two teams of three in alternate seats: "Every other person is on the same '
+        'team" ("How to Deal a Six Handed Cribbage Game", ourpastimes.com). The four '
+        "players from the dealer's left get five cards and throw one; the player on the "
+        "dealer's right and the dealer get four and throw none (the same page). The crib is "
+        "the dealer's side's; play and show as with four players, each side pegging on its "
+        "track. `teams:pairs` plays three teams of two instead, partners opposite (seats 1 & "
+        "4, 2 & 5, 3 & 6), as the Germantown Peggers name it and the Lehr family plays it "
+        '("6-Player Cribbage, as played by the Lehr family", emeraldimp.com), dealt the '
+        "same way. Six players each for themselves has no published rules and is not offered."
     ),
 }
 

@@ -124,7 +124,7 @@ class BoardPicture:
 
     ``sides`` are the sides' names, ``pegs`` each side's (front, back) peg, ``rule`` the game
     points rule whose lines the board marks (``lurch`` or ``skunk``), ``dealer`` and
-    ``winner`` sides when known, ``partners`` whether each side is a pair of partners, and
+    ``winner`` sides when known, ``partners`` whether the sides are teams of partners, and
     ``chances`` each side's chance to win in words ("64%"), shown after a deal's show.
     """
 
@@ -143,11 +143,15 @@ class BoardPicture:
 @dataclass(frozen=True, slots=True)
 class PageControls:
     """The buttons under a leaderboard page: Previous and Next within ``table`` (``page`` of
-    ``pages``, counted from 0), and one to show the other table."""
+    ``pages``, counted from 0), and one to show the other table, of the same ``variant``
+    (a variant's games are rated in tables of their own)."""
 
     table: Table
     page: int
     pages: int
+    # Out of the repr, so the digests of the standard game's pages stay as they were stored;
+    # MessageView.digest adds a variant's name.
+    variant: str = field(default="standard", repr=False)
 
 
 @dataclass(frozen=True, slots=True)
@@ -297,6 +301,8 @@ class MessageView:
                     self.layout,
                 )
             )
+            if isinstance(self.controls, PageControls) and self.controls.variant != "standard":
+                shown += repr(self.controls.variant)
             worked_out = hashlib.blake2b(shown.encode(), digest_size=12).hexdigest()
             object.__setattr__(self, "_digest", f"{DIGEST_VERSION}:{worked_out}")
         return self._digest

@@ -18,18 +18,22 @@ no short claim is open to muggins, so people always get the whole window; and a 
 
 from __future__ import annotations
 
+import asyncio
 import random
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
-from bot.core.games.records import SeatRecord
+from bot.core.games.records import GameRecord, SeatRecord
 from bot.core.worker.thinking import WorkerThinking
 from engine.cards import Card
 from engine.events import Event
 from engine.game import Game
 from engine.phase import Phase
-from engine.players import LEVELS, Player, make_player
+from engine.players import LEVELS, Player, make_player, role_crib
 from engine.players.claims import calls_muggins, computer_claim
+from engine.rules import PlayEnd, Points, Rules
+from engine.scoring import rank_table
+from engine.variants import STANDARD, named
 from engine.views import PublicView, SeatView
 
 __all__ = [
@@ -44,8 +48,10 @@ __all__ = [
     "computer_name",
     "computer_to_move",
     "level_name",
+    "level_note",
     "level_of",
     "snapshot_views",
+    "tables_ready",
 ]
 
 #: The level a game against the computer gets when none is chosen: ``hard``, a real game that
@@ -96,11 +102,30 @@ def computer_name(level: str, seats: Sequence[SeatRecord]) -> str:
     so that two computers at one table can be told apart in the channel."""
     base = level_name(level)
     taken = {seat.name for seat in seats}
-    for number in range(1, 5):
+    # A name for each seat there is, and one more: one of them is free.
+    for number in range(1, len(seats) + 2):
         name = base if number == 1 else f"{base} {number}"
         if name not in taken:
             return name
-    raise ValueError("A table has at most four seats.")
+    raise AssertionError("unreachable: more names than seats")
+
+
+def level_note(level: str, record: GameRecord) -> str | None:
+    """What a computer at ``level`` does otherwise at ``record``'s table than in the
+    standard game, said in the lobby of a variant (None: nothing). The expert's crib by
+    role, its worth of the kept cards in the play, its guesses at what others keep and its
+    chance to win are tables of the standard two-player game (:mod:`engine.players.expert`
+    says so): without them it plays a level of its own, below its standard strength. The
+    other levels' tables (the crib of any four cards) hold in every variant."""
+    variant = named(record.variant)
+    if level != "expert" or variant is STANDARD or role_crib.holds(record.rules):
+        return None
+    return (
+        f"{level_name(level)} plays {variant.title.lower()} without its two-player tables"
+        " (the crib by role, the kept cards' worth in the play, the chance to win): it weighs"
+        " the crib by the one-card table and plays for points near the end, so it is not at"
+        " full expert strength here; the other levels play as they do in the standard game."
+    )
 
 
 def level_of(seat: SeatRecord) -> str:
@@ -194,12 +219,37 @@ def answers_later(seats: Sequence[SeatRecord], game: Game) -> bool:
     return seat is not None and game.phase is Phase.PLAY and seats[seat].level in THINKS_AT_LENGTH
 
 
+#: The sizes of show (cards with the starter) and the points whose rank tables are built.
+_TABLES_BUILT: set[tuple[int, Points]] = set()
+
+
+async def tables_ready(rules: Rules) -> None:
+    """Have the engine's rank tables for the shows of ``rules`` built (once per process),
+    in a thread: the six-card show of seven-card cribbage takes a table of 18,395 rank
+    multisets, a second or more to build, which on the event loop would hold every other
+    game (and keep the interaction that opened the game from being answered in time). The
+    standard game's are built at start-up already."""
+    sizes = {(rules.kept + 1, rules.points), (rules.crib_size + 1, rules.points)}
+    missing = sizes - _TABLES_BUILT
+    if not missing:
+        return
+    await asyncio.to_thread(_build_tables, missing)
+    _TABLES_BUILT.update(missing)
+
+
+def _build_tables(sizes: set[tuple[int, Points]]) -> None:
+    for size, points in sizes:
+        rank_table(size, points)
+
+
 def snapshot_views(game: Game) -> dict[int, SeatView]:
-    """Every seat's view just before the last card of the play, the only action that ends a
-    deal (and so replaces the dealt hands the coach needs); empty before any other action."""
+    """Every seat's view just before a play that may end the play, the only action that ends
+    a deal (and so replaces the dealt hands the coach needs): the last card, or any card when
+    the play ends at the first go or 31 (five-card cribbage); empty before any other action."""
     if game.phase is not Phase.PLAY:
         return {}
-    if sum(len(game.hand(seat)) for seat in range(game.num_players)) != 1:
+    one_pass = game.rules.play_end is PlayEnd.FIRST_GO
+    if not one_pass and sum(len(game.hand(seat)) for seat in range(game.num_players)) != 1:
         return {}
     return {seat: game.view(seat) for seat in range(game.num_players)}
 

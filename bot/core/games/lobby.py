@@ -13,11 +13,23 @@ from bot.core.base import refusals
 from bot.core.base.refusals import Refused
 from bot.core.base.replies import User
 from bot.core.base.views import LOBBY_ACTIONS, TABLE_BUTTON, LobbyControls, MessageView
-from bot.core.games.computer import LEVELS, computer_name
+from bot.core.games.computer import LEVELS, computer_name, level_note
 from bot.core.games.messages.lobby import lobby_text
 from bot.core.games.records import GameRecord, GameStatus, SeatRecord
+from engine.outcome import Scoring
+from engine.variants import (
+    FIVE_HAND,
+    SIX_HAND,
+    SIX_HAND_PAIRS,
+    STANDARD,
+    UnknownVariant,
+    Variant,
+    named,
+)
 
 __all__ = [
+    "TEAMS",
+    "Table",
     "check_start",
     "fill_with_computers",
     "lobby_view",
@@ -26,7 +38,68 @@ __all__ = [
     "seats_joining",
     "seats_leaving",
     "seats_removing_computer",
+    "table_asked",
 ]
+
+#: The six-player table's layouts (``/cribbage new teams:``), by the variant that seats them.
+TEAMS: dict[str, Variant] = {"threes": SIX_HAND, "pairs": SIX_HAND_PAIRS}
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class Table:
+    """What ``/cribbage new`` asked for, made whole: the variant, its players and target."""
+
+    variant: Variant
+    players: int
+    target: int
+
+
+def table_asked(
+    *,
+    variant: str | None = None,
+    players: int | None = None,
+    target: int | None = None,
+    teams: str | None = None,
+    scoring: str = Scoring.LURCH,
+) -> Table:
+    """The table ``/cribbage new`` opens, from what was asked (None: not asked): the variant
+    named, else the one the players make (five: five-hand; six: six-hand, in ``teams`` of
+    three or, with ``teams:pairs``, of two; else the standard game); its usual players and
+    default target unless asked. Raises :class:`Refused` with one sentence for a combination
+    the variant does not offer (seven-card cribbage for three, five-card to 121, the skunk
+    scale at 181, ``teams`` at a table that is not of six)."""
+    if teams is not None and teams not in TEAMS:
+        raise Refused(refusals.BAD_TEAMS)
+    if teams is not None and players is not None and players not in SIX_HAND.seats:
+        raise Refused(refusals.TEAMS_ALONE)
+    if variant is not None:
+        try:
+            chosen = named(variant)
+        except UnknownVariant as unknown:
+            raise Refused(str(unknown)) from None
+        if chosen is SIX_HAND and teams is not None:
+            # Six-hand names the deal; `teams` the layout (threes, or pairs).
+            chosen = TEAMS[teams]
+    elif teams is not None:
+        chosen = TEAMS[teams]
+    elif players in FIVE_HAND.seats:
+        chosen = FIVE_HAND
+    elif players in SIX_HAND.seats:
+        chosen = SIX_HAND
+    else:
+        chosen = STANDARD
+    if teams is not None and TEAMS[teams] is not chosen:
+        if chosen not in TEAMS.values():
+            raise Refused(refusals.TEAMS_ALONE)
+        raise Refused(refusals.teams_clash(chosen.title, teams, TEAMS[teams].name))
+    if players is not None and players not in chosen.seats and variant is None:
+        raise Refused(refusals.BAD_PLAYERS)
+    try:
+        chosen.check(players, target, scoring)
+    except ValueError as refused:
+        raise Refused(str(refused)) from None
+    seats = chosen.default_players if players is None else players
+    return Table(chosen, seats, chosen.default_target if target is None else target)
 
 
 def lobby_view(
@@ -39,18 +112,27 @@ def lobby_view(
     state = record.status if state is None else state
     creator = next((s.name for s in record.seats if s.user_id == record.creator_id), None)
     text = lobby_text(
-        creator or "someone", [s.name for s in record.seats], record.rules, state, record.occasion
+        creator or "someone",
+        [s.name for s in record.seats],
+        record.rules,
+        state,
+        record.occasion,
+        named(record.variant),
     )
+    seated = {s.level for s in record.seats if s.is_computer and s.level is not None}
+    notes = [n for level in sorted(seated) if (n := level_note(level, record)) is not None]
+    if notes:
+        text += "\n" + "\n".join(notes)
     if state is not GameStatus.LOBBY:
         return MessageView(text, controls=LobbyControls(record.id, ()))
     has_computer = any(s.is_computer for s in record.seats)
     # Partners may be changed once every seat is taken.
-    full_four = record.rules.partners and len(record.seats) == record.num_players
+    full = record.rules.partners and len(record.seats) == record.num_players
     buttons = tuple(
         b
         for b in LOBBY_ACTIONS
         if (b != "remove_computer" or has_computer)
-        and (b != "partners" or full_four)
+        and (b != "partners" or full)
         and b != "hand"
         and (b != TABLE_BUTTON or launch)
     )
@@ -112,16 +194,19 @@ def seats_removing_computer(record: GameRecord, user: User) -> tuple[list[SeatRe
 
 
 def seats_changing_partners(record: GameRecord, user: User) -> list[SeatRecord]:
-    """The next of the three pairings of a full four-player table (the creator's choice, as
-    the table is theirs): seat 1 keeps its place, and its partner opposite becomes the one
-    who sat on its left, the others moving round (A B C D -> A C D B -> A D B C -> A B C D)."""
+    """The next pairing of a full table of partners (the creator's choice, as the table is
+    theirs): seat 1 keeps its place and everyone else moves one seat to the right, the one
+    on its left going to the end. With four that is each of the three pairings in turn
+    (A B C D -> A C D B -> A D B C -> A B C D); with six, five ways to make the teams in
+    turn, seat 1's partners changing each time (in pairs, seat 1 partners each of the others
+    once)."""
     _open(record)
     if user.id != record.creator_id:
         raise Refused(refusals.PARTNERS_CREATOR)
     if not record.rules.partners or len(record.seats) != record.num_players:
         raise Refused(refusals.PARTNERS_FULL)
-    first, second, third, fourth = record.seats
-    return _renumber([first, third, fourth, second])
+    first, second, *rest = record.seats
+    return _renumber([first, *rest, second])
 
 
 def fill_with_computers(record: GameRecord, level: str) -> list[SeatRecord]:

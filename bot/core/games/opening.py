@@ -29,7 +29,14 @@ from bot.core.base.shuffles import RecordingRandom
 from bot.core.base.text import escape
 from bot.core.base.views import ConfirmControls, MessageRecord, MessageView
 from bot.core.games import lobby, snapshot
-from bot.core.games.computer import DEFAULT_LEVEL, LEVELS, ComputerPlayers, Step, computer_moves
+from bot.core.games.computer import (
+    DEFAULT_LEVEL,
+    LEVELS,
+    ComputerPlayers,
+    Step,
+    computer_moves,
+    tables_ready,
+)
 from bot.core.games.deal_log import DealLog
 from bot.core.games.games import Games, Loaded, OnGames
 from bot.core.games.records import GameRecord, GameStatus, SeatRecord
@@ -38,7 +45,7 @@ from bot.core.ledger.life import answer_kept
 from engine.counting import Counting
 from engine.game import Game
 from engine.outcome import Scoring
-from engine.rules import Rules
+from engine.variants import STANDARD, named
 
 __all__ = ["Lobbies"]
 
@@ -63,16 +70,24 @@ class Lobbies(OnGames):
         channel_id: int,
         user: User,
         *,
-        players: int = 2,
-        target: int = 121,
+        players: int | None = None,
+        target: int | None = None,
         vs_computer: bool = False,
         difficulty: str = DEFAULT_LEVEL,
         scoring: str = Scoring.LURCH,
         counting: str = Counting.AUTO,
+        variant: str | None = None,
+        teams: str | None = None,
         token: str | None = None,
         private: bool = False,
     ) -> Answer:
         """Open a game in this channel with ``user`` in the first seat.
+
+        The table is ``variant`` (a registered variant's name; None: the one ``players``
+        make, the standard game for two to four) for ``players`` to ``target`` (None: the
+        variant's usual players and default target), six players in ``teams`` (``threes``
+        or ``pairs``): :func:`bot.core.games.lobby.table_asked` says how, and refuses, in one
+        sentence, what the variant does not offer.
 
         With ``vs_computer`` every other seat is a computer player at ``difficulty`` and the game
         deals at once (in the transaction that opens it); otherwise a lobby opens (where the creator
@@ -82,16 +97,16 @@ class Lobbies(OnGames):
         message. ``private``: the bot is not a member where the game is
         (:mod:`bot.core.games.messages.private_table`): that message is its table throughout.
         """
-        if players not in Rules.STANDARD_SEATS:
-            raise Refused(refusals.BAD_PLAYERS)
-        if target not in Rules.STANDARD_TARGETS:
-            raise Refused(refusals.BAD_TARGET)
         if difficulty not in LEVELS:
             raise Refused(refusals.bad_level(LEVELS))
         if scoring not in tuple(Scoring):
             raise Refused(refusals.BAD_SCORING)
         if counting not in tuple(Counting):
             raise Refused(refusals.BAD_COUNTING)
+        table = lobby.table_asked(
+            variant=variant, players=players, target=target, teams=teams, scoring=scoring
+        )
+        await tables_ready(table.variant.rules(table.players, table.target))
         store = self._games.store
         async with self._games.lock(channel_id):
             if await store.open_game_in_channel(channel_id) is not None:
@@ -112,12 +127,13 @@ class Lobbies(OnGames):
                 guild_id=guild_id,
                 channel_id=channel_id,
                 creator=creator,
-                num_players=players,
-                target=target,
+                num_players=table.players,
+                target=table.target,
                 now=now,
                 vs_computer=vs_computer,
                 scoring=Scoring(scoring),
                 counting=Counting(counting),
+                variant=table.variant.name,
                 private=private,
                 fill=(lambda r: lobby.fill_with_computers(r, difficulty)) if vs_computer else None,
                 deal=(lambda r: self._first_deal(r, dealt)) if vs_computer else None,
@@ -141,12 +157,14 @@ class Lobbies(OnGames):
         target: int,
         scoring: str,
         occasion: str | None = None,
+        variant: str = STANDARD.name,
     ) -> GameRecord:
-        """Open a two-player game in ``channel_id`` with both ``players`` seated and the first
-        hand dealt, in one transaction (a tournament's pairing, in its thread, ``occasion``
-        saying which round of which tournament). The channel's open game, if it has one
-        already, is returned instead: a second call for the same pairing (after a restart)
-        opens nothing more."""
+        """Open a two-player game of ``variant`` in ``channel_id`` with both ``players``
+        seated and the first hand dealt, in one transaction (a tournament's pairing, in its
+        thread, ``occasion`` saying which round of which tournament). The channel's open
+        game, if it has one already, is returned instead: a second call for the same pairing
+        (after a restart) opens nothing more."""
+        await tables_ready(named(variant).rules(2, target))
         store = self._games.store
         async with self._games.lock(channel_id):
             found = await store.open_game_in_channel(channel_id)
@@ -162,6 +180,7 @@ class Lobbies(OnGames):
                 target=target,
                 now=self._games.now(),
                 scoring=Scoring(scoring),
+                variant=variant,
                 occasion=occasion,
                 fill=lambda r: (*r.seats, SeatRecord(1, second.id, second.name)),
                 deal=lambda r: self._first_deal(r, dealt),
@@ -347,6 +366,7 @@ class Lobbies(OnGames):
 
     async def _start(self, record: GameRecord, user: User, clicked: Clicked | None) -> Answer:
         lobby.check_start(record, user)
+        await tables_ready(record.rules)
         loaded, steps = await self._dealt(record)
         after = dataclasses.replace(record, status=GameStatus.ACTIVE, version=record.version + 1)
         answered = _answered(after, clicked, self._games.now(), self._launch)

@@ -10,8 +10,10 @@ from enum import StrEnum
 from engine.counting import Counting
 from engine.outcome import Scoring
 from engine.rules import Rules
+from engine.variants import STANDARD, listed, named
 
 __all__ = [
+    "FOUR_CARD_SHOWS",
     "OPEN_STATUSES",
     "ORDINAL_SIGMAS",
     "GameRecord",
@@ -33,6 +35,13 @@ class GameStatus(StrEnum):
     CANCELLED = "cancelled"
     EXPIRED = "expired"
 
+
+#: The variants whose hands are shown as four cards and the starter, as the standard game's
+#: (five and six players): their best hands, 28s and 29s stand beside the standard game's.
+#: Five-card and seven-card cribbage show three and five, and are not ranked beside them.
+FOUR_CARD_SHOWS: tuple[str, ...] = tuple(
+    variant.name for variant in listed() if variant.rules().kept == 4
+)
 
 #: A game that may still change: at most one per channel.
 OPEN_STATUSES = (GameStatus.LOBBY, GameStatus.ACTIVE)
@@ -78,6 +87,8 @@ class GameRecord:
     #: What the game is part of, said first in its lobby (a tournament's round); None for a
     #: game someone opened (the lobby says who).
     occasion: str | None = None
+    #: The name of the variant it is played in (:mod:`engine.variants`; migration 020).
+    variant: str = STANDARD.name
 
     def seat_of(self, user_id: int) -> int | None:
         """The seat ``user_id`` sits in, or None."""
@@ -93,11 +104,9 @@ class GameRecord:
 
     @property
     def rules(self) -> Rules:
-        """The rules the table's options give: the standard game's for its players, target,
-        scoring and counting (what its game is dealt by when it starts)."""
-        return Rules.standard(
-            self.num_players, target=self.target, scoring=self.scoring, counting=self.counting
-        )
+        """The rules the table's options give: its variant's for its players, target, scoring
+        and counting (what its game is dealt by when it starts)."""
+        return named(self.variant).rules(self.num_players, self.target, self.scoring, self.counting)
 
 
 @dataclass(frozen=True, slots=True)
@@ -131,6 +140,8 @@ class ResultRecord:
     #: The rule the game's points were scored by: its losses past the first threshold are
     #: lurches (``lurch``) or skunks (``skunk``, the American scale).
     scoring: Scoring = Scoring.SKUNK
+    #: The variant the game was played in (its players are rated in that variant's tables).
+    variant: str = STANDARD.name
 
 
 @dataclass(frozen=True, slots=True)
@@ -148,6 +159,8 @@ class RatingChange:
     mu_after: float
     sigma_after: float
     finished_at: float
+    #: The variant whose tables the change was made in.
+    variant: str = STANDARD.name
 
     @property
     def ordinal_before(self) -> float:

@@ -49,6 +49,7 @@ def result_rows(record: GameRecord, game: Game, tally: Tally) -> list[ResultReco
                 muggins_taken=mine.muggins_taken,
                 computer_level=seat.level if seat.is_computer else None,
                 scoring=record.scoring,
+                variant=record.variant,
             )
         )
     return rows

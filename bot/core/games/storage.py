@@ -33,6 +33,7 @@ class GameRecords(Protocol):
         vs_computer: bool = ...,
         scoring: Scoring = ...,
         counting: Counting = ...,
+        variant: str = ...,
         private: bool = ...,
         occasion: str | None = ...,
         fill: Callable[[GameRecord], Sequence[SeatRecord]] | None = ...,

@@ -16,6 +16,9 @@ from engine.events import Event, Mugginsed, PointSource, Shown, points_scored
 __all__ = ["SeatTally", "Tally"]
 
 PERFECT_HAND = 29
+#: The cards of the hand (or crib) that scores it, with the starter: a hand of five cards
+#: and the starter (seven-card cribbage) scoring 29 is nothing rare.
+PERFECT_SIZE = 4
 
 
 @dataclass(slots=True)
@@ -83,7 +86,7 @@ class Tally:
         seat = self.seats[event.seat]
         worth = event.score.total
         seat.missed += event.missed
-        if worth == PERFECT_HAND:
+        if worth == PERFECT_HAND and len(event.cards) == PERFECT_SIZE:
             seat.twenty_nines += 1
         if not event.crib and (seat.best_hand_cards is None or worth > seat.best_hand):
             seat.best_hand = worth

@@ -1,11 +1,12 @@
-"""A picture of the cribbage board: one track per side, both pegs of each side, the game hole
-and the lurch or skunk lines.
+"""A picture of the cribbage board: one track per side (two to five), both pegs of each side,
+the game hole and the lurch or skunk lines.
 
 The track is laid out in rows of thirty holes read left to right, every side's lane beside the
-others' (so who is ahead shows at a glance): four rows for a game to 121, two for 61. Holes are
-grouped in fives as on a wooden board; each lane has its own start hole, and one game hole
-closes the last row. The front peg stands at a side's score and the back peg at the score
-before it, so the last score can be read off the board.
+others' (so who is ahead shows at a glance): six rows for a game to 181, four for 121, two for
+61. Holes are grouped in fives as on a wooden board; each lane has its own start hole, and one
+game hole closes the last row. The header names each side with its score, up to three sides to
+a line (four and five sides take two lines). The front peg stands at a side's score and the
+back peg at the score before it, so the last score can be read off the board.
 
     >>> board = BoardState((Side("Al", 45, 38), Side("Bea", 60, 52)), dealer=0)
     >>> print(board_picture(board).alt_text)  # doctest: +NORMALIZE_WHITESPACE
@@ -71,6 +72,12 @@ FIRST_X = (WIDTH - ROW_SPAN) // 2
 START_X = FIRST_X - 36
 GAME_X = FIRST_X + ROW_SPAN + 36
 HEADER = 118  # names and scores
+HEADER_ROW = 100  # each further line of names and scores (four or five sides)
+HEADER_COLUMNS = 3  # sides named on one line of the header, at most
+#: The games a board is drawn for: a row of 30 holes per 30 points, and the game hole.
+TARGETS = (61, 121, 181)
+#: Sides of more than one player (partners): two teams of two or three, or three teams of two.
+MAX_PARTNER_SIDES = 3
 LANE = 24  # one side's lane
 ROW_GAP = 28  # above each row: hole numbers and line labels
 BOTTOM = 18
@@ -111,10 +118,11 @@ class Side:
 
 @dataclass(frozen=True)
 class BoardState:
-    """What the board shows: the sides (two or three; with ``partners``, two pairs), the
-    target, the rule for game points (``lurch`` or ``skunk``, which decides the lines), and
-    optionally which side deals (for partners: whose crib it is) and which has won (by index
-    into ``sides``), and each side's chance to win in words (``chances``: "64%").
+    """What the board shows: the sides (two to five; with ``partners``, teams: two or three
+    of them), the target (61, 121 or 181), the rule for game points (``lurch`` or ``skunk``,
+    which decides the lines), and optionally which side deals (for partners: whose crib it
+    is) and which has won (by index into ``sides``), and each side's chance to win in words
+    (``chances``: "64%").
 
     ``lines`` are the lines to draw, as ``(hole, name)``: the game's, as its rules give them
     (the bot passes them); without them, the lines of the standard game (:func:`game_lines`).
@@ -136,11 +144,11 @@ class BoardState:
 
     def __post_init__(self) -> None:
         if not 2 <= len(self.sides) <= len(SIDE_COLOURS):
-            raise ValueError("A board has two or three sides (partners share one).")
-        if self.partners and len(self.sides) != 2:
-            raise ValueError("Partners play as two sides.")
-        if self.target not in (61, 121):
-            raise ValueError("A game is played to 61 or to 121.")
+            raise ValueError(f"A board has two to {len(SIDE_COLOURS)} sides (partners share one).")
+        if self.partners and len(self.sides) > MAX_PARTNER_SIDES:
+            raise ValueError(f"Partners play as two or {MAX_PARTNER_SIDES} teams.")
+        if self.target not in TARGETS:
+            raise ValueError("A game is played to 61, 121 or 181.")
         if self.rule not in ("lurch", "skunk"):
             raise ValueError("The rule for game points is lurch or skunk.")
         for which in (self.dealer, self.winner):
@@ -176,8 +184,19 @@ def _rows(target: int) -> int:
     return (target - 1) // ROW
 
 
+def _header_columns(sides: int) -> int:
+    """How many sides the header names on one line: all of up to three; else half, rounded
+    up (four sides two and two, five three and two)."""
+    return sides if sides <= HEADER_COLUMNS else -(-sides // 2)
+
+
+def _header_height(sides: int) -> int:
+    lines = -(-sides // _header_columns(sides))
+    return HEADER + (lines - 1) * HEADER_ROW
+
+
 def _row_top(sides: int, row: int) -> int:
-    return HEADER + row * (ROW_GAP + sides * LANE) + ROW_GAP
+    return _header_height(sides) + row * (ROW_GAP + sides * LANE) + ROW_GAP
 
 
 def picture_size(sides: int, target: int) -> tuple[int, int]:
@@ -214,7 +233,8 @@ def _empty_board(sides: int, target: int, drawn: tuple[tuple[int, str], ...]) ->
     drawn once and copied."""
     image, draw = framed(picture_size(sides, target), WOOD)
     width, height = image.size
-    draw.rounded_rectangle((12, HEADER - 4, width - 13, height - 13), radius=12, fill=PANEL)
+    top = _header_height(sides) - 4
+    draw.rounded_rectangle((12, top, width - 13, height - 13), radius=12, fill=PANEL)
     rows = _rows(target)
     hole = sprite("circle", HOLE_SIZE, HOLE, HOLE, 1)
     lines = dict(drawn)
@@ -265,10 +285,15 @@ def _draw_pegs(image: Image.Image, board: BoardState) -> None:
         stamp(image, sprite(shape, size, colour, INK, 1.6), front)
 
 
+def _column_width(sides: int) -> int:
+    """A side's column in the header of a board of ``sides`` sides."""
+    return (WIDTH - 40) // _header_columns(sides)
+
+
 def _name_room(sides: int) -> int:
     """How wide, in pixels, a side's name may be drawn in the header of a board of ``sides``
     sides: its column, less the side's shape before the name and a gutter after it."""
-    return (WIDTH - 40) // sides - 46
+    return _column_width(sides) - 46
 
 
 def _break(name: str, size: int, room: int) -> tuple[str, str] | None:
@@ -303,32 +328,33 @@ def name_lines(name: str, sides: int) -> tuple[int, tuple[str, ...]]:
     return TWO_LINE_SIZE, tuple(fit(line, TWO_LINE_SIZE, room) for line in lines)
 
 
-def _draw_name(draw: ImageDraw.ImageDraw, left: int, name: str, sides: int) -> None:
+def _draw_name(draw: ImageDraw.ImageDraw, left: int, top: int, name: str, sides: int) -> None:
     size, lines = name_lines(name, sides)
     if len(lines) == 1:
         # Capitals stand about 0.7 of the size tall: centred on the side's shape at y 36.
-        draw_text(draw, (left, 36 + round(size * 0.35)), lines[0], size, INK, bold=True)
+        draw_text(draw, (left, top + 36 + round(size * 0.35)), lines[0], size, INK, bold=True)
         return
     for row, line in enumerate(lines):
-        draw_text(draw, (left, TWO_LINE_BASELINES[row]), line, size, INK, bold=True)
+        draw_text(draw, (left, top + TWO_LINE_BASELINES[row]), line, size, INK, bold=True)
 
 
 def _draw_header(image: Image.Image, board: BoardState) -> None:
     draw = ImageDraw.Draw(image)
     count = len(board.sides)
-    column = (WIDTH - 40) // count
+    column, per_line = _column_width(count), _header_columns(count)
     winner = board.finished_by()
     for index, side in enumerate(board.sides):
-        left = 24 + index * column
+        line, place = divmod(index, per_line)
+        left, top = 24 + place * column, line * HEADER_ROW
         colour, shape = SIDE_COLOURS[index], SIDE_SHAPES[index]
-        stamp(image, sprite(shape, 26, colour, INK, 2), (left + 13, 36))
-        _draw_name(draw, left + 34, drawable(side.name, f"Player {index + 1}"), count)
+        stamp(image, sprite(shape, 26, colour, INK, 2), (left + 13, top + 36))
+        _draw_name(draw, left + 34, top, drawable(side.name, f"Player {index + 1}"), count)
         score = str(side.score)
-        draw_text(draw, (left, 100), score, 50, INK, bold=True)
+        draw_text(draw, (left, top + 100), score, 50, INK, bold=True)
         x = left + text_width(score, 50) + 8
         if side.score > side.previous:
             gain = f"+{side.score - side.previous}"
-            draw_text(draw, (x, 98), gain, 24, MUTED)
+            draw_text(draw, (x, top + 98), gain, 24, MUTED)
             x += text_width(gain, 24) + 10
         dealing = "CRIB" if board.partners else "DEALER"
         badge = "WON" if winner == index else dealing if board.dealer == index else ""
@@ -336,13 +362,13 @@ def _draw_header(image: Image.Image, board: BoardState) -> None:
         if board.chances is not None and winner is None:
             chance = f"{board.chances[index]} to win"
             # Right-aligned in the side's column, on the score's baseline.
-            draw_text(draw, (left + column - 12, 98), chance, 22, INK, "rs")
+            draw_text(draw, (left + column - 12, top + 98), chance, 22, INK, "rs")
         room = left + column - 8 - (text_width(chance, 22) + 12 if chance else 0)
         if badge and x + text_width(badge, 16) + 12 <= room:
             fill = WINNER_GOLD if badge == "WON" else WOOD
-            box = (x, 78, x + text_width(badge, 16) + 12, 100)
+            box = (x, top + 78, x + text_width(badge, 16) + 12, top + 100)
             draw.rounded_rectangle(box, radius=6, fill=fill, outline=INK, width=2)
-            draw_text(draw, (x + 6, 95), badge, 16, INK, bold=True)
+            draw_text(draw, (x + 6, top + 95), badge, 16, INK, bold=True)
 
 
 def _lead(board: BoardState) -> str:

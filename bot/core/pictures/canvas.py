@@ -18,7 +18,7 @@ from typing import Literal
 from PIL import Image, ImageDraw, ImageFont
 
 RGB = tuple[int, int, int]
-Shape = Literal["circle", "square", "diamond"]
+Shape = Literal["circle", "square", "diamond", "triangle", "hexagon"]
 
 # Discord refuses an attachment description longer than this.
 ALT_TEXT_LIMIT = 1024
@@ -33,10 +33,18 @@ HOLE: RGB = (74, 48, 26)
 PAPER: RGB = (250, 245, 235)
 GRID: RGB = (222, 212, 196)
 
-# The Okabe-Ito colours, chosen to stay apart for the common kinds of colour blindness; each
-# side's pegs also have a shape of their own, so colour is never the only cue.
-SIDE_COLOURS: tuple[RGB, ...] = ((0, 114, 178), (213, 94, 0), (0, 140, 100))
-SIDE_SHAPES: tuple[Shape, ...] = ("circle", "square", "diamond")
+# The Okabe-Ito colours, chosen to stay apart for the common kinds of colour blindness (the
+# fourth, reddish purple darkened to stand out on the wood, and the fifth, a soft black, for
+# the five players of a five-hand game); each side's pegs also have a shape of their own, so
+# colour is never the only cue.
+SIDE_COLOURS: tuple[RGB, ...] = (
+    (0, 114, 178),
+    (213, 94, 0),
+    (0, 140, 100),
+    (170, 68, 140),
+    (70, 70, 70),
+)
+SIDE_SHAPES: tuple[Shape, ...] = ("circle", "square", "diamond", "triangle", "hexagon")
 
 # Shapes are drawn this many times larger, then scaled down, since Pillow does not antialias.
 _SUPERSAMPLE = 4
@@ -156,6 +164,24 @@ def _outline_points(shape: Shape, box: float, inset: float) -> list[tuple[float,
     return [(lo, lo), (hi, lo), (hi, hi), (lo, hi)]
 
 
+def _regular_points(sides: int, box: float, radius: float) -> list[tuple[float, float]]:
+    """The corners of a regular polygon of ``sides`` sides, one corner straight up, centred in
+    a ``box`` square (a triangle's centre a little low, so it sits in the middle of the box)."""
+    centre_y = box / 2 + (radius / 4 if sides == 3 else 0)
+    return [
+        (
+            box / 2 + radius * math.sin(2 * math.pi * k / sides),
+            centre_y - radius * math.cos(2 * math.pi * k / sides),
+        )
+        for k in range(sides)
+    ]
+
+
+#: The regular shapes: their number of sides, and their corners' reach as a share of half
+#: the box.
+_REGULAR: dict[str, tuple[int, float]] = {"triangle": (3, 1.12), "hexagon": (6, 0.98)}
+
+
 @lru_cache(maxsize=64)
 def sprite(shape: Shape, diameter: int, fill: RGB | None, outline: RGB, ring: float) -> Image.Image:
     """An antialiased ``shape`` ``diameter`` pixels across (RGBA): filled with ``fill`` (or
@@ -169,6 +195,15 @@ def sprite(shape: Shape, diameter: int, fill: RGB | None, outline: RGB, ring: fl
     if shape == "circle":
         draw.ellipse((0, 0, big - 1, big - 1), fill=edge)
         draw.ellipse((width, width, big - 1 - width, big - 1 - width), fill=inner or (0, 0, 0, 0))
+    elif shape in _REGULAR:
+        # A triangle is drawn larger than the box's circle (its corners reach out, its sides
+        # stay well inside), a hexagon a little smaller, so that they look as large as the rest.
+        sides, reach = _REGULAR[shape]
+        radius = big / 2 * reach
+        draw.polygon(_regular_points(sides, big, radius), fill=edge)
+        # The ring measured across the sides: the corners move in by more.
+        inner_radius = radius - width / math.cos(math.pi / sides)
+        draw.polygon(_regular_points(sides, big, inner_radius), fill=inner or (0, 0, 0, 0))
     else:
         # A square is drawn a little smaller and a diamond a little larger, so all three shapes
         # look the same size.

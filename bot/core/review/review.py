@@ -46,7 +46,9 @@ from engine.coach import as_shown, shown_sum
 from engine.coach import one_decimal as _number
 from engine.outcome import Scoring
 from engine.phase import Phase
+from engine.players import role_crib
 from engine.review import Decision, GameReview
+from engine.variants import STANDARD, named
 
 __all__ = [
     "MISTAKES_SHOWN",
@@ -107,6 +109,9 @@ class ReviewReport:
     #: Whether the game's shuffles were sealed (False: begun before, its deals can't be
     #: checked).
     sealed: bool = True
+    #: Said on the summary of a variant's review where the expert's tables of the standard
+    #: two-player game do not hold (empty: they do, or the game is the standard one).
+    caveat: str = ""
 
     @property
     def accuracy(self) -> float | None:
@@ -156,6 +161,7 @@ def build_report(
     final: bool,
     others: bool,
     sealed: bool = True,
+    caveat: str = "",
 ) -> ReviewReport:
     """The pages' data of ``review`` (of ``seat``, named ``player``, on ``side``). With
     ``others`` (the person looking is not that player) only deals whose crib was shown are
@@ -174,6 +180,22 @@ def build_report(
         deals=review.deals,
         decisions=decisions,
         sealed=sealed,
+        caveat=caveat,
+    )
+
+
+def review_caveat(record: GameRecord) -> str:
+    """What the summary of a review of ``record``'s game says when it is a variant whose
+    game the expert's two-player tables were not built for (empty otherwise): the review
+    judges by the expert, and the expert plays such a game without them
+    (:func:`bot.core.games.computer.level_note`)."""
+    variant = named(record.variant)
+    if variant is STANDARD or role_crib.holds(record.rules):
+        return ""
+    return (
+        f"In {variant.title.lower()} the expert's tables for the two-player standard game do "
+        "not hold: the best choices here weigh the crib by the one-card table and count "
+        "points, not the chance to win, so take these figures as a guide."
     )
 
 
@@ -246,6 +268,8 @@ def _summary(report: ReviewReport) -> str:
         lines.append("No mistakes: every decision was within the margin of the best.")
     if not report.sealed:
         lines.append(UNSEALED_LINE)
+    if report.caveat:
+        lines.append(report.caveat)
     lines.append("Use **Next** for each deal, decision by decision.")
     return "\n".join(lines)
 
@@ -569,6 +593,7 @@ class Reviews:
             final=over,
             others=seat != mine,
             sealed=loaded.seeds is not None,
+            caveat=review_caveat(record),
         )
 
     async def _row(

@@ -23,6 +23,7 @@ from bot.core.base.text import MAX_MESSAGE, escape
 from bot.core.base.views import Table
 from bot.core.seasons.records import FamousHand, SeasonLine
 from bot.core.tournaments.records import ChampionRecord
+from engine.variants import STANDARD, named
 
 __all__ = ["SEASONS", "Season", "SeasonStore", "Seasons", "month_bounds"]
 
@@ -41,7 +42,14 @@ class SeasonStore(Protocol):
     """What seasons need of a store (written in ``bot.store.season_tables``)."""
 
     async def season(
-        self, guild_id: int, *, vs_computer: bool, start: float, end: float, limit: int
+        self,
+        guild_id: int,
+        *,
+        vs_computer: bool,
+        start: float,
+        end: float,
+        limit: int,
+        variant: str = ...,
     ) -> list[SeasonLine]: ...
     async def season_results(
         self, guild_id: int, *, start: float, end: float
@@ -111,10 +119,19 @@ class Seasons:
         self._sight: ChannelSight = sight or OpenChannels()
 
     @answers
-    async def leaderboard(self, guild_id: int, season: str, *, table: Table = "people") -> Answer:
-        """A calendar month's table (``this_month`` or ``last_month``), public."""
+    async def leaderboard(
+        self,
+        guild_id: int,
+        season: str,
+        *,
+        table: Table = "people",
+        variant: str = STANDARD.name,
+    ) -> Answer:
+        """A calendar month's table (``this_month`` or ``last_month``) of ``variant``'s
+        games, public."""
         if season not in ("this_month", "last_month"):
             raise Refused("`season` must be this month, last month or all time.")
+        played = named(variant)
         start, end = month_bounds(self._clock(), 1 if season == "last_month" else 0)
         lines = await self._store.season(
             guild_id,
@@ -122,9 +139,11 @@ class Seasons:
             start=start.timestamp(),
             end=end.timestamp(),
             limit=SEASON_SHOWN,
+            variant=played.name,
         )
         kind = "against the computer" if table == "computer" else "between people"
-        head = f"**Leaderboard — {_month_name(start)}** (games {kind}, by game points)"
+        of = "" if played is STANDARD else f"{played.title}, "
+        head = f"**Leaderboard — {_month_name(start)}** ({of}games {kind}, by game points)"
         if not lines:
             when = "this month" if season == "this_month" else "that month"
             return Answer.say(f"{head}\nNo games finished {when} yet.", ephemeral=False)

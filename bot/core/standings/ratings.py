@@ -8,7 +8,9 @@ conservative figure that only rises as the system grows sure of a player. Player
 
 Each server keeps two tables apart: games between people, and games with a computer seat, in
 which each computer level is a rated player of its own (so "rated above Hard bot" means
-something) and never appears among the people. Everything here is a pure function of the
+something) and never appears among the people. And each variant (:mod:`engine.variants`) keeps
+its two tables apart from the others': a win at five-card cribbage, or at a table of six,
+says little of a player's standard game (docs/players.md). Everything here is a pure function of the
 results and the standings before the game, so a rebuild that replays the results in the order
 they were recorded gets the same numbers.
 """
@@ -24,7 +26,7 @@ from openskill.models import PlackettLuce
 from bot.core.games.records import RatingChange, ResultRecord
 from bot.core.standings.records import Rival, RivalGame, Standing
 from engine.outcome import Scoring
-from engine.rules import Rules
+from engine.variants import STANDARD, named
 
 __all__ = [
     "COMPUTER_IDS",
@@ -56,9 +58,11 @@ def player_id(result: ResultRecord) -> int:
     return result.user_id
 
 
-def fresh(guild_id: int, vs_computer: bool, player: int, name: str) -> Standing:
-    """A player with no games yet: the model's starting rating."""
-    return Standing(guild_id, vs_computer, player, name, MODEL.mu, MODEL.sigma)
+def fresh(
+    guild_id: int, vs_computer: bool, player: int, name: str, variant: str = STANDARD.name
+) -> Standing:
+    """A player with no games yet in ``variant``'s table: the model's starting rating."""
+    return Standing(guild_id, vs_computer, player, name, MODEL.mu, MODEL.sigma, variant=variant)
 
 
 @dataclass(frozen=True, slots=True)
@@ -72,10 +76,10 @@ class RatedGame:
 
 
 def _side(result: ResultRecord, players: int) -> int:
-    """The side a seat scored for, as the standard game's rules for that many players make
-    the sides (partners sit opposite with four players). A result row keeps its game's
-    players but not its rules: every game rated so far was a standard game."""
-    return Rules.standard(players).side_of(result.seat)
+    """The side a seat scored for, as its variant's rules for that many players make the
+    sides (partners sit opposite with four players; six sit as two teams of three, or three
+    of two). A result row keeps its game's players and variant: its sides follow from them."""
+    return named(result.variant).rules(players).side_of(result.seat)
 
 
 def _ranks(results: Sequence[ResultRecord], sides: Sequence[int]) -> list[float]:
@@ -137,7 +141,9 @@ def _rivals(
             old = before.get(pair) or Rival(guild_id, *pair)
             outcome = "W" if mine.won else "L" if theirs.won else "-"
             points = mine.game_points
-            game = RivalGame(game_id, finished_at, outcome, mine.score, theirs.score, points)
+            game = RivalGame(
+                game_id, finished_at, outcome, mine.score, theirs.score, points, mine.variant
+            )
             updated.append(
                 replace(
                     old,
@@ -167,9 +173,10 @@ def rate_game(
     (by player id, in this game's table; a newcomer may be missing) and ``rivals`` the head
     to head of its people (by (user, opponent)); ``order`` is its ``rated_order``."""
     vs_computer = any(r.is_computer for r in results)
+    variant = results[0].variant
     ids = [player_id(r) for r in results]
     before = {
-        pid: standings.get(pid) or fresh(guild_id, vs_computer, pid, r.display_name)
+        pid: standings.get(pid) or fresh(guild_id, vs_computer, pid, r.display_name, variant)
         for pid, r in zip(ids, results, strict=True)
     }
     sides = sorted({_side(r, len(results)) for r in results})
@@ -202,6 +209,7 @@ def rate_game(
                     rating.mu,
                     rating.sigma,
                     finished_at,
+                    variant,
                 )
             )
     updated = []

@@ -7,6 +7,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from bot.core.games.records import ordinal
+from engine.variants import STANDARD
 
 __all__ = [
     "LeaderRow",
@@ -73,8 +74,8 @@ class StatsRow(_WinRate):
 
 @dataclass(frozen=True, slots=True)
 class Standing(_WinRate):
-    """A player's rating and running totals on a server, over games between people
-    (``vs_computer`` False) or games with a computer seat. ``player_id`` is the user's id, or
+    """A player's rating and running totals on a server in one variant, over games between
+    people (``vs_computer`` False) or games with a computer seat. ``player_id`` is the user's id, or
     for a computer level a negative number (:data:`bot.core.standings.ratings.COMPUTER_IDS`)."""
 
     guild_id: int
@@ -101,6 +102,8 @@ class Standing(_WinRate):
     muggins_given: int = 0
     muggins_taken: int = 0
     last_order: int = 0
+    #: The variant whose games these are (each variant is rated apart).
+    variant: str = STANDARD.name
 
     @property
     def ordinal(self) -> float:
@@ -129,6 +132,8 @@ class RivalGame:
     score: int
     opponent_score: int
     game_points: int
+    #: The variant it was played in (head to head counts every game between the two).
+    variant: str = STANDARD.name
 
 
 @dataclass(frozen=True, slots=True)

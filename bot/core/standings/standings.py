@@ -16,6 +16,7 @@ from bot.core.base.faults import Faults
 from bot.core.base.refusals import Refused
 from bot.core.base.replies import Answer, Reply, User
 from bot.core.base.views import MessageView, PageControls, Table
+from bot.core.standings.records import Ranked
 from bot.core.standings.stats import stats_pictures
 from bot.core.standings.storage import StandingsRecords
 from bot.core.standings.words import (
@@ -27,7 +28,9 @@ from bot.core.standings.words import (
     leaderboard_text,
     rank_line,
     stats_text,
+    variant_line,
 )
+from engine.variants import STANDARD, listed, named
 
 __all__ = ["Standings"]
 
@@ -55,26 +58,41 @@ class Standings:
 
     @answers
     async def leaderboard(
-        self, guild_id: int | None, *, table: Table = "people", page: int = 0
+        self,
+        guild_id: int | None,
+        *,
+        table: Table = "people",
+        page: int = 0,
+        variant: str = STANDARD.name,
     ) -> Answer:
-        """One page of the server's standings by rating: ``table`` ``people`` (games between
+        """One page of the server's standings by rating in ``variant`` (each variant is
+        rated apart; the standard game by default): ``table`` ``people`` (games between
         people) or ``computer`` (games with a computer seat, each level a rated player). The
         page is both the reply and, for its buttons, the clicked message's new look."""
         if table not in TABLE_TITLES:
             raise Refused(refusals.UNKNOWN_BUTTON)
+        played = named(variant)
         vs_computer = table == "computer"
-        total, rows = await self._store.ranking(
-            guild_id, vs_computer=vs_computer, offset=max(page, 0) * PAGE_SIZE, limit=PAGE_SIZE
-        )
+
+        async def ranking(page: int) -> tuple[int, list[Ranked]]:
+            return await self._store.ranking(
+                guild_id,
+                vs_computer=vs_computer,
+                offset=page * PAGE_SIZE,
+                limit=PAGE_SIZE,
+                variant=played.name,
+            )
+
+        total, rows = await ranking(max(page, 0))
         pages = max(1, -(-total // PAGE_SIZE))
         if page >= pages or page < 0:
             # A page that is gone (a button from an older, longer table): the last one.
             page = min(max(page, 0), pages - 1)
-            total, rows = await self._store.ranking(
-                guild_id, vs_computer=vs_computer, offset=page * PAGE_SIZE, limit=PAGE_SIZE
-            )
+            total, rows = await ranking(page)
+        title = None if played is STANDARD else played.title
         view = MessageView(
-            leaderboard_text(table, total, rows, page), controls=PageControls(table, page, pages)
+            leaderboard_text(table, total, rows, page, title),
+            controls=PageControls(table, page, pages, played.name),
         )
         return Answer(reply=Reply(view.content, ephemeral=False, view=view), update=view)
 
@@ -108,14 +126,26 @@ class Standings:
             text = head_to_head_text(user.name, against.name, rival, place)
             return Answer.say(text, ephemeral=False)
         ranked = await self._store.standing(guild_id, user.id)
-        if not ranked:
+        among = guild_id is not None
+        played_in = set(await self._store.variants_played(guild_id, user.id))
+        variants = [variant for variant in listed() if variant.name in played_in]
+        if not ranked and not variants:
             return Answer.say(stats_text(user.name, None, None, place=place), ephemeral=False)
         levels = await self._store.levels(guild_id) if True in ranked else []
-        among = guild_id is not None
         ranks = (
             rank_line(ranked[False], rank=among) if False in ranked else None,
             rank_line(ranked[True], levels, rank=among) if True in ranked else None,
         )
+        # Each variant's tables, a line each (its rating among its own players).
+        lines: list[str] = []
+        charted: tuple[str, bool] | None = None
+        for variant in variants:
+            its = await self._store.standing(guild_id, user.id, variant.name)
+            for vs_computer in (False, True):
+                if vs_computer in its:
+                    line = variant_line(variant.title, vs_computer, its[vs_computer], rank=among)
+                    lines.append(line)
+                    charted = charted or (variant.name, vs_computer)
         found = await self._store.player_stats(guild_id, user.id)
         best = [
             (points, cards)
@@ -124,14 +154,25 @@ class Standings:
             )
             if await audience.may_name(channel_id)
         ][:BEST_SHOWN]
-        text = stats_text(user.name, found.get(False), found.get(True), ranks, best, place)
+        text = stats_text(
+            user.name, found.get(False), found.get(True), ranks, best, place, variants=lines
+        )
         played, won = await self._store.tournaments_of(guild_id, user.id)
         if played:
             text += f"\nTournaments: {played} played, {won} won."
-        # The chart is of the people's table, or the computer's for those who only play it.
-        vs_computer = False not in ranked
-        standing = ranked[vs_computer].standing
-        history = await self._store.rating_history(guild_id, user.id, vs_computer=vs_computer)
-        server = await self._store.server_points(guild_id)
+        # The chart is of the standard game's people's table, or the computer's for those who
+        # only play it; for those who only play variants, of the first variant's table.
+        if ranked:
+            chart, vs_computer = STANDARD.name, False not in ranked
+            standing = ranked[vs_computer].standing
+        else:
+            assert charted is not None
+            chart, vs_computer = charted
+            its = await self._store.standing(guild_id, user.id, chart)
+            standing = its[vs_computer].standing
+        history = await self._store.rating_history(
+            guild_id, user.id, vs_computer=vs_computer, variant=chart
+        )
+        server = await self._store.server_points(guild_id, chart)
         pictures = await asyncio.to_thread(stats_pictures, user.name, standing, history, server)
         return Answer.say(text, ephemeral=False, view=MessageView(text, pictures=pictures))

@@ -20,6 +20,7 @@ from bot.core.base.views import Table
 from bot.core.games.computer import level_name
 from bot.core.standings.ratings import COMPUTER_IDS, PROVISIONAL_GAMES
 from bot.core.standings.records import Ranked, Rival, Standing, StatsRow
+from engine.variants import STANDARD, find
 
 __all__ = [
     "PAGE_SIZE",
@@ -28,6 +29,7 @@ __all__ = [
     "leaderboard_text",
     "rank_line",
     "stats_text",
+    "variant_line",
 ]
 
 
@@ -64,13 +66,18 @@ def _named(standing: Standing) -> str:
     return standing.name if level is None else level_name(level)
 
 
-def leaderboard_text(table: Table, total: int, rows: Sequence[Ranked], page: int) -> str:
+def leaderboard_text(
+    table: Table, total: int, rows: Sequence[Ranked], page: int, variant: str | None = None
+) -> str:
     """One page of a server's table, ranked by rating (openskill's ordinal, shown as a
     friendly number): rating (``?`` while provisional), games, win % and the change over the
-    last 10 games, narrow enough for a phone."""
-    title = f"**Leaderboard** — {TABLE_TITLES[table]}"
+    last 10 games, narrow enough for a phone. ``variant``: the title of the variant whose
+    table it is (None: the standard game's)."""
+    of = "" if variant is None else f"{variant}, "
+    title = f"**Leaderboard** — {of}{TABLE_TITLES[table]}"
     if not rows:
-        return f"{title}\nNo {TABLE_TITLES[table]} have finished on this server yet."
+        games = TABLE_TITLES[table] if variant is None else f"{variant} {TABLE_TITLES[table]}"
+        return f"{title}\nNo {games} have finished on this server yet."
     pages = max(1, -(-total // PAGE_SIZE))
     lines = [f"{title} · page {page + 1} of {pages}", "```"]
     lines.append(
@@ -150,6 +157,20 @@ def _stats_block(label: str, row: StatsRow) -> list[str]:
     return lines
 
 
+def variant_line(title: str, vs_computer: bool, ranked: Ranked, *, rank: bool = True) -> str:
+    """A player's record in one table of a variant, one line: "Five-card cribbage, against
+    people: 3 games, 2 wins (67%); rating 1,020? (#2 of 5)." (``?`` while provisional;
+    without ``rank``, outside servers, the rating alone)."""
+    s = ranked.standing
+    against = "against the computer" if vs_computer else "against people"
+    mark = "?" if s.games < PROVISIONAL_GAMES else ""
+    placed = f" (#{ranked.rank} of {ranked.of})" if rank else ""
+    return (
+        f"{title}, {against}: {plural(s.games, 'game')}, {plural(s.wins, 'win')}"
+        f" ({_pct(s.win_rate)}); rating {rating_text(s.ordinal)}{mark}{placed}."
+    )
+
+
 def stats_text(
     name: str,
     people: StatsRow | None,
@@ -157,13 +178,16 @@ def stats_text(
     ranks: Sequence[str | None] = (None, None),
     best: Sequence[tuple[int, str]] = (),
     place: str = ON_THIS_SERVER,
+    variants: Sequence[str] = (),
 ) -> str:
     """A player's record: games between people and games against the computer, apart, each
-    after its rating line (``ranks``: people's, computer's), then their best hands (``best``,
-    from both: each hand is named once) and how many 29s they have held. ``place``: where the
-    games were played (:data:`ON_THIS_SERVER`, or :data:`OUTSIDE_SERVERS`)."""
+    after its rating line (``ranks``: people's, computer's), then their record in each
+    variant (``variants``, a line per table: :func:`variant_line`), then their best hands
+    (``best``, from both: each hand is named once) and how many 29s they have held.
+    ``place``: where the games were played (:data:`ON_THIS_SERVER`, or
+    :data:`OUTSIDE_SERVERS`)."""
     name = escape(name)
-    if people is None and computer is None:
+    if people is None and computer is None and not variants:
         return f"{name} has not finished a game {place} yet."
     lines = [f"**{name}** {place}"]
     for label, row, rank in (
@@ -177,6 +201,9 @@ def stats_text(
         if rank is not None:
             lines.append(f"  {rank}")
         lines.extend(block[1:])
+    if variants:
+        lines.append("Variants (each rated apart):")
+        lines.extend(f"  {line}" for line in variants)
     held = [f"{points} ({cards})" for points, cards in best]
     nines = sum(row.twenty_nines for row in (people, computer) if row is not None)
     parts = [f"Best hands: {' · '.join(held)}"] if held else []
@@ -185,6 +212,13 @@ def stats_text(
     if parts:
         lines.append("; ".join(parts) + ".")
     return chunk(lines)[0]
+
+
+def _of(variant: str) -> str:
+    """A game of a variant named after its day: ", five-card cribbage" (nothing for the
+    standard game, or a variant no longer registered)."""
+    found = find(variant)
+    return "" if found is None or found is STANDARD else f", {found.title.lower()}"
 
 
 def _day(at: float) -> str:
@@ -220,7 +254,7 @@ def head_to_head_text(
         + plural(len(rival.recent), "game")
         + ": "
         + " · ".join(
-            f"{g.outcome} {g.score}-{g.opponent_score} ({_day(g.finished_at)})"
+            f"{g.outcome} {g.score}-{g.opponent_score} ({_day(g.finished_at)}{_of(g.variant)})"
             for g in rival.recent
         )
     )

@@ -260,6 +260,7 @@ class TournamentDirector(OnPatrol):
                 target=record.target,
                 scoring=record.scoring,
                 occasion=f"Round {p.round} of the {record.format.named()} tournament",
+                variant=record.variant,
             )
             self._of_game[game.id] = record.id
             await self._store.set_game(record.id, p.round, p.tab, game.id)

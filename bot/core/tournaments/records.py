@@ -98,6 +98,8 @@ class TournamentRecord:
     playoff: int = 0
     #: Who cancelled it (None: not cancelled, or cancelled before this was kept).
     cancelled_by: int | None = None
+    #: The variant every game of it is played in (a two-player one; migration 020).
+    variant: str = "standard"
 
     @property
     def swiss_rounds(self) -> int:

@@ -37,7 +37,7 @@ from bot.core.tournaments.view import Event, board_text, champion_of, champion_t
 from engine import formats
 from engine.formats import TournamentFormat
 from engine.outcome import Scoring
-from engine.rules import Rules
+from engine.variants import STANDARD, find, listed
 
 __all__ = [
     "DEFAULT_FORMAT",
@@ -74,6 +74,14 @@ BAD_ROUNDS = "`rounds` must be from 1 to 9."
 BAD_HOURS = "`round_hours` must be from 0.25 (15 minutes) to 336 (14 days)."
 NO_SUCH_PAIRING = "Those two players have no game in this round of the tournament."
 BAD_WINNER = "The winner must be one of the two players."
+#: A tournament's games are between two players.
+TOURNAMENT_SEATS = 2
+#: Said to a ``variant`` a tournament cannot play (one not for two players).
+TWO_PLAYER_VARIANTS = (
+    "A tournament's games are for two: `variant` is "
+    + ", ".join(f"`{v.name}`" for v in listed() if TOURNAMENT_SEATS in v.seats)
+    + "."
+)
 
 
 class TournamentStore(Protocol):
@@ -93,6 +101,7 @@ class TournamentStore(Protocol):
         now: float,
         match_games: int = 1,
         playoff: int = 0,
+        variant: str = ...,
     ) -> TournamentRecord: ...
     async def tournament(self, tournament_id: int) -> TournamentRecord | None: ...
     async def tournament_in_channel(self, channel_id: int) -> TournamentRecord | None: ...
@@ -105,7 +114,9 @@ class TournamentStore(Protocol):
     async def leave(self, tournament_id: int, user_id: int) -> bool: ...
     async def withdraw(self, tournament_id: int, user_id: int, round_: int) -> bool: ...
     async def reseed(self, tournament_id: int, order: list[int]) -> None: ...
-    async def standing(self, guild_id: int | None, player_id: int) -> dict[bool, Ranked]: ...
+    async def standing(
+        self, guild_id: int | None, player_id: int, variant: str = ...
+    ) -> dict[bool, Ranked]: ...
     async def set_status(
         self,
         tournament_id: int,
@@ -214,14 +225,17 @@ class Tournaments:
         moderator: bool,
         format: str = DEFAULT_FORMAT,
         rounds: int = 0,
-        target: int = 121,
+        target: int | None = None,
         scoring: str = Scoring.LURCH,
         round_hours: float = 24.0,
         match_games: int = 1,
         playoff: int = 0,
+        variant: str = STANDARD.name,
     ) -> Answer:
         """Open a tournament in this channel (moderators only); its message is posted with
-        Join and Leave buttons."""
+        Join and Leave buttons. Every game of it is played in ``variant``, a two-player one
+        (the standard game, five-card or seven-card cribbage), to ``target`` (None: the
+        variant's default)."""
         if not moderator:
             raise Refused(MODERATORS_ONLY)
         kind = formats.find(format)
@@ -229,10 +243,16 @@ class Tournaments:
             raise Refused(bad_format())
         if not 0 <= rounds <= 9:
             raise Refused(BAD_ROUNDS)
-        if target not in Rules.STANDARD_TARGETS:
-            raise Refused("`target` must be 121 or 61.")
         if scoring not in tuple(Scoring):
             raise Refused("`scoring` must be lurch or skunk.")
+        played = find(variant)
+        if played is None or TOURNAMENT_SEATS not in played.seats:
+            raise Refused(TWO_PLAYER_VARIANTS)
+        try:
+            played.check(TOURNAMENT_SEATS, target, scoring)
+        except ValueError as refused:
+            raise Refused(str(refused)) from None
+        target = played.default_target if target is None else target
         if not ROUND_HOURS[0] <= round_hours <= ROUND_HOURS[1]:
             raise Refused(BAD_HOURS)
         if match_games not in (1, 3):
@@ -253,6 +273,7 @@ class Tournaments:
             now=self._now(),
             match_games=match_games,
             playoff=playoff,
+            variant=played.name,
         )
         await self._changed(record.id)
         return Answer.say(
@@ -320,7 +341,10 @@ class Tournaments:
             # Seeded by rating (between people); the unrated after the rated, each in the
             # order they joined.
             async def rating(entrant: EntrantRecord) -> float:
-                ranked = (await self._store.standing(record.guild_id, entrant.user_id)).get(False)
+                ratings = await self._store.standing(
+                    record.guild_id, entrant.user_id, record.variant
+                )
+                ranked = ratings.get(False)
                 return ranked.standing.ordinal if ranked is not None else float("-inf")
 
             ratings = {e.user_id: await rating(e) for e in entrants}

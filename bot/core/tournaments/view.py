@@ -15,6 +15,7 @@ from bot.core.tournaments.records import (
 )
 from engine.formats import Match, Progress
 from engine.tournament import Standing
+from engine.variants import STANDARD, find
 
 __all__ = [
     "Event",
@@ -141,8 +142,10 @@ def _board(event: Event, shown: int) -> str:
     match = "best of 3" if t.match_games == 3 else "single games"
     if t.playoff:
         match += f", then the top {t.playoff} in a best-of-3 knockout"
+    played = find(t.variant)
+    kind = "" if played is None or played is STANDARD else f"{played.title} · "
     head = [
-        f"**🏆 {t.format.title} tournament** — {rounds} · {match} · {t.target} points ·"
+        f"**🏆 {t.format.title} tournament** — {kind}{rounds} · {match} · {t.target} points ·"
         f" {t.scoring} · rounds of {_hours(t.round_hours)}",
         f"Organised by <@{t.organiser_id}>.",
     ]

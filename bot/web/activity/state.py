@@ -35,6 +35,7 @@ from bot.web.pages import message_html
 from engine import events as ev
 from engine.cards import Card, Suit
 from engine.phase import Phase
+from engine.players.win_chance import holds
 from engine.scoring import Score, ScoreKind
 from engine.speech import say_pegging, say_score
 from engine.views import PublicView, SeatView
@@ -163,8 +164,9 @@ def _caption(names: Names, events: Sequence[ev.Event]) -> str | None:
 
 
 def _chances(log: DealLog, view: PublicView) -> list[str] | None:
-    """Each side's chance to win as this deal began (two players only)."""
-    if len(view.sides) != 2 or view.phase is Phase.OVER:
+    """Each side's chance to win as this deal began (the standard two-player game only,
+    where the tables hold)."""
+    if not holds(view.rules) or view.phase is Phase.OVER:
         return None
     deal = view.deal_number
     start = log.pegs_after(deal - 1) if deal > 1 else [(0, 0), (0, 0)]

@@ -45,10 +45,14 @@ def test_each_value_becomes_its_fields_type() -> None:
 
 
 def test_text_and_real_columns_convert_too() -> None:
-    row = (1, 2, 3, 4, "knockout", 3, 61, "skunk", "0.25", "running", 2, 5.0, 9, 1.5, None, 3, 0, 8)
+    row = (
+        *(1, 2, 3, 4, "knockout", 3, 61, "skunk", "0.25", "running", 2, 5.0, 9, 1.5, None, 3, 0, 8),
+        "five_card",
+    )
     record = reader(tr.TournamentRecord)(row)
     assert record.format is tr.Format.KNOCKOUT and record.status is tr.TournamentStatus.RUNNING
     assert record.round_hours == 0.25 and record.finished_at is None and record.cancelled_by == 8
+    assert record.variant == "five_card"
 
 
 def test_a_row_of_other_columns_is_refused() -> None:

@@ -9,8 +9,22 @@ from bot.core.base.text import escape, plural
 from bot.core.games.records import GameStatus
 from engine.counting import Counting
 from engine.rules import Rules
+from engine.variants import Variant
 
 __all__ = ["lobby_text"]
+
+
+def _partners(rules: Rules) -> str:
+    """Where partners sit, by seat number: "Partners sit opposite: seats 1 & 3 against 2 &
+    4." (three teams of two: "… 1 & 4 against 2 & 5 against 3 & 6."; teams of three sit in
+    alternate seats: "Teams sit in alternate seats: 1 & 3 & 5 against 2 & 4 & 6.")."""
+    seats = " against ".join(" & ".join(str(s + 1) for s in side) for side in rules.sides)
+    half = rules.seats // 2
+    opposite = all(len(side) == 2 and side[1] - side[0] == half for side in rules.sides)
+    if opposite:
+        return f"Partners sit opposite: seats {seats}."
+    return f"Teams sit in alternate seats: {seats}."
+
 
 #: The last line of a lobby that is no longer open, by what became of the game.
 _CLOSED = {
@@ -27,23 +41,24 @@ def lobby_text(
     rules: Rules,
     state: GameStatus = GameStatus.LOBBY,
     occasion: str | None = None,
+    variant: Variant | None = None,
 ) -> str:
     """The lobby message of a table playing by ``rules`` (its players, target and options,
     and who partners whom) as it reads while the game is in ``state``; it says who opened
-    the game, or what it is played for (``occasion``: a tournament's round)."""
+    the game, or what it is played for (``occasion``: a tournament's round), and the
+    variant it is played in (``variant``, named unless it is the standard game)."""
     num_players = rules.seats
     seated = ", ".join(escape(n) for n in names) if names else "nobody"
     counted = (
         "you count your hands (muggins)" if rules.counting is Counting.MANUAL else "auto counting"
     )
+    kind = f"{variant.title}, " if variant is not None and variant.name != "standard" else ""
     head = (
-        f"**Cribbage** — {num_players} players, to {rules.target}; {_RULE_NAMES[rules.scoring]},"
-        f" {counted}. {escape(occasion) if occasion else f'Opened by {escape(creator)}'}."
+        f"**Cribbage** — {kind}{num_players} players, to {rules.target};"
+        f" {_RULE_NAMES[rules.scoring]}, {counted}."
+        f" {escape(occasion) if occasion else f'Opened by {escape(creator)}'}."
     )
-    partners = ""
-    if rules.partners:
-        seats = " against ".join(" & ".join(str(s + 1) for s in side) for side in rules.sides)
-        partners = f" Partners sit opposite: seats {seats}."
+    partners = f" {_partners(rules)}" if rules.partners else ""
     lines = [head + partners, f"Seated ({len(names)}/{num_players}): {seated}"]
     if rules.partners and len(names) == num_players:
         teams = " against ".join(" & ".join(escape(names[s]) for s in side) for side in rules.sides)

@@ -63,6 +63,15 @@ def hand_text(
         if view.seat in view.pending_discards:
             cards = plural(view.discard_count, "card")
             lines.append(f"Your hand: {cards_str(view.hand)}\nChoose {cards} for {crib}.")
+        elif not view.discard_count:
+            # A seat dealt short (the dealer of five players; with six, the dealer and the
+            # player on his right) throws nothing: the others make the crib.
+            waiting = and_list(names.seat(s) for s in view.pending_discards)
+            lines.append(
+                f"Your hand: {cards_str(view.hand)}\nYou were dealt "
+                f"{plural(len(view.kept), 'card')} and put none in {crib}: the others make it."
+                + (f"\nWaiting for {waiting}." if waiting else "")
+            )
         else:
             waiting = and_list(names.seat(s) for s in view.pending_discards)
             lines.append(

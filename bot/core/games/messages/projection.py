@@ -225,7 +225,7 @@ def _tables(
             log.events(deal),
             view,
             live=live,
-            cut=log.cut() if deal == 1 else None,
+            opening=log.events(0) if deal == 1 else (),
             resigned=resigned,
             chances=odds,
             seal=deal_seal(game, log, seeds, deal),

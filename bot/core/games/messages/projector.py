@@ -35,6 +35,7 @@ from bot.core.games.records import GameRecord, GameStatus
 from bot.core.games.storage import GameRecords
 from bot.core.ledger.life import Drawing, Projector
 from bot.core.ledger.storage import MessageRecords
+from engine.variants import STANDARD, named
 
 __all__ = ["RECONCILE_ENDED", "REMIND_AFTER", "SETTLED_KEPT", "GameMessages", "ratings_line"]
 
@@ -272,16 +273,19 @@ class GameMessages(Projector):
 
 async def ratings_line(store: GameRecords, record: GameRecord) -> str:
     """For a finished game, each person's new rating and its change: "Ratings: Al 1,512
-    (+18) · Bea 988 (−18)" (empty for any other game): the last line of its result."""
+    (+18) · Bea 988 (−18)" (empty for any other game): the last line of its result. A
+    variant's ratings are its own, and say so: "Five-card cribbage ratings: …"."""
     if record.status is not GameStatus.FINISHED:
         return ""
+    variant = named(record.variant)
+    label = "Ratings" if variant is STANDARD else f"{variant.title} ratings"
     names = {s.seat: s.name for s in record.seats if not s.is_computer}
     changes = [
         f"{escape(names[c.seat])} {change_text(c.ordinal_before, c.ordinal_after)}"
         for c in await store.game_rating_changes(record.id)
         if c.seat in names
     ]
-    return f"Ratings: {' · '.join(changes)}" if changes else ""
+    return f"{label}: {' · '.join(changes)}" if changes else ""
 
 
 def _ended_unread(record: GameRecord, sent: Mapping[str, MessageRecord]) -> Drawing:

@@ -21,14 +21,15 @@ from engine.cards import cards_str
 from engine.counting import Counting
 from engine.outcome import EndReason, GameResult, ResultKind
 from engine.phase import Phase
-from engine.rules import Rules
-from engine.speech import say_pegging, say_score
+from engine.rules import PlayEnd, Rules
+from engine.speech import number_word, say_pegging, say_score
 from engine.views import PublicView
 
 __all__ = [
     "LEFT_OUT",
     "MAX_LAID_OUT",
     "NOT_SEALED",
+    "PLAY_OVER",
     "DealText",
     "deal_layout",
     "deal_text",
@@ -80,7 +81,8 @@ RARE_HANDS = {28: " — 🎉 **a 28!**", 29: " — 🎉 **a 29, the perfect hand
 def _shown(names: Names, event: ev.Shown, manual: bool) -> str:
     what = _whose(names, event.seat, event.crib)
     said = say_score(event.score)
-    rare = RARE_HANDS.get(event.score.total, "")
+    # A 28 or 29 is rare among four cards and the starter, not among five (seven-card).
+    rare = RARE_HANDS.get(event.score.total, "") if len(event.cards) == 4 else ""
     if event.claimed is not None:
         # The breakdown after a claim (manual counting): the claim was pegged already.
         missed = f" — {plural(event.missed, 'point')} missed" if event.missed else ""
@@ -123,32 +125,70 @@ def _cut(names: Names, event: ev.CutForDeal) -> str:
 
 
 def _dealt(names: Names, event: ev.Dealt, rules: Rules) -> str:
-    """The deal's line, as the rules deal: "Al deals 6 each; everyone puts 2 cards in Al's
-    crib." (a dealer whose share differs is said apart: "Al deals 5 each (4 to the dealer);
-    everyone else puts 1 card in Al's crib.")."""
+    """The deal's line, as the rules deal each seat its share: "Al deals 6 each; everyone
+    puts 2 cards in Al's crib."; seats dealt fewer are named ("Al deals 5 each (4 to Al);
+    everyone else puts 1 card in Al's crib.", with six players "Al deals 5 each (4 to Flo and
+    Al); Bea, Cy, Di and Ed put 1 card each in Al's crib.")."""
     dealer = names.seat(event.dealer)
-    own, others = rules.dealer, rules.others
-    cards = plural(others.to_crib, "card")
+    order = [(event.dealer + k) % rules.seats for k in range(1, rules.seats + 1)]
+    dealt = {seat: rules.dealt(seat, event.dealer) for seat in order}
+    thrown = {seat: rules.to_crib(seat, event.dealer) for seat in order}
     extra = ", and the top card of the deck joins it" if event.crib_from_deck else ""
-    if own == others:
-        return (
-            f"**Deal {event.deal_number}** — {dealer} deals {event.hand_size} each; "
-            f"everyone puts {cards} in {dealer}'s crib{extra}."
-        )
-    dealt = f"{event.hand_size} each" + (
-        f" ({own.dealt} to the dealer)" if own.dealt != others.dealt else ""
+    each = max(set(dealt.values()), key=lambda n: (list(dealt.values()).count(n), n))
+    fewer = [seat for seat in order if dealt[seat] != each]
+    shares = f"{each} each" + "".join(
+        f" ({n} to {and_list(names.seat(s) for s in fewer if dealt[s] == n)})"
+        for n in sorted({dealt[s] for s in fewer}, reverse=True)
     )
-    throws = f"everyone else puts {cards} in {dealer}'s crib"
-    if own.to_crib:
-        throws += f" and {dealer} {plural(own.to_crib, 'card')}"
-    return f"**Deal {event.deal_number}** — {dealer} deals {dealt}; {throws}{extra}."
+    throwers = [seat for seat in order if thrown[seat]]
+    amounts = {thrown[seat] for seat in throwers}
+    if len(amounts) != 1:
+        # No rules the books give throw different numbers of cards; said seat by seat.
+        throws = (
+            and_list(f"{names.seat(s)} puts {plural(thrown[s], 'card')}" for s in throwers)
+            + f" in {dealer}'s crib"
+        )
+    else:
+        cards = plural(amounts.pop(), "card")
+        if len(throwers) == len(order):
+            throws = f"everyone puts {cards} in {dealer}'s crib"
+        elif throwers == [s for s in order if s != event.dealer]:
+            throws = f"everyone else puts {cards} in {dealer}'s crib"
+        else:
+            who = and_list(names.seat(s) for s in throwers)
+            throws = f"{who} put {cards} each in {dealer}'s crib"
+    return f"**Deal {event.deal_number}** — {dealer} deals {shares}; {throws}{extra}."
 
 
 def _for_last(names: Names, event: ev.ForLast) -> str:
+    """Points pegged at the start of the game, as players say them: "Bea takes three for
+    last (Bea 3)." (five-card cribbage's three to the first dealer's opponent)."""
     return (
-        f"{names.seat(event.seat)} takes {event.points} for last"
+        f"{names.seat(event.seat)} takes {number_word(event.points)} for last"
         f" ({names.side(event.side)} {event.score})."
     )
+
+
+#: Said when the play of a one-pass game (five-card cribbage) ends at its first go or 31 with
+#: cards still held: they are not played.
+PLAY_OVER = "That ends the play (one series to 31): the cards still held are not played."
+
+
+def _play_over(
+    event: ev.Played | ev.GoPoint, after: Sequence[ev.Event], rules: Rules, played: int
+) -> list[str]:
+    """:data:`PLAY_OVER` when ``event`` (followed by ``after``, the next event if any) ended a
+    one-pass play with cards still held (``played``: cards played so far in the deal, this
+    one included) and the game goes on."""
+    if rules.play_end is not PlayEnd.FIRST_GO or played >= rules.seats * rules.kept:
+        return []
+    if any(isinstance(next_event, ev.GameOver) for next_event in after):
+        return []
+    if isinstance(event, ev.GoPoint):
+        ended = not event.last_card
+    else:
+        ended = event.count == rules.points.max_count
+    return [PLAY_OVER] if ended else []
 
 
 def _starter(names: Names, event: ev.StarterCut, heels: ev.Heels | None) -> str:
@@ -291,7 +331,7 @@ def deal_text(
     view: PublicView,
     *,
     live: bool,
-    cut: ev.CutForDeal | None = None,
+    opening: Sequence[ev.Event] = (),
     resigned: int | None = None,
     chances: Sequence[str] | None = None,
     seal: Seal | None = None,
@@ -303,14 +343,18 @@ def deal_text(
     said where the live table said what it waited for; ``chances``,
     each side's chance to win once the deal is over, said after the scores; ``seal``: the
     deal's sealed shuffle (its seal under the deal, its seed at the show once shown; for a game
-    begun before shuffles were sealed, :data:`NOT_SEALED` under the deal)."""
-    play: list[str] = [] if cut is None else [_cut(names, cut)]
+    begun before shuffles were sealed, :data:`NOT_SEALED` under the deal). ``opening``: the
+    events before the first deal (the cut for deal, and the points for last where the rules
+    give them), said first on the first deal's table."""
+    play: list[str] = []
+    events = [*opening, *events]
     # The indexes in ``play`` of calls that scored nothing (left out of the brief form).
     quiet: set[int] = set()
     # The show, a group of lines per hand counted (and the crib), in the order counted.
     hands: list[list[str]] = []
     show: list[str] = []
     result = ""
+    played = 0
     for i, event in enumerate(events):
         match event:
             case ev.Dealt():
@@ -327,14 +371,17 @@ def deal_text(
             case ev.Heels():
                 pass  # said with the starter
             case ev.Played():
+                played += 1
                 if not event.points:
                     quiet.add(len(play))
                 play.append(_played(names, event))
+                play += _play_over(event, events[i + 1 : i + 2], view.rules, played)
             case ev.Go():
                 quiet.add(len(play))
                 play.append(f"{names.seat(event.seat)} says go")
             case ev.GoPoint():
                 play.append(_go_point(names, event))
+                play += _play_over(event, events[i + 1 : i + 2], view.rules, played)
             case ev.CountReset():
                 play.append(f"The count starts again; {names.seat(event.next_seat)} leads")
             case ev.Shown():

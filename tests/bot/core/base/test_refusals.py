@@ -79,10 +79,37 @@ async def test_lobby_refusals(store: Store, service: Services) -> None:
 
 async def test_bad_new_game_options(store: Store, service: Services) -> None:
     await assert_refused(
-        store, service, lambda s: s.lobbies.new_game(GUILD, CHANNEL, AL, players=5), "2, 3 or 4"
+        store, service, lambda s: s.lobbies.new_game(GUILD, CHANNEL, AL, players=7), "2 to 6"
     )
     await assert_refused(
-        store, service, lambda s: s.lobbies.new_game(GUILD, CHANNEL, AL, target=100), "121 or to 61"
+        store, service, lambda s: s.lobbies.new_game(GUILD, CHANNEL, AL, target=100), "121 or 61"
+    )
+    assert await store.open_game_in_channel(CHANNEL) is None
+
+
+@pytest.mark.parametrize(
+    ("options", "words"),
+    [
+        ({"variant": "seven_card", "players": 3}, "Seven-card cribbage is for 2 players"),
+        ({"variant": "five_card", "target": 121}, "Five-card cribbage is played to 61"),
+        ({"variant": "seven_card", "scoring": "skunk"}, "has no skunk scale"),
+        ({"variant": "five_hand", "players": 6}, "Five-hand cribbage is for 5 players"),
+        ({"players": 4, "teams": "pairs"}, "`teams` is for six players"),
+        ({"variant": "five_card", "teams": "threes"}, "`teams` is for six players"),
+        ({"variant": "six_hand_pairs", "teams": "threes"}, "use `variant:six_hand`"),
+        ({"players": 6, "teams": "fours"}, "`teams` is `threes`"),
+        ({"variant": "eight_card"}, "There is no 'eight_card' variant"),
+        ({"players": 5, "target": 181}, "Five-hand cribbage is played to 121 or 61"),
+    ],
+)
+async def test_a_variant_refuses_what_it_does_not_offer_in_one_line(
+    store: Store, service: Services, options: dict[str, object], words: str
+) -> None:
+    await assert_refused(
+        store,
+        service,
+        lambda s: s.lobbies.new_game(GUILD, CHANNEL, AL, **options),  # type: ignore[arg-type]
+        words,
     )
     assert await store.open_game_in_channel(CHANNEL) is None
 

@@ -77,3 +77,9 @@ def test_a_message_has_one_kind_of_controls_and_a_laid_out_one_its_groups() -> N
     assert view.without_controls().controls is None
     with pytest.raises(ValueError, match="groups of texts"):
         MessageView("Deal 1", style=Style.LAID_OUT)
+
+
+def test_a_variant_leaderboard_page_digests_apart_from_the_standard_games() -> None:
+    standard = MessageView("Board", controls=PageControls("people", 1, 3))
+    variant = MessageView("Board", controls=PageControls("people", 1, 3, variant="five_card"))
+    assert not variant.shows(standard.digest()) and not standard.shows(variant.digest())

@@ -77,6 +77,10 @@ def check_every_hole(board: BoardState) -> None:
     assert near(image, game, PEG_COLOURS[reached[0]][0] if reached else HOLE)
 
 
+#: Five players' pegs: the first hole, a row's end and start, the last hole, and the start.
+FIVE_PEGS = (("Al", 1, 0), ("Bea", 30, 29), ("Cy", 31, 30), ("Dee", 60, 44), ("Eve", 0, 0))
+
+
 @pytest.mark.parametrize(
     "board",
     [
@@ -87,8 +91,34 @@ def check_every_hole(board: BoardState) -> None:
         BoardState((Side("Al & Cy", 88, 76), Side("Bea & Dee", 101, 97)), dealer=1, partners=True),
         BoardState((Side("Al", 44, 40), Side("Bea", 60, 58)), target=61),
         BoardState((Side("Al", 17, 5), Side("Bea", 33, 31), Side("Cy", 59, 50)), target=61),
+        BoardState((Side("Al", 150, 139), Side("Bea", 91, 80)), target=181),
+        BoardState(
+            tuple(Side(n, s, p) for n, s, p in FIVE_PEGS), dealer=4, target=121, rule="skunk"
+        ),
+        BoardState(tuple(Side(n, s, p) for n, s, p in FIVE_PEGS), target=61),
+        BoardState(
+            (Side("Al & Cy & Eve", 88, 76), Side("Bea & Dee & Fay", 101, 97)), partners=True
+        ),
+        BoardState(
+            (Side("Al & Dee", 88, 76), Side("Bea & Eve", 101, 97), Side("Cy & Fay", 4, 2)),
+            dealer=2,
+            partners=True,
+        ),
     ],
-    ids=["two", "row-ends", "row-starts", "three", "partners", "61", "three-61"],
+    ids=[
+        "two",
+        "row-ends",
+        "row-starts",
+        "three",
+        "partners",
+        "61",
+        "three-61",
+        "181",
+        "five",
+        "five-61",
+        "two-teams-of-three",
+        "three-teams-of-two",
+    ],
 )
 def test_each_peg_stands_in_its_hole_and_every_other_hole_is_empty(board: BoardState) -> None:
     check_every_hole(board)
@@ -110,7 +140,9 @@ def test_a_first_score_leaves_the_back_peg_at_the_start() -> None:
     assert what_is_in(image, board, 0, 6) == "front"
 
 
-@pytest.mark.parametrize(("target", "score"), [(121, 121), (121, 125), (61, 61), (61, 66)])
+@pytest.mark.parametrize(
+    ("target", "score"), [(121, 121), (121, 125), (61, 61), (61, 66), (181, 181), (181, 190)]
+)
 def test_a_side_that_goes_past_the_target_stands_in_the_game_hole(target: int, score: int) -> None:
     board = BoardState((Side("Al", 50, 40), Side("Bea", score, target - 7)), target=target)
     image = pixels(board)
@@ -143,8 +175,8 @@ def line_rows(board: BoardState, hole: int) -> list[tuple[int, int]]:
 )
 def test_the_lines_stand_where_the_rule_puts_them(target: int, rule: Rule, lines: set[int]) -> None:
     assert {hole for hole, _ in game_lines(target, rule)} == lines
-    for sides in (2, 3):
-        board = BoardState(tuple(Side(n, 0) for n in "ABC"[:sides]), target=target, rule=rule)
+    for sides in (2, 3, 5):
+        board = BoardState(tuple(Side(n, 0) for n in "ABCDE"[:sides]), target=target, rule=rule)
         image = pixels(board)
         for first in range(ROW + 1, target, ROW):
             before = line_rows(board, first)
@@ -255,11 +287,12 @@ def test_the_alt_text_keeps_names_as_they_are_and_within_discords_limit() -> Non
     "make",
     [
         lambda: BoardState((Side("Al", 1),)),
-        lambda: BoardState(tuple(Side(n, 1) for n in "ABCD")),
+        lambda: BoardState(tuple(Side(n, 1) for n in "ABCDEF")),
+        lambda: BoardState(tuple(Side(n, 1) for n in "ABCD"), partners=True),
         lambda: BoardState((Side("Al", 1), Side("Bea", 2)), target=100),
+        lambda: BoardState((Side("Al", 1), Side("Bea", 2)), target=241),
         lambda: BoardState((Side("Al", 1), Side("Bea", 2)), rule="double"),  # type: ignore[arg-type]
         lambda: BoardState((Side("Al", 1), Side("Bea", 2)), dealer=2),
-        lambda: BoardState((Side("A", 1), Side("B", 2), Side("C", 3)), partners=True),
         lambda: BoardState((Side("Al", 121, 119), Side("Bea", 122, 110))),
         lambda: BoardState((Side("Al", 130, 121), Side("Bea", 2))),
         lambda: Side("Al", 5, 7),
@@ -280,6 +313,37 @@ def test_the_largest_board_stays_small() -> None:
         dealer=2,
     )
     assert len(board_picture(board).png) < 150_000
+    five = BoardState(
+        tuple(Side(f"{n} Longname", 119, 101) for n in ("Al", "Bea", "Cy", "Dee", "Eve")),
+        dealer=2,
+    )
+    assert len(board_picture(five).png) < 250_000
+
+
+def test_a_seven_card_board_has_six_rows_and_its_lurch_line_at_91() -> None:
+    rules = Rules(target=181)
+    board = BoardState((Side("Al", 0), Side("Bea", 0)), target=181, lines=board_lines(rules))
+    assert board.drawn_lines == ((91, "lurch"),)
+    image = pixels(board)
+    for first in range(ROW + 1, 181, ROW):
+        crossed = {y for x, y in line_rows(board, first) if near(image, (x, y), LINE_COLOUR)}
+        assert bool(crossed) == (first == 91), first
+    # Six rows of holes: the last one's holes end at 180, the game hole after them.
+    assert hole_centre(2, 181, 0, 180)[1] > hole_centre(2, 181, 0, 150)[1]
+    assert hole_centre(2, 181, 0, 181)[0] > hole_centre(2, 181, 0, 180)[0]
+
+
+def test_four_or_five_sides_are_named_on_two_lines_of_the_header() -> None:
+    board = BoardState(tuple(Side(n, s, p) for n, s, p in FIVE_PEGS), dealer=3)
+    image = pixels(board)
+    # Each side's shape, in its colour, where its column of the header puts it: three on the
+    # first line, two on the second.
+    column = (image.width - 40) // 3
+    for index in range(5):
+        line, place = divmod(index, 3)
+        assert near(image, (24 + place * column + 13, 36 + line * 100), PEG_COLOURS[index][0])
+    # The track starts below both lines: the first hole of the first lane is under y 200.
+    assert hole_centre(5, 121, 0, 1)[1] > 200
 
 
 # Every name a computer seat can have: its level's name, numbered from the second on.

@@ -14,6 +14,7 @@ from bot.core.tournaments import records as tr
 from bot.core.tournaments.tournaments import read_event
 from bot.core.tournaments.view import Event, board_text, champion_text, standings_text
 from bot.store import Store
+from tests.bot.core.tournaments.test_tournament_formats import Threads
 
 GUILD, CHANNEL = 5, 50
 MO = User(1, "Mo")
@@ -37,8 +38,12 @@ async def _open(service: Services, **options: Any) -> int:
         ({"round_hours": 0.1}, "round_hours"),
         ({"round_hours": 400.0}, "round_hours"),
         ({"format": "ladder"}, "format"),
-        ({"target": 100}, "target"),
+        ({"target": 100}, "Standard cribbage is played to 121 or 61."),
         ({"scoring": "double"}, "scoring"),
+        ({"variant": "five_hand"}, "A tournament's games are for two"),
+        ({"variant": "nine_card"}, "A tournament's games are for two"),
+        ({"variant": "five_card", "target": 121}, "Five-card cribbage is played to 61."),
+        ({"variant": "seven_card", "scoring": "skunk"}, "Seven-card cribbage has no skunk"),
         ({"match_games": 2}, "match"),
     ],
 )
@@ -69,7 +74,9 @@ async def test_a_knockout_is_seeded_by_rating(service: Services, store: Store) -
     tid = await _open(service, format="knockout")
     ratings = {PEOPLE[4].id: 30.0, PEOPLE[2].id: 20.0}
 
-    async def standing(guild_id: int | None, player_id: int) -> dict[bool, Any]:
+    async def standing(
+        guild_id: int | None, player_id: int, variant: str = "standard"
+    ) -> dict[bool, Any]:
         if player_id not in ratings:
             return {}
         return {False: SimpleNamespace(standing=SimpleNamespace(ordinal=ratings[player_id]))}
@@ -205,3 +212,36 @@ def test_the_next_rounds_pairings_keep_the_last_rounds_results_in_view() -> None
         "2. C vs D — D wins (0–1) — forfeit",
     ]
     assert "1. A vs D — playing" in lines and "2. B vs C — playing" in lines
+
+
+async def test_a_five_card_tournament_plays_and_seeds_by_five_card_cribbage(
+    service: Services, store: Store
+) -> None:
+    tid = await _open(service, format="knockout", variant="five_card")
+    record = await store.tournament(tid)
+    assert record is not None and (record.variant, record.target) == ("five_card", 61)
+    event = await read_event(store, record)
+    assert "Five-card cribbage · " in board_text(event) and "61 points" in board_text(event)
+    asked: list[str] = []
+
+    async def standing(
+        guild_id: int | None, player_id: int, variant: str = "standard"
+    ) -> dict[bool, Any]:
+        asked.append(variant)
+        return {}
+
+    store.standing = standing  # type: ignore[method-assign]
+    threads = Threads()
+    await service.director.start(threads)
+    try:
+        assert (await service.tournaments.start(CHANNEL, MO, moderator=True)).ok
+        await service.director.idle()
+        assert asked and set(asked) == {"five_card"}
+        event = await read_event(store, (await store.tournament(tid)) or record)
+        games = [p.game_id for p in event.current() if p.game_id is not None]
+        assert games
+        for game_id in games:
+            game = await store.get_game(game_id)
+            assert game is not None and (game.variant, game.target) == ("five_card", 61)
+    finally:
+        service.director.stop()

@@ -153,9 +153,10 @@ def test_a_deal_opens_with_who_deals_and_how_many_cards_go_to_the_crib(game: Gam
     assert text == "**Deal 2** — Bea deals 6 each; everyone puts 2 cards in Bea's crib."
 
 
-def test_three_players_get_a_crib_card_from_the_deck(game: Game) -> None:
-    text = one([ev.Dealt(0, 1, 5, True)], game)
-    assert "Al deals 5 each" in text
+def test_three_players_get_a_crib_card_from_the_deck() -> None:
+    three, _ = Game.new(["Al", "Bea", "Cy"], rng=random.Random(1))
+    text = one([ev.Dealt(0, 1, 5, True)], three)
+    assert "Al deals 5 each; everyone puts 1 card in Al's crib" in text
     assert "in Al's crib, and the top card of the deck joins it" in text
 
 

@@ -4,23 +4,32 @@ for last, the sides' names, the lobby's partners, the board's lines and the tall
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
+
+import pytest
 
 from bot.core.base.text import Names
 from bot.core.games.messages.boards import board_lines
 from bot.core.games.messages.lobby import lobby_text
-from bot.core.games.messages.table import deal_text
+from bot.core.games.messages.private import hand_text
+from bot.core.games.messages.prompts import controls_for, discard_completions
+from bot.core.games.messages.table import PLAY_OVER, deal_text
 from bot.core.games.tally import Tally
+from engine.cards import Card, Suit, cards_str, parse_cards
 from engine.events import Event
 from engine.game import Game
 from engine.outcome import Scoring
 from engine.phase import Phase
 from engine.rules import PlayEnd, Rules, Share
+from engine.scoring import score_hand
+from engine.speech import say_score
 
 NAMES = ("Al", "Bea", "Cy", "Di", "Ed", "Flo")
 FIVE_CARD = Rules(
     dealer=Share(5, 2), others=Share(5, 2), target=61, points_for_last=3, play_end=PlayEnd.FIRST_GO
 )
 FIVE_HAND = Rules(seats=5, dealer=Share(4, 0), others=Share(5, 1))
+SEVEN_CARD = Rules(dealer=Share(7, 2), others=Share(7, 2), target=181)
 SIX_TEAMS = Rules(
     seats=6, dealer=Share(5, 1), others=Share(5, 1), crib_size=6, sides=((0, 2, 4), (1, 3, 5))
 )
@@ -32,7 +41,7 @@ def test_the_deal_is_said_as_the_rules_deal_it() -> None:
     dealer = NAMES[game.dealer]
     text = deal_text(Names.of(view), events, view, live=True).play
     assert (
-        f"{dealer} deals 5 each (4 to the dealer); everyone else puts 1 card in {dealer}'s crib."
+        f"{dealer} deals 5 each (4 to {dealer}); everyone else puts 1 card in {dealer}'s crib."
         in text
     )
     standard, events = Game.new(NAMES[:3], rng=random.Random(2))
@@ -49,7 +58,7 @@ def test_points_for_last_are_said_and_tallied_with_the_pegging() -> None:
     view = game.public_view()
     pone = 1 - game.dealer
     text = deal_text(Names.of(view), events, view, live=True).play
-    assert f"{NAMES[pone]} takes 3 for last ({NAMES[pone]} 3)." in text
+    assert f"{NAMES[pone]} takes three for last ({NAMES[pone]} 3)." in text
     tally = Tally.empty(2)
     tally.add(events)
     assert tally.seats[pone].pegging == 3 and tally.seats[pone].hand == 0
@@ -100,3 +109,85 @@ def test_a_whole_game_by_other_rules_is_told_deal_by_deal() -> None:
             told += 1
             deal = [event for event in events if event.kind == "dealt"]
     assert told >= 2
+
+
+def _played_out(rules: Rules, seed: int, *, until: Callable[[list[Event]], bool]) -> list[Event]:
+    """The events of a game by ``rules`` from its first deal, each seat playing at random,
+    up to the first call of ``until`` on a deal's events that says yes (the deal's events)."""
+    game, first = Game.new(NAMES[: rules.seats], rng=random.Random(seed), rules=rules)
+    rng = random.Random(seed)
+    deal: list[Event] = list(first)
+    while game.phase is not Phase.OVER:
+        if game.phase is Phase.DISCARD:
+            seat = game.pending_discards()[0]
+            events = game.discard(seat, rng.sample(game.hand(seat), game.view(seat).discard_count))
+        else:
+            assert game.turn is not None
+            events = game.play(game.turn, rng.choice(game.playable_cards(game.turn)))
+        for event in events:
+            deal.append(event)
+            if event.kind == "dealt" and len(deal) > 1:
+                if until(deal[:-1]):
+                    return deal[:-1]
+                deal = [event]
+    raise AssertionError("no deal of the game was the one looked for")
+
+
+def test_a_one_pass_play_says_it_ends_with_cards_held() -> None:
+    # Five-card cribbage: the play stops at the first go (or 31); what is still held is not
+    # played, and the table says so once, after the go's point, before the show.
+    def ended_early(deal: list[Event]) -> bool:
+        return sum(e.kind == "played" for e in deal) < 6
+
+    deal = _played_out(FIVE_CARD, 4, until=ended_early)
+    game, _ = Game.new(NAMES[:2], rng=random.Random(4), rules=FIVE_CARD)
+    view = game.public_view()
+    text = deal_text(Names.of(view), deal, view, live=False)
+    lines = text.play.splitlines()
+    assert lines.count(PLAY_OVER) == 1
+    ended = lines.index(PLAY_OVER)
+    assert lines[ended - 1].startswith(("Go — ", "31")) or "31 for 2" in lines[ended - 1]
+    assert "The count starts again" not in text.play
+    # A standard game never says it.
+    standard = _played_out(Rules.standard(2), 4, until=lambda deal: True)
+    view = Game.new(NAMES[:2], rng=random.Random(4))[0].public_view()
+    told = deal_text(Names.of(view), standard, view, live=False).play
+    assert "The count starts again" in told and PLAY_OVER not in told
+
+
+def test_a_seat_dealt_short_is_told_it_throws_nothing_and_gets_no_crib_select() -> None:
+    game, _ = Game.new(NAMES[:5], rng=random.Random(2), rules=FIVE_HAND)
+    dealer = game.dealer
+    view = game.view(dealer)
+    text = hand_text(view, channel_id=7)
+    assert f"Your hand: {cards_str(view.hand)}" in text
+    assert "You were dealt 4 cards and put none in your crib: the others make it." in text
+    assert controls_for(view, game_id=1, version=1) is None
+    assert discard_completions(view, "") == []
+    pone = game.view((dealer + 1) % 5)
+    controls = controls_for(pone, game_id=1, version=1)
+    assert controls is not None and controls.kind == "discard" and controls.pick == 1
+    assert "Choose 1 card for" in hand_text(pone, channel_id=7)
+
+
+@pytest.mark.parametrize(
+    ("rules", "words"),
+    [
+        (SEVEN_CARD, "a flush is"),
+        (FIVE_CARD, "a flush is"),
+    ],
+    ids=["seven-card", "five-card"],
+)
+def test_a_flush_of_any_size_is_said_with_its_points(rules: Rules, words: str) -> None:
+    kept = rules.kept
+    hand = tuple(Card(rank, Suit.HEARTS) for rank in (1, 3, 7, 9, 13)[:kept])
+    score = score_hand(hand, Card(12, Suit.HEARTS), rules=rules)
+    flush = [item for item in score.items if item.kind == "flush"]
+    assert [item.points for item in flush] == [kept + 1]
+    assert words in say_score(score)
+
+
+def test_a_run_of_six_is_said() -> None:
+    hand = parse_cards("4H 5C 6D 7S 8H")
+    score = score_hand(hand, Card.parse("9C"), rules=SEVEN_CARD)
+    assert "a run of six is" in say_score(score)

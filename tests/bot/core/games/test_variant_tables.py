@@ -1,0 +1,182 @@
+"""`/cribbage new variant: players: target: teams:` as the core takes it: each variant's
+players and target by default, one clear sentence for a combination it does not offer (and
+nothing opened), and a six-player lobby seating its teams."""
+
+from __future__ import annotations
+
+import pytest
+
+from bot.core.base.refusals import Refused
+from bot.core.base.rules_help import rules_text
+from bot.core.games.lobby import table_asked
+from bot.core.games.records import GameRecord, GameStatus, SeatRecord
+from bot.core.review.review import review_caveat
+from bot.core.services import Services
+from bot.store import Store
+from engine.variants import (
+    FIVE_CARD,
+    FIVE_HAND,
+    SEVEN_CARD,
+    SIX_HAND,
+    SIX_HAND_PAIRS,
+    STANDARD,
+    Variant,
+    listed,
+    named,
+)
+from tests.helpers.service_driver import AL, CHANNEL, GUILD, Transcript, state
+
+
+def test_a_variant_gets_its_own_players_and_target_unless_asked() -> None:
+    assert table_asked() == table_asked(variant="standard")
+    assert (table_asked().variant, table_asked().players, table_asked().target) == (
+        STANDARD,
+        2,
+        121,
+    )
+    five = table_asked(variant="five_card")
+    assert (five.variant, five.players, five.target) == (FIVE_CARD, 2, 61)
+    seven = table_asked(variant="seven_card")
+    assert (seven.variant, seven.players, seven.target) == (SEVEN_CARD, 2, 181)
+    assert table_asked(variant="five_hand", target=61).target == 61
+    # The players make the variant when none is named: five-hand for five, six-hand for six.
+    assert table_asked(players=5).variant is FIVE_HAND
+    assert table_asked(players=6).variant is SIX_HAND
+    assert table_asked(players=6, teams="pairs").variant is SIX_HAND_PAIRS
+    assert table_asked(variant="six_hand", teams="pairs").variant is SIX_HAND_PAIRS
+    assert table_asked(teams="threes").variant is SIX_HAND
+
+
+@pytest.mark.parametrize(
+    ("asked", "said"),
+    [
+        ({"variant": "five_card", "players": 3}, "Five-card cribbage is for 2 players."),
+        ({"variant": "five_card", "target": 121}, "Five-card cribbage is played to 61."),
+        ({"variant": "seven_card", "target": 61}, "Seven-card cribbage is played to 181."),
+        ({"variant": "seven_card", "scoring": "skunk"}, "Seven-card cribbage has no skunk scale"),
+        ({"players": 4, "target": 181}, "Standard cribbage is played to 121 or 61."),
+        ({"players": 7}, "A game has 2 to 6 players"),
+        ({"variant": "five_card", "teams": "pairs"}, "`teams` is for six players"),
+        ({"players": 4, "teams": "threes"}, "`teams` is for six players"),
+        ({"variant": "six_hand_pairs", "teams": "threes"}, "does not seat `teams:threes`"),
+        ({"teams": "fours"}, "`teams` is `threes`"),
+        ({"variant": "nine_card"}, "There is no 'nine_card' variant"),
+    ],
+)
+def test_a_combination_a_variant_does_not_offer_is_refused_in_one_sentence(
+    asked: dict[str, object], said: str
+) -> None:
+    with pytest.raises(Refused) as refused:
+        table_asked(**asked)  # type: ignore[arg-type]
+    text = str(refused.value)
+    assert said in text and text.count("\n") == 0, text
+
+
+async def test_a_refused_table_opens_nothing(store: Store, service: Services) -> None:
+    before = await state(store, 1)
+    answer = await service.lobbies.new_game(GUILD, CHANNEL, AL, variant="five_card", players=3)
+    assert not answer.ok and answer.reply.ephemeral
+    assert answer.reply.text == "Five-card cribbage is for 2 players."
+    assert await store.open_game_in_channel(CHANNEL) is None
+    assert await state(store, 1) == before
+
+
+async def test_a_six_player_lobby_seats_two_teams_of_three(store: Store, service: Services) -> None:
+    table = Transcript(service)
+    opened = await table.record(
+        AL.id, await service.lobbies.new_game(GUILD, CHANNEL, AL, variant="six_hand")
+    )
+    game_id = opened.game_id or 0
+    lobby = table.messages[(game_id, "lobby")].view.content
+    assert lobby.startswith("**Cribbage** — Six-hand cribbage, 6 players, to 121"), lobby
+    assert "Teams sit in alternate seats: 1 & 3 & 5 against 2 & 4 & 6." in lobby
+    assert "Seated (1/6): Al" in lobby
+    pairs = await service.lobbies.cancel(CHANNEL, AL)
+    assert pairs.ok
+    opened = await table.record(
+        AL.id,
+        await service.lobbies.new_game(GUILD, CHANNEL, AL, players=6, teams="pairs", target=61),
+    )
+    lobby = table.messages[(opened.game_id or 0, "lobby")].view.content
+    assert "Six-hand cribbage in pairs, 6 players, to 61" in lobby
+    assert "Partners sit opposite: seats 1 & 4 against 2 & 5 against 3 & 6." in lobby
+
+
+@pytest.mark.parametrize(
+    ("variant", "level", "noted"),
+    [
+        ("five_card", "expert", True),
+        ("six_hand", "expert", True),
+        ("five_card", "hard", False),
+        ("standard", "expert", False),
+    ],
+)
+async def test_the_lobby_says_where_the_expert_plays_without_its_tables(
+    service: Services, variant: str, level: str, noted: bool
+) -> None:
+    table = Transcript(service)
+    opened = await table.record(
+        AL.id,
+        await service.lobbies.new_game(
+            GUILD, CHANNEL, AL, variant=variant, vs_computer=True, difficulty=level
+        ),
+    )
+    lobby = table.messages[(opened.game_id or 0, "lobby")].view.content
+    said = "Expert bot plays" in lobby and "not at full expert strength here" in lobby
+    assert said == noted, lobby
+
+
+#: How `/cribbage rules` names each source engine.variants cites (docs/variants.md in full).
+_CITED_AS = {
+    "Hoyle": "Hoyle",
+    "EB9": "Britannica 9th",
+    "EB11": "Britannica 11th",
+    "Cassell": "Cassell",
+    "Enquire": "Enquire Within",
+    "Dawson": "Dawson",
+    "Bicycle": "Bicycle",
+    "Peggers": "Germantown Peggers",
+    "Wikipedia": "Wikipedia",
+    "Pastimes": "ourpastimes.com",
+    "Lehr": "Lehr family",
+}
+
+
+@pytest.mark.parametrize("variant", [v for v in listed() if v is not STANDARD], ids=str)
+def test_each_variants_rules_topic_cites_its_sources(variant: Variant) -> None:
+    topic = variant.name.removesuffix("_pairs").replace("_", "-")
+    text = rules_text(topic)
+    assert text.startswith(f"**{variant.title.removesuffix(' in pairs')}**"), text
+    assert len(text) <= 2000  # one Discord message
+    for source in variant.sources:
+        assert _CITED_AS[source.split()[0]] in text, (source, text)
+    assert f"variant:{variant.name.removesuffix('_pairs')}" in text
+
+
+def _record(variant: str, players: int) -> GameRecord:
+    kind = named(variant)
+    seats = tuple(SeatRecord(s, 10 + s, f"P{s}") for s in range(players))
+    return GameRecord(
+        1, GUILD, CHANNEL, GameStatus.FINISHED, 10, players, kind.default_target, False,
+        None, 1, 0.0, 0.0, seats, variant=variant,
+    )  # fmt: skip
+
+
+@pytest.mark.parametrize(
+    ("variant", "players", "caveat"),
+    [
+        ("standard", 2, False),
+        ("standard", 4, False),
+        ("five_card", 2, True),
+        ("seven_card", 2, True),
+        ("five_hand", 5, True),
+        ("six_hand_pairs", 6, True),
+    ],
+)
+def test_a_variants_review_says_plainly_where_the_experts_tables_do_not_hold(
+    variant: str, players: int, caveat: bool
+) -> None:
+    said = review_caveat(_record(variant, players))
+    assert bool(said) == caveat
+    if caveat:
+        assert said.startswith(f"In {named(variant).title.lower()} the expert's tables")

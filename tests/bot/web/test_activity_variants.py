@@ -1,0 +1,59 @@
+"""The Activity's table for the variants: hands of three to seven cards, up to six seats, the
+crib select only for a seat dealt cards for it, and nothing hidden sent to anyone."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from bot.core.services import Services
+from bot.web.activity.state import activity_state
+from engine.phase import Phase
+from engine.variants import named
+from tests.helpers.card_leaks import cards_named, revealed_by
+from tests.helpers.service_driver import AL, CHANNEL, GUILD
+
+
+@pytest.mark.parametrize(
+    ("variant", "seats", "dealt"),
+    [("five_card", 2, 5), ("seven_card", 2, 7), ("five_hand", 5, 4), ("six_hand", 6, 4)],
+)
+async def test_the_activity_draws_each_variants_hands_and_seats(
+    service: Services, variant: str, seats: int, dealt: int
+) -> None:
+    # Al deals first (seat 0 cuts low or not: either way Al's share is read from his view).
+    opened = await service.lobbies.new_game(
+        GUILD, CHANNEL, AL, variant=variant, vs_computer=True, difficulty="easy"
+    )
+    assert opened.ok, opened.reply.text
+    record = await service.games.record(opened.game_id or 0)
+    assert record is not None
+    loaded = service.games.loaded.load(record)
+    game, view = loaded.game, loaded.game.view(0)
+    state = activity_state(record, loaded, AL.id)
+    assert len(state["seats"]) == seats
+    assert len(state["sides"]) == len(named(variant).rules(seats).sides)
+    assert len(state["hand"]) == len(view.hand) == game.rules.dealt(0, game.dealer)
+    assert len(view.hand) in (dealt, dealt + 1)
+    if view.discard_count:
+        assert game.phase is Phase.DISCARD
+        assert state["act"] == {
+            "kind": "discard",
+            "stamp": state["act"]["stamp"],
+            "pick": 2 if seats == 2 else 1,
+        }
+    else:
+        # Dealt short (the dealer at five, the dealer or his right at six): no crib to choose.
+        assert state.get("act") is None or state["act"]["kind"] == "play"
+    # Only Al's own cards and what the table made public (the cut for deal, the starter, the
+    # cards played) are named to him: no other hand, nothing of the crib.
+    public = game.public_view()
+    known = set(view.hand) | set(view.discards) | {c for p in public.played for c in p}
+    known |= revealed_by(loaded.log.events(0)) | revealed_by(loaded.log.events(1))
+    if public.starter is not None:
+        known.add(public.starter)
+    named_cards = cards_named(json.dumps(state))
+    assert named_cards and named_cards <= known, named_cards - known
+    # Chances to win only where their tables hold (the standard two-player game).
+    assert state.get("chances") is None

@@ -1,0 +1,86 @@
+"""A whole game of each variant from `/cribbage new variant:`, through Discord as a player sees it.
+
+Al opens each variant against the computer (it takes every other seat, so the game is quick
+and the checks are all about what Al and Eve, watching, may see) and plays random legal moves
+from his hand messages by DM, through the table driver. After every move the driver checks the
+log, the click's answer, the table message against the engine's events and, for every version
+of every message Al or Eve can see, that no card hidden from them is in it: with six players,
+the crib and the five other hands. Every computer level plays one of the variants. At the end
+the result is recorded in the variant and rated in its own tables.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from engine.variants import named
+from fakediscord.testing import BotProcess
+from tests.helpers.bot_db import rows
+from tests.helpers.table_driver import World
+
+#: (variant, seats, target, level): each variant once, each level at least once; the
+#: standard game's lengths to 61 where the variant offers it (a game to 121 only plays more
+#: deals of the same).
+VARIANTS = [
+    ("five_card", 2, None, "expert"),
+    ("seven_card", 2, None, "easy"),
+    ("five_hand", 5, 61, "medium"),
+    ("six_hand", 6, 61, "hard"),
+    ("six_hand_pairs", 6, 61, "expert"),
+]
+
+
+@pytest.mark.parametrize(("variant", "seats", "target", "level"), VARIANTS)
+async def test_a_whole_game_of_each_variant(
+    world: World, bot: BotProcess, variant: str, seats: int, target: int | None, level: str
+) -> None:
+    kind = named(variant)
+    # Now and then a slash command instead of a click (not against the expert, whose answer,
+    # saved apart, may come before the command's own edit of the hand message is seen).
+    rate = 0.0 if level == "expert" else 0.1
+    player = world.driver(world.players[:1], seats, spectators=[world.spectator], command_rate=rate)
+    await player.open_against_computer(level, target=target, variant=variant, title=kind.title)
+    snap = await player.play_out(max_steps=600)
+    assert snap.status == "finished" and snap.game is not None
+    game = snap.game
+    assert game.num_players == seats
+    assert game.rules == kind.rules(seats, target)
+    result = game.result
+    assert result is not None and max(result.scores) >= game.rules.target
+    assert len(result.scores) == len(game.rules.sides)
+    # The last message of the channel is the result, with the board.
+    last = player.table_messages()[-1]
+    assert "game point" in last.words() and last.attachments
+    assert player.cards_seen > 100, "the hidden-card check looked at the cards"
+    found = rows(
+        world.database,
+        "SELECT seat, is_computer, variant FROM results WHERE game_id = ? ORDER BY seat",
+        (player.game_id,),
+    )
+    assert [(seat, bool(computer)) for seat, computer, _ in found] == [
+        (seat, seat != 0) for seat in range(seats)
+    ]
+    assert {v for _, _, v in found} == {variant}
+    # Rated in the variant's own tables.
+    al = player.players[0]
+    stats = await world.fd.slash(al, world.general, "/cribbage stats")
+    assert kind.title in stats.words(), stats.words()
+    line = f"/cribbage leaderboard table:computer variant:{variant}"
+    board = (await world.fd.slash(al, world.general, line)).words()
+    assert kind.title in board and al.name in board, board
+    standard = await world.fd.slash(al, world.general, "/cribbage leaderboard table:computer")
+    assert al.name not in standard.words(), standard.words()
+
+
+async def test_a_combination_a_variant_does_not_offer_gets_one_line(
+    world: World, bot: BotProcess
+) -> None:
+    al = world.players[0]
+    for line, said in (
+        ("/cribbage new variant:five_card players:3", "Five-card cribbage is for 2 players."),
+        ("/cribbage new variant:seven_card target:121", "Seven-card cribbage is played to 181."),
+        ("/cribbage new players:4 teams:pairs", "`teams` is for six players"),
+    ):
+        reply = await world.fd.slash(al, world.general, line)
+        assert reply.ephemeral and said in reply.words() and "\n" not in reply.words(), line
+    assert not rows(world.database, "SELECT id FROM games", ())
