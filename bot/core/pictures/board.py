@@ -74,8 +74,9 @@ GAME_X = FIRST_X + ROW_SPAN + 36
 HEADER = 118  # names and scores
 HEADER_ROW = 100  # each further line of names and scores (four or five sides)
 HEADER_COLUMNS = 3  # sides named on one line of the header, at most
-#: The games a board is drawn for: a row of 30 holes per 30 points, and the game hole.
-TARGETS = (61, 121, 181)
+#: The lengths of game a board is drawn for (a picture's own: a row of 30 holes per 30 points,
+#: and the game hole; what a game is played to is its rules').
+LENGTHS = (61, 121, 181)
 #: Sides of more than one player (partners): two teams of two or three, or three teams of two.
 MAX_PARTNER_SIDES = 3
 LANE = 24  # one side's lane
@@ -147,7 +148,7 @@ class BoardState:
             raise ValueError(f"A board has two to {len(SIDE_COLOURS)} sides (partners share one).")
         if self.partners and len(self.sides) > MAX_PARTNER_SIDES:
             raise ValueError(f"Partners play as two or {MAX_PARTNER_SIDES} teams.")
-        if self.target not in TARGETS:
+        if self.target not in LENGTHS:
             raise ValueError("A game is played to 61, 121 or 181.")
         if self.rule not in ("lurch", "skunk"):
             raise ValueError("The rule for game points is lurch or skunk.")

@@ -66,7 +66,7 @@ def _problem(line: str, group: app_commands.Group) -> str | None:
         typed = value.strip().lower()
         if (
             choices
-            and typed != "?"
+            and typed not in ("?", "")  # (an option named, its value left to the reader)
             and not typed.startswith("{")  # (a value the code fills in)
             and typed
             not in {str(c.value).lower() for c in choices} | {c.name.lower() for c in choices}
