@@ -295,9 +295,10 @@ def _decision_line(decision: Decision, who: str) -> str:
         # The best split's figure as its own parts show it (reviews kept from before the parts
         # were recorded have its value alone); what was given up is the difference of the two
         # figures shown.
-        parts = decision.best_hand or decision.best_crib
-        best = shown_sum(decision.best_hand, decision.best_crib) if parts else None
-        best = as_shown(decision.best_value) if best is None else best
+        if decision.best_hand or decision.best_crib:
+            best = shown_sum(decision.best_hand, decision.best_crib)
+        else:
+            best = as_shown(decision.best_value)
         return (
             f"{said}; best was to throw {_cards(decision.best)}: "
             f"{_number(best)} ({_number(best - chosen)} points given up)."

@@ -211,14 +211,13 @@ def _tables(
     # A game ended without being played out (cancelled, expired, a tournament's forfeit):
     # its last deal's table says so instead of what it was waiting for.
     stopped = record.status in (GameStatus.CANCELLED, GameStatus.EXPIRED)
+    closing = (record.end_note or GAME_ENDED.capitalize()) if stopped else None
     over = game.phase is Phase.OVER or stopped
     resigned = resigner(game)
     owed: list[Owed] = []
     for deal in sorted(d for d in log.deals if d >= 1):
         live = deal == game.deal_number and not over
-        ended: str | None = record.end_note or GAME_ENDED.capitalize()
-        if not stopped or deal != game.deal_number:
-            ended = None
+        ended = closing if deal == game.deal_number else None
         odds = deal_chances(log, view, deal)
         text = deal_text(
             names,
