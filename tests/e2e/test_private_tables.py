@@ -161,7 +161,7 @@ async def test_a_whole_game_in_a_group_dm_of_three(world: World, bots: BotLaunch
     group = await _conversation(world, bots, al, bea, cy)
     since = len(fd.requests)
     driver = PrivateDriver(fd, group, [bea, cy, al], world.database, random.Random(3))
-    driver.hand_command_rate = 0.5  # some open their hand with /cribbage hand instead
+    driver.alternate_hand_command = True  # every other hand is opened by /cribbage hand
     await driver.open(target=61)
     final = await driver.play_out()
     assert driver.typed_hands > 0 and driver.opened > driver.typed_hands

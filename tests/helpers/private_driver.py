@@ -95,8 +95,10 @@ class PrivateDriver:
     clicks: list[Interaction] = field(default_factory=list)
     #: How often a player pressed Your hand (or typed `/cribbage hand`).
     opened: int = 0
-    #: How often a player types `/cribbage hand` rather than pressing Your hand.
-    hand_command_rate: float = 0.0
+    #: Whether every other hand is opened by typing `/cribbage hand` (the first, the third,
+    #: ...) rather than by pressing Your hand: by count, not by chance, so both ways are taken
+    #: whenever two hands are opened, however the game's timing draws on the driver's rng.
+    alternate_hand_command: bool = False
     typed_hands: int = 0
     #: With manual counting, what the next claims do, in order (each hand after them is
     #: claimed right from the menus, and its claim let stand): ``over`` (a claim over the
@@ -437,7 +439,7 @@ class PrivateDriver:
 
     async def _open_hand(self, user: User, snap: Snapshot) -> None:
         self.opened += 1
-        if self.rng.random() < self.hand_command_rate:
+        if self.alternate_hand_command and self.opened % 2 == 1:
             typed = await self.fd.slash(user, self.channel, "/cribbage hand")
             assert typed.ephemeral and typed.original is not None, typed.words()
             assert typed.original.ephemeral_for is user
