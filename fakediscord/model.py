@@ -7,7 +7,6 @@ read a message as it was when a user clicked it and as it is now.
 
 from __future__ import annotations
 
-import copy
 import itertools
 import time
 from collections.abc import Callable, Iterator
@@ -277,11 +276,16 @@ class Message:
         return bool(self.flags & LOADING)
 
     def version(self) -> MessageVersion:
-        """The message's current state as a history entry."""
+        """The message's current state as a history entry.
+
+        The entry shares the embeds and components themselves: an edit replaces a message's
+        lists with ones parsed from its request and nothing changes them in place, so no
+        copy is needed (a deep copy per edit was most of the emulator's time over thousands
+        of games, and most of its memory)."""
         return MessageVersion(
             content=self.content,
-            embeds=copy.deepcopy(self.embeds),
-            components=copy.deepcopy(self.components),
+            embeds=list(self.embeds),
+            components=list(self.components),
             attachments=list(self.attachments),
             flags=self.flags,
             at=self.edited_timestamp or self.timestamp,

@@ -6,7 +6,6 @@ these builders. Interaction payloads are built in `interactions.py`.
 
 from __future__ import annotations
 
-import copy
 from typing import Any
 
 from fakediscord.model import (
@@ -227,8 +226,9 @@ def message(m: Message) -> dict[str, Any]:
         "mentions": [],
         "mention_roles": [],
         "attachments": [attachment(a) for a in m.attachments],
-        "embeds": copy.deepcopy(m.embeds),
-        "components": copy.deepcopy(m.components),
+        # Shared, not copied: stored messages are never changed in place (Message.version).
+        "embeds": list(m.embeds),
+        "components": list(m.components),
         "pinned": False,
         "flags": m.flags,
     }
