@@ -9,9 +9,12 @@ gone, the DMs are closed, the channel is not ours). It keeps nothing of the core
 **The fence.** Every request is made with its :data:`~bot.core.ledger.transport.Fence` set in a
 context variable; the HTTP session's trace hooks (:func:`fence_trace`, given to the client as
 ``http_trace``) call it right before the request is written: when the request starts (after any
-wait for its turn inside discord.py's rate limiter, a retry after a 429 included) and again once
-its connection is ready. So a request that waited while this process lost its lease is never
-written, however long it waited.
+wait for its turn inside discord.py's rate limiter, a retry after a 429 included), once its
+connection is ready, and as its body is handed to the socket. The last matters: aiohttp writes a
+body (with the headers it holds back to go in the same packet) from a task of its own, a turn of
+the event loop or more after the connection was ready, and a process frozen in between would
+write it on waking, after another process took over. So a request that waited while this
+process lost its lease is never written, however long it waited.
 """
 
 from __future__ import annotations
@@ -43,6 +46,7 @@ from bot.core.ledger.transport import (
     Rejected,
     TokenLapsed,
     TokenUnreachable,
+    Unsent,
 )
 from bot.discord.rendering import message_payload
 
@@ -71,10 +75,15 @@ _FENCE: contextvars.ContextVar[Fence | None] = contextvars.ContextVar("crib_fenc
 @contextlib.contextmanager
 def fenced(fence: Fence) -> Iterator[None]:
     """Make the requests inside the block under ``fence`` (checked right before each is
-    written, by :func:`fence_trace`'s hooks)."""
+    written, by :func:`fence_trace`'s hooks). A fence that refused as a body was written
+    raises here as itself (aiohttp reports it wrapped in a connection error)."""
     token = _FENCE.set(fence)
     try:
         yield
+    except aiohttp.ClientConnectionError as error:
+        if isinstance(error.__cause__, Unsent):
+            raise error.__cause__ from None
+        raise
     finally:
         _FENCE.reset(token)
 
@@ -87,11 +96,13 @@ async def _check(*_: object) -> None:
 
 def fence_trace() -> aiohttp.TraceConfig:
     """The HTTP session's hooks that check a send's fence right before it is written: as the
-    request starts, and once its connection is ready (made or reused)."""
+    request starts, once its connection is ready (made or reused), and right before each
+    chunk of its body goes to the socket (the headers go with the first)."""
     trace = aiohttp.TraceConfig()
     trace.on_request_start.append(_check)
     trace.on_connection_create_end.append(_check)
     trace.on_connection_reuseconn.append(_check)
+    trace.on_request_chunk_sent.append(_check)
     return trace
 
 
