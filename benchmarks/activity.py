@@ -35,6 +35,7 @@ ROOT = Path(__file__).resolve().parent.parent
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
+from benchmarks.timing import percentile  # noqa: E402
 from bot.core.base.replies import User  # noqa: E402
 from bot.core.games.messages.prompts import controls_for  # noqa: E402
 from bot.core.games.records import GameStatus  # noqa: E402
@@ -111,9 +112,8 @@ class Table:
 def _spread(values: list[float]) -> str:
     if not values:
         return "none"
-    ordered = sorted(values)
-    p99 = ordered[min(len(ordered) - 1, int(len(ordered) * 0.99))]
-    return f"p50 {statistics.median(ordered):.1f} ms, p99 {p99:.1f} ms (n={len(ordered)})"
+    p99 = percentile(values, 0.99)
+    return f"p50 {statistics.median(values):.1f} ms, p99 {p99:.1f} ms (n={len(values)})"
 
 
 async def _shown(tables: list[Table], key: tuple[int, int]) -> None:

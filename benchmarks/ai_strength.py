@@ -30,16 +30,15 @@ import random
 import statistics
 import sys
 import time
-from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import partial
 from pathlib import Path
-from typing import TypeVar
 
 ROOT = Path(__file__).resolve().parent.parent
 # Run as a plain script from a checkout: make the project importable without installing it.
 sys.path.insert(0, str(ROOT))
 
+from benchmarks.timing import DecisionTimes, median_p99_ms  # noqa: E402
 from engine.events import GoPoint, Heels, Played, Shown  # noqa: E402
 from engine.game import Game  # noqa: E402
 from engine.phase import Phase  # noqa: E402
@@ -48,8 +47,6 @@ from engine.rules import Rules  # noqa: E402
 
 #: Where points come from; pegging is split by the side's role in the deal.
 SOURCES = ("peg dealer", "peg pone", "hand", "crib", "heels")
-
-Choice = TypeVar("Choice")
 
 
 @dataclass
@@ -63,10 +60,7 @@ class Tally:
     deals: int = 0
     dealer_deals: int = 0
     points: dict[str, int] = field(default_factory=lambda: dict.fromkeys(SOURCES, 0))
-    discard_times: list[float] = field(default_factory=list)
-    play_times: list[float] = field(default_factory=list)
-    discard_cpu: list[float] = field(default_factory=list)
-    play_cpu: list[float] = field(default_factory=list)
+    times: DecisionTimes = field(default_factory=DecisionTimes)
 
     def add(self, other: Tally) -> None:
         self.games += other.games
@@ -76,10 +70,7 @@ class Tally:
         self.dealer_deals += other.dealer_deals
         for source in SOURCES:
             self.points[source] += other.points[source]
-        self.discard_times.extend(other.discard_times)
-        self.play_times.extend(other.play_times)
-        self.discard_cpu.extend(other.discard_cpu)
-        self.play_cpu.extend(other.play_cpu)
+        self.times.add(other.times)
 
     def per_deal(self, source: str) -> float:
         """Average points per deal (per side) from ``source``; pegging per deal in its role."""
@@ -106,15 +97,6 @@ def seatings(first: str, second: str, players: int) -> list[tuple[str, ...]]:
     return [tuple(first if seat == k else second for seat in seats) for k in seats]
 
 
-def _timed(choose: Callable[[], Choice], wall: list[float], cpu: list[float]) -> Choice:
-    """What ``choose()`` chose; the wall-clock and CPU time it took go to ``wall`` and ``cpu``."""
-    started, used = time.perf_counter(), time.thread_time()
-    choice = choose()
-    wall.append(time.perf_counter() - started)
-    cpu.append(time.thread_time() - used)
-    return choice
-
-
 def play_game(names: tuple[str, ...], seed: int, target: int) -> dict[str, Tally]:
     """One game, seat i played by ``names[i]``; a tally per name."""
     game, _ = Game.new(list(names), target=target, rng=random.Random(seed))
@@ -136,14 +118,14 @@ def play_game(names: tuple[str, ...], seed: int, target: int) -> dict[str, Tally
             seat = game.pending_discards()[0]
             tally = tallies[names[seat]]
             thrown = partial(players[seat].choose_discard, game.view(seat), rngs[seat])
-            events = game.discard(seat, _timed(thrown, tally.discard_times, tally.discard_cpu))
+            events = game.discard(seat, tally.times.discard(thrown))
         else:
             turn = game.turn
             assert turn is not None
             seat = turn
             tally = tallies[names[seat]]
             played = partial(players[seat].choose_play, game.view(seat), rngs[seat])
-            events = game.play(seat, _timed(played, tally.play_times, tally.play_cpu))
+            events = game.play(seat, tally.times.play(played))
         for event in events:
             if isinstance(event, Played | GoPoint):
                 role = "peg dealer" if event.side == dealer_side else "peg pone"
@@ -172,15 +154,6 @@ def play_seed(job: tuple[str, str, int, int, int]) -> dict[str, Tally]:
         for name, tally in play_game(names, seed, target).items():
             totals[name].add(tally)
     return totals
-
-
-def _percentile(values: list[float], fraction: float) -> float:
-    ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, int(fraction * len(ordered)))]
-
-
-def _ms(seconds: float) -> str:
-    return f"{1000 * seconds:.3f}"
 
 
 def main() -> int:
@@ -233,12 +206,12 @@ def main() -> int:
     print("decision time in ms, median / p99:")
     for name, tally in totals.items():
         figures = [
-            f"{label} {_ms(statistics.median(times))} / {_ms(_percentile(times, 0.99))}"
+            f"{label} {median_p99_ms(times)}"
             for label, times in (
-                ("discard wall", tally.discard_times),
-                ("cpu", tally.discard_cpu),
-                ("play wall", tally.play_times),
-                ("cpu", tally.play_cpu),
+                ("discard wall", tally.times.discard_wall),
+                ("cpu", tally.times.discard_cpu),
+                ("play wall", tally.times.play_wall),
+                ("cpu", tally.times.play_cpu),
             )
         ]
         print(f"{name:<10}" + ", ".join(figures))

@@ -77,6 +77,7 @@ if str(ROOT) not in sys.path:
 
 import fakediscord  # noqa: E402
 from benchmarks import web  # noqa: E402
+from benchmarks.timing import percentile  # noqa: E402
 from fakediscord import Channel, FakeDiscord, Interaction, Limits, Message, User  # noqa: E402
 from fakediscord.runner import BotProcess, free_port  # noqa: E402
 from tests.helpers.bot_db import Database, rows  # noqa: E402
@@ -422,16 +423,10 @@ def _recorded(database: Database) -> tuple[int, int, int]:
     return int(finished), int(results), int(actions)
 
 
-def _percentile(values: list[float], fraction: float) -> float:
-    """The value at ``fraction`` of the way up ``values`` sorted (0.99: the p99)."""
-    ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, int(fraction * len(ordered)))]
-
-
 def _spread(ms: list[float]) -> str:
     """The median, p99 and longest of some latencies in milliseconds, and how many."""
     return (
-        f"median {statistics.median(ms):.1f} ms, p99 {_percentile(ms, 0.99):.1f} ms,"
+        f"median {statistics.median(ms):.1f} ms, p99 {percentile(ms, 0.99):.1f} ms,"
         f" max {max(ms):.1f} ms (n={len(ms)})"
     )
 
@@ -449,7 +444,7 @@ def _first_tenth_and_rest(timed: list[tuple[float, float]]) -> None:
             ms = [x * 1000 for x in part]
             print(
                 f"  {label}: median {statistics.median(ms):.1f} ms,"
-                f" p99 {_percentile(ms, 0.99):.1f} ms"
+                f" p99 {percentile(ms, 0.99):.1f} ms"
             )
 
 
@@ -643,7 +638,7 @@ def _report(
             print(f"    ... {last[0][:300]}")  # (a traceback's last line says what it was)
     print(f"finished in the database: {finished}/{games}; with results: {recorded}/{games}")
     clean = not bot_errors and not figures.refused and not failed_requests and not game_errors
-    p99 = _percentile(lat, 0.99) if lat else float("inf")
+    p99 = percentile(lat, 0.99) if lat else float("inf")
     if figures.pace is None:
         ok = clean and finished == recorded == games
         print(f"every game finished and recorded, no errors: {'yes' if ok else 'NO'}")
@@ -779,9 +774,9 @@ def _report_budget(
         ok = ok and statistics.median(channel_posts) <= 2 and statistics.median(dms) <= 1.5
     latencies = figures.move_latencies
     if figures.pace is not None and latencies:
-        ok = ok and _percentile(latencies, 0.99) < 1.0
+        ok = ok and percentile(latencies, 0.99) < 1.0
     if figures.pace is not None and figures.table_latencies:
-        ok = ok and _percentile(figures.table_latencies, 0.99) < 1.0
+        ok = ok and percentile(figures.table_latencies, 0.99) < 1.0
     print(
         "within the budget (<= 1.2 requests per action, no 429; paced: the next player's"
         f" controls after a move and the table p99 under 1 s): {'yes' if ok else 'NO'}"
@@ -819,7 +814,7 @@ def _report_latencies(figures: Figures) -> None:
     for kind, values in sorted(by_kind.items()):
         print(
             f"  {kind:8s} n={len(values):6d} median {statistics.median(values):6.1f} ms,"
-            f" p99 {_percentile(values, 0.99):6.1f} ms, max {max(values):6.1f} ms"
+            f" p99 {percentile(values, 0.99):6.1f} ms, max {max(values):6.1f} ms"
         )
     _first_tenth_and_rest([(at, x) for _, at, x in figures.timeline])
     prompts = [x * 1000 for x in figures.prompt_latencies]
@@ -834,7 +829,7 @@ def _report_latencies(figures: Figures) -> None:
         print(f"latency move -> next player's controls: {_spread(moves)}")
         slow = sum(1 for x in moves if x > 1000)
         print(f"moves whose next player's controls took over 1 s: {slow} of {len(moves)}")
-        under = _percentile(moves, 0.99) < 1000
+        under = percentile(moves, 0.99) < 1000
         print(f"p99 move -> next player's controls under 1 s: {'yes' if under else 'NO'}")
 
 

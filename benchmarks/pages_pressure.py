@@ -51,6 +51,7 @@ from benchmarks.bot_load import (  # noqa: E402
     _game,
     _page_link,
 )
+from benchmarks.timing import percentile  # noqa: E402
 from fakediscord import Limits, Message  # noqa: E402
 from fakediscord.runner import BotProcess, free_port  # noqa: E402
 
@@ -145,8 +146,8 @@ async def _fetch(port: int, path: str) -> float | None:
 def _spread(seconds: list[float]) -> str:
     if not seconds:
         return "none"
-    ms = sorted(x * 1000 for x in seconds)
-    p99 = ms[min(len(ms) - 1, int(0.99 * len(ms)))]
+    ms = [x * 1000 for x in seconds]
+    p99 = percentile(ms, 0.99)
     return f"median {statistics.median(ms):.0f} ms, p99 {p99:.0f} ms (n={len(ms)})"
 
 

@@ -38,16 +38,15 @@ import random
 import statistics
 import sys
 import time
-from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from functools import partial
 from pathlib import Path
-from typing import TypeVar
 
 ROOT = Path(__file__).resolve().parent.parent
 # Run as a plain script from a checkout: make the project importable without installing it.
 sys.path.insert(0, str(ROOT))
 
+from benchmarks.timing import DecisionTimes, median_p99_ms, percentile  # noqa: E402
 from engine.cards import full_deck  # noqa: E402
 from engine.game import Game  # noqa: E402
 from engine.phase import Phase  # noqa: E402
@@ -62,14 +61,6 @@ BASELINE = "greedy"
 BATCH = 4
 #: Seeds played before the interval is trusted to stop a configuration.
 MIN_SEEDS = 24
-
-Choice = TypeVar("Choice")
-
-
-def percentile(values: Sequence[float], fraction: float) -> float:
-    """The value ``fraction`` of the way up ``values`` (0.99: the p99)."""
-    ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, int(fraction * len(ordered)))]
 
 
 def variant_rules(name: str) -> Rules:
@@ -119,20 +110,14 @@ class Tally:
     games: int = 0
     wins: int = 0
     seed_scores: list[float] = field(default_factory=list)
-    discard_wall: list[float] = field(default_factory=list)
-    discard_cpu: list[float] = field(default_factory=list)
-    play_wall: list[float] = field(default_factory=list)
-    play_cpu: list[float] = field(default_factory=list)
+    times: DecisionTimes = field(default_factory=DecisionTimes)
 
     def add(self, other: Tally) -> None:
         self.seeds += other.seeds
         self.games += other.games
         self.wins += other.wins
         self.seed_scores.extend(other.seed_scores)
-        self.discard_wall.extend(other.discard_wall)
-        self.discard_cpu.extend(other.discard_cpu)
-        self.play_wall.extend(other.play_wall)
-        self.play_cpu.extend(other.play_cpu)
+        self.times.add(other.times)
 
     @property
     def rate(self) -> float:
@@ -144,14 +129,6 @@ class Tally:
         if len(self.seed_scores) < 2:
             return math.inf
         return 1.96 * statistics.stdev(self.seed_scores) / math.sqrt(len(self.seed_scores))
-
-
-def _timed(choose: Callable[[], Choice], wall: list[float], cpu: list[float]) -> Choice:
-    started, used = time.perf_counter(), time.thread_time()
-    choice = choose()
-    wall.append(time.perf_counter() - started)
-    cpu.append(time.thread_time() - used)
-    return choice
 
 
 def play_game(rules: Rules, level: str, seat: int, seed: int, tally: Tally | None) -> bool:
@@ -168,7 +145,7 @@ def play_game(rules: Rules, level: str, seat: int, seed: int, tally: Tally | Non
             s = game.pending_discards()[0]
             thrown = partial(players[s].choose_discard, game.view(s), rngs[s])
             if s == seat and tally is not None:
-                game.discard(s, _timed(thrown, tally.discard_wall, tally.discard_cpu))
+                game.discard(s, tally.times.discard(thrown))
             else:
                 game.discard(s, thrown())
             continue
@@ -176,7 +153,7 @@ def play_game(rules: Rules, level: str, seat: int, seed: int, tally: Tally | Non
         assert turn is not None
         played = partial(players[turn].choose_play, game.view(turn), rngs[turn])
         if turn == seat and tally is not None:
-            game.play(turn, _timed(played, tally.play_wall, tally.play_cpu))
+            game.play(turn, tally.times.play(played))
         else:
             game.play(turn, played())
     assert game.result is not None
@@ -237,12 +214,6 @@ def measure(
             return tally, elapsed, True
 
 
-def _ms(seconds: Sequence[float]) -> str:
-    if not seconds:
-        return "-"
-    return f"{1000 * statistics.median(seconds):.3f} / {1000 * percentile(seconds, 0.99):.3f}"
-
-
 def main() -> int:
     names = [variant.name for variant in listed()]
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
@@ -285,6 +256,7 @@ def main() -> int:
                 max_seeds=args.max_seeds,
             )
             rules = variant_rules(variant)
+            times = tally.times
             fair = 100 / rules.num_sides
             rate, half = 100 * tally.rate, 100 * tally.half_width
             mark = " (budget)" if stopped else ""
@@ -295,15 +267,17 @@ def main() -> int:
                 f"  {level} side wins {tally.wins}/{tally.games}: {rate:.2f}% "
                 f"(95% CI {rate - half:.2f}% .. {rate + half:.2f}%, +/-{half:.2f}), "
                 f"fair share {fair:.1f}%\n"
-                f"  decision ms median / p99: discard wall {_ms(tally.discard_wall)}, "
-                f"cpu {_ms(tally.discard_cpu)}; play wall {_ms(tally.play_wall)}, "
-                f"cpu {_ms(tally.play_cpu)}",
+                f"  decision ms median / p99: "
+                f"discard wall {median_p99_ms(times.discard_wall)}, "
+                f"cpu {median_p99_ms(times.discard_cpu)}; "
+                f"play wall {median_p99_ms(times.play_wall)}, "
+                f"cpu {median_p99_ms(times.play_cpu)}",
                 flush=True,
             )
             summary.append(
                 f"| {variant} | {level} | {tally.games} | {rate:.1f}% | "
-                f"+/-{half:.1f}{mark} | {fair:.0f}% | {_ms(tally.discard_cpu)} | "
-                f"{_ms(tally.play_cpu)} |"
+                f"+/-{half:.1f}{mark} | {fair:.0f}% | {median_p99_ms(times.discard_cpu)} | "
+                f"{median_p99_ms(times.play_cpu)} |"
             )
     finally:
         if pool is not None:

@@ -32,6 +32,7 @@ ROOT = Path(__file__).resolve().parent.parent
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
+from benchmarks.timing import percentile  # noqa: E402
 from bot.core.services import Services  # noqa: E402
 from bot.store import Store  # noqa: E402
 from bot.web.links import PageLinks  # noqa: E402
@@ -51,9 +52,8 @@ LINKS = PageLinks(SECRET)
 
 
 def _spread(values: list[float]) -> str:
-    ordered = sorted(values)
-    p99 = ordered[min(len(ordered) - 1, int(len(ordered) * 0.99))]
-    return f"median {statistics.median(ordered):.2f} ms, p99 {p99:.2f} ms (n={len(ordered)})"
+    p99 = percentile(values, 0.99)
+    return f"median {statistics.median(values):.2f} ms, p99 {p99:.2f} ms (n={len(values)})"
 
 
 async def _first_byte(port: int, path: str) -> float:
