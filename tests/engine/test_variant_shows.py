@@ -131,16 +131,24 @@ def test_every_variant_shows_hands_of_three_four_or_five_and_a_crib_of_four() ->
     }
 
 
-@pytest.mark.exhaustive
-def test_five_card_every_three_card_hand_with_every_starter_one_by_one() -> None:
-    rules = FIVE_CARD.rules()
+def census_one_by_one(variant: Variant, size: int) -> Counter[int]:
+    """Every hand of ``size`` cards with every starter through the engine's ``hand_total`` by
+    ``variant``'s rules, each checked against the reference's total; how many scored each
+    total."""
+    rules = variant.rules()
     cards = CARDS
     counts: Counter[int] = Counter()
-    for hand in combinations(deck(), 3):
+    for hand in combinations(deck(), size):
         engine_hand = tuple(cards[ref] for ref in hand)
         for starter, expected in starter_totals(hand).items():
             assert hand_total(engine_hand, cards[starter], rules=rules) == expected, hand
             counts[expected] += 1
+    return counts
+
+
+@pytest.mark.exhaustive
+def test_five_card_every_three_card_hand_with_every_starter_one_by_one() -> None:
+    counts = census_one_by_one(FIVE_CARD, 3)
     assert sum(counts.values()) == 1_082_900
     assert dict(counts) == THREE_CARD_HANDS
 
@@ -202,13 +210,6 @@ def test_renaming_the_suits_never_changes_what_a_show_scores(variant: Variant, c
 def test_seven_card_every_five_card_hand_with_every_starter_one_by_one() -> None:
     # All 122,151,120 combinations through the engine's public scorer, each against the
     # reference's total for it (about a quarter of an hour on one core).
-    rules = SEVEN_CARD.rules()
-    cards = CARDS
-    counts: Counter[int] = Counter()
-    for hand in combinations(deck(), 5):
-        engine_hand = tuple(cards[ref] for ref in hand)
-        for starter, expected in starter_totals(hand).items():
-            assert hand_total(engine_hand, cards[starter], rules=rules) == expected, hand
-            counts[expected] += 1
+    counts = census_one_by_one(SEVEN_CARD, 5)
     assert sum(counts.values()) == 122_151_120
     assert dict(counts) == FIVE_CARD_HANDS
