@@ -17,9 +17,7 @@ from engine.outcome import Scoring
 from engine.phase import Phase
 from engine.rules import PlayEnd, Rules, Share
 from engine.scoring import score_hand
-from tests.helpers.rigging import play_cards, rigged_game
-
-NAMES = ("Al", "Bea", "Cy", "Di", "Ed", "Flo")
+from tests.helpers.rigging import SIX_NAMES, play_cards, rigged_game
 
 #: Five-card cribbage as the books give it for two: five each, two to the crib, three kept;
 #: three for last to the non-dealer; one pass to 31.
@@ -58,7 +56,7 @@ def random_play(game: Game, rng: random.Random, moves: int = 100_000) -> None:
 def test_the_deal_gives_each_seat_its_share_and_the_crib_is_made_up_to_its_size(
     rules: Rules,
 ) -> None:
-    game, events = Game.new(NAMES[: rules.seats], rng=random.Random(5), rules=rules)
+    game, events = Game.new(SIX_NAMES[: rules.seats], rng=random.Random(5), rules=rules)
     assert game.rules is rules and game.num_sides == rules.num_sides
     dealer = game.dealer
     assert [len(game.hand(seat)) for seat in range(rules.seats)] == [
@@ -76,7 +74,7 @@ def test_the_deal_gives_each_seat_its_share_and_the_crib_is_made_up_to_its_size(
 
 
 def test_five_card_three_for_last_to_the_non_dealer_at_the_start() -> None:
-    game, events = Game.new(NAMES[:2], rng=random.Random(3), rules=FIVE_CARD)
+    game, events = Game.new(SIX_NAMES[:2], rng=random.Random(3), rules=FIVE_CARD)
     pone = 1 - game.dealer
     assert [event.kind for event in events] == ["cut_for_deal", "for_last", "dealt"]
     assert events[1] == ForLast(seat=pone, side=pone, points=3, score=3)
@@ -150,7 +148,7 @@ def test_seven_card_hands_of_five_and_the_starter() -> None:
 
 
 def test_five_hand_the_dealer_throws_nothing_and_the_others_fill_the_crib() -> None:
-    game, _ = Game.new(NAMES[:5], rng=random.Random(8), rules=FIVE_HAND)
+    game, _ = Game.new(SIX_NAMES[:5], rng=random.Random(8), rules=FIVE_HAND)
     dealer = game.dealer
     assert dealer not in game.pending_discards() and len(game.pending_discards()) == 4
     assert game.view(dealer).kept == game.hand(dealer) and len(game.hand(dealer)) == 4
@@ -160,7 +158,7 @@ def test_five_hand_the_dealer_throws_nothing_and_the_others_fill_the_crib() -> N
 
 
 def test_six_as_two_teams_of_three_score_as_sides() -> None:
-    game, _ = Game.new(NAMES, rng=random.Random(2), rules=SIX_TEAMS)
+    game, _ = Game.new(SIX_NAMES, rng=random.Random(2), rules=SIX_TEAMS)
     assert [game.side_of(seat) for seat in range(6)] == [0, 1, 0, 1, 0, 1]
     random_play(game, random.Random(2))
     result = game.result
@@ -169,7 +167,7 @@ def test_six_as_two_teams_of_three_score_as_sides() -> None:
 
 @pytest.mark.parametrize("rules", VARIANTS.values(), ids=VARIANTS.keys())
 def test_whole_games_by_the_rules_save_restore_and_replay(rules: Rules) -> None:
-    game, _ = Game.new(NAMES[: rules.seats], rng=random.Random(11), rules=rules)
+    game, _ = Game.new(SIX_NAMES[: rules.seats], rng=random.Random(11), rules=rules)
     chooser = random.Random(12)
     random_play(game, chooser)
     over = game.result
@@ -178,13 +176,13 @@ def test_whole_games_by_the_rules_save_restore_and_replay(rules: Rules) -> None:
     assert '"rules":' in saved
     assert Game.from_json(saved, rng=random.Random(0)).to_json() == saved
     again = Game.replay(
-        NAMES[: rules.seats], rng=random.Random(11), rules=rules, actions=game.actions
+        SIX_NAMES[: rules.seats], rng=random.Random(11), rules=rules, actions=game.actions
     )
     assert again.to_dict() == game.to_dict()
 
 
 def test_a_game_mid_deal_saved_by_its_rules_goes_on_after_a_restore() -> None:
-    game, _ = Game.new(NAMES[:2], rng=random.Random(4), rules=FIVE_CARD)
+    game, _ = Game.new(SIX_NAMES[:2], rng=random.Random(4), rules=FIVE_CARD)
     for seat in (0, 1):
         game.discard(seat, game.hand(seat)[:2])
     restored = Game.from_json(game.to_json(), rng=random.Random(1))
@@ -195,17 +193,17 @@ def test_a_game_mid_deal_saved_by_its_rules_goes_on_after_a_restore() -> None:
 
 def test_the_standard_games_rules_are_not_written() -> None:
     for players in (2, 3, 4):
-        game, _ = Game.new(NAMES[:players], rng=random.Random(1), target=61)
+        game, _ = Game.new(SIX_NAMES[:players], rng=random.Random(1), target=61)
         assert "rules" not in game.to_dict() and game.rules == Rules.standard(players, target=61)
 
 
 def test_the_rules_or_the_options_not_both_and_as_many_players_as_seats() -> None:
     with pytest.raises(ValueError, match="not both"):
-        Game.new(NAMES[:2], rng=random.Random(1), rules=FIVE_CARD, target=61)
+        Game.new(SIX_NAMES[:2], rng=random.Random(1), rules=FIVE_CARD, target=61)
     with pytest.raises(ValueError, match="seat 5 players"):
-        Game.new(NAMES[:4], rng=random.Random(1), rules=FIVE_HAND)
+        Game.new(SIX_NAMES[:4], rng=random.Random(1), rules=FIVE_HAND)
     with pytest.raises(ValueError, match="2, 3 or 4"):
-        Game.new(NAMES[:5], rng=random.Random(1))
+        Game.new(SIX_NAMES[:5], rng=random.Random(1))
 
 
 def test_manual_counting_claims_what_the_rules_score() -> None:
@@ -223,7 +221,7 @@ def test_manual_counting_claims_what_the_rules_score() -> None:
 
 def test_game_points_by_the_rules_scale() -> None:
     rules = Rules(dealer=Share(7, 2), others=Share(7, 2), target=181, scoring=Scoring.SKUNK)
-    game, _ = Game.new(NAMES[:2], rng=random.Random(6), rules=rules)
+    game, _ = Game.new(SIX_NAMES[:2], rng=random.Random(6), rules=rules)
     events = game.resign(0)
     over = events[0]
     assert isinstance(over, GameOver) and over.result.kind == "double_skunk"

@@ -28,8 +28,8 @@ from engine.players.expert import CROWDED_SAMPLES, SAMPLES
 from engine.players.expert_discard import discard_splits
 from engine.rules import PlayEnd, Rules, Share
 from engine.scoring import hand_total
+from tests.helpers.rigging import SIX_NAMES
 
-NAMES = ("Al", "Bea", "Cy", "Di", "Ed", "Flo")
 FIVE_CARD = Rules(
     dealer=Share(5, 2), others=Share(5, 2), target=61, points_for_last=3, play_end=PlayEnd.FIRST_GO
 )
@@ -51,7 +51,7 @@ def players_for(level: str) -> Player:
 @pytest.mark.parametrize("rules", VARIANTS.values(), ids=VARIANTS.keys())
 @pytest.mark.parametrize("level", ["easy", "medium", "hard", "expert", "club"])
 def test_every_level_plays_a_whole_game_by_the_rules(rules: Rules, level: str) -> None:
-    game, _ = Game.new(NAMES[: rules.seats], rng=random.Random(7), rules=rules)
+    game, _ = Game.new(SIX_NAMES[: rules.seats], rng=random.Random(7), rules=rules)
     seats = [players_for(level) for _ in range(rules.seats)]
     finish(game, seats, [random.Random(seat) for seat in range(rules.seats)])
     assert game.phase is Phase.OVER and game.result is not None
@@ -84,7 +84,7 @@ def test_where_no_crib_table_holds_the_expert_leaves_the_crib_out() -> None:
 
 
 def test_the_club_player_throws_what_its_seat_must_in_five_hand() -> None:
-    game, _ = Game.new(NAMES[:5], rng=random.Random(3), rules=FIVE_HAND)
+    game, _ = Game.new(SIX_NAMES[:5], rng=random.Random(3), rules=FIVE_HAND)
     club = ClubPlayer()
     for seat in game.pending_discards():
         view = game.view(seat)
@@ -103,7 +103,7 @@ def test_every_level_plays_every_named_variant_to_its_end(
     variant: variants.Variant, level: str
 ) -> None:
     rules = variant.rules(variant.seats[-1], variant.targets[-1])
-    game, _ = Game.new(NAMES[: rules.seats], rng=random.Random(17), rules=rules)
+    game, _ = Game.new(SIX_NAMES[: rules.seats], rng=random.Random(17), rules=rules)
     seats = [players_for(level) for _ in range(rules.seats)]
     finish(game, seats, [random.Random(seat) for seat in range(rules.seats)])
     assert game.result is not None and max(game.result.scores) >= rules.target
@@ -129,7 +129,7 @@ def test_the_expert_plays_out_against_fewer_guesses_when_four_other_hands_are_he
         (variants.FIVE_HAND, 5, CROWDED_SAMPLES),
         (variants.SIX_HAND, 6, CROWDED_SAMPLES),
     ]:
-        game, _ = Game.new(NAMES[:players], rng=random.Random(2), rules=variant.rules(players))
+        game, _ = Game.new(SIX_NAMES[:players], rng=random.Random(2), rules=variant.rules(players))
         for seat in game.pending_discards():
             game.discard(seat, game.hand(seat)[: game.view(seat).discard_count])
         assert game.turn is not None

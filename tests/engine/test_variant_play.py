@@ -40,8 +40,7 @@ from engine.outcome import Scoring
 from engine.phase import Phase
 from engine.variants import FIVE_CARD, Variant, named
 from tests.helpers.reference_cribbage import PlayMode, PlayReferee, show_score
-
-NAMES = ("Al", "Bea", "Cy", "Di", "Ed", "Flo")
+from tests.helpers.rigging import SIX_NAMES
 
 #: (variant, players, target, scoring): every table the variants offer, a short game and a
 #: long where there are two, both scales of game points where offered.
@@ -119,7 +118,7 @@ class Table:
         self.rng = random.Random(seed)
         self.over = False
         rules = self.variant.rules(players, target, scoring)
-        self.game, events = Game.new(NAMES[:players], rng=random.Random(seed), rules=rules)
+        self.game, events = Game.new(SIX_NAMES[:players], rng=random.Random(seed), rules=rules)
         pone = (self.game.dealer + 1) % players
         for_last = [e for e in events if isinstance(e, ForLast)]
         expected = [(pone, 3)] if self.variant is FIVE_CARD else []

@@ -33,9 +33,7 @@ from engine.variants import (
     register,
     unregister,
 )
-from tests.helpers.rigging import play_cards, rigged_game
-
-NAMES = ("Al", "Bea", "Cy", "Di", "Ed", "Flo")
+from tests.helpers.rigging import SIX_NAMES, play_cards, rigged_game
 
 #: docs/variants.md's table for developers: players, then by place from the dealer's left
 #: (1 the leader ... n the dealer) the cards dealt and thrown, the cards from the pack, the
@@ -68,7 +66,7 @@ def test_each_variant_deals_throws_and_keeps_by_place_from_the_dealers_left(
     assert tuple(rules.side_of(seat) for seat in range(players)) == sides
     for first in range(players):
         # A real game, its first dealer chosen by the seed: every dealer in turn deals.
-        game, _ = Game.new(NAMES[:players], rng=random.Random(first * 7 + 1), rules=rules)
+        game, _ = Game.new(SIX_NAMES[:players], rng=random.Random(first * 7 + 1), rules=rules)
         dealer = game.dealer
         places = [(dealer + place) % players for place in range(1, players + 1)]
         assert tuple(len(game.hand(seat)) for seat in places) == dealt
@@ -100,7 +98,7 @@ def test_six_hand_the_two_dealt_four_are_the_dealer_and_his_right_and_move_with_
 
 def test_six_hand_a_whole_game_by_the_deal_of_four_fives_and_two_fours() -> None:
     rules = SIX_HAND.rules(6, 61)
-    game, _ = Game.new(NAMES, rng=random.Random(3), rules=rules)
+    game, _ = Game.new(SIX_NAMES, rng=random.Random(3), rules=rules)
     chooser = random.Random(4)
     deals = 0
     while game.phase is not Phase.OVER:
@@ -188,7 +186,7 @@ def test_the_standard_variant_is_the_standard_game() -> None:
 
 
 def test_five_card_three_for_last_to_the_non_dealer_once_at_the_start() -> None:
-    game, events = Game.new(NAMES[:2], rng=random.Random(9), rules=FIVE_CARD.rules())
+    game, events = Game.new(SIX_NAMES[:2], rng=random.Random(9), rules=FIVE_CARD.rules())
     pone = 1 - game.dealer
     assert [e for e in events if isinstance(e, ForLast)] == [
         ForLast(seat=pone, side=pone, points=3, score=3)

@@ -15,6 +15,8 @@ from engine.outcome import Scoring
 from engine.rules import Rules
 
 NAMES = ("Al", "Bea", "Cy", "Di")
+#: Names for up to six seats (five-hand and six-hand cribbage): :data:`NAMES`, then two more.
+SIX_NAMES = (*NAMES, "Ed", "Flo")
 
 
 class RiggedRandom(random.Random):
@@ -99,7 +101,7 @@ def rigged_game(
     )
     if rules is None:
         rules = Rules.standard(n, target=target, scoring=scoring, counting=counting)
-    game, events = Game.new((*NAMES, "Ed", "Flo")[:n], rng=rng, rules=rules)
+    game, events = Game.new(SIX_NAMES[:n], rng=rng, rules=rules)
     if scores is not None:
         game = set_scores(game, scores, rng)
     if discard:
