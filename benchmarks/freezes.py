@@ -265,6 +265,20 @@ def _late_sends(fd: FreezeDiscord, stamped: dict[str, Stamped]) -> list[tuple[fl
     return late
 
 
+def _when(arrived: float, name: str, run: Run) -> str:
+    """When a late send reached Discord, against its process's latest freeze before it: while
+    that process was stopped (so written before the freeze: it lingered on the way, and the
+    other's wait for what may still land was too short) or after its wake (written after the
+    fence said it might: a hole in the fence)."""
+    frozen = [f for f in run.freezes if f.process == name and f.at <= arrived]
+    if not frozen:
+        return "before any freeze of it"
+    last = frozen[-1]
+    if arrived < last.woken:
+        return f"{arrived - last.at:.2f} s into its freeze"
+    return f"{arrived - last.woken:.2f} s after its wake"
+
+
 def _regressed(messages: list[Message]) -> list[str]:
     """Messages edited back to an earlier deal, or out of the game's end."""
     found = []
@@ -402,8 +416,8 @@ async def measure(count: int, length: float, gap: float, games: int, seed: int) 
     print(f"freezes: {len(run.freezes)} of {length:.1f} s; games finished: {run.games}")
     print(f"moves answered: {len(figures.latencies)}")
     print(f"late sends (after the lease passed on): {len(late)}")
-    for _arrived, name, route in late[:10]:
-        print(f"  {name}: {route}")
+    for arrived, name, route in late[:10]:
+        print(f"  {name}: {route} ({_when(arrived, name, run)})")
     print(f"regressed messages: {len(regressed)}")
     for line in regressed[:10]:
         print(f"  {line}")
