@@ -48,41 +48,73 @@ _SHARED = "crib_shared_folder"
 _folder_key = pytest.StashKey[str]()
 
 #: The tests that take longest, with their seconds on the 2-core test machine (measured with
-#: ``--durations=40``; a prefix names every test of a module). They start first, longest
+#: ``--durations=60`` on a loaded machine, 25 November 2026; a test's parameters share its
+#: figure, a module's path names the rest of its tests). They start first, longest
 #: first, so that none of them is left to start last, with the other workers idle meanwhile.
 #: A test missing here only starts later (in file order): this list costs time when it is
 #: stale, never a failure.
 LONGEST = {
-    "tests/engine/test_game_properties.py::test_many_random_games_keep_the_invariants": 100,
-    "tests/e2e/test_whole_games.py": 50,
-    "tests/e2e/test_restart.py::test_killed_at_random_moments": 40,
-    "tests/e2e/test_two_processes.py::test_killing_either_process": 35,
-    "tests/e2e/test_startup.py::test_sigterm_at_any_moment_of_start_up": 30,
-    "tests/e2e/test_two_processes.py": 25,
-    "tests/test_static_checks.py": 24,
-    "tests/e2e/test_vs_computer.py": 15,
-    "tests/e2e/test_reminders.py": 16,
-    "tests/e2e/test_dm_fallback_and_rate_limits.py": 16,
-    "tests/engine/test_game_properties.py": 14,
-    "tests/e2e/test_restart.py": 13,
-    "tests/e2e/test_standings.py": 10,
-    "tests/e2e/test_coach_by_dm.py": 10,
-    # Measured alone on a shared core: each event plays 6 to 17 games, by resignation.
-    "tests/e2e/test_tournaments.py::test_a_swiss_event_of_seven_over_three_rounds": 40,
-    "tests/e2e/test_tournaments.py::test_a_knockout_of_eight": 40,
-    "tests/e2e/test_tournaments.py::test_a_swiss_event_with_a_top_four_playoff": 40,
-    "tests/e2e/test_tournaments.py": 30,
-    "tests/e2e/test_tournament_processes.py": 30,
-    "tests/e2e/test_web_pages.py::test_a_watched_game_live_then_replayed": 20,
-    # Measured alone on a busy machine (load 12): 85 s, against the watched page's 31 s.
-    "tests/e2e/test_activity.py": 55,
-    "tests/bot/web/test_activity_bundle.py": 8,
-    # Measured alone on a busy machine (load 4 to 7), scaled by test_whole_games.py's figure
-    # there against its figure above.
-    "tests/e2e/test_chaos.py::test_chaos_on_postgres_with_two_processes": 40,
-    "tests/e2e/test_chaos.py": 25,
-    "tests/e2e/test_review_on_discord.py::test_a_finished_game_is_reviewed_by_itself": 25,
-    "tests/e2e/test_review_on_discord.py": 12,
+    "tests/e2e/test_chaos.py::test_chaos_on_postgres_with_two_processes": 64,
+    "tests/e2e/test_whole_games.py::test_whole_games_for_two_three_and_four_at_once": 61,
+    "tests/e2e/test_restart.py::test_killed_at_random_moments_the_bot_loses_nothing": 50,
+    "tests/engine/test_game_properties.py::test_many_random_games_keep_the_invariants": 47,
+    "tests/e2e/test_startup.py::test_sigterm_at_any_moment_of_start_up_ends_it_cleanly": 46,
+    "tests/test_static_checks.py::test_the_code_type_checks": 43,
+    "tests/e2e/test_activity.py::test_a_whole_game_at_the_table_inside_discord": 41,
+    "tests/e2e/test_two_processes.py::test_a_whole_game_is_served_by_both_processes": 40,
+    "tests/benchmarks/test_bot_load_runs.py::test_the_load_benchmark_plays_a_game_to_its_end": 36,
+    "tests/e2e/test_review_on_discord.py::test_a_game_begun_before_sealed_shuffles_says_its_": 33,
+    "tests/e2e/test_tournaments.py::test_a_knockout_of_eight_with_best_of_three": 33,
+    "tests/e2e/test_two_processes.py::test_restarting_one_process_at_a_time_never_stops_a_game": 32,
+    "tests/e2e/test_web_pages.py::test_a_watched_game_live_then_replayed": 26,
+    "tests/e2e/test_tournaments.py::test_a_swiss_event_with_a_top_four_playoff": 26,
+    "tests/e2e/test_tournaments.py::test_a_swiss_event_of_seven_over_three_rounds": 26,
+    "tests/e2e/test_chaos.py::test_chaos_on_sqlite": 25,
+    "tests/e2e/test_restart.py::test_restart_mid_game_sends_nothing_again_and_old_buttons_work": 25,
+    "tests/e2e/test_variant_games.py::test_a_whole_game_of_each_variant": 25,
+    "tests/bot/store/test_store_legacy.py::test_every_sqlite_database_an_earlier_release_made_": 24,
+    "tests/bot/core/standings/test_ratings.py::test_the_rebuild_reproduces_the_stored_numbers": 24,
+    "tests/e2e/test_restart.py::test_killed_between_a_post_and_keeping_its_id_the_bot_keeps_": 22,
+    "tests/benchmarks/test_soak_runs.py::test_the_soak_plays_games_one_after_another_and_": 22,
+    "tests/engine/test_variant_shows.py::test_every_show_of_every_variant_scores_as_the_": 21,
+    "tests/e2e/test_private_tables.py::test_a_whole_game_counted_by_hand_in_a_dm_claims_and_": 21,
+    "tests/e2e/test_vs_computer.py::test_a_whole_game_against_hard": 21,
+    "tests/e2e/test_review_on_discord.py::test_a_finished_game_is_reviewed_by_itself_and_": 20,
+    "tests/e2e/test_dm_fallback_and_rate_limits.py::test_closed_dms_are_told_once_per_deal_": 18,
+    "tests/e2e/test_two_processes.py::test_killing_either_process_loses_nothing_owed": 17,
+    "tests/e2e/test_private_tables.py::test_a_count_left_too_long_in_a_dm_is_made_by_the_clock": 17,
+    "tests/engine/test_players.py::test_never_an_illegal_choice_in_many_games": 17,
+    "tests/e2e/test_web_pages.py::test_a_page_follows_moves_made_in_another_process": 17,
+    "tests/e2e/test_private_tables.py::test_with_two_processes_a_game_in_a_dm_goes_through_": 16,
+    "tests/e2e/test_private_tables.py::test_tokens_that_all_lapse_over_a_restart_leave_a_game_": 16,
+    "tests/e2e/test_vs_computer.py::test_a_short_game_against_expert": 16,
+    "tests/e2e/test_tournaments.py::test_deadline_forfeits_withdrawal_and_a_moderators_result": 16,
+    "tests/e2e/test_tournaments.py::test_a_round_robin_of_four": 15,
+    "tests/e2e/test_laid_out_messages.py::test_tables_results_and_hands_are_laid_out": 15,
+    "tests/e2e/test_tournament_deadline_restart.py::test_a_deadline_passed_while_the_bot_was_": 15,
+    "tests/e2e/test_private_tables.py::test_a_whole_game_in_a_group_dm_of_three": 14,
+    "tests/bot/core/standings/test_standings_core.py::test_stats_match_the_shows": 14,
+    "tests/e2e/test_private_tables.py::test_a_whole_game_in_a_dm_between_friends_never_uses_": 13,
+    "tests/e2e/test_restart.py::test_sigterm_answers_the_move_in_flight_sends_what_is_owed_": 13,
+    "tests/e2e/test_review_on_discord.py::test_review_by_button_and_command_paged_and_private": 13,
+    "tests/e2e/test_tournament_processes.py::test_the_other_process_takes_over_directing_at_a_": 12,
+    "tests/e2e/test_reminders.py::test_reminders_by_dm_after_the_delay_once_per_turn": 12,
+    # The rest of each slow module: its other tests take a few seconds to 10.
+    "tests/e2e/test_variant_games.py": 10,
+    "tests/e2e/test_tournaments.py": 10,
+    "tests/e2e/test_restart.py": 10,
+    "tests/e2e/test_two_processes.py": 10,
+    "tests/e2e/test_private_tables.py": 8,
+    "tests/e2e/test_activity.py": 10,
+    "tests/e2e/test_review_on_discord.py": 8,
+    "tests/e2e/test_web_pages.py": 8,
+    "tests/e2e/test_vs_computer.py": 8,
+    "tests/e2e/test_chaos.py": 8,
+    "tests/e2e/test_reminders.py": 8,
+    "tests/e2e/test_dm_fallback_and_rate_limits.py": 8,
+    "tests/e2e/test_standings.py": 8,
+    "tests/e2e/test_coach_by_dm.py": 8,
+    "tests/e2e/test_tournament_processes.py": 8,
 }
 
 
@@ -113,6 +145,18 @@ def pytest_configure(config: pytest.Config) -> None:
 def pytest_unconfigure(config: pytest.Config) -> None:
     if getattr(config, "workerinput", None) is None and _folder_key in config.stash:
         SharedServer(Path(config.stash[_folder_key])).stop()
+
+
+#: Worker processes for ``-n auto``: at least 4 (most tests wait on a bot process, so even two
+#: cores keep four busy), one a core beyond that, at most 8 (each may run a bot, PostgreSQL
+#: connections and a browser at once).
+FEWEST_WORKERS, MOST_WORKERS = 4, 8
+
+
+@pytest.hookimpl(optionalhook=True)
+def pytest_xdist_auto_num_workers(config: pytest.Config) -> int:
+    """(pytest-xdist) How many workers ``-n auto`` starts: see :data:`FEWEST_WORKERS`."""
+    return min(MOST_WORKERS, max(FEWEST_WORKERS, os.cpu_count() or 1))
 
 
 @pytest.hookimpl(optionalhook=True)
