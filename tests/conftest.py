@@ -77,6 +77,7 @@ LONGEST = {
     # Measured alone on a busy machine (load 12): 85 s, against the watched page's 31 s.
     "tests/e2e/test_activity.py": 55,
     "tests/bot/web/test_activity_bundle.py": 8,
+    "tests/e2e/test_activity_layouts.py": 14,
     # Measured alone on a busy machine (load 4 to 7), scaled by test_whole_games.py's figure
     # there against its figure above.
     "tests/e2e/test_chaos.py::test_chaos_on_postgres_with_two_processes": 40,
