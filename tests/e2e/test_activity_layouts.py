@@ -255,7 +255,11 @@ async def test_six_seats_in_two_teams_opened_and_played_at_the_table(
         # The lobby names the variant, as the chat's lobby does.
         lobby = table.locator(".lobby .kind")
         await lobby.filter(has_text="Six-hand cribbage, 6 players in two teams of three").wait_for()
-        assert any("Six-hand cribbage" in m.words() for m in fd.messages(general))
+        await fd.wait_for(
+            lambda: any("Six-hand cribbage" in m.words() for m in fd.messages(general)),
+            timeout=30,
+            stall=20,
+        )
         # The others take their seats in the chat; Bea watches from a desktop, Eve too.
         for user in (bea, world.players[2], world.players[3], *more):
             joined = await fd.slash(user, general, "/cribbage join")
