@@ -24,6 +24,11 @@ export function title(state) {
   return state.title + (state.deal ? " · deal " + state.deal : "") + (phase ? " · " + phase : "");
 }
 
+// "Al", "Al and Bea", "Al, Bea and Cy".
+function andList(names) {
+  return names.length < 2 ? names.join("") : names.slice(0, -1).join(", ") + " and " + names[names.length - 1];
+}
+
 // Whose move the table waits for, in words.
 export function waitingLine(state) {
   if (state.status !== "active") { return ""; }
@@ -31,9 +36,9 @@ export function waitingLine(state) {
   if (!waiting.length) { return ""; }
   if (waiting.some((s) => s.you)) {
     const others = waiting.filter((s) => !s.you).map((s) => s.name);
-    return others.length ? "Your move (and " + others.join(", ") + "'s)." : "Your move.";
+    return others.length ? "Your move (and " + andList(others) + "'s)." : "Your move.";
   }
-  return "Waiting for " + waiting.map((s) => s.name).join(" and ") + ".";
+  return "Waiting for " + andList(waiting.map((s) => s.name)) + ".";
 }
 
 export function seats(state) {
