@@ -77,7 +77,7 @@ LONGEST = {
     # Measured alone on a busy machine (load 12): 85 s, against the watched page's 31 s.
     "tests/e2e/test_activity.py": 55,
     "tests/bot/web/test_activity_bundle.py": 8,
-    "tests/e2e/test_activity_layouts.py": 14,
+    "tests/e2e/test_activity_layouts.py": 12,
     # 181 points at two, on PostgreSQL: measured alone on a shared machine, 42 s.
     "tests/e2e/test_variant_games.py::test_a_whole_game_of_each_variant[seven_card": 40,
     "tests/e2e/test_variant_games.py::test_a_whole_game_of_each_variant[six_hand-6-61-hard-p": 10,

@@ -1,15 +1,16 @@
 """The Activity with the variants (issue 35), end to end in Chromium: six seats in two teams of
-three, and seven-card hands, at a phone's size (360 x 640) and a desktop's.
+three, seven-card hands and five players each for themselves, at a phone's size (360 x 640) and
+a desktop's.
 
 What a player would see is checked by the page's boxes, at each phase of the first deal and on
 each page: every seat there with its whole name; the board with a track per side (two for two
-teams of three); what the table plays named as the chat's lobby names it; and every card of the
-hand (seven at seven-card's crib) in one row inside the window, at least as large as a finger
-needs, apart from each other and from every other control, and the very element a tap at its
-middle lands on. The cards are tapped there too (the deal is played at the table on both sizes,
-the other players typing theirs in the chat). Every frame and answer each page receives is
-checked for a card its person may not know (tests.helpers.activity_pages), and no page logs an
-error.
+teams of three, five for five-hand), each in a colour of its own; what the table plays named
+as the chat's lobby names it; and every card of the hand (seven at seven-card's crib) in one
+row inside the window, at least as large as a finger needs, apart from each other and from
+every other control, and the very element a tap at its middle lands on. The cards are tapped
+there too (the deal is played at the table on both sizes, the other players typing theirs in
+the chat). Every frame and answer each page receives is checked for a card its person may not
+know (tests.helpers.activity_pages), and no page logs an error.
 
 The six-hand game is opened from the Activity itself, with no game in the channel: its new
 game's choices offer what ``/cribbage new`` offers, the variants by the players they seat.
@@ -76,6 +77,8 @@ LAYOUT = """() => {
     wide: document.documentElement.scrollWidth,
     seats: seats,
     tracks: document.querySelectorAll("svg.board rect.lane").length,
+    colours: new Set([...document.querySelectorAll("svg.board .peg:not(.back)")]
+      .map((peg) => peg.getAttribute("fill"))).size,
     board: box(document.querySelector("svg.board")),
     kind: (document.querySelector(".kind") || {}).textContent || "",
     hand: hand,
@@ -114,6 +117,7 @@ async def laid_out(person: Person, table: Table, *, cards: int | None = None) ->
         assert not seat["clipped"], f"{seat['name']!r} is cut short on {who}'s page"
         assert seat["box"]["left"] >= 0 and seat["box"]["right"] <= width, (who, seat)
     assert seen["tracks"] == table.tracks, f"{who}'s board has {seen['tracks']} tracks"
+    assert seen["colours"] == table.tracks, f"{who}'s board has {seen['colours']} peg colours"
     assert seen["board"]["right"] <= width and seen["board"]["width"] > 0, (who, seen["board"])
     for words in table.kind:
         assert words in seen["kind"], (who, seen["kind"])
@@ -124,8 +128,11 @@ async def laid_out(person: Person, table: Table, *, cards: int | None = None) ->
     assert len({round(card["box"]["top"]) for card in hand}) <= 1, (who, hand)
     for i, card in enumerate(hand):
         b = card["box"]
-        assert b["left"] >= 0 and b["right"] <= width, f"{card['code']} off {who}'s screen: {b}"
-        assert b["top"] >= 0 and b["bottom"] <= height, f"{card['code']} off {who}'s screen: {b}"
+        # (Brought into view, a card may end a fraction of a pixel past the edge: rounding.)
+        inside = b["left"] >= -1 and b["right"] <= width + 1
+        assert inside and b["top"] >= -1 and b["bottom"] <= height + 1, (
+            f"{card['code']} off {who}'s screen: {b}"
+        )
         assert b["width"] >= TAP_WIDTH and b["height"] >= TAP_HEIGHT, (who, card)
         assert card["hit"], f"a tap on {card['code']} lands on something else on {who}'s page"
         for other in hand[i + 1 :]:
@@ -335,3 +342,34 @@ async def test_seven_cards_at_the_table_on_a_phone_and_a_desktop(
             Table([users[0].name, users[1].name], 2, ("Seven-card cribbage", "to 181")),
         )
         assert {"discard", "play"} <= phases, phases
+
+
+async def test_five_hand_gives_each_player_a_track_of_their_own(
+    world: World, bots: BotLauncher
+) -> None:
+    """Five players each for themselves (against the computer): five tracks in five colours,
+    five seats, Al's hand, on a phone and a desktop."""
+    fd, general, _ = await _start(world, bots)
+    db = world.database
+    al = world.players[0]
+    opened = await fd.slash(al, general, "/cribbage new players:5 vs_computer:True target:61")
+    assert opened.response is not None
+    game_id = latest_game_id(db, general.id)
+    launched = await fd.launch(al, general)
+    assert launched.activity_instance is not None
+    found = rows(
+        db, "SELECT seat, display_name FROM seats WHERE game_id = ? ORDER BY seat", (game_id,)
+    )
+    table = Table([str(name) for _, name in found], 5, ("Five-hand cribbage", "5 players"))
+    snap = read_game(db, game_id)
+    assert snap.game is not None
+    dealt = snap.game.rules.dealt(0, snap.game.public_view().dealer)
+    knowledge = Knowledge({al.id: 0})
+    knowledge.note(snap)
+    async with open_browser() as browser:
+        for phone in (True, False):
+            page = await open_page(browser, fd, al, launched.activity_instance, phone=phone)
+            await shows(page, game_id, snap.version)
+            assert check_looks(page, knowledge) > 0
+            await laid_out(page, table, cards=dealt)
+            assert page.errors == [], page.errors
