@@ -212,8 +212,8 @@ async def test_a_new_game_is_opened_here_only_where_the_bot_may_post(
         answer = await client.post("/activity/api/new", json=body, headers=al)
         said = (await answer.json())["said"]
         assert answer.status == 409 and "`/cribbage new players:3 target:61`" in said
-        body = {"players": 6, "target": 61, "variant": "six_hand_pairs"}
-        answer = await client.post("/activity/api/new", json=body, headers=al)
+        pairs = {"players": 6, "target": 61, "variant": "six_hand_pairs"}
+        answer = await client.post("/activity/api/new", json=pairs, headers=al)
         said = (await answer.json())["said"]
         line = "`/cribbage new players:6 target:61 variant:six_hand_pairs`"
         assert answer.status == 409 and line in said, said
