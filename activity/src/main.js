@@ -12,7 +12,7 @@ const ui = {
   chosen: new Set(),
   busy: false,
   review: null,
-  form: { players: 2, target: 121, scoring: "lurch", counting: "auto", vs_computer: false, difficulty: "hard" },
+  form: { players: 2, variant: "standard", target: 121, scoring: "lurch", counting: "auto", vs_computer: false, difficulty: "hard" },
 };
 const board = new Board();
 const heading = h("h1", { text: "Cribbage" });
@@ -20,7 +20,8 @@ const status = h("p", { class: "status", role: "status", "aria-live": "polite" }
 const heard = h("p", { class: "sr-only", "aria-live": "polite" });
 const said = h("p", { class: "said-toast", role: "alert", hidden: true });
 const body = h("div", { class: "body" });
-app.replaceChildren(h("header", {}, heading, status), said, h("div", { class: "board-wrap" }, board.element), body, heard);
+const boardWrap = h("div", { class: "board-wrap" }, board.element);
+app.replaceChildren(h("header", {}, heading, status), said, boardWrap, body, heard);
 let connection = null;
 let lastCaption = "";
 
@@ -55,12 +56,13 @@ function redraw() {
   app.setAttribute("data-version", String(state.version));
   app.setAttribute("data-game", String(state.game || ""));
   app.setAttribute("data-status", state.status);
-  board.element.style.display = state.sides ? "" : "none";
+  boardWrap.hidden = !state.sides;
   if (state.sides) { board.show(state); }
   // The table first, then what was said (beside it on a wide window), the hand last: on a
   // phone it stays at the bottom of the screen.
   const side = [draw.extras(state), draw.show(state), draw.calls(state)].filter(Boolean);
   body.replaceChildren(...[
+    draw.kind(state),
     state.seats ? draw.seats(state) : null,
     waiting ? h("p", { class: "waiting-line", text: waiting }) : null,
     draw.caption(state),

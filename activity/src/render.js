@@ -13,9 +13,20 @@ function seatName(state, seat) {
 
 export function title(state) {
   if (!state.game) { return "Cribbage"; }
+  // Five or six names make a heading of three lines on a phone: the variant names the table
+  // instead (the seats and the board name everyone).
+  if ((state.seats || []).length > 4 && state.options) {
+    const named = state.options.title + ", to " + state.options.target;
+    return named + (state.status === "lobby" ? " — waiting to deal" : (state.deal ? " · deal " + state.deal : "") + (PHASES[state.phase] ? " · " + PHASES[state.phase] : ""));
+  }
   if (state.status === "lobby") { return state.title + " — waiting to deal"; }
   const phase = PHASES[state.phase] || "";
   return state.title + (state.deal ? " · deal " + state.deal : "") + (phase ? " · " + phase : "");
+}
+
+// "Al", "Al and Bea", "Al, Bea and Cy".
+function andList(names) {
+  return names.length < 2 ? names.join("") : names.slice(0, -1).join(", ") + " and " + names[names.length - 1];
 }
 
 // Whose move the table waits for, in words.
@@ -25,16 +36,18 @@ export function waitingLine(state) {
   if (!waiting.length) { return ""; }
   if (waiting.some((s) => s.you)) {
     const others = waiting.filter((s) => !s.you).map((s) => s.name);
-    return others.length ? "Your move (and " + others.join(", ") + "'s)." : "Your move.";
+    return others.length ? "Your move (and " + andList(others) + "'s)." : "Your move.";
   }
-  return "Waiting for " + waiting.map((s) => s.name).join(" and ") + ".";
+  return "Waiting for " + andList(waiting.map((s) => s.name)) + ".";
 }
 
 export function seats(state) {
   const sides = state.sides || [];
+  const many = (state.seats || []).length > 4 ? " many" : "";
+  const teams = sides.length && sides.length < (state.seats || []).length;
   return h(
     "ul",
-    { class: "seats", "aria-label": "Players" },
+    { class: "seats" + many, "aria-label": "Players" },
     (state.seats || []).map((seat) => {
       const side = seat.side === undefined ? null : sides[seat.side];
       const badges = [];
@@ -44,7 +57,8 @@ export function seats(state) {
       return h(
         "li",
         { class: "seat" + (seat.waiting ? " waiting" : "") + (seat.you ? " you" : "") },
-        avatar(seat),
+        h("span", { class: "pic" }, avatar(seat),
+          teams && side ? h("span", { class: "team s" + seat.side, role: "img", title: side.name, "aria-label": "Team " + (seat.side + 1) + ": " + side.name }) : null),
         h("span", { class: "who" },
           h("span", { class: "name", text: seat.name + (seat.you ? " (you)" : "") }),
           h("span", { class: "meta" }, side ? h("span", { class: "score", text: side.score + (side.score === 1 ? " pt" : " pts") }) : null, held, badges)
@@ -72,6 +86,18 @@ export function table(state) {
       state.series.length ? cardRow(state.series) : h("span", { class: "empty", text: "Nothing played yet" })));
   }
   return h("section", { class: "felt", "aria-label": "The table" }, parts);
+}
+
+// What the table plays, as its lobby in the chat names it ("Six-hand cribbage, 6 players in
+// two teams of three, to 121").
+function kindLine(options) {
+  return options.kind || (options.players + " players, to " + options.target);
+}
+
+// The variant, at the top of a dealt game's table.
+export function kind(state) {
+  if (!state.options || state.status === "lobby") { return null; }
+  return h("p", { class: "kind", text: kindLine(state.options) });
 }
 
 export function caption(state) {
@@ -214,7 +240,8 @@ export function lobby(state, ui, actions) {
   const wanted = me.free === 1 ? "1 more player" : me.free + " more players";
   return h("section", { class: "lobby", "aria-label": "The lobby" },
     h("h2", { text: "Waiting to deal" }),
-    h("p", { text: options.players + " players, to " + options.target + ", " + options.scoring + ", " + options.counting + " counting." + (me.free ? " Waiting for " + wanted + "." : " Every seat is taken.") }),
+    h("p", { class: "kind", text: kindLine(options) }),
+    h("p", { text: (options.scoring === "skunk" ? "Skunk" : "Lurch") + ", " + (options.counting === "manual" ? "you count your hands (muggins)." : "the bot counts.") + (me.free ? " Waiting for " + wanted + "." : " Every seat is taken.") }),
     h("div", { class: "actions" }, buttons),
     computer);
 }
@@ -232,21 +259,51 @@ export function result(state, ui, actions) {
   return h("section", { class: "over" }, parts);
 }
 
-// A new game's choices: those of /cribbage new.
+// A new game's choices: those of /cribbage new (the variants, and the players each seats).
+function variantsFor(state, players) {
+  return (state.open.variants || []).filter((v) => v.seats.includes(players));
+}
+
+// Keep the form to a combination /cribbage new offers: the variant seats the players, the
+// target is one of its lengths, the skunk scale only where it has one.
+function settle(state, form) {
+  const variants = state.open.variants || [];
+  const all = [...new Set(variants.flatMap((v) => v.seats))].sort((a, b) => a - b);
+  if (all.length && !all.includes(form.players)) { form.players = all[0]; }
+  const offered = variantsFor(state, form.players);
+  let variant = offered.find((v) => v.name === form.variant);
+  if (!variant && offered.length) { variant = offered[0]; form.variant = variant.name; }
+  if (variant && !variant.targets.includes(form.target)) { form.target = variant.targets[0]; }
+  if (variant && !variant.skunk) { form.scoring = "lurch"; }
+  return { all: all, offered: offered, variant: variant || null };
+}
+
+// As /cribbage new's menu names them.
+const PLAYERS = { 4: "4 (two teams of partners)", 5: "5 (five-hand)", 6: "6 (six-hand, in teams)" };
+
 export function newGame(state, ui, actions) {
   if (state.game && ["lobby", "active"].includes(state.status)) { return null; }
   const form = ui.form;
-  const radio = (name, value, label) => h("label", { class: "choice" },
-    h("input", { type: "radio", name: name, value: value, checked: String(form[name]) === String(value), onchange: () => { form[name] = value; actions.redraw(); } }),
-    h("span", { text: label }));
-  const command = "/cribbage new players:" + form.players + " target:" + form.target +
+  const { all, offered, variant } = settle(state, form);
+  const radio = (name, value, label, extra) => h("label", { class: "choice" },
+    h("input", { type: "radio", name: name, value: value, "data-choice": name + "-" + value, checked: String(form[name]) === String(value), onchange: () => { form[name] = value; actions.redraw(); } }),
+    h("span", { text: label }),
+    extra || null);
+  const asked = ["players:" + form.players];
+  if (form.variant && form.variant !== "standard") { asked.push("variant:" + form.variant); }
+  asked.push("target:" + form.target);
+  const command = "/cribbage new " + asked.join(" ") +
     (form.vs_computer ? " vs_computer:True difficulty:" + form.difficulty : "") +
     " scoring:" + form.scoring + " counting:" + form.counting;
+  const teams = variant && variant.teams[String(form.players)];
   return h("section", { class: "new-game", "aria-label": "A new game" },
     h("h2", { text: state.game ? "Another game" : "No game at this table yet" }),
-    h("fieldset", {}, h("legend", { text: "Players" }), radio("players", 2, "2"), radio("players", 3, "3"), radio("players", 4, "4 (partners)")),
-    h("fieldset", {}, h("legend", { text: "Points to win" }), radio("target", 121, "121"), radio("target", 61, "61")),
-    h("fieldset", {}, h("legend", { text: "Game points" }), radio("scoring", "lurch", "Lurch"), radio("scoring", "skunk", "Skunk")),
+    h("fieldset", {}, h("legend", { text: "Players" }), all.map((n) => radio("players", n, PLAYERS[n] || String(n)))),
+    h("fieldset", { class: "variants" }, h("legend", { text: "Game" }), offered.map((v) => radio("variant", v.name,
+      v.title + (v.teams[String(form.players)] ? ": " + v.teams[String(form.players)] : ""),
+      h("span", { class: "blurb", text: v.description })))),
+    h("fieldset", {}, h("legend", { text: "Points to win" }), (variant ? variant.targets : [121, 61]).map((t) => radio("target", t, String(t)))),
+    h("fieldset", {}, h("legend", { text: "Game points" }), radio("scoring", "lurch", "Lurch"), variant && !variant.skunk ? null : radio("scoring", "skunk", "Skunk")),
     h("fieldset", {}, h("legend", { text: "Counting" }), radio("counting", "auto", "The bot counts"), radio("counting", "manual", "Count yourselves (muggins)")),
     h("label", { class: "choice" },
       h("input", { type: "checkbox", checked: form.vs_computer, onchange: (event) => { form.vs_computer = event.target.checked; actions.redraw(); } }),
@@ -256,6 +313,7 @@ export function newGame(state, ui, actions) {
         h("select", { onchange: (event) => { form.difficulty = event.target.value; } },
           state.open.levels.map(([level, name]) => h("option", { value: level, selected: form.difficulty === level, text: name }))))
       : null,
+    h("p", { class: "kind", "data-key": "chosen", text: (variant ? variant.title : "Cribbage") + ", " + form.players + " players" + (teams ? " in " + teams : "") + ", to " + form.target }),
     state.open.here
       ? h("div", { class: "actions" }, h("button", { type: "button", class: "primary", "data-key": "open", disabled: ui.busy, onclick: () => actions.open(), text: "Open the game" }))
       : h("p", { class: "hint" }, h("span", { text: "Here the bot can only answer commands: type " }), h("code", { text: command }), h("span", { text: " in the chat, and the game shows up at this table." })));

@@ -15,285 +15,30 @@ game's choices close it.
 
 from __future__ import annotations
 
-import asyncio
-import json
-from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
 
-from playwright.async_api import Browser, FrameLocator, Page, ViewportSize
-
-from bot.core.games.messages.prompts import controls_for
-from engine.cards import Card
-from engine.events import Claimed
-from engine.game import Game
 from engine.phase import Phase
-from engine.scoring import score_hand
-from fakediscord import Channel, FakeDiscord, Message, User
-from fakediscord.activities import Instance
+from fakediscord import Message
 from fakediscord.runner import free_port
 from fakediscord.testing import BotLauncher
-from tests.helpers.bot_db import Snapshot, latest_game_id, read_game, rows
+from tests.helpers.activity_pages import (
+    SECRET,
+    SHOWN_WITHIN,
+    Knowledge,
+    at_the_table,
+    button,
+    check_looks,
+    fits,
+    in_chat,
+    moved,
+    next_move,
+    open_page,
+    shows,
+    version_of,
+)
+from tests.helpers.bot_db import latest_game_id, read_game
 from tests.helpers.browser import open_browser
-from tests.helpers.card_leaks import cards_named, revealed_by
 from tests.helpers.table_driver import World
-
-SECRET = "a test secret, long enough"
-PHONE: ViewportSize = {"width": 360, "height": 640}
-DESKTOP: ViewportSize = {"width": 1280, "height": 800}
-#: How long a page may take to show a move (a busy machine: generous; the wait ends at once).
-SHOWN_WITHIN = 30_000
-
-
-@dataclass
-class Knowledge:
-    """What each person may know at each version of the game: their own cards of every deal so
-    far, and every card the game made public (the play, the starter, the shows, the hand being
-    counted)."""
-
-    seat_of: dict[int, int]
-    snapshots: dict[int, Snapshot] = field(default_factory=dict)
-    own: dict[int, set[Card]] = field(default_factory=dict)
-    public: set[Card] = field(default_factory=set)
-    known_at: dict[tuple[int, int | None], set[Card]] = field(default_factory=dict)
-
-    def note(self, snap: Snapshot) -> None:
-        """Take the game as saved at ``snap.version``."""
-        game, log = snap.game, snap.log
-        self.snapshots[snap.version] = snap
-        if game is None or log is None:
-            return
-        for deal in log.deals:
-            self.public |= revealed_by(log.events(deal))
-        view = game.public_view()
-        if view.count_turn is not None:
-            self.public |= set(view.count_turn.cards)
-        if view.starter is not None:
-            self.public.add(view.starter)
-        for seat in range(game.num_players):
-            mine = game.view(seat)
-            self.own.setdefault(seat, set()).update(mine.hand, mine.kept, mine.discards)
-        for seat in (None, *range(game.num_players)):
-            known = set(self.public) | (self.own.get(seat, set()) if seat is not None else set())
-            self.known_at[(snap.version, seat)] = known
-
-    def known(self, version: int, deal: int, seat: int | None) -> set[Card] | None:
-        """What ``seat`` may know in the look of ``version``: at that version, or the next one
-        noted in the same deal (knowledge only grows within a deal, so never too much)."""
-        for noted in sorted(v for v in self.snapshots if v >= version):
-            game = self.snapshots[noted].game
-            if game is not None and game.deal_number != deal:
-                break
-            if (noted, seat) in self.known_at:
-                return self.known_at[(noted, seat)]
-        return None
-
-
-@dataclass
-class Person:
-    """One person at the Activity: their page, and everything it received."""
-
-    user: User
-    page: Page
-    #: Everything received, as it came: the live socket's frames and the server's answers.
-    received: list[str] = field(default_factory=list)
-    looks: list[dict[str, Any]] = field(default_factory=list)
-    read: int = 0
-    checked: int = 0
-    #: What the browser said went wrong on the page (console errors, uncaught exceptions: a
-    #: content-policy refusal is one).
-    errors: list[str] = field(default_factory=list)
-
-    @property
-    def table(self) -> FrameLocator:
-        return self.page.frame_locator("iframe")
-
-    def states(self) -> list[dict[str, Any]]:
-        """Every look of the game this page was sent (frames and answers), in order."""
-        for text in self.received[self.read :]:
-            data = json.loads(text)
-            if isinstance(data, dict) and isinstance(data.get("state"), dict):
-                self.looks.append(data["state"])
-        self.read = len(self.received)
-        return self.looks
-
-
-async def _open(
-    browser: Browser, fd: FakeDiscord, user: User, instance: Instance, *, phone: bool
-) -> Person:
-    context = await browser.new_context(
-        viewport=PHONE if phone else DESKTOP,
-        color_scheme="dark",
-        is_mobile=phone,
-        has_touch=phone,
-    )
-    page = await context.new_page()
-    person = Person(user, page)
-
-    def on_socket(ws: Any) -> None:
-        ws.on(
-            "framereceived",
-            lambda payload: person.received.append(
-                payload if isinstance(payload, str) else payload.decode()
-            ),
-        )
-
-    async def on_response(response: Any) -> None:
-        if "/api/" in response.url and "/api/live" not in response.url:
-            try:
-                person.received.append(await response.text())
-            except Exception:
-                return
-
-    def on_console(message: Any) -> None:
-        if message.type == "error":
-            person.errors.append(f"{message.text} ({message.location.get('url')})")
-
-    page.on("websocket", on_socket)
-    page.on("console", on_console)
-    page.on("pageerror", lambda error: person.errors.append(f"uncaught: {error}"))
-    page.on("response", lambda r: asyncio.ensure_future(on_response(r)))
-    await page.goto(
-        fd.activity_client_url(user, instance, platform="mobile" if phone else "desktop")
-    )
-    return person
-
-
-def _check(person: Person, knowledge: Knowledge) -> int:
-    """Every look this page got since the last check: no card its person may not know."""
-    seat = knowledge.seat_of.get(person.user.id)
-    looks = person.states()
-    cards = 0
-    for state in looks[person.checked :]:
-        if state.get("status") in ("finished", "cancelled", "expired"):
-            continue  # (over: every hand is public, the review shows them all)
-        named = cards_named(json.dumps(state, ensure_ascii=False))
-        cards += len(named)
-        if not named:
-            continue
-        # A show of an earlier deal names what that deal made public (cards now back in play).
-        shown = state.get("show") or {}
-        if shown.get("deal", 0) < state.get("deal", 0):
-            named -= cards_named(json.dumps(shown, ensure_ascii=False))
-        known = knowledge.known(state["version"], state["deal"], seat)
-        assert known is not None, f"no game noted for version {state['version']}"
-        leaked = named - known
-        assert not leaked, f"{person.user.name} was sent {leaked} at version {state['version']}"
-        if seat is None:
-            assert "hand" not in state and "act" not in state, "a spectator was sent a hand"
-    person.checked = len(looks)
-    return cards
-
-
-@dataclass
-class Move:
-    seat: int
-    kind: str
-    values: tuple[str, ...] = ()
-
-
-def _short(game: Game, events: list[Any]) -> bool:
-    """Whether the claim open to muggins is short of what the hand is worth (``events``: the
-    deal's, where the claim is)."""
-    window = game.muggins_window
-    assert window is not None
-    claims = [e for e in events if isinstance(e, Claimed)]
-    claim = next(c for c in reversed(claims) if c.seat == window.seat and c.crib == window.crib)
-    return score_hand(claim.cards, claim.starter, crib=claim.crib).total > window.claimed
-
-
-def next_move(snap: Snapshot, seats: list[int], claims: list[bool]) -> Move:
-    """The next move a sensible player makes: muggins on a short claim, else let a claim
-    stand, else count (the first claim of a pone's hand worth something a point short, to be
-    mugginsed while the dealer's count follows: a hand worth nothing cannot be claimed short,
-    and a muggins on the deal's last count is followed at once by the next deal), else throw
-    the first two cards, else play the first card that may be played. ``claims`` says of
-    each claim made so far whether it was short."""
-    game, log = snap.game, snap.log
-    assert game is not None and log is not None
-    events = list(log.events(game.deal_number))
-    controls = {s: controls_for(game.view(s), snap.id, snap.version) for s in seats}
-    for seat, c in controls.items():
-        if c is not None and (c.kind == "muggins" or c.muggins) and _short(game, events):
-            return Move(seat, "muggins")
-    for seat, c in controls.items():
-        if c is not None and c.kind == "muggins":
-            return Move(seat, "pass")
-    for seat, c in controls.items():
-        if c is not None and c.kind == "count":
-            turn, starter = game.count_turn, game.public_view().starter
-            assert turn is not None and starter is not None
-            worth = score_hand(turn.cards, starter, crib=turn.crib).total
-            pone = not turn.crib and turn.seat != game.dealer
-            short = pone and worth > 0 and not any(claims)
-            claim = worth - 1 if short else worth
-            claims.append(short)
-            return Move(seat, "count", (str(claim),))
-    for seat, c in controls.items():
-        if c is not None and c.kind == "discard":
-            hand = game.view(seat).hand
-            return Move(seat, "discard", tuple(card.code for card in hand[:2]))
-    for seat, c in controls.items():
-        if c is not None and c.kind == "play":
-            card = next(choice for choice in c.cards if choice.enabled)
-            return Move(seat, "play", (card.code,))
-    raise AssertionError(f"nobody can move at version {snap.version} ({game.phase})")
-
-
-async def _in_chat(fd: FakeDiscord, user: User, channel: Channel, move: Move) -> None:
-    """The same move typed in the chat."""
-    line = {
-        "discard": f"/cribbage discard cards:{' '.join(move.values)}",
-        "play": f"/cribbage play card:{move.values[0]}",
-        "count": f"/cribbage count points:{move.values[0]}",
-    }[move.kind]
-    answer = await fd.slash(user, channel, line)
-    assert answer.response is not None, line
-
-
-async def _at_the_table(person: Person, move: Move) -> None:
-    """The move made on the Activity's page, as a person taps it."""
-    table = person.table
-    if move.kind == "discard":
-        for code in move.values:
-            await table.locator(f'[data-card="{code}"]').click()
-        await table.locator('[data-key="discard"]').click()
-    elif move.kind == "play":
-        await table.locator(f'[data-card="{move.values[0]}"]').click()
-    elif move.kind == "count":
-        await table.locator(f'[data-claim="{move.values[0]}"]').click()
-    else:
-        await table.locator(f'[data-key="{move.kind}"]').click()
-
-
-async def _shows(person: Person, game_id: int, version: int) -> None:
-    selector = f'#app[data-game="{game_id}"][data-version="{version}"]'
-    await person.table.locator(selector).wait_for(state="attached", timeout=SHOWN_WITHIN)
-
-
-async def _fits(person: Person, path: Path) -> None:
-    """The page fits its window's width (nothing to scroll sideways), and its picture."""
-    frame = person.page.frames[1]
-    wide = await frame.evaluate("document.documentElement.scrollWidth")
-    width = await frame.evaluate("window.innerWidth")
-    assert wide <= width, f"{person.user.name}'s page is {wide}px wide in {width}px"
-    await person.page.screenshot(path=str(path))
-
-
-def _button(message: Message, label: str) -> str:
-    found = next((b for b in message.buttons() if b.get("label") == label), None)
-    assert found is not None, f"no {label} button on {message.words()!r}"
-    return str(found["custom_id"])
-
-
-def _version(db: Any, game_id: int) -> int:
-    [(version,)] = rows(db, "SELECT version FROM games WHERE id = ?", (game_id,))
-    return int(version)
-
-
-async def _moved(fd: FakeDiscord, db: Any, game_id: int, version: int) -> None:
-    """Wait for the bot to save the game past ``version`` (the move landed)."""
-    await fd.wait_for(lambda: _version(db, game_id) > version, timeout=60, stall=20)
 
 
 async def test_a_whole_game_at_the_table_inside_discord(
@@ -323,25 +68,25 @@ async def test_a_whole_game_at_the_table_inside_discord(
     instance = launched.activity_instance
     assert instance is not None
     # Al from the lobby's button: the same Activity; Eve joins to watch.
-    clicked = await fd.click(al, lobby, _button(lobby, "Play at the table"))
+    clicked = await fd.click(al, lobby, button(lobby, "Play at the table"))
     assert clicked.response is not None and clicked.activity_instance is instance
     fd.activities.join(eve, general)
     game_id = latest_game_id(db, general.id)
 
     async with open_browser() as browser:
-        bea_page = await _open(browser, fd, bea, instance, phone=True)
-        al_page = await _open(browser, fd, al, instance, phone=False)
-        eve_page = await _open(browser, fd, eve, instance, phone=False)
+        bea_page = await open_page(browser, fd, bea, instance, phone=True)
+        al_page = await open_page(browser, fd, al, instance, phone=False)
+        eve_page = await open_page(browser, fd, eve, instance, phone=False)
         people = [al_page, bea_page, eve_page]
         for person in people:
-            await _shows(person, game_id, read_game(db, game_id).version)
+            await shows(person, game_id, read_game(db, game_id).version)
         # From the table: Bea takes her seat, Al deals.
-        before = _version(db, game_id)
+        before = version_of(db, game_id)
         await bea_page.table.locator('[data-key="join"]').click()
-        await _moved(fd, db, game_id, before)
-        before = _version(db, game_id)
+        await moved(fd, db, game_id, before)
+        before = version_of(db, game_id)
         await al_page.table.locator('[data-key="start"]').click()
-        await _moved(fd, db, game_id, before)
+        await moved(fd, db, game_id, before)
         snap = read_game(db, game_id)
         assert snap.game is not None
         # The deal's table offers the table too (the lobby's button is closed now).
@@ -365,14 +110,14 @@ async def test_a_whole_game_at_the_table_inside_discord(
         while snap.game is not None and snap.game.phase is not Phase.OVER:
             knowledge.note(snap)
             for person in people:
-                await _shows(person, game_id, snap.version)
-                cards += _check(person, knowledge)
+                await shows(person, game_id, snap.version)
+                cards += check_looks(person, knowledge)
             phase = snap.game.phase.value
             if phase not in pictures:
                 # Each phase once, on the phone and a desktop.
                 pictures.add(phase)
-                await _fits(bea_page, tmp_path / f"phone-{phase}.png")
-                await _fits(al_page, tmp_path / f"desktop-{phase}.png")
+                await fits(bea_page, tmp_path / f"phone-{phase}.png")
+                await fits(al_page, tmp_path / f"desktop-{phase}.png")
             move = next_move(snap, [0, 1], claims)
             if moves == 6 and not cut:
                 # The line drops: a move made in the chat meanwhile is on every page once it
@@ -380,22 +125,22 @@ async def test_a_whole_game_at_the_table_inside_discord(
                 cut = True
                 await fd.activity_host.drop_connections(refuse=True)
                 await eve_page.table.locator(".status", has_text="reconnecting").wait_for()
-                await _in_chat(fd, by_seat[move.seat], general, move)
-                await _moved(fd, db, game_id, snap.version)
+                await in_chat(fd, by_seat[move.seat], general, move)
+                await moved(fd, db, game_id, snap.version)
                 fd.activity_host.reconnect()
             elif moves % 5 == 4 and move.kind in ("discard", "play", "count"):
-                await _in_chat(fd, by_seat[move.seat], general, move)
+                await in_chat(fd, by_seat[move.seat], general, move)
             else:
-                await _at_the_table(pages[move.seat], move)
+                await at_the_table(pages[move.seat], move)
             moves += 1
-            await _moved(fd, db, game_id, snap.version)
+            await moved(fd, db, game_id, snap.version)
             snap = read_game(db, game_id)
 
         assert cut and moves > 40
         knowledge.note(snap)
         for person in people:
-            await _shows(person, game_id, snap.version)
-            cards += _check(person, knowledge)
+            await shows(person, game_id, snap.version)
+            cards += check_looks(person, knowledge)
         assert cards > 200, f"only {cards} card mentions checked"
         # The coach spoke to the players alone; the chances and a muggins were seen by all.
         for person in people:
@@ -406,10 +151,10 @@ async def test_a_whole_game_at_the_table_inside_discord(
             assert any("Muggins" in (s.get("caption") or "") for s in looks)
         # The result, its review, and a new game's choices.
         await al_page.table.locator(".over .result").wait_for()
-        await _fits(bea_page, tmp_path / "phone-over.png")
+        await fits(bea_page, tmp_path / "phone-over.png")
         await al_page.table.locator('[data-key="review"]').click()
         await al_page.table.locator(".review .msg").first.wait_for(timeout=120_000)
-        await _fits(al_page, tmp_path / "desktop-review.png")
+        await fits(al_page, tmp_path / "desktop-review.png")
         await eve_page.table.locator('[data-key="open"]').click()
 
         def new_lobby() -> Message | None:

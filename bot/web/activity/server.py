@@ -55,6 +55,7 @@ from bot.web.activity.sessions import Session, Sessions
 from bot.web.activity.state import activity_state
 from bot.web.capacity import no_room
 from bot.web.loading import load_started
+from engine.variants import STANDARD
 
 __all__ = [
     "ACTIVITY_CSP",
@@ -504,7 +505,10 @@ class ActivityServer:
     async def _new(self, request: web.Request) -> web.Response:
         session = self._session(request)
         body = await _body(request)
-        players, target = _int(body, "players", default=2), _int(body, "target", default=121)
+        # Left out, the variant's own (as /cribbage new: two players to 121).
+        players = _int(body, "players") if body.get("players") is not None else None
+        target = _int(body, "target") if body.get("target") is not None else None
+        variant = body.get("variant")
         computer = body.get("vs_computer", False)
         difficulty = body.get("difficulty", "hard")
         scoring, counting = body.get("scoring", "lurch"), body.get("counting", "auto")
@@ -512,8 +516,15 @@ class ActivityServer:
             isinstance(v, str) and len(v) <= 20 for v in (difficulty, scoring, counting)
         ):
             raise _bad()
+        if variant is not None and not (isinstance(variant, str) and 0 < len(variant) <= 40):
+            raise _bad()
         if not self._discord.bot_in(session.guild_id):
-            command = f"`/cribbage new players:{players} target:{target}`"
+            asked = [
+                f"players:{players}" if players is not None else "",
+                f"target:{target}" if target is not None else "",
+                f"variant:{variant}" if variant not in (None, STANDARD.name) else "",
+            ]
+            command = "`" + " ".join(["/cribbage new", *filter(None, asked)]) + "`"
             return _refuse(NOT_HERE.format(command=command), 409)
         answer = await self._services.lobbies.new_game(
             session.guild_id,
@@ -525,6 +536,7 @@ class ActivityServer:
             difficulty=str(difficulty),
             scoring=str(scoring),
             counting=str(counting),
+            variant=None if variant is None else str(variant),
         )
         if answer.game_id is not None:
             self._games_of[session.channel_id] = answer.game_id

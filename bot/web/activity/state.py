@@ -25,6 +25,7 @@ from bot.core.games.chances import chances
 from bot.core.games.computer import LEVEL_BLURBS, LEVELS, level_name
 from bot.core.games.deal_log import DealLog
 from bot.core.games.games import Loaded
+from bot.core.games.messages.lobby import table_kind, teams_text
 from bot.core.games.messages.private import coach_text
 from bot.core.games.messages.projection import owes_move, resigner
 from bot.core.games.messages.prompts import controls_for
@@ -38,9 +39,17 @@ from engine.phase import Phase
 from engine.players.win_chance import holds
 from engine.scoring import Score, ScoreKind
 from engine.speech import say_pegging, say_score
+from engine.variants import STANDARD, Variant, listed, named
 from engine.views import PublicView, SeatView
 
-__all__ = ["CARD_NAMES", "activity_state", "avatar_url", "card_json", "card_name"]
+__all__ = [
+    "CARD_NAMES",
+    "activity_state",
+    "avatar_url",
+    "card_json",
+    "card_name",
+    "variant_choice",
+]
 
 _RANKS = {1: "ace", 11: "jack", 12: "queen", 13: "king"}
 _SUITS = {
@@ -237,11 +246,33 @@ def _lobby(record: GameRecord, viewer: int) -> dict[str, Any]:
 
 
 def _options(record: GameRecord) -> dict[str, Any]:
+    variant = named(record.variant)
+    rules = record.rules
     return {
         "players": record.num_players,
         "target": record.target,
         "scoring": str(record.scoring),
         "counting": str(record.counting),
+        "variant": variant.name,
+        "title": STANDARD.title if variant is STANDARD else variant.title,
+        "teams": teams_text(rules),
+        # What the table plays, as its lobby in the chat names it.
+        "kind": table_kind(rules, variant),
+    }
+
+
+def variant_choice(variant: Variant) -> dict[str, Any]:
+    """A variant as a new game's choices offer it (``/cribbage new variant:``): its name,
+    title, players, lengths of game, whether the skunk scale may be chosen, and how each
+    number of players sits (``teams``: "two teams of three", or None)."""
+    return {
+        "name": variant.name,
+        "title": variant.title,
+        "description": variant.description,
+        "seats": list(variant.seats),
+        "targets": list(variant.targets),
+        "skunk": variant.skunk,
+        "teams": {str(n): teams_text(variant.rules(n)) for n in variant.seats},
     }
 
 
@@ -337,8 +368,14 @@ def activity_state(
         "game": None,
         "version": 0,
         "status": "none",
-        "open": {"here": can_open, "levels": [[lv, level_name(lv)] for lv in LEVELS]},
+        "open": {
+            "here": can_open,
+            "levels": [[lv, level_name(lv)] for lv in LEVELS],
+        },
     }
+    if record is None or record.status not in (GameStatus.LOBBY, GameStatus.ACTIVE):
+        # A new game's choices are shown: those of /cribbage new.
+        state["open"]["variants"] = [variant_choice(v) for v in listed()]
     if record is None:
         return state
     state.update(

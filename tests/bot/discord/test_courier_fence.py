@@ -40,7 +40,8 @@ async def server() -> AsyncIterator[tuple[TestServer, list[str]]]:
 
     app = web.Application()
     app.router.add_route("*", "/messages/{id}", edit)
-    async with TestServer(app) as running:
+    running = TestServer(app)  # (entered as itself: its __aenter__ is typed as the base's)
+    async with running:
         yield running, received
 
 

@@ -14,6 +14,8 @@ from aiohttp.test_utils import TestClient, TestServer
 from bot.core.base.replies import Answer, User
 from bot.core.games.games import Loaded
 from bot.core.services import Services
+from bot.discord.commands import _PLAYERS
+from bot.discord.options import TARGET_CHOICES, VARIANT_CHOICES
 from bot.store import Store
 from bot.web.activity.identity import ActivityPerson, ActivityPlace, ActivityRefused
 from bot.web.activity.server import NOT_IN_ACTIVITY, ActivityServer
@@ -210,6 +212,11 @@ async def test_a_new_game_is_opened_here_only_where_the_bot_may_post(
         answer = await client.post("/activity/api/new", json=body, headers=al)
         said = (await answer.json())["said"]
         assert answer.status == 409 and "`/cribbage new players:3 target:61`" in said
+        pairs = {"players": 6, "target": 61, "variant": "six_hand_pairs"}
+        answer = await client.post("/activity/api/new", json=pairs, headers=al)
+        said = (await answer.json())["said"]
+        line = "`/cribbage new players:6 target:61 variant:six_hand_pairs`"
+        assert answer.status == 409 and line in said, said
     assert await service.games.store.open_game_in_channel(CHANNEL) is None
 
 
@@ -253,3 +260,39 @@ async def test_a_page_sees_only_its_own_channel(
     body = {"action": "join", "game": other.game_id}
     answer = await (await client.post("/activity/api/act", json=body, headers=al)).json()
     assert answer == {"ok": False, "said": "That game is not at this table."}
+
+
+async def test_a_new_game_offers_and_opens_every_variant(
+    service: Services, client: TestClient[Any, Any]
+) -> None:
+    """With no game at the table, the page is offered what ``/cribbage new`` offers: every
+    variant with its players and lengths of game (and how six sit); a game opened in one is
+    named at the table as its lobby in the chat names it; a combination the variant does not
+    offer gets its one sentence and opens nothing."""
+    al = {"Authorization": "Bearer " + await _session(client, AL)}
+    state = (await (await client.get("/activity/api/state", headers=al)).json())["state"]
+    offered = {v["name"]: v for v in state["open"]["variants"]}
+    assert list(offered) == [v.value for v in VARIANT_CHOICES]
+    assert {n for v in offered.values() for n in v["seats"]} == {c.value for c in _PLAYERS}
+    assert {t for v in offered.values() for t in v["targets"]} == {c.value for c in TARGET_CHOICES}
+    assert offered["seven_card"]["targets"] == [181] and not offered["seven_card"]["skunk"]
+    assert offered["six_hand"]["teams"] == {"6": "two teams of three"}
+    assert offered["six_hand_pairs"]["teams"] == {"6": "three teams of two"}
+    for body, said in (
+        ({"players": 3, "variant": "seven_card", "target": 181}, "is for 2 players"),
+        ({"variant": "seven_card", "target": 121}, "is played to 181"),
+        ({"variant": "chess"}, "chess"),
+    ):
+        answer = await (await client.post("/activity/api/new", json=body, headers=al)).json()
+        assert answer["ok"] is False and said in answer["said"], (body, answer)
+    assert await service.games.store.open_game_in_channel(CHANNEL) is None
+    body = {"players": 6, "variant": "six_hand", "target": 61}
+    opened = await (await client.post("/activity/api/new", json=body, headers=al)).json()
+    state = opened["state"]
+    assert opened["ok"] and state["status"] == "lobby", opened
+    assert state["options"]["kind"] == "Six-hand cribbage, 6 players in two teams of three, to 61"
+    assert state["options"]["title"] == "Six-hand cribbage"
+    assert state["options"]["teams"] == "two teams of three"
+    assert "variants" not in state["open"], "the choices are sent only where they are shown"
+    record = await service.games.store.open_game_in_channel(CHANNEL)
+    assert record is not None and record.variant == "six_hand" and record.target == 61

@@ -33,6 +33,13 @@ async def test_the_activity_draws_each_variants_hands_and_seats(
     game, view = loaded.game, loaded.game.view(0)
     state = activity_state(record, loaded, AL.id)
     assert len(state["seats"]) == seats
+    # The table names what it plays, as the chat's lobby does.
+    kind = named(variant)
+    assert state["options"]["title"] == kind.title and state["options"]["variant"] == variant
+    assert state["options"]["kind"].startswith(f"{kind.title}, {seats} players")
+    teams = {"six_hand": "two teams of three"}.get(variant)
+    assert state["options"]["teams"] == teams
+    assert (teams or "") in state["options"]["kind"]
     assert len(state["sides"]) == len(named(variant).rules(seats).sides)
     assert len(state["hand"]) == len(view.hand) == game.rules.dealt(0, game.dealer)
     assert len(view.hand) in (dealt, dealt + 1)

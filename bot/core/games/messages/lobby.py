@@ -11,7 +11,9 @@ from engine.counting import Counting
 from engine.rules import Rules
 from engine.variants import Variant
 
-__all__ = ["lobby_text"]
+__all__ = ["lobby_text", "table_kind", "teams_text"]
+
+_NUMBERS = {2: "two", 3: "three", 4: "four", 5: "five", 6: "six"}
 
 
 def _partners(rules: Rules) -> str:
@@ -24,6 +26,25 @@ def _partners(rules: Rules) -> str:
     if opposite:
         return f"Partners sit opposite: seats {seats}."
     return f"Teams sit in alternate seats: {seats}."
+
+
+def teams_text(rules: Rules) -> str | None:
+    """How the players are sided, in words, when sides are teams: "two teams of three",
+    "three teams of two", "two teams of two" (None: each plays for themselves)."""
+    if not rules.partners:
+        return None
+    count, size = len(rules.sides), max(len(side) for side in rules.sides)
+    return f"{_NUMBERS.get(count, str(count))} teams of {_NUMBERS.get(size, str(size))}"
+
+
+def table_kind(rules: Rules, variant: Variant | None = None) -> str:
+    """What a table plays, in a line, as its lobby names it: "Seven-card cribbage, 2 players,
+    to 181", "Six-hand cribbage, 6 players in two teams of three, to 121" (the standard game:
+    "Cribbage, 4 players in two teams of two, to 121")."""
+    title = variant.title if variant is not None and variant.name != "standard" else "Cribbage"
+    teams = teams_text(rules)
+    players = f"{rules.seats} players" + (f" in {teams}" if teams else "")
+    return f"{title}, {players}, to {rules.target}"
 
 
 #: The last line of a lobby that is no longer open, by what became of the game.
