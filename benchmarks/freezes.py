@@ -279,6 +279,18 @@ def _when(arrived: float, name: str, run: Run) -> str:
     return f"{arrived - last.woken:.2f} s after its wake"
 
 
+def _roles_around(arrived: float, stamped: dict[str, Stamped]) -> str:
+    """What each process said of its role in the 4 s before a late send and the 2 s after,
+    in seconds from its arrival (as the lines were read: a little after they were said)."""
+    said = [
+        (at - arrived, name, "sends" if sends else "stops")
+        for name, s in stamped.items()
+        for at, sends in s.roles()
+        if -4.0 <= at - arrived <= 2.0
+    ]
+    return ", ".join(f"{name} {what} {at:+.2f} s" for at, name, what in sorted(said)) or "-"
+
+
 def _regressed(messages: list[Message]) -> list[str]:
     """Messages edited back to an earlier deal, or out of the game's end."""
     found = []
@@ -417,7 +429,7 @@ async def measure(count: int, length: float, gap: float, games: int, seed: int) 
     print(f"moves answered: {len(figures.latencies)}")
     print(f"late sends (after the lease passed on): {len(late)}")
     for arrived, name, route in late[:10]:
-        print(f"  {name}: {route} ({_when(arrived, name, run)})")
+        print(f"  {name}: {route} ({_when(arrived, name, run)}; {_roles_around(arrived, stamped)})")
     print(f"regressed messages: {len(regressed)}")
     for line in regressed[:10]:
         print(f"  {line}")
