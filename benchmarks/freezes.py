@@ -13,8 +13,10 @@ looked up in /proc while the connection is open), and each process's role over t
 from what it logs ("is now the sender", "no longer the sender"). It prints:
 
 - late sends: posts, edits and deletes (bot token or an interaction's webhook; interaction
-  callbacks, which any process makes to answer, apart) that reached Discord from a process
-  while the other held the lease;
+  callbacks and the request completing a deferred answer, which the process that got the
+  interaction makes whether it sends or not, apart) that reached Discord from a process while
+  the other held the lease, each with when it arrived against that process's freeze, how its
+  interaction was answered, and what both processes said of their roles around it;
 - regressed messages: a message edited back to an earlier deal, or out of "the game is over";
 - doubled messages: a DM holding two messages with live controls of one game, and orphans:
   such a message that is not the game's newest in that DM (checked once the run is over and
@@ -55,6 +57,7 @@ from benchmarks.bot_load import (  # noqa: E402
     _game,
 )
 from fakediscord import Limits, Message  # noqa: E402
+from fakediscord.interactions import Interaction  # noqa: E402
 from fakediscord.runner import BotProcess  # noqa: E402
 from tests.helpers.postgres import PostgresServer  # noqa: E402
 
@@ -138,24 +141,42 @@ class FreezeDiscord(LoadDiscord):
         #: The interactions' tokens whose deferred answer was already completed.
         self._completed: set[str] = set()
 
-    def _answers(self, route: str) -> bool:
-        """Whether the request completes an interaction's deferred answer (the first edit of
-        its original response after a deferred update, or the first follow-up after
-        "thinking"): the answering process's, whichever sends."""
+    def _interaction(self, route: str) -> Interaction | None:
+        """The interaction whose token a webhook route uses, if any."""
         found = WEBHOOK.search(route)
         if found is None:
+            return None
+        return next((i for i in self.interactions.values() if i.token == found[1]), None)
+
+    def _answers(self, route: str) -> bool:
+        """Whether the request completes an interaction's deferred answer: after a deferred
+        update (type 6), the first edit of the message clicked (its original response) or the
+        first follow-up (an answer that is a reply, not an update of that message); after
+        "thinking" (type 5), the first follow-up or edit of the placeholder. It is the answer
+        of the process that got the interaction, whichever sends: interactions are answered
+        by whoever receives them, lease or not."""
+        interaction = self._interaction(route)
+        if interaction is None or interaction.response is None:
             return False
-        token = found[1]
-        interaction = next((i for i in self.interactions.values() if i.token == token), None)
-        if interaction is None or interaction.response is None or token in self._completed:
+        if interaction.token in self._completed:
             return False
         kind = interaction.response.type
-        first = (kind == 6 and route.startswith("PATCH") and route.endswith("@original")) or (
-            kind == 5 and route.startswith("POST")
-        )
+        edits_original = route.startswith("PATCH") and route.endswith("@original")
+        posts = route.startswith("POST")
+        first = kind in (5, 6) and (edits_original or posts)
         if first:
-            self._completed.add(token)
+            self._completed.add(interaction.token)
         return first
+
+    def described(self, route: str, arrived: float) -> str:
+        """For a late send through an interaction's token: how that interaction was answered
+        and how old it was when the request arrived (monotonic ``arrived``)."""
+        interaction = self._interaction(route)
+        if interaction is None:
+            return "the bot's token"
+        age = self.clock.now() - interaction.created_at - (time.monotonic() - arrived)
+        kind = interaction.response.type if interaction.response is not None else None
+        return f"its interaction answered by type {kind}, {age:.1f} s old"
 
     def _owner_of(self, port: int | None) -> str:
         if port is None:
@@ -429,7 +450,9 @@ async def measure(count: int, length: float, gap: float, games: int, seed: int) 
     print(f"moves answered: {len(figures.latencies)}")
     print(f"late sends (after the lease passed on): {len(late)}")
     for arrived, name, route in late[:10]:
-        print(f"  {name}: {route} ({_when(arrived, name, run)}; {_roles_around(arrived, stamped)})")
+        print(f"  {name}: {route}")
+        print(f"    {_when(arrived, name, run)}; {fd.described(route, arrived)}")
+        print(f"    roles: {_roles_around(arrived, stamped)}")
     print(f"regressed messages: {len(regressed)}")
     for line in regressed[:10]:
         print(f"  {line}")
