@@ -227,8 +227,9 @@ class MessageKeeper:
                 except Superseded:
                     continue  # the owner moved on meanwhile: draw it again
                 return
-            if lane is Lane.HANDS and owing.check_at is not None:
-                self._lanes.remind(owner, channel_id, owing.check_at - self._clock())
+            if lane is Lane.HANDS:
+                due_in = None if owing.check_at is None else owing.check_at - self._clock()
+                self._lanes.remind(owner, channel_id, due_in)
             due = [
                 (o, owing.sent.get(o.key))
                 for o in owing.owed

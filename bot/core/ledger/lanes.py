@@ -109,14 +109,16 @@ class Lanes:
         handle = loop.call_later(max(0.0, delay), self._fire, owner, channel_id, lane)
         self._timers[(owner, lane)] = (handle, channel_id)
 
-    def remind(self, owner: Owner, channel_id: int, delay: float) -> None:
+    def remind(self, owner: Owner, channel_id: int, delay: float | None) -> None:
         """Look at the owner again, in every lane, when a reminder falls due: it is a DM, or a
-        mention in the channel for a player whose DMs are closed."""
-        if self._stopping:
-            return
+        mention in the channel for a player whose DMs are closed. ``delay`` None: no reminder
+        is due any more (no turn is awaited: the game is over, say), and a timer set for one
+        goes (a game that ended keeps none of its timers)."""
         old = self._reminders.pop(owner, None)
         if old is not None:
             old.cancel()
+        if self._stopping or delay is None:
+            return
 
         def due() -> None:
             self._reminders.pop(owner, None)
