@@ -4,7 +4,9 @@ The bot runs as its own process (``python -m bot``, SQLite file) against fakedis
 process, with Discord's limits on. ``--channels`` channels each play game after game, every
 game with a new player (a new Discord user, so a new DM, new interaction tokens, new coach
 settings) against the computer, until ``--games`` games have finished after the warm-up
-(``--warm-up`` games). The bot's resident memory (VmRSS) is read every ``--every`` games;
+(``--warm-up`` games, and at least ``--warm-up-seconds``: 330 s, past the longest while
+anything is kept for, discord.py's rate-limit buckets' 300 s; see ``WARM_UP_SECONDS``). The
+bot's resident memory (VmRSS) is read every ``--every`` games;
 the run prints it against the games finished, and the verdict: the largest RSS after the
 warm-up against the RSS at its end (goal: within 10%).
 
@@ -53,6 +55,12 @@ from fakediscord.runner import BotProcess  # noqa: E402
 
 #: Goal: the RSS after the warm-up stays within this share of the RSS at its end.
 FLAT_WITHIN = 0.10
+#: The warm-up lasts at least this long as well as its games: what is kept for a while rather
+#: than up to a count must have had its while, or its filling reads as growth. The longest is
+#: discord.py's own: a rate-limit bucket per route and channel or token, forgotten 300 s after
+#: its last request (``discord.http.Ratelimit.is_inactive``); the bot's are shorter (a pacer's
+#: bucket goes when its window is empty, a turn reminder within a minute).
+WARM_UP_SECONDS = 330.0
 
 
 class Soak:
@@ -137,6 +145,7 @@ async def measure(
     channels: int,
     games: int,
     warm_up: int,
+    warm_up_seconds: float,
     every: int,
     target: int,
     level: str,
@@ -159,10 +168,13 @@ async def measure(
         assert bot.proc is not None
         pid = bot.proc.pid
         soak = Soak(fd, guild, target, level, seed, short)
-        soak.wanted = warm_up + games
+        # Until the warm-up has had its games and its seconds, games go on without an end.
+        soak.wanted = sys.maxsize
+        warmed: int | None = None
         started = time.perf_counter()
         print(
-            f"soak: {channels} channels, {warm_up} games of warm-up then {games}; each game"
+            f"soak: {channels} channels, a warm-up of {warm_up} games and {warm_up_seconds:.0f} s"
+            f" then {games} games; each game"
             f" one new player against the computer ({level}) to {target}"
             + (", resigned after the first discard" if short else ", played out")
             + "; limits on"
@@ -174,13 +186,17 @@ async def measure(
         while not soak.done.is_set():
             with contextlib.suppress(TimeoutError):
                 await asyncio.wait_for(soak.done.wait(), timeout=1.0)
+            took = time.perf_counter() - started
+            if warmed is None and soak.finished >= warm_up and took >= warm_up_seconds:
+                warmed = soak.finished
+                soak.wanted = warmed + games
+                mark = 0  # a reading now: the base the rest is held to
             if soak.finished >= mark or soak.done.is_set():
                 rss = memory_kib(pid, "VmRSS")
                 if rss is None:
                     print("the bot stopped")
                     break
                 series.append((soak.finished, rss))
-                took = time.perf_counter() - started
                 print(f"  {soak.finished:5}  {rss / 1024:8.1f}  {took:6.0f} s")
                 mark = soak.finished + every
         # The games under way end (no new one starts), so the bot stops with nothing owed.
@@ -193,16 +209,19 @@ async def measure(
         for line in (soak.failed + errors)[:10]:
             print(f"  {line}")
         return 1
-    after = [rss for done, rss in series if done >= warm_up]
+    if warmed is None:
+        print("the warm-up did not end")
+        return 1
+    after = [rss for done, rss in series if done >= warmed]
     if len(after) < 2:
         print("too few samples after the warm-up")
         return 1
     base, top = after[0], max(after)
     grew = top / base - 1
-    per_thousand = (after[-1] - base) / 1024 / max(1, series[-1][0] - warm_up) * 1000
+    per_thousand = (after[-1] - base) / 1024 / max(1, series[-1][0] - warmed) * 1000
     print(
-        f"after the warm-up ({warm_up} games): RSS {base / 1024:.1f} MB; over the next"
-        f" {series[-1][0] - warm_up} games at most {top / 1024:.1f} MB (+{grew:.1%}),"
+        f"after the warm-up ({warmed} games): RSS {base / 1024:.1f} MB; over the next"
+        f" {series[-1][0] - warmed} games at most {top / 1024:.1f} MB (+{grew:.1%}),"
         f" at the end {after[-1] / 1024:.1f} MB ({per_thousand:+.1f} MB per 1,000 games)"
     )
     flat = grew <= FLAT_WITHIN
@@ -215,6 +234,12 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--channels", type=int, default=150, help="channels playing (150)")
     parser.add_argument("--games", type=int, default=2000, help="games after the warm-up")
     parser.add_argument("--warm-up", type=int, default=300, help="games before measuring")
+    parser.add_argument(
+        "--warm-up-seconds",
+        type=float,
+        default=WARM_UP_SECONDS,
+        help=f"and seconds before measuring ({WARM_UP_SECONDS:.0f}; 0 for games alone)",
+    )
     parser.add_argument("--every", type=int, default=100, help="games between readings")
     parser.add_argument("--target", type=int, choices=(61, 121), default=61)
     parser.add_argument("--level", default="easy", help="the computer's level (easy)")
@@ -230,6 +255,7 @@ def main(argv: list[str] | None = None) -> int:
             args.channels,
             args.games,
             args.warm_up,
+            args.warm_up_seconds,
             args.every,
             args.target,
             args.level,
