@@ -197,7 +197,7 @@ async def measure(
                     print("the bot stopped")
                     break
                 series.append((soak.finished, rss))
-                print(f"  {soak.finished:5}  {rss / 1024:8.1f}  {took:6.0f} s")
+                print(f"  {soak.finished:5}  {rss / 1024:8.1f}  {took:6.0f} s", flush=True)
                 mark = soak.finished + every
         # The games under way end (no new one starts), so the bot stops with nothing owed.
         with contextlib.suppress(TimeoutError):
