@@ -585,6 +585,9 @@ class World:
         self.users: dict[int, User] = {}
         self.guilds: dict[int, Guild] = {}
         self.channels: dict[int, Channel] = {}
+        #: Each user's DM channel with the bot, by user id (looked up at every DM: a scan of
+        #: every channel made a soak of thousands of players slower and slower).
+        self._dms: dict[int, Channel] = {}
         self.messages: dict[int, Message] = {}
         self.attachments: dict[int, Attachment] = {}
 
@@ -628,10 +631,11 @@ class World:
 
     def dm_channel(self, user: User) -> Channel:
         """The DM channel between the bot and `user`, created on first use."""
-        for channel in self.channels.values():
-            if channel.is_dm and channel.recipient is user:
-                return channel
+        known = self._dms.get(user.id)
+        if known is not None:
+            return known
         channel = Channel(id=self.ids.next(), name=f"dm-{user.name}", type=DM, recipient=user)
         channel._world = self
         self.channels[channel.id] = channel
+        self._dms[user.id] = channel
         return channel
