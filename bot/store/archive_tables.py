@@ -126,14 +126,22 @@ class ArchiveTables(Queries):
         """Take (or, for its holder, renew) the lease ``name`` for ``seconds`` from now by the
         database's clock; False when another holder has it and it has not lapsed."""
         now = self._db_now()
-        rows = await self._read_write(
+        sql = (
             f"INSERT INTO leases (name, holder, expires_at) VALUES (?, ?, {now} + ?)"
             " ON CONFLICT (name) DO UPDATE SET holder = excluded.holder,"
             " expires_at = excluded.expires_at"
             f" WHERE leases.holder = excluded.holder OR leases.expires_at <= {now}"
-            " RETURNING holder",
-            (name, holder, seconds),
+            " RETURNING holder"
         )
+        if self.dialect is Dialect.POSTGRES:
+            # One statement committed by itself: the lease's row is locked only while the
+            # server runs it. In a transaction of its own, a holder frozen between the
+            # statement and its COMMIT kept the row locked: the process taking over waited
+            # on the lock for the whole freeze and then took a lease whose time, counted from
+            # before the wait, had already run out, while the woken holder took it back.
+            rows = await self._read(sql, (name, holder, seconds))
+        else:
+            rows = await self._read_write(sql, (name, holder, seconds))
         return bool(rows)
 
     async def lease_left(self, name: str) -> float:

@@ -52,3 +52,21 @@ async def test_the_senders_lease_is_timed_by_the_databases_clock(store: Store) -
 async def test_only_one_of_many_racing_takers_gets_the_senders_lease(store: Store) -> None:
     won = await asyncio.gather(*(store.hold_lease("sender", f"p{n}", 5.0) for n in range(8)))
     assert sum(won) == 1
+
+
+async def test_on_postgresql_the_senders_lease_is_one_statement_committed_by_itself(
+    migrated_postgres_url: str,
+) -> None:
+    """Issue 32: a renewal in a transaction of its own (BEGIN, the statement, COMMIT) left the
+    lease's row locked by a holder frozen before its COMMIT; the process taking over waited on
+    that lock for the whole freeze, then got a lease whose time had run out while it waited,
+    and the woken holder took it back: for a moment each said it was the sender. One statement
+    committed by itself holds the row only while the server runs it."""
+    store = await Store.open(migrated_postgres_url)
+    try:
+        before = store.db.round_trips
+        assert await store.hold_lease("sender", "a", 30.0)
+        assert not await store.hold_lease("sender", "b", 30.0)
+        assert store.db.round_trips - before == 2, "one round trip each, no BEGIN or COMMIT"
+    finally:
+        await store.close()
