@@ -204,6 +204,9 @@ async def measure(
             await asyncio.wait_for(asyncio.gather(*tasks, return_exceptions=True), timeout=600)
         await bot.stop()
     errors = [line for line in bot.output if " ERROR " in line]
+    longest = max(bot.output, key=len, default="")
+    if len(longest) > 10_000:
+        print(f"the bot printed a line of {len(longest):,} characters: {longest[:300]}")
     if soak.failed or errors:
         print(f"failures: {len(soak.failed)} games, {len(errors)} errors logged")
         for line in (soak.failed + errors)[:10]:

@@ -25,6 +25,9 @@ from fakediscord.discordpy import point_discord_py_at
 from fakediscord.server import FakeDiscord
 
 REPO_ROOT = Path(__file__).resolve().parent.parent
+#: The longest line of a bot's output read whole (bytes).
+LINE_LIMIT = 16 * 1024 * 1024
+
 ANSI_ESCAPE = re.compile(r"\x1b\[[0-9;]*[A-Za-z]")
 ERROR_LINE = re.compile(r"\b(ERROR|CRITICAL)\b|Traceback \(most recent call last\)")
 
@@ -268,6 +271,9 @@ class BotProcess(RunningBot):
             stdin=asyncio.subprocess.DEVNULL,
             stdout=asyncio.subprocess.PIPE,
             stderr=asyncio.subprocess.STDOUT,
+            # A line of any length is read whole (asyncio's 64 KiB default made a long one
+            # stop the reading, and with it the run, with LimitOverrunError).
+            limit=LINE_LIMIT,
         )
         self._reader = asyncio.create_task(self._read())
         if self._remove_check is None and self.watched:
