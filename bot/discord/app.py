@@ -18,13 +18,14 @@ import asyncio
 import logging
 import random
 import time
+from collections.abc import Sequence
 from typing import Any
 
 import discord
 from discord import app_commands
 from discord.ext import commands, tasks
 
-from bot.core.base.owners import OwnerKind
+from bot.core.base.owners import Owner, OwnerKind
 from bot.core.base.store_errors import UnusableStore
 from bot.core.base.timing import DEFER_AFTER
 from bot.core.games.computer import THINKS_AT_LENGTH
@@ -58,6 +59,19 @@ from engine.scoring import claim_values
 __all__ = ["CribbageBot"]
 
 log = logging.getLogger(__name__)
+
+#: How many owners still owed at a stop its log line names (the rest are counted).
+UNSENT_NAMED = 10
+
+
+def owed_at_stop(unsent: Sequence[Owner]) -> str:
+    """The owners still owed something at a stop, for its log line: counted, and named up to
+    :data:`UNSENT_NAMED` (a stop under load may leave thousands owed, which the next sender
+    sends; one log line must stay a line)."""
+    named = ", ".join(str(owner) for owner in unsent[:UNSENT_NAMED])
+    more = len(unsent) - UNSENT_NAMED
+    return f"{len(unsent)} owners: {named}" + (f" and {more} more" if more > 0 else "")
+
 
 #: How often idle games are looked for (the expiry itself is days).
 EXPIRY_CHECK_MINUTES = 30.0
@@ -450,7 +464,7 @@ class CribbageBot(commands.AutoShardedBot):
             self.services.auto_reviews.stop()
             unsent = await self.keeper.flush(SHUTDOWN_SECONDS / 2, last=True)
             if unsent:
-                log.warning("shutting down with messages still owed to %s", unsent)
+                log.warning("shutting down with messages still owed to %s", owed_at_stop(unsent))
         if hasattr(self, "cluster"):
             await self.cluster.stop()
         if self._thinking is not None:
