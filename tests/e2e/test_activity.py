@@ -19,10 +19,8 @@ from pathlib import Path
 
 from engine.phase import Phase
 from fakediscord import Message
-from fakediscord.runner import free_port
 from fakediscord.testing import BotLauncher
 from tests.helpers.activity_pages import (
-    SECRET,
     SHOWN_WITHIN,
     Knowledge,
     at_the_table,
@@ -35,6 +33,7 @@ from tests.helpers.activity_pages import (
     open_page,
     shows,
     version_of,
+    with_the_activity,
 )
 from tests.helpers.bot_db import latest_game_id, read_game
 from tests.helpers.browser import open_browser
@@ -47,16 +46,8 @@ async def test_a_whole_game_at_the_table_inside_discord(
     fd, general = world.fd, world.general
     al, bea = world.players[0], world.players[1]
     eve = world.spectator
-    port = free_port()
-    await fd.enable_activity(f"127.0.0.1:{port}/activity")
-    env = {
-        "WEB_PORT": str(port),
-        "WEB_SECRET": SECRET,
-        "CLIENT_SECRET": fd.activities.client_secret,
-        # The clock never closes a muggins window here: every claim is settled by a player.
-        "MUGGINS_SECONDS": "3600",
-    }
-    await bots.process(database=world.database, dev_guild=world.guild.id, env=env)
+    # The clock never closes a muggins window here: every claim is settled by a player.
+    await with_the_activity(fd, bots, world.database, world.guild, MUGGINS_SECONDS="3600")
     db = world.database
 
     opened = await fd.slash(al, general, "/cribbage new players:2 target:61 counting:manual")

@@ -23,10 +23,8 @@ from typing import Any
 
 from fakediscord import Channel, FakeDiscord, User
 from fakediscord.activities import Instance
-from fakediscord.runner import free_port
 from fakediscord.testing import BotLauncher
 from tests.helpers.activity_pages import (
-    SECRET,
     SHOWN_WITHIN,
     Knowledge,
     Person,
@@ -38,6 +36,7 @@ from tests.helpers.activity_pages import (
     open_page,
     shows,
     version_of,
+    with_the_activity,
 )
 from tests.helpers.bot_db import latest_game_id, read_game, rows
 from tests.helpers.browser import open_browser
@@ -147,14 +146,7 @@ async def _start(
 ) -> tuple[FakeDiscord, Channel, list[User]]:
     """The bot with the Activity on, and more people in the server (``extra``)."""
     fd = world.fd
-    port = free_port()
-    await fd.enable_activity(f"127.0.0.1:{port}/activity")
-    env = {
-        "WEB_PORT": str(port),
-        "WEB_SECRET": SECRET,
-        "CLIENT_SECRET": fd.activities.client_secret,
-    }
-    await bots.process(database=world.database, dev_guild=world.guild.id, env=env)
+    await with_the_activity(fd, bots, world.database, world.guild)
     more = [fd.add_user(name) for name in extra]
     for user in more:
         world.guild.add_member(user)

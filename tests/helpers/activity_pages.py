@@ -18,14 +18,34 @@ from engine.cards import Card
 from engine.events import Claimed
 from engine.game import Game
 from engine.scoring import score_hand
-from fakediscord import Channel, FakeDiscord, Message, User
+from fakediscord import Channel, FakeDiscord, Guild, Message, User
 from fakediscord.activities import Instance
-from tests.helpers.bot_db import Snapshot, rows
+from fakediscord.runner import free_port
+from fakediscord.testing import BotLauncher
+from tests.helpers.bot_db import Database, Snapshot, rows
 from tests.helpers.card_leaks import cards_named, revealed_by
 
 SECRET = "a test secret, long enough"
 PHONE: ViewportSize = {"width": 360, "height": 640}
 DESKTOP: ViewportSize = {"width": 1280, "height": 800}
+
+
+async def with_the_activity(
+    fd: FakeDiscord, bots: BotLauncher, database: Database, guild: Guild, **env: str
+) -> None:
+    """Start the bot with the Activity on: its web server on a free port, the Activity's URL
+    mapped to it in fakediscord, the OAuth2 secret fakediscord knows; ``env`` added."""
+    port = free_port()
+    await fd.enable_activity(f"127.0.0.1:{port}/activity")
+    settings = {
+        "WEB_PORT": str(port),
+        "WEB_SECRET": SECRET,
+        "CLIENT_SECRET": fd.activities.client_secret,
+        **env,
+    }
+    await bots.process(database=database, dev_guild=guild.id, env=settings)
+
+
 #: How long a page may take to show a move (a busy machine: generous; the wait ends at once).
 SHOWN_WITHIN = 30_000
 
