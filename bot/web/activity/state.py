@@ -39,7 +39,7 @@ from engine.phase import Phase
 from engine.players.win_chance import holds
 from engine.scoring import Score, ScoreKind
 from engine.speech import say_pegging, say_score
-from engine.variants import STANDARD, Variant, listed, named
+from engine.variants import Variant, listed, named
 from engine.views import PublicView, SeatView
 
 __all__ = [
@@ -254,7 +254,7 @@ def _options(record: GameRecord) -> dict[str, Any]:
         "scoring": str(record.scoring),
         "counting": str(record.counting),
         "variant": variant.name,
-        "title": STANDARD.title if variant is STANDARD else variant.title,
+        "title": variant.title,
         "teams": teams_text(rules),
         # What the table plays, as its lobby in the chat names it.
         "kind": table_kind(rules, variant),
