@@ -144,9 +144,7 @@ class FreezeDiscord(LoadDiscord):
     def _interaction(self, route: str) -> Interaction | None:
         """The interaction whose token a webhook route uses, if any."""
         found = WEBHOOK.search(route)
-        if found is None:
-            return None
-        return next((i for i in self.interactions.values() if i.token == found[1]), None)
+        return None if found is None else self._by_token.get(found[1])
 
     def _answers(self, route: str) -> bool:
         """Whether the request completes an interaction's deferred answer: after a deferred
