@@ -133,15 +133,9 @@ class ArchiveTables(Queries):
             f" WHERE leases.holder = excluded.holder OR leases.expires_at <= {now}"
             " RETURNING holder"
         )
-        if self.dialect is Dialect.POSTGRES:
-            # One statement committed by itself: the lease's row is locked only while the
-            # server runs it. In a transaction of its own, a holder frozen between the
-            # statement and its COMMIT kept the row locked: the process taking over waited
-            # on the lock for the whole freeze and then took a lease whose time, counted from
-            # before the wait, had already run out, while the woken holder took it back.
-            rows = await self._read(sql, (name, holder, seconds))
-        else:
-            rows = await self._read_write(sql, (name, holder, seconds))
+        # Committed by itself (see _read_write): a holder frozen mid-renewal never keeps the
+        # lease's row locked against the process taking over.
+        rows = await self._read_write(sql, (name, holder, seconds))
         return bool(rows)
 
     async def lease_left(self, name: str) -> float:

@@ -123,10 +123,14 @@ class PostgresDatabase:
         return database
 
     async def fetch(self, sql: str, params: Sequence[Any] = ()) -> list[Row]:
-        """One query's rows."""
+        """One query's rows (a writing statement with RETURNING among them, committed by
+        itself: a duplicate key raises as in a transaction)."""
         self.round_trips += 1
-        with translated(on_postgres):
-            return list(await self.pool.fetch(numbered_placeholders(sql), *params))
+        try:
+            with translated(on_postgres):
+                return list(await self.pool.fetch(numbered_placeholders(sql), *params))
+        except asyncpg.UniqueViolationError as error:
+            raise _unique(error) from None
 
     async def execute(self, sql: str, params: Sequence[Any] = ()) -> int:
         """One writing statement, committed by itself (one round trip)."""

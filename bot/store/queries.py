@@ -36,6 +36,12 @@ class Queries:
         return self.db.transaction()
 
     async def _read_write(self, sql: str, params: Sequence[Any]) -> list[Row]:
-        """One writing statement that returns rows, in a transaction of its own."""
+        """One writing statement that returns rows, committed by itself. On PostgreSQL it is
+        sent alone (autocommit: one round trip, its rows locked only while the server runs
+        it; in a BEGIN ... COMMIT of its own, a process frozen before its COMMIT kept them
+        locked, and a lease's taker waited out the whole freeze); on SQLite, in a
+        transaction of its own (its writes go through the writing connection)."""
+        if self.dialect is Dialect.POSTGRES:
+            return await self.db.fetch(sql, params)
         async with self._writing() as tx:
             return await tx.fetch(sql, params)
