@@ -158,7 +158,10 @@ class CribbageBot(commands.AutoShardedBot):
         self._owns_store = store is None
         self._store_closed = False
         self._thinking: WorkerThinking | None = None
-        #: Bringing the games up to date after taking over from another process.
+        #: Bringing the games up to date at start-up (on READY) and after taking over from
+        #: another process: tasks of their own, so that a stop cancels them before the store
+        #: closes under them (what they did not reach, the next start reconciles).
+        self._reconciling: asyncio.Task[None] | None = None
         self._taking_over: asyncio.Task[None] | None = None
         #: The game pages' server, when WEB_PORT is set.
         self.web: WebServer | None = None
@@ -411,7 +414,9 @@ class CribbageBot(commands.AutoShardedBot):
         after a reconnect; reconciling again then is harmless (only differences are sent)."""
         log.info("logged in as %s (%s)", self.user, self.user.id if self.user else "?")
         if self.cluster.sender:
-            await self.reconcile()
+            # A task of its own, which a stop cancels (discord.py's event task is not kept).
+            self._reconciling = asyncio.create_task(self.reconcile(), name="crib-reconcile")
+            await self._reconciling
 
     async def on_app_command_error(
         self, interaction: discord.Interaction[Any], error: app_commands.AppCommandError
@@ -457,6 +462,7 @@ class CribbageBot(commands.AutoShardedBot):
         """Stop the expiry task, take no new moves, send what is owed, close the gateway and
         the store."""
         self.expire_idle_games.cancel()
+        await self._stop_reconciling()
         if hasattr(self, "io"):
             await self.io.shut_down(SHUTDOWN_SECONDS / 2)
             self.services.clock.stop()
@@ -479,6 +485,17 @@ class CribbageBot(commands.AutoShardedBot):
             self._store_closed = True
             log.info("database round trips: %d", self.store.db.round_trips)
             await self.store.close()
+
+    async def _stop_reconciling(self) -> None:
+        """Cancel a reconciliation still under way (a stop during start-up or a takeover): it
+        reads the store, which closes at the end of the stop; the next start does it again."""
+        tasks_ = [
+            t for t in (self._reconciling, self._taking_over, self._caught_up) if t is not None
+        ]
+        for task in tasks_:
+            task.cancel()
+        # Each ends as it handles its cancellation (an already ended one returns at once).
+        await asyncio.gather(*tasks_, return_exceptions=True)
 
 
 def _page_links(settings: Settings) -> PageLinks | None:

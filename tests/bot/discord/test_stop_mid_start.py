@@ -1,0 +1,57 @@
+"""A stop while the bot is still bringing its games up to date at start-up: the
+reconciliation is cancelled before the store it reads is closed (it logged "Connection closed"
+from on_ready when a SIGTERM came then); the next start reconciles again."""
+
+from __future__ import annotations
+
+import asyncio
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from bot.core.base.owners import Owner
+from bot.core.ledger import MessageKeeper
+from bot.discord.app import CribbageBot
+from bot.settings import Settings
+from fakediscord import FakeDiscord
+from fakediscord.testing import BotLauncher
+
+
+async def test_a_stop_during_the_start_ups_reconciliation_cancels_it_before_the_store_closes(
+    bots: BotLauncher, fake_discord: FakeDiscord, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    guild = fake_discord.add_guild("Club")
+    entered = asyncio.Event()
+    gate = asyncio.Event()
+    ended: asyncio.Future[str] = asyncio.get_running_loop().create_future()
+    original = MessageKeeper.reconcile
+
+    async def held(self: MessageKeeper, *args: Any, **kwargs: Any) -> list[Owner]:
+        # The reconciliation has begun and waits here until the test lets it go on; how it
+        # ended is noted: cancelled, or what reading the store then did.
+        entered.set()
+        try:
+            await gate.wait()
+            owners = await original(self, *args, **kwargs)
+        except asyncio.CancelledError:
+            ended.set_result("cancelled")
+            raise
+        except Exception as error:
+            ended.set_result(f"raised {error!r}")
+            raise
+        ended.set_result("read the store")
+        return owners
+
+    monkeypatch.setattr(MessageKeeper, "reconcile", held)
+    settings = Settings(
+        discord_token=fake_discord.bot_token,
+        dev_guild_id=guild.id,
+        database_path=str(tmp_path / "bot.db"),
+    )
+    running = await bots.in_process(lambda: CribbageBot(settings))
+    await asyncio.wait_for(entered.wait(), timeout=30)
+
+    await running.stop()  # closes the bot, and the store it opened
+    gate.set()
+    assert await asyncio.wait_for(ended, timeout=30) == "cancelled"
