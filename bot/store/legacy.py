@@ -68,6 +68,15 @@ def _query(*conditions: str) -> str:
     return "SELECT " + " AND ".join(conditions)
 
 
+def _statement(migration: str, start: str) -> str:
+    """The statement of today's SQLite ``migration`` that begins with ``start``, through the
+    first ``;`` after it (the statements taken have none inside them). A migration is never
+    changed once applied, so this is what today's file makes, read from it, not copied."""
+    text = (Dialect.SQLITE.migrations_dir / f"{migration}.sql").read_text(encoding="utf-8")
+    begin = text.index(start)
+    return text[begin : text.index(";", begin) + 1]
+
+
 #: For each migration from before names were recorded, a query whose one value is true when
 #: what it made is in the database (after :data:`REPAIRS`). Each migration's changes were
 #: committed together, so one thing it made stands for all of it, its data changes included.
@@ -126,16 +135,6 @@ DROP TABLE game_messages;
 ALTER TABLE game_messages_new RENAME TO game_messages;
 """
 
-_SQLITE_PENDING_POSTS = """
-CREATE TABLE pending_posts (
-    game_id    INTEGER NOT NULL REFERENCES games (id) ON DELETE CASCADE,
-    key        TEXT    NOT NULL,
-    channel_id INTEGER NOT NULL,
-    since      REAL    NOT NULL,
-    PRIMARY KEY (game_id, key)
-);
-"""
-
 _SQLITE_GAME_ARCHIVES = """
 CREATE TABLE game_archives_new (
     game_id INTEGER NOT NULL PRIMARY KEY REFERENCES games (id) ON DELETE CASCADE,
@@ -182,7 +181,7 @@ REPAIRS: dict[Dialect, tuple[Repair, ...]] = {
         Repair(
             why="004 as first written (8765cc2, 07b8dd7) made no pending_posts table",
             needed=_query(_sqlite_table("game_messages"), "NOT " + _sqlite_table("pending_posts")),
-            sql=_SQLITE_PENDING_POSTS,
+            sql=_statement("004_messages", "CREATE TABLE pending_posts ("),
         ),
         Repair(
             why="retention as migration 007 (9275946) made game_archives.game_id without NOT NULL",
