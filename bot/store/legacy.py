@@ -23,7 +23,7 @@ all). Migrations added since names are recorded never need an entry here.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from bot.store.database import Dialect, MigrationTransaction
@@ -68,6 +68,30 @@ def _query(*conditions: str) -> str:
     return "SELECT " + " AND ".join(conditions)
 
 
+def _since_007(
+    table: Callable[[str], str], column: Callable[[str, str], str], expert: str
+) -> dict[str, str]:
+    """:data:`DONE`'s entries for 007 to 011, which both databases ran and which made the same
+    things on each: asked with the database's own ``table`` and ``column`` questions, and
+    ``expert`` for 009, whose one change (the seats' CHECK) each keeps its own way."""
+    return {
+        "007_processes": _query(table("leases")),
+        "008_retention": _query(table("game_archives")),
+        "009_expert_level": _query(expert),
+        "010_lurches": _query(column("results", "scoring")),
+        "011_members_seen": _query(table("members_seen")),
+    }
+
+
+def _statement(migration: str, start: str) -> str:
+    """The statement of today's SQLite ``migration`` that begins with ``start``, through the
+    first ``;`` after it (the statements taken have none inside them). A migration is never
+    changed once applied, so this is what today's file makes, read from it, not copied."""
+    text = (Dialect.SQLITE.migrations_dir / f"{migration}.sql").read_text(encoding="utf-8")
+    begin = text.index(start)
+    return text[begin : text.index(";", begin) + 1]
+
+
 #: For each migration from before names were recorded, a query whose one value is true when
 #: what it made is in the database (after :data:`REPAIRS`). Each migration's changes were
 #: committed together, so one thing it made stands for all of it, its data changes included.
@@ -79,27 +103,23 @@ DONE: dict[Dialect, dict[str, str]] = {
         "004_messages": _query(_sqlite_table("game_messages")),
         "005_table_options": _query(_sqlite_column("games", "scoring")),
         "006_ratings": _query(_sqlite_table("standings")),
-        "007_processes": _query(_sqlite_table("leases")),
-        "008_retention": _query(_sqlite_table("game_archives")),
-        # The one change it makes is the seats table's CHECK, which only its text holds.
-        "009_expert_level": _query(
-            "EXISTS (SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'seats'"
-            " AND sql LIKE '%''expert''%')"
+        **_since_007(
+            _sqlite_table,
+            _sqlite_column,
+            # Only the table's text holds its CHECK.
+            expert="EXISTS (SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'seats'"
+            " AND sql LIKE '%''expert''%')",
         ),
-        "010_lurches": _query(_sqlite_column("results", "scoring")),
-        "011_members_seen": _query(_sqlite_table("members_seen")),
     },
     Dialect.POSTGRES: {
         "006_base": _query(_postgres_table("games")),
-        "007_processes": _query(_postgres_table("leases")),
-        "008_retention": _query(_postgres_table("game_archives")),
-        "009_expert_level": _query(
-            "EXISTS (SELECT 1 FROM pg_constraint WHERE conrelid = to_regclass('seats')"
+        **_since_007(
+            _postgres_table,
+            _postgres_column,
+            expert="EXISTS (SELECT 1 FROM pg_constraint WHERE conrelid = to_regclass('seats')"
             " AND conname = 'seats_computer_level_check'"
-            " AND pg_get_constraintdef(oid) LIKE '%''expert''%')"
+            " AND pg_get_constraintdef(oid) LIKE '%''expert''%')",
         ),
-        "010_lurches": _query(_postgres_column("results", "scoring")),
-        "011_members_seen": _query(_postgres_table("members_seen")),
     },
 }
 
@@ -126,15 +146,6 @@ DROP TABLE game_messages;
 ALTER TABLE game_messages_new RENAME TO game_messages;
 """
 
-_SQLITE_PENDING_POSTS = """
-CREATE TABLE pending_posts (
-    game_id    INTEGER NOT NULL REFERENCES games (id) ON DELETE CASCADE,
-    key        TEXT    NOT NULL,
-    channel_id INTEGER NOT NULL,
-    since      REAL    NOT NULL,
-    PRIMARY KEY (game_id, key)
-);
-"""
 
 _SQLITE_GAME_ARCHIVES = """
 CREATE TABLE game_archives_new (
@@ -146,7 +157,17 @@ DROP TABLE game_archives;
 ALTER TABLE game_archives_new RENAME TO game_archives;
 """
 
-_SHOWN_VERSION = "ALTER TABLE game_messages ADD COLUMN shown_version INTEGER NOT NULL DEFAULT 0;"
+
+def _leases_alone(table: Callable[[str], str], column: Callable[[str, str], str]) -> Repair:
+    """The repair both databases need where 007 was first written, asked with the database's
+    own ``table`` and ``column`` questions."""
+    return Repair(
+        why="007 as first written (5e64fa2, 2fb8738, 396c26c) made leases alone, without "
+        "game_messages.shown_version",
+        needed=_query(table("leases"), "NOT " + column("game_messages", "shown_version")),
+        sql="ALTER TABLE game_messages ADD COLUMN shown_version INTEGER NOT NULL DEFAULT 0;",
+    )
+
 
 #: Repairs in the order they run. SQLite makes a table again to change a column or put one
 #: in its place, as its documentation says (a new table, the rows copied, the old one dropped
@@ -154,14 +175,7 @@ _SHOWN_VERSION = "ALTER TABLE game_messages ADD COLUMN shown_version INTEGER NOT
 #: indexes are their keys, which the new definitions make again.
 REPAIRS: dict[Dialect, tuple[Repair, ...]] = {
     Dialect.SQLITE: (
-        Repair(
-            why="007 as first written (5e64fa2, 2fb8738, 396c26c) made leases alone, without "
-            "game_messages.shown_version",
-            needed=_query(
-                _sqlite_table("leases"), "NOT " + _sqlite_column("game_messages", "shown_version")
-            ),
-            sql=_SHOWN_VERSION,
-        ),
+        _leases_alone(_sqlite_table, _sqlite_column),
         Repair(
             why="004 as first written (8765cc2) made game_messages without token_original",
             needed=_query(
@@ -182,7 +196,7 @@ REPAIRS: dict[Dialect, tuple[Repair, ...]] = {
         Repair(
             why="004 as first written (8765cc2, 07b8dd7) made no pending_posts table",
             needed=_query(_sqlite_table("game_messages"), "NOT " + _sqlite_table("pending_posts")),
-            sql=_SQLITE_PENDING_POSTS,
+            sql=_statement("004_messages", "CREATE TABLE pending_posts ("),
         ),
         Repair(
             why="retention as migration 007 (9275946) made game_archives.game_id without NOT NULL",
@@ -193,17 +207,7 @@ REPAIRS: dict[Dialect, tuple[Repair, ...]] = {
             sql=_SQLITE_GAME_ARCHIVES,
         ),
     ),
-    Dialect.POSTGRES: (
-        Repair(
-            why="007 as first written (5e64fa2, 2fb8738, 396c26c) made leases alone, without "
-            "game_messages.shown_version",
-            needed=_query(
-                _postgres_table("leases"),
-                "NOT " + _postgres_column("game_messages", "shown_version"),
-            ),
-            sql=_SHOWN_VERSION,
-        ),
-    ),
+    Dialect.POSTGRES: (_leases_alone(_postgres_table, _postgres_column),),
 }
 
 

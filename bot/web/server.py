@@ -307,7 +307,8 @@ class WebServer:
         return pages + (self.activity.watching if self.activity is not None else 0)
 
     def _room(self) -> bool:
-        """Whether another live page may open now (a refusal is noted, as for the pages)."""
+        """Whether another live page (a game's page or the Activity's) may open now; a
+        refusal is noted, and a page taken after refusals ends their spell."""
         limits = self.limits
         if limits is None or self.watching >= limits.live_pages:
             self._refused("live pages", self.watching)
@@ -549,12 +550,9 @@ class WebServer:
 
     async def _live(self, request: web.Request) -> web.StreamResponse:
         record = await self._record(request)
-        limits = self.limits
-        if limits is None or self.watching >= limits.live_pages:
+        if not self._room():
             # The page keeps what it shows; its script says so and tries again later.
-            self._refused("live pages", self.watching)
             return no_room()
-        self._taken()
         response = web.StreamResponse(
             headers={
                 "Content-Type": "text/event-stream",
