@@ -28,6 +28,7 @@ from tests.helpers.activity_pages import (
     SHOWN_WITHIN,
     Knowledge,
     Person,
+    all_checked,
     at_the_table,
     check_looks,
     in_chat,
@@ -179,10 +180,7 @@ async def _first_deal(
     seen = 0
     claims: list[bool] = []
     while snap.game is not None and snap.game.deal_number == 1:
-        knowledge.note(snap)
-        for person in people:
-            await shows(person, game_id, snap.version)
-            seen += check_looks(person, knowledge)
+        seen += await all_checked(people, knowledge, game_id, snap)
         phase = snap.game.phase.value
         if phase not in checked:
             checked.add(phase)
@@ -199,10 +197,8 @@ async def _first_deal(
             await in_chat(fd, users[move.seat], channel, move)
         await moved(fd, db, game_id, snap.version)
         snap = read_game(db, game_id)
-    knowledge.note(snap)
+    seen += await all_checked(people, knowledge, game_id, snap)
     for person in people:
-        await shows(person, game_id, snap.version)
-        seen += check_looks(person, knowledge)
         await laid_out(person, table)
     assert seen > 50, f"only {seen} card mentions checked"
     for person in people:
