@@ -23,9 +23,9 @@ from fakediscord.testing import BotLauncher
 from tests.helpers.activity_pages import (
     SHOWN_WITHIN,
     Knowledge,
+    all_checked,
     at_the_table,
     button,
-    check_looks,
     fits,
     in_chat,
     moved,
@@ -99,10 +99,7 @@ async def test_a_whole_game_at_the_table_inside_discord(
         cut = False
         pictures: set[str] = set()
         while snap.game is not None and snap.game.phase is not Phase.OVER:
-            knowledge.note(snap)
-            for person in people:
-                await shows(person, game_id, snap.version)
-                cards += check_looks(person, knowledge)
+            cards += await all_checked(people, knowledge, game_id, snap)
             phase = snap.game.phase.value
             if phase not in pictures:
                 # Each phase once, on the phone and a desktop.
@@ -128,10 +125,7 @@ async def test_a_whole_game_at_the_table_inside_discord(
             snap = read_game(db, game_id)
 
         assert cut and moves > 40
-        knowledge.note(snap)
-        for person in people:
-            await shows(person, game_id, snap.version)
-            cards += check_looks(person, knowledge)
+        cards += await all_checked(people, knowledge, game_id, snap)
         assert cards > 200, f"only {cards} card mentions checked"
         # The coach spoke to the players alone; the chances and a muggins were seen by all.
         for person in people:

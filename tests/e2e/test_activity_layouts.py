@@ -28,6 +28,7 @@ from tests.helpers.activity_pages import (
     SHOWN_WITHIN,
     Knowledge,
     Person,
+    all_checked,
     at_the_table,
     check_looks,
     in_chat,
@@ -160,18 +161,26 @@ def _seated(db: Any, game_id: int) -> dict[int, int]:
 
 
 async def _first_deal(
-    fd: FakeDiscord,
-    channel: Channel,
-    db: Any,
+    world: World,
     game_id: int,
-    users: dict[int, User],
-    pages: dict[int, Person],
+    players: list[User],
+    on_pages: list[Person],
     watchers: list[Person],
-    table: Table,
-) -> set[str]:
-    """Play the first deal: the seats with a page move there (tapping), the others in the
-    chat; at each phase, on every page, check what it shows (at the crib, every card the
-    rules deal each seat with a page). Answers the phases checked."""
+    kind: tuple[str, ...],
+) -> None:
+    """Start the game from the first of ``on_pages`` (the players with a page) and play its
+    first deal: the seats with a page move there (tapping), the others in the chat; at each
+    phase, on every page, check what it shows (a table with two tracks, ``kind``'s words; at
+    the crib, every card the rules deal each seat with a page). The discard and the play must
+    both be checked."""
+    fd, channel, db = world.fd, world.general, world.database
+    before = version_of(db, game_id)
+    await on_pages[0].table.locator('[data-key="start"]').click()
+    await moved(fd, db, game_id, before)
+    seat_of = _seated(db, game_id)
+    users = {seat_of[user.id]: user for user in players}
+    pages = {seat_of[person.user.id]: person for person in on_pages}
+    table = Table([users[seat].name for seat in sorted(users)], 2, kind)
     people = [*pages.values(), *watchers]
     knowledge = Knowledge({user.id: seat for seat, user in users.items()})
     snap = read_game(db, game_id)
@@ -179,10 +188,7 @@ async def _first_deal(
     seen = 0
     claims: list[bool] = []
     while snap.game is not None and snap.game.deal_number == 1:
-        knowledge.note(snap)
-        for person in people:
-            await shows(person, game_id, snap.version)
-            seen += check_looks(person, knowledge)
+        seen += await all_checked(people, knowledge, game_id, snap)
         phase = snap.game.phase.value
         if phase not in checked:
             checked.add(phase)
@@ -199,15 +205,13 @@ async def _first_deal(
             await in_chat(fd, users[move.seat], channel, move)
         await moved(fd, db, game_id, snap.version)
         snap = read_game(db, game_id)
-    knowledge.note(snap)
+    seen += await all_checked(people, knowledge, game_id, snap)
     for person in people:
-        await shows(person, game_id, snap.version)
-        seen += check_looks(person, knowledge)
         await laid_out(person, table)
     assert seen > 50, f"only {seen} card mentions checked"
     for person in people:
         assert person.errors == [], (person.user.name, person.errors)
-    return checked
+    assert {"discard", "play"} <= checked, checked
 
 
 async def test_six_seats_in_two_teams_opened_and_played_at_the_table(
@@ -269,25 +273,14 @@ async def test_six_seats_in_two_teams_opened_and_played_at_the_table(
         eve_page = await open_page(browser, fd, eve, instance, phone=True)
         for person in (al_page, bea_page, eve_page):
             await shows(person, game_id, version_of(db, game_id))
-        before = version_of(db, game_id)
-        await table.locator('[data-key="start"]').click()
-        await moved(fd, db, game_id, before)
-        seat_of = _seated(db, game_id)
-        everyone = [al, bea, world.players[2], world.players[3], *more]
-        users = {seat_of[u.id]: u for u in everyone}
-        names = [users[seat].name for seat in range(6)]
-        kind = ("Six-hand cribbage", "two teams of three", "to 61")
-        phases = await _first_deal(
-            fd,
-            general,
-            db,
+        await _first_deal(
+            world,
             game_id,
-            users,
-            {seat_of[al.id]: al_page, seat_of[bea.id]: bea_page},
+            [al, bea, world.players[2], world.players[3], *more],
+            [al_page, bea_page],
             [eve_page],
-            Table(names, 2, kind),
+            ("Six-hand cribbage", "two teams of three", "to 61"),
         )
-        assert {"discard", "play"} <= phases, phases
         # The show of the first deal: six hands and the crib, each with its owner.
         for person in (al_page, bea_page, eve_page):
             shown = person.table.locator(".show .shown")
@@ -317,23 +310,9 @@ async def test_seven_cards_at_the_table_on_a_phone_and_a_desktop(
             await shows(person, game_id, version_of(db, game_id))
             lobby = person.table.locator(".lobby .kind")
             await lobby.filter(has_text="Seven-card cribbage, 2 players, to 181").wait_for()
-        before = version_of(db, game_id)
-        await al_page.table.locator('[data-key="start"]').click()
-        await moved(fd, db, game_id, before)
-        seat_of = _seated(db, game_id)
-        users = {seat_of[al.id]: al, seat_of[bea.id]: bea}
-        pages = {seat_of[al.id]: al_page, seat_of[bea.id]: bea_page}
-        phases = await _first_deal(
-            fd,
-            general,
-            db,
-            game_id,
-            users,
-            pages,
-            [],
-            Table([users[0].name, users[1].name], 2, ("Seven-card cribbage", "to 181")),
+        await _first_deal(
+            world, game_id, [al, bea], [al_page, bea_page], [], ("Seven-card cribbage", "to 181")
         )
-        assert {"discard", "play"} <= phases, phases
 
 
 async def test_five_hand_gives_each_player_a_track_of_their_own(

@@ -276,6 +276,19 @@ async def shows(person: Person, game_id: int, version: int) -> None:
     await person.table.locator(selector).wait_for(state="attached", timeout=SHOWN_WITHIN)
 
 
+async def all_checked(
+    people: list[Person], knowledge: Knowledge, game_id: int, snap: Snapshot
+) -> int:
+    """Note ``snap`` in ``knowledge``, wait until each page shows its version, and check what
+    each got since its last check (check_looks); answers how many cards they named."""
+    knowledge.note(snap)
+    cards = 0
+    for person in people:
+        await shows(person, game_id, snap.version)
+        cards += check_looks(person, knowledge)
+    return cards
+
+
 async def fits(person: Person, path: Path) -> None:
     """The page fits its window's width (nothing to scroll sideways), and its picture."""
     frame = person.page.frames[1]

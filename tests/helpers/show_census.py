@@ -43,10 +43,13 @@ from tests.helpers.reference_cribbage import (
 
 __all__ = [
     "FIVE_CARD_HANDS",
+    "FOUR_CARD_CRIBS_MEAN",
     "FOUR_CARD_CRIBS_ZERO",
     "FOUR_CARD_HANDS",
+    "RECORDED_HANDS",
     "THREE_CARD_HANDS",
     "census",
+    "matches_recorded",
     "mean",
     "starter_counts",
     "starter_totals",
@@ -60,8 +63,9 @@ FOUR_CARD_HANDS = {
     12: 317_340, 13: 19_656, 14: 90_100, 15: 9_168, 16: 58_248, 17: 11_196, 18: 2_708,
     20: 8_068, 21: 2_496, 22: 444, 23: 356, 24: 3_680, 28: 76, 29: 4,
 }  # fmt: skip
-#: Under the crib's flush rule only the zero count changes there (and the mean, 4.734819).
+#: Under the crib's flush rule only the zero count changes there, and the mean.
 FOUR_CARD_CRIBS_ZERO = 1_022_208
+FOUR_CARD_CRIBS_MEAN = 4.734819
 
 #: Five-card cribbage: every three-card hand with every starter (1,082,900), hand rules
 #: (no crib has three cards): mean 2.592350, highest 20 (5-5-5 with a 5). Recorded from
@@ -82,6 +86,9 @@ FIVE_CARD_HANDS = {
     25: 25_436, 26: 163_280, 27: 38_100, 28: 113_464, 29: 13_864, 30: 46_476, 31: 1_308,
     32: 4_764, 33: 36, 34: 2_544, 36: 1_284, 37: 60, 38: 9_960, 39: 12, 40: 1_248, 46: 1_296,
 }  # fmt: skip
+
+#: The distributions above by the hand's size (hand rules).
+RECORDED_HANDS = {3: THREE_CARD_HANDS, 4: FOUR_CARD_HANDS, 5: FIVE_CARD_HANDS}
 
 
 @cache
@@ -159,3 +166,13 @@ def census(size: int, *, crib: bool = False) -> dict[int, int]:
 def mean(counts: dict[int, int]) -> float:
     """The average total of a distribution."""
     return sum(total * n for total, n in counts.items()) / sum(counts.values())
+
+
+def matches_recorded(counts: dict[int, int], size: int, *, crib: bool = False) -> bool:
+    """Whether a census of ``size``-card hands is the one recorded here: the whole distribution
+    by hand rules, or by the crib's flush rule the zero count and the mean (recorded for four
+    cards only: every variant's crib has four)."""
+    if crib:
+        zero, average = counts.get(0), round(mean(counts), 6)
+        return size == 4 and zero == FOUR_CARD_CRIBS_ZERO and average == FOUR_CARD_CRIBS_MEAN
+    return counts == RECORDED_HANDS[size]
