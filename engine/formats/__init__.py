@@ -14,34 +14,12 @@ from __future__ import annotations
 import importlib
 import pkgutil
 
-from engine.formats.base import (
-    Match,
-    Pairs,
-    Progress,
-    TournamentFormat,
-    UnknownFormat,
-    choices_text,
-    find,
-    listed,
-    named,
-    register,
-    unregister,
-)
+# The package's names are base's, listed once, in base.__all__ (asyncio's package does the same).
+from engine.formats import base
+from engine.formats.base import *  # noqa: F403
 
-__all__ = [
-    "Match",
-    "Pairs",
-    "Progress",
-    "TournamentFormat",
-    "UnknownFormat",
-    "choices_text",
-    "find",
-    "listed",
-    "named",
-    "register",
-    "unregister",
-]
+__all__ = base.__all__
 
-for _module in pkgutil.iter_modules(__path__):
+for _module in pkgutil.iter_modules(__path__):  # noqa: F405 (the package's own)
     if _module.name != "base":
         importlib.import_module(f"{__name__}.{_module.name}")

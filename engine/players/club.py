@@ -27,13 +27,12 @@ leaves the crib out where no table does.
 
 from __future__ import annotations
 
-import itertools
 import random
 
 from engine.cards import Card
 from engine.players import crib_table, role_crib
 from engine.players.base import Player, crib_sign, playable
-from engine.players.discard_ev import check_split
+from engine.players.discard_ev import check_split, split_places, unseen_starters
 from engine.players.fastscore import fast_show
 from engine.players.playout import thumb_choice
 from engine.rules import Rules
@@ -50,14 +49,13 @@ def club_discard_values(
     by ``rules``, in the order the hand's cards give (best not first)."""
     check_split(hand, discard_count, rules)
     indexes = [card.index for card in hand]
-    held = set(indexes)
-    unseen = [i for i in range(52) if i not in held]
+    unseen = unseen_starters(hand)
     show = fast_show(rules)
     by_role = role_crib.holds(rules)
     by_table = crib_table.holds(rules)
     values = []
-    for thrown_at in itertools.combinations(range(len(hand)), discard_count):
-        kept = [indexes[i] for i in range(len(hand)) if i not in thrown_at]
+    for kept_at, thrown_at in split_places(len(hand), discard_count):
+        kept = [indexes[i] for i in kept_at]
         value = show.starter_sum(kept, unseen) / len(unseen)
         thrown = tuple(hand[i] for i in thrown_at)
         if by_role:

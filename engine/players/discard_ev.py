@@ -16,7 +16,7 @@ the crib is left out (every split alike).
 from __future__ import annotations
 
 import itertools
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 
 from engine.cards import Card
@@ -30,6 +30,8 @@ __all__ = [
     "discard_choices",
     "hand_ev",
     "hand_points_by_starter",
+    "split_places",
+    "unseen_starters",
 ]
 
 
@@ -54,9 +56,23 @@ class DiscardChoice:
         return self.hand + self.crib_sign * self.crib
 
 
-def _unseen(known: Sequence[Card]) -> list[int]:
+def unseen_starters(known: Sequence[Card]) -> list[int]:
+    """Indexes of the cards not among ``known``: the starters a seat that has seen only
+    ``known`` (at the discard: its dealt hand) may yet be cut, in card order."""
     held = {card.index for card in known}
     return [i for i in range(52) if i not in held]
+
+
+def split_places(size: int, discard_count: int) -> Iterator[tuple[list[int], tuple[int, ...]]]:
+    """Every way to throw ``discard_count`` of a hand of ``size`` cards: the places of the
+    cards kept and of those thrown, in the order of :func:`itertools.combinations` of the
+    thrown places (the order ties keep).
+
+    >>> list(split_places(3, 1))
+    [([1, 2], (0,)), ([0, 2], (1,)), ([0, 1], (2,))]
+    """
+    for thrown_at in itertools.combinations(range(size), discard_count):
+        yield [i for i in range(size) if i not in thrown_at], thrown_at
 
 
 def hand_ev(kept: Sequence[Card], known: Sequence[Card], rules: Rules) -> float:
@@ -64,7 +80,7 @@ def hand_ev(kept: Sequence[Card], known: Sequence[Card], rules: Rules) -> float:
 
     ``known`` is every card the seat has seen (at the discard: the whole dealt hand).
     """
-    unseen = _unseen(known)
+    unseen = unseen_starters(known)
     return fast_show(rules).starter_sum([c.index for c in kept], unseen) / len(unseen)
 
 
@@ -72,7 +88,7 @@ def hand_points_by_starter(kept: Sequence[Card], known: Sequence[Card], rules: R
     """The kept hand's show total by ``rules`` for each unseen starter, one per starter."""
     hand = [c.index for c in kept]
     show = fast_show(rules)
-    return [show.hand_points(hand, s) for s in _unseen(known)]
+    return [show.hand_points(hand, s) for s in unseen_starters(known)]
 
 
 def check_split(hand: Sequence[Card], discard_count: int, rules: Rules) -> None:
@@ -93,13 +109,12 @@ def discard_choices(
     the result is deterministic.
     """
     check_split(hand, discard_count, rules)
-    unseen = _unseen(hand)
+    unseen = unseen_starters(hand)
     indexes = [c.index for c in hand]
     show = fast_show(rules)
     weigh_crib = crib_sign != 0 and crib_table.holds(rules)
     choices = []
-    for thrown_at in itertools.combinations(range(len(hand)), discard_count):
-        kept_at = [i for i in range(len(hand)) if i not in thrown_at]
+    for kept_at, thrown_at in split_places(len(hand), discard_count):
         hand_value = show.starter_sum([indexes[i] for i in kept_at], unseen) / len(unseen)
         thrown = [indexes[i] for i in thrown_at]
         crib = crib_table.crib_value(thrown) if weigh_crib else 0.0

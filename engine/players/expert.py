@@ -32,6 +32,7 @@ from collections.abc import Sequence
 
 from engine.cards import Card
 from engine.players.base import Player, crib_sign, playable
+from engine.players.discard_ev import unseen_starters
 from engine.players.expert_discard import (
     ENDGAME_CANDIDATES,
     ENDGAME_NEED,
@@ -103,8 +104,7 @@ class ExpertPlayer(Player):
             # The dealer keeps to points: weighing its hand and crib by the chance to win
             # measured slightly worse than the points (the crib's spread is not modelled).
             return splits[0].thrown
-        held = {card.index for card in view.hand}
-        unseen = [i for i in range(52) if i not in held]
+        unseen = unseen_starters(view.hand)
         best = max(
             splits[:ENDGAME_CANDIDATES],
             key=lambda split: pone_win_chance(

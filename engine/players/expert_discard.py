@@ -30,14 +30,13 @@ leave the dealer short. The coach's figures are the same hand and crib values
 
 from __future__ import annotations
 
-import itertools
 from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import cache
 
 from engine.cards import JACK, Card
 from engine.players import crib_table, role_crib
-from engine.players.discard_ev import DiscardChoice, check_split
+from engine.players.discard_ev import DiscardChoice, check_split, split_places, unseen_starters
 from engine.players.fastscore import RANK, fast_show
 from engine.players.peg_table import pegging_value
 from engine.players.role_crib import load_tables, rank_crib_value, role_crib_value
@@ -95,15 +94,14 @@ def discard_splits(
     """
     check_split(hand, discard_count, rules)
     indexes = [card.index for card in hand]
-    held = set(indexes)
-    unseen = [i for i in range(52) if i not in held]
+    unseen = unseen_starters(hand)
     dealer = crib_sign > 0
     show = fast_show(rules)
     two = role_crib.holds(rules) and discard_count == 2
     by_table = crib_table.holds(rules)
     splits = []
-    for thrown_at in itertools.combinations(range(len(hand)), discard_count):
-        kept = [indexes[i] for i in range(len(hand)) if i not in thrown_at]
+    for kept_at, thrown_at in split_places(len(hand), discard_count):
+        kept = [indexes[i] for i in kept_at]
         thrown = [indexes[i] for i in thrown_at]
         points = tuple(show.hand_points(kept, starter) for starter in unseen)
         if two:
@@ -114,7 +112,7 @@ def discard_splits(
             pegging = 0.0
         splits.append(
             Split(
-                kept=tuple(hand[i] for i in range(len(hand)) if i not in thrown_at),
+                kept=tuple(hand[i] for i in kept_at),
                 thrown=tuple(hand[i] for i in thrown_at),
                 hand=sum(points) / len(points),
                 crib=crib,
