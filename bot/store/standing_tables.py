@@ -8,7 +8,7 @@ import itertools
 from collections.abc import Sequence
 
 from bot.core.games.records import FOUR_CARD_SHOWS, RatingChange, ordinal_sql
-from bot.core.standings.records import LeaderRow, Ranked, Rival, Standing, StatsRow
+from bot.core.standings.records import LeaderRow, Ranked, Rival, Standing
 from bot.store import standings as derived
 from bot.store.game_tables import RESULT_COLUMNS, result_of
 from bot.store.queries import Queries, marks
@@ -41,35 +41,6 @@ class StandingTables(Queries):
             (guild_id or 0, variant, int(vs_computer), limit),
         )
         return [LeaderRow(*row) for row in rows]
-
-    async def player_stats(
-        self, guild_id: int | None, user_id: int, variant: str = STANDARD.name
-    ) -> dict[bool, StatsRow]:
-        """A player's totals on a server in ``variant``, keyed by ``vs_computer`` (missing
-        when no games)."""
-        found = await self.standing(guild_id, user_id, variant)
-        return {
-            vs_computer: StatsRow(
-                games=s.games,
-                wins=s.wins,
-                skunks_given=s.skunks_given,
-                skunks_taken=s.skunks_taken,
-                pegging_points=s.pegging_points,
-                hand_points=s.hand_points,
-                crib_points=s.crib_points,
-                deals=s.deals,
-                best_hand=s.best_hand,
-                best_hand_cards=s.best_hand_cards,
-                twenty_nines=s.twenty_nines,
-                points_missed=s.points_missed,
-                muggins_given=s.muggins_given,
-                muggins_taken=s.muggins_taken,
-                lurches_given=s.lurches_given,
-                lurches_taken=s.lurches_taken,
-            )
-            for vs_computer, ranked in found.items()
-            for s in (ranked.standing,)
-        }
 
     # -- ratings ---------------------------------------------------------------------------
     async def _ratings_missing(self) -> bool:

@@ -1,5 +1,5 @@
-"""What the store keeps of the standings, as plain values: a player's standing, the rows of the
-leaderboard and of their stats, their rivals, and the ordinal ratings are ranked by.
+"""What the store keeps of the standings, as plain values: a player's standing (its totals are
+their stats), the rows of the leaderboard, their rivals, and the ordinal ratings are ranked by.
 """
 
 from __future__ import annotations
@@ -15,7 +15,6 @@ __all__ = [
     "Rival",
     "RivalGame",
     "Standing",
-    "StatsRow",
 ]
 
 
@@ -44,30 +43,6 @@ class LeaderRow(_WinRate):
     game_points: int
     skunks_given: int
     skunks_taken: int
-    lurches_given: int = 0
-    lurches_taken: int = 0
-
-
-@dataclass(frozen=True, slots=True)
-class StatsRow(_WinRate):
-    """A player's totals over one group of games (people only, or against the computer)."""
-
-    games: int
-    wins: int
-    skunks_given: int
-    skunks_taken: int
-    pegging_points: int
-    hand_points: int
-    crib_points: int
-    deals: int
-    best_hand: int
-    best_hand_cards: str | None
-    twenty_nines: int
-    points_missed: int = 0
-    muggins_given: int = 0
-    muggins_taken: int = 0
-    #: Games won (given) and lost (taken) by a lurch; ``skunks_*`` count those of the skunk
-    #: scale, the rule each game was played under deciding which.
     lurches_given: int = 0
     lurches_taken: int = 0
 

@@ -146,7 +146,6 @@ class Standings:
                     line = variant_line(variant.title, vs_computer, its[vs_computer], rank=among)
                     lines.append(line)
                     charted = charted or (variant.name, vs_computer)
-        found = await self._store.player_stats(guild_id, user.id)
         best = [
             (points, cards)
             for points, cards, channel_id in await self._store.best_hands(
@@ -154,9 +153,10 @@ class Standings:
             )
             if await audience.may_name(channel_id)
         ][:BEST_SHOWN]
-        text = stats_text(
-            user.name, found.get(False), found.get(True), ranks, best, place, variants=lines
-        )
+        # The totals are the standings the rating lines were read from (the standard game's).
+        people = ranked[False].standing if False in ranked else None
+        computer = ranked[True].standing if True in ranked else None
+        text = stats_text(user.name, people, computer, ranks, best, place, variants=lines)
         played, won = await self._store.tournaments_of(guild_id, user.id)
         if played:
             text += f"\nTournaments: {played} played, {won} won."

@@ -7,7 +7,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Protocol
 
-from bot.core.standings.records import Ranked, Rival, Standing, StatsRow
+from bot.core.standings.records import Ranked, Rival, Standing
 
 __all__ = ["StandingsRecords"]
 
@@ -35,10 +35,6 @@ class StandingsRecords(Protocol):
     async def tournaments_of(self, guild_id: int | None, user_id: int) -> tuple[int, int]: ...
 
     async def levels(self, guild_id: int | None, variant: str = ...) -> list[Standing]: ...
-
-    async def player_stats(
-        self, guild_id: int | None, user_id: int, variant: str = ...
-    ) -> dict[bool, StatsRow]: ...
 
     async def rating_history(
         self,

@@ -19,7 +19,7 @@ from bot.core.base.text import (
 from bot.core.base.views import Table
 from bot.core.games.computer import level_name
 from bot.core.standings.ratings import COMPUTER_IDS, PROVISIONAL_GAMES
-from bot.core.standings.records import Ranked, Rival, Standing, StatsRow
+from bot.core.standings.records import Ranked, Rival, Standing
 from engine.variants import STANDARD, find
 
 __all__ = [
@@ -125,7 +125,7 @@ def rank_line(ranked: Ranked, levels: Sequence[Standing] = (), *, rank: bool = T
     return said
 
 
-def _margins(row: StatsRow) -> str:
+def _margins(row: Standing) -> str:
     """The games won and lost by a lurch, and by a skunk, each named by the rule its games
     were played under (only the ones that happened)."""
     parts = [
@@ -139,7 +139,7 @@ def _margins(row: StatsRow) -> str:
     return "; ".join(parts) or "no lurches or skunks"
 
 
-def _stats_block(label: str, row: StatsRow) -> list[str]:
+def _stats_block(label: str, row: Standing) -> list[str]:
     per = max(row.deals, 1)
     lines = [
         f"{label}: {plural(row.games, 'game')}, {plural(row.wins, 'win')}"
@@ -173,8 +173,8 @@ def variant_line(title: str, vs_computer: bool, ranked: Ranked, *, rank: bool = 
 
 def stats_text(
     name: str,
-    people: StatsRow | None,
-    computer: StatsRow | None,
+    people: Standing | None,
+    computer: Standing | None,
     ranks: Sequence[str | None] = (None, None),
     best: Sequence[tuple[int, str]] = (),
     place: str = ON_THIS_SERVER,

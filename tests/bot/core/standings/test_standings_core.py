@@ -97,8 +97,8 @@ async def test_stats_match_the_shows(store: Store, clock: Clock) -> None:
             best[name] = max(best[name], points.total)
         else:
             crib[name] += points.total
-    found = await store.player_stats(GUILD, AL.id)
-    people = found[False]
+    found = await store.standing(GUILD, AL.id)
+    people = found[False].standing
     assert True not in found  # no games against the computer yet
     assert people.games == 3
     assert (people.hand_points, people.crib_points, people.deals) == (
@@ -125,4 +125,4 @@ async def test_empty_standings_say_so(service: Services) -> None:
 async def test_standings_are_per_server(store: Store, clock: Clock) -> None:
     await _play_games(store, clock)
     assert await store.leaderboard(GUILD + 1) == []
-    assert await store.player_stats(GUILD + 1, AL.id) == {}
+    assert await store.standing(GUILD + 1, AL.id) == {}

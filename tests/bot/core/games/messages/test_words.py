@@ -21,7 +21,7 @@ from bot.core.games.messages.table import (
     deal_text,
     result_line,
 )
-from bot.core.standings.records import Ranked, Standing, StatsRow
+from bot.core.standings.records import Ranked, Standing
 from bot.core.standings.words import leaderboard_text, rank_line, stats_text
 from engine import events as ev
 from engine.cards import Card, parse_cards
@@ -300,9 +300,44 @@ def test_an_empty_table_says_so() -> None:
     assert "No games against the computer have finished on this server yet." in text
 
 
+def _totals(
+    vs_computer: bool,
+    games: int,
+    wins: int,
+    skunks: tuple[int, int],
+    points: tuple[int, int, int],
+    deals: int,
+    best: tuple[int, str],
+    twenty_nines: int = 0,
+) -> Standing:
+    """Al's standing in one table with the totals the stats show: games and wins, skunks given
+    and taken, points by pegging, hand and crib, deals, the best hand with its cards, and 29s
+    (the rating plays no part)."""
+    (given, taken), (pegging, hand, crib), (best_hand, cards) = skunks, points, best
+    return Standing(
+        GUILD_ID,
+        vs_computer,
+        1,
+        "Al",
+        25.0,
+        8.0,
+        games=games,
+        wins=wins,
+        skunks_given=given,
+        skunks_taken=taken,
+        pegging_points=pegging,
+        hand_points=hand,
+        crib_points=crib,
+        deals=deals,
+        best_hand=best_hand,
+        best_hand_cards=cards,
+        twenty_nines=twenty_nines,
+    )
+
+
 def test_stats_keep_computer_games_apart() -> None:
-    people = StatsRow(3, 2, 1, 0, 60, 120, 30, 20, 24, "5♥ 5♣ 5♦ J♠ + 5♠", 0)
-    computer = StatsRow(1, 0, 0, 1, 5, 10, 2, 4, 12, "6♥ 6♣ 6♦ 3♠ + 3♥", 0)
+    people = _totals(False, 3, 2, (1, 0), (60, 120, 30), 20, (24, "5♥ 5♣ 5♦ J♠ + 5♠"))
+    computer = _totals(True, 1, 0, (0, 1), (5, 10, 2), 4, (12, "6♥ 6♣ 6♦ 3♠ + 3♥"))
     text = stats_text("Al", people, computer)
     assert "Against people: 3 games, 2 wins (67%)" in text
     assert "pegging 3.0, hand 6.0, crib 1.5" in text
@@ -311,8 +346,8 @@ def test_stats_keep_computer_games_apart() -> None:
 
 def test_stats_name_each_best_hand_once() -> None:
     # Issue 25, item 6: "Best hand: 8 (...)" was followed by "Best hands: 8 (...)".
-    people = StatsRow(3, 2, 1, 0, 60, 120, 30, 20, 24, "5♥ 5♣ 5♦ J♠ + 5♠", 0)
-    computer = StatsRow(1, 0, 0, 1, 5, 10, 2, 4, 29, "5♥ 5♣ 5♦ J♠ + 5♠", 1)
+    people = _totals(False, 3, 2, (1, 0), (60, 120, 30), 20, (24, "5♥ 5♣ 5♦ J♠ + 5♠"))
+    computer = _totals(True, 1, 0, (0, 1), (5, 10, 2), 4, (29, "5♥ 5♣ 5♦ J♠ + 5♠"), 1)
     best = [(29, "5♥ 5♣ 5♦ J♠ + 5♠"), (24, "5♥ 5♣ 5♦ J♠ + 5♠")]
     text = stats_text("Al", people, computer, best=best)
     assert text.count("5♥ 5♣ 5♦ J♠ + 5♠") == 2 and "Best hand:" not in text
