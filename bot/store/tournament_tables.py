@@ -128,13 +128,6 @@ class TournamentTables(Queries):
         )
         return _tournament(rows[0]) if rows else None
 
-    async def running_tournaments(self) -> list[TournamentRecord]:
-        """Every tournament being played, and every one taking entrants."""
-        rows = await self._read(
-            f"SELECT {_COLUMNS} FROM tournaments WHERE status IN ('open', 'running') ORDER BY id"
-        )
-        return [_tournament(row) for row in rows]
-
     async def recent_tournaments(self, since: float) -> list[TournamentRecord]:
         """Every tournament open, running, or ended since ``since``."""
         rows = await self._read(
@@ -161,14 +154,6 @@ class TournamentTables(Queries):
             (tournament_id,),
         )
         return [_pairing(row) for row in rows]
-
-    async def pairing_of_game(self, game_id: int) -> tuple[int, PairingRecord] | None:
-        """The tournament and pairing a game is played for, if any."""
-        rows = await self._read(
-            f"SELECT tournament_id, {_PAIRING_COLUMNS} FROM tournament_pairings WHERE game_id = ?",
-            (game_id,),
-        )
-        return (int(rows[0][0]), _pairing(tuple(rows[0])[1:])) if rows else None
 
     async def enter(self, tournament_id: int, user_id: int, name: str) -> bool:
         """Add an entrant to a tournament taking entrants (False: already in, or it no
