@@ -21,6 +21,11 @@ DEFAULT_TURN_REMINDER_SECONDS = 60.0
 DEFAULT_MEMBER_CHECK_SECONDS = 600.0
 DEFAULT_MUGGINS_SECONDS = 30.0
 DEFAULT_COUNT_TIMEOUT_SECONDS = 180.0
+#: How long after the gateway's READY the bot waits for the next server (GUILD_CREATE) before
+#: it counts every server as come and brings the games up to date: discord.py's default, and
+#: the longest the setting may say.
+DEFAULT_GUILD_READY_SECONDS = 2.0
+MAX_GUILD_READY_SECONDS = 60.0
 #: The shortest and longest idle time before a game is ended: an hour, a year.
 MIN_IDLE_EXPIRY_DAYS = 1 / 24
 MAX_IDLE_EXPIRY_DAYS = 365.0
@@ -89,6 +94,20 @@ def _seconds(env: Mapping[str, str], name: str, default: float, *, or_none: bool
     if not 5 <= seconds <= 86_400:
         low = "0, or between 5" if or_none else "between 5"
         raise SettingsError(f"{name} must be {low} and 86400 seconds, not {value!r}.")
+    return seconds
+
+
+def _guild_ready_seconds(env: Mapping[str, str], name: str) -> float:
+    """Seconds from 0 to :data:`MAX_GUILD_READY_SECONDS` (a fraction of one included: the
+    servers of a small bot come within milliseconds of READY)."""
+    value = _optional(env, name)
+    if value is None:
+        return DEFAULT_GUILD_READY_SECONDS
+    seconds = _read(float, name, value, "a number of seconds")
+    if not 0 <= seconds <= MAX_GUILD_READY_SECONDS:
+        raise SettingsError(
+            f"{name} must be from 0 to {MAX_GUILD_READY_SECONDS:.0f} seconds, not {value!r}."
+        )
     return seconds
 
 
@@ -230,6 +249,9 @@ class Settings:
     count_timeout_seconds: float = DEFAULT_COUNT_TIMEOUT_SECONDS
     retention_days: float = DEFAULT_RETENTION_DAYS
     member_check_seconds: float = DEFAULT_MEMBER_CHECK_SECONDS
+    #: discord.py's ``guild_ready_timeout``: how long after READY the bot waits for one more
+    #: server before ``on_ready`` (when it brings the games up to date after a start).
+    guild_ready_seconds: float = DEFAULT_GUILD_READY_SECONDS
     #: How many shards the bot has in all, and which of them this process runs (None: every
     #: shard, or no sharding at all when ``shard_count`` is None too).
     shard_count: int | None = None
@@ -367,4 +389,5 @@ class Settings:
             count_timeout_seconds=_seconds(
                 env, "COUNT_TIMEOUT_SECONDS", DEFAULT_COUNT_TIMEOUT_SECONDS
             ),
+            guild_ready_seconds=_guild_ready_seconds(env, "GUILD_READY_SECONDS"),
         )

@@ -175,6 +175,11 @@ class _ErrorHandler(logging.Handler):
         self.bot._report(text)
 
 
+#: What a bot process is given as ``GUILD_READY_SECONDS`` (the bot's setting for discord.py's
+#: ``guild_ready_timeout``), as an in-process bot's ``guild_ready_timeout``.
+GUILD_READY_SECONDS = "0.05"
+
+
 class BotProcess(RunningBot):
     """A bot started as its own process (by default `python -m bot`) against the emulator."""
 
@@ -215,6 +220,10 @@ class BotProcess(RunningBot):
             PYTHONPATH=os.pathsep.join(
                 p for p in (str(REPO_ROOT), os.environ.get("PYTHONPATH", "")) if p
             ),
+            # The bot's discord.py waits this long after the last GUILD_CREATE before on_ready
+            # (2 s by default); the emulator sends every one at once, so tests need not (as
+            # InProcessBot's guild_ready_timeout). A test's `env` may say otherwise.
+            GUILD_READY_SECONDS=GUILD_READY_SECONDS,
         )
         if self.database is not None:
             # The database given here is the only one: one inherited from the environment

@@ -137,6 +137,8 @@ class CribbageBot(commands.AutoShardedBot):
             # so don't keep the last thousand sent messages as objects.
             max_messages=None,
             chunk_guilds_at_startup=False,
+            # How long after READY on_ready waits for one more server (GUILD_READY_SECONDS).
+            guild_ready_timeout=settings.guild_ready_seconds,
             member_cache_flags=discord.MemberCacheFlags.none(),
             allowed_mentions=discord.AllowedMentions(everyone=False, roles=False, users=True),
             shard_count=settings.shard_count or 1,

@@ -97,6 +97,17 @@ def test_how_long_membership_is_taken_as_seen_is_a_setting_within_bounds() -> No
         Settings.from_env({"MEMBER_CHECK_SECONDS": "always"})
 
 
+def test_how_long_the_bot_waits_for_its_servers_after_ready_is_a_setting_within_bounds() -> None:
+    assert Settings.from_env({}).guild_ready_seconds == 2.0  # discord.py's own
+    assert Settings.from_env({"GUILD_READY_SECONDS": "0.05"}).guild_ready_seconds == 0.05
+    assert Settings.from_env({"GUILD_READY_SECONDS": "0"}).guild_ready_seconds == 0.0
+    for bad in ("-0.5", "61", "nan", "inf"):
+        with pytest.raises(SettingsError, match="GUILD_READY_SECONDS must be from 0 to 60"):
+            Settings.from_env({"GUILD_READY_SECONDS": bad})
+    with pytest.raises(SettingsError, match="GUILD_READY_SECONDS must be a number of seconds"):
+        Settings.from_env({"GUILD_READY_SECONDS": "soon"})
+
+
 @pytest.mark.parametrize("value", ["inf", "-inf", "nan", "1e10", "1e-300", "0.01", "366", "-1"])
 def test_idle_expiry_is_a_finite_time_between_an_hour_and_a_year(value: str) -> None:
     with pytest.raises(SettingsError, match="IDLE_EXPIRY_DAYS") as refused:
@@ -210,6 +221,7 @@ def _comment(example: str, name: str) -> str:
         "MEMBER_CHECK_SECONDS",
         "MUGGINS_SECONDS",
         "COUNT_TIMEOUT_SECONDS",
+        "GUILD_READY_SECONDS",
         "WEB_PORT",
     ],
 )

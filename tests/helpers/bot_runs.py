@@ -10,6 +10,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from fakediscord import FakeDiscord
+from fakediscord.runner import GUILD_READY_SECONDS
 
 __all__ = ["REPO", "bot_environment", "run_to_end", "spawn_bot"]
 
@@ -27,6 +28,8 @@ def bot_environment(fd: FakeDiscord, database: Path, **extra: str) -> dict[str, 
         DISCORD_TOKEN=fd.bot_token,
         DISCORD_API_BASE=fd.api_base,
         DISCORD_GATEWAY_URL=fd.gateway_url,
+        # on_ready without discord.py's 2 s wait for more servers (they all come at once).
+        GUILD_READY_SECONDS=GUILD_READY_SECONDS,
     )
     env.update(extra)
     return env
