@@ -32,18 +32,13 @@ import sys
 import time
 from dataclasses import dataclass, field
 from functools import partial
-from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
-# Run as a plain script from a checkout: make the project importable without installing it.
-sys.path.insert(0, str(ROOT))
-
-from benchmarks.timing import DecisionTimes, median_p99_ms  # noqa: E402
-from engine.events import GoPoint, Heels, Played, Shown  # noqa: E402
-from engine.game import Game  # noqa: E402
-from engine.phase import Phase  # noqa: E402
-from engine.players import PLAYER_NAMES, make_player  # noqa: E402
-from engine.rules import Rules  # noqa: E402
+from benchmarks.timing import DecisionTimes, median_p99_ms
+from engine.events import GoPoint, Heels, Played, Shown
+from engine.game import Game
+from engine.phase import Phase
+from engine.players import PLAYER_NAMES, make_player
+from engine.rules import Rules
 
 #: Where points come from; pegging is split by the side's role in the deal.
 SOURCES = ("peg dealer", "peg pone", "hand", "crib", "heels")

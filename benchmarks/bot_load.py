@@ -71,17 +71,13 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any
 
-ROOT = Path(__file__).resolve().parent.parent
-if str(ROOT) not in sys.path:
-    sys.path.insert(0, str(ROOT))
-
-import fakediscord  # noqa: E402
-from benchmarks import web  # noqa: E402
-from benchmarks.timing import percentile  # noqa: E402
-from fakediscord import Channel, FakeDiscord, Interaction, Limits, Message, User  # noqa: E402
-from fakediscord.runner import BotProcess, free_port  # noqa: E402
-from tests.helpers.bot_db import Database, rows  # noqa: E402
-from tests.helpers.postgres import PostgresServer  # noqa: E402
+import fakediscord
+from benchmarks import web
+from benchmarks.timing import percentile
+from fakediscord import Channel, FakeDiscord, Interaction, Limits, Message, User
+from fakediscord.runner import BotProcess, free_port
+from tests.helpers.bot_db import Database, rows
+from tests.helpers.postgres import PostgresServer
 
 #: The game page's link in a table message (with --pages).
 PAGE_LINK = re.compile(r"<(http://127\.0\.0\.1:\d+/g/\d+/[\w-]+)>")

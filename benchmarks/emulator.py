@@ -18,20 +18,17 @@ from __future__ import annotations
 import argparse
 import asyncio
 import statistics
-import sys
 import time
 from functools import partial
 from pathlib import Path
 
+import aiohttp
+
+from fakediscord import Clock, FakeDiscord, Interaction, Limits
+from fakediscord.ratelimits import RateLimiter
+from fakediscord.runner import BotProcess
+
 ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))
-
-import aiohttp  # noqa: E402
-
-from fakediscord import Clock, FakeDiscord, Interaction, Limits  # noqa: E402
-from fakediscord.ratelimits import RateLimiter  # noqa: E402
-from fakediscord.runner import BotProcess  # noqa: E402
-
 TINYBOT = ROOT / "tests" / "helpers" / "tinybot.py"
 
 

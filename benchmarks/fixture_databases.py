@@ -14,18 +14,13 @@ from __future__ import annotations
 import argparse
 import asyncio
 import statistics
-import sys
 import tempfile
 import time
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
-if str(ROOT) not in sys.path:
-    sys.path.insert(0, str(ROOT))
-
-from bot.store import Store  # noqa: E402
-from tests.helpers.migrated import copy_migrated_sqlite, migrated_template  # noqa: E402
-from tests.helpers.postgres import PostgresServer, running  # noqa: E402
+from bot.store import Store
+from tests.helpers.migrated import copy_migrated_sqlite, migrated_template
+from tests.helpers.postgres import PostgresServer, running
 
 #: The ways a test's database is made, as the benchmark names them.
 WAYS = (

@@ -42,24 +42,19 @@ import sys
 import time
 from collections import defaultdict
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import Any
 
-ROOT = Path(__file__).resolve().parent.parent
-if str(ROOT) not in sys.path:
-    sys.path.insert(0, str(ROOT))
-
-from benchmarks.bot_load import (  # noqa: E402
+from benchmarks.bot_load import (
     CLUSTER_READY,
     Figures,
     LoadDiscord,
     LoadGame,
     _game,
 )
-from fakediscord import Limits, Message  # noqa: E402
-from fakediscord.interactions import Interaction  # noqa: E402
-from fakediscord.runner import BotProcess  # noqa: E402
-from tests.helpers.postgres import PostgresServer  # noqa: E402
+from fakediscord import Limits, Message
+from fakediscord.interactions import Interaction
+from fakediscord.runner import BotProcess
+from tests.helpers.postgres import PostgresServer
 
 #: What a process logs when its role changes (bot/store/cluster.py).
 BECOMES = re.compile(r"this process (is the sender|is now the sender)")

@@ -27,13 +27,8 @@ import io
 import statistics
 import sys
 from dataclasses import dataclass
-from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
-if str(ROOT) not in sys.path:
-    sys.path.insert(0, str(ROOT))
-
-from benchmarks.bot_load import measure  # noqa: E402
+from benchmarks.bot_load import measure
 
 #: The most the p99 may grow with the pages open (the issue's 10%).
 ALLOWED = 1.10

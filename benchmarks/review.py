@@ -15,12 +15,7 @@ from __future__ import annotations
 import argparse
 import random
 import statistics
-import sys
 import time
-from pathlib import Path
-
-# Run as a script from a checkout: make the project importable without installing it.
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from bot.core.base.seeded import SeedDealer
 from bot.core.base.shuffles import RecordingRandom

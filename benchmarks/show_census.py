@@ -16,10 +16,6 @@ import argparse
 import sys
 import time
 from math import comb
-from pathlib import Path
-
-# Run as a script from a checkout: make the project importable without installing it.
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from tests.helpers.show_census import census, matches_recorded, mean
 

@@ -37,11 +37,7 @@ import tempfile
 import time
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
-if str(ROOT) not in sys.path:
-    sys.path.insert(0, str(ROOT))
-
-from benchmarks.bot_load import (  # noqa: E402
+from benchmarks.bot_load import (
     RESULT_MARK,
     Figures,
     LoadDiscord,
@@ -50,8 +46,8 @@ from benchmarks.bot_load import (  # noqa: E402
     _game,
     memory_kib,
 )
-from fakediscord import Guild, Limits, Message, User  # noqa: E402
-from fakediscord.runner import BotProcess  # noqa: E402
+from fakediscord import Guild, Limits, Message, User
+from fakediscord.runner import BotProcess
 
 #: Goal: the RSS after the warm-up stays within this share of the RSS at its end.
 FLAT_WITHIN = 0.10

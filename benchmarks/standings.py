@@ -19,15 +19,11 @@ import asyncio
 import random
 import sqlite3
 import statistics
-import sys
 import tempfile
 import time
 from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import Any
-
-# Run as a script from a checkout: make the project importable without installing it.
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from bot.core.base.text import shown
 from bot.core.pictures import PointsPerDeal, RatingPoint, points_chart, rating_chart

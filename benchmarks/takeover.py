@@ -20,17 +20,12 @@ import contextlib
 import statistics
 import sys
 import time
-from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
-if str(ROOT) not in sys.path:
-    sys.path.insert(0, str(ROOT))
-
-from fakediscord import FakeDiscord  # noqa: E402
-from fakediscord.runner import BotProcess  # noqa: E402
-from tests.helpers.pair import BECAME as TOOK_OVER  # noqa: E402
-from tests.helpers.pair import READY, sends  # noqa: E402
-from tests.helpers.postgres import PostgresServer  # noqa: E402
+from fakediscord import FakeDiscord
+from fakediscord.runner import BotProcess
+from tests.helpers.pair import BECAME as TOOK_OVER
+from tests.helpers.pair import READY, sends
+from tests.helpers.postgres import PostgresServer
 
 #: What the process taking over says (the pair's words: tests.helpers.pair).
 BECAME = TOOK_OVER[1]

@@ -20,7 +20,6 @@ from __future__ import annotations
 import argparse
 import asyncio
 import statistics
-import sys
 import tempfile
 import time
 import tracemalloc
@@ -28,16 +27,12 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from urllib.parse import urlsplit
 
-ROOT = Path(__file__).resolve().parent.parent
-if str(ROOT) not in sys.path:
-    sys.path.insert(0, str(ROOT))
-
-from benchmarks.timing import percentile  # noqa: E402
-from bot.core.services import Services  # noqa: E402
-from bot.store import Store  # noqa: E402
-from bot.web.links import PageLinks  # noqa: E402
-from bot.web.server import WebServer  # noqa: E402
-from tests.helpers.service_driver import (  # noqa: E402
+from benchmarks.timing import percentile
+from bot.core.services import Services
+from bot.store import Store
+from bot.web.links import PageLinks
+from bot.web.server import WebServer
+from tests.helpers.service_driver import (
     AL,
     BEA,
     Clock,
