@@ -1,7 +1,7 @@
 """The Activity's costs (issue 36): from a move to the other people's tables showing it, and the
 bytes each table is sent per move.
 
-    nice -n 10 .venv/bin/python benchmarks/activity.py [--watchers 8] [--moves 200]
+    nice -n 10 .venv/bin/python -m benchmarks.activity [--watchers 8] [--moves 200]
 
 Runs the core on a scratch SQLite file and the game pages' server with the Activity
 (:mod:`bot.web.activity.server`) in this process, as the bot does, with Discord's side stood in

@@ -17,8 +17,8 @@ CPU time of the deciding thread: on a shared machine the wall-clock p99 includes
 process was not running at all, which CPU time leaves out. ``--workers 1`` (the default)
 keeps to one core, which is what the decision times are quoted for.
 
-    nice -n 10 .venv/bin/python benchmarks/ai_strength.py hard greedy --games 2000
-    .venv/bin/python benchmarks/ai_strength.py expert club --players 4 --games 1000
+    nice -n 10 .venv/bin/python -m benchmarks.ai_strength hard greedy --games 2000
+    .venv/bin/python -m benchmarks.ai_strength expert club --players 4 --games 1000
 """
 
 from __future__ import annotations

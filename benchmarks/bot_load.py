@@ -32,12 +32,12 @@ fakediscord enforces Discord's limits (50 requests per second for the bot token,
 messages and 5 edits per 5 s in a channel, ...) unless ``--no-limits``. The 429s the bot
 received are printed by scope.
 
-    .venv/bin/python benchmarks/bot_load.py                 # 100 two-player games to 121
-    .venv/bin/python benchmarks/bot_load.py --games 20 --players 3 --target 61
-    .venv/bin/python benchmarks/bot_load.py --games 200 --pace 3-12 --duration 180
-    .venv/bin/python benchmarks/bot_load.py --games 100 --computer hard --pace 3-12 --duration 180
-    .venv/bin/python benchmarks/bot_load.py --database postgres --procs 2 --duration 60
-    .venv/bin/python benchmarks/bot_load.py --games 200 --pace 3-12 --duration 180 --pages 50
+    .venv/bin/python -m benchmarks.bot_load                 # 100 two-player games to 121
+    .venv/bin/python -m benchmarks.bot_load --games 20 --players 3 --target 61
+    .venv/bin/python -m benchmarks.bot_load --games 200 --pace 3-12 --duration 180
+    .venv/bin/python -m benchmarks.bot_load --games 100 --computer hard --pace 3-12 --duration 180
+    .venv/bin/python -m benchmarks.bot_load --database postgres --procs 2 --duration 60
+    .venv/bin/python -m benchmarks.bot_load --games 200 --pace 3-12 --duration 180 --pages 50
 
 With ``--pages N`` the bot serves the game pages and N games' live pages stay open all run
 (the issue asks that they cost the games' first responses at most 10% at the p99).

@@ -2,7 +2,7 @@
 
 From the project root:
 
-    .venv/bin/python benchmarks/build_tables.py TABLE [--check]
+    .venv/bin/python -m benchmarks.build_tables TABLE [--check]
 
 TABLE is one of (each table's method is described in its module and stored in its file):
 

@@ -10,7 +10,7 @@ channel: the global window and the channel's bucket; another route: the global w
 route's bucket), and the median time of one request over HTTP with every limit on and with
 none (the clock moves 1/50 s per request, so the global limit is reached but never passed).
 
-    nice -n 10 .venv/bin/python benchmarks/emulator.py [--count 300] [--concurrency 20]
+    nice -n 10 .venv/bin/python -m benchmarks.emulator [--count 300] [--concurrency 20]
 """
 
 from __future__ import annotations

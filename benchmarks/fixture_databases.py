@@ -2,7 +2,7 @@
 one migrated once (tests.helpers.migrated, what the `store` fixture and the end-to-end `world`
 use), on SQLite and on PostgreSQL.
 
-    .venv/bin/python benchmarks/fixture_databases.py [--rounds 20]
+    .venv/bin/python -m benchmarks.fixture_databases [--rounds 20]
 
 Each round makes one database each way on each backend and opens it as a test does
 (``Store.open``, then closes it); prints the median and the slowest seconds of each. Starts a

@@ -25,7 +25,7 @@ from what it logs ("is now the sender", "no longer the sender"). It prints:
   brought the games up to date;
 - 429s the bot received, and whether every game recorded is whole.
 
-    .venv/bin/python benchmarks/freezes.py [--freezes 80] [--freeze 2.5] [--gap 2.0]
+    .venv/bin/python -m benchmarks.freezes [--freezes 80] [--freeze 2.5] [--gap 2.0]
 """
 
 from __future__ import annotations

@@ -3,7 +3,7 @@ while one pass ends 20,000 idle games, and while one pass prunes 20,000 finished
 retention period. Discord gives a bot 3 s to answer an interaction, and every server's
 interactions wait while the loop is held, so the figure that matters is the longest stall.
 
-    nice -n 10 .venv/bin/python benchmarks/housekeeping.py [--games 20000]
+    nice -n 10 .venv/bin/python -m benchmarks.housekeeping [--games 20000]
 
 Builds the games through the service (a few real two-player games, dealt and played for some
 moves, so their snapshots and action logs are the size real ones are), copies them in SQL to

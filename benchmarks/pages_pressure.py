@@ -20,8 +20,8 @@ updated), wrongly (anything else) or not at all, the bot's log lines per second 
 (and its errors and tracebacks), and the time from a move to the next player's controls in
 each part with the ratio of the pages' part to the part without (the same games, one run).
 
-    .venv/bin/python benchmarks/pages_pressure.py                  # 40 games, 1,100 pages
-    .venv/bin/python benchmarks/pages_pressure.py --hard 1024      # the limit cannot be raised
+    .venv/bin/python -m benchmarks.pages_pressure                  # 40 games, 1,100 pages
+    .venv/bin/python -m benchmarks.pages_pressure --hard 1024      # the limit cannot be raised
 """
 
 from __future__ import annotations

@@ -1,7 +1,7 @@
 """How fast the pictures render and how big they are: prints figures next to their targets
 (issue 9: a board under 30 ms and 150 KB; issue 13: a chart under 50 ms).
 
-    nice -n 19 .venv/bin/python benchmarks/pictures.py [--repeat 200] [--out DIR]
+    nice -n 19 .venv/bin/python -m benchmarks.pictures [--repeat 200] [--out DIR]
 
 For boards of 2 and 3 players and 4 players as partners (two sides), at a few scores, and the
 two stats charts at a few sizes: the median and p99 time of a render (drawing and PNG

@@ -1,6 +1,6 @@
 """How fast the show is scored: prints figures next to their targets (issue 2).
 
-    python benchmarks/scoring.py [--calls N] [--seed S]
+    python -m benchmarks.scoring [--calls N] [--seed S]
 
 - all 12,994,800 hand + starter combinations through engine.scoring.score_distribution
   (target: under 15 s on the project's 2-core machine, plain CPython), hand and crib rules;

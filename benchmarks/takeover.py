@@ -7,7 +7,7 @@ lease up and says so: the other takes it at once), and times, from the signal, t
 other process says it is now the sender, and the moment it has brought the games up to date
 ("reconciling"). The process stopped is started again and the next round stops the new sender.
 
-    .venv/bin/python benchmarks/takeover.py [--rounds 6]
+    .venv/bin/python -m benchmarks.takeover [--rounds 6]
 
 Prints the median and the longest of each; the README promises a takeover within 2 s.
 """

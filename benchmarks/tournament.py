@@ -10,8 +10,8 @@ the requests made with the bot's token for each (by route), per pairing, and the
 The second part pairs 8 Swiss rounds of 256 players (random results, a fixed seed) with
 :func:`engine.tournament.swiss_round` and prints the median and slowest pairing time.
 
-    .venv/bin/python benchmarks/tournament.py
-    .venv/bin/python benchmarks/tournament.py --players 32 --pairing-players 1024
+    .venv/bin/python -m benchmarks.tournament
+    .venv/bin/python -m benchmarks.tournament --players 32 --pairing-players 1024
 """
 
 from __future__ import annotations

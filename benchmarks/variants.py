@@ -1,7 +1,7 @@
 """Every variant at every computer level: how fast it scores and decides, and how strong it is.
 
-    nice -n 10 .venv/bin/python benchmarks/variants.py --workers 2 --budget 3600
-    .venv/bin/python benchmarks/variants.py --variants five_card --levels hard --budget 60
+    nice -n 10 .venv/bin/python -m benchmarks.variants --workers 2 --budget 3600
+    .venv/bin/python -m benchmarks.variants --variants five_card --levels hard --budget 60
 
 For each variant (:mod:`engine.variants`; the standard game with two players, the others with
 the players they seat) it prints:

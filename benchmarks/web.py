@@ -1,6 +1,6 @@
 """The game pages' costs (issue 23, item 2): time to first byte, live-update latency, memory.
 
-    nice -n 10 .venv/bin/python benchmarks/web.py [--requests 200] [--pages 50] [--moves 60]
+    nice -n 10 .venv/bin/python -m benchmarks.web [--requests 200] [--pages 50] [--moves 60]
 
 Runs the core on a scratch SQLite file and the pages' server (:mod:`bot.web.server`) in this
 process, as the bot does, and plays two-player games through the core:
