@@ -1,7 +1,7 @@
 """The Activity's costs (issue 36): from a move to the other people's tables showing it, and the
 bytes each table is sent per move.
 
-    nice -n 10 .venv/bin/python benchmarks/activity.py [--watchers 8] [--moves 200]
+    nice -n 10 .venv/bin/python -m benchmarks.activity [--watchers 8] [--moves 200]
 
 Runs the core on a scratch SQLite file and the game pages' server with the Activity
 (:mod:`bot.web.activity.server`) in this process, as the bot does, with Discord's side stood in
@@ -21,7 +21,6 @@ import argparse
 import asyncio
 import json
 import statistics
-import sys
 import tempfile
 import time
 import zlib
@@ -31,24 +30,20 @@ from typing import Any
 
 import aiohttp
 
-ROOT = Path(__file__).resolve().parent.parent
-if str(ROOT) not in sys.path:
-    sys.path.insert(0, str(ROOT))
-
-from benchmarks.timing import percentile  # noqa: E402
-from bot.core.base.replies import User  # noqa: E402
-from bot.core.games.messages.prompts import controls_for  # noqa: E402
-from bot.core.games.records import GameStatus  # noqa: E402
-from bot.core.services import Services  # noqa: E402
-from bot.discord.app import _warm_engine  # noqa: E402
-from bot.store import Store  # noqa: E402
-from bot.web.activity.identity import ActivityPerson, ActivityPlace  # noqa: E402
-from bot.web.activity.server import ActivityServer  # noqa: E402
-from bot.web.activity.sessions import Sessions  # noqa: E402
-from bot.web.capacity import Capacity  # noqa: E402
-from bot.web.links import PageLinks  # noqa: E402
-from bot.web.server import WebServer  # noqa: E402
-from tests.helpers.service_driver import AL, BEA, Clock, first_choice, make_service  # noqa: E402
+from benchmarks.timing import percentile
+from bot.core.base.replies import User
+from bot.core.games.messages.prompts import controls_for
+from bot.core.games.records import GameStatus
+from bot.core.services import Services
+from bot.discord.app import _warm_engine
+from bot.store import Store
+from bot.web.activity.identity import ActivityPerson, ActivityPlace
+from bot.web.activity.server import ActivityServer
+from bot.web.activity.sessions import Sessions
+from bot.web.capacity import Capacity
+from bot.web.links import PageLinks
+from bot.web.server import WebServer
+from tests.helpers.service_driver import AL, BEA, Clock, first_choice, make_service
 
 SECRET = "a benchmark's secret, long enough"
 CHANNEL, GUILD = 7001, 7000

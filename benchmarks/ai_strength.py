@@ -17,8 +17,8 @@ CPU time of the deciding thread: on a shared machine the wall-clock p99 includes
 process was not running at all, which CPU time leaves out. ``--workers 1`` (the default)
 keeps to one core, which is what the decision times are quoted for.
 
-    nice -n 10 .venv/bin/python benchmarks/ai_strength.py hard greedy --games 2000
-    .venv/bin/python benchmarks/ai_strength.py expert club --players 4 --games 1000
+    nice -n 10 .venv/bin/python -m benchmarks.ai_strength hard greedy --games 2000
+    .venv/bin/python -m benchmarks.ai_strength expert club --players 4 --games 1000
 """
 
 from __future__ import annotations
@@ -32,18 +32,13 @@ import sys
 import time
 from dataclasses import dataclass, field
 from functools import partial
-from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
-# Run as a plain script from a checkout: make the project importable without installing it.
-sys.path.insert(0, str(ROOT))
-
-from benchmarks.timing import DecisionTimes, median_p99_ms  # noqa: E402
-from engine.events import GoPoint, Heels, Played, Shown  # noqa: E402
-from engine.game import Game  # noqa: E402
-from engine.phase import Phase  # noqa: E402
-from engine.players import PLAYER_NAMES, make_player  # noqa: E402
-from engine.rules import Rules  # noqa: E402
+from benchmarks.timing import DecisionTimes, median_p99_ms
+from engine.events import GoPoint, Heels, Played, Shown
+from engine.game import Game
+from engine.phase import Phase
+from engine.players import PLAYER_NAMES, make_player
+from engine.rules import Rules
 
 #: Where points come from; pegging is split by the side's role in the deal.
 SOURCES = ("peg dealer", "peg pone", "hand", "crib", "heels")

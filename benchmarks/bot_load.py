@@ -32,12 +32,12 @@ fakediscord enforces Discord's limits (50 requests per second for the bot token,
 messages and 5 edits per 5 s in a channel, ...) unless ``--no-limits``. The 429s the bot
 received are printed by scope.
 
-    .venv/bin/python benchmarks/bot_load.py                 # 100 two-player games to 121
-    .venv/bin/python benchmarks/bot_load.py --games 20 --players 3 --target 61
-    .venv/bin/python benchmarks/bot_load.py --games 200 --pace 3-12 --duration 180
-    .venv/bin/python benchmarks/bot_load.py --games 100 --computer hard --pace 3-12 --duration 180
-    .venv/bin/python benchmarks/bot_load.py --database postgres --procs 2 --duration 60
-    .venv/bin/python benchmarks/bot_load.py --games 200 --pace 3-12 --duration 180 --pages 50
+    .venv/bin/python -m benchmarks.bot_load                 # 100 two-player games to 121
+    .venv/bin/python -m benchmarks.bot_load --games 20 --players 3 --target 61
+    .venv/bin/python -m benchmarks.bot_load --games 200 --pace 3-12 --duration 180
+    .venv/bin/python -m benchmarks.bot_load --games 100 --computer hard --pace 3-12 --duration 180
+    .venv/bin/python -m benchmarks.bot_load --database postgres --procs 2 --duration 60
+    .venv/bin/python -m benchmarks.bot_load --games 200 --pace 3-12 --duration 180 --pages 50
 
 With ``--pages N`` the bot serves the game pages and N games' live pages stay open all run
 (the issue asks that they cost the games' first responses at most 10% at the p99).
@@ -71,17 +71,13 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any
 
-ROOT = Path(__file__).resolve().parent.parent
-if str(ROOT) not in sys.path:
-    sys.path.insert(0, str(ROOT))
-
-import fakediscord  # noqa: E402
-from benchmarks import web  # noqa: E402
-from benchmarks.timing import percentile  # noqa: E402
-from fakediscord import Channel, FakeDiscord, Interaction, Limits, Message, User  # noqa: E402
-from fakediscord.runner import BotProcess, free_port  # noqa: E402
-from tests.helpers.bot_db import Database, rows  # noqa: E402
-from tests.helpers.postgres import PostgresServer  # noqa: E402
+import fakediscord
+from benchmarks import web
+from benchmarks.timing import percentile
+from fakediscord import Channel, FakeDiscord, Interaction, Limits, Message, User
+from fakediscord.runner import BotProcess, free_port
+from tests.helpers.bot_db import Database, rows
+from tests.helpers.postgres import PostgresServer
 
 #: The game page's link in a table message (with --pages).
 PAGE_LINK = re.compile(r"<(http://127\.0\.0\.1:\d+/g/\d+/[\w-]+)>")

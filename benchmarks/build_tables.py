@@ -2,7 +2,7 @@
 
 From the project root:
 
-    .venv/bin/python benchmarks/build_tables.py TABLE [--check]
+    .venv/bin/python -m benchmarks.build_tables TABLE [--check]
 
 TABLE is one of (each table's method is described in its module and stored in its file):
 
@@ -33,12 +33,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-ROOT = Path(__file__).resolve().parent.parent
-# Run as a plain script from a checkout: make the project importable without installing it.
-if str(ROOT) not in sys.path:
-    sys.path.insert(0, str(ROOT))
+from engine.players import crib_table, peg_table, role_crib, win_chance
 
-from engine.players import crib_table, peg_table, role_crib, win_chance  # noqa: E402
+ROOT = Path(__file__).resolve().parent.parent
 
 Table = dict[str, Any]
 

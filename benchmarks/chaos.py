@@ -8,7 +8,7 @@ no DM with live controls for a state that has passed, no message doubled, and th
 to its end. This prints how many faults of each kind struck, the moves played, and the time
 from each fault's end (the process started again, or woken) until every player saw the game.
 
-    .venv/bin/python benchmarks/chaos.py [--faults 40]
+    .venv/bin/python -m benchmarks.chaos [--faults 40]
 """
 
 from __future__ import annotations

@@ -10,7 +10,7 @@ channel: the global window and the channel's bucket; another route: the global w
 route's bucket), and the median time of one request over HTTP with every limit on and with
 none (the clock moves 1/50 s per request, so the global limit is reached but never passed).
 
-    nice -n 10 .venv/bin/python benchmarks/emulator.py [--count 300] [--concurrency 20]
+    nice -n 10 .venv/bin/python -m benchmarks.emulator [--count 300] [--concurrency 20]
 """
 
 from __future__ import annotations
@@ -18,20 +18,17 @@ from __future__ import annotations
 import argparse
 import asyncio
 import statistics
-import sys
 import time
 from functools import partial
 from pathlib import Path
 
+import aiohttp
+
+from fakediscord import Clock, FakeDiscord, Interaction, Limits
+from fakediscord.ratelimits import RateLimiter
+from fakediscord.runner import BotProcess
+
 ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))
-
-import aiohttp  # noqa: E402
-
-from fakediscord import Clock, FakeDiscord, Interaction, Limits  # noqa: E402
-from fakediscord.ratelimits import RateLimiter  # noqa: E402
-from fakediscord.runner import BotProcess  # noqa: E402
-
 TINYBOT = ROOT / "tests" / "helpers" / "tinybot.py"
 
 

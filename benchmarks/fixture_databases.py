@@ -2,7 +2,7 @@
 one migrated once (tests.helpers.migrated, what the `store` fixture and the end-to-end `world`
 use), on SQLite and on PostgreSQL.
 
-    .venv/bin/python benchmarks/fixture_databases.py [--rounds 20]
+    .venv/bin/python -m benchmarks.fixture_databases [--rounds 20]
 
 Each round makes one database each way on each backend and opens it as a test does
 (``Store.open``, then closes it); prints the median and the slowest seconds of each. Starts a
@@ -14,18 +14,13 @@ from __future__ import annotations
 import argparse
 import asyncio
 import statistics
-import sys
 import tempfile
 import time
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
-if str(ROOT) not in sys.path:
-    sys.path.insert(0, str(ROOT))
-
-from bot.store import Store  # noqa: E402
-from tests.helpers.migrated import copy_migrated_sqlite, migrated_template  # noqa: E402
-from tests.helpers.postgres import PostgresServer, running  # noqa: E402
+from bot.store import Store
+from tests.helpers.migrated import copy_migrated_sqlite, migrated_template
+from tests.helpers.postgres import PostgresServer, running
 
 #: The ways a test's database is made, as the benchmark names them.
 WAYS = (

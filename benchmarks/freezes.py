@@ -25,7 +25,7 @@ from what it logs ("is now the sender", "no longer the sender"). It prints:
   brought the games up to date;
 - 429s the bot received, and whether every game recorded is whole.
 
-    .venv/bin/python benchmarks/freezes.py [--freezes 80] [--freeze 2.5] [--gap 2.0]
+    .venv/bin/python -m benchmarks.freezes [--freezes 80] [--freeze 2.5] [--gap 2.0]
 """
 
 from __future__ import annotations
@@ -42,24 +42,19 @@ import sys
 import time
 from collections import defaultdict
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import Any
 
-ROOT = Path(__file__).resolve().parent.parent
-if str(ROOT) not in sys.path:
-    sys.path.insert(0, str(ROOT))
-
-from benchmarks.bot_load import (  # noqa: E402
+from benchmarks.bot_load import (
     CLUSTER_READY,
     Figures,
     LoadDiscord,
     LoadGame,
     _game,
 )
-from fakediscord import Limits, Message  # noqa: E402
-from fakediscord.interactions import Interaction  # noqa: E402
-from fakediscord.runner import BotProcess  # noqa: E402
-from tests.helpers.postgres import PostgresServer  # noqa: E402
+from fakediscord import Limits, Message
+from fakediscord.interactions import Interaction
+from fakediscord.runner import BotProcess
+from tests.helpers.postgres import PostgresServer
 
 #: What a process logs when its role changes (bot/store/cluster.py).
 BECOMES = re.compile(r"this process (is the sender|is now the sender)")

@@ -3,7 +3,7 @@ while one pass ends 20,000 idle games, and while one pass prunes 20,000 finished
 retention period. Discord gives a bot 3 s to answer an interaction, and every server's
 interactions wait while the loop is held, so the figure that matters is the longest stall.
 
-    nice -n 10 .venv/bin/python benchmarks/housekeeping.py [--games 20000]
+    nice -n 10 .venv/bin/python -m benchmarks.housekeeping [--games 20000]
 
 Builds the games through the service (a few real two-player games, dealt and played for some
 moves, so their snapshots and action logs are the size real ones are), copies them in SQL to
@@ -20,7 +20,6 @@ import contextlib
 import random
 import sqlite3
 import statistics
-import sys
 import tempfile
 import time
 from collections.abc import Awaitable, Callable
@@ -28,14 +27,10 @@ from datetime import timedelta
 from pathlib import Path
 from typing import Any
 
-ROOT = Path(__file__).resolve().parent.parent
-if str(ROOT) not in sys.path:
-    sys.path.insert(0, str(ROOT))
-
-from bot.core.services import Services  # noqa: E402
-from bot.store import Store  # noqa: E402
-from tests.helpers.cast import AL, BEA  # noqa: E402
-from tests.helpers.service_driver import Clock, drive, make_service, open_table  # noqa: E402
+from bot.core.services import Services
+from bot.store import Store
+from tests.helpers.cast import AL, BEA
+from tests.helpers.service_driver import Clock, drive, make_service, open_table
 
 #: Distinct games played through the service, then copied.
 TEMPLATES = 8

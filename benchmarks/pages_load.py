@@ -1,9 +1,10 @@
 """Do open game pages slow the games? The first-response p99 of the paced load with and
 without spectator pages, measured side by side.
 
-The issue's promise: the first-response p99 of ``bot_load.py --pace 3-12 --games 200`` with
-50 spectator pages open stays within 10% of the figure without them. One run of each is too
-noisy to say that on a shared machine, so this runs pairs: each pair is one run without the
+The issue's promise: the first-response p99 of
+``python -m benchmarks.bot_load --pace 3-12 --games 200`` with 50 spectator pages open stays
+within 10% of the figure without them. One run of each is too noisy to say that on a shared
+machine, so this runs pairs: each pair is one run without the
 pages and one with ``--pages`` live pages open (``benchmarks/bot_load.py``'s own run, the same
 seed, games, pace and duration each time), the order alternating from pair to pair, so a
 machine that gets busier or quieter while it runs weighs on both sides alike. It prints each
@@ -11,8 +12,8 @@ run's first-response median and p99, then the median over the pairs of the p99 w
 with the pages, their ratio, each pair's own ratio (and their median), and whether the ratio
 of the medians is within 10%; it exits 1 when it is not, or when a run's own checks failed.
 
-    .venv/bin/python benchmarks/pages_load.py          # 3 pairs: 200 games, 3-12 s, 180 s, 50 pages
-    .venv/bin/python benchmarks/pages_load.py --pairs 1 --games 40 --duration 60   # a quick look
+    .venv/bin/python -m benchmarks.pages_load          # 3 pairs: 200 games, 3-12 s, 180 s, 50 pages
+    .venv/bin/python -m benchmarks.pages_load --pairs 1 --games 40 --duration 60   # a quick look
 
 It takes (duration + about 20 s) x 2 x pairs: some 20 minutes by default. ``--verbose``
 prints every run's whole report (``bot_load.py``'s), not only its latency line.
@@ -27,13 +28,8 @@ import io
 import statistics
 import sys
 from dataclasses import dataclass
-from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
-if str(ROOT) not in sys.path:
-    sys.path.insert(0, str(ROOT))
-
-from benchmarks.bot_load import measure  # noqa: E402
+from benchmarks.bot_load import measure
 
 #: The most the p99 may grow with the pages open (the issue's 10%).
 ALLOWED = 1.10

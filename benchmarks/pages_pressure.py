@@ -20,8 +20,8 @@ updated), wrongly (anything else) or not at all, the bot's log lines per second 
 (and its errors and tracebacks), and the time from a move to the next player's controls in
 each part with the ratio of the pages' part to the part without (the same games, one run).
 
-    .venv/bin/python benchmarks/pages_pressure.py                  # 40 games, 1,100 pages
-    .venv/bin/python benchmarks/pages_pressure.py --hard 1024      # the limit cannot be raised
+    .venv/bin/python -m benchmarks.pages_pressure                  # 40 games, 1,100 pages
+    .venv/bin/python -m benchmarks.pages_pressure --hard 1024      # the limit cannot be raised
 """
 
 from __future__ import annotations
@@ -40,20 +40,16 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from urllib.parse import urlsplit
 
-ROOT = Path(__file__).resolve().parent.parent
-if str(ROOT) not in sys.path:
-    sys.path.insert(0, str(ROOT))
-
-from benchmarks import bot_load, web  # noqa: E402
-from benchmarks.bot_load import (  # noqa: E402
+from benchmarks import bot_load, web
+from benchmarks.bot_load import (
     Figures,
     LoadDiscord,
     _game,
     _page_link,
 )
-from benchmarks.timing import percentile  # noqa: E402
-from fakediscord import Limits, Message  # noqa: E402
-from fakediscord.runner import BotProcess, free_port  # noqa: E402
+from benchmarks.timing import percentile
+from fakediscord import Limits, Message
+from fakediscord.runner import BotProcess, free_port
 
 #: How long a live page or a fetch may wait for its answer before it counts as unanswered.
 ANSWER_WITHIN = 10.0

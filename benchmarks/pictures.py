@@ -1,7 +1,7 @@
 """How fast the pictures render and how big they are: prints figures next to their targets
 (issue 9: a board under 30 ms and 150 KB; issue 13: a chart under 50 ms).
 
-    nice -n 19 .venv/bin/python benchmarks/pictures.py [--repeat 200] [--out DIR]
+    nice -n 19 .venv/bin/python -m benchmarks.pictures [--repeat 200] [--out DIR]
 
 For boards of 2 and 3 players and 4 players as partners (two sides), at a few scores, and the
 two stats charts at a few sizes: the median and p99 time of a render (drawing and PNG
@@ -17,14 +17,10 @@ from __future__ import annotations
 import argparse
 import random
 import statistics
-import sys
 import time
 from collections.abc import Callable
 from functools import partial
 from pathlib import Path
-
-# Run as a script from a checkout: make the project importable without installing it.
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from bot.core.pictures import (
     BoardState,

@@ -1,6 +1,6 @@
 """How long a game's review takes (issue 23): prints the time per game, median and p99.
 
-    python benchmarks/review.py [--games N] [--seed S] [--target 121|61]
+    python -m benchmarks.review [--games N] [--seed S] [--target 121|61]
 
 Each game is a whole two-player game between the ``hard`` and ``expert`` computer levels,
 dealt from sealed shuffles as the bot deals; the review of one seat (every discard judged by
@@ -15,12 +15,7 @@ from __future__ import annotations
 import argparse
 import random
 import statistics
-import sys
 import time
-from pathlib import Path
-
-# Run as a script from a checkout: make the project importable without installing it.
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from bot.core.base.seeded import SeedDealer
 from bot.core.base.shuffles import RecordingRandom

@@ -1,6 +1,6 @@
 """How fast the show is scored: prints figures next to their targets (issue 2).
 
-    python benchmarks/scoring.py [--calls N] [--seed S]
+    python -m benchmarks.scoring [--calls N] [--seed S]
 
 - all 12,994,800 hand + starter combinations through engine.scoring.score_distribution
   (target: under 15 s on the project's 2-core machine, plain CPython), hand and crib rules;
@@ -13,12 +13,7 @@ from __future__ import annotations
 import argparse
 import random
 import statistics
-import sys
 import time
-from pathlib import Path
-
-# Run as a script from a checkout: make the project importable without installing it.
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from engine import scoring
 from engine.cards import full_deck

@@ -1,6 +1,6 @@
 """The show of every hand of 3, 4 or 5 cards with every starter, by the tests' reference scorer.
 
-    python benchmarks/show_census.py [--sizes 3 4 5] [--crib] [--check]
+    python -m benchmarks.show_census [--sizes 3 4 5] [--crib] [--check]
 
 Prints, for each size, the seconds it took, the number of combinations, the mean and the
 count of every total, as Python ready to paste (the recorded figures in
@@ -16,10 +16,6 @@ import argparse
 import sys
 import time
 from math import comb
-from pathlib import Path
-
-# Run as a script from a checkout: make the project importable without installing it.
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from tests.helpers.show_census import census, matches_recorded, mean
 

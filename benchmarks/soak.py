@@ -15,9 +15,9 @@ freed when its game ends (tests/bot/core/games/test_memory_bounds.py holds each)
 the whole bot's figure. Before the fix the issue measured RSS 68 -> 232 MB over 608 games, about
 111 MB per 1,000 games and still rising.
 
-    .venv/bin/python benchmarks/soak.py                          # 150 channels, 300 + 2,000 games
-    .venv/bin/python benchmarks/soak.py --short                  # each resigned after a discard
-    .venv/bin/python benchmarks/soak.py --channels 50 --games 500 --warm-up 100
+    .venv/bin/python -m benchmarks.soak                          # 150 channels, 300 + 2,000 games
+    .venv/bin/python -m benchmarks.soak --short                  # each resigned after a discard
+    .venv/bin/python -m benchmarks.soak --channels 50 --games 500 --warm-up 100
 
 Whole games are paced by Discord's limits (the bot keeps to 50 requests a second), about 0.4
 games a second here; with ``--short`` each game ends after its first discard (the player
@@ -37,11 +37,7 @@ import tempfile
 import time
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
-if str(ROOT) not in sys.path:
-    sys.path.insert(0, str(ROOT))
-
-from benchmarks.bot_load import (  # noqa: E402
+from benchmarks.bot_load import (
     RESULT_MARK,
     Figures,
     LoadDiscord,
@@ -50,8 +46,8 @@ from benchmarks.bot_load import (  # noqa: E402
     _game,
     memory_kib,
 )
-from fakediscord import Guild, Limits, Message, User  # noqa: E402
-from fakediscord.runner import BotProcess  # noqa: E402
+from fakediscord import Guild, Limits, Message, User
+from fakediscord.runner import BotProcess
 
 #: Goal: the RSS after the warm-up stays within this share of the RSS at its end.
 FLAT_WITHIN = 0.10

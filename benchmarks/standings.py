@@ -2,7 +2,7 @@
 the stats charts' render time (issue 10 items 11-12, issue 13: each read under 5 ms, a chart
 under 50 ms).
 
-    nice -n 19 .venv/bin/python benchmarks/standings.py [--games 50000] [--repeat 200]
+    nice -n 19 .venv/bin/python -m benchmarks.standings [--games 50000] [--repeat 200]
 
 Builds a database of finished games (10 servers, 2, 3 and 4 players, some against the
 computer; a few players play far more than the rest, as on a real server), rates them with
@@ -19,15 +19,11 @@ import asyncio
 import random
 import sqlite3
 import statistics
-import sys
 import tempfile
 import time
 from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import Any
-
-# Run as a script from a checkout: make the project importable without installing it.
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from bot.core.base.text import shown
 from bot.core.pictures import PointsPerDeal, RatingPoint, points_chart, rating_chart

@@ -7,7 +7,7 @@ lease up and says so: the other takes it at once), and times, from the signal, t
 other process says it is now the sender, and the moment it has brought the games up to date
 ("reconciling"). The process stopped is started again and the next round stops the new sender.
 
-    .venv/bin/python benchmarks/takeover.py [--rounds 6]
+    .venv/bin/python -m benchmarks.takeover [--rounds 6]
 
 Prints the median and the longest of each; the README promises a takeover within 2 s.
 """
@@ -20,17 +20,12 @@ import contextlib
 import statistics
 import sys
 import time
-from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
-if str(ROOT) not in sys.path:
-    sys.path.insert(0, str(ROOT))
-
-from fakediscord import FakeDiscord  # noqa: E402
-from fakediscord.runner import BotProcess  # noqa: E402
-from tests.helpers.pair import BECAME as TOOK_OVER  # noqa: E402
-from tests.helpers.pair import READY, sends  # noqa: E402
-from tests.helpers.postgres import PostgresServer  # noqa: E402
+from fakediscord import FakeDiscord
+from fakediscord.runner import BotProcess
+from tests.helpers.pair import BECAME as TOOK_OVER
+from tests.helpers.pair import READY, sends
+from tests.helpers.postgres import PostgresServer
 
 #: What the process taking over says (the pair's words: tests.helpers.pair).
 BECAME = TOOK_OVER[1]

@@ -10,8 +10,8 @@ the requests made with the bot's token for each (by route), per pairing, and the
 The second part pairs 8 Swiss rounds of 256 players (random results, a fixed seed) with
 :func:`engine.tournament.swiss_round` and prints the median and slowest pairing time.
 
-    .venv/bin/python benchmarks/tournament.py
-    .venv/bin/python benchmarks/tournament.py --players 32 --pairing-players 1024
+    .venv/bin/python -m benchmarks.tournament
+    .venv/bin/python -m benchmarks.tournament --players 32 --pairing-players 1024
 """
 
 from __future__ import annotations
@@ -22,19 +22,14 @@ import collections
 import random
 import re
 import statistics
-import sys
 import tempfile
 import time
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
-if str(ROOT) not in sys.path:
-    sys.path.insert(0, str(ROOT))
-
-from engine.tournament import MatchResult, standings, swiss_round  # noqa: E402
-from fakediscord import Channel, FakeDiscord, Limits, Message  # noqa: E402
-from fakediscord.runner import BotProcess  # noqa: E402
-from tests.helpers.table_driver import resign  # noqa: E402
+from engine.tournament import MatchResult, standings, swiss_round
+from fakediscord import Channel, FakeDiscord, Limits, Message
+from fakediscord.runner import BotProcess
+from tests.helpers.table_driver import resign
 
 _PAIRING = re.compile(r"Round (\d+) · (.+) vs (.+)")
 

@@ -1,7 +1,7 @@
 """Every variant at every computer level: how fast it scores and decides, and how strong it is.
 
-    nice -n 10 .venv/bin/python benchmarks/variants.py --workers 2 --budget 3600
-    .venv/bin/python benchmarks/variants.py --variants five_card --levels hard --budget 60
+    nice -n 10 .venv/bin/python -m benchmarks.variants --workers 2 --budget 3600
+    .venv/bin/python -m benchmarks.variants --variants five_card --levels hard --budget 60
 
 For each variant (:mod:`engine.variants`; the standard game with two players, the others with
 the players they seat) it prints:
@@ -40,20 +40,15 @@ import sys
 import time
 from dataclasses import dataclass, field
 from functools import partial
-from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
-# Run as a plain script from a checkout: make the project importable without installing it.
-sys.path.insert(0, str(ROOT))
-
-from benchmarks.timing import DecisionTimes, median_p99_ms, percentile  # noqa: E402
-from engine.cards import full_deck  # noqa: E402
-from engine.game import Game  # noqa: E402
-from engine.phase import Phase  # noqa: E402
-from engine.players import LEVELS, make_player  # noqa: E402
-from engine.rules import Rules  # noqa: E402
-from engine.scoring import hand_total, score_hand  # noqa: E402
-from engine.variants import listed, named  # noqa: E402
+from benchmarks.timing import DecisionTimes, median_p99_ms, percentile
+from engine.cards import full_deck
+from engine.game import Game
+from engine.phase import Phase
+from engine.players import LEVELS, make_player
+from engine.rules import Rules
+from engine.scoring import hand_total, score_hand
+from engine.variants import listed, named
 
 #: The player every level is measured against.
 BASELINE = "greedy"

@@ -1,6 +1,6 @@
 """The game pages' costs (issue 23, item 2): time to first byte, live-update latency, memory.
 
-    nice -n 10 .venv/bin/python benchmarks/web.py [--requests 200] [--pages 50] [--moves 60]
+    nice -n 10 .venv/bin/python -m benchmarks.web [--requests 200] [--pages 50] [--moves 60]
 
 Runs the core on a scratch SQLite file and the pages' server (:mod:`bot.web.server`) in this
 process, as the bot does, and plays two-player games through the core:
@@ -20,7 +20,6 @@ from __future__ import annotations
 import argparse
 import asyncio
 import statistics
-import sys
 import tempfile
 import time
 import tracemalloc
@@ -28,16 +27,12 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from urllib.parse import urlsplit
 
-ROOT = Path(__file__).resolve().parent.parent
-if str(ROOT) not in sys.path:
-    sys.path.insert(0, str(ROOT))
-
-from benchmarks.timing import percentile  # noqa: E402
-from bot.core.services import Services  # noqa: E402
-from bot.store import Store  # noqa: E402
-from bot.web.links import PageLinks  # noqa: E402
-from bot.web.server import WebServer  # noqa: E402
-from tests.helpers.service_driver import (  # noqa: E402
+from benchmarks.timing import percentile
+from bot.core.services import Services
+from bot.store import Store
+from bot.web.links import PageLinks
+from bot.web.server import WebServer
+from tests.helpers.service_driver import (
     AL,
     BEA,
     Clock,

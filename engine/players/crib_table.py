@@ -21,7 +21,7 @@ with a crib of that size scored the same way (:func:`holds`: five-card, seven-ca
 five-hand cribbage too); a player asks before it uses it.
 
 The shipped table lives in ``engine/data/crib_table.json``;
-``benchmarks/build_tables.py crib_table`` rebuilds it with :func:`build_table` and a test
+``python -m benchmarks.build_tables crib_table`` rebuilds it with :func:`build_table` and a test
 rebuilds a sample of entries and compares.
 
 >>> round(crib_value_of_ranks(5, 5), 2) > round(crib_value_of_ranks(10, 13), 2)

@@ -20,7 +20,7 @@ The discard adds the kept hand's value to its hand and crib values. Only differe
 within a role matter there; the dealer's average is about +1.2 and the pone's about -1.2
 (the dealer plays second and usually takes the last card).
 
-``benchmarks/build_tables.py peg_table`` writes ``engine/data/peg_table.json`` with
+``python -m benchmarks.build_tables peg_table`` writes ``engine/data/peg_table.json`` with
 :func:`build_table` (``--check`` compares); a test rebuilds a sample of entries.
 
 >>> pegging_value([5, 5, 10, 10], dealer=True) > pegging_value([1, 6, 11, 13], dealer=True)

@@ -56,7 +56,7 @@ The tables are built by the standard two-player game's rules (:func:`built_for`:
 dealt, four kept, a crib of four) and hold only for rules that deal, keep and score the same
 way (:func:`holds`); a player asks before it uses them.
 
-``benchmarks/build_tables.py role_cribs`` writes ``engine/data/role_cribs.json`` with
+``python -m benchmarks.build_tables role_cribs`` writes ``engine/data/role_cribs.json`` with
 :func:`build_tables` (and ``--check`` compares); a test rebuilds a sample of crib entries
 from the shipped throws.
 

@@ -22,7 +22,7 @@ When both sides would reach the target in the same play, each is given half.
 The tables are built by the standard two-player game's rules (:func:`built_for`) and hold
 for games dealt and scored the same way to a target no longer than theirs (:func:`holds`).
 
-``benchmarks/build_tables.py win_chance`` writes ``engine/data/win_chance.json`` (the
+``python -m benchmarks.build_tables win_chance`` writes ``engine/data/win_chance.json`` (the
 distributions and both tables); ``--check`` rebuilds and compares, and a test rebuilds the
 tables' corner near the end from the shipped distributions.
 

@@ -8,7 +8,7 @@ from tests.helpers.bench_runs import run_benchmark
 
 
 def test_the_activity_benchmark_measures_moves_from_both_places() -> None:
-    out = run_benchmark("activity.py", "--moves", "12", "--watchers", "1", timeout=180)
+    out = run_benchmark("activity", "--moves", "12", "--watchers", "1", timeout=180)
     assert "a move at a table, to the other tables showing it: p50" in out, out
     assert "a move in the chat, to every table showing it: p50" in out, out
     assert "bytes sent to a watcher's table:" in out, out

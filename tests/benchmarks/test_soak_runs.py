@@ -11,7 +11,7 @@ from tests.helpers.bench_runs import run_benchmark
 
 def test_the_soak_plays_games_one_after_another_and_reads_the_memory() -> None:
     out = run_benchmark(
-        "soak.py",
+        "soak",
         *("--channels", "2", "--games", "2", "--warm-up", "2", "--warm-up-seconds", "0"),
         *("--every", "1"),
         ok=False,

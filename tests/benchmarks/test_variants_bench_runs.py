@@ -11,7 +11,7 @@ from tests.helpers.bench_runs import run_benchmark
 
 def test_the_variants_benchmark_scores_hands_and_plays_duplicate_seats_against_greedy() -> None:
     out = run_benchmark(
-        "variants.py",
+        "variants",
         *("--variants", "five_card", "six_hand_pairs", "--levels", "medium"),
         *("--budget", "5", "--hands", "300", "--max-seeds", "2"),
     )

@@ -1,5 +1,5 @@
 """The shipped data files are exactly what their builders make (what
-``benchmarks/build_tables.py TABLE --check`` checks). Minutes each: run with
+``python -m benchmarks.build_tables TABLE --check`` checks). Minutes each: run with
 ``pytest -m exhaustive``; the fast tests rebuild a sample of each table (test_role_crib,
 test_peg_table, test_win_chance, test_crib_table)."""
 

@@ -1,4 +1,5 @@
-"""What the benchmarks' run-tests share: running a benchmark as a script, as a person would."""
+"""What the benchmarks' run-tests share: running a benchmark as a module from the checkout, as a
+person would (``python -m benchmarks.NAME``)."""
 
 from __future__ import annotations
 
@@ -9,12 +10,12 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[2]
 
 
-def run_benchmark(script: str, *args: str, timeout: float = 300, ok: bool = True) -> str:
-    """Run ``benchmarks/<script>`` with ``args`` from the checkout and return what it printed
-    (out, then errors); with ``ok``, it must end well. (``timeout`` bounds a hung run: it is no
-    speed check.)"""
+def run_benchmark(name: str, *args: str, timeout: float = 300, ok: bool = True) -> str:
+    """Run ``python -m benchmarks.<name>`` with ``args`` from the checkout and return what it
+    printed (out, then errors); with ``ok``, it must end well. (``timeout`` bounds a hung run: it
+    is no speed check.)"""
     run = subprocess.run(
-        [sys.executable, f"benchmarks/{script}", *args],
+        [sys.executable, "-m", f"benchmarks.{name}", *args],
         cwd=ROOT,
         capture_output=True,
         text=True,
