@@ -313,8 +313,29 @@ class Games:
         return loaded, seat
 
     def moving(self, game_id: int) -> bool:
-        """Whether a move of the game is being applied and saved in this process now."""
+        """Whether a change of the game (moves, the lobby's seats, its end) is being applied
+        and saved in this process now: its change follows on the feed, with the click's answer
+        kept with it."""
         return game_id in self._moving
+
+    @contextlib.contextmanager
+    def _saving(self, record: GameRecord) -> Iterator[None]:
+        """While a change of ``record`` is applied and saved (:meth:`moving`): the keeper
+        leaves the game's messages to that change, which may keep a click's answer that an
+        edit made meanwhile would land before (the draw may see the change saved before this
+        process hears it). A change that does not land (another process moved first) hands on
+        again a change heard meanwhile, which the keeper left to it."""
+        self._moving.add(record.id)
+        try:
+            yield
+        except BaseException:
+            self._moving.discard(record.id)
+            owner = Owner.game(record.id)
+            latest = self.feed.latest(owner)
+            if latest is not None and latest > record.version:
+                self.feed.publish(Change(owner, latest, record.channel_id))
+            raise
+        self._moving.discard(record.id)
 
     # -- saving -----------------------------------------------------------------------------
     async def save_moves(
@@ -333,8 +354,7 @@ class Games:
         record, game, tally, log = loaded.record, loaded.game, loaded.tally, loaded.log
         # The moves change these objects: until they are saved they must not be reused.
         self.loaded.drop(record.id)
-        self._moving.add(record.id)
-        try:
+        with self._saving(record):
             for step in steps:
                 tally.add(step.events)
                 log.add(step.events)
@@ -359,16 +379,6 @@ class Games:
                 results=result_rows(record, game, tally) if finished else (),
                 answered=answered,
             )
-        except BaseException:
-            self._moving.discard(record.id)
-            # A change heard while this move was being saved was left to it by the keeper; the
-            # move did not land (another process moved first), so hand that change on again.
-            owner = Owner.game(record.id)
-            latest = self.feed.latest(owner)
-            if latest is not None and latest > record.version:
-                self.feed.publish(Change(owner, latest, record.channel_id))
-            raise
-        self._moving.discard(record.id)
         self.faults.mended(record.id)
         if not finished:
             # The game as saved goes on from here (its objects and its record).
@@ -384,9 +394,10 @@ class Games:
     ) -> GameRecord:
         """Store the lobby's new seats (and the lobby's new look, when a click on it is
         answered with it); the game as it is now."""
-        version = await self.store.set_seats(
-            record.id, record.version, seats, now=self.now(), answered=answered
-        )
+        with self._saving(record):
+            version = await self.store.set_seats(
+                record.id, record.version, seats, now=self.now(), answered=answered
+            )
         self.faults.mended(record.id)
         self.announce(record, version, answered=answered)
         return await self.reread(record.id)
@@ -399,14 +410,15 @@ class Games:
         answered: MessageRecord | None = None,
     ) -> GameRecord:
         """End a game without a result (cancelled or expired); ``line`` tells the channel."""
-        version = await self.store.save(
-            record.id,
-            record.version,
-            now=self.now(),
-            status=status,
-            end_note=line,
-            answered=answered,
-        )
+        with self._saving(record):
+            version = await self.store.save(
+                record.id,
+                record.version,
+                now=self.now(),
+                status=status,
+                end_note=line,
+                answered=answered,
+            )
         self.faults.mended(record.id)
         self.loaded.drop(record.id)
         self.departures.forget(record.id)

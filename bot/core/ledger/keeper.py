@@ -238,6 +238,12 @@ class MessageKeeper:
                 and o.due(owing.sent.get(o.key))
             ]
             if lane is Lane.TABLE:
+                if self._ledger.changing(owner):
+                    # A move is being saved here: the draw may hold it already while what is
+                    # kept of the messages does not yet hold its click's answer (heard once the
+                    # save returns), and an edit now would land before that answer, which
+                    # Discord then refuses or lays over it. Its change brings the keeper back.
+                    return
                 await self._close_older(owing)
             if not due:
                 return

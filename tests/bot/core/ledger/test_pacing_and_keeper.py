@@ -9,11 +9,13 @@ import dataclasses
 import logging
 import time
 from collections.abc import Awaitable, Callable
+from typing import Any
 
 import pytest
 
 from bot.core.base.faults import Cause
 from bot.core.base.owners import Owner
+from bot.core.base.replies import Clicked
 from bot.core.base.store_errors import StoreUnavailable
 from bot.core.base.views import MessageView
 from bot.core.ledger import MessageKeeper, Owing
@@ -294,6 +296,55 @@ async def test_a_dm_drawn_before_a_move_is_not_sent_after_it(
     hands = {o.key: o.view.digest() for o in owing.owed if o.key.startswith("hand:")}
     sent = [(key, digest) for key, digest in courier.shown if key.startswith("hand:")]
     assert sorted(sent) == sorted(hands.items()), "each hand sent once, as the move left it"
+
+
+async def test_a_private_table_drawn_while_a_click_is_saved_waits_for_that_clicks_answer(
+    service: Services, courier: FakeCourier, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # At a private table (a DM) the lobby message becomes the table: the start click's answer
+    # (the lobby, closed) goes to it first, and the keeper lays it out after. A keeper drawing
+    # the game while the start is being saved (its record written, this process not yet told)
+    # must leave that message to the start's change: an edit laying it out landed before the
+    # answer, which Discord then refused (plain text over a laid-out message: 50035; seen with
+    # the start-up's reconciliation drawing every game at that moment).
+    dm = 4343
+    opened = await service.lobbies.new_game(None, dm, AL, token="new", private=True)
+    game_id = opened.game_id or 0
+    await service.answered(opened, landed=True, shown=Clicked(dm, 900, "new"))
+    joined = await service.lobbies.click(
+        game_id, "join", BEA, Clicked(dm, 900, "join"), guild_id=None
+    )
+    await service.answered(joined, landed=True, shown=Clicked(dm, 900, "join"))
+    keeper = make_keeper(service, courier, Pacer())
+    keeper.touch(game_owner(game_id), dm)
+    await settle(keeper)
+    before = len(courier.sent)
+    written, gate = asyncio.Event(), asyncio.Event()
+    store = service.games.store
+    save = store.save
+
+    async def held(*args: Any, **kwargs: Any) -> int:
+        # The start's record is in the store; the move hears of it once the gate opens.
+        version = await save(*args, **kwargs)
+        written.set()
+        await gate.wait()
+        return version
+
+    monkeypatch.setattr(store, "save", held)
+    starting = asyncio.create_task(
+        service.lobbies.click(game_id, "start", AL, Clicked(dm, 900, "start"), guild_id=None)
+    )
+    await asyncio.wait_for(written.wait(), timeout=60)
+    keeper.touch(game_owner(game_id), dm)
+    await settle(keeper)  # the keeper has drawn the started game, and sent what it would
+    assert courier.sent[before:] == [], "nothing goes to the table before the start's answer"
+    gate.set()
+    started = await starting
+    assert started.ok
+    await service.answered(started, landed=True, shown=Clicked(dm, 900, "start"))
+    keeper.touch(game_owner(game_id), dm)
+    await settle(keeper)
+    assert ("lobby", True) in courier.sent[before:], "laid out (an edit) once the answer landed"
 
 
 async def test_a_failed_send_is_tried_again(
