@@ -54,6 +54,7 @@ class MessageLedger:
         ``faults``: where a store that fails is noted."""
         self._feed = feed
         self._clock = clock
+        self._shared = shared
         self._projectors: dict[OwnerKind, Projector] = {}
         self._lives = Lives(feed, self._now)
         #: What was sent and is not written yet, written soon; the pending posts.
@@ -97,7 +98,18 @@ class MessageLedger:
         for an owner that has no messages any more)."""
         sent = await self.shown.kept(owner)
         moment = self._now() if now is None else now
-        drawn = await self._projectors[owner.kind].draw(owner, moment, sent)
+        projector = self._projectors[owner.kind]
+        drawn = await projector.draw(owner, moment, sent)
+        if drawn is not None and self._unheard(owner, drawn.version):
+            # Another process saved this version a moment ago and its change is not heard here
+            # yet: a click's answer kept with it is in the store and not in memory, and an edit
+            # drawn without it would land before that answer. What the messages show is read
+            # again (once for that version) and the owner drawn on that.
+            entry = self._lives.of(owner)
+            entry.unread = True
+            entry.reread_for = drawn.version
+            sent = await self.shown.kept(owner)
+            drawn = await projector.draw(owner, moment, sent)
         if drawn is None:
             return None
         self._lives.of(owner).channel_id = drawn.channel_id
@@ -117,6 +129,15 @@ class MessageLedger:
         if owing is None:
             return True
         return not any(o.user_id is None and o.due(owing.sent.get(o.key)) for o in owing.owed)
+
+    def _unheard(self, owner: Owner, version: int) -> bool:
+        """Whether ``version`` of the owner, just drawn, may carry a click's answer another
+        process kept that this one has not heard of (it answers clicks too: ``shared``): newer
+        than every change heard of it and than a version its messages were read again for."""
+        if not self._shared:
+            return False  # (this process's own change is heard as its save returns)
+        heard = max(self._feed.latest(owner) or 0, self._lives.of(owner).reread_for)
+        return version > heard
 
     def changing(self, owner: Owner) -> bool:
         """Whether the owner is being changed in this process right now (its change follows

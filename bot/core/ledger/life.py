@@ -245,6 +245,8 @@ class OwnerLives:
     unread: bool = False  # read again when next drawn (a change heard late)
     doubted: bool = False  # what its messages show is taken as unknown once read again
     touched: float = 0.0  # when a change of it was last heard
+    #: The version of it whose draw, ahead of every change heard, had its messages read again.
+    reread_for: int = 0
     #: When its latest changes were heard (what another sender may have spent on them).
     changes: deque[float] = field(default_factory=lambda: deque(maxlen=CHANNEL_WRITES))
     #: Held while its messages are read again from the store: whoever draws it meanwhile

@@ -26,8 +26,16 @@ from bot.core.ledger.records import PendingPost
 from bot.core.ledger.routes import Attempt
 from bot.core.ledger.transport import Carried, DmsClosed, Fence, NotSender
 from bot.core.services import Services
+from bot.store import Store
 from tests.helpers.cast import AL, BEA, CHANNEL, GUILD
-from tests.helpers.service_driver import first_choice, game_owner, open_table, owed_now
+from tests.helpers.service_driver import (
+    Clock,
+    first_choice,
+    game_owner,
+    make_service,
+    open_table,
+    owed_now,
+)
 
 
 class FakeClock:
@@ -84,6 +92,7 @@ class FakeCourier:
     def __init__(self) -> None:
         self.sent: list[tuple[str, bool]] = []  # (key, edit?)
         self.shown: list[tuple[str, str]] = []  # (key, digest of what was sent), in order
+        self.tokens: list[tuple[str, str | None]] = []  # (key, the token it went through)
         self.closed: set[int] = set()
         self.dm_attempts: dict[int, int] = {}
         self.fail_next = 0
@@ -116,6 +125,7 @@ class FakeCourier:
                 raise DmsClosed("Cannot send messages to this user")
         key = attempt.keep.key
         self.shown.append((key, view.digest()))
+        self.tokens.append((key, attempt.token))
         self.sent.append((key, not attempt.way.posts))
         channel = attempt.channel_id or attempt.user_id or 0
         message_id = attempt.message_id if attempt.message_id else len(self.sent)
@@ -345,6 +355,37 @@ async def test_a_private_table_drawn_while_a_click_is_saved_waits_for_that_click
     keeper.touch(game_owner(game_id), dm)
     await settle(keeper)
     assert ("lobby", True) in courier.sent[before:], "laid out (an edit) once the answer landed"
+
+
+async def test_a_private_table_drawn_before_another_processs_click_is_heard_waits_for_it(
+    store: Store, clock: Clock
+) -> None:
+    # The same with two processes: the start is saved by the other one, and this one (the
+    # sender) draws the started game before it hears of the change. What the messages show is
+    # read again for that version: the other process's answer is on its way to the table, so
+    # the table goes only through that answer's own token (which reaches it once the answer
+    # has landed), never through an older one that would land first.
+    here = make_service(store, clock, shared=True)
+    there = make_service(store, clock, shared=True)  # its changes are never heard here
+    courier = FakeCourier()
+    dm = 4343
+    opened = await here.lobbies.new_game(None, dm, AL, token="new", private=True)
+    game_id = opened.game_id or 0
+    await here.answered(opened, landed=True, shown=Clicked(dm, 900, "new"))
+    joined = await here.lobbies.click(game_id, "join", BEA, Clicked(dm, 900, "join"), guild_id=None)
+    await here.answered(joined, landed=True, shown=Clicked(dm, 900, "join"))
+    keeper = make_keeper(here, courier, Pacer())
+    keeper.touch(game_owner(game_id), dm)
+    await settle(keeper)
+    before = len(courier.tokens)
+    started = await there.lobbies.click(
+        game_id, "start", AL, Clicked(dm, 900, "start"), guild_id=None
+    )
+    assert started.ok
+    keeper.touch(game_owner(game_id), dm)
+    await settle(keeper)
+    through = {token for key, token in courier.tokens[before:] if key == "lobby"}
+    assert through == {"start"}, "the table only through the start's own token"
 
 
 async def test_a_failed_send_is_tried_again(
