@@ -15,7 +15,7 @@ import pytest
 
 from bot.core.base.faults import Cause
 from bot.core.base.owners import Owner
-from bot.core.base.replies import Clicked
+from bot.core.base.replies import Answer, Clicked
 from bot.core.base.store_errors import StoreUnavailable
 from bot.core.base.views import MessageView
 from bot.core.ledger import MessageKeeper, Owing
@@ -341,9 +341,13 @@ async def test_a_private_table_drawn_while_a_click_is_saved_waits_for_that_click
         return version
 
     monkeypatch.setattr(store, "save", held)
-    starting = asyncio.create_task(
-        service.lobbies.click(game_id, "start", AL, Clicked(dm, 900, "start"), guild_id=None)
-    )
+
+    async def start() -> Answer:
+        return await service.lobbies.click(
+            game_id, "start", AL, Clicked(dm, 900, "start"), guild_id=None
+        )
+
+    starting = asyncio.create_task(start())
     await asyncio.wait_for(written.wait(), timeout=60)
     keeper.touch(game_owner(game_id), dm)
     await settle(keeper)  # the keeper has drawn the started game, and sent what it would
