@@ -159,6 +159,9 @@ class CribbageBot(commands.AutoShardedBot):
         self._caught_up: asyncio.Task[None] | None = None
         self._owns_store = store is None
         self._store_closed = False
+        #: Set as :meth:`close` begins: nothing new reads the store from then on (discord.py
+        #: may still dispatch ``on_ready`` after its client was closed).
+        self._closing = False
         self._thinking: WorkerThinking | None = None
         #: Bringing the games up to date at start-up (on READY) and after taking over from
         #: another process: tasks of their own, so that a stop cancels them before the store
@@ -320,7 +323,7 @@ class CribbageBot(commands.AutoShardedBot):
         # What is owed first: syncing the commands waits on Discord's own limits. The taking
         # over waits out what the sender before may still have on its way: in a task of its
         # own, so the lease is renewed meanwhile.
-        if self.is_ready():
+        if self.is_ready() and not self._closing:
             handed_over = self.cluster.handed_over
             self._taking_over = asyncio.get_running_loop().create_task(
                 self.reconcile(taking_over=True, handed_over=handed_over), name="crib-take-over"
@@ -415,6 +418,8 @@ class CribbageBot(commands.AutoShardedBot):
         restart: what the bot was about to send when it stopped). ``on_ready`` comes again
         after a reconnect; reconciling again then is harmless (only differences are sent)."""
         log.info("logged in as %s (%s)", self.user, self.user.id if self.user else "?")
+        if self._closing:
+            return  # (READY's delay ran out as a stop began: the next start reconciles)
         if self.cluster.sender:
             # A task of its own, which a stop cancels (discord.py's event task is not kept).
             self._reconciling = asyncio.create_task(self.reconcile(), name="crib-reconcile")
@@ -463,6 +468,7 @@ class CribbageBot(commands.AutoShardedBot):
     async def close(self) -> None:
         """Stop the expiry task, take no new moves, send what is owed, close the gateway and
         the store."""
+        self._closing = True
         self.expire_idle_games.cancel()
         await self._stop_reconciling()
         if hasattr(self, "io"):

@@ -1,6 +1,8 @@
 """A stop while the bot is still bringing its games up to date at start-up: the
-reconciliation is cancelled before the store it reads is closed (it logged "Connection closed"
-from on_ready when a SIGTERM came then); the next start reconciles again."""
+reconciliation is cancelled before the store it reads is closed, and one that would begin once
+the stop has begun (discord.py dispatches ``on_ready`` when READY's delay runs out, closed or
+not) does not (either logged "Connection closed" from on_ready when a SIGTERM came then); the
+next start reconciles again."""
 
 from __future__ import annotations
 
@@ -55,3 +57,27 @@ async def test_a_stop_during_the_start_ups_reconciliation_cancels_it_before_the_
     await running.stop()  # closes the bot, and the store it opened
     gate.set()
     assert await asyncio.wait_for(ended, timeout=30) == "cancelled"
+
+
+async def test_on_ready_after_a_stop_began_reads_nothing(
+    bots: BotLauncher, fake_discord: FakeDiscord, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    guild = fake_discord.add_guild("Club")
+    settings = Settings(
+        discord_token=fake_discord.bot_token,
+        dev_guild_id=guild.id,
+        database_path=str(tmp_path / "bot.db"),
+    )
+    running = await bots.in_process(lambda: CribbageBot(settings))
+    bot: CribbageBot = running.client
+    await running.stop()  # closes the bot, and the store it opened
+    asked: list[str] = []
+
+    async def reconcile(self: MessageKeeper) -> list[Owner]:
+        asked.append("reconcile")
+        return await original(self)
+
+    original = MessageKeeper.reconcile
+    monkeypatch.setattr(MessageKeeper, "reconcile", reconcile)
+    await bot.on_ready()  # as discord.py dispatches it when READY's delay runs out
+    assert asked == [], "nothing is reconciled once the bot is stopping"
