@@ -151,10 +151,11 @@ def pytest_unconfigure(config: pytest.Config) -> None:
         SharedServer(Path(config.stash[_folder_key])).stop()
 
 
-#: Worker processes for ``-n auto``: at least 4 (most tests wait on a bot process, so even two
-#: cores keep four busy), one a core beyond that, at most 8 (each may run a bot, PostgreSQL
-#: connections and a browser at once).
-FEWEST_WORKERS, MOST_WORKERS = 4, 8
+#: Worker processes for ``-n auto``: at least 6 (most tests wait on a bot process, Discord's
+#: limits or the emulator: on two cores, four left them 70% busy, 11 min 1 s; six, 82%,
+#: 9 min 44 s), one a core beyond that, at most 8 (each may run a bot, PostgreSQL connections
+#: and a browser at once).
+FEWEST_WORKERS, MOST_WORKERS = 6, 8
 
 
 @pytest.hookimpl(optionalhook=True)
