@@ -100,11 +100,18 @@ class MessageLedger:
         moment = self._now() if now is None else now
         projector = self._projectors[owner.kind]
         drawn = await projector.draw(owner, moment, sent)
-        if drawn is not None and self._unheard(owner, drawn.version):
-            # Another process saved this version a moment ago and its change is not heard here
-            # yet: a click's answer kept with it is in the store and not in memory, and an edit
-            # drawn without it would land before that answer. What the messages show is read
-            # again (once for that version) and the owner drawn on that.
+        if (
+            drawn is not None
+            and any(o.private for o in drawn.owed)
+            and self._unheard(owner, drawn.version)
+        ):
+            # Another process saved this version of a private table a moment ago and its change
+            # is not heard here yet: a click's answer kept with it is in the store and not in
+            # memory, and an edit drawn without it would land before that answer, which Discord
+            # then refuses where the edit laid out what the answer says in plain text (in a
+            # channel, an answer heard late is taken as shown and the message edited again
+            # once it has landed: see Answers.heard). What the messages show is read again
+            # (once for that version) and the owner drawn on that.
             entry = self._lives.of(owner)
             entry.unread = True
             entry.reread_for = drawn.version
