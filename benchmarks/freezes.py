@@ -62,7 +62,7 @@ STOPS = re.compile(r"this process (does not send|is no longer the sender)")
 RECONCILED = re.compile(r"reconciling \d+ games")
 #: Requests that send (change what Discord shows), as fakediscord names their routes.
 SENDS = re.compile(r"^(POST|PATCH|DELETE) /(channels/\d+/messages|webhooks/)")
-CALLBACK = re.compile(r"^POST /interactions/")
+CALLBACK = re.compile(r"^POST /interactions/\d+/([^/?]+)/callback")
 WEBHOOK = re.compile(r"^\w+ /webhooks/\d+/([^/?]+)")
 DEAL = re.compile(r"deal (\d+)", re.IGNORECASE)
 OVER = "game is over"
@@ -135,23 +135,30 @@ class FreezeDiscord(LoadDiscord):
         self.log: list[tuple[float, str, str, int]] = []
         #: The interactions' tokens whose deferred answer was already completed.
         self._completed: set[str] = set()
+        #: The process that answered each interaction's callback, by the interaction's token.
+        self._called_back: dict[str, str] = {}
 
     def _interaction(self, route: str) -> Interaction | None:
         """The interaction whose token a webhook route uses, if any."""
         found = WEBHOOK.search(route)
         return None if found is None else self._by_token.get(found[1])
 
-    def _answers(self, route: str) -> bool:
+    def _answers(self, route: str, sender: str) -> bool:
         """Whether the request completes an interaction's deferred answer: after a deferred
         update (type 6), the first edit of the message clicked (its original response) or the
         first follow-up (an answer that is a reply, not an update of that message); after
-        "thinking" (type 5), the first follow-up or edit of the placeholder. It is the answer
-        of the process that got the interaction, whichever sends: interactions are answered
-        by whoever receives them, lease or not."""
+        "thinking" (type 5), the first follow-up or edit of the placeholder; each from the
+        process that deferred it (``sender`` made the request). It is the answer of the process
+        that got the interaction, whether or not it sends: interactions are answered by whoever
+        receives them, lease or not. An edit through that token from the other process (the
+        keeper's, through the freshest token that reaches the message) is a send."""
         interaction = self._interaction(route)
         if interaction is None or interaction.response is None:
             return False
         if interaction.token in self._completed:
+            return False
+        deferred_by = self._called_back.get(interaction.token)
+        if deferred_by is not None and deferred_by != sender:
             return False
         kind = interaction.response.type
         edits_original = route.startswith("PATCH") and route.endswith("@original")
@@ -185,11 +192,15 @@ class FreezeDiscord(LoadDiscord):
     def _answered(self, route: str, template: str, response: Any, **kwargs: Any) -> Any:
         answered = super()._answered(route, template, response, **kwargs)
         record = self.requests[-1]
-        if self._answers(route):
+        sender = self._owner_of(record.peer)
+        callback = CALLBACK.search(route)
+        if callback is not None:
+            self._called_back.setdefault(callback[1], sender)
+        if self._answers(route, sender):
             return answered
         # The request's arrival, moved from the emulator's clock to time.monotonic.
         arrived = time.monotonic() - (self.clock.now() - record.arrived)
-        self.log.append((arrived, self._owner_of(record.peer), route, response.status))
+        self.log.append((arrived, sender, route, response.status))
         return answered
 
 
