@@ -102,8 +102,8 @@ class MessageLedger:
         drawn = await projector.draw(owner, moment, sent)
         if (
             drawn is not None
-            and any(o.private for o in drawn.owed)
             and self._unheard(owner, drawn.version)
+            and any(o.private for o in drawn.owed)
         ):
             # Another process saved this version of a private table a moment ago and its change
             # is not heard here yet: a click's answer kept with it is in the store and not in
