@@ -43,6 +43,8 @@ True
 Traceback (most recent call last):
 ...
 ValueError: Five-card cribbage is played to 61.
+>>> choices_text(default="standard")[:40]
+'standard (default), five_card, seven_car'
 """
 
 from __future__ import annotations
@@ -204,34 +206,15 @@ def register(variant: Variant) -> Variant:
     return _VARIANTS.register(variant)
 
 
-def unregister(name: str) -> None:
-    """Forget the variant named ``name`` (a test's own variant, once the test is done)."""
-    _VARIANTS.unregister(name)
-
-
-def listed() -> tuple[Variant, ...]:
-    """Every registered variant, in the order lists and choices show them (standard first)."""
-    return _VARIANTS.listed()
-
-
-def find(name: str) -> Variant | None:
-    """The variant named ``name``, or None when no registered variant has that name."""
-    return _VARIANTS.find(name)
-
-
-def named(name: str) -> Variant:
-    """The variant named ``name``. Raises :class:`UnknownVariant`, naming the variants there
-    are."""
-    return _VARIANTS.named(name)
-
-
-def choices_text(*, default: str | None = None) -> str:
-    """The variants' names as the end of a sentence, ``default``'s marked as the default.
-
-    >>> choices_text(default="standard")[:40]
-    'standard (default), five_card, seven_car'
-    """
-    return _VARIANTS.choices_text(default=default)
+# The registry's own methods are the module's (as :mod:`random` offers its hidden instance's):
+# ``unregister(name)``, ``listed()`` (standard first), ``find(name)`` (or None),
+# ``named(name)`` (or :class:`UnknownVariant`, naming the variants there are) and
+# ``choices_text(default=...)``.
+unregister = _VARIANTS.unregister
+listed = _VARIANTS.listed
+find = _VARIANTS.find
+named = _VARIANTS.named
+choices_text = _VARIANTS.choices_text
 
 
 # ------------------------------------------------------------------ the variants

@@ -17,6 +17,9 @@ a format's name.
 5
 >>> [pair for pair in named("knockout").pair(Progress(seeds=(1, 2, 3, 4)))]
 [(1, 4), (2, 3)]
+>>> from engine.formats import choices_text
+>>> choices_text(default="swiss")
+'swiss (default), round_robin or knockout'
 """
 
 from __future__ import annotations
@@ -187,31 +190,12 @@ def register(kind: F) -> F:
     return kind
 
 
-def unregister(name: str) -> None:
-    """Forget the format named ``name`` (a test's own format, once the test is done)."""
-    _FORMATS.unregister(name)
-
-
-def listed() -> tuple[TournamentFormat, ...]:
-    """Every registered format, in the order lists and choices show them."""
-    return _FORMATS.listed()
-
-
-def find(name: str) -> TournamentFormat | None:
-    """The format named ``name``, or None when no registered format has that name."""
-    return _FORMATS.find(name)
-
-
-def named(name: str) -> TournamentFormat:
-    """The format named ``name``. Raises :class:`UnknownFormat`, naming the formats there are."""
-    return _FORMATS.named(name)
-
-
-def choices_text(*, default: str | None = None) -> str:
-    """The formats' names as the end of a sentence, ``default``'s marked as the default.
-
-    >>> from engine.formats import choices_text
-    >>> choices_text(default="swiss")
-    'swiss (default), round_robin or knockout'
-    """
-    return _FORMATS.choices_text(default=default)
+# The registry's own methods are the module's (as :mod:`random` offers its hidden instance's):
+# ``unregister(name)`` (a test's own format, once the test is done), ``listed()`` (in the
+# order lists and choices show them), ``find(name)`` (or None), ``named(name)`` (or
+# :class:`UnknownFormat`, naming the formats there are) and ``choices_text(default=...)``.
+unregister = _FORMATS.unregister
+listed = _FORMATS.listed
+find = _FORMATS.find
+named = _FORMATS.named
+choices_text = _FORMATS.choices_text
