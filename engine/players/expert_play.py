@@ -3,7 +3,7 @@
 For each guess at the other seats' hands (:mod:`engine.players.hand_guess`), each card this
 seat may play (one per rank: suits do not matter in the play) is played and the rest of the
 play simulated with every seat following the club player's rules of thumb
-(:func:`engine.players.playout.finish_play`). Every guess is used for every candidate, so
+(:meth:`engine.players.playout.Finisher.finish`). Every guess is used for every candidate, so
 the candidates are compared on the same hands (and played out by the game's rules). A
 candidate's value is the weighted average, over the guesses, of what its play-out is worth
 (:data:`Outcome`): by default the points my side pegs less the points the others peg (with

@@ -38,7 +38,7 @@ from typing import Any
 from engine.cards import PIP_VALUES
 from engine.data import shipped
 from engine.players.fastscore import peg_scorer
-from engine.players.playout import finish_play, thumb_choice
+from engine.players.playout import finisher, thumb_choice
 from engine.players.role_crib import built_for, keep_key, load_tables
 
 __all__ = ["DATA_FILE", "METHOD", "build_entry", "build_table", "load_table", "pegging_value"]
@@ -90,7 +90,7 @@ def _play(mine: Sequence[int], theirs: Sequence[int], dealer: bool) -> int:
     hands[pone].remove(lead)
     points = [0, 0]
     points[pone] = peg_scorer(rules.points)([lead], PIP_VALUES[lead])
-    finish_play(hands, (0, 1), pone, PIP_VALUES[lead], [lead], points, _NO_TARGET, rules=rules)
+    finisher(rules).finish(hands, (0, 1), pone, PIP_VALUES[lead], [lead], points, _NO_TARGET)
     return points[0] - points[1]
 
 

@@ -1,7 +1,7 @@
 """The rest of the play, simulated fast on ranks, with a club player's rules of thumb.
 
 Pegging looks only at ranks (pairs, runs) and pip values (15, 31), never at suits, so a
-simulated play holds each seat's cards as ranks (1 to 13) in plain lists. :func:`finish_play`
+simulated play holds each seat's cards as ranks (1 to 13) in plain lists. :meth:`Finisher.finish`
 follows the game's own rules for whose turn it is, the go, 31 and the last card
 (:meth:`engine.game.Game.play`; a test plays whole deals both ways and compares), and every
 seat plays by :func:`thumb_choice`: the card that scores most now, ties broken by the club
@@ -16,7 +16,7 @@ the play ends at the first go) are the game's rules'.
 >>> from engine.rules import Rules
 >>> points = [0, 0]
 >>> # Seat 0 led a 4 (count 4); seat 1 holds 10 and K, seat 0 holds 6 and J.
->>> finish_play([[6, 11], [10, 13]], (0, 1), 0, 4, [4], points, (99, 99), rules=Rules())
+>>> finisher(Rules()).finish([[6, 11], [10, 13]], (0, 1), 0, 4, [4], points, (99, 99))
 -1
 >>> points  # 10 (14), J (24; high cards first), go; 6 (30) and the go; K, the last card
 [1, 1]
@@ -34,7 +34,6 @@ from engine.rules import PlayEnd, Points, Rules
 __all__ = [
     "Finisher",
     "danger_counts",
-    "finish_play",
     "finisher",
     "thumb_choice",
     "thumb_value",
@@ -190,32 +189,10 @@ def _can_move(hand: Sequence[int], room: int) -> bool:
     return False
 
 
-def finish_play(
-    hands: list[list[int]],
-    sides: Sequence[int],
-    last: int,
-    count: int,
-    series: list[int],
-    points: list[int],
-    needs: Sequence[int],
-    *,
-    rules: Rules,
-) -> int:
-    """Play the rest of the play after seat ``last`` has just played (its card is the end of
-    ``series``, already scored and counted in ``count``), every seat by :func:`thumb_choice`,
-    by ``rules`` (:meth:`Finisher.finish`, for a caller that finishes many plays by the same
-    rules).
-
-    ``hands`` (ranks per seat) and ``series`` are used up; each side's points are added to
-    ``points``. Returns the side that reaches its ``needs`` (points still needed to win)
-    first, or -1 when no side does; the play stops there, as the game would.
-    """
-    return finisher(rules).finish(hands, sides, last, count, series, points, needs)
-
-
 class Finisher:
-    """:func:`finish_play` by one game's rules, with what the rules say looked up once (the
-    expert finishes some 300 plays a decision)."""
+    """The rest of the play by one game's rules, with what the rules say looked up once (the
+    expert finishes some 300 plays a decision); :func:`finisher` gives the one of a rules
+    value."""
 
     def __init__(self, rules: Rules) -> None:
         self.choose = _thumb(rules.points).choose
@@ -233,7 +210,14 @@ class Finisher:
         points: list[int],
         needs: Sequence[int],
     ) -> int:
-        """:func:`finish_play` by these rules."""
+        """Play the rest of the play after seat ``last`` has just played (its card is the end
+        of ``series``, already scored and counted in ``count``), every seat by
+        :func:`thumb_choice`.
+
+        ``hands`` (ranks per seat) and ``series`` are used up; each side's points are added
+        to ``points``. Returns the side that reaches its ``needs`` (points still needed to
+        win) first, or -1 when no side does; the play stops there, as the game would.
+        """
         choose = self.choose
         max_count = self.max_count
         go_points, last_card = self.go_points, self.last_card

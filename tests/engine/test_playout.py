@@ -13,7 +13,7 @@ from engine.game import Game
 from engine.phase import Phase
 from engine.players import ClubPlayer
 from engine.players.fastscore import peg_scorer
-from engine.players.playout import finish_play, thumb_choice
+from engine.players.playout import finisher, thumb_choice
 from engine.rules import PlayEnd, Rules, Share
 from tests.helpers.rigging import NAMES
 
@@ -25,7 +25,8 @@ FIVE_HAND = Rules(seats=5, dealer=Share(4, 0), others=Share(5, 1), target=61)
 
 
 def simulated_play(game: Game) -> tuple[list[int], int]:
-    """The play from the lead by :func:`finish_play`, every seat by the club's thumb."""
+    """The play from the lead by :meth:`~engine.players.playout.Finisher.finish`, every seat by
+    the club's thumb."""
     rules = game.rules
     n = game.num_players
     hands = [[card.rank for card in game.view(seat).hand] for seat in range(n)]
@@ -36,7 +37,7 @@ def simulated_play(game: Game) -> tuple[list[int], int]:
     hands[lead].remove(rank)
     points = [0] * game.num_sides
     points[sides[lead]] = peg_scorer(rules.points)([rank], PIP_VALUES[rank])
-    winner = finish_play(hands, sides, lead, PIP_VALUES[rank], [rank], points, needs, rules=rules)
+    winner = finisher(rules).finish(hands, sides, lead, PIP_VALUES[rank], [rank], points, needs)
     return points, winner
 
 
