@@ -20,6 +20,7 @@ from bot.core.tournaments.records import (
     EntrantRecord,
     PairingRecord,
     TournamentBusy,
+    TournamentPlan,
     TournamentRecord,
     TournamentStatus,
 )
@@ -64,24 +65,9 @@ class TournamentTables(Queries):
                 await self._bumped(tx, tournament_id)
         return bool(done)
 
-    async def create_tournament(
-        self,
-        *,
-        guild_id: int,
-        channel_id: int,
-        organiser_id: int,
-        format: TournamentFormat,
-        rounds: int,
-        target: int,
-        scoring: str,
-        round_hours: float,
-        now: float,
-        match_games: int = 1,
-        playoff: int = 0,
-        variant: str = "standard",
-    ) -> TournamentRecord:
-        """Open a tournament in a channel, taking entrants, every game of it played in
-        ``variant``. Raises :class:`TournamentBusy`."""
+    async def create_tournament(self, plan: TournamentPlan, *, now: float) -> TournamentRecord:
+        """Open the tournament ``plan`` says, taking entrants, at ``now``. Raises
+        :class:`TournamentBusy`."""
         async with self._writing() as tx:
             try:
                 rows = await tx.fetch(
@@ -89,18 +75,18 @@ class TournamentTables(Queries):
                     " target, scoring, round_hours, created_at, match_games, playoff, variant)"
                     f" VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING {_COLUMNS}",
                     (
-                        guild_id,
-                        channel_id,
-                        organiser_id,
-                        format.name,
-                        rounds,
-                        target,
-                        scoring,
-                        round_hours,
+                        plan.guild_id,
+                        plan.channel_id,
+                        plan.organiser_id,
+                        plan.format.name,
+                        plan.rounds,
+                        plan.target,
+                        plan.scoring,
+                        plan.round_hours,
                         now,
-                        match_games,
-                        playoff,
-                        variant,
+                        plan.match_games,
+                        plan.playoff,
+                        plan.variant,
                     ),
                 )
             except UniqueViolation as broken:

@@ -24,6 +24,7 @@ __all__ = [
     "Format",
     "PairingRecord",
     "TournamentBusy",
+    "TournamentPlan",
     "TournamentRecord",
     "TournamentStatus",
 ]
@@ -70,6 +71,25 @@ class Decided(StrEnum):
     DEADLINE = "deadline"
     WITHDRAWN = "withdrawn"
     MODERATOR = "moderator"
+
+
+@dataclass(frozen=True, slots=True)
+class TournamentPlan:
+    """A tournament as its organiser opens it, before the store gives it an id: where, by
+    whom, and its format and rules (what :class:`TournamentRecord` keeps of them)."""
+
+    guild_id: int
+    channel_id: int
+    organiser_id: int
+    format: TournamentFormat
+    target: int
+    scoring: str
+    round_hours: float
+    #: Rounds chosen (0: as many as the format plays for the entrants, set at the start).
+    rounds: int = 0
+    match_games: int = 1
+    playoff: int = 0
+    variant: str = "standard"
 
 
 @dataclass(frozen=True, slots=True)

@@ -30,12 +30,12 @@ from bot.core.tournaments.records import (
     Decided,
     EntrantRecord,
     PairingRecord,
+    TournamentPlan,
     TournamentRecord,
     TournamentStatus,
 )
 from bot.core.tournaments.view import Event, board_text, champion_of, champion_text, standings_text
 from engine import formats
-from engine.formats import TournamentFormat
 from engine.outcome import Scoring
 from engine.variants import STANDARD, find, listed
 
@@ -87,22 +87,7 @@ TWO_PLAYER_VARIANTS = (
 class TournamentStore(Protocol):
     """What the tournaments need of a store (written in ``bot.store.tournament_tables``)."""
 
-    async def create_tournament(
-        self,
-        *,
-        guild_id: int,
-        channel_id: int,
-        organiser_id: int,
-        format: TournamentFormat,
-        rounds: int,
-        target: int,
-        scoring: str,
-        round_hours: float,
-        now: float,
-        match_games: int = 1,
-        playoff: int = 0,
-        variant: str = ...,
-    ) -> TournamentRecord: ...
+    async def create_tournament(self, plan: TournamentPlan, *, now: float) -> TournamentRecord: ...
     async def tournament(self, tournament_id: int) -> TournamentRecord | None: ...
     async def tournament_in_channel(self, channel_id: int) -> TournamentRecord | None: ...
     async def recent_tournaments(self, since: float) -> list[TournamentRecord]: ...
@@ -259,7 +244,7 @@ class Tournaments:
             raise Refused("`playoff` must be the top 4 or the top 8.")
         if playoff and not kind.takes_playoff:
             raise Refused(playoff_refused())
-        record = await self._store.create_tournament(
+        plan = TournamentPlan(
             guild_id=guild_id,
             channel_id=channel_id,
             organiser_id=user.id,
@@ -268,11 +253,11 @@ class Tournaments:
             target=target,
             scoring=scoring,
             round_hours=round_hours,
-            now=self._now(),
             match_games=match_games,
             playoff=playoff,
             variant=played.name,
         )
+        record = await self._store.create_tournament(plan, now=self._now())
         await self._changed(record.id)
         return Answer.say(
             "The tournament is open: its message with the Join button is on its way here."

@@ -195,19 +195,18 @@ async def test_the_tournaments_stored_before_the_formats_check_went_load_unchang
         for channel, kind in enumerate(
             (tr.Format.KNOCKOUT, tr.Format.ROUND_ROBIN, tr.Format.SWISS)
         ):
-            made = await old.create_tournament(
+            plan = tr.TournamentPlan(
                 guild_id=GUILD,
                 channel_id=CHANNEL + channel,
                 organiser_id=MO.id,
                 format=kind,
-                rounds=0,
                 target=121,
                 scoring="lurch",
                 round_hours=24.0,
-                now=1.0,
                 match_games=3 if kind is tr.Format.SWISS else 1,
                 playoff=4 if kind is tr.Format.SWISS else 0,
             )
+            made = await old.create_tournament(plan, now=1.0)
             ids.append(made.id)
             for user in PEOPLE[:3]:
                 assert await old.enter(made.id, user.id, user.name)
