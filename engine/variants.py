@@ -74,6 +74,7 @@ __all__ = [
     "listed",
     "named",
     "register",
+    "title_unless_standard",
     "unregister",
 ]
 
@@ -215,6 +216,17 @@ listed = _VARIANTS.listed
 find = _VARIANTS.find
 named = _VARIANTS.named
 choices_text = _VARIANTS.choices_text
+
+
+def title_unless_standard(variant: Variant | None) -> str | None:
+    """The title a game, a table or a list names its variant by, or None where it names none:
+    for the standard game, which goes unnamed everywhere, and for no variant (a stored name
+    no longer registered).
+
+    >>> title_unless_standard(FIVE_CARD), title_unless_standard(STANDARD)
+    ('Five-card cribbage', None)
+    """
+    return None if variant is None or variant.name == STANDARD.name else variant.title
 
 
 # ------------------------------------------------------------------ the variants

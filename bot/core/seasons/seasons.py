@@ -23,7 +23,7 @@ from bot.core.base.text import MAX_MESSAGE, escape
 from bot.core.base.views import Table
 from bot.core.seasons.records import FamousHand, SeasonLine
 from bot.core.tournaments.records import ChampionRecord
-from engine.variants import STANDARD, named
+from engine.variants import STANDARD, named, title_unless_standard
 
 __all__ = ["SEASONS", "Season", "SeasonStore", "Seasons", "month_bounds"]
 
@@ -142,7 +142,8 @@ class Seasons:
             variant=played.name,
         )
         kind = "against the computer" if table == "computer" else "between people"
-        of = "" if played is STANDARD else f"{played.title}, "
+        title = title_unless_standard(played)
+        of = f"{title}, " if title else ""
         head = f"**Leaderboard — {_month_name(start)}** ({of}games {kind}, by game points)"
         if not lines:
             when = "this month" if season == "this_month" else "that month"

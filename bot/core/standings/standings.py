@@ -30,7 +30,7 @@ from bot.core.standings.words import (
     stats_text,
     variant_line,
 )
-from engine.variants import STANDARD, listed, named
+from engine.variants import STANDARD, listed, named, title_unless_standard
 
 __all__ = ["Standings"]
 
@@ -89,7 +89,7 @@ class Standings:
             # A page that is gone (a button from an older, longer table): the last one.
             page = min(max(page, 0), pages - 1)
             total, rows = await ranking(page)
-        title = None if played is STANDARD else played.title
+        title = title_unless_standard(played)
         view = MessageView(
             leaderboard_text(table, total, rows, page, title),
             controls=PageControls(table, page, pages, played.name),

@@ -20,7 +20,7 @@ from bot.core.base.views import Table
 from bot.core.games.computer import level_name
 from bot.core.standings.ratings import COMPUTER_IDS, PROVISIONAL_GAMES
 from bot.core.standings.records import Ranked, Rival, Standing
-from engine.variants import STANDARD, find
+from engine.variants import find, title_unless_standard
 
 __all__ = [
     "PAGE_SIZE",
@@ -217,8 +217,8 @@ def stats_text(
 def _of(variant: str) -> str:
     """A game of a variant named after its day: ", five-card cribbage" (nothing for the
     standard game, or a variant no longer registered)."""
-    found = find(variant)
-    return "" if found is None or found is STANDARD else f", {found.title.lower()}"
+    title = title_unless_standard(find(variant))
+    return f", {title.lower()}" if title else ""
 
 
 def _day(at: float) -> str:

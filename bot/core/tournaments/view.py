@@ -15,7 +15,7 @@ from bot.core.tournaments.records import (
 )
 from engine.formats import Match, Progress
 from engine.tournament import Standing
-from engine.variants import STANDARD, find
+from engine.variants import find, title_unless_standard
 
 __all__ = [
     "Event",
@@ -142,8 +142,8 @@ def _board(event: Event, shown: int) -> str:
     match = "best of 3" if t.match_games == 3 else "single games"
     if t.playoff:
         match += f", then the top {t.playoff} in a best-of-3 knockout"
-    played = find(t.variant)
-    kind = "" if played is None or played is STANDARD else f"{played.title} · "
+    title = title_unless_standard(find(t.variant))
+    kind = f"{title} · " if title else ""
     head = [
         f"**🏆 {t.format.title} tournament** — {kind}{rounds} · {match} · {t.target} points ·"
         f" {t.scoring} · rounds of {_hours(t.round_hours)}",

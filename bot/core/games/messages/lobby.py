@@ -9,7 +9,7 @@ from bot.core.base.text import escape, plural
 from bot.core.games.records import GameStatus
 from engine.counting import Counting
 from engine.rules import Rules
-from engine.variants import STANDARD, Variant
+from engine.variants import Variant, title_unless_standard
 
 __all__ = ["lobby_text", "table_kind", "teams_text"]
 
@@ -37,16 +37,11 @@ def teams_text(rules: Rules) -> str | None:
     return f"{_NUMBERS.get(count, str(count))} teams of {_NUMBERS.get(size, str(size))}"
 
 
-def _title(variant: Variant | None) -> str | None:
-    """The variant's title where a table names it (None: the standard game, named nowhere)."""
-    return None if variant is None or variant.name == STANDARD.name else variant.title
-
-
 def table_kind(rules: Rules, variant: Variant | None = None) -> str:
     """What a table plays, in a line, as its lobby names it: "Seven-card cribbage, 2 players,
     to 181", "Six-hand cribbage, 6 players in two teams of three, to 121" (the standard game:
     "Cribbage, 4 players in two teams of two, to 121")."""
-    title = _title(variant) or "Cribbage"
+    title = title_unless_standard(variant) or "Cribbage"
     teams = teams_text(rules)
     players = f"{rules.seats} players" + (f" in {teams}" if teams else "")
     return f"{title}, {players}, to {rules.target}"
@@ -78,7 +73,7 @@ def lobby_text(
     counted = (
         "you count your hands (muggins)" if rules.counting is Counting.MANUAL else "auto counting"
     )
-    title = _title(variant)
+    title = title_unless_standard(variant)
     kind = f"{title}, " if title else ""
     head = (
         f"**Cribbage** — {kind}{num_players} players, to {rules.target};"

@@ -35,7 +35,7 @@ from bot.core.games.records import GameRecord, GameStatus
 from bot.core.games.storage import GameRecords
 from bot.core.ledger.life import Drawing, Projector
 from bot.core.ledger.storage import MessageRecords
-from engine.variants import STANDARD, named
+from engine.variants import named, title_unless_standard
 
 __all__ = ["RECONCILE_ENDED", "REMIND_AFTER", "SETTLED_KEPT", "GameMessages", "ratings_line"]
 
@@ -277,8 +277,8 @@ async def ratings_line(store: GameRecords, record: GameRecord) -> str:
     variant's ratings are its own, and say so: "Five-card cribbage ratings: …"."""
     if record.status is not GameStatus.FINISHED:
         return ""
-    variant = named(record.variant)
-    label = "Ratings" if variant is STANDARD else f"{variant.title} ratings"
+    title = title_unless_standard(named(record.variant))
+    label = f"{title} ratings" if title else "Ratings"
     names = {s.seat: s.name for s in record.seats if not s.is_computer}
     changes = [
         f"{escape(names[c.seat])} {change_text(c.ordinal_before, c.ordinal_after)}"
