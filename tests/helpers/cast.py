@@ -1,4 +1,4 @@
-"""The people and places the core's tests use: a server, a channel in it, and five members."""
+"""The people and places the core's tests use: a server, a channel in it, and six members."""
 
 from __future__ import annotations
 
@@ -12,4 +12,5 @@ BEA = User(2, "Bea")
 CY = User(3, "Cy")
 DEE = User(4, "Dee")
 EVE = User(5, "Eve")
+FLO = User(6, "Flo")
 PLAYERS = (AL, BEA, CY, DEE)

@@ -39,6 +39,7 @@ from bot.core.games.computer import (
 )
 from bot.core.games.deal_log import DealLog
 from bot.core.games.games import Games, Loaded, OnGames
+from bot.core.games.messages.lobby import partners_text
 from bot.core.games.records import GameRecord, GameStatus, SeatRecord
 from bot.core.games.tally import Tally
 from bot.core.ledger.life import answer_kept
@@ -345,8 +346,7 @@ class Lobbies(OnGames):
 
     async def _partners(self, record: GameRecord, user: User, clicked: Clicked | None) -> Answer:
         seats = lobby.seats_changing_partners(record, user)
-        one, two, three, four = (escape(s.name) for s in seats)
-        text = f"Partners now: {one} & {three} against {two} & {four}."
+        text = f"Partners now: {partners_text([s.name for s in seats], record.rules)}."
         return await self._seats_changed(record, seats, text, clicked)
 
     async def _seats_changed(

@@ -11,9 +11,15 @@ from engine.counting import Counting
 from engine.rules import Rules
 from engine.variants import Variant, title_unless_standard
 
-__all__ = ["lobby_text", "table_kind", "teams_text"]
+__all__ = ["lobby_text", "partners_text", "table_kind", "teams_text"]
 
 _NUMBERS = {2: "two", 3: "three", 4: "four", 5: "five", 6: "six"}
+
+
+def partners_text(names: Sequence[str], rules: Rules) -> str:
+    """Who partners whom at a full table, by name: "Al & Cy against Bea & Dee" (teams of
+    three, "Al & Cy & Eve against …"; three teams of two, "… against … against …")."""
+    return " against ".join(" & ".join(escape(names[s]) for s in side) for side in rules.sides)
 
 
 def _partners(rules: Rules) -> str:
@@ -83,8 +89,7 @@ def lobby_text(
     partners = f" {_partners(rules)}" if rules.partners else ""
     lines = [head + partners, f"Seated ({len(names)}/{num_players}): {seated}"]
     if rules.partners and len(names) == num_players:
-        teams = " against ".join(" & ".join(escape(names[s]) for s in side) for side in rules.sides)
-        pairs = f"Partners: {teams}."
+        pairs = f"Partners: {partners_text(names, rules)}."
         if state is GameStatus.LOBBY:
             pairs += f" {escape(creator)} can press **Change partners** for another pairing."
         lines.append(pairs)

@@ -1,7 +1,10 @@
-"""Choosing partners in a four-player lobby: once the table is full its creator can press
-Change partners, which seats each of the three pairings opposite in turn (not join order)."""
+"""Choosing partners in a lobby of teams: once the table is full its creator can press
+Change partners, which seats each of the three pairings opposite in turn at four (not join
+order), and another way to make the teams at six."""
 
 from __future__ import annotations
+
+import pytest
 
 from bot.core.base.views import LobbyControls
 from bot.core.services import Services
@@ -12,11 +15,13 @@ from tests.helpers.service_driver import (
     CHANNEL,
     CY,
     DEE,
+    EVE,
     GUILD,
     Transcript,
     load,
     state,
 )
+from tests.helpers.cast import FLO
 
 
 async def _full_lobby(service: Services) -> tuple[Transcript, int]:
@@ -67,3 +72,41 @@ async def test_partners_can_change_only_with_the_table_full(service: Services) -
     assert buttons is not None and "partners" not in buttons.buttons
     refused = await service.lobbies.click(game_id, "partners", AL, guild_id=GUILD)
     assert not refused.ok and "once every seat is taken" in refused.reply.text
+
+
+@pytest.mark.parametrize(
+    ("variant", "before", "after"),
+    [
+        (
+            "six_hand",
+            "Al & Cy & Eve against Bea & Dee & Flo",
+            "Al & Dee & Flo against Cy & Eve & Bea",
+        ),
+        (
+            "six_hand_pairs",
+            "Al & Dee against Bea & Eve against Cy & Flo",
+            "Al & Eve against Cy & Flo against Dee & Bea",
+        ),
+    ],
+    ids=["teams_of_three", "three_teams_of_two"],
+)
+async def test_six_change_partners_by_name_and_the_game_deals_the_new_teams(
+    store: Store, service: Services, variant: str, before: str, after: str
+) -> None:
+    table = Transcript(service)
+    opened = await service.lobbies.new_game(GUILD, CHANNEL, AL, players=6, variant=variant)
+    await table.record(AL.id, opened)
+    game_id = table.outcomes[0].game_id or 0
+    for user in (BEA, CY, DEE, EVE, FLO):
+        await table.record(user.id, await service.lobbies.join(CHANNEL, user))
+    assert f"Partners: {before}." in table.messages[(game_id, "lobby")].view.content
+    changed = await table.record(
+        AL.id, await service.lobbies.click(game_id, "partners", AL, guild_id=GUILD)
+    )
+    assert changed.ok and changed.reply.text.startswith(f"Partners now: {after}.")
+    assert changed.update is not None and f"Partners: {after}." in changed.update.content
+    await table.record(AL.id, await service.lobbies.start(CHANNEL, AL))
+    game = await load(store, game_id)
+    assert game.players == ("Al", "Cy", "Dee", "Eve", "Flo", "Bea")
+    teams = {frozenset(game.players[s] for s in side) for side in game.rules.sides}
+    assert teams == {frozenset(team.split(" & ")) for team in after.split(" against ")}
