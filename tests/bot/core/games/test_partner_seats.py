@@ -9,6 +9,7 @@ import pytest
 from bot.core.base.views import LobbyControls
 from bot.core.services import Services
 from bot.store import Store
+from tests.helpers.cast import FLO
 from tests.helpers.service_driver import (
     AL,
     BEA,
@@ -21,7 +22,6 @@ from tests.helpers.service_driver import (
     load,
     state,
 )
-from tests.helpers.cast import FLO
 
 
 async def _full_lobby(service: Services) -> tuple[Transcript, int]:
