@@ -230,6 +230,7 @@ export function lobby(state, ui, actions) {
   if (!me.seated && me.free > 0) { buttons.push(h("button", { type: "button", class: "primary", "data-key": "join", disabled: ui.busy, onclick: () => actions.lobby("join"), text: "Take a seat" })); }
   if (me.seated && me.free === 0) { buttons.push(h("button", { type: "button", class: "primary", "data-key": "start", disabled: ui.busy, onclick: () => actions.lobby("start"), text: "Deal" })); }
   if (me.seated && !me.creator) { buttons.push(h("button", { type: "button", "data-key": "leave", disabled: ui.busy, onclick: () => actions.lobby("leave"), text: "Leave" })); }
+  if (me.may_change_partners) { buttons.push(h("button", { type: "button", "data-key": "partners", disabled: ui.busy, onclick: () => actions.lobby("partners"), text: "Change partners" })); }
   if (me.creator) { buttons.push(h("button", { type: "button", class: "danger", "data-key": "cancel", disabled: ui.busy, onclick: () => actions.lobby("cancel"), text: "Cancel the game" })); }
   const computer = me.levels.length
     ? h("label", { class: "field" }, h("span", { text: "Add the computer" }),
@@ -242,6 +243,7 @@ export function lobby(state, ui, actions) {
     h("h2", { text: "Waiting to deal" }),
     h("p", { class: "kind", text: kindLine(options) }),
     h("p", { text: (options.scoring === "skunk" ? "Skunk" : "Lurch") + ", " + (options.counting === "manual" ? "you count your hands (muggins)." : "the bot counts.") + (me.free ? " Waiting for " + wanted + "." : " Every seat is taken.") }),
+    me.partners ? h("p", { class: "partners", "data-key": "partners-now", text: "Partners: " + me.partners + "." }) : null,
     h("div", { class: "actions" }, buttons),
     computer);
 }

@@ -214,6 +214,43 @@ async def _first_deal(
     assert {"discard", "play"} <= checked, checked
 
 
+async def _partners_changed(
+    world: World, game_id: int, opener: Person, other: Person, people: list[Person]
+) -> None:
+    """At a full six-hand lobby, the game's opener taps *Change partners* (another player has
+    no such button): every page, and the chat's lobby, name the new teams as seated."""
+    fd, db = world.fd, world.database
+    partners_now = '[data-key="partners-now"]'
+
+    def teams() -> str:
+        names = [
+            name
+            for (name,) in rows(
+                db, "SELECT display_name FROM seats WHERE game_id = ? ORDER BY seat", (game_id,)
+            )
+        ]
+        return " against ".join(
+            " & ".join(names[s] for s in side) for side in ((0, 2, 4), (1, 3, 5))
+        )
+
+    before = teams()
+    assert await opener.table.locator(partners_now).inner_text() == f"Partners: {before}."
+    assert await other.table.locator('[data-key="partners"]').count() == 0
+    version = version_of(db, game_id)
+    await opener.table.locator('[data-key="partners"]').click()
+    await moved(fd, db, game_id, version)
+    after = teams()
+    assert after != before
+    for person in people:
+        await shows(person, game_id, version_of(db, game_id))
+        assert await person.table.locator(partners_now).inner_text() == f"Partners: {after}."
+    await fd.wait_for(
+        lambda: any(f"Partners: {after}." in m.words() for m in fd.messages(world.general)),
+        timeout=30,
+        stall=20,
+    )
+
+
 async def test_six_seats_in_two_teams_opened_and_played_at_the_table(
     world: World, bots: BotLauncher
 ) -> None:
@@ -273,6 +310,7 @@ async def test_six_seats_in_two_teams_opened_and_played_at_the_table(
         eve_page = await open_page(browser, fd, eve, instance, phone=True)
         for person in (al_page, bea_page, eve_page):
             await shows(person, game_id, version_of(db, game_id))
+        await _partners_changed(world, game_id, al_page, bea_page, [al_page, bea_page, eve_page])
         await _first_deal(
             world,
             game_id,

@@ -346,7 +346,7 @@ class Lobbies(OnGames):
 
     async def _partners(self, record: GameRecord, user: User, clicked: Clicked | None) -> Answer:
         seats = lobby.seats_changing_partners(record, user)
-        text = f"Partners now: {partners_text([s.name for s in seats], record.rules)}."
+        text = f"Partners now: {partners_text([escape(s.name) for s in seats], record.rules)}."
         return await self._seats_changed(record, seats, text, clicked)
 
     async def _seats_changed(

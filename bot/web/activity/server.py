@@ -96,6 +96,9 @@ NOT_HERE = (
 )
 #: A request the server could not read.
 NOT_UNDERSTOOD = "That request was not understood."
+#: The lobby's buttons a page may press (the chat's lobby has these too); adding a computer is
+#: ``computer:LEVEL``.
+_LOBBY_ACTIONS = ("join", "leave", "start", "cancel", "partners")
 BUSY = "Too many people are opening the table at once; try again in a minute."
 
 #: What gives a finished game's review as HTML (None: none to show).
@@ -486,7 +489,7 @@ class ActivityServer:
                 raise _bad()
             click = Click(game_id, action, _int(body, "stamp"), tuple(values))  # type: ignore[arg-type]
             answer = await services.moves.click(click, user, None, guild_id=session.guild_id)
-        elif action in ("join", "leave", "start", "cancel") or action.startswith("computer:"):
+        elif action in _LOBBY_ACTIONS or action.startswith("computer:"):
             answer = await services.lobbies.click(
                 game_id, action, user, None, guild_id=session.guild_id
             )

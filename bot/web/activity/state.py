@@ -25,7 +25,7 @@ from bot.core.games.chances import chances
 from bot.core.games.computer import LEVEL_BLURBS, LEVELS, level_name
 from bot.core.games.deal_log import DealLog
 from bot.core.games.games import Loaded
-from bot.core.games.messages.lobby import table_kind, teams_text
+from bot.core.games.messages.lobby import partners_text, table_kind, teams_text
 from bot.core.games.messages.private import coach_text
 from bot.core.games.messages.projection import owes_move, resigner
 from bot.core.games.messages.prompts import controls_for
@@ -232,10 +232,15 @@ def _lobby(record: GameRecord, viewer: int) -> dict[str, Any]:
     seated = record.seat_of(viewer) is not None
     creator = record.creator_id == viewer
     free = len(record.seats) < record.num_players
+    # A full table of teams says who partners whom; its creator may change it (as the chat's
+    # lobby offers Change partners).
+    teams = record.rules.partners and not free
     return {
         "seated": seated,
         "creator": creator,
         "free": record.num_players - len(record.seats),
+        "partners": partners_text([s.name for s in record.seats], record.rules) if teams else None,
+        "may_change_partners": creator and teams,
         "levels": [
             {"level": level, "name": level_name(level), "blurb": LEVEL_BLURBS[level]}
             for level in LEVELS

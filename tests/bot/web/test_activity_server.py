@@ -27,7 +27,7 @@ from bot.web.server import WebServer
 from engine.cards import Card
 from engine.phase import Phase
 from tests.helpers.card_leaks import cards_named, revealed_by
-from tests.helpers.service_driver import AL, BEA, CHANNEL, CY, GUILD, drive, open_table
+from tests.helpers.service_driver import AL, BEA, CHANNEL, CY, DEE, GUILD, drive, open_table
 
 SECRET = "one secret that is long enough"
 OTHER_CHANNEL = CHANNEL + 1
@@ -197,6 +197,47 @@ async def test_moves_from_the_table_go_through_the_core(
     thrown = await (await client.post("/activity/api/act", json=body, headers=al)).json()
     assert thrown["ok"] and len(thrown["state"]["hand"]) == 4
     assert thrown["state"]["act"] is None and thrown["state"]["version"] > record.version
+
+
+async def test_partners_are_named_and_changed_at_the_table_by_the_games_opener(
+    service: Services, client: TestClient[Any, Any]
+) -> None:
+    people = {
+        user.id: {"Authorization": "Bearer " + await _session(client, user)} for user in (AL, BEA)
+    }
+
+    async def act(user: User, action: str, game: int) -> dict[str, Any]:
+        body = {"action": action, "game": game}
+        answer = await client.post("/activity/api/act", json=body, headers=people[user.id])
+        return dict(await answer.json())
+
+    opened = await client.post(
+        "/activity/api/new", json={"players": 4, "target": 121}, headers=people[AL.id]
+    )
+    game = (await opened.json())["state"]["game"]
+    lobby = (await act(BEA, "join", game))["state"]["lobby"]
+    await service.lobbies.join(CHANNEL, CY)  # in the chat
+    # Not full yet: no teams to name, nothing to change.
+    assert lobby["partners"] is None and not lobby["may_change_partners"]
+    refused = await act(AL, "partners", game)
+    assert not refused["ok"] and "once every seat is taken" in refused["said"]
+    await service.lobbies.join(CHANNEL, DEE)
+    seen = {}
+    for user in (AL, BEA):
+        page = await client.get("/activity/api/state", headers=people[user.id])
+        seen[user.id] = (await page.json())["state"]["lobby"]
+    assert seen[AL.id]["partners"] == seen[BEA.id]["partners"] == "Al & Cy against Bea & Dee"
+    assert seen[AL.id]["may_change_partners"] and not seen[BEA.id]["may_change_partners"]
+    # Only the game's opener may change them; a refusal changes nothing.
+    before = await service.games.record(game)
+    refused = await act(BEA, "partners", game)
+    assert not refused["ok"] and "opened this game" in refused["said"]
+    assert await service.games.record(game) == before
+    changed = await act(AL, "partners", game)
+    assert changed["ok"] and changed["said"].startswith("Partners now: Al & Dee against Cy & Bea.")
+    assert changed["state"]["lobby"]["partners"] == "Al & Dee against Cy & Bea"
+    record = await service.games.record(game)
+    assert record is not None and [s.name for s in record.seats] == ["Al", "Cy", "Dee", "Bea"]
 
 
 async def test_a_new_game_is_opened_here_only_where_the_bot_may_post(

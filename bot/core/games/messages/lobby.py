@@ -17,9 +17,10 @@ _NUMBERS = {2: "two", 3: "three", 4: "four", 5: "five", 6: "six"}
 
 
 def partners_text(names: Sequence[str], rules: Rules) -> str:
-    """Who partners whom at a full table, by name: "Al & Cy against Bea & Dee" (teams of
-    three, "Al & Cy & Eve against …"; three teams of two, "… against … against …")."""
-    return " against ".join(" & ".join(escape(names[s]) for s in side) for side in rules.sides)
+    """Who partners whom at a full table, by the names given (escaped for a message, plain for
+    a page): "Al & Cy against Bea & Dee" (teams of three, "Al & Cy & Eve against …"; three
+    teams of two, "… against … against …")."""
+    return " against ".join(" & ".join(names[s] for s in side) for side in rules.sides)
 
 
 def _partners(rules: Rules) -> str:
@@ -89,7 +90,7 @@ def lobby_text(
     partners = f" {_partners(rules)}" if rules.partners else ""
     lines = [head + partners, f"Seated ({len(names)}/{num_players}): {seated}"]
     if rules.partners and len(names) == num_players:
-        pairs = f"Partners: {partners_text(names, rules)}."
+        pairs = f"Partners: {partners_text([escape(n) for n in names], rules)}."
         if state is GameStatus.LOBBY:
             pairs += f" {escape(creator)} can press **Change partners** for another pairing."
         lines.append(pairs)
