@@ -299,7 +299,7 @@ class Lobbies(OnGames):
         moderator: bool = False,
     ) -> Answer:
         """A lobby control: ``"join"``, ``"leave"``, ``"start"``, ``"cancel"``,
-        ``"remove_computer"``, ``"partners"`` (the next pairing of a full four-player table),
+        ``"remove_computer"``, ``"partners"`` (the next pairing of a full table of teams),
         or ``"computer:<level>"`` from the "Add computer" menu; the answer updates the lobby
         message (``clicked``), and that look is kept with the change."""
         actions: dict[str, Callable[[GameRecord], Awaitable[Answer]]] = {
