@@ -21,11 +21,15 @@ first, weighs the few splits with the best totals by its chance to win instead
 leave the dealer short. The coach's figures are the same hand and crib values
 (:func:`coach_choices`).
 
+The pone's six below: by the average crib alone (:func:`~engine.players.discard_ev.
+discard_choices`) it would throw K 8; the role tables, which count what the dealer throws
+beside them, give the dealer's crib 4.14 from K 8 and 3.75 from 10 K, enough to turn the choice.
+
 >>> from engine.cards import parse_cards
 >>> from engine.rules import Rules
->>> best = discard_splits(parse_cards("5H 5C JD QS 9C 2D"), 2, crib_sign=1, rules=Rules())[0]
->>> " ".join(str(c) for c in best.kept), " ".join(str(c) for c in best.thrown)
-('5♥ 5♣ J♦ Q♠', '9♣ 2♦')
+>>> best = discard_splits(parse_cards("10H 2S 2C KC 8D QS"), 2, crib_sign=-1, rules=Rules())[0]
+>>> " ".join(str(c) for c in best.thrown), round(best.hand, 2), round(best.crib, 2)
+('10♥ K♣', 3.83, -3.75)
 """
 
 from __future__ import annotations
