@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 
 from fakediscord import BotFailure
+from fakediscord.runner import RunningBot
 from fakediscord.testing import BotLauncher, InProcessBot
 from tests.helpers.emulator_world import TinyWorld
 
@@ -79,9 +80,21 @@ async def test_unanswered_interaction_raises_no_response(
 ) -> None:
     from fakediscord import NoResponse
 
+    fd = table.fd
     with pytest.raises(NoResponse):
-        await table.fd.slash(table.al, table.general, "/tiny slow seconds:0.5", timeout=0.1)
-    await asyncio.sleep(0.5)
+        await fd.slash(table.al, table.general, "/tiny slow seconds:0.5", timeout=0.1)
+    # Its late answer lands before the bot stops (within the 3 s Discord allows).
+    await fd.wait_for(lambda: any(q.route.endswith("/callback") for q in fd.requests))
+
+
+async def _reported(bot: RunningBot, text: str, timeout: float = 10.0) -> None:
+    """Wait until the bot's reported errors hold ``text`` (a traceback arrives line by line;
+    the emulator's own waits stop at the first error)."""
+    loop = asyncio.get_running_loop()
+    deadline = loop.time() + timeout
+    while text not in "\n".join(bot.errors):
+        assert loop.time() < deadline, f"no {text!r} in {bot.errors}"
+        await asyncio.sleep(0.02)
 
 
 async def test_bot_process_answers_restarts_and_reports_errors(
@@ -98,8 +111,8 @@ async def test_bot_process_answers_restarts_and_reports_errors(
     await fd.slash(table.al, table.general, "/tiny crash", wait=False)
     with pytest.raises(BotFailure):
         await fd.wait_for(lambda: False, timeout=5)
-    await asyncio.sleep(0.3)  # the rest of the traceback
-    assert "tinybot crashed on purpose" in "\n".join(bot.take_errors())
+    await _reported(bot, "tinybot crashed on purpose")  # the traceback's last line
+    bot.take_errors()
     # A plain ERROR line (coloured by discord.py) counts too, traceback or not.
     await fd.slash(table.al, table.general, "/tiny complain", wait=False)
     with pytest.raises(BotFailure, match="complains on purpose"):
