@@ -46,6 +46,9 @@ class Playing:
         state.check_seat(seat)
         if state.phase is Phase.DISCARD:
             raise WrongPhase("Everyone must discard before the play starts.")
+        if state.phase is Phase.SHOW:
+            # (A manual show may have no seat to move: the last claim open to muggins.)
+            raise WrongPhase("The play is over: the hands are being counted.")
         if state.turn != seat:
             assert state.turn is not None  # the play always has a seat to move
             raise NotYourTurn(f"It's {state.players[state.turn]}'s turn.")

@@ -236,6 +236,22 @@ def test_a_short_claim_of_the_crib_holds_the_next_deal_until_the_window_closes()
     assert isinstance(dealt, Dealt) and game.public_view().phase is Phase.DISCARD
 
 
+def test_a_play_at_the_show_is_refused_even_with_no_hand_left_to_count() -> None:
+    """A card played at a manual show is refused in a sentence, also once the crib is claimed
+    and open to muggins, when no seat is to move (an assertion failed there, and the bot's
+    ``/cribbage play`` raised)."""
+    game, _ = manual_show()
+    with pytest.raises(WrongPhase, match=r"^The play is over: the hands are being counted\.$"):
+        game.play(DEALER, Card.parse("5C"))
+    game.claim(PONE, 4)
+    game.claim(DEALER, 4)
+    game.claim(DEALER, 3)
+    assert game.phase is Phase.SHOW and game.turn is None
+    for seat in (PONE, DEALER):
+        with pytest.raises(WrongPhase, match="The play is over"):
+            game.verify_play(seat, Card.parse("AS"))
+
+
 def test_idle_timeout_counts_the_hand_automatically_with_no_muggins() -> None:
     game, _ = manual_show()
     game.claim(PONE, 2)
