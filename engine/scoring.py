@@ -412,7 +412,6 @@ def _count_fours(
                 counts[base[key + code[s]] + extra[suit_of[s]]] += 1
 
 
-@cache
 def possible_totals(rules: Rules, *, crib: bool) -> frozenset[int]:
     """Every total some hand (or crib) of the rules' size scores with a starter.
 
@@ -422,11 +421,20 @@ def possible_totals(rules: Rules, *, crib: bool) -> frozenset[int]:
     suit in the hand (never when the starter is itself a jack); four jacks in the hand cannot
     all miss it.
     """
-    size = rules.show_size(crib=crib)
-    scorer = _scorer(rules.points)
-    nobs = rules.points.nobs
-    flush_alone = rules.flush_points(crib=crib, starter_matches=False)
-    flush_starter = rules.flush_points(crib=crib, starter_matches=True)
+    return _totals(
+        rules.show_size(crib=crib),
+        rules.points,
+        rules.flush_points(crib=crib, starter_matches=False),
+        rules.flush_points(crib=crib, starter_matches=True),
+    )
+
+
+@cache
+def _totals(size: int, points: Points, flush_alone: int, flush_starter: int) -> frozenset[int]:
+    """:func:`possible_totals`, kept by what it depends on (the rules' target, scale and
+    counting do not change it: every table of a variant shares one)."""
+    scorer = _scorer(points)
+    nobs = points.nobs
     found: set[int] = set()
     for ranks in itertools.combinations_with_replacement(range(1, 14), size + 1):
         if any(ranks[i] == ranks[i + 4] for i in range(size - 3)):
