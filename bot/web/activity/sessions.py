@@ -88,7 +88,9 @@ class Sessions:
 
     def read(self, token: str) -> Session | None:
         """The session ``token`` names, if it is ours, unchanged and not ended (else None)."""
-        if len(token) > _MAX_TOKEN or token.count(".") != 1:
+        # Ours are base64 and a dot: ASCII. (A header of bytes that are not UTF-8 reaches here
+        # as lone surrogates, which no encoding takes.)
+        if len(token) > _MAX_TOKEN or not token.isascii() or token.count(".") != 1:
             return None
         body, mac = token.split(".")
         want = hmac.new(self._key, body.encode(), hashlib.sha256).digest()

@@ -3,7 +3,9 @@ page is, moves and bad input, and the live socket following the change feed."""
 
 from __future__ import annotations
 
+import asyncio
 import json
+import logging
 from collections.abc import AsyncIterator
 from typing import Any
 
@@ -152,6 +154,26 @@ async def test_a_page_is_who_discord_says_it_is_and_no_one_else(
     page = await client.get("/activity/")
     assert page.status == 200 and 'data-client-id="424242"' in await page.text()
     assert "frame-ancestors 'self' https://discord.com" in page.headers["Content-Security-Policy"]
+
+
+async def test_a_session_header_whose_bytes_are_not_utf8_is_no_session(
+    client: TestClient[Any, Any], caplog: pytest.LogCaptureFixture
+) -> None:
+    """An ``Authorization`` header whose bytes are not UTF-8 (aiohttp hands them on as lone
+    surrogates) is no session: 401 in a sentence, as any token not ours. It was a 500 and a
+    traceback: the token's text could not be encoded to check its signature."""
+    for header in (b"Bearer \xff\xfe.x", b"Bearer \xed\xa0\x80.x", b"Bearer e30.\xff"):
+        reader, writer = await asyncio.open_connection(client.host, client.port)
+        writer.write(
+            b"GET /activity/api/state HTTP/1.1\r\nHost: table\r\nConnection: close\r\n"
+            b"Authorization: " + header + b"\r\n\r\n"
+        )
+        answer = await asyncio.wait_for(reader.read(), 10)
+        writer.close()
+        head, _, body = answer.partition(b"\r\n\r\n")
+        assert head.startswith(b"HTTP/1.1 401 "), (header, head)
+        assert json.loads(body) == {"ok": False, "said": "Your session ended: opening again."}
+    assert not [r for r in caplog.records if r.levelno >= logging.ERROR or r.exc_info]
 
 
 async def test_moves_from_the_table_go_through_the_core(
