@@ -30,7 +30,6 @@ each keeping only the newest look not yet sent.
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import hashlib
 import json
 import logging
@@ -143,13 +142,19 @@ async def _body(request: web.Request) -> dict[str, Any]:
     raw = await request.content.read(MAX_BODY + 1)
     if len(raw) > MAX_BODY:
         raise web.HTTPRequestEntityTooLarge(MAX_BODY, len(raw))
-    try:
-        body = json.loads(raw or b"null")
-    except (ValueError, UnicodeDecodeError):
-        body = None
+    body = _parsed(raw or b"null")
     if not isinstance(body, dict):
         raise _bad()
     return body
+
+
+def _parsed(raw: bytes | str) -> Any:
+    """``raw`` read as JSON; None where it is none: not JSON, not UTF-8, or nested deeper than
+    Python's reader goes (a thousand ``[`` fit in a body: that raises RecursionError)."""
+    try:
+        return json.loads(raw)
+    except (ValueError, RecursionError):
+        return None
 
 
 def _bad(text: str = NOT_UNDERSTOOD) -> web.HTTPBadRequest:
@@ -425,10 +430,10 @@ class ActivityServer:
         except TimeoutError:
             await socket.close(code=4001, message=b"no session")
             return socket
+        shown = _parsed(hello.data) if hello.type is WSMsgType.TEXT else None
         session = None
-        if hello.type is WSMsgType.TEXT:
-            with contextlib.suppress(ValueError, AttributeError, TypeError):
-                session = self._sessions.read(str(json.loads(hello.data).get("session", "")))
+        if isinstance(shown, dict):
+            session = self._sessions.read(str(shown.get("session", "")))
         if session is None:
             await socket.close(code=4001, message=b"session")
             return socket

@@ -20,7 +20,7 @@ from bot.discord.commands import _PLAYERS
 from bot.discord.options import TARGET_CHOICES, VARIANT_CHOICES
 from bot.store import Store
 from bot.web.activity.identity import ActivityPerson, ActivityPlace, ActivityRefused
-from bot.web.activity.server import NOT_IN_ACTIVITY, ActivityServer
+from bot.web.activity.server import NOT_IN_ACTIVITY, NOT_UNDERSTOOD, ActivityServer
 from bot.web.activity.sessions import Sessions
 from bot.web.activity.state import activity_state
 from bot.web.capacity import Capacity
@@ -173,6 +173,26 @@ async def test_a_session_header_whose_bytes_are_not_utf8_is_no_session(
         head, _, body = answer.partition(b"\r\n\r\n")
         assert head.startswith(b"HTTP/1.1 401 "), (header, head)
         assert json.loads(body) == {"ok": False, "said": "Your session ended: opening again."}
+    assert not [r for r in caplog.records if r.levelno >= logging.ERROR or r.exc_info]
+
+
+async def test_json_nested_deeper_than_python_reads_is_not_understood(
+    client: TestClient[Any, Any], caplog: pytest.LogCaptureFixture
+) -> None:
+    """A body, or a live page's hello, of JSON nested a thousand deep or more (it fits in the
+    4 KB taken) is refused as any other that is not a JSON object: 400 in a sentence, the
+    socket closed with 4001. It was a 500 and a traceback: Python's JSON reader raises
+    RecursionError there, not ValueError."""
+    al = {"Authorization": "Bearer " + await _session(client, AL)}
+    for deep in (b"[" * 2000 + b"]" * 2000, b'{"action":[' * 360):
+        for route in ("act", "new", "token"):
+            answer = await client.post(f"/activity/api/{route}", data=deep, headers=al)
+            said = await answer.json()
+            assert answer.status == 400 and said == {"ok": False, "said": NOT_UNDERSTOOD}
+        async with client.ws_connect("/activity/api/live") as socket:
+            await socket.send_str(deep.decode())
+            closed = await socket.receive(timeout=10)
+            assert closed.type is aiohttp.WSMsgType.CLOSE and closed.data == 4001
     assert not [r for r in caplog.records if r.levelno >= logging.ERROR or r.exc_info]
 
 
