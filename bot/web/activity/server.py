@@ -58,8 +58,10 @@ from engine.variants import STANDARD
 
 __all__ = [
     "ACTIVITY_CSP",
+    "NOT_A_SOCKET",
     "NOT_HERE",
     "NOT_IN_ACTIVITY",
+    "TOO_LONG",
     "ActivityServer",
     "ReviewHtml",
 ]
@@ -95,6 +97,10 @@ NOT_HERE = (
 )
 #: A request the server could not read.
 NOT_UNDERSTOOD = "That request was not understood."
+#: A request body longer than :data:`MAX_BODY`.
+TOO_LONG = "That request is too long."
+#: ``api/live`` asked for as anything but a WebSocket.
+NOT_A_SOCKET = "The live table opens only as a WebSocket."
 #: The lobby's buttons a page may press (the chat's lobby has these too); adding a computer is
 #: ``computer:LEVEL``.
 _LOBBY_ACTIONS = ("join", "leave", "start", "cancel", "partners")
@@ -138,10 +144,10 @@ def _refuse(text: str, status: int = 400) -> web.Response:
 async def _body(request: web.Request) -> dict[str, Any]:
     """The request's JSON object (a 400 for anything else)."""
     if request.content_length is not None and request.content_length > MAX_BODY:
-        raise web.HTTPRequestEntityTooLarge(MAX_BODY, request.content_length)
+        raise _too_long(request.content_length)
     raw = await request.content.read(MAX_BODY + 1)
     if len(raw) > MAX_BODY:
-        raise web.HTTPRequestEntityTooLarge(MAX_BODY, len(raw))
+        raise _too_long(len(raw))
     body = _parsed(raw or b"null")
     if not isinstance(body, dict):
         raise _bad()
@@ -155,6 +161,17 @@ def _parsed(raw: bytes | str) -> Any:
         return json.loads(raw)
     except (ValueError, RecursionError):
         return None
+
+
+def _too_long(size: int) -> web.HTTPRequestEntityTooLarge:
+    # (aiohttp's own text is not JSON and not for a person: it names the byte counts.)
+    return web.HTTPRequestEntityTooLarge(
+        MAX_BODY,
+        size,
+        text=json.dumps({"ok": False, "said": TOO_LONG}),
+        content_type="application/json",
+        headers=_HEADERS,
+    )
 
 
 def _bad(text: str = NOT_UNDERSTOOD) -> web.HTTPBadRequest:
@@ -420,10 +437,13 @@ class ActivityServer:
         return None
 
     async def _live(self, request: web.Request) -> web.StreamResponse:
+        socket = web.WebSocketResponse(heartbeat=PING_SECONDS, max_msg_size=MAX_BODY)
+        if not socket.can_prepare(request):
+            # (aiohttp's own 400 is two lines of its handshake's words, as plain text.)
+            return _refuse(NOT_A_SOCKET)
         if not self.room():
             # The page keeps what it shows and tries again later (as the game pages do).
             return no_room()
-        socket = web.WebSocketResponse(heartbeat=PING_SECONDS, max_msg_size=MAX_BODY)
         await socket.prepare(request)
         try:
             hello = await socket.receive(timeout=HELLO_SECONDS)

@@ -20,7 +20,13 @@ from bot.discord.commands import _PLAYERS
 from bot.discord.options import TARGET_CHOICES, VARIANT_CHOICES
 from bot.store import Store
 from bot.web.activity.identity import ActivityPerson, ActivityPlace, ActivityRefused
-from bot.web.activity.server import NOT_IN_ACTIVITY, NOT_UNDERSTOOD, ActivityServer
+from bot.web.activity.server import (
+    NOT_A_SOCKET,
+    NOT_IN_ACTIVITY,
+    NOT_UNDERSTOOD,
+    TOO_LONG,
+    ActivityServer,
+)
 from bot.web.activity.sessions import Sessions
 from bot.web.activity.state import activity_state
 from bot.web.capacity import Capacity
@@ -194,6 +200,23 @@ async def test_json_nested_deeper_than_python_reads_is_not_understood(
             closed = await socket.receive(timeout=10)
             assert closed.type is aiohttp.WSMsgType.CLOSE and closed.data == 4001
     assert not [r for r in caplog.records if r.levelno >= logging.ERROR or r.exc_info]
+
+
+async def test_a_body_too_long_and_a_live_table_not_opened_as_a_socket_are_told_in_json(
+    client: TestClient[Any, Any],
+) -> None:
+    """A body longer than the 4 KB taken is refused as every other request the page sends:
+    ``{"ok": false, "said": ...}`` with a sentence (413), and so is ``api/live`` asked for as a
+    plain page (400). They were aiohttp's plain text, which named byte counts or the
+    handshake's headers over two lines."""
+    al = {"Authorization": "Bearer " + await _session(client, AL)}
+    for route in ("act", "new", "token"):
+        answer = await client.post(f"/activity/api/{route}", data=b" " * 5000, headers=al)
+        assert answer.status == 413 and answer.content_type == "application/json"
+        assert await answer.json() == {"ok": False, "said": TOO_LONG}
+    plain = await client.get("/activity/api/live", headers=al)
+    assert plain.status == 400 and plain.content_type == "application/json"
+    assert await plain.json() == {"ok": False, "said": NOT_A_SOCKET}
 
 
 async def test_moves_from_the_table_go_through_the_core(
