@@ -461,6 +461,7 @@ class ActivityServer:
         pages = self._pages.setdefault(session.channel_id, set())
         pages.add(page)
         reading = asyncio.ensure_future(self._read(socket))
+        waiting: asyncio.Task[Any] | None = None
         try:
             page.give(await self._state_of(session))
             while not self._closing.is_set() and not reading.done():
@@ -482,6 +483,11 @@ class ActivityServer:
             pass
         finally:
             reading.cancel()
+            if waiting is not None:
+                # Cancelled in the wait (as aiohttp's handler_cancellation does when the page
+                # goes), this handler would leave the wait for news pending, and the loop logs
+                # an error when it is destroyed ("Task was destroyed but it is pending!").
+                waiting.cancel()
             pages.discard(page)
             if not pages:
                 self._pages.pop(session.channel_id, None)

@@ -4,6 +4,7 @@ page is, moves and bad input, and the live socket following the change feed."""
 from __future__ import annotations
 
 import asyncio
+import gc
 import json
 import logging
 from collections.abc import AsyncIterator
@@ -347,6 +348,33 @@ async def test_a_live_page_follows_moves_made_anywhere(
         await socket.send_str(json.dumps({"session": "forged.x"}))
         closed = await socket.receive(timeout=10)
         assert closed.type is aiohttp.WSMsgType.CLOSE and closed.data == 4001
+
+
+async def test_a_live_page_that_goes_leaves_no_task_behind(
+    service: Services, store: Store, caplog: pytest.LogCaptureFixture
+) -> None:
+    """A live page closed by its reader ends its handler, cancelled in its wait (aiohttp's
+    test server cancels a handler whose connection is lost), with nothing left pending: the
+    wait for news was left behind, and the loop logged "Task was destroyed but it is
+    pending!" as an error once it was collected."""
+    activity = ActivityServer(service, store, FakeDiscordSide(), Sessions(SECRET))
+    limits = Capacity(connections=100, live_pages=10)
+    links = PageLinks(SECRET)
+    server = WebServer(service.games, service.feed, links, store, activity=activity, limits=limits)
+    async with TestClient(TestServer(server.app())) as client:
+        session = await _session(client, AL)
+        for _ in range(3):
+            async with client.ws_connect("/activity/api/live") as socket:
+                await socket.send_str(json.dumps({"session": session}))
+                assert (await socket.receive(timeout=10)).type is aiohttp.WSMsgType.TEXT
+        loop = asyncio.get_running_loop()
+        ends = loop.time() + 10
+        while activity.watching and loop.time() < ends:
+            await asyncio.sleep(0)  # (a wait for the handlers to let their pages go)
+        assert activity.watching == 0
+        await asyncio.sleep(0)  # (a cancelled task ends on its next step)
+        gc.collect()
+    assert not [r for r in caplog.records if r.levelno >= logging.ERROR], caplog.text
 
 
 async def _hand(service: Services, game_id: int, seat: int) -> tuple[Card, ...]:
