@@ -9,6 +9,7 @@ from typing import Any
 import pytest
 
 from bot.core.base.replies import User
+from bot.core.base.text import MAX_MESSAGE
 from bot.core.games.records import GameStatus
 from bot.core.services import Services
 from bot.core.tournaments import records as tr
@@ -286,3 +287,24 @@ async def test_a_game_someone_opens_in_a_pairings_thread_is_not_taken_for_the_ma
         assert theirs is not None and theirs.status is GameStatus.CANCELLED
     finally:
         service.director.stop()
+
+
+async def test_the_standings_of_a_crowd_fit_one_message(service: Services, store: Store) -> None:
+    """Forty-one entrants, most with names as long as Discord's of what Markdown reads:
+    ``/cribbage tournament standings`` lists the top of the table, as many lines as one
+    message holds, and counts the others. (It answered every line, 2,849 characters, more
+    than a message holds: the Discord layer cut it off mid-line.)"""
+    await _open(service)
+    crowd = [
+        User(1_000 + n, f"**{n:02d}** the_most_*marvellous*_~~player~~"[:32]) for n in range(36)
+    ]
+    for user in crowd:
+        assert (await service.tournaments.join(CHANNEL, user)).ok
+    answer = await service.tournaments.standings(CHANNEL)
+    text = answer.reply.text
+    assert answer.ok and len(text) <= MAX_MESSAGE, len(text)
+    lines = text.splitlines()
+    assert lines[0] == "**Standings** (round 0 of 0)" and lines[1].startswith("1. ")
+    shown = len(lines) - 2
+    assert lines[-1] == f"… and {len(PEOPLE) + len(crowd) - shown} more: too many for one message."
+    assert [line.split(". ", 1)[0] for line in lines[1:-1]] == [str(n) for n in range(1, shown + 1)]
