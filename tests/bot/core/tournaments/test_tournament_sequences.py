@@ -56,7 +56,12 @@ from tests.helpers.service_driver import Clock, Transcript, load, make_service, 
 
 GUS = User(7, "Gus")
 PEOPLE = (AL, BEA, CY, DEE, EVE, FLO, GUS)
-BY_ID = {person.id: person for person in PEOPLE}
+#: A crowd that joins at once (an explicit example's): names as long as Discord's, of what
+#: Markdown reads.
+CROWD = tuple(
+    User(1_000 + n, f"**{n:02d}** the_most_*marvellous*_~~player~~"[:32]) for n in range(40)
+)
+BY_ID = {person.id: person for person in (*PEOPLE, *CROWD)}
 
 # -- /cribbage tournament new ------------------------------------------------------------------
 
@@ -155,7 +160,8 @@ WEIGHTS = {
     "round": 2,  # every game of the round resigned, until the round is decided
     "rematch": 1,  # the director stopped, a game resigned and another opened in its thread
 }
-# (And in the explicit examples, "all": rounds played so until the tournament is over.)
+# (And in the explicit examples, "all": rounds played so until the tournament is over; and
+# "crowd": forty people with long names join.)
 WHATS = [what for what, weight in WEIGHTS.items() for _ in range(weight)]
 
 
@@ -326,6 +332,10 @@ class Arena:
             return
         if step.what == "rematch":
             await self._rematch(PEOPLE[step.who], step.pick)
+            return
+        if step.what == "crowd":
+            for person in CROWD:
+                await self.act("crowd", person, self._joins(person))
             return
         user = PEOPLE[step.who]
         run = await self.call(step, user)
@@ -534,6 +544,10 @@ class Arena:
                 assert answer.ok, answer.reply.text
         raise AssertionError(f"round not decided in {GAMES_A_ROUND} games a table")
 
+    def _joins(self, person: User) -> Run:
+        """``person`` joins the channel's tournament."""
+        return lambda: self.service.tournaments.join(self.channel_id, person)
+
     def _resigns(self, pairing: PairingRecord, player: User) -> Run:
         """``player`` resigns the pairing's game, in its thread."""
         thread = pairing.thread_id or self.nowhere
@@ -682,7 +696,8 @@ def S(what: str, who: int = 0, moderator: bool = False, pick: int = 0) -> Step:
 
 JOINS = [S("join", who) for who in range(len(PEOPLE))]
 #: A Swiss event of six, started by its organiser (no moderator now), played to its champion;
-#: then another opened in the channel, an old tournament's button, the standings.
+#: then another opened in the channel, an old tournament's button, a crowd joining it, the
+#: standings.
 SWISS_TO_THE_END = [
     *JOINS[:6],
     S("start", 0),
@@ -691,6 +706,7 @@ SWISS_TO_THE_END = [
     Step("new", 1, True, 0, Options(format="round_robin")),
     S("click", 2, pick=3),
     S("join", 2),
+    S("crowd"),
     S("standings", 4),
 ]
 #: A knockout of five, best of 3, in five-card cribbage: moves in a thread, a resignation,
