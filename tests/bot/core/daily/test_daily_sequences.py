@@ -267,7 +267,7 @@ def _thrown(codes: tuple[str, ...]) -> frozenset[str]:
 
 
 SEQUENCES = settings(
-    max_examples=100, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+    max_examples=50, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
 )
 
 #: Everyone shown the day's hand; each kind of wrong choice; Al answers, twice at once, then

@@ -685,7 +685,7 @@ def _check_pairing(
 
 
 SEQUENCES = settings(
-    max_examples=25, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+    max_examples=12, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
 )
 
 
