@@ -26,6 +26,7 @@ from bot.core.base.refusals import Refused
 from bot.core.base.replies import Answer, Clicked, Reply, Sequel, User
 from bot.core.base.seeded import SeedDealer
 from bot.core.base.shuffles import RecordingRandom
+from bot.core.base.store_errors import ChannelBusy
 from bot.core.base.text import escape
 from bot.core.base.views import ConfirmControls, MessageRecord, MessageView
 from bot.core.games import lobby, snapshot
@@ -163,15 +164,20 @@ class Lobbies(OnGames):
         """Open a two-player game of ``variant`` in ``channel_id`` with both ``players``
         seated and the first hand dealt, in one transaction (a tournament's pairing, in its
         thread, ``occasion`` saying which round of which tournament). The channel's open
-        game, if it has one already, is returned instead: a second call for the same pairing
-        (after a restart) opens nothing more."""
+        game, if it is this one already, is returned instead: a second call for the same
+        pairing (after a restart) opens nothing more. Another game open there (someone's own
+        ``/cribbage new`` in the thread) raises :class:`ChannelBusy`: it is not this one."""
         await tables_ready(named(variant).rules(2, target))
         store = self._games.store
+        first, second = players
         async with self._games.lock(channel_id):
             found = await store.open_game_in_channel(channel_id)
             if found is not None:
+                seated = [s.user_id for s in found.seats]
+                asked = (found.variant, found.target, found.occasion)
+                if seated != [first.id, second.id] or asked != (variant, target, occasion):
+                    raise ChannelBusy()
                 return found
-            first, second = players
             dealt: list[Loaded] = []
             record = await store.create_game(
                 guild_id=guild_id,

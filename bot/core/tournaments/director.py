@@ -42,6 +42,7 @@ from bot.core.base.owners import Owner, OwnerKind
 from bot.core.base.patrol import OnPatrol, Patrol
 from bot.core.base.refusals import Refused
 from bot.core.base.replies import User
+from bot.core.base.store_errors import ChannelBusy
 from bot.core.games.games import Games
 from bot.core.games.opening import Lobbies
 from bot.core.games.records import GameRecord, GameStatus
@@ -253,15 +254,23 @@ class TournamentDirector(OnPatrol):
             return True  # (counted, then stopped before it was decided)
         if p.game_id is None:
             names = {e.user_id: e.name for e in event.entrants}
-            game = await self._lobbies.open_seated(
-                record.guild_id,
-                p.thread_id,
-                (User(p.player_a, names[p.player_a]), User(p.player_b, names[p.player_b])),
-                target=record.target,
-                scoring=record.scoring,
-                occasion=f"Round {p.round} of the {record.format.named()} tournament",
-                variant=record.variant,
-            )
+            try:
+                game = await self._lobbies.open_seated(
+                    record.guild_id,
+                    p.thread_id,
+                    (User(p.player_a, names[p.player_a]), User(p.player_b, names[p.player_b])),
+                    target=record.target,
+                    scoring=record.scoring,
+                    occasion=f"Round {p.round} of the {record.format.named()} tournament",
+                    variant=record.variant,
+                )
+            except ChannelBusy:
+                # Someone opened a game of their own in the thread (between the games of a
+                # best of 3, or while this process was stopped): the thread is the match's,
+                # so that game ends, and the match's game is dealt on the next step.
+                line = f"This thread is the tournament's, for **{name}**: this game ends here."
+                await self._clear(p.thread_id, line)
+                return True
             self._of_game[game.id] = record.id
             await self._store.set_game(record.id, p.round, p.tab, game.id)
             return True
@@ -350,6 +359,14 @@ class TournamentDirector(OnPatrol):
         with contextlib.suppress(Refused):  # ended meanwhile
             await self._games.in_channel(game.channel_id, close)
         self._of_game.pop(game.id, None)
+
+    async def _clear(self, thread_id: int, line: str) -> None:
+        """End the game open in a pairing's thread that is not the pairing's (no result of its
+        own, unrated), the thread told why."""
+        async with self._games.lock(thread_id):
+            game = await self._store.last_game_in_channel(thread_id)
+            if game is not None and game.is_open:
+                await self._games.close(game, GameStatus.CANCELLED, line)
 
     async def _stop_games(self, event: Event) -> None:
         """The tournament was cancelled: every game still being played ends without a result."""

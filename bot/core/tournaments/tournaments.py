@@ -34,7 +34,13 @@ from bot.core.tournaments.records import (
     TournamentRecord,
     TournamentStatus,
 )
-from bot.core.tournaments.view import Event, board_text, champion_of, champion_text, standings_text
+from bot.core.tournaments.view import (
+    Event,
+    board_text,
+    champion_of,
+    champion_text,
+    standings_message,
+)
 from engine import formats
 from engine.outcome import Scoring
 from engine.variants import STANDARD, find, listed
@@ -408,11 +414,10 @@ class Tournaments:
 
     @answers
     async def standings(self, channel_id: int) -> Answer:
-        """This channel's tournament standings, privately, everyone listed."""
+        """This channel's tournament standings, privately: everyone listed, or as many as one
+        message holds (the top of the table), the others counted."""
         record = await self._here(channel_id)
-        event = await read_event(self._store, record)
-        text = standings_text(event, limit=None) or "Nobody has entered yet."
-        return Answer.say(f"**Standings** (round {record.round} of {record.rounds})\n{text}")
+        return Answer.say(standings_message(await read_event(self._store, record)))
 
     @answers
     async def withdraw(self, channel_id: int, user: User) -> Answer:

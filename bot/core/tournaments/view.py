@@ -23,6 +23,7 @@ __all__ = [
     "champion_of",
     "champion_text",
     "progress_of",
+    "standings_message",
     "standings_text",
     "table_of",
 ]
@@ -125,9 +126,33 @@ def standings_text(event: Event, *, limit: int | None = SHOWN) -> str:
     return "\n".join(lines)
 
 
+def standings_message(event: Event) -> str:
+    """``/cribbage tournament standings``: everyone's line, or as many as one message holds
+    (the top of the table), the others counted on the last line."""
+    record = event.record
+    head = f"**Standings** (round {record.round} of {record.rounds})"
+    lines = standings_text(event, limit=None).splitlines() or ["Nobody has entered yet."]
+    kept = [head, *lines]
+    if len("\n".join(kept)) <= MAX_MESSAGE:
+        return "\n".join(kept)
+    kept, used = [head], len(head)
+    for line in lines:
+        after = len(lines) - len(kept)  # (the lines left once this one is kept)
+        if used + 1 + len(line) + 1 + len(_more(after)) > MAX_MESSAGE:
+            break
+        kept.append(line)
+        used += 1 + len(line)
+    return "\n".join([*kept, _more(len(lines) - len(kept) + 1)])
+
+
+def _more(left: int) -> str:
+    return f"… and {left} more: too many for one message."
+
+
 def board_text(event: Event) -> str:
     """The whole live message, within Discord's 2,000 characters: with many players, fewer
-    tables and standings lines are listed (everyone's line is in ``standings``)."""
+    tables and standings lines are listed (the command's standings list more:
+    :func:`standings_message`)."""
     text = ""
     for shown in (SHOWN, 10, 6, 3, 1):
         text = _board(event, shown)

@@ -38,7 +38,7 @@ async def _two_games(store: Store, guild: int | None, first: int, second: int) -
         ]
         rows[0] = replace(rows[0], best_hand=points, best_hand_cards=cards)
         when = datetime(2026, 11, day, tzinfo=UTC).timestamp()
-        await finish_game(store, rows, guild=guild, channel=channel, now=when)  # type: ignore[arg-type]
+        await finish_game(store, rows, guild=guild, channel=channel, now=when)
 
 
 async def test_stats_name_the_hands_of_games_everyone_reading_can_see(store: Store) -> None:

@@ -9,6 +9,8 @@ from typing import Any
 import pytest
 
 from bot.core.base.replies import User
+from bot.core.base.text import MAX_MESSAGE
+from bot.core.games.records import GameStatus
 from bot.core.services import Services
 from bot.core.tournaments import records as tr
 from bot.core.tournaments.tournaments import read_event
@@ -245,3 +247,64 @@ async def test_a_five_card_tournament_plays_and_seeds_by_five_card_cribbage(
             assert game is not None and (game.variant, game.target) == ("five_card", 61)
     finally:
         service.director.stop()
+
+
+async def test_a_game_someone_opens_in_a_pairings_thread_is_not_taken_for_the_match(
+    service: Services, store: Store
+) -> None:
+    """Between the games of a best of 3 (here while the director is stopped, as over a
+    restart), someone opens a game of their own against the computer in the pairing's thread:
+    the director ends it and deals the match's next game to its two players. (It took that
+    game for the match: its players were not seated in it, and its result, a stranger's or
+    the computer's, would have counted for them.)"""
+    tid = await _open(service, match_games=3)
+    threads = Threads()
+    try:
+        await service.director.start(threads)
+        await service.tournaments.start(CHANNEL, MO, moderator=True)
+        await service.director.idle()
+        record = await store.tournament(tid)
+        assert record is not None
+        first = next(p for p in (await read_event(store, record)).current() if p.player_b)
+        assert first.thread_id is not None and first.game_id is not None
+        thread = first.thread_id
+        service.director.stop()
+        loser = next(u for u in PEOPLE if u.id == first.player_a)
+        assert (await service.moves.resign(thread, loser)).ok
+        mo = await service.lobbies.new_game(GUILD, thread, MO, vs_computer=True)
+        assert mo.ok and mo.game_id is not None
+        await service.director.start(threads)
+        await service.director.idle()
+        pairing = next(
+            p for p in await store.pairings(tid) if (p.round, p.tab) == (first.round, first.tab)
+        )
+        assert pairing.wins_b == 1 and pairing.game_id not in (None, first.game_id, mo.game_id)
+        assert pairing.game_id is not None
+        game = await store.get_game(pairing.game_id)
+        assert game is not None and game.channel_id == thread and game.is_open
+        assert [s.user_id for s in game.seats] == [first.player_a, first.player_b]
+        theirs = await store.get_game(mo.game_id)
+        assert theirs is not None and theirs.status is GameStatus.CANCELLED
+    finally:
+        service.director.stop()
+
+
+async def test_the_standings_of_a_crowd_fit_one_message(service: Services, store: Store) -> None:
+    """Forty-one entrants, most with names as long as Discord's of what Markdown reads:
+    ``/cribbage tournament standings`` lists the top of the table, as many lines as one
+    message holds, and counts the others. (It answered every line, 2,849 characters, more
+    than a message holds: the Discord layer cut it off mid-line.)"""
+    await _open(service)
+    crowd = [
+        User(1_000 + n, f"**{n:02d}** the_most_*marvellous*_~~player~~"[:32]) for n in range(36)
+    ]
+    for user in crowd:
+        assert (await service.tournaments.join(CHANNEL, user)).ok
+    answer = await service.tournaments.standings(CHANNEL)
+    text = answer.reply.text
+    assert answer.ok and len(text) <= MAX_MESSAGE, len(text)
+    lines = text.splitlines()
+    assert lines[0] == "**Standings** (round 0 of 0)" and lines[1].startswith("1. ")
+    shown = len(lines) - 2
+    assert lines[-1] == f"… and {len(PEOPLE) + len(crowd) - shown} more: too many for one message."
+    assert [line.split(". ", 1)[0] for line in lines[1:-1]] == [str(n) for n in range(1, shown + 1)]
