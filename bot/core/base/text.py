@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 
 from engine.cards import Card
 from engine.views import PublicView
@@ -16,6 +16,8 @@ __all__ = [
     "chunk",
     "code_safe",
     "escape",
+    "fitted",
+    "more_left",
     "plural",
     "rating_text",
     "shown",
@@ -95,6 +97,49 @@ def chunk(lines: Iterable[str], limit: int = MAX_MESSAGE) -> list[str]:
     if current:
         messages.append(current)
     return messages
+
+
+def more_left(left: int) -> str:
+    """The line that counts what a message left out: "… and 3 more: too many for one
+    message."."""
+    return f"… and {left} more: too many for one message."
+
+
+def fitted(
+    groups: Sequence[Sequence[str]],
+    *,
+    left: Sequence[int] = (),
+    limit: int = MAX_MESSAGE,
+    more: Callable[[int], str] = more_left,
+) -> str:
+    """Groups of lines (each a heading, then its rows) as one message of at most ``limit``
+    characters, every line whole: while it is too long the group with the most rows shown
+    loses its last one, and a group that lost rows ends with a line counting them
+    (``more``), with the rows ``left`` says it had left out already. Headings always stay
+    (a line that must stay is a group of its own); if they alone are too long the message is
+    cut.
+
+    >>> fitted([["**Top**", "1. Al", "2. Bea", "3. Cy"]], limit=25, more=lambda n: f"+{n}")
+    '**Top**\\n1. Al\\n2. Bea\\n+1'
+    """
+    shown = [list(group) for group in groups]
+    dropped = [*left, *[0] * (len(shown) - len(left))]
+
+    def text() -> str:
+        lines: list[str] = []
+        for rows, out in zip(shown, dropped, strict=True):
+            lines += rows
+            if out:
+                lines.append(more(out))
+        return "\n".join(lines)
+
+    while len(message := text()) > limit:
+        longest = max(range(len(shown)), key=lambda i: len(shown[i]))
+        if len(shown[longest]) <= 1:
+            return chunk(message.splitlines(), limit)[0]
+        shown[longest].pop()
+        dropped[longest] += 1
+    return message
 
 
 def and_list(words: Iterable[str]) -> str:

@@ -31,7 +31,7 @@ from datetime import date, datetime, timedelta
 
 from bot.core.base.replies import Answer, User
 from bot.core.base.seeded import deck_from_seed
-from bot.core.base.text import MAX_MESSAGE, escape
+from bot.core.base.text import escape, fitted
 from bot.core.base.views import DailyPick, MessageView
 from bot.core.daily.records import DailyAnswer, DailyRecords
 from engine.cards import Card, cards_str
@@ -106,7 +106,7 @@ def _worth(choice: DiscardChoice) -> str:
     return f"{_number(choice.hand)} {sign} {_number(choice.crib)} = **{total}**"
 
 
-def _table(choices: Sequence[DiscardChoice], chosen: frozenset[Card]) -> str:
+def _table(choices: Sequence[DiscardChoice], chosen: frozenset[Card]) -> list[str]:
     """All fifteen splits, best first; the chosen one marked."""
     lines = ["Rank · throw · keep · hand ± crib = expected"]
     for rank, choice in enumerate(choices, start=1):
@@ -114,10 +114,11 @@ def _table(choices: Sequence[DiscardChoice], chosen: frozenset[Card]) -> str:
         thrown = cards_str(sorted(choice.thrown, key=Card.sort_key))
         kept = cards_str(sorted(choice.kept, key=Card.sort_key))
         lines.append(f"{rank}. {thrown} · {kept} · {_worth(choice)}{mark}")
-    return "\n".join(lines)
+    return lines
 
 
-def _board(answers: Sequence[DailyAnswer]) -> str:
+def _board(answers: Sequence[DailyAnswer]) -> list[str]:
+    """Today's board: its heading, then the first :data:`BOARD_SHOWN` answers."""
     lines = [f"**Today's board** ({len(answers)} answered)"]
     for answer in answers[:BOARD_SHOWN]:
         thrown = cards_str(Card.parse(code) for code in answer.thrown.split())
@@ -125,9 +126,11 @@ def _board(answers: Sequence[DailyAnswer]) -> str:
             f"{answer.rank}. {escape(answer.name)} threw {thrown} — {_number(answer.points)} "
             f"({_gap(answer.points, answer.best)})"
         )
-    if len(answers) > BOARD_SHOWN:
-        lines.append(f"… and {len(answers) - BOARD_SHOWN} more")
-    return "\n".join(lines)
+    return lines
+
+
+def _more(left: int) -> str:
+    return f"… and {left} more"
 
 
 def streaks(days: Sequence[str], today: date) -> tuple[int, int]:
@@ -235,14 +238,14 @@ class DailyDiscard:
                 f"{_number(given.best)} ({_gap(given.points, given.best)})."
             )
         board = await self._store.daily_board(given.guild_id, given.day)
-        parts = [
-            note,
-            f"**Discard of the day** — {given.day}: {cards_str(hand.cards)}. {_seat(hand)}",
-            verdict,
-            _table(choices, chosen),
-            _board(board),
-        ]
-        return MessageView("\n".join(part for part in parts if part)[:MAX_MESSAGE])
+        head = f"**Discard of the day** — {given.day}: {cards_str(hand.cards)}. {_seat(hand)}"
+        # Every line but the board's rows stays (each a group of its own, the splits' table
+        # too); the board gives up its last rows where names are long enough to need it.
+        kept = [[line] for line in (note, head, verdict, *_table(choices, chosen)) if line]
+        hidden = max(0, len(board) - BOARD_SHOWN)
+        return MessageView(
+            fitted([*kept, _board(board)], left=[*[0] * len(kept), hidden], more=_more)
+        )
 
     async def stats_line(self, guild_id: int | None, user_id: int) -> str | None:
         """The stats' line of a person's discards of the day (None before their first)."""

@@ -19,7 +19,7 @@ from bot.core.base.entry import answers
 from bot.core.base.faults import Faults
 from bot.core.base.refusals import Refused
 from bot.core.base.replies import Answer
-from bot.core.base.text import MAX_MESSAGE, escape
+from bot.core.base.text import escape, fitted, plural
 from bot.core.base.views import Table
 from bot.core.seasons.records import FamousHand, SeasonLine
 from bot.core.tournaments.records import ChampionRecord
@@ -149,11 +149,11 @@ class Seasons:
             when = "this month" if season == "this_month" else "that month"
             return Answer.say(f"{head}\nNo games finished {when} yet.", ephemeral=False)
         rows = [
-            f"{place}. {escape(line.name)} — {line.game_points} game points,"
+            f"{place}. {escape(line.name)} — {plural(line.game_points, 'game point')},"
             f" {line.wins} of {line.games} won"
             for place, line in enumerate(lines, 1)
         ]
-        return Answer.say("\n".join([head, *rows]), ephemeral=False)
+        return Answer.say(fitted([[head, *rows]]), ephemeral=False)
 
     @answers
     async def hall_of_fame(self, guild_id: int, *, here: int | None = None) -> Answer:
@@ -177,26 +177,31 @@ class Seasons:
         results = await self._store.season_results(
             guild_id, start=first.timestamp(), end=this_month.timestamp()
         )
-        parts = ["**🏛️ Hall of fame**"]
-        parts.append("**28s and 29s**")
-        parts += [_hand(h) for h in perfect] or ["None yet: the odds are 80 in 12,994,800."]
-        parts.append("**Hands of 24 or more**")
-        parts += [_hand(h) for h in great] or ["None yet."]
-        parts.append("**Season champions** (most game points in a month)")
-        parts += [
-            f"{_month_name(month)}: {escape(name)} ({points} game points)"
+        champions_line = [
+            f"{_month_name(month)}: {escape(name)} ({plural(points, 'game point')})"
             for month, _, name, points in champions(results)
-        ] or ["None yet: the first is crowned when a month with games ends."]
+        ]
         crowned = [
             c
             for c in await self._store.tournament_champions(guild_id, limit=TOURNAMENT_CHAMPIONS)
             if await audience.may_name(c.channel_id)
         ]
-        parts.append("**Tournament champions**")
-        parts += [_champion(c) for c in crowned] or [
-            "None yet: a moderator opens a tournament with `/cribbage tournament new`."
+        # Each section keeps its heading; a long one gives up its last lines (the oldest
+        # champions, the lowest and oldest hands) to fit.
+        sections = [
+            ["**🏛️ Hall of fame**"],
+            ["**28s and 29s**"]
+            + ([_hand(h) for h in perfect] or ["None yet: the odds are 80 in 12,994,800."]),
+            ["**Hands of 24 or more**"] + ([_hand(h) for h in great] or ["None yet."]),
+            ["**Season champions** (most game points in a month)"]
+            + (champions_line or ["None yet: the first is crowned when a month with games ends."]),
+            ["**Tournament champions**"]
+            + (
+                [_champion(c) for c in crowned]
+                or ["None yet: a moderator opens a tournament with `/cribbage tournament new`."]
+            ),
         ]
-        return Answer.say("\n".join(parts)[:MAX_MESSAGE], ephemeral=False)
+        return Answer.say(fitted(sections), ephemeral=False)
 
 
 def _champion(champion: ChampionRecord) -> str:

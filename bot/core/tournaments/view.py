@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from bot.core.base.text import MAX_MESSAGE, escape, plural, signed_text
+from bot.core.base.text import MAX_MESSAGE, escape, fitted, plural, signed_text
 from bot.core.tournaments.records import (
     Decided,
     EntrantRecord,
@@ -130,23 +130,10 @@ def standings_message(event: Event) -> str:
     """``/cribbage tournament standings``: everyone's line, or as many as one message holds
     (the top of the table), the others counted on the last line."""
     record = event.record
-    head = f"**Standings** (round {record.round} of {record.rounds})"
+    when = f"round {record.round} of {record.rounds}" if record.round else "before round 1"
+    head = f"**Standings** ({when})"
     lines = standings_text(event, limit=None).splitlines() or ["Nobody has entered yet."]
-    kept = [head, *lines]
-    if len("\n".join(kept)) <= MAX_MESSAGE:
-        return "\n".join(kept)
-    kept, used = [head], len(head)
-    for line in lines:
-        after = len(lines) - len(kept)  # (the lines left once this one is kept)
-        if used + 1 + len(line) + 1 + len(_more(after)) > MAX_MESSAGE:
-            break
-        kept.append(line)
-        used += 1 + len(line)
-    return "\n".join([*kept, _more(len(lines) - len(kept) + 1)])
-
-
-def _more(left: int) -> str:
-    return f"… and {left} more: too many for one message."
+    return fitted([[head, *lines]])
 
 
 def board_text(event: Event) -> str:

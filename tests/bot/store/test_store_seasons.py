@@ -188,3 +188,49 @@ async def test_a_months_table_gives_game_points_to_winners_alone(store: Store) -
     start, end = month_bounds(NOW)
     month = await store.season_results(GUILD, start=start.timestamp(), end=end.timestamp())
     assert champions(month) == [(datetime(2026, 3, 1, tzinfo=UTC), 1, "Al", 4)]
+
+
+async def test_a_crowded_month_and_a_long_hall_of_fame_each_fit_one_message(store: Store) -> None:
+    """Twenty people with names as long as Discord's, most of them Markdown, in one month, and
+    fifty 28s and 29s: the month's table and the hall of fame each fit one message, every
+    line whole, with what was left out counted, and every section of the hall of fame there.
+    (Both were cut at 2,000 characters mid-line: the hall of fame lost its last sections.)"""
+    people = [(100 + n, f"{n:02d}" + "*_" * 15) for n in range(21)]
+    for n in range(200):
+        # Each of twenty wins ten games this month against the last, for 20 to 30 points.
+        at = datetime(2026, 3, 1 + n % 14, tzinfo=UTC)
+        await _result(store, 10 + n, at, people[n % 20], people[20], points=2 + n % 2)
+    for n in range(50):
+        await _result(
+            store,
+            1000 + n,
+            datetime(2026, 2, 1 + n % 27, tzinfo=UTC),
+            people[n % 20],
+            people[20],
+            best=(28 + n % 2, "5H 5C 5D JS + 5S"),
+        )
+    seasons = Seasons(store, lambda: NOW)
+
+    month = (await seasons.leaderboard(GUILD, "this_month")).reply.text
+    lines = month.splitlines()
+    assert len(month) <= 2000 and lines[0].startswith("**Leaderboard — March 2026**")
+    rows = lines[1:-1]
+    assert [row.split(". ", 1)[0] for row in rows] == [str(n) for n in range(1, len(rows) + 1)]
+    assert all(row.endswith(" won") for row in rows), "every row whole"
+    assert lines[-1] == f"… and {20 - len(rows)} more: too many for one message."
+
+    fame = (await seasons.hall_of_fame(GUILD)).reply.text
+    lines = fame.splitlines()
+    assert len(fame) <= 2000
+    for heading in (
+        "**🏛️ Hall of fame**",
+        "**28s and 29s**",
+        "**Hands of 24 or more**",
+        "**Season champions** (most game points in a month)",
+        "**Tournament champions**",
+    ):
+        assert heading in lines, heading
+    perfect = lines[lines.index("**28s and 29s**") + 1 : lines.index("**Hands of 24 or more**")]
+    assert perfect[-1].startswith("… and ") and perfect[-1].endswith("too many for one message.")
+    assert all(line.split(" — ")[0] in ("28", "29") for line in perfect[:-1])
+    assert lines[lines.index("**Tournament champions**") + 1].startswith("None yet")

@@ -7,7 +7,7 @@ import doctest
 import re
 from datetime import date
 
-from bot.core.base.replies import Answer
+from bot.core.base.replies import Answer, User
 from bot.core.base.views import DailyPick
 from bot.core.daily import daily as daily_module
 from bot.core.daily.daily import daily_hand
@@ -115,3 +115,28 @@ def _deck() -> list[Card]:
     from engine.cards import full_deck
 
     return full_deck()
+
+
+async def test_a_board_of_long_names_fits_one_message_with_the_answer_whole(
+    service: Services,
+) -> None:
+    """Twenty people with names as long as Discord's, all of Markdown, answer: the last one's
+    answer fits one message, its verdict and every split (its own marked) whole; the board
+    gives up rows as it must and counts them with those past the fifteen it lists. (It was
+    cut at 2,000 characters mid-line.)"""
+    crowd = [User(500 + n, f"{n:02d}" + "*_" * 15) for n in range(20)]
+    stamp, cards = _pick(await service.daily.daily(GUILD, crowd[0]))
+    text = ""
+    for n, user in enumerate(crowd):
+        pick = (cards[n % 6], cards[(n + 1 + n // 6) % 6])
+        answer = await service.daily.choose(GUILD, user, stamp, pick)
+        assert answer.ok and answer.update is not None
+        text = answer.update.content
+    lines = text.splitlines()
+    assert len(text) <= 2000
+    assert len([line for line in lines if " · " in line and re.match(r"\d+\. ", line)]) == 15
+    assert text.count("◀ yours") == 1
+    board = lines[lines.index("**Today's board** (20 answered)") + 1 :]
+    shown = [line for line in board if " threw " in line]
+    assert 0 < len(shown) < 15 and all(line.endswith(")") for line in shown), "rows whole"
+    assert board[-1] == f"… and {20 - len(shown)} more"

@@ -304,7 +304,7 @@ async def test_the_standings_of_a_crowd_fit_one_message(service: Services, store
     text = answer.reply.text
     assert answer.ok and len(text) <= MAX_MESSAGE, len(text)
     lines = text.splitlines()
-    assert lines[0] == "**Standings** (round 0 of 0)" and lines[1].startswith("1. ")
+    assert lines[0] == "**Standings** (before round 1)" and lines[1].startswith("1. ")
     shown = len(lines) - 2
     assert lines[-1] == f"… and {len(PEOPLE) + len(crowd) - shown} more: too many for one message."
     assert [line.split(". ", 1)[0] for line in lines[1:-1]] == [str(n) for n in range(1, shown + 1)]
