@@ -125,10 +125,12 @@ class FeatureClicks:
                 subject, user, yes, moderator=moderator, guild_id=guild_id
             )
         elif action == "withdraw":
-            call = lambda: services.tournaments.confirm_withdraw(subject, user, yes)  # noqa: E731
+            call = lambda: services.tournaments.confirm_withdraw(  # noqa: E731
+                subject, user, yes, guild_id=guild_id
+            )
         else:
             organiser = is_organiser(interaction)
             call = lambda: services.tournaments.confirm_cancel(  # noqa: E731
-                subject, user, yes, moderator=organiser
+                subject, user, yes, moderator=organiser, guild_id=guild_id
             )
         await self._io.click(interaction, call)

@@ -284,14 +284,20 @@ class Tournaments:
         self, tournament_id: int, action: str, user: User, *, guild_id: int | None
     ) -> Answer:
         """The tournament message's Join or Leave button."""
-        record = await self._store.tournament(tournament_id)
-        if record is None or record.guild_id != guild_id:
-            raise Refused("I can't find that tournament.")
+        record = await self._found(tournament_id, guild_id)
         if action == "join":
             return await self._join(record, user)
         if action == "leave":
             return await self._leave(record, user)
         raise Refused("That button does nothing any more.")
+
+    async def _found(self, tournament_id: int, guild_id: int | None) -> TournamentRecord:
+        """The tournament a button names, if it is this server's (a button is clicked where
+        its message is: any other is refused as missing)."""
+        record = await self._store.tournament(tournament_id)
+        if record is None or record.guild_id != guild_id:
+            raise Refused("I can't find that tournament.")
+        return record
 
     async def _join(self, record: TournamentRecord, user: User) -> Answer:
         if record.status is not TournamentStatus.OPEN:
@@ -379,7 +385,7 @@ class Tournaments:
 
     @answers
     async def confirm_cancel(
-        self, tournament_id: int, user: User, yes: bool, *, moderator: bool
+        self, tournament_id: int, user: User, yes: bool, *, moderator: bool, guild_id: int | None
     ) -> Answer:
         """The answer to :meth:`cancel`'s question: Yes cancels the tournament (games being
         played end without a result, and unrated; the message keeps the standings so far and
@@ -387,9 +393,7 @@ class Tournaments:
         question's message says so, without its buttons."""
         if not yes:
             return Answer.in_place("The tournament goes on.")
-        record = await self._store.tournament(tournament_id)
-        if record is None:
-            raise Refused("I can't find that tournament.")
+        record = await self._found(tournament_id, guild_id)
         done = await self._cancel(record, user, moderator)
         return Answer.in_place(done.reply.text)
 
@@ -449,15 +453,15 @@ class Tournaments:
         return Answer.say(text, view=MessageView(text, controls=controls))
 
     @answers
-    async def confirm_withdraw(self, tournament_id: int, user: User, yes: bool) -> Answer:
+    async def confirm_withdraw(
+        self, tournament_id: int, user: User, yes: bool, *, guild_id: int | None
+    ) -> Answer:
         """The answer to :meth:`withdraw`'s question: Yes withdraws (the game of this round, if
         undecided, is forfeited, and no later round pairs this player; past results stand),
         No stays in; either way the question's message says so, without its buttons."""
         if not yes:
             return Answer.in_place("You stay in the tournament.")
-        record = await self._store.tournament(tournament_id)
-        if record is None:
-            raise Refused("I can't find that tournament.")
+        record = await self._found(tournament_id, guild_id)
         done = await self._withdraw(record, user)
         return Answer.in_place(done.reply.text)
 

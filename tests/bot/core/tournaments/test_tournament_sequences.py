@@ -390,18 +390,25 @@ class Arena:
             case "standings":
                 return lambda: t.standings(channel)
             case "withdraw":
+                # A Yes or No clicked here (mostly), in another server or outside servers.
+                guild = {5: self.guild_id + 1, 6: None}.get(pick // 4 % 7, self.guild_id)
                 withdrawals: tuple[Run, ...] = (
                     lambda: t.ask_withdraw(channel, user),
-                    lambda: t.confirm_withdraw(latest, user, False),
-                    lambda: t.confirm_withdraw(latest, user, True),
+                    lambda: t.confirm_withdraw(latest, user, False, guild_id=guild),
+                    lambda: t.confirm_withdraw(latest, user, True, guild_id=guild),
                     lambda: t.withdraw(channel, user),
                 )
                 return withdrawals[pick % 4]
             case "cancel":
+                guild = {5: self.guild_id + 1, 6: None}.get(pick // 4 % 7, self.guild_id)
                 cancels: tuple[Run, ...] = (
                     lambda: t.ask_cancel(channel, user, moderator=moderator),
-                    lambda: t.confirm_cancel(latest, user, False, moderator=moderator),
-                    lambda: t.confirm_cancel(latest, user, True, moderator=moderator),
+                    lambda: t.confirm_cancel(
+                        latest, user, False, moderator=moderator, guild_id=guild
+                    ),
+                    lambda: t.confirm_cancel(
+                        latest, user, True, moderator=moderator, guild_id=guild
+                    ),
                     lambda: t.cancel(channel, user, moderator=moderator),
                 )
                 return cancels[pick % 4]

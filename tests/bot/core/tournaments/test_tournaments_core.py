@@ -69,6 +69,13 @@ async def test_refusals_change_nothing(service: Services, store: Store) -> None:
         await t.set_result(CHANNEL, MO, moderator=True, winner=PEOPLE[0], loser=PEOPLE[1])
     ).ok
     assert not (await t.click(tid, "join", PEOPLE[0], guild_id=GUILD + 1)).ok  # another server
+    # A Yes to withdraw or to cancel from another server (or outside servers) finds nothing,
+    # an organiser of that server's included.
+    for guild in (GUILD + 1, None):
+        withdrew = await t.confirm_withdraw(tid, PEOPLE[0], True, guild_id=guild)
+        cancelled = await t.confirm_cancel(tid, MO, True, moderator=True, guild_id=guild)
+        for answer in (withdrew, cancelled):
+            assert not answer.ok and answer.reply.text == "I can't find that tournament."
     assert (await store.tournament(tid)).version == version  # type: ignore[union-attr]
 
 
