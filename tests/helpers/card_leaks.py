@@ -25,6 +25,7 @@ __all__ = [
     "cards_in_text",
     "cards_named",
     "hidden_from",
+    "public_cards",
     "revealed_by",
 ]
 
@@ -90,6 +91,26 @@ def hidden_from(game: Game, seat: int | None) -> set[Card]:
         hidden |= set(game.hand(other))
         hidden |= set(game.view(other).discards)
     return hidden
+
+
+def public_cards(game: Game) -> set[Card]:
+    """Cards everyone at the table may know now: played this deal, the starter, the hands
+    shown, and those laid face up at a manual show (the hand to count next, and the one whose
+    claim is open to muggins)."""
+    view = game.public_view()
+    known = {card for played in view.played for card in played} | set(view.series)
+    if view.starter is not None:
+        known.add(view.starter)
+    if view.count_turn is not None:
+        known |= set(view.count_turn.cards)
+    for shown in view.last_show:
+        known |= {*shown.cards, shown.starter}
+    window = view.muggins
+    if window is not None:
+        places = game.card_places()
+        laid = places["crib"] if window.crib else places["kept"][window.seat]
+        known |= {Card.parse(code) for code in laid}
+    return known
 
 
 def revealed_by(events: Iterable[Event]) -> set[Card]:

@@ -21,6 +21,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import pytest
+from hypothesis import HealthCheck, settings
 from hypothesis import strategies as st
 
 from bot.core.base import refusals
@@ -35,14 +36,24 @@ from engine.cards import Card, full_deck
 from engine.game import Game
 from engine.phase import Phase
 from engine.scoring import score_hand
-from tests.helpers.card_leaks import CARD_WORDS, cards_in_text, cards_named, revealed_by
+from tests.helpers.answer_checks import one_sentence as a_sentence
+from tests.helpers.card_leaks import (
+    CARD_WORDS,
+    cards_in_text,
+    cards_named,
+    public_cards,
+    revealed_by,
+)
 from tests.helpers.cast import AL, BEA, CY, DEE, EVE, FLO, GUILD
 from tests.helpers.service_driver import Transcript, drive, open_table, state
 
 __all__ = [
     "DECK",
     "ELSEWHERE",
+    "FUZZ",
     "GUS",
+    "NAMES",
+    "PATIENCE",
     "PEOPLE",
     "PLACES",
     "ActivitySide",
@@ -62,16 +73,24 @@ GUS = User(7, "Gus")
 #: Everyone the tests sign in as: the places' players and Cy, who sits at none of them.
 PEOPLE = (AL, BEA, CY, DEE, EVE, FLO, GUS)
 DECK = tuple(full_deck())
+#: The web's property tests: a hundred requests each (a test builds its places once and
+#: keeps them until a request changes one: a function-scoped fixture is meant).
+FUZZ = settings(
+    max_examples=100,
+    deadline=None,
+    suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
+)
+#: How long a test waits on a live socket or page for what it asked before calling it lost
+#: (never a measure).
+PATIENCE = 10.0
 #: A refusal is one sentence a person reads at a glance.
 SENTENCE_CHARS = 300
 
 
 def one_sentence(text: object) -> bool:
-    """Whether ``text`` is a refusal as a person should read it: one short line, a sentence."""
-    if not isinstance(text, str):
-        return False
-    text = text.strip()
-    return 0 < len(text) <= SENTENCE_CHARS and "\n" not in text and text.endswith((".", "!", "?"))
+    """Whether ``text`` is a refusal as a person should read it: one short line, a sentence
+    (as the core's refusals are, :func:`tests.helpers.answer_checks.one_sentence`)."""
+    return isinstance(text, str) and len(text) <= SENTENCE_CHARS and a_sentence(text.strip())
 
 
 def assert_quiet(caplog: pytest.LogCaptureFixture, what: object) -> None:
@@ -293,6 +312,8 @@ PLACES: dict[str, Build] = {
     "finished": _finished,
     "resigned": _resigned,
 }
+#: The places by name, in a fixed order for Hypothesis to draw from.
+NAMES = sorted(PLACES)
 #: A place whose channel is another than the one a session is drawn for.
 ELSEWHERE = "lobby elsewhere"
 
@@ -353,25 +374,6 @@ FIXED_SENTENCES = frozenset(
 # -- what a person may know -----------------------------------------------------------------
 
 
-def _public(game: Game) -> set[Card]:
-    """Cards everyone at the table may know now: played this deal, the starter, the hands
-    shown or laid face up (a manual show's hand to count and the claim open to muggins)."""
-    view = game.public_view()
-    known = {card for played in view.played for card in played} | set(view.series)
-    if view.starter is not None:
-        known.add(view.starter)
-    if view.count_turn is not None:
-        known |= set(view.count_turn.cards)
-    for shown in view.last_show:
-        known |= {*shown.cards, shown.starter}
-    window = view.muggins
-    if window is not None:
-        places = game.card_places()
-        laid = places["crib"] if window.crib else places["kept"][window.seat]
-        known |= {Card.parse(code) for code in laid}
-    return known
-
-
 @dataclass(frozen=True, slots=True)
 class Knowledge:
     """What one reader may know of one game at one moment: ``now``, the cards of the deal
@@ -394,7 +396,7 @@ class Knowledge:
         if game.phase is Phase.OVER:
             return cls(frozenset(DECK), frozenset(DECK), everything=True)
         deal = game.deal_number
-        now = _public(game) | revealed_by(log.events(deal)) | revealed_by(log.events(0))
+        now = public_cards(game) | revealed_by(log.events(deal)) | revealed_by(log.events(0))
         if seat is not None:
             mine = game.view(seat)
             now |= {*mine.hand, *mine.kept, *mine.discards}

@@ -30,7 +30,7 @@ from urllib.parse import quote
 import aiohttp
 import pytest
 from aiohttp.test_utils import TestClient, TestServer
-from hypothesis import HealthCheck, event, example, given, note, settings
+from hypothesis import event, example, given, note
 from hypothesis import strategies as st
 from yarl import URL
 
@@ -56,8 +56,10 @@ from tests.helpers.cast import GUILD
 from tests.helpers.web_fuzz import (
     DECK,
     ELSEWHERE,
+    FUZZ,
+    NAMES,
+    PATIENCE,
     PEOPLE,
-    PLACES,
     ActivitySide,
     Clockwork,
     Knowledge,
@@ -74,16 +76,6 @@ SECRET = "one secret that is long enough"
 #: a finished game's review): bounds no input may push an answer past.
 REFUSAL_BYTES = 600
 ANSWER_BYTES = 96 * 1024
-#: How long a test waits on the live socket before calling the answer lost (never a measure).
-PATIENCE = 10.0
-
-FUZZ = settings(
-    max_examples=100,
-    deadline=None,
-    suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
-)
-
-NAMES = sorted(PLACES)
 
 # -- what a request is made of ---------------------------------------------------------------
 

@@ -25,7 +25,7 @@ from urllib.parse import quote
 
 import aiohttp
 import pytest
-from hypothesis import HealthCheck, event, example, given, note, settings
+from hypothesis import event, example, given, note
 from hypothesis import strategies as st
 from yarl import URL
 
@@ -36,7 +36,9 @@ from bot.web.links import PageLinks
 from bot.web.loading import load_started
 from bot.web.server import BAD_LINK, GONE, WebServer, review_source
 from tests.helpers.web_fuzz import (
-    PLACES,
+    FUZZ,
+    NAMES,
+    PATIENCE,
     Knowledge,
     Place,
     Places,
@@ -53,17 +55,6 @@ NO_GAME = 999_999
 PAGE_BYTES = 256 * 1024
 NOT_FOUND_BYTES = 4096
 EVENT_BYTES = 64 * 1024
-#: How long a test waits for a live page's next event before calling it lost (never a
-#: measure).
-PATIENCE = 10.0
-
-FUZZ = settings(
-    max_examples=100,
-    deadline=None,
-    suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
-)
-
-NAMES = sorted(PLACES)
 #: Where a link leads: the page, its board, its live part, or an address one step off.
 ROUTES = {
     "page": "",

@@ -23,6 +23,7 @@ from bot.store import Store
 from engine.counting import Counting
 from engine.outcome import Scoring
 from engine.variants import SIX_HAND, listed, named
+from tests.helpers.answer_checks import one_sentence
 from tests.helpers.cast import AL, BEA, CY, DEE, EVE, FLO, GUILD
 from tests.helpers.service_driver import load, state
 
@@ -144,7 +145,7 @@ class Channel:
         # How often each action went through (pytest --hypothesis-show-statistics): what the
         # weights are tuned by.
         event(f"{NEW if isinstance(action, Opening) else action}: {'ok' if answer.ok else 'no'}")
-        assert answer.ok or _one_sentence(answer.reply.text), answer.reply.text
+        assert answer.ok or one_sentence(answer.reply.text), answer.reply.text
         if not answer.ok:
             assert await self._stored() == before, f"refused, yet changed: {answer.reply.text}"
             return answer
@@ -203,11 +204,6 @@ class Channel:
         record = await self.store.get_game(self.game_id)
         assert record is not None
         return record
-
-
-def _one_sentence(text: str) -> bool:
-    """Whether ``text`` is a refusal as a player should read it: one line, a sentence."""
-    return bool(text.strip()) and "\n" not in text and text.endswith((".", "!", "?"))
 
 
 def _check_opened(record: GameRecord, asked: Opening, user: User) -> None:

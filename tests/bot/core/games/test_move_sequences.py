@@ -30,7 +30,6 @@ from hypothesis import strategies as st
 from bot.core.base.replies import Answer, Choice, Click, ClickKind, User
 from bot.core.base.views import ConfirmControls, HandControls, MessageView
 from bot.core.games import snapshot
-from bot.core.games.lobby import TEAMS
 from bot.core.games.messages.prompts import controls_for
 from bot.core.games.moves import COUNT_TIMEOUT, MUGGINS_WINDOW
 from bot.core.games.records import GameRecord, GameStatus
@@ -43,10 +42,12 @@ from engine.game import Game
 from engine.outcome import EndReason, Scoring
 from engine.phase import Phase
 from engine.scoring import score_hand
-from engine.variants import FIVE_CARD, Variant, listed
-from tests.helpers.card_leaks import COACH_LINE, CUT_LINE, cards_in_text
+from engine.variants import FIVE_CARD
+from tests.helpers.answer_checks import one_sentence
+from tests.helpers.card_leaks import COACH_LINE, CUT_LINE, cards_in_text, public_cards
 from tests.helpers.cast import AL, BEA, CY, DEE, EVE, FLO, GUILD
 from tests.helpers.service_driver import Clock, Transcript, open_table, state
+from tests.helpers.variant_tables import Table, every_table
 
 PEOPLE = (AL, BEA, CY, DEE, EVE, FLO)
 #: Someone seated at none of the tables, and the ``who`` of a step that is him.
@@ -57,31 +58,7 @@ DECK = tuple(full_deck())
 # -- the tables ------------------------------------------------------------------------------
 
 
-@dataclass(frozen=True, slots=True)
-class Table:
-    """A table ``/cribbage new`` opens: a variant, its number of seats, at six its teams."""
-
-    variant: Variant
-    players: int
-    teams: str | None = None
-
-    def __str__(self) -> str:
-        teams = f", teams {self.teams}" if self.teams else ""
-        return f"{self.variant.name} for {self.players}{teams}"
-
-
-def tables() -> list[Table]:
-    """Every table a registered variant offers: each number of seats, and for a variant that
-    ``teams`` names (six-hand in two teams of three, in three pairs) that layout."""
-    found: list[Table] = []
-    for variant in listed():
-        layouts: list[str | None] = [name for name, dealt in TEAMS.items() if dealt is variant]
-        for seats in variant.seats:
-            found += [Table(variant, seats, teams) for teams in layouts or [None]]
-    return found
-
-
-TABLES = tables()
+TABLES = every_table()
 
 # -- what the players do ---------------------------------------------------------------------
 
@@ -128,26 +105,6 @@ BAD_VALUES = ("-1", "", " 5", "1.5", "five", "+3", "٣", "29" * 20)
 # -- what a person may know ------------------------------------------------------------------
 
 
-def _public(game: Game) -> frozenset[Card]:
-    """Cards everyone at the table may know now: the starter, the cards played this deal,
-    the hands shown (during a manual show the hands counted so far, the one to count next,
-    laid face up, and the one whose claim is open to muggins)."""
-    view = game.public_view()
-    known = {card for played in view.played for card in played} | set(view.series)
-    if view.starter is not None:
-        known.add(view.starter)
-    if view.count_turn is not None:
-        known |= set(view.count_turn.cards)
-    for shown in view.last_show:
-        known |= {*shown.cards, shown.starter}
-    window = view.muggins
-    if window is not None:
-        places = game.card_places()
-        laid = places["crib"] if window.crib else places["kept"][window.seat]
-        known |= {Card.parse(code) for code in laid}
-    return frozenset(known)
-
-
 def _own(game: Game, seat: int) -> frozenset[Card]:
     """The cards ``seat`` holds, kept or put in the crib this deal."""
     view = game.view(seat)
@@ -171,7 +128,7 @@ class Moment:
         assert isinstance(record, GameRecord) and record.snapshot is not None
         game = snapshot.decode(record.snapshot, random.Random(0)).game
         own = tuple(_own(game, seat) for seat in range(game.num_players))
-        return cls(stored, record, game, _public(game), own)
+        return cls(stored, record, game, frozenset(public_cards(game)), own)
 
     def seat(self, user: User) -> int | None:
         return self.record.seat_of(user.id)
@@ -204,11 +161,6 @@ def _obeys(seat: int | None, verify: Callable[[int], None]) -> bool:
     except RuleError:
         return False
     return True
-
-
-def _one_sentence(text: str) -> bool:
-    """Whether ``text`` is a refusal as a player should read it: one line, a sentence."""
-    return bool(text.strip()) and "\n" not in text and text.endswith((".", "!", "?"))
 
 
 def _texts(answer: Answer) -> list[str]:
@@ -431,7 +383,7 @@ class Sitting:
             return False
         event(f"{what}: {'ok' if answer.ok else 'no'}")
         note(f"{call.user.name} {what} {pick}: {answer.reply.text!r}")
-        assert answer.ok or _one_sentence(answer.reply.text), answer.reply.text
+        assert answer.ok or one_sentence(answer.reply.text), answer.reply.text
         if call.taken is not None:
             said = answer.reply.text
             assert answer.ok == call.taken, f"{what}: rules take it: {call.taken}, bot: {said!r}"

@@ -26,17 +26,16 @@ from hypothesis import strategies as st
 
 from bot.core.base.replies import Answer, User
 from bot.core.base.views import MessageView, ReviewPages
-from bot.core.games.lobby import TEAMS
 from bot.core.services import Services
 from bot.discord.components import controls_view
 from bot.store import Store
 from engine.cards import Card
 from engine.phase import Phase
-from engine.variants import Variant, listed
 from tests.helpers.answer_checks import check_fits, one_sentence
 from tests.helpers.card_leaks import cards_in_text
 from tests.helpers.cast import AL, BEA, CY, DEE, EVE, FLO, GUILD
 from tests.helpers.service_driver import Clock, Transcript, drive, load, make_service, open_table
+from tests.helpers.variant_tables import Table, every_table
 
 GUS = User(7, "Gus")  # (seated nowhere)
 PEOPLE = (AL, BEA, CY, DEE, EVE, FLO, GUS)
@@ -44,29 +43,7 @@ PEOPLE = (AL, BEA, CY, DEE, EVE, FLO, GUS)
 # -- the tables ------------------------------------------------------------------------------
 
 
-@dataclass(frozen=True, slots=True)
-class Table:
-    """A table ``/cribbage new`` opens: a variant, its number of seats, at six its teams."""
-
-    variant: Variant
-    players: int
-    teams: str | None = None
-
-    def __str__(self) -> str:
-        return f"{self.variant.name} for {self.players}" + (f", {self.teams}" if self.teams else "")
-
-
-def _layouts(variant: Variant) -> list[str | None]:
-    """The ``teams`` a variant is opened with: the layout that names it, or none."""
-    return [name for name, dealt in TEAMS.items() if dealt is variant] or [None]
-
-
-TABLES = [
-    Table(variant, seats, teams)
-    for variant in listed()
-    for seats in variant.seats
-    for teams in _layouts(variant)
-]
+TABLES = every_table()
 
 # -- what a reader may know ------------------------------------------------------------------
 
