@@ -15,6 +15,7 @@ from hypothesis import HealthCheck, event, example, given, note, settings
 from hypothesis import strategies as st
 
 from bot.core.base.replies import Answer, User
+from bot.core.base.views import LOBBY_ACTIONS
 from bot.core.games.computer import DEFAULT_LEVEL, LEVELS
 from bot.core.games.lobby import TEAMS
 from bot.core.games.records import GameRecord, GameStatus
@@ -29,15 +30,10 @@ from tests.helpers.service_driver import load, state
 
 PEOPLE = (AL, BEA, CY, DEE, EVE, FLO)
 
-#: The lobby's buttons and its menu's levels, and two actions no lobby offers (an unknown
-#: button, a level there is not).
+#: The lobby's buttons (but *Your hand* and *Play at the table*, which change nothing) and its
+#: menu's levels, and two actions no lobby offers (an unknown button, a level there is not).
 CLICKS = (
-    "join",
-    "leave",
-    "start",
-    "cancel",
-    "remove_computer",
-    "partners",
+    *(action for action in LOBBY_ACTIONS if action not in ("hand", "table")),
     *(f"computer:{level}" for level in LEVELS),
     "computer:grandmaster",
     "shuffle",
