@@ -61,7 +61,7 @@ from bot.core.games.records import GameRecord
 from bot.core.review.replay import GameReplay, replay
 from bot.core.review.review import Reviews, page_view
 from bot.core.store import CoreStore
-from bot.web.activity.server import ActivityServer
+from bot.web.activity.server import ActivityServer, api_refusal
 from bot.web.capacity import Capacity, capacity, no_room, open_files, soft_limit
 from bot.web.links import PageLinks
 from bot.web.loading import load_started
@@ -481,12 +481,16 @@ class WebServer:
     # -- routes -------------------------------------------------------------------------------
     @web.middleware
     async def _errors(self, request: web.Request, handler: Handler) -> web.StreamResponse:
-        """An unknown address gets the 404 page (every answer is dressed as it goes out:
+        """An unknown address gets the 404 page, or under the Activity's API the API's own
+        refusal, as a wrong method there does (every answer is dressed as it goes out:
         :func:`_dress`)."""
         try:
             return await handler(request)
-        except web.HTTPNotFound as missing:
-            if missing.content_type == "text/html":
+        except web.HTTPException as error:
+            refused = None if self.activity is None else api_refusal(request, error)
+            if refused is not None:
+                return refused
+            if not isinstance(error, web.HTTPNotFound) or error.content_type == "text/html":
                 raise
             return _html(not_found_page(BAD_LINK), status=404)
 

@@ -64,6 +64,7 @@ __all__ = [
     "TOO_LONG",
     "ActivityServer",
     "ReviewHtml",
+    "api_refusal",
 ]
 
 log = logging.getLogger(__name__)
@@ -79,6 +80,8 @@ ACTIVITY_CSP = (
 )
 #: The largest request body taken (a move is a few dozen bytes).
 MAX_BODY = 4096
+#: Where the page's requests go (answered in JSON, refusals included).
+API = "/activity/api/"
 #: A live page must show its session this soon after connecting.
 HELLO_SECONDS = 10.0
 #: How often a live socket is pinged (proxies close quiet connections).
@@ -171,6 +174,19 @@ def _too_long(size: int) -> web.HTTPRequestEntityTooLarge:
         text=json.dumps({"ok": False, "said": TOO_LONG}),
         content_type="application/json",
         headers=_HEADERS,
+    )
+
+
+def api_refusal(request: web.Request, error: web.HTTPException) -> web.Response | None:
+    """The answer to the router's 404 or 405 for an address under ``/activity/api/``, in the
+    API's own form (``{"ok": false, "said": ...}``, the Allow header kept), or None for any
+    other address or error. The page reads every answer from there as JSON; aiohttp's are
+    plain text ("405: Method Not Allowed")."""
+    if not request.path.startswith(API) or error.status not in (404, 405):
+        return None
+    allow = {"Allow": error.headers["Allow"]} if "Allow" in error.headers else {}
+    return web.json_response(
+        {"ok": False, "said": NOT_UNDERSTOOD}, status=error.status, headers={**_HEADERS, **allow}
     )
 
 

@@ -220,6 +220,28 @@ async def test_a_body_too_long_and_a_live_table_not_opened_as_a_socket_are_told_
     assert await plain.json() == {"ok": False, "said": NOT_A_SOCKET}
 
 
+async def test_a_wrong_method_or_an_unknown_request_is_told_in_json(
+    client: TestClient[Any, Any],
+) -> None:
+    """The API answers a method its address does not take (405, with Allow) and an address it
+    does not have (404) as it answers every refusal, in JSON with a sentence; they were
+    aiohttp's plain text. Pages outside the API keep the HTML 404."""
+    al = {"Authorization": "Bearer " + await _session(client, AL)}
+    wrong = await client.get("/activity/api/act", headers=al)
+    assert wrong.status == 405 and wrong.content_type == "application/json"
+    assert wrong.headers["Allow"] == "POST"
+    assert await wrong.json() == {"ok": False, "said": NOT_UNDERSTOOD}
+    also_wrong = await client.delete("/activity/api/state", headers=al)
+    assert also_wrong.status == 405 and await also_wrong.json() == {
+        "ok": False,
+        "said": NOT_UNDERSTOOD,
+    }
+    unknown = await client.post("/activity/api/nothing", json={}, headers=al)
+    assert unknown.status == 404 and await unknown.json() == {"ok": False, "said": NOT_UNDERSTOOD}
+    page = await client.get("/activity/nothing")
+    assert page.status == 404 and page.content_type == "text/html"
+
+
 async def test_moves_from_the_table_go_through_the_core(
     service: Services, client: TestClient[Any, Any]
 ) -> None:
