@@ -195,12 +195,16 @@ class DailyDiscard:
         day = self._today()
         if stamp != day.strftime("%Y%m%d"):
             return Answer.refuse(NOT_TODAY)
-        hand = await self._hand(guild_id, day)
+        # A pick that names no two cards is refused before the hand is dealt: dealing makes
+        # the server's secret on its first use, and a refusal changes nothing.
         try:
             thrown = frozenset(Card.parse(code) for code in codes)
         except ValueError:
             return Answer.refuse(PICK_TWO)
-        if len(thrown) != 2 or len(codes) != 2 or not thrown <= set(hand.cards):
+        if len(thrown) != 2 or len(codes) != 2:
+            return Answer.refuse(PICK_TWO)
+        hand = await self._hand(guild_id, day)
+        if not thrown <= set(hand.cards):
             return Answer.refuse(PICK_TWO)
         choices = _choices(hand)
         rank = next(i for i, c in enumerate(choices, start=1) if frozenset(c.thrown) == thrown)

@@ -111,6 +111,20 @@ async def test_outside_a_server_there_is_none(service: Services, store: Store) -
     assert await service.daily.stats_line(GUILD, AL.id) is None
 
 
+async def test_a_pick_naming_no_two_cards_is_refused_before_the_hand_is_dealt(
+    service: Services, store: Store, clock: Clock
+) -> None:
+    """A forged pick with today's stamp but no two cards is refused and leaves the server as
+    it was: no secret is made for it (dealing the hand makes one on its first use)."""
+    stamp = clock.now.strftime("%Y%m%d")
+    for codes in ((), ("AH",), ("AH", "AH"), ("AH", "ZZ"), ("AH", "2H", "3H")):
+        refused = await service.daily.choose(GUILD, AL, stamp, codes)
+        assert not refused.ok and refused.reply.text == daily_module.PICK_TWO
+    assert await store.db.fetch("SELECT guild_id FROM daily_secrets", ()) == []
+    _pick(await service.daily.daily(GUILD, AL))
+    assert len(await store.db.fetch("SELECT guild_id FROM daily_secrets", ())) == 1
+
+
 def _deck() -> list[Card]:
     from engine.cards import full_deck
 
