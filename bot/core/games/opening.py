@@ -164,8 +164,9 @@ class Lobbies(OnGames):
         """Open a two-player game of ``variant`` in ``channel_id`` with both ``players``
         seated and the first hand dealt, in one transaction (a tournament's pairing, in its
         thread, ``occasion`` saying which round of which tournament). The channel's open
-        game, if it is this one already, is returned instead: a second call for the same
-        pairing (after a restart) opens nothing more. Another game open there (someone's own
+        game, if it is this one already (the same two seated, the same table, an occasion's
+        as this is), is returned instead: a second call for the same pairing (after a
+        restart) opens nothing more. Another game open there (someone's own
         ``/cribbage new`` in the thread) raises :class:`ChannelBusy`: it is not this one."""
         await tables_ready(named(variant).rules(2, target))
         store = self._games.store
@@ -174,8 +175,11 @@ class Lobbies(OnGames):
             found = await store.open_game_in_channel(channel_id)
             if found is not None:
                 seated = [s.user_id for s in found.seats]
-                asked = (found.variant, found.target, found.occasion)
-                if seated != [first.id, second.id] or asked != (variant, target, occasion):
+                # A game is an occasion's when it has one at all: its words are not compared,
+                # so a release that words a round otherwise still finds the game it opened.
+                ours = (found.occasion is None) == (occasion is None)
+                asked = (found.variant, found.target)
+                if seated != [first.id, second.id] or asked != (variant, target) or not ours:
                     raise ChannelBusy()
                 return found
             dealt: list[Loaded] = []

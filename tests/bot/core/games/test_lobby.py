@@ -4,7 +4,10 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+
 from bot.core.base.replies import Click
+from bot.core.base.store_errors import ChannelBusy
 from bot.core.base.views import LobbyControls
 from bot.core.games.housekeeping import EXPIRE_BATCH
 from bot.core.games.records import GameRecord
@@ -262,3 +265,40 @@ async def test_idle_games_are_ended_a_batch_at_a_time(tmp_path: Path, clock: Clo
             assert await store.open_game_in_channel(CHANNEL + channel) is None
     finally:
         await store.close()
+
+
+async def test_a_seated_game_is_found_again_by_its_seats_and_table_not_its_occasions_words(
+    service: Services,
+) -> None:
+    """A pairing's game asked for again (after a restart) is the one already open, even where
+    a newer release words its round otherwise; a game with other seats, another table, or a
+    game of no occasion (someone's own) in its thread is not it."""
+    opened = await service.lobbies.open_seated(
+        GUILD, CHANNEL, (AL, BEA), target=121, scoring="lurch", occasion="Round 1 of the cup"
+    )
+    again = await service.lobbies.open_seated(
+        GUILD, CHANNEL, (AL, BEA), target=121, scoring="lurch", occasion="Round 1, the cup"
+    )
+    assert again.id == opened.id
+    for players, target, occasion in (
+        ((BEA, AL), 121, "Round 1 of the cup"),
+        ((AL, CY), 121, "Round 1 of the cup"),
+        ((AL, BEA), 61, "Round 1 of the cup"),
+        ((AL, BEA), 121, None),
+    ):
+        with pytest.raises(ChannelBusy):
+            await service.lobbies.open_seated(
+                GUILD, CHANNEL, players, target=target, scoring="lurch", occasion=occasion
+            )
+    their_own = await service.lobbies.open_seated(
+        GUILD, CHANNEL + 1, (AL, BEA), target=121, scoring="lurch"
+    )
+    with pytest.raises(ChannelBusy):
+        await service.lobbies.open_seated(
+            GUILD, CHANNEL + 1, (AL, BEA), target=121, scoring="lurch", occasion="Round 1"
+        )
+    assert (
+        await service.lobbies.open_seated(
+            GUILD, CHANNEL + 1, (AL, BEA), target=121, scoring="lurch"
+        )
+    ).id == their_own.id
