@@ -78,7 +78,9 @@ _LOBBY_LABELS = {
     "hand": "Your hand",
     "table": "Play at the table",
 }
-#: How many values each of the count menus holds (Discord: at most 25 options a menu).
+#: How many values the first count menu holds at least (Discord: at most 25 options a menu):
+#: the standard game's 26 claims split 13 and 13; more (seven-card cribbage's 41) split in
+#: half, so that neither menu passes 25.
 COUNT_MENU_SIZE = 13
 #: What a select rebuilt from a click carries: Discord sends only the chosen values.
 _NO_OPTIONS = [discord.SelectOption(label="-", value="-")]
@@ -561,7 +563,8 @@ def _hand_controls(controls: HandControls) -> discord.ui.View:
         made.add_item(HandSelect(game, "discard", stamp, cards=controls.cards, pick=controls.pick))
     elif controls.kind in ("count", "muggins"):
         claims = controls.claims
-        halves = (claims[:COUNT_MENU_SIZE], claims[COUNT_MENU_SIZE:])
+        first = max(COUNT_MENU_SIZE, -(-len(claims) // 2))
+        halves = (claims[:first], claims[first:])
         for half, values in enumerate(halves):
             if values:
                 made.add_item(HandSelect(game, "count", stamp, half=half, values=values))
