@@ -47,6 +47,7 @@ from engine.coach import one_decimal as _number
 from engine.outcome import Scoring
 from engine.phase import Phase
 from engine.players import role_crib
+from engine.players.win_chance import holds
 from engine.review import Decision, GameReview
 from engine.variants import STANDARD, named
 
@@ -112,6 +113,10 @@ class ReviewReport:
     #: Said on the summary of a variant's review where the expert's tables of the standard
     #: two-player game do not hold (empty: they do, or the game is the standard one).
     caveat: str = ""
+    #: Whether the expert's chances to win hold for the game's rules (the standard
+    #: two-player game, :func:`engine.players.win_chance.holds`): a deal's page says each
+    #: side's chance only then.
+    chances: bool = True
 
     @property
     def accuracy(self) -> float | None:
@@ -162,10 +167,13 @@ def build_report(
     others: bool,
     sealed: bool = True,
     caveat: str = "",
+    chances: bool = True,
 ) -> ReviewReport:
     """The pages' data of ``review`` (of ``seat``, named ``player``, on ``side``). With
     ``others`` (the person looking is not that player) only deals whose crib was shown are
-    kept. ``sealed``: whether the game's shuffles were sealed (the summary says when not)."""
+    kept. ``sealed``: whether the game's shuffles were sealed (the summary says when not);
+    ``chances``: whether the expert's chances to win hold for the game (its deal pages say
+    them only then)."""
     decisions = tuple(d for d in review.of(seat) if not others or d.deal in review.shown)
     return ReviewReport(
         game_id=game_id,
@@ -181,6 +189,7 @@ def build_report(
         decisions=decisions,
         sealed=sealed,
         caveat=caveat,
+        chances=chances,
     )
 
 
@@ -328,8 +337,13 @@ def _deal_page(report: ReviewReport, deal: int) -> tuple[str, BoardPicture | Non
     if starter is not None:
         head += f" · starter {starter}"
     lines = [head]
-    # Each side's chance to win as the deal began (two players: see bot.core.games.chances).
-    said = None if report.partners else chances(first.scores, report.target, first.dealer)
+    # Each side's chance to win as the deal began, where the tables hold (the standard
+    # two-player game: see bot.core.games.chances).
+    said = (
+        chances(first.scores, report.target, first.dealer)
+        if report.chances and not report.partners
+        else None
+    )
     if said is not None:
         lines.append(chances_line([escape(side) for side in report.sides], said))
     lines.append("(Play values are the points your side is expected to peg less the other's.)")
@@ -595,6 +609,7 @@ class Reviews:
             others=seat != mine,
             sealed=loaded.seeds is not None,
             caveat=review_caveat(record),
+            chances=holds(view.rules),
         )
 
     async def _row(

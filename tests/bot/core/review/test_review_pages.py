@@ -6,6 +6,8 @@ from __future__ import annotations
 import json
 from datetime import timedelta
 
+import pytest
+
 from bot.core.base.replies import Answer, User
 from bot.core.base.views import ReviewPages
 from bot.core.review import review as reviews
@@ -13,6 +15,7 @@ from bot.core.services import Services
 from bot.store import Store
 from engine.cards import Card
 from engine.review import GameReview
+from engine.variants import named
 from tests.helpers.card_leaks import cards_in_text
 from tests.helpers.cast import AL, BEA, CHANNEL, EVE, GUILD
 from tests.helpers.service_driver import (
@@ -148,3 +151,25 @@ async def test_a_pruned_game_is_reviewed_from_its_archive_record(
     answer = await service.reviews.review(GUILD, CHANNEL, BEA, game_id)
     assert answer.ok and answer.reply.view is not None, answer.reply.text
     assert "— Bea**" in answer.reply.view.content and "Accuracy" in answer.reply.view.content
+
+
+@pytest.mark.parametrize(
+    ("variant", "said"),
+    [("standard", True), ("five_card", False), ("seven_card", False)],
+)
+async def test_a_deals_page_says_the_chances_only_where_the_experts_tables_hold(
+    service: Services, variant: str, said: bool
+) -> None:
+    # The chances are the standard two-player game's tables: five-card (one pass, hands of
+    # three) and seven-card (hands of six, to 181) read from them were wrong numbers.
+    target = named(variant).targets[-1]
+    table = await open_table(service, [AL, BEA], target=target, variant=variant)
+    await drive(service, table, [AL, BEA], stop_after=40)
+    texts = await _pages(service, AL, await service.reviews.review(GUILD, CHANNEL, AL))
+    assert len(texts) > 1
+    assert all(("Chances to win:" in text) is said for text in texts[1:]), texts
+    game_id = table.outcomes[0].game_id or 0
+    for page in range(1, len(texts)):
+        shown = (await service.reviews.page(GUILD, AL, game_id, 0, page)).update
+        assert shown is not None and shown.board is not None
+        assert (shown.board.chances is not None) is said
