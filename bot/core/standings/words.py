@@ -76,7 +76,9 @@ def leaderboard_text(
     of = "" if variant is None else f"{variant}, "
     title = f"**Leaderboard** — {of}{TABLE_TITLES[table]}"
     if not rows:
-        games = TABLE_TITLES[table] if variant is None else f"{variant} {TABLE_TITLES[table]}"
+        # Mid-sentence the title is lower case: "No five-card cribbage games ...".
+        of_variant = "" if variant is None else f"{variant.lower()} "
+        games = f"{of_variant}{TABLE_TITLES[table]}"
         return f"{title}\nNo {games} have finished on this server yet."
     pages = max(1, -(-total // PAGE_SIZE))
     lines = [f"{title} · page {page + 1} of {pages}", "```"]

@@ -300,6 +300,14 @@ def test_an_empty_table_says_so() -> None:
     assert "No games against the computer have finished on this server yet." in text
 
 
+def test_an_empty_variant_table_names_the_variant_in_lower_case_mid_sentence() -> None:
+    text = leaderboard_text("people", 0, [], 0, "Seven-card cribbage")
+    assert text.splitlines() == [
+        "**Leaderboard** — Seven-card cribbage, games between people",
+        "No seven-card cribbage games between people have finished on this server yet.",
+    ]
+
+
 def _totals(
     vs_computer: bool,
     games: int,
