@@ -225,7 +225,22 @@ def _chance_lost(value: float) -> str:
 def _loss(decision: Decision) -> str:
     if decision.unit == "chance":
         return _chance_lost(decision.loss)
+    if decision.kind == "discard":
+        # The difference of the two figures the deal's page shows, so that the summary's
+        # mistake and the page say the same points given up.
+        chosen, best = _discard_figures(decision)
+        return f"{_number(best - chosen)} points"
     return f"{_number(decision.loss)} points"
+
+
+def _discard_figures(decision: Decision) -> tuple[float, float]:
+    """A discard's split and the best split, each as the sum of its two parts as shown
+    ("8.0 − 4.7 = 3.3"; a review kept from before the parts were recorded has the best
+    split's value alone)."""
+    chosen = shown_sum(decision.kept_hand, decision.kept_crib)
+    if decision.best_hand or decision.best_crib:
+        return chosen, shown_sum(decision.best_hand, decision.best_crib)
+    return chosen, as_shown(decision.best_value)
 
 
 def _cards(cards: Sequence[Card]) -> str:
@@ -292,7 +307,7 @@ def _decision_line(decision: Decision, who: str) -> str:
         crib = f"the crib (for {who})" if decision.kept_crib >= 0 else f"the crib (against {who})"
         sign = "+" if decision.kept_crib >= 0 else "−"
         # The total as the sum of the two parts shown ("8.0 − 4.7 = 3.3").
-        chosen = shown_sum(decision.kept_hand, decision.kept_crib)
+        chosen, best = _discard_figures(decision)
         said = (
             f"{mark} **Discard** from {_cards(decision.held)}: {who} threw "
             f"{_cards(decision.chosen)}, kept {_cards(kept)} — "
@@ -301,16 +316,10 @@ def _decision_line(decision: Decision, who: str) -> str:
         )
         if decision.was_best:
             return f"{said}, the best split."
-        # The best split's figure as its own parts show it (reviews kept from before the parts
-        # were recorded have its value alone); what was given up is the difference of the two
-        # figures shown.
-        if decision.best_hand or decision.best_crib:
-            best = shown_sum(decision.best_hand, decision.best_crib)
-        else:
-            best = as_shown(decision.best_value)
+        # What was given up is the difference of the two figures shown.
         return (
             f"{said}; best was to throw {_cards(decision.best)}: "
-            f"{_number(best)} ({_number(best - chosen)} points given up)."
+            f"{_number(best)} ({_loss(decision)} given up)."
         )
     series = f" ({cards_str(decision.series)})" if decision.series else ""
     where = "to lead" if decision.count == 0 else f"at count {decision.count}{series}"
