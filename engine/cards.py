@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import enum
 import re
+import unicodedata
 from collections.abc import Iterable
 from dataclasses import dataclass
 
@@ -69,6 +70,31 @@ _SUIT_INPUT = {
 }
 _CARD_RE = re.compile(r"^(10|[2-9]|[AJQKT1])(.)$")
 _SPLIT_RE = re.compile(r"[\s,]+")
+#: What a card quoted back in a refusal is cut to.
+_SHOWN = 12
+
+
+def _visible(text: str) -> str:
+    """``text`` as its reader sees it: without the characters that show nothing (Unicode's
+    format characters: zero-width spaces and joiners, direction marks and overrides, a byte
+    order mark) and the variation selectors a phone's emoji keyboard puts after a suit
+    (``5♥️``), and with full-width letters and digits as their own (``５Ｈ``)."""
+    if text.isascii():
+        return text
+    return "".join(
+        ch
+        for ch in unicodedata.normalize("NFKC", text)
+        if unicodedata.category(ch) != "Cf" and not "\ufe00" <= ch <= "\ufe0f"
+    )
+
+
+def _quoted(raw: str) -> str:
+    """What was typed, quoted back in a refusal: shortened, and without characters that would
+    garble the sentence around it (a control character, a line break)."""
+    shown = "".join(ch for ch in raw if ch.isprintable())
+    if not shown:
+        return "That"
+    return f"“{shown if len(shown) <= _SHOWN else shown[:_SHOWN] + '…'}”"
 
 
 @dataclass(frozen=True, slots=True)
@@ -118,20 +144,19 @@ class Card:
         """
         if not isinstance(text, str):
             raise ValueError("A card must be written as text, like 5H or QS.")
-        raw = text.strip()
+        raw = _visible(text).strip()
         if not raw:
             raise ValueError("No card given: write one like 5H, 10D or QS.")
-        shown = raw if len(raw) <= 12 else raw[:12] + "…"
         match = _CARD_RE.match(raw.upper())
         if match is None:
             raise ValueError(
-                f"“{shown}” is not a card: write the rank (A, 2-10, J, Q, K) then the suit "
+                f"{_quoted(raw)} is not a card: write the rank (A, 2-10, J, Q, K) then the suit "
                 "(C, D, H, S), like 5H or 10D."
             )
         rank_text, suit_text = match.groups()
         suit = _SUIT_INPUT.get(suit_text)
         if suit is None:
-            raise ValueError(f"“{shown}” has no suit I know: use C, D, H or S (or ♣ ♦ ♥ ♠).")
+            raise ValueError(f"{_quoted(raw)} has no suit I know: use C, D, H or S (or ♣ ♦ ♥ ♠).")
         return cls(_RANK_INPUT[rank_text], suit)
 
     def __str__(self) -> str:
@@ -157,7 +182,7 @@ def parse_cards(text: str) -> tuple[Card, ...]:
     """
     if not isinstance(text, str):
         raise ValueError("Cards must be written as text, like 5H JD.")
-    parts = [p for p in _SPLIT_RE.split(text.strip()) if p]
+    parts = [p for p in _SPLIT_RE.split(_visible(text).strip()) if p]
     if not parts:
         raise ValueError("No cards given: write them like 5H JD.")
     cards = tuple(Card.parse(p) for p in parts)

@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+import unicodedata
 from collections.abc import Callable
 
 import pytest
+from hypothesis import example, given, settings
+from hypothesis import strategies as st
 
 from engine.cards import Card, Suit, cards_str, full_deck, parse_cards
 
@@ -29,6 +32,14 @@ from engine.cards import Card, Suit, cards_str, full_deck, parse_cards
         ("a♠", 1, Suit.SPADES),
         ("q♡", 12, Suit.HEARTS),
         ("  7s ", 7, Suit.SPADES),
+        # What shows as a card is one: pasted with a zero-width space or a direction mark, a
+        # suit from a phone's emoji keyboard (with its variation selector), full-width.
+        ("5H\u200b", 5, Suit.HEARTS),
+        ("\u200e10D", 10, Suit.DIAMONDS),
+        ("\ufeffqs", 12, Suit.SPADES),
+        ("5♥\ufe0f", 5, Suit.HEARTS),
+        ("K♠️", 13, Suit.SPADES),
+        ("５Ｈ", 5, Suit.HEARTS),
     ],
 )
 def test_parse_accepts_what_people_type(text: str, rank: int, suit: Suit) -> None:
@@ -74,9 +85,43 @@ def test_parse_error_quotes_what_was_typed_shortened() -> None:
     assert "“this is far …”" in str(caught.value)
 
 
+#: Characters that show nothing or turn the text around them: a refusal must not quote them back
+#: (a right-to-left override would show the rest of its sentence backwards).
+_UNSEEN = (
+    "\u200b\u200c\u200d\u200e\u200f\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069"
+    "\ufeff\x00\x1b"
+)
+_TYPED = st.text(alphabet=st.sampled_from([*_UNSEEN, *"5HJD10♥ ,xX*@<>#`"]), max_size=30)
+
+
+@settings(max_examples=300, deadline=None)
+@given(text=st.one_of(_TYPED, st.text(max_size=40)))
+@example(text="\u202eH5")
+@example(text="5H \u202eDJ")
+@example(text="\x00")
+def test_a_refusal_quotes_only_what_can_be_seen(text: str) -> None:
+    """Whatever is typed, cards are read or refused in one short sentence that quotes no
+    character that shows nothing, controls the text's direction or breaks the line."""
+    try:
+        parse_cards(text)
+    except ValueError as refused:
+        said = str(refused)
+        assert said and len(said) <= 120, said
+        assert all(ch.isprintable() and unicodedata.category(ch) != "Cf" for ch in said), said
+        assert "“”" not in said, said
+
+
 @pytest.mark.parametrize(
     "text",
-    ["5H JD QS", "5h,jd,qs", "5H, JD, QS", "  5♥ J♦   Q♠ ", "5H,JD QS", "5h\tjd\nqs"],
+    [
+        "5H JD QS",
+        "5h,jd,qs",
+        "5H, JD, QS",
+        "  5♥ J♦   Q♠ ",
+        "5H,JD QS",
+        "5h\tjd\nqs",
+        "5H\u200b JD\u200b QS",
+    ],
 )
 def test_parse_cards_spaces_or_commas(text: str) -> None:
     assert parse_cards(text) == (

@@ -164,7 +164,12 @@ def complete_cards(current: str, wanted: int) -> list[str]:
         if card in named:
             return []
         named.append(card)
-    if len(named) >= wanted:
+    if len(named) > wanted:
+        # (More cards than the option takes: the answer says so. Offered, they would make a
+        # choice longer than the 100 characters Discord takes, and no choice at all reached
+        # the user.)
+        return []
+    if len(named) == wanted:
         return [" ".join(_typed(c) for c in named)]
     head = " ".join(_typed(c) for c in named)
     found: list[str] = []

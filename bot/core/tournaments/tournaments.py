@@ -20,7 +20,7 @@ from bot.core.base.feed import Change, ChangeFeed
 from bot.core.base.owners import Owner
 from bot.core.base.refusals import Refused
 from bot.core.base.replies import Answer, User
-from bot.core.base.text import plural
+from bot.core.base.text import escape, plural
 from bot.core.base.views import ConfirmControls, EntryControls, MessageRecord, MessageView, Owed
 from bot.core.games.records import GameRecord, ResultRecord
 from bot.core.ledger.life import Drawing, Projector
@@ -525,7 +525,7 @@ class Tournaments:
                     again=True,
                 )
                 await self._changed(record.id)
-                return Answer.say(f"Result set: {winner.name} beat {loser.name}.")
+                return Answer.say(f"Result set: {escape(winner.name)} beat {escape(loser.name)}.")
         raise Refused(NO_SUCH_PAIRING)
 
 

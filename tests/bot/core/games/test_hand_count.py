@@ -7,9 +7,11 @@ import itertools
 import random
 
 import pytest
+from hypothesis import example, given, settings
+from hypothesis import strategies as st
 
 from bot.core.games.hand_count import HandCounter, complete_cards
-from engine.cards import Card, full_deck
+from engine.cards import Card, full_deck, parse_cards
 from engine.scoring import hand_total
 
 
@@ -107,6 +109,33 @@ def test_autocomplete_offers_the_cards_not_named_yet() -> None:
     for choice in complete_cards("QS ", 4):
         cards = [Card.parse(word) for word in choice.split()]
         assert len(set(cards)) == len(cards) == 2
+
+
+#: Discord takes at most 25 autocomplete choices, each named in at most 100 characters: an
+#: answer beyond either is refused (400), and the user is offered nothing at all.
+MAX_CHOICES, MAX_CHOICE_TEXT = 25, 100
+#: Whole cards as they are typed, runs of them included (the whole pack is 157 characters).
+_TYPED_CARDS = st.lists(st.sampled_from([_typed(c) for c in full_deck()]), max_size=60).map(
+    " ".join
+)
+
+
+@settings(max_examples=300, deadline=None)
+@given(current=st.one_of(_TYPED_CARDS, st.text(max_size=100)), wanted=st.sampled_from([1, 4]))
+@example(current=" ".join(_typed(c) for c in full_deck()), wanted=4)
+@example(current=" ".join(_typed(c) for c in full_deck()) + " ", wanted=1)
+@example(current="5H 5D JC QS 5S ", wanted=4)
+def test_autocomplete_offers_what_discord_takes_and_the_option_holds(
+    current: str, wanted: int
+) -> None:
+    """Whatever is typed (garbage, or a whole pack of cards in `cards:` or `starter:`), every
+    choice offered fits Discord's limits and names at most the cards the option takes, each
+    once."""
+    offered = complete_cards(current, wanted)
+    assert len(offered) <= MAX_CHOICES
+    for choice in offered:
+        assert 0 < len(choice) <= MAX_CHOICE_TEXT, choice
+        assert len(parse_cards(choice)) <= wanted, choice
 
 
 def test_a_starter_is_offered_among_every_card() -> None:

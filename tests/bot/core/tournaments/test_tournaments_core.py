@@ -79,6 +79,23 @@ async def test_refusals_change_nothing(service: Services, store: Store) -> None:
     assert (await store.tournament(tid)).version == version  # type: ignore[union-attr]
 
 
+async def test_a_result_names_the_players_as_their_names_are_written(
+    service: Services, store: Store
+) -> None:
+    """The names a moderator's result is answered with are their display names as written
+    (markdown in one shows as typed, and does not run into the sentence)."""
+    tid = await _open(service)
+    assert await store.set_status(
+        tid, tr.TournamentStatus.RUNNING, before=tr.TournamentStatus.OPEN, rounds=1
+    )
+    assert await store.pair_round(tid, 1, [(PEOPLE[0].id, PEOPLE[1].id)], now=1.0)
+    winner, loser = User(PEOPLE[0].id, "**Al**"), User(PEOPLE[1].id, "_Bea_ `")
+    answer = await service.tournaments.set_result(
+        CHANNEL, MO, moderator=True, winner=winner, loser=loser
+    )
+    assert answer.ok and answer.reply.text == r"Result set: \*\*Al\*\* beat \_Bea\_ \`."
+
+
 async def test_a_knockout_is_seeded_by_rating(service: Services, store: Store) -> None:
     tid = await _open(service, format="knockout")
     ratings = {PEOPLE[4].id: 30.0, PEOPLE[2].id: 20.0}
