@@ -9,8 +9,9 @@ seat's view is judged as it stood then:
   crib is an opponent's), against the best split;
 * a **play** by the expert's own play-outs (:func:`engine.players.expert_play.play_values`,
   :data:`engine.players.expert.SAMPLES` guesses at the other hands): the points the seat's
-  side is expected to peg less the others', or, near the end of a two-player game, the
-  chance to win, against the expert's choice. A play with one rank to choose from is no
+  side is expected to peg less the others' (a side that reaches the target counting what it
+  pegged to get there), or, near the end of a two-player game, the chance to win, against
+  the best of them. A play with one rank to choose from is no
   decision and is left out.
 
 Only what the seat saw goes into a decision (its view), so a review shows nothing of the
@@ -42,7 +43,7 @@ from engine.events import Shown
 from engine.game import Game
 from engine.players.base import crib_sign
 from engine.players.expert import SAMPLES, endgame_outcome
-from engine.players.expert_play import play_values
+from engine.players.expert_play import pegged_points, play_values
 from engine.rules import Rules
 
 __all__ = ["CLOSE_CHANCE", "CLOSE_POINTS", "Decision", "GameReview", "review_game"]
@@ -263,8 +264,12 @@ def _judge(
         card = Card.parse(action["card"])
         if len({c.rank for c in view.playable}) < 2:
             return None
+        # Near the end of a two-player game, the chance to win; elsewhere the points pegged,
+        # the game's end counting only for them (the expert's own play values a win at 100
+        # points, which no reader takes for "points expected to peg").
         outcome = endgame_outcome(view)
-        values = play_values(view, rng, samples=samples, outcome=outcome)
+        measure = outcome if outcome is not None else pegged_points(view)
+        values = play_values(view, rng, samples=samples, outcome=measure)
         by_rank = {c.rank: value for c, value in values}
         best_card, best_value = max(values, key=lambda pair: pair[1])
         return Decision(

@@ -23,7 +23,7 @@ from engine.players.play_history import view_history
 from engine.players.playout import finisher
 from engine.views import SeatView
 
-__all__ = ["Outcome", "net_points", "play_values"]
+__all__ = ["Outcome", "net_points", "pegged_points", "play_values"]
 
 #: What a play-out is worth to the seat: given the points each side pegged and the side that
 #: reached the target (-1 for none).
@@ -32,17 +32,30 @@ Outcome = Callable[[Sequence[int], int], float]
 GAME_POINTS = 100.0
 
 
-def net_points(view: SeatView) -> Outcome:
-    """Points my side pegs less the others' (their average with three sides); reaching the
-    target counts as :data:`GAME_POINTS`."""
+def pegged_points(view: SeatView) -> Outcome:
+    """Points my side pegs less the others' (their average with three sides or more), and
+    nothing more: a side that reaches the target counts the points it pegged to get there.
+    (What a review measures a play in where no table of chances to win holds.)"""
     mine = view.sides[view.seat]
     sides = view.num_sides
 
     def outcome(points: Sequence[int], winner: int) -> float:
-        if winner >= 0:
-            return GAME_POINTS if winner == mine else -GAME_POINTS
         theirs = sum(points) - points[mine]
         return points[mine] - theirs / (sides - 1)
+
+    return outcome
+
+
+def net_points(view: SeatView) -> Outcome:
+    """:func:`pegged_points`, but reaching the target counts as :data:`GAME_POINTS` (the
+    expert's play: winning in the play is worth more than any points)."""
+    mine = view.sides[view.seat]
+    pegged = pegged_points(view)
+
+    def outcome(points: Sequence[int], winner: int) -> float:
+        if winner >= 0:
+            return GAME_POINTS if winner == mine else -GAME_POINTS
+        return pegged(points, winner)
 
     return outcome
 

@@ -73,3 +73,33 @@ def test_only_the_deals_asked_for_are_reviewed() -> None:
     )
     assert review.deals == 2 and {d.deal for d in review.decisions} == {1, 2}
     assert review.shown == {1, 2}
+
+
+def test_a_play_is_valued_in_points_pegged_where_no_chances_hold() -> None:
+    """Three players (no table of chances to win holds): every play's value is the points the
+    side is expected to peg less the others', the game's end counting only for the points
+    pegged to reach it. (The expert's own play values a win at 100 points: near the end the
+    review read "60.7; the expert plays 7♥: 73.9" under a note saying points pegged.)"""
+    rules = Rules.standard(3, target=61)
+    near_the_end = 0
+    for seed in range(4):
+        game, _ = Game.new(["Al", "Bea", "Cy"], target=61, rng=random.Random(seed))
+        choices = random.Random(seed)
+        finish(game, [make_player("easy")] * 3, [choices] * 3)
+        review = review_game(
+            game.players,
+            game.actions,
+            rng=random.Random(seed),
+            seats={0, 1, 2},
+            seed=1,
+            rules=rules,
+            samples=24,
+        )
+        for decision in review.decisions:
+            if decision.kind != "play":
+                continue
+            assert decision.unit == "points"
+            # A side pegs a few points a play on average; a win counted at 100 shows as more.
+            assert -25 < decision.chosen_value <= decision.best_value < 25, decision
+            near_the_end += max(decision.scores) >= 61 - 31
+    assert near_the_end > 0, "no play was judged where the game could end"
