@@ -158,6 +158,10 @@ class GameReview:
     decisions: tuple[Decision, ...]
     deals: int
     shown: frozenset[int] = frozenset()
+    #: The sides' scores as each deal began (deal 1 first), before anyone threw. (A seat
+    #: that throws nothing makes its first decision in the play, after the heels and the
+    #: pegging before it.) Empty in reviews kept before it was recorded.
+    began: tuple[tuple[int, ...], ...] = ()
 
     def of(self, seat: int) -> tuple[Decision, ...]:
         """The decisions of ``seat``."""
@@ -169,6 +173,7 @@ class GameReview:
             "deals": self.deals,
             "shown": sorted(self.shown),
             "decisions": [d.to_dict() for d in self.decisions],
+            "began": [list(scores) for scores in self.began],
         }
 
     @classmethod
@@ -178,6 +183,7 @@ class GameReview:
             tuple(Decision.from_dict(d) for d in data["decisions"]),
             int(data["deals"]),
             frozenset(int(deal) for deal in data["shown"]),
+            tuple(tuple(int(s) for s in scores) for scores in data.get("began", ())),
         )
 
 
@@ -204,10 +210,13 @@ def review_game(
     del events  # the cut and the first deal: nobody decided anything yet
     decisions: list[Decision] = []
     shown: set[int] = set()
+    began: list[tuple[int, ...]] = []
     for action in actions:
         deal = game.deal_number
         if through_deal is not None and deal > through_deal:
             break
+        if len(began) < deal:
+            began.append(tuple(game.scores))
         seat = action.get("seat")
         if isinstance(seat, int) and seat in seats:
             # Each decision's play-outs have a seed of their own: the same every time.
@@ -218,7 +227,7 @@ def review_game(
         if any(isinstance(e, Shown) and e.crib for e in game.apply(action)):
             shown.add(deal)
     deals = game.deal_number if through_deal is None else min(game.deal_number, through_deal)
-    return GameReview(tuple(decisions), deals, frozenset(shown))
+    return GameReview(tuple(decisions), deals, frozenset(shown), tuple(began))
 
 
 def _judge(

@@ -10,6 +10,7 @@ from engine.players import make_player
 from engine.players.base import finish
 from engine.review import GameReview, review_game
 from engine.rules import Rules
+from engine.variants import named
 from tests.helpers.rigging import RiggedRandom, cut_order, deal_order
 
 SIXTY_ONE = Rules.standard(2, target=61)
@@ -103,3 +104,35 @@ def test_a_play_is_valued_in_points_pegged_where_no_chances_hold() -> None:
             assert -25 < decision.chosen_value <= decision.best_value < 25, decision
             near_the_end += max(decision.scores) >= 61 - 31
     assert near_the_end > 0, "no play was judged where the game could end"
+
+
+def test_each_deal_is_reviewed_from_the_scores_it_began_with() -> None:
+    """Five-hand: the dealer is dealt only the four cards it keeps, so its first decision of a
+    deal comes in the play, after the heels and the pegging before it; the review keeps the
+    scores each deal began with apart from its decisions' own."""
+    rules = named("five_hand").rules(5, 61)
+    players = ["Al", "Bea", "Cy", "Dee", "Eve"]
+    game, _ = Game.new(players, rng=random.Random(3), rules=rules)
+    choices = random.Random(3)
+    finish(game, [make_player("easy")] * 5, [choices] * 5)
+    review = review_game(
+        players,
+        game.actions,
+        rng=random.Random(3),
+        seats=set(range(5)),
+        seed=1,
+        rules=rules,
+        samples=8,
+    )
+    again, _ = Game.new(players, rng=random.Random(3), rules=rules)
+    began: list[tuple[int, ...]] = []
+    for action in game.actions:
+        if len(began) < again.deal_number:
+            began.append(again.scores)
+        again.apply(action)
+    assert review.began == tuple(began) and len(began) == game.deal_number
+    later = [d for d in review.decisions if d.scores != began[d.deal - 1]]
+    assert later, "some deal's first decision came after points were scored in it"
+    assert GameReview.from_dict(review.to_dict()) == review
+    kept_before = {k: v for k, v in review.to_dict().items() if k != "began"}
+    assert GameReview.from_dict(kept_before).began == ()

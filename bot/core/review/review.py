@@ -117,6 +117,8 @@ class ReviewReport:
     #: two-player game, :func:`engine.players.win_chance.holds`): a deal's page says each
     #: side's chance only then.
     chances: bool = True
+    #: The sides' scores as each deal began (:attr:`engine.review.GameReview.began`).
+    began: tuple[tuple[int, ...], ...] = ()
 
     @property
     def accuracy(self) -> float | None:
@@ -190,6 +192,7 @@ def build_report(
         sealed=sealed,
         caveat=caveat,
         chances=chances,
+        began=review.began,
     )
 
 
@@ -338,8 +341,12 @@ def _decision_line(decision: Decision, who: str) -> str:
 def _deal_page(report: ReviewReport, deal: int) -> tuple[str, BoardPicture | None]:
     decisions = [d for d in report.decisions if d.deal == deal]
     first = decisions[0]
+    # The scores as the deal began (the first decision may come in the play: a seat dealt
+    # only the cards it keeps throws nothing); a review kept before they were recorded has
+    # its first decision's.
+    at_start = report.began[deal - 1] if deal <= len(report.began) else first.scores
     scores = " · ".join(
-        f"{escape(name)} {score}" for name, score in zip(report.sides, first.scores, strict=False)
+        f"{escape(name)} {score}" for name, score in zip(report.sides, at_start, strict=False)
     )
     starter = next((d.starter for d in decisions if d.starter is not None), None)
     head = f"**Deal {deal}** — {scores}"
@@ -349,7 +356,7 @@ def _deal_page(report: ReviewReport, deal: int) -> tuple[str, BoardPicture | Non
     # Each side's chance to win as the deal began, where the tables hold (the standard
     # two-player game: see bot.core.games.chances).
     said = (
-        chances(first.scores, report.target, first.dealer)
+        chances(at_start, report.target, first.dealer)
         if report.chances and not report.partners
         else None
     )
@@ -360,7 +367,7 @@ def _deal_page(report: ReviewReport, deal: int) -> tuple[str, BoardPicture | Non
         lines.append(_decision_line(decision, escape(report.player)))
     board = BoardPicture(
         report.sides,
-        tuple((score, score) for score in first.scores),
+        tuple((score, score) for score in at_start),
         report.target,
         "lurch" if report.rule == Scoring.LURCH.value else "skunk",
         dealer=None if said is None else first.dealer,

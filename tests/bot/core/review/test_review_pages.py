@@ -212,3 +212,43 @@ def test_the_summary_gives_up_the_points_the_deals_page_shows() -> None:
     page = reviews.page_view(report, 1).content
     assert "• Deal 1: threw 2♣ 3♦ — best J♣ Q♠ (2.1 points given up)" in summary
     assert "best was to throw J♣ Q♠: 5.4 (2.1 points given up)." in page
+
+
+def test_a_deals_page_heads_with_the_scores_the_deal_began_with() -> None:
+    # Five-hand's dealer throws nothing: its first decision of deal 2 is a play, made after
+    # the heels and some pegging. The page and its board say the scores as the deal began.
+    play = Decision(
+        deal=2,
+        kind="play",
+        seat=0,
+        dealer=0,
+        scores=(14, 9, 11, 6, 12),
+        held=tuple(parse_cards("5H 6D 9C KS")),
+        chosen=(Card.parse("5H"),),
+        best=(Card.parse("6D"),),
+        chosen_value=0.5,
+        best_value=1.5,
+        unit="points",
+        count=10,
+    )
+    report = reviews.ReviewReport(
+        game_id=1,
+        seat=0,
+        player="Al",
+        sides=("Al", "Bea", "Cy", "Dee", "Eve"),
+        side=0,
+        target=61,
+        rule="lurch",
+        partners=False,
+        final=True,
+        deals=2,
+        decisions=(play,),
+        chances=False,
+        began=((0, 0, 0, 0, 0), (12, 7, 11, 6, 10)),
+    )
+    view = reviews.page_view(report, 1)
+    assert view.content.startswith("**Deal 2** — Al 12 · Bea 7 · Cy 11 · Dee 6 · Eve 10"), (
+        view.content
+    )
+    assert view.board is not None
+    assert [front for front, _ in view.board.pegs] == [12, 7, 11, 6, 10]
