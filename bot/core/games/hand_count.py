@@ -153,8 +153,10 @@ def complete_cards(current: str, wanted: int) -> list[str]:
     """Autocomplete for typed cards: what is typed so far (each whole card read as typed)
     followed by each card that could come next and is not named yet, up to ``wanted`` cards
     in all; the last, unfinished word narrows the choices by how it starts."""
-    words = current.upper().split()
-    done, partial = (words, "") if current.endswith(" ") or not words else (words[:-1], words[-1])
+    # Commas part cards as spaces do, as the command reads them ("5h,5d").
+    words = current.upper().replace(",", " ").split()
+    ended = current.endswith((" ", ","))
+    done, partial = (words, "") if ended or not words else (words[:-1], words[-1])
     named: list[Card] = []
     for word in done:
         try:

@@ -104,6 +104,11 @@ def test_autocomplete_offers_the_cards_not_named_yet() -> None:
     assert len(complete_cards("", 4)) == 25
     assert complete_cards("5H 5D ", 4)[0] == "5H 5D AC"
     assert complete_cards("ZZ 5", 4) == [], "a word that is not a card: nothing offered"
+    # Commas part cards as in the command, and a card pasted with an invisible character is
+    # read as the card it shows.
+    assert complete_cards("5h,5d,", 4)[0] == "5H 5D AC"
+    assert complete_cards("5h,5d,J", 4)[:2] == ["5H 5D JC", "5H 5D JD"]
+    assert complete_cards("5H\u200b 5D JC QS", 4) == ["5H 5D JC QS"]
     # Every choice parses, and names no card twice.
     assert complete_cards("QS", 4) == ["QS"]
     for choice in complete_cards("QS ", 4):
