@@ -25,6 +25,7 @@ __all__ = [
     "cards_str",
     "full_deck",
     "parse_cards",
+    "visible",
 ]
 
 
@@ -74,7 +75,7 @@ _SPLIT_RE = re.compile(r"[\s,]+")
 _SHOWN = 12
 
 
-def _visible(text: str) -> str:
+def visible(text: str) -> str:
     """``text`` as its reader sees it: without the characters that show nothing (Unicode's
     format characters: zero-width spaces and joiners, direction marks and overrides, a byte
     order mark) and the variation selectors a phone's emoji keyboard puts after a suit
@@ -144,7 +145,7 @@ class Card:
         """
         if not isinstance(text, str):
             raise ValueError("A card must be written as text, like 5H or QS.")
-        raw = _visible(text).strip()
+        raw = visible(text).strip()
         if not raw:
             raise ValueError("No card given: write one like 5H, 10D or QS.")
         match = _CARD_RE.match(raw.upper())
@@ -182,7 +183,7 @@ def parse_cards(text: str) -> tuple[Card, ...]:
     """
     if not isinstance(text, str):
         raise ValueError("Cards must be written as text, like 5H JD.")
-    parts = [p for p in _SPLIT_RE.split(_visible(text).strip()) if p]
+    parts = [p for p in _SPLIT_RE.split(visible(text).strip()) if p]
     if not parts:
         raise ValueError("No cards given: write them like 5H JD.")
     cards = tuple(Card.parse(p) for p in parts)

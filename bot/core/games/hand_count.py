@@ -17,7 +17,7 @@ from bot.core.base.entry import answers
 from bot.core.base.faults import Faults
 from bot.core.base.refusals import Refused
 from bot.core.base.replies import Answer
-from engine.cards import Card, cards_str, full_deck, parse_cards
+from engine.cards import Card, cards_str, full_deck, parse_cards, visible
 from engine.rules import Rules
 from engine.scoring import ScoreItem, score_hand
 from engine.speech import say_score
@@ -70,7 +70,7 @@ def _read(cards: str, starter: str | None, rules: Rules) -> tuple[tuple[Card, ..
         hand = parse_cards(cards)
     except ValueError as error:
         raise Refused(str(error)) from None
-    if starter is None or not starter.strip():
+    if starter is None or not visible(starter).strip():
         if len(hand) == size + 1:
             raise Refused(
                 f"Put the starter in `starter:`, apart from the {_spelt(size)} hand cards "

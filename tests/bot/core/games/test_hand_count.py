@@ -69,6 +69,7 @@ async def test_a_hand_of_mixed_suits_says_nothing_of_flushes() -> None:
         ("5H 5D JC", "5S", "A hand is four cards; you named 3."),
         ("5H 5D JC QS 5S", None, "Put the starter in `starter:`"),
         ("5H 5D JC QS", None, "Name the starter too"),
+        ("5H 5D JC QS", "\u200b", "Name the starter too"),
         ("5H 5H JC QS", "5S", "5♥ is named twice."),
         ("5H 5D JC QS", "5H", "5♥ is named in the hand and as the starter"),
         ("5X 5D JC QS", "5S", "has no suit I know"),
