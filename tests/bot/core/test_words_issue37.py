@@ -14,6 +14,7 @@ from bot.core.seasons.seasons import Seasons
 from bot.store import Store
 from engine.cards import parse_cards
 from engine.review import Decision
+from tests.helpers.review_reports import report_of
 
 
 def test_a_chance_to_win_given_up_under_half_a_point_is_not_said_as_zero() -> None:
@@ -52,6 +53,14 @@ def test_a_reviewed_discards_figures_add_up_as_written() -> None:
     line = review._decision_line(decision, "Al")
     assert "8.0 in hand − 4.7 in the crib (against Al) = 3.3;" in line
     assert "5.4 (2.1 points given up)" in line
+    # The summary's list of mistakes says the 2.1 the page shows too (it said 2.0, from the
+    # unrounded 5.34 − 3.38).
+    report = report_of([decision])
+    summary = review.page_view(report, 0).content
+    assert "• Deal 1: threw 2♣ 3♦ — best J♣ Q♠ (2.1 points given up)" in summary
+    assert (
+        "best was to throw J♣ Q♠: 5.4 (2.1 points given up)." in review.page_view(report, 1).content
+    )
 
 
 async def test_this_months_empty_table_says_this_month(store: Store) -> None:

@@ -18,6 +18,7 @@ from engine.review import Decision, GameReview
 from engine.variants import named
 from tests.helpers.card_leaks import cards_in_text
 from tests.helpers.cast import AL, BEA, CHANNEL, EVE, GUILD
+from tests.helpers.review_reports import report_of
 from tests.helpers.service_driver import (
     Clock,
     drive,
@@ -175,45 +176,6 @@ async def test_a_deals_page_says_the_chances_only_where_the_experts_tables_hold(
         assert (shown.board.chances is not None) is said
 
 
-def test_the_summary_gives_up_the_points_the_deals_page_shows() -> None:
-    # 5.34 − 3.38 is 1.96 ("2.0"), but the page shows 3.3 and 5.4 (the sums of the parts as
-    # shown) and 2.1 given up: the summary's mistake says 2.1 too.
-    decision = Decision(
-        deal=1,
-        kind="discard",
-        seat=0,
-        dealer=1,
-        scores=(0, 0),
-        held=tuple(parse_cards("5H 5D JC QS 2C 3D")),
-        chosen=tuple(parse_cards("2C 3D")),
-        best=tuple(parse_cards("JC QS")),
-        chosen_value=3.38,
-        best_value=5.34,
-        unit="points",
-        kept_hand=8.04,
-        kept_crib=-4.66,
-        best_hand=9.96,
-        best_crib=-4.62,
-    )
-    report = reviews.ReviewReport(
-        game_id=1,
-        seat=0,
-        player="Al",
-        sides=("Al", "Bea"),
-        side=0,
-        target=121,
-        rule="lurch",
-        partners=False,
-        final=True,
-        deals=1,
-        decisions=(decision,),
-    )
-    summary = reviews.page_view(report, 0).content
-    page = reviews.page_view(report, 1).content
-    assert "• Deal 1: threw 2♣ 3♦ — best J♣ Q♠ (2.1 points given up)" in summary
-    assert "best was to throw J♣ Q♠: 5.4 (2.1 points given up)." in page
-
-
 def test_a_deals_page_heads_with_the_scores_the_deal_began_with() -> None:
     # Five-hand's dealer throws nothing: its first decision of deal 2 is a play, made after
     # the heels and some pegging. The page and its board say the scores as the deal began.
@@ -231,21 +193,8 @@ def test_a_deals_page_heads_with_the_scores_the_deal_began_with() -> None:
         unit="points",
         count=10,
     )
-    report = reviews.ReviewReport(
-        game_id=1,
-        seat=0,
-        player="Al",
-        sides=("Al", "Bea", "Cy", "Dee", "Eve"),
-        side=0,
-        target=61,
-        rule="lurch",
-        partners=False,
-        final=True,
-        deals=2,
-        decisions=(play,),
-        chances=False,
-        began=((0, 0, 0, 0, 0), (12, 7, 11, 6, 10)),
-    )
+    began = ((0, 0, 0, 0, 0), (12, 7, 11, 6, 10))
+    report = report_of([play], ("Al", "Bea", "Cy", "Dee", "Eve"), target=61, began=began)
     view = reviews.page_view(report, 1)
     assert view.content.startswith("**Deal 2** — Al 12 · Bea 7 · Cy 11 · Dee 6 · Eve 10"), (
         view.content
