@@ -92,7 +92,8 @@ class GameReplay:
     view: PublicView
     steps: tuple[Step, ...]
     deals: tuple[DealReplay, ...]
-    #: The lines before the first deal (the cut for deal).
+    #: The lines before the first deal (the cut for deal, and in five-card cribbage the
+    #: three for last).
     opening: int
 
     def board(self, step: int) -> BoardPicture:
@@ -150,6 +151,9 @@ class _Teller:
         self.steps.append(Step(text, tuple(self.log.pegs), dealer, winner, said))
         if self.deals:
             self.deals[-1].last_step = len(self.steps) - 1
+        else:
+            # Before the first deal: the cut for deal, and the points for last (five-card).
+            self.opening = len(self.steps)
 
     def add(self, events: Sequence[Event], action: dict[str, object] | None) -> None:
         """The events of one action (``action``: the logged action; None for the first deal)."""
@@ -165,7 +169,6 @@ class _Teller:
             match event:
                 case CutForDeal():
                     self._step(_line(self.names, [event], self.view))
-                    self.opening = len(self.steps)
                 case Dealt():
                     seats = range(self.again.num_players)
                     self.deals.append(

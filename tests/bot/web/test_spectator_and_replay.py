@@ -149,3 +149,22 @@ async def test_the_replay_and_the_review_say_each_deals_chances_to_win(
         assert shown is not None and shown.board is not None
         assert shown.board.chances is not None
         assert chances_line(["Al", "Bea"], shown.board.chances) in shown.content
+
+
+async def test_five_card_three_for_last_is_a_step_of_the_replay(service: Services) -> None:
+    # Five-card cribbage pegs three for last before the first deal: the channel says it under
+    # the cut for deal, and the replay lists it there too, a step that can be chosen.
+    opened = await open_table(service, [AL, BEA], target=61, variant="five_card")
+    await drive(service, opened, [AL, BEA])
+    loaded = await _loaded(service, opened.outcomes[0].game_id or 0)
+    told = replay(loaded)
+    assert told is not None
+    said = [i for i, step in enumerate(told.steps) if "takes three for last" in step.text]
+    assert said == [1] and told.opening == 2 == told.deals[0].first_step
+    assert "takes three for last" in opened.table(loaded.record.id, 1)
+    page = replay_page(table_seen(loaded.record, loaded), told, "/g/1/x", {}, step=1)
+    # Every step is a link on the page, once; the one asked for is the current one.
+    for index in range(len(told.steps)):
+        assert page.count(f'href="?step={index}#s{index}"') == 1, index
+    assert 'id="s1" aria-current="step"' in page
+    assert "takes three for last" in page.split('id="s1"', 1)[1].split("</a>", 1)[0]
