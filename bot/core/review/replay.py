@@ -143,11 +143,13 @@ class _Teller:
         self.steps: list[Step] = []
         self.deals: list[DealReplay] = []
         self.opening = 0
+        #: Who deals first, once the cut for deal says so (the boards before deal 1 mark them).
+        self.first_dealer = 0
 
     def _step(
         self, text: str, winner: int | None = None, said: tuple[str, ...] | None = None
     ) -> None:
-        dealer = self.deals[-1].dealer if self.deals else 0
+        dealer = self.deals[-1].dealer if self.deals else self.first_dealer
         self.steps.append(Step(text, tuple(self.log.pegs), dealer, winner, said))
         if self.deals:
             self.deals[-1].last_step = len(self.steps) - 1
@@ -168,6 +170,7 @@ class _Teller:
             self.log.add([event])
             match event:
                 case CutForDeal():
+                    self.first_dealer = event.dealer
                     self._step(_line(self.names, [event], self.view))
                 case Dealt():
                     seats = range(self.again.num_players)

@@ -168,3 +168,18 @@ async def test_five_card_three_for_last_is_a_step_of_the_replay(service: Service
         assert page.count(f'href="?step={index}#s{index}"') == 1, index
     assert 'id="s1" aria-current="step"' in page
     assert "takes three for last" in page.split('id="s1"', 1)[1].split("</a>", 1)[0]
+
+
+async def test_the_boards_before_the_first_deal_mark_who_deals_first(service: Services) -> None:
+    users = [AL, BEA, CY, DEE]
+    opened = await open_table(service, users, target=61)
+    await drive(service, opened, users)
+    loaded = await _loaded(service, opened.outcomes[0].game_id or 0)
+    told = replay(loaded)
+    assert told is not None and told.opening >= 1
+    first = told.deals[0].dealer
+    assert first != 0, "(the seed makes Dee deal first, not the first seat)"
+    # The cut for deal says who deals first; its board marks that side's crib, as deal 1's.
+    for step in range(told.opening + 1):
+        assert told.steps[step].dealer == first, told.steps[step].text
+        assert told.board(step).dealer == loaded.game.public_view().sides[first]
