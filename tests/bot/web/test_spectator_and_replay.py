@@ -3,12 +3,14 @@ card still held), and once it is over the whole game told again with every hand.
 
 from __future__ import annotations
 
+import html
 import random
 from itertools import pairwise
 
 import pytest
 
 from bot.core.base.replies import Answer, User
+from bot.core.base.text import Names
 from bot.core.base.views import ReviewPages
 from bot.core.games.chances import chances, chances_line
 from bot.core.games.games import Loaded
@@ -20,7 +22,7 @@ from bot.store import Store
 from bot.web.pages import replay_page, spectator_page
 from engine.phase import Phase
 from engine.scoring import score_hand
-from tests.helpers.cast import GUILD
+from tests.helpers.cast import EVE, FLO, GUILD
 from tests.helpers.service_driver import AL, BEA, CHANNEL, CY, DEE, drive, open_table, owed_now
 
 
@@ -183,3 +185,29 @@ async def test_the_boards_before_the_first_deal_mark_who_deals_first(service: Se
     for step in range(told.opening + 1):
         assert told.steps[step].dealer == first, told.steps[step].text
         assert told.board(step).dealer == loaded.game.public_view().sides[first]
+
+
+@pytest.mark.parametrize(
+    ("variant", "seated", "title"),
+    [
+        ("standard", 4, "Al & Cy v Bea & Dee, to 121"),
+        ("six_hand", 6, "Al & Cy & Eve v Bea & Dee & Flo, to 121"),
+        ("six_hand_pairs", 6, "Al & Dee v Bea & Eve v Cy & Flo, to 121"),
+        ("five_hand", 5, "Al v Bea v Cy v Dee v Eve, to 121"),
+    ],
+)
+async def test_the_pages_title_names_the_sides_as_the_table_does(
+    service: Services, variant: str, seated: int, title: str
+) -> None:
+    # Teams are one side each, as the lobby's "Partners: Al & Cy & Eve against Bea & Dee &
+    # Flo." says, not six players each for themselves.
+    users = [AL, BEA, CY, DEE, EVE, FLO][:seated]
+    opened = await open_table(service, users, target=121, variant=variant)
+    loaded = await _loaded(service, opened.outcomes[0].game_id or 0)
+    seen = table_seen(loaded.record, loaded)
+    assert seen.title == title
+    assert f"<h1>{html.escape(title)}</h1>" in spectator_page(seen, "/g/1/x", {})
+    names = Names.of(loaded.game.public_view())
+    assert seen.title.split(", to ")[0] == " v ".join(
+        names.side(side) for side in range(names.num_sides)
+    )

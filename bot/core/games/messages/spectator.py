@@ -15,6 +15,7 @@ from bot.core.base.views import BoardPicture, MessageView
 from bot.core.games.games import Loaded
 from bot.core.games.messages.projection import board_of, settled
 from bot.core.games.records import GameRecord, GameStatus
+from engine.errors import RuleError
 
 __all__ = ["TableSeen", "table_seen"]
 
@@ -45,9 +46,19 @@ class TableSeen:
 
 
 def title_of(record: GameRecord) -> str:
-    """ "Al v Bea, to 121" (the seats taken so far, in a lobby)."""
-    names = " v ".join(s.name for s in record.seats) or "A new game"
-    return f"{names}, to {record.target}"
+    """ "Al v Bea, to 121": the sides, partners together as the table names them ("Al & Cy
+    & Eve v Bea & Dee & Flo"), of the seats taken so far in a lobby."""
+    seated = {s.seat: s.name for s in record.seats}
+    try:
+        sides = record.rules.sides
+    except (RuleError, ValueError):  # (a table no variant deals now: one side a seat)
+        sides = tuple((seat,) for seat in sorted(seated))
+    names = " v ".join(
+        " & ".join(seated[seat] for seat in side if seat in seated)
+        for side in sides
+        if any(seat in seated for seat in side)
+    )
+    return f"{names or 'A new game'}, to {record.target}"
 
 
 def table_seen(record: GameRecord, loaded: Loaded | None, ratings: str = "") -> TableSeen:
