@@ -70,7 +70,10 @@ code { font-size: 0.95em; }
   padding: 4px 12px 10px; margin: 0 0 14px; }
 table { border-collapse: collapse; width: 100%; }
 th, td { text-align: left; padding: 3px 6px; border-bottom: 1px solid var(--line);
-  vertical-align: top; overflow-wrap: anywhere; }
+  vertical-align: top; overflow-wrap: break-word; }
+/* Headings, cards and scores keep their words whole (a narrow column would break them
+   anywhere); only a player's name, at the head of a row, may break wherever it must. */
+tbody th { overflow-wrap: anywhere; }
 ol.steps { padding-left: 1.6em; margin: 0.4em 0; }
 ol.steps a { color: var(--fg); text-decoration: none; display: block; border-radius: 4px;
   padding: 1px 4px; }

@@ -1,0 +1,66 @@
+"""A finished game's page in a real browser at a phone's width (Chromium, driven by
+Playwright: tests.helpers.browser), served as the bot serves it: the replay's tables keep
+their words whole (a heading read "Play" over "er", a score "10" over "2"), and nothing is
+wider than the screen."""
+
+from __future__ import annotations
+
+import pytest
+from playwright.async_api import ViewportSize
+
+from bot.core.services import Services
+from bot.store import Store
+from bot.web.capacity import Capacity
+from bot.web.links import PageLinks
+from bot.web.server import WebServer
+from tests.helpers.browser import open_browser
+from tests.helpers.service_driver import AL, BEA, drive, open_table
+
+LINKS = PageLinks("one secret that is long enough")
+#: The narrowest phones the pages are made for, and a common one.
+PHONES: tuple[ViewportSize, ...] = ({"width": 360, "height": 740}, {"width": 390, "height": 844})
+
+#: Each word on the page (split at spaces and hyphens) that the browser drew across two lines.
+_BROKEN = """() => {
+  const broken = [];
+  const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
+  for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+    for (const word of node.textContent.matchAll(/[^\\s\\-]+/g)) {
+      const range = document.createRange();
+      range.setStart(node, word.index);
+      range.setEnd(node, word.index + word[0].length);
+      const lines = new Set([...range.getClientRects()].filter(r => r.width > 0)
+        .map(r => Math.round(r.top)));
+      if (lines.size > 1) { broken.push(word[0] + " (" + node.parentElement.tagName + ")"); }
+    }
+  }
+  return broken;
+}"""
+
+
+@pytest.mark.parametrize("store", ["sqlite"], indirect=True)
+async def test_a_replay_on_a_phone_keeps_its_words_whole(service: Services, store: Store) -> None:
+    # Seven-card: the widest hands (seven cards dealt, five shown).
+    users = [AL, BEA]
+    table = await open_table(service, users, target=181, variant="seven_card")
+    await drive(service, table, users)
+    game_id = table.outcomes[0].game_id or 0
+    server = WebServer(
+        service.games, service.feed, LINKS, store, limits=Capacity(connections=50, live_pages=50)
+    )
+    await server.start()
+    try:
+        async with open_browser() as browser:
+            for phone in PHONES:
+                page = await browser.new_page(viewport=phone)
+                await page.goto(server.address + LINKS.path(game_id))
+                assert await page.locator("caption", has_text="The show").count() > 0
+                overflow = await page.evaluate(
+                    "document.documentElement.scrollWidth - document.documentElement.clientWidth"
+                )
+                assert overflow <= 0, f"{overflow}px wider than a {phone['width']}px screen"
+                broken = await page.evaluate(_BROKEN)
+                assert not broken, f"at {phone['width']}px: {sorted(set(broken))}"
+                await page.close()
+    finally:
+        await server.stop()
