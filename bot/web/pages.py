@@ -52,7 +52,7 @@ _STYLE = """
 * { box-sizing: border-box; }
 body { margin: 0; background: var(--bg); color: var(--fg);
   font: 16px/1.5 system-ui, -apple-system, "Segoe UI", Roboto, sans-serif; }
-main { max-width: 860px; margin: 0 auto; padding: 12px; }
+main { max-width: 860px; margin: 0 auto; padding: 12px; overflow-wrap: anywhere; }
 h1 { font-size: 1.35rem; margin: 0.2em 0; overflow-wrap: anywhere; }
 h2 { font-size: 1.15rem; margin: 1.2em 0 0.4em; }
 a { color: var(--accent); }

@@ -1,22 +1,25 @@
 """A finished game's page in a real browser at a phone's width (Chromium, driven by
 Playwright: tests.helpers.browser), served as the bot serves it: the replay's tables keep
 their words whole (a heading read "Play" over "er", a score "10" over "2"), and nothing is
-wider than the screen."""
+wider than the screen, a name of 32 letters without a space included."""
 
 from __future__ import annotations
 
 import pytest
 from playwright.async_api import ViewportSize
 
+from bot.core.base.replies import User
 from bot.core.services import Services
 from bot.store import Store
 from bot.web.capacity import Capacity
 from bot.web.links import PageLinks
 from bot.web.server import WebServer
 from tests.helpers.browser import open_browser
-from tests.helpers.service_driver import AL, BEA, drive, open_table
+from tests.helpers.service_driver import AL, drive, open_table
 
 LINKS = PageLinks("one secret that is long enough")
+#: Discord's longest display name, with nowhere to break it.
+LONG = User(7, "Bartholomew_the_Magnificent_Crib")
 #: The narrowest phones the pages are made for, and a common one.
 PHONES: tuple[ViewportSize, ...] = ({"width": 360, "height": 740}, {"width": 390, "height": 844})
 
@@ -41,7 +44,7 @@ _BROKEN = """() => {
 @pytest.mark.parametrize("store", ["sqlite"], indirect=True)
 async def test_a_replay_on_a_phone_keeps_its_words_whole(service: Services, store: Store) -> None:
     # Seven-card: the widest hands (seven cards dealt, five shown).
-    users = [AL, BEA]
+    users = [AL, LONG]
     table = await open_table(service, users, target=181, variant="seven_card")
     await drive(service, table, users)
     game_id = table.outcomes[0].game_id or 0
@@ -59,7 +62,7 @@ async def test_a_replay_on_a_phone_keeps_its_words_whole(service: Services, stor
                     "document.documentElement.scrollWidth - document.documentElement.clientWidth"
                 )
                 assert overflow <= 0, f"{overflow}px wider than a {phone['width']}px screen"
-                broken = await page.evaluate(_BROKEN)
+                broken = [w for w in await page.evaluate(_BROKEN) if LONG.name not in w]
                 assert not broken, f"at {phone['width']}px: {sorted(set(broken))}"
                 await page.close()
     finally:
