@@ -79,6 +79,11 @@ ol.steps a { color: var(--fg); text-decoration: none; display: block; border-rad
   padding: 1px 4px; }
 ol.steps a[aria-current="step"] { background: var(--now); font-weight: 600; }
 .viewer { position: sticky; top: 0; background: var(--bg); padding-top: 4px; z-index: 1; }
+/* The board stuck over the calls takes at most 45% of the window (five players' board is
+   nearly square: at full width it filled a desktop's window, hiding every call), and a call
+   scrolled to (its link, the keys) stops below it, not under it (the script measures it). */
+.viewer .board { max-height: 45vh; width: auto; max-width: 100%; }
+ol.steps a { scroll-margin-top: calc(45vh + 6em); }
 .sr-only { position: absolute; width: 1px; height: 1px; overflow: hidden;
   clip: rect(0 0 0 0); white-space: nowrap; }
 .nav { display: flex; gap: 8px; flex-wrap: wrap; margin: 4px 0; }
@@ -136,7 +141,10 @@ SCRIPT = """
     board.alt = step.getAttribute("data-alt");
     caption.textContent = step.textContent;
     history.replaceState(null, "", step.getAttribute("href"));
-    if (focus) { step.focus(); } else { step.scrollIntoView({block: "nearest"}); }
+    var viewer = board.closest(".viewer");
+    if (viewer) { step.style.scrollMarginTop = (viewer.offsetHeight + 8) + "px"; }
+    if (focus) { step.focus({preventScroll: true}); }
+    step.scrollIntoView({block: "nearest"});
   }
   steps.forEach(function (a, i) {
     a.addEventListener("click", function (event) { event.preventDefault(); show(i, true); });

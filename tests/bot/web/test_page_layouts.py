@@ -1,7 +1,8 @@
 """A finished game's page in a real browser at a phone's width (Chromium, driven by
 Playwright: tests.helpers.browser), served as the bot serves it: the replay's tables keep
 their words whole (a heading read "Play" over "er", a score "10" over "2"), and nothing is
-wider than the screen, a name of 32 letters without a space included."""
+wider than the screen, a name of 32 letters without a space included; the call a replay is
+stepped to stands below the board stuck over the calls, not under it."""
 
 from __future__ import annotations
 
@@ -15,13 +16,14 @@ from bot.web.capacity import Capacity
 from bot.web.links import PageLinks
 from bot.web.server import WebServer
 from tests.helpers.browser import open_browser
-from tests.helpers.service_driver import AL, drive, open_table
+from tests.helpers.service_driver import AL, BEA, CY, DEE, EVE, drive, open_table
 
 LINKS = PageLinks("one secret that is long enough")
 #: Discord's longest display name, with nowhere to break it.
 LONG = User(7, "Bartholomew_the_Magnificent_Crib")
 #: The narrowest phones the pages are made for, and a common one.
 PHONES: tuple[ViewportSize, ...] = ({"width": 360, "height": 740}, {"width": 390, "height": 844})
+DESKTOP: ViewportSize = {"width": 1280, "height": 900}
 
 #: Each word on the page (split at spaces and hyphens) that the browser drew across two lines.
 _BROKEN = """() => {
@@ -64,6 +66,47 @@ async def test_a_replay_on_a_phone_keeps_its_words_whole(service: Services, stor
                 assert overflow <= 0, f"{overflow}px wider than a {phone['width']}px screen"
                 broken = [w for w in await page.evaluate(_BROKEN) if LONG.name not in w]
                 assert not broken, f"at {phone['width']}px: {sorted(set(broken))}"
+                await page.close()
+    finally:
+        await server.stop()
+
+
+#: Where the current call of a replay stands against the board stuck above the calls.
+_UNDER = """() => {
+  const step = document.querySelector('ol.steps a[aria-current="step"]').getBoundingClientRect();
+  const viewer = document.querySelector('.viewer').getBoundingClientRect();
+  return {top: step.top, bottom: step.bottom, viewer: viewer.bottom, window: innerHeight};
+}"""
+
+
+@pytest.mark.parametrize("store", ["sqlite"], indirect=True)
+async def test_the_call_stepped_to_is_not_under_the_board(service: Services, store: Store) -> None:
+    # Five players: the board is nearly square, the tallest there is; stuck over the calls at
+    # its full width it filled a desktop's window, and a call's link scrolled it under it.
+    users = [AL, BEA, CY, DEE, EVE]
+    table = await open_table(service, users, target=121, variant="five_hand")
+    await drive(service, table, users)
+    game_id = table.outcomes[0].game_id or 0
+    server = WebServer(
+        service.games, service.feed, LINKS, store, limits=Capacity(connections=50, live_pages=50)
+    )
+    await server.start()
+    try:
+        async with open_browser() as browser:
+            for screen in (PHONES[1], DESKTOP):
+                page = await browser.new_page(viewport=screen)
+                await page.goto(f"{server.address}{LINKS.path(game_id)}?step=60#s60")
+                await page.wait_for_function("() => [...document.images].every(i => i.complete)")
+                for key in ("", "ArrowUp", "ArrowUp", "ArrowUp", "ArrowDown"):
+                    if key:
+                        await page.keyboard.press(key)
+                    seen = await page.evaluate(_UNDER)
+                    assert seen["viewer"] <= 0.6 * seen["window"], (screen, seen)
+                    assert seen["viewer"] <= seen["top"] < seen["bottom"] <= seen["window"], (
+                        screen,
+                        key,
+                        seen,
+                    )
                 await page.close()
     finally:
         await server.stop()
