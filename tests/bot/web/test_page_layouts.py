@@ -6,8 +6,11 @@ stepped to stands below the board stuck over the calls, not under it."""
 
 from __future__ import annotations
 
+from collections.abc import AsyncIterator, Sequence
+from contextlib import asynccontextmanager
+
 import pytest
-from playwright.async_api import ViewportSize
+from playwright.async_api import Browser, ViewportSize
 
 from bot.core.base.replies import User
 from bot.core.services import Services
@@ -43,12 +46,14 @@ _BROKEN = """() => {
 }"""
 
 
-@pytest.mark.parametrize("store", ["sqlite"], indirect=True)
-async def test_a_replay_on_a_phone_keeps_its_words_whole(service: Services, store: Store) -> None:
-    # Seven-card: the widest hands (seven cards dealt, five shown).
-    users = [AL, LONG]
-    table = await open_table(service, users, target=181, variant="seven_card")
-    await drive(service, table, users)
+@asynccontextmanager
+async def _finished(
+    service: Services, store: Store, users: Sequence[User], *, target: int, variant: str
+) -> AsyncIterator[tuple[str, Browser]]:
+    """A whole game of ``variant`` between ``users``, its page's address as the bot serves
+    it, and a browser to open it in."""
+    table = await open_table(service, list(users), target=target, variant=variant)
+    await drive(service, table, list(users))
     game_id = table.outcomes[0].game_id or 0
     server = WebServer(
         service.games, service.feed, LINKS, store, limits=Capacity(connections=50, live_pages=50)
@@ -56,19 +61,29 @@ async def test_a_replay_on_a_phone_keeps_its_words_whole(service: Services, stor
     await server.start()
     try:
         async with open_browser() as browser:
-            for phone in PHONES:
-                page = await browser.new_page(viewport=phone)
-                await page.goto(server.address + LINKS.path(game_id))
-                assert await page.locator("caption", has_text="The show").count() > 0
-                overflow = await page.evaluate(
-                    "document.documentElement.scrollWidth - document.documentElement.clientWidth"
-                )
-                assert overflow <= 0, f"{overflow}px wider than a {phone['width']}px screen"
-                broken = [w for w in await page.evaluate(_BROKEN) if LONG.name not in w]
-                assert not broken, f"at {phone['width']}px: {sorted(set(broken))}"
-                await page.close()
+            yield server.address + LINKS.path(game_id), browser
     finally:
         await server.stop()
+
+
+@pytest.mark.parametrize("store", ["sqlite"], indirect=True)
+async def test_a_replay_on_a_phone_keeps_its_words_whole(service: Services, store: Store) -> None:
+    # Seven-card: the widest hands (seven cards dealt, five shown).
+    async with _finished(service, store, [AL, LONG], target=181, variant="seven_card") as (
+        address,
+        browser,
+    ):
+        for phone in PHONES:
+            page = await browser.new_page(viewport=phone)
+            await page.goto(address)
+            assert await page.locator("caption", has_text="The show").count() > 0
+            overflow = await page.evaluate(
+                "document.documentElement.scrollWidth - document.documentElement.clientWidth"
+            )
+            assert overflow <= 0, f"{overflow}px wider than a {phone['width']}px screen"
+            broken = [w for w in await page.evaluate(_BROKEN) if LONG.name not in w]
+            assert not broken, f"at {phone['width']}px: {sorted(set(broken))}"
+            await page.close()
 
 
 #: Where the current call of a replay stands against the board stuck above the calls.
@@ -84,29 +99,22 @@ async def test_the_call_stepped_to_is_not_under_the_board(service: Services, sto
     # Five players: the board is nearly square, the tallest there is; stuck over the calls at
     # its full width it filled a desktop's window, and a call's link scrolled it under it.
     users = [AL, BEA, CY, DEE, EVE]
-    table = await open_table(service, users, target=121, variant="five_hand")
-    await drive(service, table, users)
-    game_id = table.outcomes[0].game_id or 0
-    server = WebServer(
-        service.games, service.feed, LINKS, store, limits=Capacity(connections=50, live_pages=50)
-    )
-    await server.start()
-    try:
-        async with open_browser() as browser:
-            for screen in (PHONES[1], DESKTOP):
-                page = await browser.new_page(viewport=screen)
-                await page.goto(f"{server.address}{LINKS.path(game_id)}?step=60#s60")
-                await page.wait_for_function("() => [...document.images].every(i => i.complete)")
-                for key in ("", "ArrowUp", "ArrowUp", "ArrowUp", "ArrowDown"):
-                    if key:
-                        await page.keyboard.press(key)
-                    seen = await page.evaluate(_UNDER)
-                    assert seen["viewer"] <= 0.6 * seen["window"], (screen, seen)
-                    assert seen["viewer"] <= seen["top"] < seen["bottom"] <= seen["window"], (
-                        screen,
-                        key,
-                        seen,
-                    )
-                await page.close()
-    finally:
-        await server.stop()
+    async with _finished(service, store, users, target=121, variant="five_hand") as (
+        address,
+        browser,
+    ):
+        for screen in (PHONES[1], DESKTOP):
+            page = await browser.new_page(viewport=screen)
+            await page.goto(f"{address}?step=60#s60")
+            await page.wait_for_function("() => [...document.images].every(i => i.complete)")
+            for key in ("", "ArrowUp", "ArrowUp", "ArrowUp", "ArrowDown"):
+                if key:
+                    await page.keyboard.press(key)
+                seen = await page.evaluate(_UNDER)
+                assert seen["viewer"] <= 0.6 * seen["window"], (screen, seen)
+                assert seen["viewer"] <= seen["top"] < seen["bottom"] <= seen["window"], (
+                    screen,
+                    key,
+                    seen,
+                )
+            await page.close()
