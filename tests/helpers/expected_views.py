@@ -294,9 +294,13 @@ def owed_views(
             last = last_coach(coach, deal, seat, shown=reviewed)
             closed = closed_hand(channel_id, deal, kept, last, ending)
             found[f"hand:{deal}:{seat}"] = closed
-            continue
-        said = coach.get((deal - 1, seat))
-        found[f"hand:{deal}:{seat}"] = current_hand(game, seat, game_id, version, channel_id, said)
+        else:
+            said = coach.get((deal - 1, seat))
+            now = current_hand(game, seat, game_id, version, channel_id, said)
+            found[f"hand:{deal}:{seat}"] = now
+        # The deal before is closed, over or not: a game can end in a deal begun and ended
+        # by the computer's answers to one move (a seat dealt only the four it keeps throws
+        # nothing), and the move's deal's hand was then last seen open.
         if deal - 1 >= 1:
             kept = replay.kept(deal - 1, seat)
             closed = closed_hand(channel_id, deal - 1, kept)
