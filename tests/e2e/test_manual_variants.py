@@ -36,6 +36,7 @@ from fakediscord import FakeDiscord, Message, User
 from fakediscord.runner import BotLauncher
 from tests.helpers.bot_db import OwnedMessage, Snapshot, latest_game_id, owned_messages, read_game
 from tests.helpers.card_leaks import LeakWatch, hidden_from, public_cards, revealed_by
+from tests.helpers.expected_views import live_controls
 from tests.helpers.table_driver import World, until
 from tests.helpers.variant_tables import Table, every_table
 
@@ -386,6 +387,29 @@ class ManualTable:
             assert typed.ephemeral and typed.words() == answer, (line, typed.words())
         assert self.read().version == self.snap.version
 
+    async def only_current_controls(self) -> None:
+        """Wait until no DM of any player but their hand message of this deal has a live
+        control (the closed deal's count menus and Muggins! buttons are gone)."""
+        deal = self.game.deal_number
+
+        def stale() -> list[str]:
+            owned = self.owned()
+            found = []
+            for seat, user in enumerate(self.users):
+                row = owned.get(f"hand:{deal}:{seat}")
+                current = row.message_id if row else None
+                found += [
+                    f"{user.name}: {m.words()[:80]!r}"
+                    for m in self.fd.dms(user)
+                    if m.id != current and live_controls(m)
+                ]
+            return found
+
+        try:
+            await until(self.fd, lambda: not stale())
+        except TimeoutError:
+            raise AssertionError(f"live controls left on old DMs: {stale()}") from None
+
     async def table_says_it_all(self, deal: int) -> None:
         """The deal's table holds a line for every claim, breakdown and muggins."""
         wanted = self.expected.get(deal, [])
@@ -466,6 +490,8 @@ async def test_a_manual_show_at_every_table(world: World, bots: BotLauncher, tab
     assert game.phase is Phase.DISCARD and game.deal_number == shows[-1] + 1
     for seat in game.pending_discards():
         await played.controls(users[seat], f"crib:{played.game_id}:discard:{game.deal_number}")
+    # And every earlier DM lost its controls: no count menu or Muggins! left live.
+    await played.only_current_controls()
     played.check_leaks(game)
     assert played.watch is not None and played.watch.cards_seen > 20
     refused = [(r.route, r.status, r.code) for r in fd.requests if r.status >= 400]
