@@ -21,7 +21,7 @@ from bot.core.games.hand_count import complete_cards
 from bot.core.review.review import add_lines
 from bot.core.services import Services
 from bot.discord.interactions import NEEDS_A_SERVER, io_of, is_moderator, send_error, user_of
-from bot.discord.options import TARGET_CHOICES, VARIANT_CHOICES
+from bot.discord.options import CLAIMS_SAID, HIGHEST_CLAIM, TARGET_CHOICES, VARIANT_CHOICES
 from bot.discord.places import (
     INSTALLS,
     NO_LEADERBOARD_HERE,
@@ -329,9 +329,13 @@ class CribbageCommands(app_commands.Group):
     @app_commands.command(
         name="count", description="Claim what your hand (or crib) is worth, with manual counting"
     )
-    @app_commands.describe(points="Your count, 0 to 29; claim too few and others may muggins you")
+    @app_commands.describe(
+        points=f"Your count, {CLAIMS_SAID}; claim too few and others may muggins you"
+    )
     async def count(
-        self, interaction: discord.Interaction[Any], points: app_commands.Range[int, 0, 29]
+        self,
+        interaction: discord.Interaction[Any],
+        points: app_commands.Range[int, 0, HIGHEST_CLAIM],
     ) -> None:
         """Claim the count of the hand you must count now."""
         await self._by_player(

@@ -1,4 +1,5 @@
-"""Option choices that more than one slash command offers (a game's and a tournament's)."""
+"""Option choices and ranges drawn from the registered variants: those more than one slash
+command offers (a game's and a tournament's), and the values `/cribbage count` takes."""
 
 from __future__ import annotations
 
@@ -6,7 +7,7 @@ from discord import app_commands
 
 from engine.variants import Variant, listed
 
-__all__ = ["TARGET_CHOICES", "VARIANT_CHOICES", "variant_choices"]
+__all__ = ["CLAIMS_SAID", "HIGHEST_CLAIM", "TARGET_CHOICES", "VARIANT_CHOICES", "variant_choices"]
 
 #: What each length of game is called in the menus.
 _TARGET_NAMES = {
@@ -35,3 +36,13 @@ def variant_choices(variants: tuple[Variant, ...]) -> list[app_commands.Choice[s
 
 #: Every registered variant (``/cribbage new variant:``).
 VARIANT_CHOICES = variant_choices(listed())
+
+
+#: The highest count ``/cribbage count points:`` takes: one command serves every variant, and
+#: Discord's client refuses a number past the option's range before the bot hears of it, so it
+#: is the highest any variant's hand or crib can score (seven-card cribbage's 46; the standard
+#: game's 29). Written out, since working it out (``engine.scoring.claim_values``) takes a
+#: third of a second for seven-card, too long for every start; a test holds it to the engine.
+HIGHEST_CLAIM = 46
+#: The range as the option's description says it.
+CLAIMS_SAID = "0 to 29, 46 in seven-card cribbage"
