@@ -385,16 +385,25 @@ async def test_a_live_page_that_goes_leaves_no_task_behind(
     server = WebServer(service.games, service.feed, links, store, activity=activity, limits=limits)
     async with TestClient(TestServer(server.app())) as client:
         session = await _session(client, AL)
+        before = asyncio.all_tasks()
+
+        def pending() -> list[asyncio.Task[Any]]:
+            """The tasks begun for the live pages that have not ended."""
+            here = asyncio.current_task()
+            return [t for t in asyncio.all_tasks() - before if t is not here and not t.done()]
+
         for _ in range(3):
             async with client.ws_connect("/activity/api/live") as socket:
                 await socket.send_str(json.dumps({"session": session}))
                 assert (await socket.receive(timeout=10)).type is aiohttp.WSMsgType.TEXT
+        # Each step of the loop lets the handlers go on: wait until the pages have gone and
+        # every task begun for them has ended (or ten seconds have passed).
         loop = asyncio.get_running_loop()
         ends = loop.time() + 10
-        while activity.watching and loop.time() < ends:
-            await asyncio.sleep(0)  # (a wait for the handlers to let their pages go)
+        while (activity.watching or pending()) and loop.time() < ends:
+            await asyncio.sleep(0)
         assert activity.watching == 0
-        await asyncio.sleep(0)  # (a cancelled task ends on its next step)
+        assert not pending(), pending()
         gc.collect()
     assert not [r for r in caplog.records if r.levelno >= logging.ERROR], caplog.text
 
