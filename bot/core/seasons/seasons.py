@@ -177,7 +177,7 @@ class Seasons:
         results = await self._store.season_results(
             guild_id, start=first.timestamp(), end=this_month.timestamp()
         )
-        champions_line = [
+        champion_lines = [
             f"{_month_name(month)}: {escape(name)} ({plural(points, 'game point')})"
             for month, _, name, points in champions(results)
         ]
@@ -194,7 +194,7 @@ class Seasons:
             + ([_hand(h) for h in perfect] or ["None yet: the odds are 80 in 12,994,800."]),
             ["**Hands of 24 or more**"] + ([_hand(h) for h in great] or ["None yet."]),
             ["**Season champions** (most game points in a month)"]
-            + (champions_line or ["None yet: the first is crowned when a month with games ends."]),
+            + (champion_lines or ["None yet: the first is crowned when a month with games ends."]),
             ["**Tournament champions**"]
             + (
                 [_champion(c) for c in crowned]
