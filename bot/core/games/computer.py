@@ -219,9 +219,10 @@ def answers_later(seats: Sequence[SeatRecord], game: Game) -> bool:
     return seat is not None and game.phase is Phase.PLAY and seats[seat].level in THINKS_AT_LENGTH
 
 
-#: The shows (the kept hand's and the crib's sizes, and the points) whose rank tables are
-#: built and whose claims are worked out: the two follow from these alone.
-_READY: set[tuple[int, int, Points]] = set()
+#: The sizes of show (cards with the starter) and the points whose rank tables are built.
+_TABLES_BUILT: set[tuple[int, Points]] = set()
+#: The sizes of a hand's and a crib's show and the points whose claims are worked out.
+_CLAIMS_KNOWN: set[tuple[int, int, Points]] = set()
 
 
 async def tables_ready(rules: Rules) -> None:
@@ -231,17 +232,20 @@ async def tables_ready(rules: Rules) -> None:
     more to build, and its 41 claims some 60 ms more, which on the event loop would hold
     every other game (and keep the interaction that opened the game from being answered in
     time). The standard game's tables are built at start-up already."""
-    shows = (rules.kept, rules.crib_size, rules.points)
-    if shows in _READY:
+    sizes = {(rules.kept + 1, rules.points), (rules.crib_size + 1, rules.points)}
+    missing = sizes - _TABLES_BUILT
+    claims = (rules.kept + 1, rules.crib_size + 1, rules.points)
+    if not missing and claims in _CLAIMS_KNOWN:
         return
-    await asyncio.to_thread(_build_tables, rules)
-    _READY.add(shows)
+    await asyncio.to_thread(_build_tables, missing, rules)
+    _TABLES_BUILT.update(missing)
+    _CLAIMS_KNOWN.add(claims)
 
 
-def _build_tables(rules: Rules) -> None:
-    # (The engine keeps each: a size that two shows share is built once.)
-    for size in {rules.kept + 1, rules.crib_size + 1}:
-        rank_table(size, rules.points)
+def _build_tables(sizes: set[tuple[int, Points]], rules: Rules) -> None:
+    for size, points in sizes:
+        rank_table(size, points)
+    # (Kept by the engine: the count menus ask again at each show.)
     claim_values(rules)
 
 

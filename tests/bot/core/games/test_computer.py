@@ -354,7 +354,8 @@ async def test_a_manual_shows_claims_are_worked_out_once_and_off_the_event_loop(
 
     monkeypatch.setattr(computer, "claim_values", claims)
     monkeypatch.setattr(computer, "rank_table", table)
-    monkeypatch.setattr(computer, "_READY", set())
+    monkeypatch.setattr(computer, "_CLAIMS_KNOWN", set())
+    monkeypatch.setattr(computer, "_TABLES_BUILT", set())
     rules = named("seven_card").rules(2, 181)
     await computer.tables_ready(rules)
     await computer.tables_ready(rules)
