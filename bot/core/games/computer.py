@@ -32,7 +32,7 @@ from engine.phase import Phase
 from engine.players import LEVELS, Player, make_player, role_crib
 from engine.players.claims import calls_muggins, computer_claim
 from engine.rules import PlayEnd, Points, Rules
-from engine.scoring import claim_values, rank_table
+from engine.scoring import rank_table
 from engine.variants import STANDARD, named
 from engine.views import PublicView, SeatView
 
@@ -221,32 +221,25 @@ def answers_later(seats: Sequence[SeatRecord], game: Game) -> bool:
 
 #: The sizes of show (cards with the starter) and the points whose rank tables are built.
 _TABLES_BUILT: set[tuple[int, Points]] = set()
-#: The sizes of a hand's and a crib's show and the points whose claims are worked out.
-_CLAIMS_KNOWN: set[tuple[int, int, Points]] = set()
 
 
 async def tables_ready(rules: Rules) -> None:
-    """Have the engine's rank tables for the shows of ``rules`` built, and the values a
-    claim at its manual show may name worked out (once per process each), in a thread: the
-    six-card show of seven-card cribbage takes a table of 18,395 rank multisets, a second or
-    more to build, and its 41 claims some 60 ms more, which on the event loop would hold
-    every other game (and keep the interaction that opened the game from being answered in
-    time). The standard game's tables are built at start-up already."""
+    """Have the engine's rank tables for the shows of ``rules`` built (once per process),
+    in a thread: the six-card show of seven-card cribbage takes a table of 18,395 rank
+    multisets, a second or more to build, which on the event loop would hold every other
+    game (and keep the interaction that opened the game from being answered in time). The
+    standard game's are built at start-up already."""
     sizes = {(rules.kept + 1, rules.points), (rules.crib_size + 1, rules.points)}
     missing = sizes - _TABLES_BUILT
-    claims = (rules.kept + 1, rules.crib_size + 1, rules.points)
-    if not missing and claims in _CLAIMS_KNOWN:
+    if not missing:
         return
-    await asyncio.to_thread(_build_tables, missing, rules)
+    await asyncio.to_thread(_build_tables, missing)
     _TABLES_BUILT.update(missing)
-    _CLAIMS_KNOWN.add(claims)
 
 
-def _build_tables(sizes: set[tuple[int, Points]], rules: Rules) -> None:
+def _build_tables(sizes: set[tuple[int, Points]]) -> None:
     for size, points in sizes:
         rank_table(size, points)
-    # (Kept by the engine: the count menus ask again at each show.)
-    claim_values(rules)
 
 
 def snapshot_views(game: Game) -> dict[int, SeatView]:

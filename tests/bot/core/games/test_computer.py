@@ -6,14 +6,12 @@ from __future__ import annotations
 
 import json
 import re
-import threading
 
 import pytest
 
 from bot.core.base.replies import Answer, User
 from bot.core.base.text import Names
 from bot.core.base.views import LobbyControls
-from bot.core.games import computer
 from bot.core.games.computer import LEVEL_BLURBS, LEVELS
 from bot.core.pictures.board import WIDTH as BOARD_WIDTH
 from bot.core.pictures.canvas import drawable, fit
@@ -22,8 +20,7 @@ from bot.core.standings.words import NAME_WIDTH
 from bot.store import Store
 from engine.game import Game
 from engine.phase import Phase
-from engine.rules import Points, Rules
-from engine.variants import named
+from engine.rules import Rules
 from tests.helpers.cast import AL, BEA, CHANNEL, CY, GUILD
 from tests.helpers.service_driver import (
     Clock,
@@ -336,27 +333,3 @@ async def test_results_against_the_computer_are_kept_apart(store: Store, clock: 
 def test_every_level_has_a_blurb_for_the_menus() -> None:
     assert set(LEVEL_BLURBS) == set(LEVELS)
     assert all(0 < len(blurb) <= 100 for blurb in LEVEL_BLURBS.values())
-
-
-async def test_a_manual_shows_claims_are_worked_out_once_and_off_the_event_loop(
-    monkeypatch: pytest.MonkeyPatch,
-) -> None:
-    # Seven-card's 41 claims take some 60 ms to work out: asked first by the count menus at
-    # the first show, they held every other game on the event loop.
-    in_main: list[bool] = []
-
-    def claims(rules: Rules) -> tuple[int, ...]:
-        in_main.append(threading.current_thread() is threading.main_thread())
-        return ()
-
-    def table(size: int, points: Points) -> None:
-        in_main.append(threading.current_thread() is threading.main_thread())
-
-    monkeypatch.setattr(computer, "claim_values", claims)
-    monkeypatch.setattr(computer, "rank_table", table)
-    monkeypatch.setattr(computer, "_CLAIMS_KNOWN", set())
-    monkeypatch.setattr(computer, "_TABLES_BUILT", set())
-    rules = named("seven_card").rules(2, 181)
-    await computer.tables_ready(rules)
-    await computer.tables_ready(rules)
-    assert in_main == [False, False, False], "two tables and the claims, each once, in a thread"
