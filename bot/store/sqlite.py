@@ -60,6 +60,34 @@ def _unusable(error: sqlite3.Error, path: Path) -> UnusableStore:
     return UnusableStore(f"SQLite cannot use it ({error}).")
 
 
+#: How long opening waits for another process's switch of a new file to WAL mode: as long as
+#: SQLite's busy timeout waits for a lock.
+_WAL_SWITCH_SECONDS = 5.0
+
+
+async def _switch_to_wal(db: aiosqlite.Connection) -> None:
+    """Put the file in WAL mode, waiting out another process doing the same.
+
+    Two processes opening a new file together both hold a read lock and both need the
+    exclusive one to change the journal mode: SQLite sees the deadlock and answers one of them
+    SQLITE_BUSY at once, without its busy handler. That one tries again, briefly apart, until
+    the other has switched the file (then the switch is a no-op) or the busy timeout has passed.
+    """
+    loop = asyncio.get_running_loop()
+    deadline = loop.time() + _WAL_SWITCH_SECONDS
+    pause = 0.005
+    while True:
+        try:
+            await db.execute("PRAGMA journal_mode = WAL")
+            return
+        except sqlite3.OperationalError as error:
+            busy = getattr(error, "sqlite_errorname", "").startswith("SQLITE_BUSY")
+            if not busy or loop.time() + pause > deadline:
+                raise
+        await asyncio.sleep(pause)
+        pause = min(pause * 2, 0.1)
+
+
 async def _prepare(db: aiosqlite.Connection) -> None:
     """The connection's settings, and a write that changes nothing, rolled back (the schema
     version set to itself): SQLite refuses it at once when the file or its folder is
@@ -70,7 +98,7 @@ async def _prepare(db: aiosqlite.Connection) -> None:
         # chosen before the first table; an older file needs one VACUUM, python -m
         # python -m bot compact).
         await db.execute("PRAGMA auto_vacuum = INCREMENTAL")
-    await db.execute("PRAGMA journal_mode = WAL")
+    await _switch_to_wal(db)
     await db.execute("PRAGMA foreign_keys = ON")
     await db.execute("PRAGMA synchronous = NORMAL")
     await db.execute("PRAGMA busy_timeout = 5000")

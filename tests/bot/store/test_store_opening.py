@@ -163,3 +163,63 @@ async def test_only_the_open_game_constraint_means_the_channel_is_busy(tmp_path:
         assert await store.open_game_in_channel(11) is None
     finally:
         await store.close()
+
+
+def _busy_error(folder: Path) -> sqlite3.OperationalError:
+    """A real SQLITE_BUSY, as SQLite answers a lock it will not wait for."""
+    path = folder / "locked.db"
+    holder = sqlite3.connect(path, isolation_level=None)
+    other = sqlite3.connect(path, timeout=0, isolation_level=None)
+    try:
+        holder.execute("BEGIN EXCLUSIVE")
+        with pytest.raises(sqlite3.OperationalError) as caught:
+            other.execute("SELECT * FROM sqlite_master")
+    finally:
+        other.close()
+        holder.close()
+    assert caught.value.sqlite_errorname == "SQLITE_BUSY"
+    return caught.value
+
+
+def _wal_switch_answers(
+    monkeypatch: pytest.MonkeyPatch, busy: sqlite3.OperationalError, times: int
+) -> list[str]:
+    """Make the first ``times`` switches to WAL mode answer ``busy`` at once, as SQLite answers
+    the second of two processes switching a new file together (a deadlock: it does not call its
+    busy handler). Returns the statements seen, to count the tries."""
+    import aiosqlite
+
+    seen: list[str] = []
+    execute = aiosqlite.Connection.execute
+
+    async def answering(self: aiosqlite.Connection, sql: str, *args: object) -> object:
+        if sql == "PRAGMA journal_mode = WAL":
+            seen.append(sql)
+            if len(seen) <= times:
+                raise busy
+        return await execute(self, sql, *args)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(aiosqlite.Connection, "execute", answering)
+    return seen
+
+
+async def test_a_switch_to_wal_answered_busy_is_tried_again(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    seen = _wal_switch_answers(monkeypatch, _busy_error(tmp_path), times=3)
+    path = tmp_path / "new.db"
+    async with await Store.open(path) as store:
+        assert len(seen) == 4
+        assert [tuple(row) for row in await store.db.fetch("PRAGMA journal_mode")] == [("wal",)]
+
+
+async def test_a_switch_to_wal_busy_beyond_the_timeout_is_refused(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from bot.store import sqlite
+
+    monkeypatch.setattr(sqlite, "_WAL_SWITCH_SECONDS", 0.05)
+    seen = _wal_switch_answers(monkeypatch, _busy_error(tmp_path), times=10_000)
+    with pytest.raises(UnusableStore, match=r"database is locked"):
+        await Store.open(tmp_path / "new.db")
+    assert 1 < len(seen) < 100
