@@ -23,6 +23,12 @@ from discord.ext import commands
 log = logging.getLogger("tinybot")
 
 IDENTIFY_INTERVAL = 5.0
+#: Added to the 5 s: the emulator times an IDENTIFY when it reads the frame, and on a busy
+#: machine it may read the first of two a few milliseconds later than the second, after it was
+#: sent (a whole suite under load once saw the second shard's IDENTIFY "too soon" by that much;
+#: the gap it read was 5.001 s to 5.008 s when it passed). Over a real network a client's
+#: connection time gives the same room; on localhost it takes a millisecond.
+IDENTIFY_MARGIN = 0.25
 #: Loop time of this process's latest IDENTIFY, by bot token.
 _last_identify: dict[str, float] = {}
 
@@ -402,12 +408,14 @@ class TinyBot(commands.Bot):
     async def before_identify_hook(self, shard_id: int | None, *, initial: bool = False) -> None:
         # Discord (and fakediscord) take one IDENTIFY per 5 s per token (max_concurrency 1) and
         # answer one sooner with op 9. discord.py's own hook sleeps 5 s before every IDENTIFY
-        # but the first; this one waits only what is left of the 5 s since this process's last
-        # IDENTIFY with the same token, so restarts and op 9 in the tests cost no more than
-        # Discord requires (and each test's emulator, with its own token, none).
+        # but the first; this one waits only what is left of the 5 s (and its margin) since this
+        # process's last IDENTIFY with the same token, so restarts and op 9 in the tests cost no
+        # more than Discord requires (and each test's emulator, with its own token, none).
         token = self.http.token or ""
         loop = asyncio.get_running_loop()
-        wait = _last_identify.get(token, -math.inf) + IDENTIFY_INTERVAL - loop.time()
+        wait = (
+            _last_identify.get(token, -math.inf) + IDENTIFY_INTERVAL + IDENTIFY_MARGIN - loop.time()
+        )
         if wait > 0:
             await asyncio.sleep(wait)
         _last_identify[token] = loop.time()
