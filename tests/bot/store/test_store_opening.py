@@ -197,7 +197,7 @@ def _wal_switch_answers(
             seen.append(sql)
             if len(seen) <= times:
                 raise busy
-        return await execute(self, sql, *args)  # type: ignore[arg-type]
+        return await execute(self, sql, *args)
 
     monkeypatch.setattr(aiosqlite.Connection, "execute", answering)
     return seen
