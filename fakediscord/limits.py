@@ -18,6 +18,8 @@ MAX_ROW_BUTTONS = 5
 MAX_SELECT_OPTIONS = 25
 MAX_CUSTOM_ID = 100
 MAX_BUTTON_LABEL = 80
+MAX_CHOICES = 25
+MAX_CHOICE_TEXT = 100
 COMPONENTS_V2 = 1 << 15
 
 BUTTON = 2
@@ -94,6 +96,41 @@ def check_message(
         raise invalid_form(errors)
     if not editing and not has_files and not (content or embeds or components or body.get("poll")):
         raise empty_message()
+
+
+def check_choices(choices: list[Any]) -> None:
+    """Raise `DiscordError` 50035 if an autocomplete answer's choices break Discord's limits:
+    at most 25, each with a name of 1 to 100 characters and a value (a string value of at
+    most 100 characters)."""
+    errors: dict[str, Any] = {}
+    if len(choices) > MAX_CHOICES:
+        errors.update(
+            _error(
+                "data.choices", "BASE_TYPE_MAX_LENGTH", f"Must be {MAX_CHOICES} or fewer in length."
+            )
+        )
+    bad_length = f"Must be between 1 and {MAX_CHOICE_TEXT} in length."
+    for n, choice in enumerate(choices):
+        at = f"data.choices.{n}"
+        if not isinstance(choice, dict):
+            errors.update(_error(at, "MODEL_TYPE_CONVERT", "Only dictionaries may be used."))
+            continue
+        name = choice.get("name")
+        if not isinstance(name, str) or not 1 <= len(name) <= MAX_CHOICE_TEXT:
+            errors.update(_error(f"{at}.name", "BASE_TYPE_BAD_LENGTH", bad_length))
+        value = choice.get("value")
+        if value is None:
+            errors.update(_error(f"{at}.value", "BASE_TYPE_REQUIRED", "This field is required"))
+        elif isinstance(value, str) and len(value) > MAX_CHOICE_TEXT:
+            errors.update(
+                _error(
+                    f"{at}.value",
+                    "BASE_TYPE_MAX_LENGTH",
+                    f"Must be {MAX_CHOICE_TEXT} or fewer in length.",
+                )
+            )
+    if errors:
+        raise invalid_form(errors)
 
 
 def check_laid_out(content: str, embeds: list[dict[str, Any]]) -> None:

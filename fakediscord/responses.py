@@ -35,7 +35,7 @@ from fakediscord.interactions import (
     Callback,
     Interaction,
 )
-from fakediscord.limits import COMPONENTS_V2, check_laid_out, check_message
+from fakediscord.limits import COMPONENTS_V2, check_choices, check_laid_out, check_message
 from fakediscord.model import (
     EPHEMERAL,
     LOADING,
@@ -288,12 +288,7 @@ class BotSide(SharedState):
             interaction.original = message
         elif kind == AUTOCOMPLETE_RESULT:
             choices = list(data.get("choices") or [])
-            if len(choices) > 25 or any(len(str(c.get("name", ""))) > 100 for c in choices):
-                raise form_error(
-                    "data.choices",
-                    "BASE_TYPE_MAX_LENGTH",
-                    "At most 25 choices, with names of at most 100 characters.",
-                )
+            check_choices(choices)
             interaction.choices = choices
         elif kind == LAUNCH_ACTIVITY:
             # "Only available for apps with Activities enabled" (Interaction Callback Type).

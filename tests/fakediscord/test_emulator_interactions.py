@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import re
+
 import pytest
 
-from fakediscord import EmulatorUsageError
+from fakediscord import BotFailure, EmulatorUsageError
 from fakediscord.model import Message
 from fakediscord.testing import InProcessBot
 from tests.helpers.emulator_world import TinyWorld
@@ -205,3 +207,24 @@ async def test_commands_are_offered_only_where_and_to_whom_discord_would(
     assert r.content == "moderated"
     with pytest.raises(EmulatorUsageError, match="DMs"):
         await table.fd.slash(mo, table.fd.dm_channel(mo), "/tinymod")
+
+
+@pytest.mark.parametrize(
+    ("typed", "field"),
+    [
+        ("many", "data.choices: Must be 25 or fewer in length."),
+        ("long", "data.choices.0.value: Must be 100 or fewer in length."),
+        ("blank", "data.choices.0.name: Must be between 1 and 100 in length."),
+    ],
+)
+async def test_autocomplete_choices_beyond_discords_limits_are_refused(
+    table: TinyWorld, tiny: InProcessBot, typed: str, field: str
+) -> None:
+    fd = table.fd
+    # The bot answers with what Discord refuses: its callback is a 400, which discord.py logs
+    # (the user would see "Loading options failed"), and the wait for its answer ends there.
+    with pytest.raises(BotFailure, match=re.escape(field)):
+        await fd.autocomplete(table.al, table.general, f"/tiny pick card:{typed}")
+    assert tiny.take_errors()
+    [refused] = [r for r in fd.requests if r.template.endswith("/callback")]
+    assert (refused.status, refused.code) == (400, 50035)

@@ -188,6 +188,13 @@ async def pick(interaction: discord.Interaction, card: str) -> None:
 async def pick_complete(
     interaction: discord.Interaction, current: str
 ) -> list[app_commands.Choice[str]]:
+    # Three inputs answer with what Discord refuses (the emulator must refuse it too).
+    if current == "many":  # 26 choices, one over the 25
+        return [app_commands.Choice(name=f"card {n}", value=str(n)) for n in range(26)]
+    if current == "long":  # a value of 102 characters
+        return [app_commands.Choice(name="long", value="5H" * 51)]
+    if current == "blank":  # a name of none
+        return [app_commands.Choice(name="", value="5H")]
     cards = ["5H", "5D", "JD", "QS"]
     return [app_commands.Choice(name=c, value=c) for c in cards if c.startswith(current.upper())]
 
