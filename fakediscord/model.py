@@ -14,6 +14,8 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any
 
+from fakediscord.mentions import Pings
+
 if TYPE_CHECKING:
     from fakediscord.server import FakeDiscord
 
@@ -264,6 +266,8 @@ class Message:
     history: list[MessageVersion] = field(default_factory=list)
     #: The thread started from this message (it has the message's id), if any.
     thread: Channel | None = None
+    #: Whom the message notified when it was posted (`fakediscord.mentions`).
+    pinged: Pings = field(default_factory=Pings)
 
     @property
     def ephemeral(self) -> bool:

@@ -36,6 +36,7 @@ from fakediscord.interactions import (
     Interaction,
 )
 from fakediscord.limits import COMPONENTS_V2, check_choices, check_laid_out, check_message
+from fakediscord.mentions import check_allowed_mentions, pings
 from fakediscord.model import (
     EPHEMERAL,
     LOADING,
@@ -44,6 +45,7 @@ from fakediscord.model import (
     Message,
     User,
     iso_now,
+    words_of,
 )
 from fakediscord.shared import SharedState
 from fakediscord.switches import Limits
@@ -159,6 +161,7 @@ class BotSide(SharedState):
         if channel.deleted:
             raise unknown_channel()
         check_message(body, has_files=bool(files) or flags is not None)
+        check_allowed_mentions(body.get("allowed_mentions"))
         if check_post(channel, author):
             self.world.on_channel_updated(channel)  # the message reopened the thread
         attachments = self._attachments(body, files, [])
@@ -175,6 +178,9 @@ class BotSide(SharedState):
         )
         if ephemeral_for is not None:
             message.flags |= EPHEMERAL
+        else:
+            text = words_of(message.content, message.components)
+            message.pinged = pings(text, body.get("allowed_mentions"))
         if interaction is not None:
             message.interaction_id = interaction.id
             message.interaction_user = interaction.user
@@ -190,6 +196,7 @@ class BotSide(SharedState):
     ) -> None:
         """Edit `message`; `way` (rest, webhook, callback) is how, for `fd.counters.edits`."""
         check_message(body, editing=True, was_v2=bool(message.flags & COMPONENTS_V2))
+        check_allowed_mentions(body.get("allowed_mentions"))
         if message.deleted:
             raise unknown_message()
         check_edit(message.channel, message.author)

@@ -94,8 +94,12 @@ tiny = app_commands.Group(name="tiny", description="Emulator test commands")
 
 
 @tiny.command(description="Say text back")
-async def echo(interaction: discord.Interaction, text: str, times: int = 1) -> None:
-    await interaction.response.send_message(" ".join([text] * times))
+async def echo(
+    interaction: discord.Interaction, text: str, times: int = 1, quiet: bool = False
+) -> None:
+    # quiet: notify no one, whatever the text mentions.
+    mentions = discord.AllowedMentions.none() if quiet else discord.utils.MISSING
+    await interaction.response.send_message(" ".join([text] * times), allowed_mentions=mentions)
 
 
 @app_commands.command(description="An option with fixed choices")
