@@ -140,7 +140,10 @@ class CribbageBot(commands.AutoShardedBot):
             # How long after READY on_ready waits for one more server (GUILD_READY_SECONDS).
             guild_ready_timeout=settings.guild_ready_seconds,
             member_cache_flags=discord.MemberCacheFlags.none(),
-            allowed_mentions=discord.AllowedMentions(everyone=False, roles=False, users=True),
+            # Nothing the bot says notifies anyone unless it names whom (a message view's
+            # mentions, a thread post's): a name or a tournament typed as "<@id>" or
+            # "@everyone" is then only text, in replies too.
+            allowed_mentions=discord.AllowedMentions.none(),
             shard_count=settings.shard_count or 1,
             # Every send is checked against this process's lease right before it is written.
             http_trace=fence_trace(),

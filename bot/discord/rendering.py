@@ -55,7 +55,8 @@ def _mentions(view: MessageView) -> discord.AllowedMentions:
     """Only the users a message is meant to notify are pinged; names are never mentions."""
     if not view.mentions:
         return discord.AllowedMentions.none()
-    return discord.AllowedMentions(users=[discord.Object(uid) for uid in view.mentions])
+    users = [discord.Object(uid) for uid in view.mentions]
+    return discord.AllowedMentions(everyone=False, roles=False, replied_user=False, users=users)
 
 
 #: Characters Discord takes in all the text displays of a Components V2 message (the limit the

@@ -19,6 +19,7 @@ from bot.store import Store
 from engine.phase import Phase
 from fakediscord import Message, User
 from fakediscord.limits import COMPONENTS_V2
+from fakediscord.mentions import Pings
 from fakediscord.testing import BotLauncher, BotProcess
 from tests.helpers.bot_db import Snapshot, latest_game_id, owned_messages, read_game
 from tests.helpers.card_leaks import cards_in_text, hidden_from
@@ -387,3 +388,20 @@ async def test_any_hand_is_counted_privately_or_for_the_channel(
         al, world.general, "/cribbage count-hand cards:5H 5D JC QS starter:5"
     )
     assert [c["value"] for c in starters] == ["5C", "5S"]
+
+
+async def test_a_name_that_reads_as_a_mention_notifies_no_one(
+    world: World, bot: BotProcess
+) -> None:
+    # Someone whose name is written like mentions: the bot's answers name them, in text
+    # replies as in its messages, and notify no one.
+    fd = world.fd
+    bea = world.players[1]
+    cy = fd.add_user(f"@everyone <@{bea.id}> <@&{world.guild.id}>")
+    world.guild.add_member(cy)
+    stats = await fd.slash(cy, world.general, "/cribbage stats")
+    assert stats.original is not None and not stats.ephemeral
+    opened = await fd.slash(cy, world.general, "/cribbage new players:2 target:61")
+    assert opened.original is not None
+    for said in (stats.original, opened.original):
+        assert f"@everyone <@{bea.id}" in said.words() and said.pinged == Pings(), said.words()

@@ -11,6 +11,7 @@ import random
 import re
 
 from fakediscord import FakeDiscord, Message
+from fakediscord.mentions import Pings
 from fakediscord.testing import BotLauncher
 from tests.helpers.bot_db import dm_refusals
 from tests.helpers.table_driver import AWAY_NOTICE, TableDriver, World, start_again, until
@@ -45,6 +46,7 @@ async def test_closed_dms_are_told_once_per_deal_even_across_a_restart(
     notices = driver.dm_notices()
     assert len(notices) == 1 and not notices[0].ephemeral
     assert f"<@{bea.id}>" in notices[0].words() and "/cribbage hand" in notices[0].words()
+    assert notices[0].pinged == Pings(frozenset({bea.id})), "Bea, and only Bea, is notified"
     assert _refused(fd) == 1
 
     # A restart remembers it (the database does): no second notice, no DM tried in this deal.
@@ -56,6 +58,7 @@ async def test_closed_dms_are_told_once_per_deal_even_across_a_restart(
     # channel, once.
     away = await until(fd, lambda: _away(driver))
     assert len(away) == 1 and f"<@{bea.id}>" in away[0].words() and not away[0].ephemeral
+    assert away[0].pinged == Pings(frozenset({bea.id}))
     await until(fd, lambda: [m for m in fd.dms(al) if "the table is waiting" in m.words()])
     await driver.expect_current()
     assert len(driver.dm_notices()) == 1 and _refused(fd) == 1

@@ -11,6 +11,7 @@ from pathlib import Path
 from bot.core.tournaments.records import Decided
 from bot.store import Store
 from fakediscord import Channel, FakeDiscord, Message, User
+from fakediscord.mentions import Pings
 from fakediscord.model import CREATE_PUBLIC_THREADS
 from fakediscord.testing import BotLauncher, BotProcess
 from tests.helpers.backends import BOTH_DATABASES
@@ -82,6 +83,10 @@ async def _play_round(
             await until(fd, dealt)
             found = _PAIRING.match(thread.name)
             assert found is not None
+            # The post the thread starts from calls both players, and no one else, to it.
+            post = next(m for m in world.general.messages if m.id == thread.id)
+            pair = frozenset(by_name[found.group(n)].id for n in (2, 3))
+            assert post.pinged == Pings(pair), post.words()
             loser = by_name[found.group(_RESIGNS[game] + 1)]
             resigned = await resign(fd, loser, thread)
             assert resigned.original is not None and "resigned" in resigned.original.words().lower()
@@ -219,6 +224,7 @@ async def test_a_round_robin_of_four(world: World, bot: BotProcess) -> None:
         fd, lambda: [m for m in world.general.messages if "wins the round robin" in m.words()]
     )
     crowned = next(u for u in players if f"<@{u.id}>" in champion[0].words())
+    assert champion[0].pinged == Pings(frozenset({crowned.id})), "the champion is notified"
     fame = (await fd.slash(world.spectator, world.general, "/cribbage halloffame")).words()
     lines = fame.splitlines()
     entry = lines[lines.index("**Tournament champions**") + 1]
