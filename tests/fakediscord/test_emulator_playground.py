@@ -176,7 +176,8 @@ async def test_mistakes_are_told_in_words_not_python() -> None:
     assert len(errors) == 8, text
     for line in errors:
         assert not re.search(r"\[['\"]|['\"]\]|Message\(|\{'", line), line
-    assert "! Options are typed as name:value, such as text:hello (options: text, times, quiet)" in text
+    told = "! Options are typed as name:value, such as text:hello (options: text, times, quiet)"
+    assert told in text
     assert "! /tiny needs one of:" in text and "echo, secret" in text
     assert "! Option text is given twice." in text
     assert '! times: "many" is not a whole number' in text
