@@ -191,23 +191,25 @@ async def test_the_boards_before_the_first_deal_mark_who_deals_first(service: Se
     ("variant", "seated", "title"),
     [
         ("standard", 4, "Al & Cy v Bea & Dee, to 121"),
-        ("six_hand", 6, "Al & Cy & Eve v Bea & Dee & Flo, to 121"),
-        ("six_hand_pairs", 6, "Al & Dee v Bea & Eve v Cy & Flo, to 121"),
-        ("five_hand", 5, "Al v Bea v Cy v Dee v Eve, to 121"),
+        ("six_hand", 6, "Al & Cy & Eve v Bea & Dee & Flo, six-hand cribbage to 121"),
+        ("six_hand_pairs", 6, "Al & Dee v Bea & Eve v Cy & Flo, six-hand cribbage in pairs to 121"),
+        ("five_hand", 5, "Al v Bea v Cy v Dee v Eve, five-hand cribbage to 121"),
+        ("seven_card", 2, "Al v Bea, seven-card cribbage to 181"),
     ],
 )
 async def test_the_pages_title_names_the_sides_as_the_table_does(
     service: Services, variant: str, seated: int, title: str
 ) -> None:
     # Teams are one side each, as the lobby's "Partners: Al & Cy & Eve against Bea & Dee &
-    # Flo." says, not six players each for themselves.
+    # Flo." says, not six players each for themselves; a variant is named.
     users = [AL, BEA, CY, DEE, EVE, FLO][:seated]
-    opened = await open_table(service, users, target=121, variant=variant)
+    target = int(title.rsplit(" ", 1)[1])
+    opened = await open_table(service, users, target=target, variant=variant)
     loaded = await _loaded(service, opened.outcomes[0].game_id or 0)
     seen = table_seen(loaded.record, loaded)
     assert seen.title == title
     assert f"<h1>{html.escape(title)}</h1>" in spectator_page(seen, "/g/1/x", {})
     names = Names.of(loaded.game.public_view())
-    assert seen.title.split(", to ")[0] == " v ".join(
+    assert seen.title.rsplit(", ", 1)[0] == " v ".join(
         names.side(side) for side in range(names.num_sides)
     )

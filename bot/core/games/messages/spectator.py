@@ -16,6 +16,7 @@ from bot.core.games.games import Loaded
 from bot.core.games.messages.projection import board_of, settled
 from bot.core.games.records import GameRecord, GameStatus
 from engine.errors import RuleError
+from engine.variants import find, title_unless_standard
 
 __all__ = ["TableSeen", "table_seen"]
 
@@ -47,7 +48,8 @@ class TableSeen:
 
 def title_of(record: GameRecord) -> str:
     """ "Al v Bea, to 121": the sides, partners together as the table names them ("Al & Cy
-    & Eve v Bea & Dee & Flo"), of the seats taken so far in a lobby."""
+    & Eve v Bea & Dee & Flo"), of the seats taken so far in a lobby; a variant is named
+    ("Al v Bea, seven-card cribbage to 121"), as the lobby and the table name it."""
     seated = {s.seat: s.name for s in record.seats}
     try:
         sides = record.rules.sides
@@ -58,7 +60,9 @@ def title_of(record: GameRecord) -> str:
         for side in sides
         if any(seat in seated for seat in side)
     )
-    return f"{names or 'A new game'}, to {record.target}"
+    variant = title_unless_standard(find(record.variant))
+    game = f"{variant[:1].lower()}{variant[1:]} to" if variant else "to"
+    return f"{names or 'A new game'}, {game} {record.target}"
 
 
 def table_seen(record: GameRecord, loaded: Loaded | None, ratings: str = "") -> TableSeen:
