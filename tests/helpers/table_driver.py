@@ -815,9 +815,7 @@ class TableDriver:
         assert game is not None and self.replay is not None
         owned = self.owned()
         problems: list[str] = []
-        lobby = self.message("lobby", owned)
-        if lobby is None or lobby.components:
-            problems.append("the lobby is not there, closed")
+        problems += self._lobby_problems(owned)
         for key, states in self._states.items():
             latest = states[-1]
             found = self.message(key, owned)
@@ -829,6 +827,23 @@ class TableDriver:
         for seat, user in self.seats.items():
             problems += self._dm_problems(game, seat, user, owned)
         return problems
+
+    def _lobby_problems(self, owned: dict[str, OwnedMessage]) -> list[str]:
+        """Why the lobby does not show a game begun: it is not kept (which row, which message),
+        or it still shows its buttons (and how it came to: its versions)."""
+        row = owned.get("lobby")
+        if row is None:
+            return [f"no lobby is kept for the game (kept: {sorted(owned)})"]
+        lobby = self.fd.world.messages.get(row.message_id)
+        if lobby is None or lobby.deleted:
+            gone = "deleted" if lobby is not None else "not in Discord"
+            return [f"the lobby kept ({row.message_id}) is {gone}"]
+        if lobby.components:
+            seen = [
+                v.words().replace("\n", " / ")[-160:] for v in [*lobby.history, lobby.version()]
+            ]
+            return [f"the lobby still shows its buttons, after {len(seen)} versions: {seen}"]
+        return []
 
     def _dm_problems(
         self, game: Game, seat: int, user: User, owned: dict[str, OwnedMessage]
