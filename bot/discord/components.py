@@ -114,6 +114,11 @@ class _Control(discord.ui.DynamicItem[Any], template=r"(?!)"):
     """A component whose custom id is all its state. (This base matches no custom id; its
     subclasses, each with its own template, are the ones registered.)"""
 
+    def __init_subclass__(cls, *, template: str) -> None:
+        # \d in a template is 0-9 alone: an id forged with other digits ("١٢") names nothing,
+        # rather than the game its digits would read as.
+        super().__init_subclass__(template=re.compile(template, re.ASCII))
+
     @classmethod
     def parsed(cls, match: re.Match[str]) -> Self:
         """The component a custom id names."""

@@ -33,3 +33,15 @@ def test_a_review_page_of_every_seat_is_read_back() -> None:
         _parsed(button)
         match = re.fullmatch(ReviewButton.__discord_ui_compiled_template__, button.custom_id)
         assert match is not None and match["seat"] == str(seat) and match["page"] == "3"
+
+
+def test_an_id_with_digits_other_than_0_to_9_is_no_control() -> None:
+    # Python's \d takes any Unicode digit, and int() reads "١٢" as 12: a forged id must not.
+    for forged in ("crib:١٢:lobby:join", "crib:review:١٢", "crib:daily:２０２６１１２６"):
+        assert not any(
+            re.fullmatch(kind.__discord_ui_compiled_template__, forged) for kind in DYNAMIC_ITEMS
+        ), forged
+    assert any(
+        re.fullmatch(kind.__discord_ui_compiled_template__, "crib:12:lobby:join")
+        for kind in DYNAMIC_ITEMS
+    )
