@@ -33,8 +33,16 @@ from engine.game import Game
 from engine.phase import Phase
 from engine.scoring import claim_values, score_hand
 from fakediscord import FakeDiscord, Message, User
+from fakediscord.model import walk_components
 from fakediscord.runner import BotLauncher
-from tests.helpers.bot_db import OwnedMessage, Snapshot, latest_game_id, owned_messages, read_game
+from tests.helpers.bot_db import (
+    OwnedMessage,
+    Snapshot,
+    latest_game_id,
+    logged_actions,
+    owned_messages,
+    read_game,
+)
 from tests.helpers.card_leaks import LeakWatch, hidden_from, public_cards, revealed_by
 from tests.helpers.expected_views import live_controls
 from tests.helpers.table_driver import World, until
@@ -463,15 +471,24 @@ def _claim_range(claims: tuple[int, ...]) -> str:
 TABLES = every_table()
 
 
-@pytest.mark.parametrize("table", TABLES, ids=[str(t).replace(" ", "-") for t in TABLES])
-async def test_a_manual_show_at_every_table(world: World, bots: BotLauncher, table: Table) -> None:
-    fd = world.fd
+def _seated(world: World, table: Table) -> list[User]:
+    """The people who fill ``table``: the world's players, then more members."""
     users = list(world.players)
-    for name in MORE_NAMES:
-        user = fd.add_user(name)
+    for name in MORE_NAMES[: max(0, table.players - len(users))]:
+        user = world.fd.add_user(name)
         world.guild.add_member(user)
         users.append(user)
-    users = users[: table.players]
+    return users[: table.players]
+
+
+def _ids(tables: list[Table]) -> list[str]:
+    return [str(t).replace(" ", "-") for t in tables]
+
+
+@pytest.mark.parametrize("table", TABLES, ids=_ids(TABLES))
+async def test_a_manual_show_at_every_table(world: World, bots: BotLauncher, table: Table) -> None:
+    fd = world.fd
+    users = _seated(world, table)
     await bots.process(database=world.database, dev_guild=world.guild.id)
     played = ManualTable(world, users)
     await played.open(table)
@@ -496,3 +513,56 @@ async def test_a_manual_show_at_every_table(world: World, bots: BotLauncher, tab
     assert played.watch is not None and played.watch.cards_seen > 20
     refused = [(r.route, r.status, r.code) for r in fd.requests if r.status >= 400]
     assert not refused, refused
+
+
+#: The tables where a claim has the most opponents: five each for themselves, and teams of
+#: two (whose partner must not be offered Muggins!).
+CROWDED = [t for t in TABLES if t.players == 5 or t.teams == "pairs"]
+
+
+@pytest.mark.parametrize("table", CROWDED, ids=_ids(CROWDED))
+async def test_a_claim_no_opponent_answers_is_closed_by_the_clock(
+    world: World, bots: BotLauncher, table: Table
+) -> None:
+    fd = world.fd
+    users = _seated(world, table)
+    env = {"MUGGINS_SECONDS": "5"}
+    await bots.process(database=world.database, dev_guild=world.guild.id, env=env)
+    played = ManualTable(world, users)
+    await played.open(table)
+    await played.play_to_the_show()
+    turn = played.game.count_turn
+    assert turn is not None
+    await played.claim(played.worth())
+    claimed = played.snap
+    assert claimed is not None and played.game.muggins_window is not None
+    buttons = {f"crib:{played.game_id}:{kind}:{claimed.version}" for kind in ("muggins", "pass")}
+
+    def ids(components: list[dict[str, Any]]) -> set[str]:
+        return {str(item.get("custom_id", "")) for item in walk_components(components)}
+
+    def offered(seat: int, now: bool) -> bool:
+        """Whether a DM of ``seat`` shows the claim's buttons (``now``), or ever did."""
+        for message in played.fd.dms(users[seat]):
+            versions = [message.version()] if now else [*message.history, message.version()]
+            if any(buttons <= ids(v.components) for v in versions):
+                return True
+        return False
+
+    # Nobody answers the claim: the clock closes its window.
+    await played.moved(claimed)
+    closed = logged_actions(world.database, played.game_id)[claimed.actions :]
+    assert closed[0] == {"type": "close_muggins", "seat": turn.seat}, closed
+    assert played.game.muggins_window is None
+    # Every opponent had been offered Muggins! and No muggins (checked in every version of
+    # their DMs: the clock may have closed the window before a slow machine read the buttons),
+    # none of the owner's side; then no one's hand message offers them any more.
+    opponents = played.opponents(turn.seat)
+    assert all(offered(seat, now=False) for seat in opponents)
+    sides = [s for s in range(len(users)) if s not in opponents]
+    assert not any(offered(seat, now=False) for seat in sides)
+    await until(fd, lambda: not any(offered(seat, now=True) for seat in opponents))
+    # The show goes on from the next owner's count menus.
+    if played.game.phase is Phase.SHOW and played.game.count_turn is not None:
+        await played.count_menus(users[played.game.count_turn.seat])
+    played.check_leaks(played.game)
