@@ -145,6 +145,32 @@ async def _completions(
     return [app_commands.Choice(name=c.name, value=c.value) for c in choices[:25]]
 
 
+async def _in_channel(
+    interaction: discord.Interaction[Any],
+    make: Callable[[int], Call],
+    *,
+    ephemeral: bool = True,
+) -> None:
+    """Run a game command for this channel (or thread), refusing it in the bot's own DMs;
+    ``ephemeral`` is how its answer will be seen. Where the bot is not a member (a DM between
+    people, a group DM, a server that did not invite it) the game is a private table
+    (:mod:`bot.core.games.messages.private_table`)."""
+    channel_id = _game_channel(interaction)
+    if channel_id is None:
+        await send_error(interaction, NEEDS_A_CHANNEL)
+        return
+    call = make(channel_id)
+    await io_of(interaction).command(interaction, call, ephemeral=ephemeral)
+
+
+async def _by_player(interaction: discord.Interaction[Any], act: Act) -> None:
+    """A game command of the user who used it, in this channel (or thread), refused in DMs:
+    ``act(core, channel, user)``."""
+    user = user_of(interaction)
+    core = _core(interaction)
+    await _in_channel(interaction, lambda ch: lambda: act(core, ch, user))
+
+
 class CribbageCommands(app_commands.Group):
     """``/cribbage ...``: every command of the game."""
 
@@ -156,31 +182,6 @@ class CribbageCommands(app_commands.Group):
             allowed_contexts=PLACES,
         )
         self.add_command(TournamentCommands())
-
-    async def _in_channel(
-        self,
-        interaction: discord.Interaction[Any],
-        make: Callable[[int], Call],
-        *,
-        ephemeral: bool = True,
-    ) -> None:
-        """Run a game command for this channel (or thread), refusing it in the bot's own
-        DMs; ``ephemeral`` is how its answer will be seen. Where the bot is not a member (a DM
-        between people, a group DM, a server that did not invite it) the game is a private
-        table (:mod:`bot.core.games.messages.private_table`)."""
-        channel_id = _game_channel(interaction)
-        if channel_id is None:
-            await send_error(interaction, NEEDS_A_CHANNEL)
-            return
-        call = make(channel_id)
-        await io_of(interaction).command(interaction, call, ephemeral=ephemeral)
-
-    async def _by_player(self, interaction: discord.Interaction[Any], act: Act) -> None:
-        """A game command of the user who used it, in this channel (or thread), refused in
-        DMs: ``act(core, channel, user)``."""
-        user = user_of(interaction)
-        core = _core(interaction)
-        await self._in_channel(interaction, lambda ch: lambda: act(core, ch, user))
 
     # -- lobby --------------------------------------------------------------------------------
 
@@ -230,7 +231,7 @@ class CribbageCommands(app_commands.Group):
         guild_id = interaction.guild_id
         private = not bot_is_member(interaction)
         lobbies = _core(interaction).lobbies
-        await self._in_channel(
+        await _in_channel(
             interaction,
             lambda channel: lambda: lobbies.new_game(
                 guild_id,
@@ -253,17 +254,17 @@ class CribbageCommands(app_commands.Group):
     @app_commands.command(name="join", description="Take a seat in this channel's game")
     async def join(self, interaction: discord.Interaction[Any]) -> None:
         """Join the lobby."""
-        await self._by_player(interaction, lambda core, ch, user: core.lobbies.join(ch, user))
+        await _by_player(interaction, lambda core, ch, user: core.lobbies.join(ch, user))
 
     @app_commands.command(name="leave", description="Give up your seat before the game starts")
     async def leave(self, interaction: discord.Interaction[Any]) -> None:
         """Leave the lobby."""
-        await self._by_player(interaction, lambda core, ch, user: core.lobbies.leave(ch, user))
+        await _by_player(interaction, lambda core, ch, user: core.lobbies.leave(ch, user))
 
     @app_commands.command(name="start", description="Deal the first hand once every seat is taken")
     async def start(self, interaction: discord.Interaction[Any]) -> None:
         """Start the game."""
-        await self._by_player(interaction, lambda core, ch, user: core.lobbies.start(ch, user))
+        await _by_player(interaction, lambda core, ch, user: core.lobbies.start(ch, user))
 
     @app_commands.command(
         name="cancel",
@@ -277,7 +278,7 @@ class CribbageCommands(app_commands.Group):
         user = user_of(interaction)
         lobbies = _core(interaction).lobbies
         moderator = is_moderator(interaction) if interaction.guild_id else False
-        await self._in_channel(
+        await _in_channel(
             interaction, lambda ch: lambda: lobbies.ask_cancel(ch, user, moderator=moderator)
         )
 
@@ -296,15 +297,13 @@ class CribbageCommands(app_commands.Group):
 
             await io_of(interaction).own_hand(interaction, call)
             return
-        await self._by_player(interaction, lambda core, ch, user: core.table.hand(ch, user))
+        await _by_player(interaction, lambda core, ch, user: core.table.hand(ch, user))
 
     @app_commands.command(name="discard", description="Put cards from your hand in the crib")
     @app_commands.describe(cards="The card(s) to throw, e.g. 5H JD (2 cards with 2 players)")
     async def discard(self, interaction: discord.Interaction[Any], cards: str) -> None:
         """Discard to the crib."""
-        await self._by_player(
-            interaction, lambda core, ch, user: core.moves.discard(ch, user, cards)
-        )
+        await _by_player(interaction, lambda core, ch, user: core.moves.discard(ch, user, cards))
 
     @discard.autocomplete("cards")
     async def _discard_cards(
@@ -318,7 +317,7 @@ class CribbageCommands(app_commands.Group):
     @app_commands.describe(card="The card to play, e.g. 5H; only cards you may play are offered")
     async def play(self, interaction: discord.Interaction[Any], card: str) -> None:
         """Play one card."""
-        await self._by_player(interaction, lambda core, ch, user: core.moves.play(ch, user, card))
+        await _by_player(interaction, lambda core, ch, user: core.moves.play(ch, user, card))
 
     @play.autocomplete("card")
     async def _play_card(
@@ -338,9 +337,7 @@ class CribbageCommands(app_commands.Group):
         points: app_commands.Range[int, 0, HIGHEST_CLAIM],
     ) -> None:
         """Claim the count of the hand you must count now."""
-        await self._by_player(
-            interaction, lambda core, ch, user: core.moves.count(ch, user, points)
-        )
+        await _by_player(interaction, lambda core, ch, user: core.moves.count(ch, user, points))
 
     @app_commands.command(
         name="status", description="Show the table: scores, dealer, whose turn, the count"
@@ -350,14 +347,14 @@ class CribbageCommands(app_commands.Group):
         """The table, with a picture of the board: privately unless ``show``."""
         table = _core(interaction).table
         public = bool(show)
-        await self._in_channel(
+        await _in_channel(
             interaction, lambda ch: lambda: table.status(ch, public=public), ephemeral=not public
         )
 
     @app_commands.command(name="resign", description="Concede this channel's game (a loss)")
     async def resign(self, interaction: discord.Interaction[Any]) -> None:
         """Concede."""
-        await self._by_player(interaction, lambda core, ch, user: core.moves.ask_resign(ch, user))
+        await _by_player(interaction, lambda core, ch, user: core.moves.ask_resign(ch, user))
 
     # -- records, settings and help -------------------------------------------------------------
 
