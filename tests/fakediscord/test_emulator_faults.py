@@ -55,7 +55,7 @@ async def test_error_in_a_handler_fails_the_next_emulator_call(
 ) -> None:
     await table.fd.slash(table.al, table.general, "/tiny crash", wait=False)
     with pytest.raises(BotFailure, match="crash"):
-        await table.fd.wait_for(lambda: False, timeout=3)
+        await table.fd.wait_for(lambda: False, timeout=15)
     assert any("crash" in e for e in tiny.take_errors())
 
 
@@ -70,7 +70,7 @@ async def test_dead_client_task_fails_the_test(table: TinyWorld, tiny: InProcess
     # A payload missing fields kills discord.py's gateway reader, and with it Client.start().
     await table.fd.gateway.dispatch("INTERACTION_CREATE", {"id": "1", "type": 2})
     with pytest.raises(BotFailure, match=r"ended on its own|error"):
-        await table.fd.wait_for(lambda: False, timeout=3)
+        await table.fd.wait_for(lambda: False, timeout=15)
     await tiny.stop()
     tiny.take_errors()
 

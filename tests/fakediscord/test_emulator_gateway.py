@@ -99,7 +99,7 @@ async def test_identify_with_a_wrong_token_closes_4004(fake_discord: FakeDiscord
     ):
         await receive(ws)
         await ws.send_json({"op": 2, "d": {"token": "wrong", "intents": 0}})
-        msg = await ws.receive(timeout=2)
+        msg = await ws.receive(timeout=10)
         assert msg.type == aiohttp.WSMsgType.CLOSE and ws.close_code == 4004
 
 
@@ -178,7 +178,7 @@ async def test_dropped_connection_resumes_and_replays_missed_events(
 async def test_op7_reconnect_resumes(table: TinyWorld, tiny: InProcessBot) -> None:
     fd = table.fd
     await fd.request_reconnect()
-    await fd.wait_for(lambda: fd.gateway.resume_count == 1, timeout=3)
+    await fd.wait_for(lambda: fd.gateway.resume_count == 1, timeout=15)
     r = await fd.slash(table.al, table.general, "/tiny echo text:after-op7")
     assert r.content == "after-op7"
     assert fd.gateway.identify_count == 1
@@ -187,7 +187,7 @@ async def test_op7_reconnect_resumes(table: TinyWorld, tiny: InProcessBot) -> No
 async def test_resumable_op9_makes_the_client_resume(table: TinyWorld, tiny: InProcessBot) -> None:
     fd = table.fd
     await fd.invalidate_session(resumable=True)
-    await fd.wait_for(lambda: fd.gateway.resume_count == 1, timeout=3)
+    await fd.wait_for(lambda: fd.gateway.resume_count == 1, timeout=15)
     r = await fd.slash(table.al, table.general, "/tiny echo text:resumed")
     assert r.content == "resumed" and fd.gateway.identify_count == 1
 
@@ -214,7 +214,7 @@ async def test_channels_and_members_added_later_reach_the_bot(
     side = table.guild.add_text_channel("side")
     thread = side.add_thread("game")
     client = tiny.client
-    await fd.wait_for(lambda: client.get_channel(thread.id) is not None, timeout=3)
+    await fd.wait_for(lambda: client.get_channel(thread.id) is not None, timeout=15)
     assert client.get_channel(side.id).name == "side"
     r = await fd.slash(dee, thread, "/tiny poke who:Al")
     assert r.content == f"poked Al ({table.al.id})"
@@ -225,6 +225,6 @@ async def test_second_guild_added_while_running(table: TinyWorld, tiny: InProces
     other = fd.add_guild("Other")
     lobby = other.add_text_channel("lobby")
     other.add_member(table.al)
-    await fd.wait_for(lambda: tiny.client.get_guild(other.id) is not None, timeout=3)
+    await fd.wait_for(lambda: tiny.client.get_guild(other.id) is not None, timeout=15)
     r = await fd.slash(table.al, lobby, "/tiny echo text:global")  # only global commands here
     assert r.content == "global"

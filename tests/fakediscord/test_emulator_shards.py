@@ -143,7 +143,7 @@ async def test_a_shard_id_out_of_range_closes_4010(fake_discord: FakeDiscord) ->
         await receive(ws)
         data = {"token": fake_discord.bot_token, "intents": 0, "shard": [2, 2]}
         await ws.send_json({"op": 2, "d": data})
-        msg = await ws.receive(timeout=2)
+        msg = await ws.receive(timeout=10)
         assert msg.type == aiohttp.WSMsgType.CLOSE and ws.close_code == 4010
 
 
@@ -160,10 +160,10 @@ async def test_one_identify_more_than_the_day_allows_resets_the_token() -> None:
                 async with session.ws_connect(fd.gateway_url) as third:
                     await receive(third)
                     await third.send_json({"op": 2, "d": {"token": old_token, "intents": 0}})
-                    assert (await third.receive(timeout=2)).type == aiohttp.WSMsgType.CLOSE
+                    assert (await third.receive(timeout=10)).type == aiohttp.WSMsgType.CLOSE
                     assert third.close_code == 4004
                 # Every session of the old token ended.
-                assert (await second.receive(timeout=2)).type == aiohttp.WSMsgType.CLOSE
+                assert (await second.receive(timeout=10)).type == aiohttp.WSMsgType.CLOSE
                 assert second.close_code == 4004
         assert fd.token_resets == 1 and fd.bot_token != old_token
         headers = {"Authorization": f"Bot {old_token}"}

@@ -41,8 +41,8 @@ async def call_with_headers(
 
 
 async def receive(ws: aiohttp.ClientWebSocketResponse) -> dict[str, Any]:
-    """The next gateway frame (within 2 s)."""
-    msg = await ws.receive(timeout=2)
+    """The next gateway frame (within 10 s: it comes at once, unless the machine is busy)."""
+    msg = await ws.receive(timeout=10)
     assert msg.type == aiohttp.WSMsgType.TEXT, msg
     frame: dict[str, Any] = json.loads(msg.data)
     return frame
