@@ -324,6 +324,9 @@ async def test_sigterm_at_any_moment_of_start_up_ends_it_cleanly(
         path = run / "bot.db"
         shutil.copy(template, path)
         env = bot_environment(fake_discord, path, DEV_GUILD_ID=str(guild.id))
+        # A process still running long after SIGTERM is sent SIGABRT: Python then writes
+        # where every thread stands, for the failure to say.
+        env["PYTHONFAULTHANDLER"] = "1"
         started: list[asyncio.subprocess.Process] = []
         answered = asyncio.Event()
         if since == "answer to":
@@ -353,13 +356,19 @@ async def test_sigterm_at_any_moment_of_start_up_ends_it_cleanly(
             await asyncio.sleep(when)
             proc.send_signal(signal.SIGTERM)
         sent = time.monotonic()
-        rest, _ = await asyncio.wait_for(proc.communicate(), timeout=30)
-        took = time.monotonic() - sent
-        lines += rest.decode().splitlines()
-        text = "\n".join(lines)
         moment = (
             f"as Discord answered {when}" if since == "answer to" else f"{when} s after the {since}"
         )
+        try:
+            rest, _ = await asyncio.wait_for(proc.communicate(), timeout=30)
+        except TimeoutError:
+            proc.send_signal(signal.SIGABRT)
+            rest, _ = await proc.communicate()
+            told = "\n".join([*lines, *rest.decode().splitlines()])
+            raise AssertionError(f"SIGTERM {moment}: still running 30 s later\n{told}") from None
+        took = time.monotonic() - sent
+        lines += rest.decode().splitlines()
+        text = "\n".join(lines)
         where = f"SIGTERM {moment} (exit took {took:.1f} s)"
         assert proc.returncode == 0, f"{where}: status {proc.returncode}\n{text}"
         assert "Traceback" not in text and " ERROR " not in text, f"{where}\n{text}"
