@@ -60,6 +60,11 @@ def _unusable(error: sqlite3.Error, path: Path) -> UnusableStore:
     return UnusableStore(f"SQLite cannot use it ({error}).")
 
 
+#: How many of SQLite's virtual machine steps a statement takes between two calls of the
+#: progress handler: often enough to stop a long statement at once, rare enough to cost
+#: nothing (the bot's statements mostly take fewer).
+_PROGRESS_STEPS = 10_000
+
 #: How long opening waits for another process's switch of a new file to WAL mode: as long as
 #: SQLite's busy timeout waits for a lock.
 _WAL_SWITCH_SECONDS = 5.0
@@ -183,6 +188,14 @@ class SqliteDatabase:
         self.location = location
         self.round_trips = 0
         self._lock = asyncio.Lock()
+        #: Set while a cancelled unit of work rolls back: SQLite then stops the statement
+        #: still running for it (see :meth:`_committing`).
+        self._stopping = False
+
+    def _stop_requested(self) -> int:
+        """SQLite's progress handler (called in the connection's thread every few thousand
+        steps of a statement): non-zero stops the statement, as an interrupt does."""
+        return int(self._stopping)
 
     @classmethod
     async def open(cls, path: str | Path) -> SqliteDatabase:
@@ -207,7 +220,9 @@ class SqliteDatabase:
         except BaseException:
             await db.close()
             raise
-        return cls(db, str(path))
+        opened = cls(db, str(path))
+        await db.set_progress_handler(opened._stop_requested, _PROGRESS_STEPS)
+        return opened
 
     async def fetch(self, sql: str, params: Sequence[Any] = ()) -> list[Row]:
         """One query's rows, in one hop."""
@@ -248,9 +263,18 @@ class SqliteDatabase:
         The caller holds the lock."""
         try:
             yield
-        except BaseException:
-            if self.connection.in_transaction:
-                await self.connection.rollback()
+        except BaseException as error:
+            # Cancelled (a stop signal during start-up's migrations): the statement the await
+            # was on still runs in the connection's thread, and the rollback waits behind it;
+            # a migration's may take seconds, all of which the stop waited. Until the rollback
+            # is done, SQLite's progress handler stops whatever statement runs or starts
+            # (sqlite3_interrupt would miss one the thread has not begun yet).
+            self._stopping = isinstance(error, asyncio.CancelledError)
+            try:
+                if self.connection.in_transaction:
+                    await self.connection.rollback()
+            finally:
+                self._stopping = False
             raise
         self.round_trips += 1
         try:

@@ -222,3 +222,34 @@ def test_a_script_is_cut_into_its_statements_where_sqlite_says() -> None:
 def test_the_examples_in_the_docstrings_run(module: ModuleType) -> None:
     result = doctest.testmod(module)
     assert result.attempted > 0 and result.failed == 0
+
+
+async def test_a_migration_cancelled_mid_statement_stops_it_and_rolls_back(
+    tmp_path: Path,
+) -> None:
+    # A stop signal during start-up cancels the migration's await, but its statement runs on
+    # in SQLite's thread, and the rollback and the close queue behind it: a long statement (a
+    # large database rated for the first time) held the stop until it ended. This one never
+    # ends on its own.
+    store = await Store.open(tmp_path / "test.db")
+    db = store.db
+    assert isinstance(db, sqlite.SqliteDatabase)
+    endless = (
+        "WITH RECURSIVE n(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM n) SELECT COUNT(*) FROM n"
+    )
+    began = asyncio.Event()
+
+    async def migration() -> None:
+        async with db.migrating() as tx:
+            await tx.execute("CREATE TABLE half_made (x INTEGER)")
+            began.set()
+            await tx.fetch(endless)
+
+    running = asyncio.create_task(migration())
+    await began.wait()
+    running.cancel()
+    with pytest.raises(asyncio.CancelledError):
+        # (Bounded so that the failure is a failure, not a hung suite.)
+        await asyncio.wait_for(asyncio.shield(running), timeout=60)
+    assert "half_made" not in await db.table_names()
+    await asyncio.wait_for(store.close(), timeout=60)
