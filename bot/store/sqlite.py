@@ -211,17 +211,18 @@ class SqliteDatabase:
             db = await aiosqlite.connect(str(path), isolation_level="IMMEDIATE")
         except sqlite3.Error as error:
             raise _unusable(error, Path(path)) from error
+        opened = cls(db, str(path))
         try:
             db.row_factory = sqlite3.Row
             try:
                 await _prepare(db)
             except sqlite3.Error as error:
                 raise _unusable(error, Path(path)) from error
+            await db.set_progress_handler(opened._stop_requested, _PROGRESS_STEPS)
         except BaseException:
+            # (A stop signal here too: the connection's thread would keep the process alive.)
             await db.close()
             raise
-        opened = cls(db, str(path))
-        await db.set_progress_handler(opened._stop_requested, _PROGRESS_STEPS)
         return opened
 
     async def fetch(self, sql: str, params: Sequence[Any] = ()) -> list[Row]:

@@ -16,7 +16,7 @@ import pytest
 
 from bot.core.base.store_errors import ChannelBusy, UnusableStore
 from bot.core.games.records import SeatRecord
-from bot.store import Dialect, NewerSchema, Store, migrations
+from bot.store import Dialect, NewerSchema, Store, migrations, sqlite
 
 SQLITE_MIGRATIONS = migrations(Dialect.SQLITE.migrations_dir)
 LAST = SQLITE_MIGRATIONS[-1][0]
@@ -223,3 +223,34 @@ async def test_a_switch_to_wal_busy_beyond_the_timeout_is_refused(
     with pytest.raises(UnusableStore, match=r"database is locked"):
         await Store.open(tmp_path / "new.db")
     assert 1 < len(seen) < 100
+
+
+async def test_an_open_stopped_at_its_last_step_leaves_no_thread_behind(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # A stop signal during start-up cancels the opening wherever it is. The connection's
+    # thread is not a daemon: left open, it would keep the stopped process alive for ever.
+    import asyncio
+    import threading
+
+    import aiosqlite
+
+    reached = asyncio.Event()
+    started: list[threading.Thread] = []
+
+    async def stuck(self: aiosqlite.Connection, *args: object) -> None:
+        started.extend(t for t in threading.enumerate() if t not in before)
+        reached.set()
+        await asyncio.Event().wait()
+
+    monkeypatch.setattr(aiosqlite.Connection, "set_progress_handler", stuck)
+    before = set(threading.enumerate())
+    opening = asyncio.create_task(sqlite.SqliteDatabase.open(tmp_path / "stopped.db"))
+    await reached.wait()
+    assert started, "the connection's thread runs"
+    opening.cancel()
+    with pytest.raises(asyncio.CancelledError):
+        await opening
+    for thread in started:
+        thread.join(timeout=30)
+    assert not [t for t in started if t.is_alive()]
