@@ -359,15 +359,17 @@ async def test_sigterm_at_any_moment_of_start_up_ends_it_cleanly(
         moment = (
             f"as Discord answered {when}" if since == "answer to" else f"{when} s after the {since}"
         )
+        # The output is read as it comes (a cancelled communicate() would lose what it read).
+        reading = asyncio.create_task(proc.stdout.read())
         try:
-            rest, _ = await asyncio.wait_for(proc.communicate(), timeout=30)
+            await asyncio.wait_for(proc.wait(), timeout=30)
         except TimeoutError:
             proc.send_signal(signal.SIGABRT)
-            rest, _ = await proc.communicate()
-            told = "\n".join([*lines, *rest.decode().splitlines()])
+            await proc.wait()
+            told = "\n".join([*lines, *(await reading).decode().splitlines()])
             raise AssertionError(f"SIGTERM {moment}: still running 30 s later\n{told}") from None
         took = time.monotonic() - sent
-        lines += rest.decode().splitlines()
+        lines += (await reading).decode().splitlines()
         text = "\n".join(lines)
         where = f"SIGTERM {moment} (exit took {took:.1f} s)"
         assert proc.returncode == 0, f"{where}: status {proc.returncode}\n{text}"
