@@ -26,6 +26,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from bot import early_stop
 from bot.settings import Settings, StartupError
 
 if TYPE_CHECKING:
@@ -181,7 +182,10 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 def _stop_quietly(signum: int, frame: object) -> None:
     """A stop signal before the bot runs (while importing, or reading the settings): nothing
-    is open yet, so end at once, as a clean stop (the bot's own handlers take over later)."""
+    is open yet, so end at once, as a clean stop (the bot's own handlers take over later).
+    Noted too, for start-up to honour should Python drop the ``SystemExit``
+    (:mod:`bot.early_stop`)."""
+    early_stop.request()
     raise SystemExit(0)
 
 

@@ -23,6 +23,7 @@ import aiohttp
 import discord
 import yarl
 
+from bot import early_stop
 from bot.core.base.store_errors import UnusableStore
 from bot.discord.app import CribbageBot
 from bot.discord.logs import HeldLog, configure_logging
@@ -146,6 +147,10 @@ async def run_bot(settings: Settings) -> None:
     for sig in STOP_SIGNALS:
         with contextlib.suppress(NotImplementedError):
             loop.add_signal_handler(sig, stop)
+    if early_stop.requested():
+        # A stop signal came before these handlers, and Python dropped the SystemExit it
+        # raised (inside an import's weakref callback, say): stop now, as it asked.
+        stop()
     try:
         store = await open_store(settings)
         try:
