@@ -49,7 +49,7 @@ class TableSeen:
 def title_of(record: GameRecord) -> str:
     """ "Al v Bea, to 121": the sides, partners together as the table names them ("Al & Cy
     & Eve v Bea & Dee & Flo"), of the seats taken so far in a lobby; a variant is named
-    ("Al v Bea, seven-card cribbage to 121"), as the lobby and the table name it."""
+    ("Al v Bea, seven-card cribbage to 181"), as the lobby and the table name it."""
     seated = {s.seat: s.name for s in record.seats}
     try:
         sides = record.rules.sides
