@@ -190,6 +190,7 @@ def _stop_quietly(signum: int, frame: object) -> None:
 
 
 if __name__ == "__main__":
+    early_stop.hush()
     for _signal in (signal.SIGTERM, signal.SIGINT):
         signal.signal(_signal, _stop_quietly)
     sys.exit(main())
