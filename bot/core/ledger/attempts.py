@@ -285,8 +285,11 @@ class Attempts:
                     keep = dataclasses.replace(keep, digest="")
                 # What it shows was drawn at the owner's version then (a record of a later
                 # one, kept by another process answering a click on it meanwhile, is not
-                # replaced).
-                return dataclasses.replace(keep, version=owing.version)
+                # replaced), and Discord said so: no click's answer is waited on any more (an
+                # edit through the token of one taken as lost kept its mark, and the sender
+                # found it again every second and edited the message again, for as long as
+                # the token lived).
+                return dataclasses.replace(keep, version=owing.version, unconfirmed_since=None)
             raise _Hold(chosen.hold)
         finally:
             if lapsed and owed.private:

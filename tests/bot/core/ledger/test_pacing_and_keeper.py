@@ -1,6 +1,8 @@
 """The pacer's buckets, and the table keeper that makes a game's messages match the stored game:
 each message sent once and then only when it changes, moves made meanwhile coalesced into one
-edit, closed DMs turned into the channel's notice, and failed sends tried again."""
+edit, closed DMs turned into the channel's notice, and failed sends tried again; with two
+processes, a click's answer confirmed by the one that answered it, and one taken as lost
+edited again once."""
 
 from __future__ import annotations
 
@@ -14,9 +16,11 @@ from typing import Any
 import pytest
 
 from bot.core.base.faults import Cause
+from bot.core.base.feed import Change
 from bot.core.base.owners import Owner
 from bot.core.base.replies import Answer, Clicked
 from bot.core.base.store_errors import StoreUnavailable
+from bot.core.base.timing import ANSWER_LANDS_WITHIN
 from bot.core.base.views import MessageView
 from bot.core.ledger import MessageKeeper, Owing
 from bot.core.ledger import hands as hands_module
@@ -611,3 +615,73 @@ async def test_a_finished_deals_closing_is_not_held_back_for_a_players_turn(
     keeper = make_keeper(service, courier, pacer)
     await catch_up(keeper, game_id)
     assert ("hand:1:0", True) in courier.sent, courier.sent
+
+
+async def _answered_by_the_other_process(
+    store: Store, clock: Clock
+) -> tuple[Services, Services, FakeCourier, MessageKeeper, Owner, Answer, Clicked]:
+    """Two processes on one store: the sender posts a started game's messages; then Al's
+    discard is clicked on his hand and answered by the other one, which read the game before
+    the sender posted them (as at the lobby's answer). The answer is kept with the move, not
+    yet known to have landed."""
+    sender = make_service(store, clock, shared=True)
+    other = make_service(store, clock, shared=True)  # its changes are never heard here
+    courier = FakeCourier()
+    opened = await other.lobbies.new_game(GUILD, CHANNEL, AL)
+    owner = game_owner(opened.game_id)
+    assert await other.ledger.shown.kept(owner) == {}, "read before anything was posted"
+    assert (await other.lobbies.join(CHANNEL, BEA)).ok
+    assert (await other.lobbies.start(CHANNEL, AL)).ok
+    controls = next(o.view.hand for o in await owed_now(sender, owner.id) if o.key == "hand:1:0")
+    assert controls is not None
+    keeper = make_keeper(sender, courier, Pacer())
+    keeper.follow(sender.feed)
+    keeper.touch(owner, CHANNEL)
+    await settle(keeper)
+    hand = (await store.messages(owner))["hand:1:0"]
+    clicked = Clicked(hand.channel_id, hand.message_id, "al-discards")
+    answer = await other.moves.click(first_choice(controls), AL, clicked, guild_id=None)
+    assert answer.ok and answer.sequel is not None and answer.sequel.kept
+    assert (await store.messages(owner))["hand:1:0"].unconfirmed_since is not None
+    return sender, other, courier, keeper, owner, answer, clicked
+
+
+async def test_the_process_that_answered_confirms_an_answer_to_a_message_posted_since_it_read(
+    store: Store, clock: Clock
+) -> None:
+    # It learns of the sender's posts only from the store: finding no record of the hand, it
+    # never confirmed the answer, and the sender, taking it as lost, edited the hand again
+    # (every second, see the next test: 5.3 DM edits a move with two processes in
+    # benchmarks/bot_load.py, against 1.0 with one).
+    _, other, _, _, owner, answer, clicked = await _answered_by_the_other_process(store, clock)
+    await other.answered(answer, landed=True, shown=clicked)
+    assert await other.ledger.writes.flush()
+    kept = (await store.messages(owner))["hand:1:0"]
+    assert kept.unconfirmed_since is None and kept.token == "al-discards"
+    clock.advance(seconds=60)
+    assert await store.unconfirmed(clock.now.timestamp()) == [], "the sender finds none lost"
+
+
+async def test_a_message_edited_again_after_an_answer_taken_as_lost_is_not_taken_so_again(
+    store: Store, clock: Clock
+) -> None:
+    # The process that answered stopped before it heard the answer land: the sender finds the
+    # answer unconfirmed once Discord's window for it is past, and edits the hand again
+    # (through the click's token, which lives). What it keeps of that edit is confirmed by
+    # Discord's reply: the hand is not found again a second later, and edited again, for as
+    # long as the token lives.
+    sender, _, courier, keeper, owner, answer, _ = await _answered_by_the_other_process(
+        store, clock
+    )
+    clock.advance(seconds=ANSWER_LANDS_WITHIN + 1)
+    before = len(courier.sent)
+    for _ in range(2):  # the sender's look for answers never said to have landed, twice
+        for found, version, channel_id in await store.unconfirmed(clock.now.timestamp()):
+            sender.feed.publish(Change(found, version, channel_id, reread=True))
+        await settle(keeper)
+        assert await sender.ledger.writes.flush()
+    edits = [sent for sent in courier.tokens[before:] if sent[0] == "hand:1:0"]
+    assert edits == [("hand:1:0", "al-discards")], "edited again once"
+    kept = (await store.messages(owner))["hand:1:0"]
+    assert answer.sequel is not None
+    assert kept.unconfirmed_since is None and kept.version >= answer.sequel.version
