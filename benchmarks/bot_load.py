@@ -740,6 +740,7 @@ def _report_budget(
             f" max {max(dms):.2f} (over {sum(deals.values())} deals)"
         )
     moves = len(figures.move_latencies)
+    dm_edits = 0.0
     if moves:
         dm_channels = {fd.dm_channel(u).id for t in tables for u in t.players}
         by_bot = sum(
@@ -756,8 +757,9 @@ def _report_budget(
             found = fd._by_token.get(r.route.split("/")[3])
             if found is not None and found.channel.id in dm_channels:
                 through += 1
+        dm_edits = (by_bot + through) / moves
         print(
-            f"DM edits per move: {(by_bot + through) / moves:.2f} ({by_bot / moves:.2f} with the"
+            f"DM edits per move: {dm_edits:.2f} ({by_bot / moves:.2f} with the"
             f" bot's token, {through / moves:.2f} through interactions' tokens)"
         )
     print(f"429s received by the bot: {limited}")
@@ -765,7 +767,9 @@ def _report_budget(
         refused = collections.Counter(r.template or r.route for r in fd.requests if r.status == 429)
         print(f"  refused: {dict(refused)}")
     print(f"bot-token requests in the busiest second (as answered): {_busiest_second(fd)}")
-    ok = per_action <= 1.2 and limited == 0
+    # A move edits the next player's hand (the mover's is the click's answer); a little more
+    # where a deal ends or a hand is mended. Five a move was a hand edited again every second.
+    ok = per_action <= 1.2 and limited == 0 and dm_edits <= 1.5
     if channel_posts:
         ok = ok and statistics.median(channel_posts) <= 2 and statistics.median(dms) <= 1.5
     latencies = figures.move_latencies
@@ -774,8 +778,9 @@ def _report_budget(
     if figures.pace is not None and figures.table_latencies:
         ok = ok and percentile(figures.table_latencies, 0.99) < 1.0
     print(
-        "within the budget (<= 1.2 requests per action, no 429; paced: the next player's"
-        f" controls after a move and the table p99 under 1 s): {'yes' if ok else 'NO'}"
+        "within the budget (<= 1.2 requests per action, no 429, <= 1.5 DM edits per move;"
+        " paced: the next player's controls after a move and the table p99 under 1 s):"
+        f" {'yes' if ok else 'NO'}"
     )
     return 0 if ok else 1
 
