@@ -19,7 +19,6 @@ import importlib
 import logging
 import secrets
 import shutil
-import signal
 import sys
 import tempfile
 from collections.abc import Sequence
@@ -180,17 +179,6 @@ def main(argv: Sequence[str] | None = None) -> int:
     return 0
 
 
-def _stop_quietly(signum: int, frame: object) -> None:
-    """A stop signal before the bot runs (while importing, or reading the settings): nothing
-    is open yet, so end at once, as a clean stop (the bot's own handlers take over later).
-    Noted too, for start-up to honour should Python drop the ``SystemExit``
-    (:mod:`bot.early_stop`)."""
-    early_stop.request()
-    raise SystemExit(0)
-
-
 if __name__ == "__main__":
-    early_stop.hush()
-    for _signal in (signal.SIGTERM, signal.SIGINT):
-        signal.signal(_signal, _stop_quietly)
-    sys.exit(main())
+    early_stop.install()
+    sys.exit(early_stop.run(main))

@@ -1,23 +1,35 @@
-"""A stop signal that came before the bot's own handlers, noted for start-up to honour.
+"""A stop signal that comes before the bot's own handlers: while ``python -m bot`` imports and
+reads its settings, when nothing is open yet.
 
-``python -m bot`` ends at once on SIGTERM or SIGINT while it imports and reads its settings,
-by raising ``SystemExit`` from the signal handler. Python drops an exception raised where it
-cannot be passed on (a weakref callback of the import system, a ``__del__``): the stop would
-then be lost and the bot start as if never asked to stop. So the handler notes the request
-too, and start-up looks at the note once its own handlers are in place
-(:func:`bot.discord.launch.run_bot`). Python would also print the dropped ``SystemExit``
-with a traceback ("Exception ignored in: ..."), which a host reads as a crash: :func:`hush`
-keeps that one quiet.
+Such a signal ends the process at once, as a clean stop (status 0), by raising
+:class:`EarlyStop` from the handler (:func:`install`). Python runs a signal handler between
+any two bytecodes, so that exception can come up where Python does not pass it on as it is:
+
+- inside a weakref callback of the import system, or a ``__del__``, Python drops it, printing
+  "Exception ignored in: ..." and a traceback. The stop would be lost and the bot start as if
+  never asked to stop; so the handler notes the request too, start-up looks at the note once
+  its own handlers are in place (:func:`bot.discord.launch.run_bot`), and that print is kept
+  quiet (a host reads it as a crash);
+- inside a class's ``__set_name__`` (Python 3.11), Python raises a ``RuntimeError`` caused by
+  it, which would end the process with status 1 and a traceback; :func:`run` takes that for
+  the stop it is.
 """
 
 from __future__ import annotations
 
+import signal
 import sys
+from collections.abc import Callable
+from types import FrameType
 
-__all__ = ["hush", "request", "requested"]
+__all__ = ["EarlyStop", "ended_by_stop", "hush", "install", "request", "requested", "run"]
 
 _requested = False
 _before = sys.unraisablehook
+
+
+class EarlyStop(SystemExit):
+    """The exit of a stop signal that came before the bot's own handlers (status 0)."""
 
 
 def request() -> None:
@@ -31,16 +43,52 @@ def requested() -> bool:
     return _requested
 
 
+def _stop(signum: int, frame: FrameType | None) -> None:
+    request()
+    raise EarlyStop(0)
+
+
 def _quiet(unraisable: sys.UnraisableHookArgs) -> None:
-    if _requested and isinstance(unraisable.exc_value, SystemExit):
+    if isinstance(unraisable.exc_value, EarlyStop):
         return  # the stop is noted, and start-up honours it: not a fault
     _before(unraisable)
 
 
 def hush() -> None:
-    """Keep quiet the ``SystemExit`` of a noted stop that Python could not raise; any other
-    exception Python drops is reported as before."""
+    """Keep quiet an early stop's exit that Python could not raise; any other exception Python
+    drops is reported as before."""
     global _before
     if sys.unraisablehook is not _quiet:
         _before = sys.unraisablehook
         sys.unraisablehook = _quiet
+
+
+def install() -> None:
+    """End the process on SIGTERM or SIGINT from now until the bot's own handlers take over."""
+    hush()
+    for stop_signal in (signal.SIGTERM, signal.SIGINT):
+        signal.signal(stop_signal, _stop)
+
+
+def ended_by_stop(error: BaseException) -> bool:
+    """Whether ``error`` is an early stop's exit, or was raised because of one (its cause, as
+    Python 3.11 gives a ``RuntimeError`` for one raised in ``__set_name__``)."""
+    seen: set[int] = set()
+    found: BaseException | None = error
+    while found is not None and id(found) not in seen:
+        if isinstance(found, EarlyStop):
+            return True
+        seen.add(id(found))
+        found = found.__cause__
+    return False
+
+
+def run(main: Callable[[], int]) -> int:
+    """``main()``'s exit status, or 0 if an early stop ended it, however Python passed the
+    stop's exit on."""
+    try:
+        return main()
+    except BaseException as error:
+        if ended_by_stop(error):
+            return 0
+        raise
