@@ -136,8 +136,9 @@ class Answers:
             # Another process posted that message (a new deal's hand): what it sends reaches
             # this one only through the store, so what this one read of the owner may be from
             # before. Left unconfirmed, the answer would be taken as lost and the message edited
-            # again by the process that sends.
-            known = (await self.shown.read_again(owner)).get(key)
+            # again by the process that sends. (Only that message is read: what is kept of the
+            # others may hold answers heard of and not in the store.)
+            known = (await self.store.messages(owner)).get(key)
         if known is None or known.message_id not in (0, shown.message_id):
             return
         record = dataclasses.replace(

@@ -93,13 +93,6 @@ class Shown:
             entry.read = True
         return entry.shown()
 
-    async def read_again(self, owner: Owner) -> dict[str, MessageRecord]:
-        """The owner's messages as the store has them now (with what this process has not
-        written yet): for a process that does not send, which learns of the sender's posts
-        only there."""
-        self._lives.of(owner).unread = True
-        return await self.kept(owner)
-
     def _stale(self, entry: OwnerLives) -> bool:
         """Whether what is kept of an owner's messages is to be read from the store first:
         never read, a change heard late, or (other processes answering too) a message's id
