@@ -203,9 +203,9 @@ class Courier:
     async def _through(self, token: str, fence: Fence) -> AsyncIterator[discord.Webhook]:
         """The pacer's slot for a request through an interaction's token, made under
         ``fence``."""
-        await self._pacer.webhook_slot(token)
-        with fenced(fence):
-            yield self._webhook(token)
+        async with self._pacer.through(token):
+            with fenced(fence):
+                yield self._webhook(token)
 
     # -- carrying ------------------------------------------------------------------------------
     async def carry(self, attempt: Attempt, view: MessageView, fence: Fence) -> Carried:

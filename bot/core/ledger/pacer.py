@@ -34,6 +34,7 @@ from bot.core.base.timing import (
     WEBHOOK_PERIOD,
     WEBHOOK_WRITES,
 )
+from bot.core.ledger.transport import Unwritten
 
 __all__ = ["Bucket", "Pacer", "RequestKind"]
 
@@ -126,6 +127,15 @@ class Bucket:
         self.in_flight -= 1
         self.times.append(now)
         self.stamp = now
+
+    def give_back(self, taken_at: float | None) -> None:
+        """Uncount a request that never went: one counted by :meth:`take` at ``taken_at``, or
+        (None) one counted by :meth:`begin`."""
+        if taken_at is None:
+            self.in_flight -= 1
+        else:
+            with contextlib.suppress(ValueError):
+                self.times.remove(taken_at)
 
 
 class Pacer:
@@ -225,12 +235,17 @@ class Pacer:
         (requests through an interaction's webhook do not); ``urgent`` ones (what a player
         waits on to move) go before the others when the global limit is what they wait for."""
         if channel_id is not None:
-            bucket = self._channel(channel_id, kind)
-            while (delay := bucket.wait_for(self._clock())) > 0:
-                await asyncio.sleep(delay)
-            bucket.take(self._clock())
+            await self._take(self._channel(channel_id, kind))
         if global_limit:
             await self._global_turn(urgent, hold=False)
+
+    async def _take(self, bucket: Bucket) -> float:
+        """Wait until ``bucket`` lets one more request go, then count it; when it was counted."""
+        while (delay := bucket.wait_for(self._clock())) > 0:
+            await asyncio.sleep(delay)
+        at = self._clock()
+        bucket.take(at)
+        return at
 
     @contextlib.asynccontextmanager
     async def turn(
@@ -240,12 +255,23 @@ class Pacer:
         and holds its place in the global window while it is on its way and for a second after
         its answer. A busy event loop can write requests later than their turns, and bunched;
         counted this way they still reach Discord at most ``GLOBAL_LIMIT`` in any second."""
-        await self.slot(channel_id, kind, global_limit=False)
+        channel = None if channel_id is None else self._channel(channel_id, kind)
+        taken_at = None if channel is None else await self._take(channel)
         await self._global_turn(urgent, hold=True)
         try:
             yield
-        finally:
+        except Unwritten:
+            # Its fence refused it before any of it went (the owner moved on while it waited
+            # for its turn): Discord counted nothing. Left counted, such places held the next
+            # hand's post back for seconds under quick play.
+            self._global.give_back(None)
+            if channel is not None:
+                channel.give_back(taken_at)
+            raise
+        except BaseException:
             self._global.end(self._clock())
+            raise
+        self._global.end(self._clock())
 
     def _global_wait(self, urgent: bool) -> float:
         """Seconds until a request may take a place in the global window (urgent ones may
@@ -293,10 +319,15 @@ class Pacer:
         else:
             self._global.take(self._clock())
 
-    async def webhook_slot(self, token: str) -> None:
-        """Wait until one more request may go through an interaction's webhook (these do not
-        count toward the global limit, but each interaction's token has a limit of its own)."""
+    @contextlib.asynccontextmanager
+    async def through(self, token: str) -> AsyncIterator[None]:
+        """A request through an interaction's webhook, made inside the block, once one more
+        may go (these do not count toward the global limit, but each interaction's token has
+        a limit of its own); its place is given back if its fence refused it."""
         bucket = self._webhook(token)
-        while (delay := bucket.wait_for(self._clock())) > 0:
-            await asyncio.sleep(delay)
-        bucket.take(self._clock())
+        taken_at = await self._take(bucket)
+        try:
+            yield
+        except Unwritten:
+            bucket.give_back(taken_at)
+            raise

@@ -38,6 +38,7 @@ __all__ = [
     "TokenUnreachable",
     "Transport",
     "Unsent",
+    "Unwritten",
 ]
 
 #: Called right before a request is written: raises :class:`NotSender` or :class:`Superseded`
@@ -62,11 +63,16 @@ class Unsent(Exception):
     """Nothing was sent; the subclasses say why."""
 
 
-class NotSender(Unsent):
+class Unwritten(Unsent):
+    """Refused by its fence right before it was written: Discord saw none of it, so it counts
+    toward none of Discord's limits (the pacer gives its places back)."""
+
+
+class NotSender(Unwritten):
     """This process may not send now: its lease lapsed by its own clock, or another holds it."""
 
 
-class Superseded(Unsent):
+class Superseded(Unwritten):
     """The owner moved on while the request waited for its turn: an older look must not go."""
 
 
