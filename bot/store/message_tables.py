@@ -48,6 +48,17 @@ ANSWERED_SQL = (
     " token_original = 1, shown_version = ?, unconfirmed_since = ?"
     " WHERE owner = ? AND key = ? AND message_id IN (?, 0) AND shown_version <= ?"
 )
+#: A user's DM channel and latest interaction there. The process that sends learns the channel
+#: by posting there, with no interaction, while another may have written down the click the
+#: player made on that very post: that interaction stays (the sender would otherwise post
+#: every hand with its own token, spending the DM's allowance, until the next write down).
+_KEEP_TOKEN = "excluded.token IS NULL OR excluded.token_at < dm_links.token_at"
+_SET_DM_LINK = (
+    "INSERT INTO dm_links (user_id, channel_id, token, token_at) VALUES (?, ?, ?, ?)"
+    " ON CONFLICT (user_id) DO UPDATE SET channel_id = excluded.channel_id,"
+    f" token = CASE WHEN {_KEEP_TOKEN} THEN dm_links.token ELSE excluded.token END,"
+    f" token_at = CASE WHEN {_KEEP_TOKEN} THEN dm_links.token_at ELSE excluded.token_at END"
+)
 #: An interaction's answer that became an owner's message (``/cribbage new``'s lobby).
 ANSWER_KEPT_SQL = (
     f"INSERT INTO messages (owner, {_MESSAGE_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
@@ -222,12 +233,10 @@ class MessageTables(Queries):
         return DmLink(*rows[0]) if rows else None
 
     async def set_dm_link(self, link: DmLink) -> None:
-        """Remember the DM channel with a user (and their latest interaction there)."""
+        """Remember the DM channel with a user (and their latest interaction there: a link
+        without one, or with an older one, keeps the interaction kept)."""
         await self.db.execute(
-            "INSERT INTO dm_links (user_id, channel_id, token, token_at) VALUES (?, ?, ?, ?)"
-            " ON CONFLICT (user_id) DO UPDATE SET channel_id = excluded.channel_id,"
-            " token = excluded.token, token_at = excluded.token_at",
-            (link.user_id, link.channel_id, link.token, link.token_at),
+            _SET_DM_LINK, (link.user_id, link.channel_id, link.token, link.token_at)
         )
 
     async def member_seen(self, guild_id: int, user_id: int) -> float | None:

@@ -42,3 +42,18 @@ async def test_an_older_link_is_read_again_for_a_newer_one(store: Store) -> None
     await store.set_dm_link(DmLink(USER, 900, "token-b", time.time()))
     newer = await ledger.dm_links.link(USER)
     assert newer is not None and newer.token == "token-b"
+
+
+async def test_a_link_without_a_newer_interaction_keeps_the_one_written_down(store: Store) -> None:
+    # The process that sends learns a player's DM channel by posting their first hand there,
+    # and writes it down with no interaction; the other process may have written down the
+    # click the player made on that very post first. Erased, the sender posted every hand
+    # with its own token, spending the DM's allowance, for the next five minutes.
+    now = time.time()
+    await store.set_dm_link(DmLink(USER, 900, "token-a", now))
+    await store.set_dm_link(DmLink(USER, 901, None, None))
+    assert await store.dm_link(USER) == DmLink(USER, 901, "token-a", now)
+    await store.set_dm_link(DmLink(USER, 901, "token-older", now - 60))
+    assert await store.dm_link(USER) == DmLink(USER, 901, "token-a", now)
+    await store.set_dm_link(DmLink(USER, 901, "token-b", now + 1))
+    assert await store.dm_link(USER) == DmLink(USER, 901, "token-b", now + 1)
