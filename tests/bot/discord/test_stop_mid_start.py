@@ -7,6 +7,7 @@ next start reconciles again."""
 from __future__ import annotations
 
 import asyncio
+import logging
 from pathlib import Path
 from typing import Any
 
@@ -100,5 +101,13 @@ async def test_a_stop_signal_whose_exit_python_dropped_stops_the_start_up(
         # Nothing listens there: a start that tried to log in would fail to reach it.
         discord_api_base="http://127.0.0.1:9/api/v10",
     )
-    await run_bot(settings)
+    # run_bot sets up the root logger as the bot's process wants it: put back as it was, so
+    # that the tests run after it in this process log as they expect.
+    root = logging.getLogger()
+    level, handlers = root.level, list(root.handlers)
+    try:
+        await run_bot(settings)
+    finally:
+        root.setLevel(level)
+        root.handlers[:] = handlers
     assert not database.exists()
