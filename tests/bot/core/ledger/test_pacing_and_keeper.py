@@ -140,6 +140,8 @@ class FakeCourier:
         self.may_send = True
         self.held: asyncio.Event | None = None
         self.waiting = asyncio.Event()
+        #: Set once something was carried.
+        self.carried = asyncio.Event()
         self.lost: Callable[[Owner, PendingPost, set[int]], Awaitable[list[int]]] | None = None
 
     # -- the lease --
@@ -169,6 +171,7 @@ class FakeCourier:
         self.sent.append((key, not attempt.way.posts))
         channel = attempt.channel_id or attempt.user_id or 0
         message_id = attempt.message_id if attempt.message_id else len(self.sent)
+        self.carried.set()
         return Carried(channel, message_id)
 
     async def delete_followup(self, token: str, message_id: int, fence: Fence) -> None:
@@ -221,12 +224,9 @@ def retry_soon(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(lanes_module, "RETRY_AFTER", 0.01)
 
 
-async def first_send(courier: FakeCourier, ticks: int) -> None:
-    """Wait for the courier's first send, for at most ``ticks`` times 10 ms."""
-    for _ in range(ticks):
-        await asyncio.sleep(0.01)
-        if courier.sent:
-            break
+async def first_send(courier: FakeCourier) -> None:
+    """Wait for the courier's first send (the bound is only for a busy machine)."""
+    await asyncio.wait_for(courier.carried.wait(), timeout=60)
 
 
 async def test_each_message_is_sent_once_then_only_when_it_changes(
@@ -440,7 +440,7 @@ async def test_a_failed_send_is_tried_again(
     keeper = make_keeper(service, courier, Pacer())
     with caplog.at_level(logging.WARNING):
         keeper.touch(game_owner(opened.game_id or 0), CHANNEL)
-        await first_send(courier, 100)
+        await first_send(courier)
     assert courier.sent == [("lobby", False)]
     assert "trying again" in caplog.text
 
@@ -567,7 +567,7 @@ async def test_a_store_fault_is_noted_once_and_tried_again_quietly(
     )
     with caplog.at_level(logging.INFO):
         keeper.touch(owner, CHANNEL)
-        await first_send(courier, 500)
+        await first_send(courier)
     assert courier.sent == [("lobby", False)], "sent once the store answers again"
     assert not [r for r in caplog.records if r.exc_info], "no traceback"
     [line] = [r for r in caplog.records if r.name == "bot.core.base.faults"]
