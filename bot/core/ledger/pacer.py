@@ -128,14 +128,14 @@ class Bucket:
         self.times.append(now)
         self.stamp = now
 
-    def give_back(self, taken_at: float | None) -> None:
-        """Uncount a request that never went: one counted by :meth:`take` at ``taken_at``, or
-        (None) one counted by :meth:`begin`."""
-        if taken_at is None:
-            self.in_flight -= 1
-        else:
-            with contextlib.suppress(ValueError):
-                self.times.remove(taken_at)
+    def give_back(self, taken_at: float) -> None:
+        """Uncount a request counted by :meth:`take` at ``taken_at`` that never went."""
+        with contextlib.suppress(ValueError):  # (already out of the window)
+            self.times.remove(taken_at)
+
+    def drop(self) -> None:
+        """Uncount a request counted by :meth:`begin` that never went."""
+        self.in_flight -= 1
 
 
 class Pacer:
@@ -258,20 +258,22 @@ class Pacer:
         channel = None if channel_id is None else self._channel(channel_id, kind)
         taken_at = None if channel is None else await self._take(channel)
         await self._global_turn(urgent, hold=True)
+        went = True
         try:
             yield
         except Unwritten:
-            # Its fence refused it before any of it went (the owner moved on while it waited
-            # for its turn): Discord counted nothing. Left counted, such places held the next
-            # hand's post back for seconds under quick play.
-            self._global.give_back(None)
-            if channel is not None:
-                channel.give_back(taken_at)
+            went = False
             raise
-        except BaseException:
-            self._global.end(self._clock())
-            raise
-        self._global.end(self._clock())
+        finally:
+            if went:
+                self._global.end(self._clock())
+            else:
+                # Its fence refused it before any of it went (the owner moved on while it
+                # waited for its turn): Discord counted nothing. Left counted, such places held
+                # the next hand's post back for seconds under quick play.
+                self._global.drop()
+                if channel is not None and taken_at is not None:
+                    channel.give_back(taken_at)
 
     def _global_wait(self, urgent: bool) -> float:
         """Seconds until a request may take a place in the global window (urgent ones may
