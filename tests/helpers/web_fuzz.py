@@ -371,6 +371,22 @@ FIXED_SENTENCES = frozenset(
 )
 
 
+def _card_reading_words() -> frozenset[str]:
+    """The fixed words of the engine's refusals of a card it cannot read, which give examples
+    ("like 5H or 10D": no card of the game): each refusal after the input it quotes."""
+    words = set()
+    for raw in ("", "zz", "5Z", 5):
+        try:
+            Card.parse(raw)  # type: ignore[arg-type]
+        except ValueError as error:
+            words.add(str(error).split("\u201d", 1)[-1])
+    return frozenset(words)
+
+
+#: See :func:`_card_reading_words`.
+CARD_READING_WORDS = _card_reading_words()
+
+
 # -- what a person may know -----------------------------------------------------------------
 
 
@@ -427,10 +443,13 @@ class Knowledge:
 
     def check_text(self, text: str, asked: set[Card], what: object) -> None:
         """A sentence said to the reader names only cards they may know (now or from the
-        deals before: a coach's line, a show's total) or named themselves. (One of the bot's
-        fixed refusals names an example, "like 7C", which is no card of the game.)"""
+        deals before: a coach's line, a show's total) or named themselves. (Some of the bot's
+        fixed refusals name an example, "like 7C" or "like 5H or 10D", which is no card of the
+        game.)"""
         if self.everything or text in FIXED_SENTENCES:
             return
+        for words in CARD_READING_WORDS:
+            text = text.replace(words, "")
         leaked = cards_named(text) - self.now - self.before - asked
         assert not leaked, f"{what}: said {sorted(map(str, leaked))}: {text!r}"
 
