@@ -96,25 +96,25 @@ class MessageLedger:
     async def owed(self, owner: Owner, now: float | None = None) -> Owing | None:
         """What every message of ``owner`` should show now, beside what was last sent (None
         for an owner that has no messages any more)."""
+        heard = self._heard_of(owner)  # (what ``sent`` holds, at least)
         sent = await self.shown.kept(owner)
         moment = self._now() if now is None else now
         projector = self._projectors[owner.kind]
         drawn = await projector.draw(owner, moment, sent)
-        if (
-            drawn is not None
-            and self._unheard(owner, drawn.version)
-            and any(o.private for o in drawn.owed)
-        ):
-            # Another process saved this version of a private table a moment ago and its change
-            # is not heard here yet: a click's answer kept with it is in the store and not in
-            # memory, and an edit drawn without it would land before that answer, which Discord
-            # then refuses where the edit laid out what the answer says in plain text (in a
-            # channel, an answer heard late is taken as shown and the message edited again
-            # once it has landed: see Answers.heard). What the messages show is read again
-            # (once for that version) and the owner drawn on that.
-            entry = self._lives.of(owner)
-            entry.unread = True
-            entry.reread_for = drawn.version
+        if drawn is not None and self._shared and drawn.version > heard:
+            # Another process saved this version a moment ago and its change is not heard here
+            # yet: a click's answer kept with it is in the store and not in memory. An edit
+            # drawn without it goes out while that answer is on its way to the same message:
+            # landing after it, the edit shows for a moment the controls the click has just
+            # used (a player quick enough clicks them and is told they are out of date); at a
+            # private table, landing before it, Discord refuses the answer where the edit laid
+            # out what it says in plain text. What the messages show is read again (once for
+            # that version: unless its change was heard, or another lane read them, since this
+            # one took what it kept) and the owner drawn on that: the answer is then waited for.
+            if self._heard_of(owner) < drawn.version:
+                entry = self._lives.of(owner)
+                entry.unread = True
+                entry.reread_for = drawn.version
             sent = await self.shown.kept(owner)
             drawn = await projector.draw(owner, moment, sent)
         if drawn is None:
@@ -137,14 +137,13 @@ class MessageLedger:
             return True
         return not any(o.user_id is None and o.due(owing.sent.get(o.key)) for o in owing.owed)
 
-    def _unheard(self, owner: Owner, version: int) -> bool:
-        """Whether ``version`` of the owner, just drawn, may carry a click's answer another
-        process kept that this one has not heard of (it answers clicks too: ``shared``): newer
-        than every change heard of it and than a version its messages were read again for."""
-        if not self._shared:
-            return False  # (this process's own change is heard as its save returns)
-        heard = max(self._feed.latest(owner) or 0, self._lives.of(owner).reread_for)
-        return version > heard
+    def _heard_of(self, owner: Owner) -> int:
+        """The version of the owner up to which what is kept of its messages holds every click's
+        answer kept with a change: the latest change heard of it, or a version its messages
+        were read again for. (A later version, drawn, may carry an answer another process kept
+        that this one has not heard of; alone, this process hears its own change as its save
+        returns.)"""
+        return max(self._feed.latest(owner) or 0, self._lives.of(owner).reread_for)
 
     def changing(self, owner: Owner) -> bool:
         """Whether the owner is being changed in this process right now (its change follows
