@@ -44,7 +44,8 @@ Alone, the process that sends is the only one writing what was sent, so the ledg
 owner's messages once and keeps them in memory. With other processes answering clicks on the
 same messages (several processes on one PostgreSQL database), their answers reach it with the
 changes they announce (``Change.answered``, ``Change.elsewhere``), and what was sent is read
-again from the store after a change heard late.
+again from the store after a change heard late, or when the owner is drawn at a version whose
+change is not heard yet (a click's answer kept with it is then in the store alone).
 
 This module is the model: the life, and the lives kept in memory (:class:`Lives`). The
 mechanics are beside it, one job each, put together by
