@@ -62,6 +62,9 @@ RngFactory = Callable[[str], random.Random]
 
 #: Games kept in memory (the rest are read from their snapshot when used).
 CACHED_GAMES = 512
+#: The versions last saved are kept for this many times as many games as are kept themselves
+#: (a version is a few bytes; a game's objects are kilobytes).
+SAVED_KEPT_PER_GAME = 4
 #: Games whose channel is remembered (to take a click's channel lock without a read).
 CHANNELS_KEPT = 10_000
 #: The largest game id SQLite can hold (a signed 64-bit integer): a control naming a larger
@@ -111,6 +114,11 @@ class LoadedGames:
     def __init__(self, rng_factory: RngFactory, size: int = CACHED_GAMES) -> None:
         self._rng_factory = rng_factory
         self._kept: Recent[int, tuple[int, Loaded]] = Recent(size)
+        #: The newest version of each game saved in this process lately: a game read from the
+        #: store while a change of it was being saved is of the version before, and is never
+        #: kept over the one saved (alone, the kept game is taken as current: see
+        #: :meth:`Games.current`).
+        self._saved: Recent[int, int] = Recent(size * SAVED_KEPT_PER_GAME)
 
     def load(self, record: GameRecord) -> Loaded:
         """The game of ``record`` at its version (``record`` must be a started game).
@@ -132,13 +140,24 @@ class LoadedGames:
         loaded = Loaded(
             record, decoded.game, decoded.tally, decoded.log, decoded.shuffles, decoded.seeds
         )
-        self.keep(record.version, loaded)
+        if record.version >= (self._saved.peek(record.id) or 0):
+            self.keep(record.version, loaded)
         return loaded
 
     def keep(self, version: int, loaded: Loaded) -> None:
         """Remember ``loaded``'s game (with its tally, log and shuffles) as saved at
         ``version``."""
         self._kept.keep(loaded.record.id, (version, loaded))
+
+    def saved(self, game_id: int, version: int) -> None:
+        """A change of the game was saved at ``version`` in this process: a copy of an earlier
+        version, read from the store while the change was being saved, is forgotten, and none
+        is kept from now on. (Kept, a game that ended with that change was drawn as it was
+        before it, for good: its table's last look and its result were never sent.)"""
+        self._saved.keep(game_id, max(version, self._saved.peek(game_id) or 0))
+        kept = self._kept.peek(game_id)
+        if kept is not None and kept[0] < version:
+            self._kept.forget(game_id)
 
     def version(self, game_id: int) -> int | None:
         """The version a kept game was saved at (None when it is not kept, or is changing)."""
@@ -380,6 +399,7 @@ class Games:
                 answered=answered,
             )
         self.faults.mended(record.id)
+        self.loaded.saved(record.id, version)
         if not finished:
             # The game as saved goes on from here (its objects and its record).
             self.loaded.keep(version, dataclasses.replace(loaded, record=saved))
@@ -420,7 +440,7 @@ class Games:
                 answered=answered,
             )
         self.faults.mended(record.id)
-        self.loaded.drop(record.id)
+        self.loaded.saved(record.id, version)
         self.departures.forget(record.id)
         self.announce(record, version, answered=answered)
         return await self.reread(record.id)
