@@ -94,6 +94,8 @@ OPENING_SPREAD = 60.0
 #: The channel line that ends a game: the result ("🏆 Al wins 121-84 — …"; the lobby's words
 #: name game points too, so they cannot be the mark).
 RESULT_MARK = "🏆"
+#: An unpaced run gives up once no game has moved for this long (a game the bot left waiting).
+STALLED = 60.0
 
 
 class LoadDiscord(FakeDiscord):
@@ -512,9 +514,13 @@ async def measure(
         figures = Figures(started=time.perf_counter(), pace=pace, by_commands=by_commands)
         fd.figures = figures
         playing = asyncio.gather(*(_game(fd, t, target, figures, rng, computer) for t in tables))
-        # The paced run stops on time; its games need not be over.
+        # The paced run stops on time; its games need not be over. An unpaced one stops when no
+        # game has moved for a while (one that waits for ever on a message that never comes).
         with contextlib.suppress(TimeoutError):
-            await asyncio.wait_for(playing, timeout=duration)
+            if duration is None:
+                await _until_stalled(playing, tables)
+            else:
+                await asyncio.wait_for(playing, timeout=duration)
         figures.finished = time.perf_counter()
         await asyncio.sleep(0.5)  # let the last channel lines and saves land
         watching.set()
@@ -532,6 +538,23 @@ async def measure(
             _report_unfinished(fd, tables, where)
         _report_processes(bots, cpu, tables, database)
         return max(code, _report_budget(fd, tables, where, figures)), figures
+
+
+async def _until_stalled(playing: asyncio.Future[Any], tables: list[LoadGame]) -> None:
+    """Wait until every game is played out, or until none has moved for :data:`STALLED`
+    seconds (then the games still waiting are given up: the report names them)."""
+    moved, since = -1, time.perf_counter()
+    while not playing.done():
+        actions = sum(t.actions for t in tables)
+        if actions != moved:
+            moved, since = actions, time.perf_counter()
+        elif time.perf_counter() - since > STALLED:
+            playing.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await playing
+            return
+        await asyncio.wait([playing], timeout=1.0)
+    await playing
 
 
 def _report_processes(
@@ -636,8 +659,12 @@ def _report(
     clean = not bot_errors and not figures.refused and not failed_requests and not game_errors
     p99 = percentile(lat, 0.99) if lat else float("inf")
     if figures.pace is None:
-        ok = clean and finished == recorded == games
-        print(f"every game finished and recorded, no errors: {'yes' if ok else 'NO'}")
+        # Over in the channel too: its result posted (a game the store ended whose result never
+        # came would leave its players waiting).
+        posted = sum(t.over for t in tables)
+        print(f"results posted in the channels: {posted}/{games}")
+        ok = clean and finished == recorded == posted == games
+        print(f"every game finished, posted and recorded, no errors: {'yes' if ok else 'NO'}")
     else:
         # Games stopped by the clock are not over; every one that finished has its results.
         ok = clean and finished == recorded

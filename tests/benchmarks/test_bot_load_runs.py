@@ -10,4 +10,5 @@ from tests.helpers.bench_runs import run_benchmark
 def test_the_load_benchmark_plays_a_game_to_its_end() -> None:
     out = run_benchmark("bot_load", "--games", "1", timeout=180, ok=False)
     assert "finished in the database: 1/1; with results: 1/1" in out, out[-3000:]
-    assert "every game finished and recorded, no errors: yes" in out, out[-3000:]
+    assert "results posted in the channels: 1/1" in out, out[-3000:]
+    assert "every game finished, posted and recorded, no errors: yes" in out, out[-3000:]
