@@ -93,9 +93,39 @@ def invalid_form(errors: dict[str, Any]) -> DiscordError:
     return DiscordError(400, 50035, "Invalid Form Body", errors)
 
 
+def error_tree(path: str, code: str, message: str) -> dict[str, Any]:
+    """Discord's `errors` tree for one field: the dotted `path` ("components.0.custom_id", as
+    discord.py prints it) nested key by key, as Discord sends it (Reference, Error Messages:
+    `{"components": {"0": {"custom_id": {"_errors": [{"code", "message"}]}}}}`)."""
+    tree: dict[str, Any] = {"_errors": [{"code": code, "message": message}]}
+    for key in reversed([part for part in path.split(".") if part]):
+        tree = {key: tree}
+    return tree
+
+
+def merge_trees(into: dict[str, Any], tree: dict[str, Any]) -> dict[str, Any]:
+    """Add `tree`'s errors to `into` (both Discord `errors` trees); returns `into`."""
+    for key, value in tree.items():
+        if key == "_errors":
+            into.setdefault("_errors", []).extend(value)
+        else:
+            merge_trees(into.setdefault(key, {}), value)
+    return into
+
+
+def errors_at(tree: dict[str, Any], path: str) -> list[dict[str, Any]]:
+    """The errors an `errors` tree gives for the dotted `path` (empty when none)."""
+    node: Any = tree
+    for key in (part for part in path.split(".") if part):
+        if not isinstance(node, dict) or key not in node:
+            return []
+        node = node[key]
+    return list(node.get("_errors", [])) if isinstance(node, dict) else []
+
+
 def form_error(path: str, code: str, message: str) -> DiscordError:
-    """50035 for one field: `path` names it, `code` and `message` say what is wrong."""
-    return invalid_form({path: {"_errors": [{"code": code, "message": message}]}})
+    """50035 for one field: `path` (dotted) names it, `code` and `message` say what is wrong."""
+    return invalid_form(error_tree(path, code, message))
 
 
 def empty_message() -> DiscordError:

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from fakediscord.errors import empty_message, invalid_form
+from fakediscord.errors import empty_message, error_tree, invalid_form, merge_trees
 
 MAX_CONTENT = 2000
 MAX_EMBEDS = 10
@@ -48,9 +48,16 @@ IN_CONTAINER = {ROW, SECTION, TEXT_DISPLAY, MEDIA_GALLERY, FILE, SEPARATOR}
 
 
 def _error(path: str, code: str, message: str) -> dict[str, Any]:
-    # Discord nests errors by path: {"content": {"_errors": [...]}}; a dotted path is enough
-    # for a test to read, and the client only shows it as text.
-    return {path: {"_errors": [{"code": code, "message": message}]}}
+    # Discord nests errors by path: {"components": {"0": {"_errors": [...]}}}.
+    return error_tree(path, code, message)
+
+
+class _Errors(dict[str, Any]):
+    """An `errors` tree that `update` merges into, key by key (two errors under one field)."""
+
+    def update(self, *others: Any, **more: Any) -> None:  # type: ignore[override]
+        for other in (*others, more):
+            merge_trees(self, dict(other))
 
 
 def check_message(
@@ -62,7 +69,7 @@ def check_message(
 ) -> None:
     """Raise `DiscordError` 50035/50006 if the message body breaks a Discord limit
     (``was_v2``: an edit of a message sent with IS_COMPONENTS_V2, which stays so)."""
-    errors: dict[str, Any] = {}
+    errors: dict[str, Any] = _Errors()
     content = body.get("content")
     if content is not None and len(str(content)) > MAX_CONTENT:
         errors.update(
@@ -102,7 +109,7 @@ def check_choices(choices: list[Any]) -> None:
     """Raise `DiscordError` 50035 if an autocomplete answer's choices break Discord's limits:
     at most 25, each with a name of 1 to 100 characters and a value (a string value of at
     most 100 characters)."""
-    errors: dict[str, Any] = {}
+    errors: dict[str, Any] = _Errors()
     if len(choices) > MAX_CHOICES:
         errors.update(
             _error(
@@ -136,7 +143,7 @@ def check_choices(choices: list[Any]) -> None:
 def check_laid_out(content: str, embeds: list[dict[str, Any]]) -> None:
     """Refuse an edit that lays out (IS_COMPONENTS_V2) a plain message but leaves it its
     content or embeds: a V2 message has neither, so the edit must clear them (``null``)."""
-    errors: dict[str, Any] = {}
+    errors: dict[str, Any] = _Errors()
     for legacy, left in (("content", content), ("embeds", embeds)):
         if left:
             errors.update(
@@ -161,7 +168,7 @@ def _embed_size(embed: dict[str, Any]) -> int:
 
 def _check_rows(rows: list[dict[str, Any]], at: str | None = None) -> dict[str, Any]:
     # ``at``: one row inside a V2 message (whose custom ids are checked with the rest).
-    errors: dict[str, Any] = {}
+    errors: dict[str, Any] = _Errors()
     if len(rows) > MAX_ROWS:
         errors.update(
             _error("components", "BASE_TYPE_MAX_LENGTH", f"Must be {MAX_ROWS} or fewer in length.")
@@ -210,7 +217,7 @@ def _check_rows(rows: list[dict[str, Any]], at: str | None = None) -> dict[str, 
 def _check_v2(body: dict[str, Any], components: list[dict[str, Any]]) -> dict[str, Any]:
     """A V2 message: no content or embeds beside its components, which are checked for what
     may hold what, how many there are (40 in all) and how much text (4000 characters)."""
-    errors: dict[str, Any] = {}
+    errors: dict[str, Any] = _Errors()
     for legacy in ("content", "embeds", "poll", "sticker_ids"):
         if body.get(legacy):
             errors.update(
@@ -298,7 +305,7 @@ def _check_v2(body: dict[str, Any], components: list[dict[str, Any]]) -> dict[st
 
 def _check_ids(items: list[dict[str, Any]], where: str) -> dict[str, Any]:
     # Components V2 nest freely; only ids and selects are checked there.
-    errors: dict[str, Any] = {}
+    errors: dict[str, Any] = _Errors()
     seen: set[str] = set()
 
     def walk(nodes: list[dict[str, Any]], path: str) -> None:
@@ -314,7 +321,7 @@ def _check_ids(items: list[dict[str, Any]], where: str) -> dict[str, Any]:
 
 
 def _check_item(item: dict[str, Any], where: str, seen: set[str]) -> dict[str, Any]:
-    errors: dict[str, Any] = {}
+    errors: dict[str, Any] = _Errors()
     custom_id = item.get("custom_id")
     if custom_id is not None:
         if len(custom_id) > MAX_CUSTOM_ID:

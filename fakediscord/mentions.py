@@ -13,7 +13,7 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
-from fakediscord.errors import form_error, invalid_form
+from fakediscord.errors import error_tree, form_error, invalid_form, merge_trees
 
 __all__ = ["Pings", "check_allowed_mentions", "pings"]
 
@@ -40,7 +40,7 @@ def check_allowed_mentions(allowed: Any) -> None:
     errors: dict[str, Any] = {}
 
     def refuse(path: str, code: str, message: str) -> None:
-        errors[f"allowed_mentions.{path}"] = {"_errors": [{"code": code, "message": message}]}
+        merge_trees(errors, error_tree(f"allowed_mentions.{path}", code, message))
 
     if not isinstance(allowed, dict):
         raise form_error("allowed_mentions", "MODEL_TYPE_CONVERT", "Only dictionaries may be used.")

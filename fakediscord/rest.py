@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, Any
 
 from aiohttp import web
 
-from fakediscord import payloads, threads
+from fakediscord import openapi, payloads, threads
 from fakediscord.activities import OAuthError, check_commands
 from fakediscord.errors import (
     DiscordError,
@@ -143,7 +143,8 @@ def routes(fd: FakeDiscord) -> list[web.RouteDef]:
         )
 
     async def body_of(request: web.Request) -> tuple[Any, list[Upload]]:
-        return await read_body(request, limit_size=fd.limits.uploads)
+        read: tuple[Any, list[Upload]] | None = request.get(BODY)
+        return read if read is not None else await read_body(request, limit_size=fd.limits.uploads)
 
     def commands_guild(request: web.Request) -> int | None:
         # A server's commands are the application's only where the bot is a member: anywhere
@@ -407,6 +408,9 @@ def routes(fd: FakeDiscord) -> list[web.RouteDef]:
     ]
 
 
+#: Where the middleware keeps a request's body once read (JSON, or `payload_json` and files).
+BODY = web.RequestKey("fakediscord.body", tuple)
+
 # Routes outside the global limit that need no bot token: an interaction's callback and its
 # webhook (`/webhooks/{application}/{token}/...`).
 INTERACTION_ROUTES = re.compile(r"^/api/v\d+/(interactions|webhooks)/")
@@ -420,6 +424,16 @@ OTHER_HOSTS = re.compile(r"^/gw|^/(media/)?attachments/")
 def middleware(fd: FakeDiscord) -> Callable[..., Any]:
     """Count and record requests; apply Cloudflare's ban, injected faults, the bot token check
     and the rate limits; turn errors into Discord's JSON bodies."""
+
+    async def judged(request: web.Request, path: str) -> None:
+        # Discord's OpenAPI description judges the request before any handler sees it; the
+        # body is read once here and kept for the handler.
+        carried = request.can_read_body  # (False once read)
+        body, files = await read_body(request, limit_size=fd.limits.uploads)
+        request[BODY] = (body, files)
+        sent = body if carried else openapi.NO_BODY
+        query = {key: request.query.getone(key) for key in request.query}
+        openapi.check(fd.spec, fd.spec_verdicts, request.method, path, query, sent)
 
     @web.middleware
     async def handle(request: web.Request, handler: Handler) -> web.StreamResponse:
@@ -469,6 +483,8 @@ def middleware(fd: FakeDiscord) -> Callable[..., Any]:
                     peer=peer,
                     arrived=arrived,
                 )
+            if fd.limits.openapi and path != "/oauth2/token":
+                await judged(request, path)
             response = await handler(request)
         except DiscordError as error:
             response = error_response(error, verdict.headers)

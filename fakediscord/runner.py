@@ -362,9 +362,10 @@ class BotLauncher:
         return bot
 
     async def close(self) -> list[str]:
-        """Stop every bot; return the problems found (errors, deaths), and what the checks the
-        test left for the end (:meth:`FakeDiscord.at_the_end`) found once they had stopped."""
+        """Stop every bot; return the problems found (errors, deaths), what the checks the test
+        left for the end (:meth:`FakeDiscord.at_the_end`) found once they had stopped, and each
+        request Discord's OpenAPI description refused (:meth:`FakeDiscord.refusals`)."""
         problems = [p for p in (b.problem() for b in self.bots) if p]
         for bot in self.bots:
             await bot.stop()
-        return problems + self.fd.end_checks()
+        return problems + self.fd.end_checks() + self.fd.refusals()

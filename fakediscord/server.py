@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import json
 import re
 import secrets
 from collections.abc import Callable
@@ -46,6 +47,8 @@ from fakediscord.model import (
     World,
 )
 from fakediscord.nonces import Nonces
+from fakediscord.openapi import Judge, Verdicts
+from fakediscord.openapi import load as load_description
 from fakediscord.ratelimits import RateLimiter
 from fakediscord.responses import GUILD_MEMBERS, BotSide
 from fakediscord.rest import middleware, routes
@@ -117,6 +120,12 @@ class FakeDiscord(UserActions, BotSide):
         self.invalid_requests = InvalidRequests(self.clock, lambda: self.limits.invalid_requests)
         self.counters = Counters()
         self.nonces = Nonces(self.clock)
+        #: Discord's OpenAPI description, the first judge of every request (`Limits.openapi`),
+        #: and what it decided (`spec_verdicts.refused`: each request it refused, with Discord's
+        #: `errors` tree).
+        self.spec: Judge = load_description()
+        self.spec_verdicts = Verdicts()
+        self._refusals_allowed = False
         self.requests: list[RequestRecord] = []
         self.unhandled: list[str] = []
         self.interactions: dict[int, Interaction] = {}
@@ -479,6 +488,21 @@ class FakeDiscord(UserActions, BotSide):
             except AssertionError as error:
                 failed.append(f"checked once the bots had stopped: {error}")
         return failed
+
+    def allow_refusals(self) -> None:
+        """Let requests that Discord's OpenAPI description refuses pass the test (an emulator
+        test that sends them on purpose): they are still answered 400 / 50035."""
+        self._refusals_allowed = True
+
+    def refusals(self) -> list[str]:
+        """A problem for each request Discord's OpenAPI description refused (none once
+        :meth:`allow_refusals` was called): a bot that sends one fails on Discord."""
+        if self._refusals_allowed:
+            return []
+        return [
+            f"Discord's OpenAPI description refused {route} (400 / 50035): {json.dumps(tree)}"
+            for route, tree in self.spec_verdicts.refused
+        ]
 
     async def wait_until_connected(self, timeout: float = 10.0) -> None:
         """Wait until a bot has identified and received every GUILD_CREATE."""

@@ -38,6 +38,9 @@ class Limits:
     #: At most 5 follow-ups per interaction that only a user install authorised (the app is
     #: not installed where it was used).
     followups: bool = True
+    #: Every request held to Discord's OpenAPI description of its API (`openapi.py`): path,
+    #: query and body; what it refuses is answered 400 / 50035.
+    openapi: bool = True
 
     @classmethod
     def none(cls) -> Limits:

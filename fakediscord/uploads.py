@@ -60,7 +60,7 @@ async def read_body(request: web.Request, *, limit_size: bool) -> tuple[Any, lis
             if not isinstance(part, BodyPartReader):  # nested multipart: Discord never sends it
                 continue
             if part.name == "payload_json":
-                body = json.loads(await part.text())
+                body = _json(await part.text())
                 continue
             data = bytes(await part.read(decode=False))
             if limit_size and len(data) > MAX_FILE_BYTES:
@@ -71,8 +71,16 @@ async def read_body(request: web.Request, *, limit_size: bool) -> tuple[Any, lis
         return body, uploads
     if request.can_read_body:
         text = await request.text()
-        return (json.loads(text) if text else {}), []
+        return (_json(text) if text else {}), []
     return {}, []
+
+
+def _json(text: str) -> Any:
+    """A JSON body, or Discord's 400 / 50109 for one that is not JSON."""
+    try:
+        return json.loads(text)
+    except ValueError:
+        raise DiscordError(400, 50109, "The request body contains invalid JSON.") from None
 
 
 def attachment_list(

@@ -45,6 +45,11 @@ __all__ = [
 ]
 
 #: A game command in the bot's own DMs, where no game is played.
+#: The largest game number a command option takes: Discord's integer options hold at most
+#: 2**53 - 1 (its OpenAPI description's `Int53Type`; the docs' "Application Command Option Type":
+#: "any integer between -2^53+1 and 2^53-1"). One bound out of range refuses the whole command
+#: list, so no command would appear at all.
+LARGEST_GAME = 2**53 - 1
 NEEDS_A_CHANNEL = (
     "No game is played in my DMs: use this command in a server channel or thread, or in a DM "
     "or group DM with the people you play (with the app added to your account)."
@@ -509,7 +514,7 @@ class CribbageCommands(app_commands.Group):
     async def review(
         self,
         interaction: discord.Interaction[Any],
-        game: app_commands.Range[int, 1, 2**53] | None = None,
+        game: app_commands.Range[int, 1, LARGEST_GAME] | None = None,
         player: discord.User | None = None,
     ) -> None:
         """A review of a game, paged: the summary, then each deal (at a private table, a DM
@@ -535,7 +540,7 @@ class CribbageCommands(app_commands.Group):
     async def verify(
         self,
         interaction: discord.Interaction[Any],
-        game: app_commands.Range[int, 1, 2**53] | None = None,
+        game: app_commands.Range[int, 1, LARGEST_GAME] | None = None,
     ) -> None:
         """Each shown deal's seed checked against its seal and the deck it was dealt from
         (at a private table too)."""

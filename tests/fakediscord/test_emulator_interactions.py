@@ -221,6 +221,7 @@ async def test_autocomplete_choices_beyond_discords_limits_are_refused(
     table: TinyWorld, tiny: InProcessBot, typed: str, field: str
 ) -> None:
     fd = table.fd
+    fd.allow_refusals()
     # The bot answers with what Discord refuses: its callback is a 400, which discord.py logs
     # (the user would see "Loading options failed"), and the wait for its answer ends there.
     with pytest.raises(BotFailure, match=re.escape(field)):

@@ -9,6 +9,7 @@ import aiohttp
 import pytest
 
 from fakediscord import FakeDiscord
+from fakediscord.errors import errors_at
 from fakediscord.testing import InProcessBot
 from tests.helpers.emulator_world import TinyWorld, client_of
 from tests.helpers.wire import call, refusal
@@ -96,7 +97,7 @@ async def test_component_limits_are_invalid_form_body_50035(
         {"content": "x", "components": components},
     )
     assert (status, body["code"]) == (400, 50035)
-    assert field in body["errors"]
+    assert errors_at(body["errors"], field), body["errors"]
     assert table.fd.messages(table.general) == []
 
 

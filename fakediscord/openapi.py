@@ -1,0 +1,393 @@
+"""Discord's own description of its HTTP API, the first judge of every request.
+
+Discord publishes its API as an OpenAPI 3.1 document generated from the API itself
+(github.com/discord/discord-api-spec, `specs/openapi.json`, MIT). The emulator reads it (the
+copy built into `discord_api.json` from the npm package that carries it, or Discord's own file
+named by `FAKEDISCORD_OPENAPI`) and holds every REST request to it before any handler runs: the
+path's parameters, the query's and the body's (JSON, or a multipart upload's `payload_json`).
+A request it refuses is answered as Discord answers one: 400 with code 50035, "Invalid Form
+Body", and an `errors` tree naming each field and what is wrong with it.
+
+Where Discord's documentation says the API takes more than the description, the emulator takes
+it too, and only that (`LENIENCIES`, each with its source; `fakediscord/README.md` lists them).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from collections.abc import Iterable, Iterator, Mapping
+from dataclasses import dataclass, field
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+from jsonschema import Draft202012Validator
+from jsonschema.exceptions import ValidationError
+from referencing import Registry
+from referencing.jsonschema import DRAFT202012
+
+from fakediscord.errors import invalid_form
+
+#: The description the emulator judges by unless `FAKEDISCORD_OPENAPI` names another file.
+BUILT = Path(__file__).with_name("discord_api.json")
+#: An environment variable naming an OpenAPI file to judge by instead (Discord's own
+#: `specs/openapi.json`, say).
+ENVIRONMENT = "FAKEDISCORD_OPENAPI"
+_URI = "urn:fakediscord:discord-api"
+
+#: What the API takes beyond its description, with the source that says so.
+LENIENCIES: dict[str, str] = {
+    "ids as integers": (
+        "A snowflake (SnowflakeType: a string of digits in the description) may be sent as a "
+        "JSON integer. Discord's docs type ids as `snowflake`, sent as strings so that languages "
+        "without 64-bit integers keep them whole (Reference, Snowflakes); the API parses either "
+        "form, and discord.py sends integers (`recipient_id` of Create DM, `allowed_mentions`' "
+        "`users` and `roles`, `message_reference`'s `message_id`)."
+    ),
+    "integers as strings": (
+        "A field typed as an integer takes a string that parses as one: discord-api-spec's "
+        "README, Spec conventions ('Our API accepts strings for int fields if they are parseable "
+        "as ints')."
+    ),
+    "boolean query strings": (
+        "A boolean query parameter takes any value: 'True', 'true' and '1' mean true and "
+        "anything else false (Reference, Boolean Query Strings)."
+    ),
+    "unions": (
+        "`anyOf` and `oneOf` both mean one of the listed forms (discord-api-spec's README, Spec "
+        "conventions); a body that fits more than one is taken."
+    ),
+    "routes described elsewhere": (
+        "`POST /oauth2/token` is described by the OAuth2 documentation (Topics, OAuth2: Token "
+        "URL), not by the OpenAPI file; it is judged by its own rules in `activities.py`."
+    ),
+}
+
+_DIGITS = {"type": "string", "pattern": "^-?[0-9]+$"}
+
+
+@dataclass(frozen=True)
+class Operation:
+    """One method on one path of the description: what its parameters and its body must be."""
+
+    method: str
+    template: str
+    operation_id: str
+    path: dict[str, Draft202012Validator]
+    query: dict[str, Draft202012Validator]
+    body: Draft202012Validator | None
+
+    @property
+    def segments(self) -> tuple[str, ...]:
+        """The template's segments (`{name}` for a parameter)."""
+        return tuple(self.template.strip("/").split("/"))
+
+
+@dataclass
+class Verdicts:
+    """What the judge decided: requests checked, and each refusal (for tests and reports)."""
+
+    checked: int = 0
+    by_operation: dict[str, int] = field(default_factory=dict)
+    refused: list[tuple[str, dict[str, Any]]] = field(default_factory=list)
+    undescribed: list[str] = field(default_factory=list)
+
+
+def _lenient(document: dict[str, Any]) -> dict[str, Any]:
+    """The document with `LENIENCIES` applied to its schemas."""
+    document = json.loads(json.dumps(document))
+    schemas = document.get("components", {}).get("schemas", {})
+    snowflake = schemas.get("SnowflakeType")
+    if snowflake is not None:
+        schemas["SnowflakeType"] = {"anyOf": [snowflake, {"type": "integer", "minimum": 0}]}
+
+    def widen(node: Any) -> Any:
+        if isinstance(node, list):
+            return [widen(item) for item in node]
+        if not isinstance(node, dict):
+            return node
+        node = {key: widen(value) for key, value in node.items()}
+        kinds = node.get("type")
+        numeric = {"integer", "number"}
+        if "const" in node or "enum" in node:
+            return node  # a discriminator (a component's or an option's `type`): as described
+        if (isinstance(kinds, str) and kinds in numeric) or (
+            isinstance(kinds, list) and numeric & set(kinds)
+        ):
+            return {"anyOf": [node, _DIGITS]}
+        return node
+
+    document["components"] = {**document.get("components", {}), "schemas": widen(schemas)}
+    return document
+
+
+class Judge:
+    """Discord's OpenAPI description of its HTTP API, asked of each request."""
+
+    def __init__(self, document: dict[str, Any], source: str) -> None:
+        self.source = source
+        self.document = _lenient(document)
+        resource = DRAFT202012.create_resource(self.document)
+        self._registry: Registry[Any] = Registry().with_resource(_URI, resource)
+        self._operations: dict[str, list[Operation]] = {}
+        for template, item in self.document.get("paths", {}).items():
+            shared = item.get("parameters", [])
+            for method, operation in item.items():
+                if method == "parameters" or not isinstance(operation, dict):
+                    continue
+                self._operations.setdefault(method.upper(), []).append(
+                    self._operation(method.upper(), template, operation, shared)
+                )
+        for found in self._operations.values():
+            # A literal segment wins over a parameter (`messages/@original` over
+            # `messages/{message_id}`), as the API routes them.
+            found.sort(key=lambda o: [s.startswith("{") for s in o.segments])
+
+    def _validator(self, pointer: str) -> Draft202012Validator:
+        return Draft202012Validator({"$ref": f"{_URI}#{pointer}"}, registry=self._registry)
+
+    def _operation(
+        self, method: str, template: str, operation: dict[str, Any], shared: list[Any]
+    ) -> Operation:
+        escaped = template.replace("~", "~0").replace("/", "~1")
+        base = f"/paths/{escaped}/{method.lower()}"
+        path: dict[str, Draft202012Validator] = {}
+        query: dict[str, Draft202012Validator] = {}
+        for index, parameter in enumerate(operation.get("parameters", [])):
+            where = path if parameter.get("in") == "path" else query
+            if parameter.get("in") in ("path", "query"):
+                where[parameter["name"]] = self._validator(f"{base}/parameters/{index}/schema")
+        item = f"/paths/{escaped}/parameters"
+        for index, parameter in enumerate(shared):
+            if parameter.get("in") == "path" and parameter["name"] not in path:
+                path[parameter["name"]] = self._validator(f"{item}/{index}/schema")
+        body = None
+        content = operation.get("requestBody", {}).get("content", {})
+        if "application/json" in content:
+            body = self._validator(f"{base}/requestBody/content/application~1json/schema")
+        return Operation(
+            method, template, str(operation.get("operationId", "")), path, query, body
+        )
+
+    def operation(self, method: str, path: str) -> tuple[Operation, dict[str, str]] | None:
+        """The operation `method` `path` (without `/api/v10`) is, and its path's parameters."""
+        segments = path.strip("/").split("/")
+        for operation in self._operations.get(method.upper(), []):
+            template = operation.segments
+            if len(template) != len(segments):
+                continue
+            values: dict[str, str] = {}
+            for expected, given in zip(template, segments, strict=True):
+                if expected.startswith("{") and expected.endswith("}"):
+                    values[expected[1:-1]] = given
+                elif expected != given:
+                    break
+            else:
+                return operation, values
+        return None
+
+    def errors(
+        self, operation: Operation, values: Mapping[str, str], query: Mapping[str, str], body: Any
+    ) -> dict[str, Any]:
+        """Discord's `errors` tree for what the request breaks (empty when it breaks nothing)."""
+        tree: dict[str, Any] = {}
+        for name, value in values.items():
+            validator = operation.path.get(name)
+            if validator is not None and not _any_valid(validator, _readings(value)):
+                _put(tree, [name], "NUMBER_TYPE_COERCE", f'Value "{value}" is not snowflake.')
+        for name, value in query.items():
+            validator = operation.query.get(name)
+            if validator is not None and not _any_valid(validator, _readings(value)):
+                _put(tree, [name], "BASE_TYPE_INVALID", f'Value "{value}" is not valid here.')
+        if operation.body is not None and body is not _NO_BODY:
+            for leaf in _leaves(operation.body.iter_errors(body)):
+                _put(tree, *_described(leaf))
+        return tree
+
+
+_NO_BODY = object()
+#: Pass as `body` to `check` for a request that carries none.
+NO_BODY: Any = _NO_BODY
+
+
+def check(
+    judge: Judge,
+    verdicts: Verdicts,
+    method: str,
+    path: str,
+    query: Mapping[str, str],
+    body: Any,
+) -> None:
+    """Raise `DiscordError` 400 / 50035 if the description refuses the request; note it."""
+    found = judge.operation(method, path)
+    if found is None:
+        verdicts.undescribed.append(f"{method} {path}")
+        return
+    operation, values = found
+    verdicts.checked += 1
+    key = f"{method} {operation.template}"
+    verdicts.by_operation[key] = verdicts.by_operation.get(key, 0) + 1
+    tree = judge.errors(operation, values, query, body)
+    if tree:
+        verdicts.refused.append((f"{method} {path}", tree))
+        raise invalid_form(tree)
+
+
+@cache
+def _load(path: str) -> Judge:
+    with open(path, encoding="utf-8") as file:
+        document = json.load(file)
+    return Judge(document, path)
+
+
+def load(path: str | os.PathLike[str] | None = None) -> Judge:
+    """The judge for `path`, else the file `FAKEDISCORD_OPENAPI` names, else the built copy
+    (read once per process)."""
+    chosen = path or os.environ.get(ENVIRONMENT) or BUILT
+    return _load(str(Path(chosen).resolve()))
+
+
+def _readings(text: str) -> list[Any]:
+    """What a string from a URL may stand for: itself, a number, a boolean."""
+    readings: list[Any] = [text]
+    try:
+        readings.append(int(text))
+    except ValueError:
+        try:
+            readings.append(float(text))
+        except ValueError:
+            pass
+    readings.append(text in ("True", "true", "1"))
+    return readings
+
+
+def _any_valid(validator: Draft202012Validator, readings: Iterable[Any]) -> bool:
+    return any(validator.is_valid(reading) for reading in readings)
+
+
+def _leaves(errors: Iterable[ValidationError]) -> Iterator[ValidationError]:
+    """The errors that say what is wrong: inside a union, those of the form the value meant;
+    for a value whose `type` no form has, that one error."""
+    for error in errors:
+        if error.validator in ("anyOf", "oneOf") and error.context:
+            kinds = _unknown_kind(error)
+            if kinds:
+                yield ValidationError(
+                    "no form has this type",
+                    validator="union",  # type: ignore[arg-type]
+                    validator_value=kinds,
+                    instance=error.instance,
+                    path=error.absolute_path,
+                )
+            else:
+                yield from _leaves(_meant(error))
+        else:
+            yield error
+
+
+def _unknown_kind(error: ValidationError) -> list[Any]:
+    """The `type` values a union's forms take, when the value's is none of them (else [])."""
+    if not isinstance(error.instance, dict) or "type" not in error.instance:
+        return []
+    depth = len(error.absolute_path)
+    kinds: list[Any] = []
+    branches: dict[int, bool] = {}
+    for inner in error.context or []:
+        branch = int(inner.relative_schema_path[0])
+        missed = len(inner.absolute_path) == depth + 1 and inner.absolute_path[-1] == "type"
+        branches[branch] = branches.get(branch, False) or missed
+        if missed and inner.validator == "const":
+            kinds.append(inner.validator_value)
+        elif missed and inner.validator == "enum":
+            kinds.extend(inner.validator_value)
+    if not branches or not all(branches.values()):
+        return []
+    return sorted(set(kinds), key=lambda k: (not isinstance(k, int), str(k).zfill(20)))
+
+
+def _meant(error: ValidationError) -> list[ValidationError]:
+    """The errors of the union's branch the value meant: not one of another kind (`null` for a
+    value), one whose `type` discriminator it has, then the one it misses least (the fewest
+    errors, the deepest)."""
+    branches: dict[int, list[ValidationError]] = {}
+    for inner in error.context or []:
+        branches.setdefault(int(inner.relative_schema_path[0]), []).append(inner)
+    depth = len(error.absolute_path)
+
+    def missed_discriminator(inner: ValidationError) -> bool:
+        return len(inner.absolute_path) == depth + 1 and inner.absolute_path[-1] == "type"
+
+    def wrong_kind(inner: ValidationError) -> bool:
+        return len(inner.absolute_path) == depth and inner.validator == "type"
+
+    def rank(found: list[ValidationError]) -> tuple[bool, bool, int, int]:
+        leaves = list(_leaves(found))
+        return (
+            any(wrong_kind(e) for e in found),
+            any(missed_discriminator(e) for e in found),
+            len(leaves),
+            -max(len(e.absolute_path) for e in leaves),
+        )
+
+    ranked = sorted(branches.values(), key=rank)
+    return ranked[0]
+
+
+def _described(error: ValidationError) -> tuple[list[Any], str, str]:
+    """Where `error` is (a path of keys), Discord's code for it, and its message."""
+    path = list(error.absolute_path)
+    schema = error.schema if isinstance(error.schema, dict) else {}
+    kind = error.validator
+    value = error.instance
+    if kind == "required":
+        missing = [key for key in error.validator_value if key not in (value or {})]
+        return [*path, missing[0] if missing else "_"], "BASE_TYPE_REQUIRED", (
+            "This field is required"
+        )
+    if kind in ("maxLength", "minLength", "maxItems", "minItems", "maxProperties"):
+        low = schema.get("minLength", schema.get("minItems"))
+        high = schema.get("maxLength", schema.get("maxItems", schema.get("maxProperties")))
+        if low is not None and high is not None:
+            return path, "BASE_TYPE_BAD_LENGTH", f"Must be between {low} and {high} in length."
+        if high is not None:
+            return path, "BASE_TYPE_MAX_LENGTH", f"Must be {high} or fewer in length."
+        return path, "BASE_TYPE_MIN_LENGTH", f"Must be {low} or more in length."
+    if kind == "maximum":
+        return path, "NUMBER_TYPE_MAX", (
+            f"int value should be less than or equal to {error.validator_value}."
+        )
+    if kind == "minimum":
+        return path, "NUMBER_TYPE_MIN", (
+            f"int value should be greater than or equal to {error.validator_value}."
+        )
+    if kind in ("const", "enum"):
+        choices = [error.validator_value] if kind == "const" else list(error.validator_value)
+        shown = ", ".join(json.dumps(choice) for choice in choices)
+        return path, "BASE_TYPE_CHOICES", f"Value must be one of ({shown})."
+    if kind == "union":
+        shown = ", ".join(str(k) for k in error.validator_value)
+        return path, "UNION_TYPE_CHOICES", f'Value of field "type" must be one of ({shown}).'
+    if kind == "pattern":
+        return path, "STRING_TYPE_REGEX", "String value did not match validation regex."
+    if kind == "type":
+        expected = error.validator_value
+        expected = expected if isinstance(expected, list) else [expected]
+        if "object" in expected:
+            return path, "DICT_TYPE_CONVERT", "Only dictionaries may be used."
+        if "array" in expected:
+            return path, "LIST_TYPE_CONVERT", "Only iterables may be used."
+        if "boolean" in expected:
+            return path, "BASE_TYPE_BOOLEAN", "Must be either true or false."
+        if "integer" in expected or "number" in expected:
+            return path, "NUMBER_TYPE_COERCE", f'Value "{value}" is not int.'
+        return path, "BASE_TYPE_STRING", f'Could not interpret "{value}" as string.'
+    return path, "BASE_TYPE_INVALID", f"Invalid value ({error.message[:80]})."
+
+
+def _put(tree: dict[str, Any], path: list[Any], code: str, message: str) -> None:
+    """Add one error at `path` to Discord's nested `errors` tree."""
+    node = tree
+    for key in path:
+        node = node.setdefault(str(key), {})
+    node.setdefault("_errors", []).append({"code": code, "message": message})
