@@ -20,6 +20,8 @@ MAX_CUSTOM_ID = 100
 MAX_BUTTON_LABEL = 80
 MAX_CHOICES = 25
 MAX_CHOICE_TEXT = 100
+#: Characters of one slash command's names, descriptions and choices together.
+MAX_COMMAND_SIZE = 8000
 COMPONENTS_V2 = 1 << 15
 
 BUTTON = 2
@@ -55,7 +57,7 @@ def _error(path: str, code: str, message: str) -> dict[str, Any]:
 class _Errors(dict[str, Any]):
     """An `errors` tree that `update` merges into, key by key (two errors under one field)."""
 
-    def update(self, *others: Any, **more: Any) -> None:  # type: ignore[override]
+    def update(self, *others: Any, **more: Any) -> None:
         for other in (*others, more):
             merge_trees(self, dict(other))
 
@@ -134,6 +136,42 @@ def check_choices(choices: list[Any]) -> None:
                     f"{at}.value",
                     "BASE_TYPE_MAX_LENGTH",
                     f"Must be {MAX_CHOICE_TEXT} or fewer in length.",
+                )
+            )
+    if errors:
+        raise invalid_form(errors)
+
+
+def command_size(command: dict[str, Any]) -> int:
+    """What counts toward `MAX_COMMAND_SIZE`: the command's name and description, every
+    option's (subcommands and groups included), every choice's name and value, each field at
+    its longest localization (Discord, Application Commands, Slash Commands)."""
+
+    def longest(node: dict[str, Any], key: str) -> int:
+        shown = [str(node.get(key) or "")]
+        shown.extend(str(v) for v in (node.get(f"{key}_localizations") or {}).values())
+        return max(len(text) for text in shown)
+
+    def option(node: dict[str, Any]) -> int:
+        size = longest(node, "name") + longest(node, "description")
+        for choice in node.get("choices") or []:
+            size += longest(choice, "name") + len(str(choice.get("value", "")))
+        return size + sum(option(inner) for inner in node.get("options") or [])
+
+    return option(command)
+
+
+def check_command_sizes(commands: list[Any]) -> None:
+    """Raise `DiscordError` 50035 for a slash command over `MAX_COMMAND_SIZE` characters."""
+    errors: dict[str, Any] = _Errors()
+    for index, command in enumerate(commands):
+        slash = isinstance(command, dict) and int(command.get("type", 1)) == 1
+        if slash and command_size(command) > MAX_COMMAND_SIZE:
+            errors.update(
+                _error(
+                    str(index),
+                    "APPLICATION_COMMAND_TOO_LARGE",
+                    f"Command exceeds maximum size ({MAX_COMMAND_SIZE})",
                 )
             )
     if errors:

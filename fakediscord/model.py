@@ -198,6 +198,8 @@ class Attachment:
     description: str | None = None
     width: int | None = None  # images only (PNG header)
     height: int | None = None
+    #: The name as uploaded, when Discord had to change it (`uploads.stored_name`).
+    title: str | None = None
 
     @property
     def size(self) -> int:

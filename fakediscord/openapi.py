@@ -14,6 +14,7 @@ it too, and only that (`LENIENCIES`, each with its source; `fakediscord/README.m
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 from collections.abc import Iterable, Iterator, Mapping
@@ -166,9 +167,7 @@ class Judge:
         content = operation.get("requestBody", {}).get("content", {})
         if "application/json" in content:
             body = self._validator(f"{base}/requestBody/content/application~1json/schema")
-        return Operation(
-            method, template, str(operation.get("operationId", "")), path, query, body
-        )
+        return Operation(method, template, str(operation.get("operationId", "")), path, query, body)
 
     def operation(self, method: str, path: str) -> tuple[Operation, dict[str, str]] | None:
         """The operation `method` `path` (without `/api/v10`) is, and its path's parameters."""
@@ -254,10 +253,8 @@ def _readings(text: str) -> list[Any]:
     try:
         readings.append(int(text))
     except ValueError:
-        try:
+        with contextlib.suppress(ValueError):
             readings.append(float(text))
-        except ValueError:
-            pass
     readings.append(text in ("True", "true", "1"))
     return readings
 
@@ -275,7 +272,7 @@ def _leaves(errors: Iterable[ValidationError]) -> Iterator[ValidationError]:
             if kinds:
                 yield ValidationError(
                     "no form has this type",
-                    validator="union",  # type: ignore[arg-type]
+                    validator="union",
                     validator_value=kinds,
                     instance=error.instance,
                     path=error.absolute_path,
@@ -297,10 +294,11 @@ def _unknown_kind(error: ValidationError) -> list[Any]:
         branch = int(inner.relative_schema_path[0])
         missed = len(inner.absolute_path) == depth + 1 and inner.absolute_path[-1] == "type"
         branches[branch] = branches.get(branch, False) or missed
+        allowed: Any = inner.validator_value
         if missed and inner.validator == "const":
-            kinds.append(inner.validator_value)
+            kinds.append(allowed)
         elif missed and inner.validator == "enum":
-            kinds.extend(inner.validator_value)
+            kinds.extend(allowed)
     if not branches or not all(branches.values()):
         return []
     return sorted(set(kinds), key=lambda k: (not isinstance(k, int), str(k).zfill(20)))
@@ -339,11 +337,14 @@ def _described(error: ValidationError) -> tuple[list[Any], str, str]:
     path = list(error.absolute_path)
     schema = error.schema if isinstance(error.schema, dict) else {}
     kind = error.validator
-    value = error.instance
+    value: Any = error.instance
+    bound: Any = error.validator_value
     if kind == "required":
-        missing = [key for key in error.validator_value if key not in (value or {})]
-        return [*path, missing[0] if missing else "_"], "BASE_TYPE_REQUIRED", (
-            "This field is required"
+        missing = [key for key in bound if key not in (value or {})]
+        return (
+            [*path, missing[0] if missing else "_"],
+            "BASE_TYPE_REQUIRED",
+            ("This field is required"),
         )
     if kind in ("maxLength", "minLength", "maxItems", "minItems", "maxProperties"):
         low = schema.get("minLength", schema.get("minItems"))
@@ -354,25 +355,28 @@ def _described(error: ValidationError) -> tuple[list[Any], str, str]:
             return path, "BASE_TYPE_MAX_LENGTH", f"Must be {high} or fewer in length."
         return path, "BASE_TYPE_MIN_LENGTH", f"Must be {low} or more in length."
     if kind == "maximum":
-        return path, "NUMBER_TYPE_MAX", (
-            f"int value should be less than or equal to {error.validator_value}."
+        return (
+            path,
+            "NUMBER_TYPE_MAX",
+            (f"int value should be less than or equal to {error.validator_value}."),
         )
     if kind == "minimum":
-        return path, "NUMBER_TYPE_MIN", (
-            f"int value should be greater than or equal to {error.validator_value}."
+        return (
+            path,
+            "NUMBER_TYPE_MIN",
+            (f"int value should be greater than or equal to {error.validator_value}."),
         )
     if kind in ("const", "enum"):
-        choices = [error.validator_value] if kind == "const" else list(error.validator_value)
+        choices = [bound] if kind == "const" else list(bound)
         shown = ", ".join(json.dumps(choice) for choice in choices)
         return path, "BASE_TYPE_CHOICES", f"Value must be one of ({shown})."
     if kind == "union":
-        shown = ", ".join(str(k) for k in error.validator_value)
+        shown = ", ".join(str(k) for k in bound)
         return path, "UNION_TYPE_CHOICES", f'Value of field "type" must be one of ({shown}).'
     if kind == "pattern":
         return path, "STRING_TYPE_REGEX", "String value did not match validation regex."
     if kind == "type":
-        expected = error.validator_value
-        expected = expected if isinstance(expected, list) else [expected]
+        expected = bound if isinstance(bound, list) else [bound]
         if "object" in expected:
             return path, "DICT_TYPE_CONVERT", "Only dictionaries may be used."
         if "array" in expected:

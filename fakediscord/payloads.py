@@ -208,6 +208,8 @@ def attachment(a: Attachment) -> dict[str, Any]:
     }
     if a.width is not None and a.height is not None:
         data.update(width=a.width, height=a.height)
+    if a.title is not None:
+        data["title"] = a.title
     return data
 
 

@@ -50,7 +50,7 @@ from fakediscord.model import (
 from fakediscord.shared import SharedState
 from fakediscord.switches import Limits
 from fakediscord.threads import check_edit, check_post
-from fakediscord.uploads import Upload, attachment_list
+from fakediscord.uploads import Upload, attachment_list, check_references
 
 GUILD_MEMBERS = 1 << 1
 GUILD_MESSAGES = 1 << 9
@@ -165,6 +165,9 @@ class BotSide(SharedState):
         if check_post(channel, author):
             self.world.on_channel_updated(channel)  # the message reopened the thread
         attachments = self._attachments(body, files, [])
+        check_references(
+            list(body.get("components") or []), list(body.get("embeds") or []), attachments or []
+        )
         message = Message(
             id=self.world.ids.next(),
             channel=channel,
@@ -216,6 +219,7 @@ class BotSide(SharedState):
             check_laid_out(content, embeds)  # a plain message laid out loses its text
         if not (content or embeds or components or attachments):
             raise empty_message()
+        check_references(components, embeds, attachments)
         message.history.append(message.version())
         message.content, message.embeds, message.components = content, embeds, components
         message.attachments = attachments

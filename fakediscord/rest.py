@@ -31,6 +31,7 @@ from fakediscord.errors import (
     unknown_message,
 )
 from fakediscord.invalid_requests import cloudflare_ban
+from fakediscord.limits import check_command_sizes
 from fakediscord.model import (
     ATTACH_FILES,
     CREATE_PRIVATE_THREADS,
@@ -160,6 +161,7 @@ def routes(fd: FakeDiscord) -> list[web.RouteDef]:
     async def put_commands(request: web.Request) -> web.Response:
         guild_id = commands_guild(request)
         body, _ = await body_of(request)
+        check_command_sizes(list(body))
         check_commands(list(body), guild=guild_id is not None, embedded=fd.activities.enabled)
         stored = fd.commands.replace(fd.application_id, guild_id, list(body))
         fd._notify()
@@ -173,6 +175,7 @@ def routes(fd: FakeDiscord) -> list[web.RouteDef]:
             raise form_error("_", "DICT_TYPE_CONVERT", "Only dictionaries may be used.")
         key = (body.get("name"), int(body.get("type", 1)))
         others = [c for c in fd.commands.global_commands if (c["name"], c.get("type", 1)) != key]
+        check_command_sizes([body])
         check_commands([*others, body], guild=False, embedded=fd.activities.enabled)
         known = len(others) != len(fd.commands.global_commands)
         stored = fd.commands.replace(fd.application_id, None, [*others, body])

@@ -27,6 +27,8 @@ MAX_FILES = 10
 ATTACH_FILES = 1 << 15
 PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
 _FILE_PART = re.compile(r"files\[(\d+)\]$")
+_UNSAFE = re.compile(r"[^A-Za-z0-9._-]")
+ATTACHMENT_SCHEME = "attachment://"
 
 
 @dataclass
@@ -130,9 +132,50 @@ def attachment_list(
     return result
 
 
+def stored_name(name: str) -> str:
+    """The name Discord gives an uploaded file: every character but ASCII letters, digits,
+    dots, dashes and underscores becomes an underscore, and leading underscores go ("image
+    two.png" is kept as "image_two.png"; discord-api-docs issues 2102 and 4847). The name as
+    uploaded is then the attachment's `title` (Attachment Object; discord-api-docs #6945)."""
+    cleaned = _UNSAFE.sub("_", name).lstrip("_")
+    return cleaned or "unknown"
+
+
+def check_references(
+    components: list[dict[str, Any]], embeds: list[dict[str, Any]], attachments: list[Attachment]
+) -> None:
+    """Refuse (400 / 50035) an `attachment://NAME` that names none of the message's files by
+    the name Discord stored: a media gallery's, thumbnail's or file component's media, or an
+    embed's image or thumbnail (Reference, Uploading Files: "attachment://filename.png"; the
+    name must be the stored one, discord-api-docs #2102)."""
+    names = {a.filename for a in attachments}
+    found: list[tuple[str, str]] = []
+
+    def walk(node: Any, path: str) -> None:
+        if isinstance(node, dict):
+            for key, value in node.items():
+                walk(value, f"{path}.{key}" if path else key)
+        elif isinstance(node, list):
+            for index, value in enumerate(node):
+                walk(value, f"{path}.{index}")
+        elif isinstance(node, str) and node.startswith(ATTACHMENT_SCHEME):
+            found.append((path, node[len(ATTACHMENT_SCHEME) :]))
+
+    walk(components, "components")
+    walk(embeds, "embeds")
+    for path, name in found:
+        if name not in names:
+            raise form_error(
+                path,
+                "UNFURLED_MEDIA_ITEM_ATTACHMENT_NOT_FOUND",
+                f"No attachment named {name} in this message.",
+            )
+
+
 def _attachment(world: World, base_url: str, upload: Upload, meta: dict[str, Any]) -> Attachment:
     attachment_id = world.ids.next()
-    filename = str(meta.get("filename") or upload.filename)
+    uploaded = str(meta.get("filename") or upload.filename)
+    filename = stored_name(uploaded)
     width, height = png_size(upload.data)
     guessed, _ = mimetypes.guess_type(filename)
     content_type = "image/png" if width is not None else guessed or "application/octet-stream"
@@ -147,6 +190,7 @@ def _attachment(world: World, base_url: str, upload: Upload, meta: dict[str, Any
         description=meta.get("description"),
         width=width,
         height=height,
+        title=uploaded if uploaded != filename else None,
     )
     world.attachments[attachment_id] = attachment
     return attachment

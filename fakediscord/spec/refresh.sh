@@ -1,0 +1,10 @@
+#!/usr/bin/env bash
+# Move to the newest description Discord has published: lock the newest release of the npm
+# package discord-api-spec (generated daily from github.com/discord/discord-api-spec), then
+# build fakediscord/discord_api.json from it. Run the suite after it: a request the new
+# description refuses fails the test that makes it. Needs Node.js and npm.
+set -euo pipefail
+cd "$(dirname "$0")"
+npm install --save-exact --no-audit --no-fund --loglevel=error discord-api-spec@latest
+npm ls discord-api-spec
+bash build.sh

@@ -1,0 +1,247 @@
+"""Discord's own description of its API (its OpenAPI file) as the first judge of every request,
+what Discord's docs add to it (a command's 8,000 characters, the names files are stored under),
+and the description's copy: what its locked npm package builds."""
+
+from __future__ import annotations
+
+import json
+import shutil
+import subprocess
+from pathlib import Path
+from typing import Any
+
+import aiohttp
+import pytest
+
+from fakediscord import FakeDiscord, openapi
+from fakediscord.errors import errors_at
+from fakediscord.limits import MAX_COMMAND_SIZE, command_size
+from fakediscord.testing import InProcessBot
+from tests.helpers.emulator_world import TinyWorld
+from tests.helpers.tinybot import red_square_png
+from tests.helpers.wire import call, multipart
+
+ROOT = Path(__file__).parents[2]
+SPEC = ROOT / "fakediscord" / "spec"
+INT53 = 2**53 - 1
+
+
+def game_option(highest: int) -> dict[str, Any]:
+    """A slash command with one subcommand taking a game number up to `highest`."""
+    option = {"type": 4, "name": "game", "description": "The game", "min_value": 1}
+    option["max_value"] = highest
+    sub = {"type": 1, "name": "review", "description": "A review", "options": [option]}
+    return {"name": "cribbage", "description": "Cribbage", "type": 1, "options": [sub]}
+
+
+def discord_client() -> Any:
+    """A client that never connects: enough for a command tree to build its payload."""
+    import discord
+
+    return discord.Client(intents=discord.Intents.none())
+
+
+def test_the_committed_description_is_what_its_package_builds(tmp_path: Path) -> None:
+    assert shutil.which("node") and shutil.which("npm"), (
+        "Node.js and npm build the description: bash tests/install_node.sh"
+    )
+    copy = tmp_path / "spec"
+    shutil.copytree(SPEC, copy, ignore=shutil.ignore_patterns("node_modules"))
+    built = tmp_path / "discord_api.json"
+    done = subprocess.run(
+        ["bash", str(copy / "build.sh"), str(built)],
+        capture_output=True,
+        text=True,
+        timeout=300,
+        check=False,
+    )
+    assert done.returncode == 0, done.stdout + done.stderr
+    stale = built.read_bytes() != openapi.BUILT.read_bytes()
+    assert not stale, "fakediscord/discord_api.json is not what its package builds: bash " + (
+        "fakediscord/spec/build.sh"
+    )
+
+
+async def test_an_integer_option_over_2_53_minus_1_refuses_the_whole_command_list(
+    table: TinyWorld, http: aiohttp.ClientSession
+) -> None:
+    fd = table.fd
+    path = f"/applications/{fd.application_id}/guilds/{table.guild.id}/commands"
+    status, body = await call(http, "PUT", path, [game_option(2**53)])
+    assert (status, body["code"], body["message"]) == (400, 50035, "Invalid Form Body")
+    [error] = errors_at(body["errors"], "0.options.0.options.0.max_value")
+    assert error["code"] == "NUMBER_TYPE_MAX" and str(INT53) in error["message"]
+    assert fd.commands.listing(table.guild.id) == []  # nothing of the list was taken
+    assert fd.spec_verdicts.refused and fd.spec_verdicts.refused[-1][0].startswith("PUT /app")
+    status, _ = await call(http, "PUT", path, [game_option(INT53)])
+    assert status == 200 and fd.commands.listing(table.guild.id)[0]["name"] == "cribbage"
+
+
+async def test_the_bots_commands_fit_the_description_and_discords_size_limit() -> None:
+    from discord import app_commands
+
+    from bot.discord.commands import CribbageCommands
+
+    tree = app_commands.CommandTree(discord_client())
+    tree.add_command(CribbageCommands())
+    [command] = [c.to_dict(tree) for c in tree.get_commands()]
+    judge = openapi.load()
+    found = judge.operation("PUT", "/applications/1/commands")
+    assert found is not None
+    assert judge.errors(found[0], found[1], {}, [command]) == {}
+    assert command_size(command) <= MAX_COMMAND_SIZE, command_size(command)
+
+
+async def test_a_slash_command_over_8000_characters_is_refused(
+    table: TinyWorld, http: aiohttp.ClientSession
+) -> None:
+    fd = table.fd
+    command = game_option(10)
+    letters = "abcdefghijklmnopqrstuvwxyz"
+    options = [
+        {"type": 3, "name": f"{letters[n]}{letters[m]}", "description": "d" * 100}
+        for n in range(3)
+        for m in range(25)
+        if n * 25 + m < 25
+    ]
+    subs = [
+        {"type": 1, "name": f"sub{n}", "description": "s" * 100, "options": options}
+        for n in range(4)
+    ]
+    command["options"] = subs
+    assert command_size(command) > MAX_COMMAND_SIZE
+    path = f"/applications/{fd.application_id}/commands"
+    status, body = await call(http, "PUT", path, [command])
+    assert (status, body["code"]) == (400, 50035)
+    assert errors_at(body["errors"], "0")[0]["code"] == "APPLICATION_COMMAND_TOO_LARGE"
+    command["options"] = subs[:3]
+    assert command_size(command) <= MAX_COMMAND_SIZE
+    assert (await call(http, "PUT", path, [command]))[0] == 200
+
+
+async def test_ids_may_be_sent_as_integers_as_the_api_takes_them(
+    table: TinyWorld, http: aiohttp.ClientSession
+) -> None:
+    fd = table.fd
+    status, channel = await call(http, "POST", "/users/@me/channels", {"recipient_id": table.al.id})
+    assert status == 200 and int(channel["id"])
+    mentions = {"parse": [], "users": [table.al.id]}
+    body = {"content": "x", "allowed_mentions": mentions}
+    status, _ = await call(http, "POST", table.posts, body)
+    assert status == 200
+    status, body = await call(http, "POST", "/users/@me/channels", {"recipient_id": "al"})
+    assert (status, body["code"]) == (400, 50035)
+    assert errors_at(body["errors"], "recipient_id")
+    assert [route for route, _ in fd.spec_verdicts.refused] == ["POST /users/@me/channels"]
+
+
+async def test_query_and_path_parameters_are_judged(
+    table: TinyWorld, http: aiohttp.ClientSession
+) -> None:
+    fd = table.fd
+    # A boolean query string takes any value (only True, true and 1 mean true).
+    status, _ = await call(http, "GET", f"{table.posts}?limit=5&around={table.general.id}")
+    assert status == 200
+    status, body = await call(http, "GET", f"{table.posts}?limit=five")
+    assert (status, body["code"]) == (400, 50035) and errors_at(body["errors"], "limit")
+    status, body = await call(http, "GET", f"{table.posts}?before=yesterday")
+    assert (status, body["code"]) == (400, 50035) and errors_at(body["errors"], "before")
+    status, body = await call(http, "GET", "/channels/general/messages")
+    assert status in (400, 404)  # a path that is no snowflake is not a channel of Discord's
+    checked = fd.spec_verdicts.by_operation
+    assert checked["GET /channels/{channel_id}/messages"] >= 3
+
+
+async def test_a_literal_segment_is_judged_as_its_own_operation(
+    table: TinyWorld, tiny: InProcessBot
+) -> None:
+    fd = table.fd
+    r = await fd.slash(table.al, table.general, "/tiny echo text:hi")
+    assert r.content == "hi"
+    # discord.py reads the answer back through `@original`, which the description gives an
+    # operation of its own (not `{message_id}`, which must be a snowflake).
+    async with aiohttp.ClientSession(fd.api_base + "/") as session:
+        url = f"webhooks/{fd.application_id}/{r.token}/messages/@original"
+        async with session.patch(url, json={"content": "edited"}) as answer:
+            assert answer.status == 200
+    key = "PATCH /webhooks/{webhook_id}/{webhook_token}/messages/@original"
+    assert fd.spec_verdicts.by_operation[key] == 1
+    assert fd.spec_verdicts.refused == []
+
+
+async def test_a_body_that_is_not_json_is_50109(
+    table: TinyWorld, http: aiohttp.ClientSession
+) -> None:
+    headers = {"Content-Type": "application/json"}
+    async with http.post(table.posts.lstrip("/"), data=b"{not json", headers=headers) as answer:
+        body = await answer.json()
+    assert (answer.status, body["code"]) == (400, 50109)
+
+
+async def test_a_file_is_stored_under_the_name_discord_gives_it(
+    table: TinyWorld, http: aiohttp.ClientSession
+) -> None:
+    layout: dict[str, Any] = {
+        "flags": 1 << 15,
+        "components": [{"type": 12, "items": [{"media": {"url": "attachment://the board.png"}}]}],
+    }
+    form = multipart(layout, [("the board.png", red_square_png())])
+    async with http.post(table.posts.lstrip("/"), data=form) as answer:
+        body = await answer.json()
+    assert (answer.status, body["code"]) == (400, 50035), body
+    [error] = errors_at(body["errors"], "components.0.items.0.media.url")
+    assert error["code"] == "UNFURLED_MEDIA_ITEM_ATTACHMENT_NOT_FOUND"
+    layout["components"][0]["items"][0]["media"]["url"] = "attachment://the_board.png"
+    form = multipart(layout, [("the board.png", red_square_png())])
+    async with http.post(table.posts.lstrip("/"), data=form) as answer:
+        made = await answer.json()
+    assert answer.status == 200, made
+    [picture] = made["attachments"]
+    assert (picture["filename"], picture["title"]) == ("the_board.png", "the board.png")
+
+
+def test_another_description_is_judged_by_when_named(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Discord's own specs/openapi.json, say: `FAKEDISCORD_OPENAPI` names the file.
+    document = {
+        "openapi": "3.1.0",
+        "paths": {
+            "/channels/{channel_id}/messages": {
+                "post": {
+                    "parameters": [
+                        {"name": "channel_id", "in": "path", "schema": {"type": "string"}}
+                    ],
+                    "requestBody": {
+                        "content": {
+                            "application/json": {
+                                "schema": {
+                                    "type": "object",
+                                    "properties": {"content": {"type": "string", "maxLength": 3}},
+                                }
+                            }
+                        }
+                    },
+                }
+            }
+        },
+        "components": {"schemas": {}},
+    }
+    named = tmp_path / "openapi.json"
+    named.write_text(json.dumps(document))
+    monkeypatch.setenv(openapi.ENVIRONMENT, str(named))
+    judge = openapi.load()
+    assert judge.source == str(named.resolve())
+    verdicts = openapi.Verdicts()
+    openapi.check(judge, verdicts, "POST", "/channels/1/messages", {}, {"content": "abc"})
+    with pytest.raises(Exception, match="Invalid Form Body") as refused:
+        openapi.check(judge, verdicts, "POST", "/channels/1/messages", {}, {"content": "abcd"})
+    assert errors_at(refused.value.errors or {}, "content")  # type: ignore[attr-defined]
+    openapi.check(judge, verdicts, "GET", "/gateway", {}, openapi.NO_BODY)
+    assert verdicts.undescribed == ["GET /gateway"]
+
+
+def test_a_fresh_emulator_judges_by_the_built_description() -> None:
+    fd = FakeDiscord()
+    assert fd.limits.openapi and fd.spec.source == str(openapi.BUILT.resolve())
+    assert "ids as integers" in openapi.LENIENCIES
