@@ -44,11 +44,50 @@ def pytest_runtest_makereport(
     return report
 
 
+#: What Discord's OpenAPI description judged in this process: requests, refusals, operations.
+_judged: dict[str, int] = {"requests": 0, "refused": 0}
+_operations: set[str] = set()
+
+
+def _tally(fd: FakeDiscord) -> None:
+    _judged["requests"] += fd.spec_verdicts.checked
+    _judged["refused"] += len(fd.spec_verdicts.refused)
+    _operations.update(fd.spec_verdicts.by_operation)
+
+
 @pytest.fixture
 async def fake_discord() -> AsyncIterator[FakeDiscord]:
     """A started emulator on 127.0.0.1."""
     async with FakeDiscord() as fd:
         yield fd
+        _tally(fd)
+
+
+def pytest_sessionfinish(session: pytest.Session) -> None:
+    """A worker of pytest-xdist hands its tally to the controller."""
+    output = getattr(session.config, "workeroutput", None)
+    if output is not None:
+        output["fakediscord_judged"] = dict(_judged)
+        output["fakediscord_operations"] = sorted(_operations)
+
+
+@pytest.hookimpl(optionalhook=True)
+def pytest_testnodedown(node: object, error: object) -> None:
+    """The controller adds up each worker's tally (pytest-xdist's hook)."""
+    output = getattr(node, "workeroutput", {})
+    for key, value in output.get("fakediscord_judged", {}).items():
+        _judged[key] += value
+    _operations.update(output.get("fakediscord_operations", []))
+
+
+def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter) -> None:
+    """How many requests Discord's OpenAPI description judged in the run, and refused."""
+    if _judged["requests"]:
+        terminalreporter.write_line(
+            f"fakediscord: Discord's OpenAPI description judged {_judged['requests']} requests "
+            f"({len(_operations)} operations) and refused {_judged['refused']} (each refusal "
+            "fails its test unless the test sends it on purpose)"
+        )
 
 
 @pytest.fixture
