@@ -27,7 +27,7 @@ from tests.helpers.activity_pages import (
     version_of,
     with_the_activity,
 )
-from tests.helpers.bot_db import latest_game_id, read_game
+from tests.helpers.bot_db import latest_game_id, read_game, rows
 from tests.helpers.browser import open_browser
 from tests.helpers.table_driver import World
 
@@ -86,7 +86,8 @@ async def test_a_game_at_the_table_launched_in_a_voice_channel(
         # No game at this table yet: Al opens one to 61 from the table, posted in the chat.
         await al_page.table.locator('[data-choice="target-61"]').check()
         await al_page.table.locator('[data-key="open"]').click()
-        await fd.wait_for(lambda: latest_game_id(db, voice.id), timeout=30, stall=20)
+        newest = "SELECT MAX(id) FROM games WHERE channel_id = ?"
+        await fd.wait_for(lambda: rows(db, newest, (voice.id,))[0][0], timeout=30, stall=20)
         game_id = latest_game_id(db, voice.id)
         lobby = await fd.wait_for(
             lambda: next((m for m in fd.messages(voice) if "Join" in m.text()), None),
