@@ -203,7 +203,7 @@ async def test_no_answer_at_all_is_a_refusal_in_time(
 
 
 async def test_an_instance_discord_does_not_know_is_none(
-    standin: Standin, activity: DiscordActivity, caplog: pytest.LogCaptureFixture
+    standin: Standin, activity: DiscordActivity
 ) -> None:
     standin.answer = _serving('{"message": "404: Not Found", "code": 0}', 404)
     assert await activity.place(INSTANCE) is None
