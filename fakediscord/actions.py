@@ -171,6 +171,10 @@ class UserActions(SharedState):
         command = self.commands.entry_point()
         if command is None:
             raise EmulatorUsageError("The app has no Entry Point command.")
+        refused = self.activities.refusal(user, channel)
+        if refused is not None:
+            # (The client offers no App Launcher where no Activity can run: a stage channel.)
+            raise EmulatorUsageError(refused)
         if command.get("handler", APP_HANDLER) != APP_HANDLER:
             raise EmulatorUsageError(
                 "Discord handles this Entry Point command: fd.activities.launch(user, channel)"

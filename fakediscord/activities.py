@@ -33,7 +33,7 @@ from urllib.parse import urlencode
 
 from fakediscord import payloads
 from fakediscord.errors import DiscordError, EmulatorUsageError
-from fakediscord.model import Channel, User
+from fakediscord.model import GUILD_STAGE_VOICE, USE_EMBEDDED_ACTIVITIES, Channel, User
 
 if TYPE_CHECKING:
     from fakediscord.server import FakeDiscord
@@ -267,8 +267,9 @@ class Activities:
         a new one starts (an instance ends when its last person leaves)."""
         if not self.enabled:
             raise EmulatorUsageError("The app has no Activity (fd.activities.enable(target)).")
-        if not channel.visible_to(user):
-            raise EmulatorUsageError(f"{user.name} cannot see #{channel.name}")
+        refused = self.refusal(user, channel)
+        if refused is not None:
+            raise EmulatorUsageError(refused)
         running = self._running.get(channel.id)
         if running is None or not running.users:
             launch_id = self._fd.world.ids.next()
@@ -279,6 +280,20 @@ class Activities:
             running.users.append(user)
         self._fd._notify()
         return running
+
+    def refusal(self, user: User, channel: Channel) -> str | None:
+        """Why ``user`` may not open an Activity in ``channel`` (None: they may). A stage
+        channel has none (Use Activities applies to text and voice channels only); in a
+        server it takes Use Activities, and in a voice channel joining it (Connect)."""
+        if channel.type == GUILD_STAGE_VOICE:
+            return f"#{channel.name} is a stage channel: Discord has no Activities there."
+        if not channel.visible_to(user):
+            return f"{user.name} cannot see #{channel.name}"
+        if channel.guild is not None and not (
+            channel.permissions_for(user) & USE_EMBEDDED_ACTIVITIES
+        ):
+            return f"{user.name} may not use Activities in #{channel.name}"
+        return None
 
     def join(self, user: User, channel: Channel) -> Instance:
         """``user`` joins the Activity running in ``channel`` (as from its *Join* button)."""

@@ -24,16 +24,21 @@ DISCORD_EPOCH_MS = 1420070400000
 # Channel types (Discord's numbers).
 GUILD_TEXT = 0
 DM = 1
+GUILD_VOICE = 2
 GROUP_DM = 3
 PUBLIC_THREAD = 11
 PRIVATE_THREAD = 12
+GUILD_STAGE_VOICE = 13
+#: A voice or stage channel: its text chat is read and written by those who may Connect.
+VOICE_TYPES = (GUILD_VOICE, GUILD_STAGE_VOICE)
 
 # Message flags.
 EPHEMERAL = 1 << 6
 LOADING = 1 << 7
 
 # Permissions an ordinary member has: see, talk, embed, attach, read history, use commands,
-# talk in threads. Deliberately no moderation bits, so "moderator only" checks can be tested.
+# talk in threads, join voice and use Activities. Deliberately no moderation bits, so
+# "moderator only" checks can be tested.
 MEMBER_PERMISSIONS = (
     (1 << 6)  # add reactions
     | (1 << 10)  # view channel
@@ -42,9 +47,12 @@ MEMBER_PERMISSIONS = (
     | (1 << 15)  # attach files
     | (1 << 16)  # read message history
     | (1 << 18)  # use external emojis
+    | (1 << 20)  # connect (join a voice or stage channel, and so read its chat)
+    | (1 << 21)  # speak
     | (1 << 31)  # use application commands
     | (1 << 35)  # create public threads
     | (1 << 38)  # send messages in threads
+    | (1 << 39)  # use embedded activities
     | (1 << 50)  # use external apps (on by default, as in a new server)
 )
 # What a moderator adds: manage channels, manage guild, manage messages, manage threads.
@@ -54,6 +62,11 @@ ATTACH_FILES = 1 << 15
 MANAGE_MESSAGES = 1 << 13
 MANAGE_CHANNELS = 1 << 4
 MANAGE_THREADS = 1 << 34
+VIEW_CHANNEL = 1 << 10
+SEND_MESSAGES = 1 << 11
+CONNECT = 1 << 20
+#: Lets a member launch (and join) Activities, in text and voice channels (not stages).
+USE_EMBEDDED_ACTIVITIES = 1 << 39
 CREATE_PUBLIC_THREADS = 1 << 35
 CREATE_PRIVATE_THREADS = 1 << 36
 SEND_MESSAGES_IN_THREADS = 1 << 38
@@ -359,7 +372,8 @@ class Message:
 
 @dataclass(eq=False)
 class Channel:
-    """A text channel, thread or DM channel and the messages in it."""
+    """A text, voice or stage channel, a thread or a DM channel, and the messages in it (a
+    voice or stage channel's are its text chat)."""
 
     id: int
     name: str
@@ -403,17 +417,27 @@ class Channel:
         return self.type in (PUBLIC_THREAD, PRIVATE_THREAD)
 
     @property
+    def is_voice(self) -> bool:
+        """True for a voice or stage channel (its messages are its text chat)."""
+        return self.type in VOICE_TYPES
+
+    @property
     def mention(self) -> str:
         """How a message mentions this channel."""
         return f"<#{self.id}>"
 
     def visible_to(self, user: User) -> bool:
-        """Whether `user` can see this channel (members see guild channels, a DM its recipient)."""
+        """Whether `user` can read this channel's messages: a DM its recipient; in a server,
+        members with View Channel, and in a voice or stage channel Connect too (Discord: the
+        chat of a voice channel needs both)."""
         if self.is_private:
             return user in self.people
         if self.is_dm:
             return user is self.recipient or bool(user.bot)
         if self.guild is None or self.guild.member(user) is None:
+            return False
+        needed = VIEW_CHANNEL | (CONNECT if self.is_voice else 0)
+        if self.permissions_for(user) & needed != needed:
             return False
         if self.type == PRIVATE_THREAD:
             return user.id in self.thread_members or bool(
@@ -529,16 +553,25 @@ class Guild:
     channels: dict[int, Channel] = field(default_factory=dict)
     _world: World | None = None
 
-    def add_text_channel(self, name: str) -> Channel:
-        """Create a text channel and announce it to the bot."""
-        assert self._world is not None
+    def add_text_channel(self, name: str, *, kind: int = GUILD_TEXT) -> Channel:
+        """Create a text channel (``kind``: or a voice or stage channel, whose messages are
+        its text chat) and announce it to the bot."""
+        assert self._world is not None and kind in (GUILD_TEXT, *VOICE_TYPES)
         channel = Channel(
-            id=self._world.ids.next(), name=name, type=GUILD_TEXT, guild=self, _world=self._world
+            id=self._world.ids.next(), name=name, type=kind, guild=self, _world=self._world
         )
         self.channels[channel.id] = channel
         self._world.channels[channel.id] = channel
         self._world.on_channel_created(channel)
         return channel
+
+    def add_voice_channel(self, name: str) -> Channel:
+        """Create a voice channel (type 2) and announce it to the bot."""
+        return self.add_text_channel(name, kind=GUILD_VOICE)
+
+    def add_stage_channel(self, name: str) -> Channel:
+        """Create a stage channel (type 13) and announce it to the bot."""
+        return self.add_text_channel(name, kind=GUILD_STAGE_VOICE)
 
     def deny(self, permissions: int) -> None:
         """Take `permissions` from @everyone in this guild (the bot's own permissions too)."""

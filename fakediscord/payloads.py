@@ -10,6 +10,7 @@ from typing import Any
 
 from fakediscord.model import (
     GROUP_DM,
+    GUILD_VOICE,
     Attachment,
     Channel,
     Guild,
@@ -111,6 +112,12 @@ def channel(c: Channel) -> dict[str, Any]:
         "parent_id": str(c.parent.id) if c.parent else None,
         "flags": 0,
     }
+    if c.is_voice:
+        # As Discord's "Example Guild Voice Channel" (a stage has its topic, no video mode).
+        data.update(bitrate=64000, user_limit=0, rtc_region=None)
+        if c.type == GUILD_VOICE:
+            del data["topic"]
+            data["video_quality_mode"] = 1
     if c.is_thread:
         data.update(
             owner_id=str(c.owner_id or c.guild.owner_id),

@@ -25,7 +25,15 @@ from fakediscord.discordpy import point_discord_py_at
 from fakediscord.errors import DiscordError, EmulatorUsageError, NoResponse
 from fakediscord.interactions import Interaction
 from fakediscord.limits import COMPONENTS_V2, CONTAINER, SEPARATOR, TEXT_DISPLAY
-from fakediscord.model import Attachment, Channel, Guild, Message, User
+from fakediscord.model import (
+    GUILD_STAGE_VOICE,
+    GUILD_VOICE,
+    Attachment,
+    Channel,
+    Guild,
+    Message,
+    User,
+)
 from fakediscord.runner import BotProcess
 from fakediscord.server import FakeDiscord
 
@@ -56,6 +64,7 @@ HELP = """\
                              table's Play at the table does too: open the printed address
   channel NAME | thread NAME switch to a channel, or a thread of it (names may have spaces:
                              thread Round 1 · Al vs Bea)
+  voice NAME | stage NAME    switch to a voice or stage channel's text chat (made if new)
   dm                         your DM with the bot
   dm NAME                    a DM between you and NAME, and group NAME NAME... a group DM:
                              the bot is not in them, its commands come by your user install
@@ -66,6 +75,8 @@ USAGE = {
     "as": "as NAME (one name; `users` lists them)",
     "channel": "channel NAME (names may have spaces)",
     "thread": "thread NAME (a thread of this channel; names may have spaces)",
+    "voice": "voice NAME (a voice channel's text chat; names may have spaces)",
+    "stage": "stage NAME (a stage channel's text chat; names may have spaces)",
     "mod": "mod on, or mod off",
     "say": "say TEXT",
     "dm": "dm (your DM with the bot), or dm NAME",
@@ -111,7 +122,7 @@ class Playground:
             return "@DM"
         if channel.people:
             return "@" + ",".join(u.name for u in channel.people if u is not self.user)
-        return f"#{channel.name}"
+        return f"{'🔊 ' if channel.is_voice else '#'}{channel.name}"
 
     def label(self, message: Message) -> int:
         """The number this message is shown with (`m3`)."""
@@ -390,13 +401,16 @@ async def _step(pg: Playground, line: str, stream: TextIO) -> bool:
         pg.say(f"you are in {pg._where(pg.channel)} (the bot is not in it: /cribbage works here")
         pg.say("  through your user install; its table and hands come as answers)")
         pg.show_all(pg.channel, limit=5)
-    elif command in ("channel", "thread") and len(words) >= 2:
+    elif command in ("channel", "thread", "voice", "stage") and len(words) >= 2:
         name = line.split(None, 1)[1].strip().removeprefix("#")
         parent = pg.channel.parent or pg.channel
         found_channel = next((c for c in pg.guild.channels.values() if c.name == name), None)
         if found_channel is None:
             if command == "thread" and parent.guild is not None:
                 found_channel = parent.add_thread(name)
+            elif command in ("voice", "stage"):
+                kind = GUILD_VOICE if command == "voice" else GUILD_STAGE_VOICE
+                found_channel = pg.guild.add_text_channel(name, kind=kind)
             else:
                 found_channel = pg.guild.add_text_channel(name)
         pg.channel = found_channel
@@ -441,7 +455,7 @@ async def _step(pg: Playground, line: str, stream: TextIO) -> bool:
         values = [options[int(n) - 1]["value"] for n in rest]
         interaction = await fd.select(pg.user, message, menu["custom_id"], values)
         await _answer(pg, interaction, stream)
-    elif command in ("as", "channel", "thread", "mod", "say", "dm", "group", "launch"):
+    elif command in USAGE:
         pg.say(f"? {command}: {USAGE[command]}")
     else:
         pg.say("? unknown command; type help")

@@ -309,6 +309,11 @@ class BotSide(SharedState):
                     "INTERACTION_RESPONSE_TYPE_INVALID",
                     "This application has no Activity to launch.",
                 )
+            refused = self.activities.refusal(interaction.user, interaction.channel)
+            if refused is not None:
+                # Not where Discord opens an Activity (a stage channel): the exact answer is
+                # undocumented.
+                raise form_error("type", "INTERACTION_RESPONSE_TYPE_INVALID", refused)
             interaction.activity_instance = self.activities.launch(
                 interaction.user, interaction.channel
             )

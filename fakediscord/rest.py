@@ -36,7 +36,9 @@ from fakediscord.model import (
     ATTACH_FILES,
     CREATE_PRIVATE_THREADS,
     CREATE_PUBLIC_THREADS,
+    GUILD_TEXT,
     MANAGE_MESSAGES,
+    SEND_MESSAGES,
     SEND_MESSAGES_IN_THREADS,
     Channel,
 )
@@ -247,11 +249,11 @@ def routes(fd: FakeDiscord) -> list[web.RouteDef]:
 
     async def create_message(request: web.Request) -> web.Response:
         channel = channel_of(request)
-        if (
-            channel.is_thread
-            and not channel.permissions_for(fd.bot_user) & SEND_MESSAGES_IN_THREADS
-        ):
-            raise missing_permissions()  # in a thread, Send Messages in Threads is what counts
+        # Send Messages in a server's channel (a voice or stage channel's chat too); in a
+        # thread, Send Messages in Threads is what counts.
+        needed = SEND_MESSAGES_IN_THREADS if channel.is_thread else SEND_MESSAGES
+        if channel.guild is not None and not channel.permissions_for(fd.bot_user) & needed:
+            raise missing_permissions()
         body, files = await body_of(request)
         if channel.is_dm and channel.recipient is not None and not channel.recipient.dms_open:
             raise cannot_dm()
@@ -344,11 +346,12 @@ def routes(fd: FakeDiscord) -> list[web.RouteDef]:
         )
 
     async def create_thread(request: web.Request) -> web.Response:
-        # Start Thread from Message / Start Thread without Message: a text channel only; the
-        # bot needs Create Public (or Private) Threads there; a message starts one thread at
-        # most (160004), and that thread has the message's id.
+        # Start Thread from Message / Start Thread without Message: a text channel only (not
+        # a DM, a thread, a voice or a stage channel); the bot needs Create Public (or
+        # Private) Threads there; a message starts one thread at most (160004), and that
+        # thread has the message's id.
         channel = channel_of(request)
-        if channel.is_dm or channel.is_thread:
+        if channel.type != GUILD_TEXT:
             raise DiscordError(400, 50024, "Cannot execute action on this channel type")
         body, _ = await body_of(request)
         name = str(body.get("name") or "")

@@ -20,6 +20,8 @@
 
 from __future__ import annotations
 
+import asyncio
+import json
 import logging
 from typing import Any
 
@@ -31,6 +33,7 @@ from discord.http import Route
 from bot.web.activity.identity import ActivityPerson, ActivityPlace, ActivityRefused
 
 __all__ = [
+    "DISCORD_TROUBLE",
     "ENTRY_POINT",
     "PRIMARY_ENTRY_POINT",
     "SIGNED_OUT",
@@ -61,6 +64,16 @@ SIGNED_OUT = (
 )
 #: What it is told when Discord refused the bot's client secret (the operator's to mend).
 NOT_SET_UP = "This bot's Activity isn't set up right: its owner should check CLIENT_SECRET."
+#: What it is told when Discord answered nothing in time, an error of its own (a 5xx, a 429),
+#: or something that is not what was asked for (Cloudflare's HTML page, another shape).
+DISCORD_TROUBLE = (
+    "Discord isn't answering the table properly right now: close the table and open it again"
+    " in a moment."
+)
+#: Seconds a question to Discord may take before the page is told (the page waits for it).
+LOOKUP_WITHIN = 10.0
+#: How much of an unexpected answer the log line quotes.
+GLIMPSE = 120
 
 
 class CribbageTree(app_commands.CommandTree[Any]):
@@ -94,11 +107,18 @@ async def sync_entry_point(client: discord.Client, *, with_globals: list[Any] | 
 
 class DiscordActivity:
     """Discord, as the Activity's server needs it (:class:`bot.web.activity.identity.
-    ActivityDiscord`), through ``client`` (the bot) and the application's ``client_secret``."""
+    ActivityDiscord`), through ``client`` (the bot) and the application's ``client_secret``.
 
-    def __init__(self, client: discord.Client, client_secret: str) -> None:
+    Whatever Discord answers that is not what was asked for (an error, a 5xx, Cloudflare's HTML
+    page, a body of another shape, nothing within ``lookup_within`` seconds) is one line in the
+    log and an :class:`ActivityRefused` with :data:`DISCORD_TROUBLE` for the page (502)."""
+
+    def __init__(
+        self, client: discord.Client, client_secret: str, *, lookup_within: float = LOOKUP_WITHIN
+    ) -> None:
         self._client = client
         self._secret = client_secret
+        self._within = lookup_within
         self._session: aiohttp.ClientSession | None = None
         self._told_secret = False
 
@@ -110,18 +130,27 @@ class DiscordActivity:
 
     def _http(self) -> aiohttp.ClientSession:
         if self._session is None or self._session.closed:
-            self._session = aiohttp.ClientSession(timeout=aiohttp.ClientTimeout(total=15))
+            timeout = aiohttp.ClientTimeout(total=self._within)
+            self._session = aiohttp.ClientSession(timeout=timeout)
         return self._session
 
     async def _ask(self, method: str, path: str, what: str, **request: Any) -> tuple[int, Any]:
-        """Discord's answer to an OAuth2 call (its status, and its body as JSON); one that does
-        not reach Discord is noted in the log as the Activity's ``what`` and refused."""
+        """Discord's answer to an OAuth2 call: its status, and its body as JSON. No answer in
+        time, a body that is not JSON, a 5xx or a 429 (Discord's trouble, not the person's)
+        is noted in the log as the Activity's ``what`` and refused."""
         try:
             async with self._http().request(method, f"{Route.BASE}{path}", **request) as answer:
-                return answer.status, await answer.json(content_type=None)
-        except (aiohttp.ClientError, TimeoutError, ValueError) as error:
-            log.warning("the Activity's %s did not reach Discord (%s)", what, error)
-            raise ActivityRefused("Discord couldn't be reached: try again in a moment.") from None
+                status, text = answer.status, await answer.text(errors="replace")
+        except TimeoutError:
+            raise _trouble(what, f"no answer in time ({self._within:g} s)") from None
+        except aiohttp.ClientError as error:
+            raise _trouble(what, f"Discord not reached ({type(error).__name__}: {error})") from None
+        if status >= 500 or status == 429:
+            raise _trouble(what, f"Discord answered {status}: {_glimpse(text)}")
+        try:
+            return status, json.loads(text)
+        except ValueError:
+            raise _trouble(what, f"Discord answered {status}, not JSON: {_glimpse(text)}") from None
 
     async def close(self) -> None:
         """Close the HTTP session the OAuth2 calls use."""
@@ -169,21 +198,71 @@ class DiscordActivity:
             application_id=self.application_id,
             instance_id=instance_id,
         )
+        what = "instance lookup"
         try:
-            found = await self._client.http.request(route)
+            # (discord.py retries a 500, 502 or 504 for some 25 s, and waits out a 429: the
+            # page is answered within its own time instead.)
+            async with asyncio.timeout(self._within):
+                found = await self._client.http.request(route)
         except discord.NotFound:
             return None
         except discord.HTTPException as error:
-            log.warning("the Activity's instance could not be looked up (%s)", error)
-            raise ActivityRefused("Discord couldn't be reached: try again in a moment.") from None
-        location = found.get("location") or {}
-        guild = location.get("guild_id")
-        return ActivityPlace(
-            int(location["channel_id"]),
-            int(guild) if guild else None,
-            frozenset(int(u) for u in found.get("users", [])),
-        )
+            answered = f"Discord answered {error.status}: {_glimpse(error.text)}"
+            raise _trouble(what, answered) from None
+        except TimeoutError:
+            raise _trouble(what, f"no answer in time ({self._within:g} s)") from None
+        except (aiohttp.ClientError, OSError) as error:
+            raise _trouble(what, f"Discord not reached ({type(error).__name__}: {error})") from None
+        if isinstance(found, str):
+            # discord.py reads a body as JSON only under ``Content-Type: application/json``
+            # exactly; with a charset after it (or anything else) it hands back the text.
+            try:
+                found = json.loads(found)
+            except ValueError:
+                answered = f"Discord answered text, not JSON: {_glimpse(found)}"
+                raise _trouble(what, answered) from None
+        place = _place_of(found)
+        if place is None:
+            raise _trouble(what, f"Discord answered no location: {_glimpse(json.dumps(found))}")
+        return place
 
     def bot_in(self, guild_id: int | None) -> bool:
         """Whether the bot is a member of the server (it has its GUILD_CREATE)."""
         return guild_id is not None and self._client.get_guild(guild_id) is not None
+
+
+def _trouble(what: str, why: str) -> ActivityRefused:
+    """The refusal for Discord's trouble with the Activity's ``what``, noted in one log line."""
+    log.warning("the Activity's %s failed: %s", what, why)
+    return ActivityRefused(DISCORD_TROUBLE, status=502)
+
+
+def _glimpse(text: Any) -> str:
+    """The start of an answer, on one line, for the log."""
+    flat = " ".join(str(text).split())
+    return repr(flat if len(flat) <= GLIMPSE else flat[: GLIMPSE - 1] + "…")
+
+
+def _snowflake(value: Any) -> int | None:
+    """An id as Discord writes it (a string of digits, or a number); None for anything else."""
+    if isinstance(value, bool) or not isinstance(value, (int, str)):
+        return None
+    text = str(value)
+    return int(text) if text.isdigit() and 0 < len(text) <= 20 else None
+
+
+def _place_of(found: Any) -> ActivityPlace | None:
+    """The instance object's location and people (Get Application Activity Instance: ``location``
+    with ``channel_id`` and, in a server, ``guild_id``; ``users``, their ids); None when it is
+    not of that shape."""
+    location = found.get("location") if isinstance(found, dict) else None
+    if not isinstance(location, dict):
+        return None
+    channel = _snowflake(location.get("channel_id"))
+    raw_guild = location.get("guild_id")
+    guild = None if raw_guild is None else _snowflake(raw_guild)
+    users = found.get("users", [])
+    ids = [_snowflake(u) for u in users] if isinstance(users, list) else [None]
+    if channel is None or (raw_guild is not None and guild is None) or None in ids:
+        return None
+    return ActivityPlace(channel, guild, frozenset(u for u in ids if u is not None))

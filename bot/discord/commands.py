@@ -29,6 +29,7 @@ from bot.discord.places import (
     PLACES,
     answers_only_privately,
     bot_is_member,
+    cannot_post,
 )
 from bot.discord.tournament_commands import TournamentCommands
 from engine.counting import Counting
@@ -223,6 +224,11 @@ class CribbageCommands(app_commands.Group):
         if answers_only_privately(interaction):
             # The table would be the opener's alone: nothing is opened.
             await send_error(interaction, NO_PUBLIC_TABLE)
+            return
+        lacking = cannot_post(interaction)
+        if lacking is not None:
+            # (The lobby is the command's answer, but the deals' tables are the bot's posts.)
+            await send_error(interaction, lacking)
             return
         user = user_of(interaction)
         # Left out, the variant's own (the standard game: two players to 121).

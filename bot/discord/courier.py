@@ -48,6 +48,7 @@ from bot.core.ledger.transport import (
     TokenUnreachable,
     Unsent,
 )
+from bot.discord.places import activity_runs_in
 from bot.discord.rendering import message_payload
 
 __all__ = ["Courier", "fence_trace", "fenced"]
@@ -212,7 +213,10 @@ class Courier:
         """Make ``attempt`` with ``view`` (see ``bot.core.ledger.transport.Transport``)."""
         # What to send is made before the turn is taken: a request goes the moment its turn
         # comes, so the pacer's spacing is the spacing Discord sees.
-        payload = await message_payload(view, editing=not attempt.way.posts)
+        here = self._client.get_channel(attempt.channel_id) if attempt.channel_id else None
+        payload = await message_payload(
+            view, editing=not attempt.way.posts, activity_here=activity_runs_in(here)
+        )
         try:
             if attempt.way is Way.EDIT_THROUGH:
                 return await self._edit_through(attempt, payload, fence)

@@ -36,13 +36,19 @@ from bot.core.games.messages.private_table import HAND_BUTTON
 from bot.core.ledger.records import DmLink
 from bot.core.services import Services
 from bot.discord.members import DiscordMembers
-from bot.discord.places import ONLY_YOU_SEE_THIS, answers_only_privately, bot_is_member
+from bot.discord.places import (
+    ONLY_YOU_SEE_THIS,
+    activity_runs_in,
+    answers_only_privately,
+    bot_is_member,
+)
 from bot.discord.rendering import clip, message_payload
 
 __all__ = [
     "LAUNCH_REFUSED",
     "NEEDS_A_SERVER",
     "NO_TABLE",
+    "NO_TABLE_ON_STAGE",
     "RESTARTING",
     "SORRY",
     "DiscordIO",
@@ -65,6 +71,12 @@ RESTARTING = "I'm restarting — try again in a few seconds."
 #: *Play at the table* (or the Entry Point command) where Discord would not open the Activity.
 LAUNCH_REFUSED = (
     "Discord couldn't open the table here: play with the buttons and `/cribbage` commands."
+)
+#: *Play at the table* in a stage channel's chat, where Discord runs no Activity.
+NO_TABLE_ON_STAGE = (
+    "Discord has no Activities in stage channels, so the table can't open here: play with the"
+    " buttons and `/cribbage` commands, or open a game in a voice or text channel to play at"
+    " the table."
 )
 #: *Play at the table* (or the Entry Point command) where the Activity is off.
 NO_TABLE = (
@@ -359,6 +371,11 @@ class DiscordIO:
         if not self.activity:
             await send_error(interaction, NO_TABLE)
             return
+        if not activity_runs_in(interaction.channel):
+            # (The App Launcher is not offered there; a table's button may be, where the
+            # channel was not known when it was drawn.)
+            await send_error(interaction, NO_TABLE_ON_STAGE)
+            return
 
         async def launch() -> None:
             await interaction.response.launch_activity()
@@ -555,7 +572,8 @@ class DiscordIO:
     # -- answering ----------------------------------------------------------------------------
     async def _reply(self, interaction: discord.Interaction[Any], reply: Reply) -> None:
         if reply.view is not None:
-            kwargs = await message_payload(reply.view, editing=False)
+            here = activity_runs_in(interaction.channel)
+            kwargs = await message_payload(reply.view, editing=False, activity_here=here)
         else:
             kwargs = {"content": clip(reply.text)}
         if not interaction.response.is_done():
@@ -570,7 +588,8 @@ class DiscordIO:
     async def _update(self, interaction: discord.Interaction[Any], view: MessageView) -> None:
         """Edit the message the clicked component is on: in the answer (type 7), or, when the
         click was already deferred because the call was slow, through the original."""
-        kwargs = await message_payload(view, editing=True)
+        here = activity_runs_in(interaction.channel)
+        kwargs = await message_payload(view, editing=True, activity_here=here)
         if not interaction.response.is_done():
             await interaction.response.edit_message(**kwargs)
         else:

@@ -27,6 +27,7 @@ from typing import Any
 import discord
 
 from bot.core.ledger.pacer import Pacer, RequestKind
+from bot.discord.places import is_voice_chat
 from bot.store import Store
 
 __all__ = ["DiscordMembers"]
@@ -126,9 +127,10 @@ class DiscordMembers:
 
     async def sees(self, guild_id: int, user_id: int, channel_id: int) -> bool:
         """Whether ``user_id`` can see ``channel_id`` of ``guild_id``: its permissions there
-        (the channel's overwrites, a thread's parent's), and for a private thread its
-        membership (or Manage Threads). Asked of Discord when not in the cache; False when
-        Discord cannot say (a game is kept from whoever might not see it)."""
+        (the channel's overwrites, a thread's parent's; a voice or stage channel's chat needs
+        Connect too), and for a private thread its membership (or Manage Threads). Asked of
+        Discord when not in the cache; False when Discord cannot say (a game is kept from
+        whoever might not see it)."""
         guild = self._client.get_guild(guild_id)
         if guild is None:
             return False
@@ -141,8 +143,8 @@ class DiscordMembers:
             if channel is None:
                 return False
             allowed = channel.permissions_for(member)
-            if not allowed.view_channel:
-                return False
+            if not allowed.view_channel or (is_voice_chat(channel) and not allowed.connect):
+                return False  # (a voice or stage channel's chat: for those who may join it)
             thread = channel if isinstance(channel, discord.Thread) else None
             if thread is None or not thread.is_private() or allowed.manage_threads:
                 return True
@@ -159,7 +161,8 @@ class DiscordMembers:
 
     async def open_to_all(self, guild_id: int, channel_id: int) -> bool:
         """Whether every member of ``guild_id`` sees ``channel_id``: ``@everyone`` may view it
-        (a thread: its parent) and it is not a private thread. Asked of Discord when not in
+        (a thread: its parent; a voice or stage channel's chat: and join it) and it is not a
+        private thread. Asked of Discord when not in
         the cache; False when Discord cannot say."""
         guild = self._client.get_guild(guild_id)
         if guild is None:
@@ -170,7 +173,8 @@ class DiscordMembers:
                 return False
             if isinstance(channel, discord.Thread) and channel.is_private():
                 return False
-            return channel.permissions_for(guild.default_role).view_channel
+            everyone = channel.permissions_for(guild.default_role)
+            return everyone.view_channel and (everyone.connect or not is_voice_chat(channel))
         except (discord.NotFound, discord.Forbidden):
             return False
         except discord.HTTPException as error:

@@ -6,6 +6,13 @@ account (a user install), DMs between people, group DMs and servers that did not
 In those last places the bot is not a member: its own token may not post, read or edit there
 (Discord answers 403 / 50001), so a game there is a private table
 (:mod:`bot.core.games.messages.private_table`), reached through interactions' tokens alone.
+
+In a server, a game is played in a text channel, a thread, or the text chat of a voice or
+stage channel (where people gather for a game night). That chat is read and written only by
+those who may **Connect** to the channel (Discord, "Get Channel Messages": "If the channel is
+a voice channel, they must also have the CONNECT permission"), the bot included; no thread
+is started there (50024), so no tournament is played there; and a stage channel has no
+Activities (Use Activities applies to text and voice channels only).
 """
 
 from __future__ import annotations
@@ -21,8 +28,12 @@ __all__ = [
     "NO_PUBLIC_TABLE",
     "ONLY_YOU_SEE_THIS",
     "PLACES",
+    "VOICE_CHATS",
+    "activity_runs_in",
     "answers_only_privately",
     "bot_is_member",
+    "cannot_post",
+    "is_voice_chat",
 ]
 
 #: Installs the commands declare: to a server, and to a person's account.
@@ -72,3 +83,54 @@ def answers_only_privately(interaction: discord.Interaction[Any]) -> bool:
     if interaction.guild_id is None or bot_is_member(interaction):
         return False
     return not interaction.permissions.use_external_apps
+
+
+#: The channels whose text chat is a voice or stage channel's.
+VOICE_CHATS = (discord.ChannelType.voice, discord.ChannelType.stage_voice)
+
+
+def is_voice_chat(channel: Any) -> bool:
+    """Whether ``channel`` (a channel, a thread, or an interaction's partial channel) is the
+    text chat of a voice or stage channel."""
+    return getattr(channel, "type", None) in VOICE_CHATS
+
+
+def activity_runs_in(channel: Any) -> bool:
+    """Whether Discord may open an Activity in ``channel``: anywhere but a stage channel (Use
+    Activities applies to text and voice channels only). A channel not known here (None)
+    may."""
+    return getattr(channel, "type", None) is not discord.ChannelType.stage_voice
+
+
+def cannot_post(interaction: discord.Interaction[Any]) -> str | None:
+    """What the bot lacks to post a game's messages where ``interaction`` was made, as the
+    sentence for the person (None: nothing, or not the bot's token's business: a DM, a private
+    table). From the app's permissions the interaction carries: View Channel, Send Messages
+    (in a thread, Send Messages in Threads), and in a voice or stage channel's chat Connect."""
+    if interaction.guild_id is None or not bot_is_member(interaction):
+        return None
+    perms, channel = interaction.app_permissions, interaction.channel
+    if perms.administrator:
+        return None
+    kind = getattr(channel, "type", None)
+    thread = kind in (discord.ChannelType.public_thread, discord.ChannelType.private_thread)
+    needed = {
+        "View Channel": perms.view_channel,
+        "Connect": perms.connect or kind not in VOICE_CHATS,
+        "Send Messages in Threads": perms.send_messages_in_threads or not thread,
+        "Send Messages": perms.send_messages or thread,
+    }
+    missing = [f"**{name}**" for name, has in needed.items() if not has]
+    if not missing:
+        return None
+    named = " and ".join([", ".join(missing[:-1]), missing[-1]] if len(missing) > 1 else missing)
+    if kind in VOICE_CHATS and not perms.connect:
+        return (
+            "I can't post the game in this channel's chat, which Discord opens only to those"
+            f" who may join the channel: ask a moderator to give me {named} here, or play in a"
+            " text channel."
+        )
+    return (
+        f"I can't post the game here: ask a moderator to give me {named} in this channel, or"
+        " play in another one."
+    )

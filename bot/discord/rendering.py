@@ -9,6 +9,7 @@ taken away). Nobody is pinged unless the message says whom.
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import io
 from collections.abc import Sequence
 from typing import Any, cast
@@ -16,7 +17,7 @@ from typing import Any, cast
 import discord
 
 from bot.core.base.text import MAX_MESSAGE
-from bot.core.base.views import BoardPicture, MessageView, Style
+from bot.core.base.views import TABLE_BUTTON, BoardPicture, LobbyControls, MessageView, Style
 from bot.core.games.messages.boards import draw_board
 from bot.core.games.messages.table import MAX_LAID_OUT
 from bot.discord.components import controls_view
@@ -29,6 +30,7 @@ __all__ = [
     "clip",
     "layout_of",
     "message_payload",
+    "without_table",
 ]
 
 
@@ -147,12 +149,27 @@ async def _files(view: MessageView) -> list[discord.File]:
     return files
 
 
-async def message_payload(view: MessageView, *, editing: bool) -> dict[str, Any]:
+def without_table(view: MessageView) -> MessageView:
+    """``view`` without *Play at the table*: in a stage channel's chat, where Discord opens no
+    Activity, the lobby and the deal's table do not offer it."""
+    controls = view.controls
+    if not isinstance(controls, LobbyControls) or TABLE_BUTTON not in controls.buttons:
+        return view
+    buttons = tuple(b for b in controls.buttons if b != TABLE_BUTTON)
+    return dataclasses.replace(view, controls=dataclasses.replace(controls, buttons=buttons))
+
+
+async def message_payload(
+    view: MessageView, *, editing: bool, activity_here: bool = True
+) -> dict[str, Any]:
     """``view`` as keyword arguments for discord.py: for a new message (``editing`` False:
     ``send``, ``send_message``) or an edit of one (``edit``, ``edit_message``,
     ``edit_original_response``), which also takes away what it no longer shows. A panel or a
     laid-out message (``view.style``) goes as a Components V2 layout, its text, pictures and
-    controls inside it, with no content."""
+    controls inside it, with no content. ``activity_here``: Discord may open the Activity where
+    it goes (not a stage channel: :func:`without_table`)."""
+    if not activity_here:
+        view = without_table(view)
     if view.style is not Style.TEXT:
         # Checked only for panels, so a laid-out message's controls are still built once.
         if view.style is Style.PANEL and controls_view(view) is not None:

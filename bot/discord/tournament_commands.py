@@ -5,7 +5,9 @@ Opening a tournament needs a moderator (Manage Server or Manage Events); startin
 organiser or a moderator, and the bot's permission to make threads in the channel (each
 pairing is played in a thread: Create Public Threads, Send Messages in Threads), checked
 before anything starts, so a channel without them gets one clear line and nothing else. A
-server that did not invite the bot (reached through someone's user install) has none.
+server that did not invite the bot (reached through someone's user install) has none, nor a
+voice or stage channel's chat (Discord starts no thread there, whatever permissions the
+interaction carries: those of threads apply to text channels only).
 """
 
 from __future__ import annotations
@@ -21,13 +23,14 @@ from bot.core.base.replies import Answer, User
 from bot.core.tournaments.tournaments import DEFAULT_FORMAT, TOURNAMENT_SEATS, Tournaments
 from bot.discord.interactions import io_of, is_organiser, send_error, user_of
 from bot.discord.options import TARGET_CHOICES, variant_choices
-from bot.discord.places import bot_is_member
+from bot.discord.places import bot_is_member, is_voice_chat
 from engine import formats
 from engine.outcome import Scoring
 from engine.variants import STANDARD, listed
 
 __all__ = [
     "NEEDS_THE_BOT",
+    "NO_THREADS_IN_VOICE",
     "THREADS_NEEDED",
     "TournamentCommands",
     "format_choices",
@@ -42,6 +45,13 @@ NEEDS_THE_BOT = (
     "Tournaments need the bot invited to this server: each game is played in a thread the "
     "bot starts, and it can't start one in a server it wasn't invited to. Ask someone who "
     "manages the server to invite it."
+)
+#: ``/cribbage tournament new`` in a voice or stage channel's chat, where Discord starts no
+#: thread.
+NO_THREADS_IN_VOICE = (
+    "Tournament games are played in threads, which Discord doesn't have in voice or stage"
+    " channels: use `/cribbage tournament new` in a text channel (a game for tonight is"
+    " `/cribbage new`, here)."
 )
 #: Said when the bot may not make the threads a tournament is played in.
 THREADS_NEEDED = (
@@ -105,6 +115,11 @@ class TournamentCommands(app_commands.Group):
         if not bot_is_member(interaction):
             return NEEDS_THE_BOT
         channel = interaction.channel
+        if is_voice_chat(channel):
+            # Discord starts no thread in a voice or stage channel (50024).
+            return (
+                NO_THREADS_IN_VOICE if opening else (interaction.guild_id, interaction.channel_id)
+            )
         if isinstance(channel, discord.Thread):
             if opening or channel.parent_id is None:
                 return NEEDS_A_CHANNEL

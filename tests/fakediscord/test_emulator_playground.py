@@ -228,6 +228,17 @@ async def test_a_thread_named_with_spaces_is_reached_by_its_whole_name() -> None
     assert "#Round 1 · Al vs Bea Cribbage: in the thread" in text
 
 
+async def test_a_voice_and_a_stage_channels_chat_take_commands() -> None:
+    text = await play(
+        "voice Game night\n/tiny echo text:in the voice chat\n"
+        "stage Finals\n/tiny echo text:on the stage\nstage\nquit\n"
+    )
+    assert "you are in 🔊 Game night" in text and "you are in 🔊 Finals" in text
+    assert "🔊 Game night Cribbage: in the voice chat" in text
+    assert "🔊 Finals Cribbage: on the stage" in text
+    assert "? stage: stage NAME" in text
+
+
 async def test_dms_and_group_dms_between_people_reach_the_commands_by_a_user_install() -> None:
     script = "group Bea Cy\n/anywhere\ndm Bea\n/anywhere\ndm Zed\nquit\n"
     text = await play(script, start=start_tiny_everywhere)

@@ -20,8 +20,14 @@ __all__ = ["ActivityDiscord", "ActivityPerson", "ActivityPlace", "ActivityRefuse
 
 
 class ActivityRefused(Exception):
-    """Discord would not say who the person is (a code used or expired, a client secret it
-    refused): ``str()`` is the sentence for the page."""
+    """Discord would not say who the person is or where the Activity runs (a code used or
+    expired, a client secret it refused, Discord in trouble): ``str()`` is the sentence for the
+    page, ``status`` the HTTP status it is answered with (403: refused; 502: Discord did not
+    answer as it should)."""
+
+    def __init__(self, said: str, *, status: int = 403) -> None:
+        super().__init__(said)
+        self.status = status
 
 
 @dataclass(frozen=True, slots=True)

@@ -353,7 +353,7 @@ class ActivityServer:
             person = await self._discord.person(access)
             place = await self._discord.place(instance)
         except ActivityRefused as refused:
-            return _refuse(str(refused), 403)
+            return _refuse(str(refused), refused.status)
         if place is None or person.id not in place.users:
             return _refuse(NOT_IN_ACTIVITY, 403)
         if person.avatar:

@@ -51,3 +51,29 @@ async def test_with_no_time_at_all_discord_is_asked_before_every_move() -> None:
     assert await members.is_member(7, 1)
     assert await members.is_member(7, 1)
     assert http.asked == [1, 1]
+
+
+def _sight(kind: discord.ChannelType, *, connect: bool) -> DiscordMembers:
+    """A server whose one channel is of ``kind``, where everyone may view it and may (or may
+    not) Connect: discord.py keeps View Channel for those who may not join a voice channel,
+    but Discord keeps its chat from them."""
+    allowed = discord.Permissions(view_channel=True, send_messages=True, connect=connect)
+    channel = SimpleNamespace(type=kind, permissions_for=lambda who: allowed)
+    guild = SimpleNamespace(
+        get_member=lambda user_id: SimpleNamespace(id=user_id),
+        get_channel_or_thread=lambda channel_id: channel,
+        default_role=SimpleNamespace(),
+    )
+    client: Any = SimpleNamespace(get_guild=lambda guild_id: guild)
+    return DiscordMembers(client, Pacer(), None, fresh=60.0)
+
+
+async def test_a_voice_or_stage_channels_chat_is_seen_by_those_who_may_connect() -> None:
+    for kind in (discord.ChannelType.voice, discord.ChannelType.stage_voice):
+        assert not await _sight(kind, connect=False).sees(7, 1, 9), kind
+        assert not await _sight(kind, connect=False).open_to_all(7, 9), kind
+        assert await _sight(kind, connect=True).sees(7, 1, 9), kind
+        assert await _sight(kind, connect=True).open_to_all(7, 9), kind
+    # Connect means nothing in a text channel.
+    assert await _sight(discord.ChannelType.text, connect=False).sees(7, 1, 9)
+    assert await _sight(discord.ChannelType.text, connect=False).open_to_all(7, 9)

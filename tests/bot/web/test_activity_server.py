@@ -62,6 +62,8 @@ class FakeDiscordSide:
         return ActivityPerson(user.id, user.name, None)
 
     async def place(self, instance_id: str) -> ActivityPlace | None:
+        if instance_id == "i-trouble":
+            raise ActivityRefused("Discord is in trouble.", status=502)
         if instance_id != "i-1":
             return None
         return ActivityPlace(CHANNEL, GUILD, frozenset({AL.id, BEA.id}))
@@ -146,6 +148,9 @@ async def test_a_page_is_who_discord_says_it_is_and_no_one_else(
     assert refused.status == 403 and (await refused.json())["said"] == "That sign-in expired."
     elsewhere = await client.post(token, json={"code": f"code-{AL.id}", "instance_id": "i-9"})
     assert elsewhere.status == 403 and (await elsewhere.json())["said"] == NOT_IN_ACTIVITY
+    # Discord's trouble (tests/bot/discord/test_activity_lookup.py) is said with its status.
+    trouble = await client.post(token, json={"code": f"code-{AL.id}", "instance_id": "i-trouble"})
+    assert trouble.status == 502 and (await trouble.json())["said"] == "Discord is in trouble."
     # Cy is not in the Activity Discord lists: no session for him.
     outsider = await client.post(token, json={"code": f"code-{CY.id}", "instance_id": "i-1"})
     assert outsider.status == 403

@@ -1,0 +1,58 @@
+"""Where a game may be posted, from what an interaction says of the place (issue 46): the bot's
+permissions there (View Channel, Send Messages or, in a thread, Send Messages in Threads, and
+in a voice or stage channel's chat Connect), and where Discord runs no Activity (a stage)."""
+
+from __future__ import annotations
+
+from types import SimpleNamespace
+from typing import Any
+
+import discord
+
+from bot.discord.places import activity_runs_in, cannot_post
+
+POSTS = discord.Permissions(view_channel=True, send_messages=True, send_messages_in_threads=True)
+Kind = discord.ChannelType
+
+
+def _made(kind: Kind, perms: discord.Permissions, *, guild: int | None = 5) -> Any:
+    """An interaction from a channel of ``kind`` where the bot has ``perms`` (in a server that
+    installed the app, unless ``guild`` is None: a DM)."""
+    return SimpleNamespace(
+        guild_id=guild,
+        app_permissions=perms,
+        channel=SimpleNamespace(type=kind),
+        context=SimpleNamespace(private_channel=False),
+        is_guild_integration=lambda: True,
+    )
+
+
+def test_a_voice_or_stage_channels_chat_needs_connect_to_post_a_game() -> None:
+    with_connect = POSTS | discord.Permissions(connect=True)
+    for kind in (Kind.voice, Kind.stage_voice):
+        said = cannot_post(_made(kind, POSTS))
+        assert said is not None and "**Connect**" in said and "text channel" in said, said
+        assert cannot_post(_made(kind, with_connect)) is None
+    # Connect means nothing elsewhere.
+    assert cannot_post(_made(Kind.text, POSTS)) is None
+    assert cannot_post(_made(Kind.public_thread, POSTS)) is None
+
+
+def test_the_permissions_to_post_are_named_and_a_dm_needs_none() -> None:
+    mute = discord.Permissions(view_channel=True)
+    said = cannot_post(_made(Kind.text, mute))
+    assert said is not None and "**Send Messages**" in said and "Threads" not in said
+    said = cannot_post(_made(Kind.public_thread, mute))
+    assert said is not None and "**Send Messages in Threads**" in said
+    said = cannot_post(_made(Kind.voice, discord.Permissions.none()))
+    assert said is not None
+    assert "**View Channel**, **Connect** and **Send Messages**" in said, said
+    assert cannot_post(_made(Kind.voice, discord.Permissions(administrator=True))) is None
+    assert cannot_post(_made(Kind.private, discord.Permissions.none(), guild=None)) is None
+
+
+def test_an_activity_runs_anywhere_but_on_a_stage() -> None:
+    assert not activity_runs_in(SimpleNamespace(type=Kind.stage_voice))
+    for kind in (Kind.text, Kind.voice, Kind.public_thread, Kind.private, Kind.group):
+        assert activity_runs_in(SimpleNamespace(type=kind))
+    assert activity_runs_in(None)
