@@ -6,7 +6,7 @@ of the maintenance commands (``python -m bot <verb>``, listed by ``--help``).
   (the real bot against ``fakediscord`` in this process); with no terminal it prints how to set a
   token and exits with status 2.
 - ``--local`` always opens the playground.
-- ``python -m bot ratings|compact|verify|copy ...`` runs that maintenance command
+- ``python -m bot ratings|compact|verify|copy|health|backup ...`` runs that maintenance command
   (:mod:`bot.tools`); ``python -m bot <verb> --help`` says what it takes.
 """
 
@@ -56,6 +56,14 @@ TOOLS = {
     "copy": (
         "bot.tools.copy",
         "copy a SQLite database into PostgreSQL, and prove nothing was lost",
+    ),
+    "health": (
+        "bot.tools.health",
+        "whether the bot is well: its processes, the database, the sender (no port needed)",
+    ),
+    "backup": (
+        "bot.tools.backup",
+        "a consistent copy of the SQLite database, made while the bot runs",
     ),
 }
 

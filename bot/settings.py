@@ -45,6 +45,13 @@ POSTGRES_SCHEMES = ("postgresql://", "postgres://")
 DEFAULT_WEB_HOST = "127.0.0.1"
 #: The shortest secret that signs the pages' links (a shorter one could be guessed).
 MIN_WEB_SECRET = 16
+#: How long a server's data is kept after the bot was removed from it (the bot may be
+#: invited back meanwhile), and the bounds of that setting (a day, a year).
+DEFAULT_LEFT_SERVER_DAYS = 30.0
+MIN_LEFT_SERVER_DAYS = 1.0
+MAX_LEFT_SERVER_DAYS = 365.0
+#: The longest contact the privacy policy may name.
+MAX_CONTACT = 200
 
 
 class StartupError(Exception):
@@ -219,6 +226,31 @@ def _web(env: Mapping[str, str]) -> tuple[str, int | None, str | None, str | Non
     return host, port, None if public is None else public.rstrip("/"), secret
 
 
+def _ops(env: Mapping[str, str]) -> tuple[str, int | None]:
+    """``OPS_HOST`` and ``OPS_PORT``: health, readiness and metrics on a port of their own
+    (this machine only unless ``OPS_HOST`` says otherwise)."""
+    host = _optional(env, "OPS_HOST") or DEFAULT_WEB_HOST
+    port_text = _optional(env, "OPS_PORT")
+    if port_text is None:
+        return host, None
+    port = _read(int, "OPS_PORT", port_text, "a port number")
+    if not 1 <= port <= 65535:
+        raise SettingsError(f"OPS_PORT must be between 1 and 65535, not {port_text!r}.")
+    return host, port
+
+
+def _contact(env: Mapping[str, str]) -> str | None:
+    """``PRIVACY_CONTACT``: how people reach whoever runs the bot about their data (an address,
+    or a support server's invite), named by the privacy policy and ``/cribbage privacy``."""
+    contact = _optional(env, "PRIVACY_CONTACT")
+    if contact is not None and (len(contact) > MAX_CONTACT or not contact.isprintable()):
+        raise SettingsError(
+            f"PRIVACY_CONTACT must be one line of at most {MAX_CONTACT} characters (an e-mail "
+            "address, or an invite to your support server)."
+        )
+    return contact
+
+
 def _client_secret(env: Mapping[str, str], web_port: int | None) -> str | None:
     """``CLIENT_SECRET``: the application's OAuth2 client secret, with which the game pages'
     server exchanges an Activity's authorization code (so it is served only with the pages)."""
@@ -266,6 +298,19 @@ class Settings:
     #: The application's OAuth2 client secret (the developer portal's *OAuth2* page): with it
     #: (and the game pages) the Activity is served and launched (:mod:`bot.web.activity`).
     client_secret: str | None = None
+    #: Health, readiness and metrics (:mod:`bot.ops`): on ``ops_host``:``ops_port`` when the
+    #: port is set (0: any free port); health and readiness also beside the game pages.
+    ops_host: str = DEFAULT_WEB_HOST
+    ops_port: int | None = None
+    #: How long a server's data is kept after the bot was removed from it.
+    left_server_days: float = DEFAULT_LEFT_SERVER_DAYS
+    #: How people reach whoever runs the bot about their data (the privacy policy names it).
+    privacy_contact: str | None = None
+
+    @property
+    def left_server_grace(self) -> timedelta:
+        """How long a server's data is kept after the bot was removed from it."""
+        return timedelta(days=self.left_server_days)
 
     @property
     def activity(self) -> bool:
@@ -343,6 +388,7 @@ class Settings:
         database_path, database_url = _database_url(env)
         shard_count, shard_ids = _shards(env)
         web_host, web_port, public_url, web_secret = _web(env)
+        ops_host, ops_port = _ops(env)
         if shard_ids is not None and shard_count != len(shard_ids) and database_url is None:
             raise SettingsError(
                 "Running some shards here and others in another process needs a database they "
@@ -359,6 +405,17 @@ class Settings:
             public_url=public_url,
             web_secret=web_secret,
             client_secret=_client_secret(env, web_port),
+            ops_host=ops_host,
+            ops_port=ops_port,
+            privacy_contact=_contact(env),
+            left_server_days=_days(
+                env,
+                "LEFT_SERVER_DAYS",
+                DEFAULT_LEFT_SERVER_DAYS,
+                MIN_LEFT_SERVER_DAYS,
+                MAX_LEFT_SERVER_DAYS,
+                "1",
+            ),
             dev_guild_id=_optional_int(env, "DEV_GUILD_ID"),
             log_level=_log_level(env, "LOG_LEVEL"),
             discord_api_base=_optional(env, "DISCORD_API_BASE"),

@@ -32,6 +32,7 @@ from datetime import UTC, datetime, timedelta
 from typing import Protocol
 
 from bot.core.base.feed import ChangeFeed
+from bot.core.base.meters import NO_METERS, Meters
 from bot.core.base.owners import Owner, OwnerKind
 from bot.core.base.replies import Answer, Clicked
 from bot.core.base.rules_help import rules_text
@@ -108,6 +109,7 @@ class Services:
         thinking: WorkerThinking | None = None,
         page_link: Callable[[int], str | None] | None = None,
         activity: bool = False,
+        meters: Meters = NO_METERS,
     ) -> Services:
         """The core on ``store``. Without ``rng_factory``, ``clock`` and ``computer_rng`` it
         has real randomness (``random.SystemRandom``, each deal sealed by a seed drawn from it:
@@ -116,7 +118,7 @@ class Services:
         ``thinking``: where the levels that think at length make their plays (on the loop
         without); ``page_link``: a game's page in the browser, for its table messages;
         ``activity``: the game's Activity is on (the lobby and the live table offer *Play at
-        the table*)."""
+        the table*); ``meters``: what the core counts for the operator's metrics."""
         system = random.SystemRandom()
         now = clock or (lambda: datetime.now(UTC))
         feed = ChangeFeed()
@@ -127,6 +129,7 @@ class Services:
             clock=now,
             departures=Departures(membership),
             shared=shared,
+            meters=meters,
         )
         coach = CoachSettings(store, now)
         computers = ComputerPlayers(computer_rng or system, thinking)

@@ -44,7 +44,10 @@ from bot.discord.interactions import (
     send_error,
 )
 from bot.discord.members import DiscordMembers
+from bot.discord.operations import Operations, readiness_of
 from bot.discord.threads import DiscordThreads
+from bot.discord.traffic import count_traffic
+from bot.ops.metrics import Metrics
 from bot.settings import Settings, StartupError
 from bot.store import Dialect, Store
 from bot.store.cluster import Cluster
@@ -129,6 +132,11 @@ class CribbageBot(commands.AutoShardedBot):
         # needs neither message content nor the member list (no privileged intents).
         intents = discord.Intents.none()
         intents.guilds = True
+        #: This process's metrics (:mod:`bot.ops.metrics`): every request to Discord is
+        #: counted through the same trace that fences it.
+        metrics = Metrics()
+        trace = fence_trace()
+        count_traffic(trace, lambda: metrics)
         super().__init__(
             command_prefix=commands.when_mentioned,
             help_command=None,
@@ -146,7 +154,7 @@ class CribbageBot(commands.AutoShardedBot):
             allowed_mentions=discord.AllowedMentions.none(),
             shard_count=settings.shard_count or 1,
             # Every send is checked against this process's lease right before it is written.
-            http_trace=fence_trace(),
+            http_trace=trace,
             # An Entry Point command's interaction opens the Activity (bot.discord.activity).
             tree_cls=CribbageTree,
             **_shard_ids(settings),
@@ -154,6 +162,9 @@ class CribbageBot(commands.AutoShardedBot):
         if services is not None and store is None:
             raise ValueError("Give the bot its services' store too.")
         self.settings = settings
+        self.metrics = metrics
+        #: Health, readiness, metrics' wiring and the heartbeat, once set up.
+        self.operations: Operations | None = None
         self.defer_after = defer_after
         self.pacer = Pacer()
         self._given_store = store
@@ -220,7 +231,17 @@ class CribbageBot(commands.AutoShardedBot):
                 thinking=self._thinking,
                 page_link=links.url if links is not None and links.public_url else None,
                 activity=activity,
+                meters=self.metrics,
             )
+        # This process among the bot's processes (which one sends), and its readiness.
+        self.cluster = Cluster(
+            self.store,
+            self.services.feed,
+            became_sender=self._became_sender,
+            stopped_sending=self._stop_sending,
+            resumed=self._resume_sending,
+        )
+        readiness = readiness_of(self, self.store, self.cluster)
         if links is not None and settings.web_port is not None:
             reviews = review_source(self.services.reviews)
             table = None
@@ -242,6 +263,7 @@ class CribbageBot(commands.AutoShardedBot):
                 port=settings.web_port,
                 reviews=reviews,
                 activity=table,
+                health=readiness,
             )
             try:
                 await self.web.start()
@@ -258,13 +280,6 @@ class CribbageBot(commands.AutoShardedBot):
             activity=self.activity_discord is not None,
         )
         self.features = FeatureClicks(self.io)
-        self.cluster = Cluster(
-            self.store,
-            self.services.feed,
-            became_sender=self._became_sender,
-            stopped_sending=self._stop_sending,
-            resumed=self._resume_sending,
-        )
         self.keeper = MessageKeeper(
             self.services.ledger,
             Courier(self, self.pacer),
@@ -272,6 +287,9 @@ class CribbageBot(commands.AutoShardedBot):
             lease=self.cluster,
             faults=self.services.games.faults,
         )
+        self.operations = Operations(self.metrics, readiness, self.store, self.cluster, settings)
+        self.operations.watch(self, self.pacer, self.web)
+        await self.operations.start()
         _warm_engine()
         self.add_dynamic_items(*DYNAMIC_ITEMS)
         self.tree.add_command(CribbageCommands())
@@ -323,6 +341,8 @@ class CribbageBot(commands.AutoShardedBot):
         release may have changed them) and bring every game's messages up to date."""
         self.services.ledger.sending_again()
         self._start_sending()
+        if self.operations is not None:
+            self.operations.beat()
         # What is owed first: syncing the commands waits on Discord's own limits. The taking
         # over waits out what the sender before may still have on its way: in a task of its
         # own, so the lease is renewed meanwhile.
@@ -421,6 +441,8 @@ class CribbageBot(commands.AutoShardedBot):
         restart: what the bot was about to send when it stopped). ``on_ready`` comes again
         after a reconnect; reconciling again then is harmless (only differences are sent)."""
         log.info("logged in as %s (%s)", self.user, self.user.id if self.user else "?")
+        if self.operations is not None:
+            self.operations.beat()
         if self._closing:
             return  # (READY's delay ran out as a stop began: the next start reconciles)
         if self.cluster.sender:
@@ -482,6 +504,8 @@ class CribbageBot(commands.AutoShardedBot):
             unsent = await self.keeper.flush(SHUTDOWN_SECONDS / 2, last=True)
             if unsent:
                 log.warning("shutting down with messages still owed to %s", owed_at_stop(unsent))
+        if self.operations is not None:
+            await self.operations.stop()
         if hasattr(self, "cluster"):
             await self.cluster.stop()
         if self._thinking is not None:

@@ -150,6 +150,13 @@ class Cluster:
         #: Whether the last sender stepped down cleanly, as far as this process heard (then
         #: nothing of it is still on its way when this one takes over).
         self.handed_over = False
+        #: How many times this process took over sending from another (for the metrics).
+        self.takeovers = 0
+
+    @property
+    def epochs(self) -> int:
+        """How many stretches of validity this process's lease has had (its epoch now)."""
+        return self._epoch
 
     # -- starting and stopping ----------------------------------------------------------------
     async def start(self, *, holds_back: bool = False) -> None:
@@ -250,6 +257,7 @@ class Cluster:
                 held = False
             if held and not self.sender:
                 self.sender = True
+                self.takeovers += 1
                 log.info("this process is now the sender (%s)", self.holder)
                 await self._take_over(self._became_sender)
                 self.handed_over = False

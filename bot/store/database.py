@@ -14,8 +14,10 @@ applied by its name (:mod:`bot.store.migrate`); a migration keeps its number and
 
 from __future__ import annotations
 
+import contextlib
 import re
-from collections.abc import Iterator, Sequence
+import time
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import AbstractAsyncContextManager
 from enum import StrEnum
 from functools import lru_cache
@@ -31,11 +33,13 @@ __all__ = [
     "Migration",
     "MigrationTransaction",
     "NewerSchema",
+    "Observer",
     "Row",
     "Transaction",
     "UniqueViolation",
     "migrations",
     "numbered_placeholders",
+    "timed",
 ]
 
 MIGRATIONS_DIR = Path(__file__).with_name("migrations")
@@ -52,6 +56,25 @@ class Dialect(StrEnum):
     def migrations_dir(self) -> Path:
         """Where this dialect's migrations are."""
         return MIGRATIONS_DIR / self.value
+
+
+#: What is told how long each unit of work on the database took: its kind (``read``, one query
+#: on its own; ``write``, one statement committed by itself; ``transaction``, a whole one,
+#: its statements and what the caller did between them) and the seconds (for the metrics).
+Observer = Callable[[str, float], None]
+
+
+@contextlib.contextmanager
+def timed(observe: Observer | None, kind: str) -> Iterator[None]:
+    """Tell ``observe`` (when there is one) how long the block took, as a unit of ``kind``."""
+    if observe is None:
+        yield
+        return
+    started = time.perf_counter()
+    try:
+        yield
+    finally:
+        observe(kind, time.perf_counter() - started)
 
 
 class Row(Protocol):
@@ -158,6 +181,8 @@ class Database(Protocol):
     location: str
     #: Awaited calls to the driver so far (each one a round trip to the database).
     round_trips: int
+    #: Told the time of each unit of work (None: nobody asks; the running bot's metrics do).
+    observe: Observer | None
 
     async def fetch(self, sql: str, params: Sequence[Any] = ()) -> list[Row]:
         """The rows of one query, on its own (it sees every committed write)."""

@@ -18,6 +18,12 @@ and is refused (:class:`~bot.store.database.NewerSchema`, naming it), changing n
 :func:`check` makes that refusal alone, reading only, so that start-up can refuse such a
 database before logging in and apply the migrations once Discord has taken the token.
 
+A release may still run beside a newer one during an upgrade (one process at a time): a
+migration whose first line says ``-- older releases: run beside it`` only adds, and is recorded
+so (``schema_migrations.beside_older``, from migration 021); a database whose migrations this
+release does not have are all recorded so is opened, and the migrations it lacks are named in
+the log (:data:`BESIDE_OLDER`, :func:`newer_beside`). Any other unknown migration refuses it.
+
 Releases before names were recorded kept only the number of the last migration applied
 (SQLite's ``PRAGMA user_version``, PostgreSQL's ``schema_version`` table). Such a database is
 read by what its migrations made (:mod:`bot.store.legacy`) and recorded by name once. The
@@ -42,7 +48,16 @@ from bot.store.database import (
     migrations,
 )
 
-__all__ = ["TABLE", "applied_migrations", "check", "migrate", "number_of"]
+__all__ = [
+    "BESIDE_OLDER",
+    "TABLE",
+    "applied_migrations",
+    "beside_older",
+    "check",
+    "migrate",
+    "newer_beside",
+    "number_of",
+]
 
 #: The table of applied migrations, in both databases.
 TABLE = "schema_migrations"
@@ -61,6 +76,29 @@ _HAS_TABLE = {
     Dialect.SQLITE: "SELECT EXISTS (SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?)",
     Dialect.POSTGRES: "SELECT to_regclass(?) IS NOT NULL",
 }
+
+
+#: The first line of a migration that a release without it may run beside: it only adds
+#: (tables, columns with defaults, indexes), so the release before still reads and writes
+#: everything it knows.
+BESIDE_OLDER = "-- older releases: run beside it"
+
+_HAS_BESIDE = {
+    Dialect.SQLITE: (
+        f"SELECT COUNT(*) FROM pragma_table_info('{TABLE}') WHERE name = 'beside_older'"
+    ),
+    Dialect.POSTGRES: (
+        "SELECT COUNT(*) FROM information_schema.columns WHERE table_schema = current_schema()"
+        f" AND table_name = '{TABLE}' AND column_name = 'beside_older'"
+    ),
+}
+
+
+def beside_older(migration: Migration) -> bool:
+    """Whether ``migration`` says a release without it may run beside it (its first line is
+    :data:`BESIDE_OLDER`)."""
+    first = migration.sql().split("\n", 1)[0]
+    return first.strip() == BESIDE_OLDER
 
 
 def number_of(name: str) -> int:
@@ -121,11 +159,24 @@ async def _adopted(tx: MigrationTransaction, dialect: Dialect, known: list[Migra
     return names
 
 
-def _refuse_unknown(applied: list[str], known: list[Migration]) -> None:
-    """Refuse a database that has applied migrations this release does not have."""
+async def _beside_older(tx: MigrationTransaction, dialect: Dialect) -> set[str]:
+    """The applied migrations recorded as ones a release without them may run beside."""
+    if not await _beside_said(tx, dialect):
+        return set()
+    rows = await tx.fetch(f"SELECT name FROM {TABLE} WHERE beside_older = 1")
+    return {row[0] for row in rows}
+
+
+def _unknown(applied: list[str], known: list[Migration]) -> list[str]:
     names = {migration.name for migration in known}
-    unknown = sorted(set(applied) - names, key=lambda name: (number_of(name), name))
-    if unknown:
+    return sorted(set(applied) - names, key=lambda name: (number_of(name), name))
+
+
+def _refuse_unknown(applied: list[str], known: list[Migration], beside: set[str]) -> None:
+    """Refuse a database that has applied migrations this release does not have, unless each
+    of them was recorded as one a release without it may run beside."""
+    unknown = _unknown(applied, known)
+    if any(name not in beside for name in unknown):
         last = known[-1].name if known else "none"
         raise NewerSchema.applied(unknown, last)
 
@@ -138,7 +189,8 @@ async def check(db: Database, directory: Path) -> None:
     known = migrations(directory)
     async with db.migrating() as tx:
         if await _has_table(tx, db.dialect, TABLE):
-            _refuse_unknown(await _recorded(tx, db.dialect), known)
+            applied = await _recorded(tx, db.dialect)
+            _refuse_unknown(applied, known, await _beside_older(tx, db.dialect))
             return
         number = await _number(tx, db.dialect)
         last = max((migration.number for migration in known), default=0)
@@ -159,7 +211,7 @@ async def migrate(db: Database, directory: Path) -> list[str]:
             applied = await _recorded(tx, db.dialect)
         else:
             applied = await _adopted(tx, db.dialect, known)
-        _refuse_unknown(applied, known)
+        _refuse_unknown(applied, known, await _beside_older(tx, db.dialect))
         pending = [migration for migration in known if migration.name not in applied]
         for migration in pending:
             await tx.script(migration.sql())
@@ -167,11 +219,29 @@ async def migrate(db: Database, directory: Path) -> list[str]:
                 f"INSERT INTO {TABLE} (name, applied_at) VALUES (?, ?)",
                 (migration.name, time.time()),
             )
-        # Every migration here is applied now: the number is the highest of theirs.
+        if await _beside_said(tx, db.dialect):
+            # (The column comes with migration 021: from then on each one applied says.)
+            await tx.executemany(
+                f"UPDATE {TABLE} SET beside_older = ? WHERE name = ?",
+                [(1 if beside_older(m) else 0, m.name) for m in pending],
+            )
+        # Every migration here is applied now: the number is the highest of theirs (never
+        # lowered: a newer release beside this one may have applied higher ones).
         highest = max((migration.number for migration in known), default=0)
-        if highest != await _number(tx, db.dialect):
+        if highest > await _number(tx, db.dialect):
             await _set_number(tx, db.dialect, highest)
     return [migration.name for migration in pending]
+
+
+async def _beside_said(tx: MigrationTransaction, dialect: Dialect) -> bool:
+    return bool((await tx.fetch(_HAS_BESIDE[dialect]))[0][0])
+
+
+async def newer_beside(db: Database, directory: Path) -> list[str]:
+    """The migrations the database applied that this release does not have (a newer release
+    migrated it, and said this one may run beside it): named in the log at start-up."""
+    known = migrations(directory)
+    return _unknown(await applied_migrations(db), known)
 
 
 async def applied_migrations(db: Database) -> list[str]:

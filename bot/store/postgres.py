@@ -22,7 +22,14 @@ from typing import Any
 
 import asyncpg
 
-from bot.store.database import Dialect, Row, UniqueViolation, numbered_placeholders
+from bot.store.database import (
+    Dialect,
+    Observer,
+    Row,
+    UniqueViolation,
+    numbered_placeholders,
+    timed,
+)
 from bot.store.outages import on_postgres, translated
 
 __all__ = ["PostgresDatabase"]
@@ -103,6 +110,7 @@ class PostgresDatabase:
         self.pool = pool
         self.location = url
         self.round_trips = 0
+        self.observe: Observer | None = None
         self._listener: asyncpg.Connection | None = None
         self._own: set[int] = set()
 
@@ -127,7 +135,7 @@ class PostgresDatabase:
         itself: a duplicate key raises as in a transaction)."""
         self.round_trips += 1
         try:
-            with translated(on_postgres):
+            with timed(self.observe, "read"), translated(on_postgres):
                 return list(await self.pool.fetch(numbered_placeholders(sql), *params))
         except asyncpg.UniqueViolationError as error:
             raise _unique(error) from None
@@ -136,7 +144,7 @@ class PostgresDatabase:
         """One writing statement, committed by itself (one round trip)."""
         self.round_trips += 1
         try:
-            with translated(on_postgres):
+            with timed(self.observe, "write"), translated(on_postgres):
                 status = await self.pool.execute(numbered_placeholders(sql), *params)
         except asyncpg.UniqueViolationError as error:
             raise _unique(error) from None
@@ -147,7 +155,7 @@ class PostgresDatabase:
         """One transaction on one connection: ``BEGIN`` ... ``COMMIT`` (or ``ROLLBACK`` if the
         block raised). A full disk or a server out of reach raises
         :class:`~bot.core.base.store_errors.StoreUnavailable`."""
-        with translated(on_postgres):
+        with timed(self.observe, "transaction"), translated(on_postgres):
             async with self.pool.acquire() as connection:
                 self.round_trips += 2  # BEGIN and COMMIT (or ROLLBACK)
                 async with connection.transaction():

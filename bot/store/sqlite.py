@@ -25,7 +25,7 @@ import aiosqlite
 
 from bot.core.base.store_errors import UnusableStore
 from bot.store import preflight
-from bot.store.database import Dialect, Row, UniqueViolation
+from bot.store.database import Dialect, Observer, Row, UniqueViolation, timed
 from bot.store.outages import on_sqlite, translated
 
 __all__ = ["SqliteDatabase"]
@@ -187,6 +187,7 @@ class SqliteDatabase:
         self.connection = connection
         self.location = location
         self.round_trips = 0
+        self.observe: Observer | None = None
         self._lock = asyncio.Lock()
         #: Set while a cancelled unit of work rolls back: SQLite then stops the statement
         #: still running for it (see :meth:`_committing`).
@@ -227,21 +228,29 @@ class SqliteDatabase:
 
     async def fetch(self, sql: str, params: Sequence[Any] = ()) -> list[Row]:
         """One query's rows, in one hop."""
-        async with self._lock:
-            self.round_trips += 1
-            with translated(on_sqlite):
-                return list(await self.connection.execute_fetchall(sql, params))
+        with timed(self.observe, "read"):
+            async with self._lock:
+                self.round_trips += 1
+                with translated(on_sqlite):
+                    return list(await self.connection.execute_fetchall(sql, params))
 
     async def execute(self, sql: str, params: Sequence[Any] = ()) -> int:
         """One writing statement and its commit."""
-        async with self.transaction() as tx:
-            return await tx.execute(sql, params)
+        with timed(self.observe, "write"):
+            async with self._transaction() as tx:
+                return await tx.execute(sql, params)
 
     @contextlib.asynccontextmanager
     async def transaction(self) -> AsyncIterator[_SqliteTransaction]:
         """A transaction: the first write statement begins it (in its own hop); commit at the
         end, or roll back if anything in the block raised. A full disk or a file that cannot
         be read or written raises :class:`~bot.core.base.store_errors.StoreUnavailable`."""
+        with timed(self.observe, "transaction"):
+            async with self._transaction() as tx:
+                yield tx
+
+    @contextlib.asynccontextmanager
+    async def _transaction(self) -> AsyncIterator[_SqliteTransaction]:
         async with self._lock:
             with translated(on_sqlite):
                 async with self._committing():

@@ -11,6 +11,7 @@ per job (:class:`Store` is all of them on one database).
 | :mod:`~bot.store.season_tables` | a month's results, the hall of fame |
 | :mod:`~bot.store.review_tables` | the reviews of games' decisions |
 | :mod:`~bot.store.daily_tables` | the discard of the day: servers' secrets, answers |
+| :mod:`~bot.store.ops_tables` | an operator's questions: the games by state, the processes |
 
 The queries run on a :class:`~bot.store.database.Database`: SQLite (one file, one process; the
 default) or PostgreSQL (any number of processes), chosen by the URL :meth:`Store.open` is
@@ -30,6 +31,7 @@ from bot.store.database import Database
 from bot.store.game_tables import ANNOUNCE_CHANNEL, GameTables
 from bot.store.message_tables import MessageTables
 from bot.store.migrate import applied_migrations, check, migrate, number_of
+from bot.store.ops_tables import OpsTables
 from bot.store.outages import quiet_pool_retries
 from bot.store.postgres import PostgresDatabase
 from bot.store.review_tables import ReviewTables
@@ -58,6 +60,7 @@ class Store(
     DailyTables,
     TournamentTables,
     SeasonTables,
+    OpsTables,
 ):
     """Async access to the bot's database. Open with ``await Store.open(path_or_url)``."""
 

@@ -1,8 +1,8 @@
 """The maintenance commands, ``python -m bot <verb>`` (``ratings``, ``compact``, ``verify``,
-``copy``; ``python -m bot --help`` lists them), and what those that open a database share: which
-database they work on (``--database``: a SQLite file's path or a PostgreSQL URL, else the
-one ``DATABASE_URL`` or ``DATABASE_PATH`` names), and one line, not a traceback, when it is
-missing or cannot be used."""
+``copy``, ``health``, ``backup``; ``python -m bot --help`` lists them), and what those that
+open a database share: which database they work on (``--database``: a SQLite file's path or a
+PostgreSQL URL, else the one ``DATABASE_URL`` or ``DATABASE_PATH`` names), and one line, not a
+traceback, when it is missing or cannot be used."""
 
 from __future__ import annotations
 
@@ -12,7 +12,7 @@ from collections.abc import Callable, Coroutine
 from pathlib import Path
 from typing import Any
 
-from bot.core.base.store_errors import UnusableStore
+from bot.core.base.store_errors import StoreUnavailable, UnusableStore
 from bot.settings import Settings, SettingsError
 from bot.store import is_postgres_url
 
@@ -41,4 +41,8 @@ def run_on_database(given: str | None, work: Callable[[str], Coroutine[Any, Any,
     except UnusableStore as err:
         named = "The PostgreSQL database" if postgres else f"The database {database}"
         print(f"{named} cannot be used: {err}", file=sys.stderr)
+        return 2
+    except (OSError, StoreUnavailable) as err:
+        named = "the PostgreSQL database" if postgres else f"the database {database}"
+        print(f"Cannot reach {named} ({err}).", file=sys.stderr)
         return 2

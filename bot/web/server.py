@@ -8,6 +8,7 @@
 | ``/page.js`` | the pages' one script |
 | ``/favicon.ico`` | the pages' icon |
 | ``/activity/…`` | the game as an Activity inside Discord, once on (:mod:`bot.web.activity`) |
+| ``/healthz``, ``/readyz`` | whether the process is alive, and ready (:mod:`bot.ops.server`) |
 
 A link whose signature is not the game's (or whose number is not written as the bot writes
 it: ``/g/01/…`` is not game 1's) gets the same short 404 page as a game that does not exist,
@@ -61,6 +62,8 @@ from bot.core.games.records import GameRecord
 from bot.core.review.replay import GameReplay, replay
 from bot.core.review.review import Reviews, page_view
 from bot.core.store import CoreStore
+from bot.ops.health import Readiness
+from bot.ops.server import add_health_routes
 from bot.web.activity.server import ActivityServer, api_refusal
 from bot.web.capacity import Capacity, capacity, no_room, open_files, soft_limit
 from bot.web.links import PageLinks
@@ -268,11 +271,14 @@ class WebServer:
         reviews: ReviewSource | None = None,
         limits: Capacity | None = None,
         activity: ActivityServer | None = None,
+        health: Readiness | None = None,
     ) -> None:
         """``reviews``: where a finished game's review comes from, once there are reviews;
         ``limits``: what the server may hold (by default worked out at start from the
         open-file limit, :func:`bot.web.capacity.capacity`); ``activity``: the Activity's
-        routes, served here too (its live pages count with the game pages')."""
+        routes, served here too (its live pages count with the game pages'); ``health``: the
+        process's readiness, answered at ``/healthz`` and ``/readyz`` (:mod:`bot.ops.server`)."""
+        self._health = health
         self._games = games
         self._reviews = reviews
         self.links = links
@@ -327,6 +333,8 @@ class WebServer:
         app.router.add_get("/g/{game}/{signature}/live", self._live)
         if self.activity is not None:
             self.activity.add_routes(app)
+        if self._health is not None:
+            add_health_routes(app, self._health)
         app.middlewares.append(self._errors)
         app.on_response_prepare.append(_dress)
         return app

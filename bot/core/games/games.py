@@ -27,6 +27,7 @@ from typing import TypeAlias, TypeVar
 from bot.core.base import refusals
 from bot.core.base.faults import Cause, Fault, Faults, UnreadableGame
 from bot.core.base.feed import Change, ChangeFeed
+from bot.core.base.meters import NO_METERS, Meters
 from bot.core.base.owners import Owner
 from bot.core.base.recent import Recent
 from bot.core.base.refusals import Refused
@@ -186,11 +187,13 @@ class Games:
         clock: Callable[[], datetime],
         departures: Departures | None = None,
         shared: bool = False,
+        meters: Meters = NO_METERS,
     ) -> None:
         """``shared``: other processes move the same games (several processes on one
         PostgreSQL database): a game kept in memory is taken as it is only while the change
-        feed has heard of no later version."""
+        feed has heard of no later version. ``meters``: where the moves saved are counted."""
         self.store = store
+        self.meters = meters
         self._shared = shared
         self.feed = feed
         self.rng_factory = rng_factory
@@ -399,6 +402,7 @@ class Games:
                 answered=answered,
             )
         self.faults.mended(record.id)
+        self.meters.moved(len(steps))
         self.loaded.saved(record.id, version)
         if not finished:
             # The game as saved goes on from here (its objects and its record).

@@ -164,6 +164,8 @@ class Pacer:
         self._waiting: list[tuple[int, int, asyncio.Future[None], bool]] = []
         self._tickets = itertools.count()
         self._dispatcher: asyncio.Task[None] | None = None
+        #: Requests waiting for a channel's, a token's or the global count now.
+        self.waiting = 0
 
     def _channel(self, channel_id: int, kind: RequestKind) -> Bucket:
         key = (channel_id, kind)
@@ -241,8 +243,13 @@ class Pacer:
 
     async def _take(self, bucket: Bucket) -> float:
         """Wait until ``bucket`` lets one more request go, then count it; when it was counted."""
-        while (delay := bucket.wait_for(self._clock())) > 0:
-            await asyncio.sleep(delay)
+        if bucket.wait_for(self._clock()) > 0:
+            self.waiting += 1
+            try:
+                while (delay := bucket.wait_for(self._clock())) > 0:
+                    await asyncio.sleep(delay)
+            finally:
+                self.waiting -= 1
         at = self._clock()
         bucket.take(at)
         return at
@@ -295,12 +302,15 @@ class Pacer:
         heapq.heappush(self._waiting, (0 if urgent else 1, next(self._tickets), turn, hold))
         if self._dispatcher is None or self._dispatcher.done():
             self._dispatcher = asyncio.create_task(self._hand_out(), name="crib-pacer")
+        self.waiting += 1
         try:
             await turn
         except asyncio.CancelledError:
             if hold and turn.done() and not turn.cancelled():
                 self._global.end(self._clock())  # given its turn just as it was given up
             raise
+        finally:
+            self.waiting -= 1
 
     async def _hand_out(self) -> None:
         """Give the waiting requests their turns, as fast as the global bucket refills."""
