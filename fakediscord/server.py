@@ -255,6 +255,15 @@ class FakeDiscord(UserActions, BotSide):
             self._spawn(self.gateway.dispatch("GUILD_CREATE", payloads.guild_create(guild)))
         return guild
 
+    def remove_bot(self, guild: Guild) -> None:
+        """The bot is removed from ``guild`` (kicked, or the app removed by a manager): the
+        bot's token no longer reaches it (as a server that never invited the bot, 403 /
+        50001), and a connected bot hears GUILD_DELETE without ``unavailable``, which is how
+        Discord tells a removal from an outage."""
+        guild.members.pop(self.bot_user.id, None)
+        if self.gateway.sessions:
+            self._spawn(self.gateway.dispatch("GUILD_DELETE", {"id": str(guild.id)}))
+
     def dm_channel(self, user: User) -> Channel:
         """The DM channel between the bot and `user` (for typing commands in DMs)."""
         return self.world.dm_channel(user)

@@ -18,6 +18,8 @@
 | ``auto_reviews`` | reviews every finished game's people in the background (the sender) |
 | ``shuffles`` | ``/cribbage verify``: each shown deal checked against its seal and its deck |
 | ``daily`` | the discard of the day: each server's hand, everyone's one answer |
+| ``privacy`` | ``/cribbage privacy``: what is kept about a person, its file, its deletion |
+| ``servers`` | the servers the bot left: their data deleted after the grace period |
 
 The Discord layer calls the parts, sends each :class:`~bot.core.base.replies.Answer`, and hands it
 back with :meth:`Services.answered`; the keeper follows the feed and asks the ledger alone.
@@ -51,6 +53,9 @@ from bot.core.games.moves import COUNT_TIMEOUT, MUGGINS_WINDOW, Moves
 from bot.core.games.opening import Lobbies
 from bot.core.games.table_info import TableInfo
 from bot.core.ledger import MessageLedger
+from bot.core.privacy.players import PlayerData
+from bot.core.privacy.records import PrivacyRecords
+from bot.core.privacy.servers import ServerData
 from bot.core.review.automatic import AutoReviews
 from bot.core.review.review import Reviews
 from bot.core.review.verify import ShuffleChecks
@@ -64,7 +69,7 @@ from bot.core.worker.thinking import WorkerThinking
 __all__ = ["Services", "ServicesStore"]
 
 
-class ServicesStore(CoreStore, TournamentStore, SeasonStore, Protocol):
+class ServicesStore(CoreStore, TournamentStore, SeasonStore, PrivacyRecords, Protocol):
     """A store as the core and its tournaments use it (``bot.store.Store`` is one)."""
 
 
@@ -90,6 +95,8 @@ class Services:
     auto_reviews: AutoReviews
     shuffles: ShuffleChecks
     hands: HandCounter
+    privacy: PlayerData
+    servers: ServerData
 
     @classmethod
     def build(
@@ -110,6 +117,9 @@ class Services:
         page_link: Callable[[int], str | None] | None = None,
         activity: bool = False,
         meters: Meters = NO_METERS,
+        left_server_grace: timedelta = timedelta(days=30),
+        policy_url: str | None = None,
+        contact: str | None = None,
     ) -> Services:
         """The core on ``store``. Without ``rng_factory``, ``clock`` and ``computer_rng`` it
         has real randomness (``random.SystemRandom``, each deal sealed by a seed drawn from it:
@@ -118,7 +128,10 @@ class Services:
         ``thinking``: where the levels that think at length make their plays (on the loop
         without); ``page_link``: a game's page in the browser, for its table messages;
         ``activity``: the game's Activity is on (the lobby and the live table offer *Play at
-        the table*); ``meters``: what the core counts for the operator's metrics."""
+        the table*); ``meters``: what the core counts for the operator's metrics;
+        ``left_server_grace``: how long a server's data outlives the bot's leaving it;
+        ``policy_url`` and ``contact``: the privacy policy's address and how to reach whoever
+        runs the bot, which ``/cribbage privacy`` names."""
         system = random.SystemRandom()
         now = clock or (lambda: datetime.now(UTC))
         feed = ChangeFeed()
@@ -157,6 +170,25 @@ class Services:
             ledger.forget(owner)
             drawn.forget(owner.id)
 
+        async def settle(answer: Answer) -> None:
+            # An answer made for nobody (a game ended before a person's data is deleted).
+            if answer.ok and answer.sequel is not None:
+                await ledger.answers.answered(answer.sequel, False, None, None)
+
+        privacy = PlayerData(
+            store,
+            games,
+            resign=moves.resign,
+            leave=lobbies.leave,
+            settle=settle,
+            retention=retention or timedelta(days=30),
+            idle_expiry=idle_expiry,
+            grace=left_server_grace,
+            policy_url=policy_url,
+            contact=contact,
+            clock=now,
+        )
+
         return cls(
             feed=feed,
             games=games,
@@ -180,6 +212,8 @@ class Services:
             auto_reviews=AutoReviews(reviews, games, store, feed, clock=stamp),
             shuffles=ShuffleChecks(reviews),
             hands=HandCounter(games.faults),
+            privacy=privacy,
+            servers=ServerData(store, grace=left_server_grace, clock=now, forget=forget),
         )
 
     async def answered(self, answer: Answer, *, landed: bool, shown: Clicked | None) -> None:

@@ -18,7 +18,7 @@ import asyncio
 import logging
 import random
 import time
-from collections.abc import Sequence
+from collections.abc import Awaitable, Sequence
 from typing import Any
 
 import discord
@@ -54,6 +54,7 @@ from bot.store.cluster import Cluster
 from bot.web.activity.server import ActivityServer
 from bot.web.activity.sessions import Sessions
 from bot.web.links import PageLinks
+from bot.web.policy import PolicyFacts
 from bot.web.server import WebServer, review_source
 from engine.coach import review_view
 from engine.game import Game
@@ -232,6 +233,9 @@ class CribbageBot(commands.AutoShardedBot):
                 page_link=links.url if links is not None and links.public_url else None,
                 activity=activity,
                 meters=self.metrics,
+                left_server_grace=settings.left_server_grace,
+                policy_url=f"{settings.public_url}/privacy" if settings.public_url else None,
+                contact=settings.privacy_contact,
             )
         # This process among the bot's processes (which one sends), and its readiness.
         self.cluster = Cluster(
@@ -264,6 +268,12 @@ class CribbageBot(commands.AutoShardedBot):
                 reviews=reviews,
                 activity=table,
                 health=readiness,
+                policy=PolicyFacts(
+                    retention=settings.retention,
+                    idle_expiry=settings.idle_expiry,
+                    grace=settings.left_server_grace,
+                    contact=settings.privacy_contact,
+                ),
             )
             try:
                 await self.web.start()
@@ -445,10 +455,33 @@ class CribbageBot(commands.AutoShardedBot):
             self.operations.beat()
         if self._closing:
             return  # (READY's delay ran out as a stop began: the next start reconciles)
+        # Servers the bot was removed from while it was away: their grace period starts now.
+        present = {guild.id for guild in self.guilds}
+        await self._noting(self.services.servers.gone_while_away(present, self._my_guild))
         if self.cluster.sender:
             # A task of its own, which a stop cancels (discord.py's event task is not kept).
             self._reconciling = asyncio.create_task(self.reconcile(), name="crib-reconcile")
             await self._reconciling
+
+    async def on_guild_remove(self, guild: discord.Guild) -> None:
+        """Removed from a server (not an outage): its data goes after the grace period."""
+        await self._noting(self.services.servers.left(guild.id))
+
+    async def on_guild_join(self, guild: discord.Guild) -> None:
+        """Added to a server, maybe again within the grace period: its data stays."""
+        await self._noting(self.services.servers.present(guild.id))
+
+    async def _noting(self, work: Awaitable[object]) -> None:
+        try:
+            await work
+        except Exception:
+            log.exception("could not note a server the bot joined or left")
+
+    def _my_guild(self, guild_id: int) -> bool:
+        """Whether ``guild_id``'s events reach this process (its shard is one of ours)."""
+        count = self.settings.shard_count or 1
+        mine = self.settings.shard_ids
+        return mine is None or (guild_id >> 22) % count in mine
 
     async def on_app_command_error(
         self, interaction: discord.Interaction[Any], error: app_commands.AppCommandError
@@ -478,6 +511,10 @@ class CribbageBot(commands.AutoShardedBot):
             await housekeeping.expire_idle()
         except Exception:
             log.exception("could not expire idle games")
+        try:
+            await self.services.servers.forget_due()
+        except Exception:
+            log.exception("could not delete the data of the servers the bot left")
         try:
             pruned = await housekeeping.prune()
         except Exception:

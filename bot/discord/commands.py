@@ -577,6 +577,15 @@ class CribbageCommands(app_commands.Group):
             ephemeral=False,
         )
 
+    @app_commands.command(
+        name="privacy", description="What this bot keeps about you: get a copy, or delete it"
+    )
+    async def privacy(self, interaction: discord.Interaction[Any]) -> None:
+        """What is kept and for how long, privately, with the buttons that send the file and
+        delete it; works anywhere, DMs included (it is about the person, not a server)."""
+        user, privacy = user_of(interaction), _core(interaction).privacy
+        await io_of(interaction).command(interaction, lambda: privacy.explain(user))
+
     @app_commands.command(name="help", description="The commands you need first")
     async def help(self, interaction: discord.Interaction[Any]) -> None:
         """The first commands, privately; works anywhere, DMs included."""

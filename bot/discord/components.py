@@ -49,6 +49,7 @@ from bot.core.base.views import (
     LobbyControls,
     MessageView,
     PageControls,
+    PrivacyControls,
     ReviewPages,
     Table,
 )
@@ -331,6 +332,7 @@ _CONFIRM_LABELS = {
     "cancel": ("Yes, cancel the game", "No, let it go on"),
     "withdraw": ("Yes, withdraw", "No, stay in"),
     "cancel_tournament": ("Yes, cancel the tournament", "No, let it go on"),
+    "forget": ("Yes, delete my data", "No, keep it"),
 }
 #: How a question's action is written in its custom id (a tournament's, as its Join button's).
 _CONFIRM_IDS = {
@@ -338,6 +340,7 @@ _CONFIRM_IDS = {
     "cancel": ("", "cancel"),
     "withdraw": ("tournament:", "withdraw"),
     "cancel_tournament": ("tournament:", "cancel"),
+    "forget": ("privacy:", "forget"),
 }
 
 
@@ -345,7 +348,8 @@ class ConfirmButton(
     _Control,
     template=(
         r"crib:(?:(?P<game>\d+):(?P<on_game>resign|cancel)"
-        r"|tournament:(?P<tournament>\d+):(?P<on_tournament>withdraw|cancel)):(?P<choice>yes|no)"
+        r"|tournament:(?P<tournament>\d+):(?P<on_tournament>withdraw|cancel)"
+        r"|privacy:(?P<person>\d{1,19}):forget):(?P<choice>yes|no)"
     ),
 ):
     """Yes or No under a question asked before something that cannot be taken back (an
@@ -366,6 +370,8 @@ class ConfirmButton(
     @classmethod
     def parsed(cls, match: re.Match[str]) -> ConfirmButton:
         action: ConfirmAction
+        if match["person"] is not None:
+            return cls(int(match["person"]), "forget", match["choice"] == "yes")
         if match["tournament"] is not None:
             subject = int(match["tournament"])
             action = "withdraw" if match["on_tournament"] == "withdraw" else "cancel_tournament"
@@ -376,6 +382,36 @@ class ConfirmButton(
 
     async def clicked(self, clicks: Clicks, interaction: discord.Interaction[Any]) -> None:
         await _features(interaction).confirm_click(interaction, self.subject, self.action, self.yes)
+
+
+#: The privacy buttons' labels, by what they do.
+_PRIVACY_LABELS = {"data": "Send me my data", "delete": "Delete my data"}
+
+
+class PrivacyButton(
+    _Control, template=r"crib:privacy:(?P<person>\d{1,19}):(?P<action>data|delete)"
+):
+    """``/cribbage privacy``'s buttons: *Send me my data* (a file, privately) and *Delete my
+    data* (which asks first), for the person the id names (anyone else is refused)."""
+
+    def __init__(self, person: int, action: str) -> None:
+        super().__init__(
+            discord.ui.Button(
+                label=_PRIVACY_LABELS[action],
+                style=discord.ButtonStyle.danger
+                if action == "delete"
+                else discord.ButtonStyle.primary,
+                custom_id=f"crib:privacy:{person}:{action}",
+            )
+        )
+        self.person, self.action = person, action
+
+    @classmethod
+    def parsed(cls, match: re.Match[str]) -> PrivacyButton:
+        return cls(int(match["person"]), match["action"])
+
+    async def clicked(self, clicks: Clicks, interaction: discord.Interaction[Any]) -> None:
+        await _features(interaction).privacy_click(interaction, self.person, self.action)
 
 
 class PageButton(
@@ -524,6 +560,7 @@ DYNAMIC_ITEMS: tuple[type[discord.ui.DynamicItem[Any]], ...] = (
     ReviewButton,
     DailySelect,
     ConfirmButton,
+    PrivacyButton,
 )
 
 
@@ -614,6 +651,11 @@ def controls_view(view: MessageView) -> discord.ui.View | None:
             made = discord.ui.View(timeout=None)
             made.add_item(ConfirmButton(confirm.subject, confirm.action, True))
             made.add_item(ConfirmButton(confirm.subject, confirm.action, False))
+            return made
+        case PrivacyControls() as privacy:
+            made = discord.ui.View(timeout=None)
+            made.add_item(PrivacyButton(privacy.user_id, "data"))
+            made.add_item(PrivacyButton(privacy.user_id, "delete"))
             return made
         case unknown:
             assert_never(unknown)

@@ -1,7 +1,7 @@
 """The clicks on the controls around the games: a leaderboard's pages, a tournament's Join and
-Leave, a review's pages, the discard of the day's menu, and Yes or No under a question asked
-before something that cannot be taken back. Each is one call on the core, run and answered as
-every click is (:meth:`bot.discord.interactions.DiscordIO.click`)."""
+Leave, a review's pages, the discard of the day's menu, the privacy buttons, and Yes or No
+under a question asked before something that cannot be taken back. Each is one call on the
+core, run and answered as every click is (:meth:`bot.discord.interactions.DiscordIO.click`)."""
 
 from __future__ import annotations
 
@@ -37,6 +37,10 @@ class Answering(Protocol):
         self, interaction: discord.Interaction[Any], call: Call, *, ephemeral: bool = True
     ) -> None:
         """Run ``call`` for a command and answer it."""
+        ...
+
+    async def data_file(self, interaction: discord.Interaction[Any], subject: int) -> None:
+        """Send person ``subject`` (who must be the one who clicked) their data, privately."""
         ...
 
 
@@ -101,6 +105,17 @@ class FeatureClicks:
         daily = self._io.services.daily
         await self._io.click(interaction, lambda: daily.choose(guild_id, user, stamp, cards))
 
+    async def privacy_click(
+        self, interaction: discord.Interaction[Any], subject: int, action: str
+    ) -> None:
+        """``/cribbage privacy``'s buttons: the file of ``subject``'s data, or the question
+        before it is deleted (in place)."""
+        if action == "data":
+            await self._io.data_file(interaction, subject)
+            return
+        user, privacy = user_of(interaction), self._io.services.privacy
+        await self._io.click(interaction, lambda: privacy.ask_forget(subject, user))
+
     async def confirm_click(
         self,
         interaction: discord.Interaction[Any],
@@ -128,6 +143,9 @@ class FeatureClicks:
             call = lambda: services.tournaments.confirm_withdraw(  # noqa: E731
                 subject, user, yes, guild_id=guild_id
             )
+        elif action == "forget":
+            privacy = services.privacy
+            call = lambda: privacy.confirm_forget(subject, user, yes)  # noqa: E731
         else:
             organiser = is_organiser(interaction)
             call = lambda: services.tournaments.confirm_cancel(  # noqa: E731

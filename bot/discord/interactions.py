@@ -18,6 +18,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import dataclasses
+import io
 import logging
 import time
 from collections.abc import Awaitable, Callable
@@ -215,6 +216,10 @@ async def send_error(interaction: discord.Interaction[Any], text: str) -> None:
     except discord.HTTPException:
         # The interaction expired or was answered elsewhere; nothing more we can do for it.
         log.warning("could not deliver an error message to %s", interaction.user.id)
+
+
+#: The answer to a click on another person's privacy buttons.
+NOT_YOUR_DATA = "These buttons are someone else's: use `/cribbage privacy` for yours."
 
 
 class DiscordIO:
@@ -428,6 +433,23 @@ class DiscordIO:
     async def click(self, interaction: discord.Interaction[Any], call: Call) -> None:
         """A click on a control: run ``call`` and answer it (in place, or with a reply)."""
         await self._entered(interaction, self._clicked(interaction, call))
+
+    async def data_file(self, interaction: discord.Interaction[Any], subject: int) -> None:
+        """*Send me my data* (``/cribbage privacy``): everything kept about the person who
+        clicked, as a file in a reply only they see (the interaction is deferred first: a
+        long record takes a while to gather). Someone else's button is refused."""
+
+        async def send() -> None:
+            user = user_of(interaction)
+            if subject != user.id:
+                await send_error(interaction, NOT_YOUR_DATA)
+                return
+            await interaction.response.defer(ephemeral=True, thinking=True)
+            made = await self.services.privacy.data_file(user)
+            attached = discord.File(io.BytesIO(made.data), filename=made.filename)
+            await interaction.followup.send(made.line, file=attached, ephemeral=True)
+
+        await self._entered(interaction, send())
 
     async def _clicked(self, interaction: discord.Interaction[Any], call: Call) -> None:
         await self._remember_dm(interaction)

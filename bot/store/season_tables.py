@@ -10,8 +10,9 @@ from engine.variants import STANDARD
 
 __all__ = ["SeasonTables"]
 
-#: The result rows of one server's finished games, people only.
-_PEOPLE = " FROM results r WHERE r.guild_id = ? AND r.is_computer = 0 AND r.user_id IS NOT NULL"
+#: The result rows of one server's finished games, people only (not former players: their ids
+#: are negative, bot.core.standings.ratings.FORMER_PLAYERS).
+_PEOPLE = " FROM results r WHERE r.guild_id = ? AND r.is_computer = 0 AND r.user_id > 0"
 
 
 class SeasonTables(Queries):

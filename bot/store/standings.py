@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from bot.core.games.records import RatingChange, ResultRecord, ordinal_sql
-from bot.core.standings.ratings import RatedGame, player_id, rate_game
+from bot.core.standings.ratings import RatedGame, is_former, player_id, rate_game
 from bot.core.standings.records import Rival, RivalGame, Standing
 from bot.store.database import Row
 
@@ -213,6 +213,20 @@ class Replayed:
     rivals: dict[tuple[int, int, int], Rival] = field(default_factory=dict)
     changes: list[RatingChange] = field(default_factory=list)
 
+    def kept(self) -> Replayed:
+        """What is kept of it: not the standings, rating changes and head to head of former
+        players (who had their data deleted; their games are rated all the same, so that
+        their opponents' numbers stay as they were)."""
+        return Replayed(
+            {k: s for k, s in self.standings.items() if not is_former(s.player_id)},
+            {
+                k: r
+                for k, r in self.rivals.items()
+                if not (is_former(r.user_id) or is_former(r.opponent_id))
+            },
+            [c for c in self.changes if not is_former(c.player_id)],
+        )
+
 
 def replay(games: Iterable[Finished]) -> Replayed:
     """Rate every game in order, as :meth:`Store.save` did when each was recorded."""
@@ -237,7 +251,7 @@ def replay(games: Iterable[Finished]) -> Replayed:
             done.standings[(*table, s.player_id)] = s
         for r in rated.rivals:
             done.rivals[(game.guild_id, r.user_id, r.opponent_id)] = r
-    return done
+    return done.kept()
 
 
 def writes(

@@ -12,6 +12,7 @@ per job (:class:`Store` is all of them on one database).
 | :mod:`~bot.store.review_tables` | the reviews of games' decisions |
 | :mod:`~bot.store.daily_tables` | the discard of the day: servers' secrets, answers |
 | :mod:`~bot.store.ops_tables` | an operator's questions: the games by state, the processes |
+| :mod:`~bot.store.privacy_tables` | a person's data on request, a server's once the bot left |
 
 The queries run on a :class:`~bot.store.database.Database`: SQLite (one file, one process; the
 default) or PostgreSQL (any number of processes), chosen by the URL :meth:`Store.open` is
@@ -34,6 +35,7 @@ from bot.store.migrate import applied_migrations, check, migrate, number_of
 from bot.store.ops_tables import OpsTables
 from bot.store.outages import quiet_pool_retries
 from bot.store.postgres import PostgresDatabase
+from bot.store.privacy_tables import PrivacyTables
 from bot.store.review_tables import ReviewTables
 from bot.store.season_tables import SeasonTables
 from bot.store.sqlite import SqliteDatabase
@@ -61,6 +63,7 @@ class Store(
     TournamentTables,
     SeasonTables,
     OpsTables,
+    PrivacyTables,
 ):
     """Async access to the bot's database. Open with ``await Store.open(path_or_url)``."""
 

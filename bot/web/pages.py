@@ -34,6 +34,7 @@ from engine.scoring import ScoreItem, ScoreKind
 
 __all__ = [
     "SCRIPT",
+    "document",
     "home_page",
     "message_html",
     "not_found_page",
@@ -211,6 +212,11 @@ def _document(title: str, body: str) -> str:
         f"<body><main>{body}</main>"
         '<script src="/page.js" defer></script></body></html>'
     )
+
+
+def document(title: str, body: str) -> str:
+    """A whole page of the server's, in the pages' style, with ``body`` (HTML) in its main."""
+    return _document(title, body)
 
 
 def _figure(board: BoardPicture, src: str, caption: str, *, image_id: str = "") -> str:
@@ -413,5 +419,6 @@ def home_page() -> str:
     body = (
         "<h1>Cribbage game pages</h1><p>Each game has its own page: follow the link in the "
         "game's table message on Discord.</p>"
+        '<p><a href="/privacy">Privacy policy</a> · <a href="/terms">Terms of service</a></p>'
     )
     return _document("Cribbage game pages", body)

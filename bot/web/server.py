@@ -9,6 +9,7 @@
 | ``/favicon.ico`` | the pages' icon |
 | ``/activity/…`` | the game as an Activity inside Discord, once on (:mod:`bot.web.activity`) |
 | ``/healthz``, ``/readyz`` | whether the process is alive, and ready (:mod:`bot.ops.server`) |
+| ``/privacy``, ``/terms`` | the privacy policy and the terms of service (:mod:`bot.web.policy`) |
 
 A link whose signature is not the game's (or whose number is not written as the bot writes
 it: ``/g/01/…`` is not game 1's) gets the same short 404 page as a game that does not exist,
@@ -41,6 +42,7 @@ import re
 import time
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
+from datetime import timedelta
 from typing import Any
 
 from aiohttp import hdrs, web
@@ -77,6 +79,7 @@ from bot.web.pages import (
     spectator_page,
     table_fragment,
 )
+from bot.web.policy import PolicyFacts, privacy_page, terms_page
 
 __all__ = ["BAD_LINK", "GONE", "ReviewSource", "WebServer", "review_source"]
 
@@ -272,13 +275,19 @@ class WebServer:
         limits: Capacity | None = None,
         activity: ActivityServer | None = None,
         health: Readiness | None = None,
+        policy: PolicyFacts | None = None,
     ) -> None:
         """``reviews``: where a finished game's review comes from, once there are reviews;
         ``limits``: what the server may hold (by default worked out at start from the
         open-file limit, :func:`bot.web.capacity.capacity`); ``activity``: the Activity's
         routes, served here too (its live pages count with the game pages'); ``health``: the
-        process's readiness, answered at ``/healthz`` and ``/readyz`` (:mod:`bot.ops.server`)."""
+        process's readiness, answered at ``/healthz`` and ``/readyz`` (:mod:`bot.ops.server`);
+        ``policy``: what the privacy policy and the terms state (by default the bot's own
+        defaults)."""
         self._health = health
+        self._policy = policy or PolicyFacts(
+            retention=timedelta(days=30), idle_expiry=timedelta(days=7), grace=timedelta(days=30)
+        )
         self._games = games
         self._reviews = reviews
         self.links = links
@@ -328,6 +337,8 @@ class WebServer:
         app.router.add_get("/", self._home)
         app.router.add_get("/page.js", self._script)
         app.router.add_get("/favicon.ico", self._favicon)
+        app.router.add_get("/privacy", self._privacy)
+        app.router.add_get("/terms", self._terms)
         app.router.add_get("/g/{game}/{signature}", self._page)
         app.router.add_get("/g/{game}/{signature}/board.png", self._board)
         app.router.add_get("/g/{game}/{signature}/live", self._live)
@@ -504,6 +515,12 @@ class WebServer:
 
     async def _home(self, request: web.Request) -> web.Response:
         return _html(home_page())
+
+    async def _privacy(self, request: web.Request) -> web.Response:
+        return _html(privacy_page(self._policy))
+
+    async def _terms(self, request: web.Request) -> web.Response:
+        return _html(terms_page(self._policy))
 
     async def _script(self, request: web.Request) -> web.Response:
         return web.Response(

@@ -37,6 +37,7 @@ __all__ = [
     "MessageView",
     "Owed",
     "PageControls",
+    "PrivacyControls",
     "ReviewPages",
     "Rule",
     "Style",
@@ -183,23 +184,31 @@ class DailyPick:
 
 
 #: What a question asks before doing: resign game N, cancel game N (a moderator, once it is
-#: dealt), withdraw from tournament N, cancel tournament N.
-ConfirmAction = Literal["resign", "cancel", "withdraw", "cancel_tournament"]
+#: dealt), withdraw from tournament N, cancel tournament N, delete person N's data.
+ConfirmAction = Literal["resign", "cancel", "withdraw", "cancel_tournament", "forget"]
 
 
 @dataclass(frozen=True, slots=True)
 class ConfirmControls:
     """Yes and No under a question asked before something that cannot be taken back, shown to
     the asker alone: ``action`` on ``subject`` (a game's id; a tournament's, for
-    ``withdraw`` and ``cancel_tournament``)."""
+    ``withdraw`` and ``cancel_tournament``; the asker's own user id, for ``forget``)."""
 
     subject: int
     action: ConfirmAction = "resign"
 
 
+@dataclass(frozen=True, slots=True)
+class PrivacyControls:
+    """``/cribbage privacy``'s buttons, for person ``user_id`` alone: *Send me my data* and
+    *Delete my data*."""
+
+    user_id: int
+
+
 #: The controls a message offers (one kind at most): a hand's, the lobby's buttons, a
 #: leaderboard page's, a tournament's Join and Leave, a review's pages (or a result's Review
-#: button), the discard of the day's menu, or Yes and No under a question.
+#: button), the discard of the day's menu, Yes and No under a question, or the privacy buttons.
 Controls = (
     HandControls
     | LobbyControls
@@ -208,6 +217,7 @@ Controls = (
     | ReviewPages
     | DailyPick
     | ConfirmControls
+    | PrivacyControls
 )
 
 

@@ -16,8 +16,8 @@ CREATE TABLE bot_processes (
     pid        INTEGER NOT NULL,
     shards     TEXT    NOT NULL,              -- the shards it runs ('0,1'), or 'all'
     release    TEXT    NOT NULL,              -- the last migration its release has
-    started_at DOUBLE PRECISION    NOT NULL,
-    seen_at    DOUBLE PRECISION    NOT NULL,
+    started_at DOUBLE PRECISION NOT NULL,
+    seen_at    DOUBLE PRECISION NOT NULL,
     gateway    INTEGER NOT NULL DEFAULT 0 CHECK (gateway IN (0, 1)),  -- connected to Discord
     sender     INTEGER NOT NULL DEFAULT 0 CHECK (sender IN (0, 1))    -- sends every message
 );
@@ -26,8 +26,11 @@ CREATE TABLE bot_processes (
 -- period (LEFT_SERVER_DAYS) has passed, unless the bot is back in them by then.
 CREATE TABLE servers_left (
     guild_id BIGINT NOT NULL PRIMARY KEY,
-    left_at  DOUBLE PRECISION    NOT NULL
+    left_at  DOUBLE PRECISION NOT NULL
 );
+
+-- A server's games, found at once: a server's data deleted, and the servers data is kept for.
+CREATE INDEX games_by_guild ON games (guild_id);
 
 -- Whether a release that does not know the migration may run on a database that applied it
 -- (1: it only adds; NULL: not said, as for every migration before this one).

@@ -29,6 +29,9 @@ CREATE TABLE servers_left (
     left_at  REAL    NOT NULL
 );
 
+-- A server's games, found at once: a server's data deleted, and the servers data is kept for.
+CREATE INDEX games_by_guild ON games (guild_id);
+
 -- Whether a release that does not know the migration may run on a database that applied it
 -- (1: it only adds; NULL: not said, as for every migration before this one).
 ALTER TABLE schema_migrations ADD COLUMN beside_older INTEGER;

@@ -1,0 +1,255 @@
+"""``/cribbage privacy``: what the bot keeps about a person and for how long, a file of all of
+it sent to them alone, and its deletion once they confirm.
+
+Deleting a person's data: first every game they sit in is ended as they would end it (a game
+being played is resigned, a loss; a lobby is left), so no table waits on them. Then, in one
+transaction (:meth:`~bot.core.privacy.records.PrivacyRecords.forget_player`), what is theirs
+alone goes (settings, DM link, standings, rating changes, head to head, reviews of their play,
+daily answers), and in what stays whole for other people (the games they played, with every
+move, their results, the tournaments they were in) they become a *former player*: an id drawn
+from :data:`~bot.core.standings.ratings.FORMER_PLAYERS` in place of theirs and the name
+:data:`FORMER_NAME`, in the games' saved states and archive records too. Their opponents'
+ratings stay as they were and a replay of every result still gives them
+(``python -m bot ratings --check``); the former player's own are not kept.
+"""
+
+from __future__ import annotations
+
+import io
+import json
+import secrets
+import zipfile
+import zlib
+from collections.abc import Awaitable, Callable, Sequence
+from dataclasses import dataclass
+from datetime import UTC, datetime, timedelta
+from typing import Any
+
+from bot.core.base.entry import answers
+from bot.core.base.faults import Faults
+from bot.core.base.refusals import Refused
+from bot.core.base.replies import Answer, User
+from bot.core.base.views import ConfirmControls, MessageView, PrivacyControls
+from bot.core.games.games import Games
+from bot.core.privacy.records import PrivacyRecords
+from bot.core.standings.ratings import former_player
+
+__all__ = ["FORMER_NAME", "DataFile", "PlayerData", "renamed_archive", "renamed_snapshot"]
+
+#: How a player who had their data deleted is shown in the games they played.
+FORMER_NAME = "Former player"
+#: The largest file sent (Discord's limit for an attachment, 10 MiB, less room to spare).
+FILE_LIMIT = 9 * 1024 * 1024
+
+
+@dataclass(frozen=True, slots=True)
+class DataFile:
+    """Everything kept about a person, as a file to send them: its name, its bytes, and one
+    line to send with it."""
+
+    filename: str
+    data: bytes
+    line: str
+
+
+def _days(period: timedelta) -> str:
+    days = period.total_seconds() / 86_400
+    if days < 1:
+        hours = round(period.total_seconds() / 3600)
+        return f"{hours} hour{'s' if hours != 1 else ''}"
+    shown = f"{days:g}" if days != int(days) else str(int(days))
+    return f"{shown} day{'s' if days != 1 else ''}"
+
+
+def renamed_snapshot(text: str, seats: Sequence[int], name: str = FORMER_NAME) -> str:
+    """A game's saved state with the names of ``seats`` replaced by ``name`` (text that is not
+    a snapshot this code knows is left as it is)."""
+    try:
+        data = json.loads(text)
+    except ValueError:
+        return text
+    game = data.get("game") if isinstance(data, dict) else None
+    players = game.get("players") if isinstance(game, dict) else None
+    if not isinstance(players, list):
+        return text
+    for seat in seats:
+        if 0 <= seat < len(players):
+            players[seat] = name
+    return json.dumps(data, ensure_ascii=False, separators=(",", ":"))
+
+
+def renamed_archive(record: bytes, seats: Sequence[int], name: str = FORMER_NAME) -> bytes:
+    """A game's archive record with the names of ``seats`` replaced by ``name``."""
+    try:
+        data = json.loads(zlib.decompress(record))
+    except (zlib.error, ValueError):
+        return record
+    if not isinstance(data, dict):
+        return record
+    players = data.get("players")
+    if isinstance(players, list):
+        for seat in seats:
+            if 0 <= seat < len(players):
+                players[seat] = name
+    elif isinstance(data.get("snapshot"), str):
+        data["snapshot"] = renamed_snapshot(data["snapshot"], seats, name)
+    return zlib.compress(json.dumps(data, separators=(",", ":")).encode(), level=9)
+
+
+class PlayerData:
+    """``/cribbage privacy`` and what its buttons do."""
+
+    def __init__(
+        self,
+        store: PrivacyRecords,
+        games: Games,
+        *,
+        resign: Callable[[int, User], Awaitable[Answer]],
+        leave: Callable[[int, User], Awaitable[Answer]],
+        settle: Callable[[Answer], Awaitable[None]],
+        retention: timedelta,
+        idle_expiry: timedelta,
+        grace: timedelta,
+        policy_url: str | None = None,
+        contact: str | None = None,
+        clock: Callable[[], datetime] = lambda: datetime.now(UTC),
+        draw: Callable[[int], int] = secrets.randbelow,
+    ) -> None:
+        """``resign`` and ``leave``: a player's resignation of the game being played in a
+        channel, and their leaving its lobby; ``settle``: what is done with such an answer
+        (none reached anyone); ``retention``, ``idle_expiry`` and ``grace``: how long ended
+        games are kept whole, idle ones last, and a server's data outlives the bot's leaving;
+        ``policy_url``: the privacy policy's address; ``contact``: how to reach whoever runs
+        the bot."""
+        self._store = store
+        self._games = games
+        self._resign, self._leave, self._settle = resign, leave, settle
+        self._retention, self._idle, self._grace = retention, idle_expiry, grace
+        self._policy, self._contact = policy_url, contact
+        self._clock, self._draw = clock, draw
+        self.faults: Faults = games.faults
+
+    def words(self) -> str:
+        """What ``/cribbage privacy`` says."""
+        lines = [
+            "**Your data and this bot**",
+            "What it keeps about you:",
+            "• The games you play: your seat and name, your moves and the cards you held, and"
+            f" the result. A game is kept whole for {_days(self._retention)} after it ends,"
+            " then only its results and a compact record of its moves (its page and"
+            " `/cribbage status` still show how it went).",
+            "• Your ratings, records and head to head in each server, worked out from your"
+            " results; reviews of your decisions; your answers to the discard of the day;"
+            " the tournaments you entered or ran.",
+            "• Your coach setting, and the DM channel your hands are sent to.",
+            "It reads none of your messages and keeps no list of a server's members.",
+            f"A game nobody moves in for {_days(self._idle)} is ended. When the bot is removed"
+            f" from a server, everything kept for that server is deleted {_days(self._grace)}"
+            " later, unless the bot is back by then.",
+            "**Send me my data**: a file of everything kept about you, sent here to you alone.",
+            "**Delete my data**: once you confirm, your ratings, records, reviews, coach"
+            " setting and DM link are deleted; a game you are playing is resigned first. The"
+            " games you played stay whole for your opponents, with you shown as a former"
+            " player.",
+        ]
+        if self._policy is not None:
+            lines.append(f"Privacy policy: {self._policy}")
+        if self._contact is not None:
+            lines.append(f"Questions about your data: {self._contact}")
+        return "\n".join(lines)
+
+    @answers
+    async def explain(self, user: User) -> Answer:
+        """``/cribbage privacy``: what is kept and for how long, privately, with the buttons
+        that send the file and that delete it."""
+        view = MessageView(self.words(), controls=PrivacyControls(user.id))
+        return Answer.say(view.content, view=view)
+
+    @answers
+    async def ask_forget(self, subject: int, user: User) -> Answer:
+        """*Delete my data*: the question, in place, with Yes and No; nothing changes yet."""
+        _own(subject, user)
+        question = (
+            "Delete everything this bot keeps about you? Your ratings, records, reviews, coach"
+            " setting and DM link go; a game you are playing is resigned (a loss) and a lobby"
+            " you sit in is left. The games you played stay for your opponents, with you"
+            " shown as a former player. This can't be taken back."
+        )
+        view = MessageView(question, controls=ConfirmControls(user.id, "forget"))
+        return Answer(Answer.say(question).reply, update=view)
+
+    @answers
+    async def confirm_forget(self, subject: int, user: User, yes: bool) -> Answer:
+        """The answer to :meth:`ask_forget`: Yes ends their open games and deletes their data
+        (the question's message says what was done), No keeps it."""
+        _own(subject, user)
+        if not yes:
+            return Answer.in_place("Nothing was deleted.")
+        ended = 0
+        for _game, channel_id, status in await self._store.open_seats(user.id):
+            ending = self._resign if status == "active" else self._leave
+            answer = await ending(channel_id, user)
+            await self._settle(answer)
+            if not answer.ok:
+                raise Refused(
+                    f"Your game in <#{channel_id}> could not be ended ({answer.reply.text}),"
+                    " so nothing was deleted: end it there, then ask again."
+                )
+            ended += 1
+        games = await self._store.forget_player(
+            user.id,
+            former_id=former_player(self._draw),
+            former_name=FORMER_NAME,
+            snapshot_renamed=renamed_snapshot,
+            archive_renamed=renamed_archive,
+        )
+        for game_id in games:
+            self._games.loaded.drop(game_id)  # (a copy in memory still has their name)
+        said = "Your data is deleted."
+        if ended:
+            said += f" {ended} game{'s were' if ended > 1 else ' was'} ended first."
+        if games:
+            said += (
+                f" The {len(games)} game{'s' if len(games) > 1 else ''} you played stay for your"
+                " opponents, with you shown as a former player."
+            )
+        return Answer.in_place(said)
+
+    async def data_file(self, user: User) -> DataFile:
+        """Everything kept about ``user``, as a ZIP file holding one JSON file (the reviews'
+        every decision left out when the whole would not fit in one Discord attachment)."""
+        found = await self._store.player_data(user.id)
+        about: dict[str, Any] = {
+            "user_id": user.id,
+            "made_at": self._clock().isoformat(timespec="seconds"),
+            "about": (
+                "Everything this cribbage bot keeps about you, table by table. Times are"
+                " seconds since 1970-01-01 UTC. The games you sat in are kept whole for your"
+                " opponents too (their moves are theirs)."
+            ),
+        }
+        data = _zipped({**about, **found})
+        if len(data) > FILE_LIMIT:
+            for review in found.get("reviews", []):
+                review.pop("data", None)
+            about["left_out"] = "Each review's decision by decision (too large for one file)."
+            data = _zipped({**about, **found})
+        kept = sum(len(rows) for rows in found.values())
+        line = (
+            f"Everything this bot keeps about you: {kept} records, in {len(found['games'])} games"
+            " and the rest (a ZIP file holding one JSON file)."
+        )
+        return DataFile(f"cribbage-data-{user.id}.zip", data, line)
+
+
+def _own(subject: int, user: User) -> None:
+    """Refuse a click on someone else's privacy buttons."""
+    if subject != user.id:
+        raise Refused("These buttons are someone else's: use `/cribbage privacy` for yours.")
+
+
+def _zipped(content: dict[str, Any]) -> bytes:
+    out = io.BytesIO()
+    with zipfile.ZipFile(out, "w", compression=zipfile.ZIP_DEFLATED) as archive:
+        archive.writestr("cribbage-data.json", json.dumps(content, indent=1, ensure_ascii=False))
+    return out.getvalue()

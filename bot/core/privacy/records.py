@@ -1,0 +1,52 @@
+"""The store's part the privacy wing uses (``bot.store.Store`` is one)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from typing import Any, Protocol
+
+__all__ = ["PrivacyRecords"]
+
+
+class PrivacyRecords(Protocol):
+    """A person's rows, their deletion, and the servers the bot left."""
+
+    async def player_data(self, user_id: int) -> dict[str, list[dict[str, Any]]]:
+        """Every row kept about ``user_id``, by kind."""
+        ...
+
+    async def open_seats(self, user_id: int) -> list[tuple[int, int, str]]:
+        """The open games ``user_id`` sits in: (game id, channel id, status)."""
+        ...
+
+    async def forget_player(
+        self,
+        user_id: int,
+        *,
+        former_id: int,
+        former_name: str,
+        snapshot_renamed: Callable[[str, Sequence[int]], str],
+        archive_renamed: Callable[[bytes, Sequence[int]], bytes],
+    ) -> list[int]:
+        """Delete their own rows, and put a former player in their place elsewhere."""
+        ...
+
+    async def left_server(self, guild_id: int, *, at: float) -> None:
+        """The bot was removed from ``guild_id``."""
+        ...
+
+    async def back_in_server(self, guild_id: int) -> bool:
+        """The bot is in ``guild_id``; whether it had been noted as gone."""
+        ...
+
+    async def servers_left(self) -> dict[int, float]:
+        """The servers the bot left, with when."""
+        ...
+
+    async def servers_with_data(self) -> set[int]:
+        """Every server some data is kept for."""
+        ...
+
+    async def forget_server(self, guild_id: int) -> list[int]:
+        """Delete everything kept for ``guild_id``; the games that went."""
+        ...

@@ -1,0 +1,117 @@
+"""A person's data on request (issue 50, item 4), through the core on both databases: the file
+holds every row kept about them (and nothing about others); deleting it after Yes resigns the
+game they are playing, leaves the games they played whole for their opponents with a former
+player in their place (seats, results, snapshots), deletes their own rows, and leaves every
+opponent's rating as it was, reproduced by a replay of all the results. No changes nothing;
+someone else's buttons are refused."""
+
+from __future__ import annotations
+
+import io
+import json
+import zipfile
+from typing import Any
+
+from bot.core.base.replies import User
+from bot.core.games.records import GameStatus
+from bot.core.privacy.players import FORMER_NAME
+from bot.core.services import Services
+from bot.core.standings.ratings import is_former
+from bot.store import Store
+from bot.tools.ratings import differences
+from tests.helpers.cast import AL, BEA, CY
+from tests.helpers.service_driver import drive, finished_game, open_table
+
+
+def _unzipped(data: bytes) -> dict[str, Any]:
+    with zipfile.ZipFile(io.BytesIO(data)) as archive:
+        [name] = archive.namelist()
+        loaded: dict[str, Any] = json.loads(archive.read(name))
+        return loaded
+
+
+async def _bea_numbers(store: Store) -> list[tuple[Any, ...]]:
+    rows = await store.db.fetch(
+        "SELECT guild_id, player_id, mu, sigma, games FROM standings WHERE player_id = ?"
+        " ORDER BY guild_id",
+        (BEA.id,),
+    )
+    return [tuple(r) for r in rows]
+
+
+async def test_the_file_then_the_deletion(service: Services, store: Store) -> None:
+    _, first = await finished_game(service, (AL, BEA))
+    await service.coach.coach(AL, on=False)
+    # A game Al is playing in another channel when he asks.
+    playing = await open_table(service, (AL, CY), channel=2000)
+    await drive(service, playing, (AL, CY), stop_after=3)
+    [(active,)] = await store.db.fetch("SELECT id FROM games WHERE channel_id = 2000")
+
+    made = await service.privacy.data_file(AL)
+    assert made.filename.endswith(".zip") and "records" in made.line
+    data = _unzipped(made.data)
+    assert {g["id"] for g in data["games"]} == {first, active}
+    assert [r["user_id"] for r in data["results"]] == [AL.id]
+    assert data["settings"][0]["coach"] == 0 and data["standings"]
+    assert all(r["user_id"] == AL.id for r in data["head_to_head"]) and data["head_to_head"]
+    assert all("token" not in row for row in data["dm_link"])
+
+    bea_before = await _bea_numbers(store)
+    explained = await service.privacy.explain(AL)
+    assert explained.ok and "Former" not in explained.reply.text
+    assert "30 days" in explained.reply.text and "Delete my data" in explained.reply.text
+    asked = await service.privacy.ask_forget(AL.id, AL)
+    assert asked.ok and asked.update is not None and "can't be taken back" in asked.update.content
+    refused = await service.privacy.confirm_forget(AL.id, BEA, True)
+    assert not refused.ok and "someone else's" in refused.reply.text
+    kept = await service.privacy.confirm_forget(AL.id, AL, False)
+    assert kept.ok and "Nothing was deleted" in kept.reply.text
+    assert (await store.player_data(AL.id))["results"], "No deleted nothing"
+
+    done = await service.privacy.confirm_forget(AL.id, AL, True)
+    assert done.ok, done.reply.text
+    assert "1 game was ended first" in done.reply.text and "former player" in done.reply.text
+
+    # The game he was playing was resigned (a loss), then kept like the other.
+    record = await store.get_game(active)
+    assert record is not None and record.status is GameStatus.FINISHED
+    for game_id in (first, active):
+        record = await store.get_game(game_id)
+        assert record is not None
+        names = [s.name for s in record.seats]
+        assert FORMER_NAME in names and "Al" not in names
+        former = [s.user_id for s in record.seats if s.name == FORMER_NAME]
+        assert former[0] is not None and is_former(former[0])
+        assert record.snapshot is not None and '"Al"' not in record.snapshot
+        results = await store.results(game_id)
+        assert {r.display_name for r in results} >= {FORMER_NAME}
+    # One former id for both games (his opponents' ratings replay the same).
+    formers = {r[0] for r in await store.db.fetch("SELECT user_id FROM seats WHERE user_id < 0")}
+    assert len(formers) == 1
+    # Nothing of his own is left.
+    left = await store.player_data(AL.id)
+    assert all(rows == [] for rows in left.values()), {k: v for k, v in left.items() if v}
+    # Bea's numbers are as they were, and a replay of every result gives the stored ones.
+    assert await _bea_numbers(store) == bea_before
+    assert differences(await store.stored_ratings(), await store.replay_ratings()) == []
+    # His games go on for the others: the finished one's status still reads.
+    assert (await service.table.status(1000)).ok
+
+
+async def test_a_lobby_is_left_and_a_newcomer_has_little_to_send(
+    service: Services, store: Store
+) -> None:
+    newcomer = User(77, "Nia")
+    made = _unzipped((await service.privacy.data_file(newcomer)).data)
+    assert made["user_id"] == 77 and all(
+        made[k] == [] for k in ("games", "results", "standings", "settings")
+    )
+    opened = await service.lobbies.new_game(500, 3000, BEA, players=2)
+    assert opened.ok
+    assert (await service.lobbies.join(3000, newcomer)).ok
+    done = await service.privacy.confirm_forget(77, newcomer, True)
+    assert done.ok and "1 game was ended first" in done.reply.text
+    [(game_id,)] = await store.db.fetch("SELECT id FROM games WHERE channel_id = 3000")
+    record = await store.get_game(game_id)
+    assert record is not None and record.status is GameStatus.LOBBY
+    assert [s.user_id for s in record.seats] == [BEA.id], "he left the lobby"

@@ -1,0 +1,82 @@
+"""The privacy policy and the terms of service as the game pages' server serves them (issue
+50, item 4), in a real browser (Chromium, driven by Playwright: tests.helpers.browser): each
+states the bot's own figures (the retention, the idle time, the grace period after the bot
+leaves a server) and its contact, links to the other, fits a phone's width, and goes out with
+the pages' security headers; the front page links to both."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+
+import aiohttp
+import pytest
+from playwright.async_api import ViewportSize
+
+from bot.core.services import Services
+from bot.store import Store
+from bot.web.links import PageLinks
+from bot.web.policy import PolicyFacts
+from bot.web.server import WebServer
+from tests.helpers.browser import open_browser
+
+LINKS = PageLinks("one secret that is long enough")
+PHONE: ViewportSize = {"width": 360, "height": 740}
+FACTS = PolicyFacts(
+    retention=timedelta(days=45),
+    idle_expiry=timedelta(hours=12),
+    grace=timedelta(days=14),
+    contact="privacy@cribbage.example.org",
+)
+
+#: How far the page is wider than the screen (0: not at all).
+_OVERFLOW = "() => document.documentElement.scrollWidth - window.innerWidth"
+
+
+@pytest.mark.parametrize("store", ["sqlite"], indirect=True)
+async def test_the_policy_and_the_terms_in_a_browser(service: Services, store: Store) -> None:
+    server = WebServer(service.games, service.feed, LINKS, store, policy=FACTS)
+    await server.start()
+    try:
+        async with aiohttp.ClientSession() as session:
+            for path in ("/privacy", "/terms"):
+                async with session.get(server.address + path) as response:
+                    assert response.status == 200
+                    assert response.headers["Content-Security-Policy"].startswith("default-src")
+                    assert "Server" not in response.headers
+        async with open_browser() as browser:
+            page = await browser.new_page(viewport=PHONE)
+            await page.goto(server.address + "/")
+            await page.click("text=Privacy policy")
+            await page.wait_for_url("**/privacy")
+            assert await page.title() == "Privacy policy · Cribbage bot"
+            text = await page.inner_text("main")
+            for said in (
+                "kept whole for 45 days after it ends",
+                "A game nobody moves in for 12 hours is ended",
+                "deleted 14 days later",
+                "/cribbage privacy",
+                "Send me my data",
+                "former player",
+            ):
+                assert said in text, said
+            mail = page.locator('a[href="mailto:privacy@cribbage.example.org"]')
+            assert await mail.count() == 1
+            assert await page.evaluate(_OVERFLOW) <= 0
+            await page.click("text=terms of service")
+            await page.wait_for_url("**/terms")
+            terms = await page.inner_text("main")
+            assert "Terms of service" in terms and "14 days later" in terms
+            assert "12 hours is ended without a result" in terms
+            assert await page.evaluate(_OVERFLOW) <= 0
+            await page.click("text=privacy policy")
+            await page.wait_for_url("**/privacy")
+    finally:
+        await server.stop()
+
+
+def test_without_a_contact_the_policy_says_where_to_ask() -> None:
+    from bot.web.policy import privacy_page
+
+    page = privacy_page(PolicyFacts(timedelta(days=30), timedelta(days=7), timedelta(days=30)))
+    assert "has not published a contact" in page and "mailto:" not in page
+    assert "30 days" in page and "7 days" in page
