@@ -14,7 +14,7 @@ def test_the_help_lists_every_maintenance_command(capsys: pytest.CaptureFixture[
         main(["--help"])
     assert stopped.value.code == 0
     said = capsys.readouterr().out
-    assert set(TOOLS) == {"ratings", "compact", "verify", "copy"}
+    assert set(TOOLS) == {"ratings", "compact", "verify", "copy", "health", "backup"}
     for verb, (_, line) in TOOLS.items():
         assert f"  {verb}" in said and line in said, verb
 
