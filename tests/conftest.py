@@ -62,6 +62,7 @@ LONGEST = {
     "tests/test_static_checks.py::test_the_code_type_checks": 43,
     "tests/e2e/test_activity.py::test_a_whole_game_at_the_table_inside_discord": 41,
     "tests/e2e/test_two_processes.py::test_a_whole_game_is_served_by_both_processes": 40,
+    "tests/e2e/test_upgrade.py::test_the_previous_release_and_this_one_side_by_side": 41,
     "tests/benchmarks/test_bot_load_runs.py::test_the_load_benchmark_plays_a_game_to_its_end": 36,
     "tests/e2e/test_review_on_discord.py::test_a_game_begun_before_sealed_shuffles_says_its_": 33,
     "tests/e2e/test_tournaments.py::test_a_knockout_of_eight_with_best_of_three": 33,
