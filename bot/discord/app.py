@@ -98,6 +98,13 @@ async def _upgrade(store: Store, settings: Settings) -> None:
     version = await store.user_version()
     applied = f"; applied {', '.join(store.migrated)}" if store.migrated else ""
     log.info("database %s ready (schema version %d%s)", store.db.dialect.value, version, applied)
+    newer = await store.newer_migrations()
+    if newer:
+        log.warning(
+            "the database has migrations of a newer release (%s), which say this release runs"
+            " beside them: an upgrade is under way",
+            ", ".join(newer),
+        )
 
 
 class CribbageBot(commands.AutoShardedBot):

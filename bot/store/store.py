@@ -31,7 +31,7 @@ from bot.store.daily_tables import DailyTables
 from bot.store.database import Database
 from bot.store.game_tables import ANNOUNCE_CHANNEL, GameTables
 from bot.store.message_tables import MessageTables
-from bot.store.migrate import applied_migrations, check, migrate, number_of
+from bot.store.migrate import applied_migrations, check, migrate, newer_beside, number_of
 from bot.store.ops_tables import OpsTables
 from bot.store.outages import quiet_pool_retries
 from bot.store.postgres import PostgresDatabase
@@ -141,3 +141,8 @@ class Store(
     async def applied_migrations(self) -> list[str]:
         """The names of the migrations applied, in order of number and name."""
         return await applied_migrations(self.db)
+
+    async def newer_migrations(self) -> list[str]:
+        """The migrations a newer release applied that this one does not have (each said it
+        runs beside older releases, else the store was refused): a release being upgraded."""
+        return await newer_beside(self.db, self._migrations_dir)

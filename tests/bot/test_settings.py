@@ -223,6 +223,8 @@ def _comment(example: str, name: str) -> str:
         "COUNT_TIMEOUT_SECONDS",
         "GUILD_READY_SECONDS",
         "WEB_PORT",
+        "OPS_PORT",
+        "LEFT_SERVER_DAYS",
     ],
 )
 def test_env_example_gives_every_numeric_settings_range(name: str) -> None:
@@ -297,3 +299,30 @@ def test_the_muggins_window_is_said_to_follow_every_claim() -> None:
         if not says_every_claim or says_short or "only the chance" not in flat:
             stale.append(where)
     assert stale == []
+
+
+def test_health_metrics_and_privacy_settings() -> None:
+    # Issue 50: health, readiness and metrics on a port of their own; the privacy contact.
+    default = Settings.from_env({})
+    assert default.ops_port is None and default.ops_host == "127.0.0.1"
+    assert default.left_server_days == 30 and default.privacy_contact is None
+    chosen = Settings.from_env(
+        {
+            "OPS_PORT": "9108",
+            "OPS_HOST": "0.0.0.0",
+            "LEFT_SERVER_DAYS": "7",
+            "PRIVACY_CONTACT": "privacy@example.org",
+        }
+    )
+    assert (chosen.ops_host, chosen.ops_port) == ("0.0.0.0", 9108)
+    assert chosen.left_server_grace.days == 7 and chosen.privacy_contact == "privacy@example.org"
+    for env, named in (
+        ({"OPS_PORT": "nine"}, "OPS_PORT"),
+        ({"OPS_PORT": "70000"}, "OPS_PORT"),
+        ({"LEFT_SERVER_DAYS": "0"}, "LEFT_SERVER_DAYS"),
+        ({"PRIVACY_CONTACT": "x" * 201}, "PRIVACY_CONTACT"),
+        ({"PRIVACY_CONTACT": "two\nlines"}, "PRIVACY_CONTACT"),
+    ):
+        with pytest.raises(SettingsError) as refused:
+            Settings.from_env(env)
+        assert named in str(refused.value)
