@@ -175,11 +175,13 @@ class Services:
             if answer.ok and answer.sequel is not None:
                 await ledger.answers.answered(answer.sequel, False, None, None)
 
+        tournaments = Tournaments(store, feed, stamp, games.faults)
         privacy = PlayerData(
             store,
             games,
             resign=moves.resign,
             leave=lobbies.leave,
+            withdraw=tournaments.withdraw,
             settle=settle,
             retention=retention or timedelta(days=30),
             idle_expiry=idle_expiry,
@@ -202,7 +204,7 @@ class Services:
                 games, store, idle_expiry=idle_expiry, retention=retention, forget=forget
             ),
             clock=GameClock(moves, feed, clock=stamp),
-            tournaments=Tournaments(store, feed, stamp, games.faults),
+            tournaments=tournaments,
             director=TournamentDirector(
                 store, feed, games, lobbies, clock=stamp, settled=ledger.settled
             ),

@@ -119,6 +119,16 @@ class PrivacyTables(Queries):
         )
         return [(int(r[0]), int(r[1]), str(r[2])) for r in rows]
 
+    async def open_entries(self, user_id: int) -> list[int]:
+        """The channels of the open or running tournaments ``user_id`` is still in."""
+        rows = await self._read(
+            "SELECT t.channel_id FROM tournament_entrants e"
+            " JOIN tournaments t ON t.id = e.tournament_id"
+            " WHERE e.user_id = ? AND e.withdrawn IS NULL AND t.status IN ('open', 'running')",
+            (user_id,),
+        )
+        return [int(r[0]) for r in rows]
+
     async def forget_player(
         self,
         user_id: int,

@@ -2,7 +2,8 @@
 it sent to them alone, and its deletion once they confirm.
 
 Deleting a person's data: first every game they sit in is ended as they would end it (a game
-being played is resigned, a loss; a lobby is left), so no table waits on them. Then, in one
+being played is resigned, a loss; a lobby is left), and they leave the tournaments they are
+in (withdrawn from a running one), so no table or round waits on them. Then, in one
 transaction (:meth:`~bot.core.privacy.records.PrivacyRecords.forget_player`), what is theirs
 alone goes (settings, DM link, standings, rating changes, head to head, reviews of their play,
 daily answers), and in what stays whole for other people (the games they played, with every
@@ -106,6 +107,7 @@ class PlayerData:
         *,
         resign: Callable[[int, User], Awaitable[Answer]],
         leave: Callable[[int, User], Awaitable[Answer]],
+        withdraw: Callable[[int, User], Awaitable[Answer]],
         settle: Callable[[Answer], Awaitable[None]],
         retention: timedelta,
         idle_expiry: timedelta,
@@ -116,14 +118,16 @@ class PlayerData:
         draw: Callable[[int], int] = secrets.randbelow,
     ) -> None:
         """``resign`` and ``leave``: a player's resignation of the game being played in a
-        channel, and their leaving its lobby; ``settle``: what is done with such an answer
-        (none reached anyone); ``retention``, ``idle_expiry`` and ``grace``: how long ended
-        games are kept whole, idle ones last, and a server's data outlives the bot's leaving;
-        ``policy_url``: the privacy policy's address; ``contact``: how to reach whoever runs
-        the bot."""
+        channel, and their leaving its lobby; ``withdraw``: their withdrawal from the
+        tournament of a channel (leaving it, before it starts); ``settle``: what is done with
+        such an answer (none reached anyone); ``retention``, ``idle_expiry`` and ``grace``:
+        how long ended games are kept whole, idle ones last, and a server's data outlives the
+        bot's leaving; ``policy_url``: the privacy policy's address; ``contact``: how to reach
+        whoever runs the bot."""
         self._store = store
         self._games = games
         self._resign, self._leave, self._settle = resign, leave, settle
+        self._withdraw = withdraw
         self._retention, self._idle, self._grace = retention, idle_expiry, grace
         self._policy, self._contact = policy_url, contact
         self._clock, self._draw = clock, draw
@@ -171,9 +175,10 @@ class PlayerData:
         _own(subject, user)
         question = (
             "Delete everything this bot keeps about you? Your ratings, records, reviews, coach"
-            " setting and DM link go; a game you are playing is resigned (a loss) and a lobby"
-            " you sit in is left. The games you played stay for your opponents, with you"
-            " shown as a former player. This can't be taken back."
+            " setting and DM link go; a game you are playing is resigned (a loss), a lobby"
+            " you sit in is left, and you withdraw from the tournaments you are in. The games"
+            " you played stay for your opponents, with you shown as a former player. This"
+            " can't be taken back."
         )
         view = MessageView(question, controls=ConfirmControls(user.id, "forget"))
         return Answer(Answer.say(question).reply, update=view)
@@ -196,6 +201,15 @@ class PlayerData:
                     " so nothing was deleted: end it there, then ask again."
                 )
             ended += 1
+        for channel_id in await self._store.open_entries(user.id):
+            answer = await self._withdraw(channel_id, user)
+            await self._settle(answer)
+            if not answer.ok:
+                raise Refused(
+                    f"You could not be withdrawn from the tournament in <#{channel_id}>"
+                    f" ({answer.reply.text}), so nothing was deleted: withdraw there, then ask"
+                    " again."
+                )
         games = await self._store.forget_player(
             user.id,
             former_id=former_player(self._draw),

@@ -19,6 +19,10 @@ class PrivacyRecords(Protocol):
         """The open games ``user_id`` sits in: (game id, channel id, status)."""
         ...
 
+    async def open_entries(self, user_id: int) -> list[int]:
+        """The channels of the open or running tournaments ``user_id`` is still in."""
+        ...
+
     async def forget_player(
         self,
         user_id: int,

@@ -115,3 +115,15 @@ async def test_a_lobby_is_left_and_a_newcomer_has_little_to_send(
     record = await store.get_game(game_id)
     assert record is not None and record.status is GameStatus.LOBBY
     assert [s.user_id for s in record.seats] == [BEA.id], "he left the lobby"
+
+
+async def test_a_tournament_is_left_before_the_data_goes(service: Services, store: Store) -> None:
+    mo = User(9, "Mo")
+    opened = await service.tournaments.new(500, 4000, mo, moderator=True)
+    assert opened.ok, opened.reply.text
+    assert (await service.tournaments.join(4000, AL)).ok
+    assert (await service.tournaments.join(4000, BEA)).ok
+    done = await service.privacy.confirm_forget(AL.id, AL, True)
+    assert done.ok, done.reply.text
+    entrants = await store.db.fetch("SELECT user_id FROM tournament_entrants")
+    assert [r[0] for r in entrants] == [BEA.id], "he left it before it started"
