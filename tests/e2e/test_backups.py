@@ -19,7 +19,7 @@ from fakediscord.testing import BotLauncher
 from tests.helpers.bot_db import read_game
 from tests.helpers.bot_runs import REPO
 from tests.helpers.postgres import PostgresServer
-from tests.helpers.table_driver import World, start_again
+from tests.helpers.table_driver import TableDriver, World, resign, start_again, until
 
 
 async def _backup(database: Path | str, target: Path) -> tuple[int, str]:
@@ -38,6 +38,15 @@ async def _backup(database: Path | str, target: Path) -> tuple[int, str]:
     out, _ = await proc.communicate()
     assert proc.returncode is not None
     return proc.returncode, out.decode()
+
+
+async def _plays_on(world: World, player: TableDriver) -> None:
+    """The restored game goes on: moves (each checked by the driver against Discord and the
+    database), then its end, recorded."""
+    await player.play_out(stop_after=player.steps + 6)
+    await resign(world.fd, world.players[0], world.general)
+    await until(world.fd, lambda: player.snapshot().status == "finished")
+    assert read_game(player.database, player.game_id).status == "finished"
 
 
 async def test_a_game_goes_on_from_a_backup_made_while_the_bot_ran(
@@ -62,8 +71,7 @@ async def test_a_game_goes_on_from_a_backup_made_while_the_bot_ran(
     bot.database = copy
     player.database = copy
     await start_again(world.fd, bot)
-    snap = await player.play_out(max_steps=250)
-    assert snap.status == "finished"
+    await _plays_on(world, player)
     # The original is as the bot left it.
     assert read_game(world.database, player.game_id).version == kept.version
 
@@ -100,8 +108,7 @@ async def test_a_game_goes_on_from_a_pg_dump_restored(
     bot.database = restored
     player.database = restored
     await start_again(world.fd, bot)
-    snap = await player.play_out(max_steps=250)
-    assert snap.status == "finished"
+    await _plays_on(world, player)
     # python -m bot backup says what to do rather than copy a PostgreSQL database.
     status, said = await _backup(restored, tmp_path / "no.db")
     assert status == 2 and "pg_dump" in said and "pg_restore" in said
