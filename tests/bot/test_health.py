@@ -1,0 +1,69 @@
+"""``python -m bot health`` (issue 50, item 1), on both databases, from the heartbeats the
+bot's processes write: well with a process heard from lately, connected and sending; unwell
+(exit 1, saying why) with none heard from, one off the gateway, or (``--here``) one of this
+machine that runs but has gone quiet; 2 for a database that is not there."""
+
+from __future__ import annotations
+
+import os
+import socket
+import time
+from pathlib import Path
+
+import pytest
+
+from bot.store import Store
+from bot.store.cluster import SENDER_LEASE
+from bot.store.ops_tables import ProcessRow
+from bot.tools import health
+
+
+def _row(*, seen: float, gateway: bool = True, sender: bool = True, pid: int = 0) -> ProcessRow:
+    return ProcessRow(
+        holder=f"{socket.gethostname()}:{pid or os.getpid()}:ab12",
+        host=socket.gethostname(),
+        pid=pid or os.getpid(),
+        shards="all",
+        release="021_operations",
+        started_at=seen - 100,
+        seen_at=seen,
+        gateway=gateway,
+        sender=sender,
+    )
+
+
+async def _said(
+    store: Store, capsys: pytest.CaptureFixture[str], **options: bool
+) -> tuple[int, str]:
+    status = await health.run(store.db.location, **options)
+    return status, capsys.readouterr().out
+
+
+async def test_well_and_unwell(store: Store, capsys: pytest.CaptureFixture[str]) -> None:
+    shared = store.db.dialect.value == "postgres"
+    status, said = await _said(store, capsys)
+    assert status == 1 and "no process of the bot has been heard from" in said
+    await store.heartbeat(_row(seen=time.time()))
+    if shared:
+        await store.hold_lease(SENDER_LEASE, _row(seen=0).holder, 30)
+    status, said = await _said(store, capsys)
+    assert status == 0 and said.rstrip().endswith("Well."), said
+    assert "connected, sends" in said and "Migrations: all" in said
+    await store.heartbeat(_row(seen=time.time(), gateway=False))
+    status, said = await _said(store, capsys)
+    assert status == 1 and "is not connected to Discord's gateway" in said
+    # This machine's process, still running (this test's own), not heard from for a minute.
+    await store.heartbeat(_row(seen=time.time() - 60))
+    status, said = await _said(store, capsys, here=True)
+    assert status == 1 and "stopped saying it is well" in said
+    if shared:
+        await store.give_up_lease(SENDER_LEASE, _row(seen=0).holder)
+        await store.heartbeat(_row(seen=time.time()))
+        status, said = await _said(store, capsys)
+        assert status == 1 and "no process holds the sender's lease" in said
+
+
+def test_no_database_there(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert health.main(["--database", str(tmp_path / "none.db")]) == 2
+    assert "No database at" in capsys.readouterr().err
+    assert not (tmp_path / "none.db").exists()
