@@ -114,6 +114,14 @@ async def test_metrics_move_as_the_game_does(world: World, bots: BotLauncher) ->
     # Every interaction answered is timed once (the callbacks that were answers).
     assert _sum(last, "cribbage_interaction_answer_seconds_count") == callbacks
     assert _sum(last, "cribbage_discord_rate_limited_total") == 0
+    # Discord answers the next edit of the table 429 (a shared limit): counted, by its scope.
+    limited = world.fd.rate_limit(r"^PATCH /channels/\d+/messages/\d+$", scope="shared")
+    snap = await player.step(snap)
+    await player.settle(snap)
+    assert limited.hits == 1
+    now = await _metrics(base)
+    assert _sum(now, "cribbage_discord_rate_limited_total", scope="shared") == 1
+    assert _sum(now, "cribbage_discord_requests_total", status="429") == 1
 
     # It ends (a resignation: what follows a game's end is the same however it ends).
     await resign(world.fd, world.players[0], world.general)
