@@ -183,6 +183,7 @@ class Services:
             leave=lobbies.leave,
             withdraw=tournaments.withdraw,
             settle=settle,
+            forgotten=coach.forget,
             retention=retention or timedelta(days=30),
             idle_expiry=idle_expiry,
             grace=left_server_grace,

@@ -44,6 +44,11 @@ class CoachSettings:
                 self._cache.keep(user, (now + COACH_CACHE_SECONDS, user in off))
         return frozenset(u for u, kept in known.items() if kept is not None and kept[1])
 
+    def forget(self, user_id: int) -> None:
+        """Let go of what is kept in memory of ``user_id``'s setting (their data was deleted:
+        the default is theirs again)."""
+        self._cache.forget(user_id)
+
     async def coach(self, user: User, on: bool | None = None) -> Answer:
         """``/cribbage coach``: turn the coach's lines on or off for ``user``; None just says
         which it is."""

@@ -109,6 +109,7 @@ class PlayerData:
         leave: Callable[[int, User], Awaitable[Answer]],
         withdraw: Callable[[int, User], Awaitable[Answer]],
         settle: Callable[[Answer], Awaitable[None]],
+        forgotten: Callable[[int], None],
         retention: timedelta,
         idle_expiry: timedelta,
         grace: timedelta,
@@ -120,7 +121,8 @@ class PlayerData:
         """``resign`` and ``leave``: a player's resignation of the game being played in a
         channel, and their leaving its lobby; ``withdraw``: their withdrawal from the
         tournament of a channel (leaving it, before it starts); ``settle``: what is done with
-        such an answer (none reached anyone); ``retention``, ``idle_expiry`` and ``grace``:
+        such an answer (none reached anyone); ``forgotten``: what is kept in memory of a
+        person whose data was deleted, let go; ``retention``, ``idle_expiry`` and ``grace``:
         how long ended games are kept whole, idle ones last, and a server's data outlives the
         bot's leaving; ``policy_url``: the privacy policy's address; ``contact``: how to reach
         whoever runs the bot."""
@@ -128,6 +130,7 @@ class PlayerData:
         self._games = games
         self._resign, self._leave, self._settle = resign, leave, settle
         self._withdraw = withdraw
+        self._forgotten = forgotten
         self._retention, self._idle, self._grace = retention, idle_expiry, grace
         self._policy, self._contact = policy_url, contact
         self._clock, self._draw = clock, draw
@@ -219,6 +222,7 @@ class PlayerData:
         )
         for game_id in games:
             self._games.loaded.drop(game_id)  # (a copy in memory still has their name)
+        self._forgotten(user.id)
         said = "Your data is deleted."
         if ended:
             said += f" {ended} game{'s were' if ended > 1 else ' was'} ended first."

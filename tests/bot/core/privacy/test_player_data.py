@@ -91,6 +91,8 @@ async def test_the_file_then_the_deletion(service: Services, store: Store) -> No
     # Nothing of his own is left.
     left = await store.player_data(AL.id)
     assert all(rows == [] for rows in left.values()), {k: v for k, v in left.items() if v}
+    # His coach setting is the default again, in memory too.
+    assert await service.coach.off([AL.id]) == frozenset()
     # Bea's numbers are as they were, and a replay of every result gives the stored ones.
     assert await _bea_numbers(store) == bea_before
     assert differences(await store.stored_ratings(), await store.replay_ratings()) == []
