@@ -11,6 +11,7 @@ import contextlib
 import os
 import shutil
 import signal
+import socket
 import sqlite3
 import subprocess
 import time
@@ -386,3 +387,17 @@ async def test_sigterm_at_any_moment_of_start_up_ends_it_cleanly(
                 assert number == LAST, f"{where}: schema version {number}"
                 applied = [row[0] for row in db.execute("SELECT name FROM schema_migrations")]
                 assert sorted(applied) == sorted(m.name for m in SQLITE_MIGRATIONS), where
+
+
+async def test_an_ops_port_already_taken_is_one_line(
+    fake_discord: FakeDiscord, tmp_path: Path
+) -> None:
+    # Issue 50: health and metrics on a port of their own, refused as WEB_PORT is.
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        status, lines = await run_to_end(fake_discord, tmp_path / "bot.db", OPS_PORT=str(port))
+    assert status == 2, lines
+    assert len(lines) == 1 and f"OPS_PORT={port}" in lines[0] and "another port" in lines[0]
+    assert not (tmp_path / "bot.db").exists(), "the database this start created is gone again"
