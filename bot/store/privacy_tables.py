@@ -199,24 +199,27 @@ class PrivacyTables(Queries):
         return {int(r[0]): float(r[1]) for r in rows}
 
     async def servers_with_data(self) -> set[int]:
-        """Every server some data is kept for (its games, standings, tournaments, daily)."""
+        """Every server the bot kept data for as a member (its games there, tournaments; not
+        the games people played there through their own user installs, which are theirs)."""
         rows = await self._read(
-            "SELECT guild_id FROM games WHERE guild_id IS NOT NULL"
-            " UNION SELECT guild_id FROM standings"
+            "SELECT guild_id FROM games WHERE guild_id IS NOT NULL AND private_table = 0"
             " UNION SELECT guild_id FROM tournaments"
-            " UNION SELECT guild_id FROM daily_secrets"
         )
         return {int(r[0]) for r in rows if r[0] is not None}
 
     async def forget_server(self, guild_id: int) -> list[int]:
-        """Delete everything kept for ``guild_id`` (its games with all they hold, standings,
-        head to head, tournaments, the discard of the day, who was seen there), games
-        :data:`FORGET_BATCH` a transaction; the games that went."""
+        """Delete everything kept for ``guild_id`` as the bot's server (its games with all
+        they hold, standings, head to head, tournaments, the discard of the day, who was seen
+        there), games :data:`FORGET_BATCH` a transaction; the games that went. Games people
+        played there through their own user installs (private tables, the bot no member)
+        are theirs and stay (the server's ratings are then to be worked out again from them:
+        ``rebuild_server_ratings``). The note that the bot left stays until that is done."""
         gone: list[int] = []
         while True:
             async with self._writing() as tx:
                 rows = await tx.fetch(
-                    "SELECT id FROM games WHERE guild_id = ? LIMIT ?", (guild_id, FORGET_BATCH)
+                    "SELECT id FROM games WHERE guild_id = ? AND private_table = 0 LIMIT ?",
+                    (guild_id, FORGET_BATCH),
                 )
                 ids = [int(r[0]) for r in rows]
                 if not ids:
@@ -237,17 +240,6 @@ class PrivacyTables(Queries):
                 await tx.execute(
                     f"DELETE FROM pending_posts WHERE owner IN ({marks(owners)})", owners
                 )
-            for table in (
-                "tournaments",
-                "standings",
-                "rivals",
-                "daily_answers",
-                "daily_secrets",
-                "members_seen",
-                "results",
-                "rating_changes",
-                "reviews",
-                "servers_left",
-            ):
+            for table in ("tournaments", "daily_answers", "daily_secrets", "members_seen"):
                 await tx.execute(f"DELETE FROM {table} WHERE guild_id = ?", (guild_id,))
         return gone

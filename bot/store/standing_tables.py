@@ -53,12 +53,15 @@ class StandingTables(Queries):
         )
         return bool(rows[0][0])
 
-    async def _finished_games(self) -> list[derived.Finished]:
-        """Every result, grouped by game, in the order the results were recorded."""
+    async def _finished_games(self, guild_id: int | None = None) -> list[derived.Finished]:
+        """Every result (or, given ``guild_id``, that server's), grouped by game, in the order
+        the results were recorded."""
+        where = "" if guild_id is None else " WHERE COALESCE(guild_id, 0) = ?"
         rows = await self._read(
             f"SELECT game_id, rated_order, COALESCE(guild_id, 0) AS guild, finished_at,"
             f" {RESULT_COLUMNS}"
-            " FROM results ORDER BY rated_order, game_id, seat"
+            f" FROM results{where} ORDER BY rated_order, game_id, seat",
+            () if guild_id is None else (guild_id,),
         )
         games = []
         for game_id, group in itertools.groupby(rows, key=lambda row: row["game_id"]):
@@ -106,6 +109,17 @@ class StandingTables(Queries):
             for sql, rows in derived.writes(replayed):
                 await tx.executemany(sql, rows)
         return replayed
+
+    async def rebuild_server_ratings(self, guild_id: int) -> None:
+        """Recompute one server's ratings, totals and head to head from its results (each
+        server's tables are rated apart, so this gives what a whole rebuild would), in place
+        of what was there (one transaction): after some of its games were deleted."""
+        replayed = derived.replay(await self._finished_games(guild_id))
+        async with self._writing() as tx:
+            for table in ("standings", "rating_changes", "rivals"):
+                await tx.execute(f"DELETE FROM {table} WHERE guild_id = ?", (guild_id,))
+            for sql, rows in derived.writes(replayed):
+                await tx.executemany(sql, rows)
 
     async def ranking(
         self,

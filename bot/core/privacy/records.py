@@ -52,5 +52,9 @@ class PrivacyRecords(Protocol):
         ...
 
     async def forget_server(self, guild_id: int) -> list[int]:
-        """Delete everything kept for ``guild_id``; the games that went."""
+        """Delete everything kept for ``guild_id`` as the bot's server; the games that went."""
+        ...
+
+    async def rebuild_server_ratings(self, guild_id: int) -> None:
+        """Work ``guild_id``'s ratings out again from the results it has left."""
         ...

@@ -1,6 +1,11 @@
 """A server's data once the bot has left it: noted when the bot is removed (or found gone at
 a start), deleted after the grace period (``LEFT_SERVER_DAYS``) unless the bot is back by
-then. The process that sends deletes what is due, with the rest of the housekeeping."""
+then. The process that sends deletes what is due, with the rest of the housekeeping.
+
+A server's data is what the bot kept there as its member: its games, tournaments, the discard
+of the day, who was seen there, and the standings. The games people played there through
+their own user installs (private tables: the bot was no member) are theirs and stay, and the
+server's standings are worked out again from them."""
 
 from __future__ import annotations
 
@@ -70,6 +75,10 @@ class ServerData:
                 continue
             games = await self._store.forget_server(guild_id)
             _let_go(self._forget, games)
+            # The ratings of what people played there through their own user installs, which
+            # stays; then the note goes (a stop before this point does it all again).
+            await self._store.rebuild_server_ratings(guild_id)
+            await self._store.back_in_server(guild_id)
             log.info(
                 "deleted the data of server %d (%d games), left over the grace period",
                 guild_id,

@@ -39,15 +39,26 @@ async def test_a_server_s_data_goes_after_the_grace_period(
     assert await service.servers.forget_due() == []
     assert await _games(store, GUILD) == 2
 
+    # One of its games was played through people's own user installs (the bot no member):
+    # theirs, it stays, and the server's standings are worked out from it alone.
+    _, theirs = await finished_game(service, (BEA, CY))
+    await store.db.execute("UPDATE games SET private_table = 1 WHERE id = ?", (theirs,))
     await service.servers.left(GUILD)
     clock.advance(days=30, seconds=1)
     assert await service.servers.forget_due() == [GUILD]
-    assert await _games(store, GUILD) == 0
-    for table in ("standings", "rivals", "results", "members_seen"):
-        [(left,)] = await store.db.fetch(
-            f"SELECT COUNT(*) FROM {table} WHERE guild_id = ?", (GUILD,)
+    [(kept,)] = await store.db.fetch("SELECT id FROM games WHERE guild_id = ?", (GUILD,))
+    assert kept == theirs
+    for table in ("results", "standings", "rating_changes"):
+        players = await store.db.fetch(
+            f"SELECT DISTINCT {'player_id' if table != 'results' else 'user_id'} FROM {table}"
+            " WHERE guild_id = ?",
+            (GUILD,),
         )
-        assert left == 0, table
+        assert {r[0] for r in players} == {BEA.id, CY.id}, table
+    [(seen,)] = await store.db.fetch(
+        "SELECT COUNT(*) FROM members_seen WHERE guild_id = ?", (GUILD,)
+    )
+    assert seen == 0
     assert await _games(store, OTHER) == 1
     assert await store.servers_left() == {}
     assert differences(await store.stored_ratings(), await store.replay_ratings()) == []
