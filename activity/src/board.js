@@ -46,9 +46,10 @@ export class Board {
       const [front, back, label] = this.pegs[i];
       front.style.transform = "translateX(" + x(side.score, target) + "px)";
       back.style.transform = "translateX(" + x(side.back, target) + "px)";
-      label.textContent = side.name + " " + side.score;
+      // Set apart from the name, which may end in a number ("Hard bot 2: 14").
+      label.textContent = side.name + ": " + side.score;
     });
-    const said = sides.map((s) => s.name + " " + s.score).join(", ");
+    const said = sides.map((s) => s.name + ": " + s.score).join(", ");
     this.element.setAttribute("aria-label", "The board: " + said + " (to " + target + ")");
   }
 

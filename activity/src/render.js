@@ -138,8 +138,8 @@ export function extras(state) {
   }
   if (state.coach) { parts.push(h("p", { class: "coach", text: state.coach })); }
   if (state.chances) {
-    const said = state.sides.map((side, i) => side.name + " " + state.chances[i]).join(" · ");
-    parts.push(h("p", { class: "chances", text: "Chances to win: " + said }));
+    const said = state.sides.map((side, i) => side.name + ": " + state.chances[i]).join(" · ");
+    parts.push(h("p", { class: "chances", text: "Chances to win — " + said }));
   }
   return parts.length ? h("section", { class: "extras" }, parts) : null;
 }

@@ -131,9 +131,9 @@ async def test_a_watched_game_live_then_replayed(
         dealt = desktop.locator("ol.steps a", has_text="Chances to win").first
         await dealt.click()
         caption = await desktop.inner_text("#step-text")
-        assert "Chances to win: Al " in caption, caption
+        assert "Chances to win — Al: " in caption, caption
         alt = await desktop.get_attribute("#step-board", "alt") or ""
-        assert "Chances to win: Al " in alt, alt
+        assert "Chances to win — Al: " in alt, alt
 
     status, replay = await _get(page_url)
     assert status == 200

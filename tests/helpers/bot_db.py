@@ -178,8 +178,8 @@ def dm_refusals(db: Database, game_id: int) -> dict[int, int]:
 
 def ratings_line(db: Database, game_id: int) -> str:
     """The line a finished game's result ends with, from the rating changes the bot stored:
-    each person's new rating and its change ("Ratings: Al 1,069 (+69) · Bea 963 (−37)"; a
-    variant's are named: "Five-card cribbage ratings: …")."""
+    each person's new rating and its change ("Ratings — Al: 1,069 (+69) · Bea: 963 (−37)"; a
+    variant's are named: "Five-card cribbage ratings — …")."""
     found = rows(
         db,
         "SELECT s.display_name, c.mu_before - 3 * c.sigma_before,"
@@ -195,5 +195,5 @@ def ratings_line(db: Database, game_id: int) -> str:
             label = f"{named(variant).title} ratings"
         change = shown(after) - shown(before)
         signed = f"+{change}" if change > 0 else f"−{-change}" if change < 0 else "±0"
-        parts.append(f"{name} {shown(after):,} ({signed})")
-    return f"{label}: " + " · ".join(parts) if parts else ""
+        parts.append(f"{name}: {shown(after):,} ({signed})")
+    return f"{label} — " + " · ".join(parts) if parts else ""

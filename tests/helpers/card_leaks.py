@@ -34,7 +34,7 @@ CARD_CODES = re.compile(r"(?<![0-9A-Za-z])(10|[2-9AJQK])([CDHS])(?![0-9A-Za-z])"
 #: The coach's line on a hand message, about the discard of an earlier deal.
 COACH_LINE = re.compile(r"^Coach, deal (\d+): .*$", re.MULTILINE)
 #: The cut for first deal on the first deal's table (its cards go back into the deck).
-CUT_LINE = re.compile(r"^Cut for deal: .*$", re.MULTILINE)
+CUT_LINE = re.compile(r"^Cut for deal — .*$", re.MULTILINE)
 _SUITS = {"♣": "C", "♦": "D", "♥": "H", "♠": "S"}
 
 

@@ -58,34 +58,33 @@ def _facts(event: Event, after: Event | None, seat: list[str], side: list[str]) 
     match event:
         case CutForDeal():
             cards = [str(c) for cut in event.rounds for c in cut if c is not None]
-            return ["Cut for deal:", *cards, f"{seat[event.dealer]} cuts lowest"]
+            return ["Cut for deal —", *cards, f"{seat[event.dealer]} cuts lowest"]
         case Dealt():
             return [f"**Deal {event.deal_number}**", f"{seat[event.dealer]} deals"]
         case ForLast():
-            return [f"{seat[event.seat]} takes", "for last", f"({side[event.side]} {event.score})"]
+            return [f"{seat[event.seat]} takes", "for last", f"({side[event.side]}: {event.score})"]
         case StarterCut():
             facts = [f"Starter: {event.card}"]
             if isinstance(after, Heels):
                 scored = (
-                    f"{seat[after.seat]} pegs {after.points} ({side[after.side]} {after.score})"
+                    f"{seat[after.seat]} pegs {after.points} ({side[after.side]}: {after.score})"
                 )
                 facts += ["his heels", scored]
             return facts
         case Played():
-            facts = [f"{seat[event.seat]} plays {event.card}"]
+            # Every play calls the count; one that scores says it, and the side's score.
+            called = f"{seat[event.seat]} plays {event.card} (count {event.count})"
             if event.points:
                 said = say_pegging(event.items, event.points)
-                facts += [said, f"({side[event.side]} {event.score})"]
-            else:
-                facts.append(f"(count {event.count})")
-            return facts
+                return [f"{called} — {said}", f"({side[event.side]}: {event.score})"]
+            return [called]
         case Go():
             return [f"{seat[event.seat]} says go"]
         case GoPoint():
             label = "Last card" if event.last_card else "Go"
             return [
                 label,
-                f"{seat[event.seat]} pegs {event.points} ({side[event.side]} {event.score})",
+                f"{seat[event.seat]} pegs {event.points} ({side[event.side]}: {event.score})",
             ]
         case CountReset():
             return [f"{seat[event.next_seat]} leads"]
@@ -95,7 +94,7 @@ def _facts(event: Event, after: Event | None, seat: list[str], side: list[str]) 
                 whose,
                 f"{cards_str(event.cards)} + starter {event.starter}",
                 say_score(event.score),
-                f"({side[event.side]} {event.total})",
+                f"({side[event.side]}: {event.total})",
             ]
         case _:
             return []
@@ -165,10 +164,10 @@ def check_calls(events: Sequence[Event], text: str, view: PublicView, *, live: b
         wanted.append(["resigned — 🏆", side[over.result.winner]])
     if any(isinstance(e, Shown) for e in events) and not ended:
         scores = scores_after(events, view)
-        wanted.append(["Scores:", *(f"{side[s]} {score}" for s, score in enumerate(scores))])
+        wanted.append(["Scores —", *(f"{side[s]}: {score}" for s, score in enumerate(scores))])
         if not live and holds(view.rules):
             # Once the next deal is dealt, two players' chances to win from there.
-            wanted.append(["Chances to win:", f"{side[0]} ", " · ", f"{side[1]} ", "%"])
+            wanted.append(["Chances to win —", f"{side[0]}: ", " · ", f"{side[1]}: ", "%"])
             _check_chances(text)
     lines = [line for line in text.splitlines() if line.strip() and line != LEFT_OUT]
     # The deal's seal and seed (checked to the digit by the expected views): one of each; or,
@@ -189,7 +188,7 @@ def check_calls(events: Sequence[Event], text: str, view: PublicView, *, live: b
 def _check_chances(text: str) -> None:
     """The two chances add up to all there is: whole percents summing to 100, or one side
     above 99% and the other under 1%."""
-    found = re.search(r"Chances to win: .+ (\S+)% · .+ (\S+)%$", text, re.MULTILINE)
+    found = re.search(r"Chances to win — .+: (\S+)% · .+: (\S+)%$", text, re.MULTILINE)
     assert found is not None, text
     first, second = found.groups()
     if {first, second} == {">99", "<1"}:
@@ -206,18 +205,21 @@ def check_result(event: GameOver, text: str) -> None:
         key=lambda s: (-result.scores[s], s),
     )
     won = str(result.scores[result.winner])
-    if len(losers) == 1:
+    if result.reason == "resigned":
+        # After a resignation each score is named, the winner's first, as they stood:
+        # "(Al: 7, Bea: 9)", "(Bea: 40, Cy: 30, Al: 20)".
+        stood = ", ".join([r"[^(]+: (\d+)"] * len(result.scores))
+        named = re.search(rf"\({stood}\)", text)
+        assert named is not None, text
+        wanted = [result.scores[result.winner], *(result.scores[s] for s in losers)]
+        assert [int(n) for n in named.groups()] == wanted, text
+    elif len(losers) == 1:
         assert f"{won}-{result.scores[losers[0]]}" in text, text
     else:
         wanted = [result.scores[s] for s in losers]
         # "61 to Cy's 53, Di's 40 and Bea's 34", as many as there are losing sides.
         listed = ", ".join([r".+'s (\d+)"] * (len(losers) - 1))
         said = re.search(rf"{won} to {listed} and .+'s (\d+)", text)
-        if said is None:
-            # After a resignation the scores as they stood: "(Bea 40, Cy 30, Al 20)".
-            stood = ", ".join([r".+ (\d+)"] * len(result.scores))
-            said = re.search(rf"\({stood}\)", text)
-            wanted = [result.scores[result.winner], *wanted]
         assert said is not None, text
         assert [int(n) for n in said.groups()] == wanted, text
     points = result.game_points

@@ -23,6 +23,7 @@ __all__ = [
     "shown",
     "signed_tenths",
     "signed_text",
+    "tagged",
 ]
 
 #: Discord's limit on one message's content.
@@ -39,6 +40,17 @@ def escape(name: str) -> str:
 def code_safe(name: str) -> str:
     """A name for inside a code block: backticks would end the block."""
     return name.replace("`", "'")
+
+
+def tagged(name: str, value: object) -> str:
+    """A name and the score (or card, or chance) that belongs to it, set apart so that the
+    one never runs into the other, whatever the name: "Bea: 14", "Hard bot 2: 0", and a
+    player called "Bea 2" reads "Bea 2: 14".
+
+    >>> tagged("Hard bot 2", 0)
+    'Hard bot 2: 0'
+    """
+    return f"{name}: {value}"
 
 
 def plural(n: int, word: str) -> str:

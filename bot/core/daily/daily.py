@@ -97,7 +97,11 @@ def _choices(hand: DailyHand) -> tuple[DiscardChoice, ...]:
     day's hands, so each answer after the first in a server costs nothing)."""
     rules = hand.rules
     sign = 1 if hand.dealer else -1
-    return tuple(coach_choices(hand.cards, rules.others.to_crib, crib_sign=sign, rules=rules))
+    choices = coach_choices(hand.cards, rules.others.to_crib, crib_sign=sign, rules=rules)
+    # Ranked by the totals the table shows (the sums of their rounded parts), so that no row
+    # reads more than the one above it; splits that show the same total keep the order of
+    # their exact values.
+    return tuple(sorted(choices, key=lambda choice: -round(shown_total(choice), 1)))
 
 
 def _worth(choice: DiscardChoice) -> str:

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from bot.core.base.text import tagged
 from engine.phase import Phase
 from engine.players.win_chance import deal_chance, holds
 from engine.views import PublicView
@@ -55,6 +56,7 @@ def start_of_deal_chances(view: PublicView) -> tuple[str, ...] | None:
 
 
 def chances_line(sides: Sequence[str], said: Sequence[str]) -> str:
-    """The table's line: "Chances to win: Al 64% · Bea 36%"."""
-    parts = " · ".join(f"{side} {chance}" for side, chance in zip(sides, said, strict=True))
-    return f"Chances to win: {parts}"
+    """The table's line: "Chances to win — Al: 64% · Bea: 36%" (each chance set apart from
+    its name, which may end in a number)."""
+    parts = " · ".join(tagged(side, chance) for side, chance in zip(sides, said, strict=True))
+    return f"Chances to win — {parts}"

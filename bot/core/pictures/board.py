@@ -10,7 +10,7 @@ back peg at the score before it, so the last score can be read off the board.
 
     >>> board = BoardState((Side("Al", 45, 38), Side("Bea", 60, 52)), dealer=0)
     >>> print(board_picture(board).alt_text)  # doctest: +NORMALIZE_WHITESPACE
-    Cribbage board, game to 121, lurch line at 61: Al 45 (was 38), Bea 60 (was 52);
+    Cribbage board, game to 121, lurch line at 61: Al: 45 (was 38), Bea: 60 (was 52);
     Bea leads by 15. Al deals.
     >>> hole_centre(sides=2, target=121, side=1, score=45)  # where Bea's peg would stand on 45
     (384, 258)
@@ -392,8 +392,9 @@ def _lead(board: BoardState) -> str:
 def _describe(board: BoardState) -> str:
     lines = board.drawn_lines
     marks = " and ".join(f"{name} line at {hole}" for hole, name in lines)
+    # Each score set apart from its name (a name may end in a number: "Hard bot 2: 14").
     scores = ", ".join(
-        f"{side.name} {side.score}"
+        f"{side.name}: {side.score}"
         + (f" (was {side.previous})" if side.previous != side.score else "")
         for side in board.sides
     )
@@ -402,8 +403,8 @@ def _describe(board: BoardState) -> str:
         dealer = board.sides[board.dealer].name
         text += f" {dealer} have the crib." if board.partners else f" {dealer} deals."
     if board.chances is not None and board.finished_by() is None:
-        said = ", ".join(f"{s.name} {c}" for s, c in zip(board.sides, board.chances, strict=True))
-        text += f" Chances to win: {said}."
+        said = ", ".join(f"{s.name}: {c}" for s, c in zip(board.sides, board.chances, strict=True))
+        text += f" Chances to win — {said}."
     return text
 
 

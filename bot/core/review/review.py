@@ -30,7 +30,7 @@ from typing import Protocol
 
 from bot.core.base.refusals import Refused
 from bot.core.base.replies import Answer, User
-from bot.core.base.text import MAX_MESSAGE, Names, escape
+from bot.core.base.text import MAX_MESSAGE, Names, escape, tagged
 from bot.core.base.views import BoardPicture, MessageView, ReviewPages
 from bot.core.games import archive
 from bot.core.games.chances import chances, chances_line
@@ -346,7 +346,7 @@ def _deal_page(report: ReviewReport, deal: int) -> tuple[str, BoardPicture | Non
     # its first decision's.
     at_start = report.began[deal - 1] if deal <= len(report.began) else first.scores
     scores = " · ".join(
-        f"{escape(name)} {score}" for name, score in zip(report.sides, at_start, strict=False)
+        tagged(escape(name), score) for name, score in zip(report.sides, at_start, strict=False)
     )
     starter = next((d.starter for d in decisions if d.starter is not None), None)
     head = f"**Deal {deal}** — {scores}"

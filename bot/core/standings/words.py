@@ -15,6 +15,7 @@ from bot.core.base.text import (
     shown,
     signed_tenths,
     signed_text,
+    tagged,
 )
 from bot.core.base.views import Table
 from bot.core.games.computer import level_name
@@ -246,7 +247,7 @@ def head_to_head_text(
             else ""
         )
         + ".",
-        f"Game points: {name} {rival.points_won}, {other} {rival.points_lost}."
+        f"Game points: {tagged(name, rival.points_won)}, {tagged(other, rival.points_lost)}."
         f" Average margin: {signed_tenths(rival.average_margin)} points a game for {name}.",
     ]
     if not rival.recent:

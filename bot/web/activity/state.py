@@ -151,10 +151,11 @@ def _caption(names: Names, events: Sequence[ev.Event]) -> str | None:
         return f"Muggins! {names.raw[last.seat]} takes the {points} {names.raw[last.owner]} missed"
     for event in reversed(events):
         match event:
-            case ev.Played() if event.points:
-                return f"{names.raw[event.seat]}: {say_pegging(event.items, event.points)}"
             case ev.Played():
-                return f"{names.raw[event.seat]} plays {event.card} — {event.count}"
+                # The count called with every card, and what it scored, if anything.
+                said = say_pegging(event.items, event.points)
+                scored = f", {said}" if said else ""
+                return f"{names.raw[event.seat]} plays {event.card} — {event.count}{scored}"
             case ev.GoPoint():
                 label = "Last card" if event.last_card else "Go"
                 return f"{label} — {names.raw[event.seat]} pegs {event.points}"

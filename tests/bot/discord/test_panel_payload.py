@@ -25,7 +25,7 @@ async def test_a_panel_holds_its_words_and_its_board() -> None:
     (picture,) = payload["files"]
     (item,) = gallery["items"]
     assert item["media"]["url"] == f"attachment://{picture.filename}"
-    assert "Chances to win: Al 55%, Bea 45%" in item["description"]
+    assert "Chances to win — Al: 55%, Bea: 45%" in item["description"]
     # What Discord is sent passes Discord's checks as the emulator makes them.
     check_message({"flags": COMPONENTS_V2, "components": layout.to_components()}, has_files=True)
 

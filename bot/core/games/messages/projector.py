@@ -17,7 +17,7 @@ from datetime import timedelta
 from bot.core.base.faults import UnreadableGame
 from bot.core.base.owners import Owner
 from bot.core.base.recent import Recent
-from bot.core.base.text import change_text, escape
+from bot.core.base.text import change_text, escape, tagged
 from bot.core.base.timing import TOKEN_USABLE
 from bot.core.base.views import MessageRecord, MessageView, Owed, laid_out
 from bot.core.games.coach_settings import CoachSettings
@@ -272,20 +272,21 @@ class GameMessages(Projector):
 
 
 async def ratings_line(store: GameRecords, record: GameRecord) -> str:
-    """For a finished game, each person's new rating and its change: "Ratings: Al 1,512
-    (+18) · Bea 988 (−18)" (empty for any other game): the last line of its result. A
-    variant's ratings are its own, and say so: "Five-card cribbage ratings: …"."""
+    """For a finished game, each person's new rating and its change, set apart from the
+    name: "Ratings — Al: 1,512 (+18) · Bea: 988 (−18)" (empty for any other game): the last
+    line of its result. A variant's ratings are its own, and say so: "Five-card cribbage
+    ratings — …"."""
     if record.status is not GameStatus.FINISHED:
         return ""
     title = title_unless_standard(named(record.variant))
     label = f"{title} ratings" if title else "Ratings"
     names = {s.seat: s.name for s in record.seats if not s.is_computer}
     changes = [
-        f"{escape(names[c.seat])} {change_text(c.ordinal_before, c.ordinal_after)}"
+        tagged(escape(names[c.seat]), change_text(c.ordinal_before, c.ordinal_after))
         for c in await store.game_rating_changes(record.id)
         if c.seat in names
     ]
-    return f"{label}: {' · '.join(changes)}" if changes else ""
+    return f"{label} — {' · '.join(changes)}" if changes else ""
 
 
 def _ended_unread(record: GameRecord, sent: Mapping[str, MessageRecord]) -> Drawing:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from bot.core.base.text import Names, plural
+from bot.core.base.text import Names, plural, tagged
 from bot.core.games.messages.table import result_line
 from engine.cards import cards_str
 from engine.phase import Phase
@@ -56,7 +56,7 @@ def status_text(view: PublicView, resigned: int | None = None) -> str:
         series = cards_str(view.series) if view.series else "no cards yet"
         lines.append(f"Count {view.count}: {series}.")
         held = ", ".join(
-            f"{names.seat(s)} {plural(n, 'card')}" for s, n in enumerate(view.hand_sizes)
+            tagged(names.seat(s), plural(n, "card")) for s, n in enumerate(view.hand_sizes)
         )
         lines.append(f"Cards left: {held}.")
     return "\n".join(lines)

@@ -1,9 +1,10 @@
 """The table in the channel: one message per deal, the calls of that deal said as players say
 them, where the play stands now, and at the end the show, item by item, and the scores.
 
-"Bea plays 5♥ — fifteen for 2 (Bea 17)" (a scoring call says the caller's running score),
-"Al plays 9♦ (count 24)", "Go — Bea pegs 1 (Bea 18)", the starter and his heels, every hand and
-the crib counted, the result. Made from the deal's events and the public view only, so a card
+"Bea plays 5♥ (count 15) — fifteen for 2 (Bea: 17)" (every play calls the count, and a scoring
+one says the side's running score, set apart from its name: a name may end in a number),
+"Al plays 9♦ (count 24)", "Go — Bea pegs 1 (Bea: 18)", the starter and his heels, every hand
+and the crib counted, the result. Made from the deal's events and the public view only, so a card
 still in someone's hand cannot reach the channel by mistake.
 """
 
@@ -14,7 +15,7 @@ from dataclasses import dataclass
 from typing import assert_never
 
 from bot.core.base.seeded import Seal
-from bot.core.base.text import MAX_MESSAGE, Names, and_list, plural
+from bot.core.base.text import MAX_MESSAGE, Names, and_list, plural, tagged
 from bot.core.games.chances import chances_line
 from engine import events as ev
 from engine.cards import cards_str
@@ -37,6 +38,7 @@ __all__ = [
     "resign_question",
     "result_line",
     "scores_line",
+    "standing_text",
 ]
 
 #: Characters a laid-out table may hold in all its texts (Discord: 4000 across the text
@@ -54,17 +56,18 @@ NOT_SEALED = (
 
 def _played(names: Names, event: ev.Played) -> str:
     said = say_pegging(event.items, event.points)
-    name = names.seat(event.seat)
+    # Players call the count with every card ("five", "eleven", "fifteen two").
+    called = f"{names.seat(event.seat)} plays {event.card} (count {event.count})"
     if said:
-        return f"{name} plays {event.card} — {said} ({names.side(event.side)} {event.score})"
-    return f"{name} plays {event.card} (count {event.count})"
+        return f"{called} — {said} ({tagged(names.side(event.side), event.score)})"
+    return called
 
 
 def _go_point(names: Names, event: ev.GoPoint) -> str:
     label = "Last card" if event.last_card else "Go"
     return (
         f"{label} — {names.seat(event.seat)} pegs {event.points}"
-        f" ({names.side(event.side)} {event.score})"
+        f" ({tagged(names.side(event.side), event.score)})"
     )
 
 
@@ -92,11 +95,11 @@ def _shown(names: Names, event: ev.Shown, manual: bool) -> str:
         # did not claim in time, and it is pegged in full.
         return (
             f"Time ran out: {what} counted for them: {cards_str(event.cards)} + starter "
-            f"{event.starter} — {said} ({names.side(event.side)} {event.total}){rare}"
+            f"{event.starter} — {said} ({tagged(names.side(event.side), event.total)}){rare}"
         )
     return (
         f"{what}: {cards_str(event.cards)} + starter {event.starter} — {said}"
-        f" ({names.side(event.side)} {event.total}){rare}"
+        f" ({tagged(names.side(event.side), event.total)}){rare}"
     )
 
 
@@ -104,24 +107,24 @@ def _claimed(names: Names, event: ev.Claimed) -> str:
     return (
         f"{_whose(names, event.seat, event.crib)}: {cards_str(event.cards)} + starter "
         f"{event.starter} — {names.seat(event.seat)} claims {event.points}"
-        f" ({names.side(event.side)} {event.score})"
+        f" ({tagged(names.side(event.side), event.score)})"
     )
 
 
 def _mugginsed(names: Names, event: ev.Mugginsed) -> str:
     return (
         f"Muggins! {names.seat(event.seat)} takes the {plural(event.points, 'point')}"
-        f" {names.seat(event.owner)} missed ({names.side(event.side)} {event.score})"
+        f" {names.seat(event.owner)} missed ({tagged(names.side(event.side), event.score)})"
     )
 
 
 def _cut(names: Names, event: ev.CutForDeal) -> str:
     rounds = [
-        ", ".join(f"{names.seat(s)} {card}" for s, card in enumerate(cards) if card is not None)
+        ", ".join(tagged(names.seat(s), card) for s, card in enumerate(cards) if card is not None)
         for cards in event.rounds
     ]
     said = " — a tie for lowest, cut again: ".join(rounds)
-    return f"Cut for deal: {said}. {names.seat(event.dealer)} cuts lowest and deals first."
+    return f"Cut for deal — {said}. {names.seat(event.dealer)} cuts lowest and deals first."
 
 
 def _dealt(names: Names, event: ev.Dealt, rules: Rules) -> str:
@@ -162,10 +165,10 @@ def _dealt(names: Names, event: ev.Dealt, rules: Rules) -> str:
 
 def _for_last(names: Names, event: ev.ForLast) -> str:
     """Points pegged at the start of the game, as players say them: "Bea takes three for
-    last (Bea 3)." (five-card cribbage's three to the first dealer's opponent)."""
+    last (Bea: 3)." (five-card cribbage's three to the first dealer's opponent)."""
     return (
         f"{names.seat(event.seat)} takes {number_word(event.points)} for last"
-        f" ({names.side(event.side)} {event.score})."
+        f" ({tagged(names.side(event.side), event.score)})."
     )
 
 
@@ -196,15 +199,16 @@ def _starter(names: Names, event: ev.StarterCut, heels: ev.Heels | None) -> str:
         return f"Starter: {event.card}."
     return (
         f"Starter: {event.card} — his heels, {names.seat(heels.seat)} pegs {heels.points}"
-        f" ({names.side(heels.side)} {heels.score})."
+        f" ({tagged(names.side(heels.side), heels.score)})."
     )
 
 
 def result_line(names: Names, result: GameResult, resigned: int | None = None) -> str:
     """The end of a game: "🏆 Al wins 121-84 — a skunk, 2 game points" (with ``resigned``,
-    the seat that resigned: "Bea resigned — 🏆 Al wins, a lurch, 2 game points (40-10)").
+    the seat that resigned, whose game ended below the target, each score is named, the
+    winner's first: "Bea resigned — 🏆 Al wins, a lurch, 2 game points (Al: 40, Bea: 10)").
     With three players each loser's score is named, highest first: "🏆 Al wins 61 to Cy's
-    53 and Bea's 34", "(Bea 40, Cy 30, Al 20)"."""
+    53 and Bea's 34", "(Bea: 40, Cy: 30, Al: 20)"."""
     winner = names.side(result.winner)
     verb = names.verb("wins", "win")
     losers = sorted(
@@ -214,12 +218,10 @@ def result_line(names: Names, result: GameResult, resigned: int | None = None) -
     won = result.scores[result.winner]
     if len(losers) == 1:
         scores = f"{won}-{result.scores[losers[0]]}"
-        standing = scores
     else:
         scores = f"{won} to " + and_list(f"{names.side(s)}'s {result.scores[s]}" for s in losers)
-        standing = ", ".join(
-            f"{names.side(s)} {result.scores[s]}" for s in [result.winner, *losers]
-        )
+    # A game resigned ends below the target, where the winner may trail: each score named.
+    standing = ", ".join(tagged(names.side(s), result.scores[s]) for s in [result.winner, *losers])
     points = plural(result.game_points, "game point")
     kinds = {
         "skunk": "a skunk, ",
@@ -235,12 +237,12 @@ def result_line(names: Names, result: GameResult, resigned: int | None = None) -
 
 def resign_question(names: Names, view: PublicView, seat: int) -> str:
     """What ``/cribbage resign`` asks before it resigns: "Resign this game? It is a loss at
-    the scores as they stand (Al 40 · Bea 52 (to 121))." (with partners: for your side,
+    the scores as they stand: Al: 40 · Bea: 52 (to 121); …" (with partners: for your side,
     your partner's consent not needed)."""
     side = view.sides[seat]
     partners = view.rules.partners
     whose = f" for {names.side(side)} (a resignation is yours alone)" if partners else ""
-    standing = scores_line(names, view.scores, view.target).removeprefix("Scores: ")
+    standing = standing_text(names, view.scores, view.target)
     # Who would win, and what it is worth: as the engine scores a resignation (the leader
     # among the others, ties to the resigner's left; a lurch or skunk at the scores now).
     sides = len(view.scores)
@@ -265,10 +267,15 @@ _WORTH = {
 }
 
 
+def standing_text(names: Names, scores: Sequence[int], target: int) -> str:
+    """Every side's score, each set apart from its name: "Al: 45 · Bea: 38 (to 121)"."""
+    parts = " · ".join(tagged(names.side(s), score) for s, score in enumerate(scores))
+    return f"{parts} (to {target})"
+
+
 def scores_line(names: Names, scores: Sequence[int], target: int) -> str:
-    """Every side's score: "Scores: Al 45 · Bea 38 (to 121)"."""
-    parts = " · ".join(f"{names.side(s)} {score}" for s, score in enumerate(scores))
-    return f"Scores: {parts} (to {target})"
+    """Every side's score: "Scores — Al: 45 · Bea: 38 (to 121)"."""
+    return f"Scores — {standing_text(names, scores, target)}"
 
 
 @dataclass(frozen=True, slots=True)

@@ -17,8 +17,8 @@ from engine.players.win_chance import deal_chance
 from tests.helpers.pixels import read_png
 from tests.helpers.service_driver import AL, BEA, CHANNEL, CY, drive, open_table, owed_now
 
-LINE = re.compile(r"Chances to win: (\S+) (\S+%) · (\S+) (\S+%)")
-SCORES = re.compile(r"Scores: Al (\d+) · Bea (\d+) \(to (\d+)\)")
+LINE = re.compile(r"Chances to win — (\S+): (\S+%) · (\S+): (\S+%)")
+SCORES = re.compile(r"Scores — Al: (\d+) · Bea: (\d+) \(to (\d+)\)")
 
 
 @pytest.mark.parametrize(
@@ -67,7 +67,7 @@ def test_no_chances_for_three_sides_or_a_game_already_won(
 
 
 def test_the_line_names_each_side() -> None:
-    assert chances_line(["Al", "Bea"], ["64%", "36%"]) == "Chances to win: Al 64% · Bea 36%"
+    assert chances_line(["Al", "Bea"], ["64%", "36%"]) == "Chances to win — Al: 64% · Bea: 36%"
 
 
 def test_the_board_says_the_chances_in_its_alt_text_and_draws_them() -> None:
@@ -75,7 +75,7 @@ def test_the_board_says_the_chances_in_its_alt_text_and_draws_them() -> None:
     plain = BoardState(sides, dealer=1)
     board = BoardState(sides, dealer=1, chances=("33%", "67%"))
     words = board_picture(board).alt_text
-    assert words == board_picture(plain).alt_text + " Chances to win: Al 33%, Bea 67%."
+    assert words == board_picture(plain).alt_text + " Chances to win — Al: 33%, Bea: 67%."
     # The words are drawn in the header, and only there: the track is the same.
     with_chances, without = read_png(board_picture(board).png), read_png(board_picture(plain).png)
     width, height = with_chances.size

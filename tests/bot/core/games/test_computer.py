@@ -279,7 +279,7 @@ async def test_four_players_against_three_computers(store: Store, clock: Clock) 
     # brackets ("(Computer (expert) 121)"), the partners' names whole in the board picture's
     # header ("Computer (easy) & Comp…") and the leaderboard's column.
     channel = "\n".join(table.channel(record.id))
-    assert re.search(r"\((Al & Easy bot 2|Easy bot & Easy bot 3) \d+\)", channel)
+    assert re.search(r"\((Al & Easy bot 2|Easy bot & Easy bot 3): \d+\)", channel)
     assert not re.search(r"\([^()]*\(", channel), "brackets inside brackets"
     names = Names([s.name for s in record.seats], Rules.standard(2).sides)
     for side in (0, 1):

@@ -71,5 +71,5 @@ async def test_a_long_manual_show_stays_in_its_deal_s_one_table_message(
         assert view.layout and sum(len(t) for g in view.layout for t in g) <= MAX_LAID_OUT
     # Deal 1 (the cut for deal, sixteen cards played, five hands claimed and mugginsed) is
     # too long for a plain message; laid out (4,000 characters), it is said whole.
-    assert "Muggins!" in first.view.content and "Scores:" in first.view.content
+    assert "Muggins!" in first.view.content and "Scores —" in first.view.content
     assert len(first.view.content) > MAX_MESSAGE and "left out" not in first.view.content

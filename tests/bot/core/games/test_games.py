@@ -36,7 +36,7 @@ CARD = re.compile(r"(?:10|[2-9AJQK])[♣♦♥♠]")
 # played), the starter, the cut for deal, and the show (whose cards are public by then).
 PUBLIC_PLACES = (
     re.compile(r"^\*\*Count \d+\*\* \((?:(?:10|[2-9AJQK])[♣♦♥♠] ?)*\)", re.M),
-    re.compile(r"^Cut for deal: .*$", re.M),
+    re.compile(r"^Cut for deal — .*$", re.M),
     re.compile(r"^.+'s (?:hand|crib): .*$", re.M),
     re.compile(r" plays (?:10|[2-9AJQK])[♣♦♥♠]"),
     re.compile(r"^Starter: (?:10|[2-9AJQK])[♣♦♥♠]", re.M),

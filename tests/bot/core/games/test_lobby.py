@@ -116,7 +116,7 @@ async def test_start_deals_and_sends_every_player_a_hand(service: Services) -> N
     game_id = table.outcomes[0].game_id or 0
     lobby, deal = table.channel(game_id)
     assert "The game has started." in lobby
-    assert deal.startswith("Cut for deal:") and "**Deal 1**" in deal
+    assert deal.startswith("Cut for deal —") and "**Deal 1**" in deal
     assert set(table.latest) == {AL.id, BEA.id}
     for user in (AL, BEA):
         hand = table.hand(game_id, user.id)

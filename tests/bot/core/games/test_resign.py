@@ -26,7 +26,7 @@ async def test_resign_asks_first_and_changes_nothing_until_yes(
         and confirm.subject == game_id
         and confirm.action == "resign"
     )
-    assert "Resign this game?" in view.content and "Al 0 · Bea 0" in view.content
+    assert "Resign this game?" in view.content and "Al: 0 · Bea: 0" in view.content
     # At 0-0 a resignation is a lurch: the question says what it gives (issue 37).
     assert "Al would win by a lurch, 2 game points" in view.content
     assert await state(store, game_id) == before

@@ -238,35 +238,35 @@ def test_names_are_drawn_with_what_the_font_has() -> None:
     [
         (
             BoardState((Side("Al", 45, 38), Side("Bea", 60, 52))),
-            "Cribbage board, game to 121, lurch line at 61: Al 45 (was 38), Bea 60 (was 52);"
+            "Cribbage board, game to 121, lurch line at 61: Al: 45 (was 38), Bea: 60 (was 52);"
             " Bea leads by 15.",
         ),
         (
             BoardState((Side("Al", 0), Side("Bea", 0)), target=61, rule="skunk", dealer=1),
-            "Cribbage board, game to 61, skunk line at 31: Al 0, Bea 0; level. Bea deals.",
+            "Cribbage board, game to 61, skunk line at 31: Al: 0, Bea: 0; level. Bea deals.",
         ),
         (
             BoardState((Side("Al", 92, 80), Side("Bea", 92, 88), Side("Cy", 3)), rule="skunk"),
             "Cribbage board, game to 121, skunk line at 91 and double skunk line at 61:"
-            " Al 92 (was 80), Bea 92 (was 88), Cy 3 (was 0); Al and Bea lead together.",
+            " Al: 92 (was 80), Bea: 92 (was 88), Cy: 3 (was 0); Al and Bea lead together.",
         ),
         (
             BoardState(
                 (Side("Al & Cy", 125, 116), Side("Bea & Dee", 58, 50)), dealer=0, partners=True
             ),
-            "Cribbage board, game to 121, lurch line at 61: Al & Cy 125 (was 116),"
-            " Bea & Dee 58 (was 50); Al & Cy won by 67.",
+            "Cribbage board, game to 121, lurch line at 61: Al & Cy: 125 (was 116),"
+            " Bea & Dee: 58 (was 50); Al & Cy won by 67.",
         ),
         (
             BoardState(
                 (Side("Al & Cy", 77, 70), Side("Bea & Dee", 84, 76)), dealer=1, partners=True
             ),
-            "Cribbage board, game to 121, lurch line at 61: Al & Cy 77 (was 70),"
-            " Bea & Dee 84 (was 76); Bea & Dee lead by 7. Bea & Dee have the crib.",
+            "Cribbage board, game to 121, lurch line at 61: Al & Cy: 77 (was 70),"
+            " Bea & Dee: 84 (was 76); Bea & Dee lead by 7. Bea & Dee have the crib.",
         ),
         (
             BoardState((Side("Al", 40, 30), Side("Bea", 70, 66)), winner=0),
-            "Cribbage board, game to 121, lurch line at 61: Al 40 (was 30), Bea 70 (was 66);"
+            "Cribbage board, game to 121, lurch line at 61: Al: 40 (was 30), Bea: 70 (was 66);"
             " Al won.",
         ),
     ],

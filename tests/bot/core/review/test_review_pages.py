@@ -168,7 +168,7 @@ async def test_a_deals_page_says_the_chances_only_where_the_experts_tables_hold(
     await drive(service, table, [AL, BEA], stop_after=40)
     texts = await _pages(service, AL, await service.reviews.review(GUILD, CHANNEL, AL))
     assert len(texts) > 1
-    assert all(("Chances to win:" in text) is said for text in texts[1:]), texts
+    assert all(("Chances to win —" in text) is said for text in texts[1:]), texts
     game_id = table.outcomes[0].game_id or 0
     for page in range(1, len(texts)):
         shown = (await service.reviews.page(GUILD, AL, game_id, 0, page)).update
@@ -196,7 +196,7 @@ def test_a_deals_page_heads_with_the_scores_the_deal_began_with() -> None:
     began = ((0, 0, 0, 0, 0), (12, 7, 11, 6, 10))
     report = report_of([play], ("Al", "Bea", "Cy", "Dee", "Eve"), target=61, began=began)
     view = reviews.page_view(report, 1)
-    assert view.content.startswith("**Deal 2** — Al 12 · Bea 7 · Cy 11 · Dee 6 · Eve 10"), (
+    assert view.content.startswith("**Deal 2** — Al: 12 · Bea: 7 · Cy: 11 · Dee: 6 · Eve: 10"), (
         view.content
     )
     assert view.board is not None

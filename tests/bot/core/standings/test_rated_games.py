@@ -32,7 +32,7 @@ async def test_the_result_line_shows_each_persons_new_rating_and_change(
     [[al], [bea]] = LIBRARY.rate([[LIBRARY.rating()], [LIBRARY.rating()]], ranks=[2, 1])
     al_now, bea_now = shown(al.ordinal()), shown(bea.ordinal())
     assert result.splitlines()[-1] == (
-        f"Ratings: Al {al_now:,} (−{1000 - al_now}) · Bea {bea_now:,} (+{bea_now - 1000})"
+        f"Ratings — Al: {al_now:,} (−{1000 - al_now}) · Bea: {bea_now:,} (+{bea_now - 1000})"
     )
 
 
@@ -108,7 +108,7 @@ async def test_head_to_head_wins_points_margin_and_the_last_five(
         )
     text = (await service.standings.stats(GUILD, BEA, against=AL)).reply.text
     assert text.startswith("**Bea** against **Al**: 6 games — Bea won 1, Al won 5.")
-    assert "Game points: Bea 1, Al 5." in text
+    assert "Game points: Bea: 1, Al: 5." in text
     margin = (5 * (101 - 121) + (121 - 110)) / 6
     assert f"Average margin: −{-margin:.1f} points a game for Bea." in text
     assert "Last 5 games: L 101-121 (6 Jan) · L 101-121 (5 Jan) · L 101-121 (4 Jan)" in text

@@ -100,7 +100,7 @@ async def test_the_table_is_one_message_reached_by_tokens_alone(service: Service
     assert table.private and table.user_id is None
     assert set(owed) == {"lobby", "hand:1:0", "hand:1:1"}
     assert all(o.private and o.user_id is not None for k, o in owed.items() if k != "lobby")
-    assert table.view.content.startswith("Cut for deal:") and "**Deal 1**" in table.view.content
+    assert table.view.content.startswith("Cut for deal —") and "**Deal 1**" in table.view.content
     assert controls(table.view, LobbyControls).buttons == ("hand",)
     # Neither opened their hand yet: both are mentioned, and only they may be pinged.
     assert table.view.mentions == (AL.id, BEA.id)
@@ -271,8 +271,8 @@ async def test_after_a_deal_the_table_says_each_players_chance_to_win(
     # in its words and on the board below them, as a server's deal 1 table does.
     table = {o.key: o for o in await owed_now(service, game_id)}["lobby"].view
     assert "**Deal 2**" in table.content
-    [line] = [t for t in table.content.splitlines() if t.startswith("Chances to win: ")]
-    assert "Al " in line and "Bea " in line and line.count("%") == 2, line
+    [line] = [t for t in table.content.splitlines() if t.startswith("Chances to win — ")]
+    assert "Al: " in line and "Bea: " in line and line.count("%") == 2, line
     assert table.board is not None and table.board.chances is not None
     assert len(table.board.chances) == 2
 

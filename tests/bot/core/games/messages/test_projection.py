@@ -161,7 +161,7 @@ async def test_every_shown_deal_keeps_the_board_its_show_left(service: Services)
         for o in await owed_now(service, game_id):
             if o.key.startswith("table:") and o.view.board is not None:
                 boards.setdefault(o.key, set()).add(o.view.board)
-                scores = re.search(r"Scores: Al (\d+) · Bea (\d+)", o.view.content)
+                scores = re.search(r"Scores — Al: (\d+) · Bea: (\d+)", o.view.content)
                 if scores:
                     fronts = tuple(front for front, _ in o.view.board.pegs)
                     assert fronts == tuple(int(n) for n in scores.groups()), o.view.content
@@ -190,7 +190,7 @@ async def test_the_end_of_the_game_leaves_the_deal_before_as_it_was(
     final = {o.key: o for o in await owed_now(service, game_id)}
     last = max(int(key.split(":")[1]) for key in final if key.startswith("table:"))
     before = f"table:{last - 1}"
-    assert "Scores:" in final[before].view.content
+    assert "Scores —" in final[before].view.content
     assert final[before].view == drawn[before].view
     for key, owed in final.items():
         if key.startswith(f"hand:{last - 1}:"):

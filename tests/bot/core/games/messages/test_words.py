@@ -74,34 +74,36 @@ def test_a_card_that_scores_nothing_says_the_count(game: Game) -> None:
 
 
 def test_fifteen_for_two_says_the_running_score(game: Game) -> None:
-    assert one([played(1, "10S 5H", 11)], game) == "Bea plays 5♥ — fifteen for 2 (Bea 11)"
+    assert (
+        one([played(1, "10S 5H", 11)], game) == "Bea plays 5♥ (count 15) — fifteen for 2 (Bea: 11)"
+    )
 
 
 def test_pair_and_fifteen(game: Game) -> None:
     text = one([played(0, "5S 5H 5D", 20)], game)
-    assert text == "Al plays 5♦ — fifteen and three of a kind for 8 (Al 20)"
+    assert text == "Al plays 5♦ (count 15) — fifteen and three of a kind for 8 (Al: 20)"
 
 
 def test_thirty_one_for_two(game: Game) -> None:
-    assert one([played(0, "10S JH 5D 6C", 9)], game) == "Al plays 6♣ — 31 for 2 (Al 9)"
+    assert one([played(0, "10S JH 5D 6C", 9)], game) == "Al plays 6♣ (count 31) — 31 for 2 (Al: 9)"
 
 
 def test_go_and_the_point_for_it(game: Game) -> None:
     lines = one(
         [played(1, "10S KH 9D"), ev.Go(0), ev.GoPoint(1, 1, 1, 7, False)], game
     ).splitlines()
-    assert lines == ["Bea plays 9♦ (count 29)", "Al says go", "Go — Bea pegs 1 (Bea 7)"]
+    assert lines == ["Bea plays 9♦ (count 29)", "Al says go", "Go — Bea pegs 1 (Bea: 7)"]
 
 
 def test_last_card_and_reset(game: Game) -> None:
     lines = one([ev.GoPoint(0, 0, 1, 12, True)], game)
-    assert lines == "Last card — Al pegs 1 (Al 12)"
+    assert lines == "Last card — Al pegs 1 (Al: 12)"
     assert one([ev.CountReset(1)], game) == "The count starts again; Bea leads"
 
 
 def test_starter_with_his_heels(game: Game) -> None:
     text = one([ev.StarterCut(c("JS"), 0), ev.Heels(0, 0, 2, 2)], game)
-    assert text == "Starter: J♠ — his heels, Al pegs 2 (Al 2)."
+    assert text == "Starter: J♠ — his heels, Al pegs 2 (Al: 2)."
 
 
 def test_starter_without_heels(game: Game) -> None:
@@ -111,7 +113,7 @@ def test_starter_without_heels(game: Game) -> None:
 def test_his_heels_that_wins_names_no_leader(game: Game) -> None:
     result = make_result(121, (121, 80), 0, EndReason.TARGET)
     text = one([ev.StarterCut(c("JS"), 0), ev.Heels(0, 0, 2, 121), ev.GameOver(result)], game)
-    assert text.splitlines()[0] == "Starter: J♠ — his heels, Al pegs 2 (Al 121)."
+    assert text.splitlines()[0] == "Starter: J♠ — his heels, Al pegs 2 (Al: 121)."
     assert "leads" not in text
 
 
@@ -121,8 +123,8 @@ def test_show_is_said_item_by_item_then_the_scores(game: Game) -> None:
     text = one([ev.Shown(1, 1, False, cards, starter, score, 40)], game)
     assert text.splitlines() == [
         "Bea's hand: 5♥ 5♣ J♦ 8♠ + starter 2♣ — fifteen two, fifteen four, fifteen six, "
-        "fifteen eight, and a pair is ten (Bea 40)",
-        "Scores: Al 0 · Bea 40 (to 121)",
+        "fifteen eight, and a pair is ten (Bea: 40)",
+        "Scores — Al: 0 · Bea: 40 (to 121)",
     ]
 
 
@@ -136,7 +138,7 @@ def test_a_28_or_29_is_announced_on_the_table(
     cards, cut = parse_cards(hand), c(starter)
     score = score_hand(cards, cut)
     line = one([ev.Shown(1, 1, False, cards, cut, score, 60)], game).splitlines()[0]
-    assert line.endswith(f"(Bea 60) — 🎉 **{said}**")
+    assert line.endswith(f"(Bea: 60) — 🎉 **{said}**")
     plain = score_hand(parse_cards("AH 3C 7D 9S"), c("QS"))
     assert "🎉" not in one([ev.Shown(1, 1, False, cards, cut, plain, 60)], game)
 
@@ -145,7 +147,7 @@ def test_crib_and_a_hand_worth_nothing(game: Game) -> None:
     cards, starter = parse_cards("AH 3C 7D 9S"), c("QS")
     score = score_hand(cards, starter, crib=True)
     text = one([ev.Shown(0, 0, True, cards, starter, score, 3)], game)
-    assert text.splitlines()[0] == "Al's crib: A♥ 3♣ 7♦ 9♠ + starter Q♠ — nothing (Al 3)"
+    assert text.splitlines()[0] == "Al's crib: A♥ 3♣ 7♦ 9♠ + starter Q♠ — nothing (Al: 3)"
 
 
 def test_a_deal_opens_with_who_deals_and_how_many_cards_go_to_the_crib(game: Game) -> None:
@@ -163,7 +165,7 @@ def test_three_players_get_a_crib_card_from_the_deck() -> None:
 def test_cut_for_deal_with_a_tie(game: Game) -> None:
     event = ev.CutForDeal(((c("5S"), c("5D")), (c("KC"), c("3H"))), 1)
     assert one([event], game) == (
-        "Cut for deal: Al 5♠, Bea 5♦ — a tie for lowest, cut again: Al K♣, Bea 3♥. "
+        "Cut for deal — Al: 5♠, Bea: 5♦ — a tie for lowest, cut again: Al: K♣, Bea: 3♥. "
         "Bea cuts lowest and deals first."
     )
 
@@ -203,14 +205,14 @@ def test_result_with_skunk_and_game_points(game: Game) -> None:
     assert one([ev.GameOver(lurch)], game) == "🏆 Al wins 121-60 — a lurch, 2 game points"
     resigned = make_result(121, (10, 40), 1, EndReason.RESIGNED, Scoring.SKUNK)
     assert result_line(Names(["Al", "Bea"], Rules.standard(2).sides), resigned, resigned=0) == (
-        "Al resigned — 🏆 Bea wins, a double skunk, 3 game points (40-10)"
+        "Al resigned — 🏆 Bea wins, a double skunk, 3 game points (Bea: 40, Al: 10)"
     )
 
 
 def test_resignation_at_0_0_is_a_lurch_in_the_result_line() -> None:
     resigned = make_result(121, (0, 0), 0, EndReason.RESIGNED)
     assert result_line(Names(["Al", "Bea"], Rules.standard(2).sides), resigned, resigned=1) == (
-        "Bea resigned — 🏆 Al wins, a lurch, 2 game points (0-0)"
+        "Bea resigned — 🏆 Al wins, a lurch, 2 game points (Al: 0, Bea: 0)"
     )
 
 
@@ -231,7 +233,7 @@ def test_three_players_result_says_who_had_which_score() -> None:
     assert result_line(three, result) == "🏆 Al wins 61 to Cy's 53 and Bea's 34 — 1 game point"
     resigned = make_result(61, (40, 55, 45), 1, EndReason.RESIGNED)
     assert result_line(three, resigned, resigned=0) == (
-        "Al resigned — 🏆 Bea wins, 1 game point (Bea 55, Cy 45, Al 40)"
+        "Al resigned — 🏆 Bea wins, 1 game point (Bea: 55, Cy: 45, Al: 40)"
     )
 
 
@@ -430,13 +432,13 @@ def test_manual_show_says_the_cards_the_claim_the_muggins_and_then_the_breakdown
     events += game.claim(1, 2)
     view = game.public_view()
     live = deal_text(Names.of(view), events, view, live=True)
-    assert "Bea's hand: 5♠ 6♦ 10♥ K♥ + starter 2♦ — Bea claims 2 (Bea 2)" in live.show
+    assert "Bea's hand: 5♠ 6♦ 10♥ K♥ + starter 2♦ — Bea claims 2 (Bea: 2)" in live.show
     assert "Bea claimed 2 — an opponent may call **Muggins!**" in live.show
     assert "fifteen" not in live.show  # the breakdown waits for the window
     events += game.muggins(0)
     view = game.public_view()
     text = deal_text(Names.of(view), events, view, live=True).show
-    assert "Muggins! Al takes the 2 points Bea missed (Al 8)" in text
+    assert "Muggins! Al takes the 2 points Bea missed (Al: 8)" in text
     assert "Bea's hand counted: fifteen two, fifteen four — 2 points missed" in text
 
 
@@ -486,7 +488,7 @@ def test_the_show_is_laid_out_a_part_per_hand_and_the_crib_then_the_scores(game:
     ]
     text = deal_text(Names.of(view), events, view, live=False)
     assert len(text.show_parts) == 4
-    assert [p.split(":")[0] for p in text.show_parts] == [
+    assert [p.split(":")[0].split(" — ")[0] for p in text.show_parts] == [
         "Bea's hand",
         "Al's hand",
         "Al's crib",

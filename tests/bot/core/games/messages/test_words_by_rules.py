@@ -58,7 +58,7 @@ def test_points_for_last_are_said_and_tallied_with_the_pegging() -> None:
     view = game.public_view()
     pone = 1 - game.dealer
     text = deal_text(Names.of(view), events, view, live=True).play
-    assert f"{NAMES[pone]} takes three for last ({NAMES[pone]} 3)." in text
+    assert f"{NAMES[pone]} takes three for last ({NAMES[pone]}: 3)." in text
     tally = Tally.empty(2)
     tally.add(events)
     assert tally.seats[pone].pegging == 3 and tally.seats[pone].hand == 0
