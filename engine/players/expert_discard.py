@@ -22,14 +22,15 @@ leave the dealer short. The coach's figures are the same hand and crib values
 (:func:`coach_choices`).
 
 The pone's six below: by the average crib alone (:func:`~engine.players.discard_ev.
-discard_choices`) it would throw K 8; the role tables, which count what the dealer throws
-beside them, give the dealer's crib 4.14 from K 8 and 3.75 from 10 K, enough to turn the choice.
+discard_choices`) it would keep J Q 10 K and throw 3 7 (4.35 to the crib against 3.57 from
+K 7); the role tables, which count what the dealer throws beside them, give the dealer's
+crib 5.02 from 3 7 and 4.21 from K 7, enough to turn the choice.
 
 >>> from engine.cards import parse_cards
 >>> from engine.rules import Rules
->>> best = discard_splits(parse_cards("10H 2S 2C KC 8D QS"), 2, crib_sign=-1, rules=Rules())[0]
+>>> best = discard_splits(parse_cards("3C QH 10C KS JC 7H"), 2, crib_sign=-1, rules=Rules())[0]
 >>> " ".join(str(c) for c in best.thrown), round(best.hand, 2), round(best.crib, 2)
-('10♥ K♣', 3.83, -3.75)
+('K♠ 7♥', 5.52, -4.21)
 """
 
 from __future__ import annotations

@@ -10,10 +10,13 @@ two cards come from a sensible opponent, the way Craig Hessel built his publishe
    with the best exact average over the 46 unseen starters, plus (dealer) or minus (pone)
    the current crib table's value of the two thrown. Tallying those throws gives how often
    a dealer, and a pone, throws each pair of ranks.
-2. The crib table is rebuilt from those tallies: for my two cards (suits included, so a
-   same-suit pair's crib flush counts) and each pair of ranks the opponent throws (with
-   their chance, reduced when my cards leave fewer of those ranks, and every suit they can
-   come in), the crib is scored with every one of the 48 starters left, exactly.
+2. The crib table is rebuilt from those throws, as the opponent makes them **given my two
+   cards**: for each two ranks I throw, the opponent's six-card rank multisets are
+   weighted by the ways the 50 cards I do not hold deal them (holding two 8s, I leave it
+   fewer 8s, so it breaks up fewer 7-8-9 hands and throws more of the 6s, 7s and 9s that
+   go with mine), and their splits tallied again. For my two cards (suits included, so a
+   same-suit pair's crib flush counts) and each pair of ranks the opponent throws so (any
+   suit left), the crib is scored with every one of the 48 starters left, exactly.
 3. Repeat from 1 with the new table until no crib value moves by a thousandth of a point
    (the opponent then throws as this player would). Each round moves the throws only
    halfway to the new tallies: hands on the edge between two splits otherwise flip back
@@ -25,28 +28,29 @@ there, as in Hessel's tables.
 
 The result, by the ranks of the two cards thrown (suits aside):
 
-* ``dealer``, my own crib with the pone balking it: 5-5 8.62, 2-3 6.73, 7-8 6.29,
-  A-A 5.12, 10-K 2.74;
-* ``pone``, the dealer's crib with the dealer loading it: 5-5 8.98, 2-3 7.02, 7-8 7.34,
-  A-A 5.92, 10-K 3.76.
+* ``dealer``, my own crib with the pone balking it: 5-5 8.79, 2-3 6.86, 7-8 6.47,
+  A-A 5.19, 10-K 2.78;
+* ``pone``, the dealer's crib with the dealer loading it: 5-5 9.22, 2-3 7.19, 7-8 7.68,
+  A-A 6.03, 10-K 3.88.
 
-The crib the throws of either role make averages 4.6. The tables settle in 14 rounds.
+The crib the throws of either role make averages 4.7. The tables settle in 21 rounds
+(some five minutes on a busy core).
 
 Published tables compared, all 91 rank pairs of each:
 
 * Craig Hessel's table of discards to the opponent's crib (the same iteration, crib flushes
   ignored; Cribbage Forum, "Discarding to opponent's crib",
   http://www.cribbageforum.com/OppCrib.htm): 5-5 9.39, 2-3 7.34, 7-8 7.88,
-  A-A 6.07, 10-K 3.99. Our ``pone`` table is lower on every pair, by 0.25 on average and
-  0.54 at most (7-8; the middle cards 6 to 9 differ most): Hessel's model dealer throws
-  itself more middle cards than ours does.
+  A-A 6.07, 10-K 3.99. Our ``pone`` table is lower on every pair, by 0.12 on average and
+  0.31 at most (4-5; 0.25 and 0.54 before the opponent's throws were conditioned on my
+  cards): Hessel's model dealer throws itself more middle cards than ours does.
 * DeLynn Colvert's table of the same (Play Winning Cribbage, from play; in the same
   article) is within about 0.1 of Hessel's: A-A 6.2, 2-3 7.3, 5-5 9.3.
 * Cribbage Pro's dealer discard table, from their players' games (Cribbage Pro blog,
   https://blog.cribbagepro.net, "Dealer discard table", 2012): 5-5 8.5, 2-3 6.9, 7-8 6.4,
   A-A 5.2, 10-K 2.7.
-  Our ``dealer`` table is within 0.12 of it on average (mean difference -0.04, at most
-  0.41, on A-2).
+  Our ``dealer`` table is within 0.12 of it on average (mean difference +0.02, at most
+  0.32, on A-2).
 
 Also kept here, from the same tallies: how often each four-card rank multiset is what a
 sensible player keeps, relative to how often four random cards have those ranks (the
@@ -58,12 +62,12 @@ way (:func:`holds`); a player asks before it uses them.
 
 ``python -m benchmarks.build_tables role_cribs`` writes ``engine/data/role_cribs.json`` with
 :func:`build_tables` (and ``--check`` compares); a test rebuilds a sample of crib entries
-from the shipped throws.
+from the shipped throws given the cards thrown (``given``).
 
 >>> role_crib_value(4, 17, dealer=True) > role_crib_value(4, 17, dealer=False) - 2
 True
 >>> round(rank_crib_value(5, 5, dealer=False), 2), round(rank_crib_value(10, 13, dealer=True), 2)
-(8.98, 2.74)
+(9.22, 2.78)
 """
 
 from __future__ import annotations
@@ -88,6 +92,7 @@ __all__ = [
     "build_crib_entry",
     "build_tables",
     "built_for",
+    "given_throws",
     "holds",
     "keep_key",
     "keep_ratio",
@@ -106,10 +111,11 @@ ROLES = ("dealer", "pone")
 METHOD = (
     "Hessel's iteration: every six-card rank multiset (18,395, weighted by suit ways) split "
     "for the best exact hand average over the 46 unseen starters (a kept jack is nobs with "
-    "chance 12/51) plus (dealer) or minus (pone) the current crib table; the tallied throws "
-    "of each role give the opponent's two crib cards (rank pairs, every suit, chances reduced "
-    "by the thrower's own cards), and the crib is scored exactly with every starter left; "
-    "repeated from the uniform table until the throws do not change"
+    "chance 12/51) plus (dealer) or minus (pone) the current crib table; the throws of each "
+    "role, tallied again over the six-card hands dealt from the 50 cards the thrower does not "
+    "hold, give the opponent's two crib cards (rank pairs, every suit left), and the crib is "
+    "scored exactly with every starter left; repeated from the uniform table until the "
+    "throws do not change"
 )
 #: Digits kept in the data file.
 DIGITS = 6
@@ -201,22 +207,75 @@ def _hand_splits() -> tuple[tuple[int, tuple[tuple[tuple[int, ...], str, float],
     return tuple(result)
 
 
-def _throws(rank_table: dict[str, float], sign: int) -> tuple[dict[str, float], dict[str, float]]:
-    """How often a seat throwing with ``sign`` (+1 own crib, -1 the opponent's) and this
-    crib table throws each rank pair, and keeps each rank multiset (chances summing to 1)."""
+def _best_splits(rank_table: dict[str, float], sign: int) -> tuple[tuple[str, str], ...]:
+    """Per six-card rank multiset (in :func:`_hand_splits`' order), the split a seat throwing
+    with ``sign`` (+1 own crib, -1 the opponent's) and this crib table makes: the thrown
+    pair's key and the kept ranks' key."""
+    best_splits = []
+    for _ways, splits in _hand_splits():
+        best = max(splits, key=lambda split: split[2] + sign * rank_table[split[1]])
+        best_splits.append((best[1], keep_key(best[0])))
+    return tuple(best_splits)
+
+
+def _throws(best: Sequence[tuple[str, str]]) -> tuple[dict[str, float], dict[str, float]]:
+    """How often each rank pair is thrown, and each rank multiset kept (chances summing to
+    1), over every deal, when each six-card hand is split as ``best`` says."""
     throws = dict.fromkeys((pair_key(a, b) for a, b in _PAIRS), 0.0)
     keeps: dict[str, float] = {}
     total = 0
-    for ways, splits in _hand_splits():
-        best = max(splits, key=lambda split: split[2] + sign * rank_table[split[1]])
-        throws[best[1]] += ways
-        key = keep_key(best[0])
-        keeps[key] = keeps.get(key, 0.0) + ways
+    for (ways, _splits), (thrown, kept) in zip(_hand_splits(), best, strict=True):
+        throws[thrown] += ways
+        keeps[kept] = keeps.get(kept, 0.0) + ways
         total += ways
     return (
         {key: count / total for key, count in throws.items()},
         {key: count / total for key, count in keeps.items()},
     )
+
+
+@cache
+def _hand_ranks() -> tuple[tuple[int, ...], ...]:
+    """Per six-card rank multiset (in :func:`_hand_splits`' order), how many of each rank it
+    holds (index 1 to 13)."""
+    return tuple(tuple(hand.count(rank) for rank in range(14)) for hand, _ways in _hands())
+
+
+@cache
+def _holding(rank: int) -> tuple[int, ...]:
+    """The indexes of the six-card rank multisets that hold ``rank``."""
+    return tuple(i for i, counts in enumerate(_hand_ranks()) if counts[rank])
+
+
+def _given(best: Sequence[tuple[str, str]]) -> dict[str, dict[str, float]]:
+    """Per two ranks I throw (the key ``"5-8"``), how often the opponent throws each rank
+    pair when its six cards are dealt from the 50 I do not hold (chances summing to 1): each
+    of its rank multisets weighted by the ways the cards left deal it, split as ``best``
+    says."""
+    hands = _hand_splits()
+    counts = _hand_ranks()
+    overall = dict.fromkeys((pair_key(a, b) for a, b in _PAIRS), 0.0)
+    for (ways, _splits), (thrown, _kept) in zip(hands, best, strict=True):
+        overall[thrown] += ways
+    given = {}
+    for a, b in _PAIRS:
+        # Only the hands holding my ranks are dealt fewer ways: start from every deal and
+        # take off what my two cards leave out.
+        tally = dict(overall)
+        left = [4] * 14
+        left[a] -= 1
+        left[b] -= 1
+        for i in sorted(set(_holding(a)) | set(_holding(b))):
+            ways = hands[i][0]
+            held = counts[i]
+            now = ways
+            for rank in {a, b}:
+                now = now * comb(left[rank], held[rank]) // comb(4, held[rank])
+            if now != ways:
+                tally[best[i][0]] += now - ways
+        total = sum(tally.values())
+        given[pair_key(a, b)] = {key: count / total for key, count in tally.items()}
+    return given
 
 
 def _halfway(old: dict[str, float], new: dict[str, float]) -> dict[str, float]:
@@ -225,8 +284,9 @@ def _halfway(old: dict[str, float], new: dict[str, float]) -> dict[str, float]:
 
 def build_crib_entry(rank_a: int, rank_b: int, suited: bool, throws: dict[str, float]) -> float:
     """The expected crib when I throw two cards of these ranks (of one suit or not) and the
-    opponent's two cards come from ``throws`` (rank pair key -> chance): exact over every
-    suit the opponent's ranks can come in and every starter left."""
+    opponent's two cards come from ``throws`` (rank pair key -> chance, the opponent's
+    throws given my two ranks: :func:`given_throws`): exact over every suit the opponent's
+    ranks can come in from the cards I do not hold, and every starter left."""
     if rank_a == rank_b and suited:
         raise ValueError("Two cards of one rank cannot share a suit.")
     mine = (card_index(rank_a, 0), card_index(rank_b, 0 if suited else 1))
@@ -248,15 +308,13 @@ def build_crib_entry(rank_a: int, rank_b: int, suited: bool, throws: dict[str, f
             continue
         if c == d:
             pairs = list(itertools.combinations(by_rank_cards[c], 2))
-            full = comb(4, 2)
         else:
             pairs = list(itertools.product(by_rank_cards[c], by_rank_cards[d]))
-            full = 16
         if not pairs:
             continue
-        # The opponent's chance of holding and throwing these ranks shrinks with the cards
-        # of them I hold.
-        share = chance * len(pairs) / full
+        # The chance is the opponent's given my two ranks (its hands dealt from the cards I
+        # do not hold); its suits are any of those left.
+        share = chance
         total = 0
         for x, y in pairs:
             for card in (x, y):
@@ -286,8 +344,18 @@ def _rank_table(suited_table: dict[str, float]) -> dict[str, float]:
     return table
 
 
-def _crib_tables(throws: dict[str, float]) -> dict[str, float]:
-    return {two_key(a, b, s): build_crib_entry(a, b, s, throws) for a, b, s in two_keys()}
+def _crib_tables(given: dict[str, dict[str, float]]) -> dict[str, float]:
+    return {
+        two_key(a, b, s): build_crib_entry(a, b, s, given[pair_key(a, b)]) for a, b, s in two_keys()
+    }
+
+
+def given_throws(rank_a: int, rank_b: int, role: str) -> dict[str, float]:
+    """The shipped throws of the opponent of ``role`` when I throw these two ranks (rank pair
+    key -> chance): what :func:`build_crib_entry` takes to rebuild my crib as ``role``."""
+    other = "pone" if role == "dealer" else "dealer"
+    chances = load_tables()["given"][other][pair_key(rank_a, rank_b)]
+    return {pair_key(c, d): float(x) for (c, d), x in zip(_PAIRS, chances, strict=True)}
 
 
 def _keep_ratios(keeps: dict[str, float]) -> dict[str, float]:
@@ -311,23 +379,33 @@ def build_tables(*, report: bool = False) -> dict[str, Any]:
     signs = {"dealer": 1, "pone": -1}
     throws: dict[str, dict[str, float]] = {}
     keeps: dict[str, dict[str, float]] = {}
+    given: dict[str, dict[str, dict[str, float]]] = {}
     cribs: dict[str, dict[str, float]] = {}
     rounds = 0
     while True:
         rounds += 1
-        tallies = {role: _throws(rank_tables[role], signs[role]) for role in ROLES}
+        best = {role: _best_splits(rank_tables[role], signs[role]) for role in ROLES}
+        tallies = {role: _throws(best[role]) for role in ROLES}
+        now_given = {role: _given(best[role]) for role in ROLES}
         if throws:
             # Halfway to the new throws: a hand on the edge between two splits would
             # otherwise flip back and forth from one round to the next.
             throws = {role: _halfway(throws[role], tallies[role][0]) for role in ROLES}
             keeps = {role: _halfway(keeps[role], tallies[role][1]) for role in ROLES}
+            given = {
+                role: {
+                    mine: _halfway(given[role][mine], now_given[role][mine]) for mine in given[role]
+                }
+                for role in ROLES
+            }
         else:
             throws = {role: tallies[role][0] for role in ROLES}
             keeps = {role: tallies[role][1] for role in ROLES}
+            given = now_given
         # My crib as dealer takes the pone's throws, and the other way round.
         new_cribs = {
-            "dealer": _crib_tables(throws["pone"]),
-            "pone": _crib_tables(throws["dealer"]),
+            "dealer": _crib_tables(given["pone"]),
+            "pone": _crib_tables(given["dealer"]),
         }
         change = (
             max(abs(new_cribs[r][k] - cribs[r][k]) for r in ROLES for k in cribs[r])
@@ -337,7 +415,7 @@ def build_tables(*, report: bool = False) -> dict[str, Any]:
         cribs = new_cribs
         rank_tables = {role: _rank_table(cribs[role]) for role in ROLES}
         if report:
-            print(f"round {rounds}: largest change in a crib value {change:.5f}")
+            print(f"round {rounds}: largest change in a crib value {change:.5f}", flush=True)
         if change < SETTLED or rounds >= MAX_ROUNDS:
             break
     return {
@@ -349,6 +427,14 @@ def build_tables(*, report: bool = False) -> dict[str, Any]:
         },
         "throws": {
             role: {key: round(value, DIGITS) for key, value in throws[role].items()}
+            for role in ROLES
+        },
+        # Per two ranks thrown, the other role's throws given them, in the order of _PAIRS.
+        "given": {
+            role: {
+                mine: [round(chances[pair_key(c, d)], DIGITS) for c, d in _PAIRS]
+                for mine, chances in given[role].items()
+            }
             for role in ROLES
         },
         "keeps": {

@@ -4,6 +4,7 @@ game's end, determinism, and whole games with three and four players."""
 from __future__ import annotations
 
 import random
+from collections import Counter
 
 import pytest
 
@@ -14,6 +15,7 @@ from engine.players.base import finish
 from engine.players.expert_discard import discard_splits
 from engine.players.expert_play import play_values
 from engine.rules import Rules
+from engine.views import SeatView
 from tests.helpers.rigging import NAMES, rigged_game
 from tests.helpers.views import play_view
 
@@ -49,10 +51,18 @@ def test_dealer_discard_prefers_jack_queen_to_ten_jack() -> None:
     assert splits[frozenset({"JH", "QC"})].crib > splits[frozenset({"10S", "JH"})].crib
 
 
+def _mostly(view: SeatView) -> Card:
+    """The card the expert plays with most of five seeds: its play-outs run against 128
+    guesses at the other hand, and a close call may go the other way with one seed's."""
+    chosen = Counter(EXPERT.choose_play(view, random.Random(seed)) for seed in range(5))
+    card, times = chosen.most_common(1)[0]
+    return card if times >= 3 else Card.parse("JS")  # no card most of the time: none
+
+
 def test_connected_middle_cards_count_four_after_two_two_plays_the_seven() -> None:
     # 2-2 played (count 4), holding 6♣7♠8♥: the 7 (count 11) is better than the 6 (~0.45).
     view = play_view("6C 7S 8H", "2D 2H", mine_played="2D", theirs_played="2H")
-    assert EXPERT.choose_play(view, random.Random(1)).rank == 7
+    assert _mostly(view).rank == 7
 
 
 @pytest.mark.xfail(
@@ -64,7 +74,7 @@ def test_connected_middle_cards_count_four_after_two_two_plays_the_seven() -> No
 @pytest.mark.parametrize(("hand", "best"), [("2C 6C 7S 8H", "2C"), ("2H 6C 7D 9S", "2H")])
 def test_connected_middle_cards_the_pone_leads_the_two(hand: str, best: str) -> None:
     view = play_view(hand, discards="QD KH")
-    assert EXPERT.choose_play(view, random.Random(1)) == Card.parse(best)
+    assert _mostly(view) == Card.parse(best)
 
 
 def test_the_expert_never_leads_a_five_from_five_ten_ten() -> None:
