@@ -126,7 +126,9 @@ class BoardPicture:
     ``sides`` are the sides' names, ``pegs`` each side's (front, back) peg, ``rule`` the game
     points rule whose lines the board marks (``lurch`` or ``skunk``), ``dealer`` and
     ``winner`` sides when known, ``partners`` whether the sides are teams of partners, and
-    ``chances`` each side's chance to win in words ("64%"), shown after a deal's show.
+    ``chances`` each side's chance to win in words ("64%"), shown after a deal's show, and
+    ``next_deal`` whether ``dealer`` is the side that deals next (a deal's board after its
+    show, beside the chances worked out for that next deal) rather than the one dealing.
     """
 
     sides: tuple[str, ...]
@@ -139,6 +141,8 @@ class BoardPicture:
     # Out of the repr, so the digests of boards without chances stay as they were stored; the
     # digest adds them when there are some.
     chances: tuple[str, ...] | None = field(default=None, repr=False)
+    # Out of the repr likewise; the digest adds it when it is set.
+    next_deal: bool = field(default=False, repr=False)
 
 
 @dataclass(frozen=True, slots=True)
@@ -313,6 +317,8 @@ class MessageView:
             )
             if isinstance(self.controls, PageControls) and self.controls.variant != "standard":
                 shown += repr(self.controls.variant)
+            if self.board is not None and self.board.next_deal:
+                shown += repr("next deal")
             worked_out = hashlib.blake2b(shown.encode(), digest_size=12).hexdigest()
             object.__setattr__(self, "_digest", f"{DIGEST_VERSION}:{worked_out}")
         return self._digest

@@ -123,7 +123,9 @@ class BoardState:
     of them), the target (61, 121 or 181), the rule for game points (``lurch`` or ``skunk``,
     which decides the lines), and optionally which side deals (for partners: whose crib it
     is) and which has won (by index into ``sides``), and each side's chance to win in words
-    (``chances``: "64%").
+    (``chances``: "64%"). With ``next_deal`` the dealer is the side that deals next (a
+    deal's board after its show, beside the chances for that next deal): the picture marks
+    it DEALS NEXT (or NEXT CRIB) and the words say so.
 
     ``lines`` are the lines to draw, as ``(hole, name)``: the game's, as its rules give them
     (the bot passes them); without them, the lines of the standard game (:func:`game_lines`).
@@ -137,6 +139,7 @@ class BoardState:
     partners: bool = False
     chances: tuple[str, ...] | None = None
     lines: tuple[tuple[int, str], ...] | None = None
+    next_deal: bool = False
 
     @property
     def drawn_lines(self) -> tuple[tuple[int, str], ...]:
@@ -357,19 +360,32 @@ def _draw_header(image: Image.Image, board: BoardState) -> None:
             gain = f"+{side.score - side.previous}"
             draw_text(draw, (x, top + 98), gain, 24, MUTED)
             x += text_width(gain, 24) + 10
-        dealing = "CRIB" if board.partners else "DEALER"
-        badge = "WON" if winner == index else dealing if board.dealer == index else ""
         chance = ""
         if board.chances is not None and winner is None:
             chance = f"{board.chances[index]} to win"
             # Right-aligned in the side's column, on the score's baseline.
             draw_text(draw, (left + column - 12, top + 98), chance, 22, INK, "rs")
         room = left + column - 8 - (text_width(chance, 22) + 12 if chance else 0)
-        if badge and x + text_width(badge, 16) + 12 <= room:
+        badges = _badges(board, index, winner)
+        # The longest badge that fits ("DEALS NEXT", else "DEALER"): none if neither does.
+        badge = next((b for b in badges if x + text_width(b, 16) + 12 <= room), "")
+        if badge:
             fill = WINNER_GOLD if badge == "WON" else WOOD
             box = (x, top + 78, x + text_width(badge, 16) + 12, top + 100)
             draw.rounded_rectangle(box, radius=6, fill=fill, outline=INK, width=2)
             draw_text(draw, (x + 6, top + 95), badge, 16, INK, bold=True)
+
+
+def _badges(board: BoardState, index: int, winner: int | None) -> tuple[str, ...]:
+    """The badges a side's header may carry, longest first: WON, or the dealer's (the side
+    that deals next, after a deal's show)."""
+    if winner == index:
+        return ("WON",)
+    if board.dealer != index:
+        return ()
+    if board.partners:
+        return ("NEXT CRIB", "CRIB") if board.next_deal else ("CRIB",)
+    return ("DEALS NEXT", "DEALER") if board.next_deal else ("DEALER",)
 
 
 def _lead(board: BoardState) -> str:
@@ -401,7 +417,10 @@ def _describe(board: BoardState) -> str:
     text = f"Cribbage board, game to {board.target}, {marks}: {scores}; {_lead(board)}."
     if board.dealer is not None and board.finished_by() is None:
         dealer = board.sides[board.dealer].name
-        text += f" {dealer} have the crib." if board.partners else f" {dealer} deals."
+        if board.next_deal:
+            text += f" {dealer} have the next crib." if board.partners else f" {dealer} deals next."
+        else:
+            text += f" {dealer} have the crib." if board.partners else f" {dealer} deals."
     if board.chances is not None and board.finished_by() is None:
         said = ", ".join(f"{s.name}: {c}" for s, c in zip(board.sides, board.chances, strict=True))
         text += f" Chances to win — {said}."

@@ -35,6 +35,7 @@ def _state(board: BoardPicture) -> BoardState:
         board.partners,
         board.chances,
         board_lines(scale),
+        next_deal=board.next_deal,
     )
 
 

@@ -101,9 +101,12 @@ def board_at(
     dealer: int,
     winner: int | None,
     said: tuple[str, ...] | None = None,
+    *,
+    next_deal: bool = False,
 ) -> BoardPicture:
     """The board with ``pegs`` (per side: front and back) as they stand, ``dealer`` the
-    dealer's seat, ``winner`` the winning side, if any, and ``said`` the chances to win."""
+    dealer's seat (with ``next_deal``, the seat that deals next), ``winner`` the winning
+    side, if any, and ``said`` the chances to win."""
     names = Names.of(view)
     return BoardPicture(
         tuple(names.plain_side(side) for side in range(len(pegs))),
@@ -115,6 +118,7 @@ def board_at(
         winner=winner,
         partners=names.partners,
         chances=said,
+        next_deal=next_deal,
     )
 
 
@@ -128,14 +132,16 @@ def _deal_board(
     log: DealLog, view: PublicView, deal: int, said: tuple[str, ...] | None = None
 ) -> BoardPicture | None:
     """The board as ``deal``'s show left it (None when that moment is not kept): the table of
-    a deal keeps it while the next deal moves the pegs on (``said``: the chances then)."""
+    a deal keeps it while the next deal moves the pegs on (``said``: the chances then, which
+    are worked out for the next deal, so the board names its dealer as the one who deals
+    next, in the picture and in its words)."""
     if deal == log.deal:
         return board_of(log, view)
     pegs = log.pegs_after(deal)
-    dealt = _dealt(log, deal)
-    if pegs is None or dealt is None:
+    following = _dealt(log, deal + 1)
+    if pegs is None or following is None:
         return None
-    return board_at(view, pegs, dealt.dealer, None, said)
+    return board_at(view, pegs, following.dealer, None, said, next_deal=True)
 
 
 def _dealt(log: DealLog, deal: int) -> Dealt | None:

@@ -4,6 +4,7 @@ players only."""
 
 from __future__ import annotations
 
+import dataclasses
 import re
 
 import pytest
@@ -11,6 +12,7 @@ import pytest
 from bot.core.base.replies import Answer, User
 from bot.core.base.views import BoardPicture, MessageView, Style
 from bot.core.games.chances import chances, chances_line, percent_pair
+from bot.core.games.messages.boards import board_alt
 from bot.core.pictures.board import BoardState, Side, board_picture
 from bot.core.services import Services
 from engine.players.win_chance import deal_chance
@@ -128,9 +130,16 @@ async def test_every_finished_deal_of_two_players_says_the_chances(service: Serv
             scores = SCORES.search(o.view.content)
             assert scores is not None
             al, bea, target = (int(n) for n in scores.groups())
-            assert o.view.board.dealer is not None
-            expected = chances((al, bea), target, dealer=1 - o.view.board.dealer)
-            assert expected == (line[2], line[4]) == o.view.board.chances
+            # The board names who deals next, the dealer the chances are worked out for, in
+            # the picture and in its words, as the next deal's own table does (issue 47).
+            board = o.view.board
+            assert board.dealer is not None and board.next_deal
+            expected = chances((al, bea), target, dealer=board.dealer)
+            assert expected == (line[2], line[4]) == board.chances
+            dealer = ("Al", "Bea")[board.dealer]
+            assert f"{dealer} deals next." in board_alt(board), board_alt(board)
+            following = next(t for t in tables if t.key == f"table:{deal + 1}")
+            assert f"— {dealer} deals " in following.view.content, following.view.content
             assert (line[1], line[3]) == ("Al", "Bea")
             seen.setdefault(o.key, expected)
             assert seen[o.key] == expected, "a deal's chances never move"
@@ -185,3 +194,14 @@ async def test_status_says_no_chances_once_the_play_began_or_for_three(service: 
     await drive(service, two, [AL, BEA], stop_after=2)  # both discards: the play begins
     answer = await service.table.status(CHANNEL, public=False)
     assert "Count" in answer.reply.text and "Chances" not in answer.reply.text
+
+
+def test_a_board_after_a_show_marks_and_names_who_deals_next() -> None:
+    sides = (Side("Al", 10, 4), Side("Easy bot", 7, 0))
+    board = BoardState(sides, dealer=1, chances=("45%", "55%"), next_deal=True)
+    assert board_picture(board).alt_text.endswith(
+        "Al leads by 3. Easy bot deals next. Chances to win — Al: 45%, Easy bot: 55%."
+    )
+    # The picture's badge says so too: it differs from the plain dealer's.
+    dealing = read_png(board_picture(dataclasses.replace(board, next_deal=False)).png)
+    assert read_png(board_picture(board).png).tobytes() != dealing.tobytes()
