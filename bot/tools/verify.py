@@ -1,14 +1,15 @@
-"""Check a deal's shuffle: ``python -m bot verify SEED SEAL [--players N] [--starter CARD]
-[--hand CARDS ...]``.
+"""Check a deal's shuffle: ``python -m bot verify SEED SEAL [--variant NAME] [--players N]
+[--starter CARD] [--hand CARDS ...]``, the command each deal's table writes out once its seed
+is shown (:func:`bot.core.base.seeded.verify_command`).
 
 The table shows a deal's seal (SHA-256 of its seed) when the cards are dealt and the seed once
 the deal has been shown. This says whether the seed has that seal, and deals the deck the seed
-gives by the procedure in :mod:`bot.core.base.seeded` (docs/shuffle.md writes it out): each hand
-in the order dealt (the first is left of the dealer, the last the dealer's), the crib's card
-from the deck (three players) and the starter. Given the starter and the cards each player
-showed (in the same order: ``--hand`` once per player), it also says whether they match what was
-played: a hand shown is the four cards its player kept, so it matches when every one of them was
-dealt to that player.
+gives by the procedure in :mod:`bot.core.base.seeded` (docs/shuffle.md writes it out), as the
+game's variant deals it to its players: each hand in the order dealt (the first is left of the
+dealer, the last the dealer's), the crib's cards from the deck (three players) and the
+starter. Given the starter and the cards each player showed (in the same order: ``--hand``
+once per player), it also says whether they match what was played: a hand shown is the cards
+its player kept, so it matches when every one of them was dealt to that player.
 
 Exit status: 0 when everything given matches, 1 when something does not, 2 for input that is
 not a seed, seal or card.
@@ -22,7 +23,7 @@ from collections.abc import Sequence
 
 from bot.core.base.seeded import deal_from_seed, parse_seed, seal_of
 from engine.cards import Card, cards_str, parse_cards
-from engine.rules import Rules
+from engine.variants import STANDARD, listed, named
 
 __all__ = ["main"]
 
@@ -34,7 +35,15 @@ def _parser() -> argparse.ArgumentParser:
     )
     parser.add_argument("seed", help="the seed the table showed after the show (64 hex digits)")
     parser.add_argument("seal", help="the seal the table showed at the deal (SHA-256, hex)")
-    parser.add_argument("--players", type=int, default=2, choices=Rules.STANDARD_SEATS)
+    parser.add_argument(
+        "--variant",
+        default=STANDARD.name,
+        choices=[variant.name for variant in listed()],
+        help="the game's variant, as the table's command names it (default: standard)",
+    )
+    parser.add_argument(
+        "--players", type=int, help="players at the table (default: the variant's usual)"
+    )
     parser.add_argument("--starter", help="the starter the table showed, e.g. 5H")
     parser.add_argument(
         "--hand",
@@ -57,8 +66,13 @@ def main(argv: Sequence[str] | None = None) -> int:
     except ValueError as error:
         print(error, file=sys.stderr)
         return 2
-    if len(shown) > args.players:
-        print(f"{len(shown)} hands given for {args.players} players.", file=sys.stderr)
+    variant = named(args.variant)
+    players = variant.default_players if args.players is None else args.players
+    if players not in variant.seats:
+        print(f"{variant.title} is for {variant.seats_text} players.", file=sys.stderr)
+        return 2
+    if len(shown) > players:
+        print(f"{len(shown)} hands given for {players} players.", file=sys.stderr)
         return 2
     good = True
     if seal_of(seed.hex()) == seal:
@@ -66,10 +80,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     else:
         print(f"The seal does NOT match: SHA-256 of this seed is {seal_of(seed.hex())}.")
         good = False
-    dealt = deal_from_seed(seed, Rules.standard(args.players))
+    dealt = deal_from_seed(seed, variant.rules(players))
     print(f"Deck, top first: {cards_str(dealt.deck)}")
     for at, hand in enumerate(dealt.hands):
-        who = "the dealer" if at == args.players - 1 else f"player {at + 1} from the dealer's left"
+        who = "the dealer" if at == players - 1 else f"player {at + 1} from the dealer's left"
         print(f"Dealt to {who}: {cards_str(sorted(hand, key=Card.sort_key))}")
     if dealt.crib_cards:
         print(f"To the crib from the deck: {cards_str(dealt.crib_cards)}")

@@ -16,8 +16,9 @@ drawn from the secure source, and the deck is put in the order the seed gives:
 
 The table shows SHA-256(seed) (the seal) when the cards are dealt, and the seed once the deal
 has been shown, so anyone can check that the deck was fixed before anyone played and that it is
-the deck the seed gives (``python -m bot verify SEED SEAL``). The standard library's ``random``
-is not used for the order: its algorithms may change between Python versions.
+the deck the seed gives (:func:`verify_command` writes the command that checks a deal). The
+standard library's ``random`` is not used for the order: its algorithms may change between
+Python versions.
 
 >>> seed = bytes(range(32))
 >>> deck = deck_from_seed(seed)
@@ -39,6 +40,7 @@ from typing import Any
 
 from engine.cards import Card, full_deck
 from engine.rules import Rules
+from engine.variants import STANDARD, Variant
 
 __all__ = [
     "SEED_BYTES",
@@ -50,6 +52,7 @@ __all__ = [
     "parse_seed",
     "permutation",
     "seal_of",
+    "verify_command",
 ]
 
 #: How long a seed is, in bytes (shown as twice as many hex digits).
@@ -174,3 +177,29 @@ class SeedDealer(random.Random):
         cards: Sequence[Card] = sorted(x, key=lambda card: card.index)
         x[:] = [cards[i] for i in permutation(seed, len(cards))]
         self.seeds.append(seed.hex())
+
+
+def verify_command(
+    seed: str,
+    seal: str,
+    rules: Rules,
+    starter: Card | None = None,
+    hands: Sequence[Sequence[Card]] = (),
+) -> str:
+    """The one command that checks a deal, complete as the table, ``/cribbage verify`` and
+    docs/shuffle.md write it: the seed, the seal, the game's variant (unless standard) and
+    its players, and, given them, the starter and each hand shown, from the dealer's left
+    to the dealer (``python -m bot verify`` in :mod:`bot.tools.verify` runs it).
+
+    >>> verify_command("ab", "cd", Rules.standard(3), Card.parse("5H"), [[Card.parse("JC")]])
+    'python -m bot verify ab cd --players 3 --starter 5H --hand "JC"'
+    """
+    variant = Variant.of(rules)
+    parts = ["python -m bot verify", seed, seal]
+    if variant is not None and variant.name != STANDARD.name:
+        parts.append(f"--variant {variant.name}")
+    parts.append(f"--players {rules.seats}")
+    if starter is not None:
+        parts.append(f"--starter {starter.code}")
+    parts += [f'--hand "{" ".join(card.code for card in hand)}"' for hand in hands]
+    return " ".join(parts)

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from bot.core.base.refusals import Refused
 from bot.core.base.replies import Answer
-from bot.core.base.seeded import deal_from_seed, parse_seed, seal_of
+from bot.core.base.seeded import deal_from_seed, parse_seed, seal_of, verify_command
 from bot.core.base.shuffles import decode
 from bot.core.games.messages.projection import deal_seal
 from bot.core.games.records import GameStatus
@@ -68,6 +68,8 @@ class ShuffleChecks:
         shuffles = loaded.shuffles or []
         lines = [f"**The shuffles of game {record.id}**"]
         matched = True
+        # The command that checks the last deal checked, complete as its table writes it.
+        command = ""
         for deal in range(1, game.deal_number + 1)[-MAX_DEALS:]:
             seal = deal_seal(game, loaded.log, seeds, deal)
             if seal is None or seal.seal is None:
@@ -92,15 +94,16 @@ class ShuffleChecks:
                 lines.append(f"Deal {deal}: ❌ the seed does NOT give the deck this deal had.")
                 continue
             starter = given.starter
+            command = f"deal {deal} yourself: `{verify_command(seal.seed, seal.seal, game.rules)}`"
             lines.append(
                 f"Deal {deal}: ✅ SHA-256 of seed `{seal.seed[:16]}…` is the seal shown at the "
                 f"deal, and the seed gives the very deck it was dealt from (starter {starter})."
             )
         if len(lines) == 1:
             lines.append("No deal has been dealt yet.")
-        elif matched:
+        elif matched and command:
             lines.append(
-                "To check a deal yourself: `python -m bot verify SEED SEAL --players "
-                f"{game.num_players}` with the seal and the seed its table shows."
+                f"To check {command} (each deal's table writes its own, with the starter and "
+                "the hands shown)."
             )
         return Answer.say("\n".join(lines))

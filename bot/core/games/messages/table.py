@@ -14,11 +14,11 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import assert_never
 
-from bot.core.base.seeded import Seal
+from bot.core.base.seeded import Seal, verify_command
 from bot.core.base.text import MAX_MESSAGE, Names, and_list, plural, tagged
 from bot.core.games.chances import chances_line
 from engine import events as ev
-from engine.cards import cards_str
+from engine.cards import Card, cards_str
 from engine.counting import Counting
 from engine.outcome import EndReason, GameResult, ResultKind
 from engine.phase import Phase
@@ -414,8 +414,8 @@ def deal_text(
     if status:
         # At a manual show the table waits on the show, so that is where it says so.
         (show if view.phase is Phase.SHOW else play).append(status)
-    if seal is not None and seal.seed is not None:
-        show.append(f"🔓 Shuffle seed: `{seal.seed}` (check it: `python -m bot verify SEED SEAL`)")
+    if seal is not None and seal.seed is not None and seal.seal is not None:
+        show.append(_seed_line(seal.seed, seal.seal, events, view.rules))
     if result and resigned is not None:
         # A resignation can come at any moment of a deal: the deal's own table says it ended
         # there, and how (the result message says it too, below the last deal).
@@ -486,6 +486,21 @@ def _apart(play: str, status: str) -> tuple[str, ...]:
     if not status or calls == play:
         return (play,)
     return (calls.removesuffix("\n"), status) if calls else (status,)
+
+
+def _seed_line(seed: str, seal: str, events: Sequence[ev.Event], rules: Rules) -> str:
+    """The deal's seed, once shown, with the command that checks the deal, complete as it
+    runs: the seed and seal, the game's players (and variant), the starter and each hand
+    shown, from the dealer's left to the dealer (docs/shuffle.md)."""
+    dealt = next((e for e in events if isinstance(e, ev.Dealt)), None)
+    starter = next((e.card for e in events if isinstance(e, ev.StarterCut)), None)
+    kept = {e.seat: e.cards for e in events if isinstance(e, ev.Shown) and not e.crib}
+    hands: list[Sequence[Card]] = []
+    if dealt is not None and len(kept) == rules.seats:
+        order = [(dealt.dealer + k) % rules.seats for k in range(1, rules.seats + 1)]
+        hands = [kept[seat] for seat in order]
+    command = verify_command(seed, seal, rules, starter, hands)
+    return f"🔓 Shuffle seed: `{seed}` — check the deal: `{command}`"
 
 
 def _scores_after(events: Sequence[ev.Event], view: PublicView) -> tuple[int, ...]:

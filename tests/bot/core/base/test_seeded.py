@@ -7,6 +7,8 @@ import hashlib
 import json
 import random
 import re
+import shlex
+from pathlib import Path
 
 import pytest
 
@@ -39,6 +41,9 @@ from tests.helpers.service_driver import (
     AL,
     BEA,
     CHANNEL,
+    CY,
+    DEE,
+    EVE,
     GUILD,
     Clock,
     Transcript,
@@ -346,3 +351,50 @@ async def test_verify_of_an_old_game_a_lobby_or_another_servers_game(
     assert lobby.ok
     waiting = await service.shuffles.check(GUILD, CHANNEL + 2)
     assert not waiting.ok and waiting.reply.text == NOT_DEALT
+
+
+#: The command a deal's table writes beside its seed, once shown.
+COMMAND = re.compile(
+    r"🔓 Shuffle seed: `[0-9a-f]{64}` — check the deal: `python -m bot verify ([^`]+)`"
+)
+
+
+@pytest.mark.parametrize(
+    ("variant", "seated"), [("standard", 3), ("five_hand", 5), ("five_card", 2)]
+)
+async def test_each_shown_deal_writes_one_command_that_checks_it_as_written(
+    store: Store, clock: Clock, variant: str, seated: int
+) -> None:
+    # The command the table writes runs as written, whatever the players and the variant
+    # (issue 47: it said `python -m bot verify SEED SEAL`, which deals two players' hands),
+    # with the starter and every hand shown; /cribbage verify writes the same form.
+    service = make_service(store, clock, sealing=True)
+    users = [AL, BEA, CY, DEE, EVE][:seated]
+    table = await open_table(service, users, target=61, variant=variant)
+    game_id = table.outcomes[0].game_id or 0
+    commands: dict[str, str] = {}
+
+    async def check(outcome: Answer, user: User) -> None:
+        for owed in await owed_now(service, game_id):
+            found = COMMAND.search(owed.view.content)
+            if owed.key.startswith("table:") and found:
+                commands[owed.key] = found[1]
+
+    await drive(service, table, users, check=check, stop_after=60 * seated)
+    assert commands
+    for command in commands.values():
+        assert f"--players {seated}" in command and "--starter" in command, command
+        assert command.count("--hand") == seated, command
+        assert ("--variant" in command) is (variant != "standard"), command
+        assert verify.main(shlex.split(command)) == 0, command
+    answer = await service.shuffles.check(GUILD, CHANNEL, game_id)
+    last = answer.reply.text.splitlines()[-1]
+    written = re.search(r"`python -m bot verify ([^`]+)`", last)
+    assert written is not None, last
+    assert verify.main(shlex.split(written[1])) == 0, last
+
+
+def test_the_docs_example_command_runs_as_written() -> None:
+    doc = (Path(__file__).resolve().parents[4] / "docs" / "shuffle.md").read_text()
+    [example] = [line for line in doc.splitlines() if line.startswith("python -m bot verify 0")]
+    assert verify.main(shlex.split(example.removeprefix("python -m bot verify "))) == 0
