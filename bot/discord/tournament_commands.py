@@ -210,7 +210,7 @@ class TournamentCommands(app_commands.Group):
         await self._here(interaction, Tournaments.leave)
 
     @app_commands.command(
-        name="start", description="Start this channel's tournament (its organiser)"
+        name="start", description="Start this channel's tournament (its organiser or a moderator)"
     )
     async def start(self, interaction: discord.Interaction[Any]) -> None:
         """Start: round 1 is paired and dealt in threads."""

@@ -67,9 +67,17 @@ NO_TOURNAMENT = (
     "There's no tournament in this channel. A moderator opens one with `/cribbage tournament new`."
 )
 MODERATORS_ONLY = "Only a moderator (Manage Server or Manage Events) can do that."
-ORGANISER_ONLY = (
-    "Only the tournament's organiser or a moderator (Manage Server or Manage Events) can do that."
-)
+
+
+def organiser_only(record: TournamentRecord) -> str:
+    """Who may start or cancel a tournament, said to someone who may not: its organiser,
+    named, or a moderator (what the permission checks let: Manage Server or Manage Events)."""
+    return (
+        f"Only the tournament's organiser, <@{record.organiser_id}>, or a moderator (Manage "
+        "Server or Manage Events) can do that."
+    )
+
+
 NOT_OPEN = "This tournament has started: entries are closed."
 ALREADY_IN = "You're in this tournament already."
 NOT_IN = "You're not in this tournament."
@@ -321,7 +329,7 @@ class Tournaments:
         paired and its games dealt in their threads by the director."""
         record = await self._here(channel_id)
         if not moderator and user.id != record.organiser_id:
-            raise Refused(MODERATORS_ONLY)
+            raise Refused(organiser_only(record))
         if record.status is not TournamentStatus.OPEN:
             raise Refused("This tournament has started already.")
         entrants = await self._store.entrants(record.id)
@@ -412,7 +420,7 @@ class Tournaments:
     @staticmethod
     def _may_cancel(record: TournamentRecord, user: User, moderator: bool) -> None:
         if not moderator and user.id != record.organiser_id:
-            raise Refused(ORGANISER_ONLY)
+            raise Refused(organiser_only(record))
         if record.status in (TournamentStatus.FINISHED, TournamentStatus.CANCELLED):
             raise Refused(ENDED)
 

@@ -79,6 +79,22 @@ async def test_refusals_change_nothing(service: Services, store: Store) -> None:
     assert (await store.tournament(tid)).version == version  # type: ignore[union-attr]
 
 
+async def test_a_refusal_to_start_or_cancel_says_who_may(service: Services) -> None:
+    # Bea opened nothing and is no moderator: the organiser may start or cancel it too, as
+    # the README says ("its organiser or a moderator"), and the refusal says so (issue 47).
+    t = service.tournaments
+    await _open(service)
+    wanted = (
+        f"Only the tournament's organiser, <@{MO.id}>, or a moderator (Manage Server or Manage "
+        "Events) can do that."
+    )
+    for answer in (
+        await t.start(CHANNEL, PEOPLE[1], moderator=False),
+        await t.ask_cancel(CHANNEL, PEOPLE[1], moderator=False),
+    ):
+        assert not answer.ok and answer.reply.text == wanted, answer.reply.text
+
+
 async def test_a_result_names_the_players_as_their_names_are_written(
     service: Services, store: Store
 ) -> None:
