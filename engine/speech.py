@@ -17,6 +17,7 @@ which sounds like a double run and a pair more. A card in the play is called wit
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Iterable, Sequence
 
 from engine.scoring import Score, ScoreItem
@@ -47,12 +48,15 @@ _ONES = (
 )
 _TENS = ("", "", "twenty", "thirty", "forty", "fifty", "sixty", "seventy", "eighty", "ninety")
 
-# How many runs of one length there are -> how players name them (5-5-6-6-7 holds four runs
-# of three: a double double run). Said without "of three" for runs of three, as players do.
-_RUN_MULTIPLES = {2: "a double run", 3: "a triple run", 4: "a double double run"}
 _SETS = frozenset({"pair", "pair_royal", "double_pair_royal"})
 _COUNTED = {1: "a pair", 2: "two pairs", 3: "three pairs"}
 _SET_NAMES = {"pair_royal": "three of a kind", "double_pair_royal": "four of a kind"}
+# A run with cards of some ranks held more than once, by how many of each are held beyond
+# the first -> how players name it (5-5-6-6-7 holds four runs of three: a double double
+# run). Said without "of three" for runs of three, as players do. Shapes beyond these (six
+# cards or more: 2-2-3-3-4-4 holds eight runs of three) are said by their parts: "eight runs
+# of three with three pairs".
+_RUN_MULTIPLES = {(2,): "a double run", (3,): "a triple run", (2, 2): "a double double run"}
 
 
 def number_word(number: int) -> str:
@@ -66,29 +70,44 @@ def number_word(number: int) -> str:
 
 
 def _groups(items: Iterable[ScoreItem]) -> list[tuple[str, list[ScoreItem]]]:
-    """Items grouped the way they are said: runs by length, other kinds by kind."""
-    groups: dict[tuple[str, int], list[ScoreItem]] = {}
+    """Items grouped the way they are said: runs by the ranks they span (the runs of a
+    double run share them; two separate runs, which six cards can hold, are said apart),
+    other kinds by kind."""
+    groups: dict[tuple[str, frozenset[int]], list[ScoreItem]] = {}
     for item in items:
-        # Runs of different lengths are said separately; everything else groups by kind.
-        length = len(item.cards) if item.kind == "run" else 0
-        groups.setdefault((item.kind, length), []).append(item)
+        span = frozenset(card.rank for card in item.cards) if item.kind == "run" else frozenset()
+        groups.setdefault((item.kind, span), []).append(item)
     return [(kind, group) for (kind, _), group in groups.items()]
 
 
-def _show_phrase(kind: str, group: Sequence[ScoreItem]) -> str:
-    """What is said for a group of items before "is <total>"."""
+def _sets_phrase(kind: str, group: Sequence[ScoreItem]) -> str:
     count = len(group)
     if kind == "pair":
         return _COUNTED.get(count, f"{number_word(count)} pairs")
-    if kind == "run":
-        length = number_word(len(group[0].cards))
-        if count == 1:
-            return f"a run of {length}"
-        several = _RUN_MULTIPLES.get(count, f"{number_word(count)} runs")
-        return several if length == "three" else f"{several} of {length}"
-    if kind in _SET_NAMES:
-        name = _SET_NAMES[kind]
-        return name if count == 1 else f"{number_word(count)} times {name}"
+    name = _SET_NAMES[kind]
+    return name if count == 1 else f"{number_word(count)} times {name}"
+
+
+def _run_phrase(group: Sequence[ScoreItem], inside: Sequence[ScoreItem]) -> str:
+    """What is said for the runs over one stretch of ranks (``inside``: the pairs and sets
+    among their cards, said as part of them)."""
+    length = number_word(len(group[0].cards))
+    if len(group) == 1:
+        return f"a run of {length}"
+    cards = {card for run in group for card in run.cards}
+    held = Counter(card.rank for card in cards).values()
+    named = _RUN_MULTIPLES.get(tuple(sorted((n for n in held if n > 1), reverse=True)))
+    if named is not None:
+        return named if length == "three" else f"{named} of {length}"
+    sets = [_sets_phrase(kind, items) for kind, items in _groups(inside)]
+    joined = sets[0] if len(sets) == 1 else ", ".join(sets[:-1]) + " and " + sets[-1]
+    return f"{number_word(len(group))} runs of {length} with {joined}"
+
+
+def _show_phrase(kind: str, group: Sequence[ScoreItem]) -> str:
+    """What is said for a group of items (not runs) before "is <total>"."""
+    if kind in _SETS:
+        return _sets_phrase(kind, group)
     if kind == "flush":
         return "a flush"
     if kind == "nobs":
@@ -98,46 +117,66 @@ def _show_phrase(kind: str, group: Sequence[ScoreItem]) -> str:
     return kind.replace("_", " ")
 
 
-def _inside_runs(items: Sequence[ScoreItem]) -> list[ScoreItem]:
-    """The pairs (and sets) within a double, triple or double double run: said as part of it."""
-    runs: dict[int, list[ScoreItem]] = {}
-    for item in items:
-        if item.kind == "run":
-            runs.setdefault(len(item.cards), []).append(item)
-    cards = {
-        card for group in runs.values() if len(group) > 1 for run in group for card in run.cards
-    }
+def _span(group: Sequence[ScoreItem]) -> frozenset[int]:
+    """The ranks a group of runs spans."""
+    return frozenset(card.rank for card in group[0].cards)
+
+
+def _inside(group: Sequence[ScoreItem], items: Sequence[ScoreItem]) -> list[ScoreItem]:
+    """The pairs (and sets) within a double, triple or double double run (``group``, the
+    runs over one stretch of ranks): said as part of it."""
+    if len(group) < 2:
+        return []
+    cards = {card for run in group for card in run.cards}
     return [item for item in items if item.kind in _SETS and set(item.cards) <= cards]
 
 
 def say_score(score: Score) -> str:
     """A show said aloud, ending on the total: "fifteen two, fifteen four, and a pair is six".
 
-    A hand worth nothing is said "nothing". A double run takes in its pair.
+    A hand worth nothing is said "nothing". A double run takes in its pair; two separate
+    runs are two runs ("a run of three is nine, and another run of three is twelve").
 
     >>> from engine.cards import Card, parse_cards
     >>> from engine.scoring import score_hand
     >>> say_score(score_hand(parse_cards("AH 2C 3D 7S"), Card.parse("2S")))
     'fifteen two, and a double run is ten'
+    >>> from engine.variants import SEVEN_CARD
+    >>> five = parse_cards("2H 3C 4H 10D QD")  # seven-card cribbage: five cards shown
+    >>> said = say_score(score_hand(five, Card.parse("JC"), rules=SEVEN_CARD.rules()))
+    >>> said.removeprefix("fifteen two, fifteen four, fifteen six, ")
+    'a run of three is nine, and another run of three is twelve'
     """
     if score.total == 0:
         return "nothing"
     phrases: list[str] = []
     running = 0
-    folded = _inside_runs(score.items)
-    for kind, group in _groups(item for item in score.items if item not in folded):
+    # Each pair or set said inside a run, by the ranks that run spans.
+    folded = {
+        id(item): _span(group)
+        for kind, group in _groups(score.items)
+        if kind == "run"
+        for item in _inside(group, score.items)
+    }
+    said_before = ""
+    for kind, group in _groups(item for item in score.items if id(item) not in folded):
         if kind == "fifteen":
             for item in group:
                 running += item.points
                 phrases.append(f"fifteen {number_word(running)}")
             continue
-        if kind == "run" and len(group) > 1:
-            cards = {card for run in group for card in run.cards}
-            running += sum(item.points for item in folded if set(item.cards) <= cards)
+        if kind == "run":
+            inside = [item for item in score.items if folded.get(id(item)) == _span(group)]
+            running += sum(item.points for item in inside)
+            phrase = _run_phrase(group, inside)
+        else:
+            phrase = _show_phrase(kind, group)
         running += sum(item.points for item in group)
-        phrase = _show_phrase(kind, group)
+        # A second run like the one before it: "and another run of three".
+        said = f"another {phrase.removeprefix('a ')}" if phrase == said_before else phrase
+        said_before = phrase
         # "one for his nobs" on its own already says the total.
-        phrases.append(phrase if running == 1 else f"{phrase} is {number_word(running)}")
+        phrases.append(said if running == 1 else f"{said} is {number_word(running)}")
     if len(phrases) > 1 and not phrases[-1].startswith("fifteen"):
         phrases[-1] = "and " + phrases[-1]
     return ", ".join(phrases)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import doctest
 import re
+from itertools import combinations_with_replacement
 
 import pytest
 from hypothesis import given
@@ -14,6 +15,7 @@ from engine.cards import Card, full_deck, parse_cards
 from engine.pegging import score_pegging
 from engine.scoring import Score, ScoreItem, ScoreKind, score_hand
 from engine.speech import number_word, say_pegging, say_score
+from engine.variants import SEVEN_CARD, STANDARD, Variant
 
 
 def said(hand: str, starter: str, *, crib: bool = False) -> str:
@@ -167,3 +169,101 @@ def test_empty_score_is_nothing() -> None:
 def test_docstring_examples() -> None:
     # The >>> examples in engine.speech are documentation that must stay true.
     assert doctest.testmod(engine.speech).failed == 0
+
+
+# --- every show shape's words against its points ------------------------------------------
+
+_SUITS = "CDHS"
+_SET_WORDS = {
+    "a pair": 2,
+    "two pairs": 4,
+    "three pairs": 6,
+    "three of a kind": 6,
+    "four of a kind": 12,
+    "two times three of a kind": 12,
+}
+
+
+def _named(phrase: str, *, crib: bool) -> set[int]:
+    """What a phrase of the show is worth by its name alone, as a player reckons it (the
+    values a flush may have: four or five): independent of the engine's items."""
+    if phrase in _SET_WORDS:
+        return {_SET_WORDS[phrase]}
+    if phrase == "a flush":
+        return {5} if crib else {4, 5}
+    if phrase == "one for his nobs":
+        return {1}
+    runs = re.fullmatch(r"(a|another) run of ([a-z]+)", phrase)
+    if runs:
+        return {_WORD_VALUES[runs[2]]}
+    multiple = re.fullmatch(r"a (double|triple|double double) run(?: of ([a-z]+))?", phrase)
+    if multiple:
+        length = _WORD_VALUES[multiple[2] or "three"]
+        runs_held, sets = {"double": (2, 2), "triple": (3, 6), "double double": (4, 4)}[multiple[1]]
+        return {runs_held * length + sets}
+    parts = re.fullmatch(r"([a-z]+) runs of ([a-z]+) with (.+)", phrase)
+    if parts:
+        sets = re.split(r", | and ", parts[3])
+        return {_WORD_VALUES[parts[1]] * _WORD_VALUES[parts[2]] + sum(_SET_WORDS[s] for s in sets)}
+    raise AssertionError(f"a phrase no player says: {phrase!r}")
+
+
+def _check_words(words: str, total: int, *, crib: bool) -> None:
+    """Each phrase of ``words`` is worth, by its name, what the running total gains there."""
+    if words == "nothing":
+        assert total == 0
+        return
+    running = 0
+    for phrase in words.split(", "):
+        phrase = phrase.removeprefix("and ")
+        if phrase.startswith("fifteen "):
+            now = _WORD_VALUES[phrase.removeprefix("fifteen ")]
+            assert now == running + 2, words
+        elif phrase == "one for his nobs" and running == 0:
+            now = 1
+        else:
+            named, _, said = phrase.rpartition(" is ")
+            now = _WORD_VALUES[said]
+            assert now - running in _named(named, crib=crib), (named, now - running, words)
+        running = now
+    assert running == total, words
+
+
+def _shapes(size: int) -> list[tuple[list[Card], Card]]:
+    """One hand and starter for every multiset of ``size`` + 1 ranks (suits dealt in turn,
+    so no rank repeats a suit and no hand is a flush)."""
+    shapes = []
+    for ranks in combinations_with_replacement(range(1, 14), size + 1):
+        if any(ranks.count(rank) > 4 for rank in ranks):
+            continue
+        seen: dict[int, int] = {}
+        cards = []
+        for rank in ranks:
+            suit = _SUITS[seen.get(rank, 0) if ranks.count(rank) > 1 else len(cards) % 4]
+            seen[rank] = seen.get(rank, 0) + 1
+            cards.append(Card.parse(f"{_RANK_CODES[rank]}{suit}"))
+        shapes.append((cards[:-1], cards[-1]))
+    return shapes
+
+
+_RANK_CODES = {1: "A", 11: "J", 12: "Q", 13: "K", **{n: str(n) for n in range(2, 11)}}
+
+
+@pytest.mark.parametrize(("size", "variant"), [(4, STANDARD), (5, SEVEN_CARD)])
+def test_every_show_shape_is_said_in_words_worth_its_points(size: int, variant: Variant) -> None:
+    # Five cards with the starter (the standard game) and six (seven-card cribbage, whose
+    # shapes five cannot hold: two separate runs are two runs, never "a double run").
+    rules = variant.rules()
+    shapes = _shapes(size)
+    assert len(shapes) > 6000
+    for hand, starter in shapes:
+        score = score_hand(hand, starter, rules=rules)
+        _check_words(say_score(score), score.total, crib=False)
+
+
+def test_two_separate_runs_are_said_as_two_runs() -> None:
+    score = score_hand(parse_cards("2H 3C 4H 10D QD"), Card.parse("JC"), rules=SEVEN_CARD.rules())
+    assert say_score(score) == (
+        "fifteen two, fifteen four, fifteen six, a run of three is nine, "
+        "and another run of three is twelve"
+    )
