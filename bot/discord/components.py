@@ -7,8 +7,8 @@ to live in memory. The state is in the database; a click is routed to the bot's
 
 Custom ids (at most 100 characters, Discord's limit):
 
-- ``crib:<game>:lobby:<join|leave|start|cancel|remove_computer|partners>``: the lobby message's
-  buttons; ``crib:<game>:lobby:hand``: a private table's *Your hand*;
+- ``crib:<game>:lobby:<join|leave|start|cancel|remove_computer|add_seat|partners>``: the
+  lobby message's buttons; ``crib:<game>:lobby:hand``: a private table's *Your hand*;
   ``crib:<game>:lobby:table``: *Play at the table* (the Activity), on the lobby and the table;
 - ``crib:<game>:lobby:computer``: the lobby's "Add computer" menu (values are levels);
 - ``crib:<game>:discard:<stamp>``: the crib select menu sent with each deal;
@@ -69,12 +69,14 @@ _LOBBY_STYLES = {
     "start": discord.ButtonStyle.success,
     "cancel": discord.ButtonStyle.danger,
     "remove_computer": discord.ButtonStyle.secondary,
+    "add_seat": discord.ButtonStyle.secondary,
     "partners": discord.ButtonStyle.secondary,
     "hand": discord.ButtonStyle.primary,
     "table": discord.ButtonStyle.success,
 }
 _LOBBY_LABELS = {
     "remove_computer": "Remove computer",
+    "add_seat": "Add a seat",
     "partners": "Change partners",
     "hand": "Your hand",
     "table": "Play at the table",
@@ -151,10 +153,12 @@ class _Control(discord.ui.DynamicItem[Any], template=r"(?!)"):
 class LobbyButton(
     _Control,
     template=(
-        r"crib:(?P<game>\d+):lobby:(?P<action>join|leave|start|cancel|remove_computer|partners|hand|table)"
+        r"crib:(?P<game>\d+):lobby:"
+        r"(?P<action>join|leave|start|cancel|remove_computer|add_seat|partners|hand|table)"
     ),
 ):
-    """Join, Leave, Start, Cancel, Remove computer or Change partners on a game's lobby; Your
+    """Join, Leave, Start, Cancel, Remove computer, Add a seat (the opener makes a full table
+    one seat larger, as far as its variant seats) or Change partners on a game's lobby; Your
     hand on a private table (a game where the bot is not a member); Play at the table (the
     game's Activity) on the lobby and the live deal's table."""
 

@@ -418,11 +418,17 @@ class GameTables(Queries):
         *,
         now: float,
         answered: MessageRecord | None = None,
+        players: int | None = None,
     ) -> int:
         """Replace a lobby's seats (and keep the lobby message's new look, when a click on it
-        is answered with it); returns the new version. Raises :class:`VersionConflict`."""
+        is answered with it; with ``players``, the number of players the lobby now seats);
+        returns the new version. Raises :class:`VersionConflict`."""
         async with self._writing() as tx:
             await self._bump(tx, game_id, version, now=now, answered=answered)
+            if players is not None:
+                await tx.execute(
+                    "UPDATE games SET num_players = ? WHERE id = ?", (players, game_id)
+                )
             await tx.execute("DELETE FROM seats WHERE game_id = ?", (game_id,))
             await tx.executemany(_INSERT_SEATS, _seat_rows(game_id, seats))
         return version + 1

@@ -91,7 +91,23 @@ def bad_level(levels: Sequence[str]) -> str:
 # -- the lobby ---------------------------------------------------------------------------------
 ALREADY_STARTED = "The game here has already started."
 ALREADY_SEATED = "You're already in this game."
-TABLE_FULL = "This game is full."
+ADD_SEAT_CREATOR = "Only the player who opened this game can add a seat."
+SEATS_FREE = "There's a free seat already: press **Join** to take it."
+
+
+def table_full(seated: int, opener: str, more: int | None, title: str) -> str:
+    """Join pressed on a full table: how many it seats, and how it can grow (``more``: the
+    next number of players the game's variant seats, None when it seats no more)."""
+    if more is None:
+        return (
+            f"This game is full: all {seated} seats are taken, and {title.lower()} seats no more."
+        )
+    return (
+        f"This game is full ({seated} of {seated} seats). {opener}, who opened it, can press "
+        f"**Add a seat** on the lobby to make it a {more}-player game; then press **Join**."
+    )
+
+
 PARTNERS_CREATOR = "Only the player who opened this game can change partners."
 PARTNERS_FULL = "Partners can be changed once every seat is taken."
 NOT_SEATED = "You're not in this game."

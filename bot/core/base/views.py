@@ -49,7 +49,7 @@ __all__ = [
 ControlsKind = Literal["discard", "play", "count", "muggins"]
 #: What a lobby button does (its custom id says it: ``crib:<game>:lobby:<action>``).
 LobbyAction = Literal[
-    "join", "leave", "start", "cancel", "remove_computer", "partners", "hand", "table"
+    "join", "leave", "start", "cancel", "remove_computer", "add_seat", "partners", "hand", "table"
 ]
 #: Every lobby button, in the order they are shown ("hand", *Your hand*, is on a private
 #: table once it is dealt: see :mod:`bot.core.games.messages.private_table`; "table", *Play
@@ -61,6 +61,7 @@ LOBBY_ACTIONS: tuple[LobbyAction, ...] = (
     "start",
     "cancel",
     "remove_computer",
+    "add_seat",
     "partners",
     "hand",
     "table",

@@ -415,12 +415,16 @@ class Games:
         record: GameRecord,
         seats: Sequence[SeatRecord],
         answered: MessageRecord | None = None,
+        *,
+        players: int | None = None,
     ) -> GameRecord:
         """Store the lobby's new seats (and the lobby's new look, when a click on it is
-        answered with it); the game as it is now."""
+        answered with it; with ``players``, the number of players it now seats); the game
+        as it is now."""
+        grown = None if players == record.num_players else players
         with self._saving(record):
             version = await self.store.set_seats(
-                record.id, record.version, seats, now=self.now(), answered=answered
+                record.id, record.version, seats, now=self.now(), answered=answered, players=grown
             )
         self.faults.mended(record.id)
         self.announce(record, version, answered=answered)

@@ -12,6 +12,7 @@ from collections.abc import Iterable
 from bot.core.base import refusals
 from bot.core.base.refusals import Refused
 from bot.core.base.replies import User
+from bot.core.base.text import escape
 from bot.core.base.views import LOBBY_ACTIONS, TABLE_BUTTON, LobbyControls, MessageView
 from bot.core.games.computer import LEVELS, computer_name, level_note
 from bot.core.games.messages.lobby import lobby_text
@@ -33,6 +34,7 @@ __all__ = [
     "check_start",
     "fill_with_computers",
     "lobby_view",
+    "seat_added",
     "seats_adding_computer",
     "seats_changing_partners",
     "seats_joining",
@@ -126,13 +128,16 @@ def lobby_view(
     if state is not GameStatus.LOBBY:
         return MessageView(text, controls=LobbyControls(record.id, ()))
     has_computer = any(s.is_computer for s in record.seats)
-    # Partners may be changed once every seat is taken.
-    full = record.rules.partners and len(record.seats) == record.num_players
+    # Partners may be changed once every seat is taken; a full table may take one more
+    # player, as far as its variant seats.
+    full = len(record.seats) == record.num_players
+    grows = full and _more(record) is not None
     buttons = tuple(
         b
         for b in LOBBY_ACTIONS
         if (b != "remove_computer" or has_computer)
-        and (b != "partners" or full)
+        and (b != "partners" or (full and record.rules.partners))
+        and (b != "add_seat" or grows)
         and b != "hand"
         and (b != TABLE_BUTTON or launch)
     )
@@ -145,9 +150,36 @@ def _open(record: GameRecord) -> None:
         raise Refused(refusals.ALREADY_STARTED)
 
 
+def _more(record: GameRecord) -> int | None:
+    """The next number of players the game's variant seats beyond its own, if any (the
+    standard game: two, three, then four as partners)."""
+    return min((n for n in named(record.variant).seats if n > record.num_players), default=None)
+
+
 def _free_seat(record: GameRecord) -> None:
     if len(record.seats) >= record.num_players:
-        raise Refused(refusals.TABLE_FULL)
+        opener = next((s.name for s in record.seats if s.user_id == record.creator_id), "")
+        title = named(record.variant).title
+        raise Refused(
+            refusals.table_full(
+                record.num_players, escape(opener) or "The opener", _more(record), title
+            )
+        )
+
+
+def seat_added(record: GameRecord, user: User) -> int:
+    """The players a full lobby seats once its opener adds a seat: the next number its
+    variant seats (two to three, three to four as partners in the standard game)."""
+    _open(record)
+    if user.id != record.creator_id:
+        raise Refused(refusals.ADD_SEAT_CREATOR)
+    if len(record.seats) < record.num_players:
+        raise Refused(refusals.SEATS_FREE)
+    more = _more(record)
+    if more is None:
+        title = named(record.variant).title
+        raise Refused(f"{title} seats no more than {record.num_players} players.")
+    return more
 
 
 def seats_joining(record: GameRecord, user: User) -> list[SeatRecord]:

@@ -318,6 +318,7 @@ class Lobbies(OnGames):
             "start": lambda r: self._start(r, user, clicked),
             "cancel": lambda r: self._cancel(r, user, moderator, clicked),
             "remove_computer": lambda r: self._remove_computer(r, user, clicked),
+            "add_seat": lambda r: self._add_seat(r, user, clicked),
             "partners": lambda r: self._partners(r, user, clicked),
         }
         for level in LEVELS:
@@ -354,6 +355,13 @@ class Lobbies(OnGames):
         seats, name = lobby.seats_removing_computer(record, user)
         return await self._seats_changed(record, seats, f"{name} left the table.", clicked)
 
+    async def _add_seat(self, record: GameRecord, user: User, clicked: Clicked | None) -> Answer:
+        players = lobby.seat_added(record, user)
+        grown = dataclasses.replace(record, num_players=players)
+        teams = " (two teams of partners)" if grown.rules.partners else ""
+        text = f"The table now seats {players}{teams}: one seat is free, press **Join** to take it."
+        return await self._seats_changed(record, list(record.seats), text, clicked, players=players)
+
     async def _partners(self, record: GameRecord, user: User, clicked: Clicked | None) -> Answer:
         seats = lobby.seats_changing_partners(record, user)
         text = f"Partners now: {partners_text([escape(s.name) for s in seats], record.rules)}."
@@ -365,12 +373,18 @@ class Lobbies(OnGames):
         seats: list[SeatRecord],
         text: str,
         clicked: Clicked | None,
+        *,
+        players: int | None = None,
     ) -> Answer:
-        """Store the lobby's new seats; a lobby button's answer is the lobby as it is now."""
-        after = dataclasses.replace(record, seats=tuple(seats), version=record.version + 1)
+        """Store the lobby's new seats (and, with ``players``, the number it seats); a lobby
+        button's answer is the lobby as it is now."""
+        players = record.num_players if players is None else players
+        after = dataclasses.replace(
+            record, seats=tuple(seats), num_players=players, version=record.version + 1
+        )
         answered = _answered(after, clicked, self._games.now(), self._launch)
-        updated = await self._games.reseat(record, seats, answered)
-        if len(seats) == record.num_players:
+        updated = await self._games.reseat(record, seats, answered, players=players)
+        if len(seats) == players:
             text += " The table is full: press Start to deal."
         return _lobby_changed(updated, text, answered is not None, self._launch)
 

@@ -59,6 +59,7 @@ class GameRecords(Protocol):
         *,
         now: float,
         answered: MessageRecord | None = ...,
+        players: int | None = ...,
     ) -> int: ...
 
     async def save(

@@ -13,7 +13,7 @@ from bot.core.games.housekeeping import EXPIRE_BATCH
 from bot.core.games.records import GameRecord
 from bot.core.services import Services
 from bot.store import Store
-from tests.helpers.cast import AL, BEA, CHANNEL, CY, GUILD
+from tests.helpers.cast import AL, BEA, CHANNEL, CY, DEE, EVE, GUILD
 from tests.helpers.service_driver import (
     Clock,
     Transcript,
@@ -70,6 +70,46 @@ async def test_lobby_buttons_answer_by_updating_the_lobby(service: Services) -> 
     assert owing is not None
     hands = {o.user_id for o in owing.owed if o.key.startswith("hand:1:")}
     assert hands == {AL.id, CY.id}
+
+
+async def test_a_full_lobby_grows_a_seat_when_its_opener_adds_one(
+    store: Store, service: Services
+) -> None:
+    # Cy pressing Join on a full two-seat lobby is told how it can grow (issue 47: "This
+    # game is full." and nothing more); the opener's Add a seat makes it a 3-player game,
+    # then a 4-player game of partners, and no more: standard cribbage seats four.
+    opened = await service.lobbies.new_game(GUILD, CHANNEL, AL)
+    game_id = opened.game_id
+    assert game_id is not None
+    joined = await service.lobbies.click(game_id, "join", BEA, guild_id=GUILD)
+    assert joined.update is not None
+    assert "add_seat" in controls(joined.update, LobbyControls).buttons
+    refused = await service.lobbies.click(game_id, "join", CY, guild_id=GUILD)
+    assert not refused.ok
+    assert refused.reply.text == (
+        "This game is full (2 of 2 seats). Al, who opened it, can press **Add a seat** on the "
+        "lobby to make it a 3-player game; then press **Join**."
+    )
+    assert not (await service.lobbies.click(game_id, "add_seat", BEA, guild_id=GUILD)).ok
+    grown = await service.lobbies.click(game_id, "add_seat", AL, guild_id=GUILD)
+    assert grown.ok and grown.update is not None, grown.reply.text
+    assert "3 players" in grown.update.content and "Seated (2/3): Al, Bea" in grown.update.content
+    assert "add_seat" not in controls(grown.update, LobbyControls).buttons
+    assert not (await service.lobbies.click(game_id, "add_seat", AL, guild_id=GUILD)).ok
+    assert (await service.lobbies.join(CHANNEL, CY)).ok
+    assert (await service.lobbies.click(game_id, "add_seat", AL, guild_id=GUILD)).ok
+    assert (await service.lobbies.join(CHANNEL, DEE)).ok
+    record = await store.open_game_in_channel(CHANNEL)
+    assert record is not None and record.num_players == 4 and record.rules.partners
+    full = await service.lobbies.join(CHANNEL, EVE)
+    assert full.reply.text == (
+        "This game is full: all 4 seats are taken, and standard cribbage seats no more."
+    )
+    assert (await service.lobbies.start(CHANNEL, AL)).ok
+    owing = await service.ledger.owed(game_owner(game_id))
+    assert owing is not None
+    hands = {o.user_id for o in owing.owed if o.key.startswith("hand:1:")}
+    assert hands == {AL.id, BEA.id, CY.id, DEE.id}
 
 
 async def test_leaving_frees_the_seat_and_renumbers(store: Store, service: Services) -> None:
