@@ -170,9 +170,9 @@ async def test_a_game_in_a_thread_with_autocomplete_status_hand_and_resign(
 async def test_old_controls_get_a_clear_answer(world: World, bot: BotProcess) -> None:
     """`/cribbage hand` answers with the hand, privately, kept up to date through the
     command's token while it lives: the newest such answer shows the current controls, an
-    older one is closed (no control left) once a newer one comes. HandControls of a moment that
-    has passed (as those answers showed them then) answer in one sentence and change
-    nothing."""
+    older one is closed (no control left, saying the hand moved on) once a newer one comes.
+    HandControls of a moment that has passed (as those answers showed them then) answer in one
+    sentence and change nothing."""
     fd, _, driver = await world.open_for_two(8, target=61, command_rate=1.0)
     shown: list[tuple[User, Message, list[dict[str, Any]]]] = []
     for _ in range(5):  # both discards and three cards played, each by slash command
@@ -202,18 +202,23 @@ async def test_old_controls_get_a_clear_answer(world: World, bot: BotProcess) ->
     assert checked >= 5
     after = driver.snapshot()
     assert (after.version, after.actions) == (snap.version, snap.actions)
-    # Of each player's answers, only the newest still offers controls: the current ones.
+    # Of each player's answers, only the newest still offers controls: the current ones; an
+    # older one says that the hand moved on, not a count and a turn long gone (issue 47).
     for user in {user for user, _, _ in shown}:
         answers = [copy for who, copy, _ in shown if who is user]
         *older, newest = answers
 
         def closed(older: list[Message] = older) -> bool | None:
-            return all(not live_controls(c) for c in older) or None
+            return all(not live_controls(c) and MOVED_ON in c.words() for c in older) or None
 
         await until(fd, closed)
         assert newest.components
     # The hand messages by DM kept no live controls but the current player's.
     await driver.settle(after)
+
+
+#: What an older private copy of a hand says once a newer one took over.
+MOVED_ON = "↓ this copy of your hand moved on; your newest copy of it is below."
 
 
 def _is_a_panel(message: Message) -> None:

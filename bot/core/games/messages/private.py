@@ -18,6 +18,7 @@ __all__ = [
     "coach_text",
     "ended_text",
     "hand_text",
+    "moved_on_text",
     "turn_reminder",
     "where",
 ]
@@ -154,6 +155,16 @@ def closed_hand_text(
     if coach:
         lines.append(coach)
     return "\n".join(lines)
+
+
+def moved_on_text(channel_id: int, deal_number: int) -> str:
+    """An older private copy of a player's hand (an answer that showed it, before a newer
+    one), once closed: it is not kept up to date, so it says where the hand went on, as an
+    older table does, rather than show a count and a turn long gone."""
+    return (
+        f"{where(channel_id)}, deal {deal_number}: ↓ this copy of your hand moved on; "
+        "your newest copy of it is below."
+    )
 
 
 def reminder_done(channel_id: int) -> str:

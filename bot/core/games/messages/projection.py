@@ -38,6 +38,7 @@ from bot.core.games.messages.private import (
     coach_text,
     ended_text,
     hand_text,
+    moved_on_text,
     reminder_done,
     turn_reminder,
 )
@@ -338,6 +339,9 @@ def _hands(record: GameRecord, loaded: Loaded, facts: TableFacts) -> list[Owed]:
         before = (f"hand:{deal - 1}:{seat.seat}",) if deal > 1 else ()
         hand = hand_message(loaded, seat.seat, deal, coach=coach)
         refused = facts.refused.get(seat.seat) == deal
+        # An older private copy of the hand (the player answered again since) is closed
+        # saying that it moved on, with no controls: it is not kept up to date after that.
+        closed = laid_out(((moved_on_text(record.channel_id, deal),),))
         owed.append(
             Owed(
                 f"hand:{deal}:{seat.seat}",
@@ -345,6 +349,7 @@ def _hands(record: GameRecord, loaded: Loaded, facts: TableFacts) -> list[Owed]:
                 user,
                 existing=over,
                 fallbacks=before,
+                closed=closed,
                 mirrors_only=refused,
             )
         )
