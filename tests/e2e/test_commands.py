@@ -240,7 +240,7 @@ def _board_says(message: Message, sides: dict[str, int]) -> None:
     assert picture.filename.endswith(".png") and picture.data.startswith(b"\x89PNG")
     said = picture.description or ""
     for name, score in sides.items():
-        assert f"{name} {score}" in said, (name, score, said)
+        assert f"{name}: {score}" in said, (name, score, said)
 
 
 async def test_status_is_private_unless_shown_and_carries_the_board(

@@ -45,7 +45,7 @@ async def test_tables_results_and_hands_are_laid_out(world: World, bot: BotProce
     # The play, the two hands and the crib, then the scores: each a frame of its own.
     assert len(frames) == len(texts) == 5
     assert [t.split(":")[0].split("'s ")[-1] for t in texts[1:4]] == ["hand", "hand", "crib"]
-    assert "Scores:" in texts[4]
+    assert "Scores —" in texts[4]
     assert table.words() == "\n".join(texts)
     (gallery,) = [p for p in frames[-1]["components"] if p["type"] == MEDIA_GALLERY]
     (item,) = gallery["items"]

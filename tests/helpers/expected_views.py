@@ -117,7 +117,7 @@ def _board_mismatch(
     if not picture.data.startswith(PNG):
         return "the board is not a PNG"
     said = picture.description or ""
-    missing = [f"{name} {score}" for name, score in board if f"{name} {score}" not in said]
+    missing = [f"{name}: {score}" for name, score in board if f"{name}: {score}" not in said]
     return f"the board's description {said!r} does not say {missing}" if missing else None
 
 

@@ -410,6 +410,10 @@ class Owed:
     #: What an older copy of this message shows once a token reaches it (a table posted
     #: again: the older copy says it moved on, with no controls); None: it has none.
     closed: MessageView | None = field(default=None, compare=False)
+    #: What a player's older private copy of this hand shows once a newer one took over (it
+    #: is not kept up to date after: it says the hand moved on, with no controls); None: the
+    #: hand as it is, without its controls.
+    superseded: MessageView | None = field(default=None, compare=False)
     #: Only its private copies are kept up to date (a player's answers that show their hand),
     #: not the message itself (their DMs are closed).
     mirrors_only: bool = field(default=False, compare=False)

@@ -59,10 +59,10 @@ class Hands:
             if not copies:
                 continue
             # The newest copy is kept up to date; an older one (the player answered again
-            # since) is closed once: as the owed message says an older copy reads (that it
-            # moved on), else the hand as it is, without its controls.
+            # since) is closed once: as the owed hand says such a copy reads (that it moved
+            # on), else the hand as it is, without its controls.
             *older, newest = copies
-            closed = owed.closed or owed.view.without_controls()
+            closed = owed.superseded or owed.view.without_controls()
             work += [(False, owed, copy, closed) for copy in older]
             if newest.digest == owed.view.digest():
                 shown.add(owed.key)

@@ -349,7 +349,7 @@ def _hands(record: GameRecord, loaded: Loaded, facts: TableFacts) -> list[Owed]:
                 user,
                 existing=over,
                 fallbacks=before,
-                closed=closed,
+                superseded=closed,
                 mirrors_only=refused,
             )
         )
