@@ -277,7 +277,7 @@ class ManualTable:
         await self.moved(before)
         side = game.side_of(turn.seat)
         whose = f"{user.name}'s crib" if turn.crib else f"{user.name}'s hand"
-        said = f" — {user.name} claims {points} ({self.side_name(side)} "
+        said = f" — {user.name} claims {points} ({self.side_name(side)}: "
         deal = game.deal_number
         self.expect(deal, f"{whose}: ", said + f"{self.game.scores[side]})")
         self.expect(deal, f"{whose} counted: ", missed=self.worth_of(before, turn.seat) - points)
@@ -326,7 +326,7 @@ class ManualTable:
         side = self.game.side_of(caller)
         owner_name = self.users[owner].name
         took = f"Muggins! {user.name} takes the {plural(missed, 'point')} {owner_name} missed"
-        self.expect(deal, took, f" ({self.side_name(side)} {self.game.scores[side]})")
+        self.expect(deal, took, f" ({self.side_name(side)}: {self.game.scores[side]})")
         self.muggins_taken += 1
 
     async def let_stand(self, owner: int) -> None:
