@@ -199,12 +199,12 @@ def _named(phrase: str, *, crib: bool) -> set[int]:
     multiple = re.fullmatch(r"a (double|triple|double double) run(?: of ([a-z]+))?", phrase)
     if multiple:
         length = _WORD_VALUES[multiple[2] or "three"]
-        runs_held, sets = {"double": (2, 2), "triple": (3, 6), "double double": (4, 4)}[multiple[1]]
-        return {runs_held * length + sets}
+        held, inside = {"double": (2, 2), "triple": (3, 6), "double double": (4, 4)}[multiple[1]]
+        return {held * length + inside}
     parts = re.fullmatch(r"([a-z]+) runs of ([a-z]+) with (.+)", phrase)
     if parts:
-        sets = re.split(r", | and ", parts[3])
-        return {_WORD_VALUES[parts[1]] * _WORD_VALUES[parts[2]] + sum(_SET_WORDS[s] for s in sets)}
+        named = re.split(r", | and ", parts[3])
+        return {_WORD_VALUES[parts[1]] * _WORD_VALUES[parts[2]] + sum(_SET_WORDS[s] for s in named)}
     raise AssertionError(f"a phrase no player says: {phrase!r}")
 
 
@@ -237,7 +237,7 @@ def _shapes(size: int) -> list[tuple[list[Card], Card]]:
         if any(ranks.count(rank) > 4 for rank in ranks):
             continue
         seen: dict[int, int] = {}
-        cards = []
+        cards: list[Card] = []
         for rank in ranks:
             suit = _SUITS[seen.get(rank, 0) if ranks.count(rank) > 1 else len(cards) % 4]
             seen[rank] = seen.get(rank, 0) + 1
