@@ -115,8 +115,12 @@ class MessageKeeper:
         if self._unsubscribe is not None:
             self._unsubscribe()
             self._unsubscribe = None
-        self._held_back.clear()  # the process that sends now brings every owner up to date
-        self._takeover.forget()  # and one that sends again looks for lost posts again
+        # The process that sends now brings every owner up to date: nothing is held back,
+        # and no timer draws an owner here again; one that sends again looks for lost posts
+        # again.
+        self._held_back.clear()
+        self._lanes.forget_timers()
+        self._takeover.forget()
 
     def _heard(self, change: Change) -> None:
         if not change.more_coming:

@@ -150,6 +150,9 @@ class Lanes:
             await self._open.wait()
             while owners := self._dirty.pop(key, None):
                 for owner in sorted(owners):
+                    # (Before each owner too: a takeover may have begun to wait out the
+                    # sender before while this task ran, and nothing is sent meanwhile.)
+                    await self._open.wait()
                     await self._sync(owner, channel_id, lane)
                 # What is drawn from memory may never wait on anything: let the rest of the
                 # bot (a move being saved, say) go on between passes.
@@ -191,6 +194,17 @@ class Lanes:
         deadline = time.monotonic() + timeout
         while self._tasks and (left := deadline - time.monotonic()) > 0:
             await asyncio.wait(list(self._tasks.values()), timeout=left)
+
+    def forget_timers(self) -> None:
+        """Drop every timer and reminder (another process sends now, and brings every owner
+        up to date as it takes over: this one's timers would only draw owners it may not
+        send)."""
+        for timer, _ in self._timers.values():
+            timer.cancel()
+        self._timers.clear()
+        for reminder in self._reminders.values():
+            reminder.cancel()
+        self._reminders.clear()
 
     def close(self) -> None:
         """Nothing new starts from now on (a touch is ignored)."""

@@ -32,16 +32,27 @@ log = logging.getLogger(__name__)
 RECOVERED_KEPT = 10_000
 
 
+class _Look:
+    """One owner's look for lost posts: its lock, and how many callers hold or wait on it."""
+
+    __slots__ = ("callers", "lock")
+
+    def __init__(self) -> None:
+        self.lock = asyncio.Lock()
+        self.callers = 0
+
+
 class Takeover:
     """Takes over from the sender before, and looks for the posts a stop left behind."""
 
     def __init__(self, crew: Crew, attempts: Attempts) -> None:
         self._crew = crew
         self._attempts = attempts
-        # Owners whose lost posts were looked for since this process began to send (none is
-        # sent to before: see recovered), and the lock of each look not made yet.
-        self._recovered_owners: OrderedDict[Owner, None] = OrderedDict()
-        self._recovering: dict[Owner, asyncio.Lock] = {}
+        # Owners whose lost posts were looked for, each with the lease epoch the look was made
+        # under (it stands for that stretch of sending alone: none is sent to before, see
+        # recovered), and the look of each owner being made, while anyone waits on it.
+        self._recovered_owners: OrderedDict[Owner, int] = OrderedDict()
+        self._recovering: dict[Owner, _Look] = {}
 
     async def wait_out(self) -> None:
         """Wait out what the sender before may still have on its way (it stopped writing
@@ -74,29 +85,45 @@ class Takeover:
 
     def forget(self) -> None:
         """Another process sends now: this one, once it sends again, looks for lost posts
-        again."""
+        again (under a new epoch, which its old looks do not stand for anyway)."""
         self._recovered_owners.clear()
 
     async def recovered(self, owner: Owner) -> None:
-        """Look for the owner's lost posts once after this process began to send, before
-        anything of it is sent: a change heard before the start-up's reconciling (a sweep, a
-        click) would otherwise post a DM again that a process stopped mid-post already made.
-        When the look fails (the lease passed on: :class:`NotSender`; the store) it is made
-        again by the next pass."""
-        if owner in self._recovered_owners:
+        """Look for the owner's lost posts once in each stretch of this process's sending (a
+        lease epoch), before anything of it is sent: a change heard before the start-up's
+        reconciling (a sweep, a click) would otherwise post a DM again that a process stopped
+        mid-post already made. :class:`NotSender` when this process may not send: a look made
+        then (drawn on a timer after it was deposed, when nothing was lost yet) stood for the
+        next takeover, whose look was never made, and hands posted by a sender frozen before
+        keeping their ids were posted a second time. When the look fails (the lease passed on:
+        :class:`NotSender`; the store) it is made again by the next pass."""
+        epoch = self._attempts.epoch()
+        if self._recovered_owners.get(owner) == epoch:
             self._recovered_owners.move_to_end(owner)
             return
         # Looked for in the caller's own task (a stop cancels it with them), one at a time
-        # per owner: a second caller waits for the first's look, then finds it made.
-        async with self._recovering.setdefault(owner, asyncio.Lock()):
-            if owner in self._recovered_owners:
-                return
-            await self._recover(owner)
-            self._recovered_owners[owner] = None
-            # Whoever still waits on the lock holds it; later callers return above.
-            del self._recovering[owner]
-            while len(self._recovered_owners) > RECOVERED_KEPT:
-                self._recovered_owners.popitem(last=False)
+        # per owner: a second caller waits for the first's look, then finds it made (or, the
+        # looks forgotten meanwhile, the epoch moved on, makes its own).
+        look = self._recovering.get(owner)
+        if look is None:
+            look = self._recovering[owner] = _Look()
+        look.callers += 1
+        try:
+            async with look.lock:
+                epoch = self._attempts.epoch()
+                if self._recovered_owners.get(owner) == epoch:
+                    return
+                await self._recover(owner)
+                self._recovered_owners[owner] = epoch
+                self._recovered_owners.move_to_end(owner)
+                while len(self._recovered_owners) > RECOVERED_KEPT:
+                    self._recovered_owners.popitem(last=False)
+        finally:
+            # The look stays while anyone holds or waits on it: a caller that came meanwhile
+            # waits on the same lock, never beside it on a new one.
+            look.callers -= 1
+            if look.callers == 0:
+                del self._recovering[owner]
 
     async def _recover(self, owner: Owner) -> None:
         """Keep what a process that stopped between posting a DM and keeping its id left
