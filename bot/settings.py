@@ -26,6 +26,14 @@ DEFAULT_COUNT_TIMEOUT_SECONDS = 180.0
 #: the longest the setting may say.
 DEFAULT_GUILD_READY_SECONDS = 2.0
 MAX_GUILD_READY_SECONDS = 60.0
+#: How long Discord's gateway may send nothing, not even a heartbeat's acknowledgement, before
+#: the bot takes the connection as dead ("zombied"), closes it and resumes: discord.py's
+#: default, and the bounds of the setting (above Discord's heartbeat interval, about 41 s, or
+#: a quiet connection is closed between two heartbeats; less only against an emulator that
+#: asks for heartbeats more often).
+DEFAULT_HEARTBEAT_TIMEOUT_SECONDS = 60.0
+MIN_HEARTBEAT_TIMEOUT_SECONDS = 1.0
+MAX_HEARTBEAT_TIMEOUT_SECONDS = 600.0
 #: The shortest and longest idle time before a game is ended: an hour, a year.
 MIN_IDLE_EXPIRY_DAYS = 1 / 24
 MAX_IDLE_EXPIRY_DAYS = 365.0
@@ -104,17 +112,17 @@ def _seconds(env: Mapping[str, str], name: str, default: float, *, or_none: bool
     return seconds
 
 
-def _guild_ready_seconds(env: Mapping[str, str], name: str) -> float:
-    """Seconds from 0 to :data:`MAX_GUILD_READY_SECONDS` (a fraction of one included: the
-    servers of a small bot come within milliseconds of READY)."""
+def _seconds_within(
+    env: Mapping[str, str], name: str, default: float, low: float, high: float
+) -> float:
+    """Seconds from ``low`` to ``high``, fractions of one included (the servers of a small bot
+    come within milliseconds of READY)."""
     value = _optional(env, name)
     if value is None:
-        return DEFAULT_GUILD_READY_SECONDS
+        return default
     seconds = _read(float, name, value, "a number of seconds")
-    if not 0 <= seconds <= MAX_GUILD_READY_SECONDS:
-        raise SettingsError(
-            f"{name} must be from 0 to {MAX_GUILD_READY_SECONDS:.0f} seconds, not {value!r}."
-        )
+    if not low <= seconds <= high:
+        raise SettingsError(f"{name} must be from {low:g} to {high:g} seconds, not {value!r}.")
     return seconds
 
 
@@ -284,6 +292,9 @@ class Settings:
     #: discord.py's ``guild_ready_timeout``: how long after READY the bot waits for one more
     #: server before ``on_ready`` (when it brings the games up to date after a start).
     guild_ready_seconds: float = DEFAULT_GUILD_READY_SECONDS
+    #: discord.py's ``heartbeat_timeout``: how long the gateway may say nothing before the
+    #: bot closes the connection as zombied and resumes.
+    heartbeat_timeout_seconds: float = DEFAULT_HEARTBEAT_TIMEOUT_SECONDS
     #: How many shards the bot has in all, and which of them this process runs (None: every
     #: shard, or no sharding at all when ``shard_count`` is None too).
     shard_count: int | None = None
@@ -446,5 +457,18 @@ class Settings:
             count_timeout_seconds=_seconds(
                 env, "COUNT_TIMEOUT_SECONDS", DEFAULT_COUNT_TIMEOUT_SECONDS
             ),
-            guild_ready_seconds=_guild_ready_seconds(env, "GUILD_READY_SECONDS"),
+            guild_ready_seconds=_seconds_within(
+                env,
+                "GUILD_READY_SECONDS",
+                DEFAULT_GUILD_READY_SECONDS,
+                0.0,
+                MAX_GUILD_READY_SECONDS,
+            ),
+            heartbeat_timeout_seconds=_seconds_within(
+                env,
+                "HEARTBEAT_TIMEOUT_SECONDS",
+                DEFAULT_HEARTBEAT_TIMEOUT_SECONDS,
+                MIN_HEARTBEAT_TIMEOUT_SECONDS,
+                MAX_HEARTBEAT_TIMEOUT_SECONDS,
+            ),
         )

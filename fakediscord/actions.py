@@ -90,8 +90,10 @@ class UserActions(SharedState):
     ) -> Interaction:
         self.check_health()
         guild_id = channel.guild.id if channel.guild is not None else None
-        if self.gateway.route(guild_id) is None:
-            # A session that is only disconnected still gets the event: it is replayed on RESUME.
+        if not self.gateway.identified(guild_id):
+            # A session that is only disconnected still gets the event: it is replayed on
+            # RESUME. One Discord invalidated does not (it is lost, and the user is told the
+            # interaction failed), until the bot identifies again.
             shard = f" on the shard of {channel.guild.name}" if channel.guild is not None else ""
             raise EmulatorUsageError(f"No bot has connected to the gateway{shard}.")
         interaction = Interaction(

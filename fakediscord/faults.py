@@ -4,6 +4,13 @@ test's action the moment a request has been handled, before its answer goes back
 
 A route pattern is a regular expression searched in `"METHOD /path"`, the path without the
 `/api/v10` prefix, e.g. `"POST /channels/\\d+/messages"` or `"callback"`.
+
+An error is answered as whoever answers it on the internet does (README, "REST faults"): a 500
+with Discord's JSON body; a 502 or 504 with Cloudflare's HTML page (Discord's servers out of
+its reach); a 503 with the text of the proxy in front of Discord's API; a 429 from
+`FakeDiscord.fail` with Cloudflare's text and neither `Via` nor rate-limit headers (Discord's
+own 429 is `FakeDiscord.rate_limit`'s). A test that gives a code or a message gets Discord's
+JSON body with them.
 """
 
 from __future__ import annotations
@@ -15,7 +22,39 @@ from dataclasses import dataclass, field
 
 from aiohttp import web
 
+from fakediscord.invalid_requests import cloudflare_ban
 from fakediscord.ratelimits import too_many
+
+#: Cloudflare's page for a 502 and a 504 (Discord's origin did not answer it), as bots log it.
+CLOUDFLARE_PAGE = (
+    "<html>\r\n<head><title>{status} {reason}</title></head>\r\n<body>\r\n"
+    "<center><h1>{status} {reason}</h1></center>\r\n<hr><center>cloudflare</center>\r\n"
+    "</body>\r\n</html>\r\n"
+)
+#: What the proxy in front of Discord's API answers with a 503, as bots log it (discord.py:
+#: "503 Service Unavailable (error code: 0): upstream connect error or disconnect/reset before
+#: headers. reset reason: overflow").
+PROXY_503 = "upstream connect error or disconnect/reset before headers. reset reason: overflow"
+REASONS = {500: "Internal Server Error", 502: "Bad Gateway", 503: "Service Unavailable"}
+REASONS[504] = "Gateway Time-out"
+
+
+def edge_error(status: int) -> web.Response:
+    """A server error as Discord's edge answers it when the test names no code or message."""
+    reason = REASONS.get(status, "Server Error")
+    if status in (502, 504):
+        page = CLOUDFLARE_PAGE.format(status=status, reason=reason)
+        return web.Response(
+            body=page.encode(), status=status, headers={"Content-Type": "text/html"}
+        )
+    if status == 503:
+        return web.Response(
+            body=PROXY_503.encode(), status=status, headers={"Content-Type": "text/plain"}
+        )
+    body = {"message": f"{status}: {reason}", "code": 0}
+    return web.Response(
+        body=json.dumps(body).encode(), status=status, headers={"Content-Type": "application/json"}
+    )
 
 
 @dataclass
@@ -31,10 +70,17 @@ class Fault:
     is_global: bool = False
     #: X-RateLimit-Scope of a 429: "user", or "shared" (does not count as an invalid request).
     scope: str = "user"
+    #: A 429 from Cloudflare, not Discord: its text, no `Via`, no rate-limit headers; it counts
+    #: toward nothing Discord counts.
+    cloudflare: bool = False
     hits: int = 0
 
     def response(self) -> web.Response:
-        """The response Discord would send for this fault."""
+        """The response Discord (or Cloudflare, in front of it) would send for this fault."""
+        if self.cloudflare:
+            return cloudflare_ban()
+        if self.status >= 500 and not self.code and not self.message:
+            return edge_error(self.status)
         if self.status == 429:
             bucket = {
                 "X-RateLimit-Limit": "5",

@@ -9,6 +9,12 @@ A bot may connect several times with `shard: [id, count]` in its IDENTIFY (as a 
 goes to the shard `shards.shard_for` names, an event without a guild to shard 0. IDENTIFY is
 limited as Discord limits it (`shards.SessionStarts`): too soon after another is answered with
 op 9, one more than the day allows resets the bot token and closes every session with 4004.
+
+The faults a test puts it through are the gateway's as Discord documents them (README,
+"The gateway's faults"): a connection dropped (and Discord out of reach for a while: new
+connections get no HELLO until it is back), a session invalidated (op 9, the events meanwhile
+lost), a zombied connection (nothing reaches the client, not even a heartbeat's ACK, until it
+closes the connection and resumes).
 """
 
 from __future__ import annotations
@@ -82,6 +88,13 @@ class Gateway:
         self.heartbeats = 0
         self.sockets: set[web.WebSocketResponse] = set()
         self.ready = asyncio.Event()  # set once READY and every GUILD_CREATE went out
+        #: Connections gone zombie: nothing is sent on them (a heartbeat goes unacknowledged,
+        #: an event is kept for a RESUME), as on a connection dead on the way back.
+        self.zombies: set[web.WebSocketResponse] = set()
+        #: Cleared while Discord's gateway is out of reach: a new connection is opened but
+        #: gets no HELLO until it is set again (see :meth:`down`).
+        self.up = asyncio.Event()
+        self.up.set()
 
     @property
     def connected(self) -> bool:
@@ -95,6 +108,11 @@ class Gateway:
                 return session
         return None
 
+    def identified(self, guild_id: int | None) -> bool:
+        """Whether a bot identified on the shard of `guild_id` (None: DMs), even if Discord
+        has invalidated that session since (its events are lost until it identifies again)."""
+        return any(session.covers(guild_id) for session in self.shards.values())
+
     async def handle(self, request: web.Request) -> web.WebSocketResponse:
         """Serve one WebSocket connection until it closes."""
         ws = web.WebSocketResponse(max_msg_size=0)
@@ -103,6 +121,8 @@ class Gateway:
         session: Session | None = None
         acks: set[asyncio.Task[None]] = set()
         try:
+            # (Discord out of reach: the connection is open, and nothing comes.)
+            await self.up.wait()
             await self._send(
                 ws, {"op": HELLO, "d": {"heartbeat_interval": self.heartbeat_interval_ms}}
             )
@@ -126,13 +146,14 @@ class Gateway:
             for pending in list(acks):
                 pending.cancel()
             self.sockets.discard(ws)
+            self.zombies.discard(ws)
             if session is not None and session.ws is ws:
                 session.ws = None
         return ws
 
     async def _ack(self, ws: web.WebSocketResponse) -> None:
         await asyncio.sleep(self.heartbeat_ack_delay)
-        if not ws.closed:
+        if not ws.closed and ws not in self.zombies:
             with contextlib.suppress(ConnectionError):
                 await self._send(ws, {"op": HEARTBEAT_ACK})
 
@@ -252,7 +273,7 @@ class Gateway:
             target.events.append((target.seq, event, data))
             if len(target.events) > REPLAY_BUFFER:
                 del target.events[: len(target.events) - REPLAY_BUFFER]
-            if target.ws is not None and not target.ws.closed:
+            if target.ws is not None and not target.ws.closed and target.ws not in self.zombies:
                 try:
                     await self._send(
                         target.ws, {"op": DISPATCH, "s": target.seq, "t": event, "d": data}
@@ -271,6 +292,23 @@ class Gateway:
             if session.ws is not None:
                 ws, session.ws = session.ws, None
                 await ws.close(code=code)
+
+    def zombie(self, *, shard: int | None = None) -> None:
+        """The bot's connections (or one shard's) go zombie: open, but nothing reaches the bot
+        on them any more, not a heartbeat's ACK nor an event (kept for a RESUME), until it
+        closes them and resumes (Discord, Gateway, "Sending Heartbeats")."""
+        for session in self._targets(shard):
+            if session.ws is not None:
+                self.zombies.add(session.ws)
+
+    def down(self) -> None:
+        """Discord's gateway is out of reach from now on: a new connection gets no HELLO (the
+        events meanwhile are kept for the sessions' RESUME) until :meth:`back`."""
+        self.up.clear()
+
+    def back(self) -> None:
+        """Discord's gateway is within reach again: the connections waiting get their HELLO."""
+        self.up.set()
 
     async def request_reconnect(self, *, shard: int | None = None) -> None:
         """Send op 7 RECONNECT: the client reconnects and resumes."""
@@ -299,6 +337,7 @@ class Gateway:
 
     async def close_all(self) -> None:
         """Close every socket (emulator shutdown)."""
+        self.up.set()
         for ws in list(self.sockets):
             await ws.close(code=1001)
 

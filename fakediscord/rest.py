@@ -452,7 +452,10 @@ def middleware(fd: FakeDiscord) -> Callable[..., Any]:
         arrived = fd.clock.now()
         late = fd.faults.late_by(route)
         if late:
-            await asyncio.sleep(late)  # on its way over a slow network
+            # On its way over a slow network: the client wrote it all, and it arrives (and is
+            # answered) even if the client gave up on it meanwhile.
+            await request.read()
+            await asyncio.sleep(late)
         resource = request.match_info.route.resource
         template = route if resource is None else route_template(request.method, resource.canonical)
         interaction = INTERACTION_ROUTES.match(request.path) is not None
@@ -471,6 +474,16 @@ def middleware(fd: FakeDiscord) -> Callable[..., Any]:
         try:
             fault = fd.faults.take(route)
             if fault is not None:
+                if fault.cloudflare:
+                    # Cloudflare's own answer is not Discord's: it counts toward nothing.
+                    return fd._answered(
+                        route,
+                        template,
+                        fault.response(),
+                        counted=False,
+                        peer=peer,
+                        arrived=arrived,
+                    )
                 scope = "global" if fault.is_global else fault.scope
                 return fd._answered(
                     route, template, fault.response(), scope=scope, peer=peer, arrived=arrived

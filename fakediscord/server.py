@@ -13,7 +13,7 @@ import contextlib
 import json
 import re
 import secrets
-from collections.abc import Callable
+from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass
 from typing import Any, TypeVar
 
@@ -376,8 +376,21 @@ class FakeDiscord(UserActions, BotSide):
     def fail(
         self, route: str, status: int = 500, times: int = 1, *, code: int = 0, message: str = ""
     ) -> Fault:
-        """Answer the next `times` requests matching `route` with `status` (and `code`)."""
-        return self.faults.add(Fault(re.compile(route), times, status, code=code, message=message))
+        """Answer the next `times` requests matching `route` with `status` (and `code`), as
+        the internet answers it (`fakediscord.faults`): without a code or a message, a 5xx
+        carries the body Discord's edge gives that status (Discord's JSON for a 500,
+        Cloudflare's HTML page for a 502 or 504, the proxy's text for a 503), and a 429 is
+        Cloudflare's (text, no `Via`, no rate-limit headers: discord.py raises it at once;
+        Discord's own 429 is :meth:`rate_limit`'s)."""
+        fault = Fault(
+            re.compile(route),
+            times,
+            status,
+            code=code,
+            message=message,
+            cloudflare=status == 429,
+        )
+        return self.faults.add(fault)
 
     def delay(self, route: str, seconds: float, times: int = 1) -> Delay:
         """The next `times` requests matching `route` reach Discord `seconds` late (a slow
@@ -393,6 +406,24 @@ class FakeDiscord(UserActions, BotSide):
     async def drop_gateway(self, code: int = 4000, *, shard: int | None = None) -> None:
         """Close the bot's gateway connections (or one shard's); the client RESUMEs."""
         await self.gateway.drop(code, shard=shard)
+
+    @contextlib.asynccontextmanager
+    async def gateway_down(self, *, shard: int | None = None) -> AsyncIterator[None]:
+        """Discord's gateway out of reach for the block: the bot's connections (or one
+        shard's) drop, and its new ones get no HELLO until the block ends; what happens
+        meanwhile (a click, say) is kept and replayed when the client RESUMEs."""
+        self.gateway.down()
+        try:
+            await self.gateway.drop(shard=shard)
+            yield
+        finally:
+            self.gateway.back()
+
+    def zombie_gateway(self, *, shard: int | None = None) -> None:
+        """The bot's connections (or one shard's) go zombie: nothing reaches the client on
+        them, not a heartbeat's ACK nor an event (kept for its RESUME). discord.py closes one
+        after ``heartbeat_timeout`` seconds without a word (60 by default) and resumes."""
+        self.gateway.zombie(shard=shard)
 
     async def request_reconnect(self, *, shard: int | None = None) -> None:
         """Send op 7 RECONNECT (to every shard, or one)."""

@@ -15,6 +15,7 @@ what is owed.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 import random
 import time
@@ -35,7 +36,7 @@ from bot.core.worker.thinking import WorkerThinking
 from bot.discord.activity import CribbageTree, DiscordActivity, sync_entry_point
 from bot.discord.commands import CribbageCommands
 from bot.discord.components import DYNAMIC_ITEMS
-from bot.discord.courier import Courier, fence_trace
+from bot.discord.courier import Courier, fence_trace, unavailable
 from bot.discord.feature_clicks import FeatureClicks
 from bot.discord.interactions import (
     SORRY,
@@ -83,6 +84,10 @@ EXPIRY_CHECK_MINUTES = 30.0
 MISSING_ACCESS = 50001
 #: How long shutting down may take: the moves in flight, then what is owed.
 SHUTDOWN_SECONDS = 10.0
+#: A command sync Discord did not take for now (a 5xx, Cloudflare's 429, the network) is
+#: tried again after this long, the pause doubling each time up to the most.
+SYNC_RETRY = 5.0
+SYNC_RETRY_MAX = 300.0
 
 
 async def _upgrade(store: Store, settings: Settings) -> None:
@@ -155,6 +160,9 @@ class CribbageBot(commands.AutoShardedBot):
             chunk_guilds_at_startup=False,
             # How long after READY on_ready waits for one more server (GUILD_READY_SECONDS).
             guild_ready_timeout=settings.guild_ready_seconds,
+            # How long the gateway may say nothing before the connection is taken as zombied,
+            # closed and resumed (HEARTBEAT_TIMEOUT_SECONDS).
+            heartbeat_timeout=settings.heartbeat_timeout_seconds,
             member_cache_flags=discord.MemberCacheFlags.none(),
             # Nothing the bot says notifies anyone unless it names whom (a message view's
             # mentions, a thread post's): a name or a tournament typed as "<@id>" or
@@ -190,6 +198,10 @@ class CribbageBot(commands.AutoShardedBot):
         #: closes under them (what they did not reach, the next start reconciles).
         self._reconciling: asyncio.Task[None] | None = None
         self._taking_over: asyncio.Task[None] | None = None
+        #: Syncing the commands again, after Discord did not take them for now.
+        self._syncing: asyncio.Task[None] | None = None
+        #: Set at the first ``on_ready``: a shard's READY after it is a new session.
+        self._was_ready = False
         #: The game pages' server, when WEB_PORT is set.
         self.web: WebServer | None = None
         #: What the Activity's server asks of Discord, when the Activity is on.
@@ -316,7 +328,7 @@ class CribbageBot(commands.AutoShardedBot):
         )
         if self.cluster.sender:
             self._start_sending()
-            await self._sync_commands()
+            await self._sync_commands_soon()
         else:
             log.info("commands are synced by the process that sends")
         self.expire_idle_games.start()
@@ -368,7 +380,7 @@ class CribbageBot(commands.AutoShardedBot):
             self._taking_over = asyncio.get_running_loop().create_task(
                 self.reconcile(taking_over=True, handed_over=handed_over), name="crib-take-over"
             )
-        await self._sync_commands()
+        await self._sync_commands_soon()
 
     async def _resume_sending(self) -> None:
         """This process stayed the sender, but its lease lapsed a while by its own clock (it
@@ -409,6 +421,39 @@ class CribbageBot(commands.AutoShardedBot):
             limits = await self.fetch_session_start_limits()
             self._max_concurrency = limits.max_concurrency
         await self.cluster.before_identify(shard_id or 0, self._max_concurrency)
+
+    async def _sync_commands_soon(self) -> None:
+        """Sync the commands; when Discord does not take the request for now (a 5xx,
+        Cloudflare's 429, the network), say so in one line and try again in the background,
+        the pause doubling each time (the commands synced before stay meanwhile)."""
+        try:
+            await self._sync_commands()
+        except Exception as error:
+            refused = unavailable(error)
+            if refused is None:
+                raise
+            log.warning(
+                "could not sync the commands (%s): trying again in %.0f s", refused, SYNC_RETRY
+            )
+            self._syncing = asyncio.create_task(self._sync_later(SYNC_RETRY), name="crib-sync")
+
+    async def _sync_later(self, pause: float) -> None:
+        """Sync the commands after ``pause`` seconds, and again, the pause doubling, for as long
+        as Discord does not take the request (while this process sends)."""
+        while True:
+            await asyncio.sleep(pause)
+            if self._closing or not self.cluster.sender:
+                return  # (the process that sends now syncs them)
+            try:
+                await self._sync_commands()
+                return
+            except Exception as error:
+                refused = unavailable(error)
+                if refused is None:
+                    log.exception("could not sync the commands")
+                    return
+                pause = min(SYNC_RETRY_MAX, pause * 2)
+                log.info("could not sync the commands (%s): trying again in %.0f s", refused, pause)
 
     async def _sync_commands(self) -> None:
         guild_id = self.settings.dev_guild_id
@@ -455,18 +500,47 @@ class CribbageBot(commands.AutoShardedBot):
 
     async def on_ready(self) -> None:
         """Log who we are once the gateway is up, and send whatever games are owed (after a
-        restart: what the bot was about to send when it stopped). ``on_ready`` comes again
-        after a reconnect; reconciling again then is harmless (only differences are sent)."""
+        restart: what the bot was about to send when it stopped)."""
         log.info("logged in as %s (%s)", self.user, self.user.id if self.user else "?")
         if self.operations is not None:
             self.operations.beat()
         if self._closing:
             return  # (READY's delay ran out as a stop began: the next start reconciles)
-        # Servers the bot was removed from while it was away: their grace period starts now.
+        if self._was_ready:
+            # Every shard identified again (one shard: on_shard_ready has seen to it).
+            return
+        self._was_ready = True
+        await self._bring_up_to_date()
+
+    async def on_shard_ready(self, shard_id: int) -> None:
+        """A shard's session is ready. Once the bot was ready, that is a new session: Discord
+        ended the one before (op 9, or a RESUME it refused) and the events of the time between
+        never came, so every game's messages are brought up to date, as at a start. (discord.py
+        sends ``on_ready`` again only when every shard of the process identified again: a
+        process running several shards heard nothing of one shard's new session.)"""
+        if not self._was_ready or self._closing:
+            return  # (the start's on_ready brings them up to date)
+        log.info(
+            "shard %s began a new session (Discord ended the one before: what happened "
+            "between never came); bringing every game's messages up to date",
+            shard_id,
+        )
+        await self._bring_up_to_date()
+
+    async def _bring_up_to_date(self) -> None:
+        """In the process that sends: every open or recently ended game's messages brought up
+        to date (only differences are sent), in a task of its own, which a stop cancels
+        (discord.py's event task is not kept); and, in any process, the servers the bot was
+        removed from while it was away (or while its session was down) begin their grace
+        period now."""
         present = {guild.id for guild in self.guilds}
         await self._noting(self.services.servers.gone_while_away(present, self._my_guild))
-        if self.cluster.sender:
-            # A task of its own, which a stop cancels (discord.py's event task is not kept).
+        running = self._reconciling
+        if running is not None and not running.done():
+            # (One at a time: a stop cancels the one it knows of.)
+            with contextlib.suppress(Exception):
+                await asyncio.shield(running)
+        if self.cluster.sender and not self._closing:
             self._reconciling = asyncio.create_task(self.reconcile(), name="crib-reconcile")
             await self._reconciling
 
@@ -568,9 +642,8 @@ class CribbageBot(commands.AutoShardedBot):
     async def _stop_reconciling(self) -> None:
         """Cancel a reconciliation still under way (a stop during start-up or a takeover): it
         reads the store, which closes at the end of the stop; the next start does it again."""
-        tasks_ = [
-            t for t in (self._reconciling, self._taking_over, self._caught_up) if t is not None
-        ]
+        running = (self._reconciling, self._taking_over, self._caught_up, self._syncing)
+        tasks_ = [t for t in running if t is not None]
         for task in tasks_:
             task.cancel()
         # Each ends as it handles its cancellation (an already ended one returns at once).

@@ -46,12 +46,13 @@ from bot.core.ledger.transport import (
     Rejected,
     TokenLapsed,
     TokenUnreachable,
+    Unavailable,
     Unsent,
 )
 from bot.discord.places import activity_runs_in
 from bot.discord.rendering import message_payload
 
-__all__ = ["Courier", "fence_trace", "fenced"]
+__all__ = ["Courier", "fence_trace", "fenced", "unavailable"]
 
 #: How far before a post's recorded time its message may be dated (clocks differ a little).
 CLOCK_SLACK = 60.0
@@ -148,6 +149,35 @@ def _same(message: discord.Message, payload: dict[str, Any]) -> bool:
     )
 
 
+def unavailable(error: BaseException) -> Unavailable | None:
+    """What ``error`` says, when it says that Discord did not take a request for now: a server
+    error (a 500, 502 or 504 discord.py tried five times, a 503 it does not try again), a 429
+    it raised (Cloudflare's: no ``Via``, no rate-limit headers), or the network failing; in
+    one line (the body may be Cloudflare's page). None for any other error."""
+    if isinstance(error, discord.HTTPException):
+        if error.status < 500 and error.status != 429:
+            return None
+        reason = getattr(error.response, "reason", None) or ""
+        by = " from Cloudflare" if error.status == 429 else ""
+        return Unavailable(" ".join(f"{error.status} {reason}{by}".split()))
+    if isinstance(error, aiohttp.ClientError | TimeoutError):
+        return Unavailable(f"Discord out of reach: {type(error).__name__}")
+    return None
+
+
+@contextlib.contextmanager
+def _answered() -> Iterator[None]:
+    """Discord's answer, or the network's failure, as :class:`Unavailable` when Discord did not
+    take the request for now (the rest goes through as it is)."""
+    try:
+        yield
+    except (discord.HTTPException, aiohttp.ClientError, TimeoutError) as error:
+        refused = unavailable(error)
+        if refused is None:
+            raise
+        raise refused from error
+
+
 def _token_failure(error: discord.HTTPException) -> Exception | None:
     """What a refusal of a request through an interaction's token means, if it is about the
     token rather than the message: dead, or reaching nothing (yet)."""
@@ -218,13 +248,14 @@ class Courier:
             view, editing=not attempt.way.posts, activity_here=activity_runs_in(here)
         )
         try:
-            if attempt.way is Way.EDIT_THROUGH:
-                return await self._edit_through(attempt, payload, fence)
-            if attempt.way is Way.POST_THROUGH:
-                return await self._post_through(attempt, payload, fence)
-            if attempt.way is Way.EDIT_AS_BOT:
-                return await self._edit_as_bot(attempt, payload, fence)
-            return await self._post_as_bot(attempt, payload, fence)
+            with _answered():
+                if attempt.way is Way.EDIT_THROUGH:
+                    return await self._edit_through(attempt, payload, fence)
+                if attempt.way is Way.POST_THROUGH:
+                    return await self._post_through(attempt, payload, fence)
+                if attempt.way is Way.EDIT_AS_BOT:
+                    return await self._edit_as_bot(attempt, payload, fence)
+                return await self._post_as_bot(attempt, payload, fence)
         except discord.HTTPException as error:
             failure = _token_failure(error) if attempt.way.through_token else _bot_failure(error)
             if failure is None:
@@ -288,8 +319,9 @@ class Courier:
 
     async def delete_followup(self, token: str, message_id: int, fence: Fence) -> None:
         """Delete a follow-up posted through ``token``."""
-        async with self._through(token, fence) as webhook:
-            await webhook.delete_message(message_id)
+        with _answered():
+            async with self._through(token, fence) as webhook:
+                await webhook.delete_message(message_id)
 
     async def lost_posts(
         self, owner: Owner, post: PendingPost, kept: set[int], fence: Fence
@@ -300,10 +332,12 @@ class Courier:
         since = datetime.fromtimestamp(post.since - CLOCK_SLACK, tz=UTC)
         after = discord.utils.time_snowflake(since)
         dm = self._client.get_partial_messageable(post.channel_id, type=discord.ChannelType.private)
-        async with self._turn(None, RequestKind.POST, fence):
-            messages = [
-                m async for m in dm.history(after=discord.Object(after), limit=HISTORY_LOOKED_AT)
-            ]
+        with _answered():
+            async with self._turn(None, RequestKind.POST, fence):
+                messages = [
+                    m
+                    async for m in dm.history(after=discord.Object(after), limit=HISTORY_LOOKED_AT)
+                ]
         prefix = f"crib:{owner.id}:"
         found: list[int] = []
         for message in messages:
@@ -316,7 +350,7 @@ class Courier:
     async def delete(self, channel_id: int, message_id: int, fence: Fence) -> None:
         """Delete one of the bot's messages (a second copy left by a stop)."""
         dm = self._client.get_partial_messageable(channel_id, type=discord.ChannelType.private)
-        with contextlib.suppress(discord.NotFound):  # gone already
+        with _answered(), contextlib.suppress(discord.NotFound):  # (gone already)
             async with self._turn(None, RequestKind.POST, fence):
                 await dm.get_partial_message(message_id).delete()
 

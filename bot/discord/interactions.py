@@ -188,7 +188,10 @@ async def _in_time(interaction: discord.Interaction[Any], sending: Awaitable[Non
         if asyncio.iscoroutine(sending):
             sending.close()
         raise TimeoutError(f"the click is {age:.1f} s old")
-    await asyncio.wait_for(sending, timeout=left)
+    try:
+        await asyncio.wait_for(sending, timeout=left)
+    except TimeoutError:
+        raise TimeoutError(f"not taken within Discord's {ANSWER_WINDOW:.0f} s") from None
 
 
 def _only_yours(reply: Reply) -> Reply:

@@ -108,6 +108,15 @@ def test_how_long_the_bot_waits_for_its_servers_after_ready_is_a_setting_within_
         Settings.from_env({"GUILD_READY_SECONDS": "soon"})
 
 
+def test_how_long_the_gateway_may_say_nothing_is_a_setting_within_bounds() -> None:
+    assert Settings.from_env({}).heartbeat_timeout_seconds == 60.0  # discord.py's own
+    quick = Settings.from_env({"HEARTBEAT_TIMEOUT_SECONDS": "2.5"})
+    assert quick.heartbeat_timeout_seconds == 2.5
+    for bad in ("0.5", "601", "nan", "inf"):
+        with pytest.raises(SettingsError, match="HEARTBEAT_TIMEOUT_SECONDS must be from 1 to 600"):
+            Settings.from_env({"HEARTBEAT_TIMEOUT_SECONDS": bad})
+
+
 @pytest.mark.parametrize("value", ["inf", "-inf", "nan", "1e10", "1e-300", "0.01", "366", "-1"])
 def test_idle_expiry_is_a_finite_time_between_an_hour_and_a_year(value: str) -> None:
     with pytest.raises(SettingsError, match="IDLE_EXPIRY_DAYS") as refused:
@@ -222,6 +231,7 @@ def _comment(example: str, name: str) -> str:
         "MUGGINS_SECONDS",
         "COUNT_TIMEOUT_SECONDS",
         "GUILD_READY_SECONDS",
+        "HEARTBEAT_TIMEOUT_SECONDS",
         "WEB_PORT",
         "OPS_PORT",
         "LEFT_SERVER_DAYS",

@@ -6,6 +6,7 @@ import asyncio
 import sys
 from pathlib import Path
 
+import aiohttp
 import pytest
 
 from fakediscord import BotFailure
@@ -128,3 +129,74 @@ async def test_bot_process_that_exits_fails_the_test(table: TinyWorld, bots: Bot
     with pytest.raises(BotFailure, match="exited"):
         await table.fd.wait_for(lambda: False, timeout=5)
     await bot.stop()
+
+
+@pytest.mark.parametrize(
+    ("status", "kind", "says"),
+    [
+        (500, "application/json", '"500: Internal Server Error"'),
+        (502, "text/html", "<center>cloudflare</center>"),
+        (503, "text/plain", "upstream connect error or disconnect/reset before headers"),
+        (504, "text/html", "504 Gateway Time-out"),
+    ],
+)
+async def test_server_errors_come_as_the_internet_answers_them(
+    table: TinyWorld, http: aiohttp.ClientSession, status: int, kind: str, says: str
+) -> None:
+    """Issue 46: a 500 is Discord's own JSON; a 502 or 504 is Cloudflare's page (Discord out
+    of its reach); a 503 the text of the proxy in front of Discord's API."""
+    table.fd.fail(r"GET /users/@me", status=status)
+    async with http.get("users/@me") as response:
+        assert response.status == status
+        assert response.headers["Content-Type"] == kind
+        assert says in await response.text()
+
+
+async def test_a_cloudflare_429_is_raised_at_once_and_counts_for_nothing(
+    table: TinyWorld, tiny: InProcessBot, http: aiohttp.ClientSession
+) -> None:
+    """Issue 46: Cloudflare's 429 has neither `Via` nor rate-limit headers, and a text body:
+    discord.py takes it for a ban and raises instead of waiting and trying again."""
+    fd = table.fd
+    fd.fail(r"GET /users/@me", status=429)
+    async with http.get("users/@me") as response:
+        assert response.status == 429 and await response.text() == "error code: 1015"
+        assert "Via" not in response.headers
+        assert not any(h.lower().startswith("x-ratelimit") for h in response.headers)
+    fd.fail(r"POST /channels/\d+/messages", status=429)
+    r = await fd.slash(table.al, table.general, "/tiny long length:5")
+    await r.wait_settled()
+    assert r.content == "refused 429 0"
+    posts = [q.status for q in fd.requests if q.route.startswith("POST /channels")]
+    assert posts == [429], "not tried again"
+    assert fd.invalid_requests.total == 0 and not fd.counters.rate_limited
+
+
+@pytest.mark.parametrize(("status", "tries"), [(502, [502, 200]), (503, [503])])
+async def test_discord_py_tries_a_502_again_and_raises_a_503(
+    table: TinyWorld, tiny: InProcessBot, status: int, tries: list[int]
+) -> None:
+    """Issue 46: with the bot's token discord.py 2.7 tries a 500, 502, 504 (and 524) again, up
+    to five times a second and more apart, and raises any other 5xx at once."""
+    fd = table.fd
+    fd.fail(r"POST /channels/\d+/messages", status=status)
+    r = await fd.slash(table.al, table.general, "/tiny long length:5")
+    await r.wait_settled(timeout=10)
+    assert r.content == ("sent" if tries[-1] == 200 else f"refused {status} 0")
+    posts = [q.status for q in fd.requests if q.route.startswith("POST /channels")]
+    assert posts == tries
+
+
+async def test_an_answer_reaching_discord_after_three_seconds_is_unknown(
+    table: TinyWorld, tiny: InProcessBot
+) -> None:
+    """Issue 46: what counts is when the answer reaches Discord: one the bot made at once but
+    the network held back past the window is refused (404 / 10062) and the interaction failed
+    (here with a window of half a second)."""
+    fd = table.fd
+    fd.response_deadline = 0.5
+    tiny.allow_errors("10062|Unknown interaction")
+    fd.delay(r"/callback$", 1.0)
+    r = await fd.slash(table.al, table.general, "/tiny echo text:late", wait=False)
+    await fd.wait_for(lambda: any(q.code == 10062 for q in fd.requests), timeout=10)
+    assert r.late and r.response is None

@@ -12,7 +12,7 @@ import pytest
 from fakediscord import FakeDiscord, gateway
 from fakediscord.testing import BotLauncher, InProcessBot
 from tests.helpers.emulator_world import TinyWorld
-from tests.helpers.tinybot import make_bot
+from tests.helpers.tinybot import TinyBot, make_bot
 from tests.helpers.wire import receive
 
 
@@ -228,3 +228,63 @@ async def test_second_guild_added_while_running(table: TinyWorld, tiny: InProces
     await fd.wait_for(lambda: tiny.client.get_guild(other.id) is not None, timeout=15)
     r = await fd.slash(table.al, lobby, "/tiny echo text:global")  # only global commands here
     assert r.content == "global"
+
+
+async def test_a_zombied_connection_is_closed_by_the_client_and_resumed(
+    table: TinyWorld, bots: BotLauncher
+) -> None:
+    """Issue 46: a connection on which nothing comes back, not even a heartbeat's ACK, is a
+    zombie the client must close and resume (Discord, Gateway, "Sending Heartbeats").
+    discord.py closes a connection that said nothing for ``heartbeat_timeout`` seconds (60 by
+    default, a second and a half here, with heartbeats every quarter second); the event sent
+    meanwhile is replayed on RESUME."""
+    fd = table.fd
+    fd.gateway.heartbeat_interval_ms = 250
+
+    def quick_to_give_up() -> TinyBot:
+        bot = make_bot(table.guild.id)
+        bot._connection.heartbeat_timeout = 1.5
+        return bot
+
+    await bots.in_process(quick_to_give_up)
+    fd.zombie_gateway()
+    beats = fd.gateway.heartbeats
+    r = await fd.slash(table.al, table.general, "/tiny echo text:zombie", wait=False)
+    await fd.wait_for(lambda: fd.gateway.resume_count == 1, timeout=15)
+    assert fd.gateway.heartbeats > beats, "the client went on beating on the zombie"
+    await r.wait_for(lambda i: i.response is not None, timeout=5)
+    assert r.content == "zombie"
+    assert fd.gateway.identify_count == 1 and not fd.gateway.zombies
+
+
+async def test_events_while_the_gateway_is_out_of_reach_are_replayed_on_resume(
+    table: TinyWorld, tiny: InProcessBot
+) -> None:
+    """Issue 46: the connection drops and Discord stays out of reach a while (the client's
+    new connection gets no HELLO): a command typed meanwhile reaches the bot on RESUME."""
+    fd = table.fd
+    async with fd.gateway_down():
+        r = await fd.slash(table.al, table.general, "/tiny echo text:meanwhile", wait=False)
+        await fd.wait_for(lambda: not fd.gateway.connected, timeout=5)
+        assert r.response is None
+    await r.wait_for(lambda i: i.response is not None, timeout=5)
+    assert r.content == "meanwhile"
+    assert (fd.gateway.identify_count, fd.gateway.resume_count) == (1, 1)
+
+
+async def test_events_of_an_invalidated_session_are_lost(
+    table: TinyWorld, tiny: InProcessBot
+) -> None:
+    """Issue 46: once Discord invalidates a session (op 9, not resumable), what happens until
+    the client identifies again never reaches it (Discord, Gateway, "Resuming": an app that
+    cannot resume starts a new session)."""
+    fd = table.fd
+    fd.gateway.down()  # (the client's IDENTIFY waits until the lost command is made)
+    await fd.invalidate_session()
+    lost = await fd.slash(table.al, table.general, "/tiny echo text:lost", wait=False)
+    fd.gateway.back()
+    await fd.wait_for(lambda: fd.gateway.identify_count == 2, timeout=15)
+    await fd.wait_until_connected()
+    r = await fd.slash(table.al, table.general, "/tiny echo text:after")
+    assert r.content == "after"
+    assert lost.response is None and fd.gateway.resume_count == 0

@@ -15,7 +15,9 @@ Start with :mod:`bot.core.ledger.life`, which tells a message's life in one plac
 - ``keeper``: when: follows the feed, coalesces, paces, retries, takes over from another
   sender; beside it ``lanes`` (per channel and lane one task, and the timers), ``attempts``
   (one message sent the ways its route names, under the fence), ``hands`` (the players' hands
-  and their private copies, prompts first) and ``takeover`` (after another sender; lost posts);
+  and their private copies, prompts first), ``takeover`` (after another sender; lost posts)
+  and ``outage`` (Discord not taking requests for a while: said once, and what waited sent as
+  soon as it takes them again);
 - ``pacer``: Discord's rate limits as buckets, kept before a request rather than learnt from
   a 429;
 - ``tokens``: what is known of interactions' tokens: the players' DM links, follow-ups per

@@ -19,7 +19,9 @@ spent, and sends again every message it may have touched.
 
 Because the messages are a view of the stored owner and what was sent is stored too, nothing a
 player needs is lost to a crash: at start-up every open or recently ended owner is touched and
-whatever is missing or stale is sent. A send that failed is tried again after a pause.
+whatever is missing or stale is sent. A send that failed is tried again after a pause; one
+Discord did not take for now (a 5xx, Cloudflare's 429, the network) is said once for all
+owners, and goes again as soon as Discord takes a request (:mod:`~bot.core.ledger.outage`).
 
 The keeper decides what each pass sends; beside it, one job each: the queues and timers
 (:mod:`~bot.core.ledger.lanes`), one message's attempts under the fence
@@ -45,9 +47,10 @@ from bot.core.ledger.hands import Hands
 from bot.core.ledger.lanes import Lane, Lanes
 from bot.core.ledger.ledger import MessageLedger
 from bot.core.ledger.life import Owing
+from bot.core.ledger.outage import Outage, WatchedTransport
 from bot.core.ledger.pacer import Pacer, RequestKind
 from bot.core.ledger.takeover import Takeover
-from bot.core.ledger.transport import NotSender, Superseded, Transport
+from bot.core.ledger.transport import NotSender, Superseded, Transport, Unavailable
 
 __all__ = ["MessageKeeper"]
 
@@ -89,7 +92,9 @@ class MessageKeeper:
         self._pacer = pacer
         self._clock = clock
         self._lanes = Lanes(self._sync_safely)
-        crew = Crew(ledger, transport, pacer, self._lanes, clock)
+        #: Whether Discord takes requests: when it does again, what waits on a retry goes.
+        self._outage = Outage(self._lanes.retry_now)
+        crew = Crew(ledger, WatchedTransport(transport, self._outage), pacer, self._lanes, clock)
         self._attempts = Attempts(crew, lease or AlwaysSender())
         self._hands = Hands(crew, self._attempts)
         self._takeover = Takeover(crew, self._attempts)
@@ -206,6 +211,13 @@ class MessageKeeper:
         except Fault as fault:
             # The store fails (full, out of reach): noted once per game, tried again later.
             self._faults.note(fault.about(owner.id) if owner.kind is OwnerKind.GAME else fault)
+            self._lanes.retry(owner, channel_id, lane)
+        except Unavailable:
+            # Discord does not take requests for now (its servers, Cloudflare, the network):
+            # said once for all owners (Outage), tried again after a pause, and at once when
+            # Discord takes a request again. A post through a token it may have made all the
+            # same is looked for before it is made again.
+            self._takeover.doubt(owner)
             self._lanes.retry(owner, channel_id, lane)
         except Exception:
             failures, pause = self._lanes.retry(owner, channel_id, lane)

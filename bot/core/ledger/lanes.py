@@ -139,6 +139,19 @@ class Lanes:
         self.later(owner, channel_id, lane, pause)
         return failures, pause
 
+    def retry_now(self) -> None:
+        """Every owner waiting on a retry after a failure is looked at now (what failed is
+        likely to go now: Discord takes requests again); its pause goes on doubling should it
+        fail again."""
+        for key in list(self._failures):
+            found = self._timers.pop(key, None)
+            if found is None:
+                continue
+            timer, channel_id = found
+            timer.cancel()
+            owner, lane = key
+            self.touch(owner, channel_id, (lane,))
+
     def succeeded(self, owner: Owner, lane: Lane) -> None:
         """Bringing the owner up to date in ``lane`` went: its next failure waits the least."""
         self._failures.pop((owner, lane), None)

@@ -21,7 +21,7 @@ from bot.core.base.views import MessageRecord
 from bot.core.ledger.attempts import Attempts, Crew
 from bot.core.ledger.pacer import RequestKind
 from bot.core.ledger.touches import TOUCHED_KEPT
-from bot.core.ledger.transport import NotSender
+from bot.core.ledger.transport import NotSender, Unavailable
 
 __all__ = ["RECOVERED_KEPT", "Takeover"]
 
@@ -88,6 +88,13 @@ class Takeover:
         again (under a new epoch, which its old looks do not stand for anyway)."""
         self._recovered_owners.clear()
 
+    def doubt(self, owner: Owner) -> None:
+        """A request for the owner went unanswered (Discord did not take it for now): a post
+        through a token may have been made all the same, so its lost posts are looked for
+        again before anything more of it is sent (one read of the store when none is
+        pending)."""
+        self._recovered_owners.pop(owner, None)
+
     async def recovered(self, owner: Owner) -> None:
         """Look for the owner's lost posts once in each stretch of this process's sending (a
         lease epoch), before anything of it is sent: a change heard before the start-up's
@@ -148,8 +155,8 @@ class Takeover:
                     for message_id in extra:
                         await self._crew.transport.delete(post.channel_id, message_id, fence)
                 await self._crew.ledger.writes.looked_for(owner, post.key)
-            except (NotSender, Fault):
-                raise
+            except (NotSender, Fault, Unavailable):
+                raise  # (looked for again by the next pass)
             except Exception as error:
                 # Left for the next start; the owner is brought up to date all the same.
                 log.warning("could not look for %s of %s: %s", post.key, owner, error)

@@ -37,6 +37,7 @@ __all__ = [
     "TokenLapsed",
     "TokenUnreachable",
     "Transport",
+    "Unavailable",
     "Unsent",
     "Unwritten",
 ]
@@ -110,12 +111,21 @@ class Rejected(Unsent):
     """Discord refused the request itself (400): sending it again would change nothing."""
 
 
+class Unavailable(Exception):
+    """Discord did not take the request, for now: a server error (a 5xx that discord.py gave
+    up trying again, or did not try again: a 503), Cloudflare refusing the bot (a 429 without
+    Discord's rate-limit headers), or Discord out of reach (the network). Whether Discord made
+    anything of it is not known (a post through a token, which takes no nonce, is looked for
+    before it is made again); the message is sent again once Discord takes requests."""
+
+
 class Transport(Protocol):
     """Carries the ledger's requests to Discord (``bot.discord.courier.Courier``)."""
 
     async def carry(self, attempt: Attempt, view: MessageView, fence: Fence) -> Carried:
         """Make ``attempt`` with ``view``; raise one of this module's :class:`Unsent` when it
-        did not go (any other exception: a failure to try again later)."""
+        did not go, :class:`Unavailable` when Discord did not take it for now (any other
+        exception: a failure to try again later)."""
         ...
 
     async def delete_followup(self, token: str, message_id: int, fence: Fence) -> None:
