@@ -23,7 +23,9 @@ from what it logs ("is now the sender", "no longer the sender"). It prints:
   the bot has caught up);
 - takeover times: from each freeze to the other process saying it sends, and to it having
   brought the games up to date;
-- 429s the bot received, and whether every game recorded is whole.
+- 429s the bot received, and whether every game recorded is whole;
+- the errors the processes logged, and the tracebacks they printed (each with the line that
+  carried it and the exception it ends with).
 
     .venv/bin/python -m benchmarks.freezes [--freezes 80] [--freeze 2.5] [--gap 2.0]
 """
@@ -350,6 +352,22 @@ def _game_of(message: Message) -> str | None:
     return None
 
 
+def _tracebacks(stamped: dict[str, Stamped]) -> list[str]:
+    """Every traceback a process printed: the line that carried it, and its exception."""
+    found = []
+    for name, s in stamped.items():
+        lines = [line for _, line in s.lines]
+        for index, line in enumerate(lines):
+            if not line.startswith("Traceback (most recent call last)"):
+                continue
+            said = lines[index - 1] if index else ""
+            ending = next(
+                (x for x in lines[index + 1 :] if x and not x.startswith((" ", "\t"))), "?"
+            )
+            found.append(f"{name}: {said[:120]} -> {ending[:120]}")
+    return found
+
+
 def _doubled_and_orphans(fd: FreezeDiscord) -> tuple[list[str], list[str]]:
     doubled, orphans = [], []
     for channel in fd.world.channels.values():
@@ -444,6 +462,7 @@ async def measure(count: int, length: float, gap: float, games: int, seed: int) 
         regressed = _regressed(every_message)
         doubled, orphans = _doubled_and_orphans(fd)
         errors = [line for s in stamped.values() for _, line in s.lines if " ERROR " in line]
+        tracebacks = _tracebacks(stamped)
         for bot in bots.values():
             await bot.stop()
         for s in stamped.values():
@@ -477,8 +496,11 @@ async def measure(count: int, length: float, gap: float, games: int, seed: int) 
     print(f"errors logged: {len(errors)}")
     for line in errors[:5]:
         print(f"  {line[:200]}")
-    bad = len(late) + len(regressed) + len(doubled) + len(orphans)
-    print(f"no late send, regression, double or orphan: {'yes' if not bad else 'NO'}")
+    print(f"tracebacks printed: {len(tracebacks)}")
+    for line in tracebacks[:10]:
+        print(f"  {line}")
+    bad = len(late) + len(regressed) + len(doubled) + len(orphans) + len(tracebacks)
+    print(f"no late send, regression, double, orphan or traceback: {'yes' if not bad else 'NO'}")
     return 0 if not bad else 1
 
 
