@@ -160,6 +160,8 @@ def unavailable(error: BaseException) -> Unavailable | None:
         reason = getattr(error.response, "reason", None) or ""
         by = " from Cloudflare" if error.status == 429 else ""
         return Unavailable(" ".join(f"{error.status} {reason}{by}".split()))
+    if isinstance(error.__cause__, Unsent):
+        return None  # (a fence that refused, wrapped by aiohttp: never written)
     if isinstance(error, aiohttp.ClientError | TimeoutError):
         return Unavailable(f"Discord out of reach: {type(error).__name__}")
     return None
