@@ -416,6 +416,9 @@ def routes(fd: FakeDiscord) -> list[web.RouteDef]:
 
 #: Where the middleware keeps a request's body once read (JSON, or `payload_json` and files).
 BODY = web.RequestKey("fakediscord.body", tuple)
+#: Whether a request held back on the network (`fd.delay`) carried a body: read before it
+#: waits, so that it arrives whole even if its client gave up on it meanwhile.
+CARRIED = web.RequestKey("fakediscord.carried", bool)
 
 # Routes outside the global limit that need no bot token: an interaction's callback and its
 # webhook (`/webhooks/{application}/{token}/...`).
@@ -434,7 +437,7 @@ def middleware(fd: FakeDiscord) -> Callable[..., Any]:
     async def judged(request: web.Request, path: str) -> None:
         # Discord's OpenAPI description judges the request before any handler sees it; the
         # body is read once here and kept for the handler.
-        carried = request.can_read_body  # (False once read)
+        carried = request.get(CARRIED, request.can_read_body)  # (False once read)
         body, files = await read_body(request, limit_size=fd.limits.uploads)
         request[BODY] = (body, files)
         sent = body if carried else openapi.NO_BODY
@@ -454,7 +457,9 @@ def middleware(fd: FakeDiscord) -> Callable[..., Any]:
         if late:
             # On its way over a slow network: the client wrote it all, and it arrives (and is
             # answered) even if the client gave up on it meanwhile.
-            await request.read()
+            if not request.content_type.startswith("multipart/"):
+                request[CARRIED] = request.can_read_body
+                await request.read()  # (kept by aiohttp for the handler)
             await asyncio.sleep(late)
         resource = request.match_info.route.resource
         template = route if resource is None else route_template(request.method, resource.canonical)

@@ -71,7 +71,7 @@ async def read_body(request: web.Request, *, limit_size: bool) -> tuple[Any, lis
             index = int(numbered.group(1)) if numbered else len(uploads)
             uploads.append(Upload(index, part.filename or "file", data))
         return body, uploads
-    if request.can_read_body:
+    if request.can_read_body or request.body_exists:  # (read already: kept by aiohttp)
         text = await request.text()
         return (_json(text) if text else {}), []
     return {}, []
