@@ -183,3 +183,18 @@ async def test_what_discord_refuses_for_now_is_sent_once_it_takes_requests_again
     else:
         assert click.late and click.response is None
     await _goes_on(driver, snap)
+
+
+async def test_a_command_sync_discord_refused_is_made_again_once_it_answers(
+    world: World, bots: BotLauncher
+) -> None:
+    """Discord answers the start's command sync with a 503 (which discord.py raises at once):
+    the bot says so in one line and starts all the same (the commands synced before stay),
+    and syncs them a few seconds later."""
+    fd = world.fd
+    fd.fail(r"^PUT /applications/\d+/guilds/\d+/commands$", status=503)
+    bot = await bots.process(database=world.database, dev_guild=world.guild.id)
+    said = _lines(bot, 0, "could not sync the commands")
+    assert len(said) == 1 and " WARNING " in said[0] and "503 Service Unavailable" in said[0]
+    driver = await _to_the_play(world, 50)
+    await _goes_on(driver, driver.snapshot(), steps=2)
