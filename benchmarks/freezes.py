@@ -58,6 +58,7 @@ from benchmarks.bot_load import (
     LoadDiscord,
     LoadGame,
     _game,
+    _player,
 )
 from fakediscord import Limits, Message
 from fakediscord.interactions import Interaction
@@ -227,6 +228,8 @@ class Run:
     games: int = 0
     #: Freezes made the moment the sender had posted a follow-up (``--targeted``).
     targeted: int = 0
+    #: Clicks never answered (their process frozen past Discord's window), made again.
+    clicked_again: int = 0
 
 
 def _sender(stamped: dict[str, Stamped]) -> str | None:
@@ -456,10 +459,27 @@ async def _channel_games(
         game = LoadGame(table.channel, table.players, seen=len(table.channel.messages))
         fd.follow(game)
         await _game(fd, game, 61, figures, rng)
+        dealt = len(game.players) + 1  # (the lobby's joins and its start)
+        while game.error and game.error.startswith("TimeoutError") and game.actions >= dealt:
+            # A click never answered: its process was frozen past Discord's window, and
+            # Discord told the player it failed. They click again, as a person does.
+            run.clicked_again += 1
+            game.error, game.over = None, False
+            await _play_on(fd, game, figures, rng)
         if game.error:
             print(f"game in {table.channel.name} failed: {game.error}", flush=True)
             return
         run.games += 1
+
+
+async def _play_on(fd: FreezeDiscord, game: LoadGame, figures: Figures, rng: random.Random) -> None:
+    """The players of a dealt game go on from the controls they have (a click that failed is
+    made again: each player's hand message is new to them)."""
+    try:
+        await asyncio.gather(*(_player(fd, game, user, figures, rng) for user in game.players))
+    except Exception as error:  # (reported as _game reports it)
+        game.error = f"{type(error).__name__}: {error}"
+        game.over = True
 
 
 async def measure(
@@ -531,6 +551,7 @@ async def measure(
     if targeted:
         print(f"frozen right after posting a follow-up, before its answer: {run.targeted}")
     print(f"moves answered: {len(figures.latencies)}")
+    print(f"clicks never answered (frozen past Discord's window), made again: {run.clicked_again}")
     print(f"late sends (after the lease passed on): {len(late)}")
     for arrived, name, route in late[:10]:
         print(f"  {name}: {route}")
