@@ -187,10 +187,12 @@ class FreezeDiscord(LoadDiscord):
         kind = interaction.response.type if interaction.response is not None else None
         return f"its interaction answered by type {kind}, {age:.1f} s old"
 
-    def _owner_of(self, port: int | None) -> str:
+    def _owner_of(self, port: int | None, *, fresh: bool = False) -> str:
+        """The process whose connection comes from ``port``; ``fresh``: looked up now, not
+        from what was seen before (a port one process closed may be the other's next)."""
         if port is None:
             return "?"
-        if port not in self.port_of:
+        if fresh or port not in self.port_of:
             ports = _ports()
             for pid, name in self.pids.items():
                 for inode in _sockets(pid):
@@ -201,7 +203,9 @@ class FreezeDiscord(LoadDiscord):
     def _answered(self, route: str, template: str, response: Any, **kwargs: Any) -> Any:
         answered = super()._answered(route, template, response, **kwargs)
         record = self.requests[-1]
-        sender = self._owner_of(record.peer)
+        # (A send is put down to the process that holds its connection now: while the request
+        # is handled, its socket is open.)
+        sender = self._owner_of(record.peer, fresh=SENDS.search(route) is not None)
         callback = CALLBACK.search(route)
         if callback is not None:
             self._called_back.setdefault(callback[1], sender)
