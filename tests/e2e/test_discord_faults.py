@@ -23,7 +23,6 @@ import pytest
 from fakediscord.interactions import Interaction
 from fakediscord.testing import BotLauncher, BotProcess
 from tests.e2e.test_chaos import _one_of_each
-from tests.helpers.bot_db import Snapshot
 from tests.helpers.table_driver import TableDriver, World, until
 
 #: What the bot logs as it brings every game up to date, and once that is done.
@@ -41,7 +40,7 @@ async def _to_the_play(world: World, seed: int) -> TableDriver:
     return driver
 
 
-async def _goes_on(driver: TableDriver, before: Snapshot, steps: int = 4) -> None:
+async def _goes_on(driver: TableDriver, steps: int = 4) -> None:
     """Every player sees the stored game, and the game goes on; no message of it doubled."""
     await driver.expect_current()
     await driver.play_out(stop_after=driver.steps + steps)
@@ -65,7 +64,7 @@ async def test_a_click_made_while_the_connection_was_down_is_replayed_on_resume(
     await until(fd, lambda: click.response)
     assert click.response is not None and click.response.type == 7, "answered in time"
     assert (fd.gateway.identify_count, fd.gateway.resume_count) == (1, 1)
-    await _goes_on(driver, snap)
+    await _goes_on(driver)
 
 
 async def test_a_zombied_connection_is_closed_and_resumed(world: World, bots: BotLauncher) -> None:
@@ -91,7 +90,7 @@ async def test_a_zombied_connection_is_closed_and_resumed(world: World, bots: Bo
     assert fd.gateway.identify_count == 1
     warned = [line for line in bot.output[mark:] if " WARNING " in line]
     assert len(warned) <= 1 and all("stopped responding" in line for line in warned), warned
-    await _goes_on(driver, snap)
+    await _goes_on(driver)
 
 
 def _dealt_with(click: Interaction, bot: BotProcess, mark: int) -> bool:
@@ -128,7 +127,7 @@ async def test_a_session_discord_ended_is_lost_and_the_games_are_brought_up_to_d
     assert _lines(bot, mark, "began a new session") and _lines(bot, mark, RECONCILING)
     assert driver.sync().version == snap.version, "the lost click was not played"
     fd.at_the_end(lambda: _never_answered(lost))
-    await _goes_on(driver, snap)
+    await _goes_on(driver)
 
 
 def _never_answered(click: Interaction) -> None:
@@ -182,7 +181,7 @@ async def test_what_discord_refuses_for_now_is_sent_once_it_takes_requests_again
         assert len(_lines(bot, mark, REFUSED)) == (1 if status == 503 else 0)
     else:
         assert click.late and click.response is None
-    await _goes_on(driver, snap)
+    await _goes_on(driver)
 
 
 async def test_a_command_sync_discord_refused_is_made_again_once_it_answers(
@@ -197,4 +196,4 @@ async def test_a_command_sync_discord_refused_is_made_again_once_it_answers(
     said = _lines(bot, 0, "could not sync the commands")
     assert len(said) == 1 and " WARNING " in said[0] and "503 Service Unavailable" in said[0]
     driver = await _to_the_play(world, 50)
-    await _goes_on(driver, driver.snapshot(), steps=2)
+    await _goes_on(driver, steps=2)
