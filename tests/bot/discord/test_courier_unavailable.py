@@ -18,7 +18,7 @@ from fakediscord.faults import CLOUDFLARE_PAGE
 
 def _refused(status: int, reason: str, body: str | dict[str, object]) -> discord.HTTPException:
     response = SimpleNamespace(status=status, reason=reason)
-    return discord.HTTPException(response, body)  # type: ignore[arg-type]
+    return discord.HTTPException(response, body)
 
 
 @pytest.mark.parametrize(
