@@ -21,6 +21,8 @@ DEFAULT_TURN_REMINDER_SECONDS = 60.0
 DEFAULT_MEMBER_CHECK_SECONDS = 600.0
 DEFAULT_MUGGINS_SECONDS = 30.0
 DEFAULT_COUNT_TIMEOUT_SECONDS = 180.0
+#: How long a ranked turn lasts (the turn clock: a move not made in time loses the game).
+DEFAULT_RANKED_TURN_SECONDS = 60.0
 #: How long after the gateway's READY the bot waits for the next server (GUILD_CREATE) before
 #: it counts every server as come and brings the games up to date: discord.py's default, and
 #: the longest the setting may say.
@@ -287,6 +289,7 @@ class Settings:
     turn_reminder_seconds: float = DEFAULT_TURN_REMINDER_SECONDS
     muggins_seconds: float = DEFAULT_MUGGINS_SECONDS
     count_timeout_seconds: float = DEFAULT_COUNT_TIMEOUT_SECONDS
+    ranked_turn_seconds: float = DEFAULT_RANKED_TURN_SECONDS
     retention_days: float = DEFAULT_RETENTION_DAYS
     member_check_seconds: float = DEFAULT_MEMBER_CHECK_SECONDS
     #: discord.py's ``guild_ready_timeout``: how long after READY the bot waits for one more
@@ -366,6 +369,12 @@ class Settings:
     def turn_reminder(self) -> timedelta:
         """How long the table waits on a player before reminding them it is their turn."""
         return timedelta(seconds=self.turn_reminder_seconds)
+
+    @property
+    def ranked_turn(self) -> timedelta:
+        """How long a player of a ranked match has for each move before their clock runs out
+        (which loses the game)."""
+        return timedelta(seconds=self.ranked_turn_seconds)
 
     @property
     def member_check(self) -> timedelta:
@@ -457,6 +466,7 @@ class Settings:
             count_timeout_seconds=_seconds(
                 env, "COUNT_TIMEOUT_SECONDS", DEFAULT_COUNT_TIMEOUT_SECONDS
             ),
+            ranked_turn_seconds=_seconds(env, "RANKED_TURN_SECONDS", DEFAULT_RANKED_TURN_SECONDS),
             guild_ready_seconds=_seconds_within(
                 env,
                 "GUILD_READY_SECONDS",

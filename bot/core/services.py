@@ -20,6 +20,7 @@
 | ``daily`` | the discard of the day: each server's hand, everyone's one answer |
 | ``privacy`` | ``/cribbage privacy``: what is kept about a person, its file, its deletion |
 | ``servers`` | the servers the bot left: their data deleted after the grace period |
+| ``ranked`` | ranked play across servers: the queue, the matches' referee, the ladder |
 
 The Discord layer calls the parts, sends each :class:`~bot.core.base.replies.Answer`, and hands it
 back with :meth:`Services.answered`; the keeper follows the feed and asks the ledger alone.
@@ -33,6 +34,7 @@ from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from typing import Protocol
 
+from bot.core.base.apart import is_apart
 from bot.core.base.feed import ChangeFeed
 from bot.core.base.meters import NO_METERS, Meters
 from bot.core.base.owners import Owner, OwnerKind
@@ -56,6 +58,9 @@ from bot.core.ledger import MessageLedger
 from bot.core.privacy.players import PlayerData
 from bot.core.privacy.records import PrivacyRecords
 from bot.core.privacy.servers import ServerData
+from bot.core.ranked.storage import RankedStore
+from bot.core.ranked.turns import TURN_SECONDS
+from bot.core.ranked.wing import RankedPlay, ranked_play
 from bot.core.review.automatic import AutoReviews
 from bot.core.review.review import Reviews
 from bot.core.review.verify import ShuffleChecks
@@ -69,8 +74,11 @@ from bot.core.worker.thinking import WorkerThinking
 __all__ = ["Services", "ServicesStore"]
 
 
-class ServicesStore(CoreStore, TournamentStore, SeasonStore, PrivacyRecords, Protocol):
-    """A store as the core and its tournaments use it (``bot.store.Store`` is one)."""
+class ServicesStore(
+    CoreStore, TournamentStore, SeasonStore, PrivacyRecords, RankedStore, Protocol
+):
+    """A store as the core, its tournaments and ranked play use it (``bot.store.Store`` is
+    one)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -97,6 +105,7 @@ class Services:
     hands: HandCounter
     privacy: PlayerData
     servers: ServerData
+    ranked: RankedPlay
 
     @classmethod
     def build(
@@ -120,6 +129,7 @@ class Services:
         left_server_grace: timedelta = timedelta(days=30),
         policy_url: str | None = None,
         contact: str | None = None,
+        ranked_turn: timedelta = timedelta(seconds=TURN_SECONDS),
     ) -> Services:
         """The core on ``store``. Without ``rng_factory``, ``clock`` and ``computer_rng`` it
         has real randomness (``random.SystemRandom``, each deal sealed by a seed drawn from it:
@@ -131,7 +141,8 @@ class Services:
         the table*); ``meters``: what the core counts for the operator's metrics;
         ``left_server_grace``: how long a server's data outlives the bot's leaving it;
         ``policy_url`` and ``contact``: the privacy policy's address and how to reach whoever
-        runs the bot, which ``/cribbage privacy`` names."""
+        runs the bot, which ``/cribbage privacy`` names; ``ranked_turn``: how long a ranked turn
+        lasts."""
         system = random.SystemRandom()
         now = clock or (lambda: datetime.now(UTC))
         feed = ChangeFeed()
@@ -165,6 +176,20 @@ class Services:
         lobbies = Lobbies(games, computers, launch=activity)
 
         reviews = Reviews(games, store, now, thinking, membership)
+        ranked = ranked_play(
+            store,
+            feed,
+            games,
+            lobbies,
+            moves,
+            ledger,
+            coach,
+            clock=stamp,
+            turn_seconds=ranked_turn.total_seconds(),
+            page_link=page_link,
+            launch=activity,
+            retention=None if retention is None else retention.total_seconds(),
+        )
 
         def forget(owner: Owner) -> None:
             ledger.forget(owner)
@@ -217,6 +242,7 @@ class Services:
             hands=HandCounter(games.faults),
             privacy=privacy,
             servers=ServerData(store, grace=left_server_grace, clock=now, forget=forget),
+            ranked=ranked,
         )
 
     async def answered(self, answer: Answer, *, landed: bool, shown: Clicked | None) -> None:
@@ -226,7 +252,8 @@ class Services:
         refusal of a stale control, ``shown`` is the message clicked, looked at again."""
         sequel = answer.sequel
         if not answer.ok and answer.stale is not None and shown is not None:
-            await self.ledger.answers.doubt(answer.stale, shown.message_id)
+            for owner in await self._kept_by(answer.stale):
+                await self.ledger.answers.doubt(owner, shown.message_id)
         if sequel is None or not answer.ok:
             return
         view = answer.update if answer.update is not None else answer.reply.view
@@ -236,6 +263,14 @@ class Services:
         finally:
             if sequel.computer_owes:
                 await self.moves.computer_turn(sequel.owner.id)
+
+    async def _kept_by(self, owner: Owner) -> list[Owner]:
+        """Who keeps the messages of ``owner``: itself, or for a game played apart its
+        places (the message clicked is one of theirs)."""
+        record = None if owner.kind is not OwnerKind.GAME else await self.games.record(owner.id)
+        if record is None or not is_apart(record.channel_id):
+            return [owner]
+        return [self.games.owner_at(record, seat.seat) for seat in record.seats]
 
     async def opened(self, answer: Answer, *, shown: Clicked, clicked: Clicked | None) -> None:
         """``answer`` (a private table's *Your hand*: the hand, privately) was sent as a

@@ -255,6 +255,7 @@ class CribbageBot(commands.AutoShardedBot):
                 left_server_grace=settings.left_server_grace,
                 policy_url=f"{settings.public_url}/privacy" if settings.public_url else None,
                 contact=settings.privacy_contact,
+                ranked_turn=settings.ranked_turn,
             )
         # This process among the bot's processes (which one sends), and its readiness.
         self.cluster = Cluster(
@@ -353,16 +354,20 @@ class CribbageBot(commands.AutoShardedBot):
         self.services.clock.start()
         # Finished games' reviews, made in the review worker (one at a time, at low priority).
         self.services.auto_reviews.start()
-        # The tournaments are directed by the process that sends, from the store.
-        self._directing = asyncio.get_running_loop().create_task(
+        # The tournaments are directed, and the ranked matches refereed, by the process that
+        # sends, from the store.
+        loop = asyncio.get_running_loop()
+        self._directing = loop.create_task(
             self.services.director.start(DiscordThreads(self, self.pacer))
         )
+        self._refereeing = loop.create_task(self.services.ranked.start())
 
     def _stop_sending(self) -> None:
         """Another process sends now: stop following the feed."""
         self.keeper.unfollow()
         self.services.clock.stop()
         self.services.director.stop()
+        self.services.ranked.stop()
         self.services.auto_reviews.stop()
 
     async def _became_sender(self) -> None:
@@ -618,6 +623,7 @@ class CribbageBot(commands.AutoShardedBot):
             await self.io.shut_down(SHUTDOWN_SECONDS / 2)
             self.services.clock.stop()
             self.services.director.stop()
+            self.services.ranked.stop()
             self.services.auto_reviews.stop()
             unsent = await self.keeper.flush(SHUTDOWN_SECONDS / 2, last=True)
             if unsent:

@@ -13,6 +13,7 @@ from typing import Any
 import discord
 from discord import app_commands
 
+from bot.core.base.apart import is_apart
 from bot.core.base.replies import Answer, Choice, User
 from bot.core.base.rules_help import HELP
 from bot.core.base.views import Table
@@ -31,6 +32,7 @@ from bot.discord.places import (
     bot_is_member,
     cannot_post,
 )
+from bot.discord.ranked_commands import RankedCommands
 from bot.discord.tournament_commands import TournamentCommands
 from engine.counting import Counting
 from engine.outcome import Scoring
@@ -136,6 +138,17 @@ def _game_channel(interaction: discord.Interaction[Any]) -> int | None:
     return interaction.channel_id
 
 
+async def _player_channel(interaction: discord.Interaction[Any]) -> int | None:
+    """The channel a player's command about their game works in: their ranked game's, when
+    they play one from here (their place), else :func:`_game_channel`'s."""
+    if interaction.channel_id is not None:
+        ranked = _core(interaction).ranked.calls
+        here = await ranked.game_here(interaction.channel_id, interaction.user.id)
+        if here is not None:
+            return here
+    return _game_channel(interaction)
+
+
 Completer = Callable[[int, int, str], Awaitable[list[Choice]]]
 
 
@@ -143,8 +156,9 @@ async def _completions(
     interaction: discord.Interaction[Any], complete: Completer, current: str
 ) -> list[app_commands.Choice[str]]:
     """Autocomplete for a card option: what ``complete`` offers this user in this channel (in
-    the bot's own DMs, nothing: no game lives there)."""
-    channel_id = _game_channel(interaction)
+    the bot's own DMs, nothing: no game lives there; at a ranked place, in their ranked
+    game)."""
+    channel_id = await _player_channel(interaction)
     if channel_id is None:
         return []
     choices = await complete(channel_id, interaction.user.id, current)
@@ -156,12 +170,14 @@ async def _in_channel(
     make: Callable[[int], Call],
     *,
     ephemeral: bool = True,
+    player: bool = False,
 ) -> None:
     """Run a game command for this channel (or thread), refusing it in the bot's own DMs;
     ``ephemeral`` is how its answer will be seen. Where the bot is not a member (a DM between
     people, a group DM, a server that did not invite it) the game is a private table
-    (:mod:`bot.core.games.messages.private_table`)."""
-    channel_id = _game_channel(interaction)
+    (:mod:`bot.core.games.messages.private_table`). ``player``: a player's command about
+    their game, which at their ranked place is about their ranked game."""
+    channel_id = await _player_channel(interaction) if player else _game_channel(interaction)
     if channel_id is None:
         await send_error(interaction, NEEDS_A_CHANNEL)
         return
@@ -169,12 +185,15 @@ async def _in_channel(
     await io_of(interaction).command(interaction, call, ephemeral=ephemeral)
 
 
-async def _by_player(interaction: discord.Interaction[Any], act: Act) -> None:
+async def _by_player(
+    interaction: discord.Interaction[Any], act: Act, *, playing: bool = False
+) -> None:
     """A game command of the user who used it, in this channel (or thread), refused in DMs:
-    ``act(core, channel, user)``."""
+    ``act(core, channel, user)``; ``playing``: a move or look of a player at their game (at
+    their ranked place, their ranked game)."""
     user = user_of(interaction)
     core = _core(interaction)
-    await _in_channel(interaction, lambda ch: lambda: act(core, ch, user))
+    await _in_channel(interaction, lambda ch: lambda: act(core, ch, user), player=playing)
 
 
 class CribbageCommands(app_commands.Group):
@@ -188,6 +207,7 @@ class CribbageCommands(app_commands.Group):
             allowed_contexts=PLACES,
         )
         self.add_command(TournamentCommands())
+        self.add_command(RankedCommands())
 
     # -- lobby --------------------------------------------------------------------------------
 
@@ -299,12 +319,14 @@ class CribbageCommands(app_commands.Group):
     async def hand(self, interaction: discord.Interaction[Any]) -> None:
         """Your hand, ephemerally (the fallback when DMs are closed; at a private table, kept
         up to date as the table's Your hand is)."""
-        if interaction.channel_id is not None and not bot_is_member(interaction):
-            table, channel = _core(interaction).table, interaction.channel_id
-            user = user_of(interaction)
+        here = await _player_channel(interaction)
+        if here is not None and (is_apart(here) or not bot_is_member(interaction)):
+            # (A private table's, or a ranked game's, where hands are the players' own
+            # messages there.)
+            table, user = _core(interaction).table, user_of(interaction)
 
             async def call() -> Answer:
-                return await table.own_hand_here(channel, user)
+                return await table.own_hand_here(here, user)
 
             await io_of(interaction).own_hand(interaction, call)
             return
@@ -314,7 +336,9 @@ class CribbageCommands(app_commands.Group):
     @app_commands.describe(cards="The card(s) to throw, e.g. 5H JD (2 cards with 2 players)")
     async def discard(self, interaction: discord.Interaction[Any], cards: str) -> None:
         """Discard to the crib."""
-        await _by_player(interaction, lambda core, ch, user: core.moves.discard(ch, user, cards))
+        await _by_player(
+            interaction, lambda core, ch, user: core.moves.discard(ch, user, cards), playing=True
+        )
 
     @discard.autocomplete("cards")
     async def _discard_cards(
@@ -328,7 +352,9 @@ class CribbageCommands(app_commands.Group):
     @app_commands.describe(card="The card to play, e.g. 5H; only cards you may play are offered")
     async def play(self, interaction: discord.Interaction[Any], card: str) -> None:
         """Play one card."""
-        await _by_player(interaction, lambda core, ch, user: core.moves.play(ch, user, card))
+        await _by_player(
+            interaction, lambda core, ch, user: core.moves.play(ch, user, card), playing=True
+        )
 
     @play.autocomplete("card")
     async def _play_card(
@@ -348,7 +374,9 @@ class CribbageCommands(app_commands.Group):
         points: app_commands.Range[int, 0, HIGHEST_CLAIM],
     ) -> None:
         """Claim the count of the hand you must count now."""
-        await _by_player(interaction, lambda core, ch, user: core.moves.count(ch, user, points))
+        await _by_player(
+            interaction, lambda core, ch, user: core.moves.count(ch, user, points), playing=True
+        )
 
     @app_commands.command(
         name="status", description="Show the table: scores, dealer, whose turn, the count"
@@ -359,13 +387,18 @@ class CribbageCommands(app_commands.Group):
         table = _core(interaction).table
         public = bool(show)
         await _in_channel(
-            interaction, lambda ch: lambda: table.status(ch, public=public), ephemeral=not public
+            interaction,
+            lambda ch: lambda: table.status(ch, public=public),
+            ephemeral=not public,
+            player=True,
         )
 
     @app_commands.command(name="resign", description="Concede this channel's game (a loss)")
     async def resign(self, interaction: discord.Interaction[Any]) -> None:
         """Concede."""
-        await _by_player(interaction, lambda core, ch, user: core.moves.ask_resign(ch, user))
+        await _by_player(
+            interaction, lambda core, ch, user: core.moves.ask_resign(ch, user), playing=True
+        )
 
     # -- records, settings and help -------------------------------------------------------------
 
@@ -525,7 +558,7 @@ class CribbageCommands(app_commands.Group):
     ) -> None:
         """A review of a game, paged: the summary, then each deal (at a private table, a DM
         or group DM, as in a server: its answer and pages go through the interactions)."""
-        channel_id = _game_channel(interaction)
+        channel_id = await _player_channel(interaction)
         if channel_id is None:
             await send_error(interaction, NEEDS_A_CHANNEL)
             return
@@ -550,7 +583,7 @@ class CribbageCommands(app_commands.Group):
     ) -> None:
         """Each shown deal's seed checked against its seal and the deck it was dealt from
         (at a private table too)."""
-        channel_id = _game_channel(interaction)
+        channel_id = await _player_channel(interaction)
         if channel_id is None:
             await send_error(interaction, NEEDS_A_CHANNEL)
             return

@@ -24,7 +24,11 @@ Custom ids (at most 100 characters, Discord's limit):
 - ``crib:review:<game>``: the *Review* button on a game's result (each person who clicks gets
   their own review, privately);
 - ``crib:review:<game>:<seat>:<page>``: a review page's Previous and Next;
-- ``crib:daily:<YYYYMMDD>``: the discard of the day's menu (the server is the click's own).
+- ``crib:daily:<YYYYMMDD>``: the discard of the day's menu (the server is the click's own);
+- ``crib:ranked:<entry>:<stop|expert>``: a ranked card's *Stop searching* and *Play the expert
+  instead* (the entry's player alone may use them);
+- ``crib:<game>:<resign|cancel>:<yes|no>``, ``crib:tournament:<id>:<withdraw|cancel>:<yes|no>``
+  and ``crib:ranked:<match>:leave:<yes|no>``: Yes and No under a question.
 
 The stamp is :attr:`bot.core.base.views.HandControls.stamp`, handed back with the click so that a
 control from an earlier moment of the game gets a clear answer instead of acting.
@@ -50,6 +54,8 @@ from bot.core.base.views import (
     MessageView,
     PageControls,
     PrivacyControls,
+    RankedAction,
+    RankedControls,
     ReviewPages,
     Table,
 )
@@ -337,6 +343,7 @@ _CONFIRM_LABELS = {
     "withdraw": ("Yes, withdraw", "No, stay in"),
     "cancel_tournament": ("Yes, cancel the tournament", "No, let it go on"),
     "forget": ("Yes, delete my data", "No, keep it"),
+    "leave_match": ("Yes, leave the match", "No, play on"),
 }
 #: How a question's action is written in its custom id (a tournament's, as its Join button's).
 _CONFIRM_IDS = {
@@ -345,6 +352,7 @@ _CONFIRM_IDS = {
     "withdraw": ("tournament:", "withdraw"),
     "cancel_tournament": ("tournament:", "cancel"),
     "forget": ("privacy:", "forget"),
+    "leave_match": ("ranked:", "leave"),
 }
 
 
@@ -353,7 +361,8 @@ class ConfirmButton(
     template=(
         r"crib:(?:(?P<game>\d+):(?P<on_game>resign|cancel)"
         r"|tournament:(?P<tournament>\d+):(?P<on_tournament>withdraw|cancel)"
-        r"|privacy:(?P<person>\d{1,19}):forget):(?P<choice>yes|no)"
+        r"|privacy:(?P<person>\d{1,19}):forget"
+        r"|ranked:(?P<match>\d{1,19}):leave):(?P<choice>yes|no)"
     ),
 ):
     """Yes or No under a question asked before something that cannot be taken back (an
@@ -379,6 +388,8 @@ class ConfirmButton(
         if match["tournament"] is not None:
             subject = int(match["tournament"])
             action = "withdraw" if match["on_tournament"] == "withdraw" else "cancel_tournament"
+        elif match["match"] is not None:
+            subject, action = int(match["match"]), "leave_match"
         else:
             subject = int(match["game"])
             action = "resign" if match["on_game"] == "resign" else "cancel"
@@ -548,6 +559,34 @@ class DailySelect(_Control, template=r"crib:daily:(?P<stamp>\d{8})"):
         await _features(interaction).daily_click(interaction, self.stamp, self._values())
 
 
+#: A ranked card's buttons: their labels and styles.
+_RANKED_BUTTONS: dict[str, tuple[str, discord.ButtonStyle]] = {
+    "stop": ("Stop searching", discord.ButtonStyle.secondary),
+    "expert": ("Play the expert instead", discord.ButtonStyle.primary),
+}
+
+
+class RankedButton(_Control, template=r"crib:ranked:(?P<entry>\d{1,19}):(?P<action>stop|expert)"):
+    """*Stop searching* or *Play the expert instead* on a player's ranked card."""
+
+    def __init__(self, entry_id: int, action: RankedAction) -> None:
+        label, style = _RANKED_BUTTONS[action]
+        super().__init__(
+            discord.ui.Button(
+                label=label, style=style, custom_id=f"crib:ranked:{entry_id}:{action}"
+            )
+        )
+        self.entry_id, self.action = entry_id, action
+
+    @classmethod
+    def parsed(cls, match: re.Match[str]) -> RankedButton:
+        action: RankedAction = "expert" if match["action"] == "expert" else "stop"
+        return cls(int(match["entry"]), action)
+
+    async def clicked(self, clicks: Clicks, interaction: discord.Interaction[Any]) -> None:
+        await _features(interaction).ranked_click(interaction, self.entry_id, self.action)
+
+
 def _label(code: str) -> str:
     """A card's code as players see it (``10D`` -> ``10♦``)."""
     return code[:-1] + {"C": "♣", "D": "♦", "H": "♥", "S": "♠"}[code[-1]]
@@ -565,6 +604,7 @@ DYNAMIC_ITEMS: tuple[type[discord.ui.DynamicItem[Any]], ...] = (
     DailySelect,
     ConfirmButton,
     PrivacyButton,
+    RankedButton,
 )
 
 
@@ -651,6 +691,11 @@ def controls_view(view: MessageView) -> discord.ui.View | None:
             return _review_buttons(review)
         case DailyPick() as pick:
             return _daily_menu(pick)
+        case RankedControls() as card:
+            made = discord.ui.View(timeout=None)
+            for chosen in card.buttons:
+                made.add_item(RankedButton(card.entry_id, chosen))
+            return made
         case ConfirmControls() as confirm:
             made = discord.ui.View(timeout=None)
             made.add_item(ConfirmButton(confirm.subject, confirm.action, True))

@@ -43,6 +43,12 @@ class Answering(Protocol):
         """Send person ``subject`` (who must be the one who clicked) their data, privately."""
         ...
 
+    async def ranked_click(
+        self, interaction: discord.Interaction[Any], entry_id: int, action: str
+    ) -> None:
+        """A ranked card's button, run and answered."""
+        ...
+
 
 class FeatureClicks:
     """Turns the clicks on the controls around the games into calls on the core."""
@@ -146,9 +152,18 @@ class FeatureClicks:
         elif action == "forget":
             privacy = services.privacy
             call = lambda: privacy.confirm_forget(subject, user, yes)  # noqa: E731
+        elif action == "leave_match":
+            call = lambda: services.ranked.calls.confirm_leave(subject, user, yes)  # noqa: E731
         else:
             organiser = is_organiser(interaction)
             call = lambda: services.tournaments.confirm_cancel(  # noqa: E731
                 subject, user, yes, moderator=organiser, guild_id=guild_id
             )
         await self._io.click(interaction, call)
+
+    async def ranked_click(
+        self, interaction: discord.Interaction[Any], entry_id: int, action: str
+    ) -> None:
+        """A ranked card's *Stop searching* or *Play the expert instead*: the card says what
+        was done, in place (the expert's game is opened here, its table sent as any game's)."""
+        await self._io.ranked_click(interaction, entry_id, action)

@@ -28,7 +28,7 @@ import discord
 from discord import app_commands
 
 from bot.core.base.faults import Fault
-from bot.core.base.owners import Owner
+from bot.core.base.owners import Owner, OwnerKind
 from bot.core.base.replies import Answer, Click, Clicked, Reply, User
 from bot.core.base.timing import ANSWER_WINDOW, DEFER_AFTER, InteractionAges
 from bot.core.base.views import TABLE_BUTTON, MessageView
@@ -42,6 +42,7 @@ from bot.discord.places import (
     activity_runs_in,
     answers_only_privately,
     bot_is_member,
+    cannot_post,
 )
 from bot.discord.rendering import clip, message_payload
 
@@ -111,6 +112,11 @@ def _reached(interaction: discord.Interaction[Any], message: discord.Message) ->
     """``message`` (the one clicked, or one sent as the interaction's answer) as the core
     keeps it: where it is, its id, and the interaction's token, whose webhook reaches it."""
     return Clicked(message.channel.id, message.id, interaction.token)
+
+
+def _about(answer: Answer) -> Owner | None:
+    """What an answer is about (the owner of the messages it touched), if anything."""
+    return None if answer.sequel is None else answer.sequel.owner
 
 
 def user_of(interaction: discord.Interaction[Any]) -> User:
@@ -286,28 +292,40 @@ class DiscordIO:
             raise
         await self.services.answered(answer, landed=True, shown=shown)
         moved = answer.ok and answer.sequel is not None
-        await self._carry(interaction, answer.game_id if moved else None, moved=moved)
+        await self._carry(interaction, _about(answer) if moved else None, moved=moved)
 
     async def _carry(
         self,
         interaction: discord.Interaction[Any],
-        game_id: int | None,
+        owner: Owner | None,
         *,
         moved: bool,
         shown: Clicked | None = None,
     ) -> None:
-        """An interaction was answered where the bot is not a member: at a private table its
-        token may post the table again there once no other token reaches it (a game left for
-        more than 15 minutes, resumed by whatever comes next: a move, a refused click or
-        command, a hand asked for). ``game_id``: the game it is about (None: the channel's
-        open game, if any); ``moved``: it made a move (see :meth:`PrivateResume.answered`);
-        ``shown``: its original response, when known without asking Discord."""
+        """An interaction was answered where a table is reached through tokens alone: its token
+        may post the table again there once no other token reaches it (a game left for more
+        than 15 minutes, resumed by whatever comes next: a move, a refused click or command, a
+        hand asked for). That is a private table (where the bot is not a member), or a ranked
+        player's place (wherever it is). ``owner``: what it is about (None: the player's
+        ranked place here, or the channel's open game, if any); ``moved``: it made a move (see
+        :meth:`PrivateResume.answered`); ``shown``: its original response, when known without
+        asking Discord."""
         channel = interaction.channel
-        if bot_is_member(interaction) or channel is None or not interaction.response.is_done():
+        if channel is None or not interaction.response.is_done():
             return  # (an interaction never answered has no webhook to post through)
-        resume = self._resume
+        resume, ranked = self._resume, self.services.ranked.calls
         try:
-            owner = Owner.game(game_id) if game_id is not None else None
+            if owner is None or owner.kind is OwnerKind.PLACE:
+                place = owner or await ranked.place_here(channel.id, interaction.user.id)
+                if place is not None:
+                    if shown is None:
+                        shown = _reached(interaction, await interaction.original_response())
+                    await ranked.carry(place, shown, moved=moved)
+                    return
+            if bot_is_member(interaction):
+                return
+            if owner is not None and owner.kind is not OwnerKind.GAME:
+                return
             owner = owner or await resume.game_here(channel.id)
             if owner is None:
                 return
@@ -339,7 +357,7 @@ class DiscordIO:
             return
         shown = _reached(interaction, message)
         await self.services.opened(answer, shown=shown, clicked=None)
-        await self._carry(interaction, answer.game_id, moved=False)
+        await self._carry(interaction, _about(answer), moved=False)
 
     async def hand_click(self, interaction: discord.Interaction[Any], click: Click) -> None:
         """A hand's control: the crib select, a card button, a count menu, Muggins!."""
@@ -431,7 +449,28 @@ class DiscordIO:
         # (Clicked on the table, the click's token now edits it, and nothing more is done;
         # on an older copy of it, the table comes back if no token reaches it. The deferred
         # update made the clicked message the click's original response.)
-        await self._carry(interaction, answer.game_id, moved=False, shown=clicked_of(interaction))
+        await self._carry(interaction, _about(answer), moved=False, shown=clicked_of(interaction))
+
+    async def ranked_click(
+        self, interaction: discord.Interaction[Any], entry_id: int, action: str
+    ) -> None:
+        """A ranked card's *Stop searching* or *Play the expert instead*: the card is updated in
+        place; the expert's game is opened at the card's place (where the bot is not a member,
+        the click's token carries its table there)."""
+        user, guild_id = user_of(interaction), interaction.guild_id
+        ranked, clicked = self.services.ranked.calls, clicked_of(interaction)
+        if action != "expert":
+            await self.click(interaction, lambda: ranked.stop(entry_id, user, clicked))
+            return
+        lacking = cannot_post(interaction)
+        if lacking is not None:
+            await send_error(interaction, lacking)
+            return
+        await self.click(
+            interaction, lambda: ranked.expert(entry_id, user, clicked, guild_id=guild_id)
+        )
+        # (At a private place the expert's game is a private table: this token posts it.)
+        await self._carry(interaction, None, moved=False, shown=clicked)
 
     async def click(self, interaction: discord.Interaction[Any], call: Call) -> None:
         """A click on a control: run ``call`` and answer it (in place, or with a reply)."""

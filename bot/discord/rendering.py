@@ -102,18 +102,24 @@ def _rows(view: MessageView) -> list[discord.ui.ActionRow[discord.ui.LayoutView]
     ]
 
 
+#: Texts a section holds beside its picture (Discord: one to three text displays).
+SECTION_TEXTS = 3
+
+
 def layout_of(
     groups: tuple[tuple[str, ...], ...],
     files: list[discord.File],
     rows: Sequence[discord.ui.ActionRow[discord.ui.LayoutView]] = (),
     *,
     framed: bool = False,
+    thumbnail: str | None = None,
 ) -> discord.ui.LayoutView:
     """A Components V2 layout: one container holding the texts (each group set apart from the
     next by a separator), the pictures in a gallery (each shown from its attachment, with its
     alt text) and the controls in action rows, in that order. ``framed``: each group is a
     container of its own instead (as many components as the separators would be), the
-    pictures and the controls in the last."""
+    pictures and the controls in the last. ``thumbnail``: a picture's address, shown beside
+    the first group (a section, whose texts are one to three: more are joined in its last)."""
     layout = discord.ui.LayoutView(timeout=None)
     container: discord.ui.Container[discord.ui.LayoutView] = discord.ui.Container()
     for i, group in enumerate(_fit(groups)):
@@ -122,6 +128,14 @@ def layout_of(
             container = discord.ui.Container()
         elif i:
             container.add_item(discord.ui.Separator())
+        if i == 0 and thumbnail is not None:
+            texts = [*group[: SECTION_TEXTS - 1], "\n".join(group[SECTION_TEXTS - 1 :])]
+            section: discord.ui.Section[discord.ui.LayoutView] = discord.ui.Section(
+                *(discord.ui.TextDisplay(t) for t in texts if t),
+                accessory=discord.ui.Thumbnail(thumbnail),
+            )
+            container.add_item(section)
+            continue
         for text in group:
             container.add_item(discord.ui.TextDisplay(text))
     if files:
@@ -177,7 +191,8 @@ async def message_payload(
         rows = _rows(view)
         files = await _files(view)
         groups = view.layout or ((view.content,),)
-        layout = layout_of(groups, files, rows, framed=view.style is Style.FRAMED)
+        framed = view.style is Style.FRAMED
+        layout = layout_of(groups, files, rows, framed=framed, thumbnail=view.thumbnail)
         panel: dict[str, Any] = {"view": layout, "allowed_mentions": _mentions(view)}
         if editing:
             # No text beside the layout: a plain message laid out by this edit loses its own.

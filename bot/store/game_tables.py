@@ -246,10 +246,12 @@ class GameTables(Queries):
         snapshot: str | None = None,
         end_note: str | None = None,
         answered: MessageRecord | None = None,
+        answered_by: Owner | None = None,
     ) -> None:
         """Move the game to the next version, or raise VersionConflict if it is not at
         ``version`` any more (the check that makes two racing writes fail one way); with
-        ``answered``, keep what the game's message a click was answered with shows now."""
+        ``answered``, keep what the game's message a click was answered with shows now (for
+        ``answered_by``, the owner that keeps that message: the game's by default)."""
         params: tuple[Any, ...] = (now, status, snapshot, end_note, game_id, version)
         if self.db.dialect is Dialect.POSTGRES:
             # The same statement announces the change to every process (delivered when the
@@ -261,7 +263,8 @@ class GameTables(Queries):
         if changed != 1:
             raise VersionConflict()
         if answered is not None:
-            await tx.execute(ANSWERED_SQL, answered_row(Owner.game(game_id), answered))
+            owner = answered_by or Owner.game(game_id)
+            await tx.execute(ANSWERED_SQL, answered_row(owner, answered))
 
     async def create_game(
         self,
@@ -445,13 +448,16 @@ class GameTables(Queries):
         results: Sequence[ResultRecord] = (),
         end_note: str | None = None,
         answered: MessageRecord | None = None,
+        answered_by: Owner | None = None,
     ) -> int:
         """Apply one accepted change in one transaction; returns the new version.
 
         Appends ``actions`` (JSON texts) to the log, sets the status and (when given) the
         snapshot and the note of why the game ended, and for a finished game inserts
-        ``results``. Raises :class:`VersionConflict` if the game is no longer at ``version``,
-        leaving everything as it was.
+        ``results``; ``answered``: the look a click's answer gave a message, kept for
+        ``answered_by`` (the game by default; a seat's place at a game played apart). Raises
+        :class:`VersionConflict` if the game is no longer at ``version``, leaving everything
+        as it was.
         """
         if self.db.dialect is Dialect.POSTGRES and not results:
             # A move (nearly every save) is one statement: one round trip to the database.
@@ -464,7 +470,7 @@ class GameTables(Queries):
                 version,
                 now,
                 list(actions),
-                *answered_row(Owner.game(game_id), answered),
+                *answered_row(answered_by or Owner.game(game_id), answered),
                 announced(answered),
             )
             if not await self.db.fetch(_SAVE_AT_ONCE, params):
@@ -480,6 +486,7 @@ class GameTables(Queries):
                 snapshot=snapshot,
                 end_note=end_note,
                 answered=answered,
+                answered_by=answered_by,
             )
             if actions:
                 # Each entry takes the next number in the game's log.

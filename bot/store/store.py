@@ -13,6 +13,7 @@ per job (:class:`Store` is all of them on one database).
 | :mod:`~bot.store.daily_tables` | the discard of the day: servers' secrets, answers |
 | :mod:`~bot.store.ops_tables` | an operator's questions: the games by state, the processes |
 | :mod:`~bot.store.privacy_tables` | a person's data on request, a server's once the bot left |
+| :mod:`~bot.store.ranked_tables` | ranked play: entries, matches, season ratings, blocks |
 
 The queries run on a :class:`~bot.store.database.Database`: SQLite (one file, one process; the
 default) or PostgreSQL (any number of processes), chosen by the URL :meth:`Store.open` is
@@ -36,6 +37,7 @@ from bot.store.ops_tables import OpsTables
 from bot.store.outages import quiet_pool_retries
 from bot.store.postgres import PostgresDatabase
 from bot.store.privacy_tables import PrivacyTables
+from bot.store.ranked_tables import RankedTables
 from bot.store.review_tables import ReviewTables
 from bot.store.season_tables import SeasonTables
 from bot.store.sqlite import SqliteDatabase
@@ -64,6 +66,7 @@ class Store(
     SeasonTables,
     OpsTables,
     PrivacyTables,
+    RankedTables,
 ):
     """Async access to the bot's database. Open with ``await Store.open(path_or_url)``."""
 

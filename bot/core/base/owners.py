@@ -16,7 +16,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from enum import StrEnum
 
-__all__ = ["Owner", "OwnerKind"]
+__all__ = ["PLACE_IDS_PER_GAME", "Owner", "OwnerKind"]
 
 
 class OwnerKind(StrEnum):
@@ -24,6 +24,16 @@ class OwnerKind(StrEnum):
 
     GAME = "game"
     TOURNAMENT = "tournament"
+    #: A player's ranked card (their search, then their match) where they queued.
+    RANKED = "ranked"
+    #: One seat's place at a game played apart (:mod:`bot.core.base.apart`): the table and
+    #: the hand that seat's player sees where they play from.
+    PLACE = "place"
+
+
+#: A place's id is its game's id times this, plus its seat (a game has six seats at most), so
+#: that a place names its game and seat without a read: ``place:97`` is seat 1 of game 12.
+PLACE_IDS_PER_GAME = 8
 
 
 @dataclass(frozen=True, slots=True, order=True)
@@ -45,6 +55,37 @@ class Owner:
     def tournament(cls, tournament_id: int) -> Owner:
         """The owner that is the tournament ``tournament_id`` (its live message)."""
         return cls(OwnerKind.TOURNAMENT, tournament_id)
+
+    @classmethod
+    def ranked(cls, entry_id: int) -> Owner:
+        """The owner that is the ranked entry ``entry_id`` (a player's card: their search, then
+        their match, where they queued)."""
+        return cls(OwnerKind.RANKED, entry_id)
+
+    @classmethod
+    def place(cls, game_id: int, seat: int) -> Owner:
+        """The owner that is seat ``seat``'s place at game ``game_id``, a game played apart.
+
+        >>> Owner.place(12, 1), Owner.place(12, 1).game_id, Owner.place(12, 1).seat
+        (Owner(kind=<OwnerKind.PLACE: 'place'>, id=97), 12, 1)
+        """
+        if not 0 <= seat < PLACE_IDS_PER_GAME:
+            raise ValueError(f"No seat {seat} has a place.")
+        return cls(OwnerKind.PLACE, game_id * PLACE_IDS_PER_GAME + seat)
+
+    @property
+    def game_id(self) -> int | None:
+        """The game this owner is, or is a place at (None: neither)."""
+        if self.kind is OwnerKind.GAME:
+            return self.id
+        if self.kind is OwnerKind.PLACE:
+            return self.id // PLACE_IDS_PER_GAME
+        return None
+
+    @property
+    def seat(self) -> int | None:
+        """The seat a place is of (None: this owner is no place)."""
+        return self.id % PLACE_IDS_PER_GAME if self.kind is OwnerKind.PLACE else None
 
     @classmethod
     def parse(cls, text: str) -> Owner:

@@ -38,6 +38,8 @@ __all__ = [
     "Owed",
     "PageControls",
     "PrivacyControls",
+    "RankedAction",
+    "RankedControls",
     "ReviewPages",
     "Rule",
     "Style",
@@ -189,8 +191,24 @@ class DailyPick:
 
 
 #: What a question asks before doing: resign game N, cancel game N (a moderator, once it is
-#: dealt), withdraw from tournament N, cancel tournament N, delete person N's data.
-ConfirmAction = Literal["resign", "cancel", "withdraw", "cancel_tournament", "forget"]
+#: dealt), withdraw from tournament N, cancel tournament N, delete person N's data, leave
+#: ranked match N.
+ConfirmAction = Literal[
+    "resign", "cancel", "withdraw", "cancel_tournament", "forget", "leave_match"
+]
+
+
+#: What a ranked card's buttons do: stop the search, or play the expert instead.
+RankedAction = Literal["stop", "expert"]
+
+
+@dataclass(frozen=True, slots=True)
+class RankedControls:
+    """The buttons on a player's ranked card while they search (``entry_id``: their entry):
+    *Stop searching*, and once nobody was found for a while *Play the expert instead*."""
+
+    entry_id: int
+    buttons: tuple[RankedAction, ...]
 
 
 @dataclass(frozen=True, slots=True)
@@ -213,7 +231,8 @@ class PrivacyControls:
 
 #: The controls a message offers (one kind at most): a hand's, the lobby's buttons, a
 #: leaderboard page's, a tournament's Join and Leave, a review's pages (or a result's Review
-#: button), the discard of the day's menu, Yes and No under a question, or the privacy buttons.
+#: button), the discard of the day's menu, Yes and No under a question, the privacy buttons,
+#: or a ranked card's.
 Controls = (
     HandControls
     | LobbyControls
@@ -223,6 +242,7 @@ Controls = (
     | DailyPick
     | ConfirmControls
     | PrivacyControls
+    | RankedControls
 )
 
 
@@ -267,6 +287,9 @@ class MessageView:
     #: is then every text of it, one after the other, a line each. A message once laid out
     #: stays so (Discord cannot edit it back into plain text).
     layout: tuple[tuple[str, ...], ...] = ()
+    #: A picture from elsewhere shown beside the first group of texts of a laid-out message
+    #: (a player's avatar, by its address on Discord's CDN), if any.
+    thumbnail: str | None = None
     # The digest, once worked out (the keeper asks for it several times a draw).
     _digest: str = field(default="", init=False, repr=False, compare=False)
 
@@ -320,6 +343,9 @@ class MessageView:
                 shown += repr(self.controls.variant)
             if self.board is not None and self.board.next_deal:
                 shown += repr("next deal")
+            if self.thumbnail is not None:
+                # (Added only when there is one, so every digest stored before stays true.)
+                shown += repr(self.thumbnail)
             worked_out = hashlib.blake2b(shown.encode(), digest_size=12).hexdigest()
             object.__setattr__(self, "_digest", f"{DIGEST_VERSION}:{worked_out}")
         return self._digest

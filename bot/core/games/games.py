@@ -25,6 +25,7 @@ from datetime import datetime
 from typing import TypeAlias, TypeVar
 
 from bot.core.base import refusals
+from bot.core.base.apart import message_owner, seat_owner
 from bot.core.base.faults import Cause, Fault, Faults, UnreadableGame
 from bot.core.base.feed import Change, ChangeFeed
 from bot.core.base.meters import NO_METERS, Meters
@@ -400,6 +401,8 @@ class Games:
                 actions=[json.dumps(step.action) for step in steps],
                 results=result_rows(record, game, tally) if finished else (),
                 answered=answered,
+                # (Played apart, a hand is its seat's place's: its answer is kept there.)
+                answered_by=None if answered is None else self.owner_of(record, answered.key),
             )
         self.faults.mended(record.id)
         self.meters.moved(len(steps))
@@ -452,6 +455,18 @@ class Games:
         self.departures.forget(record.id)
         self.announce(record, version, answered=answered)
         return await self.reread(record.id)
+
+    @staticmethod
+    def owner_of(record: GameRecord, key: str | None) -> Owner:
+        """Who keeps ``record``'s message ``key``: the game, or for a game played apart the
+        place of the seat whose hand it is (:mod:`bot.core.base.apart`)."""
+        return message_owner(record.id, record.channel_id, key)
+
+    @staticmethod
+    def owner_at(record: GameRecord, seat: int | None) -> Owner:
+        """Who keeps what ``seat`` is shown of ``record``'s game: the game, or for a game played
+        apart that seat's place."""
+        return seat_owner(record.id, record.channel_id, seat)
 
     def announce(
         self,

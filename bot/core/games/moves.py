@@ -23,7 +23,6 @@ from datetime import timedelta
 
 from bot.core.base import refusals
 from bot.core.base.entry import answers
-from bot.core.base.owners import Owner
 from bot.core.base.refusals import Refused, StaleControl
 from bot.core.base.replies import Answer, Click, Clicked, Reply, Sequel, User
 from bot.core.base.text import Names, card_labels, plural
@@ -207,7 +206,8 @@ class Moves(OnGames):
         )
         kept = answering is not None and answering.clicked is not None and update is not None
         sequel = Sequel(
-            Owner.game(record.id),
+            # (Played apart, what the mover is shown is their place's.)
+            self._games.owner_at(record, seat),
             record.channel_id,
             version,
             key=key if update is not None else None,

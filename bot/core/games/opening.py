@@ -160,10 +160,12 @@ class Lobbies(OnGames):
         scoring: str,
         occasion: str | None = None,
         variant: str = STANDARD.name,
+        private: bool = False,
     ) -> GameRecord:
         """Open a two-player game of ``variant`` in ``channel_id`` with both ``players``
         seated and the first hand dealt, in one transaction (a tournament's pairing, in its
-        thread, ``occasion`` saying which round of which tournament). The channel's open
+        thread, ``occasion`` saying which round of which tournament; ``private``: reached
+        through interactions' tokens alone, as a game played apart is). The channel's open
         game, if it is this one already (the same two seated, the same table, an occasion's
         as this is), is returned instead: a second call for the same pairing (after a
         restart) opens nothing more. Another game open there (someone's own
@@ -193,6 +195,7 @@ class Lobbies(OnGames):
                 scoring=Scoring(scoring),
                 variant=variant,
                 occasion=occasion,
+                private=private,
                 fill=lambda r: (*r.seats, SeatRecord(1, second.id, second.name)),
                 deal=lambda r: self._first_deal(r, dealt),
             )

@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Awaitable, Callable, Iterable, Sequence
 from typing import Protocol
 
+from bot.core.base.owners import Owner
 from bot.core.base.views import MessageRecord
 from bot.core.games.records import GameRecord, GameStatus, RatingChange, ResultRecord, SeatRecord
 from engine.counting import Counting
@@ -74,6 +75,7 @@ class GameRecords(Protocol):
         results: Sequence[ResultRecord] = ...,
         end_note: str | None = ...,
         answered: MessageRecord | None = ...,
+        answered_by: Owner | None = ...,
     ) -> int: ...
 
     async def recent_games(self, since: float) -> list[GameRecord]: ...

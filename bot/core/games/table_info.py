@@ -91,7 +91,10 @@ class TableInfo(OnGames):
         view = hand_view(loaded, seat, coach=coach)
         deal = loaded.game.deal_number
         sequel = Sequel(
-            Owner.game(record.id), record.channel_id, record.version, hand_key(deal, seat)
+            self._games.owner_at(record, seat),
+            record.channel_id,
+            record.version,
+            hand_key(deal, seat),
         )
         return Answer(reply=Reply(view.content, view=view), sequel=sequel)
 

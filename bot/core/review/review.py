@@ -28,6 +28,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Protocol
 
+from bot.core.base.apart import is_apart
 from bot.core.base.refusals import Refused
 from bot.core.base.replies import Answer, User
 from bot.core.base.text import MAX_MESSAGE, Names, escape, tagged
@@ -543,7 +544,8 @@ class Reviews:
         conversation than ``here`` (such a game is its conversation's, as a server's is its
         members'), or was played in a channel or thread ``viewer`` cannot see and is not a
         player of: then with the very words for a game that does not exist, so that asking
-        for every number tells nothing of the games in private threads."""
+        for every number tells nothing of the games in private threads. A game played apart (a
+        ranked game) is found for its players alone, wherever they ask."""
         here = channel_id if here is None else here
         store = self._games.store
         if game_id is None:
@@ -554,6 +556,12 @@ class Reviews:
                 raise Refused(NO_GAME_HERE)
         else:
             record = await store.get_game(game_id) if 0 < game_id < 2**63 else None
+        if record is not None and is_apart(record.channel_id):
+            # A game played apart (ranked) is its players': each saw it from a place of their
+            # own, which is nobody else's to see, so they review it wherever they are.
+            if viewer is None or record.seat_of(viewer) is None:
+                raise Refused(NO_SUCH_GAME)
+            return record
         if record is None or record.guild_id != guild_id:
             raise Refused(NO_SUCH_GAME)
         if record.guild_id is None and record.channel_id != here:

@@ -14,6 +14,7 @@ import dataclasses
 from collections.abc import Callable, Mapping, Sequence
 from datetime import timedelta
 
+from bot.core.base.apart import is_apart
 from bot.core.base.faults import UnreadableGame
 from bot.core.base.owners import Owner
 from bot.core.base.recent import Recent
@@ -85,7 +86,8 @@ class GameMessages(Projector):
         """What every message of the game should show at ``now``, given what was last sent
         (``sent``, by key) (None for a game that does not exist, or was pruned)."""
         record = await self._games.record(owner.id)
-        if record is None or self._pruned(record, now):
+        if record is None or self._pruned(record, now) or is_apart(record.channel_id):
+            # (A game played apart has no messages of its own: its places draw them.)
             return None
         try:
             loaded = None if record.snapshot is None else self._games.loaded.load(record)

@@ -1,0 +1,163 @@
+"""A player's ranked card: the answer to ``/cribbage ranked play`` at the place they queued from,
+kept up to date through its interaction's token (owner ``ranked:<entry>``, key ``card``).
+
+While they search it says since when (Discord shows the time passing without an edit), their
+rating, and offers *Stop searching*; once nobody was found for
+:data:`~bot.core.ranked.matching.EXPERT_OFFER_AFTER` it offers the expert's game instead (not
+ranked). Once paired it names the opponent, with their picture, and says each game's table
+comes here. A token lives 15 minutes, and a search ends before that
+(:data:`~bot.core.ranked.matching.SEARCH_AT_MOST`): what happens after, the games' tables say.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+
+from bot.core.base.owners import Owner
+from bot.core.base.text import escape, signed_text
+from bot.core.base.views import (
+    MessageRecord,
+    MessageView,
+    Owed,
+    RankedAction,
+    RankedControls,
+    laid_out,
+)
+from bot.core.ledger.life import Drawing, Projector
+from bot.core.ranked.matching import EXPERT_OFFER_AFTER, SEARCH_AT_MOST
+from bot.core.ranked.rating import shown_rating
+from bot.core.ranked.records import EntryRecord, EntryStatus, MatchRecord, PlaceKind, RatingRecord
+from bot.core.ranked.storage import RankedStore
+from bot.core.ranked.words import rating_words
+
+__all__ = ["CARD", "CardMessages", "card_view"]
+
+#: The key of a player's card among their entry's messages.
+CARD = "card"
+#: Entries that ended this recently are brought up to date at start-up too.
+RECONCILE_ENDED = 3600.0
+
+
+def _offers_expert(entry: EntryRecord, now: float) -> bool:
+    """Whether the card offers the expert's game now (nobody found for a while; not in the
+    bot's DMs, where no game is played)."""
+    waited = now - entry.queued_at
+    return (
+        entry.status is EntryStatus.SEARCHING
+        and waited >= EXPERT_OFFER_AFTER
+        and entry.place is not PlaceKind.BOT_DM
+    )
+
+
+def card_view(
+    entry: EntryRecord,
+    now: float,
+    *,
+    rating: RatingRecord | None = None,
+    match: MatchRecord | None = None,
+    opponent: EntryRecord | None = None,
+    change: tuple[float, float, float, float] | None = None,
+) -> MessageView:
+    """The card of ``entry`` at ``now``: its search (with the player's ``rating``), or its
+    ``match`` against ``opponent`` (and, once rated, the player's ``change``: mu and sigma
+    before, then after)."""
+    name = escape(entry.name)
+    status = entry.status
+    if status is EntryStatus.SEARCHING:
+        groups: list[tuple[str, ...]] = [
+            (
+                f"🔎 **{name} is looking for a ranked opponent** — searching since "
+                f"<t:{int(entry.queued_at)}:R>.",
+                f"Ranked rating: {rating_words(rating)}. Opponents come from every server and DM, "
+                "nearest in rating; the range widens the longer you wait. A match is a best of "
+                "three to 121, with a turn clock.",
+            )
+        ]
+        buttons: tuple[RankedAction, ...] = ("stop",)
+        if _offers_expert(entry, now):
+            groups.append(
+                (
+                    "Nobody yet. Play the expert while you wait? That game isn't ranked, and "
+                    "it ends this search.",
+                )
+            )
+            buttons = ("stop", "expert")
+        return laid_out(groups, controls=RankedControls(entry.id, buttons))
+    if status is EntryStatus.STOPPED:
+        return laid_out(((f"{name} stopped searching for a ranked opponent.",),))
+    if status is EntryStatus.EXPIRED:
+        minutes = int(SEARCH_AT_MOST // 60)
+        return laid_out(
+            (
+                (
+                    f"Nobody was found for {name} in {minutes} minutes. Search again with "
+                    "`/cribbage ranked play`.",
+                ),
+            )
+        )
+    other = escape(opponent.name) if opponent is not None else "their opponent"
+    picture = opponent.avatar if opponent is not None else None
+    headline = f"⚔️ **Ranked match: {name} against {other}** — best of three to 121."
+    if match is None or status is EntryStatus.MATCHED:
+        return laid_out(
+            (
+                (headline,),
+                (
+                    "Each game's table comes here: press **Your hand** on it to play. Every "
+                    "turn has a clock; leaving the match (`/cribbage ranked leave`) loses it.",
+                ),
+            ),
+            thumbnail=picture,
+        )
+    mine, theirs = match.wins_of(entry.user_id), match.wins_of(match.opponent(entry.user_id))
+    won = match.winner == entry.user_id
+    how = " (left)" if match.how == "left" else ""
+    result = f"{name} won {mine}–{theirs}{how}." if won else f"{other} won {theirs}–{mine}{how}."
+    lines: list[str] = [result]
+    if change is not None:
+        before, after = shown_rating(change[0], change[1]), shown_rating(change[2], change[3])
+        lines.append(f"{name}'s ranked rating: {after:,} ({signed_text(after - before)}).")
+    return laid_out(((headline,), tuple(lines)), thumbnail=picture)
+
+
+class CardMessages(Projector):
+    """Draws each player's ranked card from their entry (the ledger's projector for
+    ``ranked:<entry>``)."""
+
+    def __init__(self, store: RankedStore, clock: Callable[[], float]) -> None:
+        self._store = store
+        self._clock = clock
+
+    async def draw(
+        self, owner: Owner, now: float, sent: Mapping[str, MessageRecord]
+    ) -> Drawing | None:
+        """The card as its entry stands at ``now`` (and when the expert's offer falls due)."""
+        entry = await self._store.ranked_entry(owner.id)
+        if entry is None:
+            return None
+        view = await self.view(entry, now)
+        check_at = None
+        offer = entry.queued_at + EXPERT_OFFER_AFTER
+        if entry.status is EntryStatus.SEARCHING and now < offer:
+            check_at = offer
+        owed = (Owed(CARD, view, private=True),)
+        return Drawing(entry.channel_id, entry.version, owed, check_at)
+
+    async def view(self, entry: EntryRecord, now: float) -> MessageView:
+        """What ``entry``'s card shows at ``now``."""
+        store = self._store
+        if entry.status is EntryStatus.SEARCHING:
+            rating = await store.latest_rating(entry.user_id)
+            return card_view(entry, now, rating=rating)
+        match = None if entry.match_id is None else await store.ranked_match(entry.match_id)
+        if match is None:
+            return card_view(entry, now)
+        first, second = await store.match_entries(match)
+        opponent = second if first.id == entry.id else first
+        change = (await store.match_changes(match.id)).get(entry.user_id)
+        return card_view(entry, now, match=match, opponent=opponent, change=change)
+
+    async def to_reconcile(self, now: float) -> list[tuple[Owner, int]]:
+        """Every live entry's card, and those of entries ended in the last hour."""
+        since = now - RECONCILE_ENDED
+        return [(Owner.ranked(e.id), e.channel_id) for e in await self._store.entries_since(since)]

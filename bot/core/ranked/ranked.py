@@ -1,0 +1,357 @@
+"""Ranked play's calls, as the Discord layer makes them: join the queue from a place and stop
+searching, play the expert instead, leave a match, the ladder, blocking a player; and, for
+the commands and clicks a player makes at their place, the ranked game they play there.
+
+A player's search is answered with their card (:mod:`bot.core.ranked.cards`), the message
+that stays at their place and through whose interaction their first game's table is posted
+there (:mod:`bot.core.ranked.places`). Every call that can be refused is entered through
+:func:`~bot.core.base.entry.answers`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from bot.core.base import refusals
+from bot.core.base.entry import answers
+from bot.core.base.faults import Faults
+from bot.core.base.feed import Change, ChangeFeed
+from bot.core.base.owners import Owner, OwnerKind
+from bot.core.base.refusals import Refused
+from bot.core.base.replies import Answer, Choice, Clicked, Reply, Sequel, User
+from bot.core.base.text import escape
+from bot.core.base.views import ConfirmControls, MessageRecord, MessageView
+from bot.core.games.games import Games
+from bot.core.games.messages.private_table import TABLE
+from bot.core.games.opening import Lobbies
+from bot.core.ledger import MessageLedger
+from bot.core.ledger.life import answer_kept
+from bot.core.ranked.cards import CARD, CardMessages, card_view
+from bot.core.ranked.ladder import LadderSeason, ladder_view
+from bot.core.ranked.queue import Matchmaker
+from bot.core.ranked.rating import COOLDOWN_MEMORY, cooldown_until
+from bot.core.ranked.records import AlreadyRanked, EntryRecord, EntryStatus, MatchRecord, PlaceKind
+from bot.core.ranked.scoreboard import game_channel
+from bot.core.ranked.storage import RankedStore
+from bot.core.ranked.words import (
+    ALREADY_SEARCHING,
+    BLOCK_WHOM,
+    EXPERT_INSTEAD,
+    IN_A_MATCH,
+    NO_EXPERT_HERE,
+    NOT_BLOCKED,
+    NOT_YOUR_SEARCH,
+    NOTHING_TO_LEAVE,
+    SEARCH_OVER,
+    SEARCH_STOPPED,
+    cooldown,
+)
+
+__all__ = ["OPPONENTS_OFFERED", "Ranked"]
+
+#: How many past opponents the block command's list offers.
+OPPONENTS_OFFERED = 25
+
+
+class Ranked:
+    """The calls of ranked play."""
+
+    def __init__(
+        self,
+        store: RankedStore,
+        games: Games,
+        lobbies: Lobbies,
+        ledger: MessageLedger,
+        feed: ChangeFeed,
+        queue: Matchmaker,
+        cards: CardMessages,
+        *,
+        clock: Callable[[], float],
+    ) -> None:
+        self._store = store
+        self._games = games
+        self._lobbies = lobbies
+        self._ledger = ledger
+        self._feed = feed
+        self.queue = queue
+        self._cards = cards
+        self._clock = clock
+
+    @property
+    def faults(self) -> Faults:
+        """Where the faults its calls meet are noted (the games')."""
+        return self._games.faults
+
+    # -- searching ----------------------------------------------------------------------------
+    @answers
+    async def play(
+        self,
+        user: User,
+        *,
+        avatar: str | None,
+        guild_id: int | None,
+        channel_id: int,
+        place: PlaceKind,
+        token: str | None,
+    ) -> Answer:
+        """``/cribbage ranked play``: join the queue from here; the answer is the player's card
+        (public: the opponent's tables come below it), paired at once if someone fits."""
+        store, now = self._store, self._clock()
+        live = await store.live_entry(user.id)
+        if live is not None:
+            raise Refused(_busy(live))
+        abandoned, last = await store.abandoned(user.id, since=now - COOLDOWN_MEMORY)
+        until = cooldown_until(abandoned, last)
+        if until is not None and until > now:
+            raise Refused(cooldown(until))
+        rating = await store.latest_rating(user.id)
+        kept: list[tuple[MessageView, MessageRecord | None]] = []
+
+        def card(entry: EntryRecord) -> MessageRecord | None:
+            view = card_view(entry, now, rating=rating)
+            record = None
+            if token is not None:
+                shown = Clicked(channel_id, 0, token)
+                record = answer_kept(shown, CARD, view.digest(), entry.version, now)
+            kept.append((view, record))
+            return record
+
+        try:
+            entry = await self.queue.join(
+                user_id=user.id,
+                name=user.name,
+                avatar=avatar,
+                guild_id=guild_id,
+                channel_id=channel_id,
+                place=place,
+                card=card,
+            )
+        except AlreadyRanked:
+            live = await store.live_entry(user.id)
+            raise Refused(ALREADY_SEARCHING if live is None else _busy(live)) from None
+        view, record = kept[-1]
+        # (Kept with the entry, the card's answer travels with its change: nothing edits it
+        # through its token before it has landed.)
+        self._feed.publish(
+            Change(Owner.ranked(entry.id), entry.version, channel_id, answered=record)
+        )
+        if await self.queue.pair_now(entry) is not None:
+            now_entry = await store.ranked_entry(entry.id)
+            if now_entry is not None:
+                entry = now_entry
+                view = await self._cards.view(entry, self._clock())
+        sequel = Sequel(Owner.ranked(entry.id), channel_id, entry.version, key=CARD)
+        return Answer(reply=Reply(view.content, ephemeral=False, view=view), sequel=sequel)
+
+    async def _searching(self, entry_id: int, user: User) -> EntryRecord:
+        """The searching entry a card's button names, if it is ``user``'s."""
+        entry = await self._store.ranked_entry(entry_id) if 0 < entry_id < 2**63 else None
+        if entry is None:
+            raise Refused(refusals.UNKNOWN_BUTTON)
+        if entry.user_id != user.id:
+            raise Refused(NOT_YOUR_SEARCH)
+        if entry.status is EntryStatus.MATCHED:
+            raise Refused(IN_A_MATCH)
+        if entry.status is not EntryStatus.SEARCHING:
+            raise Refused(SEARCH_OVER)
+        return entry
+
+    @answers
+    async def stop(self, entry_id: int, user: User, clicked: Clicked | None) -> Answer:
+        """*Stop searching* on a card: the search ends, the card says so (its answer)."""
+        entry = await self._searching(entry_id, user)
+        ended = await self.queue.stop(entry.id)
+        if ended is None:
+            raise Refused(IN_A_MATCH)  # (paired as the button was pressed)
+        return self._card_answer(ended, SEARCH_STOPPED, clicked)
+
+    @answers
+    async def expert(
+        self, entry_id: int, user: User, clicked: Clicked | None, *, guild_id: int | None
+    ) -> Answer:
+        """*Play the expert instead* on a card: the search ends, and a game against the expert
+        opens here (not ranked: a game like any other against the computer); the card says
+        so. Its table is the channel's game's, sent as any other game's."""
+        entry = await self._searching(entry_id, user)
+        if entry.place is PlaceKind.BOT_DM:
+            raise Refused(NO_EXPERT_HERE)
+        if await self._games.store.open_game_in_channel(entry.channel_id) is not None:
+            raise Refused(refusals.CHANNEL_BUSY)
+        ended = await self.queue.stop(entry.id)
+        if ended is None:
+            raise Refused(IN_A_MATCH)
+        opened = await self._lobbies.new_game(
+            guild_id,
+            entry.channel_id,
+            user,
+            vs_computer=True,
+            difficulty="expert",
+            private=entry.place is PlaceKind.PRIVATE,
+        )
+        if not opened.ok:
+            return self._card_answer(ended, opened.reply.text, clicked)
+        return self._card_answer(ended, EXPERT_INSTEAD, clicked)
+
+    def _card_answer(self, entry: EntryRecord, said: str, clicked: Clicked | None) -> Answer:
+        """A click on a card answered by the card as it is now (``said`` to the clicker)."""
+        view = card_view(entry, self._clock())
+        sequel = Sequel(Owner.ranked(entry.id), entry.channel_id, entry.version, key=CARD)
+        return Answer(reply=Reply(said), update=view, sequel=sequel)
+
+    # -- leaving -------------------------------------------------------------------------------
+    @answers
+    async def ask_leave(self, user: User) -> Answer:
+        """``/cribbage ranked leave``: a search ends at once; a match asks first (leaving it
+        loses it, and counts as leaving)."""
+        entry = await self._store.live_entry(user.id)
+        if entry is None:
+            raise Refused(NOTHING_TO_LEAVE)
+        if entry.status is EntryStatus.SEARCHING:
+            if await self.queue.stop(entry.id) is not None:
+                return Answer.say(SEARCH_STOPPED)
+            entry = await self._store.live_entry(user.id) or entry
+        match = await self._match_of(entry)
+        other = await self._opponent_name(match, user.id)
+        text = (
+            f"Leave your ranked match against **{other}**? You lose the match (and the game "
+            "being played), your rating counts it, and your next search waits a while."
+        )
+        return Answer.say(
+            text, view=MessageView(text, controls=ConfirmControls(match.id, "leave_match"))
+        )
+
+    @answers
+    async def confirm_leave(self, match_id: int, user: User, yes: bool) -> Answer:
+        """The answer to :meth:`ask_leave`'s question: Yes leaves the match (the opponent wins
+        it), No plays on; the question's message says which."""
+        if not yes:
+            return Answer.in_place("The match goes on.")
+        match = await self._store.ranked_match(match_id) if 0 < match_id < 2**63 else None
+        if match is None or user.id not in (match.player_a, match.player_b):
+            raise Refused(refusals.UNKNOWN_BUTTON)
+        winner = match.opponent(user.id)
+        changed = await self._store.finish_match(
+            match.id, winner=winner, how="left", abandoned_by=user.id, now=self._clock()
+        )
+        if not changed:
+            return Answer.in_place("That match is over already.")
+        self.queue.published(changed)
+        other = await self._opponent_name(match, user.id)
+        return Answer.in_place(f"You left the match: {other} wins it.")
+
+    async def _match_of(self, entry: EntryRecord) -> MatchRecord:
+        match = None if entry.match_id is None else await self._store.ranked_match(entry.match_id)
+        if match is None:
+            raise Refused(NOTHING_TO_LEAVE)
+        return match
+
+    async def _opponent_name(self, match: MatchRecord, user_id: int) -> str:
+        first, second = await self._store.match_entries(match)
+        other = second if first.user_id == user_id else first
+        return escape(other.name)
+
+    # -- the ladder and fair play ----------------------------------------------------------------
+    @answers
+    async def ladder(self, user: User, which: LadderSeason = "this") -> Answer:
+        """``/cribbage ranked ladder``: this season's top 50 (or the last's final standings,
+        or every season's champion), the reader's place and latest matches; public."""
+        view = await ladder_view(self._store, user, which, self._clock())
+        return Answer.say(view.content, ephemeral=False, view=view)
+
+    @staticmethod
+    def _opponent(chosen: str, among: list[tuple[int, str]]) -> tuple[int, str]:
+        """The player ``chosen`` names (their id) among ``among``."""
+        if not chosen.isdecimal():
+            raise Refused(BLOCK_WHOM)
+        found = next(((i, n) for i, n in among if i == int(chosen)), None)
+        if found is None:
+            raise Refused(BLOCK_WHOM)
+        return found
+
+    @answers
+    async def block(self, user: User, chosen: str) -> Answer:
+        """``/cribbage ranked block``: never be matched with a player met before (``chosen``:
+        their id, as the list offers it)."""
+        met = await self._store.past_opponents(user.id, limit=1000)
+        blocked_id, name = self._opponent(chosen, met)
+        await self._store.block_player(user.id, blocked_id, name, now=self._clock())
+        return Answer.say(
+            f"You won't be matched with **{escape(name)}** again (`/cribbage ranked unblock` "
+            "undoes it)."
+        )
+
+    @answers
+    async def unblock(self, user: User, chosen: str) -> Answer:
+        """``/cribbage ranked unblock``: lift a block."""
+        blocked = await self._store.blocked_players(user.id)
+        if not chosen.isdecimal() or not any(i == int(chosen) for i, _ in blocked):
+            raise Refused(NOT_BLOCKED)
+        blocked_id, name = next((i, n) for i, n in blocked if i == int(chosen))
+        await self._store.unblock_player(user.id, blocked_id)
+        return Answer.say(f"**{escape(name)}** may be matched with you again.")
+
+    async def opponents(self, user_id: int, current: str) -> list[Choice]:
+        """The block command's list: the players met, latest first, that match ``current``."""
+        met = await self._store.past_opponents(user_id, limit=OPPONENTS_OFFERED * 4)
+        blocked = {i for i, _ in await self._store.blocked_players(user_id)}
+        return _choices([(i, n) for i, n in met if i not in blocked], current)
+
+    async def blocked(self, user_id: int, current: str) -> list[Choice]:
+        """The unblock command's list: the players blocked that match ``current``."""
+        return _choices(await self._store.blocked_players(user_id), current)
+
+    # -- the player's place ----------------------------------------------------------------------
+    async def game_here(self, channel_id: int, user_id: int) -> int | None:
+        """The channel of the ranked game ``user_id`` plays from ``channel_id`` (their place),
+        if a game of their match is being played; its commands there act on it."""
+        entry = await self._store.live_entry(user_id)
+        if (
+            entry is None
+            or entry.status is not EntryStatus.MATCHED
+            or entry.channel_id != channel_id
+        ):
+            return None
+        match = await self._match_of_or_none(entry)
+        if match is None or match.games == 0:
+            return None
+        return game_channel(match.id, match.games)
+
+    async def _match_of_or_none(self, entry: EntryRecord) -> MatchRecord | None:
+        return None if entry.match_id is None else await self._store.ranked_match(entry.match_id)
+
+    async def place_here(self, channel_id: int, user_id: int) -> Owner | None:
+        """The place ``user_id`` plays their ranked game from, if it is ``channel_id``."""
+        here = await self.game_here(channel_id, user_id)
+        record = None if here is None else await self._games.store.open_game_in_channel(here)
+        seat = None if record is None else record.seat_of(user_id)
+        return None if record is None or seat is None else Owner.place(record.id, seat)
+
+    async def carry(self, place: Owner, shown: Clicked, *, moved: bool) -> None:
+        """An interaction at a ranked place was answered (``shown``: its answer and token):
+        its token may post the place's table again once no other reaches it (see
+        :meth:`Copies.carrier <bot.core.ledger.copies.Copies.carrier>`). Nothing is kept of
+        an interaction elsewhere than the place (its token would post the table there)."""
+        if place.kind is not OwnerKind.PLACE or place.game_id is None or place.seat is None:
+            return
+        record = await self._games.record(place.game_id)
+        if record is None or place.seat >= len(record.seats):
+            return
+        user = record.seats[place.seat].user_id
+        entry = None if user is None else await self._store.live_entry(user)
+        if entry is None or entry.channel_id != shown.channel_id:
+            return
+        if not moved and not record.is_open:
+            return  # (a move that ended the game is the one that sends its result)
+        await self._ledger.copies.carrier(place, shown, check=None if moved else TABLE)
+
+
+def _busy(entry: EntryRecord) -> str:
+    """Why a player with a live entry cannot search again."""
+    return ALREADY_SEARCHING if entry.status is EntryStatus.SEARCHING else IN_A_MATCH
+
+
+def _choices(people: list[tuple[int, str]], current: str) -> list[Choice]:
+    """Autocomplete choices of players by name (their id the value)."""
+    typed = current.casefold().strip()
+    found = [(i, n) for i, n in people if typed in n.casefold()]
+    return [Choice(n[:100], str(i)) for i, n in found[:OPPONENTS_OFFERED]]

@@ -1,0 +1,198 @@
+"""What the store keeps of ranked play, as plain values: each player's entry (their search, then
+their match, at the place they queued from), the matches, their games, the season ratings, and
+the blocks between players.
+
+A player holds at most one live entry (searching, or matched): the store refuses a second
+(:class:`AlreadyRanked`), whichever process is asked, so a player is in one queue or one match
+at a time. An entry is matched at most once: the transaction that pairs two entries takes each
+from ``searching`` to ``matched`` and names the match, or takes neither.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from enum import StrEnum
+
+from bot.core.base.store_errors import StoreError
+
+__all__ = [
+    "AlreadyRanked",
+    "EntryRecord",
+    "EntryStatus",
+    "MatchGame",
+    "MatchLine",
+    "MatchRecord",
+    "MatchStatus",
+    "PlaceKind",
+    "RatingRecord",
+    "SeasonChampion",
+]
+
+
+class PlaceKind(StrEnum):
+    """What the place a player queued from is, as far as the bot's token goes."""
+
+    #: A channel of a server that invited the bot.
+    SERVER = "server"
+    #: Where the bot is not a member: a DM or group DM between people, or a server that did not
+    #: invite it, reached through the player's user install.
+    PRIVATE = "private"
+    #: The player's DM with the bot.
+    BOT_DM = "bot_dm"
+
+
+class EntryStatus(StrEnum):
+    """Where a player's entry is (the ``ranked_entries.status`` column)."""
+
+    #: In the queue, waiting for an opponent.
+    SEARCHING = "searching"
+    #: Paired: its match is being played.
+    MATCHED = "matched"
+    #: Its match is over.
+    DONE = "done"
+    #: Its player stopped the search (or took the expert's game instead).
+    STOPPED = "stopped"
+    #: Nobody was found in time.
+    EXPIRED = "expired"
+
+    @property
+    def live(self) -> bool:
+        """Whether the entry still holds its player (one live entry a player)."""
+        return self in (EntryStatus.SEARCHING, EntryStatus.MATCHED)
+
+
+@dataclass(frozen=True, slots=True)
+class EntryRecord:
+    """One player's ranked entry at the place they queued from: ``guild_id`` (None: a DM or
+    group DM), ``channel_id`` and what kind of ``place`` it is; their name and picture as the
+    opponent will see them; the skill the search matches on (``mu``, the season rating's);
+    the opponent of their last match (never met twice in a row); and, once paired, its
+    match. ``version`` moves on with every change (the card drawn from it follows)."""
+
+    id: int
+    user_id: int
+    name: str
+    avatar: str | None
+    guild_id: int | None
+    channel_id: int
+    place: PlaceKind
+    status: EntryStatus
+    mu: float
+    last_opponent: int | None
+    queued_at: float
+    match_id: int | None
+    ended_at: float | None
+    version: int
+
+
+class MatchStatus(StrEnum):
+    """Where a match is (the ``ranked_matches.status`` column)."""
+
+    PLAYING = "playing"
+    FINISHED = "finished"
+
+
+@dataclass(frozen=True, slots=True)
+class MatchRecord:
+    """A best of three between the players of two entries (``a`` sits first in every game).
+    ``games`` is how many of its games were opened, ``game_id`` the latest; ``wins_a`` and
+    ``wins_b`` the games each won. Once finished: ``winner``, ``how`` it was decided
+    (``games``: two games won; ``left``: the other left the match), ``abandoned_by`` (a player
+    who left it, or lost it on the clock without moving), and the ``season`` it was rated in."""
+
+    id: int
+    entry_a: int
+    entry_b: int
+    player_a: int
+    player_b: int
+    status: MatchStatus
+    wins_a: int
+    wins_b: int
+    games: int
+    game_id: int | None
+    winner: int | None
+    how: str | None
+    abandoned_by: int | None
+    season: str | None
+    started_at: float
+    ended_at: float | None
+
+    def opponent(self, user_id: int) -> int:
+        """The other player of the match."""
+        return self.player_b if user_id == self.player_a else self.player_a
+
+    def seat_of(self, user_id: int) -> int:
+        """The seat ``user_id`` takes in the match's games (a first, b second)."""
+        return 0 if user_id == self.player_a else 1
+
+    def wins_of(self, user_id: int) -> int:
+        """The games ``user_id`` has won in the match."""
+        return self.wins_a if user_id == self.player_a else self.wins_b
+
+
+@dataclass(frozen=True, slots=True)
+class MatchGame:
+    """One game of a match: its number (from 1), its game, and once counted who won it and
+    how it ended (``play``: to the target; ``resigned``; ``clock``: the loser's time ran out;
+    ``left``: the loser left the match)."""
+
+    match_id: int
+    number: int
+    game_id: int
+    winner: int | None
+    ended_by: str | None
+
+
+@dataclass(frozen=True, slots=True)
+class RatingRecord:
+    """A player's rating in one season (``YYYY-MM``): openskill's ``mu`` and ``sigma``, the
+    matches played in it and won."""
+
+    season: str
+    user_id: int
+    name: str
+    mu: float
+    sigma: float
+    matches: int
+    wins: int
+    updated_at: float
+
+
+@dataclass(frozen=True, slots=True)
+class MatchLine:
+    """One finished match as one of its players looks back on it: the opponent, whether they
+    won, the games each took, how it was decided, and their rating before and after."""
+
+    match_id: int
+    opponent_id: int
+    opponent_name: str
+    won: bool
+    games_won: int
+    games_lost: int
+    how: str
+    mu_before: float
+    sigma_before: float
+    mu_after: float
+    sigma_after: float
+    ended_at: float
+
+
+@dataclass(frozen=True, slots=True)
+class SeasonChampion:
+    """The top of a season's final standings."""
+
+    season: str
+    user_id: int
+    name: str
+    mu: float
+    sigma: float
+    matches: int
+
+
+class AlreadyRanked(StoreError):
+    """A player with a live entry (searching, or in a match) asked for another: ``entry`` is
+    the live one."""
+
+    def __init__(self, entry: EntryRecord | None) -> None:
+        super().__init__("already searching or in a ranked match")
+        self.entry = entry

@@ -1,0 +1,331 @@
+"""The referee: runs every ranked match being played, in the process that sends.
+
+It follows the change feed: a new match (its entries changed), a game of a match that moved
+or ended, a player who left. For each it does what is next, each step written before the next
+is taken, so a stop at any moment (a kill of the process included) is carried on from the store
+by whichever process sends next:
+
+1. a match with no game being played opens its next game, both players seated and dealt in one
+   transaction (:meth:`Lobbies.open_seated <bot.core.games.opening.Lobbies.open_seated>`, in
+   the game's own channel, which names the match and the game: opening it twice finds the
+   first), then writes it down as the match's; each place gets its player's freshest
+   interaction there as the carrier its table is posted through (their card's, for the first
+   game; for the next, what reached their place at the game before);
+2. while a game is played, the turn clock: a move still owed when its time is up loses the game
+   for whoever owes it (noted as the clock's, then resigned for them);
+3. a game that ended is counted once for its winner, and a match someone has won twice is
+   decided and rated (:meth:`RankedStore.finish_match`), both entries freed;
+4. a match decided by a player leaving has its game still open resigned for them.
+
+Each match is looked at one visit at a time (:class:`~bot.core.base.patrol.Patrol`), again
+when its clock's next deadline falls due.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import Awaitable, Callable
+
+from bot.core.base.feed import Change, ChangeFeed
+from bot.core.base.owners import Owner, OwnerKind
+from bot.core.base.patrol import OnPatrol, Patrol
+from bot.core.base.replies import User
+from bot.core.base.timing import ANSWER_RETRY, TOKEN_USABLE
+from bot.core.base.views import MessageRecord
+from bot.core.games.games import Games
+from bot.core.games.messages.private_table import TABLE
+from bot.core.games.opening import Lobbies
+from bot.core.games.records import GameRecord, GameStatus
+from bot.core.ledger import MessageLedger
+from bot.core.ledger.life import VIA
+from bot.core.ledger.routes import answer_on_its_way
+from bot.core.ranked.cards import CARD
+from bot.core.ranked.places import PlaceFeed
+from bot.core.ranked.records import EntryRecord, MatchGame, MatchRecord, MatchStatus
+from bot.core.ranked.scoreboard import GAMES_A_MATCH, MatchView, game_channel, match_of_channel
+from bot.core.ranked.storage import RankedStore
+from bot.core.ranked.turns import TurnClock
+from engine.outcome import Scoring
+
+__all__ = ["RETRY_AFTER", "WINS_NEEDED", "Referee"]
+
+log = logging.getLogger(__name__)
+
+#: Games a player must win to take the match.
+WINS_NEEDED = GAMES_A_MATCH // 2 + 1
+#: A look that failed is tried again after this many seconds.
+RETRY_AFTER = 10.0
+#: The most steps one look takes before it yields.
+STEPS = 20
+#: Matches that ended this recently are looked at again at start (a game a stop left open).
+RECONCILE_ENDED = 3600.0
+
+
+class Referee(OnPatrol):
+    """Runs the ranked matches being played (see the module's steps), while it is started."""
+
+    def __init__(
+        self,
+        store: RankedStore,
+        feed: ChangeFeed,
+        games: Games,
+        lobbies: Lobbies,
+        resign: Callable[[int, User], Awaitable[object]],
+        ledger: MessageLedger,
+        turns: TurnClock,
+        matches: MatchView,
+        places: PlaceFeed,
+        *,
+        clock: Callable[[], float],
+    ) -> None:
+        """``resign(channel_id, user)``: resign the game in that channel for ``user`` (the
+        moves' call, whose answer goes nowhere)."""
+        self._store = store
+        self._feed = feed
+        self._games = games
+        self._lobbies = lobbies
+        self._resign = resign
+        self._ledger = ledger
+        self._turns = turns
+        self._matches = matches
+        self._places = places
+        self._clock = clock
+        self._patrol = Patrol(feed, self._heard, self._due, clock=clock, name="crib-ranked")
+        self._reading: set[asyncio.Task[None]] = set()
+
+    async def start(self) -> None:
+        """Referee from now on (this process sends): follow the feed, and look at every match
+        being played or ended lately (carrying on whatever a stop left half-done)."""
+        self._patrol.follow()
+        self._matches.forget()
+        for match in await self._store.matches_since(self._clock() - RECONCILE_ENDED):
+            self.look(match.id)
+
+    async def look_at_all(self) -> None:
+        """Look at every match being played (whatever was heard or missed)."""
+        for match in await self._store.matches_since(self._clock()):
+            self.look(match.id)
+
+    def look(self, match_id: int) -> None:
+        """Do what is next in the match soon."""
+        self._patrol.ask(match_id)
+
+    def _heard(self, change: Change) -> None:
+        owner = change.owner
+        if owner.kind is OwnerKind.GAME:
+            found = match_of_channel(change.channel_id)
+            if found is not None:
+                self.look(found[0])
+        elif owner.kind is OwnerKind.RANKED:
+            # A card changed: a new match, a match decided elsewhere (a player left).
+            task = asyncio.get_running_loop().create_task(self._entry_changed(owner.id))
+            self._reading.add(task)
+            task.add_done_callback(self._reading.discard)
+
+    async def _entry_changed(self, entry_id: int) -> None:
+        try:
+            entry = await self._store.ranked_entry(entry_id)
+        except Exception:
+            log.exception("could not read ranked entry %s", entry_id)
+            return
+        if entry is not None and entry.match_id is not None:
+            self._matches.changed(entry.match_id)
+            self.look(entry.match_id)
+
+    async def _due(self, match_id: int) -> float | None:
+        try:
+            return await self._advance(match_id)
+        except Exception:
+            log.exception("could not referee ranked match %s", match_id)
+        return self._clock() + RETRY_AFTER
+
+    # -- the steps ------------------------------------------------------------------------------
+    async def _advance(self, match_id: int) -> float | None:
+        """Take every step that is due; when to look again (the clock's next deadline)."""
+        for _ in range(STEPS):
+            match = await self._store.ranked_match(match_id)
+            if match is None:
+                return None
+            games = await self._store.match_games(match_id)
+            current = games[-1] if games else None
+            record = None if current is None else await self._games.record(current.game_id)
+            if match.status is MatchStatus.FINISHED:
+                if current is not None and record is not None and record.is_open:
+                    await self._resign_left(match, current, record)
+                    continue
+                return None
+            if current is None or (current.winner is not None and record is not None):
+                if max(match.wins_a, match.wins_b) >= WINS_NEEDED:
+                    await self._decide(match, games)
+                    continue
+                await self._next_game(match, current)
+                continue
+            if record is None:
+                return self._clock() + RETRY_AFTER
+            if not record.is_open:
+                await self._count(match, current, record)
+                continue
+            soon = await self._carriers(match, current)
+            due = await self._clock_of(match, current, record)
+            return due if soon is None else soon if due is None else min(soon, due)
+        return self._clock()
+
+    async def _next_game(self, match: MatchRecord, before: MatchGame | None) -> None:
+        """Open the match's next game, seated and dealt, and give each place its carrier."""
+        number = 1 if before is None else before.number + 1
+        a, b = await self._store.match_entries(match)
+        game = await self._lobbies.open_seated(
+            None,
+            game_channel(match.id, number),
+            (User(a.user_id, a.name), User(b.user_id, b.name)),
+            target=121,
+            scoring=Scoring.LURCH,
+            occasion=f"Ranked match, game {number}",
+            private=True,
+        )
+        changed = await self._store.add_match_game(match.id, number, game.id)
+        self._matches.changed(match.id)
+        for entry in changed:
+            self._feed.publish(Change(Owner.ranked(entry.id), entry.version, entry.channel_id))
+        self._places.look_again(game.id, game.channel_id)
+
+    async def _carriers(self, match: MatchRecord, current: MatchGame) -> float | None:
+        """Give each place of the game being played that has no way in yet (no table posted,
+        no carrier) its player's freshest interaction at their place that a token still
+        reaches: their card's, or what reached their place at the game before (its table,
+        their hand). Its table is posted through it. When to look again (an answer that may
+        still be on its way to that interaction's message: a post through its token before it
+        lands is refused)."""
+        soon: float | None = None
+        entries = await self._store.match_entries(match)
+        for seat, entry in enumerate(entries):
+            place = Owner.place(current.game_id, seat)
+            kept = await self._ledger.shown.kept(place)
+            if TABLE in kept or VIA in kept:
+                continue
+            found: list[MessageRecord] = []
+            card = (await self._ledger.shown.kept(Owner.ranked(entry.id))).get(CARD)
+            if card is not None:
+                found.append(card)
+            if current.number > 1:
+                earlier = await self._store.match_games(match.id)
+                for game in earlier:
+                    if game.number == current.number - 1:
+                        found += (
+                            await self._ledger.shown.kept(Owner.place(game.game_id, seat))
+                        ).values()
+            now = self._clock()
+            live = [r for r in found if _reaches(r, entry, now)]
+            ready = [r for r in live if not answer_on_its_way(r, now)]
+            if not ready:
+                if live:
+                    soon = now + ANSWER_RETRY
+                continue
+            best = max(ready, key=lambda r: r.token_at or 0.0)
+            via = MessageRecord(
+                VIA, best.channel_id, best.message_id, "", best.token, best.token_at, best.original
+            )
+            await self._ledger.shown.sent(place, [via])
+            self._places.look_again(current.game_id, game_channel(match.id, current.number))
+        return soon
+
+    async def _clock_of(
+        self, match: MatchRecord, current: MatchGame, record: GameRecord
+    ) -> float | None:
+        """The turn clock of the game being played: a move owed past its time loses the game
+        for whoever owes it; else when the next runs out."""
+        loaded = self._games.loaded.load(record)
+        turns = self._turns.turns(loaded)
+        if not turns:
+            return None
+        now = self._clock()
+        late = [t for t in turns if t.deadline <= now]
+        if not late:
+            return min(t.deadline for t in turns)
+        seat = record.seats[late[0].seat]
+        assert seat.user_id is not None
+        await self._store.game_ended_by(match.id, current.number, "clock")
+        await self._resign(record.channel_id, User(seat.user_id, seat.name))
+        self.look(match.id)  # (its end is counted on the next look)
+        return None
+
+    async def _count(self, match: MatchRecord, current: MatchGame, record: GameRecord) -> None:
+        """Count a game that ended for its winner (a game that ended without one: for the
+        player who did not leave it, or else the first player)."""
+        winner = self._winner(record, match)
+        how = "play"
+        if record.status is GameStatus.FINISHED:
+            result = self._games.loaded.load(record).game.result
+            if result is not None and result.reason == "resigned":
+                how = "resigned"
+        changed = await self._store.count_match_game(match.id, current.number, winner, how)
+        self._matches.changed(match.id)
+        for entry in changed:
+            self._feed.publish(Change(Owner.ranked(entry.id), entry.version, entry.channel_id))
+        self._places.look_again(record.id, record.channel_id)
+
+    def _winner(self, record: GameRecord, match: MatchRecord) -> int:
+        """Who won the ended game ``record``."""
+        if record.status is GameStatus.FINISHED and record.snapshot is not None:
+            result = self._games.loaded.load(record).game.result
+            if result is not None and result.winner is not None:
+                user = record.seats[result.winner].user_id
+                if user is not None:
+                    return user
+        return match.player_a
+
+    async def _decide(self, match: MatchRecord, games: list[MatchGame]) -> None:
+        """A player won the games the match needs: decide and rate it."""
+        winner = match.player_a if match.wins_a >= WINS_NEEDED else match.player_b
+        loser = match.opponent(winner)
+        lost_on_clock = [g for g in games if g.winner == winner and g.ended_by == "clock"]
+        # Lost every game on the clock (it never played): the match counts as abandoned.
+        abandoned = (
+            loser if match.wins_of(loser) == 0 and len(lost_on_clock) == len(games) else None
+        )
+        changed = await self._store.finish_match(
+            match.id, winner=winner, how="games", abandoned_by=abandoned, now=self._clock()
+        )
+        self._after_decision(match, games, changed)
+
+    def _after_decision(
+        self, match: MatchRecord, games: list[MatchGame], changed: list[EntryRecord]
+    ) -> None:
+        self._matches.changed(match.id)
+        for entry in changed:
+            self._feed.publish(Change(Owner.ranked(entry.id), entry.version, entry.channel_id))
+        if games:
+            last = games[-1]
+            self._places.look_again(last.game_id, game_channel(match.id, last.number))
+            self._turns.forget(last.game_id)
+
+    async def _resign_left(
+        self, match: MatchRecord, current: MatchGame, record: GameRecord
+    ) -> None:
+        """The match was decided by a player leaving it: its game still open is resigned for
+        them (noted as their leaving)."""
+        leaver = (
+            match.abandoned_by
+            if match.abandoned_by is not None
+            else match.opponent(match.winner or match.player_a)
+        )
+        seat = record.seat_of(leaver)
+        if seat is None:
+            return
+        await self._store.game_ended_by(match.id, current.number, "left")
+        await self._resign(record.channel_id, User(leaver, record.seats[seat].name))
+        # (A game ended after the match was decided is not counted: the decision stands.)
+        self._matches.changed(match.id)
+        self._places.look_again(record.id, record.channel_id)
+
+
+def _reaches(record: MessageRecord, entry: EntryRecord, now: float) -> bool:
+    """Whether ``record``'s token still reaches ``entry``'s place (it may post a follow-up
+    there)."""
+    return (
+        record.token is not None
+        and record.token_at is not None
+        and now - record.token_at < TOKEN_USABLE
+        and record.channel_id == entry.channel_id
+    )

@@ -1,0 +1,172 @@
+"""What a ranked game's table says of its match: the score above, and below it the turn clock
+while a move is owed, then how the game ended and what comes next (the next game, or the
+match's winner and both players' new ranked ratings).
+
+A ranked game's channel (no Discord channel: :mod:`bot.core.base.apart`) names its match and
+its number in it: :func:`game_channel` and :func:`match_of_channel`.
+"""
+
+from __future__ import annotations
+
+from bot.core.base.apart import apart_channel, is_apart
+from bot.core.base.recent import Recent
+from bot.core.base.text import and_list, escape, signed_text
+from bot.core.games.games import Loaded
+from bot.core.games.records import GameRecord
+from bot.core.ranked.rating import shown_rating
+from bot.core.ranked.records import MatchGame, MatchRecord, MatchStatus
+from bot.core.ranked.storage import RankedStore
+from bot.core.ranked.turns import TurnClock
+
+__all__ = ["GAMES_A_MATCH", "MatchView", "game_channel", "match_of_channel"]
+
+#: A match is the best of this many games.
+GAMES_A_MATCH = 3
+#: The games of a match get numbers 1 to 3 of the match's block of four.
+_PER_MATCH = 4
+#: Matches kept in memory for drawing their tables.
+MATCHES_KEPT = 1024
+
+
+def game_channel(match_id: int, number: int) -> int:
+    """The channel of game ``number`` (1 to 3) of match ``match_id``: no Discord channel.
+
+    >>> game_channel(7, 2), match_of_channel(game_channel(7, 2))
+    (-30, (7, 2))
+    """
+    if not 1 <= number <= GAMES_A_MATCH:
+        raise ValueError(f"A match has no game {number}.")
+    return apart_channel(match_id * _PER_MATCH + number)
+
+
+def match_of_channel(channel_id: int) -> tuple[int, int] | None:
+    """The match and game number a ranked game's channel names (None: not a ranked game's)."""
+    if not is_apart(channel_id):
+        return None
+    match_id, number = divmod(-channel_id, _PER_MATCH)
+    return (match_id, number) if 1 <= number <= GAMES_A_MATCH else None
+
+
+class MatchView:
+    """Reads each match once for drawing its games' tables (read again once told it changed)."""
+
+    def __init__(self, store: RankedStore) -> None:
+        self._store = store
+        # match id -> the match, its games, and each player's rating change once rated.
+        self._kept: Recent[
+            int, tuple[MatchRecord, list[MatchGame], dict[int, tuple[float, float, float, float]]]
+        ] = Recent(MATCHES_KEPT)
+
+    def changed(self, match_id: int) -> None:
+        """The match changed: read it again when next drawn."""
+        self._kept.forget(match_id)
+
+    def forget(self) -> None:
+        """Read every match again (another process may have changed them)."""
+        self._kept.clear()
+
+    async def read(
+        self, match_id: int
+    ) -> tuple[MatchRecord, list[MatchGame], dict[int, tuple[float, float, float, float]]] | None:
+        """The match, its games and its rating changes (None: no such match)."""
+        kept = self._kept.get(match_id)
+        if kept is not None:
+            return kept
+        match = await self._store.ranked_match(match_id)
+        if match is None:
+            return None
+        games = await self._store.match_games(match_id)
+        changes = (
+            await self._store.match_changes(match_id)
+            if match.status is MatchStatus.FINISHED
+            else {}
+        )
+        self._kept.keep(match_id, (match, games, changes))
+        return match, games, changes
+
+    async def lines(
+        self, record: GameRecord, loaded: Loaded, turns: TurnClock
+    ) -> tuple[tuple[str, ...], tuple[str, ...]]:
+        """The lines a ranked game's table adds: above, and below."""
+        found = match_of_channel(record.channel_id)
+        if found is None:
+            return (), ()
+        read = await self.read(found[0])
+        if read is None:
+            return (), ()
+        match, games, changes = read
+        number = found[1]
+        names = {s.user_id: escape(s.name) for s in record.seats if s.user_id is not None}
+        a, b = names.get(match.player_a, "?"), names.get(match.player_b, "?")
+        top = (
+            f"⚔️ **Ranked match**, game {number} (best of three) — "
+            f"{a} {match.wins_a} · {b} {match.wins_b}",
+        )
+        clock = _clock_lines(record, loaded, turns)
+        if clock:
+            return top, clock
+        game = next((g for g in games if g.number == number), None)
+        return top, _after_game(match, game, names, changes)
+
+
+def _clock_lines(record: GameRecord, loaded: Loaded, turns: TurnClock) -> tuple[str, ...]:
+    """When each move owed now runs out of time (one line per deadline)."""
+    by_deadline: dict[float, list[str]] = {}
+    for turn in turns.turns(loaded):
+        by_deadline.setdefault(turn.deadline, []).append(escape(record.seats[turn.seat].name))
+    return tuple(
+        f"⏱ {and_list(who)}: time runs out <t:{int(deadline)}:R>."
+        for deadline, who in sorted(by_deadline.items())
+    )
+
+
+def _after_game(
+    match: MatchRecord,
+    game: MatchGame | None,
+    names: dict[int, str],
+    changes: dict[int, tuple[float, float, float, float]],
+) -> tuple[str, ...]:
+    """What the table says once its game is over: how it ended (the clock, a player leaving),
+    then the match's winner and ratings, or that the next game comes."""
+    lines: list[str] = []
+    if game is not None and game.ended_by in ("clock", "left"):
+        if game.winner is not None:
+            loser = match.opponent(game.winner)
+        else:
+            loser = match.abandoned_by if match.abandoned_by is not None else 0
+        who = names.get(loser, "?")
+        said = f"{who}'s clock ran out." if game.ended_by == "clock" else f"{who} left the match."
+        lines.append(said)
+    if match.status is MatchStatus.FINISHED:
+        lines += _decided(match, names, changes)
+    elif game is not None and game.winner is not None:
+        a, b = names.get(match.player_a, "?"), names.get(match.player_b, "?")
+        lines.append(
+            f"Match: {a} {match.wins_a} · {b} {match.wins_b} — game {game.number + 1} comes "
+            "next, below."
+        )
+    return tuple(lines)
+
+
+def _decided(
+    match: MatchRecord,
+    names: dict[int, str],
+    changes: dict[int, tuple[float, float, float, float]],
+) -> list[str]:
+    """The match's winner and each player's ranked rating after it."""
+    if match.winner is None:
+        return []
+    winner = names.get(match.winner, "?")
+    won, lost = match.wins_of(match.winner), match.wins_of(match.opponent(match.winner))
+    how = " (the other player left)" if match.how == "left" else ""
+    lines = [f"🏆 **{winner} wins the ranked match {won}–{lost}**{how}."]
+    said = []
+    for user in (match.player_a, match.player_b):
+        change = changes.get(user)
+        if change is None:
+            continue
+        before, after = shown_rating(change[0], change[1]), shown_rating(change[2], change[3])
+        said.append(f"{names.get(user, '?')} {after:,} ({signed_text(after - before)})")
+    if said:
+        lines.append(f"Ranked ratings: {' · '.join(said)}")
+    return lines

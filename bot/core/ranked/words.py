@@ -1,0 +1,95 @@
+"""What ranked play says: the refusals, a player's card (their search, then their match), the
+lines a ranked game's table adds, and the ladder. Names are escaped; an opponent is named by
+their display name alone, never by the place they play from."""
+
+from __future__ import annotations
+
+from bot.core.base.text import escape, signed_text
+from bot.core.ranked.rating import (
+    PLACEMENT_MATCHES,
+    rank_of,
+    season_name,
+    shown_rating,
+    uncertainty,
+)
+from bot.core.ranked.records import MatchLine, RatingRecord
+
+__all__ = [
+    "ALREADY_SEARCHING",
+    "BLOCK_WHOM",
+    "EXPERT_INSTEAD",
+    "IN_A_MATCH",
+    "NOTHING_TO_LEAVE",
+    "NOT_YOUR_SEARCH",
+    "SEARCH_OVER",
+    "cooldown",
+    "match_line",
+    "matches",
+    "rating_words",
+]
+
+# -- refusals -----------------------------------------------------------------------------------
+ALREADY_SEARCHING = (
+    "You're already searching for a ranked opponent: your card says how long you've waited "
+    "(stop it with its button, or `/cribbage ranked leave`)."
+)
+IN_A_MATCH = (
+    "You're in a ranked match already: play it out at its table (or leave it with "
+    "`/cribbage ranked leave`, which loses it)."
+)
+NOTHING_TO_LEAVE = "You're not searching or playing a ranked match."
+NOT_YOUR_SEARCH = "That's someone else's search: start your own with `/cribbage ranked play`."
+SEARCH_OVER = "That search is over: start another with `/cribbage ranked play`."
+BLOCK_WHOM = "Choose a player you've met in a ranked match (the list offers them)."
+NOT_BLOCKED = "You haven't blocked that player."
+#: The card's answer when its player chose the expert's game instead of waiting.
+EXPERT_INSTEAD = "You stopped searching to play the expert: the game is below (it isn't ranked)."
+NO_EXPERT_HERE = (
+    "Games against the computer aren't played in my DMs: use `/cribbage new vs_computer:True` "
+    "in a server channel, or in a DM or group DM with the app added to your account."
+)
+SEARCH_STOPPED = "You stopped searching."
+
+
+def cooldown(until: float) -> str:
+    """The refusal of a search by a player who left matches lately."""
+    return (
+        "You left a ranked match lately (or let its clock run out without playing), so your "
+        f"next search waits until <t:{int(until)}:t> (<t:{int(until)}:R>)."
+    )
+
+
+def rating_words(rating: RatingRecord | None) -> str:
+    """A player's rating as the card and the ladder say it: ``1,112 ± 140``, with the rank
+    (or how many placement matches are left)."""
+    if rating is None:
+        return f"none yet ({PLACEMENT_MATCHES} placement matches before a rank)"
+    points = f"{shown_rating(rating.mu, rating.sigma):,} ± {uncertainty(rating.sigma)}"
+    rank = rank_of(rating)
+    if rank is None:
+        left = PLACEMENT_MATCHES - rating.matches
+        return f"{points}, placing: {matches(left)} more before a rank"
+    return f"{points}, {rank.badge} {rank.name}"
+
+
+def matches(n: int) -> str:
+    """``1 match``, ``3 matches``."""
+    return f"{n} match" if n == 1 else f"{n} matches"
+
+
+def match_line(line: MatchLine) -> str:
+    """One finished match in a player's list: ``Won 2–1 against Bea · 1,112 (+24) · <t:…:R>``."""
+    result = "Won" if line.won else "Lost"
+    games = f"{line.games_won}–{line.games_lost}"
+    how = " (left)" if line.how == "left" else ""
+    before = shown_rating(line.mu_before, line.sigma_before)
+    after = shown_rating(line.mu_after, line.sigma_after)
+    return (
+        f"{result} {games}{how} against **{escape(line.opponent_name)}** · {after:,} "
+        f"({signed_text(after - before)}) · <t:{int(line.ended_at)}:R>"
+    )
+
+
+def season_title(season: str) -> str:
+    """``Season of March 2026``."""
+    return f"Season of {season_name(season)}"

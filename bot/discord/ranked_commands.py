@@ -1,0 +1,140 @@
+"""``/cribbage ranked ...``: ranked play across servers, a thin line over
+:class:`bot.core.ranked.ranked.Ranked`.
+
+``play`` works wherever the app reaches: a server's channel (that invited the bot or not), the
+bot's DM, a DM or group DM between people through the user install. The player's card is the
+command's answer there, public (their match's tables come below it), and everything of their
+match is sent there through their own interactions' tokens. Where the server lets the app
+answer only privately (Use External Apps off), nobody else would see the tables: no search is
+made.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import discord
+from discord import app_commands
+
+from bot.core.ranked.ladder import LadderSeason
+from bot.core.ranked.records import PlaceKind
+from bot.discord.interactions import io_of, send_error, user_of
+from bot.discord.places import answers_only_privately, bot_is_member
+
+__all__ = ["NO_PRIVATE_SEARCH", "RankedCommands", "place_of"]
+
+#: ``/cribbage ranked play`` where Discord lets the app answer only privately.
+NO_PRIVATE_SEARCH = (
+    "This server lets apps answer only privately here, so your match's tables couldn't be "
+    "shown. Search from another channel, a DM, or ask a moderator to allow **Use External "
+    "Apps**."
+)
+_SEASONS = [
+    app_commands.Choice(name="this season (the ladder now)", value="this"),
+    app_commands.Choice(name="last season's final standings", value="last"),
+    app_commands.Choice(name="every season's champion", value="champions"),
+]
+
+
+def place_of(interaction: discord.Interaction[Any]) -> PlaceKind:
+    """What the place an interaction came from is, as far as the bot's token goes."""
+    if not bot_is_member(interaction):
+        return PlaceKind.PRIVATE
+    return PlaceKind.SERVER if interaction.guild_id is not None else PlaceKind.BOT_DM
+
+
+class RankedCommands(app_commands.Group):
+    """``/cribbage ranked``: play, leave, ladder, block, unblock."""
+
+    def __init__(self) -> None:
+        super().__init__(name="ranked", description="Ranked matches against players anywhere")
+
+    @app_commands.command(
+        name="play", description="Find a ranked opponent from any server or DM: a best of three"
+    )
+    async def play(self, interaction: discord.Interaction[Any]) -> None:
+        """Join the queue from here; the card that answers stays here, with your match's
+        tables below it."""
+        if interaction.channel_id is None:
+            await send_error(interaction, NO_PRIVATE_SEARCH)
+            return
+        if answers_only_privately(interaction):
+            await send_error(interaction, NO_PRIVATE_SEARCH)
+            return
+        user, channel_id = user_of(interaction), interaction.channel_id
+        avatar = str(interaction.user.display_avatar.url)
+        ranked = io_of(interaction).services.ranked.calls
+        token, guild_id, place = interaction.token, interaction.guild_id, place_of(interaction)
+        await io_of(interaction).command(
+            interaction,
+            lambda: ranked.play(
+                user,
+                avatar=avatar,
+                guild_id=guild_id,
+                channel_id=channel_id,
+                place=place,
+                token=token,
+            ),
+            ephemeral=False,
+        )
+
+    @app_commands.command(
+        name="leave", description="Stop searching, or leave your ranked match (which loses it)"
+    )
+    async def leave(self, interaction: discord.Interaction[Any]) -> None:
+        """A search stops at once; a match asks first, privately."""
+        user = user_of(interaction)
+        ranked = io_of(interaction).services.ranked.calls
+        await io_of(interaction).command(interaction, lambda: ranked.ask_leave(user))
+
+    @app_commands.command(
+        name="ladder", description="The ranked ladder: the top 50, your place, your matches"
+    )
+    @app_commands.describe(season="This season (default), last season's standings, champions")
+    @app_commands.choices(season=_SEASONS)
+    async def ladder(
+        self,
+        interaction: discord.Interaction[Any],
+        season: app_commands.Choice[str] | None = None,
+    ) -> None:
+        """The season's top 50 with your place and latest matches, publicly."""
+        user = user_of(interaction)
+        which: LadderSeason = "this"
+        if season is not None and season.value in ("last", "champions"):
+            which = "last" if season.value == "last" else "champions"
+        ranked = io_of(interaction).services.ranked.calls
+        await io_of(interaction).command(
+            interaction, lambda: ranked.ladder(user, which), ephemeral=False
+        )
+
+    @app_commands.command(name="block", description="Never be matched with this player again")
+    @app_commands.describe(player="Someone you've met in a ranked match")
+    async def block(self, interaction: discord.Interaction[Any], player: str) -> None:
+        """Block a past opponent (privately)."""
+        user = user_of(interaction)
+        ranked = io_of(interaction).services.ranked.calls
+        await io_of(interaction).command(interaction, lambda: ranked.block(user, player))
+
+    @block.autocomplete("player")
+    async def _block_whom(
+        self, interaction: discord.Interaction[Any], current: str
+    ) -> list[app_commands.Choice[str]]:
+        ranked = io_of(interaction).services.ranked.calls
+        found = await ranked.opponents(interaction.user.id, current)
+        return [app_commands.Choice(name=c.name, value=c.value) for c in found]
+
+    @app_commands.command(name="unblock", description="Let a player you blocked be matched again")
+    @app_commands.describe(player="Someone you blocked")
+    async def unblock(self, interaction: discord.Interaction[Any], player: str) -> None:
+        """Lift a block (privately)."""
+        user = user_of(interaction)
+        ranked = io_of(interaction).services.ranked.calls
+        await io_of(interaction).command(interaction, lambda: ranked.unblock(user, player))
+
+    @unblock.autocomplete("player")
+    async def _unblock_whom(
+        self, interaction: discord.Interaction[Any], current: str
+    ) -> list[app_commands.Choice[str]]:
+        ranked = io_of(interaction).services.ranked.calls
+        found = await ranked.blocked(interaction.user.id, current)
+        return [app_commands.Choice(name=c.name, value=c.value) for c in found]
