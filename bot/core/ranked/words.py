@@ -68,7 +68,8 @@ def rating_words(rating: RatingRecord | None) -> str:
     rank = rank_of(rating)
     if rank is None:
         left = PLACEMENT_MATCHES - rating.matches
-        return f"{points}, placing: {matches(left)} more before a rank"
+        noun = "match" if left == 1 else "matches"
+        return f"{points}, placing: {left} more {noun} before a rank"
     return f"{points}, {rank.badge} {rank.name}"
 
 

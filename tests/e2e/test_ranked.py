@@ -1,0 +1,140 @@
+"""Ranked play across servers, end to end: players in two servers (one that invited the bot, one
+that did not) and in a DM through their user install queue, are matched, and play a whole best
+of three, each from where they queued; every version of every message each of them (and anyone
+watching their place) sees is checked for the other's hidden cards; the ratings and the ladder
+after; a second match from the DM, left by its player (a loss, and a wait before the next)."""
+
+from __future__ import annotations
+
+import random
+
+from bot.core.base.owners import Owner
+from bot.core.ranked.records import EntryStatus
+from bot.core.ranked.words import NOTHING_TO_LEAVE
+from fakediscord import Channel, FakeDiscord, Message, User
+from fakediscord.testing import BotLauncher
+from tests.helpers.bot_db import rows
+from tests.helpers.private_driver import uninvited_server
+from tests.helpers.ranked_driver import Place, RankedDriver, entry_of, match_games
+from tests.helpers.table_driver import World, until
+
+
+def _card(fd: FakeDiscord, user: User, channel: Channel) -> Message:
+    """The user's newest ranked card at their place (the answer to `/cribbage ranked play`)."""
+    cards = [
+        m
+        for m in fd.visible_to(user, channel)
+        if "ranked opponent" in m.words() or "Ranked match:" in m.words()
+    ]
+    assert cards, f"{user.name} has no card in {channel.name}"
+    return cards[-1]
+
+
+async def test_three_places_queue_and_a_whole_best_of_three_is_played_apart(
+    world: World, bots: BotLauncher
+) -> None:
+    await bots.process(database=world.database)  # commands global: user installs reach them
+    fd = world.fd
+    al, bea, cy, di = world.players
+    lounge = uninvited_server(fd, bea, di)  # a server that did not invite the bot
+    fd.install_app(cy)
+    dm = fd.private_channel(cy, di)  # a DM between people: the bot is not in it
+    # Bea searches first; Al is paired with her at once; Cy, in a DM, waits meanwhile.
+    searching = await fd.slash(bea, lounge, "/cribbage ranked play")
+    assert not searching.ephemeral and "looking for a ranked opponent" in searching.words()
+    assert "Stop searching" in [b["label"] for b in searching.original.buttons()]
+    paired = await fd.slash(al, world.general, "/cribbage ranked play")
+    assert "Ranked match: Al against Bea" in paired.words(), paired.words()
+    waiting = await fd.slash(cy, dm, "/cribbage ranked play")
+    assert "looking for a ranked opponent" in waiting.words()
+    again = await fd.slash(al, world.general, "/cribbage ranked play")
+    assert again.ephemeral and "already" in again.words()
+    _, status, match_id = entry_of(world.database, al)
+    assert status == EntryStatus.MATCHED and match_id is not None
+    # Bea waited, so she sits first in every game.
+    (first,) = rows(world.database, "SELECT player_a FROM ranked_matches WHERE id = ?", (match_id,))
+    assert first[0] == bea.id
+    places = [Place(bea, lounge, [di]), Place(al, world.general, [world.spectator])]
+    driver = RankedDriver(fd, world.database, places, match_id, rng=random.Random(49))
+    games = 0
+    while True:
+        await driver.next_game()
+        games += 1
+        # The opponent is named at each place, never where they play from.
+        for seat, place in enumerate(places):
+            table = driver.table_now(seat)
+            assert table is not None and "Ranked match" in table.words()
+            assert "lounge" not in table.words() and "general" not in table.words()
+        await driver.play_out()
+        number = driver.number
+        await until(fd, lambda: match_games(world.database, match_id)[number - 1][2] is not None)
+        finished = rows(world.database, "SELECT status FROM ranked_matches WHERE id = ?", (match_id,))
+        if finished[0][0] == "finished":
+            break
+    assert games in (2, 3)
+    driver.check_now()
+    assert driver.cards_seen > 100, "the hidden-card check looked at the cards shown"
+    (winner, wins_a, wins_b) = rows(
+        world.database, "SELECT winner, wins_a, wins_b FROM ranked_matches WHERE id = ?", (match_id,)
+    )[0]
+    assert sorted((wins_a, wins_b)) == [games - 2, 2]
+    won, lost = (al, bea) if winner == al.id else (bea, al)
+    # Both places' last table says who won the match, and the ranked ratings.
+    for seat in (0, 1):
+
+        def decided(seat: int = seat) -> Message | None:
+            table = driver.table_now(seat)
+            return table if table is not None and "wins the ranked match" in table.words() else None
+
+        final = await until(fd, decided)
+        assert f"{won.name} wins the ranked match 2–{games - 2}" in final.words()
+        assert "Ranked ratings:" in final.words()
+    # The ratings: one match each, the winner above; both entries are free again.
+    ratings = {
+        int(u): (float(mu), int(m))
+        for u, mu, m in rows(world.database, "SELECT user_id, mu, matches FROM ranked_ratings")
+    }
+    assert ratings[won.id][1] == ratings[lost.id][1] == 1
+    assert ratings[won.id][0] > 25.0 > ratings[lost.id][0]
+    assert entry_of(world.database, al)[1] == entry_of(world.database, bea)[1] == "done"
+    # The ladder: nobody ranked before five matches; each reader's place and latest match.
+    ladder = await fd.slash(won, world.general if won is al else lounge, "/cribbage ranked ladder")
+    words = ladder.words()
+    assert "Ranked ladder" in words and "Nobody is ranked this season yet" in words, words
+    assert "placing: 4 more matches before a rank" in words, words
+    assert f"Won 2–{games - 2} against **{lost.name}**" in words, words
+    # Cy waited in the DM all along, matched with nobody; Al is matched with her now (his
+    # last opponent was Bea), from the DM to the server.
+    assert entry_of(world.database, cy)[1] == "searching"
+    rematch = await fd.slash(al, world.general, "/cribbage ranked play")
+    assert "Ranked match: Al against Cy" in rematch.words(), rematch.words()
+    _, _, second = entry_of(world.database, cy)
+    assert second is not None and second != match_id
+    first_game = await until(fd, lambda: (match_games(world.database, second) or [None])[0])
+    # The game's table comes to the DM, through Cy's own interaction (the bot is not there).
+    cy_table = Owner.place(first_game[1], 0)  # (she waited: she sits first)
+    await until(
+        fd,
+        lambda: rows(
+            world.database,
+            "SELECT message_id FROM messages WHERE owner = ? AND key = 'lobby' AND message_id > 0",
+            (str(cy_table),),
+        ),
+    )
+    assert any("Ranked match" in m.words() for m in fd.visible_to(di, dm)), "Di sees the table"
+    # Cy leaves: asked first, then a loss, and a wait before the next search.
+    asked = await fd.slash(cy, dm, "/cribbage ranked leave")
+    assert asked.ephemeral and "Leave your ranked match against **Al**" in asked.words()
+    left = await fd.click(cy, asked.original, label="Yes, leave the match")
+    assert left.original is not None and "You left the match: Al wins it." in left.original.words()
+    await until(
+        fd,
+        lambda: rows(
+            world.database, "SELECT how FROM ranked_matches WHERE id = ? AND status = 'finished'", (second,)
+        ),
+    )
+    await until(fd, lambda: match_games(world.database, second)[0][3] == "left")
+    nothing = await fd.slash(cy, dm, "/cribbage ranked leave")
+    assert nothing.words() == NOTHING_TO_LEAVE
+    wait = await fd.slash(cy, dm, "/cribbage ranked play")
+    assert wait.ephemeral and "your next search waits until" in wait.words(), wait.words()
