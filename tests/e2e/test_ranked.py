@@ -2,21 +2,66 @@
 that did not) and in a DM through their user install queue, are matched, and play a whole best
 of three, each from where they queued; every version of every message each of them (and anyone
 watching their place) sees is checked for the other's hidden cards; the ratings and the ladder
-after; a second match from the DM, left by its player (a loss, and a wait before the next)."""
+after; a second match from the DM, left by its player (a loss, and a wait before the next).
+
+The bot runs in the test's process on a core whose every deal is rigged to score high (each
+player is dealt a hand of fives and jacks, or of fours and sixes, and a five is cut): the games
+are whole games to 121, in half the deals."""
 
 from __future__ import annotations
 
 import random
+from collections.abc import AsyncIterator, MutableSequence
+from contextlib import asynccontextmanager
+from datetime import timedelta
+from typing import Any
 
 from bot.core.base.owners import Owner
 from bot.core.ranked.records import EntryStatus
 from bot.core.ranked.words import NOTHING_TO_LEAVE
+from bot.core.services import Services
+from bot.discord.app import CribbageBot
+from bot.settings import Settings
+from bot.store import Store
+from engine.cards import parse_cards
 from fakediscord import Channel, FakeDiscord, Message, User
 from fakediscord.testing import BotLauncher
 from tests.helpers.bot_db import rows
 from tests.helpers.private_driver import uninvited_server
 from tests.helpers.ranked_driver import Place, RankedDriver, entry_of, match_games
 from tests.helpers.table_driver import World, until
+
+#: Every shuffle puts these on top: the cut gives seat 0 a five and seat 1 a four (seat 1
+#: deals first), then the pone is dealt 5♥ 5♦ J♠ J♣ 10♥ K♣, the dealer 4♥ 4♦ 6♥ 6♦ 5♣ 3♣ (one
+#: card at a time, the pone first), and the starter is 5♠.
+_PONE, _DEALER = parse_cards("5H 5D JS JC 10H KC"), parse_cards("4H 4D 6H 6D 5C 3C")
+_TOP = [card for pair in zip(_PONE, _DEALER, strict=True) for card in pair] + list(
+    parse_cards("5S")
+)
+
+
+class _HighDeals(random.Random):
+    """Deals every hand of the game rigged (see :data:`_TOP`); the rest of the deck in order."""
+
+    def shuffle(self, x: MutableSequence[Any]) -> None:
+        rest = [card for card in x if card not in _TOP]
+        x[:] = [*_TOP, *rest]
+
+
+@asynccontextmanager
+async def _rigged_bot(bots: BotLauncher, world: World) -> AsyncIterator[Services]:
+    """The bot in this process, its commands global (user installs reach them), on a core
+    whose deals are rigged."""
+    async with await Store.open(world.database) as store:
+        core = Services.build(
+            store, idle_expiry=timedelta(days=7), rng_factory=lambda key: _HighDeals(key)
+        )
+        settings = Settings(discord_token=world.fd.bot_token)
+        running = await bots.in_process(lambda: CribbageBot(settings, store=store, services=core))
+        try:
+            yield core
+        finally:
+            await running.stop()
 
 
 def _card(fd: FakeDiscord, user: User, channel: Channel) -> Message:
@@ -33,7 +78,11 @@ def _card(fd: FakeDiscord, user: User, channel: Channel) -> Message:
 async def test_three_places_queue_and_a_whole_best_of_three_is_played_apart(
     world: World, bots: BotLauncher
 ) -> None:
-    await bots.process(database=world.database)  # commands global: user installs reach them
+    async with _rigged_bot(bots, world):
+        await _three_places(world)
+
+
+async def _three_places(world: World) -> None:
     fd = world.fd
     al, bea, cy, di = world.players
     lounge = uninvited_server(fd, bea, di)  # a server that did not invite the bot
@@ -61,21 +110,24 @@ async def test_three_places_queue_and_a_whole_best_of_three_is_played_apart(
         await driver.next_game()
         games += 1
         # The opponent is named at each place, never where they play from.
-        for seat, place in enumerate(places):
+        for seat in range(len(places)):
             table = driver.table_now(seat)
             assert table is not None and "Ranked match" in table.words()
             assert "lounge" not in table.words() and "general" not in table.words()
         await driver.play_out()
-        number = driver.number
-        await until(fd, lambda: match_games(world.database, match_id)[number - 1][2] is not None)
-        finished = rows(world.database, "SELECT status FROM ranked_matches WHERE id = ?", (match_id,))
+        await until(fd, lambda n=driver.number: match_games(world.database, match_id)[n - 1][2])
+        finished = rows(
+            world.database, "SELECT status FROM ranked_matches WHERE id = ?", (match_id,)
+        )
         if finished[0][0] == "finished":
             break
     assert games in (2, 3)
     driver.check_now()
     assert driver.cards_seen > 100, "the hidden-card check looked at the cards shown"
     (winner, wins_a, wins_b) = rows(
-        world.database, "SELECT winner, wins_a, wins_b FROM ranked_matches WHERE id = ?", (match_id,)
+        world.database,
+        "SELECT winner, wins_a, wins_b FROM ranked_matches WHERE id = ?",
+        (match_id,),
     )[0]
     assert sorted((wins_a, wins_b)) == [games - 2, 2]
     won, lost = (al, bea) if winner == al.id else (bea, al)
@@ -130,7 +182,9 @@ async def test_three_places_queue_and_a_whole_best_of_three_is_played_apart(
     await until(
         fd,
         lambda: rows(
-            world.database, "SELECT how FROM ranked_matches WHERE id = ? AND status = 'finished'", (second,)
+            world.database,
+            "SELECT how FROM ranked_matches WHERE id = ? AND status = 'finished'",
+            (second,),
         ),
     )
     await until(fd, lambda: match_games(world.database, second)[0][3] == "left")

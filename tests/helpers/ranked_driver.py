@@ -76,7 +76,9 @@ class _PlaceWatch(LeakWatch):
 
     replay_of: Callable[[Message], Replay | None] = lambda message: None
 
-    def _check_version(self, user: User, seat: int | None, hidden: set[Card], message: Message, version: Any) -> None:
+    def _check_version(
+        self, user: User, seat: int | None, hidden: set[Card], message: Message, version: Any
+    ) -> None:
         replay = self.replay_of(message)
         if replay is not None:
             self.dealt, self.cut = replay.dealt_to, revealed_by(replay.deals[0])
