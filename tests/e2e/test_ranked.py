@@ -11,7 +11,7 @@ are whole games to 121, in half the deals."""
 from __future__ import annotations
 
 import random
-from collections.abc import AsyncIterator, MutableSequence
+from collections.abc import AsyncIterator, Callable, MutableSequence
 from contextlib import asynccontextmanager
 from datetime import timedelta
 from typing import Any
@@ -24,7 +24,7 @@ from bot.discord.app import CribbageBot
 from bot.settings import Settings
 from bot.store import Store
 from engine.cards import parse_cards
-from fakediscord import Channel, FakeDiscord, Message, User
+from fakediscord import Message
 from fakediscord.testing import BotLauncher
 from tests.helpers.bot_db import rows
 from tests.helpers.private_driver import uninvited_server
@@ -64,15 +64,9 @@ async def _rigged_bot(bots: BotLauncher, world: World) -> AsyncIterator[Services
             await running.stop()
 
 
-def _card(fd: FakeDiscord, user: User, channel: Channel) -> Message:
-    """The user's newest ranked card at their place (the answer to `/cribbage ranked play`)."""
-    cards = [
-        m
-        for m in fd.visible_to(user, channel)
-        if "ranked opponent" in m.words() or "Ranked match:" in m.words()
-    ]
-    assert cards, f"{user.name} has no card in {channel.name}"
-    return cards[-1]
+def _counted(world: World, match_id: int, number: int) -> Callable[[], int | None]:
+    """Whether game ``number`` of the match is counted: its winner."""
+    return lambda: match_games(world.database, match_id)[number - 1][2]
 
 
 async def test_three_places_queue_and_a_whole_best_of_three_is_played_apart(
@@ -91,6 +85,7 @@ async def _three_places(world: World) -> None:
     # Bea searches first; Al is paired with her at once; Cy, in a DM, waits meanwhile.
     searching = await fd.slash(bea, lounge, "/cribbage ranked play")
     assert not searching.ephemeral and "looking for a ranked opponent" in searching.words()
+    assert searching.original is not None
     assert "Stop searching" in [b["label"] for b in searching.original.buttons()]
     paired = await fd.slash(al, world.general, "/cribbage ranked play")
     assert "Ranked match: Al against Bea" in paired.words(), paired.words()
@@ -115,7 +110,7 @@ async def _three_places(world: World) -> None:
             assert table is not None and "Ranked match" in table.words()
             assert "lounge" not in table.words() and "general" not in table.words()
         await driver.play_out()
-        await until(fd, lambda n=driver.number: match_games(world.database, match_id)[n - 1][2])
+        await until(fd, _counted(world, match_id, driver.number))
         finished = rows(
             world.database, "SELECT status FROM ranked_matches WHERE id = ?", (match_id,)
         )
@@ -162,9 +157,9 @@ async def _three_places(world: World) -> None:
     assert "Ranked match: Al against Cy" in rematch.words(), rematch.words()
     _, _, second = entry_of(world.database, cy)
     assert second is not None and second != match_id
-    first_game = await until(fd, lambda: (match_games(world.database, second) or [None])[0])
+    games_now = await until(fd, lambda: match_games(world.database, second))
     # The game's table comes to the DM, through Cy's own interaction (the bot is not there).
-    cy_table = Owner.place(first_game[1], 0)  # (she waited: she sits first)
+    cy_table = Owner.place(games_now[0][1], 0)  # (she waited: she sits first)
     await until(
         fd,
         lambda: rows(
@@ -177,6 +172,7 @@ async def _three_places(world: World) -> None:
     # Cy leaves: asked first, then a loss, and a wait before the next search.
     asked = await fd.slash(cy, dm, "/cribbage ranked leave")
     assert asked.ephemeral and "Leave your ranked match against **Al**" in asked.words()
+    assert asked.original is not None
     left = await fd.click(cy, asked.original, label="Yes, leave the match")
     assert left.original is not None and "You left the match: Al wins it." in left.original.words()
     await until(
