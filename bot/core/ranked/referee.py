@@ -102,6 +102,16 @@ class Referee(OnPatrol):
         for match in await self._store.matches_since(self._clock() - RECONCILE_ENDED):
             self.look(match.id)
 
+    async def idle(self) -> None:
+        """Wait until no look is under way, nor any read of a card that changed (tests,
+        shutdown)."""
+        while True:
+            if self._reading:
+                await asyncio.wait(list(self._reading))
+            await self._patrol.idle()
+            if not self._reading:
+                return
+
     async def look_at_all(self) -> None:
         """Look at every match being played (whatever was heard or missed)."""
         for match in await self._store.matches_since(self._clock()):

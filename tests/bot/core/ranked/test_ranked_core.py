@@ -1,0 +1,245 @@
+"""Ranked play in the core and the store (both databases), on the test's clock: one queue or
+match a player, never the same opponent twice in a row, blocks, the widening window and the
+searches that end, the card's offer of the expert, each place showing the table and its own
+hand alone, the turn clock, and leaving a match."""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import AsyncIterator
+
+import pytest
+
+from bot.core.base.owners import Owner
+from bot.core.base.replies import Answer, Clicked, User
+from bot.core.games.records import GameRecord
+from bot.core.ranked.cards import CARD, card_view
+from bot.core.ranked.matching import ANYONE_AFTER, EXPERT_OFFER_AFTER, SEARCH_AT_MOST
+from bot.core.ranked.records import EntryStatus, MatchStatus, PlaceKind
+from bot.core.ranked.turns import REACH_ALLOWANCE, TURN_SECONDS
+from bot.core.ranked.words import ALREADY_SEARCHING, IN_A_MATCH
+from bot.core.services import Services
+from bot.store import Store
+from engine.cards import cards_str
+from tests.helpers.service_driver import Clock
+
+AL, BEA, CY = User(1001, "Al"), User(1002, "Bea"), User(1003, "Cy")
+#: Each player's place: a server's channel, a DM, a group DM.
+PLACES = {AL.id: (10, 101, PlaceKind.SERVER), BEA.id: (None, 202, PlaceKind.PRIVATE)}
+
+
+def _place(user: User) -> tuple[int | None, int, PlaceKind]:
+    return PLACES.get(user.id, (None, 300 + user.id % 100, PlaceKind.PRIVATE))
+
+
+async def _play(service: Services, user: User) -> Answer:
+    """``/cribbage ranked play`` by ``user`` from their place; its answer, landed."""
+    guild, channel, place = _place(user)
+    answer = await service.ranked.calls.play(
+        user, avatar=None, guild_id=guild, channel_id=channel, place=place, token=f"t{user.id}"
+    )
+    if answer.ok:
+        shown = Clicked(channel, 5000 + user.id, f"t{user.id}")
+        await service.answered(answer, landed=True, shown=shown)
+    return answer
+
+
+@pytest.fixture(autouse=True)
+async def _done(service: Services) -> AsyncIterator[None]:
+    """After each test: stop refereeing, and write what was sent (before the store closes)."""
+    yield
+    service.ranked.stop()
+    await service.ledger.writes.flush()
+
+
+async def _entry_status(store: Store, user: User) -> EntryStatus | None:
+    found = await store.live_entry(user.id)
+    return None if found is None else found.status
+
+
+async def _dealt(service: Services, store: Store, match_id: int) -> GameRecord:
+    """Referee until the match's next game is dealt; it."""
+    await service.ranked.referee.start()
+    await service.ranked.referee.idle()
+    games = await store.match_games(match_id)
+    record = await store.get_game(games[-1].game_id)
+    assert record is not None and record.status == "active"
+    return record
+
+
+async def test_one_queue_or_one_match_at_a_time(service: Services, store: Store) -> None:
+    assert (await _play(service, AL)).ok
+    again = await _play(service, AL)
+    assert not again.ok and again.reply.text == ALREADY_SEARCHING
+    paired = await _play(service, BEA)
+    assert paired.ok and "Ranked match: Bea against Al" in paired.reply.text
+    for user in (AL, BEA):
+        refused = await _play(service, user)
+        assert not refused.ok and refused.reply.text == IN_A_MATCH
+        assert await _entry_status(store, user) is EntryStatus.MATCHED
+    entry = await store.live_entry(AL.id)
+    assert entry is not None
+    stop = await service.ranked.calls.stop(entry.id, AL, None)
+    assert not stop.ok and stop.reply.text == IN_A_MATCH
+    stranger = await service.ranked.calls.stop(entry.id, CY, None)
+    assert not stranger.ok and "someone else's" in stranger.reply.text
+
+
+async def _leave(service: Services, store: Store, user: User) -> None:
+    asked = await service.ranked.calls.ask_leave(user)
+    assert asked.ok and asked.reply.view is not None
+    controls = asked.reply.view.controls
+    match_id = getattr(controls, "subject", 0)
+    left = await service.ranked.calls.confirm_leave(match_id, user, True)
+    assert left.ok, left.reply.text
+
+
+async def test_never_the_same_opponent_twice_in_a_row_and_blocks_hold(
+    service: Services, store: Store, clock: Clock
+) -> None:
+    await _play(service, AL)
+    await _play(service, BEA)
+    await _leave(service, store, BEA)
+    clock.advance(days=8)  # (past the wait that leaving brings)
+    # They just played each other: not again, however long both wait.
+    await _play(service, AL)
+    await _play(service, BEA)
+    clock.advance(seconds=ANYONE_AFTER)
+    assert await service.ranked.queue.sweep() == []
+    assert await _entry_status(store, AL) is EntryStatus.SEARCHING
+    # Al blocked Cy (they met before: Al's list offers him): Cy is paired with Bea instead.
+    await store.block_player(AL.id, CY.id, CY.name, now=clock().timestamp())
+    assert (await _play(service, CY)).ok
+    assert await _entry_status(store, CY) is EntryStatus.MATCHED
+    assert await _entry_status(store, BEA) is EntryStatus.MATCHED
+    assert await _entry_status(store, AL) is EntryStatus.SEARCHING
+
+
+async def test_the_window_widens_and_a_search_ends_unmatched_after_a_while(
+    service: Services, store: Store, clock: Clock
+) -> None:
+    now = clock().timestamp()
+    queue = service.ranked.queue
+    far = [
+        await store.queue_entry(
+            user_id=user.id,
+            name=user.name,
+            avatar=None,
+            guild_id=None,
+            channel_id=300 + n,
+            place=PlaceKind.PRIVATE,
+            mu=mu,
+            last_opponent=None,
+            now=now,
+        )
+        for n, (user, mu) in enumerate(((AL, 15.0), (BEA, 35.0)))
+    ]
+    assert await queue.sweep() == []  # twenty apart: not yet
+    clock.advance(seconds=ANYONE_AFTER)
+    (match,) = await queue.sweep()
+    assert {match.entry_a, match.entry_b} == {e.id for e in far}
+    lonely = await store.queue_entry(
+        user_id=CY.id,
+        name=CY.name,
+        avatar=None,
+        guild_id=None,
+        channel_id=333,
+        place=PlaceKind.PRIVATE,
+        mu=25.0,
+        last_opponent=None,
+        now=clock().timestamp(),
+    )
+    clock.advance(seconds=SEARCH_AT_MOST)
+    assert await queue.sweep() == []
+    ended = await store.ranked_entry(lonely.id)
+    assert ended is not None and ended.status is EntryStatus.EXPIRED
+    assert "Nobody was found for Cy" in card_view(ended, clock().timestamp()).content
+
+
+async def test_the_card_offers_the_expert_after_a_while_but_not_in_the_bots_dms(
+    service: Services, store: Store, clock: Clock
+) -> None:
+    await _play(service, AL)
+    entry = await store.live_entry(AL.id)
+    assert entry is not None
+    owing = await service.ledger.owed(Owner.ranked(entry.id))
+    assert owing is not None and owing.check_at == entry.queued_at + EXPERT_OFFER_AFTER
+    (card,) = owing.owed
+    assert card.key == CARD and card.private
+    assert getattr(card.view.controls, "buttons", ()) == ("stop",)
+    clock.advance(seconds=EXPERT_OFFER_AFTER)
+    owing = await service.ledger.owed(Owner.ranked(entry.id))
+    assert owing is not None and getattr(owing.owed[0].view.controls, "buttons", ()) == (
+        "stop",
+        "expert",
+    )
+    in_bots_dm = dataclasses.replace(entry, place=PlaceKind.BOT_DM)
+    assert getattr(card_view(in_bots_dm, clock().timestamp()).controls, "buttons", ()) == ("stop",)
+
+
+async def test_each_place_shows_the_table_and_its_own_hand_alone(
+    service: Services, store: Store
+) -> None:
+    await _play(service, AL)
+    await _play(service, BEA)
+    entry = await store.live_entry(AL.id)
+    assert entry is not None and entry.match_id is not None
+    game = await _dealt(service, store, entry.match_id)
+    assert await service.ledger.owed(Owner.game(game.id)) is None  # the game keeps none
+    loaded = service.games.loaded.load(game)
+    for seat, user in enumerate((AL, BEA)):
+        owing = await service.ledger.owed(Owner.place(game.id, seat))
+        assert owing is not None
+        assert sorted(o.key for o in owing.owed) == [f"hand:1:{seat}", "lobby"]
+        assert all(o.private for o in owing.owed)
+        table = owing.owed[0].view if owing.owed[0].key == "lobby" else owing.owed[1].view
+        assert table.mentions in ((), (user.id,))
+        assert "Ranked match" in table.content and "time runs out" in table.content
+        other = 1 - seat
+        hidden = cards_str(loaded.game.hand(other)).split()
+        for owed in owing.owed:
+            shown = "\n".join(
+                line for line in owed.view.content.splitlines() if not line.startswith("Cut for")
+            )
+            assert not any(card in shown for card in hidden), shown
+        # Their hand, opened from the table, is kept for their place.
+        opened = await service.table.own_hand(game.id, user, guild_id=None)
+        assert opened.ok and opened.sequel is not None
+        assert opened.sequel.owner == Owner.place(game.id, seat)
+
+
+async def test_a_turn_run_out_loses_the_game_and_a_match_so_lost_waits_after(
+    service: Services, store: Store, clock: Clock
+) -> None:
+    await _play(service, AL)
+    await _play(service, BEA)
+    entry = await store.live_entry(AL.id)
+    assert entry is not None and entry.match_id is not None
+    match_id = entry.match_id
+    for number in (1, 2):
+        game = await _dealt(service, store, match_id)
+        # Bea throws her cards; Al never does.
+        bea_seat = game.seat_of(BEA.id)
+        assert bea_seat is not None
+        hand = service.games.loaded.load(game).game.hand(bea_seat)
+        thrown = await service.moves.discard(
+            game.channel_id, BEA, " ".join(c.code for c in hand[:2])
+        )
+        assert thrown.ok, thrown.reply.text
+        await service.ranked.referee.idle()
+        still = await store.get_game(game.id)
+        assert still is not None and still.status == "active"
+        clock.advance(seconds=TURN_SECONDS + REACH_ALLOWANCE + 1)
+        service.ranked.referee.look(match_id)
+        await service.ranked.referee.idle()
+        games = await store.match_games(match_id)
+        assert games[number - 1].winner == BEA.id and games[number - 1].ended_by == "clock"
+    match = await store.ranked_match(match_id)
+    assert match is not None and match.status is MatchStatus.FINISHED
+    assert (match.winner, match.how, match.abandoned_by) == (BEA.id, "games", AL.id)
+    table = await service.ledger.owed(Owner.place(match.game_id or 0, 0))
+    assert table is not None and "Al's clock ran out." in table.owed[0].view.content
+    assert "Bea wins the ranked match 2–0" in table.owed[0].view.content
+    waits = await _play(service, AL)
+    assert not waits.ok and "your next search waits until" in waits.reply.text
+    assert (await _play(service, BEA)).ok
