@@ -57,6 +57,20 @@ _LINE, _champion = reader(MatchLine), reader(SeasonChampion)
 #: its column).
 _ONE_LIVE = frozenset({"ranked_one_live_entry", "ranked_entries.user_id"})
 _LIVE = "('searching', 'matched')"
+#: The searching entries nearest a skill, some on each side (its parameters: the skill and
+#: how many, twice).
+_NEAREST = (
+    f"SELECT * FROM (SELECT {_ENTRY_COLUMNS} FROM ranked_entries"
+    " WHERE status = 'searching' AND mu <= ? ORDER BY mu DESC LIMIT ?) below"
+    f" UNION ALL SELECT * FROM (SELECT {_ENTRY_COLUMNS} FROM ranked_entries"
+    " WHERE status = 'searching' AND mu > ? ORDER BY mu LIMIT ?) above"
+)
+#: What draws a player's card as they join: from their entry, its match and their opponent.
+Card = Callable[[EntryRecord, MatchRecord | None, EntryRecord | None], MessageRecord | None]
+#: Whom a newcomer may be paired with among searching players, best first (given the blocks).
+Pick = Callable[[EntryRecord, list[EntryRecord], set[tuple[int, int]]], list[EntryRecord]]
+#: What joining the queue gives: the entry, its match if paired at once, the entries changed.
+Joined = tuple[EntryRecord, MatchRecord | None, list[EntryRecord]]
 _UPSERT_RATING = (
     f"INSERT INTO ranked_ratings ({_RATING_COLUMNS}, ordinal) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)"
     " ON CONFLICT (season, user_id) DO UPDATE SET name = excluded.name, mu = excluded.mu,"
@@ -118,11 +132,18 @@ class RankedTables(Queries):
         mu: float,
         last_opponent: int | None,
         now: float,
-        card: Callable[[EntryRecord], MessageRecord | None] | None = None,
-    ) -> EntryRecord:
-        """A player joins the queue from their place; the entry (at version 1). ``card``: the
-        message that answers them (their card, its id to come), kept with it. Raises
-        :class:`AlreadyRanked` when they are searching or in a match already."""
+        card: Card | None = None,
+        pick: Pick | None = None,
+        candidates: int = 24,
+    ) -> Joined:
+        """A player joins the queue from their place, and, with ``pick``, is paired at once
+        in the same transaction with the first of the searching players ``pick`` chooses
+        among the ``candidates`` nearest in skill on each side (with the blocks between them)
+        that no other pairing holds this moment (the one who waited sits first). ``card``:
+        the message that answers them (their card, its id to come), drawn from the entry as
+        it ends (and its match and opponent, if paired), kept with it. The entry, the match
+        if one was made, and every entry changed. Raises :class:`AlreadyRanked` when they
+        are searching or in a match already."""
         async with self._writing() as tx:
             try:
                 rows = await tx.fetch(
@@ -146,11 +167,65 @@ class RankedTables(Queries):
                     raise AlreadyRanked(None) from None
                 raise
             entry = _entry(rows[0])
-            kept = None if card is None else card(entry)
+            paired = (
+                None if pick is None else await self._pair_now(tx, entry, pick, candidates, now)
+            )
+            match, changed = paired if paired is not None else (None, [entry])
+            mine = next(e for e in changed if e.id == entry.id)
+            other = next((e for e in changed if e.id != entry.id), None)
+            kept = None if card is None else card(mine, match, other)
             if kept is not None:
                 await tx.execute(ANSWER_KEPT_SQL, message_row(Owner.ranked(entry.id), kept))
-            await self._announce(tx, [entry], kept)
-        return entry
+            await self._announce(tx, [mine], kept)
+            if other is not None:
+                await self._announce(tx, [other])
+        return mine, match, changed
+
+    async def _pair_now(
+        self, tx: Transaction, entry: EntryRecord, pick: Pick, candidates: int, now: float
+    ) -> tuple[MatchRecord, list[EntryRecord]] | None:
+        """In the transaction that queued ``entry``: pair it with the first searching player
+        ``pick`` chooses that no other pairing holds (see :meth:`queue_entry`)."""
+        nearest = [
+            _entry(row)
+            for row in await tx.fetch(_NEAREST, (entry.mu, candidates, entry.mu, candidates))
+            if int(row[0]) != entry.id
+        ]
+        if not nearest:
+            return None
+        users = sorted({entry.user_id, *(e.user_id for e in nearest)})
+        blocks = {
+            (int(r[0]), int(r[1]))
+            for r in await tx.fetch(
+                "SELECT user_id, blocked_id FROM ranked_blocks"
+                f" WHERE user_id IN ({marks(users)}) OR blocked_id IN ({marks(users)})",
+                (*users, *users),
+            )
+        }
+        lock = " FOR UPDATE SKIP LOCKED" if self.db.dialect is Dialect.POSTGRES else ""
+        for other in pick(entry, nearest, blocks):
+            held = await tx.fetch(
+                f"SELECT id FROM ranked_entries WHERE id = ? AND status = 'searching'{lock}",
+                (other.id,),
+            )
+            if not held:
+                continue  # (paired a moment ago, or being paired now)
+            made = await tx.fetch(
+                "INSERT INTO ranked_matches (entry_a, entry_b, player_a, player_b, started_at)"
+                f" VALUES (?, ?, ?, ?, ?) RETURNING {_MATCH_COLUMNS}",
+                (other.id, entry.id, other.user_id, entry.user_id, now),
+            )
+            match = _match(made[0])
+            rows = await tx.fetch(
+                "UPDATE ranked_entries SET status = 'matched', match_id = ?,"
+                " version = version + 1 WHERE id IN (?, ?) AND status = 'searching'"
+                f" RETURNING {_ENTRY_COLUMNS}",
+                (match.id, other.id, entry.id),
+            )
+            if len(rows) != 2:
+                raise RuntimeError("a ranked entry was paired twice")
+            return match, [_entry(row) for row in rows]
+        return None
 
     async def ranked_entry(self, entry_id: int) -> EntryRecord | None:
         """One entry by its id."""
@@ -187,18 +262,39 @@ class RankedTables(Queries):
         return [_entry(row) for row in rows]
 
     async def nearest_searching(self, mu: float, *, limit: int) -> list[EntryRecord]:
-        """The searching entries nearest ``mu`` in skill: ``limit`` at most on each side."""
-        below = await self._read(
-            f"SELECT {_ENTRY_COLUMNS} FROM ranked_entries WHERE status = 'searching'"
-            " AND mu <= ? ORDER BY mu DESC LIMIT ?",
-            (mu, limit),
+        """The searching entries nearest ``mu`` in skill: ``limit`` at most on each side (one
+        query)."""
+        rows = await self._read(_NEAREST, (mu, limit, mu, limit))
+        return [_entry(row) for row in rows]
+
+    async def ranked_player(
+        self, user_id: int, *, since: float
+    ) -> tuple[EntryStatus | None, int, float | None, RatingRecord | None, int | None]:
+        """What joining the queue asks of a player, in one query: the status of their live
+        entry (None: none), how many matches they abandoned since ``since`` and when the last
+        ended, the rating of their latest season (None: a newcomer), and the opponent of
+        their latest match."""
+        rows = await self._read(
+            "WITH r AS (SELECT"
+            f" {_RATING_COLUMNS} FROM ranked_ratings WHERE user_id = ? ORDER BY season DESC"
+            " LIMIT 1) SELECT"
+            f" (SELECT status FROM ranked_entries WHERE user_id = ? AND status IN {_LIVE}),"
+            " (SELECT COUNT(*) FROM ranked_matches WHERE abandoned_by = ? AND ended_at >= ?),"
+            " (SELECT MAX(ended_at) FROM ranked_matches WHERE abandoned_by = ? AND ended_at >= ?),"
+            " (SELECT CASE WHEN player_a = ? THEN player_b ELSE player_a END FROM ranked_matches"
+            "  WHERE player_a = ? OR player_b = ? ORDER BY id DESC LIMIT 1),"
+            f" {', '.join('r.' + c.strip() for c in _RATING_COLUMNS.split(','))}"
+            " FROM (SELECT 1 AS one) o LEFT JOIN r ON 1 = 1",
+            (user_id, user_id, user_id, since, user_id, since, user_id, user_id, user_id),
         )
-        above = await self._read(
-            f"SELECT {_ENTRY_COLUMNS} FROM ranked_entries WHERE status = 'searching'"
-            " AND mu > ? ORDER BY mu LIMIT ?",
-            (mu, limit),
+        status, abandoned, last, opponent, *rating = rows[0]
+        return (
+            None if status is None else EntryStatus(status),
+            int(abandoned),
+            None if last is None else float(last),
+            None if rating[0] is None else _rating(rating),
+            None if opponent is None else int(opponent),
         )
-        return [_entry(row) for row in (*below, *above)]
 
     async def end_search(
         self, entry_id: int, status: EntryStatus, *, now: float
@@ -221,10 +317,12 @@ class RankedTables(Queries):
     ) -> tuple[MatchRecord, list[EntryRecord]] | None:
         """Pair two searching entries in a match (the first's player sits first): the match and
         both entries as they are now; None, with nothing changed, when either is no longer
-        searching."""
+        searching (or another pairing holds it this moment)."""
         low, high = sorted((first, second))
         async with self._writing() as tx:
-            lock = " FOR UPDATE" if self.db.dialect is Dialect.POSTGRES else ""
+            # (PostgreSQL: a row another pairing holds is skipped, not waited for: it is being
+            # paired, and this one tries its next candidate at once.)
+            lock = " FOR UPDATE SKIP LOCKED" if self.db.dialect is Dialect.POSTGRES else ""
             rows = await tx.fetch(
                 f"SELECT {_ENTRY_COLUMNS} FROM ranked_entries WHERE id IN (?, ?)"
                 f" AND status = 'searching' ORDER BY id{lock}",

@@ -1,7 +1,9 @@
 """The ranked queue: players join it from wherever they are, and are paired two by two.
 
 A player who joins is paired at once with the best opponent already waiting within the window
-(:func:`bot.core.ranked.matching.pick`), in whichever process took their command; the process
+(:func:`bot.core.ranked.matching.pick`), in the transaction that queues them, in whichever
+process took their command (a candidate another pairing holds that moment is passed over: the
+newcomer takes the next, or waits for the sweep); the process
 that sends sweeps the queue every :data:`SWEEP_EVERY` seconds (:meth:`Matchmaker.sweep`): it
 ends the searches that waited :data:`~bot.core.ranked.matching.SEARCH_AT_MOST`, and pairs
 those the widening windows now allow (:func:`bot.core.ranked.matching.pairs`). Every pairing is
@@ -14,6 +16,7 @@ hears of a new match); on PostgreSQL the store announces it to the other process
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import Callable, Sequence
 
 from bot.core.base.feed import Change, ChangeFeed
@@ -24,12 +27,16 @@ from bot.core.ranked.records import EntryRecord, EntryStatus, MatchRecord, Place
 from bot.core.ranked.storage import RankedStore
 from bot.core.standings.ratings import MODEL
 
-__all__ = ["CANDIDATES", "SWEEP_EVERY", "Matchmaker"]
+__all__ = ["CANDIDATES", "JOINS_AT_ONCE", "SWEEP_EVERY", "Matchmaker"]
 
 #: How many waiting players nearest in skill, on each side, a newcomer is compared with.
 CANDIDATES = 24
 #: How often the process that sends sweeps the queue.
 SWEEP_EVERY = 2.0
+#: Players joined (each a transaction of a few statements) at once in a process, at most: a
+#: crowd joining at once queues here, not for the database's connections, which the rest of
+#: the bot (the moves, the sender's lease) keeps the use of meanwhile.
+JOINS_AT_ONCE = 3
 
 
 class Matchmaker:
@@ -39,6 +46,7 @@ class Matchmaker:
         self._store = store
         self._feed = feed
         self._clock = clock
+        self._joining = asyncio.Semaphore(JOINS_AT_ONCE)
 
     def published(self, entries: Sequence[EntryRecord]) -> None:
         """Each entry changed: on the feed (its card is drawn again; the referee hears)."""
@@ -54,44 +62,48 @@ class Matchmaker:
         guild_id: int | None,
         channel_id: int,
         place: PlaceKind,
-        card: Callable[[EntryRecord], MessageRecord | None],
-    ) -> EntryRecord:
-        """``user_id`` joins the queue from their place, matched on the skill of their latest
-        season (a newcomer's otherwise); their entry, once paired if a waiting player fits
-        already. ``card``: the message that answers them, kept with the entry. Raises
-        :class:`~bot.core.ranked.records.AlreadyRanked`."""
-        store = self._store
-        rating = await store.latest_rating(user_id)
-        mu = rating.mu if rating is not None else float(MODEL.mu)
-        entry = await store.queue_entry(
+        mu: float | None,
+        last_opponent: int | None,
+        card: Callable[[EntryRecord, MatchRecord | None, EntryRecord | None], MessageRecord | None],
+    ) -> tuple[EntryRecord, MatchRecord | None, list[EntryRecord]]:
+        """``user_id`` joins the queue from their place, matched on ``mu``, the skill of their
+        latest season (None: a newcomer's), and is paired at once, in the same transaction,
+        with the best opponent waiting in the window that no other pairing holds (the one who
+        waited sits first); never ``last_opponent``. ``card``: the message that answers them,
+        drawn from the entry as it ends, kept with it. The entry, its match if one was made,
+        and the entries changed. Raises :class:`~bot.core.ranked.records.AlreadyRanked`."""
+        async with self._joining:
+            return await self._join(
+                user_id, name, avatar, guild_id, channel_id, place, mu, last_opponent, card
+            )
+
+    async def _join(
+        self,
+        user_id: int,
+        name: str,
+        avatar: str | None,
+        guild_id: int | None,
+        channel_id: int,
+        place: PlaceKind,
+        mu: float | None,
+        last_opponent: int | None,
+        card: Callable[[EntryRecord, MatchRecord | None, EntryRecord | None], MessageRecord | None],
+    ) -> tuple[EntryRecord, MatchRecord | None, list[EntryRecord]]:
+        now = self._clock()
+        return await self._store.queue_entry(
             user_id=user_id,
             name=name,
             avatar=avatar,
             guild_id=guild_id,
             channel_id=channel_id,
             place=place,
-            mu=mu,
-            last_opponent=await store.last_opponent(user_id),
-            now=self._clock(),
+            mu=float(MODEL.mu) if mu is None else mu,
+            last_opponent=last_opponent,
+            now=now,
             card=card,
+            pick=lambda entry, found, blocks: pick(entry, found, now, blocks),
+            candidates=CANDIDATES,
         )
-        return entry
-
-    async def pair_now(self, entry: EntryRecord) -> MatchRecord | None:
-        """Pair a newcomer with the best opponent waiting in the window, if any (the one who
-        waited sits first)."""
-        store = self._store
-        candidates = await store.nearest_searching(entry.mu, limit=CANDIDATES)
-        if not any(c.id != entry.id for c in candidates):
-            return None
-        blocks = await store.blocks_among(sorted({c.user_id for c in candidates}))
-        for other in pick(entry, candidates, self._clock(), blocks):
-            made = await store.pair_entries(other.id, entry.id, now=self._clock())
-            if made is not None:
-                match, entries = made
-                self.published(entries)
-                return match
-        return None
 
     async def stop(
         self, entry_id: int, status: EntryStatus = EntryStatus.STOPPED

@@ -97,18 +97,20 @@ class Ranked:
         """``/cribbage ranked play``: join the queue from here; the answer is the player's card
         (public: the opponent's tables come below it), paired at once if someone fits."""
         store, now = self._store, self._clock()
-        live = await store.live_entry(user.id)
-        if live is not None:
-            raise Refused(_busy(live))
-        abandoned, last = await store.abandoned(user.id, since=now - COOLDOWN_MEMORY)
+        status, abandoned, last, rating, last_opponent = await store.ranked_player(
+            user.id, since=now - COOLDOWN_MEMORY
+        )
+        if status is not None:
+            raise Refused(ALREADY_SEARCHING if status is EntryStatus.SEARCHING else IN_A_MATCH)
         until = cooldown_until(abandoned, last)
         if until is not None and until > now:
             raise Refused(cooldown(until))
-        rating = await store.latest_rating(user.id)
         kept: list[tuple[MessageView, MessageRecord | None]] = []
 
-        def card(entry: EntryRecord) -> MessageRecord | None:
-            view = card_view(entry, now, rating=rating)
+        def card(
+            entry: EntryRecord, match: MatchRecord | None, opponent: EntryRecord | None
+        ) -> MessageRecord | None:
+            view = card_view(entry, now, rating=rating, match=match, opponent=opponent)
             record = None
             if token is not None:
                 shown = Clicked(channel_id, 0, token)
@@ -117,13 +119,15 @@ class Ranked:
             return record
 
         try:
-            entry = await self.queue.join(
+            entry, _, changed = await self.queue.join(
                 user_id=user.id,
                 name=user.name,
                 avatar=avatar,
                 guild_id=guild_id,
                 channel_id=channel_id,
                 place=place,
+                mu=None if rating is None else rating.mu,
+                last_opponent=last_opponent,
                 card=card,
             )
         except AlreadyRanked:
@@ -131,15 +135,13 @@ class Ranked:
             raise Refused(ALREADY_SEARCHING if live is None else _busy(live)) from None
         view, record = kept[-1]
         # (Kept with the entry, the card's answer travels with its change: nothing edits it
-        # through its token before it has landed.)
+        # through its token before it has landed. The opponent's card, if paired at once,
+        # is drawn again.)
+        entry = next(e for e in changed if e.id == entry.id)
         self._feed.publish(
             Change(Owner.ranked(entry.id), entry.version, channel_id, answered=record)
         )
-        if await self.queue.pair_now(entry) is not None:
-            now_entry = await store.ranked_entry(entry.id)
-            if now_entry is not None:
-                entry = now_entry
-                view = await self._cards.view(entry, self._clock())
+        self.queue.published([e for e in changed if e.id != entry.id])
         sequel = Sequel(Owner.ranked(entry.id), channel_id, entry.version, key=CARD)
         return Answer(reply=Reply(view.content, ephemeral=False, view=view), sequel=sequel)
 

@@ -31,6 +31,7 @@ from bot.core.base.feed import Change, ChangeFeed
 from bot.core.base.owners import Owner, OwnerKind
 from bot.core.base.patrol import OnPatrol, Patrol
 from bot.core.base.replies import User
+from bot.core.base.store_errors import ChannelBusy
 from bot.core.base.timing import ANSWER_RETRY, TOKEN_USABLE
 from bot.core.base.views import MessageRecord
 from bot.core.games.games import Games
@@ -60,6 +61,8 @@ RETRY_AFTER = 10.0
 STEPS = 20
 #: Matches that ended this recently are looked at again at start (a game a stop left open).
 RECONCILE_ENDED = 3600.0
+#: Matches looked at at once, at most.
+LOOKS_AT_ONCE = 4
 
 
 class Referee(OnPatrol):
@@ -93,6 +96,13 @@ class Referee(OnPatrol):
         self._clock = clock
         self._patrol = Patrol(feed, self._heard, self._due, clock=clock, name="crib-ranked")
         self._reading: set[asyncio.Task[None]] = set()
+        #: Each entry of a match looked at, and its match (a card's change names its entry).
+        self._match_of: dict[int, int] = {}
+        #: Set while the referee publishes its own changes (heard at once: it needs no look).
+        self._publishing = False
+        #: Matches looked at at once at most: a burst of new matches (a crowd queueing at
+        #: once) is set up a few at a time, so the players' interactions are answered meanwhile.
+        self._at_once = asyncio.Semaphore(LOOKS_AT_ONCE)
 
     async def start(self) -> None:
         """Referee from now on (this process sends): follow the feed, and look at every match
@@ -127,8 +137,13 @@ class Referee(OnPatrol):
             found = match_of_channel(change.channel_id)
             if found is not None:
                 self.look(found[0])
-        elif owner.kind is OwnerKind.RANKED:
+        elif owner.kind is OwnerKind.RANKED and not self._publishing:
             # A card changed: a new match, a match decided elsewhere (a player left).
+            known = self._match_of.get(owner.id)
+            if known is not None:
+                self._matches.changed(known)
+                self.look(known)
+                return
             task = asyncio.get_running_loop().create_task(self._entry_changed(owner.id))
             self._reading.add(task)
             task.add_done_callback(self._reading.discard)
@@ -143,12 +158,26 @@ class Referee(OnPatrol):
             self._matches.changed(entry.match_id)
             self.look(entry.match_id)
 
-    async def _due(self, match_id: int) -> float | None:
+    def _publish(self, entries: list[EntryRecord]) -> None:
+        """The referee's own changes of the players' cards, on the feed (no look follows)."""
+        self._publishing = True
         try:
-            return await self._advance(match_id)
-        except Exception:
-            log.exception("could not referee ranked match %s", match_id)
-        return self._clock() + RETRY_AFTER
+            for entry in entries:
+                self._feed.publish(Change(Owner.ranked(entry.id), entry.version, entry.channel_id))
+        finally:
+            self._publishing = False
+
+    async def _due(self, match_id: int) -> float | None:
+        async with self._at_once:
+            try:
+                return await self._advance(match_id)
+            except ChannelBusy:
+                # Another process (the sender before, not yet stopped) opened this game a
+                # moment ago: the next look finds it.
+                return self._clock()
+            except Exception:
+                log.exception("could not referee ranked match %s", match_id)
+            return self._clock() + RETRY_AFTER
 
     # -- the steps ------------------------------------------------------------------------------
     async def _advance(self, match_id: int) -> float | None:
@@ -157,6 +186,7 @@ class Referee(OnPatrol):
             match = await self._store.ranked_match(match_id)
             if match is None:
                 return None
+            self._match_of[match.entry_a] = self._match_of[match.entry_b] = match.id
             games = await self._store.match_games(match_id)
             current = games[-1] if games else None
             record = None if current is None else await self._games.record(current.game_id)
@@ -196,8 +226,7 @@ class Referee(OnPatrol):
         )
         changed = await self._store.add_match_game(match.id, number, game.id)
         self._matches.changed(match.id)
-        for entry in changed:
-            self._feed.publish(Change(Owner.ranked(entry.id), entry.version, entry.channel_id))
+        self._publish(changed)
         self._places.look_again(game.id, game.channel_id)
 
     async def _carriers(self, match: MatchRecord, current: MatchGame) -> float | None:
@@ -208,11 +237,14 @@ class Referee(OnPatrol):
         still be on its way to that interaction's message: a post through its token before it
         lands is refused)."""
         soon: float | None = None
+        places = [Owner.place(current.game_id, seat) for seat in (0, 1)]
+        wanting = [p for p in places if not {TABLE, VIA} & set(await self._ledger.shown.kept(p))]
+        if not wanting:
+            return None  # (each place has its way in already: the usual look)
         entries = await self._store.match_entries(match)
         for seat, entry in enumerate(entries):
-            place = Owner.place(current.game_id, seat)
-            kept = await self._ledger.shown.kept(place)
-            if TABLE in kept or VIA in kept:
+            place = places[seat]
+            if place not in wanting:
                 continue
             found: list[MessageRecord] = []
             card = (await self._ledger.shown.kept(Owner.ranked(entry.id))).get(CARD)
@@ -271,8 +303,7 @@ class Referee(OnPatrol):
                 how = "resigned"
         changed = await self._store.count_match_game(match.id, current.number, winner, how)
         self._matches.changed(match.id)
-        for entry in changed:
-            self._feed.publish(Change(Owner.ranked(entry.id), entry.version, entry.channel_id))
+        self._publish(changed)
         self._places.look_again(record.id, record.channel_id)
 
     def _winner(self, record: GameRecord, match: MatchRecord) -> int:
@@ -303,8 +334,7 @@ class Referee(OnPatrol):
         self, match: MatchRecord, games: list[MatchGame], changed: list[EntryRecord]
     ) -> None:
         self._matches.changed(match.id)
-        for entry in changed:
-            self._feed.publish(Change(Owner.ranked(entry.id), entry.version, entry.channel_id))
+        self._publish(changed)
         if games:
             last = games[-1]
             self._places.look_again(last.game_id, game_channel(match.id, last.number))

@@ -121,24 +121,26 @@ async def test_the_window_widens_and_a_search_ends_unmatched_after_a_while(
     now = clock().timestamp()
     queue = service.ranked.queue
     far = [
-        await store.queue_entry(
-            user_id=user.id,
-            name=user.name,
-            avatar=None,
-            guild_id=None,
-            channel_id=300 + n,
-            place=PlaceKind.PRIVATE,
-            mu=mu,
-            last_opponent=None,
-            now=now,
-        )
+        (
+            await store.queue_entry(
+                user_id=user.id,
+                name=user.name,
+                avatar=None,
+                guild_id=None,
+                channel_id=300 + n,
+                place=PlaceKind.PRIVATE,
+                mu=mu,
+                last_opponent=None,
+                now=now,
+            )
+        )[0]
         for n, (user, mu) in enumerate(((AL, 15.0), (BEA, 35.0)))
     ]
     assert await queue.sweep() == []  # twenty apart: not yet
     clock.advance(seconds=ANYONE_AFTER)
     (match,) = await queue.sweep()
     assert {match.entry_a, match.entry_b} == {e.id for e in far}
-    lonely = await store.queue_entry(
+    lonely, _, _ = await store.queue_entry(
         user_id=CY.id,
         name=CY.name,
         avatar=None,

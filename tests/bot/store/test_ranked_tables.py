@@ -1,0 +1,126 @@
+"""The store's ranked play (both databases): one live entry a player, paired once, a game counted
+once, a match decided and rated once; and on PostgreSQL two stores (as two processes are)
+pairing two hundred players at once, each paired at most once, nobody in two matches."""
+
+from __future__ import annotations
+
+import asyncio
+import random
+
+import pytest
+
+from bot.core.ranked.records import AlreadyRanked, EntryRecord, EntryStatus, PlaceKind
+from bot.store import Store
+
+
+async def _queue(
+    store: Store, user_id: int, mu: float = 25.0, now: float = 0.0, *, paired: bool = False
+) -> EntryRecord:
+    """``user_id`` joins the queue (``paired``: and is paired at once with anyone waiting,
+    as the core does); their entry as it ends."""
+    entry, _, changed = await store.queue_entry(
+        user_id=user_id,
+        name=f"P{user_id}",
+        avatar=None,
+        guild_id=None,
+        channel_id=1000 + user_id,
+        place=PlaceKind.PRIVATE,
+        mu=mu,
+        last_opponent=None,
+        now=now,
+        pick=(lambda me, found, blocks: [f for f in found if f.user_id != me.user_id])
+        if paired
+        else None,
+    )
+    return next(e for e in changed if e.id == entry.id)
+
+
+async def test_one_live_entry_a_player_and_paired_once(store: Store) -> None:
+    al = await _queue(store, 1)
+    with pytest.raises(AlreadyRanked):
+        await _queue(store, 1)
+    bea, cy = await _queue(store, 2), await _queue(store, 3)
+    made = await store.pair_entries(al.id, bea.id, now=1.0)
+    assert made is not None
+    match, entries = made
+    assert {e.status for e in entries} == {EntryStatus.MATCHED}
+    assert {e.match_id for e in entries} == {match.id}
+    assert await store.pair_entries(al.id, cy.id, now=2.0) is None  # Al is taken
+    assert await store.pair_entries(cy.id, bea.id, now=2.0) is None
+    again = await store.ranked_entry(cy.id)
+    assert again is not None and again.status is EntryStatus.SEARCHING
+    with pytest.raises(AlreadyRanked):
+        await _queue(store, 1)  # in a match: still one live entry
+    assert await store.end_search(al.id, EntryStatus.STOPPED, now=3.0) is None  # matched
+
+
+async def test_a_game_is_counted_once_and_a_match_decided_and_rated_once(store: Store) -> None:
+    al, bea = await _queue(store, 1), await _queue(store, 2)
+    made = await store.pair_entries(al.id, bea.id, now=1.0)
+    assert made is not None
+    match = made[0]
+    assert await store.add_match_game(match.id, 1, 500)
+    assert not await store.add_match_game(match.id, 1, 500)
+    assert await store.count_match_game(match.id, 1, 2, "play")
+    assert not await store.count_match_game(match.id, 1, 2, "play")  # heard twice
+    now = 1_800_000_000.0
+    assert await store.finish_match(match.id, winner=2, how="games", abandoned_by=None, now=now)
+    assert not await store.finish_match(match.id, winner=1, how="left", abandoned_by=1, now=now)
+    decided = await store.ranked_match(match.id)
+    assert decided is not None and (decided.winner, decided.wins_b) == (2, 1)
+    assert not await store.count_match_game(match.id, 1, 1, "play")  # the match is over
+    season = decided.season
+    assert season is not None
+    winner, loser = await store.season_rating(season, 2), await store.season_rating(season, 1)
+    assert winner is not None and loser is not None
+    assert winner.mu > loser.mu and winner.matches == loser.matches == 1
+    # Both entries are free: each may queue again.
+    assert (await _queue(store, 1, now=now)).status is EntryStatus.SEARCHING
+    (line,) = await store.match_lines(2, limit=5)
+    assert line.won and line.opponent_name == "P1" and (line.games_won, line.games_lost) == (1, 0)
+
+
+@pytest.mark.parametrize("store", ["postgres"], indirect=True)
+async def test_two_stores_pairing_two_hundred_at_once_pair_each_once(
+    store: Store, migrated_postgres_url: str
+) -> None:
+    async with await Store.open(migrated_postgres_url) as other:
+        stores = (store, other)
+        # Two hundred join at once through both, each paired at once with anyone waiting
+        # (as the core pairs a newcomer); then pairings of whoever is left race on both.
+        entries = await asyncio.gather(
+            *(_queue(stores[n % 2], 100 + n, mu=25.0 + n % 7, paired=True) for n in range(200))
+        )
+        ids = [e.id for e in entries if e.status is EntryStatus.SEARCHING]
+        rng = random.Random(49)
+
+        async def pairing(mine: Store, seed: int) -> int:
+            made = 0
+            chosen = random.Random(seed)
+            for _ in range(400 if len(ids) > 1 else 0):
+                a, b = chosen.sample(ids, 2)
+                if await mine.pair_entries(a, b, now=1.0) is not None:
+                    made += 1
+            return made
+
+        counts = await asyncio.gather(
+            *(pairing(stores[n % 2], rng.randrange(10**6)) for n in range(8))
+        )
+    rows = await store.db.fetch(
+        "SELECT id, entry_a, entry_b, player_a, player_b FROM ranked_matches"
+    )
+    assert len(rows) > 90 and len(rows) >= sum(counts)
+    seen: set[int] = set()
+    for _, a, b, pa, pb in rows:
+        assert pa != pb
+        assert a not in seen and b not in seen, "an entry in two matches"
+        seen |= {a, b}
+    players = [p for row in rows for p in (row[3], row[4])]
+    assert len(players) == len(set(players)), "a player in two matches"
+    matched = await store.db.fetch(
+        "SELECT id, match_id FROM ranked_entries WHERE status = 'matched'"
+    )
+    by_match = {int(r[0]): (int(r[1]), int(r[2])) for r in rows}
+    assert len(matched) == 2 * len(rows)
+    for entry_id, match_id in matched:
+        assert entry_id in by_match[int(match_id)]
