@@ -243,6 +243,9 @@ class ActivityServer:
         self._games_of: dict[int, int] = {}
         #: Avatars of the people who opened the Activity, by user id.
         self._avatars: dict[int, str] = {}
+        #: The channels each ranked game is watched from (its players' places, where a page of
+        #: theirs was drawn it), by game id.
+        self._ranked_at: dict[int, set[int]] = {}
         self._exchanges: list[float] = []
         self._patrol = Patrol(
             services.feed, self._changed, self._draw, clock=time.time, name="crib-activity"
@@ -391,29 +394,57 @@ class ActivityServer:
             return None
         return await load_started(self._services.games, self._store, record)
 
+    async def _ranked_game(self, channel_id: int, user_id: int) -> GameRecord | None:
+        """The ranked game ``user_id`` plays from ``channel_id``, if any (their place's table
+        shows it there, and so does their Activity): noted so its changes reach the page."""
+        here = await self._services.ranked.calls.game_here(channel_id, user_id)
+        record = None if here is None else await self._store.open_game_in_channel(here)
+        if record is not None:
+            self._ranked_at.setdefault(record.id, set()).add(channel_id)
+        return record
+
+    async def _reader_game(self, channel_id: int, user_id: int) -> GameRecord | None:
+        """The game a reader's Activity in ``channel_id`` shows: their ranked game played from
+        here, else the channel's."""
+        return await self._ranked_game(channel_id, user_id) or await self._channel_game(channel_id)
+
     async def _drawn(
         self, channel_id: int, readers: set[int], guild_id: int | None
     ) -> tuple[GameRecord | None, dict[int | None, str]]:
         """The channel's game as each reader sees it: by seated player (their user id), and
-        everyone else once (None)."""
+        everyone else once (None); a reader playing a ranked game from this channel sees it
+        (by their user id)."""
+        drawn: dict[int | None, str] = {}
+        for reader in sorted(readers):
+            ranked = await self._ranked_game(channel_id, reader)
+            if ranked is not None:
+                state = activity_state(
+                    ranked,
+                    await self._loaded(ranked),
+                    reader,
+                    coach=reader not in await self._services.coach.off([reader]),
+                    avatars=self._avatars,
+                    can_open=False,
+                )
+                drawn[reader] = json.dumps({"type": "state", "state": state}, separators=(",", ":"))
+        readers = readers - {r for r in drawn if r is not None}
         record = await self._channel_game(channel_id)
         loaded = await self._loaded(record)
         seated = {r for r in readers if record is not None and record.seat_of(r) is not None}
         off = await self._services.coach.off(sorted(seated)) if seated else set()
         can_open = self._discord.bot_in(guild_id)
-        drawn: dict[int | None, str] = {}
-        for reader in (*sorted(seated), None):
-            if reader is None and not readers - seated:
+        for watcher in (*sorted(seated), None):
+            if watcher is None and not readers - seated:
                 continue
             state = activity_state(
                 record,
                 loaded,
-                reader if reader is not None else 0,
-                coach=reader not in off,
+                watcher if watcher is not None else 0,
+                coach=watcher not in off,
                 avatars=self._avatars,
                 can_open=can_open,
             )
-            drawn[reader] = json.dumps({"type": "state", "state": state}, separators=(",", ":"))
+            drawn[watcher] = json.dumps({"type": "state", "state": state}, separators=(",", ":"))
         return record, drawn
 
     async def _state_of(self, session: Session) -> str:
@@ -427,7 +458,13 @@ class ActivityServer:
 
     # -- live pages ---------------------------------------------------------------------------
     def _changed(self, change: Change) -> None:
-        if change.owner.kind is not OwnerKind.GAME or change.channel_id not in self._pages:
+        if change.owner.kind is not OwnerKind.GAME:
+            return
+        for channel_id in self._ranked_at.get(change.owner.id, ()):
+            # (A ranked game, watched from its players' places.)
+            if channel_id in self._pages:
+                self._patrol.ask(channel_id)
+        if change.channel_id not in self._pages:
             return
         known = self._games_of.get(change.channel_id)
         if known is None or change.owner.id >= known:
@@ -442,10 +479,10 @@ class ActivityServer:
                 return None
             readers = {p.session.user_id for p in pages}
             guild = next(iter(pages)).session.guild_id
-            record, drawn = await self._drawn(channel_id, readers, guild)
+            _, drawn = await self._drawn(channel_id, readers, guild)
             for page in tuple(pages):
-                seated = record is not None and record.seat_of(page.session.user_id) is not None
-                text = drawn.get(page.session.user_id if seated else None)
+                # (A reader seated at the game drawn for them, or anyone else at the channel's.)
+                text = drawn.get(page.session.user_id, drawn.get(None))
                 if text is not None:
                     page.give(text)
         except Exception:
@@ -525,7 +562,9 @@ class ActivityServer:
         game_id = _int(body, "game")
         user = User(session.user_id, session.name)
         record = await self._services.games.record(game_id)
-        if record is None or record.channel_id != session.channel_id:
+        ranked = await self._ranked_game(session.channel_id, session.user_id)
+        here = record is not None and record.channel_id == session.channel_id
+        if record is None or not (here or (ranked is not None and ranked.id == record.id)):
             return _refuse("That game is not at this table.")
         services = self._services
         if action in ("discard", "play", "count", "muggins", "pass"):
@@ -594,7 +633,7 @@ class ActivityServer:
 
     async def _review(self, request: web.Request) -> web.Response:
         session = self._session(request)
-        record = await self._channel_game(session.channel_id)
+        record = await self._reader_game(session.channel_id, session.user_id)
         if record is None or record.status is not GameStatus.FINISHED or self._reviews is None:
             return _refuse("There is no finished game here to review.", 404)
         html = await self._reviews(record)

@@ -1,0 +1,96 @@
+"""The Activity at a ranked player's place: opened in the channel a player queued from, it shows
+their ranked game (their hand, the table; never the opponent's cards), takes their moves, and
+follows the game live; anyone else there sees the channel's own game."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import AsyncIterator
+from typing import Any
+
+import pytest
+from aiohttp.test_utils import TestClient, TestServer
+
+from bot.core.base.replies import User
+from bot.core.ranked.records import PlaceKind
+from bot.core.services import Services
+from bot.store import Store
+from bot.web.activity.server import ActivityServer
+from bot.web.activity.sessions import Sessions
+from bot.web.capacity import Capacity
+from bot.web.links import PageLinks
+from bot.web.server import WebServer
+from tests.bot.web.test_activity_server import SECRET, FakeDiscordSide, _session
+from tests.helpers.card_leaks import cards_named
+from tests.helpers.service_driver import AL, BEA, CHANNEL, GUILD
+
+#: Bea plays from a DM of her own, far from the channel the Activity runs in.
+BEA_DM = 777_001
+
+
+@pytest.fixture
+async def client(service: Services, store: Store) -> AsyncIterator[TestClient[Any, Any]]:
+    activity = ActivityServer(service, store, FakeDiscordSide(), Sessions(SECRET))
+    server = WebServer(
+        service.games,
+        service.feed,
+        PageLinks(SECRET),
+        store,
+        activity=activity,
+        limits=Capacity(connections=100, live_pages=10),
+    )
+    activity.start()
+    async with TestClient(TestServer(server.app())) as test_client:
+        yield test_client
+    activity.stop()
+    service.ranked.stop()
+    await service.ledger.writes.flush()
+
+
+async def _queue(service: Services, user: User, guild: int | None, channel: int) -> None:
+    place = PlaceKind.SERVER if guild is not None else PlaceKind.PRIVATE
+    answer = await service.ranked.calls.play(
+        user, avatar=None, guild_id=guild, channel_id=channel, place=place, token=None
+    )
+    assert answer.ok, answer.reply.text
+
+
+async def test_the_activity_at_a_players_place_shows_their_ranked_game(
+    client: TestClient[Any, Any], service: Services, store: Store
+) -> None:
+    await _queue(service, BEA, None, BEA_DM)
+    await _queue(service, AL, GUILD, CHANNEL)
+    await service.ranked.referee.start()
+    await service.ranked.referee.idle()
+    entry = await store.live_entry(AL.id)
+    assert entry is not None and entry.match_id is not None
+    (game,) = await store.match_games(entry.match_id)
+    record = await store.get_game(game.game_id)
+    assert record is not None
+    loaded = service.games.loaded.load(record)
+    al_seat = record.seat_of(AL.id)
+    assert al_seat is not None
+    bea_cards = set(loaded.game.hand(1 - al_seat))
+    al = {"Authorization": "Bearer " + await _session(client, AL)}
+    seen = await (await client.get("/activity/api/state", headers=al)).json()
+    state = seen["state"]
+    assert state["game"] == record.id, state
+    assert state["hand"], "Al's own hand is at his table"
+    text = json.dumps(state)
+    assert not cards_named(text) & bea_cards, "none of Bea's cards"
+    # Al throws from the Activity: the move is the game's (as from his hand at his place).
+    codes = [card.code for card in loaded.game.hand(al_seat)[:2]]
+    moved = await client.post(
+        "/activity/api/act",
+        json={"action": "discard", "game": record.id, "stamp": 1, "values": codes},
+        headers=al,
+    )
+    answer = await moved.json()
+    assert moved.status == 200 and answer["ok"], answer
+    after = await store.get_game(record.id)
+    assert after is not None and after.version > record.version
+    # Bea, were she in this channel's Activity, is at no game of it: her ranked game is played
+    # from her DM, and this channel has none of its own.
+    bea = {"Authorization": "Bearer " + await _session(client, BEA)}
+    elsewhere = await (await client.get("/activity/api/state", headers=bea)).json()
+    assert elsewhere["state"]["status"] == "none", elsewhere
