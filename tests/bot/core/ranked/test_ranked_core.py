@@ -15,9 +15,16 @@ from bot.core.base.replies import Answer, Clicked, User
 from bot.core.games.records import GameRecord
 from bot.core.ranked.cards import CARD, card_view
 from bot.core.ranked.matching import ANYONE_AFTER, EXPERT_OFFER_AFTER, SEARCH_AT_MOST
+from bot.core.ranked.rating import PLACEMENT_MATCHES, season_before, season_name, season_of
 from bot.core.ranked.records import EntryStatus, MatchStatus, PlaceKind
 from bot.core.ranked.turns import REACH_ALLOWANCE, TURN_SECONDS
-from bot.core.ranked.words import ALREADY_SEARCHING, IN_A_MATCH
+from bot.core.ranked.words import (
+    ALREADY_SEARCHING,
+    EXPERT_INSTEAD,
+    IN_A_MATCH,
+    NO_EXPERT_HERE,
+    SEARCH_OVER,
+)
 from bot.core.services import Services
 from bot.store import Store
 from engine.cards import cards_str
@@ -245,3 +252,70 @@ async def test_a_turn_run_out_loses_the_game_and_a_match_so_lost_waits_after(
     waits = await _play(service, AL)
     assert not waits.ok and "your next search waits until" in waits.reply.text
     assert (await _play(service, BEA)).ok
+
+
+async def test_the_expert_instead_ends_the_search_and_deals_a_game_at_the_place(
+    service: Services, store: Store, clock: Clock
+) -> None:
+    assert (await _play(service, BEA)).ok  # Bea's place is a DM between people
+    entry = await store.live_entry(BEA.id)
+    assert entry is not None
+    clock.advance(seconds=EXPERT_OFFER_AFTER)
+    answer = await service.ranked.calls.expert(entry.id, BEA, None, guild_id=None)
+    assert answer.ok and answer.reply.text == EXPERT_INSTEAD, answer.reply.text
+    assert answer.update is not None and "Bea stopped searching" in answer.update.content
+    assert await store.live_entry(BEA.id) is None
+    game = await store.open_game_in_channel(entry.channel_id)
+    assert game is not None and game.private and game.vs_computer
+    assert [s.level for s in game.seats if s.is_computer] == ["expert"]
+    # Not again (the search is over), and never in the bot's DMs (no game is played there).
+    again = await service.ranked.calls.expert(entry.id, BEA, None, guild_id=None)
+    assert not again.ok and again.reply.text == SEARCH_OVER
+    dm = await store.queue_entry(
+        user_id=CY.id,
+        name=CY.name,
+        avatar=None,
+        guild_id=None,
+        channel_id=999,
+        place=PlaceKind.BOT_DM,
+        mu=25.0,
+        last_opponent=None,
+        now=clock().timestamp(),
+    )
+    refused = await service.ranked.calls.expert(dm[0].id, CY, None, guild_id=None)
+    assert not refused.ok and refused.reply.text == NO_EXPERT_HERE
+    assert await store.open_game_in_channel(999) is None
+
+
+async def test_the_ladder_ranks_after_placement_and_keeps_each_seasons_champion(
+    service: Services, store: Store, clock: Clock
+) -> None:
+    now = clock().timestamp()
+    season, before = season_of(now), season_before(season_of(now))
+    rows = [
+        (season, 5000 + n, f"Player{n}", 20.0 + n * 0.5, 3.0, PLACEMENT_MATCHES + n % 3, 2, now)
+        for n in range(60)
+    ]
+    rows.append((season, AL.id, AL.name, 40.0, 2.0, PLACEMENT_MATCHES - 1, 3, now))  # placing
+    rows.append((before, BEA.id, BEA.name, 45.0, 2.0, 12, 10, now - 40 * 86400))
+    rows.append((before, CY.id, CY.name, 30.0, 2.0, 12, 6, now - 40 * 86400))
+    for row in rows:
+        await store.db.execute(
+            "INSERT INTO ranked_ratings (season, user_id, name, mu, sigma, matches, wins,"
+            " updated_at, ordinal) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            (*row, row[3] - 3 * row[4]),
+        )
+    this = await service.ranked.calls.ladder(AL, "this")
+    assert this.ok and not this.reply.ephemeral
+    text = this.reply.text
+    listed = [line for line in text.splitlines() if line[:1].isdigit() and ". " in line]
+    assert len(listed) == 50 and listed[0].startswith("1. ") and "Player59" in listed[0]
+    assert "Al" not in "".join(listed), "no rank before the placement matches"
+    assert "**You**: not ranked yet" in text and "1 more match before a rank" in text
+    assert f"Champion of {season_name(before)}: **Bea**" in text
+    last = await service.ranked.calls.ladder(CY, "last")
+    assert "Final standings" in last.reply.text and "Champion: **Bea**" in last.reply.text
+    assert "**You**: #2 of 2" in last.reply.text
+    champions = await service.ranked.calls.ladder(CY, "champions")
+    assert f"**{season_name(before)}**: Bea" in champions.reply.text
+    assert len(text) <= 4000
