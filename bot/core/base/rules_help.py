@@ -86,7 +86,9 @@ RULES_TOPICS: dict[str, str] = {
         "`/cribbage count-hand cards:5H 5D JC QS starter:5S` counts any hand. "
         "`/cribbage leaderboard`, `/cribbage stats`, `/cribbage halloffame`, "
         "`/cribbage tournament new` and `/cribbage rules` help you along; `/cribbage privacy` "
-        "says what the bot keeps about you, and sends you a copy or deletes it. Cards are written "
+        "says what the bot keeps about you, and sends you a copy or deletes it; "
+        "`/cribbage ranked play` finds you an opponent anywhere for a ranked best of three "
+        "(`/cribbage ranked ladder`: the season's ladder). Cards are written "
         "rank then suit: A 2-10 J Q K and C D H S (or ♣ ♦ ♥ ♠)."
     ),
     # The variants (issue 35), each rule with its source as docs/variants.md gives them in
@@ -160,6 +162,8 @@ HELP = "\n".join(
         "`/cribbage count-hand cards:5H 5D JC QS starter:5S` — what any hand is worth.",
         "`/cribbage stats`, `/cribbage leaderboard`, `/cribbage daily`, "
         "`/cribbage tournament new` — records, ratings, the discard of the day, tournaments.",
+        "`/cribbage ranked play` — a ranked best of three against someone anywhere "
+        "· `/cribbage ranked ladder` — the ladder.",
         "`/cribbage rules` — how to play and score; `/cribbage rules topic:commands` — every "
         "command.",
     ]
