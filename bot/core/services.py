@@ -74,9 +74,7 @@ from bot.core.worker.thinking import WorkerThinking
 __all__ = ["Services", "ServicesStore"]
 
 
-class ServicesStore(
-    CoreStore, TournamentStore, SeasonStore, PrivacyRecords, RankedStore, Protocol
-):
+class ServicesStore(CoreStore, TournamentStore, SeasonStore, PrivacyRecords, RankedStore, Protocol):
     """A store as the core, its tournaments and ranked play use it (``bot.store.Store`` is
     one)."""
 
@@ -208,6 +206,7 @@ class Services:
             leave=lobbies.leave,
             withdraw=tournaments.withdraw,
             settle=settle,
+            quit_ranked=ranked.calls.quit,
             forgotten=coach.forget,
             retention=retention or timedelta(days=30),
             idle_expiry=idle_expiry,

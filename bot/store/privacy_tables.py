@@ -5,8 +5,10 @@
   and dead within 15 minutes).
 - :meth:`PrivacyTables.forget_player`: in one transaction, their own rows deleted (settings,
   DM link, membership notes, standings, rating changes, head to head, reviews of their play,
-  daily answers) and, in what stays whole for other people (the games they played, their
-  results, tournaments), their id replaced by a former player's
+  daily answers, ranked ratings and their changes, blocks they made and those made of them)
+  and, in what stays whole for other people (the games they played, their results,
+  tournaments, ranked searches and matches, their picture and places cleared), their id
+  replaced by a former player's
   (:data:`bot.core.standings.ratings.FORMER_PLAYERS`) and their name by the one given,
   in the games' snapshots and archive records too.
 - :meth:`PrivacyTables.left_server` and the rest: the servers the bot was removed from, and
@@ -38,6 +40,10 @@ _THEIRS = (
     ("reviews", "reviews", "user_id"),
     ("daily_discards", "daily_answers", "user_id"),
     ("tournament_entries", "tournament_entrants", "user_id"),
+    ("ranked_searches", "ranked_entries", "user_id"),
+    ("ranked_ratings", "ranked_ratings", "user_id"),
+    ("ranked_rating_changes", "ranked_changes", "user_id"),
+    ("ranked_blocks", "ranked_blocks", "user_id"),
 )
 #: Columns never put in the file: the interaction tokens (credentials, short-lived).
 _LEFT_OUT = {"token"}
@@ -52,6 +58,16 @@ _DELETED = (
     ("rivals", "opponent_id"),
     ("reviews", "user_id"),
     ("daily_answers", "user_id"),
+    ("ranked_ratings", "user_id"),
+    ("ranked_changes", "user_id"),
+    ("ranked_blocks", "user_id"),
+    ("ranked_blocks", "blocked_id"),
+)
+#: What a person's ranked searches say of them beyond their id and name (their picture, and
+#: where they played from), cleared when they ask; the searches stay for their opponents'
+#: matches, under a former player's id and name.
+_CLEARED = (
+    "UPDATE ranked_entries SET avatar = NULL, guild_id = NULL, channel_id = 0 WHERE user_id = ?"
 )
 #: Ids replaced by a former player's in what stays for other people: (table, column, the
 #: column of the name beside it, if any).
@@ -66,6 +82,13 @@ _REPLACED = (
     ("tournaments", "organiser_id", None),
     ("tournaments", "champion_id", None),
     ("tournaments", "cancelled_by", None),
+    ("ranked_entries", "user_id", "name"),
+    ("ranked_entries", "last_opponent", None),
+    ("ranked_matches", "player_a", None),
+    ("ranked_matches", "player_b", None),
+    ("ranked_matches", "winner", None),
+    ("ranked_matches", "abandoned_by", None),
+    ("ranked_games", "winner", None),
 )
 
 
@@ -108,6 +131,11 @@ class PrivacyTables(Queries):
             (user_id,),
         )
         found["tournaments_organised"] = [_plain(row) for row in organised]
+        matches = await self._read(
+            "SELECT * FROM ranked_matches WHERE player_a = ? OR player_b = ? ORDER BY id",
+            (user_id, user_id),
+        )
+        found["ranked_matches"] = [_plain(row) for row in matches]
         return found
 
     async def open_seats(self, user_id: int) -> list[tuple[int, int, str]]:
@@ -169,6 +197,7 @@ class PrivacyTables(Queries):
                 )
             for table, column in _DELETED:
                 await tx.execute(f"DELETE FROM {table} WHERE {column} = ?", (user_id,))
+            await tx.execute(_CLEARED, (user_id,))
             for table, column, name in _REPLACED:
                 named = f", {name} = ?" if name else ""
                 values = (former_id, former_name, user_id) if name else (former_id, user_id)

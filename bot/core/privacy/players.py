@@ -109,6 +109,7 @@ class PlayerData:
         leave: Callable[[int, User], Awaitable[Answer]],
         withdraw: Callable[[int, User], Awaitable[Answer]],
         settle: Callable[[Answer], Awaitable[None]],
+        quit_ranked: Callable[[User], Awaitable[Answer]] | None = None,
         forgotten: Callable[[int], None],
         retention: timedelta,
         idle_expiry: timedelta,
@@ -121,7 +122,8 @@ class PlayerData:
         """``resign`` and ``leave``: a player's resignation of the game being played in a
         channel, and their leaving its lobby; ``withdraw``: their withdrawal from the
         tournament of a channel (leaving it, before it starts); ``settle``: what is done with
-        such an answer (none reached anyone); ``forgotten``: what is kept in memory of a
+        such an answer (none reached anyone); ``quit_ranked``: their ranked search stopped,
+        or their ranked match left (a loss), at once; ``forgotten``: what is kept in memory of a
         person whose data was deleted, let go; ``retention``, ``idle_expiry`` and ``grace``:
         how long ended games are kept whole, idle ones last, and a server's data outlives the
         bot's leaving; ``policy_url``: the privacy policy's address; ``contact``: how to reach
@@ -130,6 +132,7 @@ class PlayerData:
         self._games = games
         self._resign, self._leave, self._settle = resign, leave, settle
         self._withdraw = withdraw
+        self._quit_ranked = quit_ranked
         self._forgotten = forgotten
         self._retention, self._idle, self._grace = retention, idle_expiry, grace
         self._policy, self._contact = policy_url, contact
@@ -147,7 +150,8 @@ class PlayerData:
             " `/cribbage status` still show how it went).",
             "• Your ratings, records and head to head in each server, worked out from your"
             " results; reviews of your decisions; your answers to the discard of the day;"
-            " the tournaments you entered or ran.",
+            " the tournaments you entered or ran; your ranked searches (your name and picture,"
+            " where you searched from), matches, ratings, and the players you blocked.",
             "• Your coach setting, and the DM channel your hands are sent to.",
             "It reads none of your messages and keeps no list of a server's members.",
             f"A game nobody moves in for {_days(self._idle)} is ended. When the bot is removed"
@@ -179,7 +183,8 @@ class PlayerData:
         question = (
             "Delete everything this bot keeps about you? Your ratings, records, reviews, coach"
             " setting and DM link go; a game you are playing is resigned (a loss), a lobby"
-            " you sit in is left, and you withdraw from the tournaments you are in. The games"
+            " you sit in is left, you withdraw from the tournaments you are in, and a ranked"
+            " search stops (a ranked match is left, a loss). The games"
             " you played stay for your opponents, with you shown as a former player. This"
             " can't be taken back."
         )
@@ -193,6 +198,10 @@ class PlayerData:
         _own(subject, user)
         if not yes:
             return Answer.in_place("Nothing was deleted.")
+        if self._quit_ranked is not None:
+            # (A ranked match left is lost; its game still open is resigned below.)
+            quit_ranked = await self._quit_ranked(user)
+            await self._settle(quit_ranked)
         ended = 0
         for _game, channel_id, status in await self._store.open_seats(user.id):
             ending = self._resign if status == "active" else self._leave

@@ -241,6 +241,27 @@ class Ranked:
         other = await self._opponent_name(match, user.id)
         return Answer.in_place(f"You left the match: {other} wins it.")
 
+    @answers
+    async def quit(self, user: User) -> Answer:
+        """Out of ranked play at once, asking nothing (their data is being deleted): a search
+        stops; a match is left, lost to the opponent (its game still open is resigned by the
+        referee, or by whoever ends the player's games)."""
+        entry = await self._store.live_entry(user.id)
+        if entry is None:
+            return Answer.say(NOTHING_TO_LEAVE)
+        if entry.status is EntryStatus.SEARCHING and await self.queue.stop(entry.id) is not None:
+            return Answer.say(SEARCH_STOPPED)
+        match = await self._match_of(entry)
+        changed = await self._store.finish_match(
+            match.id,
+            winner=match.opponent(user.id),
+            how="left",
+            abandoned_by=user.id,
+            now=self._clock(),
+        )
+        self.queue.published(changed)
+        return Answer.say("You left your ranked match.")
+
     async def _match_of(self, entry: EntryRecord) -> MatchRecord:
         match = None if entry.match_id is None else await self._store.ranked_match(entry.match_id)
         if match is None:

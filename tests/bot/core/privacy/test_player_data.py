@@ -15,6 +15,7 @@ from typing import Any
 from bot.core.base.replies import User
 from bot.core.games.records import GameStatus
 from bot.core.privacy.players import FORMER_NAME
+from bot.core.ranked.records import PlaceKind
 from bot.core.services import Services
 from bot.core.standings.ratings import is_former
 from bot.store import Store
@@ -129,3 +130,71 @@ async def test_a_tournament_is_left_before_the_data_goes(service: Services, stor
     assert done.ok, done.reply.text
     entrants = await store.db.fetch("SELECT user_id FROM tournament_entrants")
     assert [r[0] for r in entrants] == [BEA.id], "he left it before it started"
+
+
+async def test_ranked_play_is_in_the_file_and_a_match_is_left_before_the_data_goes(
+    service: Services, store: Store
+) -> None:
+    """Al played a ranked match against Bea, blocked Cy, and is playing a second match against
+    Cy's friend Di when he asks: his searches, matches, ratings and blocks are in the file; Yes
+    leaves the match (a loss), resigns its game, and then his ranked ratings, their changes
+    and the blocks of him and by him go, while his opponents' matches stay, with a former
+    player in his place, his picture and where he played from cleared."""
+    di = User(44, "Di")
+    for user, place in ((AL, 7001), (BEA, 7002)):
+        answer = await service.ranked.calls.play(
+            user,
+            avatar="https://cdn.discordapp.com/a.png",
+            guild_id=None,
+            channel_id=place,
+            place=PlaceKind.PRIVATE,
+            token=None,
+        )
+        assert answer.ok, answer.reply.text
+    entry = await store.live_entry(AL.id)
+    assert entry is not None and entry.match_id is not None
+    first = entry.match_id
+    assert await store.finish_match(first, winner=AL.id, how="games", abandoned_by=None, now=5.0)
+    await store.block_player(AL.id, CY.id, CY.name, now=5.0)
+    await store.block_player(BEA.id, AL.id, AL.name, now=5.0)
+    for user, place in ((AL, 7001), (di, 7004)):
+        assert (
+            await service.ranked.calls.play(
+                user,
+                avatar=None,
+                guild_id=None,
+                channel_id=place,
+                place=PlaceKind.PRIVATE,
+                token=None,
+            )
+        ).ok
+    await service.ranked.referee.start()
+    await service.ranked.referee.idle()
+    entry = await store.live_entry(AL.id)
+    assert entry is not None and entry.match_id is not None and entry.match_id != first
+    second = entry.match_id
+    data = _unzipped((await service.privacy.data_file(AL)).data)
+    assert len(data["ranked_searches"]) == 2 and data["ranked_ratings"]
+    assert data["ranked_rating_changes"] and data["ranked_blocks"][0]["blocked_id"] == CY.id
+    assert {m["id"] for m in data["ranked_matches"]} == {first, second}
+    done = await service.privacy.confirm_forget(AL.id, AL, True)
+    assert done.ok, done.reply.text
+    service.ranked.stop()
+    left = await store.ranked_match(second)
+    assert left is not None and left.how == "left" and left.winner == di.id
+    [game] = await store.match_games(second)
+    record = await store.get_game(game.game_id)
+    assert record is not None and record.status is GameStatus.FINISHED, "its game resigned"
+    # Nothing of his own is left; Bea's match stays, against a former player.
+    assert all(rows == [] for rows in (await store.player_data(AL.id)).values())
+    match = await store.ranked_match(first)
+    assert match is not None and is_former(match.player_a) and is_former(match.winner or 0)
+    assert await store.blocks_among([BEA.id, CY.id]) == set()
+    assert await store.season_rating("1970-01", BEA.id) is not None, "Bea's rating stays"
+    rows = await store.db.fetch(
+        "SELECT name, avatar, channel_id FROM ranked_entries WHERE user_id < 0"
+    )
+    assert {(r[0], r[1], r[2]) for r in rows} == {(FORMER_NAME, None, 0)}
+    (line,) = await store.match_lines(BEA.id, limit=5)
+    assert line.opponent_name == FORMER_NAME
+    await service.ledger.writes.flush()
