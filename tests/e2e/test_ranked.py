@@ -150,6 +150,13 @@ async def _three_places(world: World) -> None:
     assert "Ranked ladder" in words and "Nobody is ranked this season yet" in words, words
     assert "placing: 4 more matches before a rank" in words, words
     assert f"Won 2–{games - 2} against **{lost.name}**" in words, words
+    # Al blocks Bea, from the list of the players he met.
+    offered = await fd.autocomplete(al, world.general, "/cribbage ranked block player:B")
+    assert [c["name"] for c in offered] == ["Bea"], offered
+    blocked = await fd.slash(
+        al, world.general, f"/cribbage ranked block player:{offered[0]['value']}"
+    )
+    assert blocked.ephemeral and "won't be matched with **Bea** again" in blocked.words()
     # Cy waited in the DM all along, matched with nobody; Al is matched with her now (his
     # last opponent was Bea), from the DM to the server.
     assert entry_of(world.database, cy)[1] == "searching"
@@ -157,6 +164,15 @@ async def _three_places(world: World) -> None:
     assert "Ranked match: Al against Cy" in rematch.words(), rematch.words()
     _, _, second = entry_of(world.database, cy)
     assert second is not None and second != match_id
+    # Bea searches again (nobody is waiting now), and stops from her card's button: its
+    # answer is the card, in place.
+    again = await fd.slash(bea, lounge, "/cribbage ranked play")
+    assert again.original is not None and "looking for a ranked opponent" in again.words()
+    stopped = await fd.click(bea, again.original, label="Stop searching")
+    assert stopped.response is not None and stopped.response.type == 7
+    assert "Bea stopped searching" in again.original.words()
+    assert entry_of(world.database, bea)[1] == "stopped"
+
     games_now = await until(fd, lambda: match_games(world.database, second))
     # The game's table comes to the DM, through Cy's own interaction (the bot is not there).
     cy_table = Owner.place(games_now[0][1], 0)  # (she waited: she sits first)

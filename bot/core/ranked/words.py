@@ -5,13 +5,7 @@ their display name alone, never by the place they play from."""
 from __future__ import annotations
 
 from bot.core.base.text import escape, signed_text
-from bot.core.ranked.rating import (
-    PLACEMENT_MATCHES,
-    rank_of,
-    season_name,
-    shown_rating,
-    uncertainty,
-)
+from bot.core.ranked.rating import PLACEMENT_MATCHES, rank_of, shown_rating, uncertainty
 from bot.core.ranked.records import MatchLine, RatingRecord
 
 __all__ = [
@@ -20,8 +14,11 @@ __all__ = [
     "EXPERT_INSTEAD",
     "IN_A_MATCH",
     "NOTHING_TO_LEAVE",
+    "NOT_BLOCKED",
     "NOT_YOUR_SEARCH",
+    "NO_EXPERT_HERE",
     "SEARCH_OVER",
+    "SEARCH_STOPPED",
     "cooldown",
     "match_line",
     "matches",
@@ -89,8 +86,3 @@ def match_line(line: MatchLine) -> str:
         f"{result} {games}{how} against **{escape(line.opponent_name)}** · {after:,} "
         f"({signed_text(after - before)}) · <t:{int(line.ended_at)}:R>"
     )
-
-
-def season_title(season: str) -> str:
-    """``Season of March 2026``."""
-    return f"Season of {season_name(season)}"
