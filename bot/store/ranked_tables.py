@@ -267,6 +267,15 @@ class RankedTables(Queries):
         rows = await self._read(_NEAREST, (mu, limit, mu, limit))
         return [_entry(row) for row in rows]
 
+    async def older_release_running(self, release: str, *, seen_after: float) -> bool:
+        """Whether a process of a release before ``release`` (a migration's name: its
+        heartbeat names the last one it has) was heard from after ``seen_after``."""
+        rows = await self._read(
+            "SELECT 1 FROM bot_processes WHERE release < ? AND seen_at > ? LIMIT 1",
+            (release, seen_after),
+        )
+        return bool(rows)
+
     async def ranked_player(
         self, user_id: int, *, since: float
     ) -> tuple[EntryStatus | None, int, float | None, RatingRecord | None, int | None]:

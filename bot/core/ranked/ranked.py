@@ -44,13 +44,21 @@ from bot.core.ranked.words import (
     NOTHING_TO_LEAVE,
     SEARCH_OVER,
     SEARCH_STOPPED,
+    UPGRADING,
     cooldown,
 )
 
-__all__ = ["OPPONENTS_OFFERED", "Ranked"]
+__all__ = ["OLDER_SEEN_WITHIN", "OPPONENTS_OFFERED", "RANKED_RELEASE", "Ranked"]
 
 #: How many past opponents the block command's list offers.
 OPPONENTS_OFFERED = 25
+
+#: The migration that made ranked play's tables. A process of a release before it (its
+#: heartbeat names the last migration it has) knows nothing of ranked games, their messages or
+#: their announcements, so no search starts while one runs beside this release (an upgrade).
+RANKED_RELEASE = "022_ranked"
+#: A process heard from this lately (seconds: three of its heartbeats) is taken for running.
+OLDER_SEEN_WITHIN = 30.0
 
 
 class Ranked:
@@ -76,6 +84,7 @@ class Ranked:
         self.queue = queue
         self._cards = cards
         self._clock = clock
+        self._upgraded = False  # (no process of an older release runs: it stays so)
 
     @property
     def faults(self) -> Faults:
@@ -97,6 +106,11 @@ class Ranked:
         """``/cribbage ranked play``: join the queue from here; the answer is the player's card
         (public: the opponent's tables come below it), paired at once if someone fits."""
         store, now = self._store, self._clock()
+        if not self._upgraded:
+            seen_after = now - OLDER_SEEN_WITHIN
+            if await store.older_release_running(RANKED_RELEASE, seen_after=seen_after):
+                raise Refused(UPGRADING)
+            self._upgraded = True  # (a release before it refuses the database: none comes back)
         status, abandoned, last, rating, last_opponent = await store.ranked_player(
             user.id, since=now - COOLDOWN_MEMORY
         )

@@ -19,6 +19,7 @@ __all__ = [
     "NO_EXPERT_HERE",
     "SEARCH_OVER",
     "SEARCH_STOPPED",
+    "UPGRADING",
     "cooldown",
     "match_line",
     "matches",
@@ -46,6 +47,9 @@ NO_EXPERT_HERE = (
     "in a server channel, or in a DM or group DM with the app added to your account."
 )
 SEARCH_STOPPED = "You stopped searching."
+UPGRADING = (
+    "Ranked play opens once the bot's upgrade is done (a few minutes at most): try again soon."
+)
 
 
 def cooldown(until: float) -> str:

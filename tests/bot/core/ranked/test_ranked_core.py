@@ -15,6 +15,7 @@ from bot.core.base.replies import Answer, Clicked, User
 from bot.core.games.records import GameRecord
 from bot.core.ranked.cards import CARD, card_view
 from bot.core.ranked.matching import ANYONE_AFTER, EXPERT_OFFER_AFTER, SEARCH_AT_MOST
+from bot.core.ranked.ranked import OLDER_SEEN_WITHIN, RANKED_RELEASE
 from bot.core.ranked.rating import PLACEMENT_MATCHES, season_before, season_name, season_of
 from bot.core.ranked.records import EntryStatus, MatchStatus, PlaceKind
 from bot.core.ranked.turns import REACH_ALLOWANCE, TURN_SECONDS
@@ -24,9 +25,12 @@ from bot.core.ranked.words import (
     IN_A_MATCH,
     NO_EXPERT_HERE,
     SEARCH_OVER,
+    UPGRADING,
 )
 from bot.core.services import Services
 from bot.store import Store
+from bot.store.database import Dialect, migrations
+from bot.store.ops_tables import ProcessRow
 from engine.cards import cards_str
 from tests.helpers.service_driver import Clock
 
@@ -90,6 +94,24 @@ async def test_one_queue_or_one_match_at_a_time(service: Services, store: Store)
     assert not stop.ok and stop.reply.text == IN_A_MATCH
     stranger = await service.ranked.calls.stop(entry.id, CY, None)
     assert not stranger.ok and "someone else's" in stranger.reply.text
+
+
+async def test_no_search_while_a_process_of_a_release_before_ranked_play_runs(
+    service: Services, store: Store, clock: Clock
+) -> None:
+    # An upgrade: a process of the release before (its heartbeat names its last migration)
+    # still runs beside this one. It knows nothing of ranked games: nobody searches meanwhile.
+    for dialect in Dialect:
+        assert RANKED_RELEASE in {m.name for m in migrations(dialect.migrations_dir)}
+    now = clock().timestamp()
+    older = ProcessRow("old:1:a", "old", 1, "0", "021_operations", now - 600, now, True, True)
+    await store.heartbeat(older)
+    refused = await _play(service, AL)
+    assert not refused.ok and refused.reply.text == UPGRADING
+    assert await store.live_entry(AL.id) is None
+    # It stopped (its last heartbeat grows old, or it was upgraded): ranked play opens.
+    clock.advance(seconds=OLDER_SEEN_WITHIN + 1)
+    assert (await _play(service, AL)).ok
 
 
 async def _leave(service: Services, store: Store, user: User) -> None:
