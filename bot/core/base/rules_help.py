@@ -84,11 +84,10 @@ RULES_TOPICS: dict[str, str] = {
         "game beside the expert's, `/cribbage verify` checks a game's shuffles against the "
         "seals the table showed, `/cribbage daily` deals the discard of the day, and "
         "`/cribbage count-hand cards:5H 5D JC QS starter:5S` counts any hand. "
-        "`/cribbage leaderboard`, `/cribbage stats`, `/cribbage halloffame`, "
-        "`/cribbage tournament new` and `/cribbage rules` help you along; `/cribbage privacy` "
-        "says what the bot keeps about you, and sends you a copy or deletes it; "
-        "`/cribbage ranked play` finds you an opponent anywhere for a ranked best of three "
-        "(`/cribbage ranked ladder`: the season's ladder). Cards are written "
+        "`/cribbage leaderboard`, `/cribbage ranked play`, `/cribbage stats`, "
+        "`/cribbage halloffame`, `/cribbage tournament new` and `/cribbage rules` help you "
+        "along; `/cribbage privacy` "
+        "says what the bot keeps about you, and sends you a copy or deletes it. Cards are written "
         "rank then suit: A 2-10 J Q K and C D H S (or ♣ ♦ ♥ ♠)."
     ),
     # The variants (issue 35), each rule with its source as docs/variants.md gives them in
