@@ -61,6 +61,8 @@ async def test_the_previous_release_and_this_one_side_by_side(
     guild.add_member(moderator, moderator=True)
     world = World(fd, guild, general, players, spectator, moderator, postgres_url)
     driver = world.driver(players[:2], 27, spectators=[spectator], command_rate=0.5)
+    # The previous release draws the messages in its own words until this one sends.
+    driver.release_words = False
     previous = previous_release()
     # What this release adds: its process applies exactly these when it first starts.
     added = sorted(
@@ -97,6 +99,7 @@ async def test_the_previous_release_and_this_one_side_by_side(
         try:
             driver.command_rate = 0.0  # (the server's shard is frozen with it)
             await until(fd, lambda: sends(dms), stall=None)
+            driver.release_words = True  # (this release redraws what it takes over)
             await driver.play_out(stop_after=driver.steps + 4)
         finally:
             os.kill(frozen.pid, signal.SIGCONT)
@@ -104,6 +107,7 @@ async def test_the_previous_release_and_this_one_side_by_side(
         await until(fd, lambda: not sends(server))
         assert await dms.terminate() == 0
         driver.command_rate = 1.0
+        driver.release_words = False
         await until(fd, lambda: sends(server), stall=None)
         await driver.play_out(stop_after=driver.steps + 4)
 
@@ -112,6 +116,7 @@ async def test_the_previous_release_and_this_one_side_by_side(
         assert await server.terminate() == 0
         driver.command_rate = 0.0
         await until(fd, lambda: sends(dms), stall=None)
+        driver.release_words = True
         _as_release(server, None, repo)
         await start_again(fd, server)
         driver.command_rate = 0.5
