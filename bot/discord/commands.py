@@ -14,6 +14,7 @@ import discord
 from discord import app_commands
 
 from bot.core.base.apart import is_apart
+from bot.core.base.faults import Fault
 from bot.core.base.replies import Answer, Choice, User
 from bot.core.base.rules_help import HELP
 from bot.core.base.views import Table
@@ -21,7 +22,14 @@ from bot.core.games.computer import DEFAULT_LEVEL, LEVEL_BLURBS, LEVELS
 from bot.core.games.hand_count import complete_cards
 from bot.core.review.review import add_lines
 from bot.core.services import Services
-from bot.discord.interactions import NEEDS_A_SERVER, io_of, is_moderator, send_error, user_of
+from bot.discord.interactions import (
+    NEEDS_A_SERVER,
+    io_of,
+    is_moderator,
+    offered,
+    send_error,
+    user_of,
+)
 from bot.discord.options import CLAIMS_SAID, HIGHEST_CLAIM, TARGET_CHOICES, VARIANT_CHOICES
 from bot.discord.places import (
     INSTALLS,
@@ -138,15 +146,13 @@ def _game_channel(interaction: discord.Interaction[Any]) -> int | None:
     return interaction.channel_id
 
 
-async def _player_channel(interaction: discord.Interaction[Any]) -> int | None:
-    """The channel a player's command about their game works in: their ranked game's, when
-    they play one from here (their place), else :func:`_game_channel`'s."""
-    if interaction.channel_id is not None:
-        ranked = _core(interaction).ranked.calls
-        here = await ranked.game_here(interaction.channel_id, interaction.user.id)
-        if here is not None:
-            return here
-    return _game_channel(interaction)
+async def _player_channel(interaction: discord.Interaction[Any], channel_id: int) -> int:
+    """The channel a player's command about their game works in, asked in ``channel_id``:
+    their ranked game's, when they play one from here (their place), else ``channel_id``.
+    Reads the store: a caller runs it where a fault is answered as its sentence."""
+    ranked = _core(interaction).ranked.calls
+    here = await ranked.game_here(channel_id, interaction.user.id)
+    return channel_id if here is None else here
 
 
 Completer = Callable[[int, int, str], Awaitable[list[Choice]]]
@@ -158,11 +164,15 @@ async def _completions(
     """Autocomplete for a card option: what ``complete`` offers this user in this channel (in
     the bot's own DMs, nothing: no game lives there; at a ranked place, in their ranked
     game)."""
-    channel_id = await _player_channel(interaction)
-    if channel_id is None:
+    here = _game_channel(interaction)
+    if here is None:
         return []
-    choices = await complete(channel_id, interaction.user.id, current)
-    return [app_commands.Choice(name=c.name, value=c.value) for c in choices[:25]]
+
+    async def find() -> list[Choice]:
+        channel_id = await _player_channel(interaction, here)
+        return await complete(channel_id, interaction.user.id, current)
+
+    return await offered(interaction, find())
 
 
 async def _in_channel(
@@ -177,11 +187,17 @@ async def _in_channel(
     people, a group DM, a server that did not invite it) the game is a private table
     (:mod:`bot.core.games.messages.private_table`). ``player``: a player's command about
     their game, which at their ranked place is about their ranked game."""
-    channel_id = await _player_channel(interaction) if player else _game_channel(interaction)
-    if channel_id is None:
+    here = _game_channel(interaction)
+    if here is None:
         await send_error(interaction, NEEDS_A_CHANNEL)
         return
-    call = make(channel_id)
+
+    async def call() -> Answer:
+        # Which game is theirs is read from the store, so it is asked within the call: a
+        # store out of reach is answered as its sentence, like any call's fault.
+        channel_id = await _player_channel(interaction, here) if player else here
+        return await make(channel_id)()
+
     await io_of(interaction).command(interaction, call, ephemeral=ephemeral)
 
 
@@ -319,7 +335,12 @@ class CribbageCommands(app_commands.Group):
     async def hand(self, interaction: discord.Interaction[Any]) -> None:
         """Your hand, ephemerally (the fallback when DMs are closed; at a private table, kept
         up to date as the table's Your hand is)."""
-        here = await _player_channel(interaction)
+        asked_in = _game_channel(interaction)
+        try:
+            here = None if asked_in is None else await _player_channel(interaction, asked_in)
+        except Fault as fault:
+            await io_of(interaction).report(interaction, fault)
+            return
         if here is not None and (is_apart(here) or not bot_is_member(interaction)):
             # (A private table's, or a ranked game's, where hands are the players' own
             # messages there.)
@@ -558,18 +579,14 @@ class CribbageCommands(app_commands.Group):
     ) -> None:
         """A review of a game, paged: the summary, then each deal (at a private table, a DM
         or group DM, as in a server: its answer and pages go through the interactions)."""
-        channel_id = await _player_channel(interaction)
-        if channel_id is None:
-            await send_error(interaction, NEEDS_A_CHANNEL)
-            return
         guild_id = interaction.guild_id
         user = user_of(interaction)
         whose = None if player is None else User(player.id, player.display_name)
         reviews = _core(interaction).reviews
-        await io_of(interaction).command(
+        await _in_channel(
             interaction,
-            lambda: reviews.review(guild_id, channel_id, user, game, whose),
-            ephemeral=True,
+            lambda ch: lambda: reviews.review(guild_id, ch, user, game, whose),
+            player=True,
         )
 
     @app_commands.command(
@@ -583,16 +600,12 @@ class CribbageCommands(app_commands.Group):
     ) -> None:
         """Each shown deal's seed checked against its seal and the deck it was dealt from
         (at a private table too)."""
-        channel_id = await _player_channel(interaction)
-        if channel_id is None:
-            await send_error(interaction, NEEDS_A_CHANNEL)
-            return
         guild_id, viewer = interaction.guild_id, interaction.user.id
         shuffles = _core(interaction).shuffles
-        await io_of(interaction).command(
+        await _in_channel(
             interaction,
-            lambda: shuffles.check(guild_id, channel_id, game, viewer=viewer),
-            ephemeral=True,
+            lambda ch: lambda: shuffles.check(guild_id, ch, game, viewer=viewer),
+            player=True,
         )
 
     @app_commands.command(

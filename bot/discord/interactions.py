@@ -29,7 +29,7 @@ from discord import app_commands
 
 from bot.core.base.faults import Fault
 from bot.core.base.owners import Owner, OwnerKind
-from bot.core.base.replies import Answer, Click, Clicked, Reply, User
+from bot.core.base.replies import Answer, Choice, Click, Clicked, Reply, User
 from bot.core.base.timing import ANSWER_WINDOW, DEFER_AFTER, InteractionAges
 from bot.core.base.views import TABLE_BUTTON, MessageView
 from bot.core.games.messages.private_resume import PrivateResume
@@ -137,6 +137,20 @@ def _let_go(kwargs: dict[str, Any]) -> None:
         for item in view.walk_children()
     ):
         view.stop()
+
+
+async def offered(
+    interaction: discord.Interaction[Any], find: Awaitable[list[Choice]]
+) -> list[app_commands.Choice[str]]:
+    """An autocomplete's list: what ``find`` offers, at most Discord's 25; nothing while the
+    store is out of reach (the fault noted once, as a call's is), since an autocomplete has
+    no answer that could say so."""
+    try:
+        found = await find
+    except Fault as fault:
+        io_of(interaction).services.games.faults.note(fault)
+        return []
+    return [app_commands.Choice(name=c.name, value=c.value) for c in found[:25]]
 
 
 def is_organiser(interaction: discord.Interaction[Any]) -> bool:

@@ -18,7 +18,7 @@ from discord import app_commands
 
 from bot.core.ranked.ladder import LadderSeason
 from bot.core.ranked.records import PlaceKind
-from bot.discord.interactions import io_of, send_error, user_of
+from bot.discord.interactions import io_of, offered, send_error, user_of
 from bot.discord.places import answers_only_privately, bot_is_member
 
 __all__ = ["NO_PRIVATE_SEARCH", "RankedCommands", "place_of"]
@@ -120,8 +120,7 @@ class RankedCommands(app_commands.Group):
         self, interaction: discord.Interaction[Any], current: str
     ) -> list[app_commands.Choice[str]]:
         ranked = io_of(interaction).services.ranked.calls
-        found = await ranked.opponents(interaction.user.id, current)
-        return [app_commands.Choice(name=c.name, value=c.value) for c in found]
+        return await offered(interaction, ranked.opponents(interaction.user.id, current))
 
     @app_commands.command(name="unblock", description="Let a player you blocked be matched again")
     @app_commands.describe(player="Someone you blocked")
@@ -136,5 +135,4 @@ class RankedCommands(app_commands.Group):
         self, interaction: discord.Interaction[Any], current: str
     ) -> list[app_commands.Choice[str]]:
         ranked = io_of(interaction).services.ranked.calls
-        found = await ranked.blocked(interaction.user.id, current)
-        return [app_commands.Choice(name=c.name, value=c.value) for c in found]
+        return await offered(interaction, ranked.blocked(interaction.user.id, current))

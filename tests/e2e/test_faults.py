@@ -148,6 +148,10 @@ async def test_a_database_out_of_reach_says_the_move_was_not_recorded(
         await _throws_refused(fd, (al, bea), 3, refusals.DATABASE_UNREACHABLE)
         status = await fd.slash(al, general, "/cribbage status")
         assert status.ephemeral and status.words() == refusals.DATABASE_UNREACHABLE
+        # A list that needs the store (the cards to discard, the players to block) offers
+        # nothing rather than failing: an autocomplete has no answer that could say why.
+        assert await fd.autocomplete(al, general, "/cribbage discard cards:") == []
+        assert await fd.autocomplete(al, general, "/cribbage ranked block player:") == []
         assert 1 <= len(_said(running, Cause.UNREACHABLE)) <= 2  # the game's; the bot's
         assert running.take_errors() == []
         # Back: the next click is the move, answered by updating the hand.
