@@ -30,6 +30,7 @@ from typing import TYPE_CHECKING, Any
 from aiohttp import WSMsgType, web
 
 from fakediscord import payloads
+from fakediscord.latency import Outbox
 from fakediscord.shards import GUILDS_PER_SHARD, SessionStarts, guild_of, shard_for
 
 if TYPE_CHECKING:
@@ -87,6 +88,8 @@ class Gateway:
         self.resume_count = 0
         self.heartbeats = 0
         self.sockets: set[web.WebSocketResponse] = set()
+        #: Each connection's frames on the wire, while the emulator has latency.
+        self._outboxes: dict[web.WebSocketResponse, Outbox] = {}
         self.ready = asyncio.Event()  # set once READY and every GUILD_CREATE went out
         #: Connections gone zombie: nothing is sent on them (a heartbeat goes unacknowledged,
         #: an event is kept for a RESUME), as on a connection dead on the way back.
@@ -145,6 +148,9 @@ class Gateway:
         finally:
             for pending in list(acks):
                 pending.cancel()
+            outbox = self._outboxes.pop(ws, None)
+            if outbox is not None:
+                outbox.close()
             self.sockets.discard(ws)
             self.zombies.discard(ws)
             if session is not None and session.ws is ws:
@@ -341,9 +347,18 @@ class Gateway:
         for ws in list(self.sockets):
             await ws.close(code=1001)
 
-    @staticmethod
-    async def _send(ws: web.WebSocketResponse, frame: dict[str, Any]) -> None:
+    async def _send(self, ws: web.WebSocketResponse, frame: dict[str, Any]) -> None:
         frame.setdefault("s", None)
         frame.setdefault("t", None)
         frame.setdefault("d", None)
-        await ws.send_str(json.dumps(frame))
+        text = json.dumps(frame)  # as it is now: later changes of its data are not sent
+        outbox = self._outboxes.get(ws)
+        latency = self.owner.latency
+        if outbox is None and latency is not None and not ws.closed:
+            outbox = self._outboxes[ws] = Outbox(ws, latency)
+        if outbox is not None:
+            # On the wire for half a round trip, after what was sent before it (once a
+            # connection has had latency, its frames keep their order on it).
+            outbox.send(text)
+            return
+        await ws.send_str(text)

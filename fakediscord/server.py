@@ -35,6 +35,7 @@ from fakediscord.interactions import (
     Interaction,
 )
 from fakediscord.invalid_requests import InvalidRequests
+from fakediscord.latency import Latency, latency_middleware
 from fakediscord.model import (
     MEMBER_PERMISSIONS,
     MODERATOR_PERMISSIONS,
@@ -87,7 +88,9 @@ class FakeDiscord(UserActions, BotSide):
     measured on `clock` (as are the rate limits); lower them or `clock.advance()` to test them
     quickly. `limits` says which of Discord's limits are enforced (all, by default). `shards`
     is the shard count `GET /gateway/bot` recommends; `max_concurrency` and `session_starts`
-    are its session start limit (IDENTIFYs per 5 s, and per day).
+    are its session start limit (IDENTIFYs per 5 s, and per day). `latency` (off by default)
+    gives every request and gateway event the internet's time on the wire
+    (:mod:`fakediscord.latency`).
     """
 
     def __init__(
@@ -103,6 +106,7 @@ class FakeDiscord(UserActions, BotSide):
         shards: int = 1,
         max_concurrency: int = 1,
         session_starts: int = 1000,
+        latency: Latency | None = None,
     ) -> None:
         self.host = host
         self.port = port
@@ -110,6 +114,8 @@ class FakeDiscord(UserActions, BotSide):
         self.response_deadline = response_deadline
         self.token_lifetime = token_lifetime
         self.limits = limits or Limits()
+        #: The internet's latency on every request and gateway frame (None: none).
+        self.latency = latency
         self.recommended_shards = shards
         self.world = World(self)
         self.commands = CommandRegistry(self.world.ids)
@@ -149,7 +155,11 @@ class FakeDiscord(UserActions, BotSide):
 
     async def start(self) -> FakeDiscord:
         """Start serving on `host` (a free port unless one was given)."""
-        app = web.Application(middlewares=[middleware(self)], client_max_size=64 * 1024 * 1024)
+        # The wire is outermost: all Discord does with a request happens on its side of it.
+        wire = latency_middleware(self)
+        app = web.Application(
+            middlewares=[wire, middleware(self)], client_max_size=64 * 1024 * 1024
+        )
         app.add_routes(routes(self))
         app.router.add_get("/gw", self.gateway.handle)
         app.router.add_get("/gw/", self.gateway.handle)
