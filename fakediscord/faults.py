@@ -114,12 +114,15 @@ class Hook:
 @dataclass
 class Delay:
     """The next `times` requests matching `pattern` reach Discord `seconds` late (the network
-    between the bot and Discord is slow), then are handled as usual."""
+    between the bot and Discord is slow), then are handled as usual; with `back`, they are
+    handled at once and their answers reach the bot `seconds` late instead (Discord did it,
+    the bot does not know yet)."""
 
     pattern: re.Pattern[str]
     seconds: float
     times: int
     routes: list[str] = field(default_factory=list)
+    back: bool = False
 
 
 class FaultBook:
@@ -150,11 +153,12 @@ class FaultBook:
         self.delays.append(delay)
         return delay
 
-    def late_by(self, route: str) -> float:
-        """How late a request to `route` reaches Discord (the first armed delay matching it,
-        counting one use): 0 when none matches."""
+    def late_by(self, route: str, *, back: bool = False) -> float:
+        """How late a request to `route` reaches Discord (``back``: how late its answer
+        reaches the bot) by the first armed delay of that way matching it, counting one use: 0
+        when none matches."""
         for delay in self.delays:
-            if delay.pattern.search(route):
+            if delay.back == back and delay.pattern.search(route):
                 delay.routes.append(route)
                 if len(delay.routes) >= delay.times:
                     self.delays.remove(delay)

@@ -46,6 +46,8 @@ __all__ = ["Latency", "Outbox", "latency_middleware"]
 LOW, HIGH = 0.040, 0.250
 #: Paths served by other hosts than the API (the gateway's handshake, the CDN): no latency.
 OTHER_HOSTS = re.compile(r"^/gw|^/(media/)?attachments/")
+#: What a route is named without (as ``fd.delay`` and the other faults name them).
+API_PREFIX = re.compile(r"^/api/v\d+")
 
 Handler = Callable[[web.Request], Awaitable[web.StreamResponse]]
 
@@ -86,19 +88,26 @@ class Latency:
 def latency_middleware(fd: FakeDiscord) -> Callable[..., Any]:
     """Hold each REST request back for its way there, and its answer for its way back, while
     ``fd.latency`` is set (the outermost middleware: everything Discord does with a request,
-    its rate limits, its clocks, its record in ``fd.requests``, happens on Discord's side)."""
+    its rate limits, its clocks, its record in ``fd.requests``, happens on Discord's side);
+    and an answer a test holds on its way back (``fd.delay(route, seconds, back=True)``)."""
 
     @web.middleware
     async def wire(request: web.Request, handler: Handler) -> web.StreamResponse:
-        latency = fd.latency
-        if latency is None or OTHER_HOSTS.match(request.path):
+        if OTHER_HOSTS.match(request.path):
             return await handler(request)
-        there, back = latency.round_trip()
-        await asyncio.sleep(there)
+        latency = fd.latency
+        there, back = latency.round_trip() if latency is not None else (0.0, 0.0)
+        if there:
+            await asyncio.sleep(there)
         try:
             return await handler(request)
         finally:
-            await asyncio.sleep(back)
+            # A test's answer held on its way back (``fd.delay(..., back=True)``), and the
+            # wire's own way back.
+            route = f"{request.method} {API_PREFIX.sub('', request.path)}"
+            back += fd.faults.late_by(route, back=True)
+            if back:
+                await asyncio.sleep(back)
 
     return wire
 

@@ -402,10 +402,12 @@ class FakeDiscord(UserActions, BotSide):
         )
         return self.faults.add(fault)
 
-    def delay(self, route: str, seconds: float, times: int = 1) -> Delay:
+    def delay(self, route: str, seconds: float, times: int = 1, *, back: bool = False) -> Delay:
         """The next `times` requests matching `route` reach Discord `seconds` late (a slow
-        network: e.g. a click's answer still on its way while the bot sends other requests)."""
-        return self.faults.delay(Delay(re.compile(route), seconds, times))
+        network: e.g. a click's answer still on its way while the bot sends other requests);
+        with `back`, they are handled at once and their answers reach the bot `seconds` late
+        (what they did shows on Discord while the bot does not know it yet)."""
+        return self.faults.delay(Delay(re.compile(route), seconds, times, back=back))
 
     def after_request(self, route: str, action: Callable[[str], object], times: int = 1) -> Hook:
         """Run `action(route)` when each of the next `times` requests matching `route` has been

@@ -2,7 +2,9 @@
 
 Loaded from `tests/conftest.py` with `pytest_plugins = ["fakediscord.testing"]`. Fixtures:
 
-- `fake_discord`: a started `FakeDiscord` (closed after the test).
+- `fake_discord`: a started `FakeDiscord` (closed after the test); with the internet's latency
+  (`fakediscord.latency`) for a test marked `@pytest.mark.latency` (`seed=` for its draws),
+  or for every test when the environment sets `FAKEDISCORD_LATENCY` to a seed.
 - `bots`: a `BotLauncher` bound to it. `await bots.in_process(factory)` runs a discord.py
   client made by `factory()` in the test's event loop; `await bots.process(...)` runs
   `python -m bot` (or any args) as a separate process with DISCORD_TOKEN, DISCORD_API_BASE,
@@ -19,10 +21,12 @@ fails, the last lines each bot process printed are shown with it (what it was do
 
 from __future__ import annotations
 
+import os
 from collections.abc import AsyncIterator, Generator
 
 import pytest
 
+from fakediscord.latency import Latency
 from fakediscord.runner import BotLauncher, BotProcess, InProcessBot, RunningBot
 from fakediscord.server import FakeDiscord
 
@@ -30,7 +34,28 @@ __all__ = ["BotLauncher", "BotProcess", "InProcessBot", "RunningBot", "bots", "f
 
 #: How many of a bot process's last lines a failed test shows.
 SHOWN_LINES = 40
+#: Set to a seed, every test's emulator has the internet's latency (a sweep for the races it
+#: brings); a test marked ``@pytest.mark.latency`` has it whatever this says.
+LATENCY_ENV = "FAKEDISCORD_LATENCY"
 _failed = pytest.StashKey[bool]()
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    """Register the ``latency`` marker."""
+    config.addinivalue_line(
+        "markers",
+        "latency(seed=0): the emulator has the internet's latency (fakediscord.latency)",
+    )
+
+
+def latency_for(item: pytest.Item) -> Latency | None:
+    """The latency a test's emulator has: its ``latency`` marker's, or the environment's
+    (:data:`LATENCY_ENV`), or none."""
+    marker = item.get_closest_marker("latency")
+    if marker is not None:
+        return Latency(seed=int(marker.kwargs.get("seed", 0)))
+    seed = os.environ.get(LATENCY_ENV, "")
+    return Latency(seed=int(seed)) if seed.strip() else None
 
 
 @pytest.hookimpl(wrapper=True)
@@ -56,9 +81,9 @@ def _tally(fd: FakeDiscord) -> None:
 
 
 @pytest.fixture
-async def fake_discord() -> AsyncIterator[FakeDiscord]:
-    """A started emulator on 127.0.0.1."""
-    async with FakeDiscord() as fd:
+async def fake_discord(request: pytest.FixtureRequest) -> AsyncIterator[FakeDiscord]:
+    """A started emulator on 127.0.0.1 (with the internet's latency: :func:`latency_for`)."""
+    async with FakeDiscord(latency=latency_for(request.node)) as fd:
         yield fd
         _tally(fd)
 

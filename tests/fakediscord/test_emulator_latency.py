@@ -140,3 +140,22 @@ async def test_the_answer_window_counts_the_time_on_the_wire(
     r = await fd.slash(table.al, table.general, "/tiny slow seconds:0")
     assert r.response is not None and not r.late and r.content == "late"
     assert r.latency is not None and r.latency >= 0.4 - EPSILON
+
+
+async def test_an_answer_held_on_its_way_back_is_done_on_discord_already(
+    fake_discord: FakeDiscord, http: aiohttp.ClientSession
+) -> None:
+    fd = fake_discord
+    fd.delay(r"^GET /users/@me$", 0.3, back=True)
+    loop = asyncio.get_running_loop()
+    started = loop.time()
+    task = asyncio.create_task(call(http, "GET", "/users/@me"))
+    # Discord has it (recorded, handled) while the answer is still on its way.
+    await fd.wait_for(lambda: fd.requests)
+    assert not task.done()
+    status, _ = await task
+    assert status == 200 and loop.time() - started >= 0.3 - EPSILON
+    # Used up: the next one comes back at once, and a delay of the way there is another's.
+    started = loop.time()
+    await call(http, "GET", "/users/@me")
+    assert loop.time() - started < 0.3
