@@ -166,6 +166,7 @@ class Services:
             remind_after=remind_after,
             retention=retention,
             page_link=page_link,
+            asked=ledger.copies.asked,
             launch=activity,
         )
         ledger.add(OwnerKind.GAME, drawn)
@@ -271,13 +272,28 @@ class Services:
             return [owner]
         return [self.games.owner_at(record, seat.seat) for seat in record.seats]
 
-    async def opened(self, answer: Answer, *, shown: Clicked, clicked: Clicked | None) -> None:
+    def opening(self, answer: Answer) -> None:
+        """``answer`` (a private table's *Your hand*, or ``/cribbage hand`` there: the hand,
+        privately) is about to be sent: until it is heard to have gone (:meth:`opened`), its
+        player is taken as having their hand in front of them (it may show on Discord before
+        the bot hears back: nothing drawn meanwhile tells them to ask for it)."""
+        sequel = answer.sequel
+        if answer.ok and answer.reply.view is not None and sequel is not None and sequel.key:
+            self.ledger.copies.opening(sequel.owner, sequel.key)
+
+    async def opened(
+        self, answer: Answer, *, shown: Clicked | None, clicked: Clicked | None
+    ) -> None:
         """``answer`` (a private table's *Your hand*: the hand, privately) was sent as a
         message of its own (``shown``) for a click on the table (``clicked``; None: it answers
         ``/cribbage hand``): both are reached through that interaction's token from now on
-        (see :meth:`Copies.opened <bot.core.ledger.copies.Copies.opened>`)."""
+        (see :meth:`Copies.opened <bot.core.ledger.copies.Copies.opened>`). ``shown`` None:
+        it did not go (Discord refused it, or it was not heard back)."""
         sequel, view = answer.sequel, answer.reply.view
         if sequel is None or sequel.key is None or view is None or not answer.ok:
+            return
+        if shown is None:
+            self.ledger.copies.not_opened(sequel.owner, sequel.key)
             return
         await self.ledger.copies.opened(
             sequel.owner,

@@ -360,6 +360,7 @@ class DiscordIO:
         answer = await self._call(interaction, call, update=False, ephemeral=True)
         if answer is None:
             return
+        self.services.opening(answer)
         try:
             await _in_time(interaction, self._reply(interaction, answer.reply))
             if not answer.ok or answer.reply.view is None:
@@ -368,6 +369,7 @@ class DiscordIO:
             message = await interaction.original_response()
         except (discord.HTTPException, TimeoutError) as error:
             log.warning("a hand asked for did not reach Discord (%s)", error)
+            await self.services.opened(answer, shown=None, clicked=None)
             return
         shown = _reached(interaction, message)
         await self.services.opened(answer, shown=shown, clicked=None)
@@ -446,6 +448,7 @@ class DiscordIO:
             await self._reply(interaction, answer.reply)
             await self._carry(interaction, None, moved=False)
             return
+        self.services.opening(answer)
         try:
             if not interaction.response.is_done():
 
@@ -457,6 +460,7 @@ class DiscordIO:
             sent = await interaction.followup.send(ephemeral=True, wait=True, **payload)
         except (discord.HTTPException, TimeoutError) as error:
             log.warning("a hand opened from the table did not reach Discord (%s)", error)
+            await self.services.opened(answer, shown=None, clicked=None)
             return
         shown = _reached(interaction, sent)
         await self.services.opened(answer, shown=shown, clicked=clicked_of(interaction))

@@ -574,6 +574,37 @@ async def test_a_player_a_live_token_reaches_is_never_called_to_press_your_hand(
     called = [v.words() for v in [*table.history, table.version()] if CALLED in v.words()]
     assert called, "the first deal calls whoever has not opened a hand yet"
     assert not [c for c in called if later.search(c)], [c[-200:] for c in called]
+    assert driver.check_mentions() == len(called)
+
+
+async def test_a_player_whose_hand_is_on_its_way_is_not_called_to_press_your_hand(
+    world: World, bots: BotLauncher
+) -> None:
+    """Issue 46: on the internet, a hand shows on Discord a moment before the bot hears that
+    it went. Bea presses *Your hand*, and her hand (its crib select) shows while the answer
+    saying so is held on its way back to the bot; Al discards meanwhile. The table drawn for
+    his discard waits on Bea and does not call her to press *Your hand*, which she just did:
+    the mention is drawn from what is certain, not from what the bot has heard back."""
+    driver, _ = await _two_in_a_dm(world, bots, 5)
+    fd = driver.fd
+    al, bea = driver.players
+    table = await driver.open(target=61)
+    await until(fd, lambda: any(b["label"] == "Your hand" for b in table.buttons()))
+    mine = await fd.click(al, table, label="Your hand")
+    [hand] = await mine.wait_followups(1)
+    await until(fd, lambda: f"<@{al.id}>" not in table.words())
+    assert f"<@{bea.id}>" in table.words(), "Bea has not opened her hand yet"
+    fd.delay(r"^POST /webhooks/", 2.0, back=True)
+    hers = await fd.click(bea, table, label="Your hand")
+    [shown] = await hers.wait_followups(1)
+    assert any(shown.selects()), "her hand is in front of her"
+    snap = driver.snapshot()
+    assert snap.game is not None
+    cards = [c.code for c in snap.game.hand(0)[:2]]
+    await fd.select(al, hand, f"crib:{driver.game_id}:discard:1", cards)
+    await until(fd, lambda: "Waiting for Bea to put cards in the crib." in table.words())
+    driver.check_now()
+    driver.check_mentions()
 
 
 async def test_an_older_copy_of_the_table_clicked_again_says_it_moved_on(

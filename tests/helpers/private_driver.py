@@ -15,6 +15,7 @@ from __future__ import annotations
 import random
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from datetime import datetime
 from typing import Any
 
 from bot.core.games.messages.private_table import HAND_BUTTON
@@ -23,6 +24,7 @@ from engine.phase import Phase
 from engine.rules import Rules
 from engine.scoring import claim_values, score_hand
 from fakediscord import Channel, FakeDiscord, Interaction, Message, User
+from fakediscord.model import MessageVersion
 from tests.helpers.bot_db import (
     Database,
     Snapshot,
@@ -476,6 +478,40 @@ class PrivateDriver:
             self._turned_up |= set(game.count_turn.cards)
         self._watch.check(lambda seat: hidden_from(game, seat))
 
+    def check_mentions(self) -> int:
+        """The table never called a player to press *Your hand* while a hand of theirs with
+        their controls was in front of them: no version of the table mentions someone whose
+        hand (an ephemeral message of theirs with this game's live controls) showed those
+        controls when that version was made (issue 46: drawn from what the bot believed
+        while the hand's own send was on its way). For a game in which no token lapses (a
+        token past its life makes a hand unreachable, and its player is rightly called). How
+        many versions of the table mentioned someone."""
+        table = self.table_now()
+        assert table is not None
+        prefix = f"crib:{self.game_id}:"
+        mentioned = 0
+        for version in [*table.history, table.version()]:
+            words = version.words()
+            if "press **Your hand**" not in words:
+                continue
+            mentioned += 1
+            made = datetime.fromisoformat(version.at)
+            for user in self.players:
+                if f"<@{user.id}>" not in words:
+                    continue
+                for hand in self._hands_of(user):
+                    shown = _shown_at(hand, made)
+                    live = shown is not None and [
+                        str(i.get("custom_id"))
+                        for i in _walk(shown.components)
+                        if str(i.get("custom_id", "")).startswith(prefix) and not i.get("disabled")
+                    ]
+                    assert not live, (
+                        f"the table called {user.name} to press Your hand at {version.at},"
+                        f" while their hand {hand.id} showed {live} (since {shown.at})"
+                    )
+        return mentioned
+
     def check_count_controls(self) -> int:
         """Every enabled count menu, Muggins! and No muggins button ever shown (in any version
         of any message here) was on an ephemeral message of the one it was for, at the
@@ -531,6 +567,16 @@ class PrivateDriver:
             return table if predicate is None or predicate(table) else None
 
         return await until(self.fd, shown)
+
+
+def _shown_at(message: Message, moment: datetime) -> MessageVersion | None:
+    """The version of ``message`` Discord showed at ``moment`` (None: not posted yet)."""
+    shown = None
+    for version in [*message.history, message.version()]:
+        if datetime.fromisoformat(version.at) > moment:
+            break
+        shown = version
+    return shown
 
 
 def _reviews(button: dict[str, Any]) -> bool:

@@ -11,6 +11,9 @@ member, instead of) the bot's own token:
   it, and it is closed through it.
 - **Carriers**: the latest interaction about an owner (kept under the key ``via``), whose token
   may post the owner's table again where the bot is not a member.
+- **Hands asked for** (``Life.opening``): a player asked for their hand where the bot is not a
+  member, and the answer that shows it is on its way: it may be in front of them before the
+  bot hears that it went, so nothing drawn meanwhile says they have none.
 """
 
 from __future__ import annotations
@@ -20,6 +23,7 @@ from collections.abc import Callable, Iterable
 
 from bot.core.base.owners import Owner
 from bot.core.base.replies import Clicked
+from bot.core.base.timing import ANSWER_LANDS_WITHIN
 from bot.core.base.views import MessageRecord
 from bot.core.ledger.life import VIA, Lives, reached
 from bot.core.ledger.shown import Shown
@@ -35,6 +39,33 @@ class Copies:
         self._lives = lives
         self._shown = shown
         self._now = now
+
+    def opening(self, owner: Owner, key: str) -> None:
+        """Its player asked for the owner's message ``key`` (their hand, at a private table)
+        and the answer that shows it is on its way: until it is heard to have gone
+        (:meth:`opened`), or not (:meth:`not_opened`), it is taken as reaching them."""
+        self._lives.of(owner).life(key).opening = self._now()
+
+    def not_opened(self, owner: Owner, key: str) -> None:
+        """The answer that was to show the owner's message ``key`` to its player did not go:
+        what is drawn no longer takes it as reaching them."""
+        life = self._lives.find(owner, key)
+        if life is not None and life.opening is not None:
+            life.opening = None
+            self._lives.look_again(owner)
+
+    def asked(self, owner: Owner) -> frozenset[str]:
+        """The keys of the owner's messages whose players asked for them, the answers that
+        show them still on their way (:meth:`opening`)."""
+        entry = self._lives.get(owner)
+        if entry is None:
+            return frozenset()
+        now = self._now()
+        return frozenset(
+            key
+            for key, life in entry.lives.items()
+            if life.opening is not None and now - life.opening < ANSWER_LANDS_WITHIN
+        )
 
     async def opened(
         self,
@@ -58,6 +89,7 @@ class Copies:
         now = self._now()
         record = reached(shown, key, digest, now, original=original, version=version)
         await self._shown.sent(owner, [record])
+        self._lives.of(owner).life(key).opening = None
         if clicked is None:
             return
         table = (await self._shown.kept(owner)).get(on)

@@ -213,6 +213,9 @@ class Life:
     #: answers that show their hand (a move by command, ``/cribbage hand``), kept up to date
     #: while their tokens live.
     mirrors: dict[int, MessageRecord] = field(default_factory=dict)
+    #: Its player asked for it (a private table's *Your hand*, ``/cribbage hand`` there) and
+    #: the answer that shows it is on its way, since then: it may be in front of them already.
+    opening: float | None = None
 
     def passing(self, now: float) -> bool:
         """Whether it holds anything besides what it shows that must outlive a while out of
@@ -222,6 +225,8 @@ class Life:
                 del self.answering[version]  # (its end was never heard: taken as lost)
         if self.early is not None and not answer_on_its_way(self.early, now):
             self.early = None  # (its post's record never came: nothing was posted)
+        if self.opening is not None and now - self.opening >= ANSWER_LANDS_WITHIN:
+            self.opening = None  # (its end was never heard: taken as lost)
         for copies in (self.older, self.mirrors):
             for message_id, copy in list(copies.items()):
                 if copy.token_at is None or now - copy.token_at >= TOKEN_USABLE:
@@ -229,6 +234,7 @@ class Life:
         return bool(
             self.answering
             or self.early
+            or self.opening
             or self.posting
             or self.sending
             or self.older

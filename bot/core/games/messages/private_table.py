@@ -18,7 +18,7 @@ with, and of an edit only that its mentions are worked out again, so it may not 
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Collection, Mapping, Sequence
 
 from bot.core.base.text import MAX_MESSAGE
 from bot.core.base.views import (
@@ -220,12 +220,19 @@ def moved_on(record: GameRecord, table: MessageView) -> MessageView:
 
 
 def turn_mentions(
-    record: GameRecord, loaded: Loaded, sent: Mapping[str, MessageRecord], now: float
+    record: GameRecord,
+    loaded: Loaded,
+    sent: Mapping[str, MessageRecord],
+    now: float,
+    asked: Collection[str] = (),
 ) -> tuple[int, ...]:
     """The people the table waits on whose hand no live token reaches (they never opened it,
     this deal or one before, or their last interaction with it is too old): the table
     mentions them. A hand of a deal before whose token lives carries the new deal's hand, so
-    its player is not awaited at the table."""
+    its player is not awaited at the table. Nor is a player whose hand they just asked for
+    (``asked``, by key): its answer is on its way, and may be in front of them already (the
+    bot hears that it went a moment after Discord shows it), so the mention is drawn from
+    what is certain, never from what has not been heard back yet."""
     game = loaded.game
     if record.status is not GameStatus.ACTIVE or game.phase is Phase.OVER:
         return ()
@@ -236,6 +243,8 @@ def turn_mentions(
             continue
         if hand_carrier(sent, deal, seat.seat, now) is not None:
             continue  # (their hand of this deal, or of one before, which carries it)
+        if any(key in asked for key in _hand_keys(deal, seat.seat)):
+            continue  # (on its way to them)
         assert seat.user_id is not None
         waiting.append(seat.user_id)
     return tuple(waiting)

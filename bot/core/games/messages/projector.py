@@ -11,7 +11,7 @@ of the game's server.
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Collection, Mapping, Sequence
 from datetime import timedelta
 
 from bot.core.base.apart import is_apart
@@ -61,11 +61,14 @@ class GameMessages(Projector):
         retention: timedelta | None = None,
         page_link: Callable[[int], str | None] | None = None,
         launch: bool = False,
+        asked: Callable[[Owner], Collection[str]] = lambda _: (),
     ) -> None:
         """``retention``: an ended game older than that has no messages any more (it is, or is
         about to be, pruned). ``page_link``: a game's page in the browser (its table messages
         carry it), if the pages have a public address. ``launch``: the Activity is on (the
-        lobby and the live table offer *Play at the table*)."""
+        lobby and the live table offer *Play at the table*). ``asked``: the keys of a game's
+        hands its players just asked for, their answers still on their way (the ledger's
+        :meth:`~bot.core.ledger.copies.Copies.asked`)."""
         self._games = games
         self._store = store
         self._coach = coach
@@ -73,6 +76,7 @@ class GameMessages(Projector):
         self._retention = retention
         self._page_link = page_link
         self._launch = launch
+        self._asked = asked
         # game id -> seat -> the deal its DMs were refused in.
         self._refused: Recent[int, dict[int, int]] = Recent(SETTLED_KEPT)
         # game id -> (the finished game's version, the ratings line its result ends with).
@@ -106,7 +110,7 @@ class GameMessages(Projector):
         )
         ratings = await self._ratings_line(record)
         if record.private:
-            return self._private(record, loaded, facts, ratings, sent)
+            return self._private(record, loaded, facts, ratings, sent, self._asked(owner))
         found = project(record, loaded, facts, self._settled_for(record, loaded, facts, ratings))
         if await self._reminded_gone(record, found.owed, sent):
             # Someone the table waits on has left the server: no reminder for them, and the
@@ -124,10 +128,11 @@ class GameMessages(Projector):
         facts: TableFacts,
         ratings: str,
         sent: Mapping[str, MessageRecord],
+        asked: Collection[str],
     ) -> Drawing:
         """The messages of a game where the bot is not a member
         (:mod:`bot.core.games.messages.private_table`): the table, mentioning whoever it waits on
-        whose hand no live token reaches, and each
+        whose hand no live token reaches (nor is on its way to them: ``asked``), and each
         hand of the current deal; looked at again when a waiting player's token lapses."""
         settled_owed = self._settled_for(record, loaded, facts, ratings)
         hands: dict[int, MessageView] = {}
@@ -146,7 +151,7 @@ class GameMessages(Projector):
                     check_at = lapse if check_at is None else min(check_at, lapse)
         owed = list(private_owed(record, loaded, settled_owed, hands, launch=self._launch))
         if loaded is not None:
-            mentions = turn_mentions(record, loaded, sent, facts.now)
+            mentions = turn_mentions(record, loaded, sent, facts.now, asked)
             owed[0] = dataclasses.replace(owed[0], view=with_mentions(owed[0].view, mentions))
         return Drawing(record.channel_id, record.version, tuple(owed), check_at)
 
