@@ -25,7 +25,7 @@ from tests.helpers.bot_db import Snapshot, latest_game_id, owned_messages, read_
 from tests.helpers.card_leaks import cards_in_text, hidden_from
 from tests.helpers.expected_views import live_controls
 from tests.helpers.in_process import bot_core, clocked_service, in_club, slowed
-from tests.helpers.table_driver import World, resign, until
+from tests.helpers.table_driver import World, resign, start_again, until
 
 
 def _one_sentence(text: str) -> bool:
@@ -165,6 +165,56 @@ async def test_a_game_in_a_thread_with_autocomplete_status_hand_and_resign(
     result = driver.message("result")
     assert result is not None and result.words().startswith("Al resigned") and result.attachments
     assert not any(live_controls(m) for user in (al, bea) for m in fd.dms(user))
+
+
+async def test_a_discard_from_the_private_hand_takes_the_select_off_the_dm_hand_at_once(
+    world: World, bot: BotProcess
+) -> None:
+    """A discard made on the private copy of the hand (`/cribbage hand`) is answered there,
+    and the hand message by DM loses its crib select at once: not with the next move, which
+    may be minutes away (issue 46: it offered the discard already made until the other player
+    discarded)."""
+    fd, (al, _), driver = await world.open_for_two(3, target=61, command_rate=0.0)
+    snap = driver.snapshot()
+    assert snap.game is not None
+    dm = driver.message("hand:1:0")
+    assert dm is not None and list(dm.selects())
+    reply = await fd.slash(al, world.general, "/cribbage hand")
+    assert reply.ephemeral and reply.original is not None
+    cards = [c.code for c in snap.game.hand(0)[:2]]
+    made = await fd.select(al, reply.original, f"crib:{driver.game_id}:discard:1", cards)
+    assert made.response is not None and made.response.type == 7
+    assert not live_controls(reply.original)
+    # Bea has not discarded: nothing else moves the game, and Al's DM hand is brought to the
+    # discard made all the same.
+    await until(fd, lambda: not live_controls(dm))
+    driver.resync()
+    await driver.settle(driver.snapshot())
+
+
+async def test_a_private_copy_of_the_hand_is_kept_up_to_date_across_a_restart(
+    world: World, bot: BotProcess
+) -> None:
+    """`/cribbage hand` answers with the hand, kept up to date through the command's token: by
+    the process that starts after a restart too, which reads the copy where it was written
+    down (issue 46: restarted, the bot forgot it, and it kept offering the crib select of a
+    discard already made)."""
+    fd, (al, _), driver = await world.open_for_two(5, target=61, command_rate=0.0)
+    reply = await fd.slash(al, world.general, "/cribbage hand")
+    copy = reply.original
+    assert copy is not None and list(copy.selects())
+    await bot.stop()
+    await start_again(fd, bot)
+    snap = driver.snapshot()
+    assert snap.game is not None
+    dm = driver.message("hand:1:0")
+    assert dm is not None
+    cards = [c.code for c in snap.game.hand(0)[:2]]
+    await fd.select(al, dm, f"crib:{driver.game_id}:discard:1", cards)
+    # Discarded from the DM: the copy in the channel loses its select too.
+    await until(fd, lambda: not live_controls(copy))
+    driver.resync()
+    await driver.settle(driver.snapshot())
 
 
 async def test_old_controls_get_a_clear_answer(world: World, bot: BotProcess) -> None:

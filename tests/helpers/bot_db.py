@@ -25,6 +25,7 @@ from bot.core.base.text import shown
 from bot.core.games.computer import THINKS_AT_LENGTH
 from bot.core.games.deal_log import DealLog
 from bot.core.games.snapshot import decode
+from bot.core.ledger.life import copy_of
 from bot.store.database import numbered_placeholders
 from engine.game import Game
 from engine.variants import STANDARD, named
@@ -143,13 +144,18 @@ def latest_game_id(db: Database, channel_id: int) -> int:
 
 
 def owned_messages(db: Database, game_id: int) -> dict[str, OwnedMessage]:
-    """The messages the game keeps, by key (``lobby``, ``table:3``, ``hand:3:1``, ...)."""
+    """The messages the game keeps, by key (``lobby``, ``table:3``, ``hand:3:1``, ...); not the
+    players' private copies of them written down beside them (``hand:3:1@<id>``)."""
     found = rows(
         db,
         "SELECT key, channel_id, message_id, digest FROM messages WHERE owner = ?",
         (f"game:{game_id}",),
     )
-    return {key: OwnedMessage(key, int(ch), int(mid), digest) for key, ch, mid, digest in found}
+    return {
+        key: OwnedMessage(key, int(ch), int(mid), digest)
+        for key, ch, mid, digest in found
+        if copy_of(key) is None
+    }
 
 
 def shown_versions(db: Database, game_id: int) -> dict[str, tuple[int, bool]]:
@@ -160,7 +166,11 @@ def shown_versions(db: Database, game_id: int) -> dict[str, tuple[int, bool]]:
         "SELECT key, shown_version, unconfirmed_since FROM messages WHERE owner = ?",
         (f"game:{game_id}",),
     )
-    return {key: (int(version), since is not None) for key, version, since in found}
+    return {
+        key: (int(version), since is not None)
+        for key, version, since in found
+        if copy_of(key) is None
+    }
 
 
 def answering_apart(db: Database, game_id: int) -> set[int]:

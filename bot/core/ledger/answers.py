@@ -121,7 +121,7 @@ class Answers:
                     unconfirmed_since=None,
                     digest=mirror.digest if landed else "",
                 )
-                life.mirrors[mirror.message_id] = confirmed
+                self.copies.keep_mirror(owner, confirmed)
                 return
         if not landed:
             if sequel.kept:

@@ -25,8 +25,9 @@ from bot.core.base.owners import Owner
 from bot.core.base.replies import Clicked
 from bot.core.base.timing import ANSWER_LANDS_WITHIN
 from bot.core.base.views import MessageRecord
-from bot.core.ledger.life import VIA, Lives, reached
+from bot.core.ledger.life import VIA, Lives, copy_key, reached
 from bot.core.ledger.shown import Shown
+from bot.core.ledger.writes import WriteBehind
 
 __all__ = ["Copies"]
 
@@ -35,9 +36,12 @@ class Copies:
     """The copies of the owners' messages that live tokens reach, and the tokens that reach
     the messages themselves."""
 
-    def __init__(self, lives: Lives, shown: Shown, now: Callable[[], float]) -> None:
+    def __init__(
+        self, lives: Lives, shown: Shown, writes: WriteBehind, now: Callable[[], float]
+    ) -> None:
         self._lives = lives
         self._shown = shown
+        self._writes = writes
         self._now = now
 
     def opening(self, owner: Owner, key: str) -> None:
@@ -128,9 +132,22 @@ class Copies:
         """An interaction's answer (``shown``) is a private copy of the owner's message ``key``
         showing ``digest``: kept up to date through its token while that lives (looked at at
         once: the owner may have changed while the answer was on its way)."""
-        life = self._lives.of(owner).life(key)
-        life.mirrors[shown.message_id] = reached(shown, key, digest, self._now(), version=version)
+        self.keep_mirror(owner, reached(shown, key, digest, self._now(), version=version))
         self._lives.look_again(owner)
+
+    def keep_mirror(self, owner: Owner, copy: MessageRecord) -> None:
+        """``copy``, a private copy of the owner's message ``copy.key``, shows what it says:
+        kept, and written down beside that message (whoever sends after a restart keeps it up
+        to date too; a copy whose token reaches it no more is written down without it)."""
+        self._lives.of(owner).life(copy.key).mirrors[copy.message_id] = copy
+        self._write_copy(owner, copy)
+
+    def _write_copy(self, owner: Owner, copy: MessageRecord) -> None:
+        # (Whether a click's answer to it landed is this process's to know: not written.)
+        written = dataclasses.replace(
+            copy, key=copy_key(copy.key, copy.message_id), unconfirmed_since=None
+        )
+        self._writes.write(owner, written)
 
     def mirrors(self, owner: Owner, key: str, before: Iterable[str] = ()) -> list[MessageRecord]:
         """The private copies of the owner's message ``key`` a live token reaches, with those
@@ -145,7 +162,10 @@ class Copies:
             moved = entry.lives.get(old)
             if moved is not None and moved.mirrors:
                 for copy in moved.mirrors.values():
-                    life.mirrors.setdefault(copy.message_id, dataclasses.replace(copy, key=key))
+                    if copy.message_id not in life.mirrors:
+                        self.keep_mirror(owner, dataclasses.replace(copy, key=key))
+                    # (Written down under its new key alone.)
+                    self._write_copy(owner, dataclasses.replace(copy, token=None, token_at=None))
                 moved.mirrors.clear()
         life.passing(now)
         return list(life.mirrors.values())
@@ -154,13 +174,15 @@ class Copies:
         """A private copy was edited to show what ``record`` says."""
         life = self._lives.of(owner).life(record.key)
         if record.message_id in life.mirrors:
-            life.mirrors[record.message_id] = record
+            self.keep_mirror(owner, record)
 
     def mirror_lost(self, owner: Owner, copy: MessageRecord) -> None:
-        """A private copy cannot be reached any more: nothing more is sent to it."""
+        """A private copy cannot be reached any more (or was closed): nothing more is sent to
+        it."""
         life = self._lives.find(owner, copy.key)
         if life is not None:
             life.mirrors.pop(copy.message_id, None)
+        self._write_copy(owner, dataclasses.replace(copy, token=None, token_at=None))
 
     async def carrier(self, owner: Owner, shown: Clicked, *, check: str | None = None) -> None:
         """An interaction about the owner was answered (``shown``: its answer, and the

@@ -62,7 +62,7 @@ class MessageLedger:
         #: What each message shows, as Discord confirmed it.
         self.shown = Shown(store, self._lives, self.writes, self._now, shared=shared)
         #: The copies of the owners' messages that interactions' tokens reach.
-        self.copies = Copies(self._lives, self.shown, self._now)
+        self.copies = Copies(self._lives, self.shown, self.writes, self._now)
         #: The clicks' answers: on their way, landed, lost.
         self.answers = Answers(
             store, self._lives, self.shown, self.writes, self.copies, self._now, shared=shared

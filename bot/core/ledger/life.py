@@ -32,7 +32,8 @@ under a stable key (``table:3``, ``hand:3:1``). For each (owner, key) the ledger
    its older copy behind; one clicked again gives a token that reaches it, and it is closed
    through it (``Life.older``: it shows the table as it is, without controls, saying it moved).
    A player's answers that show their hand are private copies of it (``Life.mirrors``), kept up
-   to date while their tokens live.
+   to date while their tokens live, and written down beside it (a process that starts again
+   keeps them up to date too).
 6. **What reaches the store.** What was sent is kept in memory at once and written a moment later
    (:data:`~bot.core.base.timing.WRITE_BEHIND`), many messages in one statement. A follow-up, which
    takes no nonce, is noted as about to be posted first (``Life.posting``, and a pending post in
@@ -81,6 +82,8 @@ __all__ = [
     "Projector",
     "Send",
     "answer_kept",
+    "copy_key",
+    "copy_of",
     "reached",
     "replaces",
 ]
@@ -90,6 +93,23 @@ __all__ = [
 VIA = "via"
 #: Owners whose messages are kept in memory (the rest are read again when next drawn).
 SENT_KEPT = 512
+
+
+def copy_key(key: str, message_id: int) -> str:
+    """The key under which a private copy of the owner's message ``key`` (the message
+    ``message_id``) is written down, beside the message itself (nothing draws it)."""
+    return f"{key}@{message_id}"
+
+
+def copy_of(written: str) -> tuple[str, int] | None:
+    """The message's key and the copy's id a key written down by :func:`copy_key` names
+    (None: it names the message itself).
+
+    >>> copy_of(copy_key("hand:2:1", 42)), copy_of("hand:2:1")
+    (('hand:2:1', 42), None)
+    """
+    key, at, message_id = written.rpartition("@")
+    return (key, int(message_id)) if at and message_id.isdigit() else None
 
 
 def answer_kept(clicked: Clicked, key: str, digest: str, version: int, at: float) -> MessageRecord:
@@ -211,7 +231,8 @@ class Life:
     offers: tuple[str, str | None] | None = None
     #: Private copies of it, by message id, each with the token that reaches it: a player's
     #: answers that show their hand (a move by command, ``/cribbage hand``), kept up to date
-    #: while their tokens live.
+    #: while their tokens live (written down too, under :func:`copy_key`: a process that
+    #: starts again keeps them up to date, their controls never left for moves made since).
     mirrors: dict[int, MessageRecord] = field(default_factory=dict)
     #: Its player asked for it (a private table's *Your hand*, ``/cribbage hand`` there) and
     #: the answer that shows it is on its way, since then: it may be in front of them already.

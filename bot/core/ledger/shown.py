@@ -15,7 +15,7 @@ from collections.abc import Callable, Sequence
 from bot.core.base.owners import Owner
 from bot.core.base.timing import ANSWER_LANDS_WITHIN
 from bot.core.base.views import MessageRecord
-from bot.core.ledger.life import Lives, OwnerLives, replaces
+from bot.core.ledger.life import Lives, OwnerLives, copy_of, replaces
 from bot.core.ledger.routes import answer_on_its_way
 from bot.core.ledger.storage import MessageRecords
 from bot.core.ledger.writes import WriteBehind
@@ -89,7 +89,17 @@ class Shown:
             for life in entry.lives.values():
                 life.shown = None
             for key, record in read.items():
-                entry.life(key).shown = record
+                copy = copy_of(key)
+                if copy is None:
+                    entry.life(key).shown = record
+                elif record.token is not None:
+                    # A private copy written down (by a process before this one, say): kept up
+                    # to date through its token while that lives; what this process knows of
+                    # it is newer.
+                    of, message_id = copy
+                    entry.life(of).mirrors.setdefault(
+                        message_id, dataclasses.replace(record, key=of)
+                    )
             entry.read = True
         return entry.shown()
 
