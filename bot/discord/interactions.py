@@ -512,7 +512,6 @@ class DiscordIO:
         await self._entered(interaction, send())
 
     async def _clicked(self, interaction: discord.Interaction[Any], call: Call) -> None:
-        await self._remember_dm(interaction)
         answer = await self._call(interaction, call, update=True, ephemeral=True)
         if answer is None:
             return
@@ -536,6 +535,10 @@ class DiscordIO:
         on = update is not None or (answer.stale is not None and interaction.message is not None)
         shown = clicked_of(interaction) if on else None
         await self.services.answered(answer, landed=True, shown=shown)
+        # Only now may its webhook carry the player's next hand: Discord knows no webhook of an
+        # interaction before its answer has landed (404 / 10015), and on the internet a hand
+        # posted through it while the answer is on its way often lands first.
+        await self._remember_dm(interaction)
         if not answer.ok or answer.sequel is None:
             # A move's answer keeps its token with the message it updated; anything else
             # brings a private table back, should no token reach it any more.
@@ -595,7 +598,8 @@ class DiscordIO:
                 self._in_flight.discard(task)
 
     async def _remember_dm(self, interaction: discord.Interaction[Any]) -> None:
-        """A click in a DM: its webhook may post the player's next hand there, for free."""
+        """A click in a DM, answered: its webhook may post the player's next hand there, for
+        free."""
         channel = interaction.channel
         if interaction.guild_id is not None or channel is None or not bot_is_member(interaction):
             return  # (a DM between people or a group DM is no DM with the bot)
