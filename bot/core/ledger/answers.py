@@ -122,6 +122,7 @@ class Answers:
                     digest=mirror.digest if landed else "",
                 )
                 self.copies.keep_mirror(owner, confirmed)
+                self._held_edit_goes(sequel, landed)
                 return
         if not landed:
             if sequel.kept:
@@ -157,6 +158,16 @@ class Answers:
                 version=sequel.version,
             )
         self.shown.keep_and_write(owner, record)
+        self._held_edit_goes(sequel, landed)
+
+    def _held_edit_goes(self, sequel: Sequel, landed: bool) -> None:
+        """This process's answer landed on a message whose owner changed again while it was on
+        its way: the newer look, held until the answer landed (an edit sent first would have
+        been laid over by it), is owed now, so the owner is drawn again at once rather than
+        when the hold's timer falls due (on the internet, where an answer takes a round trip,
+        that was most of a move's wait for the next player's controls)."""
+        if landed and sequel.kept and self.lives.newer_than(sequel.owner, sequel.version):
+            self.lives.look_again(sequel.owner, sequel)
 
     async def doubt(self, owner: Owner, message_id: int) -> None:
         """A control on the owner's message ``message_id`` was refused as being from an earlier

@@ -343,6 +343,11 @@ class Lives:
         """Drop the owner's entry."""
         self._owners.pop(owner, None)
 
+    def newer_than(self, owner: Owner, version: int) -> bool:
+        """Whether a change of the owner after ``version`` has been heard."""
+        latest = self._feed.latest(owner)
+        return latest is not None and latest > version
+
     def look_again(self, owner: Owner, sequel: Sequel | None = None) -> None:
         """Have whatever sends the owner's messages draw them again (nothing of the owner
         itself changed)."""
