@@ -61,6 +61,9 @@ LONGEST = {
     "tests/e2e/test_startup.py::test_sigterm_at_any_moment_of_start_up_ends_it_cleanly": 46,
     "tests/test_static_checks.py::test_the_code_type_checks": 43,
     "tests/e2e/test_activity.py::test_a_whole_game_at_the_table_inside_discord": 41,
+    # With the internet's latency (measured alone at load 14, 26 November 2026).
+    "tests/e2e/test_latency.py::test_a_channel_game_with_a_kill": 45,
+    "tests/e2e/test_latency.py::test_a_deal_through_the_activity": 36,
     "tests/e2e/test_two_processes.py::test_a_whole_game_is_served_by_both_processes": 40,
     "tests/e2e/test_upgrade.py::test_the_previous_release_and_this_one_side_by_side": 41,
     "tests/benchmarks/test_bot_load_runs.py::test_the_load_benchmark_plays_a_game_to_its_end": 36,
@@ -112,6 +115,7 @@ LONGEST = {
     "tests/e2e/test_two_processes.py": 10,
     "tests/e2e/test_private_tables.py": 8,
     "tests/e2e/test_activity.py": 10,
+    "tests/e2e/test_latency.py": 15,
     "tests/e2e/test_activity_layouts.py": 12,
     "tests/bot/web/test_activity_bundle.py": 8,
     "tests/e2e/test_review_on_discord.py": 8,

@@ -233,11 +233,14 @@ def table_views(
     *,
     resigned: int | None = None,
     seeds: Sequence[str] | None = None,
+    launch: int | None = None,
 ) -> dict[str, Rendering]:
     """The game's table messages (``table:N``, ``result``) for the deals in
     `deals` (deal 0 holds the cut for deal), as they must read now: the deal's calls and where
     the play stands (with the deal's seal, and its seed once shown, given the game's
-    ``seeds``), its show with the board picture, and the result with the final board."""
+    ``seeds``), its show with the board picture, and the result with the final board.
+    ``launch``: the game's id, while the Activity is on (the live deal's table then offers
+    *Play at the table*)."""
     view = game.public_view()
     names = Names.of(view)
     sides = _sides(view)
@@ -258,7 +261,12 @@ def table_views(
         )
         shown = text.show and not text.result  # the result carries the last board
         board = tuple(zip(sides, scores_after(events, view), strict=True)) if shown else None
-        found[f"table:{deal}"] = Rendering(laid_out(deal_layout(text)).content, board=board)
+        opens: HandControls = ()
+        if launch is not None and live:
+            opens = (("button", f"crib:{launch}:lobby:table", "Play at the table", False),)
+        found[f"table:{deal}"] = Rendering(
+            laid_out(deal_layout(text)).content, controls=opens, board=board
+        )
         if text.result:
             final = tuple(zip(sides, view.scores, strict=True))
             found["result"] = Rendering(text.result, board=final)
@@ -285,15 +293,23 @@ def owed_views(
     channel_id: int,
     hands: Iterable[int],
     coach: Mapping[tuple[int, int], str],
+    launch: bool = False,
 ) -> dict[str, Rendering]:
     """Every message the game owes in the replayed state at `version`, by key: the tables of
     this deal and the one before, and the hand messages of the seats in `hands` (the people
-    whose DMs are open); `coach` holds the coach's lines those people get, by (deal, seat)."""
+    whose DMs are open); `coach` holds the coach's lines those people get, by (deal, seat).
+    ``launch``: the Activity is on."""
     game = replay.game
     deal = game.deal_number
     over = game.phase is Phase.OVER
     shown = {d: e for d, e in replay.deals.items() if d >= deal - 1 or d == 0}
-    found = table_views(game, shown, resigned=replay.resigned, seeds=replay.seeds)
+    found = table_views(
+        game,
+        shown,
+        resigned=replay.resigned,
+        seeds=replay.seeds,
+        launch=game_id if launch else None,
+    )
     if "result" in found:
         # Every game the bot deals records its shuffles, so its result offers a review.
         review = (("button", f"crib:review:{game_id}", "🔍 Review", False),)

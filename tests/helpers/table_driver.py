@@ -49,8 +49,10 @@ from tests.helpers.bot_db import (
     owned_messages,
     ratings_line,
     read_game,
+    rows,
 )
 from tests.helpers.card_leaks import LeakWatch, hidden_from, revealed_by
+from tests.helpers.delivery_checks import offers_control, posted_twice, used_control
 from tests.helpers.expected_views import (
     Rendering,
     closed_hand,
@@ -139,6 +141,12 @@ async def dealt(fd: FakeDiscord, channel: Channel, al: User, bea: User) -> None:
     await fd.click(bea, opened.original, label="Join")
     await fd.slash(al, channel, "/cribbage start")
     await until(fd, lambda: all(hand_of(fd, user) is not None for user in (al, bea)))
+
+
+def _game_in(database: Database, channel_id: int) -> int | None:
+    """The newest game opened in a channel, once there is one."""
+    [(newest,)] = rows(database, "SELECT MAX(id) FROM games WHERE channel_id = ?", (channel_id,))
+    return None if newest is None else int(newest)
 
 
 def after_action(game: Game, action: dict[str, Any]) -> Game:
@@ -247,6 +255,8 @@ class TableDriver:
     by_hand_command: set[int] = field(default_factory=set)
     #: Users who turned the coach off (no coach's line on their hand messages).
     coach_off: set[int] = field(default_factory=set)
+    #: The Activity is on: the live deal's table offers *Play at the table*.
+    launch: bool = False
     #: How often the end of a deal, and any other step, waits for the bot to catch up
     #: completely (the end of the game always does). Tables often trail: after five quick edits
     #: discord.py holds the channel's next message until its rate limit window ends.
@@ -398,6 +408,22 @@ class TableDriver:
         throwing = tuple(s for s in range(len(self.players)) if game.view(s).discard_count)
         assert game.pending_discards() == throwing
         assert logged_actions(self.database, self.game_id) == snap.game.actions
+        await self._begin(snap)
+        return snap
+
+    async def take_seats(self) -> Snapshot:
+        """Play the game someone else opened in the channel, seated and dealt (a tournament's
+        director opens each pairing's so): its people, in seat order, are the driver's players
+        (the ones given, put in their seats)."""
+        self.game_id = await until(self.fd, lambda: _game_in(self.database, self.channel.id))
+        snap = await until(self.fd, self._started)
+        seated = rows(
+            self.database,
+            "SELECT seat, user_id FROM seats WHERE game_id = ? ORDER BY seat",
+            (self.game_id,),
+        )
+        by_id = {user.id: user for user in self.players}
+        self.players = [by_id[int(user_id)] for _, user_id in seated]
         await self._begin(snap)
         return snap
 
@@ -577,6 +603,7 @@ class TableDriver:
         events = self._advance(moved, new)
         assert moved.game is not None
         answer = self._answer_of(before.game, answered, action["seat"])
+        await self._no_control_for(before, action)
         if click is not None:
             assert click.response is not None and click.response.type == 7, click
             # What the answer itself said (the message may have been edited since: the
@@ -610,6 +637,28 @@ class TableDriver:
         self._check_leaks(before.game, moved.game, revealed_by(events))
         self._count_created(moved.game.deal_number)
         return moved
+
+    async def _no_control_for(self, before: Snapshot, action: dict[str, Any]) -> None:
+        """Wait until no message of the person who made ``action`` (their DMs, their private
+        answers in the channel) offers a control for that move any more: the move's answer
+        took it off the message clicked, and the bot brings their other copies of the hand up
+        to date at once, not with the next move (issue 46: a discard made from `/cribbage
+        hand` left the DM's crib select live until the other player discarded). A bot that
+        leaves one stops working meanwhile (see STALL)."""
+        user = self.seats[action["seat"]]
+        used = used_control(self.game_id, before, action)
+
+        def offering() -> list[Message]:
+            return offers_control(self.fd, user, self.channel, used)
+
+        try:
+            await until(self.fd, lambda: not offering(), timeout=self.catch_up)
+        except TimeoutError as waited:
+            left = [f"{m.id}: {m.words()[:80]!r}" for m in offering()]
+            raise AssertionError(
+                f"{user.name}'s messages still offer the move made ({action}): "
+                f"{_why(waited, self.catch_up)}: {left}"
+            ) from None
 
     async def _shows(self, key: str, want: Rendering) -> Message:
         """Wait until the game's message `key` looks like `want`; that message."""
@@ -745,6 +794,7 @@ class TableDriver:
             channel_id=self.channel.id,
             hands=hands,
             coach=coach,
+            launch=self.launch,
         )
         line = ratings_line(self.database, self.game_id) if "result" in views else ""
         if line:
@@ -908,6 +958,18 @@ class TableDriver:
             for message in self.fd.dms(user):
                 if message.id not in self._counted:
                     count(user.id, message)
+
+    # -- nothing doubled ----------------------------------------------------------------------
+
+    def check_nothing_doubled(self) -> int:
+        """Nothing was posted twice (around a restart, a takeover, a retry over a slow
+        network): each deal's table and each person's hand of each deal came once
+        (:func:`~tests.helpers.delivery_checks.posted_twice`). How many deals were looked at."""
+        assert self.replay is not None
+        deals = sorted(d for d in self.replay.deals if d >= 1)
+        twice = posted_twice(self.fd, self.channel, self.seats.values(), self.game_id, deals)
+        assert not twice, f"posted twice: {twice}"
+        return len(deals)
 
     # -- hidden cards -------------------------------------------------------------------------
 
