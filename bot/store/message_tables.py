@@ -21,7 +21,10 @@ _MESSAGE_COLUMNS = (
     "key, channel_id, message_id, digest, token, token_at, token_original, shown_version,"
     " unconfirmed_since"
 )
-#: A MessageRecord from a row of those columns.
+#: What is read of a message: those columns, and none for what a click's answer was made on
+#: (``MessageRecord.seen``, which goes with a change and is not written down).
+_MESSAGE_READ = f"{_MESSAGE_COLUMNS}, NULL"
+#: A MessageRecord from a row of what is read.
 _message = reader(MessageRecord)
 #: A row written for an interaction's original response whose id is not known (0), through the
 #: same token as the row kept: the same message, whose id was learned meanwhile.
@@ -106,7 +109,7 @@ class MessageTables(Queries):
     async def messages(self, owner: Owner) -> dict[str, MessageRecord]:
         """The owner's messages as last sent, by key."""
         rows = await self._read(
-            f"SELECT {_MESSAGE_COLUMNS} FROM messages WHERE owner = ?", (str(owner),)
+            f"SELECT {_MESSAGE_READ} FROM messages WHERE owner = ?", (str(owner),)
         )
         return {row["key"]: _message(row) for row in rows}
 

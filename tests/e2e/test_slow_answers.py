@@ -13,6 +13,7 @@ which Discord lets reach the message only once the answer has landed), then edit
 from __future__ import annotations
 
 import copy
+import itertools
 from typing import Any
 
 import pytest
@@ -200,3 +201,48 @@ async def test_a_new_deals_hand_is_not_posted_through_a_click_whose_answer_is_on
     refused = [r.route for r in fd.requests if r.status == 404]
     assert refused == [], refused
     await driver.expect_current()
+
+
+def _repeated(message: Message) -> list[str]:
+    """The looks of ``message`` that an edit gave it again, unchanged, right after the look
+    before (the same text and controls twice in a row)."""
+    looks = [*message.history, message.version()]
+    return [
+        f"look {n} at {look.at}"
+        for n, (before, look) in enumerate(itertools.pairwise(looks), start=1)
+        if look.words() == before.words() and look.components == before.components
+    ]
+
+
+async def test_with_two_processes_a_click_on_an_edit_heard_back_late_is_not_edited_again(
+    pair: Pair,
+) -> None:
+    """The sending process gives the next player their turn (an edit of their hand), and hears
+    back that it went only a while later (its answer held on the way back); the player clicks
+    at once, and the other process answers. That answer was made on the very look the edit gave,
+    so the edit cannot have landed over it: the hand is not edited again through the answer's
+    token (issue 46: it was, and on the internet that second edit often landed after the
+    player's next click's answer, showing its used controls again)."""
+    fd = pair.world.fd
+    driver = await _opened(pair.world, 6)
+    await driver.play_out(stop_after=2)  # both discards: the play begins
+    snap = driver.snapshot()
+    assert snap.game is not None and snap.game.turn is not None
+    mover = snap.game.turn
+    waiting = 1 - mover
+    # The mover plays; the edit that gives the other player their turn comes back late.
+    held = fd.delay(r"^PATCH /webhooks/", 1.5, back=True)
+    snap = await driver.step(snap)
+    game = snap.game
+    assert game is not None and game.turn == waiting, "no go: the other player's turn"
+    # They play at once, on the look that edit gave them.
+    snap = await driver.step(snap)
+    assert held.routes, "their turn was given through their token, and heard back late"
+    await driver.play_out(stop_after=driver.steps + 4)
+    hand = driver.message(f"hand:{game.deal_number}:{waiting}")
+    assert hand is not None
+
+    def not_again() -> None:
+        assert _repeated(hand) == [], _repeated(hand)
+
+    fd.at_the_end(not_again)

@@ -467,7 +467,9 @@ class MessageRecord:
     latest click on it, whose original response it then is. ``version``: the game's version
     what it shows was drawn at (a record of an older one never replaces a newer one).
     ``unconfirmed_since``: the look is a click's answer, kept with its move, not yet known to
-    have reached Discord (since then)."""
+    have reached Discord (since then). ``seen``: for a click's answer, the version of the look
+    the click was made on, when its control names it (a card's, a count's: their stamp); it
+    goes with the change that carries the answer, and is not written down."""
 
     key: str
     channel_id: int
@@ -478,3 +480,4 @@ class MessageRecord:
     original: bool = False
     version: int = 0
     unconfirmed_since: float | None = None
+    seen: int | None = None

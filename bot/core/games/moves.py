@@ -82,11 +82,13 @@ _STALE = {
 
 @dataclass(frozen=True, slots=True)
 class _Answering:
-    """A move made from a hand message: the deal it is the hand of, and (when the caller gave
-    it) the click, whose answer is kept with the move."""
+    """A move made from a hand message: the deal it is the hand of, (when the caller gave
+    it) the click, whose answer is kept with the move, and the version of the look the click
+    was made on, when its control names it (``MessageRecord.seen``)."""
 
     deal: int
     clicked: Clicked | None = None
+    seen: int | None = None
 
 
 def _parse(text: str) -> tuple[Card, ...]:
@@ -188,7 +190,14 @@ class Moves(OnGames):
             if answering.clicked is None:
                 return None
             at = self._games.now()
-            return answer_kept(answering.clicked, key, update.digest(), saved.record.version, at)
+            return answer_kept(
+                answering.clicked,
+                key,
+                update.digest(),
+                saved.record.version,
+                at,
+                seen=answering.seen,
+            )
 
         hand: tuple[str, MessageView] | None = None
 
@@ -314,7 +323,7 @@ class Moves(OnGames):
                 return await self._discard(record, user, cards, answering=answering)
             if click.stamp != record.version:
                 raise StaleControl(_STALE[click.kind], click.game_id)
-            answering = _Answering(game.deal_number, clicked)
+            answering = _Answering(game.deal_number, clicked, seen=click.stamp)
             if click.kind == "play":
                 if len(click.values) != 1:
                     raise Refused(refusals.ONE_CARD)

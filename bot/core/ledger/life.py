@@ -60,6 +60,7 @@ clicks' answers (:mod:`~bot.core.ledger.answers`), copies reached through tokens
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 from collections import OrderedDict, deque
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
@@ -112,11 +113,15 @@ def copy_of(written: str) -> tuple[str, int] | None:
     return (key, int(message_id)) if at and message_id.isdigit() else None
 
 
-def answer_kept(clicked: Clicked, key: str, digest: str, version: int, at: float) -> MessageRecord:
+def answer_kept(
+    clicked: Clicked, key: str, digest: str, version: int, at: float, *, seen: int | None = None
+) -> MessageRecord:
     """The record of a click's answer kept with its move: the clicked message (the owner's
     ``key``) shows ``digest``, drawn at ``version``, once the answer lands; the click's token
-    (its original response is the message clicked) may edit it again."""
-    return reached(clicked, key, digest, at, version=version, unconfirmed_since=at)
+    (its original response is the message clicked) may edit it again. ``seen``: the version
+    of the look the click was made on, when its control names it."""
+    record = reached(clicked, key, digest, at, version=version, unconfirmed_since=at)
+    return dataclasses.replace(record, seen=seen)
 
 
 def reached(

@@ -23,6 +23,19 @@ from bot.core.ledger.writes import WriteBehind
 __all__ = ["Shown"]
 
 
+def _clicked_on(answer: MessageRecord, record: MessageRecord) -> bool:
+    """Whether ``answer``, a click's answer to the message ``record`` is of, was made on the
+    look ``record`` gave it: the click's controls were drawn at ``record``'s version, and a
+    look drawn at a version is sent only where the message does not show it yet, so the
+    click was made on this one, after it landed."""
+    return (
+        answer.seen is not None
+        and answer.seen == record.version
+        and answer.version > record.version
+        and answer.message_id == record.message_id
+    )
+
+
 def _with_learned_id(record: MessageRecord, known: MessageRecord | None) -> MessageRecord:
     """``record`` with the message's id, when it was sent through an interaction's original
     response whose id it did not know (0) and the same answer's id was learned meanwhile (the
@@ -164,6 +177,14 @@ class Shown:
             known = life.shown if entry.read else None
             record = _with_learned_id(record, known)
             early, life.early = life.early, None
+            if known is not None and _clicked_on(known, record):
+                # A click's answer made on the very look this edit gave (its controls' stamp
+                # is this edit's version): the edit had landed before the click, so it cannot
+                # have landed over the answer. Taken as it might have, it was sent again
+                # through the answer's token, and on the internet that second edit often
+                # landed after the player's next click's answer, showing its used controls
+                # again (issue 46).
+                continue
             if known is not None and not replaces(record, known):
                 self.keep_and_write(owner, dataclasses.replace(known, digest=""))
                 clobbered = True
