@@ -16,6 +16,7 @@ hand offers a control for a move already made, every interaction is answered wit
 from __future__ import annotations
 
 import asyncio
+import functools
 import random
 import re
 from pathlib import Path
@@ -121,6 +122,12 @@ def _round_threads(world: World, round_: int) -> list[Channel]:
     ]
 
 
+def _dealt(thread: Channel) -> bool:
+    """Whether the game in a pairing's thread has been dealt (its first deal's table is
+    there)."""
+    return any("Deal 1" in m.words() for m in thread.messages)
+
+
 def _board(world: World) -> Message | None:
     return next(
         (m for m in world.general.messages if m.author.bot and "tournament**" in m.words()),
@@ -157,12 +164,10 @@ async def test_a_tournament_round_in_threads(world: World, bot: BotProcess) -> N
     await driver.expect_current()
     assert driver.check_nothing_doubled() >= 1
     for thread in (first, second):
-        loser = paired[thread.id][0]
-        await until(fd, lambda t=thread: any("Deal 1" in m.words() for m in t.messages))
-        await resign(fd, loser, thread)
+        await until(fd, functools.partial(_dealt, thread))
+        await resign(fd, paired[thread.id][0], thread)
     await until(fd, lambda: len(_round_threads(world, 2)) == 1)
-    final = _round_threads(world, 2)[0]
-    await until(fd, lambda: any("Deal 1" in m.words() for m in final.messages))
+    await until(fd, lambda: _dealt(_round_threads(world, 2)[0]))
     fd.at_the_end(lambda: answered_in_time(fd))
 
 

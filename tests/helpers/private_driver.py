@@ -501,7 +501,9 @@ class PrivateDriver:
                     continue
                 for hand in self._hands_of(user):
                     shown = _shown_at(hand, made)
-                    live = shown is not None and [
+                    if shown is None:
+                        continue
+                    live = [
                         str(i.get("custom_id"))
                         for i in _walk(shown.components)
                         if str(i.get("custom_id", "")).startswith(prefix) and not i.get("disabled")
