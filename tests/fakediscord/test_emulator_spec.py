@@ -245,3 +245,72 @@ def test_a_fresh_emulator_judges_by_the_built_description() -> None:
     fd = FakeDiscord()
     assert fd.limits.openapi and fd.spec.source == str(openapi.BUILT.resolve())
     assert "ids as integers" in openapi.LENIENCIES
+
+
+MESSAGE = {
+    "content": "Al's turn",
+    "components": [
+        {
+            "type": 1,
+            "components": [
+                {"type": 2, "style": 1, "label": "5H", "custom_id": "crib:1:play:0:5H"},
+                {"type": 2, "style": 5, "label": "Rules", "url": "https://example.com/rules"},
+            ],
+        }
+    ],
+    "embeds": [{"title": "Table", "fields": [{"name": "Al", "value": "12"}]}],
+    "allowed_mentions": {"parse": []},
+}
+
+
+@pytest.mark.parametrize(
+    "body",
+    [
+        {**MESSAGE, "content": 5},
+        {**MESSAGE, "components": [{"type": 1, "components": [{"type": 2, "style": "big"}]}]},
+        {**MESSAGE, "components": [{"type": 99}]},
+        {**MESSAGE, "embeds": [{"title": ["not", "text"]}]},
+        {**MESSAGE, "allowed_mentions": {"parse": ["everyone", 3]}},
+        {**MESSAGE, "tts": "loud"},
+    ],
+    ids=["content", "button-style", "unknown-component", "embed", "mentions", "tts"],
+)
+def test_the_compiled_check_refuses_what_jsonschema_refuses(body: dict[str, Any]) -> None:
+    """The compiled check spares a valid body jsonschema's walk; it must never take a body
+    jsonschema refuses (then a refusal would pass unseen), and the refusal keeps its tree."""
+    judge = openapi.load()
+    found = judge.operation("POST", "/channels/1/messages")
+    assert found is not None
+    operation, values = found
+    assert operation.body is not None
+    assert not operation.body.is_valid(body)
+    assert not judge._fits(operation, body)
+    assert judge.errors(operation, values, {}, body)
+
+
+def test_the_compiled_check_takes_a_valid_body_and_says_the_same_as_jsonschema() -> None:
+    judge = openapi.load()
+    found = judge.operation("POST", "/channels/1/messages")
+    assert found is not None
+    operation, values = found
+    assert operation.body is not None and operation.body.is_valid(MESSAGE)
+    assert judge._fits(operation, MESSAGE)
+    assert judge.errors(operation, values, {}, MESSAGE) == {}
+
+
+def test_a_cross_check_fails_a_body_the_compiled_check_alone_would_take(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """With FAKEDISCORD_OPENAPI_CROSS_CHECK set, jsonschema reads every body too, and a body
+    the compiled check took though jsonschema refuses it fails loudly."""
+    judge = openapi.Judge(json.loads(openapi.BUILT.read_text()), "built")
+    found = judge.operation("POST", "/channels/1/messages")
+    assert found is not None
+    operation, values = found
+    assert operation.body_pointer is not None
+    judge._compiled[operation.body_pointer] = lambda _: True  # a lenient compiled check
+    bad = {**MESSAGE, "content": 5}
+    assert judge.errors(operation, values, {}, bad) == {}
+    monkeypatch.setenv(openapi.CROSS_CHECK, "1")
+    with pytest.raises(AssertionError, match="more lenient"):
+        judge.errors(operation, values, {}, bad)
