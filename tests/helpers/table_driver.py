@@ -285,8 +285,13 @@ class TableDriver:
     #: Whether the bot's messages are drawn in this release's words. False while a process
     #: of another release sends (an upgrade, one process at a time): the driver still
     #: checks every message's controls, cards and board, and plays through them, but not
-    #: their words, which are that release's; the versions it draws are taken as seen.
+    #: their words, which are that release's; the versions it draws are taken as seen; nor,
+    #: then or later, that a private copy of a hand made meanwhile loses a used control at
+    #: once (a release before this one kept its copies in its memory alone).
     release_words: bool = True
+    #: The private answers in the channel made while another release sent (see
+    #: `release_words`): copies of a hand that release may not have written down.
+    _copies_of_another_release: set[int] = field(default_factory=set)
     #: Deals whose final table was read line by line.
     _called: set[int] = field(default_factory=set)
     #: The game before what `sync` replayed, and the events it replayed, until checked.
@@ -648,8 +653,14 @@ class TableDriver:
         user = self.seats[action["seat"]]
         used = used_control(self.game_id, before, action)
 
+        if not self.release_words:
+            self._copies_of_another_release |= {
+                m.id for m in self.fd.messages(self.channel) if m.ephemeral_for is not None
+            }
+
         def offering() -> list[Message]:
-            return offers_control(self.fd, user, self.channel, used)
+            found = offers_control(self.fd, user, self.channel, used)
+            return [m for m in found if m.id not in self._copies_of_another_release]
 
         try:
             await until(self.fd, lambda: not offering(), timeout=self.catch_up)

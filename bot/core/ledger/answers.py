@@ -108,7 +108,7 @@ class Answers:
         owner, key = sequel.owner, sequel.key
         if sequel.mirror is not None:
             if landed and shown is not None:
-                self.copies.mirrored(owner, key, shown, sequel.mirror, sequel.version)
+                await self.copies.mirrored(owner, key, shown, sequel.mirror, sequel.version)
             return
         life = self.lives.find(owner, key)
         if life is not None:

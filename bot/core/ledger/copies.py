@@ -128,11 +128,19 @@ class Copies:
         if life is not None:
             life.older.pop(copy.message_id, None)
 
-    def mirrored(self, owner: Owner, key: str, shown: Clicked, digest: str, version: int) -> None:
+    async def mirrored(
+        self, owner: Owner, key: str, shown: Clicked, digest: str, version: int
+    ) -> None:
         """An interaction's answer (``shown``) is a private copy of the owner's message ``key``
         showing ``digest``: kept up to date through its token while that lives (looked at at
-        once: the owner may have changed while the answer was on its way)."""
+        once: the owner may have changed while the answer was on its way).
+
+        It is written down before anything is drawn on it: Discord lets no one list a
+        player's ephemeral messages, so a copy given controls and then lost with the process
+        (killed before the write-behind's turn) would offer them, used, until its token
+        lapsed; written first, whoever sends next keeps it up to date."""
         self.keep_mirror(owner, reached(shown, key, digest, self._now(), version=version))
+        await self._writes.flush()
         self._lives.look_again(owner)
 
     def keep_mirror(self, owner: Owner, copy: MessageRecord) -> None:
