@@ -191,7 +191,7 @@ class MessageKeeper:
             self._lanes.close()
             self.unfollow()
         unsent = self._lanes.cancel()
-        if not await self._ledger.writes.flush():
+        if not await self._ledger.flush():
             log.warning("what was sent could not all be written down before stopping")
         return unsent
 
@@ -299,9 +299,9 @@ class MessageKeeper:
             closed = owed.closed
             if closed is None:
                 continue
-            for copy in self._ledger.copies.older(owing.owner, owed.key):
+            for copy in self._ledger.older(owing.owner, owed.key):
                 if copy.digest == closed.digest():
                     continue
                 # (Closed, or its token reaches it no more: nothing more is sent to it.)
                 await self._attempts.edit_copy(copy, closed)
-                self._ledger.copies.closed_older(owing.owner, copy)
+                self._ledger.closed_older(owing.owner, copy)
