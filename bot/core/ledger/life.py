@@ -83,8 +83,6 @@ __all__ = [
     "Projector",
     "Send",
     "answer_kept",
-    "copy_key",
-    "copy_of",
     "reached",
     "replaces",
 ]
@@ -94,23 +92,6 @@ __all__ = [
 VIA = "via"
 #: Owners whose messages are kept in memory (the rest are read again when next drawn).
 SENT_KEPT = 512
-
-
-def copy_key(key: str, message_id: int) -> str:
-    """The key under which a private copy of the owner's message ``key`` (the message
-    ``message_id``) is written down, beside the message itself (nothing draws it)."""
-    return f"{key}@{message_id}"
-
-
-def copy_of(written: str) -> tuple[str, int] | None:
-    """The message's key and the copy's id a key written down by :func:`copy_key` names
-    (None: it names the message itself).
-
-    >>> copy_of(copy_key("hand:2:1", 42)), copy_of("hand:2:1")
-    (('hand:2:1', 42), None)
-    """
-    key, at, message_id = written.rpartition("@")
-    return (key, int(message_id)) if at and message_id.isdigit() else None
 
 
 def answer_kept(
@@ -236,7 +217,8 @@ class Life:
     offers: tuple[str, str | None] | None = None
     #: Private copies of it, by message id, each with the token that reaches it: a player's
     #: answers that show their hand (a move by command, ``/cribbage hand``), kept up to date
-    #: while their tokens live (written down too, under :func:`copy_key`: a process that
+    #: while their tokens live (written down too, under :meth:`MessageKey.copy_at
+    #: <bot.core.base.keys.MessageKey.copy_at>`: a process that
     #: starts again keeps them up to date, their controls never left for moves made since).
     mirrors: dict[int, MessageRecord] = field(default_factory=dict)
     #: Its player asked for it (a private table's *Your hand*, ``/cribbage hand`` there) and

@@ -12,10 +12,11 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import Callable, Sequence
 
+from bot.core.base.keys import MessageKey
 from bot.core.base.owners import Owner
 from bot.core.base.timing import ANSWER_LANDS_WITHIN
 from bot.core.base.views import MessageRecord
-from bot.core.ledger.life import Lives, OwnerLives, copy_of, replaces
+from bot.core.ledger.life import Lives, OwnerLives, replaces
 from bot.core.ledger.routes import answer_on_its_way
 from bot.core.ledger.storage import MessageRecords
 from bot.core.ledger.writes import WriteBehind
@@ -102,16 +103,16 @@ class Shown:
             for life in entry.lives.values():
                 life.shown = None
             for key, record in read.items():
-                copy = copy_of(key)
-                if copy is None:
+                named = MessageKey.parse(key)
+                if named.copy is None:
                     entry.life(key).shown = record
                 elif record.token is not None:
                     # A private copy written down (by a process before this one, say): kept up
                     # to date through its token while that lives; what this process knows of
                     # it is newer.
-                    of, message_id = copy
+                    of = str(named.message())
                     entry.life(of).mirrors.setdefault(
-                        message_id, dataclasses.replace(record, key=of)
+                        named.copy, dataclasses.replace(record, key=of)
                     )
             entry.read = True
         return entry.shown()
