@@ -93,7 +93,7 @@ class MessageLedger:
         entry.channel_id = change.channel_id
         self._touches.heard(entry)
         if change.reread:
-            entry.unread = True
+            entry.read_again()
         self._answers.heard(change)
 
     # -- drawing --------------------------------------------------------------------------------
@@ -117,7 +117,7 @@ class MessageLedger:
             # one took what it kept) and the owner drawn on that: the answer is then waited for.
             if self._heard_of(owner) < drawn.version:
                 entry = self._lives.of(owner)
-                entry.unread = True
+                entry.read_again()
                 entry.reread_for = drawn.version
             sent = await self._shown.kept(owner)
             drawn = await projector.draw(owner, moment, sent)
@@ -204,7 +204,7 @@ class MessageLedger:
         """This process sends again after another did meanwhile: what it kept in memory may be
         out of date, so every owner's messages are read again from the store."""
         for _, entry in self._lives.items():
-            entry.unread = True
+            entry.read_again()
         for projector in self._projectors.values():
             projector.sending_again()
 

@@ -64,6 +64,7 @@ import dataclasses
 from collections import OrderedDict, deque
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
+from enum import Enum
 
 from bot.core.base.feed import Change, ChangeFeed
 from bot.core.base.owners import Owner
@@ -75,6 +76,7 @@ from bot.core.ledger.routes import Attempt, answer_on_its_way
 __all__ = [
     "SENT_KEPT",
     "VIA",
+    "Again",
     "Drawing",
     "Life",
     "Lives",
@@ -250,15 +252,32 @@ class Life:
         )
 
 
+class Again(Enum):
+    """What is kept in memory of an owner's messages may be out of date: they are read again
+    from the store when next drawn (``READ``: a change heard late, another process sent
+    meanwhile, a version drawn ahead of every change heard), and, ``DOUBT``, every look read is
+    taken as unknown (another sender may have sent to them as it stopped): each is edited
+    again. Of two asked for, the stronger holds: ``DOUBT`` over ``READ``."""
+
+    READ = 1
+    DOUBT = 2
+
+    def with_(self, other: Again | None) -> Again:
+        """The stronger of this and ``other``."""
+        return self if other is None or self.value >= other.value else other
+
+
 @dataclass(slots=True)
 class OwnerLives:
     """An owner's lives, its channel, and whether its messages as shown were read."""
 
     lives: dict[str, Life] = field(default_factory=dict)
     channel_id: int | None = None
+    #: Its messages were read from the store, and what is kept of them since is what they show
+    #: (sends and clicks' answers kept as they come); False: never read, or forgotten.
     read: bool = False
-    unread: bool = False  # read again when next drawn (a change heard late)
-    doubted: bool = False  # what its messages show is taken as unknown once read again
+    #: Read again when next drawn, and how (None: what is kept holds).
+    again: Again | None = None
     touched: float = 0.0  # when a change of it was last heard
     #: The version of it whose draw, ahead of every change heard, had its messages read again.
     reread_for: int = 0
@@ -267,6 +286,11 @@ class OwnerLives:
     #: Held while its messages are read again from the store: whoever draws it meanwhile
     #: waits for that read (see :meth:`Shown.kept <bot.core.ledger.shown.Shown.kept>`).
     reading: asyncio.Lock = field(default_factory=asyncio.Lock)
+
+    def read_again(self, how: Again = Again.READ) -> None:
+        """Have its messages read again from the store when next drawn (``how``: see
+        :class:`Again`; a doubt asked for is never lessened to a plain read)."""
+        self.again = how.with_(self.again)
 
     def life(self, key: str) -> Life:
         found = self.lives.get(key)

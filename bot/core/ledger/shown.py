@@ -16,7 +16,7 @@ from bot.core.base.keys import MessageKey
 from bot.core.base.owners import Owner
 from bot.core.base.timing import ANSWER_LANDS_WITHIN
 from bot.core.base.views import MessageRecord
-from bot.core.ledger.life import Lives, OwnerLives, replaces
+from bot.core.ledger.life import Again, Lives, OwnerLives, replaces
 from bot.core.ledger.routes import answer_on_its_way
 from bot.core.ledger.storage import MessageRecords
 from bot.core.ledger.writes import WriteBehind
@@ -88,14 +88,17 @@ class Shown:
         async with entry.reading:
             if not self._stale(entry):
                 return entry.shown()
-            entry.unread = False
+            again, entry.again = entry.again, None
             try:
                 read = self._unconfirmed_unknown(await self._store.messages(owner))
             except BaseException:
-                entry.unread = True  # (read again by the next to draw it)
+                entry.read_again(again or Again.READ)  # (read again by the next to draw it)
                 raise
-            if entry.doubted:
-                entry.doubted = False
+            # A doubt asked for while the read was on its way is this read's (the store may
+            # have answered before it was asked): the next read, asked for with it, is plain.
+            if Again.DOUBT in (again, entry.again):
+                if entry.again is Again.DOUBT:
+                    entry.again = Again.READ
                 read = {key: dataclasses.replace(r, digest="") for key, r in read.items()}
             # What this process sent and has not written yet (or is writing now, so the read
             # may not have seen it) is newer than what was read.
@@ -123,7 +126,7 @@ class Shown:
         still to come."""
         return (
             not entry.read
-            or entry.unread
+            or entry.again is not None
             or (
                 self._shared
                 and any(life.shown.message_id == 0 for life in entry.lives.values() if life.shown)
