@@ -295,16 +295,7 @@ class Services:
         if shown is None:
             self.ledger.not_opened(sequel.owner, sequel.key)
             return
-        await self.ledger.opened(
-            sequel.owner,
-            sequel.key,
-            shown,
-            view.digest(),
-            sequel.version,
-            clicked=clicked,
-            on=TABLE,
-            original=clicked is None,
-        )
+        await self.ledger.opened(sequel, shown, view.digest(), clicked=clicked, on=TABLE)
 
     @staticmethod
     def rules(topic: str | None = None) -> Answer:

@@ -275,21 +275,23 @@ class MessageLedger:
         return self._copies.asked(owner)
 
     async def opened(
-        self,
-        owner: Owner,
-        key: str,
-        shown: Clicked,
-        digest: str,
-        version: int,
-        *,
-        clicked: Clicked | None,
-        on: str,
-        original: bool = False,
+        self, sequel: Sequel, shown: Clicked, digest: str, *, clicked: Clicked | None, on: str
     ) -> None:
-        """The owner's message ``key`` was sent as a private message of its own for a click on
-        ``on`` (:meth:`Copies.opened <bot.core.ledger.copies.Copies.opened>`)."""
+        """The answer that shows the message ``sequel`` names (its owner's, privately) was sent
+        as a message of its own, ``shown``, showing ``digest``: for a click on the owner's
+        message ``on`` (``clicked``), or as a command's answer (``clicked`` None: ``shown`` is
+        its original response) (:meth:`Copies.opened <bot.core.ledger.copies.Copies.opened>`)."""
+        if sequel.key is None:
+            return
         await self._copies.opened(
-            owner, key, shown, digest, version, clicked=clicked, on=on, original=original
+            sequel.owner,
+            sequel.key,
+            shown,
+            digest,
+            sequel.version,
+            clicked=clicked,
+            on=on,
+            original=clicked is None,
         )
 
     async def carrier(self, owner: Owner, shown: Clicked, *, check: str | None = None) -> None:
