@@ -166,7 +166,7 @@ class Services:
             remind_after=remind_after,
             retention=retention,
             page_link=page_link,
-            asked=ledger.copies.asked,
+            asked=ledger.asked,
             launch=activity,
         )
         ledger.add(OwnerKind.GAME, drawn)
@@ -197,7 +197,7 @@ class Services:
         async def settle(answer: Answer) -> None:
             # An answer made for nobody (a game ended before a person's data is deleted).
             if answer.ok and answer.sequel is not None:
-                await ledger.answers.answered(answer.sequel, False, None, None)
+                await ledger.answered(answer.sequel, False, None, None)
 
         tournaments = Tournaments(store, feed, stamp, games.faults)
         privacy = PlayerData(
@@ -253,13 +253,13 @@ class Services:
         sequel = answer.sequel
         if not answer.ok and answer.stale is not None and shown is not None:
             for owner in await self._kept_by(answer.stale):
-                await self.ledger.answers.doubt(owner, shown.message_id)
+                await self.ledger.doubt(owner, shown.message_id)
         if sequel is None or not answer.ok:
             return
         view = answer.update if answer.update is not None else answer.reply.view
         digest = None if view is None else view.digest()
         try:
-            await self.ledger.answers.answered(sequel, landed, shown, digest)
+            await self.ledger.answered(sequel, landed, shown, digest)
         finally:
             if sequel.computer_owes:
                 await self.moves.computer_turn(sequel.owner.id)
@@ -279,7 +279,7 @@ class Services:
         the bot hears back: nothing drawn meanwhile tells them to ask for it)."""
         sequel = answer.sequel
         if answer.ok and answer.reply.view is not None and sequel is not None and sequel.key:
-            self.ledger.copies.opening(sequel.owner, sequel.key)
+            self.ledger.opening(sequel.owner, sequel.key)
 
     async def opened(
         self, answer: Answer, *, shown: Clicked | None, clicked: Clicked | None
@@ -293,18 +293,9 @@ class Services:
         if sequel is None or sequel.key is None or view is None or not answer.ok:
             return
         if shown is None:
-            self.ledger.copies.not_opened(sequel.owner, sequel.key)
+            self.ledger.not_opened(sequel.owner, sequel.key)
             return
-        await self.ledger.copies.opened(
-            sequel.owner,
-            sequel.key,
-            shown,
-            view.digest(),
-            sequel.version,
-            clicked=clicked,
-            on=TABLE,
-            original=clicked is None,
-        )
+        await self.ledger.opened(sequel, shown, view.digest(), clicked=clicked, on=TABLE)
 
     @staticmethod
     def rules(topic: str | None = None) -> Answer:

@@ -604,7 +604,7 @@ class DiscordIO:
         if interaction.guild_id is not None or channel is None or not bot_is_member(interaction):
             return  # (a DM between people or a group DM is no DM with the bot)
         link = DmLink(interaction.user.id, channel.id, interaction.token, time.time())
-        await self.services.ledger.dm_links.linked(link)
+        await self.services.ledger.dm_linked(link)
 
     # -- calling the core ---------------------------------------------------------------------
     async def _call(

@@ -21,11 +21,11 @@ from typing import Any
 
 import asyncpg
 
+from bot.core.base.keys import MessageKey
 from bot.core.base.text import shown
 from bot.core.games.computer import THINKS_AT_LENGTH
 from bot.core.games.deal_log import DealLog
 from bot.core.games.snapshot import decode
-from bot.core.ledger.life import copy_of
 from bot.store.database import numbered_placeholders
 from engine.game import Game
 from engine.variants import STANDARD, named
@@ -154,7 +154,7 @@ def owned_messages(db: Database, game_id: int) -> dict[str, OwnedMessage]:
     return {
         key: OwnedMessage(key, int(ch), int(mid), digest)
         for key, ch, mid, digest in found
-        if copy_of(key) is None
+        if MessageKey.parse(key).copy is None
     }
 
 
@@ -169,7 +169,7 @@ def shown_versions(db: Database, game_id: int) -> dict[str, tuple[int, bool]]:
     return {
         key: (int(version), since is not None)
         for key, version, since in found
-        if copy_of(key) is None
+        if MessageKey.parse(key).copy is None
     }
 
 

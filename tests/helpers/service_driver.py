@@ -202,7 +202,7 @@ class Transcript:
             due = [o for o in owing.owed if o.due(owing.sent.get(o.key))]
             if not due:
                 self.changed.discard(game_id)
-                await self.service.ledger.writes.flush()
+                await self.service.ledger.flush()
                 return
             records = []
             for owed in due:
@@ -221,7 +221,7 @@ class Transcript:
                 records.append(
                     MessageRecord(owed.key, channel, sent.message_id, digest, version=owing.version)
                 )
-            await self.service.ledger.shown.sent(game_owner(game_id), records)
+            await self.service.ledger.sent(game_owner(game_id), records)
         raise AssertionError("the game's messages never settled")
 
     # -- reading -----------------------------------------------------------------------------

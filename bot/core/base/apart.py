@@ -19,6 +19,7 @@ differences:
 
 from __future__ import annotations
 
+from bot.core.base.keys import HAND, MessageKey
 from bot.core.base.owners import Owner
 
 __all__ = ["apart_channel", "is_apart", "message_owner", "seat_in_key", "seat_owner"]
@@ -50,10 +51,8 @@ def seat_in_key(key: str | None) -> int | None:
     >>> seat_in_key("hand:3:1"), seat_in_key("lobby"), seat_in_key(None)
     (1, None, None)
     """
-    if key is None or not key.startswith("hand:"):
-        return None
-    seat = key.rsplit(":", 1)[1]
-    return int(seat) if seat.isdecimal() else None
+    named = None if key is None else MessageKey.parse(key)
+    return named.seat if named is not None and named.name == HAND else None
 
 
 def seat_owner(game_id: int, channel_id: int, seat: int | None) -> Owner:

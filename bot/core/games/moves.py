@@ -23,6 +23,7 @@ from datetime import timedelta
 
 from bot.core.base import refusals
 from bot.core.base.entry import answers
+from bot.core.base.keys import MessageKey
 from bot.core.base.refusals import Refused, StaleControl
 from bot.core.base.replies import Answer, Click, Clicked, Reply, Sequel, User
 from bot.core.base.text import Names, card_labels, plural
@@ -39,7 +40,6 @@ from bot.core.games.computer import (
 )
 from bot.core.games.computer import snapshot_views as views_before
 from bot.core.games.games import Games, Loaded, OnGames
-from bot.core.games.messages.private_table import hand_key
 from bot.core.games.messages.projection import hand_message
 from bot.core.games.messages.table import resign_question
 from bot.core.games.records import GameRecord, GameStatus
@@ -177,7 +177,11 @@ class Moves(OnGames):
         computer_owes = act is not None and answers_later(record.seats, game)
         if not computer_owes:
             steps += await computer_moves(record.seats, game, self._computers)
-        key = None if answering is None or seat is None else f"hand:{answering.deal}:{seat}"
+        key = (
+            None
+            if answering is None or seat is None
+            else str(MessageKey.hand(answering.deal, seat))
+        )
         update = None
 
         def answer(saved: Loaded) -> MessageRecord | None:
@@ -207,7 +211,10 @@ class Moves(OnGames):
                 user = record.seats[seat].user_id
                 coach = user is None or user not in coach_off
                 deal = saved.game.deal_number
-                hand = (hand_key(deal, seat), hand_message(saved, seat, deal, coach=coach))
+                hand = (
+                    str(MessageKey.hand(deal, seat)),
+                    hand_message(saved, seat, deal, coach=coach),
+                )
             return answer(saved)
 
         version = await self._games.save_moves(

@@ -13,6 +13,7 @@ import dataclasses
 from bot.core.base import refusals
 from bot.core.base.entry import answers
 from bot.core.base.faults import Fault
+from bot.core.base.keys import MessageKey
 from bot.core.base.owners import Owner
 from bot.core.base.refusals import Refused
 from bot.core.base.replies import Answer, Choice, Reply, Sequel, User
@@ -21,7 +22,6 @@ from bot.core.games import archive, lobby
 from bot.core.games.chances import chances_line, start_of_deal_chances
 from bot.core.games.coach_settings import CoachSettings
 from bot.core.games.games import Games, Loaded, OnGames
-from bot.core.games.messages.private_table import hand_key
 from bot.core.games.messages.projection import board_of, hand_view, resigner
 from bot.core.games.messages.prompts import discard_completions, play_completions
 from bot.core.games.messages.status import last_result_text, status_text
@@ -58,7 +58,7 @@ class TableInfo(OnGames):
                 Owner.game(record.id),
                 record.channel_id,
                 record.version,
-                hand_key(deal, seat),
+                str(MessageKey.hand(deal, seat)),
                 mirror=view.digest(),
             )
             return Answer(reply=Reply(view.content, view=view), sequel=sequel)
@@ -94,7 +94,7 @@ class TableInfo(OnGames):
             self._games.owner_at(record, seat),
             record.channel_id,
             record.version,
-            hand_key(deal, seat),
+            str(MessageKey.hand(deal, seat)),
         )
         return Answer(reply=Reply(view.content, view=view), sequel=sequel)
 

@@ -4,10 +4,10 @@ Start with :mod:`bot.core.ledger.life`, which tells a message's life in one plac
 
 - ``life``: the model: what each message should show, what it shows, what is on its way
   (sends and clicks' answers), what reaches the store;
-- ``ledger``: :class:`MessageLedger`, the model kept, a part for each job: ``shown`` (what each
-  message shows), ``writes`` (what reaches the store), ``answers`` (clicks' answers),
-  ``copies`` (copies that interactions' tokens reach), ``touches`` (what a takeover looks at
-  again);
+- ``ledger``: :class:`MessageLedger`, the model kept and the one door callers ask, with a part
+  of its own for each job: ``shown`` (what each message shows), ``writes`` (what reaches the
+  store), ``answers`` (clicks' answers), ``copies`` (copies that interactions' tokens reach),
+  ``touches`` (what a takeover looks at again);
 - ``routes``: which way a message goes (a pure function: the bot's token or an interaction's,
   edit or post);
 - ``transport``: what the Discord layer does for it: carry one attempt under a fence, and say

@@ -145,7 +145,7 @@ class Attempts:
                 if record is not None:
                     records.append(record)
         finally:
-            await self._crew.ledger.shown.sent(owing.owner, records)
+            await self._crew.ledger.sent(owing.owner, records)
         owed_digests = {o.key: o.view.digest() for o, _ in ready}
         return all(r.digest == owed_digests[r.key] for r in records)
 
@@ -197,18 +197,18 @@ class Attempts:
         ledger, owner = self._crew.ledger, owing.owner
         # What was sent as it is kept now, not as it was when the owner was drawn: a click's
         # answer kept with a move meanwhile is on its way to that very message.
-        sent = await ledger.shown.kept(owner)
+        sent = await ledger.kept(owner)
         link = None
         if owed.user_id is not None and not owed.private:
-            link = await ledger.dm_links.link(owed.user_id)
+            link = await ledger.dm_link(owed.user_id)
         now = self._crew.clock()
         facts = Facts(
             owner,
             owing.channel_id,
             sent,
             now,
-            mine=lambda record: ledger.answers.sends_answer(owner, record),
-            may_carry=ledger.followups.may_carry,
+            mine=lambda record: ledger.sends_answer(owner, record),
+            may_carry=ledger.may_carry,
             link=link,
         )
         chosen = route(owed, sent.get(owed.key) if owed.private else known, facts)
@@ -226,13 +226,13 @@ class Attempts:
                 if gone and not attempt.way.posts:
                     continue
                 private_post = owed.private and attempt.way is Way.POST_THROUGH
-                if private_post and not ledger.followups.may_carry(token or ""):
+                if private_post and not ledger.may_carry(token or ""):
                     continue
                 if attempt.way is Way.POST_THROUGH and not owed.private:
                     # A follow-up takes no nonce: if the process stops before its id is kept,
                     # the next one to send looks for it (Transport.lost_posts).
                     assert attempt.channel_id is not None
-                    await ledger.writes.posting(owner, owed.key, attempt.channel_id)
+                    await ledger.posting(owner, owed.key, attempt.channel_id)
                 ledger.sending(owner, owed.key, Send(attempt, epoch, now))
                 try:
                     carried = await self._crew.transport.carry(attempt, owed.view, fence)
@@ -244,7 +244,7 @@ class Attempts:
                     continue
                 except FollowupsUsedUp:
                     assert token is not None and attempt.token_at is not None
-                    ledger.followups.exhausted(token, attempt.token_at, self._crew.clock())
+                    ledger.exhausted(token, attempt.token_at, self._crew.clock())
                     continue
                 except MessageGone:
                     # Deleted by someone (or with its channel: posting again says which).
@@ -255,12 +255,12 @@ class Attempts:
                     ledger.sending(owner, owed.key, None)
                 if private_post:
                     assert token is not None and attempt.token_at is not None
-                    ledger.followups.carried(token, attempt.token_at, self._crew.clock())
+                    ledger.carried(token, attempt.token_at, self._crew.clock())
                     if carried.private:
                         # Discord made it ephemeral: its interaction's user may not let apps
                         # answer in public there (Use External Apps), so the copy would be
                         # theirs alone. It goes, and that token carries nothing more.
-                        ledger.followups.exhausted(token, attempt.token_at, self._crew.clock())
+                        ledger.exhausted(token, attempt.token_at, self._crew.clock())
                         with contextlib.suppress(Exception):
                             await self._crew.transport.delete_followup(
                                 token, carried.message_id, fence
@@ -268,7 +268,7 @@ class Attempts:
                         continue
                 if attempt.way is Way.POST_AS_BOT and attempt.channel_id is None:
                     assert attempt.user_id is not None
-                    await ledger.dm_links.linked(
+                    await ledger.dm_linked(
                         DmLink(
                             attempt.user_id,
                             carried.channel_id,
@@ -295,4 +295,4 @@ class Attempts:
             if lapsed and owed.private:
                 # Discord says these tokens are past their 15 minutes (clocks differ):
                 # nothing is tried through them again, and the table says who to wake.
-                await ledger.copies.tokens_lapsed(owner, lapsed)
+                await ledger.tokens_lapsed(owner, lapsed)

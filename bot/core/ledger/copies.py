@@ -21,11 +21,12 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import Callable, Iterable
 
+from bot.core.base.keys import MessageKey
 from bot.core.base.owners import Owner
 from bot.core.base.replies import Clicked
 from bot.core.base.timing import ANSWER_LANDS_WITHIN
 from bot.core.base.views import MessageRecord
-from bot.core.ledger.life import VIA, Lives, copy_key, reached
+from bot.core.ledger.life import VIA, Lives, reached
 from bot.core.ledger.shown import Shown
 from bot.core.ledger.writes import WriteBehind
 
@@ -153,7 +154,9 @@ class Copies:
     def _write_copy(self, owner: Owner, copy: MessageRecord) -> None:
         # (Whether a click's answer to it landed is this process's to know: not written.)
         written = dataclasses.replace(
-            copy, key=copy_key(copy.key, copy.message_id), unconfirmed_since=None
+            copy,
+            key=str(MessageKey.parse(copy.key).copy_at(copy.message_id)),
+            unconfirmed_since=None,
         )
         self._writes.write(owner, written)
 

@@ -53,7 +53,7 @@ class Hands:
             if owed.user_id is None or owed.private:
                 continue
             copies = sorted(
-                self._crew.ledger.copies.mirrors(owner, owed.key, owed.fallbacks),
+                self._crew.ledger.mirrors(owner, owed.key, owed.fallbacks),
                 key=lambda c: c.token_at or 0.0,
             )
             if not copies:
@@ -78,15 +78,15 @@ class Hands:
                 self._crew.lanes.later(owner, owing.channel_id, Lane.COPIES, WEBHOOK_PERIOD / 2)
                 continue
             if not await self._attempts.edit_copy(copy, view, owing):
-                self._crew.ledger.copies.mirror_lost(owner, copy)  # (its token reaches it no more)
+                self._crew.ledger.mirror_lost(owner, copy)  # (its token reaches it no more)
                 continue
             if view is owed.view:
-                self._crew.ledger.copies.mirror_sent(
+                self._crew.ledger.mirror_sent(
                     owner, dataclasses.replace(copy, digest=view.digest(), version=owing.version)
                 )
                 shown.add(owed.key)
             else:
-                self._crew.ledger.copies.mirror_lost(owner, copy)
+                self._crew.ledger.mirror_lost(owner, copy)
         return shown
 
     def _mirrored(self, owing: Owing) -> set[str]:
@@ -96,7 +96,7 @@ class Hands:
         for owed in owing.owed:
             if owed.user_id is None or owed.private:
                 continue
-            copies = self._crew.ledger.copies.mirrors(owing.owner, owed.key, owed.fallbacks)
+            copies = self._crew.ledger.mirrors(owing.owner, owed.key, owed.fallbacks)
             newest = max(copies, key=lambda c: c.token_at or 0.0, default=None)
             if newest is not None and newest.digest == owed.view.digest():
                 shown.add(owed.key)
@@ -135,7 +135,7 @@ class Hands:
                         return False
             return True
         finally:
-            await self._crew.ledger.shown.sent(owing.owner, records)
+            await self._crew.ledger.sent(owing.owner, records)
 
     def _prompts(self, owner: Owner, owed: Owed, known: MessageRecord | None) -> bool:
         """Whether sending ``owed`` gives its player something new to act on (live controls
@@ -175,7 +175,7 @@ class Hands:
         if known is None:
             # A new deal's hand, posted in the player's DM (as a follow-up of their latest
             # click there while its token lives: its own count).
-            link = await self._crew.ledger.dm_links.link(owed.user_id)
+            link = await self._crew.ledger.dm_link(owed.user_id)
             if link is None or link.channel_id is None:
                 return False
             if live(MessageRecord("", 0, 0, "", link.token, link.token_at), now):

@@ -191,7 +191,7 @@ class MessageKeeper:
             self._lanes.close()
             self.unfollow()
         unsent = self._lanes.cancel()
-        if not await self._ledger.writes.flush():
+        if not await self._ledger.flush():
             log.warning("what was sent could not all be written down before stopping")
         return unsent
 
@@ -235,17 +235,21 @@ class MessageKeeper:
             owing = await self._ledger.owed(owner)
             if owing is None:
                 return
+            if lane is Lane.HANDS:
+                due_in = None if owing.check_at is None else owing.check_at - self._clock()
+                self._lanes.remind(owner, channel_id, due_in)
+            if self._ledger.changing(owner):
+                # A move is being saved here: its change brings the keeper back. The draw may
+                # hold it already while what is kept of the messages does not yet hold its
+                # click's answer (heard once the save returns), and an edit now would land
+                # before that answer, which Discord then refuses or lays over it.
+                return
             if lane is Lane.COPIES:
-                if self._ledger.changing(owner):
-                    return  # a move is being saved: its change brings the keeper back
                 try:
                     await self._hands.send_mirrors(owing)
                 except Superseded:
                     continue  # the owner moved on meanwhile: draw it again
                 return
-            if lane is Lane.HANDS:
-                due_in = None if owing.check_at is None else owing.check_at - self._clock()
-                self._lanes.remind(owner, channel_id, due_in)
             due = [
                 (o, owing.sent.get(o.key))
                 for o in owing.owed
@@ -254,18 +258,10 @@ class MessageKeeper:
                 and o.due(owing.sent.get(o.key))
             ]
             if lane is Lane.TABLE:
-                if self._ledger.changing(owner):
-                    # A move is being saved here: the draw may hold it already while what is
-                    # kept of the messages does not yet hold its click's answer (heard once the
-                    # save returns), and an edit now would land before that answer, which
-                    # Discord then refuses or lays over it. Its change brings the keeper back.
-                    return
                 await self._close_older(owing)
             if not due:
                 return
             if lane is Lane.HANDS:
-                if self._ledger.changing(owner):
-                    return  # a move is being saved: its change brings the keeper back
                 if not await self._hands.send(owing, due):
                     continue  # the owner moved on meanwhile: draw it again
                 return
@@ -303,9 +299,9 @@ class MessageKeeper:
             closed = owed.closed
             if closed is None:
                 continue
-            for copy in self._ledger.copies.older(owing.owner, owed.key):
+            for copy in self._ledger.older(owing.owner, owed.key):
                 if copy.digest == closed.digest():
                     continue
                 # (Closed, or its token reaches it no more: nothing more is sent to it.)
                 await self._attempts.edit_copy(copy, closed)
-                self._ledger.copies.closed_older(owing.owner, copy)
+                self._ledger.closed_older(owing.owner, copy)

@@ -1,7 +1,8 @@
 """The ledger put together: every owner's messages, what each should show and what it shows.
 
 :mod:`bot.core.ledger.life` tells a message's life; :class:`MessageLedger` keeps one per (owner,
-key) with a part for each job:
+key). It is the one door into the ledger: whoever uses it (the keeper's side too) asks it, never
+its parts, which are its own collaborators, a part for each job:
 
 | part | its job |
 | --- | --- |
@@ -13,20 +14,23 @@ key) with a part for each job:
 | ``dm_links``, ``followups`` | what is known of interactions' tokens (``tokens.py``) |
 
 The ledger itself draws (:meth:`MessageLedger.owed`), says whether an owner is settled, and notes
-what the keeper has on its way.
+what the keeper has on its way; every other question it answers through the part whose job it is.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterable, Sequence
 from datetime import datetime
 
 from bot.core.base.faults import Faults
 from bot.core.base.feed import Change, ChangeFeed
 from bot.core.base.owners import Owner, OwnerKind
+from bot.core.base.replies import Clicked, Sequel
+from bot.core.base.views import MessageRecord
 from bot.core.ledger.answers import Answers
 from bot.core.ledger.copies import Copies
 from bot.core.ledger.life import Lives, Owing, Projector, Send
+from bot.core.ledger.records import DmLink, PendingPost
 from bot.core.ledger.shown import Shown
 from bot.core.ledger.storage import MessageRecords
 from bot.core.ledger.tokens import DmLinks, FollowupBudget
@@ -58,21 +62,21 @@ class MessageLedger:
         self._projectors: dict[OwnerKind, Projector] = {}
         self._lives = Lives(feed, self._now)
         #: What was sent and is not written yet, written soon; the pending posts.
-        self.writes = WriteBehind(store, self._lives, self._now, faults or Faults())
+        self._writes = WriteBehind(store, self._lives, self._now, faults or Faults())
         #: What each message shows, as Discord confirmed it.
-        self.shown = Shown(store, self._lives, self.writes, self._now, shared=shared)
+        self._shown = Shown(store, self._lives, self._writes, self._now, shared=shared)
         #: The copies of the owners' messages that interactions' tokens reach.
-        self.copies = Copies(self._lives, self.shown, self.writes, self._now)
+        self._copies = Copies(self._lives, self._shown, self._writes, self._now)
         #: The clicks' answers: on their way, landed, lost.
-        self.answers = Answers(
-            store, self._lives, self.shown, self.writes, self.copies, self._now, shared=shared
+        self._answers = Answers(
+            store, self._lives, self._shown, self._writes, self._copies, self._now, shared=shared
         )
         #: When each owner's changes were heard (what a takeover looks at again).
-        self.touches = Touches(self._lives, self._now)
+        self._touches = Touches(self._lives, self._now)
         #: What this process knows of the players' DM channels.
-        self.dm_links = DmLinks(store, shared=shared)
+        self._dm_links = DmLinks(store, shared=shared)
         #: Follow-ups posted through each interaction's token where the bot is not a member.
-        self.followups = FollowupBudget()
+        self._followups = FollowupBudget()
         feed.subscribe(self._heard)
 
     def add(self, kind: OwnerKind, projector: Projector) -> None:
@@ -87,17 +91,17 @@ class MessageLedger:
         messages show is to be read again (heard late), and a click's answer kept with it."""
         entry = self._lives.of(change.owner)
         entry.channel_id = change.channel_id
-        self.touches.heard(entry)
+        self._touches.heard(entry)
         if change.reread:
-            entry.unread = True
-        self.answers.heard(change)
+            entry.read_again()
+        self._answers.heard(change)
 
     # -- drawing --------------------------------------------------------------------------------
     async def owed(self, owner: Owner, now: float | None = None) -> Owing | None:
         """What every message of ``owner`` should show now, beside what was last sent (None
         for an owner that has no messages any more)."""
         heard = self._heard_of(owner)  # (what ``sent`` holds, at least)
-        sent = await self.shown.kept(owner)
+        sent = await self._shown.kept(owner)
         moment = self._now() if now is None else now
         projector = self._projectors[owner.kind]
         drawn = await projector.draw(owner, moment, sent)
@@ -113,9 +117,9 @@ class MessageLedger:
             # one took what it kept) and the owner drawn on that: the answer is then waited for.
             if self._heard_of(owner) < drawn.version:
                 entry = self._lives.of(owner)
-                entry.unread = True
+                entry.read_again()
                 entry.reread_for = drawn.version
-            sent = await self.shown.kept(owner)
+            sent = await self._shown.kept(owner)
             drawn = await projector.draw(owner, moment, sent)
         if drawn is None:
             return None
@@ -127,7 +131,7 @@ class MessageLedger:
         Discord confirmed and the store keeps it (the players' DMs aside): nothing more is
         owed there, nothing is on its way, and nothing of it rests in memory alone (what was
         sent is written first), so a decision taken on it holds across a stop."""
-        if not await self.writes.flush() or self.writes.holds(owner):
+        if not await self._writes.flush() or self._writes.holds(owner):
             return False
         entry = self._lives.get(owner)
         if entry is not None and any(life.sending for life in entry.lives.values()):
@@ -194,12 +198,162 @@ class MessageLedger:
     def forget(self, owner: Owner) -> None:
         """Drop what is kept in memory of an owner that has no messages any more."""
         self._lives.forget(owner)
-        self.writes.forget(owner)
+        self._writes.forget(owner)
 
     def sending_again(self) -> None:
         """This process sends again after another did meanwhile: what it kept in memory may be
         out of date, so every owner's messages are read again from the store."""
         for _, entry in self._lives.items():
-            entry.unread = True
+            entry.read_again()
         for projector in self._projectors.values():
             projector.sending_again()
+
+    # -- what the messages show ---------------------------------------------------------------
+    async def kept(self, owner: Owner) -> dict[str, MessageRecord]:
+        """The owner's messages as they show now, by key (:meth:`Shown.kept
+        <bot.core.ledger.shown.Shown.kept>`: read once, then kept with every send)."""
+        return await self._shown.kept(owner)
+
+    async def sent(self, owner: Owner, records: Sequence[MessageRecord]) -> None:
+        """Messages of ``owner`` were sent or edited as ``records`` say: kept now, written
+        soon (:meth:`Shown.sent <bot.core.ledger.shown.Shown.sent>`)."""
+        await self._shown.sent(owner, records)
+
+    async def gone(self, owner: Owner, key: str) -> None:
+        """A message of ``owner`` is gone from Discord (someone deleted it): send it again."""
+        await self._shown.gone(owner, key)
+
+    # -- what reaches the store -----------------------------------------------------------------
+    async def flush(self) -> bool:
+        """Write down what was sent and is not written yet; whether all of it was
+        (:meth:`WriteBehind.flush <bot.core.ledger.writes.WriteBehind.flush>`)."""
+        return await self._writes.flush()
+
+    async def posting(self, owner: Owner, key: str, channel_id: int) -> None:
+        """A DM of ``owner`` is about to be posted where it cannot be made idempotent: its
+        pending post is written first, looked for after a stop (:meth:`pending_posts`)."""
+        await self._writes.posting(owner, key, channel_id)
+
+    async def pending_posts(self, owner: Owner) -> list[PendingPost]:
+        """The owner's DMs that were about to be posted when the last process stopped."""
+        return await self._writes.pending_posts(owner)
+
+    async def looked_for(self, owner: Owner, key: str) -> None:
+        """A pending post was looked for (and kept, if found): forget it."""
+        await self._writes.looked_for(owner, key)
+
+    # -- clicks' answers ------------------------------------------------------------------------
+    def sends_answer(self, owner: Owner, record: MessageRecord) -> bool:
+        """Whether ``record``, a click's answer kept with a move, is this process's to send
+        (and not yet heard to land)."""
+        return self._answers.sends_answer(owner, record)
+
+    async def answered(
+        self, sequel: Sequel, landed: bool, shown: Clicked | None, digest: str | None
+    ) -> None:
+        """An answer was sent (``landed``) or could not be: what it shows is confirmed, kept or
+        forgotten (:meth:`Answers.answered <bot.core.ledger.answers.Answers.answered>`)."""
+        await self._answers.answered(sequel, landed, shown, digest)
+
+    async def doubt(self, owner: Owner, message_id: int) -> None:
+        """A control on the owner's message ``message_id`` was refused as being from an earlier
+        moment: the message may show an older look, and is edited again."""
+        await self._answers.doubt(owner, message_id)
+
+    # -- copies that interactions' tokens reach -------------------------------------------------
+    def opening(self, owner: Owner, key: str) -> None:
+        """The answer that shows the owner's message ``key`` to its player is on its way."""
+        self._copies.opening(owner, key)
+
+    def not_opened(self, owner: Owner, key: str) -> None:
+        """The answer :meth:`opening` announced did not go."""
+        self._copies.not_opened(owner, key)
+
+    def asked(self, owner: Owner) -> frozenset[str]:
+        """The keys of the owner's messages their players have in front of them, asked for
+        (:meth:`Copies.asked <bot.core.ledger.copies.Copies.asked>`)."""
+        return self._copies.asked(owner)
+
+    async def opened(
+        self, sequel: Sequel, shown: Clicked, digest: str, *, clicked: Clicked | None, on: str
+    ) -> None:
+        """The answer that shows the message ``sequel`` names (its owner's, privately) was sent
+        as a message of its own, ``shown``, showing ``digest``: for a click on the owner's
+        message ``on`` (``clicked``), or as a command's answer (``clicked`` None: ``shown`` is
+        its original response) (:meth:`Copies.opened <bot.core.ledger.copies.Copies.opened>`)."""
+        if sequel.key is None:
+            return
+        await self._copies.opened(
+            sequel.owner,
+            sequel.key,
+            shown,
+            digest,
+            sequel.version,
+            clicked=clicked,
+            on=on,
+            original=clicked is None,
+        )
+
+    async def carrier(self, owner: Owner, shown: Clicked, *, check: str | None = None) -> None:
+        """An interaction about the owner was answered: its token may carry the owner's
+        messages (:meth:`Copies.carrier <bot.core.ledger.copies.Copies.carrier>`)."""
+        await self._copies.carrier(owner, shown, check=check)
+
+    async def tokens_lapsed(self, owner: Owner, tokens: Iterable[str]) -> None:
+        """These interactions' tokens no longer reach the owner's messages."""
+        await self._copies.tokens_lapsed(owner, tokens)
+
+    def mirrors(self, owner: Owner, key: str, before: Iterable[str] = ()) -> list[MessageRecord]:
+        """The private copies of the owner's message ``key`` a live token reaches (with those
+        of the messages it takes over, ``before``)."""
+        return self._copies.mirrors(owner, key, before)
+
+    def mirror_sent(self, owner: Owner, record: MessageRecord) -> None:
+        """A private copy was edited to show what ``record`` says."""
+        self._copies.mirror_sent(owner, record)
+
+    def mirror_lost(self, owner: Owner, copy: MessageRecord) -> None:
+        """A private copy cannot be reached any more (or was closed)."""
+        self._copies.mirror_lost(owner, copy)
+
+    def older(self, owner: Owner, key: str) -> list[MessageRecord]:
+        """The older copies of the owner's message ``key`` (posted over) a live token reaches."""
+        return self._copies.older(owner, key)
+
+    def closed_older(self, owner: Owner, copy: MessageRecord) -> None:
+        """An older copy was closed (or its token reaches it no more)."""
+        self._copies.closed_older(owner, copy)
+
+    # -- interactions' tokens -------------------------------------------------------------------
+    async def dm_link(self, user_id: int) -> DmLink | None:
+        """The DM channel with a user and their latest interaction there, if known."""
+        return await self._dm_links.link(user_id)
+
+    async def dm_linked(self, link: DmLink) -> None:
+        """Remember the DM channel with a user (and their latest interaction there)."""
+        await self._dm_links.linked(link)
+
+    def may_carry(self, token: str) -> bool:
+        """Whether one more follow-up may be posted through ``token``."""
+        return self._followups.may_carry(token)
+
+    def carried(self, token: str, at: float, now: float) -> None:
+        """A follow-up was posted through ``token`` (of an interaction made at ``at``)."""
+        self._followups.carried(token, at, now)
+
+    def exhausted(self, token: str, at: float, now: float) -> None:
+        """Discord said ``token`` takes no more follow-ups: it carries nothing more."""
+        self._followups.exhausted(token, at, now)
+
+    # -- what a takeover looks at again ---------------------------------------------------------
+    def touched_since(self, since: float) -> list[tuple[Owner, int]]:
+        """The owners (and their channels) whose changes were heard since ``since``."""
+        return self._touches.touched_since(since)
+
+    def changes_of(self, owner: Owner) -> list[float]:
+        """When the owner's latest changes were heard (at most a channel's count of them)."""
+        return self._touches.changes_of(owner)
+
+    def reassert(self, owners: Iterable[Owner]) -> None:
+        """What these owners' messages show is not known after all: each is edited again."""
+        self._touches.reassert(owners)

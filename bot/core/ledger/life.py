@@ -64,6 +64,7 @@ import dataclasses
 from collections import OrderedDict, deque
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
+from enum import Enum
 
 from bot.core.base.feed import Change, ChangeFeed
 from bot.core.base.owners import Owner
@@ -75,6 +76,7 @@ from bot.core.ledger.routes import Attempt, answer_on_its_way
 __all__ = [
     "SENT_KEPT",
     "VIA",
+    "Again",
     "Drawing",
     "Life",
     "Lives",
@@ -83,8 +85,6 @@ __all__ = [
     "Projector",
     "Send",
     "answer_kept",
-    "copy_key",
-    "copy_of",
     "reached",
     "replaces",
 ]
@@ -94,23 +94,6 @@ __all__ = [
 VIA = "via"
 #: Owners whose messages are kept in memory (the rest are read again when next drawn).
 SENT_KEPT = 512
-
-
-def copy_key(key: str, message_id: int) -> str:
-    """The key under which a private copy of the owner's message ``key`` (the message
-    ``message_id``) is written down, beside the message itself (nothing draws it)."""
-    return f"{key}@{message_id}"
-
-
-def copy_of(written: str) -> tuple[str, int] | None:
-    """The message's key and the copy's id a key written down by :func:`copy_key` names
-    (None: it names the message itself).
-
-    >>> copy_of(copy_key("hand:2:1", 42)), copy_of("hand:2:1")
-    (('hand:2:1', 42), None)
-    """
-    key, at, message_id = written.rpartition("@")
-    return (key, int(message_id)) if at and message_id.isdigit() else None
 
 
 def answer_kept(
@@ -236,7 +219,8 @@ class Life:
     offers: tuple[str, str | None] | None = None
     #: Private copies of it, by message id, each with the token that reaches it: a player's
     #: answers that show their hand (a move by command, ``/cribbage hand``), kept up to date
-    #: while their tokens live (written down too, under :func:`copy_key`: a process that
+    #: while their tokens live (written down too, under :meth:`MessageKey.copy_at
+    #: <bot.core.base.keys.MessageKey.copy_at>`: a process that
     #: starts again keeps them up to date, their controls never left for moves made since).
     mirrors: dict[int, MessageRecord] = field(default_factory=dict)
     #: Its player asked for it (a private table's *Your hand*, ``/cribbage hand`` there) and
@@ -268,15 +252,32 @@ class Life:
         )
 
 
+class Again(Enum):
+    """What is kept in memory of an owner's messages may be out of date: they are read again
+    from the store when next drawn (``READ``: a change heard late, another process sent
+    meanwhile, a version drawn ahead of every change heard), and, ``DOUBT``, every look read is
+    taken as unknown (another sender may have sent to them as it stopped): each is edited
+    again. Of two asked for, the stronger holds: ``DOUBT`` over ``READ``."""
+
+    READ = 1
+    DOUBT = 2
+
+    def with_(self, other: Again | None) -> Again:
+        """The stronger of this and ``other``."""
+        return self if other is None or self.value >= other.value else other
+
+
 @dataclass(slots=True)
 class OwnerLives:
     """An owner's lives, its channel, and whether its messages as shown were read."""
 
     lives: dict[str, Life] = field(default_factory=dict)
     channel_id: int | None = None
+    #: Its messages were read from the store, and what is kept of them since is what they show
+    #: (sends and clicks' answers kept as they come); False: never read, or forgotten.
     read: bool = False
-    unread: bool = False  # read again when next drawn (a change heard late)
-    doubted: bool = False  # what its messages show is taken as unknown once read again
+    #: Read again when next drawn, and how (None: what is kept holds).
+    again: Again | None = None
     touched: float = 0.0  # when a change of it was last heard
     #: The version of it whose draw, ahead of every change heard, had its messages read again.
     reread_for: int = 0
@@ -285,6 +286,11 @@ class OwnerLives:
     #: Held while its messages are read again from the store: whoever draws it meanwhile
     #: waits for that read (see :meth:`Shown.kept <bot.core.ledger.shown.Shown.kept>`).
     reading: asyncio.Lock = field(default_factory=asyncio.Lock)
+
+    def read_again(self, how: Again = Again.READ) -> None:
+        """Have its messages read again from the store when next drawn (``how``: see
+        :class:`Again`; a doubt asked for is never lessened to a plain read)."""
+        self.again = how.with_(self.again)
 
     def life(self, key: str) -> Life:
         found = self.lives.get(key)

@@ -12,10 +12,11 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import Callable, Sequence
 
+from bot.core.base.keys import MessageKey
 from bot.core.base.owners import Owner
 from bot.core.base.timing import ANSWER_LANDS_WITHIN
 from bot.core.base.views import MessageRecord
-from bot.core.ledger.life import Lives, OwnerLives, copy_of, replaces
+from bot.core.ledger.life import Again, Lives, OwnerLives, replaces
 from bot.core.ledger.routes import answer_on_its_way
 from bot.core.ledger.storage import MessageRecords
 from bot.core.ledger.writes import WriteBehind
@@ -87,14 +88,17 @@ class Shown:
         async with entry.reading:
             if not self._stale(entry):
                 return entry.shown()
-            entry.unread = False
+            again, entry.again = entry.again, None
             try:
                 read = self._unconfirmed_unknown(await self._store.messages(owner))
             except BaseException:
-                entry.unread = True  # (read again by the next to draw it)
+                entry.read_again(again or Again.READ)  # (read again by the next to draw it)
                 raise
-            if entry.doubted:
-                entry.doubted = False
+            # A doubt asked for while the read was on its way is this read's (the store may
+            # have answered before it was asked): the next read, asked for with it, is plain.
+            if Again.DOUBT in (again, entry.again):
+                if entry.again is Again.DOUBT:
+                    entry.again = Again.READ
                 read = {key: dataclasses.replace(r, digest="") for key, r in read.items()}
             # What this process sent and has not written yet (or is writing now, so the read
             # may not have seen it) is newer than what was read.
@@ -102,16 +106,16 @@ class Shown:
             for life in entry.lives.values():
                 life.shown = None
             for key, record in read.items():
-                copy = copy_of(key)
-                if copy is None:
+                named = MessageKey.parse(key)
+                if named.copy is None:
                     entry.life(key).shown = record
                 elif record.token is not None:
                     # A private copy written down (by a process before this one, say): kept up
                     # to date through its token while that lives; what this process knows of
                     # it is newer.
-                    of, message_id = copy
+                    of = str(named.message())
                     entry.life(of).mirrors.setdefault(
-                        message_id, dataclasses.replace(record, key=of)
+                        named.copy, dataclasses.replace(record, key=of)
                     )
             entry.read = True
         return entry.shown()
@@ -122,7 +126,7 @@ class Shown:
         still to come."""
         return (
             not entry.read
-            or entry.unread
+            or entry.again is not None
             or (
                 self._shared
                 and any(life.shown.message_id == 0 for life in entry.lives.values() if life.shown)

@@ -12,7 +12,7 @@ from collections.abc import Callable, Iterable
 
 from bot.core.base.owners import Owner
 from bot.core.base.timing import CHANNEL_PERIOD
-from bot.core.ledger.life import Lives, OwnerLives
+from bot.core.ledger.life import Again, Lives, OwnerLives
 
 __all__ = ["TOUCHED_KEPT", "Touches"]
 
@@ -56,5 +56,5 @@ class Touches:
             entry = self._lives.get(owner)
             if entry is None:
                 continue
-            entry.unread = entry.doubted = True  # read again, and taken as unknown
+            entry.read_again(Again.DOUBT)
             entry.touched = 0.0

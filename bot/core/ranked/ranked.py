@@ -379,7 +379,7 @@ class Ranked:
             return
         if not moved and not record.is_open:
             return  # (a move that ended the game is the one that sends its result)
-        await self._ledger.copies.carrier(place, shown, check=None if moved else TABLE)
+        await self._ledger.carrier(place, shown, check=None if moved else TABLE)
 
 
 def _busy(entry: EntryRecord) -> str:

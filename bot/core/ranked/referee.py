@@ -238,7 +238,7 @@ class Referee(OnPatrol):
         lands is refused)."""
         soon: float | None = None
         places = [Owner.place(current.game_id, seat) for seat in (0, 1)]
-        wanting = [p for p in places if not {TABLE, VIA} & set(await self._ledger.shown.kept(p))]
+        wanting = [p for p in places if not {TABLE, VIA} & set(await self._ledger.kept(p))]
         if not wanting:
             return None  # (each place has its way in already: the usual look)
         entries = await self._store.match_entries(match)
@@ -247,16 +247,14 @@ class Referee(OnPatrol):
             if place not in wanting:
                 continue
             found: list[MessageRecord] = []
-            card = (await self._ledger.shown.kept(Owner.ranked(entry.id))).get(CARD)
+            card = (await self._ledger.kept(Owner.ranked(entry.id))).get(CARD)
             if card is not None:
                 found.append(card)
             if current.number > 1:
                 earlier = await self._store.match_games(match.id)
                 for game in earlier:
                     if game.number == current.number - 1:
-                        found += (
-                            await self._ledger.shown.kept(Owner.place(game.game_id, seat))
-                        ).values()
+                        found += (await self._ledger.kept(Owner.place(game.game_id, seat))).values()
             now = self._clock()
             live = [r for r in found if _reaches(r, entry, now)]
             ready = [r for r in live if not answer_on_its_way(r, now)]
@@ -268,7 +266,7 @@ class Referee(OnPatrol):
             via = MessageRecord(
                 VIA, best.channel_id, best.message_id, "", best.token, best.token_at, best.original
             )
-            await self._ledger.shown.sent(place, [via])
+            await self._ledger.sent(place, [via])
             self._places.look_again(current.game_id, game_channel(match.id, current.number))
         return soon
 

@@ -44,7 +44,7 @@ async def client(service: Services, store: Store) -> AsyncIterator[TestClient[An
         yield test_client
     activity.stop()
     service.ranked.stop()
-    await service.ledger.writes.flush()
+    await service.ledger.flush()
 
 
 async def _queue(service: Services, user: User, guild: int | None, channel: int) -> None:

@@ -46,4 +46,4 @@ class PrivateResume:
             return
         if not moved and not record.is_open:
             return  # (a move that ended the game is the one that sends its result)
-        await self._ledger.copies.carrier(owner, shown, check=None if moved else TABLE)
+        await self._ledger.carrier(owner, shown, check=None if moved else TABLE)

@@ -20,6 +20,7 @@ from __future__ import annotations
 
 from collections.abc import Collection, Mapping, Sequence
 
+from bot.core.base.keys import TABLE_OF_DEAL, MessageKey
 from bot.core.base.text import MAX_MESSAGE
 from bot.core.base.views import (
     TABLE_BUTTON,
@@ -45,7 +46,6 @@ __all__ = [
     "MOVED_ON",
     "TABLE",
     "hand_carrier",
-    "hand_key",
     "private_owed",
     "turn_mentions",
     "unreadable_table",
@@ -63,14 +63,9 @@ MOVED_ON = "↓ This table moved: the game carries on in a newer message below."
 _RULE = "— — —"
 
 
-def hand_key(deal: int, seat: int) -> str:
-    """The key of ``seat``'s hand message for ``deal``."""
-    return f"hand:{deal}:{seat}"
-
-
 def _hand_keys(deal: int, seat: int) -> tuple[str, ...]:
     """The keys of ``seat``'s hand messages, this deal's first, then the deals' before."""
-    return tuple(hand_key(d, seat) for d in range(deal, 0, -1))
+    return tuple(str(MessageKey.hand(d, seat)) for d in range(deal, 0, -1))
 
 
 def hand_carrier(
@@ -124,8 +119,8 @@ def _table_view(record: GameRecord, settled: tuple[Owed, ...], launch: bool) -> 
     the board, and *Your hand* while the game is being played (with *Play at the table*
     while the Activity is on: ``launch``)."""
     tables = sorted(
-        (o for o in settled if o.key.startswith("table:")),
-        key=lambda o: int(o.key.split(":")[1]),
+        (o for o in settled if MessageKey.parse(o.key).name == TABLE_OF_DEAL),
+        key=lambda o: MessageKey.parse(o.key).deal or 0,
     )
     result = next((o for o in settled if o.key == "result"), None)
     current = tables[-1].view if tables else laid_out(())

@@ -17,6 +17,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
+from bot.core.base.keys import AWAY, DM_CLOSED, LEFT, REMIND, MessageKey
 from bot.core.base.seeded import UNSEALED, Seal, seal_of
 from bot.core.base.text import Names, escape
 from bot.core.base.views import (
@@ -250,7 +251,7 @@ def _tables(
         view_now = laid_out(
             (*deal_layout(text, room), *ending), board=board, framed=True, controls=table
         )
-        owed.append(Owed(f"table:{deal}", view_now, order=order))
+        owed.append(Owed(str(MessageKey.table(deal)), view_now, order=order))
         if text.result:
             # A game that can be dealt again has a review: the result offers it.
             review = ReviewPages(record.id, 0, 0, 0) if reviewable else None
@@ -334,9 +335,11 @@ def _hands(record: GameRecord, loaded: Loaded, facts: TableFacts) -> list[Owed]:
                 "your cards and play."
             )
             view = MessageView(notice, mentions=(user,))
-            owed.append(Owed(f"dm-closed:{deal}:{seat.seat}", view, once=True, order=_NOTICE))
+            owed.append(
+                Owed(str(MessageKey.of(DM_CLOSED, deal, seat.seat)), view, once=True, order=_NOTICE)
+            )
         # (The deal before's hand's private copies follow the player into this deal's.)
-        before = (f"hand:{deal - 1}:{seat.seat}",) if deal > 1 else ()
+        before = (str(MessageKey.hand(deal - 1, seat.seat)),) if deal > 1 else ()
         hand = hand_message(loaded, seat.seat, deal, coach=coach)
         refused = facts.refused.get(seat.seat) == deal
         # An older private copy of the hand (the player answered again since) is closed
@@ -344,7 +347,7 @@ def _hands(record: GameRecord, loaded: Loaded, facts: TableFacts) -> list[Owed]:
         closed = laid_out(((moved_on_text(record.channel_id, deal),),))
         owed.append(
             Owed(
-                f"hand:{deal}:{seat.seat}",
+                str(MessageKey.hand(deal, seat.seat)),
                 hand,
                 user,
                 existing=over,
@@ -361,7 +364,7 @@ def _hands(record: GameRecord, loaded: Loaded, facts: TableFacts) -> list[Owed]:
             # sender closed the deal before, and a closing held up by the DM's pacing while
             # quick players finish the next deal is still sent after it.
             closed = hand_message(loaded, seat.seat, finished, coach=coach)
-            key = f"hand:{finished}:{seat.seat}"
+            key = str(MessageKey.hand(finished, seat.seat))
             owed.append(Owed(key, closed, user, existing=True, last=True))
     return owed
 
@@ -393,13 +396,15 @@ def _reminders(
         if facts.refused.get(seat.seat) == deal:
             text = f"<@{user}>, the table is waiting for you — use `/cribbage hand`."
             view = MessageView(text, mentions=(user,))
-            owed.append(Owed(f"away:{turn}:{seat.seat}", view, once=True, order=_NOTICE + 1))
+            owed.append(
+                Owed(str(MessageKey.of(AWAY, turn, seat.seat)), view, once=True, order=_NOTICE + 1)
+            )
         else:
             # One reminder a deal: the first is posted (a DM the player is told of), any
             # later one in the deal edits it to what the table waits for now, so reminders
             # never pile up as DMs saying the same.
             text = turn_reminder(game.view(seat.seat), record.channel_id)
-            owed.append(Owed(f"remind:{deal}:{seat.seat}", MessageView(text), user))
+            owed.append(Owed(str(MessageKey.of(REMIND, deal, seat.seat)), MessageView(text), user))
     return owed, None
 
 
@@ -416,7 +421,7 @@ def _reminders_done(record: GameRecord, game: Game, facts: TableFacts) -> list[O
         waiting = active and owes_move(game, seat.seat) and seat.seat not in facts.departed
         for reminded in (deal - 1, deal):
             if reminded >= 1 and not (waiting and reminded == deal):
-                key = f"remind:{reminded}:{seat.seat}"
+                key = str(MessageKey.of(REMIND, reminded, seat.seat))
                 owed.append(Owed(key, view, seat.user_id, existing=True))
     return owed
 
@@ -431,7 +436,9 @@ def _departures(record: GameRecord, departed: frozenset[int]) -> list[Owed]:
             f"**{name}** is no longer a member of this server, so this game can't go on. "
             "A moderator can end it with `/cribbage cancel` (no result is recorded)."
         )
-        owed.append(Owed(f"left:{seat}", MessageView(text), once=True, order=_NOTICE + 2))
+        owed.append(
+            Owed(str(MessageKey.of(LEFT, seat)), MessageView(text), once=True, order=_NOTICE + 2)
+        )
     return owed
 
 

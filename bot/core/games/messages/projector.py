@@ -16,6 +16,7 @@ from datetime import timedelta
 
 from bot.core.base.apart import is_apart
 from bot.core.base.faults import UnreadableGame
+from bot.core.base.keys import AWAY, HAND, REMIND, MessageKey
 from bot.core.base.owners import Owner
 from bot.core.base.recent import Recent
 from bot.core.base.text import change_text, escape, tagged
@@ -176,7 +177,7 @@ class GameMessages(Projector):
         if record.guild_id is None or record.status is not GameStatus.ACTIVE or record.private:
             return False
         reminders = [
-            o for o in owed if o.key.startswith(("remind:", "away:")) and not o.existing
+            o for o in owed if MessageKey.parse(o.key).name in (REMIND, AWAY) and not o.existing
         ]  # (not one brought up to date once its turn is over)
         if not reminders:
             return False
@@ -184,9 +185,9 @@ class GameMessages(Projector):
         for item in reminders:
             if not item.due(sent.get(item.key)):
                 continue
-            seat = int(item.key.rsplit(":", 1)[1])
-            user = record.seats[seat].user_id
-            if user is None:
+            seat = MessageKey.parse(item.key).seat
+            user = None if seat is None else record.seats[seat].user_id
+            if seat is None or user is None:
                 continue
             if not await self._games.departures.still_member(
                 record.id, record.guild_id, seat, user
@@ -304,9 +305,10 @@ def _ended_unread(record: GameRecord, sent: Mapping[str, MessageRecord]) -> Draw
     private = record.private
     owed = list(unreadable_table(record) if private else settled(record, None, {}, frozenset()))
     for key in sent:
-        if not key.startswith("hand:"):
+        named = MessageKey.parse(key)
+        seat = named.seat
+        if named.name != HAND or seat is None:
             continue
-        seat = int(key.rsplit(":", 1)[1])
         user = record.seats[seat].user_id if seat < len(record.seats) else None
         if user is not None:
             view = laid_out(((ended_text(record.channel_id, record.end_note),),))

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from bot.core.base.keys import TABLE_OF_DEAL, MessageKey
 from bot.core.base.views import BoardPicture, MessageView
 from bot.core.games.games import Loaded
 from bot.core.games.messages.projection import board_of, settled
@@ -71,14 +72,14 @@ def table_seen(record: GameRecord, loaded: Loaded | None, ratings: str = "") -> 
     :func:`bot.core.games.messages.projector.ratings_line`)."""
     owed = settled(record, loaded, {}, frozenset(), ratings)
     channel = sorted(
-        (o for o in owed if o.user_id is None and o.key.split(":", 1)[0] in _SHOWN),
+        (o for o in owed if o.user_id is None and MessageKey.parse(o.key).name in _SHOWN),
         key=lambda o: o.order,
     )
     board = None
     earlier = 0
     if loaded is not None and loaded.log.deal >= 1:
         board = board_of(loaded.log, loaded.game.public_view())
-        tables = sum(1 for o in channel if o.key.startswith("table:"))
+        tables = sum(1 for o in channel if MessageKey.parse(o.key).name == TABLE_OF_DEAL)
         earlier = max(0, loaded.log.deal - tables)
     return TableSeen(
         record.id,

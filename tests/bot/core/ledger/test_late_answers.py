@@ -60,24 +60,24 @@ def _answer(version: int) -> MessageRecord:
 async def _sender() -> tuple[ChangeFeed, MessageLedger]:
     feed = ChangeFeed()
     ledger = MessageLedger(Store(), feed, lambda: NOW, shared=True)  # type: ignore[arg-type]
-    await ledger.shown.kept(OWNER)  # drawn once: from then on kept in memory with every change
-    await ledger.shown.sent(OWNER, [PLAY])
-    assert (await ledger.shown.kept(OWNER))[PLAY.key] == PLAY
+    await ledger.kept(OWNER)  # drawn once: from then on kept in memory with every change
+    await ledger.sent(OWNER, [PLAY])
+    assert (await ledger.kept(OWNER))[PLAY.key] == PLAY
     return feed, ledger
 
 
 async def test_an_older_answer_from_another_process_heard_late_is_taken_as_shown() -> None:
     feed, ledger = await _sender()
     feed.publish(Change(OWNER, 4, 900, answered=_answer(4), elsewhere=True))
-    kept = (await ledger.shown.kept(OWNER))[PLAY.key]
+    kept = (await ledger.kept(OWNER))[PLAY.key]
     assert kept == _answer(4), "the hand may show the answer: it is edited again once it lands"
-    assert not ledger.answers.sends_answer(OWNER, kept), "the other process sends it"
+    assert not ledger.sends_answer(OWNER, kept), "the other process sends it"
 
 
 async def test_a_later_answer_from_another_process_is_kept_as_before() -> None:
     feed, ledger = await _sender()
     feed.publish(Change(OWNER, 6, 900, answered=_answer(6), elsewhere=True))
-    assert (await ledger.shown.kept(OWNER))[PLAY.key] == _answer(6)
+    assert (await ledger.kept(OWNER))[PLAY.key] == _answer(6)
 
 
 async def test_an_answer_of_this_process_never_replaces_a_later_look() -> None:
@@ -85,7 +85,7 @@ async def test_an_answer_of_this_process_never_replaces_a_later_look() -> None:
     # it made before that later look, and has been accounted for.
     feed, ledger = await _sender()
     feed.publish(Change(OWNER, 4, 900, answered=_answer(4)))
-    assert (await ledger.shown.kept(OWNER))[PLAY.key] == PLAY
+    assert (await ledger.kept(OWNER))[PLAY.key] == PLAY
 
 
 #: The hand of a new deal as posted at version 3, its record still to come (the keeper is
@@ -96,7 +96,7 @@ POSTED = MessageRecord("hand:1:0", 900, 5001, "digest-of-the-discard-menu", vers
 async def _posting() -> tuple[ChangeFeed, MessageLedger]:
     feed = ChangeFeed()
     ledger = MessageLedger(Store(), feed, lambda: NOW, shared=True)  # type: ignore[arg-type]
-    await ledger.shown.kept(OWNER)
+    await ledger.kept(OWNER)
     return feed, ledger
 
 
@@ -106,32 +106,32 @@ async def test_an_answer_to_a_post_heard_before_its_record_is_kept_over_it(
 ) -> None:
     feed, ledger = await _posting()
     feed.publish(Change(OWNER, 4, 900, answered=_answer(4), elsewhere=elsewhere))
-    await ledger.shown.sent(OWNER, [POSTED])
-    assert (await ledger.shown.kept(OWNER))[POSTED.key] == _answer(4)
-    assert ledger.answers.sends_answer(OWNER, _answer(4)) is not elsewhere
+    await ledger.sent(OWNER, [POSTED])
+    assert (await ledger.kept(OWNER))[POSTED.key] == _answer(4)
+    assert ledger.sends_answer(OWNER, _answer(4)) is not elsewhere
 
 
 async def test_an_answer_to_a_private_copy_heard_before_the_post_is_dropped() -> None:
     feed, ledger = await _posting()
     copy = dataclasses.replace(_answer(4), message_id=7777)  # /cribbage hand's copy, clicked
     feed.publish(Change(OWNER, 4, 900, answered=copy, elsewhere=True))
-    await ledger.shown.sent(OWNER, [POSTED])
-    assert (await ledger.shown.kept(OWNER))[POSTED.key] == POSTED
+    await ledger.sent(OWNER, [POSTED])
+    assert (await ledger.kept(OWNER))[POSTED.key] == POSTED
 
 
 async def _answer_heard_while_editing() -> tuple[ChangeFeed, MessageLedger]:
     """The hand was posted (at version 3); the keeper draws version 5 and edits the hand, and
     the discard's answer (version 4) is heard while that edit is on its way."""
     feed, ledger = await _posting()
-    await ledger.shown.sent(OWNER, [POSTED])
+    await ledger.sent(OWNER, [POSTED])
     feed.publish(Change(OWNER, 4, 900, answered=_answer(4), elsewhere=True))
     return feed, ledger
 
 
 async def test_an_edit_made_while_an_answer_to_it_was_heard_of_is_taken_as_overwritten() -> None:
     _, ledger = await _answer_heard_while_editing()
-    await ledger.shown.sent(OWNER, [dataclasses.replace(PLAY, version=5)])
-    kept = (await ledger.shown.kept(OWNER))[PLAY.key]
+    await ledger.sent(OWNER, [dataclasses.replace(PLAY, version=5)])
+    kept = (await ledger.kept(OWNER))[PLAY.key]
     assert kept == _answer(4), "the answer may land over the edit: edited again once it has"
 
 
@@ -140,5 +140,5 @@ async def test_an_edit_made_through_the_answers_own_token_is_what_the_message_sh
     # reaches the message only after the answer has landed.
     _, ledger = await _answer_heard_while_editing()
     edited = dataclasses.replace(_answer(4), digest=PLAY.digest, version=5, unconfirmed_since=None)
-    await ledger.shown.sent(OWNER, [edited])
-    assert (await ledger.shown.kept(OWNER))[PLAY.key] == edited
+    await ledger.sent(OWNER, [edited])
+    assert (await ledger.kept(OWNER))[PLAY.key] == edited

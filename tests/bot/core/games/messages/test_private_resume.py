@@ -32,7 +32,7 @@ async def _shown_table(service: Services) -> Owner:
     [table] = [o for o in owing.owed if o.key == TABLE]
     now = service.games.now()
     shown = MessageRecord(TABLE, DM, 900, table.view.digest(), "table", now, True, owing.version)
-    await service.ledger.shown.sent(owner, [shown])
+    await service.ledger.sent(owner, [shown])
     assert not await _table_due(service, owner)
     return owner
 
@@ -51,7 +51,7 @@ async def test_a_refusal_at_the_table_keeps_its_token_and_sends_the_table_again(
     resume = PrivateResume(service.games, service.ledger)
     assert await resume.game_here(DM) == owner
     await resume.answered(owner, Clicked(DM, 950, "refused"), moved=False)
-    kept = await service.ledger.shown.kept(owner)
+    kept = await service.ledger.kept(owner)
     assert kept[VIA].token == "refused" and kept[VIA].message_id == 950
     assert await _table_due(service, owner), "sent again: an edit while its token lives"
 
@@ -62,7 +62,7 @@ async def test_a_move_keeps_its_token_and_leaves_the_table_to_its_change(
     owner = await _shown_table(service)
     resume = PrivateResume(service.games, service.ledger)
     await resume.answered(owner, Clicked(DM, 951, "moved"), moved=True)
-    assert (await service.ledger.shown.kept(owner))[VIA].token == "moved"
+    assert (await service.ledger.kept(owner))[VIA].token == "moved"
     assert not await _table_due(service, owner)
 
 
@@ -72,7 +72,7 @@ async def test_nothing_is_kept_from_another_channel_nor_of_the_tables_own_token(
     owner = await _shown_table(service)
     resume = PrivateResume(service.games, service.ledger)
     await resume.answered(owner, Clicked(DM + 1, 952, "elsewhere"), moved=False)
-    assert VIA not in await service.ledger.shown.kept(owner)
+    assert VIA not in await service.ledger.kept(owner)
     assert not await _table_due(service, owner)
     # A click whose answer was the table itself (Your hand on it): its token reaches it.
     await resume.answered(owner, Clicked(DM, 900, "table"), moved=False)

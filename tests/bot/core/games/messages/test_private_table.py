@@ -197,12 +197,12 @@ async def test_the_answer_to_new_against_the_computer_is_this_process_s_to_send(
         None, DM, AL, token="new", private=True, vs_computer=True
     )
     assert opened.ok and opened.game_id is not None
-    [answer] = (await service.ledger.shown.kept(game_owner(opened.game_id))).values()
+    [answer] = (await service.ledger.kept(game_owner(opened.game_id))).values()
     assert answer.key == "lobby" and answer.message_id == 0
-    assert service.ledger.answers.sends_answer(game_owner(opened.game_id), answer)
+    assert service.ledger.sends_answer(game_owner(opened.game_id), answer)
     await service.answered(opened, landed=True, shown=Clicked(DM, 900, "new"))
-    landed = (await service.ledger.shown.kept(game_owner(opened.game_id)))["lobby"]
-    assert landed.message_id == 900 and not service.ledger.answers.sends_answer(
+    landed = (await service.ledger.kept(game_owner(opened.game_id)))["lobby"]
+    assert landed.message_id == 900 and not service.ledger.sends_answer(
         game_owner(opened.game_id), landed
     )
 
