@@ -43,6 +43,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import dataclasses
 import json
 import logging
 import os
@@ -51,12 +52,14 @@ import socket
 import sys
 import time
 from collections.abc import Awaitable, Callable
+from typing import Any
 
 from bot.core.base.feed import Change, ChangeFeed
 from bot.core.base.owners import Owner
 from bot.core.base.store_errors import StoreUnavailable
 from bot.core.base.timing import ANSWER_LANDS_WITHIN, LEASE, LEASE_RENEW_EVERY, LEASE_SAFETY
 from bot.core.base.views import MessageRecord
+from bot.store.game_tables import SEEN_HEAD
 from bot.store.postgres import PostgresDatabase
 from bot.store.store import ANNOUNCE_CHANNEL, Store
 
@@ -90,10 +93,13 @@ IDENTIFY_MARGIN = 0.5
 IDENTIFY_POLL = 0.25
 
 
-def change_of(payload: str) -> Change | None:
+def change_of(payload: str, seen: tuple[str, int, int] | None = None) -> Change | None:
     """The change an announcement names (``game:12:7:345``: owner, version, channel; then,
     after ``|``, the look a click's answer gave one of its messages, as JSON; a process of an
-    earlier release says ``12:345``, the game and its channel), or None."""
+    earlier release says ``12:345``, the game and its channel), or None. A field of the
+    record this release does not know is left out (a later release's). ``seen``: what the
+    announcement just before said of the look the click was made on (:func:`seen_of`), given
+    to the answer's record when it is of that key and version."""
     head, _, answered = payload.partition("|")
     parts = head.split(":")
     if len(parts) == 2 and all(p.isdecimal() for p in parts):
@@ -102,10 +108,35 @@ def change_of(payload: str) -> Change | None:
         return None
     try:
         owner = Owner.parse(f"{parts[0]}:{parts[1]}")
-        record = MessageRecord(**json.loads(answered)) if answered else None
+        record = _record(json.loads(answered)) if answered else None
     except (ValueError, TypeError):
         return None
+    if record is not None and seen is not None and seen[:2] == (record.key, record.version):
+        record = dataclasses.replace(record, seen=seen[2])
     return Change(owner, int(parts[2]), int(parts[3]), answered=record, elsewhere=True)
+
+
+def seen_of(payload: str) -> tuple[str, int, int] | None:
+    """What an announcement of the look a click was made on says (``seen|{...}``, just before
+    the announcement of its answer: see ``bot.store.game_tables._ANNOUNCE``): the answer's key
+    and version, and the version of that look; None for any other announcement."""
+    head, _, said = payload.partition("|")
+    if head != SEEN_HEAD:
+        return None
+    try:
+        fields = json.loads(said)
+        return str(fields["key"]), int(fields["version"]), int(fields["seen"])
+    except (ValueError, TypeError, KeyError):
+        return None
+
+
+def _record(fields: dict[str, Any]) -> MessageRecord:
+    """A message's record from its announced fields, those this release knows."""
+    return MessageRecord(**{name: fields[name] for name in _RECORD_FIELDS if name in fields})
+
+
+#: The fields of a message's record.
+_RECORD_FIELDS = tuple(field.name for field in dataclasses.fields(MessageRecord))
 
 
 class Cluster:
@@ -138,6 +169,9 @@ class Cluster:
         self._task: asyncio.Task[None] | None = None
         self._wake = asyncio.Event()
         self._stopping = False
+        #: What the announcement just heard said of the look a click was made on, for the
+        #: next one, its answer's (:func:`seen_of`).
+        self._seen: tuple[str, int, int] | None = None
         self._holds_back = False
         self._swept_at = 0.0
         self._checked_at = 0.0
@@ -328,8 +362,14 @@ class Cluster:
             self._failed("look for games changed lately", error)
 
     def _announced(self, payload: str) -> None:
-        """A change made in another process: on this process's feed too."""
-        change = change_of(payload)
+        """A change made in another process: on this process's feed too (the look a click
+        was made on, announced just before its answer, goes with that answer)."""
+        seen = seen_of(payload)
+        if seen is not None:
+            self._seen = seen
+            return
+        seen, self._seen = self._seen, None
+        change = change_of(payload, seen)
         if change is not None:
             self._feed.publish(change)
 

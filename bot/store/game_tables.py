@@ -26,7 +26,7 @@ from engine.counting import Counting
 from engine.outcome import Scoring
 from engine.variants import STANDARD
 
-__all__ = ["ANNOUNCE_CHANNEL", "GameTables"]
+__all__ = ["ANNOUNCED_FIELDS", "ANNOUNCE_CHANNEL", "SEEN_HEAD", "GameTables"]
 
 #: Games that may still change (``GameStatus.LOBBY`` and ``ACTIVE``), as SQL.
 _OPEN = "('lobby', 'active')"
@@ -184,15 +184,21 @@ _BUMP = (
 #: version and its channel, ``game:12:7:345``, then, when a click's answer was kept with the
 #: change, ``|`` and that message's record as JSON; ``bot.store.cluster`` listens and
 #: publishes it on the change feed), and the clause that does it in the statement that bumps
-#: the version (its one parameter: what follows the channel).
+#: the version (its parameters: what :func:`seen_announced` says, twice, and what follows the
+#: channel). The version of the look a click was made on goes just before, as an announcement
+#: of its own, ``seen|{...}``: a process of a release before it reads the record with the
+#: fields it knows and drops an announcement naming any other (it would not hear of the move
+#: at all), and drops that one. Both in one statement, in this order (PostgreSQL works out a
+#: statement's results left to right), delivered together at commit.
 ANNOUNCE_CHANNEL = "crib_games"
 _ANNOUNCE = (
-    f" RETURNING pg_notify('{ANNOUNCE_CHANNEL}',"
-    " 'game:' || id || ':' || version || ':' || channel_id || ?)"
+    f" RETURNING CASE WHEN ? <> '' THEN pg_notify('{ANNOUNCE_CHANNEL}', ?) END,"
+    f" pg_notify('{ANNOUNCE_CHANNEL}', 'game:' || id || ':' || version || ':' || channel_id || ?)"
 )
 #: PostgreSQL: a move saved in one statement, one round trip (the version bumped with its
 #: check, the log entries appended, the clicked message's new look kept, the change
-#: announced); no row comes back when the game was not at the version the move was made on.
+#: announced, as ``_ANNOUNCE`` does); no row comes back when the game was not at the version
+#: the move was made on.
 _SAVE_AT_ONCE = (
     "WITH bumped AS ("
     f"{_BUMP} RETURNING id, version, channel_id),"
@@ -200,17 +206,54 @@ _SAVE_AT_ONCE = (
     " SELECT b.id, (SELECT COALESCE(MAX(seq), 0) FROM actions WHERE game_id = b.id) + a.n,"
     " a.action, ? FROM bumped b, unnest(?::text[]) WITH ORDINALITY AS a(action, n)),"
     f" answered AS ({ANSWERED_SQL} AND EXISTS (SELECT 1 FROM bumped))"
-    f" SELECT pg_notify('{ANNOUNCE_CHANNEL}',"
+    f" SELECT CASE WHEN ? <> '' THEN pg_notify('{ANNOUNCE_CHANNEL}', ?) END,"
+    f" pg_notify('{ANNOUNCE_CHANNEL}',"
     " 'game:' || id || ':' || version || ':' || channel_id || ?) FROM bumped"
 )
+#: The fields of a click's answer's record an announcement carries: those every release since
+#: announcements carried one knows (an older release reads the record by exactly these names;
+#: a field added later goes apart, as ``seen`` does: :func:`seen_announced`).
+ANNOUNCED_FIELDS = (
+    "key",
+    "channel_id",
+    "message_id",
+    "digest",
+    "token",
+    "token_at",
+    "original",
+    "version",
+    "unconfirmed_since",
+)
+#: What an announcement of the look a click was made on begins with (see ``_ANNOUNCE``).
+SEEN_HEAD = "seen"
 
 
 def announced(answered: MessageRecord | None) -> str:
     """What an announcement says after the channel: nothing, or the look a click's answer
-    gave one of the game's messages (so the process that sends need not read it back)."""
+    gave one of the game's messages (so the process that sends need not read it back), in
+    the fields every release reads (``ANNOUNCED_FIELDS``)."""
     if answered is None:
         return ""
-    return "|" + json.dumps(dataclasses.asdict(answered), separators=(",", ":"))
+    fields = dataclasses.asdict(answered)
+    said = {name: fields[name] for name in ANNOUNCED_FIELDS}
+    return "|" + json.dumps(said, separators=(",", ":"))
+
+
+def seen_announced(answered: MessageRecord | None) -> str:
+    """The announcement that goes just before the one of a click's answer: the version of the
+    look the click was made on (``MessageRecord.seen``), for the answer of that key and
+    version (``seen|{"key":...,"version":...,"seen":...}``); ``""`` when there is none."""
+    if answered is None or answered.seen is None:
+        return ""
+    said = {"key": answered.key, "version": answered.version, "seen": answered.seen}
+    return f"{SEEN_HEAD}|{json.dumps(said, separators=(',', ':'))}"
+
+
+def announcements(head: str, answered: MessageRecord | None) -> list[str]:
+    """What announces a change of the owner, version and channel ``head`` says (``game:12:7:
+    345``) with ``answered`` kept, in the order to send it (as ``_ANNOUNCE`` does)."""
+    seen = seen_announced(answered)
+    return [*([seen] if seen else []), f"{head}{announced(answered)}"]
 
 
 #: Games changed since a moment, whatever their status, one index range per status.
@@ -256,7 +299,8 @@ class GameTables(Queries):
         if self.db.dialect is Dialect.POSTGRES:
             # The same statement announces the change to every process (delivered when the
             # transaction commits, never for one rolled back): the one that sends hears of it.
-            params += (announced(answered),)
+            seen = seen_announced(answered)
+            params += (seen, seen, announced(answered))
             changed = len(await tx.fetch(_BUMP + _ANNOUNCE, params))
         else:
             changed = await tx.execute(_BUMP, params)
@@ -471,6 +515,8 @@ class GameTables(Queries):
                 now,
                 list(actions),
                 *answered_row(answered_by or Owner.game(game_id), answered),
+                seen_announced(answered),
+                seen_announced(answered),
                 announced(answered),
             )
             if not await self.db.fetch(_SAVE_AT_ONCE, params):

@@ -41,7 +41,7 @@ from bot.core.ranked.records import (
     SeasonChampion,
 )
 from bot.store.database import Dialect, Transaction, UniqueViolation
-from bot.store.game_tables import ANNOUNCE_CHANNEL, announced
+from bot.store.game_tables import ANNOUNCE_CHANNEL, announcements
 from bot.store.message_tables import ANSWER_KEPT_SQL, message_row
 from bot.store.queries import Queries, marks
 from bot.store.rows import columns, reader
@@ -116,9 +116,9 @@ class RankedTables(Queries):
         if self.db.dialect is not Dialect.POSTGRES:
             return
         for entry in entries:
-            said = announced(answered)
-            payload = f"{Owner.ranked(entry.id)}:{entry.version}:{entry.channel_id}{said}"
-            await tx.execute("SELECT pg_notify(?, ?)", (ANNOUNCE_CHANNEL, payload))
+            head = f"{Owner.ranked(entry.id)}:{entry.version}:{entry.channel_id}"
+            for payload in announcements(head, answered):
+                await tx.execute("SELECT pg_notify(?, ?)", (ANNOUNCE_CHANNEL, payload))
 
     async def queue_entry(
         self,
