@@ -37,6 +37,7 @@ from engine.events import Event
 from engine.game import Game
 from engine.phase import Phase
 from fakediscord import BotStalled, Channel, FakeDiscord, Guild, Interaction, Message, User
+from fakediscord.model import words_of
 from fakediscord.shards import IDENTIFY_PERIOD
 from fakediscord.testing import BotProcess
 from tests.helpers.bot_db import (
@@ -840,10 +841,17 @@ class TableDriver:
                     ),
                     None,
                 )
-                assert match is not None, (
-                    f"{key} showed what the game never was (or no longer is): {content!r}; "
-                    f"latest: {states[-1].mismatch_in(content, components, attachments)}"
-                )
+                if match is None:
+                    # (Its words, with a laid-out message's texts; and why it is not the
+                    # latest state, as it is compared: without words while another release
+                    # draws them.)
+                    latest = states[-1].mismatch_in(
+                        content, components, attachments, words=self.release_words
+                    )
+                    raise AssertionError(
+                        f"{key} showed what the game never was (or no longer is):"
+                        f" {words_of(content, components)!r}; latest: {latest}"
+                    )
                 seen.state = match
             seen.versions = len(versions)
 
