@@ -11,16 +11,20 @@ from typing import TypeVar
 
 from dotenv import load_dotenv
 
+from bot.core.games.messages.projector import REMIND_AFTER
+from bot.core.games.moves import COUNT_TIMEOUT, MUGGINS_WINDOW
+
 __all__ = ["Settings", "SettingsError", "StartupError"]
 
 _N = TypeVar("_N", int, float)
 
 DEFAULT_DATABASE_PATH = "./cribbage.db"
 DEFAULT_IDLE_EXPIRY_DAYS = 7.0
-DEFAULT_TURN_REMINDER_SECONDS = 60.0
+#: The game timings' defaults are the core's own (written once, there).
+DEFAULT_TURN_REMINDER_SECONDS = REMIND_AFTER.total_seconds()
 DEFAULT_MEMBER_CHECK_SECONDS = 600.0
-DEFAULT_MUGGINS_SECONDS = 30.0
-DEFAULT_COUNT_TIMEOUT_SECONDS = 180.0
+DEFAULT_MUGGINS_SECONDS = MUGGINS_WINDOW.total_seconds()
+DEFAULT_COUNT_TIMEOUT_SECONDS = COUNT_TIMEOUT.total_seconds()
 #: How long a ranked turn lasts (the turn clock: a move not made in time loses the game).
 DEFAULT_RANKED_TURN_SECONDS = 60.0
 #: How long after the gateway's READY the bot waits for the next server (GUILD_CREATE) before

@@ -38,7 +38,8 @@ __all__ = [
     "is_organiser",
 ]
 
-NEEDS_A_CHANNEL = "Tournaments live in a server channel: use this command there."
+#: A tournament command outside a server channel (a DM, a group DM).
+TOURNAMENTS_NEED_A_CHANNEL = "Tournaments live in a server channel: use this command there."
 #: Said in a server that did not invite the bot (reached through someone's user install):
 #: the bot's token may make no thread there.
 NEEDS_THE_BOT = (
@@ -111,7 +112,7 @@ class TournamentCommands(app_commands.Group):
         (where its matches are played) that is the thread's channel, except for ``opening``
         one: a tournament's home is a channel, whose threads it makes."""
         if interaction.guild_id is None or interaction.channel_id is None:
-            return NEEDS_A_CHANNEL
+            return TOURNAMENTS_NEED_A_CHANNEL
         if not bot_is_member(interaction):
             return NEEDS_THE_BOT
         channel = interaction.channel
@@ -122,7 +123,7 @@ class TournamentCommands(app_commands.Group):
             )
         if isinstance(channel, discord.Thread):
             if opening or channel.parent_id is None:
-                return NEEDS_A_CHANNEL
+                return TOURNAMENTS_NEED_A_CHANNEL
             return interaction.guild_id, channel.parent_id
         return interaction.guild_id, interaction.channel_id
 

@@ -425,11 +425,6 @@ class GameTables(Queries):
         found = await self._games("g.id = ?", (game_id,))
         return found[0] if found else None
 
-    async def game_version(self, game_id: int) -> int | None:
-        """The game's version now (None for a game that does not exist)."""
-        rows = await self._read("SELECT version FROM games WHERE id = ?", (game_id,))
-        return int(rows[0][0]) if rows else None
-
     async def open_game_in_channel(self, channel_id: int) -> GameRecord | None:
         """The lobby or active game in this channel, or None."""
         found = await self._games(f"g.channel_id = ? AND g.status IN {_OPEN}", (channel_id,))

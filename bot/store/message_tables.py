@@ -154,13 +154,6 @@ class MessageTables(Queries):
         )
         return [(Owner.parse(row[0]), int(row[1]), int(row[2])) for row in rows]
 
-    async def set_answered(self, owner: Owner, message: MessageRecord) -> None:
-        """A click on the owner's message ``message.key`` (if it is ``message.message_id``, or
-        the one kept without its id yet) was answered by updating it to what the owner looked
-        like at ``message.version``: what it shows now, and the click's token, which may edit
-        it again (unless what is kept is of a later version)."""
-        await self.db.execute(ANSWERED_SQL, answered_row(owner, message))
-
     async def forget_look(self, owner: Owner, key: str, version: int | None) -> None:
         """What the owner's message ``key`` shows is not known after all (an answer kept for
         ``version`` did not reach Discord; None: whatever is kept): it is edited again."""

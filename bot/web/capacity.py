@@ -38,6 +38,7 @@ __all__ = [
     "MAX_LIVE_PAGES",
     "RESERVED",
     "RETRY_AFTER",
+    "SEND_SECONDS",
     "Capacity",
     "capacity",
     "no_room",
@@ -64,6 +65,9 @@ FETCH_ROOM = 128
 MAX_LIVE_PAGES = 2000
 #: What a refused live page is told to wait before trying again (seconds).
 RETRY_AFTER = 60
+#: A live page or socket that takes nothing of what is sent to it for this long is closed (its
+#: reader stopped reading: its buffers would otherwise grow with every move).
+SEND_SECONDS = 30.0
 #: The most connections the pages' server holds at once, however high the limit.
 MAX_CONNECTIONS = MAX_LIVE_PAGES + 4 * FETCH_ROOM
 # Linux refuses a soft limit above this (fs.nr_open's default) when the hard one is

@@ -67,7 +67,7 @@ from bot.core.store import CoreStore
 from bot.ops.health import Readiness
 from bot.ops.server import add_health_routes
 from bot.web.activity.server import ActivityServer, api_refusal
-from bot.web.capacity import Capacity, capacity, no_room, open_files, soft_limit
+from bot.web.capacity import SEND_SECONDS, Capacity, capacity, no_room, open_files, soft_limit
 from bot.web.links import PageLinks
 from bot.web.loading import load_started
 from bot.web.pages import (
@@ -97,9 +97,6 @@ KEEP_ALIVE_SECONDS = 20.0
 #: trickled in, or nothing sent), and so is one kept alive this long after its last answer
 #: (aiohttp's keep-alive timer starts when the connection is made, and again after each answer).
 IDLE_SECONDS = 15.0
-#: A live page that takes nothing of what is sent to it for this long is closed (its reader
-#: stopped reading: its buffers would otherwise grow with every move).
-SEND_SECONDS = 30.0
 #: Malformed requests are logged at most once in this many seconds (each time saying how many
 #: came since): anyone can send them.
 BAD_REQUEST_LOG_SECONDS = 60.0

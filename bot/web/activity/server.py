@@ -52,7 +52,7 @@ from bot.core.store import CoreStore
 from bot.web.activity.identity import ActivityDiscord, ActivityRefused
 from bot.web.activity.sessions import Session, Sessions
 from bot.web.activity.state import activity_state
-from bot.web.capacity import no_room
+from bot.web.capacity import SEND_SECONDS, no_room
 from bot.web.loading import load_started
 from engine.variants import STANDARD
 
@@ -88,8 +88,6 @@ HELLO_SECONDS = 10.0
 PING_SECONDS = 25.0
 #: Code exchanges taken per minute for the whole server (each costs requests to Discord).
 EXCHANGES_PER_MINUTE = 120
-#: A live socket that takes nothing of what is sent for this long is dropped.
-SEND_SECONDS = 30.0
 
 #: What the page says when Discord does not list the person in the Activity they claim.
 NOT_IN_ACTIVITY = "Discord doesn't list you in this Activity: close it and open it again."

@@ -335,6 +335,13 @@ async def test_migration_005_keeps_the_skunk_scale_for_games_made_before_it(
         assert made is not None and made.scoring is Scoring.LURCH
 
 
+async def _answered(store: Store, owner: Owner, message: MessageRecord) -> None:
+    """A click on the game's message answered with ``message``, kept as a move keeps it."""
+    game = await store.get_game(owner.id)
+    assert game is not None
+    await store.save(game.id, game.version, now=2.0, status=game.status, answered=message)
+
+
 async def test_what_a_message_shows_is_never_replaced_by_an_older_look(store: Store) -> None:
     # Two processes keep records of one message: the one answering a click on it and the one
     # sending. A record drawn at an older version of the game never replaces a newer one.
@@ -342,11 +349,11 @@ async def test_what_a_message_shows_is_never_replaced_by_an_older_look(store: St
     keep = MessageRecord("hand:1:0", 7, 70, "v5", version=5)
     await store.set_messages([(owner, keep)])
     answered = MessageRecord("hand:1:0", 7, 70, "v6", "tok", 1.0, True, 6)
-    await store.set_answered(owner, answered)
+    await _answered(store, owner, answered)
     await store.set_messages([(owner, replace(keep, digest="v5 again"))])
     kept = (await store.messages(owner))["hand:1:0"]
     assert (kept.digest, kept.version, kept.token, kept.original) == ("v6", 6, "tok", True)
-    await store.set_answered(owner, replace(answered, digest="v4", token="old", version=4))
+    await _answered(store, owner, replace(answered, digest="v4", token="old", version=4))
     assert (await store.messages(owner))["hand:1:0"].digest == "v6"
     # The same version again (a reminder, a notice: the game did not move) is taken.
     await store.set_messages([(owner, replace(keep, digest="v6 + reminder", version=6))])
@@ -364,7 +371,7 @@ async def test_a_message_s_id_once_learned_is_kept_over_its_answer_s_token_alone
     owner = Owner.game(await _lobby(store))
     answer = MessageRecord("lobby", 7, 0, "lobby", "tok", 1.0, True, 1, unconfirmed_since=1.0)
     await store.set_messages([(owner, answer)])
-    await store.set_answered(owner, replace(answer, message_id=70, unconfirmed_since=None))
+    await _answered(store, owner, replace(answer, message_id=70, unconfirmed_since=None))
     await store.set_messages([(owner, replace(answer, digest="dealt", version=2))])
     kept = (await store.messages(owner))["lobby"]
     assert (kept.message_id, kept.digest, kept.version) == (70, "dealt", 2)
