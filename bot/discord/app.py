@@ -122,9 +122,9 @@ class CribbageBot(commands.AutoShardedBot):
     store: Store
     services: Services
     io: DiscordIO
-    #: The clicks on the controls around the games (leaderboards, tournaments, reviews, the
-    #: daily, confirmations), answered through ``io``.
-    features: FeatureClicks
+    #: The clicks on every control (leaderboards, tournaments, reviews, the daily,
+    #: confirmations; a hand's and a lobby's passed on to ``io``), answered through ``io``.
+    clicks: FeatureClicks
     keeper: MessageKeeper
     cluster: Cluster
 
@@ -309,7 +309,7 @@ class CribbageBot(commands.AutoShardedBot):
             defer_after=self.defer_after,
             activity=self.activity_discord is not None,
         )
-        self.features = FeatureClicks(self.io)
+        self.clicks = FeatureClicks(self.io)
         self.keeper = MessageKeeper(
             self.services.ledger,
             Courier(self, self.pacer),

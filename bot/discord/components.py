@@ -3,7 +3,8 @@
 Every component is a :class:`discord.ui.DynamicItem`: its ``custom_id`` carries the game id and
 the action (and, for a hand's controls, the moment they belong to and the card), so no View has
 to live in memory. The state is in the database; a click is routed to the bot's
-:class:`Clicks` (``bot.discord.interactions.DiscordIO``) like a slash command.
+:class:`~bot.discord.clicks.Clicks` (``bot.discord.feature_clicks.FeatureClicks``) like a slash
+command.
 
 Custom ids (at most 100 characters, Discord's limit):
 
@@ -37,7 +38,7 @@ control from an earlier moment of the game gets a clear answer instead of acting
 from __future__ import annotations
 
 import re
-from typing import TYPE_CHECKING, Any, Protocol, Self, assert_never, cast
+from typing import Any, Self, assert_never, cast
 
 import discord
 
@@ -60,10 +61,8 @@ from bot.core.base.views import (
     Table,
 )
 from bot.core.games.computer import LEVEL_BLURBS, level_name
+from bot.discord.clicks import Clicks
 from engine.variants import STANDARD
-
-if TYPE_CHECKING:  # (the feature clicks answer through interactions, which renders these)
-    from bot.discord.feature_clicks import FeatureClicks
 
 __all__ = ["COUNT_MENU_SIZE", "DYNAMIC_ITEMS", "Clicks", "controls_view"]
 
@@ -95,28 +94,9 @@ COUNT_MENU_SIZE = 13
 _NO_OPTIONS = [discord.SelectOption(label="-", value="-")]
 
 
-class Clicks(Protocol):
-    """What the bot does with a click on one of its components."""
-
-    async def hand_click(self, interaction: discord.Interaction[Any], click: Click) -> None:
-        """A hand's control: a discard, a card played, a count claimed, muggins called."""
-        ...
-
-    async def lobby_click(
-        self, interaction: discord.Interaction[Any], game_id: int, action: str
-    ) -> None:
-        """A lobby button, or a level chosen in its "Add computer" menu (``computer:<level>``)."""
-        ...
-
-
 def _clicks(interaction: discord.Interaction[Any]) -> Clicks:
-    """The bot's click handler (the client's ``io``)."""
-    return cast(Clicks, interaction.client.io)
-
-
-def _features(interaction: discord.Interaction[Any]) -> FeatureClicks:
-    """The bot's handler of the clicks around the games (the client's ``features``)."""
-    return cast("FeatureClicks", interaction.client.features)
+    """The bot's click handler (the client's ``clicks``)."""
+    return cast(Clicks, interaction.client.clicks)
 
 
 class _Control(discord.ui.DynamicItem[Any], template=r"(?!)"):
@@ -396,7 +376,7 @@ class ConfirmButton(
         return cls(subject, action, match["choice"] == "yes")
 
     async def clicked(self, clicks: Clicks, interaction: discord.Interaction[Any]) -> None:
-        await _features(interaction).confirm_click(interaction, self.subject, self.action, self.yes)
+        await clicks.confirm_click(interaction, self.subject, self.action, self.yes)
 
 
 #: The privacy buttons' labels, by what they do.
@@ -426,7 +406,7 @@ class PrivacyButton(
         return cls(int(match["person"]), match["action"])
 
     async def clicked(self, clicks: Clicks, interaction: discord.Interaction[Any]) -> None:
-        await _features(interaction).privacy_click(interaction, self.person, self.action)
+        await clicks.privacy_click(interaction, self.person, self.action)
 
 
 class PageButton(
@@ -465,7 +445,7 @@ class PageButton(
         return cls(table, int(match["page"]), variant=match["variant"] or STANDARD.name)
 
     async def clicked(self, clicks: Clicks, interaction: discord.Interaction[Any]) -> None:
-        await _features(interaction).page_click(interaction, self.table, self.page, self.variant)
+        await clicks.page_click(interaction, self.table, self.page, self.variant)
 
 
 class EntryButton(_Control, template=r"crib:tournament:(?P<tid>\d+):(?P<action>join|leave)"):
@@ -488,7 +468,7 @@ class EntryButton(_Control, template=r"crib:tournament:(?P<tid>\d+):(?P<action>j
         return cls(int(match["tid"]), match["action"])
 
     async def clicked(self, clicks: Clicks, interaction: discord.Interaction[Any]) -> None:
-        await _features(interaction).tournament_click(interaction, self.tournament_id, self.action)
+        await clicks.tournament_click(interaction, self.tournament_id, self.action)
 
 
 def _entry_buttons(entry: EntryControls) -> discord.ui.View:
@@ -532,7 +512,7 @@ class ReviewButton(
         return cls(int(match["game"]), seat, int(match["page"] or 0))
 
     async def clicked(self, clicks: Clicks, interaction: discord.Interaction[Any]) -> None:
-        await _features(interaction).review_click(interaction, self.game_id, self.seat, self.page)
+        await clicks.review_click(interaction, self.game_id, self.seat, self.page)
 
 
 class DailySelect(_Control, template=r"crib:daily:(?P<stamp>\d{8})"):
@@ -556,7 +536,7 @@ class DailySelect(_Control, template=r"crib:daily:(?P<stamp>\d{8})"):
         return cls(match["stamp"])
 
     async def clicked(self, clicks: Clicks, interaction: discord.Interaction[Any]) -> None:
-        await _features(interaction).daily_click(interaction, self.stamp, self._values())
+        await clicks.daily_click(interaction, self.stamp, self._values())
 
 
 #: A ranked card's buttons: their labels and styles.
@@ -584,7 +564,7 @@ class RankedButton(_Control, template=r"crib:ranked:(?P<entry>\d{1,19}):(?P<acti
         return cls(int(match["entry"]), action)
 
     async def clicked(self, clicks: Clicks, interaction: discord.Interaction[Any]) -> None:
-        await _features(interaction).ranked_click(interaction, self.entry_id, self.action)
+        await clicks.ranked_click(interaction, self.entry_id, self.action)
 
 
 def _label(code: str) -> str:

@@ -1,7 +1,8 @@
-"""The clicks on the controls around the games: a leaderboard's pages, a tournament's Join and
-Leave, a review's pages, the discard of the day's menu, the privacy buttons, and Yes or No
-under a question asked before something that cannot be taken back. Each is one call on the
-core, run and answered as every click is (:meth:`bot.discord.interactions.DiscordIO.click`)."""
+"""The clicks on the controls around the games (and, passed on, a hand's and a lobby's): a
+leaderboard's pages, a tournament's Join and Leave, a review's pages, the discard of the day's
+menu, the privacy buttons, and Yes or No under a question asked before something that cannot be
+taken back. Each is one call on the core, run and answered as every click is
+(:meth:`bot.discord.interactions.DiscordIO.click`)."""
 
 from __future__ import annotations
 
@@ -9,6 +10,7 @@ from typing import Any, Protocol
 
 import discord
 
+from bot.core.base.replies import Click
 from bot.core.base.views import ConfirmAction, Table
 from bot.core.services import Services
 from bot.discord.interactions import (
@@ -49,12 +51,33 @@ class Answering(Protocol):
         """A ranked card's button, run and answered."""
         ...
 
+    async def hand_click(self, interaction: discord.Interaction[Any], click: Click) -> None:
+        """A hand's control, run and answered."""
+        ...
+
+    async def lobby_click(
+        self, interaction: discord.Interaction[Any], game_id: int, action: str
+    ) -> None:
+        """A lobby's control, run and answered."""
+        ...
+
 
 class FeatureClicks:
-    """Turns the clicks on the controls around the games into calls on the core."""
+    """Turns the clicks on the controls around the games into calls on the core, and hands a
+    hand's and a lobby's controls to ``io`` (the bot's :class:`~bot.discord.clicks.Clicks`)."""
 
     def __init__(self, io: Answering) -> None:
         self._io = io
+
+    async def hand_click(self, interaction: discord.Interaction[Any], click: Click) -> None:
+        """A hand's control: a discard, a card played, a count claimed, muggins called."""
+        await self._io.hand_click(interaction, click)
+
+    async def lobby_click(
+        self, interaction: discord.Interaction[Any], game_id: int, action: str
+    ) -> None:
+        """A lobby button, or a level chosen in its "Add computer" menu."""
+        await self._io.lobby_click(interaction, game_id, action)
 
     async def page_click(
         self, interaction: discord.Interaction[Any], table: Table, page: int, variant: str
