@@ -21,6 +21,7 @@
 | ``privacy`` | ``/cribbage privacy``: what is kept about a person, its file, its deletion |
 | ``servers`` | the servers the bot left: their data deleted after the grace period |
 | ``ranked`` | ranked play across servers: the queue, the matches' referee, the ladder |
+| ``resume`` | the tokens of the interactions at a private table, to bring its table back |
 
 The Discord layer calls the parts, sends each :class:`~bot.core.base.replies.Answer`, and hands it
 back with :meth:`Services.answered`; the keeper follows the feed and asks the ledger alone.
@@ -49,6 +50,7 @@ from bot.core.games.games import Games, RngFactory
 from bot.core.games.hand_count import HandCounter
 from bot.core.games.housekeeping import Housekeeping
 from bot.core.games.membership import Departures, Membership
+from bot.core.games.messages.private_resume import PrivateResume
 from bot.core.games.messages.private_table import TABLE
 from bot.core.games.messages.projector import REMIND_AFTER, GameMessages
 from bot.core.games.moves import COUNT_TIMEOUT, MUGGINS_WINDOW, Moves
@@ -104,6 +106,7 @@ class Services:
     privacy: PlayerData
     servers: ServerData
     ranked: RankedPlay
+    resume: PrivateResume
 
     @classmethod
     def build(
@@ -243,6 +246,7 @@ class Services:
             privacy=privacy,
             servers=ServerData(store, grace=left_server_grace, clock=now, forget=forget),
             ranked=ranked,
+            resume=PrivateResume(games, ledger),
         )
 
     async def answered(self, answer: Answer, *, landed: bool, shown: Clicked | None) -> None:

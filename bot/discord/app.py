@@ -26,17 +26,15 @@ import discord
 from discord import app_commands
 from discord.ext import commands, tasks
 
+from bot.assembly import Sending, assemble
 from bot.core.base.owners import Owner, OwnerKind
 from bot.core.base.store_errors import UnusableStore
 from bot.core.base.timing import DEFER_AFTER
-from bot.core.games.computer import THINKS_AT_LENGTH
-from bot.core.ledger import MessageKeeper, Pacer
 from bot.core.services import Services
-from bot.core.worker.thinking import WorkerThinking
 from bot.discord.activity import CribbageTree, DiscordActivity, sync_entry_point
 from bot.discord.commands import CribbageCommands
 from bot.discord.components import DYNAMIC_ITEMS
-from bot.discord.courier import Courier, fence_trace, unavailable
+from bot.discord.courier import fence_trace, unavailable
 from bot.discord.feature_clicks import FeatureClicks
 from bot.discord.interactions import (
     SORRY,
@@ -44,19 +42,13 @@ from bot.discord.interactions import (
     known_error_text,
     send_error,
 )
-from bot.discord.members import DiscordMembers
-from bot.discord.operations import Operations, readiness_of
-from bot.discord.threads import DiscordThreads
+from bot.discord.operations import Operations
 from bot.discord.traffic import count_traffic
 from bot.ops.metrics import Metrics
 from bot.settings import Settings, StartupError
-from bot.store import Dialect, Store
+from bot.store import Store
 from bot.store.cluster import Cluster
-from bot.web.activity.server import ActivityServer
-from bot.web.activity.sessions import Sessions
-from bot.web.links import PageLinks
-from bot.web.policy import PolicyFacts
-from bot.web.server import WebServer, review_source
+from bot.web.server import WebServer
 from engine.coach import review_view
 from engine.game import Game
 from engine.scoring import claim_values
@@ -125,7 +117,6 @@ class CribbageBot(commands.AutoShardedBot):
     #: The clicks on every control (leaderboards, tournaments, reviews, the daily,
     #: confirmations; a hand's and a lobby's passed on to ``io``), answered through ``io``.
     clicks: FeatureClicks
-    keeper: MessageKeeper
     cluster: Cluster
 
     def __init__(
@@ -182,7 +173,6 @@ class CribbageBot(commands.AutoShardedBot):
         #: Health, readiness, metrics' wiring and the heartbeat, once set up.
         self.operations: Operations | None = None
         self.defer_after = defer_after
-        self.pacer = Pacer()
         self._given_store = store
         self._given_services = services
         # The task that says when a reconciliation is over (kept so it is not collected early).
@@ -192,7 +182,6 @@ class CribbageBot(commands.AutoShardedBot):
         #: Set as :meth:`close` begins: nothing new reads the store from then on (discord.py
         #: may still dispatch ``on_ready`` after its client was closed).
         self._closing = False
-        self._thinking: WorkerThinking | None = None
         #: Bringing the games up to date at start-up (on READY) and after taking over from
         #: another process: tasks of their own, so that a stop cancels them before the store
         #: closes under them (what they did not reach, the next start reconciles).
@@ -227,99 +216,25 @@ class CribbageBot(commands.AutoShardedBot):
             # Start-up only checked the database: Discord has taken the token now, so a
             # start that Discord refuses has left it exactly as it was.
             await _upgrade(self.store, settings)
-        members = DiscordMembers(
-            self, self.pacer, self.store, fresh=settings.member_check.total_seconds()
-        )
-        links = _page_links(settings)
-        # The Activity is served by the game pages' server (CLIENT_SECRET and WEB_PORT set).
-        activity = settings.activity and links is not None
-        if self._given_services is not None:
-            self.services = self._given_services
-        else:
-            # Expert's plays are made in a worker process, beside the event loop (started
-            # when an expert seat first throws its cards).
-            self._thinking = WorkerThinking(THINKS_AT_LENGTH)
-            self.services = Services.build(
-                self.store,
-                idle_expiry=settings.idle_expiry,
-                remind_after=settings.turn_reminder,
-                muggins_window=settings.muggins_window,
-                count_timeout=settings.count_timeout,
-                shared=self.store.dialect is Dialect.POSTGRES,
-                membership=members,
-                retention=settings.retention,
-                thinking=self._thinking,
-                page_link=links.url if links is not None and links.public_url else None,
-                activity=activity,
-                meters=self.metrics,
-                left_server_grace=settings.left_server_grace,
-                policy_url=f"{settings.public_url}/privacy" if settings.public_url else None,
-                contact=settings.privacy_contact,
-                ranked_turn=settings.ranked_turn,
-            )
-        # This process among the bot's processes (which one sends), and its readiness.
-        self.cluster = Cluster(
+        built = await assemble(
+            self,
+            settings,
             self.store,
-            self.services.feed,
-            became_sender=self._became_sender,
-            stopped_sending=self._stop_sending,
-            resumed=self._resume_sending,
-        )
-        readiness = readiness_of(self, self.store, self.cluster)
-        if links is not None and settings.web_port is not None:
-            reviews = review_source(self.services.reviews)
-            table = None
-            if activity and settings.client_secret and settings.web_secret:
-                self.activity_discord = DiscordActivity(self, settings.client_secret)
-                table = ActivityServer(
-                    self.services,
-                    self.store,
-                    self.activity_discord,
-                    Sessions(settings.web_secret),
-                    reviews=reviews,
-                )
-            self.web = WebServer(
-                self.services.games,
-                self.services.feed,
-                links,
-                self.store,
-                host=settings.web_host,
-                port=settings.web_port,
-                reviews=reviews,
-                activity=table,
-                health=readiness,
-                policy=PolicyFacts(
-                    retention=settings.retention,
-                    idle_expiry=settings.idle_expiry,
-                    grace=settings.left_server_grace,
-                    contact=settings.privacy_contact,
-                ),
-            )
-            try:
-                await self.web.start()
-            except OSError as error:
-                raise StartupError(
-                    f"WEB_HOST={settings.web_host} WEB_PORT={settings.web_port}: cannot serve "
-                    f"the game pages there ({error.strerror or error}); choose another port, or "
-                    "leave WEB_PORT empty to serve no pages."
-                ) from None
-        self.io = DiscordIO(
-            self.services,
-            members,
+            metrics=self.metrics,
+            sending=Sending(self._became_sender, self._stop_sending, self._resume_sending),
             defer_after=self.defer_after,
-            activity=self.activity_discord is not None,
+            services=self._given_services,
         )
-        self.clicks = FeatureClicks(self.io)
-        self.keeper = MessageKeeper(
-            self.services.ledger,
-            Courier(self, self.pacer),
-            self.pacer,
-            lease=self.cluster,
-            faults=self.services.games.faults,
+        self.services, self.cluster, self.keeper = built.services, built.cluster, built.keeper
+        self.web, self.activity_discord, self.thinking = (
+            built.web,
+            built.activity_discord,
+            built.thinking,
         )
-        self.operations = Operations(self.metrics, readiness, self.store, self.cluster, settings)
-        self.operations.watch(self, self.pacer, self.web)
-        await self.operations.start()
+        self.operations = built.operations
+        self.io, self.clicks, self.pacer = built.io, built.clicks, built.pacer
+        #: The tournaments' threads, made by the process that sends.
+        self.threads = built.threads
         _warm_engine()
         self.add_dynamic_items(*DYNAMIC_ITEMS)
         self.tree.add_command(CribbageCommands())
@@ -357,9 +272,7 @@ class CribbageBot(commands.AutoShardedBot):
         # The tournaments are directed, and the ranked matches refereed, by the process that
         # sends, from the store.
         loop = asyncio.get_running_loop()
-        self._directing = loop.create_task(
-            self.services.director.start(DiscordThreads(self, self.pacer))
-        )
+        self._directing = loop.create_task(self.services.director.start(self.threads))
         self._refereeing = loop.create_task(self.services.ranked.start())
 
     def _stop_sending(self) -> None:
@@ -632,8 +545,9 @@ class CribbageBot(commands.AutoShardedBot):
             await self.operations.stop()
         if hasattr(self, "cluster"):
             await self.cluster.stop()
-        if self._thinking is not None:
-            self._thinking.close()
+        thinking = getattr(self, "thinking", None)
+        if thinking is not None:
+            thinking.close()
         if self.web is not None:
             await self.web.stop()
         if self.activity_discord is not None:
@@ -654,13 +568,6 @@ class CribbageBot(commands.AutoShardedBot):
             task.cancel()
         # Each ends as it handles its cancellation (an already ended one returns at once).
         await asyncio.gather(*tasks_, return_exceptions=True)
-
-
-def _page_links(settings: Settings) -> PageLinks | None:
-    """The game pages' links, when the pages are served (WEB_PORT and WEB_SECRET set)."""
-    if settings.web_port is None or settings.web_secret is None:
-        return None
-    return PageLinks(settings.web_secret, settings.public_url)
 
 
 def _shard_ids(settings: Settings) -> dict[str, Any]:

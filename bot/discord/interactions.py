@@ -32,7 +32,6 @@ from bot.core.base.owners import Owner, OwnerKind
 from bot.core.base.replies import Answer, Choice, Click, Clicked, Reply, User
 from bot.core.base.timing import ANSWER_WINDOW, DEFER_AFTER, InteractionAges
 from bot.core.base.views import TABLE_BUTTON, MessageView
-from bot.core.games.messages.private_resume import PrivateResume
 from bot.core.games.messages.private_table import HAND_BUTTON
 from bot.core.ledger.records import DmLink
 from bot.core.services import Services
@@ -268,7 +267,6 @@ class DiscordIO:
         self.closing = False
         #: The ages the interactions reached this process at (for the clocks' skew).
         self._ages = InteractionAges()
-        self._resume = PrivateResume(services.games, services.ledger)
 
     # -- entry points -------------------------------------------------------------------------
     async def command(
@@ -327,7 +325,7 @@ class DiscordIO:
         channel = interaction.channel
         if channel is None or not interaction.response.is_done():
             return  # (an interaction never answered has no webhook to post through)
-        resume, ranked = self._resume, self.services.ranked.calls
+        resume, ranked = self.services.resume, self.services.ranked.calls
         try:
             if owner is None or owner.kind is OwnerKind.PLACE:
                 place = owner or await ranked.place_here(channel.id, interaction.user.id)
