@@ -12,8 +12,7 @@ from bot.core.daily.daily import NEEDS_A_SERVER as DAILY_NEEDS_A_SERVER
 from bot.core.review.review import NO_GAME_HERE
 from bot.discord.commands import NO_HALL_OF_FAME_HERE
 from bot.discord.places import NO_LEADERBOARD_HERE, NO_PUBLIC_TABLE, ONLY_YOU_SEE_THIS
-from bot.discord.tournament_commands import TOURNAMENTS_NEED_A_CHANNEL
-from bot.discord.tournament_commands import NEEDS_THE_BOT
+from bot.discord.tournament_commands import NEEDS_THE_BOT, TOURNAMENTS_NEED_A_CHANNEL
 from fakediscord import FakeDiscord
 from fakediscord.counters import Counters
 from fakediscord.model import USE_EXTERNAL_APPS, Channel, User

@@ -40,7 +40,7 @@ from bot.core.games.computer import (
 )
 from bot.core.games.deal_log import DealLog
 from bot.core.games.games import Games, Loaded, OnGames
-from bot.core.games.messages.lobby import partners_text
+from bot.core.games.lobby import partners_text
 from bot.core.games.records import GameRecord, GameStatus, SeatRecord
 from bot.core.games.tally import Tally
 from bot.core.ledger.life import answer_kept

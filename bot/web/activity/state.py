@@ -25,7 +25,7 @@ from bot.core.games.chances import chances
 from bot.core.games.computer import LEVEL_BLURBS, LEVELS, level_name
 from bot.core.games.deal_log import DealLog
 from bot.core.games.games import Loaded
-from bot.core.games.messages.lobby import partners_text, table_kind, teams_text
+from bot.core.games.lobby import partners_text, table_kind, teams_text
 from bot.core.games.messages.private import coach_text
 from bot.core.games.messages.projection import owes_move, resigner
 from bot.core.games.messages.prompts import controls_for

@@ -9,8 +9,8 @@ from collections.abc import Callable
 import pytest
 
 from bot.core.base.text import Names
+from bot.core.games.lobby import lobby_text
 from bot.core.games.messages.boards import board_lines
-from bot.core.games.messages.lobby import lobby_text
 from bot.core.games.messages.private import hand_text
 from bot.core.games.messages.prompts import controls_for, discard_completions
 from bot.core.games.messages.table import PLAY_OVER, deal_text
