@@ -32,8 +32,8 @@ import aiohttp
 
 from benchmarks.timing import percentile
 from bot.core.base.replies import User
-from bot.core.games.messages.prompts import controls_for
 from bot.core.games.records import GameStatus
+from bot.core.messages.prompts import controls_for
 from bot.core.services import Services
 from bot.discord.app import _warm_engine
 from bot.store import Store

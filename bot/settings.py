@@ -11,8 +11,8 @@ from typing import TypeVar
 
 from dotenv import load_dotenv
 
-from bot.core.games.messages.projector import REMIND_AFTER
-from bot.core.games.moves import COUNT_TIMEOUT, MUGGINS_WINDOW
+from bot.core.messages.projector import REMIND_AFTER
+from bot.core.play.moves import COUNT_TIMEOUT, MUGGINS_WINDOW
 
 __all__ = ["Settings", "SettingsError", "StartupError"]
 

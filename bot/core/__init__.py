@@ -3,8 +3,10 @@
 - ``base``: what every wing shares (owners and the change feed, message views, replies,
   faults and refusals, timing, the words every message uses, the deck's procedure);
 - ``ledger``: a message's life, from a saved change to what Discord shows;
-- ``games`` (with ``games.messages``): lobbies, deals, moves, the computer seats, the clock,
-  and the messages a game keeps;
+- ``games``: a stored game, its lobby, deals and records, the computer seats, housekeeping;
+- ``messages``: the messages a game keeps (its table, hands, status, a private table's), drawn
+  from the stored game for the ledger;
+- ``play``: opening games, the moves people and time make, what a person asks of the table;
 - ``standings``, ``seasons``, ``tournaments``, ``review``, ``daily``: the features built on
   finished and running games;
 - ``worker``: the slow decisions, made in another process; ``pictures``: the board and charts.

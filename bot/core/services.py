@@ -43,20 +43,20 @@ from bot.core.base.replies import Answer, Clicked
 from bot.core.base.rules_help import rules_text
 from bot.core.base.seeded import SeedDealer
 from bot.core.daily.daily import DailyDiscard
-from bot.core.games.clock import GameClock
 from bot.core.games.coach_settings import CoachSettings
 from bot.core.games.computer import ComputerPlayers
 from bot.core.games.games import Games, RngFactory
 from bot.core.games.hand_count import HandCounter
 from bot.core.games.housekeeping import Housekeeping
 from bot.core.games.membership import Departures, Membership
-from bot.core.games.messages.private_resume import PrivateResume
-from bot.core.games.messages.private_table import TABLE
-from bot.core.games.messages.projector import REMIND_AFTER, GameMessages
-from bot.core.games.moves import COUNT_TIMEOUT, MUGGINS_WINDOW, Moves
-from bot.core.games.opening import Lobbies
-from bot.core.games.table_info import TableInfo
 from bot.core.ledger import MessageLedger
+from bot.core.messages.private_resume import PrivateResume
+from bot.core.messages.private_table import TABLE
+from bot.core.messages.projector import REMIND_AFTER, GameMessages
+from bot.core.play.clock import GameClock
+from bot.core.play.moves import COUNT_TIMEOUT, MUGGINS_WINDOW, Moves
+from bot.core.play.opening import Lobbies
+from bot.core.play.table_info import TableInfo
 from bot.core.privacy.players import PlayerData
 from bot.core.privacy.records import PrivacyRecords
 from bot.core.privacy.servers import ServerData

@@ -185,7 +185,7 @@ async def _in_channel(
     """Run a game command for this channel (or thread), refusing it in the bot's own DMs;
     ``ephemeral`` is how its answer will be seen. Where the bot is not a member (a DM between
     people, a group DM, a server that did not invite it) the game is a private table
-    (:mod:`bot.core.games.messages.private_table`). ``player``: a player's command about
+    (:mod:`bot.core.messages.private_table`). ``player``: a player's command about
     their game, which at their ranked place is about their ranked game."""
     here = _game_channel(interaction)
     if here is None:

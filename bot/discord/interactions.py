@@ -32,8 +32,8 @@ from bot.core.base.owners import Owner, OwnerKind
 from bot.core.base.replies import Answer, Choice, Click, Clicked, Reply, User
 from bot.core.base.timing import ANSWER_WINDOW, DEFER_AFTER, InteractionAges
 from bot.core.base.views import TABLE_BUTTON, MessageView
-from bot.core.games.messages.private_table import HAND_BUTTON
 from bot.core.ledger.records import DmLink
+from bot.core.messages.private_table import HAND_BUTTON
 from bot.core.services import Services
 from bot.discord.members import DiscordMembers
 from bot.discord.places import (

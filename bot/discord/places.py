@@ -5,7 +5,7 @@ invited the bot and its DMs (a guild install), and, for people who added the app
 account (a user install), DMs between people, group DMs and servers that did not invite it.
 In those last places the bot is not a member: its own token may not post, read or edit there
 (Discord answers 403 / 50001), so a game there is a private table
-(:mod:`bot.core.games.messages.private_table`), reached through interactions' tokens alone.
+(:mod:`bot.core.messages.private_table`), reached through interactions' tokens alone.
 
 In a server, a game is played in a text channel, a thread, or the text chat of a voice or
 stage channel (where people gather for a game night). That chat is read and written only by

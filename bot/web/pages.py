@@ -2,7 +2,7 @@
 
 - A game in progress (or a lobby): the spectator page, the channel's messages as the channel
   shows them and the board as the pegs stand
-  (:class:`~bot.core.games.messages.spectator.TableSeen`); the script swaps in each new look the
+  (:class:`~bot.core.messages.spectator.TableSeen`); the script swaps in each new look the
   server sends (server-sent events).
 - A game that has ended: the replay (:class:`~bot.core.review.replay.GameReplay`), deal by deal with
   every hand, what went to the crib, the starter, each call with the board after it (the
@@ -25,8 +25,8 @@ from collections.abc import Sequence
 from bot.core.base.recent import Recent
 from bot.core.base.text import Names
 from bot.core.base.views import BoardPicture, MessageView
-from bot.core.games.messages.boards import board_alt
-from bot.core.games.messages.spectator import TableSeen
+from bot.core.messages.boards import board_alt
+from bot.core.messages.spectator import TableSeen
 from bot.core.pictures.board import picture_size
 from bot.core.review.replay import DealReplay, GameReplay, ShowReplay
 from engine.cards import Card, Suit

@@ -57,10 +57,10 @@ from bot.core.base.recent import Recent
 from bot.core.base.refusals import Refused
 from bot.core.base.views import MessageView
 from bot.core.games.games import Games, Loaded
-from bot.core.games.messages.boards import draw_board
-from bot.core.games.messages.projector import ratings_line
-from bot.core.games.messages.spectator import TableSeen, table_seen
 from bot.core.games.records import GameRecord
+from bot.core.messages.boards import draw_board
+from bot.core.messages.projector import ratings_line
+from bot.core.messages.spectator import TableSeen, table_seen
 from bot.core.review.replay import GameReplay, replay
 from bot.core.review.review import Reviews, page_view
 from bot.core.store import CoreStore

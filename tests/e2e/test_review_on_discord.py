@@ -8,7 +8,7 @@ import json
 import random
 import sqlite3
 
-from bot.core.games.messages.table import NOT_SEALED
+from bot.core.messages.table import NOT_SEALED
 from bot.core.review.review import UNSEALED_LINE
 from bot.core.review.verify import not_sealed
 from fakediscord.testing import BotProcess

@@ -13,7 +13,7 @@ from typing import Any
 
 from playwright.async_api import Browser, FrameLocator, Page, ViewportSize
 
-from bot.core.games.messages.prompts import controls_for
+from bot.core.messages.prompts import controls_for
 from engine.cards import Card
 from engine.events import Claimed
 from engine.game import Game

@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
-from bot.core.games.messages.private_table import HAND_BUTTON
+from bot.core.messages.private_table import HAND_BUTTON
 from engine.cards import Card
 from engine.phase import Phase
 from engine.rules import Rules

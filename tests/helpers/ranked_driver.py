@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from bot.core.base.owners import Owner
-from bot.core.games.messages.private_table import HAND_BUTTON
+from bot.core.messages.private_table import HAND_BUTTON
 from engine.cards import Card
 from engine.phase import Phase
 from fakediscord import Channel, FakeDiscord, Interaction, Message, User

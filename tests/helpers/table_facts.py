@@ -16,7 +16,7 @@ import re
 from collections.abc import Sequence
 
 from bot.core.base.text import escape
-from bot.core.games.messages.table import LEFT_OUT
+from bot.core.messages.table import LEFT_OUT
 from engine.cards import cards_str
 from engine.events import (
     CountReset,

@@ -1,7 +1,7 @@
 """The Discord messages a game owns, as plain values: what each should show and where.
 
 Every message a game owns is a projection of the stored game
-(:mod:`bot.core.games.messages.projection`): the lobby, one table message per deal in the channel
+(:mod:`bot.core.messages.projection`): the lobby, one table message per deal in the channel
 (and one more for the show when a deal's text does not fit in one), the result, the notices that are
 posted once, and one hand message per person per deal by DM. Each has a stable ``key``; the store
 keeps, per key, the Discord message id and a digest of what it last showed, so the Discord layer
@@ -54,7 +54,7 @@ LobbyAction = Literal[
     "join", "leave", "start", "cancel", "remove_computer", "add_seat", "partners", "hand", "table"
 ]
 #: Every lobby button, in the order they are shown ("hand", *Your hand*, is on a private
-#: table once it is dealt: see :mod:`bot.core.games.messages.private_table`; "table", *Play
+#: table once it is dealt: see :mod:`bot.core.messages.private_table`; "table", *Play
 #: at the table*, opens the game's Activity, on the lobby and the deal's table while the
 #: Activity is on).
 LOBBY_ACTIONS: tuple[LobbyAction, ...] = (

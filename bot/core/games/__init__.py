@@ -1,3 +1,4 @@
-"""Games: their lobbies, deals and moves, the computer seats, the clock, and what is kept of each
-game (its records and its store's part).
+"""Games: a stored game (its loading, locking and saving), its lobby, its deals and records, the
+computer seats, the coach's settings and housekeeping. The moves are made in ``bot.core.play``;
+the messages a game keeps are drawn in ``bot.core.messages``.
 """

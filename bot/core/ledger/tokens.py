@@ -7,7 +7,7 @@ Discord takes at most 5 follow-up messages per interaction that only a user inst
 ("Create Followup Message": "Apps are limited to 5 followup messages per interaction if it was
 initiated from a user-installed app and isn't installed in the server"; a sixth is refused with JSON
 code 40094). That is every interaction at a private table
-(:mod:`bot.core.games.messages.private_table`). An interaction's own answer needs at most two of
+(:mod:`bot.core.messages.private_table`). An interaction's own answer needs at most two of
 them (a hand opened from the table, a note to the clicker, an error after a deferral); the ledger
 posts a table again through a token (a carrier) only while fewer than :data:`CARRIED_PER_TOKEN` were
 posted through it, so that a token is never asked for more than Discord gives, and once Discord says

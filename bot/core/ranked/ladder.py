@@ -13,7 +13,7 @@ from typing import Literal
 from bot.core.base.replies import User
 from bot.core.base.text import escape
 from bot.core.base.views import MessageView, laid_out
-from bot.core.games.messages.table import MAX_LAID_OUT
+from bot.core.messages.table import MAX_LAID_OUT
 from bot.core.ranked.rating import (
     PLACEMENT_MATCHES,
     next_rank,

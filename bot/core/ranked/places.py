@@ -3,7 +3,7 @@
 A ranked game is played apart (:mod:`bot.core.base.apart`): the game itself keeps no message.
 Each seat's place (owner ``place:<id>``, :meth:`Owner.place
 <bot.core.base.owners.Owner.place>`) keeps what its player sees, as a private table's are kept
-(:mod:`bot.core.games.messages.private_table`): one table message, posted as a follow-up of the
+(:mod:`bot.core.messages.private_table`): one table message, posted as a follow-up of the
 player's own interaction there (their card's, at first: the referee gives it as the place's
 carrier) and edited through the tokens of their clicks on it; and their hand, opened from its
 *Your hand* button. Nothing of the other seat is drawn there: not its hand, not a mention of its
@@ -29,17 +29,17 @@ from bot.core.base.timing import TOKEN_USABLE
 from bot.core.base.views import MessageRecord, MessageView, Owed, Style, laid_out
 from bot.core.games.coach_settings import CoachSettings
 from bot.core.games.games import Games, Loaded
-from bot.core.games.messages.private_table import (
+from bot.core.games.records import GameRecord
+from bot.core.ledger.life import Drawing, Projector
+from bot.core.messages.private_table import (
     hand_carrier,
     moved_on,
     private_owed,
     turn_mentions,
     with_mentions,
 )
-from bot.core.games.messages.projection import hand_message, owes_move, settled
-from bot.core.games.messages.table import MAX_LAID_OUT
-from bot.core.games.records import GameRecord
-from bot.core.ledger.life import Drawing, Projector
+from bot.core.messages.projection import hand_message, owes_move, settled
+from bot.core.messages.table import MAX_LAID_OUT
 from bot.core.ranked.scoreboard import MatchView
 from bot.core.ranked.storage import RankedStore
 from bot.core.ranked.turns import TurnClock

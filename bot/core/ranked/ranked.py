@@ -22,10 +22,10 @@ from bot.core.base.replies import Answer, Choice, Clicked, Reply, Sequel, User
 from bot.core.base.text import escape
 from bot.core.base.views import ConfirmControls, MessageRecord, MessageView
 from bot.core.games.games import Games
-from bot.core.games.messages.private_table import TABLE
-from bot.core.games.opening import Lobbies
 from bot.core.ledger import MessageLedger
 from bot.core.ledger.life import answer_kept
+from bot.core.messages.private_table import TABLE
+from bot.core.play.opening import Lobbies
 from bot.core.ranked.cards import CARD, CardMessages, card_view
 from bot.core.ranked.ladder import LadderSeason, ladder_view
 from bot.core.ranked.queue import Matchmaker

@@ -6,7 +6,7 @@ is taken, so a stop at any moment (a kill of the process included) is carried on
 by whichever process sends next:
 
 1. a match with no game being played opens its next game, both players seated and dealt in one
-   transaction (:meth:`Lobbies.open_seated <bot.core.games.opening.Lobbies.open_seated>`, in
+   transaction (:meth:`Lobbies.open_seated <bot.core.play.opening.Lobbies.open_seated>`, in
    the game's own channel, which names the match and the game: opening it twice finds the
    first), then writes it down as the match's; each place gets its player's freshest
    interaction there as the carrier its table is posted through (their card's, for the first
@@ -35,12 +35,12 @@ from bot.core.base.store_errors import ChannelBusy
 from bot.core.base.timing import ANSWER_RETRY, TOKEN_USABLE
 from bot.core.base.views import MessageRecord
 from bot.core.games.games import Games
-from bot.core.games.messages.private_table import TABLE
-from bot.core.games.opening import Lobbies
 from bot.core.games.records import GameRecord, GameStatus
 from bot.core.ledger import MessageLedger
 from bot.core.ledger.life import VIA
 from bot.core.ledger.routes import answer_on_its_way
+from bot.core.messages.private_table import TABLE
+from bot.core.play.opening import Lobbies
 from bot.core.ranked.cards import CARD
 from bot.core.ranked.places import PlaceFeed
 from bot.core.ranked.records import EntryRecord, MatchGame, MatchRecord, MatchStatus

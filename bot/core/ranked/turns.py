@@ -21,8 +21,8 @@ from dataclasses import dataclass
 
 from bot.core.base.recent import Recent
 from bot.core.games.games import Loaded
-from bot.core.games.messages.projection import owes_move
 from bot.core.games.records import GameStatus
+from bot.core.messages.projection import owes_move
 from engine.phase import Phase
 
 __all__ = ["REACH_ALLOWANCE", "TURN_SECONDS", "Turn", "TurnClock"]

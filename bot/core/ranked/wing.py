@@ -19,9 +19,9 @@ from bot.core.base.feed import ChangeFeed
 from bot.core.base.owners import OwnerKind
 from bot.core.games.coach_settings import CoachSettings
 from bot.core.games.games import Games
-from bot.core.games.moves import Moves
-from bot.core.games.opening import Lobbies
 from bot.core.ledger import MessageLedger
+from bot.core.play.moves import Moves
+from bot.core.play.opening import Lobbies
 from bot.core.ranked.cards import CardMessages
 from bot.core.ranked.places import PlaceFeed, PlaceMessages
 from bot.core.ranked.queue import SWEEP_EVERY, Matchmaker

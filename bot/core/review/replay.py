@@ -2,7 +2,7 @@
 
 The game is dealt again from its recorded shuffles (:mod:`bot.core.base.shuffles`) and every logged
 action applied in turn, so each deal's hands can be read as they were dealt. Each call is
-worded as the channel worded it (:func:`bot.core.games.messages.table.deal_text`), and with each one
+worded as the channel worded it (:func:`bot.core.messages.table.deal_text`), and with each one
 the pegs as it left them, for the board at that step. Only a game that has ended is replayed
 (:func:`replay` refuses one still going): its hands are no secret then. Cards left in the deck
 are never shown.
@@ -19,8 +19,8 @@ from bot.core.base.views import BoardPicture
 from bot.core.games.chances import chances, chances_line
 from bot.core.games.deal_log import DealLog
 from bot.core.games.games import Loaded
-from bot.core.games.messages.projection import board_at, resigner
-from bot.core.games.messages.table import deal_text
+from bot.core.messages.projection import board_at, resigner
+from bot.core.messages.table import deal_text
 from engine.cards import Card
 from engine.events import (
     Claimed,

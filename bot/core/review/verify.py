@@ -17,8 +17,8 @@ from bot.core.base.refusals import Refused
 from bot.core.base.replies import Answer
 from bot.core.base.seeded import deal_from_seed, parse_seed, seal_of, verify_command
 from bot.core.base.shuffles import decode
-from bot.core.games.messages.projection import deal_seal
 from bot.core.games.records import GameStatus
+from bot.core.messages.projection import deal_seal
 from bot.core.review.review import Reviews
 from engine.phase import Phase
 

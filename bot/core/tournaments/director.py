@@ -44,8 +44,8 @@ from bot.core.base.refusals import Refused
 from bot.core.base.replies import User
 from bot.core.base.store_errors import ChannelBusy
 from bot.core.games.games import Games
-from bot.core.games.opening import Lobbies
 from bot.core.games.records import GameRecord, GameStatus
+from bot.core.play.opening import Lobbies
 from bot.core.tournaments.records import (
     Decided,
     PairingRecord,

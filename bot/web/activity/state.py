@@ -2,12 +2,12 @@
 
 Drawn from the stored game alone, for one reader: a player gets the game's public view and
 their own seat's view (``Game.view(seat)``: their hand, what they kept and threw, what they may
-play), and the controls the hand messages give them (:func:`~bot.core.games.messages.prompts.
+play), and the controls the hand messages give them (:func:`~bot.core.messages.prompts.
 controls_for`, the same decisions); anyone else gets the public view only, as the channel does.
 So no card still in someone else's hand, in the crib or in the deck can reach a page that may
 not see it: nothing else here reads a hidden card.
 
-The calls are the channel's own (the deal's table, :func:`~bot.core.games.messages.table.
+The calls are the channel's own (the deal's table, :func:`~bot.core.messages.table.
 deal_text`), the show is the public view's last show item by item, the chances are the board's
 (:mod:`bot.core.games.chances`), the coach's line is the player's own, and the result is the
 result message's line. Text that carries Discord's markdown is sent as HTML, escaped
@@ -26,12 +26,12 @@ from bot.core.games.computer import LEVEL_BLURBS, LEVELS, level_name
 from bot.core.games.deal_log import DealLog
 from bot.core.games.games import Loaded
 from bot.core.games.lobby import partners_text, table_kind, teams_text
-from bot.core.games.messages.private import coach_text
-from bot.core.games.messages.projection import owes_move, resigner
-from bot.core.games.messages.prompts import controls_for
-from bot.core.games.messages.spectator import title_of
-from bot.core.games.messages.table import deal_text, result_line
 from bot.core.games.records import GameRecord, GameStatus
+from bot.core.messages.private import coach_text
+from bot.core.messages.projection import owes_move, resigner
+from bot.core.messages.prompts import controls_for
+from bot.core.messages.spectator import title_of
+from bot.core.messages.table import deal_text, result_line
 from bot.web.pages import message_html
 from engine import events as ev
 from engine.cards import Card, Suit

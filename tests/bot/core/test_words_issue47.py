@@ -11,8 +11,8 @@ from datetime import date, timedelta
 from bot.core.base.text import Names
 from bot.core.daily.daily import _choices, _table, daily_hand
 from bot.core.games.chances import chances_line
-from bot.core.games.messages.status import status_text
-from bot.core.games.messages.table import deal_text, result_line, scores_line
+from bot.core.messages.status import status_text
+from bot.core.messages.table import deal_text, result_line, scores_line
 from bot.core.pictures.board import BoardState, Side, board_alt_text
 from engine import events as ev
 from engine.cards import parse_cards

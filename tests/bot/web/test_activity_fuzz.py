@@ -36,8 +36,8 @@ from yarl import URL
 
 from bot.core.base.views import HandControls
 from bot.core.games.computer import LEVELS
-from bot.core.games.messages.prompts import controls_for
 from bot.core.games.records import GameRecord
+from bot.core.messages.prompts import controls_for
 from bot.core.services import Services
 from bot.store import Store
 from bot.web.activity.server import MAX_BODY, ActivityServer

@@ -25,8 +25,8 @@ from bot.core.base.seeded import (
 from bot.core.base.shuffles import RecordingRandom
 from bot.core.games import archive, snapshot
 from bot.core.games.deal_log import DealLog
-from bot.core.games.messages.table import NOT_SEALED
 from bot.core.games.tally import Tally
+from bot.core.messages.table import NOT_SEALED
 from bot.core.review import review as reviews
 from bot.core.review.review import TOO_OLD, UNSEALED_LINE
 from bot.core.review.verify import NOT_DEALT, not_sealed

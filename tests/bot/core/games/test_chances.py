@@ -12,7 +12,7 @@ import pytest
 from bot.core.base.replies import Answer, User
 from bot.core.base.views import BoardPicture, MessageView, Style
 from bot.core.games.chances import chances, chances_line, percent_pair
-from bot.core.games.messages.boards import board_alt
+from bot.core.messages.boards import board_alt
 from bot.core.pictures.board import BoardState, Side, board_picture
 from bot.core.services import Services
 from engine.players.win_chance import deal_chance

@@ -4,7 +4,7 @@ player's hand message say how the game ended, whether by a resignation or by peg
 from __future__ import annotations
 
 from bot.core.base.text import MAX_MESSAGE
-from bot.core.games.messages.table import MAX_LAID_OUT
+from bot.core.messages.table import MAX_LAID_OUT
 from bot.core.services import Services
 from bot.store import Store
 from tests.helpers.service_driver import (

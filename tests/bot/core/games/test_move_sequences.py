@@ -30,9 +30,9 @@ from hypothesis import strategies as st
 from bot.core.base.replies import Answer, Choice, Click, ClickKind, User
 from bot.core.base.views import ConfirmControls, HandControls, MessageView
 from bot.core.games import snapshot
-from bot.core.games.messages.prompts import controls_for
-from bot.core.games.moves import COUNT_TIMEOUT, MUGGINS_WINDOW
 from bot.core.games.records import GameRecord, GameStatus
+from bot.core.messages.prompts import controls_for
+from bot.core.play.moves import COUNT_TIMEOUT, MUGGINS_WINDOW
 from bot.core.services import Services
 from bot.store import Store
 from engine.cards import Card, full_deck

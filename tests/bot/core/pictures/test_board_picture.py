@@ -11,7 +11,7 @@ import pytest
 from PIL import Image, ImageDraw
 
 from bot.core.games.computer import LEVELS, level_name
-from bot.core.games.messages.boards import board_lines
+from bot.core.messages.boards import board_lines
 from bot.core.pictures import board as board_module
 from bot.core.pictures.board import (
     LINE_COLOUR,

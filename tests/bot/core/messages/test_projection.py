@@ -9,7 +9,7 @@ from datetime import timedelta
 
 from bot.core.base.replies import Answer, Clicked, User
 from bot.core.base.views import BoardPicture, Owed
-from bot.core.games.messages.table import LEFT_OUT
+from bot.core.messages.table import LEFT_OUT
 from bot.core.services import Services
 from bot.store import Store
 from tests.helpers.cast import AL, BEA, CHANNEL, CY, DEE, GUILD

@@ -1,5 +1,5 @@
 """What a game's channel sees, for a page that watches it: the same table messages, drawn by
-the same projection (:func:`bot.core.games.messages.projection.settled`), and the board as the pegs
+the same projection (:func:`bot.core.messages.projection.settled`), and the board as the pegs
 stand.
 
 Only the channel's own messages are taken (the lobby, one table per deal, the result, how the
@@ -14,8 +14,8 @@ from dataclasses import dataclass
 from bot.core.base.keys import TABLE_OF_DEAL, MessageKey
 from bot.core.base.views import BoardPicture, MessageView
 from bot.core.games.games import Loaded
-from bot.core.games.messages.projection import board_of, settled
 from bot.core.games.records import GameRecord, GameStatus
+from bot.core.messages.projection import board_of, settled
 from engine.errors import RuleError
 from engine.variants import find, title_unless_standard
 
@@ -69,7 +69,7 @@ def title_of(record: GameRecord) -> str:
 def table_seen(record: GameRecord, loaded: Loaded | None, ratings: str = "") -> TableSeen:
     """What the channel of ``record``'s game shows now (``loaded``: the game, once started;
     ``ratings``: the line of rating changes a finished game's result ends with,
-    :func:`bot.core.games.messages.projector.ratings_line`)."""
+    :func:`bot.core.messages.projector.ratings_line`)."""
     owed = settled(record, loaded, {}, frozenset(), ratings)
     channel = sorted(
         (o for o in owed if o.user_id is None and MessageKey.parse(o.key).name in _SHOWN),

@@ -22,11 +22,11 @@ from bot.core.games import archive, lobby
 from bot.core.games.chances import chances_line, start_of_deal_chances
 from bot.core.games.coach_settings import CoachSettings
 from bot.core.games.games import Games, Loaded, OnGames
-from bot.core.games.messages.projection import board_of, hand_view, resigner
-from bot.core.games.messages.prompts import discard_completions, play_completions
-from bot.core.games.messages.status import last_result_text, status_text
 from bot.core.games.records import GameRecord, GameStatus
 from bot.core.games.storage import Archives
+from bot.core.messages.projection import board_of, hand_view, resigner
+from bot.core.messages.prompts import discard_completions, play_completions
+from bot.core.messages.status import last_result_text, status_text
 from engine.phase import Phase
 from engine.views import SeatView
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from bot.core.base.text import Names, plural, tagged
-from bot.core.games.messages.table import result_line
+from bot.core.messages.table import result_line
 from engine.cards import cards_str
 from engine.phase import Phase
 from engine.views import PublicView

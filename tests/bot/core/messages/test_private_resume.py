@@ -7,9 +7,9 @@ from __future__ import annotations
 from bot.core.base.owners import Owner
 from bot.core.base.replies import Clicked
 from bot.core.base.views import MessageRecord
-from bot.core.games.messages.private_resume import PrivateResume
-from bot.core.games.messages.private_table import TABLE
 from bot.core.ledger import VIA
+from bot.core.messages.private_resume import PrivateResume
+from bot.core.messages.private_table import TABLE
 from bot.core.services import Services
 from tests.helpers.cast import AL, BEA
 from tests.helpers.service_driver import game_owner

@@ -1,6 +1,6 @@
 """The game clock: makes the moves that time, not a player, makes.
 
-It follows the change feed: when a game changes it asks :meth:`bot.core.games.moves.Moves.catch_up`
+It follows the change feed: when a game changes it asks :meth:`bot.core.play.moves.Moves.catch_up`
 to make whatever is due (a muggins window closing, a person counted for after the time-out, the
 computer's answer that was left for after a click and never made), and looks again when the
 next one falls due. One process of the bot runs it (the one that sends the games' messages):
@@ -17,7 +17,7 @@ from bot.core.base.faults import Fault, UnreadableGame
 from bot.core.base.feed import Change, ChangeFeed
 from bot.core.base.owners import OwnerKind
 from bot.core.base.patrol import OnPatrol, Patrol
-from bot.core.games.moves import Moves
+from bot.core.play.moves import Moves
 
 __all__ = ["GameClock"]
 

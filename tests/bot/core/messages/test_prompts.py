@@ -5,7 +5,7 @@ from __future__ import annotations
 import itertools
 import random
 
-from bot.core.games.messages.prompts import controls_for, discard_completions, play_completions
+from bot.core.messages.prompts import controls_for, discard_completions, play_completions
 from engine.cards import full_deck
 from engine.game import Game
 

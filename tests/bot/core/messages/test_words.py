@@ -11,9 +11,9 @@ import pytest
 from bot.core.base.rules_help import RULES_TOPICS, rules_text
 from bot.core.base.text import MAX_MESSAGE, Names, chunk
 from bot.core.games.lobby import lobby_text
-from bot.core.games.messages.private import hand_text
-from bot.core.games.messages.status import board, status_text
-from bot.core.games.messages.table import (
+from bot.core.messages.private import hand_text
+from bot.core.messages.status import board, status_text
+from bot.core.messages.table import (
     LEFT_OUT,
     MAX_LAID_OUT,
     DealText,

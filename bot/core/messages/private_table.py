@@ -35,10 +35,10 @@ from bot.core.base.views import (
 )
 from bot.core.games.games import Loaded
 from bot.core.games.lobby import lobby_view
-from bot.core.games.messages.projection import owes_move
-from bot.core.games.messages.table import MAX_LAID_OUT
 from bot.core.games.records import GameRecord, GameStatus, SeatRecord
 from bot.core.ledger.routes import live
+from bot.core.messages.projection import owes_move
+from bot.core.messages.table import MAX_LAID_OUT
 from engine.phase import Phase
 
 __all__ = [

@@ -11,7 +11,7 @@ Two kinds of move are nobody's click, and :meth:`Moves.catch_up` makes them when
 the clock's (manual counting: the muggins window closes, a person who has not counted in time
 is counted for) and the computer's answer that was left for after the person was answered (a
 level that thinks at length) when the Discord layer never made it. The game clock
-(:mod:`bot.core.games.clock`) calls it as the feed says a game changed, and when a move falls due.
+(:mod:`bot.core.play.clock`) calls it as the feed says a game changed, and when a move falls due.
 """
 
 from __future__ import annotations
@@ -40,10 +40,10 @@ from bot.core.games.computer import (
 )
 from bot.core.games.computer import snapshot_views as views_before
 from bot.core.games.games import Games, Loaded, OnGames
-from bot.core.games.messages.projection import hand_message
-from bot.core.games.messages.table import resign_question
 from bot.core.games.records import GameRecord, GameStatus
 from bot.core.ledger.life import answer_kept
+from bot.core.messages.projection import hand_message
+from bot.core.messages.table import resign_question
 from engine.cards import Card, cards_str, parse_cards
 from engine.counting import Counting
 from engine.errors import RuleError

@@ -6,7 +6,7 @@ Each text takes the one seat's view it is for, so it can only hold that seat's o
 from __future__ import annotations
 
 from bot.core.base.text import Names, and_list, plural
-from bot.core.games.messages.table import scores_line
+from bot.core.messages.table import scores_line
 from engine.cards import Card, cards_str
 from engine.phase import Phase
 from engine.views import SeatView

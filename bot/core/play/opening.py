@@ -97,7 +97,7 @@ class Lobbies(OnGames):
         ``counting`` who counts the show (``auto``, or ``manual``: each owner claims, with muggins).
         ``token``: the interaction being answered, whose answer (the lobby) is the game's lobby
         message. ``private``: the bot is not a member where the game is
-        (:mod:`bot.core.games.messages.private_table`): that message is its table throughout.
+        (:mod:`bot.core.messages.private_table`): that message is its table throughout.
         """
         if difficulty not in LEVELS:
             raise Refused(refusals.bad_level(LEVELS))

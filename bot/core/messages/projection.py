@@ -33,7 +33,8 @@ from bot.core.games.chances import chances
 from bot.core.games.deal_log import DealLog
 from bot.core.games.games import Loaded
 from bot.core.games.lobby import lobby_view
-from bot.core.games.messages.private import (
+from bot.core.games.records import GameRecord, GameStatus, SeatRecord
+from bot.core.messages.private import (
     GAME_ENDED,
     closed_hand_text,
     coach_text,
@@ -43,9 +44,8 @@ from bot.core.games.messages.private import (
     reminder_done,
     turn_reminder,
 )
-from bot.core.games.messages.prompts import controls_for
-from bot.core.games.messages.table import MAX_LAID_OUT, deal_layout, deal_text, result_line
-from bot.core.games.records import GameRecord, GameStatus, SeatRecord
+from bot.core.messages.prompts import controls_for
+from bot.core.messages.table import MAX_LAID_OUT, deal_layout, deal_text, result_line
 from engine.cards import Card
 from engine.events import Dealt, Shown
 from engine.game import Game

@@ -1,6 +1,6 @@
 """A private table brought back by whatever interaction comes next.
 
-Where the bot is not a member (:mod:`bot.core.games.messages.private_table`) the table is reached
+Where the bot is not a member (:mod:`bot.core.messages.private_table`) the table is reached
 only through interactions' tokens, each good for 15 minutes. After a longer pause no token reaches
 it, and a game that then moves posts it again through the move's token (the courier's carriers). An
 interaction that moves nothing (a refused click or command, a stale button, a hand asked for again,
@@ -14,8 +14,8 @@ from __future__ import annotations
 from bot.core.base.owners import Owner
 from bot.core.base.replies import Clicked
 from bot.core.games.games import Games
-from bot.core.games.messages.private_table import TABLE
 from bot.core.ledger import MessageLedger
+from bot.core.messages.private_table import TABLE
 
 __all__ = ["PrivateResume"]
 

@@ -1,6 +1,6 @@
 """The messages a game keeps, drawn from the stored game for the ledger (a game's projector).
 
-The drawing itself is :mod:`bot.core.games.messages.projection` (pure functions of the game and a
+The drawing itself is :mod:`bot.core.messages.projection` (pure functions of the game and a
 few facts); this gathers those facts (the seats whose DMs were refused, the players' coach settings,
 who has left the server, the rating changes of a finished game) and keeps what it drew once per
 version, since the keeper looks at a game several times for each move. Time only decides which turn
@@ -24,19 +24,19 @@ from bot.core.base.timing import TOKEN_USABLE
 from bot.core.base.views import MessageRecord, MessageView, Owed, laid_out
 from bot.core.games.coach_settings import CoachSettings
 from bot.core.games.games import Games, Loaded
-from bot.core.games.messages.private import ended_text
-from bot.core.games.messages.private_table import (
+from bot.core.games.records import GameRecord, GameStatus
+from bot.core.games.storage import GameRecords
+from bot.core.ledger.life import Drawing, Projector
+from bot.core.ledger.storage import MessageRecords
+from bot.core.messages.private import ended_text
+from bot.core.messages.private_table import (
     hand_carrier,
     private_owed,
     turn_mentions,
     unreadable_table,
     with_mentions,
 )
-from bot.core.games.messages.projection import TableFacts, hand_message, owes_move, project, settled
-from bot.core.games.records import GameRecord, GameStatus
-from bot.core.games.storage import GameRecords
-from bot.core.ledger.life import Drawing, Projector
-from bot.core.ledger.storage import MessageRecords
+from bot.core.messages.projection import TableFacts, hand_message, owes_move, project, settled
 from engine.variants import named, title_unless_standard
 
 __all__ = ["RECONCILE_ENDED", "REMIND_AFTER", "SETTLED_KEPT", "GameMessages", "ratings_line"]
@@ -132,7 +132,7 @@ class GameMessages(Projector):
         asked: Collection[str],
     ) -> Drawing:
         """The messages of a game where the bot is not a member
-        (:mod:`bot.core.games.messages.private_table`): the table, mentioning whoever it waits on
+        (:mod:`bot.core.messages.private_table`): the table, mentioning whoever it waits on
         whose hand no live token reaches (nor is on its way to them: ``asked``), and each
         hand of the current deal; looked at again when a waiting player's token lapses."""
         settled_owed = self._settled_for(record, loaded, facts, ratings)
