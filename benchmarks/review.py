@@ -17,8 +17,8 @@ import random
 import statistics
 import time
 
-from bot.core.base.seeded import SeedDealer
-from bot.core.base.shuffles import RecordingRandom
+from bot.core.deck.seeded import SeedDealer
+from bot.core.deck.shuffles import RecordingRandom
 from bot.core.worker.review_work import ReviewRequest, make_review
 from engine.game import Game
 from engine.players import make_player

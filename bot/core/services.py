@@ -40,15 +40,15 @@ from bot.core.base.feed import ChangeFeed
 from bot.core.base.meters import NO_METERS, Meters
 from bot.core.base.owners import Owner, OwnerKind
 from bot.core.base.replies import Answer, Clicked
-from bot.core.base.rules_help import rules_text
-from bot.core.base.seeded import SeedDealer
 from bot.core.daily.daily import DailyDiscard
+from bot.core.deck.seeded import SeedDealer
 from bot.core.games.coach_settings import CoachSettings
 from bot.core.games.computer import ComputerPlayers
 from bot.core.games.games import Games, RngFactory
 from bot.core.games.hand_count import HandCounter
 from bot.core.games.housekeeping import Housekeeping
 from bot.core.games.membership import Departures, Membership
+from bot.core.games.rules_help import rules_text
 from bot.core.ledger import MessageLedger
 from bot.core.messages.private_resume import PrivateResume
 from bot.core.messages.private_table import TABLE
@@ -134,7 +134,7 @@ class Services:
     ) -> Services:
         """The core on ``store``. Without ``rng_factory``, ``clock`` and ``computer_rng`` it
         has real randomness (``random.SystemRandom``, each deal sealed by a seed drawn from it:
-        :mod:`bot.core.base.seeded`) and the UTC clock, as the running bot;
+        :mod:`bot.core.deck.seeded`) and the UTC clock, as the running bot;
         tests give their own. ``shared``: other processes of the bot use the same database;
         ``thinking``: where the levels that think at length make their plays (on the loop
         without); ``page_link``: a game's page in the browser, for its table messages;

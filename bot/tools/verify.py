@@ -1,10 +1,10 @@
 """Check a deal's shuffle: ``python -m bot verify SEED SEAL [--variant NAME] [--players N]
 [--starter CARD] [--hand CARDS ...]``, the command each deal's table writes out once its seed
-is shown (:func:`bot.core.base.seeded.verify_command`).
+is shown (:func:`bot.core.deck.seeded.verify_command`).
 
 The table shows a deal's seal (SHA-256 of its seed) when the cards are dealt and the seed once
 the deal has been shown. This says whether the seed has that seal, and deals the deck the seed
-gives by the procedure in :mod:`bot.core.base.seeded` (docs/shuffle.md writes it out), as the
+gives by the procedure in :mod:`bot.core.deck.seeded` (docs/shuffle.md writes it out), as the
 game's variant deals it to its players: each hand in the order dealt (the first is left of the
 dealer, the last the dealer's), the crib's cards from the deck (three players) and the
 starter. Given the starter and the cards each player showed (in the same order: ``--hand``
@@ -21,7 +21,7 @@ import argparse
 import sys
 from collections.abc import Sequence
 
-from bot.core.base.seeded import deal_from_seed, parse_seed, seal_of
+from bot.core.deck.seeded import deal_from_seed, parse_seed, seal_of
 from engine.cards import Card, cards_str, parse_cards
 from engine.variants import STANDARD, listed, named
 

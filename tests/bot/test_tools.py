@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from bot.__main__ import TOOLS, main
-from bot.core.base.seeded import seal_of
+from bot.core.deck.seeded import seal_of
 
 
 def test_the_help_lists_every_maintenance_command(capsys: pytest.CaptureFixture[str]) -> None:

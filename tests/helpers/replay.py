@@ -15,7 +15,7 @@ from collections.abc import Callable, Collection
 from dataclasses import dataclass, field
 from typing import Any
 
-from bot.core.base.seeded import SeedDealer
+from bot.core.deck.seeded import SeedDealer
 from engine.cards import Card
 from engine.coach import review_view
 from engine.events import CutForDeal, Dealt, Discarded, Event, ForLast, GameOver, Shown

@@ -13,8 +13,8 @@ from typing import Any
 from bot.core.base.feed import Change
 from bot.core.base.owners import Owner
 from bot.core.base.replies import Answer, Click, Clicked, User
-from bot.core.base.seeded import SeedDealer
 from bot.core.base.views import HandControls, MessageRecord, MessageView, Owed
+from bot.core.deck.seeded import SeedDealer
 from bot.core.games import snapshot
 from bot.core.games.games import RngFactory
 from bot.core.services import Services

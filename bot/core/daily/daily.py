@@ -9,7 +9,7 @@ stats`` shows the streak of days in a row answered.
 
 The cards follow from the server's secret (random, made on first use and kept) and the date:
 the seed of the day is HMAC-SHA256(secret, "<server id>:<YYYY-MM-DD>"), its deck is dealt by
-the procedure of :mod:`bot.core.base.seeded` (the first six cards), and its last byte's low bit says
+the procedure of :mod:`bot.core.deck.seeded` (the first six cards), and its last byte's low bit says
 the seat (1: dealer). Nobody can work out another day's hand, nor another server's.
 
 >>> hand = daily_hand("00" * 32, 1, date(2026, 1, 1))
@@ -30,10 +30,10 @@ from dataclasses import dataclass
 from datetime import date, datetime, timedelta
 
 from bot.core.base.replies import Answer, User
-from bot.core.base.seeded import deck_from_seed
 from bot.core.base.text import escape, fitted
 from bot.core.base.views import DailyPick, MessageView
 from bot.core.daily.records import DailyAnswer, DailyRecords
+from bot.core.deck.seeded import deck_from_seed
 from engine.cards import Card, cards_str
 from engine.coach import as_shown, shown_total
 from engine.coach import one_decimal as _number

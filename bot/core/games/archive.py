@@ -3,7 +3,7 @@
 A game's snapshot and its action log take some 18 KB for a two-player game; once the game is
 long over (the retention period), only its results and this record are kept. The record is
 the game's seats' names and options (its rules whole, when they are not the standard game's),
-every shuffle it had (:mod:`bot.core.base.shuffles`) and its
+every shuffle it had (:mod:`bot.core.deck.shuffles`) and its
 action log, as JSON compressed with zlib: about 1 KB. :func:`restore` replays it into the
 game, its tally and its deal log exactly as the last snapshot held them (checked when the
 record is made: a game whose replay would differ, or that was begun before shuffles were
@@ -14,7 +14,7 @@ recorded, keeps its last snapshot, compressed, instead).
 >>> from bot.core.games.tally import Tally
 >>> from engine.game import Game
 >>> shuffles: list[str] = []
->>> from bot.core.base.shuffles import RecordingRandom
+>>> from bot.core.deck.shuffles import RecordingRandom
 >>> game, events = Game.new(["Al", "Bea"], rng=RecordingRandom(random.Random(3), shuffles))
 >>> _ = game.resign(0)
 >>> tally, log = Tally.empty(2), DealLog.start(2)
@@ -31,7 +31,7 @@ import random
 import zlib
 from typing import Any
 
-from bot.core.base.shuffles import ScriptedRandom, ShufflesExhausted
+from bot.core.deck.shuffles import ScriptedRandom, ShufflesExhausted
 from bot.core.games import snapshot
 from bot.core.games.deal_log import DealLog
 from bot.core.games.tally import Tally

@@ -90,7 +90,7 @@ class Loaded:
     """A started game as loaded for one call: its record, the engine state, the tally, the
     deal log, and the game's shuffles so far (the list its random source records into; None
     for a game begun before they were recorded) and their seeds (likewise; None for a game
-    begun before shuffles were sealed, :mod:`bot.core.base.seeded`)."""
+    begun before shuffles were sealed, :mod:`bot.core.deck.seeded`)."""
 
     record: GameRecord
     game: Game

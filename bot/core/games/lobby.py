@@ -14,11 +14,11 @@ from collections.abc import Iterable, Sequence
 from bot.core.base import refusals
 from bot.core.base.refusals import Refused
 from bot.core.base.replies import User
-from bot.core.base.rules_help import RULE_NAMES as _RULE_NAMES
 from bot.core.base.text import escape, plural
 from bot.core.base.views import LOBBY_ACTIONS, TABLE_BUTTON, LobbyControls, MessageView
 from bot.core.games.computer import LEVELS, computer_name, level_note
 from bot.core.games.records import GameRecord, GameStatus, SeatRecord
+from bot.core.games.rules_help import RULE_NAMES as _RULE_NAMES
 from engine.counting import Counting
 from engine.outcome import Scoring
 from engine.rules import Rules

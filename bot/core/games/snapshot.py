@@ -8,7 +8,7 @@ instead of half-read.
 Formats 1 (before the deal log) and 2 (before the shuffles) are still read: a format-1 game
 gets an empty log with the pegs at the scores; a game without its shuffles (``None``) goes on
 as before, and cannot be replayed from its action log (:mod:`bot.core.games.archive`). ``seeds``
-(the secret seed of each shuffle, :mod:`bot.core.base.seeded`) is there for games begun since
+(the secret seed of each shuffle, :mod:`bot.core.deck.seeded`) is there for games begun since
 shuffles were sealed; older games have none, and their deals cannot be checked.
 """
 
@@ -19,8 +19,8 @@ import random
 from dataclasses import dataclass
 from typing import Any
 
-from bot.core.base.seeded import SeedDealer
-from bot.core.base.shuffles import RecordingRandom
+from bot.core.deck.seeded import SeedDealer
+from bot.core.deck.shuffles import RecordingRandom
 from bot.core.games.deal_log import DealLog
 from bot.core.games.tally import Tally
 from engine.errors import RuleError

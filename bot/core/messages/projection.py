@@ -18,7 +18,6 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 from bot.core.base.keys import AWAY, DM_CLOSED, LEFT, REMIND, MessageKey
-from bot.core.base.seeded import UNSEALED, Seal, seal_of
 from bot.core.base.text import Names, escape
 from bot.core.base.views import (
     TABLE_BUTTON,
@@ -29,6 +28,7 @@ from bot.core.base.views import (
     ReviewPages,
     laid_out,
 )
+from bot.core.deck.seeded import UNSEALED, Seal, seal_of
 from bot.core.games.chances import chances
 from bot.core.games.deal_log import DealLog
 from bot.core.games.games import Loaded
@@ -270,7 +270,7 @@ def page_line(link: str) -> str:
 def deal_seal(game: Game, log: DealLog, seeds: Sequence[str] | None, deal: int) -> Seal | None:
     """What the table shows of ``deal``'s shuffle: its seal, and its seed once every hand and
     the crib of the deal have been shown (the next deal was dealt, or the game ended after
-    the crib's show); :data:`~bot.core.base.seeded.UNSEALED` for a game begun before shuffles were
+    the crib's show); :data:`~bot.core.deck.seeded.UNSEALED` for a game begun before shuffles were
     sealed."""
     if deal < 1:
         return None

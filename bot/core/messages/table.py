@@ -14,8 +14,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import assert_never
 
-from bot.core.base.seeded import Seal, verify_command
 from bot.core.base.text import MAX_MESSAGE, Names, and_list, plural, tagged
+from bot.core.deck.seeded import Seal, verify_command
 from bot.core.games.chances import chances_line
 from engine import events as ev
 from engine.cards import Card, cards_str

@@ -24,11 +24,11 @@ from bot.core.base.faults import UnreadableGame
 from bot.core.base.owners import Owner
 from bot.core.base.refusals import Refused
 from bot.core.base.replies import Answer, Clicked, Reply, Sequel, User
-from bot.core.base.seeded import SeedDealer
-from bot.core.base.shuffles import RecordingRandom
 from bot.core.base.store_errors import ChannelBusy
 from bot.core.base.text import escape
 from bot.core.base.views import ConfirmControls, MessageRecord, MessageView
+from bot.core.deck.seeded import SeedDealer
+from bot.core.deck.shuffles import RecordingRandom
 from bot.core.games import lobby, snapshot
 from bot.core.games.computer import (
     DEFAULT_LEVEL,
@@ -226,7 +226,7 @@ class Lobbies(OnGames):
     async def _dealt(self, record: GameRecord) -> tuple[Loaded, list[Step]]:
         """The cut and the first deal of a full table, and the computer seats' discards.
         Every shuffle of the game is recorded from here on, so that it can be replayed once it
-        is over, and, when the source seals them (:class:`~bot.core.base.seeded.SeedDealer`), its
+        is over, and, when the source seals them (:class:`~bot.core.deck.seeded.SeedDealer`), its
         seed, so that the table can show it."""
         shuffles: list[str] = []
         source = self._games.rng_factory(f"{record.id}:{record.version}")

@@ -1,6 +1,6 @@
 """A finished game told again deal by deal, every hand revealed: what its page replays.
 
-The game is dealt again from its recorded shuffles (:mod:`bot.core.base.shuffles`) and every logged
+The game is dealt again from its recorded shuffles (:mod:`bot.core.deck.shuffles`) and every logged
 action applied in turn, so each deal's hands can be read as they were dealt. Each call is
 worded as the channel worded it (:func:`bot.core.messages.table.deal_text`), and with each one
 the pegs as it left them, for the board at that step. Only a game that has ended is replayed
@@ -13,9 +13,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
-from bot.core.base.shuffles import ScriptedRandom
 from bot.core.base.text import Names
 from bot.core.base.views import BoardPicture
+from bot.core.deck.shuffles import ScriptedRandom
 from bot.core.games.chances import chances, chances_line
 from bot.core.games.deal_log import DealLog
 from bot.core.games.games import Loaded

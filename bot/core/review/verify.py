@@ -1,5 +1,5 @@
 """``/cribbage verify [game]``: whether each deal of a game was dealt from the deck its seal
-promised (:mod:`bot.core.base.seeded`), said privately.
+promised (:mod:`bot.core.deck.seeded`), said privately.
 
 For every deal whose seed the table has shown (its crib was shown, or the next deal dealt),
 the seed is checked against the seal shown when the cards were dealt (SHA-256) and against the
@@ -15,8 +15,8 @@ from __future__ import annotations
 
 from bot.core.base.refusals import Refused
 from bot.core.base.replies import Answer
-from bot.core.base.seeded import deal_from_seed, parse_seed, seal_of, verify_command
-from bot.core.base.shuffles import decode
+from bot.core.deck.seeded import deal_from_seed, parse_seed, seal_of, verify_command
+from bot.core.deck.shuffles import decode
 from bot.core.games.records import GameStatus
 from bot.core.messages.projection import deal_seal
 from bot.core.review.review import Reviews

@@ -11,7 +11,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from bot.core.base.shuffles import ScriptedRandom
+from bot.core.deck.shuffles import ScriptedRandom
 from engine.game import Game
 from engine.review import GameReview, review_game
 from engine.rules import Rules

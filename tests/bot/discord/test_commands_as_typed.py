@@ -12,7 +12,7 @@ from typing import Any
 
 from discord import app_commands
 
-from bot.core.base.rules_help import HELP, RULES_TOPICS
+from bot.core.games.rules_help import HELP, RULES_TOPICS
 from bot.discord.commands import CribbageCommands
 
 ROOT = Path(__file__).resolve().parents[3]

@@ -3,8 +3,8 @@ changes nothing; Yes resigns (a loss), No plays on. With partners it is the play
 
 from __future__ import annotations
 
-from bot.core.base.rules_help import rules_text
 from bot.core.base.views import ConfirmControls
+from bot.core.games.rules_help import rules_text
 from bot.core.services import Services
 from bot.store import Store
 from tests.helpers.service_driver import AL, BEA, CHANNEL, PLAYERS, open_table, state

@@ -17,7 +17,7 @@ from pathlib import Path
 
 import pytest
 
-from bot.core.base import shuffles
+from bot.core.deck import shuffles
 from bot.core.games import archive, snapshot
 from bot.core.games.housekeeping import PRUNE_BATCH
 from bot.core.games.records import GameStatus

@@ -19,7 +19,7 @@ from typing import Any
 
 import pytest
 
-from bot.core.base.shuffles import RecordingRandom
+from bot.core.deck.shuffles import RecordingRandom
 from bot.core.games import archive, snapshot
 from bot.core.games.deal_log import DealLog
 from bot.core.games.games import LoadedGames

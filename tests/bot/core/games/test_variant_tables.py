@@ -7,9 +7,9 @@ from __future__ import annotations
 import pytest
 
 from bot.core.base.refusals import Refused
-from bot.core.base.rules_help import rules_text
 from bot.core.games.lobby import table_asked
 from bot.core.games.records import GameRecord, GameStatus, SeatRecord
+from bot.core.games.rules_help import rules_text
 from bot.core.review.review import review_caveat
 from bot.core.services import Services
 from bot.store import Store

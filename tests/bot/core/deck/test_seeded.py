@@ -12,9 +12,9 @@ from pathlib import Path
 
 import pytest
 
-from bot.core.base import seeded
 from bot.core.base.replies import Answer, User
-from bot.core.base.seeded import (
+from bot.core.deck import seeded
+from bot.core.deck.seeded import (
     SeedDealer,
     deal_from_seed,
     deck_from_seed,
@@ -22,7 +22,7 @@ from bot.core.base.seeded import (
     permutation,
     seal_of,
 )
-from bot.core.base.shuffles import RecordingRandom
+from bot.core.deck.shuffles import RecordingRandom
 from bot.core.games import archive, snapshot
 from bot.core.games.deal_log import DealLog
 from bot.core.games.tally import Tally
