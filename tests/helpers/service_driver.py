@@ -13,10 +13,11 @@ from typing import Any
 from bot.core.base.feed import Change
 from bot.core.base.owners import Owner
 from bot.core.base.replies import Answer, Click, Clicked, User
-from bot.core.base.views import HandControls, MessageRecord, MessageView, Owed
+from bot.core.base.views import HandControls, MessageRecord, MessageView
 from bot.core.deck.seeded import SeedDealer
 from bot.core.games import snapshot
 from bot.core.games.games import RngFactory
+from bot.core.ledger.records import Owed
 from bot.core.services import Services
 from bot.store import Store
 from engine.game import Game

@@ -35,7 +35,6 @@ __all__ = [
     "LobbyControls",
     "MessageRecord",
     "MessageView",
-    "Owed",
     "PageControls",
     "PrivacyControls",
     "RankedAction",
@@ -411,52 +410,6 @@ def laid_out(groups: Sequence[Sequence[str]], *, framed: bool = False, **parts: 
     content = "\n".join(t for group in kept for t in group)
     style = Style.FRAMED if framed else Style.LAID_OUT
     return MessageView(content, layout=kept, style=style, **parts)
-
-
-@dataclass(frozen=True, slots=True)
-class Owed:
-    """A message the game owes: ``key`` names it for good (``table:3``, ``hand:3:1``), ``user_id``
-    is the person it is a DM to (None: the game's channel), ``once`` marks a message that is
-    posted once and never edited (a notice, a turn reminder), ``existing`` one that is only
-    brought up to date if it was ever sent (a hand message whose deal is over)."""
-
-    key: str
-    view: MessageView
-    user_id: int | None = None
-    once: bool = False
-    existing: bool = False
-    #: Sent in this order among the game's owed messages (lower first).
-    order: int = field(default=0, compare=False)
-    #: Of a game where the bot is not a member: reached through interactions' tokens alone
-    #: (never the bot's own token; see :mod:`bot.core.ledger.routes`).
-    private: bool = field(default=False, compare=False)
-    #: The keys of other messages whose interactions' tokens may carry this one where the bot
-    #: is not a member (a player's hand of the deals before, for the hand of a new deal).
-    fallbacks: tuple[str, ...] = field(default=(), compare=False)
-    #: What an older copy of this message shows once a token reaches it (a table posted
-    #: again: the older copy says it moved on, with no controls); None: it has none.
-    closed: MessageView | None = field(default=None, compare=False)
-    #: What a player's older private copy of this hand shows once a newer one took over (it
-    #: is not kept up to date after: it says the hand moved on, with no controls); None: the
-    #: hand as it is, without its controls.
-    superseded: MessageView | None = field(default=None, compare=False)
-    #: Only its private copies are kept up to date (a player's answers that show their hand),
-    #: not the message itself (their DMs are closed).
-    mirrors_only: bool = field(default=False, compare=False)
-    #: What it shows now is its last look (a finished deal's hand), owed only for a while (as
-    #: long as the game keeps that deal): it goes as soon as its channel allows, never held
-    #: back to leave room for a player's turn, or the deals after it could end first.
-    last: bool = field(default=False, compare=False)
-
-    def due(self, sent: MessageRecord | None) -> bool:
-        """Whether this has to be sent, given the copy ``sent`` before (if any): a message never
-        sent (unless it only exists to be kept up to date), or showing something else (unless
-        it is posted once); never one whose private copies alone are kept up to date."""
-        if self.mirrors_only:
-            return False
-        if sent is None:
-            return not self.existing
-        return not self.once and not self.view.shows(sent.digest)
 
 
 @dataclass(frozen=True, slots=True)

@@ -17,12 +17,12 @@ import logging
 from collections.abc import Callable
 from typing import Protocol
 
-from bot.core.base.views import MessageRecord, MessageView, Owed
+from bot.core.base.views import MessageRecord, MessageView
 from bot.core.ledger.lanes import Lane, Lanes
 from bot.core.ledger.ledger import MessageLedger
 from bot.core.ledger.life import Owing, Send
 from bot.core.ledger.pacer import Pacer
-from bot.core.ledger.records import DmLink
+from bot.core.ledger.records import DmLink, Owed
 from bot.core.ledger.routes import Facts, Way, route, through
 from bot.core.ledger.transport import (
     ChannelClosed,

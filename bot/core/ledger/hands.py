@@ -18,11 +18,12 @@ import dataclasses
 
 from bot.core.base.owners import Owner
 from bot.core.base.timing import ANSWER_RETRY, CHANNEL_PERIOD, WEBHOOK_PERIOD
-from bot.core.base.views import MessageRecord, MessageView, Owed
+from bot.core.base.views import MessageRecord, MessageView
 from bot.core.ledger.attempts import Attempts, Crew
 from bot.core.ledger.lanes import Lane
 from bot.core.ledger.life import Owing
 from bot.core.ledger.pacer import RequestKind
+from bot.core.ledger.records import Owed
 from bot.core.ledger.routes import answer_on_its_way, live
 from bot.core.ledger.transport import Superseded
 

@@ -35,8 +35,8 @@ from enum import Enum
 
 from bot.core.base.owners import Owner, OwnerKind
 from bot.core.base.timing import ANSWER_LANDS_WITHIN, ANSWER_RETRY, TOKEN_USABLE
-from bot.core.base.views import MessageRecord, Owed
-from bot.core.ledger.records import DmLink
+from bot.core.base.views import MessageRecord
+from bot.core.ledger.records import DmLink, Owed
 
 __all__ = [
     "Attempt",

@@ -28,7 +28,6 @@ from bot.core.base.views import (
     LobbyControls,
     MessageRecord,
     MessageView,
-    Owed,
     ReviewPages,
     Style,
     laid_out,
@@ -36,6 +35,7 @@ from bot.core.base.views import (
 from bot.core.games.games import Loaded
 from bot.core.games.lobby import lobby_view
 from bot.core.games.records import GameRecord, GameStatus, SeatRecord
+from bot.core.ledger.records import Owed
 from bot.core.ledger.routes import live
 from bot.core.messages.projection import owes_move
 from bot.core.messages.table import MAX_LAID_OUT

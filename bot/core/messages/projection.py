@@ -24,7 +24,6 @@ from bot.core.base.views import (
     BoardPicture,
     LobbyControls,
     MessageView,
-    Owed,
     ReviewPages,
     laid_out,
 )
@@ -34,6 +33,7 @@ from bot.core.games.deal_log import DealLog
 from bot.core.games.games import Loaded
 from bot.core.games.lobby import lobby_view
 from bot.core.games.records import GameRecord, GameStatus, SeatRecord
+from bot.core.ledger.records import Owed
 from bot.core.messages.private import (
     GAME_ENDED,
     closed_hand_text,

@@ -21,12 +21,13 @@ from bot.core.base.owners import Owner
 from bot.core.base.recent import Recent
 from bot.core.base.text import change_text, escape, tagged
 from bot.core.base.timing import TOKEN_USABLE
-from bot.core.base.views import MessageRecord, MessageView, Owed, laid_out
+from bot.core.base.views import MessageRecord, MessageView, laid_out
 from bot.core.games.coach_settings import CoachSettings
 from bot.core.games.games import Games, Loaded
 from bot.core.games.records import GameRecord, GameStatus
 from bot.core.games.storage import GameRecords
 from bot.core.ledger.life import Drawing, Projector
+from bot.core.ledger.records import Owed
 from bot.core.ledger.storage import MessageRecords
 from bot.core.messages.private import ended_text
 from bot.core.messages.private_table import (

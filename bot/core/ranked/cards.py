@@ -15,15 +15,9 @@ from collections.abc import Callable, Mapping
 
 from bot.core.base.owners import Owner
 from bot.core.base.text import escape, signed_text
-from bot.core.base.views import (
-    MessageRecord,
-    MessageView,
-    Owed,
-    RankedAction,
-    RankedControls,
-    laid_out,
-)
+from bot.core.base.views import MessageRecord, MessageView, RankedAction, RankedControls, laid_out
 from bot.core.ledger.life import Drawing, Projector
+from bot.core.ledger.records import Owed
 from bot.core.ranked.matching import EXPERT_OFFER_AFTER, SEARCH_AT_MOST
 from bot.core.ranked.rating import shown_rating
 from bot.core.ranked.records import EntryRecord, EntryStatus, MatchRecord, PlaceKind, RatingRecord

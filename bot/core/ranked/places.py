@@ -26,11 +26,12 @@ from bot.core.base.feed import Change, ChangeFeed
 from bot.core.base.owners import Owner, OwnerKind
 from bot.core.base.recent import Recent
 from bot.core.base.timing import TOKEN_USABLE
-from bot.core.base.views import MessageRecord, MessageView, Owed, Style, laid_out
+from bot.core.base.views import MessageRecord, MessageView, Style, laid_out
 from bot.core.games.coach_settings import CoachSettings
 from bot.core.games.games import Games, Loaded
 from bot.core.games.records import GameRecord
 from bot.core.ledger.life import Drawing, Projector
+from bot.core.ledger.records import Owed
 from bot.core.messages.private_table import (
     hand_carrier,
     moved_on,

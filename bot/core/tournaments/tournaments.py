@@ -21,9 +21,10 @@ from bot.core.base.owners import Owner
 from bot.core.base.refusals import Refused
 from bot.core.base.replies import Answer, User
 from bot.core.base.text import escape, plural
-from bot.core.base.views import ConfirmControls, EntryControls, MessageRecord, MessageView, Owed
+from bot.core.base.views import ConfirmControls, EntryControls, MessageRecord, MessageView
 from bot.core.games.records import GameRecord, ResultRecord
 from bot.core.ledger.life import Drawing, Projector
+from bot.core.ledger.records import Owed
 from bot.core.standings.records import Ranked
 from bot.core.tournaments.records import (
     PLAYOFF_ROUNDS,

@@ -13,8 +13,9 @@ from typing import Any, TypeVar
 
 from bot.core.base.feed import Change, ChangeFeed
 from bot.core.base.owners import Owner
-from bot.core.base.views import MessageRecord, MessageView, Owed
+from bot.core.base.views import MessageRecord, MessageView
 from bot.core.ledger import Drawing, MessageLedger, Projector
+from bot.core.ledger.records import Owed
 
 OWNER = Owner.game(7)
 HAND = MessageRecord("hand:1:0", 900, 5001, "digest-of-the-hand", version=3)

@@ -15,7 +15,8 @@ from bot.core.base import refusals
 from bot.core.base.refusals import NOT_A_PLAYER, UNKNOWN_BUTTON
 from bot.core.base.replies import Clicked, User
 from bot.core.base.timing import TOKEN_USABLE
-from bot.core.base.views import LobbyControls, MessageRecord, Owed, ReviewPages
+from bot.core.base.views import LobbyControls, MessageRecord, ReviewPages
+from bot.core.ledger.records import Owed
 from bot.core.review import review as reviews
 from bot.core.services import Services
 from bot.discord.rendering import message_payload
