@@ -27,10 +27,9 @@ from discord import app_commands
 from discord.ext import commands, tasks
 
 from bot.assembly import Sending, assemble
-from bot.core.base.owners import Owner, OwnerKind
-from bot.core.base.store_errors import UnusableStore
-from bot.core.base.timing import DEFER_AFTER
+from bot.core.ports import UnusableStore
 from bot.core.services import Services
+from bot.core.vocabulary import DEFER_AFTER, Owner, OwnerKind
 from bot.discord.activity import CribbageTree, DiscordActivity, sync_entry_point
 from bot.discord.commands import CribbageCommands
 from bot.discord.components import DYNAMIC_ITEMS

@@ -13,15 +13,19 @@ from typing import Any
 import discord
 from discord import app_commands
 
-from bot.core.base.apart import is_apart
-from bot.core.base.faults import Fault
 from bot.core.base.replies import Answer, Choice, User
 from bot.core.base.views import Table
-from bot.core.games.computer import DEFAULT_LEVEL, LEVEL_BLURBS, LEVELS
-from bot.core.games.hand_count import complete_cards
-from bot.core.games.rules_help import HELP
-from bot.core.review.review import add_lines
 from bot.core.services import Services
+from bot.core.vocabulary import (
+    DEFAULT_LEVEL,
+    HELP,
+    LEVEL_BLURBS,
+    LEVELS,
+    Fault,
+    add_lines,
+    complete_cards,
+    is_apart,
+)
 from bot.discord.interactions import (
     NEEDS_A_SERVER,
     io_of,

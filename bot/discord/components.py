@@ -60,7 +60,7 @@ from bot.core.base.views import (
     ReviewPages,
     Table,
 )
-from bot.core.games.computer import LEVEL_BLURBS, level_name
+from bot.core.vocabulary import LEVEL_BLURBS, level_name
 from bot.discord.clicks import Clicks
 from engine.variants import STANDARD
 

@@ -31,24 +31,26 @@ from discord.http import handle_message_parameters
 from discord.utils import MISSING
 from discord.webhook.async_ import async_context
 
-from bot.core.base.owners import Owner
 from bot.core.base.views import MessageView
-from bot.core.ledger.pacer import Pacer, RequestKind
-from bot.core.ledger.records import PendingPost
-from bot.core.ledger.routes import Attempt, Way
-from bot.core.ledger.transport import (
+from bot.core.ports import (
+    Attempt,
     Carried,
     ChannelClosed,
     DmsClosed,
     Fence,
     FollowupsUsedUp,
     MessageGone,
+    Pacer,
+    PendingPost,
     Rejected,
+    RequestKind,
     TokenLapsed,
     TokenUnreachable,
     Unavailable,
     Unsent,
+    Way,
 )
+from bot.core.vocabulary import Owner
 from bot.discord.places import activity_runs_in
 from bot.discord.rendering import message_payload
 

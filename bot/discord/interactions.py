@@ -27,14 +27,12 @@ from typing import Any, cast
 import discord
 from discord import app_commands
 
-from bot.core.base.faults import Fault
-from bot.core.base.owners import Owner, OwnerKind
 from bot.core.base.replies import Answer, Choice, Click, Clicked, Reply, User
-from bot.core.base.timing import ANSWER_WINDOW, DEFER_AFTER, InteractionAges
 from bot.core.base.views import TABLE_BUTTON, MessageView
-from bot.core.ledger.records import DmLink
-from bot.core.messages.private_table import HAND_BUTTON
+from bot.core.messages import HAND_BUTTON
+from bot.core.ports import DmLink
 from bot.core.services import Services
+from bot.core.vocabulary import ANSWER_WINDOW, DEFER_AFTER, Fault, InteractionAges, Owner, OwnerKind
 from bot.discord.members import DiscordMembers
 from bot.discord.places import (
     ONLY_YOU_SEE_THIS,

@@ -24,7 +24,7 @@ import discord
 import yarl
 
 from bot import early_stop
-from bot.core.base.store_errors import UnusableStore
+from bot.core.ports import UnusableStore
 from bot.discord.app import CribbageBot
 from bot.discord.logs import HeldLog, configure_logging
 from bot.settings import Settings, StartupError

@@ -26,7 +26,7 @@ from typing import Any
 
 import discord
 
-from bot.core.ledger.pacer import Pacer, RequestKind
+from bot.core.ports import Pacer, RequestKind
 from bot.discord.places import is_voice_chat
 from bot.store import Store
 

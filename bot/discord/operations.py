@@ -21,7 +21,7 @@ from typing import Any
 import discord
 from discord.ext import commands
 
-from bot.core.ledger import Pacer
+from bot.core.ports import Pacer
 from bot.ops.health import HEARTBEAT_SECONDS, Readiness
 from bot.ops.metrics import Metrics
 from bot.ops.server import OpsServer

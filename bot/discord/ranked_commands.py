@@ -16,8 +16,7 @@ from typing import Any
 import discord
 from discord import app_commands
 
-from bot.core.ranked.ladder import LadderSeason
-from bot.core.ranked.records import PlaceKind
+from bot.core.vocabulary import LadderSeason, PlaceKind
 from bot.discord.interactions import io_of, offered, send_error, user_of
 from bot.discord.places import answers_only_privately, bot_is_member
 

@@ -16,10 +16,9 @@ from typing import Any, cast
 
 import discord
 
-from bot.core.base.text import MAX_MESSAGE
 from bot.core.base.views import TABLE_BUTTON, BoardPicture, LobbyControls, MessageView, Style
-from bot.core.messages.boards import draw_board
-from bot.core.messages.table import MAX_LAID_OUT
+from bot.core.messages import MAX_LAID_OUT, draw_board
+from bot.core.vocabulary import MAX_MESSAGE
 from bot.discord.components import controls_view
 
 __all__ = [

@@ -17,8 +17,7 @@ from typing import Literal
 
 import discord
 
-from bot.core.ledger.pacer import Pacer, RequestKind
-from bot.core.tournaments.director import ThreadRefused
+from bot.core.ports import Pacer, RequestKind, ThreadRefused
 
 __all__ = ["THREAD_EXISTS", "DiscordThreads"]
 

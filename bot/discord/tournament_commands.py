@@ -1,5 +1,5 @@
 """``/cribbage tournament ...``: a server's tournaments, a thin line over
-:class:`bot.core.tournaments.tournaments.Tournaments`.
+:class:`bot.core.tournaments.tournaments.Tournaments` (``services.tournaments``).
 
 Opening a tournament needs a moderator (Manage Server or Manage Events); starting one, its
 organiser or a moderator, and the bot's permission to make threads in the channel (each
@@ -13,14 +13,14 @@ interaction carries: those of threads apply to text channels only).
 from __future__ import annotations
 
 from collections.abc import Awaitable, Callable
-from functools import partial
 from typing import Any
 
 import discord
 from discord import app_commands
 
 from bot.core.base.replies import Answer, User
-from bot.core.tournaments.tournaments import DEFAULT_FORMAT, TOURNAMENT_SEATS, Tournaments
+from bot.core.services import Services
+from bot.core.vocabulary import DEFAULT_FORMAT, TOURNAMENT_SEATS
 from bot.discord.interactions import io_of, is_organiser, send_error, user_of
 from bot.discord.options import TARGET_CHOICES, variant_choices
 from bot.discord.places import bot_is_member, is_voice_chat
@@ -89,7 +89,7 @@ _SCORING = [
     app_commands.Choice(name="skunk: 3 game points for a win by a skunk", value="skunk"),
 ]
 #: A tournament command's call to the core, in the tournament's channel, as the user.
-Act = Callable[[Tournaments, int, User], Awaitable[Answer]]
+Act = Callable[[Services, int, User], Awaitable[Answer]]
 
 
 def _may_thread(interaction: discord.Interaction[Any]) -> bool:
@@ -195,20 +195,20 @@ class TournamentCommands(app_commands.Group):
         if isinstance(where, str):
             await send_error(interaction, where)
             return
-        core, user = io_of(interaction).services.tournaments, user_of(interaction)
+        core, user = io_of(interaction).services, user_of(interaction)
         await io_of(interaction).command(interaction, lambda: act(core, where[1], user))
 
     @app_commands.command(name="join", description="Enter this channel's tournament")
     async def join(self, interaction: discord.Interaction[Any]) -> None:
         """Enter the tournament."""
-        await self._here(interaction, Tournaments.join)
+        await self._here(interaction, lambda s, c, u: s.tournaments.join(c, u))
 
     @app_commands.command(
         name="leave", description="Leave this channel's tournament (before it starts)"
     )
     async def leave(self, interaction: discord.Interaction[Any]) -> None:
         """Leave before the start."""
-        await self._here(interaction, Tournaments.leave)
+        await self._here(interaction, lambda s, c, u: s.tournaments.leave(c, u))
 
     @app_commands.command(
         name="start", description="Start this channel's tournament (its organiser or a moderator)"
@@ -218,7 +218,9 @@ class TournamentCommands(app_commands.Group):
         if await self._threads_here(interaction) is None:
             return
         moderator = is_organiser(interaction)
-        await self._here(interaction, partial(Tournaments.start, moderator=moderator))
+        await self._here(
+            interaction, lambda s, c, u: s.tournaments.start(c, u, moderator=moderator)
+        )
 
     @app_commands.command(
         name="cancel", description="Cancel this channel's tournament (its organiser or a moderator)"
@@ -226,19 +228,21 @@ class TournamentCommands(app_commands.Group):
     async def cancel(self, interaction: discord.Interaction[Any]) -> None:
         """Cancel: games being played end without a result; the standings so far stay."""
         moderator = is_organiser(interaction)
-        await self._here(interaction, partial(Tournaments.ask_cancel, moderator=moderator))
+        await self._here(
+            interaction, lambda s, c, u: s.tournaments.ask_cancel(c, u, moderator=moderator)
+        )
 
     @app_commands.command(
         name="standings", description="This channel's tournament standings, privately"
     )
     async def standings(self, interaction: discord.Interaction[Any]) -> None:
         """Everyone's line, privately."""
-        await self._here(interaction, lambda core, ch, _user: core.standings(ch))
+        await self._here(interaction, lambda core, ch, _user: core.tournaments.standings(ch))
 
     @app_commands.command(name="withdraw", description="Withdraw from this channel's tournament")
     async def withdraw(self, interaction: discord.Interaction[Any]) -> None:
         """Withdraw: remaining games are forfeited, past results stand."""
-        await self._here(interaction, Tournaments.ask_withdraw)
+        await self._here(interaction, lambda s, c, u: s.tournaments.ask_withdraw(c, u))
 
     @app_commands.command(
         name="result", description="Record or correct a result of this round (moderators)"
@@ -259,7 +263,7 @@ class TournamentCommands(app_commands.Group):
         lost = User(loser.id, loser.display_name)
         await self._here(
             interaction,
-            lambda core, ch, user: core.set_result(
+            lambda core, ch, user: core.tournaments.set_result(
                 ch, user, moderator=moderator, winner=won, loser=lost, margin=margin or 0
             ),
         )

@@ -22,13 +22,11 @@ import html
 import re
 from collections.abc import Sequence
 
-from bot.core.base.recent import Recent
-from bot.core.base.text import Names
 from bot.core.base.views import BoardPicture, MessageView
-from bot.core.messages.boards import board_alt
-from bot.core.messages.spectator import TableSeen
-from bot.core.pictures.board import picture_size
+from bot.core.messages import TableSeen, board_alt, picture_size
+from bot.core.ports import Recent
 from bot.core.review.replay import DealReplay, GameReplay, ShowReplay
+from bot.core.vocabulary import Names
 from engine.cards import Card, Suit
 from engine.scoring import ScoreItem, ScoreKind
 

@@ -43,33 +43,24 @@ import time
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from datetime import timedelta
-from typing import Any
+from typing import Any, Protocol
 
 from aiohttp import hdrs, web
 from aiohttp.http_exceptions import HttpProcessingError
 from aiohttp.typedefs import Handler
 from PIL import Image, ImageDraw
 
-from bot.core.base.feed import Change, ChangeFeed
-from bot.core.base.owners import OwnerKind
-from bot.core.base.patrol import Patrol
-from bot.core.base.recent import Recent
-from bot.core.base.refusals import Refused
 from bot.core.base.views import MessageView
-from bot.core.games.games import Games, Loaded
-from bot.core.games.records import GameRecord
-from bot.core.messages.boards import draw_board
-from bot.core.messages.projector import ratings_line
-from bot.core.messages.spectator import TableSeen, table_seen
+from bot.core.messages import TableSeen, draw_board, ratings_line, table_seen
+from bot.core.ports import Change, ChangeFeed, CoreStore, Patrol, Recent
 from bot.core.review.replay import GameReplay, replay
 from bot.core.review.review import Reviews, page_view
-from bot.core.store import CoreStore
+from bot.core.vocabulary import GameRecord, Loaded, OwnerKind, Refused
 from bot.ops.health import Readiness
 from bot.ops.server import add_health_routes
 from bot.web.activity.server import ActivityServer, api_refusal
 from bot.web.capacity import SEND_SECONDS, Capacity, capacity, no_room, open_files, soft_limit
 from bot.web.links import PageLinks
-from bot.web.loading import load_started
 from bot.web.pages import (
     SCRIPT,
     home_page,
@@ -254,6 +245,18 @@ class _Closed(asyncio.Protocol):
 
     def connection_made(self, transport: asyncio.BaseTransport) -> None:
         transport.close()
+
+
+class Games(Protocol):
+    """What the pages read of the games (the core's ``services.games``)."""
+
+    async def record(self, game_id: int) -> GameRecord | None:
+        """The game as it is now (None: no such game)."""
+        ...
+
+    async def for_page(self, record: GameRecord, archives: CoreStore) -> Loaded | None:
+        """The started game of ``record`` (None: a lobby, or pruned with no archive)."""
+        ...
 
 
 class WebServer:
@@ -461,7 +464,7 @@ class WebServer:
     # -- what a page shows --------------------------------------------------------------------
     async def _loaded(self, record: GameRecord) -> Loaded | None:
         """The started game of ``record`` (from its snapshot, or its archive once pruned)."""
-        return await load_started(self._games, self._store, record)
+        return await self._games.for_page(record, self._store)
 
     async def _seen(self, record: GameRecord) -> TableSeen:
         ratings = await ratings_line(self._store, record)

@@ -34,13 +34,13 @@ from bot.core.base.recent import Recent
 from bot.core.base.refusals import Refused
 from bot.core.base.replies import User
 from bot.core.base.views import MessageRecord
-from bot.core.games import snapshot
+from bot.core.games import archive, snapshot
 from bot.core.games.computer import Step
 from bot.core.games.deal_log import DealLog
 from bot.core.games.membership import Departures
 from bot.core.games.records import GameRecord, GameStatus, SeatRecord
 from bot.core.games.results import result_rows
-from bot.core.games.storage import GameRecords
+from bot.core.games.storage import Archives, GameRecords
 from bot.core.games.tally import Tally
 from engine.coach import review_view
 from engine.errors import RuleError
@@ -314,6 +314,20 @@ class Games:
         """The game as it is now: kept in memory when that is current (see :meth:`current`),
         else read (None for a game that does not exist)."""
         return self.current(game_id) or await self.store.get_game(game_id)
+
+    async def for_page(self, record: GameRecord, archives: Archives) -> Loaded | None:
+        """The started game of ``record``, for a page (None for a lobby, or a pruned game with
+        no archive): from its snapshot, or from its archive in ``archives`` once it was pruned
+        (restored on a worker thread: a whole game is replayed)."""
+        if record.status is GameStatus.LOBBY:
+            return None
+        if record.snapshot is not None:
+            return self.loaded.load(record)
+        kept = await archives.archived(record.id)
+        if kept is None:
+            return None
+        found = await asyncio.to_thread(archive.restore, kept)
+        return Loaded(record, found.game, found.tally, found.log, found.shuffles, found.seeds)
 
     async def reread(self, game_id: int) -> GameRecord:
         """The game as stored now (games are never deleted)."""

@@ -41,19 +41,14 @@ from typing import Any
 
 from aiohttp import WSMsgType, web
 
-from bot.core.base.feed import Change
-from bot.core.base.owners import OwnerKind
-from bot.core.base.patrol import Patrol
 from bot.core.base.replies import Answer, Click, User
-from bot.core.games.games import Loaded
-from bot.core.games.records import GameRecord, GameStatus
+from bot.core.ports import Change, CoreStore, Patrol
 from bot.core.services import Services
-from bot.core.store import CoreStore
+from bot.core.vocabulary import GameRecord, GameStatus, Loaded, OwnerKind
 from bot.web.activity.identity import ActivityDiscord, ActivityRefused
 from bot.web.activity.sessions import Session, Sessions
 from bot.web.activity.state import activity_state
 from bot.web.capacity import SEND_SECONDS, no_room
-from bot.web.loading import load_started
 from engine.variants import STANDARD
 
 __all__ = [
@@ -390,7 +385,7 @@ class ActivityServer:
     async def _loaded(self, record: GameRecord | None) -> Loaded | None:
         if record is None:
             return None
-        return await load_started(self._services.games, self._store, record)
+        return await self._services.games.for_page(record, self._store)
 
     async def _ranked_game(self, channel_id: int, user_id: int) -> GameRecord | None:
         """The ranked game ``user_id`` plays from ``channel_id``, if any (their place's table

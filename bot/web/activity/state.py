@@ -19,19 +19,31 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from bot.core.base.text import Names, plural
 from bot.core.base.views import HandControls, MessageView
-from bot.core.games.chances import chances
-from bot.core.games.computer import LEVEL_BLURBS, LEVELS, level_name
-from bot.core.games.deal_log import DealLog
-from bot.core.games.games import Loaded
-from bot.core.games.lobby import partners_text, table_kind, teams_text
-from bot.core.games.records import GameRecord, GameStatus
-from bot.core.messages.private import coach_text
-from bot.core.messages.projection import owes_move, resigner
-from bot.core.messages.prompts import controls_for
-from bot.core.messages.spectator import title_of
-from bot.core.messages.table import deal_text, result_line
+from bot.core.messages import (
+    chances,
+    coach_text,
+    controls_for,
+    deal_text,
+    owes_move,
+    partners_text,
+    resigner,
+    result_line,
+    table_kind,
+    teams_text,
+    title_of,
+)
+from bot.core.vocabulary import (
+    LEVEL_BLURBS,
+    LEVELS,
+    DealLog,
+    GameRecord,
+    GameStatus,
+    Loaded,
+    Names,
+    level_name,
+    plural,
+)
 from bot.web.pages import message_html
 from engine import events as ev
 from engine.cards import Card, Suit

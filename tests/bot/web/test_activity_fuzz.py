@@ -44,7 +44,6 @@ from bot.web.activity.server import MAX_BODY, ActivityServer
 from bot.web.activity.sessions import Session, Sessions
 from bot.web.capacity import Capacity
 from bot.web.links import PageLinks
-from bot.web.loading import load_started
 from bot.web.server import WebServer, review_source
 from engine.cards import Card
 from engine.counting import Counting
@@ -388,7 +387,7 @@ class Reader:
         record = await places.service.games.record(game_id)
         if record is None:
             return Knowledge(frozenset(), frozenset())
-        loaded = await load_started(places.service.games, places.store, record)
+        loaded = await places.service.games.for_page(record, places.store)
         return Knowledge.of(loaded, record.seat_of(self.user_id))
 
     async def resolve(self, value: Any) -> Any:
@@ -409,7 +408,7 @@ class Reader:
         record = None if game_id is None else await places.service.games.record(game_id)
         if record is None:
             return None, None, None
-        loaded = await load_started(places.service.games, places.store, record)
+        loaded = await places.service.games.for_page(record, places.store)
         if loaded is None:
             return record, None, None
         seat = record.seat_of(self.user_id)

@@ -33,7 +33,6 @@ from bot.core.services import Services
 from bot.store import Store
 from bot.web.capacity import Capacity
 from bot.web.links import PageLinks
-from bot.web.loading import load_started
 from bot.web.server import BAD_LINK, GONE, WebServer, review_source
 from tests.helpers.web_fuzz import (
     FUZZ,
@@ -216,7 +215,7 @@ async def _knowledge(pages: Pages, game_id: int) -> Knowledge:
     record = await places.service.games.record(game_id)
     if record is None:
         return Knowledge(frozenset(), frozenset())
-    loaded = await load_started(places.service.games, places.store, record)
+    loaded = await places.service.games.for_page(record, places.store)
     return Knowledge.of(loaded, None)
 
 
