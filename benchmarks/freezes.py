@@ -52,14 +52,8 @@ from collections import defaultdict
 from dataclasses import dataclass, field
 from typing import Any
 
-from benchmarks.bot_load import (
-    CLUSTER_READY,
-    Figures,
-    LoadDiscord,
-    LoadGame,
-    _game,
-    _player,
-)
+from benchmarks.bot_load import CLUSTER_READY, LoadDiscord, _game, _player
+from benchmarks.load_figures import Figures, LoadGame
 from fakediscord import Limits, Message
 from fakediscord.interactions import Interaction
 from fakediscord.runner import BotProcess

@@ -41,12 +41,8 @@ from pathlib import Path
 from urllib.parse import urlsplit
 
 from benchmarks import bot_load, web
-from benchmarks.bot_load import (
-    Figures,
-    LoadDiscord,
-    _game,
-    _page_link,
-)
+from benchmarks.bot_load import LoadDiscord, _game, _page_link
+from benchmarks.load_figures import Figures
 from benchmarks.timing import percentile
 from fakediscord import Limits, Message
 from fakediscord.runner import BotProcess, free_port

@@ -37,15 +37,8 @@ import tempfile
 import time
 from pathlib import Path
 
-from benchmarks.bot_load import (
-    RESULT_MARK,
-    Figures,
-    LoadDiscord,
-    LoadGame,
-    _answered,
-    _game,
-    memory_kib,
-)
+from benchmarks.bot_load import RESULT_MARK, LoadDiscord, _answered, _game
+from benchmarks.load_figures import Figures, LoadGame, memory_kib
 from fakediscord import Guild, Limits, Message, User
 from fakediscord.runner import BotProcess
 
