@@ -27,17 +27,14 @@ from __future__ import annotations
 
 import dataclasses
 import random
-from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any, NamedTuple, TypeVar, cast
+from typing import Any, NamedTuple
 
 from bot.core.base.text import escape
-from engine.cards import Card
 from engine.events import Event
 from engine.game import Game
 from engine.phase import Phase
-from fakediscord import BotStalled, Channel, FakeDiscord, Guild, Interaction, Message, User
-from fakediscord.model import words_of
+from fakediscord import Channel, FakeDiscord, Guild, Interaction, Message, User
 from fakediscord.shards import IDENTIFY_PERIOD
 from fakediscord.testing import BotProcess
 from tests.helpers.bot_db import (
@@ -48,23 +45,25 @@ from tests.helpers.bot_db import (
     latest_game_id,
     logged_actions,
     owned_messages,
-    ratings_line,
     read_game,
     rows,
 )
-from tests.helpers.card_leaks import LeakWatch, hidden_from, revealed_by
-from tests.helpers.delivery_checks import offers_control, posted_twice, used_control
+from tests.helpers.card_leaks import LeakWatch, revealed_by
 from tests.helpers.expected_views import (
     Rendering,
     closed_hand,
     current_hand,
     ending_of,
     last_coach,
-    live_controls,
-    owed_views,
 )
 from tests.helpers.replay import Replay
-from tests.helpers.table_facts import check_calls, check_result
+from tests.helpers.table_checks import (
+    CATCH_UP,
+    STALL,
+    ShownVersions,
+    TableChecks,
+    until,
+)
 
 __all__ = [
     "AWAY_NOTICE",
@@ -84,20 +83,6 @@ NAMES = ("Al", "Bea", "Cy", "Di")
 DM_NOTICE = "I can't send you direct messages"
 #: What the channel says to a player with closed DMs who keeps the table waiting.
 AWAY_NOTICE = "the table is waiting for you"
-#: A test waits on the bot (a message brought up to date, a move saved) for as long as the bot
-#: keeps working: it calls the bot stalled once it has made no request to Discord for STALL
-#: seconds. The bot's own pauses are far shorter (a channel's pacing, 5 edits per 5 s; a retry,
-#: 2 s; the computer's answer owed after a restart, 3 s; another process taking over as the
-#: sender, 5 s), and a busy machine (the suite runs several tests at once, beside other work)
-#: stretches them: a bound on the whole wait failed there now and then with every message on
-#: its way. How far the table trails, and how fast the bot catches up, is measured by
-#: benchmarks/bot_load.py, never by a test's clock.
-STALL = 20.0
-#: The most one wait lasts while the bot keeps working without getting there (a game left
-#: behind while others are served).
-CATCH_UP = 120.0
-
-T = TypeVar("T")
 
 
 async def start_again(fd: FakeDiscord, bot: BotProcess) -> None:
@@ -157,28 +142,6 @@ def after_action(game: Game, action: dict[str, Any]) -> Game:
     return copied
 
 
-async def until(
-    fd: FakeDiscord,
-    predicate: Callable[[], T | None],
-    timeout: float = CATCH_UP,
-    *,
-    stall: float | None = STALL,
-) -> T:
-    """`fd.wait_for`, typed for predicates that give None (or another falsy value) until the
-    thing they wait for is there; returns that thing. It waits while the bot keeps working
-    (see STALL; ``stall=None`` for a bot that is meant to sit idle meanwhile), at most
-    `timeout` seconds."""
-    value: Any = await fd.wait_for(predicate, timeout=timeout, stall=stall)
-    return cast(T, value)
-
-
-def _why(waited: TimeoutError, limit: float) -> str:
-    """Why a wait on the bot ended unmet: it stopped working, or it never got there."""
-    if isinstance(waited, BotStalled):
-        return f"it stopped (no request to Discord for {STALL} s)"
-    return f"it kept working for {limit} s without getting there"
-
-
 @dataclass
 class World:
     """The server the end-to-end tests play in (built by the `world` fixture)."""
@@ -228,16 +191,7 @@ class OpenedForTwo(NamedTuple):
 
 
 @dataclass
-class _Shown:
-    """How far the versions of one message were checked: how many, and the latest state of
-    the game (index into the key's renderings) one of them showed."""
-
-    versions: int = 0
-    state: int = 0
-
-
-@dataclass
-class TableDriver:
+class TableDriver(TableChecks):
     """Plays one game in `channel` for `players` (the people, in seat order; against the
     computer the people take the first seats), checking each step."""
 
@@ -281,7 +235,7 @@ class TableDriver:
     _watch: LeakWatch | None = None
     #: Per message key: what it must show, state after state of the game.
     _states: dict[str, list[Rendering]] = field(default_factory=dict)
-    _shown: dict[int, _Shown] = field(default_factory=dict)
+    _shown: dict[int, ShownVersions] = field(default_factory=dict)
     _counted: set[int] = field(default_factory=set)
     #: Whether the bot's messages are drawn in this release's words. False while a process
     #: of another release sends (an upgrade, one process at a time): the driver still
@@ -644,47 +598,6 @@ class TableDriver:
         self._count_created(moved.game.deal_number)
         return moved
 
-    async def _no_control_for(self, before: Snapshot, action: dict[str, Any]) -> None:
-        """Wait until no message of the person who made ``action`` (their DMs, their private
-        answers in the channel) offers a control for that move any more: the move's answer
-        took it off the message clicked, and the bot brings their other copies of the hand up
-        to date at once, not with the next move (issue 46: a discard made from `/cribbage
-        hand` left the DM's crib select live until the other player discarded). A bot that
-        leaves one stops working meanwhile (see STALL)."""
-        user = self.seats[action["seat"]]
-        used = used_control(self.game_id, before, action)
-
-        if not self.release_words:
-            self._copies_of_another_release |= {
-                m.id for m in self.fd.messages(self.channel) if m.ephemeral_for is not None
-            }
-
-        def offering() -> list[Message]:
-            found = offers_control(self.fd, user, self.channel, used)
-            return [m for m in found if m.id not in self._copies_of_another_release]
-
-        try:
-            await until(self.fd, lambda: not offering(), timeout=self.catch_up)
-        except TimeoutError as waited:
-            left = [f"{m.id}: {m.words()[:80]!r}" for m in offering()]
-            raise AssertionError(
-                f"{user.name}'s messages still offer the move made ({action}): "
-                f"{_why(waited, self.catch_up)}: {left}"
-            ) from None
-
-    async def _shows(self, key: str, want: Rendering) -> Message:
-        """Wait until the game's message `key` looks like `want`; that message."""
-
-        def ready() -> Message | None:
-            found = self.message(key)
-            return found if want.mismatch(found, words=self.release_words) is None else None
-
-        try:
-            return await until(self.fd, ready, timeout=self.catch_up)
-        except TimeoutError as waited:
-            problem = want.mismatch(self.message(key), words=self.release_words)
-            raise AssertionError(f"{key}: {_why(waited, self.catch_up)}: {problem}") from None
-
     def _as_answered(self, before: Snapshot, action: dict[str, Any], moved: Snapshot) -> Snapshot:
         """The game as the click's answer shows it: ``moved`` when it is the next version,
         else (the computer's answer already saved) ``before`` with the person's action."""
@@ -769,255 +682,3 @@ class TableDriver:
         new = logged_actions(self.database, self.game_id)[self.actions_done :]
         self._unseen[1].extend(self._advance(snap, new))
         return snap
-
-    def behind(self, snap: Snapshot) -> list[str]:
-        """What Discord does not show of `snap` yet (empty: every message is up to date)."""
-        return self._mismatches(snap)
-
-    async def expect_current(self, timeout: float | None = None) -> Snapshot:
-        """Whatever happened (a test acted by hand, the bot was killed and restarted): replay
-        the stored game's new actions, and wait until every player's view of it (table, hands)
-        matches it (while the bot keeps working, at most `timeout` seconds: see STALL); no
-        hidden card shown anywhere."""
-        snap = self.sync()
-        assert snap.game is not None and self._unseen is not None
-        before, events = self._unseen
-        self._unseen = None
-        await self.settle(snap, timeout)
-        self._check_leaks(before, snap.game, revealed_by(events))
-        return snap
-
-    # -- what the messages must show --------------------------------------------------------
-
-    def _expect(self, version: int) -> None:
-        """Add what every message of the game must show at `version` (where the replay stands)
-        to the states it may show."""
-        assert self.replay is not None
-        hands = [s for s, user in self.seats.items() if user.id not in self.dm_closed]
-        coach = {
-            key: line
-            for key, line in self.replay.coach_lines.items()
-            if key[1] in self.seats and self.seats[key[1]].id not in self.coach_off
-        }
-        views = owed_views(
-            self.replay,
-            version,
-            game_id=self.game_id,
-            channel_id=self.channel.id,
-            hands=hands,
-            coach=coach,
-            launch=self.launch,
-        )
-        line = ratings_line(self.database, self.game_id) if "result" in views else ""
-        if line:
-            # The result ends with each person's new rating, as the bot stored it.
-            result = views["result"]
-            views["result"] = dataclasses.replace(result, content=f"{result.content}\n{line}")
-        for key, view in views.items():
-            states = self._states.setdefault(key, [])
-            if not states or states[-1] != view:
-                states.append(view)
-
-    def _check_versions(self) -> None:
-        """Every version of every message the game keeps, not looked at yet, is what the game
-        was at some state, none older than what the message showed before."""
-        for key, row in self.owned().items():
-            states = self._states.get(key)
-            message = self.fd.world.messages.get(row.message_id)
-            if states is None or message is None:
-                continue
-            seen = self._shown.setdefault(message.id, _Shown())
-            versions = [(v.content, v.components, v.attachments) for v in message.history]
-            versions.append((message.content, message.components, message.attachments))
-            for content, components, attachments in versions[seen.versions :]:
-                match = next(
-                    (
-                        i
-                        for i in range(seen.state, len(states))
-                        if states[i].mismatch_in(
-                            content, components, attachments, words=self.release_words
-                        )
-                        is None
-                    ),
-                    None,
-                )
-                if match is None:
-                    # (Its words, with a laid-out message's texts; and why it is not the
-                    # latest state, as it is compared: without words while another release
-                    # draws them.)
-                    latest = states[-1].mismatch_in(
-                        content, components, attachments, words=self.release_words
-                    )
-                    raise AssertionError(
-                        f"{key} showed what the game never was (or no longer is):"
-                        f" {words_of(content, components)!r}; latest: {latest}"
-                    )
-                seen.state = match
-            seen.versions = len(versions)
-
-    # -- the bot caught up --------------------------------------------------------------------
-
-    async def settle(self, snap: Snapshot, timeout: float | None = None) -> None:
-        """Wait until every message of the game shows `snap` (tables, board, result, hands,
-        notices), then check every version shown so far, and read the table line by line
-        against the events."""
-        limit = self.catch_up if timeout is None else timeout
-        try:
-            await until(self.fd, lambda: not self._mismatches(snap), timeout=limit)
-        except TimeoutError as waited:
-            problems = "\n".join(self._mismatches(snap) + self._dm_history())
-            raise AssertionError(
-                f"the bot did not catch up: {_why(waited, limit)}:\n{problems}"
-            ) from None
-        self._check_versions()
-        game = snap.game
-        assert game is not None and self.replay is not None
-        deals = self.replay.deals
-        view = game.public_view()
-        for deal in sorted(d for d in deals if d >= 1 and d not in self._called):
-            live = deal == game.deal_number and game.phase is not Phase.OVER
-            # The first deal's table starts with the cut for deal.
-            events = [*deals[0], *deals[1]] if deal == 1 else deals[deal]
-            if self.release_words:  # (another release calls the play in its own words)
-                check_calls(events, self.table_text(deal), view, live=live)
-            if not live:
-                self._called.add(deal)  # its table is final: read once
-        over = self.replay.result()
-        if over is not None:
-            result = self.message("result")
-            assert result is not None
-            check_result(over, result.words())
-
-    def _mismatches(self, snap: Snapshot) -> list[str]:
-        """What in Discord does not show `snap` yet (empty: the bot has caught up)."""
-        game = snap.game
-        assert game is not None and self.replay is not None
-        owned = self.owned()
-        problems: list[str] = []
-        problems += self._lobby_problems(owned)
-        for key, states in self._states.items():
-            latest = states[-1]
-            found = self.message(key, owned)
-            if found is None and key.startswith("hand:") and game.phase is Phase.OVER:
-                continue  # a finished game's hands are only closed if they were sent
-            problem = latest.mismatch(found, words=self.release_words)
-            if problem:
-                problems.append(f"{key}: {problem}")
-        for seat, user in self.seats.items():
-            problems += self._dm_problems(game, seat, user, owned)
-        return problems
-
-    def _lobby_problems(self, owned: dict[str, OwnedMessage]) -> list[str]:
-        """Why the lobby does not show a game begun: it is not kept (which row, which message),
-        or it still shows its buttons (and how it came to: its versions)."""
-        row = owned.get("lobby")
-        if row is None:
-            return [f"no lobby is kept for the game (kept: {sorted(owned)})"]
-        lobby = self.fd.world.messages.get(row.message_id)
-        if lobby is None or lobby.deleted:
-            gone = "deleted" if lobby is not None else "not in Discord"
-            return [f"the lobby kept ({row.message_id}) is {gone}"]
-        if lobby.components:
-            seen = [
-                v.words().replace("\n", " / ")[-160:] for v in [*lobby.history, lobby.version()]
-            ]
-            return [f"the lobby still shows its buttons, after {len(seen)} versions: {seen}"]
-        return []
-
-    def _dm_problems(
-        self, game: Game, seat: int, user: User, owned: dict[str, OwnedMessage]
-    ) -> list[str]:
-        deal = game.deal_number
-        if user.id in self.dm_closed:
-            if game.phase is Phase.OVER:
-                return []
-            notice = self.message(f"dm-closed:{deal}:{seat}", owned)
-            if notice is None or f"<@{user.id}>" not in notice.words():
-                return [f"{user.name} was not told in the channel that their DMs are closed"]
-            return []
-        current = self.message(f"hand:{deal}:{seat}", owned)
-        live = [m for m in self.fd.dms(user) if m is not current and live_controls(m)]
-        return [f"{user.name} has live controls on older DMs: {live}"] if live else []
-
-    def _dm_history(self) -> list[str]:
-        """For a failure's report: each DM message of the players that still has live
-        controls, with the key the bot keeps it under (if any) and each version's first line,
-        so an orphan says where it came from (a follow-up, a bot post) and what it showed."""
-        keys = {row.message_id: key for key, row in self.owned().items()}
-        lines: list[str] = []
-        for user in self.seats.values():
-            for m in self.fd.dms(user):
-                if not live_controls(m):
-                    continue
-                way = "follow-up" if m.webhook_id else "interaction" if m.interaction_id else "bot"
-                firsts = [v.words().split("\n", 1)[0] for v in m.history] + [
-                    m.words().split("\n", 1)[0]
-                ]
-                lines.append(
-                    f"  {user.name}'s DM {m.id} ({way}, posted {m.timestamp}, kept as "
-                    f"{keys.get(m.id, 'nothing')}): {' -> '.join(firsts)}"
-                )
-        return lines
-
-    def _count_created(self, deal: int) -> None:
-        """Count the messages the bot created since the last count, each as the deal its key
-        names (``table:3``, ``hand:3:1``), or else as `deal`, the one being played."""
-        keys = {row.message_id: row.key for row in self.owned().values()}
-
-        def count(where: int | str, message: Message) -> None:
-            self._counted.add(message.id)
-            named = keys.get(message.id, "").split(":")
-            of = int(named[1]) if len(named) > 1 and named[1].isdigit() else deal
-            self.created.setdefault(of, []).append((where, message.id))
-
-        for message in self.fd.messages(self.channel):
-            if message.id not in self._counted and not message.ephemeral:
-                count("channel", message)
-        for user in self.seats.values():
-            for message in self.fd.dms(user):
-                if message.id not in self._counted:
-                    count(user.id, message)
-
-    # -- nothing doubled ----------------------------------------------------------------------
-
-    def check_nothing_doubled(self) -> int:
-        """Nothing was posted twice (around a restart, a takeover, a retry over a slow
-        network): each deal's table and each person's hand of each deal came once
-        (:func:`~tests.helpers.delivery_checks.posted_twice`). How many deals were looked at."""
-        assert self.replay is not None
-        deals = sorted(d for d in self.replay.deals if d >= 1)
-        twice = posted_twice(self.fd, self.channel, self.seats.values(), self.game_id, deals)
-        assert not twice, f"posted twice: {twice}"
-        return len(deals)
-
-    # -- hidden cards -------------------------------------------------------------------------
-
-    def about_deal(self, message: Message, deal: int) -> None:
-        """Take ``message`` (an answer the game keeps no record of) as speaking of ``deal``:
-        it may name the cards that deal made public, whoever holds them now."""
-        self._about[message.id] = deal
-
-    def _public_in(self, message: Message) -> set[Card]:
-        """What a message about deal N may name whoever holds the cards now: a table
-        (``table:N``, or an answer taken as about deal N) the cards deal N made public, a hand
-        message (``hand:N:seat``, in that seat's DMs) the cards that seat was dealt in deal N."""
-        assert self.replay is not None
-        if message.id in self._about:
-            return revealed_by(self.replay.deals.get(self._about[message.id], []))
-        keys = {row.message_id: key for key, row in self.owned().items()}
-        kind, *rest = keys.get(message.id, "").split(":")
-        if kind == "table" and len(rest) == 1:
-            return revealed_by(self.replay.deals.get(int(rest[0]), []))
-        if kind == "hand" and len(rest) == 2:
-            return self.replay.dealt_to(int(rest[1]), int(rest[0]))
-        return set()
-
-    def _check_leaks(self, before: Game, after: Game, revealed: set[Card]) -> None:
-        """No version of any message shows anyone a card hidden from them: what others held or
-        threw before or after the step, unless the step made it public."""
-        assert self._watch is not None
-
-        def secret(seat: int | None) -> set[Card]:
-            return (hidden_from(before, seat) | hidden_from(after, seat)) - revealed
-
-        self._watch.check(secret)
