@@ -11,7 +11,7 @@ from typing import TypeVar
 
 from dotenv import load_dotenv
 
-from bot.core.messages.projector import REMIND_AFTER
+from bot.core.messages.game_messages import REMIND_AFTER
 from bot.core.play.moves import COUNT_TIMEOUT, MUGGINS_WINDOW
 
 __all__ = ["Settings", "SettingsError", "StartupError"]

@@ -50,9 +50,9 @@ from bot.core.games.housekeeping import Housekeeping
 from bot.core.games.membership import Departures, Membership
 from bot.core.games.rules_help import rules_text
 from bot.core.ledger import MessageLedger
+from bot.core.messages.game_messages import REMIND_AFTER, GameMessages
 from bot.core.messages.private_resume import PrivateResume
 from bot.core.messages.private_table import TABLE
-from bot.core.messages.projector import REMIND_AFTER, GameMessages
 from bot.core.play.clock import GameClock
 from bot.core.play.moves import COUNT_TIMEOUT, MUGGINS_WINDOW, Moves
 from bot.core.play.opening import Lobbies

@@ -21,7 +21,7 @@ from bot.core.base.text import Names
 from bot.core.base.views import laid_out
 from bot.core.deck.seeded import Seal
 from bot.core.games.chances import chances
-from bot.core.messages.private import closed_hand_text, coach_text, hand_text
+from bot.core.messages.hand import closed_hand_text, coach_text, hand_text
 from bot.core.messages.table import deal_layout, deal_text, result_line
 from engine.cards import Card, cards_str
 from engine.events import Dealt, Event, Shown

@@ -5,7 +5,7 @@ under a stable key (``table:3``, ``hand:3:1``). For each (owner, key) the ledger
 :class:`Life`:
 
 1. **What it should show.** A :class:`Projector` draws every message of an owner from the stored
-   owner (a game's: :mod:`bot.core.messages.projector`). A message is *owed* when what it
+   owner (a game's: :mod:`bot.core.messages.game_messages`). A message is *owed* when what it
    should show differs from what it shows
    (:meth:`MessageLedger.owed <bot.core.ledger.ledger.MessageLedger.owed>`).
 2. **What it shows**: the copy Discord holds (``Life.shown``, a

@@ -15,10 +15,10 @@ from __future__ import annotations
 from bot.core.games.chances import chances
 from bot.core.games.lobby import partners_text, table_kind, teams_text
 from bot.core.messages.boards import board_alt, draw_board
-from bot.core.messages.private import coach_text
+from bot.core.messages.game_messages import ratings_line
+from bot.core.messages.hand import coach_text
 from bot.core.messages.private_table import HAND_BUTTON
 from bot.core.messages.projection import owes_move, resigner
-from bot.core.messages.projector import ratings_line
 from bot.core.messages.prompts import controls_for
 from bot.core.messages.spectator import TableSeen, table_seen, title_of
 from bot.core.messages.table import MAX_LAID_OUT, deal_text, result_line

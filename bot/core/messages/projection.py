@@ -34,7 +34,7 @@ from bot.core.games.games import Loaded
 from bot.core.games.lobby import lobby_view
 from bot.core.games.records import GameRecord, GameStatus, SeatRecord
 from bot.core.ledger.records import Owed
-from bot.core.messages.private import (
+from bot.core.messages.hand import (
     GAME_ENDED,
     closed_hand_text,
     coach_text,

@@ -69,7 +69,7 @@ def title_of(record: GameRecord) -> str:
 def table_seen(record: GameRecord, loaded: Loaded | None, ratings: str = "") -> TableSeen:
     """What the channel of ``record``'s game shows now (``loaded``: the game, once started;
     ``ratings``: the line of rating changes a finished game's result ends with,
-    :func:`bot.core.messages.projector.ratings_line`)."""
+    :func:`bot.core.messages.game_messages.ratings_line`)."""
     owed = settled(record, loaded, {}, frozenset(), ratings)
     channel = sorted(
         (o for o in owed if o.user_id is None and MessageKey.parse(o.key).name in _SHOWN),

@@ -14,7 +14,7 @@ from bot.core.base.text import Names
 from bot.core.base.views import ReviewPages
 from bot.core.games.chances import chances, chances_line
 from bot.core.games.games import Loaded
-from bot.core.messages.projector import ratings_line
+from bot.core.messages.game_messages import ratings_line
 from bot.core.messages.spectator import table_seen
 from bot.core.review.replay import replay
 from bot.core.services import Services

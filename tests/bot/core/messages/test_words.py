@@ -11,7 +11,7 @@ import pytest
 from bot.core.base.text import MAX_MESSAGE, Names, chunk
 from bot.core.games.lobby import lobby_text
 from bot.core.games.rules_help import RULES_TOPICS, rules_text
-from bot.core.messages.private import hand_text
+from bot.core.messages.hand import hand_text
 from bot.core.messages.status import board, status_text
 from bot.core.messages.table import (
     LEFT_OUT,

@@ -12,7 +12,7 @@ from bot.core.base.text import Names
 from bot.core.games.lobby import lobby_text
 from bot.core.games.tally import Tally
 from bot.core.messages.boards import board_lines
-from bot.core.messages.private import hand_text
+from bot.core.messages.hand import hand_text
 from bot.core.messages.prompts import controls_for, discard_completions
 from bot.core.messages.table import PLAY_OVER, deal_text
 from engine.cards import Card, Suit, cards_str, parse_cards

@@ -29,7 +29,7 @@ from bot.core.games.storage import GameRecords
 from bot.core.ledger.life import Drawing, Projector
 from bot.core.ledger.records import Owed
 from bot.core.ledger.storage import MessageRecords
-from bot.core.messages.private import ended_text
+from bot.core.messages.hand import ended_text
 from bot.core.messages.private_table import (
     hand_carrier,
     private_owed,
