@@ -11,7 +11,7 @@ from typing import Any, Protocol
 import discord
 
 from bot.core.base.replies import Click
-from bot.core.base.views import ConfirmAction, Table
+from bot.core.base.views import ConfirmAction, Pool
 
 __all__ = ["Clicks"]
 
@@ -30,7 +30,7 @@ class Clicks(Protocol):
         ...
 
     async def page_click(
-        self, interaction: _Interaction, table: Table, page: int, variant: str
+        self, interaction: _Interaction, table: Pool, page: int, variant: str
     ) -> None:
         """A leaderboard's Previous, Next or other-table button."""
         ...

@@ -14,7 +14,7 @@ import discord
 from discord import app_commands
 
 from bot.core.base.replies import Answer, Choice, User
-from bot.core.base.views import Table
+from bot.core.base.views import Pool
 from bot.core.services import Services
 from bot.core.vocabulary import (
     DEFAULT_LEVEL,
@@ -464,7 +464,7 @@ class CribbageCommands(app_commands.Group):
             await send_error(interaction, here)
             return
         guild_id = interaction.guild_id
-        chosen: Table = "computer" if table is not None and table.value == "computer" else "people"
+        chosen: Pool = "computer" if table is not None and table.value == "computer" else "people"
         kind = variant.value if variant else STANDARD.name
         if season is not None and season.value != "all_time":
             seasons, month = _core(interaction).seasons, season.value

@@ -54,11 +54,11 @@ from bot.core.base.views import (
     LobbyControls,
     MessageView,
     PageControls,
+    Pool,
     PrivacyControls,
     RankedAction,
     RankedControls,
     ReviewPages,
-    Table,
 )
 from bot.core.vocabulary import LEVEL_BLURBS, level_name
 from bot.discord.clicks import Clicks
@@ -419,7 +419,7 @@ class PageButton(
 
     def __init__(
         self,
-        table: Table,
+        table: Pool,
         page: int,
         label: str = "",
         *,
@@ -435,13 +435,13 @@ class PageButton(
                 disabled=not enabled,
             )
         )
-        self.table: Table = table
+        self.table: Pool = table
         self.page = page
         self.variant = variant
 
     @classmethod
     def parsed(cls, match: re.Match[str]) -> PageButton:
-        table: Table = "computer" if match["table"] == "computer" else "people"
+        table: Pool = "computer" if match["table"] == "computer" else "people"
         return cls(table, int(match["page"]), variant=match["variant"] or STANDARD.name)
 
     async def clicked(self, clicks: Clicks, interaction: discord.Interaction[Any]) -> None:
@@ -595,7 +595,7 @@ def _page_buttons(pages: PageControls) -> discord.ui.View:
     earlier = max(page - 1, 0)
     made.add_item(PageButton(pages.table, earlier, "◀ Previous", enabled=page > 0, variant=variant))
     made.add_item(PageButton(pages.table, page + 1, "Next ▶", enabled=page < last, variant=variant))
-    other: Table = "computer" if pages.table == "people" else "people"
+    other: Pool = "computer" if pages.table == "people" else "people"
     label = "Against the computer" if other == "computer" else "Between people"
     made.add_item(PageButton(other, 0, label, variant=variant))
     return made

@@ -11,7 +11,7 @@ from typing import Any, Protocol
 import discord
 
 from bot.core.base.replies import Click
-from bot.core.base.views import ConfirmAction, Table
+from bot.core.base.views import ConfirmAction, Pool
 from bot.core.services import Services
 from bot.discord.interactions import (
     NEEDS_A_SERVER,
@@ -80,7 +80,7 @@ class FeatureClicks:
         await self._io.lobby_click(interaction, game_id, action)
 
     async def page_click(
-        self, interaction: discord.Interaction[Any], table: Table, page: int, variant: str
+        self, interaction: discord.Interaction[Any], table: Pool, page: int, variant: str
     ) -> None:
         """A leaderboard's Previous, Next or other-table button (of ``variant``'s tables):
         that page, in place."""

@@ -36,13 +36,13 @@ __all__ = [
     "MessageRecord",
     "MessageView",
     "PageControls",
+    "Pool",
     "PrivacyControls",
     "RankedAction",
     "RankedControls",
     "ReviewPages",
     "Rule",
     "Style",
-    "Table",
     "first_digest",
     "laid_out",
 ]
@@ -70,8 +70,9 @@ LOBBY_ACTIONS: tuple[LobbyAction, ...] = (
 #: The lobby action of *Play at the table*.
 TABLE_BUTTON: LobbyAction = "table"
 
-#: The two tables of a server's standings: games between people, and with a computer seat.
-Table = Literal["people", "computer"]
+#: The two pools of a server's standings (the games a leaderboard ranks): games between people,
+#: and with a computer seat.
+Pool = Literal["people", "computer"]
 
 #: The rule for game points a board marks the lines of.
 Rule = Literal["lurch", "skunk"]
@@ -153,7 +154,7 @@ class PageControls:
     ``pages``, counted from 0), and one to show the other table, of the same ``variant``
     (a variant's games are rated in tables of their own)."""
 
-    table: Table
+    table: Pool
     page: int
     pages: int
     # Out of the repr, so the digests of the standard game's pages stay as they were stored;

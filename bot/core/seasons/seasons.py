@@ -20,7 +20,7 @@ from bot.core.base.faults import Faults
 from bot.core.base.refusals import Refused
 from bot.core.base.replies import Answer
 from bot.core.base.text import escape, fitted, plural
-from bot.core.base.views import Table
+from bot.core.base.views import Pool
 from bot.core.seasons.records import FamousHand, SeasonLine
 from bot.core.tournaments.records import ChampionRecord
 from engine.variants import STANDARD, named, title_unless_standard
@@ -124,7 +124,7 @@ class Seasons:
         guild_id: int,
         season: str,
         *,
-        table: Table = "people",
+        table: Pool = "people",
         variant: str = STANDARD.name,
     ) -> Answer:
         """A calendar month's table (``this_month`` or ``last_month``) of ``variant``'s

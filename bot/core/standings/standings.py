@@ -15,7 +15,7 @@ from bot.core.base.entry import answers
 from bot.core.base.faults import Faults
 from bot.core.base.refusals import Refused
 from bot.core.base.replies import Answer, Reply, User
-from bot.core.base.views import MessageView, PageControls, Table
+from bot.core.base.views import MessageView, PageControls, Pool
 from bot.core.standings.records import Ranked
 from bot.core.standings.stats import stats_pictures
 from bot.core.standings.storage import StandingsRecords
@@ -61,7 +61,7 @@ class Standings:
         self,
         guild_id: int | None,
         *,
-        table: Table = "people",
+        table: Pool = "people",
         page: int = 0,
         variant: str = STANDARD.name,
     ) -> Answer:

@@ -17,7 +17,7 @@ from bot.core.base.text import (
     signed_text,
     tagged,
 )
-from bot.core.base.views import Table
+from bot.core.base.views import Pool
 from bot.core.games.computer import level_name
 from bot.core.standings.ratings import COMPUTER_IDS, PROVISIONAL_GAMES
 from bot.core.standings.records import Ranked, Rival, Standing
@@ -68,7 +68,7 @@ def _named(standing: Standing) -> str:
 
 
 def leaderboard_text(
-    table: Table, total: int, rows: Sequence[Ranked], page: int, variant: str | None = None
+    table: Pool, total: int, rows: Sequence[Ranked], page: int, variant: str | None = None
 ) -> str:
     """One page of a server's table, ranked by rating (openskill's ordinal, shown as a
     friendly number): rating (``?`` while provisional), games, win % and the change over the
