@@ -10,21 +10,24 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any, TypeVar, cast
+from typing import TYPE_CHECKING, Any, TypeVar, cast
 
 from engine.cards import Card
+from engine.events import Event
 from engine.game import Game
 from engine.phase import Phase
-from fakediscord import BotStalled, FakeDiscord, Message, User
+from fakediscord import BotStalled, Channel, FakeDiscord, Message, User
 from fakediscord.model import words_of
 from tests.helpers.bot_db import (
+    Database,
     OwnedMessage,
     Snapshot,
     ratings_line,
 )
-from tests.helpers.card_leaks import hidden_from, revealed_by
+from tests.helpers.card_leaks import LeakWatch, hidden_from, revealed_by
 from tests.helpers.delivery_checks import offers_control, posted_twice, used_control
 from tests.helpers.expected_views import Rendering, live_controls, owed_views
+from tests.helpers.replay import Replay
 from tests.helpers.table_facts import check_calls, check_result
 
 #: A test waits on the bot (a message brought up to date, a move saved) for as long as the bot
@@ -77,6 +80,39 @@ class ShownVersions:
 class TableChecks:
     """What the driver checks of the messages (mixed into :class:`TableDriver`, whose fields
     they read)."""
+
+    # The driver's fields and readings these checks use (TableDriver declares and fills them).
+    fd: FakeDiscord
+    channel: Channel
+    database: Database
+    game_id: int
+    seats: dict[int, User]
+    dm_closed: set[int]
+    coach_off: set[int]
+    launch: bool
+    catch_up: float
+    created: dict[int, list[tuple[int | str, int]]]
+    replay: Replay | None
+    release_words: bool
+    _watch: LeakWatch | None
+    _states: dict[str, list[Rendering]]
+    _shown: dict[int, ShownVersions]
+    _counted: set[int]
+    _called: set[int]
+    _unseen: tuple[Game, list[Event]] | None
+    _about: dict[int, int]
+
+    if TYPE_CHECKING:
+
+        def owned(self) -> dict[str, OwnedMessage]: ...
+
+        def message(
+            self, key: str, owned: dict[str, OwnedMessage] | None = None
+        ) -> Message | None: ...
+
+        def table_text(self, deal: int) -> str: ...
+
+        def sync(self) -> Snapshot: ...
 
     def behind(self, snap: Snapshot) -> list[str]:
         """What Discord does not show of `snap` yet (empty: every message is up to date)."""
