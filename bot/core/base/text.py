@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Sequence
 
 from engine.cards import Card
+from engine.rules import Rules
 from engine.views import PublicView
 
 __all__ = [
@@ -62,21 +63,23 @@ class Names:
     """The names at a table: players by seat, and sides (partners are "Al & Cy"), as the
     game's rules make the sides."""
 
-    def __init__(self, players: Sequence[str], sides: Sequence[Sequence[int]]) -> None:
+    def __init__(self, players: Sequence[str], rules: Rules) -> None:
         self.raw = tuple(players)
         self.players = tuple(escape(name) for name in players)
-        self.sides = tuple(tuple(side) for side in sides)
+        self.rules = rules
+        self.sides = rules.sides
         self.num_sides = len(self.sides)
 
     @classmethod
     def of(cls, view: PublicView) -> Names:
         """The names of a game's public view."""
-        return cls(view.players, view.rules.sides)
+        return cls(view.players, view.rules)
 
     @property
     def partners(self) -> bool:
-        """Whether sides are teams of partners (four players in the standard game)."""
-        return any(len(side) > 1 for side in self.sides)
+        """Whether sides are teams of partners (four players in the standard game): as the
+        rules say."""
+        return self.rules.partners
 
     def seat(self, seat: int) -> str:
         """A player's name."""

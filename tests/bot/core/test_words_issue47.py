@@ -41,7 +41,7 @@ def _table_of(players: list[str], events: list[ev.Event]) -> str:
 
 
 def test_a_score_after_a_name_that_ends_in_a_number_is_set_apart() -> None:
-    names = Names(NUMBERED, Rules.standard(2).sides)
+    names = Names(NUMBERED, Rules.standard(2))
     assert scores_line(names, (14, 2), 121) == "Scores — Hard bot 2: 14 · Bea 2: 2 (to 121)"
     assert chances_line(NUMBERED, ["64%", "36%"]) == "Chances to win — Hard bot 2: 64% · Bea 2: 36%"
     played = _table_of(NUMBERED, [_played(1, "6S 6C", 2)])
@@ -49,7 +49,7 @@ def test_a_score_after_a_name_that_ends_in_a_number_is_set_apart() -> None:
 
 
 def test_partners_named_with_numbers_are_set_apart_from_their_score() -> None:
-    names = Names(["Al", "Easy bot", "Easy bot 2", "Easy bot 3"], Rules.standard(4).sides)
+    names = Names(["Al", "Easy bot", "Easy bot 2", "Easy bot 3"], Rules.standard(4))
     line = scores_line(names, (0, 0), 121)
     assert line == "Scores — Al & Easy bot 2: 0 · Easy bot & Easy bot 3: 0 (to 121)"
 
@@ -91,7 +91,7 @@ def test_a_resignation_names_whose_score_is_whose() -> None:
     # Al resigned at 9 to 7: the winner trails, so each score is named.
     rules = Rules.standard(2)
     result = rules.result((9, 7), 1, EndReason.RESIGNED)
-    line = result_line(Names(["Al", "Easy bot"], rules.sides), result, resigned=0)
+    line = result_line(Names(["Al", "Easy bot"], rules), result, resigned=0)
     assert line == "Al resigned — 🏆 Easy bot wins, a lurch, 2 game points (Easy bot: 7, Al: 9)"
 
 

@@ -281,7 +281,7 @@ async def test_four_players_against_three_computers(store: Store, clock: Clock) 
     channel = "\n".join(table.channel(record.id))
     assert re.search(r"\((Al & Easy bot 2|Easy bot & Easy bot 3): \d+\)", channel)
     assert not re.search(r"\([^()]*\(", channel), "brackets inside brackets"
-    names = Names([s.name for s in record.seats], Rules.standard(2).sides)
+    names = Names([s.name for s in record.seats], Rules.standard(2))
     for side in (0, 1):
         name = names.plain_side(side)
         assert fit(drawable(name, "?"), 28, (BOARD_WIDTH - 40) // 2 - 46) == name

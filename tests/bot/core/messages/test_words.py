@@ -204,23 +204,23 @@ def test_result_with_skunk_and_game_points(game: Game) -> None:
     lurch = make_result(121, (121, 60), 0, EndReason.TARGET)
     assert one([ev.GameOver(lurch)], game) == "🏆 Al wins 121-60 — a lurch, 2 game points"
     resigned = make_result(121, (10, 40), 1, EndReason.RESIGNED, Scoring.SKUNK)
-    assert result_line(Names(["Al", "Bea"], Rules.standard(2).sides), resigned, resigned=0) == (
+    assert result_line(Names(["Al", "Bea"], Rules.standard(2)), resigned, resigned=0) == (
         "Al resigned — 🏆 Bea wins, a double skunk, 3 game points (Bea: 40, Al: 10)"
     )
 
 
 def test_resignation_at_0_0_is_a_lurch_in_the_result_line() -> None:
     resigned = make_result(121, (0, 0), 0, EndReason.RESIGNED)
-    assert result_line(Names(["Al", "Bea"], Rules.standard(2).sides), resigned, resigned=1) == (
+    assert result_line(Names(["Al", "Bea"], Rules.standard(2)), resigned, resigned=1) == (
         "Bea resigned — 🏆 Al wins, a lurch, 2 game points (Al: 0, Bea: 0)"
     )
 
 
 def test_partners_and_three_players() -> None:
-    partners = Names(["Al", "Bea", "Cy", "Dee"], Rules.standard(4).sides)
+    partners = Names(["Al", "Bea", "Cy", "Dee"], Rules.standard(4))
     result = make_result(61, (61, 20), 0, EndReason.TARGET)
     assert result_line(partners, result) == "🏆 Al & Cy win 61-20 — a lurch, 2 game points"
-    three = Names(["Al", "Bea", "Cy"], Rules.standard(3).sides)
+    three = Names(["Al", "Bea", "Cy"], Rules.standard(3))
     assert result_line(three, make_result(121, (95, 121, 70), 1, EndReason.TARGET)).startswith(
         "🏆 Bea wins 121 to Al's 95 and Cy's 70 — 1 game point"
     )
@@ -228,7 +228,7 @@ def test_partners_and_three_players() -> None:
 
 def test_three_players_result_says_who_had_which_score() -> None:
     # Issue 25, item 9: "🏆 Al wins 61-34-53" gave the losers' scores in seat order, unnamed.
-    three = Names(["Al", "Bea", "Cy"], Rules.standard(3).sides)
+    three = Names(["Al", "Bea", "Cy"], Rules.standard(3))
     result = make_result(61, (61, 34, 53), 0, EndReason.TARGET)
     assert result_line(three, result) == "🏆 Al wins 61 to Cy's 53 and Bea's 34 — 1 game point"
     resigned = make_result(61, (40, 55, 45), 1, EndReason.RESIGNED)
@@ -256,7 +256,7 @@ def test_status_shows_board_dealer_turn_count_and_series() -> None:
 
 
 def test_board_fills_with_the_score() -> None:
-    text = board(Names(["Al", "Bea"], Rules.standard(2).sides), (121, 0), 121)
+    text = board(Names(["Al", "Bea"], Rules.standard(2)), (121, 0), 121)
     full, empty = text.splitlines()[1:3]
     assert full.count("▰") == 30 and empty.count("▱") == 30
 
@@ -396,7 +396,7 @@ def test_chunk_keeps_messages_under_the_limit() -> None:
 
 
 def test_names_cannot_inject_markdown() -> None:
-    table = Names(["**Al**", "B`ea"], Rules.standard(2).sides)
+    table = Names(["**Al**", "B`ea"], Rules.standard(2))
     assert table.seat(0) == "\\*\\*Al\\*\\*"
     result = make_result(121, (121, 84), 0, EndReason.TARGET)
     assert result_line(table, result).startswith("🏆 \\*\\*Al\\*\\* wins")

@@ -69,9 +69,9 @@ def test_sides_are_named_as_the_rules_make_them() -> None:
     game, _ = Game.new(NAMES, rng=random.Random(1), rules=SIX_TEAMS)
     names = Names.of(game.public_view())
     assert names.partners and names.side(0) == "Al & Cy & Ed" and names.side(1) == "Bea & Di & Flo"
-    four = Names(NAMES[:4], Rules.standard(4).sides)
+    four = Names(NAMES[:4], Rules.standard(4))
     assert four.side(1) == "Bea & Di" and four.verb("wins", "win") == "win"
-    assert not Names(NAMES[:3], Rules.standard(3).sides).partners
+    assert not Names(NAMES[:3], Rules.standard(3)).partners
 
 
 def test_the_lobby_names_the_partners_the_rules_seat() -> None:
