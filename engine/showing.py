@@ -12,8 +12,9 @@ muggins until the window closes.
 from __future__ import annotations
 
 import dataclasses
-from typing import Any
+from typing import Any, TypedDict
 
+from engine.cards import Card
 from engine.counting import Counting, CountTurn, MugginsWindow
 from engine.dealing import Dealing
 from engine.errors import BadClaim, BadMuggins, NotYourTurn, WrongPhase
@@ -24,6 +25,16 @@ from engine.scoring import Score, claim_values, score_hand
 from engine.state import GameState
 
 __all__ = ["Showing"]
+
+
+class _HandShown(TypedDict):
+    """The facts of a hand shown, common to its claim and its breakdown."""
+
+    seat: int
+    side: int
+    crib: bool
+    cards: tuple[Card, ...]
+    starter: Card
 
 
 class Showing:
@@ -149,15 +160,7 @@ class Showing:
         side = state.side_of(seat)
         state.scores[side] += points
         events.append(
-            Claimed(
-                seat=seat,
-                side=side,
-                crib=crib,
-                cards=tuple(state.show_cards(seat, crib)),
-                starter=state.the_starter(),
-                points=points,
-                score=state.scores[side],
-            )
+            Claimed(**self._hand_shown(seat, crib), points=points, score=state.scores[side])
         )
         if state.reached_target(side):
             events.append(self._breakdown(seat, crib, score, claimed=points))
@@ -261,19 +264,22 @@ class Showing:
         """The :class:`Shown` of one hand, kept as part of the show (``claimed`` when its
         owner claimed it: the claim was pegged already)."""
         state = self.state
-        side = state.side_of(seat)
-        shown = Shown(
+        facts = self._hand_shown(seat, crib)
+        shown = Shown(**facts, score=score, total=state.scores[facts["side"]], claimed=claimed)
+        state.add_to_last_show(shown)
+        return shown
+
+    def _hand_shown(self, seat: int, crib: bool) -> _HandShown:
+        """What a claim and a hand's breakdown both say of the hand shown: whose, which side,
+        whether the crib, its cards and the starter."""
+        state = self.state
+        return _HandShown(
             seat=seat,
-            side=side,
+            side=state.side_of(seat),
             crib=crib,
             cards=tuple(state.show_cards(seat, crib)),
             starter=state.the_starter(),
-            score=score,
-            total=state.scores[side],
-            claimed=claimed,
         )
-        state.add_to_last_show(shown)
-        return shown
 
     def _shut_window(self) -> list[Event]:
         """Close an open muggins window with nobody calling it: the breakdown of its hand."""
