@@ -184,10 +184,10 @@ async def assemble(
         clicks=FeatureClicks(io),
         keeper=keeper,
         pacer=pacer,
+        threads=DiscordThreads(client, pacer),
         cluster=cluster,
         operations=operations,
         web=web,
         activity_discord=activity_discord,
-        threads=DiscordThreads(client, pacer),
         thinking=thinking,
     )
