@@ -217,20 +217,16 @@ class TournamentCommands(app_commands.Group):
         """Start: round 1 is paired and dealt in threads."""
         if await self._threads_here(interaction) is None:
             return
-        moderator = is_organiser(interaction)
-        await self._here(
-            interaction, lambda s, c, u: s.tournaments.start(c, u, moderator=moderator)
-        )
+        mod = is_organiser(interaction)
+        await self._here(interaction, lambda s, c, u: s.tournaments.start(c, u, moderator=mod))
 
     @app_commands.command(
         name="cancel", description="Cancel this channel's tournament (its organiser or a moderator)"
     )
     async def cancel(self, interaction: discord.Interaction[Any]) -> None:
         """Cancel: games being played end without a result; the standings so far stay."""
-        moderator = is_organiser(interaction)
-        await self._here(
-            interaction, lambda s, c, u: s.tournaments.ask_cancel(c, u, moderator=moderator)
-        )
+        mod = is_organiser(interaction)
+        await self._here(interaction, lambda s, c, u: s.tournaments.ask_cancel(c, u, moderator=mod))
 
     @app_commands.command(
         name="standings", description="This channel's tournament standings, privately"

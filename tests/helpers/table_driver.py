@@ -37,15 +37,13 @@ from engine.phase import Phase
 from fakediscord import Channel, FakeDiscord, Guild, Interaction, Message, User
 from fakediscord.shards import IDENTIFY_PERIOD
 from fakediscord.testing import BotProcess
+from tests.helpers import bot_db
 from tests.helpers.bot_db import (
     Database,
     OwnedMessage,
     Snapshot,
-    answering_apart,
     latest_game_id,
     logged_actions,
-    owned_messages,
-    read_game,
     rows,
 )
 from tests.helpers.card_leaks import LeakWatch, revealed_by
@@ -258,11 +256,11 @@ class TableDriver(TableChecks):
 
     def snapshot(self) -> Snapshot:
         """The game as saved now."""
-        return read_game(self.database, self.game_id)
+        return bot_db.read_game(self.database, self.game_id)
 
     def owned(self) -> dict[str, OwnedMessage]:
         """The messages the game keeps, by key."""
-        return owned_messages(self.database, self.game_id)
+        return bot_db.owned_messages(self.database, self.game_id)
 
     def message(self, key: str, owned: dict[str, OwnedMessage] | None = None) -> Message | None:
         """The Discord message the game keeps under `key`, if it is there."""
@@ -395,7 +393,7 @@ class TableDriver(TableChecks):
         self.seats = dict(enumerate(self.players))
         actions = logged_actions(self.database, self.game_id)
         self.replay = Replay.begin(snap, actions, set(self.seats))
-        self.replay.later = answering_apart(self.database, self.game_id)
+        self.replay.later = bot_db.answering_apart(self.database, self.game_id)
         seat_of = {user.id: seat for seat, user in self.seats.items()}
         self._watch = LeakWatch(
             self.fd,
