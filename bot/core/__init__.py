@@ -9,10 +9,12 @@
 - ``play``: opening games, the moves people and time make, what a person asks of the table;
 - ``standings``, ``seasons``, ``tournaments``, ``review``, ``daily``: the features built on
   finished and running games;
-- ``worker``: the slow decisions, made in another process; ``pictures``: the board and charts.
+- ``worker``: the slow decisions, made in another process; ``pictures``: the board and charts;
+  ``deck``: the deck's procedure (each deal's seal, each shuffle's record).
 
 ``services`` puts one object per job together; ``store`` names the store as the whole core
-uses it. Nothing under ``bot.core`` imports discord.py or a database driver
+uses it; ``ports`` and ``vocabulary`` are the outer layers' doors (with ``Services``). Nothing
+under ``bot.core`` imports discord.py or a database driver
 (``tests/bot/core/test_core_purity.py`` checks it), so every rule of what the bot says and
 does can be tested without Discord. ``docs/glossary.md`` gives one meaning for each word
 the code uses.

@@ -47,20 +47,20 @@ class DailyTables(Queries):
 
     async def daily_answer(self, guild_id: int, day: str, user_id: int) -> DailyAnswer | None:
         """A person's answer of that day, if they gave one."""
-        rows = await self._read(
+        return await self._one(
+            _answer,
             f"SELECT {_COLUMNS} FROM daily_answers WHERE guild_id = ? AND day = ? AND user_id = ?",
             (guild_id, day, user_id),
         )
-        return _answer(rows[0]) if rows else None
 
     async def daily_board(self, guild_id: int, day: str) -> list[DailyAnswer]:
         """Every answer of the day in the server, best first (then earliest)."""
-        rows = await self._read(
+        return await self._all(
+            _answer,
             f"SELECT {_COLUMNS} FROM daily_answers WHERE guild_id = ? AND day = ?"
             " ORDER BY rank, answered_at, user_id",
             (guild_id, day),
         )
-        return [_answer(row) for row in rows]
 
     async def daily_days(self, guild_id: int, user_id: int) -> list[tuple[str, int]]:
         """Every day the person answered in the server, oldest first, with the rank."""

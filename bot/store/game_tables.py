@@ -584,7 +584,8 @@ class GameTables(Queries):
 
     async def results(self, game_id: int) -> list[ResultRecord]:
         """The result rows of a finished game, in seat order (empty for any other game)."""
-        rows = await self._read(
-            f"SELECT {RESULT_COLUMNS} FROM results WHERE game_id = ? ORDER BY seat", (game_id,)
+        return await self._all(
+            result_of,
+            f"SELECT {RESULT_COLUMNS} FROM results WHERE game_id = ? ORDER BY seat",
+            (game_id,),
         )
-        return [result_of(row) for row in rows]

@@ -3,13 +3,15 @@ made on it (one query's rows, one transaction)."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from contextlib import AbstractAsyncContextManager
-from typing import Any
+from typing import Any, TypeVar
 
 from bot.store.database import Database, Dialect, Row, Transaction
 
 __all__ = ["Queries", "marks"]
+
+T = TypeVar("T")
 
 
 def marks(values: Sequence[Any]) -> str:
@@ -30,6 +32,17 @@ class Queries:
     async def _read(self, sql: str, params: Sequence[Any] = ()) -> list[Row]:
         """One query's rows."""
         return await self.db.fetch(sql, params)
+
+    async def _one(
+        self, read: Callable[[Row], T], sql: str, params: Sequence[Any] = ()
+    ) -> T | None:
+        """One query's first row, as ``read`` makes it a record (None: no row)."""
+        rows = await self.db.fetch(sql, params)
+        return read(rows[0]) if rows else None
+
+    async def _all(self, read: Callable[[Row], T], sql: str, params: Sequence[Any] = ()) -> list[T]:
+        """One query's rows, each as ``read`` makes it a record."""
+        return [read(row) for row in await self.db.fetch(sql, params)]
 
     def _writing(self) -> AbstractAsyncContextManager[Transaction]:
         """One transaction: commit at the end of the block, or roll back if it raised."""

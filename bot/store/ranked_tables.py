@@ -229,43 +229,41 @@ class RankedTables(Queries):
 
     async def ranked_entry(self, entry_id: int) -> EntryRecord | None:
         """One entry by its id."""
-        rows = await self._read(
-            f"SELECT {_ENTRY_COLUMNS} FROM ranked_entries WHERE id = ?", (entry_id,)
+        return await self._one(
+            _entry, f"SELECT {_ENTRY_COLUMNS} FROM ranked_entries WHERE id = ?", (entry_id,)
         )
-        return _entry(rows[0]) if rows else None
 
     async def live_entry(self, user_id: int) -> EntryRecord | None:
         """The player's entry that is searching or in a match, if any."""
-        rows = await self._read(
+        return await self._one(
+            _entry,
             f"SELECT {_ENTRY_COLUMNS} FROM ranked_entries WHERE user_id = ? AND status IN {_LIVE}",
             (user_id,),
         )
-        return _entry(rows[0]) if rows else None
 
     async def entries_since(self, since: float) -> list[EntryRecord]:
         """Every live entry, and every one that ended since ``since``."""
-        rows = await self._read(
+        return await self._all(
+            _entry,
             f"SELECT {_ENTRY_COLUMNS} FROM ranked_entries WHERE status IN {_LIVE}"
             " UNION ALL"
             f" SELECT {_ENTRY_COLUMNS} FROM ranked_entries WHERE status NOT IN {_LIVE}"
             " AND ended_at >= ?",
             (since,),
         )
-        return [_entry(row) for row in rows]
 
     async def searching_entries(self) -> list[EntryRecord]:
         """Every entry waiting for an opponent, longest waiting first."""
-        rows = await self._read(
+        return await self._all(
+            _entry,
             f"SELECT {_ENTRY_COLUMNS} FROM ranked_entries WHERE status = 'searching'"
-            " ORDER BY queued_at, id"
+            " ORDER BY queued_at, id",
         )
-        return [_entry(row) for row in rows]
 
     async def nearest_searching(self, mu: float, *, limit: int) -> list[EntryRecord]:
         """The searching entries nearest ``mu`` in skill: ``limit`` at most on each side (one
         query)."""
-        rows = await self._read(_NEAREST, (mu, limit, mu, limit))
-        return [_entry(row) for row in rows]
+        return await self._all(_entry, _NEAREST, (mu, limit, mu, limit))
 
     async def older_release_running(self, release: str, *, seen_after: float) -> bool:
         """Whether a process of a release before ``release`` (a migration's name: its
@@ -362,21 +360,20 @@ class RankedTables(Queries):
     # -- matches ----------------------------------------------------------------------------
     async def ranked_match(self, match_id: int) -> MatchRecord | None:
         """One match by its id."""
-        rows = await self._read(
-            f"SELECT {_MATCH_COLUMNS} FROM ranked_matches WHERE id = ?", (match_id,)
+        return await self._one(
+            _match, f"SELECT {_MATCH_COLUMNS} FROM ranked_matches WHERE id = ?", (match_id,)
         )
-        return _match(rows[0]) if rows else None
 
     async def matches_since(self, since: float) -> list[MatchRecord]:
         """Every match being played, and every one that ended since ``since``."""
-        rows = await self._read(
+        return await self._all(
+            _match,
             f"SELECT {_MATCH_COLUMNS} FROM ranked_matches WHERE status = 'playing'"
             " UNION ALL"
             f" SELECT {_MATCH_COLUMNS} FROM ranked_matches WHERE status = 'finished'"
             " AND ended_at >= ?",
             (since,),
         )
-        return [_match(row) for row in rows]
 
     async def match_entries(self, match: MatchRecord) -> tuple[EntryRecord, EntryRecord]:
         """The match's two entries: the first player's, then the second's."""
@@ -389,11 +386,11 @@ class RankedTables(Queries):
 
     async def match_games(self, match_id: int) -> list[MatchGame]:
         """The match's games, in order."""
-        rows = await self._read(
+        return await self._all(
+            _game,
             f"SELECT {_GAME_COLUMNS} FROM ranked_games WHERE match_id = ? ORDER BY number",
             (match_id,),
         )
-        return [_game(row) for row in rows]
 
     async def add_match_game(self, match_id: int, number: int, game_id: int) -> list[EntryRecord]:
         """Game ``number`` of the match is ``game_id`` (written once): the match's entries as
@@ -531,32 +528,32 @@ class RankedTables(Queries):
     # -- ratings and the ladder -------------------------------------------------------------
     async def season_rating(self, season: str, user_id: int) -> RatingRecord | None:
         """The player's rating in ``season`` (None: no match in it)."""
-        rows = await self._read(
+        return await self._one(
+            _rating,
             f"SELECT {_RATING_COLUMNS} FROM ranked_ratings WHERE season = ? AND user_id = ?",
             (season, user_id),
         )
-        return _rating(rows[0]) if rows else None
 
     async def latest_rating(
         self, user_id: int, *, before: str | None = None
     ) -> RatingRecord | None:
         """The player's rating of their latest season (before ``before``, when given)."""
-        rows = await self._read(
+        return await self._one(
+            _rating,
             f"SELECT {_RATING_COLUMNS} FROM ranked_ratings WHERE user_id = ?"
             + (" AND season < ?" if before is not None else "")
             + " ORDER BY season DESC LIMIT 1",
             (user_id, before) if before is not None else (user_id,),
         )
-        return _rating(rows[0]) if rows else None
 
     async def ladder(self, season: str, *, at_least: int, limit: int) -> list[RatingRecord]:
         """The season's standings: the players with ``at_least`` matches, best first."""
-        rows = await self._read(
+        return await self._all(
+            _rating,
             f"SELECT {_RATING_COLUMNS} FROM ranked_ratings WHERE season = ? AND matches >= ?"
             " ORDER BY ordinal DESC, matches DESC, user_id LIMIT ?",
             (season, at_least, limit),
         )
-        return [_rating(row) for row in rows]
 
     async def ladder_place(self, season: str, user_id: int, *, at_least: int) -> int | None:
         """Where the player stands in the season's standings (from 1; None: not ranked)."""
@@ -582,7 +579,8 @@ class RankedTables(Queries):
     ) -> list[SeasonChampion]:
         """The top of each season's final standings, newest first (the seasons before
         ``before``, which are over)."""
-        rows = await self._read(
+        return await self._all(
+            _champion,
             "SELECT r.season, r.user_id, r.name, r.mu, r.sigma, r.matches FROM ranked_ratings r"
             " WHERE r.season < ? AND r.matches >= ? AND NOT EXISTS (SELECT 1 FROM ranked_ratings o"
             " WHERE o.season = r.season AND o.matches >= ? AND (o.ordinal > r.ordinal"
@@ -591,11 +589,11 @@ class RankedTables(Queries):
             " ORDER BY r.season DESC LIMIT ?",
             (before, at_least, at_least, limit),
         )
-        return [_champion(row) for row in rows]
 
     async def match_lines(self, user_id: int, *, limit: int) -> list[MatchLine]:
         """The player's latest finished matches, newest first."""
-        rows = await self._read(
+        return await self._all(
+            _LINE,
             "SELECT m.id, CASE WHEN m.player_a = ? THEN m.player_b ELSE m.player_a END,"
             " o.name, m.winner = ?, CASE WHEN m.player_a = ? THEN m.wins_a ELSE m.wins_b END,"
             " CASE WHEN m.player_a = ? THEN m.wins_b ELSE m.wins_a END, m.how,"
@@ -605,7 +603,6 @@ class RankedTables(Queries):
             " ELSE m.entry_a END WHERE c.user_id = ? ORDER BY c.match_id DESC LIMIT ?",
             (user_id, user_id, user_id, user_id, user_id, user_id, limit),
         )
-        return [_LINE(row) for row in rows]
 
     async def match_changes(self, match_id: int) -> dict[int, tuple[float, float, float, float]]:
         """Each player's rating change in a finished match: (mu, sigma) before, then after."""

@@ -178,13 +178,13 @@ class StandingTables(Queries):
 
     async def levels(self, guild_id: int | None, variant: str = STANDARD.name) -> list[Standing]:
         """The computer levels' standings on a server in ``variant``, best rated first."""
-        rows = await self._read(
+        return await self._all(
+            derived.standing,
             f"SELECT {derived.STANDING_COLUMNS} FROM standings"
             " WHERE guild_id = ? AND variant = ? AND vs_computer = 1 AND player_id < 0"
             " ORDER BY ordinal DESC",
             (guild_id or 0, variant),
         )
-        return [derived.standing(row) for row in rows]
 
     async def variants_played(self, guild_id: int | None, player_id: int) -> list[str]:
         """The variants other than the standard game a player has finished games in on a
@@ -231,11 +231,11 @@ class StandingTables(Queries):
 
     async def game_rating_changes(self, game_id: int) -> list[RatingChange]:
         """A finished game's rating changes, in seat order (empty for any other game)."""
-        rows = await self._read(
+        return await self._all(
+            derived.change,
             f"SELECT {derived.CHANGE_COLUMNS} FROM rating_changes WHERE game_id = ? ORDER BY seat",
             (game_id,),
         )
-        return [derived.change(row) for row in rows]
 
     async def best_hands(
         self, guild_id: int | None, user_id: int, *, limit: int = 3
@@ -268,9 +268,9 @@ class StandingTables(Queries):
 
     async def rival(self, guild_id: int | None, user_id: int, opponent_id: int) -> Rival | None:
         """``user_id``'s head to head against ``opponent_id`` on a server, or None."""
-        rows = await self._read(
+        return await self._one(
+            derived.rival,
             f"SELECT {derived.RIVAL_COLUMNS} FROM rivals"
             " WHERE guild_id = ? AND user_id = ? AND opponent_id = ?",
             (guild_id or 0, user_id, opponent_id),
         )
-        return derived.rival(rows[0]) if rows else None

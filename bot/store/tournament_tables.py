@@ -99,47 +99,46 @@ class TournamentTables(Queries):
 
     async def tournament(self, tournament_id: int) -> TournamentRecord | None:
         """One tournament by its id."""
-        rows = await self._read(
-            f"SELECT {_COLUMNS} FROM tournaments WHERE id = ?", (tournament_id,)
+        return await self._one(
+            _tournament, f"SELECT {_COLUMNS} FROM tournaments WHERE id = ?", (tournament_id,)
         )
-        return _tournament(rows[0]) if rows else None
 
     async def tournament_in_channel(self, channel_id: int) -> TournamentRecord | None:
         """The channel's tournament taking entrants or being played; else its latest."""
-        rows = await self._read(
+        return await self._one(
+            _tournament,
             f"SELECT {_COLUMNS} FROM tournaments WHERE channel_id = ?"
             " ORDER BY CASE WHEN status IN ('open', 'running') THEN 0 ELSE 1 END, id DESC"
             " LIMIT 1",
             (channel_id,),
         )
-        return _tournament(rows[0]) if rows else None
 
     async def recent_tournaments(self, since: float) -> list[TournamentRecord]:
         """Every tournament open, running, or ended since ``since``."""
-        rows = await self._read(
+        return await self._all(
+            _tournament,
             f"SELECT {_COLUMNS} FROM tournaments WHERE status IN ('open', 'running')"
             " OR finished_at >= ? ORDER BY id",
             (since,),
         )
-        return [_tournament(row) for row in rows]
 
     async def entrants(self, tournament_id: int) -> list[EntrantRecord]:
         """A tournament's entrants in the order they joined."""
-        rows = await self._read(
+        return await self._all(
+            _entrant,
             f"SELECT {_ENTRANT_COLUMNS} FROM tournament_entrants WHERE tournament_id = ?"
             " ORDER BY seed",
             (tournament_id,),
         )
-        return [_entrant(row) for row in rows]
 
     async def pairings(self, tournament_id: int) -> list[PairingRecord]:
         """Every pairing of every round so far, by round and table."""
-        rows = await self._read(
+        return await self._all(
+            _pairing,
             f"SELECT {_PAIRING_COLUMNS} FROM tournament_pairings WHERE tournament_id = ?"
             " ORDER BY round, tab",
             (tournament_id,),
         )
-        return [_pairing(row) for row in rows]
 
     async def enter(self, tournament_id: int, user_id: int, name: str) -> bool:
         """Add an entrant to a tournament taking entrants (False: already in, or it no
