@@ -94,6 +94,7 @@ class TableChecks:
     created: dict[int, list[tuple[int | str, int]]]
     replay: Replay | None
     release_words: bool
+    _copies_of_another_release: set[int]
     _watch: LeakWatch | None
     _states: dict[str, list[Rendering]]
     _shown: dict[int, ShownVersions]
