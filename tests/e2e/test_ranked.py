@@ -69,6 +69,21 @@ def _counted(world: World, match_id: int, number: int) -> Callable[[], int | Non
     return lambda: match_games(world.database, match_id)[number - 1][2]
 
 
+def _decided(world: World, match_id: int, number: int) -> Callable[[], str | None]:
+    """Whether the match, game ``number`` counted, is ``"finished"`` or goes on (``"next"``:
+    its next game is opened); None while neither is written."""
+
+    def decided() -> str | None:
+        (status,) = rows(
+            world.database, "SELECT status FROM ranked_matches WHERE id = ?", (match_id,)
+        )[0]
+        if status == "finished":
+            return "finished"
+        return "next" if len(match_games(world.database, match_id)) > number else None
+
+    return decided
+
+
 async def test_three_places_queue_and_a_whole_best_of_three_is_played_apart(
     world: World, bots: BotLauncher
 ) -> None:
@@ -111,10 +126,10 @@ async def _three_places(world: World) -> None:
             assert "lounge" not in table.words() and "general" not in table.words()
         await driver.play_out()
         await until(fd, _counted(world, match_id, driver.number))
-        finished = rows(
-            world.database, "SELECT status FROM ranked_matches WHERE id = ?", (match_id,)
-        )
-        if finished[0][0] == "finished":
+        # The game is counted first, then the match decided or the next game opened: wait
+        # for one of them (read at once, a match just won still looked unfinished).
+        then = await until(fd, _decided(world, match_id, driver.number))
+        if then == "finished":
             break
     assert games in (2, 3)
     driver.check_now()
