@@ -6,30 +6,9 @@ to live in memory. The state is in the database; a click is routed to the bot's
 :class:`~bot.discord.clicks.Clicks` (``bot.discord.feature_clicks.FeatureClicks``) like a slash
 command.
 
-Custom ids (at most 100 characters, Discord's limit):
-
-- ``crib:<game>:lobby:<join|leave|start|cancel|remove_computer|add_seat|partners>``: the
-  lobby message's buttons; ``crib:<game>:lobby:hand``: a private table's *Your hand*;
-  ``crib:<game>:lobby:table``: *Play at the table* (the Activity), on the lobby and the table;
-- ``crib:<game>:lobby:computer``: the lobby's "Add computer" menu (values are levels);
-- ``crib:<game>:discard:<stamp>``: the crib select menu sent with each deal;
-- ``crib:<game>:play:<stamp>:<card code>``: one button per card on your turn;
-- ``crib:<game>:count:<stamp>:<0|1>``: the two menus of values to claim for a hand (manual
-  counting: 26 values, one more than a select menu holds, so split in two);
-- ``crib:<game>:muggins:<stamp>``: the Muggins! button while an opponent's claim is open to it,
-  and ``crib:<game>:pass:<stamp>``: No muggins beside it (the claim stands);
-- ``crib:board:<people|computer>:<page>[:<variant>]``: a leaderboard's Previous, Next and
-  other-table
-  buttons (the server is the click's own);
-- ``crib:tournament:<id>:<join|leave>``: a tournament message's Join and Leave buttons;
-- ``crib:review:<game>``: the *Review* button on a game's result (each person who clicks gets
-  their own review, privately);
-- ``crib:review:<game>:<seat>:<page>``: a review page's Previous and Next;
-- ``crib:daily:<YYYYMMDD>``: the discard of the day's menu (the server is the click's own);
-- ``crib:ranked:<entry>:<stop|expert>``: a ranked card's *Stop searching* and *Play the expert
-  instead* (the entry's player alone may use them);
-- ``crib:<game>:<resign|cancel>:<yes|no>``, ``crib:tournament:<id>:<withdraw|cancel>:<yes|no>``
-  and ``crib:ranked:<match>:leave:<yes|no>``: Yes and No under a question.
+Each control's custom ids (at most 100 characters, Discord's limit) are written once, as the
+formats in :mod:`bot.discord.custom_ids` that both build them and read a click's; a control
+names its formats, and its template is drawn from them.
 
 The stamp is :attr:`bot.core.base.views.HandControls.stamp`, handed back with the click so that a
 control from an earlier moment of the game gets a clear answer instead of acting.
@@ -38,7 +17,7 @@ control from an earlier moment of the game gets a clear answer instead of acting
 from __future__ import annotations
 
 import re
-from typing import Any, Self, assert_never, cast
+from typing import Any, ClassVar, Self, assert_never, cast
 
 import discord
 
@@ -61,12 +40,13 @@ from bot.core.base.views import (
     ReviewPages,
 )
 from bot.core.vocabulary import LEVEL_BLURBS, level_name
+from bot.discord import custom_ids as ids
 from bot.discord.clicks import Clicks
+from bot.discord.custom_ids import IdFormat
 from engine.variants import STANDARD
 
 __all__ = ["COUNT_MENU_SIZE", "DYNAMIC_ITEMS", "Clicks", "controls_view"]
 
-_CARD_CODE = r"(?:10|[2-9AJQK])[CDHS]"
 _RED_SUITS = ("H", "D")
 _LOBBY_STYLES = {
     "join": discord.ButtonStyle.primary,
@@ -101,16 +81,25 @@ def _clicks(interaction: discord.Interaction[Any]) -> Clicks:
 
 class _Control(discord.ui.DynamicItem[Any], template=r"(?!)"):
     """A component whose custom id is all its state. (This base matches no custom id; its
-    subclasses, each with its own template, are the ones registered.)"""
+    subclasses, each with the formats of its ids, are the ones registered.)"""
 
-    def __init_subclass__(cls, *, template: str) -> None:
+    #: The formats of this control's custom ids: they build its ids and read its clicks.
+    formats: ClassVar[tuple[IdFormat, ...]] = ()
+
+    def __init_subclass__(cls, *, formats: tuple[IdFormat, ...]) -> None:
+        cls.formats = formats
         # \d in a template is 0-9 alone: an id forged with other digits ("١٢") names nothing,
         # rather than the game its digits would read as.
-        super().__init_subclass__(template=re.compile(template, re.ASCII))
+        super().__init_subclass__(template=re.compile(ids.template(*formats), re.ASCII))
 
     @classmethod
     def parsed(cls, match: re.Match[str]) -> Self:
         """The component a custom id names."""
+        return cls.read(*ids.read(match[0], *cls.formats))
+
+    @classmethod
+    def read(cls, made: IdFormat, fields: dict[str, str]) -> Self:
+        """The component of an id ``made`` wrote, with these ``fields``."""
         raise NotImplementedError
 
     @classmethod
@@ -138,10 +127,7 @@ class _Control(discord.ui.DynamicItem[Any], template=r"(?!)"):
 
 class LobbyButton(
     _Control,
-    template=(
-        r"crib:(?P<game>\d+):lobby:"
-        r"(?P<action>join|leave|start|cancel|remove_computer|add_seat|partners|hand|table)"
-    ),
+    formats=(ids.LOBBY,),
 ):
     """Join, Leave, Start, Cancel, Remove computer, Add a seat (the opener makes a full table
     one seat larger, as far as its variant seats) or Change partners on a game's lobby; Your
@@ -153,21 +139,21 @@ class LobbyButton(
             discord.ui.Button(
                 label=_LOBBY_LABELS.get(action, action.capitalize()),
                 style=_LOBBY_STYLES[action],
-                custom_id=f"crib:{game_id}:lobby:{action}",
+                custom_id=ids.LOBBY.build(game=game_id, action=action),
             )
         )
         self.game_id = game_id
         self.action = action
 
     @classmethod
-    def parsed(cls, match: re.Match[str]) -> LobbyButton:
-        return cls(int(match["game"]), match["action"])
+    def read(cls, made: IdFormat, fields: dict[str, str]) -> LobbyButton:
+        return cls(int(fields["game"]), fields["action"])
 
     async def clicked(self, clicks: Clicks, interaction: discord.Interaction[Any]) -> None:
         await clicks.lobby_click(interaction, self.game_id, self.action)
 
 
-class ComputerSelect(_Control, template=r"crib:(?P<game>\d+):lobby:computer"):
+class ComputerSelect(_Control, formats=(ids.COMPUTER,)):
     """The lobby's "Add computer" menu: choosing a level seats a computer at that level."""
 
     def __init__(self, game_id: int, levels: tuple[str, ...] = ()) -> None:
@@ -179,7 +165,7 @@ class ComputerSelect(_Control, template=r"crib:(?P<game>\d+):lobby:computer"):
         ]
         super().__init__(
             discord.ui.Select(
-                custom_id=f"crib:{game_id}:lobby:computer",
+                custom_id=ids.COMPUTER.build(game=game_id),
                 placeholder="Add computer…",
                 min_values=1,
                 max_values=1,
@@ -190,22 +176,16 @@ class ComputerSelect(_Control, template=r"crib:(?P<game>\d+):lobby:computer"):
         self.game_id = game_id
 
     @classmethod
-    def parsed(cls, match: re.Match[str]) -> ComputerSelect:
-        return cls(int(match["game"]))
+    def read(cls, made: IdFormat, fields: dict[str, str]) -> ComputerSelect:
+        return cls(int(fields["game"]))
 
     async def clicked(self, clicks: Clicks, interaction: discord.Interaction[Any]) -> None:
         level = next(iter(self._values()), "")
         await clicks.lobby_click(interaction, self.game_id, f"computer:{level}")
 
 
-class HandButton(
-    _Control,
-    # A card button names its card; the Muggins! button has none.
-    template=(
-        rf"crib:(?P<game>\d+):(?:(?P<kind>play):(?P<stamp>\d+):(?P<card>{_CARD_CODE})"
-        r"|(?P<call>muggins|pass):(?P<muggins>\d+))"
-    ),
-):
+# A card button names its card; the Muggins! button has none.
+class HandButton(_Control, formats=(ids.PLAY, ids.CALL)):
     """A button on a hand: one card of your hand on your turn (disabled when it cannot be
     played now), or Muggins! to take the points an opponent's claim missed."""
 
@@ -221,7 +201,7 @@ class HandButton(
     ) -> None:
         if kind == "play":
             assert code is not None
-            custom_id = f"crib:{game_id}:play:{stamp}:{code}"
+            custom_id = ids.PLAY.build(game=game_id, stamp=stamp, card=code)
             style = (
                 discord.ButtonStyle.danger
                 if code.endswith(_RED_SUITS)
@@ -232,7 +212,7 @@ class HandButton(
             )
         elif kind == "pass":
             # Lets the claim stand, so the table need not wait out the muggins window.
-            custom_id = f"crib:{game_id}:pass:{stamp}"
+            custom_id = ids.CALL.build(game=game_id, call=kind, stamp=stamp)
             button = discord.ui.Button(
                 label="No muggins",
                 style=discord.ButtonStyle.secondary,
@@ -240,7 +220,7 @@ class HandButton(
                 row=2,
             )
         else:
-            custom_id = f"crib:{game_id}:muggins:{stamp}"
+            custom_id = ids.CALL.build(game=game_id, call=kind, stamp=stamp)
             button = discord.ui.Button(
                 label="Muggins!", style=discord.ButtonStyle.danger, custom_id=custom_id, row=2
             )
@@ -248,21 +228,19 @@ class HandButton(
         self.click = Click(game_id, kind, stamp, () if code is None else (code,))
 
     @classmethod
-    def parsed(cls, match: re.Match[str]) -> HandButton:
-        if match["kind"] == "play":
-            return cls(int(match["game"]), "play", int(match["stamp"]), match["card"])
-        kind: ClickKind = "pass" if match["call"] == "pass" else "muggins"
-        return cls(int(match["game"]), kind, int(match["muggins"]))
+    def read(cls, made: IdFormat, fields: dict[str, str]) -> HandButton:
+        game, stamp = int(fields["game"]), int(fields["stamp"])
+        if made is ids.PLAY:
+            return cls(game, "play", stamp, fields["card"])
+        kind: ClickKind = "pass" if fields["call"] == "pass" else "muggins"
+        return cls(game, kind, stamp)
 
     async def clicked(self, clicks: Clicks, interaction: discord.Interaction[Any]) -> None:
         await clicks.hand_click(interaction, self.click)
 
 
-class HandSelect(
-    _Control,
-    # A count menu names its half (0 or 1); the crib select has none.
-    template=r"crib:(?P<game>\d+):(?:(?P<kind>discard):(?P<stamp>\d+)|count:(?P<count>\d+):(?P<half>[01]))",
-):
+# A count menu names its half (0 or 1); the crib select has none.
+class HandSelect(_Control, formats=(ids.DISCARD, ids.COUNT)):
     """A menu on a hand: the cards for the crib, or one of the two menus of points to claim
     for the hand you count (manual counting)."""
 
@@ -282,7 +260,7 @@ class HandSelect(
                 discord.SelectOption(label=c.label, value=c.code) for c in cards if c.enabled
             ]
             select: discord.ui.Select[Any] = discord.ui.Select(
-                custom_id=f"crib:{game_id}:discard:{stamp}",
+                custom_id=ids.DISCARD.build(game=game_id, stamp=stamp),
                 placeholder=f"Choose {pick} card{'s' if pick != 1 else ''} for the crib",
                 min_values=pick,
                 max_values=pick,
@@ -295,7 +273,7 @@ class HandSelect(
             ]
             low = f"{values[0]}-{values[-1]}" if values else ""
             select = discord.ui.Select(
-                custom_id=f"crib:{game_id}:count:{stamp}:{half}",
+                custom_id=ids.COUNT.build(game=game_id, stamp=stamp, half=half),
                 placeholder=f"Claim {low} points" if low else "Claim points",
                 min_values=1,
                 max_values=1,
@@ -306,10 +284,11 @@ class HandSelect(
         self.game_id, self.kind, self.stamp = game_id, kind, stamp
 
     @classmethod
-    def parsed(cls, match: re.Match[str]) -> HandSelect:
-        if match["kind"] == "discard":
-            return cls(int(match["game"]), "discard", int(match["stamp"]))
-        return cls(int(match["game"]), "count", int(match["count"]), half=int(match["half"]))
+    def read(cls, made: IdFormat, fields: dict[str, str]) -> HandSelect:
+        game, stamp = int(fields["game"]), int(fields["stamp"])
+        if made is ids.DISCARD:
+            return cls(game, "discard", stamp)
+        return cls(game, "count", stamp, half=int(fields["half"]))
 
     async def clicked(self, clicks: Clicks, interaction: discord.Interaction[Any]) -> None:
         click = Click(self.game_id, self.kind, self.stamp, self._values())
@@ -325,55 +304,43 @@ _CONFIRM_LABELS = {
     "forget": ("Yes, delete my data", "No, keep it"),
     "leave_match": ("Yes, leave the match", "No, play on"),
 }
-#: How a question's action is written in its custom id (a tournament's, as its Join button's).
-_CONFIRM_IDS = {
-    "resign": ("", "resign"),
-    "cancel": ("", "cancel"),
-    "withdraw": ("tournament:", "withdraw"),
-    "cancel_tournament": ("tournament:", "cancel"),
-    "forget": ("privacy:", "forget"),
-    "leave_match": ("ranked:", "leave"),
+#: How a question's action is written in its custom id: its format and its question's word.
+_CONFIRM_IDS: dict[ConfirmAction, tuple[IdFormat, str]] = {
+    "resign": (ids.GAME_QUESTION, "resign"),
+    "cancel": (ids.GAME_QUESTION, "cancel"),
+    "withdraw": (ids.TOURNAMENT_QUESTION, "withdraw"),
+    "cancel_tournament": (ids.TOURNAMENT_QUESTION, "cancel"),
+    "forget": (ids.FORGET, "forget"),
+    "leave_match": (ids.LEAVE_MATCH, "leave"),
 }
+#: The question a custom id asks, by its format and word.
+_CONFIRM_ACTIONS = {written: action for action, written in _CONFIRM_IDS.items()}
 
 
 class ConfirmButton(
     _Control,
-    template=(
-        r"crib:(?:(?P<game>\d+):(?P<on_game>resign|cancel)"
-        r"|tournament:(?P<tournament>\d+):(?P<on_tournament>withdraw|cancel)"
-        r"|privacy:(?P<person>\d{1,19}):forget"
-        r"|ranked:(?P<match>\d{1,19}):leave):(?P<choice>yes|no)"
-    ),
+    formats=(ids.GAME_QUESTION, ids.TOURNAMENT_QUESTION, ids.FORGET, ids.LEAVE_MATCH),
 ):
     """Yes or No under a question asked before something that cannot be taken back (an
     ephemeral message): ``/cribbage resign``, a moderator's ``/cribbage cancel`` of a dealt
     game, ``/cribbage tournament withdraw`` and ``/cribbage tournament cancel``."""
 
     def __init__(self, subject: int, action: ConfirmAction, yes: bool) -> None:
-        prefix, word = _CONFIRM_IDS[action]
+        made, word = _CONFIRM_IDS[action]
+        choice = "yes" if yes else "no"
         super().__init__(
             discord.ui.Button(
                 label=_CONFIRM_LABELS[action][0 if yes else 1],
                 style=discord.ButtonStyle.danger if yes else discord.ButtonStyle.secondary,
-                custom_id=f"crib:{prefix}{subject}:{word}:{'yes' if yes else 'no'}",
+                custom_id=made.build(subject=subject, question=word, choice=choice),
             )
         )
         self.subject, self.action, self.yes = subject, action, yes
 
     @classmethod
-    def parsed(cls, match: re.Match[str]) -> ConfirmButton:
-        action: ConfirmAction
-        if match["person"] is not None:
-            return cls(int(match["person"]), "forget", match["choice"] == "yes")
-        if match["tournament"] is not None:
-            subject = int(match["tournament"])
-            action = "withdraw" if match["on_tournament"] == "withdraw" else "cancel_tournament"
-        elif match["match"] is not None:
-            subject, action = int(match["match"]), "leave_match"
-        else:
-            subject = int(match["game"])
-            action = "resign" if match["on_game"] == "resign" else "cancel"
-        return cls(subject, action, match["choice"] == "yes")
+    def read(cls, made: IdFormat, fields: dict[str, str]) -> ConfirmButton:
+        action = _CONFIRM_ACTIONS[made, fields["question"]]
+        return cls(int(fields["subject"]), action, fields["choice"] == "yes")
 
     async def clicked(self, clicks: Clicks, interaction: discord.Interaction[Any]) -> None:
         await clicks.confirm_click(interaction, self.subject, self.action, self.yes)
@@ -383,9 +350,7 @@ class ConfirmButton(
 _PRIVACY_LABELS = {"data": "Send me my data", "delete": "Delete my data"}
 
 
-class PrivacyButton(
-    _Control, template=r"crib:privacy:(?P<person>\d{1,19}):(?P<action>data|delete)"
-):
+class PrivacyButton(_Control, formats=(ids.PRIVACY,)):
     """``/cribbage privacy``'s buttons: *Send me my data* (a file, privately) and *Delete my
     data* (which asks first), for the person the id names (anyone else is refused)."""
 
@@ -396,23 +361,20 @@ class PrivacyButton(
                 style=discord.ButtonStyle.danger
                 if action == "delete"
                 else discord.ButtonStyle.primary,
-                custom_id=f"crib:privacy:{person}:{action}",
+                custom_id=ids.PRIVACY.build(person=person, action=action),
             )
         )
         self.person, self.action = person, action
 
     @classmethod
-    def parsed(cls, match: re.Match[str]) -> PrivacyButton:
-        return cls(int(match["person"]), match["action"])
+    def read(cls, made: IdFormat, fields: dict[str, str]) -> PrivacyButton:
+        return cls(int(fields["person"]), fields["action"])
 
     async def clicked(self, clicks: Clicks, interaction: discord.Interaction[Any]) -> None:
         await clicks.privacy_click(interaction, self.person, self.action)
 
 
-class PageButton(
-    _Control,
-    template=r"crib:board:(?P<table>people|computer):(?P<page>\d{1,6})(?::(?P<variant>[a-z_]{1,32}))?",
-):
+class PageButton(_Control, formats=(ids.BOARD, ids.BOARD_VARIANT)):
     """A leaderboard button: show ``page`` (from 0) of ``table`` in ``variant`` (the standard
     game's ids name none, as before variants). The server is the one the click comes from,
     never the id's, so no button shows another server's players."""
@@ -426,12 +388,12 @@ class PageButton(
         enabled: bool = True,
         variant: str = STANDARD.name,
     ) -> None:
-        named = "" if variant == STANDARD.name else f":{variant}"
+        made = ids.BOARD if variant == STANDARD.name else ids.BOARD_VARIANT
         super().__init__(
             discord.ui.Button(
                 label=label or "Page",
                 style=discord.ButtonStyle.secondary,
-                custom_id=f"crib:board:{table}:{page}{named}",
+                custom_id=made.build(table=table, page=page, variant=variant),
                 disabled=not enabled,
             )
         )
@@ -440,15 +402,16 @@ class PageButton(
         self.variant = variant
 
     @classmethod
-    def parsed(cls, match: re.Match[str]) -> PageButton:
-        table: Pool = "computer" if match["table"] == "computer" else "people"
-        return cls(table, int(match["page"]), variant=match["variant"] or STANDARD.name)
+    def read(cls, made: IdFormat, fields: dict[str, str]) -> PageButton:
+        table: Pool = "computer" if fields["table"] == "computer" else "people"
+        variant = fields.get("variant", STANDARD.name)
+        return cls(table, int(fields["page"]), variant=variant)
 
     async def clicked(self, clicks: Clicks, interaction: discord.Interaction[Any]) -> None:
         await clicks.page_click(interaction, self.table, self.page, self.variant)
 
 
-class EntryButton(_Control, template=r"crib:tournament:(?P<tid>\d+):(?P<action>join|leave)"):
+class EntryButton(_Control, formats=(ids.ENTRY,)):
     """Join or Leave on a tournament's message while it takes entrants."""
 
     def __init__(self, tournament_id: int, action: str) -> None:
@@ -457,15 +420,15 @@ class EntryButton(_Control, template=r"crib:tournament:(?P<tid>\d+):(?P<action>j
             discord.ui.Button(
                 label="Join" if join else "Leave",
                 style=discord.ButtonStyle.primary if join else discord.ButtonStyle.secondary,
-                custom_id=f"crib:tournament:{tournament_id}:{action}",
+                custom_id=ids.ENTRY.build(tournament=tournament_id, action=action),
             )
         )
         self.tournament_id = tournament_id
         self.action = action
 
     @classmethod
-    def parsed(cls, match: re.Match[str]) -> EntryButton:
-        return cls(int(match["tid"]), match["action"])
+    def read(cls, made: IdFormat, fields: dict[str, str]) -> EntryButton:
+        return cls(int(fields["tournament"]), fields["action"])
 
     async def clicked(self, clicks: Clicks, interaction: discord.Interaction[Any]) -> None:
         await clicks.tournament_click(interaction, self.tournament_id, self.action)
@@ -478,10 +441,7 @@ def _entry_buttons(entry: EntryControls) -> discord.ui.View:
     return made
 
 
-class ReviewButton(
-    _Control,
-    template=r"crib:review:(?P<game>\d{1,19})(?::(?P<seat>[0-5]):(?P<page>\d{1,4}))?",
-):
+class ReviewButton(_Control, formats=(ids.REVIEW, ids.REVIEW_PAGE)):
     """The Review button on a game's result, or Previous / Next on a review's page."""
 
     def __init__(
@@ -493,9 +453,8 @@ class ReviewButton(
         *,
         enabled: bool = True,
     ) -> None:
-        custom_id = f"crib:review:{game_id}"
-        if seat is not None:
-            custom_id += f":{seat}:{page}"
+        made = ids.REVIEW if seat is None else ids.REVIEW_PAGE
+        custom_id = made.build(game=game_id, seat=seat, page=page)
         super().__init__(
             discord.ui.Button(
                 label=label,
@@ -507,22 +466,23 @@ class ReviewButton(
         self.game_id, self.seat, self.page = game_id, seat, page
 
     @classmethod
-    def parsed(cls, match: re.Match[str]) -> ReviewButton:
-        seat = None if match["seat"] is None else int(match["seat"])
-        return cls(int(match["game"]), seat, int(match["page"] or 0))
+    def read(cls, made: IdFormat, fields: dict[str, str]) -> ReviewButton:
+        if made is ids.REVIEW:
+            return cls(int(fields["game"]))
+        return cls(int(fields["game"]), int(fields["seat"]), int(fields["page"]))
 
     async def clicked(self, clicks: Clicks, interaction: discord.Interaction[Any]) -> None:
         await clicks.review_click(interaction, self.game_id, self.seat, self.page)
 
 
-class DailySelect(_Control, template=r"crib:daily:(?P<stamp>\d{8})"):
+class DailySelect(_Control, formats=(ids.DAILY,)):
     """The discard of the day's menu: choose two of the six cards for the crib."""
 
     def __init__(self, stamp: str, cards: tuple[str, ...] = ()) -> None:
         options = [discord.SelectOption(label=_label(code), value=code) for code in cards]
         super().__init__(
             discord.ui.Select(
-                custom_id=f"crib:daily:{stamp}",
+                custom_id=ids.DAILY.build(stamp=stamp),
                 placeholder="Choose 2 cards for the crib",
                 min_values=2,
                 max_values=2,
@@ -532,8 +492,8 @@ class DailySelect(_Control, template=r"crib:daily:(?P<stamp>\d{8})"):
         self.stamp = stamp
 
     @classmethod
-    def parsed(cls, match: re.Match[str]) -> DailySelect:
-        return cls(match["stamp"])
+    def read(cls, made: IdFormat, fields: dict[str, str]) -> DailySelect:
+        return cls(fields["stamp"])
 
     async def clicked(self, clicks: Clicks, interaction: discord.Interaction[Any]) -> None:
         await clicks.daily_click(interaction, self.stamp, self._values())
@@ -546,22 +506,22 @@ _RANKED_BUTTONS: dict[str, tuple[str, discord.ButtonStyle]] = {
 }
 
 
-class RankedButton(_Control, template=r"crib:ranked:(?P<entry>\d{1,19}):(?P<action>stop|expert)"):
+class RankedButton(_Control, formats=(ids.RANKED,)):
     """*Stop searching* or *Play the expert instead* on a player's ranked card."""
 
     def __init__(self, entry_id: int, action: RankedAction) -> None:
         label, style = _RANKED_BUTTONS[action]
         super().__init__(
             discord.ui.Button(
-                label=label, style=style, custom_id=f"crib:ranked:{entry_id}:{action}"
+                label=label, style=style, custom_id=ids.RANKED.build(entry=entry_id, action=action)
             )
         )
         self.entry_id, self.action = entry_id, action
 
     @classmethod
-    def parsed(cls, match: re.Match[str]) -> RankedButton:
-        action: RankedAction = "expert" if match["action"] == "expert" else "stop"
-        return cls(int(match["entry"]), action)
+    def read(cls, made: IdFormat, fields: dict[str, str]) -> RankedButton:
+        action: RankedAction = "expert" if fields["action"] == "expert" else "stop"
+        return cls(int(fields["entry"]), action)
 
     async def clicked(self, clicks: Clicks, interaction: discord.Interaction[Any]) -> None:
         await clicks.ranked_click(interaction, self.entry_id, self.action)

@@ -51,6 +51,7 @@ from bot.core.ports import (
     Way,
 )
 from bot.core.vocabulary import Owner
+from bot.discord.custom_ids import game_prefix
 from bot.discord.places import activity_runs_in
 from bot.discord.rendering import message_payload
 
@@ -342,7 +343,7 @@ class Courier:
                     m
                     async for m in dm.history(after=discord.Object(after), limit=HISTORY_LOOKED_AT)
                 ]
-        prefix = f"crib:{owner.id}:"
+        prefix = game_prefix(owner.id)
         found: list[int] = []
         for message in messages:
             if message.author.id != self._client.application_id or message.id in kept:

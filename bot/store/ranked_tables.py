@@ -210,12 +210,7 @@ class RankedTables(Queries):
             )
             if not held:
                 continue  # (paired a moment ago, or being paired now)
-            made = await tx.fetch(
-                "INSERT INTO ranked_matches (entry_a, entry_b, player_a, player_b, started_at)"
-                f" VALUES (?, ?, ?, ?, ?) RETURNING {_MATCH_COLUMNS}",
-                (other.id, entry.id, other.user_id, entry.user_id, now),
-            )
-            match = _match(made[0])
+            match = await _new_match(tx, other, entry, now)
             rows = await tx.fetch(
                 "UPDATE ranked_entries SET status = 'matched', match_id = ?,"
                 " version = version + 1 WHERE id IN (?, ?) AND status = 'searching'"
@@ -339,12 +334,7 @@ class RankedTables(Queries):
                 return None
             found = {e.id: e for e in map(_entry, rows)}
             a, b = found[first], found[second]
-            made = await tx.fetch(
-                "INSERT INTO ranked_matches (entry_a, entry_b, player_a, player_b, started_at)"
-                f" VALUES (?, ?, ?, ?, ?) RETURNING {_MATCH_COLUMNS}",
-                (a.id, b.id, a.user_id, b.user_id, now),
-            )
-            match = _match(made[0])
+            match = await _new_match(tx, a, b, now)
             paired = await tx.execute(
                 "UPDATE ranked_entries SET status = 'matched', match_id = ?"
                 " WHERE id IN (?, ?) AND status = 'searching'",
@@ -683,6 +673,16 @@ class RankedTables(Queries):
             (user_id, user_id, user_id),
         )
         return int(rows[0][0]) if rows else None
+
+
+async def _new_match(tx: Transaction, a: EntryRecord, b: EntryRecord, now: float) -> MatchRecord:
+    """Write the match of ``a`` (who sits first) and ``b``, started ``now``."""
+    made = await tx.fetch(
+        "INSERT INTO ranked_matches (entry_a, entry_b, player_a, player_b, started_at)"
+        f" VALUES (?, ?, ?, ?, ?) RETURNING {_MATCH_COLUMNS}",
+        (a.id, b.id, a.user_id, b.user_id, now),
+    )
+    return _match(made[0])
 
 
 def _renamed(rating: RatingRecord, name: str) -> RatingRecord:

@@ -13,9 +13,10 @@ each request went.
 
 from __future__ import annotations
 
+import contextlib
 import logging
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 
 from bot.core.base.owners import Owner
 from bot.core.base.views import MessageView
@@ -86,6 +87,16 @@ class WatchedTransport:
         self._transport = transport
         self._outage = outage
 
+    @contextlib.contextmanager
+    def _watching(self) -> Iterator[None]:
+        """Tell the outage how the request made inside went (its error is raised on)."""
+        try:
+            yield
+        except Exception as error:
+            self._went(error)
+            raise
+        self._went()
+
     def _went(self, error: BaseException | None = None) -> None:
         if isinstance(error, Unavailable):
             self._outage.refused(error)
@@ -95,37 +106,19 @@ class WatchedTransport:
             self._outage.answered()
 
     async def carry(self, attempt: Attempt, view: MessageView, fence: Fence) -> Carried:
-        try:
-            carried = await self._transport.carry(attempt, view, fence)
-        except Exception as error:
-            self._went(error)
-            raise
-        self._went()
-        return carried
+        with self._watching():
+            return await self._transport.carry(attempt, view, fence)
 
     async def delete_followup(self, token: str, message_id: int, fence: Fence) -> None:
-        try:
+        with self._watching():
             await self._transport.delete_followup(token, message_id, fence)
-        except Exception as error:
-            self._went(error)
-            raise
-        self._went()
 
     async def lost_posts(
         self, owner: Owner, post: PendingPost, kept: set[int], fence: Fence
     ) -> list[int]:
-        try:
-            found = await self._transport.lost_posts(owner, post, kept, fence)
-        except Exception as error:
-            self._went(error)
-            raise
-        self._went()
-        return found
+        with self._watching():
+            return await self._transport.lost_posts(owner, post, kept, fence)
 
     async def delete(self, channel_id: int, message_id: int, fence: Fence) -> None:
-        try:
+        with self._watching():
             await self._transport.delete(channel_id, message_id, fence)
-        except Exception as error:
-            self._went(error)
-            raise
-        self._went()

@@ -73,37 +73,21 @@ class Matchmaker:
         drawn from the entry as it ends, kept with it. The entry, its match if one was made,
         and the entries changed. Raises :class:`~bot.core.ranked.records.AlreadyRanked`."""
         async with self._joining:
-            return await self._join(
-                user_id, name, avatar, guild_id, channel_id, place, mu, last_opponent, card
+            now = self._clock()
+            return await self._store.queue_entry(
+                user_id=user_id,
+                name=name,
+                avatar=avatar,
+                guild_id=guild_id,
+                channel_id=channel_id,
+                place=place,
+                mu=float(MODEL.mu) if mu is None else mu,
+                last_opponent=last_opponent,
+                now=now,
+                card=card,
+                pick=lambda entry, found, blocks: pick(entry, found, now, blocks),
+                candidates=CANDIDATES,
             )
-
-    async def _join(
-        self,
-        user_id: int,
-        name: str,
-        avatar: str | None,
-        guild_id: int | None,
-        channel_id: int,
-        place: PlaceKind,
-        mu: float | None,
-        last_opponent: int | None,
-        card: Callable[[EntryRecord, MatchRecord | None, EntryRecord | None], MessageRecord | None],
-    ) -> tuple[EntryRecord, MatchRecord | None, list[EntryRecord]]:
-        now = self._clock()
-        return await self._store.queue_entry(
-            user_id=user_id,
-            name=name,
-            avatar=avatar,
-            guild_id=guild_id,
-            channel_id=channel_id,
-            place=place,
-            mu=float(MODEL.mu) if mu is None else mu,
-            last_opponent=last_opponent,
-            now=now,
-            card=card,
-            pick=lambda entry, found, blocks: pick(entry, found, now, blocks),
-            candidates=CANDIDATES,
-        )
 
     async def stop(
         self, entry_id: int, status: EntryStatus = EntryStatus.STOPPED

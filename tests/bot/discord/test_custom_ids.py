@@ -32,7 +32,9 @@ def test_a_review_page_of_every_seat_is_read_back() -> None:
         button = ReviewButton(7, seat, 3, "Next ▶")
         _parsed(button)
         match = re.fullmatch(ReviewButton.__discord_ui_compiled_template__, button.custom_id)
-        assert match is not None and match["seat"] == str(seat) and match["page"] == "3"
+        assert match is not None
+        again = ReviewButton.parsed(match)
+        assert (again.game_id, again.seat, again.page) == (7, seat, 3)
 
 
 def test_an_id_with_digits_other_than_0_to_9_is_no_control() -> None:
