@@ -178,6 +178,10 @@ class _SqliteMigration(_SqliteTransaction):
             await self.execute(statement)
 
 
+async def _connect(path: str) -> aiosqlite.Connection:
+    return await aiosqlite.connect(path, isolation_level="IMMEDIATE")
+
+
 class SqliteDatabase:
     """The bot's SQLite file. Open with ``await SqliteDatabase.open(path)``."""
 
@@ -208,10 +212,18 @@ class SqliteDatabase:
         write (saying which).
         """
         preflight.check_file(Path(path))
+        connecting = asyncio.ensure_future(_connect(str(path)))
         try:
-            db = await aiosqlite.connect(str(path), isolation_level="IMMEDIATE")
+            db = await asyncio.shield(connecting)
         except sqlite3.Error as error:
             raise _unusable(error, Path(path)) from error
+        except asyncio.CancelledError:
+            # A stop signal while the connection opens: its thread would go on and answer an
+            # event loop that is gone (a traceback at exit), and keep the process alive. It
+            # is let open, then closed.
+            with contextlib.suppress(Exception):
+                await (await connecting).close()
+            raise
         opened = cls(db, str(path))
         try:
             db.row_factory = sqlite3.Row

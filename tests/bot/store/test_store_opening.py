@@ -11,6 +11,7 @@ import contextlib
 import os
 import sqlite3
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -254,3 +255,42 @@ async def test_an_open_stopped_at_its_last_step_leaves_no_thread_behind(
     for thread in started:
         thread.join(timeout=30)
     assert not [t for t in started if t.is_alive()]
+
+
+def test_a_stop_while_the_file_opens_leaves_nothing_to_answer_a_gone_event_loop(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A stop signal cancels start-up wherever it is. Cancelled while SQLite's connection was
+    still opening (in aiosqlite's thread), the open returned at once; the process then ended
+    its event loop, and the thread, its connection made, answered that loop: "Event loop is
+    closed", a traceback as the bot exited (seen once in the SIGTERM-at-start-up test). The
+    connection is let open and closed before the cancel goes on."""
+    import asyncio
+    import threading
+    import time
+
+    slow = sqlite3.connect
+
+    def connect(*args: Any, **kwargs: Any) -> sqlite3.Connection:
+        time.sleep(0.2)  # (the opening under way when the stop comes)
+        connection: sqlite3.Connection = slow(*args, **kwargs)
+        return connection
+
+    monkeypatch.setattr(sqlite3, "connect", connect)
+    failures: list[BaseException | None] = []
+    monkeypatch.setattr(threading, "excepthook", lambda args: failures.append(args.exc_value))
+    before = set(threading.enumerate())
+
+    async def stopped_while_opening() -> None:
+        opening = asyncio.ensure_future(sqlite.SqliteDatabase.open(tmp_path / "bot.db"))
+        await asyncio.sleep(0.05)
+        opening.cancel()
+        with contextlib.suppress(asyncio.CancelledError):
+            await opening
+
+    loop = asyncio.new_event_loop()
+    loop.run_until_complete(stopped_while_opening())
+    loop.close()
+    for thread in set(threading.enumerate()) - before:
+        thread.join(timeout=5)
+    assert failures == []
