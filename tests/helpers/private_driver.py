@@ -36,7 +36,7 @@ from tests.helpers.bot_db import (
 )
 from tests.helpers.card_leaks import LeakWatch, hidden_from, revealed_by
 from tests.helpers.replay import Replay
-from tests.helpers.table_driver import until
+from tests.helpers.table_driver import seat_to_move, until
 
 #: What a claim may name in the standard game.
 CLAIM_VALUES = claim_values(Rules())
@@ -217,13 +217,10 @@ class PrivateDriver:
         """One move by someone the game waits on (from their hand); the click."""
         game = snap.game
         assert game is not None
-        if game.phase is Phase.DISCARD:
-            seat = self.rng.choice(game.pending_discards())
-        elif game.phase is Phase.PLAY and game.turn is not None:
-            seat = game.turn
-        elif game.phase is Phase.SHOW:
+        if game.phase is Phase.SHOW:
             return await self._show(snap)
-        else:
+        seat = seat_to_move(game, self.rng)
+        if seat is None:
             raise AssertionError(f"nobody to move in {game.phase}")
         return await self._move(snap, seat)
 

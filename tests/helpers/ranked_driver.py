@@ -26,7 +26,7 @@ from fakediscord import Channel, FakeDiscord, Interaction, Message, User
 from tests.helpers.bot_db import Database, Snapshot, logged_actions, read_game, rows
 from tests.helpers.card_leaks import LeakWatch, hidden_from, revealed_by
 from tests.helpers.replay import Replay
-from tests.helpers.table_driver import until
+from tests.helpers.table_driver import seat_to_move, until
 
 __all__ = ["Place", "RankedDriver", "entry_of", "match_games", "queued"]
 
@@ -199,11 +199,8 @@ class RankedDriver:
         """One move by someone the game waits on (from their hand); the click."""
         game = snap.game
         assert game is not None
-        if game.phase is Phase.DISCARD:
-            seat = self.rng.choice(game.pending_discards())
-        elif game.phase is Phase.PLAY and game.turn is not None:
-            seat = game.turn
-        else:
+        seat = seat_to_move(game, self.rng)
+        if seat is None:
             raise AssertionError(f"nobody to move in {game.phase}")
         user = self.places[seat].user
         hand, custom_id = await self._reach(seat, snap, self._wanted(snap))

@@ -72,6 +72,7 @@ __all__ = [
     "OpenedForTwo",
     "TableDriver",
     "World",
+    "seat_to_move",
     "start_again",
     "until",
 ]
@@ -125,6 +126,16 @@ async def dealt(fd: FakeDiscord, channel: Channel, al: User, bea: User) -> None:
     await fd.click(bea, opened.original, label="Join")
     await fd.slash(al, channel, "/cribbage start")
     await until(fd, lambda: all(hand_of(fd, user) is not None for user in (al, bea)))
+
+
+def seat_to_move(game: Game, rng: random.Random) -> int | None:
+    """Who acts next: in the discard one of those still to discard (drawn by ``rng``), in the
+    play whoever's turn it is; None in any other phase."""
+    if game.phase is Phase.DISCARD:
+        return rng.choice(game.pending_discards())
+    if game.phase is Phase.PLAY and game.turn is not None:
+        return game.turn
+    return None
 
 
 def _game_in(database: Database, channel_id: int) -> int | None:
