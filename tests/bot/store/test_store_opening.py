@@ -271,7 +271,10 @@ def test_a_stop_while_the_file_opens_leaves_nothing_to_answer_a_gone_event_loop(
 
     slow = sqlite3.connect
 
+    connecting = threading.Event()
+
     def connect(*args: Any, **kwargs: Any) -> sqlite3.Connection:
+        connecting.set()
         time.sleep(0.2)  # (the opening under way when the stop comes)
         connection: sqlite3.Connection = slow(*args, **kwargs)
         return connection
@@ -283,7 +286,8 @@ def test_a_stop_while_the_file_opens_leaves_nothing_to_answer_a_gone_event_loop(
 
     async def stopped_while_opening() -> None:
         opening = asyncio.ensure_future(sqlite.SqliteDatabase.open(tmp_path / "bot.db"))
-        await asyncio.sleep(0.05)
+        # The stop comes once the connection is being made in aiosqlite's thread.
+        assert await asyncio.get_running_loop().run_in_executor(None, connecting.wait, 5)
         opening.cancel()
         with contextlib.suppress(asyncio.CancelledError):
             await opening
