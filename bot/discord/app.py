@@ -188,6 +188,10 @@ class CribbageBot(commands.AutoShardedBot):
         self._taking_over: asyncio.Task[None] | None = None
         #: Syncing the commands again, after Discord did not take them for now.
         self._syncing: asyncio.Task[None] | None = None
+        #: The director's and the referee's start (each reads the store): cancelled by a stop
+        #: as the reconciliations are.
+        self._directing: asyncio.Task[None] | None = None
+        self._refereeing: asyncio.Task[None] | None = None
         #: Set at the first ``on_ready``: a shard's READY after it is a new session.
         self._was_ready = False
         #: The game pages' server, when WEB_PORT is set.
@@ -271,8 +275,10 @@ class CribbageBot(commands.AutoShardedBot):
         # The tournaments are directed, and the ranked matches refereed, by the process that
         # sends, from the store.
         loop = asyncio.get_running_loop()
-        self._directing = loop.create_task(self.services.director.start(self.threads))
-        self._refereeing = loop.create_task(self.services.ranked.start())
+        self._directing = loop.create_task(
+            self.services.director.start(self.threads), name="crib-direct"
+        )
+        self._refereeing = loop.create_task(self.services.ranked.start(), name="crib-referee")
 
     def _stop_sending(self) -> None:
         """Another process sends now: stop following the feed."""
@@ -559,9 +565,17 @@ class CribbageBot(commands.AutoShardedBot):
             await self.store.close()
 
     async def _stop_reconciling(self) -> None:
-        """Cancel a reconciliation still under way (a stop during start-up or a takeover): it
-        reads the store, which closes at the end of the stop; the next start does it again."""
-        running = (self._reconciling, self._taking_over, self._caught_up, self._syncing)
+        """Cancel a reconciliation still under way (a stop during start-up or a takeover), and
+        the director's and referee's start: each reads the store, which closes at the end of
+        the stop; the next start does it again."""
+        running = (
+            self._reconciling,
+            self._taking_over,
+            self._caught_up,
+            self._syncing,
+            self._directing,
+            self._refereeing,
+        )
         tasks_ = [t for t in running if t is not None]
         for task in tasks_:
             task.cancel()

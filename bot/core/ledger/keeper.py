@@ -236,8 +236,7 @@ class MessageKeeper:
             if owing is None:
                 return
             if lane is Lane.HANDS:
-                due_in = None if owing.check_at is None else owing.check_at - self._clock()
-                self._lanes.remind(owner, channel_id, due_in)
+                self._lanes.remind(owner, channel_id, owing.check_in)
             if self._ledger.changing(owner):
                 # A move is being saved here: its change brings the keeper back. The draw may
                 # hold it already while what is kept of the messages does not yet hold its

@@ -180,7 +180,9 @@ class Projector:
 @dataclass(frozen=True, slots=True)
 class Owing:
     """What an owner's messages should show now (``owed``, in sending order) beside what was
-    last sent (``sent``, by key), and when to look again for a reminder falling due."""
+    last sent (``sent``, by key), and when to look again for a reminder falling due:
+    ``check_at`` on the core's clock, ``check_in`` seconds from the moment it was drawn (the
+    keeper times it so, whatever its own clock reads)."""
 
     owner: Owner
     channel_id: int
@@ -188,6 +190,7 @@ class Owing:
     owed: tuple[Owed, ...]
     sent: Mapping[str, MessageRecord]
     check_at: float | None
+    check_in: float | None
 
 
 @dataclass(frozen=True, slots=True)

@@ -52,10 +52,17 @@ class RankedPlay:
     _clock: Callable[[], float]
     _sweeping: asyncio.Task[None] | None = field(default=None, init=False)
 
+    @property
+    def sweeping(self) -> bool:
+        """Whether the queue is swept every few seconds here (this process sends)."""
+        return self._sweeping is not None
+
     async def start(self) -> None:
         """This process sends: referee the matches, and sweep the queue every few seconds."""
         await self.referee.start()
-        if self._sweeping is None:
+        # A stop while the referee read the store (the process stopping, or the lease lost)
+        # stands: a sweep started now would read the store after it closed.
+        if self._sweeping is None and self.referee.running:
             self._sweeping = asyncio.get_running_loop().create_task(
                 self._sweep(), name="crib-ranked-sweep"
             )

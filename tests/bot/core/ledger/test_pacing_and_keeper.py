@@ -36,6 +36,7 @@ from bot.core.ledger.transport import (
     Superseded,
     TokenLapsed,
 )
+from bot.core.messages.game_messages import REMIND_AFTER
 from bot.core.services import Services
 from bot.store import Store
 from tests.helpers.cast import AL, BEA, CHANNEL, GUILD
@@ -737,3 +738,24 @@ async def test_a_message_edited_again_after_an_answer_taken_as_lost_is_not_taken
     kept = (await store.messages(owner))["hand:1:0"]
     assert answer.sequel is not None
     assert kept.unconfirmed_since is None and kept.version >= answer.sequel.version
+
+
+async def test_a_turn_reminder_is_timed_on_the_cores_clock_not_the_keepers(
+    service: Services, courier: FakeCourier
+) -> None:
+    """The core's clock (the tests' standing one, months before today) and the keeper's own
+    (the wall clock: Discord's tokens and windows) differ: the reminder of a turn waited on
+    falls due ``remind_after`` after the move, not at once (where the keeper drew the game
+    again and again, without end, starving the rest of the bot)."""
+    opened = await service.lobbies.new_game(GUILD, CHANNEL, AL)
+    game_id = opened.game_id or 0
+    await service.lobbies.join(CHANNEL, BEA)
+    await service.lobbies.start(CHANNEL, AL)
+    keeper = MessageKeeper(service.ledger, courier, Pacer(), lease=courier)  # wall clock
+    keeper.touch(game_owner(game_id), CHANNEL)
+    # (Not a flush: it stops the keeper, reminders and all. The bound is for a busy machine.)
+    await asyncio.wait_for(keeper.caught_up(), timeout=60)
+    loop = asyncio.get_running_loop()
+    reminder = keeper._lanes._reminders[game_owner(game_id)]
+    due_in = reminder.when() - loop.time()
+    assert REMIND_AFTER.total_seconds() - 5 < due_in <= REMIND_AFTER.total_seconds()

@@ -5,6 +5,7 @@ hand alone, the turn clock, and leaving a match."""
 
 from __future__ import annotations
 
+import asyncio
 import dataclasses
 from collections.abc import AsyncIterator
 
@@ -17,7 +18,7 @@ from bot.core.ranked.cards import CARD, card_view
 from bot.core.ranked.matching import ANYONE_AFTER, EXPERT_OFFER_AFTER, SEARCH_AT_MOST
 from bot.core.ranked.ranked import OLDER_SEEN_WITHIN, RANKED_RELEASE
 from bot.core.ranked.rating import PLACEMENT_MATCHES, season_before, season_name, season_of
-from bot.core.ranked.records import EntryStatus, MatchStatus, PlaceKind
+from bot.core.ranked.records import EntryStatus, MatchRecord, MatchStatus, PlaceKind
 from bot.core.ranked.turns import REACH_ALLOWANCE, TURN_SECONDS
 from bot.core.ranked.words import (
     ALREADY_SEARCHING,
@@ -341,3 +342,26 @@ async def test_the_ladder_ranks_after_placement_and_keeps_each_seasons_champion(
     champions = await service.ranked.calls.ladder(CY, "champions")
     assert f"**{season_name(before)}**: Bea" in champions.reply.text
     assert len(text) <= 4000
+
+
+async def test_a_stop_while_the_referee_starts_leaves_no_sweep_running(
+    service: Services, store: Store, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The process stops (or loses the lease) while the referee still reads the matches to
+    look at: the queue's sweep is not started after it, where it would read a closed store."""
+    reading, go_on = asyncio.Event(), asyncio.Event()
+    matches_since = store.matches_since
+
+    async def slow_matches_since(since: float) -> list[MatchRecord]:
+        reading.set()
+        await go_on.wait()
+        return await matches_since(since)
+
+    monkeypatch.setattr(store, "matches_since", slow_matches_since)
+    starting = asyncio.create_task(service.ranked.start())
+    await reading.wait()
+    service.ranked.stop()
+    go_on.set()
+    await starting
+    assert not service.ranked.referee.running
+    assert not service.ranked.sweeping
