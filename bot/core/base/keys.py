@@ -14,8 +14,10 @@ from __future__ import annotations
 import dataclasses
 from dataclasses import dataclass
 
-__all__ = ["AWAY", "DM_CLOSED", "HAND", "LEFT", "REMIND", "TABLE_OF_DEAL", "MessageKey"]
+__all__ = ["AWAY", "DM_CLOSED", "HAND", "LEFT", "LOBBY", "REMIND", "TABLE_OF_DEAL", "MessageKey"]
 
+#: A game's lobby in the channel (at a private table, the table itself, edited in place).
+LOBBY = "lobby"
 #: A player's hand message of a deal: ``hand:<deal>:<seat>``.
 HAND = "hand"
 #: A deal's table in the channel: ``table:<deal>``.

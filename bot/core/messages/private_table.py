@@ -20,7 +20,7 @@ from __future__ import annotations
 
 from collections.abc import Collection, Mapping, Sequence
 
-from bot.core.base.keys import TABLE_OF_DEAL, MessageKey
+from bot.core.base.keys import LOBBY, TABLE_OF_DEAL, MessageKey
 from bot.core.base.text import MAX_MESSAGE
 from bot.core.base.views import (
     TABLE_BUTTON,
@@ -53,7 +53,7 @@ __all__ = [
 ]
 
 #: The key of a private table's one channel message (the answer to ``/cribbage new``).
-TABLE = "lobby"
+TABLE = LOBBY
 #: The lobby action of the table's *Your hand* button.
 HAND_BUTTON: LobbyAction = "hand"
 #: What an older copy of the table says once a token reaches it (the table was posted again

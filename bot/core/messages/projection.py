@@ -17,7 +17,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
-from bot.core.base.keys import AWAY, DM_CLOSED, LEFT, REMIND, MessageKey
+from bot.core.base.keys import AWAY, DM_CLOSED, LEFT, LOBBY, REMIND, MessageKey
 from bot.core.base.text import Names, escape
 from bot.core.base.views import (
     TABLE_BUTTON,
@@ -486,7 +486,7 @@ def settled(
     ``link``, the game's page, is on each table message when there is one; ``launch``: the
     Activity is on, so the lobby and the live deal's table offer *Play at the table*."""
     facts = TableFacts(refused, coach_off, 0.0, 0.0, departed)
-    owed = [Owed("lobby", lobby_view(record, launch=launch), order=_LOBBY)]
+    owed = [Owed(LOBBY, lobby_view(record, launch=launch), order=_LOBBY)]
     if loaded is not None:
         reviewable = loaded.shuffles is not None and bool(_people_seats(record))
         owed += _tables(

@@ -18,17 +18,15 @@ from __future__ import annotations
 
 import dataclasses
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
 from datetime import timedelta
 
 from bot.core.base import refusals
 from bot.core.base.entry import answers
-from bot.core.base.keys import MessageKey
 from bot.core.base.refusals import Refused, StaleControl
-from bot.core.base.replies import Answer, Click, Clicked, Reply, Sequel, User
+from bot.core.base.replies import Answer, Click, Clicked, User
 from bot.core.base.text import Names, card_labels, plural
 from bot.core.base.timing import ANSWER_WINDOW
-from bot.core.base.views import ConfirmControls, MessageRecord, MessageView, laid_out
+from bot.core.base.views import ConfirmControls, MessageView
 from bot.core.games.coach_settings import CoachSettings
 from bot.core.games.computer import (
     THINKS_AT_LENGTH,
@@ -41,8 +39,7 @@ from bot.core.games.computer import (
 from bot.core.games.computer import snapshot_views as views_before
 from bot.core.games.games import Games, Loaded, OnGames
 from bot.core.games.records import GameRecord, GameStatus
-from bot.core.ledger.life import answer_kept
-from bot.core.messages.projection import hand_message
+from bot.core.messages.answers import Answering, MoveAnswer
 from bot.core.messages.table import resign_question
 from engine.cards import Card, cards_str, parse_cards
 from engine.counting import Counting
@@ -78,17 +75,6 @@ _STALE = {
     "muggins": refusals.STALE_MUGGINS,
     "pass": refusals.STALE_MUGGINS,
 }
-
-
-@dataclass(frozen=True, slots=True)
-class _Answering:
-    """A move made from a hand message: the deal it is the hand of, (when the caller gave
-    it) the click, whose answer is kept with the move, and the version of the look the click
-    was made on, when its control names it (``MessageRecord.seen``)."""
-
-    deal: int
-    clicked: Clicked | None = None
-    seen: int | None = None
 
 
 def _parse(text: str) -> tuple[Card, ...]:
@@ -146,7 +132,7 @@ class Moves(OnGames):
         act: Callable[[Game], list[Event]] | None,
         reply: Callable[[Game, Sequence[Event]], str],
         *,
-        answering: _Answering | None = None,
+        answering: Answering | None = None,
         mirror: bool = False,
     ) -> Answer:
         """Apply one engine action and the computer's answers to it, save them in one
@@ -158,8 +144,7 @@ class Moves(OnGames):
         computer's owed answers (see :meth:`computer_turn`)."""
         game, record = loaded.game, loaded.record
         people = [s.user_id for s in record.seats if s.user_id is not None]
-        mirror = mirror and not record.private  # (there, hands are the players' own copies)
-        asked = answering is not None or mirror
+        asked = MoveAnswer.asks_coach(record, answering, mirror)
         coach_off = await self._coach.off(people) if asked else frozenset()
         steps: list[Step] = []
         said = ""
@@ -177,65 +162,15 @@ class Moves(OnGames):
         computer_owes = act is not None and answers_later(record.seats, game)
         if not computer_owes:
             steps += await computer_moves(record.seats, game, self._computers)
-        key = (
-            None
-            if answering is None or seat is None
-            else str(MessageKey.hand(answering.deal, seat))
+        # What the move means for the mover's messages is the messages' to say: drawn on the
+        # game as saved, the look of a clicked hand kept with the move.
+        shown = MoveAnswer(
+            record, seat, coach_off, answering=answering, mirror=mirror, now=self._games.now
         )
-        update = None
-
-        def answer(saved: Loaded) -> MessageRecord | None:
-            nonlocal update
-            if answering is None or seat is None or key is None:
-                return None
-            user = record.seats[seat].user_id
-            coach = user is None or user not in coach_off
-            update = hand_message(saved, seat, answering.deal, coach=coach)
-            if answering.clicked is None:
-                return None
-            at = self._games.now()
-            return answer_kept(
-                answering.clicked,
-                key,
-                update.digest(),
-                saved.record.version,
-                at,
-                seen=answering.seen,
-            )
-
-        hand: tuple[str, MessageView] | None = None
-
-        def answer_with_hand(saved: Loaded) -> MessageRecord | None:
-            nonlocal hand
-            if mirror and seat is not None and saved.game.phase is not Phase.OVER:
-                user = record.seats[seat].user_id
-                coach = user is None or user not in coach_off
-                deal = saved.game.deal_number
-                hand = (
-                    str(MessageKey.hand(deal, seat)),
-                    hand_message(saved, seat, deal, coach=coach),
-                )
-            return answer(saved)
-
-        version = await self._games.save_moves(
-            loaded, steps, answer_with_hand, more_coming=computer_owes
-        )
-        kept = answering is not None and answering.clicked is not None and update is not None
-        sequel = Sequel(
-            # (Played apart, what the mover is shown is their place's.)
-            self._games.owner_at(record, seat),
-            record.channel_id,
-            version,
-            key=key if update is not None else None,
-            kept=kept,
-            computer_owes=computer_owes,
-        )
-        if hand is not None:
-            mirrored, view = hand
-            sequel = dataclasses.replace(sequel, key=mirrored, mirror=view.digest())
-            shown = laid_out(((said,), *view.layout), controls=view.controls)
-            return Answer(reply=Reply(said, view=shown), sequel=sequel)
-        return Answer(reply=Reply(said), update=update, sequel=sequel)
+        version = await self._games.save_moves(loaded, steps, shown.kept, more_coming=computer_owes)
+        # (Played apart, what the mover is shown is their place's.)
+        owner = self._games.owner_at(record, seat)
+        return shown.answer(said, owner, version, computer_owes=computer_owes)
 
     # -- by command (the channel's game) -------------------------------------------------------
     @answers
@@ -326,11 +261,11 @@ class Moves(OnGames):
                 if click.stamp != game.deal_number:
                     raise StaleControl(refusals.STALE_DISCARD, click.game_id)
                 cards = [_card(code) for code in click.values]
-                answering = _Answering(click.stamp, clicked)
+                answering = Answering(click.stamp, clicked)
                 return await self._discard(record, user, cards, answering=answering)
             if click.stamp != record.version:
                 raise StaleControl(_STALE[click.kind], click.game_id)
-            answering = _Answering(game.deal_number, clicked, seen=click.stamp)
+            answering = Answering(game.deal_number, clicked, seen=click.stamp)
             if click.kind == "play":
                 if len(click.values) != 1:
                     raise Refused(refusals.ONE_CARD)
@@ -353,7 +288,7 @@ class Moves(OnGames):
         user: User,
         cards: str | Sequence[Card],
         *,
-        answering: _Answering | None = None,
+        answering: Answering | None = None,
         mirror: bool = False,
     ) -> Answer:
         loaded, seat = self._games.seated(record, user)
@@ -375,7 +310,7 @@ class Moves(OnGames):
         user: User,
         card: str | Card,
         *,
-        answering: _Answering | None = None,
+        answering: Answering | None = None,
         mirror: bool = False,
     ) -> Answer:
         loaded, seat = self._games.seated(record, user)
@@ -401,7 +336,7 @@ class Moves(OnGames):
         user: User,
         points: int,
         *,
-        answering: _Answering | None = None,
+        answering: Answering | None = None,
         mirror: bool = False,
     ) -> Answer:
         loaded, seat = self._games.seated(record, user)
@@ -416,7 +351,7 @@ class Moves(OnGames):
             mirror=mirror,
         )
 
-    async def _muggins(self, record: GameRecord, user: User, answering: _Answering) -> Answer:
+    async def _muggins(self, record: GameRecord, user: User, answering: Answering) -> Answer:
         loaded, seat = self._games.seated(record, user)
         wrong = False
 
@@ -432,7 +367,7 @@ class Moves(OnGames):
         # A wrong call is said to the caller alone: the table learns nothing of it.
         return dataclasses.replace(answer, note=answer.reply.text) if wrong else answer
 
-    async def _pass(self, record: GameRecord, user: User, answering: _Answering) -> Answer:
+    async def _pass(self, record: GameRecord, user: User, answering: Answering) -> Answer:
         loaded, seat = self._games.seated(record, user)
         return await self._apply(
             loaded,

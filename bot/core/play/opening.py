@@ -21,6 +21,7 @@ from collections.abc import Awaitable, Callable
 from bot.core.base import refusals
 from bot.core.base.entry import answers
 from bot.core.base.faults import UnreadableGame
+from bot.core.base.keys import LOBBY
 from bot.core.base.owners import Owner
 from bot.core.base.refusals import Refused
 from bot.core.base.replies import Answer, Clicked, Reply, Sequel, User
@@ -43,16 +44,13 @@ from bot.core.games.games import Games, Loaded, OnGames
 from bot.core.games.lobby import partners_text
 from bot.core.games.records import GameRecord, GameStatus, SeatRecord
 from bot.core.games.tally import Tally
-from bot.core.ledger.life import answer_kept
+from bot.core.messages.answers import lobby_answer
 from engine.counting import Counting
 from engine.game import Game
 from engine.outcome import Scoring
 from engine.variants import STANDARD, named
 
 __all__ = ["Lobbies"]
-
-#: The key of the lobby message among a game's messages.
-LOBBY = "lobby"
 
 
 class Lobbies(OnGames):
@@ -121,7 +119,9 @@ class Lobbies(OnGames):
             def answered(record: GameRecord) -> MessageRecord | None:
                 if token is None:
                     return None
-                kept.append(_answer_record(record, channel_id, None, token, now, self._launch))
+                kept.append(
+                    lobby_answer(record, Clicked(channel_id, 0, token), now, launch=self._launch)
+                )
                 return kept[-1]
 
             dealt: list[Loaded] = []
@@ -458,28 +458,13 @@ class Lobbies(OnGames):
         return _lobby_changed(updated, reply, answered is not None, self._launch)
 
 
-def _answer_record(
-    record: GameRecord,
-    channel_id: int,
-    message_id: int | None,
-    token: str,
-    at: float,
-    launch: bool,
-) -> MessageRecord:
-    """The lobby message as an interaction's answer shows it: ``record``'s lobby, reachable
-    through the interaction's token (its id is 0 until the answer tells it)."""
-    view = lobby.lobby_view(record, launch=launch)
-    reached = Clicked(channel_id, message_id or 0, token)
-    return answer_kept(reached, LOBBY, view.digest(), record.version, at)
-
-
 def _answered(
     after: GameRecord, clicked: Clicked | None, at: float, launch: bool
 ) -> MessageRecord | None:
     """The lobby's look once a click on it is answered (None: not a click on the lobby)."""
     if clicked is None:
         return None
-    return _answer_record(after, clicked.channel_id, clicked.message_id, clicked.token, at, launch)
+    return lobby_answer(after, clicked, at, launch=launch)
 
 
 def _lobby_changed(record: GameRecord, text: str, kept: bool, launch: bool) -> Answer:

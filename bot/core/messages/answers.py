@@ -1,0 +1,136 @@
+"""What a person's move or lobby click shows them, as it is saved.
+
+A move says what happened (who moved, from which hand message, with which click); this module
+says what that means for the messages: a move made from a hand message is answered by updating
+that message, and its new look is kept with the move (the ledger's record of a click's answer,
+:func:`~bot.core.ledger.life.answer_kept`), so whatever sends the game's messages never draws
+it from before the move; a move by command is answered with the mover's hand as it is now, a
+private copy of their hand message that the command's token keeps up to date. A lobby's
+control (or the command that opened it) is answered with the lobby, kept likewise.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from bot.core.base.keys import LOBBY, MessageKey
+from bot.core.base.owners import Owner
+from bot.core.base.replies import Answer, Clicked, Reply, Sequel
+from bot.core.base.views import MessageRecord, MessageView, laid_out
+from bot.core.games.games import Loaded
+from bot.core.games.lobby import lobby_view
+from bot.core.games.records import GameRecord
+from bot.core.ledger.life import answer_kept
+from bot.core.messages.projection import hand_message
+from engine.phase import Phase
+
+__all__ = ["Answering", "MoveAnswer", "lobby_answer"]
+
+
+@dataclass(frozen=True, slots=True)
+class Answering:
+    """A move made from a hand message: the deal it is the hand of, (when the caller gave
+    it) the click, whose answer is kept with the move, and the version of the look the click
+    was made on, when its control names it (``MessageRecord.seen``)."""
+
+    deal: int
+    clicked: Clicked | None = None
+    seen: int | None = None
+
+
+class MoveAnswer:
+    """What the move of ``seat`` in ``record``'s game shows its mover: drawn by :meth:`kept`
+    as the move is saved (the look kept with it), then said by :meth:`answer`.
+
+    ``answering``: the hand message whose control was used. ``mirror``: a move by command,
+    answered with the mover's hand (not at a private table, where hands are the players' own
+    copies). ``coach_off``: the people who turned the coach off. ``now``: the core's clock."""
+
+    def __init__(
+        self,
+        record: GameRecord,
+        seat: int | None,
+        coach_off: frozenset[int],
+        *,
+        answering: Answering | None,
+        mirror: bool,
+        now: Callable[[], float],
+    ) -> None:
+        self._record = record
+        self._seat = seat
+        self._coach_off = coach_off
+        self._answering = answering if seat is not None else None
+        self._mirror = mirror and seat is not None and not record.private
+        self._now = now
+        self._key = (
+            None
+            if self._answering is None or seat is None
+            else MessageKey.hand(self._answering.deal, seat)
+        )
+        # Drawn as the move is saved: the clicked hand's new look; the mover's hand now.
+        self._update: MessageView | None = None
+        self._hand: tuple[MessageKey, MessageView] | None = None
+
+    @staticmethod
+    def asks_coach(record: GameRecord, answering: Answering | None, mirror: bool) -> bool:
+        """Whether the answer shows a hand (then the coach settings of the people are read)."""
+        return answering is not None or (mirror and not record.private)
+
+    def kept(self, saved: Loaded) -> MessageRecord | None:
+        """Draw the answer on the game as saved; the record of the click's answer to keep
+        with the move (None: no click to answer, or none known)."""
+        seat = self._seat
+        if seat is None:
+            return None
+        if self._mirror and saved.game.phase is not Phase.OVER:
+            deal = saved.game.deal_number
+            self._hand = (MessageKey.hand(deal, seat), self._hand_of(saved, deal))
+        if self._answering is None or self._key is None:
+            return None
+        self._update = self._hand_of(saved, self._answering.deal)
+        if self._answering.clicked is None:
+            return None
+        return answer_kept(
+            self._answering.clicked,
+            str(self._key),
+            self._update.digest(),
+            saved.record.version,
+            self._now(),
+            seen=self._answering.seen,
+        )
+
+    def answer(self, said: str, owner: Owner, version: int, *, computer_owes: bool) -> Answer:
+        """The answer to the mover, saying ``said``, once the move was saved at ``version``
+        (``owner``: whose messages the mover is shown)."""
+        clicked = self._answering is not None and self._answering.clicked is not None
+        sequel = Sequel(
+            owner,
+            self._record.channel_id,
+            version,
+            key=str(self._key) if self._update is not None else None,
+            kept=clicked and self._update is not None,
+            computer_owes=computer_owes,
+        )
+        if self._hand is not None:
+            key, view = self._hand
+            sequel = dataclasses.replace(sequel, key=str(key), mirror=view.digest())
+            shown = laid_out(((said,), *view.layout), controls=view.controls)
+            return Answer(reply=Reply(said, view=shown), sequel=sequel)
+        return Answer(reply=Reply(said), update=self._update, sequel=sequel)
+
+    def _hand_of(self, saved: Loaded, deal: int) -> MessageView:
+        assert self._seat is not None
+        user = self._record.seats[self._seat].user_id
+        return hand_message(
+            saved, self._seat, deal, coach=user is None or user not in self._coach_off
+        )
+
+
+def lobby_answer(record: GameRecord, reached: Clicked, at: float, *, launch: bool) -> MessageRecord:
+    """The lobby message as an interaction's answer shows it: ``record``'s lobby, reachable
+    through the interaction's token from ``at`` (the message's id is 0 until the answer tells
+    it)."""
+    view = lobby_view(record, launch=launch)
+    return answer_kept(reached, LOBBY, view.digest(), record.version, at)
