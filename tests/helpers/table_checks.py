@@ -389,7 +389,7 @@ class TableChecks:
         try:
             await until(self.fd, lambda: not offering(), timeout=self.catch_up)
         except TimeoutError as waited:
-            left = [f"{m.id}: {m.words()[:80]!r}" for m in offering()]
+            left = [f"{_whence(m)}: {m.words()[:80]!r}" for m in offering()]
             raise AssertionError(
                 f"{user.name}'s messages still offer the move made ({action}): "
                 f"{why_unmet(waited, self.catch_up)}: {left}"
@@ -407,3 +407,11 @@ class TableChecks:
         except TimeoutError as waited:
             problem = want.mismatch(self.message(key), words=self.release_words)
             raise AssertionError(f"{key}: {why_unmet(waited, self.catch_up)}: {problem}") from None
+
+
+def _whence(message: Message) -> str:
+    """Which message this is, for a failure: its id, where it is (a DM, or an ephemeral answer
+    in the channel) and what made it (a command's answer, by name), with its versions."""
+    where = "ephemeral" if message.ephemeral else "DM" if message.channel.is_dm else "channel"
+    made = f" answer to {message.interaction_name!r}" if message.interaction_name else ""
+    return f"{message.id} ({where}{made}, {len(message.history)} versions)"
