@@ -5,7 +5,8 @@ says what that means for the messages: a move made from a hand message is answer
 that message, and its new look is kept with the move (the ledger's record of a click's answer,
 :func:`~bot.core.ledger.life.answer_kept`), so whatever sends the game's messages never draws
 it from before the move; a move by command is answered with the mover's hand as it is now, a
-private copy of their hand message that the command's token keeps up to date. A lobby's
+private copy of their hand message that the command's token keeps up to date (its controls
+come with the first edit, once the copy is written down). A lobby's
 control (or the command that opened it) is answered with the lobby, kept likewise.
 """
 
@@ -114,9 +115,14 @@ class MoveAnswer:
             computer_owes=computer_owes,
         )
         if self._hand is not None:
+            # The copy is answered without the hand's controls: they come with the keeper's
+            # first edit of it, once it is written down (Copies.mirrored). An answer that
+            # carried them would show them on Discord before the bot heard it land; killed in
+            # between, the bot would never know the copy, which then offered used controls
+            # until its token lapsed. The edit draws the hand as it is, controls and all.
             key, view = self._hand
-            sequel = dataclasses.replace(sequel, key=str(key), mirror=view.digest())
-            shown = laid_out(((said,), *view.layout), controls=view.controls)
+            shown = laid_out(((said,), *view.layout))
+            sequel = dataclasses.replace(sequel, key=str(key), mirror=shown.digest())
             return Answer(reply=Reply(said, view=shown), sequel=sequel)
         return Answer(reply=Reply(said), update=self._update, sequel=sequel)
 

@@ -759,3 +759,45 @@ async def test_a_turn_reminder_is_timed_on_the_cores_clock_not_the_keepers(
     reminder = keeper._lanes._reminders[game_owner(game_id)]
     due_in = reminder.when() - loop.time()
     assert REMIND_AFTER.total_seconds() - 5 < due_in <= REMIND_AFTER.total_seconds()
+
+
+async def test_a_command_moves_copy_gets_its_controls_only_once_written_down(
+    service: Services, store: Store, courier: FakeCourier
+) -> None:
+    """``/cribbage discard`` is answered with the mover's hand, a private copy, but without its
+    controls: the answer shows on Discord before the bot hears it land, and a bot killed in
+    between would never know the copy, which would offer used controls until its token
+    lapsed. Once the copy is written down, the keeper's first edit through the command's token
+    gives it the hand's controls (here the pone's first play)."""
+    opened = await service.lobbies.new_game(GUILD, CHANNEL, AL)
+    game_id = opened.game_id or 0
+    await service.lobbies.join(CHANNEL, BEA)
+    await service.lobbies.start(CHANNEL, AL)
+    keeper = make_keeper(service, courier, Pacer())
+    await catch_up(keeper, game_id)
+    record = await store.get_game(game_id)
+    assert record is not None
+    game = service.games.loaded.load(record).game
+    dealer = game.dealer
+    pone = 1 - dealer
+    people = {record.seat_of(AL.id): AL, record.seat_of(BEA.id): BEA}
+    for seat in (dealer, pone):
+        codes = " ".join(c.code for c in game.hand(seat)[:2])
+        thrown = await service.moves.discard(CHANNEL, people[seat], codes)
+        assert thrown.ok and thrown.reply.view is not None, thrown.reply.text
+    assert thrown.reply.view.controls is None, "no control before the copy is written down"
+    assert "You put" in thrown.reply.view.content
+
+    await service.answered(thrown, landed=True, shown=Clicked(CHANNEL, 4242, "typed"))
+    key = f"hand:1:{pone}"
+    assert f"{key}@4242" in await store.messages(game_owner(game_id)), "written down"
+    keeper.touch(game_owner(game_id), CHANNEL)
+    await settle(keeper)
+    edits = [
+        digest
+        for (sent, digest), (_, token) in zip(courier.shown, courier.tokens, strict=True)
+        if sent == key and token == "typed"
+    ]
+    hand_now = next(o.view for o in await owed_now(service, game_id) if o.key == key)
+    assert hand_now.controls is not None, "the pone plays first"
+    assert edits == [hand_now.digest()], "one edit: the hand as it is, controls and all"
