@@ -138,6 +138,9 @@ async def test_a_game_in_a_thread_with_autocomplete_status_hand_and_resign(
 
     hand = await fd.slash(on_turn, thread, "/cribbage hand")
     assert hand.ephemeral and hand.original is not None
+    copy = hand.original
+    # (Its controls come with the bot's first edit, once the copy is written down.)
+    await until(fd, lambda: live_controls(copy))
     labels = [b["label"] for b in hand.original.buttons()]
     assert labels == [str(c) for c in game.hand(game.turn)]
 
@@ -181,6 +184,8 @@ async def test_a_discard_from_the_private_hand_takes_the_select_off_the_dm_hand_
     assert dm is not None and list(dm.selects())
     reply = await fd.slash(al, world.general, "/cribbage hand")
     assert reply.ephemeral and reply.original is not None
+    copy = reply.original
+    await until(fd, lambda: live_controls(copy))
     cards = [c.code for c in snap.game.hand(0)[:2]]
     made = await fd.select(al, reply.original, f"crib:{driver.game_id}:discard:1", cards)
     assert made.response is not None and made.response.type == 7
@@ -202,7 +207,9 @@ async def test_a_private_copy_of_the_hand_is_kept_up_to_date_across_a_restart(
     fd, (al, _), driver = await world.open_for_two(5, target=61, command_rate=0.0)
     reply = await fd.slash(al, world.general, "/cribbage hand")
     copy = reply.original
-    assert copy is not None and list(copy.selects())
+    assert copy is not None
+    # Its select comes with the bot's first edit of it, once the copy is written down.
+    await until(fd, lambda: list(copy.selects()))
     await bot.stop()
     await start_again(fd, bot)
     snap = driver.snapshot()
@@ -230,7 +237,9 @@ async def test_old_controls_get_a_clear_answer(world: World, bot: BotProcess) ->
         seat = driver.actor(snap)
         user = driver.seats[seat]
         reply = await fd.slash(user, world.general, "/cribbage hand")
-        assert reply.ephemeral and reply.original is not None and reply.original.components
+        assert reply.ephemeral and reply.original is not None
+        copy = reply.original
+        await until(fd, lambda copy=copy: live_controls(copy))
         controls = [*reply.original.selects(), *reply.original.buttons()]
         shown.append((user, reply.original, controls))
         await driver.step(snap)

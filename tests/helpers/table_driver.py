@@ -61,6 +61,7 @@ from tests.helpers.table_checks import (
     ShownVersions,
     TableChecks,
     until,
+    why_unmet,
 )
 
 __all__ = [
@@ -495,9 +496,20 @@ class TableDriver(TableChecks):
         if user.id in self.dm_closed or user.id in self.by_hand_command:
             reply = await self.fd.slash(user, self.channel, "/cribbage hand")
             assert reply.ephemeral and reply.original is not None, reply
-            problem = want.mismatch(reply.original, words=self.release_words)
-            assert problem is None, f"/cribbage hand for {user.name}: {problem}"
-            return reply.original
+            copy = reply.original
+            # Its controls come with the bot's first edit of it, once it is written down.
+            try:
+                await until(
+                    self.fd,
+                    lambda: want.mismatch(copy, words=self.release_words) is None,
+                    timeout=self.catch_up,
+                )
+            except TimeoutError as waited:
+                problem = want.mismatch(copy, words=self.release_words)
+                raise AssertionError(
+                    f"/cribbage hand for {user.name}: {why_unmet(waited, self.catch_up)}: {problem}"
+                ) from None
+            return copy
         assert snap.game is not None
         return await self._shows(f"hand:{snap.game.deal_number}:{seat}", want)
 

@@ -53,15 +53,19 @@ class TableInfo(OnGames):
             if record.private or loaded.game.phase is Phase.OVER:
                 return Answer.say(view.content, view=view)
             # A private copy of their hand message, kept up to date while the command's token
-            # lives (the players whose DMs are closed play from it).
+            # lives (the players whose DMs are closed play from it). Answered without its
+            # controls: they come with the keeper's first edit, once the copy is written down
+            # (an answer that carried them would show them before the bot heard it land, and
+            # a bot killed in between would never know the copy: see MoveAnswer).
+            shown = dataclasses.replace(view, controls=None)
             sequel = Sequel(
                 Owner.game(record.id),
                 record.channel_id,
                 record.version,
                 str(MessageKey.hand(deal, seat)),
-                mirror=view.digest(),
+                mirror=shown.digest(),
             )
-            return Answer(reply=Reply(view.content, view=view), sequel=sequel)
+            return Answer(reply=Reply(view.content, view=shown), sequel=sequel)
 
         return await self._games.in_channel(channel_id, body)
 

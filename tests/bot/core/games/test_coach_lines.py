@@ -19,6 +19,7 @@ from tests.helpers.service_driver import (
     load,
     make_service,
     open_table,
+    owed_now,
 )
 
 COACH = re.compile(r"^Coach, deal (\d+): (.*)$", re.M)
@@ -109,11 +110,14 @@ async def test_closed_dms_are_told_once_per_deal(store: Store, clock: Clock) -> 
     table = await against_computer(service, dms_closed=True)
     game_id = table.outcomes[0].game_id or 0
     deals = 0
-    while (prompt := (await service.table.hand(CHANNEL, AL)).reply.view) is not None:
-        controls = prompt.hand
+    while (await service.table.hand(CHANNEL, AL)).reply.view is not None:
+        # The private copy's controls come with the keeper's first edit of it: the hand's.
+        deal = (await load(store, game_id)).deal_number
+        hand = [o.view for o in await owed_now(service, game_id) if o.key == f"hand:{deal}:0"]
+        controls = hand[0].hand if hand else None
         if controls is None:
             break
-        deals = max(deals, (await load(store, game_id)).deal_number)
+        deals = max(deals, deal)
         outcome = await service.moves.click(first_choice(controls), AL, guild_id=None)
         await table.record(AL.id, outcome)
         if (await load(store, game_id)).result is not None:
