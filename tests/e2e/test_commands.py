@@ -3,6 +3,7 @@ answer, and the one-sentence refusals that change nothing."""
 
 from __future__ import annotations
 
+import functools
 import itertools
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
@@ -239,7 +240,7 @@ async def test_old_controls_get_a_clear_answer(world: World, bot: BotProcess) ->
         reply = await fd.slash(user, world.general, "/cribbage hand")
         assert reply.ephemeral and reply.original is not None
         copy = reply.original
-        await until(fd, lambda copy=copy: live_controls(copy))
+        await until(fd, functools.partial(live_controls, copy))
         controls = [*reply.original.selects(), *reply.original.buttons()]
         shown.append((user, reply.original, controls))
         await driver.step(snap)

@@ -14,6 +14,7 @@ from typing import Any
 import pytest
 
 from bot.core.base.replies import Answer, Click, User
+from bot.core.base.views import HandControls, MessageView
 from bot.core.games.games import LoadedGames
 from bot.core.games.records import GameStatus
 from bot.core.services import Services
@@ -289,22 +290,36 @@ async def test_partners_win_together(store: Store, clock: Clock) -> None:
     assert rows[AL.id] != rows[BEA.id]
 
 
+async def _hand_by_command(
+    service: Services, user: User
+) -> tuple[MessageView, HandControls | None]:
+    """``/cribbage hand`` by ``user``: its answer, and the controls the copy it makes is given
+    by the keeper's first edit (the owed hand's), once the copy is written down."""
+    outcome = await service.table.hand(CHANNEL, user)
+    view, sequel = outcome.reply.view, outcome.sequel
+    assert outcome.reply.ephemeral and view is not None and sequel is not None
+    assert view.hand is None, "no control before the copy is written down"
+    assert sequel.key is not None and sequel.mirror == view.digest()
+    owing = await service.ledger.owed(sequel.owner)
+    assert owing is not None
+    hand = next(o.view for o in owing.owed if o.key == sequel.key)
+    assert hand.content == view.content
+    return view, hand.hand
+
+
 async def test_hand_gives_the_controls_of_the_moment(store: Store, service: Services) -> None:
     table = await open_table(service, [AL, BEA])
-    outcome = await service.table.hand(CHANNEL, AL)
-    view = outcome.reply.view
-    assert outcome.reply.ephemeral and view is not None and view.hand is not None
-    assert view.hand.kind == "discard"
-    assert view.hand.cards == table.latest[AL.id].cards
+    _, controls = await _hand_by_command(service, AL)
+    assert controls is not None and controls.kind == "discard"
+    assert controls.cards == table.latest[AL.id].cards
     await drive(service, table, [AL, BEA], stop_after=2)
     ((mover_id, prompt),) = [(u, p) for u, p in table.latest.items() if p.kind == "play"]
     mover = AL if mover_id == AL.id else BEA
     waiter = BEA if mover is AL else AL
-    mine = (await service.table.hand(CHANNEL, mover)).reply.view
-    assert mine is not None and mine.hand is not None
-    assert mine.hand.kind == "play" and mine.hand.stamp == prompt.stamp
-    waiting = (await service.table.hand(CHANNEL, waiter)).reply.view
-    assert waiting is not None and waiting.hand is None
+    _, mine = await _hand_by_command(service, mover)
+    assert mine is not None and mine.kind == "play" and mine.stamp == prompt.stamp
+    waiting, none = await _hand_by_command(service, waiter)
+    assert none is None
     assert f"{mover.name} to play" in waiting.content
 
 

@@ -784,9 +784,10 @@ async def test_a_command_moves_copy_gets_its_controls_only_once_written_down(
     for seat in (dealer, pone):
         codes = " ".join(c.code for c in game.hand(seat)[:2])
         thrown = await service.moves.discard(CHANNEL, people[seat], codes)
-        assert thrown.ok and thrown.reply.view is not None, thrown.reply.text
-    assert thrown.reply.view.controls is None, "no control before the copy is written down"
-    assert "You put" in thrown.reply.view.content
+        assert thrown.ok, thrown.reply.text
+    answered = thrown.reply.view
+    assert answered is not None and "You put" in answered.content
+    assert answered.controls is None, "no control before the copy is written down"
 
     await service.answered(thrown, landed=True, shown=Clicked(CHANNEL, 4242, "typed"))
     key = f"hand:1:{pone}"
