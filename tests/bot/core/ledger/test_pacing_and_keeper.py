@@ -214,6 +214,14 @@ async def catch_up(keeper: MessageKeeper, game_id: int) -> None:
     await settle(keeper)
 
 
+async def al_and_bea(service: Services) -> int:
+    """A game of Al and Bea, started in the channel; its id."""
+    opened = await service.lobbies.new_game(GUILD, CHANNEL, AL)
+    await service.lobbies.join(CHANNEL, BEA)
+    await service.lobbies.start(CHANNEL, AL)
+    return opened.game_id or 0
+
+
 @pytest.fixture
 def courier() -> FakeCourier:
     return FakeCourier()
@@ -233,10 +241,7 @@ async def first_send(courier: FakeCourier) -> None:
 async def test_each_message_is_sent_once_then_only_when_it_changes(
     service: Services, courier: FakeCourier
 ) -> None:
-    opened = await service.lobbies.new_game(GUILD, CHANNEL, AL)
-    game_id = opened.game_id or 0
-    await service.lobbies.join(CHANNEL, BEA)
-    await service.lobbies.start(CHANNEL, AL)
+    game_id = await al_and_bea(service)
     keeper = make_keeper(service, courier, Pacer())
     await catch_up(keeper, game_id)
     assert sorted(courier.sent) == [
@@ -747,10 +752,7 @@ async def test_a_turn_reminder_is_timed_on_the_cores_clock_not_the_keepers(
     (the wall clock: Discord's tokens and windows) differ: the reminder of a turn waited on
     falls due ``remind_after`` after the move, not at once (where the keeper drew the game
     again and again, without end, starving the rest of the bot)."""
-    opened = await service.lobbies.new_game(GUILD, CHANNEL, AL)
-    game_id = opened.game_id or 0
-    await service.lobbies.join(CHANNEL, BEA)
-    await service.lobbies.start(CHANNEL, AL)
+    game_id = await al_and_bea(service)
     keeper = MessageKeeper(service.ledger, courier, Pacer(), lease=courier)  # wall clock
     keeper.touch(game_owner(game_id), CHANNEL)
     # (Not a flush: it stops the keeper, reminders and all. The bound is for a busy machine.)
@@ -769,10 +771,7 @@ async def test_a_command_moves_copy_gets_its_controls_only_once_written_down(
     between would never know the copy, which would offer used controls until its token
     lapsed. Once the copy is written down, the keeper's first edit through the command's token
     gives it the hand's controls (here the pone's first play)."""
-    opened = await service.lobbies.new_game(GUILD, CHANNEL, AL)
-    game_id = opened.game_id or 0
-    await service.lobbies.join(CHANNEL, BEA)
-    await service.lobbies.start(CHANNEL, AL)
+    game_id = await al_and_bea(service)
     keeper = make_keeper(service, courier, Pacer())
     await catch_up(keeper, game_id)
     record = await store.get_game(game_id)
