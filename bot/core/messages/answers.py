@@ -27,7 +27,7 @@ from bot.core.ledger.life import answer_kept
 from bot.core.messages.projection import hand_message
 from engine.phase import Phase
 
-__all__ = ["Answering", "MoveAnswer", "lobby_answer"]
+__all__ = ["Answering", "MoveAnswer", "lobby_answer", "private_copy"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -65,13 +65,9 @@ class MoveAnswer:
         self._answering = answering if seat is not None else None
         self._mirror = mirror and seat is not None and not record.private
         self._now = now
-        self._key = (
-            None
-            if self._answering is None or seat is None
-            else MessageKey.hand(self._answering.deal, seat)
-        )
-        # Drawn as the move is saved: the clicked hand's new look; the mover's hand now.
-        self._update: MessageView | None = None
+        # Drawn as the move is saved, each with its key: the clicked hand's new look; the
+        # mover's hand now.
+        self._update: tuple[MessageKey, MessageView] | None = None
         self._hand: tuple[MessageKey, MessageView] | None = None
 
     @staticmethod
@@ -88,43 +84,43 @@ class MoveAnswer:
         if self._mirror and saved.game.phase is not Phase.OVER:
             deal = saved.game.deal_number
             self._hand = (MessageKey.hand(deal, seat), self._hand_of(saved, deal))
-        if self._answering is None or self._key is None:
+        answering = self._answering
+        if answering is None:
             return None
-        self._update = self._hand_of(saved, self._answering.deal)
-        if self._answering.clicked is None:
+        key = MessageKey.hand(answering.deal, seat)
+        update = self._update = (key, self._hand_of(saved, answering.deal))
+        if answering.clicked is None:
             return None
         return answer_kept(
-            self._answering.clicked,
-            str(self._key),
-            self._update.digest(),
+            answering.clicked,
+            str(key),
+            update[1].digest(),
             saved.record.version,
             self._now(),
-            seen=self._answering.seen,
+            seen=answering.seen,
         )
 
     def answer(self, said: str, owner: Owner, version: int, *, computer_owes: bool) -> Answer:
         """The answer to the mover, saying ``said``, once the move was saved at ``version``
         (``owner``: whose messages the mover is shown)."""
+        update = self._update
         clicked = self._answering is not None and self._answering.clicked is not None
         sequel = Sequel(
             owner,
             self._record.channel_id,
             version,
-            key=str(self._key) if self._update is not None else None,
-            kept=clicked and self._update is not None,
+            key=None if update is None else str(update[0]),
+            kept=clicked and update is not None,
             computer_owes=computer_owes,
         )
         if self._hand is not None:
-            # The copy is answered without the hand's controls: they come with the keeper's
-            # first edit of it, once it is written down (Copies.mirrored). An answer that
-            # carried them would show them on Discord before the bot heard it land; killed in
-            # between, the bot would never know the copy, which then offered used controls
-            # until its token lapsed. The edit draws the hand as it is, controls and all.
             key, view = self._hand
-            shown = laid_out(((said,), *view.layout))
+            shown = private_copy(laid_out(((said,), *view.layout), controls=view.controls))
             sequel = dataclasses.replace(sequel, key=str(key), mirror=shown.digest())
             return Answer(reply=Reply(said, view=shown), sequel=sequel)
-        return Answer(reply=Reply(said), update=self._update, sequel=sequel)
+        return Answer(
+            reply=Reply(said), update=None if update is None else update[1], sequel=sequel
+        )
 
     def _hand_of(self, saved: Loaded, deal: int) -> MessageView:
         assert self._seat is not None
@@ -132,6 +128,16 @@ class MoveAnswer:
         return hand_message(
             saved, self._seat, deal, coach=user is None or user not in self._coach_off
         )
+
+
+def private_copy(view: MessageView) -> MessageView:
+    """What answers a command with a private copy of the player's hand (a move by command,
+    ``/cribbage hand``): ``view`` without its controls. They come with the keeper's first edit
+    of the copy, once it is written down (``Copies.mirrored``): an answer that carried them
+    would show them on Discord before the bot heard it land, and a bot killed in between would
+    never know the copy, which then offered used controls until its token lapsed. The edit
+    draws the hand as it is, controls and all."""
+    return dataclasses.replace(view, controls=None)
 
 
 def lobby_answer(record: GameRecord, reached: Clicked, at: float, *, launch: bool) -> MessageRecord:

@@ -24,6 +24,7 @@ from bot.core.games.coach_settings import CoachSettings
 from bot.core.games.games import Games, Loaded, OnGames
 from bot.core.games.records import GameRecord, GameStatus
 from bot.core.games.storage import Archives
+from bot.core.messages.answers import private_copy
 from bot.core.messages.projection import board_of, hand_view, resigner
 from bot.core.messages.prompts import discard_completions, play_completions
 from bot.core.messages.status import last_result_text, status_text
@@ -53,11 +54,8 @@ class TableInfo(OnGames):
             if record.private or loaded.game.phase is Phase.OVER:
                 return Answer.say(view.content, view=view)
             # A private copy of their hand message, kept up to date while the command's token
-            # lives (the players whose DMs are closed play from it). Answered without its
-            # controls: they come with the keeper's first edit, once the copy is written down
-            # (an answer that carried them would show them before the bot heard it land, and
-            # a bot killed in between would never know the copy: see MoveAnswer).
-            shown = dataclasses.replace(view, controls=None)
+            # lives (the players whose DMs are closed play from it).
+            shown = private_copy(view)
             sequel = Sequel(
                 Owner.game(record.id),
                 record.channel_id,
