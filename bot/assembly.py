@@ -126,6 +126,7 @@ async def assemble(
     cluster = Cluster(
         store,
         services.feed,
+        services.ledger,
         became_sender=sending.became_sender,
         stopped_sending=sending.stopped_sending,
         resumed=sending.resumed,

@@ -36,6 +36,7 @@ from datetime import UTC, datetime, timedelta
 from typing import Protocol
 
 from bot.core.base.apart import is_apart
+from bot.core.base.faults import Faults
 from bot.core.base.feed import ChangeFeed
 from bot.core.base.meters import NO_METERS, Meters
 from bot.core.base.owners import Owner, OwnerKind
@@ -147,21 +148,24 @@ class Services:
         system = random.SystemRandom()
         now = clock or (lambda: datetime.now(UTC))
         feed = ChangeFeed()
+        faults = Faults()
+        ledger = MessageLedger(store, feed, now, shared=shared, faults=faults)
         games = Games(
             store,
             feed,
+            ledger,
             rng_factory=rng_factory or (lambda _key: SeedDealer(system)),
             clock=now,
             departures=Departures(membership),
             shared=shared,
             meters=meters,
+            faults=faults,
         )
         coach = CoachSettings(store, now)
         computers = ComputerPlayers(computer_rng or system, thinking)
         moves = Moves(
             games, coach, computers, muggins_window=muggins_window, count_timeout=count_timeout
         )
-        ledger = MessageLedger(store, feed, now, shared=shared, faults=games.faults)
         drawn = GameMessages(
             games,
             store,

@@ -54,8 +54,9 @@ import time
 from collections.abc import Awaitable, Callable
 from typing import Any
 
-from bot.core.base.feed import Change, ChangeFeed
-from bot.core.base.owners import Owner
+from bot.core.base.apart import game_owners, message_owner
+from bot.core.base.feed import Change, ChangeFeed, MessageNews
+from bot.core.base.owners import Owner, OwnerKind
 from bot.core.base.store_errors import StoreUnavailable
 from bot.core.base.timing import ANSWER_LANDS_WITHIN, LEASE, LEASE_RENEW_EVERY, LEASE_SAFETY
 from bot.core.base.views import MessageRecord
@@ -93,18 +94,46 @@ IDENTIFY_MARGIN = 0.5
 IDENTIFY_POLL = 0.25
 
 
-def change_of(payload: str, seen: tuple[str, int, int] | None = None) -> Change | None:
-    """The change an announcement names (``game:12:7:345``: owner, version, channel; then,
-    after ``|``, the look a click's answer gave one of its messages, as JSON; a process of an
+@dataclasses.dataclass(frozen=True)
+class Announced:
+    """What an announcement says: the change, and what it means for the owner's messages: a
+    click's answer kept with it (``answered``: the look it gave one of them), or that it is
+    heard late (``late``: a process of an earlier release names no version)."""
+
+    change: Change
+    answered: MessageRecord | None = None
+    late: bool = False
+
+    def tell(self, news: MessageNews) -> None:
+        """Tell the ledger (``news``) what the announcement means for the messages, before
+        the change is published: the answer, for the owner of the message it answers (a
+        place, at a game played apart); or that every owner of the change's messages is
+        heard of late."""
+        owner, channel_id = self.change.owner, self.change.channel_id
+        if self.late:
+            for late in game_owners(owner, channel_id):
+                news.heard_late(late)
+        elif self.answered is not None:
+            if owner.kind is OwnerKind.GAME:
+                owner = message_owner(owner.id, channel_id, self.answered.key)
+            news.answer_kept_elsewhere(owner, self.answered)
+
+
+def change_of(payload: str, seen: tuple[str, int, int] | None = None) -> Announced | None:
+    """What an announcement says (``game:12:7:345``: owner, version, channel; then, after
+    ``|``, the look a click's answer gave one of its messages, as JSON; a process of an
     earlier release says ``12:345``, the game and its channel), or None. A field of the
     record this release does not know is left out (a later release's). ``seen``: what the
     announcement just before said of the look the click was made on (:func:`seen_of`), given
     to the answer's record when it is of that key and version."""
     head, _, answered = payload.partition("|")
     parts = head.split(":")
-    if len(parts) == 2 and all(p.isdecimal() for p in parts):
-        return Change(Owner.game(int(parts[0])), 0, int(parts[1]), reread=True, elsewhere=True)
-    if len(parts) != 4 or not all(p.isdecimal() for p in parts[1:]):
+    # (A channel is a number below zero for a game played apart: bot.core.base.apart.)
+    if len(parts) == 2 and parts[0].isdecimal() and _channel(parts[1]):
+        return Announced(Change(Owner.game(int(parts[0])), 0, int(parts[1])), late=True)
+    if len(parts) != 4 or not (parts[1].isdecimal() and parts[2].isdecimal()):
+        return None
+    if not _channel(parts[3]):
         return None
     try:
         owner = Owner.parse(f"{parts[0]}:{parts[1]}")
@@ -113,7 +142,12 @@ def change_of(payload: str, seen: tuple[str, int, int] | None = None) -> Change 
         return None
     if record is not None and seen is not None and seen[:2] == (record.key, record.version):
         record = dataclasses.replace(record, seen=seen[2])
-    return Change(owner, int(parts[2]), int(parts[3]), answered=record, elsewhere=True)
+    return Announced(Change(owner, int(parts[2]), int(parts[3])), answered=record)
+
+
+def _channel(text: str) -> bool:
+    """Whether ``text`` is a channel's number as announced (below zero: a game played apart)."""
+    return text.removeprefix("-").isdecimal()
 
 
 def seen_of(payload: str) -> tuple[str, int, int] | None:
@@ -146,19 +180,22 @@ class Cluster:
         self,
         store: Store,
         feed: ChangeFeed,
+        news: MessageNews,
         *,
         became_sender: Callable[[], Awaitable[None]],
         stopped_sending: Callable[[], None] = lambda: None,
         resumed: Callable[[], Awaitable[None]] | None = None,
         clock: Callable[[], float] = time.time,
     ) -> None:
-        """Changes made by other processes are published on ``feed``; ``became_sender`` runs
+        """Changes made by other processes are published on ``feed``, the ledger told first
+        through ``news`` what each means for the messages; ``became_sender`` runs
         when this process takes over as the sender, ``stopped_sending`` when it finds it no
         longer is, ``resumed`` (by default ``became_sender``) when it renewed its lease only
         after it had lapsed by its own clock (it sent nothing meanwhile)."""
         self._resumed = resumed or became_sender
         self._store = store
         self._feed = feed
+        self._news = news
         self._stopped_sending = stopped_sending
         self._became_sender = became_sender
         self._clock = clock
@@ -346,7 +383,7 @@ class Cluster:
             try:
                 found = await self._store.unconfirmed(now - ANSWER_LANDS_WITHIN)
                 for owner, version, channel_id in found:
-                    self._feed.publish(Change(owner, version, channel_id, reread=True))
+                    self._heard_late(Change(owner, version, channel_id))
                 self._troubles.discard("look for unconfirmed answers")
             except Exception as error:
                 self._failed("look for unconfirmed answers", error)
@@ -356,7 +393,7 @@ class Cluster:
         try:
             for game_id, version, channel_id in await self._store.games_changed_since(since):
                 # Heard late, not as it happened: what was sent of its messages is read again.
-                self._feed.publish(Change(Owner.game(game_id), version, channel_id, reread=True))
+                self._heard_late(Change(Owner.game(game_id), version, channel_id))
             self._troubles.discard("look for games changed lately")
         except Exception as error:
             self._failed("look for games changed lately", error)
@@ -369,9 +406,15 @@ class Cluster:
             self._seen = seen
             return
         seen, self._seen = self._seen, None
-        change = change_of(payload, seen)
-        if change is not None:
-            self._feed.publish(change)
+        announced = change_of(payload, seen)
+        if announced is not None:
+            announced.tell(self._news)
+            self._feed.publish(announced.change)
+
+    def _heard_late(self, change: Change) -> None:
+        """Publish a change heard late (what its messages show is read again first)."""
+        Announced(change, late=True).tell(self._news)
+        self._feed.publish(change)
 
     # -- IDENTIFY -----------------------------------------------------------------------------
     async def before_identify(self, shard_id: int, max_concurrency: int) -> None:

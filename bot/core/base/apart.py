@@ -20,9 +20,20 @@ differences:
 from __future__ import annotations
 
 from bot.core.base.keys import HAND, MessageKey
-from bot.core.base.owners import Owner
+from bot.core.base.owners import Owner, OwnerKind
 
-__all__ = ["apart_channel", "is_apart", "message_owner", "seat_in_key", "seat_owner"]
+__all__ = [
+    "APART_SEATS",
+    "apart_channel",
+    "game_owners",
+    "is_apart",
+    "message_owner",
+    "seat_in_key",
+    "seat_owner",
+]
+
+#: The seats of a game played apart (a ranked game is two players').
+APART_SEATS = (0, 1)
 
 
 def is_apart(channel_id: int) -> bool:
@@ -71,3 +82,17 @@ def message_owner(game_id: int, channel_id: int, key: str | None) -> Owner:
     (Owner(kind=<OwnerKind.PLACE: 'place'>, id=97), Owner(kind=<OwnerKind.GAME: 'game'>, id=12))
     """
     return seat_owner(game_id, channel_id, seat_in_key(key))
+
+
+def game_owners(owner: Owner, channel_id: int) -> tuple[Owner, ...]:
+    """Who keeps messages of ``owner``'s changes (in ``channel_id``): the owner, and, for a
+    game played apart, each seat's place after it.
+
+    >>> game_owners(Owner.game(12), 345)
+    (Owner(kind=<OwnerKind.GAME: 'game'>, id=12),)
+    >>> [str(o) for o in game_owners(Owner.game(12), -5)]
+    ['game:12', 'place:96', 'place:97']
+    """
+    if owner.kind is not OwnerKind.GAME or not is_apart(channel_id):
+        return (owner,)
+    return (owner, *(Owner.place(owner.id, seat) for seat in APART_SEATS))

@@ -12,6 +12,11 @@ connection that listens is made again (``bot.store.cluster``), so nothing missed
 
 Subscribers are called at once, in the order they subscribed, and must not block: they note
 the change and do their work in tasks of their own.
+
+A change says what changed, nothing of the messages: what a change means for what the owner's
+messages show (a click's answer kept with it, on its way to one of them; or changes heard late,
+so what they show is read again) whoever publishes it tells the ledger first, through
+:class:`MessageNews`, so every subscriber hears the change with the ledger already knowing.
 """
 
 from __future__ import annotations
@@ -19,11 +24,12 @@ from __future__ import annotations
 import logging
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import Protocol
 
 from bot.core.base.owners import Owner
 from bot.core.base.views import MessageRecord
 
-__all__ = ["Change", "ChangeFeed", "Subscriber"]
+__all__ = ["Change", "ChangeFeed", "MessageNews", "Subscriber"]
 
 log = logging.getLogger(__name__)
 
@@ -35,19 +41,29 @@ class Change:
     ``more_coming``: another change of the same owner follows in a moment (the computer's
     answer to a person's move, thought over apart): what draws its messages may wait for it.
     A change of what was sent rather than of the owner (a click's answer that never reached
-    Discord) comes at the version the owner already had. ``answered``: the look a click's
-    answer gave one of the owner's messages, kept with the change. ``reread``: the change was
-    heard late (a catch-up after announcements may have been missed): what is kept in memory
-    of the owner's messages is read again. ``elsewhere``: the change was made by another process
-    (heard from its announcement), so a click's answer kept with it is that process's to send."""
+    Discord, changes heard late) comes at the version the owner already had."""
 
     owner: Owner
     version: int
     channel_id: int
     more_coming: bool = False
-    answered: MessageRecord | None = None
-    reread: bool = False
-    elsewhere: bool = False
+
+
+class MessageNews(Protocol):
+    """What the ledger is told of a change before it is published (see the module's text):
+    the ledger implements it; a change's publishers call it, then publish."""
+
+    def answer_kept(self, owner: Owner, record: MessageRecord) -> None:
+        """A click's answer, kept with the change of ``owner`` about to be published (its
+        message ``record.key``, the look it gives), is on its way from this process."""
+
+    def answer_kept_elsewhere(self, owner: Owner, record: MessageRecord) -> None:
+        """The same, made by another process (heard from its announcement): that process
+        sends it."""
+
+    def heard_late(self, owner: Owner) -> None:
+        """Changes of ``owner`` may have been missed (the change about to be published was
+        heard late, from a catch-up): what its messages show is read again."""
 
 
 #: Called with every change, as it is published.

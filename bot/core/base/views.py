@@ -423,7 +423,8 @@ class MessageRecord:
     ``unconfirmed_since``: the look is a click's answer, kept with its move, not yet known to
     have reached Discord (since then). ``seen``: for a click's answer, the version of the look
     the click was made on, when its control names it (a card's, a count's: their stamp); it
-    goes with the change that carries the answer, and is not written down."""
+    is told with the answer (announced beside it, from another process), and is not written
+    down."""
 
     key: str
     channel_id: int

@@ -27,7 +27,7 @@ from typing import TypeAlias, TypeVar
 from bot.core.base import refusals
 from bot.core.base.apart import message_owner, seat_owner
 from bot.core.base.faults import Cause, Fault, Faults, UnreadableGame
-from bot.core.base.feed import Change, ChangeFeed
+from bot.core.base.feed import Change, ChangeFeed, MessageNews
 from bot.core.base.meters import NO_METERS, Meters
 from bot.core.base.owners import Owner
 from bot.core.base.recent import Recent
@@ -183,20 +183,25 @@ class Games:
         self,
         store: GameRecords,
         feed: ChangeFeed,
+        news: MessageNews,
         *,
         rng_factory: RngFactory,
         clock: Callable[[], datetime],
         departures: Departures | None = None,
         shared: bool = False,
         meters: Meters = NO_METERS,
+        faults: Faults | None = None,
     ) -> None:
-        """``shared``: other processes move the same games (several processes on one
-        PostgreSQL database): a game kept in memory is taken as it is only while the change
-        feed has heard of no later version. ``meters``: where the moves saved are counted."""
+        """Each saved change is published on ``feed``, the ledger told first through ``news``
+        of a click's answer kept with it. ``shared``: other processes move the same games
+        (several processes on one PostgreSQL database): a game kept in memory is taken as it
+        is only while the change feed has heard of no later version. ``meters``: where the
+        moves saved are counted; ``faults``: where the faults met on games are noted."""
         self.store = store
         self.meters = meters
         self._shared = shared
         self.feed = feed
+        self._news = news
         self.rng_factory = rng_factory
         self.clock = clock
         self.departures = departures or Departures()
@@ -209,7 +214,7 @@ class Games:
         # Games with a move being applied and saved in this process right now.
         self._moving: set[int] = set()
         #: Where the faults met on games are noted, once per cause and game.
-        self.faults = Faults()
+        self.faults = faults or Faults()
 
     # -- time and locks ---------------------------------------------------------------------
     def now(self) -> float:
@@ -351,8 +356,8 @@ class Games:
 
     def moving(self, game_id: int) -> bool:
         """Whether a change of the game (moves, the lobby's seats, its end) is being applied
-        and saved in this process now: its change follows on the feed, with the click's answer
-        kept with it."""
+        and saved in this process now: its change follows on the feed (the ledger told first of
+        the click's answer kept with it)."""
         return game_id in self._moving
 
     @contextlib.contextmanager
@@ -490,10 +495,11 @@ class Games:
         more_coming: bool = False,
         answered: MessageRecord | None = None,
     ) -> None:
-        """Publish that the game is now at ``version`` (a click's answer kept with it, if any,
-        travels with the change to this process's ledger)."""
-        change = Change(Owner.game(record.id), version, record.channel_id, more_coming, answered)
-        self.feed.publish(change)
+        """Publish that the game is now at ``version``, having told the ledger first of a
+        click's answer kept with it, if any (for the owner of the message it answers)."""
+        if answered is not None:
+            self._news.answer_kept(self.owner_of(record, answered.key), answered)
+        self.feed.publish(Change(Owner.game(record.id), version, record.channel_id, more_coming))
 
 
 def _check_place(record: GameRecord, user: User, guild_id: int | None) -> None:

@@ -1,12 +1,12 @@
 """Clicks' answers: kept with the move, then landed or lost.
 
 A click on a message an owner keeps is answered by updating that message, and the look the answer
-gives is kept with the move (in the move's transaction). The change that carries it is heard on
-the feed (:meth:`Answers.heard`): the answer is then on its way, and nothing else is sent to that
-message until it has landed (:meth:`Answers.answered`, from the Discord layer) or is taken as lost
-(it never was heard to land, or not within :data:`~bot.core.base.timing.ANSWER_LANDS_WITHIN`: the
-message is edited again). A control refused as being from an earlier moment says the message may
-show an older look (:meth:`Answers.doubt`).
+gives is kept with the move (in the move's transaction). Whoever publishes the move's change tells
+the ledger of it first (:meth:`Answers.kept`): the answer is then on its way, and nothing else is
+sent to that message until it has landed (:meth:`Answers.answered`, from the Discord layer) or is
+taken as lost (it never was heard to land, or not within
+:data:`~bot.core.base.timing.ANSWER_LANDS_WITHIN`: the message is edited again). A control refused
+as being from an earlier moment says the message may show an older look (:meth:`Answers.doubt`).
 """
 
 from __future__ import annotations
@@ -14,7 +14,6 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import Callable
 
-from bot.core.base.feed import Change
 from bot.core.base.owners import Owner
 from bot.core.base.replies import Clicked, Sequel
 from bot.core.base.timing import ANSWER_LANDS_WITHIN
@@ -43,15 +42,13 @@ class Answers:
     _: dataclasses.KW_ONLY
     shared: bool
 
-    def heard(self, change: Change) -> None:
-        """A change on the feed: a click's answer kept with it is what that message shows
-        (if it is the message the owner keeps under that key: not a private copy)."""
-        answered = change.answered
-        if answered is None:
-            return
-        entry = self.lives.of(change.owner)
+    def kept(self, owner: Owner, answered: MessageRecord, *, here: bool) -> None:
+        """A click's answer kept with a change of ``owner`` (made in this process, ``here``,
+        or in another): it is what that message shows (if it is the message the owner keeps
+        under that key: not a private copy)."""
+        entry = self.lives.of(owner)
         now = self.now()
-        if not change.elsewhere:
+        if here:
             entry.life(answered.key).answering[answered.version] = now
         mirror = entry.life(answered.key).mirrors.get(answered.message_id)
         if mirror is not None:
@@ -66,14 +63,14 @@ class Answers:
         if known is not None and known.message_id in (answered.message_id, 0):
             message_id = answered.message_id or known.message_id
             record = dataclasses.replace(answered, message_id=message_id)
-            if change.elsewhere and known.version > answered.version:
+            if not here and known.version > answered.version:
                 # Heard after this process edited that message for a later move: the other
                 # process's answer may land over that edit, and then it is what the message
                 # shows. Taken as shown until then, so the message is edited again once that
                 # answer has landed (through its own token, which reaches it only then).
                 life.shown = record
             else:
-                self.shown.keep(change.owner, record)
+                self.shown.keep(owner, record)
         elif known is None and answered.message_id == 0:
             life.shown = answered  # /cribbage new's answer: the lobby, its id to come
         elif known is None:

@@ -8,7 +8,7 @@ its parts, which are its own collaborators, a part for each job:
 | --- | --- |
 | ``shown`` | what each message shows: read once, kept with every send (``sent``, ``kept``) |
 | ``writes`` | what reaches the store: the write-behind, ``flush``, the pending posts |
-| ``answers`` | clicks' answers: heard on the feed, landed or lost, ``doubt`` |
+| ``answers`` | clicks' answers: told by a change's publisher, landed or lost, ``doubt`` |
 | ``copies`` | copies that interactions' tokens reach: private copies, older copies, carriers |
 | ``touches`` | when each owner's changes were heard: what a takeover looks at again |
 | ``dm_links``, ``followups`` | what is known of interactions' tokens (``tokens.py``) |
@@ -53,8 +53,8 @@ class MessageLedger:
         faults: Faults | None = None,
     ) -> None:
         """``shared``: other processes answer clicks on the same messages, and keep what their
-        answers show (it comes with each change they announce; what was sent is read again
-        from the store when a change was heard late, or a message's id is still to come).
+        answers show (told before each change they announce is published; what was sent is read
+        again from the store when a change was heard late, or a message's id is still to come).
         ``faults``: where a store that fails is noted."""
         self._feed = feed
         self._clock = clock
@@ -87,14 +87,26 @@ class MessageLedger:
         return self._clock().timestamp()
 
     def _heard(self, change: Change) -> None:
-        """A change on the feed: its owner's channel, when it was heard, whether what its
-        messages show is to be read again (heard late), and a click's answer kept with it."""
+        """A change on the feed: its owner's channel, and when it was heard."""
         entry = self._lives.of(change.owner)
         entry.channel_id = change.channel_id
         self._touches.heard(entry)
-        if change.reread:
-            entry.read_again()
-        self._answers.heard(change)
+
+    # -- what a change's publisher tells first (:class:`~bot.core.base.feed.MessageNews`) ------
+    def answer_kept(self, owner: Owner, record: MessageRecord) -> None:
+        """A click's answer kept with the change of ``owner`` about to be published is on its
+        way from this process: until it lands, nothing else is sent to that message."""
+        self._answers.kept(owner, record, here=True)
+
+    def answer_kept_elsewhere(self, owner: Owner, record: MessageRecord) -> None:
+        """A click's answer kept with another process's change of ``owner``, about to be
+        published here: that process sends it, and it is what that message shows."""
+        self._answers.kept(owner, record, here=False)
+
+    def heard_late(self, owner: Owner) -> None:
+        """The change of ``owner`` about to be published was heard late: what its messages
+        show is read again before they are drawn."""
+        self._lives.of(owner).read_again()
 
     # -- drawing --------------------------------------------------------------------------------
     async def owed(self, owner: Owner, now: float | None = None) -> Owing | None:

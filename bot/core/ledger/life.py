@@ -44,7 +44,8 @@ under a stable key (``table:3``, ``hand:3:1``). For each (owner, key) the ledger
 Alone, the process that sends is the only one writing what was sent, so the ledger reads an
 owner's messages once and keeps them in memory. With other processes answering clicks on the
 same messages (several processes on one PostgreSQL database), their answers reach it with the
-changes they announce (``Change.answered``, ``Change.elsewhere``), and what was sent is read
+changes they announce (told to the ledger before each is published:
+:meth:`MessageLedger.answer_kept_elsewhere`), and what was sent is read
 again from the store after a change heard late, or when the owner is drawn at a version whose
 change is not heard yet (a click's answer kept with it is then in the store alone).
 

@@ -142,8 +142,9 @@ class Lobbies(OnGames):
                 answered=answered,
             )
             self._keep_dealt(record, dealt)
-        # (The answer kept with the game travels with the change, so the ledger knows it is this
-        # process's to send: nothing edits it through its token before it has landed.)
+        # (The ledger is told of the answer kept with the game before its change is published,
+        # so it knows it is this process's to send: nothing edits it through its token before
+        # it has landed.)
         self._games.announce(record, record.version, answered=kept[-1] if kept else None)
         # The answer is the lobby itself, in the channel (closed already against the computer).
         view = lobby.lobby_view(record, launch=self._launch)

@@ -20,7 +20,7 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import Callable, Mapping, Sequence
 
-from bot.core.base.apart import is_apart, seat_in_key
+from bot.core.base.apart import APART_SEATS, game_owners, is_apart
 from bot.core.base.faults import UnreadableGame
 from bot.core.base.feed import Change, ChangeFeed
 from bot.core.base.owners import Owner, OwnerKind
@@ -45,10 +45,8 @@ from bot.core.ranked.scoreboard import MatchView
 from bot.core.ranked.storage import RankedStore
 from bot.core.ranked.turns import TurnClock
 
-__all__ = ["APART_SEATS", "PlaceFeed", "PlaceMessages"]
+__all__ = ["PlaceFeed", "PlaceMessages"]
 
-#: The seats of a game played apart (a ranked game is two players').
-APART_SEATS = (0, 1)
 #: Games whose table text is kept drawn (per version), for the keeper's repeated looks.
 SETTLED_KEPT = 256
 #: Ranked games that ended this recently are brought up to date at start-up too.
@@ -57,7 +55,8 @@ RECONCILE_ENDED = 24 * 3600.0
 
 class PlaceFeed:
     """Publishes each change of a game played apart as a change of each of its seats' places
-    too (a click's answer kept with it, for the place of the seat whose hand it is)."""
+    too. (A click's answer kept with it the games wing tells the ledger of for the place of
+    the seat whose hand it is: :func:`~bot.core.base.apart.message_owner`.)"""
 
     def __init__(self, feed: ChangeFeed) -> None:
         self._feed = feed
@@ -66,21 +65,12 @@ class PlaceFeed:
     def _heard(self, change: Change) -> None:
         if change.owner.kind is not OwnerKind.GAME or not is_apart(change.channel_id):
             return
-        answered = change.answered
-        whose = None if answered is None else seat_in_key(answered.key)
-        for seat in APART_SEATS:
-            self._feed.publish(
-                dataclasses.replace(
-                    change,
-                    owner=Owner.place(change.owner.id, seat),
-                    answered=answered if whose == seat else None,
-                )
-            )
+        for owner in game_owners(change.owner, change.channel_id)[1:]:
+            self._feed.publish(dataclasses.replace(change, owner=owner))
 
     def look_again(self, game_id: int, channel_id: int) -> None:
         """Have each place of the game drawn again (its match changed, not the game)."""
-        for seat in APART_SEATS:
-            owner = Owner.place(game_id, seat)
+        for owner in game_owners(Owner.game(game_id), channel_id)[1:]:
             version = self._feed.latest(owner) or self._feed.latest(Owner.game(game_id)) or 0
             self._feed.publish(Change(owner, version, channel_id))
 

@@ -148,13 +148,13 @@ class Ranked:
             live = await store.live_entry(user.id)
             raise Refused(ALREADY_SEARCHING if live is None else _busy(live)) from None
         view, record = kept[-1]
-        # (Kept with the entry, the card's answer travels with its change: nothing edits it
-        # through its token before it has landed. The opponent's card, if paired at once,
-        # is drawn again.)
+        # (Kept with the entry, the card's answer is told to the ledger before its change is
+        # published: nothing edits it through its token before it has landed. The opponent's
+        # card, if paired at once, is drawn again.)
         entry = next(e for e in changed if e.id == entry.id)
-        self._feed.publish(
-            Change(Owner.ranked(entry.id), entry.version, channel_id, answered=record)
-        )
+        if record is not None:
+            self._ledger.answer_kept(Owner.ranked(entry.id), record)
+        self._feed.publish(Change(Owner.ranked(entry.id), entry.version, channel_id))
         self.queue.published([e for e in changed if e.id != entry.id])
         sequel = Sequel(Owner.ranked(entry.id), channel_id, entry.version, key=CARD)
         return Answer(reply=Reply(view.content, ephemeral=False, view=view), sequel=sequel)

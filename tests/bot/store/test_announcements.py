@@ -9,6 +9,7 @@ once it sent again it drew the hands as they were before them (tests/e2e/test_up
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import json
 import os
 import subprocess
@@ -21,11 +22,13 @@ import asyncpg
 import pytest
 
 from bot.core.base.feed import Change, ChangeFeed
+from bot.core.base.owners import Owner
 from bot.core.base.views import MessageRecord
 from bot.core.games.records import GameStatus, SeatRecord
 from bot.store import Store
-from bot.store.cluster import Cluster
+from bot.store.cluster import Cluster, change_of
 from bot.store.store import ANNOUNCE_CHANNEL
+from tests.helpers.news import NewsHeard, Told
 from tests.helpers.previous_release import checked_out, previous_release
 
 #: Only stops a broken announcement from hanging the test.
@@ -36,8 +39,11 @@ _READ_AS_THE_PREVIOUS_RELEASE = """
 import json, sys
 from bot.store.cluster import change_of
 for payload in json.load(sys.stdin):
-    change = change_of(payload)
-    answered = None if change is None or change.answered is None else change.answered
+    # (A release's parser hands back the change carrying the answer, or, since the answer
+    # is told to the ledger apart from the change, what was announced: the change beside it.)
+    heard = change_of(payload)
+    change = getattr(heard, "change", heard)
+    answered = getattr(heard, "answered", None)
     print(json.dumps(None if change is None else {
         "owner": str(change.owner), "version": change.version,
         "key": None if answered is None else answered.key,
@@ -84,20 +90,50 @@ async def test_another_process_hears_a_clicks_answer_and_the_look_it_was_made_on
 ) -> None:
     other = await Store.open(postgres_url)
     feed = ChangeFeed()
-    heard: list[Change] = []
-    feed.subscribe(heard.append)
-    cluster = Cluster(other, feed, became_sender=_nothing)
+    news = NewsHeard()
+    heard: list[tuple[Change, int]] = []  # (each change, and how much was told before it)
+    feed.subscribe(lambda change: heard.append((change, len(news.told))))
+    cluster = Cluster(other, feed, news, became_sender=_nothing)
     await cluster.start()
     try:
         game_id, answer = await _a_move_with_a_clicks_answer(store)
-        await _until(lambda: any(c.answered is not None for c in heard))
+        await _until(lambda: any(t.record is not None for t in news.told))
+        await _until(lambda: any(c.version == answer.version for c, _ in heard))
     finally:
         await cluster.stop()
         await other.close()
-    [change] = [c for c in heard if c.answered is not None]
-    assert (str(change.owner), change.version) == (f"game:{game_id}", answer.version)
-    assert change.answered == answer
-    assert change.elsewhere
+    [told] = [t for t in news.told if t.record is not None]
+    assert told == Told("elsewhere", Owner.game(game_id), answer)
+    [(change, before)] = [(c, n) for c, n in heard if c.version == answer.version]
+    assert change == Change(Owner.game(game_id), answer.version, 10)
+    assert news.told[before - 1] == told, "the ledger is told before the change is published"
+
+
+_ANSWER = MessageRecord("hand:12:1", 77, 88, "2:abc", version=8)
+
+
+def test_an_answer_at_a_game_played_apart_is_told_for_the_place_of_its_hand() -> None:
+    payload = f"game:12:8:-5|{json.dumps(dataclasses.asdict(_ANSWER))}"
+    announced = change_of(payload)
+    assert announced is not None and announced.change == Change(Owner.game(12), 8, -5)
+    news = NewsHeard()
+    announced.tell(news)
+    assert news.told == [Told("elsewhere", Owner.place(12, 1), _ANSWER)]
+    # In a channel, the game keeps its hands' messages itself.
+    announced = change_of(payload.replace(":-5|", ":345|"))
+    assert announced is not None
+    announced.tell(news)
+    assert news.told[1:] == [Told("elsewhere", Owner.game(12), _ANSWER)]
+
+
+def test_an_announcement_without_a_version_is_heard_late_by_every_owner_of_the_game() -> None:
+    news = NewsHeard()
+    for payload in ("12:-5", "12:345"):  # (an earlier release: a game and its channel)
+        announced = change_of(payload)
+        assert announced is not None and announced.change.version == 0
+        announced.tell(news)
+    late = [Owner.game(12), Owner.place(12, 0), Owner.place(12, 1), Owner.game(12)]
+    assert news.told == [Told("late", owner) for owner in late]
 
 
 async def test_the_previous_release_hears_a_clicks_answer(

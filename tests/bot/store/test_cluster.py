@@ -17,6 +17,7 @@ from bot.store import Store
 from bot.store.cluster import Cluster
 from bot.store.postgres import PostgresDatabase
 from bot.store.store import ANNOUNCE_CHANNEL
+from tests.helpers.news import NewsHeard
 
 #: Generous bounds for what must happen "within a lease and a little": the assertions are on
 #: what happens, and in what order; these only stop a broken cluster from hanging the test.
@@ -31,6 +32,7 @@ class Process:
     feed: ChangeFeed = field(default_factory=ChangeFeed)
     events: list[str] = field(default_factory=list)
     heard: list[Change] = field(default_factory=list)
+    news: NewsHeard = field(default_factory=NewsHeard)
     cluster: Cluster | None = None
 
     async def start(self, *, holds_back: bool = False) -> Cluster:
@@ -47,6 +49,7 @@ class Process:
         self.cluster = Cluster(
             self.store,
             self.feed,
+            self.news,
             became_sender=became,
             stopped_sending=lambda: self.events.append("stopped"),
             resumed=resumed,
@@ -132,17 +135,21 @@ async def test_a_sender_renewing_late_sends_again_what_it_held_back(
     assert a.sender
 
 
+@pytest.mark.parametrize("channel_id", [99, -99], ids=["a channel", "a game played apart"])
 async def test_changes_made_by_one_process_reach_the_others_feed(
-    two: tuple[Process, Process],
+    two: tuple[Process, Process], channel_id: int
 ) -> None:
+    # (A game played apart has a channel below zero: its announcements were dropped, and the
+    # sender heard of a ranked game's moves made in another process only from its sweep,
+    # up to 15 seconds later.)
     first, second = two
     await first.start()
     await second.start()
     game = Owner.game(7)
     db = first.store.db
     assert isinstance(db, PostgresDatabase)
-    await db.notify(ANNOUNCE_CHANNEL, "game:7:3:99")
+    await db.notify(ANNOUNCE_CHANNEL, f"game:7:3:{channel_id}")
     await _until(lambda: any(c.owner == game for c in second.heard))
     [change] = [c for c in second.heard if c.owner == game]
-    assert (change.version, change.channel_id) == (3, 99)
+    assert (change.version, change.channel_id) == (3, channel_id)
     assert not any(c.owner == game for c in first.heard), "a process hears its own as it saves"

@@ -68,7 +68,8 @@ async def _sender() -> tuple[ChangeFeed, MessageLedger]:
 
 async def test_an_older_answer_from_another_process_heard_late_is_taken_as_shown() -> None:
     feed, ledger = await _sender()
-    feed.publish(Change(OWNER, 4, 900, answered=_answer(4), elsewhere=True))
+    ledger.answer_kept_elsewhere(OWNER, _answer(4))
+    feed.publish(Change(OWNER, 4, 900))
     kept = (await ledger.kept(OWNER))[PLAY.key]
     assert kept == _answer(4), "the hand may show the answer: it is edited again once it lands"
     assert not ledger.sends_answer(OWNER, kept), "the other process sends it"
@@ -76,7 +77,8 @@ async def test_an_older_answer_from_another_process_heard_late_is_taken_as_shown
 
 async def test_a_later_answer_from_another_process_is_kept_as_before() -> None:
     feed, ledger = await _sender()
-    feed.publish(Change(OWNER, 6, 900, answered=_answer(6), elsewhere=True))
+    ledger.answer_kept_elsewhere(OWNER, _answer(6))
+    feed.publish(Change(OWNER, 6, 900))
     assert (await ledger.kept(OWNER))[PLAY.key] == _answer(6)
 
 
@@ -84,7 +86,8 @@ async def test_an_answer_of_this_process_never_replaces_a_later_look() -> None:
     # This process hears its own moves as it saves them: an older answer of its own is one
     # it made before that later look, and has been accounted for.
     feed, ledger = await _sender()
-    feed.publish(Change(OWNER, 4, 900, answered=_answer(4)))
+    ledger.answer_kept(OWNER, _answer(4))
+    feed.publish(Change(OWNER, 4, 900))
     assert (await ledger.kept(OWNER))[PLAY.key] == PLAY
 
 
@@ -105,7 +108,8 @@ async def test_an_answer_to_a_post_heard_before_its_record_is_kept_over_it(
     elsewhere: bool,
 ) -> None:
     feed, ledger = await _posting()
-    feed.publish(Change(OWNER, 4, 900, answered=_answer(4), elsewhere=elsewhere))
+    (ledger.answer_kept_elsewhere if elsewhere else ledger.answer_kept)(OWNER, _answer(4))
+    feed.publish(Change(OWNER, 4, 900))
     await ledger.sent(OWNER, [POSTED])
     assert (await ledger.kept(OWNER))[POSTED.key] == _answer(4)
     assert ledger.sends_answer(OWNER, _answer(4)) is not elsewhere
@@ -114,7 +118,8 @@ async def test_an_answer_to_a_post_heard_before_its_record_is_kept_over_it(
 async def test_an_answer_to_a_private_copy_heard_before_the_post_is_dropped() -> None:
     feed, ledger = await _posting()
     copy = dataclasses.replace(_answer(4), message_id=7777)  # /cribbage hand's copy, clicked
-    feed.publish(Change(OWNER, 4, 900, answered=copy, elsewhere=True))
+    ledger.answer_kept_elsewhere(OWNER, copy)
+    feed.publish(Change(OWNER, 4, 900))
     await ledger.sent(OWNER, [POSTED])
     assert (await ledger.kept(OWNER))[POSTED.key] == POSTED
 
@@ -124,7 +129,8 @@ async def _answer_heard_while_editing() -> tuple[ChangeFeed, MessageLedger]:
     the discard's answer (version 4) is heard while that edit is on its way."""
     feed, ledger = await _posting()
     await ledger.sent(OWNER, [POSTED])
-    feed.publish(Change(OWNER, 4, 900, answered=_answer(4), elsewhere=True))
+    ledger.answer_kept_elsewhere(OWNER, _answer(4))
+    feed.publish(Change(OWNER, 4, 900))
     return feed, ledger
 
 

@@ -69,11 +69,13 @@ async def _writing_the_hand() -> tuple[SlowStore, ChangeFeed, MessageLedger]:
 async def test_a_read_while_a_write_is_on_its_way_keeps_what_it_writes() -> None:
     store, feed, ledger = await _writing_the_hand()
     # A change heard late: what is kept of the owner's messages is read again, mid-write.
-    feed.publish(Change(OWNER, 4, 900, reread=True))
+    ledger.heard_late(OWNER)
+    feed.publish(Change(OWNER, 4, 900))
     assert (await ledger.kept(OWNER)).get(HAND.key) == HAND
     store.release.set()
     assert await ledger.flush()
-    feed.publish(Change(OWNER, 4, 900, reread=True))
+    ledger.heard_late(OWNER)
+    feed.publish(Change(OWNER, 4, 900))
     assert (await ledger.kept(OWNER)).get(HAND.key) == HAND
 
 
@@ -101,7 +103,8 @@ async def test_a_newer_look_in_the_store_is_not_replaced_by_an_older_one_being_w
     # Another process answered a click on the same message meanwhile, at a later version.
     answered = MessageRecord(HAND.key, 900, 5001, "digest-of-the-answer", "tok", 1.0, True, 5)
     store.rows[HAND.key] = answered
-    feed.publish(Change(OWNER, 5, 900, reread=True))
+    ledger.heard_late(OWNER)
+    feed.publish(Change(OWNER, 5, 900))
     assert (await ledger.kept(OWNER)).get(HAND.key) == answered
     store.release.set()
     await ledger.flush()

@@ -735,7 +735,8 @@ async def test_a_message_edited_again_after_an_answer_taken_as_lost_is_not_taken
     before = len(courier.sent)
     for _ in range(2):  # the sender's look for answers never said to have landed, twice
         for found, version, channel_id in await store.unconfirmed(clock.now.timestamp()):
-            sender.feed.publish(Change(found, version, channel_id, reread=True))
+            sender.ledger.heard_late(found)
+            sender.feed.publish(Change(found, version, channel_id))
         await settle(keeper)
         assert await sender.ledger.flush()
     edits = [sent for sent in courier.tokens[before:] if sent[0] == "hand:1:0"]

@@ -98,5 +98,6 @@ async def test_a_read_that_fails_leaves_its_doubt_to_the_next() -> None:
         await ledger.kept(OWNER)
     store.fail = False
     assert (await ledger.kept(OWNER))[TABLE.key].digest == ""
-    feed.publish(Change(OWNER, 5, 900, reread=True))  # (heard late)
+    ledger.heard_late(OWNER)
+    feed.publish(Change(OWNER, 5, 900))  # (heard late)
     assert (await ledger.kept(OWNER))[TABLE.key] == TABLE
