@@ -7,6 +7,7 @@ read a message as it was when a user clicked it and as it is now.
 
 from __future__ import annotations
 
+import contextvars
 import itertools
 import time
 from collections.abc import Callable, Iterator
@@ -146,6 +147,17 @@ def iso_now() -> str:
     return datetime.now(UTC).isoformat()
 
 
+#: When the request being handled reached Discord (as :func:`iso_now` writes it), before a
+#: slow network's delay (``FakeDiscord.delay``) held it on its way: what the bot knew when
+#: it sent it. Set for each request by the REST server; None outside one (a test's action).
+REQUESTED: contextvars.ContextVar[str | None] = contextvars.ContextVar("requested", default=None)
+
+
+def requested_now() -> str:
+    """When the request being handled was sent (:data:`REQUESTED`), or now outside one."""
+    return REQUESTED.get() or iso_now()
+
+
 @dataclass(eq=False)
 class User:
     """A Discord account: a person or the bot itself."""
@@ -230,6 +242,8 @@ class MessageVersion:
     attachments: list[Attachment]
     flags: int
     at: str
+    #: When the request that made this version was sent (``at``, less the network's delay).
+    requested: str = ""
 
     def words(self) -> str:
         """What this version says in text (see :meth:`Message.words`)."""
@@ -277,6 +291,8 @@ class Message:
     webhook_id: int | None = None
     timestamp: str = field(default_factory=iso_now)
     edited_timestamp: str | None = None
+    #: When the request behind the latest version was sent (:func:`requested_now`).
+    requested_timestamp: str = field(default_factory=requested_now)
     deleted: bool = False
     history: list[MessageVersion] = field(default_factory=list)
     #: The thread started from this message (it has the message's id), if any.
@@ -308,6 +324,7 @@ class Message:
             attachments=list(self.attachments),
             flags=self.flags,
             at=self.edited_timestamp or self.timestamp,
+            requested=self.requested_timestamp,
         )
 
     def visible_to(self, user: User) -> bool:

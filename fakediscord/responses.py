@@ -45,6 +45,7 @@ from fakediscord.model import (
     Message,
     User,
     iso_now,
+    requested_now,
     words_of,
 )
 from fakediscord.shared import SharedState
@@ -228,6 +229,7 @@ class BotSide(SharedState):
         # Editing a deferred placeholder turns it into the real response.
         message.flags &= ~LOADING
         message.edited_timestamp = iso_now()
+        message.requested_timestamp = requested_now()
         self.counters.edits[way] += 1
         self._notify()
         self._spawn(self._dispatch_message("MESSAGE_UPDATE", message))

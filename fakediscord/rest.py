@@ -38,9 +38,11 @@ from fakediscord.model import (
     CREATE_PUBLIC_THREADS,
     GUILD_TEXT,
     MANAGE_MESSAGES,
+    REQUESTED,
     SEND_MESSAGES,
     SEND_MESSAGES_IN_THREADS,
     Channel,
+    iso_now,
 )
 from fakediscord.ratelimits import Verdict, route_template
 from fakediscord.uploads import Upload, read_body
@@ -453,6 +455,7 @@ def middleware(fd: FakeDiscord) -> Callable[..., Any]:
         peername = request.transport.get_extra_info("peername") if request.transport else None
         peer: int | None = peername[1] if peername else None
         arrived = fd.clock.now()
+        REQUESTED.set(iso_now())  # (the messages it makes say when it was sent)
         late = fd.faults.late_by(route)
         if late:
             # On its way over a slow network: the client wrote it all, and it arrives (and is

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import sys
+from datetime import datetime, timedelta
 from pathlib import Path
 
 import aiohttp
@@ -200,3 +201,22 @@ async def test_an_answer_reaching_discord_after_three_seconds_is_unknown(
     r = await fd.slash(table.al, table.general, "/tiny echo text:late", wait=False)
     await fd.wait_for(lambda: any(q.code == 10062 for q in fd.requests), timeout=10)
     assert r.late and r.response is None
+
+
+async def test_a_message_held_on_a_slow_network_says_when_it_was_sent(
+    table: TinyWorld, tiny: InProcessBot
+) -> None:
+    """A request a slow network holds on its way makes its message when it arrives (``at``),
+    and the message says when the bot sent it (``requested``): what the bot knew then is what
+    a test holds that version to. A message sent over a quick network was made as sent."""
+    fd = table.fd
+    for held in (0.5, 0.0):
+        if held:
+            fd.delay(r"POST /channels/\d+/messages", held)
+        r = await fd.slash(table.al, table.general, f"/tiny long length:{3 + int(held * 10)}")
+        await r.wait_settled(timeout=10)
+        assert r.words() == "sent"
+        [posted] = [m for m in table.general.messages if m.content == "x" * (3 + int(held * 10))]
+        version = posted.version()
+        late = datetime.fromisoformat(version.at) - datetime.fromisoformat(version.requested)
+        assert late >= timedelta(seconds=held), version

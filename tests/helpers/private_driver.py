@@ -492,7 +492,9 @@ class PrivateDriver:
             if "press **Your hand**" not in words:
                 continue
             mentioned += 1
-            made = datetime.fromisoformat(version.at)
+            # (When the bot sent it: a slow network may hold it on its way while a hand
+            # the bot sent after it shows.)
+            made = datetime.fromisoformat(version.requested or version.at)
             for user in self.players:
                 if f"<@{user.id}>" not in words:
                     continue
