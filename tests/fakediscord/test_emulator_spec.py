@@ -5,8 +5,6 @@ and the description's copy: what its locked npm package builds."""
 from __future__ import annotations
 
 import json
-import shutil
-import subprocess
 from pathlib import Path
 from typing import Any
 
@@ -18,6 +16,7 @@ from fakediscord.errors import errors_at
 from fakediscord.limits import MAX_COMMAND_SIZE, command_size
 from fakediscord.testing import InProcessBot
 from tests.helpers.emulator_world import TinyWorld
+from tests.helpers.npm_builds import build_again
 from tests.helpers.tinybot import red_square_png
 from tests.helpers.wire import call, multipart
 
@@ -42,20 +41,8 @@ def discord_client() -> Any:
 
 
 def test_the_committed_description_is_what_its_package_builds(tmp_path: Path) -> None:
-    assert shutil.which("node") and shutil.which("npm"), (
-        "Node.js and npm build the description: bash tests/install_node.sh"
-    )
-    copy = tmp_path / "spec"
-    shutil.copytree(SPEC, copy, ignore=shutil.ignore_patterns("node_modules"))
     built = tmp_path / "discord_api.json"
-    done = subprocess.run(
-        ["bash", str(copy / "build.sh"), str(built)],
-        capture_output=True,
-        text=True,
-        timeout=300,
-        check=False,
-    )
-    assert done.returncode == 0, done.stdout + done.stderr
+    build_again(SPEC, tmp_path, built, "the description")
     stale = built.read_bytes() != openapi.BUILT.read_bytes()
     assert not stale, "fakediscord/discord_api.json is not what its package builds: bash " + (
         "fakediscord/spec/build.sh"
