@@ -18,7 +18,6 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
-from bot.core.messages.private_table import HAND_BUTTON
 from engine.cards import Card
 from engine.phase import Phase
 from engine.rules import Rules
@@ -35,6 +34,13 @@ from tests.helpers.bot_db import (
     read_game,
 )
 from tests.helpers.card_leaks import LeakWatch, hidden_from, revealed_by
+from tests.helpers.private_hands import (
+    live_hands,
+    move_from_hand,
+    move_prefix,
+    newest_control,
+    press_your_hand,
+)
 from tests.helpers.replay import Replay
 from tests.helpers.table_driver import seat_to_move, until
 
@@ -241,17 +247,8 @@ class PrivateDriver:
         game = snap.game
         assert game is not None
         user = self.players[seat]
-        hand, custom_id = await self._reach(user, snap, self._wanted(snap))
-        if game.phase is Phase.DISCARD:
-            menu = hand.component(custom_id)
-            assert menu is not None
-            codes = [str(o["value"]) for o in menu["options"]]
-            held = {str(card) for card in game.hand(seat)}
-            assert {str(Card.parse(c)) for c in codes} == held, "the hand shows its own cards"
-            pick = self.rng.sample(codes, int(menu["min_values"]))
-            click = await self.fd.select(user, hand, custom_id, pick)
-        else:
-            click = await self.fd.click(user, hand, custom_id)
+        hand, custom_id = await self._reach(user, snap, move_prefix(snap, self.game_id))
+        click = await move_from_hand(self.fd, user, hand, custom_id, game, seat, self.rng)
         return await self._made(snap, click)
 
     async def _made(self, snap: Snapshot, click: Interaction) -> Interaction:
@@ -364,17 +361,10 @@ class PrivateDriver:
         return answer
 
     def _advance(self) -> None:
-        """Replay what the bot logged since the last look, on the game as saved with it (the
-        snapshot and the log read until they agree: a computer's answer saved apart may come
-        in between the two reads)."""
+        """Replay what the bot logged since the last look (:meth:`Replay.catch_up`), and look
+        at every message."""
         assert self.replay is not None
-        while True:
-            new = logged_actions(self.database, self.game_id)[self.replay.actions :]
-            snap = self.snapshot()
-            if snap.actions == self.replay.actions + len(new):
-                break
-        self.replay.advance(snap, new)
-        self._check(snap)
+        self._check(self.replay.catch_up(self.database, self.game_id))
 
     async def left_alone(self, snap: Snapshot) -> Snapshot:
         """Nobody acts: once the game moves on by itself (a computer's answer, a count the
@@ -399,34 +389,11 @@ class PrivateDriver:
                 f"kept {owned}"
             ) from waited
 
-    def _wanted(self, snap: Snapshot) -> str:
-        """How the custom id of a control that discards or plays now begins."""
-        game = snap.game
-        assert game is not None
-        if game.phase is Phase.DISCARD:
-            return f"crib:{self.game_id}:discard:{game.deal_number}"
-        return f"crib:{self.game_id}:play:{snap.version}:"
-
     def _control(self, user: User, wanted: str) -> tuple[Message, str] | None:
-        """The newest of ``user``'s hands with an enabled control whose custom id starts with
-        ``wanted``, and the control."""
-        for message in reversed(self._hands_of(user)):
-            for item in message.walk():
-                custom_id = str(item.get("custom_id", ""))
-                if not custom_id.startswith(wanted) or item.get("disabled"):
-                    continue
-                return message, custom_id
-        return None
+        return newest_control(self._hands_of(user), wanted)
 
     def _hands_of(self, user: User) -> list[Message]:
-        prefix = f"crib:{self.game_id}:"
-        return [
-            m
-            for m in self.fd.visible_to(user, self.channel)
-            if m.ephemeral
-            and not m.deleted
-            and any(str(i.get("custom_id", "")).startswith(prefix) for i in m.walk())
-        ]
+        return live_hands(self.fd, user, self.channel, self.game_id)
 
     def _to_open(self, user: User) -> bool:
         """Whether ``user`` should press Your hand: the table mentions them, or no hand of
@@ -444,19 +411,7 @@ class PrivateDriver:
             assert typed.original.ephemeral_for is user
             self.typed_hands += 1
             return
-        wanted = f"crib:{self.game_id}:lobby:{HAND_BUTTON}"
-
-        def offered() -> Message | None:
-            table = self.table_now()
-            if table is None:
-                return None
-            return table if any(b.get("custom_id") == wanted for b in table.buttons()) else None
-
-        table = await until(self.fd, offered)
-        click = await self.fd.click(user, table, wanted)
-        assert click.response is not None and click.response.type == 6, click.words()
-        [hand] = await click.wait_followups(1)
-        assert hand.ephemeral and hand.ephemeral_for is user, hand
+        await press_your_hand(self.fd, user, self.game_id, self.table_now)
 
     def _moved_on(self, snap: Snapshot) -> Snapshot | None:
         now = self.snapshot()

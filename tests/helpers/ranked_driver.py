@@ -19,12 +19,17 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from bot.core.base.owners import Owner
-from bot.core.messages.private_table import HAND_BUTTON
 from engine.cards import Card
-from engine.phase import Phase
 from fakediscord import Channel, FakeDiscord, Interaction, Message, User
 from tests.helpers.bot_db import Database, Snapshot, logged_actions, read_game, rows
 from tests.helpers.card_leaks import LeakWatch, hidden_from, revealed_by
+from tests.helpers.private_hands import (
+    live_hands,
+    move_from_hand,
+    move_prefix,
+    newest_control,
+    press_your_hand,
+)
 from tests.helpers.replay import Replay
 from tests.helpers.table_driver import seat_to_move, until
 
@@ -123,14 +128,8 @@ class RankedDriver:
         return self.fd.world.messages.get(int(found[0][0]))
 
     def _hands_of(self, seat: int) -> list[Message]:
-        place, prefix = self.places[seat], f"crib:{self.game_id}:"
-        return [
-            m
-            for m in self.fd.visible_to(place.user, place.channel)
-            if m.ephemeral
-            and not m.deleted
-            and any(str(i.get("custom_id", "")).startswith(prefix) for i in m.walk())
-        ]
+        place = self.places[seat]
+        return live_hands(self.fd, place.user, place.channel, self.game_id)
 
     # -- a game -------------------------------------------------------------------------------
     async def next_game(self) -> Snapshot:
@@ -203,40 +202,20 @@ class RankedDriver:
         if seat is None:
             raise AssertionError(f"nobody to move in {game.phase}")
         user = self.places[seat].user
-        hand, custom_id = await self._reach(seat, snap, self._wanted(snap))
-        if game.phase is Phase.DISCARD:
-            menu = hand.component(custom_id)
-            assert menu is not None
-            codes = [str(o["value"]) for o in menu["options"]]
-            held = {str(card) for card in game.hand(seat)}
-            assert {str(Card.parse(c)) for c in codes} == held, "the hand shows its own cards"
-            click = await self.fd.select(user, hand, custom_id, self.rng.sample(codes, 2))
-        else:
-            click = await self.fd.click(user, hand, custom_id)
+        hand, custom_id = await self._reach(seat, snap, move_prefix(snap, self.game_id))
+        click = await move_from_hand(self.fd, user, hand, custom_id, game, seat, self.rng)
         assert click.response is not None and click.response.type == 7, click.words()
         self.clicks.append(click)
         await until(self.fd, lambda: self._moved_on(snap))
         self._advance()
         return click
 
-    def _wanted(self, snap: Snapshot) -> str:
-        game = snap.game
-        assert game is not None
-        if game.phase is Phase.DISCARD:
-            return f"crib:{self.game_id}:discard:{game.deal_number}"
-        return f"crib:{self.game_id}:play:{snap.version}:"
-
     async def _reach(self, seat: int, snap: Snapshot, wanted: str) -> tuple[Message, str]:
         """``seat``'s newest hand with a live control whose custom id starts with ``wanted``:
         pressing *Your hand* on their table first when it mentions them or they have none."""
 
         def control() -> tuple[Message, str] | None:
-            for message in reversed(self._hands_of(seat)):
-                for item in message.walk():
-                    custom_id = str(item.get("custom_id", ""))
-                    if custom_id.startswith(wanted) and not item.get("disabled"):
-                        return message, custom_id
-            return None
+            return newest_control(self._hands_of(seat), wanted)
 
         def to_open() -> bool:
             table = self.table_now(seat)
@@ -254,21 +233,8 @@ class RankedDriver:
 
     async def open_hand(self, seat: int) -> Message:
         """``seat`` presses *Your hand* on their place's table: the hand, theirs alone."""
-        place = self.places[seat]
-        wanted = f"crib:{self.game_id}:lobby:{HAND_BUTTON}"
-
-        def offered() -> Message | None:
-            table = self.table_now(seat)
-            if table is None:
-                return None
-            return table if any(b.get("custom_id") == wanted for b in table.buttons()) else None
-
-        table = await until(self.fd, offered)
-        click = await self.fd.click(place.user, table, wanted)
-        assert click.response is not None and click.response.type == 6, click.words()
-        [hand] = await click.wait_followups(1)
-        assert hand.ephemeral and hand.ephemeral_for is place.user, hand
-        return hand
+        user = self.places[seat].user
+        return await press_your_hand(self.fd, user, self.game_id, lambda: self.table_now(seat))
 
     def _moved_on(self, snap: Snapshot) -> Snapshot | None:
         now = self.snapshot()
@@ -276,15 +242,10 @@ class RankedDriver:
 
     # -- checking -----------------------------------------------------------------------------
     def _advance(self) -> None:
-        """Replay what the bot logged since the last look, and look at every message."""
+        """Replay what the bot logged since the last look (:meth:`Replay.catch_up`), and look
+        at every message."""
         assert self.replay is not None
-        while True:
-            new = logged_actions(self.database, self.game_id)[self.replay.actions :]
-            snap = self.snapshot()
-            if snap.actions == self.replay.actions + len(new):
-                break
-        self.replay.advance(snap, new)
-        self._check(snap)
+        self._check(self.replay.catch_up(self.database, self.game_id))
 
     def check_now(self) -> None:
         """Look at every version shown since the last look."""

@@ -22,7 +22,7 @@ from engine.events import CutForDeal, Dealt, Discarded, Event, ForLast, GameOver
 from engine.game import Game
 from engine.phase import Phase
 from engine.views import SeatView
-from tests.helpers.bot_db import Snapshot
+from tests.helpers.bot_db import Database, Snapshot, logged_actions, read_game
 
 __all__ = ["Replay"]
 
@@ -181,6 +181,18 @@ class Replay:
         self._at(snap.game, snap.version, on_version)
         self._remember_dealt(snap.game)
         return events
+
+    def catch_up(self, database: Database, game_id: int) -> Snapshot:
+        """:meth:`advance` over what the bot logged since the last look, on the game as saved
+        with it (the snapshot and the log are read until they agree: a computer's answer saved
+        apart may come in between the two reads); that snapshot."""
+        while True:
+            new = logged_actions(database, game_id)[self.actions :]
+            snap = read_game(database, game_id)
+            if snap.actions == self.actions + len(new):
+                break
+        self.advance(snap, new)
+        return snap
 
     def _next_shuffles(self) -> _StoredSeeds | None:
         """The seeds of the shuffles after the game as replayed so far (the next deal's
