@@ -24,18 +24,9 @@ from pathlib import Path
 
 from fakediscord import FakeDiscord
 from fakediscord.testing import BotLauncher, BotProcess
-from tests.helpers.pair import READY, sends
+from tests.helpers.pair import sends, shard_world, start_shard
 from tests.helpers.previous_release import checked_out, migration_names, previous_release
-from tests.helpers.table_driver import NAMES, World, resign, start_again, until
-
-
-async def _process(
-    bots: BotLauncher, url: str, guild: int, shard: int, release: Path | None
-) -> BotProcess:
-    env = {"SHARD_COUNT": "2", "SHARD_IDS": str(shard)}
-    if release is not None:
-        env["PYTHONPATH"] = str(release)
-    return await bots.process(database=url, dev_guild=guild, env=env, ready_text=READY, cwd=release)
+from tests.helpers.table_driver import resign, start_again, until
 
 
 def _as_release(process: BotProcess, release: Path | None, repo: Path) -> None:
@@ -51,15 +42,8 @@ async def test_the_previous_release_and_this_one_side_by_side(
     fake_discord: FakeDiscord, bots: BotLauncher, postgres_url: str, tmp_path: Path
 ) -> None:
     fd = fake_discord
-    guild = fd.add_guild("Cribbage Club", shard=(1, 2))
-    general = guild.add_text_channel("general")
-    players = [fd.add_user(name) for name in NAMES]
-    for user in players:
-        guild.add_member(user)
-    spectator, moderator = fd.add_user("Eve"), fd.add_user("Mo")
-    guild.add_member(spectator)
-    guild.add_member(moderator, moderator=True)
-    world = World(fd, guild, general, players, spectator, moderator, postgres_url)
+    world = shard_world(fd, postgres_url)
+    guild, players, spectator = world.guild, world.players, world.spectator
     driver = world.driver(players[:2], 27, spectators=[spectator], command_rate=0.5)
     # The previous release draws the messages in its own words until this one sends.
     driver.release_words = False
@@ -71,8 +55,8 @@ async def test_the_previous_release_and_this_one_side_by_side(
     assert added, "the previous release is the one before the newest migrations"
     with checked_out(previous, tmp_path / "previous") as old:
         # 1. The previous release, both processes: it makes the database.
-        server = await _process(bots, postgres_url, guild.id, 1, old)
-        dms = await _process(bots, postgres_url, guild.id, 0, old)
+        server = await start_shard(bots, postgres_url, guild.id, 1, old)
+        dms = await start_shard(bots, postgres_url, guild.id, 0, old)
         repo = Path(__file__).resolve().parents[2]
         assert sends(server) and not sends(dms)
         await driver.open(target=61)
@@ -122,6 +106,6 @@ async def test_the_previous_release_and_this_one_side_by_side(
         driver.command_rate = 0.5
         await driver.play_out(stop_after=driver.steps + 4)
         # It ends on this release: the result recorded and rated on the migrated database.
-        await resign(fd, players[0], general)
+        await resign(fd, players[0], world.general)
         await until(fd, lambda: driver.snapshot().status == "finished")
     assert fd.gateway.identify_refused == 0

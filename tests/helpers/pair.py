@@ -5,12 +5,24 @@ which sends (the first to start does; the one with shard 0 leaves sending to ano
 from __future__ import annotations
 
 from dataclasses import dataclass
+from pathlib import Path
 
 from fakediscord import FakeDiscord
 from fakediscord.testing import BotLauncher, BotProcess
 from tests.helpers.table_driver import NAMES, World
 
-__all__ = ["BECAME", "READY", "SENDS", "STOPPED", "Pair", "said_it_sends", "sends", "start_pair"]
+__all__ = [
+    "BECAME",
+    "READY",
+    "SENDS",
+    "STOPPED",
+    "Pair",
+    "said_it_sends",
+    "sends",
+    "shard_world",
+    "start_pair",
+    "start_shard",
+]
 
 #: Each process says, once its store is open, whether it sends (the first to start does).
 READY = r"this process (is the sender|does not send)"
@@ -51,21 +63,21 @@ def said_it_sends(output: list[str]) -> bool:
     return bool(said) and any(w in said[-1] for w in BECAME)
 
 
-async def _start(bots: BotLauncher, url: str, guild: int | None, shard: int) -> BotProcess:
-    return await bots.process(
-        database=url,
-        dev_guild=guild,
-        env={"SHARD_COUNT": "2", "SHARD_IDS": str(shard)},
-        ready_text=READY,
-    )
+async def start_shard(
+    bots: BotLauncher, url: str, guild: int | None, shard: int, release: Path | None = None
+) -> BotProcess:
+    """One of the bot's two processes: shard ``shard`` (0 or 1) of two on the database at
+    ``url``, its commands synced for ``guild`` (None: globally), run from ``release`` (a
+    checkout of another release; None: this one); started once it says whether it sends."""
+    env = {"SHARD_COUNT": "2", "SHARD_IDS": str(shard)}
+    if release is not None:
+        env["PYTHONPATH"] = str(release)
+    return await bots.process(database=url, dev_guild=guild, env=env, ready_text=READY, cwd=release)
 
 
-async def start_pair(
-    fd: FakeDiscord, bots: BotLauncher, url: str, *, everywhere: bool = False
-) -> Pair:
-    """A server on shard 1 with #general, the players, Eve watching and Mo the moderator, and
-    the bot's two processes on the database at ``url``; their commands synced for that server
-    alone, or (``everywhere``) globally, as for places the bot is not in (user installs)."""
+def shard_world(fd: FakeDiscord, url: str) -> World:
+    """A server on shard 1 of two with #general, the players, Eve watching and Mo the
+    moderator, for the bot's two processes on the database at ``url``."""
     guild = fd.add_guild("Cribbage Club", shard=(1, 2))
     general = guild.add_text_channel("general")
     players = [fd.add_user(name) for name in NAMES]
@@ -74,10 +86,19 @@ async def start_pair(
     spectator, moderator = fd.add_user("Eve"), fd.add_user("Mo")
     guild.add_member(spectator)
     guild.add_member(moderator, moderator=True)
-    world = World(fd, guild, general, players, spectator, moderator, url)
-    dev_guild = None if everywhere else guild.id
-    server = await _start(bots, url, dev_guild, 1)
-    dms = await _start(bots, url, dev_guild, 0)
+    return World(fd, guild, general, players, spectator, moderator, url)
+
+
+async def start_pair(
+    fd: FakeDiscord, bots: BotLauncher, url: str, *, everywhere: bool = False
+) -> Pair:
+    """A server on shard 1 with #general, the players, Eve watching and Mo the moderator, and
+    the bot's two processes on the database at ``url``; their commands synced for that server
+    alone, or (``everywhere``) globally, as for places the bot is not in (user installs)."""
+    world = shard_world(fd, url)
+    dev_guild = None if everywhere else world.guild.id
+    server = await start_shard(bots, url, dev_guild, 1)
+    dms = await start_shard(bots, url, dev_guild, 0)
     assert any(SENDS in line for line in server.output)
     assert not any(SENDS in line for line in dms.output)
     return Pair(world, dms, server, url)
