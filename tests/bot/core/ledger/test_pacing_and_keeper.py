@@ -186,6 +186,18 @@ class FakeCourier:
             return []
         return await self.lost(owner, post, kept)
 
+    def finds_lost_posts(self, message_id: int) -> list[str]:
+        """From now on every look for a lost post finds one, ``message_id``; the keys of the
+        posts looked for, in order, as they come."""
+        looked: list[str] = []
+
+        async def lost(_: Owner, post: PendingPost, kept: set[int]) -> list[int]:
+            looked.append(post.key)
+            return [message_id]
+
+        self.lost = lost
+        return looked
+
     async def delete(self, channel_id: int, message_id: int, fence: Fence) -> None:
         fence()
 
@@ -502,13 +514,7 @@ async def test_a_change_heard_before_the_start_ups_reconciling_waits_for_the_los
     owner = game_owner(opened.game_id or 0)
     await service.ledger.posting(owner, "lobby", CHANNEL)
     courier = FakeCourier()
-    looked: list[str] = []
-
-    async def lost(_: Owner, post: PendingPost, kept: set[int]) -> list[int]:
-        looked.append(post.key)
-        return [777]
-
-    courier.lost = lost
+    looked = courier.finds_lost_posts(777)
     keeper = make_keeper(service, courier, Pacer())
     keeper.touch(owner, CHANNEL)
     await settle(keeper)

@@ -11,7 +11,6 @@ from bot.core.base.owners import Owner
 from bot.core.ledger.attempts import Attempts, Crew
 from bot.core.ledger.lanes import Lanes
 from bot.core.ledger.pacer import Pacer
-from bot.core.ledger.records import PendingPost
 from bot.core.ledger.takeover import Takeover
 from bot.core.services import Services
 from tests.bot.core.ledger.test_pacing_and_keeper import FakeCourier, make_keeper, settle
@@ -53,13 +52,7 @@ async def test_a_process_that_sent_before_looks_for_lost_posts_again_when_it_tak
     opened = await service.lobbies.new_game(GUILD, CHANNEL, AL)
     owner = game_owner(opened.game_id)
     courier = LeasedCourier()
-    looked: list[str] = []
-
-    async def lost(_: Owner, post: PendingPost, kept: set[int]) -> list[int]:
-        looked.append(post.key)
-        return [777]
-
-    courier.lost = lost
+    looked = courier.finds_lost_posts(777)
     keeper = make_keeper(service, courier, Pacer())
     keeper.follow(service.feed)
     keeper.touch(owner, CHANNEL)
