@@ -32,7 +32,7 @@ from tests.helpers.activity_pages import (
     next_move,
     open_page,
     shows,
-    version_of,
+    tapped,
     with_the_activity,
 )
 from tests.helpers.bot_db import latest_game_id, read_game
@@ -72,12 +72,8 @@ async def test_a_whole_game_at_the_table_inside_discord(
         for person in people:
             await shows(person, game_id, read_game(db, game_id).version)
         # From the table: Bea takes her seat, Al deals.
-        before = version_of(db, game_id)
-        await bea_page.table.locator('[data-key="join"]').click()
-        await moved(fd, db, game_id, before)
-        before = version_of(db, game_id)
-        await al_page.table.locator('[data-key="start"]').click()
-        await moved(fd, db, game_id, before)
+        await tapped(fd, db, game_id, bea_page, "join")
+        await tapped(fd, db, game_id, al_page, "start")
         snap = read_game(db, game_id)
         assert snap.game is not None
         # The deal's table offers the table too (the lobby's button is closed now).

@@ -36,6 +36,7 @@ from tests.helpers.activity_pages import (
     next_move,
     open_page,
     shows,
+    tapped,
     version_of,
     with_the_activity,
 )
@@ -174,9 +175,7 @@ async def _first_deal(
     the crib, every card the rules deal each seat with a page). The discard and the play must
     both be checked."""
     fd, channel, db = world.fd, world.general, world.database
-    before = version_of(db, game_id)
-    await on_pages[0].table.locator('[data-key="start"]').click()
-    await moved(fd, db, game_id, before)
+    await tapped(fd, db, game_id, on_pages[0], "start")
     seat_of = _seated(db, game_id)
     users = {seat_of[user.id]: user for user in players}
     pages = {seat_of[person.user.id]: person for person in on_pages}
@@ -236,9 +235,7 @@ async def _partners_changed(
     before = teams()
     assert await opener.table.locator(partners_now).inner_text() == f"Partners: {before}."
     assert await other.table.locator('[data-key="partners"]').count() == 0
-    version = version_of(db, game_id)
-    await opener.table.locator('[data-key="partners"]').click()
-    await moved(fd, db, game_id, version)
+    await tapped(fd, db, game_id, opener, "partners")
     after = teams()
     assert after != before
     for person in people:

@@ -36,6 +36,7 @@ from tests.helpers.activity_pages import (
     next_move,
     open_page,
     shows,
+    tapped,
     with_the_activity,
 )
 from tests.helpers.bot_db import latest_game_id, read_game
@@ -194,10 +195,8 @@ async def test_a_deal_through_the_activity(world: World, bots: BotLauncher, tmp_
         pages = {0: al_page, 1: bea_page}
         for page in pages.values():
             await shows(page, game_id, read_game(db, game_id).version)
-        for joining, key in ((bea_page, "join"), (al_page, "start")):
-            before = read_game(db, game_id).version
-            await joining.table.locator(f'[data-key="{key}"]').click()
-            await moved(fd, db, game_id, before)
+        await tapped(fd, db, game_id, bea_page, "join")
+        await tapped(fd, db, game_id, al_page, "start")
         driver = world.driver([al, bea], 46, launch=True)
         snap = await driver.take_seats()
         knowledge = Knowledge({al.id: 0, bea.id: 1})

@@ -24,6 +24,7 @@ from tests.helpers.activity_pages import (
     next_move,
     open_page,
     shows,
+    tapped,
     version_of,
     with_the_activity,
 )
@@ -97,12 +98,8 @@ async def test_a_game_at_the_table_launched_in_a_voice_channel(
         assert lobby is not None and _offers_table(lobby)
         for person in (al_page, bea_page):
             await shows(person, game_id, version_of(db, game_id))
-        before = version_of(db, game_id)
-        await bea_page.table.locator('[data-key="join"]').click()
-        await moved(fd, db, game_id, before)
-        before = version_of(db, game_id)
-        await al_page.table.locator('[data-key="start"]').click()
-        await moved(fd, db, game_id, before)
+        await tapped(fd, db, game_id, bea_page, "join")
+        await tapped(fd, db, game_id, al_page, "start")
         pages = {0: al_page, 1: bea_page}
         snap, moves = read_game(db, game_id), 0
         while snap.game is not None and snap.game.phase is not Phase.OVER:

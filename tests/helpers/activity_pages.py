@@ -312,3 +312,11 @@ def version_of(db: Any, game_id: int) -> int:
 async def moved(fd: FakeDiscord, db: Any, game_id: int, version: int) -> None:
     """Wait for the bot to save the game past ``version`` (the move landed)."""
     await fd.wait_for(lambda: version_of(db, game_id) > version, timeout=60, stall=20)
+
+
+async def tapped(fd: FakeDiscord, db: Any, game_id: int, person: Person, key: str) -> None:
+    """``person`` taps the table's ``key`` control (``join``: takes a seat, ``start``: deals),
+    and the bot saves the game past the version it had before."""
+    before = version_of(db, game_id)
+    await person.table.locator(f'[data-key="{key}"]').click()
+    await moved(fd, db, game_id, before)
