@@ -133,10 +133,12 @@ async def test_an_instance_answered_as_json_with_a_charset_is_read_as_json(
     assert place == ActivityPlace(CHANNEL, GUILD, frozenset({AL, BEA}))
 
 
-async def _refused(activity: DiscordActivity, caplog: pytest.LogCaptureFixture) -> str:
+async def _refused(asked: Awaitable[object], caplog: pytest.LogCaptureFixture) -> str:
+    """What ``asked`` (a question to Discord: an instance's place, a code exchanged) ends in:
+    a refusal for Discord's trouble (502), and one line logged for it; that line."""
     caplog.set_level(logging.WARNING, logger="bot.discord.activity")
     with pytest.raises(ActivityRefused) as refused:
-        await activity.place(INSTANCE)
+        await asked
     assert str(refused.value) == DISCORD_TROUBLE
     assert refused.value.status == 502
     return _refusal_logged(caplog)
@@ -175,7 +177,7 @@ async def test_an_answer_that_is_not_the_instance_is_a_clear_refusal_and_one_lin
     said: str,
 ) -> None:
     standin.answer = _serving(body, status, content_type)
-    line = await _refused(activity, caplog)
+    line = await _refused(activity.place(INSTANCE), caplog)
     assert said in line, line
 
 
@@ -186,7 +188,7 @@ async def test_a_5xx_retried_past_the_time_the_page_waits_is_a_refusal(
     answered within the lookup's own time instead."""
     error = '{"message": "500: Internal Server Error", "code": 0}'
     standin.answer = _serving(error, 500, "application/json")
-    line = await _refused(activity, caplog)
+    line = await _refused(activity.place(INSTANCE), caplog)
     assert "in time" in line and len(standin.asked) >= 1
 
 
@@ -198,7 +200,7 @@ async def test_no_answer_at_all_is_a_refusal_in_time(
         return _text(json.dumps(FOUND), 200, "application/json")
 
     standin.answer = hang
-    line = await _refused(activity, caplog)
+    line = await _refused(activity.place(INSTANCE), caplog)
     assert "in time" in line
 
 
@@ -228,9 +230,5 @@ async def test_the_code_exchange_tells_discords_trouble_from_an_expired_sign_in(
     body: str,
 ) -> None:
     """Discord's own trouble at its token endpoint is not the player's sign-in expiring."""
-    caplog.set_level(logging.WARNING, logger="bot.discord.activity")
     standin.answer = _serving(body, status, content_type)
-    with pytest.raises(ActivityRefused) as refused:
-        await activity.exchange("a-code")
-    assert str(refused.value) == DISCORD_TROUBLE and refused.value.status == 502
-    _refusal_logged(caplog)
+    await _refused(activity.exchange("a-code"), caplog)
