@@ -38,7 +38,6 @@ from bot.core.ranked.records import (
     MatchStatus,
     PlaceKind,
     RatingRecord,
-    SeasonChampion,
 )
 from bot.store.database import Dialect, Transaction, UniqueViolation
 from bot.store.game_tables import ANNOUNCE_CHANNEL, announcements
@@ -52,7 +51,9 @@ _ENTRY_COLUMNS, _entry = columns(EntryRecord), reader(EntryRecord)
 _MATCH_COLUMNS, _match = columns(MatchRecord), reader(MatchRecord)
 _GAME_COLUMNS, _game = columns(MatchGame), reader(MatchGame)
 _RATING_COLUMNS, _rating = columns(RatingRecord), reader(RatingRecord)
-_LINE, _champion = reader(MatchLine), reader(SeasonChampion)
+_LINE = reader(MatchLine)
+#: The rating's columns of a query that names ranked_ratings ``r``.
+_R_RATING_COLUMNS = ", ".join(f"r.{c.strip()}" for c in _RATING_COLUMNS.split(","))
 #: What a write that breaks the one-live-entry index names (PostgreSQL: the index; SQLite:
 #: its column).
 _ONE_LIVE = frozenset({"ranked_one_live_entry", "ranked_entries.user_id"})
@@ -285,7 +286,7 @@ class RankedTables(Queries):
             " (SELECT MAX(ended_at) FROM ranked_matches WHERE abandoned_by = ? AND ended_at >= ?),"
             " (SELECT CASE WHEN player_a = ? THEN player_b ELSE player_a END FROM ranked_matches"
             "  WHERE player_a = ? OR player_b = ? ORDER BY id DESC LIMIT 1),"
-            f" {', '.join('r.' + c.strip() for c in _RATING_COLUMNS.split(','))}"
+            f" {_R_RATING_COLUMNS}"
             " FROM (SELECT 1 AS one) o LEFT JOIN r ON 1 = 1",
             (user_id, user_id, user_id, since, user_id, since, user_id, user_id, user_id),
         )
@@ -566,12 +567,12 @@ class RankedTables(Queries):
 
     async def season_champions(
         self, *, at_least: int, before: str, limit: int
-    ) -> list[SeasonChampion]:
+    ) -> list[RatingRecord]:
         """The top of each season's final standings, newest first (the seasons before
-        ``before``, which are over)."""
+        ``before``, which are over): each champion's rating in their season."""
         return await self._all(
-            _champion,
-            "SELECT r.season, r.user_id, r.name, r.mu, r.sigma, r.matches FROM ranked_ratings r"
+            _rating,
+            f"SELECT {_R_RATING_COLUMNS} FROM ranked_ratings r"
             " WHERE r.season < ? AND r.matches >= ? AND NOT EXISTS (SELECT 1 FROM ranked_ratings o"
             " WHERE o.season = r.season AND o.matches >= ? AND (o.ordinal > r.ordinal"
             " OR (o.ordinal = r.ordinal AND (o.matches > r.matches"

@@ -25,7 +25,6 @@ __all__ = [
     "MatchStatus",
     "PlaceKind",
     "RatingRecord",
-    "SeasonChampion",
 ]
 
 
@@ -175,18 +174,6 @@ class MatchLine:
     mu_after: float
     sigma_after: float
     ended_at: float
-
-
-@dataclass(frozen=True, slots=True)
-class SeasonChampion:
-    """The top of a season's final standings."""
-
-    season: str
-    user_id: int
-    name: str
-    mu: float
-    sigma: float
-    matches: int
 
 
 class AlreadyRanked(StoreError):

@@ -16,7 +16,6 @@ from bot.core.ranked.records import (
     MatchRecord,
     PlaceKind,
     RatingRecord,
-    SeasonChampion,
 )
 
 __all__ = ["RankedStore"]
@@ -82,7 +81,7 @@ class RankedStore(GameRecords, MessageRecords, Protocol):
     async def ladder_size(self, season: str, *, at_least: int) -> int: ...
     async def season_champions(
         self, *, at_least: int, before: str, limit: int
-    ) -> list[SeasonChampion]: ...
+    ) -> list[RatingRecord]: ...
     async def match_lines(self, user_id: int, *, limit: int) -> list[MatchLine]: ...
     async def match_changes(
         self, match_id: int
