@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from fakediscord.testing import BotLauncher
+from fakediscord.testing import BotLauncher, BotProcess
 from tests.helpers.bot_db import read_game
 from tests.helpers.bot_runs import REPO
 from tests.helpers.postgres import PostgresServer
@@ -40,9 +40,27 @@ async def _backup(database: Path | str, target: Path) -> tuple[int, str]:
     return proc.returncode, out.decode()
 
 
-async def _plays_on(world: World, player: TableDriver) -> None:
-    """The restored game goes on: moves (each checked by the driver against Discord and the
-    database), then its end, recorded."""
+async def _under_way(world: World, bots: BotLauncher, seed: int) -> tuple[BotProcess, TableDriver]:
+    """The bot started, and a game Al opened against the computer (easy, to 61) with three
+    steps made and every message settled: the bot and the game's driver."""
+    bot = await bots.process(database=world.database, dev_guild=world.guild.id)
+    player = world.driver(world.players[:1], seed, command_rate=0.0)
+    snap = await player.open_against_computer("easy", target=61)
+    for _ in range(3):
+        snap = await player.step(snap)
+    await player.settle(snap)
+    return bot, player
+
+
+async def _plays_on(
+    world: World, bot: BotProcess, player: TableDriver, restored: Path | str
+) -> None:
+    """The bot (stopped) started again on the ``restored`` database, the game goes on there:
+    moves (each checked by the driver against Discord and the database), then its end,
+    recorded."""
+    bot.database = restored
+    player.database = restored
+    await start_again(world.fd, bot)
     await player.play_out(stop_after=player.steps + 6)
     await resign(world.fd, world.players[0], world.general)
     await until(world.fd, lambda: player.snapshot().status == "finished")
@@ -52,12 +70,7 @@ async def _plays_on(world: World, player: TableDriver) -> None:
 async def test_a_game_goes_on_from_a_backup_made_while_the_bot_ran(
     world: World, bots: BotLauncher, tmp_path: Path
 ) -> None:
-    bot = await bots.process(database=world.database, dev_guild=world.guild.id)
-    player = world.driver(world.players[:1], 23, command_rate=0.0)
-    snap = await player.open_against_computer("easy", target=61)
-    for _ in range(3):
-        snap = await player.step(snap)
-    await player.settle(snap)
+    bot, player = await _under_way(world, bots, 23)
     copy = tmp_path / "backup.db"
     status, said = await _backup(Path(world.database), copy)
     assert status == 0 and "Backed up" in said and "1 games" in said, said
@@ -68,10 +81,7 @@ async def test_a_game_goes_on_from_a_backup_made_while_the_bot_ran(
     kept = read_game(world.database, player.game_id)
 
     await bot.stop()
-    bot.database = copy
-    player.database = copy
-    await start_again(world.fd, bot)
-    await _plays_on(world, player)
+    await _plays_on(world, bot, player, copy)
     # The original is as the bot left it.
     assert read_game(world.database, player.game_id).version == kept.version
 
@@ -80,12 +90,7 @@ async def test_a_game_goes_on_from_a_backup_made_while_the_bot_ran(
 async def test_a_game_goes_on_from_a_pg_dump_restored(
     world: World, bots: BotLauncher, tmp_path: Path, postgres_server: PostgresServer
 ) -> None:
-    bot = await bots.process(database=world.database, dev_guild=world.guild.id)
-    player = world.driver(world.players[:1], 29, command_rate=0.0)
-    snap = await player.open_against_computer("easy", target=61)
-    for _ in range(3):
-        snap = await player.step(snap)
-    await player.settle(snap)
+    bot, player = await _under_way(world, bots, 29)
     dump = tmp_path / "cribbage.dump"
     # As docs/running.md says, while the bot runs.
     subprocess.run(
@@ -105,10 +110,7 @@ async def test_a_game_goes_on_from_a_pg_dump_restored(
         check=True,
         capture_output=True,
     )
-    bot.database = restored
-    player.database = restored
-    await start_again(world.fd, bot)
-    await _plays_on(world, player)
+    await _plays_on(world, bot, player, restored)
     # python -m bot backup says what to do rather than copy a PostgreSQL database.
     status, said = await _backup(restored, tmp_path / "no.db")
     assert status == 2 and "pg_dump" in said and "pg_restore" in said
