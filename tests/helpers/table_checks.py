@@ -395,17 +395,21 @@ class TableChecks:
                 f"{why_unmet(waited, self.catch_up)}: {left}"
             ) from None
 
-    async def _shows(self, key: str, want: Rendering) -> Message:
-        """Wait until the game's message `key` looks like `want`; that message."""
+    async def _shows(
+        self, key: str, want: Rendering, find: Callable[[], Message | None] | None = None
+    ) -> Message:
+        """Wait until the game's message `key` (or the message `find` finds, which `key`
+        names in a failure) looks like `want`; that message."""
+        found_now = find or (lambda: self.message(key))
 
         def ready() -> Message | None:
-            found = self.message(key)
+            found = found_now()
             return found if want.mismatch(found, words=self.release_words) is None else None
 
         try:
             return await until(self.fd, ready, timeout=self.catch_up)
         except TimeoutError as waited:
-            problem = want.mismatch(self.message(key), words=self.release_words)
+            problem = want.mismatch(found_now(), words=self.release_words)
             raise AssertionError(f"{key}: {why_unmet(waited, self.catch_up)}: {problem}") from None
 
 

@@ -61,7 +61,6 @@ from tests.helpers.table_checks import (
     ShownVersions,
     TableChecks,
     until,
-    why_unmet,
 )
 
 __all__ = [
@@ -498,18 +497,7 @@ class TableDriver(TableChecks):
             assert reply.ephemeral and reply.original is not None, reply
             copy = reply.original
             # Its controls come with the bot's first edit of it, once it is written down.
-            try:
-                await until(
-                    self.fd,
-                    lambda: want.mismatch(copy, words=self.release_words) is None,
-                    timeout=self.catch_up,
-                )
-            except TimeoutError as waited:
-                problem = want.mismatch(copy, words=self.release_words)
-                raise AssertionError(
-                    f"/cribbage hand for {user.name}: {why_unmet(waited, self.catch_up)}: {problem}"
-                ) from None
-            return copy
+            return await self._shows(f"/cribbage hand for {user.name}", want, lambda: copy)
         assert snap.game is not None
         return await self._shows(f"hand:{snap.game.deal_number}:{seat}", want)
 
