@@ -15,7 +15,7 @@ from bot.core.ledger.pacer import Pacer
 from bot.core.ledger.routes import Attempt
 from bot.core.ledger.transport import Carried, Fence, Unavailable
 from bot.core.services import Services
-from tests.bot.core.ledger.test_pacing_and_keeper import FakeCourier, make_keeper
+from tests.bot.core.ledger.test_keeper import FakeCourier, make_keeper
 from tests.helpers.cast import AL, BEA, CHANNEL, GUILD
 from tests.helpers.service_driver import game_owner
 

@@ -13,7 +13,7 @@ from bot.core.ledger.lanes import Lanes
 from bot.core.ledger.pacer import Pacer
 from bot.core.ledger.takeover import Takeover
 from bot.core.services import Services
-from tests.bot.core.ledger.test_pacing_and_keeper import FakeCourier, make_keeper, settle
+from tests.bot.core.ledger.test_keeper import FakeCourier, make_keeper, settle
 from tests.helpers.cast import AL, BEA, CHANNEL, GUILD
 from tests.helpers.service_driver import game_owner
 
