@@ -16,7 +16,9 @@ TABLE is one of (each table's method is described in its module and stored in it
   weighted by how often it keeps it (engine/players/peg_table.py);
 - ``win_chance``: the chance to win a two-player game from a position: each deal's points
   drawn from club player against club player over many seeded deals, then the chances worked
-  up exactly from the positions nearest the end (engine/players/win_chance.py).
+  up exactly from the positions nearest the end (engine/players/win_chance.py);
+- ``show_tables``: what each rank multiset of a show scores and what a show can total, for
+  every show size a registered variant has, by exact enumeration (engine/scoring.py).
 
 With --check it only compares the rebuilt table to the shipped file and exits 1 on a
 difference.
@@ -33,6 +35,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from engine import scoring
 from engine.players import crib_table, peg_table, role_crib, win_chance
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -70,6 +73,12 @@ BUILDERS = {
         win_chance.DATA_FILE,
         win_chance.build_tables,
         lambda t, s: f"simulated {t['deals']} deals and solved the tables in {s:.1f} s",
+    ),
+    "show_tables": Builder(
+        scoring.DATA_FILE,
+        scoring.build_show_tables,
+        lambda t, s: f"built {sum(len(show['ranks']) for show in t['shows'].values())} rank"
+        f" multisets' points in {s:.1f} s",
     ),
 }
 

@@ -8,6 +8,15 @@ positions for :func:`score_hand`, and as a plain number for the fast :func:`hand
 and nobs depend on suits and are worked out per call. A call that names no rules scores the
 standard game.
 
+The numbers of every show a registered variant has (three, four or five cards with the
+starter) under the standard points are shipped as data, ``engine/data/show_tables.json``: each
+rank multiset's points and what a show's total can be (:func:`possible_totals`). Reading them
+takes milliseconds, where working out seven-card cribbage's show (five cards and the starter:
+18,395 rank multisets) took a second of CPU, paid by its first game in the middle of the
+first deal. :func:`build_show_tables` writes the file (``python -m benchmarks.build_tables
+show_tables``) and a test checks that it is what the builder makes. Other points (a test's)
+are worked out on first use, the same way.
+
 >>> from engine.cards import Card, parse_cards
 >>> score = score_hand(parse_cards("5H 5C JD 8S"), Card.parse("2C"))
 >>> score.total
@@ -29,16 +38,22 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from enum import StrEnum
 from functools import cache
+from typing import Any
 
 from engine.cards import JACK, PIP_VALUES, Card
+from engine.data import read
 from engine.rules import Points, Rules
 
 __all__ = [
+    "DATA_FILE",
+    "METHOD",
     "RANK_CODE",
     "SET_KINDS",
+    "SHIPPED_SIZES",
     "Score",
     "ScoreItem",
     "ScoreKind",
+    "build_show_tables",
     "claim_values",
     "hand_total",
     "possible_totals",
@@ -97,8 +112,27 @@ class Score:
 _Template = tuple[tuple[ScoreKind, tuple[int, ...], int], ...]
 
 #: A rank multiset as one int: three bits of count per rank (a count is at most 4), so adding
-#: the codes of the shown ranks keys :func:`rank_table`.
+#: the codes of the shown ranks keys :func:`rank_table`. Written in octal, a code is the
+#: multiset's count of each rank, one digit a rank, kings first and a last 0 (no rank 0).
 RANK_CODE: tuple[int, ...] = tuple(1 << (3 * rank) for rank in range(14))
+
+#: The data file of the shows' numbers in the ``engine.data`` package.
+DATA_FILE = "show_tables.json"
+#: The shows the data file holds, by the cards shown without the starter: every size a
+#: registered variant shows (five-card's three, four, seven-card's five; a test checks).
+SHIPPED_SIZES = (3, 4, 5)
+#: How the data file is made, stored in it so the numbers carry their method.
+METHOD = (
+    "for the points named, each show size (the cards shown without the starter): 'ranks' maps "
+    "every rank multiset of the shown cards and the starter (one deck: no rank five times), "
+    "keyed by its counts of each rank in octal (kings first, a last 0), to what its fifteens, "
+    "sets and runs score, every subset and every run counted; 'mixed' is every total with the "
+    "shown cards of more than one suit (nobs where a jack of the starter's suit can be held), "
+    "'flush' every rank total a flush of the shown cards alone can go with, and "
+    "'flush_with_starter' every rank total (with nobs) a flush with the starter can: a show "
+    "totals a 'mixed' value, a 'flush' value and the flush's points, or a 'flush_with_starter' "
+    "value and the points of the flush with the starter"
+)
 
 
 @cache
@@ -153,17 +187,125 @@ class _RankScorer:
         return template
 
     def table(self, size: int) -> dict[int, int]:
-        """Rank-multiset code -> points, for every multiset of ``size`` ranks one deck allows."""
+        """Rank-multiset code -> points, for every multiset of ``size`` ranks one deck allows:
+        shipped, or worked out on first use."""
         table = self.tables.get(size)
         if table is None:
-            table = {}
-            for ranks in itertools.combinations_with_replacement(range(1, 14), size):
-                if any(ranks[i] == ranks[i + 4] for i in range(size - 4)):
-                    continue  # five of a rank cannot happen with one deck
-                code = sum(RANK_CODE[r] for r in ranks)
-                table[code] = sum(p for _, _, p in self.template(ranks))
-            self.tables[size] = table
+            show = _shipped_show(self.points, size - 1)
+            table = self.tables[size] = show.ranks if show is not None else self.work_out(size)
         return table
+
+    def work_out(self, size: int) -> dict[int, int]:
+        """:meth:`table`, worked out (some 18,000 multisets of six ranks take a second)."""
+        table = {}
+        for ranks in _multisets(size):
+            table[sum(RANK_CODE[r] for r in ranks)] = sum(p for _, _, p in self.template(ranks))
+        return table
+
+    def total_parts(self, size: int) -> _TotalParts:
+        """What a show of ``size`` cards can total, apart from the flush's points (see
+        :data:`METHOD`): shipped, or worked out on first use."""
+        show = _shipped_show(self.points, size)
+        return show.parts if show is not None else self.work_out_parts(size)
+
+    def work_out_parts(self, size: int) -> _TotalParts:
+        """:meth:`total_parts`, worked out from every rank multiset of the shown cards and
+        the starter and what suits can add to it: a flush needs every shown card of one suit
+        (so distinct ranks), one more with the starter of that suit (a rank the hand lacks);
+        nobs needs a jack of the starter's suit in the hand (never when the starter is itself
+        a jack); four jacks in the hand cannot all miss it."""
+        nobs = self.points.nobs
+        mixed: set[int] = set()
+        flush: set[int] = set()
+        with_starter: set[int] = set()
+        for ranks in _multisets(size + 1):
+            base = sum(p for _, _, p in self.template(ranks))
+            for starter in set(ranks):
+                hand = list(ranks)
+                hand.remove(starter)
+                jacks = hand.count(JACK)
+                if size >= 2:  # a hand of two cards or more can mix suits
+                    if jacks != 4:
+                        mixed.add(base)
+                    if jacks >= 1 and starter != JACK:
+                        mixed.add(base + nobs)
+                if len(set(hand)) == len(hand):
+                    # All one suit, the starter another (no nobs); or the starter too.
+                    flush.add(base)
+                    if starter not in hand:
+                        with_starter.add(base + (nobs if jacks else 0))
+        return _TotalParts(frozenset(mixed), frozenset(flush), frozenset(with_starter))
+
+
+def _multisets(size: int) -> Iterable[tuple[int, ...]]:
+    """Every multiset of ``size`` ranks one deck allows (no rank five times), sorted."""
+    for ranks in itertools.combinations_with_replacement(range(1, 14), size):
+        if not any(ranks[i] == ranks[i + 4] for i in range(size - 4)):
+            yield ranks
+
+
+@dataclass(frozen=True, slots=True)
+class _TotalParts:
+    """What a show of one size can total under one points value, flush points apart: a
+    ``mixed`` total as it is, a ``flush`` value plus the flush's points, a ``with_starter``
+    value plus the points of a flush with the starter."""
+
+    mixed: frozenset[int]
+    flush: frozenset[int]
+    with_starter: frozenset[int]
+
+
+@dataclass(frozen=True, slots=True)
+class _ShippedShow:
+    """One show size's numbers, as the data file has them."""
+
+    ranks: dict[int, int]
+    parts: _TotalParts
+
+
+@cache
+def _shipped() -> tuple[Points, dict[int, _ShippedShow]]:
+    """The data file's points and its shows by size (read once: some 25 ms)."""
+    data = read(DATA_FILE)
+    points = dict(data["points"])
+    points["sets"] = tuple(points["sets"])
+    shows = {
+        int(size): _ShippedShow(
+            {int(key, 8): value for key, value in show["ranks"].items()},
+            _TotalParts(
+                frozenset(show["mixed"]),
+                frozenset(show["flush"]),
+                frozenset(show["flush_with_starter"]),
+            ),
+        )
+        for size, show in data["shows"].items()
+    }
+    return Points(**points), shows
+
+
+def _shipped_show(points: Points, size: int) -> _ShippedShow | None:
+    """The shipped numbers of a show of ``size`` cards under ``points``, if the file has
+    them."""
+    built_for, shows = _shipped()
+    return shows.get(size) if points == built_for else None
+
+
+def build_show_tables() -> dict[str, Any]:
+    """The data file's contents, worked out (a second or two): the standard points, and for
+    each of :data:`SHIPPED_SIZES` the rank table and the parts of the totals (see
+    :data:`METHOD`)."""
+    standard = _standard()
+    scorer = _RankScorer(standard.points)  # its own: nothing read from the file
+    shows = {}
+    for size in SHIPPED_SIZES:
+        parts = scorer.work_out_parts(size)
+        shows[str(size)] = {
+            "ranks": {format(code, "o"): n for code, n in scorer.work_out(size + 1).items()},
+            "mixed": sorted(parts.mixed),
+            "flush": sorted(parts.flush),
+            "flush_with_starter": sorted(parts.with_starter),
+        }
+    return {"method": METHOD, "points": standard.to_dict()["points"], "shows": shows}
 
 
 @cache
@@ -224,7 +366,8 @@ def _standard() -> Rules:
 def rank_table(size: int = 5, points: Points | None = None) -> dict[int, int]:
     """Rank-multiset code (the sum of ``size`` :data:`RANK_CODE` entries) -> points from
     fifteens, sets and runs, for every multiset of ``size`` ranks one deck allows (6,175 of
-    five). Built once per size and points, on first use."""
+    five). Shipped for the sizes a registered variant shows under the standard points (see
+    the module), else worked out once per size and points, on first use."""
     return _scorer(_standard().points if points is None else points).table(size)
 
 
@@ -413,14 +556,9 @@ def _count_fours(
 
 
 def possible_totals(rules: Rules, *, crib: bool) -> frozenset[int]:
-    """Every total some hand (or crib) of the rules' size scores with a starter.
-
-    Worked out from every rank multiset of the shown cards and the starter, and what suits
-    can add to it: a flush needs every shown card of one suit (so distinct ranks), one more
-    with the starter of that suit (a rank the hand lacks); nobs needs a jack of the starter's
-    suit in the hand (never when the starter is itself a jack); four jacks in the hand cannot
-    all miss it.
-    """
+    """Every total some hand (or crib) of the rules' size scores with a starter: what its
+    ranks score (and nobs) with the suits mixed, or with a flush of the shown cards, or with
+    a flush with the starter (see :data:`METHOD`)."""
     return _totals(
         rules.show_size(crib=crib),
         rules.points,
@@ -433,32 +571,12 @@ def possible_totals(rules: Rules, *, crib: bool) -> frozenset[int]:
 def _totals(size: int, points: Points, flush_alone: int, flush_starter: int) -> frozenset[int]:
     """:func:`possible_totals`, kept by what it depends on (the rules' target, scale and
     counting do not change it: every table of a variant shares one)."""
-    scorer = _scorer(points)
-    nobs = points.nobs
-    found: set[int] = set()
-    for ranks in itertools.combinations_with_replacement(range(1, 14), size + 1):
-        if any(ranks[i] == ranks[i + 4] for i in range(size - 3)):
-            continue
-        base = sum(p for _, _, p in scorer.template(ranks))
-        for starter in set(ranks):
-            hand = list(ranks)
-            hand.remove(starter)
-            jacks = hand.count(JACK)
-            nobs_can = jacks >= 1 and starter != JACK
-            nobs_must = jacks == 4
-            mixed = size >= 2  # a hand of two cards or more can mix suits
-            if mixed:
-                if not nobs_must:
-                    found.add(base)
-                if nobs_can:
-                    found.add(base + nobs)
-            distinct = len(set(hand)) == len(hand)
-            if distinct:
-                # All one suit, the starter another: no nobs.
-                found.add(base + flush_alone)
-                if starter not in hand:
-                    found.add(base + flush_starter + (nobs if jacks else 0))
-    return frozenset(found)
+    parts = _scorer(points).total_parts(size)
+    return (
+        parts.mixed
+        | {n + flush_alone for n in parts.flush}
+        | {n + flush_starter for n in parts.with_starter}
+    )
 
 
 @cache

@@ -5,6 +5,7 @@ players say them."""
 
 from __future__ import annotations
 
+import dataclasses
 import itertools
 import random
 from collections import Counter
@@ -13,7 +14,7 @@ from collections.abc import Sequence
 import pytest
 
 from engine.cards import JACK, Card, Suit, full_deck, parse_cards
-from engine.rules import Rules, Share
+from engine.rules import Points, Rules, Share
 from engine.scoring import (
     claim_values,
     hand_total,
@@ -177,3 +178,15 @@ def test_rank_points_of_six_ranks() -> None:
 def naive_ace_fifteens() -> int:
     cards = parse_cards("5H 5C 5D 5S 10H AH")
     return naive_fifteens(cards) - 16
+
+
+def test_points_the_shipped_tables_were_not_built_for_are_worked_out() -> None:
+    # The shows' numbers are shipped for the standard points (engine/data/show_tables.json);
+    # a fifteen for 3 is worked out: 5-5-5-5 and a jack make eight fifteens and four of a
+    # kind (36), with nobs 37, and nothing from 31 to 35.
+    fifteen_for_3 = Points(fifteen_points=3)
+    rules = dataclasses.replace(Rules(), points=fifteen_for_3)
+    assert rank_points([5, 5, 5, 5, 11], fifteen_for_3) == 36
+    assert rank_points([5, 5, 5, 5, 11]) == 28
+    assert claim_values(rules)[-1] == 37
+    assert set(range(38)) - set(claim_values(rules)) == {31, 32, 33, 34, 35}
