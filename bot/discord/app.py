@@ -50,7 +50,8 @@ from bot.store.cluster import Cluster
 from bot.web.server import WebServer
 from engine.coach import review_view
 from engine.game import Game
-from engine.scoring import claim_values
+from engine.scoring import claim_values, rank_table
+from engine.variants import listed
 
 __all__ = ["CribbageBot"]
 
@@ -594,11 +595,21 @@ def _warm_engine() -> None:
     The coach's first review builds them (about 100 ms measured): done in the middle of
     the first deal's show, that held the event loop while every other game's clicks waited
     (the worst latencies in benchmarks/bot_load.py).
+
+    Every variant's shows are read too (their rank tables and what a claim may name, shipped
+    as data: :mod:`engine.scoring`; some 30 ms), so a variant's first game works nothing out
+    between its interaction and the answer. Seven-card's rank table, once built in its first
+    deal (a second of CPU, in a thread that still held the interpreter), kept the event loop
+    from deferring that interaction within Discord's 3 s on a busy machine.
     """
     started = time.perf_counter()
     game, _ = Game.new(["a", "b"], target=121, rng=random.Random(0))
     for seat in (0, 1):
         game.discard(seat, game.hand(seat)[:2])
     review_view(game.view(0))
-    claim_values(game.rules)  # what a claim at a manual show may name
+    for variant in listed():
+        rules = variant.rules()
+        for crib in (False, True):
+            rank_table(rules.show_size(crib=crib) + 1, rules.points)
+        claim_values(rules)  # what a claim at a manual show may name
     log.debug("engine tables ready in %.0f ms", (time.perf_counter() - started) * 1000)

@@ -18,7 +18,6 @@ no short claim is open to muggins, so people always get the whole window; and a 
 
 from __future__ import annotations
 
-import asyncio
 import random
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
@@ -31,8 +30,7 @@ from engine.game import Game
 from engine.phase import Phase
 from engine.players import LEVELS, Player, make_player, role_crib
 from engine.players.claims import calls_muggins, computer_claim
-from engine.rules import PlayEnd, Points, Rules
-from engine.scoring import claim_values, rank_table
+from engine.rules import PlayEnd
 from engine.variants import STANDARD, named
 from engine.views import PublicView, SeatView
 
@@ -51,7 +49,6 @@ __all__ = [
     "level_note",
     "level_of",
     "snapshot_views",
-    "tables_ready",
 ]
 
 #: The level a game against the computer gets when none is chosen: ``hard``, a real game that
@@ -217,34 +214,6 @@ def answers_later(seats: Sequence[SeatRecord], game: Game) -> bool:
     and show moves are quick and always made with the move that calls for them."""
     seat = _next_computer(seats, game)
     return seat is not None and game.phase is Phase.PLAY and seats[seat].level in THINKS_AT_LENGTH
-
-
-#: The sizes of show (cards with the starter) and the points whose rank tables are built.
-_TABLES_BUILT: set[tuple[int, Points]] = set()
-
-
-async def tables_ready(rules: Rules) -> None:
-    """Have the engine's rank tables for the shows of ``rules`` built (once per process),
-    in a thread: the six-card show of seven-card cribbage takes a table of 18,395 rank
-    multisets, a second or more to build, which on the event loop would hold every other
-    game (and keep the interaction that opened the game from being answered in time). The
-    standard game's are built at start-up already, and need no thread.
-
-    The thread also works out what a claim at the rules' manual show may name (the engine
-    keeps it), which the count menus would otherwise work out on the event loop at the
-    first show: seven-card's 41 values take some 60 ms more."""
-    sizes = {(rules.kept + 1, rules.points), (rules.crib_size + 1, rules.points)}
-    missing = sizes - _TABLES_BUILT
-    if not missing:
-        return
-    await asyncio.to_thread(_build_tables, missing, rules)
-    _TABLES_BUILT.update(missing)
-
-
-def _build_tables(sizes: set[tuple[int, Points]], rules: Rules) -> None:
-    for size, points in sizes:
-        rank_table(size, points)
-    claim_values(rules)
 
 
 def snapshot_views(game: Game) -> dict[int, SeatView]:

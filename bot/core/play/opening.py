@@ -37,7 +37,6 @@ from bot.core.games.computer import (
     ComputerPlayers,
     Step,
     computer_moves,
-    tables_ready,
 )
 from bot.core.games.deal_log import DealLog
 from bot.core.games.games import Games, Loaded, OnGames
@@ -106,7 +105,6 @@ class Lobbies(OnGames):
         table = lobby.table_asked(
             variant=variant, players=players, target=target, teams=teams, scoring=scoring
         )
-        await tables_ready(table.variant.rules(table.players, table.target))
         store = self._games.store
         async with self._games.lock(channel_id):
             if await store.open_game_in_channel(channel_id) is not None:
@@ -171,7 +169,8 @@ class Lobbies(OnGames):
         as this is), is returned instead: a second call for the same pairing (after a
         restart) opens nothing more. Another game open there (someone's own
         ``/cribbage new`` in the thread) raises :class:`ChannelBusy`: it is not this one."""
-        await tables_ready(named(variant).rules(2, target))
+        # A variant and a length it offers for two, or its sentence, before anything is read.
+        named(variant).check(2, target)
         store = self._games.store
         first, second = players
         async with self._games.lock(channel_id):
@@ -394,7 +393,6 @@ class Lobbies(OnGames):
 
     async def _start(self, record: GameRecord, user: User, clicked: Clicked | None) -> Answer:
         lobby.check_start(record, user)
-        await tables_ready(record.rules)
         loaded, steps = await self._dealt(record)
         after = dataclasses.replace(record, status=GameStatus.ACTIVE, version=record.version + 1)
         answered = _answered(after, clicked, self._games.now(), self._launch)

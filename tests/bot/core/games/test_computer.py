@@ -4,17 +4,14 @@ computers; restarts; results kept apart from games between people."""
 
 from __future__ import annotations
 
-import asyncio
 import json
 import re
-import threading
 
 import pytest
 
 from bot.core.base.replies import Answer, User
 from bot.core.base.text import Names
 from bot.core.base.views import LobbyControls
-from bot.core.games import computer
 from bot.core.games.computer import LEVEL_BLURBS, LEVELS
 from bot.core.pictures.board import WIDTH as BOARD_WIDTH
 from bot.core.pictures.canvas import drawable, fit
@@ -23,8 +20,7 @@ from bot.core.standings.words import NAME_WIDTH
 from bot.store import Store
 from engine.game import Game
 from engine.phase import Phase
-from engine.rules import Points, Rules
-from engine.variants import STANDARD, named
+from engine.rules import Rules
 from tests.helpers.cast import AL, BEA, CHANNEL, CY, GUILD
 from tests.helpers.service_driver import (
     Clock,
@@ -337,46 +333,3 @@ async def test_results_against_the_computer_are_kept_apart(store: Store, clock: 
 def test_every_level_has_a_blurb_for_the_menus() -> None:
     assert set(LEVEL_BLURBS) == set(LEVELS)
     assert all(0 < len(blurb) <= 100 for blurb in LEVEL_BLURBS.values())
-
-
-async def test_a_new_shows_claims_are_worked_out_with_its_tables_off_the_event_loop(
-    monkeypatch: pytest.MonkeyPatch,
-) -> None:
-    # Seven-card's 41 claims take some 60 ms to work out: asked first by the count menus at
-    # the first show, they held every other game on the event loop. They are worked out in
-    # the thread that builds the show's rank tables, once.
-    where: list[tuple[str, bool]] = []
-
-    def claims(rules: Rules) -> tuple[int, ...]:
-        where.append(("claims", threading.current_thread() is threading.main_thread()))
-        return ()
-
-    def table(size: int, points: Points) -> None:
-        where.append(("table", threading.current_thread() is threading.main_thread()))
-
-    monkeypatch.setattr(computer, "claim_values", claims)
-    monkeypatch.setattr(computer, "rank_table", table)
-    monkeypatch.setattr(computer, "_TABLES_BUILT", set())
-    rules = named("seven_card").rules(2, 181)
-    await computer.tables_ready(rules)
-    assert sorted(where) == [("claims", False), ("table", False), ("table", False)]
-    await computer.tables_ready(rules)
-    assert len(where) == 3, "once per process"
-
-
-async def test_a_show_whose_tables_are_built_needs_no_thread(
-    monkeypatch: pytest.MonkeyPatch,
-) -> None:
-    # The standard game's tables and claims are made at start-up: opening one of its games
-    # makes no hop to a thread (each one a wait on a busy machine).
-    hops: list[object] = []
-
-    async def to_thread(*args: object) -> None:
-        hops.append(args)
-
-    rules = STANDARD.rules(2, 61)
-    built = {(rules.kept + 1, rules.points), (rules.crib_size + 1, rules.points)}
-    monkeypatch.setattr(computer, "_TABLES_BUILT", built)
-    monkeypatch.setattr(asyncio, "to_thread", to_thread)
-    await computer.tables_ready(rules)
-    assert hops == []
