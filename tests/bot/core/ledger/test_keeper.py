@@ -1,8 +1,8 @@
 """The table keeper that makes a game's messages match the stored game (the pacer's buckets
-are tests/bot/core/ledger/test_pacer.py): each message sent once and then only when it changes, moves made meanwhile coalesced into one
-edit, closed DMs turned into the channel's notice, and failed sends tried again; with two
-processes, a click's answer confirmed by the one that answered it, and one taken as lost
-edited again once."""
+are tests/bot/core/ledger/test_pacer.py): each message sent once and then only when it
+changes, moves made meanwhile coalesced into one edit, closed DMs turned into the channel's
+notice, and failed sends tried again; with two processes, a click's answer confirmed by the one
+that answered it, and one taken as lost edited again once."""
 
 from __future__ import annotations
 
