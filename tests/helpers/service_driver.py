@@ -181,7 +181,13 @@ class Transcript:
                 known = Sent(key, None, next(self._ids))
                 self.messages[(game_id, key)] = known
             shown = None
-            if key is not None and known is not None and view is not None:
+            if sequel.mirror is not None and view is not None:
+                # A private copy of the hand (/cribbage hand, a move by command): a message
+                # of its own, not the game's hand message, which it leaves as it was (it is
+                # answered without the hand's controls, which the keeper's first edit of it
+                # adds: tests/bot/core/ledger/test_keeper.py).
+                shown = Clicked(sequel.channel_id, next(self._ids), "token")
+            elif key is not None and known is not None and view is not None:
                 # A click on a message the game owns is answered by updating it. (A click on a
                 # private copy, from /cribbage hand, updates only that copy.)
                 known.views.append(view)

@@ -687,6 +687,10 @@ SEQUENCES = settings(
 @example(sequence=WHOLE_DEAL, scoring=Scoring.SKUNK, seed=0, countings=MANUAL, tables=TABLES)
 @example(sequence=AT_THE_SHOW, scoring=Scoring.SKUNK, seed=1, countings=MANUAL, tables=TABLES)
 @example(sequence=TO_THE_END, scoring=Scoring.SKUNK, seed=2, countings=MANUAL, tables=SHORTEST)
+# A player who owes a discard asks for their hand by command: its private copy (answered without
+# controls) was taken for the hand message itself, which then offered no discard.
+@example(sequence=[("move", 0, 0), ("look", 1, 0), ("move", 0, 0)], scoring=Scoring.LURCH,
+         seed=14, countings=BOTH, tables=TABLES)  # fmt: skip
 async def test_any_sequence_of_moves_is_answered_and_keeps_the_game_whole(
     store: Store,
     sequence: list[Step],
