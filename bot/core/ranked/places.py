@@ -23,7 +23,7 @@ from collections.abc import Callable, Mapping, Sequence
 from bot.core.base.apart import APART_SEATS, game_owners, is_apart
 from bot.core.base.faults import UnreadableGame
 from bot.core.base.feed import Change, ChangeFeed
-from bot.core.base.owners import Owner, OwnerKind
+from bot.core.base.owners import Owner
 from bot.core.base.recent import Recent
 from bot.core.base.timing import TOKEN_USABLE
 from bot.core.base.views import MessageRecord, MessageView, Style, laid_out
@@ -63,8 +63,7 @@ class PlaceFeed:
         feed.subscribe(self._heard)
 
     def _heard(self, change: Change) -> None:
-        if change.owner.kind is not OwnerKind.GAME or not is_apart(change.channel_id):
-            return
+        # (Nothing after the owner itself unless it is a game played apart.)
         for owner in game_owners(change.owner, change.channel_id)[1:]:
             self._feed.publish(dataclasses.replace(change, owner=owner))
 
