@@ -82,6 +82,9 @@ async def test_metrics_move_as_the_game_does(world: World, bots: BotLauncher) ->
     assert _sum(opened, "cribbage_games", state="active") == 1
     assert _sum(opened, "cribbage_interactions_total", type="application_command") >= 1
     assert _sum(opened, "cribbage_discord_requests_total", route="/channels/{id}/messages") >= 1
+    # The computer's discard, made as the game opened, is a move of the log like any other.
+    opening = len(logged_actions(world.database, player.game_id))
+    assert opening == 1 and _sum(opened, "cribbage_moves_total") == opening
 
     last = opened
     for _ in range(4):

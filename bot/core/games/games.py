@@ -424,13 +424,22 @@ class Games:
                 answered_by=None if answered is None else self.owner_of(record, answered.key),
             )
         self.faults.mended(record.id)
-        self.meters.moved(len(steps))
-        self.loaded.saved(record.id, version)
-        if not finished:
-            # The game as saved goes on from here (its objects and its record).
-            self.loaded.keep(version, dataclasses.replace(loaded, record=saved))
+        as_saved = dataclasses.replace(loaded, record=saved)
+        self.moves_saved(as_saved, version, len(steps), going_on=not finished)
         self.announce(record, version, more_coming=more_coming, answered=answered)
         return version
+
+    def moves_saved(self, loaded: Loaded, version: int, moves: int, *, going_on: bool) -> None:
+        """``moves`` of the engine's actions were saved, ``loaded``'s game now at ``version``:
+        a call's moves (:meth:`save_moves`), or a game opened with its first deal and the
+        computer seats' discards (``bot.core.play.opening``, which the store writes as it
+        opens the game). The one place every move is counted for the operator
+        (``cribbage_moves_total``); the game as saved goes on from here (``going_on``: it
+        is not over)."""
+        self.meters.moved(moves)
+        self.loaded.saved(loaded.record.id, version)
+        if going_on:
+            self.loaded.keep(version, loaded)
 
     async def reseat(
         self,

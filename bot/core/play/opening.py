@@ -122,7 +122,7 @@ class Lobbies(OnGames):
                 )
                 return kept[-1]
 
-            dealt: list[Loaded] = []
+            dealt: list[tuple[Loaded, int]] = []
             record = await store.create_game(
                 guild_id=guild_id,
                 channel_id=channel_id,
@@ -184,7 +184,7 @@ class Lobbies(OnGames):
                 if seated != [first.id, second.id] or asked != (variant, target) or not ours:
                     raise ChannelBusy()
                 return found
-            dealt: list[Loaded] = []
+            dealt: list[tuple[Loaded, int]] = []
             record = await store.create_game(
                 guild_id=guild_id,
                 channel_id=channel_id,
@@ -203,25 +203,29 @@ class Lobbies(OnGames):
         self._games.announce(record, record.version)
         return record
 
-    async def _first_deal(self, record: GameRecord, dealt: list[Loaded]) -> tuple[str, list[str]]:
+    async def _first_deal(
+        self, record: GameRecord, dealt: list[tuple[Loaded, int]]
+    ) -> tuple[str, list[str]]:
         """Cut for deal and deal the first hand of a seated table (the computer seats' discards
         made), for the store to save in the transaction that opens the game: its snapshot (with
-        the shuffles and their seeds) and the log entries. The game as dealt is added to
-        ``dealt``."""
+        the shuffles and their seeds) and the log entries. The game as dealt, and how many
+        moves its log holds, are added to ``dealt``."""
         loaded, steps = await self._dealt(record)
         for step in steps:
             loaded.tally.add(step.events)
             loaded.log.add(step.events)
-        dealt.append(loaded)
+        dealt.append((loaded, len(steps)))
         encoded = snapshot.encode(
             loaded.game, loaded.tally, loaded.log, loaded.shuffles, loaded.seeds
         )
         return encoded, [json.dumps(step.action) for step in steps]
 
-    def _keep_dealt(self, record: GameRecord, dealt: list[Loaded]) -> None:
-        """The game as dealt (if it was) goes on from here, its random source and all."""
-        for loaded in dealt:
-            self._games.loaded.keep(record.version, dataclasses.replace(loaded, record=record))
+    def _keep_dealt(self, record: GameRecord, dealt: list[tuple[Loaded, int]]) -> None:
+        """The game as dealt (if it was) was saved with its moves (the computer seats'
+        discards), and goes on from here, its random source and all."""
+        for loaded, moves in dealt:
+            as_saved = dataclasses.replace(loaded, record=record)
+            self._games.moves_saved(as_saved, record.version, moves, going_on=True)
 
     async def _dealt(self, record: GameRecord) -> tuple[Loaded, list[Step]]:
         """The cut and the first deal of a full table, and the computer seats' discards.
