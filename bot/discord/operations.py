@@ -81,6 +81,7 @@ class Operations:
     _server: OpsServer | None = None
     _beating: asyncio.Task[None] | None = None
     _games: dict[str, int] | None = None
+    _queues: dict[str, int] | None = None
     _sender: str | None = None
     _wake: asyncio.Event | None = None
 
@@ -99,6 +100,13 @@ class Operations:
             " every process).",
             lambda: {(state,): float(n) for state, n in (self._games or {}).items()},
             labels=("state",),
+        )
+        metrics.watch(
+            "cribbage_queue_length",
+            "Players waiting in a queue, by queue (ranked: searching for a ranked match), as"
+            " the database holds them (the same in every process).",
+            lambda: {(queue,): float(n) for queue, n in (self._queues or {}).items()},
+            labels=("queue",),
         )
         metrics.watch(
             "cribbage_pacer_waiting",
@@ -152,6 +160,7 @@ class Operations:
 
     async def _read_store(self) -> None:
         self._games = await self.store.games_by_status()
+        self._queues = await self.store.queue_lengths()
         holder = await self.store.lease_holder(SENDER_LEASE) if self.cluster.shared else None
         if not self.cluster.shared:
             holder = (self.cluster.holder, 0.0) if self.cluster.sender else None

@@ -12,10 +12,11 @@ one: a test may run several bots in one process). Two kinds of figure:
   database are read first (:meth:`Metrics.before_scrape`: a query or two through indexes, one
   scrape at a time).
 
-Every name begins ``cribbage_``. A queue the bot gains (ranked play's, matched across
-processes) is one more :meth:`watch`, ``cribbage_queue_length{queue="ranked"}``, read from the
-store in :meth:`before_scrape` like the games by state; ``docs/running.md`` lists them all with
-the alerts worth having.
+Every name begins ``cribbage_``. What the database holds for the whole bot (the games by
+state, ranked play's queue, the sender's lease) is read from it, so every process serves the
+same figure however many share it. :meth:`Metrics.served` lists what a process serves, each
+with its type and labels: ``docs/running.md`` lists them all, with the alerts worth having, and
+``tests/bot/ops/test_metrics.py`` checks the two against each other, both ways.
 """
 
 from __future__ import annotations
@@ -29,7 +30,7 @@ from prometheus_client import CollectorRegistry, Counter, Histogram
 from prometheus_client.core import CounterMetricFamily, GaugeMetricFamily, Metric
 from prometheus_client.registry import Collector
 
-__all__ = ["ANSWER_BUCKETS", "Metrics", "Reading"]
+__all__ = ["ANSWER_BUCKETS", "Metrics", "Reading", "Served"]
 
 log = logging.getLogger(__name__)
 
@@ -43,6 +44,16 @@ STORE_READ_TIMEOUT = 2.0
 
 #: What a watched figure reads: one number, or one per set of label values.
 Reading = float | Mapping[tuple[str, ...], float]
+
+
+@dataclass(frozen=True, slots=True)
+class Served:
+    """A metric a process serves, as a scrape names it (a counter's name ends ``_total``)."""
+
+    name: str
+    #: ``counter``, ``gauge`` or ``histogram``.
+    kind: str
+    labels: tuple[str, ...]
 
 
 @dataclass(frozen=True, slots=True)
@@ -88,50 +99,64 @@ class Metrics:
 
     def __init__(self) -> None:
         self.registry = CollectorRegistry()
-        registry = self.registry
-        self.interactions = Counter(
+        self._served: list[Served] = []
+        self.interactions = self._counter(
             "cribbage_interactions",
             "Interactions received, by type (application_command, component, autocomplete,"
             " modal_submit).",
-            ["type"],
-            registry=registry,
+            ("type",),
         )
-        self.answer_seconds = Histogram(
+        self.answer_seconds = self._histogram(
             "cribbage_interaction_answer_seconds",
             "Seconds from an interaction's creation (its id) to the bot's answer to it reaching"
             " Discord (the callback); Discord's limit is 3.",
             buckets=ANSWER_BUCKETS,
-            registry=registry,
         )
-        self.discord_requests = Counter(
+        self.discord_requests = self._counter(
             "cribbage_discord_requests",
             "Requests made to Discord's API, by method, route (ids as {id}, tokens as {token})"
             " and status (error: no answer came).",
-            ["method", "route", "status"],
-            registry=registry,
+            ("method", "route", "status"),
         )
-        self.rate_limited = Counter(
+        self.rate_limited = self._counter(
             "cribbage_discord_rate_limited",
             "Discord's 429 answers, by scope (user: the bot's own counts, global, shared).",
-            ["scope"],
-            registry=registry,
+            ("scope",),
         )
-        self.moves = Counter(
+        self.moves = self._counter(
             "cribbage_moves",
             "Moves saved (a person's and the computer's, each one of the engine's actions).",
-            registry=registry,
         )
-        self.database_seconds = Histogram(
+        self.database_seconds = self._histogram(
             "cribbage_database_seconds",
             "Seconds a unit of work on the database took, by kind (read, write, transaction).",
-            ["kind"],
+            ("kind",),
             buckets=DATABASE_BUCKETS,
-            registry=registry,
         )
         self._watching = _Watching()
-        registry.register(self._watching)
+        self.registry.register(self._watching)
         self._refreshers: list[Callable[[], Awaitable[None]]] = []
         self._refreshing: asyncio.Lock | None = None
+
+    def _counter(self, name: str, documentation: str, labels: Sequence[str] = ()) -> Counter:
+        self._served.append(Served(f"{name}_total", "counter", tuple(labels)))
+        return Counter(name, documentation, labels, registry=self.registry)
+
+    def _histogram(
+        self,
+        name: str,
+        documentation: str,
+        labels: Sequence[str] = (),
+        *,
+        buckets: Sequence[float],
+    ) -> Histogram:
+        self._served.append(Served(name, "histogram", tuple(labels)))
+        return Histogram(name, documentation, labels, buckets=buckets, registry=self.registry)
+
+    def served(self) -> tuple[Served, ...]:
+        """Every metric this process serves, as its scrape names it (those read when scraped
+        once :meth:`watch` was told of them)."""
+        return tuple(self._served)
 
     # -- the core's meters --------------------------------------------------------------------
     def moved(self, moves: int) -> None:
@@ -171,6 +196,8 @@ class Metrics:
         that only grows (``_total`` is added to its name); with ``labels``, ``read`` gives one
         value per tuple of label values."""
         self._watching.watched.append(_Watched(name, documentation, read, tuple(labels), counter))
+        kind = "counter" if counter else "gauge"
+        self._served.append(Served(f"{name}_total" if counter else name, kind, tuple(labels)))
 
     def before_scrape(self, refresh: Callable[[], Awaitable[None]]) -> None:
         """Run ``refresh`` (which reads the database for a :meth:`watch` to serve) before each

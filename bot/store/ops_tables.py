@@ -1,5 +1,6 @@
-"""What an operator asks of the store: whether it answers, the games by state, the sender's
-lease's holder, and the bot's processes as each last said of itself (migration 021)."""
+"""What an operator asks of the store: whether it answers, the games by state, the queues'
+lengths, the sender's lease's holder, and the bot's processes as each last said of itself
+(migration 021)."""
 
 from __future__ import annotations
 
@@ -40,6 +41,13 @@ class OpsTables(Queries):
         )
         found = {str(row[0]): int(row[1]) for row in rows}
         return {status: found.get(status, 0) for status in ("lobby", "active")}
+
+    async def queue_lengths(self) -> dict[str, int]:
+        """How many wait in each queue: ``ranked``, the players searching for a ranked match
+        (counted through the index of searches, so it costs the same however many searches
+        ended)."""
+        rows = await self._read("SELECT COUNT(*) FROM ranked_entries WHERE status = 'searching'")
+        return {"ranked": int(rows[0][0])}
 
     async def lease_holder(self, name: str) -> tuple[str, float] | None:
         """Who holds the lease ``name`` and for how many seconds more, by the database's
