@@ -8,8 +8,9 @@
 
 All three are served on ``OPS_PORT`` (on ``OPS_HOST``, this machine only by default), a port
 for the operator's scrapers and probes. The game pages' port, which faces the players, serves
-``/healthz`` and ``/readyz`` too (a load balancer in front of the pages checks them there), but
-not the metrics.
+``/healthz`` and ``/readyz`` too (a load balancer in front of the pages checks them there),
+saying alive, and ready or not, and nothing more: the process's name (its host and pid), the
+lease's holder and the database's errors are for the operator's port alone. Not the metrics.
 """
 
 from __future__ import annotations
@@ -38,15 +39,17 @@ def _json(body: dict[str, Any], status: int = 200) -> web.Response:
     )
 
 
-def add_health_routes(app: web.Application, readiness: Readiness) -> None:
-    """``/healthz`` and ``/readyz`` on ``app``."""
+def add_health_routes(app: web.Application, readiness: Readiness, *, public: bool) -> None:
+    """``/healthz`` and ``/readyz`` on ``app``: on the operator's port with what each part
+    says (:mod:`bot.ops.health`); on a ``public`` one (the game pages') alive, and ready or
+    not, alone."""
 
     async def healthz(_request: web.Request) -> web.Response:
-        return _json(readiness.alive())
+        return _json({"alive": True} if public else readiness.alive())
 
     async def readyz(_request: web.Request) -> web.Response:
         ready, body = await readiness.ready()
-        return _json(body, 200 if ready else 503)
+        return _json({"ready": ready} if public else body, 200 if ready else 503)
 
     app.router.add_get("/healthz", healthz)
     app.router.add_get("/readyz", readyz)
@@ -74,12 +77,16 @@ class OpsServer:
         self.port = port
         self._runner: web.AppRunner | None = None
 
+    def app(self) -> web.Application:
+        """The aiohttp application (its routes)."""
+        app = web.Application()
+        add_health_routes(app, self._readiness, public=False)
+        add_metrics_route(app, self._metrics)
+        return app
+
     async def start(self) -> None:
         """Listen (raises ``OSError`` when the port cannot be had)."""
-        app = web.Application()
-        add_health_routes(app, self._readiness)
-        add_metrics_route(app, self._metrics)
-        runner = web.AppRunner(app, access_log=None, handle_signals=False)
+        runner = web.AppRunner(self.app(), access_log=None, handle_signals=False)
         await runner.setup()
         site = web.TCPSite(runner, self._host, self.port)
         try:

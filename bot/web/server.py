@@ -8,7 +8,7 @@
 | ``/page.js`` | the pages' one script |
 | ``/favicon.ico`` | the pages' icon |
 | ``/activity/…`` | the game as an Activity inside Discord, once on (:mod:`bot.web.activity`) |
-| ``/healthz``, ``/readyz`` | whether the process is alive, and ready (:mod:`bot.ops.server`) |
+| ``/healthz``, ``/readyz`` | alive, and ready or not, and nothing more (:mod:`bot.ops.server`) |
 | ``/privacy``, ``/terms`` | the privacy policy and the terms of service (:mod:`bot.web.policy`) |
 
 A link whose signature is not the game's (or whose number is not written as the bot writes
@@ -281,7 +281,8 @@ class WebServer:
         ``limits``: what the server may hold (by default worked out at start from the
         open-file limit, :func:`bot.web.capacity.capacity`); ``activity``: the Activity's
         routes, served here too (its live pages count with the game pages'); ``health``: the
-        process's readiness, answered at ``/healthz`` and ``/readyz`` (:mod:`bot.ops.server`);
+        process's readiness, answered at ``/healthz`` and ``/readyz`` as a public port
+        answers them, alive and ready or not alone (:mod:`bot.ops.server`);
         ``policy``: what the privacy policy and the terms state (by default the bot's own
         defaults)."""
         self._health = health
@@ -345,7 +346,7 @@ class WebServer:
         if self.activity is not None:
             self.activity.add_routes(app)
         if self._health is not None:
-            add_health_routes(app, self._health)
+            add_health_routes(app, self._health, public=True)
         app.middlewares.append(self._errors)
         app.on_response_prepare.append(_dress)
         return app
