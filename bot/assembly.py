@@ -19,6 +19,7 @@ from discord.ext import commands
 
 from bot.core.games.computer import THINKS_AT_LENGTH
 from bot.core.ledger import MessageKeeper, Pacer
+from bot.core.privacy.inventory import Figures, deletion, period, policy_lines, public_lines
 from bot.core.services import Services
 from bot.core.worker.thinking import WorkerThinking
 from bot.discord.activity import DiscordActivity
@@ -38,7 +39,7 @@ from bot.web.links import PageLinks
 from bot.web.policy import PolicyFacts
 from bot.web.server import WebServer, review_source
 
-__all__ = ["Assembly", "Sending", "assemble"]
+__all__ = ["Assembly", "Sending", "assemble", "policy_facts"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -72,6 +73,20 @@ class Assembly:
     threads: DiscordThreads
     #: The worker the expert's plays are made in (None: a core made elsewhere, by a test).
     thinking: WorkerThinking | None
+
+
+def policy_facts(figures: Figures, contact: str | None) -> PolicyFacts:
+    """What the privacy policy and the terms state: this bot's ``figures`` and ``contact``,
+    and what is kept about a person as the inventory says it
+    (:mod:`bot.core.privacy.inventory`)."""
+    return PolicyFacts(
+        idle_expiry=period(figures.idle_expiry),
+        grace=period(figures.grace),
+        kept=policy_lines(figures),
+        public=public_lines(),
+        deletion=deletion(),
+        contact=contact,
+    )
 
 
 def page_links(settings: Settings) -> PageLinks | None:
@@ -151,11 +166,9 @@ async def assemble(
             reviews=reviews,
             activity=table,
             health=readiness,
-            policy=PolicyFacts(
-                retention=settings.retention,
-                idle_expiry=settings.idle_expiry,
-                grace=settings.left_server_grace,
-                contact=settings.privacy_contact,
+            policy=policy_facts(
+                Figures(settings.retention, settings.idle_expiry, settings.left_server_grace),
+                settings.privacy_contact,
             ),
         )
         try:

@@ -6,6 +6,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 
 from bot.core.base.owners import Owner
+from bot.core.privacy.inventory import Lasts, tables_lasting
 from bot.store.database import Dialect
 from bot.store.queries import Queries
 
@@ -13,6 +14,8 @@ __all__ = ["ArchiveTables"]
 
 #: Games that have ended (``GameStatus.FINISHED``, ``CANCELLED`` and ``EXPIRED``), as SQL.
 _ENDED = "status IN ('finished', 'cancelled', 'expired')"
+#: The tables whose rows are an owner's (``game:12``), not a game's by its id.
+_BY_OWNER = frozenset({"messages", "pending_posts"})
 
 
 class ArchiveTables(Queries):
@@ -37,9 +40,11 @@ class ArchiveTables(Queries):
         self, records: Sequence[tuple[int, bytes | None]], *, before: float, now: float
     ) -> int:
         """Prune ended games in one transaction, each kept as its archive record (None: none,
-        for a game that never started): its snapshot, action log, messages, refused DMs and
-        pending posts are dropped; its row, seats, results and ratings stay. A game that is no
-        longer ended before ``before`` is left alone. Returns how many were pruned."""
+        for a game that never started): its snapshot goes, and the rows of every table kept
+        only while a game is whole (:data:`~bot.core.privacy.inventory.Lasts.GAME`: its action
+        log, messages, refused DMs and pending posts); its row, seats, results and ratings
+        stay. A game that is no longer ended before ``before`` is left alone. Returns how many
+        were pruned."""
         wanted = dict(records)
         if not wanted:
             return 0
@@ -62,11 +67,10 @@ class ArchiveTables(Queries):
                 " ON CONFLICT (game_id) DO UPDATE SET record = excluded.record",
                 [(game_id, wanted[game_id]) for (game_id,) in ids if wanted[game_id] is not None],
             )
-            for table in ("actions", "dm_refusals"):
-                await tx.executemany(f"DELETE FROM {table} WHERE game_id = ?", ids)
             owners = [(str(Owner.game(game_id)),) for (game_id,) in ids]
-            for table in ("messages", "pending_posts"):
-                await tx.executemany(f"DELETE FROM {table} WHERE owner = ?", owners)
+            for table in (t.name for t in tables_lasting(Lasts.GAME)):
+                key, keys = ("owner", owners) if table in _BY_OWNER else ("game_id", ids)
+                await tx.executemany(f"DELETE FROM {table} WHERE {key} = ?", keys)
         return len(ids)
 
     async def archived(self, game_id: int) -> bytes | None:

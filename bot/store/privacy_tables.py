@@ -1,16 +1,15 @@
 """A person's data on request, and a server's once the bot has left it (issue 50, item 4).
 
-- :meth:`PrivacyTables.player_data`: every row kept about a person, table by table, for the
-  file ``/cribbage privacy`` sends them (not the tokens of their interactions: a credential,
-  and dead within 15 minutes).
-- :meth:`PrivacyTables.forget_player`: in one transaction, their own rows deleted (settings,
-  DM link, membership notes, standings, rating changes, head to head, reviews of their play,
-  daily answers, ranked ratings and their changes, blocks they made and those made of them)
-  and, in what stays whole for other people (the games they played, their results,
-  tournaments, ranked searches and matches, their picture and places cleared), their id
-  replaced by a former player's
-  (:data:`bot.core.standings.ratings.FORMER_PLAYERS`) and their name by the one given,
-  in the games' snapshots and archive records too.
+What is kept about a person, table by table and column by column, is said once, in
+:mod:`bot.core.privacy.inventory`; the file and the deletion here are drawn from it:
+
+- :meth:`PrivacyTables.player_data`: the rows of every table the inventory sends that name a
+  person, for the file ``/cribbage privacy`` sends them, without the columns it leaves out (the
+  tokens of their interactions: a credential, dead within 15 minutes).
+- :meth:`PrivacyTables.forget_player`: in one transaction, the rows the inventory deletes,
+  the columns it clears (their picture and places), a former player's id
+  (:data:`bot.core.standings.ratings.FORMER_PLAYERS`) and the name given in place of theirs
+  in what stays whole for other people, in the games' snapshots and archive records too.
 - :meth:`PrivacyTables.left_server` and the rest: the servers the bot was removed from, and
   :meth:`PrivacyTables.forget_server`, which deletes one server's data, in batches.
 """
@@ -21,6 +20,14 @@ import json
 from collections.abc import Callable, Sequence
 from typing import Any
 
+from bot.core.privacy.inventory import (
+    Holds,
+    Request,
+    Table,
+    columns_for,
+    file_tables,
+    person_columns,
+)
 from bot.store.queries import Queries, marks
 
 __all__ = ["FORGET_BATCH", "PrivacyTables"]
@@ -28,77 +35,34 @@ __all__ = ["FORGET_BATCH", "PrivacyTables"]
 #: Games of a server deleted per transaction (each takes its seats, moves, results, messages).
 FORGET_BATCH = 200
 
-#: The rows kept about a person: (what the file calls them, the table, the column naming them).
-_THEIRS = (
-    ("settings", "user_settings", "user_id"),
-    ("dm_link", "dm_links", "user_id"),
-    ("seen_in_servers", "members_seen", "user_id"),
-    ("standings", "standings", "player_id"),
-    ("rating_changes", "rating_changes", "player_id"),
-    ("head_to_head", "rivals", "user_id"),
-    ("results", "results", "user_id"),
-    ("reviews", "reviews", "user_id"),
-    ("daily_discards", "daily_answers", "user_id"),
-    ("tournament_entries", "tournament_entrants", "user_id"),
-    ("ranked_searches", "ranked_entries", "user_id"),
-    ("ranked_ratings", "ranked_ratings", "user_id"),
-    ("ranked_rating_changes", "ranked_changes", "user_id"),
-    ("ranked_blocks", "ranked_blocks", "user_id"),
-)
-#: Columns never put in the file: the interaction tokens (credentials, short-lived).
-_LEFT_OUT = {"token"}
-#: Rows deleted outright when a person asks: (table, column).
-_DELETED = (
-    ("user_settings", "user_id"),
-    ("dm_links", "user_id"),
-    ("members_seen", "user_id"),
-    ("standings", "player_id"),
-    ("rating_changes", "player_id"),
-    ("rivals", "user_id"),
-    ("rivals", "opponent_id"),
-    ("reviews", "user_id"),
-    ("daily_answers", "user_id"),
-    ("ranked_ratings", "user_id"),
-    ("ranked_changes", "user_id"),
-    ("ranked_blocks", "user_id"),
-    ("ranked_blocks", "blocked_id"),
-)
-#: What a person's ranked searches say of them beyond their id and name (their picture, and
-#: where they played from), cleared when they ask; the searches stay for their opponents'
-#: matches, under a former player's id and name.
-_CLEARED = (
-    "UPDATE ranked_entries SET avatar = NULL, guild_id = NULL, channel_id = 0 WHERE user_id = ?"
-)
-#: Ids replaced by a former player's in what stays for other people: (table, column, the
-#: column of the name beside it, if any).
-_REPLACED = (
-    ("seats", "user_id", "display_name"),
-    ("results", "user_id", "display_name"),
-    ("tournament_entrants", "user_id", "name"),
-    ("games", "creator_id", None),
-    ("tournament_pairings", "player_a", None),
-    ("tournament_pairings", "player_b", None),
-    ("tournament_pairings", "winner", None),
-    ("tournaments", "organiser_id", None),
-    ("tournaments", "champion_id", None),
-    ("tournaments", "cancelled_by", None),
-    ("ranked_entries", "user_id", "name"),
-    ("ranked_entries", "last_opponent", None),
-    ("ranked_matches", "player_a", None),
-    ("ranked_matches", "player_b", None),
-    ("ranked_matches", "winner", None),
-    ("ranked_matches", "abandoned_by", None),
-    ("ranked_games", "winner", None),
-)
+#: The file's rows of a table read with the game they belong to rather than alone: the
+#: person's seats, as the games they sat in.
+_JOINED = {
+    "seats": "SELECT g.id, g.guild_id, g.channel_id, g.status, g.variant, g.target,"
+    " g.num_players, g.created_at, g.updated_at, g.end_note, s.seat, s.display_name"
+    " FROM seats s JOIN games g ON g.id = s.game_id WHERE s.user_id = ? ORDER BY g.id"
+}
+#: What a cleared column that may not be NULL holds instead.
+_CLEARED_TO = {("ranked_entries", "channel_id"): 0}
 
 
-def _plain(row: Any) -> dict[str, Any]:
-    """A row as a JSON-ready dict (a review's data read as JSON)."""
+def _sent_ids(table: Table) -> list[str]:
+    """The columns of ``table`` by which the file selects the rows naming a person."""
+    return [c.name for c in table.columns if c.holds is Holds.ID and not c.unsent]
+
+
+def _whose(table: str) -> str:
+    """The column naming the person a row of ``table`` is about: its first id column."""
+    return next(c.name for c in person_columns()[table].values() if c.holds is Holds.ID)
+
+
+def _plain(row: Any, left_out: frozenset[str] = frozenset()) -> dict[str, Any]:
+    """A row as a JSON-ready dict (a review's data read as JSON), without ``left_out``."""
     out: dict[str, Any] = {}
     # (sqlite3.Row and asyncpg's Record both name their columns; iterated, a sqlite3.Row
     # gives its values.)
     for key in row.keys():  # noqa: SIM118
-        if key in _LEFT_OUT:
+        if key in left_out:
             continue
         value = row[key]
         if isinstance(value, bytes | memoryview):
@@ -113,29 +77,18 @@ class PrivacyTables(Queries):
     """A person's data on request; a server's data once the bot left it."""
 
     async def player_data(self, user_id: int) -> dict[str, list[dict[str, Any]]]:
-        """Every row kept about ``user_id``, by kind, and the games they sat in."""
+        """Every row kept about ``user_id`` that the inventory sends, by its name in the file
+        (``games``: the games they sat in)."""
         found: dict[str, list[dict[str, Any]]] = {}
-        for kind, table, column in _THEIRS:
-            rows = await self._read(f"SELECT * FROM {table} WHERE {column} = ?", (user_id,))
-            found[kind] = [_plain(row) for row in rows]
-        games = await self._read(
-            "SELECT g.id, g.guild_id, g.channel_id, g.status, g.variant, g.target,"
-            " g.num_players, g.created_at, g.updated_at, g.end_note, s.seat, s.display_name"
-            " FROM seats s JOIN games g ON g.id = s.game_id WHERE s.user_id = ? ORDER BY g.id",
-            (user_id,),
-        )
-        found["games"] = [_plain(row) for row in games]
-        organised = await self._read(
-            "SELECT id, guild_id, channel_id, status, created_at FROM tournaments"
-            " WHERE organiser_id = ?",
-            (user_id,),
-        )
-        found["tournaments_organised"] = [_plain(row) for row in organised]
-        matches = await self._read(
-            "SELECT * FROM ranked_matches WHERE player_a = ? OR player_b = ? ORDER BY id",
-            (user_id, user_id),
-        )
-        found["ranked_matches"] = [_plain(row) for row in matches]
+        for table in file_tables():
+            assert table.file is not None
+            left_out = frozenset(
+                c.name for c in table.columns if c.unsent and c.holds is not Holds.ID
+            )
+            naming = " OR ".join(f"{column} = ?" for column in _sent_ids(table))
+            sql = _JOINED.get(table.name) or f"SELECT * FROM {table.name} WHERE {naming}"
+            rows = await self._read(sql, (user_id,) * sql.count("?"))
+            found[table.file] = [_plain(row, left_out) for row in rows]
         return found
 
     async def open_seats(self, user_id: int) -> list[tuple[int, int, str]]:
@@ -195,15 +148,26 @@ class PrivacyTables(Queries):
                     "UPDATE game_archives SET record = ? WHERE game_id = ?",
                     [(archive_renamed(bytes(r[1]), seats[int(r[0])]), int(r[0])) for r in kept],
                 )
-            for table, column in _DELETED:
-                await tx.execute(f"DELETE FROM {table} WHERE {column} = ?", (user_id,))
-            await tx.execute(_CLEARED, (user_id,))
-            for table, column, name in _REPLACED:
-                named = f", {name} = ?" if name else ""
-                values = (former_id, former_name, user_id) if name else (former_id, user_id)
-                await tx.execute(
-                    f"UPDATE {table} SET {column} = ?{named} WHERE {column} = ?", values
+            for table, deleted in columns_for(Request.DELETED).items():
+                for column in (c.name for c in deleted if c.holds is Holds.ID):
+                    await tx.execute(f"DELETE FROM {table} WHERE {column} = ?", (user_id,))
+            # What else a row said of them (their picture, their places) before the row's
+            # id is a former player's.
+            for table, cleared in columns_for(Request.CLEARED).items():
+                emptied = ", ".join(
+                    f"{c.name} = {_CLEARED_TO.get((table, c.name), 'NULL')}" for c in cleared
                 )
+                await tx.execute(
+                    f"UPDATE {table} SET {emptied} WHERE {_whose(table)} = ?", (user_id,)
+                )
+            for table, replaced in columns_for(Request.FORMER).items():
+                # (Their name goes with the id of the person the row is about.)
+                names = [c.name for c in replaced if c.holds is Holds.NAME]
+                for column in (c.name for c in replaced if c.holds is Holds.ID):
+                    named = names if column == _whose(table) else []
+                    values = (former_id, *(former_name for _ in named), user_id)
+                    setting = ", ".join(f"{c} = ?" for c in (column, *named))
+                    await tx.execute(f"UPDATE {table} SET {setting} WHERE {column} = ?", values)
         return games
 
     # -- servers the bot left ------------------------------------------------------------------

@@ -34,6 +34,7 @@ __all__ = [
     "SCRIPT",
     "document",
     "home_page",
+    "markdown_line",
     "message_html",
     "not_found_page",
     "replay_page",
@@ -181,6 +182,11 @@ def _inline(text: str, people: dict[int, str]) -> str:
     out = _URL.sub(r'<a href="\1" rel="noreferrer">\1</a>', out)
     out = _MENTION.sub(lambda m: "@" + html.escape(people.get(int(m.group(1)), "someone")), out)
     return _HELD.sub(lambda m: html.escape(held[int(m.group(1))]), out)
+
+
+def markdown_line(text: str) -> str:
+    """One line of Discord markdown (**bold**, `code`, links) as HTML."""
+    return _inline(text, {})
 
 
 def message_html(view: MessageView, people: dict[int, str] | None = None) -> str:
@@ -412,11 +418,15 @@ def not_found_page(reason: str) -> str:
     return _document("Page not found", body)
 
 
-def home_page() -> str:
-    """The server's front page: no list of games, only where their pages are found."""
+def home_page(*, policy: bool = True) -> str:
+    """The server's front page: no list of games, only where their pages are found (and,
+    with ``policy``, the privacy policy and the terms)."""
     body = (
         "<h1>Cribbage game pages</h1><p>Each game has its own page: follow the link in the "
         "game's table message on Discord.</p>"
-        '<p><a href="/privacy">Privacy policy</a> · <a href="/terms">Terms of service</a></p>'
     )
+    if policy:
+        body += (
+            '<p><a href="/privacy">Privacy policy</a> · <a href="/terms">Terms of service</a></p>'
+        )
     return _document("Cribbage game pages", body)

@@ -42,7 +42,6 @@ import re
 import time
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
-from datetime import timedelta
 from typing import Any, Protocol
 
 from aiohttp import hdrs, web
@@ -283,12 +282,10 @@ class WebServer:
         routes, served here too (its live pages count with the game pages'); ``health``: the
         process's readiness, answered at ``/healthz`` and ``/readyz`` as a public port
         answers them, alive and ready or not alone (:mod:`bot.ops.server`);
-        ``policy``: what the privacy policy and the terms state (by default the bot's own
-        defaults)."""
+        ``policy``: what the privacy policy and the terms state (without it, neither is
+        served)."""
         self._health = health
-        self._policy = policy or PolicyFacts(
-            retention=timedelta(days=30), idle_expiry=timedelta(days=7), grace=timedelta(days=30)
-        )
+        self._policy = policy
         self._games = games
         self._reviews = reviews
         self.links = links
@@ -338,8 +335,9 @@ class WebServer:
         app.router.add_get("/", self._home)
         app.router.add_get("/page.js", self._script)
         app.router.add_get("/favicon.ico", self._favicon)
-        app.router.add_get("/privacy", self._privacy)
-        app.router.add_get("/terms", self._terms)
+        if self._policy is not None:
+            app.router.add_get("/privacy", self._privacy)
+            app.router.add_get("/terms", self._terms)
         app.router.add_get("/g/{game}/{signature}", self._page)
         app.router.add_get("/g/{game}/{signature}/board.png", self._board)
         app.router.add_get("/g/{game}/{signature}/live", self._live)
@@ -515,12 +513,14 @@ class WebServer:
             return _html(not_found_page(BAD_LINK), status=404)
 
     async def _home(self, request: web.Request) -> web.Response:
-        return _html(home_page())
+        return _html(home_page(policy=self._policy is not None))
 
     async def _privacy(self, request: web.Request) -> web.Response:
+        assert self._policy is not None  # (served only with one)
         return _html(privacy_page(self._policy))
 
     async def _terms(self, request: web.Request) -> web.Response:
+        assert self._policy is not None
         return _html(terms_page(self._policy))
 
     async def _script(self, request: web.Request) -> web.Response:

@@ -33,7 +33,7 @@ async def test_a_player_gets_a_copy_then_has_it_deleted(world: World, bot: BotPr
     asked = await fd.slash(al, world.general, "/cribbage privacy")
     assert asked.ephemeral and asked.original is not None
     said = asked.words()
-    assert "What it keeps about you" in said and "30 days" in said, said
+    assert "What this bot keeps about you" in said and "30 days" in said, said
     # Bea cannot use Al's buttons (were she to forge one on her own privacy message).
     bea = world.players[1]
     hers = await fd.slash(bea, world.general, "/cribbage privacy")

@@ -18,6 +18,7 @@ from bot.core.deck.seeded import SeedDealer
 from bot.core.games import snapshot
 from bot.core.games.games import RngFactory
 from bot.core.ledger.records import Owed
+from bot.core.ranked.records import PlaceKind
 from bot.core.services import Services
 from bot.store import Store
 from engine.game import Game
@@ -353,3 +354,21 @@ async def finished_game(
     table = await open_table(service, users, target=target)
     await drive(service, table, users)
     return table, table.outcomes[0].game_id or 0
+
+
+async def search_ranked(
+    service: Services,
+    user: User,
+    channel_id: int,
+    *,
+    guild_id: int | None = None,
+    avatar: str | None = None,
+) -> Answer:
+    """``/cribbage ranked play`` by ``user`` from ``channel_id`` (a server's channel with
+    ``guild_id``, else their DM through their own install); its answer, which says yes."""
+    place = PlaceKind.SERVER if guild_id is not None else PlaceKind.PRIVATE
+    answer = await service.ranked.calls.play(
+        user, avatar=avatar, guild_id=guild_id, channel_id=channel_id, place=place, token=None
+    )
+    assert answer.ok, answer.reply.text
+    return answer

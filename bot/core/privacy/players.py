@@ -32,6 +32,7 @@ from bot.core.base.refusals import Refused
 from bot.core.base.replies import Answer, User
 from bot.core.base.views import ConfirmControls, MessageView, PrivacyControls
 from bot.core.games.games import Games
+from bot.core.privacy.inventory import Figures, command_lines, deletion, not_sent, period
 from bot.core.privacy.records import PrivacyRecords
 from bot.core.standings.ratings import former_player
 
@@ -51,15 +52,6 @@ class DataFile:
     filename: str
     data: bytes
     line: str
-
-
-def _days(period: timedelta) -> str:
-    days = period.total_seconds() / 86_400
-    if days < 1:
-        hours = round(period.total_seconds() / 3600)
-        return f"{hours} hour{'s' if hours != 1 else ''}"
-    shown = f"{days:g}" if days != int(days) else str(int(days))
-    return f"{shown} day{'s' if days != 1 else ''}"
 
 
 def renamed_snapshot(text: str, seats: Sequence[int], name: str = FORMER_NAME) -> str:
@@ -134,39 +126,27 @@ class PlayerData:
         self._withdraw = withdraw
         self._quit_ranked = quit_ranked
         self._forgotten = forgotten
-        self._retention, self._idle, self._grace = retention, idle_expiry, grace
+        self._figures = Figures(retention, idle_expiry, grace)
         self._policy, self._contact = policy_url, contact
         self._clock, self._draw = clock, draw
         self.faults: Faults = games.faults
 
     def words(self) -> str:
-        """What ``/cribbage privacy`` says."""
+        """What ``/cribbage privacy`` says (drawn from :mod:`bot.core.privacy.inventory`)."""
+        figures = self._figures
         lines = [
-            "**Your data and this bot**",
-            "What it keeps about you:",
-            "• The games you play: your seat and name, your moves and the cards you held, and"
-            f" the result. A game is kept whole for {_days(self._retention)} after it ends,"
-            " then only its results and a compact record of its moves (its page and"
-            " `/cribbage status` still show how it went).",
-            "• Your ratings, records and head to head in each server, worked out from your"
-            " results; reviews of your decisions; your answers to the discard of the day;"
-            " the tournaments you entered or ran; your ranked searches (your name and picture,"
-            " where you searched from), matches, ratings, and the players you blocked.",
-            "• Your coach setting, and the DM channel your hands are sent to.",
-            "It reads none of your messages and keeps no list of a server's members.",
-            f"A game nobody moves in for {_days(self._idle)} is ended. When the bot is removed"
-            f" from a server, everything kept for that server is deleted {_days(self._grace)}"
-            " later, unless the bot is back by then.",
-            "**Send me my data**: a file of everything kept about you, sent here to you alone.",
-            "**Delete my data**: once you confirm, your ratings, records, reviews, coach"
-            " setting and DM link are deleted; a game you are playing is resigned first. The"
-            " games you played stay whole for your opponents, with you shown as a former"
-            " player.",
+            "**What this bot keeps about you, and for how long**",
+            *command_lines(figures),
+            "It reads none of your messages and keeps no list of a server's members. A game"
+            f" nobody moves in for {period(figures.idle_expiry)} is ended.",
+            "**Send me my data**: a file of all of it, sent here to you alone.",
+            "**Delete my data**: once you confirm, a game you are playing is resigned first."
+            f" {deletion()}",
         ]
         if self._policy is not None:
             lines.append(f"Privacy policy: {self._policy}")
         if self._contact is not None:
-            lines.append(f"Questions about your data: {self._contact}")
+            lines.append(f"Questions: {self._contact}")
         return "\n".join(lines)
 
     @answers
@@ -181,12 +161,10 @@ class PlayerData:
         """*Delete my data*: the question, in place, with Yes and No; nothing changes yet."""
         _own(subject, user)
         question = (
-            "Delete everything this bot keeps about you? Your ratings, records, reviews, coach"
-            " setting and DM link go; a game you are playing is resigned (a loss), a lobby"
-            " you sit in is left, you withdraw from the tournaments you are in, and a ranked"
-            " search stops (a ranked match is left, a loss). The games"
-            " you played stay for your opponents, with you shown as a former player. This"
-            " can't be taken back."
+            "Delete everything this bot keeps about you? First a game you are playing is"
+            " resigned (a loss), a lobby you sit in is left, you withdraw from the tournaments"
+            f" you are in, and a ranked search stops (a ranked match is left, a loss). {deletion()}"
+            " This can't be taken back."
         )
         view = MessageView(question, controls=ConfirmControls(user.id, "forget"))
         return Answer(Answer.say(question).reply, update=view)
@@ -254,6 +232,7 @@ class PlayerData:
                 " seconds since 1970-01-01 UTC. The games you sat in are kept whole for your"
                 " opponents too (their moves are theirs)."
             ),
+            "not_in_this_file": not_sent(),
         }
         data = _zipped({**about, **found})
         if len(data) > FILE_LIMIT:

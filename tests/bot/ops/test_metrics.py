@@ -13,7 +13,6 @@ from typing import Any, cast
 import pytest
 
 from bot.core.ledger import Pacer
-from bot.core.ranked.records import PlaceKind
 from bot.core.services import Services
 from bot.discord.operations import Operations
 from bot.ops.health import Readiness
@@ -22,7 +21,7 @@ from bot.settings import Settings
 from bot.store import Store
 from bot.store.cluster import Cluster
 from tests.helpers.cast import AL, BEA, CHANNEL, CY, GUILD
-from tests.helpers.service_driver import Clock, Transcript, drive, make_service
+from tests.helpers.service_driver import Clock, Transcript, drive, make_service, search_ranked
 
 RUNNING = Path(__file__).resolve().parents[3] / "docs" / "running.md"
 #: A row of the docs' table of metrics: | `name{label,label}` | type | what |
@@ -145,15 +144,7 @@ async def test_the_ranked_queue_is_read_from_the_database(service: Services, sto
     queue = {"queue": "ranked"}
     assert metrics.registry.get_sample_value("cribbage_queue_length", queue) == 0
     for user, place in ((AL, 7001), (BEA, 7002), (CY, 7003)):
-        answer = await service.ranked.calls.play(
-            user,
-            avatar=None,
-            guild_id=None,
-            channel_id=place,
-            place=PlaceKind.PRIVATE,
-            token=None,
-        )
-        assert answer.ok, answer.reply.text
+        await search_ranked(service, user, place)
     # Al and Bea were paired at once; Cy waits.
     await metrics.refresh()
     assert metrics.registry.get_sample_value("cribbage_queue_length", queue) == 1

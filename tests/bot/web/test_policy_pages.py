@@ -2,7 +2,8 @@
 50, item 4), in a real browser (Chromium, driven by Playwright: tests.helpers.browser): each
 states the bot's own figures (the retention, the idle time, the grace period after the bot
 leaves a server) and its contact, links to the other, fits a phone's width, and goes out with
-the pages' security headers; the front page links to both."""
+the pages' security headers; the front page links to both. What the policy says is kept is
+the inventory's, every kind of it (issue 54, item 7: it left out ranked play)."""
 
 from __future__ import annotations
 
@@ -12,21 +13,21 @@ import aiohttp
 import pytest
 from playwright.async_api import ViewportSize
 
+from bot.assembly import policy_facts
+from bot.core.privacy.inventory import INVENTORY, Figures
 from bot.core.services import Services
 from bot.store import Store
 from bot.web.links import PageLinks
-from bot.web.policy import PolicyFacts
+from bot.web.policy import privacy_page
 from bot.web.server import WebServer
 from tests.helpers.browser import open_browser
 
 LINKS = PageLinks("one secret that is long enough")
 PHONE: ViewportSize = {"width": 360, "height": 740}
-FACTS = PolicyFacts(
-    retention=timedelta(days=45),
-    idle_expiry=timedelta(hours=12),
-    grace=timedelta(days=14),
-    contact="privacy@cribbage.example.org",
+FIGURES = Figures(
+    retention=timedelta(days=45), idle_expiry=timedelta(hours=12), grace=timedelta(days=14)
 )
+FACTS = policy_facts(FIGURES, "privacy@cribbage.example.org")
 
 #: How far the page is wider than the screen (0: not at all).
 _OVERFLOW = "() => document.documentElement.scrollWidth - window.innerWidth"
@@ -51,14 +52,20 @@ async def test_the_policy_and_the_terms_in_a_browser(service: Services, store: S
             assert await page.title() == "Privacy policy · Cribbage bot"
             text = await page.inner_text("main")
             for said in (
-                "kept whole for 45 days after it ends",
+                "kept whole for 45 days after the game ends",
                 "A game nobody moves in for 12 hours is ended",
                 "deleted 14 days later",
                 "/cribbage privacy",
                 "Send me my data",
                 "former player",
+                # Ranked play, kept apart from any server, and seen in every one.
+                "Your ranked searches (and where you made them) and matches",
+                "on the ladder, which every server sees",
             ):
                 assert said in text, said
+            # Every kind of thing kept, as the inventory says it.
+            for kept in INVENTORY:
+                assert f"{kept.what}: {kept.detail}" in text, kept.what
             mail = page.locator('a[href="mailto:privacy@cribbage.example.org"]')
             assert await mail.count() == 1
             assert await page.evaluate(_OVERFLOW) <= 0
@@ -75,8 +82,13 @@ async def test_the_policy_and_the_terms_in_a_browser(service: Services, store: S
 
 
 def test_without_a_contact_the_policy_says_where_to_ask() -> None:
-    from bot.web.policy import privacy_page
-
-    page = privacy_page(PolicyFacts(timedelta(days=30), timedelta(days=7), timedelta(days=30)))
+    figures = Figures(timedelta(days=30), timedelta(days=7), timedelta(days=30))
+    page = privacy_page(policy_facts(figures, None))
     assert "has not published a contact" in page and "mailto:" not in page
     assert "30 days" in page and "7 days" in page
+
+
+def test_without_a_policy_the_pages_serve_and_link_none() -> None:
+    from bot.web.pages import home_page
+
+    assert "/privacy" in home_page() and "/privacy" not in home_page(policy=False)

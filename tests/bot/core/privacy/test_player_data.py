@@ -15,13 +15,12 @@ from typing import Any
 from bot.core.base.replies import User
 from bot.core.games.records import GameStatus
 from bot.core.privacy.players import FORMER_NAME
-from bot.core.ranked.records import PlaceKind
 from bot.core.services import Services
 from bot.core.standings.ratings import is_former
 from bot.store import Store
 from bot.tools.ratings import differences
 from tests.helpers.cast import AL, BEA, CY
-from tests.helpers.service_driver import drive, finished_game, open_table
+from tests.helpers.service_driver import drive, finished_game, open_table, search_ranked
 
 
 def _unzipped(data: bytes) -> dict[str, Any]:
@@ -142,15 +141,7 @@ async def test_ranked_play_is_in_the_file_and_a_match_is_left_before_the_data_go
     player in his place, his picture and where he played from cleared."""
     di = User(44, "Di")
     for user, place in ((AL, 7001), (BEA, 7002)):
-        answer = await service.ranked.calls.play(
-            user,
-            avatar="https://cdn.discordapp.com/a.png",
-            guild_id=None,
-            channel_id=place,
-            place=PlaceKind.PRIVATE,
-            token=None,
-        )
-        assert answer.ok, answer.reply.text
+        await search_ranked(service, user, place, avatar="https://cdn.discordapp.com/a.png")
     entry = await store.live_entry(AL.id)
     assert entry is not None and entry.match_id is not None
     first = entry.match_id
@@ -158,16 +149,7 @@ async def test_ranked_play_is_in_the_file_and_a_match_is_left_before_the_data_go
     await store.block_player(AL.id, CY.id, CY.name, now=5.0)
     await store.block_player(BEA.id, AL.id, AL.name, now=5.0)
     for user, place in ((AL, 7001), (di, 7004)):
-        assert (
-            await service.ranked.calls.play(
-                user,
-                avatar=None,
-                guild_id=None,
-                channel_id=place,
-                place=PlaceKind.PRIVATE,
-                token=None,
-            )
-        ).ok
+        await search_ranked(service, user, place)
     await service.ranked.referee.start()
     await service.ranked.referee.idle()
     entry = await store.live_entry(AL.id)
