@@ -2,10 +2,11 @@
 
 With automatic counting (the default) the engine scores every hand and the crib itself. With
 manual counting each owner claims what their hand (the dealer also the crib) is worth, in
-show order: a claim over the true value is refused, a claim of the exact value is pegged, and
-a claim under it is pegged and opens a muggins window in which any opponent may take the
-difference. Pegging in the play and his heels stay automatic. What a claim may name is what
-some hand can score under the game's rules (:func:`engine.scoring.claim_values`).
+show order, once: a claim of the exact value is pegged, a claim under it is pegged and opens a
+muggins window in which any opponent may take the difference, and a claim over it is pegged
+back to the value while each opposing side pegs the points over. Pegging in the play and his
+heels stay automatic. What a claim may name is what some hand can score under the game's rules
+(:func:`engine.scoring.claim_values`).
 
 >>> Counting("manual") is Counting.MANUAL
 True

@@ -60,8 +60,8 @@ class GameFinished(RuleError):
 
 
 class BadClaim(RuleError):
-    """A count claimed at the show that cannot stand: not a value any hand scores, or more
-    than the hand is worth (said without telling what it is worth)."""
+    """A count claimed at the show that no hand can score (a claim over the hand's value is
+    not refused: it is made, and costs the points over; see :meth:`engine.game.Game.claim`)."""
 
 
 class BadMuggins(RuleError):

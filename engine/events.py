@@ -37,6 +37,7 @@ __all__ = [
     "GoPoint",
     "Heels",
     "Mugginsed",
+    "Overclaimed",
     "Played",
     "PointSource",
     "Points",
@@ -248,14 +249,22 @@ class Shown(EventBase):
 
     @property
     def missed(self) -> int:
-        """Points the owner's claim left out (0 when counted automatically or exactly)."""
-        return 0 if self.claimed is None else self.score.total - self.claimed
+        """Points the owner's claim left out (0 when counted automatically, exactly or over)."""
+        return 0 if self.claimed is None else max(0, self.score.total - self.claimed)
+
+    @property
+    def over(self) -> int:
+        """Points the owner's claim named over the hand's value (0 unless it did)."""
+        return 0 if self.claimed is None else max(0, self.claimed - self.score.total)
 
 
 @dataclass(frozen=True, slots=True)
 class Claimed(EventBase):
     """With manual counting: the owner of a hand (the dealer for the crib) claimed ``points``
-    for it, and is pegged them (``score`` is the side's total after). The cards are public."""
+    for it, and is pegged them (``score`` is the side's total after). The cards are public.
+
+    A claim over the hand's value (``over``: by how much) is pegged back to the value, and
+    each opposing side pegs the points over (:class:`Overclaimed`)."""
 
     kind: ClassVar[str] = "claimed"
     seat: int
@@ -265,6 +274,19 @@ class Claimed(EventBase):
     starter: Card
     points: int
     score: int
+    over: int = 0
+
+    def to_dict(self) -> dict[str, Any]:
+        """The claim as JSON-ready data (``over`` only when the claim was over the value)."""
+        data = EventBase.to_dict(self)
+        if not self.over:
+            del data["over"]
+        return data
+
+    @property
+    def pegged(self) -> int:
+        """What the claim pegged: the points claimed, or the hand's value when over it."""
+        return self.points - self.over
 
 
 @dataclass(frozen=True, slots=True)
@@ -273,6 +295,20 @@ class Mugginsed(EventBase):
     left out; ``score`` is the taker's side's total after."""
 
     kind: ClassVar[str] = "mugginsed"
+    seat: int
+    side: int
+    owner: int
+    points: int
+    score: int
+
+
+@dataclass(frozen=True, slots=True)
+class Overclaimed(EventBase):
+    """A claim over its hand's value: ``seat``'s side (an opponent of ``owner``, the first
+    seat of it after the owner) pegs the ``points`` claimed over; ``score`` is that side's
+    total after. The claim itself was pegged back to the value (:class:`Claimed`)."""
+
+    kind: ClassVar[str] = "overclaimed"
     seat: int
     side: int
     owner: int
@@ -303,14 +339,15 @@ Event: TypeAlias = (
     | Shown
     | Claimed
     | Mugginsed
+    | Overclaimed
     | GameOver
 )
 
 
 class PointSource(StrEnum):
     """Where points came from: the play, his heels, the points for last at the start (some
-    variants), a hand or the crib at the show, or points taken by muggins from an opponent's
-    short claim."""
+    variants), a hand or the crib at the show, or points taken from an opponent's wrong
+    claim (``MUGGINS``: by muggins on a short one, or the points over on one too high)."""
 
     PEGGING = "pegging"
     HEELS = "heels"
@@ -354,8 +391,8 @@ def points_scored(event: Event) -> Points | None:
             return Points(event.seat, event.side, source, event.score.total, event.total)
         case Claimed():
             source = PointSource.CRIB if event.crib else PointSource.HAND
-            return Points(event.seat, event.side, source, event.points, event.score)
-        case Mugginsed():
+            return Points(event.seat, event.side, source, event.pegged, event.score)
+        case Mugginsed() | Overclaimed():
             return Points(event.seat, event.side, PointSource.MUGGINS, event.points, event.score)
         case CutForDeal() | Dealt() | Discarded() | StarterCut() | Go() | CountReset() | GameOver():
             return None

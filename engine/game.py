@@ -417,8 +417,9 @@ class Game:
     def verify_claim(self, seat: int, points: int) -> None:
         """Raise the :class:`RuleError` that :meth:`claim` would raise, or nothing.
 
-        A claim over the hand's value is refused with the same sentence whatever the value,
-        so a refusal tells the player nothing about what the hand is worth.
+        Only a value no hand scores is refused (or a claim out of turn): whether a claim is
+        over the hand's value is settled by making it, once, so nothing here tells the
+        player what the hand is worth.
         """
         self._showing.verify_claim(seat, points)
 
@@ -465,15 +466,19 @@ class Game:
         return [self._state.concede(seat)]
 
     def claim(self, seat: int, points: int, *, open_window: bool = False) -> list[Event]:
-        """Manual counting: ``seat`` claims ``points`` for the hand (or crib) it must count.
+        """Manual counting: ``seat`` claims ``points`` for the hand (or crib) it must count,
+        once: whatever it names, the hand is settled by it.
 
-        A claim over the true value is refused (:class:`BadClaim`, without the value). The
-        claim is pegged and stays open to muggins (:meth:`muggins`) until the window closes
-        (:meth:`close_muggins`) or the next hand is claimed: with ``open_window`` whatever
-        was claimed (so an open window says nothing about the claim), else only when it is
-        short (the rule games logged before kept: their claims replay as they were; the
-        breakdown of an exact claim then follows at once). A claim from another seat closes
-        a window still open, as counting the next hand does at the table.
+        A claim over the true value is pegged back to the value and each opposing side pegs
+        the points over (:class:`~engine.events.Overclaimed`), the breakdown following at
+        once, with no muggins window: the old laws' penalty for scoring more than one is
+        entitled to. Any other claim is pegged and stays open to muggins (:meth:`muggins`)
+        until the window closes (:meth:`close_muggins`) or the next hand is claimed: with
+        ``open_window`` whatever was claimed (so an open window says nothing about the
+        claim), else only when it is short (the rule games logged before kept: their claims
+        replay as they were; the breakdown of an exact claim then follows at once). A claim
+        from another seat closes a window still open, as counting the next hand does at the
+        table.
         """
         self.verify_claim(seat, points)
         return self._showing.claim(seat, points, open_window=open_window)

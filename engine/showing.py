@@ -5,8 +5,10 @@ A part of :class:`~engine.game.Game` (see :mod:`engine.state`). The show counts 
 rules' order (from the dealer's left round to the dealer, then the crib), each hand by the
 rules, and stops the moment a side reaches the target; then the next deal
 (:class:`~engine.dealing.Dealing`) is dealt. With manual counting it waits for each owner's
-claim instead: an over-claim is refused, a claim is pegged, and a short one is open to
-muggins until the window closes.
+claim instead, one claim a hand: a claim is pegged, and a short one is open to muggins until
+the window closes; a claim over the hand's value is pegged back to the value and each
+opposing side pegs the points over, as the old laws of the game have it for a player who
+scores more than they are entitled to (docs/players.md, "Counting by hand").
 """
 
 from __future__ import annotations
@@ -18,7 +20,7 @@ from engine.cards import Card
 from engine.counting import Counting, CountTurn, MugginsWindow
 from engine.dealing import Dealing
 from engine.errors import BadClaim, BadMuggins, NotYourTurn, WrongPhase
-from engine.events import Claimed, Event, Mugginsed, Shown
+from engine.events import Claimed, Event, Mugginsed, Overclaimed, Shown
 from engine.outcome import EndReason
 from engine.phase import Phase
 from engine.scoring import Score, claim_values, score_hand
@@ -81,15 +83,13 @@ class Showing:
 
     def verify_claim(self, seat: int, points: int) -> None:
         """Raise the :class:`RuleError` that :meth:`claim` would raise, or nothing."""
-        seat, crib = self._check_count_turn(seat)
+        seat, _ = self._check_count_turn(seat)
         window = self.state.window
         if window is not None and window.holds(seat):
             raise WrongPhase("Wait a moment: the others may still call muggins on your count.")
         values = claim_values(self.state.rules)
         if isinstance(points, bool) or not isinstance(points, int) or points not in values:
             raise BadClaim(_claim_range(values))
-        if points > self._show_score(seat, crib).total:
-            raise BadClaim("That's more than this hand is worth.")
 
     def verify_muggins(self, seat: int) -> None:
         """Raise the :class:`RuleError` that :meth:`muggins` would raise, or nothing."""
@@ -158,10 +158,15 @@ class Showing:
         _, crib = state.to_count.pop(0)
         score = self._show_score(seat, crib)
         side = state.side_of(seat)
-        state.scores[side] += points
+        over = max(0, points - score.total)
+        state.scores[side] += points - over
         events.append(
-            Claimed(**self._hand_shown(seat, crib), points=points, score=state.scores[side])
+            Claimed(
+                **self._hand_shown(seat, crib), points=points, score=state.scores[side], over=over
+            )
         )
+        if over:
+            return events + self._overclaimed(seat, crib, score, points)
         if state.reached_target(side):
             events.append(self._breakdown(seat, crib, score, claimed=points))
             events.append(state.finish(side, EndReason.TARGET))
@@ -173,6 +178,39 @@ class Showing:
             state.turn = state.to_count[0][0] if state.to_count else None
             return events
         events.append(self._breakdown(seat, crib, score, claimed=points))
+        events.extend(self._next_count())
+        return events
+
+    def _overclaimed(self, seat: int, crib: bool, score: Score, claimed: int) -> list[Event]:
+        """A claim over its hand's value, pegged back to the value already: each opposing side
+        pegs the points over (the first seat of each after the owner's, round the table), the
+        breakdown follows and the show goes on. The claim settles the hand: no window opens.
+        The owner's side, then each opposing side in that order, may reach the target."""
+        state = self.state
+        over = claimed - score.total
+        owner_side = state.side_of(seat)
+        events: list[Event] = []
+        winner = owner_side if state.reached_target(owner_side) else None
+        takers: dict[int, int] = {}
+        for step in range(1, state.num_players):
+            other = (seat + step) % state.num_players
+            takers.setdefault(state.side_of(other), other)
+        takers.pop(owner_side, None)
+        for side, taker in takers.items():
+            if winner is not None:
+                break
+            state.scores[side] += over
+            events.append(
+                Overclaimed(
+                    seat=taker, side=side, owner=seat, points=over, score=state.scores[side]
+                )
+            )
+            if state.reached_target(side):
+                winner = side
+        events.append(self._breakdown(seat, crib, score, claimed=claimed))
+        if winner is not None:
+            events.append(state.finish(winner, EndReason.TARGET))
+            return events
         events.extend(self._next_count())
         return events
 

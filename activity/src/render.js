@@ -122,7 +122,7 @@ export function show(state) {
       scoreItems(hand),
       h("p", { class: "said" },
         h("span", { text: hand.said + " — " + hand.points }),
-        hand.claimed === null ? null : h("span", { class: hand.missed ? "missed" : "", text: " · claimed " + hand.claimed + (hand.missed ? ", " + hand.missed + " missed" : "") }))
+        hand.claimed === null ? null : h("span", { class: hand.missed || hand.over ? "missed" : "", text: " · claimed " + hand.claimed + (hand.missed ? ", " + hand.missed + " missed" : "") + (hand.over ? ", " + hand.over + " over" : "") }))
     )));
 }
 

@@ -391,7 +391,7 @@ class CribbageCommands(app_commands.Group):
         name="count", description="Claim what your hand (or crib) is worth, with manual counting"
     )
     @app_commands.describe(
-        points=f"Your count, {CLAIMS_SAID}; claim too few and others may muggins you"
+        points=f"Your count, {CLAIMS_SAID}, claimed once: too few or too many costs points"
     )
     async def count(
         self,

@@ -2,11 +2,13 @@
 
 Al opens `/cribbage new counting:manual`, Bea joins, and they discard and play from their hand
 messages by DM. At the show the one who counts gets two menus of values on their hand message
-(26 values, split in two); a claim over the hand's value is refused privately with one sentence
-that names no card and no value, and changes nothing; a short claim is pegged and the opponent's
-hand message gets a **Muggins!** button, which takes the points missed; the channel's table
-shows the hand, the claim, the muggins and the breakdown. A claim left to the clock closes on
-its own (MUGGINS_SECONDS). The stats then hold the points missed and mugginsed.
+(26 values, split in two); a value no hand scores is refused privately with one sentence that
+names no card and no value, and changes nothing; a claim over the hand's value is made, once,
+pegged back to the value, the opponent pegging the points over; a short claim is pegged and the
+opponent's hand message gets a **Muggins!** button, which takes the points missed; the channel's
+table shows the hand, the claim, the muggins (or the points over) and the breakdown. A claim
+left to the clock closes on its own (MUGGINS_SECONDS). The stats then hold the points missed
+and taken.
 """
 
 from __future__ import annotations
@@ -15,6 +17,7 @@ import functools
 import re
 from typing import Any
 
+from bot.core.base.text import plural
 from engine.cards import Card
 from engine.counting import CountTurn
 from engine.game import Game
@@ -32,7 +35,7 @@ from tests.helpers.table_driver import World, resign, until
 #: What a claim may name in the standard game.
 CLAIM_VALUES = claim_values(Rules())
 
-REFUSAL = "That's more than this hand is worth."
+REFUSAL = "Claim from 0 to 29 points (no hand scores 19, 25, 26 or 27)."
 CARD_TEXT = re.compile(r"(10|[2-9AJQK])[♣♦♥♠]")
 
 
@@ -177,7 +180,7 @@ async def at_a_hand_worth_something(
     return game_id, users, game, turn
 
 
-async def test_manual_counting_a_refused_claim_a_short_claim_and_muggins(
+async def test_manual_counting_a_refused_claim_a_short_claim_muggins_and_an_over_claim(
     world: World, bots: BotLauncher
 ) -> None:
     fd = world.fd
@@ -187,11 +190,9 @@ async def test_manual_counting_a_refused_claim_a_short_claim_and_muggins(
     hidden = crib_cards(game)  # (a player's hand is counted: the crib is still face down)
     before = read_game(world.database, game_id)
 
-    # Over the value, from the menu and by the slash command: one sentence, no card, no value.
-    over = next(v for v in CLAIM_VALUES if v > value)
-    refused = await claim_from_menu(world, owner, game_id, over)
-    assert refused.response is not None and refused.response.words() == REFUSAL
-    typed = await fd.slash(owner, world.general, f"/cribbage count points:{over}")
+    # A value no hand scores, typed: refused in one sentence that names no card and no value,
+    # and nothing changes (a claim over the hand's value is not refused: see below).
+    typed = await fd.slash(owner, world.general, "/cribbage count points:19")
     assert typed.ephemeral and typed.words() == REFUSAL
     assert not CARD_TEXT.search(REFUSAL)
     after = read_game(world.database, game_id)
@@ -199,7 +200,7 @@ async def test_manual_counting_a_refused_claim_a_short_claim_and_muggins(
     this_deal = [
         m for m in fd.messages(world.general) if f"**Deal {game.deal_number}**" in m.words()
     ]
-    for message in [*this_deal, *fd.dms(owner), refused.original, typed.original]:
+    for message in [*this_deal, *fd.dms(owner), typed.original]:
         if message is not None:
             # (The cut for deal is from a shuffle of its own: its cards say nothing.)
             lines = [x for x in message.words().splitlines() if not x.startswith("Cut for deal")]
@@ -234,10 +235,14 @@ async def test_manual_counting_a_refused_claim_a_short_claim_and_muggins(
     assert f"Muggins! {opponent.name} takes the {points} {owner.name} missed" in table
     assert f"{points} missed" in table
 
-    # The rest of the show, exactly; then Bea resigns and the stats keep the muggins. Every
-    # claim is open to muggins: the last one, right, is called wrongly, which costs the caller
-    # nothing but the chance (told privately) and, the only opponent having called, ends it.
+    # The rest of the show: the next hand claimed over its value, once (pegged back to the
+    # value, the opponent pegging the points over, and no muggins to answer), the others
+    # exactly; then Bea resigns and the stats keep what was taken. Every other claim is open
+    # to muggins: the last one, right, is called wrongly, which costs the caller nothing but
+    # the chance (told privately) and, the only opponent having called, ends it.
     wrong_calls = 0
+    over: tuple[int, int, int] | None = None  # (seat, claimed, worth)
+    last_was_over = False
     while (game := game_now(world, game_id)).phase is Phase.SHOW:
         counting = game.count_turn
         window = game.muggins_window
@@ -254,16 +259,41 @@ async def test_manual_counting_a_refused_claim_a_short_claim_and_muggins(
             await wait_for_move(world, game_id, len(game.actions))
             wrong_calls += 1
             continue
-        await claim_from_menu(world, users[counting.seat], game_id, worth(game))
+        value_now = worth(game)
+        last_was_over = over is None
+        claim = next(v for v in CLAIM_VALUES if v > value_now) if last_was_over else value_now
+        claimed = await claim_from_menu(world, users[counting.seat], game_id, claim)
+        if over is None:
+            over = (counting.seat, claim, value_now)
+            # Answered by updating the hand it was made on, as every claim is.
+            assert claimed.response is not None and claimed.response.type == 7
         await wait_for_move(world, game_id, len(game.actions))
-    assert wrong_calls == 1
+    assert over is not None
+    over_seat, over_claimed, over_worth = over
+    points_over = over_claimed - over_worth
+    over_owner, over_taker = users[over_seat], users[1 - over_seat]
+    said = "Too many! " + (
+        f"{over_taker.name} pegs the {plural(points_over, 'point')} {over_owner.name} claimed over"
+    )
+    await until(fd, lambda: any(said in m.words() for m in fd.messages(world.general)))
+    # An over-claim opens no window: when it was the show's last (the crib), nothing was called.
+    assert wrong_calls == (0 if last_was_over else 1)
     assert not [m for m in fd.messages(world.general) if "No muggins" in m.words()]
     await resign(fd, users[1], world.general)
     await until(fd, lambda: read_game(world.database, game_id).status == "finished")
-    stats = await fd.slash(opponent, world.general, "/cribbage stats")
-    assert f"muggins taken {value}, given away 0" in stats.words()
+    taken = {opponent.id: value, owner.id: 0}
+    given = {opponent.id: 0, owner.id: value}
+    taken[over_taker.id] += points_over
+    given[over_owner.id] += points_over
+    for user in (opponent, owner):
+        stats = await fd.slash(user, world.general, "/cribbage stats")
+        line = (
+            f"taken from wrong counts (muggins, claims over) {taken[user.id]},"
+            f" given away {given[user.id]}."
+        )
+        assert line in stats.words(), stats.words()
     stats = await fd.slash(owner, world.general, "/cribbage stats")
-    assert f"{points} missed; muggins taken 0, given away {value}" in stats.words()
+    assert f"{points} missed;" in stats.words()
 
 
 async def test_manual_counting_the_muggins_window_closes_on_its_own(
@@ -340,7 +370,7 @@ async def test_a_whole_manual_game_against_the_computer_with_muggins(
     assert cpu_given <= cpu_missed
     stats = await fd.slash(al, world.general, "/cribbage stats")
     if al_taken:
-        assert f"muggins taken {al_taken}, given away 0" in stats.words()
+        assert f"(muggins, claims over) {al_taken}, given away 0" in stats.words()
 
 
 def _ephemeral_followup(interaction: Interaction) -> Message | None:

@@ -7,8 +7,10 @@ and play from their hand messages by DM until the show. There every hand and the
 claimed from the count menus of its owner's hand message (every value a hand can score there
 offered once, no menu over Discord's 25): the first claim worth a point is short and an
 opponent takes the points with **Muggins!**, the next short one every opponent lets stand with
-**No muggins**, the rest are exact. The owner of the first hand also types the variant's
-highest claim, which the bot must hear (and refuse: more than the hand is worth). Then:
+**No muggins**, the rest are exact. The owner of the first hand also types a value no hand of
+the variant scores, and the command's highest where the variant's is lower, which the bot must
+hear and refuse with the variant's range (a claim over the hand's value is not refused: it is
+made, once, and costs the points over). Then:
 
 - every claim and every muggins is on the deal's table with the score it made;
 - every opponent's hand message, and only theirs, offered Muggins! on a claim;
@@ -50,7 +52,6 @@ from tests.helpers.variant_tables import Table, every_table
 
 #: The people past the world's four players, for the tables of five and six.
 MORE_NAMES = ("Flo", "Gus")
-REFUSAL = "That's more than this hand is worth."
 #: Discord: at most 25 options in a select menu.
 MOST_OPTIONS = 25
 
@@ -362,7 +363,7 @@ class ManualTable:
                 continue
             worth = self.worth()
             if first:
-                await self.type_claims(worth)
+                await self.type_claims()
                 first = False
             short = worth > 0 and self.shorts < 2
             points = max(v for v in claim_values(game.rules) if v < worth) if short else worth
@@ -376,23 +377,23 @@ class ManualTable:
                 else:
                     await self.let_stand(turn.seat)
 
-    async def type_claims(self, worth: int) -> None:
-        """The owner of the hand to count types claims by ``/cribbage count``: the variant's
-        highest claim (over the hand's value: refused, in one sentence), and the highest the
-        command takes where it is more than the variant's (the values the game allows). The
-        game does not move."""
+    async def type_claims(self) -> None:
+        """The owner of the hand to count types claims by ``/cribbage count`` that no hand of
+        the variant scores: the first value below its highest that none scores, and the
+        highest the command takes where it is more than the variant's. Each is refused with
+        the variant's range, and the game does not move."""
         assert self.snap is not None
         turn = self.game.count_turn
         assert turn is not None
         user = self.users[turn.seat]
         claims = claim_values(self.game.rules)
-        answers = {claims[-1]: REFUSAL} if worth < claims[-1] else {}
+        typed = [v for v in range(claims[-1]) if v not in claims][:1]
         if HIGHEST_CLAIM not in claims:
-            answers[HIGHEST_CLAIM] = _claim_range(claims)
-        for points, answer in answers.items():
+            typed.append(HIGHEST_CLAIM)
+        for points in typed:
             line = f"/cribbage count points:{points}"
-            typed = await self.fd.slash(user, self.world.general, line)
-            assert typed.ephemeral and typed.words() == answer, (line, typed.words())
+            answer = await self.fd.slash(user, self.world.general, line)
+            assert answer.ephemeral and answer.words() == _claim_range(claims), line
         assert self.read().version == self.snap.version
 
     async def only_current_controls(self) -> None:

@@ -374,6 +374,10 @@ async def test_a_whole_game_counted_by_hand_in_a_dm_claims_and_muggins_go_to_eac
     names = [u.name for u in driver.players]
     for claim in driver.claims:
         assert f"{names[claim.seat]} claims {claim.points} " in said, claim
+    over = next(c for c in driver.claims if c.plan == "over")
+    points_over = plural(over.points - over.worth, "point")
+    owner, taker = names[over.seat], names[1 - over.seat]
+    assert f"Too many! {taker} pegs the {points_over} {owner} claimed over" in said
     taken = next(c for c in driver.claims if c.plan == "short")
     caller = names[1 - taken.seat]
     missed = plural(taken.worth - taken.points, "point")

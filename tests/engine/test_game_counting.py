@@ -1,6 +1,7 @@
-"""Manual counting with muggins: each owner claims their hand's value at the show, in order;
-an over-claim is refused, a short claim is pegged and open to muggins; pegging and his heels
-stay automatic; a player who does not claim in time is counted by the engine."""
+"""Manual counting with muggins: each owner claims their hand's value at the show, in order,
+once; a short claim is pegged and open to muggins, a claim over the value is pegged back to it
+and the points over go to the opponents; pegging and his heels stay automatic; a player who does
+not claim in time is counted by the engine."""
 
 from __future__ import annotations
 
@@ -18,6 +19,7 @@ from engine.events import (
     GameOver,
     Heels,
     Mugginsed,
+    Overclaimed,
     PointSource,
     Shown,
     event_from_dict,
@@ -87,15 +89,102 @@ def test_manual_counting_the_crib_stays_hidden_until_its_turn_to_count() -> None
 
 
 @pytest.mark.parametrize("over", [5, 6, 12, 29])
-def test_a_claim_over_the_value_is_refused_and_says_nothing_of_the_value(over: int) -> None:
+def test_overclaim_a_claim_over_the_value_is_pegged_back_and_the_opponent_pegs_the_points_over(
+    over: int,
+) -> None:
+    """The old laws: a player who scores more than they are entitled to is put back as many
+    points as they over-scored, and the opponent scores them (docs/players.md)."""
     game, _ = manual_show()
-    before = game.to_json()
-    with pytest.raises(BadClaim) as refused:
-        game.claim(PONE, over)
-    assert str(refused.value) == "That's more than this hand is worth."
-    assert game.to_json() == before  # nothing changed, nothing logged: they claim again
-    game.claim(PONE, 4)
-    assert game.scores == (6, 4)
+    claimed, taken, shown = game.claim(PONE, over)
+    assert claimed == Claimed(
+        seat=PONE,
+        side=PONE,
+        crib=False,
+        cards=parse_cards("5S 6D 10H KH"),
+        starter=Card.parse("2D"),
+        points=over,
+        score=4,
+        over=over - 4,
+    )
+    assert isinstance(claimed, Claimed) and claimed.pegged == 4
+    assert taken == Overclaimed(
+        seat=DEALER, side=DEALER, owner=PONE, points=over - 4, score=over + 2
+    )
+    assert isinstance(shown, Shown) and shown.claimed == over and shown.over == over - 4
+    assert shown.missed == 0
+    assert game.scores == (6 + over - 4, 4)
+    # The hand is settled by its one claim: no window, the dealer counts next.
+    assert game.muggins_window is None and game.turn == DEALER
+
+
+def test_overclaim_a_hand_is_claimed_once_so_counting_down_finds_nothing() -> None:
+    """Claiming down from 29 costs the points over on the first claim: the game does not answer
+    a claim with "too many, try again"."""
+    game, _ = manual_show()
+    game.claim(PONE, 29)
+    with pytest.raises(NotYourTurn, match="It's Al's turn to count"):
+        game.claim(PONE, 28)
+    assert game.scores == (6 + 25, 4)
+
+
+def test_overclaim_points_over_go_to_every_opposing_side_in_a_three_player_game() -> None:
+    game, _ = Game.new(NAMES[:3], rng=random.Random(8), counting=Counting.MANUAL)
+    while game.phase is not Phase.SHOW:
+        if game.phase is Phase.DISCARD:
+            seat = game.pending_discards()[0]
+            game.discard(seat, game.hand(seat)[: game.discard_count])
+        else:
+            assert game.turn is not None
+            game.play(game.turn, game.playable_cards(game.turn)[0])
+    turn = game.count_turn
+    starter = game.public_view().starter
+    assert turn is not None and starter is not None
+    worth = score_hand(turn.cards, starter).total
+    before = game.scores
+    events = game.claim(turn.seat, 29)
+    taken = [e for e in events if isinstance(e, Overclaimed)]
+    others = [(turn.seat + 1) % 3, (turn.seat + 2) % 3]
+    assert [(e.seat, e.owner, e.points) for e in taken] == [
+        (s, turn.seat, 29 - worth) for s in others
+    ]
+    expected = [
+        score + (worth if side == turn.seat else 29 - worth) for side, score in enumerate(before)
+    ]
+    assert game.scores == tuple(expected)
+
+
+def test_overclaim_partners_take_the_points_over_once_for_their_side() -> None:
+    game, _ = four_player_game(counting=Counting.MANUAL)
+    while game.phase is Phase.PLAY:
+        assert game.turn is not None
+        game.play(game.turn, game.playable_cards(game.turn)[0])
+    assert game.turn == 0
+    events = game.claim(0, 29)
+    [taken] = [e for e in events if isinstance(e, Overclaimed)]
+    assert (taken.seat, taken.side) == (1, 1)  # the first seat of the other side, left of 0
+
+
+def test_overclaim_the_owner_reaching_the_target_on_the_value_wins_and_nobody_pegs_after() -> None:
+    game, _ = manual_show(scores=(10, 118))
+    claimed, shown, over = game.claim(PONE, 12)
+    assert isinstance(claimed, Claimed) and claimed.pegged == 4
+    assert isinstance(shown, Shown) and isinstance(over, GameOver)
+    assert over.result.winner == PONE and game.scores == (16, 122)
+
+
+def test_overclaim_the_points_over_may_win_the_game_for_the_opponent() -> None:
+    game, _ = manual_show(scores=(109, 50))
+    _, taken, shown, over = game.claim(PONE, 12)
+    assert isinstance(taken, Overclaimed) and taken.points == 8 and taken.score == 123
+    assert isinstance(shown, Shown) and isinstance(over, GameOver)
+    assert over.result.winner == DEALER and game.phase is Phase.OVER
+
+
+def test_overclaim_events_read_back_from_json_and_a_right_claim_writes_no_over() -> None:
+    game, _ = manual_show()
+    events = game.claim(PONE, 12)
+    assert [event_from_dict(e.to_dict()) for e in events] == events
+    assert "over" not in manual_show()[0].claim(PONE, 4)[0].to_dict()
 
 
 @pytest.mark.parametrize("points", [19, 25, 26, 27, 30, -1, True, "4"])
@@ -298,6 +387,15 @@ def test_points_scored_a_claim_scores_the_claim_muggins_its_own_source_the_break
     ]
 
 
+def test_points_scored_an_overclaim_scores_the_value_and_the_points_over_as_taken() -> None:
+    game, _ = manual_show()
+    scored = [points_scored(e) for e in game.claim(PONE, 10)]
+    assert [(p.seat, p.source, p.points) for p in scored if p is not None] == [
+        (PONE, PointSource.HAND, 4),
+        (DEALER, PointSource.MUGGINS, 6),
+    ]
+
+
 def test_manual_counting_events_read_back_from_json() -> None:
     game, _ = manual_show()
     events = game.claim(PONE, 2) + game.muggins(DEALER)
@@ -353,6 +451,8 @@ def _random_step(game: Game, rng: random.Random) -> list[Event]:
     starter = game.public_view().starter
     assert starter is not None
     value = score_hand(turn.cards, starter, crib=turn.crib).total
+    if rng.random() < 0.1:
+        return game.claim(turn.seat, rng.choice(CLAIM_VALUES))  # over the value, at times
     return game.claim(turn.seat, rng.choice([v for v in CLAIM_VALUES if v <= value]))
 
 
@@ -362,7 +462,7 @@ def test_manual_counting_random_games_every_point_is_accounted_for(n: int) -> No
     for seed in range(5):
         game, _ = Game.new(NAMES[:n], rng=random.Random(seed), counting=Counting.MANUAL)
         totals = [0] * game.num_sides
-        missed = taken = 0
+        missed = taken = pegged_over = claimed_over = 0
         for _ in range(3000):
             if game.phase is Phase.OVER:
                 break
@@ -374,9 +474,15 @@ def test_manual_counting_random_games_every_point_is_accounted_for(n: int) -> No
                     missed += event.missed
                 if isinstance(event, Mugginsed):
                     taken += event.points
+                if isinstance(event, Overclaimed):
+                    pegged_over += event.points
+                if isinstance(event, Claimed):
+                    claimed_over += event.over * (game.num_sides - 1)
         assert game.phase is Phase.OVER
         assert tuple(totals) == game.scores
         assert taken <= missed
+        # Each opposing side pegs the points over, unless the game ended part-way.
+        assert pegged_over <= claimed_over and (claimed_over > 0 or pegged_over == 0)
         replayed = Game.replay(
             NAMES[:n],
             target=121,

@@ -18,6 +18,7 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
+from bot.core.base.text import plural
 from engine.cards import Card
 from engine.phase import Phase
 from engine.rules import Rules
@@ -47,10 +48,7 @@ from tests.helpers.table_driver import seat_to_move, until
 #: What a claim may name in the standard game.
 CLAIM_VALUES = claim_values(Rules())
 
-__all__ = ["OVER_CLAIM", "Claim", "PrivateDriver", "bot_token_requests", "uninvited_server"]
-
-#: The refusal of a claim over what the hand is worth (it names no card and no value).
-OVER_CLAIM = "That's more than this hand is worth."
+__all__ = ["Claim", "PrivateDriver", "bot_token_requests", "uninvited_server"]
 
 
 def bot_token_requests(fd: FakeDiscord, since: int = 0) -> list[str]:
@@ -110,10 +108,10 @@ class PrivateDriver:
     typed_hands: int = 0
     #: With manual counting, what the next claims do, in order (each hand after them is
     #: claimed right from the menus, and its claim let stand): ``over`` (a claim over the
-    #: value first, refused), ``short`` (under the value; the opponent calls muggins),
-    #: ``short-pass`` (under it; the opponent lets it stand), ``typed`` (right, by
-    #: `/cribbage count`), ``wrong-call`` (right; the opponent calls muggins all the same).
-    #: A short one waits for a hand worth a point.
+    #: value, pegged back to it, the opponent pegging the points over), ``short`` (under the
+    #: value; the opponent calls muggins), ``short-pass`` (under it; the opponent lets it
+    #: stand), ``typed`` (right, by `/cribbage count`), ``wrong-call`` (right; the opponent
+    #: calls muggins all the same). A short one waits for a hand worth a point.
     count_plan: list[str] = field(default_factory=list)
     #: Every claim made, in order, and every answer to one (``muggins`` or ``pass``).
     claims: list[Claim] = field(default_factory=list)
@@ -297,12 +295,10 @@ class PrivateDriver:
         if plan != "right":
             self.count_plan.pop(0)
         if plan == "over":
-            over = next(v for v in CLAIM_VALUES if v > worth)
-            refused = await self._claim(snap, turn.seat, over, typed=False)
-            assert refused.response is not None and refused.response.type == 4, refused
-            assert refused.ephemeral and refused.words() == OVER_CLAIM, refused.words()
-            assert self.snapshot().version == snap.version, "a refused claim changes nothing"
-        points = self.rng.randrange(worth) if plan.startswith("short") else worth
+            # Made once, like any claim: the hand is settled, the opponent pegs the points over.
+            points = next(v for v in CLAIM_VALUES if v > worth)
+        else:
+            points = self.rng.randrange(worth) if plan.startswith("short") else worth
         self.claims.append(Claim(turn.seat, turn.crib, points, worth, plan))
         typed = plan == "typed"
         made = await self._claim(snap, turn.seat, points, typed=typed)
@@ -313,6 +309,10 @@ class PrivateDriver:
         else:
             await self._made(snap, made)
         await self._table_says(f"{self.players[turn.seat].name} claims {points} ")
+        if plan == "over":
+            taker = self.players[(turn.seat + 1) % game.num_players].name
+            over = plural(points - worth, "point")
+            await self._table_says(f"Too many! {taker} pegs the {over} ")
         return made
 
     async def _table_says(self, words: str) -> None:

@@ -11,7 +11,7 @@ from dataclasses import asdict, dataclass
 from typing import Any
 
 from engine.cards import cards_str
-from engine.events import Event, Mugginsed, PointSource, Shown, points_scored
+from engine.events import Event, Mugginsed, Overclaimed, PointSource, Shown, points_scored
 
 __all__ = ["SeatTally", "Tally"]
 
@@ -32,8 +32,9 @@ class SeatTally:
     best_hand: int = 0
     best_hand_cards: str | None = None
     twenty_nines: int = 0
-    #: Manual counting: points its claims left out, points opponents took from it by
-    #: muggins (given) and points it took from them (taken).
+    #: Manual counting: points its claims left out, and points taken from wrong claims (by
+    #: muggins on a short one, or pegged for one over its hand's value): from this seat's
+    #: claims by opponents (given), and by this seat from theirs (taken).
     missed: int = 0
     muggins_given: int = 0
     muggins_taken: int = 0
@@ -61,12 +62,12 @@ class Tally:
 
     def add(self, events: Iterable[Event]) -> None:
         """Count the points of ``events`` to the seats that scored them (his heels and the
-        points for last count with the pegging; points taken by muggins are kept apart), and
+        points for last count with the pegging; points taken from wrong claims are kept apart), and
         each hand's worth (its best, its 29s, and what a claim missed) from its show."""
         for event in events:
             if isinstance(event, Shown):
                 self._shown(event)
-            elif isinstance(event, Mugginsed):
+            elif isinstance(event, (Mugginsed, Overclaimed)):
                 self.seats[event.seat].muggins_taken += event.points
                 self.seats[event.owner].muggins_given += event.points
             scored = points_scored(event)

@@ -129,7 +129,8 @@ def _show_text(names: Names, view: SeatView) -> str:
             what = "your crib" if turn.crib else "your hand"
             lines.append(
                 f"**Count {what}:** {cards}. Claim its points from the menu "
-                "(or `/cribbage count`); claim too few and the others may call muggins."
+                "(or `/cribbage count`), once: claim too few and the others may call muggins; "
+                "too many and they peg the points over."
             )
     return "\n".join(lines)
 

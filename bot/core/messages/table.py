@@ -88,8 +88,14 @@ def _shown(names: Names, event: ev.Shown, manual: bool) -> str:
     rare = RARE_HANDS.get(event.score.total, "") if len(event.cards) == 4 else ""
     if event.claimed is not None:
         # The breakdown after a claim (manual counting): the claim was pegged already.
-        missed = f" — {plural(event.missed, 'point')} missed" if event.missed else ""
-        return f"{what} counted: {said}{missed}{rare}"
+        wrong = (
+            f" — {plural(event.missed, 'point')} missed"
+            if event.missed
+            else f" — claimed {plural(event.over, 'point')} over"
+            if event.over
+            else ""
+        )
+        return f"{what} counted: {said}{wrong}{rare}"
     if manual:
         # Counting by hand, a hand shown without a claim is one the clock counted: its owner
         # did not claim in time, and it is pegged in full.
@@ -104,10 +110,19 @@ def _shown(names: Names, event: ev.Shown, manual: bool) -> str:
 
 
 def _claimed(names: Names, event: ev.Claimed) -> str:
+    # A claim over the value is pegged back to it (the points over go to the opponents).
+    back = f" and pegs the {event.pegged} it is worth" if event.over else ""
     return (
         f"{_whose(names, event.seat, event.crib)}: {cards_str(event.cards)} + starter "
-        f"{event.starter} — {names.seat(event.seat)} claims {event.points}"
+        f"{event.starter} — {names.seat(event.seat)} claims {event.points}{back}"
         f" ({tagged(names.side(event.side), event.score)})"
+    )
+
+
+def _overclaimed(names: Names, event: ev.Overclaimed) -> str:
+    return (
+        f"Too many! {names.seat(event.seat)} pegs the {plural(event.points, 'point')}"
+        f" {names.seat(event.owner)} claimed over ({tagged(names.side(event.side), event.score)})"
     )
 
 
@@ -402,6 +417,8 @@ def deal_text(
                 if not hands:
                     hands.append([])
                 hands[-1].append(_mugginsed(names, event))
+            case ev.Overclaimed():
+                hands[-1].append(_overclaimed(names, event))  # (its claim came just before)
             case ev.GameOver():
                 result = result_line(names, event.result, resigned)
             case ev.CutForDeal():

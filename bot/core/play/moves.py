@@ -24,7 +24,7 @@ from bot.core.base import refusals
 from bot.core.base.entry import answers
 from bot.core.base.refusals import Refused, StaleControl
 from bot.core.base.replies import Answer, Click, Clicked, User
-from bot.core.base.text import Names, card_labels, plural
+from bot.core.base.text import Names, and_list, card_labels, plural
 from bot.core.base.timing import ANSWER_WINDOW
 from bot.core.base.views import ConfirmControls, MessageView
 from bot.core.games.coach_settings import CoachSettings
@@ -44,7 +44,7 @@ from bot.core.messages.table import resign_question
 from engine.cards import Card, cards_str, parse_cards
 from engine.counting import Counting
 from engine.errors import RuleError
-from engine.events import Dealt, Event, Mugginsed
+from engine.events import Claimed, Dealt, Event, Mugginsed, Overclaimed
 from engine.game import Game
 from engine.phase import Phase
 
@@ -83,6 +83,21 @@ def _parse(text: str) -> tuple[Card, ...]:
         return parse_cards(text)
     except ValueError as err:
         raise Refused(str(err)) from None
+
+
+def _claim_reply(game: Game, events: Sequence[Event]) -> str:
+    """What a claim's owner is told: the claim, and when it was over the hand's value, what
+    it pegged and who pegs the points over."""
+    claimed = next(e for e in events if isinstance(e, Claimed))
+    said = f"You claimed {claimed.points}"
+    if not claimed.over:
+        return said + "."
+    names = Names.of(game.public_view())
+    takers = [names.seat(e.seat) for e in events if isinstance(e, Overclaimed)]
+    over = plural(claimed.over, "point")
+    verb = "pegs" if len(takers) == 1 else "peg"
+    taken = f", and {and_list(takers)} {verb} the {over} over" if takers else ""
+    return f"{said}, {over} more than the hand is worth: you peg {claimed.pegged}{taken}."
 
 
 def _card(code: str) -> Card:
@@ -346,7 +361,7 @@ class Moves(OnGames):
             loaded,
             # Every claim is open to muggins, so an open window gives nothing away.
             lambda g: g.claim(seat, points, open_window=True),
-            lambda g, e: f"You claimed {points}.",
+            _claim_reply,
             answering=answering,
             mirror=mirror,
         )

@@ -30,6 +30,7 @@ from engine.events import (
     GameOver,
     Heels,
     Mugginsed,
+    Overclaimed,
     Shown,
     StarterCut,
 )
@@ -214,7 +215,7 @@ class _Teller:
                 case GameOver():
                     line = _line(self.names, [event], self.view, self.resigned)
                     self._step(line, event.result.winner)
-                case Claimed() | Mugginsed():
+                case Claimed() | Mugginsed() | Overclaimed():
                     self._step(_line(self.names, [event], self.view))
                 case _:
                     line = _line(self.names, [event], self.view)

@@ -155,7 +155,8 @@ def _stats_block(label: str, row: Standing) -> list[str]:
         # Only players who have counted their own hands (manual counting) have these.
         lines.append(
             f"  Counting your own hands: {plural(row.points_missed, 'point')} missed;"
-            f" muggins taken {row.muggins_taken}, given away {row.muggins_given}."
+            f" taken from wrong counts (muggins, claims over) {row.muggins_taken},"
+            f" given away {row.muggins_given}."
         )
     return lines
 

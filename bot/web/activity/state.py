@@ -146,6 +146,7 @@ def _show(names: Names, shown: Sequence[ev.Shown]) -> list[dict[str, Any]]:
                 "points": event.score.total,
                 "claimed": event.claimed,
                 "missed": event.missed,
+                "over": event.over,
                 "total": event.total,
             }
         )
@@ -154,12 +155,17 @@ def _show(names: Names, shown: Sequence[ev.Shown]) -> list[dict[str, Any]]:
 
 def _caption(names: Names, events: Sequence[ev.Event]) -> str | None:
     """The last call, in a few words: "Bea: fifteen for 2", "Go — Al pegs 1"; a muggins
-    called on the last claim is said while that claim's hand is shown."""
+    called on the last claim, or the points over pegged for it, is said while that claim's
+    hand is shown."""
     claims = [i for i, e in enumerate(events) if isinstance(e, ev.Claimed)]
-    taken = [e for e in events[claims[-1] :] if isinstance(e, ev.Mugginsed)] if claims else []
+    wrong = (ev.Mugginsed, ev.Overclaimed)
+    taken = [e for e in events[claims[-1] :] if isinstance(e, wrong)] if claims else []
     if taken:
         last = taken[-1]
         points = plural(last.points, "point")
+        if isinstance(last, ev.Overclaimed):
+            owner = names.raw[last.owner]
+            return f"Too many! {names.raw[last.seat]} pegs the {points} {owner} claimed over"
         return f"Muggins! {names.raw[last.seat]} takes the {points} {names.raw[last.owner]} missed"
     for event in reversed(events):
         match event:
@@ -180,6 +186,8 @@ def _caption(names: Names, events: Sequence[ev.Event]) -> str | None:
                 return f"{names.raw[event.seat]} claims {event.points}"
             case ev.Mugginsed():
                 return f"Muggins! {names.raw[event.seat]} takes {event.points}"
+            case ev.Overclaimed():
+                return f"Too many! {names.raw[event.seat]} pegs {event.points}"
             case ev.StarterCut():
                 return f"Starter: {event.card}"
     return None

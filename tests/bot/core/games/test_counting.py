@@ -1,5 +1,6 @@
 """Manual counting through the service: the count menus and the Muggins! button on the hand
-messages, /cribbage count, refusals that reveal nothing, the clock closing a muggins window and
+messages, /cribbage count, a claim over the value (made once, costing the points over),
+refusals that reveal nothing, the clock closing a muggins window and
 counting for an idle player, the computer's claims and muggins, and the stats it all leaves."""
 
 from __future__ import annotations
@@ -21,7 +22,6 @@ from tests.helpers.service_driver import (
     game_owner,
     load,
     make_service,
-    state,
 )
 
 #: What a claim may name in the standard game.
@@ -121,23 +121,35 @@ async def test_manual_counting_the_hand_message_offers_26_values_in_two_menus(
     assert "Waiting for" in table.table(game_id, game.deal_number)
 
 
-async def test_manual_counting_a_claim_over_the_value_is_refused_and_reveals_nothing(
+async def test_manual_counting_a_claim_over_the_value_is_made_once_and_costs_the_points_over(
     store: Store, clock: Clock
 ) -> None:
+    """A claim over the hand's value is not refused (counting down from 29 found the value
+    every time): its owner pegs the value, the opponent the points over, and the next claim of
+    the same hand is refused as out of turn."""
     table, game_id, game, counter = await first_count(store, clock)
     service = table.service
     value = worth(game)
-    before = await state(store, game_id)
-    refusals = set()
-    for over in [v for v in CLAIM_VALUES if v > value][:4]:
-        refused = await service.moves.count(CHANNEL, counter, over)
-        assert not refused.ok
-        refusals.add(refused.reply.text)
-    # The same sentence whatever was claimed: it says nothing about what the hand is worth.
-    assert refusals == {"That's more than this hand is worth."}
-    assert await state(store, game_id) == before
-    accepted = await table.record(counter.id, await service.moves.count(CHANNEL, counter, value))
-    assert accepted.ok and accepted.reply.text == f"You claimed {value}."
+    other = BEA if counter is AL else AL
+    seat, opponent = (AL, BEA).index(counter), (AL, BEA).index(other)
+    before = game.scores
+    claimed = max(CLAIM_VALUES)
+    made = await table.record(counter.id, await service.moves.count(CHANNEL, counter, claimed))
+    over = claimed - value
+    assert made.ok and made.reply.text == (
+        f"You claimed {claimed}, {over} points more than the hand is worth: you peg {value},"
+        f" and {other.name} pegs the {over} points over."
+    )
+    after = await load(store, game_id)
+    assert after.scores[seat] == before[seat] + value
+    assert after.scores[opponent] == before[opponent] + over
+    said = table.table(game_id, game.deal_number)
+    assert f"{counter.name} claims {claimed} and pegs the {value} it is worth" in said
+    assert f"Too many! {other.name} pegs the {over} points {counter.name} claimed over" in said
+    assert f"claimed {over} points over" in said
+    again = await service.moves.count(CHANNEL, counter, value)
+    assert not again.ok and again.reply.text == f"It's {other.name}'s turn to count."
+    assert (await load(store, game_id)).scores == after.scores
 
 
 async def test_manual_counting_a_short_claim_is_mugginsed_by_the_opponent(
@@ -312,7 +324,7 @@ async def test_manual_counting_a_hard_computer_claims_exactly_and_calls_muggins(
     assert results[1].points_missed == 0  # hard counts exactly
     stats = (await service.standings.stats(GUILD, AL)).reply.text
     assert f"{results[0].points_missed} points missed" in stats
-    assert f"muggins taken 0, given away {results[0].muggins_given}" in stats
+    assert f"(muggins, claims over) 0, given away {results[0].muggins_given}" in stats
 
 
 async def test_manual_counting_an_easy_computer_misses_points_and_never_calls_muggins(
