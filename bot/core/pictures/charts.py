@@ -336,7 +336,7 @@ def bars_layout(player: PointsPerDeal, server: PointsPerDeal | None = None) -> B
 
 
 def _points_words(
-    name: str, player: PointsPerDeal, deals: int, server: PointsPerDeal | None
+    name: str, player: PointsPerDeal, deals: int, server: PointsPerDeal | None, average: str
 ) -> str:
     if deals <= 0:
         return f"{name} has not played a deal yet."
@@ -348,12 +348,12 @@ def _points_words(
     deal_words = "1 deal" if deals == 1 else f"{label(deals)} deals"
     text = f"Points per deal for {name} over {deal_words}: {parts(player)}."
     if server is not None:
-        text += f" Server average: {parts(server)}."
+        text += f" {average[:1].upper()}{average[1:]}: {parts(server)}."
     return text
 
 
-def _legend(image: Image.Image, draw: ImageDraw.ImageDraw, who: str) -> None:
-    entries = [(who, LINE), ("server average", SERVER)]
+def _legend(image: Image.Image, draw: ImageDraw.ImageDraw, who: str, average: str) -> None:
+    entries = [(who, LINE), (average, SERVER)]
     x = float(PLOT_RIGHT)
     for text, colour in reversed(entries):
         x -= text_width(text, 18)
@@ -364,13 +364,19 @@ def _legend(image: Image.Image, draw: ImageDraw.ImageDraw, who: str) -> None:
 
 
 def points_chart(
-    name: str, player: PointsPerDeal, deals: int, server: PointsPerDeal | None = None
+    name: str,
+    player: PointsPerDeal,
+    deals: int,
+    server: PointsPerDeal | None = None,
+    *,
+    average: str = "server average",
 ) -> Picture:
     """Bars of ``name``'s points per deal from pegging, hand and crib (over ``deals`` deals),
-    each beside the server's average when given, values written on the bars."""
+    each beside an average when given (``server``: the server's, or the one ``average``
+    names, as the legend and the alt text say it), values written on the bars."""
     check_values([getattr(a, s) for a in (player, server) if a for s in SOURCES], "Points")
     shown = drawable(name, "Player")
-    words = _points_words(name, player, deals, server)
+    words = _points_words(name, player, deals, server, average)
     title = f"{shown}: points per deal"
     if deals <= 0:
         image, draw = _blank(title, "")
@@ -379,7 +385,7 @@ def points_chart(
     subtitle = f"{label(player.total, 1)} in all, over {deal_words}"
     image, draw = _blank(title, subtitle)
     if server is not None:
-        _legend(image, draw, fit(shown, 18, 160))
+        _legend(image, draw, fit(shown, 18, 160), average)
     layout = bars_layout(player, server)
     _y_axis(image, draw, layout.y, layout.ticks, layout.left, "points per deal")
     places = 1

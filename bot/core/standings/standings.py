@@ -20,6 +20,7 @@ from bot.core.standings.records import Ranked
 from bot.core.standings.stats import stats_pictures
 from bot.core.standings.storage import StandingsRecords
 from bot.core.standings.words import (
+    AVERAGE_OF,
     ON_THIS_SERVER,
     OUTSIDE_SERVERS,
     PAGE_SIZE,
@@ -174,5 +175,7 @@ class Standings:
             guild_id, user.id, vs_computer=vs_computer, variant=chart
         )
         server = await self._store.server_points(guild_id, chart)
-        pictures = await asyncio.to_thread(stats_pictures, user.name, standing, history, server)
+        pictures = await asyncio.to_thread(
+            stats_pictures, user.name, standing, history, server, AVERAGE_OF[place]
+        )
         return Answer.say(text, ephemeral=False, view=MessageView(text, pictures=pictures))

@@ -25,10 +25,11 @@ def stats_pictures(
     standing: Standing,
     history: Sequence[tuple[float, float]],
     server: tuple[int, int, int, int],
+    average: str = "server average",
 ) -> tuple[Picture, ...]:
     """The rating chart (``history``: the ordinal after each of the player's latest games,
-    oldest first) and the points-per-deal chart (``server``: the server's pegging, hand and
-    crib points and deals)."""
+    oldest first) and the points-per-deal chart (``server``: the pegging, hand and crib
+    points and deals of the average ``average`` names: the server's, or outside servers)."""
     first = standing.games - len(history) + 1
     points = [RatingPoint(first + i, shown(ordinal)) for i, (ordinal, _) in enumerate(history)]
     # From their first game, the line starts where every newcomer does (1,000).
@@ -37,5 +38,5 @@ def stats_pictures(
     mine = per_deal(
         standing.pegging_points, standing.hand_points, standing.crib_points, standing.deals
     )
-    average = per_deal(*server) if server[3] else None
-    return rating, points_chart(name, mine, standing.deals, average)
+    among = per_deal(*server) if server[3] else None
+    return rating, points_chart(name, mine, standing.deals, among, average=average)

@@ -24,6 +24,7 @@ from bot.core.standings.records import Ranked, Rival, Standing
 from engine.variants import find, title_unless_standard
 
 __all__ = [
+    "AVERAGE_OF",
     "PAGE_SIZE",
     "TABLE_TITLES",
     "head_to_head_text",
@@ -38,6 +39,9 @@ __all__ = [
 #: DMs and group DMs, reached through a user install) no server at all, kept per player.
 ON_THIS_SERVER = "on this server"
 OUTSIDE_SERVERS = "outside servers"
+#: What the stats' picture compares a player with, by where the games were played: the
+#: server's people, or everyone's games outside servers (DMs and group DMs).
+AVERAGE_OF = {ON_THIS_SERVER: "server average", OUTSIDE_SERVERS: "average outside servers"}
 
 
 def _pct(rate: float) -> str:

@@ -93,6 +93,20 @@ async def test_stats_show_rating_rank_best_hands_and_two_charts(
     assert elsewhere.reply.view is None
 
 
+async def test_stats_outside_servers_compare_with_the_average_outside_servers(
+    store: Store, service: Services
+) -> None:
+    """A DM's or group DM's stats count the games played outside servers: their picture's
+    average is theirs, not a server's."""
+    rows = [result_row(0, AL, won=True, score=121), result_row(1, BEA, won=False, score=90)]
+    await finish_game(store, rows, guild=None, channel=901)
+    outcome = await service.standings.stats(None, AL, here=901)
+    assert outcome.reply.view is not None
+    _, points = outcome.reply.view.pictures
+    assert "Average outside servers: pegging" in points.alt_text
+    assert "erver average" not in points.alt_text
+
+
 async def test_head_to_head_wins_points_margin_and_the_last_five(
     store: Store, service: Services
 ) -> None:
