@@ -26,6 +26,7 @@ __all__ = [
     "full_deck",
     "parse_cards",
     "visible",
+    "written_like",
 ]
 
 
@@ -147,7 +148,7 @@ class Card:
             raise ValueError("A card must be written as text, like 5H or QS.")
         raw = visible(text).strip()
         if not raw:
-            raise ValueError("No card given: write one like 5H, 10D or QS.")
+            raise ValueError(f"No card given: write it like {written_like(1)}.")
         match = _CARD_RE.match(raw.upper())
         if match is None:
             raise ValueError(
@@ -176,16 +177,40 @@ def full_deck() -> list[Card]:
     return list(_DECK)
 
 
-def parse_cards(text: str) -> tuple[Card, ...]:
-    """Read cards separated by spaces and/or commas, e.g. ``"5H 5d, JC"``.
+#: How the sentences that ask for cards write an example: one card, two, and a hand (its
+#: first cards for fewer or more than four).
+_ONE_LIKE, _TWO_LIKE = "7C", "5H JD"
+_HAND_LIKE = ("5H", "5D", "JC", "QS", "9C", "AS", "KH")
+
+
+def written_like(count: int) -> str:
+    """How ``count`` cards are written in a sentence that asks for them (every sentence that
+    shows how to type cards takes its example from here).
+
+    >>> written_like(1), written_like(2), written_like(4)
+    ('7C', '5H JD', '5H 5D JC QS')
+    """
+    if count <= 1:
+        return _ONE_LIKE
+    if count == 2:
+        return _TWO_LIKE
+    return " ".join(_HAND_LIKE[:count])
+
+
+def parse_cards(text: str, *, count: int | None = None) -> tuple[Card, ...]:
+    """Read cards separated by spaces and/or commas, e.g. ``"5H 5d, JC"``; ``count``: how many
+    the caller asks for, which the sentence for no cards at all shows (it is not checked).
 
     Raises ``ValueError`` saying which part was not a card, or that a card was repeated.
     """
+    like = written_like(2 if count is None else count)
     if not isinstance(text, str):
-        raise ValueError("Cards must be written as text, like 5H JD.")
+        raise ValueError(f"Cards must be written as text, like {like}.")
     parts = [p for p in _SPLIT_RE.split(visible(text).strip()) if p]
     if not parts:
-        raise ValueError("No cards given: write them like 5H JD.")
+        if count == 1:
+            raise ValueError(f"No card given: write it like {like}.")
+        raise ValueError(f"No cards given: write them like {like}.")
     cards = tuple(Card.parse(p) for p in parts)
     seen: set[Card] = set()
     for card in cards:

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from engine.cards import JACK, Card, full_deck
+from engine.cards import JACK, Card, full_deck, written_like
 from engine.errors import BadDiscard, CardNotHeld, WrongPhase
 from engine.events import CutForDeal, Dealt, Discarded, Event, ForLast, Heels, StarterCut
 from engine.outcome import EndReason
@@ -126,14 +126,15 @@ class Dealing:
         state.check_seat(seat)
         if state.kept[seat] or state.phase is not Phase.DISCARD:
             raise WrongPhase("You have already discarded.")
+        need = self.discard_count(seat)
         seen: set[Card] = set()
         for card in cards:
             if not isinstance(card, Card):
-                raise BadDiscard("Name the cards to put in the crib, like 5H JD.")
+                what = "the card" if need == 1 else "the cards"
+                raise BadDiscard(f"Name {what} to put in the crib, like {written_like(need)}.")
             if card in seen:
                 raise BadDiscard(f"You named {card} twice.")
             seen.add(card)
-        need = self.discard_count(seat)
         if len(seen) != need:
             noun = "card" if need == 1 else "cards"
             raise BadDiscard(f"You must put {need} {noun} in the crib.")

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import unicodedata
 from collections.abc import Callable
 
@@ -58,7 +59,10 @@ def test_parse_accepts_what_people_type(text: str, rank: int, suit: Suit) -> Non
         (Card.parse, "5", "is not a card"),
         (Card.parse, "0H", "is not a card"),
         (Card.parse, "five of hearts", "is not a card"),
-        (parse_cards, "", "No cards given"),
+        (parse_cards, "", "No cards given: write them like 5H JD"),
+        (functools.partial(parse_cards, count=1), "", r"No card given: write it like 7C\."),
+        (functools.partial(parse_cards, count=4), "", "write them like 5H 5D JC QS"),
+        (Card.parse, "", r"No card given: write it like 7C\."),
         (parse_cards, " , ", "No cards given"),
         (parse_cards, "5H 5h", "5♥ is named twice"),
         (parse_cards, "5H XX", "“XX” is not a card"),

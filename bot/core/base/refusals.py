@@ -9,6 +9,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from engine.cards import written_like
+
 __all__ = ["Departed", "Refused", "StaleControl", "or_list"]
 
 
@@ -151,7 +153,7 @@ NOT_STARTED = (
     "The game hasn't started yet: it deals when the table is full and someone presses Start."
 )
 NOT_A_PLAYER = "You're not playing in this game."
-ONE_CARD = "Play one card at a time, like 7C."
+ONE_CARD = f"Play one card at a time, like {written_like(1)}."
 STALE_DISCARD = "That hand is over — use your newest message, or `/cribbage hand`."
 STALE_PLAY = (
     "Those buttons are out of date — that turn has passed. Use your newest message, "

@@ -67,7 +67,7 @@ def _read(cards: str, starter: str | None, rules: Rules) -> tuple[tuple[Card, ..
     """The hand and the starter as typed, or :class:`Refused` saying what is wrong."""
     size = rules.kept
     try:
-        hand = parse_cards(cards)
+        hand = parse_cards(cards, count=size)
     except ValueError as error:
         raise Refused(str(error)) from None
     if starter is None or not visible(starter).strip():
@@ -84,7 +84,7 @@ def _read(cards: str, starter: str | None, rules: Rules) -> tuple[tuple[Card, ..
             " `starter:`."
         )
     try:
-        cuts = parse_cards(starter)
+        cuts = parse_cards(starter, count=1)
     except ValueError as error:
         raise Refused(str(error)) from None
     if len(cuts) != 1:

@@ -77,10 +77,11 @@ _STALE = {
 }
 
 
-def _parse(text: str) -> tuple[Card, ...]:
-    """Cards as typed, or the refusal that says what was wrong with them."""
+def _parse(text: str, count: int) -> tuple[Card, ...]:
+    """Cards as typed (``count`` of them asked for), or the refusal that says what was wrong
+    with them."""
     try:
-        return parse_cards(text)
+        return parse_cards(text, count=count or None)
     except ValueError as err:
         raise Refused(str(err)) from None
 
@@ -307,7 +308,8 @@ class Moves(OnGames):
         mirror: bool = False,
     ) -> Answer:
         loaded, seat = self._games.seated(record, user)
-        chosen = _parse(cards) if isinstance(cards, str) else tuple(cards)
+        wanted = loaded.game.rules.to_crib(seat, loaded.game.dealer)
+        chosen = _parse(cards, wanted) if isinstance(cards, str) else tuple(cards)
 
         def reply(game: Game, events: Sequence[Event]) -> str:
             said = f"You put {card_labels(chosen)} in the crib."
@@ -330,7 +332,7 @@ class Moves(OnGames):
     ) -> Answer:
         loaded, seat = self._games.seated(record, user)
         if isinstance(card, str):
-            parsed = _parse(card)
+            parsed = _parse(card, 1)
             if len(parsed) != 1:
                 raise Refused(refusals.ONE_CARD)
             card = parsed[0]

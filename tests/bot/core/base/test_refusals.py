@@ -121,7 +121,7 @@ async def test_discard_refusals(store: Store, service: Services) -> None:
     cases = [
         (lambda s: s.moves.discard(CHANNEL, EVE, "5H JD"), "not playing"),
         (lambda s: s.moves.discard(CHANNEL, AL, "ZZ 5H"), "is not a card"),
-        (lambda s: s.moves.discard(CHANNEL, AL, ""), "no cards given"),
+        (lambda s: s.moves.discard(CHANNEL, AL, ""), "No cards given: write them like 5H JD."),
         (lambda s: s.moves.discard(CHANNEL, AL, "5H 5H"), "twice"),
         (lambda s: s.moves.discard(CHANNEL, AL, hand[0].code), "2 cards"),
         (lambda s: s.moves.discard(CHANNEL, AL, " ".join(c.code for c in hand[:3])), "2 cards"),
@@ -155,6 +155,14 @@ async def test_discard_refusals(store: Store, service: Services) -> None:
     )
 
 
+async def test_a_discard_of_one_card_is_asked_for_with_one(store: Store, service: Services) -> None:
+    """With three players each puts one card in the crib: the example the refusal gives is
+    one card, where it gave two ("write them like 5H JD") at every table."""
+    await open_table(service, [AL, BEA, CY])
+    empty: Call = lambda s: s.moves.discard(CHANNEL, AL, "")  # noqa: E731
+    await assert_refused(store, service, empty, "No card given: write it like 7C.")
+
+
 async def test_play_refusals(store: Store, service: Services) -> None:
     table = await open_table(service, [AL, BEA])
     await drive(service, table, [AL, BEA], stop_after=2)
@@ -166,7 +174,10 @@ async def test_play_refusals(store: Store, service: Services) -> None:
     cases = [
         (lambda s: s.moves.play(CHANNEL, waiter, game.hand(0 if waiter is AL else 1)[0]), "turn"),
         (lambda s: s.moves.play(CHANNEL, mover, theirs.code), "don't hold"),
-        (lambda s: s.moves.play(CHANNEL, mover, "5H 6H"), "one card at a time"),
+        (lambda s: s.moves.play(CHANNEL, mover, "5H 6H"), "one card at a time, like 7C."),
+        # One card asked for: its example is one card, as the refusal of two says it.
+        (lambda s: s.moves.play(CHANNEL, mover, ""), "No card given: write it like 7C."),
+        (lambda s: s.moves.play(CHANNEL, mover, " , "), "No card given: write it like 7C."),
         (lambda s: s.moves.play(CHANNEL, mover, "11X"), "not a card"),
         (lambda s: s.moves.play(CHANNEL, EVE, first), "not playing"),
         (lambda s: s.moves.discard(CHANNEL, mover, "5H JD"), "already discarded"),
