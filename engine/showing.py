@@ -8,7 +8,7 @@ rules, and stops the moment a side reaches the target; then the next deal
 claim instead, one claim a hand: a claim is pegged, and a short one is open to muggins until
 the window closes; a claim over the hand's value is pegged back to the value and each
 opposing side pegs the points over, as the old laws of the game have it for a player who
-scores more than they are entitled to (docs/players.md, "Counting by hand").
+scores more than they are entitled to (docs/players.md, "A claim too high").
 """
 
 from __future__ import annotations

@@ -5,9 +5,9 @@ test's action the moment a request has been handled, before its answer goes back
 A route pattern is a regular expression searched in `"METHOD /path"`, the path without the
 `/api/v10` prefix, e.g. `"POST /channels/\\d+/messages"` or `"callback"`.
 
-An error is answered as whoever answers it on the internet does (README, "REST faults"): a 500
-with Discord's JSON body; a 502 or 504 with Cloudflare's HTML page (Discord's servers out of
-its reach); a 503 with the text of the proxy in front of Discord's API; a 429 from
+An error is answered as whoever answers it on the internet does (README, "The internet's
+faults"): a 500 with Discord's JSON body; a 502 or 504 with Cloudflare's HTML page (Discord's
+servers out of its reach); a 503 with the text of the proxy in front of Discord's API; a 429 from
 `FakeDiscord.fail` with Cloudflare's text and neither `Via` nor rate-limit headers (Discord's
 own 429 is `FakeDiscord.rate_limit`'s). A test that gives a code or a message gets Discord's
 JSON body with them.

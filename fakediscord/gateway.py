@@ -11,7 +11,7 @@ limited as Discord limits it (`shards.SessionStarts`): too soon after another is
 op 9, one more than the day allows resets the bot token and closes every session with 4004.
 
 The faults a test puts it through are the gateway's as Discord documents them (README,
-"The gateway's faults"): a connection dropped (and Discord out of reach for a while: new
+"The internet's faults"): a connection dropped (and Discord out of reach for a while: new
 connections get no HELLO until it is back), a session invalidated (op 9, the events meanwhile
 lost), a zombied connection (nothing reaches the client, not even a heartbeat's ACK, until it
 closes the connection and resumes).

@@ -4,8 +4,8 @@ hands by DM as in a text channel; one played at the table (the Activity) launche
 channel; and what cannot be done there (a tournament, whose games are threads; the Activity on
 a stage) refused in one sentence that says what to do instead.
 
-fakediscord holds Discord's rules there (its README, "Voice and stage channels"): the chat is
-for those who may Connect, no thread is started in it, and a stage runs no Activity.
+fakediscord holds Discord's rules there (fakediscord/README.md, "Voice and stage channels"): the
+chat is for those who may Connect, no thread is started in it, and a stage runs no Activity.
 """
 
 from __future__ import annotations

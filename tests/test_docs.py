@@ -1,0 +1,118 @@
+"""The docs' links and references reach what they name.
+
+Every link between the repository's Markdown files reaches its file and, with an anchor, a
+heading there (as GitHub makes the anchor); every reference written as a file and a section's
+title in quotes, ``(docs/running.md, "Backups")``, in any file of the repository (the settings'
+``.env.example``, docstrings, comments), names a file and a section of it that are there: a
+heading, or a paragraph's bold lead (``**Title.**``). ``.env.example`` sent readers to "Running
+at scale" in the README, which is in docs/running.md.
+"""
+
+from __future__ import annotations
+
+import re
+import subprocess
+from functools import cache
+from pathlib import Path
+
+ROOT = Path(__file__).parents[1]
+
+#: A Markdown link to a file of the repository: [text](path), [text](path#anchor), [text](#anchor).
+_LINK = re.compile(r"\[[^\]]*\]\((?!https?:|mailto:)([^)\s]*)\)")
+#: A reference to a section of a file: its path (or the README of the package the reference is
+#: in), a comma, and the section's title in quotes.
+_REFERENCE = re.compile(
+    r"(?:(?<=\()|(?<=its )|(?<=see ))((?:\.\./)*(?:[\w-]+/)*[\w-]+\.md|README),\s*\"([^\"]+)\""
+)
+#: The other way round: "Title" in the README / in docs/x.md.
+_REFERENCE_AFTER = re.compile(r"\"([^\"]+)\" in (?:the (README)|(docs/[\w-]+\.md))\b")
+
+
+def _tracked() -> list[Path]:
+    """The repository's text files that may hold a link or a reference."""
+    names = subprocess.run(
+        ["git", "ls-files"], cwd=ROOT, capture_output=True, text=True, check=True
+    ).stdout.split()
+    wanted = (".md", ".py", ".js", ".mjs", ".sh", ".toml", ".example")
+    return [ROOT / name for name in names if name.endswith(wanted) and "saved_games" not in name]
+
+
+@cache
+def _sections(path: Path) -> tuple[set[str], set[str]]:
+    """The titles of ``path``'s headings and bold leads, and its headings' anchors."""
+    titles: set[str] = set()
+    anchors: set[str] = set()
+    for line in path.read_text(encoding="utf-8").splitlines():
+        heading = re.match(r"#{1,6} (.+)", line)
+        if heading:
+            title = heading.group(1).strip()
+            titles.add(title)
+            anchors.add(_anchor(title))
+        titles.update(re.findall(r"\*\*([^*]+?)\.?\*\*", line))
+    return titles, anchors
+
+
+def _anchor(title: str) -> str:
+    """The anchor GitHub gives a heading: lower case, punctuation dropped, spaces as hyphens.
+
+    >>> _anchor("Ranked play (issue 49, `benchmarks/ranked_queue.py`, 26 November 2026)")
+    'ranked-play-issue-49-benchmarksranked_queuepy-26-november-2026'
+    """
+    return re.sub(r"[^\w\- ]", "", title.lower()).replace(" ", "-")
+
+
+def _flat(path: Path) -> str:
+    """``path``'s text with its lines joined (comment marks and the joins of adjacent string
+    literals dropped), so that a reference wrapped onto two lines reads as one."""
+    text = path.read_text(encoding="utf-8")
+    text = re.sub(r"\n\s*(?:#:?|//)?\s*", " ", text)
+    if path.suffix == ".py":
+        text = re.sub(r"(?<=[^\\])([\"'])\s+\1", "", text)
+    return text
+
+
+def _target(source: Path, name: str) -> Path:
+    """The file a reference in ``source`` names: a path from the repository's root or from
+    ``source``'s folder; "README" alone is the README of ``source``'s package."""
+    if name == "README":
+        package = source.relative_to(ROOT).parts[0]
+        own = ROOT / package / "README.md"
+        return own if own.is_file() and source.parent != ROOT else ROOT / "README.md"
+    beside = (source.parent / name).resolve()
+    return beside if beside.is_file() else ROOT / name
+
+
+def test_every_link_between_the_docs_reaches_its_file_and_heading() -> None:
+    broken = []
+    for source in _tracked():
+        if source.suffix != ".md":
+            continue
+        for link in _LINK.findall(source.read_text(encoding="utf-8")):
+            name, _, anchor = link.partition("#")
+            target = (source.parent / name).resolve() if name else source
+            if not target.exists():
+                broken.append(f"{source.relative_to(ROOT)}: {link} (no such file)")
+            elif anchor and anchor not in _sections(target)[1]:
+                broken.append(f"{source.relative_to(ROOT)}: {link} (no such heading)")
+    assert not broken, "\n".join(broken)
+
+
+def test_every_section_a_file_names_is_there() -> None:
+    found = 0
+    broken = []
+    for source in _tracked():
+        if source.resolve() == Path(__file__).resolve():
+            continue
+        text = _flat(source)
+        after = [(a or b, t) for t, a, b in _REFERENCE_AFTER.findall(text)]
+        pairs = _REFERENCE.findall(text) + after
+        for name, title in pairs:
+            target = _target(source, name)
+            found += 1
+            if not target.is_file():
+                broken.append(f"{source.relative_to(ROOT)}: {name} (no such file)")
+            elif title not in _sections(target)[0]:
+                where = target.relative_to(ROOT)
+                broken.append(f'{source.relative_to(ROOT)}: "{title}" is not a section of {where}')
+    assert found > 5, "the references were read"
+    assert not broken, "\n".join(broken)
