@@ -1,4 +1,5 @@
-"""The docs' links and references reach what they name.
+"""The docs' links and references reach what they name, and a fact the docs share with the
+code is said in the code once.
 
 Every link between the repository's Markdown files reaches its file and, with an anchor, a
 heading there (as GitHub makes the anchor); every reference written as a file and a section's
@@ -14,6 +15,8 @@ import re
 import subprocess
 from functools import cache
 from pathlib import Path
+
+from bot.core.games.rules_help import WHO_MAY_CANCEL
 
 ROOT = Path(__file__).parents[1]
 
@@ -116,3 +119,18 @@ def test_every_section_a_file_names_is_there() -> None:
                 broken.append(f'{source.relative_to(ROOT)}: "{title}" is not a section of {where}')
     assert found > 5, "the references were read"
     assert not broken, "\n".join(broken)
+
+
+def _said(text: str) -> str:
+    """Text as it reads: Markdown's emphasis dropped, lines joined."""
+    return " ".join(text.replace("*", "").split())
+
+
+def test_who_may_cancel_is_said_as_the_lobby_lets_them() -> None:
+    """The README's table said "the creator, in the lobby" where the lobby also lets a
+    moderator cancel, as its refusal says: one sentence, the rules' help's, everywhere."""
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    [row] = [line for line in readme.splitlines() if line.startswith("| `/cribbage cancel` |")]
+    assert row.split("|")[3].strip() == WHO_MAY_CANCEL
+    players = _said((ROOT / "docs/players.md").read_text(encoding="utf-8"))
+    assert WHO_MAY_CANCEL in players

@@ -4,13 +4,21 @@ from __future__ import annotations
 
 from engine.outcome import Scoring
 
-__all__ = ["HELP", "RULES_TOPICS", "RULE_NAMES", "rules_text"]
+__all__ = ["HELP", "RULES_TOPICS", "RULE_NAMES", "WHO_MAY_CANCEL", "rules_text"]
 
 #: How the table names its rule for game points (the lobby, the rules, the standings).
 RULE_NAMES = {
     Scoring.LURCH: "game points by the lurch",
     Scoring.SKUNK: "game points on the skunk scale",
 }
+
+#: Who may cancel a game (it ends with no result), as ``Lobbies`` lets them: said so by
+#: ``/cribbage rules topic:commands``, the README's table of commands and docs/players.md
+#: (tests/test_docs.py holds them to it). Outside servers nobody is a moderator.
+WHO_MAY_CANCEL = (
+    "in the lobby, the player who opened it or a moderator; once the cards are dealt, only a "
+    "moderator (Manage Messages in the channel, or Manage Server), who confirms it first"
+)
 
 RULES_TOPICS: dict[str, str] = {
     "overview": (
@@ -78,10 +86,9 @@ RULES_TOPICS: dict[str, str] = {
         "cards; `/cribbage count points:12` claims your hand with manual counting. "
         "`/cribbage status` shows the board; `/cribbage resign` concedes the game once you "
         "confirm it (Yes / No, privately) — with partners it is your decision alone and "
-        "concedes for your side; `/cribbage cancel` ends a game without a result: its creator "
-        "may in the lobby, and once the cards are dealt only a moderator (Manage Messages in "
-        "the channel, or Manage Server; in a DM or group DM nobody, unless the game cannot go "
-        "on), who confirms it first (Yes / No, privately). After each show the coach sends "
+        f"concedes for your side; `/cribbage cancel` ends a game without a result: "
+        f"{WHO_MAY_CANCEL}; once dealt, in a DM or group DM nobody, "
+        "unless the game cannot go on. After each show the coach sends "
         "you a line about your discard, with your hand "
         "(`/cribbage coach setting:off` stops it). `/cribbage review` sets every decision of a "
         "game beside the expert's, `/cribbage verify` checks a game's shuffles against the "
