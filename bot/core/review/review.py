@@ -217,13 +217,14 @@ def _percent(value: float) -> str:
 
 
 def _chance_lost(value: float) -> str:
-    """A loss of the chance to win, in percentage points: never "0% chance to win", which
-    reads as if there never was one."""
+    """A loss of the chance to win, as the wins in 100 games it gives up (a percentage point
+    each): never "0 wins", which reads as if nothing was lost, nor "percentage points of the
+    chance to win", which reads badly."""
     points = value * 100
     if points < 0.5:
-        return "under 1 percentage point of the chance to win"
+        return "under 1 win in 100 games"
     shown = round(points)
-    return f"{shown} percentage point{'s' if shown != 1 else ''} of the chance to win"
+    return f"{shown} win{'s' if shown != 1 else ''} in 100 games"
 
 
 def _loss(decision: Decision) -> str:
@@ -279,12 +280,12 @@ def _summary(report: ReviewReport) -> str:
             lines.append(UNSEALED_LINE)
         return "\n".join(lines)
     close = sum(1 for d in report.decisions if d.close)
-    given = f"{_number(report.points_given_up)} expected points given up"
+    given = f"{_number(report.points_given_up)} expected points"
     if report.chance_given_up > 0:
-        given += f", and {_chance_lost(report.chance_given_up)}"
+        given += f" and {_chance_lost(report.chance_given_up)}"
     lines.append(
         f"Accuracy **{_percent(accuracy)}** ({close} of {len(report.decisions)} decisions within "
-        f"half a point of the expert's best) · {given}."
+        f"half a point of the expert's best) · given up to the expert's choices: {given}."
     )
     mistakes = report.mistakes()[:MISTAKES_SHOWN]
     if mistakes:

@@ -13,14 +13,42 @@ from bot.core.review import review
 from bot.core.seasons.seasons import Seasons
 from bot.store import Store
 from engine.cards import parse_cards
-from engine.review import Decision
+from engine.review import Decision, Unit
 from tests.helpers.review_reports import report_of
 
 
 def test_a_chance_to_win_given_up_under_half_a_point_is_not_said_as_zero() -> None:
-    assert review._chance_lost(0.004) == "under 1 percentage point of the chance to win"
-    assert review._chance_lost(0.012) == "1 percentage point of the chance to win"
-    assert review._chance_lost(0.07) == "7 percentage points of the chance to win"
+    assert review._chance_lost(0.004) == "under 1 win in 100 games"
+    assert review._chance_lost(0.012) == "1 win in 100 games"
+    assert review._chance_lost(0.07) == "7 wins in 100 games"
+
+
+def test_a_reviews_summary_says_what_was_given_up_in_one_plain_phrase() -> None:
+    """Issue 54: "24.9 expected points given up, and under 1 percentage point of the chance
+    to win." read badly."""
+
+    def play(deal: int, chosen: float, best: float, unit: Unit) -> Decision:
+        cards = parse_cards("4D 7C")
+        return Decision(
+            deal=deal,
+            kind="play",
+            seat=0,
+            dealer=1,
+            scores=(100, 100),
+            held=cards,
+            chosen=cards[:1],
+            best=cards[1:],
+            chosen_value=chosen,
+            best_value=best,
+            unit=unit,
+        )
+
+    decisions = [play(3, 1.0, 25.9, "points"), play(9, 0.551, 0.555, "chance")]
+    summary = review._summary(report_of(decisions))
+    assert " · given up to the expert's choices: 24.9 expected points and under 1 win in 100" in (
+        summary
+    )
+    assert "percentage point" not in summary
 
 
 def test_the_gap_to_the_best_discard_is_the_difference_of_the_figures_shown() -> None:
