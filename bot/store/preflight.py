@@ -15,7 +15,7 @@ from pathlib import Path
 
 from bot.core.base.store_errors import UnusableStore
 
-__all__ = ["HEADER", "check_file", "read_only"]
+__all__ = ["HEADER", "check_file", "check_readable", "read_only"]
 
 #: The first 16 bytes of every SQLite 3 database file.
 HEADER = b"SQLite format 3\x00"
@@ -64,6 +64,23 @@ def check_file(path: Path) -> None:
     exist or on a read-only file system, a new file in a folder that is read-only, a file
     that is read-only, not a SQLite database, or shorter than its header says. A path with no
     file (or an empty file) is fine: it becomes a new database. Only reads."""
+    check_readable(path)
+    folder = path.parent
+    if _on_read_only_mount(folder) or not path.exists() or not os.access(path, os.W_OK):
+        # Refused before SQLite fails on it less clearly ("unable to open database file"),
+        # or opens a read-only file and leaves empty -wal and -shm files beside it. (A
+        # read-only folder with a writable file is SQLite's to judge: it can use -wal and -shm
+        # files already there.)
+        why = read_only(path)
+        if why is not None:
+            raise UnusableStore(why)
+
+
+def check_readable(path: Path) -> None:
+    """Refuse a path whose database cannot be read as it is: a directory, a file in a folder
+    that does not exist, or a file that is not a SQLite database or is shorter than its header
+    says (what :func:`check_file` refuses but the read-only cases: the maintenance commands
+    that only read, ``health`` and ``backup``, need no more). Only reads."""
     if path.is_dir():
         raise UnusableStore(
             "it is a directory, not a file: give the path of the database file, "
@@ -76,14 +93,6 @@ def check_file(path: Path) -> None:
         )
     if path.exists():
         _check_contents(path)
-    if _on_read_only_mount(folder) or not path.exists() or not os.access(path, os.W_OK):
-        # Refused before SQLite fails on it less clearly ("unable to open database file"),
-        # or opens a read-only file and leaves empty -wal and -shm files beside it. (A
-        # read-only folder with a writable file is SQLite's to judge: it can use -wal and -shm
-        # files already there.)
-        why = read_only(path)
-        if why is not None:
-            raise UnusableStore(why)
 
 
 def _check_contents(path: Path) -> None:

@@ -6,22 +6,22 @@ file taken while the bot writes can mix pages from before and after a move, and 
 is still in the ``-wal`` file beside it. The backup reads the database in one read transaction
 (in WAL mode the bot goes on writing meanwhile, and nothing it commits after the backup began
 is in the copy), into ``FILE.partial``, checks the copy (``PRAGMA quick_check``), and only then
-renames it to ``FILE``: a backup stopped half-way never leaves a ``FILE`` that looks whole.
-``FILE`` is refused when it exists, unless ``--replace``.
+renames it to ``FILE``: a backup stopped half-way never leaves a ``FILE`` that looks whole, and
+one that fails leaves nothing behind (the ``.partial`` is removed). ``FILE`` is refused when it
+exists, unless ``--replace``, and always when it is a directory.
 
 To restore: stop the bot, put the copy where ``DATABASE_PATH`` points (or point it at the
 copy), and start the bot: games go on from the moves the copy holds, and the bot brings every
 game's messages to what it says.
 
 PostgreSQL is backed up with its own tools (``pg_dump``, restored with ``pg_restore``):
-``docs/running.md`` says how; this command says the same and exits 2.
+``docs/running.md`` says how; this command says the same and exits 2 (a setting to fix).
 
     .venv/bin/python -m bot backup FILE [--database PATH] [--replace]
 """
 
 from __future__ import annotations
 
-import argparse
 import asyncio
 import contextlib
 import os
@@ -32,7 +32,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from bot.store import is_postgres_url
-from bot.tools import run_on_database
+from bot.tools import DONE, FAILED, ToFix, run_on_database, tool_parser
 
 __all__ = ["PG_DUMP", "copy_sqlite", "main", "run"]
 
@@ -53,8 +53,22 @@ class BackupFailed(Exception):
 
 def copy_sqlite(source: Path, target: Path) -> tuple[int, int]:
     """Copy the SQLite database ``source`` to ``target`` with SQLite's online backup (through
-    ``target.partial``, checked, then renamed); its size in bytes and its games."""
+    ``target.partial``, checked, then renamed); its size in bytes and its games. Whatever
+    stops it, the ``.partial`` (and its journal) is removed: nothing is left behind."""
     partial = target.with_name(f"{target.name}.partial")
+    try:
+        games = _copy_to(source, partial)
+        os.replace(partial, target)
+    except BaseException:
+        for left in (partial, partial.with_name(f"{partial.name}-journal")):
+            with contextlib.suppress(FileNotFoundError):
+                left.unlink()
+        raise
+    return target.stat().st_size, games
+
+
+def _copy_to(source: Path, partial: Path) -> int:
+    """SQLite's online backup of ``source`` into ``partial`` (made anew), checked; its games."""
     with contextlib.suppress(FileNotFoundError):
         partial.unlink()
     src = sqlite3.connect(source, timeout=BUSY_MS / 1000)
@@ -74,43 +88,57 @@ def copy_sqlite(source: Path, target: Path) -> tuple[int, int]:
             dst.close()
     finally:
         src.close()
-    os.replace(partial, target)
-    return target.stat().st_size, int(games)
+    return int(games)
+
+
+def _why(error: Exception) -> str:
+    """What stopped a backup, in words: an operating system's error as its reason and the
+    file (not "[Errno 28] ..."), SQLite's and the check's as they say it."""
+    if isinstance(error, OSError) and error.strerror:
+        where = f" ({error.filename})" if error.filename else ""
+        return f"{error.strerror[:1].lower()}{error.strerror[1:]}{where}"
+    return str(error)
+
+
+def _check_target(source: Path, target: Path, replace: bool) -> None:
+    """Raise :class:`ToFix` when ``target`` cannot take the copy as asked."""
+    if target.is_dir():
+        raise ToFix(
+            f"{target} is a directory, not a file: give the path of the file to write the copy"
+            f" to, such as {target / 'cribbage-backup.db'}."
+        )
+    if target.exists() and not replace:
+        raise ToFix(f"{target} exists: choose another name, or add --replace.")
+    if target.exists() and target.resolve() == source.resolve():
+        raise ToFix(f"{target} is the database itself: choose another file.")
+    if not target.parent.is_dir():
+        raise ToFix(f"There is no folder {target.parent} to write {target.name} in.")
 
 
 async def run(database: str, target: Path, *, replace: bool) -> int:
-    """Back ``database`` up to ``target``; prints what it did, returns the exit status."""
+    """Back ``database`` up to ``target``; prints what it did, returns the exit status
+    (raises :class:`ToFix` for a setting or a file to fix first)."""
     if is_postgres_url(database):
-        print(PG_DUMP, file=sys.stderr)
-        return 2
+        raise ToFix(PG_DUMP)
     source = Path(database)
-    if target.exists() and not replace:
-        print(f"{target} exists: choose another name, or add --replace.", file=sys.stderr)
-        return 2
-    if target.exists() and target.resolve() == source.resolve():
-        print(f"{target} is the database itself: choose another file.", file=sys.stderr)
-        return 2
-    if not target.parent.is_dir():
-        print(f"There is no folder {target.parent} to write {target.name} in.", file=sys.stderr)
-        return 2
+    _check_target(source, target, replace)
     started = time.perf_counter()
     try:
         size, games = await asyncio.to_thread(copy_sqlite, source, target)
     except (sqlite3.Error, OSError, BackupFailed) as error:
-        print(f"The backup of {source} failed: {error}. {target} was not written.", file=sys.stderr)
-        return 1
+        print(
+            f"The backup of {source} failed: {_why(error)}; {target} was not written.",
+            file=sys.stderr,
+        )
+        return FAILED
     seconds = time.perf_counter() - started
     print(f"Backed up {source} to {target}: {size / 1e6:.1f} MB, {games} games, {seconds:.1f} s.")
-    return 0
+    return DONE
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     """The command line."""
-    parser = argparse.ArgumentParser(
-        prog="python -m bot backup",
-        description=__doc__,
-        formatter_class=argparse.RawDescriptionHelpFormatter,
-    )
+    parser = tool_parser("python -m bot backup", __doc__)
     parser.add_argument("file", type=Path, help="where to write the copy")
     parser.add_argument("--database", help="the database file (default: DATABASE_PATH)")
     parser.add_argument("--replace", action="store_true", help="replace FILE if it exists")

@@ -11,13 +11,12 @@ lost: freed space is reused for new games, the file just never shrinks.
 
 from __future__ import annotations
 
-import argparse
 from collections.abc import Sequence
 from pathlib import Path
 
 from bot.store import Store
 from bot.store.sqlite import SqliteDatabase
-from bot.tools import run_on_database
+from bot.tools import DONE, run_on_database, tool_parser
 
 
 async def run(database: str) -> int:
@@ -26,7 +25,7 @@ async def run(database: str) -> int:
     async with await Store.open(database) as store:
         if not isinstance(store.db, SqliteDatabase):
             print("PostgreSQL gives freed space back by itself (autovacuum): nothing to do.")
-            return 0
+            return DONE
         before = Path(database).stat().st_size
         if await store.db.auto_vacuum() == "incremental":
             await store.db.reclaim(1_000_000)
@@ -36,12 +35,12 @@ async def run(database: str) -> int:
             await store.db.switch_on_incremental_vacuum()
     after = Path(database).stat().st_size
     print(f"Done: {before / 1e6:.1f} MB before, {after / 1e6:.1f} MB now.")
-    return 0
+    return DONE
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     """The command line."""
-    parser = argparse.ArgumentParser(prog="python -m bot compact", description=__doc__)
+    parser = tool_parser("python -m bot compact", __doc__)
     parser.add_argument("--database", help="the database file (default: DATABASE_PATH)")
     args = parser.parse_args(argv)
     return run_on_database(args.database, run)

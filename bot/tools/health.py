@@ -20,7 +20,6 @@ been heard from is unwell too (frozen), and one that no longer runs is left out.
 
 from __future__ import annotations
 
-import argparse
 import os
 import socket
 import time
@@ -31,7 +30,7 @@ from bot.store import Store
 from bot.store.cluster import SENDER_LEASE
 from bot.store.database import migrations
 from bot.store.ops_tables import ProcessRow
-from bot.tools import run_on_database
+from bot.tools import DONE, FAILED, run_on_database, tool_parser
 
 __all__ = ["main", "run"]
 
@@ -101,7 +100,7 @@ async def run(database: str, *, here: bool = False) -> int:
     else:
         problems.append(
             f"no process of the bot {where}has been heard from in the last"
-            f" {STALE_SECONDS:.0f} s: is it running?"
+            f" {STALE_SECONDS:.0f} s: check that it is running"
         )
     if quiet:
         print("Not heard from lately:" if not here else "Running, but not heard from lately:")
@@ -122,18 +121,14 @@ async def run(database: str, *, here: bool = False) -> int:
     if problems:
         for problem in problems:
             print(f"Unwell: {problem}.")
-        return 1
+        return FAILED
     print("Well.")
-    return 0
+    return DONE
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     """The command line."""
-    parser = argparse.ArgumentParser(
-        prog="python -m bot health",
-        description=__doc__,
-        formatter_class=argparse.RawDescriptionHelpFormatter,
-    )
+    parser = tool_parser("python -m bot health", __doc__)
     parser.add_argument(
         "--database",
         help="a SQLite file or a postgresql:// URL (default: DATABASE_URL or DATABASE_PATH)",

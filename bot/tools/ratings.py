@@ -9,14 +9,13 @@ or the one the bot's settings name (``DATABASE_URL`` or ``DATABASE_PATH``).
 
 from __future__ import annotations
 
-import argparse
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
 from bot.store import Store
 from bot.store.standings import Replayed
-from bot.tools import run_on_database
+from bot.tools import DONE, FAILED, run_on_database, tool_parser
 
 
 def differences(stored: Replayed, recomputed: Replayed) -> list[str]:
@@ -61,13 +60,13 @@ async def run(database: str | Path, *, write: bool) -> int:
         if write:
             await store.rebuild_ratings()
             print("Stored the recomputed numbers.")
-            return 0
-        return 1 if differ else 0
+            return DONE
+        return FAILED if differ else DONE
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     """The command line."""
-    parser = argparse.ArgumentParser(prog="python -m bot ratings", description=__doc__)
+    parser = tool_parser("python -m bot ratings", __doc__)
     action = parser.add_mutually_exclusive_group(required=True)
     action.add_argument("--check", action="store_true", help="recompute and compare only")
     action.add_argument("--rebuild", action="store_true", help="recompute and store")

@@ -11,8 +11,8 @@ starter. Given the starter and the cards each player showed (in the same order: 
 once per player), it also says whether they match what was played: a hand shown is the cards
 its player kept, so it matches when every one of them was dealt to that player.
 
-Exit status: 0 when everything given matches, 1 when something does not, 2 for input that is
-not a seed, seal or card.
+Everything given matches: exit status 0; something does not: 1; input that is not a seed, a
+seal or a card: 2.
 """
 
 from __future__ import annotations
@@ -22,6 +22,7 @@ import sys
 from collections.abc import Sequence
 
 from bot.core.deck.seeded import deal_from_seed, parse_seed, seal_of
+from bot.tools import DONE, FAILED, TO_FIX, tool_parser
 from engine.cards import Card, cards_str, parse_cards
 from engine.variants import STANDARD, listed, named
 
@@ -29,10 +30,7 @@ __all__ = ["main"]
 
 
 def _parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(
-        prog="python -m bot verify",
-        description="Check that a deal's seed has the seal the table showed, and deal its deck.",
-    )
+    parser = tool_parser("python -m bot verify", __doc__)
     parser.add_argument("seed", help="the seed the table showed after the show (64 hex digits)")
     parser.add_argument("seal", help="the seal the table showed at the deal (SHA-256, hex)")
     parser.add_argument(
@@ -65,15 +63,15 @@ def main(argv: Sequence[str] | None = None) -> int:
         shown = [parse_cards(hand) for hand in args.hand]
     except ValueError as error:
         print(error, file=sys.stderr)
-        return 2
+        return TO_FIX
     variant = named(args.variant)
     players = variant.default_players if args.players is None else args.players
     if players not in variant.seats:
         print(f"{variant.title} is for {variant.seats_text} players.", file=sys.stderr)
-        return 2
+        return TO_FIX
     if len(shown) > players:
         print(f"{len(shown)} hands given for {players} players.", file=sys.stderr)
-        return 2
+        return TO_FIX
     good = True
     if seal_of(seed.hex()) == seal:
         print("The seal matches: SHA-256 of this seed is the seal shown at the deal.")
@@ -100,4 +98,4 @@ def main(argv: Sequence[str] | None = None) -> int:
         else:
             print(f"Hand {at + 1} matches: every card shown was dealt to it.")
     print("Everything matches." if good else "Something does NOT match.")
-    return 0 if good else 1
+    return DONE if good else FAILED

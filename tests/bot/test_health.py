@@ -43,6 +43,11 @@ async def test_well_and_unwell(store: Store, capsys: pytest.CaptureFixture[str])
     shared = store.db.dialect.value == "postgres"
     status, said = await _said(store, capsys)
     assert status == 1 and "no process of the bot has been heard from" in said
+    # Each reason is one sentence ("…is it running?." read badly).
+    assert (
+        "Unwell: no process of the bot has been heard from in the last 30 s: check that it is"
+        " running."
+    ) in said.splitlines()
     await store.heartbeat(_row(seen=time.time()))
     if shared:
         await store.hold_lease(SENDER_LEASE, _row(seen=0).holder, 30)
@@ -67,3 +72,12 @@ def test_no_database_there(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -
     assert health.main(["--database", str(tmp_path / "none.db")]) == 2
     assert "No database at" in capsys.readouterr().err
     assert not (tmp_path / "none.db").exists()
+
+
+def test_a_directory_is_no_database(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """Issue 54: it said "No database at FOLDER", as if there were nothing there."""
+    assert health.main(["--database", str(tmp_path)]) == 2
+    assert capsys.readouterr().err == (
+        f"The database {tmp_path} cannot be used: it is a directory, not a file: give the path"
+        f" of the database file, such as {tmp_path / 'cribbage.db'}.\n"
+    )

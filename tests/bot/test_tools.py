@@ -3,10 +3,13 @@ with one --help that lists them all."""
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
 from bot.__main__ import TOOLS, main
 from bot.core.deck.seeded import seal_of
+from bot.tools import EXIT_STATUSES
 
 
 def test_the_help_lists_every_maintenance_command(capsys: pytest.CaptureFixture[str]) -> None:
@@ -34,4 +37,15 @@ def test_each_verb_has_its_own_help(verb: str, capsys: pytest.CaptureFixture[str
     with pytest.raises(SystemExit) as stopped:
         main([verb, "--help"])
     assert stopped.value.code == 0
-    assert f"usage: python -m bot {verb}" in capsys.readouterr().out
+    said = capsys.readouterr().out
+    assert f"usage: python -m bot {verb}" in said
+    # Plain words in a terminal: the docstring's ``markup`` dropped (health and backup showed
+    # it raw); and every command's exit statuses, the same.
+    assert "``" not in said and ":mod:" not in said and ":class:" not in said, said
+    assert " ".join(EXIT_STATUSES.split()) in " ".join(said.split())
+
+
+def test_the_exit_statuses_are_said_once_in_the_docs() -> None:
+    running = (Path(__file__).parents[2] / "docs" / "running.md").read_text(encoding="utf-8")
+    flat = " ".join(running.split())
+    assert EXIT_STATUSES[:1].upper() + EXIT_STATUSES[1:] + "." in flat

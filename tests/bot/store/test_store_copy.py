@@ -11,6 +11,7 @@ import pytest
 from bot.core.base.replies import User
 from bot.store import Store
 from bot.store.copy import copy_database, verify_copy
+from bot.tools import ToFix
 from bot.tools.copy import main
 from tests.helpers.service_driver import Clock, drive, load, make_service, open_table
 
@@ -89,14 +90,22 @@ async def test_a_copy_goes_only_into_an_empty_database(tmp_path: Path, postgres_
     path = tmp_path / "bot.db"
     await _bot_database(path)
     assert await main_async([str(path), postgres_url]) == 0
-    assert await main_async([str(path), postgres_url]) == 2
+    with pytest.raises(ToFix, match="empty"):
+        await main_async([str(path), postgres_url])
 
 
 def test_the_command_names_what_it_needs(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    assert main([str(tmp_path / "missing.db"), "postgresql://db/x"]) == 2
-    assert "No SQLite database" in capsys.readouterr().err
+    missing = tmp_path / "missing.db"
+    assert main([str(missing), "postgresql://db/x"]) == 2
+    assert capsys.readouterr().err == f"No database at {missing}: give the bot's SQLite file.\n"
+    # A folder, or a file that is not SQLite: one sentence, as every maintenance command says.
+    assert main([str(tmp_path), "postgresql://db/x"]) == 2
+    assert "it is a directory, not a file" in capsys.readouterr().err
+    (tmp_path / "notes.db").write_text("not a database")
+    assert main([str(tmp_path / "notes.db"), "postgresql://db/x"]) == 2
+    assert "it is not a SQLite database" in capsys.readouterr().err
     (tmp_path / "bot.db").write_bytes(b"")
     assert main([str(tmp_path / "bot.db"), "sqlite:///other.db"]) == 2
     assert "postgresql://" in capsys.readouterr().err
