@@ -15,18 +15,22 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
+import dataclasses
 import importlib
 import logging
+import os
 import secrets
 import shutil
 import sys
 import tempfile
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from dotenv import load_dotenv
+
 from bot import early_stop
-from bot.settings import Settings, StartupError
+from bot.settings import DEFAULT_WEB_HOST, Settings, StartupError
 
 if TYPE_CHECKING:
     from bot.discord.app import CribbageBot
@@ -84,6 +88,43 @@ def _parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
     return parser.parse_args(argv)
 
 
+#: The settings the playground makes its own (its bot's token, its scratch database, Discord
+#: the emulator, one process, its game pages and Activity): what the environment or ``.env``
+#: says of them is not read there.
+PLAYGROUND_OWN = (
+    "DISCORD_TOKEN",
+    "DATABASE_PATH",
+    "DATABASE_URL",
+    "DEV_GUILD_ID",
+    "SHARD_COUNT",
+    "SHARD_IDS",
+    "DISCORD_API_BASE",
+    "DISCORD_GATEWAY_URL",
+    "WEB_HOST",
+    "WEB_PORT",
+    "WEB_SECRET",
+    "PUBLIC_URL",
+    "CLIENT_SECRET",
+)
+#: The playground's lengths for the clocks that wait on a person, where the environment (or
+#: ``.env``) leaves them unset: one person plays every seat there, switching with ``as NAME``,
+#: and cannot make a ranked move in 60 s.
+PLAYGROUND_CLOCKS = {"RANKED_TURN_SECONDS": "600"}
+
+
+def playground_settings(env: Mapping[str, str]) -> Settings:
+    """The settings of the playground's bot but for what it makes its own
+    (:data:`PLAYGROUND_OWN`): the rest from ``env`` as the bot reads them (``OPS_PORT`` for
+    health, readiness and metrics, the clocks, retention...), the playground's clocks
+    (:data:`PLAYGROUND_CLOCKS`) where ``env`` leaves them unset. A value that cannot be used
+    raises the :class:`~bot.settings.SettingsError` the bot's start would."""
+    given = {name: value for name, value in env.items() if name not in PLAYGROUND_OWN}
+    for name, value in PLAYGROUND_CLOCKS.items():
+        if not given.get(name, "").strip():
+            given[name] = value
+    return Settings.from_env(given)
+
+
 def _interactive() -> bool:
     return sys.stdin.isatty() and sys.stdout.isatty()
 
@@ -104,8 +145,9 @@ class _LocalBot:
         shutil.rmtree(self.scratch, ignore_errors=True)
 
 
-async def _start_local_bot(fd: FakeDiscord) -> _LocalBot:
-    """Start the real bot in this process against ``fd`` (already pointed at by discord.py)."""
+async def _start_local_bot(fd: FakeDiscord, base: Settings) -> _LocalBot:
+    """Start the real bot in this process against ``fd`` (already pointed at by discord.py),
+    on ``base`` (:func:`playground_settings`) with the playground's own settings."""
     from bot.discord.app import CribbageBot
     from fakediscord.runner import free_port
 
@@ -114,12 +156,15 @@ async def _start_local_bot(fd: FakeDiscord) -> _LocalBot:
     # The Activity too: the emulator's proxy serves it from the pages' server, and its
     # stand-in client opens in a browser (the playground prints the address at each launch).
     await fd.enable_activity(f"127.0.0.1:{port}/activity")
-    settings = Settings(
+    settings = dataclasses.replace(
+        base,
         discord_token=fd.bot_token,
         database_path=str(scratch / "playground.db"),
+        database_url=None,
         # Synced as global commands, as in production: they reach the DMs and group DMs
         # the playground makes, through its users' installs.
         dev_guild_id=None,
+        web_host=DEFAULT_WEB_HOST,
         web_port=port,
         web_secret=secrets.token_urlsafe(32),
         public_url=f"http://127.0.0.1:{port}",
@@ -127,6 +172,10 @@ async def _start_local_bot(fd: FakeDiscord) -> _LocalBot:
     )
     # The game pages are on in the playground: each table message links to its game's page.
     print(f"Game pages: http://127.0.0.1:{port}/ (each table message links to its game's page)")
+    if settings.ops_port:
+        ops = f"http://{settings.ops_host}:{settings.ops_port}"
+        print(f"Health and metrics (OPS_PORT): {ops}/healthz, {ops}/readyz, {ops}/metrics")
+    print(f"Ranked turns: {settings.ranked_turn_seconds:g} s a move (RANKED_TURN_SECONDS)")
     bot = CribbageBot(settings)
     task = asyncio.create_task(bot.start(fd.bot_token), name="cribbage-bot")
     return _LocalBot(bot, task, scratch)
@@ -137,10 +186,16 @@ def _open_playground() -> int:
     from bot.discord.logs import quiet_voice_warnings
     from fakediscord.playground import run_playground
 
+    load_dotenv(override=False)
+    try:
+        base = playground_settings(os.environ)
+    except StartupError as err:
+        print(err, file=sys.stderr)
+        return err.status
     quiet_voice_warnings()
     # Only warnings and errors reach the terminal, so the chat stays readable.
     logging.basicConfig(level=logging.WARNING, format="%(levelname)s %(name)s: %(message)s")
-    return run_playground(_start_local_bot)
+    return run_playground(lambda fd: _start_local_bot(fd, base))
 
 
 def main(argv: Sequence[str] | None = None) -> int:

@@ -4,8 +4,9 @@
 coroutine). You act as one of several users,
 type slash commands as in Discord (a trailing `?` on an option lists autocomplete choices by
 number), see the channel and your DMs, press buttons and choose select options by number. A
-picture the bot posts is saved to a file (under `pictures`, by default in the playground's
-scratch folder, removed when it ends) whose path is printed with the message. It knows nothing
+file the bot sends (a picture, a ZIP) is saved (under `pictures`, by default in the playground's
+scratch folder, removed when it ends) and its path printed with the message; a timestamp
+(`<t:1700000000:R>`) reads as the Discord client shows it ("in 5 minutes"). It knows nothing
 about cribbage. Type `help` for the commands.
 """
 
@@ -16,7 +17,9 @@ import contextlib
 import re
 import sys
 import tempfile
+import time
 from collections.abc import Awaitable, Callable, Sequence
+from datetime import datetime
 from pathlib import Path
 from typing import Any, TextIO
 
@@ -41,6 +44,8 @@ from fakediscord.server import FakeDiscord
 _CODE = re.compile(r"(```.*?```|`[^`\n]*`)", re.DOTALL)
 # Discord's markdown escape: a backslash before any punctuation shows the punctuation alone.
 _ESCAPE = re.compile(r"\\([^\w\s])")
+# A timestamp: <t:SECONDS> or <t:SECONDS:STYLE>.
+_TIMESTAMP = re.compile(r"<t:(-?\d+)(?::([tTdDfFR]))?>")
 
 HELP = """\
   /cribbage help             the bot's own help: start with /cribbage new (friends join), or
@@ -92,9 +97,16 @@ class Playground:
     """The chat loop's state: who you are, where you are, what you have been shown."""
 
     def __init__(
-        self, fd: FakeDiscord, guild: Guild, out: TextIO, pictures: Path | None = None
+        self,
+        fd: FakeDiscord,
+        guild: Guild,
+        out: TextIO,
+        pictures: Path | None = None,
+        now: Callable[[], float] = time.time,
     ) -> None:
         self.fd = fd
+        #: The wall clock a relative timestamp is read against (as the client's is).
+        self.now = now
         self.guild = guild
         self.out = out
         self.pictures = pictures or Path(tempfile.gettempdir()) / "fakediscord-pictures"
@@ -143,11 +155,17 @@ class Playground:
             found = world.users.get(int(match.group(1)))
             return f"@{found.name}" if found else match.group(0)
 
+        def stamp(match: re.Match[str]) -> str:
+            return discord_time(int(match.group(1)), match.group(2) or "f", self.now())
+
         named = re.sub(r"<@!?(\d+)>", user, re.sub(r"<#(\d+)>", channel, text))
         # A backslash before punctuation is a markdown escape: Discord shows the character
-        # alone, except inside code, where text is shown as it is.
+        # alone, and a timestamp as its time, except inside code, where text is shown as it is.
         parts = _CODE.split(named)
-        return "".join(part if i % 2 else _ESCAPE.sub(r"\1", part) for i, part in enumerate(parts))
+        return "".join(
+            part if i % 2 else _TIMESTAMP.sub(stamp, _ESCAPE.sub(r"\1", part))
+            for i, part in enumerate(parts)
+        )
 
     def render(self, message: Message) -> None:
         """Print a message with its embeds and numbered components."""
@@ -191,17 +209,16 @@ class Playground:
             self.say(f"      {name}{hint} ({count}): {options}")
 
     def describe(self, attachment: Attachment) -> str:
-        """One line for a file: its name and size; for a picture, its size in pixels, its alt
-        text, and the file it was saved to (to open in an image viewer)."""
+        """One line for a file: its name and size (for a picture, its size in pixels and its
+        alt text), and the file it was saved to, to open (a picture in an image viewer, a ZIP
+        such as *Send me my data*'s with an archive tool)."""
         text = f"file: {attachment.filename} ({attachment.size} bytes"
         if attachment.width is not None:
             text += f", {attachment.width}x{attachment.height}"
         text += ")"
         if attachment.description:
             text += f" alt: {attachment.description}"
-        if attachment.content_type.startswith("image/"):
-            text += f"\n      saved to {self.save(attachment)}"
-        return text
+        return text + f"\n      saved to {self.save(attachment)}"
 
     def save(self, attachment: Attachment) -> Path:
         """Write an attachment's bytes under `pictures` (once) and return the file's path."""
@@ -573,6 +590,52 @@ def run_playground(
         run = playground(start_bot, users=users, stdin=stdin, stdout=stdout, pictures=pictures)
         asyncio.run(run)
     return 0
+
+
+#: The relative time's steps, as the Discord client words them: up to how many seconds ago (or
+#: ahead) each wording holds, and the unit a number of is said past the first.
+_RELATIVE = (
+    (45, "a few seconds", 0, ""),
+    (90, "a minute", 0, ""),
+    (45 * 60, "", 60, "minutes"),
+    (90 * 60, "an hour", 0, ""),
+    (22 * 3600, "", 3600, "hours"),
+    (36 * 3600, "a day", 0, ""),
+    (26 * 86400, "", 86400, "days"),
+    (45 * 86400, "a month", 0, ""),
+    (320 * 86400, "", 30 * 86400, "months"),
+    (548 * 86400, "a year", 0, ""),
+)
+
+
+def discord_time(seconds: int, style: str, now: float) -> str:
+    """A timestamp ``<t:seconds:style>`` as the Discord client shows it (in English, UK, in
+    this machine's time zone): ``t`` 16:20, ``T`` 16:20:30, ``d`` 20/04/2021, ``D`` 20 April
+    2021, ``f`` 20 April 2021 16:20, ``F`` Tuesday, 20 April 2021 16:20, ``R`` relative to
+    ``now`` ("in 5 minutes", "2 hours ago", "a few seconds ago").
+
+    >>> discord_time(1_000_300, "R", 1_000_000), discord_time(1_000_000, "R", 1_007_300)
+    ('in 5 minutes', '2 hours ago')
+    """
+    if style == "R":
+        gap = seconds - now
+        said = f"{round(abs(gap) / (365.25 * 86400))} years"
+        for upto, words, unit, units in _RELATIVE:
+            if abs(gap) < upto:
+                said = words or f"{max(2, round(abs(gap) / unit))} {units}"
+                break
+        return f"in {said}" if gap > 0 else f"{said} ago"
+    when = datetime.fromtimestamp(seconds)
+    day = f"{when.day} {when:%B %Y}"
+    formats = {
+        "t": f"{when:%H:%M}",
+        "T": f"{when:%H:%M:%S}",
+        "d": f"{when:%d/%m/%Y}",
+        "D": day,
+        "f": f"{day} {when:%H:%M}",
+        "F": f"{when:%A}, {day} {when:%H:%M}",
+    }
+    return formats[style]
 
 
 #: How a Components V2 separator reads in the terminal.

@@ -2,21 +2,30 @@
 
 from __future__ import annotations
 
+import asyncio
 import os
 import subprocess
 import sys
 from pathlib import Path
 
+import aiohttp
+
 from fakediscord import FakeDiscord
+from fakediscord.runner import free_port
 from tests.helpers.bot_runs import run_to_end
 
 REPO = Path(__file__).resolve().parents[2]
 
 
-def _run(args: list[str], tmp_path: Path, stdin: str = "") -> subprocess.CompletedProcess[str]:
+def _environment(tmp_path: Path, **extra: str) -> dict[str, str]:
     env = {k: v for k, v in os.environ.items() if not k.startswith("DISCORD_")}
     env["PYTHONPATH"] = str(REPO)
     env["DATABASE_PATH"] = str(tmp_path / "bot.db")
+    return env | extra
+
+
+def _run(args: list[str], tmp_path: Path, stdin: str = "") -> subprocess.CompletedProcess[str]:
+    env = _environment(tmp_path)
     return subprocess.run(
         [sys.executable, "-m", "bot", *args],
         cwd=tmp_path,  # no .env here
@@ -58,3 +67,39 @@ async def test_a_wrong_token_is_one_clear_line(fake_discord: FakeDiscord, tmp_pa
     assert status == 1
     assert len(lines) == 1 and "Discord refused the token" in lines[0], lines
     assert not any(tmp_path.iterdir()), "the database this start created is gone again"
+
+
+async def test_the_playground_serves_metrics_on_ops_port(tmp_path: Path) -> None:
+    """Issue 54: the playground ignored ``OPS_PORT``, so ``/metrics`` could not be seen
+    without a real token. It says where they are, with the ranked clock it plays by."""
+    port = free_port()
+    env = _environment(tmp_path, OPS_PORT=str(port), PYTHONUNBUFFERED="1")
+    process = await asyncio.create_subprocess_exec(
+        sys.executable,
+        *("-m", "bot", "--local"),
+        cwd=tmp_path,
+        env=env,
+        stdin=asyncio.subprocess.PIPE,
+        stdout=asyncio.subprocess.PIPE,
+        stderr=asyncio.subprocess.PIPE,
+    )
+    assert process.stdin is not None and process.stdout is not None
+    said: list[str] = []
+    try:
+        while not said or "Type help for the commands" not in said[-1]:
+            line = await asyncio.wait_for(process.stdout.readline(), timeout=60)
+            assert line, "the playground ended before its prompt: " + "".join(said)
+            said.append(line.decode())
+        ops = f"http://127.0.0.1:{port}"
+        assert (
+            f"Health and metrics (OPS_PORT): {ops}/healthz, {ops}/readyz, {ops}/metrics\n" in said
+        )
+        assert "Ranked turns: 600 s a move (RANKED_TURN_SECONDS)\n" in said
+        async with aiohttp.ClientSession() as session, session.get(f"{ops}/metrics") as got:
+            assert got.status == 200
+            assert "cribbage_" in await got.text()
+    finally:
+        process.stdin.write(b"quit\n")
+        await process.stdin.drain()
+        await asyncio.wait_for(process.wait(), timeout=60)
+    assert process.returncode == 0

@@ -6,10 +6,12 @@ import asyncio
 import io
 import re
 from collections.abc import Awaitable, Callable
+from datetime import datetime
 from pathlib import Path
 
 from fakediscord import FakeDiscord, Message
 from fakediscord.limits import COMPONENTS_V2
+from fakediscord.model import Attachment
 from fakediscord.playground import Playground, playground
 from tests.helpers.tinybot import TinyBot, make_bot, red_square_png
 
@@ -259,3 +261,35 @@ async def test_pictures_go_with_the_scratch_folder_when_the_playground_ends() ->
     text = await play("/tiny board\nquit\n")
     [path] = re.findall(r"saved to (\S+)", text)
     assert not Path(path).exists(), "a picture was kept after quit"
+
+
+def test_timestamps_read_as_the_discord_client_shows_them() -> None:
+    """Issue 54: a ranked table's clock showed ``<t:…:R>`` as it is written."""
+    fd = FakeDiscord()
+    guild = fd.add_guild("Playground")
+    guild.add_text_channel("general")
+    guild.add_member(fd.add_user("Al"))
+    now = 1_800_000_000.0
+    pg = Playground(fd, guild, io.StringIO(), now=lambda: now)
+    said = pg.readable("time runs out <t:1800000300:R>; last match <t:1799992800:R>")
+    assert said == "time runs out in 5 minutes; last match 2 hours ago"
+    assert pg.readable("<t:1800000020:R>, <t:1799910000:R>") == "in a few seconds, a day ago"
+    when = datetime.fromtimestamp(1_800_000_000)
+    assert pg.readable("until <t:1800000000:t>") == f"until {when:%H:%M}"
+    assert pg.readable("<t:1800000000>") == f"{when.day} {when:%B %Y %H:%M}"
+    assert pg.readable("`<t:1800000000:R>` stays") == "`<t:1800000000:R>` stays", "code is kept"
+
+
+def test_every_file_is_saved_not_only_pictures(tmp_path: Path) -> None:
+    """Issue 54: *Send me my data*'s ZIP was named and never kept."""
+    fd = FakeDiscord()
+    guild = fd.add_guild("Playground")
+    guild.add_text_channel("general")
+    guild.add_member(fd.add_user("Al"))
+    pg = Playground(fd, guild, io.StringIO(), pictures=tmp_path)
+    data = b"PK\x05\x06" + bytes(18)
+    zipped = Attachment(7, "my-data.zip", "application/zip", data, url="https://cdn/x")
+    [line, saved] = pg.describe(zipped).split("\n")
+    assert line == f"file: my-data.zip ({len(data)} bytes)"
+    path = Path(saved.strip().removeprefix("saved to "))
+    assert path.parent == tmp_path and path.read_bytes() == data
