@@ -413,12 +413,15 @@ def deal_text(
                 hands[-1].append(_shown(names, event, view.counting is Counting.MANUAL))
             case ev.Claimed():
                 hands.append([_claimed(names, event)])
-            case ev.Mugginsed():
+            case ev.Mugginsed() | ev.Overclaimed():
                 if not hands:
-                    hands.append([])
-                hands[-1].append(_mugginsed(names, event))
-            case ev.Overclaimed():
-                hands[-1].append(_overclaimed(names, event))  # (its claim came just before)
+                    hands.append([])  # (said alone, as a replay says each event)
+                said = (
+                    _mugginsed(names, event)
+                    if isinstance(event, ev.Mugginsed)
+                    else _overclaimed(names, event)
+                )
+                hands[-1].append(said)
             case ev.GameOver():
                 result = result_line(names, event.result, resigned)
             case ev.CutForDeal():

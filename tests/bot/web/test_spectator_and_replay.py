@@ -10,7 +10,7 @@ from itertools import pairwise
 import pytest
 
 from bot.core.base.replies import Answer, User
-from bot.core.base.text import Names
+from bot.core.base.text import Names, plural
 from bot.core.base.views import ReviewPages
 from bot.core.games.chances import chances, chances_line
 from bot.core.games.games import Loaded
@@ -22,8 +22,19 @@ from bot.store import Store
 from bot.web.pages import replay_page, spectator_page
 from engine.phase import Phase
 from engine.scoring import score_hand
+from tests.bot.core.games.test_counting import CLAIM_VALUES, first_count, worth
 from tests.helpers.cast import EVE, FLO, GUILD
-from tests.helpers.service_driver import AL, BEA, CHANNEL, CY, DEE, drive, open_table, owed_now
+from tests.helpers.service_driver import (
+    AL,
+    BEA,
+    CHANNEL,
+    CY,
+    DEE,
+    Clock,
+    drive,
+    open_table,
+    owed_now,
+)
 
 
 async def _loaded(service: Services, game_id: int) -> Loaded:
@@ -213,3 +224,22 @@ async def test_the_pages_title_names_the_sides_as_the_table_does(
     assert seen.title.rsplit(", ", 1)[0] == " v ".join(
         names.side(side) for side in range(names.num_sides)
     )
+
+
+async def test_a_claim_over_a_hands_value_is_told_again_with_its_points_over(
+    store: Store, clock: Clock
+) -> None:
+    """A replay says each event alone: the points over pegged for a claim too high (issue 54)
+    are a step of their own, their pegs the taker's."""
+    table, game_id, game, counter = await first_count(store, clock)
+    value, claimed = worth(game), max(CLAIM_VALUES)
+    other = BEA if counter is AL else AL
+    assert (await table.service.moves.count(CHANNEL, counter, claimed)).ok
+    assert (await table.service.moves.resign(CHANNEL, counter)).ok
+    told = replay(await _loaded(table.service, game_id))
+    assert told is not None
+    over = plural(claimed - value, "point")
+    [step] = [s for s in told.steps if s.text.startswith("Too many!")]
+    assert step.text.startswith(f"Too many! {other.name} pegs the {over} {counter.name} claimed")
+    seat = (AL, BEA).index(other)
+    assert step.pegs[seat][0] == game.scores[seat] + claimed - value
