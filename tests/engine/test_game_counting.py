@@ -53,6 +53,21 @@ def manual_show(
     return game, play_cards(game, TWO_PLAY)
 
 
+def pones_claim(points: int, *, score: int, over: int = 0) -> Claimed:
+    """The pone's claim of ``points`` for the rigged deal's hand (worth 4), its side's score
+    ``score`` after it."""
+    return Claimed(
+        seat=PONE,
+        side=PONE,
+        crib=False,
+        cards=parse_cards("5S 6D 10H KH"),
+        starter=Card.parse("2D"),
+        points=points,
+        score=score,
+        over=over,
+    )
+
+
 def test_manual_counting_pegging_stays_automatic_and_the_show_waits_for_the_pone() -> None:
     game, events = manual_show()
     assert game.scores == (6, 0)
@@ -96,16 +111,7 @@ def test_overclaim_a_claim_over_the_value_is_pegged_back_and_the_opponent_pegs_t
     points as they over-scored, and the opponent scores them (docs/players.md)."""
     game, _ = manual_show()
     claimed, taken, shown = game.claim(PONE, over)
-    assert claimed == Claimed(
-        seat=PONE,
-        side=PONE,
-        crib=False,
-        cards=parse_cards("5S 6D 10H KH"),
-        starter=Card.parse("2D"),
-        points=over,
-        score=4,
-        over=over - 4,
-    )
+    assert claimed == pones_claim(over, score=4, over=over - 4)
     assert isinstance(claimed, Claimed) and claimed.pegged == 4
     assert taken == Overclaimed(
         seat=DEALER, side=DEALER, owner=PONE, points=over - 4, score=over + 2
@@ -213,15 +219,7 @@ def test_an_exact_claim_is_pegged_and_the_breakdown_shown_at_once() -> None:
     game, _ = manual_show()
     events = game.claim(PONE, 4)
     claimed, shown = events
-    assert claimed == Claimed(
-        seat=PONE,
-        side=PONE,
-        crib=False,
-        cards=parse_cards("5S 6D 10H KH"),
-        starter=Card.parse("2D"),
-        points=4,
-        score=4,
-    )
+    assert claimed == pones_claim(4, score=4)
     assert isinstance(shown, Shown) and shown.claimed == 4 and shown.missed == 0
     assert shown.score == score_hand(parse_cards("5S 6D 10H KH"), Card.parse("2D"))
     assert game.muggins_window is None and game.turn == DEALER
