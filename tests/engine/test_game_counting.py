@@ -53,6 +53,18 @@ def manual_show(
     return game, play_cards(game, TWO_PLAY)
 
 
+def to_the_show(game: Game) -> Game:
+    """``game`` with the first cards of each hand discarded and played, up to the show."""
+    while game.phase is not Phase.SHOW:
+        if game.phase is Phase.DISCARD:
+            seat = game.pending_discards()[0]
+            game.discard(seat, game.hand(seat)[: game.discard_count])
+        else:
+            assert game.turn is not None
+            game.play(game.turn, game.playable_cards(game.turn)[0])
+    return game
+
+
 def pones_claim(points: int, *, score: int, over: int = 0) -> Claimed:
     """The pone's claim of ``points`` for the rigged deal's hand (worth 4), its side's score
     ``score`` after it."""
@@ -134,14 +146,7 @@ def test_overclaim_a_hand_is_claimed_once_so_counting_down_finds_nothing() -> No
 
 
 def test_overclaim_points_over_go_to_every_opposing_side_in_a_three_player_game() -> None:
-    game, _ = Game.new(NAMES[:3], rng=random.Random(8), counting=Counting.MANUAL)
-    while game.phase is not Phase.SHOW:
-        if game.phase is Phase.DISCARD:
-            seat = game.pending_discards()[0]
-            game.discard(seat, game.hand(seat)[: game.discard_count])
-        else:
-            assert game.turn is not None
-            game.play(game.turn, game.playable_cards(game.turn)[0])
+    game = to_the_show(Game.new(NAMES[:3], rng=random.Random(8), counting=Counting.MANUAL)[0])
     turn = game.count_turn
     starter = game.public_view().starter
     assert turn is not None and starter is not None
@@ -160,10 +165,7 @@ def test_overclaim_points_over_go_to_every_opposing_side_in_a_three_player_game(
 
 
 def test_overclaim_partners_take_the_points_over_once_for_their_side() -> None:
-    game, _ = four_player_game(counting=Counting.MANUAL)
-    while game.phase is Phase.PLAY:
-        assert game.turn is not None
-        game.play(game.turn, game.playable_cards(game.turn)[0])
+    game = to_the_show(four_player_game(counting=Counting.MANUAL)[0])
     assert game.turn == 0
     events = game.claim(0, 29)
     [taken] = [e for e in events if isinstance(e, Overclaimed)]
@@ -264,10 +266,7 @@ def test_muggins_cannot_be_called_on_your_own_side() -> None:
 
 
 def test_muggins_partners_cannot_muggins_each_other() -> None:
-    game, _ = four_player_game(counting=Counting.MANUAL)
-    while game.phase is Phase.PLAY:
-        assert game.turn is not None
-        game.play(game.turn, game.playable_cards(game.turn)[0])
+    game = to_the_show(four_player_game(counting=Counting.MANUAL)[0])
     assert game.turn == 0
     game.claim(0, 0)  # the hand is worth more: open to muggins
     with pytest.raises(BadMuggins, match="your own side"):
