@@ -115,6 +115,63 @@ async def test_a_dm_game_through_a_user_install(world: World, bots: BotLauncher)
     fd.at_the_end(lambda: answered_in_time(fd))
 
 
+#: A click's answer, as the bot sends it (``POST /interactions/{id}/{token}/callback``).
+CALLBACK = r"^POST /interactions/\d+/[^/]+/callback$"
+
+
+@pytest.mark.parametrize("people", [2, 3], ids=["dm", "group-dm"])
+async def test_a_private_table_starts_on_its_lobby_though_the_last_join_is_heard_late(
+    world: World, bots: BotLauncher, people: int
+) -> None:
+    """A DM (or group DM) game through user installs, started the moment the last Join shows
+    on Discord, before the bot hears that Join's answer landed, as the internet makes common:
+    that landing does not stand for the Start's answer, still on its way. The lobby itself
+    becomes the table, through the Start click's token once its answer has landed; nothing
+    is asked of a webhook Discord does not know yet (404 / 10015), and no second table is
+    posted below the lobby."""
+    fd = world.fd
+    users = world.players[:people]
+    await bots.process(database=world.database)
+    for user in users:
+        fd.install_app(user)
+    place = fd.private_channel(*users)
+    opened = await fd.slash(users[0], place, f"/cribbage new players:{people}")
+    lobby = opened.original
+    assert lobby is not None and not opened.ephemeral, opened.words()
+    game = latest_game_id(world.database, place.id)
+    since = len(fd.requests)
+    for user in users[1:]:
+        if user is users[-1]:
+            # The last Join's answer shows on Discord at once, and reaches the bot late ...
+            fd.delay(CALLBACK, 1.2, back=True)
+        joined = await fd.click(user, lobby, f"crib:{game}:lobby:join")
+        assert joined.response is not None and joined.response.type == 7
+    # ... after the Start, made meanwhile, whose own answer reaches Discord later still.
+    fd.delay(CALLBACK, 1.8)
+    started = await fd.click(users[0], lobby, f"crib:{game}:lobby:start")
+    assert started.response is not None and started.response.type == 7
+
+    def table() -> Message | None:
+        return next(
+            (
+                m
+                for m in place.messages
+                if not m.ephemeral and any(b["label"] == "Your hand" for b in m.buttons())
+            ),
+            None,
+        )
+
+    dealt = await until(fd, table)
+    assert dealt is lobby, [m.words()[:60] for m in place.messages]
+    # The Start's answer, then the table over it.
+    answered, first = lobby.history[-1].words(), lobby.words()
+    assert "The game has started." in answered and "Deal 1" in first, (answered, first)
+    assert [m for m in place.messages if not m.ephemeral] == [lobby]
+    refused = [f"{r.route} -> {r.status}/{r.code}" for r in fd.requests[since:] if r.status >= 400]
+    assert refused == []
+    fd.at_the_end(lambda: answered_in_time(fd))
+
+
 def _round_threads(world: World, round_: int) -> list[Channel]:
     return [
         c

@@ -139,6 +139,14 @@ class Answers:
             known = (await self.store.messages(owner)).get(key)
         if known is None or known.message_id not in (0, shown.message_id):
             return
+        if known.version > sequel.version:
+            # A later look was kept since: the player clicked the message again before this
+            # answer was heard to land (on the internet, where an answer's way back takes as
+            # long as its way there, that is common). Its landing says nothing of the later
+            # answer, which may still be on its way: taken as landed, the message was edited
+            # through that answer's token before Discord knew it (404 / 10015), and a private
+            # table's table was posted again below the lobby.
+            return
         record = dataclasses.replace(
             known,
             channel_id=shown.channel_id,

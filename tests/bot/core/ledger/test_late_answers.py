@@ -18,6 +18,7 @@ import pytest
 
 from bot.core.base.feed import Change, ChangeFeed
 from bot.core.base.owners import Owner
+from bot.core.base.replies import Clicked, Sequel
 from bot.core.base.views import MessageRecord
 from bot.core.ledger import MessageLedger
 
@@ -148,3 +149,53 @@ async def test_an_edit_made_through_the_answers_own_token_is_what_the_message_sh
     edited = dataclasses.replace(_answer(4), digest=PLAY.digest, version=5, unconfirmed_since=None)
     await ledger.sent(OWNER, [edited])
     assert (await ledger.kept(OWNER))[PLAY.key] == edited
+
+
+#: A private table's lobby: Bea's Join answered (version 1), then Al's Start (version 2) made
+#: the moment Bea's Join showed on Discord, before this process heard that answer land.
+LOBBY = MessageRecord("lobby", 900, 5002, "digest-of-the-lobby-when-open", version=0)
+
+
+def _lobby_answer(version: int, token: str) -> MessageRecord:
+    return dataclasses.replace(
+        LOBBY,
+        digest=f"digest-of-the-lobby-at-{version}",
+        token=token,
+        token_at=NOW.timestamp(),
+        original=True,
+        version=version,
+        unconfirmed_since=NOW.timestamp(),
+    )
+
+
+def _landed(version: int, token: str, *, kept: bool = True) -> tuple[Sequel, bool, Clicked]:
+    """The answer of ``version`` (through ``token``; ``kept`` with its move) landed."""
+    sequel = Sequel(OWNER, 900, version, "lobby", kept=kept)
+    return sequel, True, Clicked(900, LOBBY.message_id, token)
+
+
+async def test_an_answer_heard_to_land_after_a_later_click_leaves_that_ones_on_its_way() -> None:
+    # On the internet an answer's way back takes as long as its way there: the player sees
+    # the Join and presses Start before the bot hears the Join landed. Taken as the Start's
+    # landing, the lobby was edited through the Start's token before Discord knew its webhook
+    # (404 / 10015), and a private table's table was posted again below the lobby.
+    feed = ChangeFeed()
+    store = Store()
+    ledger = MessageLedger(store, feed, lambda: NOW)  # type: ignore[arg-type]
+    await ledger.kept(OWNER)
+    await ledger.sent(OWNER, [LOBBY])
+    join, start = _lobby_answer(1, "token-of-the-join"), _lobby_answer(2, "token-of-the-start")
+    for answer in (join, start):
+        ledger.answer_kept(OWNER, answer)
+        feed.publish(Change(OWNER, answer.version, 900))
+    await ledger.answered(*_landed(1, "token-of-the-join"), join.digest)
+    kept = (await ledger.kept(OWNER))["lobby"]
+    assert kept == start and ledger.sends_answer(OWNER, kept), "the Start's is on its way"
+    # /cribbage new's answer (version 0, not kept with a move) heard last of all says where
+    # the lobby is, and nothing of what it shows now.
+    await ledger.answered(*_landed(0, "token-of-the-command", kept=False), LOBBY.digest)
+    await ledger.flush()
+    assert (await ledger.kept(OWNER))["lobby"] == start
+    assert store.rows["lobby"].token != "token-of-the-command", "nor writes it down"
+    await ledger.answered(*_landed(2, "token-of-the-start"), start.digest)
+    assert (await ledger.kept(OWNER))["lobby"] == dataclasses.replace(start, unconfirmed_since=None)
