@@ -83,12 +83,16 @@ class Answers:
         """Whether ``record``, a click's answer kept with a move, is one this process is
         sending: it then hears it land (:meth:`answered`), and until it does it has not. One
         made by another process, this process hears of when its move is saved, not when it
-        lands."""
+        lands. Asked by a send to its message, which waits for it: that message is looked at
+        again the moment it is heard (see :meth:`answered`)."""
         life = self.lives.find(owner, record.key)
         if life is None:
             return False
         since = life.answering.get(record.version)
-        return since is not None and self.now() - since < ANSWER_LANDS_WITHIN
+        if since is None or self.now() - since >= ANSWER_LANDS_WITHIN:
+            return False
+        life.awaited.add(record.version)
+        return True
 
     async def answered(
         self, sequel: Sequel, landed: bool, shown: Clicked | None, digest: str | None
@@ -99,9 +103,29 @@ class Answers:
         edited again); a look not kept with the move is kept now, with the interaction's
         token, which may edit that message again; a message the owner keeps that was only
         reached through the interaction's token learns its id. A private copy (from
-        ``/cribbage hand``) is none of the owner's messages, and nothing is kept of it."""
+        ``/cribbage hand``) is none of the owner's messages, and nothing is kept of it.
+
+        A send to that message that waited for this answer goes at once, landed or not, rather
+        than when its hold's timer falls due: what the owner owes it is not the answer's look
+        (a private table's lobby, answered "The game has started." by the Start and then
+        edited into the table), and on the internet that timer was most of the wait."""
         if sequel.key is None:
             return
+        life = self.lives.find(sequel.owner, sequel.key)
+        awaited = life is not None and sequel.version in life.awaited
+        if life is not None:
+            life.awaited.discard(sequel.version)
+        try:
+            await self._heard(sequel, landed, shown, digest)
+        finally:
+            if awaited:
+                self.lives.look_again(sequel.owner, sequel)
+
+    async def _heard(
+        self, sequel: Sequel, landed: bool, shown: Clicked | None, digest: str | None
+    ) -> None:
+        """What :meth:`answered` keeps of an answer heard to have landed, or not."""
+        assert sequel.key is not None
         owner, key = sequel.owner, sequel.key
         if sequel.mirror is not None:
             if landed and shown is not None:

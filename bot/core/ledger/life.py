@@ -25,9 +25,10 @@ under a stable key (``table:3``, ``hand:3:1``). For each (owner, key) the ledger
    land: :meth:`Answers.answered <bot.core.ledger.answers.Answers.answered>`) or *lost* (it
    never did, or not within :data:`~bot.core.base.timing.ANSWER_LANDS_WITHIN`: the message is
    edited again). While an answer may be on its way, nothing else is sent to that message (it
-   would be overwritten). This process's own answers on their way are ``Life.answering``; one
-   heard before the record of its message's post came (the player clicked the moment it
-   appeared) is ``Life.early``.
+   would be overwritten). This process's own answers on their way are ``Life.answering`` (those
+   a send waits for, ``Life.awaited``: it goes the moment the answer is heard, each answer
+   confirming its own look only); one heard before the record of its message's post came (the
+   player clicked the moment it appeared) is ``Life.early``.
 5. **Copies**: a message posted again (a private table's table, once no token reaches it) leaves
    its older copy behind; one clicked again gives a token that reaches it, and it is closed
    through it (``Life.older``: it shows the table as it is, without controls, saying it moved).
@@ -211,6 +212,8 @@ class Life:
     shown: MessageRecord | None = None
     #: The versions of this process's clicks' answers on their way to it, and since when.
     answering: dict[int, float] = field(default_factory=dict)
+    #: Those of them a send to it waits for: it is looked at again the moment one is heard.
+    awaited: set[int] = field(default_factory=set)
     #: A click's answer heard before the record of the message's post came.
     early: MessageRecord | None = None
     #: A follow-up of it is about to be posted (a pending post is in the store).
@@ -238,6 +241,7 @@ class Life:
         for version, since in list(self.answering.items()):
             if now - since >= ANSWER_LANDS_WITHIN:
                 del self.answering[version]  # (its end was never heard: taken as lost)
+        self.awaited &= self.answering.keys()
         if self.early is not None and not answer_on_its_way(self.early, now):
             self.early = None  # (its post's record never came: nothing was posted)
         if self.opening is not None and now - self.opening >= ANSWER_LANDS_WITHIN:

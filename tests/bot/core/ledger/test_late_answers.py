@@ -5,7 +5,11 @@ while the keeper was still sending the rest). Either way that answer may land af
 process sent (Discord applies whichever arrives last), so the message is taken as showing the
 answer until it is known to have landed, and the keeper edits it again then. Forgotten, the
 player is left with the older look and no controls while the game waits on them (seen with
-two processes in ``benchmarks/bot_load.py``)."""
+two processes in ``benchmarks/bot_load.py``).
+
+And this process's own answers heard to land late: after the player clicked the message again
+(the last Join's landing, heard once the Start was answered, confirms the Join's look alone),
+or with an edit waiting on them (sent the moment the answer is heard)."""
 
 from __future__ import annotations
 
@@ -199,3 +203,25 @@ async def test_an_answer_heard_to_land_after_a_later_click_leaves_that_ones_on_i
     assert store.rows["lobby"].token != "token-of-the-command", "nor writes it down"
     await ledger.answered(*_landed(2, "token-of-the-start"), start.digest)
     assert (await ledger.kept(OWNER))["lobby"] == dataclasses.replace(start, unconfirmed_since=None)
+
+
+@pytest.mark.parametrize("waited", [True, False], ids=["a send waited", "nothing waited"])
+async def test_a_send_that_waited_on_this_processs_answer_is_drawn_again_the_moment_it_lands(
+    waited: bool,
+) -> None:
+    # A private table's Start is answered "The game has started." and the lobby then edited
+    # into the table, at the same version: nothing newer says to draw it again, and the table
+    # waited for the hold's timer (half a second; most of a start's wait on the internet).
+    feed = ChangeFeed()
+    ledger = MessageLedger(Store(), feed, lambda: NOW)  # type: ignore[arg-type]
+    await ledger.kept(OWNER)
+    await ledger.sent(OWNER, [LOBBY])
+    start = _lobby_answer(2, "token-of-the-start")
+    ledger.answer_kept(OWNER, start)
+    feed.publish(Change(OWNER, 2, 900))
+    if waited:
+        assert ledger.sends_answer(OWNER, start)  # (asked by the route that holds the edit)
+    heard: list[Change] = []
+    feed.subscribe(heard.append)
+    await ledger.answered(*_landed(2, "token-of-the-start"), start.digest)
+    assert heard == ([Change(OWNER, 2, 900)] if waited else [])
