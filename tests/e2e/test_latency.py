@@ -6,7 +6,8 @@ before the bot hears it went: the races a quiet machine's emulator almost never 
 common case.
 
 One of each kind of game, kept lean: a channel game with a kill of the bot process, a DM game
-through a user install, a tournament round in threads, and a deal through the Activity. What
+through a user install, a tournament round in threads, and a deal through the Activity; and a
+private table's start, its last Join heard late. What
 each checks elsewhere still holds: no message ever shows a moment older than one it showed, no
 hand offers a control for a move already made, every interaction is answered within Discord's
 3 s counted from when Discord sent it, and nothing is lost or posted twice
