@@ -4,12 +4,14 @@ from __future__ import annotations
 
 import re
 
+import aiohttp
 import pytest
 
 from fakediscord import BotFailure, EmulatorUsageError
 from fakediscord.model import Message
 from fakediscord.testing import InProcessBot
 from tests.helpers.emulator_world import TinyWorld
+from tests.helpers.wire import call, refusal
 
 
 @pytest.fixture
@@ -164,6 +166,25 @@ async def test_deferred_update_then_edit_of_the_clicked_message(
     assert click.response is not None and click.response.type == 6
     await table.fd.wait_for(lambda: buttons.history)
     assert buttons.content == "quietly edited" and click.original is buttons
+
+
+async def test_a_clicks_original_is_unknown_until_it_is_answered_then_is_the_message_clicked(
+    table: TinyWorld, buttons: Message, http: aiohttp.ClientSession
+) -> None:
+    # Discord: a click's answer edits the message clicked (UPDATE_MESSAGE), which is then the
+    # interaction's original (DEFERRED_UPDATE_MESSAGE: "edit the original message later"); its
+    # webhook is made by the answer: asked before, Unknown Webhook (pycord#1118).
+    fd = table.fd
+    fd.delay(r"^POST /interactions/\d+/[^/]+/callback$", 0.5)  # (the answer, on its way)
+    click = await fd.click(table.bea, buttons, "tiny:plus", wait=False)
+    original = f"/webhooks/{fd.application_id}/{click.token}/messages/@original"
+    for method, body in (("GET", None), ("PATCH", {"content": "too soon"})):
+        assert await refusal(http, method, original, body) == (404, 10015)
+    await click.wait_for(lambda i: i.response is not None)
+    status, edited = await call(http, "PATCH", original, {"content": "count 10"})
+    assert status == 200 and edited["id"] == str(buttons.id)
+    assert [v.content for v in buttons.history] == ["count 0", "count 1"]
+    assert buttons.content == "count 10"
 
 
 async def test_original_response_can_be_deleted(table: TinyWorld, tiny: InProcessBot) -> None:
