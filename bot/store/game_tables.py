@@ -17,6 +17,7 @@ from typing import Any
 from bot.core.base.owners import Owner
 from bot.core.base.store_errors import ChannelBusy, VersionConflict
 from bot.core.base.views import MessageRecord
+from bot.core.games.endings import Ending
 from bot.core.games.records import GameRecord, GameStatus, ResultRecord, SeatRecord
 from bot.store import standings as derived
 from bot.store.database import Dialect, Row, Transaction, UniqueViolation
@@ -37,7 +38,7 @@ _ENDED = "status IN ('finished', 'cancelled', 'expired')"
 _GAME_COLUMNS = (
     "g.id, g.guild_id, g.channel_id, g.status, g.creator_id, g.num_players, g.target,"
     " g.vs_computer, g.snapshot, g.version, g.created_at, g.updated_at, g.end_note,"
-    " g.scoring, g.counting, g.private_table, g.occasion, g.variant,"
+    " g.scoring, g.counting, g.private_table, g.occasion, g.variant, g.ending,"
     " s.seat, s.user_id, s.display_name, s.is_computer, s.computer_level"
 )
 #: The columns of ``results`` that hold a ResultRecord, named as its fields.
@@ -94,6 +95,7 @@ def _games(rows: Iterable[Row]) -> list[GameRecord]:
                 private=bool(first["private_table"]),
                 occasion=first["occasion"],
                 variant=first["variant"],
+                ending=None if first["ending"] is None else Ending(first["ending"]),
             )
         )
     return games
@@ -486,6 +488,7 @@ class GameTables(Queries):
         actions: Sequence[str] = (),
         results: Sequence[ResultRecord] = (),
         end_note: str | None = None,
+        ending: Ending | None = None,
         answered: MessageRecord | None = None,
         answered_by: Owner | None = None,
     ) -> int:
@@ -493,12 +496,12 @@ class GameTables(Queries):
 
         Appends ``actions`` (JSON texts) to the log, sets the status and (when given) the
         snapshot and the note of why the game ended, and for a finished game inserts
-        ``results``; ``answered``: the look a click's answer gave a message, kept for
-        ``answered_by`` (the game by default; a seat's place at a game played apart). Raises
-        :class:`VersionConflict` if the game is no longer at ``version``, leaving everything
-        as it was.
+        ``results`` and keeps its ``ending``; ``answered``: the look a click's answer gave a
+        message, kept for ``answered_by`` (the game by default; a seat's place at a game
+        played apart). Raises :class:`VersionConflict` if the game is no longer at
+        ``version``, leaving everything as it was.
         """
-        if self.db.dialect is Dialect.POSTGRES and not results:
+        if self.db.dialect is Dialect.POSTGRES and not results and ending is None:
             # A move (nearly every save) is one statement: one round trip to the database.
             params = (
                 now,
@@ -536,6 +539,8 @@ class GameTables(Queries):
                     " (?, (SELECT COALESCE(MAX(seq), 0) + 1 FROM actions WHERE game_id = ?), ?, ?)",
                     [(game_id, game_id, a, now) for a in actions],
                 )
+            if ending is not None:
+                await tx.execute("UPDATE games SET ending = ? WHERE id = ?", (ending, game_id))
             if results:
                 await self._record_results(tx, game_id, results, now)
         return version + 1

@@ -66,8 +66,11 @@ async def test_a_player_gets_a_copy_then_has_it_deleted(world: World, bot: BotPr
         (player.game_id,),
     )
     assert al.id not in [s[0] for s in seats] and "Former player" in [s[1] for s in seats]
-    # The table told the channel he resigned, as any resignation.
-    await until(fd, lambda: any("resigned" in m.words() for m in fd.messages(world.general)))
+    # The table told the channel why his game ended (issue 54): his data was deleted.
+    ended = "data was deleted — 🏆 Easy bot wins"
+    await until(fd, lambda: any(ended in m.words() for m in fd.messages(world.general)))
+    tables = [m for m in fd.messages(world.general) if not m.ephemeral]
+    assert not any("resigned" in m.words() for m in tables)
     assert rows(
         world.database, "SELECT COUNT(*) FROM user_settings WHERE user_id = ?", (al.id,)
     ) == [(0,)]

@@ -21,6 +21,7 @@ from bot.core.base.text import Names
 from bot.core.base.views import laid_out
 from bot.core.deck.seeded import Seal
 from bot.core.games.chances import chances
+from bot.core.games.endings import Ended, Ending
 from bot.core.messages.hand import closed_hand_text, coach_text, hand_text
 from bot.core.messages.table import deal_layout, deal_text, result_line
 from engine.cards import Card, cards_str
@@ -193,11 +194,17 @@ def last_coach(
 
 
 def ending_of(game: Game, resigned: int | None) -> str | None:
-    """How a finished game ended, as its last hand messages say it (None while it goes on)."""
+    """How a finished game ended, as its last hand messages say it (None while it goes on;
+    ``resigned``: the seat that resigned, if one did)."""
     result = game.result
     if result is None:
         return None
-    return result_line(Names.of(game.public_view()), result, resigned)
+    return result_line(Names.of(game.public_view()), result, _resigned(resigned))
+
+
+def _resigned(seat: int | None) -> Ended | None:
+    """A game the seat ``seat`` resigned (None: played out, or not over)."""
+    return None if seat is None else Ended(Ending.RESIGNED, seat)
 
 
 # -- the table --------------------------------------------------------------------------------
@@ -255,7 +262,7 @@ def table_views(
             view,
             live=live,
             opening=deals.get(0, ()) if deal == 1 else (),
-            resigned=resigned,
+            ended=_resigned(resigned),
             chances=_chances(view, deal, events, deals),
             seal=_seal(game, events, seeds, deal),
         )

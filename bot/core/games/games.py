@@ -37,6 +37,7 @@ from bot.core.base.views import MessageRecord
 from bot.core.games import archive, snapshot
 from bot.core.games.computer import Step
 from bot.core.games.deal_log import DealLog
+from bot.core.games.endings import Ending, ended_with
 from bot.core.games.membership import Departures
 from bot.core.games.records import GameRecord, GameStatus, SeatRecord
 from bot.core.games.results import result_rows
@@ -387,12 +388,16 @@ class Games:
         answer: Callable[[Loaded], MessageRecord | None] | None = None,
         *,
         more_coming: bool = False,
+        ending: Ending | None = None,
     ) -> int:
         """Store the moves of one call (each its own log entry) in one transaction; the new
         version. The tally and the deal log take the moves' events (and the coach's lines when
         a deal was shown); a finished game gets its results in the same transaction, and a
         clicked message's new look (``answer``, drawn from the game as saved) is kept with it.
-        ``more_coming``: the computer's answer follows as a change of its own."""
+        ``more_coming``: the computer's answer follows as a change of its own. ``ending``: how
+        a concession that ends the game came about (the clock, leaving, a deletion), kept with
+        its result (:mod:`bot.core.games.endings`; by default a resignation, or played out).
+        """
         record, game, tally, log = loaded.record, loaded.game, loaded.tally, loaded.log
         # The moves change these objects: until they are saved they must not be reused.
         self.loaded.drop(record.id)
@@ -409,6 +414,7 @@ class Games:
                 updated_at=now,
                 status=GameStatus.FINISHED if finished else GameStatus.ACTIVE,
                 snapshot=snapshot.encode(game, tally, log, loaded.shuffles, loaded.seeds),
+                ending=ended_with(ending, game).ending if finished else None,
             )
             answered = None if answer is None else answer(dataclasses.replace(loaded, record=saved))
             version = await self.store.save(
@@ -419,6 +425,7 @@ class Games:
                 snapshot=saved.snapshot,
                 actions=[json.dumps(step.action) for step in steps],
                 results=result_rows(record, game, tally) if finished else (),
+                ending=saved.ending,
                 answered=answered,
                 # (Played apart, a hand is its seat's place's: its answer is kept there.)
                 answered_by=None if answered is None else self.owner_of(record, answered.key),

@@ -17,6 +17,7 @@ from bot.core.base.faults import Fault
 from bot.core.base.owners import Owner
 from bot.core.base.refusals import Refused
 from bot.core.games import archive
+from bot.core.games.endings import expired_note
 from bot.core.games.games import Games
 from bot.core.games.records import GameRecord, GameStatus
 from bot.core.games.storage import Archives
@@ -58,9 +59,7 @@ class Housekeeping:
         meanwhile)."""
         moment = now if now is not None else self._games.clock()
         cutoff = (moment - self._idle_expiry).timestamp()
-        days = self._idle_expiry / timedelta(days=1)
-        said = f"{days:g} day" + ("" if days == 1 else "s")
-        line = f"Nobody moved in this game for {said}, so it has ended. No result is recorded."
+        line = expired_note(self._idle_expiry / timedelta(days=1))
         ended: list[int] = []
         after = 0
         store = self._games.store

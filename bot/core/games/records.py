@@ -7,7 +7,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from enum import StrEnum
 
+from bot.core.games.endings import Ended, Ending, ended_with
 from engine.counting import Counting
+from engine.game import Game
 from engine.outcome import Scoring
 from engine.rules import Rules
 from engine.variants import STANDARD, listed, named
@@ -89,6 +91,9 @@ class GameRecord:
     occasion: str | None = None
     #: The name of the variant it is played in (:mod:`engine.variants`; migration 020).
     variant: str = STANDARD.name
+    #: How a finished game ended (:mod:`bot.core.games.endings`; migration 023), kept with its
+    #: result; None for any other game (one that ended without a result says so by its status).
+    ending: Ending | None = None
 
     def seat_of(self, user_id: int) -> int | None:
         """The seat ``user_id`` sits in, or None."""
@@ -96,6 +101,17 @@ class GameRecord:
             if seat.user_id == user_id and not seat.is_computer:
                 return seat.seat
         return None
+
+    def ended(self, game: Game | None) -> Ended | None:
+        """How the game ended (``game``: its state, once dealt), None while it is open: the
+        one reading of it every message, page and command draws its words from."""
+        if self.status is GameStatus.CANCELLED:
+            return Ended(Ending.CANCELLED)
+        if self.status is GameStatus.EXPIRED:
+            return Ended(Ending.EXPIRED)
+        if self.status is not GameStatus.FINISHED or game is None or game.result is None:
+            return None
+        return ended_with(self.ending, game)
 
     @property
     def is_open(self) -> bool:

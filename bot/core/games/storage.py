@@ -12,6 +12,7 @@ from typing import Protocol
 
 from bot.core.base.owners import Owner
 from bot.core.base.views import MessageRecord
+from bot.core.games.endings import Ending
 from bot.core.games.records import GameRecord, GameStatus, RatingChange, ResultRecord, SeatRecord
 from engine.counting import Counting
 from engine.outcome import Scoring
@@ -74,6 +75,7 @@ class GameRecords(Protocol):
         actions: Sequence[str] = ...,
         results: Sequence[ResultRecord] = ...,
         end_note: str | None = ...,
+        ending: Ending | None = ...,
         answered: MessageRecord | None = ...,
         answered_by: Owner | None = ...,
     ) -> int: ...

@@ -5,7 +5,7 @@ This package's names are the wing's face to the other views of a game, the game 
 Activity, which draw what the messages draw (the same words, controls, board and chances) and
 to the Discord layer's rendering: :func:`draw_board`, :func:`board_alt`, :func:`picture_size`,
 :func:`deal_text`, :func:`result_line`, :func:`title_of`, :func:`table_seen`, :func:`controls_for`,
-:func:`coach_text`, :func:`owes_move`, :func:`resigner`, :func:`ratings_line`, :func:`chances`,
+:func:`coach_text`, :func:`owes_move`, :func:`ratings_line`, :func:`chances`,
 the lobby's :func:`partners_text`, :func:`teams_text` and :func:`table_kind`, and the limits
 :data:`MAX_LAID_OUT` and :data:`HAND_BUTTON`.
 """
@@ -18,7 +18,7 @@ from bot.core.messages.boards import board_alt, draw_board
 from bot.core.messages.game_messages import ratings_line
 from bot.core.messages.hand import coach_text
 from bot.core.messages.private_table import HAND_BUTTON
-from bot.core.messages.projection import owes_move, resigner
+from bot.core.messages.projection import owes_move
 from bot.core.messages.prompts import controls_for
 from bot.core.messages.spectator import TableSeen, table_seen, title_of
 from bot.core.messages.table import MAX_LAID_OUT, deal_text, result_line
@@ -38,7 +38,6 @@ __all__ = [
     "partners_text",
     "picture_size",
     "ratings_line",
-    "resigner",
     "result_line",
     "table_kind",
     "table_seen",

@@ -112,6 +112,17 @@ def _last(groups: Sequence[Sequence[str]], room: int) -> tuple[tuple[str, ...], 
     return tuple(reversed(kept))
 
 
+def _unsaid(
+    groups: Sequence[Sequence[str]], more: Sequence[tuple[str, ...]]
+) -> list[tuple[str, ...]]:
+    """The groups of ``more`` whose lines ``groups`` do not say already. How a game ended is
+    said on its deal's table, where it ended (a server's channel says it again below it, in the
+    result or a message of its own): a private table, the deal's table and those in one
+    message, says it once."""
+    said = {line for group in groups for text in group for line in text.split("\n")}
+    return [g for g in more if not all(t in said for t in g)]
+
+
 def _table_view(record: GameRecord, settled: tuple[Owed, ...], launch: bool) -> MessageView:
     """The one message of a started game, from what a server's channel would be shown (its
     deals' tables and result), laid out as they are: the current deal's table (after the deal
@@ -126,7 +137,7 @@ def _table_view(record: GameRecord, settled: tuple[Owed, ...], launch: bool) -> 
     current = tables[-1].view if tables else laid_out(())
     groups = list(current.layout)
     if result is not None:
-        groups += result.view.layout
+        groups += _unsaid(groups, result.view.layout)
     board = result.view.board if result is not None else current.board
     before = tables[-2].view if len(tables) > 1 else None
     if before is not None and current.board is None and result is None:
@@ -137,7 +148,7 @@ def _table_view(record: GameRecord, settled: tuple[Owed, ...], launch: bool) -> 
             groups = [*_last(before.layout, room), *rule, *groups]
             board = before.board
     if record.end_note:
-        groups.append((record.end_note,))
+        groups += _unsaid(groups, ((record.end_note,),))
     playing = record.status is GameStatus.ACTIVE
     buttons: tuple[LobbyAction, ...] = (HAND_BUTTON, TABLE_BUTTON) if launch else (HAND_BUTTON,)
     controls = LobbyControls(record.id, buttons if playing else ())

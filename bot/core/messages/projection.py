@@ -66,7 +66,6 @@ __all__ = [
     "owes_move",
     "page_line",
     "project",
-    "resigner",
     "settled",
 ]
 
@@ -184,7 +183,7 @@ def hand_view(loaded: Loaded, seat: int, *, coach: bool = True) -> MessageView:
         result = game.result
         ending = None
         if result is not None:
-            ending = result_line(Names.of(game.public_view()), result, resigner(game))
+            ending = result_line(Names.of(game.public_view()), result, record.ended(game))
         closed = closed_hand_text(
             record.channel_id, view.deal_number, kept, said, ending, private=record.private
         )
@@ -221,11 +220,10 @@ def _tables(
     stopped = record.status in (GameStatus.CANCELLED, GameStatus.EXPIRED)
     closing = (record.end_note or GAME_ENDED.capitalize()) if stopped else None
     over = game.phase is Phase.OVER or stopped
-    resigned = resigner(game)
+    ended = record.ended(game)
     owed: list[Owed] = []
     for deal in sorted(d for d in log.deals if d >= 1):
         live = deal == game.deal_number and not over
-        ended = closing if deal == game.deal_number else None
         odds = deal_chances(log, view, deal)
         text = deal_text(
             names,
@@ -233,10 +231,10 @@ def _tables(
             view,
             live=live,
             opening=log.events(0) if deal == 1 else (),
-            resigned=resigned,
+            ended=ended,
             chances=odds,
             seal=deal_seal(game, log, seeds, deal),
-            ended=ended,
+            closing=closing if deal == game.deal_number else None,
         )
         # The deal the game ended in leaves the board to the result, below it: one picture.
         board = _deal_board(log, view, deal, odds) if text.show and not text.result else None
@@ -284,15 +282,6 @@ def deal_seal(game: Game, log: DealLog, seeds: Sequence[str] | None, deal: int) 
         isinstance(event, Shown) and event.crib for event in log.events(deal)
     )
     return Seal(seal_of(seed), seed if shown else None)
-
-
-def resigner(game: Game) -> int | None:
-    """The seat that resigned, if that is how the game ended (the log's last action says)."""
-    result = game.result
-    if result is None or result.reason != "resigned" or not game.actions:
-        return None
-    last = game.actions[-1]
-    return int(last["seat"]) if last.get("type") == "resign" else None
 
 
 def owes_move(game: Game, seat: int) -> bool:

@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from bot.core.base.text import Names, plural, tagged
+from bot.core.games.endings import Ended
 from bot.core.messages.table import result_line
 from engine.cards import cards_str
 from engine.phase import Phase
@@ -27,13 +28,13 @@ def board(names: Names, scores: Sequence[int], target: int) -> str:
     return "```\n" + "\n".join(lines) + f"\n{'':>{width}}  to {target}\n```"
 
 
-def status_text(view: PublicView, resigned: int | None = None) -> str:
+def status_text(view: PublicView, ended: Ended | None = None) -> str:
     """The public table: board, dealer, phase, whose turn, the count and the series (or how
-    the game ended; ``resigned``: the seat that resigned, if one did)."""
+    the game ended: ``ended``)."""
     names = Names.of(view)
     lines = [board(names, view.scores, view.target)]
     if view.phase is Phase.OVER and view.result is not None:
-        lines.append(result_line(names, view.result, resigned))
+        lines.append(result_line(names, view.result, ended))
         return "\n".join(lines)
     dealer = names.seat(view.dealer)
     lines.append(f"Deal {view.deal_number} — {dealer} deals and has the crib.")
@@ -62,10 +63,10 @@ def status_text(view: PublicView, resigned: int | None = None) -> str:
     return "\n".join(lines)
 
 
-def last_result_text(view: PublicView, resigned: int | None = None) -> str:
+def last_result_text(view: PublicView, ended: Ended | None = None) -> str:
     """``status`` in a channel whose last game has finished: the final board and result."""
     return (
         "The last game here is over.\n"
-        + status_text(view, resigned)
+        + status_text(view, ended)
         + "\nStart a new one with `/cribbage new`."
     )

@@ -17,6 +17,7 @@ from typing import assert_never
 from bot.core.base.text import MAX_MESSAGE, Names, and_list, plural, tagged
 from bot.core.deck.seeded import Seal, verify_command
 from bot.core.games.chances import chances_line
+from bot.core.games.endings import Ended, said
 from engine import events as ev
 from engine.cards import Card, cards_str
 from engine.counting import Counting
@@ -218,12 +219,14 @@ def _starter(names: Names, event: ev.StarterCut, heels: ev.Heels | None) -> str:
     )
 
 
-def result_line(names: Names, result: GameResult, resigned: int | None = None) -> str:
-    """The end of a game: "🏆 Al wins 121-84 — a skunk, 2 game points" (with ``resigned``,
-    the seat that resigned, whose game ended below the target, each score is named, the
-    winner's first: "Bea resigned — 🏆 Al wins, a lurch, 2 game points (Al: 40, Bea: 10)").
-    With three players each loser's score is named, highest first: "🏆 Al wins 61 to Cy's
-    53 and Bea's 34", "(Bea: 40, Cy: 30, Al: 20)"."""
+def result_line(names: Names, result: GameResult, ended: Ended | None = None) -> str:
+    """The end of a game: "🏆 Al wins 121-84 — a skunk, 2 game points". A game lost by a
+    concession (``ended`` names it and its seat: resigned, the clock, leaving, a deletion)
+    ended below the target, so each score is named, the winner's first, after how it ended
+    (:func:`bot.core.games.endings.said`): "Bea resigned — 🏆 Al wins, a lurch, 2 game points
+    (Al: 40, Bea: 10)", "Bea's clock ran out — 🏆 Al wins, …". With three players each
+    loser's score is named, highest first: "🏆 Al wins 61 to Cy's 53 and Bea's 34", "(Bea:
+    40, Cy: 30, Al: 20)"."""
     winner = names.side(result.winner)
     verb = names.verb("wins", "win")
     losers = sorted(
@@ -244,9 +247,10 @@ def result_line(names: Names, result: GameResult, resigned: int | None = None) -
         "lurch": "a lurch, ",
     }
     kind = kinds.get(result.kind, "")
-    if resigned is not None:
-        # A resignation is a loss at the scores as they stand, with the game points they give.
-        return f"{names.seat(resigned)} resigned — 🏆 {winner} {verb}, {kind}{points} ({standing})"
+    if ended is not None and ended.seat is not None:
+        # A concession is a loss at the scores as they stand, with the game points they give.
+        how = said(ended.ending, names.seat(ended.seat))
+        return f"{how} — 🏆 {winner} {verb}, {kind}{points} ({standing})"
     return f"🏆 {winner} {verb} {scores} — {kind}{points}"
 
 
@@ -354,15 +358,16 @@ def deal_text(
     *,
     live: bool,
     opening: Sequence[ev.Event] = (),
-    resigned: int | None = None,
+    ended: Ended | None = None,
     chances: Sequence[str] | None = None,
     seal: Seal | None = None,
-    ended: str | None = None,
+    closing: str | None = None,
 ) -> DealText:
     """The text of one deal's table from its events; ``view`` is the table now (for the
     discard count and, when ``live``, the line that says where the play stands); ``ended``:
-    how the game ended without being played out (cancelled, expired, a tournament's forfeit),
-    said where the live table said what it waited for; ``chances``,
+    how the game ended, for its result (a concession is said where it came, in the deal);
+    ``closing``: how a game that ended without a result ended (cancelled, expired, a
+    tournament's forfeit), said where the live table said what it waited for; ``chances``,
     each side's chance to win once the deal is over, said after the scores; ``seal``: the
     deal's sealed shuffle (its seal under the deal, its seed at the show once shown; for a game
     begun before shuffles were sealed, :data:`NOT_SEALED` under the deal). ``opening``: the
@@ -423,21 +428,21 @@ def deal_text(
                 )
                 hands[-1].append(said)
             case ev.GameOver():
-                result = result_line(names, event.result, resigned)
+                result = result_line(names, event.result, ended)
             case ev.CutForDeal():
                 play.append(_cut(names, event))
             case ev.ForLast():
                 play.append(_for_last(names, event))
             case _:
                 assert_never(event)
-    status = ended if ended else _status(names, view) if live else ""
+    status = closing if closing else _status(names, view) if live else ""
     if status:
         # At a manual show the table waits on the show, so that is where it says so.
         (show if view.phase is Phase.SHOW else play).append(status)
     if seal is not None and seal.seed is not None and seal.seal is not None:
         show.append(_seed_line(seal.seed, seal.seal, events, view.rules))
-    if result and resigned is not None:
-        # A resignation can come at any moment of a deal: the deal's own table says it ended
+    if result and ended is not None and ended.seat is not None:
+        # A concession can come at any moment of a deal: the deal's own table says it ended
         # there, and how (the result message says it too, below the last deal).
         (show if show or hands else play).append(result)
     if (show or hands) and not result:

@@ -37,6 +37,7 @@ from bot.core.games.computer import (
     computer_to_move,
 )
 from bot.core.games.computer import snapshot_views as views_before
+from bot.core.games.endings import Ending
 from bot.core.games.games import Games, Loaded, OnGames
 from bot.core.games.records import GameRecord, GameStatus
 from bot.core.messages.answers import Answering, MoveAnswer
@@ -150,6 +151,7 @@ class Moves(OnGames):
         *,
         answering: Answering | None = None,
         mirror: bool = False,
+        ending: Ending | None = None,
     ) -> Answer:
         """Apply one engine action and the computer's answers to it, save them in one
         transaction, and say what happened. ``answering``: the hand message whose control was
@@ -157,7 +159,8 @@ class Moves(OnGames):
         ``mirror``: a move by command, answered with the mover's hand as it is now (a private
         copy of their hand message, kept up to date while the command's token lives: their
         next turn reaches them where they typed, at once). With no ``act``, only the
-        computer's owed answers (see :meth:`computer_turn`)."""
+        computer's owed answers (see :meth:`computer_turn`). ``ending``: how a resignation
+        came about, kept with the result (:class:`~bot.core.games.endings.Ending`)."""
         game, record = loaded.game, loaded.record
         people = [s.user_id for s in record.seats if s.user_id is not None]
         asked = MoveAnswer.asks_coach(record, answering, mirror)
@@ -183,19 +186,25 @@ class Moves(OnGames):
         shown = MoveAnswer(
             record, seat, coach_off, answering=answering, mirror=mirror, now=self._games.now
         )
-        version = await self._games.save_moves(loaded, steps, shown.kept, more_coming=computer_owes)
+        version = await self._games.save_moves(
+            loaded, steps, shown.kept, more_coming=computer_owes, ending=ending
+        )
         # (Played apart, what the mover is shown is their place's.)
         owner = self._games.owner_at(record, seat)
         return shown.answer(said, owner, version, computer_owes=computer_owes)
 
     # -- by command (the channel's game) -------------------------------------------------------
     @answers
-    async def resign(self, channel_id: int, user: User) -> Answer:
-        """Concede: the other side wins; counts as a loss."""
+    async def resign(self, channel_id: int, user: User, ending: Ending = Ending.RESIGNED) -> Answer:
+        """Concede: the other side wins; counts as a loss. ``ending``: why, when the player
+        did not resign themselves (their turn clock ran out, they left their ranked match,
+        their data was deleted): the game's result says so."""
 
         async def body(record: GameRecord) -> Answer:
             loaded, seat = self._games.seated(record, user)
-            return await self._apply(loaded, lambda g: g.resign(seat), lambda g, e: "You resigned.")
+            return await self._apply(
+                loaded, lambda g: g.resign(seat), lambda g, e: "You resigned.", ending=ending
+            )
 
         return await self._games.in_channel(channel_id, body)
 

@@ -39,6 +39,7 @@ from bot.core.games.computer import (
     computer_moves,
 )
 from bot.core.games.deal_log import DealLog
+from bot.core.games.endings import cancelled_note, closed_note
 from bot.core.games.games import Games, Loaded, OnGames
 from bot.core.games.lobby import partners_text
 from bot.core.games.records import GameRecord, GameStatus, SeatRecord
@@ -345,7 +346,7 @@ class Lobbies(OnGames):
     async def _leave(self, record: GameRecord, user: User, clicked: Clicked | None) -> Answer:
         seats = lobby.seats_leaving(record, user)
         if user.id == record.creator_id:
-            line = f"{escape(user.name)} left and closed the lobby."
+            line = closed_note(escape(user.name))
             return await self._close(record, line, "You left.", clicked)
         return await self._seats_changed(record, seats, "You left the game.", clicked)
 
@@ -413,8 +414,9 @@ class Lobbies(OnGames):
         self, record: GameRecord, user: User, moderator: bool, clicked: Clicked | None
     ) -> Answer:
         self._may_cancel(record, user, moderator)
-        line = f"{escape(user.name)} cancelled the game. No result is recorded."
-        return await self._close(record, line, "Game cancelled.", clicked)
+        return await self._close(
+            record, cancelled_note(escape(user.name)), "Game cancelled.", clicked
+        )
 
     def _may_cancel(self, record: GameRecord, user: User, moderator: bool) -> None:
         """Refuse unless ``user`` may cancel ``record``'s game now."""

@@ -25,7 +25,7 @@ from bot.core.games.games import Games, Loaded, OnGames
 from bot.core.games.records import GameRecord, GameStatus
 from bot.core.games.storage import Archives
 from bot.core.messages.answers import private_copy
-from bot.core.messages.projection import board_of, hand_view, resigner
+from bot.core.messages.projection import board_of, hand_view
 from bot.core.messages.prompts import discard_completions, play_completions
 from bot.core.messages.status import last_result_text, status_text
 from engine.phase import Phase
@@ -118,7 +118,7 @@ class TableInfo(OnGames):
             table = loaded.game.public_view()
             board = board_of(loaded.log, table)
             if record.status is GameStatus.FINISHED:
-                text = last_result_text(table, resigner(loaded.game))
+                text = last_result_text(table, record.ended(loaded.game))
             else:
                 text = status_text(table)
                 odds = start_of_deal_chances(table)

@@ -31,6 +31,7 @@ from bot.core.base.faults import Faults
 from bot.core.base.refusals import Refused
 from bot.core.base.replies import Answer, User
 from bot.core.base.views import ConfirmControls, MessageView, PrivacyControls
+from bot.core.games.endings import Ending
 from bot.core.games.games import Games
 from bot.core.privacy.inventory import Figures, command_lines, deletion, not_sent, period
 from bot.core.privacy.records import PrivacyRecords
@@ -97,7 +98,7 @@ class PlayerData:
         store: PrivacyRecords,
         games: Games,
         *,
-        resign: Callable[[int, User], Awaitable[Answer]],
+        resign: Callable[[int, User, Ending], Awaitable[Answer]],
         leave: Callable[[int, User], Awaitable[Answer]],
         withdraw: Callable[[int, User], Awaitable[Answer]],
         settle: Callable[[Answer], Awaitable[None]],
@@ -112,14 +113,14 @@ class PlayerData:
         draw: Callable[[int], int] = secrets.randbelow,
     ) -> None:
         """``resign`` and ``leave``: a player's resignation of the game being played in a
-        channel, and their leaving its lobby; ``withdraw``: their withdrawal from the
-        tournament of a channel (leaving it, before it starts); ``settle``: what is done with
-        such an answer (none reached anyone); ``quit_ranked``: their ranked search stopped,
-        or their ranked match left (a loss), at once; ``forgotten``: what is kept in memory of a
-        person whose data was deleted, let go; ``retention``, ``idle_expiry`` and ``grace``:
-        how long ended games are kept whole, idle ones last, and a server's data outlives the
-        bot's leaving; ``policy_url``: the privacy policy's address; ``contact``: how to reach
-        whoever runs the bot."""
+        channel (its ending given: their data deleted), and their leaving its lobby;
+        ``withdraw``: their withdrawal from the tournament of a channel (leaving it, before it
+        starts); ``settle``: what is done with such an answer (none reached anyone);
+        ``quit_ranked``: their ranked search stopped, or their ranked match left (a loss), at
+        once; ``forgotten``: what is kept in memory of a person whose data was deleted, let
+        go; ``retention``, ``idle_expiry`` and ``grace``: how long ended games are kept whole,
+        idle ones last, and a server's data outlives the bot's leaving; ``policy_url``: the
+        privacy policy's address; ``contact``: how to reach whoever runs the bot."""
         self._store = store
         self._games = games
         self._resign, self._leave, self._settle = resign, leave, settle
@@ -182,8 +183,11 @@ class PlayerData:
             await self._settle(quit_ranked)
         ended = 0
         for _game, channel_id, status in await self._store.open_seats(user.id):
-            ending = self._resign if status == "active" else self._leave
-            answer = await ending(channel_id, user)
+            if status == "active":
+                # (Their game's result says why it ended: their data was deleted.)
+                answer = await self._resign(channel_id, user, Ending.DELETED)
+            else:
+                answer = await self._leave(channel_id, user)
             await self._settle(answer)
             if not answer.ok:
                 raise Refused(

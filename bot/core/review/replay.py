@@ -18,8 +18,9 @@ from bot.core.base.views import BoardPicture
 from bot.core.deck.shuffles import ScriptedRandom
 from bot.core.games.chances import chances, chances_line
 from bot.core.games.deal_log import DealLog
+from bot.core.games.endings import Ended
 from bot.core.games.games import Loaded
-from bot.core.messages.projection import board_at, resigner
+from bot.core.messages.projection import board_at
 from bot.core.messages.table import deal_text
 from engine.cards import Card
 from engine.events import (
@@ -104,11 +105,11 @@ class GameReplay:
 
 
 def _line(
-    names: Names, events: Sequence[Event], view: PublicView, resigned: int | None = None
+    names: Names, events: Sequence[Event], view: PublicView, ended: Ended | None = None
 ) -> str:
     """The channel's words for one event (with the heels said beside the starter;
-    ``resigned``: the seat that resigned, for the result)."""
-    text = deal_text(names, events, view, live=False, resigned=resigned)
+    ``ended``: how the game ended, for the result)."""
+    text = deal_text(names, events, view, live=False, ended=ended)
     if text.result:
         return text.result
     if text.play:
@@ -125,7 +126,7 @@ def replay(loaded: Loaded) -> GameReplay | None:
     again, first = Game.new(
         list(game.players), rng=ScriptedRandom(list(loaded.shuffles)), rules=game.rules
     )
-    teller = _Teller(again, game.public_view(), resigner(game))
+    teller = _Teller(again, game.public_view(), loaded.record.ended(game))
     teller.add(first, None)
     for action in game.actions:
         teller.add(again.apply(action), action)
@@ -135,9 +136,9 @@ def replay(loaded: Loaded) -> GameReplay | None:
 class _Teller:
     """Turns the replayed events into steps and deals, one action's events at a time."""
 
-    def __init__(self, again: Game, view: PublicView, resigned: int | None) -> None:
+    def __init__(self, again: Game, view: PublicView, ended: Ended | None) -> None:
         self.again = again
-        self.resigned = resigned
+        self.ended = ended
         self.view = view
         self.names = Names.of(view)
         self.log = DealLog.start(view.num_sides)
@@ -213,7 +214,7 @@ class _Teller:
                     )
                     self._step(_line(self.names, [event], self.view))
                 case GameOver():
-                    line = _line(self.names, [event], self.view, self.resigned)
+                    line = _line(self.names, [event], self.view, self.ended)
                     self._step(line, event.result.winner)
                 case Claimed() | Mugginsed() | Overclaimed():
                     self._step(_line(self.names, [event], self.view))

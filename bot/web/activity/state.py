@@ -27,7 +27,6 @@ from bot.core.messages import (
     deal_text,
     owes_move,
     partners_text,
-    resigner,
     result_line,
     table_kind,
     teams_text,
@@ -351,7 +350,7 @@ def _played_out(record: GameRecord, loaded: Loaded, viewer: int, coach: bool) ->
     }
     if game.result is not None:
         result = game.result
-        line = result_line(names, result, resigner(game))
+        line = result_line(names, result, record.ended(game))
         state["result"] = {
             "html": _html(line),
             "winner": result.winner,

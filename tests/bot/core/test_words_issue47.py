@@ -11,6 +11,7 @@ from datetime import date, timedelta
 from bot.core.base.text import Names
 from bot.core.daily.daily import _choices, _table, daily_hand
 from bot.core.games.chances import chances_line
+from bot.core.games.endings import Ended, Ending
 from bot.core.messages.status import status_text
 from bot.core.messages.table import deal_text, result_line, scores_line
 from bot.core.pictures.board import BoardState, Side, board_alt_text
@@ -91,7 +92,7 @@ def test_a_resignation_names_whose_score_is_whose() -> None:
     # Al resigned at 9 to 7: the winner trails, so each score is named.
     rules = Rules.standard(2)
     result = rules.result((9, 7), 1, EndReason.RESIGNED)
-    line = result_line(Names(["Al", "Easy bot"], rules), result, resigned=0)
+    line = result_line(Names(["Al", "Easy bot"], rules), result, Ended(Ending.RESIGNED, 0))
     assert line == "Al resigned — 🏆 Easy bot wins, a lurch, 2 game points (Easy bot: 7, Al: 9)"
 
 

@@ -17,7 +17,7 @@ from types import ModuleType
 import asyncpg
 import pytest
 
-from bot.store import NewerSchema, Store, database, migrate, migrations, sqlite
+from bot.store import Dialect, NewerSchema, Store, database, migrate, migrations, sqlite
 from bot.store.sqlite import statements
 
 #: The first migration of most of the folders below: one table.
@@ -253,3 +253,45 @@ async def test_a_migration_cancelled_mid_statement_stops_it_and_rolls_back(
         await asyncio.wait_for(asyncio.shield(running), timeout=60)
     assert "half_made" not in await db.table_names()
     await asyncio.wait_for(store.close(), timeout=60)
+
+
+async def test_the_endings_migration_gives_each_finished_game_how_it_ended(tmp_path: Path) -> None:
+    # 023_endings (issue 54): a finished game's ending comes from what said it before: a ranked
+    # game's ended_by (the clock, leaving), else its results' reason (resigned, the target).
+    source = Dialect.SQLITE.migrations_dir
+    old = tmp_path / "old"
+    old.mkdir()
+    for path in sorted(source.glob("*.sql")):
+        if migrate.number_of(path.stem) < 23:
+            (old / path.name).write_bytes(path.read_bytes())
+    target = tmp_path / "endings.db"
+    await (await Store.open(target, migrations_dir=old)).close()
+    games = {1: "target", 2: "resigned", 3: "resigned", 4: "resigned", 5: None, 6: None}
+    with sqlite3.connect(target) as db:
+        for game, reason in games.items():
+            status = "finished" if reason is not None else ("cancelled", "active")[game - 5]
+            db.execute(
+                "INSERT INTO games (id, guild_id, channel_id, status, creator_id, num_players,"
+                " target, created_at, updated_at) VALUES (?, NULL, ?, ?, 1, 2, 121, 0, 0)",
+                (game, -4 * game, status),
+            )
+            for seat in (0, 1) if reason is not None else ():
+                db.execute(
+                    "INSERT INTO results (game_id, guild_id, seat, user_id, display_name, won,"
+                    " game_points, score, final_scores, reason, finished_at, rated_order)"
+                    " VALUES (?, NULL, ?, ?, 'P', ?, 1, 0, '1-0', ?, 0, ?)",
+                    (game, seat, seat + 1, int(seat == 0), reason, game),
+                )
+        for game, ended_by in ((3, "clock"), (4, "left"), (2, "resigned"), (1, "play")):
+            db.execute(
+                "INSERT INTO ranked_games (match_id, number, game_id, winner, ended_by)"
+                " VALUES (?, 1, ?, 1, ?)",
+                (game, game, ended_by),
+            )
+    store = await Store.open(target)
+    try:
+        found = {g: (await store.get_game(g)) for g in games}
+        endings = {g: None if r is None else r.ending for g, r in found.items()}
+        assert endings == {1: "played", 2: "resigned", 3: "clock", 4: "left", 5: None, 6: None}
+    finally:
+        await store.close()

@@ -1,12 +1,23 @@
 """How a game's end reads in the messages it leaves: the deal's table message and each
-player's hand message say how the game ended, whether by a resignation or by pegging out."""
+player's hand message say how the game ended, whether by a resignation or by pegging out; and
+one vocabulary of endings (:mod:`bot.core.games.endings`), the same on every surface."""
 
 from __future__ import annotations
 
-from bot.core.base.text import MAX_MESSAGE
-from bot.core.messages.table import MAX_LAID_OUT
+import html
+
+import pytest
+
+from bot.core.base.text import MAX_MESSAGE, Names
+from bot.core.games.endings import Ended, Ending, cancelled_note, said
+from bot.core.messages.spectator import table_seen
+from bot.core.messages.table import MAX_LAID_OUT, result_line
+from bot.core.review.replay import replay
 from bot.core.services import Services
 from bot.store import Store
+from bot.web.activity.state import activity_state
+from engine.outcome import EndReason, GameResult, ResultKind
+from engine.rules import Rules
 from tests.helpers.service_driver import (
     AL,
     BEA,
@@ -73,3 +84,59 @@ async def test_a_long_manual_show_stays_in_its_deal_s_one_table_message(
     # too long for a plain message; laid out (4,000 characters), it is said whole.
     assert "Muggins!" in first.view.content and "Scores —" in first.view.content
     assert len(first.view.content) > MAX_MESSAGE and "left out" not in first.view.content
+
+
+# -- one vocabulary of endings (issue 54, items 5 and 6) ---------------------------------------
+
+
+def test_each_ending_that_names_a_player_says_it_in_its_own_words() -> None:
+    assert [said(e, "Bea") for e in Ending if e.conceded] == [
+        "Bea resigned",
+        "Bea's clock ran out",
+        "Bea left the match",
+        "Bea's data was deleted",
+    ]
+    assert said(Ending.CANCELLED, "Al") == "Al cancelled the game"
+    assert cancelled_note("Al") == "Al cancelled the game. No result is recorded."
+    with pytest.raises(ValueError):
+        said(Ending.PLAYED, "Al")
+    names = Names(["Al", "Bea"], Rules.standard(2))
+    result = GameResult(0, (15, 5), 2, EndReason.RESIGNED, ResultKind.LURCH)
+    for ending in (e for e in Ending if e.conceded):
+        line = result_line(names, result, Ended(ending, 1))
+        assert (
+            line == f"{said(ending, 'Bea')} — 🏆 Al wins, a lurch, 2 game points (Al: 15, Bea: 5)"
+        )
+
+
+@pytest.mark.parametrize("ending", [e for e in Ending if e.conceded and e is not Ending.RESIGNED])
+async def test_a_game_conceded_otherwise_than_by_resigning_says_so_everywhere(
+    service: Services, ending: Ending
+) -> None:
+    # The game is kept as ended this way (with its result, in one place), and the table, the
+    # result, each hand, /cribbage status, the game's page, its replay and the Activity all
+    # say it in the same words: never "resigned".
+    table = await open_table(service, [AL, BEA])
+    game_id = table.outcomes[0].game_id or 0
+    await table.record(BEA.id, await service.moves.resign(CHANNEL, BEA, ending))
+    record = await service.games.record(game_id)
+    assert record is not None and record.ending is ending
+    loaded = service.games.loaded.load(record)
+    line = f"{said(ending, 'Bea')} — 🏆 Al wins"
+    said_on = {
+        "table": table.table(game_id, 1),
+        "result": table.messages[(game_id, "result")].view.content,
+        "status": (await service.table.status(CHANNEL)).reply.text,
+        "page": "\n".join(m.content for m in table_seen(record, loaded).messages),
+    }
+    for user in (AL, BEA):
+        hand = table.hand(game_id, user.id)
+        assert hand is not None
+        said_on[f"hand of {user.name}"] = hand.content
+    told = replay(loaded)
+    assert told is not None
+    said_on["replay"] = told.steps[-1].text
+    state = activity_state(record, loaded, AL.id)
+    said_on["Activity"] = html.unescape(state["result"]["html"])
+    for where, text in said_on.items():
+        assert line in text and "resigned" not in text, (where, text)

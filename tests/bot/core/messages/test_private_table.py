@@ -135,6 +135,18 @@ async def test_your_hand_answers_the_clickers_hand_and_the_mention_goes(
     assert set(later.view.mentions) == {AL.id, BEA.id}
 
 
+async def test_a_private_game_nobody_moved_in_says_it_ended_once(
+    service: Services, clock: Clock
+) -> None:
+    # Issue 54: the deal's table says how the game ended where it ended; the table of a
+    # private game (that deal's table, the result and the end in one message) says it once.
+    game_id = await _private_game(service)
+    clock.advance(days=30)
+    assert await service.housekeeping.expire_idle() == [game_id]
+    table = _by_key(await owed_now(service, game_id))["lobby"].view
+    assert table.content.count("Nobody moved in this game for 7 days") == 1, table.content
+
+
 async def test_a_finished_private_game_keeps_its_result_on_the_table(service: Services) -> None:
     game_id = await _private_game(service)
     resigned = await service.moves.resign(DM, BEA)
@@ -142,6 +154,9 @@ async def test_a_finished_private_game_keeps_its_result_on_the_table(service: Se
     owed = _by_key(await owed_now(service, game_id))
     table = owed["lobby"].view
     assert "resigned" in table.content and "game point" in table.content
+    # Said once: the deal's table says where the game ended, and the table (one message
+    # here, the deal's table and the result together) does not say it again below.
+    assert table.content.count("Bea resigned — 🏆 Al wins") == 1, table.content
     assert table.board is not None and table.mentions == ()
     # No control but the result's Review button.
     assert table.controls is None or isinstance(table.controls, ReviewPages), table.controls

@@ -9,6 +9,7 @@ import random
 import pytest
 
 from bot.core.base.text import MAX_MESSAGE, Names, chunk
+from bot.core.games.endings import Ended, Ending
 from bot.core.games.lobby import lobby_text
 from bot.core.games.rules_help import RULES_TOPICS, rules_text
 from bot.core.messages.hand import hand_text
@@ -204,16 +205,16 @@ def test_result_with_skunk_and_game_points(game: Game) -> None:
     lurch = make_result(121, (121, 60), 0, EndReason.TARGET)
     assert one([ev.GameOver(lurch)], game) == "🏆 Al wins 121-60 — a lurch, 2 game points"
     resigned = make_result(121, (10, 40), 1, EndReason.RESIGNED, Scoring.SKUNK)
-    assert result_line(Names(["Al", "Bea"], Rules.standard(2)), resigned, resigned=0) == (
-        "Al resigned — 🏆 Bea wins, a double skunk, 3 game points (Bea: 40, Al: 10)"
-    )
+    assert result_line(
+        Names(["Al", "Bea"], Rules.standard(2)), resigned, Ended(Ending.RESIGNED, 0)
+    ) == ("Al resigned — 🏆 Bea wins, a double skunk, 3 game points (Bea: 40, Al: 10)")
 
 
 def test_resignation_at_0_0_is_a_lurch_in_the_result_line() -> None:
     resigned = make_result(121, (0, 0), 0, EndReason.RESIGNED)
-    assert result_line(Names(["Al", "Bea"], Rules.standard(2)), resigned, resigned=1) == (
-        "Bea resigned — 🏆 Al wins, a lurch, 2 game points (Al: 0, Bea: 0)"
-    )
+    assert result_line(
+        Names(["Al", "Bea"], Rules.standard(2)), resigned, Ended(Ending.RESIGNED, 1)
+    ) == ("Bea resigned — 🏆 Al wins, a lurch, 2 game points (Al: 0, Bea: 0)")
 
 
 def test_partners_and_three_players() -> None:
@@ -232,7 +233,7 @@ def test_three_players_result_says_who_had_which_score() -> None:
     result = make_result(61, (61, 34, 53), 0, EndReason.TARGET)
     assert result_line(three, result) == "🏆 Al wins 61 to Cy's 53 and Bea's 34 — 1 game point"
     resigned = make_result(61, (40, 55, 45), 1, EndReason.RESIGNED)
-    assert result_line(three, resigned, resigned=0) == (
+    assert result_line(three, resigned, Ended(Ending.RESIGNED, 0)) == (
         "Al resigned — 🏆 Bea wins, 1 game point (Bea: 55, Cy: 45, Al: 40)"
     )
 

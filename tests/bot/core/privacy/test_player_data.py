@@ -13,6 +13,7 @@ import zipfile
 from typing import Any
 
 from bot.core.base.replies import User
+from bot.core.games.endings import Ending
 from bot.core.games.records import GameStatus
 from bot.core.privacy.players import FORMER_NAME
 from bot.core.services import Services
@@ -72,9 +73,13 @@ async def test_the_file_then_the_deletion(service: Services, store: Store) -> No
     assert done.ok, done.reply.text
     assert "1 game was ended first" in done.reply.text and "former player" in done.reply.text
 
-    # The game he was playing was resigned (a loss), then kept like the other.
+    # The game he was playing was resigned (a loss), then kept like the other; its result
+    # says why it ended (issue 54): his data was deleted, not that he resigned.
     record = await store.get_game(active)
     assert record is not None and record.status is GameStatus.FINISHED
+    assert record.ending is Ending.DELETED
+    status = (await service.table.status(2000)).reply.text
+    assert f"{FORMER_NAME}'s data was deleted — 🏆 Cy wins" in status, status
     for game_id in (first, active):
         record = await store.get_game(game_id)
         assert record is not None
