@@ -26,6 +26,7 @@ from typing import Any
 
 from bot.core.base.owners import Owner
 from bot.core.base.views import MessageRecord
+from bot.core.games.endings import Ending
 from bot.core.games.records import ordinal
 from bot.core.ranked.rating import carried, rate_match, season_of
 from bot.core.ranked.records import (
@@ -49,7 +50,12 @@ __all__ = ["RankedTables"]
 
 _ENTRY_COLUMNS, _entry = columns(EntryRecord), reader(EntryRecord)
 _MATCH_COLUMNS, _match = columns(MatchRecord), reader(MatchRecord)
-_GAME_COLUMNS, _game = columns(MatchGame), reader(MatchGame)
+_game = reader(MatchGame)
+#: A match's games, each with how it ended: the game's own ending (``games.ending``).
+_MATCH_GAMES = (
+    "SELECT rg.match_id, rg.number, rg.game_id, rg.winner, g.ending FROM ranked_games rg"
+    " LEFT JOIN games g ON g.id = rg.game_id WHERE rg.match_id = ? ORDER BY rg.number"
+)
 _RATING_COLUMNS, _rating = columns(RatingRecord), reader(RatingRecord)
 _LINE = reader(MatchLine)
 #: The rating's columns of a query that names ranked_ratings ``r``.
@@ -377,11 +383,7 @@ class RankedTables(Queries):
 
     async def match_games(self, match_id: int) -> list[MatchGame]:
         """The match's games, in order."""
-        return await self._all(
-            _game,
-            f"SELECT {_GAME_COLUMNS} FROM ranked_games WHERE match_id = ? ORDER BY number",
-            (match_id,),
-        )
+        return await self._all(_game, _MATCH_GAMES, (match_id,))
 
     async def add_match_game(self, match_id: int, number: int, game_id: int) -> list[EntryRecord]:
         """Game ``number`` of the match is ``game_id`` (written once): the match's entries as
@@ -409,36 +411,20 @@ class RankedTables(Queries):
             return []
         return await self._entry_changed(tx, [int(rows[0][0]), int(rows[0][1])])
 
-    async def game_ended_by(self, match_id: int, number: int, ended_by: str) -> None:
-        """Say how game ``number`` of the match is ending (the clock, a player leaving),
-        before the move that ends it is made (written once)."""
-        await self.db.execute(
-            "UPDATE ranked_games SET ended_by = ?"
-            " WHERE match_id = ? AND number = ? AND ended_by IS NULL",
-            (ended_by, match_id, number),
-        )
-
-    async def count_match_game(
-        self, match_id: int, number: int, winner: int, ended_by: str
-    ) -> list[EntryRecord]:
-        """Count game ``number`` of a match being played, won by ``winner`` (``ended_by``:
-        how, unless said before): the match's entries as they are now, if it was counted now
+    async def count_match_game(self, match_id: int, number: int, winner: int) -> list[EntryRecord]:
+        """Count game ``number`` of a match being played, won by ``winner`` (how it ended is
+        the game's own ending): the match's entries as they are now, if it was counted now
         (none: before, or the match is over)."""
         async with self._writing() as tx:
             counted = await tx.execute(
-                "UPDATE ranked_games SET winner = ?, ended_by = COALESCE(ended_by, ?)"
+                "UPDATE ranked_games SET winner = ?"
                 " WHERE match_id = ? AND number = ? AND winner IS NULL"
                 " AND EXISTS (SELECT 1 FROM ranked_matches WHERE id = ? AND status = 'playing')",
-                (winner, ended_by, match_id, number, match_id),
+                (winner, match_id, number, match_id),
             )
             if not counted:
                 return []
-            await tx.execute(
-                "UPDATE ranked_matches SET"
-                " wins_a = wins_a + CASE WHEN player_a = ? THEN 1 ELSE 0 END,"
-                " wins_b = wins_b + CASE WHEN player_b = ? THEN 1 ELSE 0 END WHERE id = ?",
-                (winner, winner, match_id),
-            )
+            await _won(tx, match_id, winner)
             return await self._match_changed(tx, match_id)
 
     async def finish_match(
@@ -453,8 +439,11 @@ class RankedTables(Queries):
         """Decide a match being played for ``winner`` (``how``: ``games`` or ``left``) and rate
         it in the season ``now`` is in, in one transaction: both players' season ratings
         (each starting from their last season's, see :func:`~bot.core.ranked.rating.carried`),
-        each one's change, the match, and both entries freed. The entries as they are now, if
-        it was decided now (none: it was before)."""
+        each one's change, the match, and both entries freed. Decided by the other leaving
+        it, the game being played (not yet counted) is counted too, won by ``winner``: the
+        leaver loses it with the match (a game that ended by itself a moment before, not
+        counted yet, is counted for whoever won it). The entries as they are now, if it was
+        decided now (none: it was before)."""
         season = season_of(now)
         async with self._writing() as tx:
             rows = await tx.fetch(
@@ -465,6 +454,16 @@ class RankedTables(Queries):
             if not rows:
                 return []
             match = _match(rows[0])
+            if how == Ending.LEFT:
+                # (A game that ended a moment before, not counted yet, goes to its own winner.)
+                counted = await tx.fetch(
+                    "UPDATE ranked_games SET winner = COALESCE((SELECT r.user_id FROM results r"
+                    " WHERE r.game_id = ranked_games.game_id AND r.won = 1 LIMIT 1), ?)"
+                    " WHERE match_id = ? AND winner IS NULL RETURNING winner",
+                    (winner, match_id),
+                )
+                for (won_by,) in counted:
+                    await _won(tx, match_id, int(won_by))
             loser = match.opponent(winner)
             names = await self._names(tx, match)
             before_w = await self._season_start(tx, season, winner, names[winner], now)
@@ -674,6 +673,16 @@ class RankedTables(Queries):
             (user_id, user_id, user_id),
         )
         return int(rows[0][0]) if rows else None
+
+
+async def _won(tx: Transaction, match_id: int, winner: int) -> None:
+    """One more game of the match won by ``winner``."""
+    await tx.execute(
+        "UPDATE ranked_matches SET"
+        " wins_a = wins_a + CASE WHEN player_a = ? THEN 1 ELSE 0 END,"
+        " wins_b = wins_b + CASE WHEN player_b = ? THEN 1 ELSE 0 END WHERE id = ?",
+        (winner, winner, match_id),
+    )
 
 
 async def _new_match(tx: Transaction, a: EntryRecord, b: EntryRecord, now: float) -> MatchRecord:

@@ -11,8 +11,7 @@ are whole games to 121, in half the deals."""
 from __future__ import annotations
 
 import random
-from collections.abc import AsyncIterator, Callable, MutableSequence
-from contextlib import asynccontextmanager
+from collections.abc import Callable, MutableSequence
 from datetime import timedelta
 from typing import Any
 
@@ -20,13 +19,12 @@ from bot.core.base.owners import Owner
 from bot.core.ranked.records import EntryStatus
 from bot.core.ranked.words import NOTHING_TO_LEAVE
 from bot.core.services import Services
-from bot.discord.app import CribbageBot
-from bot.settings import Settings
 from bot.store import Store
 from engine.cards import parse_cards
 from fakediscord import Message
 from fakediscord.testing import BotLauncher
 from tests.helpers.bot_db import rows
+from tests.helpers.in_process import everywhere
 from tests.helpers.private_driver import uninvited_server
 from tests.helpers.ranked_driver import Place, RankedDriver, entry_of, match_games
 from tests.helpers.table_driver import World, until
@@ -48,20 +46,9 @@ class _HighDeals(random.Random):
         x[:] = [*_TOP, *rest]
 
 
-@asynccontextmanager
-async def _rigged_bot(bots: BotLauncher, world: World) -> AsyncIterator[Services]:
-    """The bot in this process, its commands global (user installs reach them), on a core
-    whose deals are rigged."""
-    async with await Store.open(world.database) as store:
-        core = Services.build(
-            store, idle_expiry=timedelta(days=7), rng_factory=lambda key: _HighDeals(key)
-        )
-        settings = Settings(discord_token=world.fd.bot_token)
-        running = await bots.in_process(lambda: CribbageBot(settings, store=store, services=core))
-        try:
-            yield core
-        finally:
-            await running.stop()
+def _rigged(store: Store) -> Services:
+    """The core on ``store``, its deals rigged."""
+    return Services.build(store, idle_expiry=timedelta(days=7), rng_factory=_HighDeals)
 
 
 def _counted(world: World, match_id: int, number: int) -> Callable[[], int | None]:
@@ -87,7 +74,7 @@ def _decided(world: World, match_id: int, number: int) -> Callable[[], str | Non
 async def test_three_places_queue_and_a_whole_best_of_three_is_played_apart(
     world: World, bots: BotLauncher
 ) -> None:
-    async with _rigged_bot(bots, world):
+    async with everywhere(bots, world.database, _rigged):
         await _three_places(world)
 
 
@@ -150,7 +137,7 @@ async def _three_places(world: World) -> None:
 
         final = await until(fd, decided)
         assert f"{won.name} wins the ranked match 2–{games - 2}" in final.words()
-        assert "Ranked ratings:" in final.words()
+        assert "Ranked ratings — " in final.words()
     # The ratings: one match each, the winner above; both entries are free again.
     ratings = {
         int(u): (float(mu), int(m))
@@ -205,7 +192,10 @@ async def _three_places(world: World) -> None:
     assert asked.ephemeral and "Leave your ranked match against **Al**" in asked.words()
     assert asked.original is not None
     left = await fd.click(cy, asked.original, label="Yes, leave the match")
-    assert left.original is not None and "You left the match: Al wins it." in left.original.words()
+    assert left.original is not None
+    assert left.original.words() == (
+        "You left the match: Al wins it 1–0 (with the game being played)."
+    )
     await until(
         fd,
         lambda: rows(

@@ -25,6 +25,7 @@ __all__ = [
     "bot_core",
     "clocked_service",
     "club",
+    "everywhere",
     "in_club",
     "slowed",
     "start_in_process",
@@ -129,5 +130,22 @@ async def in_club(
         )
         try:
             yield InClub(fd, guild, general, members, store, running)
+        finally:
+            await running.stop()
+
+
+@contextlib.asynccontextmanager
+async def everywhere(
+    bots: BotLauncher, database: Database, service: Callable[[Store], Services] = bot_core
+) -> AsyncIterator[Services]:
+    """The bot in this process, its commands global (user installs reach them: a DM, a group
+    DM, a server that did not invite it), on the core ``service`` builds on a store of
+    ``database``; when the block ends the bot is stopped before its store is closed."""
+    async with await Store.open(database) as store:
+        core = service(store)
+        settings = Settings(discord_token=bots.fd.bot_token)
+        running = await bots.in_process(lambda: CribbageBot(settings, store=store, services=core))
+        try:
+            yield core
         finally:
             await running.stop()

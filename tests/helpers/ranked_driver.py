@@ -49,8 +49,9 @@ def match_games(database: Database, match_id: int) -> list[tuple[int, int, int |
     """The match's games: (number, game, winner, how it ended), in order."""
     found = rows(
         database,
-        "SELECT number, game_id, winner, ended_by FROM ranked_games WHERE match_id = ?"
-        " ORDER BY number",
+        "SELECT rg.number, rg.game_id, rg.winner, g.ending FROM ranked_games rg"
+        " JOIN games g ON g.id = rg.game_id WHERE rg.match_id = ?"
+        " ORDER BY rg.number",
         (match_id,),
     )
     return [(int(n), int(g), None if w is None else int(w), e) for n, g, w, e in found]

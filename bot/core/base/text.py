@@ -21,6 +21,7 @@ __all__ = [
     "more_left",
     "plural",
     "rating_text",
+    "ratings_text",
     "shown",
     "signed_tenths",
     "signed_text",
@@ -196,6 +197,19 @@ def signed_tenths(x: float) -> str:
 def change_text(before: float, after: float) -> str:
     """A rating and its change: ``1,512 (+18)``."""
     return f"{rating_text(after)} ({signed_text(shown(after) - shown(before))})"
+
+
+def ratings_text(label: str, changes: Iterable[tuple[str, float, float]]) -> str:
+    """The one way a line of rating changes is written (after a game's result, a ranked
+    match's, and docs/players.md quotes it): each person's new rating and its change, set
+    apart from their name as a score is, ``changes`` giving each name (escaped) with its
+    conservative rating (ordinal) before and after; empty when there is none.
+
+    >>> ratings_text("Ratings", [("Al", 3.45, 3.0), ("Bea", 0.0, 3.25)])
+    'Ratings — Al: 1,060 (−9) · Bea: 1,065 (+65)'
+    """
+    said = [tagged(name, change_text(before, after)) for name, before, after in changes]
+    return f"{label} — {' · '.join(said)}" if said else ""
 
 
 #: How the ordinal is shown: a newcomer (ordinal 0) is 1,000.

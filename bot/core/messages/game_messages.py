@@ -19,7 +19,7 @@ from bot.core.base.faults import UnreadableGame
 from bot.core.base.keys import AWAY, HAND, REMIND, MessageKey
 from bot.core.base.owners import Owner
 from bot.core.base.recent import Recent
-from bot.core.base.text import change_text, escape, tagged
+from bot.core.base.text import escape, ratings_text
 from bot.core.base.timing import TOKEN_USABLE
 from bot.core.base.views import MessageRecord, MessageView, laid_out
 from bot.core.games.coach_settings import CoachSettings
@@ -291,11 +291,11 @@ async def ratings_line(store: GameRecords, record: GameRecord) -> str:
     label = f"{title} ratings" if title else "Ratings"
     names = {s.seat: s.name for s in record.seats if not s.is_computer}
     changes = [
-        tagged(escape(names[c.seat]), change_text(c.ordinal_before, c.ordinal_after))
+        (escape(names[c.seat]), c.ordinal_before, c.ordinal_after)
         for c in await store.game_rating_changes(record.id)
         if c.seat in names
     ]
-    return f"{label} — {' · '.join(changes)}" if changes else ""
+    return ratings_text(label, changes)
 
 
 def _ended_unread(record: GameRecord, sent: Mapping[str, MessageRecord]) -> Drawing:

@@ -14,12 +14,13 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 
 from bot.core.base.owners import Owner
-from bot.core.base.text import escape, signed_text
+from bot.core.base.text import escape, ratings_text
 from bot.core.base.views import MessageRecord, MessageView, RankedAction, RankedControls, laid_out
+from bot.core.games.endings import Ending, said
+from bot.core.games.records import ordinal
 from bot.core.ledger.life import Drawing, Projector
 from bot.core.ledger.records import Owed
 from bot.core.ranked.matching import EXPERT_OFFER_AFTER, SEARCH_AT_MOST
-from bot.core.ranked.rating import shown_rating
 from bot.core.ranked.records import EntryRecord, EntryStatus, MatchRecord, PlaceKind, RatingRecord
 from bot.core.ranked.storage import RankedStore
 from bot.core.ranked.words import rating_words
@@ -105,12 +106,14 @@ def card_view(
         )
     mine, theirs = match.wins_of(entry.user_id), match.wins_of(match.opponent(entry.user_id))
     won = match.winner == entry.user_id
-    how = " (left)" if match.how == "left" else ""
+    # (Decided by a player leaving: the loser, whose leaving counted the game being played.)
+    how = f" ({said(Ending.LEFT, other if won else name)})" if match.how == Ending.LEFT else ""
     result = f"{name} won {mine}–{theirs}{how}." if won else f"{other} won {theirs}–{mine}{how}."
     lines: list[str] = [result]
     if change is not None:
-        before, after = shown_rating(change[0], change[1]), shown_rating(change[2], change[3])
-        lines.append(f"{name}'s ranked rating: {after:,} ({signed_text(after - before)}).")
+        mu_before, sigma_before, mu_after, sigma_after = change
+        rated = (name, ordinal(mu_before, sigma_before), ordinal(mu_after, sigma_after))
+        lines.append(ratings_text("Ranked rating", [rated]))
     return laid_out(((headline,), tuple(lines)), thumbnail=picture)
 
 

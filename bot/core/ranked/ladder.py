@@ -1,5 +1,6 @@
 """The ranked ladder as players read it: a season's top 50, the reader's own place, rating (with
-how sure it is) and rank, their latest matches, and the seasons' champions.
+how sure it is) and rank, their latest matches (under their name: the ladder is posted for
+everyone in the channel), and the seasons' champions.
 
 Everyone ranked is named by their display name alone. A season's standings count the players
 with :data:`~bot.core.ranked.rating.PLACEMENT_MATCHES` matches in it, best conservative rating
@@ -81,11 +82,14 @@ async def ladder_view(
             if which == "this"
             else "Nobody was ranked that season."
         ]
-    mine = await _yours(store, user, shown_season)
-    recent = [match_line(m) for m in await store.match_lines(user.id, limit=RECENT_MATCHES)]
+    # The answer is posted for everyone in the channel: the reader's own lines name them.
+    reader = escape(user.name)
+    mine = await _theirs(store, user, shown_season)
+    lines = await store.match_lines(user.id, limit=RECENT_MATCHES)
+    recent = [match_line(m, user.name) for m in lines]
     groups = [tuple(head), tuple(listed), tuple(mine)]
     if recent and which == "this":
-        groups.append(("**Your latest matches**", *recent))
+        groups.append((f"**{reader}'s latest matches**", *recent))
     if which == "this":
         champions = await store.season_champions(at_least=PLACEMENT_MATCHES, before=season, limit=1)
         if champions:
@@ -99,15 +103,17 @@ async def ladder_view(
     return laid_out(_fit(groups))
 
 
-async def _yours(store: RankedStore, user: User, season: str) -> list[str]:
-    """The reader's place, rating and rank in ``season``."""
+async def _theirs(store: RankedStore, user: User, season: str) -> list[str]:
+    """The reader's place, rating and rank in ``season``, under their name (the ladder is
+    posted for everyone to read)."""
+    reader = escape(user.name)
     rating = await store.season_rating(season, user.id)
     if rating is None:
-        return [f"**You** haven't played a ranked match in {season_name(season)}."]
+        return [f"**{reader}** hasn't played a ranked match in {season_name(season)}."]
     place = await store.ladder_place(season, user.id, at_least=PLACEMENT_MATCHES)
     size = await store.ladder_size(season, at_least=PLACEMENT_MATCHES)
     where = f"#{place} of {size}" if place is not None else "not ranked yet"
-    line = f"**You**: {where} · {rating_words(rating)}"
+    line = f"**{reader}**: {where} · {rating_words(rating)}"
     rank = rank_of(rating)
     if rank is not None:
         above = next_rank(rating)

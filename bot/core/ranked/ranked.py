@@ -21,6 +21,7 @@ from bot.core.base.refusals import Refused
 from bot.core.base.replies import Answer, Choice, Clicked, Reply, Sequel, User
 from bot.core.base.text import escape
 from bot.core.base.views import ConfirmControls, MessageRecord, MessageView
+from bot.core.games.endings import Ending
 from bot.core.games.games import Games
 from bot.core.ledger import MessageLedger
 from bot.core.ledger.life import answer_kept
@@ -35,7 +36,9 @@ from bot.core.ranked.scoreboard import game_channel
 from bot.core.ranked.storage import RankedStore
 from bot.core.ranked.words import (
     ALREADY_SEARCHING,
-    BLOCK_WHOM,
+    BLOCK_NOBODY_MET,
+    BLOCK_NOT_MET,
+    BLOCK_SELF,
     EXPERT_INSTEAD,
     IN_A_MATCH,
     NO_EXPERT_HERE,
@@ -45,7 +48,11 @@ from bot.core.ranked.words import (
     SEARCH_OVER,
     SEARCH_STOPPED,
     UPGRADING,
+    already_blocked,
     cooldown,
+    named_twice,
+    not_blocked_named,
+    not_met_named,
 )
 
 __all__ = ["OLDER_SEEN_WITHIN", "OPPONENTS_OFFERED", "RANKED_RELEASE", "Ranked"]
@@ -247,13 +254,17 @@ class Ranked:
             raise Refused(refusals.UNKNOWN_BUTTON)
         winner = match.opponent(user.id)
         changed = await self._store.finish_match(
-            match.id, winner=winner, how="left", abandoned_by=user.id, now=self._clock()
+            match.id, winner=winner, how=Ending.LEFT, abandoned_by=user.id, now=self._clock()
         )
         if not changed:
             return Answer.in_place("That match is over already.")
         self.queue.published(changed)
         other = await self._opponent_name(match, user.id)
-        return Answer.in_place(f"You left the match: {other} wins it.")
+        decided = await self._store.ranked_match(match.id) or match
+        won, lost = decided.wins_of(winner), decided.wins_of(user.id)
+        # (Leaving loses the game being played too: it counts in the match's score.)
+        also = " (with the game being played)" if won > match.wins_of(winner) else ""
+        return Answer.in_place(f"You left the match: {other} wins it {won}–{lost}{also}.")
 
     @answers
     async def quit(self, user: User) -> Answer:
@@ -269,7 +280,7 @@ class Ranked:
         changed = await self._store.finish_match(
             match.id,
             winner=match.opponent(user.id),
-            how="left",
+            how=Ending.LEFT,
             abandoned_by=user.id,
             now=self._clock(),
         )
@@ -291,26 +302,22 @@ class Ranked:
     @answers
     async def ladder(self, user: User, which: LadderSeason = "this") -> Answer:
         """``/cribbage ranked ladder``: this season's top 50 (or the last's final standings,
-        or every season's champion), the reader's place and latest matches; public."""
+        or every season's champion), the reader's place and latest matches (under their
+        name); public."""
         view = await ladder_view(self._store, user, which, self._clock())
         return Answer.say(view.content, ephemeral=False, view=view)
-
-    @staticmethod
-    def _opponent(chosen: str, among: list[tuple[int, str]]) -> tuple[int, str]:
-        """The player ``chosen`` names (their id) among ``among``."""
-        if not chosen.isdecimal():
-            raise Refused(BLOCK_WHOM)
-        found = next(((i, n) for i, n in among if i == int(chosen)), None)
-        if found is None:
-            raise Refused(BLOCK_WHOM)
-        return found
 
     @answers
     async def block(self, user: User, chosen: str) -> Answer:
         """``/cribbage ranked block``: never be matched with a player met before (``chosen``:
-        their id, as the list offers it)."""
+        their id, as the list offers it, or their name typed)."""
         met = await self._store.past_opponents(user.id, limit=1000)
-        blocked_id, name = self._opponent(chosen, met)
+        found = _pick(chosen, met)
+        if found is None:
+            raise Refused(_not_met(chosen, user, met))
+        blocked_id, name = found
+        if any(i == blocked_id for i, _ in await self._store.blocked_players(user.id)):
+            raise Refused(already_blocked(escape(name)))
         await self._store.block_player(user.id, blocked_id, name, now=self._clock())
         return Answer.say(
             f"You won't be matched with **{escape(name)}** again (`/cribbage ranked unblock` "
@@ -319,11 +326,15 @@ class Ranked:
 
     @answers
     async def unblock(self, user: User, chosen: str) -> Answer:
-        """``/cribbage ranked unblock``: lift a block."""
-        blocked = await self._store.blocked_players(user.id)
-        if not chosen.isdecimal() or not any(i == int(chosen) for i, _ in blocked):
-            raise Refused(NOT_BLOCKED)
-        blocked_id, name = next((i, n) for i, n in blocked if i == int(chosen))
+        """``/cribbage ranked unblock``: lift a block (``chosen``: their id, as the list
+        offers it, or their name typed)."""
+        found = _pick(chosen, await self._store.blocked_players(user.id))
+        if found is None:
+            typed = chosen.strip()
+            raise Refused(
+                NOT_BLOCKED if not typed or typed.isdecimal() else not_blocked_named(escape(typed))
+            )
+        blocked_id, name = found
         await self._store.unblock_player(user.id, blocked_id)
         return Answer.say(f"**{escape(name)}** may be matched with you again.")
 
@@ -385,6 +396,33 @@ class Ranked:
 def _busy(entry: EntryRecord) -> str:
     """Why a player with a live entry cannot search again."""
     return ALREADY_SEARCHING if entry.status is EntryStatus.SEARCHING else IN_A_MATCH
+
+
+def _pick(chosen: str, among: list[tuple[int, str]]) -> tuple[int, str] | None:
+    """The player ``chosen`` names among ``among`` (each id and name): by id, as the list
+    offers them, or by their name typed (any case), when one alone goes by it; None when
+    nobody does."""
+    typed = chosen.strip()
+    if typed.isdecimal():
+        by_id = next(((i, n) for i, n in among if i == int(typed)), None)
+        if by_id is not None:
+            return by_id
+    named = [(i, n) for i, n in among if n.casefold() == typed.casefold()]
+    if len(named) > 1:
+        raise Refused(named_twice(escape(typed)))
+    return named[0] if named else None
+
+
+def _not_met(chosen: str, user: User, met: list[tuple[int, str]]) -> str:
+    """Why ``chosen`` is nobody ``user`` may block (``met``: the players they met)."""
+    typed = chosen.strip()
+    if typed and (typed == str(user.id) or typed.casefold() == user.name.casefold()):
+        return BLOCK_SELF
+    if not met:
+        return BLOCK_NOBODY_MET
+    if not typed or typed.isdecimal():
+        return BLOCK_NOT_MET
+    return not_met_named(escape(typed))
 
 
 def _choices(people: list[tuple[int, str]], current: str) -> list[Choice]:

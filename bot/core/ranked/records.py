@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from enum import StrEnum
 
 from bot.core.base.store_errors import StoreError
+from bot.core.games.endings import Ending
 
 __all__ = [
     "AlreadyRanked",
@@ -96,8 +97,11 @@ class MatchRecord:
     """A best of three between the players of two entries (``a`` sits first in every game).
     ``games`` is how many of its games were opened, ``game_id`` the latest; ``wins_a`` and
     ``wins_b`` the games each won. Once finished: ``winner``, ``how`` it was decided
-    (``games``: two games won; ``left``: the other left the match), ``abandoned_by`` (a player
-    who left it, or lost it on the clock without moving), and the ``season`` it was rated in."""
+    (``games``: two games won; ``left``, :data:`Ending.LEFT
+    <bot.core.games.endings.Ending.LEFT>`: the other left the match), ``abandoned_by`` (a
+    player who left it, or lost it on the clock without moving), and the ``season`` it was
+    rated in. A match decided by a player leaving counts the game being played then as theirs
+    to lose: ``wins_a`` and ``wins_b`` include it."""
 
     id: int
     entry_a: int
@@ -131,15 +135,15 @@ class MatchRecord:
 
 @dataclass(frozen=True, slots=True)
 class MatchGame:
-    """One game of a match: its number (from 1), its game, and once counted who won it and
-    how it ended (``play``: to the target; ``resigned``; ``clock``: the loser's time ran out;
-    ``left``: the loser left the match)."""
+    """One game of a match: its number (from 1), its game, once counted who won it, and once
+    it finished how it ended (the game's own ending, :class:`~bot.core.games.endings.Ending`:
+    played out, resigned, the loser's clock ran out, the loser left the match...)."""
 
     match_id: int
     number: int
     game_id: int
     winner: int | None
-    ended_by: str | None
+    ending: Ending | None
 
 
 @dataclass(frozen=True, slots=True)

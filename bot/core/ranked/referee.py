@@ -12,10 +12,12 @@ by whichever process sends next:
    interaction there as the carrier its table is posted through (their card's, for the first
    game; for the next, what reached their place at the game before);
 2. while a game is played, the turn clock: a move still owed when its time is up loses the game
-   for whoever owes it (noted as the clock's, then resigned for them);
+   for whoever owes it (resigned for them, the game's ending the clock's:
+   :class:`~bot.core.games.endings.Ending`);
 3. a game that ended is counted once for its winner, and a match someone has won twice is
    decided and rated (:meth:`RankedStore.finish_match`), both entries freed;
-4. a match decided by a player leaving has its game still open resigned for them.
+4. a match decided by a player leaving (which counted the game being played as theirs to
+   lose) has that game, still open, resigned for them, its ending their leaving.
 
 Each match is looked at one visit at a time (:class:`~bot.core.base.patrol.Patrol`), again
 when its clock's next deadline falls due.
@@ -34,6 +36,7 @@ from bot.core.base.replies import User
 from bot.core.base.store_errors import ChannelBusy
 from bot.core.base.timing import ANSWER_RETRY, TOKEN_USABLE
 from bot.core.base.views import MessageRecord
+from bot.core.games.endings import Ending
 from bot.core.games.games import Games
 from bot.core.games.records import GameRecord, GameStatus
 from bot.core.ledger import MessageLedger
@@ -74,7 +77,7 @@ class Referee(OnPatrol):
         feed: ChangeFeed,
         games: Games,
         lobbies: Lobbies,
-        resign: Callable[[int, User], Awaitable[object]],
+        resign: Callable[[int, User, Ending], Awaitable[object]],
         ledger: MessageLedger,
         turns: TurnClock,
         matches: MatchView,
@@ -82,8 +85,8 @@ class Referee(OnPatrol):
         *,
         clock: Callable[[], float],
     ) -> None:
-        """``resign(channel_id, user)``: resign the game in that channel for ``user`` (the
-        moves' call, whose answer goes nowhere)."""
+        """``resign(channel_id, user, ending)``: resign the game in that channel for ``user``,
+        as ``ending`` says it came about (the moves' call, whose answer goes nowhere)."""
         self._store = store
         self._feed = feed
         self._games = games
@@ -285,8 +288,7 @@ class Referee(OnPatrol):
             return min(t.deadline for t in turns)
         seat = record.seats[late[0].seat]
         assert seat.user_id is not None
-        await self._store.game_ended_by(match.id, current.number, "clock")
-        await self._resign(record.channel_id, User(seat.user_id, seat.name))
+        await self._resign(record.channel_id, User(seat.user_id, seat.name), Ending.CLOCK)
         self.look(match.id)  # (its end is counted on the next look)
         return None
 
@@ -294,12 +296,7 @@ class Referee(OnPatrol):
         """Count a game that ended for its winner (a game that ended without one: for the
         player who did not leave it, or else the first player)."""
         winner = self._winner(record, match)
-        how = "play"
-        if record.status is GameStatus.FINISHED:
-            result = self._games.loaded.load(record).game.result
-            if result is not None and result.reason == "resigned":
-                how = "resigned"
-        changed = await self._store.count_match_game(match.id, current.number, winner, how)
+        changed = await self._store.count_match_game(match.id, current.number, winner)
         self._matches.changed(match.id)
         self._publish(changed)
         self._places.look_again(record.id, record.channel_id)
@@ -318,7 +315,7 @@ class Referee(OnPatrol):
         """A player won the games the match needs: decide and rate it."""
         winner = match.player_a if match.wins_a >= WINS_NEEDED else match.player_b
         loser = match.opponent(winner)
-        lost_on_clock = [g for g in games if g.winner == winner and g.ended_by == "clock"]
+        lost_on_clock = [g for g in games if g.winner == winner and g.ending is Ending.CLOCK]
         # Lost every game on the clock (it never played): the match counts as abandoned.
         abandoned = (
             loser if match.wins_of(loser) == 0 and len(lost_on_clock) == len(games) else None
@@ -341,8 +338,8 @@ class Referee(OnPatrol):
     async def _resign_left(
         self, match: MatchRecord, current: MatchGame, record: GameRecord
     ) -> None:
-        """The match was decided by a player leaving it: its game still open is resigned for
-        them (noted as their leaving)."""
+        """The match was decided by a player leaving it: its game still open (counted as
+        theirs to lose with the match) is resigned for them, its ending their leaving."""
         leaver = (
             match.abandoned_by
             if match.abandoned_by is not None
@@ -351,9 +348,7 @@ class Referee(OnPatrol):
         seat = record.seat_of(leaver)
         if seat is None:
             return
-        await self._store.game_ended_by(match.id, current.number, "left")
-        await self._resign(record.channel_id, User(leaver, record.seats[seat].name))
-        # (A game ended after the match was decided is not counted: the decision stands.)
+        await self._resign(record.channel_id, User(leaver, record.seats[seat].name), Ending.LEFT)
         self._matches.changed(match.id)
         self._places.look_again(record.id, record.channel_id)
 

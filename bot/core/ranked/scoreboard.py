@@ -1,6 +1,6 @@
 """What a ranked game's table says of its match: the score above, and below it the turn clock
-while a move is owed, then how the game ended and what comes next (the next game, or the
-match's winner and both players' new ranked ratings).
+while a move is owed, then (below the game's own result, which says how it ended) what comes
+next: the next game, or the match's winner and both players' new ranked ratings.
 
 A ranked game's channel (no Discord channel: :mod:`bot.core.base.apart`) names its match and
 its number in it: :func:`game_channel` and :func:`match_of_channel`.
@@ -10,10 +10,10 @@ from __future__ import annotations
 
 from bot.core.base.apart import apart_channel, is_apart
 from bot.core.base.recent import Recent
-from bot.core.base.text import and_list, escape, signed_text
+from bot.core.base.text import and_list, escape, ratings_text
+from bot.core.games.endings import Ending, said
 from bot.core.games.games import Loaded
-from bot.core.games.records import GameRecord
-from bot.core.ranked.rating import shown_rating
+from bot.core.games.records import GameRecord, ordinal
 from bot.core.ranked.records import MatchGame, MatchRecord, MatchStatus
 from bot.core.ranked.storage import RankedStore
 from bot.core.ranked.turns import TurnClock
@@ -126,26 +126,18 @@ def _after_game(
     names: dict[int, str],
     changes: dict[int, tuple[float, float, float, float]],
 ) -> tuple[str, ...]:
-    """What the table says once its game is over: how it ended (the clock, a player leaving),
-    then the match's winner and ratings, or that the next game comes."""
-    lines: list[str] = []
-    if game is not None and game.ended_by in ("clock", "left"):
-        if game.winner is not None:
-            loser = match.opponent(game.winner)
-        else:
-            loser = match.abandoned_by if match.abandoned_by is not None else 0
-        who = names.get(loser, "?")
-        said = f"{who}'s clock ran out." if game.ended_by == "clock" else f"{who} left the match."
-        lines.append(said)
+    """What the table says once its game is over, below the game's own result (which says
+    how it ended: played out, resigned, a clock run out, a player leaving): the match's
+    winner and ratings, or that the next game comes."""
     if match.status is MatchStatus.FINISHED:
-        lines += _decided(match, names, changes)
-    elif game is not None and game.winner is not None:
+        return tuple(_decided(match, names, changes))
+    if game is not None and game.winner is not None:
         a, b = names.get(match.player_a, "?"), names.get(match.player_b, "?")
-        lines.append(
+        return (
             f"Match: {a} {match.wins_a} · {b} {match.wins_b} — game {game.number + 1} comes "
-            "next, below."
+            "next, below.",
         )
-    return tuple(lines)
+    return ()
 
 
 def _decided(
@@ -153,20 +145,19 @@ def _decided(
     names: dict[int, str],
     changes: dict[int, tuple[float, float, float, float]],
 ) -> list[str]:
-    """The match's winner and each player's ranked rating after it."""
+    """The match's winner (and who left it, when that decided it: the game being played then
+    counts as theirs to lose), and each player's ranked rating after it."""
     if match.winner is None:
         return []
     winner = names.get(match.winner, "?")
-    won, lost = match.wins_of(match.winner), match.wins_of(match.opponent(match.winner))
-    how = " (the other player left)" if match.how == "left" else ""
+    loser = match.opponent(match.winner)
+    won, lost = match.wins_of(match.winner), match.wins_of(loser)
+    how = f" ({said(Ending.LEFT, names.get(loser, '?'))})" if match.how == Ending.LEFT else ""
     lines = [f"🏆 **{winner} wins the ranked match {won}–{lost}**{how}."]
-    said = []
-    for user in (match.player_a, match.player_b):
-        change = changes.get(user)
-        if change is None:
-            continue
-        before, after = shown_rating(change[0], change[1]), shown_rating(change[2], change[3])
-        said.append(f"{names.get(user, '?')} {after:,} ({signed_text(after - before)})")
-    if said:
-        lines.append(f"Ranked ratings: {' · '.join(said)}")
+    rated = [
+        (names.get(user, "?"), ordinal(c[0], c[1]), ordinal(c[2], c[3]))
+        for user in (match.player_a, match.player_b)
+        if (c := changes.get(user)) is not None
+    ]
+    lines.append(ratings_text("Ranked ratings", rated))
     return lines

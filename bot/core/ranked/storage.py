@@ -65,9 +65,8 @@ class RankedStore(GameRecords, MessageRecords, Protocol):
     async def add_match_game(
         self, match_id: int, number: int, game_id: int
     ) -> list[EntryRecord]: ...
-    async def game_ended_by(self, match_id: int, number: int, ended_by: str) -> None: ...
     async def count_match_game(
-        self, match_id: int, number: int, winner: int, ended_by: str
+        self, match_id: int, number: int, winner: int
     ) -> list[EntryRecord]: ...
     async def finish_match(
         self, match_id: int, *, winner: int, how: str, abandoned_by: int | None, now: float

@@ -4,13 +4,17 @@ their display name alone, never by the place they play from."""
 
 from __future__ import annotations
 
-from bot.core.base.text import escape, signed_text
+from bot.core.base.text import change_text, escape
+from bot.core.games.endings import Ending, said
+from bot.core.games.records import ordinal
 from bot.core.ranked.rating import PLACEMENT_MATCHES, rank_of, shown_rating, uncertainty
 from bot.core.ranked.records import MatchLine, RatingRecord
 
 __all__ = [
     "ALREADY_SEARCHING",
-    "BLOCK_WHOM",
+    "BLOCK_NOBODY_MET",
+    "BLOCK_NOT_MET",
+    "BLOCK_SELF",
     "EXPERT_INSTEAD",
     "IN_A_MATCH",
     "NOTHING_TO_LEAVE",
@@ -20,9 +24,13 @@ __all__ = [
     "SEARCH_OVER",
     "SEARCH_STOPPED",
     "UPGRADING",
+    "already_blocked",
     "cooldown",
     "match_line",
     "matches",
+    "named_twice",
+    "not_blocked_named",
+    "not_met_named",
     "rating_words",
 ]
 
@@ -38,8 +46,42 @@ IN_A_MATCH = (
 NOTHING_TO_LEAVE = "You're not searching or playing a ranked match."
 NOT_YOUR_SEARCH = "That's someone else's search: start your own with `/cribbage ranked play`."
 SEARCH_OVER = "That search is over: start another with `/cribbage ranked play`."
-BLOCK_WHOM = "Choose a player you've met in a ranked match (the list offers them)."
-NOT_BLOCKED = "You haven't blocked that player."
+#: ``/cribbage ranked block`` with nobody to block, or the wrong one: each case its sentence.
+BLOCK_NOBODY_MET = "You haven't played a ranked match yet, so there's nobody to block."
+BLOCK_SELF = "You can't block yourself: choose a player you've met from the list."
+BLOCK_NOT_MET = (
+    "You haven't met that player in a ranked match: only players you've met can be blocked "
+    "(the list offers them)."
+)
+NOT_BLOCKED = "You haven't blocked that player (the list offers the players you blocked)."
+
+
+def not_met_named(name: str) -> str:
+    """``/cribbage ranked block`` naming nobody the player has met (``name`` as typed,
+    escaped)."""
+    return (
+        f"You haven't met anyone called **{name}** in a ranked match: only players you've met "
+        "can be blocked (the list offers them)."
+    )
+
+
+def named_twice(name: str) -> str:
+    """A name typed that more than one of the players listed goes by (escaped)."""
+    return f"More than one player called **{name}** is on your list: choose one from it."
+
+
+def not_blocked_named(name: str) -> str:
+    """``/cribbage ranked unblock`` naming nobody the player blocked (escaped)."""
+    return (
+        f"You haven't blocked anyone called **{name}** (the list offers the players you blocked)."
+    )
+
+
+def already_blocked(name: str) -> str:
+    """``/cribbage ranked block`` of a player blocked already (escaped)."""
+    return f"You've blocked **{name}** already (`/cribbage ranked unblock` lifts it)."
+
+
 #: The card's answer when its player chose the expert's game instead of waiting.
 EXPERT_INSTEAD = "You stopped searching to play the expert: the game is below (it isn't ranked)."
 NO_EXPERT_HERE = (
@@ -79,14 +121,18 @@ def matches(n: int) -> str:
     return f"{n} match" if n == 1 else f"{n} matches"
 
 
-def match_line(line: MatchLine) -> str:
-    """One finished match in a player's list: ``Won 2–1 against Bea · 1,112 (+24) · <t:…:R>``."""
+def match_line(line: MatchLine, reader: str) -> str:
+    """One finished match in ``reader``'s list (their name): ``Won 2–1 against **Bea** ·
+    1,112 (+24) · <t:…:R>``; decided by a player leaving, who left: ``Lost 0–2 against
+    **Bea** (Al left the match) · …``."""
     result = "Won" if line.won else "Lost"
     games = f"{line.games_won}–{line.games_lost}"
-    how = " (left)" if line.how == "left" else ""
-    before = shown_rating(line.mu_before, line.sigma_before)
-    after = shown_rating(line.mu_after, line.sigma_after)
+    opponent = escape(line.opponent_name)
+    leaver = opponent if line.won else escape(reader)
+    how = f" ({said(Ending.LEFT, leaver)})" if line.how == Ending.LEFT else ""
+    before = ordinal(line.mu_before, line.sigma_before)
+    after = ordinal(line.mu_after, line.sigma_after)
     return (
-        f"{result} {games}{how} against **{escape(line.opponent_name)}** · {after:,} "
-        f"({signed_text(after - before)}) · <t:{int(line.ended_at)}:R>"
+        f"{result} {games} against **{opponent}**{how} · {change_text(before, after)} · "
+        f"<t:{int(line.ended_at)}:R>"
     )

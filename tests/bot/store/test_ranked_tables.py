@@ -61,14 +61,14 @@ async def test_a_game_is_counted_once_and_a_match_decided_and_rated_once(store: 
     match = made[0]
     assert await store.add_match_game(match.id, 1, 500)
     assert not await store.add_match_game(match.id, 1, 500)
-    assert await store.count_match_game(match.id, 1, 2, "play")
-    assert not await store.count_match_game(match.id, 1, 2, "play")  # heard twice
+    assert await store.count_match_game(match.id, 1, 2)
+    assert not await store.count_match_game(match.id, 1, 2)  # heard twice
     now = 1_800_000_000.0
     assert await store.finish_match(match.id, winner=2, how="games", abandoned_by=None, now=now)
     assert not await store.finish_match(match.id, winner=1, how="left", abandoned_by=1, now=now)
     decided = await store.ranked_match(match.id)
     assert decided is not None and (decided.winner, decided.wins_b) == (2, 1)
-    assert not await store.count_match_game(match.id, 1, 1, "play")  # the match is over
+    assert not await store.count_match_game(match.id, 1, 1)  # the match is over
     season = decided.season
     assert season is not None
     winner, loser = await store.season_rating(season, 2), await store.season_rating(season, 1)

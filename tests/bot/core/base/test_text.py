@@ -1,9 +1,14 @@
 """Messages that fit Discord's 2,000 characters with every line whole (``fitted``): the
-longest group gives up its last rows, counted on a line of its own; headings always stay."""
+longest group gives up its last rows, counted on a line of its own; headings always stay. And
+a line of ratings, written one way (``ratings_text``)."""
 
 from __future__ import annotations
 
-from bot.core.base.text import MAX_MESSAGE, fitted, more_left
+from pathlib import Path
+
+from bot.core.base.text import MAX_MESSAGE, SHOWN_BASE, SHOWN_SCALE, fitted, more_left, ratings_text
+
+ROOT = Path(__file__).resolve().parents[4]
 
 
 def test_what_fits_is_left_as_it_is() -> None:
@@ -38,3 +43,28 @@ def test_headings_stay_and_a_message_of_headings_alone_is_cut_to_fit() -> None:
     groups = [[f"{n} {'z' * 300}"] for n in range(10)]
     text = fitted(groups)
     assert len(text) <= MAX_MESSAGE and text.startswith("0 zzz")
+
+
+def _ordinal(shown_as: int) -> float:
+    """The conservative rating players see as ``shown_as``."""
+    return (shown_as - SHOWN_BASE) / SHOWN_SCALE
+
+
+def test_a_line_of_ratings_is_written_one_way_and_the_docs_quote_it() -> None:
+    # Issue 54, item 15: a game's result and a ranked match's wrote their ratings two ways,
+    # and docs/players.md a third. One function writes them; the docs' examples are its words.
+    game = ratings_text(
+        "Ratings", [("Al", _ordinal(1000), _ordinal(1069)), ("Bea", _ordinal(1000), _ordinal(963))]
+    )
+    assert game == "Ratings — Al: 1,069 (+69) · Bea: 963 (−37)"
+    ranked = ratings_text(
+        "Ranked ratings",
+        [("Cy", _ordinal(1000), _ordinal(1075)), ("Al", _ordinal(1069), _ordinal(1028))],
+    )
+    assert ranked == "Ranked ratings — Cy: 1,075 (+75) · Al: 1,028 (−41)"
+    assert ratings_text("Ratings", []) == ""
+    players = " ".join((ROOT / "docs" / "players.md").read_text(encoding="utf-8").split())
+    for line in (game, ranked):
+        assert f'"{line}"' in players, line
+    # No other way of writing them is left in the docs.
+    assert "Ratings: " not in players and "Ranked ratings: " not in players

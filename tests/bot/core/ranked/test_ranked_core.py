@@ -13,6 +13,7 @@ import pytest
 
 from bot.core.base.owners import Owner
 from bot.core.base.replies import Answer, Clicked, User
+from bot.core.games.endings import Ending
 from bot.core.games.records import GameRecord
 from bot.core.ranked.cards import CARD, card_view
 from bot.core.ranked.matching import ANYONE_AFTER, EXPERT_OFFER_AFTER, SEARCH_AT_MOST
@@ -22,11 +23,18 @@ from bot.core.ranked.records import EntryStatus, MatchRecord, MatchStatus, Place
 from bot.core.ranked.turns import REACH_ALLOWANCE, TURN_SECONDS
 from bot.core.ranked.words import (
     ALREADY_SEARCHING,
+    BLOCK_NOBODY_MET,
+    BLOCK_NOT_MET,
+    BLOCK_SELF,
     EXPERT_INSTEAD,
     IN_A_MATCH,
     NO_EXPERT_HERE,
     SEARCH_OVER,
     UPGRADING,
+    already_blocked,
+    named_twice,
+    not_blocked_named,
+    not_met_named,
 )
 from bot.core.services import Services
 from bot.store import Store
@@ -249,32 +257,172 @@ async def test_a_turn_run_out_loses_the_game_and_a_match_so_lost_waits_after(
     assert entry is not None and entry.match_id is not None
     match_id = entry.match_id
     for number in (1, 2):
-        game = await _dealt(service, store, match_id)
         # Bea throws her cards; Al never does.
-        bea_seat = game.seat_of(BEA.id)
-        assert bea_seat is not None
-        hand = service.games.loaded.load(game).game.hand(bea_seat)
-        thrown = await service.moves.discard(
-            game.channel_id, BEA, " ".join(c.code for c in hand[:2])
-        )
-        assert thrown.ok, thrown.reply.text
-        await service.ranked.referee.idle()
-        still = await store.get_game(game.id)
-        assert still is not None and still.status == "active"
-        clock.advance(seconds=TURN_SECONDS + REACH_ALLOWANCE + 1)
-        service.ranked.referee.look(match_id)
-        await service.ranked.referee.idle()
+        await _lost_on_the_clock(service, store, clock, match_id, AL)
         games = await store.match_games(match_id)
-        assert games[number - 1].winner == BEA.id and games[number - 1].ended_by == "clock"
+        assert games[number - 1].winner == BEA.id and games[number - 1].ending is Ending.CLOCK
     match = await store.ranked_match(match_id)
     assert match is not None and match.status is MatchStatus.FINISHED
     assert (match.winner, match.how, match.abandoned_by) == (BEA.id, "games", AL.id)
-    table = await service.ledger.owed(Owner.place(match.game_id or 0, 0))
-    assert table is not None and "Al's clock ran out." in table.owed[0].view.content
-    assert "Bea wins the ranked match 2–0" in table.owed[0].view.content
+    # Each place's table says how the game ended once, in the words of the clock (never
+    # "resigned": the referee resigned it for Al, but it is the clock's loss), then the match.
+    for seat in (0, 1):
+        table = await service.ledger.owed(Owner.place(match.game_id or 0, seat))
+        assert table is not None
+        text = table.owed[0].view.content
+        assert text.count("Al's clock ran out — 🏆 Bea wins") == 1, text
+        assert "resigned" not in text and "🏆 **Bea wins the ranked match 2–0**." in text
+        assert "Ranked ratings — Al: " in text and " · Bea: " in text
     waits = await _play(service, AL)
     assert not waits.ok and "your next search waits until" in waits.reply.text
     assert (await _play(service, BEA)).ok
+
+
+async def _lost_on_the_clock(
+    service: Services, store: Store, clock: Clock, match_id: int, loser: User
+) -> GameRecord:
+    """The match's next game, dealt, lost on the clock by ``loser`` (the other throws)."""
+    game = await _dealt(service, store, match_id)
+    other = next(s for s in game.seats if s.user_id != loser.id)
+    hand = service.games.loaded.load(game).game.hand(other.seat)
+    mover = User(other.user_id or 0, other.name)
+    thrown = await service.moves.discard(game.channel_id, mover, f"{hand[0].code} {hand[1].code}")
+    assert thrown.ok, thrown.reply.text
+    await service.ranked.referee.idle()
+    still = await store.get_game(game.id)
+    assert still is not None and still.status == "active", "not before its time"
+    clock.advance(seconds=TURN_SECONDS + REACH_ALLOWANCE + 1)
+    service.ranked.referee.look(match_id)
+    await service.ranked.referee.idle()
+    return game
+
+
+async def test_leaving_loses_the_game_being_played_too_and_every_place_says_so_once(
+    service: Services, store: Store, clock: Clock
+) -> None:
+    # Game 1 lost on Al's clock, game 2 on Bea's: 1–1. Bea leaves during game 3: she loses it
+    # with the match, so Al wins 2–1 (not "1–1"), and each place says how each game ended,
+    # once, in its own words.
+    await _play(service, AL)
+    await _play(service, BEA)
+    entry = await store.live_entry(AL.id)
+    assert entry is not None and entry.match_id is not None
+    match_id = entry.match_id
+    await _lost_on_the_clock(service, store, clock, match_id, AL)
+    await _lost_on_the_clock(service, store, clock, match_id, BEA)
+    third = await _dealt(service, store, match_id)
+    asked = await service.ranked.calls.ask_leave(BEA)
+    assert "You lose the match (and the game being played)" in asked.reply.text
+    left = await service.ranked.calls.confirm_leave(match_id, BEA, True)
+    assert left.ok and left.reply.text == (
+        "You left the match: Al wins it 2–1 (with the game being played)."
+    )
+    await service.ranked.referee.idle()
+    match = await store.ranked_match(match_id)
+    assert match is not None and (match.winner, match.how) == (AL.id, Ending.LEFT)
+    assert (match.wins_of(AL.id), match.wins_of(BEA.id)) == (2, 1)
+    games = await store.match_games(match_id)
+    assert [(g.winner, g.ending) for g in games] == [
+        (BEA.id, Ending.CLOCK),
+        (AL.id, Ending.CLOCK),
+        (AL.id, Ending.LEFT),
+    ]
+    for seat in (0, 1):
+        for game, said in ((games[0], "Al's clock ran out"), (games[1], "Bea's clock ran out")):
+            owing = await service.ledger.owed(Owner.place(game.game_id, seat))
+            assert owing is not None
+            text = owing.owed[0].view.content
+            assert text.count(f"{said} — 🏆") == 1 and "resigned" not in text, text
+        owing = await service.ledger.owed(Owner.place(third.id, seat))
+        assert owing is not None
+        text = owing.owed[0].view.content
+        assert text.count("Bea left the match — 🏆 Al wins") == 1, text
+        assert "resigned" not in text and "clock ran out" not in text, text
+        assert "🏆 **Al wins the ranked match 2–1** (Bea left the match)." in text, text
+    # The cards, the ladder's list of latest matches: the same words, the same score.
+    for entry_id in (match.entry_a, match.entry_b):
+        card = await service.ledger.owed(Owner.ranked(entry_id))
+        assert card is not None
+        assert "Al won 2–1 (Bea left the match)." in card.owed[0].view.content
+    ladder = (await service.ranked.calls.ladder(BEA)).reply.text
+    assert "**Bea's latest matches**" in ladder
+    assert "Lost 1–2 against **Al** (Bea left the match) · " in ladder, ladder
+
+
+async def test_a_match_left_before_anything_was_won_reads_1_0(
+    service: Services, store: Store
+) -> None:
+    # Issue 54, item 6: "wins the ranked match 0–0" when the leaver had won nothing.
+    await _play(service, AL)
+    await _play(service, BEA)
+    entry = await store.live_entry(AL.id)
+    assert entry is not None and entry.match_id is not None
+    game = await _dealt(service, store, entry.match_id)
+    await _leave(service, store, AL)
+    await service.ranked.referee.idle()
+    match = await store.ranked_match(entry.match_id)
+    assert match is not None and (match.wins_of(BEA.id), match.wins_of(AL.id)) == (1, 0)
+    owing = await service.ledger.owed(Owner.place(game.id, 1))
+    assert owing is not None
+    text = owing.owed[0].view.content
+    assert "🏆 **Bea wins the ranked match 1–0** (Al left the match)." in text, text
+
+
+async def test_block_says_why_it_cannot_block_each_choice(
+    service: Services, store: Store, clock: Clock
+) -> None:
+    # Issue 54, item 17: nobody met yet, yourself, someone never met (by name or by id), a
+    # name two opponents share, someone blocked already: each its own sentence. A name typed
+    # as the list shows it blocks that player.
+    calls = service.ranked.calls
+    refused = await calls.block(AL, "Bea")
+    assert not refused.ok and refused.reply.text == BLOCK_NOBODY_MET
+    await _play(service, AL)
+    await _play(service, BEA)
+    await _leave(service, store, BEA)
+    for typed, said in (
+        (str(AL.id), BLOCK_SELF),
+        ("al", BLOCK_SELF),
+        ("Cy", not_met_named("Cy")),
+        (str(CY.id), BLOCK_NOT_MET),
+    ):
+        refused = await calls.block(AL, typed)
+        assert not refused.ok and refused.reply.text == said, typed
+    blocked = await calls.block(AL, " bea ")
+    assert blocked.ok and "won't be matched with **Bea** again" in blocked.reply.text
+    again = await calls.block(AL, str(BEA.id))
+    assert not again.ok and again.reply.text == already_blocked("Bea")
+    lifted = await calls.unblock(AL, "Bea")
+    assert lifted.ok and "**Bea** may be matched with you again" in lifted.reply.text
+    nobody = await calls.unblock(AL, "Bea")
+    assert not nobody.ok and nobody.reply.text == not_blocked_named("Bea")
+    # Another opponent called Bea: the name alone cannot say which.
+    now = clock().timestamp() + 86400
+    first, _, _ = await store.queue_entry(
+        user_id=AL.id,
+        name=AL.name,
+        avatar=None,
+        guild_id=None,
+        channel_id=101,
+        place=PlaceKind.PRIVATE,
+        mu=25.0,
+        last_opponent=None,
+        now=now,
+    )
+    second, _, _ = await store.queue_entry(
+        user_id=1004,
+        name="Bea",
+        avatar=None,
+        guild_id=None,
+        channel_id=404,
+        place=PlaceKind.PRIVATE,
+        mu=25.0,
+        last_opponent=None,
+        now=now,
+    )
+    assert await store.pair_entries(first.id, second.id, now=now) is not None
+    twice = await calls.block(AL, "Bea")
+    assert not twice.ok and twice.reply.text == named_twice("Bea")
 
 
 async def test_the_expert_instead_ends_the_search_and_deals_a_game_at_the_place(
@@ -334,11 +482,15 @@ async def test_the_ladder_ranks_after_placement_and_keeps_each_seasons_champion(
     listed = [line for line in text.splitlines() if line[:1].isdigit() and ". " in line]
     assert len(listed) == 50 and listed[0].startswith("1. ") and "Player59" in listed[0]
     assert "Al" not in "".join(listed), "no rank before the placement matches"
-    assert "**You**: not ranked yet" in text and "1 more match before a rank" in text
+    assert (
+        "**Al**: not ranked yet" in text
+        and "You" not in text
+        and "1 more match before a rank" in text
+    )
     assert f"Champion of {season_name(before)}: **Bea**" in text
     last = await service.ranked.calls.ladder(CY, "last")
     assert "Final standings" in last.reply.text and "Champion: **Bea**" in last.reply.text
-    assert "**You**: #2 of 2" in last.reply.text
+    assert "**Cy**: #2 of 2" in last.reply.text
     champions = await service.ranked.calls.ladder(CY, "champions")
     assert f"**{season_name(before)}**: Bea" in champions.reply.text
     assert len(text) <= 4000

@@ -1,0 +1,114 @@
+"""How a ranked game ended, end to end (issue 54, items 5 and 6): a game lost on the turn clock
+and a match left during its next game, each said once, in its own words, on both places'
+tables (every version of them), never as a resignation; the match left counts the game being
+played as the leaver's loss (2–0, not 1–0), and the answer, the ladder and the block command
+say it the same way.
+
+The bot runs in this process on a core whose clock the test moves on past a turn's time (a
+minute) rather than wait for it: the referee is asked to look once it has."""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Callable
+from datetime import UTC, datetime, timedelta
+
+from bot.core.ranked.turns import REACH_ALLOWANCE, TURN_SECONDS
+from bot.core.ranked.words import BLOCK_SELF
+from bot.core.services import Services
+from fakediscord import Message
+from fakediscord.testing import BotLauncher
+from tests.helpers.in_process import everywhere
+from tests.helpers.private_driver import uninvited_server
+from tests.helpers.ranked_driver import Place, RankedDriver, entry_of, match_games
+from tests.helpers.table_driver import World, until
+
+
+class _Clock:
+    """The core's clock: the time now, moved on by the test when it says so."""
+
+    def __init__(self) -> None:
+        self.ahead = timedelta()
+
+    def __call__(self) -> datetime:
+        return datetime.now(UTC) + self.ahead
+
+
+def _table_saying(
+    driver: RankedDriver, seat: int, game_id: int, words: str
+) -> Callable[[], Message | None]:
+    def found() -> Message | None:
+        table = driver.table_now(seat, game_id)
+        return table if table is not None and words in table.words() else None
+
+    return found
+
+
+def _said_once(table: Message, line: str) -> None:
+    """Every version of ``table`` says ``line`` at most once, never that anyone resigned; the
+    latest says it."""
+    for version in [*table.history, table.version()]:
+        words = version.words()
+        assert words.count(line) <= 1 and "resigned" not in words, words
+    assert table.words().count(line) == 1, table.words()
+
+
+async def test_a_game_lost_on_the_clock_and_a_match_left_say_so_once_each(
+    world: World, bots: BotLauncher
+) -> None:
+    clock = _Clock()
+    clocked = functools.partial(Services.build, idle_expiry=timedelta(days=7), clock=clock)
+    async with everywhere(bots, world.database, clocked) as core:
+        fd = world.fd
+        al, bea, _, di = world.players
+        lounge = uninvited_server(fd, bea, di)  # a server that did not invite the bot
+        # Bea waits first, so she sits first: the first owed move the clock finds is hers.
+        await fd.slash(bea, lounge, "/cribbage ranked play")
+        await fd.slash(al, world.general, "/cribbage ranked play")
+        _, _, match_id = entry_of(world.database, al)
+        assert match_id is not None
+        places = [Place(bea, lounge, [di]), Place(al, world.general, [world.spectator])]
+        driver = RankedDriver(fd, world.database, places, match_id)
+
+        # Game 1: nobody throws; a turn's time passes; Bea's clock runs out.
+        await driver.next_game()
+        first = driver.game_id
+        clock.ahead += timedelta(seconds=TURN_SECONDS + REACH_ALLOWANCE + 1)
+        core.ranked.referee.look(match_id)
+        ran_out = "Bea's clock ran out — 🏆 Al wins"
+        for seat in (0, 1):
+            table = await until(fd, _table_saying(driver, seat, first, "game 2 comes next"))
+            _said_once(table, ran_out)
+            assert "Match: Bea 0 · Al 1" in table.words(), table.words()
+
+        # Game 2: Bea leaves the match while it is being played: she loses it with the match.
+        await driver.next_game()
+        second = driver.game_id
+        asked = await fd.slash(bea, lounge, "/cribbage ranked leave")
+        assert asked.original is not None and "and the game being played" in asked.words()
+        left = await fd.click(bea, asked.original, label="Yes, leave the match")
+        assert left.original is not None
+        assert left.original.words() == (
+            "You left the match: Al wins it 2–0 (with the game being played)."
+        )
+        decided = "🏆 **Al wins the ranked match 2–0** (Bea left the match)."
+        for seat in (0, 1):
+            table = await until(fd, _table_saying(driver, seat, second, decided))
+            _said_once(table, "Bea left the match — 🏆 Al wins")
+            assert "Ranked ratings — Bea: " in table.words(), table.words()
+        assert [(g[2], g[3]) for g in match_games(world.database, match_id)] == [
+            (al.id, "clock"),
+            (al.id, "left"),
+        ]
+        driver.check_now()
+
+        # The ladder, posted in the channel, names whose place and matches it shows.
+        ladder = await fd.slash(bea, lounge, "/cribbage ranked ladder")
+        words = ladder.words()
+        assert "**Bea's latest matches**" in words and "**You**" not in words, words
+        assert "Lost 0–2 against **Al** (Bea left the match)" in words, words
+        # A player typed by name is blocked; oneself is refused, saying why.
+        mine = await fd.slash(al, world.general, "/cribbage ranked block player:Al")
+        assert mine.ephemeral and mine.words() == BLOCK_SELF
+        typed = await fd.slash(al, world.general, "/cribbage ranked block player:bea")
+        assert typed.ephemeral and "won't be matched with **Bea** again" in typed.words()
