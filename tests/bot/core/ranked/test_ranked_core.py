@@ -19,7 +19,7 @@ from bot.core.ranked.cards import CARD, card_view
 from bot.core.ranked.matching import ANYONE_AFTER, EXPERT_OFFER_AFTER, SEARCH_AT_MOST
 from bot.core.ranked.ranked import OLDER_SEEN_WITHIN, RANKED_RELEASE
 from bot.core.ranked.rating import PLACEMENT_MATCHES, season_before, season_name, season_of
-from bot.core.ranked.records import EntryStatus, MatchRecord, MatchStatus, PlaceKind
+from bot.core.ranked.records import EntryRecord, EntryStatus, MatchRecord, MatchStatus, PlaceKind
 from bot.core.ranked.turns import REACH_ALLOWANCE, TURN_SECONDS
 from bot.core.ranked.words import (
     ALREADY_SEARCHING,
@@ -85,6 +85,40 @@ async def _dealt(service: Services, store: Store, match_id: int) -> GameRecord:
     record = await store.get_game(games[-1].game_id)
     assert record is not None and record.status == "active"
     return record
+
+
+async def _matched(service: Services, store: Store) -> int:
+    """Al and Bea search, and are matched: their match."""
+    await _play(service, AL)
+    await _play(service, BEA)
+    entry = await store.live_entry(AL.id)
+    assert entry is not None and entry.match_id is not None
+    return entry.match_id
+
+
+async def _queued(
+    store: Store,
+    user: User,
+    channel_id: int,
+    now: float,
+    *,
+    mu: float = 25.0,
+    place: PlaceKind = PlaceKind.PRIVATE,
+) -> EntryRecord:
+    """``user``'s search from ``channel_id`` (a DM or group DM), written straight to the
+    store (nobody paired on the way)."""
+    entry, _, _ = await store.queue_entry(
+        user_id=user.id,
+        name=user.name,
+        avatar=None,
+        guild_id=None,
+        channel_id=channel_id,
+        place=place,
+        mu=mu,
+        last_opponent=None,
+        now=now,
+    )
+    return entry
 
 
 async def test_one_queue_or_one_match_at_a_time(service: Services, store: Store) -> None:
@@ -159,36 +193,14 @@ async def test_the_window_widens_and_a_search_ends_unmatched_after_a_while(
     now = clock().timestamp()
     queue = service.ranked.queue
     far = [
-        (
-            await store.queue_entry(
-                user_id=user.id,
-                name=user.name,
-                avatar=None,
-                guild_id=None,
-                channel_id=300 + n,
-                place=PlaceKind.PRIVATE,
-                mu=mu,
-                last_opponent=None,
-                now=now,
-            )
-        )[0]
+        await _queued(store, user, 300 + n, now, mu=mu)
         for n, (user, mu) in enumerate(((AL, 15.0), (BEA, 35.0)))
     ]
     assert await queue.sweep() == []  # twenty apart: not yet
     clock.advance(seconds=ANYONE_AFTER)
     (match,) = await queue.sweep()
     assert {match.entry_a, match.entry_b} == {e.id for e in far}
-    lonely, _, _ = await store.queue_entry(
-        user_id=CY.id,
-        name=CY.name,
-        avatar=None,
-        guild_id=None,
-        channel_id=333,
-        place=PlaceKind.PRIVATE,
-        mu=25.0,
-        last_opponent=None,
-        now=clock().timestamp(),
-    )
+    lonely = await _queued(store, CY, 333, clock().timestamp())
     clock.advance(seconds=SEARCH_AT_MOST)
     assert await queue.sweep() == []
     ended = await store.ranked_entry(lonely.id)
@@ -220,11 +232,8 @@ async def test_the_card_offers_the_expert_after_a_while_but_not_in_the_bots_dms(
 async def test_each_place_shows_the_table_and_its_own_hand_alone(
     service: Services, store: Store
 ) -> None:
-    await _play(service, AL)
-    await _play(service, BEA)
-    entry = await store.live_entry(AL.id)
-    assert entry is not None and entry.match_id is not None
-    game = await _dealt(service, store, entry.match_id)
+    match_id = await _matched(service, store)
+    game = await _dealt(service, store, match_id)
     assert await service.ledger.owed(Owner.game(game.id)) is None  # the game keeps none
     loaded = service.games.loaded.load(game)
     for seat, user in enumerate((AL, BEA)):
@@ -251,11 +260,7 @@ async def test_each_place_shows_the_table_and_its_own_hand_alone(
 async def test_a_turn_run_out_loses_the_game_and_a_match_so_lost_waits_after(
     service: Services, store: Store, clock: Clock
 ) -> None:
-    await _play(service, AL)
-    await _play(service, BEA)
-    entry = await store.live_entry(AL.id)
-    assert entry is not None and entry.match_id is not None
-    match_id = entry.match_id
+    match_id = await _matched(service, store)
     for number in (1, 2):
         # Bea throws her cards; Al never does.
         await _lost_on_the_clock(service, store, clock, match_id, AL)
@@ -303,11 +308,7 @@ async def test_leaving_loses_the_game_being_played_too_and_every_place_says_so_o
     # Game 1 lost on Al's clock, game 2 on Bea's: 1–1. Bea leaves during game 3: she loses it
     # with the match, so Al wins 2–1 (not "1–1"), and each place says how each game ended,
     # once, in its own words.
-    await _play(service, AL)
-    await _play(service, BEA)
-    entry = await store.live_entry(AL.id)
-    assert entry is not None and entry.match_id is not None
-    match_id = entry.match_id
+    match_id = await _matched(service, store)
     await _lost_on_the_clock(service, store, clock, match_id, AL)
     await _lost_on_the_clock(service, store, clock, match_id, BEA)
     third = await _dealt(service, store, match_id)
@@ -353,14 +354,11 @@ async def test_a_match_left_before_anything_was_won_reads_1_0(
     service: Services, store: Store
 ) -> None:
     # Issue 54, item 6: "wins the ranked match 0–0" when the leaver had won nothing.
-    await _play(service, AL)
-    await _play(service, BEA)
-    entry = await store.live_entry(AL.id)
-    assert entry is not None and entry.match_id is not None
-    game = await _dealt(service, store, entry.match_id)
+    match_id = await _matched(service, store)
+    game = await _dealt(service, store, match_id)
     await _leave(service, store, AL)
     await service.ranked.referee.idle()
-    match = await store.ranked_match(entry.match_id)
+    match = await store.ranked_match(match_id)
     assert match is not None and (match.wins_of(BEA.id), match.wins_of(AL.id)) == (1, 0)
     owing = await service.ledger.owed(Owner.place(game.id, 1))
     assert owing is not None
@@ -398,28 +396,8 @@ async def test_block_says_why_it_cannot_block_each_choice(
     assert not nobody.ok and nobody.reply.text == not_blocked_named("Bea")
     # Another opponent called Bea: the name alone cannot say which.
     now = clock().timestamp() + 86400
-    first, _, _ = await store.queue_entry(
-        user_id=AL.id,
-        name=AL.name,
-        avatar=None,
-        guild_id=None,
-        channel_id=101,
-        place=PlaceKind.PRIVATE,
-        mu=25.0,
-        last_opponent=None,
-        now=now,
-    )
-    second, _, _ = await store.queue_entry(
-        user_id=1004,
-        name="Bea",
-        avatar=None,
-        guild_id=None,
-        channel_id=404,
-        place=PlaceKind.PRIVATE,
-        mu=25.0,
-        last_opponent=None,
-        now=now,
-    )
+    first = await _queued(store, AL, 101, now)
+    second = await _queued(store, User(1004, "Bea"), 404, now)
     assert await store.pair_entries(first.id, second.id, now=now) is not None
     twice = await calls.block(AL, "Bea")
     assert not twice.ok and twice.reply.text == named_twice("Bea")
@@ -442,18 +420,8 @@ async def test_the_expert_instead_ends_the_search_and_deals_a_game_at_the_place(
     # Not again (the search is over), and never in the bot's DMs (no game is played there).
     again = await service.ranked.calls.expert(entry.id, BEA, None, guild_id=None)
     assert not again.ok and again.reply.text == SEARCH_OVER
-    dm = await store.queue_entry(
-        user_id=CY.id,
-        name=CY.name,
-        avatar=None,
-        guild_id=None,
-        channel_id=999,
-        place=PlaceKind.BOT_DM,
-        mu=25.0,
-        last_opponent=None,
-        now=clock().timestamp(),
-    )
-    refused = await service.ranked.calls.expert(dm[0].id, CY, None, guild_id=None)
+    dm = await _queued(store, CY, 999, clock().timestamp(), place=PlaceKind.BOT_DM)
+    refused = await service.ranked.calls.expert(dm.id, CY, None, guild_id=None)
     assert not refused.ok and refused.reply.text == NO_EXPERT_HERE
     assert await store.open_game_in_channel(999) is None
 
