@@ -22,6 +22,7 @@
 | ``servers`` | the servers the bot left: their data deleted after the grace period |
 | ``ranked`` | ranked play across servers: the queue, the matches' referee, the ladder |
 | ``resume`` | the tokens of the interactions at a private table, to bring its table back |
+| ``which`` | which game a command or a control acts on, for a person in a place |
 
 The Discord layer calls the parts, sends each :class:`~bot.core.base.replies.Answer`, and hands it
 back with :meth:`Services.answered`; the keeper follows the feed and asks the ledger alone.
@@ -72,6 +73,7 @@ from bot.core.standings.standings import Standings
 from bot.core.store import CoreStore
 from bot.core.tournaments.director import TournamentDirector
 from bot.core.tournaments.tournaments import TournamentMessages, Tournaments, TournamentStore
+from bot.core.which_game import WhichGame
 from bot.core.worker.thinking import WorkerThinking
 
 __all__ = ["Services", "ServicesStore"]
@@ -108,6 +110,7 @@ class Services:
     servers: ServerData
     ranked: RankedPlay
     resume: PrivateResume
+    which: WhichGame
 
     @classmethod
     def build(
@@ -251,6 +254,7 @@ class Services:
             servers=ServerData(store, grace=left_server_grace, clock=now, forget=forget),
             ranked=ranked,
             resume=PrivateResume(games, ledger),
+            which=WhichGame(games, store),
         )
 
     async def answered(self, answer: Answer, *, landed: bool, shown: Clicked | None) -> None:
@@ -286,7 +290,9 @@ class Services:
         player is taken as having their hand in front of them (it may show on Discord before
         the bot hears back: nothing drawn meanwhile tells them to ask for it)."""
         sequel = answer.sequel
-        if answer.ok and answer.reply.view is not None and sequel is not None and sequel.key:
+        if not answer.ok or answer.reply.view is None or sequel is None or sequel.mirror:
+            return  # (a copy of a server game's hand message mirrors it, by DM)
+        if sequel.key:
             self.ledger.opening(sequel.owner, sequel.key)
 
     async def opened(
@@ -296,8 +302,13 @@ class Services:
         message of its own (``shown``) for a click on the table (``clicked``; None: it answers
         ``/cribbage hand``): both are reached through that interaction's token from now on
         (see :meth:`Copies.opened <bot.core.ledger.copies.Copies.opened>`). ``shown`` None:
-        it did not go (Discord refused it, or it was not heard back)."""
+        it did not go (Discord refused it, or it was not heard back). ``/cribbage hand`` at a
+        server's game answers with a copy of the player's hand message (by DM), kept up to
+        date as any command's answer that mirrors one (:meth:`answered`)."""
         sequel, view = answer.sequel, answer.reply.view
+        if sequel is not None and sequel.mirror is not None:
+            await self.answered(answer, landed=shown is not None, shown=shown)
+            return
         if sequel is None or sequel.key is None or view is None or not answer.ok:
             return
         if shown is None:

@@ -1,8 +1,10 @@
 """The ``/cribbage`` slash-command group.
 
-Each command is a thin line over the core: it checks that it was used where it makes
-sense (a server channel or thread for everything about a game), then hands the call to
-:class:`bot.discord.interactions.DiscordIO`, which answers the interaction and sends the outcome.
+Each command is a thin line over the core: it says where it was used (a place,
+:func:`bot.discord.places.place_of`), the core says what the command acts on there for the
+person who used it, or why nothing (:meth:`WhichGame.run <bot.core.which_game.WhichGame.run>`,
+by the command's rule), and :class:`bot.discord.interactions.DiscordIO` answers the
+interaction and sends the outcome.
 """
 
 from __future__ import annotations
@@ -13,6 +15,7 @@ from typing import Any
 import discord
 from discord import app_commands
 
+from bot.core.base.places import Resolved
 from bot.core.base.replies import Answer, Choice, User
 from bot.core.base.views import Pool
 from bot.core.services import Services
@@ -21,60 +24,32 @@ from bot.core.vocabulary import (
     HELP,
     LEVEL_BLURBS,
     LEVELS,
-    Fault,
     add_lines,
     complete_cards,
-    is_apart,
 )
 from bot.discord.interactions import (
-    NEEDS_A_SERVER,
     io_of,
     is_moderator,
     offered,
+    run_here,
     send_error,
     user_of,
 )
 from bot.discord.options import CLAIMS_SAID, HIGHEST_CLAIM, TARGET_CHOICES, VARIANT_CHOICES
-from bot.discord.places import (
-    INSTALLS,
-    NO_LEADERBOARD_HERE,
-    NO_PUBLIC_TABLE,
-    PLACES,
-    answers_only_privately,
-    bot_is_member,
-    cannot_post,
-)
+from bot.discord.places import INSTALLS, PLACES, ask_of, cannot_post, place_of
 from bot.discord.ranked_commands import RankedCommands
 from bot.discord.tournament_commands import TournamentCommands
 from engine.counting import Counting
 from engine.outcome import Scoring
 from engine.variants import STANDARD
 
-__all__ = [
-    "DIFFICULTY_ALONE",
-    "NEEDS_A_CHANNEL",
-    "NEEDS_A_SERVER",
-    "NO_HALL_OF_FAME_HERE",
-    "RULE_TOPICS",
-    "CribbageCommands",
-]
+__all__ = ["DIFFICULTY_ALONE", "RULE_TOPICS", "CribbageCommands"]
 
-#: A game command in the bot's own DMs, where no game is played.
 #: The largest game number a command option takes: Discord's integer options hold at most
 #: 2**53 - 1 (its OpenAPI description's `Int53Type`; the docs' "Application Command Option Type":
 #: "any integer between -2^53+1 and 2^53-1"). One bound out of range refuses the whole command
 #: list, so no command would appear at all.
 LARGEST_GAME = 2**53 - 1
-NEEDS_A_CHANNEL = (
-    "No game is played in my DMs: use this command in a server channel or thread, or in a DM "
-    "or group DM with the people you play (with the app added to your account)."
-)
-
-#: ``/cribbage halloffame`` outside servers (a DM, a group DM, the bot's DMs).
-NO_HALL_OF_FAME_HERE = (
-    "The hall of fame is kept per server (its 28s and 29s, best hands and champions): use "
-    "`/cribbage halloffame` in a server. Your own best hands are in `/cribbage stats`."
-)
 
 #: Topics of ``/cribbage rules``, in the order they are offered.
 RULE_TOPICS: tuple[tuple[str, str], ...] = (
@@ -133,30 +108,12 @@ _COUNTING = [
     app_commands.Choice(name="manual: count your own hands, with muggins", value="manual"),
 ]
 
-Call = Callable[[], Awaitable[Answer]]
-#: A game command's call to the core, in a channel, as a user.
+#: A player's command's call to the core, on the game in a channel, as a user.
 Act = Callable[[Services, int, User], Awaitable[Answer]]
 
 
 def _core(interaction: discord.Interaction[Any]) -> Services:
     return io_of(interaction).services
-
-
-def _game_channel(interaction: discord.Interaction[Any]) -> int | None:
-    """The channel (or thread, DM, group DM) a game command works in; None in the bot's own
-    DMs, which hold no game."""
-    if interaction.guild_id is None and bot_is_member(interaction):
-        return None
-    return interaction.channel_id
-
-
-async def _player_channel(interaction: discord.Interaction[Any], channel_id: int) -> int:
-    """The channel a player's command about their game works in, asked in ``channel_id``:
-    their ranked game's, when they play one from here (their place), else ``channel_id``.
-    Reads the store: a caller runs it where a fault is answered as its sentence."""
-    ranked = _core(interaction).ranked.calls
-    here = await ranked.game_here(channel_id, interaction.user.id)
-    return channel_id if here is None else here
 
 
 Completer = Callable[[int, int, str], Awaitable[list[Choice]]]
@@ -165,55 +122,19 @@ Completer = Callable[[int, int, str], Awaitable[list[Choice]]]
 async def _completions(
     interaction: discord.Interaction[Any], complete: Completer, current: str
 ) -> list[app_commands.Choice[str]]:
-    """Autocomplete for a card option: what ``complete`` offers this user in this channel (in
-    the bot's own DMs, nothing: no game lives there; at a ranked place, in their ranked
-    game)."""
-    here = _game_channel(interaction)
-    if here is None:
-        return []
-
-    async def find() -> list[Choice]:
-        channel_id = await _player_channel(interaction, here)
-        return await complete(channel_id, interaction.user.id, current)
-
-    return await offered(interaction, find())
+    """Autocomplete for a card option: what ``complete`` offers this user in the game the
+    command would act on (nothing where it would be refused)."""
+    which, place = _core(interaction).which, place_of(interaction)
+    found = which.offered(ask_of(interaction), place, interaction.user.id, current, complete)
+    return await offered(interaction, found)
 
 
-async def _in_channel(
-    interaction: discord.Interaction[Any],
-    make: Callable[[int], Call],
-    *,
-    ephemeral: bool = True,
-    player: bool = False,
-) -> None:
-    """Run a game command for this channel (or thread), refusing it in the bot's own DMs;
-    ``ephemeral`` is how its answer will be seen. Where the bot is not a member (a DM between
-    people, a group DM, a server that did not invite it) the game is a private table
-    (:mod:`bot.core.messages.private_table`). ``player``: a player's command about
-    their game, which at their ranked place is about their ranked game."""
-    here = _game_channel(interaction)
-    if here is None:
-        await send_error(interaction, NEEDS_A_CHANNEL)
-        return
-
-    async def call() -> Answer:
-        # Which game is theirs is read from the store, so it is asked within the call: a
-        # store out of reach is answered as its sentence, like any call's fault.
-        channel_id = await _player_channel(interaction, here) if player else here
-        return await make(channel_id)()
-
-    await io_of(interaction).command(interaction, call, ephemeral=ephemeral)
-
-
-async def _by_player(
-    interaction: discord.Interaction[Any], act: Act, *, playing: bool = False
-) -> None:
-    """A game command of the user who used it, in this channel (or thread), refused in DMs:
-    ``act(core, channel, user)``; ``playing``: a move or look of a player at their game (at
-    their ranked place, their ranked game)."""
+async def _by_player(interaction: discord.Interaction[Any], act: Act) -> None:
+    """A command of the user who used it, on the game it acts on for them here (their ranked
+    game where they play it, else the place's): ``act(core, channel, user)``."""
     user = user_of(interaction)
     core = _core(interaction)
-    await _in_channel(interaction, lambda ch: lambda: act(core, ch, user), player=playing)
+    await run_here(interaction, lambda found: act(core, found.channel_id, user))
 
 
 class CribbageCommands(app_commands.Group):
@@ -261,10 +182,6 @@ class CribbageCommands(app_commands.Group):
         if difficulty is not None and vs_computer is False:
             await send_error(interaction, DIFFICULTY_ALONE)
             return
-        if answers_only_privately(interaction):
-            # The table would be the opener's alone: nothing is opened.
-            await send_error(interaction, NO_PUBLIC_TABLE)
-            return
         lacking = cannot_post(interaction)
         if lacking is not None:
             # (The lobby is the command's answer, but the deals' tables are the bot's posts.)
@@ -280,13 +197,13 @@ class CribbageCommands(app_commands.Group):
         computer = bool(vs_computer) or difficulty is not None
         level = difficulty.value if difficulty else DEFAULT_LEVEL
         guild_id = interaction.guild_id
-        private = not bot_is_member(interaction)
+        private = not place_of(interaction).bot_member
         lobbies = _core(interaction).lobbies
-        await _in_channel(
+        await run_here(
             interaction,
-            lambda channel: lambda: lobbies.new_game(
+            lambda found: lobbies.new_game(
                 guild_id,
-                channel,
+                found.channel_id,
                 user,
                 players=seats,
                 target=points,
@@ -329,41 +246,32 @@ class CribbageCommands(app_commands.Group):
         user = user_of(interaction)
         lobbies = _core(interaction).lobbies
         moderator = is_moderator(interaction) if interaction.guild_id else False
-        await _in_channel(
-            interaction, lambda ch: lambda: lobbies.ask_cancel(ch, user, moderator=moderator)
+        await run_here(
+            interaction,
+            lambda found: lobbies.ask_cancel(found.channel_id, user, moderator=moderator),
         )
 
     # -- the game -----------------------------------------------------------------------------
 
     @app_commands.command(name="hand", description="See your hand privately, with its controls")
     async def hand(self, interaction: discord.Interaction[Any]) -> None:
-        """Your hand, ephemerally (the fallback when DMs are closed; at a private table, kept
-        up to date as the table's Your hand is)."""
-        asked_in = _game_channel(interaction)
-        try:
-            here = None if asked_in is None else await _player_channel(interaction, asked_in)
-        except Fault as fault:
-            await io_of(interaction).report(interaction, fault)
-            return
-        if here is not None and (is_apart(here) or not bot_is_member(interaction)):
-            # (A private table's, or a ranked game's, where hands are the players' own
-            # messages there.)
-            table, user = _core(interaction).table, user_of(interaction)
+        """Your hand, ephemerally (the fallback when DMs are closed; at a private table or a
+        ranked place, kept up to date as the table's Your hand is)."""
+        table, user = _core(interaction).table, user_of(interaction)
+        which, place, ask = _core(interaction).which, place_of(interaction), ask_of(interaction)
 
-            async def call() -> Answer:
-                return await table.own_hand_here(here, user)
+        async def call() -> Answer:
+            return await which.run(
+                ask, place, user.id, lambda found: table.hand(found.channel_id, user)
+            )
 
-            await io_of(interaction).own_hand(interaction, call)
-            return
-        await _by_player(interaction, lambda core, ch, user: core.table.hand(ch, user))
+        await io_of(interaction).own_hand(interaction, call)
 
     @app_commands.command(name="discard", description="Put cards from your hand in the crib")
     @app_commands.describe(cards="The card(s) to throw, e.g. 5H JD (2 cards with 2 players)")
     async def discard(self, interaction: discord.Interaction[Any], cards: str) -> None:
         """Discard to the crib."""
-        await _by_player(
-            interaction, lambda core, ch, user: core.moves.discard(ch, user, cards), playing=True
-        )
+        await _by_player(interaction, lambda core, ch, user: core.moves.discard(ch, user, cards))
 
     @discard.autocomplete("cards")
     async def _discard_cards(
@@ -377,9 +285,7 @@ class CribbageCommands(app_commands.Group):
     @app_commands.describe(card="The card to play, e.g. 5H; only cards you may play are offered")
     async def play(self, interaction: discord.Interaction[Any], card: str) -> None:
         """Play one card."""
-        await _by_player(
-            interaction, lambda core, ch, user: core.moves.play(ch, user, card), playing=True
-        )
+        await _by_player(interaction, lambda core, ch, user: core.moves.play(ch, user, card))
 
     @play.autocomplete("card")
     async def _play_card(
@@ -399,9 +305,7 @@ class CribbageCommands(app_commands.Group):
         points: app_commands.Range[int, 0, HIGHEST_CLAIM],
     ) -> None:
         """Claim the count of the hand you must count now."""
-        await _by_player(
-            interaction, lambda core, ch, user: core.moves.count(ch, user, points), playing=True
-        )
+        await _by_player(interaction, lambda core, ch, user: core.moves.count(ch, user, points))
 
     @app_commands.command(
         name="status", description="Show the table: scores, dealer, whose turn, the count"
@@ -411,19 +315,16 @@ class CribbageCommands(app_commands.Group):
         """The table, with a picture of the board: privately unless ``show``."""
         table = _core(interaction).table
         public = bool(show)
-        await _in_channel(
+        await run_here(
             interaction,
-            lambda ch: lambda: table.status(ch, public=public),
+            lambda found: table.status(found.channel_id, public=public),
             ephemeral=not public,
-            player=True,
         )
 
     @app_commands.command(name="resign", description="Concede this channel's game (a loss)")
     async def resign(self, interaction: discord.Interaction[Any]) -> None:
         """Concede."""
-        await _by_player(
-            interaction, lambda core, ch, user: core.moves.ask_resign(ch, user), playing=True
-        )
+        await _by_player(interaction, lambda core, ch, user: core.moves.ask_resign(ch, user))
 
     # -- records, settings and help -------------------------------------------------------------
 
@@ -459,27 +360,17 @@ class CribbageCommands(app_commands.Group):
     ) -> None:
         """The server's standings by rating, ten to a page; or a month's, by game points;
         of the standard game unless ``variant`` names another (each is rated apart)."""
-        if interaction.guild_id is None:
-            here = NEEDS_A_SERVER if bot_is_member(interaction) else NO_LEADERBOARD_HERE
-            await send_error(interaction, here)
-            return
-        guild_id = interaction.guild_id
         chosen: Pool = "computer" if table is not None and table.value == "computer" else "people"
         kind = variant.value if variant else STANDARD.name
-        if season is not None and season.value != "all_time":
-            seasons, month = _core(interaction).seasons, season.value
-            await io_of(interaction).command(
-                interaction,
-                lambda: seasons.leaderboard(guild_id, month, table=chosen, variant=kind),
-                ephemeral=False,
-            )
-            return
-        standings = _core(interaction).standings
-        await io_of(interaction).command(
-            interaction,
-            lambda: standings.leaderboard(guild_id, table=chosen, variant=kind),
-            ephemeral=False,
-        )
+        seasons, standings = _core(interaction).seasons, _core(interaction).standings
+        month = season.value if season is not None and season.value != "all_time" else None
+
+        async def act(found: Resolved) -> Answer:
+            if month is not None:
+                return await seasons.leaderboard(found.server_id, month, table=chosen, variant=kind)
+            return await standings.leaderboard(found.server_id, table=chosen, variant=kind)
+
+        await run_here(interaction, act, ephemeral=False)
 
     @app_commands.command(name="stats", description="A player's cribbage record on this server")
     @app_commands.describe(
@@ -496,14 +387,11 @@ class CribbageCommands(app_commands.Group):
         (where the bot is not a member), of the games played outside servers."""
         who = user_of(interaction) if user is None else User(user.id, user.display_name)
         rival = None if against is None else User(against.id, against.display_name)
-        guild_id = interaction.guild_id
-        core = _core(interaction)
-        if guild_id is None and bot_is_member(interaction):
-            await send_error(interaction, NEEDS_A_SERVER)
-            return
+        core, here = _core(interaction), interaction.channel_id
 
-        async def call() -> Answer:
-            answer = await core.standings.stats(guild_id, who, rival, here=interaction.channel_id)
+        async def act(found: Resolved) -> Answer:
+            guild_id = found.guild_id
+            answer = await core.standings.stats(guild_id, who, rival, here=here)
             if rival is not None:
                 return answer
             # The accuracy of the reviewed games, outside servers too (the games there are
@@ -512,7 +400,7 @@ class CribbageCommands(app_commands.Group):
             daily = await core.daily.stats_line(guild_id, who.id)
             return add_lines(answer, [daily] if daily else [])
 
-        await io_of(interaction).command(interaction, call, ephemeral=False)
+        await run_here(interaction, act, ephemeral=False)
 
     @app_commands.command(
         name="count-hand",
@@ -564,9 +452,8 @@ class CribbageCommands(app_commands.Group):
     async def daily(self, interaction: discord.Interaction[Any]) -> None:
         """Today's hand, privately, to choose the crib's two once; then the answer and the
         server's board (outside servers the core says the hand of the day is a server's)."""
-        guild_id, user = interaction.guild_id, user_of(interaction)
-        daily = _core(interaction).daily
-        await io_of(interaction).command(interaction, lambda: daily.daily(guild_id, user))
+        user, daily = user_of(interaction), _core(interaction).daily
+        await run_here(interaction, lambda found: daily.daily(found.guild_id, user))
 
     @app_commands.command(
         name="review", description="Your decisions in a game beside the expert's (privately)"
@@ -586,11 +473,11 @@ class CribbageCommands(app_commands.Group):
         guild_id = interaction.guild_id
         user = user_of(interaction)
         whose = None if player is None else User(player.id, player.display_name)
-        reviews = _core(interaction).reviews
-        await _in_channel(
+        reviews, here = _core(interaction).reviews, interaction.channel_id
+        await run_here(
             interaction,
-            lambda ch: lambda: reviews.review(guild_id, ch, user, game, whose),
-            player=True,
+            lambda found: reviews.review(guild_id, found.channel_id, user, game, whose, here=here),
+            named=game is not None,
         )
 
     @app_commands.command(
@@ -605,11 +492,13 @@ class CribbageCommands(app_commands.Group):
         """Each shown deal's seed checked against its seal and the deck it was dealt from
         (at a private table too)."""
         guild_id, viewer = interaction.guild_id, interaction.user.id
-        shuffles = _core(interaction).shuffles
-        await _in_channel(
+        shuffles, here = _core(interaction).shuffles, interaction.channel_id
+        await run_here(
             interaction,
-            lambda ch: lambda: shuffles.check(guild_id, ch, game, viewer=viewer),
-            player=True,
+            lambda found: shuffles.check(
+                guild_id, found.channel_id, game, viewer=viewer, here=here
+            ),
+            named=game is not None,
         )
 
     @app_commands.command(
@@ -617,13 +506,10 @@ class CribbageCommands(app_commands.Group):
     )
     async def halloffame(self, interaction: discord.Interaction[Any]) -> None:
         """The server's hall of fame, public."""
-        if interaction.guild_id is None:
-            await send_error(interaction, NO_HALL_OF_FAME_HERE)
-            return
-        guild_id, seasons = interaction.guild_id, _core(interaction).seasons
-        await io_of(interaction).command(
+        seasons, here = _core(interaction).seasons, interaction.channel_id
+        await run_here(
             interaction,
-            lambda: seasons.hall_of_fame(guild_id, here=interaction.channel_id),
+            lambda found: seasons.hall_of_fame(found.server_id, here=here),
             ephemeral=False,
         )
 

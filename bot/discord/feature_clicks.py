@@ -10,17 +10,12 @@ from typing import Any, Protocol
 
 import discord
 
+from bot.core.base.places import Ask
 from bot.core.base.replies import Click
 from bot.core.base.views import ConfirmAction, Pool
 from bot.core.services import Services
-from bot.discord.interactions import (
-    NEEDS_A_SERVER,
-    Call,
-    is_moderator,
-    is_organiser,
-    send_error,
-    user_of,
-)
+from bot.discord.interactions import Call, is_moderator, is_organiser, user_of
+from bot.discord.places import place_of
 
 __all__ = ["Answering", "FeatureClicks"]
 
@@ -83,15 +78,19 @@ class FeatureClicks:
         self, interaction: discord.Interaction[Any], table: Pool, page: int, variant: str
     ) -> None:
         """A leaderboard's Previous, Next or other-table button (of ``variant``'s tables):
-        that page, in place."""
-        guild_id = interaction.guild_id
-        if guild_id is None:
-            await send_error(interaction, NEEDS_A_SERVER)
-            return
-        standings = self._io.services.standings
+        that page, in place (where ``/cribbage leaderboard`` works: a server)."""
+        standings, which = self._io.services.standings, self._io.services.which
+        place, user_id = place_of(interaction), interaction.user.id
         await self._io.click(
             interaction,
-            lambda: standings.leaderboard(guild_id, table=table, page=page, variant=variant),
+            lambda: which.run(
+                Ask.LEADERBOARD,
+                place,
+                user_id,
+                lambda found: standings.leaderboard(
+                    found.server_id, table=table, page=page, variant=variant
+                ),
+            ),
         )
 
     async def tournament_click(
@@ -129,10 +128,19 @@ class FeatureClicks:
     async def daily_click(
         self, interaction: discord.Interaction[Any], stamp: str, cards: tuple[str, ...]
     ) -> None:
-        """The discard of the day chosen: the answer replaces the menu's message."""
-        user, guild_id = user_of(interaction), interaction.guild_id
-        daily = self._io.services.daily
-        await self._io.click(interaction, lambda: daily.choose(guild_id, user, stamp, cards))
+        """The discard of the day chosen: the answer replaces the menu's message (where
+        ``/cribbage daily`` works: a server)."""
+        user, place = user_of(interaction), place_of(interaction)
+        daily, which = self._io.services.daily, self._io.services.which
+        await self._io.click(
+            interaction,
+            lambda: which.run(
+                Ask.DAILY,
+                place,
+                user.id,
+                lambda found: daily.choose(found.guild_id, user, stamp, cards),
+            ),
+        )
 
     async def privacy_click(
         self, interaction: discord.Interaction[Any], subject: int, action: str

@@ -27,6 +27,7 @@ from typing import Any, cast
 import discord
 from discord import app_commands
 
+from bot.core.base.places import BUTTON_ASKS, Resolved
 from bot.core.base.replies import Answer, Choice, Click, Clicked, Reply, User
 from bot.core.base.views import TABLE_BUTTON, MessageView
 from bot.core.messages import HAND_BUTTON
@@ -38,14 +39,15 @@ from bot.discord.places import (
     ONLY_YOU_SEE_THIS,
     activity_runs_in,
     answers_only_privately,
+    ask_of,
     bot_is_member,
     cannot_post,
+    place_of,
 )
 from bot.discord.rendering import clip, message_payload
 
 __all__ = [
     "LAUNCH_REFUSED",
-    "NEEDS_A_SERVER",
     "NO_TABLE",
     "NO_TABLE_ON_STAGE",
     "RESTARTING",
@@ -55,6 +57,7 @@ __all__ = [
     "is_moderator",
     "is_organiser",
     "known_error_text",
+    "run_here",
     "send_error",
     "user_of",
 ]
@@ -63,8 +66,6 @@ log = logging.getLogger(__name__)
 
 #: What a user sees when something failed on our side (the traceback goes to the log).
 SORRY = "Sorry, something went wrong on my side. Please try again."
-#: A leaderboard or stats asked for outside a server.
-NEEDS_A_SERVER = "Leaderboards and stats are kept per server: use this command in a server."
 #: What a user sees while the bot is shutting down.
 RESTARTING = "I'm restarting — try again in a few seconds."
 #: *Play at the table* (or the Entry Point command) where Discord would not open the Activity.
@@ -90,6 +91,8 @@ PUBLIC_DEFERRAL = "cribbage:public-deferral"
 
 #: A call on the core, made once the interaction is known to be ours to answer.
 Call = Callable[[], Awaitable[Answer]]
+#: A command's call on what it acts on (:class:`~bot.core.base.places.Resolved`).
+Act = Callable[[Resolved], Awaitable[Answer]]
 
 
 def io_of(interaction: discord.Interaction[Any]) -> DiscordIO:
@@ -148,6 +151,24 @@ async def offered(
         io_of(interaction).services.games.faults.note(fault)
         return []
     return [app_commands.Choice(name=c.name, value=c.value) for c in found[:25]]
+
+
+async def run_here(
+    interaction: discord.Interaction[Any],
+    act: Act,
+    *,
+    ephemeral: bool = True,
+    named: bool = False,
+) -> None:
+    """A command: ``act`` on what it acts on for the person who used it where they used it,
+    by the command's rule (:meth:`WhichGame.run <bot.core.which_game.WhichGame.run>`), or its
+    refusal; ``ephemeral``: how its answer will be seen; ``named``: it names its game (by
+    number), which no place decides."""
+    which, place = io_of(interaction).services.which, place_of(interaction)
+    ask, user_id = None if named else ask_of(interaction), interaction.user.id
+    await io_of(interaction).command(
+        interaction, lambda: which.run(ask, place, user_id, act), ephemeral=ephemeral
+    )
 
 
 def is_organiser(interaction: discord.Interaction[Any]) -> bool:
@@ -323,33 +344,29 @@ class DiscordIO:
         channel = interaction.channel
         if channel is None or not interaction.response.is_done():
             return  # (an interaction never answered has no webhook to post through)
-        resume, ranked = self.services.resume, self.services.ranked.calls
+        services = self.services
         try:
-            if owner is None or owner.kind is OwnerKind.PLACE:
-                place = owner or await ranked.place_here(channel.id, interaction.user.id)
-                if place is not None:
-                    if shown is None:
-                        shown = _reached(interaction, await interaction.original_response())
-                    await ranked.carry(place, shown, moved=moved)
-                    return
-            if bot_is_member(interaction):
-                return
-            if owner is not None and owner.kind is not OwnerKind.GAME:
-                return
-            owner = owner or await resume.game_here(channel.id)
             if owner is None:
+                owner = await services.which.carried(place_of(interaction), interaction.user.id)
+            if owner is None or owner.kind not in (OwnerKind.PLACE, OwnerKind.GAME):
                 return
+            if owner.kind is OwnerKind.GAME and bot_is_member(interaction):
+                return  # (the bot's own token reaches a server's tables)
             if shown is None:
                 shown = _reached(interaction, await interaction.original_response())
-            await resume.answered(owner, shown, moved=moved)
+            if owner.kind is OwnerKind.PLACE:
+                await services.ranked.calls.carry(owner, shown, moved=moved)
+            else:
+                await services.resume.answered(owner, shown, moved=moved)
         except discord.HTTPException as error:
             log.warning("an answer at a private table could not be read back (%s)", error)
         except Fault as fault:
             self.services.games.faults.note(fault)  # the answer itself went; said in the log
 
     async def own_hand(self, interaction: discord.Interaction[Any], call: Call) -> None:
-        """``/cribbage hand`` at a private table: the hand, privately, as the command's answer,
-        which the bot keeps up to date through the command's token from then on."""
+        """``/cribbage hand``: the hand, privately, as the command's answer, which the bot keeps
+        up to date through the command's token from then on: at a private table or a ranked
+        place, that seat's hand message; at a server's game, a copy of the one by DM."""
         await self._entered(interaction, self._own_hand_typed(interaction, call))
 
     async def _own_hand_typed(self, interaction: discord.Interaction[Any], call: Call) -> None:
@@ -391,11 +408,17 @@ class DiscordIO:
         user, guild_id = user_of(interaction), interaction.guild_id
         moderator = is_moderator(interaction) if guild_id else False
         clicked = clicked_of(interaction)
-        lobbies = self.services.lobbies
+        lobbies, which, place = self.services.lobbies, self.services.which, place_of(interaction)
+        # (Join is refused where /cribbage join would be: where the clicker's ranked match is.)
         await self.click(
             interaction,
-            lambda: lobbies.click(
-                game_id, action, user, clicked, guild_id=guild_id, moderator=moderator
+            lambda: which.run(
+                BUTTON_ASKS.get(action),
+                place,
+                user.id,
+                lambda _: lobbies.click(
+                    game_id, action, user, clicked, guild_id=guild_id, moderator=moderator
+                ),
             ),
         )
 

@@ -22,18 +22,20 @@ from typing import Any
 import discord
 from discord import app_commands
 
+from bot.core.base.places import Ask, Place, Spot
+
 __all__ = [
     "INSTALLS",
-    "NO_LEADERBOARD_HERE",
-    "NO_PUBLIC_TABLE",
     "ONLY_YOU_SEE_THIS",
     "PLACES",
     "VOICE_CHATS",
     "activity_runs_in",
     "answers_only_privately",
+    "ask_of",
     "bot_is_member",
     "cannot_post",
     "is_voice_chat",
+    "place_of",
 ]
 
 #: Installs the commands declare: to a server, and to a person's account.
@@ -41,20 +43,6 @@ INSTALLS = app_commands.AppInstallationType(guild=True, user=True)
 #: Contexts the commands declare: servers, the bot's DMs, and DMs and group DMs between people.
 PLACES = app_commands.AppCommandContext(guild=True, dm_channel=True, private_channel=True)
 
-
-#: ``/cribbage leaderboard`` in a DM or group DM: games outside servers are kept per player.
-NO_LEADERBOARD_HERE = (
-    "Games outside servers have no leaderboard: they are kept per player. `/cribbage stats` "
-    "here shows your record in them, and `/cribbage stats against:` your head to head with "
-    "a friend."
-)
-
-
-#: ``/cribbage new`` where Discord lets the app answer only privately (Use External Apps).
-NO_PUBLIC_TABLE = (
-    "This server lets apps answer only privately here, so nobody else would see the table. "
-    "Ask a moderator to allow **Use External Apps**, or to invite the bot to the server."
-)
 #: Above an answer meant for everyone, where Discord lets the app answer only privately.
 ONLY_YOU_SEE_THIS = (
     "Only you see this: this server lets apps answer only privately here (a moderator can "
@@ -100,6 +88,38 @@ def activity_runs_in(channel: Any) -> bool:
     Activities applies to text and voice channels only). A channel not known here (None)
     may."""
     return getattr(channel, "type", None) is not discord.ChannelType.stage_voice
+
+
+def place_of(interaction: discord.Interaction[Any]) -> Place:
+    """The place ``interaction`` was made in, as the core decides with it (which game a
+    command acts on: :mod:`bot.core.base.places`). (An application command's interaction
+    always names its channel; one that named none would find no game, at channel 0.)"""
+    channel, guild_id = interaction.channel, interaction.guild_id
+    if not bot_is_member(interaction):
+        spot = Spot.PRIVATE if guild_id is None else Spot.UNINVITED
+    elif guild_id is None:
+        spot = Spot.BOT_DM
+    elif is_voice_chat(channel):
+        spot = Spot.VOICE_CHAT
+    elif isinstance(channel, discord.Thread):
+        spot = Spot.THREAD
+    else:
+        spot = Spot.CHANNEL
+    return Place(
+        spot,
+        interaction.channel_id or 0,
+        guild_id,
+        parent_id=getattr(channel, "parent_id", None) if spot is Spot.THREAD else None,
+        only_private=answers_only_privately(interaction),
+    )
+
+
+def ask_of(interaction: discord.Interaction[Any]) -> Ask:
+    """The command ``interaction`` uses (or completes an option of), by its name under
+    ``/cribbage``: every command has its rule (:data:`bot.core.base.places.RULES`)."""
+    command = interaction.command
+    assert command is not None, "an application command's interaction names its command"
+    return Ask(command.qualified_name.partition(" ")[2])
 
 
 def cannot_post(interaction: discord.Interaction[Any]) -> str | None:

@@ -2,11 +2,12 @@
 :class:`bot.core.ranked.ranked.Ranked`.
 
 ``play`` works wherever the app reaches: a server's channel (that invited the bot or not), the
-bot's DM, a DM or group DM between people through the user install. The player's card is the
-command's answer there, public (their match's tables come below it), and everything of their
-match is sent there through their own interactions' tokens. Where the server lets the app
-answer only privately (Use External Apps off), nobody else would see the tables: no search is
-made.
+bot's DM, a DM or group DM between people through the user install; not where the player is
+seated in a game not over, nor where the server lets the app answer only privately (Use
+External Apps off: nobody else would see the tables), as the core's rule for it says
+(:mod:`bot.core.base.places`). The player's card is the command's answer there, public (their
+match's tables come below it), and everything of their match is sent there through their own
+interactions' tokens.
 """
 
 from __future__ import annotations
@@ -17,29 +18,16 @@ import discord
 from discord import app_commands
 
 from bot.core.vocabulary import LadderSeason, PlaceKind
-from bot.discord.interactions import io_of, offered, send_error, user_of
-from bot.discord.places import answers_only_privately, bot_is_member
+from bot.discord.interactions import io_of, offered, run_here, user_of
+from bot.discord.places import place_of
 
-__all__ = ["NO_PRIVATE_SEARCH", "RankedCommands", "place_of"]
+__all__ = ["RankedCommands"]
 
-#: ``/cribbage ranked play`` where Discord lets the app answer only privately.
-NO_PRIVATE_SEARCH = (
-    "This server lets apps answer only privately here, so your match's tables couldn't be "
-    "shown. Search from another channel, a DM, or ask a moderator to allow **Use External "
-    "Apps**."
-)
 _SEASONS = [
     app_commands.Choice(name="this season (the ladder now)", value="this"),
     app_commands.Choice(name="last season's final standings", value="last"),
     app_commands.Choice(name="every season's champion", value="champions"),
 ]
-
-
-def place_of(interaction: discord.Interaction[Any]) -> PlaceKind:
-    """What the place an interaction came from is, as far as the bot's token goes."""
-    if not bot_is_member(interaction):
-        return PlaceKind.PRIVATE
-    return PlaceKind.SERVER if interaction.guild_id is not None else PlaceKind.BOT_DM
 
 
 class RankedCommands(app_commands.Group):
@@ -54,24 +42,18 @@ class RankedCommands(app_commands.Group):
     async def play(self, interaction: discord.Interaction[Any]) -> None:
         """Join the queue from here; the card that answers stays here, with your match's
         tables below it."""
-        if interaction.channel_id is None:
-            await send_error(interaction, NO_PRIVATE_SEARCH)
-            return
-        if answers_only_privately(interaction):
-            await send_error(interaction, NO_PRIVATE_SEARCH)
-            return
-        user, channel_id = user_of(interaction), interaction.channel_id
+        user, place = user_of(interaction), place_of(interaction)
         avatar = str(interaction.user.display_avatar.url)
         ranked = io_of(interaction).services.ranked.calls
-        token, guild_id, place = interaction.token, interaction.guild_id, place_of(interaction)
-        await io_of(interaction).command(
+        token = interaction.token
+        await run_here(
             interaction,
-            lambda: ranked.play(
+            lambda found: ranked.play(
                 user,
                 avatar=avatar,
-                guild_id=guild_id,
-                channel_id=channel_id,
-                place=place,
+                guild_id=found.guild_id,
+                channel_id=found.channel_id,
+                place=PlaceKind.of(place),
                 token=token,
             ),
             ephemeral=False,

@@ -4,10 +4,11 @@
 Opening a tournament needs a moderator (Manage Server or Manage Events); starting one, its
 organiser or a moderator, and the bot's permission to make threads in the channel (each
 pairing is played in a thread: Create Public Threads, Send Messages in Threads), checked
-before anything starts, so a channel without them gets one clear line and nothing else. A
-server that did not invite the bot (reached through someone's user install) has none, nor a
-voice or stage channel's chat (Discord starts no thread there, whatever permissions the
-interaction carries: those of threads apply to text channels only).
+before anything starts, so a channel without them gets one clear line and nothing else. Which
+tournament a command acts on, and where none is, the core's rule says
+(:mod:`bot.core.base.places`): a server that did not invite the bot (reached through someone's
+user install) has none, nor a voice or stage channel's chat (Discord starts no thread there,
+whatever permissions the interaction carries: those of threads apply to text channels only).
 """
 
 from __future__ import annotations
@@ -18,19 +19,17 @@ from typing import Any
 import discord
 from discord import app_commands
 
+from bot.core.base.places import Resolved
 from bot.core.base.replies import Answer, User
 from bot.core.services import Services
 from bot.core.vocabulary import DEFAULT_FORMAT, TOURNAMENT_SEATS
-from bot.discord.interactions import io_of, is_organiser, send_error, user_of
+from bot.discord.interactions import io_of, is_organiser, run_here, user_of
 from bot.discord.options import TARGET_CHOICES, variant_choices
-from bot.discord.places import bot_is_member, is_voice_chat
 from engine import formats
 from engine.outcome import Scoring
 from engine.variants import STANDARD, listed
 
 __all__ = [
-    "NEEDS_THE_BOT",
-    "NO_THREADS_IN_VOICE",
     "THREADS_NEEDED",
     "TournamentCommands",
     "format_choices",
@@ -38,22 +37,6 @@ __all__ = [
     "is_organiser",
 ]
 
-#: A tournament command outside a server channel (a DM, a group DM).
-TOURNAMENTS_NEED_A_CHANNEL = "Tournaments live in a server channel: use this command there."
-#: Said in a server that did not invite the bot (reached through someone's user install):
-#: the bot's token may make no thread there.
-NEEDS_THE_BOT = (
-    "Tournaments need the bot invited to this server: each game is played in a thread the "
-    "bot starts, and it can't start one in a server it wasn't invited to. Ask someone who "
-    "manages the server to invite it."
-)
-#: ``/cribbage tournament new`` in a voice or stage channel's chat, where Discord starts no
-#: thread.
-NO_THREADS_IN_VOICE = (
-    "Tournament games are played in threads, which Discord doesn't have in voice or stage"
-    " channels: use `/cribbage tournament new` in a text channel (a game for tonight is"
-    " `/cribbage new`, here)."
-)
 #: Said when the bot may not make the threads a tournament is played in.
 THREADS_NEEDED = (
     "I can't run a tournament here: each game is played in a thread, and I need the"
@@ -104,29 +87,6 @@ class TournamentCommands(app_commands.Group):
     def __init__(self) -> None:
         super().__init__(name="tournament", description="Tournaments on this server")
 
-    @staticmethod
-    def _where(
-        interaction: discord.Interaction[Any], *, opening: bool = False
-    ) -> tuple[int, int] | str:
-        """The tournament's server and channel, or why there can be none here. In a thread
-        (where its matches are played) that is the thread's channel, except for ``opening``
-        one: a tournament's home is a channel, whose threads it makes."""
-        if interaction.guild_id is None or interaction.channel_id is None:
-            return TOURNAMENTS_NEED_A_CHANNEL
-        if not bot_is_member(interaction):
-            return NEEDS_THE_BOT
-        channel = interaction.channel
-        if is_voice_chat(channel):
-            # Discord starts no thread in a voice or stage channel (50024).
-            return (
-                NO_THREADS_IN_VOICE if opening else (interaction.guild_id, interaction.channel_id)
-            )
-        if isinstance(channel, discord.Thread):
-            if opening or channel.parent_id is None:
-                return TOURNAMENTS_NEED_A_CHANNEL
-            return interaction.guild_id, channel.parent_id
-        return interaction.guild_id, interaction.channel_id
-
     @app_commands.command(name="new", description="Open a tournament in this channel (moderators)")
     @app_commands.describe(
         format=format_described(),
@@ -154,17 +114,13 @@ class TournamentCommands(app_commands.Group):
         variant: app_commands.Choice[str] | None = None,
     ) -> None:
         """Open a tournament; its message takes entrants with Join and Leave."""
-        where = await self._threads_here(interaction)
-        if where is None:
-            return
-        guild_id, channel_id = where
         user, moderator = user_of(interaction), is_organiser(interaction)
         core = io_of(interaction).services.tournaments
-        await io_of(interaction).command(
+        await self._threads_here(
             interaction,
-            lambda: core.new(
-                guild_id,
-                channel_id,
+            lambda found: core.new(
+                found.server_id,
+                found.channel_id,
                 user,
                 moderator=moderator,
                 format=format.value if format else DEFAULT_FORMAT,
@@ -178,25 +134,24 @@ class TournamentCommands(app_commands.Group):
             ),
         )
 
-    async def _threads_here(self, interaction: discord.Interaction[Any]) -> tuple[int, int] | None:
-        """The server and channel of a tournament that starts threads here, or None once the
-        refusal is answered (not a place for tournaments, or no right to start threads)."""
-        where = self._where(interaction, opening=True)
-        if isinstance(where, str):
-            await send_error(interaction, where)
-            return None
-        if not _may_thread(interaction):
-            await send_error(interaction, THREADS_NEEDED)
-            return None
-        return where
+    @staticmethod
+    async def _threads_here(
+        interaction: discord.Interaction[Any], act: Callable[[Resolved], Awaitable[Answer]]
+    ) -> None:
+        """A command that starts threads in the tournament's channel: ``act`` on it, once the
+        core found one here and the bot may start threads there (else the refusal)."""
+        may_thread = _may_thread(interaction)
 
-    async def _here(self, interaction: discord.Interaction[Any], act: Act) -> None:
-        where = self._where(interaction)
-        if isinstance(where, str):
-            await send_error(interaction, where)
-            return
+        async def act_if_threads(found: Resolved) -> Answer:
+            return await act(found) if may_thread else Answer.refuse(THREADS_NEEDED)
+
+        await run_here(interaction, act_if_threads)
+
+    @staticmethod
+    async def _here(interaction: discord.Interaction[Any], act: Act) -> None:
+        """A command on the tournament here, if the core finds one here (else its refusal)."""
         core, user = io_of(interaction).services, user_of(interaction)
-        await io_of(interaction).command(interaction, lambda: act(core, where[1], user))
+        await run_here(interaction, lambda found: act(core, found.channel_id, user))
 
     @app_commands.command(name="join", description="Enter this channel's tournament")
     async def join(self, interaction: discord.Interaction[Any]) -> None:
@@ -215,10 +170,11 @@ class TournamentCommands(app_commands.Group):
     )
     async def start(self, interaction: discord.Interaction[Any]) -> None:
         """Start: round 1 is paired and dealt in threads."""
-        if await self._threads_here(interaction) is None:
-            return
-        mod = is_organiser(interaction)
-        await self._here(interaction, lambda s, c, u: s.tournaments.start(c, u, moderator=mod))
+        mod, user = is_organiser(interaction), user_of(interaction)
+        core = io_of(interaction).services.tournaments
+        await self._threads_here(
+            interaction, lambda found: core.start(found.channel_id, user, moderator=mod)
+        )
 
     @app_commands.command(
         name="cancel", description="Cancel this channel's tournament (its organiser or a moderator)"

@@ -11,10 +11,16 @@ from typing import Any
 
 import pytest
 
+from bot.core.base.places import (
+    DAILY_NEEDS_A_SERVER,
+    GAMES_NOT_IN_MY_DMS,
+    NO_GAME_IN_MY_DMS,
+    NO_HALL_OF_FAME_HERE,
+    NO_LEADERBOARD_HERE,
+)
 from bot.core.base.replies import Answer
-from bot.core.daily.daily import NEEDS_A_SERVER as DAILY_NEEDS_A_SERVER
+from bot.core.review.review import NO_GAME_HERE
 from bot.core.services import Services
-from bot.discord.commands import NEEDS_A_CHANNEL, NEEDS_A_SERVER, NO_HALL_OF_FAME_HERE
 from bot.discord.interactions import RESTARTING, SORRY
 from bot.store import Store
 from engine.phase import Phase
@@ -76,17 +82,21 @@ async def test_commands_in_a_dm_say_where_to_use_them(world: World, bots: BotLau
     await bots.process(database=world.database)
     fd = world.fd
     dm = fd.dm_channel(world.players[0])
-    for line in ("/cribbage new", "/cribbage join", "/cribbage hand", "/cribbage play card:5H"):
+    for line in ("/cribbage new", "/cribbage join"):
         reply = await fd.slash(world.players[0], dm, line)
-        assert reply.words() == NEEDS_A_CHANNEL, line
-    for line in ("/cribbage leaderboard", "/cribbage stats"):
+        assert reply.words() == GAMES_NOT_IN_MY_DMS, line
+    for line in ("/cribbage hand", "/cribbage play card:5H"):
         reply = await fd.slash(world.players[0], dm, line)
-        assert reply.words() == NEEDS_A_SERVER, line
-    # What a server has alone says what it is, not that stats are kept per server.
+        assert reply.words() == NO_GAME_IN_MY_DMS, line
+    # The record of the games outside servers (ranked games played from here count in it).
+    stats = await fd.slash(world.players[0], dm, "/cribbage stats")
+    assert "has not finished a game outside servers yet" in stats.words(), stats.words()
+    # What a server has alone says what it is.
     for line, said in (
+        ("/cribbage leaderboard", NO_LEADERBOARD_HERE),
         ("/cribbage daily", DAILY_NEEDS_A_SERVER),
         ("/cribbage halloffame", NO_HALL_OF_FAME_HERE),
-        ("/cribbage review", NEEDS_A_CHANNEL),
+        ("/cribbage review", NO_GAME_HERE),
     ):
         reply = await fd.slash(world.players[0], dm, line)
         assert reply.ephemeral and reply.words() == said, line

@@ -11,9 +11,9 @@ import re
 
 import aiohttp
 
+from bot.core.base.places import NO_LEADERBOARD_HERE
 from bot.core.base.text import plural
 from bot.core.messages.private_table import HAND_BUTTON, MOVED_ON
-from bot.discord.places import NO_LEADERBOARD_HERE
 from engine.cards import Card
 from engine.phase import Phase
 from fakediscord import FakeDiscord

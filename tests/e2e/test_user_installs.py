@@ -7,12 +7,17 @@ from __future__ import annotations
 
 import pytest
 
+from bot.core.base.places import (
+    DAILY_NEEDS_A_SERVER,
+    NEEDS_THE_BOT,
+    NO_HALL_OF_FAME_HERE,
+    NO_LEADERBOARD_HERE,
+    NO_PUBLIC_TABLE,
+    TOURNAMENTS_NEED_A_CHANNEL,
+)
 from bot.core.base.refusals import NO_GAME
-from bot.core.daily.daily import NEEDS_A_SERVER as DAILY_NEEDS_A_SERVER
 from bot.core.review.review import NO_GAME_HERE
-from bot.discord.commands import NO_HALL_OF_FAME_HERE
-from bot.discord.places import NO_LEADERBOARD_HERE, NO_PUBLIC_TABLE, ONLY_YOU_SEE_THIS
-from bot.discord.tournament_commands import NEEDS_THE_BOT, TOURNAMENTS_NEED_A_CHANNEL
+from bot.discord.places import ONLY_YOU_SEE_THIS
 from fakediscord import FakeDiscord
 from fakediscord.counters import Counters
 from fakediscord.model import USE_EXTERNAL_APPS, Channel, User

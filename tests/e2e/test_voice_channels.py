@@ -12,8 +12,8 @@ from __future__ import annotations
 
 import asyncio
 
+from bot.core.base.places import NO_THREADS_IN_VOICE
 from bot.discord.interactions import NO_TABLE_ON_STAGE
-from bot.discord.tournament_commands import NO_THREADS_IN_VOICE
 from engine.phase import Phase
 from fakediscord import Channel, Message, User
 from fakediscord.model import walk_components

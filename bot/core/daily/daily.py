@@ -29,6 +29,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from datetime import date, datetime, timedelta
 
+from bot.core.base.places import DAILY_NEEDS_A_SERVER
 from bot.core.base.replies import Answer, User
 from bot.core.base.text import escape, fitted
 from bot.core.base.views import DailyPick, MessageView
@@ -43,11 +44,6 @@ from engine.rules import Rules
 
 __all__ = ["DailyDiscard", "DailyHand", "daily_hand", "streaks"]
 
-#: ``/cribbage daily`` outside servers (a DM, a group DM): the hand of the day is a server's.
-NEEDS_A_SERVER = (
-    "The discard of the day is dealt per server: everyone in a server gets the same six cards. "
-    "Use `/cribbage daily` in a server."
-)
 NOT_TODAY = "That was another day's hand: use `/cribbage daily` for today's."
 ANSWERED = "You already chose today's discard; here it is again."
 PICK_TWO = "Choose two of today's six cards for the crib."
@@ -174,7 +170,7 @@ class DailyDiscard:
     async def daily(self, guild_id: int | None, user: User) -> Answer:
         """Today's hand with the menu to choose the crib's two; once answered, the answer."""
         if guild_id is None:
-            return Answer.refuse(NEEDS_A_SERVER)
+            return Answer.refuse(DAILY_NEEDS_A_SERVER)
         day = self._today()
         hand = await self._hand(guild_id, day)
         given = await self._store.daily_answer(guild_id, day.isoformat(), user.id)
@@ -195,7 +191,7 @@ class DailyDiscard:
         """``user`` throws ``codes`` from the hand of the day ``stamp`` (YYYYMMDD) names: kept
         once; the message they chose on shows the answer."""
         if guild_id is None:
-            return Answer.refuse(NEEDS_A_SERVER)
+            return Answer.refuse(DAILY_NEEDS_A_SERVER)
         day = self._today()
         if stamp != day.strftime("%Y%m%d"):
             return Answer.refuse(NOT_TODAY)

@@ -25,11 +25,12 @@ from datetime import datetime
 from typing import TypeAlias, TypeVar
 
 from bot.core.base import refusals
-from bot.core.base.apart import message_owner, seat_owner
+from bot.core.base.apart import is_apart, message_owner, seat_owner
 from bot.core.base.faults import Cause, Fault, Faults, UnreadableGame
 from bot.core.base.feed import Change, ChangeFeed, MessageNews
 from bot.core.base.meters import NO_METERS, Meters
 from bot.core.base.owners import Owner
+from bot.core.base.places import control_refusal
 from bot.core.base.recent import Recent
 from bot.core.base.refusals import Refused
 from bot.core.base.replies import User
@@ -519,17 +520,17 @@ class Games:
 
 
 def _check_place(record: GameRecord, user: User, guild_id: int | None) -> None:
-    """A click must come from the game's own server, or, in a DM, from a player seated at
-    it: Discord delivers only custom ids that are on a message, but nothing else stops a
-    component naming another server's game (where a moderator of the other server could
-    cancel it)."""
-    if guild_id is not None:
-        if record.guild_id is not None and guild_id != record.guild_id:
-            raise Refused(refusals.OTHER_SERVER)
-    elif record.seat_of(user.id) is None and not record.private:
-        # (At a private table, a DM or group DM, anyone there may take a free seat: what
-        # else they may do is decided as in a server.)
-        raise Refused(refusals.NOT_A_PLAYER)
+    """A control of ``record``'s game used by ``user`` in server ``guild_id`` (None: outside
+    servers) is refused where :func:`~bot.core.base.places.control_refusal` says."""
+    refusal = control_refusal(
+        game_guild=record.guild_id,
+        private=record.private,
+        apart=is_apart(record.channel_id),
+        seated=record.seat_of(user.id) is not None,
+        guild_id=guild_id,
+    )
+    if refusal is not None:
+        raise Refused(refusal)
 
 
 def _coach_after_show(log: DealLog, step: Step) -> None:

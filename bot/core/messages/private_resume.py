@@ -27,14 +27,6 @@ class PrivateResume:
         self._games = games
         self._ledger = ledger
 
-    async def game_here(self, channel_id: int) -> Owner | None:
-        """The open game at the private table in ``channel_id`` (None: there is none, or the
-        channel's game is a server's, whose messages the bot's own token reaches)."""
-        record = await self._games.store.open_game_in_channel(channel_id)
-        if record is None or not record.private:
-            return None
-        return Owner.game(record.id)
-
     async def answered(self, owner: Owner, shown: Clicked, *, moved: bool) -> None:
         """An interaction about ``owner``'s private table was answered (``shown``: its answer
         and its token). ``moved``: it made a move, whose change sends the table anyway (and

@@ -44,14 +44,18 @@ class TableInfo(OnGames):
 
     @answers
     async def hand(self, channel_id: int, user: User) -> Answer:
-        """The user's hand, privately, with the controls for what they can do now."""
+        """The user's hand, privately, with the controls for what they can do now: at a
+        server's game a copy of their hand message (by DM); at a private table, or a ranked
+        game, that seat's hand message itself from then on (as its *Your hand* opens it)."""
 
         async def body(record: GameRecord) -> Answer:
+            if record.private:
+                return await self._own(record, user)
             loaded, seat = self._games.seated(record, user)
             coach = user.id not in await self._coach.off([user.id])
             view = hand_view(loaded, seat, coach=coach)
             deal = loaded.game.deal_number
-            if record.private or loaded.game.phase is Phase.OVER:
+            if loaded.game.phase is Phase.OVER:
                 return Answer.say(view.content, view=view)
             # A private copy of their hand message, kept up to date while the command's token
             # lives (the players whose DMs are closed play from it).
@@ -76,12 +80,6 @@ class TableInfo(OnGames):
         return await self._games.by_id(
             game_id, lambda r: self._own(r, user), user=user, guild_id=guild_id
         )
-
-    @answers
-    async def own_hand_here(self, channel_id: int, user: User) -> Answer:
-        """``/cribbage hand`` at a private table: as :meth:`own_hand`, for the channel's game
-        (the answer is that seat's hand message from then on)."""
-        return await self._games.in_channel(channel_id, lambda r: self._own(r, user))
 
     async def _own(self, record: GameRecord, user: User) -> Answer:
         if not record.private:

@@ -1,6 +1,7 @@
 """Ranked play's calls, as the Discord layer makes them: join the queue from a place and stop
-searching, play the expert instead, leave a match, the ladder, blocking a player; and, for
-the commands and clicks a player makes at their place, the ranked game they play there.
+searching, play the expert instead, leave a match, the ladder, blocking a player; and the
+interactions a player answers at their place, whose tokens reach its table. (Which game their
+commands act on there is :class:`bot.core.which_game.WhichGame`'s to say.)
 
 A player's search is answered with their card (:mod:`bot.core.ranked.cards`), the message
 that stays at their place and through whose interaction their first game's table is posted
@@ -32,7 +33,6 @@ from bot.core.ranked.ladder import LadderSeason, ladder_view
 from bot.core.ranked.queue import Matchmaker
 from bot.core.ranked.rating import COOLDOWN_MEMORY, cooldown_until
 from bot.core.ranked.records import AlreadyRanked, EntryRecord, EntryStatus, MatchRecord, PlaceKind
-from bot.core.ranked.scoreboard import game_channel
 from bot.core.ranked.storage import RankedStore
 from bot.core.ranked.words import (
     ALREADY_SEARCHING,
@@ -349,31 +349,6 @@ class Ranked:
         return _choices(await self._store.blocked_players(user_id), current)
 
     # -- the player's place ----------------------------------------------------------------------
-    async def game_here(self, channel_id: int, user_id: int) -> int | None:
-        """The channel of the ranked game ``user_id`` plays from ``channel_id`` (their place),
-        if a game of their match is being played; its commands there act on it."""
-        entry = await self._store.live_entry(user_id)
-        if (
-            entry is None
-            or entry.status is not EntryStatus.MATCHED
-            or entry.channel_id != channel_id
-        ):
-            return None
-        match = await self._match_of_or_none(entry)
-        if match is None or match.games == 0:
-            return None
-        return game_channel(match.id, match.games)
-
-    async def _match_of_or_none(self, entry: EntryRecord) -> MatchRecord | None:
-        return None if entry.match_id is None else await self._store.ranked_match(entry.match_id)
-
-    async def place_here(self, channel_id: int, user_id: int) -> Owner | None:
-        """The place ``user_id`` plays their ranked game from, if it is ``channel_id``."""
-        here = await self.game_here(channel_id, user_id)
-        record = None if here is None else await self._games.store.open_game_in_channel(here)
-        seat = None if record is None else record.seat_of(user_id)
-        return None if record is None or seat is None else Owner.place(record.id, seat)
-
     async def carry(self, place: Owner, shown: Clicked, *, moved: bool) -> None:
         """An interaction at a ranked place was answered (``shown``: its answer and token):
         its token may post the place's table again once no other reaches it (see

@@ -13,6 +13,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from enum import StrEnum
 
+from bot.core.base.places import Place, Spot
 from bot.core.base.store_errors import StoreError
 from bot.core.games.endings import Ending
 
@@ -39,6 +40,17 @@ class PlaceKind(StrEnum):
     PRIVATE = "private"
     #: The player's DM with the bot.
     BOT_DM = "bot_dm"
+
+    @classmethod
+    def of(cls, place: Place) -> PlaceKind:
+        """The kind of ``place``, as far as the bot's token goes.
+
+        >>> PlaceKind.of(Place(Spot.THREAD, 5, guild_id=1)), PlaceKind.of(Place(Spot.BOT_DM, 6))
+        (<PlaceKind.SERVER: 'server'>, <PlaceKind.BOT_DM: 'bot_dm'>)
+        """
+        if not place.bot_member:
+            return cls.PRIVATE
+        return cls.BOT_DM if place.spot is Spot.BOT_DM else cls.SERVER
 
 
 class EntryStatus(StrEnum):

@@ -29,6 +29,7 @@ from datetime import datetime
 from typing import Protocol
 
 from bot.core.base.apart import is_apart
+from bot.core.base.places import OTHERS_RANKED
 from bot.core.base.refusals import Refused
 from bot.core.base.replies import Answer, User
 from bot.core.base.text import MAX_MESSAGE, Names, escape, tagged
@@ -466,11 +467,15 @@ class Reviews:
         game_id: int | None = None,
         player: User | None = None,
         page: int = 0,
+        *,
+        here: int | None = None,
     ) -> Answer:
         """The review of ``player``'s (default: the user's) decisions in game ``game_id``
-        (default: the latest game in ``channel_id``, where it was asked for), at ``page``."""
+        (default: the latest game in ``channel_id``), asked for in channel ``here`` (default
+        ``channel_id``; a player's ranked game is asked for where they play it), at
+        ``page``."""
         try:
-            record = await self.find(guild_id, channel_id, game_id, viewer=user.id)
+            record = await self.find(guild_id, channel_id, game_id, here=here, viewer=user.id)
             report = await self._report(record, user, player)
         except Refused as refused:
             return Answer.refuse(str(refused))
@@ -546,7 +551,8 @@ class Reviews:
         members'), or was played in a channel or thread ``viewer`` cannot see and is not a
         player of: then with the very words for a game that does not exist, so that asking
         for every number tells nothing of the games in private threads. A game played apart (a
-        ranked game) is found for its players alone, wherever they ask."""
+        ranked game) is found for its players alone, wherever they ask (anyone else is told
+        it is someone else's ranked game)."""
         here = channel_id if here is None else here
         store = self._games.store
         if game_id is None:
@@ -561,7 +567,7 @@ class Reviews:
             # A game played apart (ranked) is its players': each saw it from a place of their
             # own, which is nobody else's to see, so they review it wherever they are.
             if viewer is None or record.seat_of(viewer) is None:
-                raise Refused(NO_SUCH_GAME)
+                raise Refused(OTHERS_RANKED)
             return record
         if record is None or record.guild_id != guild_id:
             raise Refused(NO_SUCH_GAME)

@@ -51,12 +51,15 @@ class ShuffleChecks:
         game_id: int | None = None,
         *,
         viewer: int | None = None,
+        here: int | None = None,
     ) -> Answer:
-        """Each shown deal of game ``game_id`` (default: the latest in this channel) checked
-        against its seal and the deck it was dealt from, for ``viewer`` (a game where they
-        cannot see it was played, and do not play, is not found)."""
+        """Each shown deal of game ``game_id`` (default: the latest in ``channel_id``) checked
+        against its seal and the deck it was dealt from, for ``viewer`` asking in channel
+        ``here`` (default ``channel_id``; a game where they cannot see it was played, and do
+        not play, is not found)."""
         try:
-            record = await self._reviews.find(guild_id, channel_id, game_id, viewer=viewer)
+            find = self._reviews.find
+            record = await find(guild_id, channel_id, game_id, here=here, viewer=viewer)
             if record.status is GameStatus.LOBBY:
                 raise Refused(NOT_DEALT)
             loaded = await self._reviews.load(record)

@@ -390,7 +390,7 @@ class ActivityServer:
     async def _ranked_game(self, channel_id: int, user_id: int) -> GameRecord | None:
         """The ranked game ``user_id`` plays from ``channel_id``, if any (their place's table
         shows it there, and so does their Activity): noted so its changes reach the page."""
-        here = await self._services.ranked.calls.game_here(channel_id, user_id)
+        here = await self._services.which.ranked_game(channel_id, user_id)
         record = None if here is None else await self._store.open_game_in_channel(here)
         if record is not None:
             self._ranked_at.setdefault(record.id, set()).add(channel_id)

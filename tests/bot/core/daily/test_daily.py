@@ -7,6 +7,7 @@ import doctest
 import re
 from datetime import date
 
+from bot.core.base.places import DAILY_NEEDS_A_SERVER
 from bot.core.base.replies import Answer, User
 from bot.core.base.views import DailyPick
 from bot.core.daily import daily as daily_module
@@ -105,7 +106,7 @@ async def test_everyone_gets_the_same_hand_and_answers_once(
 
 
 async def test_outside_a_server_there_is_none(service: Services, store: Store) -> None:
-    assert (await service.daily.daily(None, AL)).reply.text == daily_module.NEEDS_A_SERVER
+    assert (await service.daily.daily(None, AL)).reply.text == DAILY_NEEDS_A_SERVER
     assert not (await service.daily.choose(None, AL, "20260101", ("AH", "2H"))).ok
     assert await service.daily.stats_line(None, AL.id) is None
     assert await service.daily.stats_line(GUILD, AL.id) is None

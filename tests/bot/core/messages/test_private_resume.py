@@ -5,6 +5,7 @@ another table, in another channel, or on the table itself changes nothing of the
 from __future__ import annotations
 
 from bot.core.base.owners import Owner
+from bot.core.base.places import Place, Spot
 from bot.core.base.replies import Clicked
 from bot.core.base.views import MessageRecord
 from bot.core.ledger import VIA
@@ -49,7 +50,7 @@ async def test_a_refusal_at_the_table_keeps_its_token_and_sends_the_table_again(
 ) -> None:
     owner = await _shown_table(service)
     resume = PrivateResume(service.games, service.ledger)
-    assert await resume.game_here(DM) == owner
+    assert await service.which.carried(Place(Spot.PRIVATE, DM), AL.id) == owner
     await resume.answered(owner, Clicked(DM, 950, "refused"), moved=False)
     kept = await service.ledger.kept(owner)
     assert kept[VIA].token == "refused" and kept[VIA].message_id == 950
@@ -80,8 +81,8 @@ async def test_nothing_is_kept_from_another_channel_nor_of_the_tables_own_token(
 
 
 async def test_no_private_game_where_the_bot_keeps_its_own_messages(service: Services) -> None:
-    resume = PrivateResume(service.games, service.ledger)
-    assert await resume.game_here(DM) is None
+    assert await service.which.carried(Place(Spot.PRIVATE, DM), AL.id) is None
     opened = await service.lobbies.new_game(SERVER, GENERAL, AL)
     assert opened.ok and opened.game_id is not None
-    assert await resume.game_here(GENERAL) is None
+    here = Place(Spot.CHANNEL, GENERAL, SERVER)
+    assert await service.which.carried(here, AL.id) is None

@@ -1,0 +1,121 @@
+"""Which game a command or a control acts on, for a person in a place, read from the store.
+
+:mod:`bot.core.base.places` decides with values alone (:func:`~bot.core.base.places.resolve`);
+:class:`WhichGame` reads what it needs to know of the person (their live ranked entry and its
+match, whether they are seated in the place's game) and runs the call on what the decision
+found, or answers its refusal. Every command about a game, its autocomplete, a lobby's *Join*,
+and whatever asks which table an interaction here reaches (a private table's, or the person's
+ranked place's) goes through it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Callable
+
+from bot.core.base.entry import answers
+from bot.core.base.faults import Faults
+from bot.core.base.owners import Owner
+from bot.core.base.places import (
+    ABOUT_GAMES,
+    NO_FACTS,
+    Ask,
+    Facts,
+    Place,
+    Reach,
+    Resolved,
+    Spot,
+    resolve,
+)
+from bot.core.base.refusals import Refused
+from bot.core.base.replies import Answer, Choice
+from bot.core.games.games import Games
+from bot.core.ranked.records import EntryStatus
+from bot.core.ranked.scoreboard import game_channel
+from bot.core.ranked.storage import RankedStore
+
+__all__ = ["WhichGame"]
+
+#: A call on what a command acts on.
+Act = Callable[[Resolved], Awaitable[Answer]]
+#: An autocomplete's lookup in a game's channel, for a user, of what they typed.
+Completer = Callable[[int, int, str], Awaitable[list[Choice]]]
+
+
+class WhichGame:
+    """Finds what a command acts on, for a person in a place, and runs it there."""
+
+    def __init__(self, games: Games, ranked: RankedStore) -> None:
+        self._games = games
+        self._ranked = ranked
+
+    @property
+    def faults(self) -> Faults:
+        """Where the faults its calls meet are noted (the games')."""
+        return self._games.faults
+
+    async def facts(self, ask: Ask | None, place: Place, user_id: int) -> Facts:
+        """What the store says of ``user_id`` that ``ask`` in ``place`` depends on (nothing
+        is read for a command that no game of theirs changes)."""
+        reach = None if ask is None else ask.rule.reach
+        if reach is Reach.SEARCH:
+            if place.spot is Spot.BOT_DM:
+                return NO_FACTS  # (no game is played there but a ranked one)
+            record = await self._games.store.open_game_in_channel(place.channel_id)
+            return Facts(seated_here=record is not None and record.seat_of(user_id) is not None)
+        return await self._ranked_facts(user_id) if reach in ABOUT_GAMES else NO_FACTS
+
+    async def _ranked_facts(self, user_id: int) -> Facts:
+        """Where ``user_id``'s live ranked entry was made, and their match's latest game."""
+        entry = await self._ranked.live_entry(user_id)
+        if entry is None:
+            return NO_FACTS
+        if entry.status is not EntryStatus.MATCHED or entry.match_id is None:
+            return Facts(ranked_from=entry.channel_id)
+        match = await self._ranked.ranked_match(entry.match_id)
+        game = None if match is None or match.games == 0 else game_channel(match.id, match.games)
+        return Facts(ranked_from=entry.channel_id, matched=True, ranked_game=game)
+
+    async def resolved(self, ask: Ask | None, place: Place, user_id: int) -> Resolved:
+        """What ``ask`` acts on for ``user_id`` in ``place`` (its refusal, if nothing)."""
+        return resolve(ask, place, await self.facts(ask, place, user_id))
+
+    @answers
+    async def run(self, ask: Ask | None, place: Place, user_id: int, act: Act) -> Answer:
+        """``ask`` by ``user_id`` in ``place``: ``act`` on what it acts on, or its refusal.
+        (``ask`` None: a control that names its game, run as it is.)"""
+        found = await self.resolved(ask, place, user_id)
+        if found.refusal is not None:
+            raise Refused(found.refusal)
+        return await act(found)
+
+    async def offered(
+        self, ask: Ask, place: Place, user_id: int, current: str, complete: Completer
+    ) -> list[Choice]:
+        """An autocomplete of ``ask``'s option: what ``complete`` offers in the game the
+        command would act on (nothing where it would be refused)."""
+        found = await self.resolved(ask, place, user_id)
+        if found.refusal is not None:
+            return []
+        return await complete(found.channel_id, user_id, current)
+
+    async def ranked_game(self, channel_id: int, user_id: int) -> int | None:
+        """The channel of the ranked game ``user_id`` plays from ``channel_id`` (their place),
+        if a game of their match was dealt (the table inside Discord shows it there)."""
+        facts = await self._ranked_facts(user_id)
+        return facts.ranked_game if facts.matched and facts.ranked_from == channel_id else None
+
+    async def carried(self, place: Place, user_id: int) -> Owner | None:
+        """Whose table an interaction of ``user_id`` in ``place`` may carry (its token may post
+        it again once no other reaches it): their ranked place, where they play their ranked
+        game from here; else, where the bot is not a member, the place's game (a private
+        table). None: neither (the bot's token reaches a server's tables itself)."""
+        store = self._games.store
+        here = await self.ranked_game(place.channel_id, user_id)
+        record = None if here is None else await store.open_game_in_channel(here)
+        seat = None if record is None else record.seat_of(user_id)
+        if record is not None and seat is not None:
+            return Owner.place(record.id, seat)
+        if place.bot_member:
+            return None
+        record = await store.open_game_in_channel(place.channel_id)
+        return None if record is None or not record.private else Owner.game(record.id)
