@@ -56,7 +56,7 @@ class WhichGame:
     async def facts(self, ask: Ask | None, place: Place, user_id: int) -> Facts:
         """What the store says of ``user_id`` that ``ask`` in ``place`` depends on (nothing
         is read for a command that no game of theirs changes)."""
-        reach = None if ask is None else ask.rule.reach
+        reach = None if ask is None else ask.scope.reach
         if reach is Reach.SEARCH:
             if place.spot is Spot.BOT_DM:
                 return NO_FACTS  # (no game is played there but a ranked one)

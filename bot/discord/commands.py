@@ -3,7 +3,7 @@
 Each command is a thin line over the core: it says where it was used (a place,
 :func:`bot.discord.places.place_of`), the core says what the command acts on there for the
 person who used it, or why nothing (:meth:`WhichGame.run <bot.core.which_game.WhichGame.run>`,
-by the command's rule), and :class:`bot.discord.interactions.DiscordIO` answers the
+by the command's scope), and :class:`bot.discord.interactions.DiscordIO` answers the
 interaction and sends the outcome.
 """
 

@@ -161,7 +161,7 @@ async def run_here(
     named: bool = False,
 ) -> None:
     """A command: ``act`` on what it acts on for the person who used it where they used it,
-    by the command's rule (:meth:`WhichGame.run <bot.core.which_game.WhichGame.run>`), or its
+    by the command's scope (:meth:`WhichGame.run <bot.core.which_game.WhichGame.run>`), or its
     refusal; ``ephemeral``: how its answer will be seen; ``named``: it names its game (by
     number), which no place decides."""
     which, place = io_of(interaction).services.which, place_of(interaction)

@@ -116,7 +116,7 @@ def place_of(interaction: discord.Interaction[Any]) -> Place:
 
 def ask_of(interaction: discord.Interaction[Any]) -> Ask:
     """The command ``interaction`` uses (or completes an option of), by its name under
-    ``/cribbage``: every command has its rule (:data:`bot.core.base.places.RULES`)."""
+    ``/cribbage``: every command has its scope (:data:`bot.core.base.places.SCOPES`)."""
     command = interaction.command
     assert command is not None, "an application command's interaction names its command"
     return Ask(command.qualified_name.partition(" ")[2])

@@ -4,13 +4,13 @@ A person types a command (or presses a control) somewhere: a place (:class:`Plac
 the kinds Discord lets the app be used in (:class:`Spot`): a text channel, a thread or the text
 chat of a voice or stage channel in a server that invited the bot, the person's DM with the bot,
 a DM or group DM between people, or a server that did not invite the bot (those last two
-through the person's own install of the app). Each command has a rule (:data:`RULES`: how far
+through the person's own install of the app). Each command has a scope (:data:`SCOPES`: how far
 it reaches, :class:`Reach`) and :func:`resolve` says, from the place and what the store says of
 the person there (:class:`Facts`), what it acts on (:class:`Resolved`): the place's game, the
 ranked game the person plays from there (a game played apart, :mod:`bot.core.base.apart`), a
 server's records or tournament, or nothing, with the sentence that says why.
 
-The rules, in short:
+What the scopes say, in short:
 
 - **A game's place holds one game**, which the lobby's commands (``new``, ``join``, ``leave``,
   ``start``, ``cancel``) act on; the bot's DM holds none (only a ranked match is played there).
@@ -63,7 +63,7 @@ __all__ = [
     "RANKED_ELSEWHERE",
     "RANKED_HERE",
     "RANKED_NOT_A_LOBBY",
-    "RULES",
+    "SCOPES",
     "SEARCHING_HERE",
     "SEATED_HERE",
     "TOURNAMENTS_NEED_A_CHANNEL",
@@ -72,7 +72,7 @@ __all__ = [
     "Place",
     "Reach",
     "Resolved",
-    "Rule",
+    "Scope",
     "Spot",
     "control_refusal",
     "resolve",
@@ -205,9 +205,9 @@ class Ask(StrEnum):
     RANKED_UNBLOCK = "ranked unblock"
 
     @property
-    def rule(self) -> Rule:
-        """This command's rule."""
-        return RULES[self]
+    def scope(self) -> Scope:
+        """This command's scope."""
+        return SCOPES[self]
 
 
 # -- the sentences ----------------------------------------------------------------------------
@@ -302,34 +302,34 @@ NO_PRIVATE_SEARCH = (
 
 
 @dataclass(frozen=True, slots=True)
-class Rule:
-    """A command's rule: how far it reaches, and for a server's command what it says outside
+class Scope:
+    """A command's scope: how far it reaches, and for a server's command what it says outside
     servers (``elsewhere``)."""
 
     reach: Reach
     elsewhere: str = ""
 
 
-_ANYWHERE = Rule(Reach.ANYWHERE)
-_TOURNAMENT = Rule(Reach.TOURNAMENT)
-#: Each command's rule.
-RULES: dict[Ask, Rule] = {
-    Ask.NEW: Rule(Reach.OPENS),
-    Ask.JOIN: Rule(Reach.SEATS),
-    Ask.START: Rule(Reach.SEATS),
-    Ask.LEAVE: Rule(Reach.ENDS),
-    Ask.CANCEL: Rule(Reach.ENDS),
-    **{ask: Rule(Reach.PLAYS) for ask in (Ask.HAND, Ask.DISCARD, Ask.PLAY, Ask.COUNT)},
-    Ask.STATUS: Rule(Reach.PLAYS),
-    Ask.RESIGN: Rule(Reach.PLAYS),
-    Ask.REVIEW: Rule(Reach.LOOKS_UP),
-    Ask.VERIFY: Rule(Reach.LOOKS_UP),
-    Ask.STATS: Rule(Reach.RECORDS),
-    Ask.LEADERBOARD: Rule(Reach.SERVER, NO_LEADERBOARD_HERE),
-    Ask.HALL_OF_FAME: Rule(Reach.SERVER, NO_HALL_OF_FAME_HERE),
-    Ask.DAILY: Rule(Reach.SERVER, DAILY_NEEDS_A_SERVER),
-    Ask.TOURNAMENT_NEW: Rule(Reach.TOURNAMENT_HOME),
-    Ask.TOURNAMENT_START: Rule(Reach.TOURNAMENT_HOME),
+_ANYWHERE = Scope(Reach.ANYWHERE)
+_TOURNAMENT = Scope(Reach.TOURNAMENT)
+#: Each command's scope.
+SCOPES: dict[Ask, Scope] = {
+    Ask.NEW: Scope(Reach.OPENS),
+    Ask.JOIN: Scope(Reach.SEATS),
+    Ask.START: Scope(Reach.SEATS),
+    Ask.LEAVE: Scope(Reach.ENDS),
+    Ask.CANCEL: Scope(Reach.ENDS),
+    **{ask: Scope(Reach.PLAYS) for ask in (Ask.HAND, Ask.DISCARD, Ask.PLAY, Ask.COUNT)},
+    Ask.STATUS: Scope(Reach.PLAYS),
+    Ask.RESIGN: Scope(Reach.PLAYS),
+    Ask.REVIEW: Scope(Reach.LOOKS_UP),
+    Ask.VERIFY: Scope(Reach.LOOKS_UP),
+    Ask.STATS: Scope(Reach.RECORDS),
+    Ask.LEADERBOARD: Scope(Reach.SERVER, NO_LEADERBOARD_HERE),
+    Ask.HALL_OF_FAME: Scope(Reach.SERVER, NO_HALL_OF_FAME_HERE),
+    Ask.DAILY: Scope(Reach.SERVER, DAILY_NEEDS_A_SERVER),
+    Ask.TOURNAMENT_NEW: Scope(Reach.TOURNAMENT_HOME),
+    Ask.TOURNAMENT_START: Scope(Reach.TOURNAMENT_HOME),
     **{
         ask: _TOURNAMENT
         for ask in (
@@ -341,7 +341,7 @@ RULES: dict[Ask, Rule] = {
             Ask.TOURNAMENT_RESULT,
         )
     },
-    Ask.RANKED_PLAY: Rule(Reach.SEARCH),
+    Ask.RANKED_PLAY: Scope(Reach.SEARCH),
     **{
         ask: _ANYWHERE
         for ask in (
@@ -409,14 +409,14 @@ def _refused(place: Place, why: str) -> Resolved:
 def resolve(ask: Ask | None, place: Place, facts: Facts = NO_FACTS) -> Resolved:
     """What ``ask`` acts on for a person in ``place``, given what the store says of them
     (``facts``; none are needed but for the commands about games and the ranked search).
-    ``ask`` None: a control that names its game, which needs no command's rule here."""
+    ``ask`` None: a control that names its game, which needs no command's scope here."""
     here = Resolved(place.channel_id, place.guild_id)
-    reach = Reach.ANYWHERE if ask is None else ask.rule.reach
+    reach = Reach.ANYWHERE if ask is None else ask.scope.reach
     if reach in (Reach.ANYWHERE, Reach.RECORDS):
         return here
     if reach is Reach.SERVER:
         assert ask is not None
-        return here if place.guild_id is not None else _refused(place, ask.rule.elsewhere)
+        return here if place.guild_id is not None else _refused(place, ask.scope.elsewhere)
     if reach in (Reach.TOURNAMENT_HOME, Reach.TOURNAMENT):
         return _tournament(place, opening=reach is Reach.TOURNAMENT_HOME)
     if reach is Reach.SEARCH:
@@ -428,7 +428,7 @@ def resolve(ask: Ask | None, place: Place, facts: Facts = NO_FACTS) -> Resolved:
 
 def _game(reach: Reach, place: Place, facts: Facts) -> Resolved:
     """A command about a game: the person's ranked game where they play it from, else the
-    place's (see the module's rules)."""
+    place's (see the module's docstring)."""
     here = Resolved(place.channel_id, place.guild_id)
     ranked_here = facts.ranked_from == place.channel_id
     if reach in (Reach.PLAYS, Reach.LOOKS_UP):

@@ -1,0 +1,282 @@
+"""Which game a command acts on, for a person, in a place: every command in every kind of place
+with each kind of game the person has there (a game of the place, a ranked game played apart
+from there, none), against a table written out here; then what a control of a game tells
+someone it is not theirs (issue 54)."""
+
+from __future__ import annotations
+
+import doctest
+import itertools
+
+import pytest
+
+from bot.core.base import places as places_module
+from bot.core.base.places import (
+    DAILY_NEEDS_A_SERVER,
+    GAMES_NOT_IN_MY_DMS,
+    NEEDS_THE_BOT,
+    NO_GAME_IN_MY_DMS,
+    NO_HALL_OF_FAME_HERE,
+    NO_LEADERBOARD_HERE,
+    NO_PRIVATE_SEARCH,
+    NO_PUBLIC_TABLE,
+    NO_THREADS_IN_VOICE,
+    OTHERS_RANKED,
+    RANKED_DEALING,
+    RANKED_ELSEWHERE,
+    RANKED_HERE,
+    RANKED_NOT_A_LOBBY,
+    SEARCHING_HERE,
+    SEATED_HERE,
+    TOURNAMENTS_NEED_A_CHANNEL,
+    Ask,
+    Facts,
+    Place,
+    Resolved,
+    Spot,
+    control_refusal,
+    resolve,
+)
+from bot.core.base.refusals import NOT_A_PLAYER, OTHER_SERVER
+
+SERVER, ELSEWHERE = 1, 2
+#: One place of each kind (the thread is #10's; the server without the bot is another).
+PLACES = {
+    Spot.CHANNEL: Place(Spot.CHANNEL, 10, SERVER),
+    Spot.THREAD: Place(Spot.THREAD, 11, SERVER, parent_id=10),
+    Spot.VOICE_CHAT: Place(Spot.VOICE_CHAT, 12, SERVER),
+    Spot.BOT_DM: Place(Spot.BOT_DM, 13),
+    Spot.PRIVATE: Place(Spot.PRIVATE, 14),
+    Spot.UNINVITED: Place(Spot.UNINVITED, 15, ELSEWHERE),
+}
+#: The channel of the ranked game played apart.
+RANKED_GAME = -30
+
+#: The kinds of game the person has in the place.
+PLACE_GAME, RANKED, NONE = "a game of the place", "a ranked game played apart", "none"
+
+
+def facts(kind: str, place: Place) -> Facts:
+    """What the store says of a person with ``kind`` of game in ``place``."""
+    if kind == PLACE_GAME:
+        return Facts(seated_here=True)
+    if kind == RANKED:
+        return Facts(ranked_from=place.channel_id, matched=True, ranked_game=RANKED_GAME)
+    return Facts()
+
+
+#: What a command acts on: the place's game (or the place, for a command about the person),
+#: the ranked game, a tournament in the thread's channel; else the refusal's sentence.
+HERE, THE_RANKED_GAME, THE_THREADS_CHANNEL = "here", "the ranked game", "the thread's channel"
+ALL_SPOTS = tuple(Spot)
+SERVERS = (Spot.CHANNEL, Spot.THREAD, Spot.VOICE_CHAT, Spot.UNINVITED)
+
+
+def everywhere(outcome: str, **but: str) -> dict[Spot, str]:
+    """``outcome`` in every kind of place, but those named (by the Spot's member name)."""
+    table = dict.fromkeys(ALL_SPOTS, outcome)
+    table.update({Spot[name]: said for name, said in but.items()})
+    return table
+
+
+# The table: per group of commands (written out here, not read from the rules), per kind of
+# game, per kind of place.
+_LOBBY = {
+    PLACE_GAME: everywhere(HERE, BOT_DM=GAMES_NOT_IN_MY_DMS),
+    NONE: everywhere(HERE, BOT_DM=GAMES_NOT_IN_MY_DMS),
+    RANKED: everywhere(RANKED_HERE, BOT_DM=GAMES_NOT_IN_MY_DMS),
+}
+_PLAYS = {
+    PLACE_GAME: everywhere(HERE),
+    NONE: everywhere(HERE, BOT_DM=NO_GAME_IN_MY_DMS),
+    RANKED: everywhere(THE_RANKED_GAME),
+}
+_ANYWHERE = dict.fromkeys((PLACE_GAME, NONE, RANKED), everywhere(HERE))
+_TOURNAMENT_SPOTS = {
+    "BOT_DM": TOURNAMENTS_NEED_A_CHANNEL,
+    "PRIVATE": TOURNAMENTS_NEED_A_CHANNEL,
+    "UNINVITED": NEEDS_THE_BOT,
+}
+EXPECTED: dict[tuple[Ask, ...], dict[str, dict[Spot, str]]] = {
+    (Ask.NEW, Ask.JOIN, Ask.START): _LOBBY,
+    (Ask.LEAVE, Ask.CANCEL): {
+        PLACE_GAME: everywhere(HERE, BOT_DM=GAMES_NOT_IN_MY_DMS),
+        NONE: everywhere(HERE, BOT_DM=GAMES_NOT_IN_MY_DMS),
+        RANKED: everywhere(RANKED_NOT_A_LOBBY, BOT_DM=GAMES_NOT_IN_MY_DMS),
+    },
+    (Ask.HAND, Ask.DISCARD, Ask.PLAY, Ask.COUNT, Ask.STATUS, Ask.RESIGN): _PLAYS,
+    # (By number a review or a check names its game; without one, no game in the bot's DM
+    # is the review's own sentence: give the number.)
+    (Ask.REVIEW, Ask.VERIFY): {
+        PLACE_GAME: everywhere(HERE),
+        NONE: everywhere(HERE),
+        RANKED: everywhere(THE_RANKED_GAME),
+    },
+    (Ask.STATS,): _ANYWHERE,
+    (Ask.LEADERBOARD,): dict.fromkeys(
+        (PLACE_GAME, NONE, RANKED),
+        everywhere(HERE, BOT_DM=NO_LEADERBOARD_HERE, PRIVATE=NO_LEADERBOARD_HERE),
+    ),
+    (Ask.HALL_OF_FAME,): dict.fromkeys(
+        (PLACE_GAME, NONE, RANKED),
+        everywhere(HERE, BOT_DM=NO_HALL_OF_FAME_HERE, PRIVATE=NO_HALL_OF_FAME_HERE),
+    ),
+    (Ask.DAILY,): dict.fromkeys(
+        (PLACE_GAME, NONE, RANKED),
+        everywhere(HERE, BOT_DM=DAILY_NEEDS_A_SERVER, PRIVATE=DAILY_NEEDS_A_SERVER),
+    ),
+    (Ask.TOURNAMENT_NEW, Ask.TOURNAMENT_START): dict.fromkeys(
+        (PLACE_GAME, NONE, RANKED),
+        everywhere(
+            HERE,
+            THREAD=TOURNAMENTS_NEED_A_CHANNEL,
+            VOICE_CHAT=NO_THREADS_IN_VOICE,
+            **_TOURNAMENT_SPOTS,
+        ),
+    ),
+    (
+        Ask.TOURNAMENT_JOIN,
+        Ask.TOURNAMENT_LEAVE,
+        Ask.TOURNAMENT_CANCEL,
+        Ask.TOURNAMENT_STANDINGS,
+        Ask.TOURNAMENT_WITHDRAW,
+        Ask.TOURNAMENT_RESULT,
+    ): dict.fromkeys(
+        (PLACE_GAME, NONE, RANKED),
+        everywhere(HERE, THREAD=THE_THREADS_CHANNEL, **_TOURNAMENT_SPOTS),
+    ),
+    # (A second search while matched is ranked play's own refusal: "already in a match".)
+    (Ask.RANKED_PLAY,): {
+        PLACE_GAME: everywhere(SEATED_HERE),
+        NONE: everywhere(HERE),
+        RANKED: everywhere(HERE),
+    },
+    (
+        Ask.COACH,
+        Ask.COUNT_HAND,
+        Ask.PRIVACY,
+        Ask.HELP,
+        Ask.RULES,
+        Ask.RANKED_LEAVE,
+        Ask.RANKED_LADDER,
+        Ask.RANKED_BLOCK,
+        Ask.RANKED_UNBLOCK,
+    ): _ANYWHERE,
+}
+CELLS = [
+    (ask, kind, spot, outcome)
+    for asks, table in EXPECTED.items()
+    for ask in asks
+    for kind, row in table.items()
+    for spot, outcome in row.items()
+    # (The bot's DM holds no game of its own.)
+    if not (spot is Spot.BOT_DM and kind == PLACE_GAME)
+]
+
+
+def _outcome(found: Resolved, place: Place) -> str:
+    """A resolution as the table writes it."""
+    if found.refusal is not None:
+        return found.refusal
+    if found.channel_id == RANKED_GAME:
+        assert found.guild_id is None
+        return THE_RANKED_GAME
+    if place.parent_id is not None and found.channel_id == place.parent_id:
+        assert found.guild_id == place.guild_id
+        return THE_THREADS_CHANNEL
+    assert (found.channel_id, found.guild_id) == (place.channel_id, place.guild_id)
+    return HERE
+
+
+def test_the_table_names_every_command_once() -> None:
+    named = [ask for asks in EXPECTED for ask in asks]
+    assert sorted(named) == sorted(Ask) and len(named) == len(set(named))
+
+
+@pytest.mark.parametrize(("ask", "kind", "spot", "outcome"), CELLS)
+def test_every_command_in_every_place_with_each_kind_of_game(
+    ask: Ask, kind: str, spot: Spot, outcome: str
+) -> None:
+    place = PLACES[spot]
+    assert _outcome(resolve(ask, place, facts(kind, place)), place) == outcome
+
+
+@pytest.mark.parametrize("spot", ALL_SPOTS)
+def test_a_ranked_game_played_from_elsewhere_is_not_this_places(spot: Spot) -> None:
+    # Cy plays ranked from #10: elsewhere her commands are the place's, but in the bot's DM,
+    # where no other game is, she is told where hers is.
+    place = PLACES[spot]
+    away = Facts(ranked_from=99, matched=True, ranked_game=RANKED_GAME)
+    expected = RANKED_ELSEWHERE if spot is Spot.BOT_DM else HERE
+    assert _outcome(resolve(Ask.HAND, place, away), place) == expected
+    lobby = GAMES_NOT_IN_MY_DMS if spot is Spot.BOT_DM else HERE
+    assert _outcome(resolve(Ask.JOIN, place, away), place) == lobby
+
+
+@pytest.mark.parametrize("spot", [s for s in ALL_SPOTS if s is not Spot.BOT_DM])
+def test_where_a_search_waits_no_other_game_is_opened_or_joined(spot: Spot) -> None:
+    place = PLACES[spot]
+    searching = Facts(ranked_from=place.channel_id)
+    for ask in (Ask.NEW, Ask.JOIN, Ask.START):
+        assert resolve(ask, place, searching).refusal == SEARCHING_HERE
+    for ask in (Ask.LEAVE, Ask.CANCEL, Ask.HAND, Ask.STATUS, Ask.REVIEW):
+        assert _outcome(resolve(ask, place, searching), place) == HERE
+
+
+def test_before_a_matchs_first_game_is_dealt_its_players_commands_wait_for_it() -> None:
+    place = PLACES[Spot.PRIVATE]
+    matched = Facts(ranked_from=place.channel_id, matched=True)
+    for ask in (Ask.HAND, Ask.PLAY, Ask.STATUS, Ask.RESIGN, Ask.REVIEW):
+        assert resolve(ask, place, matched).refusal == RANKED_DEALING
+
+
+def test_where_apps_may_answer_only_privately_nothing_is_opened_nor_searched_for() -> None:
+    place = Place(Spot.UNINVITED, 15, ELSEWHERE, only_private=True)
+    assert resolve(Ask.NEW, place).refusal == NO_PUBLIC_TABLE
+    assert resolve(Ask.RANKED_PLAY, place).refusal == NO_PRIVATE_SEARCH
+    assert resolve(Ask.JOIN, place).refusal is None  # (a seat: its answer is the clicker's)
+
+
+def test_a_control_that_names_its_game_needs_no_commands_rule() -> None:
+    for place in PLACES.values():
+        assert _outcome(resolve(None, place, facts(RANKED, place)), place) == HERE
+
+
+# -- controls -------------------------------------------------------------------------------------
+#: (played apart, seated, a private table, the game's server, the control's server) -> refusal
+CONTROLS = {
+    # A ranked game: its players' alone, wherever they are.
+    (True, True, True, None, SERVER): None,
+    (True, True, True, None, None): None,
+    (True, False, True, None, SERVER): OTHERS_RANKED,
+    (True, False, True, None, None): OTHERS_RANKED,
+    # A server's game: that server's (who may do what there is the game's to say).
+    (False, False, False, SERVER, SERVER): None,
+    (False, False, False, SERVER, ELSEWHERE): OTHER_SERVER,
+    (False, True, False, SERVER, None): None,  # (a player's hand, by DM)
+    (False, False, False, SERVER, None): NOT_A_PLAYER,
+    # A private table: anyone there may take a free seat.
+    (False, False, True, None, None): None,
+    (False, False, True, ELSEWHERE, ELSEWHERE): None,
+}
+
+
+@pytest.mark.parametrize(("case", "refusal"), CONTROLS.items())
+def test_a_control_of_a_game_is_refused_to_whom_it_is_not(
+    case: tuple[bool, bool, bool, int | None, int | None], refusal: str | None
+) -> None:
+    apart, seated, private, game_guild, guild_id = case
+    found = control_refusal(
+        game_guild=game_guild, private=private, apart=apart, seated=seated, guild_id=guild_id
+    )
+    assert found == refusal
+
+
+def test_every_kind_of_place_and_game_is_in_the_table() -> None:
+    seen = {(kind, spot) for _, kind, spot, _ in CELLS}
+    wanted = set(itertools.product((PLACE_GAME, NONE, RANKED), ALL_SPOTS))
+    assert seen == wanted - {(PLACE_GAME, Spot.BOT_DM)}
+
+
+def test_the_examples_in_the_docstrings_hold() -> None:
+    assert doctest.testmod(places_module).failed == 0

@@ -1,0 +1,148 @@
+"""What the resolver reads of a person (their ranked entry and its match, their seat at the
+place's game) and how it runs a command on what it found, on both databases: a search from a
+place where one sits at a game is refused, a ranked player's commands at their place reach
+their ranked game and elsewhere the place's, an autocomplete offers nothing where its command
+would be refused, and an interaction reaches the table it may carry."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+
+import pytest
+
+from bot.core.base.owners import Owner
+from bot.core.base.places import (
+    GAMES_NOT_IN_MY_DMS,
+    RANKED_HERE,
+    SEATED_HERE,
+    Ask,
+    Place,
+    Resolved,
+    Spot,
+)
+from bot.core.base.replies import Answer, Choice, User
+from bot.core.ranked.records import PlaceKind
+from bot.core.services import Services
+from bot.store import Store
+
+AL, BEA, CY = User(1001, "Al"), User(1002, "Bea"), User(1003, "Cy")
+SERVER = 1
+GENERAL = Place(Spot.CHANNEL, 10, SERVER)
+THREAD = Place(Spot.THREAD, 11, SERVER, parent_id=10)
+BEAS_DM = Place(Spot.BOT_DM, 20)
+GROUP = Place(Spot.PRIVATE, 30)
+
+
+@pytest.fixture(autouse=True)
+async def _done(service: Services) -> AsyncIterator[None]:
+    """After each test: stop refereeing, and write what was sent (before the store closes)."""
+    yield
+    service.ranked.stop()
+    await service.ledger.flush()
+
+
+async def _search(service: Services, user: User, place: Place) -> Answer:
+    """``/cribbage ranked play`` by ``user`` in ``place``, through the resolver."""
+
+    async def play(found: Resolved) -> Answer:
+        return await service.ranked.calls.play(
+            user,
+            avatar=None,
+            guild_id=found.guild_id,
+            channel_id=found.channel_id,
+            place=PlaceKind.of(place),
+            token=None,
+        )
+
+    return await service.which.run(Ask.RANKED_PLAY, place, user.id, play)
+
+
+async def _dealt(service: Services, store: Store) -> int:
+    """Al (from #general) and Bea (from her DM with the bot) matched, their first game dealt:
+    its channel."""
+    assert (await _search(service, AL, GENERAL)).ok
+    assert (await _search(service, BEA, BEAS_DM)).ok
+    await service.ranked.referee.start()
+    await service.ranked.referee.idle()
+    entry = await store.live_entry(AL.id)
+    assert entry is not None and entry.match_id is not None
+    [game] = await store.match_games(entry.match_id)
+    record = await store.get_game(game.game_id)
+    assert record is not None
+    return record.channel_id
+
+
+async def _acts_on(service: Services, ask: Ask, place: Place, user: User) -> int | str:
+    """The channel ``ask`` acts on for ``user`` in ``place``, or its refusal's sentence."""
+    seen: list[int] = []
+
+    async def act(found: Resolved) -> Answer:
+        seen.append(found.channel_id)
+        return Answer.say("done")
+
+    answer = await service.which.run(ask, place, user.id, act)
+    return seen[0] if answer.ok else answer.reply.text
+
+
+async def test_a_search_is_refused_where_its_player_sits_at_a_game(
+    service: Services, store: Store
+) -> None:
+    opened = await service.lobbies.new_game(SERVER, THREAD.channel_id, AL)
+    assert opened.ok
+    refused = await _search(service, AL, THREAD)
+    assert not refused.ok and refused.reply.text == SEATED_HERE
+    assert await store.live_entry(AL.id) is None
+    # Elsewhere (#general, where he sits at no game), and for Bea in the thread, it is made.
+    assert (await _search(service, BEA, THREAD)).ok
+    assert (await _search(service, AL, GENERAL)).ok
+
+
+async def test_a_ranked_players_commands_reach_their_ranked_game_at_their_place_alone(
+    service: Services, store: Store
+) -> None:
+    ranked = await _dealt(service, store)
+    assert await _acts_on(service, Ask.HAND, GENERAL, AL) == ranked
+    assert await _acts_on(service, Ask.STATUS, BEAS_DM, BEA) == ranked
+    assert await _acts_on(service, Ask.HAND, THREAD, AL) == THREAD.channel_id
+    assert await _acts_on(service, Ask.JOIN, GENERAL, AL) == RANKED_HERE
+    assert await _acts_on(service, Ask.JOIN, BEAS_DM, BEA) == GAMES_NOT_IN_MY_DMS
+    assert await _acts_on(service, Ask.JOIN, GENERAL, CY) == GENERAL.channel_id
+    # The Activity's question: which ranked game a person plays from a channel.
+    assert await service.which.ranked_game(GENERAL.channel_id, AL.id) == ranked
+    assert await service.which.ranked_game(GENERAL.channel_id, BEA.id) is None
+
+
+async def test_an_autocomplete_offers_the_cards_of_the_game_its_command_acts_on(
+    service: Services, store: Store
+) -> None:
+    ranked = await _dealt(service, store)
+    asked: list[tuple[int, int, str]] = []
+
+    async def complete(channel_id: int, user_id: int, current: str) -> list[Choice]:
+        asked.append((channel_id, user_id, current))
+        return [Choice("5♥", "5H")]
+
+    which = service.which
+    assert await which.offered(Ask.DISCARD, GENERAL, AL.id, "5", complete) == [Choice("5♥", "5H")]
+    assert asked == [(ranked, AL.id, "5")]
+    assert await which.offered(Ask.PLAY, Place(Spot.BOT_DM, 21), CY.id, "", complete) == []
+    assert len(asked) == 1
+
+
+async def test_an_interaction_carries_the_table_of_its_players_place_or_private_table(
+    service: Services, store: Store
+) -> None:
+    ranked = await _dealt(service, store)
+    record = await store.open_game_in_channel(ranked)
+    assert record is not None
+    al_seat, bea_seat = record.seat_of(AL.id), record.seat_of(BEA.id)
+    assert al_seat is not None and bea_seat is not None
+    which = service.which
+    assert await which.carried(GENERAL, AL.id) == Owner.place(record.id, al_seat)
+    assert await which.carried(BEAS_DM, BEA.id) == Owner.place(record.id, bea_seat)
+    # Cy at #general: the bot's own token reaches its tables; in a group DM, its game's.
+    assert await which.carried(GENERAL, CY.id) is None
+    assert await which.carried(GROUP, CY.id) is None
+    opened = await service.lobbies.new_game(None, GROUP.channel_id, CY, private=True)
+    assert opened.game_id is not None
+    assert await which.carried(GROUP, CY.id) == Owner.game(opened.game_id)
