@@ -96,3 +96,16 @@ def test_the_commands_table_names_every_subcommand() -> None:
 
     for name in names(CribbageCommands(), "/cribbage"):
         assert f"`{name}`" in table, name
+
+
+def test_the_commands_table_says_where_each_command_works_as_the_resolver_does() -> None:
+    # Issue 54: where a command works is decided in one place (bot/core/base/places.py); the
+    # table's Where column says it of every command in a row.
+    from bot.core.base.places import Ask
+
+    rows = [line for line in _section("Commands").splitlines() if line.startswith("| `/cribbage")]
+    assert rows
+    for row in rows:
+        cells = [cell.strip() for cell in row.strip("|").split(" | ")]
+        for name in re.findall(r"`/cribbage ([^`]+)`", cells[0]):
+            assert cells[-1] == Ask(name).scope.reach.where, (name, cells[-1])

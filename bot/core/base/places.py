@@ -121,8 +121,6 @@ class Place:
 class Reach(Enum):
     """How far a command reaches (the README's table says where each works: :attr:`where`)."""
 
-    #: About the person alone: works anywhere.
-    ANYWHERE = auto()
     #: Opens the place's game (``new``).
     OPENS = auto()
     #: Takes a seat at, or starts, the place's game in its lobby (``join``, ``start``).
@@ -143,6 +141,8 @@ class Reach(Enum):
     TOURNAMENT = auto()
     #: A ranked search (``ranked play``): anywhere but a place holding a game of yours.
     SEARCH = auto()
+    #: About the person alone: works anywhere.
+    ANYWHERE = auto()
 
     @property
     def where(self) -> str:
@@ -151,17 +151,17 @@ class Reach(Enum):
 
 
 _WHERE = {
-    Reach.ANYWHERE: "anywhere",
-    Reach.OPENS: "where games are played",
-    Reach.SEATS: "where games are played",
-    Reach.ENDS: "where games are played",
-    Reach.PLAYS: "your game here: the place's, or your ranked game where you play it",
+    Reach.OPENS: "any place but the bot's DM",
+    Reach.SEATS: "any place but the bot's DM",
+    Reach.ENDS: "any place but the bot's DM",
+    Reach.PLAYS: "your game here: the place's, or your ranked game",
     Reach.LOOKS_UP: "anywhere: by number, or your game here",
-    Reach.RECORDS: "anywhere: a server's, or outside servers the DMs' games",
+    Reach.RECORDS: "anywhere: a server's, or outside servers the DMs'",
     Reach.SERVER: "a server",
     Reach.TOURNAMENT_HOME: "a text channel of a server the bot is in",
     Reach.TOURNAMENT: "the tournament's channel, or its threads",
     Reach.SEARCH: "anywhere but where you're in a game",
+    Reach.ANYWHERE: "anywhere",
 }
 
 
@@ -453,12 +453,12 @@ def _game(reach: Reach, place: Place, facts: Facts) -> Resolved:
 def _tournament(place: Place, *, opening: bool) -> Resolved:
     """A tournament's server and channel here: a thread's (where its matches are played) is its
     channel's, but none is opened or started there (its home is a channel, whose threads it
-    makes), nor in a voice or stage channel's chat (Discord starts no thread there)."""
+    makes); none is in a voice or stage channel's chat (Discord starts no thread there)."""
     if place.guild_id is None:
         return _refused(place, TOURNAMENTS_NEED_A_CHANNEL)
     if not place.bot_member:
         return _refused(place, NEEDS_THE_BOT)
-    if place.spot is Spot.VOICE_CHAT and opening:
+    if place.spot is Spot.VOICE_CHAT:
         return _refused(place, NO_THREADS_IN_VOICE)
     if place.spot is Spot.THREAD:
         if opening or place.parent_id is None:

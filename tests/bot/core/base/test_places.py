@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import doctest
 import itertools
+from pathlib import Path
 
 import pytest
 
@@ -32,6 +33,7 @@ from bot.core.base.places import (
     Ask,
     Facts,
     Place,
+    Reach,
     Resolved,
     Spot,
     control_refusal,
@@ -143,7 +145,12 @@ EXPECTED: dict[tuple[Ask, ...], dict[str, dict[Spot, str]]] = {
         Ask.TOURNAMENT_RESULT,
     ): dict.fromkeys(
         (PLACE_GAME, NONE, RANKED),
-        everywhere(HERE, THREAD=THE_THREADS_CHANNEL, **_TOURNAMENT_SPOTS),
+        everywhere(
+            HERE,
+            THREAD=THE_THREADS_CHANNEL,
+            VOICE_CHAT=NO_THREADS_IN_VOICE,
+            **_TOURNAMENT_SPOTS,
+        ),
     ),
     # (A second search while matched is ranked play's own refusal: "already in a match".)
     (Ask.RANKED_PLAY,): {
@@ -280,3 +287,42 @@ def test_every_kind_of_place_and_game_is_in_the_table() -> None:
 
 def test_the_examples_in_the_docstrings_hold() -> None:
     assert doctest.testmod(places_module).failed == 0
+
+
+# -- the docs -------------------------------------------------------------------------------------
+DOCS = Path(__file__).resolve().parents[4] / "docs"
+#: Where a command works with no game of its own, with a ranked game played from there only,
+#: or not at all.
+YES, RANKED_ONLY, NO = "✓", "your ranked game", "—"
+
+
+def _cell(ask: Ask, place: Place) -> str:
+    if resolve(ask, place).refusal is None:
+        return YES
+    return NO if resolve(ask, place, facts(RANKED, place)).refusal else RANKED_ONLY
+
+
+def where_table() -> str:
+    """docs/players.md's table of where each command works, from the resolver: a row for each
+    run of commands that work in the same places (in the order of their reach)."""
+    rows: list[tuple[list[Ask], list[str]]] = []
+    for reach in Reach:
+        asks = [ask for ask in Ask if ask.scope.reach is reach]
+        cells = [_cell(asks[0], PLACES[spot]) for spot in ALL_SPOTS]
+        if rows and rows[-1][1] == cells:
+            rows[-1][0].extend(asks)
+        else:
+            rows.append((asks, cells))
+    lines = [
+        "| commands | " + " | ".join(spot.value for spot in ALL_SPOTS) + " |",
+        "| --- |" + " :-: |" * len(ALL_SPOTS),
+    ]
+    for asks, cells in rows:
+        names = ", ".join(f"`{ask.value}`" for ask in asks)
+        lines.append(f"| {names} | " + " | ".join(cells) + " |")
+    return "\n".join(lines)
+
+
+def test_the_players_guide_shows_where_each_command_works_as_the_resolver_says() -> None:
+    guide = (DOCS / "players.md").read_text(encoding="utf-8")
+    assert where_table() in guide, where_table()
