@@ -1,5 +1,6 @@
 """Which game a command acts on, end to end (issue 54): in the bot's DM a ranked player's
-commands act on their ranked game and `/cribbage stats` shows the games outside servers; a
+commands act on their ranked game (and review or verify it by number), and `/cribbage stats`
+shows the games outside servers; a
 ranked search is refused where its player sits at a game, and where their match is played they
 open or join no other game, while their commands in the game's thread stay that game's; and
 someone pressing *Your hand* or *Review* on a ranked table above them is told it is someone
@@ -58,9 +59,10 @@ async def _pressed_by(world: World, user: User, table: Message, custom_id: str) 
     return click.words()
 
 
-async def _cy_in_her_dm_against_di(world: World) -> tuple[Channel, RankedDriver]:
-    """Cy searches from her DM with the bot, Di from #general (Eve watching): Cy's DM and the
-    match's driver, its first game dealt."""
+async def _cy_in_her_dm_against_di(world: World, bots: BotLauncher) -> tuple[Channel, RankedDriver]:
+    """The bot started; Cy searches from her DM with the bot, Di from #general (Eve watching):
+    Cy's DM and the match's driver, its first game dealt."""
+    await bots.process(database=world.database)
     fd, (_, _, cy, di) = world.fd, world.players
     dm = fd.dm_channel(cy)
     driver = await _match(world, Place(cy, dm), Place(di, world.general, [world.spectator]))
@@ -70,9 +72,8 @@ async def _cy_in_her_dm_against_di(world: World) -> tuple[Channel, RankedDriver]
 async def test_in_the_bots_dm_a_ranked_players_commands_act_on_their_ranked_game(
     world: World, bots: BotLauncher
 ) -> None:
-    await bots.process(database=world.database)
     fd, cy = world.fd, world.players[2]
-    dm, driver = await _cy_in_her_dm_against_di(world)
+    dm, driver = await _cy_in_her_dm_against_di(world, bots)
     # Cy's hand, her game's table and her cards, asked for in her DM with the bot, where she
     # searched: her ranked game's (issue 54: "No game is played in my DMs").
     hand = await fd.slash(cy, dm, "/cribbage hand")
@@ -92,14 +93,18 @@ async def test_in_the_bots_dm_a_ranked_players_commands_act_on_their_ranked_game
     said = await resign(fd, cy, dm)
     assert said.original is not None and "You resigned" in said.original.words()
     await until(fd, lambda: driver.snapshot().status == "finished")
+    # Its shuffles and its review, by number, from there too.
+    checked = await fd.slash(cy, dm, f"/cribbage verify game:{driver.game_id}")
+    assert f"The shuffles of game {driver.game_id}" in checked.words(), checked.words()
+    reviewed = await fd.slash(cy, dm, f"/cribbage review game:{driver.game_id}")
+    assert f"Review of game {driver.game_id} — Cy" in reviewed.words(), reviewed.words()
 
 
 async def test_someone_pressing_a_ranked_tables_buttons_is_told_whose_game_it_is(
     world: World, bots: BotLauncher
 ) -> None:
-    await bots.process(database=world.database)
     fd, di = world.fd, world.players[3]
-    _, driver = await _cy_in_her_dm_against_di(world)
+    _, driver = await _cy_in_her_dm_against_di(world, bots)
     game_id = driver.game_id
     # Eve watches #general, where Di plays: Di's table's buttons are not hers (issue 54: "I
     # can't find that game in this server").
@@ -122,9 +127,8 @@ async def test_someone_pressing_a_ranked_tables_buttons_is_told_whose_game_it_is
 async def test_stats_in_the_bots_dm_count_the_ranked_games_played_from_there(
     world: World, bots: BotLauncher
 ) -> None:
-    await bots.process(database=world.database)
     fd, (_, _, cy, di) = world.fd, world.players
-    dm, driver = await _cy_in_her_dm_against_di(world)
+    dm, driver = await _cy_in_her_dm_against_di(world, bots)
     await resign(fd, di, world.general)
     counted = "SELECT 1 FROM results WHERE game_id = ?"
     await until(fd, lambda: rows(world.database, counted, (driver.game_id,)))

@@ -1,0 +1,28 @@
+"""Every command the bot declares is one the core has a scope for (which game it acts on, where:
+:mod:`bot.core.base.places`), and no scope names a command the bot no longer has: the Discord
+layer finds a command's by its name (:func:`bot.discord.places.ask_of`)."""
+
+from __future__ import annotations
+
+from discord import app_commands
+
+from bot.core.base.places import SCOPES, Ask
+from bot.discord.commands import CribbageCommands
+
+
+def _names(group: app_commands.Group, prefix: str = "") -> list[str]:
+    """The commands under ``group``, as named under ``/cribbage`` (``tournament new``)."""
+    found: list[str] = []
+    for command in group.commands:
+        name = f"{prefix}{command.name}"
+        if isinstance(command, app_commands.Group):
+            found += _names(command, f"{name} ")
+        else:
+            found.append(name)
+    return found
+
+
+def test_every_command_has_a_scope_and_every_scope_a_command() -> None:
+    declared = _names(CribbageCommands())
+    assert sorted(declared) == sorted(ask.value for ask in Ask)
+    assert set(SCOPES) == set(Ask)
