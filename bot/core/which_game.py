@@ -3,9 +3,9 @@
 :mod:`bot.core.base.places` decides with values alone (:func:`~bot.core.base.places.resolve`);
 :class:`WhichGame` reads what it needs to know of the person (their live ranked entry and its
 match, whether they are seated in the place's game) and runs the call on what the decision
-found, or answers its refusal. Every command about a game, its autocomplete, a lobby's *Join*,
-and whatever asks which table an interaction here reaches (a private table's, or the person's
-ranked place's) goes through it.
+found, or answers its refusal. Every command about a game, its autocomplete, a lobby's *Join*
+(in the chat or at the table inside Discord), and whatever asks which table an interaction
+here reaches (a private table's, or the person's ranked place's) goes through it.
 """
 
 from __future__ import annotations
@@ -97,6 +97,16 @@ class WhichGame:
         if found.refusal is not None:
             return []
         return await complete(found.channel_id, user_id, current)
+
+    async def seat_refusal(self, channel_id: int, guild_id: int | None, user_id: int) -> str | None:
+        """Why ``user_id`` may not open or join a game in channel ``channel_id`` (of server
+        ``guild_id``), for a caller that knows the place by its channel alone (the table
+        inside Discord, where the app's buttons open or join a game): as ``/cribbage join``
+        there would be refused (where their ranked match is played, or their search waits).
+        None: they may."""
+        spot = Spot.CHANNEL if guild_id is not None else Spot.PRIVATE
+        found = await self.resolved(Ask.JOIN, Place(spot, channel_id, guild_id), user_id)
+        return found.refusal
 
     async def ranked_game(self, channel_id: int, user_id: int) -> int | None:
         """The channel of the ranked game ``user_id`` plays from ``channel_id`` (their place),

@@ -569,12 +569,21 @@ class ActivityServer:
             click = Click(game_id, action, _int(body, "stamp"), tuple(values))  # type: ignore[arg-type]
             answer = await services.moves.click(click, user, None, guild_id=session.guild_id)
         elif action in _LOBBY_ACTIONS or action.startswith("computer:"):
+            refusal = None if action != "join" else await self._seat_refusal(session)
+            if refusal is not None:
+                return await self._answer(session, Answer.refuse(refusal))
             answer = await services.lobbies.click(
                 game_id, action, user, None, guild_id=session.guild_id
             )
         else:
             raise _bad()
         return await self._answer(session, answer)
+
+    async def _seat_refusal(self, session: Session) -> str | None:
+        """Why the reader may not open or join a game here: where their ranked match is played,
+        or their search waits (as ``/cribbage new`` and ``join`` there say)."""
+        which = self._services.which
+        return await which.seat_refusal(session.channel_id, session.guild_id, session.user_id)
 
     async def _answer(self, session: Session, answer: Answer) -> web.Response:
         """Hand the answer back to the core (as the Discord layer does once it is sent: the
@@ -608,6 +617,9 @@ class ActivityServer:
             ]
             command = "`" + " ".join(["/cribbage new", *filter(None, asked)]) + "`"
             return _refuse(NOT_HERE.format(command=command), 409)
+        refusal = await self._seat_refusal(session)
+        if refusal is not None:
+            return await self._answer(session, Answer.refuse(refusal))
         answer = await self._services.lobbies.new_game(
             session.guild_id,
             session.channel_id,

@@ -1,6 +1,7 @@
 """The Activity at a ranked player's place: opened in the channel a player queued from, it shows
 their ranked game (their hand, the table; never the opponent's cards), takes their moves, and
-follows the game live; anyone else there sees the channel's own game."""
+follows the game live; anyone else there sees the channel's own game. Where a player's search
+waits, their table opens and joins no other game (issue 54)."""
 
 from __future__ import annotations
 
@@ -11,6 +12,7 @@ from typing import Any
 import pytest
 from aiohttp.test_utils import TestClient, TestServer
 
+from bot.core.base.places import SEARCHING_HERE
 from bot.core.base.replies import User
 from bot.core.ranked.records import PlaceKind
 from bot.core.services import Services
@@ -22,7 +24,7 @@ from bot.web.links import PageLinks
 from bot.web.server import WebServer
 from tests.bot.web.test_activity_server import SECRET, FakeDiscordSide, _session
 from tests.helpers.card_leaks import cards_named
-from tests.helpers.service_driver import AL, BEA, CHANNEL, GUILD
+from tests.helpers.service_driver import AL, BEA, CHANNEL, CY, GUILD
 
 #: Bea plays from a DM of her own, far from the channel the Activity runs in.
 BEA_DM = 777_001
@@ -94,3 +96,24 @@ async def test_the_activity_at_a_players_place_shows_their_ranked_game(
     bea = {"Authorization": "Bearer " + await _session(client, BEA)}
     elsewhere = await (await client.get("/activity/api/state", headers=bea)).json()
     assert elsewhere["state"]["status"] == "none", elsewhere
+
+
+async def test_where_a_players_search_waits_their_table_opens_or_joins_no_other_game(
+    client: TestClient[Any, Any], service: Services, store: Store
+) -> None:
+    await _queue(service, AL, GUILD, CHANNEL)
+    al = {"Authorization": "Bearer " + await _session(client, AL)}
+    opened = await client.post("/activity/api/new", json={"vs_computer": True}, headers=al)
+    answer = await opened.json()
+    assert not answer["ok"] and answer["said"] == SEARCHING_HERE, answer
+    assert await store.open_game_in_channel(CHANNEL) is None
+    # Cy opens a game there: Al's table does not seat him at it.
+    lobby = await service.lobbies.new_game(GUILD, CHANNEL, CY)
+    assert lobby.game_id is not None
+    joined = await client.post(
+        "/activity/api/act", json={"action": "join", "game": lobby.game_id}, headers=al
+    )
+    answer = await joined.json()
+    assert not answer["ok"] and answer["said"] == SEARCHING_HERE, answer
+    record = await store.get_game(lobby.game_id)
+    assert record is not None and record.seat_of(AL.id) is None
