@@ -341,13 +341,11 @@ class DiscordIO:
         ranked place here, or the channel's open game, if any); ``moved``: it made a move (see
         :meth:`PrivateResume.answered`); ``shown``: its original response, when known without
         asking Discord."""
-        channel = interaction.channel
-        if channel is None or not interaction.response.is_done():
+        if interaction.channel is None or not interaction.response.is_done():
             return  # (an interaction never answered has no webhook to post through)
-        services = self.services
+        services, user_id = self.services, interaction.user.id
         try:
-            if owner is None:
-                owner = await services.which.carried(place_of(interaction), interaction.user.id)
+            owner = owner or await services.which.carried(place_of(interaction), user_id)
             if owner is None or owner.kind not in (OwnerKind.PLACE, OwnerKind.GAME):
                 return
             if owner.kind is OwnerKind.GAME and bot_is_member(interaction):

@@ -133,6 +133,12 @@ def _json(data: Any, status: int = 200) -> web.Response:
     return web.json_response(data, status=status, headers=_HEADERS)
 
 
+async def _seat_refusal(services: Services, session: Session) -> str | None:
+    """Why the reader may not open or join a game here: where their ranked match is played, or
+    their search waits (as ``/cribbage new`` and ``join`` there say)."""
+    return await services.which.seat_refusal(session.channel_id, session.guild_id, session.user_id)
+
+
 def _refuse(text: str, status: int = 400) -> web.Response:
     return _json({"ok": False, "said": text}, status)
 
@@ -569,7 +575,7 @@ class ActivityServer:
             click = Click(game_id, action, _int(body, "stamp"), tuple(values))  # type: ignore[arg-type]
             answer = await services.moves.click(click, user, None, guild_id=session.guild_id)
         elif action in _LOBBY_ACTIONS or action.startswith("computer:"):
-            refusal = None if action != "join" else await self._seat_refusal(session)
+            refusal = None if action != "join" else await _seat_refusal(services, session)
             if refusal is not None:
                 return await self._answer(session, Answer.refuse(refusal))
             answer = await services.lobbies.click(
@@ -578,12 +584,6 @@ class ActivityServer:
         else:
             raise _bad()
         return await self._answer(session, answer)
-
-    async def _seat_refusal(self, session: Session) -> str | None:
-        """Why the reader may not open or join a game here: where their ranked match is played,
-        or their search waits (as ``/cribbage new`` and ``join`` there say)."""
-        which = self._services.which
-        return await which.seat_refusal(session.channel_id, session.guild_id, session.user_id)
 
     async def _answer(self, session: Session, answer: Answer) -> web.Response:
         """Hand the answer back to the core (as the Discord layer does once it is sent: the
@@ -617,7 +617,7 @@ class ActivityServer:
             ]
             command = "`" + " ".join(["/cribbage new", *filter(None, asked)]) + "`"
             return _refuse(NOT_HERE.format(command=command), 409)
-        refusal = await self._seat_refusal(session)
+        refusal = await _seat_refusal(self._services, session)
         if refusal is not None:
             return await self._answer(session, Answer.refuse(refusal))
         answer = await self._services.lobbies.new_game(
