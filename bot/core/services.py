@@ -4,6 +4,7 @@
 | --- | --- |
 | ``games`` | finds, locks, loads and saves games; publishes each change on ``feed`` |
 | ``lobbies`` | opens games; their lobby: join, leave, computers, start, cancel |
+| ``dealing_in`` | *Deal everyone in*: everyone who has a lobby's table open seated, and dealt |
 | ``moves`` | the moves of a game being played, the computer's answers, ``catch_up`` for time |
 | ``table`` | a person's private hand, the table's status, autocomplete |
 | ``ledger`` | what every owner's Discord messages should show, and what was sent |
@@ -56,6 +57,7 @@ from bot.core.messages.game_messages import REMIND_AFTER, GameMessages
 from bot.core.messages.private_resume import PrivateResume
 from bot.core.messages.private_table import TABLE
 from bot.core.play.clock import GameClock
+from bot.core.play.everyone import DealingIn
 from bot.core.play.moves import COUNT_TIMEOUT, MUGGINS_WINDOW, Moves
 from bot.core.play.opening import Lobbies
 from bot.core.play.table_info import TableInfo
@@ -91,6 +93,7 @@ class Services:
     feed: ChangeFeed
     games: Games
     lobbies: Lobbies
+    dealing_in: DealingIn
     moves: Moves
     table: TableInfo
     ledger: MessageLedger
@@ -231,6 +234,7 @@ class Services:
             feed=feed,
             games=games,
             lobbies=lobbies,
+            dealing_in=DealingIn(games, lobbies),
             moves=moves,
             table=TableInfo(games, coach, store),
             ledger=ledger,

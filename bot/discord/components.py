@@ -24,12 +24,14 @@ import discord
 from bot.core.base.replies import Click, ClickKind
 from bot.core.base.views import (
     LOBBY_ACTIONS,
+    LOBBY_LABELS,
     CardChoice,
     ConfirmAction,
     ConfirmControls,
     DailyPick,
     EntryControls,
     HandControls,
+    LobbyAction,
     LobbyControls,
     MessageView,
     PageControls,
@@ -58,13 +60,6 @@ _LOBBY_STYLES = {
     "partners": discord.ButtonStyle.secondary,
     "hand": discord.ButtonStyle.primary,
     "table": discord.ButtonStyle.success,
-}
-_LOBBY_LABELS = {
-    "remove_computer": "Remove computer",
-    "add_seat": "Add a seat",
-    "partners": "Change partners",
-    "hand": "Your hand",
-    "table": "Play at the table",
 }
 #: How many values the first count menu holds at least (Discord: at most 25 options a menu):
 #: the standard game's 26 claims split 13 and 13; more (seven-card cribbage's 41) split in
@@ -137,7 +132,7 @@ class LobbyButton(
     def __init__(self, game_id: int, action: str) -> None:
         super().__init__(
             discord.ui.Button(
-                label=_LOBBY_LABELS.get(action, action.capitalize()),
+                label=LOBBY_LABELS[cast(LobbyAction, action)],
                 style=_LOBBY_STYLES[action],
                 custom_id=ids.LOBBY.build(game=game_id, action=action),
             )

@@ -463,15 +463,23 @@ class GameTables(Queries):
         now: float,
         answered: MessageRecord | None = None,
         players: int | None = None,
+        table: tuple[str, int, Scoring] | None = None,
     ) -> int:
         """Replace a lobby's seats (and keep the lobby message's new look, when a click on it
-        is answered with it; with ``players``, the number of players the lobby now seats);
+        is answered with it; with ``players``, the number of players the lobby now seats;
+        with ``table``, the variant, target and rule for game points it is now played by);
         returns the new version. Raises :class:`VersionConflict`."""
         async with self._writing() as tx:
             await self._bump(tx, game_id, version, now=now, answered=answered)
             if players is not None:
                 await tx.execute(
                     "UPDATE games SET num_players = ? WHERE id = ?", (players, game_id)
+                )
+            if table is not None:
+                variant, target, scoring = table
+                await tx.execute(
+                    "UPDATE games SET variant = ?, target = ?, scoring = ? WHERE id = ?",
+                    (variant, target, str(scoring), game_id),
                 )
             await tx.execute("DELETE FROM seats WHERE game_id = ?", (game_id,))
             await tx.executemany(_INSERT_SEATS, _seat_rows(game_id, seats))

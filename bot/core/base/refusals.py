@@ -110,6 +110,18 @@ def table_full(seated: int, opener: str, more: int | None, title: str) -> str:
     )
 
 
+EVERYONE_CREATOR = "Only the player who opened this game can deal everyone in."
+EVERYONE_SEATED = "Everyone at the table has a seat already."
+
+
+def everyone_too_many(players: int, most: int) -> str:
+    """*Deal everyone in* where everyone would be too many for one table."""
+    return (
+        f"A table seats {most} at most, and dealing everyone in would seat {players}: "
+        "take seats with **Join** instead."
+    )
+
+
 PARTNERS_CREATOR = "Only the player who opened this game can change partners."
 PARTNERS_FULL = "Partners can be changed once every seat is taken."
 NOT_SEATED = "You're not in this game."

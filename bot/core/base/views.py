@@ -22,6 +22,7 @@ from bot.core.pictures.canvas import Picture
 __all__ = [
     "DIGEST_VERSION",
     "LOBBY_ACTIONS",
+    "LOBBY_LABELS",
     "TABLE_BUTTON",
     "BoardPicture",
     "CardChoice",
@@ -69,6 +70,19 @@ LOBBY_ACTIONS: tuple[LobbyAction, ...] = (
 )
 #: The lobby action of *Play at the table*.
 TABLE_BUTTON: LobbyAction = "table"
+#: What each lobby button says, wherever a lobby is drawn (the chat's lobby message and the
+#: Activity's lobby alike): the words its refusals and answers name ("press **Join**").
+LOBBY_LABELS: dict[LobbyAction, str] = {
+    "join": "Join",
+    "leave": "Leave",
+    "start": "Start",
+    "cancel": "Cancel",
+    "remove_computer": "Remove computer",
+    "add_seat": "Add a seat",
+    "partners": "Change partners",
+    "hand": "Your hand",
+    "table": "Play at the table",
+}
 
 #: The two pools of a server's standings (the games a leaderboard ranks): games between people,
 #: and with a computer seat.

@@ -48,6 +48,7 @@ from engine.coach import review_view
 from engine.errors import RuleError
 from engine.events import Shown
 from engine.game import Game
+from engine.outcome import Scoring
 from engine.phase import Phase
 
 __all__ = [
@@ -456,14 +457,24 @@ class Games:
         answered: MessageRecord | None = None,
         *,
         players: int | None = None,
+        table: tuple[str, int, Scoring] | None = None,
     ) -> GameRecord:
         """Store the lobby's new seats (and the lobby's new look, when a click on it is
-        answered with it; with ``players``, the number of players it now seats); the game
-        as it is now."""
+        answered with it; with ``players``, the number of players it now seats; with
+        ``table``, the variant, target and rule for game points it is now played by); the
+        game as it is now."""
         grown = None if players == record.num_players else players
+        if table == (record.variant, record.target, record.scoring):
+            table = None
         with self._saving(record):
             version = await self.store.set_seats(
-                record.id, record.version, seats, now=self.now(), answered=answered, players=grown
+                record.id,
+                record.version,
+                seats,
+                now=self.now(),
+                answered=answered,
+                players=grown,
+                table=table,
             )
         self.faults.mended(record.id)
         self.announce(record, version, answered=answered)

@@ -9,13 +9,19 @@ message's words (:func:`lobby_text`), and the table's kind and sides in words (:
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 
 from bot.core.base import refusals
 from bot.core.base.refusals import Refused
 from bot.core.base.replies import User
 from bot.core.base.text import escape, plural
-from bot.core.base.views import LOBBY_ACTIONS, TABLE_BUTTON, LobbyControls, MessageView
+from bot.core.base.views import (
+    LOBBY_ACTIONS,
+    TABLE_BUTTON,
+    LobbyAction,
+    LobbyControls,
+    MessageView,
+)
 from bot.core.games.computer import LEVELS, computer_name, level_note
 from bot.core.games.records import GameRecord, GameStatus, SeatRecord
 from bot.core.games.rules_help import RULE_NAMES as _RULE_NAMES
@@ -36,10 +42,12 @@ from engine.variants import (
 __all__ = [
     "TEAMS",
     "Table",
+    "check_cancel",
     "check_start",
     "fill_with_computers",
     "lobby_text",
     "lobby_view",
+    "offered",
     "partners_text",
     "seat_added",
     "seats_adding_computer",
@@ -266,6 +274,70 @@ def check_start(record: GameRecord, user: User) -> None:
     missing = record.num_players - len(record.seats)
     if missing:
         raise Refused(refusals.waiting_for(missing))
+
+
+def check_cancel(
+    record: GameRecord, user: User, *, moderator: bool = False, unreadable: bool = False
+) -> None:
+    """Refuse unless ``user`` may cancel ``record``'s game now: in the lobby its creator or a
+    moderator; once dealt a moderator alone. Outside servers (a DM, a group DM) nobody is a
+    moderator, and a player may end a started game whose saved state cannot be read
+    (``unreadable``), which cannot go on otherwise."""
+    outside = record.guild_id is None
+    if moderator or (outside and record.seat_of(user.id) is not None and unreadable):
+        return
+    # Cancelling records no result: after the deal that would let someone who is losing
+    # (against the computer too) walk away from the loss. Outside servers the refusals say
+    # what is left.
+    if record.status is not GameStatus.LOBBY:
+        if record.seat_of(user.id) is None:
+            raise Refused(
+                refusals.CANCEL_DEALT_OUTSIDE_NOT_PLAYING
+                if outside
+                else refusals.CANCEL_DEALT_NOT_PLAYING
+            )
+        raise Refused(refusals.CANCEL_DEALT_OUTSIDE if outside else refusals.CANCEL_DEALT)
+    if user.id != record.creator_id:
+        raise Refused(refusals.CANCEL_CREATOR_OUTSIDE if outside else refusals.CANCEL_CREATOR)
+
+
+#: The check behind each lobby button: what pressing it would be refused for.
+_CHECKS: dict[LobbyAction, Callable[[GameRecord, User], object]] = {
+    "join": seats_joining,
+    "leave": seats_leaving,
+    "start": check_start,
+    "cancel": check_cancel,
+    "remove_computer": seats_removing_computer,
+    "add_seat": seat_added,
+    "partners": seats_changing_partners,
+}
+
+
+def offered(record: GameRecord, user: User) -> LobbyControls:
+    """The lobby's controls as one person sees them at their own table (the Activity): the
+    chat's lobby's buttons (:func:`lobby_view`), in its order, less those its rules would
+    refuse this person for (another's table to change, a seat they do not have), and its
+    computer menu to whoever may seat one. *Join* stays for anyone not seated, full table or
+    not: its refusal says how a full table grows."""
+    shown = lobby_view(record).controls
+    assert isinstance(shown, LobbyControls)
+
+    def allowed(check: Callable[[GameRecord, User], object]) -> bool:
+        try:
+            check(record, user)
+        except Refused:
+            return False
+        return True
+
+    seated = record.seat_of(user.id) is not None
+    buttons = tuple(
+        b
+        for b in shown.buttons
+        if (b == "join" and not seated) or (b in _CHECKS and allowed(_CHECKS[b]))
+    )
+    # (Every level is refused or taken alike: the creator's, with a seat free.)
+    computers = shown.levels and allowed(lambda r, u: seats_adding_computer(r, u, LEVELS[0]))
+    return LobbyControls(record.id, buttons, shown.levels if computers else ())
 
 
 def _renumber(seats: Iterable[SeatRecord]) -> list[SeatRecord]:

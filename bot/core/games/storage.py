@@ -62,6 +62,7 @@ class GameRecords(Protocol):
         now: float,
         answered: MessageRecord | None = ...,
         players: int | None = ...,
+        table: tuple[str, int, Scoring] | None = ...,
     ) -> int: ...
 
     async def save(

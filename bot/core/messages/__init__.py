@@ -6,13 +6,15 @@ Activity, which draw what the messages draw (the same words, controls, board and
 to the Discord layer's rendering: :func:`draw_board`, :func:`board_alt`, :func:`picture_size`,
 :func:`deal_text`, :func:`result_line`, :func:`title_of`, :func:`table_seen`, :func:`controls_for`,
 :func:`coach_text`, :func:`owes_move`, :func:`ratings_line`, :func:`chances`,
-the lobby's :func:`partners_text`, :func:`teams_text` and :func:`table_kind`, and the limits
+the lobby's :func:`partners_text`, :func:`teams_text` and :func:`table_kind`, the lobby as one
+person at their own table sees it (:func:`lobby_seen`), and the limits
 :data:`MAX_LAID_OUT` and :data:`HAND_BUTTON`.
 """
 
 from __future__ import annotations
 
 from bot.core.games.chances import chances
+from bot.core.games.everyone import lobby_seen
 from bot.core.games.lobby import partners_text, table_kind, teams_text
 from bot.core.messages.boards import board_alt, draw_board
 from bot.core.messages.game_messages import ratings_line
@@ -34,6 +36,7 @@ __all__ = [
     "controls_for",
     "deal_text",
     "draw_board",
+    "lobby_seen",
     "owes_move",
     "partners_text",
     "picture_size",

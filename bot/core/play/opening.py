@@ -420,27 +420,10 @@ class Lobbies(OnGames):
 
     def _may_cancel(self, record: GameRecord, user: User, moderator: bool) -> None:
         """Refuse unless ``user`` may cancel ``record``'s game now."""
+        # (Whether the game can be read matters outside servers only: read it there alone.)
         outside = record.guild_id is None
-        # Outside servers (a DM, a group DM) nobody is a moderator: a game that cannot go on
-        # is ended by any of its players there.
-        if not moderator and not (
-            outside and record.seat_of(user.id) is not None and self._unreadable(record)
-        ):
-            # Cancelling records no result: after the deal that would let someone who is
-            # losing (against the computer too) walk away from the loss. Outside servers the
-            # refusals say what is left.
-            if record.status is not GameStatus.LOBBY:
-                if record.seat_of(user.id) is None:
-                    raise Refused(
-                        refusals.CANCEL_DEALT_OUTSIDE_NOT_PLAYING
-                        if outside
-                        else refusals.CANCEL_DEALT_NOT_PLAYING
-                    )
-                raise Refused(refusals.CANCEL_DEALT_OUTSIDE if outside else refusals.CANCEL_DEALT)
-            if user.id != record.creator_id:
-                raise Refused(
-                    refusals.CANCEL_CREATOR_OUTSIDE if outside else refusals.CANCEL_CREATOR
-                )
+        unreadable = outside and not moderator and self._unreadable(record)
+        lobby.check_cancel(record, user, moderator=moderator, unreadable=unreadable)
 
     def _unreadable(self, record: GameRecord) -> bool:
         """Whether ``record`` is a started game whose saved state cannot be read."""
