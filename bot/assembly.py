@@ -154,7 +154,12 @@ async def assemble(
         if activity and settings.client_secret and settings.web_secret:
             activity_discord = DiscordActivity(client, settings.client_secret)
             table = ActivityServer(
-                services, store, activity_discord, Sessions(settings.web_secret), reviews=reviews
+                services,
+                store,
+                activity_discord,
+                Sessions(settings.web_secret),
+                reviews=reviews,
+                pages=links.url if links.public_url else None,
             )
         web = WebServer(
             services.games,

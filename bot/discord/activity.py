@@ -15,7 +15,7 @@
   (:class:`bot.web.activity.identity.ActivityDiscord`): the OAuth2 code exchanged with the
   application's client secret, the person looked up with their token, and the Activity's
   instance looked up with the bot's own token (through discord.py's HTTP client, so it is
-  paced within the bot's limits).
+  paced within the bot's limits), and the names of the people *Deal everyone in* seats.
 """
 
 from __future__ import annotations
@@ -23,6 +23,7 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
+from collections.abc import Sequence
 from typing import Any
 
 import aiohttp
@@ -229,6 +230,32 @@ class DiscordActivity:
     def bot_in(self, guild_id: int | None) -> bool:
         """Whether the bot is a member of the server (it has its GUILD_CREATE)."""
         return guild_id is not None and self._client.get_guild(guild_id) is not None
+
+    async def names(self, user_ids: Sequence[int], guild_id: int | None) -> dict[int, str]:
+        """The names the chat's lobby would seat ``user_ids`` by (a member's display name in
+        the server, where the bot is in it; else their global name or username), asked of
+        Discord with the bot's token (``GET /guilds/{guild}/members/{user}``, ``GET
+        /users/{user}``); someone Discord does not know there is left out."""
+        guild = None if guild_id is None else self._client.get_guild(guild_id)
+        names: dict[int, str] = {}
+        for user_id in user_ids:
+            try:
+                async with asyncio.timeout(self._within):
+                    if guild is not None:
+                        names[user_id] = (await guild.fetch_member(user_id)).display_name
+                    else:
+                        names[user_id] = (await self._client.fetch_user(user_id)).display_name
+            except discord.NotFound:
+                continue
+            except discord.HTTPException as error:
+                answered = f"Discord answered {error.status}: {_glimpse(error.text)}"
+                raise _trouble("name lookup", answered) from None
+            except TimeoutError:
+                raise _trouble("name lookup", f"no answer in time ({self._within:g} s)") from None
+            except (aiohttp.ClientError, OSError) as error:
+                why = f"Discord not reached ({type(error).__name__}: {error})"
+                raise _trouble("name lookup", why) from None
+        return names
 
 
 def _trouble(what: str, why: str) -> ActivityRefused:

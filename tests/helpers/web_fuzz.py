@@ -16,7 +16,7 @@ import itertools
 import json
 import logging
 import random
-from collections.abc import Awaitable, Callable, Iterator
+from collections.abc import Awaitable, Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -158,6 +158,10 @@ class ActivitySide:
 
     def bot_in(self, guild_id: int | None) -> bool:
         return guild_id == GUILD
+
+    async def names(self, user_ids: Sequence[int], guild_id: int | None) -> dict[int, str]:
+        known = {u.id: u.name for u in PEOPLE}
+        return {i: known[i] for i in user_ids if i in known}
 
 
 def weighted(*choices: tuple[int, st.SearchStrategy[Any]]) -> st.SearchStrategy[Any]:

@@ -8,11 +8,13 @@ endpoint for the person's bearer token (:meth:`ActivityDiscord.exchange`), and l
 are with it (``GET /users/@me``: :meth:`ActivityDiscord.person`). Where the Activity runs, and
 whether the person is in it, comes from the bot's own token (``GET /applications/{app}/
 activity-instances/{instance}``: :meth:`ActivityDiscord.place`), never from the page, whose
-query string anyone can write.
+query string anyone can write; so do the names of the people *Deal everyone in* seats
+(:meth:`ActivityDiscord.names`), never the page's.
 """
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Protocol
 
@@ -72,4 +74,9 @@ class ActivityDiscord(Protocol):
     def bot_in(self, guild_id: int | None) -> bool:
         """Whether the bot is a member of the server (None, a DM or group DM: never), so may
         post a game's messages there itself."""
+        ...
+
+    async def names(self, user_ids: Sequence[int], guild_id: int | None) -> dict[int, str]:
+        """The names people are seated by, as Discord gives them to the bot (a server member's
+        display name there), for those Discord knows (raises :class:`ActivityRefused`)."""
         ...

@@ -10,13 +10,18 @@ channel's game live, and moves made from it. Under ``/activity/``:
 - ``GET api/live``: a WebSocket whose first message is ``{"session": ...}``; then the game as
   this person sees it, each time it changes;
 - ``POST api/act``: a move (discard, play, count, muggins, pass) or a lobby action, by the
-  session's person, on the channel's game;
+  session's person, on the channel's game; ``everyone`` (*Deal everyone in*) with the ids of
+  the people the page lists at the table (``values``);
 - ``POST api/new``: a new game in the channel with ``/cribbage new``'s choices (where the bot
-  is a member);
+  is a member); with ``everyone`` (the ids the page lists), everyone at the table seated at
+  the table that seats them all, and dealt;
 - ``GET api/review``: the finished game's review.
 
 Every call but the token's shows its session (``Authorization: Bearer``); a missing, changed or
-ended one is 401 and the page asks Discord again. A page sees only its session's channel.
+ended one is 401 and the page asks Discord again. A page sees only its session's channel. Who
+has the table open is Discord's to say, not the page's: *Deal everyone in* seats only the
+people Discord lists in the session's instance, by the names Discord gives the bot
+(:mod:`bot.web.activity.gathering`).
 
 Moves go through the core's own services, the very calls a click on a hand message or the lobby
 makes (:meth:`Moves.click`, :meth:`Lobbies.click`, :meth:`Lobbies.new_game`), then
@@ -30,29 +35,32 @@ each keeping only the newest look not yet sent.
 from __future__ import annotations
 
 import asyncio
-import hashlib
 import json
 import logging
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from importlib import resources
 from typing import Any
 
 from aiohttp import WSMsgType, web
 
 from bot.core.base.replies import Answer, Click, User
+from bot.core.base.views import MessageView
 from bot.core.ports import Change, CoreStore, Patrol
 from bot.core.services import Services
 from bot.core.vocabulary import GameRecord, GameStatus, Loaded, OwnerKind
+from bot.web.activity.gathering import NOT_IN_ACTIVITY, people_here
 from bot.web.activity.identity import ActivityDiscord, ActivityRefused
+from bot.web.activity.page import ActivityPage
 from bot.web.activity.sessions import Session, Sessions
 from bot.web.activity.state import activity_state
 from bot.web.capacity import SEND_SECONDS, no_room
-from engine.variants import STANDARD
+from bot.web.pages import message_html
+from engine.variants import STANDARD, UnknownVariant, named
 
 __all__ = [
     "ACTIVITY_CSP",
+    "NOBODY_ELSE",
     "NOT_A_SOCKET",
     "NOT_HERE",
     "NOT_IN_ACTIVITY",
@@ -84,12 +92,14 @@ PING_SECONDS = 25.0
 #: Code exchanges taken per minute for the whole server (each costs requests to Discord).
 EXCHANGES_PER_MINUTE = 120
 
-#: What the page says when Discord does not list the person in the Activity they claim.
-NOT_IN_ACTIVITY = "Discord doesn't list you in this Activity: close it and open it again."
 #: A new game from the Activity where the bot may not post its messages itself.
 NOT_HERE = (
     "Here, the bot can only answer commands: open the game with {command} in the chat, and "
     "it shows up at this table."
+)
+#: *Deal everyone in* with no game open, where Discord lists nobody else at the table.
+NOBODY_ELSE = (
+    "Nobody else has the table open yet: open the game, and the people who come take seats."
 )
 #: A request the server could not read.
 NOT_UNDERSTOOD = "That request was not understood."
@@ -189,6 +199,15 @@ def api_refusal(request: web.Request, error: web.HTTPException) -> web.Response 
     )
 
 
+def _seats(variant: str, players: int) -> bool:
+    """Whether ``variant`` (a name; an unknown one is ``/cribbage new``'s to refuse) seats
+    ``players``."""
+    try:
+        return players in named(variant).seats
+    except UnknownVariant:
+        return True
+
+
 def _bad(text: str = NOT_UNDERSTOOD) -> web.HTTPBadRequest:
     return web.HTTPBadRequest(
         text=json.dumps({"ok": False, "said": text}),
@@ -211,13 +230,6 @@ def _text(body: dict[str, Any], name: str, *, limit: int = 100) -> str:
     return value
 
 
-def _static(name: str) -> bytes | None:
-    try:
-        return resources.files("bot.web.activity").joinpath("static", name).read_bytes()
-    except (FileNotFoundError, OSError):
-        return None
-
-
 class ActivityServer:
     """The Activity's routes and live pages (mounted on :class:`bot.web.server.WebServer`)."""
 
@@ -229,13 +241,17 @@ class ActivityServer:
         sessions: Sessions,
         *,
         reviews: ReviewHtml | None = None,
+        pages: Callable[[int], str | None] | None = None,
         clock: Callable[[], float] = time.monotonic,
     ) -> None:
+        """``pages``: a game's page in the browser (None: the pages have no public address),
+        which a finished game's *Share* names."""
         self._services = services
         self._store = store
         self._discord = discord
         self._sessions = sessions
         self._reviews = reviews
+        self._game_page = pages
         self._clock = clock
         self._pages: dict[int, set[_Page]] = {}
         #: The game each channel changed last (the channel's game, without a read).
@@ -253,11 +269,7 @@ class ActivityServer:
         #: Whether another live page may open (the server's share of connections decides:
         #: set by :class:`bot.web.server.WebServer`).
         self.room: Callable[[], bool] = lambda: True
-        script, style = _static("app.js"), _static("app.css")
-        self._script = script
-        self._style = style
-        digest = hashlib.sha256((script or b"") + (style or b"")).hexdigest()[:12]
-        self._version = digest
+        self._page = ActivityPage(lambda: discord.application_id, _HEADERS)
 
     @property
     def watching(self) -> int:
@@ -266,10 +278,7 @@ class ActivityServer:
 
     def add_routes(self, app: web.Application) -> None:
         """Put the Activity's routes on ``app``."""
-        app.router.add_get("/activity", self._to_page)
-        app.router.add_get("/activity/", self._page)
-        app.router.add_get("/activity/app.js", self._script_file)
-        app.router.add_get("/activity/app.css", self._style_file)
+        self._page.add_routes(app)
         app.router.add_post("/activity/api/token", self._token)
         app.router.add_get("/activity/api/state", self._state)
         app.router.add_get("/activity/api/live", self._live)
@@ -288,42 +297,6 @@ class ActivityServer:
         for pages in self._pages.values():
             for page in pages:
                 page.waiting.set()
-
-    # -- the page and its files ---------------------------------------------------------------
-    async def _to_page(self, request: web.Request) -> web.StreamResponse:
-        raise web.HTTPFound(
-            "/activity/" + (f"?{request.query_string}" if request.query_string else "")
-        )
-
-    async def _page(self, request: web.Request) -> web.Response:
-        if self._script is None or self._style is None:
-            body = (
-                "<p>The table's script is not built: run <code>bash activity/build.sh</code>.</p>"
-            )
-        else:
-            body = '<main id="app"><p class="status">Opening the table…</p></main>'
-        html = (
-            '<!doctype html>\n<html lang="en"><head><meta charset="utf-8">'
-            '<meta name="viewport" content="width=device-width, initial-scale=1, '
-            'viewport-fit=cover"><meta name="color-scheme" content="dark">'
-            '<meta name="referrer" content="no-referrer"><title>Cribbage</title>'
-            f'<link rel="stylesheet" href="app.css?v={self._version}"></head>'
-            f'<body data-client-id="{self._discord.application_id}">{body}'
-            f'<script src="app.js?v={self._version}"></script></body></html>'
-        )
-        return web.Response(text=html, content_type="text/html", charset="utf-8", headers=_HEADERS)
-
-    async def _script_file(self, request: web.Request) -> web.Response:
-        return self._file(self._script, "text/javascript")
-
-    async def _style_file(self, request: web.Request) -> web.Response:
-        return self._file(self._style, "text/css")
-
-    def _file(self, body: bytes | None, kind: str) -> web.Response:
-        if body is None:
-            raise web.HTTPNotFound()
-        headers = {**_HEADERS, "Cache-Control": "max-age=86400"}
-        return web.Response(body=body, content_type=kind, charset="utf-8", headers=headers)
 
     # -- who the page belongs to --------------------------------------------------------------
     def _session(self, request: web.Request) -> Session:
@@ -424,6 +397,7 @@ class ActivityServer:
                     coach=reader not in await self._services.coach.off([reader]),
                     avatars=self._avatars,
                     can_open=False,
+                    shareable=False,
                 )
                 drawn[reader] = json.dumps({"type": "state", "state": state}, separators=(",", ":"))
         readers = readers - {r for r in drawn if r is not None}
@@ -432,6 +406,7 @@ class ActivityServer:
         seated = {r for r in readers if record is not None and record.seat_of(r) is not None}
         off = await self._services.coach.off(sorted(seated)) if seated else set()
         can_open = self._discord.bot_in(guild_id)
+        page = None if record is None or self._game_page is None else self._game_page(record.id)
         for watcher in (*sorted(seated), None):
             if watcher is None and not readers - seated:
                 continue
@@ -442,6 +417,7 @@ class ActivityServer:
                 coach=watcher not in off,
                 avatars=self._avatars,
                 can_open=can_open,
+                page=page,
             )
             drawn[watcher] = json.dumps({"type": "state", "state": state}, separators=(",", ":"))
         return record, drawn
@@ -581,6 +557,16 @@ class ActivityServer:
             answer = await services.lobbies.click(
                 game_id, action, user, None, guild_id=session.guild_id
             )
+        elif action == "everyone":
+            try:
+                people = await people_here(self._discord, session, body.get("values"))
+            except ActivityRefused as refused:
+                return _refuse(str(refused), refused.status)
+            except ValueError:
+                raise _bad() from None
+            answer = await services.dealing_in.deal_in(
+                game_id, user, people, guild_id=session.guild_id
+            )
         else:
             raise _bad()
         return await self._answer(session, answer)
@@ -591,7 +577,9 @@ class ActivityServer:
         await self._services.answered(answer, landed=True, shown=None)
         said = answer.note or answer.reply.text
         state = json.loads(await self._state_of(session))["state"]
-        return _json({"ok": answer.ok, "said": said, "state": state})
+        # (What the bot said is Discord's markdown, "press **Join**": for the page, as HTML.)
+        html = message_html(MessageView(said)) if said else ""
+        return _json({"ok": answer.ok, "said": said, "said_html": html, "state": state})
 
     async def _new(self, request: web.Request) -> web.Response:
         session = self._session(request)
@@ -620,10 +608,26 @@ class ActivityServer:
         refusal = await _seat_refusal(self._services, session)
         if refusal is not None:
             return await self._answer(session, Answer.refuse(refusal))
+        user = User(session.user_id, session.name)
+        people = None
+        if body.get("everyone") is not None:
+            # Deal everyone in: as many players as Discord confirms are at the table, in the
+            # variant chosen if it seats that many (else the one that does), no computer.
+            try:
+                people = await people_here(self._discord, session, body["everyone"])
+            except ActivityRefused as refused:
+                return _refuse(str(refused), refused.status)
+            except ValueError:
+                raise _bad() from None
+            players, computer = len({user.id, *(p.id for p in people)}), False
+            if players < 2:
+                return _refuse(NOBODY_ELSE)
+            if variant is not None and not _seats(str(variant), players):
+                variant = None
         answer = await self._services.lobbies.new_game(
             session.guild_id,
             session.channel_id,
-            User(session.user_id, session.name),
+            user,
             players=players,
             target=target,
             vs_computer=computer,
@@ -634,6 +638,11 @@ class ActivityServer:
         )
         if answer.game_id is not None:
             self._games_of[session.channel_id] = answer.game_id
+        if people is not None and answer.ok and answer.game_id is not None:
+            await self._services.answered(answer, landed=True, shown=None)
+            answer = await self._services.dealing_in.deal_in(
+                answer.game_id, user, people, guild_id=session.guild_id
+            )
         return await self._answer(session, answer)
 
     async def _review(self, request: web.Request) -> web.Response:

@@ -19,12 +19,14 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from bot.core.base.views import HandControls, MessageView
+from bot.core.base.replies import User
+from bot.core.base.views import LOBBY_LABELS, HandControls, LobbyControls, MessageView
 from bot.core.messages import (
     chances,
     coach_text,
     controls_for,
     deal_text,
+    lobby_seen,
     owes_move,
     partners_text,
     result_line,
@@ -43,6 +45,7 @@ from bot.core.vocabulary import (
     level_name,
     plural,
 )
+from bot.web.activity.presence import presence_of
 from bot.web.pages import message_html
 from engine import events as ev
 from engine.cards import Card, Suit
@@ -63,6 +66,8 @@ __all__ = [
 ]
 
 _RANKS = {1: "ace", 11: "jack", 12: "queen", 13: "king"}
+#: The longest message the SDK's ``shareLink`` takes.
+SHARE_MOST = 1000
 _SUITS = {
     Suit.CLUBS: "clubs",
     Suit.DIAMONDS: "diamonds",
@@ -232,6 +237,8 @@ def _seats(
             "name": seat.name,
             "computer": seat.is_computer,
             "you": seat.user_id == viewer,
+            # (Whom the page's list of the people at the table finds seated.)
+            "user": None if seat.user_id is None else str(seat.user_id),
             "avatar": None
             if seat.user_id is None
             else avatar_url(seat.user_id, avatars.get(seat.user_id)),
@@ -249,24 +256,28 @@ def _seats(
 
 
 def _lobby(record: GameRecord, viewer: int) -> dict[str, Any]:
-    seated = record.seat_of(viewer) is not None
-    creator = record.creator_id == viewer
+    """The lobby as the chat's lobby has it (its words, its buttons with their labels, its
+    computer menu), less what this reader may not press, and for its creator what *Deal
+    everyone in* would play for each number of players (:func:`~bot.core.messages.
+    lobby_seen`)."""
+    seen = lobby_seen(record, User(viewer, ""))
+    controls = seen.view.controls
+    assert isinstance(controls, LobbyControls)
     free = len(record.seats) < record.num_players
-    # A full table of teams says who partners whom; its creator may change it (as the chat's
-    # lobby offers Change partners).
+    # A full table of teams says who partners whom, as the chat's lobby does.
     teams = record.rules.partners and not free
     return {
-        "seated": seated,
-        "creator": creator,
+        "seated": record.seat_of(viewer) is not None,
+        "creator": record.creator_id == viewer,
         "free": record.num_players - len(record.seats),
+        "html": _html(seen.view.content),
+        "buttons": [{"action": b, "label": LOBBY_LABELS[b]} for b in controls.buttons],
         "partners": partners_text([s.name for s in record.seats], record.rules) if teams else None,
-        "may_change_partners": creator and teams,
         "levels": [
             {"level": level, "name": level_name(level), "blurb": LEVEL_BLURBS[level]}
-            for level in LEVELS
-        ]
-        if creator and free
-        else [],
+            for level in controls.levels
+        ],
+        "everyone": {str(n): kind for n, kind in seen.everyone.items()},
     }
 
 
@@ -352,6 +363,7 @@ def _played_out(record: GameRecord, loaded: Loaded, viewer: int, coach: bool) ->
         result = game.result
         line = result_line(names, result, record.ended(game))
         state["result"] = {
+            "said": line,
             "html": _html(line),
             "winner": result.winner,
             "points": result.game_points,
@@ -382,12 +394,18 @@ def activity_state(
     coach: bool = True,
     avatars: Mapping[int, str] | None = None,
     can_open: bool = True,
+    page: str | None = None,
+    shareable: bool = True,
 ) -> dict[str, Any]:
     """What ``viewer``'s Activity shows of ``record`` (the channel's open game, or its last
     one; None: it never had one), ``loaded`` once it was dealt. ``coach``: the viewer's coach
     is on; ``avatars``: the avatars known, by user id; ``can_open``: a new game may be opened
     from the Activity here (the bot is a member where it runs; elsewhere only a command
-    opens one)."""
+    opens one); ``page``: the game's page in the browser, if the pages have a public address;
+    ``shareable``: its result may be shared from the table (not a ranked game's, played apart
+    with someone from another place). ``presence`` is what the viewer's Discord status says
+    (:mod:`bot.web.activity.presence`); a finished game's ``result.share`` what *Share* posts
+    (the result's line, and the page)."""
     known = avatars or {}
     state: dict[str, Any] = {
         "game": None,
@@ -397,6 +415,7 @@ def activity_state(
             "here": can_open,
             "levels": [[lv, level_name(lv)] for lv in LEVELS],
         },
+        "presence": presence_of(record, loaded, viewer),
     }
     if record is None or record.status not in (GameStatus.LOBBY, GameStatus.ACTIVE):
         # A new game's choices are shown: those of /cribbage new.
@@ -419,4 +438,9 @@ def activity_state(
     if loaded is not None:
         state.update(_played_out(record, loaded, viewer, coach))
         state["review"] = record.status is GameStatus.FINISHED and loaded.shuffles is not None
+        result = state.get("result")
+        if result is not None and shareable and record.status is GameStatus.FINISHED:
+            # (A message of Discord's: markdown, as the line is written; at most 1,000
+            # characters, as SHARE_LINK takes.)
+            result["share"] = (result["said"] + (f"\n{page}" if page else ""))[:SHARE_MOST]
     return state
