@@ -26,12 +26,14 @@ from __future__ import annotations
 
 import base64
 import secrets
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any
 from urllib.parse import urlencode
 
 from fakediscord import payloads
+from fakediscord.activity_rpc import ActivityCommands
 from fakediscord.errors import DiscordError, EmulatorUsageError
 from fakediscord.model import GUILD_STAGE_VOICE, USE_EMBEDDED_ACTIVITIES, Channel, User
 
@@ -233,8 +235,16 @@ class Activities:
         self._running: dict[int, Instance] = {}
         #: The stand-in client's sessions: a page opened for a person in an instance.
         self._clients: dict[str, tuple[User, Instance]] = {}
+        #: The commands each client session does not support (answered 4002).
+        self._unsupported: dict[str, frozenset[str]] = {}
         #: Code exchanges refused, by error (for tests).
         self.refused: list[str] = []
+        #: The scopes each person refuses when the client asks them to authorize the app.
+        self._declined: dict[int, set[str]] = {}
+        #: The SDK's commands beyond the sign-in, and what people did with them.
+        self.commands = ActivityCommands(fd)
+        #: Told of each instance whose people changed (the stand-in clients' events).
+        self.on_participants: list[Callable[[Instance], None]] = []
 
     # -- set-up --------------------------------------------------------------------------------
     def enable(self, target: str) -> None:
@@ -278,8 +288,13 @@ class Activities:
             self._running[channel.id] = running
         if user not in running.users:
             running.users.append(user)
+            self._participants_changed(running)
         self._fd._notify()
         return running
+
+    def _participants_changed(self, instance: Instance) -> None:
+        for told in self.on_participants:
+            told(instance)
 
     def refusal(self, user: User, channel: Channel) -> str | None:
         """Why ``user`` may not open an Activity in ``channel`` (None: they may). A stage
@@ -306,6 +321,8 @@ class Activities:
         """``user`` closes the Activity; the instance ends with its last person."""
         if user in instance.users:
             instance.users.remove(user)
+            self.commands.left(user)
+            self._participants_changed(instance)
         if not instance.users and self._running.get(instance.channel.id) is instance:
             del self._running[instance.channel.id]
             del self.instances[instance.id]
@@ -319,14 +336,22 @@ class Activities:
         return found.payload(application_id)
 
     # -- the stand-in client -------------------------------------------------------------------
-    def client_session(self, user: User, instance: Instance) -> str:
+    def client_session(
+        self, user: User, instance: Instance, *, unsupported: frozenset[str] = frozenset()
+    ) -> str:
         """A session of the stand-in client for ``user`` in ``instance`` (they must be
-        connected to it: launched or joined)."""
+        connected to it: launched or joined); ``unsupported``: the SDK's commands this client
+        does not have (an older or another platform's: each is answered 4002)."""
         if user not in instance.users:
             raise EmulatorUsageError(f"{user.name} is not in the Activity {instance.id}.")
         session = _token()
         self._clients[session] = (user, instance)
+        self._unsupported[session] = unsupported
         return session
+
+    def unsupported(self, session: str) -> frozenset[str]:
+        """The commands the client of ``session`` does not support."""
+        return self._unsupported.get(session, frozenset())
 
     def client_of(self, session: str) -> tuple[User, Instance] | None:
         """Whose stand-in client ``session`` is, and in which instance."""
@@ -347,14 +372,22 @@ class Activities:
         return urlencode(query)
 
     # -- OAuth2 --------------------------------------------------------------------------------
+    def decline(self, user: User, scope: str) -> None:
+        """``user`` refuses to authorize the app whenever it asks for ``scope`` (the client's
+        authorization dialog, cancelled); asked without it, they agree."""
+        self._declined.setdefault(user.id, set()).add(scope)
+
     def authorize(self, user: User, client_id: str, scopes: list[str]) -> str:
         """What the client does for the SDK's ``authorize``: ``user`` grants the app ``scopes``
-        (they authorised it before: ``prompt: none``); the code to exchange."""
+        (they authorised it before: ``prompt: none``), unless they refuse one of them
+        (:meth:`decline`); the code to exchange."""
         if client_id != str(self._fd.application_id):
             raise OAuthError(400, "invalid_client", "Unknown application.")
         unknown = [s for s in scopes if s not in SCOPES]
         if not scopes or unknown:
             raise OAuthError(400, "invalid_scope", f"Invalid scope(s): {', '.join(unknown)}")
+        if self._declined.get(user.id, set()) & set(scopes):
+            raise OAuthError(400, "access_denied", "The user cancelled the authorization.")
         code = _token()
         self._grants[code] = _Grant(code, user, tuple(scopes), self._fd.clock.now())
         return code

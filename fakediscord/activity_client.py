@@ -34,7 +34,8 @@ from typing import TYPE_CHECKING, Any
 import aiohttp
 from aiohttp import web
 
-from fakediscord.activities import OAuthError
+from fakediscord.activities import Instance, OAuthError
+from fakediscord.activity_rpc import INVALID_COMMAND, INVALID_EVENT, PARTICIPANTS_UPDATE
 
 if TYPE_CHECKING:
     from fakediscord.server import FakeDiscord
@@ -94,6 +95,10 @@ class ActivityHost:
         self._session: aiohttp.ClientSession | None = None
         self.port = 0
         self._sockets: set[web.WebSocketResponse] = set()
+        #: Each instance's stand-in clients listening for its events.
+        self._listening: dict[str, set[web.WebSocketResponse]] = {}
+        self._pushing: set[asyncio.Task[None]] = set()
+        fd.activities.on_participants.append(self._participants_changed)
         #: While set, the proxy refuses new WebSockets (the network is down).
         self.refusing = False
         #: What each stand-in client was told by its Activity with ``CLOSE`` (for tests).
@@ -118,6 +123,8 @@ class ActivityHost:
         app.router.add_post(_PREFIX + "authorize", self._authorize)
         app.router.add_post(_PREFIX + "authenticate", self._authenticate)
         app.router.add_post(_PREFIX + "closed", self._closed)
+        app.router.add_post(_PREFIX + "command", self._command)
+        app.router.add_get(_PREFIX + "events", self._events)
         app.router.add_route("*", "/{tail:.*}", self._proxy)
         self._runner = web.AppRunner(app, access_log=None, shutdown_timeout=0.5)
         await self._runner.setup()
@@ -129,8 +136,13 @@ class ActivityHost:
         self._session = aiohttp.ClientSession(auto_decompress=False)
 
     async def close(self) -> None:
-        """Stop serving; close every proxied connection."""
+        """Stop serving; close every proxied connection and every client's events."""
         await self.drop_connections()
+        for listening in self._listening.values():
+            for socket in tuple(listening):
+                with contextlib.suppress(Exception):
+                    await socket.close()
+        self._listening.clear()
         if self._session is not None:
             await self._session.close()
             self._session = None
@@ -223,6 +235,59 @@ class ActivityHost:
                 },
             }
         )
+
+    async def _command(self, request: web.Request) -> web.Response:
+        """A command of the SDK's beyond the sign-in, from ``session``'s client, authenticated
+        with ``token`` (none yet: null): :meth:`ActivityCommands.answer`, or 4002 for one this
+        client does not support."""
+        body = await request.json()
+        session = str(body.get("session", ""))
+        user, instance = self._session_of(request, session)
+        cmd, args = str(body.get("cmd", "")), body.get("args")
+        subscribed = args.get("evt") if cmd == "SUBSCRIBE" and isinstance(args, dict) else None
+        commands = self._fd.activities.commands
+        if cmd in self._fd.activities.unsupported(session):
+            return web.json_response(
+                {"error": {"code": INVALID_COMMAND, "message": f"Invalid command: {cmd}"}}
+            )
+        if subscribed is not None and subscribed in self._fd.activities.unsupported(session):
+            message = f"Invalid event: {subscribed}"
+            return web.json_response({"error": {"code": INVALID_EVENT, "message": message}})
+        token = body.get("token")
+        access = (
+            None if not isinstance(token, str) else self._fd.activities.bearer(f"Bearer {token}")
+        )
+        return web.json_response(commands.answer(user, instance, cmd, args, access))
+
+    async def _events(self, request: web.Request) -> web.StreamResponse:
+        """The events of ``session``'s instance, as they happen (the client dispatches those
+        its Activity subscribed to)."""
+        _user, instance = self._session_of(request, request.query.get("session", ""))
+        socket = web.WebSocketResponse(autoping=True)
+        await socket.prepare(request)
+        listening = self._listening.setdefault(instance.id, set())
+        listening.add(socket)
+        try:
+            async for _message in socket:
+                pass
+        finally:
+            listening.discard(socket)
+        return socket
+
+    def listening(self, instance: Instance) -> int:
+        """How many stand-in clients of ``instance`` listen for its events."""
+        return len(self._listening.get(instance.id, ()))
+
+    def _participants_changed(self, instance: Instance) -> None:
+        """Tell ``instance``'s clients who is connected now."""
+        event = {
+            "evt": PARTICIPANTS_UPDATE,
+            "data": {"participants": self._fd.activities.commands.participants(instance)},
+        }
+        for socket in tuple(self._listening.get(instance.id, ())):
+            pushed = asyncio.ensure_future(socket.send_json(event))
+            self._pushing.add(pushed)
+            pushed.add_done_callback(self._pushing.discard)
 
     async def _closed(self, request: web.Request) -> web.Response:
         self.closed.append(await request.json())

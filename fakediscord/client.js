@@ -8,8 +8,12 @@
 //   message}] with RPC close code 4000, a wrong version 4004, an encoding not json 4005);
 // - each command is [FRAME, {cmd, args, nonce}]; its answer is [FRAME, {cmd, evt: null, nonce,
 //   data}], or [FRAME, {cmd, evt: "ERROR", nonce, data: {code, message}}] with an RPC error
-//   code (4000 invalid payload, 4002 invalid command, 4007 invalid client id, 4009 invalid
-//   token, 5000 OAuth2 error);
+//   code (4000 invalid payload, 4002 invalid command, 4004 invalid event, 4005 invalid
+//   channel, 4006 not authenticated or invalid scope, 4007 invalid client id, 4009 invalid
+//   token, 5000 OAuth2 error); the commands past the sign-in are answered by fakediscord
+//   (activity_rpc.py), and a client sent presence updates too fast closes ([CLOSE, {code:
+//   4002}], RATELIMITED) and answers no more;
+// - an event the Activity subscribed to is [FRAME, {cmd: "DISPATCH", evt, nonce: null, data}];
 // - the Activity asks to close with [CLOSE, {code, message}].
 //
 // Messages are taken only from the iframe's window and this origin, and sent to this origin.
@@ -17,7 +21,8 @@
   "use strict";
   var HANDSHAKE = 0, FRAME = 1, CLOSE = 2;
   var config = JSON.parse(document.body.getAttribute("data-client"));
-  var state = { commands: [], logs: [], ready: false, closed: null };
+  var EVENTS = ["ACTIVITY_INSTANCE_PARTICIPANTS_UPDATE"];
+  var state = { commands: [], logs: [], ready: false, closed: null, token: null, subscribed: {}, events: null };
   window.fakediscord = state;
   var frame = document.createElement("iframe");
   frame.title = "Activity";
@@ -91,12 +96,23 @@
           return;
         }
         ask("authenticate", { access_token: args.access_token }).then(function (r) {
-          if (r.ok) { answer(cmd, nonce, r.data); }
+          if (r.ok) { state.token = args.access_token; answer(cmd, nonce, r.data); }
           else { refuse(cmd, nonce, 4009, "Invalid token"); }
         });
         return;
       case "SUBSCRIBE":
+        if (EVENTS.indexOf(payload.evt) >= 0) {
+          // An event of the instance's: the client asks for it (and may not have it).
+          relay(cmd, nonce, { evt: payload.evt }, function () {
+            state.subscribed[payload.evt] = true;
+            listen();
+          });
+          return;
+        }
+        answer(cmd, nonce, { evt: payload.evt });
+        return;
       case "UNSUBSCRIBE":
+        delete state.subscribed[payload.evt];
         answer(cmd, nonce, { evt: payload.evt });
         return;
       case "CAPTURE_LOG":
@@ -104,8 +120,42 @@
         answer(cmd, nonce, null);
         return;
       default:
-        refuse(cmd, nonce, 4002, "Invalid command: " + cmd);
+        // Everything else is fakediscord's to answer (activity_rpc.py): the rich presence,
+        // the invite dialog, sharing a link, the people connected; or refuse (4002).
+        relay(cmd, nonce, args, null);
     }
+  }
+
+  // A command answered by fakediscord: its data, an RPC error, or the RPC connection closed
+  // (rate limited): then nothing more is answered.
+  function relay(cmd, nonce, args, then) {
+    ask("command", { cmd: cmd, args: args, token: state.token }).then(function (r) {
+      var reply = r.data;
+      if (reply.close) {
+        state.closed = reply.close;
+        state.ready = false;
+        send(CLOSE, reply.close);
+      } else if (reply.error) {
+        refuse(cmd, nonce, reply.error.code, reply.error.message);
+      } else {
+        if (then) { then(); }
+        answer(cmd, nonce, reply.data);
+      }
+    });
+  }
+
+  // The instance's events, from fakediscord, dispatched to the Activity if it subscribed.
+  function listen() {
+    if (state.events) { return; }
+    var url = new URL("/.fakediscord/events?session=" + encodeURIComponent(config.session), location.href);
+    url.protocol = url.protocol === "https:" ? "wss:" : "ws:";
+    state.events = new WebSocket(url.href);
+    state.events.addEventListener("message", function (message) {
+      var event = JSON.parse(message.data);
+      if (state.ready && state.subscribed[event.evt]) {
+        send(FRAME, { cmd: "DISPATCH", evt: event.evt, nonce: null, data: event.data });
+      }
+    });
   }
 
   window.addEventListener("message", function (event) {

@@ -41,7 +41,8 @@ LOADING = 1 << 7
 # talk in threads, join voice and use Activities. Deliberately no moderation bits, so
 # "moderator only" checks can be tested.
 MEMBER_PERMISSIONS = (
-    (1 << 6)  # add reactions
+    (1 << 0)  # create invite (a new server's @everyone has it)
+    | (1 << 6)  # add reactions
     | (1 << 10)  # view channel
     | (1 << 11)  # send messages
     | (1 << 14)  # embed links
@@ -59,6 +60,8 @@ MEMBER_PERMISSIONS = (
 # What a moderator adds: manage channels, manage guild, manage messages, manage threads.
 MODERATOR_PERMISSIONS = (1 << 4) | (1 << 5) | (1 << 13) | (1 << 34)
 ADMINISTRATOR = 1 << 3
+#: Lets a member invite people to a channel (and open an Activity's invite dialog there).
+CREATE_INSTANT_INVITE = 1 << 0
 ATTACH_FILES = 1 << 15
 MANAGE_MESSAGES = 1 << 13
 MANAGE_CHANNELS = 1 << 4

@@ -211,11 +211,18 @@ class FakeDiscord(UserActions, BotSide):
         await self.activity_host.start()
 
     def activity_client_url(
-        self, user: User, instance: Instance, *, platform: str = "desktop"
+        self,
+        user: User,
+        instance: Instance,
+        *,
+        platform: str = "desktop",
+        unsupported: tuple[str, ...] = (),
     ) -> str:
         """The stand-in client's page for ``user`` in ``instance`` (they launched or joined
-        it): open it in a browser and it hosts the Activity as Discord's client does."""
-        session = self.activities.client_session(user, instance)
+        it): open it in a browser and it hosts the Activity as Discord's client does.
+        ``unsupported``: SDK commands this client lacks (``"SET_ACTIVITY"``, ...), each
+        answered as a client answers a command it does not know."""
+        session = self.activities.client_session(user, instance, unsupported=frozenset(unsupported))
         return self.activity_host.client_url(session, platform=platform)
 
     # --- building the world ------------------------------------------------------------------
