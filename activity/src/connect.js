@@ -1,14 +1,34 @@
 // Who this page belongs to, and the line to the bot's server.
 //
 // Discord's flow (docs/activity.md): the SDK's handshake with the Discord client (ready), its
-// `authorize` command (an OAuth2 code for the `identify` scope, without asking the person again
-// once they allowed it: prompt "none"), the code sent to the bot's server (api/token), which
-// exchanges it with Discord and answers the person's bearer token and a session, then the SDK's
-// `authenticate` with that token. Every call to the server after that shows the session; a
-// refused session (401, or the live socket closed with 4001) runs the flow again.
+// `authorize` command (an OAuth2 code for the `identify` scope, and `rpc.activities.write` for
+// the person's status to show the game, without asking the person again once they allowed it:
+// prompt "none"), the code sent to the bot's server (api/token), which exchanges it with
+// Discord and answers the person's bearer token and a session, then the SDK's `authenticate`
+// with that token. A person who refuses the status's scope is asked for `identify` alone (and
+// not asked again on this device until they choose to: `allowStatus`). Every call to the
+// server after that shows the session; a refused session (401, or the live socket closed with
+// 4001) runs the flow again.
 import { DiscordSDK } from "@discord/embedded-app-sdk";
 
 export class NotInDiscord extends Error {}
+
+// The scope the status needs, and the OAuth2 error code of a refused authorization (the
+// person cancelled Discord's dialog).
+export const STATUS_SCOPE = "rpc.activities.write";
+const OAUTH2_ERROR = 5000;
+const DECLINED = "cribbage.status-declined";
+
+function remembered() {
+  try { return window.localStorage.getItem(DECLINED) === "1"; } catch (error) { return false; }
+}
+
+function remember(declined) {
+  try {
+    if (declined) { window.localStorage.setItem(DECLINED, "1"); }
+    else { window.localStorage.removeItem(DECLINED); }
+  } catch (error) { /* storage off: asked again next time */ }
+}
 
 export class Connection {
   constructor(onState, onStatus) {
@@ -26,6 +46,8 @@ export class Connection {
       throw new NotInDiscord(String(error && error.message));
     }
     this.clientId = clientId;
+    // The scopes Discord says the person granted (authenticate's answer).
+    this.scopes = [];
   }
 
   // The SDK's handshake, then who this is.
@@ -35,15 +57,39 @@ export class Connection {
     this.live();
   }
 
-  async signIn() {
-    this.onStatus("Checking who you are…");
-    const { code } = await this.sdk.commands.authorize({
+  authorize(scope) {
+    return this.sdk.commands.authorize({
       client_id: this.clientId,
       response_type: "code",
       state: "",
       prompt: "none",
-      scope: ["identify"],
+      scope: scope,
     });
+  }
+
+  // A code for the status's scope too, unless the person refused it (now or before): then
+  // for `identify` alone, as the table needs no more.
+  async code() {
+    if (!remembered()) {
+      try {
+        return (await this.authorize(["identify", STATUS_SCOPE])).code;
+      } catch (error) {
+        if (!error || error.code !== OAUTH2_ERROR) { throw error; }
+        remember(true);
+      }
+    }
+    return (await this.authorize(["identify"])).code;
+  }
+
+  // The person chose to let their status show the game after all: asked again.
+  async allowStatus() {
+    remember(false);
+    await this.signIn();
+  }
+
+  async signIn() {
+    this.onStatus("Checking who you are…");
+    const code = await this.code();
     const response = await fetch("api/token", {
       method: "POST",
       headers: { "Content-Type": "application/json" },
@@ -54,7 +100,8 @@ export class Connection {
       throw new Error(answer.said || "The table could not tell who you are.");
     }
     this.session = answer.session;
-    await this.sdk.commands.authenticate({ access_token: answer.access_token });
+    const authenticated = await this.sdk.commands.authenticate({ access_token: answer.access_token });
+    this.scopes = (authenticated && authenticated.scopes) || [];
   }
 
   // The game, live: each look the server sends replaces the last.

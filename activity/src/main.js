@@ -5,6 +5,7 @@ import { Board } from "./board.js";
 import { Connection, NotInDiscord } from "./connect.js";
 import { h } from "./dom.js";
 import * as draw from "./render.js";
+import { Together } from "./together.js";
 
 const app = document.getElementById("app");
 const ui = {
@@ -12,6 +13,9 @@ const ui = {
   chosen: new Set(),
   busy: false,
   review: null,
+  // What Discord does around the table (together.js); the status, invites and the people
+  // here, when Discord lets the table have them.
+  together: { people: [], can: () => false, missingLine: () => "", missing: {} },
   form: { players: 2, variant: "standard", target: 121, scoring: "lurch", counting: "auto", vs_computer: false, difficulty: "hard" },
 };
 const board = new Board();
@@ -19,19 +23,43 @@ const heading = h("h1", { text: "Cribbage" });
 const status = h("p", { class: "status", role: "status", "aria-live": "polite" });
 const heard = h("p", { class: "sr-only", "aria-live": "polite" });
 const said = h("p", { class: "said-toast", role: "alert", hidden: true });
+const missing = h("p", { class: "missing", "data-key": "missing", hidden: true });
 const body = h("div", { class: "body" });
 const boardWrap = h("div", { class: "board-wrap" }, board.element);
-app.replaceChildren(h("header", {}, heading, status), said, boardWrap, body, heard);
+app.replaceChildren(h("header", {}, heading, status), said, missing, boardWrap, body, heard);
 let connection = null;
 let lastCaption = "";
 
 function setStatus(text) { status.textContent = text; }
 
-function say(text, ok) {
+// What the bot or Discord said: as text, or as the HTML the server escaped (`html`: the
+// bot's markdown, "press **Join**").
+function say(text, ok, html) {
   if (!text) { said.hidden = true; return; }
-  said.textContent = text;
+  if (html) { said.innerHTML = html; } else { said.textContent = text; }
   said.className = "said-toast" + (ok ? "" : " refused");
   said.hidden = false;
+}
+
+// The one line that says what Discord does not let the table do here, with the way to allow
+// the status where the person refused it.
+function showMissing() {
+  const line = ui.together.missingLine();
+  missing.hidden = !line;
+  if (!line) { return; }
+  const allow = ui.together.missing.status === "refused"
+    ? h("button", { type: "button", class: "link", "data-key": "allow-status", onclick: () => allowStatus(), text: "Show it in my status" })
+    : null;
+  missing.replaceChildren(h("span", { text: line + " " }), allow);
+}
+
+async function allowStatus() {
+  try {
+    await connection.allowStatus();
+    await ui.together.start(connection.scopes);
+  } catch (error) {
+    say("Discord didn't let the table show the game in your status.", false);
+  }
 }
 
 // Apply a look of the game: a newer one, or another game's.
@@ -43,10 +71,13 @@ function take(state) {
   }
   if (!old || old.game !== state.game) { ui.review = null; }
   ui.state = state;
+  // The person's Discord status follows the game (cleared when none is open here).
+  if (ui.together.show) { ui.together.show(state.presence); }
   redraw();
 }
 
 function redraw() {
+  showMissing();
   const state = ui.state;
   if (!state) { return; }
   const focused = document.activeElement && document.activeElement.getAttribute("data-key");
@@ -64,6 +95,7 @@ function redraw() {
   body.replaceChildren(...[
     draw.kind(state),
     state.seats ? draw.seats(state) : null,
+    draw.watching(state, ui),
     waiting ? h("p", { class: "waiting-line", text: waiting }) : null,
     draw.caption(state),
     draw.table(state),
@@ -93,7 +125,7 @@ async function send(path, payload) {
   try {
     const answer = await connection.call(path, payload);
     if (answer.state) { take(answer.state); }
-    say(answer.ok ? "" : answer.said, answer.ok);
+    say(answer.ok ? "" : answer.said, answer.ok, answer.said_html);
   } catch (error) {
     say("The move didn't reach the table: try again.", false);
   } finally {
@@ -161,6 +193,20 @@ const actions = {
   pass() { return act("pass"); },
   lobby(action) { return send("api/act", { action: action, game: ui.state.game }); },
   open() { return send("api/new", Object.assign({}, ui.form)); },
+  // Deal everyone in: the ids of the people Discord lists at the table (the server seats
+  // only those Discord confirms).
+  everyone() {
+    return send("api/act", { action: "everyone", game: ui.state.game, values: peopleHere() });
+  },
+  everyoneNew(asked) { return send("api/new", Object.assign({}, asked, { everyone: peopleHere() })); },
+  async invite() {
+    const told = await ui.together.invite();
+    if (told) { say(told, false); }
+  },
+  async share() {
+    const told = await ui.together.share(ui.state.result.share);
+    say(told, true);
+  },
   async review() {
     ui.busy = true;
     redraw();
@@ -174,9 +220,14 @@ const actions = {
   },
 };
 
+function peopleHere() {
+  return ui.together.people.filter((p) => !p.bot).map((p) => p.id);
+}
+
 async function main() {
   try {
     connection = new Connection(take, setStatus);
+    ui.together = new Together(connection.sdk, redraw);
   } catch (error) {
     if (error instanceof NotInDiscord) {
       setStatus("");
@@ -188,6 +239,7 @@ async function main() {
   setStatus("Connecting to Discord…");
   try {
     await connection.start();
+    await ui.together.start(connection.scopes);
   } catch (error) {
     setStatus("");
     say((error && error.message) || "The table could not open: close it and open it again.", false);

@@ -3,6 +3,7 @@
 // choices, the result and its review. Every control is a real button (keyboard and touch
 // alike, nothing on hover only); every card has its name in words.
 import { avatar, cardFace, cardRow, h } from "./dom.js";
+import { Together } from "./together.js";
 
 const PHASES = { discard: "The crib", play: "The play", show: "The show", over: "Game over" };
 
@@ -222,28 +223,60 @@ function controls(state, ui, actions) {
   return h("div", { class: "counting" }, buttons);
 }
 
+// The people at the table (Discord's list of who has it open) without a seat at its game.
+function unseated(state, ui) {
+  const seated = new Set((state.seats || []).map((s) => s.user).filter(Boolean));
+  return ui.together.people.filter((p) => !p.bot && !seated.has(p.id));
+}
+
+// Who is watching: at the table, with no seat.
+export function watching(state, ui) {
+  if (!state.game || !["lobby", "active"].includes(state.status)) { return null; }
+  const names = unseated(state, ui).map(Together.nameOf);
+  return names.length ? h("p", { class: "watching", "data-key": "watching", text: "Watching: " + andList(names) + "." }) : null;
+}
+
+// The lobby's buttons, in the chat's words, and their look.
+const LOBBY_STYLES = { join: "primary", start: "primary", cancel: "danger" };
+
+// Deal everyone in, for the lobby's opener: what the table would play with everyone at it
+// (the server says, for each number of players), and the button.
+function everyoneIn(state, ui, actions) {
+  const offers = state.lobby.everyone || {};
+  const most = Math.max(0, ...Object.keys(offers).map(Number));
+  const newcomers = unseated(state, ui);
+  if (!most || !newcomers.length) { return null; }
+  const players = state.seats.length + newcomers.length;
+  const names = andList(newcomers.map(Together.nameOf));
+  if (!offers[String(players)]) {
+    return h("p", { class: "hint", "data-key": "everyone-too-many", text: "With " + names + " the table would seat " + players + ", and it seats " + most + " at most: they can take seats with Join." });
+  }
+  return h("div", { class: "everyone" },
+    h("p", { "data-key": "everyone-kind", text: "Deal " + names + " in too: " + offers[String(players)] + "." }),
+    h("button", { type: "button", class: "primary", "data-key": "everyone", disabled: ui.busy, onclick: () => actions.everyone(), text: "Deal everyone in" }));
+}
+
 export function lobby(state, ui, actions) {
   if (state.status !== "lobby") { return null; }
   const me = state.lobby;
   const options = state.options;
-  const buttons = [];
-  if (!me.seated && me.free > 0) { buttons.push(h("button", { type: "button", class: "primary", "data-key": "join", disabled: ui.busy, onclick: () => actions.lobby("join"), text: "Take a seat" })); }
-  if (me.seated && me.free === 0) { buttons.push(h("button", { type: "button", class: "primary", "data-key": "start", disabled: ui.busy, onclick: () => actions.lobby("start"), text: "Deal" })); }
-  if (me.seated && !me.creator) { buttons.push(h("button", { type: "button", "data-key": "leave", disabled: ui.busy, onclick: () => actions.lobby("leave"), text: "Leave" })); }
-  if (me.may_change_partners) { buttons.push(h("button", { type: "button", "data-key": "partners", disabled: ui.busy, onclick: () => actions.lobby("partners"), text: "Change partners" })); }
-  if (me.creator) { buttons.push(h("button", { type: "button", class: "danger", "data-key": "cancel", disabled: ui.busy, onclick: () => actions.lobby("cancel"), text: "Cancel the game" })); }
+  const buttons = me.buttons.map((b) => h("button", { type: "button", class: LOBBY_STYLES[b.action] || null, "data-key": b.action, disabled: ui.busy, onclick: () => actions.lobby(b.action), text: b.label }));
+  if (me.free > 0 && ui.together.can("invite")) {
+    buttons.push(h("button", { type: "button", "data-key": "invite", disabled: ui.busy, onclick: () => actions.invite(), text: "Invite" }));
+  }
   const computer = me.levels.length
     ? h("label", { class: "field" }, h("span", { text: "Add the computer" }),
       h("select", { "data-key": "computer", disabled: ui.busy, onchange: (event) => { if (event.target.value) { actions.lobby("computer:" + event.target.value); } } },
         h("option", { value: "", text: "Choose a level…" }),
         me.levels.map((level) => h("option", { value: level.level, text: level.name + " — " + level.blurb }))))
     : null;
-  const wanted = me.free === 1 ? "1 more player" : me.free + " more players";
+  // The chat's lobby message, as it reads there (who opened it, the options, who sits,
+  // what it waits for).
   return h("section", { class: "lobby", "aria-label": "The lobby" },
     h("h2", { text: "Waiting to deal" }),
     h("p", { class: "kind", text: kindLine(options) }),
-    h("p", { text: (options.scoring === "skunk" ? "Skunk" : "Lurch") + ", " + (options.counting === "manual" ? "you count your hands (muggins)." : "the bot counts.") + (me.free ? " Waiting for " + wanted + "." : " Every seat is taken.") }),
-    me.partners ? h("p", { class: "partners", "data-key": "partners-now", text: "Partners: " + me.partners + "." }) : null,
+    h("div", { class: "lobby-text", "data-key": "lobby-text", html: me.html }),
+    everyoneIn(state, ui, actions),
     h("div", { class: "actions" }, buttons),
     computer);
 }
@@ -253,6 +286,10 @@ export function result(state, ui, actions) {
   const parts = [h("h2", { text: "Game over" })];
   if (state.result) { parts.push(h("p", { class: "result", html: state.result.html })); }
   if (state.end_note) { parts.push(h("p", { class: "result", html: state.end_note })); }
+  if (state.result && state.result.share && ui.together.can("share")) {
+    parts.push(h("div", { class: "actions" },
+      h("button", { type: "button", "data-key": "share", disabled: ui.busy, onclick: () => actions.share(), text: "Share" })));
+  }
   if (state.review) {
     parts.push(ui.review
       ? h("section", { class: "review", "aria-label": "Review", html: ui.review })
@@ -280,6 +317,30 @@ function settle(state, form) {
   return { all: all, offered: offered, variant: variant || null };
 }
 
+// What the choices play: "Six-hand cribbage, 6 players in two teams of three, to 121".
+function chosenLine(variant, form) {
+  const teams = variant && variant.teams[String(form.players)];
+  return (variant ? variant.title : "Cribbage") + ", " + form.players + " players" + (teams ? " in " + teams : "") + ", to " + form.target;
+}
+
+// Deal everyone in with no game open: the game of the choices, for as many as have the table
+// open (in the variant chosen if it seats them, else the one that does).
+function everyoneNew(state, ui, actions) {
+  const people = ui.together.people.filter((p) => !p.bot);
+  if (!state.open.here || people.length < 2) { return null; }
+  const names = andList(people.map(Together.nameOf));
+  const seats = (state.open.variants || []).flatMap((v) => v.seats);
+  if (!seats.includes(people.length)) {
+    return h("p", { class: "hint", "data-key": "everyone-too-many", text: names + " have the table open: a table seats " + Math.max(...seats) + " at most, so open the game and take seats as they come." });
+  }
+  const asked = Object.assign({}, ui.form, { players: people.length, vs_computer: false });
+  const { variant } = settle(state, asked);
+  return h("div", { class: "everyone" },
+    h("p", { "data-key": "everyone-kind", text: "At the table: " + names + ". Deal everyone in: " + chosenLine(variant, asked) + "." }),
+    h("div", { class: "actions" },
+      h("button", { type: "button", class: "primary", "data-key": "everyone", disabled: ui.busy, onclick: () => actions.everyoneNew(asked), text: "Deal everyone in" })));
+}
+
 // As /cribbage new's menu names them.
 const PLAYERS = { 4: "4 (two teams of partners)", 5: "5 (five-hand)", 6: "6 (six-hand, in teams)" };
 
@@ -297,9 +358,9 @@ export function newGame(state, ui, actions) {
   const command = "/cribbage new " + asked.join(" ") +
     (form.vs_computer ? " vs_computer:True difficulty:" + form.difficulty : "") +
     " scoring:" + form.scoring + " counting:" + form.counting;
-  const teams = variant && variant.teams[String(form.players)];
   return h("section", { class: "new-game", "aria-label": "A new game" },
     h("h2", { text: state.game ? "Another game" : "No game at this table yet" }),
+    everyoneNew(state, ui, actions),
     h("fieldset", {}, h("legend", { text: "Players" }), all.map((n) => radio("players", n, PLAYERS[n] || String(n)))),
     h("fieldset", { class: "variants" }, h("legend", { text: "Game" }), offered.map((v) => radio("variant", v.name,
       v.title + (v.teams[String(form.players)] ? ": " + v.teams[String(form.players)] : ""),
@@ -315,7 +376,7 @@ export function newGame(state, ui, actions) {
         h("select", { onchange: (event) => { form.difficulty = event.target.value; } },
           state.open.levels.map(([level, name]) => h("option", { value: level, selected: form.difficulty === level, text: name }))))
       : null,
-    h("p", { class: "kind", "data-key": "chosen", text: (variant ? variant.title : "Cribbage") + ", " + form.players + " players" + (teams ? " in " + teams : "") + ", to " + form.target }),
+    h("p", { class: "kind", "data-key": "chosen", text: chosenLine(variant, form) }),
     state.open.here
       ? h("div", { class: "actions" }, h("button", { type: "button", class: "primary", "data-key": "open", disabled: ui.busy, onclick: () => actions.open(), text: "Open the game" }))
       : h("p", { class: "hint" }, h("span", { text: "Here the bot can only answer commands: type " }), h("code", { text: command }), h("span", { text: " in the chat, and the game shows up at this table." })));
