@@ -214,15 +214,7 @@ class DiscordActivity:
             raise _trouble(what, f"no answer in time ({self._within:g} s)") from None
         except (aiohttp.ClientError, OSError) as error:
             raise _trouble(what, f"Discord not reached ({type(error).__name__}: {error})") from None
-        if isinstance(found, str):
-            # discord.py reads a body as JSON only under ``Content-Type: application/json``
-            # exactly; with a charset after it (or anything else) it hands back the text.
-            try:
-                found = json.loads(found)
-            except ValueError:
-                answered = f"Discord answered text, not JSON: {_glimpse(found)}"
-                raise _trouble(what, answered) from None
-        place = _place_of(found)
+        place = _place_of(_read(found, what))
         if place is None:
             raise _trouble(what, f"Discord answered no location: {_glimpse(json.dumps(found))}")
         return place
@@ -232,19 +224,20 @@ class DiscordActivity:
         return guild_id is not None and self._client.get_guild(guild_id) is not None
 
     async def names(self, user_ids: Sequence[int], guild_id: int | None) -> dict[int, str]:
-        """The names the chat's lobby would seat ``user_ids`` by (a member's display name in
-        the server, where the bot is in it; else their global name or username), asked of
-        Discord with the bot's token (``GET /guilds/{guild}/members/{user}``, ``GET
-        /users/{user}``); someone Discord does not know there is left out."""
-        guild = None if guild_id is None else self._client.get_guild(guild_id)
+        """The names the chat's lobby would seat ``user_ids`` by (as ``display_name`` says:
+        their nickname in the server, else their global name, else their username), asked of
+        Discord with the bot's token (``GET /guilds/{guild}/members/{user}``; outside a server,
+        or one the bot is not in, ``GET /users/{user}``); someone Discord does not know there
+        is left out."""
+        http = self._client.http
         names: dict[int, str] = {}
         for user_id in user_ids:
             try:
                 async with asyncio.timeout(self._within):
-                    if guild is not None:
-                        names[user_id] = (await guild.fetch_member(user_id)).display_name
+                    if guild_id is not None and self.bot_in(guild_id):
+                        member = _read(await http.get_member(guild_id, user_id), "name lookup")
                     else:
-                        names[user_id] = (await self._client.fetch_user(user_id)).display_name
+                        member = {"user": _read(await http.get_user(user_id), "name lookup")}
             except discord.NotFound:
                 continue
             except discord.HTTPException as error:
@@ -255,6 +248,12 @@ class DiscordActivity:
             except (aiohttp.ClientError, OSError) as error:
                 why = f"Discord not reached ({type(error).__name__}: {error})"
                 raise _trouble("name lookup", why) from None
+            user = member.get("user") if isinstance(member, dict) else None
+            if not isinstance(user, dict):
+                raise _trouble("name lookup", f"Discord answered {_glimpse(json.dumps(member))}")
+            name = member.get("nick") or user.get("global_name") or user.get("username")
+            if isinstance(name, str) and name:
+                names[user_id] = name[:80]
         return names
 
 
@@ -262,6 +261,18 @@ def _trouble(what: str, why: str) -> ActivityRefused:
     """The refusal for Discord's trouble with the Activity's ``what``, noted in one log line."""
     log.warning("the Activity's %s failed: %s", what, why)
     return ActivityRefused(DISCORD_TROUBLE, status=502)
+
+
+def _read(found: Any, what: str) -> Any:
+    """A body discord.py handed back: read as JSON where it is text. (discord.py reads a body as
+    JSON only under ``Content-Type: application/json`` exactly; with a charset after it, or
+    anything else, it hands back the text.)"""
+    if not isinstance(found, str):
+        return found
+    try:
+        return json.loads(found)
+    except ValueError:
+        raise _trouble(what, f"Discord answered text, not JSON: {_glimpse(found)}") from None
 
 
 def _glimpse(text: Any) -> str:

@@ -300,7 +300,9 @@ def _options(record: GameRecord) -> dict[str, Any]:
 def variant_choice(variant: Variant) -> dict[str, Any]:
     """A variant as a new game's choices offer it (``/cribbage new variant:``): its name,
     title, players, lengths of game, whether the skunk scale may be chosen, and how each
-    number of players sits (``teams``: "two teams of three", or None)."""
+    number of players sits (``teams``: "two teams of three", or None), and what a table of it
+    plays for each number of players and length, in the lobby's words (``kinds``, by
+    ``"players:target"``: "Cribbage, 4 players in two teams of two, to 121")."""
     return {
         "name": variant.name,
         "title": variant.title,
@@ -309,6 +311,11 @@ def variant_choice(variant: Variant) -> dict[str, Any]:
         "targets": list(variant.targets),
         "skunk": variant.skunk,
         "teams": {str(n): teams_text(variant.rules(n)) for n in variant.seats},
+        "kinds": {
+            f"{n}:{target}": table_kind(variant.rules(n, target), variant)
+            for n in variant.seats
+            for target in variant.targets
+        },
     }
 
 

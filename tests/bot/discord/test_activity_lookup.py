@@ -84,6 +84,8 @@ class Standin:
         app.router.add_get("/api/v10/users/@me", me)
         app.router.add_get("/api/v10/applications/{app}/activity-instances/{instance}", asked)
         app.router.add_post("/api/v10/oauth2/token", asked)
+        app.router.add_get("/api/v10/guilds/{guild}/members/{user}", asked)
+        app.router.add_get("/api/v10/users/{user:\\d+}", asked)
         return app
 
 
@@ -105,7 +107,9 @@ async def activity(standin: Standin) -> AsyncIterator[DiscordActivity]:
     the stand-in (no gateway: none is needed to ask REST questions)."""
     http = discord.http.HTTPClient(asyncio.get_running_loop())
     await http.static_login("a-token")
-    client: Any = SimpleNamespace(http=http, application_id=APP)
+    # (The bot is in the server GUILD: it has its GUILD_CREATE.)
+    guilds = {GUILD: object()}
+    client: Any = SimpleNamespace(http=http, application_id=APP, get_guild=guilds.get)
     # A lookup that takes longer than this is given up (Discord's 5xx are retried meanwhile).
     found = DiscordActivity(client, "secret", lookup_within=1.0)
     try:
@@ -232,3 +236,39 @@ async def test_the_code_exchange_tells_discords_trouble_from_an_expired_sign_in(
     """Discord's own trouble at its token endpoint is not the player's sign-in expiring."""
     standin.answer = _serving(body, status, content_type)
     await _refused(activity.exchange("a-code"), caplog)
+
+
+def _person(
+    user: int, *, nick: str | None = None, global_name: str | None = None
+) -> dict[str, Any]:
+    found = {"id": str(user), "username": f"user{user}", "discriminator": "0", "avatar": None}
+    found["global_name"] = global_name
+    return {"user": found, "nick": nick, "roles": [], "joined_at": "2026-01-01T00:00:00+00:00"}
+
+
+async def test_the_people_dealt_in_are_named_as_discord_names_them_to_the_bot(
+    standin: Standin, activity: DiscordActivity, caplog: pytest.LogCaptureFixture
+) -> None:
+    """*Deal everyone in* seats people by the names the chat would (a member's nickname in the
+    server, else their global name, else their username), asked with the bot's token; one
+    Discord does not know is left out; Discord's trouble is a refusal and one line."""
+    people = {AL: _person(AL, nick="Big Al"), BEA: _person(BEA, global_name="Bea")}
+
+    async def members(request: web.Request) -> web.Response:
+        found = people.get(int(request.match_info["user"]))
+        if found is None:
+            return web.json_response({"message": "Unknown Member", "code": 10007}, status=404)
+        if "/users/" in request.path and "/members/" not in request.path:
+            return web.json_response(found["user"])
+        return web.json_response(found)
+
+    standin.answer = members
+    named = await activity.names([AL, 12, BEA], GUILD)
+    assert named == {AL: "Big Al", BEA: "Bea"}
+    assert standin.asked[0] == f"/api/v10/guilds/{GUILD}/members/{AL}"
+    # Outside a server the bot is in (a DM, a group DM): the person, without a nickname.
+    assert await activity.names([AL], None) == {AL: f"user{AL}"}
+    assert standin.asked[-1] == f"/api/v10/users/{AL}"
+    standin.answer = _serving('{"message": "503: Service Unavailable", "code": 0}', 503)
+    line = await _refused(activity.names([AL], GUILD), caplog)
+    assert "name lookup" in line and "503" in line

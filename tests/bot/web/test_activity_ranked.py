@@ -80,6 +80,10 @@ async def test_the_activity_at_a_players_place_shows_their_ranked_game(
     assert state["hand"], "Al's own hand is at his table"
     text = json.dumps(state)
     assert not cards_named(text) & bea_cards, "none of Bea's cards"
+    # His status says what is played and where it stands, and nothing of who or where from.
+    status = json.dumps(state["presence"], ensure_ascii=False)
+    assert state["presence"]["details"] == "Cribbage · deal 1 · 0–0", status
+    assert "Bea" not in status and "Al" not in status and "ranked" not in status.lower()
     # Al throws from the Activity: the move is the game's (as from his hand at his place).
     codes = [card.code for card in loaded.game.hand(al_seat)[:2]]
     moved = await client.post(
