@@ -377,6 +377,10 @@ class Activities:
         authorization dialog, cancelled); asked without it, they agree."""
         self._declined.setdefault(user.id, set()).add(scope)
 
+    def agree(self, user: User, scope: str) -> None:
+        """``user`` changes their mind: asked for ``scope`` again, they agree."""
+        self._declined.get(user.id, set()).discard(scope)
+
     def authorize(self, user: User, client_id: str, scopes: list[str]) -> str:
         """What the client does for the SDK's ``authorize``: ``user`` grants the app ``scopes``
         (they authorised it before: ``prompt: none``), unless they refuse one of them

@@ -202,7 +202,9 @@ class ActivityHost:
                 user, str(body.get("client_id", "")), [str(s) for s in scopes]
             )
         except OAuthError as error:
-            return web.json_response(error.body(), status=error.status)
+            # (Answered 200: a refusal is the client's to relay, not the browser's to log as a
+            # resource that failed to load.)
+            return web.json_response({"refused": error.body()})
         return web.json_response({"code": code})
 
     async def _authenticate(self, request: web.Request) -> web.Response:

@@ -86,8 +86,9 @@
           return;
         }
         ask("authorize", { client_id: args.client_id, scope: args.scope || [] }).then(function (r) {
-          if (r.ok) { answer(cmd, nonce, { code: r.data.code }); }
-          else { refuse(cmd, nonce, 5000, r.data.error_description || r.data.error || "OAuth2 error"); }
+          var refused = r.data.refused;
+          if (!refused) { answer(cmd, nonce, { code: r.data.code }); }
+          else { refuse(cmd, nonce, 5000, refused.error_description || refused.error || "OAuth2 error"); }
         });
         return;
       case "AUTHENTICATE":

@@ -48,9 +48,9 @@ function showMissing() {
   missing.hidden = !line;
   if (!line) { return; }
   const allow = ui.together.missing.status === "refused"
-    ? h("button", { type: "button", class: "link", "data-key": "allow-status", onclick: () => allowStatus(), text: "Show it in my status" })
+    ? h("button", { type: "button", class: "link", "data-key": "allow-status", onclick: () => allowStatus(), text: "Show the game in my status" })
     : null;
-  missing.replaceChildren(h("span", { text: line + " " }), allow);
+  missing.replaceChildren(...[h("span", { text: allow ? line + " " : line }), allow].filter(Boolean));
 }
 
 async function allowStatus() {

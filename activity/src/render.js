@@ -286,14 +286,17 @@ export function result(state, ui, actions) {
   const parts = [h("h2", { text: "Game over" })];
   if (state.result) { parts.push(h("p", { class: "result", html: state.result.html })); }
   if (state.end_note) { parts.push(h("p", { class: "result", html: state.end_note })); }
+  // Share posts the result and the game's page where the player chooses (Discord's dialog).
+  const buttons = [];
   if (state.result && state.result.share && ui.together.can("share")) {
-    parts.push(h("div", { class: "actions" },
-      h("button", { type: "button", "data-key": "share", disabled: ui.busy, onclick: () => actions.share(), text: "Share" })));
+    buttons.push(h("button", { type: "button", "data-key": "share", disabled: ui.busy, onclick: () => actions.share(), text: "Share" }));
   }
-  if (state.review) {
-    parts.push(ui.review
-      ? h("section", { class: "review", "aria-label": "Review", html: ui.review })
-      : h("button", { type: "button", "data-key": "review", disabled: ui.busy, onclick: () => actions.review(), text: "Review the game" }));
+  if (state.review && !ui.review) {
+    buttons.push(h("button", { type: "button", "data-key": "review", disabled: ui.busy, onclick: () => actions.review(), text: "Review the game" }));
+  }
+  if (buttons.length) { parts.push(h("div", { class: "actions" }, buttons)); }
+  if (state.review && ui.review) {
+    parts.push(h("section", { class: "review", "aria-label": "Review", html: ui.review }));
   }
   return h("section", { class: "over" }, parts);
 }
@@ -317,10 +320,11 @@ function settle(state, form) {
   return { all: all, offered: offered, variant: variant || null };
 }
 
-// What the choices play: "Six-hand cribbage, 6 players in two teams of three, to 121".
+// What the choices play, in the lobby's words: "Six-hand cribbage, 6 players in two teams of
+// three, to 121".
 function chosenLine(variant, form) {
-  const teams = variant && variant.teams[String(form.players)];
-  return (variant ? variant.title : "Cribbage") + ", " + form.players + " players" + (teams ? " in " + teams : "") + ", to " + form.target;
+  const kind = variant && variant.kinds[form.players + ":" + form.target];
+  return kind || "Cribbage, " + form.players + " players, to " + form.target;
 }
 
 // Deal everyone in with no game open: the game of the choices, for as many as have the table

@@ -124,8 +124,16 @@ class Person:
 
 
 async def open_page(
-    browser: Browser, fd: FakeDiscord, user: User, instance: Instance, *, phone: bool
+    browser: Browser,
+    fd: FakeDiscord,
+    user: User,
+    instance: Instance,
+    *,
+    phone: bool,
+    unsupported: tuple[str, ...] = (),
 ) -> Person:
+    """``user``'s page in ``instance``, in fakediscord's stand-in client on a phone or a
+    desktop (``unsupported``: SDK commands that client lacks)."""
     context = await browser.new_context(
         viewport=PHONE if phone else DESKTOP,
         color_scheme="dark",
@@ -158,8 +166,9 @@ async def open_page(
     page.on("console", on_console)
     page.on("pageerror", lambda error: person.errors.append(f"uncaught: {error}"))
     page.on("response", lambda r: asyncio.ensure_future(on_response(r)))
+    platform = "mobile" if phone else "desktop"
     await page.goto(
-        fd.activity_client_url(user, instance, platform="mobile" if phone else "desktop")
+        fd.activity_client_url(user, instance, platform=platform, unsupported=unsupported)
     )
     return person
 
