@@ -35,6 +35,7 @@ each keeping only the newest look not yet sent.
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import json
 import logging
 import time
@@ -199,13 +200,80 @@ def api_refusal(request: web.Request, error: web.HTTPException) -> web.Response 
     )
 
 
-def _seats(variant: str, players: int) -> bool:
-    """Whether ``variant`` (a name; an unknown one is ``/cribbage new``'s to refuse) seats
-    ``players``."""
+@dataclass(frozen=True, slots=True)
+class _Asked:
+    """A new game's choices as the page sent them, ``/cribbage new``'s (None: left out, the
+    variant's own: two players to 121)."""
+
+    players: int | None
+    target: int | None
+    variant: str | None
+    computer: bool
+    difficulty: str
+    scoring: str
+    counting: str
+
+    @classmethod
+    def of(cls, body: dict[str, Any]) -> _Asked:
+        """The choices of a request's body (a 400 for what they cannot be)."""
+        players = _int(body, "players") if body.get("players") is not None else None
+        target = _int(body, "target") if body.get("target") is not None else None
+        variant = body.get("variant")
+        computer = body.get("vs_computer", False)
+        difficulty = body.get("difficulty", "hard")
+        scoring, counting = body.get("scoring", "lurch"), body.get("counting", "auto")
+        if not isinstance(computer, bool) or not all(
+            isinstance(v, str) and len(v) <= 20 for v in (difficulty, scoring, counting)
+        ):
+            raise _bad()
+        if variant is not None and not (isinstance(variant, str) and 0 < len(variant) <= 40):
+            raise _bad()
+        return cls(players, target, variant, computer, difficulty, scoring, counting)
+
+    def command(self) -> str:
+        """The ``/cribbage new`` line that asks for them, for where only a command may."""
+        asked = [
+            f"players:{self.players}" if self.players is not None else "",
+            f"target:{self.target}" if self.target is not None else "",
+            f"variant:{self.variant}" if self.variant not in (None, STANDARD.name) else "",
+        ]
+        return "`" + " ".join(["/cribbage new", *filter(None, asked)]) + "`"
+
+    def for_everyone(self, players: int) -> _Asked:
+        """The same for ``players`` people and no computer: the variant dropped unless it
+        seats that many (an unknown name is ``/cribbage new``'s to refuse)."""
+        variant = self.variant
+        try:
+            if variant is not None and players not in named(variant).seats:
+                variant = None
+        except UnknownVariant:
+            pass
+        return dataclasses.replace(self, players=players, variant=variant, computer=False)
+
+    def options(self) -> dict[str, Any]:
+        """As :meth:`Lobbies.new_game` takes them."""
+        return {
+            "players": self.players,
+            "target": self.target,
+            "vs_computer": self.computer,
+            "difficulty": self.difficulty,
+            "scoring": self.scoring,
+            "counting": self.counting,
+            "variant": self.variant,
+        }
+
+
+async def _people(
+    discord: ActivityDiscord, session: Session, ids: Any
+) -> list[User] | web.Response:
+    """The people among ``ids`` Discord lists at the session's table
+    (:func:`~bot.web.activity.gathering.people_here`), or the refusal to answer."""
     try:
-        return players in named(variant).seats
-    except UnknownVariant:
-        return True
+        return await people_here(discord, session, ids)
+    except ActivityRefused as refused:
+        return _refuse(str(refused), refused.status)
+    except ValueError:
+        raise _bad() from None
 
 
 def _bad(text: str = NOT_UNDERSTOOD) -> web.HTTPBadRequest:
@@ -558,12 +626,9 @@ class ActivityServer:
                 game_id, action, user, None, guild_id=session.guild_id
             )
         elif action == "everyone":
-            try:
-                people = await people_here(self._discord, session, body.get("values"))
-            except ActivityRefused as refused:
-                return _refuse(str(refused), refused.status)
-            except ValueError:
-                raise _bad() from None
+            people = await _people(self._discord, session, body.get("values"))
+            if isinstance(people, web.Response):
+                return people
             answer = await services.dealing_in.deal_in(
                 game_id, user, people, guild_id=session.guild_id
             )
@@ -584,57 +649,27 @@ class ActivityServer:
     async def _new(self, request: web.Request) -> web.Response:
         session = self._session(request)
         body = await _body(request)
-        # Left out, the variant's own (as /cribbage new: two players to 121).
-        players = _int(body, "players") if body.get("players") is not None else None
-        target = _int(body, "target") if body.get("target") is not None else None
-        variant = body.get("variant")
-        computer = body.get("vs_computer", False)
-        difficulty = body.get("difficulty", "hard")
-        scoring, counting = body.get("scoring", "lurch"), body.get("counting", "auto")
-        if not isinstance(computer, bool) or not all(
-            isinstance(v, str) and len(v) <= 20 for v in (difficulty, scoring, counting)
-        ):
-            raise _bad()
-        if variant is not None and not (isinstance(variant, str) and 0 < len(variant) <= 40):
-            raise _bad()
+        asked = _Asked.of(body)
         if not self._discord.bot_in(session.guild_id):
-            asked = [
-                f"players:{players}" if players is not None else "",
-                f"target:{target}" if target is not None else "",
-                f"variant:{variant}" if variant not in (None, STANDARD.name) else "",
-            ]
-            command = "`" + " ".join(["/cribbage new", *filter(None, asked)]) + "`"
-            return _refuse(NOT_HERE.format(command=command), 409)
+            return _refuse(NOT_HERE.format(command=asked.command()), 409)
         refusal = await _seat_refusal(self._services, session)
         if refusal is not None:
             return await self._answer(session, Answer.refuse(refusal))
         user = User(session.user_id, session.name)
-        people = None
+        people: list[User] | None = None
         if body.get("everyone") is not None:
             # Deal everyone in: as many players as Discord confirms are at the table, in the
             # variant chosen if it seats that many (else the one that does), no computer.
-            try:
-                people = await people_here(self._discord, session, body["everyone"])
-            except ActivityRefused as refused:
-                return _refuse(str(refused), refused.status)
-            except ValueError:
-                raise _bad() from None
-            players, computer = len({user.id, *(p.id for p in people)}), False
+            found = await _people(self._discord, session, body["everyone"])
+            if isinstance(found, web.Response):
+                return found
+            people = found
+            players = len({user.id, *(p.id for p in people)})
             if players < 2:
                 return _refuse(NOBODY_ELSE)
-            if variant is not None and not _seats(str(variant), players):
-                variant = None
+            asked = asked.for_everyone(players)
         answer = await self._services.lobbies.new_game(
-            session.guild_id,
-            session.channel_id,
-            user,
-            players=players,
-            target=target,
-            vs_computer=computer,
-            difficulty=str(difficulty),
-            scoring=str(scoring),
-            counting=str(counting),
-            variant=None if variant is None else str(variant),
+            session.guild_id, session.channel_id, user, **asked.options()
         )
         if answer.game_id is not None:
             self._games_of[session.channel_id] = answer.game_id
