@@ -264,16 +264,20 @@ class _Asked:
 
 
 async def _people(
-    discord: ActivityDiscord, session: Session, ids: Any
+    services: Services, discord: ActivityDiscord, session: Session, ids: Any
 ) -> list[User] | web.Response:
     """The people among ``ids`` Discord lists at the session's table
-    (:func:`~bot.web.activity.gathering.people_here`), or the refusal to answer."""
+    (:func:`~bot.web.activity.gathering.people_here`) who may sit at a game there (not one
+    whose ranked match is played, or whose search waits, there: as *Join* is refused them), or
+    the refusal to answer."""
     try:
-        return await people_here(discord, session, ids)
+        found = await people_here(discord, session, ids)
     except ActivityRefused as refused:
         return _refuse(str(refused), refused.status)
     except ValueError:
         raise _bad() from None
+    place = session.channel_id, session.guild_id
+    return [p for p in found if await services.which.seat_refusal(*place, p.id) is None]
 
 
 def _bad(text: str = NOT_UNDERSTOOD) -> web.HTTPBadRequest:
@@ -626,7 +630,7 @@ class ActivityServer:
                 game_id, action, user, None, guild_id=session.guild_id
             )
         elif action == "everyone":
-            people = await _people(self._discord, session, body.get("values"))
+            people = await _people(services, self._discord, session, body.get("values"))
             if isinstance(people, web.Response):
                 return people
             answer = await services.dealing_in.deal_in(
@@ -660,7 +664,7 @@ class ActivityServer:
         if body.get("everyone") is not None:
             # Deal everyone in: as many players as Discord confirms are at the table, in the
             # variant chosen if it seats that many (else the one that does), no computer.
-            found = await _people(self._discord, session, body["everyone"])
+            found = await _people(self._services, self._discord, session, body["everyone"])
             if isinstance(found, web.Response):
                 return found
             people = found

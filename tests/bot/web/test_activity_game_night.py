@@ -27,6 +27,7 @@ from bot.web.activity.sessions import Sessions
 from bot.web.activity.state import activity_state
 from bot.web.links import PageLinks
 from bot.web.server import WebServer
+from tests.bot.web.test_activity_ranked import _queue
 from tests.bot.web.test_activity_server import SECRET, FakeDiscordSide, _session
 from tests.helpers.service_driver import AL, BEA, CHANNEL, CY, DEE, GUILD, open_table
 
@@ -185,6 +186,23 @@ async def test_everyone_is_dealt_in_as_discord_lists_and_names_them(
     side.here.discard(AL.id)
     gone = await everyone(AL, [str(BEA.id)])
     assert gone.status == 403 and (await gone.json())["said"] == NOT_IN_ACTIVITY
+
+
+async def test_nobody_is_dealt_in_where_their_ranked_search_waits(
+    client: TestClient[Any, Any], service: Services
+) -> None:
+    # Bea waits for a ranked match from this channel: as Join there is refused her, Deal
+    # everyone in leaves her out (she watches).
+    await _queue(service, BEA, GUILD, CHANNEL)
+    heads = await _headers(client, AL)
+    ids = [str(AL.id), str(BEA.id), str(CY.id)]
+    dealt = await client.post("/activity/api/new", json={"everyone": ids}, headers=heads[AL.id])
+    answer = await dealt.json()
+    assert answer["ok"], answer
+    record = await _game(service)
+    assert [s.name for s in record.seats] == ["Al", "Cy (server)"]
+    service.ranked.stop()
+    await service.ledger.flush()
 
 
 async def test_everyone_is_dealt_in_with_no_game_open(
