@@ -24,6 +24,7 @@ import statistics
 import tempfile
 import time
 import zlib
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -72,6 +73,9 @@ class StandInDiscord:
 
     def bot_in(self, guild_id: int | None) -> bool:
         return True
+
+    async def names(self, user_ids: Sequence[int], guild_id: int | None) -> dict[int, str]:
+        return {i: self.people[i].name for i in user_ids if i in self.people}
 
 
 @dataclass

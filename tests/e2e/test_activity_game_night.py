@@ -56,13 +56,20 @@ def _presence(fd: FakeDiscord, user: User) -> dict[str, Any] | None:
 async def _status_says(fd: FakeDiscord, user: User, **wanted: Any) -> dict[str, Any]:
     """Wait until ``user``'s status has every field of ``wanted``; answer it."""
 
-    def matches() -> dict[str, Any] | None:
-        shown = _presence(fd, user)
-        if shown is None or any(shown.get(k) != v for k, v in wanted.items()):
-            return None
-        return shown
+    def matches() -> dict[str, Any]:
+        shown = _presence(fd, user) or {}
+        return shown if all(shown.get(k) == v for k, v in wanted.items()) else {}
 
     return await fd.wait_for(matches, timeout=PRESENCE_WITHIN)
+
+
+async def _cleared(fd: FakeDiscord, *people: User) -> None:
+    """Wait until no status of ``people`` says a game is on."""
+
+    def cleared() -> bool:
+        return all(_presence(fd, person) is None for person in people)
+
+    await fd.wait_for(cleared, timeout=PRESENCE_WITHIN)
 
 
 async def _text(person: Person, key: str) -> str:
@@ -162,7 +169,8 @@ async def test_game_night_in_a_voice_channel(
         await cy_page.table.locator('[data-key="missing"]').wait_for(state="hidden")
 
         # The game moves (in the chat): each status follows the score, its own side first.
-        snap, claims, moves = read_game(db, game_id), [], 0
+        snap, moves = read_game(db, game_id), 0
+        claims: list[bool] = []
         by_seat = {0: al, 1: bea, 2: cy, 3: di}
         while snap.game is not None and max(snap.game.public_view().scores) == 0 and moves < 40:
             move = next_move(snap, [0, 1, 2, 3], claims)
@@ -179,12 +187,11 @@ async def test_game_night_in_a_voice_channel(
 
         # The game ends (cancelled by a moderator): every status is cleared.
         await confirmed(fd, world.moderator, voice, "/cribbage cancel")
-        for person in (al, bea, cy, eve):
-            await fd.wait_for(lambda p=person: _presence(fd, p) is None, timeout=PRESENCE_WITHIN)
+        await _cleared(fd, al, bea, cy, eve)
         assert fd.activities.commands.rate_limited == []
         assert all(_updates_are_changes(fd, p) >= 2 for p in (al, bea, cy, eve))
-        for person in (*pages, eve_page):
-            assert person.errors == [], (person.user.name, person.errors)
+        for page in (*pages, eve_page):
+            assert page.errors == [], (page.user.name, page.errors)
 
 
 async def test_invite_share_and_a_dm_at_the_table(
@@ -246,8 +253,7 @@ async def test_invite_share_and_a_dm_at_the_table(
         await bea_page.table.locator(".said-toast", has_text="sharing").wait_for()
         assert len(fd.activities.commands.shares) == 1
         # Over: no status says a game is on.
-        for person in (al, bea):
-            await fd.wait_for(lambda p=person: _presence(fd, p) is None, timeout=PRESENCE_WITHIN)
+        await _cleared(fd, al, bea)
 
         # In a DM between them, where the bot only answers: no invites (one line says so),
         # and a game is opened with the command the table shows.
@@ -263,5 +269,5 @@ async def test_invite_share_and_a_dm_at_the_table(
         assert (await command.inner_text()).startswith("/cribbage new")
         assert await dm_page.table.locator('[data-key="everyone"]').count() == 0
         await fits(dm_page, tmp_path / "phone-dm.png")
-        for person in (al_page, bea_page, dm_page):
-            assert person.errors == [], (person.user.name, person.errors)
+        for page in (al_page, bea_page, dm_page):
+            assert page.errors == [], (page.user.name, page.errors)
