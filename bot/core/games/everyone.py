@@ -34,6 +34,7 @@ from engine.outcome import Scoring
 from engine.variants import listed, named
 
 __all__ = [
+    "FEWEST_AT_A_TABLE",
     "MOST_AT_A_TABLE",
     "Everyone",
     "LobbySeen",
@@ -45,6 +46,8 @@ __all__ = [
 
 #: The most players any variant seats (six-hand).
 MOST_AT_A_TABLE = max(n for variant in listed() for n in variant.seats)
+#: The fewest players any variant seats: *Deal everyone in* with fewer at the table has no game.
+FEWEST_AT_A_TABLE = min(n for variant in listed() for n in variant.seats)
 
 
 @dataclass(frozen=True, slots=True)

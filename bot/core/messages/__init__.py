@@ -14,7 +14,7 @@ person at their own table sees it (:func:`lobby_seen`), and the limits
 from __future__ import annotations
 
 from bot.core.games.chances import chances
-from bot.core.games.everyone import lobby_seen
+from bot.core.games.everyone import FEWEST_AT_A_TABLE, lobby_seen
 from bot.core.games.lobby import partners_text, table_kind, teams_text
 from bot.core.messages.boards import board_alt, draw_board
 from bot.core.messages.game_messages import ratings_line
@@ -27,6 +27,7 @@ from bot.core.messages.table import MAX_LAID_OUT, deal_text, result_line
 from bot.core.pictures.board import picture_size
 
 __all__ = [
+    "FEWEST_AT_A_TABLE",
     "HAND_BUTTON",
     "MAX_LAID_OUT",
     "TableSeen",

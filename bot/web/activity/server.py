@@ -47,6 +47,7 @@ from aiohttp import WSMsgType, web
 
 from bot.core.base.replies import Answer, Click, User
 from bot.core.base.views import LOBBY_ACTIONS, TABLE_BUTTON, MessageView
+from bot.core.messages import FEWEST_AT_A_TABLE
 from bot.core.ports import Change, CoreStore, Patrol
 from bot.core.services import Services
 from bot.core.vocabulary import GameRecord, GameStatus, Loaded, OwnerKind
@@ -669,7 +670,7 @@ class ActivityServer:
                 return found
             people = found
             players = len({user.id, *(p.id for p in people)})
-            if players < 2:
+            if players < FEWEST_AT_A_TABLE:
                 return _refuse(NOBODY_ELSE)
             asked = asked.for_everyone(players)
         answer = await self._services.lobbies.new_game(
