@@ -1,22 +1,34 @@
 """A patrol: visits things by their id, one visit at a time each, and again when each says it is
 due.
 
-The game clock and the tournament director follow the change feed and, for each game or
-tournament that changed, do what is due in it (the game pages' server, likewise, draws a
-watched game again): :class:`Patrol` keeps their one visit at a time per id (a visit asked
-for during one makes another after it, so no change is missed) and the timer of each id's next
-visit, at the time its visit returned.
+The game clock, the tournament director and the ranked referee follow the change feed and, for
+each game, tournament or match that changed, do what is due in it (the game pages' server,
+likewise, draws a watched game again): :class:`Patrol` keeps their one visit at a time per id
+(a visit asked for during one makes another after it, so no change is missed) and the timer of
+each id's next visit, at the time its visit returned. :class:`OnPatrol` is what the first
+three share: a visit takes the steps that are due (``_advance``) and says when to come back;
+one that fails is logged, in the runner's own words and log, and tried again after
+:data:`RETRY_AFTER`.
 """
 
 from __future__ import annotations
 
+import abc
 import asyncio
 import dataclasses
+import logging
 from collections.abc import Awaitable, Callable
 
 from bot.core.base.feed import Change, ChangeFeed
 
-__all__ = ["OnPatrol", "Patrol"]
+__all__ = ["RETRY_AFTER", "OnPatrol", "Patrol"]
+
+#: A visit that failed (the store out of reach, Discord refusing a thread) is made again after
+#: this many seconds. One figure for every runner: short enough that a player waiting on the
+#: clock's move or a ranked match's next game sees it soon after the fault passes, long enough
+#: that a refusal repeated (Discord's 403 on a thread, once a visit) stays far below Discord's
+#: invalid requests' limit (10,000 in 10 minutes).
+RETRY_AFTER = 5.0
 
 
 @dataclasses.dataclass(eq=False)
@@ -100,12 +112,54 @@ class Patrol:
         self.ask(key)
 
 
-class OnPatrol:
-    """What follows the feed through :class:`Patrol` (the game clock, the tournament
-    director): whether it runs, its stop, and a wait for its visits. A subclass sets
-    ``_patrol``."""
+class OnPatrol(abc.ABC):
+    """What follows the feed through :class:`Patrol` and advances each id it visits (the game
+    clock, the tournament director, the ranked referee): the visit (``_advance``, its
+    failures logged in ``log`` as ``failing`` says, with the id, and tried again after
+    :data:`RETRY_AFTER`), a look asked for, whether it runs, its stop, and a wait for its
+    visits."""
 
-    _patrol: Patrol
+    def __init__(
+        self,
+        feed: ChangeFeed,
+        *,
+        clock: Callable[[], float],
+        name: str,
+        log: logging.Logger,
+        failing: str,
+    ) -> None:
+        """``name`` names the visits' tasks; ``failing`` is what a visit that failed could not
+        do, a format with the id's place (``"could not direct tournament %s"``)."""
+        self._clock = clock
+        self._log = log
+        self._failing = failing
+        self._patrol = Patrol(feed, self._heard, self._visit, clock=clock, name=name)
+
+    @abc.abstractmethod
+    def _heard(self, change: Change) -> None:
+        """A change on the feed: look at what it touches (:meth:`look`)."""
+
+    @abc.abstractmethod
+    async def _advance(self, key: int) -> float | None:
+        """Take the steps due in ``key``; when to look again (None: not until asked)."""
+
+    def _said(self, key: int, error: Exception) -> bool:
+        """Whether a visit's failure was said in the runner's own words (no traceback); it is
+        tried again after :data:`RETRY_AFTER` either way."""
+        return False
+
+    async def _visit(self, key: int) -> float | None:
+        try:
+            return await self._advance(key)
+        except Exception as error:
+            if not self._said(key, error):
+                self._log.exception(self._failing, key)
+        return self._clock() + RETRY_AFTER
+
+    def look(self, key: int) -> None:
+        """Do what is due in ``key`` soon (one look at a time each; a change heard during a
+        look makes another after it)."""
+        self._patrol.ask(key)
 
     @property
     def running(self) -> bool:

@@ -16,27 +16,30 @@ from collections.abc import Callable, Iterable
 from bot.core.base.faults import Fault, UnreadableGame
 from bot.core.base.feed import Change, ChangeFeed
 from bot.core.base.owners import OwnerKind
-from bot.core.base.patrol import OnPatrol, Patrol
+from bot.core.base.patrol import OnPatrol
 from bot.core.play.moves import Moves
 
 __all__ = ["GameClock"]
 
 log = logging.getLogger(__name__)
 
-#: A catch-up that failed is tried again after this many seconds (a game that cannot be read
-#: is not: it waits for a moderator to end it).
-RETRY_AFTER = 5.0
-
 
 class GameClock(OnPatrol):
-    """Makes each game's timed moves when they fall due, while it runs."""
+    """Makes each game's timed moves when they fall due, while it runs (a catch-up that failed
+    is tried again after :data:`~bot.core.base.patrol.RETRY_AFTER`; a game that cannot be read
+    is not: it waits for a moderator to end it)."""
 
     def __init__(
         self, moves: Moves, feed: ChangeFeed, *, clock: Callable[[], float] = time.time
     ) -> None:
         self._moves = moves
-        self._clock = clock
-        self._patrol = Patrol(feed, self._heard, self._due, clock=clock, name="crib-clock")
+        super().__init__(
+            feed,
+            clock=clock,
+            name="crib-clock",
+            log=log,
+            failing="could not make the timed moves of game %s",
+        )
 
     def start(self, games: Iterable[int] = ()) -> None:
         """Follow the games from now on, and look at ``games`` at once (those that may have
@@ -49,12 +52,7 @@ class GameClock(OnPatrol):
         if change.owner.kind is OwnerKind.GAME:
             self.look(change.owner.id)
 
-    def look(self, game_id: int) -> None:
-        """Make what is due in the game soon (one look at a time per game; a change heard
-        during a look makes another after it)."""
-        self._patrol.ask(game_id)
-
-    async def _due(self, game_id: int) -> float | None:
+    async def _advance(self, game_id: int) -> float | None:
         """Make the game's timed moves that are due; returns when the next falls due."""
         try:
             return await self._moves.catch_up(game_id, self._clock())
@@ -63,8 +61,9 @@ class GameClock(OnPatrol):
             # clock back): noted once, not looked at again meanwhile.
             self._moves.faults.note(fault)
             return None
-        except Fault as fault:
-            self._moves.faults.note(fault.about(game_id))
-        except Exception:
-            log.exception("could not make the timed moves of game %s", game_id)
-        return self._clock() + RETRY_AFTER
+
+    def _said(self, game_id: int, error: Exception) -> bool:
+        if isinstance(error, Fault):
+            self._moves.faults.note(error.about(game_id))
+            return True
+        return False

@@ -31,7 +31,7 @@ from collections.abc import Awaitable, Callable
 
 from bot.core.base.feed import Change, ChangeFeed
 from bot.core.base.owners import Owner, OwnerKind
-from bot.core.base.patrol import OnPatrol, Patrol
+from bot.core.base.patrol import RETRY_AFTER, OnPatrol
 from bot.core.base.replies import User
 from bot.core.base.store_errors import ChannelBusy
 from bot.core.base.timing import ANSWER_RETRY, TOKEN_USABLE
@@ -52,14 +52,12 @@ from bot.core.ranked.storage import RankedStore
 from bot.core.ranked.turns import TurnClock
 from engine.outcome import Scoring
 
-__all__ = ["RETRY_AFTER", "WINS_NEEDED", "Referee"]
+__all__ = ["WINS_NEEDED", "Referee"]
 
 log = logging.getLogger(__name__)
 
 #: Games a player must win to take the match.
 WINS_NEEDED = GAMES_A_MATCH // 2 + 1
-#: A look that failed is tried again after this many seconds.
-RETRY_AFTER = 10.0
 #: The most steps one look takes before it yields.
 STEPS = 20
 #: Matches that ended this recently are looked at again at start (a game a stop left open).
@@ -96,8 +94,13 @@ class Referee(OnPatrol):
         self._turns = turns
         self._matches = matches
         self._places = places
-        self._clock = clock
-        self._patrol = Patrol(feed, self._heard, self._due, clock=clock, name="crib-ranked")
+        super().__init__(
+            feed,
+            clock=clock,
+            name="crib-ranked",
+            log=log,
+            failing="could not referee ranked match %s",
+        )
         self._reading: set[asyncio.Task[None]] = set()
         #: Each entry of a match looked at, and its match (a card's change names its entry).
         self._match_of: dict[int, int] = {}
@@ -129,10 +132,6 @@ class Referee(OnPatrol):
         """Look at every match being played (whatever was heard or missed)."""
         for match in await self._store.matches_since(self._clock()):
             self.look(match.id)
-
-    def look(self, match_id: int) -> None:
-        """Do what is next in the match soon."""
-        self._patrol.ask(match_id)
 
     def _heard(self, change: Change) -> None:
         owner = change.owner
@@ -170,20 +169,18 @@ class Referee(OnPatrol):
         finally:
             self._publishing = False
 
-    async def _due(self, match_id: int) -> float | None:
+    async def _advance(self, match_id: int) -> float | None:
+        """Take every step that is due, a few matches at a time; when to look again."""
         async with self._at_once:
             try:
-                return await self._advance(match_id)
+                return await self._steps(match_id)
             except ChannelBusy:
                 # Another process (the sender before, not yet stopped) opened this game a
                 # moment ago: the next look finds it.
                 return self._clock()
-            except Exception:
-                log.exception("could not referee ranked match %s", match_id)
-            return self._clock() + RETRY_AFTER
 
     # -- the steps ------------------------------------------------------------------------------
-    async def _advance(self, match_id: int) -> float | None:
+    async def _steps(self, match_id: int) -> float | None:
         """Take every step that is due; when to look again (the clock's next deadline)."""
         for _ in range(STEPS):
             match = await self._store.ranked_match(match_id)

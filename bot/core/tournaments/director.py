@@ -39,7 +39,7 @@ from typing import Protocol
 
 from bot.core.base.feed import Change, ChangeFeed
 from bot.core.base.owners import Owner, OwnerKind
-from bot.core.base.patrol import OnPatrol, Patrol
+from bot.core.base.patrol import OnPatrol
 from bot.core.base.refusals import Refused
 from bot.core.base.replies import User
 from bot.core.base.store_errors import ChannelBusy
@@ -59,8 +59,6 @@ __all__ = ["ThreadRefused", "Threads", "TournamentDirector", "pair_next"]
 
 log = logging.getLogger(__name__)
 
-#: A look that failed is tried again after this many seconds.
-RETRY_AFTER = 10.0
 #: The action log's entries that are a player's own move (not time's: a count made for them).
 _MOVES = frozenset({"discard", "play", "claim", "muggins", "resign"})
 #: The most steps one look takes (a round paired, its tables set up, ...) before it yields.
@@ -125,11 +123,16 @@ class TournamentDirector(OnPatrol):
         self._feed = feed
         self._games = games
         self._lobbies = lobbies
-        self._clock = clock
         self._threads: Threads | None = None
         # game id -> the tournament it is played for (the games of rounds being played).
         self._of_game: dict[int, int] = {}
-        self._patrol = Patrol(feed, self._heard, self._due, clock=clock, name="crib-tournament")
+        super().__init__(
+            feed,
+            clock=clock,
+            name="crib-tournament",
+            log=log,
+            failing="could not direct tournament %s",
+        )
 
     async def start(self, threads: Threads) -> None:
         """Direct from now on (this process sends): follow the feed, and look at every
@@ -150,20 +153,11 @@ class TournamentDirector(OnPatrol):
             if tournament is not None:
                 self.look(tournament)
 
-    def look(self, tournament_id: int) -> None:
-        """Do what is next in the tournament soon (one look at a time per tournament; a change
-        heard during a look makes another after it)."""
-        self._patrol.ask(tournament_id)
-
-    async def _due(self, tournament_id: int) -> float | None:
-        """Take the tournament's steps that are due; returns when to look again."""
-        try:
-            return await self._advance(tournament_id)
-        except ThreadRefused as refused:
-            log.warning("tournament %s: Discord refused a thread (%s)", tournament_id, refused)
-        except Exception:
-            log.exception("could not direct tournament %s", tournament_id)
-        return self._clock() + RETRY_AFTER
+    def _said(self, tournament_id: int, error: Exception) -> bool:
+        if isinstance(error, ThreadRefused):
+            log.warning("tournament %s: Discord refused a thread (%s)", tournament_id, error)
+            return True
+        return False
 
     # -- the steps ------------------------------------------------------------------------------
     async def _advance(self, tournament_id: int) -> float | None:

@@ -1,15 +1,19 @@
 """Patrol: one visit at a time per id, another after it when asked meanwhile, the next at the
-time a look returns, and none once stopped (until it follows the feed again)."""
+time a look returns, and none once stopped (until it follows the feed again); a runner on
+patrol (OnPatrol): a failed visit logged in its own log, or said in its own words, and made
+again after the one retry."""
 
 from __future__ import annotations
 
 import asyncio
+import logging
 from collections.abc import Callable
 
 import pytest
 
-from bot.core.base.feed import ChangeFeed
-from bot.core.base.patrol import Patrol
+from bot.core.base.feed import Change, ChangeFeed
+from bot.core.base.owners import Owner
+from bot.core.base.patrol import RETRY_AFTER, OnPatrol, Patrol
 
 
 class Looker:
@@ -77,3 +81,63 @@ async def test_the_next_look_is_at_the_time_returned_and_none_after_stop(
     looker.patrol.ask(3)
     await looker.patrol.idle()
     assert looker.seen == [3, 3, 3] and len(timers) == 1, "nothing is looked at or set since"
+
+
+class Flaky(OnPatrol):
+    """A runner whose visits fail as the test says: ``KeyError`` unknown, ``LookupError``
+    said in its own words."""
+
+    def __init__(self, log: logging.Logger) -> None:
+        super().__init__(
+            ChangeFeed(), clock=lambda: 100.0, name="t", log=log, failing="could not visit %s"
+        )
+        self.errors: list[Exception] = []
+        self.said: list[tuple[int, Exception]] = []
+
+    def _heard(self, change: Change) -> None:
+        self.look(change.owner.id)
+
+    async def _advance(self, key: int) -> float | None:
+        if self.errors:
+            raise self.errors.pop(0)
+        return 130.0
+
+    def _said(self, key: int, error: Exception) -> bool:
+        if type(error) is LookupError:
+            self.said.append((key, error))
+            return True
+        return False
+
+
+async def test_a_runner_logs_a_failed_visit_in_its_own_log_and_tries_again_after_the_retry(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    runner = Flaky(logging.getLogger("tests.flaky"))
+    visit = runner._visit  # (the visit the patrol makes, and when it comes back)
+    assert await visit(4) == 130.0, "a visit that went says when it is due again"
+    runner.errors = [KeyError("gone")]
+    with caplog.at_level(logging.ERROR, logger="tests.flaky"):
+        assert await visit(4) == 100.0 + RETRY_AFTER
+    (logged,) = caplog.records
+    assert logged.name == "tests.flaky" and logged.getMessage() == "could not visit 4"
+    assert logged.exc_info is not None
+    caplog.clear()
+    refused = LookupError("refused")
+    runner.errors = [refused]
+    assert await visit(5) == 100.0 + RETRY_AFTER
+    assert runner.said == [(5, refused)] and not caplog.records, "said in its own words"
+
+
+async def test_a_runner_looks_at_what_it_heard_of_while_it_follows_the_feed() -> None:
+    runner = Flaky(logging.getLogger("tests.flaky"))
+    feed = runner._patrol.feed
+    runner.errors = [LookupError("once")]
+    feed.publish(Change(Owner.game(3), 1, 10))
+    await runner.idle()
+    assert not runner.said and not runner.running, "nothing is looked at before it follows"
+    runner._patrol.follow()
+    feed.publish(Change(Owner.game(3), 2, 10))
+    await runner.idle()
+    assert [key for key, _ in runner.said] == [3], "looked at once it follows the feed"
+    runner.stop()
+    assert not runner.running
