@@ -31,7 +31,7 @@ from bot.core.base.replies import Answer, Choice
 from bot.core.games.games import Games
 from bot.core.ranked.records import EntryStatus
 from bot.core.ranked.scoreboard import game_channel
-from bot.core.ranked.storage import RankedStore
+from bot.core.ranked.storage import RankedReads
 
 __all__ = ["WhichGame"]
 
@@ -44,7 +44,7 @@ Completer = Callable[[int, int, str], Awaitable[list[Choice]]]
 class WhichGame:
     """Finds what a command acts on, for a person in a place, and runs it there."""
 
-    def __init__(self, games: Games, ranked: RankedStore) -> None:
+    def __init__(self, games: Games, ranked: RankedReads) -> None:
         self._games = games
         self._ranked = ranked
 

@@ -22,7 +22,7 @@ from bot.core.ledger.life import Drawing, Projector
 from bot.core.ledger.records import Owed
 from bot.core.ranked.matching import EXPERT_OFFER_AFTER, SEARCH_AT_MOST
 from bot.core.ranked.records import EntryRecord, EntryStatus, MatchRecord, PlaceKind, RatingRecord
-from bot.core.ranked.storage import RankedStore
+from bot.core.ranked.storage import CardStore
 from bot.core.ranked.words import rating_words
 
 __all__ = ["CARD", "CardMessages", "card_view"]
@@ -121,7 +121,7 @@ class CardMessages(Projector):
     """Draws each player's ranked card from their entry (the ledger's projector for
     ``ranked:<entry>``)."""
 
-    def __init__(self, store: RankedStore, clock: Callable[[], float]) -> None:
+    def __init__(self, store: CardStore, clock: Callable[[], float]) -> None:
         self._store = store
         self._clock = clock
 

@@ -26,7 +26,7 @@ from bot.core.ranked.rating import (
     shown_rating,
 )
 from bot.core.ranked.records import RatingRecord
-from bot.core.ranked.storage import RankedStore
+from bot.core.ranked.storage import LadderStore
 from bot.core.ranked.words import match_line, rating_words
 
 __all__ = ["LADDER_SHOWN", "LadderSeason", "ladder_view"]
@@ -54,7 +54,7 @@ def _line(place: int, rating: RatingRecord, reader: int) -> str:
 
 
 async def ladder_view(
-    store: RankedStore, user: User, which: LadderSeason, now: float
+    store: LadderStore, user: User, which: LadderSeason, now: float
 ) -> MessageView:
     """The ladder ``user`` asked for at ``now``."""
     season = season_of(now)
@@ -103,7 +103,7 @@ async def ladder_view(
     return laid_out(_fit(groups))
 
 
-async def _theirs(store: RankedStore, user: User, season: str) -> list[str]:
+async def _theirs(store: LadderStore, user: User, season: str) -> list[str]:
     """The reader's place, rating and rank in ``season``, under their name (the ladder is
     posted for everyone to read)."""
     reader = escape(user.name)
@@ -123,7 +123,7 @@ async def _theirs(store: RankedStore, user: User, season: str) -> list[str]:
     return [line, f"This season: {played}."]
 
 
-async def _champions(store: RankedStore, season: str) -> MessageView:
+async def _champions(store: LadderStore, season: str) -> MessageView:
     """Every season's champion, newest first."""
     found = await store.season_champions(
         at_least=PLACEMENT_MATCHES, before=season, limit=CHAMPIONS_SHOWN

@@ -42,7 +42,7 @@ from bot.core.messages.private_table import (
 from bot.core.messages.projection import hand_message, owes_move, settled
 from bot.core.messages.table import MAX_LAID_OUT
 from bot.core.ranked.scoreboard import MatchView
-from bot.core.ranked.storage import RankedStore
+from bot.core.ranked.storage import RankedReads
 from bot.core.ranked.turns import TurnClock
 
 __all__ = ["PlaceFeed", "PlaceMessages"]
@@ -80,7 +80,7 @@ class PlaceMessages(Projector):
     def __init__(
         self,
         games: Games,
-        store: RankedStore,
+        store: RankedReads,
         coach: CoachSettings,
         turns: TurnClock,
         matches: MatchView,

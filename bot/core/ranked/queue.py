@@ -7,7 +7,7 @@ newcomer takes the next, or waits for the sweep); the process
 that sends sweeps the queue every :data:`SWEEP_EVERY` seconds (:meth:`Matchmaker.sweep`): it
 ends the searches that waited :data:`~bot.core.ranked.matching.SEARCH_AT_MOST`, and pairs
 those the widening windows now allow (:func:`bot.core.ranked.matching.pairs`). Every pairing is
-one transaction that takes both entries or neither (:meth:`RankedStore.pair_entries`), so two
+one transaction that takes both entries or neither (:meth:`QueueStore.pair_entries`), so two
 processes pairing at once pair nobody twice; one that finds a candidate gone tries the next.
 
 Each change of an entry is published on the feed (its card is drawn again, and the referee
@@ -24,7 +24,7 @@ from bot.core.base.owners import Owner
 from bot.core.base.views import MessageRecord
 from bot.core.ranked.matching import SEARCH_AT_MOST, pairs, pick
 from bot.core.ranked.records import EntryRecord, EntryStatus, MatchRecord, PlaceKind
-from bot.core.ranked.storage import RankedStore
+from bot.core.ranked.storage import QueueStore
 from bot.core.standings.ratings import MODEL
 
 __all__ = ["CANDIDATES", "JOINS_AT_ONCE", "SWEEP_EVERY", "Matchmaker"]
@@ -42,7 +42,7 @@ JOINS_AT_ONCE = 3
 class Matchmaker:
     """Puts players in the queue, takes them out, and pairs them."""
 
-    def __init__(self, store: RankedStore, feed: ChangeFeed, clock: Callable[[], float]) -> None:
+    def __init__(self, store: QueueStore, feed: ChangeFeed, clock: Callable[[], float]) -> None:
         self._store = store
         self._feed = feed
         self._clock = clock

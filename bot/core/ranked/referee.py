@@ -15,7 +15,7 @@ by whichever process sends next:
    for whoever owes it (resigned for them, the game's ending the clock's:
    :class:`~bot.core.games.endings.Ending`);
 3. a game that ended is counted once for its winner, and a match someone has won twice is
-   decided and rated (:meth:`RankedStore.finish_match`), both entries freed;
+   decided and rated (:meth:`MatchStore.finish_match`), both entries freed;
 4. a match decided by a player leaving (which counted the game being played as theirs to
    lose) has that game, still open, resigned for them, its ending their leaving.
 
@@ -48,7 +48,7 @@ from bot.core.ranked.cards import CARD
 from bot.core.ranked.places import PlaceFeed
 from bot.core.ranked.records import EntryRecord, MatchGame, MatchRecord, MatchStatus
 from bot.core.ranked.scoreboard import GAMES_A_MATCH, MatchView, game_channel, match_of_channel
-from bot.core.ranked.storage import RankedStore
+from bot.core.ranked.storage import MatchStore
 from bot.core.ranked.turns import TurnClock
 from engine.outcome import Scoring
 
@@ -71,7 +71,7 @@ class Referee(OnPatrol):
 
     def __init__(
         self,
-        store: RankedStore,
+        store: MatchStore,
         feed: ChangeFeed,
         games: Games,
         lobbies: Lobbies,

@@ -15,7 +15,7 @@ from bot.core.games.endings import Ending, said
 from bot.core.games.games import Loaded
 from bot.core.games.records import GameRecord, ordinal
 from bot.core.ranked.records import MatchGame, MatchRecord, MatchStatus
-from bot.core.ranked.storage import RankedStore
+from bot.core.ranked.storage import RankedReads
 from bot.core.ranked.turns import TurnClock
 
 __all__ = ["GAMES_A_MATCH", "MatchView", "game_channel", "match_of_channel"]
@@ -50,7 +50,7 @@ def match_of_channel(channel_id: int) -> tuple[int, int] | None:
 class MatchView:
     """Reads each match once for drawing its games' tables (read again once told it changed)."""
 
-    def __init__(self, store: RankedStore) -> None:
+    def __init__(self, store: RankedReads) -> None:
         self._store = store
         # match id -> the match, its games, and each player's rating change once rated.
         self._kept: Recent[
