@@ -267,6 +267,59 @@ _CHANGED_SINCE = " UNION ALL ".join(
 RESULTS_LOCK = 0x0C1B_0002
 
 
+async def _open_lobby(tx: Transaction, lobby: GameRecord) -> GameRecord:
+    """Write the games row of ``lobby`` (its creator in seat 0, its seats to come); it with its
+    id. Raises :class:`ChannelBusy` when the channel has an open game."""
+    try:
+        # A private table says so; any other game takes the column's default (and so is
+        # written as it was before the column was there).
+        rows = await tx.fetch(
+            _INSERT_PRIVATE_GAME if lobby.private else _INSERT_GAME,
+            (
+                lobby.guild_id,
+                lobby.channel_id,
+                lobby.seats[0].user_id,
+                lobby.num_players,
+                lobby.target,
+                int(lobby.vs_computer),
+                lobby.created_at,
+                lobby.updated_at,
+                str(lobby.scoring),
+                str(lobby.counting),
+            ),
+        )
+    except UniqueViolation as broken:
+        if broken.names in _ONE_OPEN_PER_CHANNEL:
+            raise ChannelBusy() from None
+        raise
+    record = dataclasses.replace(lobby, id=int(rows[0][0]))
+    if record.occasion is not None:
+        await tx.execute("UPDATE games SET occasion = ? WHERE id = ?", (record.occasion, record.id))
+    if record.variant != STANDARD.name:
+        # A standard game takes the column's default (migration 020), as every game before
+        # variants did.
+        await tx.execute("UPDATE games SET variant = ? WHERE id = ?", (record.variant, record.id))
+    return record
+
+
+async def _first_deal(
+    tx: Transaction,
+    record: GameRecord,
+    deal: Callable[[GameRecord], Awaitable[tuple[str, Sequence[str]]]],
+) -> GameRecord:
+    """The seated table's first deal (``deal`` gives its snapshot and log entries), its log
+    written: the game as it is then, active at its next version (written by the caller)."""
+    snapshot, actions = await deal(record)
+    now = record.created_at
+    await tx.executemany(
+        "INSERT INTO actions (game_id, seq, action, at) VALUES (?, ?, ?, ?)",
+        [(record.id, seq, action, now) for seq, action in enumerate(actions, 1)],
+    )
+    return dataclasses.replace(
+        record, status=GameStatus.ACTIVE, version=record.version + 1, snapshot=snapshot
+    )
+
+
 class GameTables(Queries):
     """Games, seats, the action log and the results."""
 
@@ -340,74 +393,35 @@ class GameTables(Queries):
         active), and ``answered`` the message that answers the command (the lobby), kept with
         it. Nothing is left behind if any of it fails. Raises
         :class:`ChannelBusy`."""
+        lobby = GameRecord(
+            id=0,  # (the row's, once written)
+            guild_id=guild_id,
+            channel_id=channel_id,
+            status=GameStatus.LOBBY,
+            creator_id=creator.user_id or 0,
+            num_players=num_players,
+            target=target,
+            vs_computer=vs_computer,
+            snapshot=None,
+            version=0,
+            created_at=now,
+            updated_at=now,
+            seats=(creator,),
+            scoring=scoring,
+            counting=counting,
+            private=private,
+            occasion=occasion,
+            variant=variant,
+        )
         async with self._writing() as tx:
-            try:
-                # A private table says so; any other game takes the column's default (and so
-                # is written as it was before the column was there).
-                rows = await tx.fetch(
-                    _INSERT_PRIVATE_GAME if private else _INSERT_GAME,
-                    (
-                        guild_id,
-                        channel_id,
-                        creator.user_id,
-                        num_players,
-                        target,
-                        int(vs_computer),
-                        now,
-                        now,
-                        str(scoring),
-                        str(counting),
-                    ),
-                )
-            except UniqueViolation as broken:
-                if broken.names in _ONE_OPEN_PER_CHANNEL:
-                    raise ChannelBusy() from None
-                raise
-            record = GameRecord(
-                id=int(rows[0][0]),
-                guild_id=guild_id,
-                channel_id=channel_id,
-                status=GameStatus.LOBBY,
-                creator_id=creator.user_id or 0,
-                num_players=num_players,
-                target=target,
-                vs_computer=vs_computer,
-                snapshot=None,
-                version=0,
-                created_at=now,
-                updated_at=now,
-                seats=(creator,),
-                scoring=scoring,
-                counting=counting,
-                private=private,
-                occasion=occasion,
-                variant=variant,
-            )
-            if occasion is not None:
-                await tx.execute(
-                    "UPDATE games SET occasion = ? WHERE id = ?", (occasion, record.id)
-                )
-            if variant != STANDARD.name:
-                # A standard game takes the column's default (migration 020), as every game
-                # before variants did.
-                await tx.execute("UPDATE games SET variant = ? WHERE id = ?", (variant, record.id))
+            record = await _open_lobby(tx, lobby)
             if fill is not None:
                 # Seating the table is a change of its own (the game's next version), as it is
                 # when players join one by one.
                 record = dataclasses.replace(record, seats=tuple(fill(record)), version=1)
             await tx.executemany(_INSERT_SEATS, _seat_rows(record.id, record.seats))
             if deal is not None:
-                snapshot, actions = await deal(record)
-                record = dataclasses.replace(
-                    record,
-                    status=GameStatus.ACTIVE,
-                    version=record.version + 1,
-                    snapshot=snapshot,
-                )
-                await tx.executemany(
-                    "INSERT INTO actions (game_id, seq, action, at) VALUES (?, ?, ?, ?)",
-                    [(record.id, seq, action, now) for seq, action in enumerate(actions, 1)],
-                )
+                record = await _first_deal(tx, record, deal)
             if record.version:
                 await tx.execute(
                     "UPDATE games SET status = ?, version = ?, snapshot = ? WHERE id = ?",
