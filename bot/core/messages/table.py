@@ -11,7 +11,7 @@ still in someone's hand cannot reach the channel by mistake.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import assert_never
 
 from bot.core.base.text import MAX_MESSAGE, Names, and_list, plural, tagged
@@ -351,6 +351,88 @@ def _counting(names: Names, view: PublicView) -> str:
     return "\n".join(lines)
 
 
+@dataclass
+class _Told:
+    """A deal's events as its table says them: the calls of the play, the show's groups of
+    lines (a hand or the crib each, in the order counted) and the result, if the game ended
+    (what :func:`deal_text` says after them: where the deal stands, the seed, the scores)."""
+
+    play: list[str] = field(default_factory=list)
+    #: The indexes in ``play`` of calls that scored nothing (left out of the brief form).
+    quiet: set[int] = field(default_factory=set)
+    hands: list[list[str]] = field(default_factory=list)
+    result: str = ""
+
+    @classmethod
+    def of(
+        cls,
+        names: Names,
+        events: Sequence[ev.Event],
+        view: PublicView,
+        seal: Seal | None,
+        ended: Ended | None,
+    ) -> _Told:
+        """The deal's events told (``view`` for the rules and the counting)."""
+        told = cls()
+        play, quiet, hands = told.play, told.quiet, told.hands
+        played = 0
+        for i, event in enumerate(events):
+            match event:
+                case ev.Dealt():
+                    play.append(_dealt(names, event, view.rules))
+                    if seal is not None and seal.seal is None:
+                        play.append(NOT_SEALED)
+                    elif seal is not None:
+                        play.append(f"🔒 Shuffle sealed: SHA-256 `{seal.seal}`")
+                case ev.Discarded():
+                    pass  # who is still to discard is said by the status line
+                case ev.StarterCut():
+                    after = events[i + 1] if i + 1 < len(events) else None
+                    heels = after if isinstance(after, ev.Heels) else None
+                    play.append(_starter(names, event, heels))
+                case ev.Heels():
+                    pass  # said with the starter
+                case ev.Played():
+                    played += 1
+                    if not event.points:
+                        quiet.add(len(play))
+                    play.append(_played(names, event))
+                    play += _play_over(event, events[i + 1 : i + 2], view.rules, played)
+                case ev.Go():
+                    quiet.add(len(play))
+                    play.append(f"{names.seat(event.seat)} says go")
+                case ev.GoPoint():
+                    play.append(_go_point(names, event))
+                    play += _play_over(event, events[i + 1 : i + 2], view.rules, played)
+                case ev.CountReset():
+                    play.append(f"The count starts again; {names.seat(event.next_seat)} leads")
+                case ev.Shown():
+                    # A breakdown after a claim belongs with the claim; any other show is a hand.
+                    if event.claimed is None or not hands:
+                        hands.append([])
+                    hands[-1].append(_shown(names, event, view.counting is Counting.MANUAL))
+                case ev.Claimed():
+                    hands.append([_claimed(names, event)])
+                case ev.Mugginsed() | ev.Overclaimed():
+                    if not hands:
+                        hands.append([])  # (said alone, as a replay says each event)
+                    said = (
+                        _mugginsed(names, event)
+                        if isinstance(event, ev.Mugginsed)
+                        else _overclaimed(names, event)
+                    )
+                    hands[-1].append(said)
+                case ev.GameOver():
+                    told.result = result_line(names, event.result, ended)
+                case ev.CutForDeal():
+                    play.append(_cut(names, event))
+                case ev.ForLast():
+                    play.append(_for_last(names, event))
+                case _:
+                    assert_never(event)
+        return told
+
+
 def deal_text(
     names: Names,
     events: Sequence[ev.Event],
@@ -373,68 +455,10 @@ def deal_text(
     begun before shuffles were sealed, :data:`NOT_SEALED` under the deal). ``opening``: the
     events before the first deal (the cut for deal, and the points for last where the rules
     give them), said first on the first deal's table."""
-    play: list[str] = []
     events = [*opening, *events]
-    # The indexes in ``play`` of calls that scored nothing (left out of the brief form).
-    quiet: set[int] = set()
-    # The show, a group of lines per hand counted (and the crib), in the order counted.
-    hands: list[list[str]] = []
+    told = _Told.of(names, events, view, seal, ended)
+    play, hands, result = told.play, told.hands, told.result
     show: list[str] = []
-    result = ""
-    played = 0
-    for i, event in enumerate(events):
-        match event:
-            case ev.Dealt():
-                play.append(_dealt(names, event, view.rules))
-                if seal is not None and seal.seal is None:
-                    play.append(NOT_SEALED)
-                elif seal is not None:
-                    play.append(f"🔒 Shuffle sealed: SHA-256 `{seal.seal}`")
-            case ev.Discarded():
-                pass  # who is still to discard is said by the status line
-            case ev.StarterCut():
-                after = events[i + 1] if i + 1 < len(events) else None
-                play.append(_starter(names, event, after if isinstance(after, ev.Heels) else None))
-            case ev.Heels():
-                pass  # said with the starter
-            case ev.Played():
-                played += 1
-                if not event.points:
-                    quiet.add(len(play))
-                play.append(_played(names, event))
-                play += _play_over(event, events[i + 1 : i + 2], view.rules, played)
-            case ev.Go():
-                quiet.add(len(play))
-                play.append(f"{names.seat(event.seat)} says go")
-            case ev.GoPoint():
-                play.append(_go_point(names, event))
-                play += _play_over(event, events[i + 1 : i + 2], view.rules, played)
-            case ev.CountReset():
-                play.append(f"The count starts again; {names.seat(event.next_seat)} leads")
-            case ev.Shown():
-                # A breakdown after a claim belongs with the claim; any other show is a hand.
-                if event.claimed is None or not hands:
-                    hands.append([])
-                hands[-1].append(_shown(names, event, view.counting is Counting.MANUAL))
-            case ev.Claimed():
-                hands.append([_claimed(names, event)])
-            case ev.Mugginsed() | ev.Overclaimed():
-                if not hands:
-                    hands.append([])  # (said alone, as a replay says each event)
-                said = (
-                    _mugginsed(names, event)
-                    if isinstance(event, ev.Mugginsed)
-                    else _overclaimed(names, event)
-                )
-                hands[-1].append(said)
-            case ev.GameOver():
-                result = result_line(names, event.result, ended)
-            case ev.CutForDeal():
-                play.append(_cut(names, event))
-            case ev.ForLast():
-                play.append(_for_last(names, event))
-            case _:
-                assert_never(event)
     status = closing if closing else _status(names, view) if live else ""
     if status:
         # At a manual show the table waits on the show, so that is where it says so.
@@ -451,8 +475,8 @@ def deal_text(
         if chances is not None:
             sides = [names.side(side) for side in range(len(chances))]
             show.append(chances_line(sides, chances))
-    brief = [line for i, line in enumerate(play) if i not in quiet]
-    if quiet:
+    brief = [line for i, line in enumerate(play) if i not in told.quiet]
+    if told.quiet:
         brief.append(LEFT_OUT)
     parts = tuple("\n".join(lines) for lines in hands)
     if show:
