@@ -16,7 +16,8 @@ from bot.core.base.faults import Faults
 from bot.core.base.refusals import Refused
 from bot.core.base.replies import Answer, Reply, User
 from bot.core.base.views import MessageView, PageControls, Pool
-from bot.core.standings.records import Ranked
+from bot.core.pictures import Picture
+from bot.core.standings.records import Ranked, Standing
 from bot.core.standings.stats import stats_pictures
 from bot.core.standings.storage import StandingsRecords
 from bot.core.standings.words import (
@@ -31,7 +32,7 @@ from bot.core.standings.words import (
     stats_text,
     variant_line,
 )
-from engine.variants import STANDARD, listed, named, title_unless_standard
+from engine.variants import STANDARD, Variant, listed, named, title_unless_standard
 
 __all__ = ["Standings"]
 
@@ -115,17 +116,7 @@ class Standings:
         place = ON_THIS_SERVER if guild_id is not None else OUTSIDE_SERVERS
         audience = Audience(self._sight, guild_id, here)
         if against is not None:
-            if against.id == user.id:
-                raise Refused(refusals.AGAINST_SELF)
-            rival = await self._store.rival(guild_id, user.id, against.id)
-            if rival is not None and rival.recent:
-                channels = await self._store.game_channels([g.game_id for g in rival.recent])
-                shown = [
-                    g for g in rival.recent if await audience.may_name(channels.get(g.game_id))
-                ]
-                rival = dataclasses.replace(rival, recent=tuple(shown))
-            text = head_to_head_text(user.name, against.name, rival, place)
-            return Answer.say(text, ephemeral=False)
+            return await self._head_to_head(guild_id, user, against, audience, place)
         ranked = await self._store.standing(guild_id, user.id)
         among = guild_id is not None
         played_in = set(await self._store.variants_played(guild_id, user.id))
@@ -137,16 +128,7 @@ class Standings:
             rank_line(ranked[False], rank=among) if False in ranked else None,
             rank_line(ranked[True], levels, rank=among) if True in ranked else None,
         )
-        # Each variant's tables, a line each (its rating among its own players).
-        lines: list[str] = []
-        charted: tuple[str, bool] | None = None
-        for variant in variants:
-            its = await self._store.standing(guild_id, user.id, variant.name)
-            for vs_computer in (False, True):
-                if vs_computer in its:
-                    line = variant_line(variant.title, vs_computer, its[vs_computer], rank=among)
-                    lines.append(line)
-                    charted = charted or (variant.name, vs_computer)
+        lines, charted = await self._variant_lines(guild_id, user, variants)
         best = [
             (points, cards)
             for points, cards, channel_id in await self._store.best_hands(
@@ -169,13 +151,59 @@ class Standings:
         else:
             assert charted is not None
             chart, vs_computer = charted
-            its = await self._store.standing(guild_id, user.id, chart)
-            standing = its[vs_computer].standing
+            standing = (await self._store.standing(guild_id, user.id, chart))[vs_computer].standing
+        pictures = await self._charts(guild_id, user, standing, chart, vs_computer, place)
+        return Answer.say(text, ephemeral=False, view=MessageView(text, pictures=pictures))
+
+    async def _head_to_head(
+        self, guild_id: int | None, user: User, against: User, audience: Audience, place: str
+    ) -> Answer:
+        """``user``'s head to head with ``against`` (its recent games named only where the
+        audience may see them)."""
+        if against.id == user.id:
+            raise Refused(refusals.AGAINST_SELF)
+        rival = await self._store.rival(guild_id, user.id, against.id)
+        if rival is not None and rival.recent:
+            channels = await self._store.game_channels([g.game_id for g in rival.recent])
+            shown = [g for g in rival.recent if await audience.may_name(channels.get(g.game_id))]
+            rival = dataclasses.replace(rival, recent=tuple(shown))
+        text = head_to_head_text(user.name, against.name, rival, place)
+        return Answer.say(text, ephemeral=False)
+
+    async def _variant_lines(
+        self, guild_id: int | None, user: User, variants: list[Variant]
+    ) -> tuple[list[str], tuple[str, bool] | None]:
+        """Each variant's tables the player is rated in, a line each (its rating among its
+        own players), and the first of them (variant, against the computer), to chart."""
+        lines: list[str] = []
+        charted: tuple[str, bool] | None = None
+        for variant in variants:
+            its = await self._store.standing(guild_id, user.id, variant.name)
+            for vs_computer in (False, True):
+                if vs_computer in its:
+                    rank = guild_id is not None
+                    lines.append(
+                        variant_line(variant.title, vs_computer, its[vs_computer], rank=rank)
+                    )
+                    charted = charted or (variant.name, vs_computer)
+        return lines, charted
+
+    async def _charts(
+        self,
+        guild_id: int | None,
+        user: User,
+        standing: Standing,
+        variant: str,
+        vs_computer: bool,
+        place: str,
+    ) -> tuple[Picture, ...]:
+        """The charts of the player's ``standing`` in ``variant`` (against the computer or
+        not): the rating over time and the points per deal beside the server's (drawn on a
+        worker thread)."""
         history = await self._store.rating_history(
-            guild_id, user.id, vs_computer=vs_computer, variant=chart
+            guild_id, user.id, vs_computer=vs_computer, variant=variant
         )
-        server = await self._store.server_points(guild_id, chart)
-        pictures = await asyncio.to_thread(
+        server = await self._store.server_points(guild_id, variant)
+        return await asyncio.to_thread(
             stats_pictures, user.name, standing, history, server, AVERAGE_OF[place]
         )
-        return Answer.say(text, ephemeral=False, view=MessageView(text, pictures=pictures))
