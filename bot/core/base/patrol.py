@@ -18,6 +18,7 @@ import asyncio
 import dataclasses
 import logging
 from collections.abc import Awaitable, Callable
+from typing import Any, ClassVar
 
 from bot.core.base.feed import Change, ChangeFeed
 
@@ -114,26 +115,25 @@ class Patrol:
 
 class OnPatrol(abc.ABC):
     """What follows the feed through :class:`Patrol` and advances each id it visits (the game
-    clock, the tournament director, the ranked referee): the visit (``_advance``, its
-    failures logged in ``log`` as ``failing`` says, with the id, and tried again after
-    :data:`RETRY_AFTER`), a look asked for, whether it runs, its stop, and a wait for its
-    visits."""
+    clock, the tournament director, the ranked referee): the visit (``_advance``; one that
+    failed is logged in the subclass's module's log, as its ``failing`` says, with the id, and
+    made again after :data:`RETRY_AFTER`), a look asked for, whether it runs, its stop, and a
+    wait for its visits. A subclass names its visits' tasks and what a failed one could not
+    do where it is declared: ``class Director(OnPatrol, name="crib-tournament",
+    failing="could not direct tournament %s")``."""
 
-    def __init__(
-        self,
-        feed: ChangeFeed,
-        *,
-        clock: Callable[[], float],
-        name: str,
-        log: logging.Logger,
-        failing: str,
-    ) -> None:
-        """``name`` names the visits' tasks; ``failing`` is what a visit that failed could not
-        do, a format with the id's place (``"could not direct tournament %s"``)."""
+    _name: ClassVar[str]
+    _failing: ClassVar[str]
+    _log: ClassVar[logging.Logger]
+
+    def __init_subclass__(cls, *, name: str, failing: str, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        cls._name, cls._failing = name, failing
+        cls._log = logging.getLogger(cls.__module__)
+
+    def __init__(self, feed: ChangeFeed, *, clock: Callable[[], float]) -> None:
         self._clock = clock
-        self._log = log
-        self._failing = failing
-        self._patrol = Patrol(feed, self._heard, self._visit, clock=clock, name=name)
+        self._patrol = Patrol(feed, self._heard, self._visit, clock=clock, name=self._name)
 
     @abc.abstractmethod
     def _heard(self, change: Change) -> None:

@@ -9,7 +9,6 @@ two clocks would only race to make the same move (the version check keeps it to 
 
 from __future__ import annotations
 
-import logging
 import time
 from collections.abc import Callable, Iterable
 
@@ -21,10 +20,8 @@ from bot.core.play.moves import Moves
 
 __all__ = ["GameClock"]
 
-log = logging.getLogger(__name__)
 
-
-class GameClock(OnPatrol):
+class GameClock(OnPatrol, name="crib-clock", failing="could not make the timed moves of game %s"):
     """Makes each game's timed moves when they fall due, while it runs (a catch-up that failed
     is tried again after :data:`~bot.core.base.patrol.RETRY_AFTER`; a game that cannot be read
     is not: it waits for a moderator to end it)."""
@@ -33,13 +30,7 @@ class GameClock(OnPatrol):
         self, moves: Moves, feed: ChangeFeed, *, clock: Callable[[], float] = time.time
     ) -> None:
         self._moves = moves
-        super().__init__(
-            feed,
-            clock=clock,
-            name="crib-clock",
-            log=log,
-            failing="could not make the timed moves of game %s",
-        )
+        super().__init__(feed, clock=clock)
 
     def start(self, games: Iterable[int] = ()) -> None:
         """Follow the games from now on, and look at ``games`` at once (those that may have

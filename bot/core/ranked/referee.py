@@ -66,7 +66,7 @@ RECONCILE_ENDED = 3600.0
 LOOKS_AT_ONCE = 4
 
 
-class Referee(OnPatrol):
+class Referee(OnPatrol, name="crib-ranked", failing="could not referee ranked match %s"):
     """Runs the ranked matches being played (see the module's steps), while it is started."""
 
     def __init__(
@@ -94,13 +94,7 @@ class Referee(OnPatrol):
         self._turns = turns
         self._matches = matches
         self._places = places
-        super().__init__(
-            feed,
-            clock=clock,
-            name="crib-ranked",
-            log=log,
-            failing="could not referee ranked match %s",
-        )
+        super().__init__(feed, clock=clock)
         self._reading: set[asyncio.Task[None]] = set()
         #: Each entry of a match looked at, and its match (a card's change names its entry).
         self._match_of: dict[int, int] = {}

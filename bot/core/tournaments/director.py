@@ -101,7 +101,9 @@ def pair_next(event: Event) -> list[tuple[int, int | None]]:
     return list(event.record.format.pair(progress_of(event)))
 
 
-class TournamentDirector(OnPatrol):
+class TournamentDirector(
+    OnPatrol, name="crib-tournament", failing="could not direct tournament %s"
+):
     """Runs the tournaments being played (see the module's steps), while it is started."""
 
     def __init__(
@@ -126,13 +128,7 @@ class TournamentDirector(OnPatrol):
         self._threads: Threads | None = None
         # game id -> the tournament it is played for (the games of rounds being played).
         self._of_game: dict[int, int] = {}
-        super().__init__(
-            feed,
-            clock=clock,
-            name="crib-tournament",
-            log=log,
-            failing="could not direct tournament %s",
-        )
+        super().__init__(feed, clock=clock)
 
     async def start(self, threads: Threads) -> None:
         """Direct from now on (this process sends): follow the feed, and look at every

@@ -83,14 +83,12 @@ async def test_the_next_look_is_at_the_time_returned_and_none_after_stop(
     assert looker.seen == [3, 3, 3] and len(timers) == 1, "nothing is looked at or set since"
 
 
-class Flaky(OnPatrol):
+class Flaky(OnPatrol, name="t", failing="could not visit %s"):
     """A runner whose visits fail as the test says: ``KeyError`` unknown, ``LookupError``
     said in its own words."""
 
-    def __init__(self, log: logging.Logger) -> None:
-        super().__init__(
-            ChangeFeed(), clock=lambda: 100.0, name="t", log=log, failing="could not visit %s"
-        )
+    def __init__(self) -> None:
+        super().__init__(ChangeFeed(), clock=lambda: 100.0)
         self.errors: list[Exception] = []
         self.said: list[tuple[int, Exception]] = []
 
@@ -112,14 +110,15 @@ class Flaky(OnPatrol):
 async def test_a_runner_logs_a_failed_visit_in_its_own_log_and_tries_again_after_the_retry(
     caplog: pytest.LogCaptureFixture,
 ) -> None:
-    runner = Flaky(logging.getLogger("tests.flaky"))
+    runner = Flaky()
     visit = runner._visit  # (the visit the patrol makes, and when it comes back)
     assert await visit(4) == 130.0, "a visit that went says when it is due again"
     runner.errors = [KeyError("gone")]
-    with caplog.at_level(logging.ERROR, logger="tests.flaky"):
+    with caplog.at_level(logging.ERROR, logger=__name__):
         assert await visit(4) == 100.0 + RETRY_AFTER
     (logged,) = caplog.records
-    assert logged.name == "tests.flaky" and logged.getMessage() == "could not visit 4"
+    assert logged.name == __name__, "the runner's own log"
+    assert logged.getMessage() == "could not visit 4"
     assert logged.exc_info is not None
     caplog.clear()
     refused = LookupError("refused")
@@ -129,7 +128,7 @@ async def test_a_runner_logs_a_failed_visit_in_its_own_log_and_tries_again_after
 
 
 async def test_a_runner_looks_at_what_it_heard_of_while_it_follows_the_feed() -> None:
-    runner = Flaky(logging.getLogger("tests.flaky"))
+    runner = Flaky()
     feed = runner._patrol.feed
     runner.errors = [LookupError("once")]
     feed.publish(Change(Owner.game(3), 1, 10))
