@@ -28,7 +28,7 @@ from pathlib import Path
 
 from bot.core.base.replies import User
 from bot.core.ranked.matching import ANYONE_AFTER, WINDOW_AT_FIRST
-from bot.core.ranked.records import PlaceKind
+from bot.core.ranked.records import PlaceKind, Search
 from bot.core.services import Services
 from bot.store import Store
 from tests.helpers.postgres import PostgresServer
@@ -62,17 +62,10 @@ async def _join(service: Services, user: User, channel: int) -> bool:
 async def _waiting(store: Store, count: int, now: float, first_id: int) -> None:
     """``count`` players in the queue, each too far in skill from the others to meet yet."""
     for n in range(count):
-        await store.queue_entry(
-            user_id=first_id + n,
-            name=f"W{n}",
-            avatar=None,
-            guild_id=None,
-            channel_id=10_000 + n,
-            place=PlaceKind.PRIVATE,
-            mu=n * SPREAD,
-            last_opponent=None,
-            now=now,
+        search = Search(
+            first_id + n, f"W{n}", None, None, 10_000 + n, PlaceKind.PRIVATE, n * SPREAD
         )
+        await store.queue_entry(search, now=now)
 
 
 async def time_to_match(target: str | Path, waiting: int, rounds: int) -> list[float]:

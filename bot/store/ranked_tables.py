@@ -20,20 +20,21 @@ transaction (:class:`~bot.store.ranked_rows.EntryChanges`).
 
 from __future__ import annotations
 
-from collections.abc import Callable
+import dataclasses
 
 from bot.core.base.owners import Owner
-from bot.core.base.views import MessageRecord
 from bot.core.ranked.records import (
     AlreadyRanked,
     EntryRecord,
     EntryStatus,
     MatchRecord,
-    PlaceKind,
     RatingRecord,
+    Search,
 )
+from bot.core.ranked.storage import Card, Joined, Pick
 from bot.store.database import Dialect, Transaction, UniqueViolation
 from bot.store.message_tables import ANSWER_KEPT_SQL, message_row
+from bot.store.queries import marks
 from bot.store.ranked_block_tables import BlockTables, blocks_among
 from bot.store.ranked_ladder_tables import LadderTables
 from bot.store.ranked_match_tables import MatchTables
@@ -49,6 +50,7 @@ from bot.store.ranked_rows import (
     read_match,
     read_rating,
 )
+from bot.store.rows import columns
 
 __all__ = ["QueueTables", "RankedTables"]
 
@@ -63,13 +65,12 @@ _NEAREST = (
     f" UNION ALL SELECT * FROM (SELECT {ENTRY_COLUMNS} FROM ranked_entries"
     " WHERE status = 'searching' AND mu > ? ORDER BY mu LIMIT ?) above"
 )
+#: A search's entry: its fields, then when it was queued (its parameters, in that order).
+_INSERT_ENTRY = (
+    f"INSERT INTO ranked_entries ({columns(Search)}, queued_at, version)"
+    f" VALUES ({marks(dataclasses.fields(Search))}, ?, 1) RETURNING {ENTRY_COLUMNS}"
+)
 _LIVE_OR_ENDED = live_or_ended_since("ranked_entries", ENTRY_COLUMNS, f"status IN {LIVE}")
-#: What draws a player's card as they join: from their entry, its match and their opponent.
-Card = Callable[[EntryRecord, MatchRecord | None, EntryRecord | None], MessageRecord | None]
-#: Whom a newcomer may be paired with among searching players, best first (given the blocks).
-Pick = Callable[[EntryRecord, list[EntryRecord], set[tuple[int, int]]], list[EntryRecord]]
-#: What joining the queue gives: the entry, its match if paired at once, the entries changed.
-Joined = tuple[EntryRecord, MatchRecord | None, list[EntryRecord]]
 
 
 class QueueTables(EntryChanges):
@@ -77,15 +78,8 @@ class QueueTables(EntryChanges):
 
     async def queue_entry(
         self,
+        search: Search,
         *,
-        user_id: int,
-        name: str,
-        avatar: str | None,
-        guild_id: int | None,
-        channel_id: int,
-        place: PlaceKind,
-        mu: float,
-        last_opponent: int | None,
         now: float,
         card: Card | None = None,
         pick: Pick | None = None,
@@ -101,22 +95,7 @@ class QueueTables(EntryChanges):
         are searching or in a match already."""
         async with self._writing() as tx:
             try:
-                rows = await tx.fetch(
-                    "INSERT INTO ranked_entries (user_id, name, avatar, guild_id, channel_id,"
-                    " place, mu, last_opponent, queued_at, version)"
-                    f" VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, 1) RETURNING {ENTRY_COLUMNS}",
-                    (
-                        user_id,
-                        name,
-                        avatar,
-                        guild_id,
-                        channel_id,
-                        str(place),
-                        mu,
-                        last_opponent,
-                        now,
-                    ),
-                )
+                rows = await tx.fetch(_INSERT_ENTRY, (*dataclasses.astuple(search), now))
             except UniqueViolation as broken:
                 if broken.names in _ONE_LIVE:
                     raise AlreadyRanked(None) from None

@@ -21,11 +21,9 @@ from collections.abc import Callable, Sequence
 
 from bot.core.base.feed import Change, ChangeFeed
 from bot.core.base.owners import Owner
-from bot.core.base.views import MessageRecord
 from bot.core.ranked.matching import SEARCH_AT_MOST, pairs, pick
-from bot.core.ranked.records import EntryRecord, EntryStatus, MatchRecord, PlaceKind
-from bot.core.ranked.storage import QueueStore
-from bot.core.standings.ratings import MODEL
+from bot.core.ranked.records import EntryRecord, EntryStatus, MatchRecord, Search
+from bot.core.ranked.storage import Card, Joined, QueueStore
 
 __all__ = ["CANDIDATES", "JOINS_AT_ONCE", "SWEEP_EVERY", "Matchmaker"]
 
@@ -53,36 +51,17 @@ class Matchmaker:
         for entry in entries:
             self._feed.publish(Change(Owner.ranked(entry.id), entry.version, entry.channel_id))
 
-    async def join(
-        self,
-        *,
-        user_id: int,
-        name: str,
-        avatar: str | None,
-        guild_id: int | None,
-        channel_id: int,
-        place: PlaceKind,
-        mu: float | None,
-        last_opponent: int | None,
-        card: Callable[[EntryRecord, MatchRecord | None, EntryRecord | None], MessageRecord | None],
-    ) -> tuple[EntryRecord, MatchRecord | None, list[EntryRecord]]:
-        """``user_id`` joins the queue from their place, matched on ``mu``, the skill of their
-        latest season (None: a newcomer's), and is paired at once, in the same transaction,
-        with the best opponent waiting in the window that no other pairing holds (the one who
-        waited sits first); never ``last_opponent``. ``card``: the message that answers them,
-        drawn from the entry as it ends, kept with it. The entry, its match if one was made,
-        and the entries changed. Raises :class:`~bot.core.ranked.records.AlreadyRanked`."""
+    async def join(self, search: Search, card: Card) -> Joined:
+        """A player joins the queue from their place and is paired at once, in the same
+        transaction, with the best opponent waiting in the window that no other pairing holds
+        (the one who waited sits first); never their last opponent. ``card``: the message that
+        answers them, drawn from the entry as it ends, kept with it. The entry, its match if
+        one was made, and the entries changed. Raises
+        :class:`~bot.core.ranked.records.AlreadyRanked`."""
         async with self._joining:
             now = self._clock()
             return await self._store.queue_entry(
-                user_id=user_id,
-                name=name,
-                avatar=avatar,
-                guild_id=guild_id,
-                channel_id=channel_id,
-                place=place,
-                mu=float(MODEL.mu) if mu is None else mu,
-                last_opponent=last_opponent,
+                search,
                 now=now,
                 card=card,
                 pick=lambda entry, found, blocks: pick(entry, found, now, blocks),

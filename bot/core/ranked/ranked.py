@@ -32,7 +32,14 @@ from bot.core.ranked.cards import CARD, CardMessages, card_view
 from bot.core.ranked.ladder import LadderSeason, ladder_view
 from bot.core.ranked.queue import Matchmaker
 from bot.core.ranked.rating import COOLDOWN_MEMORY, cooldown_until
-from bot.core.ranked.records import AlreadyRanked, EntryRecord, EntryStatus, MatchRecord, PlaceKind
+from bot.core.ranked.records import (
+    AlreadyRanked,
+    EntryRecord,
+    EntryStatus,
+    MatchRecord,
+    PlaceKind,
+    Search,
+)
 from bot.core.ranked.storage import RankedStore
 from bot.core.ranked.words import (
     ALREADY_SEARCHING,
@@ -54,6 +61,7 @@ from bot.core.ranked.words import (
     not_blocked_named,
     not_met_named,
 )
+from bot.core.standings.ratings import MODEL
 
 __all__ = ["OLDER_SEEN_WITHIN", "OPPONENTS_OFFERED", "RANKED_RELEASE", "Ranked"]
 
@@ -139,18 +147,10 @@ class Ranked:
             kept.append((view, record))
             return record
 
+        mu = float(MODEL.mu) if rating is None else rating.mu  # (a newcomer's skill)
+        search = Search(user.id, user.name, avatar, guild_id, channel_id, place, mu, last_opponent)
         try:
-            entry, _, changed = await self.queue.join(
-                user_id=user.id,
-                name=user.name,
-                avatar=avatar,
-                guild_id=guild_id,
-                channel_id=channel_id,
-                place=place,
-                mu=None if rating is None else rating.mu,
-                last_opponent=last_opponent,
-                card=card,
-            )
+            entry, _, changed = await self.queue.join(search, card)
         except AlreadyRanked:
             live = await store.live_entry(user.id)
             raise Refused(ALREADY_SEARCHING if live is None else _busy(live)) from None

@@ -27,6 +27,7 @@ __all__ = [
     "MatchStatus",
     "PlaceKind",
     "RatingRecord",
+    "Search",
 ]
 
 
@@ -71,6 +72,24 @@ class EntryStatus(StrEnum):
     def live(self) -> bool:
         """Whether the entry still holds its player (one live entry a player)."""
         return self in (EntryStatus.SEARCHING, EntryStatus.MATCHED)
+
+
+@dataclass(frozen=True, slots=True)
+class Search:
+    """A player's search as they start it, what their entry is written from: who (their name
+    and picture as the opponent will see them), the place they search from (``guild_id``
+    None: a DM or group DM), the skill it matches on (``mu``: their latest season rating's,
+    a newcomer's for a first season) and the opponent of their last match (not met twice in
+    a row)."""
+
+    user_id: int
+    name: str
+    avatar: str | None
+    guild_id: int | None
+    channel_id: int
+    place: PlaceKind
+    mu: float
+    last_opponent: int | None = None
 
 
 @dataclass(frozen=True, slots=True)

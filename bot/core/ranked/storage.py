@@ -18,19 +18,29 @@ from bot.core.ranked.records import (
     MatchGame,
     MatchLine,
     MatchRecord,
-    PlaceKind,
     RatingRecord,
+    Search,
 )
 
 __all__ = [
     "BlockStore",
+    "Card",
     "CardStore",
+    "Joined",
     "LadderStore",
     "MatchStore",
+    "Pick",
     "QueueStore",
     "RankedReads",
     "RankedStore",
 ]
+
+#: What draws a player's card as they join: from their entry, its match and their opponent.
+Card = Callable[[EntryRecord, MatchRecord | None, EntryRecord | None], MessageRecord | None]
+#: Whom a newcomer may be paired with among searching players, best first (given the blocks).
+Pick = Callable[[EntryRecord, list[EntryRecord], set[tuple[int, int]]], list[EntryRecord]]
+#: What joining the queue gives: the entry, its match if paired at once, the entries changed.
+Joined = tuple[EntryRecord, MatchRecord | None, list[EntryRecord]]
 
 
 class RankedReads(Protocol):
@@ -53,22 +63,13 @@ class QueueStore(Protocol):
 
     async def queue_entry(
         self,
+        search: Search,
         *,
-        user_id: int,
-        name: str,
-        avatar: str | None,
-        guild_id: int | None,
-        channel_id: int,
-        place: PlaceKind,
-        mu: float,
-        last_opponent: int | None,
         now: float,
-        card: Callable[[EntryRecord, MatchRecord | None, EntryRecord | None], MessageRecord | None]
-        | None = ...,
-        pick: Callable[[EntryRecord, list[EntryRecord], set[tuple[int, int]]], list[EntryRecord]]
-        | None = ...,
+        card: Card | None = ...,
+        pick: Pick | None = ...,
         candidates: int = ...,
-    ) -> tuple[EntryRecord, MatchRecord | None, list[EntryRecord]]: ...
+    ) -> Joined: ...
     async def older_release_running(self, release: str, *, seen_after: float) -> bool: ...
     async def ranked_player(
         self, user_id: int, *, since: float

@@ -9,7 +9,7 @@ import random
 
 import pytest
 
-from bot.core.ranked.records import AlreadyRanked, EntryRecord, EntryStatus, PlaceKind
+from bot.core.ranked.records import AlreadyRanked, EntryRecord, EntryStatus, PlaceKind, Search
 from bot.store import Store
 
 
@@ -19,14 +19,7 @@ async def _queue(
     """``user_id`` joins the queue (``paired``: and is paired at once with anyone waiting,
     as the core does); their entry as it ends."""
     entry, _, changed = await store.queue_entry(
-        user_id=user_id,
-        name=f"P{user_id}",
-        avatar=None,
-        guild_id=None,
-        channel_id=1000 + user_id,
-        place=PlaceKind.PRIVATE,
-        mu=mu,
-        last_opponent=None,
+        Search(user_id, f"P{user_id}", None, None, 1000 + user_id, PlaceKind.PRIVATE, mu),
         now=now,
         pick=(lambda me, found, blocks: [f for f in found if f.user_id != me.user_id])
         if paired

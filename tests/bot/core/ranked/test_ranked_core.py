@@ -19,7 +19,14 @@ from bot.core.ranked.cards import CARD, card_view
 from bot.core.ranked.matching import ANYONE_AFTER, EXPERT_OFFER_AFTER, SEARCH_AT_MOST
 from bot.core.ranked.ranked import OLDER_SEEN_WITHIN, RANKED_RELEASE
 from bot.core.ranked.rating import PLACEMENT_MATCHES, season_before, season_name, season_of
-from bot.core.ranked.records import EntryRecord, EntryStatus, MatchRecord, MatchStatus, PlaceKind
+from bot.core.ranked.records import (
+    EntryRecord,
+    EntryStatus,
+    MatchRecord,
+    MatchStatus,
+    PlaceKind,
+    Search,
+)
 from bot.core.ranked.turns import REACH_ALLOWANCE, TURN_SECONDS
 from bot.core.ranked.words import (
     ALREADY_SEARCHING,
@@ -107,17 +114,8 @@ async def _queued(
 ) -> EntryRecord:
     """``user``'s search from ``channel_id`` (a DM or group DM), written straight to the
     store (nobody paired on the way)."""
-    entry, _, _ = await store.queue_entry(
-        user_id=user.id,
-        name=user.name,
-        avatar=None,
-        guild_id=None,
-        channel_id=channel_id,
-        place=place,
-        mu=mu,
-        last_opponent=None,
-        now=now,
-    )
+    search = Search(user.id, user.name, None, None, channel_id, place, mu)
+    entry, _, _ = await store.queue_entry(search, now=now)
     return entry
 
 
