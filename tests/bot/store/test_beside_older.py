@@ -28,14 +28,16 @@ def _folder(where: Path, files: dict[str, str]) -> Path:
     return where
 
 
+def _releases(tmp_path: Path, name: str, sql: str) -> tuple[Path, Path]:
+    """The migrations of this release in small, and of a newer one that adds ``name``."""
+    return _folder(tmp_path / "old", OLD), _folder(tmp_path / "newer", {**OLD, name: sql})
+
+
 async def test_an_older_release_runs_beside_a_migration_that_says_it_may(
     tmp_path: Path, target: str | Path
 ) -> None:
-    old = _folder(tmp_path / "old", OLD)
-    newer = _folder(
-        tmp_path / "newer",
-        {**OLD, "003_more.sql": f"{BESIDE_OLDER}\n-- adds a table\nCREATE TABLE more (y INTEGER);"},
-    )
+    more = f"{BESIDE_OLDER}\n-- adds a table\nCREATE TABLE more (y INTEGER);"
+    old, newer = _releases(tmp_path, "003_more.sql", more)
     await (await Store.open(target, migrations_dir=old)).close()
     await (await Store.open(target, migrations_dir=newer)).close()
     async with await Store.open(target, migrations_dir=old) as store:
@@ -54,11 +56,8 @@ async def test_an_older_release_runs_beside_a_migration_that_says_it_may(
 async def test_a_migration_that_does_not_say_so_still_refuses_an_older_release(
     tmp_path: Path, target: str | Path
 ) -> None:
-    old = _folder(tmp_path / "old", OLD)
-    newer = _folder(
-        tmp_path / "newer",
-        {**OLD, "003_drop.sql": "-- removes what the release before read\nDROP TABLE base;"},
-    )
+    drop = "-- removes what the release before read\nDROP TABLE base;"
+    old, newer = _releases(tmp_path, "003_drop.sql", drop)
     await (await Store.open(target, migrations_dir=newer)).close()
     with pytest.raises(NewerSchema) as refused:
         await Store.open(target, migrations_dir=old)
