@@ -63,7 +63,7 @@ async def _waiting(store: Store, count: int, now: float, first_id: int) -> None:
     """``count`` players in the queue, each too far in skill from the others to meet yet."""
     for n in range(count):
         search = Search(
-            first_id + n, f"W{n}", None, None, 10_000 + n, PlaceKind.PRIVATE, n * SPREAD
+            first_id + n, f"W{n}", None, None, 10_000 + n, PlaceKind.PRIVATE, n * SPREAD, None
         )
         await store.queue_entry(search, now=now)
 

@@ -21,6 +21,7 @@ transaction (:class:`~bot.store.ranked_rows.EntryChanges`).
 from __future__ import annotations
 
 import dataclasses
+from typing import Any
 
 from bot.core.base.owners import Owner
 from bot.core.ranked.records import (
@@ -65,7 +66,8 @@ _NEAREST = (
     f" UNION ALL SELECT * FROM (SELECT {ENTRY_COLUMNS} FROM ranked_entries"
     " WHERE status = 'searching' AND mu > ? ORDER BY mu LIMIT ?) above"
 )
-#: A search's entry: its fields, then when it was queued (its parameters, in that order).
+#: A search's entry: the search's fields, then when it was queued (its parameters, in that
+#: order: :func:`_searched`).
 _INSERT_ENTRY = (
     f"INSERT INTO ranked_entries ({columns(Search)}, queued_at, version)"
     f" VALUES ({marks(dataclasses.fields(Search))}, ?, 1) RETURNING {ENTRY_COLUMNS}"
@@ -95,7 +97,7 @@ class QueueTables(EntryChanges):
         are searching or in a match already."""
         async with self._writing() as tx:
             try:
-                rows = await tx.fetch(_INSERT_ENTRY, (*dataclasses.astuple(search), now))
+                rows = await tx.fetch(_INSERT_ENTRY, _searched(search, now))
             except UniqueViolation as broken:
                 if broken.names in _ONE_LIVE:
                     raise AlreadyRanked(None) from None
@@ -120,11 +122,8 @@ class QueueTables(EntryChanges):
     ) -> tuple[MatchRecord, list[EntryRecord]] | None:
         """In the transaction that queued ``entry``: pair it with the first searching player
         ``pick`` chooses that no other pairing holds (see :meth:`queue_entry`)."""
-        nearest = [
-            read_entry(row)
-            for row in await tx.fetch(_NEAREST, (entry.mu, candidates, entry.mu, candidates))
-            if int(row[0]) != entry.id
-        ]
+        found = await tx.fetch(_NEAREST, (entry.mu, candidates, entry.mu, candidates))
+        nearest = [e for e in map(read_entry, found) if e.id != entry.id]
         if not nearest:
             return None
         users = sorted({entry.user_id, *(e.user_id for e in nearest)})
@@ -275,3 +274,9 @@ async def _matched(
         # last guard: nothing of it is written.)
         raise RuntimeError("a ranked entry was paired twice")
     return match, [read_entry(row) for row in rows]
+
+
+def _searched(search: Search, now: float) -> tuple[Any, ...]:
+    """``_INSERT_ENTRY``'s parameters: the search's own fields (an entry's others are not
+    written from it), then ``now``."""
+    return (*(getattr(search, f.name) for f in dataclasses.fields(Search)), now)

@@ -78,9 +78,9 @@ class EntryStatus(StrEnum):
 class Search:
     """A player's search as they start it, what their entry is written from: who (their name
     and picture as the opponent will see them), the place they search from (``guild_id``
-    None: a DM or group DM), the skill it matches on (``mu``: their latest season rating's,
-    a newcomer's for a first season) and the opponent of their last match (not met twice in
-    a row)."""
+    None: a DM or group DM; ``channel_id``, and what kind of ``place`` it is), the skill it
+    matches on (``mu``: their latest season rating's, a newcomer's for a first season) and
+    the opponent of their last match (never met twice in a row)."""
 
     user_id: int
     name: str
@@ -89,27 +89,17 @@ class Search:
     channel_id: int
     place: PlaceKind
     mu: float
-    last_opponent: int | None = None
+    last_opponent: int | None
 
 
 @dataclass(frozen=True, slots=True)
-class EntryRecord:
-    """One player's ranked entry at the place they queued from: ``guild_id`` (None: a DM or
-    group DM), ``channel_id`` and what kind of ``place`` it is; their name and picture as the
-    opponent will see them; the skill the search matches on (``mu``, the season rating's);
-    the opponent of their last match (never met twice in a row); and, once paired, its
-    match. ``version`` moves on with every change (the card drawn from it follows)."""
+class EntryRecord(Search):
+    """One player's ranked entry: their search as it was written (:class:`Search`), where it
+    is (``status``), when it was queued and, once paired, its match. ``version`` moves on
+    with every change (the card drawn from it follows)."""
 
     id: int
-    user_id: int
-    name: str
-    avatar: str | None
-    guild_id: int | None
-    channel_id: int
-    place: PlaceKind
     status: EntryStatus
-    mu: float
-    last_opponent: int | None
     queued_at: float
     match_id: int | None
     ended_at: float | None

@@ -19,7 +19,7 @@ async def _queue(
     """``user_id`` joins the queue (``paired``: and is paired at once with anyone waiting,
     as the core does); their entry as it ends."""
     entry, _, changed = await store.queue_entry(
-        Search(user_id, f"P{user_id}", None, None, 1000 + user_id, PlaceKind.PRIVATE, mu),
+        Search(user_id, f"P{user_id}", None, None, 1000 + user_id, PlaceKind.PRIVATE, mu, None),
         now=now,
         pick=(lambda me, found, blocks: [f for f in found if f.user_id != me.user_id])
         if paired

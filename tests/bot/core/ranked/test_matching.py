@@ -21,20 +21,20 @@ def entry(
     entry_id: int, user: int, mu: float, queued: float = 0.0, last: int | None = None
 ) -> EntryRecord:
     return EntryRecord(
-        entry_id,
         user,
         f"P{user}",
         None,
         None,
         100 + user,
         PlaceKind.PRIVATE,
-        EntryStatus.SEARCHING,
         mu,
         last,
-        queued,
-        None,
-        None,
-        1,
+        id=entry_id,
+        status=EntryStatus.SEARCHING,
+        queued_at=queued,
+        match_id=None,
+        ended_at=None,
+        version=1,
     )
 
 

@@ -114,7 +114,7 @@ async def _queued(
 ) -> EntryRecord:
     """``user``'s search from ``channel_id`` (a DM or group DM), written straight to the
     store (nobody paired on the way)."""
-    search = Search(user.id, user.name, None, None, channel_id, place, mu)
+    search = Search(user.id, user.name, None, None, channel_id, place, mu, None)
     entry, _, _ = await store.queue_entry(search, now=now)
     return entry
 
