@@ -60,6 +60,15 @@ class Dealing:
                 rounds = tuple(tuple(r) for r in state.cut_rounds)
                 return CutForDeal(rounds=rounds, dealer=state.dealer)
 
+    def given_deal(self, seat: int) -> CutForDeal:
+        """The first deal given to ``seat`` without a cut (a following game's rule: the loser
+        of the game before deals first): a cut for deal of no rounds, which names the dealer."""
+        state = self.state
+        if not 0 <= seat < state.num_players:
+            raise ValueError(f"There is no seat {seat} to deal first.")
+        state.dealer = state.first_dealer = seat
+        return CutForDeal(rounds=(), dealer=seat)
+
     def for_last(self) -> list[Event]:
         """At the start of the game, the points for last (if the rules give any) to the seat
         left of the first dealer."""

@@ -116,7 +116,9 @@ class EventBase:
 @dataclass(frozen=True, slots=True)
 class CutForDeal(EventBase):
     """The cut for first deal: one entry per seat per round, the card that seat cut, or
-    ``None`` for a seat that did not cut again (only the players tied for lowest re-cut)."""
+    ``None`` for a seat that did not cut again (only the players tied for lowest re-cut).
+    No rounds at all: the first deal was given to ``dealer`` without a cut (a following
+    game, whose first deal goes to the loser of the game before)."""
 
     kind: ClassVar[str] = "cut_for_deal"
     rounds: tuple[tuple[Card | None, ...], ...]

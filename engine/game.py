@@ -121,9 +121,11 @@ class Game:
         target: int | None = None,
         scoring: Scoring | None = None,
         counting: Counting | None = None,
+        dealer: int | None = None,
     ) -> tuple[Game, list[Event]]:
         """Seat ``players`` (display names), cut for first deal, peg any points for last,
-        and deal.
+        and deal. ``dealer``: the seat that deals first without a cut (a following game's:
+        the loser of the game before deals first), announced as a cut of no rounds.
 
         The game is played by ``rules``; or, without them, by the standard game's for the
         players (2 to 4) with the table's options: ``target`` (121, the default, or 61),
@@ -133,7 +135,9 @@ class Game:
         than 121 or 61.
         """
         game = cls(players, rng=rng, rules=rules, target=target, scoring=scoring, counting=counting)
-        events: list[Event] = [game._dealing.cut_for_deal()]
+        dealing = game._dealing
+        first = dealing.cut_for_deal() if dealer is None else dealing.given_deal(dealer)
+        events: list[Event] = [first]
         events.extend(game._dealing.for_last())
         events.extend(game._dealing.deal())
         return game, events
@@ -149,15 +153,23 @@ class Game:
         target: int | None = None,
         scoring: Scoring | None = None,
         counting: Counting | None = None,
+        dealer: int | None = None,
     ) -> Game:
         """A new game with ``rng`` and every action of ``actions`` applied in order.
 
-        Given an rng seeded as the original was (and the same rules, or options), this
-        reproduces the original state exactly (and each :meth:`apply` returns the same events
-        the original action did).
+        Given an rng seeded as the original was (and the same rules, or options, and the
+        same first ``dealer`` when the table gave it: :attr:`given_dealer`), this reproduces
+        the original state exactly (and each :meth:`apply` returns the same events the
+        original action did).
         """
         game, _ = cls.new(
-            players, rng=rng, rules=rules, target=target, scoring=scoring, counting=counting
+            players,
+            rng=rng,
+            rules=rules,
+            target=target,
+            scoring=scoring,
+            counting=counting,
+            dealer=dealer,
         )
         for action in actions:
             game.apply(action)
@@ -305,6 +317,13 @@ class Game:
         """The cut for first deal: per round, the card each seat cut (``None`` for a seat
         that did not cut again: only the players tied for lowest re-cut)."""
         return tuple(tuple(r) for r in self._state.cut_rounds)
+
+    @property
+    def given_dealer(self) -> int | None:
+        """The seat the table gave the first deal without a cut (a following game's: the loser
+        of the game before), or None when the cut decided: what replaying the game from its
+        shuffles and actions needs (:meth:`replay`'s ``dealer``)."""
+        return self._state.first_dealer
 
     @property
     def actions(self) -> list[dict[str, Any]]:

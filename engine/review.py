@@ -197,16 +197,18 @@ def review_game(
     rules: Rules | None = None,
     through_deal: int | None = None,
     samples: int = SAMPLES,
+    dealer: int | None = None,
 ) -> GameReview:
     """Review the decisions of ``seats`` in the game ``actions`` record, played by ``rules``
     (the standard game's for the players, to 121, when None) and dealt by ``rng`` (it must
     shuffle as the game's source did), up to and with deal ``through_deal`` (every deal
-    without). The play-outs draw from ``seed``.
+    without). The play-outs draw from ``seed``. ``dealer``: the seat the table gave the first
+    deal without a cut (:attr:`engine.game.Game.given_dealer`), if it did.
 
     Raises :class:`engine.errors.RuleError` or ``ValueError`` when the log does not fit
     the deals.
     """
-    game, events = Game.new(list(players), rng=rng, rules=rules)
+    game, events = Game.new(list(players), rng=rng, rules=rules, dealer=dealer)
     del events  # the cut and the first deal: nobody decided anything yet
     decisions: list[Decision] = []
     shown: set[int] = set()

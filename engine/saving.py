@@ -103,6 +103,9 @@ def save(state: GameState, *, share: bool) -> dict[str, Any]:
         data["scoring"] = rules.scoring.value
     if not rules.is_standard:
         data["rules"] = rules.to_dict()
+    if state.first_dealer is not None:
+        # (Only then: a game dealt after a cut is saved as it always was.)
+        data["first_dealer"] = state.first_dealer
     if rules.counting is Counting.MANUAL:
         data["counting"] = rules.counting.value
         data["to_count"] = [[seat, crib] for seat, crib in state.to_count]
@@ -146,6 +149,8 @@ def restore(data: Mapping[str, Any], rng: random.Random) -> GameState:
     state.cut_rounds = [
         [None if code is None else card(code) for code in r] for r in data["cut_rounds"]
     ]
+    given = data.get("first_dealer")
+    state.first_dealer = None if given is None else int(given)
     state.deck = cards(data["deck"])
     state.hands = [cards(h) for h in data["hands"]]
     state.kept = [cards(k) for k in data["kept"]]

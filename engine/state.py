@@ -40,6 +40,9 @@ class GameState:
     deal_number: int = 0
     scores: list[int] = field(default_factory=list)
     cut_rounds: list[list[Card | None]] = field(default_factory=list)
+    #: The seat the table gave the first deal without a cut (a following game's: the loser
+    #: of the game before deals first), or None when the cut decided.
+    first_dealer: int | None = None
     deck: list[Card] = field(default_factory=list)
     hands: list[list[Card]] = field(default_factory=list)
     kept: list[list[Card]] = field(default_factory=list)

@@ -222,3 +222,31 @@ def test_his_heels_wins_the_game() -> None:
     assert isinstance(over, GameOver)
     assert over.result.winner == 1 and over.result.scores == (120, 121)
     assert game.phase is Phase.OVER and game.turn is None
+
+
+@pytest.mark.parametrize("dealer", [0, 1])
+def test_a_following_game_dealt_first_by_the_loser_has_no_cut(dealer: int) -> None:
+    # The first deal given to a seat (a following game's rule: the loser of the game before
+    # deals first): no cut, the deal is the game's first shuffle, and replaying it needs the
+    # seat, which the saved game keeps.
+    game, events = Game.new(NAMES[:2], rng=random.Random(5), dealer=dealer)
+    assert events[0] == CutForDeal(rounds=(), dealer=dealer)
+    assert isinstance(events[1], Dealt) and events[1].dealer == dealer
+    assert game.dealer == dealer and game.given_dealer == dealer and game.cut_rounds == ()
+    _ = game.discard(0, game.hand(0)[:2])
+    restored = Game.from_dict(game.to_dict(), rng=random.Random(1))
+    assert restored.given_dealer == dealer and restored.to_dict() == game.to_dict()
+    again = Game.replay(
+        NAMES[:2], rng=random.Random(5), actions=game.actions, dealer=game.given_dealer
+    )
+    assert again.to_dict() == game.to_dict()
+
+
+def test_a_game_dealt_after_a_cut_is_saved_as_before() -> None:
+    game, _ = Game.new(NAMES[:2], rng=random.Random(5))
+    assert game.given_dealer is None and "first_dealer" not in game.to_dict()
+
+
+def test_the_first_deal_given_to_no_seat_is_refused() -> None:
+    with pytest.raises(ValueError, match="no seat 2"):
+        Game.new(NAMES[:2], rng=random.Random(5), dealer=2)

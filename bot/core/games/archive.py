@@ -76,6 +76,10 @@ def compact(text: str) -> bytes:
         # (records of standard games stay as they were).
         if not game.rules.is_standard:
             record["rules"] = game.rules.to_dict()
+        if game.given_dealer is not None:
+            # A following game dealt first by the rule, not a cut (records of the others stay
+            # as they were).
+            record["dealer"] = game.given_dealer
         if kept.seeds is not None:
             record["seeds"] = kept.seeds
         try:
@@ -115,7 +119,9 @@ def _replay(data: dict[str, Any]) -> snapshot.Snapshot:
     rng = ScriptedRandom(shuffles)
     players = [str(name) for name in data["players"]]
     rules = Rules.saved(data, len(players))
-    game, events = Game.new(players, rng=rng, rules=rules)
+    given = data.get("dealer")
+    dealer = None if given is None else int(given)
+    game, events = Game.new(players, rng=rng, rules=rules, dealer=dealer)
     tally = Tally.empty(game.num_players)
     log = DealLog.start(game.num_sides)
     tally.add(events)

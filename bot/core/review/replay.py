@@ -124,7 +124,10 @@ def replay(loaded: Loaded) -> GameReplay | None:
     if loaded.shuffles is None or game.phase is not Phase.OVER:
         return None
     again, first = Game.new(
-        list(game.players), rng=ScriptedRandom(list(loaded.shuffles)), rules=game.rules
+        list(game.players),
+        rng=ScriptedRandom(list(loaded.shuffles)),
+        rules=game.rules,
+        dealer=game.given_dealer,
     )
     teller = _Teller(again, game.public_view(), loaded.record.ended(game))
     teller.add(first, None)

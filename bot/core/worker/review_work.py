@@ -32,6 +32,8 @@ class ReviewRequest:
     seat: int
     through_deal: int | None
     seed: int
+    #: The seat the table gave the first deal without a cut (a following game's), if any.
+    dealer: int | None = None
 
     @classmethod
     def of(
@@ -52,6 +54,7 @@ class ReviewRequest:
             seat=seat,
             through_deal=through_deal,
             seed=seed,
+            dealer=game.given_dealer,
         )
 
 
@@ -65,4 +68,5 @@ def make_review(request: ReviewRequest) -> GameReview:
         seed=request.seed,
         rules=Rules.from_dict(request.rules),
         through_deal=request.through_deal,
+        dealer=request.dealer,
     )
